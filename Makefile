@@ -1,0 +1,126 @@
+# libgguf -- build, test, install.  GNU make; gcc or clang.
+#
+#   make                 static + shared library and the gguf tool (build/)
+#   make test            build and run the whole test suite
+#   make asan            the CLI with ASan+UBSan as build/asan/gguf
+#   make check-asan      the whole test suite under ASan+UBSan
+#   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60) each
+#   make bench           the benchmarks (print ratios against baselines)
+#   make install PREFIX=/usr/local [DESTDIR=...]
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+
+VERSION := 0.1.0
+SOMAJOR := 0
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+# -ffp-contract=off: no fused multiply-add anywhere, so results follow ggml's
+# reference rounding exactly on every machine.
+BASEFLAGS := -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-strict-aliasing -fvisibility=hidden -fPIC
+OPT     ?= -O2 -g
+CFLAGS_ALL = $(BASEFLAGS) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Isrc
+LDLIBS  := -lpthread -lm
+
+LIB_SRC  := $(sort $(shell find src -name '*.c'))
+TOOL_SRC := $(sort $(wildcard tools/*.c))
+TEST_SRC := $(sort $(wildcard tests/*.c))
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+BENCH_SRC:= $(sort $(wildcard bench/bench_*.c))
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
+BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+# Per-file instruction sets for the SIMD kernels (chosen at run time).
+SIMD_avx2   := -mavx2 -mf16c -mno-fma
+SIMD_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx2 -mf16c -mno-fma
+simd_flags = $(if $(findstring _avx512.c,$<),$(SIMD_avx512),$(if $(findstring _avx2.c,$<),$(SIMD_avx2)))
+ifeq ($(shell uname -m),x86_64)
+else
+SIMD_avx2 :=
+SIMD_avx512 :=
+endif
+
+STATIC := $(BUILD)/libgguf.a
+SHARED := $(BUILD)/libgguf.so.$(VERSION)
+TOOL   := $(BUILD)/gguf
+TESTBIN:= $(BUILD)/test_runner
+
+.PHONY: all test check asan check-asan fuzz fuzz-replay bench install clean
+all: $(STATIC) $(SHARED) $(TOOL)
+
+$(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h')
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
+
+$(STATIC): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libgguf.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
+	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so.$(SOMAJOR)
+	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so
+
+$(TOOL): $(TOOL_OBJ) $(STATIC)
+	$(CC) -o $@ $(TOOL_OBJ) $(STATIC) $(LDLIBS)
+
+# Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -o $@ $< fuzz/replay.c $(STATIC) $(LDLIBS)
+
+$(BUILD)/bench/%: bench/%.c $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(STATIC) $(LDLIBS)
+
+$(TESTBIN): $(TEST_OBJ) $(STATIC)
+	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS)
+
+# The whole suite: unit, corpus, golden, CLI, symbol checks and fuzz replays.
+test: all $(TESTBIN) $(FUZZ_BIN)
+	GGUF_BUILD=$(BUILD) ./$(TESTBIN)
+check: test
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+asan:
+	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" build/asan/gguf
+check-asan:
+	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" test
+
+# libFuzzer builds (clang); each target runs FUZZ_SECONDS on its corpus.
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+fuzz:
+	@mkdir -p $(BUILD)/libfuzzer
+	@set -e; for src in $(FUZZ_SRC); do \
+	  t=$$(basename $$src .c); \
+	  $(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -o $(BUILD)/libfuzzer/$$t $$src $(LIB_SRC) $(SIMD_avx2) -lpthread -lm; \
+	  mkdir -p fuzz/corpus/$$t $(BUILD)/libfuzzer/new-$$t; \
+	  echo "== $$t ($(FUZZ_SECONDS)s)"; \
+	  $(BUILD)/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz/crashes/$$t- \
+	     $(BUILD)/libfuzzer/new-$$t fuzz/corpus/$$t || exit 1; \
+	done
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; ./$$b || exit 1; done
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/gguf
+	install -m 644 include/libgguf.h $(DESTDIR)$(PREFIX)/include/libgguf.h
+	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libgguf.a
+	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(VERSION)
+	ln -sf libgguf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(SOMAJOR)
+	ln -sf libgguf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgguf.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf.pc
+	install -m 644 docs/gguf.1 $(DESTDIR)$(PREFIX)/share/man/man1/gguf.1
+
+clean:
+	rm -rf build

@@ -1,0 +1,604 @@
+/*
+ * libgguf.h -- read, validate, write and convert GGUF model files.
+ *
+ * This header is the manual. Every function says what it returns, which
+ * errors it reports, who owns what, and whether it may be called from several
+ * threads at once.
+ *
+ * Conventions that hold everywhere unless a function says otherwise:
+ *
+ *  - Names.  Every public name starts with `lgg_` (functions, types) or `LGG_`
+ *    (macros, enum constants).  None equals a name of ggml's, so a program can
+ *    include and link both libraries.
+ *
+ *  - Errors.  Fallible functions return an `lgg_status`: LGG_OK (0) on success,
+ *    a stable non-zero code otherwise.  Codes are never renumbered or reused.
+ *    Functions that take an `lgg_error *err` also fill it with the code, the
+ *    byte offset in the file the problem was found at (LGG_NO_OFFSET if none)
+ *    and a one-line message, e.g.
+ *      "string length 9223372036854775813 at offset 24 exceeds the 11 bytes
+ *       left in the file".
+ *    `err` may be NULL.  The library never prints, never aborts, never exits.
+ *
+ *  - Strings.  GGUF strings are not NUL-terminated.  The library hands them out
+ *    as `lgg_str` (pointer + length) views into the file's bytes.  They may
+ *    contain any bytes, NUL included.  Functions that take a key or a tensor
+ *    name take pointer + length too; the `*_cstr` conveniences take a C string.
+ *
+ *  - Ownership.  Views (lgg_str, lgg_value, const lgg_kv *, const lgg_tensor *)
+ *    point into memory owned by the `lgg_file` they came from and stay valid
+ *    until that file is closed.  Every `*_open*`/`*_create` has a matching
+ *    `*_close`/`*_free` that accepts NULL.
+ *
+ *  - Threads.  No hidden global state.  A `lgg_file` is immutable after it is
+ *    opened: every read-only function on it may be called from any number of
+ *    threads at once.  Writers and reports are single-threaded objects.
+ *
+ *  - Untrusted input.  Every file is untrusted.  Every count, length, offset and
+ *    product read from a file is checked against the bytes that remain, with
+ *    overflow-checked arithmetic, before it is used; nothing is allocated from a
+ *    size the file claims.  Opening allocates O(number of keys + number of
+ *    tensors) small records and copies no strings or arrays.
+ */
+#ifndef LIBGGUF_H
+#define LIBGGUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(LGG_BUILD_SHARED)
+#define LGG_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#define LGG_API __attribute__((visibility("default")))
+#else
+#define LGG_API
+#endif
+
+#define LGG_VERSION_MAJOR 0
+#define LGG_VERSION_MINOR 1
+#define LGG_VERSION_PATCH 0
+#define LGG_VERSION_STRING "0.1.0"
+
+/* The library's version string, e.g. "0.1.0".  Static storage; thread-safe. */
+LGG_API const char *lgg_version(void);
+
+/* ======================================================================== */
+/* Status codes and errors                                                   */
+/* ======================================================================== */
+
+/* Stable codes: values are part of the ABI and are never reused. */
+typedef enum lgg_status {
+    LGG_OK = 0,
+    /* Environment and caller. */
+    LGG_ERR_IO = 1,            /* open/stat/mmap/read/write failed (errno in the message) */
+    LGG_ERR_NOMEM = 2,         /* an allocation failed */
+    LGG_ERR_ARG = 3,           /* a caller passed an invalid argument */
+    /* Structural: the file cannot be trusted at all (open fails). */
+    LGG_ERR_MAGIC = 4,         /* the first four bytes are not "GGUF" */
+    LGG_ERR_VERSION = 5,       /* version is not 1, 2 or 3 (in either byte order) */
+    LGG_ERR_TRUNCATED = 6,     /* a field, string, array or tensor's data runs past the end of the file */
+    LGG_ERR_LIMIT = 7,         /* a configured cap (lgg_limits) was exceeded */
+    LGG_ERR_VALUE_TYPE = 8,    /* unknown metadata value type */
+    LGG_ERR_NESTING = 9,       /* arrays nested deeper than lgg_limits.max_depth */
+    LGG_ERR_ALIGNMENT = 10,    /* general.alignment is not a non-zero power of two */
+    LGG_ERR_TENSOR_DUP = 11,   /* two tensors have the same name */
+    LGG_ERR_TENSOR_NDIMS = 12, /* n_dims greater than 4 (or lgg_limits.max_dims) */
+    LGG_ERR_TENSOR_DIMS = 13,  /* a negative dimension, or an element count or byte size that overflows */
+    LGG_ERR_TENSOR_BLOCK = 14, /* ne[0] is not a multiple of the type's block size */
+    LGG_ERR_TENSOR_ALIGN = 15, /* a tensor's data offset is not a multiple of the alignment */
+    LGG_ERR_TENSOR_BOUNDS = 16,/* a tensor's data lies outside the file */
+    LGG_ERR_TENSOR_OVERLAP = 17,/* two tensors' data overlap */
+    /* Access. */
+    LGG_ERR_NOT_FOUND = 18,    /* no such key or tensor */
+    LGG_ERR_TYPE = 19,         /* the value has another type than the one asked for */
+    LGG_ERR_RANGE = 20,        /* index or value out of range */
+    LGG_ERR_UNSUPPORTED = 21,  /* the operation is not defined for this type/version/option */
+    LGG_ERR_INVALID = 22,      /* invalid data (e.g. NaN or Inf in quantized output, bad value text) */
+    LGG_ERR_EXISTS = 23,       /* the output is one of the inputs, or already exists when it must not */
+    LGG_ERR_NEEDS_IMATRIX = 24 /* this type cannot be quantized without an importance matrix */
+} lgg_status;
+
+/* Offset value meaning "no particular byte offset". */
+#define LGG_NO_OFFSET UINT64_MAX
+
+typedef struct lgg_error {
+    lgg_status code;
+    uint64_t offset;      /* absolute byte offset in the file, or LGG_NO_OFFSET */
+    char message[320];    /* NUL-terminated, one line, no trailing newline */
+} lgg_error;
+
+/* Short stable name of a code, e.g. "truncated", "tensor-overlap".  Never NULL
+ * (unknown codes give "unknown").  Thread-safe. */
+LGG_API const char *lgg_status_name(lgg_status code);
+
+/* ======================================================================== */
+/* Allocation hook and limits                                                */
+/* ======================================================================== */
+
+/* Every allocation the library makes goes through one of these.  `ud` is passed
+ * back unchanged.  alloc returns NULL on failure; free(NULL) must be a no-op.
+ * realloc may be NULL, in which case the library uses alloc+copy+free.
+ * A NULL allocator pointer anywhere means malloc/realloc/free. */
+typedef struct lgg_allocator {
+    void *(*alloc)(void *ud, size_t size);
+    void *(*realloc)(void *ud, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *ud, void *ptr);
+    void *ud;
+} lgg_allocator;
+
+/* Caps applied while parsing.  A file that exceeds one fails to open with
+ * LGG_ERR_LIMIT.  Zero in a field means "use the default". */
+typedef struct lgg_limits {
+    uint64_t max_string_len; /* default 1 GiB: longest string (key, value or tensor name) */
+    uint64_t max_array_len;  /* default 2^32: most elements in one array */
+    uint32_t max_depth;      /* default 16: deepest array nesting (an array of scalars is depth 1) */
+    uint64_t max_kv;         /* default 2^24: most metadata pairs */
+    uint64_t max_tensors;    /* default 2^24: most tensors */
+    uint32_t max_dims;       /* default 4 (also the maximum): most dimensions of a tensor */
+} lgg_limits;
+
+#define LGG_DEFAULT_MAX_STRING_LEN (UINT64_C(1) << 30)
+#define LGG_DEFAULT_MAX_ARRAY_LEN (UINT64_C(1) << 32)
+#define LGG_DEFAULT_MAX_DEPTH 16u
+#define LGG_DEFAULT_MAX_KV (UINT64_C(1) << 24)
+#define LGG_DEFAULT_MAX_TENSORS (UINT64_C(1) << 24)
+#define LGG_MAX_DIMS 4u
+
+/* Open flags. */
+#define LGG_OPEN_ALLOW_MISSING_DATA 0x1u /* a tensor whose data lies past the end of the file
+                                            does not fail open: its `data` is NULL and
+                                            `data_available` false (for inspecting partial
+                                            downloads).  Other structural checks still apply. */
+
+typedef struct lgg_open_options {
+    const lgg_allocator *allocator; /* NULL: malloc/free */
+    lgg_limits limits;              /* zeros: defaults */
+    uint32_t flags;                 /* LGG_OPEN_* */
+} lgg_open_options;
+
+/* Fill `o` with the defaults (NULL allocator, default limits, no flags). */
+LGG_API void lgg_open_options_init(lgg_open_options *o);
+
+/* ======================================================================== */
+/* Tensor types: one table for every ggml type id                            */
+/* ======================================================================== */
+
+/* ggml's type ids, as stored in GGUF tensor infos.  Removed ids (4, 5, 31-33,
+ * 36-38) are known to the table as removed. */
+typedef enum lgg_type {
+    LGG_TYPE_F32 = 0,
+    LGG_TYPE_F16 = 1,
+    LGG_TYPE_Q4_0 = 2,
+    LGG_TYPE_Q4_1 = 3,
+    LGG_TYPE_Q5_0 = 6,
+    LGG_TYPE_Q5_1 = 7,
+    LGG_TYPE_Q8_0 = 8,
+    LGG_TYPE_Q8_1 = 9,
+    LGG_TYPE_Q2_K = 10,
+    LGG_TYPE_Q3_K = 11,
+    LGG_TYPE_Q4_K = 12,
+    LGG_TYPE_Q5_K = 13,
+    LGG_TYPE_Q6_K = 14,
+    LGG_TYPE_Q8_K = 15,
+    LGG_TYPE_IQ2_XXS = 16,
+    LGG_TYPE_IQ2_XS = 17,
+    LGG_TYPE_IQ3_XXS = 18,
+    LGG_TYPE_IQ1_S = 19,
+    LGG_TYPE_IQ4_NL = 20,
+    LGG_TYPE_IQ3_S = 21,
+    LGG_TYPE_IQ2_S = 22,
+    LGG_TYPE_IQ4_XS = 23,
+    LGG_TYPE_I8 = 24,
+    LGG_TYPE_I16 = 25,
+    LGG_TYPE_I32 = 26,
+    LGG_TYPE_I64 = 27,
+    LGG_TYPE_F64 = 28,
+    LGG_TYPE_IQ1_M = 29,
+    LGG_TYPE_BF16 = 30,
+    LGG_TYPE_TQ1_0 = 34,
+    LGG_TYPE_TQ2_0 = 35,
+    LGG_TYPE_MXFP4 = 39,
+    LGG_TYPE_NVFP4 = 40,
+    LGG_TYPE_Q1_0 = 41,
+    LGG_TYPE_Q2_0 = 42,
+    LGG_TYPE_COUNT = 43 /* one past the highest id the table knows */
+} lgg_type;
+
+/* A multi-byte field inside a block: `count` consecutive `width`-byte values
+ * starting at byte `offset` of the block.  Byte-order conversion swaps these
+ * and nothing else. */
+typedef struct lgg_field {
+    uint16_t offset;
+    uint8_t width; /* 2, 4 or 8 */
+    uint8_t count;
+} lgg_field;
+
+#define LGG_MAX_FIELDS 3
+
+typedef struct lgg_type_info {
+    uint32_t id;
+    const char *name;       /* upper-case, as llama.cpp prints it: "F32", "Q4_K", "IQ2_XXS" */
+    uint32_t block_size;    /* elements per block (1 for plain types); 0 for removed ids */
+    uint32_t type_size;     /* bytes per block; 0 for removed ids */
+    bool quantized;         /* a block format (not F32/F16/BF16/F64/I8..I64) */
+    bool removed;           /* an id ggml once used and removed */
+    uint8_t n_fields;       /* multi-byte fields per block (see lgg_field) */
+    lgg_field fields[LGG_MAX_FIELDS];
+} lgg_type_info;
+
+/* The table entry for `id`, or NULL if `id` >= LGG_TYPE_COUNT.  Removed ids
+ * return an entry with `removed` set.  Static storage; thread-safe. */
+LGG_API const lgg_type_info *lgg_type_get(uint32_t id);
+
+/* Name of `id` ("Q4_K"); for removed ids the name ggml last gave them
+ * ("Q4_2", "Q4_0_4_4"); NULL for ids the table does not know. */
+LGG_API const char *lgg_type_name(uint32_t id);
+
+/* Find a type by name, case-insensitively ("q4_k", "Q4_K", "bf16").  Returns
+ * LGG_OK and sets *id, or LGG_ERR_NOT_FOUND.  Removed types are not found. */
+LGG_API lgg_status lgg_type_from_name(const char *name, size_t len, uint32_t *id);
+
+/* True if `id` names a live (not removed, known) type. */
+LGG_API bool lgg_type_is_valid(uint32_t id);
+
+/* Bytes that `n` elements of `id` occupy.  LGG_ERR_ARG if the type is unknown
+ * or removed, LGG_ERR_RANGE if n is not a multiple of the block size,
+ * LGG_ERR_TENSOR_DIMS if the result overflows uint64_t. */
+LGG_API lgg_status lgg_type_nbytes(uint32_t id, uint64_t n, uint64_t *bytes);
+
+/* ======================================================================== */
+/* Reading                                                                   */
+/* ======================================================================== */
+
+typedef struct lgg_file lgg_file;
+
+typedef enum lgg_endian { LGG_LITTLE_ENDIAN = 0, LGG_BIG_ENDIAN = 1 } lgg_endian;
+
+/* Metadata value types, with GGUF's ids. */
+typedef enum lgg_vtype {
+    LGG_VT_U8 = 0,
+    LGG_VT_I8 = 1,
+    LGG_VT_U16 = 2,
+    LGG_VT_I16 = 3,
+    LGG_VT_U32 = 4,
+    LGG_VT_I32 = 5,
+    LGG_VT_F32 = 6,
+    LGG_VT_BOOL = 7,
+    LGG_VT_STRING = 8,
+    LGG_VT_ARRAY = 9,
+    LGG_VT_U64 = 10,
+    LGG_VT_I64 = 11,
+    LGG_VT_F64 = 12,
+    LGG_VT_COUNT = 13
+} lgg_vtype;
+
+/* Name of a value type as the dump JSON spells it ("u8", "string", "array"...),
+ * or NULL for an unknown id. */
+LGG_API const char *lgg_vtype_name(uint32_t vt);
+
+/* Find a value type by name: the dump names plus ggml's long names
+ * ("uint8", "int32", "float32", "bool", "str"...).  LGG_ERR_NOT_FOUND if none. */
+LGG_API lgg_status lgg_vtype_from_name(const char *name, size_t len, uint32_t *vt);
+
+/* Size in bytes of a scalar value type (1, 2, 4 or 8), 0 for string/array/unknown. */
+LGG_API size_t lgg_vtype_size(uint32_t vt);
+
+typedef struct lgg_str {
+    const char *ptr; /* not NUL-terminated; may be NULL when len is 0 */
+    uint64_t len;
+} lgg_str;
+
+/* A view of one metadata value.  Read it through the lgg_value_* functions,
+ * which convert from the file's byte order to the host's.  The fields are
+ * public so that a view can be copied and passed by value cheaply. */
+typedef struct lgg_value {
+    uint32_t type;        /* lgg_vtype */
+    uint32_t elem_type;   /* arrays: element lgg_vtype; otherwise 0 */
+    uint64_t count;       /* arrays: elements; strings: bytes; scalars: 1 */
+    const uint8_t *data;  /* scalars: the value's bytes; strings: the characters;
+                             arrays: the first element */
+    uint64_t size;        /* bytes `data` spans */
+    uint64_t offset;      /* absolute file offset of `data` */
+    uint8_t swap;         /* 1 if multi-byte values are stored in the other byte order */
+    uint8_t len_width;    /* 4 in GGUF v1 (32-bit lengths and counts), else 8 */
+} lgg_value;
+
+typedef struct lgg_kv {
+    lgg_str key;
+    lgg_value value;
+    uint64_t offset;     /* absolute file offset where the pair starts (its key length) */
+} lgg_kv;
+
+typedef struct lgg_tensor {
+    lgg_str name;
+    uint32_t n_dims;     /* as stored (0..4) */
+    int64_t ne[LGG_MAX_DIMS]; /* dimensions, ne[0] innermost; unused ones are 1 */
+    uint32_t type;       /* ggml type id as stored */
+    bool type_known;     /* false: the id is unknown or removed; size is 0, data NULL */
+    bool data_available; /* false only with LGG_OPEN_ALLOW_MISSING_DATA */
+    uint64_t n_elements;
+    uint64_t offset;     /* relative to the data section, as stored */
+    uint64_t file_offset;/* absolute: data_offset + offset */
+    uint64_t size;       /* bytes of data */
+    const void *data;    /* the data, in the file's byte order; NULL if unknown/missing */
+    uint64_t info_offset;/* absolute file offset of this tensor's info (its name length) */
+} lgg_tensor;
+
+/* Open a GGUF file read-only through mmap (zero-copy) and parse and check its
+ * whole structure: header, every metadata pair, every tensor info, the
+ * alignment, and every tensor's data range against the file's size.
+ *
+ * Returns LGG_OK and sets *out, or a structural error code (LGG_ERR_MAGIC ...
+ * LGG_ERR_TENSOR_OVERLAP, LGG_ERR_LIMIT), LGG_ERR_IO or LGG_ERR_NOMEM with
+ * *out set to NULL and `err` filled.  `opts` may be NULL for defaults.
+ * The caller owns *out and releases it with lgg_close().
+ * Thread-safe (opens nothing shared). */
+LGG_API lgg_status lgg_open_file(const char *path, const lgg_open_options *opts,
+                                 lgg_file **out, lgg_error *err);
+
+/* As lgg_open_file, from an open file descriptor (mapped, not closed; the
+ * caller may close fd after this returns). */
+LGG_API lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **out,
+                               lgg_error *err);
+
+/* As lgg_open_file, over `size` bytes at `data`.  Nothing is copied: the buffer
+ * must stay valid and unchanged until lgg_close(). */
+LGG_API lgg_status lgg_open_memory(const void *data, size_t size, const lgg_open_options *opts,
+                                   lgg_file **out, lgg_error *err);
+
+/* Unmap and free.  NULL is a no-op.  Invalidates every view from `f`. */
+LGG_API void lgg_close(lgg_file *f);
+
+/* File properties.  All are O(1), thread-safe, and never fail on an open file. */
+LGG_API uint32_t lgg_file_version(const lgg_file *f);       /* 1, 2 or 3 */
+LGG_API lgg_endian lgg_file_endian(const lgg_file *f);      /* byte order of the file */
+LGG_API uint64_t lgg_file_alignment(const lgg_file *f);     /* general.alignment or 32 */
+LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section */
+LGG_API uint64_t lgg_file_header_size(const lgg_file *f);   /* end of the tensor infos (before padding) */
+LGG_API uint64_t lgg_file_size(const lgg_file *f);          /* bytes in the file */
+LGG_API const uint8_t *lgg_file_bytes(const lgg_file *f);   /* the whole file, read-only */
+LGG_API uint64_t lgg_kv_count(const lgg_file *f);
+LGG_API uint64_t lgg_tensor_count(const lgg_file *f);
+/* End of the last tensor's data (max of file_offset+size), or data_offset when
+ * there are no tensors.  Bytes after it are trailing bytes. */
+LGG_API uint64_t lgg_file_data_end(const lgg_file *f);
+
+/* The i-th metadata pair in file order, or NULL if i >= lgg_kv_count(f). */
+LGG_API const lgg_kv *lgg_kv_at(const lgg_file *f, uint64_t i);
+
+/* Index of the first pair whose key equals (key, len), or -1.  O(1) expected
+ * (hash index built at open).  Thread-safe. */
+LGG_API int64_t lgg_find_key(const lgg_file *f, const char *key, size_t len);
+LGG_API int64_t lgg_find_key_cstr(const lgg_file *f, const char *key);
+
+/* The value of `key` (C string).  LGG_ERR_NOT_FOUND if absent. */
+LGG_API lgg_status lgg_get(const lgg_file *f, const char *key, lgg_value *out);
+
+/* The i-th tensor in file (info) order, or NULL if out of range. */
+LGG_API const lgg_tensor *lgg_tensor_at(const lgg_file *f, uint64_t i);
+
+/* Index of the tensor named (name, len), or -1.  O(1) expected. */
+LGG_API int64_t lgg_find_tensor(const lgg_file *f, const char *name, size_t len);
+LGG_API int64_t lgg_find_tensor_cstr(const lgg_file *f, const char *name);
+
+/* ---- Typed, checked value accessors --------------------------------------
+ * Each returns LGG_OK and stores the value in host byte order, LGG_ERR_TYPE if
+ * the value has another type (nothing is stored), or LGG_ERR_ARG on NULL. */
+LGG_API lgg_status lgg_value_u8(const lgg_value *v, uint8_t *out);
+LGG_API lgg_status lgg_value_i8(const lgg_value *v, int8_t *out);
+LGG_API lgg_status lgg_value_u16(const lgg_value *v, uint16_t *out);
+LGG_API lgg_status lgg_value_i16(const lgg_value *v, int16_t *out);
+LGG_API lgg_status lgg_value_u32(const lgg_value *v, uint32_t *out);
+LGG_API lgg_status lgg_value_i32(const lgg_value *v, int32_t *out);
+LGG_API lgg_status lgg_value_u64(const lgg_value *v, uint64_t *out);
+LGG_API lgg_status lgg_value_i64(const lgg_value *v, int64_t *out);
+LGG_API lgg_status lgg_value_f32(const lgg_value *v, float *out);
+LGG_API lgg_status lgg_value_f64(const lgg_value *v, double *out);
+/* bool: any non-zero byte reads as true (validation reports bytes other than 0/1). */
+LGG_API lgg_status lgg_value_bool(const lgg_value *v, bool *out);
+LGG_API lgg_status lgg_value_string(const lgg_value *v, lgg_str *out);
+
+/* Widening accessors.  lgg_value_uint accepts any integer type whose value is
+ * >= 0 (LGG_ERR_RANGE for a negative one); lgg_value_int accepts any integer
+ * type whose value fits int64_t; lgg_value_float accepts f32, f64 and integers.
+ * LGG_ERR_TYPE for other types. */
+LGG_API lgg_status lgg_value_uint(const lgg_value *v, uint64_t *out);
+LGG_API lgg_status lgg_value_int(const lgg_value *v, int64_t *out);
+LGG_API lgg_status lgg_value_float(const lgg_value *v, double *out);
+
+/* ---- Arrays ---------------------------------------------------------------
+ * lgg_array_get: the i-th element of an array value.  O(1) when the element
+ * type is a scalar; O(i) for arrays of strings or arrays (use an iterator to
+ * walk them).  LGG_ERR_TYPE if `arr` is not an array, LGG_ERR_RANGE if
+ * i >= count. */
+LGG_API lgg_status lgg_array_get(const lgg_value *arr, uint64_t i, lgg_value *elem);
+
+/* Iterator over an array's elements, in order.  Cheap to copy; holds no
+ * resources.  Initialise with lgg_array_iter(); each lgg_iter_next() call
+ * stores the next element and returns true, or returns false at the end (or if
+ * `arr` is not an array).  The array was checked at open, so iteration cannot
+ * fail. */
+typedef struct lgg_iter {
+    lgg_value arr;
+    uint64_t index;
+    uint64_t pos; /* byte position of the next element relative to arr.data */
+} lgg_iter;
+LGG_API void lgg_array_iter(const lgg_value *arr, lgg_iter *it);
+LGG_API bool lgg_iter_next(lgg_iter *it, lgg_value *elem);
+
+/* ======================================================================== */
+/* Validation                                                                */
+/* ======================================================================== */
+
+typedef enum lgg_severity {
+    LGG_SEV_ERROR = 0,   /* violates the spec: `gguf validate` fails */
+    LGG_SEV_WARNING = 1, /* allowed but suspicious */
+    LGG_SEV_NOTE = 2     /* compatibility: valid GGUF that ggml/llama.cpp would refuse */
+} lgg_severity;
+
+/* What a finding is about.  Stable values. */
+typedef enum lgg_check {
+    LGG_CHECK_STRUCTURE = 0,         /* a structural error (the file did not open) */
+    LGG_CHECK_KEY_SYNTAX = 1,        /* key not ASCII lower_snake_case segments joined by '.' */
+    LGG_CHECK_KEY_LENGTH = 2,        /* key longer than 65535 bytes */
+    LGG_CHECK_KEY_DUPLICATE = 3,
+    LGG_CHECK_TENSOR_NAME_LENGTH = 4,/* tensor name longer than 64 bytes */
+    LGG_CHECK_BOOL_VALUE = 5,        /* a bool byte that is neither 0 nor 1 */
+    LGG_CHECK_UTF8 = 6,              /* a string that is not valid UTF-8 */
+    LGG_CHECK_ALIGNMENT_KEY = 7,     /* general.alignment not a u32, or not a multiple of 8 */
+    LGG_CHECK_ARCHITECTURE = 8,      /* general.architecture missing or not a string */
+    LGG_CHECK_QUANT_VERSION = 9,     /* general.quantization_version missing with quantized tensors */
+    LGG_CHECK_KEY_TYPE = 10,         /* a standardized key with the wrong type */
+    LGG_CHECK_REQUIRED_KEY = 11,     /* a key the spec requires for the architecture is missing */
+    LGG_CHECK_TOKENIZER = 12,        /* tokenizer arrays disagree, special ids out of range */
+    LGG_CHECK_TENSOR_TYPE = 13,      /* unknown or removed tensor type */
+    LGG_CHECK_TRAILING_BYTES = 14,
+    LGG_CHECK_PADDING = 15,          /* non-zero padding bytes */
+    LGG_CHECK_ARCH_NAME = 16,        /* architecture name outside [a-z0-9]+ */
+    LGG_CHECK_FILE_NAME = 17,        /* file name does not follow the naming convention */
+    LGG_CHECK_COMPAT = 18,           /* something llama.cpp/ggml refuses */
+    LGG_CHECK_TENSOR_NDIMS = 19,     /* n_dims 0 */
+    LGG_CHECK_MISSING_DATA = 20      /* tensor data past the end (only with LGG_OPEN_ALLOW_MISSING_DATA) */
+} lgg_check;
+
+typedef struct lgg_finding {
+    lgg_severity severity;
+    lgg_check check;
+    uint64_t offset;      /* absolute byte offset, or LGG_NO_OFFSET */
+    char message[320];
+} lgg_finding;
+
+typedef struct lgg_report lgg_report;
+
+/* Validation options. */
+#define LGG_VALIDATE_STRICT 0x1u /* every deviation from the letter of the spec is an error
+                                    (warnings become errors; notes stay notes) */
+typedef struct lgg_validate_options {
+    uint32_t flags;          /* LGG_VALIDATE_* */
+    const char *file_name;   /* base name to check against the naming convention, or NULL to skip */
+    const lgg_allocator *allocator; /* NULL: malloc/free */
+} lgg_validate_options;
+
+/* Check an open file against the spec and collect every finding, in file
+ * order within each pass.  Returns LGG_OK and sets *out (even when findings are
+ * errors: validation itself succeeded), or LGG_ERR_NOMEM/LGG_ERR_ARG.  `opts`
+ * may be NULL.  The caller frees *out with lgg_report_free().  Reads `f` only:
+ * several threads may validate one file at once. */
+LGG_API lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts,
+                                lgg_report **out);
+
+/* Build a report that holds one structural finding for a file that failed to
+ * open (so tools can print it the same way).  NULL on allocation failure. */
+LGG_API lgg_report *lgg_report_from_error(const lgg_error *err, const lgg_allocator *a);
+
+LGG_API size_t lgg_report_count(const lgg_report *r);
+LGG_API const lgg_finding *lgg_report_at(const lgg_report *r, size_t i); /* NULL if out of range */
+LGG_API size_t lgg_report_count_severity(const lgg_report *r, lgg_severity s);
+LGG_API void lgg_report_free(lgg_report *r); /* NULL is a no-op */
+
+/* Name of a severity: "error", "warning", "note". */
+LGG_API const char *lgg_severity_name(lgg_severity s);
+
+/* ======================================================================== */
+/* Model facts derived from metadata and tensors                             */
+/* ======================================================================== */
+
+/* Total elements of all tensors whose type is known (what llama.cpp calls the
+ * parameter count). */
+LGG_API uint64_t lgg_parameter_count(const lgg_file *f);
+
+/* Size label as the naming convention computes it from a parameter count
+ * (and, when expert_count > 1, "<experts>x<per expert>"): "8B", "1.1B", "160M",
+ * "8x7B".  Writes a NUL-terminated string into buf (at least 32 bytes
+ * recommended); returns the length, or the length needed if buf is too small. */
+LGG_API size_t lgg_size_label(uint64_t n_params, uint32_t expert_count, char *buf, size_t cap);
+
+/* Name of a general.file_type value as llama.cpp prints it ("MOSTLY_Q4_K_M"),
+ * or NULL if unknown. */
+LGG_API const char *lgg_file_type_name(uint32_t file_type);
+
+
+/* ======================================================================== */
+/* Half precision                                                            */
+/* ======================================================================== */
+
+/* Exact conversions, bit-identical to ggml's reference ones: f16/bf16 -> f32 is
+ * exact; f32 -> f16 and f32 -> bf16 round to nearest even.  NaN becomes a quiet
+ * NaN with the sign kept (f16: 0x7E00|sign, as ggml's scalar path; bf16: the
+ * top half with the quiet bit set, as ggml).  Pure functions; thread-safe. */
+LGG_API float lgg_f16_to_f32(uint16_t h);
+LGG_API uint16_t lgg_f32_to_f16(float f);
+LGG_API float lgg_bf16_to_f32(uint16_t h);
+LGG_API uint16_t lgg_f32_to_bf16(float f);
+
+/* ======================================================================== */
+/* Dequantization: every type that holds data to f32                         */
+/* ======================================================================== */
+
+/* Convert `n` elements of type `type`, stored at `src` in byte order `endian`,
+ * to f32 at `dst` (n floats).  Bit-identical to ggml's to_float for every
+ * type, NaN and infinite scales included.
+ * Errors: LGG_ERR_ARG (NULL pointer), LGG_ERR_UNSUPPORTED (unknown or removed
+ * type), LGG_ERR_RANGE (n not a multiple of the block size, or src_size smaller
+ * than the bytes n elements need).  Thread-safe; uses the best SIMD path the
+ * CPU has, which gives the same bits as the scalar reference. */
+LGG_API lgg_status lgg_dequantize(uint32_t type, const void *src, size_t src_size,
+                                  lgg_endian endian, float *dst, uint64_t n);
+
+/* The scalar reference implementation behind lgg_dequantize (same contract).
+ * Exists so that tests and benchmarks can compare the two paths. */
+LGG_API lgg_status lgg_dequantize_ref(uint32_t type, const void *src, size_t src_size,
+                                      lgg_endian endian, float *dst, uint64_t n);
+
+/* Rows [row_begin, row_end) of tensor `t` of open file `f` (a row is ne[0]
+ * elements) into `dst`, which holds at least (row_end-row_begin)*ne[0] floats
+ * (`dst_count`).  Callers split work across threads by row ranges.
+ * Errors as lgg_dequantize, plus LGG_ERR_RANGE for a bad row range or a small
+ * dst, LGG_ERR_UNSUPPORTED when the data is unavailable.  Thread-safe. */
+LGG_API lgg_status lgg_dequantize_rows(const lgg_file *f, const lgg_tensor *t,
+                                       uint64_t row_begin, uint64_t row_end,
+                                       float *dst, uint64_t dst_count);
+
+/* The whole tensor with up to `n_threads` threads (<= 0: one per CPU).  Same
+ * result for any thread count.  dst holds at least t->n_elements floats. */
+LGG_API lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t,
+                                         float *dst, uint64_t dst_count, int n_threads);
+
+/* The SIMD path lgg_dequantize uses on this CPU: "avx512", "avx2", "neon" or
+ * "scalar".  Static storage. */
+LGG_API const char *lgg_simd_name(void);
+
+/* ======================================================================== */
+/* Quantization: f32 rows to ggml types, byte-identical to ggml              */
+/* ======================================================================== */
+
+/* True if lgg_quantize can produce `type`. */
+LGG_API bool lgg_type_can_quantize(uint32_t type);
+/* True if `type` cannot be quantized without an importance matrix
+ * (IQ2_XXS, IQ2_XS, IQ1_S, IQ1_M, as in ggml). */
+LGG_API bool lgg_type_needs_imatrix(uint32_t type);
+
+/* Quantize `nrows` rows of `n_per_row` f32 values at `src` into `type`,
+ * writing little-endian blocks to `dst` (dst_size bytes available).  `imatrix`
+ * is NULL or n_per_row importance weights (one per column).  Byte-identical to
+ * ggml_quantize_chunk(type, src, dst, 0, nrows, n_per_row, imatrix) on every
+ * code path.  Each output row is checked for NaN/Inf before it is accepted.
+ * Stores the bytes written in *written (may be NULL).
+ * Errors: LGG_ERR_ARG, LGG_ERR_UNSUPPORTED (type cannot be quantized),
+ * LGG_ERR_RANGE (n_per_row not a multiple of the block size, dst too small),
+ * LGG_ERR_NEEDS_IMATRIX, LGG_ERR_INVALID (NaN/Inf in the output row),
+ * LGG_ERR_NOMEM.  Thread-safe (callers split rows across threads). */
+LGG_API lgg_status lgg_quantize(uint32_t type, const float *src, void *dst, size_t dst_size,
+                                int64_t nrows, int64_t n_per_row, const float *imatrix,
+                                size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBGGUF_H */

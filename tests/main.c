@@ -1,0 +1,64 @@
+/* main.c -- the test runner.  `test_runner [SUBSTRING]` runs the tests whose
+ * names contain SUBSTRING (all by default) and ends with "N passed, N failed". */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#define MAX_TESTS 4096
+typedef struct {
+    const char *name;
+    test_fn fn;
+} test_entry;
+static test_entry tests[MAX_TESTS];
+static int n_tests;
+static int cur_failures;
+static const char *cur_name;
+
+void test_register(const char *name, test_fn fn) {
+    if (n_tests < MAX_TESTS) {
+        tests[n_tests].name = name;
+        tests[n_tests].fn = fn;
+        n_tests++;
+    }
+}
+
+void test_fail(const char *file, int line, const char *fmt, ...) {
+    if (cur_failures < 20) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "  FAIL %s (%s:%d): ", cur_name, file, line);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+    cur_failures++;
+}
+
+int test_failures(void) { return cur_failures; }
+
+static int cmp_tests(const void *a, const void *b) {
+    return strcmp(((const test_entry *)a)->name, ((const test_entry *)b)->name);
+}
+
+int main(int argc, char **argv) {
+    const char *filter = argc > 1 ? argv[1] : NULL;
+    qsort(tests, (size_t)n_tests, sizeof tests[0], cmp_tests);
+    int passed = 0, failed = 0;
+    for (int i = 0; i < n_tests; i++) {
+        if (filter && !strstr(tests[i].name, filter)) continue;
+        cur_name = tests[i].name;
+        cur_failures = 0;
+        tests[i].fn();
+        if (cur_failures) {
+            failed++;
+            fprintf(stderr, "FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
+        } else {
+            passed++;
+            if (getenv("TEST_VERBOSE")) fprintf(stderr, "ok   %s\n", tests[i].name);
+        }
+    }
+    fflush(stderr);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

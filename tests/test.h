@@ -1,0 +1,80 @@
+/* test.h -- a tiny test harness.  TEST(name) { ... } registers a test; CHECK
+ * records a failure with file:line and carries on; REQUIRE stops the test.
+ * The runner (main.c) ends with "N passed, N failed". */
+#ifndef LGG_TEST_H
+#define LGG_TEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef void (*test_fn)(void);
+void test_register(const char *name, test_fn fn);
+void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Failures so far in the running test. */
+int test_failures(void);
+
+#define TEST(name)                                                                 \
+    static void test_##name(void);                                                 \
+    __attribute__((constructor)) static void test_reg_##name(void) {               \
+        test_register(#name, test_##name);                                         \
+    }                                                                              \
+    static void test_##name(void)
+
+#define CHECK(cond)                                                                \
+    do {                                                                           \
+        if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);            \
+    } while (0)
+#define CHECKF(cond, ...)                                                          \
+    do {                                                                           \
+        if (!(cond)) test_fail(__FILE__, __LINE__, __VA_ARGS__);                   \
+    } while (0)
+#define REQUIRE(cond)                                                              \
+    do {                                                                           \
+        if (!(cond)) {                                                             \
+            test_fail(__FILE__, __LINE__, "REQUIRE(%s)", #cond);                   \
+            return;                                                                \
+        }                                                                          \
+    } while (0)
+#define CHECK_EQ_U(a, b)                                                           \
+    do {                                                                           \
+        unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+        if (a_ != b_) test_fail(__FILE__, __LINE__, "%s == %s: %llu != %llu", #a, #b, a_, b_); \
+    } while (0)
+#define CHECK_STR(a, b)                                                            \
+    do {                                                                           \
+        const char *a_ = (a), *b_ = (b);                                           \
+        if (!a_ || !b_ || strcmp(a_, b_) != 0)                                     \
+            test_fail(__FILE__, __LINE__, "%s == %s: \"%s\" != \"%s\"", #a, #b,    \
+                      a_ ? a_ : "(null)", b_ ? b_ : "(null)");                     \
+    } while (0)
+
+/* Helpers shared by the tests (util.c). */
+/* Path of a file under ../shared (the reference material). */
+const char *shared_path(const char *rel);
+/* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
+unsigned char *read_file(const char *path, size_t *size);
+/* Directory of the build (GGUF_BUILD, default "build"). */
+const char *build_dir(void);
+/* A fresh scratch directory for this test run (removed at exit). */
+const char *scratch_dir(void);
+
+/* A growable byte buffer for building GGUF files by hand. */
+typedef struct buf {
+    unsigned char *p;
+    size_t n, cap;
+    bool big; /* write multi-byte values big-endian */
+} buf;
+void buf_put(buf *b, const void *p, size_t n);
+void buf_u8(buf *b, uint8_t v);
+void buf_u16(buf *b, uint16_t v);
+void buf_u32(buf *b, uint32_t v);
+void buf_u64(buf *b, uint64_t v);
+void buf_str(buf *b, const char *s);          /* u64 length + bytes */
+void buf_str_n(buf *b, const char *s, uint64_t n);
+void buf_pad(buf *b, size_t align);
+void buf_free(buf *b);
+
+#endif

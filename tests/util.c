@@ -1,0 +1,100 @@
+/* util.c -- helpers shared by the tests. */
+#include "test.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *shared_path(const char *rel) {
+    static __thread char path[4096];
+    const char *root = getenv("GGUF_SHARED");
+    snprintf(path, sizeof path, "%s/%s", root ? root : "../shared", rel);
+    return path;
+}
+
+const char *build_dir(void) {
+    const char *b = getenv("GGUF_BUILD");
+    return b ? b : "build";
+}
+
+unsigned char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *p = malloc(cap);
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            p = realloc(p, cap);
+        }
+        size_t r = fread(p + n, 1, cap - n, f);
+        if (r == 0) break;
+        n += r;
+    }
+    fclose(f);
+    *size = n;
+    return p;
+}
+
+static char scratch[256];
+static void rm_scratch(void) {
+    if (!scratch[0]) return;
+    DIR *d = opendir(scratch);
+    if (d) {
+        struct dirent *e;
+        char p[512];
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            snprintf(p, sizeof p, "%s/%s", scratch, e->d_name);
+            unlink(p);
+        }
+        closedir(d);
+    }
+    rmdir(scratch);
+}
+const char *scratch_dir(void) {
+    if (!scratch[0]) {
+        snprintf(scratch, sizeof scratch, "%s/lggtest.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (!mkdtemp(scratch)) abort();
+        atexit(rm_scratch);
+    }
+    return scratch;
+}
+
+void buf_put(buf *b, const void *p, size_t n) {
+    if (b->n + n > b->cap) {
+        size_t c = b->cap ? b->cap : 256;
+        while (c < b->n + n) c *= 2;
+        b->p = realloc(b->p, c);
+        b->cap = c;
+    }
+    if (n) memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+void buf_u8(buf *b, uint8_t v) { buf_put(b, &v, 1); }
+void buf_u16(buf *b, uint16_t v) {
+    if (b->big) v = __builtin_bswap16(v);
+    buf_put(b, &v, 2);
+}
+void buf_u32(buf *b, uint32_t v) {
+    if (b->big) v = __builtin_bswap32(v);
+    buf_put(b, &v, 4);
+}
+void buf_u64(buf *b, uint64_t v) {
+    if (b->big) v = __builtin_bswap64(v);
+    buf_put(b, &v, 8);
+}
+void buf_str_n(buf *b, const char *s, uint64_t n) {
+    buf_u64(b, n);
+    buf_put(b, s, (size_t)n);
+}
+void buf_str(buf *b, const char *s) { buf_str_n(b, s, strlen(s)); }
+void buf_pad(buf *b, size_t align) {
+    while (b->n % align) buf_u8(b, 0);
+}
+void buf_free(buf *b) {
+    free(b->p);
+    b->p = NULL;
+    b->n = b->cap = 0;
+}

@@ -1,0 +1,37 @@
+/* gguf.c -- the command-line tool's entry point: dispatches to one file per
+ * subcommand.  Uses only the public API (libgguf.h). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const cli_command COMMANDS[] = {
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out) {
+    fprintf(out, "usage: gguf <command> [options] FILE...\n\ncommands:\n");
+    for (const cli_command *c = COMMANDS; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    fprintf(out, "\nRun 'gguf <command> --help' for a command's options.\n"
+                 "Exit status: 0 success, 1 failure (bad file, missing key, findings with errors), 2 usage error.\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("gguf %s\n", lgg_version());
+        return 0;
+    }
+    for (const cli_command *c = COMMANDS; c->name; c++)
+        if (!strcmp(argv[1], c->name)) return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "gguf: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return CLI_USAGE;
+}
