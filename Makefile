@@ -58,7 +58,8 @@ all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
 
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)

@@ -504,6 +504,24 @@ LGG_API void lgg_report_free(lgg_report *r); /* NULL is a no-op */
 /* Name of a severity: "error", "warning", "note". */
 LGG_API const char *lgg_severity_name(lgg_severity s);
 
+
+/* ======================================================================== */
+/* The naming convention                                                     */
+/* ======================================================================== */
+
+/* The parts of a file name that follows the GGUF naming convention
+ * <BaseName>-<SizeLabel>-<FineTune>-<Version>-<Encoding>-<Type>-<Shard>.gguf.
+ * Each part is a view into the name passed in; absent parts have len 0 and
+ * ptr NULL. */
+typedef struct lgg_name_parts {
+    lgg_str base_name, size_label, fine_tune, version, encoding, type, shard;
+} lgg_name_parts;
+
+/* Match `name` (a base name, no directory) against the convention's regular
+ * expression, with the same choices its backtracking makes.  Returns true and
+ * fills *out when it matches, false otherwise.  Thread-safe. */
+LGG_API bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out);
+
 /* ======================================================================== */
 /* Model facts derived from metadata and tensors                             */
 /* ======================================================================== */
@@ -512,10 +530,13 @@ LGG_API const char *lgg_severity_name(lgg_severity s);
  * parameter count). */
 LGG_API uint64_t lgg_parameter_count(const lgg_file *f);
 
-/* Size label as the naming convention computes it from a parameter count
- * (and, when expert_count > 1, "<experts>x<per expert>"): "8B", "1.1B", "160M",
- * "8x7B".  Writes a NUL-terminated string into buf (at least 32 bytes
- * recommended); returns the length, or the length needed if buf is too small. */
+/* Size label as the naming convention computes it (the way gguf-py does):
+ * the count scaled to T/B/M/K with at least two significant digits: "13B",
+ * "1.1B", "840M".  With expert_count > 1, n_params is the count along one
+ * expert's path (shared weights plus one expert's) and the label reads
+ * "<experts>x<count>", e.g. "8x7.0B".  Writes a NUL-terminated string into buf
+ * (32 bytes are always enough); returns its length, or the length needed if
+ * buf is too small (then buf holds ""). */
 LGG_API size_t lgg_size_label(uint64_t n_params, uint32_t expert_count, char *buf, size_t cap);
 
 /* Name of a general.file_type value as llama.cpp prints it ("MOSTLY_Q4_K_M"),

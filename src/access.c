@@ -261,34 +261,31 @@ uint64_t lgg_parameter_count(const lgg_file *f) {
     return n;
 }
 
-/* The naming convention's size label: one significant decimal unless the
- * scaled count has three integer digits, with a Q/T/B/M/K suffix. */
+/* The naming convention's size label, computed as gguf-py does: scale to
+ * T/B/M/K and keep at least two significant digits ("1.1B", "13B", "840M"). */
 static size_t label_of(uint64_t n, char *buf, size_t cap) {
-    static const struct { double div; char s; } U[] = {{1e15, 'Q'}, {1e12, 'T'}, {1e9, 'B'}, {1e6, 'M'}, {1e3, 'K'}};
-    for (size_t i = 0; i < sizeof U / sizeof U[0]; i++) {
-        if ((double)n >= U[i].div || i == sizeof U / sizeof U[0] - 1) {
-            double v = (double)n / U[i].div;
-            int w = snprintf(buf, cap, v < 10 ? "%.1f%c" : "%.0f%c", v, U[i].s);
-            /* "7.0B" reads as "7B" */
-            if (w > 3 && (size_t)w < cap && buf[w - 3] == '.' && buf[w - 2] == '0') {
-                buf[w - 3] = U[i].s;
-                buf[w - 2] = 0;
-                w -= 2;
-            }
-            return w < 0 ? 0 : (size_t)w;
-        }
-    }
-    return 0;
+    double v = (double)n;
+    char suffix;
+    if (v > 1e12) v *= 1e-12, suffix = 'T';
+    else if (v > 1e9) v *= 1e-9, suffix = 'B';
+    else if (v > 1e6) v *= 1e-6, suffix = 'M';
+    else v *= 1e-3, suffix = 'K';
+    char digits[64];
+    snprintf(digits, sizeof digits, "%.0f", nearbyint(v));
+    const char *d = digits;
+    while (*d == '0') d++;
+    int fix = 2 - (int)strlen(d);
+    if (fix < 0) fix = 0;
+    int w = snprintf(buf, cap, "%.*f%c", fix, v, suffix);
+    return w < 0 ? 0 : (size_t)w;
 }
 
 size_t lgg_size_label(uint64_t n_params, uint32_t expert_count, char *buf, size_t cap) {
     char tmp[64];
     size_t w;
     if (expert_count > 1) {
-        size_t k = label_of(n_params / expert_count, tmp + 16, sizeof tmp - 16);
-        int p = snprintf(tmp, 16, "%ux", expert_count);
-        memmove(tmp + p, tmp + 16, k + 1);
-        w = (size_t)p + k;
+        int p = snprintf(tmp, 24, "%ux", expert_count);
+        w = (size_t)p + label_of(n_params, tmp + p, sizeof tmp - (size_t)p);
     } else {
         w = label_of(n_params, tmp, sizeof tmp);
     }

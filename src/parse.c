@@ -287,14 +287,7 @@ static lgg_status parse_header(lgg_file *f, lgg_error *err) {
     uint64_t n_tensors, n_kv;
     if ((s = lgg__cur_len(c, &n_tensors, "tensor count"))) return s;
     if ((s = lgg__cur_len(c, &n_kv, "metadata count"))) return s;
-    const uint64_t min_kv = (uint64_t)c->lw + 4 + 1, min_ti = (uint64_t)c->lw * 2 + 4 + 4 + 8 - (c->lw == 4 ? 4 : 0);
-    if (n_kv > f->limits.max_kv)
-        return lgg__fail(err, LGG_ERR_LIMIT, c->lw == 4 ? 12 : 16,
-                         "metadata count %llu exceeds the limit of %llu", (unsigned long long)n_kv,
-                         (unsigned long long)f->limits.max_kv);
-    if (n_tensors > f->limits.max_tensors)
-        return lgg__fail(err, LGG_ERR_LIMIT, 8, "tensor count %llu exceeds the limit of %llu",
-                         (unsigned long long)n_tensors, (unsigned long long)f->limits.max_tensors);
+    const uint64_t min_kv = (uint64_t)c->lw + 4 + 1, min_ti = (uint64_t)c->lw + 4 + 4 + 8;
     {
         uint64_t a, b, need;
         if (lgg__mul_ovf(n_kv, min_kv, &a) || lgg__mul_ovf(n_tensors, min_ti, &b) || lgg__add_ovf(a, b, &need) ||
@@ -305,6 +298,13 @@ static lgg_status parse_header(lgg_file *f, lgg_error *err) {
                              (unsigned long long)n_kv, (unsigned long long)n_tensors, (unsigned long long)min_kv,
                              (unsigned long long)min_ti, (unsigned long long)lgg__cur_left(c));
     }
+    if (n_kv > f->limits.max_kv)
+        return lgg__fail(err, LGG_ERR_LIMIT, c->lw == 4 ? 12 : 16,
+                         "metadata count %llu exceeds the limit of %llu", (unsigned long long)n_kv,
+                         (unsigned long long)f->limits.max_kv);
+    if (n_tensors > f->limits.max_tensors)
+        return lgg__fail(err, LGG_ERR_LIMIT, 8, "tensor count %llu exceeds the limit of %llu",
+                         (unsigned long long)n_tensors, (unsigned long long)f->limits.max_tensors);
     f->n_kv = n_kv;
     f->n_tensors = n_tensors;
     f->kv = lgg__calloc(f->alloc, n_kv ? n_kv : 1, sizeof *f->kv);

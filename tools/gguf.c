@@ -6,6 +6,10 @@
 #include <string.h>
 
 static const cli_command COMMANDS[] = {
+    {"info", "summarise a model file", cmd_info},
+    {"dump", "print all metadata and the tensor list (text or --json)", cmd_dump},
+    {"tensors", "list tensors: name, type, shape, offset, size", cmd_tensors},
+    {"validate", "check files against the GGUF specification", cmd_validate},
     {NULL, NULL, NULL},
 };
 

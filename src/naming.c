@@ -1,0 +1,200 @@
+/* naming.c -- the GGUF naming convention (spec section "GGUF Naming
+ * Convention").  The spec defines valid names by a regular expression; this
+ * matcher walks the '-'-separated tokens in the order that expression's
+ * backtracking tries them (greedy BaseName, then the optional SizeLabel with
+ * its optional attribute, greedy FineTune, Version, then optional Encoding,
+ * Type and Shard), so it returns the same parts. */
+#include "internal.h"
+
+
+typedef struct tok {
+    const char *p;
+    size_t n;
+} tok;
+
+#define MAX_TOKS 64
+
+static bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+static bool is_alpha(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* [A-Za-z0-9\s]* */
+static bool all_alnum_ws(tok t) {
+    for (size_t i = 0; i < t.n; i++)
+        if (!is_alpha(t.p[i]) && !is_digit(t.p[i]) && !is_ws(t.p[i])) return false;
+    return true;
+}
+/* a BaseName segment after a '-': [A-Za-z\s][A-Za-z0-9\s]* | [0-9\s]* */
+static bool base_seg(tok t) {
+    if (t.n && (is_alpha(t.p[0]) || is_ws(t.p[0]))) return all_alnum_ws(t);
+    for (size_t i = 0; i < t.n; i++)
+        if (!is_digit(t.p[i]) && !is_ws(t.p[i])) return false;
+    return true;
+}
+/* (\d+\.)?\d+[A-Za-z] */
+static bool size_core(const char *p, size_t n) {
+    size_t i = 0;
+    while (i < n && is_digit(p[i])) i++;
+    if (i == 0 || n == 0 || !is_alpha(p[n - 1])) return false;
+    if (p[i] == '.') {
+        size_t k = ++i;
+        while (i < n && is_digit(p[i])) i++;
+        if (i == k) return false;
+    }
+    return i == n - 1;
+}
+/* (\d+x)?(\d+\.)?\d+[A-Za-z] */
+static bool size_main(tok t) {
+    if (size_core(t.p, t.n)) return true;
+    size_t j = 0;
+    while (j < t.n && is_digit(t.p[j])) j++;
+    return j > 0 && j < t.n && t.p[j] == 'x' && size_core(t.p + j + 1, t.n - j - 1);
+}
+/* [A-Za-z]+(\d+\.)?\d+[A-Za-z]+ */
+static bool size_attr(tok t) {
+    size_t i = 0, n = t.n;
+    const char *p = t.p;
+    while (i < n && is_alpha(p[i])) i++;
+    if (i == 0) return false;
+    size_t s = i;
+    while (i < n && is_digit(p[i])) i++;
+    if (i == s) return false;
+    if (i < n && p[i] == '.') {
+        size_t k = ++i;
+        while (i < n && is_digit(p[i])) i++;
+        if (i == k) return false;
+    }
+    size_t a = i;
+    while (i < n && is_alpha(p[i])) i++;
+    return i > a && i == n;
+}
+/* [A-Za-z0-9\s-]+ token (one of the tokens FineTune spans) */
+static bool fine_tok(tok t) { return all_alnum_ws(t); }
+/* v\d+(\.\d+)* */
+static bool version_tok(tok t) {
+    if (t.n < 2 || t.p[0] != 'v') return false;
+    size_t i = 1;
+    for (;;) {
+        size_t s = i;
+        while (i < t.n && is_digit(t.p[i])) i++;
+        if (i == s) return false;
+        if (i == t.n) return true;
+        if (t.p[i] != '.') return false;
+        i++;
+    }
+}
+/* (?!LoRA|vocab)[\w_]+ */
+static bool encoding_tok(tok t) {
+    if (t.n == 0) return false;
+    if ((t.n >= 4 && memcmp(t.p, "LoRA", 4) == 0) || (t.n >= 5 && memcmp(t.p, "vocab", 5) == 0)) return false;
+    for (size_t i = 0; i < t.n; i++)
+        if (!is_alpha(t.p[i]) && !is_digit(t.p[i]) && t.p[i] != '_') return false;
+    return true;
+}
+static bool type_tok(tok t) {
+    return (t.n == 4 && memcmp(t.p, "LoRA", 4) == 0) || (t.n == 5 && memcmp(t.p, "vocab", 5) == 0);
+}
+static bool five_digits(tok t) {
+    if (t.n != 5) return false;
+    for (int i = 0; i < 5; i++)
+        if (!is_digit(t.p[i])) return false;
+    return true;
+}
+
+static lgg_str span(const tok *t, size_t a, size_t b) { /* tokens [a, b) joined by '-' */
+    lgg_str s = {NULL, 0};
+    if (b <= a) return s;
+    s.ptr = t[a].p;
+    s.len = (uint64_t)(t[b - 1].p + t[b - 1].n - t[a].p);
+    return s;
+}
+
+/* Match the tail after Version (tokens [i, n)). */
+static bool tail(const tok *t, size_t i, size_t n, lgg_name_parts *o) {
+    for (int enc = 1; enc >= 0; enc--) {
+        size_t j = i;
+        if (enc) {
+            if (j >= n || !encoding_tok(t[j])) continue;
+            j++;
+        }
+        for (int ty = 1; ty >= 0; ty--) {
+            size_t k = j;
+            if (ty) {
+                if (k >= n || !type_tok(t[k])) continue;
+                k++;
+            }
+            for (int sh = 1; sh >= 0; sh--) {
+                size_t m = k;
+                if (sh) {
+                    if (m + 3 > n || !five_digits(t[m]) || !(t[m + 1].n == 2 && memcmp(t[m + 1].p, "of", 2) == 0) ||
+                        !five_digits(t[m + 2]))
+                        continue;
+                    m += 3;
+                }
+                if (m != n) continue;
+                o->encoding = enc ? span(t, i, i + 1) : (lgg_str){NULL, 0};
+                o->type = ty ? span(t, j, j + 1) : (lgg_str){NULL, 0};
+                o->shard = sh ? span(t, k, k + 3) : (lgg_str){NULL, 0};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
+    lgg_name_parts o;
+    memset(&o, 0, sizeof o);
+    if (!name || len < 5 || memcmp(name + len - 5, ".gguf", 5) != 0) return false;
+    size_t stem = len - 5;
+    tok t[MAX_TOKS];
+    size_t n = 0, start = 0;
+    for (size_t i = 0; i <= stem; i++) {
+        if (i == stem || name[i] == '-') {
+            if (n == MAX_TOKS) return false;
+            t[n].p = name + start;
+            t[n].n = i - start;
+            n++;
+            start = i + 1;
+        }
+    }
+    if (!all_alnum_ws(t[0])) return false;
+    size_t bmax = 1;
+    while (bmax < n && base_seg(t[bmax])) bmax++;
+    for (size_t b = bmax; b >= 1; b--) {
+        /* with a SizeLabel (two-token form first), then FineTune greedy */
+        for (int two = 1; two >= 0; two--) {
+            size_t s = b;
+            if (s >= n || !size_main(t[s])) break;
+            size_t after = s + 1;
+            if (two) {
+                if (after >= n || !size_attr(t[after])) continue;
+                after++;
+            }
+            size_t fmax = after;
+            while (fmax < n && fine_tok(t[fmax]) && t[fmax].n) fmax++;
+            for (size_t fe = fmax;; fe--) {
+                /* FineTune = tokens [after, fe); [A-Za-z0-9\s-]+ may also hold empty tokens
+                   between dashes, handled by fine_tok allowing them only inside the run */
+                if (fe < n && version_tok(t[fe]) && tail(t, fe + 1, n, &o)) {
+                    o.base_name = span(t, 0, b);
+                    o.size_label = span(t, s, after);
+                    o.fine_tune = span(t, after, fe);
+                    o.version = span(t, fe, fe + 1);
+                    if (out) *out = o;
+                    return true;
+                }
+                if (fe == after) break;
+            }
+        }
+        /* without: "Base--vX" */
+        if (b + 1 < n && t[b].n == 0 && version_tok(t[b + 1]) && tail(t, b + 2, n, &o)) {
+            o.base_name = span(t, 0, b);
+            o.version = span(t, b + 1, b + 2);
+            if (out) *out = o;
+            return true;
+        }
+        if (b == 1) break;
+    }
+    return false;
+}

@@ -1,0 +1,568 @@
+/* validate.c -- checking an open file against the letter of the spec.
+ *
+ * Opening already proved the structure (every byte accounted for), so this
+ * pass can read without bounds checks.  It reports every finding, each with a
+ * severity and an offset.  The policies are written down in docs/validation.md. */
+#include "file.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+struct lgg_report {
+    lgg_allocator alloc_copy;
+    const lgg_allocator *alloc;
+    lgg_finding *items;
+    size_t n, cap;
+    bool oom;
+    bool strict;
+};
+
+static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, const char *fmt, ...)
+    LGG_PRINTF(5, 6);
+static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, const char *fmt, ...) {
+    if (r->oom) return;
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? r->cap * 2 : 16;
+        lgg_finding *p = lgg__realloc(r->alloc, r->items, r->cap * sizeof *p, nc * sizeof *p);
+        if (!p) {
+            r->oom = true;
+            return;
+        }
+        r->items = p;
+        r->cap = nc;
+    }
+    if (r->strict && sev == LGG_SEV_WARNING) sev = LGG_SEV_ERROR;
+    lgg_finding *f = &r->items[r->n++];
+    f->severity = sev;
+    f->check = check;
+    f->offset = off;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    va_end(ap);
+}
+
+static lgg_report *report_new(const lgg_allocator *a) {
+    lgg_report *r = lgg__calloc(a, 1, sizeof *r);
+    if (!r) return NULL;
+    if (a) {
+        r->alloc_copy = *a;
+        r->alloc = &r->alloc_copy;
+    }
+    return r;
+}
+
+void lgg_report_free(lgg_report *r) {
+    if (!r) return;
+    lgg_allocator copy = r->alloc_copy;
+    const lgg_allocator *a = r->alloc ? &copy : NULL;
+    lgg__free(a, r->items);
+    lgg__free(a, r);
+}
+
+size_t lgg_report_count(const lgg_report *r) { return r ? r->n : 0; }
+const lgg_finding *lgg_report_at(const lgg_report *r, size_t i) { return r && i < r->n ? &r->items[i] : NULL; }
+size_t lgg_report_count_severity(const lgg_report *r, lgg_severity s) {
+    size_t c = 0;
+    for (size_t i = 0; r && i < r->n; i++) c += r->items[i].severity == s;
+    return c;
+}
+const char *lgg_severity_name(lgg_severity s) {
+    switch (s) {
+    case LGG_SEV_ERROR: return "error";
+    case LGG_SEV_WARNING: return "warning";
+    case LGG_SEV_NOTE: return "note";
+    }
+    return "unknown";
+}
+
+lgg_report *lgg_report_from_error(const lgg_error *err, const lgg_allocator *a) {
+    lgg_report *r = report_new(a);
+    if (!r) return NULL;
+    add(r, LGG_SEV_ERROR, LGG_CHECK_STRUCTURE, err ? err->offset : LGG_NO_OFFSET, "%s",
+        err ? err->message : "cannot open");
+    if (r->oom) {
+        lgg_report_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ---- helpers ---- */
+
+#define Q(buf, s, len) lgg__quote(buf, sizeof buf, (s), (len), 80)
+
+static bool key_eq(lgg_str k, const char *s) { return k.len == strlen(s) && memcmp(k.ptr, s, k.len) == 0; }
+
+static bool seg_ok(const char *p, size_t n) {
+    if (n == 0) return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    return true;
+}
+
+static bool arch_name_ok(lgg_str a) {
+    if (a.len == 0) return false;
+    for (uint64_t i = 0; i < a.len; i++) {
+        char c = a.ptr[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) return false;
+    }
+    return true;
+}
+
+/* ---- standardized keys ---- */
+
+enum kind { K_STR, K_U32, K_U64, K_F32, K_BOOL, K_ARR_STR, K_ARR_F32, K_ARR_I32, K_UINT_OR_ARR };
+typedef struct std_key {
+    const char *name; /* after "general." / "<arch>." / "tokenizer." as written */
+    enum kind kind;
+} std_key;
+
+static const std_key GENERAL_KEYS[] = {
+    {"general.architecture", K_STR},  {"general.quantization_version", K_U32}, {"general.alignment", K_U32},
+    {"general.name", K_STR},          {"general.author", K_STR},               {"general.version", K_STR},
+    {"general.organization", K_STR},  {"general.basename", K_STR},             {"general.finetune", K_STR},
+    {"general.description", K_STR},   {"general.quantized_by", K_STR},         {"general.size_label", K_STR},
+    {"general.license", K_STR},       {"general.license.name", K_STR},         {"general.license.link", K_STR},
+    {"general.url", K_STR},           {"general.doi", K_STR},                  {"general.uuid", K_STR},
+    {"general.repo_url", K_STR},      {"general.file_type", K_U32},            {"general.source.url", K_STR},
+    {"general.source.huggingface.repository", K_STR},
+    {"general.tags", K_ARR_STR},      {"general.languages", K_ARR_STR},        {"general.datasets", K_ARR_STR},
+    {"tokenizer.ggml.model", K_STR},  {"tokenizer.ggml.tokens", K_ARR_STR},    {"tokenizer.ggml.scores", K_ARR_F32},
+    {"tokenizer.ggml.token_type", K_ARR_I32}, {"tokenizer.ggml.merges", K_ARR_STR},
+    {"tokenizer.ggml.added_tokens", K_ARR_STR}, {"tokenizer.ggml.bos_token_id", K_U32},
+    {"tokenizer.ggml.eos_token_id", K_U32}, {"tokenizer.ggml.unknown_token_id", K_U32},
+    {"tokenizer.ggml.separator_token_id", K_U32}, {"tokenizer.ggml.padding_token_id", K_U32},
+    {"tokenizer.huggingface.json", K_STR}, {"tokenizer.rwkv.world", K_STR}, {"tokenizer.chat_template", K_STR},
+};
+
+static const std_key ARCH_KEYS[] = {
+    {"context_length", K_U64},          {"embedding_length", K_U64},
+    {"block_count", K_U64},             {"feed_forward_length", K_UINT_OR_ARR},
+    {"use_parallel_residual", K_BOOL},  {"tensor_data_layout", K_STR},
+    {"expert_count", K_U32},            {"expert_used_count", K_U32},
+    {"attention.head_count", K_UINT_OR_ARR}, {"attention.head_count_kv", K_UINT_OR_ARR},
+    {"attention.max_alibi_bias", K_F32}, {"attention.clamp_kqv", K_F32},
+    {"attention.layer_norm_epsilon", K_F32}, {"attention.layer_norm_rms_epsilon", K_F32},
+    {"rope.dimension_count", K_U64},    {"rope.freq_base", K_F32},
+    {"rope.scaling.type", K_STR},       {"rope.scaling.factor", K_F32},
+    {"rope.scaling.original_context_length", K_U32}, {"rope.scaling.finetuned", K_BOOL},
+    {"rope.scale_linear", K_F32},
+};
+
+static const char *kind_name(enum kind k) {
+    switch (k) {
+    case K_STR: return "string";
+    case K_U32: return "u32";
+    case K_U64: return "u64 (or u32)";
+    case K_F32: return "f32";
+    case K_BOOL: return "bool";
+    case K_ARR_STR: return "array of string";
+    case K_ARR_F32: return "array of f32";
+    case K_ARR_I32: return "array of i32";
+    case K_UINT_OR_ARR: return "u64 (or u32)";
+    }
+    return "?";
+}
+
+static bool is_int(uint32_t t) {
+    return t == LGG_VT_U8 || t == LGG_VT_I8 || t == LGG_VT_U16 || t == LGG_VT_I16 || t == LGG_VT_U32 ||
+           t == LGG_VT_I32 || t == LGG_VT_U64 || t == LGG_VT_I64;
+}
+
+/* Does value v have the type the spec gives kind k?  *lenient is set when it
+ * only passes under the tolerated variants real writers use. */
+static bool kind_ok(const lgg_value *v, enum kind k, bool strict) {
+    switch (k) {
+    case K_STR: return v->type == LGG_VT_STRING;
+    case K_U32: return v->type == LGG_VT_U32 || (!strict && is_int(v->type));
+    case K_U64: return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 || (!strict && is_int(v->type));
+    case K_F32: return v->type == LGG_VT_F32;
+    case K_BOOL: return v->type == LGG_VT_BOOL;
+    case K_ARR_STR: return v->type == LGG_VT_ARRAY && v->elem_type == LGG_VT_STRING;
+    case K_ARR_F32: return v->type == LGG_VT_ARRAY && v->elem_type == LGG_VT_F32;
+    case K_ARR_I32: return v->type == LGG_VT_ARRAY && (v->elem_type == LGG_VT_I32 || (!strict && is_int(v->elem_type)));
+    case K_UINT_OR_ARR:
+        return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 ||
+               (!strict && (is_int(v->type) || (v->type == LGG_VT_ARRAY && is_int(v->elem_type))));
+    }
+    return false;
+}
+
+/* Keys the spec requires per architecture. */
+typedef struct arch_req {
+    const char *arch;
+    const char *keys[11];
+} arch_req;
+static const arch_req REQUIRED[] = {
+    {"llama", {"context_length", "embedding_length", "block_count", "feed_forward_length", "rope.dimension_count",
+               "attention.head_count", "attention.layer_norm_rms_epsilon"}},
+    {"mpt", {"context_length", "embedding_length", "block_count", "attention.head_count",
+             "attention.alibi_bias_max", "attention.clip_kqv", "attention.layer_norm_epsilon"}},
+    {"gptneox", {"context_length", "embedding_length", "block_count", "use_parallel_residual",
+                 "rope.dimension_count", "attention.head_count", "attention.layer_norm_epsilon"}},
+    {"gptj", {"context_length", "embedding_length", "block_count", "rope.dimension_count", "attention.head_count",
+              "attention.layer_norm_epsilon"}},
+    {"gpt2", {"context_length", "embedding_length", "block_count", "attention.head_count",
+              "attention.layer_norm_epsilon"}},
+    {"bloom", {"context_length", "embedding_length", "block_count", "feed_forward_length", "attention.head_count",
+               "attention.layer_norm_epsilon"}},
+    {"falcon", {"context_length", "embedding_length", "block_count", "attention.head_count",
+                "attention.head_count_kv", "attention.use_norm", "attention.layer_norm_epsilon"}},
+    {"rwkv", {"architecture_version", "context_length", "block_count", "embedding_length", "feed_forward_length"}},
+    {"whisper", {"encoder.context_length", "encoder.embedding_length", "encoder.block_count", "encoder.mels_count",
+                 "encoder.attention.head_count", "decoder.context_length", "decoder.embedding_length",
+                 "decoder.block_count", "decoder.attention.head_count"}},
+};
+
+/* ---- the passes ---- */
+
+typedef struct vctx {
+    const lgg_file *f;
+    lgg_report *r;
+    bool strict;
+    bool has_nested;
+    uint64_t nested_at;
+    lgg_str arch;
+} vctx;
+
+static void check_string(vctx *c, const char *what, const lgg_str *key, const uint8_t *p, uint64_t len, uint64_t off) {
+    uint64_t bad;
+    if (!lgg__utf8_valid(p, len, &bad)) {
+        char q[200];
+        Q(q, key->ptr, key->len);
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_UTF8, off + bad, "%s of '%s' is not valid UTF-8 (byte 0x%02x at offset %llu)",
+            what, q, p[bad], (unsigned long long)(off + bad));
+    }
+}
+
+/* Walk every element of a value: UTF-8 of strings, bool bytes, nesting. */
+static void check_value(vctx *c, const lgg_kv *kv) {
+    const lgg_value *v = &kv->value;
+    char q[200];
+    if (v->type == LGG_VT_STRING) {
+        check_string(c, "value", &kv->key, v->data, v->count, v->offset);
+    } else if (v->type == LGG_VT_BOOL) {
+        if (v->data[0] > 1) {
+            Q(q, kv->key.ptr, kv->key.len);
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_BOOL_VALUE, v->offset, "bool '%s' at offset %llu holds %u, not 0 or 1", q,
+                (unsigned long long)v->offset, v->data[0]);
+        }
+    } else if (v->type == LGG_VT_ARRAY) {
+        if (v->elem_type == LGG_VT_ARRAY && v->count && !c->has_nested) {
+            c->has_nested = true;
+            c->nested_at = kv->offset;
+        }
+        /* walk with an explicit stack of iterators */
+        lgg_iter st[72];
+        int sp = 0;
+        lgg_array_iter(v, &st[sp++]);
+        lgg_value e;
+        uint64_t bad_strings = 0, bad_bools = 0, first_bad = 0;
+        while (sp) {
+            if (!lgg_iter_next(&st[sp - 1], &e)) {
+                sp--;
+                continue;
+            }
+            if (e.type == LGG_VT_STRING) {
+                uint64_t b;
+                if (!lgg__utf8_valid(e.data, e.count, &b)) {
+                    if (!bad_strings && !bad_bools) first_bad = e.offset + b;
+                    bad_strings++;
+                }
+            } else if (e.type == LGG_VT_BOOL) {
+                if (e.data[0] > 1) {
+                    if (!bad_strings && !bad_bools) first_bad = e.offset;
+                    bad_bools++;
+                }
+            } else if (e.type == LGG_VT_ARRAY) {
+                if (sp < 72) lgg_array_iter(&e, &st[sp++]);
+            } else {
+                /* scalars of one type: skip the rest of this array at once */
+                st[sp - 1].index = st[sp - 1].arr.count;
+            }
+        }
+        if (bad_strings) {
+            Q(q, kv->key.ptr, kv->key.len);
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_UTF8, first_bad,
+                "array '%s' has %llu strings that are not valid UTF-8 (first at offset %llu)", q,
+                (unsigned long long)bad_strings, (unsigned long long)first_bad);
+        }
+        if (bad_bools) {
+            Q(q, kv->key.ptr, kv->key.len);
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_BOOL_VALUE, first_bad,
+                "array '%s' has %llu bools that are neither 0 nor 1 (first at offset %llu)", q,
+                (unsigned long long)bad_bools, (unsigned long long)first_bad);
+        }
+    }
+}
+
+static void check_keys(vctx *c) {
+    const lgg_file *f = c->f;
+    char q[200];
+    for (uint64_t i = 0; i < f->n_kv; i++) {
+        const lgg_kv *kv = &f->kv[i];
+        lgg_str k = kv->key;
+        Q(q, k.ptr, k.len);
+        if (k.len > 65535)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_LENGTH, kv->offset, "key at offset %llu is %llu bytes long, over 65535",
+                (unsigned long long)kv->offset, (unsigned long long)k.len);
+        /* syntax: lower_snake_case segments joined by '.'; a first segment equal
+         * to the architecture is judged by the architecture rule instead */
+        bool ok = k.len > 0;
+        size_t segstart = 0, seg = 0;
+        for (size_t j = 0; ok && j <= k.len; j++) {
+            if (j == k.len || k.ptr[j] == '.') {
+                const char *sp = k.ptr + segstart;
+                size_t sn = j - segstart;
+                bool arch_seg = seg == 0 && c->arch.len == sn && sn && memcmp(sp, c->arch.ptr, sn) == 0;
+                if (!arch_seg && !seg_ok(sp, sn)) ok = false;
+                segstart = j + 1;
+                seg++;
+            }
+        }
+        if (!ok)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_SYNTAX, kv->offset,
+                "key '%s' at offset %llu is not lower_snake_case ASCII segments separated by '.'", q,
+                (unsigned long long)kv->offset);
+        int64_t first = lgg_find_key(f, k.ptr, k.len);
+        if (first >= 0 && (uint64_t)first != i)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_DUPLICATE, kv->offset,
+                "key '%s' at offset %llu repeats the key of pair %lld (offset %llu)", q, (unsigned long long)kv->offset,
+                (long long)first, (unsigned long long)f->kv[first].offset);
+        check_value(c, kv);
+
+        /* standardized keys and their types */
+        for (size_t s = 0; s < sizeof GENERAL_KEYS / sizeof GENERAL_KEYS[0]; s++) {
+            if (!key_eq(k, GENERAL_KEYS[s].name)) continue;
+            if (!kind_ok(&kv->value, GENERAL_KEYS[s].kind, c->strict) && !key_eq(k, "general.alignment") &&
+                !key_eq(k, "general.architecture"))
+                add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, the spec says %s", q,
+                    lgg_vtype_name(kv->value.type), kind_name(GENERAL_KEYS[s].kind));
+            break;
+        }
+        if (c->arch.len && k.len > c->arch.len + 1 && memcmp(k.ptr, c->arch.ptr, c->arch.len) == 0 &&
+            k.ptr[c->arch.len] == '.') {
+            lgg_str rest = {k.ptr + c->arch.len + 1, k.len - c->arch.len - 1};
+            for (size_t s = 0; s < sizeof ARCH_KEYS / sizeof ARCH_KEYS[0]; s++) {
+                if (!key_eq(rest, ARCH_KEYS[s].name)) continue;
+                if (!kind_ok(&kv->value, ARCH_KEYS[s].kind, c->strict))
+                    add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, the spec says %s", q,
+                        lgg_vtype_name(kv->value.type), kind_name(ARCH_KEYS[s].kind));
+                break;
+            }
+        }
+    }
+}
+
+/* Where findings about the metadata as a whole point: the end of the pairs,
+ * where a missing key would go. */
+static uint64_t meta_end(const lgg_file *f) { return f->n_tensors ? f->tensors[0].info_offset : f->header_size; }
+
+static void check_general(vctx *c) {
+    const lgg_file *f = c->f;
+    int64_t ai = f->alignment_kv;
+    if (ai >= 0) {
+        const lgg_kv *kv = &f->kv[ai];
+        if (kv->value.type != LGG_VT_U32)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_ALIGNMENT_KEY, kv->offset,
+                "general.alignment is %s, the spec says u32%s", lgg_vtype_name(kv->value.type),
+                is_int(kv->value.type) ? "" : " (ignored; the default 32 applies)");
+        else if (f->alignment % 8)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_ALIGNMENT_KEY, kv->offset,
+                "general.alignment %llu is not a multiple of 8", (unsigned long long)f->alignment);
+    }
+    int64_t a = lgg_find_key_cstr(f, "general.architecture");
+    if (a < 0) {
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_ARCHITECTURE, meta_end(f), "general.architecture is missing");
+    } else if (f->kv[a].value.type != LGG_VT_STRING) {
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_ARCHITECTURE, f->kv[a].offset, "general.architecture is %s, not a string",
+            lgg_vtype_name(f->kv[a].value.type));
+    } else if (!arch_name_ok(c->arch)) {
+        char q[200];
+        Q(q, c->arch.ptr, c->arch.len);
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_ARCH_NAME, f->kv[a].value.offset,
+            "architecture '%s' is outside the spec's [a-z0-9]+", q);
+    }
+    bool quantized = false;
+    for (uint64_t i = 0; i < f->n_tensors && !quantized; i++) {
+        const lgg_type_info *t = lgg_type_get(f->tensors[i].type);
+        quantized = t && !t->removed && t->quantized;
+    }
+    if (quantized && lgg_find_key_cstr(f, "general.quantization_version") < 0)
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_QUANT_VERSION, meta_end(f),
+            "general.quantization_version is missing but tensors are quantized");
+
+    /* required keys of the spec's architectures; a vocabulary-only file (no
+     * tensors) carries no hyperparameters, so there they are warnings */
+    for (size_t r = 0; c->arch.len && r < sizeof REQUIRED / sizeof REQUIRED[0]; r++) {
+        if (!key_eq(c->arch, REQUIRED[r].arch)) continue;
+        for (size_t k = 0; k < 11 && REQUIRED[r].keys[k]; k++) {
+            char key[128];
+            snprintf(key, sizeof key, "%s.%s", REQUIRED[r].arch, REQUIRED[r].keys[k]);
+            if (lgg_find_key_cstr(f, key) < 0)
+                add(c->r, f->n_tensors ? LGG_SEV_ERROR : LGG_SEV_WARNING, LGG_CHECK_REQUIRED_KEY, meta_end(f),
+                    "%s is missing (required for architecture %s)%s", key, REQUIRED[r].arch,
+                    f->n_tensors ? "" : "; vocabulary-only file");
+        }
+    }
+}
+
+static void check_tokenizer(vctx *c) {
+    const lgg_file *f = c->f;
+    int64_t ti = lgg_find_key_cstr(f, "tokenizer.ggml.tokens");
+    if (ti < 0 || f->kv[ti].value.type != LGG_VT_ARRAY) return;
+    uint64_t n = f->kv[ti].value.count;
+    static const char *const SAME_LEN[] = {"tokenizer.ggml.scores", "tokenizer.ggml.token_type"};
+    for (size_t i = 0; i < 2; i++) {
+        int64_t k = lgg_find_key_cstr(f, SAME_LEN[i]);
+        if (k >= 0 && f->kv[k].value.type == LGG_VT_ARRAY && f->kv[k].value.count != n)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TOKENIZER, f->kv[k].offset, "%s has %llu entries but there are %llu tokens",
+                SAME_LEN[i], (unsigned long long)f->kv[k].value.count, (unsigned long long)n);
+    }
+    static const char *const IDS[] = {"tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id",
+                                      "tokenizer.ggml.unknown_token_id", "tokenizer.ggml.separator_token_id",
+                                      "tokenizer.ggml.padding_token_id", "tokenizer.ggml.eot_token_id",
+                                      "tokenizer.ggml.eom_token_id", "tokenizer.ggml.mask_token_id",
+                                      "tokenizer.ggml.cls_token_id"};
+    for (size_t i = 0; i < sizeof IDS / sizeof IDS[0]; i++) {
+        int64_t k = lgg_find_key_cstr(f, IDS[i]);
+        int64_t id;
+        if (k < 0 || lgg_value_int(&f->kv[k].value, &id) != LGG_OK) continue;
+        /* -1 (or its u32 image) is how writers say "none" */
+        if (id == -1 || id == (int64_t)UINT32_MAX) continue;
+        if (id < 0 || (uint64_t)id >= n)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TOKENIZER, f->kv[k].value.offset,
+                "%s = %lld is outside the vocabulary of %llu tokens", IDS[i], (long long)id, (unsigned long long)n);
+    }
+}
+
+static int cmp_u32_by_offset(const void *a, const void *b, void *ctx) {
+    const lgg_tensor *t = ctx;
+    const lgg_tensor *x = &t[*(const uint32_t *)a], *y = &t[*(const uint32_t *)b];
+    return x->file_offset < y->file_offset ? -1 : x->file_offset > y->file_offset;
+}
+
+static bool all_zero(const uint8_t *p, uint64_t n, uint64_t *at) {
+    for (uint64_t i = 0; i < n; i++)
+        if (p[i]) {
+            *at = i;
+            return false;
+        }
+    return true;
+}
+
+static void check_tensors(vctx *c) {
+    const lgg_file *f = c->f;
+    char q[200];
+    bool packed = true;
+    uint64_t expect = 0;
+    for (uint64_t i = 0; i < f->n_tensors; i++) {
+        const lgg_tensor *t = &f->tensors[i];
+        Q(q, t->name.ptr, t->name.len);
+        if (t->name.len > 64)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_NAME_LENGTH, t->info_offset,
+                "tensor name '%s' at offset %llu is %llu bytes, over the spec's 64", q,
+                (unsigned long long)t->info_offset, (unsigned long long)t->name.len);
+        else if (t->name.len == 64)
+            add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, t->info_offset,
+                "tensor name '%s' is exactly 64 bytes: llama.cpp will not load it (ggml allows 63)", q);
+        uint64_t bad;
+        if (!lgg__utf8_valid((const uint8_t *)t->name.ptr, t->name.len, &bad))
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_UTF8, t->info_offset + c->f->lw + bad,
+                "tensor name '%s' is not valid UTF-8", q);
+        if (t->n_dims == 0)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_NDIMS, t->info_offset, "tensor '%s' has 0 dimensions", q);
+        if (!t->type_known) {
+            const lgg_type_info *ti = lgg_type_get(t->type);
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_TYPE, t->info_offset, "tensor '%s' has %s type %u%s%s", q,
+                ti ? "removed" : "unknown", t->type, ti ? " " : "", ti ? ti->name : "");
+            packed = false;
+            continue;
+        }
+        if (!t->data_available)
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_MISSING_DATA, t->file_offset,
+                "tensor '%s': data at offset %llu..%llu is past the end of the file (%llu bytes)", q,
+                (unsigned long long)t->file_offset, (unsigned long long)(t->file_offset + t->size),
+                (unsigned long long)f->size);
+        if (t->offset != expect) packed = false;
+        expect = t->offset + t->size + (f->alignment - t->size % f->alignment) % f->alignment;
+    }
+    if (!packed && f->n_tensors)
+        add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, f->data_offset,
+            "tensor data is not packed tightly in info order: llama.cpp will not load it (ggml requires each offset "
+            "to follow the previous tensor's padded end)");
+
+    /* padding: after the tensor infos, and after each tensor up to the next aligned offset */
+    uint64_t at;
+    uint64_t hp = f->data_offset - f->header_size;
+    if (hp && !all_zero(f->base + f->header_size, hp, &at))
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, f->header_size + at,
+            "padding after the tensor infos has a non-zero byte at offset %llu",
+            (unsigned long long)(f->header_size + at));
+    uint32_t *ord = f->n_tensors ? lgg__calloc(c->r->alloc, f->n_tensors, sizeof *ord) : NULL;
+    if (ord) {
+        uint64_t m = 0;
+        for (uint64_t i = 0; i < f->n_tensors; i++)
+            if (f->tensors[i].data_available) ord[m++] = (uint32_t)i;
+        qsort_r(ord, m, sizeof *ord, cmp_u32_by_offset, f->tensors);
+        for (uint64_t k = 0; k < m; k++) {
+            const lgg_tensor *t = &f->tensors[ord[k]];
+            uint64_t end = t->file_offset + t->size;
+            uint64_t next = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
+            if (k + 1 < m && f->tensors[ord[k + 1]].file_offset < next) next = f->tensors[ord[k + 1]].file_offset;
+            if (next > f->size) next = f->size;
+            if (next > end && !all_zero(f->base + end, next - end, &at)) {
+                Q(q, t->name.ptr, t->name.len);
+                add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, end + at,
+                    "padding after tensor '%s' has a non-zero byte at offset %llu", q, (unsigned long long)(end + at));
+            }
+        }
+        lgg__free(c->r->alloc, ord);
+    }
+    uint64_t end = f->data_end;
+    if (f->n_tensors) {
+        /* the last tensor's own padding is not trailing data */
+        uint64_t padded = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
+        if (padded <= f->size) end = padded;
+    }
+    if (f->size > end)
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_TRAILING_BYTES, end, "%llu bytes after the end of the %s at offset %llu",
+            (unsigned long long)(f->size - end), f->n_tensors ? "last tensor's data" : "header",
+            (unsigned long long)end);
+}
+
+lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg_report **out) {
+    if (!f || !out) return LGG_ERR_ARG;
+    *out = NULL;
+    lgg_report *r = report_new(opts ? opts->allocator : NULL);
+    if (!r) return LGG_ERR_NOMEM;
+    vctx c = {f, r, opts && (opts->flags & LGG_VALIDATE_STRICT), false, 0, {NULL, 0}};
+    r->strict = c.strict;
+    int64_t a = lgg_find_key_cstr(f, "general.architecture");
+    if (a >= 0 && f->kv[a].value.type == LGG_VT_STRING) lgg_value_string(&f->kv[a].value, &c.arch);
+
+    check_keys(&c);
+    check_general(&c);
+    check_tokenizer(&c);
+    check_tensors(&c);
+    if (f->version == 1)
+        add(r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, 4, "GGUF version 1: llama.cpp will not load it (it reads v2 and v3)");
+    if (c.has_nested)
+        add(r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, c.nested_at,
+            "metadata holds nested arrays: llama.cpp will not load it (ggml's reader rejects arrays of arrays)");
+    if (opts && opts->file_name) {
+        size_t n = strlen(opts->file_name);
+        if (!lgg_name_parse(opts->file_name, n, NULL))
+            add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+                "file name does not follow the naming convention <BaseName>-<SizeLabel>-<Version>[-<Encoding>]...gguf");
+    }
+    if (r->oom) {
+        lgg_report_free(r);
+        return LGG_ERR_NOMEM;
+    }
+    *out = r;
+    return LGG_OK;
+}
