@@ -91,7 +91,8 @@ typedef enum lgg_status {
     LGG_ERR_TENSOR_DIMS = 13,  /* a negative dimension, or an element count or byte size that overflows */
     LGG_ERR_TENSOR_BLOCK = 14, /* ne[0] is not a multiple of the type's block size */
     LGG_ERR_TENSOR_ALIGN = 15, /* a tensor's data offset is not a multiple of the alignment */
-    LGG_ERR_TENSOR_BOUNDS = 16,/* a tensor's data lies outside the file */
+    LGG_ERR_TENSOR_BOUNDS = 16,/* a tensor's data offset lies beyond any possible file (offset + size overflows);
+                                  data that merely runs past the end is LGG_ERR_TRUNCATED */
     LGG_ERR_TENSOR_OVERLAP = 17,/* two tensors' data overlap */
     /* Access. */
     LGG_ERR_NOT_FOUND = 18,    /* no such key or tensor */

@@ -92,10 +92,6 @@ static lgg_status read_array_header(lgg_cursor *c, const lgg_limits *lim, uint32
                          (unsigned long long)at);
     uint64_t cat = c->pos;
     if ((s = lgg__cur_len(c, count, "array length"))) return s;
-    if (LGG_UNLIKELY(*count > lim->max_array_len))
-        return lgg__fail(c->err, LGG_ERR_LIMIT, cat, "array length %llu at offset %llu exceeds the limit of %llu",
-                         (unsigned long long)*count, (unsigned long long)cat,
-                         (unsigned long long)lim->max_array_len);
     uint64_t min_each = lgg_vtype_size(*et);
     if (*et == LGG_VT_STRING) min_each = c->lw;
     if (*et == LGG_VT_ARRAY) min_each = 4u + c->lw;
@@ -105,6 +101,10 @@ static lgg_status read_array_header(lgg_cursor *c, const lgg_limits *lim, uint32
                          "array of %llu %s at offset %llu needs at least %llu bytes per element but the file has %llu left",
                          (unsigned long long)*count, vt_name(*et), (unsigned long long)cat,
                          (unsigned long long)min_each, (unsigned long long)lgg__cur_left(c));
+    if (LGG_UNLIKELY(*count > lim->max_array_len))
+        return lgg__fail(c->err, LGG_ERR_LIMIT, cat, "array length %llu at offset %llu exceeds the limit of %llu",
+                         (unsigned long long)*count, (unsigned long long)cat,
+                         (unsigned long long)lim->max_array_len);
     return LGG_OK;
 }
 
@@ -467,13 +467,7 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
         if (end > f->size) {
             if (f->flags & LGG_OPEN_ALLOW_MISSING_DATA) continue;
             tensor_name_msg(t, q, sizeof q);
-            if (start >= f->size && t->size)
-                return lgg__fail(err, LGG_ERR_TENSOR_BOUNDS, t->info_offset,
-                                 "tensor '%s' (info at offset %llu): data starts at offset %llu, past the end of the "
-                                 "file (%llu bytes)",
-                                 q, (unsigned long long)t->info_offset, (unsigned long long)start,
-                                 (unsigned long long)f->size);
-            return lgg__fail(err, LGG_ERR_TRUNCATED, start,
+            return lgg__fail(err, LGG_ERR_TRUNCATED, start > f->size ? f->size : start,
                              "tensor '%s' (info at offset %llu): data from offset %llu to %llu runs past the end of "
                              "the file (%llu bytes): truncated",
                              q, (unsigned long long)t->info_offset, (unsigned long long)start,
