@@ -94,14 +94,14 @@ LGG_HIDDEN void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const floa
 LGG_HIDDEN void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_iq4_nl(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_iq4_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
-/* quant_iquants.c */
-LGG_HIDDEN void lgg__qrow_iq2_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq2_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq2_s(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq3_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq3_s(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq1_s(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq1_m(const float *x, uint8_t *y, int64_t n, const float *qw);
+/* quant_iquants.c: these return false if the search tables are missing or a
+ * point falls off the grid (ggml would abort); the row is then rejected. */
+typedef bool (*lgg__qrow_chk_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq2_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq2_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq2_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq3_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq3_s(const float *x, uint8_t *y, int64_t n, const float *qw);
 /* IQ grid-derived search tables (built once); false if out of memory */
 LGG_HIDDEN bool lgg__iq_init(uint32_t type);
 

@@ -31,12 +31,14 @@ enum check_kind {
 
 typedef struct qentry {
     lgg__qrow_fn fn;
+    lgg__qrow_chk_fn fnc; /* instead of fn: may fail */
     bool needs_imatrix;
     uint8_t check;
     uint8_t off, n16;
 } qentry;
 
-#define Q(id, f, imx, chk, o, c) [id] = {f, imx, chk, o, c}
+#define Q(id, f, imx, chk, o, c) [id] = {f, NULL, imx, chk, o, c}
+#define QC(id, f, imx, chk, o, c) [id] = {NULL, f, imx, chk, o, c}
 
 static const qentry QTAB[LGG_TYPE_COUNT] = {
     Q(LGG_TYPE_F32, lgg__qrow_f32, false, CHK_F32, 0, 0),
@@ -61,10 +63,15 @@ static const qentry QTAB[LGG_TYPE_COUNT] = {
     Q(LGG_TYPE_Q2_0, lgg__qrow_q2_0, false, CHK_F16S, 0, 1),
     Q(LGG_TYPE_IQ4_NL, lgg__qrow_iq4_nl, false, CHK_F16S, 0, 1),
     Q(LGG_TYPE_IQ4_XS, lgg__qrow_iq4_xs, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ2_XXS, lgg__qrow_iq2_xxs, true, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ2_XS, lgg__qrow_iq2_xs, true, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ2_S, lgg__qrow_iq2_s, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ3_XXS, lgg__qrow_iq3_xxs, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ3_S, lgg__qrow_iq3_s, false, CHK_F16S, 0, 1),
 };
 
 static const qentry *entry(uint32_t type) {
-    if (type >= LGG_TYPE_COUNT || !QTAB[type].fn) return NULL;
+    if (type >= LGG_TYPE_COUNT || (!QTAB[type].fn && !QTAB[type].fnc)) return NULL;
     return &QTAB[type];
 }
 
@@ -133,7 +140,8 @@ lgg_status lgg_quantize(uint32_t type, const float *src, void *dst, size_t dst_s
     const float *x = src;
     uint8_t *y = dst;
     for (int64_t r = 0; r < nrows; r++) {
-        e->fn(x, y, n_per_row, imatrix);
+        if (e->fn) e->fn(x, y, n_per_row, imatrix);
+        else if (!e->fnc(x, y, n_per_row, imatrix)) return LGG_ERR_INVALID;
         if (!row_valid(e, ti, y, ti->quantized ? nblocks : (uint64_t)n_per_row)) return LGG_ERR_INVALID;
         if (written) *written += (size_t)row_size;
         x += n_per_row;
