@@ -1,0 +1,108 @@
+/* quant_internal.h -- shared by the quantizers (src/quant/quant_*.c).
+ *
+ * Every quantizer here converts ONE row of `n` floats (n a multiple of the
+ * type's block size) into little-endian blocks at `y`.  `qw` is NULL or the
+ * row's n importance weights.  The arithmetic follows ggml's reference
+ * quantizers operation by operation in single precision (the build uses
+ * -ffp-contract=off), so the bytes are identical to ggml's. */
+#ifndef LGG_QUANT_INTERNAL_H
+#define LGG_QUANT_INTERNAL_H
+
+#include "internal.h"
+
+#include <math.h>
+
+#define LGG__QK_K 256
+
+typedef void (*lgg__qrow_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);
+
+/* Round to nearest (ties to even) for |v| <= 2^22 by adding 1.5*2^23 and
+ * reading the mantissa; same bits as ggml for any input. */
+static inline int lgg__nearest_int(float v) {
+    float t = v + 12582912.f;
+    int32_t i;
+    memcpy(&i, &t, sizeof i);
+    return (i & 0x007fffff) - 0x00400000;
+}
+
+/* float -> int32 by truncation, as x86's cvttss2si does it (which is what a C
+ * cast compiles to in ggml): NaN and out-of-range values give INT32_MIN.
+ * Defined behaviour for every input, unlike a plain cast. */
+static inline int32_t lgg__f2i(float v) {
+    if (!(v > -2147483904.f && v < 2147483648.f)) return INT32_MIN;
+    return (int32_t)v;
+}
+
+static inline void lgg__put16(uint8_t *p, uint16_t v) {
+    p[0] = (uint8_t)(v & 0xff);
+    p[1] = (uint8_t)(v >> 8);
+}
+static inline void lgg__put32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v & 0xff);
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+static inline uint16_t lgg__get16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+
+/* store f as IEEE half at p (little-endian) */
+static inline void lgg__put_f16(uint8_t *p, float f) { lgg__put16(p, lgg_f32_to_f16(f)); }
+/* the half at p, rounded trip included: what ggml reads back */
+static inline float lgg__get_f16(const uint8_t *p) { return lgg_f16_to_f32(lgg__get16(p)); }
+
+/* index of the value in the sorted table val[0..n) nearest to x (ties to the upper) */
+static inline int lgg__best_index_i8(int n, const int8_t *val, float x) {
+    if (x <= val[0]) return 0;
+    if (x >= val[n - 1]) return n - 1;
+    int lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        int mid = (lo + hi) / 2;
+        if (x < val[mid]) hi = mid;
+        else lo = mid;
+    }
+    return x - val[hi - 1] < val[hi] - x ? hi - 1 : hi;
+}
+
+/* ---- per-family row quantizers ---- */
+/* quant_legacy.c */
+LGG_HIDDEN void lgg__qrow_f16(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_bf16(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q8_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q8_1(const float *x, uint8_t *y, int64_t n, const float *qw);
+/* quant_kquants.c */
+LGG_HIDDEN void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q3_k(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw);
+/* shared k-quant helpers, also used by the legacy imatrix paths */
+LGG_HIDDEN float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L, int rmse_type, const float *qw);
+LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L,
+                                       float *the_min, uint8_t *Laux, float rmin, float rdelta, int nstep,
+                                       bool use_mad);
+/* quant_misc.c */
+LGG_HIDDEN void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_tq2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_iq4_nl(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_iq4_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
+/* quant_iquants.c: these return false if the search tables are missing or a
+ * point falls off the grid (ggml would abort); the row is then rejected. */
+typedef bool (*lgg__qrow_chk_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq2_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq2_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq2_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq3_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq3_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+/* IQ grid-derived search tables (built once); false if out of memory */
+LGG_HIDDEN bool lgg__iq_init(uint32_t type);
+
+#endif

@@ -1,0 +1,712 @@
+/* quant_kquants.c -- the K-quants: 256-element super-blocks of 16 or 32
+ * element sub-blocks, each with its own quantized scale (and min).
+ *
+ * Scale search helpers (all arithmetic in float, in ggml's order):
+ *   make_qx_quants   symmetric levels [-nmax, nmax-1]; first guess -nmax/max,
+ *                    then 18 nearby guesses, keeping the best weighted fit
+ *   make_q3_quants   symmetric, refined by moving single values (x^2 weights)
+ *   make_qkx2/qkx3   asymmetric levels [0, nmax] with a min; a sweep of
+ *                    candidate scales, each refit by weighted least squares
+ *   make_qp_quants   positive levels [0, nmax] for the sub-block scales
+ * Without an imatrix ggml uses each type's reference quantizer; with one, the
+ * weighted variant.  Q3_K..Q6_K layouts are described at each quantizer. */
+#include "quant_internal.h"
+
+#define QK_K LGG__QK_K
+#define EPS_GROUP 1e-15f
+
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int clampi(int v, int lo, int hi) { return imax(lo, imin(hi, v)); }
+
+/* weight of x for the rmse_type variants of make_qx_quants */
+static inline float qx_weight(const float *qw, int rmse_type, const float *x, int i) {
+    if (qw) return qw[i];
+    switch (rmse_type) {
+    case 1: return x[i] * x[i];
+    case 2: return 1;
+    case 3: return fabsf(x[i]);
+    default: return sqrtf(fabsf(x[i]));
+    }
+}
+
+float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L, int rmse_type, const float *qw) {
+    float amax = 0, max = 0;
+    for (int i = 0; i < n; i++) {
+        const float a = fabsf(x[i]);
+        if (a > amax) {
+            amax = a;
+            max = x[i];
+        }
+    }
+    if (amax < EPS_GROUP) {
+        memset(L, 0, (size_t)n);
+        return 0.f;
+    }
+    float iscale = (float)-nmax / max;
+    if (rmse_type == 0) {
+        for (int i = 0; i < n; i++)
+            L[i] = (int8_t)(nmax + clampi(lgg__nearest_int(iscale * x[i]), -nmax, nmax - 1));
+        return 1 / iscale;
+    }
+    bool early = false;
+    if (rmse_type < 0) {
+        rmse_type = -rmse_type;
+        early = true;
+    }
+    float sumlx = 0, suml2 = 0;
+    for (int i = 0; i < n; i++) {
+        const int l = clampi(lgg__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+        L[i] = (int8_t)(l + nmax);
+        const float w = qx_weight(qw, rmse_type, x, i);
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    float scale = suml2 != 0.0f ? sumlx / suml2 : 0.0f;
+    if (early) return suml2 > 0 ? 0.5f * (scale + 1 / iscale) : 1 / iscale;
+    float best = scale * sumlx;
+    for (int is = -9; is <= 9; is++) {
+        if (is == 0) continue;
+        iscale = -((float)nmax + 0.1f * (float)is) / max;
+        sumlx = suml2 = 0;
+        for (int i = 0; i < n; i++) {
+            const int l = clampi(lgg__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+            const float w = qx_weight(qw, rmse_type, x, i);
+            sumlx += w * x[i] * (float)l;
+            suml2 += w * (float)l * (float)l;
+        }
+        if (suml2 > 0 && sumlx * sumlx > best * suml2) {
+            for (int i = 0; i < n; i++)
+                L[i] = (int8_t)(nmax + clampi(lgg__nearest_int(iscale * x[i]), -nmax, nmax - 1));
+            scale = sumlx / suml2;
+            best = scale * sumlx;
+        }
+    }
+    return scale;
+}
+
+static float make_q3_quants(int n, int nmax, const float *x, int8_t *L, bool do_rmse) {
+    float amax = 0, max = 0;
+    for (int i = 0; i < n; i++) {
+        const float a = fabsf(x[i]);
+        if (a > amax) {
+            amax = a;
+            max = x[i];
+        }
+    }
+    if (amax < EPS_GROUP) {
+        memset(L, 0, (size_t)n);
+        return 0.f;
+    }
+    const float iscale = (float)-nmax / max;
+    if (do_rmse) {
+        float sumlx = 0, suml2 = 0;
+        for (int i = 0; i < n; i++) {
+            const int l = clampi(lgg__nearest_int(iscale * x[i]), -nmax, nmax - 1);
+            L[i] = (int8_t)l;
+            const float w = x[i] * x[i];
+            sumlx += w * x[i] * (float)l;
+            suml2 += w * (float)l * (float)l;
+        }
+        for (int pass = 0; pass < 5; pass++) {
+            int changed = 0;
+            for (int i = 0; i < n; i++) {
+                const float w = x[i] * x[i];
+                float slx = sumlx - w * x[i] * (float)L[i];
+                if (slx > 0) {
+                    float sl2 = suml2 - w * (float)L[i] * (float)L[i];
+                    const int nl = clampi(lgg__nearest_int(x[i] * sl2 / slx), -nmax, nmax - 1);
+                    if (nl != L[i]) {
+                        slx += w * x[i] * (float)nl;
+                        sl2 += w * (float)nl * (float)nl;
+                        if (sl2 > 0 && slx * slx * suml2 > sumlx * sumlx * sl2) {
+                            L[i] = (int8_t)nl;
+                            sumlx = slx;
+                            suml2 = sl2;
+                            changed++;
+                        }
+                    }
+                }
+            }
+            if (!changed) break;
+        }
+        for (int i = 0; i < n; i++) L[i] = (int8_t)(L[i] + nmax);
+        return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
+    }
+    for (int i = 0; i < n; i++) L[i] = (int8_t)(clampi(lgg__nearest_int(iscale * x[i]), -nmax, nmax - 1) + nmax);
+    return 1 / iscale;
+}
+
+/* Asymmetric fit used by the reference Q2_K/Q4_K/Q5_K (explicit weights). */
+static float make_qkx2_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
+                              uint8_t *Laux, float rmin, float rdelta, int nstep, bool use_mad) {
+    float min = x[0], max = x[0];
+    float sum_w = weights[0];
+    float sum_x = sum_w * x[0];
+    for (int i = 1; i < n; i++) {
+        if (x[i] < min) min = x[i];
+        if (x[i] > max) max = x[i];
+        const float w = weights[i];
+        sum_w += w;
+        sum_x += w * x[i];
+    }
+    if (min > 0) min = 0;
+    if (max == min) {
+        memset(L, 0, (size_t)n);
+        *the_min = -min;
+        return 0.f;
+    }
+    float iscale = (float)nmax / (max - min);
+    float scale = 1 / iscale;
+    float best_error = 0;
+    for (int i = 0; i < n; i++) {
+        const int l = lgg__nearest_int(iscale * (x[i] - min));
+        L[i] = (uint8_t)clampi(l, 0, nmax);
+        float diff = scale * (float)L[i] + min - x[i];
+        diff = use_mad ? fabsf(diff) : diff * diff;
+        best_error += weights[i] * diff;
+    }
+    if (nstep < 1) {
+        *the_min = -min;
+        return scale;
+    }
+    for (int is = 0; is <= nstep; is++) {
+        iscale = (rmin + rdelta * (float)is + (float)nmax) / (max - min);
+        float sum_l = 0, sum_l2 = 0, sum_xl = 0;
+        for (int i = 0; i < n; i++) {
+            const int l = clampi(lgg__nearest_int(iscale * (x[i] - min)), 0, nmax);
+            Laux[i] = (uint8_t)l;
+            const float w = weights[i];
+            sum_l += w * (float)l;
+            sum_l2 += w * (float)l * (float)l;
+            sum_xl += w * (float)l * x[i];
+        }
+        const float D = sum_w * sum_l2 - sum_l * sum_l;
+        if (D > 0) {
+            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
+            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
+            if (this_min > 0) {
+                this_min = 0;
+                this_scale = sum_xl / sum_l2;
+            }
+            float cur = 0;
+            for (int i = 0; i < n; i++) {
+                float diff = this_scale * (float)Laux[i] + this_min - x[i];
+                diff = use_mad ? fabsf(diff) : diff * diff;
+                cur += weights[i] * diff;
+            }
+            if (cur < best_error) {
+                memcpy(L, Laux, (size_t)n);
+                best_error = cur;
+                scale = this_scale;
+                min = this_min;
+            }
+        }
+    }
+    *the_min = -min;
+    return scale;
+}
+
+/* Same search with optional weights (x^2 when NULL) and a `max <= min` test. */
+float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
+                            uint8_t *Laux, float rmin, float rdelta, int nstep, bool use_mad) {
+    float min = x[0], max = x[0];
+    float sum_w = weights ? weights[0] : x[0] * x[0];
+    float sum_x = sum_w * x[0];
+    for (int i = 1; i < n; i++) {
+        if (x[i] < min) min = x[i];
+        if (x[i] > max) max = x[i];
+        const float w = weights ? weights[i] : x[i] * x[i];
+        sum_w += w;
+        sum_x += w * x[i];
+    }
+    if (min > 0) min = 0;
+    if (max <= min) {
+        memset(L, 0, (size_t)n);
+        *the_min = -min;
+        return 0.f;
+    }
+    float iscale = (float)nmax / (max - min);
+    float scale = 1 / iscale;
+    float best_mad = 0;
+    for (int i = 0; i < n; i++) {
+        const int l = lgg__nearest_int(iscale * (x[i] - min));
+        L[i] = (uint8_t)clampi(l, 0, nmax);
+        float diff = scale * (float)L[i] + min - x[i];
+        diff = use_mad ? fabsf(diff) : diff * diff;
+        const float w = weights ? weights[i] : x[i] * x[i];
+        best_mad += w * diff;
+    }
+    if (nstep < 1) {
+        *the_min = -min;
+        return scale;
+    }
+    for (int is = 0; is <= nstep; is++) {
+        iscale = (rmin + rdelta * (float)is + (float)nmax) / (max - min);
+        float sum_l = 0, sum_l2 = 0, sum_xl = 0;
+        for (int i = 0; i < n; i++) {
+            const int l = clampi(lgg__nearest_int(iscale * (x[i] - min)), 0, nmax);
+            Laux[i] = (uint8_t)l;
+            const float w = weights ? weights[i] : x[i] * x[i];
+            sum_l += w * (float)l;
+            sum_l2 += w * (float)l * (float)l;
+            sum_xl += w * (float)l * x[i];
+        }
+        const float D = sum_w * sum_l2 - sum_l * sum_l;
+        if (D > 0) {
+            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
+            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
+            if (this_min > 0) {
+                this_min = 0;
+                this_scale = sum_xl / sum_l2;
+            }
+            float mad = 0;
+            for (int i = 0; i < n; i++) {
+                float diff = this_scale * (float)Laux[i] + this_min - x[i];
+                diff = use_mad ? fabsf(diff) : diff * diff;
+                const float w = weights ? weights[i] : x[i] * x[i];
+                mad += w * diff;
+            }
+            if (mad < best_mad) {
+                memcpy(L, Laux, (size_t)n);
+                best_mad = mad;
+                scale = this_scale;
+                min = this_min;
+            }
+        }
+    }
+    *the_min = -min;
+    return scale;
+}
+
+/* Positive levels for the (positive) sub-block scales and mins. */
+static float make_qp_quants(int n, int nmax, const float *x, uint8_t *L, const float *qw) {
+    float max = 0;
+    for (int i = 0; i < n; i++) max = max > x[i] ? max : x[i];
+    if (max < EPS_GROUP) {
+        memset(L, 0, (size_t)n);
+        return 0.f;
+    }
+    float iscale = (float)nmax / max;
+    for (int i = 0; i < n; i++) L[i] = (uint8_t)lgg__nearest_int(iscale * x[i]);
+    const float scale = 1 / iscale;
+    float best_mse = 0;
+    for (int i = 0; i < n; i++) {
+        const float diff = x[i] - scale * (float)L[i];
+        best_mse += qw[i] * diff * diff;
+    }
+    for (int is = -4; is <= 4; is++) {
+        if (is == 0) continue;
+        const float iscale_is = (0.1f * (float)is + (float)nmax) / max;
+        const float scale_is = 1 / iscale_is;
+        float mse = 0;
+        for (int i = 0; i < n; i++) {
+            const int l = imin(nmax, lgg__nearest_int(iscale_is * x[i]));
+            const float diff = x[i] - scale_is * (float)l;
+            mse += qw[i] * diff * diff;
+        }
+        if (mse < best_mse) {
+            best_mse = mse;
+            iscale = iscale_is;
+        }
+    }
+    float sumlx = 0, suml2 = 0;
+    for (int i = 0; i < n; i++) {
+        const int l = imin(nmax, lgg__nearest_int(iscale * x[i]));
+        L[i] = (uint8_t)l;
+        const float w = qw[i];
+        sumlx += w * x[i] * (float)l;
+        suml2 += w * (float)l * (float)l;
+    }
+    for (int pass = 0; pass < 5; pass++) {
+        int changed = 0;
+        for (int i = 0; i < n; i++) {
+            const float w = qw[i];
+            float slx = sumlx - w * x[i] * (float)L[i];
+            float sl2 = suml2 - w * (float)L[i] * (float)L[i];
+            if (slx > 0 && sl2 > 0) {
+                const int nl = imin(nmax, lgg__nearest_int(x[i] * sl2 / slx));
+                if (nl != L[i]) {
+                    slx += w * x[i] * (float)nl;
+                    sl2 += w * (float)nl * (float)nl;
+                    if (slx * slx * suml2 > sumlx * sumlx * sl2) {
+                        L[i] = (uint8_t)nl;
+                        sumlx = slx;
+                        suml2 = sl2;
+                        changed++;
+                    }
+                }
+            }
+        }
+        if (!changed) break;
+    }
+    return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
+}
+
+/* pack 2-bit codes: byte l of each 32-byte group holds codes l, l+32, l+64, l+96 */
+static void pack2(const uint8_t *L, uint8_t *qs) {
+    for (int j = 0; j < QK_K; j += 128)
+        for (int l = 0; l < 32; l++)
+            qs[j / 4 + l] =
+                (uint8_t)(L[j + l] | (L[j + l + 32] << 2) | (L[j + l + 64] << 4) | (L[j + l + 96] << 6));
+}
+
+/* ==== Q2_K: scales[16] (4-bit scale | 4-bit min << 4), qs[64], d, dmin ==== */
+static void q2_k_requant(const float *x, uint8_t *b, uint8_t *L) {
+    const float dd = lgg__get_f16(b + 80), dm_ = lgg__get_f16(b + 82);
+    for (int j = 0; j < QK_K / 16; j++) {
+        const float d = dd * (float)(b[j] & 0xF);
+        if (d == 0.0f) continue;
+        const float m = dm_ * (float)(b[j] >> 4);
+        for (int ii = 0; ii < 16; ii++)
+            L[16 * j + ii] = (uint8_t)clampi(lgg__nearest_int((x[16 * j + ii] + m) / d), 0, 3);
+    }
+    pack2(L, b + 16);
+}
+
+static void q2_k_block_ref(const float *x, uint8_t *b) {
+    uint8_t L[QK_K], Laux[16];
+    float w[16], mins[QK_K / 16], scales[QK_K / 16];
+    const float q4scale = 15.f;
+    float max_scale = 0, max_min = 0;
+    for (int j = 0; j < QK_K / 16; j++) {
+        for (int l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
+        scales[j] = make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, true);
+        if (scales[j] > max_scale) max_scale = scales[j];
+        if (mins[j] > max_min) max_min = mins[j];
+    }
+    if (max_scale > 0) {
+        const float iscale = q4scale / max_scale;
+        for (int j = 0; j < QK_K / 16; j++) b[j] = (uint8_t)lgg__nearest_int(iscale * scales[j]);
+        lgg__put_f16(b + 80, max_scale / q4scale);
+    } else {
+        memset(b, 0, QK_K / 16);
+        lgg__put_f16(b + 80, 0.f);
+    }
+    if (max_min > 0) {
+        const float iscale = q4scale / max_min;
+        for (int j = 0; j < QK_K / 16; j++) b[j] |= (uint8_t)(lgg__nearest_int(iscale * mins[j]) << 4);
+        lgg__put_f16(b + 82, max_min / q4scale);
+    } else {
+        lgg__put_f16(b + 82, 0.f);
+    }
+    q2_k_requant(x, b, L);
+}
+
+static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
+    uint8_t L[QK_K], Laux[16], Ls[QK_K / 16], Lm[QK_K / 16];
+    float mins[QK_K / 16], scales[QK_K / 16], sw[QK_K / 16], w[16];
+    memset(sw, 0, sizeof sw);
+    float sumx2 = 0;
+    for (int j = 0; j < QK_K; j++) sumx2 += x[j] * x[j];
+    const float sigma2 = sumx2 / QK_K;
+    for (int j = 0; j < QK_K / 16; j++) {
+        const float *q = qw + 16 * j;
+        for (int l = 0; l < 16; l++) w[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+        for (int l = 0; l < 16; l++) sw[j] += w[l];
+        scales[j] = lgg__make_qkx3_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
+    }
+    const float dm = make_qp_quants(QK_K / 16, 15, scales, Ls, sw);
+    const float mm = make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
+    lgg__put_f16(b + 80, dm);
+    lgg__put_f16(b + 82, mm);
+    for (int j = 0; j < QK_K / 16; j++) b[j] = (uint8_t)(Ls[j] | (Lm[j] << 4));
+    q2_k_requant(x, b, L);
+}
+
+void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K);
+        else q2_k_block_ref(x + i * QK_K, y + i * 84);
+    }
+}
+
+/* ==== Q3_K: hmask[32], qs[64], scales[12] (16 six-bit), d ==== */
+static void q3_k_finish(const float *x, uint8_t *b, int8_t *L) {
+    uint8_t *hmask = b, *qs = b + 32, *sc = b + 96;
+    const float dd = lgg__get_f16(b + 108);
+    for (int j = 0; j < QK_K / 16; j++) {
+        int s = j < 8 ? sc[j] & 0xF : sc[j - 8] >> 4;
+        s = (int8_t)((s | (((sc[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
+        const float d = dd * (float)s;
+        if (d == 0.0f) continue;
+        for (int ii = 0; ii < 16; ii++)
+            L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(x[16 * j + ii] / d), -4, 3) + 4);
+    }
+    memset(hmask, 0, QK_K / 8);
+    int m = 0;
+    uint8_t hm = 1;
+    for (int j = 0; j < QK_K; j++) {
+        if (L[j] > 3) {
+            hmask[m] |= hm;
+            L[j] = (int8_t)(L[j] - 4);
+        }
+        if (++m == QK_K / 8) {
+            m = 0;
+            hm = (uint8_t)(hm << 1);
+        }
+    }
+    pack2((const uint8_t *)L, qs);
+}
+
+static void q3_k_put_scale(uint8_t *sc, int j, int l) {
+    if (j < 8) sc[j] = (uint8_t)(l & 0xF);
+    else sc[j - 8] |= (uint8_t)((l & 0xF) << 4);
+    l >>= 4;
+    sc[j % 4 + 8] |= (uint8_t)(l << (2 * (j / 4)));
+}
+
+static void q3_k_block_ref(const float *x, uint8_t *b) {
+    int8_t L[QK_K];
+    float scales[QK_K / 16];
+    float max_scale = 0, amax = 0;
+    for (int j = 0; j < QK_K / 16; j++) {
+        scales[j] = make_q3_quants(16, 4, x + 16 * j, L + 16 * j, true);
+        const float a = fabsf(scales[j]);
+        if (a > amax) {
+            amax = a;
+            max_scale = scales[j];
+        }
+    }
+    uint8_t *sc = b + 96;
+    memset(sc, 0, 12);
+    if (max_scale != 0.0f) {
+        const float iscale = -32.f / max_scale;
+        for (int j = 0; j < QK_K / 16; j++) {
+            int8_t l = (int8_t)lgg__nearest_int(iscale * scales[j]);
+            l = (int8_t)(clampi(l, -32, 31) + 32);
+            q3_k_put_scale(sc, j, l);
+        }
+        lgg__put_f16(b + 108, 1 / iscale);
+    } else {
+        lgg__put_f16(b + 108, 0.f);
+    }
+    q3_k_finish(x, b, L);
+}
+
+static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
+    int8_t L[QK_K], Ls[QK_K / 16];
+    float scales[QK_K / 16], w[16], sw[QK_K / 16];
+    float sumx2 = 0;
+    for (int j = 0; j < QK_K; j++) sumx2 += x[j] * x[j];
+    const float sigma2 = 2 * sumx2 / QK_K;
+    for (int j = 0; j < QK_K / 16; j++) {
+        if (qw) {
+            const float *q = qw + 16 * j;
+            for (int l = 0; l < 16; l++) w[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+        } else {
+            for (int l = 0; l < 16; l++) w[l] = x[16 * j + l] * x[16 * j + l];
+        }
+        float sumw = 0;
+        for (int l = 0; l < 16; l++) sumw += w[l];
+        sw[j] = sumw;
+        scales[j] = lgg__make_qx_quants(16, 4, x + 16 * j, L + 16 * j, 1, w);
+    }
+    uint8_t *sc = b + 96;
+    memset(sc, 0, 12);
+    const float d_block = lgg__make_qx_quants(QK_K / 16, 32, scales, Ls, 1, sw);
+    for (int j = 0; j < QK_K / 16; j++) q3_k_put_scale(sc, j, Ls[j]);
+    lgg__put_f16(b + 108, d_block);
+    q3_k_finish(x, b, L);
+}
+
+void lgg__qrow_q3_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K);
+        else q3_k_block_ref(x + i * QK_K, y + i * 110);
+    }
+}
+
+/* ==== Q4_K / Q5_K: d, dmin, scales[12] (8 six-bit scales and mins) ==== */
+static void k4_get(int j, const uint8_t *q, uint8_t *d, uint8_t *m) {
+    if (j < 4) {
+        *d = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j - 0] >> 6) << 4));
+    }
+}
+
+static void k4_put(uint8_t *sc, int j, uint8_t ls, uint8_t lm) {
+    if (j < 4) {
+        sc[j] = ls;
+        sc[j + 4] = lm;
+    } else {
+        sc[j + 4] = (uint8_t)((ls & 0xF) | ((lm & 0xF) << 4));
+        sc[j - 4] |= (uint8_t)((ls >> 4) << 6);
+        sc[j - 0] |= (uint8_t)((lm >> 4) << 6);
+    }
+}
+
+/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31): writes d, dmin, scales */
+static void k45_scales_ref(const float *x, uint8_t *b, uint8_t *L, int nmax, float rmin, int nstep) {
+    uint8_t Laux[32];
+    float w[32], mins[QK_K / 32], scales[QK_K / 32];
+    float max_scale = 0, max_min = 0;
+    for (int j = 0; j < QK_K / 32; j++) {
+        float sum_x2 = 0;
+        for (int l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
+        const float av_x = sqrtf(sum_x2 / 32);
+        for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+        scales[j] = make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, rmin, 0.1f, nstep, false);
+        if (scales[j] > max_scale) max_scale = scales[j];
+        if (mins[j] > max_min) max_min = mins[j];
+    }
+    const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+    const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+    for (int j = 0; j < QK_K / 32; j++) {
+        uint8_t ls = (uint8_t)lgg__nearest_int(inv_scale * scales[j]);
+        uint8_t lm = (uint8_t)lgg__nearest_int(inv_min * mins[j]);
+        ls = ls < 63 ? ls : 63;
+        lm = lm < 63 ? lm : 63;
+        k4_put(b + 4, j, ls, lm);
+    }
+    lgg__put_f16(b, max_scale / 63.f);
+    lgg__put_f16(b + 2, max_min / 63.f);
+}
+
+static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax, const float *qw) {
+    uint8_t Laux[32], Ls[QK_K / 32], Lm[QK_K / 32];
+    float w[32], sw[QK_K / 32], mins[QK_K / 32], scales[QK_K / 32];
+    float sum_x2 = 0;
+    for (int l = 0; l < QK_K; l++) sum_x2 += x[l] * x[l];
+    const float sigma2 = 2 * sum_x2 / QK_K;
+    const float av_x = sqrtf(sigma2);
+    for (int j = 0; j < QK_K / 32; j++) {
+        if (qw) {
+            const float *q = qw + 32 * j;
+            for (int l = 0; l < 32; l++) w[l] = q[l] * sqrtf(sigma2 + x[32 * j + l] * x[32 * j + l]);
+        } else {
+            for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+        }
+        float sumw = 0;
+        for (int l = 0; l < 32; l++) sumw += w[l];
+        sw[j] = sumw;
+        scales[j] = lgg__make_qkx3_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
+    }
+    const float d_block = make_qp_quants(QK_K / 32, 63, scales, Ls, sw);
+    const float m_block = make_qp_quants(QK_K / 32, 63, mins, Lm, sw);
+    for (int j = 0; j < QK_K / 32; j++) {
+        const uint8_t ls = Ls[j] < 63 ? Ls[j] : 63, lm = Lm[j] < 63 ? Lm[j] : 63;
+        k4_put(b + 4, j, ls, lm);
+    }
+    lgg__put_f16(b, d_block);
+    lgg__put_f16(b + 2, m_block);
+}
+
+/* final codes from the stored (rounded) scales */
+static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax) {
+    const float dd = lgg__get_f16(b), dmin = lgg__get_f16(b + 2);
+    for (int j = 0; j < QK_K / 32; j++) {
+        uint8_t sc, m;
+        k4_get(j, b + 4, &sc, &m);
+        const float d = dd * (float)sc;
+        if (d == 0.0f) continue;
+        const float dm = dmin * (float)m;
+        for (int ii = 0; ii < 32; ii++)
+            L[32 * j + ii] = (uint8_t)clampi(lgg__nearest_int((x[32 * j + ii] + dm) / d), 0, nmax);
+    }
+}
+
+static void q4_k_pack(const uint8_t *L, uint8_t *q) {
+    for (int j = 0; j < QK_K; j += 64) {
+        for (int l = 0; l < 32; l++) q[l] = (uint8_t)(L[j + l] | (L[j + l + 32] << 4));
+        q += 32;
+    }
+}
+
+void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    uint8_t L[QK_K];
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float *xb = x + i * QK_K;
+        uint8_t *b = y + i * 144;
+        if (qw) k45_scales_imatrix(xb, b, L, 15, qw + i * QK_K);
+        else k45_scales_ref(xb, b, L, 15, -1.f, 20);
+        k45_requant(xb, b, L, 15);
+        q4_k_pack(L, b + 16);
+    }
+}
+
+/* Q5_K: d, dmin, scales[12], qh[32], qs[128] */
+static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
+    memset(qh, 0, QK_K / 8);
+    uint8_t m1 = 1, m2 = 2;
+    for (int n = 0; n < QK_K; n += 64) {
+        for (int j = 0; j < 32; j++) {
+            int l1 = L[n + j], l2 = L[n + j + 32];
+            if (l1 > 15) {
+                l1 -= 16;
+                qh[j] |= m1;
+            }
+            if (l2 > 15) {
+                l2 -= 16;
+                qh[j] |= m2;
+            }
+            ql[j] = (uint8_t)(l1 | (l2 << 4));
+        }
+        m1 = (uint8_t)(m1 << 2);
+        m2 = (uint8_t)(m2 << 2);
+        ql += 32;
+    }
+}
+
+void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    uint8_t L[QK_K];
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float *xb = x + i * QK_K;
+        uint8_t *b = y + i * 176;
+        if (qw) k45_scales_imatrix(xb, b, L, 31, qw + i * QK_K);
+        else k45_scales_ref(xb, b, L, 31, -0.5f, 15);
+        k45_requant(xb, b, L, 31);
+        q5_k_pack(L, b + 16, b + 48);
+    }
+}
+
+/* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
+void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    int8_t L[QK_K];
+    float scales[QK_K / 16];
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        const float *xb = x + i * QK_K;
+        uint8_t *b = y + i * 210;
+        float max_scale = 0, max_abs = 0;
+        for (int ib = 0; ib < QK_K / 16; ib++) {
+            const float *q = qw ? qw + i * QK_K + 16 * ib : NULL;
+            const float s = lgg__make_qx_quants(16, 32, xb + 16 * ib, L + 16 * ib, 1, q);
+            scales[ib] = s;
+            if (fabsf(s) > max_abs) {
+                max_abs = fabsf(s);
+                max_scale = s;
+            }
+        }
+        if (max_abs < EPS_GROUP) {
+            memset(b, 0, 210);
+            continue;
+        }
+        const float iscale = -128.f / max_scale;
+        lgg__put_f16(b + 208, 1 / iscale);
+        int8_t *sc = (int8_t *)(b + 192);
+        for (int ib = 0; ib < QK_K / 16; ib++) sc[ib] = (int8_t)imin(127, lgg__nearest_int(iscale * scales[ib]));
+        const float dd = lgg__get_f16(b + 208);
+        for (int j = 0; j < QK_K / 16; j++) {
+            const float d = dd * (float)sc[j];
+            if (d == 0.0f) continue;
+            for (int ii = 0; ii < 16; ii++)
+                L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(xb[16 * j + ii] / d), -32, 31) + 32);
+        }
+        uint8_t *ql = b, *qh = b + 128;
+        for (int j = 0; j < QK_K; j += 128) {
+            for (int l = 0; l < 32; l++) {
+                const uint8_t q1 = L[j + l] & 0xF, q2 = L[j + l + 32] & 0xF;
+                const uint8_t q3 = L[j + l + 64] & 0xF, q4 = L[j + l + 96] & 0xF;
+                ql[l] = (uint8_t)(q1 | (q3 << 4));
+                ql[l + 32] = (uint8_t)(q2 | (q4 << 4));
+                qh[l] = (uint8_t)((L[j + l] >> 4) | ((L[j + l + 32] >> 4) << 2) | ((L[j + l + 64] >> 4) << 4) |
+                                  ((L[j + l + 96] >> 4) << 6));
+            }
+            ql += 64;
+            qh += 32;
+        }
+    }
+}

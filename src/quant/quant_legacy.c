@@ -1,0 +1,265 @@
+/* quant_legacy.c -- the 32-element block formats (Q4_0, Q4_1, Q5_0, Q5_1,
+ * Q8_0, Q8_1) and the plain F16 / BF16 / F32 rows.
+ *
+ * Without importance weights each block is quantized from its own min/max
+ * (the "reference" quantizers ggml uses for model files); with them, Q4_0 and
+ * Q5_0 search a scale with lgg__make_qx_quants, Q4_1 and Q5_1 a scale and
+ * offset with lgg__make_qkx3_quants, weighting each value by
+ * imatrix * sqrt(sigma^2 + x^2).  Q8_0 ignores the weights, as ggml does. */
+#include "quant_internal.h"
+
+#include <float.h>
+
+#define QK 32
+
+void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    if (!lgg__host_is_big()) {
+        memcpy(y, x, (size_t)n * sizeof(float));
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], 4);
+        lgg__put32(y + 4 * i, u);
+    }
+}
+
+void lgg__qrow_f16(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t i = 0; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_f16(x[i]));
+}
+
+void lgg__qrow_bf16(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t i = 0; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_bf16(x[i]));
+}
+
+/* mean of x^2 over the whole row: the sigma^2 of the imatrix weighting */
+static float row_sigma2(const float *x, int64_t n) {
+    float s = 0;
+    for (int64_t j = 0; j < n; j++) s += x[j] * x[j];
+    return s / (float)n;
+}
+
+static void imatrix_weights(const float *xb, const float *qw, float sigma2, float *w) {
+    for (int j = 0; j < QK; j++) w[j] = qw[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+}
+
+/* value of largest magnitude (the first one if several tie) */
+static float signed_absmax(const float *xb) {
+    float amax = 0.0f, max = 0.0f;
+    for (int j = 0; j < QK; j++) {
+        const float a = fabsf(xb[j]);
+        if (amax < a) {
+            amax = a;
+            max = xb[j];
+        }
+    }
+    return max;
+}
+
+static void min_max(const float *xb, float *pmin, float *pmax) {
+    float mn = FLT_MAX, mx = -FLT_MAX;
+    for (int j = 0; j < QK; j++) {
+        if (xb[j] < mn) mn = xb[j];
+        if (xb[j] > mx) mx = xb[j];
+    }
+    *pmin = mn;
+    *pmax = mx;
+}
+
+/* ---- Q4_0: d (f16), 16 bytes of nibbles; value = (q - 8) * d ---- */
+static void q4_0_block_ref(const float *xb, uint8_t *b) {
+    const float max = signed_absmax(xb);
+    const float d = max / -8;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    lgg__put_f16(b, d);
+    for (int j = 0; j < QK / 2; j++) {
+        int8_t lo = (int8_t)lgg__f2i(xb[j] * id + 8.5f);
+        int8_t hi = (int8_t)lgg__f2i(xb[j + QK / 2] * id + 8.5f);
+        uint8_t a = (uint8_t)(lo < 15 ? lo : 15), c = (uint8_t)(hi < 15 ? hi : 15);
+        b[2 + j] = (uint8_t)(a | (c << 4));
+    }
+}
+
+void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    const int64_t nb = n / QK;
+    if (!qw) {
+        for (int64_t ib = 0; ib < nb; ib++) q4_0_block_ref(x + ib * QK, y + ib * 18);
+        return;
+    }
+    const float sigma2 = row_sigma2(x, n);
+    float w[QK];
+    int8_t L[QK];
+    for (int64_t ib = 0; ib < nb; ib++) {
+        const float *xb = x + ib * QK;
+        uint8_t *b = y + ib * 18;
+        imatrix_weights(xb, qw + ib * QK, sigma2, w);
+        const float d = lgg__make_qx_quants(QK, 8, xb, L, 1, w);
+        lgg__put_f16(b, d);
+        for (int j = 0; j < 16; j++) b[2 + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
+    }
+}
+
+/* ---- Q4_1: d, m (f16), 16 bytes of nibbles; value = q * d + m ---- */
+static void q4_1_block_ref(const float *xb, uint8_t *b) {
+    float mn, mx;
+    min_max(xb, &mn, &mx);
+    const float d = (mx - mn) / 15;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    lgg__put_f16(b, d);
+    lgg__put_f16(b + 2, mn);
+    for (int j = 0; j < QK / 2; j++) {
+        int8_t lo = (int8_t)lgg__f2i((xb[j] - mn) * id + 0.5f);
+        int8_t hi = (int8_t)lgg__f2i((xb[j + QK / 2] - mn) * id + 0.5f);
+        uint8_t a = (uint8_t)(lo < 15 ? lo : 15), c = (uint8_t)(hi < 15 ? hi : 15);
+        b[4 + j] = (uint8_t)(a | (c << 4));
+    }
+}
+
+void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    const int64_t nb = n / QK;
+    if (!qw) {
+        for (int64_t ib = 0; ib < nb; ib++) q4_1_block_ref(x + ib * QK, y + ib * 20);
+        return;
+    }
+    const float sigma2 = row_sigma2(x, n);
+    float w[QK];
+    uint8_t L[QK], Laux[QK];
+    for (int64_t ib = 0; ib < nb; ib++) {
+        const float *xb = x + ib * QK;
+        uint8_t *b = y + ib * 20;
+        imatrix_weights(xb, qw + ib * QK, sigma2, w);
+        float mn;
+        const float d = lgg__make_qkx3_quants(QK, 15, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
+        lgg__put_f16(b, d);
+        lgg__put_f16(b + 2, -mn);
+        for (int j = 0; j < 16; j++) b[4 + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
+    }
+}
+
+/* 5-bit codes: low nibbles packed as in Q4, the fifth bits in a 32-bit word */
+static void pack5(const uint8_t *q, uint8_t *qh_out, uint8_t *qs) {
+    uint32_t qh = 0;
+    for (int j = 0; j < 16; j++) {
+        const uint8_t a = q[j], c = q[j + 16];
+        qs[j] = (uint8_t)((a & 0x0F) | ((c & 0x0F) << 4));
+        qh |= (uint32_t)((a & 0x10u) >> 4) << j;
+        qh |= (uint32_t)((c & 0x10u) >> 4) << (j + 16);
+    }
+    lgg__put32(qh_out, qh);
+}
+
+/* ---- Q5_0: d, qh[4], qs[16]; value = (q - 16) * d ---- */
+static void q5_0_block_ref(const float *xb, uint8_t *b) {
+    const float max = signed_absmax(xb);
+    const float d = max / -16;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    lgg__put_f16(b, d);
+    uint8_t q[QK];
+    for (int j = 0; j < QK; j++) {
+        int8_t v = (int8_t)lgg__f2i(xb[j] * id + 16.5f);
+        q[j] = (uint8_t)(v < 31 ? v : 31);
+    }
+    pack5(q, b + 2, b + 6);
+}
+
+void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    const int64_t nb = n / QK;
+    if (!qw) {
+        for (int64_t ib = 0; ib < nb; ib++) q5_0_block_ref(x + ib * QK, y + ib * 22);
+        return;
+    }
+    const float sigma2 = row_sigma2(x, n);
+    float w[QK];
+    int8_t L[QK];
+    for (int64_t ib = 0; ib < nb; ib++) {
+        const float *xb = x + ib * QK;
+        uint8_t *b = y + ib * 22;
+        imatrix_weights(xb, qw + ib * QK, sigma2, w);
+        const float d = lgg__make_qx_quants(QK, 16, xb, L, 1, w);
+        lgg__put_f16(b, d);
+        pack5((const uint8_t *)L, b + 2, b + 6);
+    }
+}
+
+/* ---- Q5_1: d, m, qh[4], qs[16]; value = q * d + m ---- */
+static void q5_1_block_ref(const float *xb, uint8_t *b) {
+    float mn, mx;
+    min_max(xb, &mn, &mx);
+    const float d = (mx - mn) / 31;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    lgg__put_f16(b, d);
+    lgg__put_f16(b + 2, mn);
+    uint8_t q[QK];
+    for (int j = 0; j < QK; j++) q[j] = (uint8_t)lgg__f2i((xb[j] - mn) * id + 0.5f);
+    pack5(q, b + 4, b + 8);
+}
+
+void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    const int64_t nb = n / QK;
+    if (!qw) {
+        for (int64_t ib = 0; ib < nb; ib++) q5_1_block_ref(x + ib * QK, y + ib * 24);
+        return;
+    }
+    const float sigma2 = row_sigma2(x, n);
+    float w[QK];
+    uint8_t L[QK], Laux[QK];
+    for (int64_t ib = 0; ib < nb; ib++) {
+        const float *xb = x + ib * QK;
+        uint8_t *b = y + ib * 24;
+        imatrix_weights(xb, qw + ib * QK, sigma2, w);
+        float mn;
+        const float d = lgg__make_qkx3_quants(QK, 31, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
+        lgg__put_f16(b, d);
+        lgg__put_f16(b + 2, -mn);
+        pack5(L, b + 4, b + 8);
+    }
+}
+
+/* ---- Q8_0: d, 32 signed bytes; value = q * d.  Weights unused. ---- */
+static float absmax_q8(const float *xb) {
+    float amax = 0.0f;
+    for (int j = 0; j < QK; j++) {
+        const float a = fabsf(xb[j]);
+        amax = amax > a ? amax : a;
+    }
+    return amax;
+}
+
+void lgg__qrow_q8_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    const int64_t nb = n / QK;
+    for (int64_t ib = 0; ib < nb; ib++) {
+        const float *xb = x + ib * QK;
+        uint8_t *b = y + ib * 34;
+        const float d = absmax_q8(xb) / 127;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(b, d);
+        for (int j = 0; j < QK; j++) b[2 + j] = (uint8_t)(int8_t)lgg__f2i(roundf(xb[j] * id));
+    }
+}
+
+/* ---- Q8_1: d, s = d * sum(q) (f16), 32 signed bytes ---- */
+void lgg__qrow_q8_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    const int64_t nb = n / QK;
+    for (int64_t ib = 0; ib < nb; ib++) {
+        const float *xb = x + ib * QK;
+        uint8_t *b = y + ib * 36;
+        const float d = absmax_q8(xb) / 127;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(b, d);
+        int sum = 0;
+        for (int j = 0; j < QK / 2; j++) {
+            const int8_t a = (int8_t)lgg__f2i(roundf(xb[j] * id));
+            const int8_t c = (int8_t)lgg__f2i(roundf(xb[j + QK / 2] * id));
+            b[4 + j] = (uint8_t)a;
+            b[4 + QK / 2 + j] = (uint8_t)c;
+            sum += a;
+            sum += c;
+        }
+        lgg__put_f16(b + 2, (float)sum * d);
+    }
+}

@@ -1,0 +1,314 @@
+/* quant_misc.c -- ternary (TQ1_0, TQ2_0), FP4 (MXFP4, NVFP4), the 1- and
+ * 2-bit sign/scale formats (Q1_0, Q2_0) and the non-linear 4-bit formats
+ * (IQ4_NL, IQ4_XS).  Only IQ4_NL and IQ4_XS use importance weights; ggml
+ * always runs their weighted search (7 trial scales each side), with x^2 as
+ * weights when there is no imatrix. */
+#include "quant_internal.h"
+#include "quant/iq_tables.h"
+
+#define QK_K LGG__QK_K
+
+static float absmax_n(const float *x, int n) {
+    float amax = 0.0f;
+    for (int j = 0; j < n; j++) {
+        const float a = fabsf(x[j]);
+        amax = amax > a ? amax : a;
+    }
+    return amax;
+}
+
+/* ---- TQ1_0: qs[48] (5 trits a byte), qh[4] (4 trits a byte), d ---- */
+static inline int trit(float v, float id) { return (int)lroundf(v * id) + 1; }
+
+/* five (or four, then shifted) base-3 digits as a fixed-point fraction of 256 */
+static inline uint8_t trits_to_byte(unsigned q) { return (uint8_t)(((uint16_t)q * 256 + (243 - 1)) / 243); }
+
+void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        uint8_t *b = y + i * 54;
+        const float d = absmax_n(x, QK_K);
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(b + 52, d);
+        for (int m = 0; m < 32; m++) {
+            uint8_t q = 0;
+            for (int k = 0; k < 5; k++) q = (uint8_t)(q * 3 + trit(x[m + k * 32], id));
+            b[m] = trits_to_byte(q);
+        }
+        x += 160;
+        for (int m = 0; m < 16; m++) {
+            uint8_t q = 0;
+            for (int k = 0; k < 5; k++) q = (uint8_t)(q * 3 + trit(x[m + k * 16], id));
+            b[32 + m] = trits_to_byte(q);
+        }
+        x += 80;
+        for (int j = 0; j < 4; j++) {
+            uint8_t q = 0;
+            for (int m = 0; m < 4; m++) q = (uint8_t)(q * 3 + trit(x[j + m * 4], id));
+            q = (uint8_t)(q * 3);
+            b[48 + j] = trits_to_byte(q);
+        }
+        x += 16;
+    }
+}
+
+/* ---- TQ2_0: qs[64] (four 2-bit codes a byte, stride 32), d ---- */
+void lgg__qrow_tq2_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t i = 0; i < n / QK_K; i++) {
+        uint8_t *b = y + i * 66;
+        const float d = absmax_n(x, QK_K);
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(b + 64, d);
+        for (int j = 0; j < 64; j += 32) {
+            for (int m = 0; m < 32; m++) {
+                uint8_t q = 0;
+                for (int k = 0; k < 4; k++) q = (uint8_t)(q + ((trit(x[m + k * 32], id) & 3) << (2 * k)));
+                b[j + m] = q;
+            }
+            x += 128;
+        }
+    }
+}
+
+/* ---- FP4: nearest of the 16 doubled E2M1 values times e ---- */
+static inline int fp4_index(float x, float e) {
+    int best = 0;
+    float best_err = fabsf((float)lgg__kvalues_fp4[0] * e - x);
+    for (int i = 1; i < 16; i++) {
+        const float err = fabsf((float)lgg__kvalues_fp4[i] * e - x);
+        if (err < best_err) {
+            best = i;
+            best_err = err;
+        }
+    }
+    return best;
+}
+
+/* 2^(e-128): half the E8M0 scale, matching the doubled value table */
+static float e8m0_half(uint8_t e) {
+    const uint32_t bits = e < 2 ? UINT32_C(0x00200000) << e : (uint32_t)(e - 1) << 23;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* MXFP4: e (E8M0), qs[16] */
+void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t ib = 0; ib < n / 32; ib++) {
+        const float *xb = x + ib * 32;
+        uint8_t *b = y + ib * 17;
+        float amax = 0.0f;
+        for (int j = 0; j < 32; j++)
+            if (amax < fabsf(xb[j])) amax = fabsf(xb[j]);
+        const uint8_t e = amax > 0.0f ? (uint8_t)lgg__f2i(floorf(log2f(amax)) - 2 + 127) : 0;
+        const float d = e8m0_half(e);
+        b[0] = e;
+        for (int j = 0; j < 16; j++)
+            b[1 + j] = (uint8_t)(fp4_index(xb[j], d) | (fp4_index(xb[j + 16], d) << 4));
+    }
+}
+
+/* UE4M3 (unsigned, 4-bit exponent bias 7, 3-bit mantissa), halved */
+static float ue4m3_half(uint8_t v) {
+    if (v == 0 || v == 0x7F) return 0.0f;
+    const int ex = (v >> 3) & 0xF, man = v & 7;
+    const float raw = ex == 0 ? ldexpf((float)man, -9) : ldexpf(1.0f + (float)man / 8.0f, ex - 7);
+    return raw * 0.5f;
+}
+
+static uint8_t to_ue4m3(float v) {
+    if (!(v > 0.0f)) return 0;
+    if (v > 448.0f) v = 448.0f;
+    uint32_t bits;
+    memcpy(&bits, &v, 4);
+    int ex = (int)((bits >> 23) & 0xFF) - 127 + 7;
+    const int man = (bits >> 20) & 7;
+    if (ex <= 0) {
+        int m = lgg__f2i(v * 512.0f + 0.5f);
+        if (m > 7) m = 7;
+        return m < 1 ? 0 : (uint8_t)m;
+    }
+    if (ex >= 15) return 0x7E;
+    int mr = man + (int)((bits >> 19) & 1);
+    if (mr > 7) {
+        mr = 0;
+        if (++ex >= 15) return 0x7E;
+    }
+    return (uint8_t)((ex << 3) | mr);
+}
+
+/* NVFP4: d[4] (UE4M3 per 16 values), qs[32] */
+void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t ib = 0; ib < n / 64; ib++) {
+        uint8_t *b = y + ib * 36;
+        for (int s = 0; s < 4; s++) {
+            const float *xb = x + ib * 64 + s * 16;
+            float amax = 0.0f;
+            for (int j = 0; j < 16; j++)
+                if (amax < fabsf(xb[j])) amax = fabsf(xb[j]);
+            const uint8_t ue = to_ue4m3(amax / 6.0f);
+            b[s] = ue;
+            const float d = ue4m3_half(ue);
+            for (int j = 0; j < 8; j++)
+                b[4 + s * 8 + j] = (uint8_t)(fp4_index(xb[j], d) | (fp4_index(xb[j + 8], d) << 4));
+        }
+    }
+}
+
+/* ---- Q1_0: d = mean |x| (f16), one sign bit per value (1 = non-negative) ---- */
+void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t ib = 0; ib < n / 128; ib++) {
+        const float *xb = x + ib * 128;
+        uint8_t *b = y + ib * 18;
+        float sum = 0.0f;
+        for (int j = 0; j < 128; j++) sum += fabsf(xb[j]);
+        lgg__put_f16(b, sum / 128);
+        memset(b + 2, 0, 16);
+        for (int j = 0; j < 128; j++)
+            if (xb[j] >= 0.0f) b[2 + j / 8] |= (uint8_t)(1u << (j % 8));
+    }
+}
+
+/* ---- Q2_0: d = max |x|, codes round(x/d)+1 clamped to 0..3 ---- */
+void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    (void)qw;
+    for (int64_t ib = 0; ib < n / 64; ib++) {
+        const float *xb = x + ib * 64;
+        uint8_t *b = y + ib * 18;
+        float amax = 0.0f;
+        for (int j = 0; j < 64; j++)
+            if (fabsf(xb[j]) > amax) amax = fabsf(xb[j]);
+        const float d = amax;
+        const float id = d > 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(b, d);
+        memset(b + 2, 0, 16);
+        for (int j = 0; j < 64; j++) {
+            int q = lgg__f2i(roundf(xb[j] * id)) + 1;
+            q = q < 0 ? 0 : q > 3 ? 3 : q;
+            b[2 + j / 4] |= (uint8_t)(q << ((j % 4) * 2));
+        }
+    }
+}
+
+/* ---- IQ4_NL / IQ4_XS: non-linear 4-bit levels per 32 values ----
+ * One super-block of `sbs` values (32 for NL, 256 for XS) in blocks of 32.
+ * Writes the f16 scale to dh, codes to q4 and (XS) the 6-bit block scales. */
+static void iq4_superblock(int sbs, const float *x, uint8_t *dh, uint8_t *q4, uint8_t *scales_h, uint8_t *scales_l,
+                           const float *qw, int ntry) {
+    const int8_t *values = lgg__kvalues_iq4nl;
+    float scales[QK_K / 32], weight[32];
+    uint8_t L[QK_K];
+    float sigma2 = 0;
+    for (int j = 0; j < sbs; j++) sigma2 += x[j] * x[j];
+    sigma2 *= 2.f / (float)sbs;
+
+    memset(q4, 0, (size_t)sbs / 2);
+    lgg__put_f16(dh, 0.f);
+
+    float max_scale = 0, amax_scale = 0;
+    const int nblk = sbs / 32;
+    for (int ib = 0; ib < nblk; ib++) {
+        const float *xb = x + ib * 32;
+        uint8_t *Lb = L + ib * 32;
+        if (qw) {
+            const float *q = qw + ib * 32;
+            for (int j = 0; j < 32; j++) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+        } else {
+            for (int j = 0; j < 32; j++) weight[j] = xb[j] * xb[j];
+        }
+        float amax = 0, max = 0;
+        for (int j = 0; j < 32; j++) {
+            const float a = fabsf(xb[j]);
+            if (a > amax) {
+                amax = a;
+                max = xb[j];
+            }
+        }
+        if (amax < 1e-15f) {
+            scales[ib] = 0;
+            continue;
+        }
+        float d = ntry > 0 ? -max / (float)values[0] : max / (float)values[0];
+        float id = 1 / d;
+        float sumqx = 0, sumq2 = 0;
+        for (int j = 0; j < 32; j++) {
+            const int l = lgg__best_index_i8(16, values, id * xb[j]);
+            Lb[j] = (uint8_t)l;
+            const float q = (float)values[l], w = weight[j];
+            sumqx += w * q * xb[j];
+            sumq2 += w * q * q;
+        }
+        d = sumq2 > 0 ? sumqx / sumq2 : 0.f;
+        float best = d * sumqx;
+        for (int t = -ntry; t <= ntry; t++) {
+            id = (float)(t + values[0]) / max;
+            sumqx = sumq2 = 0;
+            for (int j = 0; j < 32; j++) {
+                const int l = lgg__best_index_i8(16, values, id * xb[j]);
+                const float q = (float)values[l], w = weight[j];
+                sumqx += w * q * xb[j];
+                sumq2 += w * q * q;
+            }
+            if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
+                d = sumqx / sumq2;
+                best = d * sumqx;
+            }
+        }
+        scales[ib] = d;
+        if (fabsf(d) > amax_scale) {
+            amax_scale = fabsf(d);
+            max_scale = d;
+        }
+    }
+
+    if (nblk > 1) {
+        memset(scales_h, 0, 2);
+        const float d = -max_scale / 32;
+        lgg__put_f16(dh, d);
+        const float id = d != 0.0f ? 1 / d : 0.f;
+        uint16_t sh = 0;
+        for (int ib = 0; ib < nblk; ib++) {
+            int l = lgg__nearest_int(id * scales[ib]);
+            l = l < -32 ? -32 : l > 31 ? 31 : l;
+            const float dl = d * (float)l;
+            const float idl = dl != 0.0f ? 1 / dl : 0.f;
+            uint8_t *Lb = L + ib * 32;
+            const float *xb = x + ib * 32;
+            for (int j = 0; j < 32; j++) Lb[j] = (uint8_t)lgg__best_index_i8(16, values, idl * xb[j]);
+            l += 32;
+            const uint8_t lo = (uint8_t)(l & 0xf), hi = (uint8_t)(l >> 4);
+            if (ib % 2 == 0) scales_l[ib / 2] = lo;
+            else scales_l[ib / 2] |= (uint8_t)(lo << 4);
+            sh |= (uint16_t)(hi << 2 * (ib % 8));
+        }
+        lgg__put16(scales_h, sh);
+    } else {
+        lgg__put_f16(dh, scales[0]);
+        if (ntry > 0) {
+            const float id = scales[0] != 0.0f ? 1 / scales[0] : 0;
+            for (int j = 0; j < sbs; j++) L[j] = (uint8_t)lgg__best_index_i8(16, values, id * x[j]);
+        }
+    }
+    for (int i = 0; i < sbs / 32; i++)
+        for (int j = 0; j < 16; j++) q4[16 * i + j] = (uint8_t)(L[32 * i + j] | (L[32 * i + 16 + j] << 4));
+}
+
+/* IQ4_NL: d, qs[16] */
+void lgg__qrow_iq4_nl(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    for (int64_t ib = 0; ib < n / 32; ib++) {
+        uint8_t *b = y + ib * 18;
+        iq4_superblock(32, x + ib * 32, b, b + 2, NULL, NULL, qw ? qw + ib * 32 : NULL, 7);
+    }
+}
+
+/* IQ4_XS: d, scales_h (u16), scales_l[4], qs[128] */
+void lgg__qrow_iq4_xs(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    for (int64_t ib = 0; ib < n / QK_K; ib++) {
+        uint8_t *b = y + ib * 136;
+        iq4_superblock(QK_K, x + ib * QK_K, b, b + 8, b + 2, b + 4, qw ? qw + ib * QK_K : NULL, 7);
+    }
+}

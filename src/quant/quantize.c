@@ -1,0 +1,151 @@
+/* quantize.c -- lgg_quantize: argument checks, dispatch to the row
+ * quantizer of each type, and the NaN/Inf check of every output row.
+ *
+ * Dispatch mirrors ggml_quantize_chunk: every row is quantized on its own
+ * (blocks never span rows, so this equals ggml's whole-chunk reference calls),
+ * with the same imatrix (one weight per column) for every row.  Each row
+ * quantizer picks ggml's reference path when the imatrix is NULL and the
+ * weighted path otherwise, exactly where ggml does.
+ *
+ * Row validation follows ggml_validate_row_data (llama.cpp runs it on every
+ * quantized tensor): the f16 scales of each block (d, and m / dmin where the
+ * type has them) must be finite, MXFP4's E8M0 exponent must not be 0xFF,
+ * F16/BF16/F32 values must be finite; NVFP4 has nothing to check.  Q8_1,
+ * which ggml's validator does not know, has its d checked; its s = d*sum(q)
+ * may overflow to Inf for finite data and ggml writes it so (golden edge
+ * case), so it is not checked.
+ *
+ * NaN inputs: ggml's max searches skip a NaN (`a > amax` is false) or, in
+ * the MAX(amax, |x|) form, keep it only when it is the last value of the
+ * block, so a NaN often yields finite scales and is accepted, as in ggml. */
+#include "quant_internal.h"
+
+enum check_kind {
+    CHK_NONE,   /* nothing can be invalid */
+    CHK_F16S,   /* `n16` f16 values at `off` in every block */
+    CHK_E8M0,   /* the first byte of every block must not be 0xFF */
+    CHK_IQ1M,   /* IQ1_M: the f16 scale spread over the top nibbles of 4 words */
+    CHK_F32,    /* every element a finite float */
+    CHK_BF16,   /* every element a finite bfloat16 */
+};
+
+typedef struct qentry {
+    lgg__qrow_fn fn;
+    lgg__qrow_chk_fn fnc; /* instead of fn: may fail */
+    bool needs_imatrix;
+    uint8_t check;
+    uint8_t off, n16;
+} qentry;
+
+#define Q(id, f, imx, chk, o, c) [id] = {f, NULL, imx, chk, o, c}
+#define QC(id, f, imx, chk, o, c) [id] = {NULL, f, imx, chk, o, c}
+
+static const qentry QTAB[LGG_TYPE_COUNT] = {
+    Q(LGG_TYPE_F32, lgg__qrow_f32, false, CHK_F32, 0, 0),
+    Q(LGG_TYPE_F16, lgg__qrow_f16, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_BF16, lgg__qrow_bf16, false, CHK_BF16, 0, 0),
+    Q(LGG_TYPE_Q4_0, lgg__qrow_q4_0, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_Q4_1, lgg__qrow_q4_1, false, CHK_F16S, 0, 2),
+    Q(LGG_TYPE_Q5_0, lgg__qrow_q5_0, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_Q5_1, lgg__qrow_q5_1, false, CHK_F16S, 0, 2),
+    Q(LGG_TYPE_Q8_0, lgg__qrow_q8_0, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_Q8_1, lgg__qrow_q8_1, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_Q2_K, lgg__qrow_q2_k, false, CHK_F16S, 80, 2),
+    Q(LGG_TYPE_Q3_K, lgg__qrow_q3_k, false, CHK_F16S, 108, 1),
+    Q(LGG_TYPE_Q4_K, lgg__qrow_q4_k, false, CHK_F16S, 0, 2),
+    Q(LGG_TYPE_Q5_K, lgg__qrow_q5_k, false, CHK_F16S, 0, 2),
+    Q(LGG_TYPE_Q6_K, lgg__qrow_q6_k, false, CHK_F16S, 208, 1),
+    Q(LGG_TYPE_TQ1_0, lgg__qrow_tq1_0, false, CHK_F16S, 52, 1),
+    Q(LGG_TYPE_TQ2_0, lgg__qrow_tq2_0, false, CHK_F16S, 64, 1),
+    Q(LGG_TYPE_MXFP4, lgg__qrow_mxfp4, false, CHK_E8M0, 0, 0),
+    Q(LGG_TYPE_NVFP4, lgg__qrow_nvfp4, false, CHK_NONE, 0, 0),
+    Q(LGG_TYPE_Q1_0, lgg__qrow_q1_0, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_Q2_0, lgg__qrow_q2_0, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_IQ4_NL, lgg__qrow_iq4_nl, false, CHK_F16S, 0, 1),
+    Q(LGG_TYPE_IQ4_XS, lgg__qrow_iq4_xs, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ2_XXS, lgg__qrow_iq2_xxs, true, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ2_XS, lgg__qrow_iq2_xs, true, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ2_S, lgg__qrow_iq2_s, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ3_XXS, lgg__qrow_iq3_xxs, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ3_S, lgg__qrow_iq3_s, false, CHK_F16S, 0, 1),
+};
+
+static const qentry *entry(uint32_t type) {
+    if (type >= LGG_TYPE_COUNT || (!QTAB[type].fn && !QTAB[type].fnc)) return NULL;
+    return &QTAB[type];
+}
+
+bool lgg_type_can_quantize(uint32_t type) { return entry(type) != NULL; }
+
+bool lgg_type_needs_imatrix(uint32_t type) {
+    /* ggml's list, independent of whether this build can produce the type */
+    return type == LGG_TYPE_IQ2_XXS || type == LGG_TYPE_IQ2_XS || type == LGG_TYPE_IQ1_S ||
+           type == LGG_TYPE_IQ1_M;
+}
+
+static inline bool f16_finite(uint16_t h) { return (h & 0x7c00) != 0x7c00; }
+
+static bool row_valid(const qentry *e, const lgg_type_info *ti, const uint8_t *row, uint64_t nblocks) {
+    const size_t ts = ti->type_size;
+    switch (e->check) {
+    case CHK_F16S:
+        for (uint64_t i = 0; i < nblocks; i++)
+            for (int k = 0; k < e->n16; k++)
+                if (!f16_finite(lgg__get16(row + i * ts + e->off + 2 * k))) return false;
+        return true;
+    case CHK_E8M0:
+        for (uint64_t i = 0; i < nblocks; i++)
+            if (row[i * ts] == 0xFF) return false;
+        return true;
+    case CHK_IQ1M:
+        for (uint64_t i = 0; i < nblocks; i++) {
+            const uint8_t *sc = row + i * ts + 48;
+            const uint16_t s = (uint16_t)((lgg__get16(sc) >> 12) | ((lgg__get16(sc + 2) >> 8) & 0x00f0) |
+                                          ((lgg__get16(sc + 4) >> 4) & 0x0f00) | (lgg__get16(sc + 6) & 0xf000));
+            if (!f16_finite(s)) return false;
+        }
+        return true;
+    case CHK_F32:
+        for (uint64_t i = 0; i < nblocks; i++) {
+            uint32_t u = (uint32_t)row[4 * i] | (uint32_t)row[4 * i + 1] << 8 | (uint32_t)row[4 * i + 2] << 16 |
+                         (uint32_t)row[4 * i + 3] << 24;
+            if ((u & 0x7f800000u) == 0x7f800000u) return false;
+        }
+        return true;
+    case CHK_BF16:
+        for (uint64_t i = 0; i < nblocks; i++)
+            if ((lgg__get16(row + 2 * i) & 0x7fff) >= 0x7f80) return false;
+        return true;
+    default:
+        return true;
+    }
+}
+
+lgg_status lgg_quantize(uint32_t type, const float *src, void *dst, size_t dst_size, int64_t nrows,
+                        int64_t n_per_row, const float *imatrix, size_t *written) {
+    if (written) *written = 0;
+    if (nrows < 0 || n_per_row <= 0 || (nrows > 0 && (!src || !dst))) return LGG_ERR_ARG;
+    const qentry *e = entry(type);
+    if (!e) return LGG_ERR_UNSUPPORTED;
+    if (e->needs_imatrix && !imatrix) return LGG_ERR_NEEDS_IMATRIX;
+    const lgg_type_info *ti = lgg_type_get(type);
+    if ((uint64_t)n_per_row % ti->block_size != 0) return LGG_ERR_RANGE;
+    const uint64_t nblocks = (uint64_t)n_per_row / ti->block_size;
+    uint64_t row_size, total;
+    if (lgg__mul_ovf(nblocks, ti->type_size, &row_size) || lgg__mul_ovf(row_size, (uint64_t)nrows, &total) ||
+        total > dst_size)
+        return LGG_ERR_RANGE;
+    if (!lgg__iq_init(type)) return LGG_ERR_NOMEM;
+
+    const float *x = src;
+    uint8_t *y = dst;
+    for (int64_t r = 0; r < nrows; r++) {
+        if (e->fn) e->fn(x, y, n_per_row, imatrix);
+        else if (!e->fnc(x, y, n_per_row, imatrix)) return LGG_ERR_INVALID;
+        if (!row_valid(e, ti, y, ti->quantized ? nblocks : (uint64_t)n_per_row)) return LGG_ERR_INVALID;
+        if (written) *written += (size_t)row_size;
+        x += n_per_row;
+        y += row_size;
+    }
+    return LGG_OK;
+}

@@ -1,0 +1,239 @@
+/* test_quantize.c -- lgg_quantize against ggml's golden bytes, plus the
+ * argument contract, NaN handling and row-split invariance. */
+#include "test.h"
+#include "libgguf.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Types this build cannot quantize yet; their golden rows must then report
+ * LGG_ERR_UNSUPPORTED (never fake output).  Keep in sync with the report. */
+static const char *const NOT_YET[] = {"iq1_s", "iq1_m", NULL};
+
+static bool not_yet(const char *name) {
+    for (int i = 0; NOT_YET[i]; i++)
+        if (strcmp(NOT_YET[i], name) == 0) return true;
+    return false;
+}
+
+static float *load_f32(const char *rel, size_t want_count) {
+    size_t n = 0;
+    unsigned char *p = read_file(shared_path(rel), &n);
+    if (!p) return NULL;
+    if (n != want_count * sizeof(float)) {
+        free(p);
+        return NULL;
+    }
+    return (float *)p;
+}
+
+typedef struct golden_row {
+    char type[32], cas[32], input[96], output[128];
+    unsigned type_id;
+    long nrows, n_per_row;
+    bool imatrix;
+    size_t bytes;
+} golden_row;
+
+/* All 'quantize' rows of index.tsv; returns the count (0 on failure). */
+static int read_index(golden_row *rows, int cap) {
+    size_t n = 0;
+    char *txt = (char *)read_file(shared_path("golden/quant/index.tsv"), &n);
+    if (!txt) return 0;
+    txt = realloc(txt, n + 1);
+    txt[n] = 0;
+    int count = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        golden_row r;
+        char kind[32], imx[8];
+        memset(&r, 0, sizeof r);
+        if (sscanf(line, "%31s %u %31s %31s %ld %ld %7s %95s %127s %zu", kind, &r.type_id, r.type, r.cas, &r.nrows,
+                   &r.n_per_row, imx, r.input, r.output, &r.bytes) != 10)
+            continue;
+        if (strcmp(kind, "quantize") != 0) continue;
+        r.imatrix = strcmp(imx, "yes") == 0;
+        if (count < cap) rows[count++] = r;
+    }
+    free(txt);
+    return count;
+}
+
+TEST(quant_golden_all_rows) {
+    static golden_row rows[1024];
+    const int n = read_index(rows, 1024);
+    REQUIRE(n > 0);
+    int matched = 0, unsupported = 0, mismatched = 0;
+    for (int i = 0; i < n; i++) {
+        const golden_row *r = &rows[i];
+        char rel[256];
+        const size_t count = (size_t)r->nrows * (size_t)r->n_per_row;
+        snprintf(rel, sizeof rel, "golden/quant/%s", r->input);
+        float *in = load_f32(rel, count);
+        float *imx = NULL;
+        if (r->imatrix) {
+            snprintf(rel, sizeof rel, "golden/quant/input.%s.imatrix.f32", r->cas);
+            imx = load_f32(rel, (size_t)r->n_per_row);
+        }
+        size_t glen = 0;
+        snprintf(rel, sizeof rel, "golden/quant/%s", r->output);
+        unsigned char *gold = read_file(shared_path(rel), &glen);
+        CHECKF(in && gold && glen == r->bytes && (!r->imatrix || imx), "%s: cannot read golden inputs", r->output);
+        if (!in || !gold || glen != r->bytes || (r->imatrix && !imx)) {
+            free(in), free(imx), free(gold);
+            mismatched++;
+            continue;
+        }
+        unsigned char *out = malloc(r->bytes + 64);
+        memset(out, 0xA5, r->bytes + 64);
+        size_t written = 12345;
+        lgg_status st = lgg_quantize(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx, &written);
+        if (not_yet(r->type)) {
+            CHECKF(st == LGG_ERR_UNSUPPORTED && !lgg_type_can_quantize(r->type_id),
+                   "%s: expected UNSUPPORTED (type not implemented), got %d", r->output, (int)st);
+            unsupported++;
+        } else if (st != LGG_OK || written != r->bytes) {
+            test_fail(__FILE__, __LINE__, "%s: status %d, written %zu (want %zu)", r->output, (int)st, written,
+                      r->bytes);
+            mismatched++;
+        } else {
+            size_t k = 0;
+            while (k < r->bytes && out[k] == gold[k]) k++;
+            if (k < r->bytes) {
+                size_t bs = r->bytes / (size_t)r->nrows;
+                test_fail(__FILE__, __LINE__, "%s: first differing byte at %zu (row %zu, byte %zu): %02x != %02x",
+                          r->output, k, k / bs, k % bs, out[k], gold[k]);
+                mismatched++;
+            } else if (out[r->bytes] != 0xA5) {
+                test_fail(__FILE__, __LINE__, "%s: wrote past the output", r->output);
+                mismatched++;
+            } else {
+                matched++;
+            }
+        }
+        free(in), free(imx), free(gold), free(out);
+    }
+    printf("    golden quantize rows: %d total, %d match, %d mismatch, %d unsupported (not implemented)\n", n, matched,
+           mismatched, unsupported);
+    CHECK(matched + unsupported + mismatched == n);
+}
+
+TEST(quant_needs_imatrix) {
+    static const uint32_t need[] = {LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS, LGG_TYPE_IQ1_S, LGG_TYPE_IQ1_M};
+    float x[256] = {0};
+    unsigned char out[512];
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        CHECK(lgg_type_needs_imatrix(need[i]));
+        lgg_status st = lgg_quantize(need[i], x, out, sizeof out, 1, 256, NULL, NULL);
+        if (lgg_type_can_quantize(need[i])) CHECK_EQ_U(st, LGG_ERR_NEEDS_IMATRIX);
+        else CHECK_EQ_U(st, LGG_ERR_UNSUPPORTED);
+    }
+    CHECK(!lgg_type_needs_imatrix(LGG_TYPE_Q4_K));
+    CHECK(!lgg_type_needs_imatrix(LGG_TYPE_IQ3_S));
+    CHECK(!lgg_type_needs_imatrix(LGG_TYPE_Q8_0));
+}
+
+TEST(quant_can_quantize) {
+    static const uint32_t yes[] = {LGG_TYPE_F32, LGG_TYPE_F16, LGG_TYPE_BF16, LGG_TYPE_Q4_0, LGG_TYPE_Q4_1,
+                                   LGG_TYPE_Q5_0, LGG_TYPE_Q5_1, LGG_TYPE_Q8_0, LGG_TYPE_Q8_1, LGG_TYPE_Q2_K,
+                                   LGG_TYPE_Q3_K, LGG_TYPE_Q4_K, LGG_TYPE_Q5_K, LGG_TYPE_Q6_K, LGG_TYPE_TQ1_0,
+                                   LGG_TYPE_TQ2_0, LGG_TYPE_MXFP4, LGG_TYPE_NVFP4, LGG_TYPE_Q1_0, LGG_TYPE_Q2_0,
+                                   LGG_TYPE_IQ4_NL, LGG_TYPE_IQ4_XS};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) CHECKF(lgg_type_can_quantize(yes[i]), "type %u", yes[i]);
+    static const uint32_t no[] = {LGG_TYPE_Q8_K, LGG_TYPE_I8, LGG_TYPE_I32, LGG_TYPE_F64, 4, 31, 36, LGG_TYPE_COUNT,
+                                  1000};
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++) CHECKF(!lgg_type_can_quantize(no[i]), "type %u", no[i]);
+}
+
+TEST(quant_bad_arguments) {
+    float x[512];
+    for (int i = 0; i < 512; i++) x[i] = sinf((float)i);
+    unsigned char out[4096];
+    size_t w = 99;
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, NULL, out, sizeof out, 1, 32, NULL, &w), LGG_ERR_ARG);
+    CHECK_EQ_U(w, 0);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, NULL, sizeof out, 1, 32, NULL, NULL), LGG_ERR_ARG);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, sizeof out, -1, 32, NULL, NULL), LGG_ERR_ARG);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, sizeof out, 1, 0, NULL, NULL), LGG_ERR_ARG);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q8_K, x, out, sizeof out, 1, 256, NULL, NULL), LGG_ERR_UNSUPPORTED);
+    CHECK_EQ_U(lgg_quantize(4, x, out, sizeof out, 1, 32, NULL, NULL), LGG_ERR_UNSUPPORTED);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_COUNT, x, out, sizeof out, 1, 32, NULL, NULL), LGG_ERR_UNSUPPORTED);
+    /* not a multiple of the block size */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, sizeof out, 1, 48, NULL, NULL), LGG_ERR_RANGE);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_K, x, out, sizeof out, 1, 128, NULL, NULL), LGG_ERR_RANGE);
+    /* dst one byte short, then exactly right */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, 2 * 18 * 2 - 1, 2, 64, NULL, NULL), LGG_ERR_RANGE);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, 2 * 18 * 2, 2, 64, NULL, &w), LGG_OK);
+    CHECK_EQ_U(w, 72);
+    /* size overflow */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_F32, x, out, sizeof out, INT64_MAX / 2, 4, NULL, NULL), LGG_ERR_RANGE);
+    /* zero rows is a no-op */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, 0, 0, 32, NULL, &w), LGG_OK);
+    CHECK_EQ_U(w, 0);
+}
+
+/* ggml's validator only looks at the scales: a NaN that ends up in a scale is
+ * rejected; one that only affects its own code is not (ggml accepts it too). */
+TEST(quant_nan_rows) {
+    float x[2 * 256];
+    for (int i = 0; i < 512; i++) x[i] = cosf((float)i * 0.37f);
+    unsigned char out[4096];
+    size_t w = 0;
+    /* Q8_0 and TQ1_0 take amax = MAX(amax, |x|): a NaN survives only as the
+     * block's last value, then d is NaN and the row is rejected */
+    x[256 + 31] = NAN; /* second row, last value of its first Q8_0 block */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q8_0, x, out, sizeof out, 2, 256, NULL, &w), LGG_ERR_INVALID);
+    CHECK_EQ_U(w, 8 * 34); /* the first row was accepted */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_F16, x, out, sizeof out, 2, 256, NULL, NULL), LGG_ERR_INVALID);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_BF16, x, out, sizeof out, 2, 256, NULL, NULL), LGG_ERR_INVALID);
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_F32, x, out, sizeof out, 2, 256, NULL, NULL), LGG_ERR_INVALID);
+    x[256 + 31] = 0.5f;
+    x[256 + 5] = NAN; /* not last: ggml's max skips it and d stays finite */
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q8_0, x, out, sizeof out, 2, 256, NULL, NULL), LGG_OK);
+    x[256 + 5] = 0.5f;
+    x[256 + 255] = NAN;
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_TQ1_0, x, out, sizeof out, 2, 256, NULL, NULL), LGG_ERR_INVALID);
+    x[256 + 255] = 0.5f;
+    x[256 + 5] = NAN;
+    /* with an imatrix the row's sigma^2 is NaN, so every weighted scale is */
+    float imx[256];
+    for (int i = 0; i < 256; i++) imx[i] = 1.0f;
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, sizeof out, 2, 256, imx, NULL), LGG_ERR_INVALID);
+    /* Inf: Q4_0 reference, max = Inf gives d = -Inf */
+    x[256 + 5] = INFINITY;
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_Q4_0, x, out, sizeof out, 2, 256, NULL, NULL), LGG_ERR_INVALID);
+    /* finite data always passes */
+    x[256 + 5] = 1.0f;
+    for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
+        if (!lgg_type_can_quantize(t)) continue;
+        lgg_status st = lgg_quantize(t, x, out, sizeof out, 2, 256, lgg_type_needs_imatrix(t) ? imx : NULL, NULL);
+        CHECKF(st == LGG_OK, "type %u: %d", t, (int)st);
+    }
+}
+
+/* Quantizing row by row gives the same bytes as all rows at once. */
+TEST(quant_row_split_invariance) {
+    size_t n = 0;
+    float *in = (float *)read_file(shared_path("golden/quant/input.weights.f32"), &n);
+    float *imx = (float *)read_file(shared_path("golden/quant/input.weights.imatrix.f32"), &n);
+    REQUIRE(in && imx);
+    enum { NR = 8, NPR = 512 };
+    static unsigned char all[NR * NPR * 4], one[NR * NPR * 4];
+    for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
+        if (!lgg_type_can_quantize(t)) continue;
+        for (int use = 0; use < 2; use++) {
+            const float *q = use || lgg_type_needs_imatrix(t) ? imx : NULL;
+            size_t wa = 0;
+            CHECK(lgg_quantize(t, in, all, sizeof all, NR, NPR, q, &wa) == LGG_OK);
+            const size_t rs = wa / NR;
+            for (int r = 0; r < NR; r++) {
+                size_t w1 = 0;
+                CHECK(lgg_quantize(t, in + r * NPR, one + r * rs, rs, 1, NPR, q, &w1) == LGG_OK);
+                CHECK_EQ_U(w1, rs);
+            }
+            CHECKF(memcmp(all, one, wa) == 0, "type %u imatrix %d: row split differs", t, use);
+        }
+    }
+    free(in);
+    free(imx);
+}
