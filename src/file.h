@@ -1,0 +1,44 @@
+/* file.h -- the reader's handle, shared by parse.c, access.c, validate.c. */
+#ifndef LGG_FILE_H
+#define LGG_FILE_H
+
+#include "internal.h"
+
+struct lgg_file {
+    lgg_allocator alloc_copy; /* the caller's hooks, copied */
+    const lgg_allocator *alloc; /* &alloc_copy, or NULL for libc */
+    lgg_limits limits;
+    uint32_t flags;
+
+    const uint8_t *base;
+    uint64_t size;
+    void *map;          /* mmap'd region to unmap at close, or NULL */
+    size_t map_len;
+    void *owned;        /* buffer read from a non-mappable fd, or NULL */
+
+    uint32_t version;
+    lgg_endian endian;
+    bool swap;
+    uint8_t lw;
+
+    uint64_t alignment;
+    int64_t alignment_kv; /* index of the general.alignment pair, or -1 */
+    uint64_t header_size; /* end of tensor infos */
+    uint64_t data_offset;
+    uint64_t data_end;
+
+    uint64_t n_kv;
+    lgg_kv *kv;
+    uint64_t n_tensors;
+    lgg_tensor *tensors;
+
+    /* open-addressing hash indexes: slot holds index+1, 0 = empty */
+    uint32_t *kv_slots;
+    uint64_t kv_mask;
+    uint32_t *t_slots;
+    uint64_t t_mask;
+};
+
+LGG_HIDDEN uint64_t lgg__hash(const char *s, uint64_t len);
+
+#endif
