@@ -124,8 +124,10 @@ void lgg__deq_nvfp4(const uint8_t *restrict src, float *restrict dst, size_t nb)
  * a set bit is +d, a clear one -d. */
 void lgg__deq_q1_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 18, dst += 128) {
-        const float d = lgg__half(src), nd = -d;
-        for (int j = 0; j < 128; j++) dst[j] = ((src[2 + j / 8] >> (j % 8)) & 1) ? d : nd;
+        /* indexed rather than a conditional: random bits would mispredict */
+        const float d = lgg__half(src);
+        const float pm[2] = {-d, d};
+        for (int j = 0; j < 128; j++) dst[j] = pm[(src[2 + j / 8] >> (j % 8)) & 1];
     }
 }
 
