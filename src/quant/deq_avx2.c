@@ -1,0 +1,361 @@
+/* deq_avx2.c -- AVX2 + F16C kernels (this file is built with -mavx2 -mf16c
+ * -mno-fma; the dispatcher calls it only on CPUs that have both).
+ *
+ * Bit-identity with the scalar decoders comes from doing the very same IEEE
+ * operations per element: integer codes are formed exactly in integer lanes,
+ * converted to float (exact: they are small), then multiplied by the same
+ * float scale -- computed by the same scalar expression -- and, where ggml
+ * subtracts or adds a float min, that is a separate vector add/sub.  No FMA
+ * (the build forbids contraction and this file has no FMA enabled), and
+ * multiplication is commutative in IEEE arithmetic, so d*x == x*d bit for bit
+ * (only the scale can be NaN, so NaN payload order does not arise). */
+#include "quant/deq.h"
+
+#if defined(__AVX2__) && defined(__F16C__)
+
+#include <immintrin.h>
+
+#include "quant/iq_tables.h"
+
+/* Bytes 0-7 of b, unsigned / signed, as 8 floats. */
+static inline __m256 u8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)); }
+static inline __m256 i8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)); }
+static inline __m128i hi64(__m128i b) { return _mm_srli_si128(b, 8); }
+
+/* dst[0..15] = (float)(int8)b[k] * d */
+static inline void st16_i8_mul(float *dst, __m128i b, __m256 d) {
+    _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(b), d));
+    _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(hi64(b)), d));
+}
+/* dst[0..15] = (float)(uint8)b[k] * d + m */
+static inline void st16_u8_mul_add(float *dst, __m128i b, __m256 d, __m256 m) {
+    _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_mul_ps(u8_ps(b), d), m));
+    _mm256_storeu_ps(dst + 8, _mm256_add_ps(_mm256_mul_ps(u8_ps(hi64(b)), d), m));
+}
+/* dst[0..15] = d * (float)(uint8)b[k] - m */
+static inline void st16_u8_mul_sub(float *dst, __m128i b, __m256 d, __m256 m) {
+    _mm256_storeu_ps(dst, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(b)), m));
+    _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(hi64(b))), m));
+}
+
+/* f16 scale through F16C: the same value as lgg_f16_to_f32 for every input
+ * (exact conversion; NaNs come out quiet either way), without a call. */
+static inline float half_f16c(const uint8_t *p) { return _cvtsh_ss(lgg__h16(p)); }
+#undef lgg__half
+#define lgg__half half_f16c
+
+static inline __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+static inline __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
+static inline __m128i lo_nib(__m128i q) { return _mm_and_si128(q, _mm_set1_epi8(0x0F)); }
+static inline __m128i hi_nib(__m128i q) { return _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(0x0F)); }
+
+/* ---- plain ------------------------------------------------------------------ */
+
+static void f16_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    size_t i = 0;
+    for (; i + 8 <= nb; i += 8) _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(load16(src + 2 * i)));
+    if (i < nb) lgg__deq_f16(src + 2 * i, dst + i, nb - i);
+}
+
+static void bf16_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    size_t i = 0;
+    for (; i + 8 <= nb; i += 8) {
+        __m256i w = _mm256_slli_epi32(_mm256_cvtepu16_epi32(load16(src + 2 * i)), 16);
+        _mm256_storeu_ps(dst + i, _mm256_castsi256_ps(w));
+    }
+    if (i < nb) lgg__deq_bf16(src + 2 * i, dst + i, nb - i);
+}
+
+/* ---- legacy ------------------------------------------------------------------ */
+
+static void q4_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i eight = _mm_set1_epi8(8);
+    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m128i q = load16(src + 2);
+        /* nibble - 8 fits a signed byte exactly */
+        st16_i8_mul(dst, _mm_sub_epi8(lo_nib(q), eight), d);
+        st16_i8_mul(dst + 16, _mm_sub_epi8(hi_nib(q), eight), d);
+    }
+}
+
+static void q4_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 20, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
+        const __m128i q = load16(src + 4);
+        st16_u8_mul_add(dst, lo_nib(q), d, m);
+        st16_u8_mul_add(dst + 16, hi_nib(q), d, m);
+    }
+}
+
+/* The fifth bits of values j..j+15 (bits j..j+15 of qh) as 0x10 bytes. */
+static inline __m128i qh_bits16(uint32_t qh, int j) {
+    /* spread bit k of (qh >> j) into byte k, then test it */
+    const __m128i sel = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
+    const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
+    const __m128i v = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)((qh >> j) & 0xFFFF)), sel);
+    const __m128i set = _mm_cmpeq_epi8(_mm_and_si128(v, bit), bit);
+    return _mm_and_si128(set, _mm_set1_epi8(0x10));
+}
+
+static void q5_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i sixteen = _mm_set1_epi8(16);
+    for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const uint32_t qh = lgg__h32(src + 2);
+        const __m128i q = load16(src + 6);
+        st16_i8_mul(dst, _mm_sub_epi8(_mm_or_si128(lo_nib(q), qh_bits16(qh, 0)), sixteen), d);
+        st16_i8_mul(dst + 16, _mm_sub_epi8(_mm_or_si128(hi_nib(q), qh_bits16(qh, 16)), sixteen), d);
+    }
+}
+
+static void q5_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
+        const uint32_t qh = lgg__h32(src + 4);
+        const __m128i q = load16(src + 8);
+        st16_u8_mul_add(dst, _mm_or_si128(lo_nib(q), qh_bits16(qh, 0)), d, m);
+        st16_u8_mul_add(dst + 16, _mm_or_si128(hi_nib(q), qh_bits16(qh, 16)), d, m);
+    }
+}
+
+static void q8_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 34, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        st16_i8_mul(dst, load16(src + 2), d);
+        st16_i8_mul(dst + 16, load16(src + 18), d);
+    }
+}
+
+static void q8_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 36, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        st16_i8_mul(dst, load16(src + 4), d);
+        st16_i8_mul(dst + 16, load16(src + 20), d);
+    }
+}
+
+/* ---- K-quants ------------------------------------------------------------------ */
+
+static void q2_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i three = _mm_set1_epi8(3);
+    for (size_t i = 0; i < nb; i++, src += 84) {
+        const uint8_t *sc = src, *q = src + 16;
+        const float d = lgg__half(src + 80), dmin = lgg__half(src + 82);
+        int is = 0;
+        for (int half = 0; half < 2; half++, q += 32) {
+            const __m128i qa = load16(q), qb = load16(q + 16);
+            for (int shift = 0; shift < 8; shift += 2) {
+                const __m128i sh = _mm_cvtsi32_si128(shift);
+                for (int part = 0; part < 2; part++, is++, dst += 16) {
+                    const __m256 dl = _mm256_set1_ps(d * (float)(sc[is] & 0xF));
+                    const __m256 ml = _mm256_set1_ps(dmin * (float)(sc[is] >> 4));
+                    const __m128i v = _mm_and_si128(_mm_srl_epi16(part ? qb : qa, sh), three);
+                    st16_u8_mul_sub(dst, v, dl, ml);
+                }
+            }
+        }
+    }
+}
+
+static void q3_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i three = _mm_set1_epi8(3), four = _mm_set1_epi8(4), zero = _mm_setzero_si128();
+    for (size_t i = 0; i < nb; i++, src += 110) {
+        const uint8_t *hm = src, *q = src + 32;
+        const float d = lgg__half(src + 108);
+        int8_t scales[16];
+        lgg__q3k_scales(src + 96, scales);
+        const __m128i hma = load16(hm), hmb = load16(hm + 16);
+        int is = 0, bit = 0;
+        for (int half = 0; half < 2; half++, q += 32) {
+            const __m128i qa = load16(q), qb = load16(q + 16);
+            for (int shift = 0; shift < 8; shift += 2, bit++) {
+                const __m128i sh = _mm_cvtsi32_si128(shift);
+                const __m128i mask = _mm_set1_epi8((char)(1 << bit));
+                for (int part = 0; part < 2; part++, is++, dst += 16) {
+                    const __m256 dl = _mm256_set1_ps(d * (float)(scales[is] - 32));
+                    const __m128i lo = _mm_and_si128(_mm_srl_epi16(part ? qb : qa, sh), three);
+                    const __m128i clear = _mm_cmpeq_epi8(_mm_and_si128(part ? hmb : hma, mask), zero);
+                    st16_i8_mul(dst, _mm_sub_epi8(lo, _mm_and_si128(clear, four)), dl);
+                }
+            }
+        }
+    }
+}
+
+static void q4_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    for (size_t i = 0; i < nb; i++, src += 144) {
+        const float d = lgg__half(src), dmin = lgg__half(src + 2);
+        const uint8_t *s = src + 4, *q = src + 16;
+        for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
+            uint8_t sc, m;
+            lgg__k4_scale_min(j, s, &sc, &m);
+            const __m256 d1 = _mm256_set1_ps(d * (float)sc), m1 = _mm256_set1_ps(dmin * (float)m);
+            lgg__k4_scale_min(j + 1, s, &sc, &m);
+            const __m256 d2 = _mm256_set1_ps(d * (float)sc), m2 = _mm256_set1_ps(dmin * (float)m);
+            const __m256i qv = load32(q);
+            const __m256i lo = _mm256_and_si256(qv, m4), hi = _mm256_and_si256(_mm256_srli_epi16(qv, 4), m4);
+            st16_u8_mul_sub(dst, _mm256_castsi256_si128(lo), d1, m1);
+            st16_u8_mul_sub(dst + 16, _mm256_extracti128_si256(lo, 1), d1, m1);
+            st16_u8_mul_sub(dst + 32, _mm256_castsi256_si128(hi), d2, m2);
+            st16_u8_mul_sub(dst + 48, _mm256_extracti128_si256(hi, 1), d2, m2);
+        }
+    }
+}
+
+static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi8(1);
+    for (size_t i = 0; i < nb; i++, src += 176) {
+        const float d = lgg__half(src), dmin = lgg__half(src + 2);
+        const uint8_t *s = src + 4, *q = src + 48;
+        const __m256i qh = load32(src + 16);
+        for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
+            uint8_t sc, m;
+            lgg__k4_scale_min(j, s, &sc, &m);
+            const __m256 d1 = _mm256_set1_ps(d * (float)sc), m1 = _mm256_set1_ps(dmin * (float)m);
+            lgg__k4_scale_min(j + 1, s, &sc, &m);
+            const __m256 d2 = _mm256_set1_ps(d * (float)sc), m2 = _mm256_set1_ps(dmin * (float)m);
+            const __m256i qv = load32(q);
+            /* bit j (j+1) of each qh byte, moved to 0x10; per-byte after the 16-bit shift and mask */
+            const __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srl_epi16(qh, _mm_cvtsi32_si128(j)), one), 4);
+            const __m256i h2 =
+                _mm256_slli_epi16(_mm256_and_si256(_mm256_srl_epi16(qh, _mm_cvtsi32_si128(j + 1)), one), 4);
+            const __m256i lo = _mm256_or_si256(_mm256_and_si256(qv, m4), h1);
+            const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(qv, 4), m4), h2);
+            st16_u8_mul_sub(dst, _mm256_castsi256_si128(lo), d1, m1);
+            st16_u8_mul_sub(dst + 16, _mm256_extracti128_si256(lo, 1), d1, m1);
+            st16_u8_mul_sub(dst + 32, _mm256_castsi256_si128(hi), d2, m2);
+            st16_u8_mul_sub(dst + 48, _mm256_extracti128_si256(hi, 1), d2, m2);
+        }
+    }
+}
+
+/* 32 signed codes (bytes) times two scales: the first 16 by s0, the rest by s1. */
+static inline void st32_i8_two(float *dst, __m256i v, float s0, float s1) {
+    st16_i8_mul(dst, _mm256_castsi256_si128(v), _mm256_set1_ps(s0));
+    st16_i8_mul(dst + 16, _mm256_extracti128_si256(v, 1), _mm256_set1_ps(s1));
+}
+
+static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(3), bias = _mm256_set1_epi8(32);
+    for (size_t i = 0; i < nb; i++, src += 210) {
+        const float d = lgg__half(src + 208);
+        const uint8_t *ql = src, *qh = src + 128;
+        const int8_t *sc = (const int8_t *)(src + 192);
+        for (int half = 0; half < 2; half++, ql += 64, qh += 32, sc += 8, dst += 128) {
+            const __m256i a = load32(ql), b = load32(ql + 32), h = load32(qh);
+            const __m256i h0 = _mm256_slli_epi16(_mm256_and_si256(h, m2), 4);
+            const __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 2), m2), 4);
+            const __m256i h2 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 4), m2), 4);
+            const __m256i h3 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 6), m2), 4);
+            const __m256i q1 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(a, m4), h0), bias);
+            const __m256i q2 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(b, m4), h1), bias);
+            const __m256i q3 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(a, 4), m4), h2), bias);
+            const __m256i q4 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(b, 4), m4), h3), bias);
+            st32_i8_two(dst, q1, d * (float)sc[0], d * (float)sc[1]);
+            st32_i8_two(dst + 32, q2, d * (float)sc[2], d * (float)sc[3]);
+            st32_i8_two(dst + 64, q3, d * (float)sc[4], d * (float)sc[5]);
+            st32_i8_two(dst + 96, q4, d * (float)sc[6], d * (float)sc[7]);
+        }
+    }
+}
+
+static void q8_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 292, dst += 256) {
+        float df;
+        memcpy(&df, src, 4);
+        const __m256 d = _mm256_set1_ps(df);
+        for (int j = 0; j < 256; j += 16) st16_i8_mul(dst + j, load16(src + 4 + j), d);
+    }
+}
+
+/* ---- non-linear 4-bit ------------------------------------------------------------ */
+
+static inline __m128i lut16(const int8_t *table) { return _mm_loadu_si128((const __m128i *)(const void *)table); }
+
+static void iq4_nl_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i lut = lut16(lgg__kvalues_iq4nl);
+    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m128i q = load16(src + 2);
+        st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), d);
+        st16_i8_mul(dst + 16, _mm_shuffle_epi8(lut, hi_nib(q)), d);
+    }
+}
+
+static void iq4_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i lut = lut16(lgg__kvalues_iq4nl);
+    for (size_t i = 0; i < nb; i++, src += 136) {
+        const float d = lgg__half(src);
+        const uint16_t sh = lgg__h16(src + 2);
+        const uint8_t *sl = src + 4, *qs = src + 8;
+        for (int ib = 0; ib < 8; ib++, qs += 16, dst += 32) {
+            const int ls = ((sl[ib / 2] >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
+            const __m256 dl = _mm256_set1_ps(d * (float)(ls - 32));
+            const __m128i q = load16(qs);
+            st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), dl);
+            st16_i8_mul(dst + 16, _mm_shuffle_epi8(lut, hi_nib(q)), dl);
+        }
+    }
+}
+
+static void mxfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i lut = lut16(lgg__kvalues_fp4);
+    for (size_t i = 0; i < nb; i++, src += 17, dst += 32) {
+        const __m256 d = _mm256_set1_ps(lgg__e8m0_half(src[0]));
+        const __m128i q = load16(src + 1);
+        st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), d);
+        st16_i8_mul(dst + 16, _mm_shuffle_epi8(lut, hi_nib(q)), d);
+    }
+}
+
+static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const __m128i lut = lut16(lgg__kvalues_fp4);
+    for (size_t i = 0; i < nb; i++, src += 36) {
+        const __m128i q = load16(src + 4), q2 = load16(src + 20);
+        /* sub-block s: bytes 8s..8s+7; low nibbles first, then high */
+        const __m128i lo[2] = {_mm_shuffle_epi8(lut, lo_nib(q)), _mm_shuffle_epi8(lut, lo_nib(q2))};
+        const __m128i hi[2] = {_mm_shuffle_epi8(lut, hi_nib(q)), _mm_shuffle_epi8(lut, hi_nib(q2))};
+        for (int s = 0; s < 4; s++, dst += 16) {
+            const __m256 d = _mm256_set1_ps(lgg__ue4m3_half(src[s]));
+            const __m128i l = s % 2 ? hi64(lo[s / 2]) : lo[s / 2];
+            const __m128i h = s % 2 ? hi64(hi[s / 2]) : hi[s / 2];
+            _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(l), d));
+            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(h), d));
+        }
+    }
+}
+
+lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
+    switch (type) {
+    case LGG_TYPE_F16: return f16_avx2;
+    case LGG_TYPE_BF16: return bf16_avx2;
+    case LGG_TYPE_Q4_0: return q4_0_avx2;
+    case LGG_TYPE_Q4_1: return q4_1_avx2;
+    case LGG_TYPE_Q5_0: return q5_0_avx2;
+    case LGG_TYPE_Q5_1: return q5_1_avx2;
+    case LGG_TYPE_Q8_0: return q8_0_avx2;
+    case LGG_TYPE_Q8_1: return q8_1_avx2;
+    case LGG_TYPE_Q2_K: return q2_k_avx2;
+    case LGG_TYPE_Q3_K: return q3_k_avx2;
+    case LGG_TYPE_Q4_K: return q4_k_avx2;
+    case LGG_TYPE_Q5_K: return q5_k_avx2;
+    case LGG_TYPE_Q6_K: return q6_k_avx2;
+    case LGG_TYPE_Q8_K: return q8_k_avx2;
+    case LGG_TYPE_IQ4_NL: return iq4_nl_avx2;
+    case LGG_TYPE_IQ4_XS: return iq4_xs_avx2;
+    case LGG_TYPE_MXFP4: return mxfp4_avx2;
+    case LGG_TYPE_NVFP4: return nvfp4_avx2;
+    default: return NULL;
+    }
+}
+
+#else /* not an AVX2 build (e.g. another architecture) */
+
+lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
+    (void)type;
+    return NULL;
+}
+
+#endif

@@ -1,0 +1,491 @@
+/* test_dequant.c -- dequantization: ggml's golden vectors bit for bit on the
+ * scalar and SIMD paths, SIMD against scalar on random blocks, big-endian
+ * input, and the argument contract. */
+#include "test.h"
+#include "libgguf.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Equal bits, or both NaN (the vectors compare NaN as a class). */
+static bool same_float(float a, float b) {
+    uint32_t x, y;
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    return x == y || (isnan(a) && isnan(b));
+}
+
+/* Index of the first differing float, or -1. */
+static long first_diff(const float *a, const float *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!same_float(a[i], b[i])) return (long)i;
+    return -1;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rng(void) {
+    uint64_t x = rng_state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return rng_state = x;
+}
+static void fill_random(uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(rng() >> 32);
+}
+
+/* Every type that holds data. */
+static const uint32_t ALL_TYPES[] = {
+    LGG_TYPE_F32,    LGG_TYPE_F16,     LGG_TYPE_Q4_0,   LGG_TYPE_Q4_1,    LGG_TYPE_Q5_0,   LGG_TYPE_Q5_1,
+    LGG_TYPE_Q8_0,   LGG_TYPE_Q8_1,    LGG_TYPE_Q2_K,   LGG_TYPE_Q3_K,    LGG_TYPE_Q4_K,   LGG_TYPE_Q5_K,
+    LGG_TYPE_Q6_K,   LGG_TYPE_Q8_K,    LGG_TYPE_IQ2_XXS,LGG_TYPE_IQ2_XS,  LGG_TYPE_IQ3_XXS,LGG_TYPE_IQ1_S,
+    LGG_TYPE_IQ4_NL, LGG_TYPE_IQ3_S,   LGG_TYPE_IQ2_S,  LGG_TYPE_IQ4_XS,  LGG_TYPE_I8,     LGG_TYPE_I16,
+    LGG_TYPE_I32,    LGG_TYPE_I64,     LGG_TYPE_F64,    LGG_TYPE_IQ1_M,   LGG_TYPE_BF16,   LGG_TYPE_TQ1_0,
+    LGG_TYPE_TQ2_0,  LGG_TYPE_MXFP4,   LGG_TYPE_NVFP4,  LGG_TYPE_Q1_0,    LGG_TYPE_Q2_0,
+};
+#define N_TYPES (sizeof ALL_TYPES / sizeof ALL_TYPES[0])
+
+/* ---- golden vectors ------------------------------------------------------ */
+
+typedef struct {
+    uint32_t type;
+    char name[32], input[128], output[128];
+    uint64_t nrows, per_row;
+} golden_row;
+
+/* The "dequantize" rows of index.tsv; returns how many (0 if unreadable). */
+static size_t load_index(golden_row *rows, size_t cap) {
+    size_t sz;
+    char *text = (char *)read_file(shared_path("golden/quant/index.tsv"), &sz);
+    if (!text) return 0;
+    text = realloc(text, sz + 1);
+    text[sz] = 0;
+    size_t n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char kind[32], tname[32], cas[32], imx[8], in[128], out[128];
+        unsigned id;
+        unsigned long long nr, npr, bytes;
+        if (sscanf(line, "%31s %u %31s %31s %llu %llu %7s %127s %127s %llu", kind, &id, tname, cas, &nr, &npr, imx,
+                   in, out, &bytes) != 10)
+            continue;
+        if (strcmp(kind, "dequantize") != 0 || n == cap) continue;
+        golden_row *r = &rows[n++];
+        r->type = id;
+        snprintf(r->name, sizeof r->name, "%s", tname);
+        snprintf(r->input, sizeof r->input, "%s", in);
+        snprintf(r->output, sizeof r->output, "%s", out);
+        r->nrows = nr;
+        r->per_row = npr;
+    }
+    free(text);
+    return n;
+}
+
+static unsigned char *read_golden(const char *name, size_t *size) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "golden/quant/%s", name);
+    return read_file(shared_path(rel), size);
+}
+
+typedef lgg_status (*deq_api)(uint32_t, const void *, size_t, lgg_endian, float *, uint64_t);
+
+static void golden_with(deq_api fn, const char *label) {
+    static golden_row rows[1024];
+    size_t n = load_index(rows, 1024);
+    REQUIRE(n > 200); /* 231 pairs when the index was made */
+    size_t checked = 0;
+    for (size_t i = 0; i < n; i++) {
+        const golden_row *r = &rows[i];
+        size_t in_sz = 0, out_sz = 0;
+        unsigned char *in = read_golden(r->input, &in_sz);
+        unsigned char *out = read_golden(r->output, &out_sz);
+        CHECKF(in && out, "%s: cannot read %s / %s", label, r->input, r->output);
+        if (!in || !out) {
+            free(in);
+            free(out);
+            continue;
+        }
+        const uint64_t count = r->nrows * r->per_row;
+        CHECK_EQ_U(out_sz, count * 4);
+        float *got = malloc(count * sizeof(float));
+        lgg_status st = fn(r->type, in, in_sz, LGG_LITTLE_ENDIAN, got, count);
+        CHECKF(st == LGG_OK, "%s: %s (%s) returned %d", label, r->input, r->name, (int)st);
+        if (st == LGG_OK && out_sz == count * 4) {
+            long d = first_diff(got, (const float *)out, count);
+            float want;
+            if (d >= 0) memcpy(&want, out + 4 * d, 4);
+            CHECKF(d < 0, "%s: %s differs at %ld: got %a want %a", label, r->output, d, d >= 0 ? got[d] : 0.0,
+                   d >= 0 ? want : 0.0);
+            checked++;
+        }
+        free(got);
+        free(in);
+        free(out);
+    }
+    CHECK_EQ_U(checked, n);
+}
+
+TEST(dequant_golden_simd) { golden_with(lgg_dequantize, "simd"); }
+TEST(dequant_golden_ref) { golden_with(lgg_dequantize_ref, "ref"); }
+
+/* Every type the golden index lists is one we claim to support. */
+TEST(dequant_golden_covers_types) {
+    static golden_row rows[1024];
+    size_t n = load_index(rows, 1024);
+    REQUIRE(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        bool known = false;
+        for (size_t t = 0; t < N_TYPES; t++) known |= ALL_TYPES[t] == rows[i].type;
+        CHECKF(known, "golden type %u (%s) not in the supported list", rows[i].type, rows[i].name);
+        CHECK(lgg_type_name(rows[i].type) != NULL);
+    }
+}
+
+/* ---- SIMD against the scalar reference ------------------------------------ */
+
+/* Random bytes, plus blocks whose half-precision fields are forced to
+ * infinities, NaNs, zeros and subnormals. */
+static void fill_blocks(uint32_t type, uint8_t *p, size_t nblocks, int round) {
+    const lgg_type_info *ti = lgg_type_get(type);
+    fill_random(p, nblocks * ti->type_size);
+    static const uint16_t special[] = {0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFFFF, 0x0000, 0x8000, 0x0001, 0x03FF, 0x7BFF};
+    if (round % 2 == 0) return;
+    for (size_t b = 0; b < nblocks; b++) {
+        uint8_t *blk = p + b * ti->type_size;
+        for (int f = 0; f < ti->n_fields; f++) {
+            if (ti->fields[f].width != 2) continue;
+            uint16_t v = special[rng() % (sizeof special / sizeof special[0])];
+            memcpy(blk + ti->fields[f].offset, &v, 2); /* the first one: the scale */
+        }
+    }
+}
+
+TEST(dequant_simd_matches_ref_random) {
+    const size_t nblocks = 257; /* odd, so any vector tail path runs */
+    for (size_t t = 0; t < N_TYPES; t++) {
+        const uint32_t type = ALL_TYPES[t];
+        const lgg_type_info *ti = lgg_type_get(type);
+        const size_t bytes = nblocks * ti->type_size, count = nblocks * ti->block_size;
+        uint8_t *src = malloc(bytes);
+        float *a = malloc(count * 4), *b = malloc(count * 4);
+        for (int round = 0; round < 8; round++) {
+            fill_blocks(type, src, nblocks, round);
+            /* vary the start and length so unaligned heads and short runs are covered */
+            const size_t skip = (size_t)(round % 3), nb = nblocks - skip - (size_t)(round % 5);
+            CHECK(lgg_dequantize(type, src + skip * ti->type_size, nb * ti->type_size, LGG_LITTLE_ENDIAN, a,
+                                 nb * ti->block_size) == LGG_OK);
+            CHECK(lgg_dequantize_ref(type, src + skip * ti->type_size, nb * ti->type_size, LGG_LITTLE_ENDIAN, b,
+                                     nb * ti->block_size) == LGG_OK);
+            long d = first_diff(a, b, nb * ti->block_size);
+            CHECKF(d < 0, "%s round %d: simd %a != ref %a at %ld", ti->name, round, d >= 0 ? a[d] : 0.0,
+                   d >= 0 ? b[d] : 0.0, d);
+        }
+        free(src);
+        free(a);
+        free(b);
+    }
+}
+
+/* Sanity of the values themselves on a hand-made Q4_0 block, so a decoder
+ * that agrees with itself but not with the format would still fail. */
+TEST(dequant_q4_0_by_hand) {
+    uint8_t blk[18];
+    uint16_t d = 0x3C00; /* 1.0 */
+    memcpy(blk, &d, 2);
+    for (int j = 0; j < 16; j++) blk[2 + j] = (uint8_t)(j | ((15 - j) << 4));
+    float out[32];
+    REQUIRE(lgg_dequantize(LGG_TYPE_Q4_0, blk, sizeof blk, LGG_LITTLE_ENDIAN, out, 32) == LGG_OK);
+    for (int j = 0; j < 16; j++) {
+        CHECK(out[j] == (float)(j - 8));
+        CHECK(out[j + 16] == (float)(7 - j));
+    }
+    CHECK(strcmp(lgg_simd_name(), "scalar") == 0 || strcmp(lgg_simd_name(), "avx2") == 0 ||
+          strcmp(lgg_simd_name(), "avx512") == 0 || strcmp(lgg_simd_name(), "neon") == 0);
+}
+
+TEST(dequant_plain_types_by_value) {
+    int64_t i64[3] = {-5, 1ll << 40, 16777217};
+    double f64[3] = {1.5, -1e300, 0.1};
+    int8_t i8[3] = {-128, 0, 127};
+    float out[3];
+    REQUIRE(lgg_dequantize(LGG_TYPE_I64, i64, sizeof i64, LGG_LITTLE_ENDIAN, out, 3) == LGG_OK);
+    CHECK(out[0] == -5.0f && out[1] == 1099511627776.0f && out[2] == 16777216.0f);
+    REQUIRE(lgg_dequantize(LGG_TYPE_F64, f64, sizeof f64, LGG_LITTLE_ENDIAN, out, 3) == LGG_OK);
+    CHECK(out[0] == 1.5f && isinf(out[1]) && out[1] < 0 && out[2] == 0.1f);
+    REQUIRE(lgg_dequantize(LGG_TYPE_I8, i8, sizeof i8, LGG_LITTLE_ENDIAN, out, 3) == LGG_OK);
+    CHECK(out[0] == -128.0f && out[1] == 0.0f && out[2] == 127.0f);
+}
+
+/* ---- big-endian ---------------------------------------------------------- */
+
+static void swap_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
+    for (size_t b = 0; b < nblocks; b++)
+        for (int f = 0; f < ti->n_fields; f++) {
+            uint8_t *q = p + b * ti->type_size + ti->fields[f].offset;
+            for (int c = 0; c < ti->fields[f].count; c++, q += ti->fields[f].width)
+                for (int k = 0; k < ti->fields[f].width / 2; k++) {
+                    uint8_t t = q[k];
+                    q[k] = q[ti->fields[f].width - 1 - k];
+                    q[ti->fields[f].width - 1 - k] = t;
+                }
+        }
+}
+
+static void check_big_endian(deq_api fn, uint32_t type, const uint8_t *le, size_t nblocks, const char *what) {
+    const lgg_type_info *ti = lgg_type_get(type);
+    const size_t bytes = nblocks * ti->type_size, count = nblocks * ti->block_size;
+    uint8_t *be = malloc(bytes), *keep = malloc(bytes);
+    memcpy(be, le, bytes);
+    swap_to_big(ti, be, nblocks);
+    memcpy(keep, be, bytes);
+    float *a = malloc(count * 4), *b = malloc(count * 4);
+    CHECK(fn(type, le, bytes, LGG_LITTLE_ENDIAN, a, count) == LGG_OK);
+    CHECK(fn(type, be, bytes, LGG_BIG_ENDIAN, b, count) == LGG_OK);
+    long d = first_diff(a, b, count);
+    CHECKF(d < 0, "%s %s: big-endian differs at %ld", what, ti->name, d);
+    CHECKF(memcmp(be, keep, bytes) == 0, "%s: source was modified", ti->name);
+    free(be);
+    free(keep);
+    free(a);
+    free(b);
+}
+
+TEST(dequant_big_endian_golden) {
+    static golden_row rows[1024];
+    size_t n = load_index(rows, 1024);
+    REQUIRE(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t sz;
+        uint8_t *in = read_golden(rows[i].input, &sz);
+        if (!in) continue;
+        const lgg_type_info *ti = lgg_type_get(rows[i].type);
+        REQUIRE(ti && ti->type_size);
+        check_big_endian(lgg_dequantize, rows[i].type, in, sz / ti->type_size, rows[i].input);
+        check_big_endian(lgg_dequantize_ref, rows[i].type, in, sz / ti->type_size, rows[i].input);
+        free(in);
+    }
+}
+
+TEST(dequant_big_endian_all_types) {
+    for (size_t t = 0; t < N_TYPES; t++) {
+        const lgg_type_info *ti = lgg_type_get(ALL_TYPES[t]);
+        const size_t nblocks = 300; /* more than one swap chunk for every type */
+        uint8_t *p = malloc(nblocks * ti->type_size);
+        fill_blocks(ALL_TYPES[t], p, nblocks, 1);
+        check_big_endian(lgg_dequantize, ALL_TYPES[t], p, nblocks, "random");
+        check_big_endian(lgg_dequantize_ref, ALL_TYPES[t], p, nblocks, "random");
+        free(p);
+    }
+    /* a swapped field must actually change the result */
+    float a[32], b[32];
+    uint8_t q8[34] = {0x00, 0x3C, 5};
+    CHECK(lgg_dequantize(LGG_TYPE_Q8_0, q8, 34, LGG_LITTLE_ENDIAN, a, 32) == LGG_OK);
+    CHECK(lgg_dequantize(LGG_TYPE_Q8_0, q8, 34, LGG_BIG_ENDIAN, b, 32) == LGG_OK);
+    CHECK(a[0] == 5.0f);
+    CHECK(b[0] != 5.0f);
+}
+
+/* ---- argument contract ------------------------------------------------------- */
+
+TEST(dequant_argument_errors) {
+    static uint8_t src[4096];
+    float dst[1024];
+    for (int pass = 0; pass < 2; pass++) {
+        deq_api fn = pass ? lgg_dequantize_ref : lgg_dequantize;
+        CHECK(fn(LGG_TYPE_Q4_0, NULL, 18, LGG_LITTLE_ENDIAN, dst, 32) == LGG_ERR_ARG);
+        CHECK(fn(LGG_TYPE_Q4_0, src, 18, LGG_LITTLE_ENDIAN, NULL, 32) == LGG_ERR_ARG);
+        CHECK(fn(LGG_TYPE_Q4_0, src, 18, (lgg_endian)7, dst, 32) == LGG_ERR_ARG);
+        CHECK(fn(4, src, sizeof src, LGG_LITTLE_ENDIAN, dst, 32) == LGG_ERR_UNSUPPORTED);
+        CHECK(fn(31, src, sizeof src, LGG_LITTLE_ENDIAN, dst, 32) == LGG_ERR_UNSUPPORTED);
+        CHECK(fn(LGG_TYPE_COUNT, src, sizeof src, LGG_LITTLE_ENDIAN, dst, 32) == LGG_ERR_UNSUPPORTED);
+        CHECK(fn(UINT32_MAX, src, sizeof src, LGG_LITTLE_ENDIAN, dst, 32) == LGG_ERR_UNSUPPORTED);
+        CHECK(fn(LGG_TYPE_Q4_0, src, sizeof src, LGG_LITTLE_ENDIAN, dst, 33) == LGG_ERR_RANGE);
+        CHECK(fn(LGG_TYPE_Q4_K, src, sizeof src, LGG_LITTLE_ENDIAN, dst, 128) == LGG_ERR_RANGE);
+        CHECK(fn(LGG_TYPE_Q4_0, src, 35, LGG_LITTLE_ENDIAN, dst, 64) == LGG_ERR_RANGE);
+        CHECK(fn(LGG_TYPE_Q4_0, src, 36, LGG_LITTLE_ENDIAN, dst, 64) == LGG_OK);
+        CHECK(fn(LGG_TYPE_F32, src, 4 * 1024 - 1, LGG_BIG_ENDIAN, dst, 1024) == LGG_ERR_RANGE);
+        /* a count whose byte size overflows */
+        CHECK(fn(LGG_TYPE_F64, src, sizeof src, LGG_LITTLE_ENDIAN, dst, UINT64_MAX) == LGG_ERR_RANGE);
+        CHECK(fn(LGG_TYPE_Q8_K, src, sizeof src, LGG_LITTLE_ENDIAN, dst, UINT64_MAX / 256 * 256) == LGG_ERR_RANGE);
+        /* zero elements is fine */
+        CHECK(fn(LGG_TYPE_Q4_K, src, 0, LGG_LITTLE_ENDIAN, dst, 0) == LGG_OK);
+    }
+}
+
+/* Reads stop at src_size: a buffer that ends exactly at the last block, at the
+ * end of a page-sized heap allocation, is decoded without overrun (ASan). */
+TEST(dequant_exact_size_buffers) {
+    for (size_t t = 0; t < N_TYPES; t++) {
+        const lgg_type_info *ti = lgg_type_get(ALL_TYPES[t]);
+        for (size_t nb = 1; nb <= 9; nb += 4) {
+            uint8_t *p = malloc(nb * ti->type_size);
+            fill_random(p, nb * ti->type_size);
+            float *o = malloc(nb * ti->block_size * 4);
+            CHECK(lgg_dequantize(ALL_TYPES[t], p, nb * ti->type_size, LGG_LITTLE_ENDIAN, o, nb * ti->block_size) ==
+                  LGG_OK);
+            CHECK(lgg_dequantize(ALL_TYPES[t], p, nb * ti->type_size, LGG_BIG_ENDIAN, o, nb * ti->block_size) ==
+                  LGG_OK);
+            free(p);
+            free(o);
+        }
+    }
+}
+
+/* ---- tensors of open files ------------------------------------------------- */
+
+static lgg_file *open_shared(const char *rel) {
+    lgg_file *f = NULL;
+    if (lgg_open_file(shared_path(rel), NULL, &f, NULL) != LGG_OK) return NULL;
+    return f;
+}
+
+/* ggml's own GGUF files of every type: each tensor (and slices of its rows)
+ * dequantizes to the golden output of the same bytes. */
+TEST(dequant_tensor_golden_files) {
+    static golden_row rows[1024];
+    size_t n = load_index(rows, 1024);
+    REQUIRE(n > 0);
+    size_t matched = 0;
+    for (size_t i = 0; i < n; i++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "golden/ggml-types/type-%s.gguf", rows[i].name);
+        lgg_file *f = open_shared(rel);
+        if (!f) continue;
+        size_t in_sz, out_sz;
+        uint8_t *in = read_golden(rows[i].input, &in_sz);
+        uint8_t *out = read_golden(rows[i].output, &out_sz);
+        for (uint64_t k = 0; in && out && k < lgg_tensor_count(f); k++) {
+            const lgg_tensor *t = lgg_tensor_at(f, k);
+            if (t->size != in_sz || memcmp(t->data, in, in_sz) != 0) continue;
+            matched++;
+            const uint64_t cnt = t->n_elements;
+            REQUIRE(cnt * 4 == out_sz);
+            float *got = malloc(cnt * 4);
+            for (int th = 1; th <= 3; th++) {
+                memset(got, 0xAB, cnt * 4);
+                CHECK(lgg_dequantize_tensor(f, t, got, cnt, th) == LGG_OK);
+                CHECKF(first_diff(got, (const float *)out, cnt) < 0, "%s tensor %llu threads %d", rel,
+                       (unsigned long long)k, th);
+            }
+            const uint64_t rl = (uint64_t)t->ne[0];
+            CHECK(lgg_dequantize_rows(f, t, 2, 5, got, 3 * rl) == LGG_OK);
+            CHECK(first_diff(got, (const float *)out + 2 * rl, 3 * rl) < 0);
+            CHECK(lgg_dequantize_rows(f, t, 2, 5, got, 3 * rl - 1) == LGG_ERR_RANGE);
+            CHECK(lgg_dequantize_rows(f, t, 5, 2, got, 3 * rl) == LGG_ERR_RANGE);
+            CHECK(lgg_dequantize_rows(f, t, 0, (uint64_t)t->n_elements / rl + 1, got, cnt + rl) == LGG_ERR_RANGE);
+            CHECK(lgg_dequantize_rows(f, t, 3, 3, got, 0) == LGG_OK);
+            CHECK(lgg_dequantize_rows(NULL, t, 0, 1, got, rl) == LGG_ERR_ARG);
+            CHECK(lgg_dequantize_rows(f, NULL, 0, 1, got, rl) == LGG_ERR_ARG);
+            CHECK(lgg_dequantize_rows(f, t, 0, 1, NULL, rl) == LGG_ERR_ARG);
+            CHECK(lgg_dequantize_tensor(f, t, got, cnt - 1, 1) == LGG_ERR_RANGE);
+            CHECK(lgg_dequantize_tensor(f, t, NULL, cnt, 1) == LGG_ERR_ARG);
+            free(got);
+        }
+        free(in);
+        free(out);
+        lgg_close(f);
+    }
+    CHECKF(matched >= 100, "only %zu golden tensors found in ggml-types/", matched);
+}
+
+/* Big-endian files dequantize to the same floats as the little-endian
+ * originals, with any number of threads.  `be` must hold the same tensors. */
+static void compare_be_file(lgg_file *le, lgg_file *be, const char *what) {
+    CHECK(lgg_file_endian(be) == LGG_BIG_ENDIAN);
+    REQUIRE(lgg_tensor_count(le) == lgg_tensor_count(be));
+    size_t multi = 0;
+    for (uint64_t k = 0; k < lgg_tensor_count(le); k++) {
+        const lgg_tensor *a = lgg_tensor_at(le, k);
+        int64_t j = lgg_find_tensor(be, a->name.ptr, (size_t)a->name.len);
+        REQUIRE(j >= 0);
+        const lgg_tensor *b = lgg_tensor_at(be, (uint64_t)j);
+        REQUIRE(a->n_elements == b->n_elements && a->type == b->type);
+        float *x = malloc(a->n_elements * 4), *y = malloc(a->n_elements * 4);
+        CHECK(lgg_dequantize_tensor(le, a, x, a->n_elements, 1) == LGG_OK);
+        static const int threads[] = {1, 2, 5, 0};
+        for (size_t ti = 0; ti < 4; ti++) {
+            memset(y, 0xCD, a->n_elements * 4);
+            CHECK(lgg_dequantize_tensor(be, b, y, b->n_elements, threads[ti]) == LGG_OK);
+            CHECKF(first_diff(x, y, a->n_elements) < 0, "%s: %.*s differs with %d threads", what,
+                   (int)a->name.len, a->name.ptr, threads[ti]);
+        }
+        if (a->n_elements >= 2 * 64 * 1024) multi++;
+        free(x);
+        free(y);
+    }
+    CHECK(multi > 0); /* at least one tensor big enough to be split */
+}
+
+TEST(dequant_tensor_big_endian_f16) {
+    lgg_file *le = open_shared("golden/llama-quantize/pub-dense-f16.gguf");
+    lgg_file *be = open_shared("golden/llama-quantize/pub-dense-f16.BE.gguf");
+    REQUIRE(le && be);
+    compare_be_file(le, be, "pub-dense-f16.BE.gguf");
+    lgg_close(le);
+    lgg_close(be);
+}
+
+/* pub-dense-Q8_0.BE.gguf's header is big-endian, but its Q8_0 data is not a
+ * faithful conversion: the converter swapped every 16-bit word of rows
+ * 0,1,34,35,68,69... (it sliced a 2-D row array with block offsets) and left
+ * the other rows untouched.  So rebuild the data section properly -- the
+ * little-endian blocks with only each block's scale swapped, as the type
+ * table says -- into a copy of that file and compare against that. */
+TEST(dequant_tensor_big_endian_q8_0) {
+    lgg_file *le = open_shared("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    lgg_file *be0 = open_shared("golden/llama-quantize/pub-dense-Q8_0.BE.gguf");
+    REQUIRE(le && be0);
+    const size_t n = (size_t)lgg_file_size(be0);
+    uint8_t *copy = malloc(n);
+    memcpy(copy, lgg_file_bytes(be0), n);
+    size_t quant = 0;
+    for (uint64_t k = 0; k < lgg_tensor_count(be0); k++) {
+        const lgg_tensor *b = lgg_tensor_at(be0, k);
+        const lgg_tensor *a = lgg_tensor_at(le, (uint64_t)lgg_find_tensor(le, b->name.ptr, (size_t)b->name.len));
+        REQUIRE(a && a->size == b->size);
+        uint8_t *dst = copy + b->file_offset;
+        memcpy(dst, a->data, a->size);
+        const lgg_type_info *ti = lgg_type_get(a->type);
+        swap_to_big(ti, dst, a->size / ti->type_size);
+        quant += a->type == LGG_TYPE_Q8_0;
+    }
+    CHECK(quant > 0);
+    lgg_file *be = NULL;
+    REQUIRE(lgg_open_memory(copy, n, NULL, &be, NULL) == LGG_OK);
+    compare_be_file(le, be, "pub-dense-Q8_0 (re-swapped)");
+    lgg_close(be);
+    lgg_close(be0);
+    lgg_close(le);
+    free(copy);
+}
+
+/* A truncated download opened with LGG_OPEN_ALLOW_MISSING_DATA: tensors
+ * whose data is missing are refused, present ones still decode. */
+TEST(dequant_tensor_missing_data) {
+    size_t sz;
+    uint8_t *bytes = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &sz);
+    REQUIRE(bytes);
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_memory(bytes, sz / 2, &o, &f, NULL) == LGG_OK);
+    size_t missing = 0, present = 0;
+    for (uint64_t k = 0; k < lgg_tensor_count(f); k++) {
+        const lgg_tensor *t = lgg_tensor_at(f, k);
+        float *x = malloc(t->n_elements * 4 + 4);
+        lgg_status st = lgg_dequantize_tensor(f, t, x, t->n_elements, 2);
+        if (t->data_available) {
+            present++;
+            CHECK(st == LGG_OK);
+        } else {
+            missing++;
+            CHECK(st == LGG_ERR_UNSUPPORTED);
+            CHECK(lgg_dequantize_rows(f, t, 0, 1, x, t->n_elements) == LGG_ERR_UNSUPPORTED);
+        }
+        free(x);
+    }
+    CHECK(missing > 0 && present > 0);
+    lgg_close(f);
+    free(bytes);
+}
