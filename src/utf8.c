@@ -3,7 +3,24 @@
  * are skipped while their high bits are clear. */
 #include "internal.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+LGG_HIDDEN bool lgg__utf8_valid_avx2(const uint8_t *s, uint64_t len);
+#endif
+
+LGG_HIDDEN bool lgg__utf8_valid_scalar(const uint8_t *s, uint64_t len, uint64_t *bad_at);
+
 bool lgg__utf8_valid(const uint8_t *s, uint64_t len, uint64_t *bad_at) {
+#if defined(__x86_64__) || defined(__i386__)
+    /* long runs go through the vector validator; only a failure (rare) pays
+     * for the scalar pass that finds the first bad byte */
+    if (len >= 64 && __builtin_cpu_supports("avx2")) {
+        if (lgg__utf8_valid_avx2(s, len)) return true;
+    }
+#endif
+    return lgg__utf8_valid_scalar(s, len, bad_at);
+}
+
+bool lgg__utf8_valid_scalar(const uint8_t *s, uint64_t len, uint64_t *bad_at) {
     uint64_t i = 0;
     while (i < len) {
         while (i + 8 <= len) {

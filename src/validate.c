@@ -255,33 +255,78 @@ static void check_value(vctx *c, const lgg_kv *kv) {
             c->has_nested = true;
             c->nested_at = kv->offset;
         }
-        /* walk with an explicit stack of iterators */
-        lgg_iter st[72];
-        int sp = 0;
-        lgg_array_iter(v, &st[sp++]);
-        lgg_value e;
         uint64_t bad_strings = 0, bad_bools = 0, first_bad = 0;
-        while (sp) {
-            if (!lgg_iter_next(&st[sp - 1], &e)) {
-                sp--;
-                continue;
-            }
-            if (e.type == LGG_VT_STRING) {
-                uint64_t b;
-                if (!lgg__utf8_valid(e.data, e.count, &b)) {
-                    if (!bad_strings && !bad_bools) first_bad = e.offset + b;
-                    bad_strings++;
+        if (v->elem_type == LGG_VT_STRING) {
+            /* A length field below 128 is all ASCII bytes in either byte order,
+             * and ASCII ends any UTF-8 sequence: so a run of strings whose
+             * length fields are all < 128 is valid exactly when the whole run
+             * of bytes is.  Validate such runs in one pass; a longer length
+             * field breaks the run. */
+            const uint8_t *p = v->data, *end = v->data + v->size, *run = p;
+            const uint8_t lw = v->len_width;
+            while (p < end) {
+                uint64_t len = lw == 4 ? lgg__ld32(p, v->swap) : lgg__ld64(p, v->swap);
+                if (len >= 128) {
+                    uint64_t b;
+                    if (p > run && !lgg__utf8_valid(run, (uint64_t)(p - run), &b)) {
+                        if (!bad_strings) first_bad = v->offset + (uint64_t)(run - v->data) + b;
+                        bad_strings++;
+                    }
+                    run = p + lw;
                 }
-            } else if (e.type == LGG_VT_BOOL) {
-                if (e.data[0] > 1) {
-                    if (!bad_strings && !bad_bools) first_bad = e.offset;
+                p += lw + len;
+            }
+            uint64_t b;
+            if (end > run && !lgg__utf8_valid(run, (uint64_t)(end - run), &b)) {
+                if (!bad_strings) first_bad = v->offset + (uint64_t)(run - v->data) + b;
+                bad_strings++;
+            }
+            if (bad_strings) {
+                /* count the bad strings exactly (rare path) */
+                lgg_iter it;
+                lgg_value e;
+                bad_strings = 0;
+                lgg_array_iter(v, &it);
+                while (lgg_iter_next(&it, &e))
+                    if (!lgg__utf8_valid(e.data, e.count, &b)) {
+                        if (!bad_strings) first_bad = e.offset + b;
+                        bad_strings++;
+                    }
+            }
+        } else if (v->elem_type == LGG_VT_BOOL) {
+            for (uint64_t i = 0; i < v->count; i++)
+                if (v->data[i] > 1) {
+                    if (!bad_bools) first_bad = v->offset + i;
                     bad_bools++;
                 }
-            } else if (e.type == LGG_VT_ARRAY) {
-                if (sp < 72) lgg_array_iter(&e, &st[sp++]);
-            } else {
-                /* scalars of one type: skip the rest of this array at once */
-                st[sp - 1].index = st[sp - 1].arr.count;
+        } else if (v->elem_type == LGG_VT_ARRAY) {
+            /* nested arrays: walk with an explicit stack of iterators */
+            lgg_iter st[72];
+            int sp = 0;
+            lgg_array_iter(v, &st[sp++]);
+            lgg_value e;
+            while (sp) {
+                if (!lgg_iter_next(&st[sp - 1], &e)) {
+                    sp--;
+                    continue;
+                }
+                if (e.type == LGG_VT_STRING) {
+                    uint64_t b;
+                    if (!lgg__utf8_valid(e.data, e.count, &b)) {
+                        if (!bad_strings && !bad_bools) first_bad = e.offset + b;
+                        bad_strings++;
+                    }
+                } else if (e.type == LGG_VT_BOOL) {
+                    if (e.data[0] > 1) {
+                        if (!bad_strings && !bad_bools) first_bad = e.offset;
+                        bad_bools++;
+                    }
+                } else if (e.type == LGG_VT_ARRAY) {
+                    if (sp < 72) lgg_array_iter(&e, &st[sp++]);
+                } else {
+                    /* scalars of one type: skip the rest of this array at once */
+                    st[sp - 1].index = st[sp - 1].arr.count;
+                }
             }
         }
         if (bad_strings) {

@@ -61,6 +61,11 @@ const char *build_dir(void);
 /* A fresh scratch directory for this test run (removed at exit). */
 const char *scratch_dir(void);
 
+/* Run a program (argv[0] is a path) with no stdin; capture stdout and stderr
+ * (malloc'd, NUL-terminated, caller frees) and the exit status (-1 if it did
+ * not exit normally).  Returns 0, or -1 if it could not be started. */
+int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status);
+
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {
     unsigned char *p;

@@ -272,3 +272,37 @@ TEST(size_labels_as_gguf_py) {
     lgg_size_label(7241732096ull, 8, b, sizeof b); CHECK_STR(b, "8x7.2B");
     CHECK(lgg_size_label(7241732096ull, 8, b, 3) == 6 && b[0] == 0);
 }
+
+bool lgg__utf8_valid_scalar(const uint8_t *s, uint64_t len, uint64_t *bad_at);
+bool lgg__utf8_valid_avx2(const uint8_t *s, uint64_t len);
+
+TEST(utf8_vector_validator_agrees_with_scalar) {
+    if (!__builtin_cpu_supports("avx2")) return;
+    /* random strings built from valid and invalid pieces, every length to 300 */
+    static const char *const pieces[] = {"a", "z~", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xC4\xA0",
+                                         "\x80", "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE0\x9F\xBF",
+                                         "\xF0\x8F\xBF\xBF", "\xC3", "\xE2\x82", "\xF0\x9F\x98", "\xFF", "\xF5\x80\x80\x80",
+                                         "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\xED\x9F\xBF"};
+    uint64_t seed = 12345;
+    uint8_t s[400];
+    int mismatches = 0, invalid = 0;
+    for (int iter = 0; iter < 40000; iter++) {
+        size_t n = 0, target = (size_t)(iter % 300);
+        while (n < target) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            /* mostly valid pieces so that long valid strings are common */
+            unsigned r = (unsigned)(seed >> 33);
+            const char *p = pieces[(r % 100) < 97 ? r % 6 : 6 + r % 14];
+            size_t l = strlen(p);
+            if (n + l > sizeof s) break;
+            memcpy(s + n, p, l);
+            n += l;
+        }
+        uint64_t at;
+        bool a = lgg__utf8_valid_scalar(s, n, &at), b = lgg__utf8_valid_avx2(s, n);
+        if (a != b && mismatches++ < 5) test_fail(__FILE__, __LINE__, "length %zu: scalar %d, avx2 %d", n, a, b);
+        invalid += !a;
+    }
+    CHECK(mismatches == 0);
+    CHECK(invalid > 1000 && invalid < 39000);
+}

@@ -98,3 +98,58 @@ void buf_free(buf *b) {
     b->p = NULL;
     b->n = b->cap = 0;
 }
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+static char *slurp_fd(int fd, size_t *len) {
+    size_t cap = 4096, n = 0;
+    char *p = malloc(cap);
+    for (;;) {
+        if (n + 1 >= cap) p = realloc(p, cap *= 2);
+        ssize_t r = read(fd, p + n, cap - n - 1);
+        if (r <= 0) break;
+        n += (size_t)r;
+    }
+    p[n] = 0;
+    *len = n;
+    return p;
+}
+
+int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status) {
+    /* stdout and stderr go to temporary files, so neither pipe can fill up and block */
+    char po[512], pe[512];
+    snprintf(po, sizeof po, "%s/out.XXXXXX", scratch_dir());
+    snprintf(pe, sizeof pe, "%s/err.XXXXXX", scratch_dir());
+    int fo = mkstemp(po), fe = mkstemp(pe);
+    if (fo < 0 || fe < 0) return -1;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fo, 1);
+    posix_spawn_file_actions_adddup2(&fa, fe, 2);
+    pid_t pid;
+    int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        close(fo);
+        close(fe);
+        return -1;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0) {
+    }
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    lseek(fo, 0, SEEK_SET);
+    lseek(fe, 0, SEEK_SET);
+    *out = slurp_fd(fo, out_len);
+    *err = slurp_fd(fe, err_len);
+    close(fo);
+    close(fe);
+    unlink(po);
+    unlink(pe);
+    return 0;
+}

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Install what building and testing libgguf needs on Debian 12: a C compiler,
+# make and binutils (nm, for the symbol test).  clang is for `make fuzz` only.
+# Runs apt-get only when something is missing; needs root for that.
+set -e
+need=""
+command -v cc >/dev/null 2>&1 || need="$need build-essential"
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v nm >/dev/null 2>&1 || need="$need binutils"
+if [ "${WITH_FUZZ:-0}" = 1 ]; then
+    command -v clang >/dev/null 2>&1 || need="$need clang"
+fi
+if [ -n "$need" ]; then
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $need
+fi

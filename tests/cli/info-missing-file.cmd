@@ -1,0 +1,2 @@
+info
+/nonexistent.gguf

@@ -1,0 +1,3 @@
+tensors
+--json
+@SHARED@/golden/ggml-types/type-q4_K.gguf
