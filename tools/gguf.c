@@ -10,6 +10,9 @@ static const cli_command COMMANDS[] = {
     {"dump", "print all metadata and the tensor list (text or --json)", cmd_dump},
     {"tensors", "list tensors: name, type, shape, offset, size", cmd_tensors},
     {"validate", "check files against the GGUF specification", cmd_validate},
+    {"cat", "write one tensor's bytes or f32 values", cmd_cat},
+    {"stats", "per-tensor value statistics and histogram", cmd_stats},
+    {"diff", "compare two files: metadata, tensors, value errors", cmd_diff},
     {NULL, NULL, NULL},
 };
 
