@@ -55,8 +55,10 @@ uint64_t cli_chunk_elems(uint64_t row_len, uint64_t unit, uint64_t cap);
 /* Elements [first, first+n) of t as f32; first and n are multiples of the
  * block size. */
 lgg_status cli_dequant_range(const lgg_file *f, const lgg_tensor *t, uint64_t first, uint64_t n, float *dst);
-/* Floats converted per chunk: 16 MiB of output. */
-#define CLI_CHUNK_FLOATS (UINT64_C(4) << 20)
+/* Floats converted per chunk: 16 MiB of output, or LGG_CHUNK_FLOATS from
+ * the environment (a smaller memory bound; the tests use it to reach the
+ * multi-chunk and part-of-a-row paths with small files). */
+uint64_t cli_chunk_floats(void);
 
 /* A percentage on stderr, redrawn at most five times a second, only when
  * stderr is a terminal. */

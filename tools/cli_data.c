@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,16 @@ const char *cli_data_problem(const lgg_tensor *t) {
 uint64_t cli_block_size(const lgg_tensor *t) {
     const lgg_type_info *ti = lgg_type_get(t->type);
     return ti && ti->block_size ? ti->block_size : 1;
+}
+
+uint64_t cli_chunk_floats(void) {
+    const char *e = getenv("LGG_CHUNK_FLOATS");
+    if (e && *e) {
+        char *end;
+        unsigned long long v = strtoull(e, &end, 10);
+        if (!*end && v > 0 && v <= (UINT64_C(1) << 40)) return v;
+    }
+    return UINT64_C(4) << 20;
 }
 
 uint64_t cli_chunk_elems(uint64_t row_len, uint64_t unit, uint64_t cap) {

@@ -2,7 +2,7 @@
  * stored bytes, or its values as little-endian f32, to stdout or OUT.
  *
  * Memory stays bounded whatever the tensor's size: raw bytes are written
- * straight from the mapping and values are converted CLI_CHUNK_FLOATS at a
+ * straight from the mapping and values are converted 16 MiB of output at a
  * time.  OUT is replaced atomically (temporary file in the same directory,
  * flushed to disk, renamed), so a failure never leaves a half-written OUT. */
 #include "cli.h"
@@ -121,7 +121,7 @@ static int close_output(output *o, int ok) {
 
 static int write_raw(FILE *fp, const lgg_tensor *t) {
     const uint8_t *p = t->data;
-    const uint64_t step = CLI_CHUNK_FLOATS * 4;
+    const uint64_t step = cli_chunk_floats() * 4;
     cli_progress pr;
     cli_progress_init(&pr, "cat", t->size);
     for (uint64_t done = 0; done < t->size;) {
@@ -139,7 +139,7 @@ static int write_raw(FILE *fp, const lgg_tensor *t) {
 }
 
 static int write_f32(FILE *fp, const lgg_file *f, const lgg_tensor *t) {
-    const uint64_t chunk = cli_chunk_elems(t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0, cli_block_size(t), CLI_CHUNK_FLOATS);
+    const uint64_t chunk = cli_chunk_elems(t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0, cli_block_size(t), cli_chunk_floats());
     const uint64_t cap = chunk < t->n_elements ? chunk : t->n_elements;
     float *buf = malloc((size_t)(cap ? cap : 1) * sizeof *buf);
     if (!buf) {

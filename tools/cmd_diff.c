@@ -203,7 +203,7 @@ static void compare_values(const lgg_file *A, const lgg_tensor *ta, const lgg_fi
     const uint64_t ba = cli_block_size(ta), bb = cli_block_size(tb);
     const uint64_t unit = ba / gcd64(ba, bb) * bb;
     const uint64_t row = ta->ne[0] == tb->ne[0] && ta->ne[0] > 0 ? (uint64_t)ta->ne[0] : 0;
-    const uint64_t chunk = cli_chunk_elems(row, unit, CLI_CHUNK_FLOATS / 2);
+    const uint64_t chunk = cli_chunk_elems(row, unit, cli_chunk_floats() / 2);
     const uint64_t cap = chunk < n ? chunk : n;
     float *xa = malloc((size_t)(cap ? cap : 1) * 2 * sizeof *xa);
     if (!xa) {
@@ -243,7 +243,10 @@ static double rmse(const figures *g) { return g->n_pairs ? sqrt(g->sum_d2 / (dou
 static double cosine(const figures *g) {
     if (g->sum_aa == 0 && g->sum_bb == 0) return 1;
     if (g->sum_aa == 0 || g->sum_bb == 0) return 0;
-    return g->sum_ab / (sqrt(g->sum_aa) * sqrt(g->sum_bb));
+    /* sqrt of the product, not the product of sqrts: equal vectors give
+     * exactly 1.  The squares of floats cannot overflow a double. */
+    double c = g->sum_ab / sqrt(g->sum_aa * g->sum_bb);
+    return c > 1 ? 1 : c < -1 ? -1 : c;
 }
 
 static int same_shape(const lgg_tensor *a, const lgg_tensor *b) {

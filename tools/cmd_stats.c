@@ -3,11 +3,11 @@
  *
  * min, max, mean, std and absmax are taken over the finite values only (NaN
  * and infinities are counted apart), so one bad value does not hide the
- * shape of the rest.  Mean and variance are accumulated in double, per chunk
- * by two passes over the chunk in memory and across chunks by Chan's
- * pairwise merge, which stays accurate for any tensor size.  The histogram
- * needs the final min and max, so it takes a second pass over the data unless
- * the whole tensor fitted in one chunk. */
+ * shape of the rest.  Two passes in double: the sum (hence the mean) first,
+ * then the squared deviations from it together with the histogram, which
+ * needs the final min and max anyway.  Both passes run in element order, so
+ * the figures do not depend on the chunk size; the data is converted a second
+ * time only when the tensor does not fit in one chunk. */
 #include "cli.h"
 
 #include <math.h>
@@ -21,7 +21,7 @@ static const char USAGE[] = "gguf stats [--json] FILE [TENSOR...]";
 
 typedef struct tstats {
     uint64_t n, nan, inf, zeros, finite;
-    double min, max, absmax, mean, m2;
+    double min, max, absmax, sum, mean, m2;
     uint64_t hist[NBINS];
     const char *error; /* why the values could not be read, or NULL */
 } tstats;
@@ -43,9 +43,9 @@ static void help(void) {
            USAGE, NBINS);
 }
 
+/* Pass 1: counts, extremes and the running sum, element by element in file
+ * order, so the result does not depend on how the data was chunked. */
 static void accumulate(tstats *s, const float *x, uint64_t n) {
-    uint64_t c = 0;
-    double sum = 0, lo = INFINITY, hi = -INFINITY, am = s->absmax;
     for (uint64_t i = 0; i < n; i++) {
         double v = x[i];
         if (v == 0) s->zeros++;
@@ -57,38 +57,22 @@ static void accumulate(tstats *s, const float *x, uint64_t n) {
             s->inf++;
             continue;
         }
-        c++;
-        sum += v;
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-        if (fabs(v) > am) am = fabs(v);
+        if (!s->finite || v < s->min) s->min = v;
+        if (!s->finite || v > s->max) s->max = v;
+        if (fabs(v) > s->absmax) s->absmax = fabs(v);
+        s->sum += v;
+        s->finite++;
     }
     s->n += n;
-    if (!c) return;
-    const double mc = sum / (double)c;
-    double m2c = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        double v = x[i];
-        if (isfinite(v)) m2c += (v - mc) * (v - mc);
-    }
-    if (!s->finite) {
-        s->min = lo, s->max = hi, s->mean = mc, s->m2 = m2c;
-    } else {
-        if (lo < s->min) s->min = lo;
-        if (hi > s->max) s->max = hi;
-        const double tot = (double)(s->finite + c), delta = mc - s->mean;
-        s->mean += delta * ((double)c / tot);
-        s->m2 += m2c + delta * delta * ((double)s->finite * (double)c / tot);
-    }
-    s->absmax = am;
-    s->finite += c;
 }
 
-static void histogram(tstats *s, const float *x, uint64_t n) {
+/* Pass 2: squared deviations from the final mean, and the histogram. */
+static void second_pass(tstats *s, const float *x, uint64_t n) {
     const double w = s->max - s->min;
     for (uint64_t i = 0; i < n; i++) {
         double v = x[i];
         if (!isfinite(v)) continue;
+        s->m2 += (v - s->mean) * (v - s->mean);
         int b = w > 0 ? (int)((v - s->min) / w * NBINS) : 0;
         if (b >= NBINS) b = NBINS - 1;
         if (b < 0) b = 0;
@@ -100,7 +84,7 @@ static void compute(const lgg_file *f, const lgg_tensor *t, tstats *s, cli_progr
     memset(s, 0, sizeof *s);
     s->error = cli_data_problem(t);
     if (s->error) return;
-    const uint64_t chunk = cli_chunk_elems(t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0, cli_block_size(t), CLI_CHUNK_FLOATS);
+    const uint64_t chunk = cli_chunk_elems(t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0, cli_block_size(t), cli_chunk_floats());
     const uint64_t cap = chunk < t->n_elements ? chunk : t->n_elements;
     float *buf = malloc((size_t)(cap ? cap : 1) * sizeof *buf);
     if (!buf) {
@@ -121,9 +105,10 @@ static void compute(const lgg_file *f, const lgg_tensor *t, tstats *s, cli_progr
             if (pass == 0) {
                 accumulate(s, buf, n);
                 cli_progress_add(pr, n);
-            } else histogram(s, buf, n);
+            } else second_pass(s, buf, n);
         }
         if (!s->finite) break;
+        if (pass == 0) s->mean = s->sum / (double)s->finite;
     }
     free(buf);
 }
