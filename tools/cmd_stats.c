@@ -80,12 +80,19 @@ static void second_pass(tstats *s, const float *x, uint64_t n) {
     }
 }
 
+static uint64_t chunk_of(const lgg_tensor *t) {
+    const uint64_t chunk = cli_chunk_elems(t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0, cli_block_size(t), cli_chunk_floats());
+    return chunk < t->n_elements ? chunk : t->n_elements;
+}
+
+/* Elements converted for t: twice its size when it takes two passes. */
+static uint64_t work_of(const lgg_tensor *t) { return chunk_of(t) < t->n_elements ? 2 * t->n_elements : t->n_elements; }
+
 static void compute(const lgg_file *f, const lgg_tensor *t, tstats *s, cli_progress *pr) {
     memset(s, 0, sizeof *s);
     s->error = cli_data_problem(t);
     if (s->error) return;
-    const uint64_t chunk = cli_chunk_elems(t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0, cli_block_size(t), cli_chunk_floats());
-    const uint64_t cap = chunk < t->n_elements ? chunk : t->n_elements;
+    const uint64_t cap = chunk_of(t);
     float *buf = malloc((size_t)(cap ? cap : 1) * sizeof *buf);
     if (!buf) {
         s->error = "cannot be read: out of memory";
@@ -102,10 +109,9 @@ static void compute(const lgg_file *f, const lgg_tensor *t, tstats *s, cli_progr
                     return;
                 }
             }
-            if (pass == 0) {
-                accumulate(s, buf, n);
-                cli_progress_add(pr, n);
-            } else second_pass(s, buf, n);
+            if (pass == 0) accumulate(s, buf, n);
+            else second_pass(s, buf, n);
+            if (pass == 0 || cap < t->n_elements) cli_progress_add(pr, n);
         }
         if (!s->finite) break;
         if (pass == 0) s->mean = s->sum / (double)s->finite;
@@ -243,7 +249,7 @@ int cmd_stats(int argc, char **argv) {
             }
             sel[i] = lgg_tensor_at(f, (uint64_t)k);
         } else sel[i] = lgg_tensor_at(f, i);
-        if (!cli_data_problem(sel[i])) total += sel[i]->n_elements;
+        if (!cli_data_problem(sel[i])) total += work_of(sel[i]);
     }
     if (rc == CLI_OK) {
         cli_progress pr;
