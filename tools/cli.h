@@ -43,9 +43,47 @@ void cli_fmt_shape(char *buf, size_t cap, const lgg_tensor *t);
 /* Name of a tensor type, "TYPE_<n>" for unknown ids (buffer static per thread). */
 const char *cli_type_name(uint32_t type);
 
+/* ---- tensor data (cli_data.c) ---- */
+/* Why a tensor's values cannot be read ("has an unknown or removed type"),
+ * or NULL when they can. */
+const char *cli_data_problem(const lgg_tensor *t);
+/* Elements per block of the tensor's type (1 for plain and unknown types). */
+uint64_t cli_block_size(const lgg_tensor *t);
+/* Elements to convert at a time: whole rows of row_len when they fit in cap,
+ * else a multiple of unit (a block size) no larger than cap, at least unit. */
+uint64_t cli_chunk_elems(uint64_t row_len, uint64_t unit, uint64_t cap);
+/* Elements [first, first+n) of t as f32; first and n are multiples of the
+ * block size. */
+lgg_status cli_dequant_range(const lgg_file *f, const lgg_tensor *t, uint64_t first, uint64_t n, float *dst);
+/* Floats converted per chunk: 16 MiB of output, or LGG_CHUNK_FLOATS from
+ * the environment (a smaller memory bound; the tests use it to reach the
+ * multi-chunk and part-of-a-row paths with small files). */
+uint64_t cli_chunk_floats(void);
+
+/* A percentage on stderr, redrawn at most five times a second, only when
+ * stderr is a terminal. */
+typedef struct cli_progress {
+    const char *cmd;
+    uint64_t total, done;
+    double last;
+    int on, shown;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *cmd, uint64_t total);
+void cli_progress_add(cli_progress *p, uint64_t n);
+void cli_progress_end(cli_progress *p);
+/* A double as JSON: shortest round-trip, "nan"/"inf"/"-inf" as strings. */
+void cli_json_f64(FILE *o, double x);
+/* A tensor's shape as a JSON array. */
+void cli_json_shape(FILE *o, const lgg_tensor *t);
+/* A tensor name or key for text output, control bytes as \xNN. */
+void cli_text_name(FILE *o, lgg_str s);
+
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_tensors(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 #endif

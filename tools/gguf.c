@@ -10,6 +10,9 @@ static const cli_command COMMANDS[] = {
     {"dump", "print all metadata and the tensor list (text or --json)", cmd_dump},
     {"tensors", "list tensors: name, type, shape, offset, size", cmd_tensors},
     {"validate", "check files against the GGUF specification", cmd_validate},
+    {"cat", "write one tensor's bytes or f32 values", cmd_cat},
+    {"stats", "per-tensor value statistics and histogram", cmd_stats},
+    {"diff", "compare two files: metadata, tensors, value errors", cmd_diff},
     {NULL, NULL, NULL},
 };
 
@@ -17,7 +20,8 @@ static void usage(FILE *out) {
     fprintf(out, "usage: gguf <command> [options] FILE...\n\ncommands:\n");
     for (const cli_command *c = COMMANDS; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fprintf(out, "\nRun 'gguf <command> --help' for a command's options.\n"
-                 "Exit status: 0 success, 1 failure (bad file, missing key, findings with errors), 2 usage error.\n");
+                 "Exit status: 0 success, 1 failure (bad file, missing key, findings with errors), 2 usage error;\n"
+                 "'gguf diff' follows diff(1): 0 identical, 1 different, 2 trouble.\n");
 }
 
 int main(int argc, char **argv) {
