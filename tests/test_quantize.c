@@ -6,16 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Types this build cannot quantize yet; their golden rows must then report
- * LGG_ERR_UNSUPPORTED (never fake output).  Keep in sync with the report. */
-static const char *const NOT_YET[] = {"iq1_s", "iq1_m", NULL};
-
-static bool not_yet(const char *name) {
-    for (int i = 0; NOT_YET[i]; i++)
-        if (strcmp(NOT_YET[i], name) == 0) return true;
-    return false;
-}
-
 static float *load_f32(const char *rel, size_t want_count) {
     size_t n = 0;
     unsigned char *p = read_file(shared_path(rel), &n);
@@ -63,7 +53,7 @@ TEST(quant_golden_all_rows) {
     static golden_row rows[1024];
     const int n = read_index(rows, 1024);
     REQUIRE(n > 0);
-    int matched = 0, unsupported = 0, mismatched = 0;
+    int matched = 0, mismatched = 0;
     for (int i = 0; i < n; i++) {
         const golden_row *r = &rows[i];
         char rel[256];
@@ -88,11 +78,8 @@ TEST(quant_golden_all_rows) {
         memset(out, 0xA5, r->bytes + 64);
         size_t written = 12345;
         lgg_status st = lgg_quantize(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx, &written);
-        if (not_yet(r->type)) {
-            CHECKF(st == LGG_ERR_UNSUPPORTED && !lgg_type_can_quantize(r->type_id),
-                   "%s: expected UNSUPPORTED (type not implemented), got %d", r->output, (int)st);
-            unsupported++;
-        } else if (st != LGG_OK || written != r->bytes) {
+        /* every golden row must be produced: no type may be left unsupported */
+        if (st != LGG_OK || written != r->bytes) {
             test_fail(__FILE__, __LINE__, "%s: status %d, written %zu (want %zu)", r->output, (int)st, written,
                       r->bytes);
             mismatched++;
@@ -113,21 +100,26 @@ TEST(quant_golden_all_rows) {
         }
         free(in), free(imx), free(gold), free(out);
     }
-    printf("    golden quantize rows: %d total, %d match, %d mismatch, %d unsupported (not implemented)\n", n, matched,
-           mismatched, unsupported);
-    CHECK(matched + unsupported + mismatched == n);
+    printf("    golden quantize rows: %d total, %d match, %d mismatch\n", n, matched, mismatched);
+    CHECK(matched == n);
+    CHECK(mismatched == 0);
 }
 
 TEST(quant_needs_imatrix) {
-    static const uint32_t need[] = {LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS, LGG_TYPE_IQ1_S, LGG_TYPE_IQ1_M};
-    float x[256] = {0};
+    /* ggml_quantize_requires_imatrix's list; IQ1_M is not on it */
+    static const uint32_t need[] = {LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS, LGG_TYPE_IQ1_S};
+    float x[256];
+    for (int i = 0; i < 256; i++) x[i] = sinf(0.37f * (float)i);
     unsigned char out[512];
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-        CHECK(lgg_type_needs_imatrix(need[i]));
-        lgg_status st = lgg_quantize(need[i], x, out, sizeof out, 1, 256, NULL, NULL);
-        if (lgg_type_can_quantize(need[i])) CHECK_EQ_U(st, LGG_ERR_NEEDS_IMATRIX);
-        else CHECK_EQ_U(st, LGG_ERR_UNSUPPORTED);
+        CHECKF(lgg_type_needs_imatrix(need[i]), "type %u", need[i]);
+        CHECKF(lgg_type_can_quantize(need[i]), "type %u", need[i]);
+        CHECK_EQ_U(lgg_quantize(need[i], x, out, sizeof out, 1, 256, NULL, NULL), LGG_ERR_NEEDS_IMATRIX);
     }
+    CHECK(!lgg_type_needs_imatrix(LGG_TYPE_IQ1_M));
+    size_t w = 0;
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_IQ1_M, x, out, sizeof out, 1, 256, NULL, &w), LGG_OK);
+    CHECK_EQ_U(w, 56);
     CHECK(!lgg_type_needs_imatrix(LGG_TYPE_Q4_K));
     CHECK(!lgg_type_needs_imatrix(LGG_TYPE_IQ3_S));
     CHECK(!lgg_type_needs_imatrix(LGG_TYPE_Q8_0));
@@ -138,7 +130,9 @@ TEST(quant_can_quantize) {
                                    LGG_TYPE_Q5_0, LGG_TYPE_Q5_1, LGG_TYPE_Q8_0, LGG_TYPE_Q8_1, LGG_TYPE_Q2_K,
                                    LGG_TYPE_Q3_K, LGG_TYPE_Q4_K, LGG_TYPE_Q5_K, LGG_TYPE_Q6_K, LGG_TYPE_TQ1_0,
                                    LGG_TYPE_TQ2_0, LGG_TYPE_MXFP4, LGG_TYPE_NVFP4, LGG_TYPE_Q1_0, LGG_TYPE_Q2_0,
-                                   LGG_TYPE_IQ4_NL, LGG_TYPE_IQ4_XS};
+                                   LGG_TYPE_IQ4_NL, LGG_TYPE_IQ4_XS, LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS,
+                                   LGG_TYPE_IQ2_S, LGG_TYPE_IQ3_XXS, LGG_TYPE_IQ3_S, LGG_TYPE_IQ1_S,
+                                   LGG_TYPE_IQ1_M};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) CHECKF(lgg_type_can_quantize(yes[i]), "type %u", yes[i]);
     static const uint32_t no[] = {LGG_TYPE_Q8_K, LGG_TYPE_I8, LGG_TYPE_I32, LGG_TYPE_F64, 4, 31, 36, LGG_TYPE_COUNT,
                                   1000};

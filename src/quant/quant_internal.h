@@ -102,6 +102,8 @@ LGG_HIDDEN bool lgg__qrow_iq2_xs(const float *x, uint8_t *y, int64_t n, const fl
 LGG_HIDDEN bool lgg__qrow_iq2_s(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN bool lgg__qrow_iq3_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN bool lgg__qrow_iq3_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq1_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq1_m(const float *x, uint8_t *y, int64_t n, const float *qw);
 /* IQ grid-derived search tables (built once); false if out of memory */
 LGG_HIDDEN bool lgg__iq_init(uint32_t type);
 
