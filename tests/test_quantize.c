@@ -231,3 +231,77 @@ TEST(quant_row_split_invariance) {
     free(in);
     free(imx);
 }
+
+/* ---- SIMD kernels against the scalar reference ---------------------------- */
+#include "quant/quant_internal.h"
+
+typedef void (*qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+
+static uint64_t simd_rng = 0x9E3779B97F4A7C15ull;
+static float simd_rand(void) {
+    simd_rng ^= simd_rng << 13, simd_rng ^= simd_rng >> 7, simd_rng ^= simd_rng << 17;
+    return (float)((double)(simd_rng >> 11) / 9007199254740992.0);
+}
+
+/* one row of 1024 values in a style that stresses a different branch of the
+ * scale search: gaussian-ish, all positive, all negative, constant runs,
+ * exact zeros, huge/tiny magnitudes, few distinct values (ties) */
+static void simd_fill(float *x, int n, int style) {
+    for (int i = 0; i < n; i++) {
+        float g = simd_rand() + simd_rand() + simd_rand() - 1.5f;
+        switch (style % 7) {
+        case 0: x[i] = g; break;
+        case 1: x[i] = fabsf(g) + 0.25f; break;
+        case 2: x[i] = -fabsf(g) - 1e-3f; break;
+        case 3: x[i] = (i / 16) % 3 == 0 ? 0.5f : (i / 16) % 3 == 1 ? 0.0f : g; break;
+        case 4: x[i] = simd_rand() < 0.5f ? 0.0f : g; break;
+        case 5: x[i] = g * ((i / 32) % 2 ? 1e-30f : 3e4f); break;
+        default: x[i] = (float)((int)(simd_rand() * 4.0f)) - 1.5f; break;
+        }
+    }
+}
+
+static void simd_compare(const char *name, qpath_fn fn, size_t bs, const float *x, int64_t n) {
+    const size_t len = (size_t)(n / 256) * bs;
+    unsigned char *a = malloc(len), *b = malloc(len);
+    REQUIRE(a && b);
+    memset(a, 0x11, len);
+    memset(b, 0x22, len);
+    fn(x, a, n, NULL, false);
+    fn(x, b, n, NULL, true);
+    size_t k = 0;
+    while (k < len && a[k] == b[k]) k++;
+    CHECKF(k == len, "%s: simd differs from scalar at byte %zu (%02x != %02x)", name, k, k < len ? b[k] : 0,
+           k < len ? a[k] : 0);
+    free(a), free(b);
+}
+
+TEST(quant_simd_matches_scalar) {
+    static const struct {
+        const char *name;
+        qpath_fn fn;
+        size_t bs;
+    } T[] = {{"q2_k", lgg__qrow_q2_k_path, 84}, {"q4_k", lgg__qrow_q4_k_path, 144}, {"q5_k", lgg__qrow_q5_k_path, 176}};
+    printf("    quantizer SIMD path on this CPU: %s\n", lgg__quant_simd() ? "avx2" : "none (scalar only)");
+    enum { N = 1024 };
+    float *x = malloc(N * sizeof(float));
+    REQUIRE(x);
+    for (int round = 0; round < 70; round++) {
+        simd_fill(x, N, round);
+        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, x, N);
+    }
+    free(x);
+    /* the golden inputs too (every case, all rows) */
+    static const char *const cases[] = {"gauss", "weights", "uniform", "edge"};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "golden/quant/input.%s.f32", cases[c]);
+        size_t len = 0;
+        float *in = (float *)read_file(shared_path(rel), &len);
+        CHECKF(in && len >= 256 * sizeof(float), "cannot read %s", rel);
+        if (!in) continue;
+        const int64_t n = (int64_t)(len / sizeof(float)) / 256 * 256;
+        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, in, n);
+        free(in);
+    }
+}
