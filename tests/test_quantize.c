@@ -261,14 +261,14 @@ static void simd_fill(float *x, int n, int style) {
     }
 }
 
-static void simd_compare(const char *name, qpath_fn fn, size_t bs, const float *x, int64_t n) {
+static void simd_compare(const char *name, qpath_fn fn, size_t bs, const float *x, int64_t n, const float *qw) {
     const size_t len = (size_t)(n / 256) * bs;
     unsigned char *a = malloc(len), *b = malloc(len);
     REQUIRE(a && b);
     memset(a, 0x11, len);
     memset(b, 0x22, len);
-    fn(x, a, n, NULL, false);
-    fn(x, b, n, NULL, true);
+    fn(x, a, n, qw, false);
+    fn(x, b, n, qw, true);
     size_t k = 0;
     while (k < len && a[k] == b[k]) k++;
     CHECKF(k == len, "%s: simd differs from scalar at byte %zu (%02x != %02x)", name, k, k < len ? b[k] : 0,
@@ -281,14 +281,19 @@ TEST(quant_simd_matches_scalar) {
         const char *name;
         qpath_fn fn;
         size_t bs;
-    } T[] = {{"q2_k", lgg__qrow_q2_k_path, 84}, {"q4_k", lgg__qrow_q4_k_path, 144}, {"q5_k", lgg__qrow_q5_k_path, 176}};
+    } T[] = {{"q2_k", lgg__qrow_q2_k_path, 84}, {"q4_k", lgg__qrow_q4_k_path, 144}, {"q5_k", lgg__qrow_q5_k_path, 176},
+                 {"q6_k", lgg__qrow_q6_k_path, 210}};
     printf("    quantizer SIMD path on this CPU: %s\n", lgg__quant_simd() ? "avx2" : "none (scalar only)");
     enum { N = 1024 };
     float *x = malloc(N * sizeof(float));
     REQUIRE(x);
     for (int round = 0; round < 70; round++) {
         simd_fill(x, N, round);
-        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, x, N);
+        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, x, N, NULL);
+        /* Q6_K's SIMD search also runs with an imatrix */
+        float qw[N];
+        for (int i = 0; i < N; i++) qw[i] = round % 2 ? 0.5f + simd_rand() : (float)(i % 3);
+        simd_compare("q6_k+imatrix", lgg__qrow_q6_k_path, 210, x, N, qw);
     }
     free(x);
     /* the golden inputs too (every case, all rows) */
@@ -301,7 +306,7 @@ TEST(quant_simd_matches_scalar) {
         CHECKF(in && len >= 256 * sizeof(float), "cannot read %s", rel);
         if (!in) continue;
         const int64_t n = (int64_t)(len / sizeof(float)) / 256 * 256;
-        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, in, n);
+        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, in, n, NULL);
         free(in);
     }
 }

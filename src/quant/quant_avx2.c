@@ -106,4 +106,65 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
         for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
 }
 
+/* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
+ * on 8 sub-blocks of n (1..32) values at once, laid out as in
+ * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j]. */
+void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
+    __m256 xt[32], wt[32];
+    __m256i Lb[32];
+    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    const __m256i lo = _mm256_set1_epi32(-nmax), hi = _mm256_set1_epi32(nmax - 1);
+    __m256 amax = zero, max = zero;
+    for (int i = 0; i < n; i++) {
+        xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+        wt[i] = qw ? _mm256_i32gather_ps(qw + i, vidx, 4) : _mm256_mul_ps(xt[i], xt[i]);
+        const __m256 a = _mm256_andnot_ps(sign, xt[i]);
+        const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
+        amax = sel(amax, a, gt);
+        max = sel(max, xt[i], gt);
+    }
+    const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-nmax), max);
+    __m256 sumlx = zero, suml2 = zero;
+    for (int i = 0; i < n; i++) {
+        const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i]))));
+        Lb[i] = l;
+        const __m256 lf = _mm256_cvtepi32_ps(l);
+        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(_mm256_mul_ps(wt[i], xt[i]), lf));
+        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], lf), lf));
+    }
+    __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_NEQ_UQ));
+    __m256 best = _mm256_mul_ps(scale, sumlx);
+    for (int is = -9; is <= 9; is++) {
+        if (is == 0) continue;
+        const float num = -((float)nmax + 0.1f * (float)is);
+        iscale = _mm256_div_ps(_mm256_set1_ps(num), max);
+        __m256i La[32];
+        sumlx = suml2 = zero;
+        for (int i = 0; i < n; i++) {
+            const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i]))));
+            La[i] = l;
+            const __m256 lf = _mm256_cvtepi32_ps(l);
+            sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(_mm256_mul_ps(wt[i], xt[i]), lf));
+            suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], lf), lf));
+        }
+        const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(suml2, zero, _CMP_GT_OQ),
+                                         _mm256_cmp_ps(_mm256_mul_ps(sumlx, sumlx), _mm256_mul_ps(best, suml2), _CMP_GT_OQ));
+        if (_mm256_movemask_ps(upd) == 0) continue;
+        const __m256i updi = _mm256_castps_si256(upd);
+        for (int i = 0; i < n; i++) Lb[i] = _mm256_blendv_epi8(Lb[i], La[i], updi);
+        scale = sel(scale, _mm256_div_ps(sumlx, suml2), upd);
+        best = sel(best, _mm256_mul_ps(scale, sumlx), upd);
+    }
+    /* a (near) zero sub-block: level 0 (stored as 0, not nmax) and scale 0 */
+    _mm256_storeu_ps(scales, sel(scale, zero, tiny));
+    int32_t lv[32][8];
+    const __m256i tinyi = _mm256_castps_si256(tiny), off = _mm256_set1_epi32(nmax);
+    for (int i = 0; i < n; i++)
+        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(Lb[i], off)));
+    for (int j = 0; j < 8; j++)
+        for (int i = 0; i < n; i++) L[j * n + i] = (int8_t)lv[i][j];
+}
+
 #endif

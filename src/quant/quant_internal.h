@@ -89,6 +89,8 @@ LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const fl
  * values at once, bit-identical to the scalar search */
 LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
                                  float *the_mins, float rmin, float rdelta, int nstep, bool use_mad);
+/* ... and make_qx_quants with rmse_type 1 (Q6_K) likewise */
+LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
 /* true if this CPU can run the AVX2 quantizer kernels (decided once) */
 LGG_HIDDEN bool lgg__quant_simd(void);
 /* the K-quant row quantizers with the path chosen by the caller: simd=false
@@ -96,6 +98,7 @@ LGG_HIDDEN bool lgg__quant_simd(void);
  * them (the tests compare both byte for byte) */
 LGG_HIDDEN void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 /* quant_misc.c */
 LGG_HIDDEN void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw);

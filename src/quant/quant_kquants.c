@@ -712,17 +712,32 @@ void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 }
 
 /* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
-void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q6_k_path(x, y, n, qw, true); }
+
+void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#else
+    simd = false;
+#endif
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float *xb = x + i * QK_K;
         uint8_t *b = y + i * 210;
         float max_scale = 0, max_abs = 0;
-        for (int ib = 0; ib < QK_K / 16; ib++) {
-            const float *q = qw ? qw + i * QK_K + 16 * ib : NULL;
-            const float s = lgg__make_qx_quants(16, 32, xb + 16 * ib, L + 16 * ib, 1, q);
-            scales[ib] = s;
+        int jb = 0;
+#if defined(LGG__QX86)
+        if (simd)
+            for (; jb < QK_K / 16; jb += 8)
+                lgg__qx1_x8_avx2(16, 32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
+#endif
+        for (; jb < QK_K / 16; jb++) {
+            const float *q = qw ? qw + i * QK_K + 16 * jb : NULL;
+            scales[jb] = lgg__make_qx_quants(16, 32, xb + 16 * jb, L + 16 * jb, 1, q);
+        }
+        for (jb = 0; jb < QK_K / 16; jb++) {
+            const float s = scales[jb];
             if (fabsf(s) > max_abs) {
                 max_abs = fabsf(s);
                 max_scale = s;
