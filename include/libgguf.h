@@ -602,7 +602,8 @@ LGG_API const char *lgg_simd_name(void);
 /* True if lgg_quantize can produce `type`. */
 LGG_API bool lgg_type_can_quantize(uint32_t type);
 /* True if `type` cannot be quantized without an importance matrix
- * (IQ2_XXS, IQ2_XS, IQ1_S, IQ1_M, as in ggml). */
+ * (IQ2_XXS, IQ2_XS, IQ1_S, exactly ggml's list; IQ1_M quantizes without
+ * one, as in ggml). */
 LGG_API bool lgg_type_needs_imatrix(uint32_t type);
 
 /* Quantize `nrows` rows of `n_per_row` f32 values at `src` into `type`,

@@ -6,16 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Types this build cannot quantize yet; their golden rows must then report
- * LGG_ERR_UNSUPPORTED (never fake output).  Keep in sync with the report. */
-static const char *const NOT_YET[] = {"iq1_s", "iq1_m", NULL};
-
-static bool not_yet(const char *name) {
-    for (int i = 0; NOT_YET[i]; i++)
-        if (strcmp(NOT_YET[i], name) == 0) return true;
-    return false;
-}
-
 static float *load_f32(const char *rel, size_t want_count) {
     size_t n = 0;
     unsigned char *p = read_file(shared_path(rel), &n);
@@ -63,7 +53,7 @@ TEST(quant_golden_all_rows) {
     static golden_row rows[1024];
     const int n = read_index(rows, 1024);
     REQUIRE(n > 0);
-    int matched = 0, unsupported = 0, mismatched = 0;
+    int matched = 0, mismatched = 0;
     for (int i = 0; i < n; i++) {
         const golden_row *r = &rows[i];
         char rel[256];
@@ -88,11 +78,8 @@ TEST(quant_golden_all_rows) {
         memset(out, 0xA5, r->bytes + 64);
         size_t written = 12345;
         lgg_status st = lgg_quantize(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx, &written);
-        if (not_yet(r->type)) {
-            CHECKF(st == LGG_ERR_UNSUPPORTED && !lgg_type_can_quantize(r->type_id),
-                   "%s: expected UNSUPPORTED (type not implemented), got %d", r->output, (int)st);
-            unsupported++;
-        } else if (st != LGG_OK || written != r->bytes) {
+        /* every golden row must be produced: no type may be left unsupported */
+        if (st != LGG_OK || written != r->bytes) {
             test_fail(__FILE__, __LINE__, "%s: status %d, written %zu (want %zu)", r->output, (int)st, written,
                       r->bytes);
             mismatched++;
@@ -113,21 +100,26 @@ TEST(quant_golden_all_rows) {
         }
         free(in), free(imx), free(gold), free(out);
     }
-    printf("    golden quantize rows: %d total, %d match, %d mismatch, %d unsupported (not implemented)\n", n, matched,
-           mismatched, unsupported);
-    CHECK(matched + unsupported + mismatched == n);
+    printf("    golden quantize rows: %d total, %d match, %d mismatch\n", n, matched, mismatched);
+    CHECK(matched == n);
+    CHECK(mismatched == 0);
 }
 
 TEST(quant_needs_imatrix) {
-    static const uint32_t need[] = {LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS, LGG_TYPE_IQ1_S, LGG_TYPE_IQ1_M};
-    float x[256] = {0};
+    /* ggml_quantize_requires_imatrix's list; IQ1_M is not on it */
+    static const uint32_t need[] = {LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS, LGG_TYPE_IQ1_S};
+    float x[256];
+    for (int i = 0; i < 256; i++) x[i] = sinf(0.37f * (float)i);
     unsigned char out[512];
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
-        CHECK(lgg_type_needs_imatrix(need[i]));
-        lgg_status st = lgg_quantize(need[i], x, out, sizeof out, 1, 256, NULL, NULL);
-        if (lgg_type_can_quantize(need[i])) CHECK_EQ_U(st, LGG_ERR_NEEDS_IMATRIX);
-        else CHECK_EQ_U(st, LGG_ERR_UNSUPPORTED);
+        CHECKF(lgg_type_needs_imatrix(need[i]), "type %u", need[i]);
+        CHECKF(lgg_type_can_quantize(need[i]), "type %u", need[i]);
+        CHECK_EQ_U(lgg_quantize(need[i], x, out, sizeof out, 1, 256, NULL, NULL), LGG_ERR_NEEDS_IMATRIX);
     }
+    CHECK(!lgg_type_needs_imatrix(LGG_TYPE_IQ1_M));
+    size_t w = 0;
+    CHECK_EQ_U(lgg_quantize(LGG_TYPE_IQ1_M, x, out, sizeof out, 1, 256, NULL, &w), LGG_OK);
+    CHECK_EQ_U(w, 56);
     CHECK(!lgg_type_needs_imatrix(LGG_TYPE_Q4_K));
     CHECK(!lgg_type_needs_imatrix(LGG_TYPE_IQ3_S));
     CHECK(!lgg_type_needs_imatrix(LGG_TYPE_Q8_0));
@@ -138,7 +130,9 @@ TEST(quant_can_quantize) {
                                    LGG_TYPE_Q5_0, LGG_TYPE_Q5_1, LGG_TYPE_Q8_0, LGG_TYPE_Q8_1, LGG_TYPE_Q2_K,
                                    LGG_TYPE_Q3_K, LGG_TYPE_Q4_K, LGG_TYPE_Q5_K, LGG_TYPE_Q6_K, LGG_TYPE_TQ1_0,
                                    LGG_TYPE_TQ2_0, LGG_TYPE_MXFP4, LGG_TYPE_NVFP4, LGG_TYPE_Q1_0, LGG_TYPE_Q2_0,
-                                   LGG_TYPE_IQ4_NL, LGG_TYPE_IQ4_XS};
+                                   LGG_TYPE_IQ4_NL, LGG_TYPE_IQ4_XS, LGG_TYPE_IQ2_XXS, LGG_TYPE_IQ2_XS,
+                                   LGG_TYPE_IQ2_S, LGG_TYPE_IQ3_XXS, LGG_TYPE_IQ3_S, LGG_TYPE_IQ1_S,
+                                   LGG_TYPE_IQ1_M};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) CHECKF(lgg_type_can_quantize(yes[i]), "type %u", yes[i]);
     static const uint32_t no[] = {LGG_TYPE_Q8_K, LGG_TYPE_I8, LGG_TYPE_I32, LGG_TYPE_F64, 4, 31, 36, LGG_TYPE_COUNT,
                                   1000};
@@ -236,4 +230,83 @@ TEST(quant_row_split_invariance) {
     }
     free(in);
     free(imx);
+}
+
+/* ---- SIMD kernels against the scalar reference ---------------------------- */
+#include "quant/quant_internal.h"
+
+typedef void (*qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+
+static uint64_t simd_rng = 0x9E3779B97F4A7C15ull;
+static float simd_rand(void) {
+    simd_rng ^= simd_rng << 13, simd_rng ^= simd_rng >> 7, simd_rng ^= simd_rng << 17;
+    return (float)((double)(simd_rng >> 11) / 9007199254740992.0);
+}
+
+/* one row of 1024 values in a style that stresses a different branch of the
+ * scale search: gaussian-ish, all positive, all negative, constant runs,
+ * exact zeros, huge/tiny magnitudes, few distinct values (ties) */
+static void simd_fill(float *x, int n, int style) {
+    for (int i = 0; i < n; i++) {
+        float g = simd_rand() + simd_rand() + simd_rand() - 1.5f;
+        switch (style % 7) {
+        case 0: x[i] = g; break;
+        case 1: x[i] = fabsf(g) + 0.25f; break;
+        case 2: x[i] = -fabsf(g) - 1e-3f; break;
+        case 3: x[i] = (i / 16) % 3 == 0 ? 0.5f : (i / 16) % 3 == 1 ? 0.0f : g; break;
+        case 4: x[i] = simd_rand() < 0.5f ? 0.0f : g; break;
+        case 5: x[i] = g * ((i / 32) % 2 ? 1e-30f : 3e4f); break;
+        default: x[i] = (float)((int)(simd_rand() * 4.0f)) - 1.5f; break;
+        }
+    }
+}
+
+static void simd_compare(const char *name, qpath_fn fn, size_t bs, const float *x, int64_t n, const float *qw) {
+    const size_t len = (size_t)(n / 256) * bs;
+    unsigned char *a = malloc(len), *b = malloc(len);
+    REQUIRE(a && b);
+    memset(a, 0x11, len);
+    memset(b, 0x22, len);
+    fn(x, a, n, qw, false);
+    fn(x, b, n, qw, true);
+    size_t k = 0;
+    while (k < len && a[k] == b[k]) k++;
+    CHECKF(k == len, "%s: simd differs from scalar at byte %zu (%02x != %02x)", name, k, k < len ? b[k] : 0,
+           k < len ? a[k] : 0);
+    free(a), free(b);
+}
+
+TEST(quant_simd_matches_scalar) {
+    static const struct {
+        const char *name;
+        qpath_fn fn;
+        size_t bs;
+    } T[] = {{"q2_k", lgg__qrow_q2_k_path, 84}, {"q4_k", lgg__qrow_q4_k_path, 144}, {"q5_k", lgg__qrow_q5_k_path, 176},
+                 {"q6_k", lgg__qrow_q6_k_path, 210}};
+    printf("    quantizer SIMD path on this CPU: %s\n", lgg__quant_simd() ? "avx2" : "none (scalar only)");
+    enum { N = 1024 };
+    float *x = malloc(N * sizeof(float));
+    REQUIRE(x);
+    for (int round = 0; round < 70; round++) {
+        simd_fill(x, N, round);
+        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, x, N, NULL);
+        /* Q6_K's SIMD search also runs with an imatrix */
+        float qw[N];
+        for (int i = 0; i < N; i++) qw[i] = round % 2 ? 0.5f + simd_rand() : (float)(i % 3);
+        simd_compare("q6_k+imatrix", lgg__qrow_q6_k_path, 210, x, N, qw);
+    }
+    free(x);
+    /* the golden inputs too (every case, all rows) */
+    static const char *const cases[] = {"gauss", "weights", "uniform", "edge"};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "golden/quant/input.%s.f32", cases[c]);
+        size_t len = 0;
+        float *in = (float *)read_file(shared_path(rel), &len);
+        CHECKF(in && len >= 256 * sizeof(float), "cannot read %s", rel);
+        if (!in) continue;
+        const int64_t n = (int64_t)(len / sizeof(float)) / 256 * 256;
+        for (size_t t = 0; t < sizeof T / sizeof T[0]; t++) simd_compare(T[t].name, T[t].fn, T[t].bs, in, n, NULL);
+        free(in);
+    }
 }

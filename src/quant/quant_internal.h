@@ -85,6 +85,21 @@ LGG_HIDDEN float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L,
 LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L,
                                        float *the_min, uint8_t *Laux, float rmin, float rdelta, int nstep,
                                        bool use_mad);
+/* quant_avx2.c (x86 builds only): make_qkx2_quants on 8 sub-blocks of n <= 32
+ * values at once, bit-identical to the scalar search */
+LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                                 float *the_mins, float rmin, float rdelta, int nstep, bool use_mad);
+/* ... and make_qx_quants with rmse_type 1 (Q6_K) likewise */
+LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
+/* true if this CPU can run the AVX2 quantizer kernels (decided once) */
+LGG_HIDDEN bool lgg__quant_simd(void);
+/* the K-quant row quantizers with the path chosen by the caller: simd=false
+ * is the scalar reference; simd=true uses the SIMD kernels where the CPU has
+ * them (the tests compare both byte for byte) */
+LGG_HIDDEN void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 /* quant_misc.c */
 LGG_HIDDEN void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_tq2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
@@ -102,6 +117,8 @@ LGG_HIDDEN bool lgg__qrow_iq2_xs(const float *x, uint8_t *y, int64_t n, const fl
 LGG_HIDDEN bool lgg__qrow_iq2_s(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN bool lgg__qrow_iq3_xxs(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN bool lgg__qrow_iq3_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq1_s(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN bool lgg__qrow_iq1_m(const float *x, uint8_t *y, int64_t n, const float *qw);
 /* IQ grid-derived search tables (built once); false if out of memory */
 LGG_HIDDEN bool lgg__iq_init(uint32_t type);
 

@@ -1,5 +1,5 @@
 /* quant_iquants.c -- the grid ("IQ") quantizers: IQ2_XXS, IQ2_XS, IQ2_S,
- * IQ3_XXS, IQ3_S.  (IQ1_S and IQ1_M are not implemented.)
+ * IQ3_XXS, IQ3_S, IQ1_S, IQ1_M.
  *
  * Values are quantized in groups of 8 (IQ2) or 4 (IQ3) magnitudes, each
  * group coded as an index into the format's grid (iq_tables.c); signs are
@@ -20,7 +20,7 @@
 
 #define QK_K LGG__QK_K
 
-enum { G_IQ2XXS, G_IQ2XS, G_IQ2S, G_IQ3XXS, G_IQ3S, G_COUNT };
+enum { G_IQ2XXS, G_IQ2XS, G_IQ2S, G_IQ3XXS, G_IQ3S, G_IQ1S, G_COUNT };
 
 typedef struct iqgrid {
     int size;        /* grid points */
@@ -35,8 +35,8 @@ typedef struct iqgrid {
 } iqgrid;
 
 static iqgrid GRIDS[G_COUNT];
-static pthread_once_t ONCE[G_COUNT] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
-                                       PTHREAD_ONCE_INIT};
+static pthread_once_t ONCE[G_COUNT] = {PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT,
+                                       PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT, PTHREAD_ONCE_INIT};
 
 /* level (0..3 or 0..7) of a grid byte: rank among the format's magnitudes */
 static int level_of(const uint8_t *alphabet, int n, uint8_t v) {
@@ -53,7 +53,8 @@ static void grid_build(int g) {
     case G_IQ2XS: *G = (iqgrid){512, 8, 2, 2, 43692, 0, 0, 0, 0}; bytes = (const uint8_t *)lgg__iq2xs_grid; break;
     case G_IQ2S: *G = (iqgrid){1024, 8, 2, 1, 43692, 0, 0, 0, 0}; bytes = (const uint8_t *)lgg__iq2s_grid; break;
     case G_IQ3XXS: *G = (iqgrid){256, 4, 3, 2, 4096, 0, 0, 0, 0}; bytes = (const uint8_t *)lgg__iq3xxs_grid; break;
-    default: *G = (iqgrid){512, 4, 3, 3, 4096, 0, 0, 0, 0}; bytes = (const uint8_t *)lgg__iq3s_grid; break;
+    case G_IQ3S: *G = (iqgrid){512, 4, 3, 3, 4096, 0, 0, 0, 0}; bytes = (const uint8_t *)lgg__iq3s_grid; break;
+    default: *G = (iqgrid){LGG__NGRID_IQ1S, 8, 2, 3, 43692, 0, 0, 0, 0}; bytes = (const uint8_t *)lgg__iq1s_grid; break;
     }
     const int n = G->size, dim = G->dim, nlev = 1 << G->bits;
     /* the magnitudes in increasing order (grid data is little-endian words) */
@@ -67,8 +68,10 @@ static void grid_build(int g) {
             alpha[na++] = v;
         }
     }
+    /* ordered as signed bytes: IQ1's alphabet is {-1, 0, +1}; the IQ2/IQ3
+     * magnitudes are all below 0x80, where both orders agree */
     for (int i = 1; i < na; i++)
-        for (int j = i; j > 0 && alpha[j - 1] > alpha[j]; j--) {
+        for (int j = i; j > 0 && (int8_t)alpha[j - 1] > (int8_t)alpha[j]; j--) {
             const uint8_t t = alpha[j];
             alpha[j] = alpha[j - 1];
             alpha[j - 1] = t;
@@ -96,7 +99,15 @@ static void grid_build(int g) {
     for (int i = 0; i < G->map_size; i++) {
         if (G->map[i] >= 0) continue;
         int8_t pt[8];
-        for (int k = 0; k < dim; k++) pt[k] = (int8_t)(2 * ((i >> (G->bits * k)) & mask) + 1);
+        bool reachable = true;
+        for (int k = 0; k < dim; k++) {
+            const int l = (i >> (G->bits * k)) & mask;
+            pt[k] = (int8_t)(2 * l + 1);
+            reachable = reachable && (g != G_IQ1S || l < na);
+        }
+        /* IQ1 packs 3 levels in 2 bits: points with a level 3 are never looked
+         * up, and skipping them cuts the build by ~9x (their map stays -1) */
+        if (!reachable) continue;
         /* the nwant smallest distinct distances */
         int kept[3], nk = 0;
         for (int p = 0; p < n; p++) {
@@ -149,6 +160,7 @@ static void build_iq2xs(void) { grid_build(G_IQ2XS); }
 static void build_iq2s(void) { grid_build(G_IQ2S); }
 static void build_iq3xxs(void) { grid_build(G_IQ3XXS); }
 static void build_iq3s(void) { grid_build(G_IQ3S); }
+static void build_iq1s(void) { grid_build(G_IQ1S); }
 
 static int grid_of(uint32_t type) {
     switch (type) {
@@ -157,12 +169,15 @@ static int grid_of(uint32_t type) {
     case LGG_TYPE_IQ2_S: return G_IQ2S;
     case LGG_TYPE_IQ3_XXS: return G_IQ3XXS;
     case LGG_TYPE_IQ3_S: return G_IQ3S;
+    case LGG_TYPE_IQ1_S:
+    case LGG_TYPE_IQ1_M: return G_IQ1S;
     default: return -1;
     }
 }
 
 bool lgg__iq_init(uint32_t type) {
-    static void (*const build[G_COUNT])(void) = {build_iq2xxs, build_iq2xs, build_iq2s, build_iq3xxs, build_iq3s};
+    static void (*const build[G_COUNT])(void) = {build_iq2xxs, build_iq2xs, build_iq2s, build_iq3xxs, build_iq3s,
+                                                   build_iq1s};
     const int g = grid_of(type);
     if (g < 0) return true;
     pthread_once(&ONCE[g], build[g]);
@@ -695,6 +710,320 @@ static bool iq3_s_block(const iqgrid *G, const float *xbl, const float *qwb, uin
     return true;
 }
 
+/* ==== IQ1_S and IQ1_M ====
+ * Each group of 8 values is coded by a ternary grid point (levels 0,1,2 for
+ * -1,0,+1) and a block-wide shift of +-delta, so a value reconstructs as
+ * scale * (level - 1 +- delta).  With three levels the weighted least-squares
+ * fit is solved exactly: after sorting the values, every split into a low,
+ * middle and high run is tried, from prefix sums (IQ1_S) or, because IQ1_M
+ * lets each half-block pick its own shift, by summing each split afresh. */
+
+typedef struct vpair {
+    float v;
+    int i;
+} vpair;
+
+/* glibc's qsort on a small array is a top-down merge sort that keeps the left
+ * element when the comparison says "not greater"; ggml sorts with qsort, and
+ * the order of equal values changes the prefix sums, so this is reproduced
+ * exactly (for a consistent comparison any stable sort would do). */
+static void sort_pairs(vpair *a, vpair *tmp, int n) {
+    if (n <= 1) return;
+    const int n1 = n / 2;
+    sort_pairs(a, tmp, n1);
+    sort_pairs(a + n1, tmp, n - n1);
+    int i = 0, j = n1, k = 0;
+    while (i < n1 && j < n) tmp[k++] = a[i].v > a[j].v ? a[j++] : a[i++];
+    while (i < n1) tmp[k++] = a[i++];
+    memcpy(a, tmp, (size_t)k * sizeof *a);
+}
+
+static void sorted_pairs(const float *xb, int n, vpair *pr) {
+    vpair tmp[32];
+    for (int j = 0; j < n; j++) pr[j] = (vpair){xb[j], j};
+    sort_pairs(pr, tmp, n);
+}
+
+static float abs_max(const float *xb, int n) {
+    float m = fabsf(xb[0]);
+    for (int i = 1; i < n; i++) {
+        const float a = fabsf(xb[i]);
+        m = m > a ? m : a;
+    }
+    return m;
+}
+
+/* best neighbour of an off-grid IQ1 point; the levels map through xg (the
+ * three shifted values) rather than 2l+1.  -1 if no candidate has a finite
+ * distance (ggml then reads past its arrays; the row is rejected instead). */
+static int iq1_neighbour(const iqgrid *G, int32_t slot, const float *xval, const float *w, float scale,
+                         const float *xg) {
+    const uint16_t *nb = G->nbr + (-slot - 1);
+    float best = FLT_MAX;
+    int gi = -1;
+    for (int j = 1; j <= nb[0]; j++) {
+        const int8_t *pg = G->pos + (size_t)nb[j] * 8;
+        float d2 = 0;
+        for (int i = 0; i < 8; i++) {
+            const float diff = scale * xg[(pg[i] - 1) / 2] - xval[i];
+            d2 += w[i] * diff * diff;
+        }
+        if (d2 < best) {
+            best = d2;
+            gi = nb[j];
+        }
+    }
+    return gi;
+}
+
+/* grid index of the 8 levels at L (searching neighbours off the grid); *off
+ * is set when a neighbour had to be used */
+static int iq1_index(const iqgrid *G, const int8_t *L, const float *xb, const float *w, float scale,
+                     const float *xg, bool *off) {
+    int u = 0;
+    for (int j = 0; j < 8; j++) u |= L[j] << (2 * j);
+    const int32_t m = G->map[u];
+    if (m >= 0) return m;
+    *off = true;
+    return iq1_neighbour(G, m, xb, w, scale, xg);
+}
+
+static void iq1_weights(const float *xb, const float *qw, float sigma2, int n, float *w) {
+    if (qw)
+        for (int i = 0; i < n; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
+    else
+        for (int i = 0; i < n; i++) w[i] = xb[i] * xb[i];
+}
+
+static void iq1_levels(const vpair *pr, int n, int i1, int i2, int8_t *L) {
+    for (int j = 0; j < n; j++) L[pr[j].i] = (int8_t)(j < i1 ? 0 : j < i2 ? 1 : 2);
+}
+
+/* ---- IQ1_S, 50 bytes: d | qs[32] | qh[8] (u16: 3 high index bits per
+ * group, 3-bit scale at 12, shift sign at 15) ---- */
+static bool iq1_s_block(const iqgrid *G, const float *xbl, const float *qwb, uint8_t *b) {
+    static const float xp[3] = {-1 + LGG__IQ1S_DELTA, LGG__IQ1S_DELTA, 1 + LGG__IQ1S_DELTA};
+    static const float xm[3] = {-1 - LGG__IQ1S_DELTA, -LGG__IQ1S_DELTA, 1 - LGG__IQ1S_DELTA};
+    float scales[QK_K / 32], w[32], sumx[33], sumw[33];
+    int8_t L[32], shifts[QK_K / 32];
+    uint16_t qh[QK_K / 32] = {0};
+    vpair pr[32];
+    memset(b, 0, 50);
+    uint8_t *qs = b + 2;
+    float max_scale = 0;
+    const float sigma2 = block_sigma2(xbl, 2);
+    for (int ib = 0; ib < QK_K / 32; ib++) {
+        const float *xb = xbl + 32 * ib;
+        iq1_weights(xb, qwb + 32 * ib, sigma2, 32, w);
+        const float max = abs_max(xb, 32);
+        scales[ib] = 0;
+        shifts[ib] = 1;
+        if (max < 1e-12f) continue;
+        sorted_pairs(xb, 32, pr);
+        sumx[0] = sumw[0] = 0;
+        for (int j = 0; j < 32; j++) {
+            const int i = pr[j].i;
+            sumx[j + 1] = sumx[j] + w[i] * xb[i];
+            sumw[j + 1] = sumw[j] + w[i];
+        }
+        float best = -FLT_MAX, scale = max;
+        int b1 = -1, b2 = -1, bshift = 0;
+        for (int i1 = 0; i1 <= 32; i1++) {
+            for (int i2 = i1; i2 <= 32; i2++) {
+                const float s0 = sumx[i1] - sumx[0], s1 = sumx[i2] - sumx[i1], s2 = sumx[32] - sumx[i2];
+                const float w0 = sumw[i1] - sumw[0], w1 = sumw[i2] - sumw[i1], w2 = sumw[32] - sumw[i2];
+                float sqx = s0 * xp[0] + s1 * xp[1] + s2 * xp[2];
+                float sq2 = w0 * xp[0] * xp[0] + w1 * xp[1] * xp[1] + w2 * xp[2] * xp[2];
+                if (sq2 > 0 && sqx * sqx > best * sq2) {
+                    scale = sqx / sq2;
+                    best = scale * sqx;
+                    b1 = i1, b2 = i2, bshift = 1;
+                }
+                sqx = s0 * xm[0] + s1 * xm[1] + s2 * xm[2];
+                sq2 = w0 * xm[0] * xm[0] + w1 * xm[1] * xm[1] + w2 * xm[2] * xm[2];
+                if (sq2 > 0 && sqx * sqx > best * sq2) {
+                    scale = sqx / sq2;
+                    best = scale * sqx;
+                    b1 = i1, b2 = i2, bshift = -1;
+                }
+            }
+        }
+        if (b1 < 0 || b2 < 0 || bshift == 0) continue;
+        iq1_levels(pr, 32, b1, b2, L);
+        if (scale < 0) {
+            for (int j = 0; j < 32; j++) L[j] = (int8_t)(2 - L[j]);
+            scale = -scale;
+            bshift = -bshift;
+        }
+        const float *xx = bshift == 1 ? xp : xm;
+        bool off = false;
+        int index[4];
+        for (int k = 0; k < 4; k++) {
+            index[k] = iq1_index(G, L + 8 * k, xb + 8 * k, w + 8 * k, scale, xx, &off);
+            if (index[k] < 0) return false;
+        }
+        if (off) {
+            float sqx = 0, sq2 = 0;
+            for (int k = 0; k < 4; k++) {
+                const int8_t *pg = G->pos + (size_t)index[k] * 8;
+                for (int j = 0; j < 8; j++) {
+                    const float wv = w[8 * k + j], q = xx[(pg[j] - 1) / 2];
+                    sqx += wv * q * xb[8 * k + j];
+                    sq2 += wv * q * q;
+                }
+            }
+            if (sqx > 0 && sq2 > 0) scale = sqx / sq2;
+        }
+        for (int k = 0; k < 4; k++) {
+            qs[4 * ib + k] = (uint8_t)(index[k] & 255);
+            qh[ib] |= (uint16_t)((index[k] >> 8) << (3 * k));
+        }
+        if (!(scale >= 0)) return false;
+        scales[ib] = scale;
+        shifts[ib] = (int8_t)bshift;
+        max_scale = max_scale > scale ? max_scale : scale;
+    }
+    if (max_scale != 0) {
+        const float d = max_scale / 15;
+        lgg__put_f16(b, d * 1.125f);
+        const float id = 1 / d;
+        for (int ib = 0; ib < QK_K / 32; ib++) {
+            int l = lgg__nearest_int(0.5f * (id * scales[ib] - 1));
+            l = l < 0 ? 0 : l > 7 ? 7 : l;
+            if (shifts[ib] == -1) l |= 8;
+            qh[ib] |= (uint16_t)(l << 12);
+        }
+    }
+    for (int ib = 0; ib < QK_K / 32; ib++) lgg__put16(b + 34 + 2 * ib, qh[ib]);
+    return true;
+}
+
+/* ---- IQ1_M, 56 bytes: qs[32] | qh[16] (3 high index bits and a shift sign
+ * per group of 8) | scales[8] (4 u16: four 3-bit block scales each, the f16
+ * super-block scale spread over their top nibbles) ----
+ * shift code k: bit 1 = first group shifted down, bit 0 = second group */
+static bool iq1_m_block(const iqgrid *G, const float *xbl, const float *qwb, uint8_t *b) {
+    static const float xp[3] = {-1 + LGG__IQ1M_DELTA, LGG__IQ1M_DELTA, 1 + LGG__IQ1M_DELTA};
+    static const float xm[3] = {-1 - LGG__IQ1M_DELTA, -LGG__IQ1M_DELTA, 1 - LGG__IQ1M_DELTA};
+    static const uint8_t masks[4] = {0x00, 0x80, 0x08, 0x88};
+    float scales[QK_K / 16], w[16];
+    int8_t L[16], shifts[QK_K / 16];
+    uint16_t sc[4] = {0};
+    vpair pr[16];
+    memset(b, 0, 56);
+    uint8_t *qs = b, *qh = b + 32;
+    float max_scale = 0;
+    const float sigma2 = block_sigma2(xbl, 2);
+    for (int ib = 0; ib < QK_K / 16; ib++) {
+        const float *xb = xbl + 16 * ib;
+        iq1_weights(xb, qwb ? qwb + 16 * ib : NULL, sigma2, 16, w);
+        const float max = abs_max(xb, 16);
+        scales[ib] = 0;
+        shifts[ib] = 0;
+        if (max < 1e-7f) continue;
+        sorted_pairs(xb, 16, pr);
+        /* per sorted position and level: the terms each split adds; which of
+         * the 4 shift codes gets the + or - term depends on the half */
+        float tp[3][16], tm[3][16], tp2[3][16], tm2[3][16];
+        bool lo[16];
+        for (int j = 0; j < 16; j++) {
+            const int i = pr[j].i;
+            lo[j] = i < 8;
+            for (int a = 0; a < 3; a++) {
+                tp[a][j] = w[i] * xp[a] * xb[i];
+                tm[a][j] = w[i] * xm[a] * xb[i];
+                tp2[a][j] = w[i] * xp[a] * xp[a];
+                tm2[a][j] = w[i] * xm[a] * xm[a];
+            }
+        }
+        float best = -FLT_MAX, scale = max;
+        int b1 = -1, b2 = -1, bk = -1;
+        for (int i1 = 0; i1 <= 16; i1++) {
+            for (int i2 = i1; i2 <= 16; i2++) {
+                float sqx[4] = {0, 0, 0, 0}, sq2[4] = {0, 0, 0, 0};
+                for (int j = 0; j < 16; j++) {
+                    const int a = j < i1 ? 0 : j < i2 ? 1 : 2;
+                    /* codes 0,1 (lo) or 0,2 (hi) take the + shift */
+                    const int o = lo[j] ? 1 : 2, n = lo[j] ? 2 : 1;
+                    sqx[0] += tp[a][j], sqx[o] += tp[a][j], sqx[n] += tm[a][j], sqx[3] += tm[a][j];
+                    sq2[0] += tp2[a][j], sq2[o] += tp2[a][j], sq2[n] += tm2[a][j], sq2[3] += tm2[a][j];
+                }
+                for (int k = 0; k < 4; k++) {
+                    if (sq2[k] > 0 && sqx[k] * sqx[k] > best * sq2[k]) {
+                        scale = sqx[k] / sq2[k];
+                        best = scale * sqx[k];
+                        b1 = i1, b2 = i2, bk = k;
+                    }
+                }
+            }
+        }
+        if (b1 < 0 || b2 < 0 || bk < 0) continue;
+        iq1_levels(pr, 16, b1, b2, L);
+        if (scale < 0) {
+            for (int j = 0; j < 16; j++) L[j] = (int8_t)(2 - L[j]);
+            scale = -scale;
+            bk = 3 - bk;
+        }
+        const float *xg[2] = {bk < 2 ? xp : xm, bk % 2 == 0 ? xp : xm};
+        bool off = false;
+        int index[2];
+        for (int k = 0; k < 2; k++) {
+            index[k] = iq1_index(G, L + 8 * k, xb + 8 * k, w + 8 * k, scale, xg[k], &off);
+            if (index[k] < 0) return false;
+        }
+        if (off) {
+            float sqx = 0, sq2 = 0;
+            for (int k = 0; k < 2; k++) {
+                const int8_t *pg = G->pos + (size_t)index[k] * 8;
+                for (int j = 0; j < 8; j++) {
+                    const float wv = w[8 * k + j], q = xg[k][(pg[j] - 1) / 2];
+                    sqx += wv * q * xb[8 * k + j];
+                    sq2 += wv * q * q;
+                }
+            }
+            if (sqx > 0 && sq2 > 0) scale = sqx / sq2;
+        }
+        qs[2 * ib] = (uint8_t)(index[0] & 255);
+        qs[2 * ib + 1] = (uint8_t)(index[1] & 255);
+        qh[ib] = (uint8_t)((index[0] >> 8) | ((index[1] >> 8) << 4));
+        if (!(scale >= 0)) return false;
+        scales[ib] = scale;
+        shifts[ib] = (int8_t)bk;
+        max_scale = max_scale > scale ? max_scale : scale;
+    }
+    if (max_scale == 0) return true;
+    /* refit the super-block scale to the chosen points and 3-bit scales */
+    float d = max_scale / 15;
+    const float id = 1 / d;
+    float sqx = 0, sq2 = 0;
+    for (int ib = 0; ib < QK_K / 16; ib++) {
+        int l = lgg__nearest_int(0.5f * (id * scales[ib] - 1));
+        l = l < 0 ? 0 : l > 7 ? 7 : l;
+        sc[ib / 4] |= (uint16_t)(l << (3 * (ib % 4)));
+        qh[ib] |= masks[shifts[ib]];
+        const float *xb = xbl + 16 * ib;
+        iq1_weights(xb, qwb ? qwb + 16 * ib : NULL, sigma2, 16, w);
+        for (int k = 0; k < 2; k++) {
+            const float *xx = (k == 0 ? shifts[ib] < 2 : shifts[ib] % 2 == 0) ? xp : xm;
+            const int gi = qs[2 * ib + k] | ((qh[ib] << (8 - 4 * k)) & 0x700);
+            const int8_t *pg = G->pos + (size_t)gi * 8;
+            for (int j = 0; j < 8; j++) {
+                const float wv = w[8 * k + j], q = xx[(pg[j] - 1) / 2] * (float)(2 * l + 1);
+                sqx += wv * q * xb[8 * k + j];
+                sq2 += wv * q * q;
+            }
+        }
+    }
+    if (sq2 > 0) d = sqx / sq2;
+    const uint16_t h = lgg_f32_to_f16(d * 1.1125f);
+    sc[0] |= (uint16_t)((h & 0x000f) << 12);
+    sc[1] |= (uint16_t)((h & 0x00f0) << 8);
+    sc[2] |= (uint16_t)((h & 0x0f00) << 4);
+    sc[3] |= (uint16_t)(h & 0xf000);
+    for (int i = 0; i < 4; i++) lgg__put16(b + 48 + 2 * i, sc[i]);
+    return true;
+}
+
 typedef bool (*iq_block_fn)(const iqgrid *G, const float *xbl, const float *qwb, uint8_t *b);
 
 static bool iq_row(int g, iq_block_fn fn, size_t bsize, const float *x, uint8_t *y, int64_t n, const float *qw) {
@@ -719,4 +1048,10 @@ bool lgg__qrow_iq3_xxs(const float *x, uint8_t *y, int64_t n, const float *qw) {
 }
 bool lgg__qrow_iq3_s(const float *x, uint8_t *y, int64_t n, const float *qw) {
     return iq_row(G_IQ3S, iq3_s_block, 110, x, y, n, qw);
+}
+bool lgg__qrow_iq1_s(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    return qw && iq_row(G_IQ1S, iq1_s_block, 50, x, y, n, qw);
+}
+bool lgg__qrow_iq1_m(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    return iq_row(G_IQ1S, iq1_m_block, 56, x, y, n, qw);
 }

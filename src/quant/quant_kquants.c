@@ -12,6 +12,12 @@
  * weighted variant.  Q3_K..Q6_K layouts are described at each quantizer. */
 #include "quant_internal.h"
 
+#include <pthread.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define LGG__QX86 1
+#endif
+
 #define QK_K LGG__QK_K
 #define EPS_GROUP 1e-15f
 
@@ -207,6 +213,41 @@ static float make_qkx2_quants(int n, int nmax, const float *x, const float *weig
     return scale;
 }
 
+/* Written only inside pthread_once. */
+static pthread_once_t simd_once = PTHREAD_ONCE_INIT;
+static bool simd_ok;
+
+static void simd_pick(void) {
+#if defined(LGG__QX86)
+    __builtin_cpu_init();
+    simd_ok = __builtin_cpu_supports("avx2");
+#endif
+}
+
+bool lgg__quant_simd(void) {
+    pthread_once(&simd_once, simd_pick);
+    return simd_ok;
+}
+
+/* make_qkx2_quants on nsub consecutive sub-blocks of n values (weights laid
+ * out alike); 8 at a time in SIMD lanes when asked and available */
+static void qkx2_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                       float *mins, float rmin, int nstep, bool use_mad, bool simd) {
+    int j = 0;
+#if defined(LGG__QX86)
+    if (simd && lgg__quant_simd())
+        for (; j + 8 <= nsub; j += 8)
+            lgg__qkx2_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j, mins + j, rmin, 0.1f, nstep,
+                              use_mad);
+#else
+    (void)simd;
+#endif
+    uint8_t Laux[32];
+    for (; j < nsub; j++)
+        scales[j] = make_qkx2_quants(n, nmax, x + j * n, w + j * n, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep,
+                                     use_mad);
+}
+
 /* Same search with optional weights (x^2 when NULL) and a `max <= min` test. */
 float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
                             uint8_t *Laux, float rmin, float rdelta, int nstep, bool use_mad) {
@@ -364,14 +405,14 @@ static void q2_k_requant(const float *x, uint8_t *b, uint8_t *L) {
     pack2(L, b + 16);
 }
 
-static void q2_k_block_ref(const float *x, uint8_t *b) {
-    uint8_t L[QK_K], Laux[16];
-    float w[16], mins[QK_K / 16], scales[QK_K / 16];
+static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
+    uint8_t L[QK_K];
+    float w[QK_K], mins[QK_K / 16], scales[QK_K / 16];
     const float q4scale = 15.f;
     float max_scale = 0, max_min = 0;
+    for (int l = 0; l < QK_K; l++) w[l] = fabsf(x[l]);
+    qkx2_batch(QK_K / 16, 16, 3, x, w, L, scales, mins, -0.5f, 15, true, simd);
     for (int j = 0; j < QK_K / 16; j++) {
-        for (int l = 0; l < 16; l++) w[l] = fabsf(x[16 * j + l]);
-        scales[j] = make_qkx2_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.5f, 0.1f, 15, true);
         if (scales[j] > max_scale) max_scale = scales[j];
         if (mins[j] > max_min) max_min = mins[j];
     }
@@ -414,12 +455,14 @@ static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
     q2_k_requant(x, b, L);
 }
 
-void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     for (int64_t i = 0; i < n / QK_K; i++) {
         if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K);
-        else q2_k_block_ref(x + i * QK_K, y + i * 84);
+        else q2_k_block_ref(x + i * QK_K, y + i * 84, simd);
     }
 }
+
+void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q2_k_path(x, y, n, qw, true); }
 
 /* ==== Q3_K: hmask[32], qs[64], scales[12] (16 six-bit), d ==== */
 static void q3_k_finish(const float *x, uint8_t *b, int8_t *L) {
@@ -540,16 +583,17 @@ static void k4_put(uint8_t *sc, int j, uint8_t ls, uint8_t lm) {
 }
 
 /* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31): writes d, dmin, scales */
-static void k45_scales_ref(const float *x, uint8_t *b, uint8_t *L, int nmax, float rmin, int nstep) {
-    uint8_t Laux[32];
-    float w[32], mins[QK_K / 32], scales[QK_K / 32];
+static void k45_scales_ref(const float *x, uint8_t *b, uint8_t *L, int nmax, float rmin, int nstep, bool simd) {
+    float w[QK_K], mins[QK_K / 32], scales[QK_K / 32];
     float max_scale = 0, max_min = 0;
     for (int j = 0; j < QK_K / 32; j++) {
         float sum_x2 = 0;
         for (int l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
         const float av_x = sqrtf(sum_x2 / 32);
-        for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
-        scales[j] = make_qkx2_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, rmin, 0.1f, nstep, false);
+        for (int l = 0; l < 32; l++) w[32 * j + l] = av_x + fabsf(x[32 * j + l]);
+    }
+    qkx2_batch(QK_K / 32, 32, nmax, x, w, L, scales, mins, rmin, nstep, false, simd);
+    for (int j = 0; j < QK_K / 32; j++) {
         if (scales[j] > max_scale) max_scale = scales[j];
         if (mins[j] > max_min) max_min = mins[j];
     }
@@ -616,13 +660,15 @@ static void q4_k_pack(const uint8_t *L, uint8_t *q) {
     }
 }
 
-void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q4_k_path(x, y, n, qw, true); }
+
+void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     uint8_t L[QK_K];
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float *xb = x + i * QK_K;
         uint8_t *b = y + i * 144;
         if (qw) k45_scales_imatrix(xb, b, L, 15, qw + i * QK_K);
-        else k45_scales_ref(xb, b, L, 15, -1.f, 20);
+        else k45_scales_ref(xb, b, L, 15, -1.f, 20, simd);
         k45_requant(xb, b, L, 15);
         q4_k_pack(L, b + 16);
     }
@@ -651,30 +697,47 @@ static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
     }
 }
 
-void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q5_k_path(x, y, n, qw, true); }
+
+void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     uint8_t L[QK_K];
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float *xb = x + i * QK_K;
         uint8_t *b = y + i * 176;
         if (qw) k45_scales_imatrix(xb, b, L, 31, qw + i * QK_K);
-        else k45_scales_ref(xb, b, L, 31, -0.5f, 15);
+        else k45_scales_ref(xb, b, L, 31, -0.5f, 15, simd);
         k45_requant(xb, b, L, 31);
         q5_k_pack(L, b + 16, b + 48);
     }
 }
 
 /* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
-void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q6_k_path(x, y, n, qw, true); }
+
+void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#else
+    simd = false;
+#endif
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float *xb = x + i * QK_K;
         uint8_t *b = y + i * 210;
         float max_scale = 0, max_abs = 0;
-        for (int ib = 0; ib < QK_K / 16; ib++) {
-            const float *q = qw ? qw + i * QK_K + 16 * ib : NULL;
-            const float s = lgg__make_qx_quants(16, 32, xb + 16 * ib, L + 16 * ib, 1, q);
-            scales[ib] = s;
+        int jb = 0;
+#if defined(LGG__QX86)
+        if (simd)
+            for (; jb < QK_K / 16; jb += 8)
+                lgg__qx1_x8_avx2(16, 32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
+#endif
+        for (; jb < QK_K / 16; jb++) {
+            const float *q = qw ? qw + i * QK_K + 16 * jb : NULL;
+            scales[jb] = lgg__make_qx_quants(16, 32, xb + 16 * jb, L + 16 * jb, 1, q);
+        }
+        for (jb = 0; jb < QK_K / 16; jb++) {
+            const float s = scales[jb];
             if (fabsf(s) > max_abs) {
                 max_abs = fabsf(s);
                 max_scale = s;

@@ -68,6 +68,8 @@ static const qentry QTAB[LGG_TYPE_COUNT] = {
     QC(LGG_TYPE_IQ2_S, lgg__qrow_iq2_s, false, CHK_F16S, 0, 1),
     QC(LGG_TYPE_IQ3_XXS, lgg__qrow_iq3_xxs, false, CHK_F16S, 0, 1),
     QC(LGG_TYPE_IQ3_S, lgg__qrow_iq3_s, false, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ1_S, lgg__qrow_iq1_s, true, CHK_F16S, 0, 1),
+    QC(LGG_TYPE_IQ1_M, lgg__qrow_iq1_m, false, CHK_IQ1M, 0, 0),
 };
 
 static const qentry *entry(uint32_t type) {
@@ -78,9 +80,9 @@ static const qentry *entry(uint32_t type) {
 bool lgg_type_can_quantize(uint32_t type) { return entry(type) != NULL; }
 
 bool lgg_type_needs_imatrix(uint32_t type) {
-    /* ggml's list, independent of whether this build can produce the type */
-    return type == LGG_TYPE_IQ2_XXS || type == LGG_TYPE_IQ2_XS || type == LGG_TYPE_IQ1_S ||
-           type == LGG_TYPE_IQ1_M;
+    /* exactly ggml_quantize_requires_imatrix: IQ1_M is not on it (its
+     * quantizer falls back to x^2 weights), IQ2_S/IQ3 never were */
+    return type == LGG_TYPE_IQ2_XXS || type == LGG_TYPE_IQ2_XS || type == LGG_TYPE_IQ1_S;
 }
 
 static inline bool f16_finite(uint16_t h) { return (h & 0x7c00) != 0x7c00; }
