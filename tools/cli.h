@@ -47,5 +47,6 @@ int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_tensors(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_copy(int argc, char **argv);
 
 #endif

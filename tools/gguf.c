@@ -10,6 +10,7 @@ static const cli_command COMMANDS[] = {
     {"dump", "print all metadata and the tensor list (text or --json)", cmd_dump},
     {"tensors", "list tensors: name, type, shape, offset, size", cmd_tensors},
     {"validate", "check files against the GGUF specification", cmd_validate},
+    {"copy", "write a canonical copy, optionally in another byte order or version", cmd_copy},
     {NULL, NULL, NULL},
 };
 
