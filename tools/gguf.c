@@ -10,6 +10,9 @@ static const cli_command COMMANDS[] = {
     {"dump", "print all metadata and the tensor list (text or --json)", cmd_dump},
     {"tensors", "list tensors: name, type, shape, offset, size", cmd_tensors},
     {"validate", "check files against the GGUF specification", cmd_validate},
+    {"get", "print one metadata value", cmd_get},
+    {"set", "add or change metadata values (in place when possible)", cmd_set},
+    {"rm", "remove metadata keys", cmd_rm},
     {"copy", "write a canonical copy, optionally in another byte order or version", cmd_copy},
     {NULL, NULL, NULL},
 };
