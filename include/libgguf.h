@@ -620,6 +620,168 @@ LGG_API lgg_status lgg_quantize(uint32_t type, const float *src, void *dst, size
                                 int64_t nrows, int64_t n_per_row, const float *imatrix,
                                 size_t *written);
 
+
+/* ======================================================================== */
+/* Writing                                                                   */
+/* ======================================================================== */
+
+/* A writer is an in-memory description of a GGUF file to be written: ordered
+ * metadata pairs and ordered tensor infos, each tensor with a data source.
+ * Nothing is written until lgg_writer_write_fd / lgg_writer_write_file.
+ *
+ * Layout written (ggml's canonical one, what gguf.cpp writes): header,
+ * metadata in the writer's order, tensor infos in the writer's order, zero
+ * padding to the alignment, then each tensor's data zero-padded to the
+ * alignment, offsets increasing in info order.  n_dims is written as ggml
+ * does: trailing dimensions of 1 dropped, at least 1.
+ *
+ * Ownership: every setter copies what it is given (keys, names, values); the
+ * writer never keeps caller pointers except tensor data buffers, read
+ * callbacks and open files, which must stay valid until the writer is freed.
+ * Threads: a writer is a single-threaded object. */
+typedef struct lgg_writer lgg_writer;
+
+/* A metadata value given by the caller, in host byte order.
+ *  - scalars: `data` points to one value of the type's size (bool: one byte);
+ *  - LGG_VT_STRING: `data` points to `count` bytes (any bytes, NUL included);
+ *  - LGG_VT_ARRAY: `elem_type` says what `data` holds: `count` host-order
+ *    scalars packed; or `count` lgg_str (strings); or `count` lgg_wvalue
+ *    (nested arrays, each with type LGG_VT_ARRAY). */
+typedef struct lgg_wvalue {
+    uint32_t type;      /* lgg_vtype */
+    uint32_t elem_type; /* arrays only */
+    uint64_t count;     /* arrays: elements; strings: bytes; scalars: ignored */
+    const void *data;
+} lgg_wvalue;
+
+/* Reads `n` bytes of a tensor's data starting at byte `offset` of that
+ * tensor into `dst`.  Return LGG_OK, or any error code (the write stops and
+ * reports it).  Called in increasing offset order with n <= 4 MiB. */
+typedef lgg_status (*lgg_read_fn)(void *ud, uint64_t offset, void *dst, size_t n);
+
+/* Replaces write(2) for every byte the writer writes (tests inject faults
+ * with it): same contract as write(2), returning -1 with errno set on error. */
+typedef long (*lgg_write_fn)(void *ud, int fd, const void *buf, size_t n);
+
+typedef struct lgg_write_options {
+    uint32_t version;       /* 0 or 3: GGUF v3; 2; 1 (32-bit lengths: every length, count and
+                               dimension must fit 32 bits, else LGG_ERR_RANGE) */
+    lgg_endian endian;      /* byte order of the whole output file (metadata, infos, tensor data) */
+    uint64_t alignment;     /* 0: general.alignment of the metadata, or 32.  Otherwise a power of
+                               two; general.alignment is then set to it (u32) when it would differ */
+    const lgg_allocator *allocator; /* NULL: malloc/free (temporary buffers) */
+    lgg_write_fn write_fn;  /* NULL: write(2).  When set, copy_file_range is not used */
+    void *write_ud;
+} lgg_write_options;
+
+/* Fill `o` with the defaults: v3, little-endian, alignment from metadata. */
+LGG_API void lgg_write_options_init(lgg_write_options *o);
+
+/* Create an empty writer (allocator NULL: malloc/free; the writer keeps a copy
+ * of *allocator).  Returns LGG_OK and sets *out, or LGG_ERR_ARG/LGG_ERR_NOMEM.
+ * Free with lgg_writer_free(). */
+LGG_API lgg_status lgg_writer_create(const lgg_allocator *allocator, lgg_writer **out, lgg_error *err);
+LGG_API void lgg_writer_free(lgg_writer *w); /* NULL is a no-op */
+
+/* Start a writer from an open file: every metadata pair (duplicates
+ * included, in file order) and every tensor info, each tensor's data copied
+ * from `f` (converted to the output byte order as needed).  `fd` is -1 or a
+ * descriptor open for reading on the same file: with it, the writer can copy
+ * data with copy_file_range and refuses (LGG_ERR_EXISTS) to write onto that
+ * file.  `f` (and fd) must stay open until the writer is freed.
+ * Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_UNSUPPORTED (a tensor of an
+ * unknown or removed type, whose size cannot be known). */
+LGG_API lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator,
+                                        lgg_writer **out, lgg_error *err);
+
+/* ---- metadata ----
+ * lgg_writer_set: set key (key, klen) to *v.  An existing key is replaced in
+ * place (keeps its position; the first one if the key is duplicated); a new
+ * key is appended.  Errors: LGG_ERR_ARG (NULL, unknown type, array of a bad
+ * element type or nested array whose element is not an array), LGG_ERR_NOMEM,
+ * LGG_ERR_RANGE (sizes overflow), LGG_ERR_NESTING (deeper than 64). */
+LGG_API lgg_status lgg_writer_set(lgg_writer *w, const char *key, size_t klen, const lgg_wvalue *v, lgg_error *err);
+/* Set a key to a value read from an open file (any version and byte order). */
+LGG_API lgg_status lgg_writer_set_value(lgg_writer *w, const char *key, size_t klen, const lgg_value *v,
+                                        lgg_error *err);
+/* Conveniences over lgg_writer_set with a C-string key. */
+LGG_API lgg_status lgg_writer_set_u32(lgg_writer *w, const char *key, uint32_t v, lgg_error *err);
+LGG_API lgg_status lgg_writer_set_u64(lgg_writer *w, const char *key, uint64_t v, lgg_error *err);
+LGG_API lgg_status lgg_writer_set_i64(lgg_writer *w, const char *key, int64_t v, lgg_error *err);
+LGG_API lgg_status lgg_writer_set_f32(lgg_writer *w, const char *key, float v, lgg_error *err);
+LGG_API lgg_status lgg_writer_set_bool(lgg_writer *w, const char *key, bool v, lgg_error *err);
+LGG_API lgg_status lgg_writer_set_str(lgg_writer *w, const char *key, const char *s, lgg_error *err);
+/* Remove every pair with this key.  LGG_ERR_NOT_FOUND if there is none. */
+LGG_API lgg_status lgg_writer_remove(lgg_writer *w, const char *key, size_t klen, lgg_error *err);
+/* Rename every pair `from` to `to`, keeping positions.  LGG_ERR_NOT_FOUND if
+ * `from` is absent, LGG_ERR_EXISTS if `to` is present (and differs). */
+LGG_API lgg_status lgg_writer_rename(lgg_writer *w, const char *from, size_t flen, const char *to, size_t tlen,
+                                     lgg_error *err);
+LGG_API uint64_t lgg_writer_kv_count(const lgg_writer *w);
+
+/* ---- tensors ----
+ * Each adds one tensor info (name, n_dims <= 4 dimensions ne[0..n_dims),
+ * ggml type id) with its data, `endian` being the byte order the data is in.
+ * The data size is the type's size for the element count.
+ *  - _buffer: `data` holds `size` bytes (must equal the tensor's size);
+ *  - _callback: `read` supplies the bytes when the file is written.
+ * Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_TENSOR_DUP (name taken),
+ * LGG_ERR_TENSOR_NDIMS, LGG_ERR_TENSOR_DIMS (negative or overflowing),
+ * LGG_ERR_TENSOR_BLOCK, LGG_ERR_UNSUPPORTED (unknown/removed type),
+ * LGG_ERR_RANGE (buffer size differs). */
+LGG_API lgg_status lgg_writer_add_tensor_buffer(lgg_writer *w, const char *name, size_t nlen, uint32_t n_dims,
+                                                const int64_t *ne, uint32_t type, const void *data, uint64_t size,
+                                                lgg_endian endian, lgg_error *err);
+LGG_API lgg_status lgg_writer_add_tensor_callback(lgg_writer *w, const char *name, size_t nlen, uint32_t n_dims,
+                                                  const int64_t *ne, uint32_t type, lgg_read_fn read, void *ud,
+                                                  lgg_endian endian, lgg_error *err);
+/* Copy tensor `index` of `f` (its info and data).  `fd` as in lgg_writer_from_file. */
+LGG_API lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int fd, uint64_t index,
+                                                   lgg_error *err);
+LGG_API uint64_t lgg_writer_tensor_count(const lgg_writer *w);
+
+/* ---- output ----
+ * lgg_writer_write_fd: write the file sequentially to `fd` (a regular file,
+ * pipe or socket) from its current position.  Errors: LGG_ERR_ARG (bad
+ * options), LGG_ERR_RANGE (v1 and a value beyond 32 bits), LGG_ERR_IO,
+ * LGG_ERR_NOMEM, or a read callback's code.  On error the fd holds a partial
+ * file.  *written (may be NULL) gets the bytes written. */
+LGG_API lgg_status lgg_writer_write_fd(const lgg_writer *w, int fd, const lgg_write_options *opts,
+                                       uint64_t *written, lgg_error *err);
+
+/* lgg_writer_write_file: write `path` safely: into a new temporary file in
+ * the same directory (O_EXCL; the mode of the file it replaces, else
+ * 0666 & ~umask), fsync, rename over `path`, fsync the directory.  On any
+ * error the temporary file is removed and `path` is untouched.
+ * LGG_ERR_EXISTS if `path` is the same file (st_dev and st_ino) as a file the
+ * writer reads tensor data from (known through the fd given with it).
+ * Other errors as lgg_writer_write_fd. */
+LGG_API lgg_status lgg_writer_write_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
+                                         lgg_error *err);
+
+/* Bytes of the header (metadata and tensor infos, before the padding) the
+ * writer would write with `opts`.  Errors as lgg_writer_write_fd. */
+LGG_API lgg_status lgg_writer_header_size(const lgg_writer *w, const lgg_write_options *opts, uint64_t *size,
+                                          lgg_error *err);
+
+/* ---- editing a file in place ----
+ * Replace the file at `path` by what `w` describes, where `w` was started
+ * with lgg_writer_from_file(f, fd, ...) on that same file and keeps its
+ * tensors (same infos, same order; metadata may differ).  When the new
+ * header pads to exactly the old data offset with the same alignment, byte
+ * order and version, only the header is rewritten: one pwrite of the header
+ * and its zero padding, then fsync; the tensor data is not touched.
+ * (Readers find the data at the padded end of the header, so a header that
+ * shrinks or grows past the padding moves the data.)  Otherwise the whole
+ * file is rewritten safely as lgg_writer_write_file does.  *in_place (may be
+ * NULL) tells which happened.  `opts` may be NULL (keep the file's version
+ * and byte order; opts->version 0 means the same).
+ * Errors: LGG_ERR_ARG (w not started from a file, tensors changed), others as
+ * lgg_writer_write_file.  On error the file is either untouched or (only for
+ * a failed single-pwrite) reported with LGG_ERR_IO. */
+LGG_API lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
+                                          bool *in_place, lgg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -85,5 +85,34 @@ int cmd_validate(int argc, char **argv);
 int cmd_cat(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_copy(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_get(int argc, char **argv);
+int cmd_rm(int argc, char **argv);
+
+/* ---- editing (cli_edit.c) ---- */
+typedef struct cli_edit {
+    const char *path;
+    int fd;
+    lgg_file *f;
+    lgg_writer *w; /* started from f: edit it, then commit */
+} cli_edit;
+/* Open PATH and start a writer from it; prints a diagnostic and returns
+ * CLI_FAIL on failure. */
+int cli_edit_open(const char *cmd, const char *path, cli_edit *e);
+/* Write the edit: to OUT (never touching PATH), or back into PATH safely
+ * (in place when the header keeps its size).  CLI_OK or CLI_FAIL. */
+int cli_edit_commit(const char *cmd, cli_edit *e, const char *out);
+void cli_edit_close(cli_edit *e);
+
+/* A value parsed from TYPE:VALUE, str@FILE or arr[TYPE]:v1,v2,... text. */
+typedef struct cli_val {
+    lgg_wvalue v;
+    void *store;
+    lgg_str *strs;
+} cli_val;
+/* 1 on success; 0 with a reason in why. */
+int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap);
+void cli_val_free(cli_val *v);
 
 #endif

@@ -13,6 +13,10 @@ static const cli_command COMMANDS[] = {
     {"cat", "write one tensor's bytes or f32 values", cmd_cat},
     {"stats", "per-tensor value statistics and histogram", cmd_stats},
     {"diff", "compare two files: metadata, tensors, value errors", cmd_diff},
+    {"get", "print one metadata value", cmd_get},
+    {"set", "add or change metadata values (in place when possible)", cmd_set},
+    {"rm", "remove metadata keys", cmd_rm},
+    {"copy", "write a canonical copy, optionally in another byte order or version", cmd_copy},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,70 @@
+/* writer.h -- the writer's handle, shared by write.c (building, encoding) and
+ * fileio.c (safe replacement, in-place header rewrites). */
+#ifndef LGG_WRITER_H
+#define LGG_WRITER_H
+
+#include "internal.h"
+
+typedef struct lgg__wkv {
+    char *key;
+    uint64_t klen;
+    uint32_t vt, et;
+    uint64_t count;
+    uint8_t *body; /* the value's bytes in GGUF v3 layout, host byte order */
+    uint64_t blen;
+} lgg__wkv;
+
+enum { LGG__SRC_BUF, LGG__SRC_CB, LGG__SRC_FILE };
+
+typedef struct lgg__wtensor {
+    char *name;
+    uint64_t nlen;
+    uint32_t n_dims; /* as written: trailing 1s dropped, at least 1 */
+    int64_t ne[LGG_MAX_DIMS];
+    uint32_t type;
+    uint64_t size;
+    int src;
+    const void *buf;
+    lgg_read_fn read;
+    void *ud;
+    const lgg_file *f;
+    int fd;
+    uint64_t index;
+    lgg_endian endian;
+} lgg__wtensor;
+
+struct lgg_writer {
+    lgg_allocator alloc_copy;
+    const lgg_allocator *alloc;
+    lgg__wkv *kv;
+    uint64_t n_kv, cap_kv;
+    lgg__wtensor *t;
+    uint64_t n_t, cap_t;
+    const lgg_file *src; /* set by lgg_writer_from_file */
+    int src_fd;
+};
+
+/* Resolved output options. */
+typedef struct lgg__wopts {
+    uint32_t version;
+    lgg_endian endian;
+    uint64_t alignment;
+    bool set_alignment; /* general.alignment must be written as u32 `alignment` */
+    lgg_write_fn write_fn;
+    void *write_ud;
+    const lgg_allocator *alloc;
+} lgg__wopts;
+
+LGG_HIDDEN lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, lgg__wopts *r,
+                                         lgg_error *err);
+/* The header, its zero padding to the alignment included, in a new buffer
+ * (*out, *size; free with lgg__free(w->alloc, ...)); *unpadded gets the
+ * header's length before the padding.  keep_offsets: write the source file's
+ * relative tensor offsets instead of the canonical ones. */
+LGG_HIDDEN lgg_status lgg__encode_header(const lgg_writer *w, const lgg__wopts *o, bool keep_offsets, uint8_t **out,
+                                         uint64_t *size, uint64_t *unpadded, lgg_error *err);
+LGG_HIDDEN lgg_status lgg__write_all(const lgg__wopts *o, int fd, const void *p, uint64_t n, lgg_error *err);
+LGG_HIDDEN lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, bool regular,
+                                        uint64_t *written, lgg_error *err);
+
+#endif

@@ -1,0 +1,299 @@
+/* cli_edit.c -- shared by the editing subcommands (set, rm): open a file for
+ * editing, parse TYPE:VALUE text into a metadata value, and commit the edit
+ * (in place, or to -o OUT). */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
+    memset(e, 0, sizeof *e);
+    e->path = path;
+    e->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (e->fd < 0) {
+        fprintf(stderr, "gguf %s: %s: %s\n", cmd, path, strerror(errno));
+        return CLI_FAIL;
+    }
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK || lgg_writer_from_file(e->f, e->fd, NULL, &e->w, &err) != LGG_OK) {
+        fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, path, err.message, lgg_status_name(err.code));
+        cli_edit_close(e);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+int cli_edit_commit(const char *cmd, cli_edit *e, const char *out) {
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    lgg_status s;
+    if (out) {
+        /* a separate output keeps the input's version and byte order */
+        lgg_write_options o;
+        lgg_write_options_init(&o);
+        o.version = lgg_file_version(e->f);
+        o.endian = lgg_file_endian(e->f);
+        s = lgg_writer_write_file(e->w, out, &o, &err);
+    } else {
+        s = lgg_writer_update_file(e->w, e->path, NULL, NULL, &err);
+    }
+    if (s != LGG_OK) {
+        fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, out ? out : e->path, err.message, lgg_status_name(err.code));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+void cli_edit_close(cli_edit *e) {
+    lgg_writer_free(e->w);
+    lgg_close(e->f);
+    if (e->fd >= 0) close(e->fd);
+    e->w = NULL;
+    e->f = NULL;
+    e->fd = -1;
+}
+
+/* ---- value text ---- */
+
+static uint32_t type_of(const char *name, size_t len, bool *ok) {
+    uint32_t vt = 0;
+    *ok = true;
+    if (len == 3 && !memcmp(name, "int", 3)) return LGG_VT_I64;  /* llama.cpp's --override-kv spellings */
+    if (len == 5 && !memcmp(name, "float", 5)) return LGG_VT_F64;
+    if (len == 3 && !memcmp(name, "str", 3)) return LGG_VT_STRING;
+    if (lgg_vtype_from_name(name, len, &vt) == LGG_OK && vt != LGG_VT_ARRAY) return vt;
+    *ok = false;
+    return 0;
+}
+
+static bool parse_scalar(uint32_t vt, const char *s, uint8_t out[8], char *why, size_t cap) {
+    char *end = NULL;
+    errno = 0;
+    switch (vt) {
+    case LGG_VT_BOOL:
+        if (!strcmp(s, "true") || !strcmp(s, "1")) out[0] = 1;
+        else if (!strcmp(s, "false") || !strcmp(s, "0")) out[0] = 0;
+        else {
+            snprintf(why, cap, "'%s' is not a bool (true, false, 1, 0)", s);
+            return false;
+        }
+        return true;
+    case LGG_VT_F32:
+    case LGG_VT_F64: {
+        double d = strtod(s, &end);
+        if (!*s || *end) {
+            snprintf(why, cap, "'%s' is not a number", s);
+            return false;
+        }
+        if (vt == LGG_VT_F32) {
+            float f = strtof(s, NULL);
+            if (isinf(f) && !isinf(d)) {
+                snprintf(why, cap, "%s is out of range for f32", s);
+                return false;
+            }
+            memcpy(out, &f, 4);
+        } else {
+            if (errno == ERANGE && isinf(d)) {
+                snprintf(why, cap, "%s is out of range for f64", s);
+                return false;
+            }
+            memcpy(out, &d, 8);
+        }
+        return true;
+    }
+    case LGG_VT_U8:
+    case LGG_VT_U16:
+    case LGG_VT_U32:
+    case LGG_VT_U64: {
+        const char *p = s;
+        while (*p == ' ') p++;
+        unsigned long long u = strtoull(s, &end, 0);
+        uint64_t max = vt == LGG_VT_U8 ? 0xff : vt == LGG_VT_U16 ? 0xffff : vt == LGG_VT_U32 ? 0xffffffffu : UINT64_MAX;
+        if (!*s || *end || *p == '-') {
+            snprintf(why, cap, "'%s' is not an unsigned integer", s);
+            return false;
+        }
+        if (errno == ERANGE || u > max) {
+            snprintf(why, cap, "%s is out of range for %s (0..%llu)", s, lgg_vtype_name(vt), (unsigned long long)max);
+            return false;
+        }
+        if (vt == LGG_VT_U8) out[0] = (uint8_t)u;
+        else if (vt == LGG_VT_U16) { uint16_t x = (uint16_t)u; memcpy(out, &x, 2); }
+        else if (vt == LGG_VT_U32) { uint32_t x = (uint32_t)u; memcpy(out, &x, 4); }
+        else { uint64_t x = u; memcpy(out, &x, 8); }
+        return true;
+    }
+    default: { /* signed */
+        long long v = strtoll(s, &end, 0);
+        long long lo = vt == LGG_VT_I8 ? -128 : vt == LGG_VT_I16 ? -32768 : vt == LGG_VT_I32 ? -2147483647LL - 1 : INT64_MIN;
+        long long hi = vt == LGG_VT_I8 ? 127 : vt == LGG_VT_I16 ? 32767 : vt == LGG_VT_I32 ? 2147483647LL : INT64_MAX;
+        if (!*s || *end) {
+            snprintf(why, cap, "'%s' is not an integer", s);
+            return false;
+        }
+        if (errno == ERANGE || v < lo || v > hi) {
+            snprintf(why, cap, "%s is out of range for %s (%lld..%lld)", s, lgg_vtype_name(vt), lo, hi);
+            return false;
+        }
+        if (vt == LGG_VT_I8) { int8_t x = (int8_t)v; memcpy(out, &x, 1); }
+        else if (vt == LGG_VT_I16) { int16_t x = (int16_t)v; memcpy(out, &x, 2); }
+        else if (vt == LGG_VT_I32) { int32_t x = (int32_t)v; memcpy(out, &x, 4); }
+        else { int64_t x = v; memcpy(out, &x, 8); }
+        return true;
+    }
+    }
+}
+
+static char *slurp(const char *path, size_t *n, char *why, size_t cap) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, cap, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t c = 4096, k = 0;
+    char *p = malloc(c);
+    for (;;) {
+        if (!p) break;
+        if (k == c) {
+            char *q = realloc(p, c * 2);
+            if (!q) {
+                free(p);
+                p = NULL;
+                break;
+            }
+            p = q;
+            c *= 2;
+        }
+        size_t r = fread(p + k, 1, c - k, f);
+        if (!r) break;
+        k += r;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!p || bad) {
+        free(p);
+        snprintf(why, cap, "%s: cannot read", path);
+        return NULL;
+    }
+    *n = k;
+    return p;
+}
+
+void cli_val_free(cli_val *v) {
+    free(v->store);
+    free(v->strs);
+    memset(v, 0, sizeof *v);
+}
+
+int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap) {
+    memset(v, 0, sizeof *v);
+    if (!strncmp(text, "arr[", 4)) {
+        const char *close = strchr(text + 4, ']');
+        if (!close || close[1] != ':') {
+            snprintf(why, cap, "array values are written arr[TYPE]:v1,v2,...");
+            return 0;
+        }
+        bool ok;
+        uint32_t et = type_of(text + 4, (size_t)(close - text - 4), &ok);
+        if (!ok) {
+            snprintf(why, cap, "unknown element type '%.*s'", (int)(close - text - 4), text + 4);
+            return 0;
+        }
+        const char *body = close + 2;
+        size_t blen = strlen(body);
+        /* split on unescaped commas; "\," is a comma and "\\" a backslash */
+        char *un = malloc(blen + 1);
+        uint64_t count = 0;
+        size_t *starts = malloc((blen + 1) * sizeof *starts), *lens = malloc((blen + 1) * sizeof *lens);
+        if (!un || !starts || !lens) {
+            free(un), free(starts), free(lens);
+            snprintf(why, cap, "out of memory");
+            return 0;
+        }
+        size_t o = 0;
+        if (blen) {
+            starts[0] = 0;
+            for (size_t i = 0; i <= blen; i++) {
+                char c = body[i];
+                if (c == '\\' && (body[i + 1] == ',' || body[i + 1] == '\\')) {
+                    un[o++] = body[++i];
+                } else if (c == ',' || c == 0) {
+                    lens[count] = o - starts[count];
+                    un[o++] = 0;
+                    count++;
+                    starts[count] = o;
+                } else {
+                    un[o++] = c;
+                }
+            }
+        }
+        size_t esz = lgg_vtype_size(et);
+        v->v.type = LGG_VT_ARRAY;
+        v->v.elem_type = et;
+        v->v.count = count;
+        int rc = 1;
+        if (esz) {
+            v->store = malloc(count * esz + 1);
+            for (uint64_t i = 0; rc && i < count; i++) {
+                uint8_t tmp[8];
+                if (!parse_scalar(et, un + starts[i], tmp, why, cap)) rc = 0;
+                else memcpy((char *)v->store + i * esz, tmp, esz);
+            }
+            free(un);
+            v->v.data = v->store;
+        } else {
+            v->strs = malloc((count + 1) * sizeof *v->strs);
+            for (uint64_t i = 0; i < count; i++) {
+                v->strs[i].ptr = un + starts[i];
+                v->strs[i].len = lens[i];
+            }
+            v->store = un;
+            v->v.data = v->strs;
+        }
+        free(starts);
+        free(lens);
+        if (!rc) cli_val_free(v);
+        return rc;
+    }
+    const char *colon = strchr(text, ':'), *at = strchr(text, '@');
+    const char *sep = colon && (!at || colon < at) ? colon : at;
+    if (!sep) {
+        snprintf(why, cap, "expected TYPE:VALUE (or str@FILE), got '%s'", text);
+        return 0;
+    }
+    bool ok;
+    uint32_t vt = type_of(text, (size_t)(sep - text), &ok);
+    if (!ok) {
+        snprintf(why, cap, "unknown type '%.*s'", (int)(sep - text), text);
+        return 0;
+    }
+    if (*sep == '@') {
+        if (vt != LGG_VT_STRING) {
+            snprintf(why, cap, "only str takes its value from a file (str@FILE)");
+            return 0;
+        }
+        size_t n = 0;
+        char *p = slurp(sep + 1, &n, why, cap);
+        if (!p) return 0;
+        v->store = p;
+        v->v = (lgg_wvalue){LGG_VT_STRING, 0, n, p};
+        return 1;
+    }
+    const char *val = sep + 1;
+    if (vt == LGG_VT_STRING) {
+        v->v = (lgg_wvalue){LGG_VT_STRING, 0, strlen(val), val};
+        return 1;
+    }
+    v->store = malloc(8);
+    if (!v->store || !parse_scalar(vt, val, v->store, why, cap)) {
+        cli_val_free(v);
+        return 0;
+    }
+    v->v = (lgg_wvalue){vt, 0, 1, v->store};
+    return 1;
+}
