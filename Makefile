@@ -5,6 +5,7 @@
 #   make asan            the CLI with ASan+UBSan as build/asan/gguf
 #   make check-asan      the whole test suite under ASan+UBSan
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60) each
+#   make fuzz-corpus     regenerate the generated seed inputs in fuzz/corpus/
 #   make bench           the benchmarks (print ratios against baselines)
 #   make install PREFIX=/usr/local [DESTDIR=...]
 
@@ -53,7 +54,7 @@ SHARED := $(BUILD)/libgguf.so.$(VERSION)
 TOOL   := $(BUILD)/gguf
 TESTBIN:= $(BUILD)/test_runner
 
-.PHONY: all test check asan check-asan fuzz fuzz-replay bench install clean
+.PHONY: all test check asan check-asan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h')
@@ -74,9 +75,12 @@ $(TOOL): $(TOOL_OBJ) $(STATIC)
 	$(CC) -o $@ $(TOOL_OBJ) $(STATIC) $(LDLIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c $(STATIC)
+# Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
+FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cmd_tensors.c
+$(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -o $@ $< fuzz/replay.c $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(STATIC) $(LDLIBS)
 
 $(BUILD)/bench/%: bench/%.c $(STATIC)
 	@mkdir -p $(dir $@)
@@ -97,17 +101,33 @@ check-asan:
 	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" test
 
 # libFuzzer builds (clang); each target runs FUZZ_SECONDS on its corpus.
+# New inputs go to $(BUILD)/libfuzzer/new-<target>/ (merge the useful ones into
+# fuzz/corpus/<target>/ with -merge=1); crashes to fuzz/crashes/<target>-*.
+# FUZZ_ARGS passes more libFuzzer options (e.g. FUZZ_ARGS=-max_len=4096).
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-fuzz:
-	@mkdir -p $(BUILD)/libfuzzer
+FUZZ_ARGS ?=
+FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(SIMD_avx2) -lpthread -lm
+fuzz-build: $(FUZZ_LIBFUZZER)
+fuzz: fuzz-build
+	@mkdir -p fuzz/crashes
 	@set -e; for src in $(FUZZ_SRC); do \
 	  t=$$(basename $$src .c); \
-	  $(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -o $(BUILD)/libfuzzer/$$t $$src $(LIB_SRC) $(SIMD_avx2) -lpthread -lm; \
 	  mkdir -p fuzz/corpus/$$t $(BUILD)/libfuzzer/new-$$t; \
 	  echo "== $$t ($(FUZZ_SECONDS)s)"; \
-	  $(BUILD)/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz/crashes/$$t- \
+	  $(BUILD)/libfuzzer/$$t -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz/crashes/$$t- $(FUZZ_ARGS) \
 	     $(BUILD)/libfuzzer/new-$$t fuzz/corpus/$$t || exit 1; \
 	done
+
+# Regenerate the generated part of the seed corpora (fuzz/gen_corpus.c; the
+# copies of ../shared files are refreshed too when ../shared is present).
+fuzz-corpus: $(BUILD)/gen_corpus
+	./$(BUILD)/gen_corpus
+$(BUILD)/gen_corpus: fuzz/gen_corpus.c tests/gen.c tests/util.c tests/hostile.c tests/hostile.h tests/gen.h tests/test.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ fuzz/gen_corpus.c tests/gen.c tests/util.c tests/hostile.c $(STATIC) $(LDLIBS)
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; ./$$b || exit 1; done

@@ -11,6 +11,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #define LGG__X86 1
+#include <cpuid.h>
 #endif
 
 static const lgg__deq_fn REF[LGG_TYPE_COUNT] = {
@@ -39,11 +40,22 @@ static pthread_once_t best_once = PTHREAD_ONCE_INIT;
 static lgg__deq_fn best[LGG_TYPE_COUNT];
 static const char *best_name = "scalar";
 
+#if defined(LGG__X86)
+/* F16C from CPUID leaf 1 (ECX bit 29): clang before 15 has no "f16c" for
+ * __builtin_cpu_supports.  Only consulted once AVX2 (and so the OS's saving
+ * of the YMM state) is known to be there. */
+static bool cpu_has_f16c(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    return (c & (1u << 29)) != 0;
+}
+#endif
+
 static void pick_best(void) {
     memcpy(best, REF, sizeof best);
 #if defined(LGG__X86)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
+    if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
         best_name = "avx2";
         for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
             lgg__deq_fn f = lgg__deq_avx2_get(t);

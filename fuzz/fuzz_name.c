@@ -1,0 +1,58 @@
+/* fuzz_name.c -- lgg_name_parse (the naming convention) on arbitrary bytes,
+ * plus the other by-name look-ups that take untrusted text
+ * (lgg_type_from_name, lgg_vtype_from_name).
+ *
+ * The input is passed as pointer + length with no terminating NUL, from an
+ * exactly-sized buffer.  On a match every part must be NULL/0 or lie inside
+ * the stem (the name before ".gguf"), parts must come in order without
+ * overlapping, and the answer must not depend on whether `out` is given. */
+#include "fuzz.h"
+#include "libgguf.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static void part_ok(const char *name, size_t stem, const lgg_str *p, const char **after) {
+    if (p->ptr == NULL) {
+        FUZZ_ASSERT(p->len == 0);
+        return;
+    }
+    FUZZ_ASSERT(p->ptr >= name && p->ptr <= name + stem);
+    FUZZ_ASSERT(p->len <= (uint64_t)(name + stem - p->ptr));
+    FUZZ_ASSERT(p->ptr >= *after); /* in order, no overlap */
+    *after = p->ptr + p->len;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const char *name = (const char *)data;
+    lgg_name_parts parts;
+    memset(&parts, 0xa5, sizeof parts);
+    bool ok = lgg_name_parse(size ? name : NULL, size, &parts);
+    FUZZ_ASSERT(lgg_name_parse(size ? name : NULL, size, NULL) == ok);
+    if (ok) {
+        FUZZ_ASSERT(size >= 5 && memcmp(name + size - 5, ".gguf", 5) == 0);
+        const size_t stem = size - 5;
+        const char *after = name;
+        const lgg_str *order[] = {&parts.base_name, &parts.size_label, &parts.fine_tune, &parts.version,
+                                  &parts.encoding,  &parts.type,       &parts.shard};
+        for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) part_ok(name, stem, order[i], &after);
+        FUZZ_ASSERT(parts.base_name.ptr == name);
+        FUZZ_ASSERT(parts.version.len >= 2 && parts.version.ptr[0] == 'v');
+        if (parts.shard.ptr) FUZZ_ASSERT(parts.shard.len == 14);
+        /* the same answer again (the matcher keeps no state) */
+        lgg_name_parts again;
+        FUZZ_ASSERT(lgg_name_parse(name, size, &again) && memcmp(&again, &parts, sizeof parts) == 0);
+    }
+
+    /* type and value-type names: a hit names a live type, case-insensitively */
+    uint32_t id = 12345;
+    if (lgg_type_from_name(size ? name : NULL, size, &id) == LGG_OK) {
+        FUZZ_ASSERT(lgg_type_is_valid(id));
+        const char *tn = lgg_type_name(id);
+        FUZZ_ASSERT(tn && strlen(tn) == size);
+        for (size_t i = 0; i < size; i++) FUZZ_ASSERT(toupper((unsigned char)name[i]) == toupper((unsigned char)tn[i]));
+    }
+    uint32_t vt = 12345;
+    if (size && lgg_vtype_from_name(name, size, &vt) == LGG_OK) FUZZ_ASSERT(lgg_vtype_name(vt) != NULL);
+    return 0;
+}
