@@ -229,7 +229,7 @@ static void b_size_sum(buf *b) {
     uint64_t ne[1] = {U64(1) << 59}; /* 2^61 bytes each */
     gen_header(b, 3, 4, 0);
     for (int i = 0; i < 4; i++) {
-        char n[8];
+        char n[16];
         snprintf(n, sizeof n, "t%d", i);
         gen_tensor(b, 3, n, 1, ne, LGG_TYPE_F32, (uint64_t)i << 61);
     }
