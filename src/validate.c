@@ -548,6 +548,7 @@ static void check_tensors(vctx *c) {
             "padding after the tensor infos has a non-zero byte at offset %llu",
             (unsigned long long)(f->header_size + at));
     uint32_t *ord = f->n_tensors ? lgg__calloc(c->r->alloc, f->n_tensors, sizeof *ord) : NULL;
+    if (f->n_tensors && !ord) c->r->oom = true; /* a report silently missing the padding checks would lie */
     if (ord) {
         uint64_t m = 0;
         for (uint64_t i = 0; i < f->n_tensors; i++)
