@@ -345,7 +345,10 @@ static lgg_status parse_header(lgg_file *f, lgg_error *err) {
             if (lgg_value_uint(&kv->value, &a) == LGG_OK || kv->value.type == LGG_VT_I8 ||
                 kv->value.type == LGG_VT_I16 || kv->value.type == LGG_VT_I32 || kv->value.type == LGG_VT_I64) {
                 int64_t sv;
-                if (lgg_value_int(&kv->value, &sv) == LGG_OK && sv < 0) a = 0;
+                if (lgg_value_int(&kv->value, &sv) == LGG_OK && sv < 0)
+                    return lgg__fail(err, LGG_ERR_ALIGNMENT, kv->value.offset,
+                                     "general.alignment %lld at offset %llu is negative", (long long)sv,
+                                     (unsigned long long)kv->value.offset);
                 if (a == 0 || (a & (a - 1)) != 0)
                     return lgg__fail(err, LGG_ERR_ALIGNMENT, kv->value.offset,
                                      "general.alignment %llu at offset %llu is not a non-zero power of two",

@@ -41,7 +41,7 @@ __attribute__((target("avx2"))) static __m256i block_errors(__m256i in, __m256i 
     const __m256i nib = _mm256_set1_epi8(0x0F);
     __m256i prev1 = PREV(in, prev_in, 1);
     __m256i b1h = tbl(_mm256_and_si256(_mm256_srli_epi16(prev1, 4), nib), TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
-                      TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+                      TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, (int8_t)TWO_CONTS, (int8_t)TWO_CONTS, (int8_t)TWO_CONTS, (int8_t)TWO_CONTS,
                       TOO_SHORT | OVERLONG_2, TOO_SHORT, TOO_SHORT | OVERLONG_3 | SURROGATE,
                       (int8_t)(TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4));
     __m256i b1l = tbl(_mm256_and_si256(prev1, nib), (int8_t)(CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4),

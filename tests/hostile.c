@@ -246,6 +246,12 @@ static void b_zero_dim_first(buf *b) {
     uint64_t ne[3] = {0, 5, 7};
     one_tensor(b, 3, ne, LGG_TYPE_Q4_0, 0, 0);
 }
+/* an empty tensor whose row alone would overflow (found by fuzz_open:
+ * lgg_dequantize_tensor refused it with LGG_ERR_RANGE) */
+static void b_zero_dim_huge_ne0(buf *b) {
+    uint64_t ne[2] = {(uint64_t)INT64_MAX, 0};
+    one_tensor(b, 2, ne, LGG_TYPE_F32, 0, 0);
+}
 /* ggml-org/llama.cpp#19005 (zero-size tensor: NULL data dereferenced) */
 static void b_zero_dims_all(buf *b) {
     uint64_t ne[4] = {0, 0, 0, 0};
@@ -459,6 +465,7 @@ static const hostile_case CASES[] = {
     {"zero-dim", b_zero_dim, LGG_OK, "ggml-org/whisper.cpp#3864, ggml-org/llama.cpp#26946", false},
     {"zero-dim-first", b_zero_dim_first, LGG_OK, "ggml-org/ggml#1517, gpustack/gguf-parser-go#46", false},
     {"zero-dims-all", b_zero_dims_all, LGG_OK, "ggml-org/llama.cpp#19005", false},
+    {"zero-dim-huge-ne0", b_zero_dim_huge_ne0, LGG_OK, "fuzz/regressions/fuzz_open/empty-tensor-huge-ne0", false},
     {"type-2^32-1", b_type_max, LGG_OK, "ggml-org/ggml#709", false},
     {"type-removed", b_type_removed, LGG_OK, "ggml-org/ggml#709", false},
     {"ne0-not-block-multiple", b_ne0_not_block, LGG_ERR_TENSOR_BLOCK, "ggml-org/ggml#709", false},

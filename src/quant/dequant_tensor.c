@@ -18,7 +18,7 @@
 static lgg_status tensor_shape(const lgg_tensor *t, uint64_t *nrows, uint64_t *row_bytes) {
     if (!t->type_known || !lgg_type_is_valid(t->type)) return LGG_ERR_UNSUPPORTED;
     if (!t->data_available || !t->data) return LGG_ERR_UNSUPPORTED;
-    if (t->ne[0] <= 0) {
+    if (t->ne[0] <= 0 || t->n_elements == 0) { /* empty (a zero dimension): no rows, whatever ne[0] is */
         *nrows = 0;
         *row_bytes = 0;
         return LGG_OK;

@@ -1,0 +1,391 @@
+/* test_hostile.c -- the hostile-input suite.
+ *
+ * tests/hostile.c builds one crafted file per attack class reported against
+ * GGUF readers (ggml/gguf.cpp advisories, gguf-py, antirez's gguf-tools,
+ * gguf-parser-go, huggingface.js, and loaders built on them; each case cites
+ * the issue).  Here every case must give its exact status, the same way from
+ * memory and from a file, at once, with a consistent error; the files that
+ * open must then validate and walk cleanly.  Cases whose danger lies in what
+ * a consumer does next (an empty key, a narrow element type, a string where a
+ * number belongs, a zero dimension) get a test of what the accessors and the
+ * validator say about them.  Last, a child process under a 256 MiB address
+ * space limit opens files that claim 2^62 entries: refused at once, with the
+ * right code, without trying to allocate for them. */
+#include "hostile.h"
+#include "test.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *write_scratch(const char *name, const buf *b) {
+    static char path[1024];
+    snprintf(path, sizeof path, "%s/%s.gguf", scratch_dir(), name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return NULL;
+    if (b->n) fwrite(b->p, 1, b->n, f);
+    fclose(f);
+    return path;
+}
+
+static int count_check(const lgg_report *r, lgg_check c) {
+    int n = 0;
+    for (size_t i = 0; i < lgg_report_count(r); i++) n += lgg_report_at(r, i)->check == c;
+    return n;
+}
+
+/* Walk every value of an open file (nested arrays included). */
+static void walk(const lgg_file *f) {
+    for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
+        lgg_iter st[80];
+        int sp = 0;
+        const lgg_value *v = &lgg_kv_at(f, i)->value;
+        if (v->type != LGG_VT_ARRAY) continue;
+        lgg_array_iter(v, &st[sp++]);
+        lgg_value e;
+        while (sp) {
+            if (!lgg_iter_next(&st[sp - 1], &e)) {
+                sp--;
+                continue;
+            }
+            if (e.type == LGG_VT_ARRAY && sp < 80) lgg_array_iter(&e, &st[sp++]);
+        }
+    }
+}
+
+TEST(hostile_every_case_gives_its_exact_status) {
+    CHECK(hostile_count() >= 60);
+    for (size_t i = 0; i < hostile_count(); i++) {
+        const hostile_case *h = hostile_get(i);
+        buf b = {0};
+        h->build(&b);
+        /* from memory, from an exactly-sized heap copy (ASan sees any over-read) */
+        unsigned char *copy = malloc(b.n ? b.n : 1);
+        REQUIRE(copy != NULL);
+        memcpy(copy, b.p, b.n);
+        lgg_file *f = (lgg_file *)(uintptr_t)1;
+        lgg_error e;
+        memset(&e, 0, sizeof e);
+        double t0 = now();
+        lgg_status s = lgg_open_memory(copy, b.n, NULL, &f, &e);
+        double dt = now() - t0;
+        CHECKF(s == h->expect, "%s (%s): expected %s, got %s: %s", h->name, h->source, lgg_status_name(h->expect),
+               lgg_status_name(s), s ? e.message : "");
+        CHECKF(dt < (h->huge ? 2.0 : 0.25), "%s: took %.3f s", h->name, dt);
+        if (s != LGG_OK) {
+            CHECKF(f == NULL, "%s: out not NULL on failure", h->name);
+            CHECKF(e.code == s, "%s: err.code %s", h->name, lgg_status_name(e.code));
+            CHECKF(e.message[0] && memchr(e.message, 0, sizeof e.message), "%s: no message", h->name);
+            CHECKF(e.offset == LGG_NO_OFFSET || e.offset <= b.n, "%s: error offset %llu past the %zu-byte file",
+                   h->name, (unsigned long long)e.offset, b.n);
+        } else {
+            REQUIRE(f != NULL);
+            walk(f);
+            lgg_report *r = NULL;
+            CHECKF(lgg_validate(f, NULL, &r) == LGG_OK && r, "%s: validate", h->name);
+            lgg_report_free(r);
+            lgg_close(f);
+        }
+        /* the same through a file (mmap) */
+        const char *path = write_scratch(h->name, &b);
+        REQUIRE(path != NULL);
+        f = NULL;
+        lgg_status s2 = lgg_open_file(path, NULL, &f, &e);
+        CHECKF(s2 == s, "%s: %s from a file, %s from memory", h->name, lgg_status_name(s2), lgg_status_name(s));
+        lgg_close(f);
+        unlink(path);
+        /* a partial download opens at least as far */
+        lgg_open_options o;
+        lgg_open_options_init(&o);
+        o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+        f = NULL;
+        lgg_status s3 = lgg_open_memory(copy, b.n, &o, &f, &e);
+        if (s == LGG_OK) CHECKF(s3 == LGG_OK, "%s: %s with ALLOW_MISSING_DATA", h->name, lgg_status_name(s3));
+        lgg_close(f);
+        free(copy);
+        buf_free(&b);
+    }
+}
+
+static lgg_file *open_case(const char *name, buf *b) {
+    const hostile_case *h = hostile_find(name);
+    if (!h) {
+        test_fail(__FILE__, __LINE__, "no hostile case %s", name);
+        return NULL;
+    }
+    h->build(b);
+    lgg_file *f = NULL;
+    lgg_error e;
+    if (lgg_open_memory(b->p, b->n, NULL, &f, &e) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "%s: %s", name, e.message);
+        return NULL;
+    }
+    return f;
+}
+
+static lgg_report *validate(const lgg_file *f) {
+    lgg_report *r = NULL;
+    if (lgg_validate(f, NULL, &r) != LGG_OK) return NULL;
+    return r;
+}
+
+/* ggml divided by a zero dimension (whisper.cpp#3864, llama.cpp#26946,
+ * ggml#1517), gguf-parser-go computed dim-1 (gguf-parser-go#46) and
+ * llama-gguf dereferenced the NULL data of an empty tensor (llama.cpp#19005). */
+TEST(hostile_zero_dimensions_are_empty_tensors) {
+    static const char *const names[] = {"zero-dim", "zero-dim-first", "zero-dims-all", "zero-dim-huge-ne0"};
+    for (int k = 0; k < 4; k++) {
+        buf b = {0};
+        lgg_file *f = open_case(names[k], &b);
+        REQUIRE(f != NULL);
+        const lgg_tensor *t = lgg_tensor_at(f, 0);
+        CHECK(t->n_elements == 0 && t->size == 0);
+        float dst[4];
+        CHECK(lgg_dequantize_rows(f, t, 0, 0, dst, 4) == LGG_OK);
+        CHECK(lgg_dequantize_rows(f, t, 0, 1, dst, 4) == LGG_ERR_RANGE);
+        CHECK(lgg_dequantize_tensor(f, t, dst, 4, 0) == LGG_OK);
+        CHECK(lgg_parameter_count(f) == 0);
+        lgg_report *r = validate(f);
+        CHECK(r != NULL);
+        lgg_report_free(r);
+        lgg_close(f);
+        buf_free(&b);
+    }
+}
+
+/* llama.cpp#26690: scores stored as u8 were read as floats out of bounds. */
+TEST(hostile_narrow_element_type_is_refused_by_the_accessors) {
+    buf b = {0};
+    lgg_file *f = open_case("scores-as-u8", &b);
+    REQUIRE(f != NULL);
+    lgg_value v, e;
+    REQUIRE(lgg_get(f, "tokenizer.ggml.scores", &v) == LGG_OK);
+    CHECK(v.type == LGG_VT_ARRAY && v.elem_type == LGG_VT_U8 && v.count == 3 && v.size == 3);
+    REQUIRE(lgg_array_get(&v, 2, &e) == LGG_OK);
+    float x;
+    CHECK(lgg_value_f32(&e, &x) == LGG_ERR_TYPE);
+    uint8_t u;
+    CHECK(lgg_value_u8(&e, &u) == LGG_OK && u == 3);
+    CHECK(lgg_array_get(&v, 3, &e) == LGG_ERR_RANGE);
+    lgg_report *r = validate(f);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_KEY_TYPE) == 1);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
+
+/* llama.cpp#24446/#24884: an empty key aborted ggml's loader.  Here it opens
+ * (it is well-formed) and validation calls it an error. */
+TEST(hostile_empty_key_is_a_finding_not_a_crash) {
+    buf b = {0};
+    lgg_file *f = open_case("key-empty", &b);
+    REQUIRE(f != NULL);
+    CHECK(lgg_kv_at(f, 0)->key.len == 0);
+    CHECK(lgg_find_key(f, "", 0) == 0);
+    CHECK(lgg_find_key(f, NULL, 0) == 0);
+    lgg_report *r = validate(f);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_KEY_SYNTAX) == 1);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
+
+/* gguf-parser-go#46 and gpustack#1686: a string or an array where a number
+ * was expected made the parsers panic. */
+TEST(hostile_wrong_value_types_are_type_errors) {
+    buf b = {0};
+    lgg_file *f = open_case("file-type-string", &b);
+    REQUIRE(f != NULL);
+    lgg_value v;
+    uint64_t u;
+    int64_t i;
+    double d;
+    REQUIRE(lgg_get(f, "general.file_type", &v) == LGG_OK);
+    CHECK(lgg_value_uint(&v, &u) == LGG_ERR_TYPE && lgg_value_int(&v, &i) == LGG_ERR_TYPE &&
+          lgg_value_float(&v, &d) == LGG_ERR_TYPE);
+    REQUIRE(lgg_get(f, "llama.block_count", &v) == LGG_OK);
+    CHECK(lgg_value_uint(&v, &u) == LGG_ERR_TYPE);
+    lgg_report *r = validate(f);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_KEY_TYPE) == 2);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
+
+/* ggml#709: an unchecked type id indexed ggml's type table.  Here the tensor
+ * opens for metadata work, has no data, and refuses to dequantize. */
+TEST(hostile_unknown_tensor_types_hold_no_data) {
+    static const char *const names[] = {"type-2^32-1", "type-removed"};
+    for (int k = 0; k < 2; k++) {
+        buf b = {0};
+        lgg_file *f = open_case(names[k], &b);
+        REQUIRE(f != NULL);
+        const lgg_tensor *t = lgg_tensor_at(f, 0);
+        CHECK(!t->type_known && t->data == NULL && t->size == 0);
+        float dst[64];
+        CHECK(lgg_dequantize_rows(f, t, 0, 1, dst, 64) == LGG_ERR_UNSUPPORTED);
+        CHECK(lgg_dequantize(t->type, dst, sizeof dst, LGG_LITTLE_ENDIAN, dst, 8) == LGG_ERR_UNSUPPORTED);
+        uint64_t n;
+        CHECK(lgg_type_nbytes(t->type, 8, &n) == LGG_ERR_ARG);
+        lgg_report *r = validate(f);
+        REQUIRE(r != NULL);
+        CHECK(count_check(r, LGG_CHECK_TENSOR_TYPE) == 1);
+        lgg_report_free(r);
+        lgg_close(f);
+        buf_free(&b);
+    }
+}
+
+/* llama.cpp#26318: general.alignment as INT32 hit an assertion.  An integer
+ * of another width is honoured; a string is ignored; both are findings. */
+TEST(hostile_alignment_of_other_types) {
+    buf b = {0};
+    lgg_file *f = open_case("align-i32-64", &b);
+    REQUIRE(f != NULL);
+    CHECK(lgg_file_alignment(f) == 64 && lgg_file_data_offset(f) % 64 == 0);
+    lgg_report *r = validate(f);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_ALIGNMENT_KEY) == 1);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+    f = open_case("align-string", &b);
+    REQUIRE(f != NULL);
+    CHECK(lgg_file_alignment(f) == 32);
+    r = validate(f);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_ALIGNMENT_KEY) == 1);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+    /* 2^63 with no tensor: nothing to pad, so it opens */
+    f = open_case("align-2^63-no-tensors", &b);
+    REQUIRE(f != NULL);
+    CHECK(lgg_file_alignment(f) == UINT64_C(1) << 63);
+    CHECK(lgg_file_data_offset(f) == lgg_file_header_size(f));
+    r = validate(f);
+    REQUIRE(r != NULL);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
+
+/* Lying dimensions / a truncated download (llama.cpp#6774, mlx#4136): with
+ * LGG_OPEN_ALLOW_MISSING_DATA the tensor has no data and cannot be read. */
+TEST(hostile_missing_data_cannot_be_read) {
+    const hostile_case *h = hostile_find("data-past-end");
+    REQUIRE(h != NULL);
+    buf b = {0};
+    h->build(&b);
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+    lgg_file *f = NULL;
+    lgg_error e;
+    REQUIRE(lgg_open_memory(b.p, b.n, &o, &f, &e) == LGG_OK);
+    const lgg_tensor *t = lgg_tensor_at(f, 0);
+    CHECK(!t->data_available && t->data == NULL && t->size == 4096);
+    float *dst = malloc(1024 * sizeof *dst);
+    REQUIRE(dst != NULL);
+    CHECK(lgg_dequantize_rows(f, t, 0, 1, dst, 1024) == LGG_ERR_UNSUPPORTED);
+    CHECK(lgg_dequantize_tensor(f, t, dst, 1024, 1) == LGG_ERR_UNSUPPORTED);
+    free(dst);
+    CHECK(lgg_file_data_end(f) <= lgg_file_size(f));
+    lgg_close(f);
+    buf_free(&b);
+}
+
+/* huggingface.js#2028: unbounded recursion on nested arrays.  200,000 levels
+ * are refused even at the highest depth limit, without recursion. */
+TEST(hostile_deep_nesting_at_every_depth_limit) {
+    const hostile_case *h = hostile_find("nested-200000");
+    REQUIRE(h != NULL);
+    buf b = {0};
+    h->build(&b);
+    static const uint32_t limits[] = {1, 2, 16, 64, 1000000};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        lgg_open_options o;
+        lgg_open_options_init(&o);
+        o.limits.max_depth = limits[k];
+        lgg_file *f = NULL;
+        lgg_error e;
+        CHECKF(lgg_open_memory(b.p, b.n, &o, &f, &e) == LGG_ERR_NESTING && f == NULL, "max_depth %u",
+               limits[k]);
+    }
+    buf_free(&b);
+}
+
+/* ---- a child with a 256 MiB address space ---- */
+
+/* Returns the child's exit status: 0 if every open was refused with the
+ * expected code in under a second each. */
+static int child_under_rlimit(const char *path, const unsigned char *data, size_t n) {
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        struct rlimit rl = {256u << 20, 256u << 20};
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(10);
+        /* the limit is real: a 512 MiB allocation fails in here */
+        void *big = malloc((size_t)512 << 20);
+        if (big) _exit(11);
+        lgg_open_options o;
+        lgg_open_options_init(&o);
+        for (int pass = 0; pass < 3; pass++) {
+            if (pass == 1) { /* the highest limits do not change the answer */
+                o.limits.max_kv = UINT64_MAX;
+                o.limits.max_tensors = UINT64_MAX;
+                o.limits.max_array_len = UINT64_MAX;
+                o.limits.max_string_len = UINT64_MAX;
+            }
+            if (pass == 2) o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+            lgg_file *f = NULL;
+            lgg_error e;
+            double t0 = now();
+            lgg_status s = lgg_open_file(path, &o, &f, &e);
+            if (s != LGG_ERR_TRUNCATED || f != NULL || e.code != s) _exit(20 + pass);
+            s = lgg_open_memory(data, n, &o, &f, &e);
+            if (s != LGG_ERR_TRUNCATED || f != NULL) _exit(30 + pass);
+            if (now() - t0 > 1.0) _exit(40 + pass);
+        }
+        _exit(0);
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0) {
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+TEST(hostile_huge_counts_under_a_256_mib_address_space) {
+    if (getenv("LGG_UNDER_ASAN")) return; /* ASan reserves terabytes of address space */
+    buf b = {0};
+    hostile_huge_counts(&b); /* 2^62 tensors and 2^62 pairs claimed */
+    const char *path = write_scratch("huge-counts", &b);
+    REQUIRE(path != NULL);
+    int rc = child_under_rlimit(path, b.p, b.n);
+    CHECKF(rc == 0, "child exited with %d (10: setrlimit, 11: limit not enforced, 2x: open_file, 3x: "
+                    "open_memory, 4x: too slow)", rc);
+    buf_free(&b);
+    /* 2^62 pairs each claiming a string of 2^62 bytes, in a file of a few KiB */
+    gen_header(&b, 3, 0, UINT64_C(1) << 62);
+    for (int i = 0; i < 256; i++) {
+        buf_u64(&b, UINT64_C(1) << 62);
+        buf_put(&b, "k", 1);
+    }
+    path = write_scratch("huge-counts-2", &b);
+    REQUIRE(path != NULL);
+    rc = child_under_rlimit(path, b.p, b.n);
+    CHECKF(rc == 0, "child exited with %d", rc);
+    buf_free(&b);
+}
