@@ -489,7 +489,12 @@ typedef struct lgg_validate_options {
  * order within each pass.  Returns LGG_OK and sets *out (even when findings are
  * errors: validation itself succeeded), or LGG_ERR_NOMEM/LGG_ERR_ARG.  `opts`
  * may be NULL.  The caller frees *out with lgg_report_free().  Reads `f` only:
- * several threads may validate one file at once. */
+ * several threads may validate one file at once.
+ * A report lists at most LGG_REPORT_MAX_PER_CHECK findings of each lgg_check;
+ * past that, one last finding of that check (offset LGG_NO_OFFSET, the most
+ * severe severity among them) says how many more there were.  So a report's
+ * size is bounded whatever the file holds. */
+#define LGG_REPORT_MAX_PER_CHECK 1000u
 LGG_API lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts,
                                 lgg_report **out);
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define N_CHECKS 32 /* > the highest lgg_check */
+
 struct lgg_report {
     lgg_allocator alloc_copy;
     const lgg_allocator *alloc;
@@ -15,12 +17,24 @@ struct lgg_report {
     size_t n, cap;
     bool oom;
     bool strict;
+    /* at most LGG_REPORT_MAX_PER_CHECK findings of one check are kept: a file
+     * of 2^24 empty keys would otherwise cost 2^25 findings (11 GiB) */
+    uint64_t listed[N_CHECKS], dropped[N_CHECKS];
+    lgg_severity dropped_sev[N_CHECKS]; /* the most severe finding dropped */
 };
 
 static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, const char *fmt, ...)
     LGG_PRINTF(5, 6);
 static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, const char *fmt, ...) {
     if (r->oom) return;
+    if (r->strict && sev == LGG_SEV_WARNING) sev = LGG_SEV_ERROR;
+    if ((unsigned)check < N_CHECKS) {
+        if (r->listed[check] >= LGG_REPORT_MAX_PER_CHECK) {
+            if (!r->dropped[check]++ || sev < r->dropped_sev[check]) r->dropped_sev[check] = sev;
+            return;
+        }
+        r->listed[check]++;
+    }
     if (r->n == r->cap) {
         size_t nc = r->cap ? r->cap * 2 : 16;
         lgg_finding *p = lgg__realloc(r->alloc, r->items, r->cap * sizeof *p, nc * sizeof *p);
@@ -31,7 +45,6 @@ static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, 
         r->items = p;
         r->cap = nc;
     }
-    if (r->strict && sev == LGG_SEV_WARNING) sev = LGG_SEV_ERROR;
     lgg_finding *f = &r->items[r->n++];
     f->severity = sev;
     f->check = check;
@@ -604,6 +617,14 @@ lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg
         if (!lgg_name_parse(opts->file_name, n, NULL))
             add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
                 "file name does not follow the naming convention <BaseName>-<SizeLabel>-<Version>[-<Encoding>]...gguf");
+    }
+    /* one line for each check that had more findings than a report lists */
+    for (unsigned k = 0; k < N_CHECKS; k++) {
+        if (!r->dropped[k]) continue;
+        r->listed[k] = 0; /* let this one through */
+        add(r, r->dropped_sev[k], (lgg_check)k, LGG_NO_OFFSET,
+            "... and %llu more findings of this kind, not listed (a report lists at most %u of each)",
+            (unsigned long long)r->dropped[k], (unsigned)LGG_REPORT_MAX_PER_CHECK);
     }
     if (r->oom) {
         lgg_report_free(r);

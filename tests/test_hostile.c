@@ -403,3 +403,75 @@ TEST(hostile_huge_counts_under_a_256_mib_address_space) {
     CHECKF(rc == 0, "child exited with %d", rc);
     buf_free(&b);
 }
+
+/* ---- resource use that grows faster than the file ---- */
+
+/* FNV-1a with the final mix the name index used before it was keyed. */
+static uint64_t old_hash(const char *s, size_t len) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)s[i]) * UINT64_C(0x100000001b3);
+    h ^= h >> 29;
+    h *= UINT64_C(0xbf58476d1ce4e5b9);
+    h ^= h >> 32;
+    return h;
+}
+
+/* Hash flooding: 20,000 keys chosen so that an unkeyed hash puts them all in
+ * 64 neighbouring slots (a 600 KB file) took 2.5 s to open, quadratically
+ * more with more keys (50,000: 11 s).  With the keyed hash it is linear. */
+TEST(hostile_colliding_names_open_in_linear_time) {
+    const int n = 20000;
+    uint64_t slots = 16;
+    while (slots < (uint64_t)n * 2) slots <<= 1;
+    buf b = {0};
+    gen_header(&b, 3, 0, (uint64_t)n);
+    char k[32];
+    uint64_t c = 0;
+    for (int found = 0; found < n; c++) {
+        int l = snprintf(k, sizeof k, "k%016llx", (unsigned long long)c);
+        if ((old_hash(k, (size_t)l) & (slots - 1)) >= 64) continue;
+        gen_key(&b, 3, k, LGG_VT_U8);
+        buf_u8(&b, 1);
+        found++;
+    }
+    lgg_file *f = NULL;
+    lgg_error e;
+    double t0 = now();
+    REQUIRE(lgg_open_memory(b.p, b.n, NULL, &f, &e) == LGG_OK);
+    lgg_report *r = NULL;
+    CHECK(lgg_validate(f, NULL, &r) == LGG_OK); /* looks every key up again */
+    double dt = now() - t0;
+    CHECKF(dt < 0.5, "open + validate of %d colliding keys took %.2f s", n, dt);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
+
+/* A report is bounded: 1,500 empty keys (each a syntax error and all but one
+ * a duplicate) list 1,000 findings of each check and one line for the rest. */
+TEST(hostile_report_size_is_bounded) {
+    const int n = 1500;
+    buf b = {0};
+    gen_header(&b, 3, 0, (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        gen_key(&b, 3, "", LGG_VT_BOOL);
+        buf_u8(&b, 2);
+    }
+    lgg_file *f = NULL;
+    lgg_error e;
+    REQUIRE(lgg_open_memory(b.p, b.n, NULL, &f, &e) == LGG_OK);
+    lgg_report *r = NULL;
+    REQUIRE(lgg_validate(f, NULL, &r) == LGG_OK);
+    CHECK(count_check(r, LGG_CHECK_KEY_SYNTAX) == (int)LGG_REPORT_MAX_PER_CHECK + 1);
+    CHECK(count_check(r, LGG_CHECK_KEY_DUPLICATE) == (int)LGG_REPORT_MAX_PER_CHECK + 1);
+    CHECK(count_check(r, LGG_CHECK_BOOL_VALUE) == (int)LGG_REPORT_MAX_PER_CHECK + 1);
+    const lgg_finding *last = NULL;
+    for (size_t i = 0; i < lgg_report_count(r); i++)
+        if (lgg_report_at(r, i)->check == LGG_CHECK_KEY_DUPLICATE) last = lgg_report_at(r, i);
+    REQUIRE(last != NULL);
+    CHECK(last->offset == LGG_NO_OFFSET && last->severity == LGG_SEV_ERROR);
+    CHECK(strstr(last->message, "and 499 more") != NULL);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
