@@ -1,16 +1,36 @@
 /* fuzz_name.c -- lgg_name_parse (the naming convention) on arbitrary bytes,
  * plus the other by-name look-ups that take untrusted text
- * (lgg_type_from_name, lgg_vtype_from_name).
+ * (lgg_type_from_name, lgg_vtype_from_name), and the UTF-8 validator that
+ * validation runs on every string: its AVX2 path must agree with the scalar
+ * one on every input (and both must stay inside it).
  *
  * The input is passed as pointer + length with no terminating NUL, from an
  * exactly-sized buffer.  On a match every part must be NULL/0 or lie inside
  * the stem (the name before ".gguf"), parts must come in order without
  * overlapping, and the answer must not depend on whether `out` is given. */
 #include "fuzz.h"
+#include "internal.h"
 #include "libgguf.h"
 
 #include <ctype.h>
 #include <string.h>
+
+bool lgg__utf8_valid_scalar(const uint8_t *s, uint64_t len, uint64_t *bad_at); /* src/utf8.c */
+#if defined(__x86_64__) || defined(__i386__)
+bool lgg__utf8_valid_avx2(const uint8_t *s, uint64_t len); /* src/utf8_avx2.c */
+#endif
+
+static void utf8_agree(const uint8_t *data, size_t size) {
+    uint64_t bad = UINT64_MAX;
+    bool sc = lgg__utf8_valid_scalar(data, size, &bad);
+    if (!sc) FUZZ_ASSERT(bad < size);
+    uint64_t bad2 = UINT64_MAX;
+    FUZZ_ASSERT(lgg__utf8_valid(data, size, &bad2) == sc);
+    if (!sc) FUZZ_ASSERT(bad2 == bad);
+#if defined(__x86_64__) || defined(__i386__)
+    if (__builtin_cpu_supports("avx2")) FUZZ_ASSERT(lgg__utf8_valid_avx2(data, size) == sc);
+#endif
+}
 
 static void part_ok(const char *name, size_t stem, const lgg_str *p, const char **after) {
     if (p->ptr == NULL) {
@@ -25,6 +45,7 @@ static void part_ok(const char *name, size_t stem, const lgg_str *p, const char 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *name = (const char *)data;
+    utf8_agree(data, size);
     lgg_name_parts parts;
     memset(&parts, 0xa5, sizeof parts);
     bool ok = lgg_name_parse(size ? name : NULL, size, &parts);

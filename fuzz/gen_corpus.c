@@ -303,6 +303,21 @@ static void gen_names(void) {
         snprintf(fn, sizeof fn, "gen-name-%02zu", i);
         put("fuzz_name", fn, names[i], strlen(names[i]));
     }
+    /* UTF-8 for the validator: long valid text, and each kind of error near a 32-byte boundary */
+    static const char *const text[] = {
+        "\xe2\x96\x81the \xe2\x96\x81quick \xf0\x9f\xa6\x8a jumps \xc3\xa9\xc3\xa8 \xe4\xb8\xad\xe6\x96\x87 "
+        "\xf4\x8f\xbf\xbf end of a long valid line of text....",
+        "0123456789012345678901234567890\xe2\x82\xac" "0123456789012345678901234567890123456789",
+        "01234567890123456789012345678901234567890123456789012345678901\xed\xa0\x80 surrogate",
+        "0123456789012345678901234567890123456789012345678901234567890\xc0\x80 overlong",
+        "0123456789012345678901234567890123456789012345678901234567890\xf4\x90\x80\x80 too large",
+        "012345678901234567890123456789012345678901234567890123456789012345678901234567890\xe2\x82",
+    };
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+        char fn[32];
+        snprintf(fn, sizeof fn, "gen-utf8-%zu", i);
+        put("fuzz_name", fn, text[i], strlen(text[i]));
+    }
     static const char *const types[] = {"q4_k", "IQ2_xxs", "bf16", "Q4_2", "uint8", "str", "float64"};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char fn[32];
