@@ -672,8 +672,10 @@ typedef struct lgg_write_options {
     uint32_t version;       /* 0 or 3: GGUF v3; 2; 1 (32-bit lengths: every length, count and
                                dimension must fit 32 bits, else LGG_ERR_RANGE) */
     lgg_endian endian;      /* byte order of the whole output file (metadata, infos, tensor data) */
-    uint64_t alignment;     /* 0: general.alignment of the metadata, or 32.  Otherwise a power of
-                               two; general.alignment is then set to it (u32) when it would differ */
+    uint64_t alignment;     /* 0: general.alignment of the metadata, or 32 (a metadata alignment
+                               beyond 32 bits is refused with LGG_ERR_RANGE).  Otherwise a power of
+                               two below 2^32; general.alignment is then set to it (u32) when it
+                               would differ */
     const lgg_allocator *allocator; /* NULL: malloc/free (temporary buffers) */
     lgg_write_fn write_fn;  /* NULL: write(2).  When set, copy_file_range is not used */
     void *write_ud;
@@ -748,7 +750,8 @@ LGG_API uint64_t lgg_writer_tensor_count(const lgg_writer *w);
 /* ---- output ----
  * lgg_writer_write_fd: write the file sequentially to `fd` (a regular file,
  * pipe or socket) from its current position.  Errors: LGG_ERR_ARG (bad
- * options), LGG_ERR_RANGE (v1 and a value beyond 32 bits), LGG_ERR_IO,
+ * options), LGG_ERR_RANGE (v1 and a value beyond 32 bits; an alignment
+ * beyond 32 bits from the metadata), LGG_ERR_IO,
  * LGG_ERR_NOMEM, or a read callback's code.  On error the fd holds a partial
  * file.  *written (may be NULL) gets the bytes written. */
 LGG_API lgg_status lgg_writer_write_fd(const lgg_writer *w, int fd, const lgg_write_options *opts,

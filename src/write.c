@@ -584,6 +584,13 @@ lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, l
         }
         break;
     }
+    /* GGUF's general.alignment is a u32 (ggml reads nothing else), and the
+     * header is padded to it in memory: a file that opened with a u64 2^63
+     * (allowed when it has no tensors) must not make a 2^63-byte header */
+    if (meta > UINT32_MAX && !(o && o->alignment))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET,
+                         "general.alignment %llu does not fit GGUF's 32-bit alignment; choose one with the options",
+                         (unsigned long long)meta);
     r->alignment = meta;
     if (o && o->alignment) {
         uint64_t a = o->alignment;
@@ -665,7 +672,7 @@ lgg_status lgg__encode_header(const lgg_writer *w, const lgg__wopts *o, bool kee
     {
         static const uint8_t zeros[64];
         uint64_t p = pad_to(b.n, o->alignment);
-        while (p) {
+        while (p && !b.oom) { /* (after a failed allocation, stop: p may be ~2^31) */
             uint64_t k = p < sizeof zeros ? p : sizeof zeros;
             wb_put(&b, zeros, k);
             p -= k;

@@ -475,3 +475,38 @@ TEST(hostile_report_size_is_bounded) {
     lgg_close(f);
     buf_free(&b);
 }
+
+/* A file without tensors may state general.alignment = 2^63 (u64) and open.
+ * Copying it padded the header to that alignment in memory: 2 GiB resident,
+ * then an endless loop of 2^57 steps after the allocation failed ('gguf copy'
+ * hung).  The writer now refuses an alignment beyond GGUF's u32 unless the
+ * options choose another. */
+TEST(hostile_writer_refuses_an_alignment_beyond_u32) {
+    buf b = {0};
+    lgg_file *f = open_case("align-2^63-no-tensors", &b);
+    REQUIRE(f != NULL);
+    lgg_writer *w = NULL;
+    lgg_error e;
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, &w, &e) == LGG_OK);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/align-copy.gguf", scratch_dir());
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    REQUIRE(fd >= 0);
+    double t0 = now();
+    CHECK(lgg_writer_write_fd(w, fd, NULL, NULL, &e) == LGG_ERR_RANGE && e.code == LGG_ERR_RANGE);
+    uint64_t hs = 0;
+    CHECK(lgg_writer_header_size(w, NULL, &hs, &e) == LGG_ERR_RANGE);
+    lgg_write_options o;
+    lgg_write_options_init(&o);
+    o.alignment = 32;
+    uint64_t n = 0;
+    CHECK(lgg_writer_write_fd(w, fd, &o, &n, &e) == LGG_OK && n > 0 && n < 4096);
+    CHECK(now() - t0 < 1.0);
+    close(fd);
+    lgg_file *g = NULL;
+    CHECK(lgg_open_file(path, NULL, &g, &e) == LGG_OK && lgg_file_alignment(g) == 32);
+    lgg_close(g);
+    lgg_writer_free(w);
+    lgg_close(f);
+    buf_free(&b);
+}
