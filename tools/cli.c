@@ -33,7 +33,8 @@ int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
     return CLI_USAGE;
 }
 
-void cli_fmt_f32(char *buf, size_t cap, float x) {
+/* Shortest "%.*g" that reads back to the same value at the given width. */
+static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
     if (isnan(x)) {
         snprintf(buf, cap, "nan");
         return;
@@ -42,26 +43,14 @@ void cli_fmt_f32(char *buf, size_t cap, float x) {
         snprintf(buf, cap, x < 0 ? "-inf" : "inf");
         return;
     }
-    for (int p = 1; p <= 9; p++) {
-        snprintf(buf, cap, "%.*g", p, (double)x);
-        if (strtof(buf, NULL) == x) return;
+    for (int p = 1; p <= (single ? 9 : 17); p++) {
+        snprintf(buf, cap, "%.*g", p, x);
+        if (single ? strtof(buf, NULL) == (float)x : strtod(buf, NULL) == x) return;
     }
 }
 
-void cli_fmt_f64(char *buf, size_t cap, double x) {
-    if (isnan(x)) {
-        snprintf(buf, cap, "nan");
-        return;
-    }
-    if (isinf(x)) {
-        snprintf(buf, cap, x < 0 ? "-inf" : "inf");
-        return;
-    }
-    for (int p = 1; p <= 17; p++) {
-        snprintf(buf, cap, "%.*g", p, x);
-        if (strtod(buf, NULL) == x) return;
-    }
-}
+void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true); }
+void cli_fmt_f64(char *buf, size_t cap, double x) { fmt_shortest(buf, cap, x, false); }
 
 void cli_fmt_bytes(char *buf, size_t cap, uint64_t n) {
     static const char *const U[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

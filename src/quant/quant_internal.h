@@ -85,6 +85,9 @@ LGG_HIDDEN float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L,
 LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L,
                                        float *the_min, uint8_t *Laux, float rmin, float rdelta, int nstep,
                                        bool use_mad);
+/* Positive levels [0, nmax] under importance weights qw (K-quants' sub-block
+ * scales and mins; IQ2_XXS's first guess). Returns the scale. */
+LGG_HIDDEN float lgg__make_qp_quants(int n, int nmax, const float *x, uint8_t *L, const float *qw);
 /* quant_avx2.c (x86 builds only): make_qkx2_quants on 8 sub-blocks of n <= 32
  * values at once, bit-identical to the scalar search */
 LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,

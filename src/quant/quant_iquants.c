@@ -347,71 +347,6 @@ static inline int scale4(float id, float s) {
     return l < 0 ? 0 : l > 15 ? 15 : l;
 }
 
-/* positive levels for IQ2_XXS's first guess (as K-quants' make_qp_quants) */
-static float qp_levels(int n, int nmax, const float *x, uint8_t *L, const float *qw) {
-    float max = 0;
-    for (int i = 0; i < n; i++) max = max > x[i] ? max : x[i];
-    if (max < 1e-15f) {
-        memset(L, 0, (size_t)n);
-        return 0.f;
-    }
-    float iscale = (float)nmax / max;
-    for (int i = 0; i < n; i++) L[i] = (uint8_t)lgg__nearest_int(iscale * x[i]);
-    const float scale = 1 / iscale;
-    float best_mse = 0;
-    for (int i = 0; i < n; i++) {
-        const float diff = x[i] - scale * (float)L[i];
-        best_mse += qw[i] * diff * diff;
-    }
-    for (int is = -4; is <= 4; is++) {
-        if (is == 0) continue;
-        const float iscale_is = (0.1f * (float)is + (float)nmax) / max;
-        const float scale_is = 1 / iscale_is;
-        float mse = 0;
-        for (int i = 0; i < n; i++) {
-            int l = lgg__nearest_int(iscale_is * x[i]);
-            l = l < nmax ? l : nmax;
-            const float diff = x[i] - scale_is * (float)l;
-            mse += qw[i] * diff * diff;
-        }
-        if (mse < best_mse) {
-            best_mse = mse;
-            iscale = iscale_is;
-        }
-    }
-    float sumlx = 0, suml2 = 0;
-    for (int i = 0; i < n; i++) {
-        int l = lgg__nearest_int(iscale * x[i]);
-        l = l < nmax ? l : nmax;
-        L[i] = (uint8_t)l;
-        sumlx += qw[i] * x[i] * (float)l;
-        suml2 += qw[i] * (float)l * (float)l;
-    }
-    for (int pass = 0; pass < 5; pass++) {
-        int changed = 0;
-        for (int i = 0; i < n; i++) {
-            const float w = qw[i];
-            float slx = sumlx - w * x[i] * (float)L[i];
-            float sl2 = suml2 - w * (float)L[i] * (float)L[i];
-            if (slx > 0 && sl2 > 0) {
-                int nl = lgg__nearest_int(x[i] * sl2 / slx);
-                nl = nl < nmax ? nl : nmax;
-                if (nl != L[i]) {
-                    slx += w * x[i] * (float)nl;
-                    sl2 += w * (float)nl * (float)nl;
-                    if (slx * slx * suml2 > sumlx * sumlx * sl2) {
-                        L[i] = (uint8_t)nl;
-                        sumlx = slx;
-                        suml2 = sl2;
-                        changed++;
-                    }
-                }
-            }
-        }
-        if (!changed) break;
-    }
-    return suml2 > 0.0f ? sumlx / suml2 : 0.0f;
-}
 
 /* ==== IQ2_XXS: d, then per 32 values two words: 4 grid bytes; 4x7 sign bits + 4-bit scale ==== */
 static bool iq2_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, uint8_t *b) {
@@ -434,7 +369,7 @@ static bool iq2_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, u
             scales[ib] = 0;
             continue;
         }
-        float scale = qp_levels(32, kmax + 1, xval, (uint8_t *)L, w);
+        float scale = lgg__make_qp_quants(32, kmax + 1, xval, (uint8_t *)L, w);
         const float eff_max = scale * (float)kmax;
         if (eff_max <= 0) {
             scales[ib] = 0;

@@ -321,7 +321,7 @@ float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weight
 }
 
 /* Positive levels for the (positive) sub-block scales and mins. */
-static float make_qp_quants(int n, int nmax, const float *x, uint8_t *L, const float *qw) {
+float lgg__make_qp_quants(int n, int nmax, const float *x, uint8_t *L, const float *qw) {
     float max = 0;
     for (int i = 0; i < n; i++) max = max > x[i] ? max : x[i];
     if (max < EPS_GROUP) {
@@ -447,8 +447,8 @@ static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
         for (int l = 0; l < 16; l++) sw[j] += w[l];
         scales[j] = lgg__make_qkx3_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
-    const float dm = make_qp_quants(QK_K / 16, 15, scales, Ls, sw);
-    const float mm = make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
+    const float dm = lgg__make_qp_quants(QK_K / 16, 15, scales, Ls, sw);
+    const float mm = lgg__make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
     lgg__put_f16(b + 80, dm);
     lgg__put_f16(b + 82, mm);
     for (int j = 0; j < QK_K / 16; j++) b[j] = (uint8_t)(Ls[j] | (Lm[j] << 4));
@@ -629,8 +629,8 @@ static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax,
         sw[j] = sumw;
         scales[j] = lgg__make_qkx3_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
-    const float d_block = make_qp_quants(QK_K / 32, 63, scales, Ls, sw);
-    const float m_block = make_qp_quants(QK_K / 32, 63, mins, Lm, sw);
+    const float d_block = lgg__make_qp_quants(QK_K / 32, 63, scales, Ls, sw);
+    const float m_block = lgg__make_qp_quants(QK_K / 32, 63, mins, Lm, sw);
     for (int j = 0; j < QK_K / 32; j++) {
         const uint8_t ls = Ls[j] < 63 ? Ls[j] : 63, lm = Lm[j] < 63 ? Lm[j] : 63;
         k4_put(b + 4, j, ls, lm);

@@ -83,24 +83,6 @@ static void q4_0_block_ref(const float *xb, uint8_t *b) {
     }
 }
 
-void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    const int64_t nb = n / QK;
-    if (!qw) {
-        for (int64_t ib = 0; ib < nb; ib++) q4_0_block_ref(x + ib * QK, y + ib * 18);
-        return;
-    }
-    const float sigma2 = row_sigma2(x, n);
-    float w[QK];
-    int8_t L[QK];
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + ib * 18;
-        imatrix_weights(xb, qw + ib * QK, sigma2, w);
-        const float d = lgg__make_qx_quants(QK, 8, xb, L, 1, w);
-        lgg__put_f16(b, d);
-        for (int j = 0; j < 16; j++) b[2 + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
-    }
-}
 
 /* ---- Q4_1: d, m (f16), 16 bytes of nibbles; value = q * d + m ---- */
 static void q4_1_block_ref(const float *xb, uint8_t *b) {
@@ -118,26 +100,6 @@ static void q4_1_block_ref(const float *xb, uint8_t *b) {
     }
 }
 
-void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    const int64_t nb = n / QK;
-    if (!qw) {
-        for (int64_t ib = 0; ib < nb; ib++) q4_1_block_ref(x + ib * QK, y + ib * 20);
-        return;
-    }
-    const float sigma2 = row_sigma2(x, n);
-    float w[QK];
-    uint8_t L[QK], Laux[QK];
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + ib * 20;
-        imatrix_weights(xb, qw + ib * QK, sigma2, w);
-        float mn;
-        const float d = lgg__make_qkx3_quants(QK, 15, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
-        lgg__put_f16(b, d);
-        lgg__put_f16(b + 2, -mn);
-        for (int j = 0; j < 16; j++) b[4 + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
-    }
-}
 
 /* 5-bit codes: low nibbles packed as in Q4, the fifth bits in a 32-bit word */
 static void pack5(const uint8_t *q, uint8_t *qh_out, uint8_t *qs) {
@@ -165,24 +127,6 @@ static void q5_0_block_ref(const float *xb, uint8_t *b) {
     pack5(q, b + 2, b + 6);
 }
 
-void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    const int64_t nb = n / QK;
-    if (!qw) {
-        for (int64_t ib = 0; ib < nb; ib++) q5_0_block_ref(x + ib * QK, y + ib * 22);
-        return;
-    }
-    const float sigma2 = row_sigma2(x, n);
-    float w[QK];
-    int8_t L[QK];
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + ib * 22;
-        imatrix_weights(xb, qw + ib * QK, sigma2, w);
-        const float d = lgg__make_qx_quants(QK, 16, xb, L, 1, w);
-        lgg__put_f16(b, d);
-        pack5((const uint8_t *)L, b + 2, b + 6);
-    }
-}
 
 /* ---- Q5_1: d, m, qh[4], qs[16]; value = q * d + m ---- */
 static void q5_1_block_ref(const float *xb, uint8_t *b) {
@@ -197,25 +141,57 @@ static void q5_1_block_ref(const float *xb, uint8_t *b) {
     pack5(q, b + 4, b + 8);
 }
 
-void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
+
+
+/* The four formats share one row driver.  Without an importance matrix each
+ * block goes through its reference quantizer; with one, the block's weights
+ * feed a scale search (symmetric formats: make_qx_quants with codes 0..2^b-1
+ * around 2^(b-1); formats with a minimum: make_qkx3_quants), and the codes are
+ * packed after the f16 header (d, or d and -min) as 4 or 5 bits. */
+static void qrow_legacy(const float *x, uint8_t *y, int64_t n, const float *qw,
+                        void (*block_ref)(const float *, uint8_t *), size_t block_bytes, int bits, bool with_min) {
     const int64_t nb = n / QK;
     if (!qw) {
-        for (int64_t ib = 0; ib < nb; ib++) q5_1_block_ref(x + ib * QK, y + ib * 24);
+        for (int64_t ib = 0; ib < nb; ib++) block_ref(x + ib * QK, y + (size_t)ib * block_bytes);
         return;
     }
     const float sigma2 = row_sigma2(x, n);
+    const size_t hdr = with_min ? 4 : 2;
     float w[QK];
     uint8_t L[QK], Laux[QK];
+    int8_t Ls[QK];
     for (int64_t ib = 0; ib < nb; ib++) {
         const float *xb = x + ib * QK;
-        uint8_t *b = y + ib * 24;
+        uint8_t *b = y + (size_t)ib * block_bytes;
         imatrix_weights(xb, qw + ib * QK, sigma2, w);
-        float mn;
-        const float d = lgg__make_qkx3_quants(QK, 31, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
-        lgg__put_f16(b, d);
-        lgg__put_f16(b + 2, -mn);
-        pack5(L, b + 4, b + 8);
+        if (with_min) {
+            float mn;
+            const float d = lgg__make_qkx3_quants(QK, (1 << bits) - 1, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
+            lgg__put_f16(b, d);
+            lgg__put_f16(b + 2, -mn);
+        } else {
+            const float d = lgg__make_qx_quants(QK, 1 << (bits - 1), xb, Ls, 1, w);
+            lgg__put_f16(b, d);
+            for (int j = 0; j < QK; j++) L[j] = (uint8_t)Ls[j];
+        }
+        if (bits == 4)
+            for (int j = 0; j < 16; j++) b[hdr + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
+        else
+            pack5(L, b + hdr, b + hdr + 4);
     }
+}
+
+void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    qrow_legacy(x, y, n, qw, q4_0_block_ref, 18, 4, false);
+}
+void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    qrow_legacy(x, y, n, qw, q4_1_block_ref, 20, 4, true);
+}
+void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    qrow_legacy(x, y, n, qw, q5_0_block_ref, 22, 5, false);
+}
+void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
+    qrow_legacy(x, y, n, qw, q5_1_block_ref, 24, 5, true);
 }
 
 /* ---- Q8_0: d, 32 signed bytes; value = q * d.  Weights unused. ---- */
