@@ -125,5 +125,9 @@ LGG__DECL(q2_0);
 /* SIMD kernels: the decoder for `type`, or NULL where the path has none (the
  * scalar decoder is used then).  Only call after checking the CPU. */
 LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_get(uint32_t type);
+/* The same for the IQ grid types (deq_iq_avx2.c) and for the plain, ternary
+ * and 1-/2-bit types (deq_misc_avx2.c); lgg__deq_avx2_get asks both. */
+LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_iq_get(uint32_t type);
+LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_misc_get(uint32_t type);
 
 #endif
