@@ -71,6 +71,10 @@ static void fill(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
                 else if (ti->fields[k].width == 8 && ti->id == LGG_TYPE_F64)
                     memcpy(q, &g, 8);
             }
+        if (ti->id == LGG_TYPE_I64) { /* integer tensors hold small values, not random 64-bit patterns */
+            const int64_t v = (int64_t)(rng() % 2000001) - 1000000;
+            memcpy(blk, &v, 8);
+        }
         if (ti->id == LGG_TYPE_MXFP4) blk[0] = 120;
         if (ti->id == LGG_TYPE_NVFP4) memset(blk, 0x30, 4);
     }

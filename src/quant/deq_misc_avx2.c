@@ -41,37 +41,26 @@ static void f64_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb
     if (i < nb) lgg__deq_f64(src + 8 * i, dst + i, nb - i);
 }
 
-/* Four int64 to float, rounded once to nearest-even like the scalar cast.
- * AVX2 converts neither int64 to float nor to double, so: take |v| as a u64;
- * at 2^53 and above fold bits 0-11 into one sticky bit 11 (a float's rounding
- * bit is at 29 or higher there, so the rounding is unchanged) to leave at most
- * 53 significant bits; build that exactly as a double from its 32-bit halves
- * (the 2^84 / 2^52 exponent trick; the sum is exact as it is representable);
- * put the sign back; a single rounding double -> float finishes. */
-static inline __m128 i64x4_ps(__m256i v) {
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i neg = _mm256_cmpgt_epi64(zero, v);
-    __m256i mag = _mm256_sub_epi64(_mm256_xor_si256(v, neg), neg);
-    const __m256i small = _mm256_cmpeq_epi64(_mm256_srli_epi64(mag, 53), zero);
-    const __m256i low12 = _mm256_set1_epi64x(0xFFF);
-    const __m256i sticky =
-        _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(mag, low12), zero), _mm256_set1_epi64x(0x800));
-    const __m256i folded = _mm256_or_si256(_mm256_andnot_si256(low12, mag), sticky);
-    mag = _mm256_blendv_epi8(folded, mag, small);
-    const __m256d hi = _mm256_sub_pd(
-        _mm256_castsi256_pd(_mm256_or_si256(_mm256_srli_epi64(mag, 32), _mm256_set1_epi64x(0x4530000000000000))),
-        _mm256_set1_pd(19342813113834066795298816.0)); /* 2^84 */
-    const __m256d lo = _mm256_sub_pd(
-        _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mag, _mm256_set1_epi64x(0xFFFFFFFF)),
-                                            _mm256_set1_epi64x(0x4330000000000000))),
-        _mm256_set1_pd(4503599627370496.0)); /* 2^52 */
-    const __m256i sign = _mm256_and_si256(neg, _mm256_set1_epi64x((long long)0x8000000000000000ull));
-    return _mm256_cvtpd_ps(_mm256_or_pd(_mm256_add_pd(hi, lo), _mm256_castsi256_pd(sign)));
-}
-
+/* int64 has no vector conversion in AVX2.  Integer tensors hold small
+ * values, so eight at a time are checked to be int32 (the high half is the
+ * sign extension of the low half); then converting the low halves is the
+ * same single rounding as the scalar cast.  Other groups go through it. */
 static void i64_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     size_t i = 0;
-    for (; i + 4 <= nb; i += 4) _mm_storeu_ps(dst + i, i64x4_ps(load32(src + 8 * i)));
+    for (; i + 8 <= nb; i += 8) {
+        const __m256 a = _mm256_castsi256_ps(load32(src + 8 * i)), b = _mm256_castsi256_ps(load32(src + 8 * i + 32));
+        /* 32-bit halves of values 0,1,4,5 | 2,3,6,7 */
+        const __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88));
+        const __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD));
+        if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(hi, _mm256_srai_epi32(lo, 31))) == -1)
+            _mm256_storeu_ps(dst + i, _mm256_cvtepi32_ps(_mm256_permute4x64_epi64(lo, 0xD8)));
+        else
+            for (size_t k = i; k < i + 8; k++) {
+                int64_t v;
+                memcpy(&v, src + 8 * k, 8);
+                dst[k] = (float)v;
+            }
+    }
     if (i < nb) lgg__deq_i64(src + 8 * i, dst + i, nb - i);
 }
 
