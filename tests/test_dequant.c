@@ -408,6 +408,9 @@ TEST(dequant_q4_0_by_hand) {
     }
     CHECK(strcmp(lgg_simd_name(), "scalar") == 0 || strcmp(lgg_simd_name(), "avx2") == 0 ||
           strcmp(lgg_simd_name(), "avx512") == 0 || strcmp(lgg_simd_name(), "neon") == 0);
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    CHECK_STR(lgg_simd_name(), "neon"); /* so check-aarch64 really tests the NEON kernels */
+#endif
 }
 
 TEST(dequant_plain_types_by_value) {

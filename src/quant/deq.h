@@ -129,5 +129,7 @@ LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_get(uint32_t type);
  * and 1-/2-bit types (deq_misc_avx2.c); lgg__deq_avx2_get asks both. */
 LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_iq_get(uint32_t type);
 LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_misc_get(uint32_t type);
+/* AArch64 NEON kernels (deq_neon.c); NULL elsewhere. */
+LGG_HIDDEN lgg__deq_fn lgg__deq_neon_get(uint32_t type);
 
 #endif

@@ -53,6 +53,14 @@ static bool cpu_has_f16c(void) {
 
 static void pick_best(void) {
     memcpy(best, REF, sizeof best);
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    /* Advanced SIMD is mandatory on AArch64: no run-time check needed. */
+    best_name = "neon";
+    for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
+        lgg__deq_fn f = lgg__deq_neon_get(t);
+        if (f && REF[t]) best[t] = f;
+    }
+#endif
 #if defined(LGG__X86)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
