@@ -122,14 +122,16 @@ static void l2_rate(deq_api fn, const lgg_type_info *ti, const uint8_t *src, flo
     const size_t bytes = nb * ti->type_size;
     fn(ti->id, src, bytes, LGG_LITTLE_ENDIAN, dst, n); /* warm */
     double best = 1e30, best_tk = 1e30;
-    for (int round = 0; round < 5; round++) {
+    /* many short rounds, best kept: on a shared machine a short round is
+     * more likely to run undisturbed than a long one */
+    for (int round = 0; round < 40; round++) {
         int reps = 0;
         double t0 = now(), t;
         uint64_t k0 = ticks();
         do {
             fn(ti->id, src, bytes, LGG_LITTLE_ENDIAN, dst, n);
             reps++;
-        } while ((t = now() - t0) < 0.004);
+        } while ((t = now() - t0) < 0.001);
         uint64_t k = ticks() - k0;
         double per = t / reps / ((double)n / 32) * 1e9;
         double per_tk = (double)k / reps / ((double)n / 32);

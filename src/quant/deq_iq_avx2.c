@@ -31,11 +31,25 @@ static inline __m256i sign_bytes(uint32_t s) {
     return _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit), _mm256_set1_epi8(1));
 }
 
-/* The four 7-bit sign indices of an IQ2_XXS / IQ3_XXS word, as sign masks. */
-static inline uint32_t signs_from_word(uint32_t w) {
-    const uint8_t *ks = lgg__ksigns_iq2xs;
-    return (uint32_t)ks[w & 127] | (uint32_t)ks[(w >> 7) & 127] << 8 | (uint32_t)ks[(w >> 14) & 127] << 16 |
-           (uint32_t)ks[(w >> 21) & 127] << 24;
+/* Sign bytes from four 7-bit sign indices, one per 64-bit lane (bits 0-6,
+ * the rest zero): the stored 7 sign bits plus their parity as the 8th, the
+ * rule lgg__ksigns_iq2xs tabulates, computed here instead of four lookups. */
+static inline __m256i signs7_bytes(__m256i s) {
+    __m256i p = _mm256_xor_si256(s, _mm256_srli_epi64(s, 4));
+    p = _mm256_xor_si256(p, _mm256_srli_epi64(p, 2));
+    p = _mm256_xor_si256(p, _mm256_srli_epi64(p, 1));
+    const __m256i b = _mm256_or_si256(s, _mm256_slli_epi64(_mm256_and_si256(p, _mm256_set1_epi64x(1)), 7));
+    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 8, 8,
+                                         8, 8, 8, 8, 8, 8);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+    const __m256i v = _mm256_shuffle_epi8(b, rep);
+    return _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit), _mm256_set1_epi8(1));
+}
+
+/* The sign indices of an IQ2_XXS / IQ3_XXS word: bits 7l..7l+6 for lane l. */
+static inline __m256i xxs_signs(uint32_t w) {
+    const __m256i s = _mm256_srlv_epi64(_mm256_set1_epi64x(w), _mm256_setr_epi64x(0, 7, 14, 21));
+    return signs7_bytes(_mm256_and_si256(s, _mm256_set1_epi64x(127)));
 }
 
 static inline __m256i grid64x4(const uint64_t *grid, unsigned a, unsigned b, unsigned c, unsigned d) {
@@ -55,25 +69,24 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
             const uint32_t w = lgg__h32(g + 4);
             const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(w >> 28)) * 0.25f);
             const __m256i q = grid64x4(lgg__iq2xxs_grid, g[0], g[1], g[2], g[3]);
-            const __m256i v = _mm256_sign_epi8(q, sign_bytes(signs_from_word(w)));
+            const __m256i v = _mm256_sign_epi8(q, xxs_signs(w));
             st32_i8_mul2(dst, v, db, db);
         }
     }
 }
 
 static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const uint8_t *ks = lgg__ksigns_iq2xs;
     for (size_t i = 0; i < nb; i++, src += 74) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2, *scales = src + 66;
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
             const __m256 db0 = _mm256_set1_ps(d * (0.5f + (float)(scales[ib] & 0xF)) * 0.25f);
             const __m256 db1 = _mm256_set1_ps(d * (0.5f + (float)(scales[ib] >> 4)) * 0.25f);
-            const uint16_t v0 = lgg__h16(qs), v1 = lgg__h16(qs + 2), v2 = lgg__h16(qs + 4), v3 = lgg__h16(qs + 6);
-            const __m256i q = grid64x4(lgg__iq2xs_grid, v0 & 511u, v1 & 511u, v2 & 511u, v3 & 511u);
-            const uint32_t s = (uint32_t)ks[v0 >> 9] | (uint32_t)ks[v1 >> 9] << 8 | (uint32_t)ks[v2 >> 9] << 16 |
-                               (uint32_t)ks[v3 >> 9] << 24;
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign_bytes(s)), db0, db1);
+            uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
+            memcpy(&x, qs, 8);
+            const __m256i q = grid64x4(lgg__iq2xs_grid, x & 511u, (x >> 16) & 511u, (x >> 32) & 511u, (x >> 48) & 511u);
+            const __m256i si = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)x), _mm256_setr_epi64x(9, 25, 41, 57));
+            st32_i8_mul2(dst, _mm256_sign_epi8(q, signs7_bytes(_mm256_and_si256(si, _mm256_set1_epi64x(127)))), db0, db1);
         }
     }
 }
@@ -102,7 +115,7 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
             const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(w >> 28)) * 0.5f);
             const unsigned idx[8] = {qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6], qs[7]};
             const __m256i q = grid32x8(lgg__iq3xxs_grid, idx);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign_bytes(signs_from_word(w))), db, db);
+            st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), db, db);
         }
     }
 }
@@ -112,12 +125,13 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2, *qh = src + 66, *signs = src + 74, *scales = src + 106;
         for (int ib = 0; ib < 8; ib++, qs += 8, signs += 4, dst += 32) {
-            const int s = ib % 2 ? scales[ib / 2] >> 4 : scales[ib / 2] & 0xF;
+            const int s = (scales[ib / 2] >> (4 * (ib % 2))) & 0xF;
             const __m256 db = _mm256_set1_ps(d * (float)(1 + 2 * s));
             const unsigned h = qh[ib];
             /* bit k of qh[ib] is the 9th index bit of entry k */
-            unsigned idx[8];
-            for (int k = 0; k < 8; k++) idx[k] = qs[k] | (((h >> k) & 1) << 8);
+            const unsigned idx[8] = {qs[0] | ((h << 8) & 256), qs[1] | ((h << 7) & 256), qs[2] | ((h << 6) & 256),
+                                     qs[3] | ((h << 5) & 256), qs[4] | ((h << 4) & 256), qs[5] | ((h << 3) & 256),
+                                     qs[6] | ((h << 2) & 256), qs[7] | ((h << 1) & 256)};
             const __m256i q = grid32x8(lgg__iq3s_grid, idx);
             st32_i8_mul2(dst, _mm256_sign_epi8(q, sign_bytes(lgg__h32(signs))), db, db);
         }
@@ -150,26 +164,42 @@ static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
 
 static void iq1_m_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256 offs = iq1_offsets(LGG__IQ1M_DELTA);
+    /* byte 0 of the qh pair to lanes 0-1, byte 1 to lanes 2-3; the delta sign
+     * is bit 3 (even lane) or bit 7 (odd lane) of it */
+    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                         1, 1, 1, 1, 1, 1);
+    const __m256i dbit = _mm256_setr_epi64x(0x0808080808080808ll, (long long)0x8080808080808080ull,
+                                            0x0808080808080808ll, (long long)0x8080808080808080ull);
+    const __m256i one = _mm256_set1_epi8(1), three = _mm256_set1_epi8(3);
+    const __m256i sh = _mm256_setr_epi32(0, 3, 6, 9, 0, 3, 6, 9);
     for (size_t i = 0; i < nb; i++, src += 56) {
         const uint8_t *qs = src, *qh = src + 32;
         uint16_t sc[4];
         for (int k = 0; k < 4; k++) sc[k] = lgg__h16(src + 48 + 2 * k);
         const uint16_t dbits = (uint16_t)((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) |
                                           (sc[3] & 0xF000));
-        const float d = _cvtsh_ss(dbits);
+        const __m256 d = _mm256_set1_ps(_cvtsh_ss(dbits));
+        /* the 16 lane-pair scales d * (2s + 1), s = bits 3(k%4).. of sc[k/4], lane-wise as the reference does
+         * per scale */
+        float dl[16];
+        for (int k = 0; k < 2; k++) {
+            const __m256i w = _mm256_setr_epi32(sc[2 * k], sc[2 * k], sc[2 * k], sc[2 * k], sc[2 * k + 1],
+                                                sc[2 * k + 1], sc[2 * k + 1], sc[2 * k + 1]);
+            const __m256i s3 = _mm256_and_si256(_mm256_srlv_epi32(w, sh), _mm256_set1_epi32(7));
+            const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s3, s3), _mm256_set1_epi32(1));
+            _mm256_storeu_ps(dl + 8 * k, _mm256_mul_ps(d, _mm256_cvtepi32_ps(odd)));
+        }
         for (int ib = 0; ib < 8; ib++, qs += 4, qh += 2, dst += 32) {
-            const float dl1 = d * (float)(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 0)) & 7) + 1);
-            const float dl2 = d * (float)(2 * ((sc[ib / 2] >> (6 * (ib % 2) + 3)) & 7) + 1);
-            const __m256 t1 = _mm256_mul_ps(_mm256_set1_ps(dl1), offs);
-            const __m256 t2 = _mm256_mul_ps(_mm256_set1_ps(dl2), offs);
+            const __m256 t1 = _mm256_mul_ps(_mm256_set1_ps(dl[2 * ib]), offs);
+            const __m256 t2 = _mm256_mul_ps(_mm256_set1_ps(dl[2 * ib + 1]), offs);
             const unsigned h = lgg__h16(qh); /* nibble l: index bits 8-10 and the delta sign of lane l */
             const __m256i q = grid64x4(lgg__iq1s_grid, qs[0] | ((h << 8) & 0x700), qs[1] | ((h << 4) & 0x700),
                                        qs[2] | (h & 0x700), qs[3] | ((h >> 4) & 0x700));
-            const uint64_t rep = 0x0101010101010101ull;
-            const __m256i add = _mm256_setr_epi64x(
-                (long long)(rep * (1 + 3 * ((h >> 3) & 1))), (long long)(rep * (1 + 3 * ((h >> 7) & 1))),
-                (long long)(rep * (1 + 3 * ((h >> 11) & 1))), (long long)(rep * (1 + 3 * ((h >> 15) & 1))));
-            st32_lut2(dst, _mm256_add_epi8(q, add), t1, t2);
+            const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi16((short)h), rep);
+            const __m256i neg = _mm256_cmpeq_epi8(_mm256_and_si256(v, dbit), dbit);
+            /* code g + 1, plus 3 for a negative delta */
+            const __m256i c = _mm256_add_epi8(_mm256_add_epi8(q, one), _mm256_and_si256(neg, three));
+            st32_lut2(dst, c, t1, t2);
         }
     }
 }
