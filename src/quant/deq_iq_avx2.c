@@ -31,29 +31,31 @@ static inline __m256i sign_bytes(uint32_t s) {
     return _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit), _mm256_set1_epi8(1));
 }
 
-/* Sign bytes from four 7-bit sign indices, one per 64-bit lane (bits 0-6,
- * the rest zero): the stored 7 sign bits plus their parity as the 8th, the
- * rule lgg__ksigns_iq2xs tabulates, computed here instead of four lookups. */
-static inline __m256i signs7_bytes(__m256i s) {
-    __m256i p = _mm256_xor_si256(s, _mm256_srli_epi64(s, 4));
-    p = _mm256_xor_si256(p, _mm256_srli_epi64(p, 2));
-    p = _mm256_xor_si256(p, _mm256_srli_epi64(p, 1));
-    const __m256i b = _mm256_or_si256(s, _mm256_slli_epi64(_mm256_and_si256(p, _mm256_set1_epi64x(1)), 7));
-    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 8, 8,
-                                         8, 8, 8, 8, 8, 8);
-    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
-    const __m256i v = _mm256_shuffle_epi8(b, rep);
-    return _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit), _mm256_set1_epi8(1));
-}
-
-/* The sign indices of an IQ2_XXS / IQ3_XXS word: bits 7l..7l+6 for lane l. */
-static inline __m256i xxs_signs(uint32_t w) {
-    const __m256i s = _mm256_srlv_epi64(_mm256_set1_epi64x(w), _mm256_setr_epi64x(0, 7, 14, 21));
-    return signs7_bytes(_mm256_and_si256(s, _mm256_set1_epi64x(127)));
-}
+/* psignb operands for the 128 seven-bit sign indices: byte j is -1 where
+ * bit j of the sign mask is set, +1 where clear; the mask is the index plus
+ * its parity as bit 7, the rule lgg__ksigns_iq2xs tabulates.  Built by the
+ * preprocessor; an index then costs one load instead of a lookup and an
+ * expansion in vector lanes. */
+#define PAR7(i) ((((i) >> 0) ^ ((i) >> 1) ^ ((i) >> 2) ^ ((i) >> 3) ^ ((i) >> 4) ^ ((i) >> 5) ^ ((i) >> 6)) & 1)
+#define SB(i, j) ((uint64_t)(((((i) | (PAR7(i) << 7)) >> (j)) & 1) ? 0xFF : 0x01) << (8 * (j)))
+#define SE(i) (SB(i, 0) | SB(i, 1) | SB(i, 2) | SB(i, 3) | SB(i, 4) | SB(i, 5) | SB(i, 6) | SB(i, 7))
+#define S4(i) SE(i), SE((i) + 1), SE((i) + 2), SE((i) + 3)
+#define S16(i) S4(i), S4((i) + 4), S4((i) + 8), S4((i) + 12)
+static const uint64_t SIGN_BYTES[128] = {S16(0),  S16(16), S16(32), S16(48),
+                                         S16(64), S16(80), S16(96), S16(112)};
+#undef PAR7
+#undef SB
+#undef SE
+#undef S4
+#undef S16
 
 static inline __m256i grid64x4(const uint64_t *grid, unsigned a, unsigned b, unsigned c, unsigned d) {
     return _mm256_setr_epi64x((long long)grid[a], (long long)grid[b], (long long)grid[c], (long long)grid[d]);
+}
+
+/* The sign operands of an IQ2_XXS / IQ3_XXS word: index l in bits 7l..7l+6. */
+static inline __m256i xxs_signs(uint32_t w) {
+    return grid64x4(SIGN_BYTES, w & 127, (w >> 7) & 127, (w >> 14) & 127, (w >> 21) & 127);
 }
 
 static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
@@ -61,16 +63,27 @@ static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
                              (int)grid[idx[4]], (int)grid[idx[5]], (int)grid[idx[6]], (int)grid[idx[7]]);
 }
 
+/* The eight sub-block scales d * (0.5 + s) * f of a block, s = w >> 28 for
+ * its eight u32 words: the reference's scalar expression, lane-wise. */
+static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
+    const __m256 s = _mm256_cvtepi32_ps(_mm256_srli_epi32(words, 28));
+    _mm256_storeu_ps(out, _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(d), _mm256_add_ps(_mm256_set1_ps(0.5f), s)),
+                                        _mm256_set1_ps(f)));
+}
+
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 66) {
-        const float d = lgg__half(src);
+        /* the words are the odd u32 of the 64 payload bytes */
+        const __m256 a = _mm256_castsi256_ps(load32(src + 2)), b = _mm256_castsi256_ps(load32(src + 34));
+        const __m256i words = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
+        float db[8];
+        xxs_scales(db, words, lgg__half(src), 0.25f);
         for (int ib = 0; ib < 8; ib++, dst += 32) {
             const uint8_t *g = src + 2 + 8 * ib;
             const uint32_t w = lgg__h32(g + 4);
-            const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(w >> 28)) * 0.25f);
+            const __m256 dv = _mm256_set1_ps(db[ib]);
             const __m256i q = grid64x4(lgg__iq2xxs_grid, g[0], g[1], g[2], g[3]);
-            const __m256i v = _mm256_sign_epi8(q, xxs_signs(w));
-            st32_i8_mul2(dst, v, db, db);
+            st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), dv, dv);
         }
     }
 }
@@ -85,8 +98,8 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
             memcpy(&x, qs, 8);
             const __m256i q = grid64x4(lgg__iq2xs_grid, x & 511u, (x >> 16) & 511u, (x >> 32) & 511u, (x >> 48) & 511u);
-            const __m256i si = _mm256_srlv_epi64(_mm256_set1_epi64x((long long)x), _mm256_setr_epi64x(9, 25, 41, 57));
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, signs7_bytes(_mm256_and_si256(si, _mm256_set1_epi64x(127)))), db0, db1);
+            const __m256i sg = grid64x4(SIGN_BYTES, (x >> 9) & 127, (x >> 25) & 127, (x >> 41) & 127, x >> 57);
+            st32_i8_mul2(dst, _mm256_sign_epi8(q, sg), db0, db1);
         }
     }
 }
@@ -110,9 +123,11 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
     for (size_t i = 0; i < nb; i++, src += 98) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2, *ss = src + 66;
+        float dbs[8];
+        xxs_scales(dbs, load32(ss), d, 0.5f);
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
             const uint32_t w = lgg__h32(ss + 4 * ib);
-            const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(w >> 28)) * 0.5f);
+            const __m256 db = _mm256_set1_ps(dbs[ib]);
             const unsigned idx[8] = {qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6], qs[7]};
             const __m256i q = grid32x8(lgg__iq3xxs_grid, idx);
             st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), db, db);
