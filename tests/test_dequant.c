@@ -302,6 +302,35 @@ TEST(dequant_simd_matches_ref_stress) {
     }
 }
 
+/* Outputs of 8 MiB and more are decoded through a small buffer and written
+ * with streaming stores: same floats, at any destination alignment, with a
+ * partial last chunk, and nothing written outside the destination. */
+TEST(dequant_large_output_streams) {
+    static const uint32_t types[] = {LGG_TYPE_Q4_0, LGG_TYPE_IQ2_XXS, LGG_TYPE_F64, LGG_TYPE_Q6_K, LGG_TYPE_I8};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        const lgg_type_info *ti = lgg_type_get(types[t]);
+        const size_t nb = ((size_t)(8u << 20) / 4 + 3 * 2048 + 256) / ti->block_size + 1, count = nb * ti->block_size;
+        uint8_t *src = malloc(nb * ti->type_size);
+        fill_hard(types[t], src, nb, 1);
+        float *want = malloc(count * 4), *got = malloc(count * 4 + 64);
+        REQUIRE(src && want && got);
+        REQUIRE(lgg_dequantize_ref(types[t], src, nb * ti->type_size, LGG_LITTLE_ENDIAN, want, count) == LGG_OK);
+        for (size_t off = 0; off < 3; off++) { /* 32-byte aligned (malloc'd), then 4 and 8 bytes past */
+            memset(got, 0x5A, count * 4 + 64);
+            CHECK(lgg_dequantize(types[t], src, nb * ti->type_size, LGG_LITTLE_ENDIAN, got + off, count) == LGG_OK);
+            long d = first_diff(got + off, want, count);
+            CHECKF(d < 0, "%s offset %zu: differs at %ld", ti->name, off, d);
+            uint32_t before = 0x5A5A5A5Au, after;
+            if (off) memcpy(&before, got + off - 1, 4);
+            memcpy(&after, got + off + count, 4);
+            CHECK(before == 0x5A5A5A5Au && after == 0x5A5A5A5Au);
+        }
+        free(src);
+        free(want);
+        free(got);
+    }
+}
+
 /* The scalar reference itself on the integer and f64 edges, by value (the
  * AVX2 kernels are checked against it above). */
 TEST(dequant_plain_edges_by_value) {

@@ -293,6 +293,19 @@ static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
     }
 }
 
+void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last) {
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    size_t bytes = n * 4, head = (32 - ((uintptr_t)d & 31)) & 31;
+    if (head > bytes) head = bytes;
+    memcpy(d, s, head);
+    d += head, s += head, bytes -= head;
+    for (; bytes >= 32; d += 32, s += 32, bytes -= 32)
+        _mm256_stream_ps((float *)(void *)d, _mm256_loadu_ps((const float *)(const void *)s));
+    memcpy(d, s, bytes);
+    if (last) _mm_sfence(); /* streamed stores are weakly ordered: visible before we return */
+}
+
 lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
     switch (type) {
     case LGG_TYPE_F16: return f16_avx2;
@@ -325,5 +338,7 @@ lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
     (void)type;
     return NULL;
 }
+
+void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last) { memcpy(dst, src, n * 4); }
 
 #endif
