@@ -161,17 +161,21 @@ static inline __m256 iq1_offsets(float delta) {
 
 static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256 offs = iq1_offsets(LGG__IQ1S_DELTA);
-    const __m256i one = _mm256_set1_epi8(1), four = _mm256_set1_epi8(4);
     for (size_t i = 0; i < nb; i++, src += 50) {
-        const float d = lgg__half(src);
         const uint8_t *qs = src + 2;
+        /* the eight scales d * (2s + 1), s = bits 12-14 of each qh word, lane-wise */
+        const __m256i hw = _mm256_cvtepu16_epi32(load16(src + 34));
+        const __m256i s3 = _mm256_and_si256(_mm256_srli_epi32(hw, 12), _mm256_set1_epi32(7));
+        const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s3, s3), _mm256_set1_epi32(1));
+        float dl[8];
+        _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 4, dst += 32) {
             const unsigned h = lgg__h16(src + 34 + 2 * ib);
-            const __m256 tbl = _mm256_mul_ps(_mm256_set1_ps(d * (float)(2 * ((h >> 12) & 7) + 1)), offs);
+            const __m256 tbl = _mm256_mul_ps(_mm256_set1_ps(dl[ib]), offs);
             const __m256i q = grid64x4(lgg__iq1s_grid, qs[0] | ((h << 8) & 0x700), qs[1] | ((h << 5) & 0x700),
                                        qs[2] | ((h << 2) & 0x700), qs[3] | ((h >> 1) & 0x700));
-            /* code g + 1, plus 3 for a negative delta */
-            const __m256i c = _mm256_add_epi8(q, h & 0x8000 ? four : one);
+            /* code g + 1, plus 3 for a negative delta (no branch: the sign bit is random) */
+            const __m256i c = _mm256_add_epi8(q, _mm256_set1_epi8((char)(1 + 3 * (h >> 15))));
             st32_lut2(dst, c, tbl, tbl);
         }
     }
