@@ -63,6 +63,18 @@ static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
                              (int)grid[idx[4]], (int)grid[idx[5]], (int)grid[idx[6]], (int)grid[idx[7]]);
 }
 
+/* IQ2_XS / IQ2_S: the scales d * (0.5 + s) * 0.25 of the 16 nibbles of
+ * scales[0..7], lane-wise: lo[ib] for the low nibble of byte ib (its first
+ * 16 values), hi[ib] for the high one. */
+static inline void nibble_scales(float lo[8], float hi[8], const uint8_t *scales, float d) {
+    const __m256i b = _mm256_cvtepu8_epi32(load8(scales));
+    const __m256 dv = _mm256_set1_ps(d), half = _mm256_set1_ps(0.5f), quarter = _mm256_set1_ps(0.25f);
+    const __m256 sl = _mm256_cvtepi32_ps(_mm256_and_si256(b, _mm256_set1_epi32(15)));
+    const __m256 sh = _mm256_cvtepi32_ps(_mm256_srli_epi32(b, 4));
+    _mm256_storeu_ps(lo, _mm256_mul_ps(_mm256_mul_ps(dv, _mm256_add_ps(half, sl)), quarter));
+    _mm256_storeu_ps(hi, _mm256_mul_ps(_mm256_mul_ps(dv, _mm256_add_ps(half, sh)), quarter));
+}
+
 /* The eight sub-block scales d * (0.5 + s) * f of a block, s = w >> 28 for
  * its eight u32 words: the reference's scalar expression, lane-wise. */
 static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
@@ -90,11 +102,11 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
 
 static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 74) {
-        const float d = lgg__half(src);
-        const uint8_t *qs = src + 2, *scales = src + 66;
+        const uint8_t *qs = src + 2;
+        float lo[8], hi[8];
+        nibble_scales(lo, hi, src + 66, lgg__half(src));
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
-            const __m256 db0 = _mm256_set1_ps(d * (0.5f + (float)(scales[ib] & 0xF)) * 0.25f);
-            const __m256 db1 = _mm256_set1_ps(d * (0.5f + (float)(scales[ib] >> 4)) * 0.25f);
+            const __m256 db0 = _mm256_set1_ps(lo[ib]), db1 = _mm256_set1_ps(hi[ib]);
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
             memcpy(&x, qs, 8);
             const __m256i q = grid64x4(lgg__iq2xs_grid, x & 511u, (x >> 16) & 511u, (x >> 32) & 511u, (x >> 48) & 511u);
@@ -106,11 +118,11 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
 
 static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 82) {
-        const float d = lgg__half(src);
-        const uint8_t *qs = src + 2, *signs = src + 34, *qh = src + 66, *scales = src + 74;
+        const uint8_t *qs = src + 2, *signs = src + 34, *qh = src + 66;
+        float lo[8], hi[8];
+        nibble_scales(lo, hi, src + 74, lgg__half(src));
         for (int ib = 0; ib < 8; ib++, qs += 4, signs += 4, dst += 32) {
-            const __m256 db0 = _mm256_set1_ps(d * (0.5f + (float)(scales[ib] & 0xF)) * 0.25f);
-            const __m256 db1 = _mm256_set1_ps(d * (0.5f + (float)(scales[ib] >> 4)) * 0.25f);
+            const __m256 db0 = _mm256_set1_ps(lo[ib]), db1 = _mm256_set1_ps(hi[ib]);
             const unsigned h = qh[ib];
             const __m256i q = grid64x4(lgg__iq2s_grid, qs[0] | ((h << 8) & 0x300), qs[1] | ((h << 6) & 0x300),
                                        qs[2] | ((h << 4) & 0x300), qs[3] | ((h << 2) & 0x300));
@@ -137,11 +149,17 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
 
 static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 110) {
-        const float d = lgg__half(src);
-        const uint8_t *qs = src + 2, *qh = src + 66, *signs = src + 74, *scales = src + 106;
+        const uint8_t *qs = src + 2, *qh = src + 66, *signs = src + 74;
+        /* the eight scales d * (1 + 2s), s = nibble ib of scales[0..3] (low first), lane-wise */
+        const __m128i sb = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)lgg__h32(src + 106)),
+                                            _mm_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, -1, -1, -1, -1, -1, -1, -1, -1));
+        const __m256i s4 = _mm256_and_si256(_mm256_srlv_epi32(_mm256_cvtepu8_epi32(sb), _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)),
+                                            _mm256_set1_epi32(15));
+        const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s4, s4), _mm256_set1_epi32(1));
+        float dbs[8];
+        _mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 8, signs += 4, dst += 32) {
-            const int s = (scales[ib / 2] >> (4 * (ib % 2))) & 0xF;
-            const __m256 db = _mm256_set1_ps(d * (float)(1 + 2 * s));
+            const __m256 db = _mm256_set1_ps(dbs[ib]);
             const unsigned h = qh[ib];
             /* bit k of qh[ib] is the 9th index bit of entry k */
             const unsigned idx[8] = {qs[0] | ((h << 8) & 256), qs[1] | ((h << 7) & 256), qs[2] | ((h << 6) & 256),
