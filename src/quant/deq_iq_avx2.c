@@ -49,8 +49,14 @@ static const uint64_t SIGN_BYTES[128] = {S16(0),  S16(16), S16(32), S16(48),
 #undef S4
 #undef S16
 
+/* Table rows into lanes by broadcast loads and blends: both run outside the
+ * shuffle unit, which the conversions to float keep busy (inserting rows
+ * would add a shuffle each; AMD's gathers are slower still). */
 static inline __m256i grid64x4(const uint64_t *grid, unsigned a, unsigned b, unsigned c, unsigned d) {
-    return _mm256_setr_epi64x((long long)grid[a], (long long)grid[b], (long long)grid[c], (long long)grid[d]);
+    __m256i v = _mm256_set1_epi64x((long long)grid[a]);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[b]), 0x0C);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[c]), 0x30);
+    return _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[d]), 0xC0);
 }
 
 /* The sign operands of an IQ2_XXS / IQ3_XXS word: index l in bits 7l..7l+6. */
@@ -59,8 +65,14 @@ static inline __m256i xxs_signs(uint32_t w) {
 }
 
 static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
-    return _mm256_setr_epi32((int)grid[idx[0]], (int)grid[idx[1]], (int)grid[idx[2]], (int)grid[idx[3]],
-                             (int)grid[idx[4]], (int)grid[idx[5]], (int)grid[idx[6]], (int)grid[idx[7]]);
+    __m256i v = _mm256_set1_epi32((int)grid[idx[0]]);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[1]]), 0x02);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[2]]), 0x04);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[3]]), 0x08);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[4]]), 0x10);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[5]]), 0x20);
+    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[6]]), 0x40);
+    return _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[7]]), 0x80);
 }
 
 /* IQ2_XS / IQ2_S: the scales d * (0.5 + s) * 0.25 of the 16 nibbles of
