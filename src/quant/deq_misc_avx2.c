@@ -48,12 +48,16 @@ static void f64_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb
 static void i64_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     size_t i = 0;
     for (; i + 8 <= nb; i += 8) {
-        const __m256 a = _mm256_castsi256_ps(load32(src + 8 * i)), b = _mm256_castsi256_ps(load32(src + 8 * i + 32));
-        /* 32-bit halves of values 0,1,4,5 | 2,3,6,7 */
+        /* values 0,1 | 4,5 and 2,3 | 6,7: then the in-lane shuffles below give
+         * the low and high 32-bit halves of 0-7 in order, with no lane crossing */
+        const uint8_t *p = src + 8 * i;
+        const __m256 a = _mm256_castsi256_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(load16(p)), load16(p + 32), 1));
+        const __m256 b =
+            _mm256_castsi256_ps(_mm256_inserti128_si256(_mm256_castsi128_si256(load16(p + 16)), load16(p + 48), 1));
         const __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0x88));
         const __m256i hi = _mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD));
         if (_mm256_movemask_epi8(_mm256_cmpeq_epi32(hi, _mm256_srai_epi32(lo, 31))) == -1)
-            _mm256_storeu_ps(dst + i, _mm256_cvtepi32_ps(_mm256_permute4x64_epi64(lo, 0xD8)));
+            _mm256_storeu_ps(dst + i, _mm256_cvtepi32_ps(lo));
         else
             for (size_t k = i; k < i + 8; k++) {
                 int64_t v;
