@@ -339,6 +339,9 @@ lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
     return NULL;
 }
 
-void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last) { memcpy(dst, src, n * 4); }
+void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last) {
+    (void)last;
+    memcpy(dst, src, n * 4);
+}
 
 #endif

@@ -1,6 +1,7 @@
 /* deq_neon.c -- AArch64 NEON kernels for the most used types: F16, BF16,
- * Q4_0, Q8_0, Q4_K, Q6_K (Advanced SIMD is part of every AArch64 CPU, so the
- * dispatcher uses them whenever this file is built for one).
+ * Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q8_1, Q4_K, Q6_K, Q8_K, IQ4_NL, IQ4_XS, MXFP4
+ * (Advanced SIMD is part of every AArch64 CPU, so the dispatcher uses them
+ * whenever this file is built for one; other types stay scalar there).
  *
  * Bit-identity with the scalar decoders, as for AVX2: integer codes are
  * formed exactly in integer lanes, converted to float exactly, and multiplied
@@ -14,6 +15,8 @@
 #if defined(__ARM_NEON) && defined(__aarch64__)
 
 #include <arm_neon.h>
+
+#include "quant/iq_tables.h"
 
 /* dst[0..15] = (float)v[k] * d */
 static inline void st16_s8_mul(float *dst, int8x16_t v, float32x4_t d) {
@@ -31,6 +34,23 @@ static inline void st16_u8_mul_sub(float *dst, uint8x16_t v, float32x4_t d, floa
     vst1q_f32(dst + 4, vsubq_f32(vmulq_f32(d, vcvtq_f32_u32(vmovl_high_u16(a))), m));
     vst1q_f32(dst + 8, vsubq_f32(vmulq_f32(d, vcvtq_f32_u32(vmovl_u16(vget_low_u16(b)))), m));
     vst1q_f32(dst + 12, vsubq_f32(vmulq_f32(d, vcvtq_f32_u32(vmovl_high_u16(b))), m));
+}
+
+/* dst[0..15] = (float)v[k] * d + m */
+static inline void st16_u8_mul_add(float *dst, uint8x16_t v, float32x4_t d, float32x4_t m) {
+    const uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_high_u8(v);
+    vst1q_f32(dst, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(a))), d), m));
+    vst1q_f32(dst + 4, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_high_u16(a)), d), m));
+    vst1q_f32(dst + 8, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(b))), d), m));
+    vst1q_f32(dst + 12, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_high_u16(b)), d), m));
+}
+
+/* Bits 16h..16h+15 of qh as 0x10 in bytes 0..15 (the fifth bit of Q5_0/Q5_1). */
+static inline uint8x16_t qh_bits16(uint32_t qh, int h) {
+    const uint8x16_t bit = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    const uint32_t w = qh >> (16 * h);
+    const uint8x16_t v = vcombine_u8(vdup_n_u8((uint8_t)w), vdup_n_u8((uint8_t)(w >> 8)));
+    return vandq_u8(vtstq_u8(v, bit), vdupq_n_u8(0x10));
 }
 
 static void f16_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
@@ -63,6 +83,87 @@ static void q4_0_neon(const uint8_t *restrict src, float *restrict dst, size_t n
         st16_s8_mul(dst, vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), eight), d);
         st16_s8_mul(dst + 16, vsubq_s8(vreinterpretq_s8_u8(vshrq_n_u8(q, 4)), eight), d);
     }
+}
+
+static void q4_1_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const uint8x16_t m4 = vdupq_n_u8(0x0F);
+    for (size_t i = 0; i < nb; i++, src += 20, dst += 32) {
+        const float32x4_t d = vdupq_n_f32(lgg__half(src)), m = vdupq_n_f32(lgg__half(src + 2));
+        const uint8x16_t q = vld1q_u8(src + 4);
+        st16_u8_mul_add(dst, vandq_u8(q, m4), d, m);
+        st16_u8_mul_add(dst + 16, vshrq_n_u8(q, 4), d, m);
+    }
+}
+
+static void q5_0_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const uint8x16_t m4 = vdupq_n_u8(0x0F);
+    const int8x16_t sixteen = vdupq_n_s8(16);
+    for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
+        const float32x4_t d = vdupq_n_f32(lgg__half(src));
+        const uint32_t qh = lgg__h32(src + 2);
+        const uint8x16_t q = vld1q_u8(src + 6);
+        const uint8x16_t lo = vorrq_u8(vandq_u8(q, m4), qh_bits16(qh, 0));
+        const uint8x16_t hi = vorrq_u8(vshrq_n_u8(q, 4), qh_bits16(qh, 1));
+        st16_s8_mul(dst, vsubq_s8(vreinterpretq_s8_u8(lo), sixteen), d);
+        st16_s8_mul(dst + 16, vsubq_s8(vreinterpretq_s8_u8(hi), sixteen), d);
+    }
+}
+
+static void q5_1_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const uint8x16_t m4 = vdupq_n_u8(0x0F);
+    for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
+        const float32x4_t d = vdupq_n_f32(lgg__half(src)), m = vdupq_n_f32(lgg__half(src + 2));
+        const uint32_t qh = lgg__h32(src + 4);
+        const uint8x16_t q = vld1q_u8(src + 8);
+        st16_u8_mul_add(dst, vorrq_u8(vandq_u8(q, m4), qh_bits16(qh, 0)), d, m);
+        st16_u8_mul_add(dst + 16, vorrq_u8(vshrq_n_u8(q, 4), qh_bits16(qh, 1)), d, m);
+    }
+}
+
+static void q8_1_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 36, dst += 32) {
+        const float32x4_t d = vdupq_n_f32(lgg__half(src));
+        st16_s8_mul(dst, vld1q_s8((const int8_t *)(src + 4)), d);
+        st16_s8_mul(dst + 16, vld1q_s8((const int8_t *)(src + 20)), d);
+    }
+}
+
+static void q8_k_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    for (size_t i = 0; i < nb; i++, src += 292, dst += 256) {
+        float df;
+        memcpy(&df, src, 4);
+        const float32x4_t d = vdupq_n_f32(df);
+        for (int j = 0; j < 256; j += 16) st16_s8_mul(dst + j, vld1q_s8((const int8_t *)(src + 4 + j)), d);
+    }
+}
+
+/* 4-bit codes through a 16-entry signed table (IQ4_NL levels, doubled E2M1). */
+static inline void st32_nl(float *dst, uint8x16_t q, int8x16_t lut, float32x4_t d) {
+    st16_s8_mul(dst, vqtbl1q_s8(lut, vandq_u8(q, vdupq_n_u8(0x0F))), d);
+    st16_s8_mul(dst + 16, vqtbl1q_s8(lut, vshrq_n_u8(q, 4)), d);
+}
+
+static void iq4_nl_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const int8x16_t lut = vld1q_s8(lgg__kvalues_iq4nl);
+    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) st32_nl(dst, vld1q_u8(src + 2), lut, vdupq_n_f32(lgg__half(src)));
+}
+
+static void iq4_xs_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const int8x16_t lut = vld1q_s8(lgg__kvalues_iq4nl);
+    for (size_t i = 0; i < nb; i++, src += 136) {
+        const float d = lgg__half(src);
+        const uint16_t sh = lgg__h16(src + 2);
+        const uint8_t *sl = src + 4, *qs = src + 8;
+        for (int ib = 0; ib < 8; ib++, qs += 16, dst += 32) {
+            const int ls = ((sl[ib / 2] >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
+            st32_nl(dst, vld1q_u8(qs), lut, vdupq_n_f32(d * (float)(ls - 32)));
+        }
+    }
+}
+
+static void mxfp4_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
+    const int8x16_t lut = vld1q_s8(lgg__kvalues_fp4);
+    for (size_t i = 0; i < nb; i++, src += 17, dst += 32) st32_nl(dst, vld1q_u8(src + 1), lut, vdupq_n_f32(lgg__e8m0_half(src[0])));
 }
 
 static void q8_0_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
@@ -133,6 +234,14 @@ lgg__deq_fn lgg__deq_neon_get(uint32_t type) {
     case LGG_TYPE_BF16: return bf16_neon;
     case LGG_TYPE_Q4_0: return q4_0_neon;
     case LGG_TYPE_Q8_0: return q8_0_neon;
+    case LGG_TYPE_Q4_1: return q4_1_neon;
+    case LGG_TYPE_Q5_0: return q5_0_neon;
+    case LGG_TYPE_Q5_1: return q5_1_neon;
+    case LGG_TYPE_Q8_1: return q8_1_neon;
+    case LGG_TYPE_Q8_K: return q8_k_neon;
+    case LGG_TYPE_IQ4_NL: return iq4_nl_neon;
+    case LGG_TYPE_IQ4_XS: return iq4_xs_neon;
+    case LGG_TYPE_MXFP4: return mxfp4_neon;
     case LGG_TYPE_Q4_K: return q4_k_neon;
     case LGG_TYPE_Q6_K: return q6_k_neon;
     default: return NULL;
