@@ -291,9 +291,11 @@ TEST(dequant_simd_matches_ref_stress) {
             CHECKF(d < 0, "%s round %d: simd %a != ref %a at %ld", ti->name, round, d >= 0 ? a[d] : 0.0,
                    d >= 0 ? b[d] : 0.0, d);
             /* nothing written past the end */
-            uint32_t tail;
-            memcpy(&tail, a + nb * ti->block_size, 4);
-            CHECK(nb == nblocks || tail == 0x5A5A5A5Au);
+            if (nb < nblocks) {
+                uint32_t tail;
+                memcpy(&tail, a + nb * ti->block_size, 4);
+                CHECK(tail == 0x5A5A5A5Au);
+            }
             if (d >= 0) break;
         }
         free(src);
