@@ -21,33 +21,20 @@
 #include "quant/deq_avx2.h"
 #include "quant/iq_tables.h"
 
-/* Sign bytes for psignb from four sign masks (byte l of s covers the 8
- * values of lane l, bit j value j): -1 where the bit is set, else +1. */
-static inline __m256i sign_bytes(uint32_t s) {
-    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3,
-                                         3, 3, 3, 3, 3, 3, 3);
-    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
-    const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)s), rep);
-    return _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit), _mm256_set1_epi8(1));
-}
-
-/* psignb operands for the 128 seven-bit sign indices: byte j is -1 where
- * bit j of the sign mask is set, +1 where clear; the mask is the index plus
- * its parity as bit 7, the rule lgg__ksigns_iq2xs tabulates.  Built by the
- * preprocessor; an index then costs one load instead of a lookup and an
- * expansion in vector lanes. */
-#define PAR7(i) ((((i) >> 0) ^ ((i) >> 1) ^ ((i) >> 2) ^ ((i) >> 3) ^ ((i) >> 4) ^ ((i) >> 5) ^ ((i) >> 6)) & 1)
-#define SB(i, j) ((uint64_t)(((((i) | (PAR7(i) << 7)) >> (j)) & 1) ? 0xFF : 0x01) << (8 * (j)))
+/* psignb operands for the 256 sign masks: byte j is -1 where bit j of the
+ * index is set, +1 where clear.  Built by the preprocessor; a mask then
+ * costs one load instead of an expansion in vector lanes. */
+#define SB(i, j) ((uint64_t)((((i) >> (j)) & 1) ? 0xFF : 0x01) << (8 * (j)))
 #define SE(i) (SB(i, 0) | SB(i, 1) | SB(i, 2) | SB(i, 3) | SB(i, 4) | SB(i, 5) | SB(i, 6) | SB(i, 7))
 #define S4(i) SE(i), SE((i) + 1), SE((i) + 2), SE((i) + 3)
 #define S16(i) S4(i), S4((i) + 4), S4((i) + 8), S4((i) + 12)
-static const uint64_t SIGN_BYTES[128] = {S16(0),  S16(16), S16(32), S16(48),
-                                         S16(64), S16(80), S16(96), S16(112)};
-#undef PAR7
+#define S64(i) S16(i), S16((i) + 16), S16((i) + 32), S16((i) + 48)
+static const uint64_t SIGN_BYTES[256] = {S64(0), S64(64), S64(128), S64(192)};
 #undef SB
 #undef SE
 #undef S4
 #undef S16
+#undef S64
 
 /* Table rows into lanes by broadcast loads and blends: both run outside the
  * shuffle unit, which the conversions to float keep busy (inserting rows
@@ -61,8 +48,12 @@ static inline __m256i grid64x4(const uint64_t *grid, unsigned a, unsigned b, uns
 
 /* The sign operands of an IQ2_XXS / IQ3_XXS word: index l in bits 7l..7l+6. */
 static inline __m256i xxs_signs(uint32_t w) {
-    return grid64x4(SIGN_BYTES, w & 127, (w >> 7) & 127, (w >> 14) & 127, (w >> 21) & 127);
+    const uint8_t *ks = lgg__ksigns_iq2xs;
+    return grid64x4(SIGN_BYTES, ks[w & 127], ks[(w >> 7) & 127], ks[(w >> 14) & 127], ks[(w >> 21) & 127]);
 }
+
+/* Four explicit sign bytes (IQ2_S, IQ3_S). */
+static inline __m256i sign4(const uint8_t *s) { return grid64x4(SIGN_BYTES, s[0], s[1], s[2], s[3]); }
 
 static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
     __m256i v = _mm256_set1_epi32((int)grid[idx[0]]);
@@ -122,7 +113,9 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
             memcpy(&x, qs, 8);
             const __m256i q = grid64x4(lgg__iq2xs_grid, x & 511u, (x >> 16) & 511u, (x >> 32) & 511u, (x >> 48) & 511u);
-            const __m256i sg = grid64x4(SIGN_BYTES, (x >> 9) & 127, (x >> 25) & 127, (x >> 41) & 127, x >> 57);
+            const uint8_t *ks = lgg__ksigns_iq2xs;
+            const __m256i sg = grid64x4(SIGN_BYTES, ks[(x >> 9) & 127], ks[(x >> 25) & 127], ks[(x >> 41) & 127],
+                                        ks[x >> 57]);
             st32_i8_mul2(dst, _mm256_sign_epi8(q, sg), db0, db1);
         }
     }
@@ -138,7 +131,7 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             const unsigned h = qh[ib];
             const __m256i q = grid64x4(lgg__iq2s_grid, qs[0] | ((h << 8) & 0x300), qs[1] | ((h << 6) & 0x300),
                                        qs[2] | ((h << 4) & 0x300), qs[3] | ((h << 2) & 0x300));
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign_bytes(lgg__h32(signs))), db0, db1);
+            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign4(signs)), db0, db1);
         }
     }
 }
@@ -178,7 +171,7 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
                                      qs[3] | ((h << 5) & 256), qs[4] | ((h << 4) & 256), qs[5] | ((h << 3) & 256),
                                      qs[6] | ((h << 2) & 256), qs[7] | ((h << 1) & 256)};
             const __m256i q = grid32x8(lgg__iq3s_grid, idx);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign_bytes(lgg__h32(signs))), db, db);
+            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign4(signs)), db, db);
         }
     }
 }
