@@ -239,6 +239,7 @@ void lgg_writer_free(lgg_writer *w) {
     for (uint64_t i = 0; i < w->n_t; i++) lgg__free(a, w->t[i].name);
     lgg__free(a, w->kv);
     lgg__free(a, w->t);
+    lgg__free(a, w->in_fds);
     lgg__free(a, w);
 }
 
