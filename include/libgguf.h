@@ -869,7 +869,9 @@ LGG_API const lgg_shard *lgg_split_plan_shard(const lgg_split_plan *p, uint32_t 
 LGG_API void lgg_split_plan_free(lgg_split_plan *p); /* NULL is a no-op */
 
 /* A writer for shard `index` of plan `p` made for `f` (write it with
- * lgg_writer_write_file or _write_fd and default options).  `fd` as in
+ * lgg_writer_write_file or _write_fd, with options whose endian is
+ * lgg_file_endian(f) to keep the input's byte order; the plan's sizes assume
+ * that).  `fd` as in
  * lgg_writer_from_file: with it, data is copied with copy_file_range and a
  * shard can never be written onto the input.  `f` and `fd` must stay open
  * until the writer is freed.  Errors: LGG_ERR_ARG, LGG_ERR_RANGE (index),
@@ -894,7 +896,8 @@ LGG_API lgg_status lgg_merge_check(const lgg_file *const *shards, uint32_t n, lg
  * them the data is copied with copy_file_range (memory stays bounded
  * whatever the model size) and lgg_writer_write_file refuses (LGG_ERR_EXISTS)
  * to write onto any shard, whatever name it is given under.  The shards and
- * fds must stay open until the writer is freed. */
+ * fds must stay open until the writer is freed.  Write it with options whose
+ * endian is the shards' to give back the file before the split. */
 LGG_API lgg_status lgg_merge_writer(const lgg_file *const *shards, const int *fds, uint32_t n,
                                     const lgg_allocator *allocator, lgg_writer **out, lgg_error *err);
 

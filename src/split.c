@@ -90,7 +90,7 @@ static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_allocator *a
         for (uint64_t i = 0; i < lgg_kv_count(f) && !s; i++) {
             const lgg_kv *kv = lgg_kv_at(f, i);
             if (is_split_key(kv->key.ptr, kv->key.len)) continue;
-            s = lgg_writer_set_value(w, kv->key.ptr, kv->key.len, &kv->value, err);
+            s = lgg__writer_append_value(w, kv->key.ptr, kv->key.len, &kv->value, err);
         }
     } else if (align != DEFAULT_ALIGNMENT) {
         /* readers must find this shard's data where it is: the one key a later
@@ -348,7 +348,7 @@ lgg_status lgg_merge_writer(const lgg_file *const *shards, const int *fds, uint3
     for (uint64_t i = 0; i < lgg_kv_count(first) && !s; i++) {
         const lgg_kv *kv = lgg_kv_at(first, i);
         if (is_split_key(kv->key.ptr, kv->key.len)) continue;
-        s = lgg_writer_set_value(w, kv->key.ptr, kv->key.len, &kv->value, err);
+        s = lgg__writer_append_value(w, kv->key.ptr, kv->key.len, &kv->value, err);
     }
     for (uint32_t i = 0; i < n && !s; i++)
         for (uint64_t k = 0; k < lgg_tensor_count(shards[i]) && !s; k++)

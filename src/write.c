@@ -327,6 +327,11 @@ static lgg_status set_from_view(lgg_writer *w, const char *key, uint64_t klen, c
     return put_kv(w, key, klen, v->type, v->type == LGG_VT_ARRAY ? v->elem_type : 0, v->count, &b, append, err);
 }
 
+lgg_status lgg__writer_append_value(lgg_writer *w, const char *key, uint64_t klen, const lgg_value *v,
+                                    lgg_error *err) {
+    return set_from_view(w, key, klen, v, true, err);
+}
+
 lgg_status lgg_writer_set_value(lgg_writer *w, const char *key, size_t klen, const lgg_value *v, lgg_error *err) {
     if (!w || (!key && klen) || !v) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
     return set_from_view(w, key, klen, v, false, err);

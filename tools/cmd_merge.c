@@ -111,7 +111,10 @@ int cmd_merge(int argc, char **argv) {
         fprintf(stderr, "gguf merge: %s: %s [%s]\n", first, e.message, lgg_status_name(e.code));
         goto out;
     }
-    if (lgg_writer_write_file(w, out, NULL, &e) != LGG_OK) {
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    wo.endian = lgg_file_endian(files[0]);
+    if (lgg_writer_write_file(w, out, &wo, &e) != LGG_OK) {
         fprintf(stderr, "gguf merge: %s: %s [%s]\n", out, e.message, lgg_status_name(e.code));
         goto out;
     }

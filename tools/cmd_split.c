@@ -118,12 +118,15 @@ int cmd_split(int argc, char **argv) {
         rc = CLI_OK;
         goto out;
     }
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    wo.endian = lgg_file_endian(f);
     uint32_t done = 0;
     for (; done < n; done++) {
         lgg_writer *w = NULL;
         lgg_split_path(name, cap, prefix, done, n);
         lgg_status st = lgg_split_shard_writer(f, fd, p, done, &w, &e);
-        if (!st) st = lgg_writer_write_file(w, name, NULL, &e);
+        if (!st) st = lgg_writer_write_file(w, name, &wo, &e);
         lgg_writer_free(w);
         if (st) {
             fprintf(stderr, "gguf split: %s: %s [%s]\n", name, e.message, lgg_status_name(e.code));
