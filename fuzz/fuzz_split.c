@@ -9,7 +9,8 @@
  * canonical copy byte for byte (for files without split.* keys: those are
  * the set's own, and a round trip drops them as gguf-split does).  The plan
  * must tile the tensors in order, obey the limit (a lone oversized tensor
- * excepted) and predict each shard's size exactly.  Removing one shard, or giving the shards out of
+ * excepted) and predict each shard's size exactly.  Any file that opens
+ * also gets its recommended name (lgg_recommended_name) built.  Removing one shard, or giving the shards out of
  * order, must make the merge check fail. */
 #include "fuzz.h"
 #include "libgguf.h"
@@ -43,6 +44,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     else so.max_tensors = 1 + (data[0] >> 1) % 8;
     lgg_file *f = NULL;
     if (lgg_open_memory(data + 3, size - 3, NULL, &f, NULL) != LGG_OK) return 0;
+    /* the recommended name of any file that opens: snprintf's contract */
+    size_t need = lgg_recommended_name(f, NULL, 0);
+    char *nm = malloc(need + 1);
+    FUZZ_ASSERT(nm && lgg_recommended_name(f, nm, need + 1) == need && strlen(nm) == need);
+    FUZZ_ASSERT(need >= 5 && memcmp(nm + need - 5, ".gguf", 5) == 0);
+    if (need > 1) {
+        FUZZ_ASSERT(lgg_recommended_name(f, nm, need) == need && nm[0] == 0);
+    }
+    free(nm);
     lgg_writer *w = NULL;
     lgg_status st;
     uint8_t *canon = NULL;

@@ -533,7 +533,7 @@ LGG_API bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out);
  *   <BaseName>[-<SizeLabel>][-<FineTune>][-<Version>][-<Encoding>][-<Type>][-<Shard>].gguf
  *  - BaseName: general.basename, else general.name, else "ggml-model", trimmed,
  *    spaces and '/' turned into '-';
- *  - SizeLabel: general.size_label, else computed from the tensors (see
+ *  - SizeLabel: general.size_label as it is, else computed from the tensors (see
  *    lgg_size_label; with <arch>.expert_count, "<experts>x" and the count of
  *    the shared tensors plus one expert's share of the "_exps." tensors);
  *    absent when the file has no parameters;

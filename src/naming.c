@@ -250,8 +250,8 @@ size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
     if (get_str(f, "general.basename", &s) || get_str(f, "general.name", &s)) sb_part(&b, s, true);
     else sb_str(&b, "ggml-model");
     if (get_str(f, "general.size_label", &s)) {
-        sb_putc(&b, '-');
-        sb_part(&b, s, false);
+        sb_putc(&b, '-'); /* gguf-py takes the label as it is */
+        for (uint64_t i = 0; i < s.len; i++) sb_putc(&b, s.ptr[i]);
     } else {
         /* gguf-py's count: for a mixture of experts, the shared weights plus
          * one expert's share of the expert tensors (names with "_exps") */
