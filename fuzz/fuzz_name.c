@@ -13,6 +13,7 @@
 #include "libgguf.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool lgg__utf8_valid_scalar(const uint8_t *s, uint64_t len, uint64_t *bad_at); /* src/utf8.c */
@@ -63,6 +64,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         /* the same answer again (the matcher keeps no state) */
         lgg_name_parts again;
         FUZZ_ASSERT(lgg_name_parse(name, size, &again) && memcmp(&again, &parts, sizeof parts) == 0);
+    }
+
+    /* shard names: a match rebuilds to the same bytes, and a convention match
+     * with a shard part agrees with it */
+    uint32_t sidx = 0, scnt = 0;
+    size_t spl = 0;
+    if (lgg_split_name_parse(size ? name : NULL, size, &sidx, &scnt, &spl)) {
+        FUZZ_ASSERT(spl + 20 == size && sidx < scnt && scnt <= 99999);
+        char *prefix = malloc(spl + 1), rebuilt[32];
+        FUZZ_ASSERT(prefix != NULL);
+        memcpy(prefix, name, spl);
+        prefix[spl] = 0;
+        size_t need = lgg_split_path(NULL, 0, prefix, sidx, scnt);
+        FUZZ_ASSERT(need == strlen(prefix) + 20);
+        lgg_split_path(rebuilt, sizeof rebuilt, "", sidx, scnt);
+        FUZZ_ASSERT(memcmp(rebuilt, name + spl, 20) == 0);
+        free(prefix);
+        if (ok && parts.shard.ptr) FUZZ_ASSERT(parts.shard.ptr == name + spl + 1);
     }
 
     /* type and value-type names: a hit names a live type, case-insensitively */

@@ -266,9 +266,9 @@ uint64_t lgg_parameter_count(const lgg_file *f) {
 static size_t label_of(uint64_t n, char *buf, size_t cap) {
     double v = (double)n;
     char suffix;
-    if (v > 1e12) v *= 1e-12, suffix = 'T';
-    else if (v > 1e9) v *= 1e-9, suffix = 'B';
-    else if (v > 1e6) v *= 1e-6, suffix = 'M';
+    if (v >= 1e12) v *= 1e-12, suffix = 'T';
+    else if (v >= 1e9) v *= 1e-9, suffix = 'B';
+    else if (v >= 1e6) v *= 1e-6, suffix = 'M';
     else v *= 1e-3, suffix = 'K';
     char digits[64];
     snprintf(digits, sizeof digits, "%.0f", nearbyint(v));

@@ -24,6 +24,10 @@ static bool is_input(const lgg_writer *w, const struct stat *st) {
         struct stat s;
         if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino) return true;
     }
+    for (uint32_t i = 0; i < w->n_in_fds; i++) {
+        struct stat s;
+        if (fstat(w->in_fds[i], &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino) return true;
+    }
     return false;
 }
 

@@ -6,6 +6,8 @@
  * Type and Shard), so it returns the same parts. */
 #include "internal.h"
 
+#include <stdio.h>
+
 
 typedef struct tok {
     const char *p;
@@ -197,4 +199,117 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
         if (b == 1) break;
     }
     return false;
+}
+
+/* ---- the recommended name ------------------------------------------------ */
+
+typedef struct sbuf {
+    char *p;
+    size_t cap, n;
+} sbuf;
+
+static void sb_putc(sbuf *b, char c) {
+    if (b->n + 1 < b->cap) b->p[b->n] = c;
+    b->n++;
+}
+
+/* A metadata string, trimmed of surrounding white space, with spaces (and,
+ * for names, slashes) turned into dashes, as gguf-py writes the parts. */
+static void sb_part(sbuf *b, lgg_str s, bool slash) {
+    size_t i = 0, n = (size_t)s.len;
+    while (i < n && is_ws(s.ptr[i])) i++;
+    while (n > i && is_ws(s.ptr[n - 1])) n--;
+    for (; i < n; i++) sb_putc(b, s.ptr[i] == ' ' || (slash && s.ptr[i] == '/') ? '-' : s.ptr[i]);
+}
+
+static void sb_str(sbuf *b, const char *s) {
+    while (*s) sb_putc(b, *s++);
+}
+
+static bool get_str(const lgg_file *f, const char *key, lgg_str *out) {
+    lgg_value v;
+    return lgg_get(f, key, &v) == LGG_OK && lgg_value_string(&v, out) == LGG_OK;
+}
+
+static bool get_uint(const lgg_file *f, const char *key, uint64_t *out) {
+    lgg_value v;
+    return lgg_get(f, key, &v) == LGG_OK && lgg_value_uint(&v, out) == LGG_OK;
+}
+
+static bool contains(lgg_str s, const char *sub) {
+    size_t k = strlen(sub);
+    for (uint64_t i = 0; i + k <= s.len; i++)
+        if (!memcmp(s.ptr + i, sub, k)) return true;
+    return false;
+}
+
+size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
+    sbuf b = {buf, buf ? cap : 0, 0};
+    lgg_str s;
+    if (!f) return 0;
+    if (get_str(f, "general.basename", &s) || get_str(f, "general.name", &s)) sb_part(&b, s, true);
+    else sb_str(&b, "ggml-model");
+    if (get_str(f, "general.size_label", &s)) {
+        sb_putc(&b, '-'); /* gguf-py takes the label as it is */
+        for (uint64_t i = 0; i < s.len; i++) sb_putc(&b, s.ptr[i]);
+    } else {
+        /* gguf-py's count: for a mixture of experts, the shared weights plus
+         * one expert's share of the expert tensors (names with "_exps") */
+        uint64_t total = 0, experts = 0, n_expert = 0;
+        lgg_str arch;
+        if (get_str(f, "general.architecture", &arch) && arch.len < 200) {
+            char key[256];
+            memcpy(key, arch.ptr, (size_t)arch.len);
+            memcpy(key + arch.len, ".expert_count", sizeof ".expert_count");
+            if (!get_uint(f, key, &n_expert) || n_expert > UINT32_MAX) n_expert = 0;
+        }
+        for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+            const lgg_tensor *t = lgg_tensor_at(f, i);
+            if (!t->type_known) continue;
+            total += t->n_elements;
+            if (contains(t->name, "_exps.")) experts += t->n_elements;
+        }
+        if (total > 0) {
+            char label[64];
+            uint64_t count = n_expert > 0 ? total - experts + experts / n_expert : total;
+            if (n_expert > 0) {
+                /* gguf-py writes "<experts>x" for any expert count, 1 included */
+                int p = snprintf(label, 24, "%llux", (unsigned long long)n_expert);
+                lgg_size_label(count, 0, label + p, sizeof label - (size_t)p);
+            } else {
+                lgg_size_label(count, 0, label, sizeof label);
+            }
+            sb_putc(&b, '-');
+            sb_str(&b, label);
+        }
+    }
+    if (get_str(f, "general.finetune", &s)) {
+        sb_putc(&b, '-');
+        sb_part(&b, s, false);
+    }
+    if (get_str(f, "general.version", &s)) {
+        sb_putc(&b, '-');
+        sb_part(&b, s, false);
+    }
+    uint64_t ft;
+    const char *ftn;
+    if (get_uint(f, "general.file_type", &ft) && ft <= UINT32_MAX && (ftn = lgg_file_type_name((uint32_t)ft))) {
+        /* gguf-py takes the enum name after its first '_': MOSTLY_Q4_K_M -> Q4_K_M */
+        const char *u = strchr(ftn, '_');
+        sb_putc(&b, '-');
+        sb_str(&b, u ? u + 1 : ftn);
+    }
+    if (get_str(f, "general.type", &s) && s.len == 7 && !memcmp(s.ptr, "adapter", 7)) sb_str(&b, "-LoRA");
+    else if (get_str(f, "general.type", &s) && s.len == 5 && !memcmp(s.ptr, "vocab", 5)) sb_str(&b, "-vocab");
+    uint64_t no, count;
+    if (get_uint(f, "split.count", &count) && get_uint(f, "split.no", &no) && count > 0 && count <= 99999 &&
+        no < count) {
+        char sh[32];
+        snprintf(sh, sizeof sh, "-%05llu-of-%05llu", (unsigned long long)no + 1, (unsigned long long)count);
+        sb_str(&b, sh);
+    }
+    sb_str(&b, ".gguf");
+    if (b.cap) b.p[b.n < b.cap ? b.n : b.cap - 1] = 0;
+    if (b.cap && b.n >= b.cap) b.p[0] = 0;
+    return b.n;
 }

@@ -433,6 +433,12 @@ static void check_general(vctx *c) {
                 "general.alignment %llu is not a multiple of 8", (unsigned long long)f->alignment);
     }
     int64_t a = lgg_find_key_cstr(f, "general.architecture");
+    /* a later shard of a split model holds only the split keys: the model's
+     * metadata lives in the first shard */
+    lgg_value sv;
+    uint64_t split_no = 0;
+    if (lgg_get(f, "split.no", &sv) == LGG_OK && lgg_value_uint(&sv, &split_no) == LGG_OK && split_no > 0 && a < 0)
+        return;
     if (a < 0) {
         add(c->r, LGG_SEV_ERROR, LGG_CHECK_ARCHITECTURE, meta_end(f), "general.architecture is missing");
     } else if (f->kv[a].value.type != LGG_VT_STRING) {
@@ -593,6 +599,29 @@ static void check_tensors(vctx *c) {
             (unsigned long long)end);
 }
 
+/* A shard's name and its split keys must tell the same position: loaders
+ * find the other shards by name and check them by key. */
+static void check_shard_name(vctx *c, const char *name, size_t n) {
+    uint32_t idx, cnt;
+    bool named = lgg_split_name_parse(name, n, &idx, &cnt, NULL);
+    lgg_value v;
+    uint64_t no = 0, count = 0;
+    bool keyed = lgg_get(c->f, "split.count", &v) == LGG_OK && lgg_value_uint(&v, &count) == LGG_OK &&
+                 lgg_get(c->f, "split.no", &v) == LGG_OK && lgg_value_uint(&v, &no) == LGG_OK;
+    if (named && !keyed)
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+            "file name says shard %u of %u, but the file has no split.no and split.count", idx + 1, cnt);
+    else if (named && (no != idx || count != cnt))
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+            "file name says shard %u of %u, but split.no and split.count say %llu of %llu", idx + 1, cnt,
+            (unsigned long long)no + 1, (unsigned long long)count);
+    else if (!named && keyed && no < count && count <= 99999)
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+            "the file is shard %llu of %llu, but its name does not end in -%05llu-of-%05llu.gguf: loaders will not "
+            "find the other shards", (unsigned long long)no + 1, (unsigned long long)count,
+            (unsigned long long)no + 1, (unsigned long long)count);
+}
+
 lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg_report **out) {
     if (!f || !out) return LGG_ERR_ARG;
     *out = NULL;
@@ -617,6 +646,7 @@ lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg
         if (!lgg_name_parse(opts->file_name, n, NULL))
             add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
                 "file name does not follow the naming convention <BaseName>-<SizeLabel>-<Version>[-<Encoding>]...gguf");
+        check_shard_name(&c, opts->file_name, n);
     }
     /* one line for each check that had more findings than a report lists */
     for (unsigned k = 0; k < N_CHECKS; k++) {

@@ -239,6 +239,7 @@ void lgg_writer_free(lgg_writer *w) {
     for (uint64_t i = 0; i < w->n_t; i++) lgg__free(a, w->t[i].name);
     lgg__free(a, w->kv);
     lgg__free(a, w->t);
+    lgg__free(a, w->in_fds);
     lgg__free(a, w);
 }
 
@@ -324,6 +325,11 @@ static lgg_status set_from_view(lgg_writer *w, const char *key, uint64_t klen, c
         return s;
     }
     return put_kv(w, key, klen, v->type, v->type == LGG_VT_ARRAY ? v->elem_type : 0, v->count, &b, append, err);
+}
+
+lgg_status lgg__writer_append_value(lgg_writer *w, const char *key, uint64_t klen, const lgg_value *v,
+                                    lgg_error *err) {
+    return set_from_view(w, key, klen, v, true, err);
 }
 
 lgg_status lgg_writer_set_value(lgg_writer *w, const char *key, size_t klen, const lgg_value *v, lgg_error *err) {

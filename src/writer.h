@@ -42,6 +42,9 @@ struct lgg_writer {
     uint64_t n_t, cap_t;
     const lgg_file *src; /* set by lgg_writer_from_file */
     int src_fd;
+    /* more files the output must not be (merge inputs that add no tensor) */
+    int *in_fds;
+    uint32_t n_in_fds;
 };
 
 /* Resolved output options. */
@@ -63,6 +66,10 @@ LGG_HIDDEN lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_op
  * relative tensor offsets instead of the canonical ones. */
 LGG_HIDDEN lgg_status lgg__encode_header(const lgg_writer *w, const lgg__wopts *o, bool keep_offsets, uint8_t **out,
                                          uint64_t *size, uint64_t *unpadded, lgg_error *err);
+/* Append a pair even when the key is already there (copying a file's
+ * metadata as it is, duplicates included). */
+LGG_HIDDEN lgg_status lgg__writer_append_value(lgg_writer *w, const char *key, uint64_t klen, const lgg_value *v,
+                                               lgg_error *err);
 LGG_HIDDEN lgg_status lgg__write_all(const lgg__wopts *o, int fd, const void *p, uint64_t n, lgg_error *err);
 LGG_HIDDEN lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, bool regular,
                                         uint64_t *written, lgg_error *err);

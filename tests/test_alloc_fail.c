@@ -248,6 +248,48 @@ static lgg_status op_writer(const ctx *c, const lgg_allocator *a, lgg_error *e) 
     return s;
 }
 
+/* Split into shards of two tensors, open the shards, merge them: every
+ * allocation (plan, shard writers, their copy buffers, the opens, the merge
+ * writer) through the hook. */
+static lgg_status op_split_merge(const ctx *c, const lgg_allocator *a, lgg_error *e) {
+    lgg_split_options so;
+    lgg_split_options_init(&so);
+    so.max_tensors = 2;
+    so.allocator = a;
+    lgg_split_plan *p = NULL;
+    lgg_status s = lgg_split_plan_make(c->file, &so, &p, e);
+    if (s) return s;
+    uint32_t n = lgg_split_plan_count(p);
+    lgg_file *shards[64] = {0};
+    char path[1024];
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    wo.allocator = a;
+    wo.endian = lgg_file_endian(c->file);
+    lgg_open_options oo;
+    lgg_open_options_init(&oo);
+    oo.allocator = a;
+    CHECK(n <= 64);
+    for (uint32_t i = 0; i < n && i < 64 && !s; i++) {
+        lgg_writer *w = NULL;
+        snprintf(path, sizeof path, "%s/alloc-fail-shard-%u.gguf", c->scratch, i);
+        s = lgg_split_shard_writer(c->file, -1, p, i, &w, e);
+        if (!s) s = lgg_writer_write_file(w, path, &wo, e);
+        lgg_writer_free(w);
+        if (!s) s = lgg_open_file(path, &oo, &shards[i], e);
+    }
+    lgg_writer *m = NULL;
+    if (!s) s = lgg_merge_writer((const lgg_file *const *)shards, NULL, n, a, &m, e);
+    if (!s) {
+        snprintf(path, sizeof path, "%s/alloc-fail-merged.gguf", c->scratch);
+        s = lgg_writer_write_file(m, path, &wo, e);
+    }
+    lgg_writer_free(m);
+    for (uint32_t i = 0; i < n && i < 64; i++) lgg_close(shards[i]);
+    lgg_split_plan_free(p);
+    return s;
+}
+
 /* ---- the loop ---- */
 
 /* Run `op` with allocation N failing for N = 1, 2, ... until it succeeds
@@ -292,7 +334,7 @@ static void run_on(const char *rel, const unsigned char *data, size_t size) {
         op_fn fn;
     } OPS[] = {
         {"open_memory", op_open_memory}, {"open_pipe", op_open_pipe}, {"validate", op_validate},
-        {"report_from_error", op_report_from_error}, {"writer", op_writer},
+        {"report_from_error", op_report_from_error}, {"writer", op_writer}, {"split_merge", op_split_merge},
     };
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++) {
         for (int mode = 0; mode < 3; mode++) {

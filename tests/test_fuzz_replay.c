@@ -61,12 +61,14 @@ static void replay(const char *target) {
     CHECKF(count > 0 && strstr(line, " inputs replayed") != NULL, "%s replayed nothing: '%s'", target, line);
 }
 
-static const char *const KNOWN[] = {"fuzz_open", "fuzz_dump", "fuzz_dequant", "fuzz_name"};
+static const char *const KNOWN[] = {"fuzz_open", "fuzz_dump", "fuzz_dequant", "fuzz_name", "fuzz_edit", "fuzz_split"};
 
 TEST(fuzz_replay_open) { replay("fuzz_open"); }
 TEST(fuzz_replay_dump) { replay("fuzz_dump"); }
 TEST(fuzz_replay_dequant) { replay("fuzz_dequant"); }
 TEST(fuzz_replay_name) { replay("fuzz_name"); }
+TEST(fuzz_replay_edit) { replay("fuzz_edit"); }
+TEST(fuzz_replay_split) { replay("fuzz_split"); }
 
 /* Targets added later (fuzz/fuzz_*.c) replay here until they get a test of
  * their own; a target without a corpus directory fails. */

@@ -17,6 +17,9 @@ static const cli_command COMMANDS[] = {
     {"set", "add or change metadata values (in place when possible)", cmd_set},
     {"rm", "remove metadata keys", cmd_rm},
     {"copy", "write a canonical copy, optionally in another byte order or version", cmd_copy},
+    {"split", "split a model into shards as llama.cpp's gguf-split does", cmd_split},
+    {"merge", "merge a shard set back into one file", cmd_merge},
+    {"name", "print the file name the naming convention recommends", cmd_name},
     {NULL, NULL, NULL},
 };
 

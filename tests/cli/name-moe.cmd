@@ -1,0 +1,2 @@
+name
+@SHARED@/golden/llama-quantize/pub-moe-f32.gguf

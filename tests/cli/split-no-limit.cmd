@@ -1,0 +1,3 @@
+split
+@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+p
