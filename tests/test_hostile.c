@@ -351,8 +351,10 @@ static int child_under_rlimit(const char *path, const unsigned char *data, size_
         if (!UNDER_ASAN) {
             struct rlimit rl = {256u << 20, 256u << 20};
             if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(10);
-            /* the limit is real: a 512 MiB allocation fails in here */
-            void *big = malloc((size_t)512 << 20);
+            /* the limit is real: a 512 MiB allocation fails in here.  The
+             * volatile store keeps clang from eliding the unused malloc and
+             * folding the test to "succeeded". */
+            void *volatile big = malloc((size_t)512 << 20);
             if (big) _exit(11);
         }
         lgg_open_options o;
