@@ -13,6 +13,7 @@
 
 #if defined(__AVX2__)
 
+#include <float.h>
 #include <immintrin.h>
 
 /* lgg__nearest_int per lane: the same 1.5*2^23 trick on the same bits */
@@ -165,6 +166,232 @@ void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *
         _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(Lb[i], off)));
     for (int j = 0; j < 8; j++)
         for (int i = 0; i < n; i++) L[j * n + i] = (int8_t)lv[i][j];
+}
+
+/* ==== legacy 32-element blocks and plain f16/bf16 rows ====================
+ *
+ * One block at a time, the 32 values in four vectors.  The per-element
+ * arithmetic is the scalar expression lane by lane; what needs care is the
+ * reductions, which the scalar code runs in element order:
+ *  - max |x| (Q8_0/Q8_1: `amax > a ? amax : a` starting at 0) does not depend
+ *    on order unless a NaN is present, so a block with a NaN is handed to the
+ *    scalar block code;
+ *  - Q4_0/Q5_0's "value of largest magnitude" skips NaNs and keeps the FIRST
+ *    value reaching the maximum (a later -v does not replace +v), so the max
+ *    is reduced in any order and the value is then picked by first index;
+ *    when the max is 0 the scalar code keeps its initial +0;
+ *  - Q4_1/Q5_1's min and max (from +-FLT_MAX, `<` / `>`) skip NaNs; order
+ *    matters only for the sign of a zero result, which is then the sign of
+ *    the first zero in the block.
+ * Float -> int conversions are cvttps (NaN and out of range give INT32_MIN
+ * exactly like lgg__f2i), then the low byte is taken as the scalar int8_t /
+ * uint8_t casts do; packs use unsigned saturation on values already masked
+ * to 0..255, so nothing saturates. */
+
+static inline __m256 abs8(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+static inline float hmax8(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+static inline float hmin8(__m256 v) {
+    __m128 m = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_min_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_min_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+/* bit j set where lane j of the four vectors (32 values) compares true */
+static inline uint32_t mask32(__m256 m0, __m256 m1, __m256 m2, __m256 m3) {
+    return (uint32_t)_mm256_movemask_ps(m0) | (uint32_t)_mm256_movemask_ps(m1) << 8 |
+           (uint32_t)_mm256_movemask_ps(m2) << 16 | (uint32_t)_mm256_movemask_ps(m3) << 24;
+}
+/* (int8_t) of an int32 lane, as a sign-extended int32 */
+static inline __m256i sext8(__m256i t) { return _mm256_srai_epi32(_mm256_slli_epi32(t, 24), 24); }
+static inline __m256i low8(__m256i t) { return _mm256_and_si256(t, _mm256_set1_epi32(0xFF)); }
+
+/* roundf (half away from zero) per lane: trunc, then the exact fraction
+ * v - trunc(v) decides; |v| >= 2^23 has no fraction, Inf gives a NaN
+ * fraction (no step) and stays Inf, NaN stays NaN. */
+static inline __m256 roundf8(__m256 v) {
+    const __m256 t = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m256 f = abs8(_mm256_sub_ps(v, t));
+    const __m256 step = _mm256_or_ps(_mm256_set1_ps(1.0f), _mm256_and_ps(v, _mm256_set1_ps(-0.0f)));
+    return _mm256_add_ps(t, _mm256_and_ps(step, _mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+}
+
+/* 32 byte lanes (values 0..255, elements 0-7, 8-15, 16-23, 24-31) to 32 bytes */
+static inline void store32_u8(uint8_t *p, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+    const __m256i a = _mm256_packus_epi32(q0, q1), b = _mm256_packus_epi32(q2, q3);
+    const __m256i c = _mm256_packus_epi16(a, b);
+    _mm256_storeu_si256((__m256i *)(void *)p,
+                        _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+/* nibble pairs: byte j = (q[j] | q[j+16] << 4) & 0xFF for j < 16 */
+static inline void store16_nib(uint8_t *p, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+    const __m256i lo = low8(_mm256_or_si256(q0, _mm256_slli_epi32(q2, 4)));
+    const __m256i hi = low8(_mm256_or_si256(q1, _mm256_slli_epi32(q3, 4)));
+    const __m256i a = _mm256_packus_epi32(lo, hi);
+    const __m256i c = _mm256_packus_epi16(a, a);
+    const __m256i r = _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(r));
+}
+/* pack5 of quant_legacy.c: low nibbles as store16_nib, bit 4 of element i
+ * into bit i of the little-endian word at qh */
+static inline void store_q5(uint8_t *qh, uint8_t *qs, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+    const uint32_t h = mask32(_mm256_castsi256_ps(_mm256_slli_epi32(q0, 27)),
+                              _mm256_castsi256_ps(_mm256_slli_epi32(q1, 27)),
+                              _mm256_castsi256_ps(_mm256_slli_epi32(q2, 27)),
+                              _mm256_castsi256_ps(_mm256_slli_epi32(q3, 27)));
+    lgg__put32(qh, h);
+    const __m256i m = _mm256_set1_epi32(0x0F);
+    store16_nib(qs, _mm256_and_si256(q0, m), _mm256_and_si256(q1, m), _mm256_and_si256(q2, m),
+                _mm256_and_si256(q3, m));
+}
+
+/* Q8_0 (sum = false: d, 32 codes) or Q8_1 (sum = true: d, d*sum, 32 codes) */
+void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
+    const size_t bs = sum ? 36 : 34, off = sum ? 4 : 2;
+    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+        __m256 v[4];
+        for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
+        const __m256 nan01 = _mm256_cmp_ps(v[0], v[1], _CMP_UNORD_Q), nan23 = _mm256_cmp_ps(v[2], v[3], _CMP_UNORD_Q);
+        if (_mm256_movemask_ps(_mm256_or_ps(nan01, nan23))) {
+            lgg__q8_block_ref(x, y, sum);
+            continue;
+        }
+        const float amax = hmax8(_mm256_max_ps(_mm256_max_ps(abs8(v[0]), abs8(v[1])), _mm256_max_ps(abs8(v[2]), abs8(v[3]))));
+        const float d = amax / 127;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(y, d);
+        const __m256 vid = _mm256_set1_ps(id);
+        __m256i q[4], s = _mm256_setzero_si256();
+        for (int k = 0; k < 4; k++) {
+            const __m256i t = _mm256_cvttps_epi32(roundf8(_mm256_mul_ps(v[k], vid)));
+            s = _mm256_add_epi32(s, sext8(t));
+            q[k] = low8(t);
+        }
+        store32_u8(y + off, q[0], q[1], q[2], q[3]);
+        if (sum) {
+            __m128i h = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+            h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
+            h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 1));
+            lgg__put_f16(y + 2, (float)_mm_cvtsi128_si32(h) * d);
+        }
+    }
+}
+
+/* value of largest magnitude, first one on ties, +0 if none is above 0 */
+static inline float signed_absmax8(const float *x, const __m256 *v) {
+    __m256 acc = _mm256_setzero_ps();
+    for (int k = 0; k < 4; k++) acc = _mm256_max_ps(abs8(v[k]), acc); /* a NaN lane keeps acc */
+    const float amax = hmax8(acc);
+    if (!(amax > 0.0f)) return 0.0f;
+    const __m256 m = _mm256_set1_ps(amax);
+    const uint32_t hit = mask32(_mm256_cmp_ps(abs8(v[0]), m, _CMP_EQ_OQ), _mm256_cmp_ps(abs8(v[1]), m, _CMP_EQ_OQ),
+                                _mm256_cmp_ps(abs8(v[2]), m, _CMP_EQ_OQ), _mm256_cmp_ps(abs8(v[3]), m, _CMP_EQ_OQ));
+    return x[__builtin_ctz(hit)];
+}
+
+/* Q4_0 (bits 4) and Q5_0 (bits 5): d = max / -2^(b-1), code = min(2^b - 1,
+ * (int8)(x*id + 2^(b-1) + 0.5)) */
+void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
+    const size_t bs = bits == 4 ? 18 : 22;
+    const float half = bits == 4 ? 8.5f : 16.5f;
+    const __m256i top = _mm256_set1_epi32((1 << bits) - 1);
+    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+        __m256 v[4];
+        for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
+        const float max = signed_absmax8(x, v);
+        const float d = bits == 4 ? max / -8 : max / -16;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(y, d);
+        const __m256 vid = _mm256_set1_ps(id), vh = _mm256_set1_ps(half);
+        __m256i q[4];
+        for (int k = 0; k < 4; k++)
+            q[k] = low8(_mm256_min_epi32(sext8(_mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v[k], vid), vh))), top));
+        if (bits == 4) store16_nib(y + 2, q[0], q[1], q[2], q[3]);
+        else store_q5(y + 2, y + 6, q[0], q[1], q[2], q[3]);
+    }
+}
+
+/* the first zero of the block, when a reduction's result is a zero */
+static inline float zero_sign(const float *x, const __m256 *v, float r) {
+    if (r != 0.0f) return r;
+    const __m256 z = _mm256_setzero_ps();
+    const uint32_t hit = mask32(_mm256_cmp_ps(v[0], z, _CMP_EQ_OQ), _mm256_cmp_ps(v[1], z, _CMP_EQ_OQ),
+                                _mm256_cmp_ps(v[2], z, _CMP_EQ_OQ), _mm256_cmp_ps(v[3], z, _CMP_EQ_OQ));
+    return x[__builtin_ctz(hit)];
+}
+
+/* Q4_1 (bits 4) and Q5_1 (bits 5): d = (max - min) / (2^b - 1), m = min,
+ * code = (x - min)*id + 0.5 truncated (Q4_1 also capped at 15) */
+void lgg__qx_1_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
+    const size_t bs = bits == 4 ? 20 : 24;
+    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+        __m256 v[4];
+        __m256 mn = _mm256_set1_ps(FLT_MAX), mx = _mm256_set1_ps(-FLT_MAX);
+        for (int k = 0; k < 4; k++) {
+            v[k] = _mm256_loadu_ps(x + 8 * k);
+            mn = _mm256_min_ps(v[k], mn); /* x < mn ? x : mn: a NaN x keeps mn */
+            mx = _mm256_max_ps(v[k], mx);
+        }
+        const float fmn = zero_sign(x, v, hmin8(mn)), fmx = zero_sign(x, v, hmax8(mx));
+        const float d = bits == 4 ? (fmx - fmn) / 15 : (fmx - fmn) / 31;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(y, d);
+        lgg__put_f16(y + 2, fmn);
+        const __m256 vid = _mm256_set1_ps(id), vmn = _mm256_set1_ps(fmn), h = _mm256_set1_ps(0.5f);
+        __m256i q[4];
+        for (int k = 0; k < 4; k++) {
+            const __m256i t = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(v[k], vmn), vid), h));
+            q[k] = low8(bits == 4 ? _mm256_min_epi32(sext8(t), _mm256_set1_epi32(15)) : t);
+        }
+        if (bits == 4) store16_nib(y + 4, q[0], q[1], q[2], q[3]);
+        else store_q5(y + 4, y + 8, q[0], q[1], q[2], q[3]);
+    }
+}
+
+/* f32 -> f16 with F16C (round to nearest even, subnormals and overflow to
+ * Inf as IEEE says, which is what the scalar code computes); only NaN
+ * differs: the scalar code makes every NaN 0x7E00 with the sign kept. */
+void lgg__f32_to_f16_avx2(const float *x, uint8_t *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        if (!_mm256_testz_si256(nan, nan)) {
+            const __m256i sgn = _mm256_srli_epi32(_mm256_and_si256(_mm256_castps_si256(v), _mm256_set1_epi32(INT32_MIN)), 16);
+            const __m256i qn = _mm256_or_si256(sgn, _mm256_set1_epi32(0x7E00));
+            const __m256i hv = _mm256_blendv_epi8(_mm256_cvtepu16_epi32(h), qn, nan);
+            const __m256i p = _mm256_packus_epi32(hv, hv);
+            h = _mm256_castsi256_si128(_mm256_permute4x64_epi64(p, 0x08));
+        }
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * i), h);
+    }
+    for (; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_f16(x[i]));
+}
+
+/* f32 -> bf16: round to nearest even on the integer bits; NaN keeps its top
+ * bits and is made quiet (| 0x40), as lgg_f32_to_bf16 */
+void lgg__f32_to_bf16_avx2(const float *x, uint8_t *y, int64_t n) {
+    int64_t i = 0;
+    const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
+    for (; i + 16 <= n; i += 16) {
+        __m256i r[2];
+        for (int k = 0; k < 2; k++) {
+            const __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(x + i + 8 * k));
+            const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, abs_mask), inf);
+            const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+            const __m256i rn = _mm256_srli_epi32(_mm256_add_epi32(u, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff))), 16);
+            const __m256i qn = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(64));
+            r[k] = _mm256_blendv_epi8(rn, qn, nan);
+        }
+        const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r[0], r[1]), 0xD8);
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * i), p);
+    }
+    for (; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_bf16(x[i]));
 }
 
 #endif

@@ -14,6 +14,10 @@
 
 #define LGG__QK_K 256
 
+#if defined(__x86_64__) || defined(__i386__)
+#define LGG__QX86 1
+#endif
+
 typedef void (*lgg__qrow_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);
 
 /* Round to nearest (ties to even) for |v| <= 2^22 by adding 1.5*2^23 and
@@ -64,22 +68,30 @@ static inline int lgg__best_index_i8(int n, const int8_t *val, float x) {
 }
 
 /* ---- per-family row quantizers ---- */
+/* A row quantizer that has SIMD kernels takes the path as its last argument:
+ * simd=false is the scalar reference, simd=true uses the kernels where the
+ * CPU has them.  Both give the same bytes (tests compare them). */
+typedef void (*lgg__qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* true if this CPU can run the AVX2 quantizer kernels (decided once) */
+LGG_HIDDEN bool lgg__quant_simd(void);
+/* lgg_quantize with the path chosen: simd=false runs every type's scalar
+ * reference (what the tests hold the SIMD kernels against) */
+LGG_HIDDEN lgg_status lgg__quantize_path(uint32_t type, const float *src, void *dst, size_t dst_size, int64_t nrows,
+                                         int64_t n_per_row, const float *imatrix, size_t *written, bool simd);
 /* quant_legacy.c */
-LGG_HIDDEN void lgg__qrow_f16(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_bf16(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_f16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_bf16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q8_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q8_1(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q4_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q4_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q5_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q5_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q8_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q8_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* one Q8_0 (sum false) or Q8_1 (sum true) block, scalar: the AVX2 kernel's
+ * fallback for a block holding a NaN */
+LGG_HIDDEN void lgg__q8_block_ref(const float *xb, uint8_t *b, bool sum);
 /* quant_kquants.c */
-LGG_HIDDEN void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q3_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw);
 /* shared k-quant helpers, also used by the legacy imatrix paths */
 LGG_HIDDEN float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L, int rmse_type, const float *qw);
 LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L,
@@ -94,11 +106,14 @@ LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *
                                  float *the_mins, float rmin, float rdelta, int nstep, bool use_mad);
 /* ... and make_qx_quants with rmse_type 1 (Q6_K) likewise */
 LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
-/* true if this CPU can run the AVX2 quantizer kernels (decided once) */
-LGG_HIDDEN bool lgg__quant_simd(void);
-/* the K-quant row quantizers with the path chosen by the caller: simd=false
- * is the scalar reference; simd=true uses the SIMD kernels where the CPU has
- * them (the tests compare both byte for byte) */
+/* legacy blocks and plain rows, nb blocks / n values (quant_avx2.c) */
+LGG_HIDDEN void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum);
+LGG_HIDDEN void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits);
+LGG_HIDDEN void lgg__qx_1_avx2(const float *x, uint8_t *y, int64_t nb, int bits);
+LGG_HIDDEN void lgg__f32_to_f16_avx2(const float *x, uint8_t *y, int64_t n);
+LGG_HIDDEN void lgg__f32_to_bf16_avx2(const float *x, uint8_t *y, int64_t n);
+/* the K-quant row quantizers */
+LGG_HIDDEN void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);

@@ -14,10 +14,6 @@
 
 #include <pthread.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#define LGG__QX86 1
-#endif
-
 #define QK_K LGG__QK_K
 #define EPS_GROUP 1e-15f
 
@@ -462,8 +458,6 @@ void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
     }
 }
 
-void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q2_k_path(x, y, n, qw, true); }
-
 /* ==== Q3_K: hmask[32], qs[64], scales[12] (16 six-bit), d ==== */
 static void q3_k_finish(const float *x, uint8_t *b, int8_t *L) {
     uint8_t *hmask = b, *qs = b + 32, *sc = b + 96;
@@ -553,7 +547,8 @@ static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
     q3_k_finish(x, b, L);
 }
 
-void lgg__qrow_q3_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    (void)simd;
     for (int64_t i = 0; i < n / QK_K; i++) {
         if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K);
         else q3_k_block_ref(x + i * QK_K, y + i * 110);
@@ -660,8 +655,6 @@ static void q4_k_pack(const uint8_t *L, uint8_t *q) {
     }
 }
 
-void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q4_k_path(x, y, n, qw, true); }
-
 void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     uint8_t L[QK_K];
     for (int64_t i = 0; i < n / QK_K; i++) {
@@ -697,8 +690,6 @@ static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
     }
 }
 
-void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q5_k_path(x, y, n, qw, true); }
-
 void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     uint8_t L[QK_K];
     for (int64_t i = 0; i < n / QK_K; i++) {
@@ -712,8 +703,6 @@ void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 }
 
 /* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
-void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q6_k_path(x, y, n, qw, true); }
-
 void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
