@@ -4,7 +4,8 @@
  * measured in the same run, and their ratio; the row conversions f16/bf16 ->
  * f32 (lgg_dequantize_ref vs lgg_dequantize) likewise.  Input: 4096 rows x
  * 1024 values, N(0,1)-like; each figure is the best of 3 timed runs of as many
- * rows as fit in ~0.15 s.
+ * rows as fit in ~0.15 s.  Time is the thread's CPU time, so that other load
+ * on a shared machine skews the figures less (it still shares caches).
  *
  * It ends with what a quantizing tool does per thread (F16 rows converted to
  * f32 16 rows at a time into a cache-resident buffer, then quantized) and a
@@ -27,7 +28,7 @@ enum { NROWS = 4096, NPR = 1024 };
 
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

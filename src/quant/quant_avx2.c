@@ -24,14 +24,41 @@ static inline __m256i near8(__m256 v) {
 
 static inline __m256 sel(__m256 a, __m256 b, __m256 take_b) { return _mm256_blendv_ps(a, b, take_b); }
 
-/* make_qkx2_quants (quant_kquants.c) on 8 sub-blocks of n (<= 32) values at
- * once (1 <= n <= 32): sub-block j is x[j*n .. j*n+n) with weights w[j*n ..]; its levels go
- * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j]. */
-void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
-                       float rmin, float rdelta, int nstep, bool use_mad) {
-    __m256 xt[32], wt[32];
-    __m256i Lb[32], La[32];
+/* Levels clamp(nearest_int(v), lo, hi) of v = s * d (lo, hi small), as
+ * floats.  The scalar code reads the integer out of the bits of v + 1.5*2^23;
+ * while |v| < 2^21 that sum lies in [2^23, 2^24), where a float's ulp is 1,
+ * so clamping the sum in float and subtracting 1.5*2^23 again gives the same
+ * integer exactly, without the integer round trip.  `fast` is chosen by the
+ * caller from a bound on |v| over all lanes; otherwise (huge, Inf or NaN
+ * inputs) the bit-reading form reproduces whatever the scalar code gets. */
+#define MAGIC 12582912.f
+static inline __m256 level8(__m256 v, bool fast, int lo, int hi) {
+    if (fast) {
+        const __m256 t = _mm256_add_ps(v, _mm256_set1_ps(MAGIC));
+        const __m256 c = _mm256_min_ps(_mm256_max_ps(t, _mm256_set1_ps(MAGIC + (float)lo)), _mm256_set1_ps(MAGIC + (float)hi));
+        return _mm256_sub_ps(c, _mm256_set1_ps(MAGIC));
+    }
+    const __m256i l = _mm256_min_epi32(_mm256_set1_epi32(hi), _mm256_max_epi32(_mm256_set1_epi32(lo), near8(v)));
+    return _mm256_cvtepi32_ps(l);
+}
+/* lanes where |s| * bound < 2^21 (so every level8 input is in the fast range) */
+static inline __m256 in_range(__m256 s, __m256 bound) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    return _mm256_cmp_ps(_mm256_mul_ps(_mm256_andnot_ps(sign, s), bound), _mm256_set1_ps(2097152.f), _CMP_LT_OQ);
+}
+static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
+
+/* make_qkx2_quants (quant_kquants.c) on 8 sub-blocks of n (1..32) values at
+ * once: sub-block j is x[j*n .. j*n+n) with weights w[j*n ..]; its levels go
+ * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j].
+ * Inlined into wrappers with n and use_mad constant, so the element loops
+ * unroll and carry no branches. */
+static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const float *w,
+                                                         uint8_t *L, float *scales, float *the_mins, float rmin,
+                                                         float rdelta, int nstep, const bool use_mad) {
+    __m256 xt[32], wt[32], dx[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
     /* n >= 1: the scalar search also starts from element 0 unconditionally */
     xt[0] = _mm256_i32gather_ps(x, vidx, 4);
     wt[0] = _mm256_i32gather_ps(w, vidx, 4);
@@ -39,8 +66,6 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
         xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
         wt[i] = _mm256_i32gather_ps(w + i, vidx, 4);
     }
-    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
-    const __m256i lo = _mm256_setzero_si256(), hi = _mm256_set1_epi32(nmax);
     __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]);
     for (int i = 1; i < n; i++) {
         mn = _mm256_min_ps(xt[i], mn); /* x < min ? x : min */
@@ -50,13 +75,29 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
     }
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
     const __m256 flat = _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
+    /* dx = x - min for the current min, and per lane the largest |dx| (+Inf
+     * if one is NaN): the bound that decides the fast level path */
+    __m256 bound;
+#define QKX2_DX()                                                                                                      \
+    do {                                                                                                               \
+        __m256 m_ = zero, nan_ = zero;                                                                                 \
+        for (int i = 0; i < n; i++) {                                                                                  \
+            dx[i] = _mm256_sub_ps(xt[i], mn);                                                                          \
+            m_ = _mm256_max_ps(m_, _mm256_andnot_ps(sign, dx[i]));                                                     \
+            nan_ = _mm256_or_ps(nan_, _mm256_cmp_ps(dx[i], dx[i], _CMP_UNORD_Q));                                      \
+        }                                                                                                              \
+        bound = sel(m_, _mm256_set1_ps(INFINITY), nan_);                                                              \
+    } while (0)
+    QKX2_DX();
     __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)nmax), _mm256_sub_ps(mx, mn));
     __m256 scale = _mm256_div_ps(_mm256_set1_ps(1.0f), iscale);
     __m256 best = zero;
+#define QKX2_LEVELS(dst, fast)                                                                                         \
+    _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] = level8(_mm256_mul_ps(iscale, dx[i]), fast, 0, nmax)
+    if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(Lb, true);
+    else QKX2_LEVELS(Lb, false);
     for (int i = 0; i < n; i++) {
-        const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)))));
-        Lb[i] = l;
-        __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(scale, _mm256_cvtepi32_ps(l)), mn), xt[i]);
+        __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(scale, Lb[i]), mn), xt[i]);
         diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);
         best = _mm256_add_ps(best, _mm256_mul_ps(wt[i], diff));
     }
@@ -64,14 +105,14 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
         /* lane-uniform numerator: the scalar expression, evaluated once */
         const float num = rmin + rdelta * (float)is + (float)nmax;
         iscale = _mm256_div_ps(_mm256_set1_ps(num), _mm256_sub_ps(mx, mn));
+        if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(La, true);
+        else QKX2_LEVELS(La, false);
         __m256 sl = zero, sl2 = zero, sxl = zero;
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++) {
-            const __m256i l =
-                _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)))));
-            La[i] = l;
-            const __m256 lf = _mm256_cvtepi32_ps(l), wl = _mm256_mul_ps(wt[i], lf);
+            const __m256 wl = _mm256_mul_ps(wt[i], La[i]);
             sl = _mm256_add_ps(sl, wl);
-            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(wl, lf));
+            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(wl, La[i]));
             sxl = _mm256_add_ps(sxl, _mm256_mul_ps(wl, xt[i]));
         }
         const __m256 D = _mm256_sub_ps(_mm256_mul_ps(sw, sl2), _mm256_mul_ps(sl, sl));
@@ -83,28 +124,38 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
         tm = sel(tm, zero, mpos);
         ts = sel(ts, _mm256_div_ps(sxl, sl2), mpos);
         __m256 cur = zero;
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++) {
-            __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(ts, _mm256_cvtepi32_ps(La[i])), tm), xt[i]);
+            __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(ts, La[i]), tm), xt[i]);
             diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);
             cur = _mm256_add_ps(cur, _mm256_mul_ps(wt[i], diff));
         }
         const __m256 upd = _mm256_and_ps(dpos, _mm256_cmp_ps(cur, best, _CMP_LT_OQ));
         if (_mm256_movemask_ps(upd) == 0) continue;
-        const __m256i updi = _mm256_castps_si256(upd);
-        for (int i = 0; i < n; i++) Lb[i] = _mm256_blendv_epi8(Lb[i], La[i], updi);
+        for (int i = 0; i < n; i++) Lb[i] = sel(Lb[i], La[i], upd);
         best = sel(best, cur, upd);
         scale = sel(scale, ts, upd);
         mn = sel(mn, tm, upd);
+        QKX2_DX();
     }
+#undef QKX2_DX
+#undef QKX2_LEVELS
     /* a constant sub-block: all levels 0, scale 0 */
-    scale = sel(scale, zero, flat);
-    _mm256_storeu_ps(scales, scale);
+    _mm256_storeu_ps(scales, sel(scale, zero, flat));
     _mm256_storeu_ps(the_mins, _mm256_xor_ps(mn, sign));
     int32_t lv[32][8];
     const __m256i flati = _mm256_castps_si256(flat);
-    for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(flati, Lb[i]));
+    for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(flati, _mm256_cvttps_epi32(Lb[i])));
     for (int j = 0; j < 8; j++)
         for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
+}
+
+void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
+                       float rmin, float rdelta, int nstep, bool use_mad) {
+    /* the two shapes the K-quants use get their own unrolled copies */
+    if (n == 32 && !use_mad) qkx2_x8(32, nmax, x, w, L, scales, the_mins, rmin, rdelta, nstep, false);
+    else if (n == 16 && use_mad) qkx2_x8(16, nmax, x, w, L, scales, the_mins, rmin, rdelta, nstep, true);
+    else qkx2_x8(n, nmax, x, w, L, scales, the_mins, rmin, rdelta, nstep, use_mad);
 }
 
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)

@@ -577,32 +577,38 @@ static void k4_put(uint8_t *sc, int j, uint8_t ls, uint8_t lm) {
     }
 }
 
-/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31): writes d, dmin, scales */
-static void k45_scales_ref(const float *x, uint8_t *b, uint8_t *L, int nmax, float rmin, int nstep, bool simd) {
-    float w[QK_K], mins[QK_K / 32], scales[QK_K / 32];
-    float max_scale = 0, max_min = 0;
-    for (int j = 0; j < QK_K / 32; j++) {
+/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31) of nsb (1 or 2)
+ * consecutive super-blocks (blocks of bs bytes at b): writes d, dmin, scales;
+ * two at a time keep 16 sub-block searches in flight */
+static void k45_scales_ref(const float *x, uint8_t *b, size_t bs, int nsb, uint8_t *L, int nmax, float rmin,
+                           int nstep, bool simd) {
+    float w[2 * QK_K], mins[2 * QK_K / 32], scales[2 * QK_K / 32];
+    for (int j = 0; j < nsb * QK_K / 32; j++) {
         float sum_x2 = 0;
         for (int l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
         const float av_x = sqrtf(sum_x2 / 32);
         for (int l = 0; l < 32; l++) w[32 * j + l] = av_x + fabsf(x[32 * j + l]);
     }
-    qkx2_batch(QK_K / 32, 32, nmax, x, w, L, scales, mins, rmin, nstep, false, simd);
-    for (int j = 0; j < QK_K / 32; j++) {
-        if (scales[j] > max_scale) max_scale = scales[j];
-        if (mins[j] > max_min) max_min = mins[j];
+    qkx2_batch(nsb * QK_K / 32, 32, nmax, x, w, L, scales, mins, rmin, nstep, false, simd);
+    for (int k = 0; k < nsb; k++, b += bs) {
+        const float *sk = scales + k * QK_K / 32, *mk = mins + k * QK_K / 32;
+        float max_scale = 0, max_min = 0;
+        for (int j = 0; j < QK_K / 32; j++) {
+            if (sk[j] > max_scale) max_scale = sk[j];
+            if (mk[j] > max_min) max_min = mk[j];
+        }
+        const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+        const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+        for (int j = 0; j < QK_K / 32; j++) {
+            uint8_t ls = (uint8_t)lgg__nearest_int(inv_scale * sk[j]);
+            uint8_t lm = (uint8_t)lgg__nearest_int(inv_min * mk[j]);
+            ls = ls < 63 ? ls : 63;
+            lm = lm < 63 ? lm : 63;
+            k4_put(b + 4, j, ls, lm);
+        }
+        lgg__put_f16(b, max_scale / 63.f);
+        lgg__put_f16(b + 2, max_min / 63.f);
     }
-    const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
-    const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
-    for (int j = 0; j < QK_K / 32; j++) {
-        uint8_t ls = (uint8_t)lgg__nearest_int(inv_scale * scales[j]);
-        uint8_t lm = (uint8_t)lgg__nearest_int(inv_min * mins[j]);
-        ls = ls < 63 ? ls : 63;
-        lm = lm < 63 ? lm : 63;
-        k4_put(b + 4, j, ls, lm);
-    }
-    lgg__put_f16(b, max_scale / 63.f);
-    lgg__put_f16(b + 2, max_min / 63.f);
 }
 
 static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax, const float *qw) {
@@ -655,18 +661,6 @@ static void q4_k_pack(const uint8_t *L, uint8_t *q) {
     }
 }
 
-void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
-    uint8_t L[QK_K];
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        const float *xb = x + i * QK_K;
-        uint8_t *b = y + i * 144;
-        if (qw) k45_scales_imatrix(xb, b, L, 15, qw + i * QK_K);
-        else k45_scales_ref(xb, b, L, 15, -1.f, 20, simd);
-        k45_requant(xb, b, L, 15);
-        q4_k_pack(L, b + 16);
-    }
-}
-
 /* Q5_K: d, dmin, scales[12], qh[32], qs[128] */
 static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
     memset(qh, 0, QK_K / 8);
@@ -690,16 +684,32 @@ static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
     }
 }
 
-void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
-    uint8_t L[QK_K];
-    for (int64_t i = 0; i < n / QK_K; i++) {
+/* Q4_K (nmax 15, bs 144) and Q5_K (nmax 31, bs 176) rows */
+static void qrow_k45(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd, int nmax, size_t bs) {
+    uint8_t L[2 * QK_K];
+    const int64_t nb = n / QK_K;
+    for (int64_t i = 0; i < nb;) {
+        const int nsb = !qw && simd && i + 1 < nb ? 2 : 1;
         const float *xb = x + i * QK_K;
-        uint8_t *b = y + i * 176;
-        if (qw) k45_scales_imatrix(xb, b, L, 31, qw + i * QK_K);
-        else k45_scales_ref(xb, b, L, 31, -0.5f, 15, simd);
-        k45_requant(xb, b, L, 31);
-        q5_k_pack(L, b + 16, b + 48);
+        uint8_t *b = y + i * (int64_t)bs;
+        if (qw) k45_scales_imatrix(xb, b, L, nmax, qw + i * QK_K);
+        else if (nmax == 15) k45_scales_ref(xb, b, bs, nsb, L, 15, -1.f, 20, simd);
+        else k45_scales_ref(xb, b, bs, nsb, L, 31, -0.5f, 15, simd);
+        for (int k = 0; k < nsb; k++, xb += QK_K, b += bs) {
+            k45_requant(xb, b, L + k * QK_K, nmax);
+            if (nmax == 15) q4_k_pack(L + k * QK_K, b + 16);
+            else q5_k_pack(L + k * QK_K, b + 16, b + 48);
+        }
+        i += nsb;
     }
+}
+
+void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_k45(x, y, n, qw, simd, 15, 144);
+}
+
+void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_k45(x, y, n, qw, simd, 31, 176);
 }
 
 /* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
