@@ -49,11 +49,11 @@ static inline __m256 in_range(__m256 s, __m256 bound) {
 static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
 
 /* make_qkx2_quants (quant_kquants.c) on 8 sub-blocks of n (1..32) values at
- * once: sub-block j is x[j*n .. j*n+n) with weights w[j*n ..]; its levels go
+ * once: sub-block j is x[j*n .. j*n+n) with the weights of wmode; its levels go
  * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j].
  * Inlined into wrappers with n and use_mad constant, so the element loops
  * unroll and carry no branches. */
-static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const float *w,
+static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const int wmode,
                                                          uint8_t *L, float *scales, float *the_mins, float rmin,
                                                          float rdelta, int nstep, const bool use_mad) {
     __m256 xt[32], wt[32], dx[32], Lb[32], La[32];
@@ -61,11 +61,17 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
     /* n >= 1: the scalar search also starts from element 0 unconditionally */
     xt[0] = _mm256_i32gather_ps(x, vidx, 4);
-    wt[0] = _mm256_i32gather_ps(w, vidx, 4);
-    for (int i = 1; i < n; i++) {
-        xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
-        wt[i] = _mm256_i32gather_ps(w + i, vidx, 4);
+    for (int i = 1; i < n; i++) xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+    /* the weights, as ref_weights in quant_kquants.c forms them */
+    __m256 av = zero;
+    if (wmode == LGG__QW_AVABS) {
+        __m256 s2 = zero;
+        for (int i = 0; i < n; i++) s2 = _mm256_add_ps(s2, _mm256_mul_ps(xt[i], xt[i]));
+        av = _mm256_sqrt_ps(_mm256_div_ps(s2, _mm256_set1_ps((float)n)));
     }
+    wt[0] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[0])) : _mm256_andnot_ps(sign, xt[0]);
+    for (int i = 1; i < n; i++)
+        wt[i] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i])) : _mm256_andnot_ps(sign, xt[i]);
     __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]);
     for (int i = 1; i < n; i++) {
         mn = _mm256_min_ps(xt[i], mn); /* x < min ? x : min */
@@ -150,41 +156,56 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
         for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
 }
 
-void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
+void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales, float *the_mins,
                        float rmin, float rdelta, int nstep, bool use_mad) {
     /* the two shapes the K-quants use get their own unrolled copies */
-    if (n == 32 && !use_mad) qkx2_x8(32, nmax, x, w, L, scales, the_mins, rmin, rdelta, nstep, false);
-    else if (n == 16 && use_mad) qkx2_x8(16, nmax, x, w, L, scales, the_mins, rmin, rdelta, nstep, true);
-    else qkx2_x8(n, nmax, x, w, L, scales, the_mins, rmin, rdelta, nstep, use_mad);
+    if (n == 32 && !use_mad && wmode == LGG__QW_AVABS)
+        qkx2_x8(32, nmax, x, LGG__QW_AVABS, L, scales, the_mins, rmin, rdelta, nstep, false);
+    else if (n == 16 && use_mad && wmode == LGG__QW_ABS)
+        qkx2_x8(16, nmax, x, LGG__QW_ABS, L, scales, the_mins, rmin, rdelta, nstep, true);
+    else
+        qkx2_x8(n, nmax, x, wmode, L, scales, the_mins, rmin, rdelta, nstep, use_mad);
 }
 
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
- * on 8 sub-blocks of n (1..32) values at once, laid out as in
- * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j]. */
-void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
-    __m256 xt[32], wt[32];
-    __m256i Lb[32];
+ * on 8 sub-blocks of n (16 in every caller) values at once, laid out as in
+ * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j].
+ * w*x is formed once (the scalar sum is (w*x)*l, in that order). */
+static inline __attribute__((always_inline)) void qx1_x8(const int n, const int nmax, const float *x,
+                                                        const float *qw, int8_t *L, float *scales) {
+    __m256 xt[32], wt[32], wx[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
-    const __m256i lo = _mm256_set1_epi32(-nmax), hi = _mm256_set1_epi32(nmax - 1);
-    __m256 amax = zero, max = zero;
+    __m256 amax = zero, max = zero, nan = zero;
     for (int i = 0; i < n; i++) {
         xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
         wt[i] = qw ? _mm256_i32gather_ps(qw + i, vidx, 4) : _mm256_mul_ps(xt[i], xt[i]);
+        wx[i] = _mm256_mul_ps(wt[i], xt[i]);
         const __m256 a = _mm256_andnot_ps(sign, xt[i]);
         const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
         amax = sel(amax, a, gt);
         max = sel(max, xt[i], gt);
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
     }
     const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    /* |iscale * x| <= |iscale| * amax unless a NaN hides from amax; the
+     * (discarded) near-zero lanes must not force the slow path */
+    const __m256 bound = sel(amax, _mm256_set1_ps(INFINITY), nan);
     __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-nmax), max);
+#define QX1_LEVELS(dst)                                                                                                \
+    do {                                                                                                               \
+        if (all8(_mm256_or_ps(tiny, in_range(iscale, bound)))) {                                                       \
+            _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] =                                             \
+                level8(_mm256_mul_ps(iscale, xt[i]), true, -nmax, nmax - 1);                                          \
+        } else {                                                                                                       \
+            for (int i = 0; i < n; i++) dst[i] = level8(_mm256_mul_ps(iscale, xt[i]), false, -nmax, nmax - 1);        \
+        }                                                                                                              \
+    } while (0)
+    QX1_LEVELS(Lb);
     __m256 sumlx = zero, suml2 = zero;
     for (int i = 0; i < n; i++) {
-        const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i]))));
-        Lb[i] = l;
-        const __m256 lf = _mm256_cvtepi32_ps(l);
-        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(_mm256_mul_ps(wt[i], xt[i]), lf));
-        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], lf), lf));
+        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], Lb[i]));
+        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lb[i]), Lb[i]));
     }
     __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_NEQ_UQ));
     __m256 best = _mm256_mul_ps(scale, sumlx);
@@ -192,31 +213,35 @@ void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *
         if (is == 0) continue;
         const float num = -((float)nmax + 0.1f * (float)is);
         iscale = _mm256_div_ps(_mm256_set1_ps(num), max);
-        __m256i La[32];
+        QX1_LEVELS(La);
         sumlx = suml2 = zero;
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++) {
-            const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i]))));
-            La[i] = l;
-            const __m256 lf = _mm256_cvtepi32_ps(l);
-            sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(_mm256_mul_ps(wt[i], xt[i]), lf));
-            suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], lf), lf));
+            sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], La[i]));
+            suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], La[i]), La[i]));
         }
         const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(suml2, zero, _CMP_GT_OQ),
                                          _mm256_cmp_ps(_mm256_mul_ps(sumlx, sumlx), _mm256_mul_ps(best, suml2), _CMP_GT_OQ));
         if (_mm256_movemask_ps(upd) == 0) continue;
-        const __m256i updi = _mm256_castps_si256(upd);
-        for (int i = 0; i < n; i++) Lb[i] = _mm256_blendv_epi8(Lb[i], La[i], updi);
+        for (int i = 0; i < n; i++) Lb[i] = sel(Lb[i], La[i], upd);
         scale = sel(scale, _mm256_div_ps(sumlx, suml2), upd);
         best = sel(best, _mm256_mul_ps(scale, sumlx), upd);
     }
+#undef QX1_LEVELS
     /* a (near) zero sub-block: level 0 (stored as 0, not nmax) and scale 0 */
     _mm256_storeu_ps(scales, sel(scale, zero, tiny));
     int32_t lv[32][8];
     const __m256i tinyi = _mm256_castps_si256(tiny), off = _mm256_set1_epi32(nmax);
     for (int i = 0; i < n; i++)
-        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(Lb[i], off)));
+        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(_mm256_cvttps_epi32(Lb[i]), off)));
     for (int j = 0; j < 8; j++)
         for (int i = 0; i < n; i++) L[j * n + i] = (int8_t)lv[i][j];
+}
+
+void lgg__qx1_x16_avx2(int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
+    if (nmax == 32) qx1_x8(16, 32, x, qw, L, scales); /* Q6_K */
+    else if (nmax == 4) qx1_x8(16, 4, x, qw, L, scales); /* Q3_K with weights */
+    else qx1_x8(16, nmax, x, qw, L, scales);
 }
 
 /* ==== legacy 32-element blocks and plain f16/bf16 rows ====================
@@ -443,6 +468,39 @@ void lgg__f32_to_bf16_avx2(const float *x, uint8_t *y, int64_t n) {
         _mm256_storeu_si256((__m256i *)(void *)(y + 2 * i), p);
     }
     for (; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_bf16(x[i]));
+}
+
+/* ==== final codes from the stored scales ==== */
+
+/* 16 int32 lanes (small non-negative values) to 16 bytes */
+static inline void store16_u8(uint8_t *p, __m256i a, __m256i b) {
+    const __m256i c = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_setzero_si256());
+    const __m256i r = _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(r));
+}
+
+/* Q4_K/Q5_K: L[i] = clamp(nearest_int((x[i] + dm) / d), 0, nmax), 32 values */
+void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L) {
+    const __m256 vd = _mm256_set1_ps(d), vm = _mm256_set1_ps(dm);
+    const __m256i lo = _mm256_setzero_si256(), hi = _mm256_set1_epi32(nmax);
+    __m256i q[4];
+    for (int k = 0; k < 4; k++) {
+        const __m256 v = _mm256_div_ps(_mm256_add_ps(_mm256_loadu_ps(x + 8 * k), vm), vd);
+        q[k] = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(v)));
+    }
+    store32_u8(L, q[0], q[1], q[2], q[3]);
+}
+
+/* Q6_K: L[i] = clamp(nearest_int(x[i] / d), -32, 31) + 32, 16 values */
+void lgg__requant16_avx2(const float *x, float d, int8_t *L) {
+    const __m256 vd = _mm256_set1_ps(d);
+    const __m256i lo = _mm256_set1_epi32(-32), hi = _mm256_set1_epi32(31), off = _mm256_set1_epi32(32);
+    __m256i q[2];
+    for (int k = 0; k < 2; k++) {
+        const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x + 8 * k), vd);
+        q[k] = _mm256_add_epi32(_mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(v))), off);
+    }
+    store16_u8((uint8_t *)L, q[0], q[1]);
 }
 
 #endif

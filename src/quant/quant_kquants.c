@@ -225,23 +225,38 @@ bool lgg__quant_simd(void) {
     return simd_ok;
 }
 
-/* make_qkx2_quants on nsub consecutive sub-blocks of n values (weights laid
- * out alike); 8 at a time in SIMD lanes when asked and available */
-static void qkx2_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+/* The reference weights of one sub-block of n values: |x| (Q2_K) or, for
+ * Q4_K/Q5_K, sqrt(mean x^2) + |x| */
+static void ref_weights(int n, const float *x, int wmode, float *w) {
+    float av_x = 0;
+    if (wmode == LGG__QW_AVABS) {
+        float sum_x2 = 0;
+        for (int l = 0; l < n; l++) sum_x2 += x[l] * x[l];
+        av_x = sqrtf(sum_x2 / (float)n);
+    }
+    for (int l = 0; l < n; l++) w[l] = wmode == LGG__QW_AVABS ? av_x + fabsf(x[l]) : fabsf(x[l]);
+}
+
+/* make_qkx2_quants on nsub consecutive sub-blocks of n values with the
+ * reference weights of wmode; 8 at a time in SIMD lanes (which form the
+ * weights themselves) when asked and available */
+static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
                        float *mins, float rmin, int nstep, bool use_mad, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
     if (simd && lgg__quant_simd())
         for (; j + 8 <= nsub; j += 8)
-            lgg__qkx2_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j, mins + j, rmin, 0.1f, nstep,
+            lgg__qkx2_x8_avx2(n, nmax, x + j * n, wmode, L + j * n, scales + j, mins + j, rmin, 0.1f, nstep,
                               use_mad);
 #else
     (void)simd;
 #endif
     uint8_t Laux[32];
-    for (; j < nsub; j++)
-        scales[j] = make_qkx2_quants(n, nmax, x + j * n, w + j * n, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep,
-                                     use_mad);
+    float w[32];
+    for (; j < nsub; j++) {
+        ref_weights(n, x + j * n, wmode, w);
+        scales[j] = make_qkx2_quants(n, nmax, x + j * n, w, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep, use_mad);
+    }
 }
 
 /* Same search with optional weights (x^2 when NULL) and a `max <= min` test. */
@@ -403,11 +418,10 @@ static void q2_k_requant(const float *x, uint8_t *b, uint8_t *L) {
 
 static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     uint8_t L[QK_K];
-    float w[QK_K], mins[QK_K / 16], scales[QK_K / 16];
+    float mins[QK_K / 16], scales[QK_K / 16];
     const float q4scale = 15.f;
     float max_scale = 0, max_min = 0;
-    for (int l = 0; l < QK_K; l++) w[l] = fabsf(x[l]);
-    qkx2_batch(QK_K / 16, 16, 3, x, w, L, scales, mins, -0.5f, 15, true, simd);
+    qkx2_batch(QK_K / 16, 16, 3, x, LGG__QW_ABS, L, scales, mins, -0.5f, 15, true, simd);
     for (int j = 0; j < QK_K / 16; j++) {
         if (scales[j] > max_scale) max_scale = scales[j];
         if (mins[j] > max_min) max_min = mins[j];
@@ -582,14 +596,8 @@ static void k4_put(uint8_t *sc, int j, uint8_t ls, uint8_t lm) {
  * two at a time keep 16 sub-block searches in flight */
 static void k45_scales_ref(const float *x, uint8_t *b, size_t bs, int nsb, uint8_t *L, int nmax, float rmin,
                            int nstep, bool simd) {
-    float w[2 * QK_K], mins[2 * QK_K / 32], scales[2 * QK_K / 32];
-    for (int j = 0; j < nsb * QK_K / 32; j++) {
-        float sum_x2 = 0;
-        for (int l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
-        const float av_x = sqrtf(sum_x2 / 32);
-        for (int l = 0; l < 32; l++) w[32 * j + l] = av_x + fabsf(x[32 * j + l]);
-    }
-    qkx2_batch(nsb * QK_K / 32, 32, nmax, x, w, L, scales, mins, rmin, nstep, false, simd);
+    float mins[2 * QK_K / 32], scales[2 * QK_K / 32];
+    qkx2_batch(nsb * QK_K / 32, 32, nmax, x, LGG__QW_AVABS, L, scales, mins, rmin, nstep, false, simd);
     for (int k = 0; k < nsb; k++, b += bs) {
         const float *sk = scales + k * QK_K / 32, *mk = mins + k * QK_K / 32;
         float max_scale = 0, max_min = 0;
@@ -641,7 +649,7 @@ static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax,
 }
 
 /* final codes from the stored (rounded) scales */
-static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax) {
+static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax, bool simd) {
     const float dd = lgg__get_f16(b), dmin = lgg__get_f16(b + 2);
     for (int j = 0; j < QK_K / 32; j++) {
         uint8_t sc, m;
@@ -649,6 +657,12 @@ static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax) 
         const float d = dd * (float)sc;
         if (d == 0.0f) continue;
         const float dm = dmin * (float)m;
+#if defined(LGG__QX86)
+        if (simd) {
+            lgg__requant32_avx2(x + 32 * j, d, dm, nmax, L + 32 * j);
+            continue;
+        }
+#endif
         for (int ii = 0; ii < 32; ii++)
             L[32 * j + ii] = (uint8_t)clampi(lgg__nearest_int((x[32 * j + ii] + dm) / d), 0, nmax);
     }
@@ -688,6 +702,11 @@ static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
 static void qrow_k45(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd, int nmax, size_t bs) {
     uint8_t L[2 * QK_K];
     const int64_t nb = n / QK_K;
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#else
+    simd = false;
+#endif
     for (int64_t i = 0; i < nb;) {
         const int nsb = !qw && simd && i + 1 < nb ? 2 : 1;
         const float *xb = x + i * QK_K;
@@ -696,7 +715,7 @@ static void qrow_k45(const float *x, uint8_t *y, int64_t n, const float *qw, boo
         else if (nmax == 15) k45_scales_ref(xb, b, bs, nsb, L, 15, -1.f, 20, simd);
         else k45_scales_ref(xb, b, bs, nsb, L, 31, -0.5f, 15, simd);
         for (int k = 0; k < nsb; k++, xb += QK_K, b += bs) {
-            k45_requant(xb, b, L + k * QK_K, nmax);
+            k45_requant(xb, b, L + k * QK_K, nmax, simd);
             if (nmax == 15) q4_k_pack(L + k * QK_K, b + 16);
             else q5_k_pack(L + k * QK_K, b + 16, b + 48);
         }
@@ -729,7 +748,7 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 #if defined(LGG__QX86)
         if (simd)
             for (; jb < QK_K / 16; jb += 8)
-                lgg__qx1_x8_avx2(16, 32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
+                lgg__qx1_x16_avx2(32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
 #endif
         for (; jb < QK_K / 16; jb++) {
             const float *q = qw ? qw + i * QK_K + 16 * jb : NULL;
@@ -754,6 +773,12 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
         for (int j = 0; j < QK_K / 16; j++) {
             const float d = dd * (float)sc[j];
             if (d == 0.0f) continue;
+#if defined(LGG__QX86)
+            if (simd) {
+                lgg__requant16_avx2(xb + 16 * j, d, L + 16 * j);
+                continue;
+            }
+#endif
             for (int ii = 0; ii < 16; ii++)
                 L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(xb[16 * j + ii] / d), -32, 31) + 32);
         }
