@@ -56,7 +56,7 @@ static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
 static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const int wmode,
                                                          uint8_t *L, float *scales, float *the_mins, float rmin,
                                                          float rdelta, int nstep, const bool use_mad) {
-    __m256 xt[32], wt[32], dx[32], Lb[32], La[32];
+    __m256 xt[32], wt[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
     /* n >= 1: the scalar search also starts from element 0 unconditionally */
@@ -72,34 +72,32 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
     wt[0] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[0])) : _mm256_andnot_ps(sign, xt[0]);
     for (int i = 1; i < n; i++)
         wt[i] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i])) : _mm256_andnot_ps(sign, xt[i]);
-    __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]);
+    __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]), nan = zero;
     for (int i = 1; i < n; i++) {
         mn = _mm256_min_ps(xt[i], mn); /* x < min ? x : min */
         mx = _mm256_max_ps(xt[i], mx); /* x > max ? x : max */
         sw = _mm256_add_ps(sw, wt[i]);
         sx = _mm256_add_ps(sx, _mm256_mul_ps(wt[i], xt[i]));
     }
+    for (int i = 0; i < n; i++) nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
+    const __m256 xmin = mn;
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
     const __m256 flat = _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
-    /* dx = x - min for the current min, and per lane the largest |dx| (+Inf
-     * if one is NaN): the bound that decides the fast level path */
+    /* every x - min lies between xmin - min and max - min (rounding is
+     * monotonic), so the larger magnitude of the two bounds |x - min|; a
+     * lane with a NaN takes the exact slow path throughout */
     __m256 bound;
-#define QKX2_DX()                                                                                                      \
-    do {                                                                                                               \
-        __m256 m_ = zero, nan_ = zero;                                                                                 \
-        for (int i = 0; i < n; i++) {                                                                                  \
-            dx[i] = _mm256_sub_ps(xt[i], mn);                                                                          \
-            m_ = _mm256_max_ps(m_, _mm256_andnot_ps(sign, dx[i]));                                                     \
-            nan_ = _mm256_or_ps(nan_, _mm256_cmp_ps(dx[i], dx[i], _CMP_UNORD_Q));                                      \
-        }                                                                                                              \
-        bound = sel(m_, _mm256_set1_ps(INFINITY), nan_);                                                              \
-    } while (0)
-    QKX2_DX();
+#define QKX2_BOUND()                                                                                                   \
+    bound = sel(_mm256_max_ps(_mm256_andnot_ps(sign, _mm256_sub_ps(mx, mn)),                                          \
+                              _mm256_andnot_ps(sign, _mm256_sub_ps(xmin, mn))),                                       \
+                _mm256_set1_ps(INFINITY), nan)
+    QKX2_BOUND();
     __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)nmax), _mm256_sub_ps(mx, mn));
     __m256 scale = _mm256_div_ps(_mm256_set1_ps(1.0f), iscale);
     __m256 best = zero;
 #define QKX2_LEVELS(dst, fast)                                                                                         \
-    _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] = level8(_mm256_mul_ps(iscale, dx[i]), fast, 0, nmax)
+    _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] =                                                     \
+        level8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)), fast, 0, nmax)
     if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(Lb, true);
     else QKX2_LEVELS(Lb, false);
     for (int i = 0; i < n; i++) {
@@ -142,9 +140,9 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
         best = sel(best, cur, upd);
         scale = sel(scale, ts, upd);
         mn = sel(mn, tm, upd);
-        QKX2_DX();
+        QKX2_BOUND();
     }
-#undef QKX2_DX
+#undef QKX2_BOUND
 #undef QKX2_LEVELS
     /* a constant sub-block: all levels 0, scale 0 */
     _mm256_storeu_ps(scales, sel(scale, zero, flat));
