@@ -51,6 +51,7 @@ static int read_index(golden_row *rows, int cap) {
 }
 
 #include "quant/quant_internal.h"
+#include "quant/iq_tables.h"
 
 /* every golden row, through the dispatched path (simd) or the scalar reference */
 static void golden_rows(bool simd) {
@@ -349,7 +350,16 @@ static void adv_fill(float *x, int n, int style) {
         case 11: x[i] = (float)(r % 7 - 3) * 0.37f; break;
         case 12: x[i] = -0.0f; break;
         case 13: x[i] = u < 0.5f ? -0.0f : 0.0f; break;
-        default: x[i] = (float)((int)(u * 5.0f) - 2) * (r % 2 ? 1.0f : -1.0f); break;
+        case 14: x[i] = (float)((int)(u * 5.0f) - 2) * (r % 2 ? 1.0f : -1.0f); break;
+        default: {
+            /* IQ4's levels and the midpoints between them: exact ties once
+             * the first largest value (127) makes the scale 1 */
+            static const float lv[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+            const int k = (int)(u * 15.0f) % 15;
+            x[i] = simd_rand() < 0.3f ? lv[k] : (lv[k] + lv[k + 1]) / 2;
+            if (i % 32 == 0) x[i] = 127.0f;
+            break;
+        }
         }
     }
     if (style == 7 || style == 14) {
@@ -388,11 +398,11 @@ TEST(quant_simd_paths_all_types) {
         /* the slow grid searches get fewer rounds */
         const bool slow = t == LGG_TYPE_IQ2_XXS || t == LGG_TYPE_IQ2_XS || t == LGG_TYPE_IQ2_S ||
                           t == LGG_TYPE_IQ3_XXS || t == LGG_TYPE_IQ3_S || t == LGG_TYPE_IQ1_S || t == LGG_TYPE_IQ1_M;
-        const int rounds = slow ? 15 : 60;
+        const int rounds = slow ? 16 : 64;
         for (int round = 0; round < rounds; round++) {
             const int64_t nblk = 1 + round % (ti->block_size >= 256 ? 4 : 9);
             const int64_t npr = nblk * (int64_t)ti->block_size;
-            adv_fill(x, (int)npr, round % 15);
+            adv_fill(x, (int)npr, round % 16);
             for (int64_t i = 0; i < npr; i++) qw[i] = round % 3 == 0 ? (float)(i % 4) : 0.25f + simd_rand();
             if (!lgg_type_needs_imatrix(t)) path_compare(t, x, 1, npr, NULL, "no imatrix");
             path_compare(t, x, 1, npr, qw, "imatrix");
@@ -465,3 +475,38 @@ TEST(quant_simd_f16_bf16_rows) {
     CHECK_EQ_U(mism16, 0);
     CHECK_EQ_U(mismbf, 0);
 }
+
+#if defined(LGG__QX86)
+/* IQ4's nearest-level choice in lanes against lgg__best_index_i8 at every
+ * level, midpoint (a tie: the upper level wins) and their neighbours, and
+ * the non-finite inputs */
+TEST(quant_simd_iq4_nearest_level) {
+    if (!lgg__quant_simd()) return;
+    float x[32 * 64];
+    int m = 0;
+    for (int k = 0; k < 16; k++) {
+        const float v = lgg__kvalues_iq4nl[k], w = k < 15 ? lgg__kvalues_iq4nl[k + 1] : 200.0f;
+        const float mid = (v + w) / 2;
+        const float c[] = {v, nextafterf(v, -INFINITY), nextafterf(v, INFINITY), mid, nextafterf(mid, -INFINITY),
+                           nextafterf(mid, INFINITY), -mid, (v + mid) / 2};
+        for (size_t j = 0; j < sizeof c / sizeof c[0]; j++) x[m++] = c[j];
+    }
+    const float sp[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e30f, -1e30f, FLT_MAX, -FLT_MAX, 1e-40f};
+    for (size_t j = 0; j < sizeof sp / sizeof sp[0]; j++) x[m++] = sp[j];
+    for (; m % 32; m++) x[m] = (float)m - 100.0f;
+    int bad = 0;
+    for (int b = 0; b < m / 32; b++) {
+        uint8_t q[16];
+        lgg__iq4_codes_avx2(x + 32 * b, 1.0f, q);
+        for (int j = 0; j < 32; j++) {
+            const int want = lgg__best_index_i8(16, lgg__kvalues_iq4nl, x[32 * b + j]);
+            const int got = j < 16 ? q[j] & 15 : q[j - 16] >> 4;
+            if (got != want) {
+                bad++;
+                test_fail(__FILE__, __LINE__, "x=%a: level %d, scalar %d", (double)x[32 * b + j], got, want);
+            }
+        }
+    }
+    CHECK(bad == 0);
+}
+#endif

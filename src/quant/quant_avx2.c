@@ -10,6 +10,7 @@
  * scalar branches become per-lane selects.  Results are bit-identical to
  * quant_kquants.c, which stays the reference (tests compare both). */
 #include "quant_internal.h"
+#include "quant/iq_tables.h"
 
 #if defined(__AVX2__)
 
@@ -499,6 +500,108 @@ void lgg__requant16_avx2(const float *x, float d, int8_t *L) {
         q[k] = _mm256_add_epi32(_mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(v))), off);
     }
     store16_u8((uint8_t *)L, q[0], q[1]);
+}
+
+/* ==== IQ4_NL / IQ4_XS ==== */
+
+/* the 16 levels as floats: broadcasts for the compares, two halves for lookups */
+typedef struct iq4tab {
+    __m256 v[16], t0, t1;
+} iq4tab;
+
+static inline void iq4_tab(iq4tab *t) {
+    float f[16];
+    for (int k = 0; k < 16; k++) {
+        f[k] = (float)lgg__kvalues_iq4nl[k];
+        t->v[k] = _mm256_set1_ps(f[k]);
+    }
+    t->t0 = _mm256_loadu_ps(f);
+    t->t1 = _mm256_loadu_ps(f + 8);
+}
+static inline __m256 iq4_look(const iq4tab *t, __m256i idx) {
+    const __m256 a = _mm256_permutevar8x32_ps(t->t0, idx), b = _mm256_permutevar8x32_ps(t->t1, idx);
+    return sel(a, b, _mm256_castsi256_ps(_mm256_cmpgt_epi32(idx, _mm256_set1_epi32(7))));
+}
+
+/* lgg__best_index_i8(16, levels, x) per lane, and the level it picks: below
+ * or at the first level 0, at or above the last (or NaN, which fails every
+ * test of the binary search) 15; otherwise lo = the last level <= x (what
+ * the binary search finds; the levels increase strictly), then the nearer of
+ * lo and lo+1 by the same float differences, ties to the upper. */
+static inline __m256i iq4_best(const iq4tab *t, __m256 x, __m256 *q) {
+    __m256i cnt = _mm256_setzero_si256();
+    for (int k = 1; k < 15; k++) cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(_mm256_cmp_ps(x, t->v[k], _CMP_GE_OQ)));
+    const __m256i hi = _mm256_add_epi32(cnt, _mm256_set1_epi32(1));
+    const __m256 vlo = iq4_look(t, cnt), vhi = iq4_look(t, hi);
+    const __m256 take_lo = _mm256_cmp_ps(_mm256_sub_ps(x, vlo), _mm256_sub_ps(vhi, x), _CMP_LT_OQ);
+    __m256i idx = _mm256_blendv_epi8(hi, cnt, _mm256_castps_si256(take_lo));
+    __m256 v = sel(vhi, vlo, take_lo);
+    const __m256 first = _mm256_cmp_ps(x, t->v[0], _CMP_LE_OQ);
+    const __m256 last = _mm256_or_ps(_mm256_cmp_ps(x, t->v[15], _CMP_GE_OQ), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    idx = _mm256_blendv_epi8(idx, _mm256_setzero_si256(), _mm256_castps_si256(first));
+    v = sel(v, t->v[0], first);
+    idx = _mm256_blendv_epi8(idx, _mm256_set1_epi32(15), _mm256_castps_si256(last));
+    *q = sel(v, t->v[15], last);
+    return idx;
+}
+
+/* iq4_block_scale (quant_misc.c) on 8 consecutive blocks of 32, one per lane */
+void lgg__iq4_scales_x8_avx2(const float *x, const float *w, float *scales) {
+    iq4tab t;
+    iq4_tab(&t);
+    __m256 xt[32], wt[32];
+    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(32));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    __m256 amax = zero, max = zero;
+    for (int j = 0; j < 32; j++) {
+        xt[j] = _mm256_i32gather_ps(x + j, vidx, 4);
+        wt[j] = w ? _mm256_i32gather_ps(w + j, vidx, 4) : _mm256_mul_ps(xt[j], xt[j]);
+        const __m256 a = _mm256_andnot_ps(sign, xt[j]);
+        const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
+        amax = sel(amax, a, gt);
+        max = sel(max, xt[j], gt);
+    }
+    const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    __m256 d = _mm256_div_ps(_mm256_xor_ps(max, sign), t.v[0]);
+    __m256 id = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
+    __m256 sumqx = zero, sumq2 = zero;
+    for (int j = 0; j < 32; j++) {
+        __m256 q;
+        (void)iq4_best(&t, _mm256_mul_ps(id, xt[j]), &q);
+        const __m256 wq = _mm256_mul_ps(wt[j], q);
+        sumqx = _mm256_add_ps(sumqx, _mm256_mul_ps(wq, xt[j]));
+        sumq2 = _mm256_add_ps(sumq2, _mm256_mul_ps(wq, q));
+    }
+    d = sel(zero, _mm256_div_ps(sumqx, sumq2), _mm256_cmp_ps(sumq2, zero, _CMP_GT_OQ));
+    __m256 best = _mm256_mul_ps(d, sumqx);
+    for (int tr = -7; tr <= 7; tr++) {
+        id = _mm256_div_ps(_mm256_set1_ps((float)(tr + lgg__kvalues_iq4nl[0])), max);
+        sumqx = sumq2 = zero;
+        for (int j = 0; j < 32; j++) {
+            __m256 q;
+            (void)iq4_best(&t, _mm256_mul_ps(id, xt[j]), &q);
+            const __m256 wq = _mm256_mul_ps(wt[j], q);
+            sumqx = _mm256_add_ps(sumqx, _mm256_mul_ps(wq, xt[j]));
+            sumq2 = _mm256_add_ps(sumq2, _mm256_mul_ps(wq, q));
+        }
+        const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(sumq2, zero, _CMP_GT_OQ),
+                                         _mm256_cmp_ps(_mm256_mul_ps(sumqx, sumqx), _mm256_mul_ps(best, sumq2), _CMP_GT_OQ));
+        d = sel(d, _mm256_div_ps(sumqx, sumq2), upd);
+        best = sel(best, _mm256_mul_ps(d, sumqx), upd);
+    }
+    _mm256_storeu_ps(scales, sel(d, zero, tiny));
+}
+
+void lgg__iq4_codes_avx2(const float *x, float id, uint8_t *q4) {
+    iq4tab t;
+    iq4_tab(&t);
+    const __m256 vid = _mm256_set1_ps(id);
+    __m256i l[4];
+    for (int k = 0; k < 4; k++) {
+        __m256 q;
+        l[k] = iq4_best(&t, _mm256_mul_ps(vid, _mm256_loadu_ps(x + 8 * k)), &q);
+    }
+    store16_nib(q4, l[0], l[1], l[2], l[3]);
 }
 
 #endif

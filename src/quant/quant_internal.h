@@ -131,8 +131,13 @@ LGG_HIDDEN void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const flo
 LGG_HIDDEN void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq4_nl(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq4_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_iq4_xs_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* IQ4 (quant_avx2.c): the block-scale search of 8 consecutive blocks of 32
+ * in lanes (weights w[32*k + j], or x^2 when w is NULL), and the nibble
+ * codes of 32 values at scale 1/id */
+LGG_HIDDEN void lgg__iq4_scales_x8_avx2(const float *x, const float *w, float *scales);
+LGG_HIDDEN void lgg__iq4_codes_avx2(const float *x, float id, uint8_t *q4);
 /* quant_iquants.c: these return false if the search tables are missing or a
  * point falls off the grid (ggml would abort); the row is then rejected. */
 typedef bool (*lgg__qrow_chk_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);
