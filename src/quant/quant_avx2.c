@@ -55,8 +55,9 @@ static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
  * Inlined into wrappers with n and use_mad constant, so the element loops
  * unroll and carry no branches. */
 static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const int wmode,
-                                                         uint8_t *L, float *scales, float *the_mins, float rmin,
-                                                         float rdelta, int nstep, const bool use_mad) {
+                                                         const float *w, uint8_t *L, float *scales, float *the_mins,
+                                                         float rmin, float rdelta, int nstep, const bool use_mad,
+                                                         const bool flat_le) {
     __m256 xt[32], wt[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
@@ -70,9 +71,13 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
         for (int i = 0; i < n; i++) s2 = _mm256_add_ps(s2, _mm256_mul_ps(xt[i], xt[i]));
         av = _mm256_sqrt_ps(_mm256_div_ps(s2, _mm256_set1_ps((float)n)));
     }
-    wt[0] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[0])) : _mm256_andnot_ps(sign, xt[0]);
-    for (int i = 1; i < n; i++)
-        wt[i] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i])) : _mm256_andnot_ps(sign, xt[i]);
+#define QKX2_W(i)                                                                                                      \
+    (wmode == LGG__QW_GIVEN   ? _mm256_i32gather_ps(w + (i), vidx, 4)                                                 \
+     : wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i]))                                       \
+                              : _mm256_andnot_ps(sign, xt[i]))
+    wt[0] = QKX2_W(0);
+    for (int i = 1; i < n; i++) wt[i] = QKX2_W(i);
+#undef QKX2_W
     __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]), nan = zero;
     for (int i = 1; i < n; i++) {
         mn = _mm256_min_ps(xt[i], mn); /* x < min ? x : min */
@@ -83,7 +88,8 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
     for (int i = 0; i < n; i++) nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
     const __m256 xmin = mn;
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
-    const __m256 flat = _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
+    /* make_qkx2_quants gives up when max == min, make_qkx3_quants when max <= min */
+    const __m256 flat = _mm256_cmp_ps(mx, mn, flat_le ? _CMP_LE_OQ : _CMP_EQ_OQ);
     /* every x - min lies between xmin - min and max - min (rounding is
      * monotonic), so the larger magnitude of the two bounds |x - min|; a
      * lane with a NaN takes the exact slow path throughout */
@@ -159,15 +165,22 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, f
                        float rmin, float rdelta, int nstep, bool use_mad) {
     /* the two shapes the K-quants use get their own unrolled copies */
     if (n == 32 && !use_mad && wmode == LGG__QW_AVABS)
-        qkx2_x8(32, nmax, x, LGG__QW_AVABS, L, scales, the_mins, rmin, rdelta, nstep, false);
+        qkx2_x8(32, nmax, x, LGG__QW_AVABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, false, false);
     else if (n == 16 && use_mad && wmode == LGG__QW_ABS)
-        qkx2_x8(16, nmax, x, LGG__QW_ABS, L, scales, the_mins, rmin, rdelta, nstep, true);
+        qkx2_x8(16, nmax, x, LGG__QW_ABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, true, false);
     else
-        qkx2_x8(n, nmax, x, wmode, L, scales, the_mins, rmin, rdelta, nstep, use_mad);
+        qkx2_x8(n, nmax, x, wmode, NULL, L, scales, the_mins, rmin, rdelta, nstep, use_mad, false);
+}
+
+void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
+                       float rmin, float rdelta, int nstep) {
+    if (n == 32) qkx2_x8(32, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
+    else if (n == 16) qkx2_x8(16, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
+    else qkx2_x8(n, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
 }
 
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
- * on 8 sub-blocks of n (16 in every caller) values at once, laid out as in
+ * on 8 sub-blocks of n (16 or 32) values at once, laid out as in
  * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j].
  * w*x is formed once (the scalar sum is (w*x)*l, in that order). */
 static inline __attribute__((always_inline)) void qx1_x8(const int n, const int nmax, const float *x,
@@ -237,10 +250,13 @@ static inline __attribute__((always_inline)) void qx1_x8(const int n, const int 
         for (int i = 0; i < n; i++) L[j * n + i] = (int8_t)lv[i][j];
 }
 
-void lgg__qx1_x16_avx2(int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
-    if (nmax == 32) qx1_x8(16, 32, x, qw, L, scales); /* Q6_K */
-    else if (nmax == 4) qx1_x8(16, 4, x, qw, L, scales); /* Q3_K with weights */
-    else qx1_x8(16, nmax, x, qw, L, scales);
+void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
+    if (n == 16 && nmax == 32) qx1_x8(16, 32, x, qw, L, scales); /* Q6_K */
+    else if (n == 16 && nmax == 4) qx1_x8(16, 4, x, qw, L, scales); /* Q3_K with weights */
+    else if (n == 32 && nmax == 8) qx1_x8(32, 8, x, qw, L, scales); /* Q4_0 with weights */
+    else if (n == 32 && nmax == 16) qx1_x8(32, 16, x, qw, L, scales); /* Q5_0 with weights */
+    else if (n == 16) qx1_x8(16, nmax, x, qw, L, scales);
+    else qx1_x8(32, nmax, x, qw, L, scales);
 }
 
 /* ==== legacy 32-element blocks and plain f16/bf16 rows ====================

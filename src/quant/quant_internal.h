@@ -101,13 +101,28 @@ LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const fl
  * scales and mins; IQ2_XXS's first guess). Returns the scale. */
 LGG_HIDDEN float lgg__make_qp_quants(int n, int nmax, const float *x, uint8_t *L, const float *qw);
 /* the reference weights of the K-quant scale searches */
-enum { LGG__QW_ABS = 1 /* |x| (Q2_K) */, LGG__QW_AVABS = 2 /* sqrt(mean x^2) + |x| per sub-block (Q4_K, Q5_K) */ };
+enum {
+    LGG__QW_GIVEN = 0, /* an array */
+    LGG__QW_ABS = 1,   /* |x| (Q2_K) */
+    LGG__QW_AVABS = 2  /* sqrt(mean x^2) + |x| per sub-block (Q4_K, Q5_K) */
+};
 /* quant_avx2.c (x86 builds only): make_qkx2_quants on 8 sub-blocks of n <= 32
  * values at once with the weights of wmode, bit-identical to the scalar search */
 LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
                                  float *the_mins, float rmin, float rdelta, int nstep, bool use_mad);
-/* ... and make_qx_quants with rmse_type 1 on 8 sub-blocks of 16 (Q6_K, Q3_K) likewise */
-LGG_HIDDEN void lgg__qx1_x16_avx2(int nmax, const float *x, const float *qw, int8_t *L, float *scales);
+/* ... and make_qx_quants with rmse_type 1 on 8 sub-blocks of 16 or 32 likewise */
+LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
+/* ... and make_qkx3_quants (use_mad false) with weights w likewise */
+LGG_HIDDEN void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                                 float *the_mins, float rmin, float rdelta, int nstep);
+/* the imatrix searches on nsub consecutive sub-blocks of n values (weights
+ * laid out alike), 8 at a time in SIMD lanes when simd and the CPU allow:
+ * make_qkx3_quants(n, nmax, .., -0.9, 0.05, 36, false) (mins negated, as it
+ * returns them) and make_qx_quants(n, nmax, .., rmse_type 1, w) */
+LGG_HIDDEN void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                                float *mins, bool simd);
+LGG_HIDDEN void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, int8_t *L, float *scales,
+                               bool simd);
 /* K-quant final codes: Q4_K/Q5_K sub-block of 32 (clamp(nearest((x+dm)/d),
  * 0, nmax)) and Q6_K sub-block of 16 (clamp(nearest(x/d), -32, 31) + 32) */
 LGG_HIDDEN void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L);

@@ -259,6 +259,33 @@ static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uin
     }
 }
 
+void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                     float *mins, bool simd) {
+    int j = 0;
+#if defined(LGG__QX86)
+    if (simd && lgg__quant_simd())
+        for (; j + 8 <= nsub; j += 8)
+            lgg__qkx3_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j, mins + j, -0.9f, 0.05f, 36);
+#else
+    (void)simd;
+#endif
+    uint8_t Laux[32];
+    for (; j < nsub; j++)
+        scales[j] = lgg__make_qkx3_quants(n, nmax, x + j * n, w + j * n, L + j * n, &mins[j], Laux, -0.9f, 0.05f, 36,
+                                          false);
+}
+
+void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, int8_t *L, float *scales, bool simd) {
+    int j = 0;
+#if defined(LGG__QX86)
+    if (simd && lgg__quant_simd())
+        for (; j + 8 <= nsub; j += 8) lgg__qx1_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j);
+#else
+    (void)simd;
+#endif
+    for (; j < nsub; j++) scales[j] = lgg__make_qx_quants(n, nmax, x + j * n, L + j * n, 1, w + j * n);
+}
+
 /* Same search with optional weights (x^2 when NULL) and a `max <= min` test. */
 float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
                             uint8_t *Laux, float rmin, float rdelta, int nstep, bool use_mad) {
@@ -444,19 +471,20 @@ static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     q2_k_requant(x, b, L);
 }
 
-static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
-    uint8_t L[QK_K], Laux[16], Ls[QK_K / 16], Lm[QK_K / 16];
-    float mins[QK_K / 16], scales[QK_K / 16], sw[QK_K / 16], w[16];
-    memset(sw, 0, sizeof sw);
+static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool simd) {
+    uint8_t L[QK_K], Ls[QK_K / 16], Lm[QK_K / 16];
+    float mins[QK_K / 16], scales[QK_K / 16], sw[QK_K / 16], w[QK_K];
     float sumx2 = 0;
     for (int j = 0; j < QK_K; j++) sumx2 += x[j] * x[j];
     const float sigma2 = sumx2 / QK_K;
     for (int j = 0; j < QK_K / 16; j++) {
         const float *q = qw + 16 * j;
-        for (int l = 0; l < 16; l++) w[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
-        for (int l = 0; l < 16; l++) sw[j] += w[l];
-        scales[j] = lgg__make_qkx3_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
+        float *wj = w + 16 * j;
+        for (int l = 0; l < 16; l++) wj[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+        sw[j] = 0;
+        for (int l = 0; l < 16; l++) sw[j] += wj[l];
     }
+    lgg__qkx3_batch(QK_K / 16, 16, 3, x, w, L, scales, mins, simd);
     const float dm = lgg__make_qp_quants(QK_K / 16, 15, scales, Ls, sw);
     const float mm = lgg__make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
     lgg__put_f16(b + 80, dm);
@@ -467,7 +495,7 @@ static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
 
 void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     for (int64_t i = 0; i < n / QK_K; i++) {
-        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K);
+        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K, simd);
         else q2_k_block_ref(x + i * QK_K, y + i * 84, simd);
     }
 }
@@ -535,24 +563,25 @@ static void q3_k_block_ref(const float *x, uint8_t *b) {
     q3_k_finish(x, b, L);
 }
 
-static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
+static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool simd) {
     int8_t L[QK_K], Ls[QK_K / 16];
-    float scales[QK_K / 16], w[16], sw[QK_K / 16];
+    float scales[QK_K / 16], w[QK_K], sw[QK_K / 16];
     float sumx2 = 0;
     for (int j = 0; j < QK_K; j++) sumx2 += x[j] * x[j];
     const float sigma2 = 2 * sumx2 / QK_K;
     for (int j = 0; j < QK_K / 16; j++) {
+        float *wj = w + 16 * j;
         if (qw) {
             const float *q = qw + 16 * j;
-            for (int l = 0; l < 16; l++) w[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+            for (int l = 0; l < 16; l++) wj[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
         } else {
-            for (int l = 0; l < 16; l++) w[l] = x[16 * j + l] * x[16 * j + l];
+            for (int l = 0; l < 16; l++) wj[l] = x[16 * j + l] * x[16 * j + l];
         }
         float sumw = 0;
-        for (int l = 0; l < 16; l++) sumw += w[l];
+        for (int l = 0; l < 16; l++) sumw += wj[l];
         sw[j] = sumw;
-        scales[j] = lgg__make_qx_quants(16, 4, x + 16 * j, L + 16 * j, 1, w);
     }
+    lgg__qx1_batch(QK_K / 16, 16, 4, x, w, L, scales, simd);
     uint8_t *sc = b + 96;
     memset(sc, 0, 12);
     const float d_block = lgg__make_qx_quants(QK_K / 16, 32, scales, Ls, 1, sw);
@@ -562,9 +591,8 @@ static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
 }
 
 void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
-    (void)simd;
     for (int64_t i = 0; i < n / QK_K; i++) {
-        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K);
+        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K, simd);
         else q3_k_block_ref(x + i * QK_K, y + i * 110);
     }
 }
@@ -619,25 +647,26 @@ static void k45_scales_ref(const float *x, uint8_t *b, size_t bs, int nsb, uint8
     }
 }
 
-static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax, const float *qw) {
-    uint8_t Laux[32], Ls[QK_K / 32], Lm[QK_K / 32];
-    float w[32], sw[QK_K / 32], mins[QK_K / 32], scales[QK_K / 32];
+static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax, const float *qw, bool simd) {
+    uint8_t Ls[QK_K / 32], Lm[QK_K / 32];
+    float w[QK_K], sw[QK_K / 32], mins[QK_K / 32], scales[QK_K / 32];
     float sum_x2 = 0;
     for (int l = 0; l < QK_K; l++) sum_x2 += x[l] * x[l];
     const float sigma2 = 2 * sum_x2 / QK_K;
     const float av_x = sqrtf(sigma2);
     for (int j = 0; j < QK_K / 32; j++) {
+        float *wj = w + 32 * j;
         if (qw) {
             const float *q = qw + 32 * j;
-            for (int l = 0; l < 32; l++) w[l] = q[l] * sqrtf(sigma2 + x[32 * j + l] * x[32 * j + l]);
+            for (int l = 0; l < 32; l++) wj[l] = q[l] * sqrtf(sigma2 + x[32 * j + l] * x[32 * j + l]);
         } else {
-            for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+            for (int l = 0; l < 32; l++) wj[l] = av_x + fabsf(x[32 * j + l]);
         }
         float sumw = 0;
-        for (int l = 0; l < 32; l++) sumw += w[l];
+        for (int l = 0; l < 32; l++) sumw += wj[l];
         sw[j] = sumw;
-        scales[j] = lgg__make_qkx3_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
+    lgg__qkx3_batch(QK_K / 32, 32, nmax, x, w, L, scales, mins, simd);
     const float d_block = lgg__make_qp_quants(QK_K / 32, 63, scales, Ls, sw);
     const float m_block = lgg__make_qp_quants(QK_K / 32, 63, mins, Lm, sw);
     for (int j = 0; j < QK_K / 32; j++) {
@@ -711,7 +740,7 @@ static void qrow_k45(const float *x, uint8_t *y, int64_t n, const float *qw, boo
         const int nsb = !qw && simd && i + 1 < nb ? 2 : 1;
         const float *xb = x + i * QK_K;
         uint8_t *b = y + i * (int64_t)bs;
-        if (qw) k45_scales_imatrix(xb, b, L, nmax, qw + i * QK_K);
+        if (qw) k45_scales_imatrix(xb, b, L, nmax, qw + i * QK_K, simd);
         else if (nmax == 15) k45_scales_ref(xb, b, bs, nsb, L, 15, -1.f, 20, simd);
         else k45_scales_ref(xb, b, bs, nsb, L, 31, -0.5f, 15, simd);
         for (int k = 0; k < nsb; k++, xb += QK_K, b += bs) {
@@ -748,7 +777,7 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 #if defined(LGG__QX86)
         if (simd)
             for (; jb < QK_K / 16; jb += 8)
-                lgg__qx1_x16_avx2(32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
+                lgg__qx1_x8_avx2(16, 32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
 #endif
         for (; jb < QK_K / 16; jb++) {
             const float *q = qw ? qw + i * QK_K + 16 * jb : NULL;

@@ -190,27 +190,26 @@ static void qrow_legacy(const float *x, uint8_t *y, int64_t n, const float *qw,
     }
     const float sigma2 = row_sigma2(x, n);
     const size_t hdr = with_min ? 4 : 2;
-    float w[QK];
-    uint8_t L[QK], Laux[QK];
-    int8_t Ls[QK];
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + (size_t)ib * block_bytes;
-        imatrix_weights(xb, qw + ib * QK, sigma2, w);
-        if (with_min) {
-            float mn;
-            const float d = lgg__make_qkx3_quants(QK, (1 << bits) - 1, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
-            lgg__put_f16(b, d);
-            lgg__put_f16(b + 2, -mn);
-        } else {
-            const float d = lgg__make_qx_quants(QK, 1 << (bits - 1), xb, Ls, 1, w);
-            lgg__put_f16(b, d);
-            for (int j = 0; j < QK; j++) L[j] = (uint8_t)Ls[j];
+    float w[8 * QK], d[8], mn[8];
+    uint8_t L[8 * QK];
+    int8_t Ls[8 * QK];
+    /* 8 blocks at a time: the searches run in SIMD lanes where available */
+    for (int64_t ib = 0; ib < nb; ib += 8) {
+        const int k = nb - ib < 8 ? (int)(nb - ib) : 8;
+        for (int j = 0; j < k; j++) imatrix_weights(x + (ib + j) * QK, qw + (ib + j) * QK, sigma2, w + j * QK);
+        if (with_min) lgg__qkx3_batch(k, QK, (1 << bits) - 1, x + ib * QK, w, L, d, mn, simd);
+        else lgg__qx1_batch(k, QK, 1 << (bits - 1), x + ib * QK, w, Ls, d, simd);
+        for (int j = 0; j < k; j++) {
+            uint8_t *b = y + (size_t)(ib + j) * block_bytes, *Lj = L + j * QK;
+            lgg__put_f16(b, d[j]);
+            if (with_min) lgg__put_f16(b + 2, -mn[j]);
+            else
+                for (int i = 0; i < QK; i++) Lj[i] = (uint8_t)Ls[j * QK + i];
+            if (bits == 4)
+                for (int i = 0; i < 16; i++) b[hdr + i] = (uint8_t)(Lj[i] | (Lj[i + 16] << 4));
+            else
+                pack5(Lj, b + hdr, b + hdr + 4);
         }
-        if (bits == 4)
-            for (int j = 0; j < 16; j++) b[hdr + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
-        else
-            pack5(L, b + hdr, b + hdr + 4);
     }
 }
 
