@@ -506,10 +506,11 @@ void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L
     store32_u8(L, q[0], q[1], q[2], q[3]);
 }
 
-/* Q6_K: L[i] = clamp(nearest_int(x[i] / d), -32, 31) + 32, 16 values */
-void lgg__requant16_avx2(const float *x, float d, int8_t *L) {
+/* Q6_K (nmax 32), Q3_K (nmax 4): L[i] = clamp(nearest_int(x[i] / d), -nmax,
+ * nmax - 1) + nmax, 16 values */
+void lgg__requant16_avx2(const float *x, float d, int nmax, int8_t *L) {
     const __m256 vd = _mm256_set1_ps(d);
-    const __m256i lo = _mm256_set1_epi32(-32), hi = _mm256_set1_epi32(31), off = _mm256_set1_epi32(32);
+    const __m256i lo = _mm256_set1_epi32(-nmax), hi = _mm256_set1_epi32(nmax - 1), off = _mm256_set1_epi32(nmax);
     __m256i q[2];
     for (int k = 0; k < 2; k++) {
         const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x + 8 * k), vd);
@@ -618,6 +619,70 @@ void lgg__iq4_codes_avx2(const float *x, float id, uint8_t *q4) {
         l[k] = iq4_best(&t, _mm256_mul_ps(vid, _mm256_loadu_ps(x + 8 * k)), &q);
     }
     store16_nib(q4, l[0], l[1], l[2], l[3]);
+}
+
+/* ==== Q3_K reference search ==== */
+
+/* make_q3_quants(16, 4, x, L, true) (quant_kquants.c) on 8 sub-blocks of 16
+ * in lanes.  The refinement passes run until no lane changes: a lane whose
+ * scalar loop would have stopped (a pass without change) repeats a pass that
+ * again changes nothing, since it starts from the same state. */
+void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales) {
+    enum { N = 16, NMAX = 4 };
+    __m256 xt[N], wt[N], wx[N], Lf[N];
+    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(N));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    const __m256i lo = _mm256_set1_epi32(-NMAX), hi = _mm256_set1_epi32(NMAX - 1);
+    __m256 amax = zero, max = zero;
+    for (int i = 0; i < N; i++) {
+        xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+        wt[i] = _mm256_mul_ps(xt[i], xt[i]);
+        wx[i] = _mm256_mul_ps(wt[i], xt[i]);
+        const __m256 a = _mm256_andnot_ps(sign, xt[i]);
+        const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
+        amax = sel(amax, a, gt);
+        max = sel(max, xt[i], gt);
+    }
+    const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    const __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-NMAX), max);
+    __m256 sumlx = zero, suml2 = zero;
+    for (int i = 0; i < N; i++) {
+        Lf[i] = _mm256_cvtepi32_ps(_mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i])))));
+        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], Lf[i]));
+        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lf[i]), Lf[i]));
+    }
+    for (int pass = 0; pass < 5; pass++) {
+        __m256 changed = zero;
+        for (int i = 0; i < N; i++) {
+            __m256 slx = _mm256_sub_ps(sumlx, _mm256_mul_ps(wx[i], Lf[i]));
+            const __m256 pos = _mm256_cmp_ps(slx, zero, _CMP_GT_OQ);
+            if (_mm256_movemask_ps(pos) == 0) continue;
+            __m256 sl2 = _mm256_sub_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lf[i]), Lf[i]));
+            const __m256i nl =
+                _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_div_ps(_mm256_mul_ps(xt[i], sl2), slx))));
+            const __m256 nlf = _mm256_cvtepi32_ps(nl);
+            const __m256 diff = _mm256_and_ps(pos, _mm256_cmp_ps(nlf, Lf[i], _CMP_NEQ_OQ));
+            if (_mm256_movemask_ps(diff) == 0) continue;
+            slx = _mm256_add_ps(slx, _mm256_mul_ps(wx[i], nlf));
+            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(_mm256_mul_ps(wt[i], nlf), nlf));
+            const __m256 better = _mm256_cmp_ps(_mm256_mul_ps(_mm256_mul_ps(slx, slx), suml2),
+                                                _mm256_mul_ps(_mm256_mul_ps(sumlx, sumlx), sl2), _CMP_GT_OQ);
+            const __m256 take = _mm256_and_ps(diff, _mm256_and_ps(_mm256_cmp_ps(sl2, zero, _CMP_GT_OQ), better));
+            Lf[i] = sel(Lf[i], nlf, take);
+            sumlx = sel(sumlx, slx, take);
+            suml2 = sel(suml2, sl2, take);
+            changed = _mm256_or_ps(changed, take);
+        }
+        if (_mm256_movemask_ps(changed) == 0) break;
+    }
+    const __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_GT_OQ));
+    _mm256_storeu_ps(scales, sel(scale, zero, tiny));
+    int32_t lv[N][8];
+    const __m256i tinyi = _mm256_castps_si256(tiny), off = _mm256_set1_epi32(NMAX);
+    for (int i = 0; i < N; i++)
+        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(_mm256_cvttps_epi32(Lf[i]), off)));
+    for (int j = 0; j < 8; j++)
+        for (int i = 0; i < N; i++) L[j * N + i] = (int8_t)lv[i][j];
 }
 
 #endif

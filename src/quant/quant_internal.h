@@ -124,9 +124,12 @@ LGG_HIDDEN void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const
 LGG_HIDDEN void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, int8_t *L, float *scales,
                                bool simd);
 /* K-quant final codes: Q4_K/Q5_K sub-block of 32 (clamp(nearest((x+dm)/d),
- * 0, nmax)) and Q6_K sub-block of 16 (clamp(nearest(x/d), -32, 31) + 32) */
+ * 0, nmax)) and Q6_K/Q3_K sub-block of 16 (clamp(nearest(x/d), -nmax,
+ * nmax-1) + nmax) */
 LGG_HIDDEN void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L);
-LGG_HIDDEN void lgg__requant16_avx2(const float *x, float d, int8_t *L);
+LGG_HIDDEN void lgg__requant16_avx2(const float *x, float d, int nmax, int8_t *L);
+/* Q3_K's make_q3_quants(16, 4, .., true) on 8 sub-blocks of 16 in lanes */
+LGG_HIDDEN void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales);
 /* legacy blocks and plain rows, nb blocks / n values (quant_avx2.c) */
 LGG_HIDDEN void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum);
 LGG_HIDDEN void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits);

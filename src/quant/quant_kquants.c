@@ -501,7 +501,7 @@ void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 }
 
 /* ==== Q3_K: hmask[32], qs[64], scales[12] (16 six-bit), d ==== */
-static void q3_k_finish(const float *x, uint8_t *b, int8_t *L) {
+static void q3_k_finish(const float *x, uint8_t *b, int8_t *L, bool simd) {
     uint8_t *hmask = b, *qs = b + 32, *sc = b + 96;
     const float dd = lgg__get_f16(b + 108);
     for (int j = 0; j < QK_K / 16; j++) {
@@ -509,6 +509,12 @@ static void q3_k_finish(const float *x, uint8_t *b, int8_t *L) {
         s = (int8_t)((s | (((sc[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
         const float d = dd * (float)s;
         if (d == 0.0f) continue;
+#if defined(LGG__QX86)
+        if (simd) {
+            lgg__requant16_avx2(x + 16 * j, d, 4, L + 16 * j);
+            continue;
+        }
+#endif
         for (int ii = 0; ii < 16; ii++)
             L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(x[16 * j + ii] / d), -4, 3) + 4);
     }
@@ -535,12 +541,17 @@ static void q3_k_put_scale(uint8_t *sc, int j, int l) {
     sc[j % 4 + 8] |= (uint8_t)(l << (2 * (j / 4)));
 }
 
-static void q3_k_block_ref(const float *x, uint8_t *b) {
+static void q3_k_block_ref(const float *x, uint8_t *b, bool simd) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
     float max_scale = 0, amax = 0;
+    int j0 = 0;
+#if defined(LGG__QX86)
+    if (simd)
+        for (; j0 < QK_K / 16; j0 += 8) lgg__q3_x8_avx2(x + 16 * j0, L + 16 * j0, scales + j0);
+#endif
+    for (int j = j0; j < QK_K / 16; j++) scales[j] = make_q3_quants(16, 4, x + 16 * j, L + 16 * j, true);
     for (int j = 0; j < QK_K / 16; j++) {
-        scales[j] = make_q3_quants(16, 4, x + 16 * j, L + 16 * j, true);
         const float a = fabsf(scales[j]);
         if (a > amax) {
             amax = a;
@@ -560,7 +571,7 @@ static void q3_k_block_ref(const float *x, uint8_t *b) {
     } else {
         lgg__put_f16(b + 108, 0.f);
     }
-    q3_k_finish(x, b, L);
+    q3_k_finish(x, b, L, simd);
 }
 
 static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool simd) {
@@ -587,13 +598,18 @@ static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool
     const float d_block = lgg__make_qx_quants(QK_K / 16, 32, scales, Ls, 1, sw);
     for (int j = 0; j < QK_K / 16; j++) q3_k_put_scale(sc, j, Ls[j]);
     lgg__put_f16(b + 108, d_block);
-    q3_k_finish(x, b, L);
+    q3_k_finish(x, b, L, simd);
 }
 
 void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#else
+    simd = false;
+#endif
     for (int64_t i = 0; i < n / QK_K; i++) {
         if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K, simd);
-        else q3_k_block_ref(x + i * QK_K, y + i * 110);
+        else q3_k_block_ref(x + i * QK_K, y + i * 110, simd);
     }
 }
 
@@ -804,7 +820,7 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
             if (d == 0.0f) continue;
 #if defined(LGG__QX86)
             if (simd) {
-                lgg__requant16_avx2(xb + 16 * j, d, L + 16 * j);
+                lgg__requant16_avx2(xb + 16 * j, d, 32, L + 16 * j);
                 continue;
             }
 #endif
