@@ -89,7 +89,7 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
     const __m256 xmin = mn;
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
     /* make_qkx2_quants gives up when max == min, make_qkx3_quants when max <= min */
-    const __m256 flat = _mm256_cmp_ps(mx, mn, flat_le ? _CMP_LE_OQ : _CMP_EQ_OQ);
+    const __m256 flat = flat_le ? _mm256_cmp_ps(mx, mn, _CMP_LE_OQ) : _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
     /* every x - min lies between xmin - min and max - min (rounding is
      * monotonic), so the larger magnitude of the two bounds |x - min|; a
      * lane with a NaN takes the exact slow path throughout */

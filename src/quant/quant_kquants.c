@@ -463,7 +463,7 @@ static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     }
     if (max_min > 0) {
         const float iscale = q4scale / max_min;
-        for (int j = 0; j < QK_K / 16; j++) b[j] |= (uint8_t)(lgg__nearest_int(iscale * mins[j]) << 4);
+        for (int j = 0; j < QK_K / 16; j++) b[j] |= (uint8_t)((unsigned)lgg__nearest_int(iscale * mins[j]) << 4);
         lgg__put_f16(b + 82, max_min / q4scale);
     } else {
         lgg__put_f16(b + 82, 0.f);
