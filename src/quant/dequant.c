@@ -49,13 +49,17 @@ static bool cpu_has_f16c(void) {
     if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
     return (c & (1u << 29)) != 0;
 }
+
+bool lgg__cpu_avx2_f16c(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && cpu_has_f16c();
+}
 #endif
 
 static void pick_best(void) {
     memcpy(best, REF, sizeof best);
 #if defined(LGG__X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
+    if (lgg__cpu_avx2_f16c()) {
         best_name = "avx2";
         for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
             lgg__deq_fn f = lgg__deq_avx2_get(t);

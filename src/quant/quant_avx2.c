@@ -1,14 +1,18 @@
-/* quant_avx2.c -- AVX2 kernels for the quantizers (built with -mavx2 -mf16c
- * -mno-fma; called only when the CPU has AVX2).
+/* quant_avx2.c -- AVX2 + F16C kernels for the quantizers (built with -mavx2
+ * -mf16c -mno-fma; called only when the CPU has both, and only through the
+ * row quantizers' simd path, whose scalar code stays the reference: the
+ * tests compare the two byte for byte).
  *
- * The K-quant scale searches are long chains of dependent float additions
- * (each sum must be formed in ggml's order), so one sub-block at a time is
- * latency-bound.  The sub-blocks of a super-block are independent, so here
- * each of the 8 lanes runs one sub-block's search: every lane performs the
- * scalar code's IEEE operations in the scalar code's order (add, mul, div,
- * compare; no FMA, no reassociation, no approximate reciprocal), and the
- * scalar branches become per-lane selects.  Results are bit-identical to
- * quant_kquants.c, which stays the reference (tests compare both). */
+ * Scale searches (K-quants, their imatrix variants, the legacy imatrix
+ * paths, IQ4, Q3_K's refinement) are long chains of dependent float
+ * additions, each formed in ggml's order, so one sub-block at a time is
+ * latency-bound.  Sub-blocks are independent, so each of the 8 lanes runs one
+ * sub-block's search: every lane performs the scalar code's IEEE operations
+ * in the scalar code's order (add, mul, div, sqrt, compare; no FMA, no
+ * reassociation, no approximate reciprocal), and the scalar branches become
+ * per-lane selects.  Element-wise work (legacy blocks, final codes, f16/bf16
+ * rows) is vectorized along the row with the same per-element expression;
+ * the reductions that need care are described where they are done. */
 #include "quant_internal.h"
 #include "quant/iq_tables.h"
 

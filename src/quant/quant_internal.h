@@ -74,6 +74,7 @@ static inline int lgg__best_index_i8(int n, const int8_t *val, float x) {
 typedef void (*lgg__qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 /* true if this CPU can run the AVX2 quantizer kernels (decided once) */
 LGG_HIDDEN bool lgg__quant_simd(void);
+
 /* lgg_quantize with the path chosen: simd=false runs every type's scalar
  * reference (what the tests hold the SIMD kernels against) */
 LGG_HIDDEN lgg_status lgg__quantize_path(uint32_t type, const float *src, void *dst, size_t dst_size, int64_t nrows,

@@ -215,8 +215,7 @@ static bool simd_ok;
 
 static void simd_pick(void) {
 #if defined(LGG__QX86)
-    __builtin_cpu_init();
-    simd_ok = __builtin_cpu_supports("avx2");
+    simd_ok = lgg__cpu_avx2_f16c();
 #endif
 }
 
