@@ -503,6 +503,7 @@ void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 static void q3_k_finish(const float *x, uint8_t *b, int8_t *L, bool simd) {
     uint8_t *hmask = b, *qs = b + 32, *sc = b + 96;
     const float dd = lgg__get_f16(b + 108);
+    (void)simd; /* only the x86 build has the vector path */
     for (int j = 0; j < QK_K / 16; j++) {
         int s = j < 8 ? sc[j] & 0xF : sc[j - 8] >> 4;
         s = (int8_t)((s | (((sc[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
@@ -695,6 +696,7 @@ static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax,
 /* final codes from the stored (rounded) scales */
 static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax, bool simd) {
     const float dd = lgg__get_f16(b), dmin = lgg__get_f16(b + 2);
+    (void)simd; /* only the x86 build has the vector path */
     for (int j = 0; j < QK_K / 32; j++) {
         uint8_t sc, m;
         k4_get(j, b + 4, &sc, &m);

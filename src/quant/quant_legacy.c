@@ -25,15 +25,10 @@ void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw) {
     }
 }
 
-/* Whether the AVX2 kernels may run: asked for, and this CPU has them. */
-static bool use_simd(bool simd) {
 #if defined(LGG__QX86)
-    return simd && lgg__quant_simd();
-#else
-    (void)simd;
-    return false;
+/* Whether the AVX2 kernels may run: asked for, and this CPU has them. */
+static bool use_simd(bool simd) { return simd && lgg__quant_simd(); }
 #endif
-}
 
 void lgg__qrow_f16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     (void)qw;
