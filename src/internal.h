@@ -73,6 +73,11 @@ static inline bool lgg__needs_swap(lgg_endian e) { return (e == LGG_BIG_ENDIAN) 
 /* ---- string helpers ---- */
 /* Copy a not-NUL-terminated string into a message, escaping control and
  * non-ASCII bytes as \xNN and cutting it at `max` bytes (adds "..."). */
+#if defined(__x86_64__) || defined(__i386__)
+/* AVX2 and F16C both present (src/quant/dequant.c): the condition for every
+ * *_avx2.c kernel that converts halves; decided by the callers once */
+LGG_HIDDEN bool lgg__cpu_avx2_f16c(void);
+#endif
 LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, size_t max);
 
 /* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no

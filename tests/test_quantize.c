@@ -3,6 +3,7 @@
 #include "test.h"
 #include "libgguf.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -49,7 +50,11 @@ static int read_index(golden_row *rows, int cap) {
     return count;
 }
 
-TEST(quant_golden_all_rows) {
+#include "quant/quant_internal.h"
+#include "quant/iq_tables.h"
+
+/* every golden row, through the dispatched path (simd) or the scalar reference */
+static void golden_rows(bool simd) {
     static golden_row rows[1024];
     const int n = read_index(rows, 1024);
     REQUIRE(n > 0);
@@ -77,7 +82,9 @@ TEST(quant_golden_all_rows) {
         unsigned char *out = malloc(r->bytes + 64);
         memset(out, 0xA5, r->bytes + 64);
         size_t written = 12345;
-        lgg_status st = lgg_quantize(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx, &written);
+        lgg_status st = simd ? lgg_quantize(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx, &written)
+                             : lgg__quantize_path(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx,
+                                                  &written, false);
         /* every golden row must be produced: no type may be left unsupported */
         if (st != LGG_OK || written != r->bytes) {
             test_fail(__FILE__, __LINE__, "%s: status %d, written %zu (want %zu)", r->output, (int)st, written,
@@ -100,10 +107,14 @@ TEST(quant_golden_all_rows) {
         }
         free(in), free(imx), free(gold), free(out);
     }
-    printf("    golden quantize rows: %d total, %d match, %d mismatch\n", n, matched, mismatched);
+    printf("    golden quantize rows (%s): %d total, %d match, %d mismatch\n", simd ? "dispatched" : "scalar only", n,
+           matched, mismatched);
     CHECK(matched == n);
     CHECK(mismatched == 0);
 }
+
+TEST(quant_golden_all_rows) { golden_rows(true); }
+TEST(quant_golden_all_rows_scalar) { golden_rows(false); }
 
 TEST(quant_needs_imatrix) {
     /* ggml_quantize_requires_imatrix's list; IQ1_M is not on it */
@@ -233,7 +244,6 @@ TEST(quant_row_split_invariance) {
 }
 
 /* ---- SIMD kernels against the scalar reference ---------------------------- */
-#include "quant/quant_internal.h"
 
 typedef void (*qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 
@@ -310,3 +320,193 @@ TEST(quant_simd_matches_scalar) {
         free(in);
     }
 }
+
+/* ---- every type: dispatched path == scalar reference on adversarial rows ---- */
+
+/* Rows built to hit the rounding and reduction corner cases of the kernels:
+ * styles 0-6 as simd_fill; then exact ties after scaling (values k/2 with a
+ * largest magnitude that makes the scale a power of two), +0/-0 mixtures,
+ * denormals, NaN/Inf/FLT_MAX sprinkled, constant rows, all -0, and a largest
+ * magnitude reached by both +v and -v. */
+static void adv_fill(float *x, int n, int style) {
+    static const float amax_pick[] = {8, -8, 16, -16, 127, -127, 15, 31, 63, 4, -4, 3};
+    if (style < 7) {
+        simd_fill(x, n, style);
+        return;
+    }
+    const int r = (int)(simd_rand() * 1e6f);
+    for (int i = 0; i < n; i++) {
+        const float u = simd_rand();
+        float g = simd_rand() + simd_rand() + simd_rand() - 1.5f;
+        switch (style) {
+        case 7: x[i] = (float)((int)(u * 33.0f) - 16) * 0.5f; break;
+        case 8: x[i] = u < 0.3f ? 0.0f : u < 0.6f ? -0.0f : u < 0.8f ? g : (u < 0.9f ? 1.0f : -1.0f); break;
+        case 9: x[i] = u < 0.3f ? 0.0f : g * 1e-39f; break;
+        case 10: {
+            static const float sp[] = {NAN, INFINITY, -INFINITY, FLT_MAX, -FLT_MAX, 1e38f, -3e38f};
+            x[i] = u < 0.02f ? sp[(int)(simd_rand() * 7.0f) % 7] : g;
+            break;
+        }
+        case 11: x[i] = (float)(r % 7 - 3) * 0.37f; break;
+        case 12: x[i] = -0.0f; break;
+        case 13: x[i] = u < 0.5f ? -0.0f : 0.0f; break;
+        case 14: x[i] = (float)((int)(u * 5.0f) - 2) * (r % 2 ? 1.0f : -1.0f); break;
+        default: {
+            /* IQ4's levels and the midpoints between them: exact ties once
+             * the first largest value (127) makes the scale 1 */
+            static const float lv[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+            const int k = (int)(u * 15.0f) % 15;
+            x[i] = simd_rand() < 0.3f ? lv[k] : (lv[k] + lv[k + 1]) / 2;
+            if (i % 32 == 0) x[i] = 127.0f;
+            break;
+        }
+        }
+    }
+    if (style == 7 || style == 14) {
+        /* pin the largest magnitude so x * id lands on .5 ties */
+        const int k = (int)(simd_rand() * (float)n) % n;
+        x[k] = amax_pick[r % (int)(sizeof amax_pick / sizeof amax_pick[0])];
+        if (style == 14) x[(k + 1) % n] = -x[k]; /* and its negation too */
+    }
+}
+
+static void path_compare(uint32_t t, const float *x, int64_t nrows, int64_t npr, const float *qw, const char *what) {
+    const lgg_type_info *ti = lgg_type_get(t);
+    const size_t len = (size_t)(npr / ti->block_size) * ti->type_size * (size_t)nrows;
+    unsigned char *a = malloc(len + 1), *b = malloc(len + 1);
+    REQUIRE(a && b);
+    memset(a, 0x5A, len + 1);
+    memset(b, 0x5A, len + 1);
+    size_t wa = 0, wb = 0;
+    const lgg_status sa = lgg__quantize_path(t, x, a, len, nrows, npr, qw, &wa, false);
+    const lgg_status sb = lgg__quantize_path(t, x, b, len, nrows, npr, qw, &wb, true);
+    size_t k = 0;
+    while (k < len && a[k] == b[k]) k++;
+    CHECKF(sa == sb && wa == wb && k == len, "%s n=%lld imatrix=%d (%s): status %d/%d, first diff at byte %zu of %zu",
+           lgg_type_name(t), (long long)npr, qw != NULL, what, (int)sa, (int)sb, k, len);
+    free(a), free(b);
+}
+
+TEST(quant_simd_paths_all_types) {
+    enum { MAXN = 9 * 256 };
+    float *x = malloc(MAXN * sizeof(float)), *qw = malloc(MAXN * sizeof(float));
+    REQUIRE(x && qw);
+    int compared = 0;
+    for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
+        if (!lgg_type_can_quantize(t)) continue;
+        const lgg_type_info *ti = lgg_type_get(t);
+        /* the slow grid searches get fewer rounds */
+        const bool slow = t == LGG_TYPE_IQ2_XXS || t == LGG_TYPE_IQ2_XS || t == LGG_TYPE_IQ2_S ||
+                          t == LGG_TYPE_IQ3_XXS || t == LGG_TYPE_IQ3_S || t == LGG_TYPE_IQ1_S || t == LGG_TYPE_IQ1_M;
+        const int rounds = slow ? 16 : 64;
+        for (int round = 0; round < rounds; round++) {
+            const int64_t nblk = 1 + round % (ti->block_size >= 256 ? 4 : 9);
+            const int64_t npr = nblk * (int64_t)ti->block_size;
+            adv_fill(x, (int)npr, round % 16);
+            for (int64_t i = 0; i < npr; i++) qw[i] = round % 3 == 0 ? (float)(i % 4) : 0.25f + simd_rand();
+            if (!lgg_type_needs_imatrix(t)) path_compare(t, x, 1, npr, NULL, "no imatrix");
+            path_compare(t, x, 1, npr, qw, "imatrix");
+            compared++;
+        }
+    }
+    printf("    %d adversarial rows compared, dispatched vs scalar, on every type\n", compared);
+    free(x), free(qw);
+}
+
+/* f32 -> f16 / bf16 rows: a stride through all 2^32 bit patterns, and around
+ * every half's value and rounding midpoint (ties to even, +-1 ulp) */
+TEST(quant_simd_f16_bf16_rows) {
+    enum { CH = 4096 };
+    static float x[CH];
+    static unsigned char a[2 * CH], b[2 * CH];
+    uint64_t mism16 = 0, mismbf = 0, total = 0;
+    int fill = 0;
+    uint64_t u = 0;
+    for (;;) {
+        x[fill++] = 0; /* replaced below */
+        memcpy(&x[fill - 1], &(uint32_t){(uint32_t)u}, 4);
+        u += 9973;
+        const bool last = u >= (UINT64_C(1) << 32);
+        if (fill == CH || last) {
+            lgg__qrow_f16_path(x, a, fill, NULL, false);
+            lgg__qrow_f16_path(x, b, fill, NULL, true);
+            mism16 += memcmp(a, b, 2 * (size_t)fill) != 0;
+            lgg__qrow_bf16_path(x, a, fill, NULL, false);
+            lgg__qrow_bf16_path(x, b, fill, NULL, true);
+            mismbf += memcmp(a, b, 2 * (size_t)fill) != 0;
+            total += (uint64_t)fill;
+            fill = 0;
+        }
+        if (last) break;
+    }
+    for (uint32_t h = 0; h < 65536; h += CH / 8) {
+        int m = 0;
+        for (uint32_t k = h; k < h + CH / 8; k++) {
+            const float v = lgg_f16_to_f32((uint16_t)k), w = lgg_f16_to_f32((uint16_t)(k + 1));
+            const float mid = (float)(((double)v + (double)w) / 2);
+            x[m++] = v;
+            x[m++] = nextafterf(v, INFINITY);
+            x[m++] = nextafterf(v, -INFINITY);
+            x[m++] = mid;
+            x[m++] = nextafterf(mid, INFINITY);
+            x[m++] = nextafterf(mid, -INFINITY);
+            x[m++] = -mid;
+            x[m++] = (float)k * 1e-45f;
+        }
+        lgg__qrow_f16_path(x, a, m, NULL, false);
+        lgg__qrow_f16_path(x, b, m, NULL, true);
+        mism16 += memcmp(a, b, 2 * (size_t)m) != 0;
+        lgg__qrow_bf16_path(x, a, m, NULL, false);
+        lgg__qrow_bf16_path(x, b, m, NULL, true);
+        mismbf += memcmp(a, b, 2 * (size_t)m) != 0;
+        total += (uint64_t)m;
+    }
+    /* odd lengths: the scalar tails */
+    for (int n = 1; n < 40; n++) {
+        for (int i = 0; i < n; i++) x[i] = simd_rand() * 1e5f - 5e4f;
+        lgg__qrow_f16_path(x, a, n, NULL, false);
+        lgg__qrow_f16_path(x, b, n, NULL, true);
+        mism16 += memcmp(a, b, 2 * (size_t)n) != 0;
+        lgg__qrow_bf16_path(x, a, n, NULL, false);
+        lgg__qrow_bf16_path(x, b, n, NULL, true);
+        mismbf += memcmp(a, b, 2 * (size_t)n) != 0;
+    }
+    printf("    f16/bf16 rows: %llu values compared\n", (unsigned long long)total);
+    CHECK_EQ_U(mism16, 0);
+    CHECK_EQ_U(mismbf, 0);
+}
+
+#if defined(LGG__QX86)
+/* IQ4's nearest-level choice in lanes against lgg__best_index_i8 at every
+ * level, midpoint (a tie: the upper level wins) and their neighbours, and
+ * the non-finite inputs */
+TEST(quant_simd_iq4_nearest_level) {
+    if (!lgg__quant_simd()) return;
+    float x[32 * 64];
+    int m = 0;
+    for (int k = 0; k < 16; k++) {
+        const float v = lgg__kvalues_iq4nl[k], w = k < 15 ? lgg__kvalues_iq4nl[k + 1] : 200.0f;
+        const float mid = (v + w) / 2;
+        const float c[] = {v, nextafterf(v, -INFINITY), nextafterf(v, INFINITY), mid, nextafterf(mid, -INFINITY),
+                           nextafterf(mid, INFINITY), -mid, (v + mid) / 2};
+        for (size_t j = 0; j < sizeof c / sizeof c[0]; j++) x[m++] = c[j];
+    }
+    const float sp[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e30f, -1e30f, FLT_MAX, -FLT_MAX, 1e-40f};
+    for (size_t j = 0; j < sizeof sp / sizeof sp[0]; j++) x[m++] = sp[j];
+    for (; m % 32; m++) x[m] = (float)m - 100.0f;
+    int bad = 0;
+    for (int b = 0; b < m / 32; b++) {
+        uint8_t q[16];
+        lgg__iq4_codes_avx2(x + 32 * b, 1.0f, q);
+        for (int j = 0; j < 32; j++) {
+            const int want = lgg__best_index_i8(16, lgg__kvalues_iq4nl, x[32 * b + j]);
+            const int got = j < 16 ? q[j] & 15 : q[j - 16] >> 4;
+            if (got != want) {
+                bad++;
+                test_fail(__FILE__, __LINE__, "x=%a: level %d, scalar %d", (double)x[32 * b + j], got, want);
+            }
+        }
+    }
+    CHECK(bad == 0);
+}
+#endif

@@ -50,6 +50,11 @@ static bool cpu_has_f16c(void) {
     if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
     return (c & (1u << 29)) != 0;
 }
+
+bool lgg__cpu_avx2_f16c(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && cpu_has_f16c();
+}
 #endif
 
 static void pick_best(void) {
@@ -63,8 +68,7 @@ static void pick_best(void) {
     }
 #endif
 #if defined(LGG__X86)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
+    if (lgg__cpu_avx2_f16c()) {
         best_name = "avx2";
         best_streams = true;
         for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {

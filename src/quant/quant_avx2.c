@@ -1,18 +1,24 @@
-/* quant_avx2.c -- AVX2 kernels for the quantizers (built with -mavx2 -mf16c
- * -mno-fma; called only when the CPU has AVX2).
+/* quant_avx2.c -- AVX2 + F16C kernels for the quantizers (built with -mavx2
+ * -mf16c -mno-fma; called only when the CPU has both, and only through the
+ * row quantizers' simd path, whose scalar code stays the reference: the
+ * tests compare the two byte for byte).
  *
- * The K-quant scale searches are long chains of dependent float additions
- * (each sum must be formed in ggml's order), so one sub-block at a time is
- * latency-bound.  The sub-blocks of a super-block are independent, so here
- * each of the 8 lanes runs one sub-block's search: every lane performs the
- * scalar code's IEEE operations in the scalar code's order (add, mul, div,
- * compare; no FMA, no reassociation, no approximate reciprocal), and the
- * scalar branches become per-lane selects.  Results are bit-identical to
- * quant_kquants.c, which stays the reference (tests compare both). */
+ * Scale searches (K-quants, their imatrix variants, the legacy imatrix
+ * paths, IQ4, Q3_K's refinement) are long chains of dependent float
+ * additions, each formed in ggml's order, so one sub-block at a time is
+ * latency-bound.  Sub-blocks are independent, so each of the 8 lanes runs one
+ * sub-block's search: every lane performs the scalar code's IEEE operations
+ * in the scalar code's order (add, mul, div, sqrt, compare; no FMA, no
+ * reassociation, no approximate reciprocal), and the scalar branches become
+ * per-lane selects.  Element-wise work (legacy blocks, final codes, f16/bf16
+ * rows) is vectorized along the row with the same per-element expression;
+ * the reductions that need care are described where they are done. */
 #include "quant_internal.h"
+#include "quant/iq_tables.h"
 
 #if defined(__AVX2__)
 
+#include <float.h>
 #include <immintrin.h>
 
 /* lgg__nearest_int per lane: the same 1.5*2^23 trick on the same bits */
@@ -23,39 +29,90 @@ static inline __m256i near8(__m256 v) {
 
 static inline __m256 sel(__m256 a, __m256 b, __m256 take_b) { return _mm256_blendv_ps(a, b, take_b); }
 
-/* make_qkx2_quants (quant_kquants.c) on 8 sub-blocks of n (<= 32) values at
- * once (1 <= n <= 32): sub-block j is x[j*n .. j*n+n) with weights w[j*n ..]; its levels go
- * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j]. */
-void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
-                       float rmin, float rdelta, int nstep, bool use_mad) {
-    __m256 xt[32], wt[32];
-    __m256i Lb[32], La[32];
+/* Levels clamp(nearest_int(v), lo, hi) of v = s * d (lo, hi small), as
+ * floats.  The scalar code reads the integer out of the bits of v + 1.5*2^23;
+ * while |v| < 2^21 that sum lies in [2^23, 2^24), where a float's ulp is 1,
+ * so clamping the sum in float and subtracting 1.5*2^23 again gives the same
+ * integer exactly, without the integer round trip.  `fast` is chosen by the
+ * caller from a bound on |v| over all lanes; otherwise (huge, Inf or NaN
+ * inputs) the bit-reading form reproduces whatever the scalar code gets. */
+#define MAGIC 12582912.f
+static inline __m256 level8(__m256 v, bool fast, int lo, int hi) {
+    if (fast) {
+        const __m256 t = _mm256_add_ps(v, _mm256_set1_ps(MAGIC));
+        const __m256 c = _mm256_min_ps(_mm256_max_ps(t, _mm256_set1_ps(MAGIC + (float)lo)), _mm256_set1_ps(MAGIC + (float)hi));
+        return _mm256_sub_ps(c, _mm256_set1_ps(MAGIC));
+    }
+    const __m256i l = _mm256_min_epi32(_mm256_set1_epi32(hi), _mm256_max_epi32(_mm256_set1_epi32(lo), near8(v)));
+    return _mm256_cvtepi32_ps(l);
+}
+/* lanes where |s| * bound < 2^21 (so every level8 input is in the fast range) */
+static inline __m256 in_range(__m256 s, __m256 bound) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    return _mm256_cmp_ps(_mm256_mul_ps(_mm256_andnot_ps(sign, s), bound), _mm256_set1_ps(2097152.f), _CMP_LT_OQ);
+}
+static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
+
+/* make_qkx2_quants (quant_kquants.c) on 8 sub-blocks of n (1..32) values at
+ * once: sub-block j is x[j*n .. j*n+n) with the weights of wmode; its levels go
+ * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j].
+ * Inlined into wrappers with n and use_mad constant, so the element loops
+ * unroll and carry no branches. */
+static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const int wmode,
+                                                         const float *w, uint8_t *L, float *scales, float *the_mins,
+                                                         float rmin, float rdelta, int nstep, const bool use_mad,
+                                                         const bool flat_le) {
+    __m256 xt[32], wt[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
     /* n >= 1: the scalar search also starts from element 0 unconditionally */
     xt[0] = _mm256_i32gather_ps(x, vidx, 4);
-    wt[0] = _mm256_i32gather_ps(w, vidx, 4);
-    for (int i = 1; i < n; i++) {
-        xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
-        wt[i] = _mm256_i32gather_ps(w + i, vidx, 4);
+    for (int i = 1; i < n; i++) xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+    /* the weights, as ref_weights in quant_kquants.c forms them */
+    __m256 av = zero;
+    if (wmode == LGG__QW_AVABS) {
+        __m256 s2 = zero;
+        for (int i = 0; i < n; i++) s2 = _mm256_add_ps(s2, _mm256_mul_ps(xt[i], xt[i]));
+        av = _mm256_sqrt_ps(_mm256_div_ps(s2, _mm256_set1_ps((float)n)));
     }
-    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
-    const __m256i lo = _mm256_setzero_si256(), hi = _mm256_set1_epi32(nmax);
-    __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]);
+#define QKX2_W(i)                                                                                                      \
+    (wmode == LGG__QW_GIVEN   ? _mm256_i32gather_ps(w + (i), vidx, 4)                                                 \
+     : wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i]))                                       \
+                              : _mm256_andnot_ps(sign, xt[i]))
+    wt[0] = QKX2_W(0);
+    for (int i = 1; i < n; i++) wt[i] = QKX2_W(i);
+#undef QKX2_W
+    __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]), nan = zero;
     for (int i = 1; i < n; i++) {
         mn = _mm256_min_ps(xt[i], mn); /* x < min ? x : min */
         mx = _mm256_max_ps(xt[i], mx); /* x > max ? x : max */
         sw = _mm256_add_ps(sw, wt[i]);
         sx = _mm256_add_ps(sx, _mm256_mul_ps(wt[i], xt[i]));
     }
+    for (int i = 0; i < n; i++) nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
+    const __m256 xmin = mn;
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
-    const __m256 flat = _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
+    /* make_qkx2_quants gives up when max == min, make_qkx3_quants when max <= min */
+    const __m256 flat = flat_le ? _mm256_cmp_ps(mx, mn, _CMP_LE_OQ) : _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
+    /* every x - min lies between xmin - min and max - min (rounding is
+     * monotonic), so the larger magnitude of the two bounds |x - min|; a
+     * lane with a NaN takes the exact slow path throughout */
+    __m256 bound;
+#define QKX2_BOUND()                                                                                                   \
+    bound = sel(_mm256_max_ps(_mm256_andnot_ps(sign, _mm256_sub_ps(mx, mn)),                                          \
+                              _mm256_andnot_ps(sign, _mm256_sub_ps(xmin, mn))),                                       \
+                _mm256_set1_ps(INFINITY), nan)
+    QKX2_BOUND();
     __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)nmax), _mm256_sub_ps(mx, mn));
     __m256 scale = _mm256_div_ps(_mm256_set1_ps(1.0f), iscale);
     __m256 best = zero;
+#define QKX2_LEVELS(dst, fast)                                                                                         \
+    _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] =                                                     \
+        level8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)), fast, 0, nmax)
+    if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(Lb, true);
+    else QKX2_LEVELS(Lb, false);
     for (int i = 0; i < n; i++) {
-        const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)))));
-        Lb[i] = l;
-        __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(scale, _mm256_cvtepi32_ps(l)), mn), xt[i]);
+        __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(scale, Lb[i]), mn), xt[i]);
         diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);
         best = _mm256_add_ps(best, _mm256_mul_ps(wt[i], diff));
     }
@@ -63,14 +120,14 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
         /* lane-uniform numerator: the scalar expression, evaluated once */
         const float num = rmin + rdelta * (float)is + (float)nmax;
         iscale = _mm256_div_ps(_mm256_set1_ps(num), _mm256_sub_ps(mx, mn));
+        if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(La, true);
+        else QKX2_LEVELS(La, false);
         __m256 sl = zero, sl2 = zero, sxl = zero;
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++) {
-            const __m256i l =
-                _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)))));
-            La[i] = l;
-            const __m256 lf = _mm256_cvtepi32_ps(l), wl = _mm256_mul_ps(wt[i], lf);
+            const __m256 wl = _mm256_mul_ps(wt[i], La[i]);
             sl = _mm256_add_ps(sl, wl);
-            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(wl, lf));
+            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(wl, La[i]));
             sxl = _mm256_add_ps(sxl, _mm256_mul_ps(wl, xt[i]));
         }
         const __m256 D = _mm256_sub_ps(_mm256_mul_ps(sw, sl2), _mm256_mul_ps(sl, sl));
@@ -82,57 +139,89 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
         tm = sel(tm, zero, mpos);
         ts = sel(ts, _mm256_div_ps(sxl, sl2), mpos);
         __m256 cur = zero;
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++) {
-            __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(ts, _mm256_cvtepi32_ps(La[i])), tm), xt[i]);
+            __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(ts, La[i]), tm), xt[i]);
             diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);
             cur = _mm256_add_ps(cur, _mm256_mul_ps(wt[i], diff));
         }
         const __m256 upd = _mm256_and_ps(dpos, _mm256_cmp_ps(cur, best, _CMP_LT_OQ));
         if (_mm256_movemask_ps(upd) == 0) continue;
-        const __m256i updi = _mm256_castps_si256(upd);
-        for (int i = 0; i < n; i++) Lb[i] = _mm256_blendv_epi8(Lb[i], La[i], updi);
+        for (int i = 0; i < n; i++) Lb[i] = sel(Lb[i], La[i], upd);
         best = sel(best, cur, upd);
         scale = sel(scale, ts, upd);
         mn = sel(mn, tm, upd);
+        QKX2_BOUND();
     }
+#undef QKX2_BOUND
+#undef QKX2_LEVELS
     /* a constant sub-block: all levels 0, scale 0 */
-    scale = sel(scale, zero, flat);
-    _mm256_storeu_ps(scales, scale);
+    _mm256_storeu_ps(scales, sel(scale, zero, flat));
     _mm256_storeu_ps(the_mins, _mm256_xor_ps(mn, sign));
     int32_t lv[32][8];
     const __m256i flati = _mm256_castps_si256(flat);
-    for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(flati, Lb[i]));
+    for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(flati, _mm256_cvttps_epi32(Lb[i])));
     for (int j = 0; j < 8; j++)
         for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
 }
 
+void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales, float *the_mins,
+                       float rmin, float rdelta, int nstep, bool use_mad) {
+    /* the two shapes the K-quants use get their own unrolled copies */
+    if (n == 32 && !use_mad && wmode == LGG__QW_AVABS)
+        qkx2_x8(32, nmax, x, LGG__QW_AVABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, false, false);
+    else if (n == 16 && use_mad && wmode == LGG__QW_ABS)
+        qkx2_x8(16, nmax, x, LGG__QW_ABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, true, false);
+    else
+        qkx2_x8(n, nmax, x, wmode, NULL, L, scales, the_mins, rmin, rdelta, nstep, use_mad, false);
+}
+
+void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
+                       float rmin, float rdelta, int nstep) {
+    if (n == 32) qkx2_x8(32, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
+    else if (n == 16) qkx2_x8(16, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
+    else qkx2_x8(n, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
+}
+
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
- * on 8 sub-blocks of n (1..32) values at once, laid out as in
- * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j]. */
-void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
-    __m256 xt[32], wt[32];
-    __m256i Lb[32];
+ * on 8 sub-blocks of n (16 or 32) values at once, laid out as in
+ * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j].
+ * w*x is formed once (the scalar sum is (w*x)*l, in that order). */
+static inline __attribute__((always_inline)) void qx1_x8(const int n, const int nmax, const float *x,
+                                                        const float *qw, int8_t *L, float *scales) {
+    __m256 xt[32], wt[32], wx[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
-    const __m256i lo = _mm256_set1_epi32(-nmax), hi = _mm256_set1_epi32(nmax - 1);
-    __m256 amax = zero, max = zero;
+    __m256 amax = zero, max = zero, nan = zero;
     for (int i = 0; i < n; i++) {
         xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
         wt[i] = qw ? _mm256_i32gather_ps(qw + i, vidx, 4) : _mm256_mul_ps(xt[i], xt[i]);
+        wx[i] = _mm256_mul_ps(wt[i], xt[i]);
         const __m256 a = _mm256_andnot_ps(sign, xt[i]);
         const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
         amax = sel(amax, a, gt);
         max = sel(max, xt[i], gt);
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
     }
     const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    /* |iscale * x| <= |iscale| * amax unless a NaN hides from amax; the
+     * (discarded) near-zero lanes must not force the slow path */
+    const __m256 bound = sel(amax, _mm256_set1_ps(INFINITY), nan);
     __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-nmax), max);
+#define QX1_LEVELS(dst)                                                                                                \
+    do {                                                                                                               \
+        if (all8(_mm256_or_ps(tiny, in_range(iscale, bound)))) {                                                       \
+            _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] =                                             \
+                level8(_mm256_mul_ps(iscale, xt[i]), true, -nmax, nmax - 1);                                          \
+        } else {                                                                                                       \
+            for (int i = 0; i < n; i++) dst[i] = level8(_mm256_mul_ps(iscale, xt[i]), false, -nmax, nmax - 1);        \
+        }                                                                                                              \
+    } while (0)
+    QX1_LEVELS(Lb);
     __m256 sumlx = zero, suml2 = zero;
     for (int i = 0; i < n; i++) {
-        const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i]))));
-        Lb[i] = l;
-        const __m256 lf = _mm256_cvtepi32_ps(l);
-        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(_mm256_mul_ps(wt[i], xt[i]), lf));
-        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], lf), lf));
+        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], Lb[i]));
+        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lb[i]), Lb[i]));
     }
     __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_NEQ_UQ));
     __m256 best = _mm256_mul_ps(scale, sumlx);
@@ -140,31 +229,464 @@ void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *
         if (is == 0) continue;
         const float num = -((float)nmax + 0.1f * (float)is);
         iscale = _mm256_div_ps(_mm256_set1_ps(num), max);
-        __m256i La[32];
+        QX1_LEVELS(La);
         sumlx = suml2 = zero;
+#pragma GCC unroll 32
         for (int i = 0; i < n; i++) {
-            const __m256i l = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i]))));
-            La[i] = l;
-            const __m256 lf = _mm256_cvtepi32_ps(l);
-            sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(_mm256_mul_ps(wt[i], xt[i]), lf));
-            suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], lf), lf));
+            sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], La[i]));
+            suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], La[i]), La[i]));
         }
         const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(suml2, zero, _CMP_GT_OQ),
                                          _mm256_cmp_ps(_mm256_mul_ps(sumlx, sumlx), _mm256_mul_ps(best, suml2), _CMP_GT_OQ));
         if (_mm256_movemask_ps(upd) == 0) continue;
-        const __m256i updi = _mm256_castps_si256(upd);
-        for (int i = 0; i < n; i++) Lb[i] = _mm256_blendv_epi8(Lb[i], La[i], updi);
+        for (int i = 0; i < n; i++) Lb[i] = sel(Lb[i], La[i], upd);
         scale = sel(scale, _mm256_div_ps(sumlx, suml2), upd);
         best = sel(best, _mm256_mul_ps(scale, sumlx), upd);
     }
+#undef QX1_LEVELS
     /* a (near) zero sub-block: level 0 (stored as 0, not nmax) and scale 0 */
     _mm256_storeu_ps(scales, sel(scale, zero, tiny));
     int32_t lv[32][8];
     const __m256i tinyi = _mm256_castps_si256(tiny), off = _mm256_set1_epi32(nmax);
     for (int i = 0; i < n; i++)
-        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(Lb[i], off)));
+        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(_mm256_cvttps_epi32(Lb[i]), off)));
     for (int j = 0; j < 8; j++)
         for (int i = 0; i < n; i++) L[j * n + i] = (int8_t)lv[i][j];
+}
+
+void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
+    if (n == 16 && nmax == 32) qx1_x8(16, 32, x, qw, L, scales); /* Q6_K */
+    else if (n == 16 && nmax == 4) qx1_x8(16, 4, x, qw, L, scales); /* Q3_K with weights */
+    else if (n == 32 && nmax == 8) qx1_x8(32, 8, x, qw, L, scales); /* Q4_0 with weights */
+    else if (n == 32 && nmax == 16) qx1_x8(32, 16, x, qw, L, scales); /* Q5_0 with weights */
+    else if (n == 16) qx1_x8(16, nmax, x, qw, L, scales);
+    else qx1_x8(32, nmax, x, qw, L, scales);
+}
+
+/* ==== legacy 32-element blocks and plain f16/bf16 rows ====================
+ *
+ * One block at a time, the 32 values in four vectors.  The per-element
+ * arithmetic is the scalar expression lane by lane; what needs care is the
+ * reductions, which the scalar code runs in element order:
+ *  - max |x| (Q8_0/Q8_1: `amax > a ? amax : a` starting at 0) does not depend
+ *    on order unless a NaN is present, so a block with a NaN is handed to the
+ *    scalar block code;
+ *  - Q4_0/Q5_0's "value of largest magnitude" skips NaNs and keeps the FIRST
+ *    value reaching the maximum (a later -v does not replace +v), so the max
+ *    is reduced in any order and the value is then picked by first index;
+ *    when the max is 0 the scalar code keeps its initial +0;
+ *  - Q4_1/Q5_1's min and max (from +-FLT_MAX, `<` / `>`) skip NaNs; order
+ *    matters only for the sign of a zero result, which is then the sign of
+ *    the first zero in the block.
+ * Float -> int conversions are cvttps (NaN and out of range give INT32_MIN
+ * exactly like lgg__f2i), then the low byte is taken as the scalar int8_t /
+ * uint8_t casts do; packs use unsigned saturation on values already masked
+ * to 0..255, so nothing saturates. */
+
+static inline __m256 abs8(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
+static inline float hmax8(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+static inline float hmin8(__m256 v) {
+    __m128 m = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_min_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_min_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+/* bit j set where lane j of the four vectors (32 values) compares true */
+static inline uint32_t mask32(__m256 m0, __m256 m1, __m256 m2, __m256 m3) {
+    return (uint32_t)_mm256_movemask_ps(m0) | (uint32_t)_mm256_movemask_ps(m1) << 8 |
+           (uint32_t)_mm256_movemask_ps(m2) << 16 | (uint32_t)_mm256_movemask_ps(m3) << 24;
+}
+/* (int8_t) of an int32 lane, as a sign-extended int32 */
+static inline __m256i sext8(__m256i t) { return _mm256_srai_epi32(_mm256_slli_epi32(t, 24), 24); }
+static inline __m256i low8(__m256i t) { return _mm256_and_si256(t, _mm256_set1_epi32(0xFF)); }
+
+/* roundf (half away from zero) per lane: trunc, then the exact fraction
+ * v - trunc(v) decides; |v| >= 2^23 has no fraction, Inf gives a NaN
+ * fraction (no step) and stays Inf, NaN stays NaN. */
+static inline __m256 roundf8(__m256 v) {
+    const __m256 t = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m256 f = abs8(_mm256_sub_ps(v, t));
+    const __m256 step = _mm256_or_ps(_mm256_set1_ps(1.0f), _mm256_and_ps(v, _mm256_set1_ps(-0.0f)));
+    return _mm256_add_ps(t, _mm256_and_ps(step, _mm256_cmp_ps(f, _mm256_set1_ps(0.5f), _CMP_GE_OQ)));
+}
+
+/* 32 byte lanes (values 0..255, elements 0-7, 8-15, 16-23, 24-31) to 32 bytes */
+static inline void store32_u8(uint8_t *p, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+    const __m256i a = _mm256_packus_epi32(q0, q1), b = _mm256_packus_epi32(q2, q3);
+    const __m256i c = _mm256_packus_epi16(a, b);
+    _mm256_storeu_si256((__m256i *)(void *)p,
+                        _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+}
+/* nibble pairs: byte j = (q[j] | q[j+16] << 4) & 0xFF for j < 16 */
+static inline void store16_nib(uint8_t *p, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+    const __m256i lo = low8(_mm256_or_si256(q0, _mm256_slli_epi32(q2, 4)));
+    const __m256i hi = low8(_mm256_or_si256(q1, _mm256_slli_epi32(q3, 4)));
+    const __m256i a = _mm256_packus_epi32(lo, hi);
+    const __m256i c = _mm256_packus_epi16(a, a);
+    const __m256i r = _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(r));
+}
+/* pack5 of quant_legacy.c: low nibbles as store16_nib, bit 4 of element i
+ * into bit i of the little-endian word at qh */
+static inline void store_q5(uint8_t *qh, uint8_t *qs, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+    const uint32_t h = mask32(_mm256_castsi256_ps(_mm256_slli_epi32(q0, 27)),
+                              _mm256_castsi256_ps(_mm256_slli_epi32(q1, 27)),
+                              _mm256_castsi256_ps(_mm256_slli_epi32(q2, 27)),
+                              _mm256_castsi256_ps(_mm256_slli_epi32(q3, 27)));
+    lgg__put32(qh, h);
+    const __m256i m = _mm256_set1_epi32(0x0F);
+    store16_nib(qs, _mm256_and_si256(q0, m), _mm256_and_si256(q1, m), _mm256_and_si256(q2, m),
+                _mm256_and_si256(q3, m));
+}
+
+/* Q8_0 (sum = false: d, 32 codes) or Q8_1 (sum = true: d, d*sum, 32 codes) */
+void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
+    const size_t bs = sum ? 36 : 34, off = sum ? 4 : 2;
+    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+        __m256 v[4];
+        for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
+        const __m256 nan01 = _mm256_cmp_ps(v[0], v[1], _CMP_UNORD_Q), nan23 = _mm256_cmp_ps(v[2], v[3], _CMP_UNORD_Q);
+        if (_mm256_movemask_ps(_mm256_or_ps(nan01, nan23))) {
+            lgg__q8_block_ref(x, y, sum);
+            continue;
+        }
+        const float amax = hmax8(_mm256_max_ps(_mm256_max_ps(abs8(v[0]), abs8(v[1])), _mm256_max_ps(abs8(v[2]), abs8(v[3]))));
+        const float d = amax / 127;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(y, d);
+        const __m256 vid = _mm256_set1_ps(id);
+        __m256i q[4], s = _mm256_setzero_si256();
+        for (int k = 0; k < 4; k++) {
+            const __m256i t = _mm256_cvttps_epi32(roundf8(_mm256_mul_ps(v[k], vid)));
+            s = _mm256_add_epi32(s, sext8(t));
+            q[k] = low8(t);
+        }
+        store32_u8(y + off, q[0], q[1], q[2], q[3]);
+        if (sum) {
+            __m128i h = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+            h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
+            h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 1));
+            lgg__put_f16(y + 2, (float)_mm_cvtsi128_si32(h) * d);
+        }
+    }
+}
+
+/* value of largest magnitude, first one on ties, +0 if none is above 0 */
+static inline float signed_absmax8(const float *x, const __m256 *v) {
+    __m256 acc = _mm256_setzero_ps();
+    for (int k = 0; k < 4; k++) acc = _mm256_max_ps(abs8(v[k]), acc); /* a NaN lane keeps acc */
+    const float amax = hmax8(acc);
+    if (!(amax > 0.0f)) return 0.0f;
+    const __m256 m = _mm256_set1_ps(amax);
+    const uint32_t hit = mask32(_mm256_cmp_ps(abs8(v[0]), m, _CMP_EQ_OQ), _mm256_cmp_ps(abs8(v[1]), m, _CMP_EQ_OQ),
+                                _mm256_cmp_ps(abs8(v[2]), m, _CMP_EQ_OQ), _mm256_cmp_ps(abs8(v[3]), m, _CMP_EQ_OQ));
+    return x[__builtin_ctz(hit)];
+}
+
+/* Q4_0 (bits 4) and Q5_0 (bits 5): d = max / -2^(b-1), code = min(2^b - 1,
+ * (int8)(x*id + 2^(b-1) + 0.5)) */
+void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
+    const size_t bs = bits == 4 ? 18 : 22;
+    const float half = bits == 4 ? 8.5f : 16.5f;
+    const __m256i top = _mm256_set1_epi32((1 << bits) - 1);
+    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+        __m256 v[4];
+        for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
+        const float max = signed_absmax8(x, v);
+        const float d = bits == 4 ? max / -8 : max / -16;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(y, d);
+        const __m256 vid = _mm256_set1_ps(id), vh = _mm256_set1_ps(half);
+        __m256i q[4];
+        for (int k = 0; k < 4; k++)
+            q[k] = low8(_mm256_min_epi32(sext8(_mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v[k], vid), vh))), top));
+        if (bits == 4) store16_nib(y + 2, q[0], q[1], q[2], q[3]);
+        else store_q5(y + 2, y + 6, q[0], q[1], q[2], q[3]);
+    }
+}
+
+/* the first zero of the block, when a reduction's result is a zero */
+static inline float zero_sign(const float *x, const __m256 *v, float r) {
+    if (r != 0.0f) return r;
+    const __m256 z = _mm256_setzero_ps();
+    const uint32_t hit = mask32(_mm256_cmp_ps(v[0], z, _CMP_EQ_OQ), _mm256_cmp_ps(v[1], z, _CMP_EQ_OQ),
+                                _mm256_cmp_ps(v[2], z, _CMP_EQ_OQ), _mm256_cmp_ps(v[3], z, _CMP_EQ_OQ));
+    return x[__builtin_ctz(hit)];
+}
+
+/* Q4_1 (bits 4) and Q5_1 (bits 5): d = (max - min) / (2^b - 1), m = min,
+ * code = (x - min)*id + 0.5 truncated (Q4_1 also capped at 15) */
+void lgg__qx_1_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
+    const size_t bs = bits == 4 ? 20 : 24;
+    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+        __m256 v[4];
+        __m256 mn = _mm256_set1_ps(FLT_MAX), mx = _mm256_set1_ps(-FLT_MAX);
+        for (int k = 0; k < 4; k++) {
+            v[k] = _mm256_loadu_ps(x + 8 * k);
+            mn = _mm256_min_ps(v[k], mn); /* x < mn ? x : mn: a NaN x keeps mn */
+            mx = _mm256_max_ps(v[k], mx);
+        }
+        const float fmn = zero_sign(x, v, hmin8(mn)), fmx = zero_sign(x, v, hmax8(mx));
+        const float d = bits == 4 ? (fmx - fmn) / 15 : (fmx - fmn) / 31;
+        const float id = d != 0.0f ? 1.0f / d : 0.0f;
+        lgg__put_f16(y, d);
+        lgg__put_f16(y + 2, fmn);
+        const __m256 vid = _mm256_set1_ps(id), vmn = _mm256_set1_ps(fmn), h = _mm256_set1_ps(0.5f);
+        __m256i q[4];
+        for (int k = 0; k < 4; k++) {
+            const __m256i t = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(_mm256_sub_ps(v[k], vmn), vid), h));
+            q[k] = low8(bits == 4 ? _mm256_min_epi32(sext8(t), _mm256_set1_epi32(15)) : t);
+        }
+        if (bits == 4) store16_nib(y + 4, q[0], q[1], q[2], q[3]);
+        else store_q5(y + 4, y + 8, q[0], q[1], q[2], q[3]);
+    }
+}
+
+/* f32 -> f16 with F16C (round to nearest even, subnormals and overflow to
+ * Inf as IEEE says, which is what the scalar code computes); only NaN
+ * differs: the scalar code makes every NaN 0x7E00 with the sign kept. */
+void lgg__f32_to_f16_avx2(const float *x, uint8_t *y, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        __m128i h = _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        const __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+        if (!_mm256_testz_si256(nan, nan)) {
+            const __m256i sgn = _mm256_srli_epi32(_mm256_and_si256(_mm256_castps_si256(v), _mm256_set1_epi32(INT32_MIN)), 16);
+            const __m256i qn = _mm256_or_si256(sgn, _mm256_set1_epi32(0x7E00));
+            const __m256i hv = _mm256_blendv_epi8(_mm256_cvtepu16_epi32(h), qn, nan);
+            const __m256i p = _mm256_packus_epi32(hv, hv);
+            h = _mm256_castsi256_si128(_mm256_permute4x64_epi64(p, 0x08));
+        }
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * i), h);
+    }
+    for (; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_f16(x[i]));
+}
+
+/* f32 -> bf16: round to nearest even on the integer bits; NaN keeps its top
+ * bits and is made quiet (| 0x40), as lgg_f32_to_bf16 */
+void lgg__f32_to_bf16_avx2(const float *x, uint8_t *y, int64_t n) {
+    int64_t i = 0;
+    const __m256i abs_mask = _mm256_set1_epi32(0x7fffffff), inf = _mm256_set1_epi32(0x7f800000);
+    for (; i + 16 <= n; i += 16) {
+        __m256i r[2];
+        for (int k = 0; k < 2; k++) {
+            const __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(x + i + 8 * k));
+            const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(u, abs_mask), inf);
+            const __m256i odd = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+            const __m256i rn = _mm256_srli_epi32(_mm256_add_epi32(u, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff))), 16);
+            const __m256i qn = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(64));
+            r[k] = _mm256_blendv_epi8(rn, qn, nan);
+        }
+        const __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(r[0], r[1]), 0xD8);
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * i), p);
+    }
+    for (; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_bf16(x[i]));
+}
+
+/* ==== final codes from the stored scales ==== */
+
+/* 16 int32 lanes (small non-negative values) to 16 bytes */
+static inline void store16_u8(uint8_t *p, __m256i a, __m256i b) {
+    const __m256i c = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_setzero_si256());
+    const __m256i r = _mm256_permutevar8x32_epi32(c, _mm256_setr_epi32(0, 4, 1, 5, 0, 0, 0, 0));
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(r));
+}
+
+/* Q4_K/Q5_K: L[i] = clamp(nearest_int((x[i] + dm) / d), 0, nmax), 32 values */
+void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L) {
+    const __m256 vd = _mm256_set1_ps(d), vm = _mm256_set1_ps(dm);
+    const __m256i lo = _mm256_setzero_si256(), hi = _mm256_set1_epi32(nmax);
+    __m256i q[4];
+    for (int k = 0; k < 4; k++) {
+        const __m256 v = _mm256_div_ps(_mm256_add_ps(_mm256_loadu_ps(x + 8 * k), vm), vd);
+        q[k] = _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(v)));
+    }
+    store32_u8(L, q[0], q[1], q[2], q[3]);
+}
+
+/* Q6_K (nmax 32), Q3_K (nmax 4): L[i] = clamp(nearest_int(x[i] / d), -nmax,
+ * nmax - 1) + nmax, 16 values */
+void lgg__requant16_avx2(const float *x, float d, int nmax, int8_t *L) {
+    const __m256 vd = _mm256_set1_ps(d);
+    const __m256i lo = _mm256_set1_epi32(-nmax), hi = _mm256_set1_epi32(nmax - 1), off = _mm256_set1_epi32(nmax);
+    __m256i q[2];
+    for (int k = 0; k < 2; k++) {
+        const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x + 8 * k), vd);
+        q[k] = _mm256_add_epi32(_mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(v))), off);
+    }
+    store16_u8((uint8_t *)L, q[0], q[1]);
+}
+
+/* ==== IQ4_NL / IQ4_XS ==== */
+
+/* the 16 levels as floats: broadcasts for the compares, two halves for lookups */
+typedef struct iq4tab {
+    __m256 v[16], t0, t1;
+} iq4tab;
+
+static inline void iq4_tab(iq4tab *t) {
+    float f[16];
+    for (int k = 0; k < 16; k++) {
+        f[k] = (float)lgg__kvalues_iq4nl[k];
+        t->v[k] = _mm256_set1_ps(f[k]);
+    }
+    t->t0 = _mm256_loadu_ps(f);
+    t->t1 = _mm256_loadu_ps(f + 8);
+}
+static inline __m256 iq4_look(const iq4tab *t, __m256i idx) {
+    const __m256 a = _mm256_permutevar8x32_ps(t->t0, idx), b = _mm256_permutevar8x32_ps(t->t1, idx);
+    return sel(a, b, _mm256_castsi256_ps(_mm256_cmpgt_epi32(idx, _mm256_set1_epi32(7))));
+}
+
+/* lgg__best_index_i8(16, levels, x) per lane, and the level it picks: below
+ * or at the first level 0, at or above the last (or NaN, which fails every
+ * test of the binary search) 15; otherwise lo = the last level <= x (what
+ * the binary search finds; the levels increase strictly), then the nearer of
+ * lo and lo+1 by the same float differences, ties to the upper. */
+static inline __m256i iq4_best(const iq4tab *t, __m256 x, __m256 *q) {
+    __m256i cnt = _mm256_setzero_si256();
+    for (int k = 1; k < 15; k++) cnt = _mm256_sub_epi32(cnt, _mm256_castps_si256(_mm256_cmp_ps(x, t->v[k], _CMP_GE_OQ)));
+    const __m256i hi = _mm256_add_epi32(cnt, _mm256_set1_epi32(1));
+    const __m256 vlo = iq4_look(t, cnt), vhi = iq4_look(t, hi);
+    const __m256 take_lo = _mm256_cmp_ps(_mm256_sub_ps(x, vlo), _mm256_sub_ps(vhi, x), _CMP_LT_OQ);
+    __m256i idx = _mm256_blendv_epi8(hi, cnt, _mm256_castps_si256(take_lo));
+    __m256 v = sel(vhi, vlo, take_lo);
+    const __m256 first = _mm256_cmp_ps(x, t->v[0], _CMP_LE_OQ);
+    const __m256 last = _mm256_or_ps(_mm256_cmp_ps(x, t->v[15], _CMP_GE_OQ), _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    idx = _mm256_blendv_epi8(idx, _mm256_setzero_si256(), _mm256_castps_si256(first));
+    v = sel(v, t->v[0], first);
+    idx = _mm256_blendv_epi8(idx, _mm256_set1_epi32(15), _mm256_castps_si256(last));
+    *q = sel(v, t->v[15], last);
+    return idx;
+}
+
+/* iq4_block_scale (quant_misc.c) on 8 consecutive blocks of 32, one per lane */
+void lgg__iq4_scales_x8_avx2(const float *x, const float *w, float *scales) {
+    iq4tab t;
+    iq4_tab(&t);
+    __m256 xt[32], wt[32];
+    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(32));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    __m256 amax = zero, max = zero;
+    for (int j = 0; j < 32; j++) {
+        xt[j] = _mm256_i32gather_ps(x + j, vidx, 4);
+        wt[j] = w ? _mm256_i32gather_ps(w + j, vidx, 4) : _mm256_mul_ps(xt[j], xt[j]);
+        const __m256 a = _mm256_andnot_ps(sign, xt[j]);
+        const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
+        amax = sel(amax, a, gt);
+        max = sel(max, xt[j], gt);
+    }
+    const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    __m256 d = _mm256_div_ps(_mm256_xor_ps(max, sign), t.v[0]);
+    __m256 id = _mm256_div_ps(_mm256_set1_ps(1.0f), d);
+    __m256 sumqx = zero, sumq2 = zero;
+    for (int j = 0; j < 32; j++) {
+        __m256 q;
+        (void)iq4_best(&t, _mm256_mul_ps(id, xt[j]), &q);
+        const __m256 wq = _mm256_mul_ps(wt[j], q);
+        sumqx = _mm256_add_ps(sumqx, _mm256_mul_ps(wq, xt[j]));
+        sumq2 = _mm256_add_ps(sumq2, _mm256_mul_ps(wq, q));
+    }
+    d = sel(zero, _mm256_div_ps(sumqx, sumq2), _mm256_cmp_ps(sumq2, zero, _CMP_GT_OQ));
+    __m256 best = _mm256_mul_ps(d, sumqx);
+    for (int tr = -7; tr <= 7; tr++) {
+        id = _mm256_div_ps(_mm256_set1_ps((float)(tr + lgg__kvalues_iq4nl[0])), max);
+        sumqx = sumq2 = zero;
+        for (int j = 0; j < 32; j++) {
+            __m256 q;
+            (void)iq4_best(&t, _mm256_mul_ps(id, xt[j]), &q);
+            const __m256 wq = _mm256_mul_ps(wt[j], q);
+            sumqx = _mm256_add_ps(sumqx, _mm256_mul_ps(wq, xt[j]));
+            sumq2 = _mm256_add_ps(sumq2, _mm256_mul_ps(wq, q));
+        }
+        const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(sumq2, zero, _CMP_GT_OQ),
+                                         _mm256_cmp_ps(_mm256_mul_ps(sumqx, sumqx), _mm256_mul_ps(best, sumq2), _CMP_GT_OQ));
+        d = sel(d, _mm256_div_ps(sumqx, sumq2), upd);
+        best = sel(best, _mm256_mul_ps(d, sumqx), upd);
+    }
+    _mm256_storeu_ps(scales, sel(d, zero, tiny));
+}
+
+void lgg__iq4_codes_avx2(const float *x, float id, uint8_t *q4) {
+    iq4tab t;
+    iq4_tab(&t);
+    const __m256 vid = _mm256_set1_ps(id);
+    __m256i l[4];
+    for (int k = 0; k < 4; k++) {
+        __m256 q;
+        l[k] = iq4_best(&t, _mm256_mul_ps(vid, _mm256_loadu_ps(x + 8 * k)), &q);
+    }
+    store16_nib(q4, l[0], l[1], l[2], l[3]);
+}
+
+/* ==== Q3_K reference search ==== */
+
+/* make_q3_quants(16, 4, x, L, true) (quant_kquants.c) on 8 sub-blocks of 16
+ * in lanes.  The refinement passes run until no lane changes: a lane whose
+ * scalar loop would have stopped (a pass without change) repeats a pass that
+ * again changes nothing, since it starts from the same state. */
+void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales) {
+    enum { N = 16, NMAX = 4 };
+    __m256 xt[N], wt[N], wx[N], Lf[N];
+    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(N));
+    const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    const __m256i lo = _mm256_set1_epi32(-NMAX), hi = _mm256_set1_epi32(NMAX - 1);
+    __m256 amax = zero, max = zero;
+    for (int i = 0; i < N; i++) {
+        xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+        wt[i] = _mm256_mul_ps(xt[i], xt[i]);
+        wx[i] = _mm256_mul_ps(wt[i], xt[i]);
+        const __m256 a = _mm256_andnot_ps(sign, xt[i]);
+        const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
+        amax = sel(amax, a, gt);
+        max = sel(max, xt[i], gt);
+    }
+    const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    const __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-NMAX), max);
+    __m256 sumlx = zero, suml2 = zero;
+    for (int i = 0; i < N; i++) {
+        Lf[i] = _mm256_cvtepi32_ps(_mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_mul_ps(iscale, xt[i])))));
+        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], Lf[i]));
+        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lf[i]), Lf[i]));
+    }
+    for (int pass = 0; pass < 5; pass++) {
+        __m256 changed = zero;
+        for (int i = 0; i < N; i++) {
+            __m256 slx = _mm256_sub_ps(sumlx, _mm256_mul_ps(wx[i], Lf[i]));
+            const __m256 pos = _mm256_cmp_ps(slx, zero, _CMP_GT_OQ);
+            if (_mm256_movemask_ps(pos) == 0) continue;
+            __m256 sl2 = _mm256_sub_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lf[i]), Lf[i]));
+            const __m256i nl =
+                _mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(_mm256_div_ps(_mm256_mul_ps(xt[i], sl2), slx))));
+            const __m256 nlf = _mm256_cvtepi32_ps(nl);
+            const __m256 diff = _mm256_and_ps(pos, _mm256_cmp_ps(nlf, Lf[i], _CMP_NEQ_OQ));
+            if (_mm256_movemask_ps(diff) == 0) continue;
+            slx = _mm256_add_ps(slx, _mm256_mul_ps(wx[i], nlf));
+            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(_mm256_mul_ps(wt[i], nlf), nlf));
+            const __m256 better = _mm256_cmp_ps(_mm256_mul_ps(_mm256_mul_ps(slx, slx), suml2),
+                                                _mm256_mul_ps(_mm256_mul_ps(sumlx, sumlx), sl2), _CMP_GT_OQ);
+            const __m256 take = _mm256_and_ps(diff, _mm256_and_ps(_mm256_cmp_ps(sl2, zero, _CMP_GT_OQ), better));
+            Lf[i] = sel(Lf[i], nlf, take);
+            sumlx = sel(sumlx, slx, take);
+            suml2 = sel(suml2, sl2, take);
+            changed = _mm256_or_ps(changed, take);
+        }
+        if (_mm256_movemask_ps(changed) == 0) break;
+    }
+    const __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_GT_OQ));
+    _mm256_storeu_ps(scales, sel(scale, zero, tiny));
+    int32_t lv[N][8];
+    const __m256i tinyi = _mm256_castps_si256(tiny), off = _mm256_set1_epi32(NMAX);
+    for (int i = 0; i < N; i++)
+        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(_mm256_cvttps_epi32(Lf[i]), off)));
+    for (int j = 0; j < 8; j++)
+        for (int i = 0; i < N; i++) L[j * N + i] = (int8_t)lv[i][j];
 }
 
 #endif

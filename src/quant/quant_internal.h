@@ -14,6 +14,10 @@
 
 #define LGG__QK_K 256
 
+#if defined(__x86_64__) || defined(__i386__)
+#define LGG__QX86 1
+#endif
+
 typedef void (*lgg__qrow_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);
 
 /* Round to nearest (ties to even) for |v| <= 2^22 by adding 1.5*2^23 and
@@ -64,22 +68,31 @@ static inline int lgg__best_index_i8(int n, const int8_t *val, float x) {
 }
 
 /* ---- per-family row quantizers ---- */
+/* A row quantizer that has SIMD kernels takes the path as its last argument:
+ * simd=false is the scalar reference, simd=true uses the kernels where the
+ * CPU has them.  Both give the same bytes (tests compare them). */
+typedef void (*lgg__qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* true if this CPU can run the AVX2 quantizer kernels (decided once) */
+LGG_HIDDEN bool lgg__quant_simd(void);
+
+/* lgg_quantize with the path chosen: simd=false runs every type's scalar
+ * reference (what the tests hold the SIMD kernels against) */
+LGG_HIDDEN lgg_status lgg__quantize_path(uint32_t type, const float *src, void *dst, size_t dst_size, int64_t nrows,
+                                         int64_t n_per_row, const float *imatrix, size_t *written, bool simd);
 /* quant_legacy.c */
-LGG_HIDDEN void lgg__qrow_f16(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_bf16(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_f16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_bf16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q8_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q8_1(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_q4_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q4_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q5_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q5_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q8_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_q8_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* one Q8_0 (sum false) or Q8_1 (sum true) block, scalar: the AVX2 kernel's
+ * fallback for a block holding a NaN */
+LGG_HIDDEN void lgg__q8_block_ref(const float *xb, uint8_t *b, bool sum);
 /* quant_kquants.c */
-LGG_HIDDEN void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q3_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw);
 /* shared k-quant helpers, also used by the legacy imatrix paths */
 LGG_HIDDEN float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L, int rmse_type, const float *qw);
 LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L,
@@ -88,17 +101,44 @@ LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const fl
 /* Positive levels [0, nmax] under importance weights qw (K-quants' sub-block
  * scales and mins; IQ2_XXS's first guess). Returns the scale. */
 LGG_HIDDEN float lgg__make_qp_quants(int n, int nmax, const float *x, uint8_t *L, const float *qw);
+/* the reference weights of the K-quant scale searches */
+enum {
+    LGG__QW_GIVEN = 0, /* an array */
+    LGG__QW_ABS = 1,   /* |x| (Q2_K) */
+    LGG__QW_AVABS = 2  /* sqrt(mean x^2) + |x| per sub-block (Q4_K, Q5_K) */
+};
 /* quant_avx2.c (x86 builds only): make_qkx2_quants on 8 sub-blocks of n <= 32
- * values at once, bit-identical to the scalar search */
-LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+ * values at once with the weights of wmode, bit-identical to the scalar search */
+LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
                                  float *the_mins, float rmin, float rdelta, int nstep, bool use_mad);
-/* ... and make_qx_quants with rmse_type 1 (Q6_K) likewise */
+/* ... and make_qx_quants with rmse_type 1 on 8 sub-blocks of 16 or 32 likewise */
 LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
-/* true if this CPU can run the AVX2 quantizer kernels (decided once) */
-LGG_HIDDEN bool lgg__quant_simd(void);
-/* the K-quant row quantizers with the path chosen by the caller: simd=false
- * is the scalar reference; simd=true uses the SIMD kernels where the CPU has
- * them (the tests compare both byte for byte) */
+/* ... and make_qkx3_quants (use_mad false) with weights w likewise */
+LGG_HIDDEN void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                                 float *the_mins, float rmin, float rdelta, int nstep);
+/* the imatrix searches on nsub consecutive sub-blocks of n values (weights
+ * laid out alike), 8 at a time in SIMD lanes when simd and the CPU allow:
+ * make_qkx3_quants(n, nmax, .., -0.9, 0.05, 36, false) (mins negated, as it
+ * returns them) and make_qx_quants(n, nmax, .., rmse_type 1, w) */
+LGG_HIDDEN void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                                float *mins, bool simd);
+LGG_HIDDEN void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, int8_t *L, float *scales,
+                               bool simd);
+/* K-quant final codes: Q4_K/Q5_K sub-block of 32 (clamp(nearest((x+dm)/d),
+ * 0, nmax)) and Q6_K/Q3_K sub-block of 16 (clamp(nearest(x/d), -nmax,
+ * nmax-1) + nmax) */
+LGG_HIDDEN void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L);
+LGG_HIDDEN void lgg__requant16_avx2(const float *x, float d, int nmax, int8_t *L);
+/* Q3_K's make_q3_quants(16, 4, .., true) on 8 sub-blocks of 16 in lanes */
+LGG_HIDDEN void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales);
+/* legacy blocks and plain rows, nb blocks / n values (quant_avx2.c) */
+LGG_HIDDEN void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum);
+LGG_HIDDEN void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits);
+LGG_HIDDEN void lgg__qx_1_avx2(const float *x, uint8_t *y, int64_t nb, int bits);
+LGG_HIDDEN void lgg__f32_to_f16_avx2(const float *x, uint8_t *y, int64_t n);
+LGG_HIDDEN void lgg__f32_to_bf16_avx2(const float *x, uint8_t *y, int64_t n);
+/* the K-quant row quantizers */
+LGG_HIDDEN void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
@@ -110,8 +150,13 @@ LGG_HIDDEN void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const flo
 LGG_HIDDEN void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq4_nl(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_iq4_xs(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_iq4_xs_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* IQ4 (quant_avx2.c): the block-scale search of 8 consecutive blocks of 32
+ * in lanes (weights w[32*k + j], or x^2 when w is NULL), and the nibble
+ * codes of 32 values at scale 1/id */
+LGG_HIDDEN void lgg__iq4_scales_x8_avx2(const float *x, const float *w, float *scales);
+LGG_HIDDEN void lgg__iq4_codes_avx2(const float *x, float id, uint8_t *q4);
 /* quant_iquants.c: these return false if the search tables are missing or a
  * point falls off the grid (ggml would abort); the row is then rejected. */
 typedef bool (*lgg__qrow_chk_fn)(const float *x, uint8_t *y, int64_t n, const float *qw);

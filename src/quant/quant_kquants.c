@@ -14,10 +14,6 @@
 
 #include <pthread.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#define LGG__QX86 1
-#endif
-
 #define QK_K LGG__QK_K
 #define EPS_GROUP 1e-15f
 
@@ -219,8 +215,7 @@ static bool simd_ok;
 
 static void simd_pick(void) {
 #if defined(LGG__QX86)
-    __builtin_cpu_init();
-    simd_ok = __builtin_cpu_supports("avx2");
+    simd_ok = lgg__cpu_avx2_f16c();
 #endif
 }
 
@@ -229,23 +224,65 @@ bool lgg__quant_simd(void) {
     return simd_ok;
 }
 
-/* make_qkx2_quants on nsub consecutive sub-blocks of n values (weights laid
- * out alike); 8 at a time in SIMD lanes when asked and available */
-static void qkx2_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+/* The reference weights of one sub-block of n values: |x| (Q2_K) or, for
+ * Q4_K/Q5_K, sqrt(mean x^2) + |x| */
+static void ref_weights(int n, const float *x, int wmode, float *w) {
+    float av_x = 0;
+    if (wmode == LGG__QW_AVABS) {
+        float sum_x2 = 0;
+        for (int l = 0; l < n; l++) sum_x2 += x[l] * x[l];
+        av_x = sqrtf(sum_x2 / (float)n);
+    }
+    for (int l = 0; l < n; l++) w[l] = wmode == LGG__QW_AVABS ? av_x + fabsf(x[l]) : fabsf(x[l]);
+}
+
+/* make_qkx2_quants on nsub consecutive sub-blocks of n values with the
+ * reference weights of wmode; 8 at a time in SIMD lanes (which form the
+ * weights themselves) when asked and available */
+static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
                        float *mins, float rmin, int nstep, bool use_mad, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
     if (simd && lgg__quant_simd())
         for (; j + 8 <= nsub; j += 8)
-            lgg__qkx2_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j, mins + j, rmin, 0.1f, nstep,
+            lgg__qkx2_x8_avx2(n, nmax, x + j * n, wmode, L + j * n, scales + j, mins + j, rmin, 0.1f, nstep,
                               use_mad);
 #else
     (void)simd;
 #endif
     uint8_t Laux[32];
+    float w[32];
+    for (; j < nsub; j++) {
+        ref_weights(n, x + j * n, wmode, w);
+        scales[j] = make_qkx2_quants(n, nmax, x + j * n, w, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep, use_mad);
+    }
+}
+
+void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
+                     float *mins, bool simd) {
+    int j = 0;
+#if defined(LGG__QX86)
+    if (simd && lgg__quant_simd())
+        for (; j + 8 <= nsub; j += 8)
+            lgg__qkx3_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j, mins + j, -0.9f, 0.05f, 36);
+#else
+    (void)simd;
+#endif
+    uint8_t Laux[32];
     for (; j < nsub; j++)
-        scales[j] = make_qkx2_quants(n, nmax, x + j * n, w + j * n, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep,
-                                     use_mad);
+        scales[j] = lgg__make_qkx3_quants(n, nmax, x + j * n, w + j * n, L + j * n, &mins[j], Laux, -0.9f, 0.05f, 36,
+                                          false);
+}
+
+void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, int8_t *L, float *scales, bool simd) {
+    int j = 0;
+#if defined(LGG__QX86)
+    if (simd && lgg__quant_simd())
+        for (; j + 8 <= nsub; j += 8) lgg__qx1_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j);
+#else
+    (void)simd;
+#endif
+    for (; j < nsub; j++) scales[j] = lgg__make_qx_quants(n, nmax, x + j * n, L + j * n, 1, w + j * n);
 }
 
 /* Same search with optional weights (x^2 when NULL) and a `max <= min` test. */
@@ -407,11 +444,10 @@ static void q2_k_requant(const float *x, uint8_t *b, uint8_t *L) {
 
 static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     uint8_t L[QK_K];
-    float w[QK_K], mins[QK_K / 16], scales[QK_K / 16];
+    float mins[QK_K / 16], scales[QK_K / 16];
     const float q4scale = 15.f;
     float max_scale = 0, max_min = 0;
-    for (int l = 0; l < QK_K; l++) w[l] = fabsf(x[l]);
-    qkx2_batch(QK_K / 16, 16, 3, x, w, L, scales, mins, -0.5f, 15, true, simd);
+    qkx2_batch(QK_K / 16, 16, 3, x, LGG__QW_ABS, L, scales, mins, -0.5f, 15, true, simd);
     for (int j = 0; j < QK_K / 16; j++) {
         if (scales[j] > max_scale) max_scale = scales[j];
         if (mins[j] > max_min) max_min = mins[j];
@@ -426,7 +462,7 @@ static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     }
     if (max_min > 0) {
         const float iscale = q4scale / max_min;
-        for (int j = 0; j < QK_K / 16; j++) b[j] |= (uint8_t)(lgg__nearest_int(iscale * mins[j]) << 4);
+        for (int j = 0; j < QK_K / 16; j++) b[j] |= (uint8_t)((unsigned)lgg__nearest_int(iscale * mins[j]) << 4);
         lgg__put_f16(b + 82, max_min / q4scale);
     } else {
         lgg__put_f16(b + 82, 0.f);
@@ -434,19 +470,20 @@ static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     q2_k_requant(x, b, L);
 }
 
-static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
-    uint8_t L[QK_K], Laux[16], Ls[QK_K / 16], Lm[QK_K / 16];
-    float mins[QK_K / 16], scales[QK_K / 16], sw[QK_K / 16], w[16];
-    memset(sw, 0, sizeof sw);
+static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool simd) {
+    uint8_t L[QK_K], Ls[QK_K / 16], Lm[QK_K / 16];
+    float mins[QK_K / 16], scales[QK_K / 16], sw[QK_K / 16], w[QK_K];
     float sumx2 = 0;
     for (int j = 0; j < QK_K; j++) sumx2 += x[j] * x[j];
     const float sigma2 = sumx2 / QK_K;
     for (int j = 0; j < QK_K / 16; j++) {
         const float *q = qw + 16 * j;
-        for (int l = 0; l < 16; l++) w[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
-        for (int l = 0; l < 16; l++) sw[j] += w[l];
-        scales[j] = lgg__make_qkx3_quants(16, 3, x + 16 * j, w, L + 16 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
+        float *wj = w + 16 * j;
+        for (int l = 0; l < 16; l++) wj[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+        sw[j] = 0;
+        for (int l = 0; l < 16; l++) sw[j] += wj[l];
     }
+    lgg__qkx3_batch(QK_K / 16, 16, 3, x, w, L, scales, mins, simd);
     const float dm = lgg__make_qp_quants(QK_K / 16, 15, scales, Ls, sw);
     const float mm = lgg__make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
     lgg__put_f16(b + 80, dm);
@@ -457,22 +494,27 @@ static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
 
 void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     for (int64_t i = 0; i < n / QK_K; i++) {
-        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K);
+        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K, simd);
         else q2_k_block_ref(x + i * QK_K, y + i * 84, simd);
     }
 }
 
-void lgg__qrow_q2_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q2_k_path(x, y, n, qw, true); }
-
 /* ==== Q3_K: hmask[32], qs[64], scales[12] (16 six-bit), d ==== */
-static void q3_k_finish(const float *x, uint8_t *b, int8_t *L) {
+static void q3_k_finish(const float *x, uint8_t *b, int8_t *L, bool simd) {
     uint8_t *hmask = b, *qs = b + 32, *sc = b + 96;
     const float dd = lgg__get_f16(b + 108);
+    (void)simd; /* only the x86 build has the vector path */
     for (int j = 0; j < QK_K / 16; j++) {
         int s = j < 8 ? sc[j] & 0xF : sc[j - 8] >> 4;
         s = (int8_t)((s | (((sc[8 + j % 4] >> (2 * (j / 4))) & 3) << 4)) - 32);
         const float d = dd * (float)s;
         if (d == 0.0f) continue;
+#if defined(LGG__QX86)
+        if (simd) {
+            lgg__requant16_avx2(x + 16 * j, d, 4, L + 16 * j);
+            continue;
+        }
+#endif
         for (int ii = 0; ii < 16; ii++)
             L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(x[16 * j + ii] / d), -4, 3) + 4);
     }
@@ -499,12 +541,17 @@ static void q3_k_put_scale(uint8_t *sc, int j, int l) {
     sc[j % 4 + 8] |= (uint8_t)(l << (2 * (j / 4)));
 }
 
-static void q3_k_block_ref(const float *x, uint8_t *b) {
+static void q3_k_block_ref(const float *x, uint8_t *b, bool simd) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
     float max_scale = 0, amax = 0;
+    int j0 = 0;
+#if defined(LGG__QX86)
+    if (simd)
+        for (; j0 < QK_K / 16; j0 += 8) lgg__q3_x8_avx2(x + 16 * j0, L + 16 * j0, scales + j0);
+#endif
+    for (int j = j0; j < QK_K / 16; j++) scales[j] = make_q3_quants(16, 4, x + 16 * j, L + 16 * j, true);
     for (int j = 0; j < QK_K / 16; j++) {
-        scales[j] = make_q3_quants(16, 4, x + 16 * j, L + 16 * j, true);
         const float a = fabsf(scales[j]);
         if (a > amax) {
             amax = a;
@@ -524,39 +571,45 @@ static void q3_k_block_ref(const float *x, uint8_t *b) {
     } else {
         lgg__put_f16(b + 108, 0.f);
     }
-    q3_k_finish(x, b, L);
+    q3_k_finish(x, b, L, simd);
 }
 
-static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw) {
+static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool simd) {
     int8_t L[QK_K], Ls[QK_K / 16];
-    float scales[QK_K / 16], w[16], sw[QK_K / 16];
+    float scales[QK_K / 16], w[QK_K], sw[QK_K / 16];
     float sumx2 = 0;
     for (int j = 0; j < QK_K; j++) sumx2 += x[j] * x[j];
     const float sigma2 = 2 * sumx2 / QK_K;
     for (int j = 0; j < QK_K / 16; j++) {
+        float *wj = w + 16 * j;
         if (qw) {
             const float *q = qw + 16 * j;
-            for (int l = 0; l < 16; l++) w[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
+            for (int l = 0; l < 16; l++) wj[l] = q[l] * sqrtf(sigma2 + x[16 * j + l] * x[16 * j + l]);
         } else {
-            for (int l = 0; l < 16; l++) w[l] = x[16 * j + l] * x[16 * j + l];
+            for (int l = 0; l < 16; l++) wj[l] = x[16 * j + l] * x[16 * j + l];
         }
         float sumw = 0;
-        for (int l = 0; l < 16; l++) sumw += w[l];
+        for (int l = 0; l < 16; l++) sumw += wj[l];
         sw[j] = sumw;
-        scales[j] = lgg__make_qx_quants(16, 4, x + 16 * j, L + 16 * j, 1, w);
     }
+    lgg__qx1_batch(QK_K / 16, 16, 4, x, w, L, scales, simd);
     uint8_t *sc = b + 96;
     memset(sc, 0, 12);
     const float d_block = lgg__make_qx_quants(QK_K / 16, 32, scales, Ls, 1, sw);
     for (int j = 0; j < QK_K / 16; j++) q3_k_put_scale(sc, j, Ls[j]);
     lgg__put_f16(b + 108, d_block);
-    q3_k_finish(x, b, L);
+    q3_k_finish(x, b, L, simd);
 }
 
-void lgg__qrow_q3_k(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#else
+    simd = false;
+#endif
     for (int64_t i = 0; i < n / QK_K; i++) {
-        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K);
-        else q3_k_block_ref(x + i * QK_K, y + i * 110);
+        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K, simd);
+        else q3_k_block_ref(x + i * QK_K, y + i * 110, simd);
     }
 }
 
@@ -582,53 +635,54 @@ static void k4_put(uint8_t *sc, int j, uint8_t ls, uint8_t lm) {
     }
 }
 
-/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31): writes d, dmin, scales */
-static void k45_scales_ref(const float *x, uint8_t *b, uint8_t *L, int nmax, float rmin, int nstep, bool simd) {
-    float w[QK_K], mins[QK_K / 32], scales[QK_K / 32];
-    float max_scale = 0, max_min = 0;
-    for (int j = 0; j < QK_K / 32; j++) {
-        float sum_x2 = 0;
-        for (int l = 0; l < 32; l++) sum_x2 += x[32 * j + l] * x[32 * j + l];
-        const float av_x = sqrtf(sum_x2 / 32);
-        for (int l = 0; l < 32; l++) w[32 * j + l] = av_x + fabsf(x[32 * j + l]);
+/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31) of nsb (1 or 2)
+ * consecutive super-blocks (blocks of bs bytes at b): writes d, dmin, scales;
+ * two at a time keep 16 sub-block searches in flight */
+static void k45_scales_ref(const float *x, uint8_t *b, size_t bs, int nsb, uint8_t *L, int nmax, float rmin,
+                           int nstep, bool simd) {
+    float mins[2 * QK_K / 32], scales[2 * QK_K / 32];
+    qkx2_batch(nsb * QK_K / 32, 32, nmax, x, LGG__QW_AVABS, L, scales, mins, rmin, nstep, false, simd);
+    for (int k = 0; k < nsb; k++, b += bs) {
+        const float *sk = scales + k * QK_K / 32, *mk = mins + k * QK_K / 32;
+        float max_scale = 0, max_min = 0;
+        for (int j = 0; j < QK_K / 32; j++) {
+            if (sk[j] > max_scale) max_scale = sk[j];
+            if (mk[j] > max_min) max_min = mk[j];
+        }
+        const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
+        const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
+        for (int j = 0; j < QK_K / 32; j++) {
+            uint8_t ls = (uint8_t)lgg__nearest_int(inv_scale * sk[j]);
+            uint8_t lm = (uint8_t)lgg__nearest_int(inv_min * mk[j]);
+            ls = ls < 63 ? ls : 63;
+            lm = lm < 63 ? lm : 63;
+            k4_put(b + 4, j, ls, lm);
+        }
+        lgg__put_f16(b, max_scale / 63.f);
+        lgg__put_f16(b + 2, max_min / 63.f);
     }
-    qkx2_batch(QK_K / 32, 32, nmax, x, w, L, scales, mins, rmin, nstep, false, simd);
-    for (int j = 0; j < QK_K / 32; j++) {
-        if (scales[j] > max_scale) max_scale = scales[j];
-        if (mins[j] > max_min) max_min = mins[j];
-    }
-    const float inv_scale = max_scale > 0 ? 63.f / max_scale : 0.f;
-    const float inv_min = max_min > 0 ? 63.f / max_min : 0.f;
-    for (int j = 0; j < QK_K / 32; j++) {
-        uint8_t ls = (uint8_t)lgg__nearest_int(inv_scale * scales[j]);
-        uint8_t lm = (uint8_t)lgg__nearest_int(inv_min * mins[j]);
-        ls = ls < 63 ? ls : 63;
-        lm = lm < 63 ? lm : 63;
-        k4_put(b + 4, j, ls, lm);
-    }
-    lgg__put_f16(b, max_scale / 63.f);
-    lgg__put_f16(b + 2, max_min / 63.f);
 }
 
-static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax, const float *qw) {
-    uint8_t Laux[32], Ls[QK_K / 32], Lm[QK_K / 32];
-    float w[32], sw[QK_K / 32], mins[QK_K / 32], scales[QK_K / 32];
+static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax, const float *qw, bool simd) {
+    uint8_t Ls[QK_K / 32], Lm[QK_K / 32];
+    float w[QK_K], sw[QK_K / 32], mins[QK_K / 32], scales[QK_K / 32];
     float sum_x2 = 0;
     for (int l = 0; l < QK_K; l++) sum_x2 += x[l] * x[l];
     const float sigma2 = 2 * sum_x2 / QK_K;
     const float av_x = sqrtf(sigma2);
     for (int j = 0; j < QK_K / 32; j++) {
+        float *wj = w + 32 * j;
         if (qw) {
             const float *q = qw + 32 * j;
-            for (int l = 0; l < 32; l++) w[l] = q[l] * sqrtf(sigma2 + x[32 * j + l] * x[32 * j + l]);
+            for (int l = 0; l < 32; l++) wj[l] = q[l] * sqrtf(sigma2 + x[32 * j + l] * x[32 * j + l]);
         } else {
-            for (int l = 0; l < 32; l++) w[l] = av_x + fabsf(x[32 * j + l]);
+            for (int l = 0; l < 32; l++) wj[l] = av_x + fabsf(x[32 * j + l]);
         }
         float sumw = 0;
-        for (int l = 0; l < 32; l++) sumw += w[l];
+        for (int l = 0; l < 32; l++) sumw += wj[l];
         sw[j] = sumw;
-        scales[j] = lgg__make_qkx3_quants(32, nmax, x + 32 * j, w, L + 32 * j, &mins[j], Laux, -0.9f, 0.05f, 36, false);
     }
+    lgg__qkx3_batch(QK_K / 32, 32, nmax, x, w, L, scales, mins, simd);
     const float d_block = lgg__make_qp_quants(QK_K / 32, 63, scales, Ls, sw);
     const float m_block = lgg__make_qp_quants(QK_K / 32, 63, mins, Lm, sw);
     for (int j = 0; j < QK_K / 32; j++) {
@@ -640,14 +694,21 @@ static void k45_scales_imatrix(const float *x, uint8_t *b, uint8_t *L, int nmax,
 }
 
 /* final codes from the stored (rounded) scales */
-static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax) {
+static void k45_requant(const float *x, const uint8_t *b, uint8_t *L, int nmax, bool simd) {
     const float dd = lgg__get_f16(b), dmin = lgg__get_f16(b + 2);
+    (void)simd; /* only the x86 build has the vector path */
     for (int j = 0; j < QK_K / 32; j++) {
         uint8_t sc, m;
         k4_get(j, b + 4, &sc, &m);
         const float d = dd * (float)sc;
         if (d == 0.0f) continue;
         const float dm = dmin * (float)m;
+#if defined(LGG__QX86)
+        if (simd) {
+            lgg__requant32_avx2(x + 32 * j, d, dm, nmax, L + 32 * j);
+            continue;
+        }
+#endif
         for (int ii = 0; ii < 32; ii++)
             L[32 * j + ii] = (uint8_t)clampi(lgg__nearest_int((x[32 * j + ii] + dm) / d), 0, nmax);
     }
@@ -657,20 +718,6 @@ static void q4_k_pack(const uint8_t *L, uint8_t *q) {
     for (int j = 0; j < QK_K; j += 64) {
         for (int l = 0; l < 32; l++) q[l] = (uint8_t)(L[j + l] | (L[j + l + 32] << 4));
         q += 32;
-    }
-}
-
-void lgg__qrow_q4_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q4_k_path(x, y, n, qw, true); }
-
-void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
-    uint8_t L[QK_K];
-    for (int64_t i = 0; i < n / QK_K; i++) {
-        const float *xb = x + i * QK_K;
-        uint8_t *b = y + i * 144;
-        if (qw) k45_scales_imatrix(xb, b, L, 15, qw + i * QK_K);
-        else k45_scales_ref(xb, b, L, 15, -1.f, 20, simd);
-        k45_requant(xb, b, L, 15);
-        q4_k_pack(L, b + 16);
     }
 }
 
@@ -697,23 +744,40 @@ static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
     }
 }
 
-void lgg__qrow_q5_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q5_k_path(x, y, n, qw, true); }
-
-void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
-    uint8_t L[QK_K];
-    for (int64_t i = 0; i < n / QK_K; i++) {
+/* Q4_K (nmax 15, bs 144) and Q5_K (nmax 31, bs 176) rows */
+static void qrow_k45(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd, int nmax, size_t bs) {
+    uint8_t L[2 * QK_K];
+    const int64_t nb = n / QK_K;
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#else
+    simd = false;
+#endif
+    for (int64_t i = 0; i < nb;) {
+        const int nsb = !qw && simd && i + 1 < nb ? 2 : 1;
         const float *xb = x + i * QK_K;
-        uint8_t *b = y + i * 176;
-        if (qw) k45_scales_imatrix(xb, b, L, 31, qw + i * QK_K);
-        else k45_scales_ref(xb, b, L, 31, -0.5f, 15, simd);
-        k45_requant(xb, b, L, 31);
-        q5_k_pack(L, b + 16, b + 48);
+        uint8_t *b = y + i * (int64_t)bs;
+        if (qw) k45_scales_imatrix(xb, b, L, nmax, qw + i * QK_K, simd);
+        else if (nmax == 15) k45_scales_ref(xb, b, bs, nsb, L, 15, -1.f, 20, simd);
+        else k45_scales_ref(xb, b, bs, nsb, L, 31, -0.5f, 15, simd);
+        for (int k = 0; k < nsb; k++, xb += QK_K, b += bs) {
+            k45_requant(xb, b, L + k * QK_K, nmax, simd);
+            if (nmax == 15) q4_k_pack(L + k * QK_K, b + 16);
+            else q5_k_pack(L + k * QK_K, b + 16, b + 48);
+        }
+        i += nsb;
     }
 }
 
-/* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
-void lgg__qrow_q6_k(const float *x, uint8_t *y, int64_t n, const float *qw) { lgg__qrow_q6_k_path(x, y, n, qw, true); }
+void lgg__qrow_q4_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_k45(x, y, n, qw, simd, 15, 144);
+}
 
+void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_k45(x, y, n, qw, simd, 31, 176);
+}
+
+/* ==== Q6_K: ql[128], qh[64], scales[16] (int8), d ==== */
 void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     int8_t L[QK_K];
     float scales[QK_K / 16];
@@ -755,6 +819,12 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
         for (int j = 0; j < QK_K / 16; j++) {
             const float d = dd * (float)sc[j];
             if (d == 0.0f) continue;
+#if defined(LGG__QX86)
+            if (simd) {
+                lgg__requant16_avx2(xb + 16 * j, d, 32, L + 16 * j);
+                continue;
+            }
+#endif
             for (int ii = 0; ii < 16; ii++)
                 L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(xb[16 * j + ii] / d), -32, 31) + 32);
         }

@@ -25,13 +25,32 @@ void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw) {
     }
 }
 
-void lgg__qrow_f16(const float *x, uint8_t *y, int64_t n, const float *qw) {
+#if defined(LGG__QX86)
+/* Whether the AVX2 kernels may run: asked for, and this CPU has them. */
+static bool use_simd(bool simd) { return simd && lgg__quant_simd(); }
+#endif
+
+void lgg__qrow_f16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     (void)qw;
+#if defined(LGG__QX86)
+    if (use_simd(simd) && !lgg__host_is_big()) {
+        lgg__f32_to_f16_avx2(x, y, n);
+        return;
+    }
+#endif
+    (void)simd;
     for (int64_t i = 0; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_f16(x[i]));
 }
 
-void lgg__qrow_bf16(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_bf16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     (void)qw;
+#if defined(LGG__QX86)
+    if (use_simd(simd) && !lgg__host_is_big()) {
+        lgg__f32_to_bf16_avx2(x, y, n);
+        return;
+    }
+#endif
+    (void)simd;
     for (int64_t i = 0; i < n; i++) lgg__put16(y + 2 * i, lgg_f32_to_bf16(x[i]));
 }
 
@@ -149,49 +168,57 @@ static void q5_1_block_ref(const float *xb, uint8_t *b) {
  * around 2^(b-1); formats with a minimum: make_qkx3_quants), and the codes are
  * packed after the f16 header (d, or d and -min) as 4 or 5 bits. */
 static void qrow_legacy(const float *x, uint8_t *y, int64_t n, const float *qw,
-                        void (*block_ref)(const float *, uint8_t *), size_t block_bytes, int bits, bool with_min) {
+                        void (*block_ref)(const float *, uint8_t *), size_t block_bytes, int bits, bool with_min,
+                        bool simd) {
     const int64_t nb = n / QK;
     if (!qw) {
+#if defined(LGG__QX86)
+        if (use_simd(simd)) {
+            if (with_min) lgg__qx_1_avx2(x, y, nb, bits);
+            else lgg__qx_0_avx2(x, y, nb, bits);
+            return;
+        }
+#endif
+        (void)simd;
         for (int64_t ib = 0; ib < nb; ib++) block_ref(x + ib * QK, y + (size_t)ib * block_bytes);
         return;
     }
     const float sigma2 = row_sigma2(x, n);
     const size_t hdr = with_min ? 4 : 2;
-    float w[QK];
-    uint8_t L[QK], Laux[QK];
-    int8_t Ls[QK];
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + (size_t)ib * block_bytes;
-        imatrix_weights(xb, qw + ib * QK, sigma2, w);
-        if (with_min) {
-            float mn;
-            const float d = lgg__make_qkx3_quants(QK, (1 << bits) - 1, xb, w, L, &mn, Laux, -0.9f, 0.05f, 36, false);
-            lgg__put_f16(b, d);
-            lgg__put_f16(b + 2, -mn);
-        } else {
-            const float d = lgg__make_qx_quants(QK, 1 << (bits - 1), xb, Ls, 1, w);
-            lgg__put_f16(b, d);
-            for (int j = 0; j < QK; j++) L[j] = (uint8_t)Ls[j];
+    float w[8 * QK], d[8], mn[8];
+    uint8_t L[8 * QK];
+    int8_t Ls[8 * QK];
+    /* 8 blocks at a time: the searches run in SIMD lanes where available */
+    for (int64_t ib = 0; ib < nb; ib += 8) {
+        const int k = nb - ib < 8 ? (int)(nb - ib) : 8;
+        for (int j = 0; j < k; j++) imatrix_weights(x + (ib + j) * QK, qw + (ib + j) * QK, sigma2, w + j * QK);
+        if (with_min) lgg__qkx3_batch(k, QK, (1 << bits) - 1, x + ib * QK, w, L, d, mn, simd);
+        else lgg__qx1_batch(k, QK, 1 << (bits - 1), x + ib * QK, w, Ls, d, simd);
+        for (int j = 0; j < k; j++) {
+            uint8_t *b = y + (size_t)(ib + j) * block_bytes, *Lj = L + j * QK;
+            lgg__put_f16(b, d[j]);
+            if (with_min) lgg__put_f16(b + 2, -mn[j]);
+            else
+                for (int i = 0; i < QK; i++) Lj[i] = (uint8_t)Ls[j * QK + i];
+            if (bits == 4)
+                for (int i = 0; i < 16; i++) b[hdr + i] = (uint8_t)(Lj[i] | (Lj[i + 16] << 4));
+            else
+                pack5(Lj, b + hdr, b + hdr + 4);
         }
-        if (bits == 4)
-            for (int j = 0; j < 16; j++) b[hdr + j] = (uint8_t)(L[j] | (L[j + 16] << 4));
-        else
-            pack5(L, b + hdr, b + hdr + 4);
     }
 }
 
-void lgg__qrow_q4_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    qrow_legacy(x, y, n, qw, q4_0_block_ref, 18, 4, false);
+void lgg__qrow_q4_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_legacy(x, y, n, qw, q4_0_block_ref, 18, 4, false, simd);
 }
-void lgg__qrow_q4_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    qrow_legacy(x, y, n, qw, q4_1_block_ref, 20, 4, true);
+void lgg__qrow_q4_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_legacy(x, y, n, qw, q4_1_block_ref, 20, 4, true, simd);
 }
-void lgg__qrow_q5_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    qrow_legacy(x, y, n, qw, q5_0_block_ref, 22, 5, false);
+void lgg__qrow_q5_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_legacy(x, y, n, qw, q5_0_block_ref, 22, 5, false, simd);
 }
-void lgg__qrow_q5_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    qrow_legacy(x, y, n, qw, q5_1_block_ref, 24, 5, true);
+void lgg__qrow_q5_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    qrow_legacy(x, y, n, qw, q5_1_block_ref, 24, 5, true, simd);
 }
 
 /* ---- Q8_0: d, 32 signed bytes; value = q * d.  Weights unused. ---- */
@@ -204,38 +231,39 @@ static float absmax_q8(const float *xb) {
     return amax;
 }
 
-void lgg__qrow_q8_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    (void)qw;
-    const int64_t nb = n / QK;
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + ib * 34;
-        const float d = absmax_q8(xb) / 127;
-        const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(b, d);
-        for (int j = 0; j < QK; j++) b[2 + j] = (uint8_t)(int8_t)lgg__f2i(roundf(xb[j] * id));
+/* one Q8_0 block (sum = false) or Q8_1 block (sum = true: s = d * sum(q) after d) */
+void lgg__q8_block_ref(const float *xb, uint8_t *b, bool sum) {
+    const float d = absmax_q8(xb) / 127;
+    const float id = d != 0.0f ? 1.0f / d : 0.0f;
+    lgg__put_f16(b, d);
+    uint8_t *qs = b + (sum ? 4 : 2);
+    int isum = 0;
+    for (int j = 0; j < QK; j++) {
+        const int8_t q = (int8_t)lgg__f2i(roundf(xb[j] * id));
+        qs[j] = (uint8_t)q;
+        isum += q;
     }
+    if (sum) lgg__put_f16(b + 2, (float)isum * d);
 }
 
-/* ---- Q8_1: d, s = d * sum(q) (f16), 32 signed bytes ---- */
-void lgg__qrow_q8_1(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    (void)qw;
+static void qrow_q8(const float *x, uint8_t *y, int64_t n, bool sum, bool simd) {
     const int64_t nb = n / QK;
-    for (int64_t ib = 0; ib < nb; ib++) {
-        const float *xb = x + ib * QK;
-        uint8_t *b = y + ib * 36;
-        const float d = absmax_q8(xb) / 127;
-        const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(b, d);
-        int sum = 0;
-        for (int j = 0; j < QK / 2; j++) {
-            const int8_t a = (int8_t)lgg__f2i(roundf(xb[j] * id));
-            const int8_t c = (int8_t)lgg__f2i(roundf(xb[j + QK / 2] * id));
-            b[4 + j] = (uint8_t)a;
-            b[4 + QK / 2 + j] = (uint8_t)c;
-            sum += a;
-            sum += c;
-        }
-        lgg__put_f16(b + 2, (float)sum * d);
+#if defined(LGG__QX86)
+    if (use_simd(simd)) {
+        lgg__q8_avx2(x, y, nb, sum);
+        return;
     }
+#endif
+    (void)simd;
+    for (int64_t ib = 0; ib < nb; ib++) lgg__q8_block_ref(x + ib * QK, y + ib * (sum ? 36 : 34), sum);
+}
+
+void lgg__qrow_q8_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    (void)qw;
+    qrow_q8(x, y, n, false, simd);
+}
+
+void lgg__qrow_q8_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+    (void)qw;
+    qrow_q8(x, y, n, true, simd);
 }

@@ -195,76 +195,90 @@ void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
 }
 
 /* ---- IQ4_NL / IQ4_XS: non-linear 4-bit levels per 32 values ----
- * One super-block of `sbs` values (32 for NL, 256 for XS) in blocks of 32.
- * Writes the f16 scale to dh, codes to q4 and (XS) the 6-bit block scales. */
-static void iq4_superblock(int sbs, const float *x, uint8_t *dh, uint8_t *q4, uint8_t *scales_h, uint8_t *scales_l,
-                           const float *qw, int ntry) {
-    const int8_t *values = lgg__kvalues_iq4nl;
-    float scales[QK_K / 32], weight[32];
-    uint8_t L[QK_K];
+ * A super-block of `sbs` values (32 for NL, 256 for XS) in blocks of 32: each
+ * block's scale is searched (iq4_block_scale; the AVX2 kernel runs 8 blocks
+ * in lanes), then the super-block's f16 scale, (XS) the 6-bit block scales
+ * and the codes follow from them (iq4_finish). */
+#define IQ4_NTRY 7
+
+/* weights of one block: imatrix * sqrt(sigma2 + x^2), or x^2 */
+static void iq4_weights(const float *xb, const float *q, float sigma2, float *weight) {
+    if (q)
+        for (int j = 0; j < 32; j++) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
+    else
+        for (int j = 0; j < 32; j++) weight[j] = xb[j] * xb[j];
+}
+
+static float iq4_sigma2(const float *x, int sbs) {
     float sigma2 = 0;
     for (int j = 0; j < sbs; j++) sigma2 += x[j] * x[j];
-    sigma2 *= 2.f / (float)sbs;
+    return sigma2 * (2.f / (float)sbs);
+}
 
-    memset(q4, 0, (size_t)sbs / 2);
-    lgg__put_f16(dh, 0.f);
-
-    float max_scale = 0, amax_scale = 0;
-    const int nblk = sbs / 32;
-    for (int ib = 0; ib < nblk; ib++) {
-        const float *xb = x + ib * 32;
-        uint8_t *Lb = L + ib * 32;
-        if (qw) {
-            const float *q = qw + ib * 32;
-            for (int j = 0; j < 32; j++) weight[j] = q[j] * sqrtf(sigma2 + xb[j] * xb[j]);
-        } else {
-            for (int j = 0; j < 32; j++) weight[j] = xb[j] * xb[j];
+/* the scale of one block of 32 with its weights (0 for a near-zero block) */
+static float iq4_block_scale(const float *xb, const float *weight) {
+    const int8_t *values = lgg__kvalues_iq4nl;
+    float amax = 0, max = 0;
+    for (int j = 0; j < 32; j++) {
+        const float a = fabsf(xb[j]);
+        if (a > amax) {
+            amax = a;
+            max = xb[j];
         }
-        float amax = 0, max = 0;
-        for (int j = 0; j < 32; j++) {
-            const float a = fabsf(xb[j]);
-            if (a > amax) {
-                amax = a;
-                max = xb[j];
-            }
-        }
-        if (amax < 1e-15f) {
-            scales[ib] = 0;
-            continue;
-        }
-        float d = ntry > 0 ? -max / (float)values[0] : max / (float)values[0];
-        float id = 1 / d;
-        float sumqx = 0, sumq2 = 0;
+    }
+    if (amax < 1e-15f) return 0;
+    float d = -max / (float)values[0];
+    float id = 1 / d;
+    float sumqx = 0, sumq2 = 0;
+    for (int j = 0; j < 32; j++) {
+        const int l = lgg__best_index_i8(16, values, id * xb[j]);
+        const float q = (float)values[l], w = weight[j];
+        sumqx += w * q * xb[j];
+        sumq2 += w * q * q;
+    }
+    d = sumq2 > 0 ? sumqx / sumq2 : 0.f;
+    float best = d * sumqx;
+    for (int t = -IQ4_NTRY; t <= IQ4_NTRY; t++) {
+        id = (float)(t + values[0]) / max;
+        sumqx = sumq2 = 0;
         for (int j = 0; j < 32; j++) {
             const int l = lgg__best_index_i8(16, values, id * xb[j]);
-            Lb[j] = (uint8_t)l;
             const float q = (float)values[l], w = weight[j];
             sumqx += w * q * xb[j];
             sumq2 += w * q * q;
         }
-        d = sumq2 > 0 ? sumqx / sumq2 : 0.f;
-        float best = d * sumqx;
-        for (int t = -ntry; t <= ntry; t++) {
-            id = (float)(t + values[0]) / max;
-            sumqx = sumq2 = 0;
-            for (int j = 0; j < 32; j++) {
-                const int l = lgg__best_index_i8(16, values, id * xb[j]);
-                const float q = (float)values[l], w = weight[j];
-                sumqx += w * q * xb[j];
-                sumq2 += w * q * q;
-            }
-            if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
-                d = sumqx / sumq2;
-                best = d * sumqx;
-            }
-        }
-        scales[ib] = d;
-        if (fabsf(d) > amax_scale) {
-            amax_scale = fabsf(d);
-            max_scale = d;
+        if (sumq2 > 0 && sumqx * sumqx > best * sumq2) {
+            d = sumqx / sumq2;
+            best = d * sumqx;
         }
     }
+    return d;
+}
 
+/* codes of 32 values at scale 1/id, packed in nibble pairs (j, j+16) */
+static void iq4_codes(const float *xb, float id, uint8_t *q4, bool simd) {
+#if defined(LGG__QX86)
+    if (simd) {
+        lgg__iq4_codes_avx2(xb, id, q4);
+        return;
+    }
+#endif
+    (void)simd;
+    uint8_t L[32];
+    for (int j = 0; j < 32; j++) L[j] = (uint8_t)lgg__best_index_i8(16, lgg__kvalues_iq4nl, id * xb[j]);
+    for (int j = 0; j < 16; j++) q4[j] = (uint8_t)(L[j] | (L[16 + j] << 4));
+}
+
+/* from the block scales to the stored super-block */
+static void iq4_finish(int sbs, const float *x, const float *scales, uint8_t *dh, uint8_t *q4, uint8_t *scales_h,
+                       uint8_t *scales_l, bool simd) {
+    const int nblk = sbs / 32;
+    float max_scale = 0, amax_scale = 0;
+    for (int ib = 0; ib < nblk; ib++)
+        if (fabsf(scales[ib]) > amax_scale) {
+            amax_scale = fabsf(scales[ib]);
+            max_scale = scales[ib];
+        }
     if (nblk > 1) {
         memset(scales_h, 0, 2);
         const float d = -max_scale / 32;
@@ -276,9 +290,7 @@ static void iq4_superblock(int sbs, const float *x, uint8_t *dh, uint8_t *q4, ui
             l = l < -32 ? -32 : l > 31 ? 31 : l;
             const float dl = d * (float)l;
             const float idl = dl != 0.0f ? 1 / dl : 0.f;
-            uint8_t *Lb = L + ib * 32;
-            const float *xb = x + ib * 32;
-            for (int j = 0; j < 32; j++) Lb[j] = (uint8_t)lgg__best_index_i8(16, values, idl * xb[j]);
+            iq4_codes(x + ib * 32, idl, q4 + 16 * ib, simd);
             l += 32;
             const uint8_t lo = (uint8_t)(l & 0xf), hi = (uint8_t)(l >> 4);
             if (ib % 2 == 0) scales_l[ib / 2] = lo;
@@ -288,27 +300,70 @@ static void iq4_superblock(int sbs, const float *x, uint8_t *dh, uint8_t *q4, ui
         lgg__put16(scales_h, sh);
     } else {
         lgg__put_f16(dh, scales[0]);
-        if (ntry > 0) {
-            const float id = scales[0] != 0.0f ? 1 / scales[0] : 0;
-            for (int j = 0; j < sbs; j++) L[j] = (uint8_t)lgg__best_index_i8(16, values, id * x[j]);
-        }
+        const float id = scales[0] != 0.0f ? 1 / scales[0] : 0;
+        iq4_codes(x, id, q4, simd);
     }
-    for (int i = 0; i < sbs / 32; i++)
-        for (int j = 0; j < 16; j++) q4[16 * i + j] = (uint8_t)(L[32 * i + j] | (L[32 * i + 16 + j] << 4));
 }
 
-/* IQ4_NL: d, qs[16] */
-void lgg__qrow_iq4_nl(const float *x, uint8_t *y, int64_t n, const float *qw) {
-    for (int64_t ib = 0; ib < n / 32; ib++) {
-        uint8_t *b = y + ib * 18;
-        iq4_superblock(32, x + ib * 32, b, b + 2, NULL, NULL, qw ? qw + ib * 32 : NULL, 7);
+/* block scales of nblk consecutive blocks; sigma2 per super-block of sbs */
+static void iq4_scales(int nblk, int sbs, const float *x, const float *qw, float *scales, bool simd) {
+    float weight[8 * 32], sigma2 = 0;
+    int ib = 0, sb_done = -1;
+    /* the sigma^2 of block k's super-block (formed once per super-block) */
+#define IQ4_SIGMA2(k)                                                                                                  \
+    do {                                                                                                               \
+        const int sb_ = (k) * 32 / sbs;                                                                                \
+        if (qw && sb_ != sb_done) {                                                                                    \
+            sigma2 = iq4_sigma2(x + sb_ * sbs, sbs);                                                                   \
+            sb_done = sb_;                                                                                             \
+        }                                                                                                              \
+    } while (0)
+#if defined(LGG__QX86)
+    if (simd)
+        for (; ib + 8 <= nblk; ib += 8) {
+            if (qw)
+                for (int k = ib; k < ib + 8; k++) {
+                    IQ4_SIGMA2(k);
+                    iq4_weights(x + k * 32, qw + k * 32, sigma2, weight + (k - ib) * 32);
+                }
+            lgg__iq4_scales_x8_avx2(x + ib * 32, qw ? weight : NULL, scales + ib);
+        }
+#endif
+    (void)simd;
+    for (; ib < nblk; ib++) {
+        IQ4_SIGMA2(ib);
+        iq4_weights(x + ib * 32, qw ? qw + ib * 32 : NULL, sigma2, weight);
+        scales[ib] = iq4_block_scale(x + ib * 32, weight);
+    }
+#undef IQ4_SIGMA2
+}
+
+/* IQ4_NL: d, qs[16]; each block is its own super-block, 8 searched at once */
+void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#endif
+    float scales[8];
+    for (int64_t ib = 0; ib < n / 32; ib += 8) {
+        const int nblk = n / 32 - ib < 8 ? (int)(n / 32 - ib) : 8;
+        iq4_scales(nblk, 32, x + ib * 32, qw ? qw + ib * 32 : NULL, scales, simd);
+        for (int k = 0; k < nblk; k++) {
+            uint8_t *b = y + (ib + k) * 18;
+            iq4_finish(32, x + (ib + k) * 32, scales + k, b, b + 2, NULL, NULL, simd);
+        }
     }
 }
 
 /* IQ4_XS: d, scales_h (u16), scales_l[4], qs[128] */
-void lgg__qrow_iq4_xs(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_iq4_xs_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
+#if defined(LGG__QX86)
+    simd = simd && lgg__quant_simd();
+#endif
+    float scales[QK_K / 32];
     for (int64_t ib = 0; ib < n / QK_K; ib++) {
         uint8_t *b = y + ib * 136;
-        iq4_superblock(QK_K, x + ib * QK_K, b, b + 8, b + 2, b + 4, qw ? qw + ib * QK_K : NULL, 7);
+        const float *xb = x + ib * QK_K;
+        iq4_scales(QK_K / 32, QK_K, xb, qw ? qw + ib * QK_K : NULL, scales, simd);
+        iq4_finish(QK_K, xb, scales, b, b + 8, b + 2, b + 4, simd);
     }
 }

@@ -32,37 +32,39 @@ enum check_kind {
 typedef struct qentry {
     lgg__qrow_fn fn;
     lgg__qrow_chk_fn fnc; /* instead of fn: may fail */
+    lgg__qpath_fn pfn;    /* instead of fn: has SIMD kernels */
     bool needs_imatrix;
     uint8_t check;
     uint8_t off, n16;
 } qentry;
 
-#define Q(id, f, imx, chk, o, c) [id] = {f, NULL, imx, chk, o, c}
-#define QC(id, f, imx, chk, o, c) [id] = {NULL, f, imx, chk, o, c}
+#define Q(id, f, imx, chk, o, c) [id] = {f, NULL, NULL, imx, chk, o, c}
+#define QC(id, f, imx, chk, o, c) [id] = {NULL, f, NULL, imx, chk, o, c}
+#define QP(id, f, imx, chk, o, c) [id] = {NULL, NULL, f, imx, chk, o, c}
 
 static const qentry QTAB[LGG_TYPE_COUNT] = {
     Q(LGG_TYPE_F32, lgg__qrow_f32, false, CHK_F32, 0, 0),
-    Q(LGG_TYPE_F16, lgg__qrow_f16, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_BF16, lgg__qrow_bf16, false, CHK_BF16, 0, 0),
-    Q(LGG_TYPE_Q4_0, lgg__qrow_q4_0, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_Q4_1, lgg__qrow_q4_1, false, CHK_F16S, 0, 2),
-    Q(LGG_TYPE_Q5_0, lgg__qrow_q5_0, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_Q5_1, lgg__qrow_q5_1, false, CHK_F16S, 0, 2),
-    Q(LGG_TYPE_Q8_0, lgg__qrow_q8_0, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_Q8_1, lgg__qrow_q8_1, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_Q2_K, lgg__qrow_q2_k, false, CHK_F16S, 80, 2),
-    Q(LGG_TYPE_Q3_K, lgg__qrow_q3_k, false, CHK_F16S, 108, 1),
-    Q(LGG_TYPE_Q4_K, lgg__qrow_q4_k, false, CHK_F16S, 0, 2),
-    Q(LGG_TYPE_Q5_K, lgg__qrow_q5_k, false, CHK_F16S, 0, 2),
-    Q(LGG_TYPE_Q6_K, lgg__qrow_q6_k, false, CHK_F16S, 208, 1),
+    QP(LGG_TYPE_F16, lgg__qrow_f16_path, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_BF16, lgg__qrow_bf16_path, false, CHK_BF16, 0, 0),
+    QP(LGG_TYPE_Q4_0, lgg__qrow_q4_0_path, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_Q4_1, lgg__qrow_q4_1_path, false, CHK_F16S, 0, 2),
+    QP(LGG_TYPE_Q5_0, lgg__qrow_q5_0_path, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_Q5_1, lgg__qrow_q5_1_path, false, CHK_F16S, 0, 2),
+    QP(LGG_TYPE_Q8_0, lgg__qrow_q8_0_path, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_Q8_1, lgg__qrow_q8_1_path, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_Q2_K, lgg__qrow_q2_k_path, false, CHK_F16S, 80, 2),
+    QP(LGG_TYPE_Q3_K, lgg__qrow_q3_k_path, false, CHK_F16S, 108, 1),
+    QP(LGG_TYPE_Q4_K, lgg__qrow_q4_k_path, false, CHK_F16S, 0, 2),
+    QP(LGG_TYPE_Q5_K, lgg__qrow_q5_k_path, false, CHK_F16S, 0, 2),
+    QP(LGG_TYPE_Q6_K, lgg__qrow_q6_k_path, false, CHK_F16S, 208, 1),
     Q(LGG_TYPE_TQ1_0, lgg__qrow_tq1_0, false, CHK_F16S, 52, 1),
     Q(LGG_TYPE_TQ2_0, lgg__qrow_tq2_0, false, CHK_F16S, 64, 1),
     Q(LGG_TYPE_MXFP4, lgg__qrow_mxfp4, false, CHK_E8M0, 0, 0),
     Q(LGG_TYPE_NVFP4, lgg__qrow_nvfp4, false, CHK_NONE, 0, 0),
     Q(LGG_TYPE_Q1_0, lgg__qrow_q1_0, false, CHK_F16S, 0, 1),
     Q(LGG_TYPE_Q2_0, lgg__qrow_q2_0, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_IQ4_NL, lgg__qrow_iq4_nl, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_IQ4_XS, lgg__qrow_iq4_xs, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_IQ4_NL, lgg__qrow_iq4_nl_path, false, CHK_F16S, 0, 1),
+    QP(LGG_TYPE_IQ4_XS, lgg__qrow_iq4_xs_path, false, CHK_F16S, 0, 1),
     QC(LGG_TYPE_IQ2_XXS, lgg__qrow_iq2_xxs, true, CHK_F16S, 0, 1),
     QC(LGG_TYPE_IQ2_XS, lgg__qrow_iq2_xs, true, CHK_F16S, 0, 1),
     QC(LGG_TYPE_IQ2_S, lgg__qrow_iq2_s, false, CHK_F16S, 0, 1),
@@ -73,7 +75,7 @@ static const qentry QTAB[LGG_TYPE_COUNT] = {
 };
 
 static const qentry *entry(uint32_t type) {
-    if (type >= LGG_TYPE_COUNT || (!QTAB[type].fn && !QTAB[type].fnc)) return NULL;
+    if (type >= LGG_TYPE_COUNT || (!QTAB[type].fn && !QTAB[type].fnc && !QTAB[type].pfn)) return NULL;
     return &QTAB[type];
 }
 
@@ -125,6 +127,11 @@ static bool row_valid(const qentry *e, const lgg_type_info *ti, const uint8_t *r
 
 lgg_status lgg_quantize(uint32_t type, const float *src, void *dst, size_t dst_size, int64_t nrows,
                         int64_t n_per_row, const float *imatrix, size_t *written) {
+    return lgg__quantize_path(type, src, dst, dst_size, nrows, n_per_row, imatrix, written, true);
+}
+
+lgg_status lgg__quantize_path(uint32_t type, const float *src, void *dst, size_t dst_size, int64_t nrows,
+                              int64_t n_per_row, const float *imatrix, size_t *written, bool simd) {
     if (written) *written = 0;
     if (nrows < 0 || n_per_row <= 0 || (nrows > 0 && (!src || !dst))) return LGG_ERR_ARG;
     const qentry *e = entry(type);
@@ -142,7 +149,8 @@ lgg_status lgg_quantize(uint32_t type, const float *src, void *dst, size_t dst_s
     const float *x = src;
     uint8_t *y = dst;
     for (int64_t r = 0; r < nrows; r++) {
-        if (e->fn) e->fn(x, y, n_per_row, imatrix);
+        if (e->pfn) e->pfn(x, y, n_per_row, imatrix, simd);
+        else if (e->fn) e->fn(x, y, n_per_row, imatrix);
         else if (!e->fnc(x, y, n_per_row, imatrix)) return LGG_ERR_INVALID;
         if (!row_valid(e, ti, y, ti->quantized ? nblocks : (uint64_t)n_per_row)) return LGG_ERR_INVALID;
         if (written) *written += (size_t)row_size;
