@@ -3,6 +3,7 @@
 #define LGG_FILE_H
 
 #include "internal.h"
+#include "nameidx.h"
 
 struct lgg_file {
     lgg_allocator alloc_copy; /* the caller's hooks, copied */
@@ -32,15 +33,11 @@ struct lgg_file {
     uint64_t n_tensors;
     lgg_tensor *tensors;
 
-    /* open-addressing hash indexes: slot holds index+1, 0 = empty; keyed
-     * per open (parse.c) so that a file cannot choose colliding names */
-    uint64_t hash_key[2];
-    uint32_t *kv_slots;
-    uint64_t kv_mask;
-    uint32_t *t_slots;
-    uint64_t t_mask;
+    /* name -> first index, keyed per open so that a file cannot choose
+     * colliding names (nameidx.h) */
+    lgg__nameidx kv_idx;
+    lgg__nameidx t_idx;
 };
 
-LGG_HIDDEN uint64_t lgg__hash(const uint64_t key[2], const char *s, uint64_t len);
 
 #endif

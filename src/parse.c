@@ -17,6 +17,7 @@
  * Nested arrays are walked with an explicit stack, never recursion. */
 #include "cursor.h"
 #include "file.h"
+#include "nameidx.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,9 +27,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__linux__)
-#include <sys/random.h>
-#endif
 
 #define MAX_DEPTH_CAP 64u /* hard ceiling on lgg_limits.max_depth (stack frames) */
 
@@ -45,74 +43,6 @@ static void limits_resolve(lgg_limits *l, const lgg_limits *in) {
     l->max_kv = in && in->max_kv ? in->max_kv : LGG_DEFAULT_MAX_KV;
     l->max_tensors = in && in->max_tensors ? in->max_tensors : LGG_DEFAULT_MAX_TENSORS;
     l->max_dims = in && in->max_dims && in->max_dims < LGG_MAX_DIMS ? in->max_dims : LGG_MAX_DIMS;
-}
-
-/* The name indexes hash with SipHash-1-3 under a key drawn afresh for every
- * open.  An unkeyed hash lets a file choose names that all land in one run
- * of slots: with FNV-1a, 50,000 such keys (a 1.5 MB file, found in seconds)
- * made opening take 11 s, growing quadratically.  Results never depend on
- * the key: an index maps each distinct name to its first occurrence. */
-#define ROTL64(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
-#define SIPROUND                                                                                                  \
-    do {                                                                                                          \
-        v0 += v1;                                                                                                 \
-        v1 = ROTL64(v1, 13);                                                                                      \
-        v1 ^= v0;                                                                                                 \
-        v0 = ROTL64(v0, 32);                                                                                      \
-        v2 += v3;                                                                                                 \
-        v3 = ROTL64(v3, 16);                                                                                      \
-        v3 ^= v2;                                                                                                 \
-        v0 += v3;                                                                                                 \
-        v3 = ROTL64(v3, 21);                                                                                      \
-        v3 ^= v0;                                                                                                 \
-        v2 += v1;                                                                                                 \
-        v1 = ROTL64(v1, 17);                                                                                      \
-        v1 ^= v2;                                                                                                 \
-        v2 = ROTL64(v2, 32);                                                                                      \
-    } while (0)
-
-uint64_t lgg__hash(const uint64_t key[2], const char *s, uint64_t len) {
-    const uint8_t *p = (const uint8_t *)s;
-    uint64_t v0 = key[0] ^ UINT64_C(0x736f6d6570736575), v1 = key[1] ^ UINT64_C(0x646f72616e646f6d);
-    uint64_t v2 = key[0] ^ UINT64_C(0x6c7967656e657261), v3 = key[1] ^ UINT64_C(0x7465646279746573);
-    uint64_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t m = lgg__ld64(p + i, lgg__host_is_big()); /* little-endian words */
-        v3 ^= m;
-        SIPROUND;
-        v0 ^= m;
-    }
-    uint64_t b = len << 56;
-    for (unsigned k = 0; i < len; i++, k += 8) b |= (uint64_t)p[i] << k;
-    v3 ^= b;
-    SIPROUND;
-    v0 ^= b;
-    v2 ^= 0xff;
-    SIPROUND;
-    SIPROUND;
-    SIPROUND;
-    return v0 ^ v1 ^ v2 ^ v3;
-}
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-/* A fresh hash key: the kernel's random bytes, or (if they cannot be had
- * without blocking) a mix of the time, the handle's address and the pid. */
-static void hash_key_init(uint64_t key[2], const void *handle) {
-#if defined(__linux__)
-    if (getrandom(key, 2 * sizeof key[0], GRND_NONBLOCK) == (ssize_t)(2 * sizeof key[0])) return;
-#endif
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    uint64_t x = (uint64_t)ts.tv_sec * UINT64_C(1000000007) ^ (uint64_t)ts.tv_nsec ^
-                 (uint64_t)(uintptr_t)handle << 16 ^ (uint64_t)getpid() << 40;
-    key[0] = splitmix64(&x);
-    key[1] = splitmix64(&x);
 }
 
 static const char *vt_name(uint32_t vt) {
@@ -256,51 +186,23 @@ static lgg_status parse_value(lgg_cursor *c, const lgg_limits *lim, uint32_t vt,
     return LGG_OK;
 }
 
-/* ---- hash indexes --------------------------------------------------------- */
+/* ---- name indexes ------------------------------------------------------- */
 
-static uint64_t table_size(uint64_t n) {
-    uint64_t s = 16;
-    while (s < n * 2) s <<= 1;
-    return s;
+static void kv_name(const void *ctx, uint64_t i, const char **name, uint64_t *len) {
+    const lgg_str *k = &((const lgg_file *)ctx)->kv[i].key;
+    *name = k->ptr;
+    *len = k->len;
 }
 
-/* Insert index i under (name, len); returns the index already there for an
- * equal name, or -1 when inserted. */
-typedef const lgg_str *(*name_of_fn)(const lgg_file *f, uint64_t i);
-static const lgg_str *kv_name(const lgg_file *f, uint64_t i) { return &f->kv[i].key; }
-static const lgg_str *t_name(const lgg_file *f, uint64_t i) { return &f->tensors[i].name; }
-
-static int64_t slot_insert(const lgg_file *f, uint32_t *slots, uint64_t mask, name_of_fn name_of, uint64_t i) {
-    const lgg_str *n = name_of(f, i);
-    uint64_t h = lgg__hash(f->hash_key, n->ptr, n->len) & mask;
-    for (;;) {
-        uint32_t s = slots[h];
-        if (!s) {
-            slots[h] = (uint32_t)(i + 1);
-            return -1;
-        }
-        const lgg_str *o = name_of(f, s - 1);
-        if (o->len == n->len && (n->len == 0 || memcmp(o->ptr, n->ptr, n->len) == 0)) return (int64_t)(s - 1);
-        h = (h + 1) & mask;
-    }
-}
-
-static int64_t slot_find(const lgg_file *f, const uint32_t *slots, uint64_t mask, name_of_fn name_of,
-                         const char *name, uint64_t len) {
-    if (!slots) return -1;
-    uint64_t h = lgg__hash(f->hash_key, name, len) & mask;
-    for (;;) {
-        uint32_t s = slots[h];
-        if (!s) return -1;
-        const lgg_str *o = name_of(f, s - 1);
-        if (o->len == len && (len == 0 || memcmp(o->ptr, name, len) == 0)) return (int64_t)(s - 1);
-        h = (h + 1) & mask;
-    }
+static void t_name(const void *ctx, uint64_t i, const char **name, uint64_t *len) {
+    const lgg_str *k = &((const lgg_file *)ctx)->tensors[i].name;
+    *name = k->ptr;
+    *len = k->len;
 }
 
 int64_t lgg_find_key(const lgg_file *f, const char *key, size_t len) {
     if (!f || (!key && len)) return -1;
-    return slot_find(f, f->kv_slots, f->kv_mask, kv_name, key, len);
+    return lgg__nameidx_find(&f->kv_idx, kv_name, f, key, len);
 }
 
 int64_t lgg_find_key_cstr(const lgg_file *f, const char *key) {
@@ -309,7 +211,7 @@ int64_t lgg_find_key_cstr(const lgg_file *f, const char *key) {
 
 int64_t lgg_find_tensor(const lgg_file *f, const char *name, size_t len) {
     if (!f || (!name && len)) return -1;
-    return slot_find(f, f->t_slots, f->t_mask, t_name, name, len);
+    return lgg__nameidx_find(&f->t_idx, t_name, f, name, len);
 }
 
 int64_t lgg_find_tensor_cstr(const lgg_file *f, const char *name) {
@@ -572,22 +474,19 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
 }
 
 static lgg_status build_indexes(lgg_file *f, lgg_error *err) {
-    f->kv_mask = table_size(f->n_kv) - 1;
-    f->t_mask = table_size(f->n_tensors) - 1;
-    f->kv_slots = lgg__calloc(f->alloc, f->kv_mask + 1, sizeof *f->kv_slots);
-    f->t_slots = lgg__calloc(f->alloc, f->t_mask + 1, sizeof *f->t_slots);
-    if (!f->kv_slots || !f->t_slots) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory for the indexes");
     /* duplicate keys keep the first occurrence in the index; validation reports them */
-    for (uint64_t i = 0; i < f->n_kv; i++) slot_insert(f, f->kv_slots, f->kv_mask, kv_name, i);
-    for (uint64_t i = 0; i < f->n_tensors; i++) {
-        int64_t prev = slot_insert(f, f->t_slots, f->t_mask, t_name, i);
-        if (prev >= 0) {
-            char q[200];
-            tensor_name_msg(&f->tensors[i], q, sizeof q);
-            return lgg__fail(err, LGG_ERR_TENSOR_DUP, f->tensors[i].info_offset,
-                             "tensor %llu at offset %llu has the same name '%s' as tensor %lld",
-                             (unsigned long long)i, (unsigned long long)f->tensors[i].info_offset, q, (long long)prev);
-        }
+    int64_t dup;
+    if (!lgg__nameidx_build(&f->kv_idx, f->alloc, f->n_kv, kv_name, f, NULL) ||
+        !lgg__nameidx_build(&f->t_idx, f->alloc, f->n_tensors, t_name, f, &dup))
+        return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory for the indexes");
+    if (dup >= 0) {
+        const lgg_tensor *t = &f->tensors[dup];
+        int64_t prev = lgg__nameidx_find(&f->t_idx, t_name, f, t->name.ptr, t->name.len);
+        char q[200];
+        tensor_name_msg(t, q, sizeof q);
+        return lgg__fail(err, LGG_ERR_TENSOR_DUP, t->info_offset,
+                         "tensor %lld at offset %llu has the same name '%s' as tensor %lld", (long long)dup,
+                         (unsigned long long)t->info_offset, q, (long long)prev);
     }
     return LGG_OK;
 }
@@ -604,7 +503,8 @@ static lgg_file *file_new(const lgg_open_options *opts) {
     }
     limits_resolve(&f->limits, opts ? &opts->limits : NULL);
     f->flags = opts ? opts->flags : 0;
-    hash_key_init(f->hash_key, f);
+    lgg__nameidx_init(&f->kv_idx, f);
+    lgg__nameidx_init(&f->t_idx, f);
     return f;
 }
 
@@ -720,7 +620,7 @@ void lgg_close(lgg_file *f) {
     lgg__free(a, f->owned);
     lgg__free(a, f->kv);
     lgg__free(a, f->tensors);
-    lgg__free(a, f->kv_slots);
-    lgg__free(a, f->t_slots);
+    lgg__nameidx_free(&f->kv_idx, a);
+    lgg__nameidx_free(&f->t_idx, a);
     lgg__free(a, f);
 }

@@ -224,6 +224,8 @@ lgg_status lgg_writer_create(const lgg_allocator *allocator, lgg_writer **out, l
         w->alloc = &w->alloc_copy;
     }
     w->src_fd = -1;
+    lgg__nameidx_init(&w->kv_idx, w);
+    lgg__nameidx_init(&w->t_idx, w);
     *out = w;
     return LGG_OK;
 }
@@ -240,6 +242,8 @@ void lgg_writer_free(lgg_writer *w) {
     lgg__free(a, w->kv);
     lgg__free(a, w->t);
     lgg__free(a, w->in_fds);
+    lgg__nameidx_free(&w->kv_idx, a);
+    lgg__nameidx_free(&w->t_idx, a);
     lgg__free(a, w);
 }
 
@@ -255,10 +259,37 @@ static char *dup_bytes(const lgg_allocator *a, const char *s, uint64_t n) {
     return p;
 }
 
-static int64_t find_kv(const lgg_writer *w, const char *key, uint64_t klen) {
+static void wkv_name(const void *ctx, uint64_t i, const char **name, uint64_t *len) {
+    const lgg__wkv *kv = &((const lgg_writer *)ctx)->kv[i];
+    *name = kv->key;
+    *len = kv->klen;
+}
+
+static void wt_name(const void *ctx, uint64_t i, const char **name, uint64_t *len) {
+    const lgg__wtensor *t = &((const lgg_writer *)ctx)->t[i];
+    *name = t->name;
+    *len = t->nlen;
+}
+
+/* Lookups from functions that must not change the writer (it may be written
+ * from several threads at once) use the index only when it is current and
+ * scan otherwise. */
+static int64_t find_kv_ro(const lgg_writer *w, const char *key, uint64_t klen) {
+    if (w->kv_idx_ok) return lgg__nameidx_find(&w->kv_idx, wkv_name, w, key, klen);
     for (uint64_t i = 0; i < w->n_kv; i++)
         if (w->kv[i].klen == klen && (klen == 0 || memcmp(w->kv[i].key, key, klen) == 0)) return (int64_t)i;
     return -1;
+}
+
+/* Make the key index current; false when out of memory. */
+static bool kv_index(lgg_writer *w) {
+    if (!w->kv_idx_ok) w->kv_idx_ok = lgg__nameidx_build(&w->kv_idx, w->alloc, w->n_kv, wkv_name, w, NULL);
+    return w->kv_idx_ok;
+}
+
+static bool t_index(lgg_writer *w) {
+    if (!w->t_idx_ok) w->t_idx_ok = lgg__nameidx_build(&w->t_idx, w->alloc, w->n_t, wt_name, w, NULL);
+    return w->t_idx_ok;
 }
 
 /* Take ownership of body and install it under key: replace the first pair
@@ -269,7 +300,8 @@ static lgg_status put_kv(lgg_writer *w, const char *key, uint64_t klen, uint32_t
         lgg__free(w->alloc, body->p);
         return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory storing a value");
     }
-    int64_t at = append ? -1 : find_kv(w, key, klen);
+    if (!append && !kv_index(w)) goto oom;
+    int64_t at = append ? -1 : find_kv_ro(w, key, klen);
     lgg__wkv *kv;
     if (at >= 0) {
         kv = &w->kv[at];
@@ -289,6 +321,12 @@ static lgg_status put_kv(lgg_writer *w, const char *key, uint64_t klen, uint32_t
         kv = &w->kv[w->n_kv++];
         kv->key = k;
         kv->klen = klen;
+        if (w->kv_idx_ok && lgg__nameidx_add(&w->kv_idx, w->alloc, wkv_name, w, w->n_kv - 1) == -2) {
+            w->kv_idx_ok = false;
+            w->n_kv--;
+            lgg__free(w->alloc, k);
+            goto oom;
+        }
     }
     kv->vt = vt;
     kv->et = et;
@@ -370,6 +408,7 @@ lgg_status lgg_writer_remove(lgg_writer *w, const char *key, size_t klen, lgg_er
         }
     }
     w->n_kv = j;
+    if (removed) w->kv_idx_ok = false; /* positions moved */
     if (!removed) {
         char q[160];
         lgg__quote(q, sizeof q, key, klen, 120);
@@ -382,15 +421,17 @@ lgg_status lgg_writer_rename(lgg_writer *w, const char *from, size_t flen, const
                              lgg_error *err) {
     if (!w || (!from && flen) || (!to && tlen)) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
     char q[160];
-    if (find_kv(w, from, flen) < 0) {
+    if (!kv_index(w)) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    if (find_kv_ro(w, from, flen) < 0) {
         lgg__quote(q, sizeof q, from, flen, 120);
         return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "no key '%s'", q);
     }
     if (flen == tlen && memcmp(from, to, flen) == 0) return LGG_OK;
-    if (find_kv(w, to, tlen) >= 0) {
+    if (find_kv_ro(w, to, tlen) >= 0) {
         lgg__quote(q, sizeof q, to, tlen, 120);
         return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "key '%s' already exists", q);
     }
+    w->kv_idx_ok = false; /* names change below */
     for (uint64_t i = 0; i < w->n_kv; i++) {
         lgg__wkv *kv = &w->kv[i];
         if (kv->klen != flen || (flen && memcmp(kv->key, from, flen) != 0)) continue;
@@ -432,9 +473,9 @@ static lgg_status new_tensor(lgg_writer *w, const char *name, uint64_t nlen, uin
     uint64_t size;
     if (lgg_type_nbytes(type, n, &size))
         return lgg__fail(err, LGG_ERR_TENSOR_DIMS, LGG_NO_OFFSET, "tensor '%s': byte size overflows", q);
-    for (uint64_t i = 0; i < w->n_t; i++)
-        if (w->t[i].nlen == nlen && (nlen == 0 || memcmp(w->t[i].name, name, nlen) == 0))
-            return lgg__fail(err, LGG_ERR_TENSOR_DUP, LGG_NO_OFFSET, "tensor '%s' already added", q);
+    if (!t_index(w)) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    if (lgg__nameidx_find(&w->t_idx, wt_name, w, name, nlen) >= 0)
+        return lgg__fail(err, LGG_ERR_TENSOR_DUP, LGG_NO_OFFSET, "tensor '%s' already added", q);
     if (w->n_t == w->cap_t) {
         uint64_t c = w->cap_t ? w->cap_t * 2 : 16;
         size_t bytes;
@@ -451,6 +492,12 @@ static lgg_status new_tensor(lgg_writer *w, const char *name, uint64_t nlen, uin
     memset(t, 0, sizeof *t);
     t->name = nm;
     t->nlen = nlen;
+    if (lgg__nameidx_add(&w->t_idx, w->alloc, wt_name, w, w->n_t - 1) == -2) {
+        w->t_idx_ok = false;
+        w->n_t--;
+        lgg__free(w->alloc, nm);
+        return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    }
     memcpy(t->ne, d, sizeof d);
     /* ggml writes only up to the last dimension that is not 1 */
     t->n_dims = 1;
@@ -473,6 +520,7 @@ lgg_status lgg_writer_add_tensor_buffer(lgg_writer *w, const char *name, size_t 
         uint64_t want = t->size;
         lgg__free(w->alloc, t->name);
         w->n_t--;
+        w->t_idx_ok = false;
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "tensor data is %llu bytes, the tensor needs %llu",
                          (unsigned long long)size, (unsigned long long)want);
     }
@@ -603,7 +651,7 @@ lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, l
         if ((a & (a - 1)) || a > UINT32_MAX)
             return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "alignment %llu is not a power of two below 2^32",
                              (unsigned long long)a);
-        r->set_alignment = a != meta || (have && w->kv[find_kv(w, "general.alignment", 17)].vt != LGG_VT_U32);
+        r->set_alignment = a != meta || (have && w->kv[find_kv_ro(w, "general.alignment", 17)].vt != LGG_VT_U32);
         r->alignment = a;
     }
     return LGG_OK;
@@ -633,7 +681,7 @@ lgg_status lgg__encode_header(const lgg_writer *w, const lgg__wopts *o, bool kee
     fmt f = {lgg__needs_swap(o->endian), o->version == 1 ? 4 : 8};
     wbuf b = {NULL, 0, 0, o->alloc, false};
     lgg_status s = LGG_OK;
-    bool add_align = o->set_alignment && find_kv(w, "general.alignment", 17) < 0;
+    bool add_align = o->set_alignment && find_kv_ro(w, "general.alignment", 17) < 0;
     wb_put(&b, "GGUF", 4);
     wb_u32(&b, o->version, f.swap);
     if ((s = wb_len(&b, w->n_t, f, "tensor count", err))) goto fail;

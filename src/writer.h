@@ -4,6 +4,7 @@
 #define LGG_WRITER_H
 
 #include "internal.h"
+#include "nameidx.h"
 
 typedef struct lgg__wkv {
     char *key;
@@ -45,6 +46,12 @@ struct lgg_writer {
     /* more files the output must not be (merge inputs that add no tensor) */
     int *in_fds;
     uint32_t n_in_fds;
+    /* name -> first position, so that building a writer of n pairs or
+     * tensors costs O(n), not O(n^2).  An index is dropped (and rebuilt on
+     * the next lookup) after a removal or a rename, or when memory for it
+     * runs out; lookups then fall back to a scan, never to an error. */
+    lgg__nameidx kv_idx, t_idx;
+    bool kv_idx_ok, t_idx_ok;
 };
 
 /* Resolved output options. */

@@ -620,3 +620,101 @@ TEST(writer_update_in_place_when_the_header_keeps_its_padded_size) {
     CHECK_EQ_U(count_entries(dir), 0);
     rmdir(dir);
 }
+
+/* The writer's name indexes (grown on add, dropped on remove/rename and
+ * rebuilt on the next lookup) must answer exactly as a scan would: a random
+ * sequence of sets, removes and renames over 20,000 keys is checked against
+ * a plain model, and tensor duplicates are found at any position. */
+TEST(writer_indexes_agree_with_a_model_over_many_edits) {
+    enum { NK = 20000, STEPS = 30000 };
+    lgg_writer *w = NULL;
+    REQUIRE(lgg_writer_create(NULL, &w, NULL) == 0);
+    /* model: present[i] and value[i] for key "k.<i>", order of first insertion */
+    static int32_t order[NK + STEPS];
+    static uint32_t value[NK];
+    static bool present[NK];
+    size_t n_order = 0;
+    uint64_t x = 12345;
+    char key[32], key2[32];
+    for (int s = 0; s < STEPS; s++) {
+        x = x * 6364136223846793005u + 1442695040888963407u;
+        uint32_t r = (uint32_t)(x >> 33);
+        uint32_t i = r % NK, op = (r >> 20) % 8;
+        int kl = snprintf(key, sizeof key, "k.%u", i);
+        if (op < 6) { /* set: replace in place, or append */
+            CHECK(lgg_writer_set_u32(w, key, (uint32_t)s, NULL) == 0);
+            if (!present[i]) order[n_order++] = (int32_t)i;
+            present[i] = true;
+            value[i] = (uint32_t)s;
+        } else if (op == 6) { /* remove */
+            lgg_status st = lgg_writer_remove(w, key, (size_t)kl, NULL);
+            CHECK(st == (present[i] ? LGG_OK : LGG_ERR_NOT_FOUND));
+            if (present[i]) {
+                present[i] = false;
+                for (size_t j = 0; j < n_order; j++)
+                    if (order[j] == (int32_t)i) {
+                        memmove(order + j, order + j + 1, (n_order - j - 1) * sizeof *order);
+                        n_order--;
+                        break;
+                    }
+            }
+        } else { /* rename k.i -> k.(i+1 mod NK) when that key is absent */
+            uint32_t t = (i + 1) % NK;
+            int kl2 = snprintf(key2, sizeof key2, "k.%u", t);
+            lgg_status st = lgg_writer_rename(w, key, (size_t)kl, key2, (size_t)kl2, NULL);
+            lgg_status want = !present[i] ? LGG_ERR_NOT_FOUND : present[t] ? LGG_ERR_EXISTS : LGG_OK;
+            CHECK(st == want);
+            if (want == LGG_OK) {
+                present[i] = false;
+                present[t] = true;
+                value[t] = value[i];
+                for (size_t j = 0; j < n_order; j++)
+                    if (order[j] == (int32_t)i) order[j] = (int32_t)t;
+            }
+        }
+    }
+    CHECK(lgg_writer_kv_count(w) == n_order);
+    size_t n;
+    lgg_status st;
+    unsigned char *p = write_to_mem(w, NULL, &n, &st);
+    REQUIRE(p != NULL);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_memory(p, n, NULL, &f, NULL) == 0);
+    REQUIRE(lgg_kv_count(f) == n_order);
+    int bad = 0;
+    for (size_t j = 0; j < n_order && bad < 5; j++) {
+        const lgg_kv *kv = lgg_kv_at(f, j);
+        int kl = snprintf(key, sizeof key, "k.%d", order[j]);
+        uint32_t v = 0;
+        if (kv->key.len != (size_t)kl || memcmp(kv->key.ptr, key, (size_t)kl) ||
+            lgg_value_u32(&kv->value, &v) != 0 || v != value[order[j]]) {
+            CHECKF(0, "pair %zu is not %s = %u", j, key, value[order[j]]);
+            bad++;
+        }
+    }
+    lgg_close(f);
+    free(p);
+
+    /* tensors: 20,000 names, then a duplicate of the first, a middle and the last */
+    static float one[1];
+    int64_t ne[1] = {1};
+    for (int i = 0; i < NK; i++) {
+        int kl = snprintf(key, sizeof key, "t.%d", i);
+        if (lgg_writer_add_tensor_buffer(w, key, (size_t)kl, 1, ne, LGG_TYPE_F32, one, 4, LGG_LITTLE_ENDIAN, NULL)) {
+            CHECKF(0, "adding tensor %d failed", i);
+            break;
+        }
+    }
+    const int dups[] = {0, NK / 2, NK - 1};
+    for (size_t d = 0; d < 3; d++) {
+        int kl = snprintf(key, sizeof key, "t.%d", dups[d]);
+        CHECK(lgg_writer_add_tensor_buffer(w, key, (size_t)kl, 1, ne, LGG_TYPE_F32, one, 4, LGG_LITTLE_ENDIAN,
+                                           NULL) == LGG_ERR_TENSOR_DUP);
+    }
+    /* a failed add (wrong data size) leaves no trace: the name is free again */
+    CHECK(lgg_writer_add_tensor_buffer(w, "t.x", 3, 1, ne, LGG_TYPE_F32, one, 8, LGG_LITTLE_ENDIAN, NULL) ==
+          LGG_ERR_RANGE);
+    CHECK(lgg_writer_add_tensor_buffer(w, "t.x", 3, 1, ne, LGG_TYPE_F32, one, 4, LGG_LITTLE_ENDIAN, NULL) == 0);
+    CHECK(lgg_writer_tensor_count(w) == NK + 1);
+    lgg_writer_free(w);
+}
