@@ -89,6 +89,7 @@ int cmd_copy(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_get(int argc, char **argv);
 int cmd_rm(int argc, char **argv);
+int cmd_quantize(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */
 typedef struct cli_edit {

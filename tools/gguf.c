@@ -17,6 +17,7 @@ static const cli_command COMMANDS[] = {
     {"set", "add or change metadata values (in place when possible)", cmd_set},
     {"rm", "remove metadata keys", cmd_rm},
     {"copy", "write a canonical copy, optionally in another byte order or version", cmd_copy},
+    {"quantize", "quantize a model with llama-quantize's presets (same bytes)", cmd_quantize},
     {NULL, NULL, NULL},
 };
 
