@@ -766,7 +766,15 @@ typedef struct lgg_write_options {
     const lgg_allocator *allocator; /* NULL: malloc/free (temporary buffers) */
     lgg_write_fn write_fn;  /* NULL: write(2).  When set, copy_file_range is not used */
     void *write_ud;
+    uint32_t flags;         /* LGG_WRITE_* */
 } lgg_write_options;
+
+/* lgg_writer_write_file / lgg_writer_update_file without fsync: the
+ * replacement is still atomic for readers (write beside, then rename), but a
+ * power loss soon after may leave an empty or partial file.  Without this
+ * flag the data is synced before the rename (and write-back is started as
+ * the data is written, so the final wait is short). */
+#define LGG_WRITE_NO_SYNC 0x1u
 
 /* Fill `o` with the defaults: v3, little-endian, alignment from metadata. */
 LGG_API void lgg_write_options_init(lgg_write_options *o);
@@ -987,6 +995,7 @@ typedef struct lgg_quant_write_options {
                                        inputs is refused with LGG_ERR_EXISTS */
     lgg_quant_progress_fn progress;
     void *progress_ud;
+    uint32_t write_flags;           /* LGG_WRITE_* (LGG_WRITE_NO_SYNC: skip the fsyncs) */
 } lgg_quant_write_options;
 
 LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);

@@ -36,6 +36,8 @@ static void help(void) {
            "                              float (f32), bool (true/false), str (at most 127\n"
            "                              bytes), or any type of 'gguf set' (may repeat)\n"
            "  --keep-split                one output per input split, OUT-0000i-of-0000n.gguf\n"
+           "  --no-fsync                  do not sync OUT to disk before renaming it into\n"
+           "                              place (faster; still atomic, but not durable)\n"
            "  --dry-run                   print each tensor's plan and the output's size on\n"
            "                              stdout; write nothing\n"
            "  -q, --quiet                 no progress and no summary\n\n"
@@ -65,7 +67,7 @@ typedef struct qopts {
     char *kv_key[256];
     void *kv_store[256];
     size_t n_kv;
-    bool dry_run, quiet;
+    bool dry_run, quiet, no_fsync;
 } qopts;
 
 static void qopts_free(qopts *q) {
@@ -304,6 +306,7 @@ int cmd_quantize(int argc, char **argv) {
         else if (!strcmp(a, "--pure")) o.pure = true;
         else if (!strcmp(a, "--keep-split")) o.keep_split = true;
         else if (!strcmp(a, "--dry-run")) q.dry_run = true;
+        else if (!strcmp(a, "--no-fsync")) q.no_fsync = true;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) q.quiet = true;
         else if (!strcmp(a, "--imatrix")) q.imatrix = val;
         else if (!strcmp(a, "--include-weights") || !strcmp(a, "--exclude-weights")) {
@@ -413,6 +416,7 @@ int cmd_quantize(int argc, char **argv) {
     wo.n_overrides = q.n_kv;
     wo.imatrix_file = q.imatrix;
     wo.input_fds = fds;
+    wo.write_flags = q.no_fsync ? LGG_WRITE_NO_SYNC : 0;
     const size_t n = lgg_quant_plan_count(plan);
     uint64_t in_bytes = 0, out_bytes = 0;
     for (size_t i = 0; i < n; i++) {

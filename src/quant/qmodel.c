@@ -411,7 +411,10 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
         lgg_writer *w;
         st = build_writer(p, s, ns, o, ctx, &w, err);
         if (st != LGG_OK) break;
-        st = lgg_writer_write_file(w, paths[s], NULL, err);
+        lgg_write_options wopt;
+        lgg_write_options_init(&wopt);
+        wopt.flags = o->write_flags;
+        st = lgg_writer_write_file(w, paths[s], &wopt, err);
         lgg_writer_free(w);
         if (st != LGG_OK) {
             pthread_mutex_lock(&pp.mu);
