@@ -86,8 +86,10 @@ $(BUILD)/bench/%: bench/%.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(STATIC) $(LDLIBS)
 
+# The test runner alone also links jansson (golden JSON) and libcrypto (sha256).
+TEST_LIBS := -ljansson -lcrypto
 $(TESTBIN): $(TEST_OBJ) $(STATIC)
-	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS)
+	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS) $(TEST_LIBS)
 
 # The whole suite: unit, corpus, golden, CLI, symbol checks and fuzz replays.
 test: all $(TESTBIN) $(FUZZ_BIN)

@@ -143,7 +143,9 @@ static int parse_override(qopts *q, const char *text, char *why, size_t cap) {
         }
         v = (lgg_wvalue){LGG_VT_STRING, 0, strlen(tv + 4), tv + 4};
     } else {
-        if (!cli_val_parse(tv, &q->kv_val[i], why, cap)) {
+        char inner[300];
+        if (!cli_val_parse(tv, &q->kv_val[i], inner, sizeof inner)) {
+            snprintf(why, cap, "invalid KV override '%s': %s", text, inner);
             free(q->kv_key[i]);
             return 0;
         }

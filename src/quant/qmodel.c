@@ -338,7 +338,7 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
                 if (o->input_fds[i] >= 0 && fstat(o->input_fds[i], &si) == 0 && si.st_dev == so.st_dev &&
                     si.st_ino == so.st_ino) {
                     lgg__free(a, paths);
-                    return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "%s is the input file", paths[s]);
+                    return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "the output is an input file");
                 }
             }
         }
