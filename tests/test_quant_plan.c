@@ -4,6 +4,7 @@
 #include "libgguf.h"
 #include "test.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -253,4 +254,58 @@ TEST(quant_plan_splits) {
     }
     lgg_close(f[0]);
     lgg_close(f[1]);
+}
+
+static lgg_status fill_inf(void *ud, uint64_t offset, void *dst, size_t n) {
+    fill(ud, offset, dst, n);
+    float *f = dst;
+    for (size_t i = 0; i < n / 4; i++)
+        if (offset / 4 + i == 70000) f[i] = 1.0f / 0.0f;
+    return LGG_OK;
+}
+
+/* A row that quantizes to Inf stops the write: an error naming the tensor,
+ * no output, no temporary file left, with the workers still ahead of the
+ * writer when it happens. */
+TEST(quant_plan_write_failure) {
+    char dir[1024], in[1100], out[1100];
+    snprintf(dir, sizeof dir, "%s/fail", scratch_dir());
+    mkdir(dir, 0700);
+    snprintf(in, sizeof in, "%s/in.gguf", dir);
+    snprintf(out, sizeof out, "%s/out.gguf", dir);
+    lgg_writer *w;
+    REQUIRE(lgg_writer_create(NULL, &w, NULL) == LGG_OK);
+    lgg_writer_set_str(w, "general.architecture", "llama", NULL);
+    int64_t ne[2] = {256, 1024};
+    const char *names[] = {"blk.0.attn_q.weight", "blk.0.attn_k.weight", "blk.0.attn_v.weight"};
+    for (int i = 0; i < 3; i++)
+        CHECK(lgg_writer_add_tensor_callback(w, names[i], strlen(names[i]), 2, ne, LGG_TYPE_F32,
+                                             i == 1 ? fill_inf : fill, NULL, LGG_LITTLE_ENDIAN, NULL) == LGG_OK);
+    lgg_write_options wopt;
+    lgg_write_options_init(&wopt);
+    wopt.flags = LGG_WRITE_NO_SYNC;
+    REQUIRE(lgg_writer_write_file(w, in, &wopt, NULL) == LGG_OK);
+    lgg_writer_free(w);
+    lgg_file *f;
+    REQUIRE(lgg_open_file(in, NULL, &f, NULL) == LGG_OK);
+    lgg_quant_options o;
+    lgg_quant_options_init(&o);
+    o.preset = lgg_quant_preset_find("Q8_0");
+    lgg_quant_plan *p = NULL;
+    lgg_error err;
+    REQUIRE(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_OK);
+    for (int nt = 1; nt <= 4; nt += 3) {
+        lgg_quant_write_options wo;
+        lgg_quant_write_options_init(&wo);
+        wo.n_threads = nt;
+        CHECK(lgg_quant_plan_write(p, out, &wo, &err) == LGG_ERR_INVALID);
+        CHECKF(strstr(err.message, "blk.0.attn_k.weight") != NULL, "%s", err.message);
+        DIR *d = opendir(dir);
+        int n = 0;
+        for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+        closedir(d);
+        CHECK(n == 1); /* only the input */
+    }
+    lgg_quant_plan_free(p);
+    lgg_close(f);
 }

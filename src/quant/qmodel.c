@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #define MAX_THREADS 64
-/* Input elements per chunk: 1 MiB of f32 work per thread. */
+/* Input elements per chunk (a unit of work a thread takes), and per step
+ * inside a chunk (converted to f32 and quantized while in L1/L2). */
 #define CHUNK_ELEMS (256u * 1024u)
+#define STEP_ELEMS (16u * 1024u)
 #define QNT_VERSION 2u
 
 typedef struct job {
@@ -66,10 +68,13 @@ static uint64_t out_row_bytes(const lgg_quant_item *it) {
     return b;
 }
 
-static void fail_locked(pipe_s *pp, lgg_status st, const char *name) {
+static void fail_locked(pipe_s *pp, lgg_status st, const char *name, uint32_t type) {
     if (!pp->abort) {
         pp->st = st;
-        snprintf(pp->msg, sizeof pp->msg, "%s: %s", name, lgg_status_name(st));
+        snprintf(pp->msg, sizeof pp->msg, "%s: converting to %s failed: %s", name, lgg_type_name(type),
+                 st == LGG_ERR_INVALID ? "a quantized row holds NaN or Inf (as llama.cpp, refused)"
+                 : st == LGG_ERR_NOMEM ? "out of memory"
+                                       : lgg_status_name(st));
     }
     pp->abort = true;
     pthread_cond_broadcast(&pp->cv);
@@ -79,7 +84,7 @@ static void *worker(void *arg) {
     pipe_s *pp = arg;
     float *scratch = lgg__calloc(pp->a, pp->scratch_count ? pp->scratch_count : 1, sizeof(float));
     pthread_mutex_lock(&pp->mu);
-    if (!scratch) fail_locked(pp, LGG_ERR_NOMEM, "worker");
+    if (!scratch) fail_locked(pp, LGG_ERR_NOMEM, "worker", LGG_TYPE_F32);
     for (;;) {
         while (!pp->abort && pp->next < pp->n_jobs && pp->next >= pp->consumed + pp->n_slots)
             pthread_cond_wait(&pp->cv, &pp->mu);
@@ -106,7 +111,7 @@ static void *worker(void *arg) {
                                    s->buf, len, scratch, pp->scratch_count);
         pthread_mutex_lock(&pp->mu);
         if (st != LGG_OK) {
-            fail_locked(pp, st, lgg__plan_name(pp->p, j->item));
+            fail_locked(pp, st, lgg__plan_name(pp->p, j->item), it->type);
             break;
         }
         s->len = len;
@@ -369,7 +374,8 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
         uint64_t cr = CHUNK_ELEMS / ne0;
         if (cr == 0) cr = 1;
         pp.chunk_rows[i] = cr;
-        if ((size_t)(cr * ne0) > pp.scratch_count) pp.scratch_count = (size_t)(cr * ne0);
+        const uint64_t step = ne0 > STEP_ELEMS ? ne0 : STEP_ELEMS / ne0 * ne0;
+        if ((size_t)step > pp.scratch_count) pp.scratch_count = (size_t)step;
         pp.first_job[i] = pp.n_jobs;
         pp.n_jobs += (size_t)((rows + cr - 1) / cr);
     }
