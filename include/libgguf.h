@@ -1007,12 +1007,17 @@ LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);
  * lgg_writer_write_file: sequential, atomic (temporary file, fsync,
  * rename).  Metadata: every pair of files[0] in order, then
  * general.quantization_version (u32 2) and general.file_type (u32), split.*
- * removed, the overrides, then quantize.imatrix.file, .dataset (strings),
- * .entries_count and .chunks_count (i32) when an imatrix is used, exactly as
- * llama-quantize writes them.  Rows are converted by n_threads worker
- * threads ahead of the writer through a bounded ring of buffers, so memory
- * stays at a few MiB per thread whatever the model's size.
- * Errors: those of lgg_writer_write_file and lgg_quantize_rows. */
+ * removed, the overrides, then, when the plan uses an imatrix,
+ * quantize.imatrix.file (when imatrix_file is set) and .dataset (when the
+ * matrix names one; strings), .entries_count and .chunks_count (when > 0;
+ * i32), exactly as llama-quantize writes them.  Rows are converted by
+ * n_threads worker threads ahead of the writer through a bounded ring of
+ * buffers, so memory stays at a few MiB per thread whatever the model's
+ * size; the writer thread (the caller's) only copies and writes.
+ * Errors: those of lgg_writer_write_file and lgg_quantize_rows (the
+ * message names the tensor); LGG_ERR_EXISTS when input_fds are given and
+ * an output path is one of the inputs.  On error the file being written
+ * is not left behind (splits completed before it stay). */
 LGG_API lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const lgg_quant_write_options *o,
                                         lgg_error *err);
 

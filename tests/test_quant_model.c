@@ -104,6 +104,57 @@ static void check_output(const char *tag, const char *path, json_t *run) {
     free(bytes);
 }
 
+/* The same arguments with --dry-run --json: the plan printed must give
+ * each tensor the type llama-quantize chose, and the predicted file size
+ * must be the size of the file written. */
+static void check_dry_run(const char *tag, char **argv, int argc, json_t *run, uint64_t size) {
+    char *dv[40];
+    int k = 0;
+    for (int i = 0; i < argc; i++) {
+        dv[k++] = argv[i];
+        if (i == 1) {
+            dv[k++] = "--dry-run";
+            dv[k++] = "--json";
+        }
+    }
+    dv[k] = NULL;
+    char outp[1024];
+    snprintf(outp, sizeof outp, "%s/dry.json", scratch_dir());
+    char tool[4200], abs_build[4096];
+    REQUIRE(realpath(build_dir(), abs_build) != NULL);
+    snprintf(tool, sizeof tool, "%s/gguf", abs_build);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, outp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addchdir_np(&fa, golden_dir());
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, &fa, NULL, dv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    REQUIRE(rc == 0);
+    int st;
+    while (waitpid(pid, &st, 0) < 0) {
+    }
+    CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: dry run failed", tag);
+    json_t *plan = json_load_file(outp, 0, NULL);
+    CHECKF(plan != NULL, "%s: dry run printed no JSON", tag);
+    if (!plan) return;
+    CHECKF((uint64_t)json_integer_value(json_object_get(plan, "file_size")) == size,
+           "%s: dry run predicts %lld bytes, the file has %llu", tag,
+           (long long)json_integer_value(json_object_get(plan, "file_size")), (unsigned long long)size);
+    json_t *pt = json_object_get(plan, "tensors"), *gt = json_object_get(run, "tensors");
+    CHECK(json_array_size(pt) == json_array_size(gt));
+    for (size_t i = 0; i < json_array_size(pt) && i < json_array_size(gt); i++) {
+        const char *a = json_string_value(json_object_get(json_array_get(pt, i), "name"));
+        const char *b = json_string_value(json_array_get(json_array_get(gt, i), 0));
+        const char *ta = json_string_value(json_object_get(json_array_get(pt, i), "new_type"));
+        const char *tb = json_string_value(json_array_get(json_array_get(gt, i), 1));
+        CHECKF(a && b && ta && tb && !strcmp(a, b) && !strcmp(ta, tb), "%s: dry run tensor %zu", tag, i);
+    }
+    json_decref(plan);
+    unlink(outp);
+}
+
 static void golden_runs(const char *json_name, const char *stem) {
     char jp[4200];
     snprintf(jp, sizeof jp, "%s/%s", golden_dir(), json_name);
@@ -133,6 +184,7 @@ static void golden_runs(const char *json_name, const char *stem) {
         argv[a++] = "gguf";
         argv[a++] = "quantize";
         argv[a++] = "-q";
+        argv[a++] = "--no-fsync"; /* durability is not what is compared; syncs cost seconds */
         for (size_t i = 0; i < json_array_size(args) && a < 24; i++)
             argv[a++] = (char *)json_string_value(json_array_get(args, i));
         argv[a++] = requant ? requant_in : (char *)model;
@@ -146,6 +198,7 @@ static void golden_runs(const char *json_name, const char *stem) {
         if (want_rc == 0) {
             n_ok++;
             check_output(tag, out, run);
+            check_dry_run(tag, argv, a, run, stat(out, &st) == 0 ? (uint64_t)st.st_size : 0);
         } else {
             n_refused++;
             CHECKF(stat(out, &st) != 0, "%s %s: a refused run left %s", stem, tag, out);

@@ -40,6 +40,7 @@ static void help(void) {
            "                              place (faster; still atomic, but not durable)\n"
            "  --dry-run                   print each tensor's plan and the output's size on\n"
            "                              stdout; write nothing\n"
+           "  --json                      with --dry-run: the plan as JSON\n"
            "  -q, --quiet                 no progress and no summary\n\n"
            "Presets (name or id):\n",
            USAGE);
@@ -67,7 +68,7 @@ typedef struct qopts {
     char *kv_key[256];
     void *kv_store[256];
     size_t n_kv;
-    bool dry_run, quiet, no_fsync;
+    bool dry_run, quiet, no_fsync, json;
 } qopts;
 
 static void qopts_free(qopts *q) {
@@ -215,6 +216,25 @@ static void print_item(FILE *o, const lgg_quant_plan *plan, size_t i, size_t n) 
     if (it->fallback) fprintf(o, "           (fallback: the row length is not a multiple of the block size)\n");
 }
 
+static void print_json(const lgg_quant_plan *plan, const lgg_quant_preset *pr, uint64_t fsize) {
+    const size_t n = lgg_quant_plan_count(plan);
+    printf("{\"preset\": \"%s\", \"file_type\": %u, \"file_size\": %llu, \"fallbacks\": %zu, \"tensors\": [", pr->name,
+           lgg_quant_plan_file_type(plan), (unsigned long long)fsize, lgg_quant_plan_fallbacks(plan));
+    for (size_t i = 0; i < n; i++) {
+        const lgg_quant_item *it = lgg_quant_plan_at(plan, i);
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        cli_json_str(stdout, it->t->name.ptr, it->t->name.len);
+        printf(", \"shape\": ");
+        cli_json_shape(stdout, it->t);
+        printf(", \"type\": \"%s\", \"new_type\": \"%s\", \"converted\": %s, \"fallback\": %s, \"size\": %llu, "
+               "\"new_size\": %llu, \"imatrix\": %s}",
+               cli_type_name(it->t->type), cli_type_name(it->type), it->convert ? "true" : "false",
+               it->fallback ? "true" : "false", (unsigned long long)it->t->size, (unsigned long long)it->size,
+               it->imatrix ? "true" : "false");
+    }
+    printf("\n]}\n");
+}
+
 static void on_progress(void *ud, size_t item, size_t n_items, uint64_t done, uint64_t total) {
     prog *p = ud;
     (void)item;
@@ -309,6 +329,7 @@ int cmd_quantize(int argc, char **argv) {
         else if (!strcmp(a, "--keep-split")) o.keep_split = true;
         else if (!strcmp(a, "--dry-run")) q.dry_run = true;
         else if (!strcmp(a, "--no-fsync")) q.no_fsync = true;
+        else if (!strcmp(a, "--json")) q.json = true;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) q.quiet = true;
         else if (!strcmp(a, "--imatrix")) q.imatrix = val;
         else if (!strcmp(a, "--include-weights") || !strcmp(a, "--exclude-weights")) {
@@ -349,6 +370,10 @@ int cmd_quantize(int argc, char **argv) {
     }
     if (n_pos < 3 || n_pos > 4) {
         rc = cli_usage_error("quantize", USAGE, n_pos < 3 ? "missing arguments" : "too many arguments");
+        goto out;
+    }
+    if (q.json && !q.dry_run) {
+        rc = cli_usage_error("quantize", USAGE, "--json goes with --dry-run");
         goto out;
     }
     if (q.n_include && q.n_exclude) {
@@ -433,6 +458,10 @@ int cmd_quantize(int argc, char **argv) {
         if (lgg_quant_plan_output_size(plan, &wo, &fsize, &err) != LGG_OK) {
             fprintf(stderr, "gguf quantize: %s\n", err.message);
             rc = CLI_FAIL;
+            goto done;
+        }
+        if (q.json) {
+            print_json(plan, o.preset, fsize);
             goto done;
         }
         for (size_t i = 0; i < n; i++) print_item(stdout, plan, i, n);

@@ -171,7 +171,9 @@ static bool ends_with(const char *s, const char *suf) {
 
 /* Which tensors llama-quantize converts at all. */
 static bool allows_quantization(const lgg_quant_options *o, const lgg_tensor *t, const char *name) {
-    if (!ends_with(name, "weight")) return false;
+    /* llama.cpp tests name.rfind("weight") == name.size() - 6, which a
+     * 5-byte name also passes (npos == size_t(-1)) */
+    if (!ends_with(name, "weight") && strlen(name) != 5) return false;
     /* ggml_n_dims: trailing dimensions of 1 do not count */
     int nd = 1;
     for (int i = LGG_MAX_DIMS - 1; i >= 1; i--)

@@ -1,7 +1,5 @@
 quantize
 --dry-run
---imatrix
-@SHARED@/golden/llama-quantize/pub-moe-f32.imatrix.dat
 @SHARED@/golden/llama-quantize/pub-moe-f32.gguf
 /nonexistent/out.gguf
-IQ2_M
+Q3_K_L
