@@ -240,10 +240,10 @@ static lgg_status load_gguf(lgg_imatrix *m, const uint8_t *p, size_t size, lgg_e
         const lgg_tensor *c = lgg_tensor_at(f, (uint64_t)ci);
         const uint64_t ne0 = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
         const uint64_t ne1 = ne0 ? t->n_elements / ne0 : 0;
-        if (t->type != LGG_TYPE_F32 || c->type != LGG_TYPE_F32 || !t->data || !c->data || ne0 == 0 ||
+        if (t->type != LGG_TYPE_F32 || c->type != LGG_TYPE_F32 || !t->data || !c->data || ne0 == 0 || ne1 == 0 ||
             c->n_elements < ne1 || t->n_elements > SIZE_MAX / sizeof(float)) {
             st = lgg__fail(err, LGG_ERR_INVALID, t->info_offset,
-                           "imatrix: %.*s: sums and counts must be f32, counts one per row", (int)(base < 200 ? base : 200),
+                           "imatrix: %.*s: sums and counts must be f32 and not empty, counts one per row", (int)(base < 200 ? base : 200),
                            t->name.ptr);
             goto out;
         }
