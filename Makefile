@@ -7,6 +7,7 @@
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60) each
 #   make fuzz-corpus     regenerate the generated seed inputs in fuzz/corpus/
 #   make bench           the benchmarks (print ratios against baselines)
+#   make check-aarch64   the dequantization tests cross-built for AArch64 (NEON) under qemu-user
 #   make install PREFIX=/usr/local [DESTDIR=...]
 
 CC      ?= cc
@@ -43,7 +44,8 @@ BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 SIMD_avx2   := -mavx2 -mf16c -mno-fma
 SIMD_avx512 := -mavx512f -mavx512bw -mavx512vl -mavx2 -mf16c -mno-fma
 simd_flags = $(if $(findstring _avx512.c,$<),$(SIMD_avx512),$(if $(findstring _avx2.c,$<),$(SIMD_avx2)))
-ifeq ($(shell uname -m),x86_64)
+# By the compiler's target, not the build machine's, so cross builds work.
+ifneq ($(filter x86_64-% i386-% i486-% i586-% i686-%,$(shell $(CC) -dumpmachine)),)
 else
 SIMD_avx2 :=
 SIMD_avx512 :=
@@ -54,7 +56,7 @@ SHARED := $(BUILD)/libgguf.so.$(VERSION)
 TOOL   := $(BUILD)/gguf
 TESTBIN:= $(BUILD)/test_runner
 
-.PHONY: all test check asan check-asan fuzz fuzz-build fuzz-corpus bench install clean
+.PHONY: all test check check-aarch64 asan check-asan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h')
@@ -101,6 +103,17 @@ asan:
 	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" build/asan/gguf
 check-asan:
 	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" test
+
+# The NEON kernels have no hardware here: cross-build the test runner for
+# AArch64, statically, and run the dequantization tests (NEON against the
+# scalar reference and ggml's golden vectors, big-endian data, row ranges)
+# under qemu-user.  Needs gcc-aarch64-linux-gnu and qemu-user
+# (WITH_AARCH64=1 scripts/install-deps.sh).
+AARCH64_CC ?= aarch64-linux-gnu-gcc
+QEMU_AARCH64 ?= qemu-aarch64
+check-aarch64:
+	$(MAKE) BUILD=build/aarch64 CC=$(AARCH64_CC) LDLIBS="-lpthread -lm -static" build/aarch64/test_runner
+	GGUF_BUILD=build/aarch64 $(QEMU_AARCH64) build/aarch64/test_runner dequant_
 
 # libFuzzer builds (clang); each target runs FUZZ_SECONDS on its corpus.
 # New inputs go to $(BUILD)/libfuzzer/new-<target>/ (merge the useful ones into

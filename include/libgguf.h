@@ -573,7 +573,10 @@ LGG_API uint16_t lgg_f32_to_bf16(float f);
  * Errors: LGG_ERR_ARG (NULL pointer), LGG_ERR_UNSUPPORTED (unknown or removed
  * type), LGG_ERR_RANGE (n not a multiple of the block size, or src_size smaller
  * than the bytes n elements need).  Thread-safe; uses the best SIMD path the
- * CPU has, which gives the same bits as the scalar reference. */
+ * CPU has, which gives the same bits as the scalar reference.  Host-order
+ * outputs of 8 MiB or more of the quantized types and I8 are written with
+ * non-temporal (cache-bypassing) stores on the AVX2 path: faster for data
+ * that does not fit the caches, and they leave the caches to the caller. */
 LGG_API lgg_status lgg_dequantize(uint32_t type, const void *src, size_t src_size,
                                   lgg_endian endian, float *dst, uint64_t n);
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install what building and testing libgguf needs on Debian 12: a C compiler,
 # make and binutils (nm, for the symbol test), and for the test runner only
-# jansson (the golden JSON) and libcrypto (sha256).  clang is for `make fuzz` only.
+# jansson (the golden JSON) and libcrypto (sha256).  clang is for `make fuzz`
+# only (WITH_FUZZ=1); the AArch64 cross compiler and qemu-user for
+# `make check-aarch64` only (WITH_AARCH64=1).
 # Runs apt-get only when something is missing; needs root for that.
 set -e
 need=""
@@ -13,6 +15,11 @@ for pkg in libjansson-dev libssl-dev; do
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then
     command -v clang >/dev/null 2>&1 || need="$need clang"
+fi
+# WITH_AARCH64=1: the cross compiler and qemu-user for `make check-aarch64`.
+if [ "${WITH_AARCH64:-0}" = 1 ]; then
+    command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need="$need gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
+    command -v qemu-aarch64 >/dev/null 2>&1 || need="$need qemu-user"
 fi
 if [ -n "$need" ]; then
     SUDO=""

@@ -3,6 +3,7 @@
  * input, and the argument contract. */
 #include "test.h"
 #include "libgguf.h"
+#include "gen.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -186,6 +187,243 @@ TEST(dequant_simd_matches_ref_random) {
     }
 }
 
+static void swap_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
+    for (size_t b = 0; b < nblocks; b++)
+        for (int f = 0; f < ti->n_fields; f++) {
+            uint8_t *q = p + b * ti->type_size + ti->fields[f].offset;
+            for (int c = 0; c < ti->fields[f].count; c++, q += ti->fields[f].width)
+                for (int k = 0; k < ti->fields[f].width / 2; k++) {
+                    uint8_t t = q[k];
+                    q[k] = q[ti->fields[f].width - 1 - k];
+                    q[ti->fields[f].width - 1 - k] = t;
+                }
+        }
+}
+
+
+/* ---- SIMD against the reference, harder ------------------------------------- */
+
+/* Special values for a multi-byte field: the scale classes (inf, NaN, zero,
+ * subnormal, largest), integer range edges and float rounding ties. */
+static void special_field(uint32_t type, uint8_t *p, int width) {
+    static const uint16_t h[] = {0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFFFF, 0x0000, 0x8000, 0x0001, 0x03FF, 0x7BFF, 0x3C00};
+    static const uint32_t f[] = {0x7F800000, 0xFF800000, 0x7FC00000, 0x7F800001, 0xFFFFFFFF, 0x00000000,
+                                 0x80000000, 0x00000001, 0x007FFFFF, 0x7F7FFFFF, 0x4B800001, 0x80000001};
+    if (width == 2) {
+        memcpy(p, &h[rng() % (sizeof h / sizeof h[0])], 2);
+    } else if (width == 4) {
+        memcpy(p, &f[rng() % (sizeof f / sizeof f[0])], 4);
+    } else if (type == LGG_TYPE_F64) {
+        /* a random float, then nudged to a tie or just past it in double, or an out-of-range value */
+        static const double edge[] = {1e39, -1e39, 1e-46, -1e-46, 3.4028235677973366e38, 1.401298464324817e-45 / 2,
+                                      INFINITY, -INFINITY, NAN, 0.0, -0.0};
+        const uint64_t r = rng();
+        double v;
+        if (r % 4 == 0) {
+            v = edge[(r >> 8) % (sizeof edge / sizeof edge[0])];
+        } else {
+            uint32_t fb = (uint32_t)(r >> 32);
+            float x;
+            memcpy(&x, &fb, 4);
+            uint64_t db;
+            v = (double)x;
+            memcpy(&db, &v, 8);
+            if ((db & 0x7FF0000000000000ull) != 0x7FF0000000000000ull) db += ((r >> 8) & 1 ? 1ull << 28 : (1ull << 28) + 1) - ((r >> 9) & 1 ? 0 : 2);
+            memcpy(&v, &db, 8);
+        }
+        memcpy(p, &v, 8);
+    } else { /* I64: small (the int32 fast path), edges, and ties above 2^24 */
+        static const int64_t edge[] = {INT64_MIN, INT64_MAX, INT32_MIN, INT32_MAX, (int64_t)INT32_MIN - 1,
+                                       (int64_t)INT32_MAX + 1, (1ll << 53) + 1, -(1ll << 53) - 1, 16777217, -16777219,
+                                       (1ll << 40) + (1ll << 16), 0};
+        const uint64_t r = rng();
+        int64_t v = r % 3 ? (int64_t)(int32_t)(r >> 16) >> (r % 24) : edge[(r >> 8) % (sizeof edge / sizeof edge[0])];
+        memcpy(p, &v, 8);
+    }
+}
+
+/* Random blocks; in odd rounds every multi-byte field element is special with
+ * probability 1/2 (IQ1_M's super-scale lives in the top nibbles of its four
+ * scale words, so a special f16 is spread over them); rounds 2 and 6 of the
+ * integer types are all special (mostly small values). */
+static void fill_hard(uint32_t type, uint8_t *p, size_t nblocks, int round) {
+    const lgg_type_info *ti = lgg_type_get(type);
+    fill_random(p, nblocks * ti->type_size);
+    const bool all = (round % 4 == 2) && ti->block_size == 1;
+    if (round % 2 == 0 && !all) return;
+    for (size_t b = 0; b < nblocks; b++) {
+        uint8_t *blk = p + b * ti->type_size;
+        if (type == LGG_TYPE_IQ1_M && rng() % 2) {
+            uint16_t hv, sc;
+            special_field(type, (uint8_t *)&hv, 2);
+            for (int k = 0; k < 4; k++) {
+                memcpy(&sc, blk + 48 + 2 * k, 2);
+                sc = (uint16_t)((sc & 0x0FFF) | (((hv >> (4 * k)) & 0xF) << 12));
+                memcpy(blk + 48 + 2 * k, &sc, 2);
+            }
+            continue;
+        }
+        for (int f = 0; f < ti->n_fields; f++)
+            for (int c = 0; c < ti->fields[f].count; c++)
+                if (all || rng() % 2) special_field(type, blk + ti->fields[f].offset + c * ti->fields[f].width, ti->fields[f].width);
+    }
+}
+
+/* Many rounds per type, every start offset modulo 8 blocks and odd lengths,
+ * so each kernel's main loop, tail and special-scale handling all run. */
+TEST(dequant_simd_matches_ref_stress) {
+    const size_t nblocks = 75;
+    for (size_t t = 0; t < N_TYPES; t++) {
+        const uint32_t type = ALL_TYPES[t];
+        const lgg_type_info *ti = lgg_type_get(type);
+        const size_t count = nblocks * ti->block_size;
+        uint8_t *src = malloc(nblocks * ti->type_size);
+        float *a = malloc(count * 4), *b = malloc(count * 4);
+        const int rounds = ti->block_size == 1 ? 600 : 200;
+        for (int round = 0; round < rounds; round++) {
+            fill_hard(type, src, nblocks, round);
+            const size_t skip = (size_t)(round % 8), nb = nblocks - skip - (size_t)(round / 8 % 11);
+            const uint8_t *s = src + skip * ti->type_size;
+            memset(a, 0x5A, count * 4);
+            CHECK(lgg_dequantize(type, s, nb * ti->type_size, LGG_LITTLE_ENDIAN, a, nb * ti->block_size) == LGG_OK);
+            CHECK(lgg_dequantize_ref(type, s, nb * ti->type_size, LGG_LITTLE_ENDIAN, b, nb * ti->block_size) == LGG_OK);
+            long d = first_diff(a, b, nb * ti->block_size);
+            CHECKF(d < 0, "%s round %d: simd %a != ref %a at %ld", ti->name, round, d >= 0 ? a[d] : 0.0,
+                   d >= 0 ? b[d] : 0.0, d);
+            /* nothing written past the end */
+            if (nb < nblocks) {
+                uint32_t tail;
+                memcpy(&tail, a + nb * ti->block_size, 4);
+                CHECK(tail == 0x5A5A5A5Au);
+            }
+            if (d >= 0) break;
+        }
+        free(src);
+        free(a);
+        free(b);
+    }
+}
+
+/* Outputs of 8 MiB and more are decoded through a small buffer and written
+ * with streaming stores: same floats, at any destination alignment, with a
+ * partial last chunk, and nothing written outside the destination. */
+TEST(dequant_large_output_streams) {
+    static const uint32_t types[] = {LGG_TYPE_Q4_0, LGG_TYPE_IQ2_XXS, LGG_TYPE_F64, LGG_TYPE_Q6_K, LGG_TYPE_I8};
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        const lgg_type_info *ti = lgg_type_get(types[t]);
+        const size_t nb = ((size_t)(8u << 20) / 4 + 3 * 2048 + 256) / ti->block_size + 1, count = nb * ti->block_size;
+        uint8_t *src = malloc(nb * ti->type_size);
+        fill_hard(types[t], src, nb, 1);
+        float *want = malloc(count * 4), *got = malloc(count * 4 + 64);
+        REQUIRE(src && want && got);
+        REQUIRE(lgg_dequantize_ref(types[t], src, nb * ti->type_size, LGG_LITTLE_ENDIAN, want, count) == LGG_OK);
+        for (size_t off = 0; off < 3; off++) { /* 32-byte aligned (malloc'd), then 4 and 8 bytes past */
+            memset(got, 0x5A, count * 4 + 64);
+            CHECK(lgg_dequantize(types[t], src, nb * ti->type_size, LGG_LITTLE_ENDIAN, got + off, count) == LGG_OK);
+            long d = first_diff(got + off, want, count);
+            CHECKF(d < 0, "%s offset %zu: differs at %ld", ti->name, off, d);
+            uint32_t before = 0x5A5A5A5Au, after;
+            if (off) memcpy(&before, got + off - 1, 4);
+            memcpy(&after, got + off + count, 4);
+            CHECK(before == 0x5A5A5A5Au && after == 0x5A5A5A5Au);
+        }
+        free(src);
+        free(want);
+        free(got);
+    }
+}
+
+/* The scalar reference itself on the integer and f64 edges, by value (the
+ * AVX2 kernels are checked against it above). */
+TEST(dequant_plain_edges_by_value) {
+    const int64_t i64[] = {INT64_MIN, INT64_MAX, (1ll << 53) + 1, 16777217, 16777219, -16777219, (int64_t)INT32_MAX + 1,
+                           3, -3, 0, INT32_MIN, (1ll << 40) + (1ll << 16) + 1};
+    const float want64[] = {-9223372036854775808.0f, 9223372036854775808.0f, 9007199254740992.0f, 16777216.0f,
+                            16777220.0f, -16777220.0f, 2147483648.0f, 3.0f, -3.0f, 0.0f, -2147483648.0f,
+                            1099511758848.0f};
+    float out[12];
+    for (int pass = 0; pass < 2; pass++) {
+        deq_api fn = pass ? lgg_dequantize_ref : lgg_dequantize;
+        /* 8 + 4: one vector group and a tail */
+        REQUIRE(fn(LGG_TYPE_I64, i64, sizeof i64, LGG_LITTLE_ENDIAN, out, 12) == LGG_OK);
+        for (int k = 0; k < 12; k++) CHECKF(out[k] == want64[k], "pass %d i64[%d]: %a", pass, k, (double)out[k]);
+        const int32_t i32[8] = {16777217, 16777219, -16777219, INT32_MAX, INT32_MIN, 1, -1, 33554435};
+        const float want32[8] = {16777216.0f, 16777220.0f, -16777220.0f, 2147483648.0f, -2147483648.0f, 1, -1,
+                                 33554436.0f};
+        REQUIRE(fn(LGG_TYPE_I32, i32, sizeof i32, LGG_LITTLE_ENDIAN, out, 8) == LGG_OK);
+        for (int k = 0; k < 8; k++) CHECK(out[k] == want32[k]);
+        /* ties in f64 -> f32 round to even; overflow to inf; underflow to 0 */
+        const double f64[8] = {1.0 + 0x1p-24, 1.0 + 0x1p-24 + 0x1p-40, 1.0 + 3 * 0x1p-24, 1e39, -1e39, 1e-50, -1e-50,
+                               0x1p-149};
+        REQUIRE(fn(LGG_TYPE_F64, f64, sizeof f64, LGG_LITTLE_ENDIAN, out, 8) == LGG_OK);
+        CHECK(out[0] == 1.0f && out[1] == 1.0f + 0x1p-23f && out[2] == 1.0f + 0x1p-22f);
+        CHECK(isinf(out[3]) && out[3] > 0 && isinf(out[4]) && out[4] < 0);
+        CHECK(out[5] == 0.0f && !signbit(out[5]) && out[6] == 0.0f && signbit(out[6]) && out[7] == 0x1p-149f);
+    }
+}
+
+/* ---- row ranges of files --------------------------------------------------- */
+
+/* A file holding one [row_len, nrows] tensor of `type` with random payload
+ * (special scales included), little- or big-endian; *data gets its LE bytes. */
+static uint8_t *gen_type_file(uint32_t type, uint64_t row_len, uint64_t nrows, bool big, size_t *size,
+                              const uint8_t *le_data) {
+    const lgg_type_info *ti = lgg_type_get(type);
+    const size_t bytes = (size_t)(row_len / ti->block_size * nrows) * ti->type_size;
+    buf b = {0};
+    b.big = big;
+    gen_header(&b, 3, 1, 0);
+    const uint64_t ne[2] = {row_len, nrows};
+    gen_tensor(&b, 3, "t", 2, ne, type, 0);
+    buf_pad(&b, 32);
+    const size_t at = b.n;
+    buf_put(&b, le_data, bytes);
+    if (big) swap_to_big(ti, b.p + at, bytes / ti->type_size);
+    *size = b.n;
+    return b.p;
+}
+
+TEST(dequant_rows_mid_tensor) {
+    const uint64_t nrows = 37;
+    static const uint64_t ranges[][2] = {{0, 37}, {1, 36}, {5, 6}, {13, 29}, {36, 37}, {0, 1}, {20, 20}};
+    for (size_t t = 0; t < N_TYPES; t++) {
+        const uint32_t type = ALL_TYPES[t];
+        const lgg_type_info *ti = lgg_type_get(type);
+        const uint64_t row_len = ti->block_size == 1 ? 41 : 3 * (uint64_t)ti->block_size;
+        const size_t row_bytes = (size_t)(row_len / ti->block_size) * ti->type_size;
+        uint8_t *data = malloc(row_bytes * nrows);
+        fill_hard(type, data, row_bytes * nrows / ti->type_size, 1);
+        float *ref = malloc(row_len * nrows * 4), *got = malloc(row_len * nrows * 4 + 4);
+        REQUIRE(lgg_dequantize_ref(type, data, row_bytes * nrows, LGG_LITTLE_ENDIAN, ref, row_len * nrows) == LGG_OK);
+        for (int big = 0; big < 2; big++) {
+            size_t sz;
+            uint8_t *file = gen_type_file(type, row_len, nrows, big, &sz, data);
+            lgg_file *f = NULL;
+            REQUIRE(lgg_open_memory(file, sz, NULL, &f, NULL) == LGG_OK);
+            const lgg_tensor *tn = lgg_tensor_at(f, 0);
+            REQUIRE(tn && tn->type == type);
+            for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++) {
+                const uint64_t r0 = ranges[r][0], r1 = ranges[r][1], cnt = (r1 - r0) * row_len;
+                memset(got, 0x5A, row_len * nrows * 4 + 4);
+                CHECK(lgg_dequantize_rows(f, tn, r0, r1, got, cnt) == LGG_OK);
+                long d = first_diff(got, ref + r0 * row_len, cnt);
+                CHECKF(d < 0, "%s %s rows %llu-%llu differ at %ld", ti->name, big ? "BE" : "LE",
+                       (unsigned long long)r0, (unsigned long long)r1, d);
+                uint32_t after;
+                memcpy(&after, got + cnt, 4);
+                CHECK(after == 0x5A5A5A5Au);
+            }
+            CHECK(lgg_dequantize_tensor(f, tn, got, row_len * nrows, 2) == LGG_OK);
+            CHECKF(first_diff(got, ref, row_len * nrows) < 0, "%s %s tensor", ti->name, big ? "BE" : "LE");
+            lgg_close(f);
+            free(file);
+        }
+        free(data);
+        free(ref);
+        free(got);
+    }
+}
+
 /* Sanity of the values themselves on a hand-made Q4_0 block, so a decoder
  * that agrees with itself but not with the format would still fail. */
 TEST(dequant_q4_0_by_hand) {
@@ -201,6 +439,9 @@ TEST(dequant_q4_0_by_hand) {
     }
     CHECK(strcmp(lgg_simd_name(), "scalar") == 0 || strcmp(lgg_simd_name(), "avx2") == 0 ||
           strcmp(lgg_simd_name(), "avx512") == 0 || strcmp(lgg_simd_name(), "neon") == 0);
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    CHECK_STR(lgg_simd_name(), "neon"); /* so check-aarch64 really tests the NEON kernels */
+#endif
 }
 
 TEST(dequant_plain_types_by_value) {
@@ -217,19 +458,6 @@ TEST(dequant_plain_types_by_value) {
 }
 
 /* ---- big-endian ---------------------------------------------------------- */
-
-static void swap_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
-    for (size_t b = 0; b < nblocks; b++)
-        for (int f = 0; f < ti->n_fields; f++) {
-            uint8_t *q = p + b * ti->type_size + ti->fields[f].offset;
-            for (int c = 0; c < ti->fields[f].count; c++, q += ti->fields[f].width)
-                for (int k = 0; k < ti->fields[f].width / 2; k++) {
-                    uint8_t t = q[k];
-                    q[k] = q[ti->fields[f].width - 1 - k];
-                    q[ti->fields[f].width - 1 - k] = t;
-                }
-        }
-}
 
 static void check_big_endian(deq_api fn, uint32_t type, const uint8_t *le, size_t nblocks, const char *what) {
     const lgg_type_info *ti = lgg_type_get(type);

@@ -273,6 +273,8 @@ TEST(size_labels_as_gguf_py) {
     CHECK(lgg_size_label(7241732096ull, 8, b, 3) == 6 && b[0] == 0);
 }
 
+/* The AVX2 validator exists only in x86 builds (check-aarch64 cross-builds this file). */
+#if defined(__x86_64__) || defined(__i386__)
 bool lgg__utf8_valid_scalar(const uint8_t *s, uint64_t len, uint64_t *bad_at);
 bool lgg__utf8_valid_avx2(const uint8_t *s, uint64_t len);
 
@@ -306,3 +308,4 @@ TEST(utf8_vector_validator_agrees_with_scalar) {
     CHECK(mismatches == 0);
     CHECK(invalid > 1000 && invalid < 39000);
 }
+#endif

@@ -125,5 +125,16 @@ LGG__DECL(q2_0);
 /* SIMD kernels: the decoder for `type`, or NULL where the path has none (the
  * scalar decoder is used then).  Only call after checking the CPU. */
 LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_get(uint32_t type);
+/* The same for the IQ grid types (deq_iq_avx2.c) and for the plain, ternary
+ * and 1-/2-bit types (deq_misc_avx2.c); lgg__deq_avx2_get asks both. */
+LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_iq_get(uint32_t type);
+LGG_HIDDEN lgg__deq_fn lgg__deq_avx2_misc_get(uint32_t type);
+/* Copy n floats with non-temporal stores (bypassing the caches) where dst
+ * allows, any alignment; `last`: fence, so the stores are ordered before
+ * whatever follows (deq_avx2.c; a plain copy in other builds). */
+LGG_HIDDEN void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last);
+
+/* AArch64 NEON kernels (deq_neon.c); NULL elsewhere. */
+LGG_HIDDEN lgg__deq_fn lgg__deq_neon_get(uint32_t type);
 
 #endif

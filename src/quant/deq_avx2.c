@@ -13,41 +13,8 @@
 
 #if defined(__AVX2__) && defined(__F16C__)
 
-#include <immintrin.h>
-
+#include "quant/deq_avx2.h"
 #include "quant/iq_tables.h"
-
-/* Bytes 0-7 of b, unsigned / signed, as 8 floats. */
-static inline __m256 u8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)); }
-static inline __m256 i8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)); }
-static inline __m128i hi64(__m128i b) { return _mm_srli_si128(b, 8); }
-
-/* dst[0..15] = (float)(int8)b[k] * d */
-static inline void st16_i8_mul(float *dst, __m128i b, __m256 d) {
-    _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(b), d));
-    _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(hi64(b)), d));
-}
-/* dst[0..15] = (float)(uint8)b[k] * d + m */
-static inline void st16_u8_mul_add(float *dst, __m128i b, __m256 d, __m256 m) {
-    _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_mul_ps(u8_ps(b), d), m));
-    _mm256_storeu_ps(dst + 8, _mm256_add_ps(_mm256_mul_ps(u8_ps(hi64(b)), d), m));
-}
-/* dst[0..15] = d * (float)(uint8)b[k] - m */
-static inline void st16_u8_mul_sub(float *dst, __m128i b, __m256 d, __m256 m) {
-    _mm256_storeu_ps(dst, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(b)), m));
-    _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(hi64(b))), m));
-}
-
-/* f16 scale through F16C: the same value as lgg_f16_to_f32 for every input
- * (exact conversion; NaNs come out quiet either way), without a call. */
-static inline float half_f16c(const uint8_t *p) { return _cvtsh_ss(lgg__h16(p)); }
-#undef lgg__half
-#define lgg__half half_f16c
-
-static inline __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
-static inline __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
-static inline __m128i lo_nib(__m128i q) { return _mm_and_si128(q, _mm_set1_epi8(0x0F)); }
-static inline __m128i hi_nib(__m128i q) { return _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(0x0F)); }
 
 /* ---- plain ------------------------------------------------------------------ */
 
@@ -233,8 +200,7 @@ static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 
 /* 32 signed codes (bytes) times two scales: the first 16 by s0, the rest by s1. */
 static inline void st32_i8_two(float *dst, __m256i v, float s0, float s1) {
-    st16_i8_mul(dst, _mm256_castsi256_si128(v), _mm256_set1_ps(s0));
-    st16_i8_mul(dst + 16, _mm256_extracti128_si256(v, 1), _mm256_set1_ps(s1));
+    st32_i8_mul2(dst, v, _mm256_set1_ps(s0), _mm256_set1_ps(s1));
 }
 
 static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
@@ -327,6 +293,19 @@ static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
     }
 }
 
+void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last) {
+    uint8_t *d = (uint8_t *)dst;
+    const uint8_t *s = (const uint8_t *)src;
+    size_t bytes = n * 4, head = (32 - ((uintptr_t)d & 31)) & 31;
+    if (head > bytes) head = bytes;
+    memcpy(d, s, head);
+    d += head, s += head, bytes -= head;
+    for (; bytes >= 32; d += 32, s += 32, bytes -= 32)
+        _mm256_stream_ps((float *)(void *)d, _mm256_loadu_ps((const float *)(const void *)s));
+    memcpy(d, s, bytes);
+    if (last) _mm_sfence(); /* streamed stores are weakly ordered: visible before we return */
+}
+
 lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
     switch (type) {
     case LGG_TYPE_F16: return f16_avx2;
@@ -347,8 +326,10 @@ lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
     case LGG_TYPE_IQ4_XS: return iq4_xs_avx2;
     case LGG_TYPE_MXFP4: return mxfp4_avx2;
     case LGG_TYPE_NVFP4: return nvfp4_avx2;
-    default: return NULL;
+    default: break;
     }
+    lgg__deq_fn f = lgg__deq_avx2_iq_get(type);
+    return f ? f : lgg__deq_avx2_misc_get(type);
 }
 
 #else /* not an AVX2 build (e.g. another architecture) */
@@ -356,6 +337,11 @@ lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
 lgg__deq_fn lgg__deq_avx2_get(uint32_t type) {
     (void)type;
     return NULL;
+}
+
+void lgg__stream_floats_avx2(float *dst, const float *src, size_t n, bool last) {
+    (void)last;
+    memcpy(dst, src, n * 4);
 }
 
 #endif

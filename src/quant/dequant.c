@@ -39,6 +39,7 @@ static const lgg__deq_fn REF[LGG_TYPE_COUNT] = {
 static pthread_once_t best_once = PTHREAD_ONCE_INIT;
 static lgg__deq_fn best[LGG_TYPE_COUNT];
 static const char *best_name = "scalar";
+static bool best_streams; /* the path has lgg__stream_floats_avx2 */
 
 #if defined(LGG__X86)
 /* F16C from CPUID leaf 1 (ECX bit 29): clang before 15 has no "f16c" for
@@ -53,10 +54,19 @@ static bool cpu_has_f16c(void) {
 
 static void pick_best(void) {
     memcpy(best, REF, sizeof best);
+#if defined(__aarch64__) && defined(__ARM_NEON)
+    /* Advanced SIMD is mandatory on AArch64: no run-time check needed. */
+    best_name = "neon";
+    for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
+        lgg__deq_fn f = lgg__deq_neon_get(t);
+        if (f && REF[t]) best[t] = f;
+    }
+#endif
 #if defined(LGG__X86)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && cpu_has_f16c()) {
         best_name = "avx2";
+        best_streams = true;
         for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
             lgg__deq_fn f = lgg__deq_avx2_get(t);
             if (f && REF[t]) best[t] = f;
@@ -89,6 +99,16 @@ static void swap_fields(const lgg_type_info *ti, uint8_t *blocks, size_t nb) {
 
 #define SWAP_BUF 2048 /* bytes; holds at least one block of every type */
 
+/* Outputs this large (bytes) are decoded STREAM_VALS values at a time into a
+ * buffer that stays in L1 and written out with non-temporal stores: far
+ * larger than the caches, they would only evict everything else, and a
+ * cached store first reads its line from memory.  That pays for the extra
+ * copy only when the output dominates the traffic: types stored in at most
+ * 1.125 bytes per value (measured: Q4_0 and IQ2_XXS gain 1.4x, I8 1.1x;
+ * F16, I16, I32 and F64 lose 10-30%).  Every block size divides STREAM_VALS. */
+#define STREAM_MIN (8u << 20)
+#define STREAM_VALS 2048
+
 static lgg_status run(const lgg__deq_fn *table, uint32_t type, const void *src, size_t src_size,
                       lgg_endian endian, float *dst, uint64_t n) {
     if (!src || !dst) return LGG_ERR_ARG;
@@ -103,6 +123,17 @@ static lgg_status run(const lgg__deq_fn *table, uint32_t type, const void *src, 
     const lgg__deq_fn fn = table[type];
     const uint8_t *s = src;
     if (!lgg__needs_swap(endian) || ti->n_fields == 0) {
+        if (table == best && best_streams && n >= STREAM_MIN / 4 && ti->type_size * 8 <= ti->block_size * 9) {
+            _Alignas(64) float out[STREAM_VALS];
+            const size_t per = STREAM_VALS / ti->block_size;
+            for (uint64_t b = 0; b < nb;) {
+                const size_t k = (size_t)(nb - b < per ? nb - b : per);
+                fn(s + b * ti->type_size, out, k);
+                b += k;
+                lgg__stream_floats_avx2(dst + (b - k) * ti->block_size, out, k * ti->block_size, b == nb);
+            }
+            return LGG_OK;
+        }
         if (nb) fn(s, dst, (size_t)nb);
         return LGG_OK;
     }

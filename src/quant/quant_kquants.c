@@ -720,7 +720,7 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 #if defined(LGG__QX86)
     simd = simd && lgg__quant_simd();
 #else
-    simd = false;
+    (void)simd; /* no SIMD quantizer on this architecture */
 #endif
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float *xb = x + i * QK_K;
