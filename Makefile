@@ -88,8 +88,11 @@ $(BUILD)/bench/%: bench/%.c $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(STATIC) $(LDLIBS)
 
+# The test runner alone also links jansson (golden JSON) and libcrypto (sha256);
+# the AArch64 cross build leaves them (and the tests that need them) out.
+TEST_LIBS := -ljansson -lcrypto
 $(TESTBIN): $(TEST_OBJ) $(STATIC)
-	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS)
+	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS) $(TEST_LIBS)
 
 # The whole suite: unit, corpus, golden, CLI, symbol checks and fuzz replays.
 test: all $(TESTBIN) $(FUZZ_BIN)
@@ -110,7 +113,8 @@ check-asan:
 AARCH64_CC ?= aarch64-linux-gnu-gcc
 QEMU_AARCH64 ?= qemu-aarch64
 check-aarch64:
-	$(MAKE) BUILD=build/aarch64 CC=$(AARCH64_CC) LDLIBS="-lpthread -lm -static" build/aarch64/test_runner
+	$(MAKE) BUILD=build/aarch64 CC=$(AARCH64_CC) LDLIBS="-lpthread -lm -static" TEST_LIBS= \
+	    EXTRA_CFLAGS=-DLGG_TEST_NO_GOLDEN_LIBS build/aarch64/test_runner
 	GGUF_BUILD=build/aarch64 $(QEMU_AARCH64) build/aarch64/test_runner dequant_
 
 # libFuzzer builds (clang); each target runs FUZZ_SECONDS on its corpus.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what building and testing libgguf needs on Debian 12: a C compiler,
-# make and binutils (nm, for the symbol test).  clang is for `make fuzz` only
-# (WITH_FUZZ=1); the AArch64 cross compiler and qemu-user for
+# make and binutils (nm, for the symbol test), and for the test runner only
+# jansson (the golden JSON) and libcrypto (sha256).  clang is for `make fuzz`
+# only (WITH_FUZZ=1); the AArch64 cross compiler and qemu-user for
 # `make check-aarch64` only (WITH_AARCH64=1).
 # Runs apt-get only when something is missing; needs root for that.
 set -e
@@ -9,6 +10,9 @@ need=""
 command -v cc >/dev/null 2>&1 || need="$need build-essential"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v nm >/dev/null 2>&1 || need="$need binutils"
+for pkg in libjansson-dev libssl-dev; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
+done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then
     command -v clang >/dev/null 2>&1 || need="$need clang"
 fi

@@ -80,8 +80,10 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fchmod %s: %s", tmp, strerror(errno));
         goto fail;
     }
-    if ((s = lgg__write_stream(w, o, fd, true, NULL, err))) goto fail;
-    if (fsync(fd) != 0) {
+    lgg__wopts wo = *o;
+    wo.writeback = !(o->flags & LGG_WRITE_NO_SYNC);
+    if ((s = lgg__write_stream(w, &wo, fd, true, NULL, err))) goto fail;
+    if (!(o->flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0) {
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s", tmp, strerror(errno));
         goto fail;
     }
@@ -97,7 +99,7 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
     }
     {
         /* the rename itself is durable only once the directory is synced */
-        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        int dfd = o->flags & LGG_WRITE_NO_SYNC ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd >= 0) {
             if (fsync(dfd) != 0 && errno != EINVAL)
                 s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s (the new file is in place)", dir,
@@ -163,7 +165,7 @@ lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const l
                                           a.st_ino == b.st_ino);
             if (!same) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s was replaced while being edited", path);
             else if (lseek(fd, 0, SEEK_SET) != 0) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "lseek: %s", strerror(errno));
-            else if (!(s = lgg__write_all(&o, fd, h, hn, err)) && fsync(fd) != 0)
+            else if (!(s = lgg__write_all(&o, fd, h, hn, err)) && !(o.flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0)
                 s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s", path, strerror(errno));
             if (close(fd) != 0 && !s) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "close %s: %s", path, strerror(errno));
             lgg__free(o.alloc, h);

@@ -10,6 +10,7 @@
 #include "writer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -621,6 +622,7 @@ lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, l
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "unknown byte order %d", (int)r->endian);
     r->write_fn = o ? o->write_fn : NULL;
     r->write_ud = o ? o->write_ud : NULL;
+    r->flags = o ? o->flags : 0;
     r->alloc = o && o->allocator ? o->allocator : w->alloc;
     /* the alignment readers will use is the one the metadata states */
     uint64_t meta = 32;
@@ -853,6 +855,7 @@ lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, b
     lgg__free(o->alloc, h);
     total = hn;
     static const uint8_t zeros[256];
+    uint64_t kicked = 0;
     for (uint64_t i = 0; i < w->n_t && !s; i++) {
         const lgg__wtensor *t = &w->t[i];
         if ((s = write_tensor(t, o, fd, regular, &tmp, err))) break;
@@ -863,6 +866,14 @@ lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, b
             s = lgg__write_all(o, fd, zeros, k, err);
             p -= k;
         }
+#ifdef SYNC_FILE_RANGE_WRITE
+        /* a file that will be fsynced: let the disk start now, while the
+         * rest is produced, instead of all at the final fsync */
+        if (o->writeback && regular && total - kicked >= ((uint64_t)16 << 20)) {
+            sync_file_range(fd, (off_t)kicked, (off_t)(total - kicked), SYNC_FILE_RANGE_WRITE);
+            kicked = total;
+        }
+#endif
     }
     lgg__free(o->alloc, tmp);
     if (!s && written) *written = total;

@@ -63,6 +63,8 @@ typedef struct lgg__wopts {
     lgg_write_fn write_fn;
     void *write_ud;
     const lgg_allocator *alloc;
+    uint32_t flags;  /* LGG_WRITE_* */
+    bool writeback;  /* start write-back of what is written as it goes (a file that will be synced) */
 } lgg__wopts;
 
 LGG_HIDDEN lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, lgg__wopts *r,

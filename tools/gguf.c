@@ -20,6 +20,7 @@ static const cli_command COMMANDS[] = {
     {"split", "split a model into shards as llama.cpp's gguf-split does", cmd_split},
     {"merge", "merge a shard set back into one file", cmd_merge},
     {"name", "print the file name the naming convention recommends", cmd_name},
+    {"quantize", "quantize a model with llama-quantize's presets (same bytes)", cmd_quantize},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,9 @@
+quantize
+--dry-run
+--json
+--pure
+--token-embedding-type
+q8_0
+@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+/nonexistent/out.gguf
+IQ4_XS

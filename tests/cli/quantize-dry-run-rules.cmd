@@ -1,0 +1,9 @@
+quantize
+--dry-run
+--tensor-type
+BLK\.[01]\.attn_(q|k)=q8_0
+--output-tensor-type
+f16
+@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+/nonexistent/out.gguf
+15

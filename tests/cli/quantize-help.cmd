@@ -1,0 +1,2 @@
+quantize
+--help

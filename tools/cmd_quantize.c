@@ -1,0 +1,499 @@
+/* cmd_quantize.c -- `gguf quantize [options] IN OUT PRESET [THREADS]`:
+ * llama-quantize's presets and options, the same bytes. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char USAGE[] = "gguf quantize [options] IN OUT PRESET [THREADS]";
+
+static void help(void) {
+    printf("usage: %s\n\n"
+           "Quantize the model IN into OUT with one of llama-quantize's presets, choosing\n"
+           "each tensor's type exactly as llama-quantize (b4747) does and producing the\n"
+           "same bytes.  THREADS (default: one per CPU) convert rows while OUT is written\n"
+           "sequentially into a temporary file that is renamed over OUT at the end.\n\n"
+           "  --allow-requantize          convert tensors that are already quantized\n"
+           "  --leave-output-tensor       copy output.weight as it is\n"
+           "  --pure                      no per-tensor mixture: every quantized tensor gets\n"
+           "                              the preset's type\n"
+           "  --imatrix FILE              importance matrix (llama.cpp's .dat or GGUF format)\n"
+           "  --include-weights NAME      use the imatrix only for tensors whose name\n"
+           "                              contains NAME (may repeat)\n"
+           "  --exclude-weights NAME      do not use it for tensors whose name contains NAME\n"
+           "                              (may repeat; not together with --include-weights)\n"
+           "  --output-tensor-type TYPE   type of output.weight\n"
+           "  --token-embedding-type TYPE type of token_embd.weight\n"
+           "  --tensor-type PATTERN=TYPE  type of the tensors whose name matches the POSIX\n"
+           "                              extended regular expression PATTERN (lower-cased;\n"
+           "                              may repeat; the last match wins)\n"
+           "  --override-kv KEY=TYPE:VALUE  set a metadata key in OUT: TYPE int (i32),\n"
+           "                              float (f32), bool (true/false), str (at most 127\n"
+           "                              bytes), or any type of 'gguf set' (may repeat)\n"
+           "  --keep-split                one output per input split, OUT-0000i-of-0000n.gguf\n"
+           "  --no-fsync                  do not sync OUT to disk before renaming it into\n"
+           "                              place (faster; still atomic, but not durable)\n"
+           "  --dry-run                   print each tensor's plan and the output's size on\n"
+           "                              stdout; write nothing\n"
+           "  --json                      with --dry-run: the plan as JSON\n"
+           "  -q, --quiet                 no progress and no summary\n\n"
+           "Presets (name or id):\n",
+           USAGE);
+    for (size_t i = 0; i < lgg_quant_preset_count(); i++) {
+        const lgg_quant_preset *p = lgg_quant_preset_at(i);
+        if (p->type != LGG_TYPE_COUNT) printf("  %2u  or  ", p->ftype);
+        else printf("          ");
+        printf("%-9s : %s\n", p->name, p->desc);
+    }
+    printf("\nProgress goes to stderr: a bar with the time left when stderr is a terminal,\n"
+           "otherwise one line per tensor.\n"
+           "Exit status: 0 success, 1 failure (unreadable input, a refused preset or\n"
+           "tensor, write error, OUT is IN), 2 usage error.\n");
+}
+
+typedef struct qopts {
+    const char *imatrix;
+    const char *include[256], *exclude[256];
+    size_t n_include, n_exclude;
+    lgg_tensor_type_rule rules[256];
+    char *rule_text[256];
+    size_t n_rules;
+    lgg_quant_kv kv[256];
+    cli_val kv_val[256];
+    char *kv_key[256];
+    void *kv_store[256];
+    size_t n_kv;
+    bool dry_run, quiet, no_fsync, json;
+} qopts;
+
+static void qopts_free(qopts *q) {
+    for (size_t i = 0; i < q->n_rules; i++) free(q->rule_text[i]);
+    for (size_t i = 0; i < q->n_kv; i++) {
+        cli_val_free(&q->kv_val[i]);
+        free(q->kv_key[i]);
+        free(q->kv_store[i]);
+    }
+}
+
+static int parse_type(const char *s, uint32_t *out) {
+    return lgg_type_from_name(s, strlen(s), out) == LGG_OK && lgg_type_get(*out)->block_size != 0;
+}
+
+/* llama.cpp's override spellings (int is i32, float f32, as llama-quantize
+ * b4747 writes them), then everything `gguf set` accepts. */
+static int parse_override(qopts *q, const char *text, char *why, size_t cap) {
+    const char *eq = strchr(text, '=');
+    if (!eq || eq == text || eq - text >= 128) {
+        snprintf(why, cap, "malformed KV override '%s'", text);
+        return 0;
+    }
+    if (q->n_kv == sizeof q->kv / sizeof q->kv[0]) {
+        snprintf(why, cap, "too many --override-kv");
+        return 0;
+    }
+    size_t i = q->n_kv;
+    q->kv_key[i] = strndup(text, (size_t)(eq - text));
+    const char *tv = eq + 1;
+    lgg_wvalue v;
+    memset(&v, 0, sizeof v);
+    if (!strncmp(tv, "int:", 4)) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(tv + 4, &end, 10);
+        if (errno || end == tv + 4 || *end || x < INT32_MIN || x > INT32_MAX) {
+            snprintf(why, cap, "invalid int value for KV override '%s'", text);
+            free(q->kv_key[i]);
+            return 0;
+        }
+        int32_t *p = malloc(sizeof *p);
+        *p = (int32_t)x;
+        q->kv_store[i] = p;
+        v = (lgg_wvalue){LGG_VT_I32, 0, 1, p};
+    } else if (!strncmp(tv, "float:", 6)) {
+        char *end;
+        double x = strtod(tv + 6, &end);
+        if (end == tv + 6 || *end) {
+            snprintf(why, cap, "invalid float value for KV override '%s'", text);
+            free(q->kv_key[i]);
+            return 0;
+        }
+        float *p = malloc(sizeof *p);
+        *p = (float)x;
+        q->kv_store[i] = p;
+        v = (lgg_wvalue){LGG_VT_F32, 0, 1, p};
+    } else if (!strncmp(tv, "bool:", 5)) {
+        if (strcmp(tv + 5, "true") && strcmp(tv + 5, "false")) {
+            snprintf(why, cap, "invalid boolean value for KV override '%s'", text);
+            free(q->kv_key[i]);
+            return 0;
+        }
+        uint8_t *p = malloc(1);
+        *p = !strcmp(tv + 5, "true");
+        q->kv_store[i] = p;
+        v = (lgg_wvalue){LGG_VT_BOOL, 0, 1, p};
+    } else if (!strncmp(tv, "str:", 4)) {
+        if (strlen(tv + 4) > 127) {
+            snprintf(why, cap, "malformed KV override '%s', value cannot exceed 127 chars", text);
+            free(q->kv_key[i]);
+            return 0;
+        }
+        v = (lgg_wvalue){LGG_VT_STRING, 0, strlen(tv + 4), tv + 4};
+    } else {
+        char inner[300];
+        if (!cli_val_parse(tv, &q->kv_val[i], inner, sizeof inner)) {
+            snprintf(why, cap, "invalid KV override '%s': %s", text, inner);
+            free(q->kv_key[i]);
+            return 0;
+        }
+        v = q->kv_val[i].v;
+    }
+    q->kv[i] = (lgg_quant_kv){q->kv_key[i], v};
+    q->n_kv++;
+    return 1;
+}
+
+static int parse_rule(qopts *q, const char *text, char *why, size_t cap) {
+    const char *eq = strchr(text, '=');
+    if (!eq) {
+        snprintf(why, cap, "malformed tensor type '%s'", text);
+        return 0;
+    }
+    if (eq == text) {
+        snprintf(why, cap, "missing tensor name in '%s'", text);
+        return 0;
+    }
+    if (!eq[1]) {
+        snprintf(why, cap, "missing quantization type in '%s'", text);
+        return 0;
+    }
+    if (q->n_rules == sizeof q->rules / sizeof q->rules[0]) {
+        snprintf(why, cap, "too many --tensor-type");
+        return 0;
+    }
+    uint32_t ty;
+    if (!parse_type(eq + 1, &ty)) {
+        snprintf(why, cap, "invalid quantization type '%s'", eq + 1);
+        return 0;
+    }
+    char *pat = strndup(text, (size_t)(eq - text));
+    for (char *c = pat; *c; c++)
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+    q->rule_text[q->n_rules] = pat;
+    q->rules[q->n_rules++] = (lgg_tensor_type_rule){pat, ty};
+    return 1;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+typedef struct prog {
+    const lgg_quant_plan *plan;
+    bool tty, quiet;
+    size_t printed; /* items reported so far (line mode) */
+    uint64_t *ends; /* cumulative output bytes at the end of each item */
+    double t0, last;
+    int bar_shown;
+} prog;
+
+static void print_item(FILE *o, const lgg_quant_plan *plan, size_t i, size_t n) {
+    const lgg_quant_item *it = lgg_quant_plan_at(plan, i);
+    char shape[128], a[32], b[32];
+    cli_fmt_shape(shape, sizeof shape, it->t);
+    cli_fmt_bytes(a, sizeof a, it->t->size);
+    cli_fmt_bytes(b, sizeof b, it->size);
+    fprintf(o, "[%4zu/%4zu] ", i + 1, n);
+    cli_text_name(o, it->t->name);
+    fprintf(o, " %s %s -> %s%s, %s -> %s\n", shape, cli_type_name(it->t->type), cli_type_name(it->type),
+            it->convert ? "" : " (copied)", a, b);
+    if (it->fallback) fprintf(o, "           (fallback: the row length is not a multiple of the block size)\n");
+}
+
+static void print_json(const lgg_quant_plan *plan, const lgg_quant_preset *pr, uint64_t fsize) {
+    const size_t n = lgg_quant_plan_count(plan);
+    printf("{\"preset\": \"%s\", \"file_type\": %u, \"file_size\": %llu, \"fallbacks\": %zu, \"tensors\": [", pr->name,
+           lgg_quant_plan_file_type(plan), (unsigned long long)fsize, lgg_quant_plan_fallbacks(plan));
+    for (size_t i = 0; i < n; i++) {
+        const lgg_quant_item *it = lgg_quant_plan_at(plan, i);
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        cli_json_str(stdout, it->t->name.ptr, it->t->name.len);
+        printf(", \"shape\": ");
+        cli_json_shape(stdout, it->t);
+        printf(", \"type\": \"%s\", \"new_type\": \"%s\", \"converted\": %s, \"fallback\": %s, \"size\": %llu, "
+               "\"new_size\": %llu, \"imatrix\": %s}",
+               cli_type_name(it->t->type), cli_type_name(it->type), it->convert ? "true" : "false",
+               it->fallback ? "true" : "false", (unsigned long long)it->t->size, (unsigned long long)it->size,
+               it->imatrix ? "true" : "false");
+    }
+    printf("\n]}\n");
+}
+
+static void on_progress(void *ud, size_t item, size_t n_items, uint64_t done, uint64_t total) {
+    prog *p = ud;
+    (void)item;
+    if (p->quiet) return;
+    if (!p->tty) {
+        while (p->printed < n_items && p->ends[p->printed] <= done) print_item(stderr, p->plan, p->printed++, n_items);
+        return;
+    }
+    double t = now_s();
+    if (t - p->last < 0.1 && done < total) return;
+    p->last = t;
+    const double frac = total ? (double)done / (double)total : 1.0;
+    const int width = 30, fill = (int)(frac * width);
+    char bar[64];
+    for (int k = 0; k < width; k++) bar[k] = k < fill ? '=' : k == fill ? '>' : ' ';
+    bar[width] = 0;
+    const double el = t - p->t0, eta = frac > 0.001 ? el / frac - el : 0;
+    fprintf(stderr, "\r[%s] %3d%% %zu/%zu tensors, ETA %d:%02d ", bar, (int)(frac * 100 + 0.5), item + 1, n_items,
+            (int)eta / 60, (int)eta % 60);
+    fflush(stderr);
+    p->bar_shown = 1;
+}
+
+/* The other splits of IN: IN is PREFIX-00001-of-0000N.gguf (llama_split_prefix). */
+static int open_splits(const char *in, lgg_file **files, int *fds, size_t *n_files, size_t cap) {
+    lgg_value v;
+    uint64_t count = 1, no = 0;
+    if (lgg_get(files[0], "split.count", &v) == LGG_OK) lgg_value_uint(&v, &count);
+    if (count <= 1) return CLI_OK;
+    if (lgg_get(files[0], "split.no", &v) == LGG_OK) lgg_value_uint(&v, &no);
+    char tail[64];
+    snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", 1, (int)count);
+    size_t l = strlen(in), tl = strlen(tail);
+    if (no != 0 || count > cap || l < tl || strcmp(in + l - tl, tail) != 0) {
+        fprintf(stderr, "gguf quantize: %s: split %llu of %llu; give the first split, named PREFIX%s\n", in,
+                (unsigned long long)no + 1, (unsigned long long)count, tail);
+        return CLI_FAIL;
+    }
+    for (uint64_t s = 1; s < count; s++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s-%05d-of-%05d.gguf", (int)(l - tl), in, (int)s + 1, (int)count);
+        fds[s] = open(path, O_RDONLY | O_CLOEXEC);
+        lgg_error err;
+        memset(&err, 0, sizeof err);
+        if (fds[s] < 0) {
+            fprintf(stderr, "gguf quantize: %s: %s\n", path, strerror(errno));
+            return CLI_FAIL;
+        }
+        *n_files = (size_t)s + 1;
+        if (lgg_open_fd(fds[s], NULL, &files[s], &err) != LGG_OK) {
+            fprintf(stderr, "gguf quantize: %s: %s [%s]\n", path, err.message, lgg_status_name(err.code));
+            return CLI_FAIL;
+        }
+    }
+    return CLI_OK;
+}
+
+int cmd_quantize(int argc, char **argv) {
+    static qopts q; /* large arrays: not on the stack */
+    memset(&q, 0, sizeof q);
+    lgg_quant_options o;
+    lgg_quant_options_init(&o);
+    const char *pos[8];
+    int n_pos = 0;
+    char why[400];
+    int rc = CLI_OK;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a)) {
+            help();
+            qopts_free(&q);
+            return CLI_OK;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        const bool takes = !strcmp(a, "--imatrix") || !strcmp(a, "--include-weights") ||
+                           !strcmp(a, "--exclude-weights") || !strcmp(a, "--output-tensor-type") ||
+                           !strcmp(a, "--token-embedding-type") || !strcmp(a, "--tensor-type") ||
+                           !strcmp(a, "--override-kv");
+        if (takes) {
+            if (i + 1 >= argc) {
+                rc = cli_usage_error("quantize", USAGE, "%s needs a value", a);
+                goto out;
+            }
+            val = argv[++i];
+        }
+        if (!strcmp(a, "--allow-requantize")) o.allow_requantize = true;
+        else if (!strcmp(a, "--leave-output-tensor")) o.leave_output_tensor = true;
+        else if (!strcmp(a, "--pure")) o.pure = true;
+        else if (!strcmp(a, "--keep-split")) o.keep_split = true;
+        else if (!strcmp(a, "--dry-run")) q.dry_run = true;
+        else if (!strcmp(a, "--no-fsync")) q.no_fsync = true;
+        else if (!strcmp(a, "--json")) q.json = true;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) q.quiet = true;
+        else if (!strcmp(a, "--imatrix")) q.imatrix = val;
+        else if (!strcmp(a, "--include-weights") || !strcmp(a, "--exclude-weights")) {
+            bool inc = a[2] == 'i';
+            size_t *n = inc ? &q.n_include : &q.n_exclude;
+            if (*n == 256) {
+                rc = cli_usage_error("quantize", USAGE, "too many %s", a);
+                goto out;
+            }
+            (inc ? q.include : q.exclude)[(*n)++] = val;
+        } else if (!strcmp(a, "--output-tensor-type") || !strcmp(a, "--token-embedding-type")) {
+            uint32_t ty;
+            if (!parse_type(val, &ty)) {
+                rc = cli_usage_error("quantize", USAGE, "invalid type '%s' for %s", val, a);
+                goto out;
+            }
+            if (a[2] == 'o') o.output_tensor_type = ty;
+            else o.token_embedding_type = ty;
+        } else if (!strcmp(a, "--tensor-type")) {
+            if (!parse_rule(&q, val, why, sizeof why)) {
+                rc = cli_usage_error("quantize", USAGE, "%s", why);
+                goto out;
+            }
+        } else if (!strcmp(a, "--override-kv")) {
+            if (!parse_override(&q, val, why, sizeof why)) {
+                rc = cli_usage_error("quantize", USAGE, "%s", why);
+                goto out;
+            }
+        } else if (a[0] == '-' && a[1]) {
+            rc = cli_usage_error("quantize", USAGE, "unknown option '%s'", a);
+            goto out;
+        } else if (n_pos < 8) {
+            pos[n_pos++] = a;
+        } else {
+            rc = cli_usage_error("quantize", USAGE, "too many arguments");
+            goto out;
+        }
+    }
+    if (n_pos < 3 || n_pos > 4) {
+        rc = cli_usage_error("quantize", USAGE, n_pos < 3 ? "missing arguments" : "too many arguments");
+        goto out;
+    }
+    if (q.json && !q.dry_run) {
+        rc = cli_usage_error("quantize", USAGE, "--json goes with --dry-run");
+        goto out;
+    }
+    if (q.n_include && q.n_exclude) {
+        rc = cli_usage_error("quantize", USAGE, "--include-weights and --exclude-weights cannot be used together");
+        goto out;
+    }
+    const char *in = pos[0], *outp = pos[1];
+    o.preset = lgg_quant_preset_find(pos[2]);
+    if (!o.preset) {
+        rc = cli_usage_error("quantize", USAGE, "unknown preset '%s' (see gguf quantize --help)", pos[2]);
+        goto out;
+    }
+    int threads = 0;
+    if (n_pos == 4) {
+        char *end;
+        long t = strtol(pos[3], &end, 10);
+        if (*end || end == pos[3] || t < 1 || t > 1024) {
+            rc = cli_usage_error("quantize", USAGE, "invalid thread count '%s'", pos[3]);
+            goto out;
+        }
+        threads = (int)t;
+    }
+
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    lgg_imatrix *im = NULL;
+    lgg_file *files[256] = {0};
+    int fds[256];
+    for (int i = 0; i < 256; i++) fds[i] = -1;
+    size_t n_files = 0;
+    lgg_quant_plan *plan = NULL;
+    uint64_t *ends = NULL;
+
+    if (q.imatrix) {
+        if (lgg_imatrix_load_file(q.imatrix, NULL, &im, &err) != LGG_OK) {
+            fprintf(stderr, "gguf quantize: %s: %s [%s]\n", q.imatrix, err.message, lgg_status_name(err.code));
+            rc = CLI_FAIL;
+            goto done;
+        }
+        lgg_imatrix_filter(im, q.include, q.n_include, q.exclude, q.n_exclude);
+        o.imatrix = im;
+    }
+    fds[0] = open(in, O_RDONLY | O_CLOEXEC);
+    if (fds[0] < 0) {
+        fprintf(stderr, "gguf quantize: %s: %s\n", in, strerror(errno));
+        rc = CLI_FAIL;
+        goto done;
+    }
+    if (lgg_open_fd(fds[0], NULL, &files[0], &err) != LGG_OK) {
+        fprintf(stderr, "gguf quantize: %s: %s [%s]\n", in, err.message, lgg_status_name(err.code));
+        rc = CLI_FAIL;
+        goto done;
+    }
+    n_files = 1;
+    if ((rc = open_splits(in, files, fds, &n_files, 256)) != CLI_OK) goto done;
+    o.tensor_types = q.rules;
+    o.n_tensor_types = q.n_rules;
+    if (lgg_quant_plan_create((const lgg_file *const *)files, n_files, &o, &plan, &err) != LGG_OK) {
+        fprintf(stderr, "gguf quantize: %s\n", err.message);
+        rc = CLI_FAIL;
+        goto done;
+    }
+    lgg_quant_write_options wo;
+    lgg_quant_write_options_init(&wo);
+    wo.n_threads = threads;
+    wo.overrides = q.kv;
+    wo.n_overrides = q.n_kv;
+    wo.imatrix_file = q.imatrix;
+    wo.input_fds = fds;
+    wo.write_flags = q.no_fsync ? LGG_WRITE_NO_SYNC : 0;
+    const size_t n = lgg_quant_plan_count(plan);
+    uint64_t in_bytes = 0, out_bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        in_bytes += lgg_quant_plan_at(plan, i)->t->size;
+        out_bytes += lgg_quant_plan_at(plan, i)->size;
+    }
+    char a[32], b[32];
+    cli_fmt_bytes(a, sizeof a, in_bytes);
+    cli_fmt_bytes(b, sizeof b, out_bytes);
+    if (q.dry_run) {
+        uint64_t fsize = 0;
+        if (lgg_quant_plan_output_size(plan, &wo, &fsize, &err) != LGG_OK) {
+            fprintf(stderr, "gguf quantize: %s\n", err.message);
+            rc = CLI_FAIL;
+            goto done;
+        }
+        if (q.json) {
+            print_json(plan, o.preset, fsize);
+            goto done;
+        }
+        for (size_t i = 0; i < n; i++) print_item(stdout, plan, i, n);
+        printf("preset %s (file type %u), %zu tensors, %zu fallbacks\n", o.preset->name, lgg_quant_plan_file_type(plan),
+               n, lgg_quant_plan_fallbacks(plan));
+        printf("tensor data %s -> %s, output file %llu bytes\n", a, b, (unsigned long long)fsize);
+        goto done;
+    }
+    ends = calloc(n ? n : 1, sizeof *ends);
+    for (size_t i = 0; i < n; i++) ends[i] = (i ? ends[i - 1] : 0) + lgg_quant_plan_at(plan, i)->size;
+    prog pr = {plan, isatty(2) != 0, q.quiet, 0, ends, now_s(), 0, 0};
+    wo.progress = on_progress;
+    wo.progress_ud = &pr;
+    lgg_status st = lgg_quant_plan_write(plan, outp, &wo, &err);
+    if (pr.bar_shown) fputc('\n', stderr);
+    if (st != LGG_OK) {
+        fprintf(stderr, "gguf quantize: %s: %s [%s]\n", outp, err.message, lgg_status_name(err.code));
+        rc = CLI_FAIL;
+        goto done;
+    }
+    if (!q.quiet)
+        fprintf(stderr, "gguf quantize: %s -> %s as %s: tensor data %s -> %s in %.2f s\n", in, outp, o.preset->name, a,
+                b, now_s() - pr.t0);
+done:
+    free(ends);
+    lgg_quant_plan_free(plan);
+    for (size_t i = 0; i < 256; i++) {
+        lgg_close(files[i]);
+        if (fds[i] >= 0) close(fds[i]);
+    }
+    lgg_imatrix_free(im);
+out:
+    qopts_free(&q);
+    return rc;
+}
