@@ -86,6 +86,61 @@ static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
                                         _mm256_set1_ps(f)));
 }
 
+/* ---- float grids -------------------------------------------------------------
+ * The grid rows as floats, built by the compiler from the same lists as the
+ * integer grids: a row of eight (IQ2) or four (IQ3) magnitudes is one load,
+ * with no widening or conversion.  A sign is then an XOR of the float's sign
+ * bit, from a table row of 0 / 0x80000000 masks, and the product db * (+-g)
+ * is the value the integer path computed from the same negated magnitude. */
+#include "quant/iq_grids.h"
+
+#define GB(g, k) (float)(((g) >> (8 * (k))) & 0xFF)
+#define FROW8(g) {GB(g, 0), GB(g, 1), GB(g, 2), GB(g, 3), GB(g, 4), GB(g, 5), GB(g, 6), GB(g, 7)},
+#define FROW4(g) {GB(g, 0), GB(g, 1), GB(g, 2), GB(g, 3)},
+static _Alignas(32) const float IQ2XXS_F[256][8] = {LGG__IQ2XXS_GRID(FROW8)};
+static _Alignas(32) const float IQ2XS_F[512][8] = {LGG__IQ2XS_GRID(FROW8)};
+static _Alignas(32) const float IQ2S_F[1024][8] = {LGG__IQ2S_GRID(FROW8)};
+static _Alignas(16) const float IQ3XXS_F[256][4] = {LGG__IQ3XXS_GRID(FROW4)};
+static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
+#undef GB
+#undef FROW8
+#undef FROW4
+
+/* Sign masks: row i has the float sign bit in lane j where bit j of i is set
+ * (SIGN_F, explicit sign bytes), or of ksigns_iq2xs[i] = i with an
+ * even-parity 8th bit (SIGN_KS, the 7-bit indices). */
+#define SM(i, j) ((((i) >> (j)) & 1) ? 0x80000000u : 0u)
+#define SROW(i) {SM(i, 0), SM(i, 1), SM(i, 2), SM(i, 3), SM(i, 4), SM(i, 5), SM(i, 6), SM(i, 7)},
+#define PAR(i) ((((i) ^ ((i) >> 1) ^ ((i) >> 2) ^ ((i) >> 3) ^ ((i) >> 4) ^ ((i) >> 5) ^ ((i) >> 6)) & 1) << 7)
+#define KROW(i) SROW((i) | PAR(i))
+#define R4(R, i) R(i) R((i) + 1) R((i) + 2) R((i) + 3)
+#define R16(R, i) R4(R, i) R4(R, (i) + 4) R4(R, (i) + 8) R4(R, (i) + 12)
+#define R64(R, i) R16(R, i) R16(R, (i) + 16) R16(R, (i) + 32) R16(R, (i) + 48)
+static _Alignas(32) const uint32_t SIGN_F[256][8] = {R64(SROW, 0) R64(SROW, 64) R64(SROW, 128) R64(SROW, 192)};
+static _Alignas(32) const uint32_t SIGN_KS[128][8] = {R64(KROW, 0) R64(KROW, 64)};
+#undef SM
+#undef SROW
+#undef PAR
+#undef KROW
+#undef R4
+#undef R16
+#undef R64
+
+/* Rows by byte offset: the index arithmetic then folds the row size into
+ * its shift and mask (one shift and one AND per row). */
+static inline __m256 at8(const void *table, size_t off) {
+    return _mm256_load_ps((const float *)(const void *)((const char *)table + off));
+}
+static inline __m256 rows4(const float (*grid)[4], unsigned a, unsigned b) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(grid[a])), _mm_load_ps(grid[b]), 1);
+}
+/* dst[0..7] = db * (g with the signs of mask s) */
+static inline void st8_signed(float *dst, __m256 db, __m256 g, __m256 s) {
+    _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
+}
+/* Byte offset in SIGN_KS of the 7-bit index in bits 7l..7l+6 of w. */
+#define KS_OFF(w, l) ((size_t)(((l) ? (w) >> (7 * (l) - 5) : (w) << 5) & (127u << 5)))
+
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 66) {
         /* the words are the odd u32 of the 64 payload bytes */
@@ -96,9 +151,11 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         for (int ib = 0; ib < 8; ib++, dst += 32) {
             const uint8_t *g = src + 2 + 8 * ib;
             const uint32_t w = lgg__h32(g + 4);
-            const __m256 dv = _mm256_set1_ps(db[ib]);
-            const __m256i q = grid64x4(lgg__iq2xxs_grid, g[0], g[1], g[2], g[3]);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), dv, dv);
+            const __m256 dv = _mm256_broadcast_ss(&db[ib]);
+            st8_signed(dst, dv, at8(IQ2XXS_F, (size_t)g[0] * 32), at8(SIGN_KS, KS_OFF(w, 0)));
+            st8_signed(dst + 8, dv, at8(IQ2XXS_F, (size_t)g[1] * 32), at8(SIGN_KS, KS_OFF(w, 1)));
+            st8_signed(dst + 16, dv, at8(IQ2XXS_F, (size_t)g[2] * 32), at8(SIGN_KS, KS_OFF(w, 2)));
+            st8_signed(dst + 24, dv, at8(IQ2XXS_F, (size_t)g[3] * 32), at8(SIGN_KS, KS_OFF(w, 3)));
         }
     }
 }
@@ -109,14 +166,17 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
         float lo[8], hi[8];
         nibble_scales(lo, hi, src + 66, lgg__half(src));
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
-            const __m256 db0 = _mm256_set1_ps(lo[ib]), db1 = _mm256_set1_ps(hi[ib]);
+            const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
             memcpy(&x, qs, 8);
-            const __m256i q = grid64x4(lgg__iq2xs_grid, x & 511u, (x >> 16) & 511u, (x >> 32) & 511u, (x >> 48) & 511u);
-            const uint8_t *ks = lgg__ksigns_iq2xs;
-            const __m256i sg = grid64x4(SIGN_BYTES, ks[(x >> 9) & 127], ks[(x >> 25) & 127], ks[(x >> 41) & 127],
-                                        ks[x >> 57]);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sg), db0, db1);
+#define XS_ROW(l, db)                                                                                          \
+    st8_signed(dst + 8 * (l), db, at8(IQ2XS_F, (l) ? (x >> (16 * (l) - 5)) & (511u << 5) : (x << 5) & (511u << 5)), \
+               at8(SIGN_KS, (x >> (16 * (l) + 4)) & (127u << 5)))
+            XS_ROW(0, db0);
+            XS_ROW(1, db0);
+            XS_ROW(2, db1);
+            XS_ROW(3, db1);
+#undef XS_ROW
         }
     }
 }
@@ -127,11 +187,17 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         float lo[8], hi[8];
         nibble_scales(lo, hi, src + 74, lgg__half(src));
         for (int ib = 0; ib < 8; ib++, qs += 4, signs += 4, dst += 32) {
-            const __m256 db0 = _mm256_set1_ps(lo[ib]), db1 = _mm256_set1_ps(hi[ib]);
-            const unsigned h = qh[ib];
-            const __m256i q = grid64x4(lgg__iq2s_grid, qs[0] | ((h << 8) & 0x300), qs[1] | ((h << 6) & 0x300),
-                                       qs[2] | ((h << 4) & 0x300), qs[3] | ((h << 2) & 0x300));
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign4(signs)), db0, db1);
+            const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
+            const size_t h = qh[ib];
+            /* bits 2l, 2l+1 of qh[ib] are index bits 8-9 of entry l */
+#define S_ROW(l, db)                                                                                          \
+    st8_signed(dst + 8 * (l), db, at8(IQ2S_F, ((size_t)qs[l] << 5) | ((h << (13 - 2 * (l))) & (0x300u << 5))), \
+               at8(SIGN_F, (size_t)signs[l] << 5))
+            S_ROW(0, db0);
+            S_ROW(1, db0);
+            S_ROW(2, db1);
+            S_ROW(3, db1);
+#undef S_ROW
         }
     }
 }
@@ -144,10 +210,14 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         xxs_scales(dbs, load32(ss), d, 0.5f);
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
             const uint32_t w = lgg__h32(ss + 4 * ib);
-            const __m256 db = _mm256_set1_ps(dbs[ib]);
-            const unsigned idx[8] = {qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6], qs[7]};
-            const __m256i q = grid32x8(lgg__iq3xxs_grid, idx);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), db, db);
+            const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
+#define X3_ROW(l) \
+    st8_signed(dst + 8 * (l), db, rows4(IQ3XXS_F, qs[2 * (l)], qs[2 * (l) + 1]), at8(SIGN_KS, KS_OFF(w, l)))
+            X3_ROW(0);
+            X3_ROW(1);
+            X3_ROW(2);
+            X3_ROW(3);
+#undef X3_ROW
         }
     }
 }
@@ -164,14 +234,19 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         float dbs[8];
         _mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 8, signs += 4, dst += 32) {
-            const __m256 db = _mm256_set1_ps(dbs[ib]);
+            const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
             const unsigned h = qh[ib];
             /* bit k of qh[ib] is the 9th index bit of entry k */
-            const unsigned idx[8] = {qs[0] | ((h << 8) & 256), qs[1] | ((h << 7) & 256), qs[2] | ((h << 6) & 256),
-                                     qs[3] | ((h << 5) & 256), qs[4] | ((h << 4) & 256), qs[5] | ((h << 3) & 256),
-                                     qs[6] | ((h << 2) & 256), qs[7] | ((h << 1) & 256)};
-            const __m256i q = grid32x8(lgg__iq3s_grid, idx);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign4(signs)), db, db);
+#define S3_ROW(l)                                                                                   \
+    st8_signed(dst + 8 * (l), db,                                                                   \
+               rows4(IQ3S_F, qs[2 * (l)] | ((h << (8 - 2 * (l))) & 256),                            \
+                     qs[2 * (l) + 1] | ((h << (7 - 2 * (l))) & 256)),                               \
+               at8(SIGN_F, (size_t)signs[l] << 5))
+            S3_ROW(0);
+            S3_ROW(1);
+            S3_ROW(2);
+            S3_ROW(3);
+#undef S3_ROW
         }
     }
 }
