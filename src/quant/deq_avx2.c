@@ -125,28 +125,46 @@ static void q2_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     }
 }
 
+/* Q3_K's 16 scales d * (s - 32), lane-wise (see lgg__q3k_scales for the
+ * bit layout): low nibbles from bytes 0-7, top bits from bytes 8-11 at a
+ * shift that is uniform per group of four scales. */
+static inline void q3k_scales_f(float out[16], const uint8_t *s, float d) {
+    const __m128i b = load8(s);
+    const __m128i lo = _mm_unpacklo_epi64(lo_nib(b), hi_nib(b));
+    const __m128i top = _mm_shuffle_epi8(load8(s + 4), _mm_setr_epi8(4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7));
+    const __m128i hi = _mm_and_si128(_mm_srlv_epi32(top, _mm_setr_epi32(0, 2, 4, 6)), _mm_set1_epi8(3));
+    const __m128i sc = _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
+    const __m256 dv = _mm256_set1_ps(d);
+    _mm256_storeu_ps(out, _mm256_mul_ps(dv, i8_ps(sc)));
+    _mm256_storeu_ps(out + 8, _mm256_mul_ps(dv, i8_ps(hi64(sc))));
+}
+
 static void q3_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m128i three = _mm_set1_epi8(3), four = _mm_set1_epi8(4), zero = _mm_setzero_si128();
-    for (size_t i = 0; i < nb; i++, src += 110) {
-        const uint8_t *hm = src, *q = src + 32;
-        const float d = lgg__half(src + 108);
-        int8_t scales[16];
-        lgg__q3k_scales(src + 96, scales);
-        const __m128i hma = load16(hm), hmb = load16(hm + 16);
-        int is = 0, bit = 0;
-        for (int half = 0; half < 2; half++, q += 32) {
-            const __m128i qa = load16(q), qb = load16(q + 16);
-            for (int shift = 0; shift < 8; shift += 2, bit++) {
-                const __m128i sh = _mm_cvtsi32_si128(shift);
-                const __m128i mask = _mm_set1_epi8((char)(1 << bit));
-                for (int part = 0; part < 2; part++, is++, dst += 16) {
-                    const __m256 dl = _mm256_set1_ps(d * (float)(scales[is] - 32));
-                    const __m128i lo = _mm_and_si128(_mm_srl_epi16(part ? qb : qa, sh), three);
-                    const __m128i clear = _mm_cmpeq_epi8(_mm_and_si128(part ? hmb : hma, mask), zero);
-                    st16_i8_mul(dst, _mm_sub_epi8(lo, _mm_and_si128(clear, four)), dl);
-                }
-            }
-        }
+    const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
+    for (size_t i = 0; i < nb; i++, src += 110, dst += 256) {
+        float dl[16];
+        q3k_scales_f(dl, src + 96, lgg__half(src + 108));
+        const __m256i hm = load32(src), qa = load32(src + 32), qb = load32(src + 64);
+        /* 32 values: 2-bit field at `shift` of q, minus 4 where bit `bit` of
+         * hmask is clear (that bit moved to bit 2 and inverted by andnot; the
+         * 16-bit shifts carry nothing into bit 2 of a byte) */
+#define Q3_STEP(k, q, shift, bit)                                                                      \
+    do {                                                                                               \
+        const __m256i lo = _mm256_and_si256(_mm256_srli_epi16(q, shift), three);                       \
+        const __m256i hs = (bit) >= 2 ? _mm256_srli_epi16(hm, (bit) >= 2 ? (bit) - 2 : 0)             \
+                                      : _mm256_slli_epi16(hm, (bit) < 2 ? 2 - (bit) : 0);             \
+        st32_i8_mul2(dst + 32 * (k), _mm256_sub_epi8(lo, _mm256_andnot_si256(hs, four)),             \
+                     _mm256_broadcast_ss(&dl[2 * (k)]), _mm256_broadcast_ss(&dl[2 * (k) + 1]));       \
+    } while (0)
+        Q3_STEP(0, qa, 0, 0);
+        Q3_STEP(1, qa, 2, 1);
+        Q3_STEP(2, qa, 4, 2);
+        Q3_STEP(3, qa, 6, 3);
+        Q3_STEP(4, qb, 0, 4);
+        Q3_STEP(5, qb, 2, 5);
+        Q3_STEP(6, qb, 4, 6);
+        Q3_STEP(7, qb, 6, 7);
+#undef Q3_STEP
     }
 }
 
