@@ -105,23 +105,36 @@ static void q8_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 /* ---- K-quants ------------------------------------------------------------------ */
 
 static void q2_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m128i three = _mm_set1_epi8(3);
-    for (size_t i = 0; i < nb; i++, src += 84) {
-        const uint8_t *sc = src, *q = src + 16;
-        const float d = lgg__half(src + 80), dmin = lgg__half(src + 82);
-        int is = 0;
-        for (int half = 0; half < 2; half++, q += 32) {
-            const __m128i qa = load16(q), qb = load16(q + 16);
-            for (int shift = 0; shift < 8; shift += 2) {
-                const __m128i sh = _mm_cvtsi32_si128(shift);
-                for (int part = 0; part < 2; part++, is++, dst += 16) {
-                    const __m256 dl = _mm256_set1_ps(d * (float)(sc[is] & 0xF));
-                    const __m256 ml = _mm256_set1_ps(dmin * (float)(sc[is] >> 4));
-                    const __m128i v = _mm_and_si128(_mm_srl_epi16(part ? qb : qa, sh), three);
-                    st16_u8_mul_sub(dst, v, dl, ml);
-                }
-            }
-        }
+    const __m256i three = _mm256_set1_epi8(3);
+    for (size_t i = 0; i < nb; i++, src += 84, dst += 256) {
+        /* the 16 scales d * (sc & 15) and mins dmin * (sc >> 4), lane-wise */
+        float dl[16], ml[16];
+        const __m256 d = _mm256_set1_ps(lgg__half(src + 80)), dmin = _mm256_set1_ps(lgg__half(src + 82));
+        const __m128i sc = load16(src);
+        const __m128i sl = lo_nib(sc), sh = hi_nib(sc);
+        _mm256_storeu_ps(dl, _mm256_mul_ps(d, u8_ps(sl)));
+        _mm256_storeu_ps(dl + 8, _mm256_mul_ps(d, u8_ps(hi64(sl))));
+        _mm256_storeu_ps(ml, _mm256_mul_ps(dmin, u8_ps(sh)));
+        _mm256_storeu_ps(ml + 8, _mm256_mul_ps(dmin, u8_ps(hi64(sh))));
+        const __m256i qa = load32(src + 16), qb = load32(src + 48);
+        /* 32 values: the 2-bit field at `shift`, scales 2k (first 16) and 2k + 1 */
+#define Q2_STEP(k, q, shift)                                                                                  \
+    do {                                                                                                      \
+        const __m256i v = _mm256_and_si256(_mm256_srli_epi16(q, shift), three);                              \
+        st16_u8_mul_sub(dst + 32 * (k), _mm256_castsi256_si128(v), _mm256_broadcast_ss(&dl[2 * (k)]),        \
+                        _mm256_broadcast_ss(&ml[2 * (k)]));                                                  \
+        st16_u8_mul_sub(dst + 32 * (k) + 16, _mm256_extracti128_si256(v, 1), _mm256_broadcast_ss(&dl[2 * (k) + 1]), \
+                        _mm256_broadcast_ss(&ml[2 * (k) + 1]));                                              \
+    } while (0)
+        Q2_STEP(0, qa, 0);
+        Q2_STEP(1, qa, 2);
+        Q2_STEP(2, qa, 4);
+        Q2_STEP(3, qa, 6);
+        Q2_STEP(4, qb, 0);
+        Q2_STEP(5, qb, 2);
+        Q2_STEP(6, qb, 4);
+        Q2_STEP(7, qb, 6);
+#undef Q2_STEP
     }
 }
 
