@@ -134,6 +134,11 @@ static inline __m256 at8(const void *table, size_t off) {
 static inline __m256 rows4(const float (*grid)[4], unsigned a, unsigned b) {
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(grid[a])), _mm_load_ps(grid[b]), 1);
 }
+static inline __m256 at4x2(const void *table, size_t a, size_t b) {
+    const char *t = (const char *)table;
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps((const float *)(const void *)(t + a))),
+                                _mm_load_ps((const float *)(const void *)(t + b)), 1);
+}
 /* dst[0..7] = db * (g with the signs of mask s) */
 static inline void st8_signed(float *dst, __m256 db, __m256 g, __m256 s) {
     _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
@@ -233,15 +238,28 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s4, s4), _mm256_set1_epi32(1));
         float dbs[8];
         _mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
-        for (int ib = 0; ib < 8; ib++, qs += 8, signs += 4, dst += 32) {
+        /* byte offsets of the 64 grid rows (index bit 8 of entry k is bit k
+         * of the eight qh bytes read as one little-endian word) and of the
+         * 32 sign rows, lane-wise */
+        _Alignas(32) uint16_t go[64], so[32];
+        uint64_t hbits;
+        memcpy(&hbits, qh, 8);
+        const __m256i bitsel = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                                 (short)0x8000);
+        for (int j = 0; j < 4; j++) {
+            const __m256i hb = _mm256_set1_epi16((short)(hbits >> (16 * j)));
+            const __m256i hit = _mm256_cmpeq_epi16(_mm256_and_si256(hb, bitsel), bitsel);
+            const __m256i idx = _mm256_or_si256(_mm256_cvtepu8_epi16(load16(qs + 16 * j)),
+                                                _mm256_and_si256(hit, _mm256_set1_epi16(256)));
+            _mm256_store_si256((__m256i *)(void *)(go + 16 * j), _mm256_slli_epi16(idx, 4));
+        }
+        _mm256_store_si256((__m256i *)(void *)so, _mm256_slli_epi16(_mm256_cvtepu8_epi16(load16(signs)), 5));
+        _mm256_store_si256((__m256i *)(void *)(so + 16), _mm256_slli_epi16(_mm256_cvtepu8_epi16(load16(signs + 16)), 5));
+        for (int ib = 0; ib < 8; ib++, dst += 32) {
             const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
-            const unsigned h = qh[ib];
-            /* bit k of qh[ib] is the 9th index bit of entry k */
-#define S3_ROW(l)                                                                                   \
-    st8_signed(dst + 8 * (l), db,                                                                   \
-               rows4(IQ3S_F, qs[2 * (l)] | ((h << (8 - 2 * (l))) & 256),                            \
-                     qs[2 * (l) + 1] | ((h << (7 - 2 * (l))) & 256)),                               \
-               at8(SIGN_F, (size_t)signs[l] << 5))
+            const uint16_t *g = go + 8 * ib, *sg = so + 4 * ib;
+#define S3_ROW(l)                                                                                         \
+    st8_signed(dst + 8 * (l), db, at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1]), at8(SIGN_F, sg[l]))
             S3_ROW(0);
             S3_ROW(1);
             S3_ROW(2);
