@@ -236,25 +236,29 @@ static inline void st32_i8_two(float *dst, __m256i v, float s0, float s1) {
 
 static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(3), bias = _mm256_set1_epi8(32);
-    for (size_t i = 0; i < nb; i++, src += 210) {
+    for (size_t i = 0; i < nb; i++, src += 210, dst += 256) {
         const float d = lgg__half(src + 208);
-        const uint8_t *ql = src, *qh = src + 128;
-        const int8_t *sc = (const int8_t *)(src + 192);
-        for (int half = 0; half < 2; half++, ql += 64, qh += 32, sc += 8, dst += 128) {
+        /* the 16 scales d * sc, lane-wise (the reference's d * sc before times q) */
+        float sc[16];
+        const __m128i s8 = load16(src + 192);
+        const __m256 dv = _mm256_set1_ps(d);
+        _mm256_storeu_ps(sc, _mm256_mul_ps(dv, i8_ps(s8)));
+        _mm256_storeu_ps(sc + 8, _mm256_mul_ps(dv, i8_ps(hi64(s8))));
+        _Alignas(32) int8_t codes[256];
+        for (int half = 0; half < 2; half++) {
+            const uint8_t *ql = src + 64 * half, *qh = src + 128 + 32 * half;
             const __m256i a = load32(ql), b = load32(ql + 32), h = load32(qh);
             const __m256i h0 = _mm256_slli_epi16(_mm256_and_si256(h, m2), 4);
             const __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 2), m2), 4);
-            const __m256i h2 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 4), m2), 4);
-            const __m256i h3 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 6), m2), 4);
-            const __m256i q1 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(a, m4), h0), bias);
-            const __m256i q2 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(b, m4), h1), bias);
-            const __m256i q3 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(a, 4), m4), h2), bias);
-            const __m256i q4 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(b, 4), m4), h3), bias);
-            st32_i8_two(dst, q1, d * (float)sc[0], d * (float)sc[1]);
-            st32_i8_two(dst + 32, q2, d * (float)sc[2], d * (float)sc[3]);
-            st32_i8_two(dst + 64, q3, d * (float)sc[4], d * (float)sc[5]);
-            st32_i8_two(dst + 96, q4, d * (float)sc[6], d * (float)sc[7]);
+            const __m256i h2 = _mm256_and_si256(h, _mm256_set1_epi8(0x30));
+            const __m256i h3 = _mm256_and_si256(_mm256_srli_epi16(h, 2), _mm256_set1_epi8(0x30));
+            __m256i *c = (__m256i *)(void *)(codes + 128 * half);
+            _mm256_store_si256(c, _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(a, m4), h0), bias));
+            _mm256_store_si256(c + 1, _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(b, m4), h1), bias));
+            _mm256_store_si256(c + 2, _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(a, 4), m4), h2), bias));
+            _mm256_store_si256(c + 3, _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(b, 4), m4), h3), bias));
         }
+        st_i8_by16(dst, codes, sc, 16);
     }
 }
 

@@ -21,6 +21,15 @@ static inline void st32_i8_mul2(float *dst, __m256i v, __m256 d0, __m256 d1) {
     st16_i8_mul(dst, _mm256_castsi256_si128(v), d0);
     st16_i8_mul(dst + 16, _mm256_extracti128_si256(v, 1), d1);
 }
+/* dst[0..16n) = (float)codes[k] * sc[k / 16]: codes staged in memory, so
+ * each group of eight widens straight from a load (no lane extracts) */
+static inline void st_i8_by16(float *dst, const int8_t *codes, const float *sc, int n) {
+    for (int g = 0; g < n; g++, dst += 16, codes += 16) {
+        const __m256 s = _mm256_broadcast_ss(sc + g);
+        _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(_mm_loadl_epi64((const __m128i *)(const void *)codes)), s));
+        _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(_mm_loadl_epi64((const __m128i *)(const void *)(codes + 8))), s));
+    }
+}
 /* dst[0..15] = (float)(uint8)b[k] * d + m */
 static inline void st16_u8_mul_add(float *dst, __m128i b, __m256 d, __m256 m) {
     _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_mul_ps(u8_ps(b), d), m));
