@@ -117,24 +117,15 @@ static void q2_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
         _mm256_storeu_ps(ml, _mm256_mul_ps(dmin, u8_ps(sh)));
         _mm256_storeu_ps(ml + 8, _mm256_mul_ps(dmin, u8_ps(hi64(sh))));
         const __m256i qa = load32(src + 16), qb = load32(src + 48);
-        /* 32 values: the 2-bit field at `shift`, scales 2k (first 16) and 2k + 1 */
-#define Q2_STEP(k, q, shift)                                                                                  \
-    do {                                                                                                      \
-        const __m256i v = _mm256_and_si256(_mm256_srli_epi16(q, shift), three);                              \
-        st16_u8_mul_sub(dst + 32 * (k), _mm256_castsi256_si128(v), _mm256_broadcast_ss(&dl[2 * (k)]),        \
-                        _mm256_broadcast_ss(&ml[2 * (k)]));                                                  \
-        st16_u8_mul_sub(dst + 32 * (k) + 16, _mm256_extracti128_si256(v, 1), _mm256_broadcast_ss(&dl[2 * (k) + 1]), \
-                        _mm256_broadcast_ss(&ml[2 * (k) + 1]));                                              \
-    } while (0)
-        Q2_STEP(0, qa, 0);
-        Q2_STEP(1, qa, 2);
-        Q2_STEP(2, qa, 4);
-        Q2_STEP(3, qa, 6);
-        Q2_STEP(4, qb, 0);
-        Q2_STEP(5, qb, 2);
-        Q2_STEP(6, qb, 4);
-        Q2_STEP(7, qb, 6);
-#undef Q2_STEP
+        /* codes 32k..32k+31: the 2-bit field at 2 * (k % 4) of the k / 4th 32 bytes */
+        _Alignas(32) uint8_t codes[256];
+        __m256i *c = (__m256i *)(void *)codes;
+        for (int k = 0; k < 4; k++) {
+            const __m128i cnt = _mm_cvtsi32_si128(2 * k);
+            _mm256_store_si256(c + k, _mm256_and_si256(_mm256_srl_epi16(qa, cnt), three));
+            _mm256_store_si256(c + 4 + k, _mm256_and_si256(_mm256_srl_epi16(qb, cnt), three));
+        }
+        st_u8_by16_sub(dst, codes, dl, ml, 16);
     }
 }
 
@@ -158,26 +149,33 @@ static void q3_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
         float dl[16];
         q3k_scales_f(dl, src + 96, lgg__half(src + 108));
         const __m256i hm = load32(src), qa = load32(src + 32), qb = load32(src + 64);
-        /* 32 values: 2-bit field at `shift` of q, minus 4 where bit `bit` of
-         * hmask is clear (that bit moved to bit 2 and inverted by andnot; the
-         * 16-bit shifts carry nothing into bit 2 of a byte) */
-#define Q3_STEP(k, q, shift, bit)                                                                      \
-    do {                                                                                               \
-        const __m256i lo = _mm256_and_si256(_mm256_srli_epi16(q, shift), three);                       \
-        const __m256i hs = (bit) >= 2 ? _mm256_srli_epi16(hm, (bit) >= 2 ? (bit) - 2 : 0)             \
-                                      : _mm256_slli_epi16(hm, (bit) < 2 ? 2 - (bit) : 0);             \
-        st32_i8_mul2(dst + 32 * (k), _mm256_sub_epi8(lo, _mm256_andnot_si256(hs, four)),             \
-                     _mm256_broadcast_ss(&dl[2 * (k)]), _mm256_broadcast_ss(&dl[2 * (k) + 1]));       \
-    } while (0)
-        Q3_STEP(0, qa, 0, 0);
-        Q3_STEP(1, qa, 2, 1);
-        Q3_STEP(2, qa, 4, 2);
-        Q3_STEP(3, qa, 6, 3);
-        Q3_STEP(4, qb, 0, 4);
-        Q3_STEP(5, qb, 2, 5);
-        Q3_STEP(6, qb, 4, 6);
-        Q3_STEP(7, qb, 6, 7);
+        /* codes 32k..32k+31: the 2-bit field at 2 * (k % 4) of the k / 4th 32
+         * bytes of q, minus 4 where bit k of hmask is clear (that bit moved to
+         * bit 2 and inverted by andnot; the 16-bit shifts carry nothing into
+         * bit 2 of a byte) */
+        _Alignas(32) int8_t codes[256];
+        __m256i *c = (__m256i *)(void *)codes;
+#define Q3_STEP(k, q, shift)                                                                              \
+    _mm256_store_si256(c + (k), _mm256_sub_epi8(_mm256_and_si256(_mm256_srli_epi16(q, shift), three),    \
+                                                _mm256_andnot_si256(hs, four)))
+        __m256i hs = _mm256_slli_epi16(hm, 2);
+        Q3_STEP(0, qa, 0);
+        hs = _mm256_slli_epi16(hm, 1);
+        Q3_STEP(1, qa, 2);
+        hs = hm;
+        Q3_STEP(2, qa, 4);
+        hs = _mm256_srli_epi16(hm, 1);
+        Q3_STEP(3, qa, 6);
+        hs = _mm256_srli_epi16(hm, 2);
+        Q3_STEP(4, qb, 0);
+        hs = _mm256_srli_epi16(hm, 3);
+        Q3_STEP(5, qb, 2);
+        hs = _mm256_srli_epi16(hm, 4);
+        Q3_STEP(6, qb, 4);
+        hs = _mm256_srli_epi16(hm, 5);
+        Q3_STEP(7, qb, 6);
 #undef Q3_STEP
+        st_i8_by16(dst, codes, dl, 16);
     }
 }
 

@@ -10,6 +10,7 @@
 static inline __m256 u8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)); }
 static inline __m256 i8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)); }
 static inline __m128i hi64(__m128i b) { return _mm_srli_si128(b, 8); }
+static inline __m128i load8(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)(const void *)p); }
 
 /* dst[0..15] = (float)(int8)b[k] * d */
 static inline void st16_i8_mul(float *dst, __m128i b, __m256 d) {
@@ -26,8 +27,16 @@ static inline void st32_i8_mul2(float *dst, __m256i v, __m256 d0, __m256 d1) {
 static inline void st_i8_by16(float *dst, const int8_t *codes, const float *sc, int n) {
     for (int g = 0; g < n; g++, dst += 16, codes += 16) {
         const __m256 s = _mm256_broadcast_ss(sc + g);
-        _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(_mm_loadl_epi64((const __m128i *)(const void *)codes)), s));
-        _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(_mm_loadl_epi64((const __m128i *)(const void *)(codes + 8))), s));
+        _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(load8((const uint8_t *)codes)), s));
+        _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(load8((const uint8_t *)codes + 8)), s));
+    }
+}
+/* dst[0..16n) = d[k / 16] * (float)codes[k] - m[k / 16], codes unsigned, staged as above */
+static inline void st_u8_by16_sub(float *dst, const uint8_t *codes, const float *d, const float *m, int n) {
+    for (int g = 0; g < n; g++, dst += 16, codes += 16) {
+        const __m256 dv = _mm256_broadcast_ss(d + g), mv = _mm256_broadcast_ss(m + g);
+        _mm256_storeu_ps(dst, _mm256_sub_ps(_mm256_mul_ps(dv, u8_ps(load8(codes))), mv));
+        _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(dv, u8_ps(load8(codes + 8))), mv));
     }
 }
 /* dst[0..15] = (float)(uint8)b[k] * d + m */
@@ -61,7 +70,6 @@ static inline float half_f16c(const uint8_t *p) { return _cvtsh_ss(lgg__h16(p));
 #undef lgg__half
 #define lgg__half half_f16c
 
-static inline __m128i load8(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)(const void *)p); }
 static inline __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 static inline __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
 static inline __m128i lo_nib(__m128i q) { return _mm_and_si128(q, _mm_set1_epi8(0x0F)); }
