@@ -309,6 +309,22 @@ static void mxfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
     }
 }
 
+/* lgg__ue4m3_half of every scale byte, built by the compiler: each entry is
+ * an exact product of the same two exact factors as in the scalar function,
+ * so the same bits (only 0x7F itself means zero; 0xFF does not). */
+#define UE(x)                                                                                                   \
+    ((x) == 0x7F ? 0.0f                                                                                         \
+     : (((x) >> 3) & 15) == 0 ? (float)((x) & 7) * 0x1p-10f                                                    \
+                              : (float)(8 + ((x) & 7)) * ((float)(1u << (((x) >> 3) & 15)) * 0x1p-11f))
+#define UE4(x) UE(x), UE((x) + 1), UE((x) + 2), UE((x) + 3)
+#define UE16(x) UE4(x), UE4((x) + 4), UE4((x) + 8), UE4((x) + 12)
+#define UE64(x) UE16(x), UE16((x) + 16), UE16((x) + 32), UE16((x) + 48)
+static const float UE4M3_HALF[256] = {UE64(0), UE64(64), UE64(128), UE64(192)};
+#undef UE
+#undef UE4
+#undef UE16
+#undef UE64
+
 static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i lut = lut16(lgg__kvalues_fp4);
     for (size_t i = 0; i < nb; i++, src += 36) {
@@ -317,7 +333,7 @@ static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         const __m128i lo[2] = {_mm_shuffle_epi8(lut, lo_nib(q)), _mm_shuffle_epi8(lut, lo_nib(q2))};
         const __m128i hi[2] = {_mm_shuffle_epi8(lut, hi_nib(q)), _mm_shuffle_epi8(lut, hi_nib(q2))};
         for (int s = 0; s < 4; s++, dst += 16) {
-            const __m256 d = _mm256_set1_ps(lgg__ue4m3_half(src[s]));
+            const __m256 d = _mm256_broadcast_ss(&UE4M3_HALF[src[s]]);
             const __m128i l = s % 2 ? hi64(lo[s / 2]) : lo[s / 2];
             const __m128i h = s % 2 ? hi64(hi[s / 2]) : hi[s / 2];
             _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(l), d));
