@@ -55,34 +55,35 @@ static void q4_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     }
 }
 
-/* The fifth bits of values j..j+15 (bits j..j+15 of qh) as 0x10 bytes. */
-static inline __m128i qh_bits16(uint32_t qh, int j) {
-    /* spread bit k of (qh >> j) into byte k, then test it */
-    const __m128i sel = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1);
-    const __m128i bit = _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64, -128);
-    const __m128i v = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)((qh >> j) & 0xFFFF)), sel);
-    const __m128i set = _mm_cmpeq_epi8(_mm_and_si128(v, bit), bit);
-    return _mm_and_si128(set, _mm_set1_epi8(0x10));
+/* The 32 five-bit codes of a Q5_0/Q5_1 block: low nibbles of qs are values
+ * 0-15, high nibbles 16-31 (qs in both lanes, the upper one shifted by 4),
+ * and bit j of qh is bit 4 of value j (qh in every lane, byte j/8 spread
+ * over bytes j and tested against bit j%8). */
+static inline __m256i q5_codes(const uint8_t *qs, const uint8_t *qh) {
+    const __m256i sel = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3,
+                                         3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+    const __m256i q = _mm256_broadcastsi128_si256(load16(qs));
+    const __m256i nib = _mm256_and_si256(_mm256_srlv_epi64(q, _mm256_setr_epi64x(0, 0, 4, 4)), _mm256_set1_epi8(0x0F));
+    const __m256i h = _mm256_shuffle_epi8(_mm256_set1_epi32((int)lgg__h32(qh)), sel);
+    const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(h, bit), bit);
+    return _mm256_or_si256(nib, _mm256_and_si256(set, _mm256_set1_epi8(0x10)));
 }
 
 static void q5_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m128i sixteen = _mm_set1_epi8(16);
+    const __m256i sixteen = _mm256_set1_epi8(16);
     for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
-        const uint32_t qh = lgg__h32(src + 2);
-        const __m128i q = load16(src + 6);
-        st16_i8_mul(dst, _mm_sub_epi8(_mm_or_si128(lo_nib(q), qh_bits16(qh, 0)), sixteen), d);
-        st16_i8_mul(dst + 16, _mm_sub_epi8(_mm_or_si128(hi_nib(q), qh_bits16(qh, 16)), sixteen), d);
+        st32_i8_mul2(dst, _mm256_sub_epi8(q5_codes(src + 6, src + 2), sixteen), d, d);
     }
 }
 
 static void q5_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
-        const uint32_t qh = lgg__h32(src + 4);
-        const __m128i q = load16(src + 8);
-        st16_u8_mul_add(dst, _mm_or_si128(lo_nib(q), qh_bits16(qh, 0)), d, m);
-        st16_u8_mul_add(dst + 16, _mm_or_si128(hi_nib(q), qh_bits16(qh, 16)), d, m);
+        const __m256i c = q5_codes(src + 8, src + 4);
+        st16_u8_mul_add(dst, _mm256_castsi256_si128(c), d, m);
+        st16_u8_mul_add(dst + 16, _mm256_extracti128_si256(c, 1), d, m);
     }
 }
 
