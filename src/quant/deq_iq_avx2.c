@@ -2,17 +2,20 @@
  * IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M (built with -mavx2
  * -mf16c -mno-fma; called only on CPUs with both).
  *
- * Grid rows are fetched with scalar loads (AMD's gathers are slower than
- * inserting four or eight loads) and decoded 32 values at a time.
+ * Grid rows are single loads: IQ2/IQ3 rows from float copies of the grids
+ * that the compiler builds, IQ1 rows widened straight from the int8 grid
+ * (AMD's gathers are slower than separate loads).
  *
  * Bit-identity with deq_iquants.c:
- *  - scales are the reference's scalar expressions;
+ *  - scales are the reference's scalar expressions, or the same operations
+ *    lane-wise;
  *  - the reference computes (db * g) * (+-1.0f) with a grid magnitude g > 0;
- *    we negate g as an integer first (psignb) and compute db * (+-g).  Round
- *    to nearest-even is symmetric, so -(db * g) == db * -g for every db that
- *    is not NaN, and a NaN db gives NaN both ways (compared as a class);
- *  - IQ1 values dl * ((float)g + delta), g in {-1, 0, 1}, take one of six
- *    floats per scale: the table (g + delta per lane, exact constants, then
+ *    we flip the sign of g first (XOR of the float sign bit) and compute
+ *    db * (+-g).  Round to nearest-even is symmetric, so -(db * g) == db * -g
+ *    for every db that is not NaN, and a NaN db gives NaN both ways (compared
+ *    as a class);
+ *  - IQ1 values dl * ((float)g + delta), g in {-1, 0, 1}, take one of three
+ *    floats per row: the table (g + delta per lane, exact constants, then
  *    times dl lane-wise) holds exactly those products, and the codes pick. */
 #include "quant/deq.h"
 
@@ -20,51 +23,6 @@
 
 #include "quant/deq_avx2.h"
 #include "quant/iq_tables.h"
-
-/* psignb operands for the 256 sign masks: byte j is -1 where bit j of the
- * index is set, +1 where clear.  Built by the preprocessor; a mask then
- * costs one load instead of an expansion in vector lanes. */
-#define SB(i, j) ((uint64_t)((((i) >> (j)) & 1) ? 0xFF : 0x01) << (8 * (j)))
-#define SE(i) (SB(i, 0) | SB(i, 1) | SB(i, 2) | SB(i, 3) | SB(i, 4) | SB(i, 5) | SB(i, 6) | SB(i, 7))
-#define S4(i) SE(i), SE((i) + 1), SE((i) + 2), SE((i) + 3)
-#define S16(i) S4(i), S4((i) + 4), S4((i) + 8), S4((i) + 12)
-#define S64(i) S16(i), S16((i) + 16), S16((i) + 32), S16((i) + 48)
-static const uint64_t SIGN_BYTES[256] = {S64(0), S64(64), S64(128), S64(192)};
-#undef SB
-#undef SE
-#undef S4
-#undef S16
-#undef S64
-
-/* Table rows into lanes by broadcast loads and blends: both run outside the
- * shuffle unit, which the conversions to float keep busy (inserting rows
- * would add a shuffle each; AMD's gathers are slower still). */
-static inline __m256i grid64x4(const uint64_t *grid, unsigned a, unsigned b, unsigned c, unsigned d) {
-    __m256i v = _mm256_set1_epi64x((long long)grid[a]);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[b]), 0x0C);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[c]), 0x30);
-    return _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[d]), 0xC0);
-}
-
-/* The sign operands of an IQ2_XXS / IQ3_XXS word: index l in bits 7l..7l+6. */
-static inline __m256i xxs_signs(uint32_t w) {
-    const uint8_t *ks = lgg__ksigns_iq2xs;
-    return grid64x4(SIGN_BYTES, ks[w & 127], ks[(w >> 7) & 127], ks[(w >> 14) & 127], ks[(w >> 21) & 127]);
-}
-
-/* Four explicit sign bytes (IQ2_S, IQ3_S). */
-static inline __m256i sign4(const uint8_t *s) { return grid64x4(SIGN_BYTES, s[0], s[1], s[2], s[3]); }
-
-static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
-    __m256i v = _mm256_set1_epi32((int)grid[idx[0]]);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[1]]), 0x02);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[2]]), 0x04);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[3]]), 0x08);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[4]]), 0x10);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[5]]), 0x20);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[6]]), 0x40);
-    return _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[7]]), 0x80);
-}
 
 /* IQ2_XS / IQ2_S: the scales d * (0.5 + s) * 0.25 of the 16 nibbles of
  * scales[0..7], lane-wise: lo[ib] for the low nibble of byte ib (its first
@@ -130,9 +88,6 @@ static _Alignas(32) const uint32_t SIGN_KS[128][8] = {R64(KROW, 0) R64(KROW, 64)
  * its shift and mask (one shift and one AND per row). */
 static inline __m256 at8(const void *table, size_t off) {
     return _mm256_load_ps((const float *)(const void *)((const char *)table + off));
-}
-static inline __m256 rows4(const float (*grid)[4], unsigned a, unsigned b) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(grid[a])), _mm_load_ps(grid[b]), 1);
 }
 static inline __m256 at4x2(const void *table, size_t a, size_t b) {
     const char *t = (const char *)table;
@@ -217,7 +172,7 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
             const uint32_t w = lgg__h32(ss + 4 * ib);
             const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
 #define X3_ROW(l) \
-    st8_signed(dst + 8 * (l), db, rows4(IQ3XXS_F, qs[2 * (l)], qs[2 * (l) + 1]), at8(SIGN_KS, KS_OFF(w, l)))
+    st8_signed(dst + 8 * (l), db, at4x2(IQ3XXS_F, (size_t)qs[2 * (l)] << 4, (size_t)qs[2 * (l) + 1] << 4), at8(SIGN_KS, KS_OFF(w, l)))
             X3_ROW(0);
             X3_ROW(1);
             X3_ROW(2);
@@ -269,14 +224,23 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
     }
 }
 
-/* Lanes 0-2: g + delta for g = -1, 0, 1; lanes 3-5: g - delta (all exact). */
-static inline __m256 iq1_offsets(float delta) {
-    return _mm256_setr_ps(-1.0f + delta, 0.0f + delta, 1.0f + delta, -1.0f - delta, 0.0f - delta, 1.0f - delta, 0,
-                          0);
+/* IQ1: a grid row is eight int8 g in {-1, 0, 1}, widened straight from the
+ * grid (vpmovsxbd from memory); vpermps reads the low three bits of each
+ * lane, so g = -1 picks lane 7, 0 lane 0 and 1 lane 1.  Those lanes of
+ * OFFS[s] hold g + delta, or g - delta for s = 1 (exact constants), and
+ * times dl they are the reference's dl * ((float)g + delta) bit for bit. */
+#define OFFS_ROWS(delta)                                                                                   \
+    {{0.0f + (delta), 1.0f + (delta), 0, 0, 0, 0, 0, -1.0f + (delta)},                                     \
+     {0.0f - (delta), 1.0f - (delta), 0, 0, 0, 0, 0, -1.0f - (delta)}}
+static _Alignas(32) const float IQ1S_OFFS[2][8] = OFFS_ROWS(LGG__IQ1S_DELTA);
+static _Alignas(32) const float IQ1M_OFFS[2][8] = OFFS_ROWS(LGG__IQ1M_DELTA);
+#undef OFFS_ROWS
+
+static inline __m256i iq1_row(unsigned idx) {
+    return _mm256_cvtepi8_epi32(load8((const uint8_t *)(const void *)&lgg__iq1s_grid[idx]));
 }
 
 static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m256 offs = iq1_offsets(LGG__IQ1S_DELTA);
     for (size_t i = 0; i < nb; i++, src += 50) {
         const uint8_t *qs = src + 2;
         /* the eight scales d * (2s + 1), s = bits 12-14 of each qh word, lane-wise */
@@ -287,25 +251,16 @@ static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 4, dst += 32) {
             const unsigned h = lgg__h16(src + 34 + 2 * ib);
-            const __m256 tbl = _mm256_mul_ps(_mm256_set1_ps(dl[ib]), offs);
-            const __m256i q = grid64x4(lgg__iq1s_grid, qs[0] | ((h << 8) & 0x700), qs[1] | ((h << 5) & 0x700),
-                                       qs[2] | ((h << 2) & 0x700), qs[3] | ((h >> 1) & 0x700));
-            /* code g + 1, plus 3 for a negative delta (no branch: the sign bit is random) */
-            const __m256i c = _mm256_add_epi8(q, _mm256_set1_epi8((char)(1 + 3 * (h >> 15))));
-            st32_lut2(dst, c, tbl, tbl);
+            const __m256 tbl = _mm256_mul_ps(_mm256_broadcast_ss(&dl[ib]), _mm256_load_ps(IQ1S_OFFS[h >> 15]));
+            _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[0] | ((h << 8) & 0x700))));
+            _mm256_storeu_ps(dst + 8, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[1] | ((h << 5) & 0x700))));
+            _mm256_storeu_ps(dst + 16, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[2] | ((h << 2) & 0x700))));
+            _mm256_storeu_ps(dst + 24, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[3] | ((h >> 1) & 0x700))));
         }
     }
 }
 
 static void iq1_m_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m256 offs = iq1_offsets(LGG__IQ1M_DELTA);
-    /* byte 0 of the qh pair to lanes 0-1, byte 1 to lanes 2-3; the delta sign
-     * is bit 3 (even lane) or bit 7 (odd lane) of it */
-    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                         1, 1, 1, 1, 1, 1);
-    const __m256i dbit = _mm256_setr_epi64x(0x0808080808080808ll, (long long)0x8080808080808080ull,
-                                            0x0808080808080808ll, (long long)0x8080808080808080ull);
-    const __m256i one = _mm256_set1_epi8(1), three = _mm256_set1_epi8(3);
     const __m256i sh = _mm256_setr_epi32(0, 3, 6, 9, 0, 3, 6, 9);
     for (size_t i = 0; i < nb; i++, src += 56) {
         const uint8_t *qs = src, *qh = src + 32;
@@ -325,16 +280,17 @@ static void iq1_m_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             _mm256_storeu_ps(dl + 8 * k, _mm256_mul_ps(d, _mm256_cvtepi32_ps(odd)));
         }
         for (int ib = 0; ib < 8; ib++, qs += 4, qh += 2, dst += 32) {
-            const __m256 t1 = _mm256_mul_ps(_mm256_set1_ps(dl[2 * ib]), offs);
-            const __m256 t2 = _mm256_mul_ps(_mm256_set1_ps(dl[2 * ib + 1]), offs);
-            const unsigned h = lgg__h16(qh); /* nibble l: index bits 8-10 and the delta sign of lane l */
-            const __m256i q = grid64x4(lgg__iq1s_grid, qs[0] | ((h << 8) & 0x700), qs[1] | ((h << 4) & 0x700),
-                                       qs[2] | (h & 0x700), qs[3] | ((h >> 4) & 0x700));
-            const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi16((short)h), rep);
-            const __m256i neg = _mm256_cmpeq_epi8(_mm256_and_si256(v, dbit), dbit);
-            /* code g + 1, plus 3 for a negative delta */
-            const __m256i c = _mm256_add_epi8(_mm256_add_epi8(q, one), _mm256_and_si256(neg, three));
-            st32_lut2(dst, c, t1, t2);
+            const unsigned h = lgg__h16(qh); /* nibble l: index bits 8-10 and the delta sign (bit 3) of row l */
+#define M_ROW(l)                                                                                                  \
+    _mm256_storeu_ps(dst + 8 * (l),                                                                               \
+                     _mm256_permutevar8x32_ps(_mm256_mul_ps(_mm256_broadcast_ss(&dl[2 * ib + (l) / 2]),          \
+                                                            _mm256_load_ps(IQ1M_OFFS[(h >> (4 * (l) + 3)) & 1])), \
+                                              iq1_row(qs[l] | (((h >> (4 * (l))) & 7) << 8))))
+            M_ROW(0);
+            M_ROW(1);
+            M_ROW(2);
+            M_ROW(3);
+#undef M_ROW
         }
     }
 }
