@@ -3,8 +3,9 @@
  * -mf16c -mno-fma; called only on CPUs with both).
  *
  * Grid rows are single loads: IQ2/IQ3 rows from float copies of the grids
- * that the compiler builds, IQ1 rows widened straight from the int8 grid
- * (AMD's gathers are slower than separate loads).
+ * that the compiler builds; IQ2_S rows (its 1024-row grid as floats would
+ * fill L1; measured no faster) and IQ1 rows widened straight from the byte
+ * grids.  AMD's gathers are slower than separate loads.
  *
  * Bit-identity with deq_iquants.c:
  *  - scales are the reference's scalar expressions, or the same operations
@@ -57,7 +58,6 @@ static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
 #define FROW4(g) {GB(g, 0), GB(g, 1), GB(g, 2), GB(g, 3)},
 static _Alignas(32) const float IQ2XXS_F[256][8] = {LGG__IQ2XXS_GRID(FROW8)};
 static _Alignas(32) const float IQ2XS_F[512][8] = {LGG__IQ2XS_GRID(FROW8)};
-static _Alignas(32) const float IQ2S_F[1024][8] = {LGG__IQ2S_GRID(FROW8)};
 static _Alignas(16) const float IQ3XXS_F[256][4] = {LGG__IQ3XXS_GRID(FROW4)};
 static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
 #undef GB
@@ -94,6 +94,8 @@ static inline __m256 at4x2(const void *table, size_t a, size_t b) {
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps((const float *)(const void *)(t + a))),
                                 _mm_load_ps((const float *)(const void *)(t + b)), 1);
 }
+/* A row of eight byte magnitudes as floats. */
+static inline __m256 u8row(const uint64_t *grid, size_t idx) { return u8_ps(load8((const uint8_t *)(const void *)(grid + idx))); }
 /* dst[0..7] = db * (g with the signs of mask s) */
 static inline void st8_signed(float *dst, __m256 db, __m256 g, __m256 s) {
     _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
@@ -151,7 +153,7 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             const size_t h = qh[ib];
             /* bits 2l, 2l+1 of qh[ib] are index bits 8-9 of entry l */
 #define S_ROW(l, db)                                                                                          \
-    st8_signed(dst + 8 * (l), db, at8(IQ2S_F, ((size_t)qs[l] << 5) | ((h << (13 - 2 * (l))) & (0x300u << 5))), \
+    st8_signed(dst + 8 * (l), db, u8row(lgg__iq2s_grid, qs[l] | ((h << (8 - 2 * (l))) & 0x300)), \
                at8(SIGN_F, (size_t)signs[l] << 5))
             S_ROW(0, db0);
             S_ROW(1, db0);
