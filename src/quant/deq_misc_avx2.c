@@ -78,14 +78,20 @@ static inline __m256 code_table(float d) {
 
 static void tq2_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i three = _mm256_set1_epi8(3);
-    for (size_t i = 0; i < nb; i++, src += 66) {
+    for (size_t i = 0; i < nb; i++, src += 66, dst += 256) {
         const __m256 tbl = code_table(lgg__half(src + 64));
-        for (int j = 0; j < 64; j += 32) {
-            const __m256i q = load32(src + j);
-            for (int l = 0; l < 4; l++, dst += 32) {
-                const __m256i c = _mm256_and_si256(_mm256_srli_epi16(q, 2 * l), three);
-                st32_lut2(dst, c, tbl, tbl);
-            }
+        /* the 256 codes staged in L1, then widened straight from loads */
+        _Alignas(32) uint8_t codes[256];
+        __m256i *c = (__m256i *)(void *)codes;
+        const __m256i qa = load32(src), qb = load32(src + 32);
+        for (int l = 0; l < 4; l++) {
+            const __m128i cnt = _mm_cvtsi32_si128(2 * l);
+            _mm256_store_si256(c + l, _mm256_and_si256(_mm256_srl_epi16(qa, cnt), three));
+            _mm256_store_si256(c + 4 + l, _mm256_and_si256(_mm256_srl_epi16(qb, cnt), three));
+        }
+        for (int k = 0; k < 256; k += 16) {
+            _mm256_storeu_ps(dst + k, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(load8(codes + k))));
+            _mm256_storeu_ps(dst + k + 8, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(load8(codes + k + 8))));
         }
     }
 }
