@@ -74,16 +74,14 @@ static void q5_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     const __m256i sixteen = _mm256_set1_epi8(16);
     for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
-        st32_i8_mul2(dst, _mm256_sub_epi8(q5_codes(src + 6, src + 2), sixteen), d, d);
+        st32_i8_staged(dst, _mm256_sub_epi8(q5_codes(src + 6, src + 2), sixteen), d);
     }
 }
 
 static void q5_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
-        const __m256i c = q5_codes(src + 8, src + 4);
-        st16_u8_mul_add(dst, _mm256_castsi256_si128(c), d, m);
-        st16_u8_mul_add(dst + 16, _mm256_extracti128_si256(c, 1), d, m);
+        st32_u8_staged_mul_add(dst, q5_codes(src + 8, src + 4), d, m);
     }
 }
 

@@ -39,6 +39,25 @@ static inline void st_u8_by16_sub(float *dst, const uint8_t *codes, const float 
         _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(dv, u8_ps(load8(codes + 8))), mv));
     }
 }
+/* 32 codes of a vector through an L1 slot, widened straight from loads:
+ * cheaper than extracting the upper lane and bytes 8-15 of each half. */
+static inline void st32_i8_staged(float *dst, __m256i v, __m256 d) {
+    _Alignas(32) uint8_t c[32];
+    _mm256_store_si256((__m256i *)(void *)c, v);
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_mul_ps(i8_ps(load8(c + k)), d));
+}
+/* dst[0..31] = (float)(uint8)v[k] * d + m, staged as above */
+static inline void st32_u8_staged_mul_add(float *dst, __m256i v, __m256 d, __m256 m) {
+    _Alignas(32) uint8_t c[32];
+    _mm256_store_si256((__m256i *)(void *)c, v);
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_add_ps(_mm256_mul_ps(u8_ps(load8(c + k)), d), m));
+}
+/* dst[0..31] = d * (float)(uint8)v[k] - m, staged as above */
+static inline void st32_u8_staged_mul_sub(float *dst, __m256i v, __m256 d, __m256 m) {
+    _Alignas(32) uint8_t c[32];
+    _mm256_store_si256((__m256i *)(void *)c, v);
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(load8(c + k))), m));
+}
 /* dst[0..15] = (float)(uint8)b[k] * d + m */
 static inline void st16_u8_mul_add(float *dst, __m128i b, __m256 d, __m256 m) {
     _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_mul_ps(u8_ps(b), d), m));
