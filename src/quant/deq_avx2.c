@@ -46,25 +46,28 @@ static void q4_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     }
 }
 
+/* The 32 nibbles of 16 bytes in value order: low nibbles first (the bytes
+ * in both lanes, the upper lane shifted by 4). */
+static inline __m256i nibbles32(const uint8_t *qs) {
+    const __m256i q = _mm256_broadcastsi128_si256(load16(qs));
+    return _mm256_and_si256(_mm256_srlv_epi64(q, _mm256_setr_epi64x(0, 0, 4, 4)), _mm256_set1_epi8(0x0F));
+}
+
 static void q4_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 20, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
-        const __m128i q = load16(src + 4);
-        st16_u8_mul_add(dst, lo_nib(q), d, m);
-        st16_u8_mul_add(dst + 16, hi_nib(q), d, m);
+        st32_u8_staged_mul_add(dst, nibbles32(src + 4), d, m);
     }
 }
 
 /* The 32 five-bit codes of a Q5_0/Q5_1 block: low nibbles of qs are values
- * 0-15, high nibbles 16-31 (qs in both lanes, the upper one shifted by 4),
- * and bit j of qh is bit 4 of value j (qh in every lane, byte j/8 spread
+ * 0-15, high nibbles 16-31 (nibbles32), and bit j of qh is bit 4 of value j (qh in every lane, byte j/8 spread
  * over bytes j and tested against bit j%8). */
 static inline __m256i q5_codes(const uint8_t *qs, const uint8_t *qh) {
     const __m256i sel = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3,
                                          3, 3, 3, 3, 3, 3);
     const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
-    const __m256i q = _mm256_broadcastsi128_si256(load16(qs));
-    const __m256i nib = _mm256_and_si256(_mm256_srlv_epi64(q, _mm256_setr_epi64x(0, 0, 4, 4)), _mm256_set1_epi8(0x0F));
+    const __m256i nib = nibbles32(qs);
     const __m256i h = _mm256_shuffle_epi8(_mm256_set1_epi32((int)lgg__h32(qh)), sel);
     const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(h, bit), bit);
     return _mm256_or_si256(nib, _mm256_and_si256(set, _mm256_set1_epi8(0x10)));
@@ -178,23 +181,33 @@ static void q3_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     }
 }
 
+/* Q4_K / Q5_K: the eight scales d * sc and mins dmin * m of a block
+ * (lgg__k4_scale_min's bit layout, all eight at once in 64-bit integers),
+ * the products lane-wise. */
+static inline void k4_scales_f(float dl[8], float ml[8], const uint8_t *s, float d, float dmin) {
+    uint64_t a;
+    memcpy(&a, s, 8);
+    const uint64_t b = lgg__h32(s + 8);
+    const uint64_t top = (a & 0xC0C0C0C0C0C0C0C0ull) >> 2; /* bits 6-7 of bytes 0-7 at bits 4-5 */
+    const uint64_t sc = (a & 0x3F3F3F3Full) | (((b & 0x0F0F0F0Full) | (top & 0x30303030ull)) << 32);
+    const uint64_t mn = ((a >> 32) & 0x3F3F3F3Full) | ((((b >> 4) & 0x0F0F0F0Full) | (top >> 32)) << 32);
+    _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(d), u8_ps(_mm_cvtsi64_si128((long long)sc))));
+    _mm256_storeu_ps(ml, _mm256_mul_ps(_mm256_set1_ps(dmin), u8_ps(_mm_cvtsi64_si128((long long)mn))));
+}
+
 static void q4_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     for (size_t i = 0; i < nb; i++, src += 144) {
-        const float d = lgg__half(src), dmin = lgg__half(src + 2);
-        const uint8_t *s = src + 4, *q = src + 16;
+        float dl[8], ml[8];
+        k4_scales_f(dl, ml, src + 4, lgg__half(src), lgg__half(src + 2));
+        const uint8_t *q = src + 16;
         for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
-            uint8_t sc, m;
-            lgg__k4_scale_min(j, s, &sc, &m);
-            const __m256 d1 = _mm256_set1_ps(d * (float)sc), m1 = _mm256_set1_ps(dmin * (float)m);
-            lgg__k4_scale_min(j + 1, s, &sc, &m);
-            const __m256 d2 = _mm256_set1_ps(d * (float)sc), m2 = _mm256_set1_ps(dmin * (float)m);
+            const __m256 d1 = _mm256_broadcast_ss(&dl[j]), m1 = _mm256_broadcast_ss(&ml[j]);
+            const __m256 d2 = _mm256_broadcast_ss(&dl[j + 1]), m2 = _mm256_broadcast_ss(&ml[j + 1]);
             const __m256i qv = load32(q);
             const __m256i lo = _mm256_and_si256(qv, m4), hi = _mm256_and_si256(_mm256_srli_epi16(qv, 4), m4);
-            st16_u8_mul_sub(dst, _mm256_castsi256_si128(lo), d1, m1);
-            st16_u8_mul_sub(dst + 16, _mm256_extracti128_si256(lo, 1), d1, m1);
-            st16_u8_mul_sub(dst + 32, _mm256_castsi256_si128(hi), d2, m2);
-            st16_u8_mul_sub(dst + 48, _mm256_extracti128_si256(hi, 1), d2, m2);
+            st32_u8_staged_mul_sub(dst, lo, d1, m1);
+            st32_u8_staged_mul_sub(dst + 32, hi, d2, m2);
         }
     }
 }
@@ -202,15 +215,13 @@ static void q4_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi8(1);
     for (size_t i = 0; i < nb; i++, src += 176) {
-        const float d = lgg__half(src), dmin = lgg__half(src + 2);
-        const uint8_t *s = src + 4, *q = src + 48;
+        float dl[8], ml[8];
+        k4_scales_f(dl, ml, src + 4, lgg__half(src), lgg__half(src + 2));
+        const uint8_t *q = src + 48;
         const __m256i qh = load32(src + 16);
         for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
-            uint8_t sc, m;
-            lgg__k4_scale_min(j, s, &sc, &m);
-            const __m256 d1 = _mm256_set1_ps(d * (float)sc), m1 = _mm256_set1_ps(dmin * (float)m);
-            lgg__k4_scale_min(j + 1, s, &sc, &m);
-            const __m256 d2 = _mm256_set1_ps(d * (float)sc), m2 = _mm256_set1_ps(dmin * (float)m);
+            const __m256 d1 = _mm256_broadcast_ss(&dl[j]), m1 = _mm256_broadcast_ss(&ml[j]);
+            const __m256 d2 = _mm256_broadcast_ss(&dl[j + 1]), m2 = _mm256_broadcast_ss(&ml[j + 1]);
             const __m256i qv = load32(q);
             /* bit j (j+1) of each qh byte, moved to 0x10; per-byte after the 16-bit shift and mask */
             const __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srl_epi16(qh, _mm_cvtsi32_si128(j)), one), 4);
@@ -218,10 +229,8 @@ static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
                 _mm256_slli_epi16(_mm256_and_si256(_mm256_srl_epi16(qh, _mm_cvtsi32_si128(j + 1)), one), 4);
             const __m256i lo = _mm256_or_si256(_mm256_and_si256(qv, m4), h1);
             const __m256i hi = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(qv, 4), m4), h2);
-            st16_u8_mul_sub(dst, _mm256_castsi256_si128(lo), d1, m1);
-            st16_u8_mul_sub(dst + 16, _mm256_extracti128_si256(lo, 1), d1, m1);
-            st16_u8_mul_sub(dst + 32, _mm256_castsi256_si128(hi), d2, m2);
-            st16_u8_mul_sub(dst + 48, _mm256_extracti128_si256(hi, 1), d2, m2);
+            st32_u8_staged_mul_sub(dst, lo, d1, m1);
+            st32_u8_staged_mul_sub(dst + 32, hi, d2, m2);
         }
     }
 }
