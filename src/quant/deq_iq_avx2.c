@@ -198,7 +198,7 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         /* byte offsets of the 64 grid rows (index bit 8 of entry k is bit k
          * of the eight qh bytes read as one little-endian word) and of the
          * 32 sign rows, lane-wise */
-        _Alignas(32) uint16_t go[64], so[32];
+        _Alignas(32) uint16_t go[64];
         uint64_t hbits;
         memcpy(&hbits, qh, 8);
         const __m256i bitsel = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
@@ -210,13 +210,24 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
                                                 _mm256_and_si256(hit, _mm256_set1_epi16(256)));
             _mm256_store_si256((__m256i *)(void *)(go + 16 * j), _mm256_slli_epi16(idx, 4));
         }
-        _mm256_store_si256((__m256i *)(void *)so, _mm256_slli_epi16(_mm256_cvtepu8_epi16(load16(signs)), 5));
-        _mm256_store_si256((__m256i *)(void *)(so + 16), _mm256_slli_epi16(_mm256_cvtepu8_epi16(load16(signs + 16)), 5));
-        for (int ib = 0; ib < 8; ib++, dst += 32) {
+        /* sign bit j of byte l of a sub-block's four sign bytes, moved to bit 31 of lane j of row l
+         * (vblendvps reads only that bit) */
+        const __m256i sshift[4] = {_mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24),
+                                   _mm256_setr_epi32(23, 22, 21, 20, 19, 18, 17, 16),
+                                   _mm256_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8),
+                                   _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)};
+        const __m256 sbit = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
+        for (int ib = 0; ib < 8; ib++, dst += 32, signs += 4) {
             const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
-            const uint16_t *g = go + 8 * ib, *sg = so + 4 * ib;
-#define S3_ROW(l)                                                                                         \
-    st8_signed(dst + 8 * (l), db, at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1]), at8(SIGN_F, sg[l]))
+            const uint16_t *g = go + 8 * ib;
+            const __m256i sw = _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
+#define S3_ROW(l)                                                                                                 \
+    do {                                                                                                          \
+        const __m256 m = at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1]);                                               \
+        const __m256 sv = _mm256_blendv_ps(m, _mm256_xor_ps(m, sbit),                                             \
+                                           _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sshift[l])));              \
+        _mm256_storeu_ps(dst + 8 * (l), _mm256_mul_ps(db, sv));                                                   \
+    } while (0)
             S3_ROW(0);
             S3_ROW(1);
             S3_ROW(2);
