@@ -64,9 +64,9 @@ static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
 #undef FROW8
 #undef FROW4
 
-/* Sign masks: row i has the float sign bit in lane j where bit j of i is set
- * (SIGN_F, explicit sign bytes), or of ksigns_iq2xs[i] = i with an
- * even-parity 8th bit (SIGN_KS, the 7-bit indices). */
+/* Sign masks of the 7-bit sign indices (IQ2_XXS, IQ2_XS, IQ3_XXS): row i has
+ * the float sign bit in lane j where bit j of ksigns_iq2xs[i] is set, that
+ * is of i with an even-parity 8th bit. */
 #define SM(i, j) ((((i) >> (j)) & 1) ? 0x80000000u : 0u)
 #define SROW(i) {SM(i, 0), SM(i, 1), SM(i, 2), SM(i, 3), SM(i, 4), SM(i, 5), SM(i, 6), SM(i, 7)},
 #define PAR(i) ((((i) ^ ((i) >> 1) ^ ((i) >> 2) ^ ((i) >> 3) ^ ((i) >> 4) ^ ((i) >> 5) ^ ((i) >> 6)) & 1) << 7)
@@ -74,7 +74,6 @@ static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
 #define R4(R, i) R(i) R((i) + 1) R((i) + 2) R((i) + 3)
 #define R16(R, i) R4(R, i) R4(R, (i) + 4) R4(R, (i) + 8) R4(R, (i) + 12)
 #define R64(R, i) R16(R, i) R16(R, (i) + 16) R16(R, (i) + 32) R16(R, (i) + 48)
-static _Alignas(32) const uint32_t SIGN_F[256][8] = {R64(SROW, 0) R64(SROW, 64) R64(SROW, 128) R64(SROW, 192)};
 static _Alignas(32) const uint32_t SIGN_KS[128][8] = {R64(KROW, 0) R64(KROW, 64)};
 #undef SM
 #undef SROW
@@ -102,6 +101,20 @@ static inline void st8_signed(float *dst, __m256 db, __m256 g, __m256 s) {
 }
 /* Byte offset in SIGN_KS of the 7-bit index in bits 7l..7l+6 of w. */
 #define KS_OFF(w, l) ((size_t)(((l) ? (w) >> (7 * (l) - 5) : (w) << 5) & (127u << 5)))
+
+/* Explicit sign bytes (IQ2_S, IQ3_S) in registers: sw holds a sub-block's
+ * four sign bytes in every lane; bit j of byte l moves to bit 31 of lane j,
+ * which is all vblendvps reads, to choose -g over g.  Cheaper than a mask
+ * table in L1 (measured). */
+static inline __m256 signed_row(__m256 g, __m256i sw, int l) {
+    const __m256i sh = _mm256_setr_epi32(31 - 8 * l, 30 - 8 * l, 29 - 8 * l, 28 - 8 * l, 27 - 8 * l, 26 - 8 * l,
+                                         25 - 8 * l, 24 - 8 * l);
+    const __m256 neg = _mm256_xor_ps(g, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)));
+    return _mm256_blendv_ps(g, neg, _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sh)));
+}
+static inline __m256i sign_word(const uint8_t *signs) {
+    return _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
+}
 
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 66) {
@@ -152,9 +165,10 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
             const size_t h = qh[ib];
             /* bits 2l, 2l+1 of qh[ib] are index bits 8-9 of entry l */
-#define S_ROW(l, db)                                                                                          \
-    st8_signed(dst + 8 * (l), db, u8row(lgg__iq2s_grid, qs[l] | ((h << (8 - 2 * (l))) & 0x300)), \
-               at8(SIGN_F, (size_t)signs[l] << 5))
+            const __m256i sw = sign_word(signs);
+#define S_ROW(l, db)                                                                                           \
+    _mm256_storeu_ps(dst + 8 * (l),                                                                            \
+                     _mm256_mul_ps(db, signed_row(u8row(lgg__iq2s_grid, qs[l] | ((h << (8 - 2 * (l))) & 0x300)), sw, l)))
             S_ROW(0, db0);
             S_ROW(1, db0);
             S_ROW(2, db1);
@@ -210,24 +224,11 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
                                                 _mm256_and_si256(hit, _mm256_set1_epi16(256)));
             _mm256_store_si256((__m256i *)(void *)(go + 16 * j), _mm256_slli_epi16(idx, 4));
         }
-        /* sign bit j of byte l of a sub-block's four sign bytes, moved to bit 31 of lane j of row l
-         * (vblendvps reads only that bit) */
-        const __m256i sshift[4] = {_mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24),
-                                   _mm256_setr_epi32(23, 22, 21, 20, 19, 18, 17, 16),
-                                   _mm256_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8),
-                                   _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)};
-        const __m256 sbit = _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u));
         for (int ib = 0; ib < 8; ib++, dst += 32, signs += 4) {
             const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
             const uint16_t *g = go + 8 * ib;
-            const __m256i sw = _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
-#define S3_ROW(l)                                                                                                 \
-    do {                                                                                                          \
-        const __m256 m = at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1]);                                               \
-        const __m256 sv = _mm256_blendv_ps(m, _mm256_xor_ps(m, sbit),                                             \
-                                           _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sshift[l])));              \
-        _mm256_storeu_ps(dst + 8 * (l), _mm256_mul_ps(db, sv));                                                   \
-    } while (0)
+            const __m256i sw = sign_word(signs);
+#define S3_ROW(l) _mm256_storeu_ps(dst + 8 * (l), _mm256_mul_ps(db, signed_row(at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1]), sw, l)))
             S3_ROW(0);
             S3_ROW(1);
             S3_ROW(2);
