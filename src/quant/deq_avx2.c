@@ -334,18 +334,17 @@ static const float UE4M3_HALF[256] = {UE64(0), UE64(64), UE64(128), UE64(192)};
 #undef UE64
 
 static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m128i lut = lut16(lgg__kvalues_fp4);
+    const __m256i lut = _mm256_broadcastsi128_si256(lut16(lgg__kvalues_fp4)), m4 = _mm256_set1_epi8(0x0F);
     for (size_t i = 0; i < nb; i++, src += 36) {
-        const __m128i q = load16(src + 4), q2 = load16(src + 20);
-        /* sub-block s: bytes 8s..8s+7; low nibbles first, then high */
-        const __m128i lo[2] = {_mm_shuffle_epi8(lut, lo_nib(q)), _mm_shuffle_epi8(lut, lo_nib(q2))};
-        const __m128i hi[2] = {_mm_shuffle_epi8(lut, hi_nib(q)), _mm_shuffle_epi8(lut, hi_nib(q2))};
+        /* the 64 values as int8 through L1: sub-block s is lo[8s..8s+7] then hi[8s..8s+7] */
+        _Alignas(32) int8_t lo[32], hi[32];
+        const __m256i q = load32(src + 4);
+        _mm256_store_si256((__m256i *)(void *)lo, _mm256_shuffle_epi8(lut, _mm256_and_si256(q, m4)));
+        _mm256_store_si256((__m256i *)(void *)hi, _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(q, 4), m4)));
         for (int s = 0; s < 4; s++, dst += 16) {
             const __m256 d = _mm256_broadcast_ss(&UE4M3_HALF[src[s]]);
-            const __m128i l = s % 2 ? hi64(lo[s / 2]) : lo[s / 2];
-            const __m128i h = s % 2 ? hi64(hi[s / 2]) : hi[s / 2];
-            _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(l), d));
-            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(h), d));
+            _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(load8((const uint8_t *)lo + 8 * s)), d));
+            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(load8((const uint8_t *)hi + 8 * s)), d));
         }
     }
 }
