@@ -294,12 +294,22 @@ static void iq4_nl_avx2(const uint8_t *restrict src, float *restrict dst, size_t
 static void iq4_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i lut = lut16(lgg__kvalues_iq4nl);
     for (size_t i = 0; i < nb; i++, src += 136) {
-        const float d = lgg__half(src);
-        const uint16_t sh = lgg__h16(src + 2);
-        const uint8_t *sl = src + 4, *qs = src + 8;
+        /* the eight scales d * (ls - 32), ls = nibble ib of scales_l (low
+         * first) | bits 2ib..2ib+1 of scales_h << 4, lane-wise */
+        const __m256i lw = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)lgg__h32(src + 4)),
+                                                                 _mm_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, -1, -1, -1, -1,
+                                                                               -1, -1, -1, -1)));
+        const __m256i lsl = _mm256_and_si256(_mm256_srlv_epi32(lw, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4)),
+                                             _mm256_set1_epi32(15));
+        const __m256i lsh = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(lgg__h16(src + 2)),
+                                                               _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)),
+                                             _mm256_set1_epi32(3));
+        const __m256i ls = _mm256_sub_epi32(_mm256_or_si256(lsl, _mm256_slli_epi32(lsh, 4)), _mm256_set1_epi32(32));
+        float dls[8];
+        _mm256_storeu_ps(dls, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(ls)));
+        const uint8_t *qs = src + 8;
         for (int ib = 0; ib < 8; ib++, qs += 16, dst += 32) {
-            const int ls = ((sl[ib / 2] >> (4 * (ib % 2))) & 0xF) | (((sh >> (2 * ib)) & 3) << 4);
-            const __m256 dl = _mm256_set1_ps(d * (float)(ls - 32));
+            const __m256 dl = _mm256_broadcast_ss(&dls[ib]);
             const __m128i q = load16(qs);
             st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), dl);
             st16_i8_mul(dst + 16, _mm_shuffle_epi8(lut, hi_nib(q)), dl);
