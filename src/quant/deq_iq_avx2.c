@@ -116,6 +116,23 @@ static inline __m256i sign_word(const uint8_t *signs) {
     return _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
 }
 
+/* The sign words of the eight sub-blocks of an IQ2_XXS / IQ3_XXS block, in
+ * the form signed_row reads: byte l of word ib is ksigns_iq2xs of the 7-bit
+ * index in bits 7l..7l+6 of the block's word ib, that is the index with an
+ * even-parity 8th bit (parity from a nibble table, lane-wise). */
+static inline void xxs_sign_words(uint32_t out[8], __m256i words) {
+    const __m256i m7 = _mm256_set1_epi32(127), m4 = _mm256_set1_epi8(0x0F);
+    const __m256i par = _mm256_setr_epi8(0, -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0, 0,
+                                         -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0);
+    __m256i b = _mm256_and_si256(words, m7);
+    b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 7), m7), 8));
+    b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 14), m7), 16));
+    b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 21), m7), 24));
+    const __m256i p = _mm256_xor_si256(_mm256_shuffle_epi8(par, _mm256_and_si256(b, m4)),
+                                       _mm256_shuffle_epi8(par, _mm256_and_si256(_mm256_srli_epi16(b, 4), m4)));
+    _mm256_storeu_si256((__m256i *)(void *)out, _mm256_or_si256(b, p));
+}
+
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 66) {
         /* the words are the odd u32 of the 64 payload bytes */
@@ -123,14 +140,16 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         const __m256i words = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
         float db[8];
         xxs_scales(db, words, lgg__half(src), 0.25f);
+        uint32_t sws[8];
+        xxs_sign_words(sws, words);
         for (int ib = 0; ib < 8; ib++, dst += 32) {
             const uint8_t *g = src + 2 + 8 * ib;
-            const uint32_t w = lgg__h32(g + 4);
             const __m256 dv = _mm256_broadcast_ss(&db[ib]);
-            st8_signed(dst, dv, at8(IQ2XXS_F, (size_t)g[0] * 32), at8(SIGN_KS, KS_OFF(w, 0)));
-            st8_signed(dst + 8, dv, at8(IQ2XXS_F, (size_t)g[1] * 32), at8(SIGN_KS, KS_OFF(w, 1)));
-            st8_signed(dst + 16, dv, at8(IQ2XXS_F, (size_t)g[2] * 32), at8(SIGN_KS, KS_OFF(w, 2)));
-            st8_signed(dst + 24, dv, at8(IQ2XXS_F, (size_t)g[3] * 32), at8(SIGN_KS, KS_OFF(w, 3)));
+            const __m256i sw = sign_word((const uint8_t *)(const void *)&sws[ib]);
+            _mm256_storeu_ps(dst, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[0] * 32), sw, 0)));
+            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[1] * 32), sw, 1)));
+            _mm256_storeu_ps(dst + 16, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[2] * 32), sw, 2)));
+            _mm256_storeu_ps(dst + 24, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[3] * 32), sw, 3)));
         }
     }
 }
@@ -184,11 +203,15 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         const uint8_t *qs = src + 2, *ss = src + 66;
         float dbs[8];
         xxs_scales(dbs, load32(ss), d, 0.5f);
+        uint32_t sws[8];
+        xxs_sign_words(sws, load32(ss));
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
-            const uint32_t w = lgg__h32(ss + 4 * ib);
             const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
-#define X3_ROW(l) \
-    st8_signed(dst + 8 * (l), db, at4x2(IQ3XXS_F, (size_t)qs[2 * (l)] << 4, (size_t)qs[2 * (l) + 1] << 4), at8(SIGN_KS, KS_OFF(w, l)))
+            const __m256i sw = sign_word((const uint8_t *)(const void *)&sws[ib]);
+#define X3_ROW(l)                                                                                                 \
+    _mm256_storeu_ps(dst + 8 * (l),                                                                               \
+                     _mm256_mul_ps(db, signed_row(at4x2(IQ3XXS_F, (size_t)qs[2 * (l)] << 4, (size_t)qs[2 * (l) + 1] << 4), \
+                                                  sw, l)))
             X3_ROW(0);
             X3_ROW(1);
             X3_ROW(2);
