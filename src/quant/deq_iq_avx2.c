@@ -11,7 +11,7 @@
  *  - scales are the reference's scalar expressions, or the same operations
  *    lane-wise;
  *  - the reference computes (db * g) * (+-1.0f) with a grid magnitude g > 0;
- *    we flip the sign of g first (XOR of the float sign bit) and compute
+ *    we flip the sign of g first (its float sign bit) and compute
  *    db * (+-g).  Round to nearest-even is symmetric, so -(db * g) == db * -g
  *    for every db that is not NaN, and a NaN db gives NaN both ways (compared
  *    as a class);
@@ -48,9 +48,8 @@ static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
 /* ---- float grids -------------------------------------------------------------
  * The grid rows as floats, built by the compiler from the same lists as the
  * integer grids: a row of eight (IQ2) or four (IQ3) magnitudes is one load,
- * with no widening or conversion.  A sign is then an XOR of the float's sign
- * bit, from a table row of 0 / 0x80000000 masks, and the product db * (+-g)
- * is the value the integer path computed from the same negated magnitude. */
+ * with no widening or conversion.  A sign then flips the float's sign bit
+ * (signed_row), and db * (+-g) is the product described above. */
 #include "quant/iq_grids.h"
 
 #define GB(g, k) (float)(((g) >> (8 * (k))) & 0xFF)
@@ -64,9 +63,10 @@ static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
 #undef FROW8
 #undef FROW4
 
-/* Sign masks of the 7-bit sign indices (IQ2_XXS, IQ2_XS, IQ3_XXS): row i has
- * the float sign bit in lane j where bit j of ksigns_iq2xs[i] is set, that
- * is of i with an even-parity 8th bit. */
+/* IQ2_XS sign masks: row i has the float sign bit in lane j where bit j of
+ * ksigns_iq2xs[i] is set (i with an even-parity 8th bit).  For IQ2_XS a
+ * 4 KiB table measured faster than signed_row; the other types do better
+ * without it. */
 #define SM(i, j) ((((i) >> (j)) & 1) ? 0x80000000u : 0u)
 #define SROW(i) {SM(i, 0), SM(i, 1), SM(i, 2), SM(i, 3), SM(i, 4), SM(i, 5), SM(i, 6), SM(i, 7)},
 #define PAR(i) ((((i) ^ ((i) >> 1) ^ ((i) >> 2) ^ ((i) >> 3) ^ ((i) >> 4) ^ ((i) >> 5) ^ ((i) >> 6)) & 1) << 7)
@@ -82,9 +82,12 @@ static _Alignas(32) const uint32_t SIGN_KS[128][8] = {R64(KROW, 0) R64(KROW, 64)
 #undef R4
 #undef R16
 #undef R64
+/* dst[0..7] = db * (g with the signs of mask s) */
+static inline void st8_masked(float *dst, __m256 db, __m256 g, __m256 s) {
+    _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
+}
 
-/* Rows by byte offset: the index arithmetic then folds the row size into
- * its shift and mask (one shift and one AND per row). */
+/* Rows by byte offset (the row size folds into the index arithmetic). */
 static inline __m256 at8(const void *table, size_t off) {
     return _mm256_load_ps((const float *)(const void *)((const char *)table + off));
 }
@@ -95,17 +98,12 @@ static inline __m256 at4x2(const void *table, size_t a, size_t b) {
 }
 /* A row of eight byte magnitudes as floats. */
 static inline __m256 u8row(const uint64_t *grid, size_t idx) { return u8_ps(load8((const uint8_t *)(const void *)(grid + idx))); }
-/* dst[0..7] = db * (g with the signs of mask s) */
-static inline void st8_signed(float *dst, __m256 db, __m256 g, __m256 s) {
-    _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
-}
-/* Byte offset in SIGN_KS of the 7-bit index in bits 7l..7l+6 of w. */
-#define KS_OFF(w, l) ((size_t)(((l) ? (w) >> (7 * (l) - 5) : (w) << 5) & (127u << 5)))
 
-/* Explicit sign bytes (IQ2_S, IQ3_S) in registers: sw holds a sub-block's
- * four sign bytes in every lane; bit j of byte l moves to bit 31 of lane j,
- * which is all vblendvps reads, to choose -g over g.  Cheaper than a mask
- * table in L1 (measured). */
+/* Signs in registers: sw holds a sub-block's four sign bytes (explicit in
+ * IQ2_S and IQ3_S, ksigns_iq2xs values built lane-wise for the others) in
+ * every lane; bit j of byte l moves to bit 31 of lane j, which is all
+ * vblendvps reads, to choose -g over g.  Cheaper than mask tables in L1
+ * (measured). */
 static inline __m256 signed_row(__m256 g, __m256i sw, int l) {
     const __m256i sh = _mm256_setr_epi32(31 - 8 * l, 30 - 8 * l, 29 - 8 * l, 28 - 8 * l, 27 - 8 * l, 26 - 8 * l,
                                          25 - 8 * l, 24 - 8 * l);
@@ -116,21 +114,27 @@ static inline __m256i sign_word(const uint8_t *signs) {
     return _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
 }
 
+/* Bytes of 7-bit sign indices with the even-parity 8th bit set: the
+ * ksigns_iq2xs values, lane-wise (parity of each nibble from a table). */
+static inline __m256i with_parity(__m256i b) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const __m256i par = _mm256_setr_epi8(0, -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0, 0,
+                                         -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0);
+    return _mm256_or_si256(b, _mm256_xor_si256(_mm256_shuffle_epi8(par, _mm256_and_si256(b, m4)),
+                                               _mm256_shuffle_epi8(par, _mm256_and_si256(_mm256_srli_epi16(b, 4), m4))));
+}
+
 /* The sign words of the eight sub-blocks of an IQ2_XXS / IQ3_XXS block, in
  * the form signed_row reads: byte l of word ib is ksigns_iq2xs of the 7-bit
  * index in bits 7l..7l+6 of the block's word ib, that is the index with an
  * even-parity 8th bit (parity from a nibble table, lane-wise). */
 static inline void xxs_sign_words(uint32_t out[8], __m256i words) {
-    const __m256i m7 = _mm256_set1_epi32(127), m4 = _mm256_set1_epi8(0x0F);
-    const __m256i par = _mm256_setr_epi8(0, -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0, 0,
-                                         -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0);
+    const __m256i m7 = _mm256_set1_epi32(127);
     __m256i b = _mm256_and_si256(words, m7);
     b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 7), m7), 8));
     b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 14), m7), 16));
     b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 21), m7), 24));
-    const __m256i p = _mm256_xor_si256(_mm256_shuffle_epi8(par, _mm256_and_si256(b, m4)),
-                                       _mm256_shuffle_epi8(par, _mm256_and_si256(_mm256_srli_epi16(b, 4), m4)));
-    _mm256_storeu_si256((__m256i *)(void *)out, _mm256_or_si256(b, p));
+    _mm256_storeu_si256((__m256i *)(void *)out, with_parity(b));
 }
 
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
@@ -164,7 +168,7 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
             memcpy(&x, qs, 8);
 #define XS_ROW(l, db)                                                                                          \
-    st8_signed(dst + 8 * (l), db, at8(IQ2XS_F, (l) ? (x >> (16 * (l) - 5)) & (511u << 5) : (x << 5) & (511u << 5)), \
+    st8_masked(dst + 8 * (l), db, at8(IQ2XS_F, (l) ? (x >> (16 * (l) - 5)) & (511u << 5) : (x << 5) & (511u << 5)), \
                at8(SIGN_KS, (x >> (16 * (l) + 4)) & (127u << 5)))
             XS_ROW(0, db0);
             XS_ROW(1, db0);
