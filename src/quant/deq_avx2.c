@@ -235,10 +235,6 @@ static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     }
 }
 
-/* 32 signed codes (bytes) times two scales: the first 16 by s0, the rest by s1. */
-static inline void st32_i8_two(float *dst, __m256i v, float s0, float s1) {
-    st32_i8_mul2(dst, v, _mm256_set1_ps(s0), _mm256_set1_ps(s1));
-}
 
 static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(3), bias = _mm256_set1_epi8(32);

@@ -17,11 +17,6 @@ static inline void st16_i8_mul(float *dst, __m128i b, __m256 d) {
     _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(b), d));
     _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(hi64(b)), d));
 }
-/* dst[0..31] = (float)(int8)v[k] * d0 for k < 16, * d1 for the rest */
-static inline void st32_i8_mul2(float *dst, __m256i v, __m256 d0, __m256 d1) {
-    st16_i8_mul(dst, _mm256_castsi256_si128(v), d0);
-    st16_i8_mul(dst + 16, _mm256_extracti128_si256(v, 1), d1);
-}
 /* dst[0..16n) = (float)codes[k] * sc[k / 16]: codes staged in memory, so
  * each group of eight widens straight from a load (no lane extracts) */
 static inline void st_i8_by16(float *dst, const int8_t *codes, const float *sc, int n) {
@@ -57,30 +52,6 @@ static inline void st32_u8_staged_mul_sub(float *dst, __m256i v, __m256 d, __m25
     _Alignas(32) uint8_t c[32];
     _mm256_store_si256((__m256i *)(void *)c, v);
     for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(load8(c + k))), m));
-}
-/* dst[0..15] = (float)(uint8)b[k] * d + m */
-static inline void st16_u8_mul_add(float *dst, __m128i b, __m256 d, __m256 m) {
-    _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_mul_ps(u8_ps(b), d), m));
-    _mm256_storeu_ps(dst + 8, _mm256_add_ps(_mm256_mul_ps(u8_ps(hi64(b)), d), m));
-}
-/* dst[0..15] = d * (float)(uint8)b[k] - m */
-static inline void st16_u8_mul_sub(float *dst, __m128i b, __m256 d, __m256 m) {
-    _mm256_storeu_ps(dst, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(b)), m));
-    _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(hi64(b))), m));
-}
-
-/* Table decoding: when a block's values can only be a handful of floats,
- * each computed once by the reference's own scalar or lane-wise expression,
- * storing tbl[code] (vpermps) gives the same bits as computing every value,
- * with fewer instructions.  Codes are bytes 0..7. */
-static inline void st16_lut(float *dst, __m128i codes, __m256 tbl) {
-    _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(codes)));
-    _mm256_storeu_ps(dst + 8, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(hi64(codes))));
-}
-/* 32 codes: the first 16 through t0, the rest through t1. */
-static inline void st32_lut2(float *dst, __m256i codes, __m256 t0, __m256 t1) {
-    st16_lut(dst, _mm256_castsi256_si128(codes), t0);
-    st16_lut(dst + 16, _mm256_extracti128_si256(codes, 1), t1);
 }
 
 /* f16 scale through F16C: the same value as lgg_f16_to_f32 for every input

@@ -6,7 +6,8 @@
  * (cvtdq2ps and cvtpd2ps round to nearest-even under the default MXCSR, as
  * the scalar casts do), and the quantized types compute each of their few
  * possible values with the reference's own expression, then store them by
- * table (st16_lut). */
+ * table (st256_lut, vpermps): the same bits as computing every value, with
+ * fewer instructions. */
 #include "quant/deq.h"
 
 #if defined(__AVX2__) && defined(__F16C__)
