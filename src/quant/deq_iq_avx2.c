@@ -11,10 +11,11 @@
  *  - scales are the reference's scalar expressions, or the same operations
  *    lane-wise;
  *  - the reference computes (db * g) * (+-1.0f) with a grid magnitude g > 0;
- *    we flip the sign of g first (its float sign bit) and compute
- *    db * (+-g).  Round to nearest-even is symmetric, so -(db * g) == db * -g
- *    for every db that is not NaN, and a NaN db gives NaN both ways (compared
- *    as a class);
+ *    we compute db * (+-g) (IQ2_XS: g's float sign bit flipped) or
+ *    (+-db) * g (the others: db's sign bit flipped per lane).  Round to
+ *    nearest-even is symmetric, so -(db * g) == db * -g == -db * g for every
+ *    db that is not NaN, and a NaN db gives NaN every way (compared as a
+ *    class);
  *  - IQ1 values dl * ((float)g + delta), g in {-1, 0, 1}, take one of three
  *    floats per row: the table (g + delta per lane, exact constants, then
  *    times dl lane-wise) holds exactly those products, and the codes pick. */
@@ -48,8 +49,7 @@ static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
 /* ---- float grids -------------------------------------------------------------
  * The grid rows as floats, built by the compiler from the same lists as the
  * integer grids: a row of eight (IQ2) or four (IQ3) magnitudes is one load,
- * with no widening or conversion.  A sign then flips the float's sign bit
- * (signed_row), and db * (+-g) is the product described above. */
+ * with no widening or conversion; signs are applied as described above. */
 #include "quant/iq_grids.h"
 
 #define GB(g, k) (float)(((g) >> (8 * (k))) & 0xFF)
@@ -65,7 +65,7 @@ static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
 
 /* IQ2_XS sign masks: row i has the float sign bit in lane j where bit j of
  * ksigns_iq2xs[i] is set (i with an even-parity 8th bit).  For IQ2_XS a
- * 4 KiB table measured faster than signed_row; the other types do better
+ * 4 KiB table measured faster than signed_scale; the other types do better
  * without it. */
 #define SM(i, j) ((((i) >> (j)) & 1) ? 0x80000000u : 0u)
 #define SROW(i) {SM(i, 0), SM(i, 1), SM(i, 2), SM(i, 3), SM(i, 4), SM(i, 5), SM(i, 6), SM(i, 7)},
@@ -102,13 +102,14 @@ static inline __m256 u8row(const uint64_t *grid, size_t idx) { return u8_ps(load
 /* Signs in registers: sw holds a sub-block's four sign bytes (explicit in
  * IQ2_S and IQ3_S, ksigns_iq2xs values built lane-wise for the others) in
  * every lane; bit j of byte l moves to bit 31 of lane j, which is all
- * vblendvps reads, to choose -g over g.  Cheaper than mask tables in L1
+ * vblendvps reads, to choose -d over d for lane j of row l (d * g then
+ * needs no per-row sign flip of g).  Cheaper than mask tables in L1
  * (measured). */
-static inline __m256 signed_row(__m256 g, __m256i sw, int l) {
+static inline __m256 signed_scale(__m256 d, __m256i sw, int l) {
     const __m256i sh = _mm256_setr_epi32(31 - 8 * l, 30 - 8 * l, 29 - 8 * l, 28 - 8 * l, 27 - 8 * l, 26 - 8 * l,
                                          25 - 8 * l, 24 - 8 * l);
-    const __m256 neg = _mm256_xor_ps(g, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)));
-    return _mm256_blendv_ps(g, neg, _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sh)));
+    const __m256 neg = _mm256_xor_ps(d, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)));
+    return _mm256_blendv_ps(d, neg, _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sh)));
 }
 static inline __m256i sign_word(const uint8_t *signs) {
     return _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
@@ -125,7 +126,7 @@ static inline __m256i with_parity(__m256i b) {
 }
 
 /* The sign words of the eight sub-blocks of an IQ2_XXS / IQ3_XXS block, in
- * the form signed_row reads: byte l of word ib is ksigns_iq2xs of the 7-bit
+ * the form signed_scale reads: byte l of word ib is ksigns_iq2xs of the 7-bit
  * index in bits 7l..7l+6 of the block's word ib, that is the index with an
  * even-parity 8th bit (parity from a nibble table, lane-wise). */
 static inline void xxs_sign_words(uint32_t out[8], __m256i words) {
@@ -150,10 +151,10 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
             const uint8_t *g = src + 2 + 8 * ib;
             const __m256 dv = _mm256_broadcast_ss(&db[ib]);
             const __m256i sw = sign_word((const uint8_t *)(const void *)&sws[ib]);
-            _mm256_storeu_ps(dst, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[0] * 32), sw, 0)));
-            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[1] * 32), sw, 1)));
-            _mm256_storeu_ps(dst + 16, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[2] * 32), sw, 2)));
-            _mm256_storeu_ps(dst + 24, _mm256_mul_ps(dv, signed_row(at8(IQ2XXS_F, (size_t)g[3] * 32), sw, 3)));
+            _mm256_storeu_ps(dst, _mm256_mul_ps(signed_scale(dv, sw, 0), at8(IQ2XXS_F, (size_t)g[0] * 32)));
+            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(signed_scale(dv, sw, 1), at8(IQ2XXS_F, (size_t)g[1] * 32)));
+            _mm256_storeu_ps(dst + 16, _mm256_mul_ps(signed_scale(dv, sw, 2), at8(IQ2XXS_F, (size_t)g[2] * 32)));
+            _mm256_storeu_ps(dst + 24, _mm256_mul_ps(signed_scale(dv, sw, 3), at8(IQ2XXS_F, (size_t)g[3] * 32)));
         }
     }
 }
@@ -191,7 +192,7 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             const __m256i sw = sign_word(signs);
 #define S_ROW(l, db)                                                                                           \
     _mm256_storeu_ps(dst + 8 * (l),                                                                            \
-                     _mm256_mul_ps(db, signed_row(u8row(lgg__iq2s_grid, qs[l] | ((h << (8 - 2 * (l))) & 0x300)), sw, l)))
+                     _mm256_mul_ps(signed_scale(db, sw, l), u8row(lgg__iq2s_grid, qs[l] | ((h << (8 - 2 * (l))) & 0x300))))
             S_ROW(0, db0);
             S_ROW(1, db0);
             S_ROW(2, db1);
@@ -214,8 +215,8 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
             const __m256i sw = sign_word((const uint8_t *)(const void *)&sws[ib]);
 #define X3_ROW(l)                                                                                                 \
     _mm256_storeu_ps(dst + 8 * (l),                                                                               \
-                     _mm256_mul_ps(db, signed_row(at4x2(IQ3XXS_F, (size_t)qs[2 * (l)] << 4, (size_t)qs[2 * (l) + 1] << 4), \
-                                                  sw, l)))
+                     _mm256_mul_ps(signed_scale(db, \
+                                                  sw, l), at4x2(IQ3XXS_F, (size_t)qs[2 * (l)] << 4, (size_t)qs[2 * (l) + 1] << 4)))
             X3_ROW(0);
             X3_ROW(1);
             X3_ROW(2);
@@ -255,7 +256,7 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
             const uint16_t *g = go + 8 * ib;
             const __m256i sw = sign_word(signs);
-#define S3_ROW(l) _mm256_storeu_ps(dst + 8 * (l), _mm256_mul_ps(db, signed_row(at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1]), sw, l)))
+#define S3_ROW(l) _mm256_storeu_ps(dst + 8 * (l), _mm256_mul_ps(signed_scale(db, sw, l), at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1])))
             S3_ROW(0);
             S3_ROW(1);
             S3_ROW(2);
