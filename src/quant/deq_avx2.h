@@ -10,40 +10,48 @@
 static inline __m256 u8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)); }
 static inline __m256 i8_ps(__m128i b) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(b)); }
 static inline __m128i hi64(__m128i b) { return _mm_srli_si128(b, 8); }
+static inline __m128i load8(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)(const void *)p); }
 
 /* dst[0..15] = (float)(int8)b[k] * d */
 static inline void st16_i8_mul(float *dst, __m128i b, __m256 d) {
     _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(b), d));
     _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(hi64(b)), d));
 }
-/* dst[0..31] = (float)(int8)v[k] * d0 for k < 16, * d1 for the rest */
-static inline void st32_i8_mul2(float *dst, __m256i v, __m256 d0, __m256 d1) {
-    st16_i8_mul(dst, _mm256_castsi256_si128(v), d0);
-    st16_i8_mul(dst + 16, _mm256_extracti128_si256(v, 1), d1);
+/* dst[0..16n) = (float)codes[k] * sc[k / 16]: codes staged in memory, so
+ * each group of eight widens straight from a load (no lane extracts) */
+static inline void st_i8_by16(float *dst, const int8_t *codes, const float *sc, int n) {
+    for (int g = 0; g < n; g++, dst += 16, codes += 16) {
+        const __m256 s = _mm256_broadcast_ss(sc + g);
+        _mm256_storeu_ps(dst, _mm256_mul_ps(i8_ps(load8((const uint8_t *)codes)), s));
+        _mm256_storeu_ps(dst + 8, _mm256_mul_ps(i8_ps(load8((const uint8_t *)codes + 8)), s));
+    }
 }
-/* dst[0..15] = (float)(uint8)b[k] * d + m */
-static inline void st16_u8_mul_add(float *dst, __m128i b, __m256 d, __m256 m) {
-    _mm256_storeu_ps(dst, _mm256_add_ps(_mm256_mul_ps(u8_ps(b), d), m));
-    _mm256_storeu_ps(dst + 8, _mm256_add_ps(_mm256_mul_ps(u8_ps(hi64(b)), d), m));
+/* dst[0..16n) = d[k / 16] * (float)codes[k] - m[k / 16], codes unsigned, staged as above */
+static inline void st_u8_by16_sub(float *dst, const uint8_t *codes, const float *d, const float *m, int n) {
+    for (int g = 0; g < n; g++, dst += 16, codes += 16) {
+        const __m256 dv = _mm256_broadcast_ss(d + g), mv = _mm256_broadcast_ss(m + g);
+        _mm256_storeu_ps(dst, _mm256_sub_ps(_mm256_mul_ps(dv, u8_ps(load8(codes))), mv));
+        _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(dv, u8_ps(load8(codes + 8))), mv));
+    }
 }
-/* dst[0..15] = d * (float)(uint8)b[k] - m */
-static inline void st16_u8_mul_sub(float *dst, __m128i b, __m256 d, __m256 m) {
-    _mm256_storeu_ps(dst, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(b)), m));
-    _mm256_storeu_ps(dst + 8, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(hi64(b))), m));
+/* 32 codes of a vector through an L1 slot, widened straight from loads:
+ * cheaper than extracting the upper lane and bytes 8-15 of each half. */
+static inline void st32_i8_staged(float *dst, __m256i v, __m256 d) {
+    _Alignas(32) uint8_t c[32];
+    _mm256_store_si256((__m256i *)(void *)c, v);
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_mul_ps(i8_ps(load8(c + k)), d));
 }
-
-/* Table decoding: when a block's values can only be a handful of floats,
- * each computed once by the reference's own scalar or lane-wise expression,
- * storing tbl[code] (vpermps) gives the same bits as computing every value,
- * with fewer instructions.  Codes are bytes 0..7. */
-static inline void st16_lut(float *dst, __m128i codes, __m256 tbl) {
-    _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(codes)));
-    _mm256_storeu_ps(dst + 8, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(hi64(codes))));
+/* dst[0..31] = (float)(uint8)v[k] * d + m, staged as above */
+static inline void st32_u8_staged_mul_add(float *dst, __m256i v, __m256 d, __m256 m) {
+    _Alignas(32) uint8_t c[32];
+    _mm256_store_si256((__m256i *)(void *)c, v);
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_add_ps(_mm256_mul_ps(u8_ps(load8(c + k)), d), m));
 }
-/* 32 codes: the first 16 through t0, the rest through t1. */
-static inline void st32_lut2(float *dst, __m256i codes, __m256 t0, __m256 t1) {
-    st16_lut(dst, _mm256_castsi256_si128(codes), t0);
-    st16_lut(dst + 16, _mm256_extracti128_si256(codes, 1), t1);
+/* dst[0..31] = d * (float)(uint8)v[k] - m, staged as above */
+static inline void st32_u8_staged_mul_sub(float *dst, __m256i v, __m256 d, __m256 m) {
+    _Alignas(32) uint8_t c[32];
+    _mm256_store_si256((__m256i *)(void *)c, v);
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_sub_ps(_mm256_mul_ps(d, u8_ps(load8(c + k))), m));
 }
 
 /* f16 scale through F16C: the same value as lgg_f16_to_f32 for every input
@@ -52,7 +60,6 @@ static inline float half_f16c(const uint8_t *p) { return _cvtsh_ss(lgg__h16(p));
 #undef lgg__half
 #define lgg__half half_f16c
 
-static inline __m128i load8(const uint8_t *p) { return _mm_loadl_epi64((const __m128i *)(const void *)p); }
 static inline __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 static inline __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
 static inline __m128i lo_nib(__m128i q) { return _mm_and_si128(q, _mm_set1_epi8(0x0F)); }

@@ -2,17 +2,22 @@
  * IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S, IQ1_M (built with -mavx2
  * -mf16c -mno-fma; called only on CPUs with both).
  *
- * Grid rows are fetched with scalar loads (AMD's gathers are slower than
- * inserting four or eight loads) and decoded 32 values at a time.
+ * Grid rows are single loads: IQ2/IQ3 rows from float copies of the grids
+ * that the compiler builds; IQ2_S rows (its 1024-row grid as floats would
+ * fill L1; measured no faster) and IQ1 rows widened straight from the byte
+ * grids.  AMD's gathers are slower than separate loads.
  *
  * Bit-identity with deq_iquants.c:
- *  - scales are the reference's scalar expressions;
+ *  - scales are the reference's scalar expressions, or the same operations
+ *    lane-wise;
  *  - the reference computes (db * g) * (+-1.0f) with a grid magnitude g > 0;
- *    we negate g as an integer first (psignb) and compute db * (+-g).  Round
- *    to nearest-even is symmetric, so -(db * g) == db * -g for every db that
- *    is not NaN, and a NaN db gives NaN both ways (compared as a class);
- *  - IQ1 values dl * ((float)g + delta), g in {-1, 0, 1}, take one of six
- *    floats per scale: the table (g + delta per lane, exact constants, then
+ *    we compute db * (+-g) (IQ2_XS: g's float sign bit flipped) or
+ *    (+-db) * g (the others: db's sign bit flipped per lane).  Round to
+ *    nearest-even is symmetric, so -(db * g) == db * -g == -db * g for every
+ *    db that is not NaN, and a NaN db gives NaN every way (compared as a
+ *    class);
+ *  - IQ1 values dl * ((float)g + delta), g in {-1, 0, 1}, take one of three
+ *    floats per row: the table (g + delta per lane, exact constants, then
  *    times dl lane-wise) holds exactly those products, and the codes pick. */
 #include "quant/deq.h"
 
@@ -20,51 +25,6 @@
 
 #include "quant/deq_avx2.h"
 #include "quant/iq_tables.h"
-
-/* psignb operands for the 256 sign masks: byte j is -1 where bit j of the
- * index is set, +1 where clear.  Built by the preprocessor; a mask then
- * costs one load instead of an expansion in vector lanes. */
-#define SB(i, j) ((uint64_t)((((i) >> (j)) & 1) ? 0xFF : 0x01) << (8 * (j)))
-#define SE(i) (SB(i, 0) | SB(i, 1) | SB(i, 2) | SB(i, 3) | SB(i, 4) | SB(i, 5) | SB(i, 6) | SB(i, 7))
-#define S4(i) SE(i), SE((i) + 1), SE((i) + 2), SE((i) + 3)
-#define S16(i) S4(i), S4((i) + 4), S4((i) + 8), S4((i) + 12)
-#define S64(i) S16(i), S16((i) + 16), S16((i) + 32), S16((i) + 48)
-static const uint64_t SIGN_BYTES[256] = {S64(0), S64(64), S64(128), S64(192)};
-#undef SB
-#undef SE
-#undef S4
-#undef S16
-#undef S64
-
-/* Table rows into lanes by broadcast loads and blends: both run outside the
- * shuffle unit, which the conversions to float keep busy (inserting rows
- * would add a shuffle each; AMD's gathers are slower still). */
-static inline __m256i grid64x4(const uint64_t *grid, unsigned a, unsigned b, unsigned c, unsigned d) {
-    __m256i v = _mm256_set1_epi64x((long long)grid[a]);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[b]), 0x0C);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[c]), 0x30);
-    return _mm256_blend_epi32(v, _mm256_set1_epi64x((long long)grid[d]), 0xC0);
-}
-
-/* The sign operands of an IQ2_XXS / IQ3_XXS word: index l in bits 7l..7l+6. */
-static inline __m256i xxs_signs(uint32_t w) {
-    const uint8_t *ks = lgg__ksigns_iq2xs;
-    return grid64x4(SIGN_BYTES, ks[w & 127], ks[(w >> 7) & 127], ks[(w >> 14) & 127], ks[(w >> 21) & 127]);
-}
-
-/* Four explicit sign bytes (IQ2_S, IQ3_S). */
-static inline __m256i sign4(const uint8_t *s) { return grid64x4(SIGN_BYTES, s[0], s[1], s[2], s[3]); }
-
-static inline __m256i grid32x8(const uint32_t *grid, const unsigned idx[8]) {
-    __m256i v = _mm256_set1_epi32((int)grid[idx[0]]);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[1]]), 0x02);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[2]]), 0x04);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[3]]), 0x08);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[4]]), 0x10);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[5]]), 0x20);
-    v = _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[6]]), 0x40);
-    return _mm256_blend_epi32(v, _mm256_set1_epi32((int)grid[idx[7]]), 0x80);
-}
 
 /* IQ2_XS / IQ2_S: the scales d * (0.5 + s) * 0.25 of the 16 nibbles of
  * scales[0..7], lane-wise: lo[ib] for the low nibble of byte ib (its first
@@ -86,6 +46,98 @@ static inline void xxs_scales(float out[8], __m256i words, float d, float f) {
                                         _mm256_set1_ps(f)));
 }
 
+/* ---- float grids -------------------------------------------------------------
+ * The grid rows as floats, built by the compiler from the same lists as the
+ * integer grids: a row of eight (IQ2) or four (IQ3) magnitudes is one load,
+ * with no widening or conversion; signs are applied as described above. */
+#include "quant/iq_grids.h"
+
+#define GB(g, k) (float)(((g) >> (8 * (k))) & 0xFF)
+#define FROW8(g) {GB(g, 0), GB(g, 1), GB(g, 2), GB(g, 3), GB(g, 4), GB(g, 5), GB(g, 6), GB(g, 7)},
+#define FROW4(g) {GB(g, 0), GB(g, 1), GB(g, 2), GB(g, 3)},
+static _Alignas(32) const float IQ2XXS_F[256][8] = {LGG__IQ2XXS_GRID(FROW8)};
+static _Alignas(32) const float IQ2XS_F[512][8] = {LGG__IQ2XS_GRID(FROW8)};
+static _Alignas(16) const float IQ3XXS_F[256][4] = {LGG__IQ3XXS_GRID(FROW4)};
+static _Alignas(16) const float IQ3S_F[512][4] = {LGG__IQ3S_GRID(FROW4)};
+#undef GB
+#undef FROW8
+#undef FROW4
+
+/* IQ2_XS sign masks: row i has the float sign bit in lane j where bit j of
+ * ksigns_iq2xs[i] is set (i with an even-parity 8th bit).  For IQ2_XS a
+ * 4 KiB table measured faster than signed_scale; the other types do better
+ * without it. */
+#define SM(i, j) ((((i) >> (j)) & 1) ? 0x80000000u : 0u)
+#define SROW(i) {SM(i, 0), SM(i, 1), SM(i, 2), SM(i, 3), SM(i, 4), SM(i, 5), SM(i, 6), SM(i, 7)},
+#define PAR(i) ((((i) ^ ((i) >> 1) ^ ((i) >> 2) ^ ((i) >> 3) ^ ((i) >> 4) ^ ((i) >> 5) ^ ((i) >> 6)) & 1) << 7)
+#define KROW(i) SROW((i) | PAR(i))
+#define R4(R, i) R(i) R((i) + 1) R((i) + 2) R((i) + 3)
+#define R16(R, i) R4(R, i) R4(R, (i) + 4) R4(R, (i) + 8) R4(R, (i) + 12)
+#define R64(R, i) R16(R, i) R16(R, (i) + 16) R16(R, (i) + 32) R16(R, (i) + 48)
+static _Alignas(32) const uint32_t SIGN_KS[128][8] = {R64(KROW, 0) R64(KROW, 64)};
+#undef SM
+#undef SROW
+#undef PAR
+#undef KROW
+#undef R4
+#undef R16
+#undef R64
+/* dst[0..7] = db * (g with the signs of mask s) */
+static inline void st8_masked(float *dst, __m256 db, __m256 g, __m256 s) {
+    _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
+}
+
+/* Rows by byte offset (the row size folds into the index arithmetic). */
+static inline __m256 at8(const void *table, size_t off) {
+    return _mm256_load_ps((const float *)(const void *)((const char *)table + off));
+}
+static inline __m256 at4x2(const void *table, size_t a, size_t b) {
+    const char *t = (const char *)table;
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps((const float *)(const void *)(t + a))),
+                                _mm_load_ps((const float *)(const void *)(t + b)), 1);
+}
+/* A row of eight byte magnitudes as floats. */
+static inline __m256 u8row(const uint64_t *grid, size_t idx) { return u8_ps(load8((const uint8_t *)(const void *)(grid + idx))); }
+
+/* Signs in registers: sw holds a sub-block's four sign bytes (explicit in
+ * IQ2_S and IQ3_S, ksigns_iq2xs values built lane-wise for the others) in
+ * every lane; bit j of byte l moves to bit 31 of lane j, which is all
+ * vblendvps reads, to choose -d over d for lane j of row l (d * g then
+ * needs no per-row sign flip of g).  Cheaper than mask tables in L1
+ * (measured). */
+static inline __m256 signed_scale(__m256 d, __m256i sw, int l) {
+    const __m256i sh = _mm256_setr_epi32(31 - 8 * l, 30 - 8 * l, 29 - 8 * l, 28 - 8 * l, 27 - 8 * l, 26 - 8 * l,
+                                         25 - 8 * l, 24 - 8 * l);
+    const __m256 neg = _mm256_xor_ps(d, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)));
+    return _mm256_blendv_ps(d, neg, _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sh)));
+}
+static inline __m256i sign_word(const uint8_t *signs) {
+    return _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
+}
+
+/* Bytes of 7-bit sign indices with the even-parity 8th bit set: the
+ * ksigns_iq2xs values, lane-wise (parity of each nibble from a table). */
+static inline __m256i with_parity(__m256i b) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F);
+    const __m256i par = _mm256_setr_epi8(0, -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0, 0,
+                                         -128, -128, 0, -128, 0, 0, -128, -128, 0, 0, -128, 0, -128, -128, 0);
+    return _mm256_or_si256(b, _mm256_xor_si256(_mm256_shuffle_epi8(par, _mm256_and_si256(b, m4)),
+                                               _mm256_shuffle_epi8(par, _mm256_and_si256(_mm256_srli_epi16(b, 4), m4))));
+}
+
+/* The sign words of the eight sub-blocks of an IQ2_XXS / IQ3_XXS block, in
+ * the form signed_scale reads: byte l of word ib is ksigns_iq2xs of the 7-bit
+ * index in bits 7l..7l+6 of the block's word ib, that is the index with an
+ * even-parity 8th bit (parity from a nibble table, lane-wise). */
+static inline void xxs_sign_words(uint32_t out[8], __m256i words) {
+    const __m256i m7 = _mm256_set1_epi32(127);
+    __m256i b = _mm256_and_si256(words, m7);
+    b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 7), m7), 8));
+    b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 14), m7), 16));
+    b = _mm256_or_si256(b, _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(words, 21), m7), 24));
+    _mm256_storeu_si256((__m256i *)(void *)out, with_parity(b));
+}
+
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += 66) {
         /* the words are the odd u32 of the 64 payload bytes */
@@ -93,12 +145,16 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         const __m256i words = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
         float db[8];
         xxs_scales(db, words, lgg__half(src), 0.25f);
+        uint32_t sws[8];
+        xxs_sign_words(sws, words);
         for (int ib = 0; ib < 8; ib++, dst += 32) {
             const uint8_t *g = src + 2 + 8 * ib;
-            const uint32_t w = lgg__h32(g + 4);
-            const __m256 dv = _mm256_set1_ps(db[ib]);
-            const __m256i q = grid64x4(lgg__iq2xxs_grid, g[0], g[1], g[2], g[3]);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), dv, dv);
+            const __m256 dv = _mm256_broadcast_ss(&db[ib]);
+            const __m256i sw = sign_word((const uint8_t *)(const void *)&sws[ib]);
+            _mm256_storeu_ps(dst, _mm256_mul_ps(signed_scale(dv, sw, 0), at8(IQ2XXS_F, (size_t)g[0] * 32)));
+            _mm256_storeu_ps(dst + 8, _mm256_mul_ps(signed_scale(dv, sw, 1), at8(IQ2XXS_F, (size_t)g[1] * 32)));
+            _mm256_storeu_ps(dst + 16, _mm256_mul_ps(signed_scale(dv, sw, 2), at8(IQ2XXS_F, (size_t)g[2] * 32)));
+            _mm256_storeu_ps(dst + 24, _mm256_mul_ps(signed_scale(dv, sw, 3), at8(IQ2XXS_F, (size_t)g[3] * 32)));
         }
     }
 }
@@ -109,14 +165,17 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
         float lo[8], hi[8];
         nibble_scales(lo, hi, src + 66, lgg__half(src));
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
-            const __m256 db0 = _mm256_set1_ps(lo[ib]), db1 = _mm256_set1_ps(hi[ib]);
+            const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
             memcpy(&x, qs, 8);
-            const __m256i q = grid64x4(lgg__iq2xs_grid, x & 511u, (x >> 16) & 511u, (x >> 32) & 511u, (x >> 48) & 511u);
-            const uint8_t *ks = lgg__ksigns_iq2xs;
-            const __m256i sg = grid64x4(SIGN_BYTES, ks[(x >> 9) & 127], ks[(x >> 25) & 127], ks[(x >> 41) & 127],
-                                        ks[x >> 57]);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sg), db0, db1);
+#define XS_ROW(l, db)                                                                                          \
+    st8_masked(dst + 8 * (l), db, at8(IQ2XS_F, (l) ? (x >> (16 * (l) - 5)) & (511u << 5) : (x << 5) & (511u << 5)), \
+               at8(SIGN_KS, (x >> (16 * (l) + 4)) & (127u << 5)))
+            XS_ROW(0, db0);
+            XS_ROW(1, db0);
+            XS_ROW(2, db1);
+            XS_ROW(3, db1);
+#undef XS_ROW
         }
     }
 }
@@ -127,11 +186,18 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         float lo[8], hi[8];
         nibble_scales(lo, hi, src + 74, lgg__half(src));
         for (int ib = 0; ib < 8; ib++, qs += 4, signs += 4, dst += 32) {
-            const __m256 db0 = _mm256_set1_ps(lo[ib]), db1 = _mm256_set1_ps(hi[ib]);
-            const unsigned h = qh[ib];
-            const __m256i q = grid64x4(lgg__iq2s_grid, qs[0] | ((h << 8) & 0x300), qs[1] | ((h << 6) & 0x300),
-                                       qs[2] | ((h << 4) & 0x300), qs[3] | ((h << 2) & 0x300));
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign4(signs)), db0, db1);
+            const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
+            const size_t h = qh[ib];
+            /* bits 2l, 2l+1 of qh[ib] are index bits 8-9 of entry l */
+            const __m256i sw = sign_word(signs);
+#define S_ROW(l, db)                                                                                           \
+    _mm256_storeu_ps(dst + 8 * (l),                                                                            \
+                     _mm256_mul_ps(signed_scale(db, sw, l), u8row(lgg__iq2s_grid, qs[l] | ((h << (8 - 2 * (l))) & 0x300))))
+            S_ROW(0, db0);
+            S_ROW(1, db0);
+            S_ROW(2, db1);
+            S_ROW(3, db1);
+#undef S_ROW
         }
     }
 }
@@ -142,12 +208,20 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         const uint8_t *qs = src + 2, *ss = src + 66;
         float dbs[8];
         xxs_scales(dbs, load32(ss), d, 0.5f);
+        uint32_t sws[8];
+        xxs_sign_words(sws, load32(ss));
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
-            const uint32_t w = lgg__h32(ss + 4 * ib);
-            const __m256 db = _mm256_set1_ps(dbs[ib]);
-            const unsigned idx[8] = {qs[0], qs[1], qs[2], qs[3], qs[4], qs[5], qs[6], qs[7]};
-            const __m256i q = grid32x8(lgg__iq3xxs_grid, idx);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, xxs_signs(w)), db, db);
+            const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
+            const __m256i sw = sign_word((const uint8_t *)(const void *)&sws[ib]);
+#define X3_ROW(l)                                                                                                 \
+    _mm256_storeu_ps(dst + 8 * (l),                                                                               \
+                     _mm256_mul_ps(signed_scale(db, \
+                                                  sw, l), at4x2(IQ3XXS_F, (size_t)qs[2 * (l)] << 4, (size_t)qs[2 * (l) + 1] << 4)))
+            X3_ROW(0);
+            X3_ROW(1);
+            X3_ROW(2);
+            X3_ROW(3);
+#undef X3_ROW
         }
     }
 }
@@ -163,27 +237,52 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s4, s4), _mm256_set1_epi32(1));
         float dbs[8];
         _mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
-        for (int ib = 0; ib < 8; ib++, qs += 8, signs += 4, dst += 32) {
-            const __m256 db = _mm256_set1_ps(dbs[ib]);
-            const unsigned h = qh[ib];
-            /* bit k of qh[ib] is the 9th index bit of entry k */
-            const unsigned idx[8] = {qs[0] | ((h << 8) & 256), qs[1] | ((h << 7) & 256), qs[2] | ((h << 6) & 256),
-                                     qs[3] | ((h << 5) & 256), qs[4] | ((h << 4) & 256), qs[5] | ((h << 3) & 256),
-                                     qs[6] | ((h << 2) & 256), qs[7] | ((h << 1) & 256)};
-            const __m256i q = grid32x8(lgg__iq3s_grid, idx);
-            st32_i8_mul2(dst, _mm256_sign_epi8(q, sign4(signs)), db, db);
+        /* byte offsets of the 64 grid rows (index bit 8 of entry k is bit k
+         * of the eight qh bytes read as one little-endian word) and of the
+         * 32 sign rows, lane-wise */
+        _Alignas(32) uint16_t go[64];
+        uint64_t hbits;
+        memcpy(&hbits, qh, 8);
+        const __m256i bitsel = _mm256_setr_epi16(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                                 (short)0x8000);
+        for (int j = 0; j < 4; j++) {
+            const __m256i hb = _mm256_set1_epi16((short)(hbits >> (16 * j)));
+            const __m256i hit = _mm256_cmpeq_epi16(_mm256_and_si256(hb, bitsel), bitsel);
+            const __m256i idx = _mm256_or_si256(_mm256_cvtepu8_epi16(load16(qs + 16 * j)),
+                                                _mm256_and_si256(hit, _mm256_set1_epi16(256)));
+            _mm256_store_si256((__m256i *)(void *)(go + 16 * j), _mm256_slli_epi16(idx, 4));
+        }
+        for (int ib = 0; ib < 8; ib++, dst += 32, signs += 4) {
+            const __m256 db = _mm256_broadcast_ss(&dbs[ib]);
+            const uint16_t *g = go + 8 * ib;
+            const __m256i sw = sign_word(signs);
+#define S3_ROW(l) _mm256_storeu_ps(dst + 8 * (l), _mm256_mul_ps(signed_scale(db, sw, l), at4x2(IQ3S_F, g[2 * (l)], g[2 * (l) + 1])))
+            S3_ROW(0);
+            S3_ROW(1);
+            S3_ROW(2);
+            S3_ROW(3);
+#undef S3_ROW
         }
     }
 }
 
-/* Lanes 0-2: g + delta for g = -1, 0, 1; lanes 3-5: g - delta (all exact). */
-static inline __m256 iq1_offsets(float delta) {
-    return _mm256_setr_ps(-1.0f + delta, 0.0f + delta, 1.0f + delta, -1.0f - delta, 0.0f - delta, 1.0f - delta, 0,
-                          0);
+/* IQ1: a grid row is eight int8 g in {-1, 0, 1}, widened straight from the
+ * grid (vpmovsxbd from memory); vpermps reads the low three bits of each
+ * lane, so g = -1 picks lane 7, 0 lane 0 and 1 lane 1.  Those lanes of
+ * OFFS[s] hold g + delta, or g - delta for s = 1 (exact constants), and
+ * times dl they are the reference's dl * ((float)g + delta) bit for bit. */
+#define OFFS_ROWS(delta)                                                                                   \
+    {{0.0f + (delta), 1.0f + (delta), 0, 0, 0, 0, 0, -1.0f + (delta)},                                     \
+     {0.0f - (delta), 1.0f - (delta), 0, 0, 0, 0, 0, -1.0f - (delta)}}
+static _Alignas(32) const float IQ1S_OFFS[2][8] = OFFS_ROWS(LGG__IQ1S_DELTA);
+static _Alignas(32) const float IQ1M_OFFS[2][8] = OFFS_ROWS(LGG__IQ1M_DELTA);
+#undef OFFS_ROWS
+
+static inline __m256i iq1_row(unsigned idx) {
+    return _mm256_cvtepi8_epi32(load8((const uint8_t *)(const void *)&lgg__iq1s_grid[idx]));
 }
 
 static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m256 offs = iq1_offsets(LGG__IQ1S_DELTA);
     for (size_t i = 0; i < nb; i++, src += 50) {
         const uint8_t *qs = src + 2;
         /* the eight scales d * (2s + 1), s = bits 12-14 of each qh word, lane-wise */
@@ -194,25 +293,16 @@ static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 4, dst += 32) {
             const unsigned h = lgg__h16(src + 34 + 2 * ib);
-            const __m256 tbl = _mm256_mul_ps(_mm256_set1_ps(dl[ib]), offs);
-            const __m256i q = grid64x4(lgg__iq1s_grid, qs[0] | ((h << 8) & 0x700), qs[1] | ((h << 5) & 0x700),
-                                       qs[2] | ((h << 2) & 0x700), qs[3] | ((h >> 1) & 0x700));
-            /* code g + 1, plus 3 for a negative delta (no branch: the sign bit is random) */
-            const __m256i c = _mm256_add_epi8(q, _mm256_set1_epi8((char)(1 + 3 * (h >> 15))));
-            st32_lut2(dst, c, tbl, tbl);
+            const __m256 tbl = _mm256_mul_ps(_mm256_broadcast_ss(&dl[ib]), _mm256_load_ps(IQ1S_OFFS[h >> 15]));
+            _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[0] | ((h << 8) & 0x700))));
+            _mm256_storeu_ps(dst + 8, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[1] | ((h << 5) & 0x700))));
+            _mm256_storeu_ps(dst + 16, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[2] | ((h << 2) & 0x700))));
+            _mm256_storeu_ps(dst + 24, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[3] | ((h >> 1) & 0x700))));
         }
     }
 }
 
 static void iq1_m_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    const __m256 offs = iq1_offsets(LGG__IQ1M_DELTA);
-    /* byte 0 of the qh pair to lanes 0-1, byte 1 to lanes 2-3; the delta sign
-     * is bit 3 (even lane) or bit 7 (odd lane) of it */
-    const __m256i rep = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                                         1, 1, 1, 1, 1, 1);
-    const __m256i dbit = _mm256_setr_epi64x(0x0808080808080808ll, (long long)0x8080808080808080ull,
-                                            0x0808080808080808ll, (long long)0x8080808080808080ull);
-    const __m256i one = _mm256_set1_epi8(1), three = _mm256_set1_epi8(3);
     const __m256i sh = _mm256_setr_epi32(0, 3, 6, 9, 0, 3, 6, 9);
     for (size_t i = 0; i < nb; i++, src += 56) {
         const uint8_t *qs = src, *qh = src + 32;
@@ -232,16 +322,17 @@ static void iq1_m_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
             _mm256_storeu_ps(dl + 8 * k, _mm256_mul_ps(d, _mm256_cvtepi32_ps(odd)));
         }
         for (int ib = 0; ib < 8; ib++, qs += 4, qh += 2, dst += 32) {
-            const __m256 t1 = _mm256_mul_ps(_mm256_set1_ps(dl[2 * ib]), offs);
-            const __m256 t2 = _mm256_mul_ps(_mm256_set1_ps(dl[2 * ib + 1]), offs);
-            const unsigned h = lgg__h16(qh); /* nibble l: index bits 8-10 and the delta sign of lane l */
-            const __m256i q = grid64x4(lgg__iq1s_grid, qs[0] | ((h << 8) & 0x700), qs[1] | ((h << 4) & 0x700),
-                                       qs[2] | (h & 0x700), qs[3] | ((h >> 4) & 0x700));
-            const __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi16((short)h), rep);
-            const __m256i neg = _mm256_cmpeq_epi8(_mm256_and_si256(v, dbit), dbit);
-            /* code g + 1, plus 3 for a negative delta */
-            const __m256i c = _mm256_add_epi8(_mm256_add_epi8(q, one), _mm256_and_si256(neg, three));
-            st32_lut2(dst, c, t1, t2);
+            const unsigned h = lgg__h16(qh); /* nibble l: index bits 8-10 and the delta sign (bit 3) of row l */
+#define M_ROW(l)                                                                                                  \
+    _mm256_storeu_ps(dst + 8 * (l),                                                                               \
+                     _mm256_permutevar8x32_ps(_mm256_mul_ps(_mm256_broadcast_ss(&dl[2 * ib + (l) / 2]),          \
+                                                            _mm256_load_ps(IQ1M_OFFS[(h >> (4 * (l) + 3)) & 1])), \
+                                              iq1_row(qs[l] | (((h >> (4 * (l))) & 7) << 8))))
+            M_ROW(0);
+            M_ROW(1);
+            M_ROW(2);
+            M_ROW(3);
+#undef M_ROW
         }
     }
 }

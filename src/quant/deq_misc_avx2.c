@@ -6,7 +6,8 @@
  * (cvtdq2ps and cvtpd2ps round to nearest-even under the default MXCSR, as
  * the scalar casts do), and the quantized types compute each of their few
  * possible values with the reference's own expression, then store them by
- * table (st16_lut). */
+ * table (st256_lut, vpermps): the same bits as computing every value, with
+ * fewer instructions. */
 #include "quant/deq.h"
 
 #if defined(__AVX2__) && defined(__F16C__)
@@ -76,17 +77,28 @@ static inline __m256 code_table(float d) {
                           0);
 }
 
+/* dst[0..255] = tbl[codes[k]], codes staged in memory and widened from loads */
+static inline void st256_lut(float *dst, const uint8_t *codes, __m256 tbl) {
+    for (int k = 0; k < 256; k += 16) {
+        _mm256_storeu_ps(dst + k, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(load8(codes + k))));
+        _mm256_storeu_ps(dst + k + 8, _mm256_permutevar8x32_ps(tbl, _mm256_cvtepu8_epi32(load8(codes + k + 8))));
+    }
+}
+
 static void tq2_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i three = _mm256_set1_epi8(3);
-    for (size_t i = 0; i < nb; i++, src += 66) {
+    for (size_t i = 0; i < nb; i++, src += 66, dst += 256) {
         const __m256 tbl = code_table(lgg__half(src + 64));
-        for (int j = 0; j < 64; j += 32) {
-            const __m256i q = load32(src + j);
-            for (int l = 0; l < 4; l++, dst += 32) {
-                const __m256i c = _mm256_and_si256(_mm256_srli_epi16(q, 2 * l), three);
-                st32_lut2(dst, c, tbl, tbl);
-            }
+        /* the 256 codes staged in L1, then widened straight from loads */
+        _Alignas(32) uint8_t codes[256];
+        __m256i *c = (__m256i *)(void *)codes;
+        const __m256i qa = load32(src), qb = load32(src + 32);
+        for (int l = 0; l < 4; l++) {
+            const __m128i cnt = _mm_cvtsi32_si128(2 * l);
+            _mm256_store_si256(c + l, _mm256_and_si256(_mm256_srl_epi16(qa, cnt), three));
+            _mm256_store_si256(c + 4 + l, _mm256_and_si256(_mm256_srl_epi16(qb, cnt), three));
         }
+        st256_lut(dst, codes, tbl);
     }
 }
 
@@ -140,24 +152,24 @@ static inline __m256i tq1_codes(__m256i q, __m256i p) {
 
 static void tq1_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     static const short pow3[6] = {1, 3, 9, 27, 81, 0};
-    for (size_t i = 0; i < nb; i++, src += 54) {
-        const __m256 tbl = code_table(lgg__half(src + 52));
+    for (size_t i = 0; i < nb; i++, src += 54, dst += 256) {
+        _Alignas(32) uint8_t codes[256];
+        __m256i *c = (__m256i *)(void *)codes;
         /* bytes 0-31: values 32n + m are digit n of byte m */
         const __m256i a = load32(src);
-        for (int n = 0; n < 5; n++, dst += 32) st32_lut2(dst, tq1_codes(a, _mm256_set1_epi16(pow3[n])), tbl, tbl);
-        /* bytes 32-47: values 16n + m; two digits per vector (one per half) */
+        for (int n = 0; n < 5; n++) _mm256_store_si256(c + n, tq1_codes(a, _mm256_set1_epi16(pow3[n])));
+        /* bytes 32-47: values 160 + 16n + m; two digits per vector (one per half) */
         const __m256i b = _mm256_broadcastsi128_si256(load16(src + 32));
-        for (int n = 0; n < 4; n += 2, dst += 32) {
+        for (int n = 0; n < 4; n += 2) {
             const __m256i p = _mm256_setr_m128i(_mm_set1_epi16(pow3[n]), _mm_set1_epi16(pow3[n + 1]));
-            st32_lut2(dst, tq1_codes(b, p), tbl, tbl);
+            _mm256_store_si256(c + 5 + n / 2, tq1_codes(b, p));
         }
-        st16_lut(dst, _mm256_castsi256_si128(tq1_codes(b, _mm256_set1_epi16(pow3[4]))), tbl);
-        dst += 16;
-        /* qh, bytes 48-51: values 4n + m are digit n of byte m */
+        _mm_store_si128((__m128i *)(void *)(codes + 224), _mm256_castsi256_si128(tq1_codes(b, _mm256_set1_epi16(pow3[4]))));
+        /* qh, bytes 48-51: values 240 + 4n + m are digit n of byte m */
         const __m256i h = _mm256_set1_epi32((int)lgg__h32(src + 48));
         const __m256i ph = _mm256_setr_epi16(1, 1, 3, 3, 9, 9, 27, 27, 0, 0, 0, 0, 0, 0, 0, 0);
-        st16_lut(dst, _mm256_castsi256_si128(tq1_codes(h, ph)), tbl);
-        dst += 16;
+        _mm_store_si128((__m128i *)(void *)(codes + 240), _mm256_castsi256_si128(tq1_codes(h, ph)));
+        st256_lut(dst, codes, code_table(lgg__half(src + 52)));
     }
 }
 
