@@ -545,6 +545,20 @@ lgg_status lgg_writer_add_tensor_callback(lgg_writer *w, const char *name, size_
     return LGG_OK;
 }
 
+lgg_status lgg__writer_add_tensor_view(lgg_writer *w, const char *name, size_t nlen, uint32_t n_dims,
+                                       const int64_t *ne, uint32_t type, lgg__view_fn view, void *ud,
+                                       lgg_endian endian, lgg_error *err) {
+    if (!view) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "view callback is NULL");
+    lgg__wtensor *t;
+    lgg_status s = new_tensor(w, name, nlen, n_dims, ne, type, &t, err);
+    if (s) return s;
+    t->src = LGG__SRC_VIEW;
+    t->view = view;
+    t->ud = ud;
+    t->endian = endian;
+    return LGG_OK;
+}
+
 lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int fd, uint64_t index, lgg_error *err) {
     const lgg_tensor *ft = lgg_tensor_at(f, index);
     if (!w || !ft) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "no tensor %llu", (unsigned long long)index);
@@ -812,6 +826,40 @@ static lgg_status try_copy_range(int in, uint64_t off, int out, uint64_t n, uint
     return LGG_OK;
 }
 
+static lgg_status source_failed(const lgg__wtensor *t, lgg_status s, uint64_t pos, lgg_error *err) {
+    char q[160];
+    lgg__quote(q, sizeof q, t->name, t->nlen, 120);
+    return lgg__fail(err, s, LGG_NO_OFFSET, "reading tensor '%s' data at %llu failed (%s)", q, (unsigned long long)pos,
+                     lgg_status_name(s));
+}
+
+/* The next piece of a lending source, checked. */
+static lgg_status view_at(const lgg__wtensor *t, uint64_t pos, const uint8_t **p, size_t *n, lgg_error *err) {
+    const void *v = NULL;
+    *n = 0;
+    lgg_status s = t->view(t->ud, pos, &v, n);
+    if (s) return source_failed(t, s, pos, err);
+    if (!v || *n == 0 || *n > t->size - pos) return source_failed(t, LGG_ERR_RANGE, pos, err);
+    *p = v;
+    return LGG_OK;
+}
+
+/* Lent pieces straight to the output (no byte swap needed). */
+static lgg_status write_viewed(const lgg__wtensor *t, const lgg__wopts *o, int fd, lgg_error *err) {
+    lgg_status s = LGG_OK;
+    for (uint64_t pos = 0; pos < t->size && !s;) {
+        const uint8_t *p;
+        size_t n;
+        if ((s = view_at(t, pos, &p, &n, err))) break;
+        s = lgg__write_all(o, fd, p, n, err);
+        pos += n;
+    }
+    size_t n;
+    const void *v;
+    t->view(t->ud, t->size, &v, &n); /* give the last piece back */
+    return s;
+}
+
 static lgg_status write_tensor(const lgg__wtensor *t, const lgg__wopts *o, int fd, bool regular, uint8_t **tmp,
                                lgg_error *err) {
     const lgg_type_info *ti = lgg_type_get(t->type);
@@ -822,27 +870,39 @@ static lgg_status write_tensor(const lgg__wtensor *t, const lgg__wopts *o, int f
         if ((s = try_copy_range(t->fd, lgg_tensor_at(t->f, t->index)->file_offset, fd, t->size, &done, err)))
             return s;
     }
+    if (!swap && t->src == LGG__SRC_VIEW) return write_viewed(t, o, fd, err);
     if (!swap && t->src != LGG__SRC_CB) return lgg__write_all(o, fd, (const uint8_t *)t->buf + done, t->size - done, err);
     if (!*tmp && !(*tmp = lgg__alloc(o->alloc, CHUNK)))
         return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory for a copy buffer");
     /* whole blocks per chunk, so each block is swapped in one piece */
     uint64_t chunk = CHUNK - CHUNK % ti->type_size;
-    for (uint64_t pos = 0; pos < t->size; pos += chunk) {
+    s = LGG_OK;
+    for (uint64_t pos = 0; pos < t->size && !s; pos += chunk) {
         size_t k = (size_t)(t->size - pos < chunk ? t->size - pos : chunk);
         if (t->src == LGG__SRC_CB) {
-            if ((s = t->read(t->ud, pos, *tmp, k))) {
-                char q[160];
-                lgg__quote(q, sizeof q, t->name, t->nlen, 120);
-                return lgg__fail(err, s, LGG_NO_OFFSET, "reading tensor '%s' data at %llu failed (%s)", q,
-                                 (unsigned long long)pos, lgg_status_name(s));
+            if ((s = t->read(t->ud, pos, *tmp, k))) return source_failed(t, s, pos, err);
+        } else if (t->src == LGG__SRC_VIEW) {
+            for (size_t got = 0; got < k && !s;) {
+                const uint8_t *p;
+                size_t n;
+                if ((s = view_at(t, pos + got, &p, &n, err))) break;
+                if (n > k - got) n = k - got;
+                memcpy(*tmp + got, p, n);
+                got += n;
             }
+            if (s) break;
         } else {
             memcpy(*tmp, (const uint8_t *)t->buf + pos, k);
         }
         if (swap) swap_blocks(ti, *tmp, k / ti->type_size);
-        if ((s = lgg__write_all(o, fd, *tmp, k, err))) return s;
+        s = lgg__write_all(o, fd, *tmp, k, err);
     }
-    return LGG_OK;
+    if (t->src == LGG__SRC_VIEW) {
+        size_t n;
+        const void *v;
+        t->view(t->ud, t->size, &v, &n);
+    }
+    return s;
 }
 
 lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, bool regular, uint64_t *written,

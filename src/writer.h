@@ -15,7 +15,15 @@ typedef struct lgg__wkv {
     uint64_t blen;
 } lgg__wkv;
 
-enum { LGG__SRC_BUF, LGG__SRC_CB, LGG__SRC_FILE };
+enum { LGG__SRC_BUF, LGG__SRC_CB, LGG__SRC_FILE, LGG__SRC_VIEW };
+
+/* A source that lends its own memory instead of copying into the writer's
+ * (so a producer's buffers go to write() as they are): *p gets the tensor's
+ * bytes from `offset` on, *n how many (at least 1, at most what is left),
+ * valid until the next call for the same tensor.  The writer asks in
+ * increasing order and ends each tensor with offset == size (*n ignored), so
+ * the source can take back what it lent. */
+typedef lgg_status (*lgg__view_fn)(void *ud, uint64_t offset, const void **p, size_t *n);
 
 typedef struct lgg__wtensor {
     char *name;
@@ -27,6 +35,7 @@ typedef struct lgg__wtensor {
     int src;
     const void *buf;
     lgg_read_fn read;
+    lgg__view_fn view;
     void *ud;
     const lgg_file *f;
     int fd;
@@ -79,6 +88,10 @@ LGG_HIDDEN lgg_status lgg__encode_header(const lgg_writer *w, const lgg__wopts *
  * metadata as it is, duplicates included). */
 LGG_HIDDEN lgg_status lgg__writer_append_value(lgg_writer *w, const char *key, uint64_t klen, const lgg_value *v,
                                                lgg_error *err);
+/* lgg_writer_add_tensor_callback with a lending source (see lgg__view_fn). */
+LGG_HIDDEN lgg_status lgg__writer_add_tensor_view(lgg_writer *w, const char *name, size_t nlen, uint32_t n_dims,
+                                                  const int64_t *ne, uint32_t type, lgg__view_fn view, void *ud,
+                                                  lgg_endian endian, lgg_error *err);
 LGG_HIDDEN lgg_status lgg__write_all(const lgg__wopts *o, int fd, const void *p, uint64_t n, lgg_error *err);
 LGG_HIDDEN lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, bool regular,
                                         uint64_t *written, lgg_error *err);

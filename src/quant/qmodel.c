@@ -3,12 +3,13 @@
  * The writer (lgg_writer_write_file) pulls each tensor's bytes through a
  * callback, in file order.  Converted tensors are cut into chunks of rows;
  * worker threads take chunks in order and convert them into a ring of
- * buffers ahead of the writer, which copies finished chunks out and frees
- * their slots.  So the converting overlaps the writing, the file is written
+ * buffers ahead of the writer, which write()s finished chunks straight from
+ * their slots and then frees them.  So the converting overlaps the writing, the file is written
  * sequentially, and memory is the ring (a few MiB per thread) whatever the
  * model's size.  Rows are independent, so the bytes do not depend on the
  * thread count. */
 #include "plan.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -47,6 +48,7 @@ typedef struct pipe_s {
     uint64_t *chunk_rows;
     slot *slots;
     size_t n_slots;
+    size_t lent; /* the chunk the writer is writing from, or SIZE_MAX */
     bool abort;
     lgg_status st;
     char msg[200];
@@ -129,41 +131,49 @@ static void report(pipe_s *pp, size_t item, uint64_t n) {
     if (pp->progress) pp->progress(pp->progress_ud, item, lgg_quant_plan_count(pp->p), pp->done, pp->total);
 }
 
-/* The writer's callback for a converted tensor. */
-static lgg_status read_converted(void *ud, uint64_t offset, void *dst, size_t n) {
+/* Give the chunk lent to the writer back to the workers. */
+static void give_back(pipe_s *pp, size_t item) {
+    if (pp->lent == SIZE_MAX) return;
+    slot *s = &pp->slots[pp->lent % pp->n_slots];
+    pthread_mutex_lock(&pp->mu);
+    s->ready = false;
+    pp->consumed = pp->lent + 1;
+    pthread_cond_broadcast(&pp->cv);
+    pthread_mutex_unlock(&pp->mu);
+    pp->lent = SIZE_MAX;
+    report(pp, item, s->len);
+}
+
+/* The writer's source for a converted tensor: it writes straight from the
+ * slots, each lent until the writer asks past it. */
+static lgg_status view_converted(void *ud, uint64_t offset, const void **p, size_t *n) {
     item_ctx *c = ud;
     pipe_s *pp = c->pp;
     const lgg_quant_item *it = lgg_quant_plan_at(pp->p, c->item);
     const uint64_t chunk_bytes = pp->chunk_rows[c->item] * out_row_bytes(it);
-    uint8_t *d = dst;
-    while (n > 0) {
-        const uint64_t k = offset / chunk_bytes;
-        const size_t g = pp->first_job[c->item] + (size_t)k;
-        const uint64_t in_off = offset - k * chunk_bytes;
-        slot *s = &pp->slots[g % pp->n_slots];
-        pthread_mutex_lock(&pp->mu);
-        while (!pp->abort && !(s->ready && s->id == g)) pthread_cond_wait(&pp->cv, &pp->mu);
-        if (pp->abort) {
-            lgg_status st = pp->st;
-            pthread_mutex_unlock(&pp->mu);
-            return st;
-        }
-        pthread_mutex_unlock(&pp->mu);
-        size_t take = (size_t)(s->len - in_off);
-        if (take > n) take = n;
-        memcpy(d, s->buf + in_off, take);
-        d += take;
-        offset += take;
-        n -= take;
-        if (in_off + take == s->len) {
-            pthread_mutex_lock(&pp->mu);
-            s->ready = false;
-            pp->consumed = g + 1;
-            pthread_cond_broadcast(&pp->cv);
-            pthread_mutex_unlock(&pp->mu);
-            report(pp, c->item, s->len);
-        }
+    if (offset >= it->size) {
+        give_back(pp, c->item);
+        *p = NULL;
+        *n = 0;
+        return LGG_OK;
     }
+    const uint64_t k = offset / chunk_bytes;
+    const size_t g = pp->first_job[c->item] + (size_t)k;
+    const uint64_t in_off = offset - k * chunk_bytes;
+    if (pp->lent != g) give_back(pp, c->item);
+    slot *s = &pp->slots[g % pp->n_slots];
+    pthread_mutex_lock(&pp->mu);
+    while (!pp->abort && !(s->ready && s->id == g)) pthread_cond_wait(&pp->cv, &pp->mu);
+    if (pp->abort) {
+        lgg_status st = pp->st;
+        pthread_mutex_unlock(&pp->mu);
+        return st;
+    }
+    pthread_mutex_unlock(&pp->mu);
+    if (in_off >= s->len) return LGG_ERR_RANGE;
+    pp->lent = g;
+    *p = s->buf + in_off;
+    *n = (size_t)(s->len - in_off);
     return LGG_OK;
 }
 
@@ -266,8 +276,8 @@ static lgg_status build_writer(const lgg_quant_plan *p, size_t split, size_t n_s
         if (n_split > 1 && it->file != split) continue;
         const lgg_file *f = lgg__plan_file(p, it->file);
         if (it->convert)
-            st = lgg_writer_add_tensor_callback(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
-                                                it->type, read_converted, &ctx[i], LGG_LITTLE_ENDIAN, err);
+            st = lgg__writer_add_tensor_view(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
+                                             it->type, view_converted, &ctx[i], LGG_LITTLE_ENDIAN, err);
         else
             st = lgg_writer_add_tensor_callback(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
                                                 it->type, read_copied, &ctx[i], lgg_file_endian(f), err);
@@ -355,6 +365,7 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
     pp.a = a;
     pp.progress = o->progress;
     pp.progress_ud = o->progress_ud;
+    pp.lent = SIZE_MAX;
     lgg_status st = LGG_OK;
     item_ctx *ctx = lgg__calloc(a, n_items ? n_items : 1, sizeof *ctx);
     pp.first_job = lgg__calloc(a, n_items ? n_items : 1, sizeof *pp.first_job);

@@ -27,6 +27,15 @@ static inline __m256i near8(__m256 v) {
     return _mm256_sub_epi32(_mm256_and_si256(t, _mm256_set1_epi32(0x007fffff)), _mm256_set1_epi32(0x00400000));
 }
 
+/* One scale to f16 with F16C: the same bits as lgg_f32_to_f16 (IEEE round to
+ * nearest even, subnormals, overflow to Inf), NaN included: the scalar code
+ * makes every NaN 0x7E00 with its sign, F16C would keep payload bits. */
+static inline void put_f16c(uint8_t *p, float f) {
+    uint16_t h = (uint16_t)_cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    if (f != f) h = (uint16_t)((h & 0x8000u) | 0x7E00u);
+    lgg__put16(p, h);
+}
+
 static inline __m256 sel(__m256 a, __m256 b, __m256 take_b) { return _mm256_blendv_ps(a, b, take_b); }
 
 /* Levels clamp(nearest_int(v), lo, hi) of v = s * d (lo, hi small), as
@@ -358,7 +367,7 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
         const float amax = hmax8(_mm256_max_ps(_mm256_max_ps(abs8(v[0]), abs8(v[1])), _mm256_max_ps(abs8(v[2]), abs8(v[3]))));
         const float d = amax / 127;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(y, d);
+        put_f16c(y, d);
         const __m256 vid = _mm256_set1_ps(id);
         __m256i q[4], s = _mm256_setzero_si256();
         for (int k = 0; k < 4; k++) {
@@ -371,7 +380,7 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
             __m128i h = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
             h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
             h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 1));
-            lgg__put_f16(y + 2, (float)_mm_cvtsi128_si32(h) * d);
+            put_f16c(y + 2, (float)_mm_cvtsi128_si32(h) * d);
         }
     }
 }
@@ -400,7 +409,7 @@ void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
         const float max = signed_absmax8(x, v);
         const float d = bits == 4 ? max / -8 : max / -16;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(y, d);
+        put_f16c(y, d);
         const __m256 vid = _mm256_set1_ps(id), vh = _mm256_set1_ps(half);
         __m256i q[4];
         for (int k = 0; k < 4; k++)
@@ -434,8 +443,8 @@ void lgg__qx_1_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
         const float fmn = zero_sign(x, v, hmin8(mn)), fmx = zero_sign(x, v, hmax8(mx));
         const float d = bits == 4 ? (fmx - fmn) / 15 : (fmx - fmn) / 31;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(y, d);
-        lgg__put_f16(y + 2, fmn);
+        put_f16c(y, d);
+        put_f16c(y + 2, fmn);
         const __m256 vid = _mm256_set1_ps(id), vmn = _mm256_set1_ps(fmn), h = _mm256_set1_ps(0.5f);
         __m256i q[4];
         for (int k = 0; k < 4; k++) {
