@@ -62,15 +62,14 @@ static inline __m256 in_range(__m256 s, __m256 bound) {
 }
 static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
 
-/* make_qkx2_quants (quant_kquants.c) on 8 sub-blocks of n (1..32) values at
+/* lgg__make_qkx3_quants (quant_kquants.c) on 8 sub-blocks of n (1..32) values at
  * once: sub-block j is x[j*n .. j*n+n) with the weights of wmode; its levels go
  * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j].
  * Inlined into wrappers with n and use_mad constant, so the element loops
  * unroll and carry no branches. */
 static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const int wmode,
                                                          const float *w, uint8_t *L, float *scales, float *the_mins,
-                                                         float rmin, float rdelta, int nstep, const bool use_mad,
-                                                         const bool flat_le) {
+                                                         float rmin, float rdelta, int nstep, const bool use_mad) {
     __m256 xt[32], wt[32], Lb[32], La[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
@@ -101,8 +100,9 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
     for (int i = 0; i < n; i++) nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
     const __m256 xmin = mn;
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
-    /* make_qkx2_quants gives up when max == min, make_qkx3_quants when max <= min */
-    const __m256 flat = flat_le ? _mm256_cmp_ps(mx, mn, _CMP_LE_OQ) : _mm256_cmp_ps(mx, mn, _CMP_EQ_OQ);
+    /* a flat sub-block (max <= min, the same as max == min here: see
+     * lgg__make_qkx3_quants) gets no search */
+    const __m256 flat = _mm256_cmp_ps(mx, mn, _CMP_LE_OQ);
     /* every x - min lies between xmin - min and max - min (rounding is
      * monotonic), so the larger magnitude of the two bounds |x - min|; a
      * lane with a NaN takes the exact slow path throughout */
@@ -178,18 +178,18 @@ void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, f
                        float rmin, float rdelta, int nstep, bool use_mad) {
     /* the two shapes the K-quants use get their own unrolled copies */
     if (n == 32 && !use_mad && wmode == LGG__QW_AVABS)
-        qkx2_x8(32, nmax, x, LGG__QW_AVABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, false, false);
+        qkx2_x8(32, nmax, x, LGG__QW_AVABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, false);
     else if (n == 16 && use_mad && wmode == LGG__QW_ABS)
-        qkx2_x8(16, nmax, x, LGG__QW_ABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, true, false);
+        qkx2_x8(16, nmax, x, LGG__QW_ABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, true);
     else
-        qkx2_x8(n, nmax, x, wmode, NULL, L, scales, the_mins, rmin, rdelta, nstep, use_mad, false);
+        qkx2_x8(n, nmax, x, wmode, NULL, L, scales, the_mins, rmin, rdelta, nstep, use_mad);
 }
 
 void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
                        float rmin, float rdelta, int nstep) {
-    if (n == 32) qkx2_x8(32, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
-    else if (n == 16) qkx2_x8(16, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
-    else qkx2_x8(n, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false, true);
+    if (n == 32) qkx2_x8(32, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false);
+    else if (n == 16) qkx2_x8(16, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false);
+    else qkx2_x8(n, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false);
 }
 
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)

@@ -139,76 +139,6 @@ static float make_q3_quants(int n, int nmax, const float *x, int8_t *L, bool do_
     return 1 / iscale;
 }
 
-/* Asymmetric fit used by the reference Q2_K/Q4_K/Q5_K (explicit weights). */
-static float make_qkx2_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
-                              uint8_t *Laux, float rmin, float rdelta, int nstep, bool use_mad) {
-    float min = x[0], max = x[0];
-    float sum_w = weights[0];
-    float sum_x = sum_w * x[0];
-    for (int i = 1; i < n; i++) {
-        if (x[i] < min) min = x[i];
-        if (x[i] > max) max = x[i];
-        const float w = weights[i];
-        sum_w += w;
-        sum_x += w * x[i];
-    }
-    if (min > 0) min = 0;
-    if (max == min) {
-        memset(L, 0, (size_t)n);
-        *the_min = -min;
-        return 0.f;
-    }
-    float iscale = (float)nmax / (max - min);
-    float scale = 1 / iscale;
-    float best_error = 0;
-    for (int i = 0; i < n; i++) {
-        const int l = lgg__nearest_int(iscale * (x[i] - min));
-        L[i] = (uint8_t)clampi(l, 0, nmax);
-        float diff = scale * (float)L[i] + min - x[i];
-        diff = use_mad ? fabsf(diff) : diff * diff;
-        best_error += weights[i] * diff;
-    }
-    if (nstep < 1) {
-        *the_min = -min;
-        return scale;
-    }
-    for (int is = 0; is <= nstep; is++) {
-        iscale = (rmin + rdelta * (float)is + (float)nmax) / (max - min);
-        float sum_l = 0, sum_l2 = 0, sum_xl = 0;
-        for (int i = 0; i < n; i++) {
-            const int l = clampi(lgg__nearest_int(iscale * (x[i] - min)), 0, nmax);
-            Laux[i] = (uint8_t)l;
-            const float w = weights[i];
-            sum_l += w * (float)l;
-            sum_l2 += w * (float)l * (float)l;
-            sum_xl += w * (float)l * x[i];
-        }
-        const float D = sum_w * sum_l2 - sum_l * sum_l;
-        if (D > 0) {
-            float this_scale = (sum_w * sum_xl - sum_x * sum_l) / D;
-            float this_min = (sum_l2 * sum_x - sum_l * sum_xl) / D;
-            if (this_min > 0) {
-                this_min = 0;
-                this_scale = sum_xl / sum_l2;
-            }
-            float cur = 0;
-            for (int i = 0; i < n; i++) {
-                float diff = this_scale * (float)Laux[i] + this_min - x[i];
-                diff = use_mad ? fabsf(diff) : diff * diff;
-                cur += weights[i] * diff;
-            }
-            if (cur < best_error) {
-                memcpy(L, Laux, (size_t)n);
-                best_error = cur;
-                scale = this_scale;
-                min = this_min;
-            }
-        }
-    }
-    *the_min = -min;
-    return scale;
-}
-
 /* Written only inside pthread_once. */
 static pthread_once_t simd_once = PTHREAD_ONCE_INIT;
 static bool simd_ok;
@@ -236,8 +166,8 @@ static void ref_weights(int n, const float *x, int wmode, float *w) {
     for (int l = 0; l < n; l++) w[l] = wmode == LGG__QW_AVABS ? av_x + fabsf(x[l]) : fabsf(x[l]);
 }
 
-/* make_qkx2_quants on nsub consecutive sub-blocks of n values with the
- * reference weights of wmode; 8 at a time in SIMD lanes (which form the
+/* ggml's make_qkx2_quants (the asymmetric fit with explicit weights) on nsub
+ * consecutive sub-blocks of n values with the reference weights of wmode; 8 at a time in SIMD lanes (which form the
  * weights themselves) when asked and available */
 static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
                        float *mins, float rmin, int nstep, bool use_mad, bool simd) {
@@ -254,7 +184,8 @@ static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uin
     float w[32];
     for (; j < nsub; j++) {
         ref_weights(n, x + j * n, wmode, w);
-        scales[j] = make_qkx2_quants(n, nmax, x + j * n, w, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep, use_mad);
+        scales[j] = lgg__make_qkx3_quants(n, nmax, x + j * n, w, L + j * n, &mins[j], Laux, rmin, 0.1f, nstep,
+                                          use_mad);
     }
 }
 
@@ -285,7 +216,12 @@ void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, i
     for (; j < nsub; j++) scales[j] = lgg__make_qx_quants(n, nmax, x + j * n, L + j * n, 1, w + j * n);
 }
 
-/* Same search with optional weights (x^2 when NULL) and a `max <= min` test. */
+/* The asymmetric fit of Q2_K/Q4_K/Q5_K and Q4_1/Q5_1: weights given, or x^2
+ * when NULL.  ggml has it twice, as make_qkx2_quants (explicit weights, a
+ * `max == min` test) and make_qkx3_quants (optional weights, `max <= min`);
+ * the two tests agree because max >= min always holds here (min only ever
+ * drops, to 0 at most, below a max that is at least x[0]; a NaN x[0] makes
+ * both false), so one function serves both. */
 float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L, float *the_min,
                             uint8_t *Laux, float rmin, float rdelta, int nstep, bool use_mad) {
     float min = x[0], max = x[0];
