@@ -62,20 +62,101 @@ static inline __m256 in_range(__m256 s, __m256 bound) {
 }
 static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
 
-/* lgg__make_qkx3_quants (quant_kquants.c) on 8 sub-blocks of n (1..32) values at
- * once: sub-block j is x[j*n .. j*n+n) with the weights of wmode; its levels go
- * to L[j*n ..], its scale to scales[j] and its negated min to the_mins[j].
- * Inlined into wrappers with n and use_mad constant, so the element loops
- * unroll and carry no branches. */
-static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax, const float *x, const int wmode,
-                                                         const float *w, uint8_t *L, float *scales, float *the_mins,
-                                                         float rmin, float rdelta, int nstep, const bool use_mad) {
-    __m256 xt[32], wt[32], Lb[32], La[32];
-    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
+/* xt[i] lane j = x[j*n + i] for i < n: 8 rows of n values transposed into
+ * lanes, by 8x8 block transposes when n is a multiple of 8 (much cheaper
+ * than a gather per i), by gathers otherwise */
+static inline __attribute__((always_inline)) void load_t8(const int n, const float *x, __m256 *xt) {
+    if (n % 8) {
+        const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
+        for (int i = 0; i < n; i++) xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+        return;
+    }
+    for (int i0 = 0; i0 < n; i0 += 8) {
+        __m256 r[8], t[8], u[8];
+        for (int j = 0; j < 8; j++) r[j] = _mm256_loadu_ps(x + j * n + i0);
+        for (int j = 0; j < 8; j += 2) {
+            t[j] = _mm256_unpacklo_ps(r[j], r[j + 1]);
+            t[j + 1] = _mm256_unpackhi_ps(r[j], r[j + 1]);
+        }
+        for (int j = 0; j < 8; j += 4) {
+            u[j] = _mm256_shuffle_ps(t[j], t[j + 2], 0x44);
+            u[j + 1] = _mm256_shuffle_ps(t[j], t[j + 2], 0xEE);
+            u[j + 2] = _mm256_shuffle_ps(t[j + 1], t[j + 3], 0x44);
+            u[j + 3] = _mm256_shuffle_ps(t[j + 1], t[j + 3], 0xEE);
+        }
+        for (int k = 0; k < 4; k++) {
+            xt[i0 + k] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x20);
+            xt[i0 + k + 4] = _mm256_permute2f128_ps(u[k], u[k + 4], 0x31);
+        }
+    }
+}
+
+/* Levels of 8 lanes x n values, Lv[i] lane j = sub-block j's level i, plus
+ * off (the sum in 0..255), to bytes L[j*n + i].  Four consecutive i are packed into one
+ * vector whose 32-bit word j is L[j*n + i .. i+3] (an in-lane 4x4 byte
+ * transpose after the packs), so a sub-block's row is written a word at a
+ * time.  Lanes in `zero` get levels 0. */
+static inline void levels_out8(const int n, const __m256 *Lv, int off, __m256 zero, uint8_t *L) {
+    const __m256i z = _mm256_castps_si256(zero), vo = _mm256_set1_epi32(off);
+    if (n % 4) {
+        int32_t lv[32][8];
+        for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(z, _mm256_add_epi32(_mm256_cvttps_epi32(Lv[i]), vo)));
+        for (int j = 0; j < 8; j++)
+            for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
+        return;
+    }
+    const __m256i tr = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13,
+                                        2, 6, 10, 14, 3, 7, 11, 15);
+    uint32_t dw[8][8];
+    for (int k = 0; k < n / 4; k++) {
+        __m256i q[4];
+        for (int t = 0; t < 4; t++) q[t] = _mm256_andnot_si256(z, _mm256_add_epi32(_mm256_cvttps_epi32(Lv[4 * k + t]), vo));
+        const __m256i p = _mm256_packus_epi16(_mm256_packus_epi32(q[0], q[1]), _mm256_packus_epi32(q[2], q[3]));
+        _mm256_storeu_si256((__m256i *)dw[k], _mm256_shuffle_epi8(p, tr));
+    }
+    for (int j = 0; j < 8; j++)
+        for (int k = 0; k < n / 4; k++) memcpy(L + j * n + 4 * k, &dw[k][j], 4);
+}
+
+/* lgg__make_qkx3_quants (quant_kquants.c) on 16 sub-blocks of n (1..32)
+ * values at once, in two groups of 8 lanes: group g's sub-block j is
+ * x[g][j*n .. j*n+n) with the weights of wmode (w[g] when given); its levels
+ * go to L[g][j*n ..], its scale to scales[g][j] and its negated min to
+ * mins[g][j].  Inlined into wrappers with n, wmode and use_mad constant.
+ *
+ * Each step of the search ends in two chains of n dependent additions (the
+ * sums, then the error), so the two groups are interleaved element by
+ * element to keep two chains in flight; each step computes a candidate's
+ * levels and its three sums in one pass; and a lane does not copy its best
+ * levels when they change, but remembers the iscale and min that produced
+ * them, and they are recomputed once at the end (the same operations on the
+ * same operands, so the same levels). */
+typedef struct qk2_group {
+    __m256 xt[32], wt[32], La[32];
+    __m256 mn, mx, sw, sx, nan, flat, xmin, bound, scale, best, b_iscale, b_mn;
+} qk2_group;
+
+/* every x - min lies between xmin - min and max - min (rounding is
+ * monotonic), so the larger magnitude of the two bounds |x - min|; a lane
+ * with a NaN takes the exact slow path throughout */
+static inline void qk2_bound(qk2_group *g) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    g->bound = sel(_mm256_max_ps(_mm256_andnot_ps(sign, _mm256_sub_ps(g->mx, g->mn)),
+                                 _mm256_andnot_ps(sign, _mm256_sub_ps(g->xmin, g->mn))),
+                   _mm256_set1_ps(INFINITY), g->nan);
+}
+
+/* lanes that may take the fast level8 path at this iscale */
+static inline bool qk2_fast(const qk2_group *g, __m256 iscale) {
+    return all8(_mm256_or_ps(g->flat, in_range(iscale, g->bound)));
+}
+
+static inline __attribute__((always_inline)) void qk2_setup(qk2_group *g, const int n, int nmax, const float *x,
+                                                           const int wmode, const float *w, const bool use_mad) {
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    __m256 *xt = g->xt, *wt = g->wt;
     /* n >= 1: the scalar search also starts from element 0 unconditionally */
-    xt[0] = _mm256_i32gather_ps(x, vidx, 4);
-    for (int i = 1; i < n; i++) xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
+    load_t8(n, x, xt);
     /* the weights, as ref_weights in quant_kquants.c forms them */
     __m256 av = zero;
     if (wmode == LGG__QW_AVABS) {
@@ -83,13 +164,10 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
         for (int i = 0; i < n; i++) s2 = _mm256_add_ps(s2, _mm256_mul_ps(xt[i], xt[i]));
         av = _mm256_sqrt_ps(_mm256_div_ps(s2, _mm256_set1_ps((float)n)));
     }
-#define QKX2_W(i)                                                                                                      \
-    (wmode == LGG__QW_GIVEN   ? _mm256_i32gather_ps(w + (i), vidx, 4)                                                 \
-     : wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i]))                                       \
-                              : _mm256_andnot_ps(sign, xt[i]))
-    wt[0] = QKX2_W(0);
-    for (int i = 1; i < n; i++) wt[i] = QKX2_W(i);
-#undef QKX2_W
+    if (wmode == LGG__QW_GIVEN) load_t8(n, w, wt);
+    else
+        for (int i = 0; i < n; i++)
+            wt[i] = wmode == LGG__QW_AVABS ? _mm256_add_ps(av, _mm256_andnot_ps(sign, xt[i])) : _mm256_andnot_ps(sign, xt[i]);
     __m256 mn = xt[0], mx = xt[0], sw = wt[0], sx = _mm256_mul_ps(wt[0], xt[0]), nan = zero;
     for (int i = 1; i < n; i++) {
         mn = _mm256_min_ps(xt[i], mn); /* x < min ? x : min */
@@ -98,98 +176,135 @@ static inline __attribute__((always_inline)) void qkx2_x8(const int n, int nmax,
         sx = _mm256_add_ps(sx, _mm256_mul_ps(wt[i], xt[i]));
     }
     for (int i = 0; i < n; i++) nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
-    const __m256 xmin = mn;
+    g->xmin = mn;
     mn = sel(mn, zero, _mm256_cmp_ps(mn, zero, _CMP_GT_OQ));
+    g->mn = mn, g->mx = mx, g->sw = sw, g->sx = sx, g->nan = nan;
     /* a flat sub-block (max <= min, the same as max == min here: see
      * lgg__make_qkx3_quants) gets no search */
-    const __m256 flat = _mm256_cmp_ps(mx, mn, _CMP_LE_OQ);
-    /* every x - min lies between xmin - min and max - min (rounding is
-     * monotonic), so the larger magnitude of the two bounds |x - min|; a
-     * lane with a NaN takes the exact slow path throughout */
-    __m256 bound;
-#define QKX2_BOUND()                                                                                                   \
-    bound = sel(_mm256_max_ps(_mm256_andnot_ps(sign, _mm256_sub_ps(mx, mn)),                                          \
-                              _mm256_andnot_ps(sign, _mm256_sub_ps(xmin, mn))),                                       \
-                _mm256_set1_ps(INFINITY), nan)
-    QKX2_BOUND();
-    __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)nmax), _mm256_sub_ps(mx, mn));
-    __m256 scale = _mm256_div_ps(_mm256_set1_ps(1.0f), iscale);
+    g->flat = _mm256_cmp_ps(mx, mn, _CMP_LE_OQ);
+    qk2_bound(g);
+    const __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)nmax), _mm256_sub_ps(mx, mn));
+    const __m256 scale = _mm256_div_ps(_mm256_set1_ps(1.0f), iscale);
     __m256 best = zero;
-#define QKX2_LEVELS(dst, fast)                                                                                         \
-    _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] =                                                     \
-        level8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)), fast, 0, nmax)
-    if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(Lb, true);
-    else QKX2_LEVELS(Lb, false);
-    for (int i = 0; i < n; i++) {
-        __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(scale, Lb[i]), mn), xt[i]);
-        diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);
-        best = _mm256_add_ps(best, _mm256_mul_ps(wt[i], diff));
+#define QK2_INIT(fast)                                                                                                 \
+    for (int i = 0; i < n; i++) {                                                                                      \
+        const __m256 l = level8(_mm256_mul_ps(iscale, _mm256_sub_ps(xt[i], mn)), fast, 0, nmax);                       \
+        __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(scale, l), mn), xt[i]);                                \
+        diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);                                    \
+        best = _mm256_add_ps(best, _mm256_mul_ps(wt[i], diff));                                                        \
     }
+    if (qk2_fast(g, iscale)) QK2_INIT(true) else QK2_INIT(false)
+#undef QK2_INIT
+    g->scale = scale, g->best = best, g->b_iscale = iscale, g->b_mn = mn;
+}
+
+/* one candidate's level l of element i, and its terms of the three sums */
+static inline __attribute__((always_inline)) void qk2_lsum(const qk2_group *g, qk2_group *gw, int i, __m256 iscale,
+                                                          bool fast, int nmax, __m256 *sl, __m256 *sl2, __m256 *sxl) {
+    const __m256 l = level8(_mm256_mul_ps(iscale, _mm256_sub_ps(g->xt[i], g->mn)), fast, 0, nmax);
+    gw->La[i] = l;
+    const __m256 wl = _mm256_mul_ps(g->wt[i], l);
+    *sl = _mm256_add_ps(*sl, wl);
+    *sl2 = _mm256_add_ps(*sl2, _mm256_mul_ps(wl, l));
+    *sxl = _mm256_add_ps(*sxl, _mm256_mul_ps(wl, g->xt[i]));
+}
+
+/* the candidate's scale ts and min tm from its sums; lanes in the result
+ * have D > 0 (the others keep their best) */
+static inline __m256 qk2_fit(const qk2_group *g, __m256 sl, __m256 sl2, __m256 sxl, __m256 *ts, __m256 *tm) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 D = _mm256_sub_ps(_mm256_mul_ps(g->sw, sl2), _mm256_mul_ps(sl, sl));
+    const __m256 dpos = _mm256_andnot_ps(g->flat, _mm256_cmp_ps(D, zero, _CMP_GT_OQ));
+    __m256 s = _mm256_div_ps(_mm256_sub_ps(_mm256_mul_ps(g->sw, sxl), _mm256_mul_ps(g->sx, sl)), D);
+    __m256 m = _mm256_div_ps(_mm256_sub_ps(_mm256_mul_ps(sl2, g->sx), _mm256_mul_ps(sl, sxl)), D);
+    const __m256 mpos = _mm256_cmp_ps(m, zero, _CMP_GT_OQ);
+    *tm = sel(m, zero, mpos);
+    *ts = sel(s, _mm256_div_ps(sxl, sl2), mpos);
+    return dpos;
+}
+
+static inline __attribute__((always_inline)) __m256 qk2_err(const qk2_group *g, int i, __m256 ts, __m256 tm,
+                                                           __m256 cur, const bool use_mad) {
+    __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(ts, g->La[i]), tm), g->xt[i]);
+    diff = use_mad ? _mm256_andnot_ps(_mm256_set1_ps(-0.0f), diff) : _mm256_mul_ps(diff, diff);
+    return _mm256_add_ps(cur, _mm256_mul_ps(g->wt[i], diff));
+}
+
+static inline void qk2_update(qk2_group *g, __m256 dpos, __m256 cur, __m256 iscale, __m256 ts, __m256 tm) {
+    const __m256 upd = _mm256_and_ps(dpos, _mm256_cmp_ps(cur, g->best, _CMP_LT_OQ));
+    if (_mm256_movemask_ps(upd) == 0) return;
+    g->b_iscale = sel(g->b_iscale, iscale, upd);
+    g->b_mn = sel(g->b_mn, g->mn, upd);
+    g->best = sel(g->best, cur, upd);
+    g->scale = sel(g->scale, ts, upd);
+    g->mn = sel(g->mn, tm, upd);
+    qk2_bound(g);
+}
+
+static inline __attribute__((always_inline)) void qk2_finish(qk2_group *g, const int n, int nmax, uint8_t *L,
+                                                            float *scales, float *the_mins) {
+    const __m256 zero = _mm256_setzero_ps();
+    /* a constant sub-block: all levels 0, scale 0 */
+    _mm256_storeu_ps(scales, sel(g->scale, zero, g->flat));
+    _mm256_storeu_ps(the_mins, _mm256_xor_ps(g->mn, _mm256_set1_ps(-0.0f)));
+    /* the bit-reading form, exact for any lane */
+    for (int i = 0; i < n; i++)
+        g->La[i] = level8(_mm256_mul_ps(g->b_iscale, _mm256_sub_ps(g->xt[i], g->b_mn)), false, 0, nmax);
+    levels_out8(n, g->La, 0, g->flat, L);
+}
+
+static inline __attribute__((always_inline)) void qkx2_x16(const int n, int nmax, const float *const x[2],
+                                                          const int wmode, const float *const w[2], uint8_t *const L[2],
+                                                          float *const scales[2], float *const mins[2], float rmin,
+                                                          float rdelta, int nstep, const bool use_mad) {
+    qk2_group A, B;
+    const __m256 zero = _mm256_setzero_ps();
+    qk2_setup(&A, n, nmax, x[0], wmode, w[0], use_mad);
+    qk2_setup(&B, n, nmax, x[1], wmode, w[1], use_mad);
     for (int is = 0; is <= nstep; is++) {
         /* lane-uniform numerator: the scalar expression, evaluated once */
         const float num = rmin + rdelta * (float)is + (float)nmax;
-        iscale = _mm256_div_ps(_mm256_set1_ps(num), _mm256_sub_ps(mx, mn));
-        if (all8(_mm256_or_ps(flat, in_range(iscale, bound)))) QKX2_LEVELS(La, true);
-        else QKX2_LEVELS(La, false);
-        __m256 sl = zero, sl2 = zero, sxl = zero;
-#pragma GCC unroll 32
-        for (int i = 0; i < n; i++) {
-            const __m256 wl = _mm256_mul_ps(wt[i], La[i]);
-            sl = _mm256_add_ps(sl, wl);
-            sl2 = _mm256_add_ps(sl2, _mm256_mul_ps(wl, La[i]));
-            sxl = _mm256_add_ps(sxl, _mm256_mul_ps(wl, xt[i]));
-        }
-        const __m256 D = _mm256_sub_ps(_mm256_mul_ps(sw, sl2), _mm256_mul_ps(sl, sl));
-        const __m256 dpos = _mm256_andnot_ps(flat, _mm256_cmp_ps(D, zero, _CMP_GT_OQ));
-        if (_mm256_movemask_ps(dpos) == 0) continue;
-        __m256 ts = _mm256_div_ps(_mm256_sub_ps(_mm256_mul_ps(sw, sxl), _mm256_mul_ps(sx, sl)), D);
-        __m256 tm = _mm256_div_ps(_mm256_sub_ps(_mm256_mul_ps(sl2, sx), _mm256_mul_ps(sl, sxl)), D);
-        const __m256 mpos = _mm256_cmp_ps(tm, zero, _CMP_GT_OQ);
-        tm = sel(tm, zero, mpos);
-        ts = sel(ts, _mm256_div_ps(sxl, sl2), mpos);
-        __m256 cur = zero;
-#pragma GCC unroll 32
-        for (int i = 0; i < n; i++) {
-            __m256 diff = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(ts, La[i]), tm), xt[i]);
-            diff = use_mad ? _mm256_andnot_ps(sign, diff) : _mm256_mul_ps(diff, diff);
-            cur = _mm256_add_ps(cur, _mm256_mul_ps(wt[i], diff));
-        }
-        const __m256 upd = _mm256_and_ps(dpos, _mm256_cmp_ps(cur, best, _CMP_LT_OQ));
-        if (_mm256_movemask_ps(upd) == 0) continue;
-        for (int i = 0; i < n; i++) Lb[i] = sel(Lb[i], La[i], upd);
-        best = sel(best, cur, upd);
-        scale = sel(scale, ts, upd);
-        mn = sel(mn, tm, upd);
-        QKX2_BOUND();
+        const __m256 isa = _mm256_div_ps(_mm256_set1_ps(num), _mm256_sub_ps(A.mx, A.mn));
+        const __m256 isb = _mm256_div_ps(_mm256_set1_ps(num), _mm256_sub_ps(B.mx, B.mn));
+        __m256 sla = zero, sl2a = zero, sxla = zero, slb = zero, sl2b = zero, sxlb = zero;
+#define QK2_LSUMS(fast)                                                                                                \
+    _Pragma("GCC unroll 2") for (int i = 0; i < n; i++) {                                                              \
+        qk2_lsum(&A, &A, i, isa, fast, nmax, &sla, &sl2a, &sxla);                                                      \
+        qk2_lsum(&B, &B, i, isb, fast, nmax, &slb, &sl2b, &sxlb);                                                      \
     }
-#undef QKX2_BOUND
-#undef QKX2_LEVELS
-    /* a constant sub-block: all levels 0, scale 0 */
-    _mm256_storeu_ps(scales, sel(scale, zero, flat));
-    _mm256_storeu_ps(the_mins, _mm256_xor_ps(mn, sign));
-    int32_t lv[32][8];
-    const __m256i flati = _mm256_castps_si256(flat);
-    for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(flati, _mm256_cvttps_epi32(Lb[i])));
-    for (int j = 0; j < 8; j++)
-        for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
+        if (qk2_fast(&A, isa) && qk2_fast(&B, isb)) QK2_LSUMS(true) else QK2_LSUMS(false)
+#undef QK2_LSUMS
+        __m256 tsa, tma, tsb, tmb;
+        const __m256 dpa = qk2_fit(&A, sla, sl2a, sxla, &tsa, &tma);
+        const __m256 dpb = qk2_fit(&B, slb, sl2b, sxlb, &tsb, &tmb);
+        if (_mm256_movemask_ps(_mm256_or_ps(dpa, dpb)) == 0) continue;
+        __m256 cura = zero, curb = zero;
+#pragma GCC unroll 2
+        for (int i = 0; i < n; i++) {
+            cura = qk2_err(&A, i, tsa, tma, cura, use_mad);
+            curb = qk2_err(&B, i, tsb, tmb, curb, use_mad);
+        }
+        qk2_update(&A, dpa, cura, isa, tsa, tma);
+        qk2_update(&B, dpb, curb, isb, tsb, tmb);
+    }
+    qk2_finish(&A, n, nmax, L[0], scales[0], mins[0]);
+    qk2_finish(&B, n, nmax, L[1], scales[1], mins[1]);
 }
 
-void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales, float *the_mins,
-                       float rmin, float rdelta, int nstep, bool use_mad) {
-    /* the two shapes the K-quants use get their own unrolled copies */
-    if (n == 32 && !use_mad && wmode == LGG__QW_AVABS)
-        qkx2_x8(32, nmax, x, LGG__QW_AVABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, false);
-    else if (n == 16 && use_mad && wmode == LGG__QW_ABS)
-        qkx2_x8(16, nmax, x, LGG__QW_ABS, NULL, L, scales, the_mins, rmin, rdelta, nstep, true);
-    else
-        qkx2_x8(n, nmax, x, wmode, NULL, L, scales, the_mins, rmin, rdelta, nstep, use_mad);
+void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], int wmode, uint8_t *const L[2],
+                        float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep,
+                        bool use_mad) {
+    const float *const nw[2] = {NULL, NULL};
+    /* the two shapes the K-quants use (lgg__qkx2_x16_shape) */
+    if (n == 32) qkx2_x16(32, nmax, x, LGG__QW_AVABS, nw, L, scales, mins, rmin, rdelta, nstep, false);
+    else qkx2_x16(16, nmax, x, LGG__QW_ABS, nw, L, scales, mins, rmin, rdelta, nstep, true);
+    (void)wmode, (void)use_mad;
 }
 
-void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales, float *the_mins,
-                       float rmin, float rdelta, int nstep) {
-    if (n == 32) qkx2_x8(32, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false);
-    else if (n == 16) qkx2_x8(16, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false);
-    else qkx2_x8(n, nmax, x, LGG__QW_GIVEN, w, L, scales, the_mins, rmin, rdelta, nstep, false);
+void lgg__qkx3_x16_avx2(int n, int nmax, const float *const x[2], const float *const w[2], uint8_t *const L[2],
+                        float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep) {
+    if (n == 32) qkx2_x16(32, nmax, x, LGG__QW_GIVEN, w, L, scales, mins, rmin, rdelta, nstep, false);
+    else qkx2_x16(16, nmax, x, LGG__QW_GIVEN, w, L, scales, mins, rmin, rdelta, nstep, false);
 }
 
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
@@ -198,7 +313,7 @@ void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t 
  * w*x is formed once (the scalar sum is (w*x)*l, in that order). */
 static inline __attribute__((always_inline)) void qx1_x8(const int n, const int nmax, const float *x,
                                                         const float *qw, int8_t *L, float *scales) {
-    __m256 xt[32], wt[32], wx[32], Lb[32], La[32];
+    __m256 xt[32], wt[32], wx[32];
     const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
     __m256 amax = zero, max = zero, nan = zero;
@@ -217,50 +332,42 @@ static inline __attribute__((always_inline)) void qx1_x8(const int n, const int 
      * (discarded) near-zero lanes must not force the slow path */
     const __m256 bound = sel(amax, _mm256_set1_ps(INFINITY), nan);
     __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-nmax), max);
-#define QX1_LEVELS(dst)                                                                                                \
-    do {                                                                                                               \
-        if (all8(_mm256_or_ps(tiny, in_range(iscale, bound)))) {                                                       \
-            _Pragma("GCC unroll 32") for (int i = 0; i < n; i++) dst[i] =                                             \
-                level8(_mm256_mul_ps(iscale, xt[i]), true, -nmax, nmax - 1);                                          \
-        } else {                                                                                                       \
-            for (int i = 0; i < n; i++) dst[i] = level8(_mm256_mul_ps(iscale, xt[i]), false, -nmax, nmax - 1);        \
-        }                                                                                                              \
-    } while (0)
-    QX1_LEVELS(Lb);
-    __m256 sumlx = zero, suml2 = zero;
-    for (int i = 0; i < n; i++) {
-        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], Lb[i]));
-        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], Lb[i]), Lb[i]));
+    /* as in qkx2_x8: levels and sums in one pass; the best levels are
+     * recomputed at the end from the iscale that produced them */
+    __m256 b_iscale = iscale, sumlx, suml2;
+#define QX1_SUMS(fast)                                                                                                 \
+    _Pragma("GCC unroll 2") for (int i = 0; i < n; i++) {                                                              \
+        const __m256 l = level8(_mm256_mul_ps(iscale, xt[i]), fast, -nmax, nmax - 1);                                  \
+        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], l));                                                         \
+        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], l), l));                                       \
     }
+#define QX1_LEVELS_SUMS()                                                                                              \
+    do {                                                                                                               \
+        sumlx = suml2 = zero;                                                                                          \
+        if (all8(_mm256_or_ps(tiny, in_range(iscale, bound)))) QX1_SUMS(true) else QX1_SUMS(false)                     \
+    } while (0)
+    QX1_LEVELS_SUMS();
     __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_NEQ_UQ));
     __m256 best = _mm256_mul_ps(scale, sumlx);
     for (int is = -9; is <= 9; is++) {
         if (is == 0) continue;
         const float num = -((float)nmax + 0.1f * (float)is);
         iscale = _mm256_div_ps(_mm256_set1_ps(num), max);
-        QX1_LEVELS(La);
-        sumlx = suml2 = zero;
-#pragma GCC unroll 32
-        for (int i = 0; i < n; i++) {
-            sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], La[i]));
-            suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], La[i]), La[i]));
-        }
+        QX1_LEVELS_SUMS();
         const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(suml2, zero, _CMP_GT_OQ),
                                          _mm256_cmp_ps(_mm256_mul_ps(sumlx, sumlx), _mm256_mul_ps(best, suml2), _CMP_GT_OQ));
         if (_mm256_movemask_ps(upd) == 0) continue;
-        for (int i = 0; i < n; i++) Lb[i] = sel(Lb[i], La[i], upd);
+        b_iscale = sel(b_iscale, iscale, upd);
         scale = sel(scale, _mm256_div_ps(sumlx, suml2), upd);
         best = sel(best, _mm256_mul_ps(scale, sumlx), upd);
     }
-#undef QX1_LEVELS
+#undef QX1_LEVELS_SUMS
+#undef QX1_SUMS
     /* a (near) zero sub-block: level 0 (stored as 0, not nmax) and scale 0 */
     _mm256_storeu_ps(scales, sel(scale, zero, tiny));
-    int32_t lv[32][8];
-    const __m256i tinyi = _mm256_castps_si256(tiny), off = _mm256_set1_epi32(nmax);
-    for (int i = 0; i < n; i++)
-        _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(tinyi, _mm256_add_epi32(_mm256_cvttps_epi32(Lb[i]), off)));
-    for (int j = 0; j < 8; j++)
-        for (int i = 0; i < n; i++) L[j * n + i] = (int8_t)lv[i][j];
+    __m256 Lb[32];
+    for (int i = 0; i < n; i++) Lb[i] = level8(_mm256_mul_ps(b_iscale, xt[i]), false, -nmax, nmax - 1);
+    levels_out8(n, Lb, nmax, tiny, (uint8_t *)L);
 }
 
 void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {

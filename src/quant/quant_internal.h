@@ -107,15 +107,23 @@ enum {
     LGG__QW_ABS = 1,   /* |x| (Q2_K) */
     LGG__QW_AVABS = 2  /* sqrt(mean x^2) + |x| per sub-block (Q4_K, Q5_K) */
 };
-/* quant_avx2.c (x86 builds only): make_qkx2_quants on 8 sub-blocks of n <= 32
- * values at once with the weights of wmode, bit-identical to the scalar search */
-LGG_HIDDEN void lgg__qkx2_x8_avx2(int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
-                                 float *the_mins, float rmin, float rdelta, int nstep, bool use_mad);
+/* quant_avx2.c (x86 builds only): make_qkx2_quants on two groups of 8
+ * sub-blocks of n values (group g at x[g], its levels to L[g], scales and
+ * mins to scales[g], mins[g]; the two may be the same) with the weights of
+ * wmode, bit-identical to the scalar search.  Only the K-quants' two shapes:
+ * n 32 with LGG__QW_AVABS and no use_mad, n 16 with LGG__QW_ABS and use_mad. */
+static inline bool lgg__qkx2_x16_shape(int n, int wmode, bool use_mad) {
+    return (n == 32 && wmode == LGG__QW_AVABS && !use_mad) || (n == 16 && wmode == LGG__QW_ABS && use_mad);
+}
+LGG_HIDDEN void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], int wmode, uint8_t *const L[2],
+                                  float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep,
+                                  bool use_mad);
 /* ... and make_qx_quants with rmse_type 1 on 8 sub-blocks of 16 or 32 likewise */
 LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
-/* ... and make_qkx3_quants (use_mad false) with weights w likewise */
-LGG_HIDDEN void lgg__qkx3_x8_avx2(int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,
-                                 float *the_mins, float rmin, float rdelta, int nstep);
+/* ... and make_qkx3_quants (use_mad false) with weights w[g] likewise, n 16 or 32 */
+LGG_HIDDEN void lgg__qkx3_x16_avx2(int n, int nmax, const float *const x[2], const float *const w[2],
+                                  uint8_t *const L[2], float *const scales[2], float *const mins[2], float rmin,
+                                  float rdelta, int nstep);
 /* the imatrix searches on nsub consecutive sub-blocks of n values (weights
  * laid out alike), 8 at a time in SIMD lanes when simd and the CPU allow:
  * make_qkx3_quants(n, nmax, .., -0.9, 0.05, 36, false) (mins negated, as it

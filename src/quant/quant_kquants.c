@@ -173,10 +173,16 @@ static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uin
                        float *mins, float rmin, int nstep, bool use_mad, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
-    if (simd && lgg__quant_simd())
-        for (; j + 8 <= nsub; j += 8)
-            lgg__qkx2_x8_avx2(n, nmax, x + j * n, wmode, L + j * n, scales + j, mins + j, rmin, 0.1f, nstep,
-                              use_mad);
+    if (simd && lgg__quant_simd() && lgg__qkx2_x16_shape(n, wmode, use_mad))
+        for (; j + 8 <= nsub; j += 16) {
+            /* 16 sub-blocks at a time; a last 8 go twice through one call */
+            const int k = j + 16 <= nsub ? j + 8 : j;
+            const float *const xs[2] = {x + j * n, x + k * n};
+            uint8_t *const Ls[2] = {L + j * n, L + k * n};
+            float *const ss[2] = {scales + j, scales + k}, *const ms[2] = {mins + j, mins + k};
+            lgg__qkx2_x16_avx2(n, nmax, xs, wmode, Ls, ss, ms, rmin, 0.1f, nstep, use_mad);
+            if (k == j) j -= 8;
+        }
 #else
     (void)simd;
 #endif
@@ -193,9 +199,15 @@ void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, 
                      float *mins, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
-    if (simd && lgg__quant_simd())
-        for (; j + 8 <= nsub; j += 8)
-            lgg__qkx3_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j, mins + j, -0.9f, 0.05f, 36);
+    if (simd && lgg__quant_simd() && (n == 16 || n == 32))
+        for (; j + 8 <= nsub; j += 16) {
+            const int k = j + 16 <= nsub ? j + 8 : j;
+            const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
+            uint8_t *const Ls[2] = {L + j * n, L + k * n};
+            float *const ss[2] = {scales + j, scales + k}, *const ms[2] = {mins + j, mins + k};
+            lgg__qkx3_x16_avx2(n, nmax, xs, ws, Ls, ss, ms, -0.9f, 0.05f, 36);
+            if (k == j) j -= 8;
+        }
 #else
     (void)simd;
 #endif
