@@ -406,6 +406,17 @@ static inline float hmax8(__m256 v) {
     m = _mm_max_ss(m, _mm_movehdup_ps(m));
     return _mm_cvtss_f32(m);
 }
+/* lane b = the largest of m[b]'s 8 lanes, for 8 vectors at once (none NaN;
+ * max is exact, so the order does not matter) */
+static inline __m256 hmax8x8(const __m256 *m) {
+    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(m[0], m[1]), _mm256_unpackhi_ps(m[0], m[1]));
+    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(m[2], m[3]), _mm256_unpackhi_ps(m[2], m[3]));
+    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(m[4], m[5]), _mm256_unpackhi_ps(m[4], m[5]));
+    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(m[6], m[7]), _mm256_unpackhi_ps(m[6], m[7]));
+    const __m256 b0 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, 0x44), _mm256_shuffle_ps(a01, a23, 0xEE));
+    const __m256 b4 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, 0x44), _mm256_shuffle_ps(a45, a67, 0xEE));
+    return _mm256_max_ps(_mm256_permute2f128_ps(b0, b4, 0x20), _mm256_permute2f128_ps(b0, b4, 0x31));
+}
 static inline float hmin8(__m256 v) {
     __m128 m = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
     m = _mm_min_ps(m, _mm_movehl_ps(m, m));
@@ -461,9 +472,55 @@ static inline void store_q5(uint8_t *qh, uint8_t *qs, __m256i q0, __m256i q1, __
 }
 
 /* Q8_0 (sum = false: d, 32 codes) or Q8_1 (sum = true: d, d*sum, 32 codes) */
+/* one block's codes from its scale d and 1/d */
+static inline void q8_codes(const __m256 *v, uint8_t *y, bool sum, float d, float id) {
+    const size_t off = sum ? 4 : 2;
+    put_f16c(y, d);
+    const __m256 vid = _mm256_set1_ps(id);
+    __m256i q[4], s = _mm256_setzero_si256();
+    for (int k = 0; k < 4; k++) {
+        const __m256i t = _mm256_cvttps_epi32(roundf8(_mm256_mul_ps(v[k], vid)));
+        s = _mm256_add_epi32(s, sext8(t));
+        q[k] = low8(t);
+    }
+    store32_u8(y + off, q[0], q[1], q[2], q[3]);
+    if (sum) {
+        __m128i h = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+        h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
+        h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 1));
+        put_f16c(y + 2, (float)_mm_cvtsi128_si32(h) * d);
+    }
+}
+
+/* Scales of 8 blocks at a time: their maxima gathered into one vector, so
+ * the two divisions per block (d = amax / 127, id = 1 / d) are two vector
+ * divisions per 8 blocks, the same IEEE operations. */
 void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
-    const size_t bs = sum ? 36 : 34, off = sum ? 4 : 2;
-    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+    const size_t bs = sum ? 36 : 34;
+    int64_t ib = 0;
+    for (; ib + 8 <= nb; ib += 8, x += 256, y += 8 * bs) {
+        __m256 m[8], nan = _mm256_setzero_ps();
+        for (int b = 0; b < 8; b++) {
+            const float *xb = x + 32 * b;
+            const __m256 v0 = _mm256_loadu_ps(xb), v1 = _mm256_loadu_ps(xb + 8), v2 = _mm256_loadu_ps(xb + 16),
+                         v3 = _mm256_loadu_ps(xb + 24);
+            nan = _mm256_or_ps(nan, _mm256_or_ps(_mm256_cmp_ps(v0, v1, _CMP_UNORD_Q), _mm256_cmp_ps(v2, v3, _CMP_UNORD_Q)));
+            m[b] = _mm256_max_ps(_mm256_max_ps(abs8(v0), abs8(v1)), _mm256_max_ps(abs8(v2), abs8(v3)));
+        }
+        if (_mm256_movemask_ps(nan)) break; /* the block-by-block loop takes these */
+        const __m256 d = _mm256_div_ps(hmax8x8(m), _mm256_set1_ps(127.f));
+        const __m256 id = sel(_mm256_setzero_ps(), _mm256_div_ps(_mm256_set1_ps(1.f), d),
+                              _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+        float df[8], idf[8];
+        _mm256_storeu_ps(df, d);
+        _mm256_storeu_ps(idf, id);
+        for (int b = 0; b < 8; b++) {
+            __m256 v[4];
+            for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 32 * b + 8 * k);
+            q8_codes(v, y + b * bs, sum, df[b], idf[b]);
+        }
+    }
+    for (; ib < nb; ib++, x += 32, y += bs) {
         __m256 v[4];
         for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
         const __m256 nan01 = _mm256_cmp_ps(v[0], v[1], _CMP_UNORD_Q), nan23 = _mm256_cmp_ps(v[2], v[3], _CMP_UNORD_Q);
@@ -473,22 +530,7 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
         }
         const float amax = hmax8(_mm256_max_ps(_mm256_max_ps(abs8(v[0]), abs8(v[1])), _mm256_max_ps(abs8(v[2]), abs8(v[3]))));
         const float d = amax / 127;
-        const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        put_f16c(y, d);
-        const __m256 vid = _mm256_set1_ps(id);
-        __m256i q[4], s = _mm256_setzero_si256();
-        for (int k = 0; k < 4; k++) {
-            const __m256i t = _mm256_cvttps_epi32(roundf8(_mm256_mul_ps(v[k], vid)));
-            s = _mm256_add_epi32(s, sext8(t));
-            q[k] = low8(t);
-        }
-        store32_u8(y + off, q[0], q[1], q[2], q[3]);
-        if (sum) {
-            __m128i h = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-            h = _mm_add_epi32(h, _mm_unpackhi_epi64(h, h));
-            h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 1));
-            put_f16c(y + 2, (float)_mm_cvtsi128_si32(h) * d);
-        }
+        q8_codes(v, y, sum, d, d != 0.0f ? 1.0f / d : 0.0f);
     }
 }
 
@@ -506,23 +548,68 @@ static inline float signed_absmax8(const float *x, const __m256 *v) {
 
 /* Q4_0 (bits 4) and Q5_0 (bits 5): d = max / -2^(b-1), code = min(2^b - 1,
  * (int8)(x*id + 2^(b-1) + 0.5)) */
+static inline void qx_0_codes(const __m256 *v, uint8_t *y, int bits, float d, float id) {
+    const __m256i top = _mm256_set1_epi32((1 << bits) - 1);
+    put_f16c(y, d);
+    const __m256 vid = _mm256_set1_ps(id), vh = _mm256_set1_ps(bits == 4 ? 8.5f : 16.5f);
+    __m256i q[4];
+    for (int k = 0; k < 4; k++)
+        q[k] = low8(_mm256_min_epi32(sext8(_mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v[k], vid), vh))), top));
+    if (bits == 4) store16_nib(y + 2, q[0], q[1], q[2], q[3]);
+    else store_q5(y + 2, y + 6, q[0], q[1], q[2], q[3]);
+}
+
+/* 8 blocks at a time as in lgg__q8_avx2: the largest magnitudes in one
+ * vector, each given the sign of the block's first value of that magnitude
+ * (that value is exactly +-amax), then two vector divisions */
 void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
     const size_t bs = bits == 4 ? 18 : 22;
-    const float half = bits == 4 ? 8.5f : 16.5f;
-    const __m256i top = _mm256_set1_epi32((1 << bits) - 1);
-    for (int64_t ib = 0; ib < nb; ib++, x += 32, y += bs) {
+    const float dv = bits == 4 ? -8.f : -16.f;
+    int64_t ib = 0;
+    for (; ib + 8 <= nb; ib += 8, x += 256, y += 8 * bs) {
+        __m256 m[8];
+        for (int b = 0; b < 8; b++) {
+            __m256 acc = _mm256_setzero_ps();
+            for (int k = 0; k < 4; k++) acc = _mm256_max_ps(abs8(_mm256_loadu_ps(x + 32 * b + 8 * k)), acc); /* a NaN lane keeps acc */
+            m[b] = acc;
+        }
+        const __m256 amax = hmax8x8(m);
+        float af[8];
+        uint32_t neg = 0;
+        _mm256_storeu_ps(af, amax);
+        for (int b = 0; b < 8; b++) {
+            if (!(af[b] > 0.0f)) continue; /* max 0: d = 0 / -8 = -0 */
+            const float *xb = x + 32 * b;
+            const __m256 am = _mm256_set1_ps(af[b]);
+            const uint32_t hit = mask32(_mm256_cmp_ps(abs8(_mm256_loadu_ps(xb)), am, _CMP_EQ_OQ),
+                                        _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 8)), am, _CMP_EQ_OQ),
+                                        _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 16)), am, _CMP_EQ_OQ),
+                                        _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 24)), am, _CMP_EQ_OQ));
+            neg |= (signbit(xb[__builtin_ctz(hit)]) ? 1u : 0u) << b;
+        }
+        /* the signed maxima; amax lanes that are not > 0 become +0 */
+        const __m256 pos = _mm256_cmp_ps(amax, _mm256_setzero_ps(), _CMP_GT_OQ);
+        const __m256i nb8 = _mm256_and_si256(_mm256_sllv_epi32(_mm256_set1_epi32((int)neg), _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24)),
+                                             _mm256_set1_epi32(INT32_MIN));
+        const __m256 smax = _mm256_or_ps(_mm256_and_ps(amax, pos), _mm256_castsi256_ps(nb8));
+        const __m256 d = _mm256_div_ps(smax, _mm256_set1_ps(dv));
+        const __m256 id = sel(_mm256_setzero_ps(), _mm256_div_ps(_mm256_set1_ps(1.f), d),
+                              _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_NEQ_UQ));
+        float df[8], idf[8];
+        _mm256_storeu_ps(df, d);
+        _mm256_storeu_ps(idf, id);
+        for (int b = 0; b < 8; b++) {
+            __m256 v[4];
+            for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 32 * b + 8 * k);
+            qx_0_codes(v, y + b * bs, bits, df[b], idf[b]);
+        }
+    }
+    for (; ib < nb; ib++, x += 32, y += bs) {
         __m256 v[4];
         for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
         const float max = signed_absmax8(x, v);
-        const float d = bits == 4 ? max / -8 : max / -16;
-        const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        put_f16c(y, d);
-        const __m256 vid = _mm256_set1_ps(id), vh = _mm256_set1_ps(half);
-        __m256i q[4];
-        for (int k = 0; k < 4; k++)
-            q[k] = low8(_mm256_min_epi32(sext8(_mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v[k], vid), vh))), top));
-        if (bits == 4) store16_nib(y + 2, q[0], q[1], q[2], q[3]);
-        else store_q5(y + 2, y + 6, q[0], q[1], q[2], q[3]);
+        const float d = max / dv;
+        qx_0_codes(v, y, bits, d, d != 0.0f ? 1.0f / d : 0.0f);
     }
 }
 
