@@ -472,12 +472,18 @@ static inline void store_q5(uint8_t *qh, uint8_t *qs, __m256i q0, __m256i q1, __
 }
 
 /* Q8_0 (sum = false: d, 32 codes) or Q8_1 (sum = true: d, d*sum, 32 codes) */
-/* one block's codes from its scale d and 1/d */
-static inline void q8_codes(const __m256 *v, uint8_t *y, bool sum, float d, float id) {
+/* one block's codes from its scale d and 1/d (the values are loaded here:
+ * an array of vectors passed in was copied through the stack in halves,
+ * and the full-width reloads stalled on store forwarding) */
+static inline __attribute__((always_inline)) void q8_codes(const float *x, uint8_t *y, bool sum, float d, float id) {
     const size_t off = sum ? 4 : 2;
+    __m256 v[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
     put_f16c(y, d);
     const __m256 vid = _mm256_set1_ps(id);
     __m256i q[4], s = _mm256_setzero_si256();
+#pragma GCC unroll 4
     for (int k = 0; k < 4; k++) {
         const __m256i t = _mm256_cvttps_epi32(roundf8(_mm256_mul_ps(v[k], vid)));
         s = _mm256_add_epi32(s, sext8(t));
@@ -514,11 +520,7 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
         float df[8], idf[8];
         _mm256_storeu_ps(df, d);
         _mm256_storeu_ps(idf, id);
-        for (int b = 0; b < 8; b++) {
-            __m256 v[4];
-            for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 32 * b + 8 * k);
-            q8_codes(v, y + b * bs, sum, df[b], idf[b]);
-        }
+        for (int b = 0; b < 8; b++) q8_codes(x + 32 * b, y + b * bs, sum, df[b], idf[b]);
     }
     for (; ib < nb; ib++, x += 32, y += bs) {
         __m256 v[4];
@@ -530,7 +532,7 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
         }
         const float amax = hmax8(_mm256_max_ps(_mm256_max_ps(abs8(v[0]), abs8(v[1])), _mm256_max_ps(abs8(v[2]), abs8(v[3]))));
         const float d = amax / 127;
-        q8_codes(v, y, sum, d, d != 0.0f ? 1.0f / d : 0.0f);
+        q8_codes(x, y, sum, d, d != 0.0f ? 1.0f / d : 0.0f);
     }
 }
 
@@ -548,11 +550,15 @@ static inline float signed_absmax8(const float *x, const __m256 *v) {
 
 /* Q4_0 (bits 4) and Q5_0 (bits 5): d = max / -2^(b-1), code = min(2^b - 1,
  * (int8)(x*id + 2^(b-1) + 0.5)) */
-static inline void qx_0_codes(const __m256 *v, uint8_t *y, int bits, float d, float id) {
+static inline __attribute__((always_inline)) void qx_0_codes(const float *x, uint8_t *y, int bits, float d, float id) {
+    __m256 v[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
     const __m256i top = _mm256_set1_epi32((1 << bits) - 1);
     put_f16c(y, d);
     const __m256 vid = _mm256_set1_ps(id), vh = _mm256_set1_ps(bits == 4 ? 8.5f : 16.5f);
     __m256i q[4];
+#pragma GCC unroll 4
     for (int k = 0; k < 4; k++)
         q[k] = low8(_mm256_min_epi32(sext8(_mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(v[k], vid), vh))), top));
     if (bits == 4) store16_nib(y + 2, q[0], q[1], q[2], q[3]);
@@ -598,18 +604,14 @@ void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
         float df[8], idf[8];
         _mm256_storeu_ps(df, d);
         _mm256_storeu_ps(idf, id);
-        for (int b = 0; b < 8; b++) {
-            __m256 v[4];
-            for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 32 * b + 8 * k);
-            qx_0_codes(v, y + b * bs, bits, df[b], idf[b]);
-        }
+        for (int b = 0; b < 8; b++) qx_0_codes(x + 32 * b, y + b * bs, bits, df[b], idf[b]);
     }
     for (; ib < nb; ib++, x += 32, y += bs) {
         __m256 v[4];
         for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 8 * k);
         const float max = signed_absmax8(x, v);
         const float d = max / dv;
-        qx_0_codes(v, y, bits, d, d != 0.0f ? 1.0f / d : 0.0f);
+        qx_0_codes(x, y, bits, d, d != 0.0f ? 1.0f / d : 0.0f);
     }
 }
 
