@@ -311,72 +311,113 @@ void lgg__qkx3_x16_avx2(int n, int nmax, const float *const x[2], const float *c
  * on 8 sub-blocks of n (16 or 32) values at once, laid out as in
  * lgg__qkx2_x8_avx2; levels (offset by nmax) to L[j*n ..], scales[j].
  * w*x is formed once (the scalar sum is (w*x)*l, in that order). */
-static inline __attribute__((always_inline)) void qx1_x8(const int n, const int nmax, const float *x,
-                                                        const float *qw, int8_t *L, float *scales) {
+typedef struct qx1_group {
     __m256 xt[32], wt[32], wx[32];
-    const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
+    __m256 max, tiny, bound, scale, best, b_iscale;
+} qx1_group;
+
+static inline __attribute__((always_inline)) void qx1_setup(qx1_group *g, const int n, const float *x, const float *qw) {
     const __m256 zero = _mm256_setzero_ps(), sign = _mm256_set1_ps(-0.0f);
+    load_t8(n, x, g->xt);
+    if (qw) load_t8(n, qw, g->wt);
     __m256 amax = zero, max = zero, nan = zero;
     for (int i = 0; i < n; i++) {
-        xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
-        wt[i] = qw ? _mm256_i32gather_ps(qw + i, vidx, 4) : _mm256_mul_ps(xt[i], xt[i]);
-        wx[i] = _mm256_mul_ps(wt[i], xt[i]);
-        const __m256 a = _mm256_andnot_ps(sign, xt[i]);
+        const __m256 xi = g->xt[i];
+        if (!qw) g->wt[i] = _mm256_mul_ps(xi, xi);
+        g->wx[i] = _mm256_mul_ps(g->wt[i], xi);
+        const __m256 a = _mm256_andnot_ps(sign, xi);
         const __m256 gt = _mm256_cmp_ps(a, amax, _CMP_GT_OQ);
         amax = sel(amax, a, gt);
-        max = sel(max, xt[i], gt);
-        nan = _mm256_or_ps(nan, _mm256_cmp_ps(xt[i], xt[i], _CMP_UNORD_Q));
+        max = sel(max, xi, gt);
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps(xi, xi, _CMP_UNORD_Q));
     }
-    const __m256 tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
+    g->max = max;
+    g->tiny = _mm256_cmp_ps(amax, _mm256_set1_ps(1e-15f), _CMP_LT_OQ);
     /* |iscale * x| <= |iscale| * amax unless a NaN hides from amax; the
      * (discarded) near-zero lanes must not force the slow path */
-    const __m256 bound = sel(amax, _mm256_set1_ps(INFINITY), nan);
-    __m256 iscale = _mm256_div_ps(_mm256_set1_ps((float)-nmax), max);
-    /* as in qkx2_x8: levels and sums in one pass; the best levels are
-     * recomputed at the end from the iscale that produced them */
-    __m256 b_iscale = iscale, sumlx, suml2;
+    g->bound = sel(amax, _mm256_set1_ps(INFINITY), nan);
+}
+
+/* lgg__make_qx_quants with rmse_type 1 (weights qw[g], or x^2 when NULL) on
+ * two groups of 8 sub-blocks of n (16 or 32) values, laid out as in
+ * qkx2_x16; levels (offset by nmax) to L[g][j*n ..], scales[g][j].  w*x is
+ * formed once (the scalar sum is (w*x)*l, in that order).  As in qkx2_x16,
+ * the groups are interleaved (two pairs of dependent sums in flight), each
+ * candidate's levels and sums take one pass, and the best levels are
+ * recomputed at the end from the iscale that produced them. */
+static inline __attribute__((always_inline)) void qx1_x16(const int n, const int nmax, const float *const x[2],
+                                                         const float *const qw[2], int8_t *const L[2],
+                                                         float *const scales[2]) {
+    qx1_group A, B;
+    const __m256 zero = _mm256_setzero_ps();
+    qx1_setup(&A, n, x[0], qw[0]);
+    qx1_setup(&B, n, x[1], qw[1]);
+    __m256 isa = _mm256_div_ps(_mm256_set1_ps((float)-nmax), A.max);
+    __m256 isb = _mm256_div_ps(_mm256_set1_ps((float)-nmax), B.max);
+    __m256 lxa, l2a, lxb, l2b;
+#define QX1_SUM(G, is_, lx, l2, fast)                                                                                  \
+    do {                                                                                                               \
+        const __m256 l = level8(_mm256_mul_ps(is_, G.xt[i]), fast, -nmax, nmax - 1);                                   \
+        lx = _mm256_add_ps(lx, _mm256_mul_ps(G.wx[i], l));                                                             \
+        l2 = _mm256_add_ps(l2, _mm256_mul_ps(_mm256_mul_ps(G.wt[i], l), l));                                           \
+    } while (0)
 #define QX1_SUMS(fast)                                                                                                 \
     _Pragma("GCC unroll 2") for (int i = 0; i < n; i++) {                                                              \
-        const __m256 l = level8(_mm256_mul_ps(iscale, xt[i]), fast, -nmax, nmax - 1);                                  \
-        sumlx = _mm256_add_ps(sumlx, _mm256_mul_ps(wx[i], l));                                                         \
-        suml2 = _mm256_add_ps(suml2, _mm256_mul_ps(_mm256_mul_ps(wt[i], l), l));                                       \
+        QX1_SUM(A, isa, lxa, l2a, fast);                                                                               \
+        QX1_SUM(B, isb, lxb, l2b, fast);                                                                               \
     }
 #define QX1_LEVELS_SUMS()                                                                                              \
     do {                                                                                                               \
-        sumlx = suml2 = zero;                                                                                          \
-        if (all8(_mm256_or_ps(tiny, in_range(iscale, bound)))) QX1_SUMS(true) else QX1_SUMS(false)                     \
+        lxa = l2a = lxb = l2b = zero;                                                                                  \
+        if (all8(_mm256_or_ps(A.tiny, in_range(isa, A.bound))) && all8(_mm256_or_ps(B.tiny, in_range(isb, B.bound)))) \
+            QX1_SUMS(true)                                                                                             \
+        else QX1_SUMS(false)                                                                                           \
     } while (0)
     QX1_LEVELS_SUMS();
-    __m256 scale = sel(zero, _mm256_div_ps(sumlx, suml2), _mm256_cmp_ps(suml2, zero, _CMP_NEQ_UQ));
-    __m256 best = _mm256_mul_ps(scale, sumlx);
+    A.b_iscale = isa, B.b_iscale = isb;
+    A.scale = sel(zero, _mm256_div_ps(lxa, l2a), _mm256_cmp_ps(l2a, zero, _CMP_NEQ_UQ));
+    B.scale = sel(zero, _mm256_div_ps(lxb, l2b), _mm256_cmp_ps(l2b, zero, _CMP_NEQ_UQ));
+    A.best = _mm256_mul_ps(A.scale, lxa);
+    B.best = _mm256_mul_ps(B.scale, lxb);
     for (int is = -9; is <= 9; is++) {
         if (is == 0) continue;
-        const float num = -((float)nmax + 0.1f * (float)is);
-        iscale = _mm256_div_ps(_mm256_set1_ps(num), max);
+        const __m256 num = _mm256_set1_ps(-((float)nmax + 0.1f * (float)is));
+        isa = _mm256_div_ps(num, A.max);
+        isb = _mm256_div_ps(num, B.max);
         QX1_LEVELS_SUMS();
-        const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(suml2, zero, _CMP_GT_OQ),
-                                         _mm256_cmp_ps(_mm256_mul_ps(sumlx, sumlx), _mm256_mul_ps(best, suml2), _CMP_GT_OQ));
-        if (_mm256_movemask_ps(upd) == 0) continue;
-        b_iscale = sel(b_iscale, iscale, upd);
-        scale = sel(scale, _mm256_div_ps(sumlx, suml2), upd);
-        best = sel(best, _mm256_mul_ps(scale, sumlx), upd);
+#define QX1_UPDATE(G, is_, lx, l2)                                                                                     \
+    do {                                                                                                               \
+        const __m256 upd = _mm256_and_ps(_mm256_cmp_ps(l2, zero, _CMP_GT_OQ),                                          \
+                                         _mm256_cmp_ps(_mm256_mul_ps(lx, lx), _mm256_mul_ps(G.best, l2), _CMP_GT_OQ)); \
+        G.b_iscale = sel(G.b_iscale, is_, upd);                                                                        \
+        G.scale = sel(G.scale, _mm256_div_ps(lx, l2), upd);                                                            \
+        G.best = sel(G.best, _mm256_mul_ps(G.scale, lx), upd);                                                         \
+    } while (0)
+        QX1_UPDATE(A, isa, lxa, l2a);
+        QX1_UPDATE(B, isb, lxb, l2b);
+#undef QX1_UPDATE
     }
 #undef QX1_LEVELS_SUMS
 #undef QX1_SUMS
+#undef QX1_SUM
+    __m256 Lv[32];
     /* a (near) zero sub-block: level 0 (stored as 0, not nmax) and scale 0 */
-    _mm256_storeu_ps(scales, sel(scale, zero, tiny));
-    __m256 Lb[32];
-    for (int i = 0; i < n; i++) Lb[i] = level8(_mm256_mul_ps(b_iscale, xt[i]), false, -nmax, nmax - 1);
-    levels_out8(n, Lb, nmax, tiny, (uint8_t *)L);
+    _mm256_storeu_ps(scales[0], sel(A.scale, zero, A.tiny));
+    for (int i = 0; i < n; i++) Lv[i] = level8(_mm256_mul_ps(A.b_iscale, A.xt[i]), false, -nmax, nmax - 1);
+    levels_out8(n, Lv, nmax, A.tiny, (uint8_t *)L[0]);
+    _mm256_storeu_ps(scales[1], sel(B.scale, zero, B.tiny));
+    for (int i = 0; i < n; i++) Lv[i] = level8(_mm256_mul_ps(B.b_iscale, B.xt[i]), false, -nmax, nmax - 1);
+    levels_out8(n, Lv, nmax, B.tiny, (uint8_t *)L[1]);
 }
 
-void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales) {
-    if (n == 16 && nmax == 32) qx1_x8(16, 32, x, qw, L, scales); /* Q6_K */
-    else if (n == 16 && nmax == 4) qx1_x8(16, 4, x, qw, L, scales); /* Q3_K with weights */
-    else if (n == 32 && nmax == 8) qx1_x8(32, 8, x, qw, L, scales); /* Q4_0 with weights */
-    else if (n == 32 && nmax == 16) qx1_x8(32, 16, x, qw, L, scales); /* Q5_0 with weights */
-    else if (n == 16) qx1_x8(16, nmax, x, qw, L, scales);
-    else qx1_x8(32, nmax, x, qw, L, scales);
+void lgg__qx1_x16_avx2(int n, int nmax, const float *const x[2], const float *const qw[2], int8_t *const L[2],
+                       float *const scales[2]) {
+    if (n == 16 && nmax == 32) qx1_x16(16, 32, x, qw, L, scales); /* Q6_K */
+    else if (n == 16 && nmax == 4) qx1_x16(16, 4, x, qw, L, scales); /* Q3_K with weights */
+    else if (n == 32 && nmax == 8) qx1_x16(32, 8, x, qw, L, scales); /* Q4_0 with weights */
+    else if (n == 32 && nmax == 16) qx1_x16(32, 16, x, qw, L, scales); /* Q5_0 with weights */
+    else if (n == 16) qx1_x16(16, nmax, x, qw, L, scales);
+    else qx1_x16(32, nmax, x, qw, L, scales);
 }
 
 /* ==== legacy 32-element blocks and plain f16/bf16 rows ====================

@@ -118,8 +118,10 @@ static inline bool lgg__qkx2_x16_shape(int n, int wmode, bool use_mad) {
 LGG_HIDDEN void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], int wmode, uint8_t *const L[2],
                                   float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep,
                                   bool use_mad);
-/* ... and make_qx_quants with rmse_type 1 on 8 sub-blocks of 16 or 32 likewise */
-LGG_HIDDEN void lgg__qx1_x8_avx2(int n, int nmax, const float *x, const float *qw, int8_t *L, float *scales);
+/* ... and make_qx_quants with rmse_type 1 (weights qw[g], or x^2 when
+ * NULL) on two groups of 8 sub-blocks of 16 or 32 likewise */
+LGG_HIDDEN void lgg__qx1_x16_avx2(int n, int nmax, const float *const x[2], const float *const qw[2],
+                                 int8_t *const L[2], float *const scales[2]);
 /* ... and make_qkx3_quants (use_mad false) with weights w[g] likewise, n 16 or 32 */
 LGG_HIDDEN void lgg__qkx3_x16_avx2(int n, int nmax, const float *const x[2], const float *const w[2],
                                   uint8_t *const L[2], float *const scales[2], float *const mins[2], float rmin,

@@ -221,7 +221,15 @@ void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, i
     int j = 0;
 #if defined(LGG__QX86)
     if (simd && lgg__quant_simd())
-        for (; j + 8 <= nsub; j += 8) lgg__qx1_x8_avx2(n, nmax, x + j * n, w + j * n, L + j * n, scales + j);
+        for (; j + 8 <= nsub; j += 16) {
+            /* 16 sub-blocks at a time; a last 8 go twice through one call */
+            const int k = j + 16 <= nsub ? j + 8 : j;
+            const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
+            int8_t *const Ls[2] = {L + j * n, L + k * n};
+            float *const ss[2] = {scales + j, scales + k};
+            lgg__qx1_x16_avx2(n, nmax, xs, ws, Ls, ss);
+            if (k == j) j -= 8;
+        }
 #else
     (void)simd;
 #endif
@@ -740,9 +748,14 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
         float max_scale = 0, max_abs = 0;
         int jb = 0;
 #if defined(LGG__QX86)
-        if (simd)
-            for (; jb < QK_K / 16; jb += 8)
-                lgg__qx1_x8_avx2(16, 32, xb + 16 * jb, qw ? qw + i * QK_K + 16 * jb : NULL, L + 16 * jb, scales + jb);
+        if (simd) {
+            const float *const xs[2] = {xb, xb + 128};
+            const float *const ws[2] = {qw ? qw + i * QK_K : NULL, qw ? qw + i * QK_K + 128 : NULL};
+            int8_t *const Ls[2] = {L, L + 128};
+            float *const ss[2] = {scales, scales + 8};
+            lgg__qx1_x16_avx2(16, 32, xs, ws, Ls, ss);
+            jb = QK_K / 16;
+        }
 #endif
         for (; jb < QK_K / 16; jb++) {
             const float *q = qw ? qw + i * QK_K + 16 * jb : NULL;
