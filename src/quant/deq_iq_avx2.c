@@ -111,8 +111,14 @@ static inline __m256 signed_scale(__m256 d, __m256i sw, int l) {
     const __m256 neg = _mm256_xor_ps(d, _mm256_castsi256_ps(_mm256_set1_epi32((int)0x80000000u)));
     return _mm256_blendv_ps(d, neg, _mm256_castsi256_ps(_mm256_sllv_epi32(sw, sh)));
 }
+/* the 4 sign bytes at signs (any alignment) in every lane; memcpy, not a
+ * float* broadcast: clang's _mm256_broadcast_ss dereferences its float*,
+ * which is undefined at an address that is not a multiple of 4 (UBSan
+ * caught it on IQ3_S blocks at odd offsets) */
 static inline __m256i sign_word(const uint8_t *signs) {
-    return _mm256_castps_si256(_mm256_broadcast_ss((const float *)(const void *)signs));
+    int32_t w;
+    memcpy(&w, signs, sizeof w);
+    return _mm256_set1_epi32(w);
 }
 
 /* Bytes of 7-bit sign indices with the even-parity 8th bit set: the
