@@ -199,10 +199,10 @@ static inline __attribute__((always_inline)) void qk2_setup(qk2_group *g, const 
 }
 
 /* one candidate's level l of element i, and its terms of the three sums */
-static inline __attribute__((always_inline)) void qk2_lsum(const qk2_group *g, qk2_group *gw, int i, __m256 iscale,
-                                                          bool fast, int nmax, __m256 *sl, __m256 *sl2, __m256 *sxl) {
+static inline __attribute__((always_inline)) void qk2_lsum(qk2_group *g, int i, __m256 iscale, bool fast, int nmax,
+                                                          __m256 *sl, __m256 *sl2, __m256 *sxl) {
     const __m256 l = level8(_mm256_mul_ps(iscale, _mm256_sub_ps(g->xt[i], g->mn)), fast, 0, nmax);
-    gw->La[i] = l;
+    g->La[i] = l;
     const __m256 wl = _mm256_mul_ps(g->wt[i], l);
     *sl = _mm256_add_ps(*sl, wl);
     *sl2 = _mm256_add_ps(*sl2, _mm256_mul_ps(wl, l));
@@ -269,8 +269,8 @@ static inline __attribute__((always_inline)) void qkx2_x16(const int n, int nmax
         __m256 sla = zero, sl2a = zero, sxla = zero, slb = zero, sl2b = zero, sxlb = zero;
 #define QK2_LSUMS(fast)                                                                                                \
     _Pragma("GCC unroll 2") for (int i = 0; i < n; i++) {                                                              \
-        qk2_lsum(&A, &A, i, isa, fast, nmax, &sla, &sl2a, &sxla);                                                      \
-        qk2_lsum(&B, &B, i, isb, fast, nmax, &slb, &sl2b, &sxlb);                                                      \
+        qk2_lsum(&A, i, isa, fast, nmax, &sla, &sl2a, &sxla);                                                      \
+        qk2_lsum(&B, i, isb, fast, nmax, &slb, &sl2b, &sxlb);                                                      \
     }
         if (qk2_fast(&A, isa) && qk2_fast(&B, isb)) QK2_LSUMS(true) else QK2_LSUMS(false)
 #undef QK2_LSUMS
@@ -295,7 +295,8 @@ void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], int wmode, uin
                         float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep,
                         bool use_mad) {
     const float *const nw[2] = {NULL, NULL};
-    /* the two shapes the K-quants use (lgg__qkx2_x16_shape) */
+    /* only the two shapes the K-quants use (callers check
+     * lgg__qkx2_x16_shape), so wmode and use_mad follow from n */
     if (n == 32) qkx2_x16(32, nmax, x, LGG__QW_AVABS, nw, L, scales, mins, rmin, rdelta, nstep, false);
     else qkx2_x16(16, nmax, x, LGG__QW_ABS, nw, L, scales, mins, rmin, rdelta, nstep, true);
     (void)wmode, (void)use_mad;
