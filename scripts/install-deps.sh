@@ -2,7 +2,7 @@
 # Install what building and testing libgguf needs on Debian 12: a C compiler,
 # make and binutils (nm, for the symbol test), and for the test runner only
 # jansson (the golden JSON) and libcrypto (sha256).  clang is for `make fuzz`
-# only (WITH_FUZZ=1); the AArch64 cross compiler and qemu-user for
+# and `make check-ubsan-clang` only (WITH_FUZZ=1); the AArch64 cross compiler and qemu-user for
 # `make check-aarch64` only (WITH_AARCH64=1).
 # Runs apt-get only when something is missing; needs root for that.
 set -e

@@ -275,12 +275,14 @@ static lgg_status build_writer(const lgg_quant_plan *p, size_t split, size_t n_s
         const lgg_quant_item *it = lgg_quant_plan_at(p, i);
         if (n_split > 1 && it->file != split) continue;
         const lgg_file *f = lgg__plan_file(p, it->file);
+        /* no contexts for a dry run (sizes only); &ctx[i] on NULL would be undefined */
+        item_ctx *const c = ctx ? &ctx[i] : NULL;
         if (it->convert)
             st = lgg__writer_add_tensor_view(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
-                                             it->type, view_converted, &ctx[i], LGG_LITTLE_ENDIAN, err);
+                                             it->type, view_converted, c, LGG_LITTLE_ENDIAN, err);
         else
             st = lgg_writer_add_tensor_callback(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
-                                                it->type, read_copied, &ctx[i], lgg_file_endian(f), err);
+                                                it->type, read_copied, c, lgg_file_endian(f), err);
         if (st != LGG_OK) goto fail;
     }
     *out = w;
