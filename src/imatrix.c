@@ -171,9 +171,13 @@ static lgg_status load_legacy(lgg_imatrix *m, const uint8_t *p, size_t size, lgg
     return LGG_OK;
 }
 
+/* s ends with suf.  A name with a NUL byte never does: llama.cpp takes
+ * tensor names as C strings, so such a name ends at the NUL, has no suffix,
+ * and the tensor is ignored (and our entry names are C strings too). */
 static bool ends_with(lgg_str s, const char *suf, size_t *base) {
     size_t k = strlen(suf);
     if (s.len < k || memcmp(s.ptr + s.len - k, suf, k) != 0) return false;
+    if (memchr(s.ptr, 0, (size_t)s.len)) return false;
     *base = (size_t)s.len - k;
     return true;
 }
