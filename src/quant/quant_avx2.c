@@ -514,6 +514,14 @@ static inline void store_q5(uint8_t *qh, uint8_t *qs, __m256i q0, __m256i q1, __
 }
 
 /* Q8_0 (sum = false: d, 32 codes) or Q8_1 (sum = true: d, d*sum, 32 codes) */
+/* 8 block scales d to df, and id = d != 0 ? 1 / d : 0 to idf, as the scalar
+ * code forms them block by block */
+static inline void scales8(__m256 d, float *df, float *idf) {
+    const __m256 z = _mm256_setzero_ps();
+    _mm256_storeu_ps(df, d);
+    _mm256_storeu_ps(idf, sel(z, _mm256_div_ps(_mm256_set1_ps(1.f), d), _mm256_cmp_ps(d, z, _CMP_NEQ_UQ)));
+}
+
 /* one block's codes from its scale d and 1/d (the values are loaded here:
  * an array of vectors passed in was copied through the stack in halves,
  * and the full-width reloads stalled on store forwarding) */
@@ -557,11 +565,8 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
         }
         if (_mm256_movemask_ps(nan)) break; /* the block-by-block loop takes these */
         const __m256 d = _mm256_div_ps(hmax8x8(m), _mm256_set1_ps(127.f));
-        const __m256 id = sel(_mm256_setzero_ps(), _mm256_div_ps(_mm256_set1_ps(1.f), d),
-                              _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_NEQ_UQ));
         float df[8], idf[8];
-        _mm256_storeu_ps(df, d);
-        _mm256_storeu_ps(idf, id);
+        scales8(d, df, idf);
         for (int b = 0; b < 8; b++) q8_codes(x + 32 * b, y + b * bs, sum, df[b], idf[b]);
     }
     for (; ib < nb; ib++, x += 32, y += bs) {
@@ -641,11 +646,8 @@ void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
                                              _mm256_set1_epi32(INT32_MIN));
         const __m256 smax = _mm256_or_ps(_mm256_and_ps(amax, pos), _mm256_castsi256_ps(nb8));
         const __m256 d = _mm256_div_ps(smax, _mm256_set1_ps(dv));
-        const __m256 id = sel(_mm256_setzero_ps(), _mm256_div_ps(_mm256_set1_ps(1.f), d),
-                              _mm256_cmp_ps(d, _mm256_setzero_ps(), _CMP_NEQ_UQ));
         float df[8], idf[8];
-        _mm256_storeu_ps(df, d);
-        _mm256_storeu_ps(idf, id);
+        scales8(d, df, idf);
         for (int b = 0; b < 8; b++) qx_0_codes(x + 32 * b, y + b * bs, bits, df[b], idf[b]);
     }
     for (; ib < nb; ib++, x += 32, y += bs) {
