@@ -62,15 +62,10 @@ static inline __m256 in_range(__m256 s, __m256 bound) {
 }
 static inline bool all8(__m256 m) { return _mm256_movemask_ps(m) == 0xFF; }
 
-/* xt[i] lane j = x[j*n + i] for i < n: 8 rows of n values transposed into
- * lanes, by 8x8 block transposes when n is a multiple of 8 (much cheaper
- * than a gather per i), by gathers otherwise */
+/* xt[i] lane j = x[j*n + i] for i < n (16 or 32, as for every search here):
+ * 8 rows of n values transposed into lanes by 8x8 block transposes, much
+ * cheaper than a gather per i */
 static inline __attribute__((always_inline)) void load_t8(const int n, const float *x, __m256 *xt) {
-    if (n % 8) {
-        const __m256i vidx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(n));
-        for (int i = 0; i < n; i++) xt[i] = _mm256_i32gather_ps(x + i, vidx, 4);
-        return;
-    }
     for (int i0 = 0; i0 < n; i0 += 8) {
         __m256 r[8], t[8], u[8];
         for (int j = 0; j < 8; j++) r[j] = _mm256_loadu_ps(x + j * n + i0);
@@ -92,19 +87,12 @@ static inline __attribute__((always_inline)) void load_t8(const int n, const flo
 }
 
 /* Levels of 8 lanes x n values, Lv[i] lane j = sub-block j's level i, plus
- * off (the sum in 0..255), to bytes L[j*n + i].  Four consecutive i are packed into one
+ * off (the sum in 0..255), to bytes L[j*n + i]; n a multiple of 4.  Four consecutive i are packed into one
  * vector whose 32-bit word j is L[j*n + i .. i+3] (an in-lane 4x4 byte
  * transpose after the packs), so a sub-block's row is written a word at a
  * time.  Lanes in `zero` get levels 0. */
 static inline void levels_out8(const int n, const __m256 *Lv, int off, __m256 zero, uint8_t *L) {
     const __m256i z = _mm256_castps_si256(zero), vo = _mm256_set1_epi32(off);
-    if (n % 4) {
-        int32_t lv[32][8];
-        for (int i = 0; i < n; i++) _mm256_storeu_si256((__m256i *)lv[i], _mm256_andnot_si256(z, _mm256_add_epi32(_mm256_cvttps_epi32(Lv[i]), vo)));
-        for (int j = 0; j < 8; j++)
-            for (int i = 0; i < n; i++) L[j * n + i] = (uint8_t)lv[i][j];
-        return;
-    }
     const __m256i tr = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, 0, 4, 8, 12, 1, 5, 9, 13,
                                         2, 6, 10, 14, 3, 7, 11, 15);
     uint32_t dw[8][8];
@@ -291,15 +279,11 @@ static inline __attribute__((always_inline)) void qkx2_x16(const int n, int nmax
     qk2_finish(&B, n, nmax, L[1], scales[1], mins[1]);
 }
 
-void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], int wmode, uint8_t *const L[2],
-                        float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep,
-                        bool use_mad) {
+void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], uint8_t *const L[2], float *const scales[2],
+                        float *const mins[2], float rmin, float rdelta, int nstep) {
     const float *const nw[2] = {NULL, NULL};
-    /* only the two shapes the K-quants use (callers check
-     * lgg__qkx2_x16_shape), so wmode and use_mad follow from n */
     if (n == 32) qkx2_x16(32, nmax, x, LGG__QW_AVABS, nw, L, scales, mins, rmin, rdelta, nstep, false);
     else qkx2_x16(16, nmax, x, LGG__QW_ABS, nw, L, scales, mins, rmin, rdelta, nstep, true);
-    (void)wmode, (void)use_mad;
 }
 
 void lgg__qkx3_x16_avx2(int n, int nmax, const float *const x[2], const float *const w[2], uint8_t *const L[2],

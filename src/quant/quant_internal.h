@@ -109,15 +109,18 @@ enum {
 };
 /* quant_avx2.c (x86 builds only): make_qkx2_quants on two groups of 8
  * sub-blocks of n values (group g at x[g], its levels to L[g], scales and
- * mins to scales[g], mins[g]; the two may be the same) with the weights of
- * wmode, bit-identical to the scalar search.  Only the K-quants' two shapes:
- * n 32 with LGG__QW_AVABS and no use_mad, n 16 with LGG__QW_ABS and use_mad. */
+ * mins to scales[g], mins[g]; the two may be the same), bit-identical to the
+ * scalar search.  Only the K-quants' two shapes, chosen by n: 32 with the
+ * LGG__QW_AVABS weights and squared errors (Q4_K, Q5_K), 16 with LGG__QW_ABS
+ * and absolute errors (Q2_K). */
 static inline bool lgg__qkx2_x16_shape(int n, int wmode, bool use_mad) {
     return (n == 32 && wmode == LGG__QW_AVABS && !use_mad) || (n == 16 && wmode == LGG__QW_ABS && use_mad);
 }
-LGG_HIDDEN void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], int wmode, uint8_t *const L[2],
-                                  float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep,
-                                  bool use_mad);
+LGG_HIDDEN void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], uint8_t *const L[2],
+                                  float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep);
+/* the second group of a call that starts at sub-block j of nsub: j + 8, or j
+ * again (the same 8 twice) when only 8 are left */
+static inline int lgg__x16_second(int j, int nsub) { return j + 16 <= nsub ? j + 8 : j; }
 /* ... and make_qx_quants with rmse_type 1 (weights qw[g], or x^2 when
  * NULL) on two groups of 8 sub-blocks of 16 or 32 likewise */
 LGG_HIDDEN void lgg__qx1_x16_avx2(int n, int nmax, const float *const x[2], const float *const qw[2],
@@ -127,7 +130,7 @@ LGG_HIDDEN void lgg__qkx3_x16_avx2(int n, int nmax, const float *const x[2], con
                                   uint8_t *const L[2], float *const scales[2], float *const mins[2], float rmin,
                                   float rdelta, int nstep);
 /* the imatrix searches on nsub consecutive sub-blocks of n values (weights
- * laid out alike), 8 at a time in SIMD lanes when simd and the CPU allow:
+ * laid out alike), 16 at a time in SIMD lanes when simd and the CPU allow:
  * make_qkx3_quants(n, nmax, .., -0.9, 0.05, 36, false) (mins negated, as it
  * returns them) and make_qx_quants(n, nmax, .., rmse_type 1, w) */
 LGG_HIDDEN void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, uint8_t *L, float *scales,

@@ -167,21 +167,19 @@ static void ref_weights(int n, const float *x, int wmode, float *w) {
 }
 
 /* ggml's make_qkx2_quants (the asymmetric fit with explicit weights) on nsub
- * consecutive sub-blocks of n values with the reference weights of wmode; 8 at a time in SIMD lanes (which form the
- * weights themselves) when asked and available */
+ * consecutive sub-blocks of n values with the reference weights of wmode; 16 at a time in SIMD lanes (which
+ * form the weights themselves) when asked and available */
 static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uint8_t *L, float *scales,
                        float *mins, float rmin, int nstep, bool use_mad, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
     if (simd && lgg__quant_simd() && lgg__qkx2_x16_shape(n, wmode, use_mad))
-        for (; j + 8 <= nsub; j += 16) {
-            /* 16 sub-blocks at a time; a last 8 go twice through one call */
-            const int k = j + 16 <= nsub ? j + 8 : j;
+        for (int k; j + 8 <= nsub; j = k + 8) {
+            k = lgg__x16_second(j, nsub);
             const float *const xs[2] = {x + j * n, x + k * n};
             uint8_t *const Ls[2] = {L + j * n, L + k * n};
             float *const ss[2] = {scales + j, scales + k}, *const ms[2] = {mins + j, mins + k};
-            lgg__qkx2_x16_avx2(n, nmax, xs, wmode, Ls, ss, ms, rmin, 0.1f, nstep, use_mad);
-            if (k == j) j -= 8;
+            lgg__qkx2_x16_avx2(n, nmax, xs, Ls, ss, ms, rmin, 0.1f, nstep);
         }
 #else
     (void)simd;
@@ -200,13 +198,12 @@ void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, 
     int j = 0;
 #if defined(LGG__QX86)
     if (simd && lgg__quant_simd() && (n == 16 || n == 32))
-        for (; j + 8 <= nsub; j += 16) {
-            const int k = j + 16 <= nsub ? j + 8 : j;
+        for (int k; j + 8 <= nsub; j = k + 8) {
+            k = lgg__x16_second(j, nsub);
             const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
             uint8_t *const Ls[2] = {L + j * n, L + k * n};
             float *const ss[2] = {scales + j, scales + k}, *const ms[2] = {mins + j, mins + k};
             lgg__qkx3_x16_avx2(n, nmax, xs, ws, Ls, ss, ms, -0.9f, 0.05f, 36);
-            if (k == j) j -= 8;
         }
 #else
     (void)simd;
@@ -220,15 +217,13 @@ void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, 
 void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, int8_t *L, float *scales, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
-    if (simd && lgg__quant_simd())
-        for (; j + 8 <= nsub; j += 16) {
-            /* 16 sub-blocks at a time; a last 8 go twice through one call */
-            const int k = j + 16 <= nsub ? j + 8 : j;
+    if (simd && lgg__quant_simd() && (n == 16 || n == 32))
+        for (int k; j + 8 <= nsub; j = k + 8) {
+            k = lgg__x16_second(j, nsub);
             const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
             int8_t *const Ls[2] = {L + j * n, L + k * n};
             float *const ss[2] = {scales + j, scales + k};
             lgg__qx1_x16_avx2(n, nmax, xs, ws, Ls, ss);
-            if (k == j) j -= 8;
         }
 #else
     (void)simd;
