@@ -1123,9 +1123,10 @@ LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);
  * quantize.imatrix.file (when imatrix_file is set) and .dataset (when the
  * matrix names one; strings), .entries_count and .chunks_count (when > 0;
  * i32), exactly as llama-quantize writes them.  Rows are converted by
- * n_threads worker threads ahead of the writer through a bounded ring of
- * buffers, so memory stays at a few MiB per thread whatever the model's
- * size; the writer thread (the caller's) only copies and writes.
+ * n_threads threads ahead of the writer through a bounded ring of buffers,
+ * so memory stays at a few MiB per thread whatever the model's size; the
+ * caller's thread writes and is one of the n_threads (n_threads - 1 are
+ * started).  The bytes are the same for every n_threads.
  * Errors: those of lgg_writer_write_file and lgg_quantize_rows (the
  * message names the tensor); LGG_ERR_EXISTS when input_fds are given and
  * an output path is one of the inputs.  On error the file being written

@@ -51,6 +51,28 @@ static void write_model(const char *path, int n_layer, int n_expert, const spec 
     lgg_writer_free(w);
 }
 
+/* Open `path` and plan it with `preset`: the plan, with *f open, or NULL
+ * (and *f NULL) after recording why. */
+static lgg_quant_plan *plan_file(const char *path, const char *preset, lgg_file **f) {
+    *f = NULL;
+    if (lgg_open_file(path, NULL, f, NULL) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "cannot open %s", path);
+        return NULL;
+    }
+    lgg_quant_options o;
+    lgg_quant_options_init(&o);
+    o.preset = lgg_quant_preset_find(preset);
+    lgg_quant_plan *p = NULL;
+    lgg_error err;
+    if (lgg_quant_plan_create((const lgg_file *const *)f, 1, &o, &p, &err) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "plan %s for %s: %s", preset, path, err.message);
+        lgg_close(*f);
+        *f = NULL;
+        return NULL;
+    }
+    return p;
+}
+
 static const lgg_quant_item *item(const lgg_quant_plan *p, const char *name) {
     for (size_t i = 0; i < lgg_quant_plan_count(p); i++) {
         const lgg_quant_item *it = lgg_quant_plan_at(p, i);
@@ -287,13 +309,9 @@ TEST(quant_plan_write_failure) {
     REQUIRE(lgg_writer_write_file(w, in, &wopt, NULL) == LGG_OK);
     lgg_writer_free(w);
     lgg_file *f;
-    REQUIRE(lgg_open_file(in, NULL, &f, NULL) == LGG_OK);
-    lgg_quant_options o;
-    lgg_quant_options_init(&o);
-    o.preset = lgg_quant_preset_find("Q8_0");
-    lgg_quant_plan *p = NULL;
+    lgg_quant_plan *p = plan_file(in, "Q8_0", &f);
+    REQUIRE(p != NULL);
     lgg_error err;
-    REQUIRE(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_OK);
     for (int nt = 1; nt <= 4; nt += 3) {
         lgg_quant_write_options wo;
         lgg_quant_write_options_init(&wo);
@@ -308,4 +326,55 @@ TEST(quant_plan_write_failure) {
     }
     lgg_quant_plan_free(p);
     lgg_close(f);
+}
+
+/* Tensors of many chunks, so the ring of buffers wraps many times, written
+ * with 1 thread (the writing thread converts everything), 2 and 5: every
+ * tensor's bytes must equal lgg_quantize over the whole tensor. */
+TEST(quant_plan_write_many_chunks) {
+    char in[1100], out[1100];
+    snprintf(in, sizeof in, "%s/chunks-in.gguf", scratch_dir());
+    snprintf(out, sizeof out, "%s/chunks-out.gguf", scratch_dir());
+    const spec s[] = {
+        {"token_embd.weight", 4096, 300, 1},   {"blk.0.attn_q.weight", 4096, 512, 1},
+        {"blk.0.attn_norm.weight", 4096, 1, 1}, {"blk.0.ffn_down.weight", 1024, 700, 1},
+        {"blk.0.ffn_up.weight", 32, 9000, 1},  {"output.weight", 4096, 300, 1},
+    };
+    write_model(in, 1, 0, s, sizeof s / sizeof s[0], -1, -1);
+    lgg_file *f;
+    lgg_quant_plan *p = plan_file(in, "Q8_0", &f);
+    REQUIRE(p != NULL);
+    lgg_error err;
+    for (int nt = 1; nt <= 5; nt += nt < 2 ? 1 : 3) {
+        lgg_quant_write_options wo;
+        lgg_quant_write_options_init(&wo);
+        wo.n_threads = nt;
+        wo.write_flags = LGG_WRITE_NO_SYNC;
+        CHECKF(lgg_quant_plan_write(p, out, &wo, &err) == LGG_OK, "%s", err.message);
+        lgg_file *g = NULL;
+        REQUIRE(lgg_open_file(out, NULL, &g, NULL) == LGG_OK);
+        CHECK_EQ_U(lgg_tensor_count(g), sizeof s / sizeof s[0]);
+        for (size_t i = 0; i < lgg_quant_plan_count(p); i++) {
+            const lgg_quant_item *it = lgg_quant_plan_at(p, i);
+            const int64_t k = lgg_find_tensor(g, it->t->name.ptr, (size_t)it->t->name.len);
+            REQUIRE(k >= 0);
+            const lgg_tensor *t = lgg_tensor_at(g, (uint64_t)k);
+            CHECK_EQ_U(t->type, it->type);
+            REQUIRE(t->size == it->size);
+            void *want = malloc((size_t)it->size);
+            REQUIRE(want != NULL);
+            const int64_t ne0 = it->t->ne[0], rows = (int64_t)(it->t->n_elements / (uint64_t)ne0);
+            if (it->type == LGG_TYPE_F32) memcpy(want, it->t->data, (size_t)it->size);
+            else
+                CHECK(lgg_quantize(it->type, it->t->data, want, (size_t)it->size, rows, ne0, NULL, NULL) == LGG_OK);
+            CHECKF(!memcmp(want, t->data, (size_t)it->size), "%.*s differs with %d threads", (int)it->t->name.len,
+                   it->t->name.ptr, nt);
+            free(want);
+        }
+        lgg_close(g);
+        unlink(out);
+    }
+    lgg_quant_plan_free(p);
+    lgg_close(f);
+    unlink(in);
 }

@@ -2,12 +2,15 @@
  *
  * The writer (lgg_writer_write_file) pulls each tensor's bytes through a
  * callback, in file order.  Converted tensors are cut into chunks of rows;
- * worker threads take chunks in order and convert them into a ring of
- * buffers ahead of the writer, which write()s finished chunks straight from
- * their slots and then frees them.  So the converting overlaps the writing, the file is written
- * sequentially, and memory is the ring (a few MiB per thread) whatever the
- * model's size.  Rows are independent, so the bytes do not depend on the
- * thread count. */
+ * threads take chunks in order and convert them into a ring of buffers
+ * ahead of the writer, which write()s finished chunks straight from their
+ * slots and then frees them.  The writing thread is one of the converting
+ * threads: while the chunk it needs is not ready it converts the next free
+ * one itself, and sleeps only when the ring is full, so with n threads
+ * n - 1 workers run beside it and a wake-up is rare.  So the converting
+ * overlaps the writing, the file is written sequentially, and memory is the
+ * ring (a few MiB per thread) whatever the model's size.  Rows are
+ * independent, so the bytes do not depend on the thread count. */
 #include "plan.h"
 #include "writer.h"
 
@@ -19,9 +22,18 @@
 #include <unistd.h>
 
 #define MAX_THREADS 64
-/* Input elements per chunk (a unit of work a thread takes), and per step
- * inside a chunk (converted to f32 and quantized while in L1/L2). */
-#define CHUNK_ELEMS (256u * 1024u)
+/* A chunk (a unit of work a thread takes) is at most CHUNK_ELEMS input
+ * elements and CHUNK_BYTES output bytes.  Every chunk costs a write() and
+ * sometimes a wake-up (tens of microseconds in a VM), so chunks should not
+ * be small; but the writer copies each chunk into the page cache soon after
+ * it is made, which is cheap only while it is still in cache: with 2 MiB
+ * Q8_0 chunks the kernel's share of a run doubled.  On the issue 5 model
+ * (bench/bench_quantize_model), 2 threads, a 256 KiB cap beat 384 KiB,
+ * 512 KiB and more, and 256 Ki elements (144 KiB of Q4_0) for Q4_0.  A
+ * step is the part of a chunk converted to f32 and quantized while in
+ * L1/L2. */
+#define CHUNK_ELEMS (1024u * 1024u)
+#define CHUNK_BYTES (256u * 1024u)
 #define STEP_ELEMS (16u * 1024u)
 #define QNT_VERSION 2u
 
@@ -41,18 +53,22 @@ typedef struct pipe_s {
     const lgg_quant_plan *p;
     const lgg_allocator *a;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    pthread_cond_t cv_ready; /* the writer waits here for the chunk it needs */
+    pthread_cond_t cv_space; /* workers wait here for a free slot */
     job *jobs;
     size_t n_jobs, next, consumed;
     size_t *first_job; /* per item: its first job, or SIZE_MAX when copied */
     uint64_t *chunk_rows;
     slot *slots;
     size_t n_slots;
-    size_t lent; /* the chunk the writer is writing from, or SIZE_MAX */
+    size_t lent;       /* the chunk the writer is writing from, or SIZE_MAX */
+    size_t awaited;    /* the chunk the writer sleeps on, or SIZE_MAX */
+    size_t n_idle;     /* workers asleep on cv_space */
     bool abort;
     lgg_status st;
     char msg[200];
     size_t scratch_count;
+    float *wscratch; /* the writer's, for the chunks it converts itself */
     /* progress, on the writing thread */
     uint64_t done, total;
     lgg_quant_progress_fn progress;
@@ -79,7 +95,47 @@ static void fail_locked(pipe_s *pp, lgg_status st, const char *name, uint32_t ty
                                        : lgg_status_name(st));
     }
     pp->abort = true;
-    pthread_cond_broadcast(&pp->cv);
+    pthread_cond_broadcast(&pp->cv_ready);
+    pthread_cond_broadcast(&pp->cv_space);
+}
+
+/* May a thread take another job?  Only while its slot is free: the ring
+ * holds the chunks from `consumed` on. */
+static bool can_claim(const pipe_s *pp) { return pp->next < pp->n_jobs && pp->next < pp->consumed + pp->n_slots; }
+
+/* Convert job g into its slot; called with the lock held, returns with it
+ * held, works without it.  False when it failed (the pipe is aborted). */
+static bool run_job(pipe_s *pp, size_t g, float *scratch) {
+    pthread_mutex_unlock(&pp->mu);
+    /* the slot is ours: its previous chunk was consumed */
+    slot *s = &pp->slots[g % pp->n_slots];
+    const job *j = &pp->jobs[g];
+    const lgg_quant_item *it = lgg_quant_plan_at(pp->p, j->item);
+    const size_t len = (size_t)((j->r1 - j->r0) * out_row_bytes(it));
+    lgg_status st = LGG_OK;
+    if (s->cap < len) {
+        uint8_t *nb = lgg__realloc(pp->a, s->buf, s->cap, len);
+        if (!nb) st = LGG_ERR_NOMEM;
+        else {
+            s->buf = nb;
+            s->cap = len;
+        }
+    }
+    if (st == LGG_OK)
+        st = lgg_quantize_rows(lgg__plan_file(pp->p, it->file), it->t, it->type, it->imatrix, j->r0, j->r1, s->buf,
+                               len, scratch, pp->scratch_count);
+    pthread_mutex_lock(&pp->mu);
+    if (st != LGG_OK) {
+        fail_locked(pp, st, lgg__plan_name(pp->p, j->item), it->type);
+        return false;
+    }
+    s->len = len;
+    s->id = g;
+    s->ready = true;
+    /* a wake-up is a system call (an interrupt to the other CPU in a VM):
+     * only for a writer that sleeps on this very chunk */
+    if (pp->awaited == g) pthread_cond_signal(&pp->cv_ready);
+    return true;
 }
 
 static void *worker(void *arg) {
@@ -87,39 +143,15 @@ static void *worker(void *arg) {
     float *scratch = lgg__calloc(pp->a, pp->scratch_count ? pp->scratch_count : 1, sizeof(float));
     pthread_mutex_lock(&pp->mu);
     if (!scratch) fail_locked(pp, LGG_ERR_NOMEM, "worker", LGG_TYPE_F32);
-    for (;;) {
-        while (!pp->abort && pp->next < pp->n_jobs && pp->next >= pp->consumed + pp->n_slots)
-            pthread_cond_wait(&pp->cv, &pp->mu);
-        if (pp->abort || pp->next >= pp->n_jobs) break;
-        const size_t g = pp->next++;
-        pthread_mutex_unlock(&pp->mu);
-
-        /* the slot is ours: its previous chunk was consumed */
-        slot *s = &pp->slots[g % pp->n_slots];
-        const job *j = &pp->jobs[g];
-        const lgg_quant_item *it = lgg_quant_plan_at(pp->p, j->item);
-        const size_t len = (size_t)((j->r1 - j->r0) * out_row_bytes(it));
-        lgg_status st = LGG_OK;
-        if (s->cap < len) {
-            uint8_t *nb = lgg__realloc(pp->a, s->buf, s->cap, len);
-            if (!nb) st = LGG_ERR_NOMEM;
-            else {
-                s->buf = nb;
-                s->cap = len;
-            }
+    while (!pp->abort) {
+        if (!can_claim(pp)) {
+            if (pp->next >= pp->n_jobs) break;
+            pp->n_idle++;
+            pthread_cond_wait(&pp->cv_space, &pp->mu);
+            pp->n_idle--;
+            continue;
         }
-        if (st == LGG_OK)
-            st = lgg_quantize_rows(lgg__plan_file(pp->p, it->file), it->t, it->type, it->imatrix, j->r0, j->r1,
-                                   s->buf, len, scratch, pp->scratch_count);
-        pthread_mutex_lock(&pp->mu);
-        if (st != LGG_OK) {
-            fail_locked(pp, st, lgg__plan_name(pp->p, j->item), it->type);
-            break;
-        }
-        s->len = len;
-        s->id = g;
-        s->ready = true;
-        pthread_cond_broadcast(&pp->cv);
+        if (!run_job(pp, pp->next++, scratch)) break;
     }
     pthread_mutex_unlock(&pp->mu);
     lgg__free(pp->a, scratch);
@@ -138,10 +170,28 @@ static void give_back(pipe_s *pp, size_t item) {
     pthread_mutex_lock(&pp->mu);
     s->ready = false;
     pp->consumed = pp->lent + 1;
-    pthread_cond_broadcast(&pp->cv);
+    if (pp->n_idle) pthread_cond_signal(&pp->cv_space);
     pthread_mutex_unlock(&pp->mu);
     pp->lent = SIZE_MAX;
     report(pp, item, s->len);
+}
+
+/* Wait, with the lock held, until chunk g is converted.  Rather than sleep
+ * the writer converts the next job itself while the ring has room: it is
+ * one of the n_threads converting threads, and a chunk it made is written
+ * from its own cache without waking anyone. */
+static lgg_status await_chunk(pipe_s *pp, size_t g) {
+    const slot *s = &pp->slots[g % pp->n_slots];
+    while (!pp->abort && !(s->ready && s->id == g)) {
+        if (can_claim(pp)) {
+            run_job(pp, pp->next++, pp->wscratch);
+            continue;
+        }
+        pp->awaited = g;
+        pthread_cond_wait(&pp->cv_ready, &pp->mu);
+        pp->awaited = SIZE_MAX;
+    }
+    return pp->abort ? pp->st : LGG_OK;
 }
 
 /* The writer's source for a converted tensor: it writes straight from the
@@ -163,13 +213,9 @@ static lgg_status view_converted(void *ud, uint64_t offset, const void **p, size
     if (pp->lent != g) give_back(pp, c->item);
     slot *s = &pp->slots[g % pp->n_slots];
     pthread_mutex_lock(&pp->mu);
-    while (!pp->abort && !(s->ready && s->id == g)) pthread_cond_wait(&pp->cv, &pp->mu);
-    if (pp->abort) {
-        lgg_status st = pp->st;
-        pthread_mutex_unlock(&pp->mu);
-        return st;
-    }
+    lgg_status st = await_chunk(pp, g);
     pthread_mutex_unlock(&pp->mu);
+    if (st != LGG_OK) return st;
     if (in_off >= s->len) return LGG_ERR_RANGE;
     pp->lent = g;
     *p = s->buf + in_off;
@@ -368,6 +414,7 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
     pp.progress = o->progress;
     pp.progress_ud = o->progress_ud;
     pp.lent = SIZE_MAX;
+    pp.awaited = SIZE_MAX;
     lgg_status st = LGG_OK;
     item_ctx *ctx = lgg__calloc(a, n_items ? n_items : 1, sizeof *ctx);
     pp.first_job = lgg__calloc(a, n_items ? n_items : 1, sizeof *pp.first_job);
@@ -385,6 +432,8 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
         if (!it->convert || it->t->n_elements == 0) continue;
         const uint64_t ne0 = (uint64_t)it->t->ne[0], rows = it->t->n_elements / ne0;
         uint64_t cr = CHUNK_ELEMS / ne0;
+        const uint64_t rb = out_row_bytes(it);
+        if (rb > 0 && cr > CHUNK_BYTES / rb) cr = CHUNK_BYTES / rb;
         if (cr == 0) cr = 1;
         pp.chunk_rows[i] = cr;
         const uint64_t step = ne0 > STEP_ELEMS ? ne0 : STEP_ELEMS / ne0 * ne0;
@@ -413,18 +462,21 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
     if (nt > MAX_THREADS) nt = MAX_THREADS;
     pp.n_slots = 2 * (size_t)nt + 2;
     pp.slots = lgg__calloc(a, pp.n_slots, sizeof *pp.slots);
-    if (!pp.slots) {
+    pp.wscratch = lgg__calloc(a, pp.scratch_count ? pp.scratch_count : 1, sizeof(float));
+    if (!pp.slots || !pp.wscratch) {
         st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         goto out;
     }
     pthread_mutex_init(&pp.mu, NULL);
-    pthread_cond_init(&pp.cv, NULL);
+    pthread_cond_init(&pp.cv_ready, NULL);
+    pthread_cond_init(&pp.cv_space, NULL);
+    /* the writing thread converts too (await_chunk), so nt - 1 workers; if
+     * some cannot start, fewer threads share the same jobs */
     pthread_t tid[MAX_THREADS];
     int started = 0;
     if (pp.n_jobs > 0)
-        for (; started < nt; started++)
+        for (; started < nt - 1; started++)
             if (pthread_create(&tid[started], NULL, worker, &pp) != 0) break;
-    if (pp.n_jobs > 0 && started == 0) st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "cannot start a thread");
 
     for (size_t s = 0; s < ns && st == LGG_OK; s++) {
         lgg_writer *w;
@@ -444,15 +496,17 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
     }
     pthread_mutex_lock(&pp.mu);
     pp.abort = true;
-    pthread_cond_broadcast(&pp.cv);
+    pthread_cond_broadcast(&pp.cv_space);
     pthread_mutex_unlock(&pp.mu);
     for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
     pthread_mutex_destroy(&pp.mu);
-    pthread_cond_destroy(&pp.cv);
+    pthread_cond_destroy(&pp.cv_ready);
+    pthread_cond_destroy(&pp.cv_space);
 out:
     if (pp.slots)
         for (size_t i = 0; i < pp.n_slots; i++) lgg__free(a, pp.slots[i].buf);
     lgg__free(a, pp.slots);
+    lgg__free(a, pp.wscratch);
     lgg__free(a, pp.jobs);
     lgg__free(a, pp.first_job);
     lgg__free(a, pp.chunk_rows);
