@@ -4,6 +4,8 @@
 #include "file.h"
 
 #include <math.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 
 uint32_t lgg_file_version(const lgg_file *f) { return f ? f->version : 0; }
@@ -307,4 +309,14 @@ const char *lgg_file_type_name(uint32_t ft) {
         [37] = "MOSTLY_TQ2_0",    [38] = "MOSTLY_MXFP4_MOE",
     };
     return ft < sizeof N / sizeof N[0] ? N[ft] : NULL;
+}
+
+void lgg__file_release(const lgg_file *f, const void *p, uint64_t n) {
+    if (!f || !f->map || !p) return;
+    const uintptr_t m0 = (uintptr_t)f->map, m1 = m0 + f->map_len, a = (uintptr_t)p;
+    if (a < m0 || a > m1 || n > m1 - a) return;
+    const long ps = sysconf(_SC_PAGESIZE);
+    if (ps <= 0) return;
+    const uintptr_t pg = (uintptr_t)ps, b0 = (a + pg - 1) / pg * pg, b1 = (a + (uintptr_t)n) / pg * pg;
+    if (b1 > b0) madvise((void *)b0, b1 - b0, MADV_DONTNEED);
 }

@@ -80,6 +80,14 @@ LGG_HIDDEN bool lgg__cpu_avx2_f16c(void);
 #endif
 LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, size_t max);
 
+/* A hint that bytes [p, p + n) of f's mapping will not be read again soon
+ * (access.c): the whole pages inside are unmapped from this process
+ * (MADV_DONTNEED: a read-only file mapping refaults the same bytes from the
+ * page cache if they are read after all).  Nothing for a file that is not
+ * mapped (read into memory: dropping would zero it) or a range outside the
+ * mapping. */
+LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
+
 /* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no
  * overlongs, no surrogates, nothing above U+10FFFF); else false and *bad_at is
  * the offset of the first invalid byte. */

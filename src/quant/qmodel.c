@@ -203,6 +203,10 @@ static lgg_status view_converted(void *ud, uint64_t offset, const void **p, size
     const uint64_t chunk_bytes = pp->chunk_rows[c->item] * out_row_bytes(it);
     if (offset >= it->size) {
         give_back(pp, c->item);
+        /* its input is read: unmap it now, a tensor at a time, while the
+         * other threads convert, rather than all of it at close, serially
+         * (0.1 s for the issue 5 model) */
+        lgg__file_release(lgg__plan_file(pp->p, it->file), it->t->data, it->t->size);
         *p = NULL;
         *n = 0;
         return LGG_OK;
