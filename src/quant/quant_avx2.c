@@ -432,16 +432,19 @@ static inline float hmax8(__m256 v) {
     m = _mm_max_ss(m, _mm_movehdup_ps(m));
     return _mm_cvtss_f32(m);
 }
-/* lane b = the largest of m[b]'s 8 lanes, for 8 vectors at once (none NaN;
- * max is exact, so the order does not matter) */
-static inline __m256 hmax8x8(const __m256 *m) {
-    const __m256 a01 = _mm256_max_ps(_mm256_unpacklo_ps(m[0], m[1]), _mm256_unpackhi_ps(m[0], m[1]));
-    const __m256 a23 = _mm256_max_ps(_mm256_unpacklo_ps(m[2], m[3]), _mm256_unpackhi_ps(m[2], m[3]));
-    const __m256 a45 = _mm256_max_ps(_mm256_unpacklo_ps(m[4], m[5]), _mm256_unpackhi_ps(m[4], m[5]));
-    const __m256 a67 = _mm256_max_ps(_mm256_unpacklo_ps(m[6], m[7]), _mm256_unpackhi_ps(m[6], m[7]));
-    const __m256 b0 = _mm256_max_ps(_mm256_shuffle_ps(a01, a23, 0x44), _mm256_shuffle_ps(a01, a23, 0xEE));
-    const __m256 b4 = _mm256_max_ps(_mm256_shuffle_ps(a45, a67, 0x44), _mm256_shuffle_ps(a45, a67, 0xEE));
-    return _mm256_max_ps(_mm256_permute2f128_ps(b0, b4, 0x20), _mm256_permute2f128_ps(b0, b4, 0x31));
+/* lane b = the largest (or smallest) of m[b]'s 8 lanes, for 8 vectors at
+ * once (none NaN; max and min are exact, so the order does not matter) */
+static inline __attribute__((always_inline)) __m256 mm8(__m256 a, __m256 b, bool max) {
+    return max ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b);
+}
+static inline __attribute__((always_inline)) __m256 hred8x8(const __m256 *m, bool max) {
+    const __m256 a01 = mm8(_mm256_unpacklo_ps(m[0], m[1]), _mm256_unpackhi_ps(m[0], m[1]), max);
+    const __m256 a23 = mm8(_mm256_unpacklo_ps(m[2], m[3]), _mm256_unpackhi_ps(m[2], m[3]), max);
+    const __m256 a45 = mm8(_mm256_unpacklo_ps(m[4], m[5]), _mm256_unpackhi_ps(m[4], m[5]), max);
+    const __m256 a67 = mm8(_mm256_unpacklo_ps(m[6], m[7]), _mm256_unpackhi_ps(m[6], m[7]), max);
+    const __m256 b0 = mm8(_mm256_shuffle_ps(a01, a23, 0x44), _mm256_shuffle_ps(a01, a23, 0xEE), max);
+    const __m256 b4 = mm8(_mm256_shuffle_ps(a45, a67, 0x44), _mm256_shuffle_ps(a45, a67, 0xEE), max);
+    return mm8(_mm256_permute2f128_ps(b0, b4, 0x20), _mm256_permute2f128_ps(b0, b4, 0x31), max);
 }
 static inline float hmin8(__m256 v) {
     __m128 m = _mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
@@ -548,7 +551,7 @@ void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum) {
             m[b] = _mm256_max_ps(_mm256_max_ps(abs8(v0), abs8(v1)), _mm256_max_ps(abs8(v2), abs8(v3)));
         }
         if (_mm256_movemask_ps(nan)) break; /* the block-by-block loop takes these */
-        const __m256 d = _mm256_div_ps(hmax8x8(m), _mm256_set1_ps(127.f));
+        const __m256 d = _mm256_div_ps(hred8x8(m, true), _mm256_set1_ps(127.f));
         float df[8], idf[8];
         scales8(d, df, idf);
         for (int b = 0; b < 8; b++) q8_codes(x + 32 * b, y + b * bs, sum, df[b], idf[b]);
@@ -604,28 +607,43 @@ void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
     const float dv = bits == 4 ? -8.f : -16.f;
     int64_t ib = 0;
     for (; ib + 8 <= nb; ib += 8, x += 256, y += 8 * bs) {
-        __m256 m[8];
+        /* per block max and min from +0 (max_ps/min_ps keep the
+         * accumulator on a NaN, as the scalar search skips one), so
+         * amax = max(max, -min) = the largest |x|; the signed maximum is
+         * +amax or -amax, whichever is present, and the first of them when
+         * both are (rare: those blocks are scanned) */
+        __m256 mx[8], mn[8];
         for (int b = 0; b < 8; b++) {
-            __m256 acc = _mm256_setzero_ps();
-            for (int k = 0; k < 4; k++) acc = _mm256_max_ps(abs8(_mm256_loadu_ps(x + 32 * b + 8 * k)), acc); /* a NaN lane keeps acc */
-            m[b] = acc;
+            __m256 hi = _mm256_setzero_ps(), lo = hi;
+            for (int k = 0; k < 4; k++) {
+                const __m256 v = _mm256_loadu_ps(x + 32 * b + 8 * k);
+                hi = _mm256_max_ps(v, hi);
+                lo = _mm256_min_ps(v, lo);
+            }
+            mx[b] = hi;
+            mn[b] = lo;
         }
-        const __m256 amax = hmax8x8(m);
-        float af[8];
-        uint32_t neg = 0;
-        _mm256_storeu_ps(af, amax);
-        for (int b = 0; b < 8; b++) {
-            if (!(af[b] > 0.0f)) continue; /* max 0: d = 0 / -8 = -0 */
-            const float *xb = x + 32 * b;
-            const __m256 am = _mm256_set1_ps(af[b]);
-            const uint32_t hit = mask32(_mm256_cmp_ps(abs8(_mm256_loadu_ps(xb)), am, _CMP_EQ_OQ),
-                                        _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 8)), am, _CMP_EQ_OQ),
-                                        _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 16)), am, _CMP_EQ_OQ),
-                                        _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 24)), am, _CMP_EQ_OQ));
-            neg |= (signbit(xb[__builtin_ctz(hit)]) ? 1u : 0u) << b;
+        const __m256 hi = hred8x8(mx, true), nlo = _mm256_xor_ps(hred8x8(mn, false), _mm256_set1_ps(-0.0f));
+        const __m256 amax = _mm256_max_ps(hi, nlo);
+        const __m256 pos = _mm256_cmp_ps(amax, _mm256_setzero_ps(), _CMP_GT_OQ);
+        const __m256 has_p = _mm256_cmp_ps(hi, amax, _CMP_EQ_OQ), has_n = _mm256_cmp_ps(nlo, amax, _CMP_EQ_OQ);
+        uint32_t neg = (uint32_t)_mm256_movemask_ps(_mm256_andnot_ps(has_p, pos));
+        uint32_t both = (uint32_t)_mm256_movemask_ps(_mm256_and_ps(_mm256_and_ps(has_p, has_n), pos));
+        if (both) {
+            float af[8];
+            _mm256_storeu_ps(af, amax);
+            for (; both; both &= both - 1) {
+                const int b = __builtin_ctz(both);
+                const float *xb = x + 32 * b;
+                const __m256 am = _mm256_set1_ps(af[b]);
+                const uint32_t hit = mask32(_mm256_cmp_ps(abs8(_mm256_loadu_ps(xb)), am, _CMP_EQ_OQ),
+                                            _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 8)), am, _CMP_EQ_OQ),
+                                            _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 16)), am, _CMP_EQ_OQ),
+                                            _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 24)), am, _CMP_EQ_OQ));
+                neg |= (signbit(xb[__builtin_ctz(hit)]) ? 1u : 0u) << b;
+            }
         }
         /* the signed maxima; amax lanes that are not > 0 become +0 */
-        const __m256 pos = _mm256_cmp_ps(amax, _mm256_setzero_ps(), _CMP_GT_OQ);
         const __m256i nb8 = _mm256_and_si256(_mm256_sllv_epi32(_mm256_set1_epi32((int)neg), _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24)),
                                              _mm256_set1_epi32(INT32_MIN));
         const __m256 smax = _mm256_or_ps(_mm256_and_ps(amax, pos), _mm256_castsi256_ps(nb8));
@@ -754,6 +772,31 @@ void lgg__requant16_avx2(const float *x, float d, int nmax, int8_t *L) {
         q[k] = _mm256_add_epi32(_mm256_min_epi32(hi, _mm256_max_epi32(lo, near8(v))), off);
     }
     store16_u8((uint8_t *)L, q[0], q[1]);
+}
+
+/* Q6_K's 256 6-bit codes (0..63) into ql[128] (low nibbles) and qh[64]
+ * (high 2 bits), in the layout lgg__qrow_q6_k_path draws: per half of 128,
+ * ql[l] = L[l] | L[l+64] << 4, ql[l+32] = L[l+32] | L[l+96] << 4 and
+ * qh[l] = L[l] >> 4 | L[l+32] >> 4 << 2 | L[l+64] >> 4 << 4 | L[l+96] >> 4 << 6.
+ * Byte shifts are 16-bit shifts and a mask; no bit crosses a byte for codes
+ * below 64. */
+void lgg__q6_k_pack_avx2(const int8_t *L, uint8_t *ql, uint8_t *qh) {
+    const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(0x03);
+    for (int j = 0; j < 256; j += 128, ql += 64, qh += 32) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(L + j));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(L + j + 32));
+        const __m256i c = _mm256_loadu_si256((const __m256i *)(L + j + 64));
+        const __m256i d = _mm256_loadu_si256((const __m256i *)(L + j + 96));
+        const __m256i lo0 = _mm256_or_si256(_mm256_and_si256(a, m4), _mm256_slli_epi16(_mm256_and_si256(c, m4), 4));
+        const __m256i lo1 = _mm256_or_si256(_mm256_and_si256(b, m4), _mm256_slli_epi16(_mm256_and_si256(d, m4), 4));
+        const __m256i ha = _mm256_and_si256(_mm256_srli_epi16(a, 4), m2);
+        const __m256i hb = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(b, 4), m2), 2);
+        const __m256i hc = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(c, 4), m2), 4);
+        const __m256i hd = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(d, 4), m2), 6);
+        _mm256_storeu_si256((__m256i *)ql, lo0);
+        _mm256_storeu_si256((__m256i *)(ql + 32), lo1);
+        _mm256_storeu_si256((__m256i *)qh, _mm256_or_si256(_mm256_or_si256(ha, hb), _mm256_or_si256(hc, hd)));
+    }
 }
 
 /* ==== IQ4_NL / IQ4_XS ==== */

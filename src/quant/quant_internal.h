@@ -142,6 +142,7 @@ LGG_HIDDEN void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const 
  * nmax-1) + nmax) */
 LGG_HIDDEN void lgg__requant32_avx2(const float *x, float d, float dm, int nmax, uint8_t *L);
 LGG_HIDDEN void lgg__requant16_avx2(const float *x, float d, int nmax, int8_t *L);
+LGG_HIDDEN void lgg__q6_k_pack_avx2(const int8_t *L, uint8_t *ql, uint8_t *qh);
 /* Q3_K's make_q3_quants(16, 4, .., true) on 8 sub-blocks of 16 in lanes */
 LGG_HIDDEN void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales);
 /* legacy blocks and plain rows, nb blocks / n values (quant_avx2.c) */

@@ -785,6 +785,12 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
                 L[16 * j + ii] = (int8_t)(clampi(lgg__nearest_int(xb[16 * j + ii] / d), -32, 31) + 32);
         }
         uint8_t *ql = b, *qh = b + 128;
+#if defined(LGG__QX86)
+        if (simd) {
+            lgg__q6_k_pack_avx2(L, ql, qh);
+            continue;
+        }
+#endif
         for (int j = 0; j < QK_K; j += 128) {
             for (int l = 0; l < 32; l++) {
                 const uint8_t q1 = L[j + l] & 0xF, q2 = L[j + l + 32] & 0xF;

@@ -92,11 +92,16 @@ static inline bool f16_finite(uint16_t h) { return (h & 0x7c00) != 0x7c00; }
 static bool row_valid(const qentry *e, const lgg_type_info *ti, const uint8_t *row, uint64_t nblocks) {
     const size_t ts = ti->type_size;
     switch (e->check) {
-    case CHK_F16S:
+    case CHK_F16S: {
+        /* without a branch per block (with one, the check took a seventh
+         * of the time of Q4_0's quantizer, perf): an f16 is Inf or NaN when
+         * its exponent bits are all ones, and only then does adding one to
+         * the exponent carry into bit 15 */
+        unsigned acc = 0;
         for (uint64_t i = 0; i < nblocks; i++)
-            for (int k = 0; k < e->n16; k++)
-                if (!f16_finite(lgg__get16(row + i * ts + e->off + 2 * k))) return false;
-        return true;
+            for (int k = 0; k < e->n16; k++) acc |= (lgg__get16(row + i * ts + e->off + 2 * k) & 0x7c00u) + 0x0400u;
+        return !(acc & 0x8000u);
+    }
     case CHK_E8M0:
         for (uint64_t i = 0; i < nblocks; i++)
             if (row[i * ts] == 0xFF) return false;
