@@ -40,17 +40,18 @@ static inline __m256 sel(__m256 a, __m256 b, __m256 take_b) { return _mm256_blen
 
 /* Levels clamp(nearest_int(v), lo, hi) of v = s * d (lo, hi small), as
  * floats.  The scalar code reads the integer out of the bits of v + 1.5*2^23;
- * while |v| < 2^21 that sum lies in [2^23, 2^24), where a float's ulp is 1,
- * so clamping the sum in float and subtracting 1.5*2^23 again gives the same
- * integer exactly, without the integer round trip.  `fast` is chosen by the
- * caller from a bound on |v| over all lanes; otherwise (huge, Inf or NaN
- * inputs) the bit-reading form reproduces whatever the scalar code gets. */
-#define MAGIC 12582912.f
+ * while |v| < 2^21 that sum lies in [2^23, 2^24), where a float's ulp is 1
+ * and 1.5*2^23 is even, so the sum rounds v to the nearest integer, ties to
+ * even: exactly what vroundps does in one operation (it gives -0 where the
+ * sum gives +0; the searches only multiply levels and add the products to
+ * sums that start at +0, where a -0 term changes nothing, and final levels
+ * are formed the other way).  `fast` is chosen by the caller from a bound on
+ * |v| over all lanes; otherwise (huge, Inf or NaN inputs) the bit-reading
+ * form reproduces whatever the scalar code gets. */
 static inline __m256 level8(__m256 v, bool fast, int lo, int hi) {
     if (fast) {
-        const __m256 t = _mm256_add_ps(v, _mm256_set1_ps(MAGIC));
-        const __m256 c = _mm256_min_ps(_mm256_max_ps(t, _mm256_set1_ps(MAGIC + (float)lo)), _mm256_set1_ps(MAGIC + (float)hi));
-        return _mm256_sub_ps(c, _mm256_set1_ps(MAGIC));
+        const __m256 r = _mm256_round_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        return _mm256_min_ps(_mm256_max_ps(r, _mm256_set1_ps((float)lo)), _mm256_set1_ps((float)hi));
     }
     const __m256i l = _mm256_min_epi32(_mm256_set1_epi32(hi), _mm256_max_epi32(_mm256_set1_epi32(lo), near8(v)));
     return _mm256_cvtepi32_ps(l);
