@@ -630,19 +630,11 @@ void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits) {
         const __m256 has_p = _mm256_cmp_ps(hi, amax, _CMP_EQ_OQ), has_n = _mm256_cmp_ps(nlo, amax, _CMP_EQ_OQ);
         uint32_t neg = (uint32_t)_mm256_movemask_ps(_mm256_andnot_ps(has_p, pos));
         uint32_t both = (uint32_t)_mm256_movemask_ps(_mm256_and_ps(_mm256_and_ps(has_p, has_n), pos));
-        if (both) {
-            float af[8];
-            _mm256_storeu_ps(af, amax);
-            for (; both; both &= both - 1) {
-                const int b = __builtin_ctz(both);
-                const float *xb = x + 32 * b;
-                const __m256 am = _mm256_set1_ps(af[b]);
-                const uint32_t hit = mask32(_mm256_cmp_ps(abs8(_mm256_loadu_ps(xb)), am, _CMP_EQ_OQ),
-                                            _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 8)), am, _CMP_EQ_OQ),
-                                            _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 16)), am, _CMP_EQ_OQ),
-                                            _mm256_cmp_ps(abs8(_mm256_loadu_ps(xb + 24)), am, _CMP_EQ_OQ));
-                neg |= (signbit(xb[__builtin_ctz(hit)]) ? 1u : 0u) << b;
-            }
+        for (; both; both &= both - 1) {
+            const int b = __builtin_ctz(both);
+            __m256 v[4];
+            for (int k = 0; k < 4; k++) v[k] = _mm256_loadu_ps(x + 32 * b + 8 * k);
+            neg |= (signbit(signed_absmax8(x + 32 * b, v)) ? 1u : 0u) << b;
         }
         /* the signed maxima; amax lanes that are not > 0 become +0 */
         const __m256i nb8 = _mm256_and_si256(_mm256_sllv_epi32(_mm256_set1_epi32((int)neg), _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24)),
