@@ -342,6 +342,32 @@ static float block_sigma2(const float *x, float mult) {
     return mult * s / QK_K;
 }
 
+/* One sub-block of n values (a multiple of 8): its weights w (the imatrix's
+ * qw * sqrt(sigma2 + x^2), or without one x^2, or 0.25 sigma2 + x^2 for
+ * IQ2_S: `quarter`), their square roots waux, the magnitudes xval with the
+ * sign bytes bsig (signs8), and the largest magnitude, returned. */
+static float sub_prep(const float *xb, const float *qw, int n, float sigma2, bool quarter, bool parity, float *w,
+                      float *waux, float *xval, uint8_t *bsig) {
+    if (qw) {
+        for (int i = 0; i < n; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
+    } else if (quarter) {
+        for (int i = 0; i < n; i++) w[i] = 0.25f * sigma2 + xb[i] * xb[i];
+    } else {
+        for (int i = 0; i < n; i++) w[i] = xb[i] * xb[i];
+    }
+    for (int i = 0; i < n; i++) waux[i] = sqrtf(w[i]);
+    for (int k = 0; k < n / 8; k++) bsig[k] = signs8(xb + 8 * k, w + 8 * k, xval + 8 * k, parity);
+    return vmax(xval, n);
+}
+
+/* A negative scale found by the search: flip it and the k sign bytes
+ * (`mask`: 127 where the eighth sign is implied by parity). */
+static float unflip(float scale, uint8_t *bsig, int k, uint8_t mask) {
+    if (scale >= 0) return scale;
+    for (int i = 0; i < k; i++) bsig[i] = (uint8_t)(~bsig[i] & mask);
+    return -scale;
+}
+
 static inline int scale4(float id, float s) {
     int l = lgg__nearest_int(0.5f * (id * s - 1));
     return l < 0 ? 0 : l > 15 ? 15 : l;
@@ -360,11 +386,7 @@ static bool iq2_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, u
     float max_scale = 0;
     const float sigma2 = block_sigma2(xbl, 1);
     for (int ib = 0; ib < QK_K / 32; ib++) {
-        const float *xb = xbl + 32 * ib, *qw = qwb + 32 * ib;
-        for (int i = 0; i < 32; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
-        for (int i = 0; i < 32; i++) waux[i] = sqrtf(w[i]);
-        for (int k = 0; k < 4; k++) bsig[k] = signs8(xb + 8 * k, w + 8 * k, xval + 8 * k, true);
-        const float max = vmax(xval, 32);
+        const float max = sub_prep(xbl + 32 * ib, qwb + 32 * ib, 32, sigma2, false, true, w, waux, xval, bsig);
         if (max < 1e-15f) {
             scales[ib] = 0;
             continue;
@@ -404,10 +426,7 @@ static bool iq2_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, u
             fit(w, xval, L, 32, &sumqx, &sumq2);
             if (sumq2 > 0) scale = sumqx / sumq2;
         }
-        if (scale < 0) {
-            scale = -scale;
-            for (int k = 0; k < 4; k++) bsig[k] = (uint8_t)(~bsig[k] & 127);
-        }
+        scale = unflip(scale, bsig, 4, 127);
         for (int k = 0; k < 4; k++) {
             const int gi = on_grid(G, L + 8 * k);
             if (gi < 0) return false;
@@ -441,11 +460,7 @@ static bool iq2_xs_block(const iqgrid *G, const float *xbl, const float *qwb, ui
     float max_scale = 0;
     const float sigma2 = block_sigma2(xbl, 1);
     for (int ib = 0; ib < QK_K / 16; ib++) {
-        const float *xb = xbl + 16 * ib, *qw = qwb + 16 * ib;
-        for (int i = 0; i < 16; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
-        for (int i = 0; i < 16; i++) waux[i] = sqrtf(w[i]);
-        for (int k = 0; k < 2; k++) bsig[k] = signs8(xb + 8 * k, w + 8 * k, xval + 8 * k, true);
-        const float max = vmax(xval, 16);
+        const float max = sub_prep(xbl + 16 * ib, qwb + 16 * ib, 16, sigma2, false, true, w, waux, xval, bsig);
         memset(L, 0, 16);
         if (max < 1e-15f) {
             scales[ib] = 0;
@@ -453,10 +468,7 @@ static bool iq2_xs_block(const iqgrid *G, const float *xbl, const float *qwb, ui
         }
         float scale;
         if (!search(G, 16, 3, 9, 0.1f, xval, w, waux, max, true, true, L, &scale)) return false;
-        if (scale < 0) {
-            scale = -scale;
-            for (int k = 0; k < 2; k++) bsig[k] = (uint8_t)(~bsig[k] & 127);
-        }
+        scale = unflip(scale, bsig, 2, 127);
         for (int k = 0; k < 2; k++) {
             const int gi = on_grid(G, L + 8 * k);
             if (gi < 0) return false;
@@ -491,16 +503,8 @@ static bool iq2_s_block(const iqgrid *G, const float *xbl, const float *qwb, uin
     float max_scale = 0;
     const float sigma2 = block_sigma2(xbl, 2);
     for (int ib = 0; ib < QK_K / 16; ib++) {
-        const float *xb = xbl + 16 * ib;
-        if (qwb) {
-            const float *qw = qwb + 16 * ib;
-            for (int i = 0; i < 16; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
-        } else {
-            for (int i = 0; i < 16; i++) w[i] = 0.25f * sigma2 + xb[i] * xb[i];
-        }
-        for (int i = 0; i < 16; i++) waux[i] = sqrtf(w[i]);
-        for (int k = 0; k < 2; k++) bsig[k] = signs8(xb + 8 * k, w + 8 * k, xval + 8 * k, false);
-        const float max = vmax(xval, 16);
+        const float max =
+            sub_prep(xbl + 16 * ib, qwb ? qwb + 16 * ib : NULL, 16, sigma2, true, false, w, waux, xval, bsig);
         memset(L, 0, 16);
         if (max < 1e-8f) {
             scales[ib] = 0;
@@ -508,10 +512,7 @@ static bool iq2_s_block(const iqgrid *G, const float *xbl, const float *qwb, uin
         }
         float scale;
         if (!search(G, 16, 3, 9, 0.1f, xval, w, waux, max, true, true, L, &scale)) return false;
-        if (scale < 0) {
-            scale = -scale;
-            for (int k = 0; k < 2; k++) bsig[k] = (uint8_t)~bsig[k];
-        }
+        scale = unflip(scale, bsig, 2, 255);
         for (int k = 0; k < 2; k++) {
             const int gi = on_grid(G, L + 8 * k);
             if (gi < 0) return false;
@@ -548,16 +549,8 @@ static bool iq3_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, u
     float max_scale = 0;
     const float sigma2 = block_sigma2(xbl, 2);
     for (int ib = 0; ib < QK_K / 32; ib++) {
-        const float *xb = xbl + 32 * ib;
-        if (qwb) {
-            const float *qw = qwb + 32 * ib;
-            for (int i = 0; i < 32; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
-        } else {
-            for (int i = 0; i < 32; i++) w[i] = xb[i] * xb[i];
-        }
-        for (int i = 0; i < 32; i++) waux[i] = sqrtf(w[i]);
-        for (int k = 0; k < 4; k++) bsig[k] = signs8(xb + 8 * k, w + 8 * k, xval + 8 * k, true);
-        const float max = vmax(xval, 32);
+        const float max =
+            sub_prep(xbl + 32 * ib, qwb ? qwb + 32 * ib : NULL, 32, sigma2, false, true, w, waux, xval, bsig);
         memset(L, 0, 32);
         if (max < 1e-8f) {
             scales[ib] = 0;
@@ -565,10 +558,7 @@ static bool iq3_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, u
         }
         float scale;
         if (!search(G, 32, 8, 15, 0.2f, xval, w, waux, max, true, true, L, &scale)) return false;
-        if (scale < 0) {
-            scale = -scale;
-            for (int k = 0; k < 4; k++) bsig[k] = (uint8_t)(~bsig[k] & 127);
-        }
+        scale = unflip(scale, bsig, 4, 127);
         for (int k = 0; k < 8; k++) {
             const int gi = on_grid(G, L + 4 * k);
             if (gi < 0) return false;
@@ -603,16 +593,8 @@ static bool iq3_s_block(const iqgrid *G, const float *xbl, const float *qwb, uin
     float max_scale = 0;
     const float sigma2 = block_sigma2(xbl, 2);
     for (int ib = 0; ib < QK_K / 32; ib++) {
-        const float *xb = xbl + 32 * ib;
-        if (qwb) {
-            const float *qw = qwb + 32 * ib;
-            for (int i = 0; i < 32; i++) w[i] = qw[i] * sqrtf(sigma2 + xb[i] * xb[i]);
-        } else {
-            for (int i = 0; i < 32; i++) w[i] = xb[i] * xb[i];
-        }
-        for (int i = 0; i < 32; i++) waux[i] = sqrtf(w[i]);
-        for (int k = 0; k < 4; k++) bsig[k] = signs8(xb + 8 * k, w + 8 * k, xval + 8 * k, false);
-        const float max = vmax(xval, 32);
+        const float max =
+            sub_prep(xbl + 32 * ib, qwb ? qwb + 32 * ib : NULL, 32, sigma2, false, false, w, waux, xval, bsig);
         memset(L, 0, 32);
         if (max == 0.0f) {
             scales[ib] = 0;
@@ -620,10 +602,7 @@ static bool iq3_s_block(const iqgrid *G, const float *xbl, const float *qwb, uin
         }
         float scale;
         if (!search(G, 32, 8, 9, 0.2f, xval, w, waux, max, false, false, L, &scale)) return false;
-        if (scale < 0) {
-            scale = -scale;
-            for (int k = 0; k < 4; k++) bsig[k] = (uint8_t)~bsig[k];
-        }
+        scale = unflip(scale, bsig, 4, 255);
         for (int k = 0; k < 8; k++) {
             const int gi = on_grid(G, L + 4 * k);
             if (gi < 0) return false;
