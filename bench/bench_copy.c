@@ -11,6 +11,7 @@
  * operations write through a temporary file, fsync and rename, and copy the
  * data with copy_file_range.  Removes its files at the end. */
 #include "libgguf.h"
+#include "bench.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,19 +20,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static lgg_status fill(void *ud, uint64_t off, void *dst, size_t n) {
-    uint8_t *p = dst;
-    uint64_t seed = (uint64_t)(uintptr_t)ud;
-    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)((off + i) * 2654435761u >> 13 ^ seed);
-    return LGG_OK;
-}
 
 static char dir[512];
 
@@ -142,7 +130,7 @@ int main(void) {
     for (int i = 0; i < 16; i++) {
         char name[64];
         snprintf(name, sizeof name, "blk.%d.weight", i);
-        lgg_writer_add_tensor_callback(w, name, strlen(name), 2, ne, LGG_TYPE_F16, fill, (void *)(uintptr_t)i,
+        lgg_writer_add_tensor_callback(w, name, strlen(name), 2, ne, LGG_TYPE_F16, bench_fill, (void *)(uintptr_t)i,
                                        LGG_LITTLE_ENDIAN, NULL);
     }
     lgg_error e;
@@ -160,28 +148,28 @@ int main(void) {
     int fail = 0;
     for (int r = 0; r < reps && !fail; r++) {
         double t;
-        t = now();
+        t = bench_now();
         fail |= run_cp(big, dst, 0);
-        t = now() - t;
+        t = bench_now() - t;
         if (t < best[0]) best[0] = t;
         unlink(dst);
-        t = now();
+        t = bench_now();
         fail |= run_cp(big, dst, 1);
-        t = now() - t;
+        t = bench_now() - t;
         if (t < best[1]) best[1] = t;
         unlink(dst);
-        t = now();
+        t = bench_now();
         fail |= do_copy(big, dst);
-        t = now() - t;
+        t = bench_now() - t;
         if (t < best[2]) best[2] = t;
         unlink(dst);
-        t = now();
+        t = bench_now();
         fail |= do_split(big, prefix, &n_shards);
-        t = now() - t;
+        t = bench_now() - t;
         if (t < best[3]) best[3] = t;
-        t = now();
+        t = bench_now();
         fail |= do_merge(prefix, n_shards, dst);
-        t = now() - t;
+        t = bench_now() - t;
         if (t < best[4]) best[4] = t;
         if (!fail && r == 0) {
             /* the merge gives back the file before the split */

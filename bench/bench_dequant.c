@@ -15,6 +15,7 @@
  * Cycles are TSC ticks on x86 (constant-rate, not core clocks); elsewhere
  * the column is blank. */
 #include "libgguf.h"
+#include "bench.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -26,11 +27,6 @@
 #define HAVE_TSC 1
 #endif
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 static uint64_t ticks(void) {
 #ifdef HAVE_TSC
     return __rdtsc();
@@ -86,9 +82,9 @@ static void fill(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
 /* Seconds for memcpy of `bytes` into dst from a buffer of the same size. */
 static uint8_t *copy_src;
 static double memcpy_pass(void *dst, size_t bytes) {
-    double t0 = now();
+    double t0 = bench_now();
     memcpy(dst, copy_src, bytes);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 typedef struct {
@@ -112,7 +108,7 @@ static double big_pass(const lgg_type_info *ti, const uint8_t *src, float *dst, 
     j[0] = (job){ti->id, src, half * ti->type_size, dst, (uint64_t)half * ti->block_size};
     j[1] = (job){ti->id, src + half * ti->type_size, (nb - half) * ti->type_size, dst + half * ti->block_size,
                  (uint64_t)(nb - half) * ti->block_size};
-    double t0 = now();
+    double t0 = bench_now();
     if (threads == 2) {
         pthread_t t;
         if (pthread_create(&t, NULL, run_job, &j[1]) != 0) abort();
@@ -121,7 +117,7 @@ static double big_pass(const lgg_type_info *ti, const uint8_t *src, float *dst, 
     } else {
         run_job(&j[0]);
     }
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 typedef lgg_status (*deq_api)(uint32_t, const void *, size_t, lgg_endian, float *, uint64_t);
@@ -137,12 +133,12 @@ static void l2_rate(deq_api fn, const lgg_type_info *ti, const uint8_t *src, flo
      * more likely to run undisturbed than a long one */
     for (int round = 0; round < 40; round++) {
         int reps = 0;
-        double t0 = now(), t;
+        double t0 = bench_now(), t;
         uint64_t k0 = ticks();
         do {
             fn(ti->id, src, bytes, LGG_LITTLE_ENDIAN, dst, n);
             reps++;
-        } while ((t = now() - t0) < 0.001);
+        } while ((t = bench_now() - t0) < 0.001);
         uint64_t k = ticks() - k0;
         double per = t / reps / ((double)n / 32) * 1e9;
         double per_tk = (double)k / reps / ((double)n / 32);

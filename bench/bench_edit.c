@@ -5,6 +5,7 @@
  *   rewrite:  open + set the same value + lgg_writer_write_file to a new path
  * and prints both with their ratio.  Removes its files at the end. */
 #include "libgguf.h"
+#include "bench.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,19 +13,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static lgg_status fill(void *ud, uint64_t off, void *dst, size_t n) {
-    uint8_t *p = dst;
-    uint64_t seed = (uint64_t)(uintptr_t)ud;
-    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)((off + i) * 2654435761u >> 13 ^ seed);
-    return LGG_OK;
-}
 
 static int edit(const char *path, const char *out, uint32_t value, bool *in_place) {
     int fd = open(path, O_RDONLY);
@@ -55,33 +43,33 @@ int main(void) {
     for (int i = 0; i < n_t; i++) {
         char name[64];
         snprintf(name, sizeof name, "blk.%d.weight", i);
-        lgg_writer_add_tensor_callback(w, name, strlen(name), 2, ne, LGG_TYPE_F16, fill, (void *)(uintptr_t)i,
+        lgg_writer_add_tensor_callback(w, name, strlen(name), 2, ne, LGG_TYPE_F16, bench_fill, (void *)(uintptr_t)i,
                                        LGG_LITTLE_ENDIAN, NULL);
     }
-    double t0 = now();
+    double t0 = bench_now();
     lgg_error e;
     if (lgg_writer_write_file(w, big, NULL, &e)) {
         fprintf(stderr, "create: %s\n", e.message);
         return 1;
     }
     lgg_writer_free(w);
-    double t_create = now() - t0;
+    double t_create = bench_now() - t0;
     printf("created %s (16 x 100 MiB F16 = 1.56 GiB) in %.2f s\n", big, t_create);
 
     const int reps = 5;
     double best_in = 1e9;
     bool in_place = false;
     for (int r = 0; r < reps; r++) {
-        t0 = now();
+        t0 = bench_now();
         if (edit(big, NULL, (uint32_t)r + 1, &in_place)) return 1;
-        double t = now() - t0;
+        double t = bench_now() - t0;
         if (t < best_in) best_in = t;
     }
     double best_copy = 1e9;
     for (int r = 0; r < 2; r++) {
-        t0 = now();
+        t0 = bench_now();
         if (edit(big, copy, 77, NULL)) return 1;
-        double t = now() - t0;
+        double t = bench_now() - t0;
         if (t < best_copy) best_copy = t;
         unlink(copy);
     }

@@ -7,16 +7,11 @@
  * baseline, run in the same process, is one pass that merely sums those bytes:
  * the ratio says how far the parser is from touching the bytes once. */
 #include "libgguf.h"
+#include "bench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(int argc, char **argv) {
     const char *path = argc > 1 ? argv[1] : "../shared/corpus/llama.cpp/ggml-vocab-deepseek-llm@5d66091c.gguf";
@@ -32,23 +27,23 @@ int main(int argc, char **argv) {
 
     /* baseline: sum the metadata bytes once per iteration */
     volatile uint64_t sink = 0;
-    double t0 = now();
+    double t0 = bench_now();
     for (int i = 0; i < n; i++) {
         uint64_t s = 0;
         for (uint64_t k = 0; k < meta; k++) s += bytes[k];
         sink += s;
     }
-    double base = (now() - t0) / n;
+    double base = (bench_now() - t0) / n;
     lgg_close(f);
 
     double best_open = 1e9, best_val = 1e9;
     for (int i = 0; i < n; i++) {
-        double a = now();
+        double a = bench_now();
         if (lgg_open_file(path, NULL, &f, &e) != LGG_OK) return 1;
-        double b = now();
+        double b = bench_now();
         lgg_report *r = NULL;
         if (lgg_validate(f, NULL, &r) != LGG_OK) return 1;
-        double c = now();
+        double c = bench_now();
         lgg_report_free(r);
         lgg_close(f);
         if (b - a < best_open) best_open = b - a;

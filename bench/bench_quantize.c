@@ -16,6 +16,7 @@
  *
  * Usage: bench_quantize [type-name-substring]   (e.g. "Q4_K"; "-" for none) */
 #include "libgguf.h"
+#include "bench.h"
 #include "quant/quant_internal.h"
 
 #include <math.h>
@@ -25,12 +26,6 @@
 #include <time.h>
 
 enum { NROWS = 4096, NPR = 1024 };
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static float gauss(void) {
@@ -89,18 +84,18 @@ static double rate(op_fn op, const ctx *c, uint32_t t, const float *imx, int mod
     if (!op(c, t, 1, imx, mode)) return -1; /* warm-up: IQ tables, page faults */
     int rows = 4;
     for (;;) {
-        const double t0 = now();
+        const double t0 = bench_cpu_now();
         if (!op(c, t, rows, imx, mode)) return -1;
-        const double el = now() - t0;
+        const double el = bench_cpu_now() - t0;
         if (el > 0.15 || rows == NROWS) break;
         rows = el < 0.01 ? rows * 8 : rows * 2;
         if (rows > NROWS) rows = NROWS;
     }
     double best = 0;
     for (int k = 0; k < 3; k++) {
-        const double t0 = now();
+        const double t0 = bench_cpu_now();
         if (!op(c, t, rows, imx, mode)) return -1;
-        const double r = (double)rows * NPR / (now() - t0) / 1e6;
+        const double r = (double)rows * NPR / (bench_cpu_now() - t0) / 1e6;
         if (r > best) best = r;
     }
     return best;

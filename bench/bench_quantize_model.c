@@ -13,6 +13,7 @@
  * Env: BENCH_DIR (default $TMPDIR or /tmp), GGUF_BUILD (default build),
  * BENCH_MODEL (a path: the model is kept there and reused by later runs). */
 #include "libgguf.h"
+#include "bench.h"
 
 #include <spawn.h>
 #include <stdio.h>
@@ -26,12 +27,6 @@
 extern char **environ;
 
 enum { N_LAYER = 16, N_EMBD = 2048, N_FF = 5632, N_HEAD = 32, N_HEAD_KV = 4, N_VOCAB = 32000 };
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Deterministic pseudo-random F16 weights: N(0, 0.02)-like via a sum of
  * uniforms, generated on the fly as the writer asks for bytes. */
@@ -140,7 +135,7 @@ fail:
 /* Wall seconds of one run; *cpu gets its user+system seconds (what the
  * run costs whatever else shares the machine). */
 static double run_cpu(char *const argv[], double *cpu) {
-    double t0 = now();
+    double t0 = bench_now();
     pid_t pid;
     if (posix_spawn(&pid, argv[0], NULL, NULL, argv, environ) != 0) return -1;
     int st;
@@ -149,7 +144,7 @@ static double run_cpu(char *const argv[], double *cpu) {
     if (cpu)
         *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
                ru.ru_stime.tv_usec * 1e-6;
-    return now() - t0;
+    return bench_now() - t0;
 }
 static double run(char *const argv[]) { return run_cpu(argv, NULL); }
 
@@ -169,10 +164,10 @@ int main(void) {
     if (!keep) snprintf(in, sizeof in, "%s/model-f16.gguf", dir);
     snprintf(out, sizeof out, "%s/out.gguf", dir);
     snprintf(tool, sizeof tool, "%s/gguf", build);
-    double t0 = now();
+    double t0 = bench_now();
     if (!keep || access(in, R_OK) != 0) {
         if (make_model(in) != 0) return 1;
-        printf("synthetic model written in %.2f s\n", now() - t0);
+        printf("synthetic model written in %.2f s\n", bench_now() - t0);
     }
 
     /* warm the page cache and measure the I/O floor */
