@@ -4,6 +4,7 @@
 #   make test            build and run the whole test suite
 #   make asan            the CLI with ASan+UBSan as build/asan/gguf
 #   make check-asan      the whole test suite under ASan+UBSan
+#   make check-tsan      the whole test suite under ThreadSanitizer
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60) each
 #   make fuzz-corpus     regenerate the generated seed inputs in fuzz/corpus/
 #   make bench           the benchmarks (print ratios against baselines)
@@ -59,7 +60,7 @@ SHARED := $(BUILD)/libgguf.so.$(VERSION)
 TOOL   := $(BUILD)/gguf
 TESTBIN:= $(BUILD)/test_runner
 
-.PHONY: all test check check-aarch64 asan check-asan check-ubsan-clang fuzz fuzz-build fuzz-corpus bench install clean
+.PHONY: all test check check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(TOOL)
 
 $(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h')
@@ -112,6 +113,11 @@ check-asan:
 UBSAN_CLANG_FLAGS := -O1 -g -fsanitize=undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-ubsan-clang:
 	$(MAKE) BUILD=build/ubsan-clang CC=clang OPT="$(UBSAN_CLANG_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=undefined" test
+# ThreadSanitizer over the whole suite: the quantizer's worker pipeline and
+# the threaded whole-tensor calls must be free of data races
+TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+check-tsan:
+	TSAN_OPTIONS=halt_on_error=1 $(MAKE) BUILD=build/tsan OPT="$(TSAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=thread" test
 
 # The NEON kernels have no hardware here: cross-build the test runner for
 # AArch64, statically, and run the dequantization tests (NEON against the

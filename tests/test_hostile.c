@@ -329,17 +329,18 @@ TEST(hostile_deep_nesting_at_every_depth_limit) {
 
 /* ---- a child with a 256 MiB address space ---- */
 
-/* AddressSanitizer reserves terabytes of address space for its shadow, so
- * under it the child runs the same opens without the limit. */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
+/* AddressSanitizer and ThreadSanitizer reserve terabytes of address space
+ * for their shadow, so under them the child runs the same opens without the
+ * limit. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UNDER_SHADOW_SAN 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UNDER_SHADOW_SAN 1
 #endif
 #endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
+#ifndef UNDER_SHADOW_SAN
+#define UNDER_SHADOW_SAN 0
 #endif
 
 /* Returns the child's exit status: 0 if every open was refused with the
@@ -348,7 +349,7 @@ static int child_under_rlimit(const char *path, const unsigned char *data, size_
     pid_t pid = fork();
     if (pid < 0) return -1;
     if (pid == 0) {
-        if (!UNDER_ASAN) {
+        if (!UNDER_SHADOW_SAN) {
             struct rlimit rl = {256u << 20, 256u << 20};
             if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(10);
             /* the limit is real: a 512 MiB allocation fails in here.  The
