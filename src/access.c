@@ -4,9 +4,9 @@
 #include "file.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <stdio.h>
 
 uint32_t lgg_file_version(const lgg_file *f) { return f ? f->version : 0; }
 lgg_endian lgg_file_endian(const lgg_file *f) { return f ? f->endian : LGG_LITTLE_ENDIAN; }
