@@ -359,7 +359,9 @@ LGG_API void lgg_close(lgg_file *f);
 LGG_API uint32_t lgg_file_version(const lgg_file *f);       /* 1, 2 or 3 */
 LGG_API lgg_endian lgg_file_endian(const lgg_file *f);      /* byte order of the file */
 LGG_API uint64_t lgg_file_alignment(const lgg_file *f);     /* general.alignment or 32 */
-LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section */
+LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section (the
+                                                               header's end in a file without tensors,
+                                                               which may end there) */
 LGG_API uint64_t lgg_file_header_size(const lgg_file *f);   /* end of the tensor infos (before padding) */
 LGG_API uint64_t lgg_file_size(const lgg_file *f);          /* bytes in the file */
 LGG_API const uint8_t *lgg_file_bytes(const lgg_file *f);   /* the whole file, read-only */
@@ -545,6 +547,14 @@ LGG_API bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out);
  * fit, buf (cap > 0) holds "".  Thread-safe. */
 LGG_API size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap);
 
+/* The recommended name of shard `index` (from 0) of a shard set set[0..n_set),
+ * so that every shard of a set gets the same base: the metadata comes from
+ * set[0] (the first shard, which holds it all), the parameter count from every
+ * shard, and the Shard part is index+1 of n_set (none when n_set is 1).
+ * Returns as lgg_recommended_name; 0 if set or set[0] is NULL or n_set is 0. */
+LGG_API size_t lgg_recommended_shard_name(const lgg_file *const *set, size_t n_set, uint32_t index, char *buf,
+                                          size_t cap);
+
 /* ======================================================================== */
 /* Model facts derived from metadata and tensors                             */
 /* ======================================================================== */
@@ -619,6 +629,17 @@ LGG_API lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t,
 /* The SIMD path lgg_dequantize uses on this CPU: "avx512", "avx2", "neon" or
  * "scalar".  Static storage. */
 LGG_API const char *lgg_simd_name(void);
+
+/* Decode one UTF-8 character at `data` (len bytes available).  Returns the
+ * bytes consumed (0 only when len is 0) and stores the code point in *cp
+ * (cp may be NULL).  Ill-formed input stores LGG_UTF8_INVALID and consumes
+ * the maximal subpart of a well-formed sequence (at least one byte), as
+ * Unicode recommends (chapter 3, "U+FFFD Substitution of Maximal Subparts"),
+ * so a caller that writes one U+FFFD per error replaces each ill-formed
+ * subsequence once.  Overlongs, surrogates and code points above U+10FFFF are
+ * ill-formed.  Thread-safe. */
+#define LGG_UTF8_INVALID 0xFFFFFFFFu
+LGG_API size_t lgg_utf8_decode(const void *data, size_t len, uint32_t *cp);
 
 /* ======================================================================== */
 /* Quantization: f32 rows to ggml types, byte-identical to ggml              */
@@ -840,6 +861,11 @@ LGG_API lgg_status lgg_writer_remove(lgg_writer *w, const char *key, size_t klen
 LGG_API lgg_status lgg_writer_rename(lgg_writer *w, const char *from, size_t flen, const char *to, size_t tlen,
                                      lgg_error *err);
 LGG_API uint64_t lgg_writer_kv_count(const lgg_writer *w);
+/* The type of the (first) pair `key` holds in the writer now, and for an
+ * array its element type (0 otherwise); either pointer may be NULL.
+ * LGG_ERR_NOT_FOUND if absent, LGG_ERR_ARG on NULL w or key. */
+LGG_API lgg_status lgg_writer_key_type(const lgg_writer *w, const char *key, size_t klen, uint32_t *type,
+                                       uint32_t *elem_type);
 
 /* ---- tensors ----
  * Each adds one tensor info (name, n_dims <= 4 dimensions ne[0..n_dims),
@@ -941,7 +967,12 @@ typedef struct lgg_split_options {
     uint64_t max_tensors;
     uint64_t max_size;
     const lgg_allocator *allocator; /* NULL: malloc/free */
+    uint32_t flags;                 /* LGG_SPLIT_* */
 } lgg_split_options;
+
+/* The first shard holds the metadata and no tensor (llama-gguf-split's
+ * --no-tensor-first-split); the tensors are split over the shards after it. */
+#define LGG_SPLIT_NO_TENSOR_FIRST 0x1u
 
 LGG_API void lgg_split_options_init(lgg_split_options *o); /* all zero */
 

@@ -282,6 +282,15 @@ static int64_t find_kv_ro(const lgg_writer *w, const char *key, uint64_t klen) {
     return -1;
 }
 
+lgg_status lgg_writer_key_type(const lgg_writer *w, const char *key, size_t klen, uint32_t *type, uint32_t *elem_type) {
+    if (!w || !key) return LGG_ERR_ARG;
+    int64_t i = find_kv_ro(w, key, klen);
+    if (i < 0) return LGG_ERR_NOT_FOUND;
+    if (type) *type = w->kv[i].vt;
+    if (elem_type) *elem_type = w->kv[i].et;
+    return LGG_OK;
+}
+
 /* Make the key index current; false when out of memory. */
 static bool kv_index(lgg_writer *w) {
     if (!w->kv_idx_ok) w->kv_idx_ok = lgg__nameidx_build(&w->kv_idx, w->alloc, w->n_kv, wkv_name, w, NULL);
