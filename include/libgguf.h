@@ -154,7 +154,11 @@ typedef struct lgg_limits {
 #define LGG_OPEN_ALLOW_MISSING_DATA 0x1u /* a tensor whose data lies past the end of the file
                                             does not fail open: its `data` is NULL and
                                             `data_available` false (for inspecting partial
-                                            downloads).  Other structural checks still apply. */
+                                            downloads).  A metadata-only file (tensor infos,
+                                            no data section: ggml's gguf_write_to_file with
+                                            only_meta) opens too, its data offset past the
+                                            end (lgg_file_metadata_only).  Other structural
+                                            checks still apply. */
 
 typedef struct lgg_open_options {
     const lgg_allocator *allocator; /* NULL: malloc/free */
@@ -359,7 +363,8 @@ LGG_API void lgg_close(lgg_file *f);
 LGG_API uint32_t lgg_file_version(const lgg_file *f);       /* 1, 2 or 3 */
 LGG_API lgg_endian lgg_file_endian(const lgg_file *f);      /* byte order of the file */
 LGG_API uint64_t lgg_file_alignment(const lgg_file *f);     /* general.alignment or 32 */
-LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section */
+LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section (past the
+                                                               end of a metadata-only file) */
 LGG_API uint64_t lgg_file_header_size(const lgg_file *f);   /* end of the tensor infos (before padding) */
 LGG_API uint64_t lgg_file_size(const lgg_file *f);          /* bytes in the file */
 LGG_API const uint8_t *lgg_file_bytes(const lgg_file *f);   /* the whole file, read-only */
@@ -368,6 +373,20 @@ LGG_API uint64_t lgg_tensor_count(const lgg_file *f);
 /* End of the last tensor's data (max of file_offset+size), or data_offset when
  * there are no tensors.  Bytes after it are trailing bytes. */
 LGG_API uint64_t lgg_file_data_end(const lgg_file *f);
+/* Bytes the file would have with all its tensor data: the data offset plus
+ * the end of the last tensor's data (without its trailing padding), or the
+ * data offset (the end of the header) when there are no tensors.  Tensors of
+ * unknown type count as empty.  Equals lgg_file_data_end unless the file was
+ * opened with LGG_OPEN_ALLOW_MISSING_DATA and some data is missing; a
+ * truncated download lacks (expected size - lgg_file_size) bytes. */
+LGG_API uint64_t lgg_file_expected_size(const lgg_file *f);
+/* True when the file has tensor infos but ends at or before the start of the
+ * data section, so no tensor data at all is present (ggml's
+ * gguf_write_to_file(..., only_meta = true) writes such files; they open
+ * only with LGG_OPEN_ALLOW_MISSING_DATA).  False for NULL, for a file
+ * without tensors, and when the tensors are all empty and the padding is
+ * there. */
+LGG_API bool lgg_file_metadata_only(const lgg_file *f);
 
 /* The i-th metadata pair in file order, or NULL if i >= lgg_kv_count(f). */
 LGG_API const lgg_kv *lgg_kv_at(const lgg_file *f, uint64_t i);
@@ -464,7 +483,9 @@ typedef enum lgg_check {
     LGG_CHECK_FILE_NAME = 17,        /* file name does not follow the naming convention */
     LGG_CHECK_COMPAT = 18,           /* something llama.cpp/ggml refuses */
     LGG_CHECK_TENSOR_NDIMS = 19,     /* n_dims 0 */
-    LGG_CHECK_MISSING_DATA = 20      /* tensor data past the end (only with LGG_OPEN_ALLOW_MISSING_DATA) */
+    LGG_CHECK_MISSING_DATA = 20      /* tensor data past the end (only with LGG_OPEN_ALLOW_MISSING_DATA): one
+                                        finding per file, an error "truncated: N bytes missing (...)", or for
+                                        a metadata-only file the warning "metadata only: no tensor data" */
 } lgg_check;
 
 typedef struct lgg_finding {

@@ -369,13 +369,15 @@ static lgg_status tensor_name_msg(const lgg_tensor *t, char *q, size_t cap) {
 static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
     char q[200];
     /* the data section starts at the next multiple of the alignment (ggml
-     * leaves it unpadded when there are no tensors) */
+     * leaves it unpadded when there are no tensors).  A metadata-only file
+     * (ggml's gguf_write_to_file with only_meta) ends before it: with
+     * LGG_OPEN_ALLOW_MISSING_DATA it opens, its data offset past the end. */
     if (f->n_tensors == 0) {
         f->data_offset = f->header_size;
         f->data_end = f->data_offset;
     } else {
         uint64_t pad = (f->alignment - f->header_size % f->alignment) % f->alignment, d;
-        if (lgg__add_ovf(f->header_size, pad, &d) || d > f->size)
+        if (lgg__add_ovf(f->header_size, pad, &d) || (d > f->size && !(f->flags & LGG_OPEN_ALLOW_MISSING_DATA)))
             return lgg__fail(err, LGG_ERR_TRUNCATED, f->header_size,
                              "the data section would start at offset %llu (after padding to %llu), past the end of "
                              "the file (%llu bytes)",
@@ -384,6 +386,7 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
         f->data_offset = d;
         f->data_end = d;
     }
+    f->expected_end = f->data_offset;
     for (uint64_t i = 0; i < f->n_tensors; i++) {
         lgg_tensor *t = &f->tensors[i];
         uint64_t n = 1;
@@ -431,6 +434,7 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
                              (unsigned long long)t->offset, (unsigned long long)t->size);
         }
         t->file_offset = start;
+        if (end > f->expected_end) f->expected_end = end;
         if (end > f->size) {
             if (f->flags & LGG_OPEN_ALLOW_MISSING_DATA) continue;
             tensor_name_msg(t, q, sizeof q);

@@ -518,11 +518,33 @@ static bool all_zero(const uint8_t *p, uint64_t n, uint64_t *at) {
     return true;
 }
 
+/* Tensor data past the end (only opened with LGG_OPEN_ALLOW_MISSING_DATA):
+ * one finding for the whole file, which says what a reader needs to know (a
+ * partial download, how much is missing), rather than one per tensor. */
+static void check_missing_data(vctx *c) {
+    const lgg_file *f = c->f;
+    uint64_t n_missing = 0, first = 0;
+    for (uint64_t i = 0; i < f->n_tensors; i++)
+        if (f->tensors[i].type_known && !f->tensors[i].data_available && !n_missing++) first = i;
+    if (lgg_file_metadata_only(f)) {
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_MISSING_DATA, f->size, "metadata only: no tensor data");
+    } else if (n_missing) {
+        char q[200];
+        Q(q, f->tensors[first].name.ptr, f->tensors[first].name.len);
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_MISSING_DATA, f->size,
+            "truncated: %llu bytes missing (the file has %llu bytes, its tensor data needs %llu); %llu of %llu "
+            "tensors lack data, the first being '%s'",
+            (unsigned long long)(f->expected_end - f->size), (unsigned long long)f->size,
+            (unsigned long long)f->expected_end, (unsigned long long)n_missing, (unsigned long long)f->n_tensors, q);
+    }
+}
+
 static void check_tensors(vctx *c) {
     const lgg_file *f = c->f;
     char q[200];
     bool packed = true;
     uint64_t expect = 0;
+    check_missing_data(c);
     for (uint64_t i = 0; i < f->n_tensors; i++) {
         const lgg_tensor *t = &f->tensors[i];
         Q(q, t->name.ptr, t->name.len);
@@ -546,11 +568,6 @@ static void check_tensors(vctx *c) {
             packed = false;
             continue;
         }
-        if (!t->data_available)
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_MISSING_DATA, t->file_offset,
-                "tensor '%s': data at offset %llu..%llu is past the end of the file (%llu bytes)", q,
-                (unsigned long long)t->file_offset, (unsigned long long)(t->file_offset + t->size),
-                (unsigned long long)f->size);
         if (t->offset != expect) packed = false;
         expect = t->offset + t->size + (f->alignment - t->size % f->alignment) % f->alignment;
     }
@@ -561,7 +578,7 @@ static void check_tensors(vctx *c) {
 
     /* padding: after the tensor infos, and after each tensor up to the next aligned offset */
     uint64_t at;
-    uint64_t hp = f->data_offset - f->header_size;
+    uint64_t hp = (f->data_offset < f->size ? f->data_offset : f->size) - f->header_size;
     if (hp && !all_zero(f->base + f->header_size, hp, &at))
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, f->header_size + at,
             "padding after the tensor infos has a non-zero byte at offset %llu",
