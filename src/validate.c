@@ -542,7 +542,9 @@ static void check_missing_data(vctx *c) {
 static void check_tensors(vctx *c) {
     const lgg_file *f = c->f;
     char q[200];
-    bool packed = true;
+    /* packing is checked up to the first tensor whose size is unknown: where
+     * the next one should start is unknown past it */
+    bool packed = true, sizes_known = true;
     uint64_t expect = 0;
     check_missing_data(c);
     for (uint64_t i = 0; i < f->n_tensors; i++) {
@@ -563,12 +565,13 @@ static void check_tensors(vctx *c) {
             add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_NDIMS, t->info_offset, "tensor '%s' has 0 dimensions", q);
         if (!t->type_known) {
             const lgg_type_info *ti = lgg_type_get(t->type);
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_TYPE, t->info_offset, "tensor '%s' has %s type %u%s%s", q,
-                ti ? "removed" : "unknown", t->type, ti ? " " : "", ti ? ti->name : "");
-            packed = false;
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_TYPE, t->info_offset,
+                "tensor '%s' has %s type %u%s%s: the size of its data is unknown", q, ti ? "removed" : "unknown",
+                t->type, ti ? " " : "", ti ? ti->name : "");
+            sizes_known = false;
             continue;
         }
-        if (t->offset != expect) packed = false;
+        if (sizes_known && t->offset != expect) packed = false;
         expect = t->offset + t->size + (f->alignment - t->size % f->alignment) % f->alignment;
     }
     if (!packed && f->n_tensors)
@@ -604,11 +607,21 @@ static void check_tensors(vctx *c) {
         }
         lgg__free(c->r->alloc, ord);
     }
+    /* bytes after the known tensors may be the data of one whose size is unknown */
+    if (!sizes_known) return;
     uint64_t end = f->data_end;
     if (f->n_tensors) {
         /* the last tensor's own padding is not trailing data */
         uint64_t padded = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
-        if (padded <= f->size) end = padded;
+        if (padded <= f->size)
+            end = padded;
+        else if (f->expected_end <= f->size) {
+            add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, f->size,
+                "the file ends %llu bytes before the padded end of the last tensor's data (offset %llu): valid, but "
+                "ggml refuses it when it reads the tensor data (gguf_init_from_file reads the padding too)",
+                (unsigned long long)(padded - f->size), (unsigned long long)padded);
+            end = f->size; /* what is there of the padding was checked above */
+        }
     }
     if (f->size > end)
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_TRAILING_BYTES, end, "%llu bytes after the end of the %s at offset %llu",

@@ -126,3 +126,82 @@ TEST(partial_no_tensors) {
     lgg_close(f);
     buf_free(&b);
 }
+
+/* Tensors "a" [8] F32 at 0 and "b" [3] F32 (12 bytes) at 32, with `data`
+ * bytes of data (44 without the last padding, 64 with it). */
+static void gen_unpadded_last(buf *b, size_t data) {
+    gen_header(b, 3, 2, 1);
+    gen_key(b, 3, "general.architecture", 8);
+    gen_str(b, 3, "test");
+    uint64_t a[1] = {8}, c[1] = {3};
+    gen_tensor(b, 3, "a", 1, a, 0, 0);
+    gen_tensor(b, 3, "b", 1, c, 0, 32);
+    buf_pad(b, 32);
+    for (size_t i = 0; i < data; i++) buf_u8(b, i < 44 ? 0x3F : 0);
+}
+
+/* Only the last tensor's padding missing: valid (no error, no trailing
+ * bytes), but ggml reads the padding too, so a compatibility note. */
+TEST(partial_last_padding_missing_is_a_note) {
+    static const size_t sizes[] = {44, 50, 64};
+    for (size_t k = 0; k < 3; k++) {
+        buf b = {0};
+        gen_unpadded_last(&b, sizes[k]);
+        lgg_file *f = NULL;
+        REQUIRE(open_flags(&b, b.n, 0, &f) == LGG_OK);
+        CHECK_EQ_U(lgg_file_expected_size(f), lgg_file_data_offset(f) + 44);
+        CHECK(!lgg_file_metadata_only(f));
+        lgg_report *r = validate_flags(f, LGG_VALIDATE_STRICT);
+        REQUIRE(r != NULL);
+        for (size_t i = 0; i < lgg_report_count(r); i++)
+            CHECKF(lgg_report_at(r, i)->severity != LGG_SEV_ERROR, "%zu bytes: %s", sizes[k],
+                   lgg_report_at(r, i)->message);
+        size_t notes = 0;
+        for (size_t i = 0; i < lgg_report_count(r); i++) {
+            const lgg_finding *x = lgg_report_at(r, i);
+            if (x->check != LGG_CHECK_COMPAT || !strstr(x->message, "padded end of the last tensor")) continue;
+            notes++;
+            char want[320];
+            snprintf(want, sizeof want,
+                     "the file ends %zu bytes before the padded end of the last tensor's data (offset %llu): valid, "
+                     "but ggml refuses it when it reads the tensor data (gguf_init_from_file reads the padding too)",
+                     64 - sizes[k], (unsigned long long)(lgg_file_data_offset(f) + 64));
+            CHECK_STR(x->message, want);
+            CHECK(x->severity == LGG_SEV_NOTE);
+            CHECK_EQ_U(x->offset, b.n);
+        }
+        CHECK_EQ_U(notes, sizes[k] < 64 ? 1 : 0);
+        lgg_report_free(r);
+        lgg_close(f);
+        buf_free(&b);
+    }
+}
+
+/* A tensor of unknown type has no known size: no "not packed tightly" note
+ * for the tensors after it, no "trailing bytes" for its data; the type
+ * finding says the size is unknown. */
+TEST(partial_unknown_type_size_unknown) {
+    buf b = {0};
+    gen_header(&b, 3, 2, 1);
+    gen_key(&b, 3, "general.architecture", 8);
+    gen_str(&b, 3, "test");
+    uint64_t a[1] = {64}, c[1] = {8};
+    gen_tensor(&b, 3, "u", 1, a, 200, 0); /* unknown type id, 64 bytes of data say the offsets */
+    gen_tensor(&b, 3, "b", 1, c, 0, 64);
+    buf_pad(&b, 32);
+    for (int i = 0; i < 96; i++) buf_u8(&b, 1);
+    lgg_file *f = NULL;
+    REQUIRE(open_flags(&b, b.n, 0, &f) == LGG_OK);
+    lgg_report *r = validate_flags(f, 0);
+    REQUIRE(r != NULL);
+    const lgg_finding *last = NULL;
+    CHECK_EQ_U(findings_of(r, LGG_CHECK_TENSOR_TYPE, &last), 1);
+    if (last) CHECK_STR(last->message, "tensor 'u' has unknown type 200: the size of its data is unknown");
+    for (size_t i = 0; i < lgg_report_count(r); i++)
+        CHECKF(!strstr(lgg_report_at(r, i)->message, "packed tightly") &&
+                   lgg_report_at(r, i)->check != LGG_CHECK_TRAILING_BYTES,
+               "unexpected finding: %s", lgg_report_at(r, i)->message);
+    lgg_report_free(r);
+    lgg_close(f);
+    buf_free(&b);
+}
