@@ -79,7 +79,9 @@ typedef enum lgg_status {
     LGG_ERR_NOMEM = 2,         /* an allocation failed */
     LGG_ERR_ARG = 3,           /* a caller passed an invalid argument */
     /* Structural: the file cannot be trusted at all (open fails). */
-    LGG_ERR_MAGIC = 4,         /* the first four bytes are not "GGUF" */
+    LGG_ERR_MAGIC = 4,         /* the first four bytes are not "GGUF"; GGUF's predecessors are named:
+                                  "legacy pre-GGUF format (ggjt v3), not GGUF" (ggml unversioned, ggmf
+                                  vN, ggjt vN, the magic in either byte order) */
     LGG_ERR_VERSION = 5,       /* version is not 1, 2 or 3 (in either byte order) */
     LGG_ERR_TRUNCATED = 6,     /* a field, string, array or tensor's data runs past the end of the file */
     LGG_ERR_LIMIT = 7,         /* a configured cap (lgg_limits) was exceeded */
