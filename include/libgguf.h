@@ -533,6 +533,30 @@ LGG_API void lgg_report_free(lgg_report *r); /* NULL is a no-op */
 /* Name of a severity: "error", "warning", "note". */
 LGG_API const char *lgg_severity_name(lgg_severity s);
 
+/* True if (key, len) follows the key-name rule lgg_validate applies
+ * (LGG_CHECK_KEY_SYNTAX, LGG_CHECK_KEY_LENGTH): 1 to 65535 bytes of ASCII
+ * lower_snake_case segments ([a-z0-9_]+) joined by '.', none empty.
+ * lgg_validate also accepts a first segment equal to the file's
+ * general.architecture whatever its characters ("command-r.context_length"
+ * is judged by the architecture-name rule instead): a caller that knows the
+ * architecture checks the rest of the key.  False for NULL.  Thread-safe. */
+LGG_API bool lgg_key_name_ok(const char *key, size_t len);
+
+/* The type of a standardized key: general.* and tokenizer.* keys of the
+ * spec, and "<arch>.<name>" for the spec's per-architecture keys with any
+ * architecture segment ("llama.context_length", "qwen2.rope.freq_base").
+ * The type is the one writers use and llama.cpp's loader requires (it
+ * accepts exactly one type per key): LGG_VT_U32 for the counts the spec
+ * lists as uint64 (context_length, embedding_length, block_count,
+ * feed_forward_length, attention.head_count[_kv], rope.dimension_count),
+ * which gguf-py writes as u32; LGG_VT_F32 for rope.freq_base, the norm
+ * epsilons...; LGG_VT_ARRAY for array keys (tokenizer.ggml.tokens...).
+ * lgg_validate reports a standardized key of another type as an error
+ * (a u64 count, which the spec allows, as a compatibility note).
+ * Returns LGG_OK and sets *vtype, LGG_ERR_NOT_FOUND for other keys,
+ * LGG_ERR_ARG for NULL.  Thread-safe. */
+LGG_API lgg_status lgg_standard_key_type(const char *key, size_t len, uint32_t *vtype);
+
 
 /* ======================================================================== */
 /* The naming convention                                                     */

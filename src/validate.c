@@ -116,6 +116,29 @@ static bool seg_ok(const char *p, size_t n) {
     return true;
 }
 
+/* lower_snake_case segments joined by '.'; a first segment equal to `arch`
+ * is judged by the architecture rule instead */
+static bool key_syntax_ok(const char *k, uint64_t n, lgg_str arch) {
+    if (n == 0) return false;
+    size_t segstart = 0, seg = 0;
+    for (size_t j = 0; j <= n; j++) {
+        if (j == n || k[j] == '.') {
+            const char *sp = k + segstart;
+            size_t sn = j - segstart;
+            bool arch_seg = seg == 0 && arch.len == sn && sn && memcmp(sp, arch.ptr, sn) == 0;
+            if (!arch_seg && !seg_ok(sp, sn)) return false;
+            segstart = j + 1;
+            seg++;
+        }
+    }
+    return true;
+}
+
+bool lgg_key_name_ok(const char *key, size_t len) {
+    const lgg_str none = {NULL, 0};
+    return key && len <= 65535 && key_syntax_ok(key, len, none);
+}
+
 static bool arch_name_ok(lgg_str a) {
     if (a.len == 0) return false;
     for (uint64_t i = 0; i < a.len; i++) {
@@ -169,15 +192,54 @@ static const char *kind_name(enum kind k) {
     switch (k) {
     case K_STR: return "string";
     case K_U32: return "u32";
-    case K_U64: return "u64 (or u32)";
+    case K_U64: return "u32 (or u64, which the spec allows)";
     case K_F32: return "f32";
     case K_BOOL: return "bool";
     case K_ARR_STR: return "array of string";
     case K_ARR_F32: return "array of f32";
     case K_ARR_I32: return "array of i32";
-    case K_UINT_OR_ARR: return "u64 (or u32)";
+    case K_UINT_OR_ARR: return "u32 (or u64, or an array of per-layer integers)";
     }
     return "?";
+}
+
+/* The type writers give kind k (gguf-py; the counts the spec lists as
+ * uint64 are written as u32) and llama.cpp reads: its loader accepts exactly
+ * one type per key. */
+static uint32_t kind_vtype(enum kind k) {
+    switch (k) {
+    case K_STR: return LGG_VT_STRING;
+    case K_U32: case K_U64: case K_UINT_OR_ARR: return LGG_VT_U32;
+    case K_F32: return LGG_VT_F32;
+    case K_BOOL: return LGG_VT_BOOL;
+    case K_ARR_STR: case K_ARR_F32: case K_ARR_I32: return LGG_VT_ARRAY;
+    }
+    return LGG_VT_COUNT;
+}
+
+/* The kind of a standardized key: general.* and tokenizer.* as listed,
+ * "<arch>.<rest>" for the architecture `arch`, or any when it is NULL. */
+static const std_key *find_std_key(const char *key, uint64_t len, const lgg_str *only_arch) {
+    const lgg_str k = {key, len};
+    for (size_t s = 0; s < sizeof GENERAL_KEYS / sizeof GENERAL_KEYS[0]; s++)
+        if (key_eq(k, GENERAL_KEYS[s].name)) return &GENERAL_KEYS[s];
+    const char *dot = memchr(key, '.', len);
+    if (!dot || dot == key) return NULL;
+    const lgg_str arch = {key, (uint64_t)(dot - key)};
+    if (key_eq(arch, "general") || key_eq(arch, "tokenizer")) return NULL;
+    if (only_arch && (only_arch->len != arch.len || memcmp(only_arch->ptr, arch.ptr, arch.len) != 0)) return NULL;
+    const lgg_str rest = {dot + 1, len - arch.len - 1};
+    for (size_t s = 0; s < sizeof ARCH_KEYS / sizeof ARCH_KEYS[0]; s++)
+        if (key_eq(rest, ARCH_KEYS[s].name)) return &ARCH_KEYS[s];
+    return NULL;
+}
+
+lgg_status lgg_standard_key_type(const char *key, size_t len, uint32_t *vtype) {
+    if (!key || !vtype) return LGG_ERR_ARG;
+    const std_key *s = find_std_key(key, len, NULL);
+    if (!s) return LGG_ERR_NOT_FOUND;
+    *vtype = kind_vtype(s->kind);
+    return LGG_OK;
 }
 
 static bool is_int(uint32_t t) {
@@ -185,13 +247,14 @@ static bool is_int(uint32_t t) {
            t == LGG_VT_I32 || t == LGG_VT_U64 || t == LGG_VT_I64;
 }
 
-/* Does value v have the type the spec gives kind k?  *lenient is set when it
- * only passes under the tolerated variants real writers use. */
+/* Does value v have the type the spec gives kind k?  Integer and float
+ * widths must be exact (llama.cpp refuses any other); integer arrays where
+ * the spec has a scalar or other elements pass only when not strict. */
 static bool kind_ok(const lgg_value *v, enum kind k, bool strict) {
     switch (k) {
     case K_STR: return v->type == LGG_VT_STRING;
-    case K_U32: return v->type == LGG_VT_U32 || (!strict && is_int(v->type));
-    case K_U64: return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 || (!strict && is_int(v->type));
+    case K_U32: return v->type == LGG_VT_U32;
+    case K_U64: return v->type == LGG_VT_U64 || v->type == LGG_VT_U32;
     case K_F32: return v->type == LGG_VT_F32;
     case K_BOOL: return v->type == LGG_VT_BOOL;
     case K_ARR_STR: return v->type == LGG_VT_ARRAY && v->elem_type == LGG_VT_STRING;
@@ -199,7 +262,7 @@ static bool kind_ok(const lgg_value *v, enum kind k, bool strict) {
     case K_ARR_I32: return v->type == LGG_VT_ARRAY && (v->elem_type == LGG_VT_I32 || (!strict && is_int(v->elem_type)));
     case K_UINT_OR_ARR:
         return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 ||
-               (!strict && (is_int(v->type) || (v->type == LGG_VT_ARRAY && is_int(v->elem_type))));
+               (!strict && v->type == LGG_VT_ARRAY && is_int(v->elem_type));
     }
     return false;
 }
@@ -357,6 +420,28 @@ static void check_value(vctx *c, const lgg_kv *kv) {
     }
 }
 
+/* A standardized key (general.*, tokenizer.*, and <arch>.* for the file's
+ * own architecture) with another type than the spec's. */
+static void check_key_type(vctx *c, const lgg_kv *kv, const char *q) {
+    const lgg_str k = kv->key;
+    if (key_eq(k, "general.alignment") || key_eq(k, "general.architecture")) return; /* checked on their own */
+    const std_key *s = find_std_key(k.ptr, k.len, &c->arch);
+    if (!s) return;
+    const lgg_value *v = &kv->value;
+    if (!kind_ok(v, s->kind, c->strict)) {
+        char actual[40];
+        if (v->type == LGG_VT_ARRAY)
+            snprintf(actual, sizeof actual, "array of %s", lgg_vtype_name(v->elem_type));
+        else
+            snprintf(actual, sizeof actual, "%s", lgg_vtype_name(v->type));
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, expected %s", q, actual,
+            kind_name(s->kind));
+    } else if (v->type == LGG_VT_U64 && kind_vtype(s->kind) == LGG_VT_U32) {
+        add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, kv->offset,
+            "'%s' is u64, which the spec allows: llama.cpp will not load it (it reads u32 only)", q);
+    }
+}
+
 static void check_keys(vctx *c) {
     const lgg_file *f = c->f;
     char q[200];
@@ -367,21 +452,7 @@ static void check_keys(vctx *c) {
         if (k.len > 65535)
             add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_LENGTH, kv->offset, "key at offset %llu is %llu bytes long, over 65535",
                 (unsigned long long)kv->offset, (unsigned long long)k.len);
-        /* syntax: lower_snake_case segments joined by '.'; a first segment equal
-         * to the architecture is judged by the architecture rule instead */
-        bool ok = k.len > 0;
-        size_t segstart = 0, seg = 0;
-        for (size_t j = 0; ok && j <= k.len; j++) {
-            if (j == k.len || k.ptr[j] == '.') {
-                const char *sp = k.ptr + segstart;
-                size_t sn = j - segstart;
-                bool arch_seg = seg == 0 && c->arch.len == sn && sn && memcmp(sp, c->arch.ptr, sn) == 0;
-                if (!arch_seg && !seg_ok(sp, sn)) ok = false;
-                segstart = j + 1;
-                seg++;
-            }
-        }
-        if (!ok)
+        if (!key_syntax_ok(k.ptr, k.len, c->arch))
             add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_SYNTAX, kv->offset,
                 "key '%s' at offset %llu is not lower_snake_case ASCII segments separated by '.'", q,
                 (unsigned long long)kv->offset);
@@ -392,26 +463,7 @@ static void check_keys(vctx *c) {
                 (long long)first, (unsigned long long)f->kv[first].offset);
         check_value(c, kv);
 
-        /* standardized keys and their types */
-        for (size_t s = 0; s < sizeof GENERAL_KEYS / sizeof GENERAL_KEYS[0]; s++) {
-            if (!key_eq(k, GENERAL_KEYS[s].name)) continue;
-            if (!kind_ok(&kv->value, GENERAL_KEYS[s].kind, c->strict) && !key_eq(k, "general.alignment") &&
-                !key_eq(k, "general.architecture"))
-                add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, the spec says %s", q,
-                    lgg_vtype_name(kv->value.type), kind_name(GENERAL_KEYS[s].kind));
-            break;
-        }
-        if (c->arch.len && k.len > c->arch.len + 1 && memcmp(k.ptr, c->arch.ptr, c->arch.len) == 0 &&
-            k.ptr[c->arch.len] == '.') {
-            lgg_str rest = {k.ptr + c->arch.len + 1, k.len - c->arch.len - 1};
-            for (size_t s = 0; s < sizeof ARCH_KEYS / sizeof ARCH_KEYS[0]; s++) {
-                if (!key_eq(rest, ARCH_KEYS[s].name)) continue;
-                if (!kind_ok(&kv->value, ARCH_KEYS[s].kind, c->strict))
-                    add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, the spec says %s", q,
-                        lgg_vtype_name(kv->value.type), kind_name(ARCH_KEYS[s].kind));
-                break;
-            }
-        }
+        check_key_type(c, kv, q);
     }
 }
 
