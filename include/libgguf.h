@@ -482,7 +482,9 @@ typedef enum lgg_check {
     LGG_CHECK_TRAILING_BYTES = 14,
     LGG_CHECK_PADDING = 15,          /* non-zero padding bytes */
     LGG_CHECK_ARCH_NAME = 16,        /* architecture name outside [a-z0-9]+ */
-    LGG_CHECK_FILE_NAME = 17,        /* file name does not follow the naming convention */
+    LGG_CHECK_FILE_NAME = 17,        /* file name does not follow the naming convention, or disagrees with the
+                                        split keys: always a warning (LGG_VALIDATE_STRICT does not make it an
+                                        error: a name is no part of the file), offset LGG_NO_OFFSET */
     LGG_CHECK_COMPAT = 18,           /* something llama.cpp/ggml refuses */
     LGG_CHECK_TENSOR_NDIMS = 19,     /* n_dims 0 */
     LGG_CHECK_MISSING_DATA = 20      /* tensor data past the end (only with LGG_OPEN_ALLOW_MISSING_DATA): one
@@ -501,10 +503,16 @@ typedef struct lgg_report lgg_report;
 
 /* Validation options. */
 #define LGG_VALIDATE_STRICT 0x1u /* every deviation from the letter of the spec is an error
-                                    (warnings become errors; notes stay notes) */
+                                    (warnings become errors, except file-name findings; notes
+                                    stay notes) */
 typedef struct lgg_validate_options {
     uint32_t flags;          /* LGG_VALIDATE_* */
-    const char *file_name;   /* base name to check against the naming convention, or NULL to skip */
+    const char *file_name;   /* base name (no directory) to check against the naming convention, or
+                                NULL to skip the check (stdin, pipes).  A name passes when it matches
+                                the spec's expression (lgg_name_parse), or its prose: a missing
+                                Version means v1.0, and BaseName may hold '.' and '_' as gguf-py
+                                writes it ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"); or when it is
+                                exactly lgg_recommended_name(f) */
     const lgg_allocator *allocator; /* NULL: malloc/free */
 } lgg_validate_options;
 

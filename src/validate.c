@@ -27,7 +27,8 @@ static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, 
     LGG_PRINTF(5, 6);
 static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, const char *fmt, ...) {
     if (r->oom) return;
-    if (r->strict && sev == LGG_SEV_WARNING) sev = LGG_SEV_ERROR;
+    /* a file's name is no part of the file: strictness does not judge it */
+    if (r->strict && sev == LGG_SEV_WARNING && check != LGG_CHECK_FILE_NAME) sev = LGG_SEV_ERROR;
     if ((unsigned)check < N_CHECKS) {
         if (r->listed[check] >= LGG_REPORT_MAX_PER_CHECK) {
             if (!r->dropped[check]++ || sev < r->dropped_sev[check]) r->dropped_sev[check] = sev;
@@ -681,6 +682,22 @@ static void check_tensors(vctx *c) {
             (unsigned long long)end);
 }
 
+/* The convention's expression, its prose (lgg__name_parse_lenient), or
+ * exactly the name lgg_recommended_name gives the file. */
+static bool file_name_ok(const lgg_file *f, const char *name, size_t n, lgg_report *r) {
+    if (lgg__name_parse_lenient(name, n)) return true;
+    if (lgg_recommended_name(f, NULL, 0) != n) return false;
+    char *rec = lgg__alloc(r->alloc, n + 1);
+    if (!rec) {
+        r->oom = true;
+        return true;
+    }
+    lgg_recommended_name(f, rec, n + 1);
+    const bool same = memcmp(rec, name, n) == 0;
+    lgg__free(r->alloc, rec);
+    return same;
+}
+
 /* A shard's name and its split keys must tell the same position: loaders
  * find the other shards by name and check them by key. */
 static void check_shard_name(vctx *c, const char *name, size_t n) {
@@ -691,14 +708,14 @@ static void check_shard_name(vctx *c, const char *name, size_t n) {
     bool keyed = lgg_get(c->f, "split.count", &v) == LGG_OK && lgg_value_uint(&v, &count) == LGG_OK &&
                  lgg_get(c->f, "split.no", &v) == LGG_OK && lgg_value_uint(&v, &no) == LGG_OK;
     if (named && !keyed)
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
             "file name says shard %u of %u, but the file has no split.no and split.count", idx + 1, cnt);
     else if (named && (no != idx || count != cnt))
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
             "file name says shard %u of %u, but split.no and split.count say %llu of %llu", idx + 1, cnt,
             (unsigned long long)no + 1, (unsigned long long)count);
     else if (!named && keyed && no < count && count <= 99999)
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
             "the file is shard %llu of %llu, but its name does not end in -%05llu-of-%05llu.gguf: loaders will not "
             "find the other shards", (unsigned long long)no + 1, (unsigned long long)count,
             (unsigned long long)no + 1, (unsigned long long)count);
@@ -725,9 +742,10 @@ lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg
             "metadata holds nested arrays: llama.cpp will not load it (ggml's reader rejects arrays of arrays)");
     if (opts && opts->file_name) {
         size_t n = strlen(opts->file_name);
-        if (!lgg_name_parse(opts->file_name, n, NULL))
-            add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
-                "file name does not follow the naming convention <BaseName>-<SizeLabel>-<Version>[-<Encoding>]...gguf");
+        if (!file_name_ok(f, opts->file_name, n, r))
+            add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
+                "file name does not follow the naming convention "
+                "<BaseName>-<SizeLabel>[-<FineTune>][-<Version>][-<Encoding>]...gguf");
         check_shard_name(&c, opts->file_name, n);
     }
     /* one line for each check that had more findings than a report lists */
