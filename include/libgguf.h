@@ -860,16 +860,34 @@ LGG_API void lgg_write_options_init(lgg_write_options *o);
 LGG_API lgg_status lgg_writer_create(const lgg_allocator *allocator, lgg_writer **out, lgg_error *err);
 LGG_API void lgg_writer_free(lgg_writer *w); /* NULL is a no-op */
 
-/* Start a writer from an open file: every metadata pair (duplicates
- * included, in file order) and every tensor info, each tensor's data copied
- * from `f` (converted to the output byte order as needed).  `fd` is -1 or a
- * descriptor open for reading on the same file: with it, the writer can copy
- * data with copy_file_range and refuses (LGG_ERR_EXISTS) to write onto that
- * file.  `f` (and fd) must stay open until the writer is freed.
+/* Start a writer from an open file: every metadata pair in file order and
+ * every tensor info, each tensor's data copied from `f` (converted to the
+ * output byte order as needed).  A key that occurs more than once keeps only
+ * its first occurrence (the one lookups return: ggml refuses a file with
+ * duplicate keys); lgg_writer_dropped_count/_at tell which were left out.
+ * `fd` is -1 or a descriptor open for reading on the same file: with it, the
+ * writer can copy data with copy_file_range and refuses (LGG_ERR_EXISTS) to
+ * write onto that file.  `f` (and fd) must stay open until the writer is
+ * freed.
  * Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_UNSUPPORTED (a tensor of an
  * unknown or removed type, whose size cannot be known). */
 LGG_API lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator,
                                         lgg_writer **out, lgg_error *err);
+
+/* lgg_writer_from_file with flags (LGG_FROM_FILE_*; 0 is
+ * lgg_writer_from_file).  LGG_ERR_ARG for an unknown flag. */
+#define LGG_FROM_FILE_KEEP_DUPLICATES 0x1u /* keep every pair, later occurrences of a key
+                                              included, as the file has them (forensic copies) */
+LGG_API lgg_status lgg_writer_from_file2(const lgg_file *f, int fd, const lgg_allocator *allocator,
+                                         uint32_t flags, lgg_writer **out, lgg_error *err);
+
+/* The pairs of the source file that lgg_writer_from_file left out because
+ * their key occurred before: how many (0 for a writer not started from a
+ * file, or with LGG_FROM_FILE_KEEP_DUPLICATES), and the i-th in file order
+ * as a view into the source file (its key, value and offset; valid while
+ * that file is open), or NULL when i is out of range. */
+LGG_API uint64_t lgg_writer_dropped_count(const lgg_writer *w);
+LGG_API const lgg_kv *lgg_writer_dropped_at(const lgg_writer *w, uint64_t i);
 
 /* ---- metadata ----
  * lgg_writer_set: set key (key, klen) to *v.  An existing key is replaced in

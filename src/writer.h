@@ -52,6 +52,9 @@ struct lgg_writer {
     uint64_t n_t, cap_t;
     const lgg_file *src; /* set by lgg_writer_from_file */
     int src_fd;
+    /* indices in src of the repeated keys lgg_writer_from_file left out */
+    uint64_t *dropped;
+    uint64_t n_dropped;
     /* more files the output must not be (merge inputs that add no tensor) */
     int *in_fds;
     uint32_t n_in_fds;
