@@ -842,6 +842,14 @@ typedef struct lgg_write_options {
     lgg_write_fn write_fn;  /* NULL: write(2).  When set, copy_file_range is not used */
     void *write_ud;
     uint32_t flags;         /* LGG_WRITE_* */
+    /* NULL, or told about every temporary file a safe write makes (so that a
+     * tool can remove it when SIGINT/SIGTERM ends the process mid-write):
+     * called with created = 1 right after the file is created (tmp_path, a
+     * path in the target's directory, stays valid until the next call) and
+     * with created = 0 just after it is renamed into place or removed.
+     * Called on the writing thread; must not call back into the writer. */
+    void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
+    void *temp_ud;
 } lgg_write_options;
 
 /* lgg_writer_write_file / lgg_writer_update_file without fsync: the
@@ -1181,6 +1189,9 @@ typedef struct lgg_quant_write_options {
     lgg_quant_progress_fn progress;
     void *progress_ud;
     uint32_t write_flags;           /* LGG_WRITE_* (LGG_WRITE_NO_SYNC: skip the fsyncs) */
+    /* as in lgg_write_options: told about each output's temporary file */
+    void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
+    void *temp_ud;
 } lgg_quant_write_options;
 
 LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);

@@ -669,6 +669,8 @@ lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, l
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "unknown byte order %d", (int)r->endian);
     r->write_fn = o ? o->write_fn : NULL;
     r->write_ud = o ? o->write_ud : NULL;
+    r->temp_fn = o ? o->temp_fn : NULL;
+    r->temp_ud = o ? o->temp_ud : NULL;
     r->flags = o ? o->flags : 0;
     r->alloc = o && o->allocator ? o->allocator : w->alloc;
     /* the alignment readers will use is the one the metadata states */

@@ -74,6 +74,8 @@ typedef struct lgg__wopts {
     bool set_alignment; /* general.alignment must be written as u32 `alignment` */
     lgg_write_fn write_fn;
     void *write_ud;
+    void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
+    void *temp_ud;
     const lgg_allocator *alloc;
     uint32_t flags;  /* LGG_WRITE_* */
     bool writeback;  /* start write-back of what is written as it goes (a file that will be synced) */
