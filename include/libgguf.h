@@ -671,8 +671,10 @@ LGG_API lgg_status lgg_dequantize_rows(const lgg_file *f, const lgg_tensor *t,
 LGG_API lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t,
                                          float *dst, uint64_t dst_count, int n_threads);
 
-/* The SIMD path lgg_dequantize uses on this CPU: "avx512", "avx2", "neon" or
- * "scalar".  Static storage. */
+/* The SIMD path lgg_dequantize uses on this CPU, one of exactly three:
+ * "avx2" (x86-64 with AVX2 and F16C, detected at run time), "neon"
+ * (AArch64) or "scalar" (the portable reference, everywhere else).  There is
+ * no AVX-512 path: AVX-512 CPUs use "avx2".  Static storage; thread-safe. */
 LGG_API const char *lgg_simd_name(void);
 
 /* ======================================================================== */
