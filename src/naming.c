@@ -33,6 +33,14 @@ static bool base_seg(tok t) {
         if (!is_digit(t.p[i]) && !is_ws(t.p[i])) return false;
     return true;
 }
+/* the lenient reading's BaseName segment: also '.' and '_', which gguf-py
+ * copies from general.basename ("Llama-3.1", "Qwen2.5") */
+static bool base_seg_lenient(tok t) {
+    if (t.n == 0) return false;
+    for (size_t i = 0; i < t.n; i++)
+        if (!is_alpha(t.p[i]) && !is_digit(t.p[i]) && !is_ws(t.p[i]) && t.p[i] != '.' && t.p[i] != '_') return false;
+    return true;
+}
 /* (\d+\.)?\d+[A-Za-z] */
 static bool size_core(const char *p, size_t n) {
     size_t i = 0;
@@ -144,7 +152,10 @@ static bool tail(const tok *t, size_t i, size_t n, lgg_name_parts *o) {
     return false;
 }
 
-bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
+/* The spec's expression, or with `lenient` its prose: a missing Version
+ * means v1.0 (so it may be left out), and BaseName segments may hold '.'
+ * and '_'.  A SizeLabel is required either way. */
+static bool parse(const char *name, size_t len, lgg_name_parts *out, bool lenient) {
     lgg_name_parts o;
     memset(&o, 0, sizeof o);
     if (!name || len < 5 || memcmp(name + len - 5, ".gguf", 5) != 0) return false;
@@ -160,9 +171,9 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
             start = i + 1;
         }
     }
-    if (!all_alnum_ws(t[0])) return false;
+    if (lenient ? !base_seg_lenient(t[0]) : !all_alnum_ws(t[0])) return false;
     size_t bmax = 1;
-    while (bmax < n && base_seg(t[bmax])) bmax++;
+    while (bmax < n && (lenient ? base_seg_lenient(t[bmax]) : base_seg(t[bmax]))) bmax++;
     for (size_t b = bmax; b >= 1; b--) {
         /* with a SizeLabel (two-token form first), then FineTune greedy */
         for (int two = 1; two >= 0; two--) {
@@ -178,11 +189,12 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
             for (size_t fe = fmax;; fe--) {
                 /* FineTune = tokens [after, fe); [A-Za-z0-9\s-]+ may also hold empty tokens
                    between dashes, handled by fine_tok allowing them only inside the run */
-                if (fe < n && version_tok(t[fe]) && tail(t, fe + 1, n, &o)) {
+                const bool versioned = fe < n && version_tok(t[fe]) && tail(t, fe + 1, n, &o);
+                if (versioned || (lenient && tail(t, fe, n, &o))) {
                     o.base_name = span(t, 0, b);
                     o.size_label = span(t, s, after);
                     o.fine_tune = span(t, after, fe);
-                    o.version = span(t, fe, fe + 1);
+                    o.version = versioned ? span(t, fe, fe + 1) : (lgg_str){NULL, 0};
                     if (out) *out = o;
                     return true;
                 }
@@ -199,6 +211,12 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
         if (b == 1) break;
     }
     return false;
+}
+
+bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) { return parse(name, len, out, false); }
+
+bool lgg__name_parse_lenient(const char *name, size_t len) {
+    return parse(name, len, NULL, false) || parse(name, len, NULL, true);
 }
 
 /* ---- the recommended name ------------------------------------------------ */

@@ -4,9 +4,12 @@
 #include "test.h"
 #include "libgguf.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <pty.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -281,4 +284,81 @@ TEST(cli_json_replaces_ill_formed_utf8_once_per_subpart) {
     CHECK_EQ_U(run_gguf_capture(&o, NULL, "get", "--json", out, "x.s", NULL), 0);
     CHECK_STR(o, "\"a\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "b\"\n");
     free(o);
+}
+
+TEST(cli_copy_drops_repeated_keys_unless_asked) {
+    const char *in = shared_path("corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"), *out = scratch("dup-copy.gguf");
+    if (access(in, R_OK) != 0) {
+        test_skip("%s is missing", in);
+        return;
+    }
+    char *e = NULL;
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "copy", in, out, NULL), 0);
+    CHECK(e && strstr(e, "warning: left out a repeated key '") != NULL && strstr(e, "--keep-duplicates") != NULL);
+    free(e);
+    lgg_file *f = NULL, *g = NULL;
+    REQUIRE(lgg_open_file(in, NULL, &f, NULL) == LGG_OK);
+    REQUIRE(lgg_open_file(out, NULL, &g, NULL) == LGG_OK);
+    CHECK(lgg_kv_count(g) < lgg_kv_count(f));
+    /* every key once: what ggml needs to load it */
+    for (uint64_t i = 0; i < lgg_kv_count(g); i++) {
+        const lgg_kv *kv = lgg_kv_at(g, i);
+        CHECK(lgg_find_key(g, kv->key.ptr, kv->key.len) == (int64_t)i);
+    }
+    lgg_close(g);
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "copy", "--keep-duplicates", in, out, NULL), 0);
+    CHECK_STR(e, "");
+    free(e);
+    REQUIRE(lgg_open_file(out, NULL, &g, NULL) == LGG_OK);
+    CHECK(lgg_kv_count(g) == lgg_kv_count(f));
+    lgg_close(g);
+    lgg_close(f);
+}
+
+/* SIGINT/SIGTERM in the middle of a write remove the temporary file. */
+TEST(cli_signal_leaves_no_temporary_file) {
+    const char *dir = scratch("sig");
+    mkdir(dir, 0700);
+    char in[1200], out[1200];
+    snprintf(in, sizeof in, "%s/in.gguf", dir);
+    snprintf(out, sizeof out, "%s/out.gguf", dir);
+    REQUIRE(copy_file(shared_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
+    char tool[1024];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    int caught = 0;
+    for (int attempt = 0; attempt < 20 && !caught; attempt++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            int dn = open("/dev/null", O_WRONLY);
+            dup2(dn, 1), dup2(dn, 2);
+            execl(tool, tool, "quantize", "-q", in, out, "Q4_K_M", "1", (char *)NULL);
+            _exit(127);
+        }
+        /* wait for the temporary file to appear, then interrupt */
+        for (int spin = 0; spin < 20000 && !caught; spin++) {
+            DIR *d = opendir(dir);
+            struct dirent *e;
+            while (d && (e = readdir(d)))
+                if (strstr(e->d_name, ".tmp")) caught = 1;
+            if (d) closedir(d);
+            if (!caught) usleep(50);
+        }
+        kill(pid, attempt % 2 ? SIGINT : SIGTERM);
+        int st;
+        waitpid(pid, &st, 0);
+        if (caught) CHECK(WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM));
+        unlink(out);
+    }
+    if (!caught) {
+        test_skip("the write finished before it could be interrupted");
+        return;
+    }
+    DIR *d = opendir(dir);
+    REQUIRE(d);
+    struct dirent *e;
+    int left = 0;
+    while ((e = readdir(d)))
+        if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) left++;
+    closedir(d);
+    CHECK_EQ_U(left, 0);
 }

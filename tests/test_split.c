@@ -555,7 +555,9 @@ TEST(cli_merge_refusals) {
            "merge", r1, out, NULL, NULL, NULL);
     REQUIRE(copy_to(scratch("keep3.gguf"), r3));
     /* metadata outside the first shard */
-    EXPECT(0, "", "", "set", r3, "general.name=str:x", NULL, NULL, NULL);
+    EXPECT(0, "", "gguf set: $T/r-00003-of-00003.gguf: the header no longer fits its padding: rewriting the whole file "
+                  "(783.56 KiB)\n",
+           "set", r3, "general.name=str:x", NULL, NULL, NULL);
     EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: shard 3 has metadata key 'general.name': metadata belongs "
                   "in the first shard only\n",
            "merge", r1, out, NULL, NULL, NULL);

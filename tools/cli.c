@@ -7,19 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes the file would have with all its tensor data. */
-static uint64_t expected_size(const lgg_file *f) {
-    uint64_t end = lgg_file_data_offset(f);
-    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
-        const lgg_tensor *t = lgg_tensor_at(f, i);
-        uint64_t e;
-        if (!__builtin_add_overflow(lgg_file_data_offset(f), t->offset, &e) && !__builtin_add_overflow(e, t->size, &e) &&
-            e > end)
-            end = e;
-    }
-    return end;
-}
-
 lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_file *f = NULL;
     lgg_error e;
@@ -32,9 +19,9 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
-    uint64_t want = expected_size(f), have = lgg_file_size(f);
+    uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
     if (how == CLI_OPEN_META && lgg_tensor_count(f) && want > have) {
-        if (have <= lgg_file_data_offset(f))
+        if (lgg_file_metadata_only(f))
             cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
                     (unsigned long long)want);
         else

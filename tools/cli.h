@@ -152,8 +152,12 @@ int cmd_name(int argc, char **argv);
 int cmd_quantize(int argc, char **argv);
 
 /* ---- writing (cli_write.c) ---- */
-/* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM. */
+/* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
 lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_options *o, lgg_error *e);
+/* The temp_fn for any other library write (lgg_write_options,
+ * lgg_quant_write_options): keeps the temporary file's path for the signal
+ * handler that removes it. */
+void cli_temp_note(void *ud, const char *path, int created);
 
 /* ---- editing (cli_edit.c) ---- */
 typedef struct cli_edit {

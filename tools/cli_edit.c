@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
@@ -28,6 +29,71 @@ int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
     return CLI_OK;
 }
 
+/* Bytes written so far by a whole-file rewrite, for its progress bar. */
+typedef struct rewrite_progress {
+    cli_progress bar;
+} rewrite_progress;
+
+static long counting_write(void *ud, int fd, const void *buf, size_t n) {
+    rewrite_progress *p = ud;
+    ssize_t r = write(fd, buf, n);
+    if (r > 0) cli_progress_add(&p->bar, (uint64_t)r);
+    return (long)r;
+}
+
+/* Free bytes on the file system that holds path's directory, or UINT64_MAX
+ * when it cannot be told. */
+static uint64_t free_space(const char *path) {
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    struct statvfs st;
+    if (statvfs(dir, &st) != 0) return UINT64_MAX;
+    return (uint64_t)st.f_bavail * st.f_frsize;
+}
+
+/* Write the edit back into e->path: in place when the header keeps its
+ * padded size; otherwise the whole file is rewritten beside it, which is
+ * said, checked against the free space first, and shown on a terminal. */
+static lgg_status cli_update_file(const char *cmd, cli_edit *e, lgg_error *err) {
+    lgg_write_options o;
+    lgg_write_options_init(&o);
+    o.version = lgg_file_version(e->f);
+    o.endian = lgg_file_endian(e->f);
+    o.temp_fn = cli_temp_note;
+    uint64_t hsize = 0, a = lgg_file_alignment(e->f);
+    lgg_status s = lgg_writer_header_size(e->w, &o, &hsize, err);
+    if (s != LGG_OK) return s;
+    const uint64_t padded = a ? hsize + (a - hsize % a) % a : hsize;
+    const bool rewrite = lgg_tensor_count(e->f) == 0 || padded != lgg_file_data_offset(e->f);
+    rewrite_progress rp;
+    memset(&rp, 0, sizeof rp);
+    if (rewrite && lgg_tensor_count(e->f) > 0) {
+        uint64_t data = lgg_file_size(e->f) - lgg_file_data_offset(e->f), need = padded + data, avail = free_space(e->path);
+        char nb[32], ab[32];
+        cli_fmt_bytes(nb, sizeof nb, need);
+        if (avail != UINT64_MAX && avail < need) {
+            cli_fmt_bytes(ab, sizeof ab, avail);
+            err->code = LGG_ERR_IO;
+            err->offset = LGG_NO_OFFSET;
+            snprintf(err->message, sizeof err->message,
+                     "the header no longer fits its padding and the whole file must be rewritten beside it (%s), "
+                     "but only %s are free there; nothing was changed",
+                     nb, ab);
+            return LGG_ERR_IO;
+        }
+        cli_err(cmd, e->path, "the header no longer fits its padding: rewriting the whole file (%s)", nb);
+        cli_progress_init(&rp.bar, cmd, need);
+        if (rp.bar.on) {
+            o.write_fn = counting_write; /* only on a terminal: it costs copy_file_range */
+            o.write_ud = &rp;
+        }
+    }
+    s = lgg_writer_update_file(e->w, e->path, &o, NULL, err);
+    cli_progress_end(&rp.bar);
+    return s;
+}
+
 int cli_edit_commit(const char *cmd, cli_edit *e, const char *out) {
     lgg_error err;
     memset(&err, 0, sizeof err);
@@ -44,7 +110,7 @@ int cli_edit_commit(const char *cmd, cli_edit *e, const char *out) {
         o.endian = lgg_file_endian(e->f);
         s = cli_write_file(e->w, out, &o, &err);
     } else {
-        s = lgg_writer_update_file(e->w, e->path, NULL, NULL, &err);
+        s = cli_update_file(cmd, e, &err);
     }
     if (s != LGG_OK) {
         cli_err_lgg(cmd, out ? out : e->path, &err);

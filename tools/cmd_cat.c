@@ -98,6 +98,7 @@ static int open_output(output *o, const char *out, const char *in) {
     }
     snprintf(o->tmp, cap, "%.*s.%s.XXXXXX", (int)dlen, out, base);
     int fd = mkstemp(o->tmp);
+    if (fd >= 0) cli_temp_note(NULL, o->tmp, 1); /* removed if a signal ends the run */
     if (fd < 0) {
         fprintf(stderr, "gguf cat: %s: cannot create a temporary file: %s\n", out, strerror(errno));
         free(o->tmp);
@@ -119,6 +120,7 @@ static int open_output(output *o, const char *out, const char *in) {
         fprintf(stderr, "gguf cat: %s: %s\n", out, strerror(errno));
         close(fd);
         unlink(o->tmp);
+        cli_temp_note(NULL, o->tmp, 0);
         free(o->tmp);
         o->tmp = NULL;
         return -1;
@@ -142,6 +144,7 @@ static int close_output(output *o, int ok) {
     if (ok && !err && rename(o->tmp, o->path) != 0) err = errno;
     if (ok && err) fprintf(stderr, "gguf cat: %s: %s\n", name, strerror(err));
     if (!ok || err) unlink(o->tmp);
+    cli_temp_note(NULL, o->tmp, 0);
     free(o->tmp);
     return ok && !err ? 0 : -1;
 }

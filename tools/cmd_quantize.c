@@ -415,7 +415,7 @@ int cmd_quantize(int argc, char **argv) {
         lgg_imatrix_filter(im, q.include, q.n_include, q.exclude, q.n_exclude);
         o.imatrix = im;
     }
-    fds[0] = open(in, O_RDONLY | O_CLOEXEC);
+    fds[0] = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
     if (fds[0] < 0) {
         cli_err("quantize", in, "%s", strerror(errno));
         rc = CLI_FAIL;
@@ -445,6 +445,7 @@ int cmd_quantize(int argc, char **argv) {
     wo.imatrix_file = q.imatrix;
     wo.input_fds = fds;
     wo.write_flags = q.no_fsync ? LGG_WRITE_NO_SYNC : 0;
+    wo.temp_fn = cli_temp_note;
     const size_t n = lgg_quant_plan_count(plan);
     uint64_t in_bytes = 0, out_bytes = 0;
     for (size_t i = 0; i < n; i++) {

@@ -84,7 +84,7 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
 
 /* A key the spec's naming rule allows, or --force. */
 static int key_allowed(const char *file, const char *key, size_t len, int force) {
-    if (force || 1 /*XXX-lib13 lgg_key_name_ok(key, len)*/) return 1;
+    if (force || lgg_key_name_ok(key, len)) return 1;
     cli_err("set", file, "'%.*s' is not a valid key (lower_snake_case segments separated by dots); --force writes it",
             (int)len, key);
     return 0;
@@ -95,7 +95,7 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     size_t kl = (size_t)(eq - a);
     if (!key_allowed(file, a, kl, force)) return CLI_FAIL;
     uint32_t have = CLI_NO_TYPE, have_elem = CLI_NO_TYPE, std;
-    if (lgg_writer_key_type(e->w, a, kl, &have, &have_elem) != LGG_OK && 0 /*XXX-lib13 lgg_standard_key_type(a, kl, &std) == LGG_OK*/)
+    if (lgg_writer_key_type(e->w, a, kl, &have, &have_elem) != LGG_OK && lgg_standard_key_type(a, kl, &std) == LGG_OK)
         have = std; /* a new standard key gets the spec's type for a generic value */
     cli_val v;
     char why[400];
