@@ -182,3 +182,13 @@ int run_gguf_capture(char **out, char **err, ...) {
     else free(e);
     return status;
 }
+
+bool need_shared(void) {
+    static int have = -1;
+    if (have < 0) {
+        struct stat st;
+        have = stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
+    return have;
+}
