@@ -74,6 +74,9 @@ enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);
+/* A read-only descriptor for path ("-": a duplicate of standard input), or
+ * -1 after printing "gguf CMD: FILE: reason". */
+int cli_open_fd(const char *cmd, const char *path);
 
 /* ---- output helpers (cli.c) ---- */
 /* JSON string with escapes; invalid UTF-8 becomes U+FFFD. */
