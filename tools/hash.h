@@ -39,8 +39,8 @@ typedef struct hash_job {
     void *ud;
 } hash_job;
 
-/* Read every item once, in order, through a bounded ring of buffers (at most
- * 64 MiB whatever the sizes) and compute the digests; *total gets the
+/* Read every item once, in order, through a bounded ring of buffers (8 MiB
+ * whatever the sizes) and compute the digests; *total gets the
  * whole-stream ones.  Returns 0, or -1 with a message in why (a read error,
  * a file shorter than a range, out of memory). */
 int hash_stream(const hash_job *job, hash_digest *total, char *why, size_t cap);

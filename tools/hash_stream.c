@@ -111,7 +111,11 @@ void hash_uuid_text(char *out, const uint8_t u[16]) {
 
 /* ---- the pipeline ---- */
 
-#define CHUNK ((size_t)4 << 20)
+/* 16 slots of 512 KiB: 8 MiB in flight stays in the last-level cache, so
+ * the workers read what the reader copied from there, not from DRAM (a
+ * 64 MiB ring measured 1.5x slower for sha256 per tensor + model, 1.6x for
+ * xxh64, on a 2-core EPYC with a 32 MiB L3). */
+#define CHUNK ((size_t)512 << 10)
 #define SLOTS 16
 
 typedef struct slot {
@@ -355,7 +359,7 @@ static int run_serial(pipe_state *ps) {
             off += len;
             s->last = off == j->items[i].size;
             for (unsigned k = 0; k < ps->n_lanes; k++) lane_chunk(ps, &ps->lanes[k], s);
-            if ((bytes += len) % (CHUNK * 64) == 0 && j->on_progress) j->on_progress(j->ud, bytes);
+            if ((bytes += len) % (CHUNK * 128) == 0 && j->on_progress) j->on_progress(j->ud, bytes);
         } while (off < j->items[i].size);
         if (j->item_algos && j->on_item) j->on_item(j->ud, i, &ps->items[i]);
     }
@@ -394,6 +398,11 @@ int hash_stream(const hash_job *job, hash_digest *total, char *why, size_t cap) 
     ps->total = total;
     memset(total, 0, sizeof *total);
     unsigned threads = job->threads ? job->threads : 1;
+    /* One digest gains nothing from a reader thread beside it: the copy is
+     * a tenth of a sha256, and handing chunks across cores costs as much. */
+    unsigned lanes = (unsigned)__builtin_popcount(job->total_algos) +
+                     (unsigned)__builtin_popcount(job->item_algos & ~(unsigned)HASH_UUID);
+    if (lanes <= 1) threads = 1;
     unsigned n_slots = threads == 1 ? 1 : SLOTS;
     int rc = -1;
     bool ok = !pthread_mutex_init(&ps->mu, NULL);
