@@ -406,6 +406,7 @@ int cmd_hash(int argc, char **argv) {
     int rc = parse(argc, argv, &o, files, &n_files);
     if (rc == CLI_OK && o.manifest_path) rc = manifest_open(&o);
     if (rc != CLI_OK) {
+        hash_manifest_free(o.m);
         free(files);
         return rc;
     }
