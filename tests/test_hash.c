@@ -71,7 +71,7 @@ static bool copy_file(const char *from, const char *to, size_t cut) {
 
 static bool poke(const char *path, uint64_t off, unsigned char xor_with) {
     int fd = open(path, O_RDWR);
-    unsigned char c;
+    unsigned char c = 0;
     bool ok = fd >= 0 && pread(fd, &c, 1, (off_t)off) == 1;
     c ^= xor_with;
     ok = ok && pwrite(fd, &c, 1, (off_t)off) == 1;
