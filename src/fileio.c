@@ -75,6 +75,8 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(errno));
         goto out;
     }
+    /* the caller can remove it if a signal ends the process before we do */
+    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 1);
     /* open() applied the umask; a replaced file keeps its exact mode */
     if (exists && fchmod(fd, mode) != 0) {
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fchmod %s: %s", tmp, strerror(errno));
@@ -97,6 +99,7 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
         goto fail;
     }
+    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
     {
         /* the rename itself is durable only once the directory is synced */
         int dfd = o->flags & LGG_WRITE_NO_SYNC ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -111,6 +114,7 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
 fail:
     if (fd >= 0) close(fd);
     unlink(tmp);
+    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
 out:
     lgg__free(o->alloc, tmp);
     lgg__free(o->alloc, dir);

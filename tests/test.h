@@ -12,6 +12,13 @@
 
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);
+/* A test that takes an argument (one registration per case of a table or a
+ * directory); the runner keeps `name`. */
+typedef void (*test_fn_arg)(void *arg);
+void test_register_arg(const char *name, test_fn_arg fn, void *arg);
+/* Mark the running test skipped (its reference material is missing, say),
+ * with the reason; the runner counts it apart from passed and failed. */
+void test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Failures so far in the running test. */
 int test_failures(void);
@@ -65,6 +72,15 @@ const char *scratch_dir(void);
  * (malloc'd, NUL-terminated, caller frees) and the exit status (-1 if it did
  * not exit normally).  Returns 0, or -1 if it could not be started. */
 int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status);
+
+/* Run build/gguf with the NULL-terminated arguments after err; stdout and
+ * stderr are returned (malloc'd, NUL-terminated) through out and err when
+ * they are not NULL.  Returns the exit status (-1: killed, -2: not run). */
+int run_gguf_capture(char **out, char **err, ...);
+
+/* As run_capture, with standard input read from the file `in`. */
+int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
+                      int *status);
 
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {

@@ -312,19 +312,19 @@ TEST(cli_cat_errors) {
         const char *a[5];
         const char *msg;
     } U[] = {
-        {{"cat", NULL}, "no FILE given"},
-        {{"cat", "x.gguf", NULL}, "no TENSOR given"},
-        {{"cat", "x.gguf", "t", "--as"}, "--as needs a value"},
-        {{"cat", "--as=f16", "x.gguf", "t"}, "--as takes raw or f32, not 'f16'"},
+        {{"cat", NULL}, "FILE and TENSOR are required"},
+        {{"cat", "x.gguf", NULL}, "FILE and TENSOR are required"},
+        {{"cat", "x.gguf", "t", "--as"}, "--as needs a value (FORMAT)"},
+        {{"cat", "--as=f16", "x.gguf", "t"}, "--as takes raw, f32 or npy, not 'f16'"},
         {{"cat", "--bogus", "x.gguf", "t"}, "unknown option '--bogus'"},
-        {{"cat", "x.gguf", "t", "u"}, "too many arguments"},
+        {{"cat", "x.gguf", "t", "u"}, "unexpected argument 'u'"},
     };
     for (size_t i = 0; i < sizeof U / sizeof U[0]; i++) {
         REQUIRE(run_gguf(&r, U[i].a) == 0);
         CHECK_EQ_U(r.status, 2);
         CHECK_EQ_U(r.n_out, 0);
         err = text(r.err, r.n_err);
-        snprintf(want, sizeof want, "gguf cat: %s\nusage: gguf cat [--as raw|f32] [-o OUT] FILE TENSOR\n", U[i].msg);
+        snprintf(want, sizeof want, "gguf cat: %s\nusage: gguf cat [--as raw|f32|npy] [-o OUT] FILE TENSOR\n", U[i].msg);
         CHECK_STR(err, want);
         free(err);
         run_free(&r);
@@ -477,11 +477,11 @@ TEST(cli_stats_special_values) {
     CHECK(r.status == 0 && r.n_err == 0);
     char *out = text(r.out, r.n_out);
     CHECK_STR(out, "[\n"
-                   "  {\"name\": \"mixed\", \"type\": \"F32\", \"shape\": [8], \"n\": 8, \"min\": -2, \"max\": 3, "
-                   "\"mean\": 0.4, \"std\": 1.624807680927192, \"absmax\": 3, \"nan\": 1, \"inf\": 2, \"zeros\": 0.25, "
-                   "\"histogram\": {\"min\": -2, \"max\": 3, \"counts\": [1, 0, 0, 0, 2, 0, 1, 0, 0, 1]}},\n"
+                   "  {\"name\": \"mixed\", \"type\": \"F32\", \"shape\": [8], \"n\": 8, \"min\": -2.0, \"max\": 3.0, "
+                   "\"mean\": 0.4, \"std\": 1.624807680927192, \"absmax\": 3.0, \"nan\": 1, \"inf\": 2, \"zeros\": 0.25, "
+                   "\"histogram\": {\"min\": -2.0, \"max\": 3.0, \"counts\": [1, 0, 0, 0, 2, 0, 1, 0, 0, 1]}},\n"
                    "  {\"name\": \"nan\", \"type\": \"F32\", \"shape\": [2], \"n\": 2, \"min\": null, \"max\": null, "
-                   "\"mean\": null, \"std\": null, \"absmax\": null, \"nan\": 2, \"inf\": 0, \"zeros\": 0, "
+                   "\"mean\": null, \"std\": null, \"absmax\": null, \"nan\": 2, \"inf\": 0, \"zeros\": 0.0, "
                    "\"histogram\": null}\n"
                    "]\n");
     free(out);
@@ -675,7 +675,7 @@ TEST(cli_diff_errors) {
     RUN(&r, "diff", "x.gguf");
     CHECK_EQ_U(r.status, 2);
     char *err = text(r.err, r.n_err);
-    CHECK_STR(err, "gguf diff: only one file given\nusage: gguf diff [--json] A B\n");
+    CHECK_STR(err, "gguf diff: two files are required\nusage: gguf diff [--json] [--metadata] A B\n");
     free(err);
     run_free(&r);
     RUN(&r, "diff", "a", "b", "c");

@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -120,6 +121,11 @@ static char *slurp_fd(int fd, size_t *len) {
 }
 
 int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status) {
+    return run_capture_stdin(argv, "/dev/null", out, out_len, err, err_len, status);
+}
+
+int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
+                      int *status) {
     /* stdout and stderr go to temporary files, so neither pipe can fill up and block */
     char po[512], pe[512];
     snprintf(po, sizeof po, "%s/out.XXXXXX", scratch_dir());
@@ -128,7 +134,7 @@ int run_capture(char *const argv[], char **out, size_t *out_len, char **err, siz
     if (fo < 0 || fe < 0) return -1;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, fo, 1);
     posix_spawn_file_actions_adddup2(&fa, fe, 2);
     pid_t pid;
@@ -152,4 +158,27 @@ int run_capture(char *const argv[], char **out, size_t *out_len, char **err, siz
     unlink(po);
     unlink(pe);
     return 0;
+}
+
+int run_gguf_capture(char **out, char **err, ...) {
+    char *argv[64];
+    char tool[1024];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    argv[0] = tool;
+    int n = 1;
+    va_list ap;
+    va_start(ap, err);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) && n < 63) argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n] = NULL;
+    size_t ol, el;
+    int status;
+    char *o = NULL, *e = NULL;
+    if (run_capture(argv, &o, &ol, &e, &el, &status) != 0) return -2;
+    if (out) *out = o;
+    else free(o);
+    if (err) *err = e;
+    else free(e);
+    return status;
 }

@@ -24,11 +24,11 @@ static int open_one(const char *cmd, const char *path, int *fd, lgg_file **f, ui
     lgg_error e;
     memset(&e, 0, sizeof e);
     *fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (*fd < 0 && k) fprintf(stderr, "gguf %s: %s: %s (shard %u of %u)\n", cmd, path, strerror(errno), k + 1, n);
-    else if (*fd < 0) fprintf(stderr, "gguf %s: %s: %s\n", cmd, path, strerror(errno));
+    if (*fd < 0 && k) cli_err(cmd, path, "%s (shard %u of %u)", strerror(errno), k + 1, n);
+    else if (*fd < 0) cli_err(cmd, path, "%s", strerror(errno));
     if (*fd < 0) return CLI_FAIL;
     if (lgg_open_fd(*fd, NULL, f, &e) != LGG_OK) {
-        fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, path, e.message, lgg_status_name(e.code));
+        cli_err_lgg(cmd, path, &e);
         close(*fd);
         *fd = -1;
         return CLI_FAIL;
@@ -42,18 +42,17 @@ static int set_count(const char *cmd, const char *first, const lgg_file *f0, uin
     uint64_t count;
     if (lgg_get(f0, "split.count", &v) != LGG_OK || lgg_value_uint(&v, &count) != LGG_OK || count == 0 ||
         count > 65535) {
-        fprintf(stderr, "gguf %s: %s: not a shard (no valid split.count)\n", cmd, first);
+        cli_err(cmd, first, "not a shard (no valid split.count)");
         return CLI_FAIL;
     }
     uint32_t idx, cnt;
     if (!lgg_split_name_parse(first, strlen(first), &idx, &cnt, plen)) {
-        fprintf(stderr, "gguf %s: %s: a first shard's name ends in -00001-of-%05llu.gguf\n", cmd, first,
-                (unsigned long long)count);
+        cli_err(cmd, first, "a first shard's name ends in -00001-of-%05llu.gguf", (unsigned long long)count);
         return CLI_FAIL;
     }
     if (idx != 0 || cnt != count) {
-        fprintf(stderr, "gguf %s: %s: a first shard's name ends in -00001-of-%05llu.gguf (its split.count is %llu)\n",
-                cmd, first, (unsigned long long)count, (unsigned long long)count);
+        cli_err(cmd, first, "a first shard's name ends in -00001-of-%05llu.gguf (its split.count is %llu)",
+                (unsigned long long)count, (unsigned long long)count);
         return CLI_FAIL;
     }
     *n = (uint32_t)count;
@@ -74,7 +73,7 @@ int cli_shards_open(const char *cmd, const char *first, cli_shards *s) {
     name = malloc(plen + 32);
     prefix = malloc(plen + 1);
     if (!s->files || !s->fds || !name || !prefix) {
-        fprintf(stderr, "gguf %s: out of memory\n", cmd);
+        cli_err(cmd, NULL, "out of memory");
         goto fail0;
     }
     memcpy(prefix, first, plen);
@@ -104,7 +103,7 @@ int cli_shards_single(const char *cmd, const char *path, cli_shards *s) {
     s->files = calloc(1, sizeof *s->files);
     s->fds = malloc(sizeof *s->fds);
     if (!s->files || !s->fds) {
-        fprintf(stderr, "gguf %s: out of memory\n", cmd);
+        cli_err(cmd, NULL, "out of memory");
         cli_shards_close(s);
         return CLI_FAIL;
     }

@@ -25,32 +25,39 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf hash [--xxh64] [--sha1] [--sha256] [--all] [--uuid] [--no-layer] [--metadata]\n"
-                            "                 [--shards] [--json] [--threads N] [-c|--check MANIFEST] FILE...";
-
 enum { EXIT_MISSING_ENTRY = 3, EXIT_UNKNOWN_HASH = 4, EXIT_MANIFEST_ERROR = 5 };
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Hash each tensor's data and the whole model's, as llama.cpp's llama-gguf-hash\n"
-           "prints them (the same lines), reading the file once with bounded memory.\n\n"
-           "  --xxh64 --sha1 --sha256   the hashes to print (default xxh64)\n"
-           "  --all                     xxh64, sha1 and sha256\n"
-           "  --uuid                    the model's UUIDv5 (llama.cpp's namespace)\n"
-           "  --no-layer                only the whole-model lines\n"
-           "  -c, --check MANIFEST      compare with a manifest this command (or llama-gguf-hash)\n"
-           "                            printed; without a hash option, the strongest it has\n"
-           "  --metadata                also hash the metadata in a canonical encoding that\n"
-           "                            does not depend on byte order, version or alignment\n"
-           "                            (line name FILE@metadata; see docs/hash.md)\n"
-           "  --shards                  FILE is the first shard of a gguf-split set: hash the\n"
-           "                            set as one model (the hashes equal the merged file's)\n"
-           "  --json                    the hashes (and verdicts) as JSON\n"
-           "  --threads N               hashing threads (default: the CPUs; 1 = no threads)\n\n"
-           "Exit status: 0 success, 1 failure or mismatch, 2 usage error, 3 no manifest entry\n"
-           "for this model, 4 the manifest has no known hash type, 5 the manifest cannot be read.\n",
-           USAGE);
-}
+enum { O_XXH64 = 1, O_SHA1, O_SHA256, O_ALL, O_UUID, O_NO_LAYER, O_CHECK, O_METADATA, O_SHARDS, O_JSON, O_THREADS };
+static const cli_opt OPTS[] = {
+    {O_XXH64, "--xxh64", NULL, "xxh64 hashes (the default)"},
+    {O_SHA1, "--sha1", NULL, "sha1 hashes"},
+    {O_SHA256, "--sha256", NULL, "sha256 hashes"},
+    {O_ALL, "--all", NULL, "xxh64, sha1 and sha256"},
+    {O_UUID, "--uuid", NULL, "the model's UUIDv5 (llama.cpp's namespace)"},
+    {O_NO_LAYER, "--no-layer|--no_layer", NULL, "only the whole-model lines"},
+    {O_CHECK, "-c|--check", "MANIFEST", "compare with a manifest this command (or llama-gguf-hash) printed;\n"
+                                        "without a hash option, the strongest hash it has"},
+    {O_METADATA, "--metadata", NULL, "also hash the metadata in a canonical encoding that does not\n"
+                                    "depend on byte order, version or alignment (FILE@metadata)"},
+    {O_SHARDS, "--shards", NULL, "FILE is the first shard of a gguf-split set: hash the set as\n"
+                                "one model (the hashes equal the merged file's)"},
+    {O_JSON, "--json", NULL, "the hashes (and verdicts) as JSON"},
+    {O_THREADS, "--threads", "N", "hashing threads, 1 to 64 (default: the CPUs, at most 8)"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "hash",
+    "gguf hash [--xxh64] [--sha1] [--sha256] [--all] [--uuid] [--no-layer] [-c MANIFEST]\n"
+    "                 [--metadata] [--shards] [--json] [--threads N] FILE...",
+    "Hash each tensor's data and the whole model's, printing the lines llama.cpp's\n"
+    "llama-gguf-hash prints (\"TYPE  HASH  FILE:TENSOR\", then \"TYPE  HASH  FILE\"),\n"
+    "reading the file once with bounded memory.  See docs/hash.md.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure or mismatch, 2 usage error, 3 no manifest entry\n"
+    "for this model, 4 the manifest has no known hash type, 5 the manifest cannot be read.\n",
+    1, -1, "no FILE given",
+    1,
+};
 
 typedef struct opts {
     unsigned algos; /* HASH_XXH64|SHA1|SHA256|UUID */
@@ -182,19 +189,19 @@ static int model_open(model *h) {
     lgg_value v;
     uint64_t count = 1;
     if (h->o->shards && lgg_merge_check((const lgg_file *const *)h->set.files, h->set.n, &e) != LGG_OK) {
-        fprintf(stderr, "gguf hash: %s: %s [%s]\n", p, e.message, lgg_status_name(e.code));
+        cli_err("hash", p, "%s", e.message); /* about the set: no one file's offset */
         return CLI_FAIL;
     }
     if (!h->o->shards && lgg_get(h->set.files[0], "split.count", &v) == LGG_OK && lgg_value_uint(&v, &count) == LGG_OK &&
         count > 1)
-        fprintf(stderr, "gguf hash: %s: one shard of %llu; --shards on the first hashes the set as one model\n", p,
+        cli_err("hash", p, "one shard of %llu; --shards on the first hashes the set as one model",
                 (unsigned long long)count);
     size_t longest = 0;
     for (uint32_t f = 0; f < h->set.n; f++) h->n_t += lgg_tensor_count(h->set.files[f]);
     h->t = calloc(h->n_t ? h->n_t : 1, sizeof *h->t);
     h->r = calloc(h->n_t ? h->n_t : 1, sizeof *h->r);
     if (!h->t || !h->r) {
-        fprintf(stderr, "gguf hash: %s: out of memory\n", p);
+        cli_err("hash", p, "out of memory");
         return CLI_FAIL;
     }
     size_t k = 0;
@@ -212,7 +219,7 @@ static int model_open(model *h) {
             if (t->name.len > longest) longest = (size_t)t->name.len;
         }
     if (!reserve_name(h, (longest > 9 ? longest : 9) + 1)) {
-        fprintf(stderr, "gguf hash: %s: out of memory\n", p);
+        cli_err("hash", p, "out of memory");
         return CLI_FAIL;
     }
     return CLI_OK;
@@ -279,7 +286,7 @@ static int hash_one(const opts *o, const char *path, bool first_file) {
     if (rc == CLI_OK && o->metadata) {
         hash_ctx *c = hash_ctx_new(meta_algos);
         if (!c || hash_metadata(h.set.files, h.set.n, c)) {
-            fprintf(stderr, "gguf hash: %s: out of memory\n", path);
+            cli_err("hash", path, "out of memory");
             rc = CLI_FAIL;
         } else {
             hash_ctx_final(c, &meta);
@@ -304,7 +311,7 @@ static int hash_one(const opts *o, const char *path, bool first_file) {
     if (hash_stream(&j, &total, why, sizeof why)) {
         cli_progress_end(&h.prog);
         fflush(stdout);
-        fprintf(stderr, "gguf hash: %s: %s\n", path, why);
+        cli_err("hash", path, "%s", why);
         if (o->json) {
             printf("],\n  \"error\": ");
             cli_json_str(stdout, why, strlen(why));
@@ -321,43 +328,22 @@ static int hash_one(const opts *o, const char *path, bool first_file) {
     return rc;
 }
 
-/* Options and files; CLI_OK, or CLI_USAGE after printing why.  `_` in a long
- * option reads as `-`, as llama-gguf-hash takes --no_layer. */
-static int parse(int argc, char **argv, opts *o, const char **files, int *n_files) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    o->threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
-    bool only_files = false;
-    for (int i = 1; i < argc; i++) {
-        char a[32];
-        snprintf(a, sizeof a, "%s", argv[i]);
-        for (char *c = a + 2; a[0] == '-' && a[1] == '-' && *c; c++)
-            if (*c == '_') *c = '-';
-        if (only_files || a[0] != '-' || !a[1]) files[(*n_files)++] = argv[i];
-        else if (!strcmp(a, "--")) only_files = true;
-        else if (!strcmp(a, "--xxh64")) o->algos |= HASH_XXH64;
-        else if (!strcmp(a, "--sha1")) o->algos |= HASH_SHA1;
-        else if (!strcmp(a, "--sha256")) o->algos |= HASH_SHA256;
-        else if (!strcmp(a, "--uuid")) o->algos |= HASH_UUID;
-        else if (!strcmp(a, "--all")) o->algos |= HASH_XXH64 | HASH_SHA1 | HASH_SHA256;
-        else if (!strcmp(a, "--no-layer")) o->no_layer = true;
-        else if (!strcmp(a, "--json")) o->json = true;
-        else if (!strcmp(a, "--metadata")) o->metadata = true;
-        else if (!strcmp(a, "--shards")) o->shards = true;
-        else if (!strcmp(a, "-c") || !strcmp(a, "--check") || !strcmp(a, "--threads")) {
-            if (i + 1 >= argc) return cli_usage_error("hash", USAGE, "%s needs a value", argv[i]);
-            if (a[2] != 't') {
-                o->manifest_path = argv[++i];
-                continue;
-            }
-            char *end;
-            unsigned long t = strtoul(argv[++i], &end, 10);
-            if (*end || t < 1 || t > 64 || argv[i][0] == '-')
-                return cli_usage_error("hash", USAGE, "--threads takes 1 to 64, not '%s'", argv[i]);
-            o->threads = (unsigned)t;
-        } else return cli_usage_error("hash", USAGE, "unknown option '%s'", argv[i]);
-    }
-    if (!*n_files) return cli_usage_error("hash", USAGE, "no FILE given");
-    return CLI_OK;
+static int hash_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    opts *o = ud;
+    static const unsigned ALGO[] = {0, HASH_XXH64, HASH_SHA1, HASH_SHA256, HASH_XXH64 | HASH_SHA1 | HASH_SHA256, HASH_UUID};
+    uint64_t t;
+    if (id >= O_XXH64 && id <= O_UUID) o->algos |= ALGO[id];
+    else if (id == O_NO_LAYER) o->no_layer = true;
+    else if (id == O_CHECK) o->manifest_path = val;
+    else if (id == O_METADATA) o->metadata = true;
+    else if (id == O_SHARDS) o->shards = true;
+    else if (id == O_JSON) o->json = true;
+    else if (id == O_THREADS) {
+        if (!cli_parse_u64(val, &t) || t < 1 || t > 64) return cli_why(why, cap, "--threads takes 1 to 64, not '%s'", val);
+        o->threads = (unsigned)t;
+    } else if (id == CLI_OPERAND && cli_is_stdin(val))
+        return cli_why(why, cap, "hash reads each tensor at its offset: a file, not standard input");
+    return 0;
 }
 
 /* Load the manifest and print its header line as llama-gguf-hash does (its
@@ -367,14 +353,14 @@ static int manifest_open(opts *o) {
     if (hash_manifest_load(o->manifest_path, &o->m, why, sizeof why)) {
         if (!o->json) printf("ERROR cannot open manifest %s", o->manifest_path);
         fflush(stdout);
-        fprintf(stderr, "gguf hash: %s: %s\n", o->manifest_path, why);
+        cli_err("hash", o->manifest_path, "%s", why);
         return EXIT_MANIFEST_ERROR;
     }
     unsigned types = hash_manifest_types(o->m);
     if (!types) {
         if (!o->json) printf("ERROR manifest does not have any known hash format in %s", o->manifest_path);
         fflush(stdout);
-        fprintf(stderr, "gguf hash: %s: no line starts with sha256, sha1, xxh64 or uuid\n", o->manifest_path);
+        cli_err("hash", o->manifest_path, "no line starts with sha256, sha1, xxh64 or uuid");
         return EXIT_UNKNOWN_HASH;
     }
     static const unsigned ORDER[4] = {HASH_SHA256, HASH_SHA1, HASH_XXH64, HASH_UUID};
@@ -393,21 +379,17 @@ static const char *status_name(int st) {
 }
 
 int cmd_hash(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)
-        if (cli_is_help(argv[i])) {
-            help();
-            return CLI_OK;
-        }
     opts o;
     memset(&o, 0, sizeof o);
-    const char **files = calloc((size_t)argc, sizeof *files);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    o.threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (unsigned)cpus;
     int n_files = 0;
-    if (!files) return CLI_FAIL;
-    int rc = parse(argc, argv, &o, files, &n_files);
+    int rc = cli_parse(&SPEC, argc, argv, hash_opt, &o, &n_files);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    const char *const *files = (const char *const *)argv + 1;
     if (rc == CLI_OK && o.manifest_path) rc = manifest_open(&o);
     if (rc != CLI_OK) {
         hash_manifest_free(o.m);
-        free(files);
         return rc;
     }
     if (!o.algos) o.algos = HASH_XXH64;
@@ -428,6 +410,5 @@ int cmd_hash(int argc, char **argv) {
         printf("\nVerification results for %s - %s\n", o.manifest_path, status_name(st));
     }
     hash_manifest_free(o.m);
-    free(files);
     return st;
 }

@@ -15,20 +15,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf verify [--json] FILE... [--sha256 HEX]...";
-
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Check that each FILE is a complete GGUF file: the header and every tensor's\n"
-           "data are all there (a truncated file gives its size and the size it needs),\n"
-           "the padding is zero, nothing follows the declared end.  Prints FILE: intact\n"
-           "or FILE: not intact; each problem goes to stderr naming the file.\n\n"
-           "  --sha256 HEX   also compare the whole file's sha256 (as sha256sum prints it,\n"
-           "                 the Hugging Face LFS oid); the k-th --sha256 is for the k-th FILE\n"
-           "  --json         the results as JSON\n\n"
-           "Exit status: 0 every file intact, 1 some file not intact, 2 usage error.\n",
-           USAGE);
-}
+enum { O_SHA256 = 1, O_JSON };
+static const cli_opt OPTS[] = {
+    {O_SHA256, "--sha256", "HEX", "also compare the whole file's sha256 (as sha256sum prints it, the\n"
+                                  "Hugging Face LFS oid); the k-th --sha256 is for the k-th FILE"},
+    {O_JSON, "--json", NULL, "the results as JSON"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "verify",
+    "gguf verify [--json] FILE... [--sha256 HEX]...",
+    "Check that each FILE is a complete GGUF file: the header and every tensor's\n"
+    "data are all there (a truncated file gives its size and the size it needs),\n"
+    "the padding is zero, nothing follows the declared end.  Prints FILE: intact\n"
+    "or FILE: not intact; each problem goes to stderr naming the file.\n",
+    OPTS,
+    "Exit status: 0 every file intact, 1 some file not intact, 2 usage error.\n",
+    1, -1, "no FILE given",
+    1,
+};
 
 typedef struct vres {
     bool intact, have_sha, sha_ok;
@@ -147,8 +152,8 @@ static void print_text(const char *path, const vres *r) {
     if (r->have_sha) printf("%s  %s\n", r->sha, path);
     printf("%s: %s\n", path, r->intact ? "intact" : "not intact");
     fflush(stdout);
-    for (int i = 0; i < r->n_problems; i++) fprintf(stderr, "gguf verify: %s: %s\n", path, r->problems[i]);
-    if (r->more) fprintf(stderr, "gguf verify: %s: and %d more problems\n", path, r->more);
+    for (int i = 0; i < r->n_problems; i++) cli_err("verify", path, "%s", r->problems[i]);
+    if (r->more) cli_err("verify", path, "and %d more problems", r->more);
 }
 
 /* 64 hex digits, lower-cased in place; false otherwise. */
@@ -161,44 +166,44 @@ static bool sha_arg(char *h) {
     return n == 64;
 }
 
-int cmd_verify(int argc, char **argv) {
-    const char **files = calloc((size_t)argc, sizeof *files);
-    char **shas = calloc((size_t)argc, sizeof *shas);
-    int nf = 0, ns = 0, rc = CLI_OK;
-    bool json = false, only_files = false;
-    if (!files || !shas) rc = CLI_FAIL;
-    for (int i = 1; rc == CLI_OK && i < argc; i++) {
-        const char *a = argv[i];
-        if (!only_files && cli_is_help(a)) {
-            help();
-            goto out;
+typedef struct vopts {
+    char **shas;
+    int n_shas;
+    bool json;
+} vopts;
+
+static int verify_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    vopts *o = ud;
+    if (id == O_JSON) o->json = true;
+    else if (id == O_SHA256) {
+        char *h = strdup(val);
+        if (!h || !sha_arg(h)) {
+            free(h);
+            return cli_why(why, cap, "--sha256 takes 64 hex digits, not '%s'", val);
         }
-        if (only_files || a[0] != '-' || !a[1]) files[nf++] = a;
-        else if (!strcmp(a, "--")) only_files = true;
-        else if (!strcmp(a, "--json")) json = true;
-        else if (!strcmp(a, "--sha256") && i + 1 < argc && sha_arg(argv[i + 1])) shas[ns++] = argv[++i];
-        else if (!strcmp(a, "--sha256"))
-            rc = cli_usage_error("verify", USAGE, "--sha256 takes 64 hex digits%s%s", i + 1 < argc ? ", not " : "",
-                                 i + 1 < argc ? argv[i + 1] : "");
-        else rc = cli_usage_error("verify", USAGE, "unknown option '%s'", a);
-    }
-    if (rc == CLI_OK && !nf) rc = cli_usage_error("verify", USAGE, "no FILE given");
-    if (rc == CLI_OK && ns > nf)
-        rc = cli_usage_error("verify", USAGE, "%d --sha256 for %d FILE%s", ns, nf, nf == 1 ? "" : "s");
-    if (rc != CLI_OK) goto out;
-    if (json) printf("{\"files\": [");
-    for (int i = 0; i < nf; i++) {
+        o->shas[o->n_shas++] = h;
+    } else if (id == CLI_OPERAND && cli_is_stdin(val))
+        return cli_why(why, cap, "verify checks files, not standard input");
+    return 0;
+}
+
+int cmd_verify(int argc, char **argv) {
+    vopts o = {calloc((size_t)argc, sizeof(char *)), 0, false};
+    int nf = 0, rc = o.shas ? cli_parse(&SPEC, argc, argv, verify_opt, &o, &nf) : CLI_FAIL;
+    if (rc == CLI_OK && o.n_shas > nf)
+        rc = cli_usage_error("verify", SPEC.usage, "%d --sha256 for %d FILE%s", o.n_shas, nf, nf == 1 ? "" : "s");
+    if (rc == CLI_OK && o.json) printf("{\"files\": [");
+    for (int i = 0; rc != CLI_HELP && rc != CLI_USAGE && o.shas && i < nf; i++) {
+        const char *path = argv[1 + i], *want = i < o.n_shas ? o.shas[i] : NULL;
         vres r;
-        verify_one(files[i], i < ns ? shas[i] : NULL, &r);
+        verify_one(path, want, &r);
         if (!r.intact) rc = CLI_FAIL;
-        if (json) print_json(files[i], &r, i < ns ? shas[i] : NULL, i == 0);
-        else print_text(files[i], &r);
-        if (json && !r.intact)
-            fprintf(stderr, "gguf verify: %s: not intact: %s\n", files[i], r.n_problems ? r.problems[0] : "");
+        if (o.json) print_json(path, &r, want, i == 0);
+        else print_text(path, &r);
+        if (o.json && !r.intact) cli_err("verify", path, "not intact: %s", r.n_problems ? r.problems[0] : "");
     }
-    if (json) printf("], \"intact\": %s}\n", rc == CLI_OK ? "true" : "false");
-out:
-    free(files);
-    free(shas);
-    return rc;
+    if ((rc == CLI_OK || rc == CLI_FAIL) && o.json && nf) printf("], \"intact\": %s}\n", rc == CLI_OK ? "true" : "false");
+    for (int i = 0; i < o.n_shas; i++) free(o.shas[i]);
+    free(o.shas);
+    return rc == CLI_HELP ? CLI_OK : rc;
 }
