@@ -8,7 +8,6 @@
 #include "test.h"
 
 #include <fcntl.h>
-#include <stdarg.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -25,35 +24,20 @@ typedef struct run {
     int status;
 } run;
 
-/* gguf with up to 12 arguments (NULL-terminated) */
-static run gguf(const char *a0, ...) {
-    char tool[1024];
-    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
-    char *argv[16] = {tool};
-    int n = 1;
-    va_list ap;
-    va_start(ap, a0);
-    for (const char *a = a0; a && n < 15; a = va_arg(ap, const char *)) argv[n++] = (char *)a;
-    va_end(ap);
-    argv[n] = NULL;
-    run r = {NULL, NULL, -2};
-    size_t ol, el;
-    if (run_capture(argv, &r.out, &ol, &r.err, &el, &r.status)) r.status = -3;
-    return r;
-}
+/* gguf with the NULL-terminated arguments: its output and status */
+#define gguf(...)                                                                  \
+    ({                                                                             \
+        run r_ = {NULL, NULL, 0};                                                  \
+        r_.status = run_gguf_capture(&r_.out, &r_.err, __VA_ARGS__);               \
+        r_;                                                                        \
+    })
 
 static void run_free(run *r) {
     free(r->out);
     free(r->err);
 }
 
-static const char *scratch(const char *name) {
-    static char p[4][1024];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(p[k], sizeof p[k], "%s/%s", scratch_dir(), name);
-    return p[k];
-}
+#define scratch scratch_path
 
 static bool copy_file(const char *from, const char *to, size_t cut) {
     size_t n;
