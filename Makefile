@@ -86,6 +86,8 @@ $(TOOL): $(TOOL_OBJ) $(STATIC)
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
 FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
+FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c
+$(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(STATIC) $(LDLIBS)

@@ -866,10 +866,13 @@ typedef struct lgg_write_options {
     uint32_t flags;         /* LGG_WRITE_* */
     /* NULL, or told about every temporary file a safe write makes (so that a
      * tool can remove it when SIGINT/SIGTERM ends the process mid-write):
-     * called with created = 1 right after the file is created (tmp_path, a
-     * path in the target's directory, stays valid until the next call) and
-     * with created = 0 just after it is renamed into place or removed.
-     * Called on the writing thread; must not call back into the writer. */
+     * called with created = 2 and tmp_path NULL just before the file is
+     * created (a tool may block its signals until the next call), with
+     * created = 1 right after it is created (tmp_path, a path in the
+     * target's directory, stays valid until the next call), and with
+     * created = 0 just after it is renamed into place or removed, or, with
+     * tmp_path NULL, when it could not be created.  Called on the writing
+     * thread; must not call back into the writer. */
     void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
     void *temp_ud;
 } lgg_write_options;

@@ -662,6 +662,9 @@ static void check_tensors(vctx *c) {
     }
     /* bytes after the known tensors may be the data of one whose size is unknown */
     if (!sizes_known) return;
+    /* a truncated file's last bytes are part of a tensor cut short, which the
+     * truncation error already says */
+    if (f->expected_end > f->size) return;
     uint64_t end = f->data_end;
     if (f->n_tensors) {
         /* the last tensor's own padding is not trailing data */

@@ -61,6 +61,9 @@ int test_failures(void);
 /* Helpers shared by the tests (util.c). */
 /* Path of a file under ../shared (the reference material). */
 const char *shared_path(const char *rel);
+/* True when ../shared (or GGUF_SHARED) is there; otherwise marks the running
+ * test skipped, with the reason, and returns false: `if (!need_shared()) return;` */
+bool need_shared(void);
 /* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
 unsigned char *read_file(const char *path, size_t *size);
 /* Directory of the build (GGUF_BUILD, default "build"). */

@@ -54,6 +54,7 @@ static uint32_t key_type(const char *file, const char *key) {
 #define DENSE "golden/llama-quantize/pub-dense-f16.gguf"
 
 TEST(cli_set_output_before_file_and_renames) {
+    if (!need_shared()) return;
     const char *in = scratch("s.gguf"), *out = scratch("s-out.gguf");
     REQUIRE(copy_file(shared_path(DENSE), in));
     char *o = NULL, *e = NULL;
@@ -81,6 +82,7 @@ TEST(cli_set_output_before_file_and_renames) {
 }
 
 TEST(cli_set_keeps_types) {
+    if (!need_shared()) return;
     const char *in = scratch("t.gguf"), *out = scratch("t-out.gguf");
     REQUIRE(copy_file(shared_path(DENSE), in));
     REQUIRE(key_type(in, "llama.attention.layer_norm_rms_epsilon") == LGG_VT_F32);
@@ -124,6 +126,7 @@ TEST(cli_set_keeps_types) {
 }
 
 TEST(cli_number_text) {
+    if (!need_shared()) return;
     const char *in = scratch("n.gguf"), *out = scratch("n-out.gguf");
     REQUIRE(copy_file(shared_path(DENSE), in));
     static const struct {
@@ -150,6 +153,7 @@ TEST(cli_number_text) {
 }
 
 TEST(cli_copy_keeps_byte_order_and_version) {
+    if (!need_shared()) return;
     static const char *const IN[] = {"golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
                                      "golden/llama-quantize/pub-dense-f16.BE.gguf"};
     for (int i = 0; i < 2; i++) {
@@ -193,6 +197,7 @@ static int run_on_tty(char *const argv[], char *msg, size_t cap) {
 }
 
 TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
+    if (!need_shared()) return;
     char tool[1024], msg[1024];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     const char *in = shared_path("golden/ggml-types/type-q4_0.gguf");
@@ -233,6 +238,7 @@ TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
 }
 
 TEST(cli_quantize_default_output_name) {
+    if (!need_shared()) return;
     const char *in = scratch("q-in.gguf");
     REQUIRE(copy_file(shared_path(DENSE), in));
     unlink(scratch("ggml-model-Q8_0.gguf"));
@@ -271,6 +277,7 @@ TEST(utf8_decode_maximal_subparts) {
 }
 
 TEST(cli_json_replaces_ill_formed_utf8_once_per_subpart) {
+    if (!need_shared()) return;
     const char *in = scratch("u.gguf"), *out = scratch("u-out.gguf"), *val = scratch("u.txt");
     REQUIRE(copy_file(shared_path(DENSE), in));
     FILE *f = fopen(val, "wb");
@@ -317,6 +324,7 @@ TEST(cli_copy_drops_repeated_keys_unless_asked) {
 
 /* SIGINT/SIGTERM in the middle of a write remove the temporary file. */
 TEST(cli_signal_leaves_no_temporary_file) {
+    if (!need_shared()) return;
     const char *dir = scratch("sig");
     mkdir(dir, 0700);
     char in[1200], out[1200];

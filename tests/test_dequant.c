@@ -128,11 +128,18 @@ static void golden_with(deq_api fn, const char *label) {
     CHECK_EQ_U(checked, n);
 }
 
-TEST(dequant_golden_simd) { golden_with(lgg_dequantize, "simd"); }
-TEST(dequant_golden_ref) { golden_with(lgg_dequantize_ref, "ref"); }
+TEST(dequant_golden_simd) {
+    if (!need_shared()) return;
+    golden_with(lgg_dequantize, "simd");
+}
+TEST(dequant_golden_ref) {
+    if (!need_shared()) return;
+    golden_with(lgg_dequantize_ref, "ref");
+}
 
 /* Every type the golden index lists is one we claim to support. */
 TEST(dequant_golden_covers_types) {
+    if (!need_shared()) return;
     static golden_row rows[1024];
     size_t n = load_index(rows, 1024);
     REQUIRE(n > 0);
@@ -545,6 +552,7 @@ static void check_big_endian(deq_api fn, uint32_t type, const uint8_t *le, size_
 }
 
 TEST(dequant_big_endian_golden) {
+    if (!need_shared()) return;
     static golden_row rows[1024];
     size_t n = load_index(rows, 1024);
     REQUIRE(n > 0);
@@ -636,6 +644,7 @@ static lgg_file *open_shared(const char *rel) {
 /* ggml's own GGUF files of every type: each tensor (and slices of its rows)
  * dequantizes to the golden output of the same bytes. */
 TEST(dequant_tensor_golden_files) {
+    if (!need_shared()) return;
     static golden_row rows[1024];
     size_t n = load_index(rows, 1024);
     REQUIRE(n > 0);
@@ -711,6 +720,7 @@ static void compare_be_file(lgg_file *le, lgg_file *be, const char *what) {
 }
 
 TEST(dequant_tensor_big_endian_f16) {
+    if (!need_shared()) return;
     lgg_file *le = open_shared("golden/llama-quantize/pub-dense-f16.gguf");
     lgg_file *be = open_shared("golden/llama-quantize/pub-dense-f16.BE.gguf");
     REQUIRE(le && be);
@@ -726,6 +736,7 @@ TEST(dequant_tensor_big_endian_f16) {
  * little-endian blocks with only each block's scale swapped, as the type
  * table says -- into a copy of that file and compare against that. */
 TEST(dequant_tensor_big_endian_q8_0) {
+    if (!need_shared()) return;
     lgg_file *le = open_shared("golden/llama-quantize/pub-dense-Q8_0.gguf");
     lgg_file *be0 = open_shared("golden/llama-quantize/pub-dense-Q8_0.BE.gguf");
     REQUIRE(le && be0);
@@ -756,6 +767,7 @@ TEST(dequant_tensor_big_endian_q8_0) {
 /* A truncated download opened with LGG_OPEN_ALLOW_MISSING_DATA: tensors
  * whose data is missing are refused, present ones still decode. */
 TEST(dequant_tensor_missing_data) {
+    if (!need_shared()) return;
     size_t sz;
     uint8_t *bytes = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &sz);
     REQUIRE(bytes);

@@ -121,6 +121,7 @@ static unsigned char *merge_mem(const shards *s, size_t *n, lgg_status *st, lgg_
 }
 
 TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
+    if (!need_shared()) return;
     size_t n;
     unsigned char *orig = read_file(shared_path(LQ "pub-dense-Q8_0.gguf"), &n);
     REQUIRE(orig != NULL);
@@ -234,6 +235,7 @@ static void round_trips(const char *what, const unsigned char *canon, size_t cn)
 }
 
 TEST(split_merge_round_trips_every_valid_corpus_file) {
+    if (!need_shared()) return;
     FILE *x = fopen("tests/corpus_expect.tsv", "r");
     REQUIRE(x != NULL);
     char line[4096];
@@ -463,6 +465,7 @@ static bool copy_to(const char *from, const char *to) {
 }
 
 TEST(cli_split_and_merge_golden) {
+    if (!need_shared()) return;
     char in[700];
     snprintf(in, sizeof in, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
     char *prefix = scratch("pub-dense-Q8_0-split");
@@ -493,6 +496,7 @@ TEST(cli_split_and_merge_golden) {
 }
 
 TEST(cli_merge_refusals) {
+    if (!need_shared()) return;
     char in[700];
     snprintf(in, sizeof in, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
     EXPECT(0, "$T/r-00001-of-00003.gguf\n$T/r-00002-of-00003.gguf\n$T/r-00003-of-00003.gguf\n", "", "split",
@@ -576,6 +580,7 @@ TEST(cli_merge_refusals) {
 }
 
 TEST(cli_split_never_replaces_its_input) {
+    if (!need_shared()) return;
     char *one = scratch("x-00001-of-00001.gguf");
     REQUIRE(copy_to(shared_path(LQ "pub-dense-Q8_0.gguf"), one));
     EXPECT(1, "", "gguf split: $T/x-00001-of-00001.gguf: this file is one of the input files\n",

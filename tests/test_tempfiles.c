@@ -18,10 +18,16 @@ typedef struct events {
     char path[MAX_EVENTS][600];
     int created[MAX_EVENTS];
     bool existed[MAX_EVENTS]; /* the temporary file existed when the hook ran */
+    int about, bad_about;     /* "about to create" calls, and ones with a path */
 } events;
 
 static void hook(void *ud, const char *tmp_path, int created) {
     events *e = ud;
+    if (created == 2) { /* about to create: no name yet */
+        e->about++;
+        e->bad_about += tmp_path != NULL;
+        return;
+    }
     if (e->n == MAX_EVENTS) return;
     snprintf(e->path[e->n], sizeof e->path[0], "%s", tmp_path);
     e->created[e->n] = created;
@@ -34,6 +40,7 @@ static void hook(void *ud, const char *tmp_path, int created) {
  * pairs, in order.  Returns the number of pairs. */
 static int check_pairs(const events *e, const char *what) {
     CHECKF(e->n % 2 == 0, "%s: %d events", what, e->n);
+    CHECKF(e->about == e->n / 2 && !e->bad_about, "%s: %d announcements for %d files", what, e->about, e->n / 2);
     for (int i = 0; i + 1 < e->n; i += 2) {
         CHECKF(e->created[i] == 1 && e->existed[i], "%s: event %d", what, i);
         CHECKF(e->created[i + 1] == 0 && !e->existed[i + 1], "%s: event %d", what, i + 1);

@@ -190,3 +190,13 @@ const char *scratch_path(const char *name) {
     snprintf(p[k], sizeof p[k], "%s/%s", scratch_dir(), name);
     return p[k];
 }
+
+bool need_shared(void) {
+    static int have = -1;
+    if (have < 0) {
+        struct stat st;
+        have = stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
+    return have;
+}

@@ -289,7 +289,8 @@ int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_ele
         /* split on unescaped commas; "\," is a comma and "\\" a backslash */
         char *un = malloc(blen + 1);
         uint64_t count = 0;
-        size_t *starts = malloc((blen + 1) * sizeof *starts), *lens = malloc((blen + 1) * sizeof *lens);
+        /* n commas make n + 1 items, and starts[] gets one entry past the last */
+        size_t *starts = malloc((blen + 2) * sizeof *starts), *lens = malloc((blen + 2) * sizeof *lens);
         if (!un || !starts || !lens) {
             free(un), free(starts), free(lens);
             snprintf(why, cap, "out of memory");

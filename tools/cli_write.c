@@ -23,26 +23,43 @@ static void on_fatal(int sig) {
     raise(sig);
 }
 
+static void install(void) {
+    static int installed;
+    if (installed) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sigaddset(&sa.sa_mask, SIGHUP);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    installed = 1;
+}
+
+/* created: 2 = about to create (signals are held from here until the name is
+ * recorded, so no signal finds a file nobody knows of), 1 = created,
+ * 0 = renamed or removed (path NULL: the creation failed). */
 void cli_temp_note(void *ud, const char *path, int created) {
     (void)ud;
-    static int installed;
-    if (!installed) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_fatal;
-        sigemptyset(&sa.sa_mask);
-        for (int s = 0; s < 3; s++) sigaddset(&sa.sa_mask, s == 0 ? SIGINT : s == 1 ? SIGTERM : SIGHUP);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGHUP, &sa, NULL);
-        installed = 1;
+    static sigset_t before;
+    static int holding;
+    install();
+    sigset_t fatal;
+    sigemptyset(&fatal);
+    sigaddset(&fatal, SIGINT);
+    sigaddset(&fatal, SIGTERM);
+    sigaddset(&fatal, SIGHUP);
+    if (created == 2) {
+        if (!holding) pthread_sigmask(SIG_BLOCK, &fatal, &before);
+        holding = 1;
+        return;
     }
-    /* the table changes with the signals blocked, so the handler never sees
-     * a half-written path */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    for (int i = 0; i < SLOTS; i++) {
+    sigset_t old;
+    pthread_sigmask(SIG_BLOCK, &fatal, &old);
+    for (int i = 0; path && i < SLOTS; i++) {
         if (created && !temp_live[i] && strlen(path) < PATH_CAP) {
             memcpy(temp_path[i], path, strlen(path) + 1);
             temp_live[i] = 1;
@@ -53,7 +70,10 @@ void cli_temp_note(void *ud, const char *path, int created) {
             break;
         }
     }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* a signal held since "about to create" is delivered here, with the
+     * path recorded */
+    pthread_sigmask(SIG_SETMASK, holding ? &before : &old, NULL);
+    holding = 0;
 }
 
 lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_options *o, lgg_error *e) {

@@ -97,8 +97,9 @@ static int open_output(output *o, const char *out, const char *in) {
         return -1;
     }
     snprintf(o->tmp, cap, "%.*s.%s.XXXXXX", (int)dlen, out, base);
+    cli_temp_note(NULL, NULL, 2);
     int fd = mkstemp(o->tmp);
-    if (fd >= 0) cli_temp_note(NULL, o->tmp, 1); /* removed if a signal ends the run */
+    cli_temp_note(NULL, fd >= 0 ? o->tmp : NULL, fd >= 0); /* removed if a signal ends the run */
     if (fd < 0) {
         fprintf(stderr, "gguf cat: %s: cannot create a temporary file: %s\n", out, strerror(errno));
         free(o->tmp);
