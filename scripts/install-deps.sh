@@ -10,7 +10,9 @@ need=""
 command -v cc >/dev/null 2>&1 || need="$need build-essential"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v nm >/dev/null 2>&1 || need="$need binutils"
-for pkg in libjansson-dev libssl-dev; do
+# libssl-dev (libcrypto) and libxxhash-dev are also linked by the tool itself
+# (gguf hash, gguf verify); the library needs neither.
+for pkg in libjansson-dev libssl-dev libxxhash-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then
