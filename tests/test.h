@@ -66,6 +66,10 @@ const char *scratch_dir(void);
  * not exit normally).  Returns 0, or -1 if it could not be started. */
 int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status);
 
+/* sha256 of n bytes as 64 hex digits and a NUL (sha256.c; libcrypto, so
+ * not in builds with LGG_TEST_NO_GOLDEN_LIBS). */
+void sha256_hex(const void *p, size_t n, char out[65]);
+
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {
     unsigned char *p;

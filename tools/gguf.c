@@ -21,6 +21,7 @@ static const cli_command COMMANDS[] = {
     {"merge", "merge a shard set back into one file", cmd_merge},
     {"name", "print the file name the naming convention recommends", cmd_name},
     {"quantize", "quantize a model with llama-quantize's presets (same bytes)", cmd_quantize},
+    {"convert", "convert a Hugging Face checkpoint to GGUF (same bytes as convert_hf_to_gguf.py)", cmd_convert},
     {NULL, NULL, NULL},
 };
 

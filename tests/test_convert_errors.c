@@ -1,0 +1,272 @@
+/* test_convert_errors.c -- bad checkpoints for `gguf convert`: a tiny
+ * llama (SentencePiece vocabulary, one layer) written by hand, then broken
+ * one way at a time.  Each must exit 1 with a message naming the file and
+ * the tensor or key, and leave nothing in the output directory. */
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <dirent.h>
+/* Paths are built from the scratch directory in fixed buffers; a cut path
+ * would only make a test fail. */
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void put_file(const char *dir, const char *name, const void *p, size_t n) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(p, 1, n, f);
+    fclose(f);
+}
+static void put_text(const char *dir, const char *name, const char *s) { put_file(dir, name, s, strlen(s)); }
+
+static void pb_varint(buf *b, uint64_t v) {
+    while (v >= 0x80) buf_u8(b, (uint8_t)(v | 0x80)), v >>= 7;
+    buf_u8(b, (uint8_t)v);
+}
+
+/* A ModelProto with pieces (text, score, type). */
+static void spm_model(buf *b, size_t n, const char *const *text, const float *score, const int *type) {
+    for (size_t i = 0; i < n; i++) {
+        buf p = {0};
+        buf_u8(&p, 0x0a);
+        pb_varint(&p, strlen(text[i]));
+        buf_put(&p, text[i], strlen(text[i]));
+        buf_u8(&p, 0x15);
+        uint32_t u;
+        memcpy(&u, &score[i], 4);
+        buf_u32(&p, u);
+        buf_u8(&p, 0x18);
+        pb_varint(&p, (uint64_t)type[i]);
+        buf_u8(b, 0x0a);
+        pb_varint(b, p.n);
+        buf_put(b, p.p, p.n);
+        buf_free(&p);
+    }
+    /* a trainer_spec-like field the reader must skip */
+    buf_u8(b, 0x12);
+    pb_varint(b, 2);
+    buf_u8(b, 0x08);
+    buf_u8(b, 0x01);
+}
+
+/* A safetensors file: header text as given, then `data` zero bytes. */
+static void st_file(const char *dir, const char *name, const char *header, size_t data, uint64_t claimed_len) {
+    buf b = {0};
+    buf_u64(&b, claimed_len ? claimed_len : strlen(header));
+    buf_put(&b, header, strlen(header));
+    for (size_t i = 0; i < data; i++) buf_u8(&b, (uint8_t)(i * 7));
+    put_file(dir, name, b.p, b.n);
+    buf_free(&b);
+}
+
+#define CONFIG_FMT                                                                                          \
+    "{\"architectures\": [\"%s\"], \"hidden_size\": 8, \"num_attention_heads\": 2, \"num_key_value_heads\": 1," \
+    " \"num_hidden_layers\": 1, \"intermediate_size\": 16, \"vocab_size\": %d, \"rms_norm_eps\": 1e-5,"       \
+    " \"max_position_embeddings\": 64, \"bos_token_id\": 1, \"eos_token_id\": 2}"
+
+static const char GOOD_HEADER[] =
+    "{\"__metadata__\": {\"format\": \"pt\"},"
+    " \"lm_head.weight\": {\"dtype\": \"F16\", \"shape\": [4, 8], \"data_offsets\": [0, 64]},"
+    " \"model.embed_tokens.weight\": {\"dtype\": \"F32\", \"shape\": [4, 8], \"data_offsets\": [64, 192]},"
+    " \"model.layers.0.self_attn.q_proj.weight\": {\"dtype\": \"BF16\", \"shape\": [8, 8], \"data_offsets\": [192, 320]},"
+    " \"model.norm.weight\": {\"dtype\": \"F32\", \"shape\": [8], \"data_offsets\": [320, 352]}}";
+
+/* A fresh model directory with the good files; returns its path (static). */
+static const char *make_model(const char *tag) {
+    static char dir[4200];
+    snprintf(dir, sizeof dir, "%s/model-%s", scratch_dir(), tag);
+    mkdir(dir, 0755);
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "LlamaForCausalLM", 4);
+    put_text(dir, "config.json", cfg);
+    static const char *const text[] = {"<unk>", "<s>", "</s>", "\xe2\x96\x81" "a"};
+    static const float score[] = {0.0f, 0.0f, -0.0f, -1.5f};
+    static const int type[] = {2, 3, 3, 1};
+    buf b = {0};
+    spm_model(&b, 4, text, score, type);
+    put_file(dir, "tokenizer.model", b.p, b.n);
+    buf_free(&b);
+    st_file(dir, "model.safetensors", GOOD_HEADER, 352, 0);
+    return dir;
+}
+
+/* Run `gguf convert DIR -o OUTDIR/out.gguf`; expect exit `want`, each of
+ * `needles` in stderr, and (on failure) an empty OUTDIR. */
+static void expect(const char *dir, int want, const char *const *needles) {
+    char outdir[4300], out[4400], tool[4200];
+    snprintf(outdir, sizeof outdir, "%s.out", dir);
+    mkdir(outdir, 0755);
+    snprintf(out, sizeof out, "%s/out.gguf", outdir);
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    char *argv[] = {tool, "convert", "-q", "--no-fsync", (char *)dir, "-o", out, NULL};
+    char *so = NULL, *se = NULL;
+    size_t sl, el;
+    int status = -1;
+    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
+    CHECKF(status == want, "%s: exit %d, want %d; stderr: %s", dir, status, want, se);
+    for (size_t i = 0; needles && needles[i]; i++)
+        CHECKF(strstr(se, needles[i]) != NULL, "%s: stderr lacks \"%s\": %s", dir, needles[i], se);
+    if (want != 0) {
+        DIR *d = opendir(outdir);
+        int n = 0;
+        for (struct dirent *e; d && (e = readdir(d));) n += e->d_name[0] != '.';
+        if (d) closedir(d);
+        CHECKF(n == 0, "%s: %d file(s) left in the output directory", dir, n);
+    } else {
+        lgg_file *f = NULL;
+        CHECK(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
+        if (f) {
+            CHECK_EQ_U(lgg_tensor_count(f), 4);
+            CHECK(lgg_find_key_cstr(f, "tokenizer.ggml.tokens") >= 0);
+        }
+        lgg_close(f);
+        unlink(out);
+    }
+    free(so);
+    free(se);
+}
+
+TEST(convert_tiny_model_ok) {
+    const char *d = make_model("ok");
+    expect(d, 0, NULL);
+}
+
+TEST(convert_bad_safetensors) {
+    const char *d = make_model("trunc");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/model.safetensors", d);
+    REQUIRE(truncate(path, (off_t)(8 + strlen(GOOD_HEADER) + 340)) == 0);
+    expect(d, 1, (const char *const[]){"model.safetensors", "model.norm.weight", "outside", NULL});
+
+    d = make_model("hlen");
+    st_file(d, "model.safetensors", GOOD_HEADER, 352, 1u << 30);
+    expect(d, 1, (const char *const[]){"model.safetensors", "header length", NULL});
+
+    d = make_model("overlap");
+    char h[2048];
+    snprintf(h, sizeof h, "%s", GOOD_HEADER);
+    memcpy(strstr(h, "[64, 192]"), "[32, 160]", 9);
+    st_file(d, "model.safetensors", h, 352, 0);
+    expect(d, 1, (const char *const[]){"model.safetensors", "lm_head.weight", "model.embed_tokens.weight", "overlap", NULL});
+
+    d = make_model("size");
+    snprintf(h, sizeof h, "%s", GOOD_HEADER);
+    memcpy(strstr(h, "[320, 352]"), "[320, 348]", 10);
+    st_file(d, "model.safetensors", h, 352, 0);
+    expect(d, 1, (const char *const[]){"model.safetensors", "model.norm.weight", "dtype x shape", NULL});
+
+    d = make_model("dtype");
+    snprintf(h, sizeof h, "%s", GOOD_HEADER);
+    memcpy(strstr(h, "\"F32\", \"shape\": [8]"), "\"I32\"", 5);
+    st_file(d, "model.safetensors", h, 352, 0);
+    expect(d, 1, (const char *const[]){"model.safetensors", "model.norm.weight", "dtype 'I32'", NULL});
+
+    d = make_model("json");
+    st_file(d, "model.safetensors", "{\"a\": [1, 2", 0, 0);
+    expect(d, 1, (const char *const[]){"model.safetensors", "malformed JSON", NULL});
+
+    d = make_model("unmapped");
+    snprintf(h, sizeof h, "%s", GOOD_HEADER);
+    memcpy(strstr(h, "model.norm.weight"), "model.xxxx.weight", 17);
+    st_file(d, "model.safetensors", h, 352, 0);
+    expect(d, 1, (const char *const[]){"model.safetensors", "model.xxxx.weight", NULL});
+}
+
+TEST(convert_bad_config_and_vocab) {
+    const char *d = make_model("cfgjson");
+    put_text(d, "config.json", "{\"architectures\": [\"LlamaForCausalLM\"], ");
+    expect(d, 1, (const char *const[]){"config.json", "malformed JSON", NULL});
+
+    d = make_model("arch");
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "FooForCausalLM", 4);
+    put_text(d, "config.json", cfg);
+    expect(d, 1, (const char *const[]){"config.json", "'FooForCausalLM' is not supported", "LlamaForCausalLM", "Gemma2ForCausalLM", NULL});
+
+    d = make_model("vocab");
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "LlamaForCausalLM", 3);
+    put_text(d, "config.json", cfg);
+    expect(d, 1, (const char *const[]){"tokenizer.model", "4 pieces", "vocab_size 3", NULL});
+
+    d = make_model("tokjson");
+    put_text(d, "tokenizer.json", "{\"added_tokens\": [}");
+    expect(d, 1, (const char *const[]){"tokenizer.json", "malformed JSON", NULL});
+
+    d = make_model("tokmodel");
+    put_text(d, "tokenizer.model", "\x0a\x7f\x0a");
+    expect(d, 1, (const char *const[]){"tokenizer.model", NULL});
+
+    d = make_model("missing");
+    char cpath[4300];
+    snprintf(cpath, sizeof cpath, "%s/config.json", d);
+    unlink(cpath);
+    expect(d, 1, (const char *const[]){"config.json", NULL});
+}
+
+TEST(convert_missing_shard) {
+    const char *d = make_model("shard");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/model.safetensors", d);
+    unlink(path);
+    st_file(d, "model-00001-of-00002.safetensors", GOOD_HEADER, 352, 0);
+    put_text(d, "model.safetensors.index.json",
+             "{\"metadata\": {}, \"weight_map\": {\"lm_head.weight\": \"model-00001-of-00002.safetensors\","
+             " \"model.extra.weight\": \"model-00002-of-00002.safetensors\"}}");
+    expect(d, 1, (const char *const[]){"model-00002-of-00002.safetensors", "model.extra.weight", NULL});
+}
+
+/* The reader's checks, in memory. */
+TEST(convert_safetensors_reader) {
+    buf b = {0};
+    buf_u64(&b, strlen(GOOD_HEADER));
+    buf_put(&b, GOOD_HEADER, strlen(GOOD_HEADER));
+    for (int i = 0; i < 352; i++) buf_u8(&b, 0);
+    lgg_safetensors *s = NULL;
+    lgg_error err;
+    REQUIRE(lgg_st_parse(b.p, b.n, "x", &s, &err) == LGG_OK);
+    CHECK_EQ_U(lgg_st_count(s), 4);
+    const lgg_st_tensor *t = lgg_st_at(s, 2);
+    REQUIRE(t);
+    CHECK_STR(t->name.ptr, "model.layers.0.self_attn.q_proj.weight");
+    CHECK_EQ_U(t->dtype, LGG_TYPE_BF16);
+    CHECK_EQ_U(t->offset, 8 + strlen(GOOD_HEADER) + 192);
+    CHECK(lgg_st_at(s, 4) == NULL);
+    lgg_st_close(s);
+    for (size_t cut = 0; cut < b.n; cut += 37) /* every prefix is refused, none crashes */
+        CHECK(lgg_st_parse(b.p, cut, "x", &s, &err) != LGG_OK);
+    buf_free(&b);
+}
+
+TEST(convert_spm_reader) {
+    static const char *const text[] = {"<unk>", "x", "<user>"};
+    static const float score[] = {0.0f, -0.0f, -2.0f};
+    static const int type[] = {2, 1, 4};
+    buf b = {0};
+    spm_model(&b, 3, text, score, type);
+    lgg_spm *s = NULL;
+    lgg_error err;
+    REQUIRE(lgg_spm_parse(b.p, b.n, &s, &err) == LGG_OK);
+    CHECK_EQ_U(lgg_spm_count(s), 3);
+    const lgg_spm_piece *p = lgg_spm_at(s, 1);
+    REQUIRE(p);
+    CHECK(p->piece.len == 1 && p->piece.ptr[0] == 'x');
+    uint32_t bits;
+    memcpy(&bits, &p->score, 4);
+    CHECK_EQ_U(bits, 0x80000000u); /* -0.0 stays -0.0 */
+    CHECK_EQ_U(lgg_spm_at(s, 2)->type, 1); /* user-defined reads as normal */
+    lgg_spm_free(s);
+    for (size_t cut = 1; cut + 4 < b.n; cut++) { /* a cut inside a piece is an error, not a crash */
+        lgg_status st = lgg_spm_parse(b.p, cut, &s, &err);
+        if (st == LGG_OK) lgg_spm_free(s);
+    }
+    CHECK(lgg_spm_parse(b.p, 3, &s, &err) != LGG_OK);
+    buf_free(&b);
+}
+
+#endif

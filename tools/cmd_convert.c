@@ -1,0 +1,161 @@
+/* cmd_convert.c -- `gguf convert [options] MODEL_DIR [-o OUT]`: a Hugging
+ * Face checkpoint to GGUF, the bytes llama.cpp's convert_hf_to_gguf.py
+ * (b4747) writes.  The conversion itself is libgguf-convert's. */
+#include "cli.h"
+#include "libgguf_convert.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char USAGE[] = "gguf convert [options] MODEL_DIR [-o OUT]";
+
+static void help(void) {
+    printf("usage: %s\n\n"
+           "Convert a Hugging Face model directory (config.json, model.safetensors or a\n"
+           "sharded set with model.safetensors.index.json, tokenizer files) to GGUF, with\n"
+           "the same bytes as llama.cpp's convert_hf_to_gguf.py (b4747).  The shards are\n"
+           "memory-mapped and converted as the output is written; the output goes to a\n"
+           "temporary file renamed over OUT at the end.\n\n"
+           "  --outtype T          f32, f16 (default), bf16, q8_0 or auto (f16 if the\n"
+           "                       first tensor is f16, else bf16)\n"
+           "  -o, --outfile OUT    output file (default: the reference converter's name,\n"
+           "                       in the current directory)\n"
+           "  --metadata KEY=TYPE:VALUE  set a metadata key in the output (any TYPE of\n"
+           "                       'gguf set'; may repeat)\n"
+           "  --dry-run            print each tensor's source, GGUF name, type and shape\n"
+           "                       on stdout; write nothing\n"
+           "  --no-fsync           do not sync OUT before renaming it into place\n"
+           "  -q, --quiet          no progress\n\n"
+           "Architectures: LlamaForCausalLM (and LLaMA, Mistral), Qwen2ForCausalLM,\n"
+           "Gemma2ForCausalLM; SentencePiece vocabularies (tokenizer.model).\n"
+           "Exit status: 0 success, 1 failure (bad or missing input, write error),\n"
+           "2 usage error.\n",
+           USAGE);
+}
+
+typedef struct copts {
+    const char *dir, *out;
+    lgg_convert_options o;
+    const char *meta[256];
+    size_t n_meta;
+    bool dry_run, quiet, no_fsync;
+} copts;
+
+static int parse_outtype(const char *s, uint32_t *t) {
+    static const char *const names[] = {"f32", "f16", "bf16", "q8_0", "auto"};
+    for (uint32_t i = 0; i < 5; i++)
+        if (!strcmp(s, names[i])) return *t = i, 1;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, copts *c) {
+    memset(c, 0, sizeof *c);
+    lgg_convert_options_init(&c->o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_next = i + 1 < argc;
+        if (!strcmp(a, "--outtype") && has_next) {
+            if (!parse_outtype(argv[++i], &c->o.outtype))
+                return cli_usage_error("convert", USAGE, "unknown --outtype '%s' (f32, f16, bf16, q8_0, auto)", argv[i]);
+        } else if ((!strcmp(a, "-o") || !strcmp(a, "--outfile")) && has_next) {
+            c->out = argv[++i];
+        } else if (!strcmp(a, "--metadata") && has_next) {
+            if (c->n_meta == sizeof c->meta / sizeof c->meta[0]) return cli_usage_error("convert", USAGE, "too many --metadata");
+            c->meta[c->n_meta++] = argv[++i];
+        } else if (!strcmp(a, "--dry-run")) {
+            c->dry_run = true;
+        } else if (!strcmp(a, "--no-fsync")) {
+            c->no_fsync = true;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            c->quiet = true;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_usage_error("convert", USAGE, "unknown option or missing value: %s", a);
+        } else if (!c->dir) {
+            c->dir = a;
+        } else {
+            return cli_usage_error("convert", USAGE, "unexpected argument '%s'", a);
+        }
+    }
+    if (!c->dir) return cli_usage_error("convert", USAGE, "missing MODEL_DIR");
+    return CLI_OK;
+}
+
+static int apply_metadata(const copts *c, lgg_convert *cv) {
+    for (size_t i = 0; i < c->n_meta; i++) {
+        const char *eq = strchr(c->meta[i], '=');
+        char why[300];
+        cli_val v;
+        if (!eq || eq == c->meta[i]) {
+            fprintf(stderr, "gguf convert: --metadata '%s': expected KEY=TYPE:VALUE\n", c->meta[i]);
+            return CLI_USAGE;
+        }
+        if (!cli_val_parse(eq + 1, &v, why, sizeof why)) {
+            fprintf(stderr, "gguf convert: --metadata '%s': %s\n", c->meta[i], why);
+            return CLI_USAGE;
+        }
+        lgg_error err;
+        lgg_status st = lgg_writer_set(lgg_convert_writer(cv), c->meta[i], (size_t)(eq - c->meta[i]), &v.v, &err);
+        cli_val_free(&v);
+        if (st) {
+            fprintf(stderr, "gguf convert: --metadata '%s': %s\n", c->meta[i], err.message);
+            return CLI_FAIL;
+        }
+    }
+    return CLI_OK;
+}
+
+static void dry_run(lgg_convert *cv) {
+    for (size_t i = 0; i < lgg_convert_tensor_count(cv); i++) {
+        lgg_convert_tensor t;
+        lgg_convert_tensor_at(cv, i, &t);
+        printf("%s/%s -> %s %s [", t.file, t.source, t.name, cli_type_name(t.type));
+        for (uint32_t d = 0; d < t.n_dims; d++) printf("%s%lld", d ? ", " : "", (long long)t.ne[d]);
+        printf("]\n");
+    }
+}
+
+static void on_progress(void *ud, uint64_t done, uint64_t total) {
+    cli_progress *p = ud;
+    (void)total;
+    cli_progress_add(p, done - p->done);
+}
+
+int cmd_convert(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (cli_is_help(argv[i])) return help(), CLI_OK;
+    copts c;
+    int rc = parse_args(argc, argv, &c);
+    if (rc != CLI_OK) return rc;
+    lgg_convert *cv = NULL;
+    lgg_error err;
+    if (lgg_convert_open(c.dir, &c.o, &cv, &err)) {
+        fprintf(stderr, "gguf convert: %s\n", err.message);
+        return CLI_FAIL;
+    }
+    if ((rc = apply_metadata(&c, cv)) != CLI_OK || c.dry_run) {
+        if (c.dry_run && rc == CLI_OK) dry_run(cv);
+        lgg_convert_free(cv);
+        return rc;
+    }
+    char name[4096];
+    const char *out = c.out;
+    if (!out) {
+        lgg_convert_default_name(cv, name, sizeof name);
+        out = name;
+    }
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    if (c.no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
+    cli_progress prog;
+    cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
+    if (!c.quiet) lgg_convert_set_progress(cv, on_progress, &prog);
+    lgg_status st = lgg_writer_write_file(lgg_convert_writer(cv), out, &wo, &err);
+    cli_progress_end(&prog);
+    if (st) {
+        const char *why = lgg_convert_last_error(cv);
+        fprintf(stderr, "gguf convert: %s: %s\n", out, why ? why : err.message);
+        rc = CLI_FAIL;
+    }
+    lgg_convert_free(cv);
+    return rc;
+}
