@@ -33,7 +33,7 @@ LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*'))
 # The converter (Hugging Face -> GGUF) is a library of its own because it
 # reads JSON with jansson; the core library stays libc + pthreads.
 CONV_SRC := $(sort $(wildcard src/convert/*.c))
-CONV_LIBS := -ljansson
+CONV_LIBS := -ljansson -lcrypto
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))

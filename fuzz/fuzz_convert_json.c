@@ -3,7 +3,8 @@
  * tokenizer.json and added_tokens.json (a missing part: no such file) of a
  * tiny llama directory whose weights and tokenizer.model are fixed.  A
  * conversion that opens must also write (to /dev/null) without error; one
- * that fails must say why. */
+ * that fails must say why.  The first byte also picks the output type and
+ * the vocabulary (SentencePiece, or BPE from tokenizer.json). */
 #include "fuzz.h"
 #include "libgguf_convert.h"
 
@@ -13,6 +14,10 @@
 #include <unistd.h>
 
 static char dir[64];
+static const uint8_t SPM[] = {0x0a, 0x09, 0x0a, 0x05, '<', 'u', 'n', 'k', '>', 0x18, 0x02,
+                              0x0a, 0x07, 0x0a, 0x03, '<', 's', '>', 0x18, 0x03,
+                              0x0a, 0x08, 0x0a, 0x04, '<', '/', 's', '>', 0x18, 0x03,
+                              0x0a, 0x03, 0x0a, 0x01, 'a'};
 
 static void put(const char *name, const void *p, size_t n) {
     char path[128];
@@ -49,11 +54,7 @@ static void setup(void) {
     memcpy(st + 8, hdr, hl);
     for (size_t i = 0; i < 288; i++) st[8 + hl + i] = (uint8_t)(i * 13 + 5);
     put("model.safetensors", st, 8 + hl + 288);
-    static const uint8_t spm[] = {0x0a, 0x09, 0x0a, 0x05, '<', 'u', 'n', 'k', '>', 0x18, 0x02,
-                                  0x0a, 0x07, 0x0a, 0x03, '<', 's', '>', 0x18, 0x03,
-                                  0x0a, 0x08, 0x0a, 0x04, '<', '/', 's', '>', 0x18, 0x03,
-                                  0x0a, 0x03, 0x0a, 0x01, 'a'};
-    put("tokenizer.model", spm, sizeof spm);
+    put("tokenizer.model", SPM, sizeof SPM);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -70,6 +71,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lgg_convert_options o;
     lgg_convert_options_init(&o);
     o.outtype = size ? data[0] % 5 : 0;
+    /* bit 4 of the first byte: no tokenizer.model, so the BPE path reads
+     * tokenizer.json (with --pre, so an unknown fingerprint still converts) */
+    int bpe = size && (data[0] & 0x10);
+    put("tokenizer.model", bpe ? NULL : SPM, sizeof SPM);
+    o.pre = bpe ? "qwen2" : NULL;
     lgg_convert *c = NULL;
     lgg_error err;
     if (lgg_convert_open(dir, &o, &c, &err) != LGG_OK) {

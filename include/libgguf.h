@@ -1134,6 +1134,16 @@ LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);
 LGG_API lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const lgg_quant_write_options *o,
                                         lgg_error *err);
 
+/* Set on `w` the metadata lgg_quant_plan_write gives its (first) output,
+ * in the same order: every pair of files[0], general.quantization_version
+ * and general.file_type appended, split.* removed, o's overrides, the
+ * quantize.imatrix.* keys.  For a writer that produces the plan's tensors
+ * itself (a converter that quantizes as it reads another format).
+ * Errors: LGG_ERR_ARG (NULL, an override without a key), those of
+ * lgg_writer_set. */
+LGG_API lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_write_options *o,
+                                               lgg_writer *w, lgg_error *err);
+
 /* Bytes the output file(s) of lgg_quant_plan_write would have, in total. */
 LGG_API lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg_quant_write_options *o,
                                               uint64_t *size, lgg_error *err);

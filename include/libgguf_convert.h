@@ -161,6 +161,19 @@ LGG_API uint64_t lgg_convert_total_bytes(const lgg_convert *c);
  * NULL when none did: the writer's own error only says a callback failed. */
 LGG_API const char *lgg_convert_last_error(const lgg_convert *c);
 
+/* --outtype PRESET: write to `path` what `convert --outtype auto` followed
+ * by lgg_quant_plan_write with `qo` and `qw` would give, byte for byte, in
+ * one pass with no intermediate file.  `c` must have been opened with
+ * LGG_CONVERT_AUTO (the intermediate type); its writer's metadata (with any
+ * lgg_writer_set made on it) is the quantizer's input metadata.  The plan
+ * is llama-quantize's (lgg_quant_plan_create); qw->n_threads threads
+ * convert rows; qw->write_flags apply; qw->input_fds is ignored.  The write
+ * is atomic (temporary file, rename).
+ * Errors: those of lgg_quant_plan_create and lgg_writer_write_file; a failed
+ * row conversion is reported by lgg_convert_last_error. */
+LGG_API lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo,
+                                               const lgg_quant_write_options *qw, const char *path, lgg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

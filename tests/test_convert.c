@@ -25,7 +25,9 @@ static const uint32_t OUTTYPES[] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVER
 static const char *const OUTNAMES[] = {"f32", "f16", "bf16", "q8_0", "auto"};
 
 /* The models whose vocabulary this converter reads so far. */
-static int supported(const char *family) { return !strcmp(family, "llama-spm") || !strcmp(family, "gemma2"); }
+static int supported(const char *family) {
+    return !strcmp(family, "llama-spm") || !strcmp(family, "gemma2") || !strcmp(family, "qwen2");
+}
 
 static uint32_t outtype_of(const char *s) {
     for (size_t i = 0; i < 5; i++)
@@ -117,7 +119,7 @@ TEST(convert_golden) {
         n_runs++;
         check_run(run, gdir, &n_same);
     }
-    CHECKF(n_runs >= 10 && n_same == n_runs, "%d of %d runs byte-identical", n_same, n_runs);
+    CHECKF(n_runs >= 15 && n_same == n_runs, "%d of %d runs byte-identical", n_same, n_runs);
     json_decref(idx);
 }
 
@@ -162,4 +164,109 @@ TEST(convert_default_name) {
     json_decref(idx);
 }
 
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* A legacy imatrix with a vector of `ne0` positive weights for every 2-D
+ * tensor of `f` (so every very-low-bit type can be used). */
+static const char *make_imatrix(const lgg_file *f, const char *tag) {
+    static char path[4200];
+    snprintf(path, sizeof path, "%s/%s.imatrix", scratch_dir(), tag);
+    FILE *o = fopen(path, "wb");
+    if (!o) return NULL;
+    int32_t n = 0;
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) n += lgg_tensor_at(f, i)->n_dims >= 2;
+    fwrite(&n, 4, 1, o);
+    uint32_t seed = 12345;
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+        const lgg_tensor *t = lgg_tensor_at(f, i);
+        if (t->n_dims < 2) continue;
+        int32_t len = (int32_t)t->name.len, calls = 1, nv = (int32_t)(t->ne[0] * (t->n_dims > 2 ? t->ne[2] : 1));
+        fwrite(&len, 4, 1, o);
+        fwrite(t->name.ptr, 1, (size_t)len, o);
+        fwrite(&calls, 4, 1, o);
+        fwrite(&nv, 4, 1, o);
+        for (int32_t k = 0; k < nv; k++) {
+            seed = seed * 1103515245u + 12345u;
+            float v = 0.05f + (float)(seed >> 8) / (float)(1u << 24);
+            fwrite(&v, 4, 1, o);
+        }
+    }
+    fclose(o);
+    return path;
+}
+
+static int n_fused_same;
+
+/* One preset both ways: auto conversion then the quantizer, and fused. */
+static void fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix) {
+    char tag[256], two[4200], one[4200];
+    snprintf(tag, sizeof tag, "%s.auto", model);
+    const char *autop = convert_lib(dir, LGG_CONVERT_AUTO, tag);
+    REQUIRE(autop);
+    char autopath[4200];
+    snprintf(autopath, sizeof autopath, "%s", autop);
+    snprintf(two, sizeof two, "%s/%s.%s.two.gguf", scratch_dir(), model, preset);
+    snprintf(one, sizeof one, "%s/%s.%s.one.gguf", scratch_dir(), model, preset);
+    lgg_file *f = NULL;
+    lgg_error err;
+    REQUIRE(lgg_open_file(autopath, NULL, &f, &err) == LGG_OK);
+    lgg_imatrix *im = NULL;
+    const char *imf = with_imatrix ? make_imatrix(f, model) : NULL;
+    if (imf) REQUIRE(lgg_imatrix_load_file(imf, NULL, &im, &err) == LGG_OK);
+    lgg_quant_options qo;
+    lgg_quant_options_init(&qo);
+    qo.preset = lgg_quant_preset_find(preset);
+    qo.imatrix = im;
+    REQUIRE(qo.preset);
+    lgg_quant_write_options qw;
+    lgg_quant_write_options_init(&qw);
+    qw.n_threads = 2;
+    qw.imatrix_file = imf;
+    qw.write_flags = LGG_WRITE_NO_SYNC;
+    lgg_quant_plan *p = NULL;
+    lgg_status st2 = lgg_quant_plan_create((const lgg_file *const *)&f, 1, &qo, &p, &err);
+    if (st2 == LGG_OK) st2 = lgg_quant_plan_write(p, two, &qw, &err);
+    lgg_quant_plan_free(p);
+    lgg_close(f);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = LGG_CONVERT_AUTO;
+    lgg_convert *c = NULL;
+    REQUIRE(lgg_convert_open(dir, &o, &c, &err) == LGG_OK);
+    qw.n_threads = 3;
+    lgg_status st1 = lgg_convert_write_quantized(c, &qo, &qw, one, &err);
+    lgg_convert_free(c);
+    lgg_imatrix_free(im);
+    CHECKF(st1 == st2, "%s %s: fused status %d, two-step %d (%s)", model, preset, st1, st2, err.message);
+    if (st1 == LGG_OK && st2 == LGG_OK) {
+        size_t n1 = 0, n2 = 0;
+        unsigned char *a = read_file(one, &n1), *b = read_file(two, &n2);
+        CHECKF(a && b && n1 == n2 && !memcmp(a, b, n1), "%s %s%s: fused output differs from the two-step one", model,
+               preset, imf ? " (imatrix)" : "");
+        n_fused_same += a && b && n1 == n2 && !memcmp(a, b, n1);
+        free(a);
+        free(b);
+    }
+    unlink(one);
+    unlink(two);
+    unlink(autopath);
+}
+
+TEST(convert_fused_presets) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    static const char *const models[] = {"TinyLlama-2-Test-2x32", "gemma-2-tiny-12L-test"};
+    static const char *const presets[] = {"Q4_K_M", "Q8_0", "Q6_K", "Q5_K_S", "IQ4_XS", "Q4_0", "Q2_K", "Q3_K_L", "F16", "BF16"};
+    for (size_t m = 0; m < 2; m++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", g, models[m]);
+        for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) fused_vs_two_step(dir, models[m], presets[i], 0);
+        fused_vs_two_step(dir, models[m], "IQ2_XXS", 1);
+        fused_vs_two_step(dir, models[m], "Q4_K_M", 1);
+    }
+    CHECKF(n_fused_same == 24, "%d of 24 fused outputs equal the two-step ones", n_fused_same);
+}
 #endif

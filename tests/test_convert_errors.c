@@ -98,13 +98,13 @@ static const char *make_model(const char *tag) {
 
 /* Run `gguf convert DIR -o OUTDIR/out.gguf`; expect exit `want`, each of
  * `needles` in stderr, and (on failure) an empty OUTDIR. */
-static void expect(const char *dir, int want, const char *const *needles) {
+static void expect_args(const char *dir, const char *extra, int want, const char *const *needles) {
     char outdir[4300], out[4400], tool[4200];
     snprintf(outdir, sizeof outdir, "%s.out", dir);
     mkdir(outdir, 0755);
     snprintf(out, sizeof out, "%s/out.gguf", outdir);
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
-    char *argv[] = {tool, "convert", "-q", "--no-fsync", (char *)dir, "-o", out, NULL};
+    char *argv[] = {tool, "convert", "-q", "--no-fsync", (char *)dir, "-o", out, extra ? "--pre" : NULL, (char *)extra, NULL};
     char *so = NULL, *se = NULL;
     size_t sl, el;
     int status = -1;
@@ -131,6 +131,8 @@ static void expect(const char *dir, int want, const char *const *needles) {
     free(so);
     free(se);
 }
+
+static void expect(const char *dir, int want, const char *const *needles) { expect_args(dir, NULL, want, needles); }
 
 TEST(convert_tiny_model_ok) {
     const char *d = make_model("ok");
@@ -219,6 +221,27 @@ TEST(convert_missing_shard) {
              "{\"metadata\": {}, \"weight_map\": {\"lm_head.weight\": \"model-00001-of-00002.safetensors\","
              " \"model.extra.weight\": \"model-00002-of-00002.safetensors\"}}");
     expect(d, 1, (const char *const[]){"model-00002-of-00002.safetensors", "model.extra.weight", NULL});
+}
+
+/* A qwen2 layout with a byte-level BPE tokenizer.json nobody knows. */
+TEST(convert_bpe_pre) {
+    const char *d = make_model("bpe");
+    char cfg[1024], path[4300];
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "Qwen2ForCausalLM", 4);
+    put_text(d, "config.json", cfg);
+    snprintf(path, sizeof path, "%s/tokenizer.model", d);
+    unlink(path);
+    put_text(d, "tokenizer.json",
+             "{\"normalizer\": null, \"pre_tokenizer\": {\"type\": \"ByteLevel\"}, \"model\": {\"type\": \"BPE\","
+             " \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2}, \"merges\": [[\"a\", \"b\"]]},"
+             " \"added_tokens\": [{\"id\": 3, \"content\": \"<|end|>\", \"special\": true}]}");
+    expect(d, 1, (const char *const[]){"tokenizer.json", "not recognised", "--pre", NULL});
+    /* the model's tensors are llama's names, which qwen2 shares */
+    expect_args(d, "qwen2", 0, NULL);
+    put_text(d, "tokenizer.json",
+             "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, \"merges\": []},"
+             " \"added_tokens\": [{\"id\": 7, \"content\": \"<|end|>\", \"special\": true}]}");
+    expect_args(d, "qwen2", 1, (const char *const[]){"tokenizer.json", "'<|end|>'", "vocab_size 4", NULL});
 }
 
 /* The reader's checks, in memory. */

@@ -17,24 +17,34 @@ static void help(void) {
            "memory-mapped and converted as the output is written; the output goes to a\n"
            "temporary file renamed over OUT at the end.\n\n"
            "  --outtype T          f32, f16 (default), bf16, q8_0 or auto (f16 if the\n"
-           "                       first tensor is f16, else bf16)\n"
+           "                       first tensor is f16, else bf16); or any preset of\n"
+           "                       'gguf quantize' (Q4_K_M, IQ4_XS, ...; Q8_0 in capitals):\n"
+           "                       the bytes of --outtype auto followed by 'gguf quantize',\n"
+           "                       in one pass with no intermediate file\n"
+           "  --imatrix FILE       importance matrix for a preset (as 'gguf quantize')\n"
+           "  --threads N          threads converting rows (default: one per CPU)\n"
            "  -o, --outfile OUT    output file (default: the reference converter's name,\n"
            "                       in the current directory)\n"
            "  --metadata KEY=TYPE:VALUE  set a metadata key in the output (any TYPE of\n"
            "                       'gguf set'; may repeat)\n"
+           "  --pre NAME           tokenizer.ggml.pre for a BPE tokenizer.json whose\n"
+           "                       pre-tokenizer is not recognised\n"
            "  --dry-run            print each tensor's source, GGUF name, type and shape\n"
            "                       on stdout; write nothing\n"
            "  --no-fsync           do not sync OUT before renaming it into place\n"
            "  -q, --quiet          no progress\n\n"
            "Architectures: LlamaForCausalLM (and LLaMA, Mistral), Qwen2ForCausalLM,\n"
-           "Gemma2ForCausalLM; SentencePiece vocabularies (tokenizer.model).\n"
+           "Gemma2ForCausalLM; SentencePiece (tokenizer.model) and byte-level BPE\n"
+           "(tokenizer.json) vocabularies.\n"
            "Exit status: 0 success, 1 failure (bad or missing input, write error),\n"
            "2 usage error.\n",
            USAGE);
 }
 
 typedef struct copts {
-    const char *dir, *out;
+    const char *dir, *out, *imatrix;
+    const lgg_quant_preset *preset; /* --outtype PRESET */
+    int threads;
     lgg_convert_options o;
     const char *meta[256];
     size_t n_meta;
@@ -55,13 +65,28 @@ static int parse_args(int argc, char **argv, copts *c) {
         const char *a = argv[i];
         int has_next = i + 1 < argc;
         if (!strcmp(a, "--outtype") && has_next) {
-            if (!parse_outtype(argv[++i], &c->o.outtype))
-                return cli_usage_error("convert", USAGE, "unknown --outtype '%s' (f32, f16, bf16, q8_0, auto)", argv[i]);
+            c->preset = NULL;
+            if (!parse_outtype(argv[++i], &c->o.outtype)) {
+                if (!(c->preset = lgg_quant_preset_find(argv[i])))
+                    return cli_usage_error("convert", USAGE,
+                                           "unknown --outtype '%s' (f32, f16, bf16, q8_0, auto, or a quantize preset)", argv[i]);
+                c->o.outtype = LGG_CONVERT_AUTO;
+            }
+        } else if (!strcmp(a, "--imatrix") && has_next) {
+            c->imatrix = argv[++i];
+        } else if (!strcmp(a, "--threads") && has_next) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n < 1 || n > 1024)
+                return cli_usage_error("convert", USAGE, "--threads wants a number from 1 to 1024, not '%s'", argv[i]);
+            c->threads = (int)n;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--outfile")) && has_next) {
             c->out = argv[++i];
         } else if (!strcmp(a, "--metadata") && has_next) {
             if (c->n_meta == sizeof c->meta / sizeof c->meta[0]) return cli_usage_error("convert", USAGE, "too many --metadata");
             c->meta[c->n_meta++] = argv[++i];
+        } else if (!strcmp(a, "--pre") && has_next) {
+            c->o.pre = argv[++i];
         } else if (!strcmp(a, "--dry-run")) {
             c->dry_run = true;
         } else if (!strcmp(a, "--no-fsync")) {
@@ -77,6 +102,7 @@ static int parse_args(int argc, char **argv, copts *c) {
         }
     }
     if (!c->dir) return cli_usage_error("convert", USAGE, "missing MODEL_DIR");
+    if (c->imatrix && !c->preset) return cli_usage_error("convert", USAGE, "--imatrix needs --outtype PRESET");
     return CLI_OK;
 }
 
@@ -116,8 +142,29 @@ static void dry_run(lgg_convert *cv) {
 
 static void on_progress(void *ud, uint64_t done, uint64_t total) {
     cli_progress *p = ud;
-    (void)total;
+    p->total = total;
     cli_progress_add(p, done - p->done);
+}
+
+/* --outtype PRESET: the quantize step fused into the conversion. */
+static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out, lgg_error *err) {
+    lgg_quant_options qo;
+    lgg_quant_options_init(&qo);
+    qo.preset = c->preset;
+    lgg_imatrix *im = NULL;
+    if (c->imatrix) {
+        lgg_status st = lgg_imatrix_load_file(c->imatrix, NULL, &im, err);
+        if (st) return st;
+        qo.imatrix = im;
+    }
+    lgg_quant_write_options qw;
+    lgg_quant_write_options_init(&qw);
+    qw.n_threads = c->threads;
+    qw.imatrix_file = c->imatrix;
+    if (c->no_fsync) qw.write_flags |= LGG_WRITE_NO_SYNC;
+    lgg_status st = lgg_convert_write_quantized(cv, &qo, &qw, out, err);
+    lgg_imatrix_free(im);
+    return st;
 }
 
 int cmd_convert(int argc, char **argv) {
@@ -142,6 +189,9 @@ int cmd_convert(int argc, char **argv) {
     if (!out) {
         lgg_convert_default_name(cv, name, sizeof name);
         out = name;
+        /* a preset names the encoding instead of the intermediate F16/BF16 */
+        char *dash = strrchr(name, '-');
+        if (c.preset && dash) snprintf(dash, sizeof name - (size_t)(dash - name), "-%s.gguf", c.preset->name);
     }
     lgg_write_options wo;
     lgg_write_options_init(&wo);
@@ -149,7 +199,7 @@ int cmd_convert(int argc, char **argv) {
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
     if (!c.quiet) lgg_convert_set_progress(cv, on_progress, &prog);
-    lgg_status st = lgg_writer_write_file(lgg_convert_writer(cv), out, &wo, &err);
+    lgg_status st = c.preset ? write_preset(&c, cv, out, &err) : lgg_writer_write_file(lgg_convert_writer(cv), out, &wo, &err);
     cli_progress_end(&prog);
     if (st) {
         const char *why = lgg_convert_last_error(cv);

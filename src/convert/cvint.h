@@ -22,6 +22,8 @@ typedef struct cv_tensor {
     uint32_t n_dims;
     int64_t ne[4];
     uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */
+    uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
+    const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     struct lgg_convert *c;
 } cv_tensor;
 
@@ -47,6 +49,8 @@ struct lgg_convert {
     void *progress_ud;
     uint64_t done, total;
     lgg_error cb_err;        /* why a data callback failed */
+    int skeleton;            /* callbacks produce nothing (fused.c writes only the header) */
+    int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
 };
 
 /* Tokenizer metadata (vocab.c). */
@@ -54,6 +58,14 @@ lgg_status lgg__cv_vocab(struct lgg_convert *c, const lgg_convert_options *o, lg
 /* Data callback for the writer (data.c). */
 lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n);
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
+
+/* vocab.c */
+int lgg__cv_looks_special(const char *t);
+char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
+/* SpecialVocab: ids, add_* flags, chat template; n_vocab bounds the ids. */
+lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
+/* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
+lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

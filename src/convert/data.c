@@ -10,7 +10,7 @@
 
 uint64_t lgg__cv_out_bytes(const cv_tensor *t) {
     uint64_t b = 0;
-    lgg_type_nbytes(t->type, t->unit, &b);
+    lgg_type_nbytes(t->qtype ? t->qtype : t->type, t->unit, &b);
     return b;
 }
 
@@ -51,8 +51,21 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         }
 }
 
-static lgg_status store_row(const cv_tensor *t, const float *x, uint8_t *out, uint64_t ob) {
+/* Fused quantization: the values the two-step path's quantizer reads back
+ * from the intermediate file (rounded to its type), quantized. */
+static lgg_status requantize_row(const cv_tensor *t, uint64_t u, float *x, uint8_t *out, uint64_t ob) {
+    for (uint64_t i = 0; i < t->unit; i++)
+        x[i] = t->type == LGG_TYPE_F16    ? lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]))
+               : t->type == LGG_TYPE_BF16 ? lgg_bf16_to_f32(lgg_f32_to_bf16(x[i]))
+                                          : x[i];
+    const float *im = t->imatrix ? t->imatrix + (u / (uint64_t)t->ne[1]) * t->unit : NULL;
+    size_t written = 0;
+    return lgg_quantize(t->qtype, x, out, (size_t)ob, 1, (int64_t)t->unit, im, &written);
+}
+
+static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint8_t *out, uint64_t ob) {
     uint64_t n = t->unit;
+    if (t->qtype) return requantize_row(t, u, x, out, ob);
     switch (t->type) {
     case LGG_TYPE_F32:
         memcpy(out, x, n * 4);
@@ -90,17 +103,17 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n) {
     cv_tensor *t = ud;
     struct lgg_convert *c = t->c;
     uint64_t ob = lgg__cv_out_bytes(t);
-    if (!n) return LGG_OK;
+    if (!n || c->skeleton) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
     if (u1 > t->n_units || !grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)) ||
         !grow((void **)&c->row, &c->row_cap, (size_t)t->unit * sizeof(float)))
         return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
     for (uint64_t u = u0; u < u1; u++) {
         load_row(t, u, c->row);
-        lgg_status st = store_row(t, c->row, c->scratch + (u - u0) * ob, ob);
+        lgg_status st = store_row(t, u, c->row, c->scratch + (u - u0) * ob, ob);
         if (st)
             return lgg__cv_fail(&c->cb_err, st, "%s: tensor '%s': conversion to %s failed", c->shard_names[t->shard],
-                                t->src_name, lgg_type_name(t->type));
+                                t->src_name, lgg_type_name(t->qtype ? t->qtype : t->type));
     }
     memcpy(dst, c->scratch + (offset - u0 * ob), n);
     c->done += n;

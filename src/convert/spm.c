@@ -97,6 +97,7 @@ static lgg_status count(pb c, size_t *n, lgg_error *err) {
 lgg_status lgg_spm_parse(const void *data, size_t size, lgg_spm **out, lgg_error *err) {
     if (!out || (!data && size)) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_spm_parse: NULL argument");
     *out = NULL;
+    if (!size) return lgg__cv_fail(err, LGG_ERR_INVALID, "tokenizer.model: empty file");
     pb c = {data, (const uint8_t *)data + size};
     size_t n;
     lgg_status st = count(c, &n, err);

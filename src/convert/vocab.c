@@ -44,7 +44,9 @@ static int vocab_set(vocab *v, size_t i, const char *s, size_t len) {
     return 1;
 }
 
-static int looks_special(const char *t) {
+/* The reference's list of added tokens that are control tokens even when
+ * not marked special. */
+int lgg__cv_looks_special(const char *t) {
     size_t n = strlen(t);
 #define PRE(s) (n >= sizeof(s) - 1 && !memcmp(t, s, sizeof(s) - 1))
 #define SUF(s) (n >= sizeof(s) - 1 && !memcmp(t + n - (sizeof(s) - 1), s, sizeof(s) - 1))
@@ -130,7 +132,7 @@ static lgg_status added_tokens_json(lgg_convert *c, vocab *v, lgg_error *err) {
 }
 
 /* Replace every U+2581 (the SentencePiece space) with ' '. */
-static char *unspace(const char *s) {
+char *lgg__cv_unspace(const char *s) {
     char *o = malloc(strlen(s) + 1), *w = o;
     if (!o) return NULL;
     for (const char *p = s; *p;) {
@@ -159,8 +161,8 @@ static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg
                                 k, v->n);
         const char *text = json_string_value(content);
         json_t *sp = json_object_get(d, "special");
-        int special = json_is_true(sp) || looks_special(text);
-        char *t = special ? strdup(text) : unspace(text);
+        int special = json_is_true(sp) || lgg__cv_looks_special(text);
+        char *t = special ? strdup(text) : lgg__cv_unspace(text);
         if (!t) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
         int ok = vocab_set(v, (size_t)id, t, strlen(t));
         free(t);
@@ -293,7 +295,7 @@ static lgg_status chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err) {
+lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err) {
     special s = {.n_vocab = n_vocab, .add = {-1, -1}};
     for (int i = 0; i < N_SPECIAL; i++) s.id[i] = -1;
     lgg_status st = special_from_tokenizer(c, tc, &s, err);
@@ -326,18 +328,20 @@ static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
 }
 
 lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
-    (void)o;
     json_t *tc = NULL;
     lgg_status st = lgg__cv_json(c->dir, "tokenizer_config.json", 0, &tc, err);
     if (st) return st;
     vocab v = {0};
     if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
         st = spm_vocab(c, tc, &v, err);
+        if (!st) st = lgg__cv_special_vocab(c, tc, v.n, err);
+    } else if (c->fam->vocab & CV_V_BPE) {
+        st = lgg__cv_bpe(c, tc, o, err);
     } else {
-        st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: no tokenizer.model (BPE tokenizer.json vocabularies are not converted yet)",
-                          c->dir);
+        char *p = lgg__cv_path(c->dir, "tokenizer.model");
+        st = lgg__cv_fail(err, LGG_ERR_IO, "%s: no such file", p ? p : "tokenizer.model");
+        free(p);
     }
-    if (!st) st = special_vocab(c, tc, v.n, err);
     if (!st) st = family_extras(c, tc, err);
     vocab_free(&v);
     json_decref(tc);
