@@ -103,9 +103,9 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS))
 
-$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC)
+$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
 
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256);
 # the AArch64 cross build leaves them (and the tests that need them) out.

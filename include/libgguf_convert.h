@@ -105,6 +105,7 @@ typedef struct lgg_convert_options {
     uint32_t outtype;     /* lgg_convert_outtype */
     const char *pre;      /* NULL, or tokenizer.ggml.pre for a BPE tokenizer the converter does not know */
     bool vocab_only;      /* metadata and vocabulary, no tensors */
+    int n_threads;        /* threads converting rows while the output is written (<= 0: one per CPU) */
 } lgg_convert_options;
 
 LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre */

@@ -293,3 +293,49 @@ TEST(convert_spm_reader) {
 }
 
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* NaN, infinities, overflow, -0 and underflow take the scalar path and come
+ * out as numpy writes them (f16 keeps a NaN's top payload bits; bf16 quiets). */
+static void special_values(uint32_t outtype, const uint16_t *want) {
+    const char *d = make_model(outtype == LGG_CONVERT_F16 ? "special16" : "special-bf16");
+    static const uint32_t in[8] = {0x7f800001u, 0x7fc00000u, 0x7f800000u, 0x47c35000u /* 1e5 */,
+                                   0x477ff000u /* 65520 */, 0x80000000u, 0x322bcc77u /* 1e-8 */, 0x3f800000u};
+    buf b = {0};
+    buf_u64(&b, strlen(GOOD_HEADER));
+    buf_put(&b, GOOD_HEADER, strlen(GOOD_HEADER));
+    for (int i = 0; i < 352; i++) buf_u8(&b, 0);
+    memcpy(b.p + 8 + strlen(GOOD_HEADER) + 64, in, sizeof in); /* model.embed_tokens.weight, row 0 */
+    put_file(d, "model.safetensors", b.p, b.n);
+    buf_free(&b);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = outtype;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, &o, &c, &err) == LGG_OK);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/special.gguf", d);
+    CHECK(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
+    lgg_convert_free(c);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    int64_t ti = lgg_find_tensor_cstr(f, "token_embd.weight");
+    REQUIRE(ti >= 0);
+    const lgg_tensor *t = lgg_tensor_at(f, (uint64_t)ti);
+    const uint8_t *data = lgg_file_bytes(f) + lgg_file_data_offset(f) + t->offset;
+    for (int i = 0; i < 8; i++) {
+        uint16_t h;
+        memcpy(&h, data + 2 * i, 2);
+        CHECKF(h == want[i], "outtype %u, value %d: 0x%04x, want 0x%04x", outtype, i, h, want[i]);
+    }
+    lgg_close(f);
+}
+
+TEST(convert_special_values) {
+    static const uint16_t f16[8] = {0x7c01, 0x7e00, 0x7c00, 0x7c00, 0x7c00, 0x8000, 0x0000, 0x3c00};
+    static const uint16_t bf16[8] = {0x7fc0, 0x7fc0, 0x7f80, 0x47c3, 0x4780, 0x8000, 0x322c, 0x3f80};
+    special_values(LGG_CONVERT_F16, f16);
+    special_values(LGG_CONVERT_BF16, bf16);
+}
+#endif

@@ -79,7 +79,7 @@ static int parse_args(int argc, char **argv, copts *c) {
             long n = strtol(argv[++i], &end, 10);
             if (*end || end == argv[i] || n < 1 || n > 1024)
                 return cli_usage_error("convert", USAGE, "--threads wants a number from 1 to 1024, not '%s'", argv[i]);
-            c->threads = (int)n;
+            c->threads = c->o.n_threads = (int)n;
         } else if ((!strcmp(a, "-o") || !strcmp(a, "--outfile")) && has_next) {
             c->out = argv[++i];
         } else if (!strcmp(a, "--metadata") && has_next) {

@@ -5,8 +5,10 @@
  * source stays f16 through the transforms, f16 rounds to nearest even. */
 #include "cvint.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 uint64_t lgg__cv_out_bytes(const cv_tensor *t) {
     uint64_t b = 0;
@@ -25,30 +27,25 @@ static uint64_t src_row(const cv_tensor *t, uint64_t u) {
 static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     const uint8_t *p = lgg_st_bytes(t->c->shards[t->shard]) + t->src->offset;
     uint64_t n = t->unit, first = src_row(t, u) * n;
-    switch (t->src->dtype) {
-    case LGG_TYPE_F32:
-        memcpy(x, p + first * 4, n * 4);
-        break;
-    case LGG_TYPE_F16:
-        for (uint64_t i = 0; i < n; i++) {
-            uint16_t h;
-            memcpy(&h, p + (first + i) * 2, 2);
-            x[i] = lgg_f16_to_f32(h);
-        }
-        break;
-    default: /* BF16 */
-        for (uint64_t i = 0; i < n; i++) {
-            uint16_t h;
-            memcpy(&h, p + (first + i) * 2, 2);
-            x[i] = lgg_bf16_to_f32(h);
-        }
-        break;
-    }
+    if (t->src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
+    else lgg_dequantize(t->src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & CV_X_ADD1)
         for (uint64_t i = 0; i < n; i++) {
             x[i] = x[i] + 1.0f;
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
+}
+
+/* f32 -> f16/bf16 for a row: the library's SIMD rounding (nearest even),
+ * which refuses rows with NaN or infinite results; those rows take the
+ * scalar path, which writes them as numpy does. */
+static void narrow_row(uint32_t type, const float *x, uint8_t *out, uint64_t n) {
+    size_t written = 0;
+    if (lgg_quantize(type, x, out, (size_t)n * 2, 1, (int64_t)n, NULL, &written) == LGG_OK) return;
+    for (uint64_t i = 0; i < n; i++) {
+        uint16_t h = type == LGG_TYPE_F16 ? lgg__cv_f32_to_f16(x[i]) : lgg_f32_to_bf16(x[i]);
+        memcpy(out + i * 2, &h, 2);
+    }
 }
 
 /* Fused quantization: the values the two-step path's quantizer reads back
@@ -71,16 +68,8 @@ static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint8_t *o
         memcpy(out, x, n * 4);
         return LGG_OK;
     case LGG_TYPE_F16:
-        for (uint64_t i = 0; i < n; i++) {
-            uint16_t h = lgg__cv_f32_to_f16(x[i]);
-            memcpy(out + i * 2, &h, 2);
-        }
-        return LGG_OK;
     case LGG_TYPE_BF16:
-        for (uint64_t i = 0; i < n; i++) {
-            uint16_t h = lgg_f32_to_bf16(x[i]);
-            memcpy(out + i * 2, &h, 2);
-        }
+        narrow_row(t->type, x, out, n);
         return LGG_OK;
     default: {
         size_t written = 0;
@@ -98,6 +87,62 @@ static int grow(void **p, size_t *cap, size_t need) {
     return 1;
 }
 
+/* Units [u0, u1) of t into out; each call its own row buffer. */
+typedef struct job {
+    const cv_tensor *t;
+    uint64_t u0, u1, ob;
+    uint8_t *out;
+    float *row;
+    lgg_status st;
+    uint64_t bad; /* the unit that failed */
+} job;
+
+static void *run_job(void *arg) {
+    job *j = arg;
+    for (uint64_t u = j->u0; u < j->u1 && j->st == LGG_OK; u++) {
+        load_row(j->t, u, j->row);
+        j->st = store_row(j->t, u, j->row, j->out + (u - j->u0) * j->ob, j->ob);
+        j->bad = u;
+    }
+    return NULL;
+}
+
+enum { MAX_THREADS = 64 };
+
+/* Convert units [u0, u1) into c->scratch, on up to c->n_threads threads
+ * when there is enough work (rows are independent; the bytes do not depend
+ * on the split). */
+static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob) {
+    uint64_t work = (u1 - u0) * t->unit;
+    long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (nt > MAX_THREADS) nt = MAX_THREADS;
+    if (nt < 1 || work < (1u << 16)) nt = 1;
+    if ((uint64_t)nt > u1 - u0) nt = (long)(u1 - u0);
+    if (!grow((void **)&c->row, &c->row_cap, (size_t)nt * (size_t)t->unit * sizeof(float)))
+        return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
+    job jobs[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    uint64_t per = (u1 - u0 + (uint64_t)nt - 1) / (uint64_t)nt;
+    for (long k = 0; k < nt; k++) {
+        uint64_t a = u0 + (uint64_t)k * per, b = a + per < u1 ? a + per : u1;
+        jobs[k] = (job){t, a, b < a ? a : b, ob, c->scratch + (a - u0) * ob, c->row + (size_t)k * t->unit, LGG_OK, 0};
+        if (k > 0) started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
+        if (k > 0 && !started[k]) run_job(&jobs[k]); /* no thread: do it here */
+    }
+    run_job(&jobs[0]);
+    lgg_status st = LGG_OK;
+    for (long k = 0; k < nt; k++) {
+        if (k > 0 && started[k]) pthread_join(tid[k], NULL);
+        if (jobs[k].st && !st) {
+            st = jobs[k].st;
+            lgg__cv_fail(&c->cb_err, st, "%s: tensor '%s': row %llu: conversion to %s failed", c->shard_names[t->shard],
+                         t->src_name, (unsigned long long)jobs[k].bad, lgg_type_name(t->qtype ? t->qtype : t->type));
+        }
+    }
+    return st;
+}
+
 /* lgg_read_fn: bytes [offset, offset+n) of tensor ud's output. */
 lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n) {
     cv_tensor *t = ud;
@@ -105,16 +150,10 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n) {
     uint64_t ob = lgg__cv_out_bytes(t);
     if (!n || c->skeleton) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
-    if (u1 > t->n_units || !grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)) ||
-        !grow((void **)&c->row, &c->row_cap, (size_t)t->unit * sizeof(float)))
+    if (u1 > t->n_units || !grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
         return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-    for (uint64_t u = u0; u < u1; u++) {
-        load_row(t, u, c->row);
-        lgg_status st = store_row(t, u, c->row, c->scratch + (u - u0) * ob, ob);
-        if (st)
-            return lgg__cv_fail(&c->cb_err, st, "%s: tensor '%s': conversion to %s failed", c->shard_names[t->shard],
-                                t->src_name, lgg_type_name(t->qtype ? t->qtype : t->type));
-    }
+    lgg_status st = convert_units(c, t, u0, u1, ob);
+    if (st) return st;
     memcpy(dst, c->scratch + (offset - u0 * ob), n);
     c->done += n;
     if (c->progress) c->progress(c->progress_ud, c->done, c->total);

@@ -107,7 +107,7 @@ lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *
         lgg_write_options_init(&wo);
         wo.flags = qw->write_flags;
         c->done = 0;
-        c->n_threads = qw->n_threads;
+        if (qw->n_threads > 0) c->n_threads = qw->n_threads;
         st = lgg_writer_write_file(w, path, &wo, err);
     }
     for (size_t i = 0; i < c->n_t; i++) c->t[i].qtype = 0, c->t[i].imatrix = NULL;

@@ -194,6 +194,7 @@ lgg_status lgg_st_open(const char *path, lgg_safetensors **out, lgg_error *err) 
             close(fd);
             return lgg__cv_fail(err, LGG_ERR_IO, "%s: mmap: %s", path, strerror(errno));
         }
+        madvise(map, (size_t)sb.st_size, MADV_SEQUENTIAL); /* read once, front to back: more readahead */
     }
     close(fd);
     lgg_status st = lgg_st_parse(map, (uint64_t)sb.st_size, path, out, err);
