@@ -270,3 +270,44 @@ TEST(convert_fused_presets) {
     CHECKF(n_fused_same == 24, "%d of 24 fused outputs equal the two-step ones", n_fused_same);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* --vocab-only: the reference's metadata without general.size_label (no
+ * tensors to count), no tensors, and the name "<base>-<finetune>-vocab.gguf". */
+TEST(convert_vocab_only) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    char dir[4096], ref[4200], abs_build[4096], cmd[12000];
+    REQUIRE(realpath(g, dir) && realpath(build_dir(), abs_build));
+    snprintf(ref, sizeof ref, "%s/TinyLlama-2-Test-2x32.f16.gguf", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/gguf' convert --vocab-only -q --no-fsync '%s/TinyLlama-2-Test-2x32'",
+             scratch_dir(), abs_build, dir);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    char *so = NULL, *se = NULL;
+    size_t sl, el;
+    int status = -1;
+    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
+    CHECKF(status == 0, "exit %d: %s", status, se);
+    free(so);
+    free(se);
+    char out[4200];
+    snprintf(out, sizeof out, "%s/TinyLlama-2-Test-2x32-vocab.gguf", scratch_dir());
+    lgg_file *a = NULL, *b = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &a, NULL) == LGG_OK);
+    REQUIRE(lgg_open_file(ref, NULL, &b, NULL) == LGG_OK);
+    CHECK_EQ_U(lgg_tensor_count(a), 0);
+    CHECK_EQ_U(lgg_kv_count(a) + 1, lgg_kv_count(b));
+    for (uint64_t i = 0, j = 0; i < lgg_kv_count(a) && j < lgg_kv_count(b); i++, j++) {
+        const lgg_kv *x = lgg_kv_at(a, i), *y = lgg_kv_at(b, j);
+        if (y->key.len == 18 && !memcmp(y->key.ptr, "general.size_label", 18)) y = lgg_kv_at(b, ++j);
+        CHECKF(x->key.len == y->key.len && !memcmp(x->key.ptr, y->key.ptr, x->key.len) && x->value.type == y->value.type,
+               "key %llu: %.*s, reference %.*s", (unsigned long long)i, (int)x->key.len, x->key.ptr, (int)y->key.len,
+               y->key.ptr);
+    }
+    lgg_close(a);
+    lgg_close(b);
+    unlink(out);
+}
+#endif

@@ -29,6 +29,7 @@ static void help(void) {
            "                       'gguf set'; may repeat)\n"
            "  --pre NAME           tokenizer.ggml.pre for a BPE tokenizer.json whose\n"
            "                       pre-tokenizer is not recognised\n"
+           "  --vocab-only         metadata and vocabulary only, no tensors\n"
            "  --dry-run            print each tensor's source, GGUF name, type and shape\n"
            "                       on stdout; write nothing\n"
            "  --no-fsync           do not sync OUT before renaming it into place\n"
@@ -87,6 +88,8 @@ static int parse_args(int argc, char **argv, copts *c) {
             c->meta[c->n_meta++] = argv[++i];
         } else if (!strcmp(a, "--pre") && has_next) {
             c->o.pre = argv[++i];
+        } else if (!strcmp(a, "--vocab-only")) {
+            c->o.vocab_only = true;
         } else if (!strcmp(a, "--dry-run")) {
             c->dry_run = true;
         } else if (!strcmp(a, "--no-fsync")) {
@@ -103,6 +106,7 @@ static int parse_args(int argc, char **argv, copts *c) {
     }
     if (!c->dir) return cli_usage_error("convert", USAGE, "missing MODEL_DIR");
     if (c->imatrix && !c->preset) return cli_usage_error("convert", USAGE, "--imatrix needs --outtype PRESET");
+    if (c->preset && c->o.vocab_only) return cli_usage_error("convert", USAGE, "--vocab-only writes no tensors to quantize");
     return CLI_OK;
 }
 

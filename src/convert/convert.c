@@ -288,6 +288,7 @@ lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_c
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
     c->n_threads = o->n_threads;
+    c->vocab_only = o->vocab_only;
     lgg_status st = load_config(c, err);
     if (!st) st = list_shards(c, err);
     if (!st) st = open_shards(c, err);

@@ -49,6 +49,7 @@ struct lgg_convert {
     void *progress_ud;
     uint64_t done, total;
     lgg_error cb_err;        /* why a data callback failed */
+    int vocab_only;          /* no tensors; the default name ends in -vocab */
     int skeleton;            /* callbacks produce nothing (fused.c writes only the header) */
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
 };

@@ -167,9 +167,11 @@ static lgg_status general(lgg_convert *c, lgg_error *err) {
         size_t cap = strlen(base) + 64 + (n.size_label ? strlen(n.size_label) : 0) +
                      (n.finetune ? strlen(n.finetune) : 0) + (n.version ? strlen(n.version) : 0);
         if ((c->default_name = malloc(cap))) {
-            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s.gguf", base, n.size_label ? "-" : "",
-                     n.size_label ? n.size_label : "", n.finetune ? "-" : "", n.finetune ? n.finetune : "",
-                     n.version ? "-" : "", n.version ? n.version : "", TYPE_NAMES[c->outtype]);
+            /* a vocabulary-only file has no size or encoding, and the type "vocab" */
+            const char *sl = c->vocab_only ? NULL : n.size_label;
+            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s.gguf", base, sl ? "-" : "", sl ? sl : "",
+                     n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
+                     c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype]);
             for (char *p = c->default_name; *p; p++)
                 if (*p == ' ' || *p == '/') *p = '-';
         }
