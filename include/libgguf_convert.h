@@ -175,6 +175,14 @@ LGG_API const char *lgg_convert_last_error(const lgg_convert *c);
 LGG_API lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo,
                                                const lgg_quant_write_options *qw, const char *path, lgg_error *err);
 
+/* --split-max-size / --split-max-tensors: write the output as a shard set
+ * PREFIX-00001-of-0000N.gguf ... in llama-gguf-split's layout
+ * (lgg_split_plan_make's rule and keys), each shard atomically; merging the
+ * set gives the unsplit output.  On error no shard of the set is left.
+ * Errors: those of lgg_split_plan_make and lgg_writer_write_file. */
+LGG_API lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
+                                           const lgg_write_options *wo, lgg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

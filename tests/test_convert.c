@@ -311,3 +311,35 @@ TEST(convert_vocab_only) {
     unlink(out);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* --split-max-size / --split-max-tensors: the same shards as `gguf split`
+ * (llama-gguf-split's bytes) of the unsplit conversion. */
+static void split_case(const char *model, const char *opt, const char *val, const char *golden) {
+    char dir[4096], abs_build[4096], cmd[32768];
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    REQUIRE(realpath(g, dir) && realpath(build_dir(), abs_build));
+    const char *opt2 = !strcmp(opt, "--split-max-size") ? "--max-size" : "--max-tensors";
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && rm -rf split && mkdir split && cd split && '%s/gguf' convert -q --no-fsync %s %s '%s/%s' -o cv.gguf"
+             " && '%s/gguf' split %s %s '%s/%s' ref >/dev/null && n=0 && for f in ref-*; do cmp \"$f\" \"cv-${f#ref-}\" || exit 1;"
+             " n=$((n+1)); done && test $n -gt 1 && ls | grep -c . ",
+             scratch_dir(), abs_build, opt, val, dir, model, abs_build, opt2, val, dir, golden);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    char *so = NULL, *se = NULL;
+    size_t sl, el;
+    int status = -1;
+    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
+    CHECKF(status == 0, "%s %s %s: status %d, %s %s", model, opt, val, status, so, se);
+    free(so);
+    free(se);
+}
+
+TEST(convert_split) {
+    split_case("TinyLlama-2-Test-2x32", "--split-max-tensors", "7", "TinyLlama-2-Test-2x32.f16.gguf");
+    split_case("gemma-2-tiny-12L-test", "--split-max-size", "300K", "gemma-2-tiny-12L-test.f16.gguf");
+}
+#endif

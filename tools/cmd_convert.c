@@ -29,6 +29,9 @@ static void help(void) {
            "                       'gguf set'; may repeat)\n"
            "  --pre NAME           tokenizer.ggml.pre for a BPE tokenizer.json whose\n"
            "                       pre-tokenizer is not recognised\n"
+           "  --split-max-size N[K|M|G]  write shards OUT-0000i-of-0000n.gguf of at most\n"
+           "                       N bytes of tensor data each (llama-gguf-split's layout)\n"
+           "  --split-max-tensors N      shards of at most N tensors\n"
            "  --vocab-only         metadata and vocabulary only, no tensors\n"
            "  --dry-run            print each tensor's source, GGUF name, type and shape\n"
            "                       on stdout; write nothing\n"
@@ -46,6 +49,7 @@ typedef struct copts {
     const char *dir, *out, *imatrix;
     const lgg_quant_preset *preset; /* --outtype PRESET */
     int threads;
+    lgg_split_options split;
     lgg_convert_options o;
     const char *meta[256];
     size_t n_meta;
@@ -57,6 +61,16 @@ static int parse_outtype(const char *s, uint32_t *t) {
     for (uint32_t i = 0; i < 5; i++)
         if (!strcmp(s, names[i])) return *t = i, 1;
     return 0;
+}
+
+/* N, NK, NM or NG in llama.cpp's decimal units (as gguf split). */
+static int parse_size(const char *s, uint64_t *v) {
+    char *end;
+    if (*s < '0' || *s > '9') return 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    uint64_t mul = *end == 'K' ? 1000 : *end == 'M' ? 1000000 : *end == 'G' ? 1000000000 : 1;
+    if (mul > 1) end++;
+    return !*end && x && !__builtin_mul_overflow((uint64_t)x, mul, v);
 }
 
 static int parse_args(int argc, char **argv, copts *c) {
@@ -88,6 +102,15 @@ static int parse_args(int argc, char **argv, copts *c) {
             c->meta[c->n_meta++] = argv[++i];
         } else if (!strcmp(a, "--pre") && has_next) {
             c->o.pre = argv[++i];
+        } else if (!strcmp(a, "--split-max-size") && has_next) {
+            if (!parse_size(argv[++i], &c->split.max_size))
+                return cli_usage_error("convert", USAGE, "bad --split-max-size '%s' (N, NK, NM or NG)", argv[i]);
+        } else if (!strcmp(a, "--split-max-tensors") && has_next) {
+            char *end;
+            unsigned long long n = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i] || n == 0)
+                return cli_usage_error("convert", USAGE, "bad --split-max-tensors '%s'", argv[i]);
+            c->split.max_tensors = n;
         } else if (!strcmp(a, "--vocab-only")) {
             c->o.vocab_only = true;
         } else if (!strcmp(a, "--dry-run")) {
@@ -106,6 +129,10 @@ static int parse_args(int argc, char **argv, copts *c) {
     }
     if (!c->dir) return cli_usage_error("convert", USAGE, "missing MODEL_DIR");
     if (c->imatrix && !c->preset) return cli_usage_error("convert", USAGE, "--imatrix needs --outtype PRESET");
+    if (c->split.max_size && c->split.max_tensors)
+        return cli_usage_error("convert", USAGE, "--split-max-size and --split-max-tensors exclude each other");
+    if ((c->split.max_size || c->split.max_tensors) && c->preset)
+        return cli_usage_error("convert", USAGE, "splitting a --outtype PRESET output is not supported");
     if (c->preset && c->o.vocab_only) return cli_usage_error("convert", USAGE, "--vocab-only writes no tensors to quantize");
     return CLI_OK;
 }
@@ -203,7 +230,18 @@ int cmd_convert(int argc, char **argv) {
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
     if (!c.quiet) lgg_convert_set_progress(cv, on_progress, &prog);
-    lgg_status st = c.preset ? write_preset(&c, cv, out, &err) : lgg_writer_write_file(lgg_convert_writer(cv), out, &wo, &err);
+    lgg_status st;
+    if (c.preset) {
+        st = write_preset(&c, cv, out, &err);
+    } else if (c.split.max_size || c.split.max_tensors) {
+        char prefix[4096];
+        size_t l = strlen(out);
+        if (l >= 5 && !strcmp(out + l - 5, ".gguf")) l -= 5;
+        snprintf(prefix, sizeof prefix, "%.*s", (int)l, out);
+        st = lgg_convert_write_split(cv, prefix, &c.split, &wo, &err);
+    } else {
+        st = lgg_writer_write_file(lgg_convert_writer(cv), out, &wo, &err);
+    }
     cli_progress_end(&prog);
     if (st) {
         const char *why = lgg_convert_last_error(cv);

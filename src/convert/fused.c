@@ -38,20 +38,21 @@ static long head_only(void *ud, int fd, const void *buf, size_t n) {
     return (long)n;
 }
 
-/* The auto conversion as a GGUF file with a sparse data section. */
-static lgg_status skeleton(lgg_convert *c, int *fd_out, lgg_file **out, lgg_error *err) {
+/* What writer w describes (its tensors from c's callbacks) as a GGUF file
+ * with a sparse data section: the header is real, the data a hole. */
+static lgg_status header_file(lgg_convert *c, const lgg_writer *w, int *fd_out, lgg_file **out, lgg_error *err) {
     int fd = memfd_create("gguf-convert-header", MFD_CLOEXEC);
     if (fd < 0) return lgg__cv_fail(err, LGG_ERR_IO, "memfd_create: %s", strerror(errno));
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     uint64_t hs = 0, total = 0;
     lgg_error e2;
-    lgg_status st = lgg_writer_header_size(c->w, &wo, &hs, &e2);
+    lgg_status st = lgg_writer_header_size(w, &wo, &hs, &e2);
     head_sink h = {0, (hs + 31) / 32 * 32};
     wo.write_fn = head_only;
     wo.write_ud = &h;
     c->skeleton = 1;
-    if (!st) st = lgg_writer_write_fd(c->w, fd, &wo, &total, &e2);
+    if (!st) st = lgg_writer_write_fd(w, fd, &wo, &total, &e2);
     c->skeleton = 0;
     if (!st && ftruncate(fd, (off_t)total) != 0) st = LGG_ERR_IO, snprintf(e2.message, sizeof e2.message, "%s", strerror(errno));
     if (!st) st = lgg_open_fd(fd, NULL, out, &e2);
@@ -99,7 +100,7 @@ lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *
     lgg_file *f = NULL;
     lgg_quant_plan *p = NULL;
     lgg_writer *w = NULL;
-    lgg_status st = skeleton(c, &fd, &f, err);
+    lgg_status st = header_file(c, c->w, &fd, &f, err);
     if (!st) st = lgg_quant_plan_create((const lgg_file *const *)&f, 1, qo, &p, err);
     if (!st) st = fused_writer(c, p, qw, &w, err);
     if (!st) {
@@ -113,6 +114,69 @@ lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *
     for (size_t i = 0; i < c->n_t; i++) c->t[i].qtype = 0, c->t[i].imatrix = NULL;
     lgg_writer_free(w);
     lgg_quant_plan_free(p);
+    lgg_close(f);
+    if (fd >= 0) close(fd);
+    return st;
+}
+
+/* Shard s: the metadata the splitter gives it, tensors from c. */
+static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_split_plan *sp, uint32_t s,
+                               lgg_writer **out, lgg_error *err) {
+    lgg_writer *sw = NULL, *w = NULL;
+    lgg_file *hf = NULL;
+    int fd = -1;
+    lgg_status st = lgg_split_shard_writer(whole, -1, sp, s, &sw, err);
+    if (!st) st = header_file(c, sw, &fd, &hf, err);
+    if (!st) st = lgg_writer_create(NULL, &w, err);
+    for (uint64_t i = 0; !st && i < lgg_kv_count(hf); i++) {
+        const lgg_kv *kv = lgg_kv_at(hf, i);
+        st = lgg_writer_set_value(w, kv->key.ptr, (size_t)kv->key.len, &kv->value, err);
+    }
+    const lgg_shard *sh = lgg_split_plan_shard(sp, s);
+    for (uint64_t i = sh->first_tensor; !st && i < sh->first_tensor + sh->n_tensors; i++) {
+        cv_tensor *t = &c->t[i];
+        st = lgg_writer_add_tensor_callback(w, t->name, strlen(t->name), t->n_dims, t->ne, t->type, lgg__cv_read, t,
+                                            LGG_LITTLE_ENDIAN, err);
+    }
+    lgg_writer_free(sw);
+    lgg_close(hf);
+    if (fd >= 0) close(fd);
+    if (st) {
+        lgg_writer_free(w);
+        return st;
+    }
+    *out = w;
+    return LGG_OK;
+}
+
+lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
+                                   const lgg_write_options *wo, lgg_error *err) {
+    if (!c || !prefix || !so) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_split: NULL argument");
+    int fd = -1;
+    lgg_file *f = NULL;
+    lgg_split_plan *sp = NULL;
+    lgg_status st = header_file(c, c->w, &fd, &f, err);
+    if (!st) st = lgg_split_plan_make(f, so, &sp, err);
+    uint32_t n = st ? 0 : lgg_split_plan_count(sp), s;
+    c->done = 0;
+    for (s = 0; !st && s < n; s++) {
+        char path[4096];
+        lgg_writer *w = NULL;
+        if (lgg_split_path(path, sizeof path, prefix, s, n) >= sizeof path) {
+            st = lgg__cv_fail(err, LGG_ERR_RANGE, "%s: shard name too long", prefix);
+            break;
+        }
+        st = shard_writer(c, f, sp, s, &w, err);
+        if (!st) st = lgg_writer_write_file(w, path, wo, err);
+        lgg_writer_free(w);
+    }
+    /* a failed set leaves no shard behind */
+    for (uint32_t k = 0; st && k + 1 < s; k++) {
+        char path[4096];
+        lgg_split_path(path, sizeof path, prefix, k, n);
+        unlink(path);
+    }
+    lgg_split_plan_free(sp);
     lgg_close(f);
     if (fd >= 0) close(fd);
     return st;
