@@ -339,3 +339,43 @@ TEST(convert_special_values) {
     special_values(LGG_CONVERT_BF16, bf16);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Gemma (1): the gemma table (lm_head dropped, norms + 1), the end-of-turn
+ * id 107 and no space prefix. */
+TEST(convert_gemma1_table) {
+    const char *d = make_model("gemma1");
+    put_text(d, "config.json",
+             "{\"architectures\": [\"GemmaForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_hidden_layers\": 1, \"intermediate_size\": 16, \"vocab_size\": 4, \"rms_norm_eps\": 1e-6,"
+             " \"head_dim\": 4, \"max_position_embeddings\": 64, \"bos_token_id\": 1}");
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, NULL, &c, &err) == LGG_OK);
+    CHECK_EQ_U(lgg_convert_tensor_count(c), 3);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/g.gguf", d);
+    REQUIRE(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
+    lgg_convert_free(c);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    lgg_value v;
+    uint32_t u = 0;
+    bool b = true;
+    CHECK(lgg_get(f, "tokenizer.ggml.eot_token_id", &v) == LGG_OK && lgg_value_u32(&v, &u) == LGG_OK && u == 107);
+    CHECK(lgg_get(f, "tokenizer.ggml.add_space_prefix", &v) == LGG_OK && lgg_value_bool(&v, &b) == LGG_OK && !b);
+    CHECK(lgg_get(f, "gemma.attention.key_length", &v) == LGG_OK && lgg_value_u32(&v, &u) == LGG_OK && u == 4);
+    CHECK(lgg_find_tensor_cstr(f, "output.weight") < 0);
+    int64_t ti = lgg_find_tensor_cstr(f, "output_norm.weight");
+    REQUIRE(ti >= 0);
+    const lgg_tensor *t = lgg_tensor_at(f, (uint64_t)ti);
+    float x;
+    memcpy(&x, lgg_file_bytes(f) + lgg_file_data_offset(f) + t->offset, 4);
+    /* the source's first norm value, from the bytes make_model wrote (i * 7), plus one */
+    uint8_t raw[4] = {(uint8_t)(320 * 7), (uint8_t)(321 * 7), (uint8_t)(322 * 7), (uint8_t)(323 * 7)};
+    float src;
+    memcpy(&src, raw, 4);
+    CHECK(x == src + 1.0f || (x != x && src != src));
+    lgg_close(f);
+}
+#endif

@@ -37,7 +37,9 @@ typedef struct cv_mkey {
 } cv_mkey;
 
 enum { CV_V_SPM = 1, CV_V_BPE = 2 };
-enum { CV_F_SPACE_PREFIX_FALSE = 1, CV_F_PREFIX_SPACE_FROM_CONFIG = 2, CV_F_SKIP_LM_HEAD = 4 };
+/* CV_F_EOT_107: CodeGemma's end-of-turn token id (107 unless the tokenizer
+ * files name one), which the reference writes for every Gemma. */
+enum { CV_F_SPACE_PREFIX_FALSE = 1, CV_F_PREFIX_SPACE_FROM_CONFIG = 2, CV_F_EOT_107 = 4 };
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
     const char *arch;     /* general.architecture */

@@ -33,17 +33,23 @@ static const cv_mkey LLAMA_META[] = {
 
 static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
+#define GEMMA_PARAMS                                                                              \
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},                                \
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},                               \
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},                       \
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},                    \
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},               \
+    {"attention.key_length", "head_dim", CV_M_U32, CV_M_REQUIRED},                               \
+    {"attention.value_length", "head_dim", CV_M_U32, CV_M_REQUIRED},                             \
+    {"general.file_type", "", CV_M_FILE_TYPE, 0}
+
+static const cv_mkey GEMMA_META[] = {GEMMA_PARAMS, {NULL, NULL, 0, 0}};
+
 static const cv_mkey GEMMA2_META[] = {
-    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
-    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
-    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
-    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
-    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
-    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
-    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
-    {"attention.key_length", "head_dim", CV_M_U32, CV_M_REQUIRED},
-    {"attention.value_length", "head_dim", CV_M_U32, CV_M_REQUIRED},
-    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    GEMMA_PARAMS,
     {"attn_logit_softcapping", "attn_logit_softcapping", CV_M_F32, CV_M_REQUIRED},
     {"final_logit_softcapping", "final_logit_softcapping", CV_M_F32, CV_M_REQUIRED},
     {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
@@ -93,10 +99,21 @@ static const cv_tmap GEMMA2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+static const cv_tmap GEMMA_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "", CV_X_SKIP},
+    {"model.norm", "output_norm", CV_X_ADD1},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", CV_X_ADD1},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", CV_X_ADD1},
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0},
+    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE},
 };
 
@@ -118,5 +135,6 @@ const cv_family *lgg__cv_family_find(const char *hf_arch) {
 }
 
 const char *lgg__cv_family_list(void) {
-    return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, Gemma2ForCausalLM";
+    return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, GemmaForCausalLM, "
+           "Gemma2ForCausalLM";
 }

@@ -317,7 +317,42 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
     return st;
 }
 
+/* The end-of-turn id the reference gives every Gemma: named by
+ * tokenizer_config.json's eot_token (through tokenizer.json's added
+ * tokens), else config.json's eot_token_id, else 107. */
+static lgg_status gemma_eot(lgg_convert *c, json_t *tc, lgg_error *err) {
+    json_int_t id = -1;
+    json_t *e = tc ? json_object_get(tc, "eot_token") : NULL;
+    if (json_is_object(e)) e = json_object_get(e, "content");
+    if (json_is_string(e)) {
+        json_t *tj = NULL;
+        lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+        if (st) return st;
+        size_t i;
+        json_t *at;
+        json_array_foreach(tj ? json_object_get(tj, "added_tokens") : NULL, i, at) {
+            json_t *ct = json_object_get(at, "content"), *v = json_object_get(at, "id");
+            if (json_is_string(ct) && json_equal(ct, e)) {
+                if (json_is_integer(v)) id = json_integer_value(v);
+                break;
+            }
+        }
+        json_decref(tj);
+    }
+    json_t *cfg = json_object_get(c->config, "eot_token_id");
+    if (id < 0 && json_is_integer(cfg)) id = json_integer_value(cfg);
+    if (id < 0) id = 107;
+    if (id > UINT32_MAX) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: eot token id %lld is out of range", c->dir, (long long)id);
+    return lgg_writer_set_u32(c->w, "tokenizer.ggml.eot_token_id", (uint32_t)id, NULL)
+               ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.eot_token_id")
+               : LGG_OK;
+}
+
 static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
+    if (c->fam->flags & CV_F_EOT_107) {
+        lgg_status st = gemma_eot(c, tc, err);
+        if (st) return st;
+    }
     json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
     int set = -1;
     if ((c->fam->flags & CV_F_PREFIX_SPACE_FROM_CONFIG) && json_is_boolean(aps)) set = json_is_true(aps);
