@@ -379,3 +379,67 @@ TEST(convert_gemma1_table) {
     lgg_close(f);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Mixtral: each block's experts stacked into one 3-D tensor per kind, where
+ * the last of them arrives; the data is expert 0's rows, then expert 1's. */
+TEST(convert_mixtral_experts) {
+    const char *d = make_model("mixtral");
+    put_text(d, "config.json",
+             "{\"architectures\": [\"MixtralForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_key_value_heads\": 1, \"num_hidden_layers\": 1, \"intermediate_size\": 4, \"vocab_size\": 4,"
+             " \"rms_norm_eps\": 1e-5, \"num_local_experts\": 2, \"num_experts_per_tok\": 1}");
+    char h[4096];
+    size_t off = 0, n = 0;
+    n += (size_t)snprintf(h + n, sizeof h - n, "{\"model.layers.0.block_sparse_moe.gate.weight\": {\"dtype\": \"F32\", "
+                                                "\"shape\": [2, 8], \"data_offsets\": [0, 64]}");
+    off = 64;
+    for (int x = 0; x < 2; x++)
+        for (int w = 1; w <= 3; w++) {
+            int rows = w == 2 ? 8 : 4, cols = w == 2 ? 4 : 8;
+            n += (size_t)snprintf(h + n, sizeof h - n,
+                                  ", \"model.layers.0.block_sparse_moe.experts.%d.w%d.weight\": {\"dtype\": \"F32\", "
+                                  "\"shape\": [%d, %d], \"data_offsets\": [%zu, %zu]}",
+                                  x, w, rows, cols, off, off + 128);
+            off += 128;
+        }
+    snprintf(h + n, sizeof h - n, "}");
+    st_file(d, "model.safetensors", h, off, 0);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = LGG_CONVERT_F32;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, &o, &c, &err) == LGG_OK);
+    REQUIRE(lgg_convert_tensor_count(c) == 4);
+    lgg_convert_tensor t;
+    static const char *const want[4] = {"blk.0.ffn_gate_exps.weight", "blk.0.ffn_down_exps.weight",
+                                        "blk.0.ffn_up_exps.weight", "blk.0.ffn_gate_inp.weight"};
+    for (size_t i = 0; i < 4; i++) {
+        REQUIRE(lgg_convert_tensor_at(c, i, &t) == LGG_OK);
+        CHECK_STR(t.name, want[i]);
+    }
+    lgg_convert_tensor_at(c, 1, &t);
+    CHECK(t.n_dims == 3 && t.ne[0] == 4 && t.ne[1] == 8 && t.ne[2] == 2);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/m.gguf", d);
+    REQUIRE(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
+    lgg_convert_free(c);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    const lgg_tensor *gt = lgg_tensor_at(f, 1);
+    const uint8_t *data = lgg_file_bytes(f) + lgg_file_data_offset(f) + gt->offset;
+    /* w2 of expert 0 is at [64+128, 64+256) of the data, of expert 1 at [64+512, 64+640) */
+    int ok = 1;
+    for (size_t i = 0; i < 256; i++) {
+        size_t src = i < 128 ? 64 + 128 + i : 64 + 512 + (i - 128);
+        ok &= data[i] == (uint8_t)(src * 7);
+    }
+    CHECK(ok);
+    lgg_value v;
+    lgg_str sl;
+    CHECK(lgg_get(f, "general.size_label", &v) == LGG_OK && lgg_value_string(&v, &sl) == LGG_OK && sl.len > 2 &&
+          !memcmp(sl.ptr, "2x", 2));
+    lgg_close(f);
+}
+#endif

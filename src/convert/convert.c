@@ -103,11 +103,17 @@ static lgg_status check_index(lgg_convert *c, lgg_error *err) {
 /* Match a Hugging Face base name against a table pattern ('#' = a block
  * number); on a match write the GGUF name into out. */
 static int match(const char *pat, const char *gguf, const char *name, const char *suffix, char *out, size_t cap,
-                 long *bid) {
+                 long *bid, long *xid) {
     const char *p = pat, *s = name, *num = NULL;
     size_t nlen = 0;
     while (*p) {
-        if (*p == '#') {
+        if (*p == '*') { /* an expert number */
+            if (*s < '0' || *s > '9') return 0;
+            const char *x = s;
+            while (*s >= '0' && *s <= '9') s++;
+            *xid = s - x > 9 ? LONG_MAX : strtol(x, NULL, 10);
+            p++;
+        } else if (*p == '#') {
             if (*s < '0' || *s > '9') return 0;
             num = s;
             while (*s >= '0' && *s <= '9') s++;
@@ -133,8 +139,10 @@ static int match(const char *pat, const char *gguf, const char *name, const char
     return 1;
 }
 
-/* The table entry for an HF name: 1 mapped, 0 no entry. */
-static int map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid) {
+/* The table entry for an HF name: 1 mapped, 0 no entry.  For an expert,
+ * *xid is its number and *slot the entry's rank among the expert entries. */
+static int map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
+                    unsigned *slot) {
     char base[512];
     const char *suffix = "";
     size_t l = strlen(hf);
@@ -142,11 +150,14 @@ static int map_name(const cv_family *f, const char *hf, char *out, size_t cap, u
     memcpy(base, hf, l + 1);
     if (ends_with(base, ".weight")) suffix = ".weight", base[l - 7] = 0;
     else if (ends_with(base, ".bias")) suffix = ".bias", base[l - 5] = 0;
-    for (const cv_tmap *m = f->tensors; m->hf; m++)
-        if (match(m->hf, m->gguf, base, suffix, out, cap, bid)) {
+    *slot = 0;
+    for (const cv_tmap *m = f->tensors; m->hf; m++) {
+        if (match(m->hf, m->gguf, base, suffix, out, cap, bid, xid)) {
             *xform = m->xform;
             return 1;
         }
+        *slot += (m->xform & CV_X_EXPERT) != 0;
+    }
     return 0;
 }
 
@@ -218,6 +229,61 @@ static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     return LGG_OK;
 }
 
+/* A stacked expert tensor from the block's pending matrices of one slot. */
+static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_error *err) {
+    cv_src *v = c->experts + (bid * 3 + slot) * c->n_experts;
+    const lgg_st_tensor *t0 = v[0].t;
+    const char *file = c->shard_names[v[0].shard];
+    for (uint32_t x = 0; x < c->n_experts; x++)
+        if (v[x].t->n_dims != 2 || v[x].t->dtype != t0->dtype || v[x].t->shape[0] != t0->shape[0] ||
+            v[x].t->shape[1] != t0->shape[1])
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': experts of one block differ in shape or dtype",
+                                c->dir, c->shard_names[v[x].shard], v[x].t->name.ptr);
+    char name[64];
+    static const char *const names[3] = {"ffn_gate_exps", "ffn_down_exps", "ffn_up_exps"};
+    snprintf(name, sizeof name, "blk.%llu.%s.weight", (unsigned long long)bid, names[slot]);
+    lgg_status st = add_tensor(c, v[0].shard, t0, name, 0, err);
+    if (st) return st;
+    cv_tensor *t = &c->t[c->n_t - 1];
+    if (!(t->stack = malloc(c->n_experts * sizeof *t->stack)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s/%s: out of memory", c->dir, file);
+    memcpy(t->stack, v, c->n_experts * sizeof *t->stack);
+    t->n_stack = c->n_experts;
+    t->n_dims = 3;
+    t->ne[2] = (int64_t)c->n_experts;
+    t->n_units *= c->n_experts; /* its type is one expert's: a 2-D .weight, as the stacked 3-D one */
+    return LGG_OK;
+}
+
+/* Hold one expert's matrix until its block has all of them (3 per expert);
+ * then stack each of the three kinds, in table order. */
+static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid, unsigned slot,
+                             lgg_error *err) {
+    if (!c->experts) {
+        int64_t n = hparam_int(c, "num_local_experts", 0);
+        if (n <= 0 || n > 4096 || c->block_count > (1u << 20))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_local_experts' missing or out of range",
+                                c->dir);
+        c->n_experts = (uint32_t)n;
+        c->experts = calloc(c->block_count * 3 * c->n_experts, sizeof *c->experts);
+        c->n_pending = calloc(c->block_count ? c->block_count : 1, sizeof *c->n_pending);
+        if (!c->experts || !c->n_pending) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
+    if (bid < 0 || xid < 0 || (uint64_t)xid >= c->n_experts || slot > 2)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': expert number beyond num_local_experts %u",
+                            c->dir, c->shard_names[shard], t->name.ptr, c->n_experts);
+    cv_src *e = &c->experts[((uint64_t)bid * 3 + slot) * c->n_experts + (uint64_t)xid];
+    if (!e->t) c->n_pending[bid]++;
+    e->shard = shard, e->t = t;
+    if (c->n_pending[bid] < 3 * c->n_experts) return LGG_OK;
+    for (unsigned k = 0; k < 3; k++) {
+        lgg_status st = add_stacked(c, (uint64_t)bid, k, err);
+        if (st) return st;
+    }
+    c->n_pending[bid] = 0;
+    return LGG_OK;
+}
+
 static int skipped(const char *name) {
     return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
            ends_with(name, ".rotary_emb.inv_freq");
@@ -231,16 +297,21 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
             if (skipped(t->name.ptr)) continue;
             char out[512];
-            unsigned xform = 0;
-            long bid = -1;
-            if (!map_name(c->fam, t->name.ptr, out, sizeof out, &xform, &bid) ||
+            unsigned xform = 0, slot = 0;
+            long bid = -1, xid = -1;
+            if (!map_name(c->fam, t->name.ptr, out, sizeof out, &xform, &bid, &xid, &slot) ||
                 (bid >= 0 && (uint64_t)bid >= c->block_count))
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
                                     c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
             if (xform & CV_X_SKIP) continue;
-            lgg_status st = add_tensor(c, s, t, out, xform, err);
+            lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, slot, err)
+                                                  : add_tensor(c, s, t, out, xform, err);
             if (st) return st;
         }
+    for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
+        if (c->n_pending[b])
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u expert tensors (missing shard?)",
+                                c->dir, (unsigned long long)b, c->n_pending[b], 3 * c->n_experts);
     return LGG_OK;
 }
 
@@ -311,7 +382,9 @@ lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_c
 void lgg_convert_free(lgg_convert *c) {
     if (!c) return;
     lgg_writer_free(c->w);
-    for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name);
+    for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack);
+    free(c->experts);
+    free(c->n_pending);
     free(c->t);
     for (size_t i = 0; i < c->n_shards; i++) {
         if (c->shards) lgg_st_close(c->shards[i]);

@@ -17,10 +17,14 @@ enum {
     CV_X_PERM_Q = 1, /* llama's q row permutation (num_attention_heads) */
     CV_X_PERM_K = 2, /* the same with num_key_value_heads */
     CV_X_ADD1 = 4,   /* gemma's norm + 1 */
-    CV_X_SKIP = 8    /* the tensor is dropped */
+    CV_X_SKIP = 8,   /* the tensor is dropped */
+    CV_X_EXPERT = 16 /* one expert's matrix ('*' in the name is the expert): stacked with the
+                        others of its block into one 3-D tensor, emitted when the block's last
+                        expert tensor arrives */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
- * number) and the GGUF name it becomes ('#' replaced by the same number). */
+ * number, '*' for an expert number) and the GGUF name it becomes ('#'
+ * replaced by the same number). */
 typedef struct cv_tmap {
     const char *hf, *gguf;
     unsigned xform;

@@ -10,11 +10,19 @@ int lgg__cv_exists(const char *dir, const char *name);
  * unless required. */
 lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err);
 
+/* One source matrix of a stacked (expert) tensor. */
+typedef struct cv_src {
+    uint32_t shard;
+    const lgg_st_tensor *t;
+} cv_src;
+
 typedef struct cv_tensor {
     char *name;              /* GGUF name */
     const char *src_name;    /* Hugging Face name (points into the shard) */
     uint32_t shard;
     const lgg_st_tensor *src;
+    cv_src *stack;           /* stacked experts (n_stack of them), or NULL */
+    uint32_t n_stack;
     uint32_t type;           /* output lgg_type */
     uint32_t work;           /* LGG_TYPE_F32 or LGG_TYPE_F16: the reference's working dtype */
     unsigned xform;          /* CV_X_* */
@@ -40,6 +48,9 @@ struct lgg_convert {
     uint32_t outtype;        /* resolved: never AUTO */
     uint64_t block_count;
     lgg_writer *w;
+    cv_src *experts;         /* pending expert matrices: [block][3 * n_experts] */
+    uint32_t *n_pending;     /* per block */
+    uint32_t n_experts;
     char *default_name;
     uint8_t *scratch;
     size_t scratch_cap;

@@ -25,10 +25,16 @@ static uint64_t src_row(const cv_tensor *t, uint64_t u) {
 }
 
 static void load_row(const cv_tensor *t, uint64_t u, float *x) {
-    const uint8_t *p = lgg_st_bytes(t->c->shards[t->shard]) + t->src->offset;
+    const lgg_st_tensor *src = t->src;
+    uint32_t shard = t->shard;
+    if (t->stack) { /* expert u / rows, its row u % rows */
+        uint64_t rows = t->n_units / t->n_stack;
+        src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, u %= rows;
+    }
+    const uint8_t *p = lgg_st_bytes(t->c->shards[shard]) + src->offset;
     uint64_t n = t->unit, first = src_row(t, u) * n;
-    if (t->src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
-    else lgg_dequantize(t->src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
+    if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
+    else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & CV_X_ADD1)
         for (uint64_t i = 0; i < n; i++) {
             x[i] = x[i] + 1.0f;

@@ -65,6 +65,8 @@ static const cv_mkey GEMMA2_META[] = {
     {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},                      \
     {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}
 
+/* Mixtral's experts are stacked in the order of their entries here (the
+ * reference's w1, w2, w3). */
 static const cv_tmap LLAMA_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -72,6 +74,10 @@ static const cv_tmap LLAMA_TENSORS[] = {
     {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
     {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
     ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
+    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
     {NULL, NULL, 0},
 };
 
@@ -110,7 +116,7 @@ static const cv_tmap GEMMA_TENSORS[] = {
 };
 
 static const cv_family FAMILIES[] = {
-    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
+    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107},
@@ -135,6 +141,7 @@ const cv_family *lgg__cv_family_find(const char *hf_arch) {
 }
 
 const char *lgg__cv_family_list(void) {
-    return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM, GemmaForCausalLM, "
+    return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Qwen2ForCausalLM, "
+           "GemmaForCausalLM, "
            "Gemma2ForCausalLM";
 }
