@@ -443,3 +443,65 @@ TEST(convert_mixtral_experts) {
     lgg_close(f);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+static int run_tool(char **argv_tail, char **so, char **se) {
+    char tool[4200];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    char *argv[16] = {tool, "convert"};
+    int n = 2;
+    for (int i = 0; argv_tail[i] && n < 15; i++) argv[n++] = argv_tail[i];
+    argv[n] = NULL;
+    size_t sl, el;
+    int status = -1;
+    if (run_capture(argv, so, &sl, se, &el, &status) != 0) return -1;
+    return status;
+}
+
+/* --metadata sets a key; --dry-run prints the plan and writes nothing;
+ * a preset the tiny rows cannot take fails and leaves nothing; usage
+ * errors are status 2. */
+TEST(convert_cli_options) {
+    const char *d = make_model("cli");
+    char out[4300], *so = NULL, *se = NULL;
+    snprintf(out, sizeof out, "%s/o.gguf", d);
+    int st = run_tool((char *[]){(char *)d, "-q", "--no-fsync", "--metadata", "general.name=str:Renamed", "-o", out, NULL},
+                      &so, &se);
+    CHECKF(st == 0, "status %d: %s", st, se);
+    lgg_file *f = NULL;
+    lgg_value v;
+    lgg_str s;
+    REQUIRE(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
+    CHECK(lgg_get(f, "general.name", &v) == LGG_OK && lgg_value_string(&v, &s) == LGG_OK && s.len == 7 &&
+          !memcmp(s.ptr, "Renamed", 7));
+    lgg_close(f);
+    unlink(out);
+    free(so), free(se);
+
+    st = run_tool((char *[]){(char *)d, "--dry-run", "--outtype", "q8_0", "-o", out, NULL}, &so, &se);
+    CHECK(st == 0);
+    CHECK(so && strstr(so, "model.safetensors/model.layers.0.self_attn.q_proj.weight -> blk.0.attn_q.weight F16 [8, 8]"));
+    CHECK(so && strstr(so, "model.safetensors/model.norm.weight -> output_norm.weight F32 [8]"));
+    CHECK(access(out, F_OK) != 0);
+    free(so), free(se);
+
+    st = run_tool((char *[]){(char *)d, "-q", "--outtype", "Q4_K_M", "-o", out, NULL}, &so, &se);
+    CHECKF(st == 1 && se && strstr(se, "o.gguf: output.weight: 8 columns"), "status %d: %s", st, se);
+    DIR *dd = opendir(d);
+    int n = 0;
+    for (struct dirent *e; dd && (e = readdir(dd));) n += e->d_name[0] != '.';
+    if (dd) closedir(dd);
+    CHECKF(n == 3, "%d files in the model directory after a refused preset (want the 3 inputs)", n);
+    free(so), free(se);
+
+    st = run_tool((char *[]){(char *)d, "--outtype", "q9_9", NULL}, &so, &se);
+    CHECK(st == 2 && se && strstr(se, "q9_9"));
+    free(so), free(se);
+    st = run_tool((char *[]){(char *)d, "--imatrix", "x.dat", NULL}, &so, &se);
+    CHECK(st == 2);
+    free(so), free(se);
+    st = run_tool((char *[]){"--help", NULL}, &so, &se);
+    CHECK(st == 0 && so && strstr(so, "usage: gguf convert"));
+    free(so), free(se);
+}
+#endif
