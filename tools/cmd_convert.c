@@ -165,7 +165,7 @@ static void dry_run(lgg_convert *cv) {
     for (size_t i = 0; i < lgg_convert_tensor_count(cv); i++) {
         lgg_convert_tensor t;
         lgg_convert_tensor_at(cv, i, &t);
-        printf("%s/%s -> %s %s [", t.file, t.source, t.name, cli_type_name(t.type));
+        printf("%s%s%s -> %s %s [", t.file, *t.file ? "/" : "", t.source, t.name, cli_type_name(t.type));
         for (uint32_t d = 0; d < t.n_dims; d++) printf("%s%lld", d ? ", " : "", (long long)t.ne[d]);
         printf("]\n");
     }

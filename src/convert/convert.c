@@ -190,21 +190,43 @@ static int64_t hparam_int(const lgg_convert *c, const char *key, int64_t dflt) {
     return dflt;
 }
 
+static cv_tensor *new_tensor(lgg_convert *c, lgg_error *err) {
+    if (c->n_t == c->cap_t) {
+        size_t cap = c->cap_t ? 2 * c->cap_t : 64;
+        cv_tensor *v = realloc(c->t, cap * sizeof *v);
+        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
+        c->t = v, c->cap_t = cap;
+    }
+    cv_tensor *t = &c->t[c->n_t];
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    return t;
+}
+
+lgg_status lgg__cv_add_generated(lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err) {
+    cv_tensor *t = new_tensor(c, err);
+    if (!t) return LGG_ERR_NOMEM;
+    if (!(t->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    t->src_name = "(generated)";
+    t->gen = values;
+    t->type = t->work = LGG_TYPE_F32;
+    t->n_dims = 1;
+    t->ne[0] = (int64_t)n, t->ne[1] = t->ne[2] = t->ne[3] = 1;
+    t->unit = n ? n : 1;
+    t->n_units = n ? 1 : 0;
+    c->n_t++;
+    return LGG_OK;
+}
+
 static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
                              lgg_error *err) {
     const char *file = c->shard_names[shard];
     if (s->n_dims > 4)
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': %u dimensions (GGUF holds at most 4)", c->dir,
                             file, s->name.ptr, s->n_dims);
-    if (c->n_t == c->cap_t) {
-        size_t cap = c->cap_t ? 2 * c->cap_t : 64;
-        cv_tensor *v = realloc(c->t, cap * sizeof *v);
-        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-        c->t = v, c->cap_t = cap;
-    }
-    cv_tensor *t = &c->t[c->n_t];
-    memset(t, 0, sizeof *t);
-    t->c = c, t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform;
+    cv_tensor *t = new_tensor(c, err);
+    if (!t) return LGG_ERR_NOMEM;
+    t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform;
     t->work = s->dtype == LGG_TYPE_F16 ? LGG_TYPE_F16 : LGG_TYPE_F32;
     t->n_dims = s->n_dims ? s->n_dims : 1;
     uint64_t total = 1;
@@ -292,6 +314,8 @@ static int skipped(const char *name) {
 /* Every source tensor in the reference's order: shards by file name, names
  * within a shard in byte order. */
 static lgg_status plan(lgg_convert *c, lgg_error *err) {
+    lgg_status gst = lgg__cv_generated(c, err);
+    if (gst) return gst;
     for (uint32_t s = 0; s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
@@ -382,7 +406,7 @@ lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_c
 void lgg_convert_free(lgg_convert *c) {
     if (!c) return;
     lgg_writer_free(c->w);
-    for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack);
+    for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack), free(c->t[i].gen);
     free(c->experts);
     free(c->n_pending);
     free(c->t);
@@ -413,7 +437,7 @@ lgg_status lgg_convert_tensor_at(const lgg_convert *c, size_t i, lgg_convert_ten
     const cv_tensor *t = &c->t[i];
     out->name = t->name;
     out->source = t->src_name;
-    out->file = c->shard_names[t->shard];
+    out->file = t->gen ? "" : c->shard_names[t->shard];
     out->type = t->type;
     out->n_dims = t->n_dims;
     memcpy(out->ne, t->ne, sizeof out->ne);

@@ -22,6 +22,7 @@ typedef struct cv_tensor {
     uint32_t shard;
     const lgg_st_tensor *src;
     cv_src *stack;           /* stacked experts (n_stack of them), or NULL */
+    float *gen;              /* a generated tensor's values (owned), or NULL */
     uint32_t n_stack;
     uint32_t type;           /* output lgg_type */
     uint32_t work;           /* LGG_TYPE_F32 or LGG_TYPE_F16: the reference's working dtype */
@@ -78,6 +79,11 @@ char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
 lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
+
+/* generated.c: tensors the reference computes, added before the others. */
+lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
+/* convert.c: add a generated 1-D F32 tensor; takes `values` on success. */
+lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

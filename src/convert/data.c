@@ -25,6 +25,10 @@ static uint64_t src_row(const cv_tensor *t, uint64_t u) {
 }
 
 static void load_row(const cv_tensor *t, uint64_t u, float *x) {
+    if (t->gen) {
+        memcpy(x, t->gen + u * t->unit, t->unit * sizeof *x);
+        return;
+    }
     const lgg_st_tensor *src = t->src;
     uint32_t shard = t->shard;
     if (t->stack) { /* expert u / rows, its row u % rows */
