@@ -505,3 +505,30 @@ TEST(convert_cli_options) {
     free(so), free(se);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Every safetensors file of the corpus (../shared/corpus: candle, ollama,
+ * safetensors' own test files) opens, or fails with a message. */
+TEST(convert_corpus_safetensors) {
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "find '%s' -name '*.safetensors' 2>/dev/null | sort", shared_path("corpus"));
+    FILE *p = popen(cmd, "r");
+    REQUIRE(p);
+    char line[4096];
+    int n = 0, ok = 0;
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = 0;
+        lgg_safetensors *s = NULL;
+        lgg_error err;
+        memset(&err, 0, sizeof err);
+        lgg_status st = lgg_st_open(line, &s, &err);
+        CHECKF(st == LGG_OK || (s == NULL && strstr(err.message, line)), "%s: status %d without a message naming it",
+               line, st);
+        ok += st == LGG_OK;
+        n++;
+        lgg_st_close(s);
+    }
+    pclose(p);
+    CHECKF(n == 0 || ok > 0, "none of %d corpus safetensors files opened", n);
+}
+#endif
