@@ -532,3 +532,81 @@ TEST(convert_corpus_safetensors) {
     CHECKF(n == 0 || ok > 0, "none of %d corpus safetensors files opened", n);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Qwen2-MoE as a table: experts stacked down, gate, up; shared experts and
+ * their gate mapped; its expert keys after the base parameters. */
+TEST(convert_qwen2moe_table) {
+    const char *d = make_model("qwen2moe");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tokenizer.model", d);
+    unlink(path);
+    put_text(d, "tokenizer.json",
+             "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1, \"ab\": 2}, \"merges\": [\"a b\"]},"
+             " \"added_tokens\": [{\"id\": 3, \"content\": \"<|endoftext|>\", \"special\": true}]}");
+    put_text(d, "config.json",
+             "{\"architectures\": [\"Qwen2MoeForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_key_value_heads\": 1, \"num_hidden_layers\": 1, \"intermediate_size\": 16, \"vocab_size\": 4,"
+             " \"rms_norm_eps\": 1e-6, \"num_experts\": 2, \"num_experts_per_tok\": 1, \"moe_intermediate_size\": 4,"
+             " \"shared_expert_intermediate_size\": 8}");
+    char h[4096];
+    size_t off = 0, n = 0;
+    static const char *const kinds[3] = {"down_proj", "gate_proj", "up_proj"};
+    n += (size_t)snprintf(h + n, sizeof h - n, "{\"model.layers.0.mlp.gate.weight\": {\"dtype\": \"BF16\", \"shape\": [2, 8],"
+                                                " \"data_offsets\": [0, 32]}");
+    off = 32;
+    for (int x = 0; x < 2; x++)
+        for (int k = 0; k < 3; k++) {
+            n += (size_t)snprintf(h + n, sizeof h - n,
+                                  ", \"model.layers.0.mlp.experts.%d.%s.weight\": {\"dtype\": \"BF16\", \"shape\": [%d, %d],"
+                                  " \"data_offsets\": [%zu, %zu]}",
+                                  x, kinds[k], k == 0 ? 8 : 4, k == 0 ? 4 : 8, off, off + 64);
+            off += 64;
+        }
+    for (int k = 0; k < 3; k++) {
+        n += (size_t)snprintf(h + n, sizeof h - n,
+                              ", \"model.layers.0.mlp.shared_expert.%s.weight\": {\"dtype\": \"BF16\", \"shape\": [8, 8],"
+                              " \"data_offsets\": [%zu, %zu]}",
+                              kinds[k], off, off + 128);
+        off += 128;
+    }
+    n += (size_t)snprintf(h + n, sizeof h - n, ", \"model.layers.0.mlp.shared_expert_gate.weight\": {\"dtype\": \"BF16\","
+                                                " \"shape\": [1, 8], \"data_offsets\": [%zu, %zu]}}", off, off + 16);
+    off += 16;
+    st_file(d, "model.safetensors", h, off, 0);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.pre = "qwen2";
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, &o, &c, &err) == LGG_OK);
+    static const char *const want[8] = {"blk.0.ffn_down_exps.weight",  "blk.0.ffn_gate_exps.weight",
+                                        "blk.0.ffn_up_exps.weight",    "blk.0.ffn_gate_inp.weight",
+                                        "blk.0.ffn_down_shexp.weight", "blk.0.ffn_gate_shexp.weight",
+                                        "blk.0.ffn_up_shexp.weight",   "blk.0.ffn_gate_inp_shexp.weight"};
+    REQUIRE(lgg_convert_tensor_count(c) == 8);
+    lgg_convert_tensor t;
+    for (size_t i = 0; i < 8; i++) {
+        REQUIRE(lgg_convert_tensor_at(c, i, &t) == LGG_OK);
+        CHECK_STR(t.name, want[i]);
+    }
+    lgg_convert_tensor_at(c, 0, &t);
+    CHECK(t.n_dims == 3 && t.ne[0] == 4 && t.ne[1] == 8 && t.ne[2] == 2 && t.type == LGG_TYPE_F16);
+    lgg_convert_tensor_at(c, 3, &t);
+    CHECK(t.type == LGG_TYPE_F32);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/q.gguf", d);
+    REQUIRE(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
+    lgg_convert_free(c);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    lgg_value v;
+    uint32_t u = 0;
+    CHECK(lgg_get(f, "qwen2moe.expert_count", &v) == LGG_OK && lgg_value_u32(&v, &u) == LGG_OK && u == 2);
+    CHECK(lgg_get(f, "qwen2moe.expert_shared_feed_forward_length", &v) == LGG_OK && lgg_value_u32(&v, &u) == LGG_OK &&
+          u == 8);
+    int64_t a = lgg_find_key_cstr(f, "qwen2moe.expert_used_count"), b = lgg_find_key_cstr(f, "qwen2moe.expert_count");
+    CHECK(a >= 0 && b > a);
+    lgg_close(f);
+}
+#endif

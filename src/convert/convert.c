@@ -261,9 +261,11 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
             v[x].t->shape[1] != t0->shape[1])
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': experts of one block differ in shape or dtype",
                                 c->dir, c->shard_names[v[x].shard], v[x].t->name.ptr);
-    char name[64];
-    static const char *const names[3] = {"ffn_gate_exps", "ffn_down_exps", "ffn_up_exps"};
-    snprintf(name, sizeof name, "blk.%llu.%s.weight", (unsigned long long)bid, names[slot]);
+    char name[128];
+    const cv_tmap *m = c->fam->tensors;
+    for (unsigned k = 0; m->hf && (k < slot || !(m->xform & CV_X_EXPERT)); m++) k += (m->xform & CV_X_EXPERT) != 0;
+    const char *hash = strchr(m->gguf, '#');
+    snprintf(name, sizeof name, "%.*s%llu%s.weight", (int)(hash - m->gguf), m->gguf, (unsigned long long)bid, hash + 1);
     lgg_status st = add_tensor(c, v[0].shard, t0, name, 0, err);
     if (st) return st;
     cv_tensor *t = &c->t[c->n_t - 1];
@@ -282,17 +284,17 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
 static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid, unsigned slot,
                              lgg_error *err) {
     if (!c->experts) {
-        int64_t n = hparam_int(c, "num_local_experts", 0);
+        const char *key = c->fam->experts_key ? c->fam->experts_key : "num_local_experts";
+        int64_t n = hparam_int(c, key, 0);
         if (n <= 0 || n > 4096 || c->block_count > (1u << 20))
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_local_experts' missing or out of range",
-                                c->dir);
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' missing or out of range", c->dir, key);
         c->n_experts = (uint32_t)n;
         c->experts = calloc(c->block_count * 3 * c->n_experts, sizeof *c->experts);
         c->n_pending = calloc(c->block_count ? c->block_count : 1, sizeof *c->n_pending);
         if (!c->experts || !c->n_pending) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
     if (bid < 0 || xid < 0 || (uint64_t)xid >= c->n_experts || slot > 2)
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': expert number beyond num_local_experts %u",
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': expert number beyond the %u experts",
                             c->dir, c->shard_names[shard], t->name.ptr, c->n_experts);
     cv_src *e = &c->experts[((uint64_t)bid * 3 + slot) * c->n_experts + (uint64_t)xid];
     if (!e->t) c->n_pending[bid]++;

@@ -51,6 +51,7 @@ typedef struct cv_family {
     const cv_tmap *tensors;
     unsigned vocab;       /* CV_V_*: tried in order SPM then BPE when both bits are set */
     unsigned flags;       /* CV_F_* */
+    const char *experts_key; /* config.json's expert count for CV_X_EXPERT tensors, or NULL */
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);

@@ -33,6 +33,14 @@ static const cv_mkey LLAMA_META[] = {
 
 static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+static const cv_mkey QWEN2MOE_META[] = {
+    BASE_PARAMS,
+    {"expert_count", "num_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -105,6 +113,28 @@ static const cv_tmap GEMMA2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Qwen2-MoE stacks its experts as down, gate, up (the order of these entries). */
+static const cv_tmap QWEN2MOE_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.shared_expert_gate", "blk.#.ffn_gate_inp_shexp", 0},
+    {"model.layers.#.mlp.shared_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.mlp.shared_expert.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.mlp.shared_expert.down_proj", "blk.#.ffn_down_shexp", 0},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap GEMMA_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "", CV_X_SKIP},
@@ -117,10 +147,11 @@ static const cv_tmap GEMMA_TENSORS[] = {
 
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG},
-    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0},
-    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107},
-    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE},
+     CV_F_PREFIX_SPACE_FROM_CONFIG, "num_local_experts"},
+    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
+    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
+    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
+    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
@@ -142,6 +173,6 @@ const cv_family *lgg__cv_family_find(const char *hf_arch) {
 
 const char *lgg__cv_family_list(void) {
     return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Qwen2ForCausalLM, "
-           "GemmaForCausalLM, "
+           "Qwen2MoeForCausalLM, GemmaForCausalLM, "
            "Gemma2ForCausalLM";
 }
