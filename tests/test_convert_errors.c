@@ -341,6 +341,20 @@ TEST(convert_special_values) {
 #endif
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Write c's output into DIR/NAME, free c, and open the result (NULL on
+ * failure, recorded). */
+static lgg_file *write_and_open(lgg_convert *c, const char *dir, const char *name) {
+    char out[4300];
+    lgg_error err;
+    lgg_file *f = NULL;
+    snprintf(out, sizeof out, "%s/%s", dir, name);
+    lgg_status st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+    lgg_convert_free(c);
+    if (st == LGG_OK) st = lgg_open_file(out, NULL, &f, &err);
+    CHECKF(st == LGG_OK, "%s: %s", out, err.message);
+    return f;
+}
+
 /* Gemma (1): the gemma table (lm_head dropped, norms + 1), the end-of-turn
  * id 107 and no space prefix. */
 TEST(convert_gemma1_table) {
@@ -353,12 +367,8 @@ TEST(convert_gemma1_table) {
     lgg_error err;
     REQUIRE(lgg_convert_open(d, NULL, &c, &err) == LGG_OK);
     CHECK_EQ_U(lgg_convert_tensor_count(c), 3);
-    char out[4300];
-    snprintf(out, sizeof out, "%s/g.gguf", d);
-    REQUIRE(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
-    lgg_convert_free(c);
-    lgg_file *f = NULL;
-    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    lgg_file *f = write_and_open(c, d, "g.gguf");
+    REQUIRE(f);
     lgg_value v;
     uint32_t u = 0;
     bool b = true;
@@ -421,12 +431,8 @@ TEST(convert_mixtral_experts) {
     }
     lgg_convert_tensor_at(c, 1, &t);
     CHECK(t.n_dims == 3 && t.ne[0] == 4 && t.ne[1] == 8 && t.ne[2] == 2);
-    char out[4300];
-    snprintf(out, sizeof out, "%s/m.gguf", d);
-    REQUIRE(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
-    lgg_convert_free(c);
-    lgg_file *f = NULL;
-    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    lgg_file *f = write_and_open(c, d, "m.gguf");
+    REQUIRE(f);
     const lgg_tensor *gt = lgg_tensor_at(f, 1);
     const uint8_t *data = lgg_file_bytes(f) + lgg_file_data_offset(f) + gt->offset;
     /* w2 of expert 0 is at [64+128, 64+256) of the data, of expert 1 at [64+512, 64+640) */
@@ -594,12 +600,8 @@ TEST(convert_qwen2moe_table) {
     CHECK(t.n_dims == 3 && t.ne[0] == 4 && t.ne[1] == 8 && t.ne[2] == 2 && t.type == LGG_TYPE_F16);
     lgg_convert_tensor_at(c, 3, &t);
     CHECK(t.type == LGG_TYPE_F32);
-    char out[4300];
-    snprintf(out, sizeof out, "%s/q.gguf", d);
-    REQUIRE(lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err) == LGG_OK);
-    lgg_convert_free(c);
-    lgg_file *f = NULL;
-    REQUIRE(lgg_open_file(out, NULL, &f, &err) == LGG_OK);
+    lgg_file *f = write_and_open(c, d, "q.gguf");
+    REQUIRE(f);
     lgg_value v;
     uint32_t u = 0;
     CHECK(lgg_get(f, "qwen2moe.expert_count", &v) == LGG_OK && lgg_value_u32(&v, &u) == LGG_OK && u == 2);
