@@ -35,6 +35,8 @@ static uint32_t outtype_of(const char *s) {
     return 99;
 }
 
+static int lib_threads; /* lgg_convert_options.n_threads for convert_lib */
+
 /* Convert through the library into the scratch directory; the path (static
  * buffer) or NULL. */
 static const char *convert_lib(const char *dir, uint32_t outtype, const char *tag) {
@@ -43,6 +45,7 @@ static const char *convert_lib(const char *dir, uint32_t outtype, const char *ta
     lgg_convert_options o;
     lgg_convert_options_init(&o);
     o.outtype = outtype;
+    o.n_threads = lib_threads;
     lgg_convert *c = NULL;
     lgg_error err;
     if (lgg_convert_open(dir, &o, &c, &err)) {
@@ -120,6 +123,29 @@ TEST(convert_golden) {
         check_run(run, gdir, &n_same);
     }
     CHECKF(n_runs >= 15 && n_same == n_runs, "%d of %d runs byte-identical", n_same, n_runs);
+    json_decref(idx);
+}
+
+/* The bytes do not depend on the number of threads converting rows. */
+TEST(convert_golden_threads) {
+    static char gdir[2048];
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    snprintf(gdir, sizeof gdir, "%s", g);
+    size_t i;
+    json_t *run;
+    int n_same = 0;
+    for (int nt = 1; nt <= 5; nt += 4) {
+        lib_threads = nt;
+        json_array_foreach(json_object_get(idx, "runs"), i, run) {
+            const char *model = json_string_value(json_object_get(run, "model"));
+            const char *ot = json_string_value(json_object_get(run, "outtype"));
+            if (model && ot && !strcmp(model, "gemma-2-tiny-12L-test") && strcmp(ot, "auto")) check_run(run, gdir, &n_same);
+        }
+    }
+    lib_threads = 0;
+    CHECKF(n_same == 8, "%d of 8 runs with 1 and 5 threads byte-identical", n_same);
     json_decref(idx);
 }
 
