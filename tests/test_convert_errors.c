@@ -612,3 +612,49 @@ TEST(convert_qwen2moe_table) {
     lgg_close(f);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Linear rope scaling (llama) and llama 3's rope_freqs, generated first. */
+TEST(convert_rope_scaling) {
+    const char *d = make_model("rope");
+    char cfg[2048];
+    snprintf(cfg, sizeof cfg,
+             "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_key_value_heads\": 1, \"num_hidden_layers\": 1, \"intermediate_size\": 16, \"vocab_size\": 4,"
+             " \"rms_norm_eps\": 1e-5, \"rope_scaling\": {\"type\": \"linear\", \"factor\": 2.5}}");
+    put_text(d, "config.json", cfg);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, NULL, &c, &err) == LGG_OK);
+    lgg_file *f = write_and_open(c, d, "r.gguf");
+    REQUIRE(f);
+    lgg_value v;
+    lgg_str s;
+    float x = 0;
+    CHECK(lgg_get(f, "llama.rope.scaling.type", &v) == LGG_OK && lgg_value_string(&v, &s) == LGG_OK && s.len == 6);
+    CHECK(lgg_get(f, "llama.rope.scaling.factor", &v) == LGG_OK && lgg_value_f32(&v, &x) == LGG_OK && x == 2.5f);
+    CHECK(lgg_find_key_cstr(f, "llama.rope.scaling.factor") == lgg_find_key_cstr(f, "llama.rope.dimension_count") + 2);
+    CHECK(lgg_find_tensor_cstr(f, "rope_freqs.weight") < 0);
+    lgg_close(f);
+
+    /* llama 3: head dim 4, two factors: wavelengths 2*pi and 2*pi*sqrt(500000) against 8192/4 and 8192/1 */
+    put_text(d, "config.json",
+             "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_key_value_heads\": 1, \"num_hidden_layers\": 1, \"intermediate_size\": 16, \"vocab_size\": 4,"
+             " \"rms_norm_eps\": 1e-5, \"rope_theta\": 500000.0, \"rope_scaling\": {\"rope_type\": \"llama3\","
+             " \"factor\": 32.0, \"low_freq_factor\": 1.0, \"high_freq_factor\": 4.0,"
+             " \"original_max_position_embeddings\": 8192}}");
+    REQUIRE(lgg_convert_open(d, NULL, &c, &err) == LGG_OK);
+    lgg_convert_tensor t;
+    REQUIRE(lgg_convert_tensor_at(c, 0, &t) == LGG_OK);
+    CHECK_STR(t.name, "rope_freqs.weight");
+    CHECK(t.type == LGG_TYPE_F32 && t.n_dims == 1 && t.ne[0] == 2);
+    f = write_and_open(c, d, "r3.gguf");
+    REQUIRE(f);
+    const lgg_tensor *rt = lgg_tensor_at(f, 0);
+    float fr[2];
+    memcpy(fr, lgg_file_bytes(f) + lgg_file_data_offset(f) + rt->offset, sizeof fr);
+    CHECK(fr[0] == 1.0f && fr[1] > 1.0f && fr[1] < 32.0f); /* high frequency kept; 2*pi*707 lies between: smoothed */
+    lgg_close(f);
+}
+#endif

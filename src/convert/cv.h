@@ -30,7 +30,10 @@ typedef struct cv_tmap {
     unsigned xform;
 } cv_tmap;
 
-enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_SET_U32 };
+/* CV_M_ROPE_SCALING: when config.json's rope_scaling has a factor and its
+ * "type" is `from` ("linear", "yarn"): rope.scaling.type and .factor, and
+ * for yarn .original_context_length. */
+enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_ROPE_SCALING };
 enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1 };
 /* One metadata pair written in set_gguf_parameters order: `key` is appended
  * to "<arch>." (a key starting with "general." is used as it is); `from`

@@ -28,10 +28,11 @@ static const cv_mkey LLAMA_META[] = {
     BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
     {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
     {NULL, NULL, 0, 0},
 };
 
-static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {"rope.scaling", "yarn", CV_M_ROPE_SCALING, 0}, {NULL, NULL, 0, 0}};
 
 static const cv_mkey QWEN2MOE_META[] = {
     BASE_PARAMS,

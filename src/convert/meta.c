@@ -59,12 +59,33 @@ static lgg_status rope_dim(lgg_convert *c, const char *key, lgg_error *err) {
     return wfail(lgg_writer_set_u32(c->w, key, v, NULL), key, err);
 }
 
+static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
+    const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(rs, "factor");
+    const json_t *ty = json_object_get(rs, "type");
+    if (!json_is_object(rs) || !f || !json_is_string(ty) || strcmp(json_string_value(ty), m->from)) return LGG_OK;
+    char key[160];
+    snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
+    lgg_status st = set_str(c->w, key, m->from, err);
+    snprintf(key, sizeof key, "%s.rope.scaling.factor", c->fam->arch);
+    if (!st && !json_is_number(f))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.factor' is not a number", c->dir);
+    if (!st) st = wfail(lgg_writer_set_f32(c->w, key, (float)json_number_value(f), NULL), key, err);
+    if (st || strcmp(m->from, "yarn")) return st;
+    uint32_t ctx;
+    if (!as_u32(json_object_get(rs, "original_max_position_embeddings"), &ctx))
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/config.json: key 'rope_scaling.original_max_position_embeddings' is missing", c->dir);
+    snprintf(key, sizeof key, "%s.rope.scaling.original_context_length", c->fam->arch);
+    return wfail(lgg_writer_set_u32(c->w, key, ctx, NULL), key, err);
+}
+
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
     if (!strncmp(m->key, "general.", 8)) snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
     if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
     if (m->kind == CV_M_ROPE_DIM) return rope_dim(c, key, err);
+    if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     json_t *v = hparam(c, m->from, which, sizeof which);
     if (!v) {
         if (!m->required) return LGG_OK;
