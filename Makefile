@@ -84,7 +84,7 @@ $(SHARED): $(LIB_OBJ)
 	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so
 
 # Only the converter's objects (and what includes its header) depend on its headers.
-$(CONV_OBJ) $(BUILD)/obj/tools/cmd_convert.o $(BUILD)/obj/tests/test_convert.o $(BUILD)/obj/tests/test_convert_errors.o: include/libgguf_convert.h $(wildcard src/convert/*.h)
+$(CONV_OBJ) $(BUILD)/obj/tools/cmd_convert.o $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/test_convert*.c)): include/libgguf_convert.h $(wildcard src/convert/*.h)
 $(CONVLIB): $(CONV_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
