@@ -861,6 +861,11 @@ LGG_API lgg_status lgg_writer_add_tensor_callback(lgg_writer *w, const char *nam
 LGG_API lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int fd, uint64_t index,
                                                    lgg_error *err);
 LGG_API uint64_t lgg_writer_tensor_count(const lgg_writer *w);
+/* Write tensor `index` (in adding order) with exactly n_dims dimensions,
+ * trailing ones of 1 included, as gguf-py writes a numpy shape, instead of
+ * ggml's rule (trailing 1s dropped).  Errors: LGG_ERR_ARG (no such tensor),
+ * LGG_ERR_RANGE (n_dims above 4 or below the last dimension that is not 1). */
+LGG_API lgg_status lgg_writer_set_tensor_n_dims(lgg_writer *w, uint64_t index, uint32_t n_dims, lgg_error *err);
 
 /* ---- output ----
  * lgg_writer_write_fd: write the file sequentially to `fd` (a regular file,

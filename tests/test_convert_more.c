@@ -1,4 +1,5 @@
-/* test_convert_more.c -- families beyond ../shared/golden/convert, checked
+/* test_convert_more.c -- families beyond ../shared/golden/convert (mixtral,
+ * llama 3's rope_freqs, gemma, qwen2moe with its shared expert), checked
  * against llama.cpp's convert_hf_to_gguf.py (b4747) run outside the repo
  * (golden/convert/reference/README.md) on checkpoints this test makes again
  * byte for byte: the golden models' tokenizer files, the config below, and
@@ -64,6 +65,43 @@ static size_t shapes(tspec *t, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, 
     return n;
 }
 
+/* Qwen2-MoE's tensors: biased attention, E experts of width MF, a shared
+ * expert of width SF and its gate. */
+static size_t qwen_moe_shapes(tspec *t, uint64_t H, uint64_t L, uint64_t V, uint64_t nh, uint64_t nkv, uint64_t E,
+                              uint64_t MF, uint64_t SF) {
+    size_t n = 0;
+    uint64_t hd = H / nh;
+#define ADD(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
+    ADD(V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    ADD(V, H, "lm_head.weight");
+    for (uint64_t l = 0; l < L; l++) {
+        unsigned long long b = (unsigned long long)l;
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(nh * hd, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
+        ADD(nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(nkv * hd, 0, "model.layers.%llu.self_attn.k_proj.bias", b);
+        ADD(nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(nkv * hd, 0, "model.layers.%llu.self_attn.v_proj.bias", b);
+        ADD(H, nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
+        for (uint64_t x = 0; x < E; x++) {
+            ADD(MF, H, "model.layers.%llu.mlp.experts.%llu.gate_proj.weight", b, (unsigned long long)x);
+            ADD(MF, H, "model.layers.%llu.mlp.experts.%llu.up_proj.weight", b, (unsigned long long)x);
+            ADD(H, MF, "model.layers.%llu.mlp.experts.%llu.down_proj.weight", b, (unsigned long long)x);
+        }
+        ADD(SF, H, "model.layers.%llu.mlp.shared_expert.gate_proj.weight", b);
+        ADD(SF, H, "model.layers.%llu.mlp.shared_expert.up_proj.weight", b);
+        ADD(H, SF, "model.layers.%llu.mlp.shared_expert.down_proj.weight", b);
+        ADD(1, H, "model.layers.%llu.mlp.shared_expert_gate.weight", b);
+    }
+#undef ADD
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
 /* model.safetensors with every tensor in dtype (F32, F16 or BF16). */
 static int write_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
     size_t es = dtype == LGG_TYPE_F32 ? 4 : 2, cap = 64 + n * 200, hl = 0;
@@ -113,7 +151,7 @@ static int copy_file(const char *from, const char *to) {
 typedef struct mcase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, FF, V, nh, nkv, hd;
-    int experts, gemma;
+    int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF) */
     uint32_t dtype;
     const char *sha[4]; /* the reference's output for f32, f16, bf16, q8_0 */
 } mcase;
@@ -158,6 +196,20 @@ static const mcase CASES[] = {
       "f1325930da235602c6f47ce4a5f8c7018e7babb44f6ac18589e9b7235c3ffea1",
       "1f99a73c0b13254ae47112d4a1da3bc957711bfe7c067b39dda3e89e7a7dc32c",
       "099ac53c949e8add2e0c142f2e90fc9d6a01c154b64c14dec8980087136787bd"}},
+    {"Qwen1.5-MoE-Tiny-Test-Chat", "Qwen2.5-Tiny-Test-Instruct",
+     "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"Qwen2MoeForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,"
+     "\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,"
+     "\"intermediate_size\":64,\"max_position_embeddings\":32768,\"max_window_layers\":2,\"model_type\":\"qwen2_moe\","
+     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,"
+     "\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
+     "\"transformers_version\":\"4.43.1\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936,"
+     "\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,\"shared_expert_intermediate_size\":64}",
+     32, 2, 64, 151936, 4, 2, 8, 4, 2, LGG_TYPE_BF16,
+     {"e7b78ba3fcb2f9f8f315a15f3117bb23839354fd27b3b91c2ff76fc4a588a3d7",
+      "2cd55989983a3b528de190baa585c0556b7a05c492d15328432c519ea46ac51c",
+      "d7a92bcdff8448f725384397faced16bbc9d811802a228db7ac10c0e348cdccd",
+      "cb457293f36c70d5dc0d49d32663a89857cde992d604248fbe5184e6c96d3a0a"}},
 };
 
 /* Make the checkpoint in the scratch directory; its path (static) or NULL. */
@@ -180,7 +232,8 @@ static const char *make_case(const mcase *m) {
     fputs(m->config, c);
     fclose(c);
     static tspec t[512];
-    size_t n = shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv, m->hd, m->experts, m->gemma);
+    size_t n = m->gemma == 2 ? qwen_moe_shapes(t, m->H, m->L, m->V, m->nh, m->nkv, (uint64_t)m->experts, m->FF / 2, m->FF)
+                             : shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv, m->hd, m->experts, m->gemma);
     return write_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
@@ -217,7 +270,7 @@ TEST(convert_more_families) {
             unlink(out);
         }
     }
-    CHECKF(same == 12, "%d of 12 byte-identical to the reference", same);
+    CHECKF(same == 16, "%d of 16 byte-identical to the reference", same);
 }
 
 #endif

@@ -88,5 +88,6 @@ lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 lgg_status lgg__cv_add_tensors(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_writer_add(lgg_writer *w, cv_tensor *t, uint32_t type, int keep_dims, lgg_error *err);
 
 #endif

@@ -81,8 +81,7 @@ static lgg_status fused_writer(lgg_convert *c, const lgg_quant_plan *p, const lg
         cv_tensor *t = &c->t[it->tensor];
         t->qtype = it->convert ? it->type : 0;
         t->imatrix = it->convert ? it->imatrix : NULL;
-        st = lgg_writer_add_tensor_callback(w, t->name, strlen(t->name), t->n_dims, t->ne, it->type, lgg__cv_read, t,
-                                            LGG_LITTLE_ENDIAN, err);
+        st = lgg__cv_writer_add(w, t, it->type, 0, err);
         c->total += lgg__cv_out_bytes(t) * t->n_units;
     }
     if (st) {
@@ -135,8 +134,7 @@ static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_
     const lgg_shard *sh = lgg_split_plan_shard(sp, s);
     for (uint64_t i = sh->first_tensor; !st && i < sh->first_tensor + sh->n_tensors; i++) {
         cv_tensor *t = &c->t[i];
-        st = lgg_writer_add_tensor_callback(w, t->name, strlen(t->name), t->n_dims, t->ne, t->type, lgg__cv_read, t,
-                                            LGG_LITTLE_ENDIAN, err);
+        st = lgg__cv_writer_add(w, t, t->type, 1, err);
     }
     lgg_writer_free(sw);
     lgg_close(hf);

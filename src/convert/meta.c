@@ -201,12 +201,21 @@ static lgg_status general(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
+/* Add t to w as `type`, its data from the converter; keep_dims: with all
+ * of its dimensions, trailing 1s too, as gguf-py writes them (the
+ * quantizer's output follows ggml's rule instead). */
+lgg_status lgg__cv_writer_add(lgg_writer *w, cv_tensor *t, uint32_t type, int keep_dims, lgg_error *err) {
+    lgg_status st = lgg_writer_add_tensor_callback(w, t->name, strlen(t->name), t->n_dims, t->ne, type, lgg__cv_read, t,
+                                                   LGG_LITTLE_ENDIAN, err);
+    if (!st && keep_dims) st = lgg_writer_set_tensor_n_dims(w, lgg_writer_tensor_count(w) - 1, t->n_dims, err);
+    return st;
+}
+
 lgg_status lgg__cv_add_tensors(lgg_convert *c, lgg_error *err) {
     for (size_t i = 0; i < c->n_t; i++) {
         cv_tensor *t = &c->t[i];
         lgg_error we;
-        if (lgg_writer_add_tensor_callback(c->w, t->name, strlen(t->name), t->n_dims, t->ne, t->type, lgg__cv_read, t,
-                                           LGG_LITTLE_ENDIAN, &we))
+        if (lgg__cv_writer_add(c->w, t, t->type, 1, &we))
             return lgg__cv_fail(err, we.code, "%s/%s: tensor '%s': %s", c->dir, c->shard_names[t->shard], t->src_name,
                                 we.message);
         c->total += lgg__cv_out_bytes(t) * t->n_units;
