@@ -8,7 +8,14 @@
  * same bytes read and written), --outtype f16 and --outtype Q4_K_M (fused
  * conversion + quantization) as ratios to it, and the converter's peak
  * anonymous memory (sampled at every chunk) against the largest tensor.
- * Outputs are written without fsync, as cp writes. */
+ * Outputs are written without fsync, as cp writes.
+ *
+ * The reference converter is built and run outside the repository: with
+ * LGG_BENCH_REFERENCE set to a shell command prefix that runs it (for
+ * instance "PYTHONPATH=... python3 .../convert_hf_to_gguf.py"), it is timed
+ * once with --outtype f16 (and --outtype auto followed by
+ * $LGG_BENCH_LLAMA_QUANTIZE, a llama-quantize binary, when that is set),
+ * and the ratios to it are printed too. */
 #include "bench.h"
 #include "libgguf_convert.h"
 
@@ -187,6 +194,38 @@ static double run_convert(const char *dir, const char *out, const char *preset) 
     return st ? -1 : t;
 }
 
+static double timed(const char *cmd) {
+    double t0 = bench_now();
+    int rc = system(cmd);
+    return rc == 0 ? bench_now() - t0 : -1;
+}
+
+static void reference(const char *dir, double f16, double q4) {
+    const char *ref = getenv("LGG_BENCH_REFERENCE"), *lq = getenv("LGG_BENCH_LLAMA_QUANTIZE");
+    if (!ref || !*ref) {
+        printf("reference converter: not timed (set LGG_BENCH_REFERENCE)\n");
+        return;
+    }
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s --outtype f16 --outfile %s.ref.gguf %s >/dev/null 2>&1", ref, dir, dir);
+    double tr = timed(cmd);
+    if (tr < 0) {
+        printf("reference converter: failed\n");
+        return;
+    }
+    printf("reference --outtype f16: %6.2f s  convert is %.1fx faster\n", tr, tr / f16);
+    if (lq && *lq) {
+        snprintf(cmd, sizeof cmd, "%s --outtype auto --outfile %s.ref.gguf %s >/dev/null 2>&1 && %s %s.ref.gguf %s.refq.gguf Q4_K_M >/dev/null 2>&1",
+                 ref, dir, dir, lq, dir, dir);
+        double tq = timed(cmd);
+        if (tq > 0) printf("reference + llama-quantize Q4_K_M: %6.2f s  convert is %.1fx faster\n", tq, tq / q4);
+        snprintf(cmd, sizeof cmd, "%s.refq.gguf", dir);
+        unlink(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s.ref.gguf", dir);
+    unlink(cmd);
+}
+
 int main(void) {
     const char *base = getenv("BENCH_DIR") ? getenv("BENCH_DIR") : "/tmp";
     char dir[1024], out[1100], cmd[4000];
@@ -218,6 +257,7 @@ int main(void) {
     printf("convert --outtype Q4_K_M:%6.2f s  %.2fx cp\n", best_q4, best_q4 / best_cp);
     printf("peak anonymous memory: %.1f MiB; largest tensor %.1f MiB (%.2fx)\n", (double)peak_anon / 1048576.0,
            (double)largest / 1048576.0, (double)peak_anon / (double)largest);
+    reference(dir, best_f16, best_q4);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : 1;
 }
