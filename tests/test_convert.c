@@ -369,3 +369,62 @@ TEST(convert_split) {
     split_case("gemma-2-tiny-12L-test", "--split-max-size", "300K", "gemma-2-tiny-12L-test.f16.gguf");
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* --outtype PRESET against llama.cpp itself: the golden auto conversion
+ * (the reference converter's f16, or bf16 for gemma) quantized by
+ * llama-quantize b4747, built outside the repo; its outputs' sha256. */
+static const struct {
+    const char *model, *preset, *sha256;
+} LLAMA_QUANTIZE[] = {
+    {"TinyLlama-2-Test-2x32", "Q4_K_M", "4528d4562f056b4ea2ad92ffed2963ca995d48f271dbe139d46e8d8066981699"},
+    {"TinyLlama-2-Test-2x32", "Q8_0", "57fe762f9e386409499b732b69802e728f46ea3438983d7b7ea79eaa38bdd81e"},
+    {"TinyLlama-2-Test-2x32", "IQ4_XS", "4a6e85010673de71ce863d2a6778d49a562ce8186726a3c0cc523fb853a59d6b"},
+    {"TinyLlama-2-Test-2x32", "Q5_K_S", "caafd41f276226d083535a7bf290624ac42cf0766f823a563f4948cc45e5a58e"},
+    {"TinyLlama-2-Test-2x32", "Q2_K", "9c99417ca8ea31d1cf5f4ec175247d569c8d051a439942c67b9493d115fe9319"},
+    {"TinyLlama-2-Test-2x32", "Q6_K", "b74887648716331106dcde920e35fd2bc311001054ce9c395ef6c28bf8791379"},
+    {"gemma-2-tiny-12L-test", "Q4_K_M", "e84e0eba4ff5d9b07a4a9584d72cd2a4fdf9de0b8c0e951cdbbe8b349feb43df"},
+    {"gemma-2-tiny-12L-test", "Q8_0", "c586b13c5e0221a215d90c79b82312bb59a8893145d40c43e8dd27d868f9b569"},
+    {"gemma-2-tiny-12L-test", "IQ4_XS", "5b171de43140d74643457fee2be562c486e1d4f74fa632bbeeb5dc784bc1a9ce"},
+    {"gemma-2-tiny-12L-test", "Q5_K_S", "720b92e2039bb2e44264ff9f4097e502aebf4f5ec5e1eded0291e0395ebc6d9a"},
+    {"gemma-2-tiny-12L-test", "Q2_K", "1ab4a252d24663c48147e8948b9dbf1b8327c1127c769e9a5ae027a039817aae"},
+    {"gemma-2-tiny-12L-test", "Q6_K", "a514e8730098f62c1a997bb2d1c936866db794b664b9cfa69bd9ad183c55a88b"},
+};
+
+TEST(convert_fused_vs_llama_quantize) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    int same = 0, n = (int)(sizeof LLAMA_QUANTIZE / sizeof LLAMA_QUANTIZE[0]);
+    for (int i = 0; i < n; i++) {
+        char dir[4096], out[4200];
+        snprintf(dir, sizeof dir, "%s/%s", g, LLAMA_QUANTIZE[i].model);
+        snprintf(out, sizeof out, "%s/lq.gguf", scratch_dir());
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.outtype = LGG_CONVERT_AUTO;
+        lgg_quant_options qo;
+        lgg_quant_options_init(&qo);
+        qo.preset = lgg_quant_preset_find(LLAMA_QUANTIZE[i].preset);
+        lgg_quant_write_options qw;
+        lgg_quant_write_options_init(&qw);
+        qw.write_flags = LGG_WRITE_NO_SYNC;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) st = lgg_convert_write_quantized(c, &qo, &qw, out, &err);
+        lgg_convert_free(c);
+        size_t len = 0;
+        unsigned char *b = st == LGG_OK ? read_file(out, &len) : NULL;
+        char hex[65] = "";
+        if (b) sha256_hex(b, len, hex);
+        free(b);
+        unlink(out);
+        CHECKF(!strcmp(hex, LLAMA_QUANTIZE[i].sha256), "%s %s: sha256 %s, llama-quantize %s (%s)", LLAMA_QUANTIZE[i].model,
+               LLAMA_QUANTIZE[i].preset, hex, LLAMA_QUANTIZE[i].sha256, st ? err.message : "");
+        same += !strcmp(hex, LLAMA_QUANTIZE[i].sha256);
+    }
+    CHECKF(same == n, "%d of %d fused conversions equal llama-quantize's output", same, n);
+}
+#endif
