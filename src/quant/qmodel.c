@@ -168,12 +168,15 @@ static void give_back(pipe_s *pp, size_t item) {
     if (pp->lent == SIZE_MAX) return;
     slot *s = &pp->slots[pp->lent % pp->n_slots];
     pthread_mutex_lock(&pp->mu);
+    /* read before the slot is freed: a worker refills it (len included) as
+     * soon as the lock is released, and the progress lines count bytes */
+    const size_t len = s->len;
     s->ready = false;
     pp->consumed = pp->lent + 1;
     if (pp->n_idle) pthread_cond_signal(&pp->cv_space);
     pthread_mutex_unlock(&pp->mu);
     pp->lent = SIZE_MAX;
-    report(pp, item, s->len);
+    report(pp, item, len);
 }
 
 /* Wait, with the lock held, until chunk g is converted.  Rather than sleep
