@@ -29,13 +29,18 @@ OPT     ?= -O2 -g
 CFLAGS_ALL = $(BASEFLAGS) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Isrc
 LDLIBS  := -lpthread -lm
 
-LIB_SRC  := $(sort $(shell find src -name '*.c'))
+LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*'))
+# The converter (Hugging Face -> GGUF) is a library of its own because it
+# reads JSON with jansson; the core library stays libc + pthreads.
+CONV_SRC := $(sort $(wildcard src/convert/*.c))
+CONV_LIBS := -ljansson -lcrypto
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 BENCH_SRC:= $(sort $(wildcard bench/bench_*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CONV_OBJ := $(CONV_SRC:%.c=$(BUILD)/obj/%.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
@@ -58,12 +63,13 @@ endif
 STATIC := $(BUILD)/libgguf.a
 SHARED := $(BUILD)/libgguf.so.$(VERSION)
 TOOL   := $(BUILD)/gguf
+CONVLIB:= $(BUILD)/libgguf-convert.a
 TESTBIN:= $(BUILD)/test_runner
 
 .PHONY: all test check check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
-all: $(STATIC) $(SHARED) $(TOOL)
+all: $(STATIC) $(SHARED) $(CONVLIB) $(TOOL)
 
-$(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h') $(wildcard tools/*.h)
+$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*') $(wildcard tools/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
@@ -77,10 +83,17 @@ $(SHARED): $(LIB_OBJ)
 	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so.$(SOMAJOR)
 	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so
 
-# The tool alone links libcrypto and libxxhash (gguf hash, gguf verify).
+# The tool alone links libcrypto and libxxhash (gguf hash, gguf verify) and,
+# through the converter, jansson.
 TOOL_LIBS := -lcrypto -lxxhash
-$(TOOL): $(TOOL_OBJ) $(STATIC)
-	$(CC) -o $@ $(TOOL_OBJ) $(STATIC) $(LDLIBS) $(TOOL_LIBS)
+# Only the converter's objects (and what includes its header) depend on its headers.
+$(CONV_OBJ) $(BUILD)/obj/tools/cmd_convert.o $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/test_convert*.c)): include/libgguf_convert.h $(wildcard src/convert/*.h)
+$(CONVLIB): $(CONV_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(TOOL): $(TOOL_OBJ) $(CONVLIB) $(STATIC)
+	$(CC) -o $@ $(TOOL_OBJ) $(CONVLIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
@@ -88,19 +101,23 @@ FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
 FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC)
+# Targets of the converter part name themselves in FUZZ_CONV (they link
+# libgguf-convert and jansson).
+FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS))
 
-$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC)
+$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
 
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256);
 # the AArch64 cross build leaves them (and the tests that need them) out.
 TEST_LIBS := -ljansson -lcrypto
-$(TESTBIN): $(TEST_OBJ) $(STATIC)
-	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS) $(TEST_LIBS)
+TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB))
+$(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
+	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS)
 
 # The whole suite: unit, corpus, golden, CLI, symbol checks and fuzz replays.
 test: all $(TESTBIN) $(FUZZ_BIN)
@@ -142,9 +159,9 @@ check-aarch64:
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS ?=
 FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
-$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(SIMD_avx2) -lpthread -lm
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(CONV_LIBS)) $(SIMD_avx2) -lpthread -lm
 fuzz-build: $(FUZZ_LIBFUZZER)
 fuzz: fuzz-build
 	@mkdir -p fuzz/crashes
@@ -171,6 +188,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/gguf
 	install -m 644 include/libgguf.h $(DESTDIR)$(PREFIX)/include/libgguf.h
+	install -m 644 include/libgguf_convert.h $(DESTDIR)$(PREFIX)/include/libgguf_convert.h
+	install -m 644 $(CONVLIB) $(DESTDIR)$(PREFIX)/lib/libgguf-convert.a
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf-convert.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf-convert.pc
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libgguf.a
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(VERSION)
 	ln -sf libgguf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(SOMAJOR)

@@ -972,6 +972,11 @@ LGG_API lgg_status lgg_writer_add_tensor_callback(lgg_writer *w, const char *nam
 LGG_API lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int fd, uint64_t index,
                                                    lgg_error *err);
 LGG_API uint64_t lgg_writer_tensor_count(const lgg_writer *w);
+/* Write tensor `index` (in adding order) with exactly n_dims dimensions,
+ * trailing ones of 1 included, as gguf-py writes a numpy shape, instead of
+ * ggml's rule (trailing 1s dropped).  Errors: LGG_ERR_ARG (no such tensor),
+ * LGG_ERR_RANGE (n_dims above 4 or below the last dimension that is not 1). */
+LGG_API lgg_status lgg_writer_set_tensor_n_dims(lgg_writer *w, uint64_t index, uint32_t n_dims, lgg_error *err);
 
 /* ---- output ----
  * lgg_writer_write_fd: write the file sequentially to `fd` (a regular file,
@@ -1252,6 +1257,16 @@ LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);
  * is not left behind (splits completed before it stay). */
 LGG_API lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const lgg_quant_write_options *o,
                                         lgg_error *err);
+
+/* Set on `w` the metadata lgg_quant_plan_write gives its (first) output,
+ * in the same order: every pair of files[0], general.quantization_version
+ * and general.file_type appended, split.* removed, o's overrides, the
+ * quantize.imatrix.* keys.  For a writer that produces the plan's tensors
+ * itself (a converter that quantizes as it reads another format).
+ * Errors: LGG_ERR_ARG (NULL, an override without a key), those of
+ * lgg_writer_set. */
+LGG_API lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_write_options *o,
+                                               lgg_writer *w, lgg_error *err);
 
 /* Bytes the output file(s) of lgg_quant_plan_write would have, in total. */
 LGG_API lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg_quant_write_options *o,

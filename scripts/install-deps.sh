@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install what building and testing libgguf needs on Debian 12: a C compiler,
 # make and binutils (nm, for the symbol test), and for the test runner only
-# jansson (the golden JSON) and libcrypto (sha256).  clang is for `make fuzz`
+# jansson (the golden JSON) and libcrypto (sha256).  jansson is also what
+# libgguf-convert (and so the gguf tool's `convert`) parses JSON with.  clang is for `make fuzz`
 # and `make check-ubsan-clang` only (WITH_FUZZ=1); the AArch64 cross compiler and qemu-user for
 # `make check-aarch64` only (WITH_AARCH64=1).
 # Runs apt-get only when something is missing; needs root for that.

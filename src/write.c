@@ -252,6 +252,19 @@ void lgg_writer_free(lgg_writer *w) {
 uint64_t lgg_writer_kv_count(const lgg_writer *w) { return w ? w->n_kv : 0; }
 uint64_t lgg_writer_tensor_count(const lgg_writer *w) { return w ? w->n_t : 0; }
 
+lgg_status lgg_writer_set_tensor_n_dims(lgg_writer *w, uint64_t index, uint32_t n_dims, lgg_error *err) {
+    if (!w || index >= w->n_t) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "no tensor %llu", (unsigned long long)index);
+    lgg__wtensor *t = &w->t[index];
+    uint32_t least = 1;
+    for (uint32_t i = 1; i < LGG_MAX_DIMS; i++)
+        if (t->ne[i] != 1) least = i + 1;
+    if (n_dims < least || n_dims > LGG_MAX_DIMS)
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "tensor '%.*s': %u dimensions written, it has %u to %u",
+                         (int)t->nlen, t->name, n_dims, least, LGG_MAX_DIMS);
+    t->n_dims = n_dims;
+    return LGG_OK;
+}
+
 static char *dup_bytes(const lgg_allocator *a, const char *s, uint64_t n) {
     if (n >= SIZE_MAX) return NULL;
     char *p = lgg__alloc(a, (size_t)n + 1);

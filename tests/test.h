@@ -86,6 +86,9 @@ int run_gguf_capture(char **out, char **err, ...);
 /* As run_capture, with standard input read from the file `in`. */
 int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
                       int *status);
+/* sha256 of n bytes as 64 hex digits and a NUL (sha256.c; libcrypto, so
+ * not in builds with LGG_TEST_NO_GOLDEN_LIBS). */
+void sha256_hex(const void *p, size_t n, char out[65]);
 
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {

@@ -15,7 +15,6 @@
 
 #include <fcntl.h>
 #include <jansson.h>
-#include <openssl/evp.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -24,13 +23,6 @@
 
 extern char **environ;
 
-static void sha256_hex(const void *p, size_t n, char out[65]) {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    EVP_Digest(p, n, md, &len, EVP_sha256(), NULL);
-    for (unsigned i = 0; i < len && i < 32; i++) snprintf(out + 2 * i, 3, "%02x", md[i]);
-    out[64] = 0;
-}
 
 static const char *golden_dir(void) {
     static char d[2048];

@@ -163,6 +163,7 @@ lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_
  * lgg_quant_write_options): keeps the temporary file's path for the signal
  * handler that removes it. */
 void cli_temp_note(void *ud, const char *path, int created);
+int cmd_convert(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */
 typedef struct cli_edit {

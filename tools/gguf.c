@@ -23,6 +23,7 @@ static const cli_command COMMANDS[] = {
     {"quantize", "quantize a model with llama-quantize's presets (same bytes)", cmd_quantize},
     {"hash", "hash tensors and the model as llama-gguf-hash does; --check a manifest", cmd_hash},
     {"verify", "check that downloaded files are complete (and their sha256)", cmd_verify},
+    {"convert", "convert a Hugging Face checkpoint to GGUF (same bytes as convert_hf_to_gguf.py)", cmd_convert},
     {NULL, NULL, NULL},
 };
 

@@ -168,12 +168,15 @@ static void give_back(pipe_s *pp, size_t item) {
     if (pp->lent == SIZE_MAX) return;
     slot *s = &pp->slots[pp->lent % pp->n_slots];
     pthread_mutex_lock(&pp->mu);
+    /* read before the slot is freed: a worker refills it (len included) as
+     * soon as the lock is released, and the progress lines count bytes */
+    const size_t len = s->len;
     s->ready = false;
     pp->consumed = pp->lent + 1;
     if (pp->n_idle) pthread_cond_signal(&pp->cv_space);
     pthread_mutex_unlock(&pp->mu);
     pp->lent = SIZE_MAX;
-    report(pp, item, s->len);
+    report(pp, item, len);
 }
 
 /* Wait, with the lock held, until chunk g is converted.  Rather than sleep
@@ -264,53 +267,56 @@ static lgg_status set_str_127(lgg_writer *w, const char *key, const char *s, siz
     return set_last(w, key, &v, err);
 }
 
+lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_write_options *o, lgg_writer *w,
+                                       lgg_error *err) {
+    if (!p || !o || !w) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    lgg_status st = LGG_OK;
+    const lgg_file *f0 = lgg__plan_file(p, 0);
+    for (uint64_t i = 0; i < lgg_kv_count(f0); i++) {
+        const lgg_kv *kv = lgg_kv_at(f0, i);
+        if ((st = lgg_writer_set_value(w, kv->key.ptr, (size_t)kv->key.len, &kv->value, err)) != LGG_OK) return st;
+    }
+    uint32_t qv = QNT_VERSION, ft = lgg_quant_plan_file_type(p);
+    lgg_wvalue v = {LGG_VT_U32, 0, 1, &qv};
+    if ((st = set_last(w, "general.quantization_version", &v, err)) != LGG_OK) return st;
+    v.data = &ft;
+    if ((st = set_last(w, "general.file_type", &v, err)) != LGG_OK) return st;
+    lgg_writer_remove(w, "split.no", 8, NULL);
+    lgg_writer_remove(w, "split.count", 11, NULL);
+    lgg_writer_remove(w, "split.tensors.count", 19, NULL);
+    for (size_t i = 0; i < o->n_overrides; i++) {
+        if (!o->overrides[i].key) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "override %zu has no key", i);
+        if ((st = set_last(w, o->overrides[i].key, &o->overrides[i].value, err)) != LGG_OK) return st;
+    }
+    const lgg_imatrix *im = lgg__plan_imatrix(p);
+    if (im) {
+        if (o->imatrix_file &&
+            (st = set_str_127(w, "quantize.imatrix.file", o->imatrix_file, strlen(o->imatrix_file), err)) != LGG_OK)
+            return st;
+        lgg_str ds;
+        if (lgg_imatrix_dataset(im, &ds) &&
+            (st = set_str_127(w, "quantize.imatrix.dataset", ds.ptr ? ds.ptr : "", (size_t)ds.len, err)) != LGG_OK)
+            return st;
+        int32_t ne = (int32_t)lgg_imatrix_count(im);
+        lgg_wvalue iv = {LGG_VT_I32, 0, 1, &ne};
+        if ((st = set_last(w, "quantize.imatrix.entries_count", &iv, err)) != LGG_OK) return st;
+        const int64_t ch = lgg_imatrix_chunks(im);
+        if (ch > 0) {
+            int32_t c32 = (int32_t)ch;
+            iv.data = &c32;
+            if ((st = set_last(w, "quantize.imatrix.chunks_count", &iv, err)) != LGG_OK) return st;
+        }
+    }
+    return LGG_OK;
+}
+
 static lgg_status build_writer(const lgg_quant_plan *p, size_t split, size_t n_split, const lgg_quant_write_options *o,
                                item_ctx *ctx, lgg_writer **out, lgg_error *err) {
     *out = NULL;
     lgg_writer *w = NULL;
     lgg_status st = lgg_writer_create(lgg__plan_allocator(p), &w, err);
     if (st != LGG_OK) return st;
-    if (split == 0) {
-        const lgg_file *f0 = lgg__plan_file(p, 0);
-        for (uint64_t i = 0; i < lgg_kv_count(f0); i++) {
-            const lgg_kv *kv = lgg_kv_at(f0, i);
-            if ((st = lgg_writer_set_value(w, kv->key.ptr, (size_t)kv->key.len, &kv->value, err)) != LGG_OK) goto fail;
-        }
-        uint32_t qv = QNT_VERSION, ft = lgg_quant_plan_file_type(p);
-        lgg_wvalue v = {LGG_VT_U32, 0, 1, &qv};
-        if ((st = set_last(w, "general.quantization_version", &v, err)) != LGG_OK) goto fail;
-        v.data = &ft;
-        if ((st = set_last(w, "general.file_type", &v, err)) != LGG_OK) goto fail;
-        lgg_writer_remove(w, "split.no", 8, NULL);
-        lgg_writer_remove(w, "split.count", 11, NULL);
-        lgg_writer_remove(w, "split.tensors.count", 19, NULL);
-        for (size_t i = 0; i < o->n_overrides; i++) {
-            if (!o->overrides[i].key) {
-                st = lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "override %zu has no key", i);
-                goto fail;
-            }
-            if ((st = set_last(w, o->overrides[i].key, &o->overrides[i].value, err)) != LGG_OK) goto fail;
-        }
-        const lgg_imatrix *im = lgg__plan_imatrix(p);
-        if (im) {
-            if (o->imatrix_file &&
-                (st = set_str_127(w, "quantize.imatrix.file", o->imatrix_file, strlen(o->imatrix_file), err)) != LGG_OK)
-                goto fail;
-            lgg_str ds;
-            if (lgg_imatrix_dataset(im, &ds) &&
-                (st = set_str_127(w, "quantize.imatrix.dataset", ds.ptr ? ds.ptr : "", (size_t)ds.len, err)) != LGG_OK)
-                goto fail;
-            int32_t ne = (int32_t)lgg_imatrix_count(im);
-            lgg_wvalue iv = {LGG_VT_I32, 0, 1, &ne};
-            if ((st = set_last(w, "quantize.imatrix.entries_count", &iv, err)) != LGG_OK) goto fail;
-            const int64_t ch = lgg_imatrix_chunks(im);
-            if (ch > 0) {
-                int32_t c32 = (int32_t)ch;
-                iv.data = &c32;
-                if ((st = set_last(w, "quantize.imatrix.chunks_count", &iv, err)) != LGG_OK) goto fail;
-            }
-        }
-    }
+    if (split == 0 && (st = lgg_quant_plan_set_metadata(p, o, w, err)) != LGG_OK) goto fail;
     if (n_split > 1) {
         uint16_t no = (uint16_t)split, cnt = (uint16_t)n_split;
         int32_t nt = (int32_t)lgg_quant_plan_count(p);

@@ -1,0 +1,263 @@
+/* bench_convert.c -- gguf convert on a ~1B-parameter bf16 checkpoint in
+ * Hugging Face layout (random weights, a llama shape: 20 layers, hidden
+ * 2048, two safetensors shards and their index, a 32000-piece
+ * SentencePiece vocabulary), made outside the repository in $BENCH_DIR
+ * (default /tmp) and removed at the end.
+ *
+ * Prints, all measured in this run: `cp` of the shards (the baseline: the
+ * same bytes read and written), --outtype f16 and --outtype Q4_K_M (fused
+ * conversion + quantization) as ratios to it, and the converter's peak
+ * anonymous memory (sampled at every chunk) against the largest tensor.
+ * Outputs are written without fsync, as cp writes.
+ *
+ * The reference converter is built and run outside the repository: with
+ * LGG_BENCH_REFERENCE set to a shell command prefix that runs it (for
+ * instance "PYTHONPATH=... python3 .../convert_hf_to_gguf.py"), it is timed
+ * once with --outtype f16 (and --outtype auto followed by
+ * $LGG_BENCH_LLAMA_QUANTIZE, a llama-quantize binary, when that is set),
+ * and the ratios to it are printed too. */
+#include "bench.h"
+#include "libgguf_convert.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { HIDDEN = 2048, LAYERS = 20, FF = 5632, VOCAB = 32000, HEADS = 32, KV = 4 };
+
+typedef struct spec {
+    char name[96];
+    uint64_t rows, cols;
+} spec;
+
+static size_t specs(spec *s) {
+    size_t n = 0;
+    snprintf(s[n].name, sizeof s[n].name, "lm_head.weight"), s[n].rows = VOCAB, s[n++].cols = HIDDEN;
+    snprintf(s[n].name, sizeof s[n].name, "model.embed_tokens.weight"), s[n].rows = VOCAB, s[n++].cols = HIDDEN;
+    snprintf(s[n].name, sizeof s[n].name, "model.norm.weight"), s[n].rows = 1, s[n++].cols = HIDDEN;
+    static const struct { const char *n; uint64_t r, c; } L[] = {
+        {"input_layernorm", 1, HIDDEN}, {"post_attention_layernorm", 1, HIDDEN},
+        {"self_attn.q_proj", HIDDEN, HIDDEN}, {"self_attn.k_proj", HIDDEN / HEADS * KV, HIDDEN},
+        {"self_attn.v_proj", HIDDEN / HEADS * KV, HIDDEN}, {"self_attn.o_proj", HIDDEN, HIDDEN},
+        {"mlp.gate_proj", FF, HIDDEN}, {"mlp.up_proj", FF, HIDDEN}, {"mlp.down_proj", HIDDEN, FF}};
+    for (int l = 0; l < LAYERS; l++)
+        for (size_t k = 0; k < sizeof L / sizeof L[0]; k++) {
+            snprintf(s[n].name, sizeof s[n].name, "model.layers.%d.%s.weight", l, L[k].n);
+            s[n].rows = L[k].r, s[n++].cols = L[k].c;
+        }
+    return n;
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint16_t rand_bf16(void) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    float f = (float)((int64_t)(rng >> 11) - (1ll << 52)) * (0.05f / (float)(1ll << 52));
+    return lgg_f32_to_bf16(f);
+}
+
+/* One shard with tensors [a, b) of s. */
+static int write_shard(const char *dir, const char *file, const spec *s, size_t a, size_t b, FILE *index) {
+    char path[4200], *hdr = malloc(1 << 20);
+    size_t hl = 0;
+    uint64_t off = 0;
+    hl += (size_t)sprintf(hdr + hl, "{\"__metadata__\":{\"format\":\"pt\"}");
+    for (size_t i = a; i < b; i++) {
+        uint64_t bytes = s[i].rows * s[i].cols * 2;
+        if (s[i].rows == 1)
+            hl += (size_t)sprintf(hdr + hl, ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu],\"data_offsets\":[%llu,%llu]}",
+                                  s[i].name, (unsigned long long)s[i].cols, (unsigned long long)off,
+                                  (unsigned long long)(off + bytes));
+        else
+            hl += (size_t)sprintf(hdr + hl, ",\"%s\":{\"dtype\":\"BF16\",\"shape\":[%llu,%llu],\"data_offsets\":[%llu,%llu]}",
+                                  s[i].name, (unsigned long long)s[i].rows, (unsigned long long)s[i].cols,
+                                  (unsigned long long)off, (unsigned long long)(off + bytes));
+        fprintf(index, "%s\"%s\":\"%s\"", ftell(index) > 40 ? "," : "", s[i].name, file);
+        off += bytes;
+    }
+    hl += (size_t)sprintf(hdr + hl, "}");
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "wb");
+    if (!f) return free(hdr), 0;
+    uint64_t hl64 = hl;
+    fwrite(&hl64, 8, 1, f);
+    fwrite(hdr, 1, hl, f);
+    free(hdr);
+    uint16_t *buf = malloc(1 << 21);
+    for (size_t i = a; i < b; i++)
+        for (uint64_t left = s[i].rows * s[i].cols; left;) {
+            size_t k = left < (1 << 20) ? (size_t)left : (1 << 20);
+            for (size_t j = 0; j < k; j++) buf[j] = rand_bf16();
+            fwrite(buf, 2, k, f);
+            left -= k;
+        }
+    free(buf);
+    return fclose(f) == 0;
+}
+
+static void write_spm(const char *dir) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/tokenizer.model", dir);
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    for (int i = 0; i < VOCAB; i++) {
+        char piece[32];
+        int l = i < 3 ? snprintf(piece, sizeof piece, "%s", i == 0 ? "<unk>" : i == 1 ? "<s>" : "</s>")
+                      : snprintf(piece, sizeof piece, "tok%d", i);
+        float score = -(float)i;
+        uint8_t msg[64];
+        size_t m = 0;
+        msg[m++] = 0x0a, msg[m++] = (uint8_t)l;
+        memcpy(msg + m, piece, (size_t)l), m += (size_t)l;
+        msg[m++] = 0x15, memcpy(msg + m, &score, 4), m += 4;
+        msg[m++] = 0x18, msg[m++] = i == 0 ? 2 : i < 3 ? 3 : 1;
+        uint8_t head[2] = {0x0a, (uint8_t)m};
+        fwrite(head, 1, 2, f);
+        fwrite(msg, 1, m, f);
+    }
+    fclose(f);
+}
+
+static int make_model(const char *dir, uint64_t *largest) {
+    static spec s[512];
+    size_t n = specs(s), half = n / 2;
+    *largest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s[i].rows * s[i].cols * 2 > *largest) *largest = s[i].rows * s[i].cols * 2;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    FILE *idx = fopen(path, "w");
+    if (!idx) return 0;
+    fprintf(idx, "{\"metadata\":{},\"weight_map\":{");
+    int ok = write_shard(dir, "model-00001-of-00002.safetensors", s, 0, half, idx) &&
+             write_shard(dir, "model-00002-of-00002.safetensors", s, half, n, idx);
+    fprintf(idx, "}}");
+    fclose(idx);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *c = fopen(path, "w");
+    if (!c) return 0;
+    fprintf(c, "{\"architectures\":[\"LlamaForCausalLM\"],\"hidden_size\":%d,\"intermediate_size\":%d,"
+               "\"num_attention_heads\":%d,\"num_key_value_heads\":%d,\"num_hidden_layers\":%d,\"vocab_size\":%d,"
+               "\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"max_position_embeddings\":4096,"
+               "\"bos_token_id\":1,\"eos_token_id\":2,\"torch_dtype\":\"bfloat16\"}",
+            HIDDEN, FF, HEADS, KV, LAYERS, VOCAB);
+    fclose(c);
+    write_spm(dir);
+    return ok;
+}
+
+static uint64_t peak_anon;
+static void sample_anon(void *ud, uint64_t done, uint64_t total) {
+    (void)ud, (void)done, (void)total;
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "RssAnon:", 8)) {
+            uint64_t kb = strtoull(line + 8, NULL, 10) * 1024;
+            if (kb > peak_anon) peak_anon = kb;
+        }
+    if (f) fclose(f);
+}
+
+static double run_convert(const char *dir, const char *out, const char *preset) {
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = preset ? LGG_CONVERT_AUTO : LGG_CONVERT_F16;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    double t0 = bench_now();
+    if (lgg_convert_open(dir, &o, &c, &err)) {
+        fprintf(stderr, "bench_convert: %s\n", err.message);
+        return -1;
+    }
+    lgg_convert_set_progress(c, sample_anon, NULL);
+    lgg_status st;
+    if (preset) {
+        lgg_quant_options qo;
+        lgg_quant_options_init(&qo);
+        qo.preset = lgg_quant_preset_find(preset);
+        lgg_quant_write_options qw;
+        lgg_quant_write_options_init(&qw);
+        qw.write_flags = LGG_WRITE_NO_SYNC;
+        st = lgg_convert_write_quantized(c, &qo, &qw, out, &err);
+    } else {
+        lgg_write_options wo;
+        lgg_write_options_init(&wo);
+        wo.flags = LGG_WRITE_NO_SYNC;
+        st = lgg_writer_write_file(lgg_convert_writer(c), out, &wo, &err);
+    }
+    lgg_convert_free(c);
+    double t = bench_now() - t0;
+    if (st) fprintf(stderr, "bench_convert: %s\n", err.message);
+    unlink(out);
+    return st ? -1 : t;
+}
+
+static double timed(const char *cmd) {
+    double t0 = bench_now();
+    int rc = system(cmd);
+    return rc == 0 ? bench_now() - t0 : -1;
+}
+
+static void reference(const char *dir, double f16, double q4) {
+    const char *ref = getenv("LGG_BENCH_REFERENCE"), *lq = getenv("LGG_BENCH_LLAMA_QUANTIZE");
+    if (!ref || !*ref) {
+        printf("reference converter: not timed (set LGG_BENCH_REFERENCE)\n");
+        return;
+    }
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s --outtype f16 --outfile %s.ref.gguf %s >/dev/null 2>&1", ref, dir, dir);
+    double tr = timed(cmd);
+    if (tr < 0) {
+        printf("reference converter: failed\n");
+        return;
+    }
+    printf("reference --outtype f16: %6.2f s  convert is %.1fx faster\n", tr, tr / f16);
+    if (lq && *lq) {
+        snprintf(cmd, sizeof cmd, "%s --outtype auto --outfile %s.ref.gguf %s >/dev/null 2>&1 && %s %s.ref.gguf %s.refq.gguf Q4_K_M >/dev/null 2>&1",
+                 ref, dir, dir, lq, dir, dir);
+        double tq = timed(cmd);
+        if (tq > 0) printf("reference + llama-quantize Q4_K_M: %6.2f s  convert is %.1fx faster\n", tq, tq / q4);
+        snprintf(cmd, sizeof cmd, "%s.refq.gguf", dir);
+        unlink(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "%s.ref.gguf", dir);
+    unlink(cmd);
+}
+
+int main(void) {
+    const char *base = getenv("BENCH_DIR") ? getenv("BENCH_DIR") : "/tmp";
+    char dir[1024], out[1100], cmd[4000];
+    snprintf(dir, sizeof dir, "%s/lgg-bench-convert-%d", base, (int)getpid());
+    if (mkdir(dir, 0755) != 0) return perror(dir), 1;
+    uint64_t largest = 0;
+    double t0 = bench_now();
+    if (!make_model(dir, &largest)) return fprintf(stderr, "bench_convert: cannot write the model\n"), 1;
+    printf("checkpoint: ~1.0B bf16 parameters, 2 shards, made in %.1f s in %s\n", bench_now() - t0, dir);
+    snprintf(cmd, sizeof cmd, "cp %s/model-0000*.safetensors %s.cp && rm -rf %s.cp", dir, dir, dir);
+    char mk[8000];
+    snprintf(mk, sizeof mk, "mkdir -p %s.cp && %s", dir, cmd);
+    double best_cp = 1e30, best_f16 = 1e30, best_q4 = 1e30;
+    for (int rep = 0; rep < 2; rep++) {
+        t0 = bench_now();
+        if (system(mk) != 0) return fprintf(stderr, "bench_convert: cp failed\n"), 1;
+        double tcp = bench_now() - t0;
+        snprintf(out, sizeof out, "%s.f16.gguf", dir);
+        double tf = run_convert(dir, out, NULL);
+        snprintf(out, sizeof out, "%s.q4km.gguf", dir);
+        double tq = run_convert(dir, out, "Q4_K_M");
+        if (tf < 0 || tq < 0) return 1;
+        if (tcp < best_cp) best_cp = tcp;
+        if (tf < best_f16) best_f16 = tf;
+        if (tq < best_q4) best_q4 = tq;
+    }
+    printf("cp of the shards:        %6.2f s (baseline)\n", best_cp);
+    printf("convert --outtype f16:   %6.2f s  %.2fx cp\n", best_f16, best_f16 / best_cp);
+    printf("convert --outtype Q4_K_M:%6.2f s  %.2fx cp\n", best_q4, best_q4 / best_cp);
+    printf("peak anonymous memory: %.1f MiB; largest tensor %.1f MiB (%.2fx)\n", (double)peak_anon / 1048576.0,
+           (double)largest / 1048576.0, (double)peak_anon / (double)largest);
+    reference(dir, best_f16, best_q4);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : 1;
+}

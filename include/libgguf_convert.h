@@ -1,0 +1,189 @@
+/* libgguf_convert.h -- the converter part of libgguf: Hugging Face checkpoints
+ * (config.json, safetensors, SentencePiece / tokenizer.json vocabularies) to
+ * GGUF, with the bytes llama.cpp's convert_hf_to_gguf.py (b4747) writes.
+ *
+ * This part lives in its own library, libgguf-convert.a, because it reads
+ * JSON with jansson: a program that embeds only the reader and writer
+ * (libgguf.a) links nothing new.  Link order: -lgguf-convert -lgguf -ljansson
+ * -lpthread -lm (pkg-config libgguf-convert).
+ *
+ * Every input is untrusted: lengths, offsets and counts are checked against
+ * the real file size before use.  Errors come back in an lgg_error whose
+ * message names the file and the tensor or key at fault.  The functions
+ * never print, abort or exit. */
+#ifndef LIBGGUF_CONVERT_H
+#define LIBGGUF_CONVERT_H
+
+#include "libgguf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================== */
+/* safetensors                                                               */
+/* ======================================================================== */
+
+/* One tensor of a safetensors file.  `dtype` is the lgg_type of the data
+ * (LGG_TYPE_F32, LGG_TYPE_F16 or LGG_TYPE_BF16; other dtypes are refused);
+ * `shape` in the file's (row-major, outermost first) order; `offset` is the
+ * absolute byte offset of the data in the file and `size` its length. */
+#define LGG_ST_MAX_DIMS 8
+typedef struct lgg_st_tensor {
+    lgg_str name;
+    uint32_t dtype;
+    uint32_t n_dims;
+    uint64_t shape[LGG_ST_MAX_DIMS];
+    uint64_t offset, size;
+} lgg_st_tensor;
+
+typedef struct lgg_safetensors lgg_safetensors;
+
+/* Parse a whole safetensors file held in memory (`data`, `size` bytes; the
+ * memory must outlive the handle).  Checks: the 8-byte header length against
+ * the file, the header as a JSON object, every entry's dtype, shape and
+ * data_offsets, dtype size x element count == byte length (overflow-safe),
+ * offsets inside the data section and no two tensors overlapping.
+ * `label` (may be NULL) names the file in error messages.
+ * Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_TRUNCATED (header length beyond
+ * the file), LGG_ERR_INVALID (malformed JSON or entry, size mismatch),
+ * LGG_ERR_UNSUPPORTED (unknown dtype), LGG_ERR_TENSOR_BOUNDS,
+ * LGG_ERR_TENSOR_OVERLAP, LGG_ERR_TENSOR_DUP, LGG_ERR_LIMIT (more than 8
+ * dimensions).  Free with lgg_st_close. */
+LGG_API lgg_status lgg_st_parse(const void *data, uint64_t size, const char *label, lgg_safetensors **out,
+                                lgg_error *err);
+/* Open and memory-map `path`, then parse it as lgg_st_parse does (the mapping
+ * is released by lgg_st_close).  Errors: LGG_ERR_IO and those of lgg_st_parse. */
+LGG_API lgg_status lgg_st_open(const char *path, lgg_safetensors **out, lgg_error *err);
+LGG_API void lgg_st_close(lgg_safetensors *s); /* NULL is a no-op */
+/* Tensors sorted by name (byte order, as the reference converter reads them). */
+LGG_API size_t lgg_st_count(const lgg_safetensors *s);
+LGG_API const lgg_st_tensor *lgg_st_at(const lgg_safetensors *s, size_t i); /* NULL past the end */
+/* The file's bytes (the tensor offsets index into them). */
+LGG_API const uint8_t *lgg_st_bytes(const lgg_safetensors *s);
+
+/* ======================================================================== */
+/* SentencePiece model (tokenizer.model)                                     */
+/* ======================================================================== */
+
+/* A piece as the reference converter sees it: `type` is 1 normal, 2
+ * unknown, 3 control, 5 unused, 6 byte (user-defined pieces count as
+ * normal, as SentencePieceProcessor's Is* queries report them). */
+typedef struct lgg_spm_piece {
+    lgg_str piece;
+    float score;
+    int32_t type;
+} lgg_spm_piece;
+
+typedef struct lgg_spm lgg_spm;
+
+/* Read the pieces of a serialized ModelProto (`data` must outlive the
+ * handle).  Only the protobuf wire format is decoded: field 1 (pieces) of
+ * the model, fields 1-3 of each piece; every other field is skipped by its
+ * wire type.  Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_TRUNCATED (a
+ * length or varint past the end), LGG_ERR_INVALID (bad wire type, piece
+ * type outside 1-6, no pieces).  Free with lgg_spm_free. */
+LGG_API lgg_status lgg_spm_parse(const void *data, size_t size, lgg_spm **out, lgg_error *err);
+LGG_API void lgg_spm_free(lgg_spm *s); /* NULL is a no-op */
+LGG_API size_t lgg_spm_count(const lgg_spm *s);
+LGG_API const lgg_spm_piece *lgg_spm_at(const lgg_spm *s, size_t i); /* NULL past the end */
+
+/* ======================================================================== */
+/* Conversion                                                                */
+/* ======================================================================== */
+
+/* Output types of --outtype: the reference converter's. */
+typedef enum lgg_convert_outtype {
+    LGG_CONVERT_F32 = 0,
+    LGG_CONVERT_F16 = 1,
+    LGG_CONVERT_BF16 = 2,
+    LGG_CONVERT_Q8_0 = 3,
+    LGG_CONVERT_AUTO = 4 /* f16 if the first tensor is f16, else bf16 */
+} lgg_convert_outtype;
+
+typedef struct lgg_convert_options {
+    uint32_t outtype;     /* lgg_convert_outtype */
+    const char *pre;      /* NULL, or tokenizer.ggml.pre for a BPE tokenizer the converter does not know */
+    bool vocab_only;      /* metadata and vocabulary, no tensors */
+    int n_threads;        /* threads converting rows while the output is written (<= 0: one per CPU) */
+} lgg_convert_options;
+
+LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre */
+
+typedef struct lgg_convert lgg_convert;
+
+/* Read the model directory `dir`: config.json, the safetensors shards
+ * (model.safetensors, or every model*.safetensors with
+ * model.safetensors.index.json checked against them), the tokenizer files;
+ * decide every output tensor (name, type, shape, source) and every metadata
+ * pair, as the reference converter does.  No tensor data is read yet (the
+ * shards are memory-mapped).  On success *out holds a writer ready to write
+ * (lgg_convert_writer); its tensor data comes from callbacks that convert
+ * the shards' data as the writer asks for it.
+ * Errors: LGG_ERR_IO (a missing file), LGG_ERR_INVALID (malformed JSON, a
+ * bad value, a tokenizer that disagrees with vocab_size, a tensor that
+ * cannot be mapped), LGG_ERR_UNSUPPORTED (unknown architecture: the message
+ * lists the supported ones; unrecognised BPE pre-tokenizer), and those of
+ * lgg_st_open; the message names the file and the tensor or key.
+ * Free with lgg_convert_free. */
+LGG_API lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out,
+                                    lgg_error *err);
+LGG_API void lgg_convert_free(lgg_convert *c); /* NULL is a no-op */
+
+/* The writer describing the output (owned by c; valid until
+ * lgg_convert_free).  Metadata may be changed with lgg_writer_set before
+ * writing; write it with lgg_writer_write_file (atomic) or _write_fd.
+ * Callback errors (a failed conversion) come back from the write call. */
+LGG_API lgg_writer *lgg_convert_writer(lgg_convert *c);
+
+/* The file name the reference converter would choose (no directory), e.g.
+ * "TinyLlama-2-Test-2.1M-2x32-F16.gguf"; snprintf's contract. */
+LGG_API size_t lgg_convert_default_name(const lgg_convert *c, char *buf, size_t cap);
+
+/* The output tensors, in output order, for --dry-run. */
+typedef struct lgg_convert_tensor {
+    const char *name;      /* GGUF name */
+    const char *source;    /* Hugging Face name of the (first) source, or "(generated)" */
+    const char *file;      /* its shard's file name, or "" */
+    uint32_t type;         /* output lgg_type */
+    uint32_t n_dims;
+    int64_t ne[4];         /* ggml order */
+} lgg_convert_tensor;
+LGG_API size_t lgg_convert_tensor_count(const lgg_convert *c);
+LGG_API lgg_status lgg_convert_tensor_at(const lgg_convert *c, size_t i, lgg_convert_tensor *out);
+
+/* Called from the data callbacks with the output bytes produced so far and
+ * the total (for a progress display).  NULL: none. */
+typedef void (*lgg_convert_progress_fn)(void *ud, uint64_t done, uint64_t total);
+LGG_API void lgg_convert_set_progress(lgg_convert *c, lgg_convert_progress_fn fn, void *ud);
+/* Bytes of tensor data the output holds (the progress total). */
+LGG_API uint64_t lgg_convert_total_bytes(const lgg_convert *c);
+/* Why the last data callback failed (it names the shard and tensor), or
+ * NULL when none did: the writer's own error only says a callback failed. */
+LGG_API const char *lgg_convert_last_error(const lgg_convert *c);
+
+/* --outtype PRESET: write to `path` what `convert --outtype auto` followed
+ * by lgg_quant_plan_write with `qo` and `qw` would give, byte for byte, in
+ * one pass with no intermediate file.  `c` must have been opened with
+ * LGG_CONVERT_AUTO (the intermediate type); its writer's metadata (with any
+ * lgg_writer_set made on it) is the quantizer's input metadata.  The plan
+ * is llama-quantize's (lgg_quant_plan_create); qw->n_threads threads
+ * convert rows; qw->write_flags apply; qw->input_fds is ignored.  The write
+ * is atomic (temporary file, rename).
+ * Errors: those of lgg_quant_plan_create and lgg_writer_write_file; a failed
+ * row conversion is reported by lgg_convert_last_error. */
+LGG_API lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo,
+                                               const lgg_quant_write_options *qw, const char *path, lgg_error *err);
+
+/* --split-max-size / --split-max-tensors: write the output as a shard set
+ * PREFIX-00001-of-0000N.gguf ... in llama-gguf-split's layout
+ * (lgg_split_plan_make's rule and keys), each shard atomically; merging the
+ * set gives the unsplit output.  On error no shard of the set is left.
+ * Errors: those of lgg_split_plan_make and lgg_writer_write_file. */
+LGG_API lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
+                                           const lgg_write_options *wo, lgg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

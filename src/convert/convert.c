@@ -1,0 +1,459 @@
+/* convert.c -- a Hugging Face model directory to a GGUF writer: shards,
+ * tensor names and types, metadata, in the reference converter's order. */
+#include "cvint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lgg_convert_options_init(lgg_convert_options *o) {
+    memset(o, 0, sizeof *o);
+    o->outtype = LGG_CONVERT_F16;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int ends_with(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !memcmp(s + a - b, suf, b);
+}
+
+/* model*.safetensors in the directory, sorted by name (bytes). */
+static lgg_status list_shards(lgg_convert *c, lgg_error *err) {
+    DIR *d = opendir(c->dir);
+    if (!d) return lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", c->dir, strerror(errno));
+    size_t cap = 0;
+    struct dirent *e;
+    lgg_status st = LGG_OK;
+    while ((e = readdir(d)) != NULL && st == LGG_OK) {
+        if (strncmp(e->d_name, "model", 5) || !ends_with(e->d_name, ".safetensors")) continue;
+        if (c->n_shards == cap) {
+            cap = cap ? 2 * cap : 8;
+            char **v = realloc(c->shard_names, cap * sizeof *v);
+            if (!v) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+            else c->shard_names = v;
+        }
+        if (st == LGG_OK && !(c->shard_names[c->n_shards++] = strdup(e->d_name)))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
+    closedir(d);
+    if (st) return st;
+    if (!c->n_shards) return lgg__cv_fail(err, LGG_ERR_IO, "%s: no model*.safetensors file", c->dir);
+    qsort(c->shard_names, c->n_shards, sizeof *c->shard_names, cmp_str);
+    return LGG_OK;
+}
+
+static lgg_status open_shards(lgg_convert *c, lgg_error *err) {
+    c->shards = calloc(c->n_shards, sizeof *c->shards);
+    if (!c->shards) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->n_shards; i++) {
+        char *p = lgg__cv_path(c->dir, c->shard_names[i]);
+        if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        lgg_status st = lgg_st_open(p, &c->shards[i], err);
+        free(p);
+        if (st) return st;
+    }
+    return LGG_OK;
+}
+
+static int shard_has(const lgg_convert *c, const char *name) {
+    size_t n = strlen(name);
+    for (size_t s = 0; s < c->n_shards; s++)
+        for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
+            const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
+            if (t->name.len == n && !memcmp(t->name.ptr, name, n)) return 1;
+        }
+    return 0;
+}
+
+/* The index's weight_map must name exactly the tensors the shards hold; a
+ * tensor it places in a file that is absent means a missing shard. */
+static lgg_status check_index(lgg_convert *c, lgg_error *err) {
+    json_t *idx;
+    lgg_status st = lgg__cv_json(c->dir, "model.safetensors.index.json", 0, &idx, err);
+    if (st || !idx) return st;
+    json_t *wm = json_object_get(idx, "weight_map");
+    const char *k;
+    json_t *v;
+    size_t n = 0;
+    if (!json_is_object(wm))
+        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/model.safetensors.index.json: no 'weight_map' object", c->dir);
+    else
+        json_object_foreach(wm, k, v) {
+            n++;
+            if (st == LGG_OK && !shard_has(c, k)) {
+                const char *f = json_is_string(v) ? json_string_value(v) : "?";
+                st = lgg__cv_fail(err, LGG_ERR_IO, "%s/%s: missing or incomplete shard (tensor '%s' is not found)",
+                                  c->dir, f, k);
+            }
+        }
+    size_t total = 0;
+    for (size_t s = 0; s < c->n_shards; s++) total += lgg_st_count(c->shards[s]);
+    if (st == LGG_OK && total != n)
+        st = lgg__cv_fail(err, LGG_ERR_INVALID,
+                          "%s/model.safetensors.index.json: weight_map names %zu tensors but the shards hold %zu", c->dir,
+                          n, total);
+    json_decref(idx);
+    return st;
+}
+
+/* Match a Hugging Face base name against a table pattern ('#' = a block
+ * number); on a match write the GGUF name into out. */
+static int match(const char *pat, const char *gguf, const char *name, const char *suffix, char *out, size_t cap,
+                 long *bid, long *xid) {
+    const char *p = pat, *s = name, *num = NULL;
+    size_t nlen = 0;
+    while (*p) {
+        if (*p == '*') { /* an expert number */
+            if (*s < '0' || *s > '9') return 0;
+            const char *x = s;
+            while (*s >= '0' && *s <= '9') s++;
+            *xid = s - x > 9 ? LONG_MAX : strtol(x, NULL, 10);
+            p++;
+        } else if (*p == '#') {
+            if (*s < '0' || *s > '9') return 0;
+            num = s;
+            while (*s >= '0' && *s <= '9') s++;
+            nlen = (size_t)(s - num);
+            p++;
+        } else if (*p++ != *s++) {
+            return 0;
+        }
+    }
+    if (*s) return 0;
+    size_t o = 0;
+    for (const char *g = gguf; *g && o + 1 < cap; g++) {
+        if (*g == '#' && num) {
+            for (size_t i = 0; i < nlen && o + 1 < cap; i++) out[o++] = num[i];
+        } else {
+            out[o++] = *g;
+        }
+    }
+    out[o] = 0;
+    if (strlen(out) + strlen(suffix) + 1 > cap) return 0;
+    strcat(out, suffix);
+    *bid = num ? (nlen > 9 ? LONG_MAX : strtol(num, NULL, 10)) : -1;
+    return 1;
+}
+
+/* The table entry for an HF name: 1 mapped, 0 no entry.  For an expert,
+ * *xid is its number and *slot the entry's rank among the expert entries. */
+static int map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
+                    unsigned *slot) {
+    char base[512];
+    const char *suffix = "";
+    size_t l = strlen(hf);
+    if (l >= sizeof base) return 0;
+    memcpy(base, hf, l + 1);
+    if (ends_with(base, ".weight")) suffix = ".weight", base[l - 7] = 0;
+    else if (ends_with(base, ".bias")) suffix = ".bias", base[l - 5] = 0;
+    *slot = 0;
+    for (const cv_tmap *m = f->tensors; m->hf; m++) {
+        if (match(m->hf, m->gguf, base, suffix, out, cap, bid, xid)) {
+            *xform = m->xform;
+            return 1;
+        }
+        *slot += (m->xform & CV_X_EXPERT) != 0;
+    }
+    return 0;
+}
+
+/* Tensors the reference keeps in F32 whatever the output type. */
+static int keep_f32(const char *name, uint32_t hf_dims) {
+    static const char *const suffixes[] = {
+        ".ffn_gate_inp.weight", "position_embd.weight", "token_types.weight", ".ssm_conv1d.weight",
+        ".time_mix_first.weight", ".time_mix_w1.weight", ".time_mix_w2.weight", ".time_mix_decay_w1.weight",
+        ".time_mix_decay_w2.weight", ".time_mix_lerp_fused.weight", ".norm1.weight", ".norm2.weight"};
+    if (hf_dims <= 1 || ends_with(name, "_norm.weight") || !ends_with(name, ".weight")) return 1;
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (ends_with(name, suffixes[i])) return 1;
+    return 0;
+}
+
+static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_tensor *s, uint64_t ne0) {
+    if (keep_f32(name, s->n_dims)) return LGG_TYPE_F32;
+    switch (c->outtype) {
+    case LGG_CONVERT_F32: return LGG_TYPE_F32;
+    case LGG_CONVERT_BF16: return LGG_TYPE_BF16;
+    case LGG_CONVERT_Q8_0: return ne0 % 32 ? LGG_TYPE_F16 : LGG_TYPE_Q8_0;
+    default: return LGG_TYPE_F16;
+    }
+}
+
+static int64_t hparam_int(const lgg_convert *c, const char *key, int64_t dflt) {
+    json_t *v = json_object_get(c->config, key);
+    if (json_is_integer(v)) return json_integer_value(v);
+    if (json_is_real(v) && json_real_value(v) == (double)(int64_t)json_real_value(v)) return (int64_t)json_real_value(v);
+    return dflt;
+}
+
+static cv_tensor *new_tensor(lgg_convert *c, lgg_error *err) {
+    if (c->n_t == c->cap_t) {
+        size_t cap = c->cap_t ? 2 * c->cap_t : 64;
+        cv_tensor *v = realloc(c->t, cap * sizeof *v);
+        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
+        c->t = v, c->cap_t = cap;
+    }
+    cv_tensor *t = &c->t[c->n_t];
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    return t;
+}
+
+lgg_status lgg__cv_add_generated(lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err) {
+    cv_tensor *t = new_tensor(c, err);
+    if (!t) return LGG_ERR_NOMEM;
+    if (!(t->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    t->src_name = "(generated)";
+    t->gen = values;
+    t->type = t->work = LGG_TYPE_F32;
+    t->n_dims = 1;
+    t->ne[0] = (int64_t)n, t->ne[1] = t->ne[2] = t->ne[3] = 1;
+    t->unit = n ? n : 1;
+    t->n_units = n ? 1 : 0;
+    c->n_t++;
+    return LGG_OK;
+}
+
+static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
+                             lgg_error *err) {
+    const char *file = c->shard_names[shard];
+    if (s->n_dims > 4)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': %u dimensions (GGUF holds at most 4)", c->dir,
+                            file, s->name.ptr, s->n_dims);
+    cv_tensor *t = new_tensor(c, err);
+    if (!t) return LGG_ERR_NOMEM;
+    t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform;
+    t->work = s->dtype == LGG_TYPE_F16 ? LGG_TYPE_F16 : LGG_TYPE_F32;
+    t->n_dims = s->n_dims ? s->n_dims : 1;
+    uint64_t total = 1;
+    for (uint32_t d = 0; d < 4; d++) t->ne[d] = 1;
+    for (uint32_t d = 0; d < s->n_dims; d++) t->ne[d] = (int64_t)s->shape[s->n_dims - 1 - d], total *= s->shape[d];
+    t->unit = (uint64_t)t->ne[0];
+    if (xform & (CV_X_PERM_Q | CV_X_PERM_K)) {
+        int64_t nh = hparam_int(c, "num_attention_heads", 0), nkv = hparam_int(c, "num_key_value_heads", nh);
+        t->heads = (uint64_t)((xform & CV_X_PERM_K) ? nkv : nh);
+        if (s->n_dims == 1) t->unit = 1;
+        uint64_t rows = s->n_dims ? s->shape[0] : 1;
+        if (t->heads == 0 || rows % (2 * t->heads))
+            return lgg__cv_fail(err, LGG_ERR_INVALID,
+                                "%s/%s: tensor '%s': %llu rows cannot be permuted for %llu heads (config.json)", c->dir,
+                                file, s->name.ptr, (unsigned long long)rows, (unsigned long long)t->heads);
+    }
+    if (total == 0) t->unit = 1;
+    t->n_units = total / t->unit;
+    t->type = out_type(c, gguf, s, (uint64_t)t->ne[0]);
+    if (!(t->name = strdup(gguf))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    c->n_t++;
+    return LGG_OK;
+}
+
+/* A stacked expert tensor from the block's pending matrices of one slot. */
+static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_error *err) {
+    cv_src *v = c->experts + (bid * 3 + slot) * c->n_experts;
+    const lgg_st_tensor *t0 = v[0].t;
+    const char *file = c->shard_names[v[0].shard];
+    for (uint32_t x = 0; x < c->n_experts; x++)
+        if (v[x].t->n_dims != 2 || v[x].t->dtype != t0->dtype || v[x].t->shape[0] != t0->shape[0] ||
+            v[x].t->shape[1] != t0->shape[1])
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': experts of one block differ in shape or dtype",
+                                c->dir, c->shard_names[v[x].shard], v[x].t->name.ptr);
+    char name[128];
+    const cv_tmap *m = c->fam->tensors;
+    for (unsigned k = 0; m->hf && (k < slot || !(m->xform & CV_X_EXPERT)); m++) k += (m->xform & CV_X_EXPERT) != 0;
+    const char *hash = strchr(m->gguf, '#');
+    snprintf(name, sizeof name, "%.*s%llu%s.weight", (int)(hash - m->gguf), m->gguf, (unsigned long long)bid, hash + 1);
+    lgg_status st = add_tensor(c, v[0].shard, t0, name, 0, err);
+    if (st) return st;
+    cv_tensor *t = &c->t[c->n_t - 1];
+    if (!(t->stack = malloc(c->n_experts * sizeof *t->stack)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s/%s: out of memory", c->dir, file);
+    memcpy(t->stack, v, c->n_experts * sizeof *t->stack);
+    t->n_stack = c->n_experts;
+    t->n_dims = 3;
+    t->ne[2] = (int64_t)c->n_experts;
+    t->n_units *= c->n_experts; /* its type is one expert's: a 2-D .weight, as the stacked 3-D one */
+    return LGG_OK;
+}
+
+/* Hold one expert's matrix until its block has all of them (3 per expert);
+ * then stack each of the three kinds, in table order. */
+static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid, unsigned slot,
+                             lgg_error *err) {
+    if (!c->experts) {
+        const char *key = c->fam->experts_key ? c->fam->experts_key : "num_local_experts";
+        int64_t n = hparam_int(c, key, 0);
+        if (n <= 0 || n > 4096 || c->block_count > (1u << 20))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' missing or out of range", c->dir, key);
+        c->n_experts = (uint32_t)n;
+        c->experts = calloc(c->block_count * 3 * c->n_experts, sizeof *c->experts);
+        c->n_pending = calloc(c->block_count ? c->block_count : 1, sizeof *c->n_pending);
+        if (!c->experts || !c->n_pending) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
+    if (bid < 0 || xid < 0 || (uint64_t)xid >= c->n_experts || slot > 2)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': expert number beyond the %u experts",
+                            c->dir, c->shard_names[shard], t->name.ptr, c->n_experts);
+    cv_src *e = &c->experts[((uint64_t)bid * 3 + slot) * c->n_experts + (uint64_t)xid];
+    if (!e->t) c->n_pending[bid]++;
+    e->shard = shard, e->t = t;
+    if (c->n_pending[bid] < 3 * c->n_experts) return LGG_OK;
+    for (unsigned k = 0; k < 3; k++) {
+        lgg_status st = add_stacked(c, (uint64_t)bid, k, err);
+        if (st) return st;
+    }
+    c->n_pending[bid] = 0;
+    return LGG_OK;
+}
+
+static int skipped(const char *name) {
+    return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
+           ends_with(name, ".rotary_emb.inv_freq");
+}
+
+/* Every source tensor in the reference's order: shards by file name, names
+ * within a shard in byte order. */
+static lgg_status plan(lgg_convert *c, lgg_error *err) {
+    lgg_status gst = lgg__cv_generated(c, err);
+    if (gst) return gst;
+    for (uint32_t s = 0; s < c->n_shards; s++)
+        for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
+            const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
+            if (skipped(t->name.ptr)) continue;
+            char out[512];
+            unsigned xform = 0, slot = 0;
+            long bid = -1, xid = -1;
+            if (!map_name(c->fam, t->name.ptr, out, sizeof out, &xform, &bid, &xid, &slot) ||
+                (bid >= 0 && (uint64_t)bid >= c->block_count))
+                return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
+                                    c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
+            if (xform & CV_X_SKIP) continue;
+            lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, slot, err)
+                                                  : add_tensor(c, s, t, out, xform, err);
+            if (st) return st;
+        }
+    for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
+        if (c->n_pending[b])
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u expert tensors (missing shard?)",
+                                c->dir, (unsigned long long)b, c->n_pending[b], 3 * c->n_experts);
+    return LGG_OK;
+}
+
+static lgg_status load_config(lgg_convert *c, lgg_error *err) {
+    lgg_status st = lgg__cv_json(c->dir, "config.json", 1, &c->config, err);
+    if (st) return st;
+    json_t *archs = json_object_get(c->config, "architectures");
+    json_t *a0 = json_array_get(archs, 0);
+    if (!json_is_string(a0))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'architectures' is missing or not a list of names",
+                            c->dir);
+    if (!(c->fam = lgg__cv_family_find(json_string_value(a0))))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%s' is not supported (supported: %s)",
+                            c->dir, json_string_value(a0), lgg__cv_family_list());
+    static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
+    for (size_t i = 0; i < 4; i++) {
+        json_t *v = json_object_get(c->config, bc[i]);
+        if (!v) continue;
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a count", c->dir, bc[i]);
+        c->block_count = (uint64_t)json_integer_value(v);
+        return LGG_OK;
+    }
+    return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_hidden_layers' is missing", c->dir);
+}
+
+/* --outtype auto: f16 when the first tensor read is f16, else bf16. */
+static void resolve_outtype(lgg_convert *c, uint32_t outtype) {
+    c->outtype = outtype;
+    if (outtype != LGG_CONVERT_AUTO) return;
+    const lgg_st_tensor *first = NULL;
+    for (size_t s = 0; s < c->n_shards && !first; s++) first = lgg_st_at(c->shards[s], 0);
+    c->outtype = first && first->dtype == LGG_TYPE_F16 ? LGG_CONVERT_F16 : LGG_CONVERT_BF16;
+}
+
+lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out, lgg_error *err) {
+    if (!dir || !out) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: NULL argument");
+    lgg_convert_options dflt;
+    if (!o) lgg_convert_options_init(&dflt), o = &dflt;
+    if (o->outtype > LGG_CONVERT_AUTO) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", o->outtype);
+    *out = NULL;
+    lgg_convert *c = calloc(1, sizeof *c);
+    if (!c || !(c->dir = strdup(dir))) {
+        free(c);
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
+    c->n_threads = o->n_threads;
+    c->vocab_only = o->vocab_only;
+    lgg_status st = load_config(c, err);
+    if (!st) st = list_shards(c, err);
+    if (!st) st = open_shards(c, err);
+    if (!st) st = check_index(c, err);
+    if (!st) {
+        resolve_outtype(c, o->outtype);
+        if (!o->vocab_only) st = plan(c, err);
+    }
+    if (!st && lgg_writer_create(NULL, &c->w, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (!st) st = lgg__cv_metadata(c, o, err);
+    if (!st) st = lgg__cv_add_tensors(c, err);
+    if (st) {
+        lgg_convert_free(c);
+        return st;
+    }
+    *out = c;
+    return LGG_OK;
+}
+
+void lgg_convert_free(lgg_convert *c) {
+    if (!c) return;
+    lgg_writer_free(c->w);
+    for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack), free(c->t[i].gen);
+    free(c->experts);
+    free(c->n_pending);
+    free(c->t);
+    for (size_t i = 0; i < c->n_shards; i++) {
+        if (c->shards) lgg_st_close(c->shards[i]);
+        free(c->shard_names[i]);
+    }
+    free(c->shards);
+    free(c->shard_names);
+    json_decref(c->config);
+    free(c->default_name);
+    free(c->scratch);
+    free(c->row);
+    free(c->dir);
+    free(c);
+}
+
+lgg_writer *lgg_convert_writer(lgg_convert *c) { return c ? c->w : NULL; }
+
+size_t lgg_convert_default_name(const lgg_convert *c, char *buf, size_t cap) {
+    return (size_t)snprintf(buf, cap, "%s", c && c->default_name ? c->default_name : "ggml-model.gguf");
+}
+
+size_t lgg_convert_tensor_count(const lgg_convert *c) { return c ? c->n_t : 0; }
+
+lgg_status lgg_convert_tensor_at(const lgg_convert *c, size_t i, lgg_convert_tensor *out) {
+    if (!c || !out || i >= c->n_t) return LGG_ERR_RANGE;
+    const cv_tensor *t = &c->t[i];
+    out->name = t->name;
+    out->source = t->src_name;
+    out->file = t->gen ? "" : c->shard_names[t->shard];
+    out->type = t->type;
+    out->n_dims = t->n_dims;
+    memcpy(out->ne, t->ne, sizeof out->ne);
+    return LGG_OK;
+}
+
+void lgg_convert_set_progress(lgg_convert *c, lgg_convert_progress_fn fn, void *ud) {
+    if (!c) return;
+    c->progress = fn;
+    c->progress_ud = ud;
+}
+
+uint64_t lgg_convert_total_bytes(const lgg_convert *c) { return c ? c->total : 0; }
+
+const char *lgg_convert_last_error(const lgg_convert *c) {
+    return c && c->cb_err.code != LGG_OK ? c->cb_err.message : NULL;
+}

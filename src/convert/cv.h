@@ -1,0 +1,76 @@
+/* cv.h -- internal to the converter part (src/convert/). */
+#ifndef LGG_CV_H
+#define LGG_CV_H
+
+#include "internal.h"
+#include "libgguf_convert.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+
+/* Fill *err (may be NULL) with code and a printf message; returns code.
+ * The core library's error setter, with no byte offset. */
+#define lgg__cv_fail(err, code, ...) lgg__fail((err), (code), LGG_NO_OFFSET, __VA_ARGS__)
+
+/* ---- per-family tables (families.c) ---- */
+enum {
+    CV_X_PERM_Q = 1, /* llama's q row permutation (num_attention_heads) */
+    CV_X_PERM_K = 2, /* the same with num_key_value_heads */
+    CV_X_ADD1 = 4,   /* gemma's norm + 1 */
+    CV_X_SKIP = 8,   /* the tensor is dropped */
+    CV_X_EXPERT = 16 /* one expert's matrix ('*' in the name is the expert): stacked with the
+                        others of its block into one 3-D tensor, emitted when the block's last
+                        expert tensor arrives */
+};
+/* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
+ * number, '*' for an expert number) and the GGUF name it becomes ('#'
+ * replaced by the same number). */
+typedef struct cv_tmap {
+    const char *hf, *gguf;
+    unsigned xform;
+} cv_tmap;
+
+/* CV_M_ROPE_SCALING: when config.json's rope_scaling has a factor and its
+ * "type" is `from` ("linear", "yarn"): rope.scaling.type and .factor, and
+ * for yarn .original_context_length. */
+enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_ROPE_SCALING };
+enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1 };
+/* One metadata pair written in set_gguf_parameters order: `key` is appended
+ * to "<arch>." (a key starting with "general." is used as it is); `from`
+ * lists the config.json keys to try, '|' separated, the first present wins. */
+typedef struct cv_mkey {
+    const char *key, *from;
+    unsigned kind, required;
+} cv_mkey;
+
+enum { CV_V_SPM = 1, CV_V_BPE = 2 };
+/* CV_F_EOT_107: CodeGemma's end-of-turn token id (107 unless the tokenizer
+ * files name one), which the reference writes for every Gemma. */
+enum { CV_F_SPACE_PREFIX_FALSE = 1, CV_F_PREFIX_SPACE_FROM_CONFIG = 2, CV_F_EOT_107 = 4 };
+typedef struct cv_family {
+    const char *hf_archs; /* config.json "architectures" names, '|' separated */
+    const char *arch;     /* general.architecture */
+    const cv_mkey *meta;
+    const cv_tmap *tensors;
+    unsigned vocab;       /* CV_V_*: tried in order SPM then BPE when both bits are set */
+    unsigned flags;       /* CV_F_* */
+    const char *experts_key; /* config.json's expert count for CV_X_EXPERT tensors, or NULL */
+} cv_family;
+
+const cv_family *lgg__cv_family_find(const char *hf_arch);
+/* "LlamaForCausalLM, ..." for messages. */
+const char *lgg__cv_family_list(void);
+
+/* ---- naming heuristics (naming.c) ---- */
+typedef struct cv_names {
+    char *name, *org, *basename, *finetune, *version, *size_label;
+} cv_names;
+/* gguf-py's reading of a model id ("org/Name-7B-Instruct-v1"). */
+void lgg__cv_model_id(const char *id, int64_t total_params, cv_names *out);
+char *lgg__cv_id_to_title(const char *s);
+void lgg__cv_names_free(cv_names *n);
+
+/* ---- numbers (convert.c) ---- */
+uint16_t lgg__cv_f32_to_f16(float f); /* numpy's astype(float16) */
+
+#endif

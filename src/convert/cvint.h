@@ -1,0 +1,93 @@
+/* cvint.h -- the converter's shared state (src/convert/). */
+#ifndef LGG_CVINT_H
+#define LGG_CVINT_H
+
+#include "cv.h"
+
+char *lgg__cv_path(const char *dir, const char *name);
+int lgg__cv_exists(const char *dir, const char *name);
+/* Load DIR/NAME as a JSON object; a missing file is *out = NULL (LGG_OK)
+ * unless required. */
+lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err);
+
+/* One source matrix of a stacked (expert) tensor. */
+typedef struct cv_src {
+    uint32_t shard;
+    const lgg_st_tensor *t;
+} cv_src;
+
+typedef struct cv_tensor {
+    char *name;              /* GGUF name */
+    const char *src_name;    /* Hugging Face name (points into the shard) */
+    uint32_t shard;
+    const lgg_st_tensor *src;
+    cv_src *stack;           /* stacked experts (n_stack of them), or NULL */
+    float *gen;              /* a generated tensor's values (owned), or NULL */
+    uint32_t n_stack;
+    uint32_t type;           /* output lgg_type */
+    uint32_t work;           /* LGG_TYPE_F32 or LGG_TYPE_F16: the reference's working dtype */
+    unsigned xform;          /* CV_X_* */
+    uint64_t heads;          /* for the permutation */
+    uint32_t n_dims;
+    int64_t ne[4];
+    uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */
+    uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
+    const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
+    struct lgg_convert *c;
+} cv_tensor;
+
+typedef struct lgg_convert lgg_convert;
+struct lgg_convert {
+    char *dir;
+    json_t *config;
+    const cv_family *fam;
+    lgg_safetensors **shards;
+    char **shard_names;
+    size_t n_shards;
+    cv_tensor *t;
+    size_t n_t, cap_t;
+    uint32_t outtype;        /* resolved: never AUTO */
+    uint64_t block_count;
+    lgg_writer *w;
+    cv_src *experts;         /* pending expert matrices: [block][3 * n_experts] */
+    uint32_t *n_pending;     /* per block */
+    uint32_t n_experts;
+    char *default_name;
+    uint8_t *scratch;
+    size_t scratch_cap;
+    float *row;
+    size_t row_cap;
+    lgg_convert_progress_fn progress;
+    void *progress_ud;
+    uint64_t done, total;
+    lgg_error cb_err;        /* why a data callback failed */
+    int vocab_only;          /* no tensors; the default name ends in -vocab */
+    int skeleton;            /* callbacks produce nothing (fused.c writes only the header) */
+    int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
+};
+
+/* Tokenizer metadata (vocab.c). */
+lgg_status lgg__cv_vocab(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
+/* Data callback for the writer (data.c). */
+lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n);
+uint64_t lgg__cv_out_bytes(const cv_tensor *t);
+
+/* vocab.c */
+int lgg__cv_looks_special(const char *t);
+char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
+/* SpecialVocab: ids, add_* flags, chat template; n_vocab bounds the ids. */
+lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
+/* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
+lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
+
+/* generated.c: tensors the reference computes, added before the others. */
+lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
+/* convert.c: add a generated 1-D F32 tensor; takes `values` on success. */
+lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err);
+
+/* meta.c */
+lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
+lgg_status lgg__cv_add_tensors(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_writer_add(lgg_writer *w, cv_tensor *t, uint32_t type, int keep_dims, lgg_error *err);
+
+#endif

@@ -1,0 +1,179 @@
+/* families.c -- what differs per model family, as data: config.json keys
+ * to GGUF keys (in the order the reference converter writes them), Hugging
+ * Face tensor names to GGUF names, and each tensor's transform.  Adding a
+ * family is adding a table here. */
+#include "cv.h"
+
+#include <string.h>
+
+/* set_gguf_parameters of the reference's base class: every key optional
+ * except the block count. */
+#define BASE_PARAMS                                                                          \
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED}, \
+    {"context_length", "max_position_embeddings|n_ctx", CV_M_U32, 0},                        \
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, 0},                                 \
+    {"feed_forward_length", "intermediate_size|n_inner", CV_M_U32, 0},                       \
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, 0},                     \
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, 0},                         \
+    {"rope.freq_base", "rope_theta", CV_M_F32, 0},                                           \
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, 0},                       \
+    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0}, \
+    {"expert_count", "num_local_experts", CV_M_U32, 0},                                      \
+    {"expert_used_count", "num_experts_per_tok", CV_M_U32, 0},                               \
+    {"attention.key_length", "head_dim", CV_M_U32, 0},                                       \
+    {"attention.value_length", "head_dim", CV_M_U32, 0},                                     \
+    {"general.file_type", "", CV_M_FILE_TYPE, 0}
+
+static const cv_mkey LLAMA_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {"rope.scaling", "yarn", CV_M_ROPE_SCALING, 0}, {NULL, NULL, 0, 0}};
+
+static const cv_mkey QWEN2MOE_META[] = {
+    BASE_PARAMS,
+    {"expert_count", "num_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
+#define GEMMA_PARAMS                                                                              \
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},                                \
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},                               \
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},                       \
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},                    \
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},               \
+    {"attention.key_length", "head_dim", CV_M_U32, CV_M_REQUIRED},                               \
+    {"attention.value_length", "head_dim", CV_M_U32, CV_M_REQUIRED},                             \
+    {"general.file_type", "", CV_M_FILE_TYPE, 0}
+
+static const cv_mkey GEMMA_META[] = {GEMMA_PARAMS, {NULL, NULL, 0, 0}};
+
+static const cv_mkey GEMMA2_META[] = {
+    GEMMA_PARAMS,
+    {"attn_logit_softcapping", "attn_logit_softcapping", CV_M_F32, CV_M_REQUIRED},
+    {"final_logit_softcapping", "final_logit_softcapping", CV_M_F32, CV_M_REQUIRED},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+#define ATTN_FFN(QX, KX)                                                    \
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},                 \
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},            \
+    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},                  \
+    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},                      \
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}
+
+/* Mixtral's experts are stacked in the order of their entries here (the
+ * reference's w1, w2, w3). */
+static const cv_tmap LLAMA_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
+    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
+static const cv_tmap QWEN2_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
+/* Gemma stores norm weights as w - 1; the reference adds the 1 back to every
+ * tensor whose name ends in "norm.weight".  lm_head is skipped (tied). */
+static const cv_tmap GEMMA2_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "", CV_X_SKIP},
+    {"model.norm", "output_norm", CV_X_ADD1},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", CV_X_ADD1},
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", CV_X_ADD1},
+    {"model.layers.#.pre_feedforward_layernorm", "blk.#.ffn_norm", CV_X_ADD1},
+    {"model.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", CV_X_ADD1},
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
+/* Qwen2-MoE stacks its experts as down, gate, up (the order of these entries). */
+static const cv_tmap QWEN2MOE_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.shared_expert_gate", "blk.#.ffn_gate_inp_shexp", 0},
+    {"model.layers.#.mlp.shared_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.mlp.shared_expert.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.mlp.shared_expert.down_proj", "blk.#.ffn_down_shexp", 0},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
+static const cv_tmap GEMMA_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "", CV_X_SKIP},
+    {"model.norm", "output_norm", CV_X_ADD1},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", CV_X_ADD1},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", CV_X_ADD1},
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
+static const cv_family FAMILIES[] = {
+    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG, "num_local_experts"},
+    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
+    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
+    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
+    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
+};
+
+static int in_list(const char *list, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        if (l == n && !memcmp(p, name, n)) return 1;
+        p += l + (bar != NULL);
+    }
+    return 0;
+}
+
+const cv_family *lgg__cv_family_find(const char *hf_arch) {
+    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
+        if (in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
+    return NULL;
+}
+
+const char *lgg__cv_family_list(void) {
+    return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Qwen2ForCausalLM, "
+           "Qwen2MoeForCausalLM, GemmaForCausalLM, "
+           "Gemma2ForCausalLM";
+}

@@ -1,0 +1,181 @@
+/* fused.c -- --outtype PRESET: convert and quantize in one pass.
+ *
+ * The output must equal `convert --outtype auto` followed by `quantize`.
+ * llama-quantize's per-tensor decisions (lgg_quant_plan_*) need an open
+ * GGUF file; they read its metadata and tensor infos, never its data.  So
+ * the auto conversion's header is written into an anonymous memory file
+ * whose data section is a hole (no memory, no disk), the plan is made from
+ * it, and the output writer gets the plan's metadata
+ * (lgg_quant_plan_set_metadata) and, per tensor, a callback that converts
+ * source rows, rounds them to the auto type (what the two-step quantizer
+ * would read back) and quantizes them to the plan's type. */
+#include "cvint.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct head_sink {
+    uint64_t pos, keep; /* bytes seen; bytes to keep (the header and its padding) */
+} head_sink;
+
+/* lgg_write_fn that keeps only the header: the data is never produced
+ * (the converter's callbacks return at once in skeleton mode). */
+static long head_only(void *ud, int fd, const void *buf, size_t n) {
+    head_sink *h = ud;
+    size_t keep = h->pos < h->keep ? (size_t)(h->keep - h->pos < n ? h->keep - h->pos : n) : 0;
+    for (size_t done = 0; done < keep;) {
+        ssize_t w = write(fd, (const char *)buf + done, keep - done);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        done += (size_t)w;
+    }
+    h->pos += n;
+    return (long)n;
+}
+
+/* What writer w describes (its tensors from c's callbacks) as a GGUF file
+ * with a sparse data section: the header is real, the data a hole. */
+static lgg_status header_file(lgg_convert *c, const lgg_writer *w, int *fd_out, lgg_file **out, lgg_error *err) {
+    int fd = memfd_create("gguf-convert-header", MFD_CLOEXEC);
+    if (fd < 0) return lgg__cv_fail(err, LGG_ERR_IO, "memfd_create: %s", strerror(errno));
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    uint64_t hs = 0, total = 0;
+    lgg_error e2;
+    lgg_status st = lgg_writer_header_size(w, &wo, &hs, &e2);
+    head_sink h = {0, (hs + 31) / 32 * 32};
+    wo.write_fn = head_only;
+    wo.write_ud = &h;
+    c->skeleton = 1;
+    if (!st) st = lgg_writer_write_fd(w, fd, &wo, &total, &e2);
+    c->skeleton = 0;
+    if (!st && ftruncate(fd, (off_t)total) != 0) st = LGG_ERR_IO, snprintf(e2.message, sizeof e2.message, "%s", strerror(errno));
+    if (!st) st = lgg_open_fd(fd, NULL, out, &e2);
+    if (st) {
+        close(fd);
+        return lgg__cv_fail(err, st, "%s: the converted header: %s", c->dir, e2.message);
+    }
+    *fd_out = fd;
+    return LGG_OK;
+}
+
+/* The output writer: the plan's metadata, its tensors fed by the converter. */
+static lgg_status fused_writer(lgg_convert *c, const lgg_quant_plan *p, const lgg_quant_write_options *qw,
+                               lgg_writer **out, lgg_error *err) {
+    lgg_writer *w = NULL;
+    lgg_status st = lgg_writer_create(NULL, &w, err);
+    if (!st) st = lgg_quant_plan_set_metadata(p, qw, w, err);
+    c->total = 0;
+    for (size_t i = 0; !st && i < lgg_quant_plan_count(p); i++) {
+        const lgg_quant_item *it = lgg_quant_plan_at(p, i);
+        if (it->tensor >= c->n_t) {
+            st = lgg__cv_fail(err, LGG_ERR_ARG, "quantization plan names tensor %llu of %zu",
+                              (unsigned long long)it->tensor, c->n_t);
+            break;
+        }
+        cv_tensor *t = &c->t[it->tensor];
+        t->qtype = it->convert ? it->type : 0;
+        t->imatrix = it->convert ? it->imatrix : NULL;
+        st = lgg__cv_writer_add(w, t, it->type, 0, err);
+        c->total += lgg__cv_out_bytes(t) * t->n_units;
+    }
+    if (st) {
+        lgg_writer_free(w);
+        return st;
+    }
+    *out = w;
+    return LGG_OK;
+}
+
+lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw,
+                                       const char *path, lgg_error *err) {
+    if (!c || !qo || !qw || !path) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_quantized: NULL argument");
+    int fd = -1;
+    lgg_file *f = NULL;
+    lgg_quant_plan *p = NULL;
+    lgg_writer *w = NULL;
+    lgg_status st = header_file(c, c->w, &fd, &f, err);
+    if (!st) st = lgg_quant_plan_create((const lgg_file *const *)&f, 1, qo, &p, err);
+    if (!st) st = fused_writer(c, p, qw, &w, err);
+    if (!st) {
+        lgg_write_options wo;
+        lgg_write_options_init(&wo);
+        wo.flags = qw->write_flags;
+        c->done = 0;
+        if (qw->n_threads > 0) c->n_threads = qw->n_threads;
+        st = lgg_writer_write_file(w, path, &wo, err);
+    }
+    for (size_t i = 0; i < c->n_t; i++) c->t[i].qtype = 0, c->t[i].imatrix = NULL;
+    lgg_writer_free(w);
+    lgg_quant_plan_free(p);
+    lgg_close(f);
+    if (fd >= 0) close(fd);
+    return st;
+}
+
+/* Shard s: the metadata the splitter gives it, tensors from c. */
+static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_split_plan *sp, uint32_t s,
+                               lgg_writer **out, lgg_error *err) {
+    lgg_writer *sw = NULL, *w = NULL;
+    lgg_file *hf = NULL;
+    int fd = -1;
+    lgg_status st = lgg_split_shard_writer(whole, -1, sp, s, &sw, err);
+    if (!st) st = header_file(c, sw, &fd, &hf, err);
+    if (!st) st = lgg_writer_create(NULL, &w, err);
+    for (uint64_t i = 0; !st && i < lgg_kv_count(hf); i++) {
+        const lgg_kv *kv = lgg_kv_at(hf, i);
+        st = lgg_writer_set_value(w, kv->key.ptr, (size_t)kv->key.len, &kv->value, err);
+    }
+    const lgg_shard *sh = lgg_split_plan_shard(sp, s);
+    for (uint64_t i = sh->first_tensor; !st && i < sh->first_tensor + sh->n_tensors; i++) {
+        cv_tensor *t = &c->t[i];
+        st = lgg__cv_writer_add(w, t, t->type, 1, err);
+    }
+    lgg_writer_free(sw);
+    lgg_close(hf);
+    if (fd >= 0) close(fd);
+    if (st) {
+        lgg_writer_free(w);
+        return st;
+    }
+    *out = w;
+    return LGG_OK;
+}
+
+lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
+                                   const lgg_write_options *wo, lgg_error *err) {
+    if (!c || !prefix || !so) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_split: NULL argument");
+    int fd = -1;
+    lgg_file *f = NULL;
+    lgg_split_plan *sp = NULL;
+    lgg_status st = header_file(c, c->w, &fd, &f, err);
+    if (!st) st = lgg_split_plan_make(f, so, &sp, err);
+    uint32_t n = st ? 0 : lgg_split_plan_count(sp), s;
+    c->done = 0;
+    for (s = 0; !st && s < n; s++) {
+        char path[4096];
+        lgg_writer *w = NULL;
+        if (lgg_split_path(path, sizeof path, prefix, s, n) >= sizeof path) {
+            st = lgg__cv_fail(err, LGG_ERR_RANGE, "%s: shard name too long", prefix);
+            break;
+        }
+        st = shard_writer(c, f, sp, s, &w, err);
+        if (!st) st = lgg_writer_write_file(w, path, wo, err);
+        lgg_writer_free(w);
+    }
+    /* a failed set leaves no shard behind */
+    for (uint32_t k = 0; st && k + 1 < s; k++) {
+        char path[4096];
+        lgg_split_path(path, sizeof path, prefix, k, n);
+        unlink(path);
+    }
+    lgg_split_plan_free(sp);
+    lgg_close(f);
+    if (fd >= 0) close(fd);
+    return st;
+}

@@ -1,0 +1,234 @@
+/* meta.c -- the output's metadata in the reference converter's order:
+ * general.architecture and .type, the names (general.*), the family's
+ * hyperparameters, the tokenizer, general.quantization_version. */
+#include "cvint.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* ALL_F32, MOSTLY_F16, MOSTLY_BF16, MOSTLY_Q8_0 */
+static const char *const TYPE_NAMES[] = {"F32", "F16", "BF16", "Q8_0"};
+
+static lgg_status wfail(lgg_status st, const char *key, lgg_error *err) {
+    return st ? lgg__cv_fail(err, st, "cannot set metadata key '%s'", key) : LGG_OK;
+}
+
+static lgg_status set_str(lgg_writer *w, const char *key, const char *v, lgg_error *err) {
+    return v ? wfail(lgg_writer_set_str(w, key, v, NULL), key, err) : LGG_OK;
+}
+
+/* The first of `from` ('|' separated) present in config.json (null counts
+ * as absent, as the reference's "is not None" tests). */
+static json_t *hparam(const lgg_convert *c, const char *from, char *which, size_t cap) {
+    for (const char *p = from; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        snprintf(which, cap, "%.*s", (int)l, p);
+        json_t *v = json_object_get(c->config, which);
+        if (v && !json_is_null(v)) return v;
+        p += l + (bar != NULL);
+    }
+    return NULL;
+}
+
+static int as_u32(const json_t *v, uint32_t *out) {
+    if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= UINT32_MAX) {
+        *out = (uint32_t)json_integer_value(v);
+        return 1;
+    }
+    if (json_is_real(v) && json_real_value(v) >= 0 && json_real_value(v) <= UINT32_MAX &&
+        json_real_value(v) == (double)(uint32_t)json_real_value(v)) {
+        *out = (uint32_t)json_real_value(v);
+        return 1;
+    }
+    return 0;
+}
+
+static lgg_status rope_dim(lgg_convert *c, const char *key, lgg_error *err) {
+    char which[64];
+    uint32_t v = 0, h = 0, n = 0;
+    json_t *hd = hparam(c, "head_dim", which, sizeof which);
+    if (hd ? !as_u32(hd, &v)
+           : (!as_u32(json_object_get(c->config, "hidden_size"), &h) ||
+              !as_u32(json_object_get(c->config, "num_attention_heads"), &n) || n == 0))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'head_dim' (or hidden_size and num_attention_heads) missing or not a count",
+                            c->dir);
+    if (!hd) v = h / n;
+    return wfail(lgg_writer_set_u32(c->w, key, v, NULL), key, err);
+}
+
+static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
+    const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(rs, "factor");
+    const json_t *ty = json_object_get(rs, "type");
+    if (!json_is_object(rs) || !f || !json_is_string(ty) || strcmp(json_string_value(ty), m->from)) return LGG_OK;
+    char key[160];
+    snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
+    lgg_status st = set_str(c->w, key, m->from, err);
+    snprintf(key, sizeof key, "%s.rope.scaling.factor", c->fam->arch);
+    if (!st && !json_is_number(f))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.factor' is not a number", c->dir);
+    if (!st) st = wfail(lgg_writer_set_f32(c->w, key, (float)json_number_value(f), NULL), key, err);
+    if (st || strcmp(m->from, "yarn")) return st;
+    uint32_t ctx;
+    if (!as_u32(json_object_get(rs, "original_max_position_embeddings"), &ctx))
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/config.json: key 'rope_scaling.original_max_position_embeddings' is missing", c->dir);
+    snprintf(key, sizeof key, "%s.rope.scaling.original_context_length", c->fam->arch);
+    return wfail(lgg_writer_set_u32(c->w, key, ctx, NULL), key, err);
+}
+
+static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
+    char key[160], which[64];
+    if (!strncmp(m->key, "general.", 8)) snprintf(key, sizeof key, "%s", m->key);
+    else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
+    if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
+    if (m->kind == CV_M_ROPE_DIM) return rope_dim(c, key, err);
+    if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
+    json_t *v = hparam(c, m->from, which, sizeof which);
+    if (!v) {
+        if (!m->required) return LGG_OK;
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing", c->dir, m->from);
+    }
+    if (m->kind == CV_M_F32) {
+        if (!json_is_number(v))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a number", c->dir, which);
+        return wfail(lgg_writer_set_f32(c->w, key, (float)json_number_value(v), NULL), key, err);
+    }
+    uint32_t u;
+    if (!as_u32(v, &u))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a 32-bit count", c->dir, which);
+    return wfail(lgg_writer_set_u32(c->w, key, u, NULL), key, err);
+}
+
+/* Parameters as the writer counts them: elements of every output tensor,
+ * with the "_exps." ones counted once per expert. */
+static void param_count(const lgg_convert *c, uint64_t *total, uint64_t *per_path, uint32_t *experts) {
+    uint64_t shared = 0, expert = 0, esum = 0, n_exp = 0;
+    *total = 0;
+    for (size_t i = 0; i < c->n_t; i++) {
+        const cv_tensor *t = &c->t[i];
+        uint64_t n = 1;
+        for (int d = 0; d < 4; d++) n *= (uint64_t)t->ne[d];
+        if (strstr(t->name, "_exps.") && t->n_dims >= 3 && t->ne[2] > 0) {
+            expert += n / (uint64_t)t->ne[2], esum += (uint64_t)t->ne[2], n_exp++;
+        } else {
+            shared += n;
+        }
+        *total += n;
+    }
+    *experts = n_exp ? (uint32_t)(esum / n_exp) : 0;
+    *per_path = shared + expert;
+}
+
+static const char *dir_name(const lgg_convert *c, char *buf, size_t cap) {
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", c->dir);
+    size_t l = strlen(tmp);
+    while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
+    while (l > 2 && !strcmp(tmp + l - 2, "/.")) tmp[l -= 2] = 0;
+    const char *b = strrchr(tmp, '/');
+    b = b ? b + 1 : tmp;
+    if (!*b || !strcmp(b, ".")) { /* "." names the current directory */
+        char *r = realpath(c->dir, NULL);
+        const char *rb = r ? strrchr(r, '/') : NULL;
+        snprintf(buf, cap, "%s", rb ? rb + 1 : "");
+        free(r);
+        return buf;
+    }
+    snprintf(buf, cap, "%s", b);
+    return buf;
+}
+
+/* Fill names not yet known from a model id (config's _name_or_path, then
+ * the directory name). */
+static void names_from(cv_names *n, const char *id, int64_t total) {
+    cv_names m;
+    lgg__cv_model_id(id, total, &m);
+    char **dst[] = {&n->name, &n->org, &n->basename, &n->finetune, &n->version, &n->size_label};
+    char **src[] = {&m.name, &m.org, &m.basename, &m.finetune, &m.version, &m.size_label};
+    for (int i = 0; i < 6; i++) {
+        if (*dst[i] || !*src[i]) continue;
+        *dst[i] = i < 2 ? lgg__cv_id_to_title(*src[i]) : *src[i];
+        if (i >= 2) *src[i] = NULL;
+    }
+    lgg__cv_names_free(&m);
+}
+
+static lgg_status general(lgg_convert *c, lgg_error *err) {
+    uint64_t total, per_path;
+    uint32_t experts;
+    param_count(c, &total, &per_path, &experts);
+    cv_names n = {0};
+    json_t *nop = json_object_get(c->config, "_name_or_path");
+    if (json_is_string(nop)) {
+        const char *s = json_string_value(nop);
+        int slashes = 0;
+        for (const char *p = s; *p; p++) slashes += *p == '/';
+        if (slashes <= 1) names_from(&n, s, (int64_t)total);
+    }
+    char dn[NAME_MAX + 1];
+    names_from(&n, dir_name(c, dn, sizeof dn), (int64_t)total);
+    if (!n.name) n.name = strdup(dn);
+    if (!n.size_label && total > 0) {
+        char b[32];
+        lgg_size_label(per_path, experts, b, sizeof b);
+        n.size_label = strdup(b);
+    }
+    lgg_status st = set_str(c->w, "general.name", n.name ? n.name : "", err);
+    if (!st) st = set_str(c->w, "general.version", n.version, err);
+    if (!st) st = set_str(c->w, "general.organization", n.org, err);
+    if (!st) st = set_str(c->w, "general.finetune", n.finetune, err);
+    if (!st) st = set_str(c->w, "general.basename", n.basename, err);
+    if (!st) st = set_str(c->w, "general.size_label", n.size_label, err);
+    if (!st) {
+        /* The reference's default file name: the naming convention's. */
+        const char *base = n.basename ? n.basename : n.name ? n.name : "ggml-model";
+        size_t cap = strlen(base) + 64 + (n.size_label ? strlen(n.size_label) : 0) +
+                     (n.finetune ? strlen(n.finetune) : 0) + (n.version ? strlen(n.version) : 0);
+        if ((c->default_name = malloc(cap))) {
+            /* a vocabulary-only file has no size or encoding, and the type "vocab" */
+            const char *sl = c->vocab_only ? NULL : n.size_label;
+            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s.gguf", base, sl ? "-" : "", sl ? sl : "",
+                     n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
+                     c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype]);
+            for (char *p = c->default_name; *p; p++)
+                if (*p == ' ' || *p == '/') *p = '-';
+        }
+    }
+    lgg__cv_names_free(&n);
+    return st;
+}
+
+/* Add t to w as `type`, its data from the converter; keep_dims: with all
+ * of its dimensions, trailing 1s too, as gguf-py writes them (the
+ * quantizer's output follows ggml's rule instead). */
+lgg_status lgg__cv_writer_add(lgg_writer *w, cv_tensor *t, uint32_t type, int keep_dims, lgg_error *err) {
+    lgg_status st = lgg_writer_add_tensor_callback(w, t->name, strlen(t->name), t->n_dims, t->ne, type, lgg__cv_read, t,
+                                                   LGG_LITTLE_ENDIAN, err);
+    if (!st && keep_dims) st = lgg_writer_set_tensor_n_dims(w, lgg_writer_tensor_count(w) - 1, t->n_dims, err);
+    return st;
+}
+
+lgg_status lgg__cv_add_tensors(lgg_convert *c, lgg_error *err) {
+    for (size_t i = 0; i < c->n_t; i++) {
+        cv_tensor *t = &c->t[i];
+        lgg_error we;
+        if (lgg__cv_writer_add(c->w, t, t->type, 1, &we))
+            return lgg__cv_fail(err, we.code, "%s/%s: tensor '%s': %s", c->dir, c->shard_names[t->shard], t->src_name,
+                                we.message);
+        c->total += lgg__cv_out_bytes(t) * t->n_units;
+    }
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
+    lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
+    if (!st) st = set_str(c->w, "general.type", "model", err);
+    if (!st) st = general(c, err);
+    for (const cv_mkey *m = c->fam->meta; !st && m->key; m++) st = one_param(c, m, err);
+    if (!st) st = lgg__cv_vocab(c, o, err);
+    if (!st) st = wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
+    return st;
+}

@@ -1,0 +1,384 @@
+/* vocab.c -- tokenizer metadata as the reference converter writes it:
+ * SentencePiece pieces (tokenizer.model) amended by added_tokens.json and
+ * tokenizer_config.json's added_tokens_decoder, then the special tokens
+ * (tokenizer.json's added tokens, config.json's *_token_id), the add_*_token
+ * flags and the chat template. */
+#include "cvint.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { TT_NORMAL = 1, TT_CONTROL = 3, TT_USER = 4, TT_UNUSED = 5 };
+
+typedef struct vocab {
+    size_t n;
+    lgg_str *tok;
+    float *score;
+    int32_t *type;
+    char **owned; /* texts this file allocated, one per slot (NULL: points elsewhere) */
+} vocab;
+
+static void vocab_free(vocab *v) {
+    for (size_t i = 0; v->owned && i < v->n; i++) free(v->owned[i]);
+    free(v->owned);
+    free(v->tok);
+    free(v->score);
+    free(v->type);
+}
+
+static int vocab_set(vocab *v, size_t i, const char *s, size_t len) {
+    char *p = malloc(len + 1);
+    if (!p) return 0;
+    memcpy(p, s, len);
+    p[len] = 0;
+    free(v->owned[i]);
+    v->owned[i] = p;
+    v->tok[i].ptr = p;
+    v->tok[i].len = len;
+    return 1;
+}
+
+/* The reference's list of added tokens that are control tokens even when
+ * not marked special. */
+int lgg__cv_looks_special(const char *t) {
+    size_t n = strlen(t);
+#define PRE(s) (n >= sizeof(s) - 1 && !memcmp(t, s, sizeof(s) - 1))
+#define SUF(s) (n >= sizeof(s) - 1 && !memcmp(t + n - (sizeof(s) - 1), s, sizeof(s) - 1))
+    return !strcmp(t, "<pad>") || !strcmp(t, "<mask>") || !strcmp(t, "<2mass>") || !strcmp(t, "[@BOS@]") ||
+           (PRE("<|") && SUF("|>")) || (PRE("<\xef\xbd\x9c") && SUF("\xef\xbd\x9c>")) || (PRE("<unused") && SUF(">"));
+#undef PRE
+#undef SUF
+}
+
+static lgg_status read_file(const char *dir, const char *name, void **map, size_t *size, lgg_error *err) {
+    char *p = lgg__cv_path(dir, name);
+    if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    lgg_status st = LGG_OK;
+    if (fd < 0 || fstat(fd, &sb) != 0 || sb.st_size <= 0) {
+        st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, fd < 0 ? strerror(errno) : "empty or unreadable");
+    } else {
+        *size = (size_t)sb.st_size;
+        *map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (*map == MAP_FAILED) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: mmap: %s", p, strerror(errno));
+    }
+    if (fd >= 0) close(fd);
+    free(p);
+    return st;
+}
+
+/* Pieces of tokenizer.model into v (vocab_size slots, [PADi] for the rest). */
+static lgg_status spm_pieces(lgg_convert *c, vocab *v, void **map, size_t *msize, lgg_spm **spm, lgg_error *err) {
+    lgg_status st = read_file(c->dir, "tokenizer.model", map, msize, err);
+    if (st) return st;
+    lgg_error e2;
+    if ((st = lgg_spm_parse(*map, *msize, spm, &e2)) != LGG_OK)
+        return lgg__cv_fail(err, st, "%s/%s", c->dir, e2.message);
+    size_t np = lgg_spm_count(*spm);
+    json_t *vs = json_object_get(c->config, "vocab_size");
+    v->n = json_is_integer(vs) ? (size_t)json_integer_value(vs) : np;
+    if (json_is_integer(vs) && (json_integer_value(vs) < 0 || (uint64_t)json_integer_value(vs) < np))
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/tokenizer.model: %zu pieces, more than config.json's vocab_size %lld", c->dir, np,
+                            (long long)json_integer_value(vs));
+    if (v->n > (64u << 20)) return lgg__cv_fail(err, LGG_ERR_LIMIT, "%s/config.json: vocab_size %zu is too large", c->dir, v->n);
+    v->tok = calloc(v->n ? v->n : 1, sizeof *v->tok);
+    v->score = calloc(v->n ? v->n : 1, sizeof *v->score);
+    v->type = calloc(v->n ? v->n : 1, sizeof *v->type);
+    v->owned = calloc(v->n ? v->n : 1, sizeof *v->owned);
+    if (!v->tok || !v->score || !v->type || !v->owned) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < v->n; i++) {
+        if (i < np) {
+            const lgg_spm_piece *p = lgg_spm_at(*spm, i);
+            v->tok[i] = p->piece, v->score[i] = p->score, v->type[i] = p->type;
+            continue;
+        }
+        char pad[32];
+        int l = snprintf(pad, sizeof pad, "[PAD%zu]", i);
+        if (!vocab_set(v, i, pad, (size_t)l)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        v->score[i] = -10000.0f, v->type[i] = TT_UNUSED;
+    }
+    return LGG_OK;
+}
+
+static lgg_status added_tokens_json(lgg_convert *c, vocab *v, lgg_error *err) {
+    json_t *j;
+    lgg_status st = lgg__cv_json(c->dir, "added_tokens.json", 0, &j, err);
+    if (st || !j) return st;
+    const char *k;
+    json_t *id;
+    json_object_foreach(j, k, id) {
+        if (!json_is_integer(id) || json_integer_value(id) < 0) {
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/added_tokens.json: key '%s': id is not a token number", c->dir, k);
+            break;
+        }
+        if ((uint64_t)json_integer_value(id) >= v->n) continue; /* the reference warns and ignores it */
+        size_t i = (size_t)json_integer_value(id);
+        if (!vocab_set(v, i, k, strlen(k))) {
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+            break;
+        }
+        v->score[i] = -1000.0f, v->type[i] = TT_USER;
+    }
+    json_decref(j);
+    return st;
+}
+
+/* Replace every U+2581 (the SentencePiece space) with ' '. */
+char *lgg__cv_unspace(const char *s) {
+    char *o = malloc(strlen(s) + 1), *w = o;
+    if (!o) return NULL;
+    for (const char *p = s; *p;) {
+        if (!strncmp(p, "\xe2\x96\x81", 3)) *w++ = ' ', p += 3;
+        else *w++ = *p++;
+    }
+    *w = 0;
+    return o;
+}
+
+static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err) {
+    json_t *atd = json_object_get(tc, "added_tokens_decoder");
+    const char *k;
+    json_t *d;
+    json_object_foreach(atd, k, d) {
+        char *end;
+        errno = 0;
+        unsigned long long id = strtoull(k, &end, 10);
+        json_t *content = json_object_get(d, "content");
+        if (!*k || *end || errno || !json_is_string(content))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer_config.json: added_tokens_decoder key '%s': bad entry",
+                                c->dir, k);
+        if (id >= v->n)
+            return lgg__cv_fail(err, LGG_ERR_INVALID,
+                                "%s/tokenizer_config.json: added_tokens_decoder key '%s': beyond vocab_size %zu", c->dir,
+                                k, v->n);
+        const char *text = json_string_value(content);
+        json_t *sp = json_object_get(d, "special");
+        int special = json_is_true(sp) || lgg__cv_looks_special(text);
+        char *t = special ? strdup(text) : lgg__cv_unspace(text);
+        if (!t) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        int ok = vocab_set(v, (size_t)id, t, strlen(t));
+        free(t);
+        if (!ok) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        v->type[id] = special ? TT_CONTROL : TT_USER;
+        v->score[id] = -1000.0f;
+    }
+    return LGG_OK;
+}
+
+static lgg_status write_tokens(lgg_convert *c, const vocab *v, lgg_error *err) {
+    lgg_wvalue tok = {LGG_VT_ARRAY, LGG_VT_STRING, v->n, v->tok};
+    lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, v->n, v->score};
+    lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, v->n, v->type};
+    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", "llama", NULL) ||
+        lgg_writer_set_str(c->w, "tokenizer.ggml.pre", "default", NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tok, NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.scores", 21, &sc, NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.token_type", 25, &ty, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set the tokenizer's metadata");
+    return LGG_OK;
+}
+
+static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err) {
+    void *map = NULL;
+    size_t msize = 0;
+    lgg_spm *spm = NULL;
+    lgg_status st = spm_pieces(c, v, &map, &msize, &spm, err);
+    if (!st) st = added_tokens_json(c, v, err);
+    if (!st && tc) st = added_tokens_decoder(c, tc, v, err);
+    if (!st) st = write_tokens(c, v, err); /* the writer copies the texts */
+    lgg_spm_free(spm);
+    if (map && map != MAP_FAILED) munmap(map, msize);
+    return st;
+}
+
+enum { N_SPECIAL = 7 };
+static const char *const SPECIAL[N_SPECIAL] = {"bos", "eos", "unk", "sep", "pad", "cls", "mask"};
+/* The writer has no setter for cls, so the reference skips it. */
+static const char *const SPECIAL_KEY[N_SPECIAL] = {
+    "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id", "tokenizer.ggml.unknown_token_id",
+    "tokenizer.ggml.seperator_token_id", "tokenizer.ggml.padding_token_id", NULL, "tokenizer.ggml.mask_token_id"};
+
+typedef struct special {
+    int64_t id[N_SPECIAL];
+    int order[N_SPECIAL], n_order;
+    int add[2]; /* add_bos_token, add_eos_token: -1 unset */
+    size_t n_vocab;
+} special;
+
+static lgg_status set_special(lgg_convert *c, special *s, int typ, const json_t *v, const char *where, lgg_error *err) {
+    if (!json_is_integer(v)) return LGG_OK;
+    json_int_t id = json_integer_value(v);
+    if (id < 0)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: %s token id %lld is negative", c->dir, where, SPECIAL[typ],
+                            (long long)id);
+    if ((uint64_t)id >= s->n_vocab || s->id[typ] >= 0) return LGG_OK;
+    s->id[typ] = id;
+    s->order[s->n_order++] = typ;
+    return LGG_OK;
+}
+
+/* Special token names resolve only through tokenizer.json's added tokens. */
+static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s, lgg_error *err) {
+    json_t *tj = NULL;
+    lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+    if (st) return st;
+    json_t *added = tj ? json_object_get(tj, "added_tokens") : NULL;
+    for (int typ = 0; tc && typ < N_SPECIAL && !st; typ++) {
+        char key[32];
+        snprintf(key, sizeof key, "add_%s_token", SPECIAL[typ]);
+        json_t *a = json_object_get(tc, key);
+        if (typ < 2 && json_is_boolean(a)) s->add[typ] = json_is_true(a);
+        snprintf(key, sizeof key, "%s_token", SPECIAL[typ]);
+        json_t *e = json_object_get(tc, key);
+        if (json_is_object(e)) e = json_object_get(e, "content");
+        if (!json_is_string(e)) continue;
+        size_t i;
+        json_t *at;
+        json_array_foreach(added, i, at) {
+            json_t *ct = json_object_get(at, "content");
+            if (json_is_string(ct) && json_equal(ct, e)) {
+                st = set_special(c, s, typ, json_object_get(at, "id"), "tokenizer.json", err);
+                break;
+            }
+        }
+    }
+    json_decref(tj);
+    return st;
+}
+
+static lgg_status chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
+    json_t *ct = tc ? json_object_get(tc, "chat_template") : NULL;
+    if (json_is_string(ct))
+        return lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(ct), NULL)
+                   ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template")
+                   : LGG_OK;
+    if (!json_is_array(ct)) return LGG_OK;
+    const json_t *dflt = NULL;
+    lgg_str names[64];
+    char store[64][64];
+    size_t n = 0, i;
+    json_t *ch;
+    json_array_foreach(ct, i, ch) {
+        json_t *nm = json_object_get(ch, "name"), *tp = json_object_get(ch, "template");
+        const char *name = json_is_string(nm) ? json_string_value(nm) : "";
+        if (!*name || !json_is_string(tp)) continue;
+        if (!strcmp(name, "default")) {
+            dflt = tp;
+            continue;
+        }
+        if (n == 64 || strlen(name) >= 40)
+            return lgg__cv_fail(err, LGG_ERR_LIMIT, "%s/tokenizer_config.json: too many or too long chat template names", c->dir);
+        char key[96];
+        for (size_t k = 0; name[k]; k++) {
+            char ch2 = name[k];
+            store[n][k] = ((ch2 >= 'a' && ch2 <= 'z') || (ch2 >= 'A' && ch2 <= 'Z') || (ch2 >= '0' && ch2 <= '9')) ? ch2 : '_';
+            store[n][k + 1] = 0;
+        }
+        snprintf(key, sizeof key, "tokenizer.chat_template.%s", store[n]);
+        if (lgg_writer_set_str(c->w, key, json_string_value(tp), NULL))
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+        names[n].ptr = store[n], names[n].len = strlen(store[n]), n++;
+    }
+    lgg_wvalue arr = {LGG_VT_ARRAY, LGG_VT_STRING, n, names};
+    if (n && lgg_writer_set(c->w, "tokenizer.chat_templates", 24, &arr, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_templates");
+    if (dflt && lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(dflt), NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template");
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err) {
+    special s = {.n_vocab = n_vocab, .add = {-1, -1}};
+    for (int i = 0; i < N_SPECIAL; i++) s.id[i] = -1;
+    lgg_status st = special_from_tokenizer(c, tc, &s, err);
+    for (int typ = 0; typ < N_SPECIAL && !st; typ++) {
+        char key[32];
+        snprintf(key, sizeof key, "%s_token_id", SPECIAL[typ]);
+        st = set_special(c, &s, typ, json_object_get(c->config, key), "config.json", err);
+    }
+    for (int k = 0; k < s.n_order && !st; k++) {
+        int typ = s.order[k];
+        if (SPECIAL_KEY[typ] && lgg_writer_set_u32(c->w, SPECIAL_KEY[typ], (uint32_t)s.id[typ], NULL))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", SPECIAL_KEY[typ]);
+    }
+    static const char *const ADD_KEY[2] = {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token"};
+    for (int k = 0; k < 2 && !st; k++)
+        if (s.add[k] >= 0 && lgg_writer_set_bool(c->w, ADD_KEY[k], s.add[k] != 0, NULL))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", ADD_KEY[k]);
+    if (!st) st = chat_template(c, tc, err);
+    return st;
+}
+
+/* The end-of-turn id the reference gives every Gemma: named by
+ * tokenizer_config.json's eot_token (through tokenizer.json's added
+ * tokens), else config.json's eot_token_id, else 107. */
+static lgg_status gemma_eot(lgg_convert *c, json_t *tc, lgg_error *err) {
+    json_int_t id = -1;
+    json_t *e = tc ? json_object_get(tc, "eot_token") : NULL;
+    if (json_is_object(e)) e = json_object_get(e, "content");
+    if (json_is_string(e)) {
+        json_t *tj = NULL;
+        lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+        if (st) return st;
+        size_t i;
+        json_t *at;
+        json_array_foreach(tj ? json_object_get(tj, "added_tokens") : NULL, i, at) {
+            json_t *ct = json_object_get(at, "content"), *v = json_object_get(at, "id");
+            if (json_is_string(ct) && json_equal(ct, e)) {
+                if (json_is_integer(v)) id = json_integer_value(v);
+                break;
+            }
+        }
+        json_decref(tj);
+    }
+    json_t *cfg = json_object_get(c->config, "eot_token_id");
+    if (id < 0 && json_is_integer(cfg)) id = json_integer_value(cfg);
+    if (id < 0) id = 107;
+    if (id > UINT32_MAX) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: eot token id %lld is out of range", c->dir, (long long)id);
+    return lgg_writer_set_u32(c->w, "tokenizer.ggml.eot_token_id", (uint32_t)id, NULL)
+               ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.eot_token_id")
+               : LGG_OK;
+}
+
+static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
+    if (c->fam->flags & CV_F_EOT_107) {
+        lgg_status st = gemma_eot(c, tc, err);
+        if (st) return st;
+    }
+    json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
+    int set = -1;
+    if ((c->fam->flags & CV_F_PREFIX_SPACE_FROM_CONFIG) && json_is_boolean(aps)) set = json_is_true(aps);
+    if (c->fam->flags & CV_F_SPACE_PREFIX_FALSE) set = 0;
+    if (set >= 0 && lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", set != 0, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
+    json_t *tc = NULL;
+    lgg_status st = lgg__cv_json(c->dir, "tokenizer_config.json", 0, &tc, err);
+    if (st) return st;
+    vocab v = {0};
+    if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
+        st = spm_vocab(c, tc, &v, err);
+        if (!st) st = lgg__cv_special_vocab(c, tc, v.n, err);
+    } else if (c->fam->vocab & CV_V_BPE) {
+        st = lgg__cv_bpe(c, tc, o, err);
+    } else {
+        char *p = lgg__cv_path(c->dir, "tokenizer.model");
+        st = lgg__cv_fail(err, LGG_ERR_IO, "%s: no such file", p ? p : "tokenizer.model");
+        free(p);
+    }
+    if (!st) st = family_extras(c, tc, err);
+    vocab_free(&v);
+    json_decref(tc);
+    return st;
+}

@@ -1,0 +1,430 @@
+/* test_convert.c -- `gguf convert` and libgguf-convert.
+ *
+ * Golden: every run in ../shared/golden/convert/index.json of a supported
+ * model is converted again and must have the sha256 llama.cpp's
+ * convert_hf_to_gguf.py (b4747) gave, and equal the stored file byte for
+ * byte where one is kept; the default invocation must choose the same file
+ * name.  Bad input: hand-made model directories (a tiny llama with a
+ * SentencePiece vocabulary) broken one way at a time must fail with exit
+ * status 1, a message naming the file and the tensor or key, and no output
+ * or temporary file left behind. */
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS /* cross builds without jansson and libcrypto */
+
+#include <dirent.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+
+static const uint32_t OUTTYPES[] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0,
+                                    LGG_CONVERT_AUTO};
+static const char *const OUTNAMES[] = {"f32", "f16", "bf16", "q8_0", "auto"};
+
+/* The models whose vocabulary this converter reads so far. */
+static int supported(const char *family) {
+    return !strcmp(family, "llama-spm") || !strcmp(family, "gemma2") || !strcmp(family, "qwen2");
+}
+
+static uint32_t outtype_of(const char *s) {
+    for (size_t i = 0; i < 5; i++)
+        if (!strcmp(s, OUTNAMES[i])) return OUTTYPES[i];
+    return 99;
+}
+
+static int lib_threads; /* lgg_convert_options.n_threads for convert_lib */
+
+/* Convert through the library into the scratch directory; the path (static
+ * buffer) or NULL. */
+static const char *convert_lib(const char *dir, uint32_t outtype, const char *tag) {
+    static char out[4096];
+    snprintf(out, sizeof out, "%s/%s.gguf", scratch_dir(), tag);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = outtype;
+    o.n_threads = lib_threads;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    if (lgg_convert_open(dir, &o, &c, &err)) {
+        test_fail(__FILE__, __LINE__, "%s: %s", tag, err.message);
+        return NULL;
+    }
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    wo.flags |= LGG_WRITE_NO_SYNC;
+    lgg_status st = lgg_writer_write_file(lgg_convert_writer(c), out, &wo, &err);
+    if (st) test_fail(__FILE__, __LINE__, "%s: write: %s", tag, err.message);
+    lgg_convert_free(c);
+    return st ? NULL : out;
+}
+
+static void check_run(const json_t *run, const char *gdir, int *n_same) {
+    const char *model = json_string_value(json_object_get(run, "model"));
+    const char *ot = json_string_value(json_object_get(run, "outtype"));
+    const char *want = json_string_value(json_object_get(run, "sha256"));
+    if (!model || !ot || !want) return;
+    char dir[4096], tag[256];
+    snprintf(dir, sizeof dir, "%s/%s", gdir, model);
+    snprintf(tag, sizeof tag, "%s.%s", model, ot);
+    const char *out = convert_lib(dir, outtype_of(ot), tag);
+    if (!out) return;
+    size_t n = 0;
+    unsigned char *got = read_file(out, &n);
+    REQUIRE(got);
+    char hex[65];
+    sha256_hex(got, n, hex);
+    CHECKF(!strcmp(hex, want), "%s: sha256 %s, reference %s", tag, hex, want);
+    if (!strcmp(hex, want)) (*n_same)++;
+    if (json_is_true(json_object_get(run, "stored"))) {
+        char ref[4200];
+        snprintf(ref, sizeof ref, "%s/%s", gdir, json_string_value(json_object_get(run, "output")));
+        size_t rn = 0;
+        unsigned char *r = read_file(ref, &rn);
+        CHECKF(r && rn == n && !memcmp(r, got, n), "%s: differs from the stored %s", tag, ref);
+        free(r);
+    }
+    free(got);
+    unlink(out);
+}
+
+static json_t *load_index(const char **gdir) {
+    *gdir = shared_path("golden/convert");
+    char p[4200];
+    snprintf(p, sizeof p, "%s/index.json", *gdir);
+    return json_load_file(p, 0, NULL);
+}
+
+static const char *family_of(const json_t *idx, const char *model) {
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(idx, "models"), i, m) {
+        if (!strcmp(json_string_value(json_object_get(m, "model")), model))
+            return json_string_value(json_object_get(m, "family"));
+    }
+    return "";
+}
+
+TEST(convert_golden) {
+    static char gdir[2048];
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return; /* reference material absent */
+    snprintf(gdir, sizeof gdir, "%s", g);
+    size_t i;
+    json_t *run;
+    int n_same = 0, n_runs = 0;
+    json_array_foreach(json_object_get(idx, "runs"), i, run) {
+        const char *model = json_string_value(json_object_get(run, "model"));
+        if (!model || !supported(family_of(idx, model))) continue;
+        n_runs++;
+        check_run(run, gdir, &n_same);
+    }
+    CHECKF(n_runs >= 15 && n_same == n_runs, "%d of %d runs byte-identical", n_same, n_runs);
+    json_decref(idx);
+}
+
+/* The bytes do not depend on the number of threads converting rows. */
+TEST(convert_golden_threads) {
+    static char gdir[2048];
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    snprintf(gdir, sizeof gdir, "%s", g);
+    size_t i;
+    json_t *run;
+    int n_same = 0;
+    for (int nt = 1; nt <= 5; nt += 4) {
+        lib_threads = nt;
+        json_array_foreach(json_object_get(idx, "runs"), i, run) {
+            const char *model = json_string_value(json_object_get(run, "model"));
+            const char *ot = json_string_value(json_object_get(run, "outtype"));
+            if (model && ot && !strcmp(model, "gemma-2-tiny-12L-test") && strcmp(ot, "auto")) check_run(run, gdir, &n_same);
+        }
+    }
+    lib_threads = 0;
+    CHECKF(n_same == 8, "%d of 8 runs with 1 and 5 threads byte-identical", n_same);
+    json_decref(idx);
+}
+
+/* The default invocation: the reference's file name, in the current directory. */
+TEST(convert_default_name) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    char gdir[4096], abs_build[4096];
+    REQUIRE(realpath(g, gdir) && realpath(build_dir(), abs_build));
+    size_t i;
+    json_t *d;
+    json_array_foreach(json_object_get(idx, "default_invocation"), i, d) {
+        const char *model = json_string_value(json_object_get(d, "model"));
+        const char *written = json_string_value(json_array_get(json_object_get(d, "written"), 0));
+        if (!model || !written || !supported(family_of(idx, model))) continue;
+        const char *base = strrchr(written, '/') ? strrchr(written, '/') + 1 : written;
+        char cmd[12000];
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s/gguf' convert -q --no-fsync '%s/%s'", scratch_dir(), abs_build, gdir,
+                 model);
+        char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+        char *out = NULL, *err = NULL;
+        size_t ol, el;
+        int status = -1;
+        REQUIRE(run_capture(argv, &out, &ol, &err, &el, &status) == 0);
+        CHECKF(status == 0, "%s: exit %d: %s", model, status, err);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", scratch_dir(), base);
+        size_t n = 0;
+        unsigned char *got = read_file(path, &n);
+        CHECKF(got != NULL, "%s: %s was not written", model, base);
+        if (got) {
+            char hex[65];
+            sha256_hex(got, n, hex);
+            CHECK_STR(hex, json_string_value(json_object_get(d, "sha256")));
+        }
+        free(got);
+        unlink(path);
+        free(out);
+        free(err);
+    }
+    json_decref(idx);
+}
+
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* A legacy imatrix with a vector of `ne0` positive weights for every 2-D
+ * tensor of `f` (so every very-low-bit type can be used). */
+static const char *make_imatrix(const lgg_file *f, const char *tag) {
+    static char path[4200];
+    snprintf(path, sizeof path, "%s/%s.imatrix", scratch_dir(), tag);
+    FILE *o = fopen(path, "wb");
+    if (!o) return NULL;
+    int32_t n = 0;
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) n += lgg_tensor_at(f, i)->n_dims >= 2;
+    fwrite(&n, 4, 1, o);
+    uint32_t seed = 12345;
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+        const lgg_tensor *t = lgg_tensor_at(f, i);
+        if (t->n_dims < 2) continue;
+        int32_t len = (int32_t)t->name.len, calls = 1, nv = (int32_t)(t->ne[0] * (t->n_dims > 2 ? t->ne[2] : 1));
+        fwrite(&len, 4, 1, o);
+        fwrite(t->name.ptr, 1, (size_t)len, o);
+        fwrite(&calls, 4, 1, o);
+        fwrite(&nv, 4, 1, o);
+        for (int32_t k = 0; k < nv; k++) {
+            seed = seed * 1103515245u + 12345u;
+            float v = 0.05f + (float)(seed >> 8) / (float)(1u << 24);
+            fwrite(&v, 4, 1, o);
+        }
+    }
+    fclose(o);
+    return path;
+}
+
+static int n_fused_same;
+
+/* One preset both ways: auto conversion then the quantizer, and fused. */
+static void fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix) {
+    char tag[256], two[4200], one[4200];
+    snprintf(tag, sizeof tag, "%s.auto", model);
+    const char *autop = convert_lib(dir, LGG_CONVERT_AUTO, tag);
+    REQUIRE(autop);
+    char autopath[4200];
+    snprintf(autopath, sizeof autopath, "%s", autop);
+    snprintf(two, sizeof two, "%s/%s.%s.two.gguf", scratch_dir(), model, preset);
+    snprintf(one, sizeof one, "%s/%s.%s.one.gguf", scratch_dir(), model, preset);
+    lgg_file *f = NULL;
+    lgg_error err;
+    REQUIRE(lgg_open_file(autopath, NULL, &f, &err) == LGG_OK);
+    lgg_imatrix *im = NULL;
+    const char *imf = with_imatrix ? make_imatrix(f, model) : NULL;
+    if (imf) REQUIRE(lgg_imatrix_load_file(imf, NULL, &im, &err) == LGG_OK);
+    lgg_quant_options qo;
+    lgg_quant_options_init(&qo);
+    qo.preset = lgg_quant_preset_find(preset);
+    qo.imatrix = im;
+    REQUIRE(qo.preset);
+    lgg_quant_write_options qw;
+    lgg_quant_write_options_init(&qw);
+    qw.n_threads = 2;
+    qw.imatrix_file = imf;
+    qw.write_flags = LGG_WRITE_NO_SYNC;
+    lgg_quant_plan *p = NULL;
+    lgg_status st2 = lgg_quant_plan_create((const lgg_file *const *)&f, 1, &qo, &p, &err);
+    if (st2 == LGG_OK) st2 = lgg_quant_plan_write(p, two, &qw, &err);
+    lgg_quant_plan_free(p);
+    lgg_close(f);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = LGG_CONVERT_AUTO;
+    lgg_convert *c = NULL;
+    REQUIRE(lgg_convert_open(dir, &o, &c, &err) == LGG_OK);
+    qw.n_threads = 3;
+    lgg_status st1 = lgg_convert_write_quantized(c, &qo, &qw, one, &err);
+    lgg_convert_free(c);
+    lgg_imatrix_free(im);
+    CHECKF(st1 == st2, "%s %s: fused status %d, two-step %d (%s)", model, preset, st1, st2, err.message);
+    if (st1 == LGG_OK && st2 == LGG_OK) {
+        size_t n1 = 0, n2 = 0;
+        unsigned char *a = read_file(one, &n1), *b = read_file(two, &n2);
+        CHECKF(a && b && n1 == n2 && !memcmp(a, b, n1), "%s %s%s: fused output differs from the two-step one", model,
+               preset, imf ? " (imatrix)" : "");
+        n_fused_same += a && b && n1 == n2 && !memcmp(a, b, n1);
+        free(a);
+        free(b);
+    }
+    unlink(one);
+    unlink(two);
+    unlink(autopath);
+}
+
+TEST(convert_fused_presets) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    static const char *const models[] = {"TinyLlama-2-Test-2x32", "gemma-2-tiny-12L-test"};
+    static const char *const presets[] = {"Q4_K_M", "Q8_0", "Q6_K", "Q5_K_S", "IQ4_XS", "Q4_0", "Q2_K", "Q3_K_L", "F16", "BF16"};
+    for (size_t m = 0; m < 2; m++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", g, models[m]);
+        for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) fused_vs_two_step(dir, models[m], presets[i], 0);
+        fused_vs_two_step(dir, models[m], "IQ2_XXS", 1);
+        fused_vs_two_step(dir, models[m], "Q4_K_M", 1);
+    }
+    CHECKF(n_fused_same == 24, "%d of 24 fused outputs equal the two-step ones", n_fused_same);
+}
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* --vocab-only: the reference's metadata without general.size_label (no
+ * tensors to count), no tensors, and the name "<base>-<finetune>-vocab.gguf". */
+TEST(convert_vocab_only) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    char dir[4096], ref[4200], abs_build[4096], cmd[12000];
+    REQUIRE(realpath(g, dir) && realpath(build_dir(), abs_build));
+    snprintf(ref, sizeof ref, "%s/TinyLlama-2-Test-2x32.f16.gguf", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/gguf' convert --vocab-only -q --no-fsync '%s/TinyLlama-2-Test-2x32'",
+             scratch_dir(), abs_build, dir);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    char *so = NULL, *se = NULL;
+    size_t sl, el;
+    int status = -1;
+    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
+    CHECKF(status == 0, "exit %d: %s", status, se);
+    free(so);
+    free(se);
+    char out[4200];
+    snprintf(out, sizeof out, "%s/TinyLlama-2-Test-2x32-vocab.gguf", scratch_dir());
+    lgg_file *a = NULL, *b = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &a, NULL) == LGG_OK);
+    REQUIRE(lgg_open_file(ref, NULL, &b, NULL) == LGG_OK);
+    CHECK_EQ_U(lgg_tensor_count(a), 0);
+    CHECK_EQ_U(lgg_kv_count(a) + 1, lgg_kv_count(b));
+    for (uint64_t i = 0, j = 0; i < lgg_kv_count(a) && j < lgg_kv_count(b); i++, j++) {
+        const lgg_kv *x = lgg_kv_at(a, i), *y = lgg_kv_at(b, j);
+        if (y->key.len == 18 && !memcmp(y->key.ptr, "general.size_label", 18)) y = lgg_kv_at(b, ++j);
+        CHECKF(x->key.len == y->key.len && !memcmp(x->key.ptr, y->key.ptr, x->key.len) && x->value.type == y->value.type,
+               "key %llu: %.*s, reference %.*s", (unsigned long long)i, (int)x->key.len, x->key.ptr, (int)y->key.len,
+               y->key.ptr);
+    }
+    lgg_close(a);
+    lgg_close(b);
+    unlink(out);
+}
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* --split-max-size / --split-max-tensors: the same shards as `gguf split`
+ * (llama-gguf-split's bytes) of the unsplit conversion. */
+static void split_case(const char *model, const char *opt, const char *val, const char *golden) {
+    char dir[4096], abs_build[4096], cmd[32768];
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    REQUIRE(realpath(g, dir) && realpath(build_dir(), abs_build));
+    const char *opt2 = !strcmp(opt, "--split-max-size") ? "--max-size" : "--max-tensors";
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && rm -rf split && mkdir split && cd split && '%s/gguf' convert -q --no-fsync %s %s '%s/%s' -o cv.gguf"
+             " && '%s/gguf' split %s %s '%s/%s' ref >/dev/null && n=0 && for f in ref-*; do cmp \"$f\" \"cv-${f#ref-}\" || exit 1;"
+             " n=$((n+1)); done && test $n -gt 1 && ls | grep -c . ",
+             scratch_dir(), abs_build, opt, val, dir, model, abs_build, opt2, val, dir, golden);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    char *so = NULL, *se = NULL;
+    size_t sl, el;
+    int status = -1;
+    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
+    CHECKF(status == 0, "%s %s %s: status %d, %s %s", model, opt, val, status, so, se);
+    free(so);
+    free(se);
+}
+
+TEST(convert_split) {
+    split_case("TinyLlama-2-Test-2x32", "--split-max-tensors", "7", "TinyLlama-2-Test-2x32.f16.gguf");
+    split_case("gemma-2-tiny-12L-test", "--split-max-size", "300K", "gemma-2-tiny-12L-test.f16.gguf");
+}
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* --outtype PRESET against llama.cpp itself: the golden auto conversion
+ * (the reference converter's f16, or bf16 for gemma) quantized by
+ * llama-quantize b4747, built outside the repo; its outputs' sha256. */
+static const struct {
+    const char *model, *preset, *sha256;
+} LLAMA_QUANTIZE[] = {
+    {"TinyLlama-2-Test-2x32", "Q4_K_M", "4528d4562f056b4ea2ad92ffed2963ca995d48f271dbe139d46e8d8066981699"},
+    {"TinyLlama-2-Test-2x32", "Q8_0", "57fe762f9e386409499b732b69802e728f46ea3438983d7b7ea79eaa38bdd81e"},
+    {"TinyLlama-2-Test-2x32", "IQ4_XS", "4a6e85010673de71ce863d2a6778d49a562ce8186726a3c0cc523fb853a59d6b"},
+    {"TinyLlama-2-Test-2x32", "Q5_K_S", "caafd41f276226d083535a7bf290624ac42cf0766f823a563f4948cc45e5a58e"},
+    {"TinyLlama-2-Test-2x32", "Q2_K", "9c99417ca8ea31d1cf5f4ec175247d569c8d051a439942c67b9493d115fe9319"},
+    {"TinyLlama-2-Test-2x32", "Q6_K", "b74887648716331106dcde920e35fd2bc311001054ce9c395ef6c28bf8791379"},
+    {"gemma-2-tiny-12L-test", "Q4_K_M", "e84e0eba4ff5d9b07a4a9584d72cd2a4fdf9de0b8c0e951cdbbe8b349feb43df"},
+    {"gemma-2-tiny-12L-test", "Q8_0", "c586b13c5e0221a215d90c79b82312bb59a8893145d40c43e8dd27d868f9b569"},
+    {"gemma-2-tiny-12L-test", "IQ4_XS", "5b171de43140d74643457fee2be562c486e1d4f74fa632bbeeb5dc784bc1a9ce"},
+    {"gemma-2-tiny-12L-test", "Q5_K_S", "720b92e2039bb2e44264ff9f4097e502aebf4f5ec5e1eded0291e0395ebc6d9a"},
+    {"gemma-2-tiny-12L-test", "Q2_K", "1ab4a252d24663c48147e8948b9dbf1b8327c1127c769e9a5ae027a039817aae"},
+    {"gemma-2-tiny-12L-test", "Q6_K", "a514e8730098f62c1a997bb2d1c936866db794b664b9cfa69bd9ad183c55a88b"},
+};
+
+TEST(convert_fused_vs_llama_quantize) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    int same = 0, n = (int)(sizeof LLAMA_QUANTIZE / sizeof LLAMA_QUANTIZE[0]);
+    for (int i = 0; i < n; i++) {
+        char dir[4096], out[4200];
+        snprintf(dir, sizeof dir, "%s/%s", g, LLAMA_QUANTIZE[i].model);
+        snprintf(out, sizeof out, "%s/lq.gguf", scratch_dir());
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.outtype = LGG_CONVERT_AUTO;
+        lgg_quant_options qo;
+        lgg_quant_options_init(&qo);
+        qo.preset = lgg_quant_preset_find(LLAMA_QUANTIZE[i].preset);
+        lgg_quant_write_options qw;
+        lgg_quant_write_options_init(&qw);
+        qw.write_flags = LGG_WRITE_NO_SYNC;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) st = lgg_convert_write_quantized(c, &qo, &qw, out, &err);
+        lgg_convert_free(c);
+        size_t len = 0;
+        unsigned char *b = st == LGG_OK ? read_file(out, &len) : NULL;
+        char hex[65] = "";
+        if (b) sha256_hex(b, len, hex);
+        free(b);
+        unlink(out);
+        CHECKF(!strcmp(hex, LLAMA_QUANTIZE[i].sha256), "%s %s: sha256 %s, llama-quantize %s (%s)", LLAMA_QUANTIZE[i].model,
+               LLAMA_QUANTIZE[i].preset, hex, LLAMA_QUANTIZE[i].sha256, st ? err.message : "");
+        same += !strcmp(hex, LLAMA_QUANTIZE[i].sha256);
+    }
+    CHECKF(same == n, "%d of %d fused conversions equal llama-quantize's output", same, n);
+}
+#endif
