@@ -170,6 +170,7 @@ static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out,
     qw.n_threads = c->threads;
     qw.imatrix_file = c->imatrix;
     if (c->no_fsync) qw.write_flags |= LGG_WRITE_NO_SYNC;
+    qw.temp_fn = cli_temp_note; /* a signal removes the temporary file */
     lgg_status st = lgg_convert_write_quantized(cv, &qo, &qw, out, err);
     lgg_imatrix_free(im);
     return st;
@@ -208,6 +209,7 @@ int cmd_convert(int argc, char **argv) {
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     if (c.no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
+    wo.temp_fn = cli_temp_note; /* the split shards' temporary files too */
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
     if (!c.quiet) lgg_convert_set_progress(cv, on_progress, &prog);

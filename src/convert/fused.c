@@ -106,6 +106,8 @@ lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *
         lgg_write_options wo;
         lgg_write_options_init(&wo);
         wo.flags = qw->write_flags;
+        wo.temp_fn = qw->temp_fn; /* the caller may remove the temporary file on a signal */
+        wo.temp_ud = qw->temp_ud;
         c->done = 0;
         if (qw->n_threads > 0) c->n_threads = qw->n_threads;
         st = lgg_writer_write_file(w, path, &wo, err);
