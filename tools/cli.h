@@ -93,6 +93,7 @@ int cmd_split(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_name(int argc, char **argv);
 int cmd_quantize(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */
 typedef struct cli_edit {

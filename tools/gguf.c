@@ -21,6 +21,7 @@ static const cli_command COMMANDS[] = {
     {"merge", "merge a shard set back into one file", cmd_merge},
     {"name", "print the file name the naming convention recommends", cmd_name},
     {"quantize", "quantize a model with llama-quantize's presets (same bytes)", cmd_quantize},
+    {"estimate", "memory llama.cpp needs to run a model: weights, KV cache, buffers", cmd_estimate},
     {NULL, NULL, NULL},
 };
 
