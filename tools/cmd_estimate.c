@@ -289,7 +289,7 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
     const lgg_estimate_part *parts[3] = {&e->all, &e->host, &e->device};
     int nv = e->n_gpu_layers ? 3 : 1;
     if (nv == 1) printf("%-9s %15s %11s\n", "", "bytes", "MiB");
-    else printf("%-9s %27s %27s %27s\n", "", "total (bytes, MiB)", "host", "device");
+    else printf("%-9s %27s %27s %27s\n", "", "host + device (bytes, MiB)", "host", "device");
     static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
     for (int r = 0; r < 6; r++) {
         uint64_t v[3];

@@ -1,0 +1,309 @@
+/* test_estimate.c -- lgg_estimate_model and `gguf estimate` against what
+ * llama.cpp b4747 allocated: the golden set (../shared/golden/estimate) and
+ * our own cases (tests/estimate/cases.json), both over models their python3
+ * generators write (sparse, all-zero weights) into the scratch directory.
+ * Weights, K, V and output must be exact; the compute buffer within 10%. */
+#include "gen.h"
+#include "libgguf.h"
+#include "test.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- models from the generators ---- */
+
+static const char *python3(void) {
+    static char path[4096];
+    const char *env = getenv("PATH");
+    if (path[0]) return path;
+    for (const char *p = env ? env : "/usr/bin:/bin"; *p;) {
+        const char *q = strchr(p, ':');
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        snprintf(path, sizeof path, "%.*s/python3", (int)n, p);
+        if (n && access(path, X_OK) == 0) return path;
+        p += n + (q ? 1 : 0);
+    }
+    path[0] = 0;
+    return NULL;
+}
+
+/* Write PRESET with GENERATOR into the scratch directory once per run;
+ * returns its path (static per preset) or NULL. */
+static const char *model_path(const char *generator, const char *preset) {
+    static char done[32][64], paths[32][512];
+    static int n;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(done[i], preset)) return paths[i];
+    const char *py = python3();
+    if (!py || n == 32 || access(generator, R_OK) != 0) return NULL;
+    snprintf(paths[n], sizeof paths[n], "%s/%s.gguf", scratch_dir(), preset);
+    char *argv[] = {(char *)py, (char *)generator, (char *)preset, paths[n], NULL};
+    char *out, *err;
+    size_t ol, el;
+    int status;
+    if (run_capture(argv, &out, &ol, &err, &el, &status) != 0) return NULL;
+    if (status != 0) fprintf(stderr, "  %s %s: %s", generator, preset, err);
+    free(out);
+    free(err);
+    if (status != 0) return NULL;
+    snprintf(done[n], sizeof done[n], "%s", preset);
+    return paths[n++];
+}
+
+static const char *own_generator(void) { return "tests/estimate/gen_models.py"; }
+
+/* ---- checks shared by both reference sets ---- */
+
+static bool within(uint64_t got, uint64_t want, double frac) {
+    double d = (double)got - (double)want;
+    return (d < 0 ? -d : d) <= frac * (double)want;
+}
+
+static uint64_t ju(json_t *o, const char *k) { return (uint64_t)json_integer_value(json_object_get(o, k)); }
+
+static bool estimate_file(const char *path, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err,
+                          lgg_status *st) {
+    lgg_file *f = NULL;
+    if (lgg_open_file(path, NULL, &f, err) != LGG_OK) return false;
+    const lgg_file *files[1] = {f};
+    *st = lgg_estimate_model(files, 1, p, e, err);
+    lgg_close(f);
+    return true;
+}
+
+/* --fit at a reference's total: the context found is the reference's, or
+ * one padding step from it (the compute buffer is a model), and it is the
+ * largest that fits by the estimate's own figures. */
+static void check_fit(const char *tag, const char *path, const lgg_estimate_params *p, uint64_t budget,
+                      uint32_t want_ctx) {
+    lgg_file *f = NULL;
+    lgg_error err;
+    REQUIRE(lgg_open_file(path, NULL, &f, &err) == LGG_OK);
+    const lgg_file *files[1] = {f};
+    uint32_t ctx = 0;
+    lgg_status st = lgg_estimate_fit_ctx(files, 1, p, budget, 0, &ctx, &err);
+    CHECKF(st == LGG_OK, "%s: fit: %s", tag, err.message);
+    uint32_t pad = p->flash_attn ? 256 : 32;
+    CHECKF(ctx + pad >= want_ctx && ctx <= want_ctx + pad, "%s: fit %u for a budget that ran %u", tag, ctx, want_ctx);
+    lgg_estimate_params q = *p;
+    lgg_estimate e;
+    q.n_ctx = ctx;
+    CHECK(lgg_estimate_model(files, 1, &q, &e, &err) == LGG_OK && e.host.total <= budget);
+    q.n_ctx = ctx + pad;
+    CHECK(lgg_estimate_model(files, 1, &q, &e, &err) == LGG_OK && e.host.total > budget);
+    lgg_close(f);
+}
+
+TEST(estimate_golden) {
+    char gen[4096], idx[4096];
+    snprintf(gen, sizeof gen, "%s", shared_path("golden/estimate/gen_gguf.py"));
+    snprintf(idx, sizeof idx, "%s", shared_path("golden/estimate/index.json"));
+    json_error_t je;
+    json_t *root = json_load_file(idx, 0, &je);
+    if (!root || !python3()) {
+        fprintf(stderr, "  (estimate_golden: no %s or no python3; skipped)\n", root ? "python3" : idx);
+        json_decref(root);
+        return;
+    }
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 14);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i), *s = json_object_get(c, "settings"), *b = json_object_get(c, "bytes");
+        json_t *eff = json_object_get(c, "effective");
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *file = json_string_value(json_object_get(c, "model"));
+        json_t *model = json_object_get(json_object_get(root, "models"), file);
+        const char *path = model_path(gen, json_string_value(json_object_get(model, "preset")));
+        CHECKF(path != NULL, "%s: could not generate %s", tag, file);
+        if (!path) continue;
+        lgg_estimate_params p;
+        lgg_estimate_params_init(&p);
+        p.n_ctx = (uint32_t)ju(s, "ctx");
+        p.n_batch = (uint32_t)ju(s, "batch");
+        p.n_ubatch = (uint32_t)ju(s, "ubatch");
+        p.n_seq_max = (uint32_t)ju(s, "parallel");
+        p.flash_attn = json_is_true(json_object_get(s, "flash_attn"));
+        p.no_mmap = !json_is_true(json_object_get(s, "mmap"));
+        const char *tk = json_string_value(json_object_get(s, "cache_type_k"));
+        const char *tv = json_string_value(json_object_get(s, "cache_type_v"));
+        REQUIRE(lgg_type_from_name(tk, strlen(tk), &p.type_k) == LGG_OK);
+        REQUIRE(lgg_type_from_name(tv, strlen(tv), &p.type_v) == LGG_OK);
+        lgg_estimate e;
+        lgg_error err;
+        lgg_status st;
+        REQUIRE(estimate_file(path, &p, &e, &err, &st));
+        CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+        if (st != LGG_OK) continue;
+        CHECKF(e.all.weights == ju(b, "weights_total"), "%s: weights %llu", tag, (unsigned long long)e.all.weights);
+        CHECKF(e.all.kv_k == ju(b, "kv_k") && e.all.kv_v == ju(b, "kv_v"), "%s: K %llu V %llu", tag,
+               (unsigned long long)e.all.kv_k, (unsigned long long)e.all.kv_v);
+        CHECKF(e.all.output == ju(b, "output"), "%s: output %llu", tag, (unsigned long long)e.all.output);
+        CHECKF(within(e.all.compute, ju(b, "compute_total"), 0.10), "%s: compute %llu, llama.cpp %llu", tag,
+               (unsigned long long)e.all.compute, (unsigned long long)ju(b, "compute_total"));
+        CHECK(within(e.all.total, ju(b, "total"), 0.10));
+        CHECK(e.n_ctx == ju(eff, "n_ctx") && e.n_batch == ju(eff, "n_batch") && e.n_ubatch == ju(eff, "n_ubatch"));
+        CHECK(e.kv_size == ju(eff, "kv_size") && e.n_seq_max == ju(eff, "n_seq_max"));
+        CHECK(e.flash_attn == json_is_true(json_object_get(eff, "flash_attn")));
+        check_fit(tag, path, &p, ju(b, "total"), (uint32_t)ju(eff, "n_ctx"));
+    }
+    json_decref(root);
+}
+
+/* Settings from llama-cli's arguments as tests/estimate/cases.json records them. */
+static void params_from_options(json_t *opts, lgg_estimate_params *p) {
+    lgg_estimate_params_init(p);
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        const char *a = json_string_value(json_array_get(opts, i));
+        const char *v = json_string_value(json_array_get(opts, i + 1));
+        uint32_t *u = !strcmp(a, "-c") ? &p->n_ctx : !strcmp(a, "-b") ? &p->n_batch : !strcmp(a, "-ub") ? &p->n_ubatch
+                      : !strcmp(a, "-np") ? &p->n_seq_max : NULL;
+        if (u && v) *u = (uint32_t)strtoul(v, NULL, 10), i++;
+        else if (!strcmp(a, "-ctk") && v) lgg_type_from_name(v, strlen(v), &p->type_k), i++;
+        else if (!strcmp(a, "-ctv") && v) lgg_type_from_name(v, strlen(v), &p->type_v), i++;
+        else if (!strcmp(a, "-fa")) p->flash_attn = true;
+        else if (!strcmp(a, "--no-mmap")) p->no_mmap = true;
+    }
+}
+
+static bool mib_agrees(uint64_t bytes, double printed) {
+    char got[64], want[64];
+    snprintf(got, sizeof got, "%.2f", (double)((float)bytes / (1024.0f * 1024.0f)));
+    snprintf(want, sizeof want, "%.2f", printed);
+    return !strcmp(got, want);
+}
+
+TEST(estimate_cases) {
+    json_error_t je;
+    json_t *root = json_load_file("tests/estimate/cases.json", 0, &je);
+    REQUIRE(root != NULL);
+    if (!python3()) {
+        fprintf(stderr, "  (estimate_cases: no python3; skipped)\n");
+        json_decref(root);
+        return;
+    }
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 30);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i), *b = json_object_get(c, "bytes"), *eff = json_object_get(c, "effective");
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *path = model_path(own_generator(), json_string_value(json_object_get(c, "preset")));
+        CHECKF(path != NULL, "%s: could not generate the model", tag);
+        if (!path) continue;
+        lgg_estimate_params p;
+        params_from_options(json_object_get(c, "options"), &p);
+        lgg_estimate e;
+        lgg_error err;
+        lgg_status st;
+        REQUIRE(estimate_file(path, &p, &e, &err, &st));
+        if (ju(c, "exit_status") != 0) {
+            /* llama.cpp refused these settings: so must we, with its reason */
+            CHECKF(st == LGG_ERR_ARG && strstr(err.message, "V cache quantization requires flash_attn"),
+                   "%s: status %d: %s", tag, (int)st, err.message);
+            continue;
+        }
+        CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+        if (st != LGG_OK) continue;
+        const char *key;
+        json_t *val;
+        json_object_foreach(json_object_get(b, "weights"), key, val) {
+            CHECKF(e.all.weights == (uint64_t)json_integer_value(val), "%s: weights %llu, llama.cpp %s %llu", tag,
+                   (unsigned long long)e.all.weights, key, (unsigned long long)json_integer_value(val));
+        }
+        json_t *mib = json_object_get(c, "printed_mib");
+        CHECKF(e.all.kv_k + e.all.kv_v == ju(b, "kv_total"), "%s: KV %llu", tag,
+               (unsigned long long)(e.all.kv_k + e.all.kv_v));
+        CHECK(mib_agrees(e.all.kv_k, json_real_value(json_object_get(mib, "kv_k"))));
+        CHECK(mib_agrees(e.all.kv_v, json_real_value(json_object_get(mib, "kv_v"))));
+        CHECKF(e.all.output == ju(b, "output"), "%s: output", tag);
+        CHECKF(within(e.all.compute, ju(b, "compute"), 0.10), "%s: compute %llu, llama.cpp %llu", tag,
+               (unsigned long long)e.all.compute, (unsigned long long)ju(b, "compute"));
+        CHECK(e.n_ctx == ju(eff, "n_ctx") && e.n_batch == ju(eff, "n_batch") && e.n_ubatch == ju(eff, "n_ubatch"));
+        CHECK(e.flash_attn == (ju(eff, "flash_attn") != 0));
+    }
+    json_decref(root);
+}
+
+/* ---- the CLI: tests/estimate/cli/NAME.args (one argument a line; @PRESET@
+ * is the generated model of that preset), and the exact NAME.out, NAME.err,
+ * NAME.status, in which the scratch directory reads @DIR@.  GGUF_CLI_REGEN=1
+ * rewrites them from the current tool. ---- */
+
+static char *replace_all(const char *s, const char *from, const char *to) {
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *q = s; (q = strstr(q, from)); q += fl) n++;
+    char *r = malloc(strlen(s) + n * tl + 1), *o = r;
+    for (const char *q; (q = strstr(s, from)); s = q + fl) {
+        memcpy(o, s, (size_t)(q - s));
+        o += q - s;
+        memcpy(o, to, tl);
+        o += tl;
+    }
+    strcpy(o, s);
+    return r;
+}
+
+static void cli_case(const char *name, bool regen) {
+    char p[1024], tool[1024], *args[32];
+    int argc = 0;
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    args[argc++] = tool;
+    args[argc++] = (char *)"estimate";
+    snprintf(p, sizeof p, "tests/estimate/cli/%s.args", name);
+    size_t n;
+    char *text = (char *)read_file(p, &n);
+    REQUIRE(text != NULL);
+    text = realloc(text, n + 1);
+    text[n] = 0;
+    for (char *line = strtok(text, "\n"); line && argc < 31; line = strtok(NULL, "\n")) {
+        size_t l = strlen(line);
+        if (l > 2 && line[0] == '@' && line[l - 1] == '@') {
+            line[l - 1] = 0;
+            const char *m = model_path(own_generator(), line + 1);
+            REQUIRE(m != NULL);
+            line = (char *)m;
+        }
+        args[argc++] = line;
+    }
+    args[argc] = NULL;
+    char *out, *err;
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture(args, &out, &ol, &err, &el, &status) == 0);
+    char st[16];
+    snprintf(st, sizeof st, "%d\n", status);
+    const char *ext[3] = {"out", "err", "status"};
+    char *got[3] = {replace_all(out, scratch_dir(), "@DIR@"), replace_all(err, scratch_dir(), "@DIR@"), st};
+    for (int k = 0; k < 3; k++) {
+        snprintf(p, sizeof p, "tests/estimate/cli/%s.%s", name, ext[k]);
+        if (regen) {
+            FILE *f = fopen(p, "wb");
+            if (f) fputs(got[k], f), fclose(f);
+            continue;
+        }
+        unsigned char *want = read_file(p, &n);
+        CHECKF(want != NULL, "%s: missing", p);
+        if (want) {
+            CHECKF(n == strlen(got[k]) && !memcmp(want, got[k], n), "%s differs: got\n%s", p, got[k]);
+            free(want);
+        }
+    }
+    free(got[0]);
+    free(got[1]);
+    free(out);
+    free(err);
+    free(text);
+}
+
+TEST(estimate_cli) {
+    if (!python3()) {
+        fprintf(stderr, "  (estimate_cli: no python3; skipped)\n");
+        return;
+    }
+    static const char *const names[] = {"smollm-default",  "smollm-c8192-json",  "smollm-ngl-fit",
+                                        "smollm-fa-q8-json", "smollm-ngl10-json", "deepseek2-vquant",
+                                        "deepseek2-fa-forced", "bad-option",      "bad-value",
+                                        "bad-cache-type",  "fit-too-small",      "no-model"};
+    bool regen = getenv("GGUF_CLI_REGEN") != NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) cli_case(names[i], regen);
+}
