@@ -307,3 +307,254 @@ TEST(estimate_cli) {
     bool regen = getenv("GGUF_CLI_REGEN") != NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) cli_case(names[i], regen);
 }
+
+/* ---- hyperparameters from hand-built headers ---- */
+
+/* A model of ARCH whose "NAME=V;NAME=[V,V]" spec becomes ARCH.NAME keys (u32
+ * or arrays of u32), a 16-token vocabulary, token_embd.weight [8, 16] and
+ * blk.0.attn_q.weight [8, 8] (F32). */
+static void mk_model(buf *b, const char *arch, const char *spec) {
+    char tmp[512], *save;
+    int n = 0;
+    snprintf(tmp, sizeof tmp, "%s", spec);
+    for (char *t = strtok_r(tmp, ";", &save); t; t = strtok_r(NULL, ";", &save)) n++;
+    memset(b, 0, sizeof *b);
+    gen_header(b, 3, 2, (uint64_t)n + 2);
+    gen_key(b, 3, "general.architecture", 8);
+    gen_str(b, 3, arch);
+    gen_key(b, 3, "tokenizer.ggml.tokens", 9);
+    buf_u32(b, 8);
+    buf_u64(b, 16);
+    for (int i = 0; i < 16; i++) {
+        char tok[8];
+        snprintf(tok, sizeof tok, "t%d", i);
+        gen_str(b, 3, tok);
+    }
+    snprintf(tmp, sizeof tmp, "%s", spec);
+    for (char *t = strtok_r(tmp, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+        char key[128], *eq = strchr(t, '=');
+        *eq = 0;
+        snprintf(key, sizeof key, "%s.%s", arch, t);
+        if (eq[1] == '[') {
+            uint32_t v[16];
+            int k = 0;
+            for (char *q = eq + 2; *q && *q != ']' && k < 16; q++) {
+                v[k++] = (uint32_t)strtoul(q, &q, 10);
+                if (*q == ']') break;
+            }
+            gen_key(b, 3, key, 9);
+            buf_u32(b, 4);
+            buf_u64(b, (uint64_t)k);
+            for (int i = 0; i < k; i++) buf_u32(b, v[i]);
+        } else {
+            gen_key(b, 3, key, 4);
+            buf_u32(b, (uint32_t)strtoul(eq + 1, NULL, 10));
+        }
+    }
+    uint64_t e[2] = {8, 16}, q[2] = {8, 8};
+    gen_tensor(b, 3, "token_embd.weight", 2, e, 0, 0);
+    gen_tensor(b, 3, "blk.0.attn_q.weight", 2, q, 0, 512);
+    buf_pad(b, 32);
+    for (int i = 0; i < 192; i++) buf_u32(b, 0);
+}
+
+/* Estimate a hand-built model; returns the status, fills e and err. */
+static lgg_status est(const char *arch, const char *spec, const lgg_estimate_params *p, lgg_estimate *e,
+                      lgg_error *err) {
+    buf b;
+    mk_model(&b, arch, spec);
+    lgg_file *f = NULL;
+    lgg_status st = lgg_open_memory(b.p, b.n, NULL, &f, err);
+    if (st == LGG_OK) {
+        const lgg_file *files[1] = {f};
+        st = lgg_estimate_model(files, 1, p, e, err);
+        lgg_close(f);
+    }
+    buf_free(&b);
+    return st;
+}
+
+#define LLAMA_OK "context_length=2048;embedding_length=8;block_count=2;attention.head_count=2"
+
+TEST(estimate_hparams) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    /* the baseline: head size 4, n_head_kv defaults to n_head */
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 4 * 2 * 4096 * 2);
+    CHECK_EQ_U(e.all.kv_v, e.all.kv_k);
+    CHECK_EQ_U(e.all.output, 16 * 4);
+    CHECK_EQ_U(e.all.weights, 512 + 256);
+    CHECK(e.all.total == e.all.weights + e.all.kv_k + e.all.kv_v + e.all.output + e.all.compute);
+    /* per-layer head counts: the cache follows each layer's */
+    REQUIRE(est("llama", LLAMA_OK ";attention.head_count_kv=[1,2]", &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, (1ull + 2) * 4 * 4096 * 2);
+    CHECK(est("llama", LLAMA_OK ";attention.head_count_kv=[1,2,2]", &p, &e, &err) == LGG_ERR_INVALID);
+    /* missing, zero and inconsistent hyperparameters */
+    CHECK(est("llama", "context_length=2048;embedding_length=8;block_count=2", &p, &e, &err) == LGG_ERR_NOT_FOUND);
+    CHECK(strstr(err.message, "llama.attention.head_count") != NULL);
+    CHECK(est("llama", "context_length=2048;embedding_length=8;block_count=2;attention.head_count=0", &p, &e, &err) ==
+          LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "head_count is 0") != NULL);
+    CHECK(est("llama", LLAMA_OK ";attention.head_count_kv=0", &p, &e, &err) == LGG_ERR_INVALID);
+    CHECK(est("llama", "embedding_length=8;attention.head_count=2", &p, &e, &err) == LGG_ERR_NOT_FOUND);
+    CHECK(est("llama", "context_length=2048;embedding_length=8;block_count=100000;attention.head_count=2", &p, &e,
+              &err) == LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "block_count 100000") != NULL);
+    CHECK(est("llama", "context_length=2048;embedding_length=1;block_count=2;attention.head_count=2", &p, &e,
+              &err) == LGG_ERR_INVALID); /* head size 1/2 = 0 */
+    /* a context of 0: -c 0 asks for the model's, which is 0 */
+    p.n_ctx = 0;
+    CHECK(est("llama", "context_length=0;embedding_length=8;block_count=2;attention.head_count=2", &p, &e, &err) ==
+          LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "context size 0") != NULL);
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.n_ctx, 2048);
+    /* overflowing products */
+    p.n_ctx = 4000000000u;
+    CHECK(est("llama", LLAMA_OK ";attention.key_length=4294967295;attention.value_length=4294967295", &p, &e, &err) ==
+          LGG_ERR_RANGE);
+    CHECK(strstr(err.message, "overflows") != NULL);
+    p.n_ctx = UINT32_MAX;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_RANGE);
+}
+
+TEST(estimate_settings) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    /* padding, batch clamps */
+    p.n_ctx = 100;
+    p.n_batch = 10;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_ctx == 128 && e.n_batch == 64 && e.n_ubatch == 64 && e.kv_size == 128);
+    p.flash_attn = true;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_ctx == 256 && e.flash_attn);
+    /* K and V heads differ: flash attention forced off, and a quantized V refused */
+    REQUIRE(est("llama", LLAMA_OK ";attention.key_length=64;attention.value_length=32", &p, &e, &err) == LGG_OK);
+    CHECK(!e.flash_attn && e.n_ctx == 128);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 64 * 2 * 128 * 2);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 32 * 2 * 128 * 2);
+    p.type_v = LGG_TYPE_Q8_0;
+    CHECK(est("llama", LLAMA_OK ";attention.key_length=64;attention.value_length=32", &p, &e, &err) == LGG_ERR_ARG);
+    CHECK(strstr(err.message, "V cache quantization requires flash_attn") != NULL);
+    p.flash_attn = false;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    /* a cache type llama.cpp refuses; a head size the block does not divide */
+    p.type_v = LGG_TYPE_F16;
+    p.type_k = LGG_TYPE_Q4_K;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    p.type_k = LGG_TYPE_Q8_0;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_INVALID);
+    lgg_estimate_params_init(&p);
+    p.n_batch = p.n_ubatch = 0;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    CHECK(lgg_estimate_model(NULL, 1, NULL, &e, &err) == LGG_ERR_ARG);
+}
+
+TEST(estimate_arch_families) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    /* unknown: the weights, and a message naming it */
+    CHECK(est("frobnicator", "block_count=2", &p, &e, &err) == LGG_ERR_UNSUPPORTED);
+    CHECK(!e.arch_known && e.all.weights == 768 && !strcmp(e.arch, "frobnicator"));
+    CHECK(strstr(err.message, "'frobnicator' is not known") != NULL);
+    /* mamba: one f32 state per sequence, (d_conv - 1) * d_inner and d_state * d_inner */
+    p.n_seq_max = 3;
+    p.type_k = LGG_TYPE_Q8_0;
+    p.flash_attn = true;
+    REQUIRE(est("mamba", "context_length=2048;embedding_length=8;block_count=2;ssm.conv_kernel=4;ssm.inner_size=16;"
+                         "ssm.state_size=16",
+                &p, &e, &err) == LGG_OK);
+    CHECK(e.recurrent && e.kv_size == 3 && e.type_k == LGG_TYPE_F32);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 3 * 16 * 3 * 4);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 16 * 16 * 3 * 4);
+    CHECK(est("mamba", "context_length=2048;embedding_length=8;block_count=2;ssm.conv_kernel=4", &p, &e, &err) ==
+          LGG_ERR_NOT_FOUND);
+    /* rwkv6: token_shift_count (default 2) * n_embd and n_embd * wkv_head_size */
+    REQUIRE(est("rwkv6", "context_length=2048;embedding_length=8;block_count=2;wkv_head_size=4", &p, &e, &err) ==
+            LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 2 * 8 * 3 * 4);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 8 * 4 * 3 * 4);
+    /* MoE: experts change the compute buffer, not the cache */
+    lgg_estimate_params_init(&p);
+    lgg_estimate dense;
+    REQUIRE(est("llama", LLAMA_OK ";feed_forward_length=32", &p, &dense, &err) == LGG_OK);
+    REQUIRE(est("llama", LLAMA_OK ";feed_forward_length=32;expert_count=8;expert_used_count=2", &p, &e, &err) ==
+            LGG_OK);
+    CHECK(e.all.kv_k == dense.all.kv_k && e.all.compute >= dense.all.compute);
+    CHECK(est("llama", LLAMA_OK ";expert_count=8;expert_used_count=9", &p, &e, &err) == LGG_ERR_INVALID);
+}
+
+/* A shard set gives the unsplit model's figures; -ngl moves layers, their
+ * cache and (past the last layer) the output layer with a copy of the tied
+ * token_embd to the device. */
+TEST(estimate_shards_and_devices) {
+    const char *path = python3() ? model_path(own_generator(), "smollm2-135m") : NULL;
+    if (!path) {
+        fprintf(stderr, "  (estimate_shards_and_devices: no python3; skipped)\n");
+        return;
+    }
+    char tool[1024], prefix[1024], first[1100];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    snprintf(prefix, sizeof prefix, "%s/shard", scratch_dir());
+    snprintf(first, sizeof first, "%s-00001-of-00003.gguf", prefix);
+    char *split[] = {tool, (char *)"split", (char *)"--max-tensors", (char *)"100", (char *)path, prefix, NULL};
+    char *out[2], *err[2];
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture(split, &out[0], &ol, &err[0], &el, &status) == 0 && status == 0);
+    free(out[0]);
+    free(err[0]);
+    char *one[] = {tool, (char *)"estimate", (char *)path, (char *)"--json", NULL};
+    char *set[] = {tool, (char *)"estimate", first, (char *)"--json", NULL};
+    REQUIRE(run_capture(one, &out[0], &ol, &err[0], &el, &status) == 0 && status == 0);
+    REQUIRE(run_capture(set, &out[1], &ol, &err[1], &el, &status) == 0);
+    CHECKF(status == 0, "%s", err[1]);
+    const char *a = strstr(out[0], "\"arch\""), *b = strstr(out[1], "\"arch\"");
+    CHECK(a && b && !strcmp(a, b));
+    for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
+
+    lgg_file *f = NULL;
+    lgg_error e;
+    REQUIRE(lgg_open_file(path, NULL, &f, &e) == LGG_OK);
+    const lgg_file *files[1] = {f};
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    lgg_estimate none, all, part;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &none, &e) == LGG_OK);
+    CHECK(none.device.total == 0 && none.all.total == none.host.total);
+    p.n_gpu_layers = 1000;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &all, &e) == LGG_OK);
+    const lgg_tensor *te = lgg_tensor_at(f, (uint64_t)lgg_find_tensor_cstr(f, "token_embd.weight"));
+    CHECK(all.n_gpu_layers == 31 && all.output_offloaded);
+    CHECK(all.host.kv_k == 0 && all.device.kv_k == none.all.kv_k && all.device.kv_v == none.all.kv_v);
+    CHECK_EQ_U(all.host.weights, te->size);
+    CHECK_EQ_U(all.device.weights, none.all.weights); /* every other tensor, plus token_embd for the output */
+    p.n_gpu_layers = 10;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &part, &e) == LGG_OK);
+    CHECK(!part.output_offloaded && part.device.kv_k * 3 == none.all.kv_k);
+    uint64_t blk29 = 0;
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+        const lgg_tensor *t = lgg_tensor_at(f, i);
+        if (t->name.len > 7 && !memcmp(t->name.ptr, "blk.29.", 7)) blk29 += t->size;
+    }
+    p.n_gpu_layers = 1;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &part, &e) == LGG_OK);
+    CHECK_EQ_U(part.device.weights, blk29);
+    /* the largest -ngl that fits a device budget */
+    uint32_t ngl = 0;
+    p.n_gpu_layers = 12;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &part, &e) == LGG_OK);
+    REQUIRE(lgg_estimate_fit_gpu_layers(files, 1, &p, part.device.total, &ngl, &e) == LGG_OK);
+    CHECK_EQ_U(ngl, 12);
+    REQUIRE(lgg_estimate_fit_gpu_layers(files, 1, &p, 0, &ngl, &e) == LGG_OK);
+    CHECK_EQ_U(ngl, 0);
+    lgg_close(f);
+}
