@@ -1212,7 +1212,8 @@ typedef struct lgg_estimate {
  * or inconsistent: zero heads, a context of 0, a head size the cache type's
  * block does not divide), LGG_ERR_RANGE (a product overflows),
  * LGG_ERR_UNSUPPORTED (an architecture the estimator does not know: *out
- * still has arch, the settings and the weights, with arch_known false).
+ * still has arch, mmap and the weights (all on the host), with arch_known
+ * false; the other figures are 0).
  * Thread-safe (reads the files only). */
 LGG_API lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                       lgg_estimate *out, lgg_error *err);

@@ -230,12 +230,12 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
     m->tied = true;
     for (size_t k = 0; k < n_files; k++)
         if (lgg_find_tensor_cstr(files[k], "output.weight") >= 0) m->tied = false;
-    lgg_status st = get_u32(f, m, "block_count", m->row != NULL, 0, &m->n_layer, err);
+    if (!m->row) return LGG_OK; /* only the weights can be estimated */
+    lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
     if (st) return st;
     if (m->n_layer > MAX_LAYERS)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.block_count %u exceeds llama.cpp's %u layers",
                          m->arch, m->n_layer, MAX_LAYERS);
-    if (!m->row) return LGG_OK;
     if ((st = get_u32(f, m, "context_length", false, 0, &m->n_ctx_train, err)) ||
         (st = get_u32(f, m, "embedding_length", true, 0, &m->n_embd, err)))
         return st;
@@ -264,13 +264,13 @@ static bool cache_type_ok(uint32_t t) {
 }
 
 static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
-    if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v))
+    if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v)) {
+        const char *bad = lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k);
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET,
                          "cache type %s is not one llama.cpp accepts (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, "
                          "q5_0, q5_1)",
-                         lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k)
-                             ? lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k)
-                             : "?");
+                         bad ? bad : "(unknown)");
+    }
     if (p->n_batch == 0 && p->n_ubatch == 0)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_batch and n_ubatch cannot both be 0");
     bool recurrent = m->row->family != FAM_ATTN;
@@ -559,6 +559,15 @@ lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_files, cons
     return run(files, n_files, &m, p, out, err);
 }
 
+/* Check the inputs once for a search; *q starts as the caller's settings. */
+static lgg_status search_start(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                               lgg_estimate_params *q, facts *m, lgg_error *err) {
+    lgg_estimate_params defaults;
+    lgg_status st = start(files, n_files, &p, &defaults, m, err);
+    if (st == LGG_OK) *q = *p;
+    return st;
+}
+
 static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_budget) {
     return e->host.total <= host_budget && (device_budget == 0 || e->device.total <= device_budget);
 }
@@ -566,12 +575,11 @@ static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_bu
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                 uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx, lgg_error *err) {
     if (!n_ctx) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_ctx is NULL");
-    lgg_estimate_params defaults, q;
+    lgg_estimate_params q;
     facts m;
     lgg_estimate e;
-    lgg_status st = start(files, n_files, &p, &defaults, &m, err);
+    lgg_status st = search_start(files, n_files, p, &q, &m, err);
     if (st) return st;
-    q = *p;
     q.n_ctx = 1;
     if ((st = run(files, n_files, &m, &q, &e, err))) return st;
     if (!fits(&e, host_budget, device_budget))
@@ -596,12 +604,11 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
 lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                        uint64_t device_budget, uint32_t *n_gpu_layers, lgg_error *err) {
     if (!n_gpu_layers) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_gpu_layers is NULL");
-    lgg_estimate_params defaults, q;
+    lgg_estimate_params q;
     facts m;
     lgg_estimate e;
-    lgg_status st = start(files, n_files, &p, &defaults, &m, err);
+    lgg_status st = search_start(files, n_files, p, &q, &m, err);
     if (st) return st;
-    q = *p;
     /* offloading more layers never shrinks the device's share, so count down */
     for (uint32_t n = m.n_layer + 1;; n--) {
         q.n_gpu_layers = n;

@@ -520,6 +520,17 @@ TEST(estimate_shards_and_devices) {
     const char *a = strstr(out[0], "\"arch\""), *b = strstr(out[1], "\"arch\"");
     CHECK(a && b && !strcmp(a, b));
     for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
+    /* an architecture it does not know: the weights, a message, status 1 */
+    char frob[1100];
+    snprintf(frob, sizeof frob, "%s/frob.gguf", scratch_dir());
+    char *set_arch[] = {tool, (char *)"set", (char *)path, (char *)"general.architecture=str:frob", (char *)"-o", frob,
+                        NULL};
+    char *unk[] = {tool, (char *)"estimate", frob, NULL};
+    REQUIRE(run_capture(set_arch, &out[0], &ol, &err[0], &el, &status) == 0 && status == 0);
+    REQUIRE(run_capture(unk, &out[1], &ol, &err[1], &el, &status) == 0);
+    CHECK(status == 1 && strstr(out[1], "weights   143025408 bytes (136.40 MiB, mapped)") != NULL);
+    CHECK(strstr(err[1], "architecture 'frob' is not known to the estimator") != NULL);
+    for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
 
     lgg_file *f = NULL;
     lgg_error e;
