@@ -57,6 +57,7 @@ typedef struct facts {
     uint32_t head_k, head_v;  /* per-head K and V sizes */
     uint32_t n_ff_max;        /* largest dense FFN size */
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
+    uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t d_conv, d_inner, d_state; /* mamba */
     uint32_t wkv_head, token_shift;    /* rwkv */
     uint64_t n_vocab;
@@ -185,7 +186,9 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     if (m->row->expert_ff && (st = get_u32(f, m, m->row->expert_ff, false, m->n_ff_max, &m->n_ff_exp, err)))
         return st;
     if (m->row->shared_ff && (st = get_u32(f, m, m->row->shared_ff, false, 0, &m->n_ff_shexp, err))) return st;
-    if ((st = get_u32(f, m, "expert_shared_count", false, 0, &m->n_expert_shared, err))) return st;
+    if ((st = get_u32(f, m, "expert_shared_count", false, 0, &m->n_expert_shared, err)) ||
+        (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)))
+        return st;
     if (m->n_ff_shexp == 0 && m->n_expert_shared > 0) m->n_ff_shexp = m->n_ff_exp * m->n_expert_shared;
     return LGG_OK;
 }
@@ -448,7 +451,7 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
     term(&at, H, m->head_k, T, 4);                     /* Q */
     term(&at, H, m->head_v, T, 4);                     /* attention output */
     if (e->flash_attn) {
-        term(&at, Hkv, m->head_k + m->head_v, T, 4);  /* K and V of the batch */
+        term(&at, Hkv, (uint64_t)m->head_k + m->head_v, T, 4); /* K and V of the batch */
     } else {
         term(&at, kv, T, H, 4);                        /* KQ and its softmax, in place */
     }
@@ -459,7 +462,7 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
     /* residual, normed input and (but for the fused up, whose halves are
      * copied out while it lives) the FFN output */
     term(&ff, m->row->ffn == FFN_FUSED_UP ? 2 : 3, E, T, 4);
-    if (m->row->moe && m->n_expert > 0) {
+    if (m->row->moe && m->n_expert > 0 && il >= m->n_dense_lead) {
         term(&ff, 3, m->n_expert, T, 4);               /* router logits, probabilities, sorted ids */
         term(&ff, 2, m->n_ff_exp, m->n_expert_used, T * 4); /* gate and up of the chosen experts */
         term(&ff, E, m->n_expert_used, T, 4);          /* their down projections */
@@ -499,12 +502,14 @@ static lgg_status sum_part(lgg_estimate_part *p) {
     return LGG_OK;
 }
 
+/* The totals of host and device, and `all`, their sum (the output buffer is
+ * the host's only). */
 static lgg_status finish(lgg_estimate *e, lgg_error *err) {
     lgg_estimate_part *a = &e->all;
+    a->output = e->host.output;
     if (sum_part(&e->host) || sum_part(&e->device) || lgg__add_ovf(e->host.weights, e->device.weights, &a->weights) ||
         lgg__add_ovf(e->host.kv_k, e->device.kv_k, &a->kv_k) || lgg__add_ovf(e->host.kv_v, e->device.kv_v, &a->kv_v) ||
-        lgg__add_ovf(e->host.compute, e->device.compute, &a->compute) || (a->output = e->host.output, 0) ||
-        sum_part(a))
+        lgg__add_ovf(e->host.compute, e->device.compute, &a->compute) || sum_part(a))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the total overflows 64 bits");
     return LGG_OK;
 }
