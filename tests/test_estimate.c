@@ -326,7 +326,7 @@ static void mk_model(buf *b, const char *arch, const char *spec) {
     buf_u32(b, 8);
     buf_u64(b, 16);
     for (int i = 0; i < 16; i++) {
-        char tok[8];
+        char tok[16];
         snprintf(tok, sizeof tok, "t%d", i);
         gen_str(b, 3, tok);
     }
