@@ -63,7 +63,7 @@ TESTBIN:= $(BUILD)/test_runner
 .PHONY: all test check check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(TOOL)
 
-$(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/obj/%.o: %.c $(wildcard include/*.h) $(shell find src -name '*.h') $(wildcard tools/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
@@ -82,8 +82,10 @@ $(TOOL): $(TOOL_OBJ) $(STATIC)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
-FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cmd_tensors.c
+FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
+FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c
+$(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(STATIC) $(LDLIBS)

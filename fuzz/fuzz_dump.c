@@ -10,7 +10,6 @@
 
 #include <string.h>
 
-void cli_tensor_json(FILE *o, const lgg_tensor *t); /* tools/cmd_tensors.c */
 
 static FILE *devnull;
 

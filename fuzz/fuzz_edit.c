@@ -7,8 +7,10 @@
  * instead, so every input exercises the editor.
  *
  * The target keeps its own model of the metadata (ordered pairs, each value
- * in a canonical host-order encoding): from_file keeps every pair, duplicates
- * included; set replaces the first pair with the key in place or appends;
+ * in a canonical host-order encoding): from_file keeps the first pair of
+ * each key and reports the later ones as dropped, in order (with
+ * LGG_FROM_FILE_KEEP_DUPLICATES, chosen by the low bit of n, every pair);
+ * set replaces the first pair with the key in place or appends;
  * rm removes every pair with the key (LGG_ERR_NOT_FOUND when none); rename
  * renames every pair (LGG_ERR_NOT_FOUND / LGG_ERR_EXISTS).  The writer must
  * return the model's status for every operation, the written file must
@@ -279,21 +281,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     lgg_writer *w = NULL;
     lgg_error err;
-    if (lgg_writer_from_file(f, -1, NULL, &w, &err) != LGG_OK) {
+    const bool keep_dups = data[0] & 1;
+    if (lgg_writer_from_file2(f, -1, NULL, keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &err) != LGG_OK) {
         /* only a tensor without a size can stop a copy */
         FUZZ_ASSERT(err.code == LGG_ERR_UNSUPPORTED);
         lgg_close(f);
         return 0;
     }
     model m = {0};
+    uint64_t dropped = 0;
     for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
         const lgg_kv *kv = lgg_kv_at(f, i);
+        if (!keep_dups && (uint64_t)lgg_find_key(f, kv->key.ptr, (size_t)kv->key.len) != i) {
+            FUZZ_ASSERT(lgg_writer_dropped_at(w, dropped++) == kv);
+            continue;
+        }
         enc e = {0};
         enc_view(&e, &kv->value);
         m_append(&m, kv->key.ptr, kv->key.len, &e);
         free(e.p);
     }
     FUZZ_ASSERT(lgg_writer_kv_count(w) == m.n);
+    FUZZ_ASSERT(lgg_writer_dropped_count(w) == dropped && lgg_writer_dropped_at(w, dropped) == NULL);
 
     while (r.i < r.n) {
         uint8_t op = next(&r) % 3;

@@ -79,7 +79,9 @@ typedef enum lgg_status {
     LGG_ERR_NOMEM = 2,         /* an allocation failed */
     LGG_ERR_ARG = 3,           /* a caller passed an invalid argument */
     /* Structural: the file cannot be trusted at all (open fails). */
-    LGG_ERR_MAGIC = 4,         /* the first four bytes are not "GGUF" */
+    LGG_ERR_MAGIC = 4,         /* the first four bytes are not "GGUF"; GGUF's predecessors are named:
+                                  "legacy pre-GGUF format (ggjt v3), not GGUF" (ggml unversioned, ggmf
+                                  vN, ggjt vN, the magic in either byte order) */
     LGG_ERR_VERSION = 5,       /* version is not 1, 2 or 3 (in either byte order) */
     LGG_ERR_TRUNCATED = 6,     /* a field, string, array or tensor's data runs past the end of the file */
     LGG_ERR_LIMIT = 7,         /* a configured cap (lgg_limits) was exceeded */
@@ -154,7 +156,11 @@ typedef struct lgg_limits {
 #define LGG_OPEN_ALLOW_MISSING_DATA 0x1u /* a tensor whose data lies past the end of the file
                                             does not fail open: its `data` is NULL and
                                             `data_available` false (for inspecting partial
-                                            downloads).  Other structural checks still apply. */
+                                            downloads).  A metadata-only file (tensor infos,
+                                            no data section: ggml's gguf_write_to_file with
+                                            only_meta) opens too, its data offset past the
+                                            end (lgg_file_metadata_only).  Other structural
+                                            checks still apply. */
 
 typedef struct lgg_open_options {
     const lgg_allocator *allocator; /* NULL: malloc/free */
@@ -359,7 +365,9 @@ LGG_API void lgg_close(lgg_file *f);
 LGG_API uint32_t lgg_file_version(const lgg_file *f);       /* 1, 2 or 3 */
 LGG_API lgg_endian lgg_file_endian(const lgg_file *f);      /* byte order of the file */
 LGG_API uint64_t lgg_file_alignment(const lgg_file *f);     /* general.alignment or 32 */
-LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section */
+LGG_API uint64_t lgg_file_data_offset(const lgg_file *f);   /* absolute start of the data section (the
+                                                               header's end in a file without tensors;
+                                                               past the end of a metadata-only file) */
 LGG_API uint64_t lgg_file_header_size(const lgg_file *f);   /* end of the tensor infos (before padding) */
 LGG_API uint64_t lgg_file_size(const lgg_file *f);          /* bytes in the file */
 LGG_API const uint8_t *lgg_file_bytes(const lgg_file *f);   /* the whole file, read-only */
@@ -368,6 +376,20 @@ LGG_API uint64_t lgg_tensor_count(const lgg_file *f);
 /* End of the last tensor's data (max of file_offset+size), or data_offset when
  * there are no tensors.  Bytes after it are trailing bytes. */
 LGG_API uint64_t lgg_file_data_end(const lgg_file *f);
+/* Bytes the file would have with all its tensor data: the data offset plus
+ * the end of the last tensor's data (without its trailing padding), or the
+ * data offset (the end of the header) when there are no tensors.  Tensors of
+ * unknown type count as empty.  Equals lgg_file_data_end unless the file was
+ * opened with LGG_OPEN_ALLOW_MISSING_DATA and some data is missing; a
+ * truncated download lacks (expected size - lgg_file_size) bytes. */
+LGG_API uint64_t lgg_file_expected_size(const lgg_file *f);
+/* True when the file has tensor infos but ends at or before the start of the
+ * data section, so no tensor data at all is present (ggml's
+ * gguf_write_to_file(..., only_meta = true) writes such files; they open
+ * only with LGG_OPEN_ALLOW_MISSING_DATA).  False for NULL, for a file
+ * without tensors, and when the tensors are all empty and the padding is
+ * there. */
+LGG_API bool lgg_file_metadata_only(const lgg_file *f);
 
 /* The i-th metadata pair in file order, or NULL if i >= lgg_kv_count(f). */
 LGG_API const lgg_kv *lgg_kv_at(const lgg_file *f, uint64_t i);
@@ -461,10 +483,14 @@ typedef enum lgg_check {
     LGG_CHECK_TRAILING_BYTES = 14,
     LGG_CHECK_PADDING = 15,          /* non-zero padding bytes */
     LGG_CHECK_ARCH_NAME = 16,        /* architecture name outside [a-z0-9]+ */
-    LGG_CHECK_FILE_NAME = 17,        /* file name does not follow the naming convention */
+    LGG_CHECK_FILE_NAME = 17,        /* file name does not follow the naming convention, or disagrees with the
+                                        split keys: always a warning (LGG_VALIDATE_STRICT does not make it an
+                                        error: a name is no part of the file), offset LGG_NO_OFFSET */
     LGG_CHECK_COMPAT = 18,           /* something llama.cpp/ggml refuses */
     LGG_CHECK_TENSOR_NDIMS = 19,     /* n_dims 0 */
-    LGG_CHECK_MISSING_DATA = 20      /* tensor data past the end (only with LGG_OPEN_ALLOW_MISSING_DATA) */
+    LGG_CHECK_MISSING_DATA = 20      /* tensor data past the end (only with LGG_OPEN_ALLOW_MISSING_DATA): one
+                                        finding per file, an error "truncated: N bytes missing (...)", or for
+                                        a metadata-only file the warning "metadata only: no tensor data" */
 } lgg_check;
 
 typedef struct lgg_finding {
@@ -478,10 +504,16 @@ typedef struct lgg_report lgg_report;
 
 /* Validation options. */
 #define LGG_VALIDATE_STRICT 0x1u /* every deviation from the letter of the spec is an error
-                                    (warnings become errors; notes stay notes) */
+                                    (warnings become errors, except file-name findings; notes
+                                    stay notes) */
 typedef struct lgg_validate_options {
     uint32_t flags;          /* LGG_VALIDATE_* */
-    const char *file_name;   /* base name to check against the naming convention, or NULL to skip */
+    const char *file_name;   /* base name (no directory) to check against the naming convention, or
+                                NULL to skip the check (stdin, pipes).  A name passes when it matches
+                                the spec's expression (lgg_name_parse), or its prose: a missing
+                                Version means v1.0, and BaseName may hold '.' and '_' as gguf-py
+                                writes it ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"); or when it is
+                                exactly lgg_recommended_name(f) */
     const lgg_allocator *allocator; /* NULL: malloc/free */
 } lgg_validate_options;
 
@@ -509,6 +541,30 @@ LGG_API void lgg_report_free(lgg_report *r); /* NULL is a no-op */
 
 /* Name of a severity: "error", "warning", "note". */
 LGG_API const char *lgg_severity_name(lgg_severity s);
+
+/* True if (key, len) follows the key-name rule lgg_validate applies
+ * (LGG_CHECK_KEY_SYNTAX, LGG_CHECK_KEY_LENGTH): 1 to 65535 bytes of ASCII
+ * lower_snake_case segments ([a-z0-9_]+) joined by '.', none empty.
+ * lgg_validate also accepts a first segment equal to the file's
+ * general.architecture whatever its characters ("command-r.context_length"
+ * is judged by the architecture-name rule instead): a caller that knows the
+ * architecture checks the rest of the key.  False for NULL.  Thread-safe. */
+LGG_API bool lgg_key_name_ok(const char *key, size_t len);
+
+/* The type of a standardized key: general.* and tokenizer.* keys of the
+ * spec, and "<arch>.<name>" for the spec's per-architecture keys with any
+ * architecture segment ("llama.context_length", "qwen2.rope.freq_base").
+ * The type is the one writers use and llama.cpp's loader requires (it
+ * accepts exactly one type per key): LGG_VT_U32 for the counts the spec
+ * lists as uint64 (context_length, embedding_length, block_count,
+ * feed_forward_length, attention.head_count[_kv], rope.dimension_count),
+ * which gguf-py writes as u32; LGG_VT_F32 for rope.freq_base, the norm
+ * epsilons...; LGG_VT_ARRAY for array keys (tokenizer.ggml.tokens...).
+ * lgg_validate reports a standardized key of another type as an error
+ * (a u64 count, which the spec allows, as a compatibility note).
+ * Returns LGG_OK and sets *vtype, LGG_ERR_NOT_FOUND for other keys,
+ * LGG_ERR_ARG for NULL.  Thread-safe. */
+LGG_API lgg_status lgg_standard_key_type(const char *key, size_t len, uint32_t *vtype);
 
 
 /* ======================================================================== */
@@ -544,6 +600,14 @@ LGG_API bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out);
  * snprintf's contract: returns the length the name needs; when it does not
  * fit, buf (cap > 0) holds "".  Thread-safe. */
 LGG_API size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap);
+
+/* The recommended name of shard `index` (from 0) of a shard set set[0..n_set),
+ * so that every shard of a set gets the same base: the metadata comes from
+ * set[0] (the first shard, which holds it all), the parameter count from every
+ * shard, and the Shard part is index+1 of n_set (none when n_set is 1).
+ * Returns as lgg_recommended_name; 0 if set or set[0] is NULL or n_set is 0. */
+LGG_API size_t lgg_recommended_shard_name(const lgg_file *const *set, size_t n_set, uint32_t index, char *buf,
+                                          size_t cap);
 
 /* ======================================================================== */
 /* Model facts derived from metadata and tensors                             */
@@ -616,9 +680,22 @@ LGG_API lgg_status lgg_dequantize_rows(const lgg_file *f, const lgg_tensor *t,
 LGG_API lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t,
                                          float *dst, uint64_t dst_count, int n_threads);
 
-/* The SIMD path lgg_dequantize uses on this CPU: "avx512", "avx2", "neon" or
- * "scalar".  Static storage. */
+/* The SIMD path lgg_dequantize uses on this CPU, one of exactly three:
+ * "avx2" (x86-64 with AVX2 and F16C, detected at run time), "neon"
+ * (AArch64) or "scalar" (the portable reference, everywhere else).  There is
+ * no AVX-512 path: AVX-512 CPUs use "avx2".  Static storage; thread-safe. */
 LGG_API const char *lgg_simd_name(void);
+
+/* Decode one UTF-8 character at `data` (len bytes available).  Returns the
+ * bytes consumed (0 only when len is 0) and stores the code point in *cp
+ * (cp may be NULL).  Ill-formed input stores LGG_UTF8_INVALID and consumes
+ * the maximal subpart of a well-formed sequence (at least one byte), as
+ * Unicode recommends (chapter 3, "U+FFFD Substitution of Maximal Subparts"),
+ * so a caller that writes one U+FFFD per error replaces each ill-formed
+ * subsequence once.  Overlongs, surrogates and code points above U+10FFFF are
+ * ill-formed.  Thread-safe. */
+#define LGG_UTF8_INVALID 0xFFFFFFFFu
+LGG_API size_t lgg_utf8_decode(const void *data, size_t len, uint32_t *cp);
 
 /* ======================================================================== */
 /* Quantization: f32 rows to ggml types, byte-identical to ggml              */
@@ -787,6 +864,17 @@ typedef struct lgg_write_options {
     lgg_write_fn write_fn;  /* NULL: write(2).  When set, copy_file_range is not used */
     void *write_ud;
     uint32_t flags;         /* LGG_WRITE_* */
+    /* NULL, or told about every temporary file a safe write makes (so that a
+     * tool can remove it when SIGINT/SIGTERM ends the process mid-write):
+     * called with created = 2 and tmp_path NULL just before the file is
+     * created (a tool may block its signals until the next call), with
+     * created = 1 right after it is created (tmp_path, a path in the
+     * target's directory, stays valid until the next call), and with
+     * created = 0 just after it is renamed into place or removed, or, with
+     * tmp_path NULL, when it could not be created.  Called on the writing
+     * thread; must not call back into the writer. */
+    void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
+    void *temp_ud;
 } lgg_write_options;
 
 /* lgg_writer_write_file / lgg_writer_update_file without fsync: the
@@ -805,16 +893,34 @@ LGG_API void lgg_write_options_init(lgg_write_options *o);
 LGG_API lgg_status lgg_writer_create(const lgg_allocator *allocator, lgg_writer **out, lgg_error *err);
 LGG_API void lgg_writer_free(lgg_writer *w); /* NULL is a no-op */
 
-/* Start a writer from an open file: every metadata pair (duplicates
- * included, in file order) and every tensor info, each tensor's data copied
- * from `f` (converted to the output byte order as needed).  `fd` is -1 or a
- * descriptor open for reading on the same file: with it, the writer can copy
- * data with copy_file_range and refuses (LGG_ERR_EXISTS) to write onto that
- * file.  `f` (and fd) must stay open until the writer is freed.
+/* Start a writer from an open file: every metadata pair in file order and
+ * every tensor info, each tensor's data copied from `f` (converted to the
+ * output byte order as needed).  A key that occurs more than once keeps only
+ * its first occurrence (the one lookups return: ggml refuses a file with
+ * duplicate keys); lgg_writer_dropped_count/_at tell which were left out.
+ * `fd` is -1 or a descriptor open for reading on the same file: with it, the
+ * writer can copy data with copy_file_range and refuses (LGG_ERR_EXISTS) to
+ * write onto that file.  `f` (and fd) must stay open until the writer is
+ * freed.
  * Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_UNSUPPORTED (a tensor of an
  * unknown or removed type, whose size cannot be known). */
 LGG_API lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator,
                                         lgg_writer **out, lgg_error *err);
+
+/* lgg_writer_from_file with flags (LGG_FROM_FILE_*; 0 is
+ * lgg_writer_from_file).  LGG_ERR_ARG for an unknown flag. */
+#define LGG_FROM_FILE_KEEP_DUPLICATES 0x1u /* keep every pair, later occurrences of a key
+                                              included, as the file has them (forensic copies) */
+LGG_API lgg_status lgg_writer_from_file2(const lgg_file *f, int fd, const lgg_allocator *allocator,
+                                         uint32_t flags, lgg_writer **out, lgg_error *err);
+
+/* The pairs of the source file that lgg_writer_from_file left out because
+ * their key occurred before: how many (0 for a writer not started from a
+ * file, or with LGG_FROM_FILE_KEEP_DUPLICATES), and the i-th in file order
+ * as a view into the source file (its key, value and offset; valid while
+ * that file is open), or NULL when i is out of range. */
+LGG_API uint64_t lgg_writer_dropped_count(const lgg_writer *w);
+LGG_API const lgg_kv *lgg_writer_dropped_at(const lgg_writer *w, uint64_t i);
 
 /* ---- metadata ----
  * lgg_writer_set: set key (key, klen) to *v.  An existing key is replaced in
@@ -840,6 +946,11 @@ LGG_API lgg_status lgg_writer_remove(lgg_writer *w, const char *key, size_t klen
 LGG_API lgg_status lgg_writer_rename(lgg_writer *w, const char *from, size_t flen, const char *to, size_t tlen,
                                      lgg_error *err);
 LGG_API uint64_t lgg_writer_kv_count(const lgg_writer *w);
+/* The type of the (first) pair `key` holds in the writer now, and for an
+ * array its element type (0 otherwise); either pointer may be NULL.
+ * LGG_ERR_NOT_FOUND if absent, LGG_ERR_ARG on NULL w or key. */
+LGG_API lgg_status lgg_writer_key_type(const lgg_writer *w, const char *key, size_t klen, uint32_t *type,
+                                       uint32_t *elem_type);
 
 /* ---- tensors ----
  * Each adds one tensor info (name, n_dims <= 4 dimensions ne[0..n_dims),
@@ -941,7 +1052,12 @@ typedef struct lgg_split_options {
     uint64_t max_tensors;
     uint64_t max_size;
     const lgg_allocator *allocator; /* NULL: malloc/free */
+    uint32_t flags;                 /* LGG_SPLIT_* */
 } lgg_split_options;
+
+/* The first shard holds the metadata and no tensor (llama-gguf-split's
+ * --no-tensor-first-split); the tensors are split over the shards after it. */
+#define LGG_SPLIT_NO_TENSOR_FIRST 0x1u
 
 LGG_API void lgg_split_options_init(lgg_split_options *o); /* all zero */
 
@@ -1108,6 +1224,9 @@ typedef struct lgg_quant_write_options {
     lgg_quant_progress_fn progress;
     void *progress_ud;
     uint32_t write_flags;           /* LGG_WRITE_* (LGG_WRITE_NO_SYNC: skip the fsyncs) */
+    /* as in lgg_write_options: told about each output's temporary file */
+    void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
+    void *temp_ud;
 } lgg_quant_write_options;
 
 LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);

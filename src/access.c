@@ -18,6 +18,10 @@ const uint8_t *lgg_file_bytes(const lgg_file *f) { return f ? f->base : NULL; }
 uint64_t lgg_kv_count(const lgg_file *f) { return f ? f->n_kv : 0; }
 uint64_t lgg_tensor_count(const lgg_file *f) { return f ? f->n_tensors : 0; }
 uint64_t lgg_file_data_end(const lgg_file *f) { return f ? f->data_end : 0; }
+uint64_t lgg_file_expected_size(const lgg_file *f) { return f ? f->expected_end : 0; }
+bool lgg_file_metadata_only(const lgg_file *f) {
+    return f && f->n_tensors && f->size <= f->data_offset && f->expected_end > f->size;
+}
 
 const lgg_kv *lgg_kv_at(const lgg_file *f, uint64_t i) { return f && i < f->n_kv ? &f->kv[i] : NULL; }
 const lgg_tensor *lgg_tensor_at(const lgg_file *f, uint64_t i) { return f && i < f->n_tensors ? &f->tensors[i] : NULL; }

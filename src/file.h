@@ -27,6 +27,7 @@ struct lgg_file {
     uint64_t header_size; /* end of tensor infos */
     uint64_t data_offset;
     uint64_t data_end;
+    uint64_t expected_end; /* data_end as if every tensor's data were present */
 
     uint64_t n_kv;
     lgg_kv *kv;

@@ -63,6 +63,10 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t seed = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)getpid() << 20 ^ (uint64_t)ts.tv_sec;
+    /* "about to create": a caller that removes temporary files on a signal
+     * holds its signals until it has the name (no window where the file
+     * exists and nobody knows of it) */
+    if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 2);
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
         seed = seed * 6364136223846793005u + 1442695040888963407u;
         snprintf(tmp, cap, "%.*s%s.%s.tmp%06llx", (int)dlen, path, slash ? "/" : "", base,
@@ -72,9 +76,13 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
     }
     lgg_status s = LGG_OK;
     if (fd < 0) {
-        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(errno));
+        int e = errno;
+        if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 0);
+        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(e));
         goto out;
     }
+    /* the caller can remove it if a signal ends the process before we do */
+    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 1);
     /* open() applied the umask; a replaced file keeps its exact mode */
     if (exists && fchmod(fd, mode) != 0) {
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fchmod %s: %s", tmp, strerror(errno));
@@ -97,6 +105,7 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
         goto fail;
     }
+    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
     {
         /* the rename itself is durable only once the directory is synced */
         int dfd = o->flags & LGG_WRITE_NO_SYNC ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -111,6 +120,7 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
 fail:
     if (fd >= 0) close(fd);
     unlink(tmp);
+    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
 out:
     lgg__free(o->alloc, tmp);
     lgg__free(o->alloc, dir);

@@ -93,4 +93,9 @@ LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
  * the offset of the first invalid byte. */
 LGG_HIDDEN bool lgg__utf8_valid(const uint8_t *s, uint64_t len, uint64_t *bad_at);
 
+/* naming.c: the file-name check's reading of the naming convention: the
+ * spec's expression, or its prose (a missing Version means v1.0; '.' and
+ * '_' in BaseName, as gguf-py writes general.basename). */
+LGG_HIDDEN bool lgg__name_parse_lenient(const char *name, size_t len);
+
 #endif

@@ -33,6 +33,14 @@ static bool base_seg(tok t) {
         if (!is_digit(t.p[i]) && !is_ws(t.p[i])) return false;
     return true;
 }
+/* the lenient reading's BaseName segment: also '.' and '_', which gguf-py
+ * copies from general.basename ("Llama-3.1", "Qwen2.5") */
+static bool base_seg_lenient(tok t) {
+    if (t.n == 0) return false;
+    for (size_t i = 0; i < t.n; i++)
+        if (!is_alpha(t.p[i]) && !is_digit(t.p[i]) && !is_ws(t.p[i]) && t.p[i] != '.' && t.p[i] != '_') return false;
+    return true;
+}
 /* (\d+\.)?\d+[A-Za-z] */
 static bool size_core(const char *p, size_t n) {
     size_t i = 0;
@@ -144,7 +152,10 @@ static bool tail(const tok *t, size_t i, size_t n, lgg_name_parts *o) {
     return false;
 }
 
-bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
+/* The spec's expression, or with `lenient` its prose: a missing Version
+ * means v1.0 (so it may be left out), and BaseName segments may hold '.'
+ * and '_'.  A SizeLabel is required either way. */
+static bool parse(const char *name, size_t len, lgg_name_parts *out, bool lenient) {
     lgg_name_parts o;
     memset(&o, 0, sizeof o);
     if (!name || len < 5 || memcmp(name + len - 5, ".gguf", 5) != 0) return false;
@@ -160,9 +171,9 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
             start = i + 1;
         }
     }
-    if (!all_alnum_ws(t[0])) return false;
+    if (lenient ? !base_seg_lenient(t[0]) : !all_alnum_ws(t[0])) return false;
     size_t bmax = 1;
-    while (bmax < n && base_seg(t[bmax])) bmax++;
+    while (bmax < n && (lenient ? base_seg_lenient(t[bmax]) : base_seg(t[bmax]))) bmax++;
     for (size_t b = bmax; b >= 1; b--) {
         /* with a SizeLabel (two-token form first), then FineTune greedy */
         for (int two = 1; two >= 0; two--) {
@@ -178,11 +189,12 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
             for (size_t fe = fmax;; fe--) {
                 /* FineTune = tokens [after, fe); [A-Za-z0-9\s-]+ may also hold empty tokens
                    between dashes, handled by fine_tok allowing them only inside the run */
-                if (fe < n && version_tok(t[fe]) && tail(t, fe + 1, n, &o)) {
+                const bool versioned = fe < n && version_tok(t[fe]) && tail(t, fe + 1, n, &o);
+                if (versioned || (lenient && tail(t, fe, n, &o))) {
                     o.base_name = span(t, 0, b);
                     o.size_label = span(t, s, after);
                     o.fine_tune = span(t, after, fe);
-                    o.version = span(t, fe, fe + 1);
+                    o.version = versioned ? span(t, fe, fe + 1) : (lgg_str){NULL, 0};
                     if (out) *out = o;
                     return true;
                 }
@@ -199,6 +211,12 @@ bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) {
         if (b == 1) break;
     }
     return false;
+}
+
+bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out) { return parse(name, len, out, false); }
+
+bool lgg__name_parse_lenient(const char *name, size_t len) {
+    return parse(name, len, NULL, false) || parse(name, len, NULL, true);
 }
 
 /* ---- the recommended name ------------------------------------------------ */
@@ -243,10 +261,13 @@ static bool contains(lgg_str s, const char *sub) {
     return false;
 }
 
-size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
+/* The name from f's metadata, the parameters counted over set[0..n_set)
+ * (f alone when n_set is 0), and shard `no` of `count` (none when count is 0). */
+static size_t name_of(const lgg_file *f, const lgg_file *const *set, size_t n_set, uint64_t no, uint64_t count,
+                      char *buf, size_t cap) {
     sbuf b = {buf, buf ? cap : 0, 0};
     lgg_str s;
-    if (!f) return 0;
+    if (!n_set) set = &f, n_set = 1;
     if (get_str(f, "general.basename", &s) || get_str(f, "general.name", &s)) sb_part(&b, s, true);
     else sb_str(&b, "ggml-model");
     if (get_str(f, "general.size_label", &s)) {
@@ -263,21 +284,22 @@ size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
             memcpy(key + arch.len, ".expert_count", sizeof ".expert_count");
             if (!get_uint(f, key, &n_expert) || n_expert > UINT32_MAX) n_expert = 0;
         }
-        for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
-            const lgg_tensor *t = lgg_tensor_at(f, i);
-            if (!t->type_known) continue;
-            total += t->n_elements;
-            if (contains(t->name, "_exps.")) experts += t->n_elements;
-        }
+        for (size_t k = 0; k < n_set; k++)
+            for (uint64_t i = 0; set[k] && i < lgg_tensor_count(set[k]); i++) {
+                const lgg_tensor *t = lgg_tensor_at(set[k], i);
+                if (!t->type_known) continue;
+                total += t->n_elements;
+                if (contains(t->name, "_exps.")) experts += t->n_elements;
+            }
         if (total > 0) {
             char label[64];
-            uint64_t count = n_expert > 0 ? total - experts + experts / n_expert : total;
+            uint64_t n_params = n_expert > 0 ? total - experts + experts / n_expert : total;
             if (n_expert > 0) {
                 /* gguf-py writes "<experts>x" for any expert count, 1 included */
                 int p = snprintf(label, 24, "%llux", (unsigned long long)n_expert);
-                lgg_size_label(count, 0, label + p, sizeof label - (size_t)p);
+                lgg_size_label(n_params, 0, label + p, sizeof label - (size_t)p);
             } else {
-                lgg_size_label(count, 0, label, sizeof label);
+                lgg_size_label(n_params, 0, label, sizeof label);
             }
             sb_putc(&b, '-');
             sb_str(&b, label);
@@ -301,9 +323,7 @@ size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
     }
     if (get_str(f, "general.type", &s) && s.len == 7 && !memcmp(s.ptr, "adapter", 7)) sb_str(&b, "-LoRA");
     else if (get_str(f, "general.type", &s) && s.len == 5 && !memcmp(s.ptr, "vocab", 5)) sb_str(&b, "-vocab");
-    uint64_t no, count;
-    if (get_uint(f, "split.count", &count) && get_uint(f, "split.no", &no) && count > 0 && count <= 99999 &&
-        no < count) {
+    if (count > 0 && count <= 99999 && no < count) {
         char sh[32];
         snprintf(sh, sizeof sh, "-%05llu-of-%05llu", (unsigned long long)no + 1, (unsigned long long)count);
         sb_str(&b, sh);
@@ -312,4 +332,16 @@ size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
     if (b.cap) b.p[b.n < b.cap ? b.n : b.cap - 1] = 0;
     if (b.cap && b.n >= b.cap) b.p[0] = 0;
     return b.n;
+}
+
+size_t lgg_recommended_name(const lgg_file *f, char *buf, size_t cap) {
+    if (!f) return 0;
+    uint64_t no = 0, count = 0;
+    if (!get_uint(f, "split.count", &count) || !get_uint(f, "split.no", &no)) count = 0;
+    return name_of(f, NULL, 0, no, count, buf, cap);
+}
+
+size_t lgg_recommended_shard_name(const lgg_file *const *set, size_t n_set, uint32_t index, char *buf, size_t cap) {
+    if (!set || !n_set || !set[0]) return 0;
+    return name_of(set[0], set, n_set, index, n_set > 1 ? n_set : 0, buf, cap);
 }

@@ -220,6 +220,32 @@ int64_t lgg_find_tensor_cstr(const lgg_file *f, const char *name) {
 
 /* ---- the header ----------------------------------------------------------- */
 
+/* GGUF's predecessors, as llama.cpp wrote them: a u32 magic in the host's
+ * byte order ('ggjt' is "tjgg" on disk from a little-endian machine), then,
+ * except for unversioned ggml, a u32 version in the same order.  Fills err
+ * and returns true for one of them. */
+static bool legacy_format(const lgg_file *f, lgg_error *err) {
+    static const char *const FAMILIES[] = {"ggml", "ggmf", "ggjt"};
+    for (size_t k = 0; k < 3; k++) {
+        const char *m = FAMILIES[k];
+        const char rev[4] = {m[3], m[2], m[1], m[0]};
+        const bool big = memcmp(f->base, m, 4) == 0;
+        if (!big && memcmp(f->base, rev, 4) != 0) continue;
+        if (k == 0) {
+            lgg__fail(err, LGG_ERR_MAGIC, 0, "legacy pre-GGUF format (ggml unversioned), not GGUF");
+        } else if (f->size < 8) {
+            lgg__fail(err, LGG_ERR_MAGIC, 0, "legacy pre-GGUF format (%s, no version), not GGUF", m);
+        } else {
+            const uint8_t *v = f->base + 4;
+            const uint32_t version = big ? (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 | (uint32_t)v[2] << 8 | v[3]
+                                         : (uint32_t)v[3] << 24 | (uint32_t)v[2] << 16 | (uint32_t)v[1] << 8 | v[0];
+            lgg__fail(err, LGG_ERR_MAGIC, 0, "legacy pre-GGUF format (%s v%u), not GGUF", m, version);
+        }
+        return true;
+    }
+    return false;
+}
+
 static lgg_status parse_header(lgg_file *f, lgg_error *err) {
     lgg_cursor cur = {f->base, f->size, 0, false, 8, err};
     lgg_cursor *c = &cur;
@@ -228,6 +254,7 @@ static lgg_status parse_header(lgg_file *f, lgg_error *err) {
     if (f->size < 4) return lgg__fail(err, LGG_ERR_TRUNCATED, 0, "file has %llu bytes, too short for the magic",
                                       (unsigned long long)f->size);
     if (memcmp(f->base, "GGUF", 4) != 0) {
+        if (legacy_format(f, err)) return LGG_ERR_MAGIC;
         char q[32];
         lgg__quote(q, sizeof q, (const char *)f->base, 4, 4);
         return lgg__fail(err, LGG_ERR_MAGIC, 0, "bad magic '%s' at offset 0, expected 'GGUF'", q);
@@ -369,13 +396,15 @@ static lgg_status tensor_name_msg(const lgg_tensor *t, char *q, size_t cap) {
 static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
     char q[200];
     /* the data section starts at the next multiple of the alignment (ggml
-     * leaves it unpadded when there are no tensors) */
+     * leaves it unpadded when there are no tensors).  A metadata-only file
+     * (ggml's gguf_write_to_file with only_meta) ends before it: with
+     * LGG_OPEN_ALLOW_MISSING_DATA it opens, its data offset past the end. */
     if (f->n_tensors == 0) {
         f->data_offset = f->header_size;
         f->data_end = f->data_offset;
     } else {
         uint64_t pad = (f->alignment - f->header_size % f->alignment) % f->alignment, d;
-        if (lgg__add_ovf(f->header_size, pad, &d) || d > f->size)
+        if (lgg__add_ovf(f->header_size, pad, &d) || (d > f->size && !(f->flags & LGG_OPEN_ALLOW_MISSING_DATA)))
             return lgg__fail(err, LGG_ERR_TRUNCATED, f->header_size,
                              "the data section would start at offset %llu (after padding to %llu), past the end of "
                              "the file (%llu bytes)",
@@ -384,6 +413,7 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
         f->data_offset = d;
         f->data_end = d;
     }
+    f->expected_end = f->data_offset;
     for (uint64_t i = 0; i < f->n_tensors; i++) {
         lgg_tensor *t = &f->tensors[i];
         uint64_t n = 1;
@@ -431,6 +461,7 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
                              (unsigned long long)t->offset, (unsigned long long)t->size);
         }
         t->file_offset = start;
+        if (end > f->expected_end) f->expected_end = end;
         if (end > f->size) {
             if (f->flags & LGG_OPEN_ALLOW_MISSING_DATA) continue;
             tensor_name_msg(t, q, sizeof q);

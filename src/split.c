@@ -187,6 +187,12 @@ lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts,
                 uint64_t next;
                 start = in_shard > 0 && (ovf || lgg__add_ovf(bytes, padded, &next) || next > opts->max_size);
             }
+            if (i == 0 && nt > 0 && (opts->flags & LGG_SPLIT_NO_TENSOR_FIRST)) {
+                /* gguf-split's --no-tensor-first-split: a first shard of
+                 * metadata alone, so it can be read without the weights */
+                if (pass) p->shards[n].first_tensor = 0, p->shards[n].n_tensors = 0;
+                n++;
+            }
             if (i == 0 || start) {
                 if (n == MAX_SHARDS) {
                     s = lgg__fail(err, LGG_ERR_LIMIT, LGG_NO_OFFSET, "more than %u shards", MAX_SHARDS);

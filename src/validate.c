@@ -27,7 +27,8 @@ static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, 
     LGG_PRINTF(5, 6);
 static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, const char *fmt, ...) {
     if (r->oom) return;
-    if (r->strict && sev == LGG_SEV_WARNING) sev = LGG_SEV_ERROR;
+    /* a file's name is no part of the file: strictness does not judge it */
+    if (r->strict && sev == LGG_SEV_WARNING && check != LGG_CHECK_FILE_NAME) sev = LGG_SEV_ERROR;
     if ((unsigned)check < N_CHECKS) {
         if (r->listed[check] >= LGG_REPORT_MAX_PER_CHECK) {
             if (!r->dropped[check]++ || sev < r->dropped_sev[check]) r->dropped_sev[check] = sev;
@@ -116,6 +117,29 @@ static bool seg_ok(const char *p, size_t n) {
     return true;
 }
 
+/* lower_snake_case segments joined by '.'; a first segment equal to `arch`
+ * is judged by the architecture rule instead */
+static bool key_syntax_ok(const char *k, uint64_t n, lgg_str arch) {
+    if (n == 0) return false;
+    size_t segstart = 0, seg = 0;
+    for (size_t j = 0; j <= n; j++) {
+        if (j == n || k[j] == '.') {
+            const char *sp = k + segstart;
+            size_t sn = j - segstart;
+            bool arch_seg = seg == 0 && arch.len == sn && sn && memcmp(sp, arch.ptr, sn) == 0;
+            if (!arch_seg && !seg_ok(sp, sn)) return false;
+            segstart = j + 1;
+            seg++;
+        }
+    }
+    return true;
+}
+
+bool lgg_key_name_ok(const char *key, size_t len) {
+    const lgg_str none = {NULL, 0};
+    return key && len <= 65535 && key_syntax_ok(key, len, none);
+}
+
 static bool arch_name_ok(lgg_str a) {
     if (a.len == 0) return false;
     for (uint64_t i = 0; i < a.len; i++) {
@@ -169,15 +193,54 @@ static const char *kind_name(enum kind k) {
     switch (k) {
     case K_STR: return "string";
     case K_U32: return "u32";
-    case K_U64: return "u64 (or u32)";
+    case K_U64: return "u32 (or u64, which the spec allows)";
     case K_F32: return "f32";
     case K_BOOL: return "bool";
     case K_ARR_STR: return "array of string";
     case K_ARR_F32: return "array of f32";
     case K_ARR_I32: return "array of i32";
-    case K_UINT_OR_ARR: return "u64 (or u32)";
+    case K_UINT_OR_ARR: return "u32 (or u64, or an array of per-layer integers)";
     }
     return "?";
+}
+
+/* The type writers give kind k (gguf-py; the counts the spec lists as
+ * uint64 are written as u32) and llama.cpp reads: its loader accepts exactly
+ * one type per key. */
+static uint32_t kind_vtype(enum kind k) {
+    switch (k) {
+    case K_STR: return LGG_VT_STRING;
+    case K_U32: case K_U64: case K_UINT_OR_ARR: return LGG_VT_U32;
+    case K_F32: return LGG_VT_F32;
+    case K_BOOL: return LGG_VT_BOOL;
+    case K_ARR_STR: case K_ARR_F32: case K_ARR_I32: return LGG_VT_ARRAY;
+    }
+    return LGG_VT_COUNT;
+}
+
+/* The kind of a standardized key: general.* and tokenizer.* as listed,
+ * "<arch>.<rest>" for the architecture `arch`, or any when it is NULL. */
+static const std_key *find_std_key(const char *key, uint64_t len, const lgg_str *only_arch) {
+    const lgg_str k = {key, len};
+    for (size_t s = 0; s < sizeof GENERAL_KEYS / sizeof GENERAL_KEYS[0]; s++)
+        if (key_eq(k, GENERAL_KEYS[s].name)) return &GENERAL_KEYS[s];
+    const char *dot = memchr(key, '.', len);
+    if (!dot || dot == key) return NULL;
+    const lgg_str arch = {key, (uint64_t)(dot - key)};
+    if (key_eq(arch, "general") || key_eq(arch, "tokenizer")) return NULL;
+    if (only_arch && (only_arch->len != arch.len || memcmp(only_arch->ptr, arch.ptr, arch.len) != 0)) return NULL;
+    const lgg_str rest = {dot + 1, len - arch.len - 1};
+    for (size_t s = 0; s < sizeof ARCH_KEYS / sizeof ARCH_KEYS[0]; s++)
+        if (key_eq(rest, ARCH_KEYS[s].name)) return &ARCH_KEYS[s];
+    return NULL;
+}
+
+lgg_status lgg_standard_key_type(const char *key, size_t len, uint32_t *vtype) {
+    if (!key || !vtype) return LGG_ERR_ARG;
+    const std_key *s = find_std_key(key, len, NULL);
+    if (!s) return LGG_ERR_NOT_FOUND;
+    *vtype = kind_vtype(s->kind);
+    return LGG_OK;
 }
 
 static bool is_int(uint32_t t) {
@@ -185,13 +248,14 @@ static bool is_int(uint32_t t) {
            t == LGG_VT_I32 || t == LGG_VT_U64 || t == LGG_VT_I64;
 }
 
-/* Does value v have the type the spec gives kind k?  *lenient is set when it
- * only passes under the tolerated variants real writers use. */
+/* Does value v have the type the spec gives kind k?  Integer and float
+ * widths must be exact (llama.cpp refuses any other); integer arrays where
+ * the spec has a scalar or other elements pass only when not strict. */
 static bool kind_ok(const lgg_value *v, enum kind k, bool strict) {
     switch (k) {
     case K_STR: return v->type == LGG_VT_STRING;
-    case K_U32: return v->type == LGG_VT_U32 || (!strict && is_int(v->type));
-    case K_U64: return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 || (!strict && is_int(v->type));
+    case K_U32: return v->type == LGG_VT_U32;
+    case K_U64: return v->type == LGG_VT_U64 || v->type == LGG_VT_U32;
     case K_F32: return v->type == LGG_VT_F32;
     case K_BOOL: return v->type == LGG_VT_BOOL;
     case K_ARR_STR: return v->type == LGG_VT_ARRAY && v->elem_type == LGG_VT_STRING;
@@ -199,7 +263,7 @@ static bool kind_ok(const lgg_value *v, enum kind k, bool strict) {
     case K_ARR_I32: return v->type == LGG_VT_ARRAY && (v->elem_type == LGG_VT_I32 || (!strict && is_int(v->elem_type)));
     case K_UINT_OR_ARR:
         return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 ||
-               (!strict && (is_int(v->type) || (v->type == LGG_VT_ARRAY && is_int(v->elem_type))));
+               (!strict && v->type == LGG_VT_ARRAY && is_int(v->elem_type));
     }
     return false;
 }
@@ -357,6 +421,28 @@ static void check_value(vctx *c, const lgg_kv *kv) {
     }
 }
 
+/* A standardized key (general.*, tokenizer.*, and <arch>.* for the file's
+ * own architecture) with another type than the spec's. */
+static void check_key_type(vctx *c, const lgg_kv *kv, const char *q) {
+    const lgg_str k = kv->key;
+    if (key_eq(k, "general.alignment") || key_eq(k, "general.architecture")) return; /* checked on their own */
+    const std_key *s = find_std_key(k.ptr, k.len, &c->arch);
+    if (!s) return;
+    const lgg_value *v = &kv->value;
+    if (!kind_ok(v, s->kind, c->strict)) {
+        char actual[40];
+        if (v->type == LGG_VT_ARRAY)
+            snprintf(actual, sizeof actual, "array of %s", lgg_vtype_name(v->elem_type));
+        else
+            snprintf(actual, sizeof actual, "%s", lgg_vtype_name(v->type));
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, expected %s", q, actual,
+            kind_name(s->kind));
+    } else if (v->type == LGG_VT_U64 && kind_vtype(s->kind) == LGG_VT_U32) {
+        add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, kv->offset,
+            "'%s' is u64, which the spec allows: llama.cpp will not load it (it reads u32 only)", q);
+    }
+}
+
 static void check_keys(vctx *c) {
     const lgg_file *f = c->f;
     char q[200];
@@ -367,21 +453,7 @@ static void check_keys(vctx *c) {
         if (k.len > 65535)
             add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_LENGTH, kv->offset, "key at offset %llu is %llu bytes long, over 65535",
                 (unsigned long long)kv->offset, (unsigned long long)k.len);
-        /* syntax: lower_snake_case segments joined by '.'; a first segment equal
-         * to the architecture is judged by the architecture rule instead */
-        bool ok = k.len > 0;
-        size_t segstart = 0, seg = 0;
-        for (size_t j = 0; ok && j <= k.len; j++) {
-            if (j == k.len || k.ptr[j] == '.') {
-                const char *sp = k.ptr + segstart;
-                size_t sn = j - segstart;
-                bool arch_seg = seg == 0 && c->arch.len == sn && sn && memcmp(sp, c->arch.ptr, sn) == 0;
-                if (!arch_seg && !seg_ok(sp, sn)) ok = false;
-                segstart = j + 1;
-                seg++;
-            }
-        }
-        if (!ok)
+        if (!key_syntax_ok(k.ptr, k.len, c->arch))
             add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_SYNTAX, kv->offset,
                 "key '%s' at offset %llu is not lower_snake_case ASCII segments separated by '.'", q,
                 (unsigned long long)kv->offset);
@@ -392,26 +464,7 @@ static void check_keys(vctx *c) {
                 (long long)first, (unsigned long long)f->kv[first].offset);
         check_value(c, kv);
 
-        /* standardized keys and their types */
-        for (size_t s = 0; s < sizeof GENERAL_KEYS / sizeof GENERAL_KEYS[0]; s++) {
-            if (!key_eq(k, GENERAL_KEYS[s].name)) continue;
-            if (!kind_ok(&kv->value, GENERAL_KEYS[s].kind, c->strict) && !key_eq(k, "general.alignment") &&
-                !key_eq(k, "general.architecture"))
-                add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, the spec says %s", q,
-                    lgg_vtype_name(kv->value.type), kind_name(GENERAL_KEYS[s].kind));
-            break;
-        }
-        if (c->arch.len && k.len > c->arch.len + 1 && memcmp(k.ptr, c->arch.ptr, c->arch.len) == 0 &&
-            k.ptr[c->arch.len] == '.') {
-            lgg_str rest = {k.ptr + c->arch.len + 1, k.len - c->arch.len - 1};
-            for (size_t s = 0; s < sizeof ARCH_KEYS / sizeof ARCH_KEYS[0]; s++) {
-                if (!key_eq(rest, ARCH_KEYS[s].name)) continue;
-                if (!kind_ok(&kv->value, ARCH_KEYS[s].kind, c->strict))
-                    add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, the spec says %s", q,
-                        lgg_vtype_name(kv->value.type), kind_name(ARCH_KEYS[s].kind));
-                break;
-            }
-        }
+        check_key_type(c, kv, q);
     }
 }
 
@@ -518,11 +571,35 @@ static bool all_zero(const uint8_t *p, uint64_t n, uint64_t *at) {
     return true;
 }
 
+/* Tensor data past the end (only opened with LGG_OPEN_ALLOW_MISSING_DATA):
+ * one finding for the whole file, which says what a reader needs to know (a
+ * partial download, how much is missing), rather than one per tensor. */
+static void check_missing_data(vctx *c) {
+    const lgg_file *f = c->f;
+    uint64_t n_missing = 0, first = 0;
+    for (uint64_t i = 0; i < f->n_tensors; i++)
+        if (f->tensors[i].type_known && !f->tensors[i].data_available && !n_missing++) first = i;
+    if (lgg_file_metadata_only(f)) {
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_MISSING_DATA, f->size, "metadata only: no tensor data");
+    } else if (n_missing) {
+        char q[200];
+        Q(q, f->tensors[first].name.ptr, f->tensors[first].name.len);
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_MISSING_DATA, f->size,
+            "truncated: %llu bytes missing (the file has %llu bytes, its tensor data needs %llu); %llu of %llu "
+            "tensors lack data, the first being '%s'",
+            (unsigned long long)(f->expected_end - f->size), (unsigned long long)f->size,
+            (unsigned long long)f->expected_end, (unsigned long long)n_missing, (unsigned long long)f->n_tensors, q);
+    }
+}
+
 static void check_tensors(vctx *c) {
     const lgg_file *f = c->f;
     char q[200];
-    bool packed = true;
+    /* packing is checked up to the first tensor whose size is unknown: where
+     * the next one should start is unknown past it */
+    bool packed = true, sizes_known = true;
     uint64_t expect = 0;
+    check_missing_data(c);
     for (uint64_t i = 0; i < f->n_tensors; i++) {
         const lgg_tensor *t = &f->tensors[i];
         Q(q, t->name.ptr, t->name.len);
@@ -541,17 +618,13 @@ static void check_tensors(vctx *c) {
             add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_NDIMS, t->info_offset, "tensor '%s' has 0 dimensions", q);
         if (!t->type_known) {
             const lgg_type_info *ti = lgg_type_get(t->type);
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_TYPE, t->info_offset, "tensor '%s' has %s type %u%s%s", q,
-                ti ? "removed" : "unknown", t->type, ti ? " " : "", ti ? ti->name : "");
-            packed = false;
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_TENSOR_TYPE, t->info_offset,
+                "tensor '%s' has %s type %u%s%s: the size of its data is unknown", q, ti ? "removed" : "unknown",
+                t->type, ti ? " " : "", ti ? ti->name : "");
+            sizes_known = false;
             continue;
         }
-        if (!t->data_available)
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_MISSING_DATA, t->file_offset,
-                "tensor '%s': data at offset %llu..%llu is past the end of the file (%llu bytes)", q,
-                (unsigned long long)t->file_offset, (unsigned long long)(t->file_offset + t->size),
-                (unsigned long long)f->size);
-        if (t->offset != expect) packed = false;
+        if (sizes_known && t->offset != expect) packed = false;
         expect = t->offset + t->size + (f->alignment - t->size % f->alignment) % f->alignment;
     }
     if (!packed && f->n_tensors)
@@ -561,7 +634,7 @@ static void check_tensors(vctx *c) {
 
     /* padding: after the tensor infos, and after each tensor up to the next aligned offset */
     uint64_t at;
-    uint64_t hp = f->data_offset - f->header_size;
+    uint64_t hp = (f->data_offset < f->size ? f->data_offset : f->size) - f->header_size;
     if (hp && !all_zero(f->base + f->header_size, hp, &at))
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, f->header_size + at,
             "padding after the tensor infos has a non-zero byte at offset %llu",
@@ -587,16 +660,45 @@ static void check_tensors(vctx *c) {
         }
         lgg__free(c->r->alloc, ord);
     }
+    /* bytes after the known tensors may be the data of one whose size is unknown */
+    if (!sizes_known) return;
+    /* a truncated file's last bytes are part of a tensor cut short, which the
+     * truncation error already says */
+    if (f->expected_end > f->size) return;
     uint64_t end = f->data_end;
     if (f->n_tensors) {
         /* the last tensor's own padding is not trailing data */
         uint64_t padded = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
-        if (padded <= f->size) end = padded;
+        if (padded <= f->size)
+            end = padded;
+        else if (f->expected_end <= f->size) {
+            add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, f->size,
+                "the file ends %llu bytes before the padded end of the last tensor's data (offset %llu): valid, but "
+                "ggml refuses it when it reads the tensor data (gguf_init_from_file reads the padding too)",
+                (unsigned long long)(padded - f->size), (unsigned long long)padded);
+            end = f->size; /* what is there of the padding was checked above */
+        }
     }
     if (f->size > end)
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_TRAILING_BYTES, end, "%llu bytes after the end of the %s at offset %llu",
             (unsigned long long)(f->size - end), f->n_tensors ? "last tensor's data" : "header",
             (unsigned long long)end);
+}
+
+/* The convention's expression, its prose (lgg__name_parse_lenient), or
+ * exactly the name lgg_recommended_name gives the file. */
+static bool file_name_ok(const lgg_file *f, const char *name, size_t n, lgg_report *r) {
+    if (lgg__name_parse_lenient(name, n)) return true;
+    if (lgg_recommended_name(f, NULL, 0) != n) return false;
+    char *rec = lgg__alloc(r->alloc, n + 1);
+    if (!rec) {
+        r->oom = true;
+        return true;
+    }
+    lgg_recommended_name(f, rec, n + 1);
+    const bool same = memcmp(rec, name, n) == 0;
+    lgg__free(r->alloc, rec);
+    return same;
 }
 
 /* A shard's name and its split keys must tell the same position: loaders
@@ -609,14 +711,14 @@ static void check_shard_name(vctx *c, const char *name, size_t n) {
     bool keyed = lgg_get(c->f, "split.count", &v) == LGG_OK && lgg_value_uint(&v, &count) == LGG_OK &&
                  lgg_get(c->f, "split.no", &v) == LGG_OK && lgg_value_uint(&v, &no) == LGG_OK;
     if (named && !keyed)
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
             "file name says shard %u of %u, but the file has no split.no and split.count", idx + 1, cnt);
     else if (named && (no != idx || count != cnt))
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
             "file name says shard %u of %u, but split.no and split.count say %llu of %llu", idx + 1, cnt,
             (unsigned long long)no + 1, (unsigned long long)count);
     else if (!named && keyed && no < count && count <= 99999)
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
             "the file is shard %llu of %llu, but its name does not end in -%05llu-of-%05llu.gguf: loaders will not "
             "find the other shards", (unsigned long long)no + 1, (unsigned long long)count,
             (unsigned long long)no + 1, (unsigned long long)count);
@@ -643,9 +745,10 @@ lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg
             "metadata holds nested arrays: llama.cpp will not load it (ggml's reader rejects arrays of arrays)");
     if (opts && opts->file_name) {
         size_t n = strlen(opts->file_name);
-        if (!lgg_name_parse(opts->file_name, n, NULL))
-            add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, 0,
-                "file name does not follow the naming convention <BaseName>-<SizeLabel>-<Version>[-<Encoding>]...gguf");
+        if (!file_name_ok(f, opts->file_name, n, r))
+            add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
+                "file name does not follow the naming convention "
+                "<BaseName>-<SizeLabel>[-<FineTune>][-<Version>][-<Encoding>]...gguf");
         check_shard_name(&c, opts->file_name, n);
     }
     /* one line for each check that had more findings than a report lists */

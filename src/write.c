@@ -243,6 +243,7 @@ void lgg_writer_free(lgg_writer *w) {
     lgg__free(a, w->kv);
     lgg__free(a, w->t);
     lgg__free(a, w->in_fds);
+    lgg__free(a, w->dropped);
     lgg__nameidx_free(&w->kv_idx, a);
     lgg__nameidx_free(&w->t_idx, a);
     lgg__free(a, w);
@@ -280,6 +281,15 @@ static int64_t find_kv_ro(const lgg_writer *w, const char *key, uint64_t klen) {
     for (uint64_t i = 0; i < w->n_kv; i++)
         if (w->kv[i].klen == klen && (klen == 0 || memcmp(w->kv[i].key, key, klen) == 0)) return (int64_t)i;
     return -1;
+}
+
+lgg_status lgg_writer_key_type(const lgg_writer *w, const char *key, size_t klen, uint32_t *type, uint32_t *elem_type) {
+    if (!w || !key) return LGG_ERR_ARG;
+    int64_t i = find_kv_ro(w, key, klen);
+    if (i < 0) return LGG_ERR_NOT_FOUND;
+    if (type) *type = w->kv[i].vt;
+    if (elem_type) *elem_type = w->kv[i].et;
+    return LGG_OK;
 }
 
 /* Make the key index current; false when out of memory. */
@@ -583,14 +593,40 @@ lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int
 
 lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator, lgg_writer **out,
                                 lgg_error *err) {
+    return lgg_writer_from_file2(f, fd, allocator, 0, out, err);
+}
+
+/* A later occurrence of a key: ggml refuses a file that has one, and
+ * lookups never see it, so it is left out unless asked for. */
+static lgg_status drop_duplicate(lgg_writer *w, uint64_t i, lgg_error *err) {
+    if (!w->dropped) {
+        w->dropped = lgg__calloc(w->alloc, 1, sizeof *w->dropped);
+        if (!w->dropped) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    } else if ((w->n_dropped & (w->n_dropped - 1)) == 0) { /* grow at powers of two */
+        uint64_t *p = lgg__realloc(w->alloc, w->dropped, w->n_dropped * sizeof *p, 2 * w->n_dropped * sizeof *p);
+        if (!p) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        w->dropped = p;
+    }
+    w->dropped[w->n_dropped++] = i;
+    return LGG_OK;
+}
+
+lgg_status lgg_writer_from_file2(const lgg_file *f, int fd, const lgg_allocator *allocator, uint32_t flags,
+                                 lgg_writer **out, lgg_error *err) {
     if (!f || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
     *out = NULL;
+    if (flags & ~LGG_FROM_FILE_KEEP_DUPLICATES)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "unknown flags 0x%x", (unsigned)flags);
     lgg_writer *w;
     lgg_status s = lgg_writer_create(allocator, &w, err);
     if (s) return s;
+    const bool keep = flags & LGG_FROM_FILE_KEEP_DUPLICATES;
     for (uint64_t i = 0; i < lgg_kv_count(f) && !s; i++) {
         const lgg_kv *kv = lgg_kv_at(f, i);
-        s = set_from_view(w, kv->key.ptr, kv->key.len, &kv->value, true, err);
+        if (!keep && (uint64_t)lgg_find_key(f, kv->key.ptr, (size_t)kv->key.len) != i)
+            s = drop_duplicate(w, i, err);
+        else
+            s = set_from_view(w, kv->key.ptr, kv->key.len, &kv->value, true, err);
     }
     for (uint64_t i = 0; i < lgg_tensor_count(f) && !s; i++) s = lgg_writer_add_tensor_from_file(w, f, fd, i, err);
     if (s) {
@@ -601,6 +637,12 @@ lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *
     w->src_fd = fd;
     *out = w;
     return LGG_OK;
+}
+
+uint64_t lgg_writer_dropped_count(const lgg_writer *w) { return w ? w->n_dropped : 0; }
+
+const lgg_kv *lgg_writer_dropped_at(const lgg_writer *w, uint64_t i) {
+    return w && w->src && i < w->n_dropped ? lgg_kv_at(w->src, w->dropped[i]) : NULL;
 }
 
 /* ---- encoding ------------------------------------------------------------- */
@@ -636,6 +678,8 @@ lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, l
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "unknown byte order %d", (int)r->endian);
     r->write_fn = o ? o->write_fn : NULL;
     r->write_ud = o ? o->write_ud : NULL;
+    r->temp_fn = o ? o->temp_fn : NULL;
+    r->temp_ud = o ? o->temp_ud : NULL;
     r->flags = o ? o->flags : 0;
     r->alloc = o && o->allocator ? o->allocator : w->alloc;
     /* the alignment readers will use is the one the metadata states */

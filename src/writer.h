@@ -52,6 +52,9 @@ struct lgg_writer {
     uint64_t n_t, cap_t;
     const lgg_file *src; /* set by lgg_writer_from_file */
     int src_fd;
+    /* indices in src of the repeated keys lgg_writer_from_file left out */
+    uint64_t *dropped;
+    uint64_t n_dropped;
     /* more files the output must not be (merge inputs that add no tensor) */
     int *in_fds;
     uint32_t n_in_fds;
@@ -71,6 +74,8 @@ typedef struct lgg__wopts {
     bool set_alignment; /* general.alignment must be written as u32 `alignment` */
     lgg_write_fn write_fn;
     void *write_ud;
+    void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
+    void *temp_ud;
     const lgg_allocator *alloc;
     uint32_t flags;  /* LGG_WRITE_* */
     bool writeback;  /* start write-back of what is written as it goes (a file that will be synced) */

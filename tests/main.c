@@ -9,18 +9,30 @@
 typedef struct {
     const char *name;
     test_fn fn;
+    test_fn_arg fa;
+    void *arg;
 } test_entry;
 static test_entry tests[MAX_TESTS];
 static int n_tests;
-static int cur_failures;
+static int cur_failures, cur_skipped;
 static const char *cur_name;
 
 void test_register(const char *name, test_fn fn) {
-    if (n_tests < MAX_TESTS) {
-        tests[n_tests].name = name;
-        tests[n_tests].fn = fn;
-        n_tests++;
-    }
+    if (n_tests < MAX_TESTS) tests[n_tests++] = (test_entry){name, fn, NULL, NULL};
+}
+
+void test_register_arg(const char *name, test_fn_arg fn, void *arg) {
+    if (n_tests < MAX_TESTS) tests[n_tests++] = (test_entry){name, NULL, fn, arg};
+}
+
+void test_skip(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "SKIP %s: ", cur_name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    cur_skipped = 1;
 }
 
 void test_fail(const char *file, int line, const char *fmt, ...) {
@@ -44,13 +56,17 @@ static int cmp_tests(const void *a, const void *b) {
 int main(int argc, char **argv) {
     const char *filter = argc > 1 ? argv[1] : NULL;
     qsort(tests, (size_t)n_tests, sizeof tests[0], cmp_tests);
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     for (int i = 0; i < n_tests; i++) {
         if (filter && !strstr(tests[i].name, filter)) continue;
         cur_name = tests[i].name;
         cur_failures = 0;
-        tests[i].fn();
-        if (cur_failures) {
+        cur_skipped = 0;
+        if (tests[i].fn) tests[i].fn();
+        else tests[i].fa(tests[i].arg);
+        if (cur_skipped && !cur_failures) {
+            skipped++;
+        } else if (cur_failures) {
             failed++;
             fprintf(stderr, "FAIL %s (%d failed checks)\n", tests[i].name, cur_failures);
         } else {
@@ -59,6 +75,7 @@ int main(int argc, char **argv) {
         }
     }
     fflush(stderr);
-    printf("%d passed, %d failed\n", passed, failed);
+    if (skipped) printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+    else printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

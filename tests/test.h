@@ -12,6 +12,13 @@
 
 typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);
+/* A test that takes an argument (one registration per case of a table or a
+ * directory); the runner keeps `name`. */
+typedef void (*test_fn_arg)(void *arg);
+void test_register_arg(const char *name, test_fn_arg fn, void *arg);
+/* Mark the running test skipped (its reference material is missing, say),
+ * with the reason; the runner counts it apart from passed and failed. */
+void test_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Failures so far in the running test. */
 int test_failures(void);
@@ -54,6 +61,9 @@ int test_failures(void);
 /* Helpers shared by the tests (util.c). */
 /* Path of a file under ../shared (the reference material). */
 const char *shared_path(const char *rel);
+/* True when ../shared (or GGUF_SHARED) is there; otherwise marks the running
+ * test skipped, with the reason, and returns false: `if (!need_shared()) return;` */
+bool need_shared(void);
 /* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
 unsigned char *read_file(const char *path, size_t *size);
 /* Directory of the build (GGUF_BUILD, default "build"). */
@@ -65,6 +75,15 @@ const char *scratch_dir(void);
  * (malloc'd, NUL-terminated, caller frees) and the exit status (-1 if it did
  * not exit normally).  Returns 0, or -1 if it could not be started. */
 int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status);
+
+/* Run build/gguf with the NULL-terminated arguments after err; stdout and
+ * stderr are returned (malloc'd, NUL-terminated) through out and err when
+ * they are not NULL.  Returns the exit status (-1: killed, -2: not run). */
+int run_gguf_capture(char **out, char **err, ...);
+
+/* As run_capture, with standard input read from the file `in`. */
+int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
+                      int *status);
 
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {
@@ -81,5 +100,11 @@ void buf_str(buf *b, const char *s);          /* u64 length + bytes */
 void buf_str_n(buf *b, const char *s, uint64_t n);
 void buf_pad(buf *b, size_t align);
 void buf_free(buf *b);
+
+/* s with every `from` replaced by `to` (malloc'd; NULL when out of memory). */
+char *text_replace(const char *s, const char *from, const char *to);
+/* One test per file NAME`ext` in `dir` (relative to the repository's root,
+ * where the runner starts), named `prefix`NAME; fn gets NAME. */
+void test_register_dir(const char *dir, const char *ext, const char *prefix, test_fn_arg fn);
 
 #endif

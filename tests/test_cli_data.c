@@ -165,6 +165,7 @@ static void write_file(const char *path, const void *p, size_t n) {
 /* ---- cat ---------------------------------------------------------------- */
 
 TEST(cli_cat_golden_every_type) {
+    if (!need_shared()) return;
     DIR *d = opendir(golden("golden/ggml-types"));
     REQUIRE(d);
     static const char *const CASES[] = {"gauss", "weights", "uniform", "edge"};
@@ -214,6 +215,7 @@ TEST(cli_cat_golden_every_type) {
  * (pub-dense-Q8_0.BE.gguf's Q8_0 data is not a faithful conversion -- see
  * test_dequant.c -- so only its F32 tensor is compared.) */
 TEST(cli_cat_big_endian_values_match) {
+    if (!need_shared()) return;
     static const struct {
         const char *le, *be, *tensor;
     } C[] = {
@@ -241,6 +243,7 @@ TEST(cli_cat_big_endian_values_match) {
 }
 
 TEST(cli_cat_output_file) {
+    if (!need_shared()) return;
     const char *in = golden("golden/ggml-types/type-q4_K.gguf");
     char out[512];
     snprintf(out, sizeof out, "%s/cat-out.f32", scratch_dir());
@@ -270,6 +273,7 @@ TEST(cli_cat_output_file) {
 }
 
 TEST(cli_cat_refuses_to_overwrite_input) {
+    if (!need_shared()) return;
     size_t n;
     unsigned char *src = read_file(golden("golden/ggml-types/type-q8_0.gguf"), &n);
     REQUIRE(src);
@@ -296,6 +300,7 @@ TEST(cli_cat_refuses_to_overwrite_input) {
 }
 
 TEST(cli_cat_errors) {
+    if (!need_shared()) return;
     const char *in = golden("golden/ggml-types/type-q4_0.gguf");
     char want[4400];
     run_out r;
@@ -312,19 +317,19 @@ TEST(cli_cat_errors) {
         const char *a[5];
         const char *msg;
     } U[] = {
-        {{"cat", NULL}, "no FILE given"},
-        {{"cat", "x.gguf", NULL}, "no TENSOR given"},
-        {{"cat", "x.gguf", "t", "--as"}, "--as needs a value"},
-        {{"cat", "--as=f16", "x.gguf", "t"}, "--as takes raw or f32, not 'f16'"},
+        {{"cat", NULL}, "FILE and TENSOR are required"},
+        {{"cat", "x.gguf", NULL}, "FILE and TENSOR are required"},
+        {{"cat", "x.gguf", "t", "--as"}, "--as needs a value (FORMAT)"},
+        {{"cat", "--as=f16", "x.gguf", "t"}, "--as takes raw, f32 or npy, not 'f16'"},
         {{"cat", "--bogus", "x.gguf", "t"}, "unknown option '--bogus'"},
-        {{"cat", "x.gguf", "t", "u"}, "too many arguments"},
+        {{"cat", "x.gguf", "t", "u"}, "unexpected argument 'u'"},
     };
     for (size_t i = 0; i < sizeof U / sizeof U[0]; i++) {
         REQUIRE(run_gguf(&r, U[i].a) == 0);
         CHECK_EQ_U(r.status, 2);
         CHECK_EQ_U(r.n_out, 0);
         err = text(r.err, r.n_err);
-        snprintf(want, sizeof want, "gguf cat: %s\nusage: gguf cat [--as raw|f32] [-o OUT] FILE TENSOR\n", U[i].msg);
+        snprintf(want, sizeof want, "gguf cat: %s\nusage: gguf cat [--as raw|f32|npy] [-o OUT] FILE TENSOR\n", U[i].msg);
         CHECK_STR(err, want);
         free(err);
         run_free(&r);
@@ -338,6 +343,7 @@ TEST(cli_cat_errors) {
 /* Tiny chunks (less than a row, a few rows) give the same bytes as one
  * chunk: converting in pieces must not change a single value. */
 TEST(cli_data_chunked_same_output) {
+    if (!need_shared()) return;
     static const char *const ENV[] = {"LGG_CHUNK_FLOATS=100", "LGG_CHUNK_FLOATS=1024", "LGG_CHUNK_FLOATS=3000"};
     static const struct {
         const char *a[6];
@@ -399,6 +405,7 @@ static double json_num(const char *s, const char *key) {
 }
 
 TEST(cli_stats_golden_text_and_json) {
+    if (!need_shared()) return;
     const char *in = golden("golden/ggml-types/type-q4_0.gguf");
     run_out r;
     RUN(&r, "stats", in);
@@ -417,6 +424,7 @@ TEST(cli_stats_golden_text_and_json) {
 
 /* The figures agree with ones computed here from the golden values. */
 TEST(cli_stats_figures_match_direct_computation) {
+    if (!need_shared()) return;
     size_t n;
     unsigned char *raw = read_file(golden("golden/quant/dequant.q6_K.weights.f32"), &n);
     REQUIRE(raw && n == 4096 * 4);
@@ -477,11 +485,11 @@ TEST(cli_stats_special_values) {
     CHECK(r.status == 0 && r.n_err == 0);
     char *out = text(r.out, r.n_out);
     CHECK_STR(out, "[\n"
-                   "  {\"name\": \"mixed\", \"type\": \"F32\", \"shape\": [8], \"n\": 8, \"min\": -2, \"max\": 3, "
-                   "\"mean\": 0.4, \"std\": 1.624807680927192, \"absmax\": 3, \"nan\": 1, \"inf\": 2, \"zeros\": 0.25, "
-                   "\"histogram\": {\"min\": -2, \"max\": 3, \"counts\": [1, 0, 0, 0, 2, 0, 1, 0, 0, 1]}},\n"
+                   "  {\"name\": \"mixed\", \"type\": \"F32\", \"shape\": [8], \"n\": 8, \"min\": -2.0, \"max\": 3.0, "
+                   "\"mean\": 0.4, \"std\": 1.624807680927192, \"absmax\": 3.0, \"nan\": 1, \"inf\": 2, \"zeros\": 0.25, "
+                   "\"histogram\": {\"min\": -2.0, \"max\": 3.0, \"counts\": [1, 0, 0, 0, 2, 0, 1, 0, 0, 1]}},\n"
                    "  {\"name\": \"nan\", \"type\": \"F32\", \"shape\": [2], \"n\": 2, \"min\": null, \"max\": null, "
-                   "\"mean\": null, \"std\": null, \"absmax\": null, \"nan\": 2, \"inf\": 0, \"zeros\": 0, "
+                   "\"mean\": null, \"std\": null, \"absmax\": null, \"nan\": 2, \"inf\": 0, \"zeros\": 0.0, "
                    "\"histogram\": null}\n"
                    "]\n");
     free(out);
@@ -495,6 +503,7 @@ TEST(cli_stats_special_values) {
 }
 
 TEST(cli_stats_errors) {
+    if (!need_shared()) return;
     const char *in = golden("golden/ggml-types/type-q4_0.gguf");
     run_out r;
     RUN(&r, "stats", in, "gauss.weight", "nope");
@@ -520,6 +529,7 @@ TEST(cli_stats_errors) {
 /* ---- diff --------------------------------------------------------------- */
 
 TEST(cli_diff_identical) {
+    if (!need_shared()) return;
     const char *f16 = golden("golden/llama-quantize/pub-dense-f16.gguf");
     run_out r;
     RUN(&r, "diff", f16, f16);
@@ -540,6 +550,7 @@ TEST(cli_diff_identical) {
 }
 
 TEST(cli_diff_f16_vs_q8_0) {
+    if (!need_shared()) return;
     const char *dir = golden("golden/llama-quantize/");
     char a[4200], b[4200];
     snprintf(a, sizeof a, "%spub-dense-f16.gguf", dir);
@@ -659,6 +670,7 @@ TEST(cli_diff_hand_made) {
 /* The Q8_0 data of pub-dense-Q8_0.BE.gguf was mangled by its converter:
  * diff sees it, and only in the quantized tensors. */
 TEST(cli_diff_catches_bad_endian_conversion) {
+    if (!need_shared()) return;
     run_out r;
     RUN(&r, "diff", golden("golden/llama-quantize/pub-dense-Q8_0.gguf"), golden("golden/llama-quantize/pub-dense-Q8_0.BE.gguf"));
     CHECK_EQ_U(r.status, 1);
@@ -675,7 +687,7 @@ TEST(cli_diff_errors) {
     RUN(&r, "diff", "x.gguf");
     CHECK_EQ_U(r.status, 2);
     char *err = text(r.err, r.n_err);
-    CHECK_STR(err, "gguf diff: only one file given\nusage: gguf diff [--json] A B\n");
+    CHECK_STR(err, "gguf diff: two files are required\nusage: gguf diff [--json] [--metadata] A B\n");
     free(err);
     run_free(&r);
     RUN(&r, "diff", "a", "b", "c");

@@ -101,8 +101,12 @@ TEST(estimate_golden) {
     snprintf(idx, sizeof idx, "%s", shared_path("golden/estimate/index.json"));
     json_error_t je;
     json_t *root = json_load_file(idx, 0, &je);
-    if (!root || !python3()) {
-        fprintf(stderr, "  (estimate_golden: no %s or no python3; skipped)\n", root ? "python3" : idx);
+    if (!root) {
+        test_skip("the reference %s is missing", idx);
+        return;
+    }
+    if (!python3()) {
+        test_skip("no python3 to write the models");
         json_decref(root);
         return;
     }
@@ -178,7 +182,7 @@ TEST(estimate_cases) {
     json_t *root = json_load_file("tests/estimate/cases.json", 0, &je);
     REQUIRE(root != NULL);
     if (!python3()) {
-        fprintf(stderr, "  (estimate_cases: no python3; skipped)\n");
+        test_skip("no python3 to write the models");
         json_decref(root);
         return;
     }
@@ -226,86 +230,98 @@ TEST(estimate_cases) {
 
 /* ---- the CLI: tests/estimate/cli/NAME.args (one argument a line; @PRESET@
  * is the generated model of that preset), and the exact NAME.out, NAME.err,
- * NAME.status, in which the scratch directory reads @DIR@.  GGUF_CLI_REGEN=1
- * rewrites them from the current tool. ---- */
+ * NAME.status, in which the scratch directory reads @DIR@.  NAME.stdin, if
+ * present, is the standard input: @PRESET@, or pipe:@PRESET@ for its bytes
+ * through a pipe.  Each case is a test of its own, "estimate_cli/NAME".
+ * GGUF_CLI_REGEN=1 rewrites them from the current tool. ---- */
 
-static char *replace_all(const char *s, const char *from, const char *to) {
-    size_t fl = strlen(from), tl = strlen(to), n = 0;
-    for (const char *q = s; (q = strstr(q, from)); q += fl) n++;
-    char *r = malloc(strlen(s) + n * tl + 1), *o = r;
-    for (const char *q; (q = strstr(s, from)); s = q + fl) {
-        memcpy(o, s, (size_t)(q - s));
-        o += q - s;
-        memcpy(o, to, tl);
-        o += tl;
+static char *load_case_file(const char *name, const char *ext) {
+    char p[1024];
+    size_t n;
+    snprintf(p, sizeof p, "tests/estimate/cli/%s.%s", name, ext);
+    char *text = (char *)read_file(p, &n), *r = text ? realloc(text, n + 1) : NULL;
+    if (!r) {
+        free(text);
+        return NULL;
     }
-    strcpy(o, s);
+    r[n] = 0;
     return r;
 }
 
-static void cli_case(const char *name, bool regen) {
-    char p[1024], tool[1024], *args[32];
-    int argc = 0;
-    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
-    args[argc++] = tool;
-    args[argc++] = (char *)"estimate";
-    snprintf(p, sizeof p, "tests/estimate/cli/%s.args", name);
-    size_t n;
-    char *text = (char *)read_file(p, &n);
-    REQUIRE(text != NULL);
-    text = realloc(text, n + 1);
-    text[n] = 0;
-    for (char *line = strtok(text, "\n"); line && argc < 31; line = strtok(NULL, "\n")) {
-        size_t l = strlen(line);
-        if (l > 2 && line[0] == '@' && line[l - 1] == '@') {
-            line[l - 1] = 0;
-            const char *m = model_path(own_generator(), line + 1);
-            REQUIRE(m != NULL);
-            line = (char *)m;
-        }
-        args[argc++] = line;
-    }
-    args[argc] = NULL;
-    char *out, *err;
-    size_t ol, el;
-    int status;
-    REQUIRE(run_capture(args, &out, &ol, &err, &el, &status) == 0);
-    char st[16];
-    snprintf(st, sizeof st, "%d\n", status);
+/* "@PRESET@" becomes the generated model's path (NULL if it cannot be made). */
+static const char *case_arg(char *line) {
+    size_t l = strlen(line);
+    if (l <= 2 || line[0] != '@' || line[l - 1] != '@') return line;
+    line[l - 1] = 0;
+    return model_path(own_generator(), line + 1);
+}
+
+static void compare_or_regen(const char *name, char *const got[3]) {
     const char *ext[3] = {"out", "err", "status"};
-    char *got[3] = {replace_all(out, scratch_dir(), "@DIR@"), replace_all(err, scratch_dir(), "@DIR@"), st};
+    const bool regen = getenv("GGUF_CLI_REGEN") != NULL;
     for (int k = 0; k < 3; k++) {
+        char p[1024];
         snprintf(p, sizeof p, "tests/estimate/cli/%s.%s", name, ext[k]);
         if (regen) {
             FILE *f = fopen(p, "wb");
             if (f) fputs(got[k], f), fclose(f);
             continue;
         }
-        unsigned char *want = read_file(p, &n);
+        char *want = load_case_file(name, ext[k]);
         CHECKF(want != NULL, "%s: missing", p);
-        if (want) {
-            CHECKF(n == strlen(got[k]) && !memcmp(want, got[k], n), "%s differs: got\n%s", p, got[k]);
-            free(want);
-        }
+        CHECKF(!want || !strcmp(want, got[k]), "%s differs: got\n%s", p, got[k]);
+        free(want);
     }
+}
+
+static void cli_case(void *arg) {
+    const char *name = arg;
+    if (!python3()) {
+        test_skip("no python3 to write the models");
+        return;
+    }
+    char tool[1024], *args[40];
+    int argc = 0;
+    char *in = load_case_file(name, "stdin");
+    if (in) in[strcspn(in, "\n")] = 0;
+    const bool piped = in && !strncmp(in, "pipe:", 5);
+    const char *in_path = in ? case_arg(piped ? in + 5 : in) : "/dev/null";
+    REQUIRE(in_path != NULL);
+    if (piped) { /* sh -c 'cat "$0" | exec "$@"' FILE gguf ARGS... */
+        args[argc++] = (char *)"/bin/sh";
+        args[argc++] = (char *)"-c";
+        args[argc++] = (char *)"cat \"$0\" | exec \"$@\"";
+        args[argc++] = (char *)in_path;
+    }
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    args[argc++] = tool;
+    args[argc++] = (char *)"estimate";
+    char *text = load_case_file(name, "args");
+    REQUIRE(text != NULL);
+    for (char *line = strtok(text, "\n"); line && argc < 39; line = strtok(NULL, "\n")) {
+        const char *a = case_arg(line);
+        REQUIRE(a != NULL);
+        args[argc++] = (char *)a;
+    }
+    args[argc] = NULL;
+    char *out, *err;
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture_stdin(args, piped ? "/dev/null" : in_path, &out, &ol, &err, &el, &status) == 0);
+    char st[16];
+    snprintf(st, sizeof st, "%d\n", status);
+    char *got[3] = {text_replace(out, scratch_dir(), "@DIR@"), text_replace(err, scratch_dir(), "@DIR@"), st};
+    compare_or_regen(name, got);
     free(got[0]);
     free(got[1]);
     free(out);
     free(err);
     free(text);
+    free(in);
 }
 
-TEST(estimate_cli) {
-    if (!python3()) {
-        fprintf(stderr, "  (estimate_cli: no python3; skipped)\n");
-        return;
-    }
-    static const char *const names[] = {"smollm-default",  "smollm-c8192-json",  "smollm-ngl-fit",
-                                        "smollm-fa-q8-json", "smollm-ngl10-json", "deepseek2-vquant",
-                                        "deepseek2-fa-forced", "bad-option",      "bad-value",
-                                        "bad-cache-type",  "fit-too-small",      "no-model"};
-    bool regen = getenv("GGUF_CLI_REGEN") != NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) cli_case(names[i], regen);
+__attribute__((constructor)) static void register_cli_cases(void) {
+    test_register_dir("tests/estimate/cli", ".args", "estimate_cli/", cli_case);
 }
 
 /* ---- hyperparameters from hand-built headers ---- */
@@ -497,10 +513,11 @@ TEST(estimate_arch_families) {
  * token_embd to the device. */
 TEST(estimate_shards_and_devices) {
     const char *path = python3() ? model_path(own_generator(), "smollm2-135m") : NULL;
-    if (!path) {
-        fprintf(stderr, "  (estimate_shards_and_devices: no python3; skipped)\n");
+    if (!python3()) {
+        test_skip("no python3 to write the models");
         return;
     }
+    REQUIRE(path != NULL);
     char tool[1024], prefix[1024], first[1100];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     snprintf(prefix, sizeof prefix, "%s/shard", scratch_dir());
@@ -519,6 +536,18 @@ TEST(estimate_shards_and_devices) {
     CHECKF(status == 0, "%s", err[1]);
     const char *a = strstr(out[0], "\"arch\""), *b = strstr(out[1], "\"arch\"");
     CHECK(a && b && !strcmp(a, b));
+    for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
+    /* the other shards are found by name: not from a later shard, nor from standard input */
+    char second[1100];
+    snprintf(second, sizeof second, "%s-00002-of-00003.gguf", prefix);
+    char *later[] = {tool, (char *)"estimate", second, NULL};
+    char *piped[] = {tool, (char *)"estimate", (char *)"-", NULL};
+    REQUIRE(run_capture(later, &out[0], &ol, &err[0], &el, &status) == 0);
+    CHECK(status == 1 && !out[0][0] && strstr(err[0], "-00002-of-00003.gguf: one shard of a set of 3: give the first") != NULL);
+    REQUIRE(run_capture_stdin(piped, first, &out[1], &ol, &err[1], &el, &status) == 0);
+    CHECK_STR(err[1], "gguf estimate: <stdin>: one shard of a set of 3: give the first shard's file, named "
+                      "PREFIX-00001-of-00003.gguf\n");
+    CHECK(status == 1);
     for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
     /* an architecture it does not know: the weights, a message, status 1 */
     char frob[1100];

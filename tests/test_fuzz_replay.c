@@ -61,7 +61,7 @@ static void replay(const char *target) {
     CHECKF(count > 0 && strstr(line, " inputs replayed") != NULL, "%s replayed nothing: '%s'", target, line);
 }
 
-static const char *const KNOWN[] = {"fuzz_open", "fuzz_dump", "fuzz_dequant", "fuzz_name", "fuzz_edit", "fuzz_split"};
+static const char *const KNOWN[] = {"fuzz_open", "fuzz_dump", "fuzz_dequant", "fuzz_name", "fuzz_edit", "fuzz_split", "fuzz_args"};
 
 TEST(fuzz_replay_open) { replay("fuzz_open"); }
 TEST(fuzz_replay_dump) { replay("fuzz_dump"); }
@@ -69,6 +69,7 @@ TEST(fuzz_replay_dequant) { replay("fuzz_dequant"); }
 TEST(fuzz_replay_name) { replay("fuzz_name"); }
 TEST(fuzz_replay_edit) { replay("fuzz_edit"); }
 TEST(fuzz_replay_split) { replay("fuzz_split"); }
+TEST(fuzz_replay_args) { replay("fuzz_args"); }
 
 /* Targets added later (fuzz/fuzz_*.c) replay here until they get a test of
  * their own; a target without a corpus directory fails. */

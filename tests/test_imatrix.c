@@ -139,6 +139,7 @@ TEST(imatrix_legacy_hostile) {
 
 /* The golden .dat files: what llama-quantize read for the golden runs. */
 TEST(imatrix_legacy_golden) {
+    if (!need_shared()) return;
     const char *files[] = {"golden/llama-quantize/pub-dense-f16.imatrix.dat",
                            "golden/llama-quantize/pub-moe-f32.imatrix.dat"};
     for (int i = 0; i < 2; i++) {

@@ -214,8 +214,14 @@ static void golden_runs(const char *json_name, const char *stem) {
     json_decref(root);
 }
 
-TEST(quant_model_golden_dense) { golden_runs("pub-dense-f16.presets.json", "dense"); }
-TEST(quant_model_golden_moe) { golden_runs("pub-moe-f32.presets.json", "moe"); }
+TEST(quant_model_golden_dense) {
+    if (!need_shared()) return;
+    golden_runs("pub-dense-f16.presets.json", "dense");
+}
+TEST(quant_model_golden_moe) {
+    if (!need_shared()) return;
+    golden_runs("pub-moe-f32.presets.json", "moe");
+}
 
 /* The library path, with another thread count: same bytes as the golden
  * 2-thread runs. */
@@ -275,6 +281,7 @@ static void threads_case(const char *model, const char *preset, const char *imat
 }
 
 TEST(quant_model_threads) {
+    if (!need_shared()) return;
     threads_case("pub-moe-f32.gguf", "Q4_K_M", "pub-moe-f32.imatrix.dat", "Q4_K_M-imatrix", "pub-moe-f32.presets.json");
     threads_case("pub-dense-f16.gguf", "Q3_K_M", NULL, "Q3_K_M", "pub-dense-f16.presets.json");
 }
@@ -282,6 +289,7 @@ TEST(quant_model_threads) {
 /* Without -q and with stderr not a terminal: one line per tensor, the same
  * lines --dry-run prints, then a summary; nothing on stdout. */
 TEST(quant_model_progress_lines) {
+    if (!need_shared()) return;
     char tool[1024], in[4200], out[1024];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     snprintf(in, sizeof in, "%s/pub-dense-f16.gguf", golden_dir());

@@ -113,8 +113,14 @@ static void golden_rows(bool simd) {
     CHECK(mismatched == 0);
 }
 
-TEST(quant_golden_all_rows) { golden_rows(true); }
-TEST(quant_golden_all_rows_scalar) { golden_rows(false); }
+TEST(quant_golden_all_rows) {
+    if (!need_shared()) return;
+    golden_rows(true);
+}
+TEST(quant_golden_all_rows_scalar) {
+    if (!need_shared()) return;
+    golden_rows(false);
+}
 
 TEST(quant_needs_imatrix) {
     /* ggml_quantize_requires_imatrix's list; IQ1_M is not on it */
@@ -218,6 +224,7 @@ TEST(quant_nan_rows) {
 
 /* Quantizing row by row gives the same bytes as all rows at once. */
 TEST(quant_row_split_invariance) {
+    if (!need_shared()) return;
     size_t n = 0;
     float *in = (float *)read_file(shared_path("golden/quant/input.weights.f32"), &n);
     float *imx = (float *)read_file(shared_path("golden/quant/input.weights.imatrix.f32"), &n);
@@ -287,6 +294,7 @@ static void simd_compare(const char *name, qpath_fn fn, size_t bs, const float *
 }
 
 TEST(quant_simd_matches_scalar) {
+    if (!need_shared()) return;
     static const struct {
         const char *name;
         qpath_fn fn;

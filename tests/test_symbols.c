@@ -31,6 +31,7 @@ static bool in_list(char **v, size_t n, const char *s) {
 }
 
 TEST(symbols_exported_names_do_not_clash_with_ggml) {
+    if (!need_shared()) return;
     size_t n;
     char **names = load_names(&n);
     REQUIRE(names != NULL && n > 1000);
@@ -61,6 +62,7 @@ TEST(symbols_exported_names_do_not_clash_with_ggml) {
 }
 
 TEST(symbols_header_names_do_not_clash_with_ggml) {
+    if (!need_shared()) return;
     size_t n;
     char **names = load_names(&n);
     REQUIRE(names != NULL);

@@ -31,6 +31,7 @@ static void *worker(void *arg) {
 }
 
 TEST(threads_concurrent_reads_of_one_file) {
+    if (!need_shared()) return;
     REQUIRE(lgg_open_file(shared_path("corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf"), NULL, &shared_file,
                           NULL) == LGG_OK);
     pthread_t t[4];

@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -120,6 +121,11 @@ static char *slurp_fd(int fd, size_t *len) {
 }
 
 int run_capture(char *const argv[], char **out, size_t *out_len, char **err, size_t *err_len, int *status) {
+    return run_capture_stdin(argv, "/dev/null", out, out_len, err, err_len, status);
+}
+
+int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
+                      int *status) {
     /* stdout and stderr go to temporary files, so neither pipe can fill up and block */
     char po[512], pe[512];
     snprintf(po, sizeof po, "%s/out.XXXXXX", scratch_dir());
@@ -128,7 +134,7 @@ int run_capture(char *const argv[], char **out, size_t *out_len, char **err, siz
     if (fo < 0 || fe < 0) return -1;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, fo, 1);
     posix_spawn_file_actions_adddup2(&fa, fe, 2);
     pid_t pid;
@@ -152,4 +158,77 @@ int run_capture(char *const argv[], char **out, size_t *out_len, char **err, siz
     unlink(po);
     unlink(pe);
     return 0;
+}
+
+int run_gguf_capture(char **out, char **err, ...) {
+    char *argv[64];
+    char tool[1024];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    argv[0] = tool;
+    int n = 1;
+    va_list ap;
+    va_start(ap, err);
+    const char *a;
+    while ((a = va_arg(ap, const char *)) && n < 63) argv[n++] = (char *)a;
+    va_end(ap);
+    argv[n] = NULL;
+    size_t ol, el;
+    int status;
+    char *o = NULL, *e = NULL;
+    if (run_capture(argv, &o, &ol, &e, &el, &status) != 0) return -2;
+    if (out) *out = o;
+    else free(o);
+    if (err) *err = e;
+    else free(e);
+    return status;
+}
+
+bool need_shared(void) {
+    static int have = -1;
+    if (have < 0) {
+        struct stat st;
+        have = stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
+    return have;
+}
+
+char *text_replace(const char *s, const char *from, const char *to) {
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *p = s; (p = strstr(p, from)); p += fl) n++;
+    char *r = malloc(strlen(s) + n * tl + 1), *o = r;
+    if (!r) return NULL;
+    for (const char *p = s;;) {
+        const char *q = strstr(p, from);
+        if (!q) {
+            strcpy(o, p);
+            break;
+        }
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        memcpy(o, to, tl);
+        o += tl;
+        p = q + fl;
+    }
+    return r;
+}
+
+void test_register_dir(const char *dir, const char *ext, const char *prefix, test_fn_arg fn) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t el = strlen(ext), pl = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
+        char *name = strndup(e->d_name, l - el), *label = malloc(pl + l + 1);
+        if (!name || !label) {
+            free(name);
+            free(label);
+            break;
+        }
+        snprintf(label, pl + l + 1, "%s%s", prefix, name);
+        test_register_arg(label, fn, name); /* the runner keeps both for its whole run */
+    }
+    closedir(d);
 }

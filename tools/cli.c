@@ -7,33 +7,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-lgg_file *cli_open(const char *cmd, const char *path) {
+lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_file *f = NULL;
     lgg_error e;
     memset(&e, 0, sizeof e);
-    if (lgg_open_file(path, NULL, &f, &e) != LGG_OK) {
-        if (e.offset != LGG_NO_OFFSET)
-            fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, path, e.message, lgg_status_name(e.code));
-        else
-            fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, path, e.message, lgg_status_name(e.code));
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e);
+    if (st != LGG_OK) {
+        cli_err_lgg(cmd, path, &e);
         return NULL;
+    }
+    uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
+    if (how == CLI_OPEN_META && lgg_tensor_count(f) && want > have) {
+        if (lgg_file_metadata_only(f))
+            cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
+                    (unsigned long long)want);
+        else
+            cli_err(cmd, path, "warning: truncated: %llu bytes of %llu (%llu missing); tensor data is incomplete",
+                    (unsigned long long)have, (unsigned long long)want, (unsigned long long)(want - have));
     }
     return f;
 }
 
-int cli_is_help(const char *a) { return !strcmp(a, "--help") || !strcmp(a, "-h"); }
-
-int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "gguf %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\nusage: %s\n", usage);
-    va_end(ap);
-    return CLI_USAGE;
-}
-
-/* Shortest "%.*g" that reads back to the same value at the given width. */
+/* The shortest decimal that reads back to the same value (as Python's repr
+ * and JavaScript find it), written without an exponent for magnitudes in
+ * [1e-5, 1e16) and with ".0" on integral values, so a float never reads as an
+ * integer; -0.0 keeps its sign. */
 static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
     if (isnan(x)) {
         snprintf(buf, cap, "nan");
@@ -43,10 +44,50 @@ static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
         snprintf(buf, cap, x < 0 ? "-inf" : "inf");
         return;
     }
-    for (int p = 1; p <= (single ? 9 : 17); p++) {
-        snprintf(buf, cap, "%.*g", p, x);
-        if (single ? strtof(buf, NULL) == (float)x : strtod(buf, NULL) == x) return;
+    if (x == 0) {
+        snprintf(buf, cap, signbit(x) ? "-0.0" : "0.0");
+        return;
     }
+    char e[64];
+    for (int p = 1; p <= (single ? 9 : 17); p++) {
+        snprintf(e, sizeof e, "%.*e", p - 1, x);
+        if (single ? strtof(e, NULL) == (float)x : strtod(e, NULL) == x) break;
+    }
+    /* e is "-d.ddde+XX": split into sign, digits and exponent */
+    const char *m = e;
+    int neg = *m == '-';
+    if (neg) m++;
+    char dig[32];
+    int nd = 0;
+    for (; *m && *m != 'e'; m++)
+        if (*m != '.' && nd < 31) dig[nd++] = *m;
+    while (nd > 1 && dig[nd - 1] == '0') nd--;
+    dig[nd] = 0;
+    int ex = atoi(m + 1);
+    size_t o = 0;
+    char out[64];
+    if (neg) out[o++] = '-';
+    if (ex < -5 || ex >= 16) {
+        out[o++] = dig[0];
+        if (nd > 1) {
+            out[o++] = '.';
+            for (int i = 1; i < nd; i++) out[o++] = dig[i];
+        }
+        snprintf(out + o, sizeof out - o, "e%c%02d", ex < 0 ? '-' : '+', ex < 0 ? -ex : ex);
+    } else if (ex < 0) {
+        out[o++] = '0', out[o++] = '.';
+        for (int i = -1; i > ex; i--) out[o++] = '0';
+        for (int i = 0; i < nd; i++) out[o++] = dig[i];
+        out[o] = 0;
+    } else {
+        for (int i = 0; i <= ex; i++) out[o++] = i < nd ? dig[i] : '0';
+        out[o++] = '.';
+        if (nd > ex + 1)
+            for (int i = ex + 1; i < nd; i++) out[o++] = dig[i];
+        else out[o++] = '0';
+        out[o] = 0;
+    }
+    snprintf(buf, cap, "%s", out);
 }
 
 void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true); }
@@ -78,25 +119,6 @@ const char *cli_type_name(uint32_t type) {
     return b;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static int utf8_seq(const unsigned char *s, uint64_t n) {
-    unsigned char c = s[0];
-    if (c < 0x80) return 1;
-    int need;
-    uint32_t cp, min;
-    if (c >= 0xC2 && c <= 0xDF) need = 1, cp = c & 0x1F, min = 0x80;
-    else if (c >= 0xE0 && c <= 0xEF) need = 2, cp = c & 0x0F, min = 0x800;
-    else if (c >= 0xF0 && c <= 0xF4) need = 3, cp = c & 0x07, min = 0x10000;
-    else return 0;
-    if ((uint64_t)need >= n) return 0;
-    for (int k = 1; k <= need; k++) {
-        if ((s[k] & 0xC0) != 0x80) return 0;
-        cp = (cp << 6) | (s[k] & 0x3F);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    return need + 1;
-}
-
 void cli_json_str(FILE *o, const char *str, uint64_t n) {
     const unsigned char *s = (const unsigned char *)str;
     fputc('"', o);
@@ -115,9 +137,11 @@ void cli_json_str(FILE *o, const char *str, uint64_t n) {
         else if (c == '\r') fputs("\\r", o), i++;
         else if (c < 0x20) fprintf(o, "\\u%04x", c), i++;
         else {
-            int k = utf8_seq(s + i, n - i);
-            if (k) fwrite(s + i, 1, (size_t)k, o), i += (uint64_t)k;
-            else fputs("\xEF\xBF\xBD", o), i++;
+            uint32_t cp;
+            size_t k = lgg_utf8_decode(s + i, n - i > SIZE_MAX ? SIZE_MAX : (size_t)(n - i), &cp);
+            if (cp != LGG_UTF8_INVALID) fwrite(s + i, 1, k, o);
+            else fputs("\xEF\xBF\xBD", o);
+            i += k;
         }
         run = i;
     }
@@ -248,4 +272,19 @@ void cli_text_value(FILE *o, const lgg_value *v, uint64_t max_items, uint64_t ma
         shown++;
     }
     fputc(']', o);
+}
+
+void cli_tensor_json(FILE *o, const lgg_tensor *t) {
+    fputs("{\"name\": ", o);
+    cli_json_str(o, t->name.ptr, t->name.len);
+    fprintf(o, ", \"type\": \"%s\", \"shape\": ", cli_type_name(t->type));
+    cli_json_shape(o, t);
+    fprintf(o, ", \"offset\": %llu, \"size\": %llu}", (unsigned long long)t->offset, (unsigned long long)t->size);
+}
+
+int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    (void)val, (void)why, (void)cap;
+    int *flags = ud;
+    flags[id & 0xff] = 1;
+    return 0;
 }

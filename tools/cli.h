@@ -14,15 +14,66 @@ typedef struct cli_command {
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
 } cli_command;
 
-/* Open FILE for a command; on failure print "gguf CMD: FILE: message (offset N)"
- * to stderr and return NULL. */
-lgg_file *cli_open(const char *cmd, const char *path);
+/* ---- arguments (cli_args.c) ----
+ * Each command describes its options in one table and calls cli_parse once:
+ * options and operands in any order, "--name=value" or "--name value",
+ * "--" ends the options, "-" is an operand (standard input), --help/-h
+ * anywhere prints the help (generated from the table) and exits 0. */
+enum { CLI_HELP = -1 };
+typedef struct cli_opt {
+    int id;            /* passed to the command's handler */
+    const char *names; /* spellings separated by '|': "-o|--output" */
+    const char *arg;   /* the value's name ("OUT"), or NULL for a flag */
+    const char *help;  /* help text (lines after the first are indented);
+                          NULL: an alias accepted for scripts, not listed */
+} cli_opt;
+typedef struct cli_spec {
+    const char *cmd;     /* "info" */
+    const char *usage;   /* "gguf info [--json] FILE..." */
+    const char *about;   /* paragraph(s) after the usage line, ending in \n */
+    const cli_opt *opts; /* ends with a {0} row */
+    const char *epilog;  /* after the options: exit status and notes */
+    int min_pos, max_pos;/* operands allowed (max -1: any number) */
+    const char *missing; /* the usage error when there are too few operands */
+    int operands_to_fn;  /* also pass each operand to the handler, as id
+                            CLI_OPERAND, in order among the options */
+} cli_spec;
+enum { CLI_OPERAND = 0 };
+/* Called once per option, in command-line order: 0 to go on, or non-zero
+ * with a reason in `why` for a usage error. */
+typedef int (*cli_opt_fn)(void *ud, int id, const char *val, char *why, size_t cap);
+/* CLI_OK with the operands moved to argv[1..*n_pos], CLI_HELP after printing
+ * the help (the command returns CLI_OK), or CLI_USAGE after printing the
+ * usage error. */
+int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud, int *n_pos);
+void cli_help(const cli_spec *s);
+/* A handler for commands whose options are all flags: sets ((int *)ud)[id]
+ * (ids below 256). */
+int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap);
+/* snprintf into why; returns 1 (the handler's usage-error result). */
+int cli_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Decimal unsigned; 0 if s is not one. */
+int cli_parse_u64(const char *s, uint64_t *v);
+/* N[K|M|G|T][B] in decimal (binary == 0) or binary units; K/M/G/T either case. */
+int cli_parse_size(const char *s, int binary, uint64_t *v);
 
-/* True if argv[i] is --help/-h. */
-int cli_is_help(const char *arg);
-
+/* ---- diagnostics: one shape, "gguf CMD: FILE: message" ---- */
+void cli_err(const char *cmd, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A library error: its message, and the byte offset where it has one. */
+void cli_err_lgg(const char *cmd, const char *file, const lgg_error *e);
 /* Print a usage error for `cmd` to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "-" is standard input, shown as "<stdin>". */
+int cli_is_stdin(const char *path);
+const char *cli_display_name(const char *path);
+
+/* ---- opening ---- */
+/* Metadata commands open truncated and metadata-only files (one warning on
+ * stderr says what is missing); data commands need every byte. */
+enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
+/* Open FILE ("-": standard input) for a command; on failure print
+ * "gguf CMD: FILE: message" and return NULL. */
+lgg_file *cli_open(const char *cmd, const char *path, int how);
 
 /* ---- output helpers (cli.c) ---- */
 /* JSON string with escapes; invalid UTF-8 becomes U+FFFD. */
@@ -60,19 +111,25 @@ lgg_status cli_dequant_range(const lgg_file *f, const lgg_tensor *t, uint64_t fi
  * multi-chunk and part-of-a-row paths with small files). */
 uint64_t cli_chunk_floats(void);
 
-/* A percentage on stderr, redrawn at most five times a second, only when
- * stderr is a terminal. */
+/* A progress bar on stderr, only when stderr is a terminal: fitted to the
+ * terminal's width (redrawn after SIGWINCH), at most five redraws a second,
+ * the percentage and the time left from bytes done, and optionally a count
+ * of finished items ("12/100 tensors"). */
 typedef struct cli_progress {
-    const char *cmd;
-    uint64_t total, done;
-    double last;
+    const char *cmd, *unit;
+    uint64_t total, done, items, items_total;
+    double t0, last;
     int on, shown;
 } cli_progress;
 void cli_progress_init(cli_progress *p, const char *cmd, uint64_t total);
+void cli_progress_items(cli_progress *p, uint64_t done, uint64_t total, const char *unit);
 void cli_progress_add(cli_progress *p, uint64_t n);
+void cli_progress_set(cli_progress *p, uint64_t done);
 void cli_progress_end(cli_progress *p);
 /* A double as JSON: shortest round-trip, "nan"/"inf"/"-inf" as strings. */
 void cli_json_f64(FILE *o, double x);
+/* {"name", "type", "shape", "offset", "size"} of one tensor. */
+void cli_tensor_json(FILE *o, const lgg_tensor *t);
 /* A tensor's shape as a JSON array. */
 void cli_json_shape(FILE *o, const lgg_tensor *t);
 /* A tensor name or key for text output, control bytes as \xNN. */
@@ -95,6 +152,14 @@ int cmd_name(int argc, char **argv);
 int cmd_quantize(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 
+/* ---- writing (cli_write.c) ---- */
+/* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
+lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_options *o, lgg_error *e);
+/* The temp_fn for any other library write (lgg_write_options,
+ * lgg_quant_write_options): keeps the temporary file's path for the signal
+ * handler that removes it. */
+void cli_temp_note(void *ud, const char *path, int created);
+
 /* ---- editing (cli_edit.c) ---- */
 typedef struct cli_edit {
     const char *path;
@@ -116,8 +181,14 @@ typedef struct cli_val {
     void *store;
     lgg_str *strs;
 } cli_val;
-/* 1 on success; 0 with a reason in why. */
+/* 1 on success; 0 with a reason in why.  The generic int and float become
+ * i32 and f32. */
 int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap);
+/* As cli_val_parse for a key that holds a value of type `existing` (for an
+ * array, elements of `existing_elem`), or CLI_NO_TYPE: the generic int and
+ * float keep an existing integer or float type (range-checked). */
+#define CLI_NO_TYPE 0xFFFFFFFFu
+int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap);
 void cli_val_free(cli_val *v);
 
 #endif

@@ -3,6 +3,9 @@
  * line on stderr that only a person at a terminal ever sees. */
 #include "cli.h"
 
+#include <signal.h>
+#include <sys/ioctl.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,30 +64,90 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* SIGWINCH only raises a flag; the next redraw asks the terminal its width. */
+static volatile sig_atomic_t winch = 1;
+static void on_winch(int sig) {
+    (void)sig;
+    winch = 1;
+}
+
+static int term_cols(void) {
+    static int cols = 80;
+    if (winch) {
+        winch = 0;
+        struct winsize ws;
+        if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20) cols = ws.ws_col;
+    }
+    return cols;
+}
+
 void cli_progress_init(cli_progress *p, const char *cmd, uint64_t total) {
     memset(p, 0, sizeof *p);
     p->cmd = cmd;
     p->total = total;
     p->on = isatty(2) && total > 0;
-    p->last = now_seconds();
+    p->t0 = p->last = now_seconds();
+    if (p->on) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_winch;
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGWINCH, &sa, NULL);
+    }
 }
 
-void cli_progress_add(cli_progress *p, uint64_t n) {
-    p->done += n;
+void cli_progress_items(cli_progress *p, uint64_t done, uint64_t total, const char *unit) {
+    p->items = done;
+    p->items_total = total;
+    p->unit = unit;
+}
+
+/* "gguf CMD [=====>    ]  42%  12/100 tensors  ETA 0:12", cut to the
+ * terminal's width: the bar takes what the figures leave.  The percentage
+ * and the time left both come from bytes done, and the count is of items
+ * finished, so the three agree. */
+static void draw(cli_progress *p, double t) {
+    uint64_t done = p->done > p->total ? p->total : p->done;
+    unsigned pct = (unsigned)(done * 100 / p->total);
+    char tail[128];
+    int k = snprintf(tail, sizeof tail, " %3u%%", pct);
+    if (p->unit) k += snprintf(tail + k, sizeof tail - (size_t)k, "  %llu/%llu %s", (unsigned long long)p->items,
+                               (unsigned long long)p->items_total, p->unit);
+    const double el = t - p->t0;
+    if (done > 0 && done < p->total && el > 0.5) {
+        double eta = el * (double)(p->total - done) / (double)done;
+        if (eta < 360000) snprintf(tail + k, sizeof tail - (size_t)k, "  ETA %d:%02d", (int)eta / 60, (int)eta % 60);
+    }
+    int cols = term_cols() - 1, head = (int)strlen(p->cmd) + 6, width = cols - head - (int)strlen(tail) - 3;
+    char bar[512];
+    if (width >= 10) {
+        if (width > 200) width = 200;
+        int fill = (int)((uint64_t)width * done / p->total);
+        for (int i = 0; i < width; i++) bar[i] = i < fill ? '=' : i == fill ? '>' : ' ';
+        bar[width] = 0;
+        fprintf(stderr, "\rgguf %s [%s]%s\033[K", p->cmd, bar, tail);
+    } else {
+        fprintf(stderr, "\rgguf %s:%.*s\033[K", p->cmd, cols - head > 0 ? cols - head : 0, tail);
+    }
+    fflush(stderr);
+    p->shown = 1;
+}
+
+void cli_progress_add(cli_progress *p, uint64_t n) { cli_progress_set(p, p->done + n); }
+
+void cli_progress_set(cli_progress *p, uint64_t done) {
+    p->done = done;
     if (!p->on) return;
     double t = now_seconds();
     /* Redrawing more than a few times a second only costs time. */
-    if (t - p->last < 0.2) return;
+    if (t - p->last < 0.2 && !winch) return;
     p->last = t;
-    p->shown = 1;
-    uint64_t done = p->done > p->total ? p->total : p->done;
-    fprintf(stderr, "\rgguf %s: %3u%%", p->cmd, (unsigned)(done * 100 / p->total));
-    fflush(stderr);
+    draw(p, t);
 }
 
 void cli_progress_end(cli_progress *p) {
     if (p->on && p->shown) {
-        fprintf(stderr, "\r%*s\r", (int)strlen(p->cmd) + 12, "");
+        fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }
     p->shown = 0;

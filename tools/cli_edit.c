@@ -8,42 +8,112 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
     memset(e, 0, sizeof *e);
     e->path = path;
-    e->fd = open(path, O_RDONLY | O_CLOEXEC);
+    e->fd = cli_is_stdin(path) ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
     if (e->fd < 0) {
-        fprintf(stderr, "gguf %s: %s: %s\n", cmd, path, strerror(errno));
+        cli_err(cmd, path, "%s", strerror(errno));
         return CLI_FAIL;
     }
     lgg_error err;
     memset(&err, 0, sizeof err);
     if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK || lgg_writer_from_file(e->f, e->fd, NULL, &e->w, &err) != LGG_OK) {
-        fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, path, err.message, lgg_status_name(err.code));
+        cli_err_lgg(cmd, path, &err);
         cli_edit_close(e);
         return CLI_FAIL;
     }
     return CLI_OK;
 }
 
+/* Bytes written so far by a whole-file rewrite, for its progress bar. */
+typedef struct rewrite_progress {
+    cli_progress bar;
+} rewrite_progress;
+
+static long counting_write(void *ud, int fd, const void *buf, size_t n) {
+    rewrite_progress *p = ud;
+    ssize_t r = write(fd, buf, n);
+    if (r > 0) cli_progress_add(&p->bar, (uint64_t)r);
+    return (long)r;
+}
+
+/* Free bytes on the file system that holds path's directory, or UINT64_MAX
+ * when it cannot be told. */
+static uint64_t free_space(const char *path) {
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+    struct statvfs st;
+    if (statvfs(dir, &st) != 0) return UINT64_MAX;
+    return (uint64_t)st.f_bavail * st.f_frsize;
+}
+
+/* Write the edit back into e->path: in place when the header keeps its
+ * padded size; otherwise the whole file is rewritten beside it, which is
+ * said, checked against the free space first, and shown on a terminal. */
+static lgg_status cli_update_file(const char *cmd, cli_edit *e, lgg_error *err) {
+    lgg_write_options o;
+    lgg_write_options_init(&o);
+    o.version = lgg_file_version(e->f);
+    o.endian = lgg_file_endian(e->f);
+    o.temp_fn = cli_temp_note;
+    uint64_t hsize = 0, a = lgg_file_alignment(e->f);
+    lgg_status s = lgg_writer_header_size(e->w, &o, &hsize, err);
+    if (s != LGG_OK) return s;
+    const uint64_t padded = a ? hsize + (a - hsize % a) % a : hsize;
+    const bool rewrite = lgg_tensor_count(e->f) == 0 || padded != lgg_file_data_offset(e->f);
+    rewrite_progress rp;
+    memset(&rp, 0, sizeof rp);
+    if (rewrite && lgg_tensor_count(e->f) > 0) {
+        uint64_t data = lgg_file_size(e->f) - lgg_file_data_offset(e->f), need = padded + data, avail = free_space(e->path);
+        char nb[32], ab[32];
+        cli_fmt_bytes(nb, sizeof nb, need);
+        if (avail != UINT64_MAX && avail < need) {
+            cli_fmt_bytes(ab, sizeof ab, avail);
+            err->code = LGG_ERR_IO;
+            err->offset = LGG_NO_OFFSET;
+            snprintf(err->message, sizeof err->message,
+                     "the header no longer fits its padding and the whole file must be rewritten beside it (%s), "
+                     "but only %s are free there; nothing was changed",
+                     nb, ab);
+            return LGG_ERR_IO;
+        }
+        cli_err(cmd, e->path, "the header no longer fits its padding: rewriting the whole file (%s)", nb);
+        cli_progress_init(&rp.bar, cmd, need);
+        if (rp.bar.on) {
+            o.write_fn = counting_write; /* only on a terminal: it costs copy_file_range */
+            o.write_ud = &rp;
+        }
+    }
+    s = lgg_writer_update_file(e->w, e->path, &o, NULL, err);
+    cli_progress_end(&rp.bar);
+    return s;
+}
+
 int cli_edit_commit(const char *cmd, cli_edit *e, const char *out) {
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_status s;
+    if (!out && cli_is_stdin(e->path)) {
+        cli_err(cmd, NULL, "standard input cannot be edited in place; give -o OUT");
+        return CLI_FAIL;
+    }
     if (out) {
         /* a separate output keeps the input's version and byte order */
         lgg_write_options o;
         lgg_write_options_init(&o);
         o.version = lgg_file_version(e->f);
         o.endian = lgg_file_endian(e->f);
-        s = lgg_writer_write_file(e->w, out, &o, &err);
+        s = cli_write_file(e->w, out, &o, &err);
     } else {
-        s = lgg_writer_update_file(e->w, e->path, NULL, NULL, &err);
+        s = cli_update_file(cmd, e, &err);
     }
     if (s != LGG_OK) {
-        fprintf(stderr, "gguf %s: %s: %s [%s]\n", cmd, out ? out : e->path, err.message, lgg_status_name(err.code));
+        cli_err_lgg(cmd, out ? out : e->path, &err);
         return CLI_FAIL;
     }
     return CLI_OK;
@@ -60,11 +130,17 @@ void cli_edit_close(cli_edit *e) {
 
 /* ---- value text ---- */
 
-static uint32_t type_of(const char *name, size_t len, bool *ok) {
+/* The type TYPE names.  The generic int and float (llama.cpp's --override-kv
+ * spellings) take `existing`'s type when it is of the same kind, so an edit
+ * never changes a key's type behind the user's back, and otherwise i32 and
+ * f32, as llama-quantize writes overrides. */
+static uint32_t type_of(const char *name, size_t len, uint32_t existing, bool *ok) {
     uint32_t vt = 0;
     *ok = true;
-    if (len == 3 && !memcmp(name, "int", 3)) return LGG_VT_I64;  /* llama.cpp's --override-kv spellings */
-    if (len == 5 && !memcmp(name, "float", 5)) return LGG_VT_F64;
+    const bool ex_int = existing <= LGG_VT_I32 || existing == LGG_VT_U64 || existing == LGG_VT_I64;
+    if (len == 3 && !memcmp(name, "int", 3)) return ex_int ? existing : LGG_VT_I32;
+    if (len == 5 && !memcmp(name, "float", 5))
+        return existing == LGG_VT_F32 || existing == LGG_VT_F64 ? existing : LGG_VT_F32;
     if (len == 3 && !memcmp(name, "str", 3)) return LGG_VT_STRING;
     if (lgg_vtype_from_name(name, len, &vt) == LGG_OK && vt != LGG_VT_ARRAY) return vt;
     *ok = false;
@@ -191,6 +267,10 @@ void cli_val_free(cli_val *v) {
 }
 
 int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap) {
+    return cli_val_parse_for(text, CLI_NO_TYPE, CLI_NO_TYPE, v, why, cap);
+}
+
+int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap) {
     memset(v, 0, sizeof *v);
     if (!strncmp(text, "arr[", 4)) {
         const char *close = strchr(text + 4, ']');
@@ -199,7 +279,7 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap) {
             return 0;
         }
         bool ok;
-        uint32_t et = type_of(text + 4, (size_t)(close - text - 4), &ok);
+        uint32_t et = type_of(text + 4, (size_t)(close - text - 4), existing == LGG_VT_ARRAY ? existing_elem : CLI_NO_TYPE, &ok);
         if (!ok) {
             snprintf(why, cap, "unknown element type '%.*s'", (int)(close - text - 4), text + 4);
             return 0;
@@ -209,7 +289,8 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap) {
         /* split on unescaped commas; "\," is a comma and "\\" a backslash */
         char *un = malloc(blen + 1);
         uint64_t count = 0;
-        size_t *starts = malloc((blen + 1) * sizeof *starts), *lens = malloc((blen + 1) * sizeof *lens);
+        /* n commas make n + 1 items, and starts[] gets one entry past the last */
+        size_t *starts = malloc((blen + 2) * sizeof *starts), *lens = malloc((blen + 2) * sizeof *lens);
         if (!un || !starts || !lens) {
             free(un), free(starts), free(lens);
             snprintf(why, cap, "out of memory");
@@ -267,7 +348,7 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap) {
         return 0;
     }
     bool ok;
-    uint32_t vt = type_of(text, (size_t)(sep - text), &ok);
+    uint32_t vt = type_of(text, (size_t)(sep - text), existing, &ok);
     if (!ok) {
         snprintf(why, cap, "unknown type '%.*s'", (int)(sep - text), text);
         return 0;

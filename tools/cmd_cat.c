@@ -1,5 +1,6 @@
-/* cmd_cat.c -- `gguf cat FILE TENSOR [--as raw|f32] [-o OUT]`: one tensor's
- * stored bytes, or its values as little-endian f32, to stdout or OUT.
+/* cmd_cat.c -- `gguf cat [--as raw|f32|npy] [-o OUT] FILE TENSOR`: one
+ * tensor's stored bytes, its values as little-endian f32, or a NumPy .npy
+ * file, to stdout or OUT.
  *
  * Memory stays bounded whatever the tensor's size: raw bytes are written
  * straight from the mapping and values are converted 16 MiB of output at a
@@ -14,19 +15,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf cat [--as raw|f32] [-o OUT] FILE TENSOR";
+static const cli_opt OPTS[] = {
+    {'a', "--as", "FORMAT", "raw: the bytes as stored in the file (default; big-endian files\n"
+                            "give big-endian bytes); f32: the values, dequantized, as\n"
+                            "little-endian 32-bit floats; npy: a NumPy .npy file (F32, F16,\n"
+                            "F64 and the integer types as stored, others dequantized to f32;\n"
+                            "the shape in NumPy's order, outermost dimension first)"},
+    {'o', "-o|--output", "OUT", "write to OUT instead: a temporary file next to it is renamed\n"
+                                "over OUT once complete; OUT may not be FILE itself"},
+    {'f', "-f|--force", NULL, "write binary data to a terminal"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "cat",
+    "gguf cat [--as raw|f32|npy] [-o OUT] FILE TENSOR",
+    "Write one tensor's data to stdout (or OUT).  FILE may be \"-\" for standard\n"
+    "input.  Binary data is not written to a terminal unless -o or --force is given.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure (no such tensor, unreadable data,\n"
+    "write error), 2 usage error.\n",
+    2, 2, "FILE and TENSOR are required",
+    0,
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Write one tensor's data to stdout (or OUT).\n\n"
-           "  --as raw   the bytes as stored in the file (default; big-endian files\n"
-           "             give big-endian bytes)\n"
-           "  --as f32   the values, dequantized, as little-endian 32-bit floats\n"
-           "  -o OUT     write to OUT instead: a temporary file next to it is renamed\n"
-           "             over OUT once complete; OUT may not be FILE itself\n\n"
-           "Exit status: 0 success, 1 failure (no such tensor, unreadable data,\n"
-           "write error), 2 usage error.\n",
-           USAGE);
+typedef struct catopts {
+    const char *as, *out;
+    int force;
+} catopts;
+
+static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    catopts *c = ud;
+    if (id == 'a') {
+        if (strcmp(val, "raw") && strcmp(val, "f32") && strcmp(val, "npy"))
+            return cli_why(why, cap, "--as takes raw, f32 or npy, not '%s'", val);
+        c->as = val;
+    } else if (id == 'o') {
+        if (!*val) return cli_why(why, cap, "empty OUT");
+        c->out = val;
+    } else c->force = 1;
+    return 0;
 }
 
 typedef struct output {
@@ -50,7 +77,7 @@ static int open_output(output *o, const char *out, const char *in) {
     }
     struct stat so, si;
     int exists = stat(out, &so) == 0;
-    if (exists && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
+    if (exists && in && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
         fprintf(stderr, "gguf cat: %s: output is the input file\n", out);
         return -1;
     }
@@ -70,7 +97,9 @@ static int open_output(output *o, const char *out, const char *in) {
         return -1;
     }
     snprintf(o->tmp, cap, "%.*s.%s.XXXXXX", (int)dlen, out, base);
+    cli_temp_note(NULL, NULL, 2);
     int fd = mkstemp(o->tmp);
+    cli_temp_note(NULL, fd >= 0 ? o->tmp : NULL, fd >= 0); /* removed if a signal ends the run */
     if (fd < 0) {
         fprintf(stderr, "gguf cat: %s: cannot create a temporary file: %s\n", out, strerror(errno));
         free(o->tmp);
@@ -92,6 +121,7 @@ static int open_output(output *o, const char *out, const char *in) {
         fprintf(stderr, "gguf cat: %s: %s\n", out, strerror(errno));
         close(fd);
         unlink(o->tmp);
+        cli_temp_note(NULL, o->tmp, 0);
         free(o->tmp);
         o->tmp = NULL;
         return -1;
@@ -115,6 +145,7 @@ static int close_output(output *o, int ok) {
     if (ok && !err && rename(o->tmp, o->path) != 0) err = errno;
     if (ok && err) fprintf(stderr, "gguf cat: %s: %s\n", name, strerror(err));
     if (!ok || err) unlink(o->tmp);
+    cli_temp_note(NULL, o->tmp, 0);
     free(o->tmp);
     return ok && !err ? 0 : -1;
 }
@@ -177,54 +208,83 @@ static int write_f32(FILE *fp, const lgg_file *f, const lgg_tensor *t) {
     return rc;
 }
 
-int cmd_cat(int argc, char **argv) {
-    const char *path = NULL, *name = NULL, *out = NULL, *as = "raw";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return CLI_OK;
-        }
-        if (!strcmp(a, "--as") || !strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (i + 1 >= argc) return cli_usage_error("cat", USAGE, "%s needs a value", a);
-            if (a[1] == '-' && a[2] == 'a') as = argv[++i];
-            else out = argv[++i];
-        } else if (!strncmp(a, "--as=", 5)) as = a + 5;
-        else if (!strncmp(a, "--output=", 9)) out = a + 9;
-        else if (a[0] == '-' && a[1]) return cli_usage_error("cat", USAGE, "unknown option '%s'", a);
-        else if (!path) path = a;
-        else if (!name) name = a;
-        else return cli_usage_error("cat", USAGE, "too many arguments");
+/* NumPy's dtype for the stored bytes of t, or NULL to write f32 values. */
+static const char *npy_descr(const lgg_file *f, const lgg_tensor *t) {
+    const int big = lgg_file_endian(f) == LGG_BIG_ENDIAN;
+    switch (t->type) {
+    case LGG_TYPE_F32: return big ? ">f4" : "<f4";
+    case LGG_TYPE_F16: return big ? ">f2" : "<f2";
+    case LGG_TYPE_F64: return big ? ">f8" : "<f8";
+    case LGG_TYPE_I8: return "|i1";
+    case LGG_TYPE_I16: return big ? ">i2" : "<i2";
+    case LGG_TYPE_I32: return big ? ">i4" : "<i4";
+    case LGG_TYPE_I64: return big ? ">i8" : "<i8";
+    default: return NULL;
     }
-    if (strcmp(as, "raw") && strcmp(as, "f32"))
-        return cli_usage_error("cat", USAGE, "--as takes raw or f32, not '%s'", as);
-    if (!path) return cli_usage_error("cat", USAGE, "no FILE given");
-    if (!name) return cli_usage_error("cat", USAGE, "no TENSOR given");
-    if (out && !strcmp(out, "-")) out = NULL;
-    if (out && !*out) return cli_usage_error("cat", USAGE, "empty OUT");
+}
 
-    lgg_file *f = cli_open("cat", path);
+/* The .npy v1.0 header: magic, version, length, then a Python dict literal
+ * padded with spaces to a multiple of 64 bytes and ended by a newline. */
+static int write_npy_header(FILE *fp, const char *descr, const lgg_tensor *t) {
+    char dict[512];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    uint32_t nd = t->n_dims ? t->n_dims : 1;
+    for (uint32_t d = nd; d-- > 0;)
+        n += snprintf(dict + n, sizeof dict - (size_t)n, "%lld%s", (long long)t->ne[d], nd == 1 ? "," : d ? ", " : "");
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+    size_t total = 10 + (size_t)n + 1, padded = (total + 63) / 64 * 64;
+    uint16_t hlen = (uint16_t)(padded - 10);
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+    if (fwrite(pre, 1, 10, fp) != 10 || fwrite(dict, 1, (size_t)n, fp) != (size_t)n) return -1;
+    for (size_t k = total; k < padded; k++)
+        if (fputc(' ', fp) == EOF) return -1;
+    return fputc('\n', fp) == EOF ? -1 : 0;
+}
+
+static int write_npy(FILE *fp, const lgg_file *f, const lgg_tensor *t) {
+    const char *descr = npy_descr(f, t);
+    if (write_npy_header(fp, descr ? descr : "<f4", t) != 0) {
+        fprintf(stderr, "gguf cat: write error: %s\n", strerror(errno));
+        return -1;
+    }
+    return descr ? write_raw(fp, t) : write_f32(fp, f, t);
+}
+
+int cmd_cat(int argc, char **argv) {
+    catopts c = {"raw", NULL, 0};
+    int n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &c, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    const char *path = argv[1], *name = argv[2], *out = c.out;
+    if (out && !strcmp(out, "-")) out = NULL;
+    if (!out && !c.force && isatty(1)) {
+        cli_err("cat", NULL, "refusing to write binary data to a terminal (use -o OUT, a pipe, or --force)");
+        return CLI_FAIL;
+    }
+    lgg_file *f = cli_open("cat", path, CLI_OPEN_DATA);
     if (!f) return CLI_FAIL;
     int64_t idx = lgg_find_tensor(f, name, strlen(name));
     if (idx < 0) {
-        fprintf(stderr, "gguf cat: %s: no tensor named '%s'\n", path, name);
+        cli_err("cat", path, "no tensor named '%s'", name);
         lgg_close(f);
         return CLI_FAIL;
     }
     const lgg_tensor *t = lgg_tensor_at(f, (uint64_t)idx);
     const char *problem = cli_data_problem(t);
     if (problem) {
-        fprintf(stderr, "gguf cat: %s: tensor '%s' %s\n", path, name, problem);
+        cli_err("cat", path, "tensor '%s' %s", name, problem);
         lgg_close(f);
         return CLI_FAIL;
     }
     output o;
-    if (open_output(&o, out, path) != 0) {
+    if (open_output(&o, out, cli_is_stdin(path) ? NULL : path) != 0) {
         lgg_close(f);
         return CLI_FAIL;
     }
-    int ok = (!strcmp(as, "raw") ? write_raw(o.fp, t) : write_f32(o.fp, f, t)) == 0;
-    int rc = close_output(&o, ok);
+    int ok = (!strcmp(c.as, "raw")   ? write_raw(o.fp, t)
+              : !strcmp(c.as, "f32") ? write_f32(o.fp, f, t)
+                                     : write_npy(o.fp, f, t)) == 0;
+    rc = close_output(&o, ok);
     lgg_close(f);
     return rc == 0 ? CLI_OK : CLI_FAIL;
 }

@@ -4,94 +4,103 @@
  * temporary file renamed over it); OUT may not be IN under any name. */
 #include "cli.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf copy IN OUT [--endian little|big] [--version 1|2|3] [--alignment N]";
+static const cli_opt OPTS[] = {
+    {'e', "--endian", "little|big", "byte order of OUT (default: IN's); metadata, tensor infos\n"
+                                    "and every tensor's data are converted"},
+    {'v', "--version", "N", "GGUF version of OUT: 3, 2, or 1 (default: IN's; 1 fails if\n"
+                            "a length, count or dimension needs more than 32 bits)"},
+    {'a', "--alignment", "N", "data alignment (a power of two); sets general.alignment"},
+    {'k', "--keep-duplicates", NULL, "copy every pair of a duplicated key (a forensic copy that\n"
+                                     "ggml refuses); by default only the first, the one lookups\n"
+                                     "return, is kept and the others are named on stderr"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "copy",
+    "gguf copy [--endian little|big] [--version N] [--alignment N] IN OUT",
+    "Write a canonical copy of IN (\"-\" for standard input) to OUT: metadata and\n"
+    "tensor infos in IN's order, tensor data padded to the alignment, as ggml\n"
+    "writes files.  By default OUT keeps IN's byte order and version, so a\n"
+    "canonical file copies to identical bytes.\n\n"
+    "OUT is written to a temporary file in its directory and renamed into place,\n"
+    "so it is either left as it was or completely written.  Writing onto IN\n"
+    "(even through another name or a hard link) is refused.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure, 2 usage error.\n",
+    2, 2, "IN and OUT are required",
+    0,
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Write a canonical copy of IN to OUT: metadata and tensor infos in IN's order,\n"
-           "tensor data padded to the alignment, as ggml writes files.\n\n"
-           "  --endian little|big  byte order of OUT (default: little); metadata, tensor\n"
-           "                       infos and every tensor's data are converted\n"
-           "  --version N          GGUF version of OUT: 3 (default), 2, or 1 (fails if a\n"
-           "                       length, count or dimension needs more than 32 bits)\n"
-           "  --alignment N        data alignment (a power of two); sets general.alignment\n\n"
-           "OUT is written to a temporary file in its directory and renamed into place,\n"
-           "so it is either left as it was or completely written.  Writing onto IN\n"
-           "(even through another name or a hard link) is refused.\n"
-           "Exit status: 0 success, 1 failure, 2 usage error.\n",
-           USAGE);
-}
+typedef struct copts {
+    lgg_write_options o;
+    int endian_set, keep_dups;
+} copts;
 
-static int parse_u64(const char *s, uint64_t *v) {
-    char *end;
-    if (!*s || *s == '-') return 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (*end) return 0;
-    *v = x;
-    return 1;
+static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
+    copts *c = ud;
+    uint64_t n;
+    switch (id) {
+    case 'e':
+        if (!strcmp(v, "little")) c->o.endian = LGG_LITTLE_ENDIAN;
+        else if (!strcmp(v, "big")) c->o.endian = LGG_BIG_ENDIAN;
+        else return cli_why(why, cap, "--endian must be little or big, not '%s'", v);
+        c->endian_set = 1;
+        return 0;
+    case 'v':
+        if (!cli_parse_u64(v, &n) || n < 1 || n > 3) return cli_why(why, cap, "--version must be 1, 2 or 3, not '%s'", v);
+        c->o.version = (uint32_t)n;
+        return 0;
+    case 'a':
+        if (!cli_parse_u64(v, &n) || n == 0 || (n & (n - 1)) || n > UINT32_MAX)
+            return cli_why(why, cap, "--alignment must be a power of two, not '%s'", v);
+        c->o.alignment = n;
+        return 0;
+    default: c->keep_dups = 1; return 0;
+    }
 }
 
 int cmd_copy(int argc, char **argv) {
-    const char *in = NULL, *out = NULL;
-    lgg_write_options o;
-    lgg_write_options_init(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return CLI_OK;
-        }
-        if (!strcmp(a, "--endian") || !strcmp(a, "--version") || !strcmp(a, "--alignment")) {
-            if (i + 1 >= argc) return cli_usage_error("copy", USAGE, "%s needs a value", a);
-            const char *v = argv[++i];
-            uint64_t n;
-            if (!strcmp(a, "--endian")) {
-                if (!strcmp(v, "little")) o.endian = LGG_LITTLE_ENDIAN;
-                else if (!strcmp(v, "big")) o.endian = LGG_BIG_ENDIAN;
-                else return cli_usage_error("copy", USAGE, "--endian must be little or big, not '%s'", v);
-            } else if (!strcmp(a, "--version")) {
-                if (!parse_u64(v, &n) || n < 1 || n > 3)
-                    return cli_usage_error("copy", USAGE, "--version must be 1, 2 or 3, not '%s'", v);
-                o.version = (uint32_t)n;
-            } else {
-                if (!parse_u64(v, &n) || n == 0 || (n & (n - 1)) || n > UINT32_MAX)
-                    return cli_usage_error("copy", USAGE, "--alignment must be a power of two, not '%s'", v);
-                o.alignment = n;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("copy", USAGE, "unknown option '%s'", a);
-        } else if (!in) {
-            in = a;
-        } else if (!out) {
-            out = a;
-        } else {
-            return cli_usage_error("copy", USAGE, "unexpected argument '%s'", a);
-        }
-    }
-    if (!in || !out) return cli_usage_error("copy", USAGE, "IN and OUT are required");
-    int fd = open(in, O_RDONLY | O_CLOEXEC);
+    copts c;
+    memset(&c, 0, sizeof c);
+    lgg_write_options_init(&c.o);
+    c.o.version = 0;
+    int n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &c, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    const char *in = argv[1], *out = argv[2];
+    int fd = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        perror("gguf copy: open");
+        cli_err("copy", in, "%s", strerror(errno));
         return CLI_FAIL;
     }
     lgg_file *f = NULL;
     lgg_writer *w = NULL;
     lgg_error e;
     memset(&e, 0, sizeof e);
-    int rc = CLI_FAIL;
-    if (lgg_open_fd(fd, NULL, &f, &e) != LGG_OK)
-        fprintf(stderr, "gguf copy: %s: %s [%s]\n", in, e.message, lgg_status_name(e.code));
-    else if (lgg_writer_from_file(f, fd, NULL, &w, &e) != LGG_OK)
-        fprintf(stderr, "gguf copy: %s: %s [%s]\n", in, e.message, lgg_status_name(e.code));
-    else if (lgg_writer_write_file(w, out, &o, &e) != LGG_OK)
-        fprintf(stderr, "gguf copy: %s: %s [%s]\n", out, e.message, lgg_status_name(e.code));
-    else
-        rc = CLI_OK;
+    rc = CLI_FAIL;
+    if (lgg_open_fd(fd, NULL, &f, &e) != LGG_OK ||
+        lgg_writer_from_file2(f, fd, NULL, c.keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &e) != LGG_OK) {
+        cli_err_lgg("copy", in, &e);
+    } else {
+        /* ggml refuses a file with a repeated key: the copy keeps the first */
+        for (uint64_t i = 0; i < lgg_writer_dropped_count(w); i++) {
+            const lgg_kv *kv = lgg_writer_dropped_at(w, i);
+            fprintf(stderr, "gguf copy: %s: warning: left out a repeated key '", cli_display_name(in));
+            cli_text_name(stderr, kv->key);
+            fprintf(stderr, "' (at byte %llu); --keep-duplicates copies it\n", (unsigned long long)kv->offset);
+        }
+        /* a canonical copy keeps what it was not asked to change */
+        if (!c.o.version) c.o.version = lgg_file_version(f);
+        if (!c.endian_set) c.o.endian = lgg_file_endian(f);
+        if (cli_write_file(w, out, &c.o, &e) != LGG_OK) cli_err_lgg("copy", out, &e);
+        else rc = CLI_OK;
+    }
     lgg_writer_free(w);
     lgg_close(f);
     close(fd);

@@ -13,34 +13,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] = "gguf diff [--json] A B";
+static const cli_opt OPTS[] = {
+    {'j', "--json", NULL, "{\"a\", \"b\", \"metadata\": {\"removed\", \"added\", \"changed\"},\n"
+                          "\"tensors\": {\"removed\", \"added\", \"common\"}, \"identical\"};\n"
+                          "common tensors carry type_a/b, shape_a/b, identical and the\n"
+                          "figures above (max_abs_err, rmse, cos, differ)"},
+    {'m', "--metadata", NULL, "compare metadata only: no tensor is read or listed"},
+    {0},
+};
 
 /* diff(1)'s convention: 0 same, 1 different, 2 trouble. */
 enum { SAME = 0, DIFFERENT = 1, TROUBLE = 2 };
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Compare two GGUF files:\n"
-           "  metadata   keys only in A (-), only in B (+), and changed (~) with the\n"
-           "             old and new value (shortened in text, complete in JSON)\n"
-           "  tensors    tensors only in A (-) or only in B (+), type and shape\n"
-           "             changes (~), and for tensors in both with the same number\n"
-           "             of elements, after dequantizing both to f32:\n"
-           "               max_abs_err  largest |a - b|\n"
-           "               rmse         sqrt(mean((a - b)^2))\n"
-           "               cos          cosine similarity of A's and B's values\n"
-           "               differ       how many values differ bit for bit\n"
-           "             (figures in double, over pairs where both values are finite)\n\n"
-           "Content is compared, not layout: byte order, alignment and the order of\n"
-           "keys and tensors do not count.  Identical files print nothing.\n\n"
-           "  --json   {\"a\", \"b\", \"metadata\": {\"removed\", \"added\", \"changed\"},\n"
-           "           \"tensors\": {\"removed\", \"added\", \"common\"}, \"identical\"};\n"
-           "           common tensors carry type_a/b, shape_a/b, identical and the\n"
-           "           figures above (max_abs_err, rmse, cos, differ)\n\n"
-           "Exit status (as diff(1)): 0 identical, 1 different, 2 usage error or\n"
-           "trouble (a file cannot be opened, tensor data cannot be read).\n",
-           USAGE);
-}
+static const cli_spec SPEC = {
+    "diff",
+    "gguf diff [--json] [--metadata] A B",
+    "Compare two GGUF files (either may be \"-\" for standard input):\n"
+    "  metadata   keys only in A (-), only in B (+), and changed (~) with the\n"
+    "             old and new value (shortened in text, complete in JSON)\n"
+    "  tensors    tensors only in A (-) or only in B (+), type and shape\n"
+    "             changes (~), and for tensors in both with the same number\n"
+    "             of elements, after dequantizing both to f32:\n"
+    "               max_abs_err  largest |a - b|\n"
+    "               rmse         sqrt(mean((a - b)^2))\n"
+    "               cos          cosine similarity of A's and B's values\n"
+    "               differ       how many values differ bit for bit\n"
+    "             (figures in double, over pairs where both values are finite)\n\n"
+    "Content is compared, not layout: byte order, alignment and the order of\n"
+    "keys and tensors do not count.  Identical files print nothing.\n",
+    OPTS,
+    "Exit status (as diff(1)): 0 identical, 1 different, 2 usage error or\n"
+    "trouble (a file cannot be opened, tensor data cannot be read).\n",
+    2, 2, "two files are required",
+    0,
+};
 
 /* ---- metadata ---------------------------------------------------------- */
 
@@ -370,50 +376,46 @@ static int diff_tensors(const lgg_file *A, const lgg_file *B, int json, textout 
 }
 
 int cmd_diff(int argc, char **argv) {
-    int json = 0;
-    const char *pa = NULL, *pb = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return SAME;
-        }
-        if (!strcmp(a, "--json")) json = 1;
-        else if (a[0] == '-' && a[1]) return cli_usage_error("diff", USAGE, "unknown option '%s'", a);
-        else if (!pa) pa = a;
-        else if (!pb) pb = a;
-        else return cli_usage_error("diff", USAGE, "more than two files");
-    }
-    if (!pb) return cli_usage_error("diff", USAGE, pa ? "only one file given" : "no files given");
-    lgg_file *A = cli_open("diff", pa);
+    int flags[256] = {0}, n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
+    if (rc) return rc == CLI_HELP ? SAME : TROUBLE;
+    const int json = flags['j'], meta_only = flags['m'];
+    const char *pa = argv[1], *pb = argv[2];
+    if (cli_is_stdin(pa) && cli_is_stdin(pb)) return cli_usage_error("diff", SPEC.usage, "only one file can be \"-\"");
+    const int how = meta_only ? CLI_OPEN_META : CLI_OPEN_DATA;
+    lgg_file *A = cli_open("diff", pa, how);
     if (!A) return TROUBLE;
-    lgg_file *B = cli_open("diff", pb);
+    lgg_file *B = cli_open("diff", pb, how);
     if (!B) {
         lgg_close(A);
         return TROUBLE;
     }
     counts c;
     memset(&c, 0, sizeof c);
-    textout tx = {pa, pb, 0, 0};
+    textout tx = {cli_display_name(pa), cli_display_name(pb), 0, 0};
     /* Output is streamed as differences are found, so "identical" is only
      * known, and written, at the end. */
     if (json) {
         fputs("{\"a\": ", stdout);
-        cli_json_str(stdout, pa, strlen(pa));
+        cli_json_str(stdout, tx.a, strlen(tx.a));
         fputs(", \"b\": ", stdout);
-        cli_json_str(stdout, pb, strlen(pb));
+        cli_json_str(stdout, tx.b, strlen(tx.b));
     }
     diff_metadata(A, B, json, &tx, &c);
-    int trouble = diff_tensors(A, B, json, &tx, &c);
+    int trouble = meta_only ? 0 : diff_tensors(A, B, json, &tx, &c);
+    if (json && meta_only) fputs(",\n  \"tensors\": null", stdout);
     const int differ = c.kv_removed || c.kv_added || c.kv_changed || c.t_removed || c.t_added || c.t_changed;
     if (json) printf(",\n  \"identical\": %s}\n", differ ? "false" : "true");
+    else if (differ && meta_only)
+        printf("summary: metadata %llu removed, %llu added, %llu changed\n", (unsigned long long)c.kv_removed,
+               (unsigned long long)c.kv_added, (unsigned long long)c.kv_changed);
     else if (differ)
         printf("summary: metadata %llu removed, %llu added, %llu changed; tensors %llu removed, %llu added, %llu "
                "changed\n",
                (unsigned long long)c.kv_removed, (unsigned long long)c.kv_added, (unsigned long long)c.kv_changed,
                (unsigned long long)c.t_removed, (unsigned long long)c.t_added, (unsigned long long)c.t_changed);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "gguf diff: write error on stdout\n");
+        cli_err("diff", NULL, "write error on stdout");
         trouble = 1;
     }
     lgg_close(A);

@@ -5,15 +5,38 @@
 
 #include <string.h>
 
-static const char USAGE[] = "gguf dump [--json] [--no-tensors] [--full] FILE";
+static const cli_opt OPTS[] = {
+    {'j', "--json", NULL, "complete JSON (see gguf(1) for the shape)"},
+    {'n', "--no-tensors", NULL, "leave out the tensor list"},
+    {'f', "--full", NULL, "do not shorten long arrays and strings in the text form"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "dump",
+    "gguf dump [--json] [--no-tensors] [--full] FILE",
+    "Print all metadata of FILE (\"-\" for standard input) in file order, then the\n"
+    "tensor list.  A truncated or metadata-only file is dumped from its header,\n"
+    "with a warning.\n",
+    OPTS,
+    "Exit status: 0 success, 1 the file cannot be read, 2 usage error.\n",
+    1, 1, "no FILE given",
+    0,
+};
 
-void cli_tensor_json(FILE *o, const lgg_tensor *t);
+/* Where the data section starts.  A file without tensors may end at its
+ * header, but ggml and our writer put the data section at the next multiple
+ * of the alignment, so that is what a reader is told. */
+static uint64_t data_offset(const lgg_file *f) {
+    uint64_t off = lgg_file_data_offset(f), a = lgg_file_alignment(f), d;
+    if (lgg_tensor_count(f) || !a) return off;
+    return __builtin_add_overflow(off, (a - off % a) % a, &d) ? off : d;
+}
 
 static void dump_json(lgg_file *f, int tensors) {
     FILE *o = stdout;
     fprintf(o, "{\"version\": %u, \"endian\": \"%s\", \"alignment\": %llu, \"data_offset\": %llu, \"metadata\": [",
             lgg_file_version(f), lgg_file_endian(f) == LGG_BIG_ENDIAN ? "big" : "little",
-            (unsigned long long)lgg_file_alignment(f), (unsigned long long)lgg_file_data_offset(f));
+            (unsigned long long)lgg_file_alignment(f), (unsigned long long)data_offset(f));
     for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
         const lgg_kv *kv = lgg_kv_at(f, i);
         fputs(i ? ",\n  {\"key\": " : "\n  {\"key\": ", o);
@@ -36,7 +59,7 @@ static void dump_text(const char *path, lgg_file *f, int tensors, int full) {
     fprintf(o, "file: %s\n", path);
     fprintf(o, "version: %u, %s-endian, alignment %llu, data offset %llu\n", lgg_file_version(f),
             lgg_file_endian(f) == LGG_BIG_ENDIAN ? "big" : "little", (unsigned long long)lgg_file_alignment(f),
-            (unsigned long long)lgg_file_data_offset(f));
+            (unsigned long long)data_offset(f));
     fprintf(o, "metadata: %llu\n", (unsigned long long)lgg_kv_count(f));
     for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
         const lgg_kv *kv = lgg_kv_at(f, i);
@@ -67,29 +90,13 @@ static void dump_text(const char *path, lgg_file *f, int tensors, int full) {
 }
 
 int cmd_dump(int argc, char **argv) {
-    int json = 0, tensors = 1, full = 0;
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            printf("usage: %s\n\nPrint all metadata in file order, then the tensor list.\n\n"
-                   "  --json        complete JSON (see gguf(1) for the shape)\n"
-                   "  --no-tensors  leave out the tensor list\n"
-                   "  --full        do not shorten long arrays and strings in the text form\n",
-                   USAGE);
-            return CLI_OK;
-        }
-        if (!strcmp(argv[i], "--json")) json = 1;
-        else if (!strcmp(argv[i], "--no-tensors")) tensors = 0;
-        else if (!strcmp(argv[i], "--full")) full = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("dump", USAGE, "unknown option '%s'", argv[i]);
-        else if (path) return cli_usage_error("dump", USAGE, "more than one FILE");
-        else path = argv[i];
-    }
-    if (!path) return cli_usage_error("dump", USAGE, "no FILE given");
-    lgg_file *f = cli_open("dump", path);
+    int flags[256] = {0}, n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    lgg_file *f = cli_open("dump", argv[1], CLI_OPEN_META);
     if (!f) return CLI_FAIL;
-    if (json) dump_json(f, tensors);
-    else dump_text(path, f, tensors, full);
+    if (flags['j']) dump_json(f, !flags['n']);
+    else dump_text(cli_display_name(argv[1]), f, !flags['n'], flags['f']);
     lgg_close(f);
     return CLI_OK;
 }

@@ -1,40 +1,47 @@
-/* cmd_estimate.c -- `gguf estimate MODEL [options] [--json]`: the memory
- * llama.cpp (b4747) allocates to run MODEL, from its header alone
+/* cmd_estimate.c -- `gguf estimate [options] MODEL`: the memory llama.cpp
+ * (b4747) allocates to run MODEL, from its header alone
  * (lgg_estimate_model), with llama.cpp's option names and defaults. */
 #include "cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] = "gguf estimate MODEL [-c N] [-b N] [-ub N] [-np N] [-ctk TYPE] [-ctv TYPE] [-fa] "
-                            "[--no-mmap] [-ngl N] [--fit BYTES] [--fit-device BYTES] [--json]";
-
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Estimate the memory llama.cpp (b4747) allocates to run MODEL (a file, or the first\n"
-           "shard of a set: PREFIX-00001-of-0000N.gguf), from the header alone: the weights\n"
-           "(mapped, or read into memory with --no-mmap), the KV cache (K and V), the output\n"
-           "buffer, the compute buffer and the total.  Options as llama.cpp's, with its defaults:\n"
-           "  -c, --ctx-size N         context size (default 4096; 0 = the model's)\n"
-           "  -b, --batch-size N       logical batch (default 2048)\n"
-           "  -ub, --ubatch-size N     physical batch (default 512)\n"
-           "  -np, --parallel N        parallel sequences, sharing the context (default 1)\n"
-           "  -ctk, --cache-type-k T   K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1\n"
-           "  -ctv, --cache-type-v T   V cache type (quantized needs -fa) (default f16)\n"
-           "  -fa, --flash-attn        flash attention (pads the context to 256, not 32)\n"
-           "  --no-mmap                weights read into host memory\n"
-           "  -ngl, --n-gpu-layers N   offload N layers to one device, counted from the last;\n"
-           "                           above the layer count the output layer too (default 0)\n"
-           "  --fit BYTES              also print the largest context whose host total fits\n"
-           "  --fit-device BYTES       also print the largest -ngl whose device total fits\n"
-           "                           (with both, the context is fitted at that -ngl)\n"
-           "  --json                   every figure in bytes as JSON\n"
-           "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
-           "Weights, KV cache and output are exact; the compute buffer is estimated\n"
-           "(docs/estimate.md).  Exit status: 0 success, 1 failure, 2 usage error.\n",
-           USAGE);
-}
+/* llama.cpp's spellings, so a llama-cli command line can be pasted. */
+static const cli_opt OPTS[] = {
+    {'c', "-c|--ctx-size", "N", "context size (default 4096; 0 = the model's)"},
+    {'b', "-b|--batch-size", "N", "logical batch (default 2048)"},
+    {'u', "-ub|--ubatch-size", "N", "physical batch (default 512)"},
+    {'p', "-np|--parallel", "N", "parallel sequences, sharing the context (default 1)"},
+    {'k', "-ctk|--cache-type-k", "TYPE", "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0\n"
+                                         "q5_1 (default f16)"},
+    {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
+    {'a', "-fa|--flash-attn", NULL, "flash attention (pads the context to 256, not 32)"},
+    {'m', "--no-mmap", NULL, "weights read into host memory"},
+    {'g', "-ngl|--n-gpu-layers", "N", "offload N layers to one device, counted from the last;\n"
+                                      "above the layer count the output layer too (default 0)"},
+    {'g', "--gpu-layers", "N", NULL}, /* llama.cpp's third spelling */
+    {'f', "--fit", "BYTES", "also print the largest context whose host total fits"},
+    {'d', "--fit-device", "BYTES", "also print the largest -ngl whose device total fits\n"
+                                   "(with both, the context is fitted at that -ngl)"},
+    {'j', "--json", NULL, "every figure in bytes as JSON (docs/estimate.md)"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "estimate",
+    "gguf estimate [-c N] [-b N] [-ub N] [-np N] [-ctk TYPE] [-ctv TYPE] [-fa] [--no-mmap] [-ngl N] "
+    "[--fit BYTES] [--fit-device BYTES] [--json] MODEL",
+    "Estimate the memory llama.cpp (b4747) allocates to run MODEL (a file, \"-\" for\n"
+    "standard input, or the first shard of a set: PREFIX-00001-of-0000N.gguf), from\n"
+    "the header alone: the weights (mapped, or read into memory with --no-mmap), the\n"
+    "KV cache (K and V), the output buffer, the compute buffer and the total.\n"
+    "Options as llama.cpp's, with its defaults.\n",
+    OPTS,
+    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
+    "Weights, KV cache and output are exact; the compute buffer is estimated\n"
+    "(docs/estimate.md).  Exit status: 0 success, 1 failure, 2 usage error.\n",
+    1, 1, "MODEL is required",
+    0,
+};
 
 typedef struct opts {
     const char *path;
@@ -43,85 +50,48 @@ typedef struct opts {
     bool want_fit, want_fit_device, json;
 } opts;
 
-static int parse_u32(const char *s, uint32_t *v) {
-    char *end;
-    if (!s || !*s || *s == '-') return 0;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || *end || x > UINT32_MAX) return 0;
-    *v = (uint32_t)x;
-    return 1;
+/* The option's first spelling, for a usage error. */
+static const char *opt_name(int id, char *buf, size_t cap) {
+    for (const cli_opt *o = OPTS; o->names; o++)
+        if (o->id == id) {
+            snprintf(buf, cap, "%.*s", (int)strcspn(o->names, "|"), o->names);
+            break;
+        }
+    return buf;
 }
 
-static int parse_bytes(const char *s, uint64_t *v) {
-    char *end;
-    if (!s || !*s || *s == '-') return 0;
-    errno = 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    if (errno || end == s) return 0;
-    int shift = 0;
-    if (*end) {
-        const char *u = strchr("KMGT", end[0] & ~0x20);
-        if (!u || end[1]) return 0;
-        shift = 10 * (int)(u - "KMGT" + 1);
-    }
-    if (shift && x > (UINT64_MAX >> shift)) return 0;
-    *v = (uint64_t)x << shift;
-    return 1;
-}
-
-static int parse_type(const char *s, uint32_t *t) {
-    return s && lgg_type_from_name(s, strlen(s), t) == LGG_OK;
-}
-
-static bool is(const char *a, const char *short_name, const char *long_name) {
-    return (short_name && !strcmp(a, short_name)) || (long_name && !strcmp(a, long_name));
-}
-
-/* One option with a value; returns 1 if consumed, 0 if not this kind, or a
- * usage error (< 0). */
-static int value_option(opts *o, const char *a, const char *v) {
+static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
+    opts *o = ud;
     lgg_estimate_params *p = &o->p;
-    int ok;
-    if (is(a, "-c", "--ctx-size")) ok = parse_u32(v, &p->n_ctx);
-    else if (is(a, "-b", "--batch-size")) ok = parse_u32(v, &p->n_batch);
-    else if (is(a, "-ub", "--ubatch-size")) ok = parse_u32(v, &p->n_ubatch);
-    else if (is(a, "-np", "--parallel")) ok = parse_u32(v, &p->n_seq_max);
-    else if (is(a, "-ngl", "--n-gpu-layers") || is(a, "--gpu-layers", NULL)) ok = parse_u32(v, &p->n_gpu_layers);
-    else if (is(a, "-ctk", "--cache-type-k")) ok = parse_type(v, &p->type_k);
-    else if (is(a, "-ctv", "--cache-type-v")) ok = parse_type(v, &p->type_v);
-    else if (is(a, "--fit", NULL)) ok = o->want_fit = parse_bytes(v, &o->fit);
-    else if (is(a, "--fit-device", NULL)) ok = o->want_fit_device = parse_bytes(v, &o->fit_device);
-    else return 0;
-    if (!v) return -cli_usage_error("estimate", USAGE, "%s needs a value", a);
-    if (!ok) return -cli_usage_error("estimate", USAGE, "bad value '%s' for %s", v, a);
-    return 1;
-}
-
-static int parse_args(int argc, char **argv, opts *o) {
-    memset(o, 0, sizeof *o);
-    lgg_estimate_params_init(&o->p);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return -1;
-        }
-        int r = value_option(o, a, i + 1 < argc ? argv[i + 1] : NULL);
-        if (r < 0) return -r;
-        if (r > 0) {
-            i++;
-            continue;
-        }
-        if (is(a, "-fa", "--flash-attn")) o->p.flash_attn = true;
-        else if (is(a, "--no-mmap", NULL)) o->p.no_mmap = true;
-        else if (is(a, "--json", NULL)) o->json = true;
-        else if (a[0] == '-' && a[1]) return cli_usage_error("estimate", USAGE, "unknown option '%s'", a);
-        else if (o->path) return cli_usage_error("estimate", USAGE, "unexpected argument '%s'", a);
-        else o->path = a;
+    char name[32] = "";
+    uint64_t n;
+    switch (id) {
+    case 'a': p->flash_attn = true; return 0;
+    case 'm': p->no_mmap = true; return 0;
+    case 'j': o->json = true; return 0;
+    case 'k':
+    case 'v':
+        if (lgg_type_from_name(v, strlen(v), id == 'k' ? &p->type_k : &p->type_v) != LGG_OK)
+            return cli_why(why, cap, "%s must be a tensor type such as f16 or q8_0, not '%s'",
+                           opt_name(id, name, sizeof name), v);
+        return 0;
+    case 'f':
+    case 'd':
+        if (!cli_parse_size(v, 1, id == 'f' ? &o->fit : &o->fit_device))
+            return cli_why(why, cap, "%s must be a byte count such as 16G, not '%s'", opt_name(id, name, sizeof name), v);
+        if (id == 'f') o->want_fit = true;
+        else o->want_fit_device = true;
+        return 0;
+    default:
+        if (!cli_parse_u64(v, &n) || n > UINT32_MAX)
+            return cli_why(why, cap, "%s must be a whole number below 2^32, not '%s'", opt_name(id, name, sizeof name), v);
+        if (id == 'c') p->n_ctx = (uint32_t)n;
+        else if (id == 'b') p->n_batch = (uint32_t)n;
+        else if (id == 'u') p->n_ubatch = (uint32_t)n;
+        else if (id == 'p') p->n_seq_max = (uint32_t)n;
+        else p->n_gpu_layers = (uint32_t)n;
+        return 0;
     }
-    if (!o->path) return cli_usage_error("estimate", USAGE, "MODEL is required");
-    return 0;
 }
 
 /* ---- opening a file or a shard set ---- */
@@ -136,34 +106,26 @@ static void model_close(model *m) {
     free(m->files);
 }
 
-static lgg_file *open_one(const char *path) {
-    lgg_open_options oo;
-    lgg_open_options_init(&oo);
-    oo.flags = LGG_OPEN_ALLOW_MISSING_DATA; /* only the header is needed */
-    lgg_file *f = NULL;
-    lgg_error e;
-    memset(&e, 0, sizeof e);
-    if (lgg_open_file(path, &oo, &f, &e) != LGG_OK) {
-        fprintf(stderr, "gguf estimate: %s: %s [%s]\n", path, e.message, lgg_status_name(e.code));
-        return NULL;
-    }
-    return f;
-}
-
+/* The other shards are found by name: a set is read from its first shard
+ * on disk (standard input holds one file). */
 static int model_open(const char *path, model *m) {
     memset(m, 0, sizeof *m);
-    lgg_file *f0 = open_one(path);
+    lgg_file *f0 = cli_open("estimate", path, CLI_OPEN_META); /* the header is all it needs */
     if (!f0) return CLI_FAIL;
     lgg_value v;
     uint64_t count = 1;
     if (lgg_get(f0, "split.count", &v) == LGG_OK && (lgg_value_uint(&v, &count) != LGG_OK || count == 0 ||
-                                                      count > 65535))
-        count = 0;
+                                                      count > 65535)) {
+        cli_err("estimate", path, "split.count is not a shard count from 1 to 65535");
+        lgg_close(f0);
+        return CLI_FAIL;
+    }
     uint32_t idx, cnt;
     size_t plen = 0;
-    if (count != 1 && (!lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) || idx != 0 || cnt != count)) {
-        fprintf(stderr, "gguf estimate: %s: a shard set is read from its first shard, named PREFIX-00001-of-%05llu.gguf\n",
-                path, (unsigned long long)count);
+    if (count != 1 && (cli_is_stdin(path) || !lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) ||
+                       idx != 0 || cnt != count)) {
+        cli_err("estimate", path, "one shard of a set of %llu: give the first shard's file, named "
+                "PREFIX-00001-of-%05llu.gguf", (unsigned long long)count, (unsigned long long)count);
         lgg_close(f0);
         return CLI_FAIL;
     }
@@ -171,7 +133,7 @@ static int model_open(const char *path, model *m) {
     char *name = malloc(plen + 32), *prefix = malloc(plen + 1);
     int rc = CLI_FAIL;
     if (!m->files || !name || !prefix) {
-        fprintf(stderr, "gguf estimate: out of memory\n");
+        cli_err("estimate", NULL, "out of memory");
         lgg_close(f0);
         goto out;
     }
@@ -180,7 +142,7 @@ static int model_open(const char *path, model *m) {
     prefix[plen] = 0;
     for (uint32_t i = 1; i < count; i++) {
         lgg_split_path(name, plen + 32, prefix, i, (uint32_t)count);
-        if (!(m->files[m->n] = open_one(name))) goto out;
+        if (!(m->files[m->n] = cli_open("estimate", name, CLI_OPEN_META))) goto out;
         m->n++;
     }
     rc = CLI_OK;
@@ -239,7 +201,7 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, const c
 
 static void print_json(const opts *o, const lgg_estimate *e, const fit_result *fr) {
     printf("{\"model\": ");
-    cli_json_str(stdout, o->path, strlen(o->path));
+    cli_json_str(stdout, cli_display_name(o->path), strlen(cli_display_name(o->path)));
     printf(", \"arch\": ");
     cli_json_str(stdout, e->arch, strlen(e->arch));
     printf(", ");
@@ -280,7 +242,7 @@ static void row(const char *name, const uint64_t *v, int nv) {
 
 static void print_text(const opts *o, const lgg_estimate *e, const fit_result *fr) {
     char tk[16], tv[16];
-    printf("model     %s (%s, %u layers, context %u)\n", o->path, e->arch, e->n_layer, e->n_ctx_train);
+    printf("model     %s (%s, %u layers, context %u)\n", cli_display_name(o->path), e->arch, e->n_layer, e->n_ctx_train);
     printf("settings  n_ctx %u, n_batch %u, n_ubatch %u, n_seq_max %u, kv_size %u, K %s, V %s,\n"
            "          flash_attn %s, mmap %s, n_gpu_layers %u\n\n",
            e->n_ctx, e->n_batch, e->n_ubatch, e->n_seq_max, e->kv_size, type_lower(e->type_k, tk, sizeof tk),
@@ -310,7 +272,7 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
 }
 
 static int fail(const opts *o, const lgg_error *e) {
-    fprintf(stderr, "gguf estimate: %s: %s [%s]\n", o->path, e->message, lgg_status_name(e->code));
+    cli_err_lgg("estimate", o->path, e);
     return CLI_FAIL;
 }
 
@@ -318,13 +280,13 @@ static int fail(const opts *o, const lgg_error *e) {
 static int unknown_arch(const opts *o, const lgg_estimate *e, const lgg_error *err) {
     if (o->json) {
         printf("{\"model\": ");
-        cli_json_str(stdout, o->path, strlen(o->path));
+        cli_json_str(stdout, cli_display_name(o->path), strlen(cli_display_name(o->path)));
         printf(", \"arch\": ");
         cli_json_str(stdout, e->arch, strlen(e->arch));
         printf(", \"weights\": %llu, \"kv_cache\": null, \"output\": null, \"compute\": null, \"total\": null}\n",
                (unsigned long long)e->all.weights);
     } else {
-        printf("model     %s (%s)\n", o->path, e->arch);
+        printf("model     %s (%s)\n", cli_display_name(o->path), e->arch);
         printf("weights   %llu bytes (%.2f MiB, %s)\n", (unsigned long long)e->all.weights,
                (double)e->all.weights / 1048576.0, e->mmap ? "mapped" : "--no-mmap");
     }
@@ -349,8 +311,12 @@ static int run_fits(const opts *o, const model *m, lgg_estimate_params *p, fit_r
 
 int cmd_estimate(int argc, char **argv) {
     opts o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc) return rc < 0 ? CLI_OK : rc;
+    memset(&o, 0, sizeof o);
+    lgg_estimate_params_init(&o.p);
+    int np = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    o.path = argv[1];
     model m;
     if (model_open(o.path, &m) != CLI_OK) {
         model_close(&m);

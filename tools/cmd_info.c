@@ -1,19 +1,36 @@
-/* cmd_info.c -- `gguf info FILE`: a human summary of a model file. */
+/* cmd_info.c -- `gguf info [--json] FILE...`: a human summary of each model
+ * file: format, architecture and hyperparameters, size, tensor types, and
+ * for a shard the set it belongs to. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] = "gguf info FILE";
+static const cli_opt OPTS[] = {
+    {'j', "--json", NULL, "one JSON object per file, one per line (see gguf(1))"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "info",
+    "gguf info [--json] FILE...",
+    "Summarise each FILE (\"-\" for standard input): version, byte order, alignment,\n"
+    "architecture, name, hyperparameters (context length, embedding size, layers,\n"
+    "heads and KV heads, vocabulary size, rope base and scaling, experts),\n"
+    "parameter count and size label, file type, bits per weight, tensors by type,\n"
+    "and data size.  For a shard of a set, which shard it is and, when the other\n"
+    "shards are beside it, the set's totals.  A truncated or metadata-only file\n"
+    "is summarised from its header, with a warning.\n",
+    OPTS,
+    "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n",
+    1, -1, "no FILE given",
+    0,
+};
 
-static void print_str_key(lgg_file *f, const char *label, const char *key) {
-    lgg_value v;
-    lgg_str s;
-    if (lgg_get(f, key, &v) == LGG_OK && lgg_value_string(&v, &s) == LGG_OK) {
-        printf("%-16s", label);
-        cli_text_str(stdout, s.ptr, s.len, 120);
-        putchar('\n');
-    }
-}
+/* Totals over one file's tensors. */
+typedef struct sums {
+    uint64_t params, expert_params, data, tensors;
+    uint64_t by_type[LGG_TYPE_COUNT + 1];
+} sums;
 
 static bool has_sub(lgg_str s, const char *sub) {
     size_t n = strlen(sub);
@@ -22,83 +39,270 @@ static bool has_sub(lgg_str s, const char *sub) {
     return false;
 }
 
-int cmd_info(int argc, char **argv) {
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            printf("usage: %s\n\nSummarise FILE: version, byte order, alignment, architecture, name,\n"
-                   "parameter count and size label, file type, bits per weight, tensors by\n"
-                   "type, and data size.\n",
-                   USAGE);
-            return CLI_OK;
-        }
-        if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("info", USAGE, "unknown option '%s'", argv[i]);
-        if (path) return cli_usage_error("info", USAGE, "more than one FILE");
-        path = argv[i];
-    }
-    if (!path) return cli_usage_error("info", USAGE, "no FILE given");
-    lgg_file *f = cli_open("info", path);
-    if (!f) return CLI_FAIL;
-
-    char b[64];
-    printf("%-16s%s\n", "file:", path);
-    printf("%-16s%u\n", "version:", lgg_file_version(f));
-    printf("%-16s%s\n", "byte order:", lgg_file_endian(f) == LGG_BIG_ENDIAN ? "big-endian" : "little-endian");
-    printf("%-16s%llu\n", "alignment:", (unsigned long long)lgg_file_alignment(f));
-    print_str_key(f, "architecture:", "general.architecture");
-    print_str_key(f, "name:", "general.name");
-
-    /* parameters; with experts, the label counts one expert's path */
-    uint64_t params = lgg_parameter_count(f), expert_params = 0, data = 0;
+static void add_sums(const lgg_file *f, sums *s) {
+    s->params += lgg_parameter_count(f);
     for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
         const lgg_tensor *t = lgg_tensor_at(f, i);
-        if (t->type_known && has_sub(t->name, "_exps.")) expert_params += t->n_elements;
-        data += t->size;
+        if (t->type_known && has_sub(t->name, "_exps.")) s->expert_params += t->n_elements;
+        s->data += t->size;
+        s->by_type[t->type < LGG_TYPE_COUNT ? t->type : LGG_TYPE_COUNT]++;
     }
-    uint32_t experts = 0;
+    s->tensors += lgg_tensor_count(f);
+}
+
+/* The set's totals when every other shard is beside `path`; false if any is
+ * missing or unreadable (the summary then covers this shard alone). */
+static bool set_sums(const char *path, uint32_t no, uint32_t count, sums *s) {
+    size_t plen;
+    uint32_t idx, cnt;
+    if (!lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) || idx != no || cnt != count) return false;
+    char *prefix = strndup(path, plen);
+    bool ok = prefix != NULL;
+    for (uint32_t k = 0; ok && k < count; k++) {
+        char p[4096];
+        lgg_split_path(p, sizeof p, prefix, k, count);
+        lgg_file *g = NULL;
+        lgg_open_options o;
+        lgg_open_options_init(&o);
+        o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+        if (lgg_open_file(p, &o, &g, NULL) != LGG_OK) ok = false;
+        else add_sums(g, s);
+        lgg_close(g);
+    }
+    free(prefix);
+    return ok;
+}
+
+typedef struct hparam {
+    const char *label, *json, *suffix;
+} hparam;
+
+/* The hyperparameters llama.cpp reads, as "<arch>.<suffix>". */
+static const hparam HP[] = {
+    {"context length:", "context_length", "context_length"},
+    {"embedding:", "embedding_length", "embedding_length"},
+    {"layers:", "block_count", "block_count"},
+    {"feed forward:", "feed_forward_length", "feed_forward_length"},
+    {"heads:", "head_count", "attention.head_count"},
+    {"KV heads:", "head_count_kv", "attention.head_count_kv"},
+    {"vocabulary:", "vocab_size", "vocab_size"},
+    {"rope base:", "rope_freq_base", "rope.freq_base"},
+    {"rope scaling:", "rope_scaling_type", "rope.scaling.type"},
+    {"rope factor:", "rope_scaling_factor", "rope.scaling.factor"},
+    {"rope orig ctx:", "rope_scaling_original_context_length", "rope.scaling.original_context_length"},
+    {"experts:", "expert_count", "expert_count"},
+    {"experts used:", "expert_used_count", "expert_used_count"},
+    {"sliding window:", "sliding_window", "attention.sliding_window"},
+};
+
+/* The value of <arch>.<suffix>, or NULL. */
+static const lgg_value *arch_value(const lgg_file *f, lgg_str arch, const char *suffix) {
+    char key[512];
+    if (!arch.len || arch.len > 256) return NULL;
+    snprintf(key, sizeof key, "%.*s.%s", (int)arch.len, arch.ptr, suffix);
+    int64_t i = lgg_find_key(f, key, strlen(key));
+    return i < 0 ? NULL : &lgg_kv_at(f, (uint64_t)i)->value;
+}
+
+/* The vocabulary size: <arch>.vocab_size, else the token list's length. */
+static bool vocab_size(const lgg_file *f, const lgg_value *v, uint64_t *n) {
+    if (v && lgg_value_uint(v, n) == LGG_OK) return true;
+    lgg_value t;
+    if (lgg_get(f, "tokenizer.ggml.tokens", &t) == LGG_OK && t.type == LGG_VT_ARRAY) {
+        *n = t.count;
+        return true;
+    }
+    return false;
+}
+
+static lgg_str str_key(const lgg_file *f, const char *key) {
     lgg_value v;
-    lgg_str arch = {NULL, 0};
-    if (lgg_get(f, "general.architecture", &v) == LGG_OK) lgg_value_string(&v, &arch);
-    if (arch.len && arch.len < 200) {
-        char key[256];
-        snprintf(key, sizeof key, "%.*s.expert_count", (int)arch.len, arch.ptr);
-        uint64_t e;
-        if (lgg_get(f, key, &v) == LGG_OK && lgg_value_uint(&v, &e) == LGG_OK && e < UINT32_MAX) experts = (uint32_t)e;
-    }
-    uint64_t path_params = experts > 1 ? params - expert_params + expert_params / experts : params;
-    lgg_size_label(path_params, experts, b, sizeof b);
-    printf("%-16s%llu\n", "parameters:", (unsigned long long)params);
-    if (params) printf("%-16s%s\n", "size label:", b);
-    print_str_key(f, "label in file:", "general.size_label");
+    lgg_str s = {NULL, 0};
+    if (lgg_get(f, key, &v) == LGG_OK) lgg_value_string(&v, &s);
+    return s;
+}
 
-    uint64_t ft;
-    if (lgg_get(f, "general.file_type", &v) == LGG_OK && lgg_value_uint(&v, &ft) == LGG_OK) {
-        const char *n = ft <= UINT32_MAX ? lgg_file_type_name((uint32_t)ft) : NULL;
-        printf("%-16s%s (%llu)\n", "file type:", n ? n : "unknown", (unsigned long long)ft);
-    }
-    if (params) printf("%-16s%.2f\n", "bits/weight:", (double)data * 8.0 / (double)params);
+static uint64_t uint_key(const lgg_file *f, const char *key, uint64_t dflt) {
+    lgg_value v;
+    uint64_t x;
+    if (lgg_get(f, key, &v) == LGG_OK && lgg_value_uint(&v, &x) == LGG_OK) return x;
+    return dflt;
+}
 
-    /* tensors by type, in type-id order */
-    printf("%-16s%llu", "tensors:", (unsigned long long)lgg_tensor_count(f));
-    uint64_t count[LGG_TYPE_COUNT + 1];
-    memset(count, 0, sizeof count);
-    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
-        uint32_t t = lgg_tensor_at(f, i)->type;
-        count[t < LGG_TYPE_COUNT ? t : LGG_TYPE_COUNT]++;
-    }
+typedef struct facts {
+    const char *path;
+    lgg_file *f;
+    lgg_str arch;
+    sums own, set;
+    uint32_t shard_no, shard_count;
+    bool set_known;
+    uint32_t experts;
+    char label[64];
+} facts;
+
+static void gather(facts *x) {
+    lgg_file *f = x->f;
+    memset(&x->own, 0, sizeof x->own);
+    add_sums(f, &x->own);
+    x->arch = str_key(f, "general.architecture");
+    uint64_t e = 0;
+    const lgg_value *ev = arch_value(f, x->arch, "expert_count");
+    x->experts = ev && lgg_value_uint(ev, &e) == LGG_OK && e < UINT32_MAX ? (uint32_t)e : 0;
+    x->shard_count = (uint32_t)uint_key(f, "split.count", 0);
+    x->shard_no = (uint32_t)uint_key(f, "split.no", 0);
+    memset(&x->set, 0, sizeof x->set);
+    x->set_known = x->shard_count > 1 && !cli_is_stdin(x->path) &&
+                   set_sums(x->path, x->shard_no, x->shard_count, &x->set);
+    const sums *s = x->set_known ? &x->set : &x->own;
+    uint64_t path_params =
+        x->experts > 1 ? s->params - s->expert_params + s->expert_params / x->experts : s->params;
+    lgg_size_label(path_params, x->experts, x->label, sizeof x->label);
+}
+
+static void text_str(const char *label, lgg_str s) {
+    if (!s.ptr) return;
+    printf("%-16s", label);
+    cli_text_str(stdout, s.ptr, s.len, 120);
+    putchar('\n');
+}
+
+static void text_types(const sums *s) {
     int first = 1;
     for (uint32_t t = 0; t <= LGG_TYPE_COUNT; t++) {
-        if (!count[t]) continue;
+        if (!s->by_type[t]) continue;
         printf("%s%s: %llu", first ? " (" : ", ", t < LGG_TYPE_COUNT ? lgg_type_name(t) : "unknown",
-               (unsigned long long)count[t]);
+               (unsigned long long)s->by_type[t]);
         first = 0;
     }
     printf("%s\n", first ? "" : ")");
-    cli_fmt_bytes(b, sizeof b, data);
-    printf("%-16s%s (%llu bytes)\n", "data size:", b, (unsigned long long)data);
+}
+
+static void print_text(const facts *x) {
+    const lgg_file *f = x->f;
+    char b[64];
+    printf("%-16s%s\n", "file:", cli_display_name(x->path));
+    printf("%-16s%u\n", "version:", lgg_file_version(f));
+    printf("%-16s%s\n", "byte order:", lgg_file_endian(f) == LGG_BIG_ENDIAN ? "big-endian" : "little-endian");
+    printf("%-16s%llu\n", "alignment:", (unsigned long long)lgg_file_alignment(f));
+    text_str("architecture:", x->arch);
+    text_str("name:", str_key(f, "general.name"));
+    for (size_t i = 0; i < sizeof HP / sizeof HP[0]; i++) {
+        const lgg_value *v = arch_value(f, x->arch, HP[i].suffix);
+        uint64_t n;
+        if (!strcmp(HP[i].suffix, "vocab_size")) {
+            if (vocab_size(f, v, &n)) printf("%-16s%llu\n", HP[i].label, (unsigned long long)n);
+            continue;
+        }
+        if (!v) continue;
+        printf("%-16s", HP[i].label);
+        cli_text_value(stdout, v, 8, 60);
+        putchar('\n');
+    }
+    if (x->shard_count > 1) {
+        printf("%-16sshard %u of %u", "split:", x->shard_no + 1, x->shard_count);
+        printf("%s\n", x->set_known ? " (totals below are the set's)" : " (the other shards are not beside it)");
+    }
+    const sums *s = x->set_known ? &x->set : &x->own;
+    printf("%-16s%llu\n", "parameters:", (unsigned long long)s->params);
+    if (s->params) printf("%-16s%s\n", "size label:", x->label);
+    text_str("label in file:", str_key(f, "general.size_label"));
+    uint64_t ft = uint_key(f, "general.file_type", UINT64_MAX);
+    if (ft != UINT64_MAX) {
+        const char *n = ft <= UINT32_MAX ? lgg_file_type_name((uint32_t)ft) : NULL;
+        printf("%-16s%s (%llu)\n", "file type:", n ? n : "unknown", (unsigned long long)ft);
+    }
+    if (s->params) printf("%-16s%.2f\n", "bits/weight:", (double)s->data * 8.0 / (double)s->params);
+    printf("%-16s%llu", "tensors:", (unsigned long long)s->tensors);
+    text_types(s);
+    cli_fmt_bytes(b, sizeof b, s->data);
+    printf("%-16s%s (%llu bytes)\n", "data size:", b, (unsigned long long)s->data);
     cli_fmt_bytes(b, sizeof b, lgg_file_size(f));
     printf("%-16s%s (%llu bytes)\n", "file size:", b, (unsigned long long)lgg_file_size(f));
     printf("%-16s%llu\n", "metadata:", (unsigned long long)lgg_kv_count(f));
-    lgg_close(f);
-    return CLI_OK;
+}
+
+static void json_strkey(const char *name, lgg_str s) {
+    printf(", \"%s\": ", name);
+    if (s.ptr) cli_json_str(stdout, s.ptr, s.len);
+    else fputs("null", stdout);
+}
+
+static void print_json(const facts *x) {
+    const lgg_file *f = x->f;
+    fputs("{\"file\": ", stdout);
+    cli_json_str(stdout, x->path, strlen(x->path));
+    printf(", \"version\": %u, \"endian\": \"%s\", \"alignment\": %llu", lgg_file_version(f),
+           lgg_file_endian(f) == LGG_BIG_ENDIAN ? "big" : "little", (unsigned long long)lgg_file_alignment(f));
+    json_strkey("architecture", x->arch);
+    json_strkey("name", str_key(f, "general.name"));
+    fputs(", \"hyperparameters\": {", stdout);
+    int first = 1;
+    for (size_t i = 0; i < sizeof HP / sizeof HP[0]; i++) {
+        const lgg_value *v = arch_value(f, x->arch, HP[i].suffix);
+        uint64_t n;
+        if (!strcmp(HP[i].suffix, "vocab_size")) {
+            if (vocab_size(f, v, &n)) printf("%s\"%s\": %llu", first ? "" : ", ", HP[i].json, (unsigned long long)n);
+            else continue;
+        } else if (v) {
+            printf("%s\"%s\": ", first ? "" : ", ", HP[i].json);
+            cli_json_value(stdout, v);
+        } else continue;
+        first = 0;
+    }
+    fputc('}', stdout);
+    const sums *s = x->set_known ? &x->set : &x->own;
+    if (x->shard_count > 1)
+        printf(", \"split\": {\"no\": %u, \"count\": %u, \"set_totals\": %s}", x->shard_no + 1, x->shard_count,
+               x->set_known ? "true" : "false");
+    printf(", \"parameters\": %llu, \"size_label\": ", (unsigned long long)s->params);
+    if (s->params) cli_json_str(stdout, x->label, strlen(x->label));
+    else fputs("null", stdout);
+    uint64_t ft = uint_key(f, "general.file_type", UINT64_MAX);
+    if (ft != UINT64_MAX) {
+        const char *n = ft <= UINT32_MAX ? lgg_file_type_name((uint32_t)ft) : NULL;
+        printf(", \"file_type\": {\"id\": %llu, \"name\": ", (unsigned long long)ft);
+        if (n) cli_json_str(stdout, n, strlen(n));
+        else fputs("null", stdout);
+        fputc('}', stdout);
+    }
+    printf(", \"tensors\": %llu, \"tensor_types\": {", (unsigned long long)s->tensors);
+    first = 1;
+    for (uint32_t t = 0; t <= LGG_TYPE_COUNT; t++) {
+        if (!s->by_type[t]) continue;
+        printf("%s\"%s\": %llu", first ? "" : ", ", t < LGG_TYPE_COUNT ? lgg_type_name(t) : "unknown",
+               (unsigned long long)s->by_type[t]);
+        first = 0;
+    }
+    printf("}, \"data_size\": %llu, \"file_size\": %llu, \"metadata\": %llu}\n", (unsigned long long)s->data,
+           (unsigned long long)lgg_file_size(f), (unsigned long long)lgg_kv_count(f));
+}
+
+static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    (void)val, (void)why, (void)cap;
+    if (id == 'j') *(int *)ud = 1;
+    return 0;
+}
+
+int cmd_info(int argc, char **argv) {
+    int json = 0, n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &json, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    for (int i = 1; i <= n; i++) {
+        facts x;
+        memset(&x, 0, sizeof x);
+        x.path = argv[i];
+        x.f = cli_open("info", x.path, CLI_OPEN_META);
+        if (!x.f) {
+            rc = CLI_FAIL;
+            continue;
+        }
+        gather(&x);
+        if (json) print_json(&x);
+        else {
+            if (i > 1) putchar('\n');
+            print_text(&x);
+        }
+        lgg_close(x.f);
+    }
+    return rc;
 }

@@ -10,36 +10,32 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf merge FIRST_SHARD OUT";
-
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Merge the shard set whose first shard is FIRST_SHARD (PREFIX-00001-of-0000N.gguf)\n"
-           "into OUT.  The other shards are found by name; the set is checked first: the\n"
-           "count, each shard's split.no, split.count and split.tensors.count, metadata\n"
-           "only in the first shard, each tensor in exactly one shard.  OUT gets the\n"
-           "first shard's metadata without the split.* keys and every tensor in order.\n\n"
-           "OUT is written to a temporary file in its directory and renamed into place.\n"
-           "Writing onto a shard (even through another name or a link) is refused.\n"
-           "Exit status: 0 success, 1 failure, 2 usage error.\n",
-           USAGE);
-}
+static const cli_opt OPTS[] = {
+    {'m', "--merge", NULL, NULL}, /* llama-gguf-split's mode flag, for scripts */
+    {0},
+};
+static const cli_spec SPEC = {
+    "merge",
+    "gguf merge FIRST_SHARD OUT",
+    "Merge the shard set whose first shard is FIRST_SHARD (PREFIX-00001-of-0000N.gguf)\n"
+    "into OUT.  The other shards are found by name; the set is checked first: the\n"
+    "count, each shard's split.no, split.count and split.tensors.count, metadata\n"
+    "only in the first shard, each tensor in exactly one shard.  OUT gets the\n"
+    "first shard's metadata without the split.* keys and every tensor in order.\n"
+    "--merge is accepted (and ignored), as llama-gguf-split spells the command.\n\n"
+    "OUT is written to a temporary file in its directory and renamed into place.\n"
+    "Writing onto a shard (even through another name or a link) is refused.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure, 2 usage error.\n",
+    2, 2, "FIRST_SHARD and OUT are required",
+    0,
+};
 
 int cmd_merge(int argc, char **argv) {
-    const char *first = NULL, *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return CLI_OK;
-        }
-        if (a[0] == '-' && a[1]) return cli_usage_error("merge", USAGE, "unknown option '%s'", a);
-        if (!first) first = a;
-        else if (!out) out = a;
-        else return cli_usage_error("merge", USAGE, "unexpected argument '%s'", a);
-    }
-    if (!first || !out) return cli_usage_error("merge", USAGE, "FIRST_SHARD and OUT are required");
-
+    int flags[256] = {0}, np = 0;
+    int prc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &np);
+    if (prc) return prc == CLI_HELP ? CLI_OK : prc;
+    const char *first = argv[1], *out = argv[2];
     int rc = CLI_FAIL;
     lgg_error e;
     memset(&e, 0, sizeof e);
@@ -52,11 +48,11 @@ int cmd_merge(int argc, char **argv) {
     int fd0 = open(first, O_RDONLY | O_CLOEXEC);
     lgg_file *f0 = NULL;
     if (fd0 < 0) {
-        fprintf(stderr, "gguf merge: %s: %s\n", first, strerror(errno));
+        cli_err("merge", first, "%s", strerror(errno));
         return CLI_FAIL;
     }
     if (lgg_open_fd(fd0, NULL, &f0, &e) != LGG_OK) {
-        fprintf(stderr, "gguf merge: %s: %s [%s]\n", first, e.message, lgg_status_name(e.code));
+        cli_err_lgg("merge", first, &e);
         close(fd0);
         return CLI_FAIL;
     }
@@ -64,19 +60,18 @@ int cmd_merge(int argc, char **argv) {
     uint64_t count;
     if (lgg_get(f0, "split.count", &v) != LGG_OK || lgg_value_uint(&v, &count) != LGG_OK || count == 0 ||
         count > 65535) {
-        fprintf(stderr, "gguf merge: %s: not a shard (no valid split.count)\n", first);
+        cli_err("merge", first, "not a shard (no valid split.count)");
         goto out;
     }
     uint32_t idx, cnt;
     size_t plen;
     if (!lgg_split_name_parse(first, strlen(first), &idx, &cnt, &plen)) {
-        fprintf(stderr, "gguf merge: %s: a first shard's name ends in -00001-of-%05llu.gguf\n", first,
-                (unsigned long long)count);
+        cli_err("merge", first, "a first shard's name ends in -00001-of-%05llu.gguf", (unsigned long long)count);
         goto out;
     }
     if (idx != 0 || cnt != count) {
-        fprintf(stderr, "gguf merge: %s: a first shard's name ends in -00001-of-%05llu.gguf (its split.count is %llu)\n",
-                first, (unsigned long long)count, (unsigned long long)count);
+        cli_err("merge", first, "a first shard's name ends in -00001-of-%05llu.gguf (its split.count is %llu)",
+                (unsigned long long)count, (unsigned long long)count);
         goto out;
     }
     n = (uint32_t)count;
@@ -85,7 +80,7 @@ int cmd_merge(int argc, char **argv) {
     prefix = malloc(plen + 1);
     name = malloc(plen + 32);
     if (!files || !fds || !prefix || !name) {
-        fprintf(stderr, "gguf merge: out of memory\n");
+        cli_err("merge", NULL, "out of memory");
         goto out;
     }
     memcpy(prefix, first, plen);
@@ -98,24 +93,24 @@ int cmd_merge(int argc, char **argv) {
         lgg_split_path(name, plen + 32, prefix, opened, n);
         fds[opened] = open(name, O_RDONLY | O_CLOEXEC);
         if (fds[opened] < 0) {
-            fprintf(stderr, "gguf merge: %s: %s (shard %u of %u)\n", name, strerror(errno), opened + 1, n);
+            cli_err("merge", name, "%s (shard %u of %u)", strerror(errno), opened + 1, n);
             goto out;
         }
         if (lgg_open_fd(fds[opened], NULL, &files[opened], &e) != LGG_OK) {
-            fprintf(stderr, "gguf merge: %s: %s [%s]\n", name, e.message, lgg_status_name(e.code));
+            cli_err_lgg("merge", name, &e);
             close(fds[opened]);
             goto out;
         }
     }
     if (lgg_merge_writer((const lgg_file *const *)files, fds, n, NULL, &w, &e) != LGG_OK) {
-        fprintf(stderr, "gguf merge: %s: %s [%s]\n", first, e.message, lgg_status_name(e.code));
+        cli_err("merge", first, "%s", e.message); /* about the set: an offset would name no one file */
         goto out;
     }
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     wo.endian = lgg_file_endian(files[0]);
-    if (lgg_writer_write_file(w, out, &wo, &e) != LGG_OK) {
-        fprintf(stderr, "gguf merge: %s: %s [%s]\n", out, e.message, lgg_status_name(e.code));
+    if (cli_write_file(w, out, &wo, &e) != LGG_OK) {
+        cli_err_lgg("merge", out, &e);
         goto out;
     }
     rc = CLI_OK;

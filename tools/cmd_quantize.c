@@ -5,47 +5,56 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf quantize [options] IN OUT PRESET [THREADS]";
+static const cli_opt OPTS[] = {
+    {'R', "--allow-requantize", NULL, "convert tensors that are already quantized"},
+    {'L', "--leave-output-tensor", NULL, "copy output.weight as it is"},
+    {'P', "--pure", NULL, "no per-tensor mixture: every quantized tensor gets the\npreset's type"},
+    {'i', "--imatrix", "FILE", "importance matrix (llama.cpp's .dat or GGUF format)"},
+    {'I', "--include-weights", "NAME", "use the imatrix only for tensors whose name contains\nNAME (may repeat)"},
+    {'X', "--exclude-weights", "NAME", "do not use it for tensors whose name contains NAME\n(may repeat; not together with --include-weights)"},
+    {'O', "--output-tensor-type", "TYPE", "type of output.weight"},
+    {'E', "--token-embedding-type", "TYPE", "type of token_embd.weight"},
+    {'T', "--tensor-type", "PATTERN=TYPE", "type of the tensors whose name matches the POSIX\n"
+                                           "extended regular expression PATTERN (lower-cased;\n"
+                                           "may repeat; the last match wins)"},
+    {'K', "--override-kv", "KEY=TYPE:VALUE", "set a metadata key in OUT: TYPE int (i32), float\n"
+                                             "(f32), bool (true/false), str (at most 127 bytes),\n"
+                                             "or any type of 'gguf set' (may repeat)"},
+    {'S', "--keep-split", NULL, "one output per input split, OUT-0000i-of-0000n.gguf"},
+    {'F', "--no-fsync", NULL, "do not sync OUT to disk before renaming it into place\n(faster; still atomic, but not durable)"},
+    {'D', "--dry-run", NULL, "print each tensor's plan and the output's size on stdout;\nwrite nothing"},
+    {'j', "--json", NULL, "with --dry-run: the plan as JSON"},
+    {'q', "-q|--quiet", NULL, "no progress and no summary"},
+    {0},
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Quantize the model IN into OUT with one of llama-quantize's presets, choosing\n"
-           "each tensor's type exactly as llama-quantize (b4747) does and producing the\n"
-           "same bytes.  THREADS (default: one per CPU) convert rows while OUT is written\n"
-           "sequentially into a temporary file that is renamed over OUT at the end.\n\n"
-           "  --allow-requantize          convert tensors that are already quantized\n"
-           "  --leave-output-tensor       copy output.weight as it is\n"
-           "  --pure                      no per-tensor mixture: every quantized tensor gets\n"
-           "                              the preset's type\n"
-           "  --imatrix FILE              importance matrix (llama.cpp's .dat or GGUF format)\n"
-           "  --include-weights NAME      use the imatrix only for tensors whose name\n"
-           "                              contains NAME (may repeat)\n"
-           "  --exclude-weights NAME      do not use it for tensors whose name contains NAME\n"
-           "                              (may repeat; not together with --include-weights)\n"
-           "  --output-tensor-type TYPE   type of output.weight\n"
-           "  --token-embedding-type TYPE type of token_embd.weight\n"
-           "  --tensor-type PATTERN=TYPE  type of the tensors whose name matches the POSIX\n"
-           "                              extended regular expression PATTERN (lower-cased;\n"
-           "                              may repeat; the last match wins)\n"
-           "  --override-kv KEY=TYPE:VALUE  set a metadata key in OUT: TYPE int (i32),\n"
-           "                              float (f32), bool (true/false), str (at most 127\n"
-           "                              bytes), or any type of 'gguf set' (may repeat)\n"
-           "  --keep-split                one output per input split, OUT-0000i-of-0000n.gguf\n"
-           "  --no-fsync                  do not sync OUT to disk before renaming it into\n"
-           "                              place (faster; still atomic, but not durable)\n"
-           "  --dry-run                   print each tensor's plan and the output's size on\n"
-           "                              stdout; write nothing\n"
-           "  --json                      with --dry-run: the plan as JSON\n"
-           "  -q, --quiet                 no progress and no summary\n\n"
-           "Presets (name or id):\n",
-           USAGE);
+static void help_presets(void);
+static const cli_spec SPEC = {
+    "quantize",
+    "gguf quantize [options] IN [OUT] PRESET [THREADS]",
+    "Quantize the model IN into OUT with one of llama-quantize's presets, choosing\n"
+    "each tensor's type by llama-quantize's rules and producing the same bytes\n"
+    "(checked against llama.cpp b4747 on the golden models).  Without OUT, the\n"
+    "output is named as llama-quantize names it: ggml-model-PRESET.gguf beside IN.\n"
+    "THREADS (default: one per CPU) convert rows while OUT is written sequentially\n"
+    "into a temporary file that is renamed over OUT at the end.\n",
+    OPTS,
+    NULL,
+    2, 4, "IN and PRESET are required",
+    0,
+};
+
+static void help_presets(void) {
+    printf("\nPresets (name or id):\n");
     for (size_t i = 0; i < lgg_quant_preset_count(); i++) {
         const lgg_quant_preset *p = lgg_quant_preset_at(i);
+        if (p->type != LGG_TYPE_COUNT && !lgg_type_can_quantize(p->type)) continue; /* not offered here */
         if (p->type != LGG_TYPE_COUNT) printf("  %2u  or  ", p->ftype);
         else printf("          ");
         printf("%-9s : %s\n", p->name, p->desc);
@@ -69,6 +78,7 @@ typedef struct qopts {
     void *kv_store[256];
     size_t n_kv;
     bool dry_run, quiet, no_fsync, json;
+    lgg_quant_options *o;
 } qopts;
 
 static void qopts_free(qopts *q) {
@@ -183,6 +193,16 @@ static int parse_rule(qopts *q, const char *text, char *why, size_t cap) {
     char *pat = strndup(text, (size_t)(eq - text));
     for (char *c = pat; *c; c++)
         if (*c >= 'A' && *c <= 'Z') *c = (char)(*c + 32);
+    regex_t re;
+    int rc = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[160];
+        regerror(rc, &re, msg, sizeof msg);
+        snprintf(why, cap, "bad regular expression '%s' in --tensor-type: %s", pat, msg);
+        free(pat);
+        return 0;
+    }
+    regfree(&re);
     q->rule_text[q->n_rules] = pat;
     q->rules[q->n_rules++] = (lgg_tensor_type_rule){pat, ty};
     return 1;
@@ -197,10 +217,10 @@ static double now_s(void) {
 typedef struct prog {
     const lgg_quant_plan *plan;
     bool tty, quiet;
-    size_t printed; /* items reported so far (line mode) */
+    size_t printed; /* items finished so far */
     uint64_t *ends; /* cumulative output bytes at the end of each item */
-    double t0, last;
-    int bar_shown;
+    double t0;
+    cli_progress bar;
 } prog;
 
 static void print_item(FILE *o, const lgg_quant_plan *plan, size_t i, size_t n) {
@@ -237,25 +257,16 @@ static void print_json(const lgg_quant_plan *plan, const lgg_quant_preset *pr, u
 
 static void on_progress(void *ud, size_t item, size_t n_items, uint64_t done, uint64_t total) {
     prog *p = ud;
-    (void)item;
+    (void)item, (void)total;
     if (p->quiet) return;
-    if (!p->tty) {
-        while (p->printed < n_items && p->ends[p->printed] <= done) print_item(stderr, p->plan, p->printed++, n_items);
-        return;
+    while (p->printed < n_items && p->ends[p->printed] <= done) {
+        if (!p->tty) print_item(stderr, p->plan, p->printed, n_items);
+        p->printed++;
     }
-    double t = now_s();
-    if (t - p->last < 0.1 && done < total) return;
-    p->last = t;
-    const double frac = total ? (double)done / (double)total : 1.0;
-    const int width = 30, fill = (int)(frac * width);
-    char bar[64];
-    for (int k = 0; k < width; k++) bar[k] = k < fill ? '=' : k == fill ? '>' : ' ';
-    bar[width] = 0;
-    const double el = t - p->t0, eta = frac > 0.001 ? el / frac - el : 0;
-    fprintf(stderr, "\r[%s] %3d%% %zu/%zu tensors, ETA %d:%02d ", bar, (int)(frac * 100 + 0.5), item + 1, n_items,
-            (int)eta / 60, (int)eta % 60);
-    fflush(stderr);
-    p->bar_shown = 1;
+    if (p->tty) {
+        cli_progress_items(&p->bar, p->printed, n_items, "tensors");
+        cli_progress_set(&p->bar, done);
+    }
 }
 
 /* The other splits of IN: IN is PREFIX-00001-of-0000N.gguf (llama_split_prefix). */
@@ -269,7 +280,7 @@ static int open_splits(const char *in, lgg_file **files, int *fds, size_t *n_fil
     snprintf(tail, sizeof tail, "-%05d-of-%05d.gguf", 1, (int)count);
     size_t l = strlen(in), tl = strlen(tail);
     if (no != 0 || count > cap || l < tl || strcmp(in + l - tl, tail) != 0) {
-        fprintf(stderr, "gguf quantize: %s: split %llu of %llu; give the first split, named PREFIX%s\n", in,
+        cli_err("quantize", in, "split %llu of %llu; give the first split, named PREFIX%s",
                 (unsigned long long)no + 1, (unsigned long long)count, tail);
         return CLI_FAIL;
     }
@@ -280,16 +291,59 @@ static int open_splits(const char *in, lgg_file **files, int *fds, size_t *n_fil
         lgg_error err;
         memset(&err, 0, sizeof err);
         if (fds[s] < 0) {
-            fprintf(stderr, "gguf quantize: %s: %s\n", path, strerror(errno));
+            cli_err("quantize", path, "%s", strerror(errno));
             return CLI_FAIL;
         }
         *n_files = (size_t)s + 1;
         if (lgg_open_fd(fds[s], NULL, &files[s], &err) != LGG_OK) {
-            fprintf(stderr, "gguf quantize: %s: %s [%s]\n", path, err.message, lgg_status_name(err.code));
+            cli_err_lgg("quantize", path, &err);
             return CLI_FAIL;
         }
     }
     return CLI_OK;
+}
+
+static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    qopts *q = ud;
+    lgg_quant_options *o = q->o;
+    uint32_t ty;
+    switch (id) {
+    case 'R': o->allow_requantize = true; return 0;
+    case 'L': o->leave_output_tensor = true; return 0;
+    case 'P': o->pure = true; return 0;
+    case 'S': o->keep_split = true; return 0;
+    case 'D': q->dry_run = true; return 0;
+    case 'F': q->no_fsync = true; return 0;
+    case 'j': q->json = true; return 0;
+    case 'q': q->quiet = true; return 0;
+    case 'i': q->imatrix = val; return 0;
+    case 'I':
+    case 'X': {
+        size_t *n = id == 'I' ? &q->n_include : &q->n_exclude;
+        if (*n == 256) return cli_why(why, cap, "too many %s", id == 'I' ? "--include-weights" : "--exclude-weights");
+        (id == 'I' ? q->include : q->exclude)[(*n)++] = val;
+        return 0;
+    }
+    case 'O':
+    case 'E':
+        if (!parse_type(val, &ty))
+            return cli_why(why, cap, "invalid type '%s' for %s", val,
+                           id == 'O' ? "--output-tensor-type" : "--token-embedding-type");
+        if (id == 'O') o->output_tensor_type = ty;
+        else o->token_embedding_type = ty;
+        return 0;
+    case 'T': return !parse_rule(q, val, why, cap);
+    default: return !parse_override(q, val, why, cap);
+    }
+}
+
+/* llama-quantize's name without OUT: ggml-model-PRESET.gguf in IN's directory. */
+static char *default_out(const char *in, const lgg_quant_preset *p, bool keep_split) {
+    const char *slash = strrchr(in, '/');
+    size_t dl = slash ? (size_t)(slash - in) + 1 : 0, cap = dl + strlen(p->name) + 32;
+    char *o = malloc(cap);
+    if (o) snprintf(o, cap, "%.*sggml-model-%s%s", (int)dl, in, p->name, keep_split ? "" : ".gguf");
+    return o;
 }
 
 int cmd_quantize(int argc, char **argv) {
@@ -297,101 +351,46 @@ int cmd_quantize(int argc, char **argv) {
     memset(&q, 0, sizeof q);
     lgg_quant_options o;
     lgg_quant_options_init(&o);
-    const char *pos[8];
+    q.o = &o;
     int n_pos = 0;
-    char why[400];
-    int rc = CLI_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            qopts_free(&q);
-            return CLI_OK;
-        }
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        const bool takes = !strcmp(a, "--imatrix") || !strcmp(a, "--include-weights") ||
-                           !strcmp(a, "--exclude-weights") || !strcmp(a, "--output-tensor-type") ||
-                           !strcmp(a, "--token-embedding-type") || !strcmp(a, "--tensor-type") ||
-                           !strcmp(a, "--override-kv");
-        if (takes) {
-            if (i + 1 >= argc) {
-                rc = cli_usage_error("quantize", USAGE, "%s needs a value", a);
-                goto out;
-            }
-            val = argv[++i];
-        }
-        if (!strcmp(a, "--allow-requantize")) o.allow_requantize = true;
-        else if (!strcmp(a, "--leave-output-tensor")) o.leave_output_tensor = true;
-        else if (!strcmp(a, "--pure")) o.pure = true;
-        else if (!strcmp(a, "--keep-split")) o.keep_split = true;
-        else if (!strcmp(a, "--dry-run")) q.dry_run = true;
-        else if (!strcmp(a, "--no-fsync")) q.no_fsync = true;
-        else if (!strcmp(a, "--json")) q.json = true;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) q.quiet = true;
-        else if (!strcmp(a, "--imatrix")) q.imatrix = val;
-        else if (!strcmp(a, "--include-weights") || !strcmp(a, "--exclude-weights")) {
-            bool inc = a[2] == 'i';
-            size_t *n = inc ? &q.n_include : &q.n_exclude;
-            if (*n == 256) {
-                rc = cli_usage_error("quantize", USAGE, "too many %s", a);
-                goto out;
-            }
-            (inc ? q.include : q.exclude)[(*n)++] = val;
-        } else if (!strcmp(a, "--output-tensor-type") || !strcmp(a, "--token-embedding-type")) {
-            uint32_t ty;
-            if (!parse_type(val, &ty)) {
-                rc = cli_usage_error("quantize", USAGE, "invalid type '%s' for %s", val, a);
-                goto out;
-            }
-            if (a[2] == 'o') o.output_tensor_type = ty;
-            else o.token_embedding_type = ty;
-        } else if (!strcmp(a, "--tensor-type")) {
-            if (!parse_rule(&q, val, why, sizeof why)) {
-                rc = cli_usage_error("quantize", USAGE, "%s", why);
-                goto out;
-            }
-        } else if (!strcmp(a, "--override-kv")) {
-            if (!parse_override(&q, val, why, sizeof why)) {
-                rc = cli_usage_error("quantize", USAGE, "%s", why);
-                goto out;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("quantize", USAGE, "unknown option '%s'", a);
-            goto out;
-        } else if (n_pos < 8) {
-            pos[n_pos++] = a;
-        } else {
-            rc = cli_usage_error("quantize", USAGE, "too many arguments");
-            goto out;
-        }
-    }
-    if (n_pos < 3 || n_pos > 4) {
-        rc = cli_usage_error("quantize", USAGE, n_pos < 3 ? "missing arguments" : "too many arguments");
+    char *auto_out = NULL;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &q, &n_pos);
+    if (rc == CLI_HELP) help_presets();
+    if (rc) {
+        rc = rc == CLI_HELP ? CLI_OK : rc;
         goto out;
     }
     if (q.json && !q.dry_run) {
-        rc = cli_usage_error("quantize", USAGE, "--json goes with --dry-run");
+        rc = cli_usage_error("quantize", SPEC.usage, "--json goes with --dry-run");
         goto out;
     }
     if (q.n_include && q.n_exclude) {
-        rc = cli_usage_error("quantize", USAGE, "--include-weights and --exclude-weights cannot be used together");
+        rc = cli_usage_error("quantize", SPEC.usage, "--include-weights and --exclude-weights cannot be used together");
         goto out;
     }
-    const char *in = pos[0], *outp = pos[1];
-    o.preset = lgg_quant_preset_find(pos[2]);
+    /* IN PRESET [THREADS] when the second operand is a preset, as llama-quantize decides */
+    const bool no_out = lgg_quant_preset_find(argv[2]) != NULL && n_pos <= 3;
+    const char *in = argv[1], *preset = argv[no_out ? 2 : 3], *thr = n_pos == (no_out ? 3 : 4) ? argv[n_pos] : NULL;
+    if (!no_out && n_pos < 3) {
+        rc = cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", argv[2]);
+        goto out;
+    }
+    o.preset = lgg_quant_preset_find(preset);
     if (!o.preset) {
-        rc = cli_usage_error("quantize", USAGE, "unknown preset '%s' (see gguf quantize --help)", pos[2]);
+        rc = cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", preset);
         goto out;
     }
+    if (no_out && !(auto_out = default_out(in, o.preset, o.keep_split))) {
+        rc = CLI_FAIL;
+        goto out;
+    }
+    const char *outp = no_out ? auto_out : argv[2];
     int threads = 0;
-    if (n_pos == 4) {
+    if (thr) {
         char *end;
-        long t = strtol(pos[3], &end, 10);
-        if (*end || end == pos[3] || t < 1 || t > 1024) {
-            rc = cli_usage_error("quantize", USAGE, "invalid thread count '%s'", pos[3]);
+        long t = strtol(thr, &end, 10);
+        if (*end || end == thr || t < 1 || t > 1024) {
+            rc = cli_usage_error("quantize", SPEC.usage, "invalid thread count '%s'", thr);
             goto out;
         }
         threads = (int)t;
@@ -409,21 +408,21 @@ int cmd_quantize(int argc, char **argv) {
 
     if (q.imatrix) {
         if (lgg_imatrix_load_file(q.imatrix, NULL, &im, &err) != LGG_OK) {
-            fprintf(stderr, "gguf quantize: %s: %s [%s]\n", q.imatrix, err.message, lgg_status_name(err.code));
+            cli_err_lgg("quantize", q.imatrix, &err);
             rc = CLI_FAIL;
             goto done;
         }
         lgg_imatrix_filter(im, q.include, q.n_include, q.exclude, q.n_exclude);
         o.imatrix = im;
     }
-    fds[0] = open(in, O_RDONLY | O_CLOEXEC);
+    fds[0] = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
     if (fds[0] < 0) {
-        fprintf(stderr, "gguf quantize: %s: %s\n", in, strerror(errno));
+        cli_err("quantize", in, "%s", strerror(errno));
         rc = CLI_FAIL;
         goto done;
     }
     if (lgg_open_fd(fds[0], NULL, &files[0], &err) != LGG_OK) {
-        fprintf(stderr, "gguf quantize: %s: %s [%s]\n", in, err.message, lgg_status_name(err.code));
+        cli_err_lgg("quantize", in, &err);
         rc = CLI_FAIL;
         goto done;
     }
@@ -432,7 +431,9 @@ int cmd_quantize(int argc, char **argv) {
     o.tensor_types = q.rules;
     o.n_tensor_types = q.n_rules;
     if (lgg_quant_plan_create((const lgg_file *const *)files, n_files, &o, &plan, &err) != LGG_OK) {
-        fprintf(stderr, "gguf quantize: %s\n", err.message);
+        if (err.code == LGG_ERR_UNSUPPORTED && !o.allow_requantize && strstr(err.message, "requantiz"))
+            cli_err("quantize", in, "%s; --allow-requantize converts it anyway (at a loss of quality)", err.message);
+        else cli_err("quantize", in, "%s", err.message);
         rc = CLI_FAIL;
         goto done;
     }
@@ -444,6 +445,7 @@ int cmd_quantize(int argc, char **argv) {
     wo.imatrix_file = q.imatrix;
     wo.input_fds = fds;
     wo.write_flags = q.no_fsync ? LGG_WRITE_NO_SYNC : 0;
+    wo.temp_fn = cli_temp_note;
     const size_t n = lgg_quant_plan_count(plan);
     uint64_t in_bytes = 0, out_bytes = 0;
     for (size_t i = 0; i < n; i++) {
@@ -456,7 +458,7 @@ int cmd_quantize(int argc, char **argv) {
     if (q.dry_run) {
         uint64_t fsize = 0;
         if (lgg_quant_plan_output_size(plan, &wo, &fsize, &err) != LGG_OK) {
-            fprintf(stderr, "gguf quantize: %s\n", err.message);
+            cli_err("quantize", in, "%s", err.message);
             rc = CLI_FAIL;
             goto done;
         }
@@ -472,13 +474,14 @@ int cmd_quantize(int argc, char **argv) {
     }
     ends = calloc(n ? n : 1, sizeof *ends);
     for (size_t i = 0; i < n; i++) ends[i] = (i ? ends[i - 1] : 0) + lgg_quant_plan_at(plan, i)->size;
-    prog pr = {plan, isatty(2) != 0, q.quiet, 0, ends, now_s(), 0, 0};
+    prog pr = {plan, isatty(2) != 0, q.quiet, 0, ends, now_s(), {0}};
+    cli_progress_init(&pr.bar, "quantize", n ? ends[n - 1] : 0);
     wo.progress = on_progress;
     wo.progress_ud = &pr;
     lgg_status st = lgg_quant_plan_write(plan, outp, &wo, &err);
-    if (pr.bar_shown) fputc('\n', stderr);
+    cli_progress_end(&pr.bar);
     if (st != LGG_OK) {
-        fprintf(stderr, "gguf quantize: %s: %s [%s]\n", outp, err.message, lgg_status_name(err.code));
+        cli_err_lgg("quantize", outp, &err);
         rc = CLI_FAIL;
         goto done;
     }
@@ -494,6 +497,7 @@ done:
     }
     lgg_imatrix_free(im);
 out:
+    free(auto_out);
     qopts_free(&q);
     return rc;
 }

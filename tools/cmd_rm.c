@@ -1,58 +1,43 @@
-/* cmd_rm.c -- `gguf rm FILE KEY... [-o OUT]`. */
+/* cmd_rm.c -- `gguf rm [-o OUT] FILE KEY...`. */
 #include "cli.h"
 
 #include <string.h>
 
-static const char USAGE[] = "gguf rm FILE KEY... [-o OUT]";
+static const cli_opt OPTS[] = {
+    {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "rm",
+    "gguf rm [-o OUT] FILE KEY...",
+    "Remove metadata keys (every pair with that key).  A missing key is an error\n"
+    "and nothing is written.  Without -o, FILE is replaced safely (see\n"
+    "gguf set --help).\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure (missing key, bad file), 2 usage error.\n",
+    2, -1, "FILE and at least one KEY are required",
+    0,
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Remove metadata keys (every pair with that key).  A missing key is an error\n"
-           "and nothing is written.\n\n"
-           "  -o OUT   write the result to OUT; FILE is not touched\n\n"
-           "Without -o, FILE is replaced safely (see gguf set --help).\n"
-           "Exit status: 0 success, 1 failure (missing key, bad file), 2 usage error.\n",
-           USAGE);
+static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    (void)id, (void)why, (void)cap;
+    *(const char **)ud = val;
+    return 0;
 }
 
 int cmd_rm(int argc, char **argv) {
-    const char *file = NULL, *out = NULL;
-    int nkeys = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return CLI_OK;
-        }
-        if (!strcmp(a, "-o")) {
-            if (i + 1 >= argc) return cli_usage_error("rm", USAGE, "-o needs a value");
-            out = argv[++i];
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("rm", USAGE, "unknown option '%s'", a);
-        } else if (!file) {
-            file = a;
-        } else {
-            nkeys++;
-        }
-    }
-    if (!file || !nkeys) return cli_usage_error("rm", USAGE, "FILE and at least one KEY are required");
+    const char *out = NULL;
+    int n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &out, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    const char *file = argv[1];
     cli_edit e;
     if (cli_edit_open("rm", file, &e)) return CLI_FAIL;
-    int rc = CLI_OK;
-    bool seen_file = false;
-    for (int i = 1; i < argc && rc == CLI_OK; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            i++;
-            continue;
-        }
-        if (!seen_file) {
-            seen_file = true;
-            continue;
-        }
+    for (int i = 2; i <= n && rc == CLI_OK; i++) {
         lgg_error err;
         memset(&err, 0, sizeof err);
-        if (lgg_writer_remove(e.w, argv[i], strlen(argv[i]), &err)) {
-            fprintf(stderr, "gguf rm: %s: %s\n", file, err.message);
+        if (lgg_writer_remove(e.w, argv[i], strlen(argv[i]), &err) != LGG_OK) {
+            cli_err("rm", file, "%s", err.message);
             rc = CLI_FAIL;
         }
     }

@@ -1,96 +1,157 @@
-/* cmd_set.c -- `gguf set FILE KEY=TYPE:VALUE... [--rename OLD=NEW]... [-o OUT]`. */
+/* cmd_set.c -- `gguf set [-o OUT] [--force] FILE KEY=TYPE:VALUE...
+ * [--rename OLD=NEW]...`: edit metadata, in the order given. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] = "gguf set FILE KEY=TYPE:VALUE... [--rename OLD=NEW]... [-o OUT]";
+static const cli_opt OPTS[] = {
+    {'r', "--rename", "OLD=NEW", "rename a key (keeps its position and value)"},
+    {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
+    {'f', "--force", NULL, "write keys that break the spec's key naming rule"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "set",
+    "gguf set [-o OUT] [--force] FILE KEY=TYPE:VALUE... [--rename OLD=NEW]...",
+    "Add or change metadata values.  An existing key keeps its position; a new key\n"
+    "is appended.  Assignments and renames apply in the order given.\n\n"
+    "  KEY=TYPE:VALUE        TYPE is u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str,\n"
+    "                        or the generic int, float (llama.cpp's --override-kv\n"
+    "                        spellings).  A generic type keeps an existing key's\n"
+    "                        integer or float type (range-checked); a new key gets\n"
+    "                        the spec's type for a standard key, else i32 or f32.\n"
+    "                        An explicit type that differs from the key's changes\n"
+    "                        it, with a note on stderr.  Integers are decimal or\n"
+    "                        0x hex; bools are true/false/1/0.\n"
+    "  KEY=str@PATH          a string with the bytes of the file PATH\n"
+    "  KEY=arr[TYPE]:A,B,C   an array; in string arrays write \\, for a comma and\n"
+    "                        \\\\ for a backslash; arr[TYPE]: is an empty array\n\n"
+    "Keys must follow the spec's naming rule (lower_snake_case segments separated\n"
+    "by dots) unless --force is given.  Without -o, FILE is edited safely: when the\n"
+    "header keeps its padded size only the header is rewritten (one write, then\n"
+    "fsync); otherwise a complete new file is written beside it (after checking\n"
+    "the free space) and renamed over it.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure (bad file, refused key or value),\n"
+    "2 usage error (bad assignment text).\n",
+    1, -1, "FILE and at least one KEY=TYPE:VALUE are required",
+    1,
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Add or change metadata values.  An existing key keeps its position; a new key\n"
-           "is appended.  Assignments apply left to right.\n\n"
-           "  KEY=TYPE:VALUE        TYPE is u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str,\n"
-           "                        or llama.cpp's --override-kv spellings int (i64),\n"
-           "                        float (f64), bool.  Integers are range-checked (decimal,\n"
-           "                        or 0x hex); bools are true/false/1/0.\n"
-           "  KEY=str@PATH          a string with the bytes of the file PATH\n"
-           "  KEY=arr[TYPE]:A,B,C   an array; in string arrays write \\, for a comma and\n"
-           "                        \\\\ for a backslash; arr[TYPE]: is an empty array\n"
-           "  --rename OLD=NEW      rename a key (keeps its position and value)\n"
-           "  -o OUT                write the result to OUT; FILE is not touched\n\n"
-           "Without -o, FILE is edited safely: when the header keeps its padded size\n"
-           "only the header is rewritten (one write, then fsync); otherwise a complete\n"
-           "new file is written beside it and renamed over it.\n"
-           "Exit status: 0 success, 1 failure, 2 usage error (bad assignment text).\n",
-           USAGE);
-}
+typedef struct op {
+    int rename;
+    const char *text;
+} op;
 
-int cmd_set(int argc, char **argv) {
-    const char *file = NULL, *out = NULL;
-    int n_assign = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            help();
-            return CLI_OK;
-        }
+typedef struct setopts {
+    op *ops;
+    int n_ops, n_operands, force;
+    const char *out;
+} setopts;
+
+static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    setopts *s = ud;
+    if (id == 'o') {
+        s->out = val;
+        return 0;
     }
-    /* check every argument before touching anything */
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-o") || !strcmp(a, "--rename")) {
-            if (i + 1 >= argc) return cli_usage_error("set", USAGE, "%s needs a value", a);
-            if (!strcmp(a, "-o")) out = argv[i + 1];
-            else if (!strchr(argv[i + 1], '=')) return cli_usage_error("set", USAGE, "--rename takes OLD=NEW");
-            n_assign += a[1] == '-';
-            i++;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("set", USAGE, "unknown option '%s'", a);
-        } else if (!file) {
-            file = a;
-        } else {
-            const char *eq = strchr(a, '=');
-            if (!eq || eq == a) return cli_usage_error("set", USAGE, "expected KEY=TYPE:VALUE, got '%s'", a);
-            cli_val v;
-            char why[256];
-            if (!cli_val_parse(eq + 1, &v, why, sizeof why))
-                return cli_usage_error("set", USAGE, "%.*s: %s", (int)(eq - a), a, why);
-            cli_val_free(&v);
-            n_assign++;
-        }
+    if (id == 'f') {
+        s->force = 1;
+        return 0;
     }
-    if (!file) return cli_usage_error("set", USAGE, "no FILE given");
-    if (!n_assign) return cli_usage_error("set", USAGE, "nothing to set");
-    cli_edit e;
-    if (cli_edit_open("set", file, &e)) return CLI_FAIL;
-    int rc = CLI_OK;
-    for (int i = 2; i < argc && rc == CLI_OK; i++) {
-        const char *a = argv[i];
-        lgg_error err;
-        memset(&err, 0, sizeof err);
-        if (!strcmp(a, "-o")) {
-            i++;
-            continue;
-        }
-        if (!strcmp(a, "--rename")) {
-            const char *arg = argv[++i], *eq = strchr(arg, '=');
-            if (lgg_writer_rename(e.w, arg, (size_t)(eq - arg), eq + 1, strlen(eq + 1), &err)) {
-                fprintf(stderr, "gguf set: %s: %s\n", file, err.message);
-                rc = CLI_FAIL;
-            }
-            continue;
-        }
-        if (a == file) continue;
-        const char *eq = strchr(a, '=');
+    if (id == CLI_OPERAND && s->n_operands++ == 0) return 0; /* FILE */
+    const char *eq = strchr(val, '=');
+    if (id == 'r' && (!eq || eq == val || !eq[1])) return cli_why(why, cap, "--rename takes OLD=NEW, not '%s'", val);
+    if (id == CLI_OPERAND && (!eq || eq == val)) return cli_why(why, cap, "expected KEY=TYPE:VALUE, got '%s'", val);
+    if (id == CLI_OPERAND) {
+        /* the text is checked now; the type is settled against the file */
         cli_val v;
-        char why[256];
-        cli_val_parse(eq + 1, &v, why, sizeof why);
-        if (lgg_writer_set(e.w, a, (size_t)(eq - a), &v.v, &err)) {
-            fprintf(stderr, "gguf set: %.*s: %s\n", (int)(eq - a), a, err.message);
-            rc = CLI_FAIL;
+        /* a generic int or float may end up any integer or float type:
+         * accept what fits i64, u64 or f64; the file's key decides later */
+        if (!cli_val_parse_for(eq + 1, LGG_VT_I64, CLI_NO_TYPE, &v, why, cap) &&
+            !cli_val_parse_for(eq + 1, LGG_VT_U64, CLI_NO_TYPE, &v, why, cap) &&
+            !cli_val_parse_for(eq + 1, LGG_VT_F64, CLI_NO_TYPE, &v, why, cap)) {
+            char inner[400];
+            cli_val_parse_for(eq + 1, LGG_VT_I64, CLI_NO_TYPE, &v, inner, sizeof inner); /* the first reason */
+            return cli_why(why, cap, "%.*s: %s", (int)(eq - val), val, inner);
         }
         cli_val_free(&v);
     }
-    if (rc == CLI_OK) rc = cli_edit_commit("set", &e, out);
+    s->ops[s->n_ops++] = (op){id == 'r', val};
+    return 0;
+}
+
+/* A key the spec's naming rule allows, or --force. */
+static int key_allowed(const char *file, const char *key, size_t len, int force) {
+    if (force || lgg_key_name_ok(key, len)) return 1;
+    cli_err("set", file, "'%.*s' is not a valid key (lower_snake_case segments separated by dots); --force writes it",
+            (int)len, key);
+    return 0;
+}
+
+static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
+    const char *eq = strchr(a, '=');
+    size_t kl = (size_t)(eq - a);
+    if (!key_allowed(file, a, kl, force)) return CLI_FAIL;
+    uint32_t have = CLI_NO_TYPE, have_elem = CLI_NO_TYPE, std;
+    if (lgg_writer_key_type(e->w, a, kl, &have, &have_elem) != LGG_OK && lgg_standard_key_type(a, kl, &std) == LGG_OK)
+        have = std; /* a new standard key gets the spec's type for a generic value */
+    cli_val v;
+    char why[400];
+    if (!cli_val_parse_for(eq + 1, have, have_elem, &v, why, sizeof why)) {
+        cli_err("set", file, "%.*s: %s", (int)kl, a, why);
+        return CLI_FAIL;
+    }
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    int rc = CLI_OK;
+    uint32_t now;
+    if (lgg_writer_key_type(e->w, a, kl, &now, NULL) == LGG_OK && now != v.v.type)
+        cli_err("set", file, "note: %.*s changes type from %s to %s", (int)kl, a, lgg_vtype_name(now),
+                lgg_vtype_name(v.v.type));
+    if (lgg_writer_set(e->w, a, kl, &v.v, &err) != LGG_OK) {
+        cli_err("set", file, "%.*s: %s", (int)kl, a, err.message);
+        rc = CLI_FAIL;
+    }
+    cli_val_free(&v);
+    return rc;
+}
+
+static int apply_rename(cli_edit *e, const char *file, const char *a, int force) {
+    const char *eq = strchr(a, '=');
+    if (!key_allowed(file, eq + 1, strlen(eq + 1), force)) return CLI_FAIL;
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    if (lgg_writer_rename(e->w, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), &err) != LGG_OK) {
+        cli_err("set", file, "%s", err.message);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+int cmd_set(int argc, char **argv) {
+    setopts s;
+    memset(&s, 0, sizeof s);
+    s.ops = calloc((size_t)argc, sizeof *s.ops);
+    if (!s.ops) return CLI_FAIL;
+    int n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &s, &n);
+    if (rc == CLI_OK && n == 1 && !s.n_ops) rc = cli_usage_error("set", SPEC.usage, "nothing to set");
+    if (rc) {
+        free(s.ops);
+        return rc == CLI_HELP ? CLI_OK : rc;
+    }
+    const char *file = argv[1];
+    cli_edit e;
+    if (cli_edit_open("set", file, &e)) {
+        free(s.ops);
+        return CLI_FAIL;
+    }
+    for (int i = 0; i < s.n_ops && rc == CLI_OK; i++)
+        rc = s.ops[i].rename ? apply_rename(&e, file, s.ops[i].text, s.force) : apply_set(&e, file, s.ops[i].text, s.force);
+    if (rc == CLI_OK) rc = cli_edit_commit("set", &e, s.out);
     cli_edit_close(&e);
+    free(s.ops);
     return rc;
 }

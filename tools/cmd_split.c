@@ -10,81 +10,64 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char USAGE[] = "gguf split (--max-tensors N | --max-size N[K|M|G]) [--dry-run] IN PREFIX";
+static const cli_opt OPTS[] = {
+    {'t', "--max-tensors|--split-max-tensors", "N", "at most N tensors per shard (default: 128)"},
+    {'s', "--max-size|--split-max-size", "N[K|M|G]", "at most N bytes of tensor data per shard (each tensor\n"
+                                                    "padded to the alignment; metadata not counted), in\n"
+                                                    "decimal units as llama.cpp: K=1000, M=1000^2, G=1000^3\n"
+                                                    "(either case); a tensor larger than N gets its own shard"},
+    {'f', "--no-tensor-first-split", NULL, "the first shard holds the metadata and no tensor"},
+    {'d', "--dry-run", NULL, "print the plan (shard, tensors, first tensor, bytes)\nand write nothing"},
+    {'x', "--split", NULL, NULL}, /* llama-gguf-split's mode flag, for scripts */
+    {0},
+};
+static const cli_spec SPEC = {
+    "split",
+    "gguf split [--max-tensors N | --max-size N[K|M|G]] [--no-tensor-first-split] [--dry-run] IN PREFIX",
+    "Split IN into shards PREFIX-00001-of-0000N.gguf ... as llama.cpp's\n"
+    "llama-gguf-split --split does (same bytes): all metadata in the first shard,\n"
+    "split.no, split.tensors.count and split.count in every shard, tensors in\n"
+    "IN's order.  llama-gguf-split's option names are accepted too.\n\n"
+    "Prints each shard's name as it is written.  Shards are written safely (a\n"
+    "temporary file renamed into place); a shard can never replace IN.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure, 2 usage error.\n",
+    2, 2, "IN and PREFIX are required",
+    0,
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Split IN into shards PREFIX-00001-of-0000N.gguf ... as llama.cpp's\n"
-           "llama-gguf-split --split does (same bytes): all metadata in the first shard,\n"
-           "split.no, split.tensors.count and split.count in every shard, tensors in\n"
-           "IN's order.\n\n"
-           "  --max-tensors N      at most N tensors per shard\n"
-           "  --max-size N[K|M|G]  at most N bytes of tensor data per shard (each tensor\n"
-           "                       padded to the alignment; metadata not counted), in\n"
-           "                       decimal units as llama.cpp: K=1000, M=1000^2,\n"
-           "                       G=1000^3; a tensor larger than N gets its own shard\n"
-           "  --dry-run            print the plan (shard, tensors, first tensor, bytes)\n"
-           "                       and write nothing\n\n"
-           "Prints each shard's name as it is written.  Shards are written safely (a\n"
-           "temporary file renamed into place); a shard can never replace IN.\n"
-           "Exit status: 0 success, 1 failure, 2 usage error.\n",
-           USAGE);
-}
+typedef struct sopts {
+    lgg_split_options so;
+    int dry;
+} sopts;
 
-/* N, NK, NM or NG in llama.cpp's decimal units. */
-static int parse_size(const char *s, uint64_t *v) {
-    char *end;
-    if (*s < '0' || *s > '9') return 0;
-    unsigned long long x = strtoull(s, &end, 10);
-    uint64_t mul = 1;
-    if (*end == 'K') mul = 1000, end++;
-    else if (*end == 'M') mul = 1000 * 1000, end++;
-    else if (*end == 'G') mul = 1000 * 1000 * 1000, end++;
-    if (*end || x == 0 || __builtin_mul_overflow((uint64_t)x, mul, v)) return 0;
-    return 1;
+static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
+    sopts *o = ud;
+    if ((id == 't' || id == 's') && (o->so.max_tensors || o->so.max_size))
+        return cli_why(why, cap, "give one of --max-tensors and --max-size, once");
+    if (id == 't' && (!cli_parse_u64(v, &o->so.max_tensors) || !o->so.max_tensors))
+        return cli_why(why, cap, "--max-tensors must be a positive number, not '%s'", v);
+    if (id == 's' && (!cli_parse_size(v, 0, &o->so.max_size) || !o->so.max_size))
+        return cli_why(why, cap, "--max-size must be a positive N, NK, NM or NG, not '%s'", v);
+    if (id == 'f') o->so.flags |= LGG_SPLIT_NO_TENSOR_FIRST;
+    if (id == 'd') o->dry = 1;
+    return 0;
 }
 
 int cmd_split(int argc, char **argv) {
-    const char *in = NULL, *prefix = NULL;
-    lgg_split_options so;
-    lgg_split_options_init(&so);
-    int dry = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            return CLI_OK;
-        }
-        if (!strcmp(a, "--max-tensors") || !strcmp(a, "--max-size")) {
-            if (i + 1 >= argc) return cli_usage_error("split", USAGE, "%s needs a value", a);
-            if (so.max_tensors || so.max_size)
-                return cli_usage_error("split", USAGE, "give one of --max-tensors and --max-size, once");
-            const char *v = argv[++i];
-            if (!strcmp(a, "--max-tensors")) {
-                char *end;
-                unsigned long long n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
-                if (!n || *end) return cli_usage_error("split", USAGE, "--max-tensors must be a positive number, not '%s'", v);
-                so.max_tensors = n;
-            } else if (!parse_size(v, &so.max_size)) {
-                return cli_usage_error("split", USAGE, "--max-size must be a positive N, NK, NM or NG, not '%s'", v);
-            }
-        } else if (!strcmp(a, "--dry-run")) {
-            dry = 1;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("split", USAGE, "unknown option '%s'", a);
-        } else if (!in) {
-            in = a;
-        } else if (!prefix) {
-            prefix = a;
-        } else {
-            return cli_usage_error("split", USAGE, "unexpected argument '%s'", a);
-        }
-    }
-    if (!so.max_tensors && !so.max_size) return cli_usage_error("split", USAGE, "--max-tensors or --max-size is required");
-    if (!in || !prefix) return cli_usage_error("split", USAGE, "IN and PREFIX are required");
-    int fd = open(in, O_RDONLY | O_CLOEXEC);
+    sopts opt;
+    memset(&opt, 0, sizeof opt);
+    lgg_split_options_init(&opt.so);
+    int np = 0;
+    int prc = cli_parse(&SPEC, argc, argv, on_opt, &opt, &np);
+    if (prc) return prc == CLI_HELP ? CLI_OK : prc;
+    lgg_split_options so = opt.so;
+    const int dry = opt.dry;
+    const char *in = argv[1], *prefix = argv[2];
+    if (!so.max_tensors && !so.max_size) so.max_tensors = 128; /* llama-gguf-split's default */
+    int fd = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "gguf split: %s: %s\n", in, strerror(errno));
+        cli_err("split", in, "%s", strerror(errno));
         return CLI_FAIL;
     }
     lgg_file *f = NULL;
@@ -95,11 +78,11 @@ int cmd_split(int argc, char **argv) {
     size_t cap = strlen(prefix) + 32;
     char *name = malloc(cap);
     if (!name) {
-        fprintf(stderr, "gguf split: out of memory\n");
+        cli_err("split", NULL, "out of memory");
         goto out;
     }
     if (lgg_open_fd(fd, NULL, &f, &e) != LGG_OK || lgg_split_plan_make(f, &so, &p, &e) != LGG_OK) {
-        fprintf(stderr, "gguf split: %s: %s [%s]\n", in, e.message, lgg_status_name(e.code));
+        cli_err_lgg("split", in, &e);
         goto out;
     }
     uint32_t n = lgg_split_plan_count(p);
@@ -126,10 +109,10 @@ int cmd_split(int argc, char **argv) {
         lgg_writer *w = NULL;
         lgg_split_path(name, cap, prefix, done, n);
         lgg_status st = lgg_split_shard_writer(f, fd, p, done, &w, &e);
-        if (!st) st = lgg_writer_write_file(w, name, &wo, &e);
+        if (!st) st = cli_write_file(w, name, &wo, &e);
         lgg_writer_free(w);
         if (st) {
-            fprintf(stderr, "gguf split: %s: %s [%s]\n", name, e.message, lgg_status_name(e.code));
+            cli_err_lgg("split", name, &e);
             break;
         }
         printf("%s\n", name);

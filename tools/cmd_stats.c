@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char USAGE[] = "gguf stats [--json] FILE [TENSOR...]";
 
 #define NBINS 10
 #define BAR_WIDTH 40
@@ -26,22 +25,30 @@ typedef struct tstats {
     const char *error; /* why the values could not be read, or NULL */
 } tstats;
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Statistics of each tensor's values (all tensors, or the ones named),\n"
-           "dequantized to f32 and accumulated in double:\n"
-           "  min, max, mean, std (population), absmax   over the finite values\n"
-           "  nan, inf    how many values are NaN / infinite\n"
-           "  zeros       fraction of all values that are zero (either sign)\n"
-           "  histogram   %d equal bins over [min, max]\n\n"
-           "  --json   an array of {name, type, shape, n, min, max, mean, std, absmax,\n"
-           "           nan, inf, zeros, histogram: {min, max, counts}}; statistics of\n"
-           "           no finite values are null; a tensor whose values cannot be read\n"
-           "           has an \"error\" field instead\n\n"
-           "Exit status: 0 success, 1 failure (no such tensor, unreadable data),\n"
-           "2 usage error.\n",
-           USAGE, NBINS);
-}
+static const cli_opt OPTS[] = {
+    {'j', "--json", NULL, "an array of {name, type, shape, n, min, max, mean, std, absmax,\n"
+                          "nan, inf, zeros, histogram: {min, max, counts}}; statistics of\n"
+                          "no finite values are null; a tensor whose values cannot be read\n"
+                          "has an \"error\" field instead"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "stats",
+    "gguf stats [--json] FILE [TENSOR...]",
+    "Statistics of each tensor's values (all tensors, or the ones named),\n"
+    "dequantized to f32 and accumulated in double:\n"
+    "  min, max, mean, std (population), absmax   over the finite values\n"
+    "  nan, inf    how many values are NaN / infinite\n"
+    "  zeros       fraction of all values that are zero (either sign)\n"
+    "  histogram   10 equal bins over [min, max]\n"
+    "FILE may be \"-\" for standard input.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure (no such tensor, unreadable data),\n"
+    "2 usage error.\n",
+    1, -1, "no FILE given",
+    0,
+};
+_Static_assert(NBINS == 10, "the help text says 10 bins");
 
 /* Pass 1: counts, extremes and the running sum, element by element in file
  * order, so the result does not depend on how the data was chunked. */
@@ -203,47 +210,27 @@ static void print_text(const lgg_tensor *t, const tstats *s, int first) {
 }
 
 int cmd_stats(int argc, char **argv) {
-    int json = 0, nnames = 0;
-    const char *path = NULL;
-    char **names = calloc((size_t)argc, sizeof *names);
-    if (!names) return CLI_FAIL;
-    int rc = CLI_OK;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (cli_is_help(a)) {
-            help();
-            goto out;
-        }
-        if (!strcmp(a, "--json")) json = 1;
-        else if (a[0] == '-' && a[1]) {
-            rc = cli_usage_error("stats", USAGE, "unknown option '%s'", a);
-            goto out;
-        } else if (!path) path = a;
-        else names[nnames++] = argv[i];
-    }
-    if (!path) {
-        rc = cli_usage_error("stats", USAGE, "no FILE given");
-        goto out;
-    }
-    lgg_file *f = cli_open("stats", path);
-    if (!f) {
-        rc = CLI_FAIL;
-        goto out;
-    }
+    int flags[256] = {0}, np = 0;
+    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &np);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    const int json = flags['j'], nnames = np - 1;
+    const char *path = argv[1];
+    char **names = argv + 2;
+    lgg_file *f = cli_open("stats", path, CLI_OPEN_DATA);
+    if (!f) return CLI_FAIL;
     /* Check every name before any output, so a typo costs no work. */
     const uint64_t nt = nnames ? (uint64_t)nnames : lgg_tensor_count(f);
     const lgg_tensor **sel = calloc(nt ? nt : 1, sizeof *sel);
     if (!sel) {
         lgg_close(f);
-        rc = CLI_FAIL;
-        goto out;
+        return CLI_FAIL;
     }
     uint64_t total = 0;
     for (uint64_t i = 0; i < nt; i++) {
         if (nnames) {
             int64_t k = lgg_find_tensor(f, names[i], strlen(names[i]));
             if (k < 0) {
-                fprintf(stderr, "gguf stats: %s: no tensor named '%s'\n", path, names[i]);
+                cli_err("stats", path, "no tensor named '%s'", names[i]);
                 rc = CLI_FAIL;
                 continue;
             }
@@ -270,13 +257,11 @@ int cmd_stats(int argc, char **argv) {
         }
         if (json) fputs(nt ? "\n]\n" : "]\n", stdout);
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "gguf stats: write error on stdout\n");
+            cli_err("stats", NULL, "write error on stdout");
             rc = CLI_FAIL;
         }
     }
     free(sel);
     lgg_close(f);
-out:
-    free(names);
     return rc;
 }

@@ -1,81 +1,113 @@
-/* cmd_validate.c -- `gguf validate [--strict] FILE...`: one finding per line,
- * "FILE: offset N: error|warning|note: message".  Exit 0 when no file has
- * errors, 1 when any has (structural ones included), 2 for a usage error. */
+/* cmd_validate.c -- `gguf validate [--strict] [--json] [-q] FILE...`: one
+ * finding per line, "FILE: offset N: error|warning|note: message", and
+ * "FILE: ok" for a file without errors.  Exit 0 when no file has errors, 1
+ * when any has (structural ones included), 2 for a usage error. */
 #include "cli.h"
 
 #include <string.h>
+#include <sys/stat.h>
 
-static const char USAGE[] = "gguf validate [--strict] FILE...";
+static const cli_opt OPTS[] = {
+    {'s', "--strict", NULL, "treat every deviation from the letter of the spec as an error\n(a file name that breaks the naming convention stays a warning)"},
+    {'j', "--json", NULL, "one JSON object per file, one per line: {\"file\", \"ok\", \"errors\",\n\"warnings\", \"notes\", \"findings\": [{\"severity\", \"offset\", \"message\"}]}"},
+    {'q', "-q|--quiet", NULL, "no \"FILE: ok\" line for good files"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "validate",
+    "gguf validate [--strict] [--json] [-q] FILE...",
+    "Check each FILE (\"-\" for standard input) against the GGUF specification and\n"
+    "print every finding:\n"
+    "  FILE: offset N: error|warning|note: message\n"
+    "then \"FILE: ok\" when it has no errors.  Errors break the spec; warnings are\n"
+    "allowed but suspicious; notes say what llama.cpp would refuse in a valid file.\n"
+    "The file name is checked against the naming convention (a warning at most;\n"
+    "not for standard input or pipes).  A truncated file is an error that says how\n"
+    "many bytes are missing.\n",
+    OPTS,
+    "Exit status: 0 no file has errors, 1 some file has errors (or cannot be\n"
+    "opened), 2 usage error.\n",
+    1, -1, "no FILE given",
+    0,
+};
 
-static void help(void) {
-    printf("usage: %s\n\n"
-           "Check each FILE against the GGUF specification and print every finding:\n"
-           "  FILE: offset N: error|warning|note: message\n\n"
-           "  --strict   treat every deviation from the letter of the spec as an error\n\n"
-           "Errors break the spec; warnings are allowed but suspicious; notes say what\n"
-           "llama.cpp would refuse in a valid file.  Exit status: 0 no file has errors,\n"
-           "1 some file has errors (or cannot be opened), 2 usage error.\n",
-           USAGE);
-}
-
-static void print_report(const char *path, const lgg_report *r) {
+static void print_text(const char *path, const lgg_report *r, int quiet) {
     for (size_t i = 0; i < lgg_report_count(r); i++) {
         const lgg_finding *f = lgg_report_at(r, i);
-        printf("%s: offset %llu: %s: %s\n", path,
-               (unsigned long long)(f->offset == LGG_NO_OFFSET ? 0 : f->offset), lgg_severity_name(f->severity),
-               f->message);
+        if (f->offset == LGG_NO_OFFSET) printf("%s: %s: %s\n", path, lgg_severity_name(f->severity), f->message);
+        else
+            printf("%s: offset %llu: %s: %s\n", path, (unsigned long long)f->offset, lgg_severity_name(f->severity),
+                   f->message);
     }
+    if (!quiet && !lgg_report_count_severity(r, LGG_SEV_ERROR)) printf("%s: ok\n", path);
+}
+
+static void print_json(const char *path, const lgg_report *r) {
+    size_t ne = lgg_report_count_severity(r, LGG_SEV_ERROR);
+    fputs("{\"file\": ", stdout);
+    cli_json_str(stdout, path, strlen(path));
+    printf(", \"ok\": %s, \"errors\": %zu, \"warnings\": %zu, \"notes\": %zu, \"findings\": [", ne ? "false" : "true", ne,
+           lgg_report_count_severity(r, LGG_SEV_WARNING), lgg_report_count_severity(r, LGG_SEV_NOTE));
+    for (size_t i = 0; i < lgg_report_count(r); i++) {
+        const lgg_finding *f = lgg_report_at(r, i);
+        printf("%s{\"severity\": \"%s\", \"offset\": ", i ? ", " : "", lgg_severity_name(f->severity));
+        if (f->offset == LGG_NO_OFFSET) fputs("null", stdout);
+        else printf("%llu", (unsigned long long)f->offset);
+        fputs(", \"message\": ", stdout);
+        cli_json_str(stdout, f->message, strlen(f->message));
+        fputc('}', stdout);
+    }
+    fputs("]}\n", stdout);
+}
+
+/* The name to hold to the naming convention: a regular file's base name;
+ * none for standard input, pipes and devices, whose names are not chosen. */
+static const char *checked_name(const char *path) {
+    struct stat st;
+    if (cli_is_stdin(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
+    const char *base = strrchr(path, '/');
+    return base ? base + 1 : path;
+}
+
+/* Validate one file: CLI_OK, or CLI_FAIL when it has errors or cannot be read. */
+static int validate_one(const char *path, const int *flags) {
+    lgg_file *f = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    lgg_report *r = NULL;
+    lgg_open_options oo;
+    lgg_open_options_init(&oo);
+    oo.flags |= LGG_OPEN_ALLOW_MISSING_DATA; /* report every finding, missing bytes included */
+    lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &oo, &f, &e) : lgg_open_file(path, &oo, &f, &e);
+    if (st != LGG_OK) {
+        if (e.code == LGG_ERR_IO || e.code == LGG_ERR_NOMEM) {
+            cli_err("validate", path, "%s", e.message);
+            return CLI_FAIL;
+        }
+        r = lgg_report_from_error(&e, NULL);
+    } else {
+        lgg_validate_options o = {flags['s'] ? LGG_VALIDATE_STRICT : 0, checked_name(path), NULL};
+        if (lgg_validate(f, &o, &r) != LGG_OK) r = NULL;
+    }
+    int rc = CLI_OK;
+    if (!r) {
+        cli_err("validate", path, "out of memory");
+        rc = CLI_FAIL;
+    } else {
+        if (flags['j']) print_json(cli_display_name(path), r);
+        else print_text(cli_display_name(path), r, flags['q']);
+        if (lgg_report_count_severity(r, LGG_SEV_ERROR)) rc = CLI_FAIL;
+    }
+    lgg_report_free(r);
+    lgg_close(f);
+    return rc;
 }
 
 int cmd_validate(int argc, char **argv) {
-    uint32_t flags = 0;
-    int first = 0, nfiles = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
-            help();
-            return CLI_OK;
-        }
-        if (!strcmp(argv[i], "--strict")) flags |= LGG_VALIDATE_STRICT;
-        else if (!strcmp(argv[i], "--")) {
-            if (!first && i + 1 < argc) first = i + 1;
-            nfiles += argc - i - 1;
-            break;
-        } else if (argv[i][0] == '-' && argv[i][1]) return cli_usage_error("validate", USAGE, "unknown option '%s'", argv[i]);
-        else {
-            if (!first) first = i;
-            nfiles++;
-        }
-    }
-    if (!nfiles) return cli_usage_error("validate", USAGE, "no FILE given");
-    int status = CLI_OK;
-    for (int i = first; i < argc; i++) {
-        if (!strcmp(argv[i], "--strict") || !strcmp(argv[i], "--")) continue;
-        const char *path = argv[i];
-        lgg_file *f = NULL;
-        lgg_error e;
-        memset(&e, 0, sizeof e);
-        lgg_report *r = NULL;
-        if (lgg_open_file(path, NULL, &f, &e) != LGG_OK) {
-            if (e.code == LGG_ERR_IO || e.code == LGG_ERR_NOMEM) {
-                fprintf(stderr, "gguf validate: %s: %s\n", path, e.message);
-                status = CLI_FAIL;
-                continue;
-            }
-            r = lgg_report_from_error(&e, NULL);
-        } else {
-            const char *base = strrchr(path, '/');
-            lgg_validate_options o = {flags, base ? base + 1 : path, NULL};
-            if (lgg_validate(f, &o, &r) != LGG_OK) r = NULL;
-        }
-        if (!r) {
-            fprintf(stderr, "gguf validate: %s: out of memory\n", path);
-            status = CLI_FAIL;
-        } else {
-            print_report(path, r);
-            if (lgg_report_count_severity(r, LGG_SEV_ERROR)) status = CLI_FAIL;
-        }
-        lgg_report_free(r);
-        lgg_close(f);
-    }
-    return status;
+    int flags[256] = {0}, n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    for (int i = 1; i <= n; i++)
+        if (validate_one(argv[i], flags) != CLI_OK) rc = CLI_FAIL;
+    return rc;
 }

@@ -13,7 +13,7 @@ static const cli_command COMMANDS[] = {
     {"cat", "write one tensor's bytes or f32 values", cmd_cat},
     {"stats", "per-tensor value statistics and histogram", cmd_stats},
     {"diff", "compare two files: metadata, tensors, value errors", cmd_diff},
-    {"get", "print one metadata value", cmd_get},
+    {"get", "print metadata values (arrays by index too)", cmd_get},
     {"set", "add or change metadata values (in place when possible)", cmd_set},
     {"rm", "remove metadata keys", cmd_rm},
     {"copy", "write a canonical copy, optionally in another byte order or version", cmd_copy},
@@ -33,12 +33,49 @@ static void usage(FILE *out) {
                  "'gguf diff' follows diff(1): 0 identical, 1 different, 2 trouble.\n");
 }
 
+/* Edit distance, for the "did you mean" hint. */
+static size_t distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b), row[32];
+    if (la > 30 || lb > 30) return 99;
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cur = row[j], best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+static const cli_command *find(const char *name) {
+    for (const cli_command *c = COMMANDS; c->name; c++)
+        if (!strcmp(name, c->name)) return c;
+    return NULL;
+}
+
+static int unknown(const char *name) {
+    const cli_command *best = NULL;
+    size_t bd = 3;
+    for (const cli_command *c = COMMANDS; c->name; c++) {
+        size_t d = distance(name, c->name);
+        if (d < bd) bd = d, best = c;
+    }
+    if (best) fprintf(stderr, "gguf: unknown command '%s'; did you mean '%s'? (gguf --help lists them)\n", name, best->name);
+    else fprintf(stderr, "gguf: unknown command '%s' (gguf --help lists the commands)\n", name);
+    return CLI_USAGE;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || (!strcmp(argv[1], "help") && argc == 2)) {
         usage(stdout);
         return 0;
     }
@@ -46,9 +83,12 @@ int main(int argc, char **argv) {
         printf("gguf %s\n", lgg_version());
         return 0;
     }
-    for (const cli_command *c = COMMANDS; c->name; c++)
-        if (!strcmp(argv[1], c->name)) return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "gguf: unknown command '%s'\n", argv[1]);
-    usage(stderr);
-    return CLI_USAGE;
+    if (!strcmp(argv[1], "help")) { /* gguf help CMD is gguf CMD --help */
+        const cli_command *c = find(argv[2]);
+        if (!c) return unknown(argv[2]);
+        char *args[] = {argv[2], (char *)"--help", NULL};
+        return c->run(2, args);
+    }
+    const cli_command *c = find(argv[1]);
+    return c ? c->run(argc - 1, argv + 1) : unknown(argv[1]);
 }

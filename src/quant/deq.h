@@ -32,6 +32,12 @@ static inline uint32_t lgg__h32(const uint8_t *p) {
 }
 static inline float lgg__half(const uint8_t *p) { return lgg_f16_to_f32(lgg__h16(p)); }
 
+/* p + m where p's NaN wins when both are NaN: what ggml's compiled
+ * q * d + m gives on x86 (an add returns its first operand's NaN).  A
+ * compiler may swap a plain +'s operands, so the order is made explicit.
+ * p is a product, so a NaN p is already quiet. */
+static inline float lgg__add_nan_first(float p, float m) { return p != p ? p : p + m; }
+
 /* 6-bit scale and min number j (0..7) of a Q4_K/Q5_K block's 12 packed bytes:
  * entries 0-3 are the low 6 bits of bytes 0-3 (scales) and 4-7 (mins);
  * entries 4-7 take their low nibble from bytes 8-11 and their top two bits

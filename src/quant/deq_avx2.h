@@ -41,11 +41,15 @@ static inline void st32_i8_staged(float *dst, __m256i v, __m256 d) {
     _mm256_store_si256((__m256i *)(void *)c, v);
     for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_mul_ps(i8_ps(load8(c + k)), d));
 }
+/* p + m with p's NaN kept when both are NaN (lgg__add_nan_first) */
+static inline __m256 add_nan_first(__m256 p, __m256 m) {
+    return _mm256_blendv_ps(_mm256_add_ps(p, m), p, _mm256_cmp_ps(p, p, _CMP_UNORD_Q));
+}
 /* dst[0..31] = (float)(uint8)v[k] * d + m, staged as above */
 static inline void st32_u8_staged_mul_add(float *dst, __m256i v, __m256 d, __m256 m) {
     _Alignas(32) uint8_t c[32];
     _mm256_store_si256((__m256i *)(void *)c, v);
-    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, _mm256_add_ps(_mm256_mul_ps(u8_ps(load8(c + k)), d), m));
+    for (int k = 0; k < 32; k += 8) _mm256_storeu_ps(dst + k, add_nan_first(_mm256_mul_ps(u8_ps(load8(c + k)), d), m));
 }
 /* dst[0..31] = d * (float)(uint8)v[k] - m, staged as above */
 static inline void st32_u8_staged_mul_sub(float *dst, __m256i v, __m256 d, __m256 m) {

@@ -10,12 +10,13 @@
  * Bit-identity with deq_iquants.c:
  *  - scales are the reference's scalar expressions, or the same operations
  *    lane-wise;
- *  - the reference computes (db * g) * (+-1.0f) with a grid magnitude g > 0;
- *    we compute db * (+-g) (IQ2_XS: g's float sign bit flipped) or
- *    (+-db) * g (the others: db's sign bit flipped per lane).  Round to
- *    nearest-even is symmetric, so -(db * g) == db * -g == -db * g for every
- *    db that is not NaN, and a NaN db gives NaN every way (compared as a
- *    class);
+ *  - the reference computes -(db * g) or db * g (ggml's (+-1.0f) multiply,
+ *    compiled to a negation) with a grid magnitude g > 0; we compute that
+ *    (IQ2_XS: the product's sign bit flipped) or (+-db) * g (the others:
+ *    db's sign bit flipped per lane).  Round to nearest-even is symmetric,
+ *    so -(db * g) == -db * g for every db, and for a NaN db both give db's
+ *    NaN with its sign flipped (x86's multiply passes a NaN operand through),
+ *    the bits ggml gives;
  *  - IQ1 values dl * ((float)g + delta), g in {-1, 0, 1}, take one of three
  *    floats per row: the table (g + delta per lane, exact constants, then
  *    times dl lane-wise) holds exactly those products, and the codes pick. */
@@ -82,9 +83,9 @@ static _Alignas(32) const uint32_t SIGN_KS[128][8] = {R64(KROW, 0) R64(KROW, 64)
 #undef R4
 #undef R16
 #undef R64
-/* dst[0..7] = db * (g with the signs of mask s) */
+/* dst[0..7] = db * g with the signs of mask s flipped */
 static inline void st8_masked(float *dst, __m256 db, __m256 g, __m256 s) {
-    _mm256_storeu_ps(dst, _mm256_mul_ps(db, _mm256_xor_ps(g, s)));
+    _mm256_storeu_ps(dst, _mm256_xor_ps(_mm256_mul_ps(db, g), s));
 }
 
 /* Rows by byte offset (the row size folds into the index arithmetic). */

@@ -3,8 +3,8 @@
  * Most of these store indices into fixed codebooks (iq_tables.c): a grid
  * entry is 8 (or 4) unsigned byte magnitudes packed in a u64 (u32), byte j
  * being lane j; signs come separately as 7 stored bits whose 8th (parity) bit
- * is implied (lgg__ksigns_iq2xs).  A sign is applied by multiplying by -1.0f
- * or 1.0f, as ggml does, after the scale multiply. */
+ * is implied (lgg__ksigns_iq2xs).  A sign is applied after the scale
+ * multiply, as a negation (see signed_by). */
 #include "quant/deq.h"
 #include "quant/iq_tables.h"
 
@@ -14,11 +14,17 @@ static inline uint8_t grid_byte64(const uint64_t *grid, unsigned idx, int j) {
 static inline uint8_t grid_byte32(const uint32_t *grid, unsigned idx, int j) {
     return (uint8_t)(grid[idx] >> (8 * j));
 }
-/* +-1.0f by table lookup rather than a conditional: a conditional lets the
- * compiler turn the multiply into a branchy negation, and random sign bits
- * then cost a mispredicted branch per value.  Same product either way. */
-static const float PLUS_MINUS_ONE[2] = {1.0f, -1.0f};
-static inline float sign_of(uint8_t signs, int j) { return PLUS_MINUS_ONE[(signs >> j) & 1]; }
+/* ggml writes the sign as a multiply by (bit ? -1.f : 1.f), which its
+ * compiler turns into a negation: for a NaN scale the two differ (x86's
+ * multiply passes the NaN through, a negation flips its sign bit), so the
+ * sign is applied here as a negation of the bits, without a branch. */
+static inline float signed_by(float x, uint8_t signs, int j) {
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    u ^= (uint32_t)((signs >> j) & 1) << 31;
+    memcpy(&x, &u, 4);
+    return x;
+}
 
 /* IQ2_XXS, 66 bytes:  d (f16) | 8 groups of 8 bytes, one per 32 values:
  *   bytes 0-3   grid indices (lgg__iq2xxs_grid) for the four 8-value lanes
@@ -34,7 +40,7 @@ void lgg__deq_iq2_xxs(const uint8_t *restrict src, float *restrict dst, size_t n
             for (int l = 0; l < 4; l++, dst += 8) {
                 const uint8_t signs = lgg__ksigns_iq2xs[(w >> (7 * l)) & 127];
                 for (int j = 0; j < 8; j++)
-                    dst[j] = db * (float)grid_byte64(lgg__iq2xxs_grid, g[l], j) * sign_of(signs, j);
+                    dst[j] = signed_by(db * (float)grid_byte64(lgg__iq2xxs_grid, g[l], j), signs, j);
             }
         }
     }
@@ -55,7 +61,7 @@ void lgg__deq_iq2_xs(const uint8_t *restrict src, float *restrict dst, size_t nb
                 const uint16_t v = lgg__h16(qs + 2 * (4 * ib + l));
                 const uint8_t signs = lgg__ksigns_iq2xs[v >> 9];
                 for (int j = 0; j < 8; j++)
-                    dst[j] = db[l / 2] * (float)grid_byte64(lgg__iq2xs_grid, v & 511, j) * sign_of(signs, j);
+                    dst[j] = signed_by(db[l / 2] * (float)grid_byte64(lgg__iq2xs_grid, v & 511, j), signs, j);
             }
         }
     }
@@ -77,7 +83,7 @@ void lgg__deq_iq2_s(const uint8_t *restrict src, float *restrict dst, size_t nb)
                 const float dl = db[l / 2];
                 const unsigned idx = qs[l] | (((unsigned)qh[ib] << (8 - 2 * l)) & 0x300);
                 for (int j = 0; j < 8; j++)
-                    dst[j] = dl * (float)grid_byte64(lgg__iq2s_grid, idx, j) * sign_of(signs[l], j);
+                    dst[j] = signed_by(dl * (float)grid_byte64(lgg__iq2s_grid, idx, j), signs[l], j);
             }
         }
     }
@@ -96,8 +102,8 @@ void lgg__deq_iq3_xxs(const uint8_t *restrict src, float *restrict dst, size_t n
             for (int l = 0; l < 4; l++, dst += 8) {
                 const uint8_t signs = lgg__ksigns_iq2xs[(w >> (7 * l)) & 127];
                 for (int j = 0; j < 4; j++) {
-                    dst[j] = db * (float)grid_byte32(lgg__iq3xxs_grid, qs[2 * l], j) * sign_of(signs, j);
-                    dst[j + 4] = db * (float)grid_byte32(lgg__iq3xxs_grid, qs[2 * l + 1], j) * sign_of(signs, j + 4);
+                    dst[j] = signed_by(db * (float)grid_byte32(lgg__iq3xxs_grid, qs[2 * l], j), signs, j);
+                    dst[j + 4] = signed_by(db * (float)grid_byte32(lgg__iq3xxs_grid, qs[2 * l + 1], j), signs, j + 4);
                 }
             }
         }
@@ -119,8 +125,8 @@ void lgg__deq_iq3_s(const uint8_t *restrict src, float *restrict dst, size_t nb)
                 const unsigned i1 = qs[2 * l] | (((unsigned)qh[ib] << (8 - 2 * l)) & 256);
                 const unsigned i2 = qs[2 * l + 1] | (((unsigned)qh[ib] << (7 - 2 * l)) & 256);
                 for (int j = 0; j < 4; j++) {
-                    dst[j] = db * (float)grid_byte32(lgg__iq3s_grid, i1, j) * sign_of(signs[l], j);
-                    dst[j + 4] = db * (float)grid_byte32(lgg__iq3s_grid, i2, j) * sign_of(signs[l], j + 4);
+                    dst[j] = signed_by(db * (float)grid_byte32(lgg__iq3s_grid, i1, j), signs[l], j);
+                    dst[j + 4] = signed_by(db * (float)grid_byte32(lgg__iq3s_grid, i2, j), signs[l], j + 4);
                 }
             }
         }

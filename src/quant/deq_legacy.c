@@ -2,7 +2,8 @@
  *
  * Each value is (integer code) * d, or code * d + m for the "_1" variants,
  * where the integer is converted to float before the multiply, exactly as
- * ggml's reference does; the add is a separate rounding (no FMA). */
+ * ggml's reference does; the add is a separate rounding (no FMA), with the
+ * product's NaN kept when both are NaN (lgg__add_nan_first). */
 #include "quant/deq.h"
 
 /* Q4_0, 18 bytes:  d (f16) | qs[16]
@@ -25,8 +26,8 @@ void lgg__deq_q4_1(const uint8_t *restrict src, float *restrict dst, size_t nb) 
         const float d = lgg__half(src), m = lgg__half(src + 2);
         const uint8_t *qs = src + 4;
         for (int j = 0; j < 16; j++) {
-            dst[j] = (float)(qs[j] & 0xF) * d + m;
-            dst[j + 16] = (float)(qs[j] >> 4) * d + m;
+            dst[j] = lgg__add_nan_first((float)(qs[j] & 0xF) * d, m);
+            dst[j + 16] = lgg__add_nan_first((float)(qs[j] >> 4) * d, m);
         }
     }
 }
@@ -57,8 +58,8 @@ void lgg__deq_q5_1(const uint8_t *restrict src, float *restrict dst, size_t nb) 
         for (int j = 0; j < 16; j++) {
             int lo = (int)(qs[j] & 0xF) | (int)(((qh >> j) & 1) << 4);
             int hi = (int)(qs[j] >> 4) | (int)(((qh >> (j + 16)) & 1) << 4);
-            dst[j] = (float)lo * d + m;
-            dst[j + 16] = (float)hi * d + m;
+            dst[j] = lgg__add_nan_first((float)lo * d, m);
+            dst[j + 16] = lgg__add_nan_first((float)hi * d, m);
         }
     }
 }

@@ -71,10 +71,14 @@ static void i64_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb
 
 /* ---- ternary and 1-/2-bit ------------------------------------------------------ */
 
-/* Lanes 0-3: (float)(k - 1) * d for code k, the reference's expression. */
+/* Lanes 0-3: (float)(k - 1) * d for code k, the reference's expression, as
+ * a real multiply: compilers fold -1.0f * d into -d, which flips a NaN's
+ * sign where x86's multiply (and so ggml) passes the NaN through.  The empty
+ * asm hides the factors' values from the optimizer. */
 static inline __m256 code_table(float d) {
-    return _mm256_setr_ps((float)(0 - 1) * d, (float)(1 - 1) * d, (float)(2 - 1) * d, (float)(3 - 1) * d, 0, 0, 0,
-                          0);
+    __m256 k = _mm256_setr_ps(-1.0f, 0.0f, 1.0f, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f);
+    __asm__("" : "+x"(k));
+    return _mm256_mul_ps(k, _mm256_set1_ps(d));
 }
 
 /* dst[0..255] = tbl[codes[k]], codes staged in memory and widened from loads */

@@ -36,13 +36,17 @@ static inline void st16_u8_mul_sub(float *dst, uint8x16_t v, float32x4_t d, floa
     vst1q_f32(dst + 12, vsubq_f32(vmulq_f32(d, vcvtq_f32_u32(vmovl_high_u16(b))), m));
 }
 
+/* p + m with p's NaN kept when both are NaN (lgg__add_nan_first) */
+static inline float32x4_t add_nan_first(float32x4_t p, float32x4_t m) {
+    return vbslq_f32(vceqq_f32(p, p), vaddq_f32(p, m), p);
+}
 /* dst[0..15] = (float)v[k] * d + m */
 static inline void st16_u8_mul_add(float *dst, uint8x16_t v, float32x4_t d, float32x4_t m) {
     const uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_high_u8(v);
-    vst1q_f32(dst, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(a))), d), m));
-    vst1q_f32(dst + 4, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_high_u16(a)), d), m));
-    vst1q_f32(dst + 8, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(b))), d), m));
-    vst1q_f32(dst + 12, vaddq_f32(vmulq_f32(vcvtq_f32_u32(vmovl_high_u16(b)), d), m));
+    vst1q_f32(dst, add_nan_first(vmulq_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(a))), d), m));
+    vst1q_f32(dst + 4, add_nan_first(vmulq_f32(vcvtq_f32_u32(vmovl_high_u16(a)), d), m));
+    vst1q_f32(dst + 8, add_nan_first(vmulq_f32(vcvtq_f32_u32(vmovl_u16(vget_low_u16(b))), d), m));
+    vst1q_f32(dst + 12, add_nan_first(vmulq_f32(vcvtq_f32_u32(vmovl_high_u16(b)), d), m));
 }
 
 /* Bits 16h..16h+15 of qh as 0x10 in bytes 0..15 (the fifth bit of Q5_0/Q5_1). */

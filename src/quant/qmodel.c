@@ -489,6 +489,8 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
         lgg_write_options wopt;
         lgg_write_options_init(&wopt);
         wopt.flags = o->write_flags;
+        wopt.temp_fn = o->temp_fn;
+        wopt.temp_ud = o->temp_ud;
         st = lgg_writer_write_file(w, paths[s], &wopt, err);
         lgg_writer_free(w);
         if (st != LGG_OK) {

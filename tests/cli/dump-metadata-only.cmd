@@ -1,0 +1,3 @@
+dump
+--no-tensors
+tests/data/metadata-only.gguf

@@ -1,0 +1,3 @@
+dump
+--no-tensors
+-

@@ -1,0 +1,3 @@
+get
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf
+tokenizer.ggml.tokens[x]

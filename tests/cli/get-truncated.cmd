@@ -1,0 +1,3 @@
+get
+tests/data/truncated-Q8_0.gguf
+general.name

@@ -1,0 +1,2 @@
+info
+tests/data/legacy-ggjt-v3.bin

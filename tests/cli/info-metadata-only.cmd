@@ -1,0 +1,2 @@
+info
+tests/data/metadata-only.gguf

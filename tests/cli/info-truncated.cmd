@@ -1,0 +1,2 @@
+info
+tests/data/truncated-Q8_0.gguf

@@ -1,0 +1,3 @@
+tensors
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf
+--json

@@ -1,0 +1,7 @@
+split
+--split-max-tensors
+16
+--no-tensor-first-split
+--dry-run
+@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+out

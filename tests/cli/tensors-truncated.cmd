@@ -1,0 +1,2 @@
+tensors
+tests/data/truncated-Q8_0.gguf

@@ -1,0 +1,4 @@
+validate
+--json
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf
+tests/data/truncated-Q8_0.gguf

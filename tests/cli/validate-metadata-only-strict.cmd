@@ -1,0 +1,3 @@
+validate
+--strict
+tests/data/metadata-only.gguf

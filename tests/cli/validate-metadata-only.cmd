@@ -1,0 +1,2 @@
+validate
+tests/data/metadata-only.gguf

@@ -1,0 +1,2 @@
+validate
+tests/data/truncated-Q8_0.gguf

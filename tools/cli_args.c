@@ -1,0 +1,182 @@
+/* cli_args.c -- the one argument parser every subcommand uses: an option
+ * table per command (as curl's aliases[]), parsed once, in any order, with
+ * the same usage errors and the same --help shape everywhere. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Does `arg` (up to len bytes) equal one of the '|'-separated spellings? */
+static int spelled(const char *names, const char *arg, size_t len) {
+    for (const char *p = names; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && !memcmp(p, arg, len)) return 1;
+        if (!bar) break;
+        p = bar + 1;
+    }
+    return 0;
+}
+
+static const cli_opt *find_opt(const cli_opt *opts, const char *arg, size_t len) {
+    for (const cli_opt *o = opts; o && o->names; o++)
+        if (spelled(o->names, arg, len)) return o;
+    return NULL;
+}
+
+/* "-o, --output OUT": the spellings joined, then the value's name. */
+static size_t opt_label(const cli_opt *o, char *buf, size_t cap) {
+    size_t k = 0;
+    for (const char *p = o->names; *p && k + 3 < cap; p++) {
+        if (*p == '|') buf[k++] = ',', buf[k++] = ' ';
+        else buf[k++] = *p;
+    }
+    buf[k] = 0;
+    if (o->arg) k += (size_t)snprintf(buf + k, cap - k, " %s", o->arg);
+    return k < cap ? k : cap - 1;
+}
+
+void cli_help(const cli_spec *s) {
+    printf("usage: %s\n\n%s", s->usage, s->about);
+    int any = 0;
+    for (const cli_opt *o = s->opts; o && o->names; o++) {
+        if (!o->help) continue; /* aliases kept for scripts, not advertised */
+        if (!any) printf("\noptions:\n");
+        any = 1;
+        char label[128];
+        size_t n = opt_label(o, label, sizeof label);
+        printf("  %s", label);
+        /* the help text may span lines: each goes under the first one */
+        const char *h = o->help;
+        int col = n + 2 < 26 ? 26 - (int)n - 2 : 0;
+        if (n + 2 >= 26) printf("\n%26s", "");
+        else printf("%*s", col, "");
+        for (; *h; h++) {
+            putchar(*h);
+            if (*h == '\n' && h[1]) printf("%26s", "");
+        }
+        putchar('\n');
+    }
+    if (s->epilog) printf("\n%s", s->epilog);
+}
+
+int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gguf %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nusage: %s\n", usage);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud, int *n_pos) {
+    /* --help anywhere (before "--") wins over every other argument */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            cli_help(s);
+            return CLI_HELP;
+        }
+    int np = 0, only_pos = 0;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (only_pos || a[0] != '-' || !a[1]) {
+            argv[1 + np++] = a; /* positionals packed in order; never overtakes i */
+            char why[512] = "";
+            if (s->operands_to_fn && fn && fn(ud, CLI_OPERAND, a, why, sizeof why) != 0)
+                return cli_usage_error(s->cmd, s->usage, "%s", why[0] ? why : "bad argument");
+            continue;
+        }
+        if (!strcmp(a, "--")) {
+            only_pos = 1;
+            continue;
+        }
+        /* --name=value for long options */
+        const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
+        size_t len = eq ? (size_t)(eq - a) : strlen(a);
+        const cli_opt *o = find_opt(s->opts, a, len);
+        if (!o) return cli_usage_error(s->cmd, s->usage, "unknown option '%.*s'", (int)len, a);
+        const char *val = NULL;
+        if (o->arg) {
+            if (eq) val = eq + 1;
+            else if (i + 1 < argc) val = argv[++i];
+            else return cli_usage_error(s->cmd, s->usage, "%s needs a value (%s)", a, o->arg);
+        } else if (eq) {
+            return cli_usage_error(s->cmd, s->usage, "%.*s takes no value", (int)len, a);
+        }
+        char why[512] = "";
+        if (fn && fn(ud, o->id, val, why, sizeof why) != 0)
+            return cli_usage_error(s->cmd, s->usage, "%s", why[0] ? why : "bad option");
+    }
+    if (np < s->min_pos)
+        return cli_usage_error(s->cmd, s->usage, "%s", s->missing ? s->missing : "missing arguments");
+    if (s->max_pos >= 0 && np > s->max_pos)
+        return cli_usage_error(s->cmd, s->usage, "unexpected argument '%s'", argv[1 + s->max_pos]);
+    *n_pos = np;
+    return CLI_OK;
+}
+
+int cli_why(char *why, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, cap, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+void cli_err(const char *cmd, const char *file, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gguf %s: ", cmd);
+    if (file) fprintf(stderr, "%s: ", cli_display_name(file));
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void cli_err_lgg(const char *cmd, const char *file, const lgg_error *e) {
+    /* the line names the file once: "X is one of the inputs" after "X: "
+     * reads "this file is one of the inputs" */
+    const char *m = e->message;
+    size_t fl = file ? strlen(file) : 0;
+    const char *lead = "";
+    if (fl && !strncmp(m, file, fl) && m[fl] == ' ') m += fl + 1, lead = "this file ";
+    if (e->offset != LGG_NO_OFFSET)
+        cli_err(cmd, file, "%s%s (at byte %llu)", lead, m, (unsigned long long)e->offset);
+    else cli_err(cmd, file, "%s%s", lead, m);
+}
+
+const char *cli_display_name(const char *path) { return cli_is_stdin(path) ? "<stdin>" : path; }
+
+int cli_is_stdin(const char *path) { return path && path[0] == '-' && !path[1]; }
+
+int cli_parse_u64(const char *s, uint64_t *v) {
+    char *end;
+    if (*s < '0' || *s > '9') return 0;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (*end || errno) return 0;
+    *v = x;
+    return 1;
+}
+
+int cli_parse_size(const char *s, int binary, uint64_t *v) {
+    char *end;
+    if (*s < '0' || *s > '9') return 0;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno) return 0;
+    uint64_t unit = binary ? 1024 : 1000, mul = 1;
+    switch (*end) {
+    case 'K': case 'k': mul = unit, end++; break;
+    case 'M': case 'm': mul = unit * unit, end++; break;
+    case 'G': case 'g': mul = unit * unit * unit, end++; break;
+    case 'T': case 't': mul = unit * unit * unit * unit, end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end || __builtin_mul_overflow((uint64_t)x, mul, v)) return 0;
+    return 1;
+}
