@@ -77,8 +77,10 @@ $(SHARED): $(LIB_OBJ)
 	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so.$(SOMAJOR)
 	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so
 
+# The tool alone links libcrypto and libxxhash (gguf hash, gguf verify).
+TOOL_LIBS := -lcrypto -lxxhash
 $(TOOL): $(TOOL_OBJ) $(STATIC)
-	$(CC) -o $@ $(TOOL_OBJ) $(STATIC) $(LDLIBS)
+	$(CC) -o $@ $(TOOL_OBJ) $(STATIC) $(LDLIBS) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.

@@ -12,7 +12,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 command -v nm >/dev/null 2>&1 || need="$need binutils"
 # python3 (standard library only) writes the estimate tests' models (tests/estimate/gen_models.py)
 command -v python3 >/dev/null 2>&1 || need="$need python3"
-for pkg in libjansson-dev libssl-dev; do
+# libssl-dev (libcrypto) and libxxhash-dev are also linked by the tool itself
+# (gguf hash, gguf verify); the library needs neither.
+for pkg in libjansson-dev libssl-dev libxxhash-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then

@@ -592,6 +592,33 @@ static void check_missing_data(vctx *c) {
     }
 }
 
+/* After the last tensor: its padding (which ggml reads with the data) and
+ * trailing bytes. */
+static void check_data_end(vctx *c) {
+    const lgg_file *f = c->f;
+    /* a truncated file's last bytes are part of a tensor cut short, which the
+     * truncation error already says */
+    if (f->expected_end > f->size) return;
+    uint64_t end = f->data_end;
+    if (f->n_tensors) {
+        /* the last tensor's own padding is not trailing data */
+        uint64_t padded = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
+        if (padded <= f->size) {
+            end = padded;
+        } else if (f->expected_end <= f->size) {
+            add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, f->size,
+                "the file ends %llu bytes before the padded end of the last tensor's data (offset %llu): valid, but "
+                "ggml refuses it when it reads the tensor data (gguf_init_from_file reads the padding too)",
+                (unsigned long long)(padded - f->size), (unsigned long long)padded);
+            end = f->size; /* what is there of the padding is checked with the other padding */
+        }
+    }
+    if (f->size > end)
+        add(c->r, LGG_SEV_WARNING, LGG_CHECK_TRAILING_BYTES, end, "%llu bytes after the end of the %s at offset %llu",
+            (unsigned long long)(f->size - end), f->n_tensors ? "last tensor's data" : "header",
+            (unsigned long long)end);
+}
+
 static void check_tensors(vctx *c) {
     const lgg_file *f = c->f;
     char q[200];
@@ -661,28 +688,7 @@ static void check_tensors(vctx *c) {
         lgg__free(c->r->alloc, ord);
     }
     /* bytes after the known tensors may be the data of one whose size is unknown */
-    if (!sizes_known) return;
-    /* a truncated file's last bytes are part of a tensor cut short, which the
-     * truncation error already says */
-    if (f->expected_end > f->size) return;
-    uint64_t end = f->data_end;
-    if (f->n_tensors) {
-        /* the last tensor's own padding is not trailing data */
-        uint64_t padded = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
-        if (padded <= f->size)
-            end = padded;
-        else if (f->expected_end <= f->size) {
-            add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, f->size,
-                "the file ends %llu bytes before the padded end of the last tensor's data (offset %llu): valid, but "
-                "ggml refuses it when it reads the tensor data (gguf_init_from_file reads the padding too)",
-                (unsigned long long)(padded - f->size), (unsigned long long)padded);
-            end = f->size; /* what is there of the padding was checked above */
-        }
-    }
-    if (f->size > end)
-        add(c->r, LGG_SEV_WARNING, LGG_CHECK_TRAILING_BYTES, end, "%llu bytes after the end of the %s at offset %llu",
-            (unsigned long long)(f->size - end), f->n_tensors ? "last tensor's data" : "header",
-            (unsigned long long)end);
+    if (sizes_known) check_data_end(c);
 }
 
 /* The convention's expression, its prose (lgg__name_parse_lenient), or

@@ -70,6 +70,8 @@ unsigned char *read_file(const char *path, size_t *size);
 const char *build_dir(void);
 /* A fresh scratch directory for this test run (removed at exit). */
 const char *scratch_dir(void);
+/* scratch_dir()/name (in one of 8 rotating static buffers). */
+const char *scratch_path(const char *name);
 
 /* Run a program (argv[0] is a path) with no stdin; capture stdout and stderr
  * (malloc'd, NUL-terminated, caller frees) and the exit status (-1 if it did

@@ -183,6 +183,14 @@ int run_gguf_capture(char **out, char **err, ...) {
     return status;
 }
 
+const char *scratch_path(const char *name) {
+    static char p[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(p[k], sizeof p[k], "%s/%s", scratch_dir(), name);
+    return p[k];
+}
+
 bool need_shared(void) {
     static int have = -1;
     if (have < 0) {

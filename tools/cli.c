@@ -2,10 +2,19 @@
  * usage errors, and the JSON and text renderings of values. */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+int cli_open_fd(const char *cmd, const char *path) {
+    int fd = cli_is_stdin(path) ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) cli_err(cmd, path, "%s", strerror(errno));
+    return fd;
+}
 
 lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_file *f = NULL;
@@ -152,18 +161,13 @@ void cli_json_str(FILE *o, const char *str, uint64_t n) {
 static void json_scalar(FILE *o, const lgg_value *v) {
     char b[64];
     switch (v->type) {
-    case LGG_VT_F32: {
-        float x;
-        lgg_value_f32(v, &x);
-        cli_fmt_f32(b, sizeof b, x);
-        if (isnan(x) || isinf(x)) fprintf(o, "\"%s\"", b);
-        else fputs(b, o);
-        return;
-    }
+    case LGG_VT_F32:
     case LGG_VT_F64: {
+        /* each width has its own shortest text; NaN and infinities are strings */
         double x;
-        lgg_value_f64(v, &x);
-        cli_fmt_f64(b, sizeof b, x);
+        lgg_value_float(v, &x);
+        if (v->type == LGG_VT_F32) cli_fmt_f32(b, sizeof b, (float)x);
+        else cli_fmt_f64(b, sizeof b, x);
         if (isnan(x) || isinf(x)) fprintf(o, "\"%s\"", b);
         else fputs(b, o);
         return;

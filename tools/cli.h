@@ -74,6 +74,9 @@ enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);
+/* A read-only descriptor for path ("-": a duplicate of standard input), or
+ * -1 after printing "gguf CMD: FILE: reason". */
+int cli_open_fd(const char *cmd, const char *path);
 
 /* ---- output helpers (cli.c) ---- */
 /* JSON string with escapes; invalid UTF-8 becomes U+FFFD. */
@@ -150,6 +153,8 @@ int cmd_split(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_name(int argc, char **argv);
 int cmd_quantize(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 
 /* ---- writing (cli_write.c) ---- */
@@ -190,5 +195,19 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap);
 #define CLI_NO_TYPE 0xFFFFFFFFu
 int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap);
 void cli_val_free(cli_val *v);
+
+/* ---- shard sets (cli_shards.c) ---- */
+typedef struct cli_shards {
+    lgg_file **files;
+    int *fds;
+    uint32_t n;
+} cli_shards;
+/* Open the set whose first shard is FIRST (the others found by name); print
+ * the diagnostic and return CLI_FAIL if a shard is missing or unreadable.
+ * The set's consistency is left to lgg_merge_check. */
+int cli_shards_open(const char *cmd, const char *first, cli_shards *s);
+/* One file as a set of one (the same diagnostics). */
+int cli_shards_single(const char *cmd, const char *path, cli_shards *s);
+void cli_shards_close(cli_shards *s);
 
 #endif

@@ -14,11 +14,8 @@
 int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
     memset(e, 0, sizeof *e);
     e->path = path;
-    e->fd = cli_is_stdin(path) ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
-    if (e->fd < 0) {
-        cli_err(cmd, path, "%s", strerror(errno));
-        return CLI_FAIL;
-    }
+    e->fd = cli_open_fd(cmd, path);
+    if (e->fd < 0) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK || lgg_writer_from_file(e->f, e->fd, NULL, &e->w, &err) != LGG_OK) {

@@ -74,11 +74,8 @@ int cmd_copy(int argc, char **argv) {
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &c, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     const char *in = argv[1], *out = argv[2];
-    int fd = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        cli_err("copy", in, "%s", strerror(errno));
-        return CLI_FAIL;
-    }
+    int fd = cli_open_fd("copy", in);
+    if (fd < 0) return CLI_FAIL;
     lgg_file *f = NULL;
     lgg_writer *w = NULL;
     lgg_error e;

@@ -415,9 +415,8 @@ int cmd_quantize(int argc, char **argv) {
         lgg_imatrix_filter(im, q.include, q.n_include, q.exclude, q.n_exclude);
         o.imatrix = im;
     }
-    fds[0] = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
+    fds[0] = cli_open_fd("quantize", in);
     if (fds[0] < 0) {
-        cli_err("quantize", in, "%s", strerror(errno));
         rc = CLI_FAIL;
         goto done;
     }

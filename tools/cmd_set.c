@@ -82,9 +82,17 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     return 0;
 }
 
-/* A key the spec's naming rule allows, or --force. */
-static int key_allowed(const char *file, const char *key, size_t len, int force) {
+/* A key the spec's naming rule allows, or --force.  As the validator does,
+ * a first segment naming the file's own architecture ("command-r.") is
+ * taken as it is and only the rest is held to the rule. */
+static int key_allowed(const cli_edit *e, const char *file, const char *key, size_t len, int force) {
     if (force || lgg_key_name_ok(key, len)) return 1;
+    lgg_value v;
+    lgg_str arch;
+    if (lgg_get(e->f, "general.architecture", &v) == LGG_OK && lgg_value_string(&v, &arch) == LGG_OK &&
+        arch.len + 1 < len && !memcmp(key, arch.ptr, arch.len) && key[arch.len] == '.' &&
+        lgg_key_name_ok(key + arch.len + 1, len - arch.len - 1))
+        return 1;
     cli_err("set", file, "'%.*s' is not a valid key (lower_snake_case segments separated by dots); --force writes it",
             (int)len, key);
     return 0;
@@ -93,7 +101,7 @@ static int key_allowed(const char *file, const char *key, size_t len, int force)
 static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
     size_t kl = (size_t)(eq - a);
-    if (!key_allowed(file, a, kl, force)) return CLI_FAIL;
+    if (!key_allowed(e, file, a, kl, force)) return CLI_FAIL;
     uint32_t have = CLI_NO_TYPE, have_elem = CLI_NO_TYPE, std;
     if (lgg_writer_key_type(e->w, a, kl, &have, &have_elem) != LGG_OK && lgg_standard_key_type(a, kl, &std) == LGG_OK)
         have = std; /* a new standard key gets the spec's type for a generic value */
@@ -120,7 +128,7 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
 
 static int apply_rename(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
-    if (!key_allowed(file, eq + 1, strlen(eq + 1), force)) return CLI_FAIL;
+    if (!key_allowed(e, file, eq + 1, strlen(eq + 1), force)) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     if (lgg_writer_rename(e->w, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), &err) != LGG_OK) {

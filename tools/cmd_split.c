@@ -65,11 +65,8 @@ int cmd_split(int argc, char **argv) {
     const int dry = opt.dry;
     const char *in = argv[1], *prefix = argv[2];
     if (!so.max_tensors && !so.max_size) so.max_tensors = 128; /* llama-gguf-split's default */
-    int fd = cli_is_stdin(in) ? dup(0) : open(in, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        cli_err("split", in, "%s", strerror(errno));
-        return CLI_FAIL;
-    }
+    int fd = cli_open_fd("split", in);
+    if (fd < 0) return CLI_FAIL;
     lgg_file *f = NULL;
     lgg_split_plan *p = NULL;
     lgg_error e;

@@ -21,6 +21,8 @@ static const cli_command COMMANDS[] = {
     {"merge", "merge a shard set back into one file", cmd_merge},
     {"name", "print the file name the naming convention recommends", cmd_name},
     {"quantize", "quantize a model with llama-quantize's presets (same bytes)", cmd_quantize},
+    {"hash", "hash tensors and the model as llama-gguf-hash does; --check a manifest", cmd_hash},
+    {"verify", "check that downloaded files are complete (and their sha256)", cmd_verify},
     {"estimate", "memory llama.cpp needs to run a model: weights, KV cache, buffers", cmd_estimate},
     {NULL, NULL, NULL},
 };

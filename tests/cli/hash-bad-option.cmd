@@ -1,0 +1,3 @@
+hash
+--md5
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf

@@ -1,0 +1,4 @@
+hash
+--threads
+0
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf

@@ -1,0 +1,6 @@
+hash
+--sha1
+--uuid
+-c
+tests/hash/tiny-all.manifest
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf

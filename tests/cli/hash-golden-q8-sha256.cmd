@@ -1,0 +1,3 @@
+hash
+--sha256
+@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf

@@ -1,0 +1,2 @@
+hash
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf

@@ -1,0 +1,3 @@
+verify
+--json
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf
