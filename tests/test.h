@@ -106,4 +106,10 @@ void buf_str_n(buf *b, const char *s, uint64_t n);
 void buf_pad(buf *b, size_t align);
 void buf_free(buf *b);
 
+/* s with every `from` replaced by `to` (malloc'd; NULL when out of memory). */
+char *text_replace(const char *s, const char *from, const char *to);
+/* One test per file NAME`ext` in `dir` (relative to the repository's root,
+ * where the runner starts), named `prefix`NAME; fn gets NAME. */
+void test_register_dir(const char *dir, const char *ext, const char *prefix, test_fn_arg fn);
+
 #endif

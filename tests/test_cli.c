@@ -11,25 +11,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static char *subst(const char *s, const char *from, const char *to) {
-    size_t fl = strlen(from), tl = strlen(to), n = 0;
-    for (const char *p = s; (p = strstr(p, from)); p += fl) n++;
-    char *r = malloc(strlen(s) + n * tl + 1), *o = r;
-    for (const char *p = s;;) {
-        const char *q = strstr(p, from);
-        if (!q) {
-            strcpy(o, p);
-            break;
-        }
-        memcpy(o, p, (size_t)(q - p));
-        o += q - p;
-        memcpy(o, to, tl);
-        o += tl;
-        p = q + fl;
-    }
-    return r;
-}
-
 static char *load_text(const char *path) {
     size_t n;
     unsigned char *b = read_file(path, &n);
@@ -69,9 +50,9 @@ static void run_case(void *arg) {
         free(cmd_raw);
         return;
     }
-    char *cmd = subst(cmd_raw, "@SHARED@", shared);
+    char *cmd = text_replace(cmd_raw, "@SHARED@", shared);
     snprintf(p, sizeof p, "tests/cli/%s.stdin", name);
-    char *in_raw = load_text(p), *in = in_raw ? subst(in_raw, "@SHARED@", shared) : NULL;
+    char *in_raw = load_text(p), *in = in_raw ? text_replace(in_raw, "@SHARED@", shared) : NULL;
     if (in && in[0] && in[strlen(in) - 1] == '\n') in[strlen(in) - 1] = 0;
     const bool piped = in && !strncmp(in, "pipe:", 5);
     char *argv[72];
@@ -90,8 +71,8 @@ static void run_case(void *arg) {
     int status;
     REQUIRE(run_capture_stdin(argv, in && !piped ? in : "/dev/null", &out, &ol, &err, &el, &status) == 0);
     const bool have_shared = access(shared, R_OK) == 0; /* else no path in the output is the shared one */
-    char *out_t = subst(out, have_shared ? shared : "\n@@", "@SHARED@");
-    char *err_t = subst(err, have_shared ? shared : "\n@@", "@SHARED@");
+    char *out_t = text_replace(out, have_shared ? shared : "\n@@", "@SHARED@");
+    char *err_t = text_replace(err, have_shared ? shared : "\n@@", "@SHARED@");
     char st[16];
     snprintf(st, sizeof st, "%d\n", status);
     const char *ext[3] = {"out", "err", "status"};
@@ -125,18 +106,7 @@ static void run_case(void *arg) {
 /* Each case in tests/cli/ is a test of its own, "cli/NAME", so a failure
  * names the case.  The runner starts in the repository's root. */
 __attribute__((constructor)) static void register_cases(void) {
-    DIR *d = opendir("tests/cli");
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l <= 4 || strcmp(e->d_name + l - 4, ".cmd")) continue;
-        char *name = strndup(e->d_name, l - 4), *label = malloc(l + 8);
-        if (!name || !label) break;
-        snprintf(label, l + 8, "cli/%s", name);
-        test_register_arg(label, run_case, name);
-    }
-    closedir(d);
+    test_register_dir("tests/cli", ".cmd", "cli/", run_case);
 }
 
 TEST(cli_cases_present) {

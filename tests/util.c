@@ -200,3 +200,43 @@ bool need_shared(void) {
     if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
     return have;
 }
+
+char *text_replace(const char *s, const char *from, const char *to) {
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *p = s; (p = strstr(p, from)); p += fl) n++;
+    char *r = malloc(strlen(s) + n * tl + 1), *o = r;
+    if (!r) return NULL;
+    for (const char *p = s;;) {
+        const char *q = strstr(p, from);
+        if (!q) {
+            strcpy(o, p);
+            break;
+        }
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        memcpy(o, to, tl);
+        o += tl;
+        p = q + fl;
+    }
+    return r;
+}
+
+void test_register_dir(const char *dir, const char *ext, const char *prefix, test_fn_arg fn) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t el = strlen(ext), pl = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
+        char *name = strndup(e->d_name, l - el), *label = malloc(pl + l + 1);
+        if (!name || !label) {
+            free(name);
+            free(label);
+            break;
+        }
+        snprintf(label, pl + l + 1, "%s%s", prefix, name);
+        test_register_arg(label, fn, name); /* the runner keeps both for its whole run */
+    }
+    closedir(d);
+}

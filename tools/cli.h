@@ -155,6 +155,7 @@ int cmd_name(int argc, char **argv);
 int cmd_quantize(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
 
 /* ---- writing (cli_write.c) ---- */
 /* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */

@@ -24,6 +24,7 @@ static const cli_command COMMANDS[] = {
     {"hash", "hash tensors and the model as llama-gguf-hash does; --check a manifest", cmd_hash},
     {"verify", "check that downloaded files are complete (and their sha256)", cmd_verify},
     {"convert", "convert a Hugging Face checkpoint to GGUF (same bytes as convert_hf_to_gguf.py)", cmd_convert},
+    {"estimate", "memory llama.cpp needs to run a model: weights, KV cache, buffers", cmd_estimate},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,475 @@
+#!/usr/bin/env python3
+"""Write a GGUF v3 model with realistic shapes and metadata, and all-zero tensor data.
+
+This is ../shared/golden/estimate/gen_gguf.py (which writes the golden set's models; its presets are kept
+unchanged and give the same bytes) with more presets for libgguf's own estimate references
+(tests/estimate/cases.json): qwen2, phi3, a mixtral-like llama MoE, qwen2moe and deepseek2, and the
+tensors qwen2moe needs.
+
+The tensor data is a sparse region (the file is extended with truncate(), nothing is written), so a
+5 GB model costs a few MB of disk. The output is deterministic: the same preset always gives the same
+bytes. Only the Python 3 standard library is used.
+
+    gen_gguf.py PRESET OUT.gguf        write one model
+    gen_gguf.py --list                 list the presets
+    gen_gguf.py --show PRESET          print the preset, tensor count and sizes as JSON
+
+Weights use a Q4_K_M-like scheme (scheme "q4_k_m"): 1-D tensors and ffn_gate_inp are F32; output.weight
+(or token_embd.weight when the output is tied to it) is Q6_K; attn_v and ffn_down* are Q6_K on the layers
+where llama.cpp's use_more_bits(i, n) holds, Q4_K elsewhere; every other matrix is Q4_K. A preset can
+override the type of a tensor by its name suffix. When a row length is not a multiple of the block size,
+the type falls back as llama-quantize does (Q4_K->Q5_0, Q6_K->Q8_0, Q2_K/Q3_K/IQ2_XXS->IQ4_NL, else F16).
+"""
+import hashlib
+import itertools
+import json
+import struct
+import sys
+
+ALIGN = 32
+
+# name: (ggml type id, block size, bytes per block)
+GGML_TYPES = {
+    'F32': (0, 1, 4), 'F16': (1, 1, 2), 'Q4_0': (2, 32, 18), 'Q4_1': (3, 32, 20), 'Q5_0': (6, 32, 22),
+    'Q5_1': (7, 32, 24), 'Q8_0': (8, 32, 34), 'Q2_K': (10, 256, 84), 'Q3_K': (11, 256, 110),
+    'Q4_K': (12, 256, 144), 'Q5_K': (13, 256, 176), 'Q6_K': (14, 256, 210), 'IQ2_XXS': (16, 256, 66),
+    'IQ2_XS': (17, 256, 74), 'IQ3_XXS': (18, 256, 98), 'IQ1_S': (19, 256, 50), 'IQ4_NL': (20, 32, 18),
+    'IQ3_S': (21, 256, 110), 'IQ2_S': (22, 256, 82), 'IQ4_XS': (23, 256, 136), 'BF16': (30, 1, 2),
+}
+FALLBACK = {'Q4_K': 'Q5_0', 'Q5_K': 'Q5_1', 'Q6_K': 'Q8_0', 'Q2_K': 'IQ4_NL', 'Q3_K': 'IQ4_NL',
+            'IQ2_XXS': 'IQ4_NL', 'IQ2_XS': 'IQ4_NL', 'IQ2_S': 'IQ4_NL', 'IQ3_XXS': 'IQ4_NL',
+            'IQ3_S': 'IQ4_NL', 'IQ1_S': 'IQ4_NL', 'IQ4_XS': 'IQ4_NL'}
+
+# GGUF metadata value types
+U8, I8, U16, I16, U32, I32, F32, BOOL, STR, ARR, U64, I64, F64 = range(13)
+
+# ---------------------------------------------------------------------------------------------------------
+# presets: dimensions follow the named public model
+PRESETS = {
+    'smollm2-135m': dict(
+        arch='llama', name='SmolLM2-135M-like', ftype=7, scheme='q8_0', ctx=8192, n_embd=576, n_layer=30,
+        n_ff=1536, n_head=9, n_head_kv=3, rope_base=100000.0, eps=1e-5, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'gemma2-2b': dict(
+        arch='gemma2', name='Gemma-2-2B-like', ftype=15, ctx=8192, n_embd=2304, n_layer=26, n_ff=9216,
+        n_head=8, n_head_kv=4, head_dim=256, rope_base=10000.0, eps=1e-6, swa=4096, attn_softcap=50.0,
+        final_softcap=30.0, tied=True,
+        vocab=dict(kind='spm', n=256000, front=['<pad>', '<eos>', '<bos>', '<unk>', '<mask>',
+                                                '<start_of_turn>', '<end_of_turn>'],
+                   bos=2, eos=1, unk=3, pad=0, add_bos=True, add_space_prefix=False)),
+    'qwen2-0.5b': dict(
+        arch='qwen2', name='Qwen2-0.5B-like', ftype=15, ctx=32768, n_embd=896, n_layer=24, n_ff=4864,
+        n_head=14, n_head_kv=2, rope_base=1000000.0, eps=1e-6, tied=True, qkv_bias=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'phi3-mini': dict(
+        arch='phi3', name='Phi-3-mini-like', ftype=15, ctx=4096, n_embd=3072, n_layer=32, n_ff=8192,
+        n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-5, tied=False, swa=2047, ctx_orig=4096,
+        rope_attn_factor=1.0,
+        vocab=dict(kind='spm', n=32064, front=['<unk>', '<s>', '</s>'], back=['<|endoftext|>'], n_back=64,
+                   bos=1, eos=32000, unk=0, add_bos=False)),
+    'mixtral-tiny': dict(
+        arch='llama', name='Mixtral-tiny-like', ftype=15, ctx=32768, n_embd=1024, n_layer=8, n_ff=3584,
+        n_head=16, n_head_kv=4, rope_base=1000000.0, eps=1e-5, tied=False, n_expert=8, n_expert_used=2,
+        vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    'qwen2moe-small': dict(
+        arch='qwen2moe', name='Qwen1.5-MoE-small-like', ftype=15, ctx=8192, n_embd=2048, n_layer=6,
+        n_ff=5632, n_head=16, n_head_kv=16, rope_base=1000000.0, eps=1e-6, tied=False, qkv_bias=True,
+        n_expert=60, n_expert_used=4, n_ff_exp=1408, n_ff_shexp=5632,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151643, add_bos=False)),
+    'deepseek2-small': dict(
+        arch='deepseek2', name='DeepSeek-V2-small-like', ftype=15, ctx=163840, n_embd=2048, n_layer=6,
+        n_ff=10944, n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-6, tied=False,
+        n_dense_lead=1, key_length=192, value_length=128, q_lora_rank=1536, kv_lora_rank=512, n_rot=64,
+        n_ff_exp=1408, n_expert=64, n_expert_shared=2, n_expert_used=6, expert_weights_scale=1.0,
+        yarn=dict(factor=40.0, orig=4096, log_mul=0.0707),
+        vocab=dict(kind='bpe', pre='deepseek-llm', n=102400, n_regular=102400 - 15, n_special=15, bos=100000,
+                   eos=100001, add_bos=True)),
+}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# vocabularies (synthetic but accepted by llama.cpp)
+def gpt2_byte_chars():
+    bs = list(range(ord('!'), ord('~') + 1)) + list(range(ord('\xa1'), ord('\xac') + 1)) + \
+        list(range(ord('\xae'), ord('\xff') + 1))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b)
+            cs.append(256 + n)
+            n += 1
+    m = dict(zip(bs, cs))
+    return [chr(m[b]) for b in range(256)]
+
+
+def bpe_vocab(v):
+    """tokens, token types, merges. Regular tokens: the 256 byte-level characters, then merged words."""
+    n = v['n']
+    n_front = v.get('n_front', 0)
+    n_regular = v.get('n_regular', n - n_front)
+    names = v.get('special_names', [])
+    base = [chr(c) for c in range(ord('a'), ord('z') + 1)] + ['\u0120'] + \
+           [chr(c) for c in range(ord('A'), ord('Z') + 1)]
+    regular = gpt2_byte_chars()
+    merges = []
+    level = base
+    while len(regular) < n_regular:
+        nxt = []
+        for t in level:
+            for c in base:
+                if len(regular) >= n_regular:
+                    break
+                regular.append(t + c)
+                merges.append(t + ' ' + c)
+                nxt.append(t + c)
+        level = nxt
+    def special(i):
+        return names[i] if i < len(names) else '<|special_%d|>' % i
+    if n_front:
+        front = [special(i) for i in range(n_front)]
+        toks = front + regular
+        types = [3] * n_front + [1] * len(regular)
+    else:
+        toks = list(regular)
+        types = [1] * len(regular)
+        n_special = v.get('n_special', n - n_regular)
+        for i in range(n_special):
+            toks.append(special(i))
+            types.append(3)
+        while len(toks) < n:
+            toks.append('[PAD%d]' % len(toks))
+            types.append(5)
+    assert len(toks) == n and len(set(toks)) == n
+    return toks, types, merges
+
+
+def spm_vocab(v):
+    n = v['n']
+    front = list(v.get('front', []))
+    back_names = list(v.get('back', []))
+    n_back = v.get('n_back', len(back_names))
+    back = [back_names[i] if i < len(back_names) else '<|placeholder_x%d|>' % i for i in range(n_back)]
+    toks = list(front)
+    types = [2 if t == '<unk>' else 3 for t in front]
+    scores = [0.0] * len(front)
+    for b in range(256):
+        toks.append('<0x%02X>' % b)
+        types.append(6)
+        scores.append(0.0)
+    n_normal = n - len(toks) - len(back)
+    alphabet = 'abcdefghijklmnopqrstuvwxyz'
+    k = 0
+    done = False
+    for L in itertools.count(1):
+        for w in itertools.product(alphabet, repeat=L):
+            w = ''.join(w)
+            for piece in ('\u2581' + w, w):
+                if k >= n_normal:
+                    done = True
+                    break
+                toks.append(piece)
+                types.append(1)
+                scores.append(float(-k))
+                k += 1
+            if done:
+                break
+        if done:
+            break
+    for t in back:
+        toks.append(t)
+        types.append(3)
+        scores.append(0.0)
+    assert len(toks) == n and len(set(toks)) == n
+    return toks, types, scores
+
+
+# ---------------------------------------------------------------------------------------------------------
+def use_more_bits(i, n):
+    return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
+
+
+def tensor_list(p):
+    """[(name, ne)] in ggml order (ne[0] = row length)."""
+    a = p['arch']
+    E, L, F = p['n_embd'], p['n_layer'], p['n_ff']
+    H, HKV = p['n_head'], p['n_head_kv']
+    V = p['vocab']['n']
+    hd = p.get('head_dim', E // H)
+    T = []
+    T.append(('token_embd.weight', [E, V]))
+    if a == 'llama' and p.get('rope_freqs'):
+        T.append(('rope_freqs.weight', [hd // 2]))
+    if a == 'phi3':
+        T.append(('rope_factors_long.weight', [hd // 2]))
+        T.append(('rope_factors_short.weight', [hd // 2]))
+    for i in range(L):
+        b = 'blk.%d.' % i
+        T.append((b + 'attn_norm.weight', [E]))
+        if a in ('llama', 'qwen2', 'gemma2', 'qwen2moe'):
+            T.append((b + 'attn_q.weight', [E, hd * H]))
+            T.append((b + 'attn_k.weight', [E, hd * HKV]))
+            T.append((b + 'attn_v.weight', [E, hd * HKV]))
+            if p.get('qkv_bias'):
+                T.append((b + 'attn_q.bias', [hd * H]))
+                T.append((b + 'attn_k.bias', [hd * HKV]))
+                T.append((b + 'attn_v.bias', [hd * HKV]))
+            T.append((b + 'attn_output.weight', [hd * H, E]))
+            if a == 'gemma2':
+                T.append((b + 'post_attention_norm.weight', [E]))
+        elif a == 'phi3':
+            T.append((b + 'attn_qkv.weight', [E, E + 2 * hd * HKV]))
+            T.append((b + 'attn_output.weight', [E, E]))
+        elif a == 'deepseek2':
+            kl, ql = p['kv_lora_rank'], p['q_lora_rank']
+            hk, hv, rot = p['key_length'], p['value_length'], p['n_rot']
+            if ql:
+                T.append((b + 'attn_q_a_norm.weight', [ql]))
+                T.append((b + 'attn_q_a.weight', [E, ql]))
+                T.append((b + 'attn_q_b.weight', [ql, H * hk]))
+            else:
+                T.append((b + 'attn_q.weight', [E, H * hk]))
+            T.append((b + 'attn_kv_a_mqa.weight', [E, kl + rot]))
+            T.append((b + 'attn_kv_a_norm.weight', [kl]))
+            T.append((b + 'attn_kv_b.weight', [kl, H * (hk - rot + hv)]))
+            T.append((b + 'attn_output.weight', [H * hv, E]))
+        T.append((b + 'ffn_norm.weight', [E]))
+        if a == 'phi3':
+            T.append((b + 'ffn_up.weight', [E, 2 * F]))
+            T.append((b + 'ffn_down.weight', [F, E]))
+        elif a == 'deepseek2' and i >= p['n_dense_lead']:
+            X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            T.append((b + 'ffn_gate_shexp.weight', [E, FX * S]))
+            T.append((b + 'ffn_up_shexp.weight', [E, FX * S]))
+            T.append((b + 'ffn_down_shexp.weight', [FX * S, E]))
+        elif a == 'qwen2moe':
+            X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            T.append((b + 'ffn_gate_inp_shexp.weight', [E]))
+            T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
+            T.append((b + 'ffn_up_shexp.weight', [E, FS]))
+            T.append((b + 'ffn_down_shexp.weight', [FS, E]))
+        elif p.get('n_expert') and a == 'llama':
+            X = p['n_expert']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, F, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, F, X]))
+            T.append((b + 'ffn_down_exps.weight', [F, E, X]))
+        else:
+            T.append((b + 'ffn_gate.weight', [E, F]))
+            T.append((b + 'ffn_up.weight', [E, F]))
+            T.append((b + 'ffn_down.weight', [F, E]))
+        if a == 'gemma2':
+            T.append((b + 'post_ffw_norm.weight', [E]))
+    T.append(('output_norm.weight', [E]))
+    if not p['tied']:
+        T.append(('output.weight', [E, V]))
+    return T
+
+
+def pick_type(p, name, ne):
+    if len(ne) == 1 or name.endswith('ffn_gate_inp.weight'):
+        return 'F32'
+    L = p['n_layer']
+    short = name.split('.')[-2]
+    layer = int(name.split('.')[1]) if name.startswith('blk.') else -1
+    t = None
+    for suffix, ty in p.get('types', {}).items():
+        if short == suffix:
+            t = ty
+    if t is None:
+        if p.get('scheme', 'q4_k_m') in ('q8_0', 'q4_0'):
+            t = p['scheme'].upper()
+        elif name == 'output.weight' or (name == 'token_embd.weight' and p['tied']):
+            t = 'Q6_K'
+        elif short in ('attn_v', 'ffn_down', 'ffn_down_exps', 'ffn_down_shexp') and \
+                use_more_bits(layer, L):
+            t = 'Q6_K'
+        else:
+            t = 'Q4_K'
+    if ne[0] % GGML_TYPES[t][1] != 0:
+        t = FALLBACK.get(t, 'F16')
+        if ne[0] % GGML_TYPES[t][1] != 0:
+            t = 'F16'
+    return t
+
+
+def nbytes(t, ne):
+    _, blck, size = GGML_TYPES[t]
+    n = ne[0] // blck * size
+    for d in ne[1:]:
+        n *= d
+    return n
+
+
+def metadata(p):
+    a = p['arch']
+    kv = []
+    def add(k, ty, v):
+        kv.append((k, ty, v))
+    add('general.architecture', STR, a)
+    add('general.name', STR, p['name'])
+    add('general.file_type', U32, p['ftype'])
+    add('general.quantization_version', U32, 2)
+    add(a + '.context_length', U32, p['ctx'])
+    add(a + '.embedding_length', U32, p['n_embd'])
+    add(a + '.block_count', U32, p['n_layer'])
+    add(a + '.feed_forward_length', U32, p['n_ff'])
+    add(a + '.attention.head_count', U32, p['n_head'])
+    add(a + '.attention.head_count_kv', U32, p['n_head_kv'])
+    add(a + '.rope.freq_base', F32, p['rope_base'])
+    add(a + '.attention.layer_norm_rms_epsilon', F32, p['eps'])
+    if 'head_dim' in p:
+        add(a + '.attention.key_length', U32, p['head_dim'])
+        add(a + '.attention.value_length', U32, p['head_dim'])
+    if a == 'llama':
+        add(a + '.rope.dimension_count', U32, p['n_embd'] // p['n_head'])
+        add(a + '.vocab_size', U32, p['vocab']['n'])
+    if p.get('n_expert') and a == 'llama':
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+    if a == 'qwen2moe':
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+    if a == 'gemma2':
+        add(a + '.attention.sliding_window', U32, p['swa'])
+        add(a + '.attn_logit_softcapping', F32, p['attn_softcap'])
+        add(a + '.final_logit_softcapping', F32, p['final_softcap'])
+    if a == 'phi3':
+        add(a + '.rope.dimension_count', U32, p['n_embd'] // p['n_head'])
+        add(a + '.rope.scaling.attn_factor', F32, p['rope_attn_factor'])
+        add(a + '.rope.scaling.original_context_length', U32, p['ctx_orig'])
+        add(a + '.attention.sliding_window', U32, p['swa'])
+    if a == 'deepseek2':
+        add(a + '.vocab_size', U32, p['vocab']['n'])
+        add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
+        add(a + '.attention.key_length', U32, p['key_length'])
+        add(a + '.attention.value_length', U32, p['value_length'])
+        if p['q_lora_rank']:
+            add(a + '.attention.q_lora_rank', U32, p['q_lora_rank'])
+        add(a + '.attention.kv_lora_rank', U32, p['kv_lora_rank'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_shared_count', U32, p['n_expert_shared'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        add(a + '.expert_weights_scale', F32, p['expert_weights_scale'])
+        add(a + '.rope.dimension_count', U32, p['n_rot'])
+        add(a + '.rope.scaling.type', STR, 'yarn')
+        add(a + '.rope.scaling.factor', F32, p['yarn']['factor'])
+        add(a + '.rope.scaling.original_context_length', U32, p['yarn']['orig'])
+        add(a + '.rope.scaling.yarn_log_multiplier', F32, p['yarn']['log_mul'])
+    v = p['vocab']
+    if v['kind'] == 'bpe':
+        toks, types, merges = bpe_vocab(v)
+        add('tokenizer.ggml.model', STR, 'gpt2')
+        add('tokenizer.ggml.pre', STR, v['pre'])
+        add('tokenizer.ggml.tokens', ARR, (STR, toks))
+        add('tokenizer.ggml.token_type', ARR, (I32, types))
+        add('tokenizer.ggml.merges', ARR, (STR, merges))
+    else:
+        toks, types, scores = spm_vocab(v)
+        add('tokenizer.ggml.model', STR, 'llama')
+        add('tokenizer.ggml.tokens', ARR, (STR, toks))
+        add('tokenizer.ggml.scores', ARR, (F32, scores))
+        add('tokenizer.ggml.token_type', ARR, (I32, types))
+    add('tokenizer.ggml.bos_token_id', U32, v['bos'])
+    add('tokenizer.ggml.eos_token_id', U32, v['eos'])
+    if 'unk' in v:
+        add('tokenizer.ggml.unknown_token_id', U32, v['unk'])
+    if 'pad' in v:
+        add('tokenizer.ggml.padding_token_id', U32, v['pad'])
+    add('tokenizer.ggml.add_bos_token', BOOL, bool(v.get('add_bos', True)))
+    add('tokenizer.ggml.add_eos_token', BOOL, False)
+    if 'add_space_prefix' in v:
+        add('tokenizer.ggml.add_space_prefix', BOOL, v['add_space_prefix'])
+    return kv
+
+
+# ---------------------------------------------------------------------------------------------------------
+def enc_str(s):
+    b = s.encode('utf-8')
+    return struct.pack('<Q', len(b)) + b
+
+
+SCALAR = {U8: '<B', I8: '<b', U16: '<H', I16: '<h', U32: '<I', I32: '<i', F32: '<f', BOOL: '<?',
+          U64: '<Q', I64: '<q', F64: '<d'}
+
+
+def enc_val(ty, v):
+    if ty == STR:
+        return enc_str(v)
+    if ty == ARR:
+        et, items = v
+        head = struct.pack('<IQ', et, len(items))
+        if et == STR:
+            return head + b''.join(enc_str(s) for s in items)
+        return head + struct.pack('<%d%s' % (len(items), SCALAR[et][1]), *items)
+    return struct.pack(SCALAR[ty], v)
+
+
+def build(p):
+    kv = metadata(p)
+    tensors = []
+    off = 0
+    for name, ne in tensor_list(p):
+        t = pick_type(p, name, ne)
+        nb = nbytes(t, ne)
+        tensors.append(dict(name=name, ne=ne, type=t, offset=off, nbytes=nb))
+        off += (nb + ALIGN - 1) // ALIGN * ALIGN
+    out = [b'GGUF', struct.pack('<IQQ', 3, len(tensors), len(kv))]
+    for k, ty, v in kv:
+        out.append(enc_str(k) + struct.pack('<I', ty) + enc_val(ty, v))
+    for t in tensors:
+        out.append(enc_str(t['name']) + struct.pack('<I', len(t['ne'])) +
+                   struct.pack('<%dQ' % len(t['ne']), *t['ne']) +
+                   struct.pack('<IQ', GGML_TYPES[t['type']][0], t['offset']))
+    header = b''.join(out)
+    pad = (-len(header)) % ALIGN
+    header += b'\0' * pad
+    return header, tensors, len(header) + off
+
+
+def summary(preset):
+    p = PRESETS[preset]
+    header, tensors, size = build(p)
+    by_type = {}
+    for t in tensors:
+        by_type[t['type']] = by_type.get(t['type'], 0) + t['nbytes']
+    return dict(preset=preset, params=p, n_tensors=len(tensors), header_bytes=len(header), file_bytes=size,
+                tensor_bytes=sum(t['nbytes'] for t in tensors), tensor_bytes_by_type=by_type,
+                header_sha256=hashlib.sha256(header).hexdigest())
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == '--list':
+        for k, p in PRESETS.items():
+            print(k, p['arch'], p['name'])
+        return 0
+    if len(argv) == 3 and argv[1] == '--show':
+        print(json.dumps(summary(argv[2]), indent=1))
+        return 0
+    if len(argv) != 3 or argv[1] not in PRESETS:
+        sys.stderr.write(__doc__)
+        return 2
+    header, tensors, size = build(PRESETS[argv[1]])
+    with open(argv[2], 'wb') as f:
+        f.write(header)
+        f.truncate(size)  # sparse: the tensor data reads back as zeros
+    print('%s: %d tensors, %d bytes (%d header)' % (argv[2], len(tensors), size, len(header)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,600 @@
+/* test_estimate.c -- lgg_estimate_model and `gguf estimate` against what
+ * llama.cpp b4747 allocated: the golden set (../shared/golden/estimate) and
+ * our own cases (tests/estimate/cases.json), both over models their python3
+ * generators write (sparse, all-zero weights) into the scratch directory.
+ * Weights, K, V and output must be exact; the compute buffer within 10%. */
+#include "gen.h"
+#include "libgguf.h"
+#include "test.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- models from the generators ---- */
+
+static const char *python3(void) {
+    static char path[4096];
+    const char *env = getenv("PATH");
+    if (path[0]) return path;
+    for (const char *p = env ? env : "/usr/bin:/bin"; *p;) {
+        const char *q = strchr(p, ':');
+        size_t n = q ? (size_t)(q - p) : strlen(p);
+        snprintf(path, sizeof path, "%.*s/python3", (int)n, p);
+        if (n && access(path, X_OK) == 0) return path;
+        p += n + (q ? 1 : 0);
+    }
+    path[0] = 0;
+    return NULL;
+}
+
+/* Write PRESET with GENERATOR into the scratch directory once per run;
+ * returns its path (static per preset) or NULL. */
+static const char *model_path(const char *generator, const char *preset) {
+    static char done[32][64], paths[32][512];
+    static int n;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(done[i], preset)) return paths[i];
+    const char *py = python3();
+    if (!py || n == 32 || access(generator, R_OK) != 0) return NULL;
+    snprintf(paths[n], sizeof paths[n], "%s/%s.gguf", scratch_dir(), preset);
+    char *argv[] = {(char *)py, (char *)generator, (char *)preset, paths[n], NULL};
+    char *out, *err;
+    size_t ol, el;
+    int status;
+    if (run_capture(argv, &out, &ol, &err, &el, &status) != 0) return NULL;
+    if (status != 0) fprintf(stderr, "  %s %s: %s", generator, preset, err);
+    free(out);
+    free(err);
+    if (status != 0) return NULL;
+    snprintf(done[n], sizeof done[n], "%s", preset);
+    return paths[n++];
+}
+
+static const char *own_generator(void) { return "tests/estimate/gen_models.py"; }
+
+/* ---- checks shared by both reference sets ---- */
+
+static bool within(uint64_t got, uint64_t want, double frac) {
+    double d = (double)got - (double)want;
+    return (d < 0 ? -d : d) <= frac * (double)want;
+}
+
+static uint64_t ju(json_t *o, const char *k) { return (uint64_t)json_integer_value(json_object_get(o, k)); }
+
+static bool estimate_file(const char *path, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err,
+                          lgg_status *st) {
+    lgg_file *f = NULL;
+    if (lgg_open_file(path, NULL, &f, err) != LGG_OK) return false;
+    const lgg_file *files[1] = {f};
+    *st = lgg_estimate_model(files, 1, p, e, err);
+    lgg_close(f);
+    return true;
+}
+
+/* --fit at a reference's total: the context found is the reference's, or
+ * one padding step from it (the compute buffer is a model), and it is the
+ * largest that fits by the estimate's own figures. */
+static void check_fit(const char *tag, const char *path, const lgg_estimate_params *p, uint64_t budget,
+                      uint32_t want_ctx) {
+    lgg_file *f = NULL;
+    lgg_error err;
+    REQUIRE(lgg_open_file(path, NULL, &f, &err) == LGG_OK);
+    const lgg_file *files[1] = {f};
+    uint32_t ctx = 0;
+    lgg_status st = lgg_estimate_fit_ctx(files, 1, p, budget, 0, &ctx, &err);
+    CHECKF(st == LGG_OK, "%s: fit: %s", tag, err.message);
+    uint32_t pad = p->flash_attn ? 256 : 32;
+    CHECKF(ctx + pad >= want_ctx && ctx <= want_ctx + pad, "%s: fit %u for a budget that ran %u", tag, ctx, want_ctx);
+    lgg_estimate_params q = *p;
+    lgg_estimate e;
+    q.n_ctx = ctx;
+    CHECK(lgg_estimate_model(files, 1, &q, &e, &err) == LGG_OK && e.host.total <= budget);
+    q.n_ctx = ctx + pad;
+    CHECK(lgg_estimate_model(files, 1, &q, &e, &err) == LGG_OK && e.host.total > budget);
+    lgg_close(f);
+}
+
+TEST(estimate_golden) {
+    char gen[4096], idx[4096];
+    snprintf(gen, sizeof gen, "%s", shared_path("golden/estimate/gen_gguf.py"));
+    snprintf(idx, sizeof idx, "%s", shared_path("golden/estimate/index.json"));
+    json_error_t je;
+    json_t *root = json_load_file(idx, 0, &je);
+    if (!root) {
+        test_skip("the reference %s is missing", idx);
+        return;
+    }
+    if (!python3()) {
+        test_skip("no python3 to write the models");
+        json_decref(root);
+        return;
+    }
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 14);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i), *s = json_object_get(c, "settings"), *b = json_object_get(c, "bytes");
+        json_t *eff = json_object_get(c, "effective");
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *file = json_string_value(json_object_get(c, "model"));
+        json_t *model = json_object_get(json_object_get(root, "models"), file);
+        const char *path = model_path(gen, json_string_value(json_object_get(model, "preset")));
+        CHECKF(path != NULL, "%s: could not generate %s", tag, file);
+        if (!path) continue;
+        lgg_estimate_params p;
+        lgg_estimate_params_init(&p);
+        p.n_ctx = (uint32_t)ju(s, "ctx");
+        p.n_batch = (uint32_t)ju(s, "batch");
+        p.n_ubatch = (uint32_t)ju(s, "ubatch");
+        p.n_seq_max = (uint32_t)ju(s, "parallel");
+        p.flash_attn = json_is_true(json_object_get(s, "flash_attn"));
+        p.no_mmap = !json_is_true(json_object_get(s, "mmap"));
+        const char *tk = json_string_value(json_object_get(s, "cache_type_k"));
+        const char *tv = json_string_value(json_object_get(s, "cache_type_v"));
+        REQUIRE(lgg_type_from_name(tk, strlen(tk), &p.type_k) == LGG_OK);
+        REQUIRE(lgg_type_from_name(tv, strlen(tv), &p.type_v) == LGG_OK);
+        lgg_estimate e;
+        lgg_error err;
+        lgg_status st;
+        REQUIRE(estimate_file(path, &p, &e, &err, &st));
+        CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+        if (st != LGG_OK) continue;
+        CHECKF(e.all.weights == ju(b, "weights_total"), "%s: weights %llu", tag, (unsigned long long)e.all.weights);
+        CHECKF(e.all.kv_k == ju(b, "kv_k") && e.all.kv_v == ju(b, "kv_v"), "%s: K %llu V %llu", tag,
+               (unsigned long long)e.all.kv_k, (unsigned long long)e.all.kv_v);
+        CHECKF(e.all.output == ju(b, "output"), "%s: output %llu", tag, (unsigned long long)e.all.output);
+        CHECKF(within(e.all.compute, ju(b, "compute_total"), 0.10), "%s: compute %llu, llama.cpp %llu", tag,
+               (unsigned long long)e.all.compute, (unsigned long long)ju(b, "compute_total"));
+        CHECK(within(e.all.total, ju(b, "total"), 0.10));
+        CHECK(e.n_ctx == ju(eff, "n_ctx") && e.n_batch == ju(eff, "n_batch") && e.n_ubatch == ju(eff, "n_ubatch"));
+        CHECK(e.kv_size == ju(eff, "kv_size") && e.n_seq_max == ju(eff, "n_seq_max"));
+        CHECK(e.flash_attn == json_is_true(json_object_get(eff, "flash_attn")));
+        check_fit(tag, path, &p, ju(b, "total"), (uint32_t)ju(eff, "n_ctx"));
+    }
+    json_decref(root);
+}
+
+/* Settings from llama-cli's arguments as tests/estimate/cases.json records them. */
+static void params_from_options(json_t *opts, lgg_estimate_params *p) {
+    lgg_estimate_params_init(p);
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        const char *a = json_string_value(json_array_get(opts, i));
+        const char *v = json_string_value(json_array_get(opts, i + 1));
+        uint32_t *u = !strcmp(a, "-c") ? &p->n_ctx : !strcmp(a, "-b") ? &p->n_batch : !strcmp(a, "-ub") ? &p->n_ubatch
+                      : !strcmp(a, "-np") ? &p->n_seq_max : NULL;
+        if (u && v) *u = (uint32_t)strtoul(v, NULL, 10), i++;
+        else if (!strcmp(a, "-ctk") && v) lgg_type_from_name(v, strlen(v), &p->type_k), i++;
+        else if (!strcmp(a, "-ctv") && v) lgg_type_from_name(v, strlen(v), &p->type_v), i++;
+        else if (!strcmp(a, "-fa")) p->flash_attn = true;
+        else if (!strcmp(a, "--no-mmap")) p->no_mmap = true;
+    }
+}
+
+static bool mib_agrees(uint64_t bytes, double printed) {
+    char got[64], want[64];
+    snprintf(got, sizeof got, "%.2f", (double)((float)bytes / (1024.0f * 1024.0f)));
+    snprintf(want, sizeof want, "%.2f", printed);
+    return !strcmp(got, want);
+}
+
+TEST(estimate_cases) {
+    json_error_t je;
+    json_t *root = json_load_file("tests/estimate/cases.json", 0, &je);
+    REQUIRE(root != NULL);
+    if (!python3()) {
+        test_skip("no python3 to write the models");
+        json_decref(root);
+        return;
+    }
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 30);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i), *b = json_object_get(c, "bytes"), *eff = json_object_get(c, "effective");
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *path = model_path(own_generator(), json_string_value(json_object_get(c, "preset")));
+        CHECKF(path != NULL, "%s: could not generate the model", tag);
+        if (!path) continue;
+        lgg_estimate_params p;
+        params_from_options(json_object_get(c, "options"), &p);
+        lgg_estimate e;
+        lgg_error err;
+        lgg_status st;
+        REQUIRE(estimate_file(path, &p, &e, &err, &st));
+        if (ju(c, "exit_status") != 0) {
+            /* llama.cpp refused these settings: so must we, with its reason */
+            CHECKF(st == LGG_ERR_ARG && strstr(err.message, "V cache quantization requires flash_attn"),
+                   "%s: status %d: %s", tag, (int)st, err.message);
+            continue;
+        }
+        CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+        if (st != LGG_OK) continue;
+        const char *key;
+        json_t *val;
+        json_object_foreach(json_object_get(b, "weights"), key, val) {
+            CHECKF(e.all.weights == (uint64_t)json_integer_value(val), "%s: weights %llu, llama.cpp %s %llu", tag,
+                   (unsigned long long)e.all.weights, key, (unsigned long long)json_integer_value(val));
+        }
+        json_t *mib = json_object_get(c, "printed_mib");
+        CHECKF(e.all.kv_k + e.all.kv_v == ju(b, "kv_total"), "%s: KV %llu", tag,
+               (unsigned long long)(e.all.kv_k + e.all.kv_v));
+        CHECK(mib_agrees(e.all.kv_k, json_real_value(json_object_get(mib, "kv_k"))));
+        CHECK(mib_agrees(e.all.kv_v, json_real_value(json_object_get(mib, "kv_v"))));
+        CHECKF(e.all.output == ju(b, "output"), "%s: output", tag);
+        CHECKF(within(e.all.compute, ju(b, "compute"), 0.10), "%s: compute %llu, llama.cpp %llu", tag,
+               (unsigned long long)e.all.compute, (unsigned long long)ju(b, "compute"));
+        CHECK(e.n_ctx == ju(eff, "n_ctx") && e.n_batch == ju(eff, "n_batch") && e.n_ubatch == ju(eff, "n_ubatch"));
+        CHECK(e.flash_attn == (ju(eff, "flash_attn") != 0));
+    }
+    json_decref(root);
+}
+
+/* ---- the CLI: tests/estimate/cli/NAME.args (one argument a line; @PRESET@
+ * is the generated model of that preset), and the exact NAME.out, NAME.err,
+ * NAME.status, in which the scratch directory reads @DIR@.  NAME.stdin, if
+ * present, is the standard input: @PRESET@, or pipe:@PRESET@ for its bytes
+ * through a pipe.  Each case is a test of its own, "estimate_cli/NAME".
+ * GGUF_CLI_REGEN=1 rewrites them from the current tool. ---- */
+
+static char *load_case_file(const char *name, const char *ext) {
+    char p[1024];
+    size_t n;
+    snprintf(p, sizeof p, "tests/estimate/cli/%s.%s", name, ext);
+    char *text = (char *)read_file(p, &n), *r = text ? realloc(text, n + 1) : NULL;
+    if (!r) {
+        free(text);
+        return NULL;
+    }
+    r[n] = 0;
+    return r;
+}
+
+/* "@PRESET@" becomes the generated model's path (NULL if it cannot be made). */
+static const char *case_arg(char *line) {
+    size_t l = strlen(line);
+    if (l <= 2 || line[0] != '@' || line[l - 1] != '@') return line;
+    line[l - 1] = 0;
+    return model_path(own_generator(), line + 1);
+}
+
+static void compare_or_regen(const char *name, char *const got[3]) {
+    const char *ext[3] = {"out", "err", "status"};
+    const bool regen = getenv("GGUF_CLI_REGEN") != NULL;
+    for (int k = 0; k < 3; k++) {
+        char p[1024];
+        snprintf(p, sizeof p, "tests/estimate/cli/%s.%s", name, ext[k]);
+        if (regen) {
+            FILE *f = fopen(p, "wb");
+            if (f) fputs(got[k], f), fclose(f);
+            continue;
+        }
+        char *want = load_case_file(name, ext[k]);
+        CHECKF(want != NULL, "%s: missing", p);
+        CHECKF(!want || !strcmp(want, got[k]), "%s differs: got\n%s", p, got[k]);
+        free(want);
+    }
+}
+
+static void cli_case(void *arg) {
+    const char *name = arg;
+    if (!python3()) {
+        test_skip("no python3 to write the models");
+        return;
+    }
+    char tool[1024], *args[40];
+    int argc = 0;
+    char *in = load_case_file(name, "stdin");
+    if (in) in[strcspn(in, "\n")] = 0;
+    const bool piped = in && !strncmp(in, "pipe:", 5);
+    const char *in_path = in ? case_arg(piped ? in + 5 : in) : "/dev/null";
+    REQUIRE(in_path != NULL);
+    if (piped) { /* sh -c 'cat "$0" | exec "$@"' FILE gguf ARGS... */
+        args[argc++] = (char *)"/bin/sh";
+        args[argc++] = (char *)"-c";
+        args[argc++] = (char *)"cat \"$0\" | exec \"$@\"";
+        args[argc++] = (char *)in_path;
+    }
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    args[argc++] = tool;
+    args[argc++] = (char *)"estimate";
+    char *text = load_case_file(name, "args");
+    REQUIRE(text != NULL);
+    for (char *line = strtok(text, "\n"); line && argc < 39; line = strtok(NULL, "\n")) {
+        const char *a = case_arg(line);
+        REQUIRE(a != NULL);
+        args[argc++] = (char *)a;
+    }
+    args[argc] = NULL;
+    char *out, *err;
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture_stdin(args, piped ? "/dev/null" : in_path, &out, &ol, &err, &el, &status) == 0);
+    char st[16];
+    snprintf(st, sizeof st, "%d\n", status);
+    char *got[3] = {text_replace(out, scratch_dir(), "@DIR@"), text_replace(err, scratch_dir(), "@DIR@"), st};
+    compare_or_regen(name, got);
+    free(got[0]);
+    free(got[1]);
+    free(out);
+    free(err);
+    free(text);
+    free(in);
+}
+
+__attribute__((constructor)) static void register_cli_cases(void) {
+    test_register_dir("tests/estimate/cli", ".args", "estimate_cli/", cli_case);
+}
+
+/* ---- hyperparameters from hand-built headers ---- */
+
+/* A model of ARCH whose "NAME=V;NAME=[V,V]" spec becomes ARCH.NAME keys (u32
+ * or arrays of u32), a 16-token vocabulary, token_embd.weight [8, 16] and
+ * blk.0.attn_q.weight [8, 8] (F32). */
+static void mk_model(buf *b, const char *arch, const char *spec) {
+    char tmp[512], *save;
+    int n = 0;
+    snprintf(tmp, sizeof tmp, "%s", spec);
+    for (char *t = strtok_r(tmp, ";", &save); t; t = strtok_r(NULL, ";", &save)) n++;
+    memset(b, 0, sizeof *b);
+    gen_header(b, 3, 2, (uint64_t)n + 2);
+    gen_key(b, 3, "general.architecture", 8);
+    gen_str(b, 3, arch);
+    gen_key(b, 3, "tokenizer.ggml.tokens", 9);
+    buf_u32(b, 8);
+    buf_u64(b, 16);
+    for (int i = 0; i < 16; i++) {
+        char tok[16];
+        snprintf(tok, sizeof tok, "t%d", i);
+        gen_str(b, 3, tok);
+    }
+    snprintf(tmp, sizeof tmp, "%s", spec);
+    for (char *t = strtok_r(tmp, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+        char key[128], *eq = strchr(t, '=');
+        *eq = 0;
+        snprintf(key, sizeof key, "%s.%s", arch, t);
+        if (eq[1] == '[') {
+            uint32_t v[16];
+            int k = 0;
+            for (char *q = eq + 2; *q && *q != ']' && k < 16; q++) {
+                v[k++] = (uint32_t)strtoul(q, &q, 10);
+                if (*q == ']') break;
+            }
+            gen_key(b, 3, key, 9);
+            buf_u32(b, 4);
+            buf_u64(b, (uint64_t)k);
+            for (int i = 0; i < k; i++) buf_u32(b, v[i]);
+        } else {
+            gen_key(b, 3, key, 4);
+            buf_u32(b, (uint32_t)strtoul(eq + 1, NULL, 10));
+        }
+    }
+    uint64_t e[2] = {8, 16}, q[2] = {8, 8};
+    gen_tensor(b, 3, "token_embd.weight", 2, e, 0, 0);
+    gen_tensor(b, 3, "blk.0.attn_q.weight", 2, q, 0, 512);
+    buf_pad(b, 32);
+    for (int i = 0; i < 192; i++) buf_u32(b, 0);
+}
+
+/* Estimate a hand-built model; returns the status, fills e and err. */
+static lgg_status est(const char *arch, const char *spec, const lgg_estimate_params *p, lgg_estimate *e,
+                      lgg_error *err) {
+    buf b;
+    mk_model(&b, arch, spec);
+    lgg_file *f = NULL;
+    lgg_status st = lgg_open_memory(b.p, b.n, NULL, &f, err);
+    if (st == LGG_OK) {
+        const lgg_file *files[1] = {f};
+        st = lgg_estimate_model(files, 1, p, e, err);
+        lgg_close(f);
+    }
+    buf_free(&b);
+    return st;
+}
+
+#define LLAMA_OK "context_length=2048;embedding_length=8;block_count=2;attention.head_count=2"
+
+TEST(estimate_hparams) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    /* the baseline: head size 4, n_head_kv defaults to n_head */
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 4 * 2 * 4096 * 2);
+    CHECK_EQ_U(e.all.kv_v, e.all.kv_k);
+    CHECK_EQ_U(e.all.output, 16 * 4);
+    CHECK_EQ_U(e.all.weights, 512 + 256);
+    CHECK(e.all.total == e.all.weights + e.all.kv_k + e.all.kv_v + e.all.output + e.all.compute);
+    /* per-layer head counts: the cache follows each layer's */
+    REQUIRE(est("llama", LLAMA_OK ";attention.head_count_kv=[1,2]", &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, (1ull + 2) * 4 * 4096 * 2);
+    CHECK(est("llama", LLAMA_OK ";attention.head_count_kv=[1,2,2]", &p, &e, &err) == LGG_ERR_INVALID);
+    /* missing, zero and inconsistent hyperparameters */
+    CHECK(est("llama", "context_length=2048;embedding_length=8;block_count=2", &p, &e, &err) == LGG_ERR_NOT_FOUND);
+    CHECK(strstr(err.message, "llama.attention.head_count") != NULL);
+    CHECK(est("llama", "context_length=2048;embedding_length=8;block_count=2;attention.head_count=0", &p, &e, &err) ==
+          LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "head_count is 0") != NULL);
+    CHECK(est("llama", LLAMA_OK ";attention.head_count_kv=0", &p, &e, &err) == LGG_ERR_INVALID);
+    CHECK(est("llama", "embedding_length=8;attention.head_count=2", &p, &e, &err) == LGG_ERR_NOT_FOUND);
+    CHECK(est("llama", "context_length=2048;embedding_length=8;block_count=100000;attention.head_count=2", &p, &e,
+              &err) == LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "block_count 100000") != NULL);
+    CHECK(est("llama", "context_length=2048;embedding_length=1;block_count=2;attention.head_count=2", &p, &e,
+              &err) == LGG_ERR_INVALID); /* head size 1/2 = 0 */
+    /* a context of 0: -c 0 asks for the model's, which is 0 */
+    p.n_ctx = 0;
+    CHECK(est("llama", "context_length=0;embedding_length=8;block_count=2;attention.head_count=2", &p, &e, &err) ==
+          LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "context size 0") != NULL);
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.n_ctx, 2048);
+    /* overflowing products */
+    p.n_ctx = 4000000000u;
+    CHECK(est("llama", LLAMA_OK ";attention.key_length=4294967295;attention.value_length=4294967295", &p, &e, &err) ==
+          LGG_ERR_RANGE);
+    CHECK(strstr(err.message, "overflows") != NULL);
+    p.n_ctx = UINT32_MAX;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_RANGE);
+}
+
+TEST(estimate_settings) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    /* padding, batch clamps */
+    p.n_ctx = 100;
+    p.n_batch = 10;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_ctx == 128 && e.n_batch == 64 && e.n_ubatch == 64 && e.kv_size == 128);
+    p.flash_attn = true;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_ctx == 256 && e.flash_attn);
+    /* K and V heads differ: flash attention forced off, and a quantized V refused */
+    REQUIRE(est("llama", LLAMA_OK ";attention.key_length=64;attention.value_length=32", &p, &e, &err) == LGG_OK);
+    CHECK(!e.flash_attn && e.n_ctx == 128);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 64 * 2 * 128 * 2);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 32 * 2 * 128 * 2);
+    p.type_v = LGG_TYPE_Q8_0;
+    CHECK(est("llama", LLAMA_OK ";attention.key_length=64;attention.value_length=32", &p, &e, &err) == LGG_ERR_ARG);
+    CHECK(strstr(err.message, "V cache quantization requires flash_attn") != NULL);
+    p.flash_attn = false;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    /* a cache type llama.cpp refuses; a head size the block does not divide */
+    p.type_v = LGG_TYPE_F16;
+    p.type_k = LGG_TYPE_Q4_K;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    p.type_k = LGG_TYPE_Q8_0;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_INVALID);
+    lgg_estimate_params_init(&p);
+    p.n_batch = p.n_ubatch = 0;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    CHECK(lgg_estimate_model(NULL, 1, NULL, &e, &err) == LGG_ERR_ARG);
+}
+
+TEST(estimate_arch_families) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    /* unknown: the weights, and a message naming it */
+    CHECK(est("frobnicator", "block_count=2", &p, &e, &err) == LGG_ERR_UNSUPPORTED);
+    CHECK(!e.arch_known && e.all.weights == 768 && !strcmp(e.arch, "frobnicator"));
+    CHECK(strstr(err.message, "'frobnicator' is not known") != NULL);
+    /* mamba: one f32 state per sequence, (d_conv - 1) * d_inner and d_state * d_inner */
+    p.n_seq_max = 3;
+    p.type_k = LGG_TYPE_Q8_0;
+    p.flash_attn = true;
+    REQUIRE(est("mamba", "context_length=2048;embedding_length=8;block_count=2;ssm.conv_kernel=4;ssm.inner_size=16;"
+                         "ssm.state_size=16",
+                &p, &e, &err) == LGG_OK);
+    CHECK(e.recurrent && e.kv_size == 3 && e.type_k == LGG_TYPE_F32);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 3 * 16 * 3 * 4);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 16 * 16 * 3 * 4);
+    CHECK(est("mamba", "context_length=2048;embedding_length=8;block_count=2;ssm.conv_kernel=4", &p, &e, &err) ==
+          LGG_ERR_NOT_FOUND);
+    /* rwkv6: token_shift_count (default 2) * n_embd and n_embd * wkv_head_size */
+    REQUIRE(est("rwkv6", "context_length=2048;embedding_length=8;block_count=2;wkv_head_size=4", &p, &e, &err) ==
+            LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 2 * 8 * 3 * 4);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 8 * 4 * 3 * 4);
+    /* MoE: experts change the compute buffer, not the cache */
+    lgg_estimate_params_init(&p);
+    lgg_estimate dense;
+    REQUIRE(est("llama", LLAMA_OK ";feed_forward_length=32", &p, &dense, &err) == LGG_OK);
+    REQUIRE(est("llama", LLAMA_OK ";feed_forward_length=32;expert_count=8;expert_used_count=2", &p, &e, &err) ==
+            LGG_OK);
+    CHECK(e.all.kv_k == dense.all.kv_k && e.all.compute >= dense.all.compute);
+    CHECK(est("llama", LLAMA_OK ";expert_count=8;expert_used_count=9", &p, &e, &err) == LGG_ERR_INVALID);
+}
+
+/* A shard set gives the unsplit model's figures; -ngl moves layers, their
+ * cache and (past the last layer) the output layer with a copy of the tied
+ * token_embd to the device. */
+TEST(estimate_shards_and_devices) {
+    const char *path = python3() ? model_path(own_generator(), "smollm2-135m") : NULL;
+    if (!python3()) {
+        test_skip("no python3 to write the models");
+        return;
+    }
+    REQUIRE(path != NULL);
+    char tool[1024], prefix[1024], first[1100];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    snprintf(prefix, sizeof prefix, "%s/shard", scratch_dir());
+    snprintf(first, sizeof first, "%s-00001-of-00003.gguf", prefix);
+    char *split[] = {tool, (char *)"split", (char *)"--max-tensors", (char *)"100", (char *)path, prefix, NULL};
+    char *out[2], *err[2];
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture(split, &out[0], &ol, &err[0], &el, &status) == 0 && status == 0);
+    free(out[0]);
+    free(err[0]);
+    char *one[] = {tool, (char *)"estimate", (char *)path, (char *)"--json", NULL};
+    char *set[] = {tool, (char *)"estimate", first, (char *)"--json", NULL};
+    REQUIRE(run_capture(one, &out[0], &ol, &err[0], &el, &status) == 0 && status == 0);
+    REQUIRE(run_capture(set, &out[1], &ol, &err[1], &el, &status) == 0);
+    CHECKF(status == 0, "%s", err[1]);
+    const char *a = strstr(out[0], "\"arch\""), *b = strstr(out[1], "\"arch\"");
+    CHECK(a && b && !strcmp(a, b));
+    for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
+    /* the other shards are found by name: not from a later shard, nor from standard input */
+    char second[1100];
+    snprintf(second, sizeof second, "%s-00002-of-00003.gguf", prefix);
+    char *later[] = {tool, (char *)"estimate", second, NULL};
+    char *piped[] = {tool, (char *)"estimate", (char *)"-", NULL};
+    REQUIRE(run_capture(later, &out[0], &ol, &err[0], &el, &status) == 0);
+    CHECK(status == 1 && !out[0][0] && strstr(err[0], "-00002-of-00003.gguf: one shard of a set of 3: give the first") != NULL);
+    REQUIRE(run_capture_stdin(piped, first, &out[1], &ol, &err[1], &el, &status) == 0);
+    CHECK_STR(err[1], "gguf estimate: <stdin>: one shard of a set of 3: give the first shard's file, named "
+                      "PREFIX-00001-of-00003.gguf\n");
+    CHECK(status == 1);
+    for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
+    /* an architecture it does not know: the weights, a message, status 1 */
+    char frob[1100];
+    snprintf(frob, sizeof frob, "%s/frob.gguf", scratch_dir());
+    char *set_arch[] = {tool, (char *)"set", (char *)path, (char *)"general.architecture=str:frob", (char *)"-o", frob,
+                        NULL};
+    char *unk[] = {tool, (char *)"estimate", frob, NULL};
+    REQUIRE(run_capture(set_arch, &out[0], &ol, &err[0], &el, &status) == 0 && status == 0);
+    REQUIRE(run_capture(unk, &out[1], &ol, &err[1], &el, &status) == 0);
+    CHECK(status == 1 && strstr(out[1], "weights   143025408 bytes (136.40 MiB, mapped)") != NULL);
+    CHECK(strstr(err[1], "architecture 'frob' is not known to the estimator") != NULL);
+    for (int i = 0; i < 2; i++) free(out[i]), free(err[i]);
+
+    lgg_file *f = NULL;
+    lgg_error e;
+    REQUIRE(lgg_open_file(path, NULL, &f, &e) == LGG_OK);
+    const lgg_file *files[1] = {f};
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    lgg_estimate none, all, part;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &none, &e) == LGG_OK);
+    CHECK(none.device.total == 0 && none.all.total == none.host.total);
+    p.n_gpu_layers = 1000;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &all, &e) == LGG_OK);
+    const lgg_tensor *te = lgg_tensor_at(f, (uint64_t)lgg_find_tensor_cstr(f, "token_embd.weight"));
+    CHECK(all.n_gpu_layers == 31 && all.output_offloaded);
+    CHECK(all.host.kv_k == 0 && all.device.kv_k == none.all.kv_k && all.device.kv_v == none.all.kv_v);
+    CHECK_EQ_U(all.host.weights, te->size);
+    CHECK_EQ_U(all.device.weights, none.all.weights); /* every other tensor, plus token_embd for the output */
+    p.n_gpu_layers = 10;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &part, &e) == LGG_OK);
+    CHECK(!part.output_offloaded && part.device.kv_k * 3 == none.all.kv_k);
+    uint64_t blk29 = 0;
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+        const lgg_tensor *t = lgg_tensor_at(f, i);
+        if (t->name.len > 7 && !memcmp(t->name.ptr, "blk.29.", 7)) blk29 += t->size;
+    }
+    p.n_gpu_layers = 1;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &part, &e) == LGG_OK);
+    CHECK_EQ_U(part.device.weights, blk29);
+    /* the largest -ngl that fits a device budget */
+    uint32_t ngl = 0;
+    p.n_gpu_layers = 12;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &part, &e) == LGG_OK);
+    REQUIRE(lgg_estimate_fit_gpu_layers(files, 1, &p, part.device.total, &ngl, &e) == LGG_OK);
+    CHECK_EQ_U(ngl, 12);
+    REQUIRE(lgg_estimate_fit_gpu_layers(files, 1, &p, 0, &ngl, &e) == LGG_OK);
+    CHECK_EQ_U(ngl, 0);
+    lgg_close(f);
+}

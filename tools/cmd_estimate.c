@@ -1,0 +1,342 @@
+/* cmd_estimate.c -- `gguf estimate [options] MODEL`: the memory llama.cpp
+ * (b4747) allocates to run MODEL, from its header alone
+ * (lgg_estimate_model), with llama.cpp's option names and defaults. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* llama.cpp's spellings, so a llama-cli command line can be pasted. */
+static const cli_opt OPTS[] = {
+    {'c', "-c|--ctx-size", "N", "context size (default 4096; 0 = the model's)"},
+    {'b', "-b|--batch-size", "N", "logical batch (default 2048)"},
+    {'u', "-ub|--ubatch-size", "N", "physical batch (default 512)"},
+    {'p', "-np|--parallel", "N", "parallel sequences, sharing the context (default 1)"},
+    {'k', "-ctk|--cache-type-k", "TYPE", "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0\n"
+                                         "q5_1 (default f16)"},
+    {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
+    {'a', "-fa|--flash-attn", NULL, "flash attention (pads the context to 256, not 32)"},
+    {'m', "--no-mmap", NULL, "weights read into host memory"},
+    {'g', "-ngl|--n-gpu-layers", "N", "offload N layers to one device, counted from the last;\n"
+                                      "above the layer count the output layer too (default 0)"},
+    {'g', "--gpu-layers", "N", NULL}, /* llama.cpp's third spelling */
+    {'f', "--fit", "BYTES", "also print the largest context whose host total fits"},
+    {'d', "--fit-device", "BYTES", "also print the largest -ngl whose device total fits\n"
+                                   "(with both, the context is fitted at that -ngl)"},
+    {'j', "--json", NULL, "every figure in bytes as JSON (docs/estimate.md)"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "estimate",
+    "gguf estimate [-c N] [-b N] [-ub N] [-np N] [-ctk TYPE] [-ctv TYPE] [-fa] [--no-mmap] [-ngl N] "
+    "[--fit BYTES] [--fit-device BYTES] [--json] MODEL",
+    "Estimate the memory llama.cpp (b4747) allocates to run MODEL (a file, \"-\" for\n"
+    "standard input, or the first shard of a set: PREFIX-00001-of-0000N.gguf), from\n"
+    "the header alone: the weights (mapped, or read into memory with --no-mmap), the\n"
+    "KV cache (K and V), the output buffer, the compute buffer and the total.\n"
+    "Options as llama.cpp's, with its defaults.\n",
+    OPTS,
+    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
+    "Weights, KV cache and output are exact; the compute buffer is estimated\n"
+    "(docs/estimate.md).  Exit status: 0 success, 1 failure, 2 usage error.\n",
+    1, 1, "MODEL is required",
+    0,
+};
+
+typedef struct opts {
+    const char *path;
+    lgg_estimate_params p;
+    uint64_t fit, fit_device;
+    bool want_fit, want_fit_device, json;
+} opts;
+
+/* The option's first spelling, for a usage error. */
+static const char *opt_name(int id, char *buf, size_t cap) {
+    for (const cli_opt *o = OPTS; o->names; o++)
+        if (o->id == id) {
+            snprintf(buf, cap, "%.*s", (int)strcspn(o->names, "|"), o->names);
+            break;
+        }
+    return buf;
+}
+
+static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
+    opts *o = ud;
+    lgg_estimate_params *p = &o->p;
+    char name[32] = "";
+    uint64_t n;
+    switch (id) {
+    case 'a': p->flash_attn = true; return 0;
+    case 'm': p->no_mmap = true; return 0;
+    case 'j': o->json = true; return 0;
+    case 'k':
+    case 'v':
+        if (lgg_type_from_name(v, strlen(v), id == 'k' ? &p->type_k : &p->type_v) != LGG_OK)
+            return cli_why(why, cap, "%s must be a tensor type such as f16 or q8_0, not '%s'",
+                           opt_name(id, name, sizeof name), v);
+        return 0;
+    case 'f':
+    case 'd':
+        if (!cli_parse_size(v, 1, id == 'f' ? &o->fit : &o->fit_device))
+            return cli_why(why, cap, "%s must be a byte count such as 16G, not '%s'", opt_name(id, name, sizeof name), v);
+        if (id == 'f') o->want_fit = true;
+        else o->want_fit_device = true;
+        return 0;
+    default:
+        if (!cli_parse_u64(v, &n) || n > UINT32_MAX)
+            return cli_why(why, cap, "%s must be a whole number below 2^32, not '%s'", opt_name(id, name, sizeof name), v);
+        if (id == 'c') p->n_ctx = (uint32_t)n;
+        else if (id == 'b') p->n_batch = (uint32_t)n;
+        else if (id == 'u') p->n_ubatch = (uint32_t)n;
+        else if (id == 'p') p->n_seq_max = (uint32_t)n;
+        else p->n_gpu_layers = (uint32_t)n;
+        return 0;
+    }
+}
+
+/* ---- opening a file or a shard set ---- */
+
+typedef struct model {
+    lgg_file **files;
+    uint32_t n;
+} model;
+
+static void model_close(model *m) {
+    for (uint32_t i = 0; i < m->n; i++) lgg_close(m->files[i]);
+    free(m->files);
+}
+
+/* The other shards are found by name: a set is read from its first shard
+ * on disk (standard input holds one file). */
+static int model_open(const char *path, model *m) {
+    memset(m, 0, sizeof *m);
+    lgg_file *f0 = cli_open("estimate", path, CLI_OPEN_META); /* the header is all it needs */
+    if (!f0) return CLI_FAIL;
+    lgg_value v;
+    uint64_t count = 1;
+    if (lgg_get(f0, "split.count", &v) == LGG_OK && (lgg_value_uint(&v, &count) != LGG_OK || count == 0 ||
+                                                      count > 65535)) {
+        cli_err("estimate", path, "split.count is not a shard count from 1 to 65535");
+        lgg_close(f0);
+        return CLI_FAIL;
+    }
+    uint32_t idx, cnt;
+    size_t plen = 0;
+    if (count != 1 && (cli_is_stdin(path) || !lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) ||
+                       idx != 0 || cnt != count)) {
+        cli_err("estimate", path, "one shard of a set of %llu: give the first shard's file, named "
+                "PREFIX-00001-of-%05llu.gguf", (unsigned long long)count, (unsigned long long)count);
+        lgg_close(f0);
+        return CLI_FAIL;
+    }
+    m->files = calloc(count, sizeof *m->files);
+    char *name = malloc(plen + 32), *prefix = malloc(plen + 1);
+    int rc = CLI_FAIL;
+    if (!m->files || !name || !prefix) {
+        cli_err("estimate", NULL, "out of memory");
+        lgg_close(f0);
+        goto out;
+    }
+    m->files[m->n++] = f0;
+    memcpy(prefix, path, plen);
+    prefix[plen] = 0;
+    for (uint32_t i = 1; i < count; i++) {
+        lgg_split_path(name, plen + 32, prefix, i, (uint32_t)count);
+        if (!(m->files[m->n] = cli_open("estimate", name, CLI_OPEN_META))) goto out;
+        m->n++;
+    }
+    rc = CLI_OK;
+out:
+    free(name);
+    free(prefix);
+    return rc;
+}
+
+/* ---- output ---- */
+
+static const char *type_lower(uint32_t t, char *buf, size_t cap) {
+    const char *n = lgg_type_name(t);
+    size_t i = 0;
+    for (; n && n[i] && i + 1 < cap; i++) buf[i] = (char)(n[i] >= 'A' && n[i] <= 'Z' ? n[i] + 32 : n[i]);
+    buf[i] = 0;
+    return buf;
+}
+
+static void json_part(FILE *o, const lgg_estimate_part *p) {
+    fprintf(o, "\"weights\": %llu, \"kv_cache\": {\"k\": %llu, \"v\": %llu}, \"output\": %llu, \"compute\": %llu, "
+               "\"total\": %llu",
+            (unsigned long long)p->weights, (unsigned long long)p->kv_k, (unsigned long long)p->kv_v,
+            (unsigned long long)p->output, (unsigned long long)p->compute, (unsigned long long)p->total);
+}
+
+static void json_settings(FILE *o, const lgg_estimate *e) {
+    char tk[16], tv[16];
+    fprintf(o, "\"settings\": {\"n_ctx\": %u, \"n_ctx_train\": %u, \"n_batch\": %u, \"n_ubatch\": %u, "
+               "\"n_seq_max\": %u, \"kv_size\": %u, \"type_k\": \"%s\", \"type_v\": \"%s\", \"flash_attn\": %s, "
+               "\"mmap\": %s, \"n_gpu_layers\": %u, \"n_layer\": %u, \"n_vocab\": %llu}",
+            e->n_ctx, e->n_ctx_train, e->n_batch, e->n_ubatch, e->n_seq_max, e->kv_size,
+            type_lower(e->type_k, tk, sizeof tk), type_lower(e->type_v, tv, sizeof tv),
+            e->flash_attn ? "true" : "false", e->mmap ? "true" : "false", e->n_gpu_layers, e->n_layer,
+            (unsigned long long)e->n_vocab);
+}
+
+typedef struct fit_result {
+    bool has_ctx, has_ngl;
+    uint32_t ctx, ngl;
+} fit_result;
+
+/* Why a figure deserves a remark (for both the text and the JSON). */
+static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, const char *out[4]) {
+    size_t n = 0;
+    if (p->flash_attn && !e->flash_attn && !e->recurrent)
+        out[n++] = "flash attention forced off: the K and V head sizes differ (as llama.cpp does)";
+    if (e->repack_q4_0)
+        out[n++] = "Q4_0 matrices on the host may be repacked into a CPU_AARCH64 buffer on some CPUs "
+                   "(x86 with AVX2); the weights count them once";
+    if (e->n_gpu_layers)
+        out[n++] = "the split between host and device compute buffers is modelled without a GPU reference";
+    if (e->recurrent) out[n++] = "recurrent model: the cache holds one state per sequence, whatever the context";
+    return n;
+}
+
+static void print_json(const opts *o, const lgg_estimate *e, const fit_result *fr) {
+    printf("{\"model\": ");
+    cli_json_str(stdout, cli_display_name(o->path), strlen(cli_display_name(o->path)));
+    printf(", \"arch\": ");
+    cli_json_str(stdout, e->arch, strlen(e->arch));
+    printf(", ");
+    json_part(stdout, &e->all);
+    printf(", ");
+    json_settings(stdout, e);
+    printf(", \"devices\": [");
+    if (e->n_gpu_layers) {
+        printf("{\"name\": \"host\", \"layers\": %u, \"output_layer\": %s, ", e->n_layer - (e->n_gpu_layers > e->n_layer ? e->n_layer : e->n_gpu_layers),
+               e->output_offloaded ? "false" : "true");
+        json_part(stdout, &e->host);
+        printf("}, {\"name\": \"device\", \"layers\": %u, \"output_layer\": %s, ",
+               e->n_gpu_layers > e->n_layer ? e->n_layer : e->n_gpu_layers, e->output_offloaded ? "true" : "false");
+        json_part(stdout, &e->device);
+        printf("}");
+    }
+    printf("], \"fit\": {\"ctx\": ");
+    if (fr->has_ctx) printf("%u", fr->ctx);
+    else printf("null");
+    printf(", \"n_gpu_layers\": ");
+    if (fr->has_ngl) printf("%u", fr->ngl);
+    else printf("null");
+    printf("}, \"notes\": [");
+    const char *nt[4];
+    size_t n = notes(e, &o->p, nt);
+    for (size_t i = 0; i < n; i++) {
+        if (i) printf(", ");
+        cli_json_str(stdout, nt[i], strlen(nt[i]));
+    }
+    printf("]}\n");
+}
+
+static void row(const char *name, const uint64_t *v, int nv) {
+    printf("%-9s", name);
+    for (int i = 0; i < nv; i++) printf(" %15llu %11.2f", (unsigned long long)v[i], (double)v[i] / 1048576.0);
+    printf("\n");
+}
+
+static void print_text(const opts *o, const lgg_estimate *e, const fit_result *fr) {
+    char tk[16], tv[16];
+    printf("model     %s (%s, %u layers, context %u)\n", cli_display_name(o->path), e->arch, e->n_layer, e->n_ctx_train);
+    printf("settings  n_ctx %u, n_batch %u, n_ubatch %u, n_seq_max %u, kv_size %u, K %s, V %s,\n"
+           "          flash_attn %s, mmap %s, n_gpu_layers %u\n\n",
+           e->n_ctx, e->n_batch, e->n_ubatch, e->n_seq_max, e->kv_size, type_lower(e->type_k, tk, sizeof tk),
+           type_lower(e->type_v, tv, sizeof tv), e->flash_attn ? "on" : "off", e->mmap ? "on" : "off",
+           e->n_gpu_layers);
+    const lgg_estimate_part *parts[3] = {&e->all, &e->host, &e->device};
+    int nv = e->n_gpu_layers ? 3 : 1;
+    if (nv == 1) printf("%-9s %15s %11s\n", "", "bytes", "MiB");
+    else printf("%-9s %27s %27s %27s\n", "", "host + device (bytes, MiB)", "host", "device");
+    static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
+    for (int r = 0; r < 6; r++) {
+        uint64_t v[3];
+        for (int i = 0; i < nv; i++) {
+            const lgg_estimate_part *p = parts[i];
+            const uint64_t f[6] = {p->weights, p->kv_k, p->kv_v, p->output, p->compute, p->total};
+            v[i] = f[r];
+        }
+        row(names[r], v, nv);
+    }
+    if (fr->has_ngl) printf("\nfit: -ngl %u (the most layers whose device total fits %llu bytes)\n", fr->ngl,
+                            (unsigned long long)o->fit_device);
+    if (fr->has_ctx) printf("%sfit: -c %u (the largest context whose host total fits %llu bytes)\n",
+                            fr->has_ngl ? "" : "\n", fr->ctx, (unsigned long long)o->fit);
+    const char *nt[4];
+    size_t n = notes(e, &o->p, nt);
+    for (size_t i = 0; i < n; i++) printf("%snote: %s\n", i ? "" : "\n", nt[i]);
+}
+
+static int fail(const opts *o, const lgg_error *e) {
+    cli_err_lgg("estimate", o->path, e);
+    return CLI_FAIL;
+}
+
+/* An architecture the estimator does not know: the weights, then the error. */
+static int unknown_arch(const opts *o, const lgg_estimate *e, const lgg_error *err) {
+    if (o->json) {
+        printf("{\"model\": ");
+        cli_json_str(stdout, cli_display_name(o->path), strlen(cli_display_name(o->path)));
+        printf(", \"arch\": ");
+        cli_json_str(stdout, e->arch, strlen(e->arch));
+        printf(", \"weights\": %llu, \"kv_cache\": null, \"output\": null, \"compute\": null, \"total\": null}\n",
+               (unsigned long long)e->all.weights);
+    } else {
+        printf("model     %s (%s)\n", cli_display_name(o->path), e->arch);
+        printf("weights   %llu bytes (%.2f MiB, %s)\n", (unsigned long long)e->all.weights,
+               (double)e->all.weights / 1048576.0, e->mmap ? "mapped" : "--no-mmap");
+    }
+    return fail(o, err);
+}
+
+static int run_fits(const opts *o, const model *m, lgg_estimate_params *p, fit_result *fr, lgg_error *err) {
+    const lgg_file *const *files = (const lgg_file *const *)m->files;
+    if (o->want_fit_device) {
+        if (lgg_estimate_fit_gpu_layers(files, m->n, p, o->fit_device, &fr->ngl, err) != LGG_OK) return CLI_FAIL;
+        fr->has_ngl = true;
+        p->n_gpu_layers = fr->ngl;
+    }
+    if (o->want_fit) {
+        if (lgg_estimate_fit_ctx(files, m->n, p, o->fit, o->want_fit_device ? o->fit_device : 0, &fr->ctx, err) !=
+            LGG_OK)
+            return CLI_FAIL;
+        fr->has_ctx = true;
+    }
+    return CLI_OK;
+}
+
+int cmd_estimate(int argc, char **argv) {
+    opts o;
+    memset(&o, 0, sizeof o);
+    lgg_estimate_params_init(&o.p);
+    int np = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    o.path = argv[1];
+    model m;
+    if (model_open(o.path, &m) != CLI_OK) {
+        model_close(&m);
+        return CLI_FAIL;
+    }
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    lgg_estimate e;
+    fit_result fr = {false, false, 0, 0};
+    lgg_estimate_params p = o.p;
+    lgg_status st = lgg_estimate_model((const lgg_file *const *)m.files, m.n, &p, &e, &err);
+    if (st == LGG_ERR_UNSUPPORTED && !e.arch_known && e.arch[0]) {
+        rc = unknown_arch(&o, &e, &err);
+    } else if (st != LGG_OK || run_fits(&o, &m, &p, &fr, &err) != CLI_OK) {
+        rc = fail(&o, &err);
+    } else {
+        if (o.json) print_json(&o, &e, &fr);
+        else print_text(&o, &e, &fr);
+        rc = CLI_OK;
+    }
+    model_close(&m);
+    return rc;
+}
