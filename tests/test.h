@@ -72,6 +72,8 @@ const char *build_dir(void);
 const char *scratch_dir(void);
 /* scratch_dir()/name (in one of 8 rotating static buffers). */
 const char *scratch_path(const char *name);
+/* Copy a whole file; false if it cannot be read or written. */
+bool file_copy(const char *from, const char *to);
 
 /* Run a program (argv[0] is a path) with no stdin; capture stdout and stderr
  * (malloc'd, NUL-terminated, caller frees) and the exit status (-1 if it did

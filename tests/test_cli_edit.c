@@ -126,16 +126,6 @@ TEST(cli_copy_usage_and_refusals) {
     unlink(out);
 }
 
-static bool copy_to(const char *src, const char *dst) {
-    size_t n = 0;
-    unsigned char *p = read_file(src, &n);
-    FILE *f = p ? fopen(dst, "wb") : NULL;
-    bool ok = f && fwrite(p, 1, n, f) == n;
-    if (f) fclose(f);
-    free(p);
-    return ok;
-}
-
 TEST(cli_set_get_rm_every_type_in_place_and_with_output) {
     if (!need_shared()) return;
     static const struct { const char *assign, *key, *text, *json; uint32_t vt; } C[] = {
@@ -158,7 +148,7 @@ TEST(cli_set_get_rm_every_type_in_place_and_with_output) {
     char src[600];
     snprintf(src, sizeof src, "%s", shared_path("golden/ggml-types/type-q4_0.gguf"));
     const char *work = tmp_path("edit.gguf"), *out = tmp_path("edit-out.gguf");
-    REQUIRE(copy_to(src, work));
+    REQUIRE(file_copy(src, work));
     for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
         /* with -o: the input is not touched */
         CHECK(run_gguf(NULL, 0, "set", work, C[i].assign, "-o", out, NULL) == 0);
@@ -228,7 +218,7 @@ TEST(cli_edit_survives_sigkill_at_random_moments) {
     char src[600];
     snprintf(src, sizeof src, "%s", shared_path("golden/ggml-types/type-q6_K.gguf"));
     const char *work = tmp_path("kill.gguf");
-    REQUIRE(copy_to(src, work));
+    REQUIRE(file_copy(src, work));
     char tool[512];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     srand(12345);

@@ -22,16 +22,6 @@ static const char *scratch(const char *name) {
     return p[k];
 }
 
-static bool copy_file(const char *src, const char *dst) {
-    size_t n = 0;
-    unsigned char *p = read_file(src, &n);
-    FILE *f = p ? fopen(dst, "wb") : NULL;
-    bool ok = f && fwrite(p, 1, n, f) == n;
-    if (f) fclose(f);
-    free(p);
-    return ok;
-}
-
 static bool same_bytes(const char *a, const char *b) {
     size_t na, nb;
     unsigned char *x = read_file(a, &na), *y = read_file(b, &nb);
@@ -56,7 +46,7 @@ static uint32_t key_type(const char *file, const char *key) {
 TEST(cli_set_output_before_file_and_renames) {
     if (!need_shared()) return;
     const char *in = scratch("s.gguf"), *out = scratch("s-out.gguf");
-    REQUIRE(copy_file(shared_path(DENSE), in));
+    REQUIRE(file_copy(shared_path(DENSE), in));
     char *o = NULL, *e = NULL;
     /* -o first used to crash: the file is found wherever it stands */
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "set", "-o", out, in, "general.name=str:X", NULL), 0);
@@ -84,7 +74,7 @@ TEST(cli_set_output_before_file_and_renames) {
 TEST(cli_set_keeps_types) {
     if (!need_shared()) return;
     const char *in = scratch("t.gguf"), *out = scratch("t-out.gguf");
-    REQUIRE(copy_file(shared_path(DENSE), in));
+    REQUIRE(file_copy(shared_path(DENSE), in));
     REQUIRE(key_type(in, "llama.attention.layer_norm_rms_epsilon") == LGG_VT_F32);
     REQUIRE(key_type(in, "llama.context_length") == LGG_VT_U32);
     char *e = NULL, *o = NULL;
@@ -128,7 +118,7 @@ TEST(cli_set_keeps_types) {
 TEST(cli_number_text) {
     if (!need_shared()) return;
     const char *in = scratch("n.gguf"), *out = scratch("n-out.gguf");
-    REQUIRE(copy_file(shared_path(DENSE), in));
+    REQUIRE(file_copy(shared_path(DENSE), in));
     static const struct {
         const char *assign, *text;
     } C[] = {
@@ -240,7 +230,7 @@ TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
 TEST(cli_quantize_default_output_name) {
     if (!need_shared()) return;
     const char *in = scratch("q-in.gguf");
-    REQUIRE(copy_file(shared_path(DENSE), in));
+    REQUIRE(file_copy(shared_path(DENSE), in));
     unlink(scratch("ggml-model-Q8_0.gguf"));
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, "Q8_0", NULL), 0);
     CHECK(same_bytes(scratch("ggml-model-Q8_0.gguf"), shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
@@ -279,7 +269,7 @@ TEST(utf8_decode_maximal_subparts) {
 TEST(cli_json_replaces_ill_formed_utf8_once_per_subpart) {
     if (!need_shared()) return;
     const char *in = scratch("u.gguf"), *out = scratch("u-out.gguf"), *val = scratch("u.txt");
-    REQUIRE(copy_file(shared_path(DENSE), in));
+    REQUIRE(file_copy(shared_path(DENSE), in));
     FILE *f = fopen(val, "wb");
     REQUIRE(f);
     fwrite("a\xF1\x80\x80\xE1\x80\xC2" "b", 1, 8, f);
@@ -330,7 +320,7 @@ TEST(cli_signal_leaves_no_temporary_file) {
     char in[1200], out[1200];
     snprintf(in, sizeof in, "%s/in.gguf", dir);
     snprintf(out, sizeof out, "%s/out.gguf", dir);
-    REQUIRE(copy_file(shared_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
+    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
     char tool[1024];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     int caught = 0;

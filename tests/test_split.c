@@ -453,17 +453,6 @@ static bool same_file(const char *a, const char *b) {
     return same;
 }
 
-static bool copy_to(const char *from, const char *to) {
-    size_t n;
-    unsigned char *p = read_file(from, &n);
-    if (!p) return false;
-    FILE *f = fopen(to, "wb");
-    bool ok = f && fwrite(p, 1, n, f) == n;
-    if (f) ok = fclose(f) == 0 && ok;
-    free(p);
-    return ok;
-}
-
 TEST(cli_split_and_merge_golden) {
     if (!need_shared()) return;
     char in[700];
@@ -537,27 +526,27 @@ TEST(cli_merge_refusals) {
 
     /* a name that disagrees with split.count */
     char *w1 = scratch("w-00001-of-00002.gguf");
-    REQUIRE(copy_to(r1, w1));
+    REQUIRE(file_copy(r1, w1));
     EXPECT(1, "", "gguf merge: $T/w-00001-of-00002.gguf: a first shard's name ends in -00001-of-00003.gguf (its "
                   "split.count is 3)\n",
            "merge", w1, out, NULL, NULL, NULL);
     /* a later shard with another split.count */
-    REQUIRE(copy_to(r2, scratch("keep2.gguf")));
+    REQUIRE(file_copy(r2, scratch("keep2.gguf")));
     EXPECT(0, "", "", "set", r2, "split.count=u16:4", NULL, NULL, NULL);
     EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: shard 2 says split.count 4, the first shard says 3\n",
            "merge", r1, out, NULL, NULL, NULL);
     /* a later shard in the wrong place */
-    REQUIRE(copy_to(scratch("keep2.gguf"), r2));
+    REQUIRE(file_copy(scratch("keep2.gguf"), r2));
     EXPECT(0, "", "", "set", r2, "split.no=u16:2", NULL, NULL, NULL);
     EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: shard 2 says split.no 2 (shard 3 of the set)\n",
            "merge", r1, out, NULL, NULL, NULL);
     /* a tensor in two shards: shard 2's content again as shard 3 */
-    REQUIRE(copy_to(r3, scratch("keep3.gguf")));
-    REQUIRE(copy_to(r2, r3)); /* split.no is 2 already */
-    REQUIRE(copy_to(scratch("keep2.gguf"), r2));
+    REQUIRE(file_copy(r3, scratch("keep3.gguf")));
+    REQUIRE(file_copy(r2, r3)); /* split.no is 2 already */
+    REQUIRE(file_copy(scratch("keep2.gguf"), r2));
     EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: tensor 'blk.1.attn_v.weight' is in shard 2 and shard 3\n",
            "merge", r1, out, NULL, NULL, NULL);
-    REQUIRE(copy_to(scratch("keep3.gguf"), r3));
+    REQUIRE(file_copy(scratch("keep3.gguf"), r3));
     /* metadata outside the first shard */
     EXPECT(0, "", "gguf set: $T/r-00003-of-00003.gguf: the header no longer fits its padding: rewriting the whole file "
                   "(783.56 KiB)\n",
@@ -565,7 +554,7 @@ TEST(cli_merge_refusals) {
     EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: shard 3 has metadata key 'general.name': metadata belongs "
                   "in the first shard only\n",
            "merge", r1, out, NULL, NULL, NULL);
-    REQUIRE(copy_to(scratch("keep3.gguf"), r3));
+    REQUIRE(file_copy(scratch("keep3.gguf"), r3));
     /* a tensor count that disagrees with the shards */
     EXPECT(0, "", "", "set", r1, "split.tensors.count=i32:40", NULL, NULL, NULL);
     EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: shard 2 says split.tensors.count 39, the first shard says 40\n",
@@ -582,13 +571,13 @@ TEST(cli_merge_refusals) {
 TEST(cli_split_never_replaces_its_input) {
     if (!need_shared()) return;
     char *one = scratch("x-00001-of-00001.gguf");
-    REQUIRE(copy_to(shared_path(LQ "pub-dense-Q8_0.gguf"), one));
+    REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), one));
     EXPECT(1, "", "gguf split: $T/x-00001-of-00001.gguf: this file is one of the input files\n",
            "split", "--max-tensors", "100", one, scratch("x"), NULL);
     CHECK(same_file(one, shared_path(LQ "pub-dense-Q8_0.gguf")));
     /* a failure after the first shard takes back the shards written */
     char *two = scratch("y-00002-of-00002.gguf");
-    REQUIRE(copy_to(shared_path(LQ "pub-dense-Q8_0.gguf"), two));
+    REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), two));
     EXPECT(1, "$T/y-00001-of-00002.gguf\n",
            "gguf split: $T/y-00002-of-00002.gguf: this file is one of the input files\n"
            "gguf split: removed $T/y-00001-of-00002.gguf\n",

@@ -240,3 +240,14 @@ void test_register_dir(const char *dir, const char *ext, const char *prefix, tes
     }
     closedir(d);
 }
+
+bool file_copy(const char *from, const char *to) {
+    size_t n = 0;
+    unsigned char *p = read_file(from, &n);
+    if (!p) return false;
+    FILE *f = fopen(to, "wb");
+    bool ok = f && fwrite(p, 1, n, f) == n;
+    if (f) ok = fclose(f) == 0 && ok;
+    free(p);
+    return ok;
+}
