@@ -145,12 +145,15 @@ void cli_progress_set(cli_progress *p, uint64_t done) {
     draw(p, t);
 }
 
+/* Clears the bar (before other output, or at the end); the next update
+ * draws it again at once, so a bar cleared between items stays in view. */
 void cli_progress_end(cli_progress *p) {
     if (p->on && p->shown) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }
     p->shown = 0;
+    p->last = 0;
 }
 
 void cli_json_f64(FILE *o, double x) {
