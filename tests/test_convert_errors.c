@@ -10,7 +10,9 @@
 #include <dirent.h>
 /* Paths are built from the scratch directory in fixed buffers; a cut path
  * would only make a test fail. */
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -85,7 +87,7 @@ static const char *make_model(const char *tag) {
     char cfg[1024];
     snprintf(cfg, sizeof cfg, CONFIG_FMT, "LlamaForCausalLM", 4);
     put_text(dir, "config.json", cfg);
-    static const char *const text[] = {"<unk>", "<s>", "</s>", "\xe2\x96\x81" "a"};
+    static const char *const text[] = {"<unk>", "<s>", "</s>", ("\xe2\x96\x81" "a")}; /* U+2581 then "a" (one piece) */
     static const float score[] = {0.0f, 0.0f, -0.0f, -1.5f};
     static const int type[] = {2, 3, 3, 1};
     buf b = {0};
