@@ -998,6 +998,12 @@ LGG_API lgg_status lgg_writer_write_fd(const lgg_writer *w, int fd, const lgg_wr
 LGG_API lgg_status lgg_writer_write_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
                                          lgg_error *err);
 
+/* Bytes of the whole file the writer would write with `opts` (NULL: the
+ * defaults): the padded header and every tensor's data padded to the
+ * alignment.  Errors as lgg_writer_write_fd, LGG_ERR_RANGE on overflow. */
+LGG_API lgg_status lgg_writer_file_size(const lgg_writer *w, const lgg_write_options *opts, uint64_t *size,
+                                        lgg_error *err);
+
 /* Bytes of the header (metadata and tensor infos, before the padding) the
  * writer would write with `opts`.  Errors as lgg_writer_write_fd. */
 LGG_API lgg_status lgg_writer_header_size(const lgg_writer *w, const lgg_write_options *opts, uint64_t *size,
@@ -1020,6 +1026,14 @@ LGG_API lgg_status lgg_writer_header_size(const lgg_writer *w, const lgg_write_o
  * a failed single-pwrite) reported with LGG_ERR_IO. */
 LGG_API lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
                                           bool *in_place, lgg_error *err);
+
+/* Whether lgg_writer_update_file with the same options would rewrite only
+ * the header in place (*in_place true) or write the whole file beside the
+ * original and rename it (false), without writing anything; a caller can
+ * say so, or check the free space (lgg_writer_file_size), first.
+ * Errors: LGG_ERR_ARG (not started from a file), as lgg_writer_write_fd. */
+LGG_API lgg_status lgg_writer_update_in_place(const lgg_writer *w, const lgg_write_options *opts, bool *in_place,
+                                              lgg_error *err);
 
 /* ======================================================================== */
 /* Split and merge: shard sets as llama.cpp's gguf-split makes them          */

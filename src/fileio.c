@@ -144,45 +144,70 @@ static bool same_tensors(const lgg_writer *w) {
     return true;
 }
 
-lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
-                                  bool *in_place, lgg_error *err) {
-    if (in_place) *in_place = false;
-    if (!w || !path || !w->src)
-        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "the writer was not started from a file");
+/* The options update_file writes with (the source's version, and its byte
+ * order when none are given), and the header to write in place, or *h NULL
+ * when the whole file must be rewritten. */
+static lgg_status update_header(const lgg_writer *w, const lgg_write_options *opts, lgg__wopts *o, uint8_t **h,
+                                uint64_t *hn, lgg_error *err) {
+    *h = NULL;
+    if (!w || !w->src) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "the writer was not started from a file");
     lgg_write_options def;
     lgg_write_options_init(&def);
     if (opts) def = *opts;
     if (!def.version) def.version = lgg_file_version(w->src);
     if (!opts) def.endian = lgg_file_endian(w->src);
-    lgg__wopts o;
-    lgg_status s = lgg__wopts_resolve(w, &def, &o, err);
+    lgg_status s = lgg__wopts_resolve(w, &def, o, err);
     if (s) return s;
     const lgg_file *f = w->src;
-    if (same_tensors(w) && lgg_tensor_count(f) > 0 && o.version == lgg_file_version(f) &&
-        o.endian == lgg_file_endian(f) && o.alignment == lgg_file_alignment(f)) {
-        uint8_t *h;
-        uint64_t hn, un;
-        if ((s = lgg__encode_header(w, &o, true, &h, &hn, &un, err))) return s;
-        if (hn == lgg_file_data_offset(f)) {
-            int fd = open(path, O_WRONLY | O_CLOEXEC);
-            if (fd < 0) {
-                lgg__free(o.alloc, h);
-                return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
-            }
-            struct stat a, b;
-            /* the path must still name the file the header was computed from */
-            bool same = w->src_fd < 0 || (fstat(fd, &a) == 0 && fstat(w->src_fd, &b) == 0 && a.st_dev == b.st_dev &&
-                                          a.st_ino == b.st_ino);
-            if (!same) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s was replaced while being edited", path);
-            else if (lseek(fd, 0, SEEK_SET) != 0) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "lseek: %s", strerror(errno));
-            else if (!(s = lgg__write_all(&o, fd, h, hn, err)) && !(o.flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0)
-                s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s", path, strerror(errno));
-            if (close(fd) != 0 && !s) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "close %s: %s", path, strerror(errno));
-            lgg__free(o.alloc, h);
-            if (!s && in_place) *in_place = true;
-            return s;
-        }
-        lgg__free(o.alloc, h);
+    if (!same_tensors(w) || lgg_tensor_count(f) == 0 || o->version != lgg_file_version(f) ||
+        o->endian != lgg_file_endian(f) || o->alignment != lgg_file_alignment(f))
+        return LGG_OK;
+    uint64_t un;
+    if ((s = lgg__encode_header(w, o, true, h, hn, &un, err))) return s;
+    if (*hn != lgg_file_data_offset(f)) { /* the header no longer fits its padded size */
+        lgg__free(o->alloc, *h);
+        *h = NULL;
     }
-    return safe_write(w, path, &o, true, err);
+    return LGG_OK;
+}
+
+lgg_status lgg_writer_update_in_place(const lgg_writer *w, const lgg_write_options *opts, bool *in_place,
+                                      lgg_error *err) {
+    if (!in_place) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    lgg__wopts o;
+    uint8_t *h;
+    uint64_t hn;
+    lgg_status s = update_header(w, opts, &o, &h, &hn, err);
+    *in_place = !s && h;
+    if (h) lgg__free(o.alloc, h);
+    return s;
+}
+
+lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
+                                  bool *in_place, lgg_error *err) {
+    if (in_place) *in_place = false;
+    if (!path) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL path");
+    lgg__wopts o;
+    uint8_t *h;
+    uint64_t hn;
+    lgg_status s = update_header(w, opts, &o, &h, &hn, err);
+    if (s) return s;
+    if (!h) return safe_write(w, path, &o, true, err);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+        lgg__free(o.alloc, h);
+        return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
+    }
+    struct stat a, b;
+    /* the path must still name the file the header was computed from */
+    bool same = w->src_fd < 0 ||
+                (fstat(fd, &a) == 0 && fstat(w->src_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+    if (!same) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s was replaced while being edited", path);
+    else if (lseek(fd, 0, SEEK_SET) != 0) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "lseek: %s", strerror(errno));
+    else if (!(s = lgg__write_all(&o, fd, h, hn, err)) && !(o.flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0)
+        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s", path, strerror(errno));
+    if (close(fd) != 0 && !s) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "close %s: %s", path, strerror(errno));
+    lgg__free(o.alloc, h);
+    if (!s && in_place) *in_place = true;
+    return s;
 }

@@ -113,28 +113,6 @@ static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_allocator *a
     return LGG_OK;
 }
 
-/* Bytes of the file a writer makes with its own settings: the padded header
- * plus each tensor's data padded to the alignment. */
-static lgg_status writer_file_size(const lgg_writer *w, lgg_endian e, uint64_t *size, lgg_error *err) {
-    lgg_write_options wo;
-    lgg_write_options_init(&wo);
-    wo.endian = e;
-    lgg__wopts o;
-    lgg_status s = lgg__wopts_resolve(w, &wo, &o, err);
-    if (s) return s;
-    uint8_t *h;
-    uint64_t hn, un;
-    if ((s = lgg__encode_header(w, &o, false, &h, &hn, &un, err))) return s;
-    lgg__free(o.alloc, h);
-    bool ovf = false;
-    uint64_t total = hn;
-    for (uint64_t i = 0; i < w->n_t; i++)
-        if (lgg__add_ovf(total, pad_up(w->t[i].size, o.alignment, &ovf), &total)) ovf = true;
-    if (ovf) return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the shard's size overflows");
-    *size = total;
-    return LGG_OK;
-}
-
 lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts, lgg_split_plan **out,
                                lgg_error *err) {
     if (!f || !opts || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
@@ -222,7 +200,10 @@ lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts,
         lgg_writer *w;
         if ((s = shard_writer(f, -1, p->alloc, i, p->n, p->shards[i].first_tensor, p->shards[i].n_tensors, &w, err)))
             goto fail;
-        s = writer_file_size(w, lgg_file_endian(f), &p->shards[i].size, err);
+        lgg_write_options wo;
+        lgg_write_options_init(&wo);
+        wo.endian = lgg_file_endian(f);
+        s = lgg_writer_file_size(w, &wo, &p->shards[i].size, err);
         lgg_writer_free(w);
         if (s) goto fail;
     }

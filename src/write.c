@@ -296,6 +296,29 @@ static int64_t find_kv_ro(const lgg_writer *w, const char *key, uint64_t klen) {
     return -1;
 }
 
+lgg_status lgg_writer_file_size(const lgg_writer *w, const lgg_write_options *opts, uint64_t *size,
+                                lgg_error *err) {
+    if (!w || !size) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    lgg_write_options def;
+    lgg_write_options_init(&def);
+    lgg__wopts o;
+    lgg_status s = lgg__wopts_resolve(w, opts ? opts : &def, &o, err);
+    if (s) return s;
+    uint8_t *h;
+    uint64_t hn, un;
+    if ((s = lgg__encode_header(w, &o, false, &h, &hn, &un, err))) return s;
+    lgg__free(o.alloc, h);
+    /* the padded header, then each tensor's data padded to the alignment */
+    uint64_t total = hn;
+    for (uint64_t i = 0; i < w->n_t; i++) {
+        uint64_t r = w->t[i].size % o.alignment, padded;
+        if (lgg__add_ovf(w->t[i].size, r ? o.alignment - r : 0, &padded) || lgg__add_ovf(total, padded, &total))
+            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the file's size overflows");
+    }
+    *size = total;
+    return LGG_OK;
+}
+
 lgg_status lgg_writer_key_type(const lgg_writer *w, const char *key, size_t klen, uint32_t *type, uint32_t *elem_type) {
     if (!w || !key) return LGG_ERR_ARG;
     int64_t i = find_kv_ro(w, key, klen);

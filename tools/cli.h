@@ -199,9 +199,10 @@ void cli_val_free(cli_val *v);
 
 /* ---- shard sets (cli_shards.c) ---- */
 typedef struct cli_shards {
-    lgg_file **files;
-    int *fds;
+    lgg_file **files; /* in set order */
+    int *fds;         /* -1 where the caller's file was lent (or none kept) */
     uint32_t n;
+    uint32_t borrowed; /* index of a file the caller lent and keeps, or UINT32_MAX */
 } cli_shards;
 /* Open the set whose first shard is FIRST (the others found by name); print
  * the diagnostic and return CLI_FAIL if a shard is missing or unreadable.
@@ -209,6 +210,16 @@ typedef struct cli_shards {
 int cli_shards_open(const char *cmd, const char *first, cli_shards *s);
 /* One file as a set of one (the same diagnostics). */
 int cli_shards_single(const char *cmd, const char *path, cli_shards *s);
+/* The n shards PREFIX-0000k-of-n by name, opened as `how` (CLI_OPEN_META:
+ * headers, missing data allowed); `have`, when not NULL, is shard `at`,
+ * lent by the caller (not opened again, not closed).  Diagnostics name cmd,
+ * or none when cmd is NULL. */
+int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how, lgg_file *have, uint32_t at,
+                       cli_shards *s);
+/* The whole set that f, open from path, is one shard of (any shard), its
+ * headers only, f lent; CLI_FAIL, quietly, when f is not a shard or another
+ * shard is not beside it. */
+int cli_shards_around(const char *path, const lgg_file *f, cli_shards *s);
 void cli_shards_close(cli_shards *s);
 
 #endif

@@ -49,24 +49,24 @@ static uint64_t free_space(const char *path) {
     return (uint64_t)st.f_bavail * st.f_frsize;
 }
 
-/* Write the edit back into e->path: in place when the header keeps its
- * padded size; otherwise the whole file is rewritten beside it, which is
- * said, checked against the free space first, and shown on a terminal. */
+/* Write the edit back into e->path: in place when the library can (the
+ * header keeps its padded size); otherwise the whole file is rewritten
+ * beside it, which is said, checked against the free space first, and shown
+ * on a terminal. */
 static lgg_status cli_update_file(const char *cmd, cli_edit *e, lgg_error *err) {
     lgg_write_options o;
     lgg_write_options_init(&o);
     o.version = lgg_file_version(e->f);
     o.endian = lgg_file_endian(e->f);
     o.temp_fn = cli_temp_note;
-    uint64_t hsize = 0, a = lgg_file_alignment(e->f);
-    lgg_status s = lgg_writer_header_size(e->w, &o, &hsize, err);
+    bool in_place = false;
+    lgg_status s = lgg_writer_update_in_place(e->w, &o, &in_place, err);
     if (s != LGG_OK) return s;
-    const uint64_t padded = a ? hsize + (a - hsize % a) % a : hsize;
-    const bool rewrite = lgg_tensor_count(e->f) == 0 || padded != lgg_file_data_offset(e->f);
     rewrite_progress rp;
     memset(&rp, 0, sizeof rp);
-    if (rewrite && lgg_tensor_count(e->f) > 0) {
-        uint64_t data = lgg_file_size(e->f) - lgg_file_data_offset(e->f), need = padded + data, avail = free_space(e->path);
+    if (!in_place) {
+        uint64_t need = 0, avail = free_space(e->path);
+        if ((s = lgg_writer_file_size(e->w, &o, &need, err)) != LGG_OK) return s;
         char nb[32], ab[32];
         cli_fmt_bytes(nb, sizeof nb, need);
         if (avail != UINT64_MAX && avail < need) {
@@ -79,7 +79,9 @@ static lgg_status cli_update_file(const char *cmd, cli_edit *e, lgg_error *err) 
                      nb, ab);
             return LGG_ERR_IO;
         }
-        cli_err(cmd, e->path, "the header no longer fits its padding: rewriting the whole file (%s)", nb);
+        /* a file without tensors is always written anew, and is small: nothing to say */
+        if (lgg_tensor_count(e->f) > 0)
+            cli_err(cmd, e->path, "the header no longer fits its padding: rewriting the whole file (%s)", nb);
         cli_progress_init(&rp.bar, cmd, need);
         if (rp.bar.on) {
             o.write_fn = counting_write; /* only on a terminal: it costs copy_file_range */

@@ -10,30 +10,83 @@
 
 void cli_shards_close(cli_shards *s) {
     for (uint32_t i = 0; i < s->n; i++) {
-        lgg_close(s->files[i]);
-        if (s->fds[i] >= 0) close(s->fds[i]);
+        if (i != s->borrowed) lgg_close(s->files[i]);
+        if (s->fds && s->fds[i] >= 0) close(s->fds[i]);
     }
     free(s->files);
     free(s->fds);
     memset(s, 0, sizeof *s);
 }
 
-/* open + lgg_open_fd with the diagnostic; the fd is closed on failure.
- * k > 0 names a later shard (k of n) when the file cannot be opened. */
-static int open_one(const char *cmd, const char *path, int *fd, lgg_file **f, uint32_t k, uint32_t n) {
+/* open + lgg_open_fd with the diagnostic (none when cmd is NULL); the fd is
+ * closed on failure.  CLI_OPEN_META reads headers of truncated and
+ * metadata-only files too.  k > 0 names a later shard (k of n). */
+static int open_one(const char *cmd, const char *path, int how, int *fd, lgg_file **f, uint32_t k, uint32_t n) {
     lgg_error e;
     memset(&e, 0, sizeof e);
     *fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (*fd < 0 && k) cli_err(cmd, path, "%s (shard %u of %u)", strerror(errno), k + 1, n);
-    else if (*fd < 0) cli_err(cmd, path, "%s", strerror(errno));
+    if (*fd < 0 && cmd && k) cli_err(cmd, path, "%s (shard %u of %u)", strerror(errno), k + 1, n);
+    else if (*fd < 0 && cmd) cli_err(cmd, path, "%s", strerror(errno));
     if (*fd < 0) return CLI_FAIL;
-    if (lgg_open_fd(*fd, NULL, f, &e) != LGG_OK) {
-        cli_err_lgg(cmd, path, &e);
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    if (lgg_open_fd(*fd, &o, f, &e) != LGG_OK) {
+        if (cmd) cli_err_lgg(cmd, path, &e);
         close(*fd);
         *fd = -1;
         return CLI_FAIL;
     }
     return CLI_OK;
+}
+
+int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how, lgg_file *have, uint32_t at,
+                       cli_shards *s) {
+    memset(s, 0, sizeof *s);
+    s->borrowed = have ? at : UINT32_MAX;
+    size_t cap = strlen(prefix) + 32;
+    char *name = malloc(cap);
+    s->files = calloc(n ? n : 1, sizeof *s->files);
+    s->fds = malloc((n ? n : 1) * sizeof *s->fds);
+    if (!name || !s->files || !s->fds) {
+        if (cmd) cli_err(cmd, NULL, "out of memory");
+        free(name);
+        cli_shards_close(s);
+        return CLI_FAIL;
+    }
+    for (; s->n < n; s->n++) {
+        s->fds[s->n] = -1;
+        if (have && s->n == at) {
+            s->files[s->n] = have;
+            continue;
+        }
+        lgg_split_path(name, cap, prefix, s->n, n);
+        if (open_one(cmd, name, how, &s->fds[s->n], &s->files[s->n], s->n, n) != CLI_OK) {
+            free(name);
+            cli_shards_close(s);
+            return CLI_FAIL;
+        }
+    }
+    free(name);
+    return CLI_OK;
+}
+
+int cli_shards_around(const char *path, const lgg_file *f, cli_shards *s) {
+    memset(s, 0, sizeof *s);
+    lgg_value v;
+    uint64_t count = 0, no = 0;
+    uint32_t idx, cnt;
+    size_t plen;
+    if (cli_is_stdin(path) || lgg_get(f, "split.count", &v) != LGG_OK || lgg_value_uint(&v, &count) != LGG_OK ||
+        count < 2 || count > 65535 || lgg_get(f, "split.no", &v) != LGG_OK || lgg_value_uint(&v, &no) != LGG_OK ||
+        !lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) || cnt != count || idx != no)
+        return CLI_FAIL;
+    char *prefix = strndup(path, plen);
+    if (!prefix) return CLI_FAIL;
+    /* f stays the caller's: borrowed, not closed with the set */
+    int rc = cli_shards_by_name(NULL, prefix, (uint32_t)count, CLI_OPEN_META, (lgg_file *)f, idx, s);
+    free(prefix);
+    return rc;
 }
 
 /* The set's size from the first shard, checked against its name. */
@@ -63,39 +116,22 @@ int cli_shards_open(const char *cmd, const char *first, cli_shards *s) {
     memset(s, 0, sizeof *s);
     int fd0;
     lgg_file *f0 = NULL;
-    if (open_one(cmd, first, &fd0, &f0, 0, 1) != CLI_OK) return CLI_FAIL;
+    if (open_one(cmd, first, CLI_OPEN_DATA, &fd0, &f0, 0, 1) != CLI_OK) return CLI_FAIL;
     uint32_t n = 0;
     size_t plen = 0;
-    char *name = NULL, *prefix = NULL;
-    if (set_count(cmd, first, f0, &n, &plen) != CLI_OK) goto fail0;
-    s->files = calloc(n, sizeof *s->files);
-    s->fds = malloc(n * sizeof *s->fds);
-    name = malloc(plen + 32);
-    prefix = malloc(plen + 1);
-    if (!s->files || !s->fds || !name || !prefix) {
-        cli_err(cmd, NULL, "out of memory");
-        goto fail0;
-    }
-    memcpy(prefix, first, plen);
-    prefix[plen] = 0;
-    s->files[0] = f0, s->fds[0] = fd0, s->n = 1;
-    for (; s->n < n; s->n++) {
-        lgg_split_path(name, plen + 32, prefix, s->n, n);
-        if (open_one(cmd, name, &s->fds[s->n], &s->files[s->n], s->n, n) != CLI_OK) goto fail;
-    }
-    free(name);
-    free(prefix);
-    return CLI_OK;
-fail0:
-    if (!s->n) {
+    char *prefix = NULL;
+    if (set_count(cmd, first, f0, &n, &plen) != CLI_OK || !(prefix = strndup(first, plen)) ||
+        cli_shards_by_name(cmd, prefix, n, CLI_OPEN_DATA, f0, 0, s) != CLI_OK) {
+        if (!prefix && n) cli_err(cmd, NULL, "out of memory");
+        free(prefix);
         lgg_close(f0);
         close(fd0);
+        return CLI_FAIL;
     }
-fail:
-    free(name);
     free(prefix);
-    cli_shards_close(s);
-    return CLI_FAIL;
+    s->fds[0] = fd0; /* the set owns the first shard from here on */
+    s->borrowed = UINT32_MAX;
+    return CLI_OK;
 }
 
 int cli_shards_single(const char *cmd, const char *path, cli_shards *s) {
@@ -107,7 +143,9 @@ int cli_shards_single(const char *cmd, const char *path, cli_shards *s) {
         cli_shards_close(s);
         return CLI_FAIL;
     }
-    if (open_one(cmd, path, &s->fds[0], &s->files[0], 0, 1) != CLI_OK) {
+    s->borrowed = UINT32_MAX;
+    s->fds[0] = -1;
+    if (open_one(cmd, path, CLI_OPEN_DATA, &s->fds[0], &s->files[0], 0, 1) != CLI_OK) {
         cli_shards_close(s);
         return CLI_FAIL;
     }

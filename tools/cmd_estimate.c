@@ -96,19 +96,9 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
 
 /* ---- opening a file or a shard set ---- */
 
-typedef struct model {
-    lgg_file **files;
-    uint32_t n;
-} model;
-
-static void model_close(model *m) {
-    for (uint32_t i = 0; i < m->n; i++) lgg_close(m->files[i]);
-    free(m->files);
-}
-
 /* The other shards are found by name: a set is read from its first shard
- * on disk (standard input holds one file). */
-static int model_open(const char *path, model *m) {
+ * on disk (standard input holds one file).  The set owns every file. */
+static int model_open(const char *path, cli_shards *m) {
     memset(m, 0, sizeof *m);
     lgg_file *f0 = cli_open("estimate", path, CLI_OPEN_META); /* the header is all it needs */
     if (!f0) return CLI_FAIL;
@@ -129,27 +119,16 @@ static int model_open(const char *path, model *m) {
         lgg_close(f0);
         return CLI_FAIL;
     }
-    m->files = calloc(count, sizeof *m->files);
-    char *name = malloc(plen + 32), *prefix = malloc(plen + 1);
-    int rc = CLI_FAIL;
-    if (!m->files || !name || !prefix) {
-        cli_err("estimate", NULL, "out of memory");
+    char *prefix = strndup(path, plen);
+    if (!prefix || cli_shards_by_name("estimate", prefix, (uint32_t)count, CLI_OPEN_META, f0, 0, m) != CLI_OK) {
+        if (!prefix) cli_err("estimate", NULL, "out of memory");
+        free(prefix);
         lgg_close(f0);
-        goto out;
+        return CLI_FAIL;
     }
-    m->files[m->n++] = f0;
-    memcpy(prefix, path, plen);
-    prefix[plen] = 0;
-    for (uint32_t i = 1; i < count; i++) {
-        lgg_split_path(name, plen + 32, prefix, i, (uint32_t)count);
-        if (!(m->files[m->n] = cli_open("estimate", name, CLI_OPEN_META))) goto out;
-        m->n++;
-    }
-    rc = CLI_OK;
-out:
-    free(name);
     free(prefix);
-    return rc;
+    m->borrowed = UINT32_MAX; /* f0 belongs to the set now */
+    return CLI_OK;
 }
 
 /* ---- output ---- */
@@ -293,7 +272,7 @@ static int unknown_arch(const opts *o, const lgg_estimate *e, const lgg_error *e
     return fail(o, err);
 }
 
-static int run_fits(const opts *o, const model *m, lgg_estimate_params *p, fit_result *fr, lgg_error *err) {
+static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, fit_result *fr, lgg_error *err) {
     const lgg_file *const *files = (const lgg_file *const *)m->files;
     if (o->want_fit_device) {
         if (lgg_estimate_fit_gpu_layers(files, m->n, p, o->fit_device, &fr->ngl, err) != LGG_OK) return CLI_FAIL;
@@ -317,11 +296,8 @@ int cmd_estimate(int argc, char **argv) {
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     o.path = argv[1];
-    model m;
-    if (model_open(o.path, &m) != CLI_OK) {
-        model_close(&m);
-        return CLI_FAIL;
-    }
+    cli_shards m;
+    if (model_open(o.path, &m) != CLI_OK) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e;
@@ -337,6 +313,6 @@ int cmd_estimate(int argc, char **argv) {
         else print_text(&o, &e, &fr);
         rc = CLI_OK;
     }
-    model_close(&m);
+    cli_shards_close(&m);
     return rc;
 }

@@ -50,29 +50,6 @@ static void add_sums(const lgg_file *f, sums *s) {
     s->tensors += lgg_tensor_count(f);
 }
 
-/* The set's totals when every other shard is beside `path`; false if any is
- * missing or unreadable (the summary then covers this shard alone). */
-static bool set_sums(const char *path, uint32_t no, uint32_t count, sums *s) {
-    size_t plen;
-    uint32_t idx, cnt;
-    if (!lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) || idx != no || cnt != count) return false;
-    char *prefix = strndup(path, plen);
-    bool ok = prefix != NULL;
-    for (uint32_t k = 0; ok && k < count; k++) {
-        char p[4096];
-        lgg_split_path(p, sizeof p, prefix, k, count);
-        lgg_file *g = NULL;
-        lgg_open_options o;
-        lgg_open_options_init(&o);
-        o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
-        if (lgg_open_file(p, &o, &g, NULL) != LGG_OK) ok = false;
-        else add_sums(g, s);
-        lgg_close(g);
-    }
-    free(prefix);
-    return ok;
-}
-
 typedef struct hparam {
     const char *label, *json, *suffix;
 } hparam;
@@ -151,8 +128,10 @@ static void gather(facts *x) {
     x->shard_count = (uint32_t)uint_key(f, "split.count", 0);
     x->shard_no = (uint32_t)uint_key(f, "split.no", 0);
     memset(&x->set, 0, sizeof x->set);
-    x->set_known = x->shard_count > 1 && !cli_is_stdin(x->path) &&
-                   set_sums(x->path, x->shard_no, x->shard_count, &x->set);
+    cli_shards set;
+    x->set_known = x->shard_count > 1 && cli_shards_around(x->path, f, &set) == CLI_OK;
+    for (uint32_t k = 0; x->set_known && k < set.n; k++) add_sums(set.files[k], &x->set);
+    if (x->set_known) cli_shards_close(&set);
     const sums *s = x->set_known ? &x->set : &x->own;
     uint64_t path_params =
         x->experts > 1 ? s->params - s->expert_params + s->expert_params / x->experts : s->params;
