@@ -9,7 +9,7 @@
  * the stem (the name before ".gguf"), parts must come in order without
  * overlapping, and the answer must not depend on whether `out` is given. */
 #include "fuzz.h"
-#include "internal.h"
+#include "base/internal.h"
 #include "libgguf.h"
 
 #include <ctype.h>

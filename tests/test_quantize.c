@@ -301,7 +301,7 @@ TEST(quant_simd_matches_scalar) {
         size_t bs;
     } T[] = {{"q2_k", lgg__qrow_q2_k_path, 84}, {"q4_k", lgg__qrow_q4_k_path, 144}, {"q5_k", lgg__qrow_q5_k_path, 176},
                  {"q6_k", lgg__qrow_q6_k_path, 210}};
-    printf("    quantizer SIMD path on this CPU: %s\n", lgg__quant_simd() ? "avx2" : "none (scalar only)");
+    printf("    quantizer SIMD path on this CPU: %s\n", lgg__cpu_avx2_f16c() ? "avx2" : "none (scalar only)");
     enum { N = 1024 };
     float *x = malloc(N * sizeof(float));
     REQUIRE(x);
@@ -489,7 +489,7 @@ TEST(quant_simd_f16_bf16_rows) {
  * level, midpoint (a tie: the upper level wins) and their neighbours, and
  * the non-finite inputs */
 TEST(quant_simd_iq4_nearest_level) {
-    if (!lgg__quant_simd()) return;
+    if (!lgg__cpu_avx2_f16c()) return;
     float x[32 * 64];
     int m = 0;
     for (int k = 0; k < 16; k++) {

@@ -2,7 +2,7 @@
  * order, on files built by hand. */
 #include "gen.h"
 #include "libgguf.h"
-#include "cursor.h"
+#include "base/cursor.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "gen.h"
 #include "test.h"
 #include "libgguf.h"
-#include "writer.h"
+#include "format/writer.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
 #ifndef LGG_CV_H
 #define LGG_CV_H
 
-#include "internal.h"
+#include "base/internal.h"
 #include "libgguf_convert.h"
 
 #include <jansson.h>

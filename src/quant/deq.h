@@ -13,7 +13,7 @@
 #ifndef LGG_DEQ_H
 #define LGG_DEQ_H
 
-#include "internal.h"
+#include "base/internal.h"
 
 typedef void (*lgg__deq_fn)(const uint8_t *restrict src, float *restrict dst, size_t nb);
 

@@ -9,10 +9,6 @@
 
 #include <pthread.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#define LGG__X86 1
-#include <cpuid.h>
-#endif
 
 static const lgg__deq_fn REF[LGG_TYPE_COUNT] = {
     [LGG_TYPE_F32] = lgg__deq_f32,         [LGG_TYPE_F16] = lgg__deq_f16,
@@ -41,33 +37,16 @@ static lgg__deq_fn best[LGG_TYPE_COUNT];
 static const char *best_name = "scalar";
 static bool best_streams; /* the path has lgg__stream_floats_avx2 */
 
-#if defined(LGG__X86)
-/* F16C from CPUID leaf 1 (ECX bit 29): clang before 15 has no "f16c" for
- * __builtin_cpu_supports.  Only consulted once AVX2 (and so the OS's saving
- * of the YMM state) is known to be there. */
-static bool cpu_has_f16c(void) {
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
-    return (c & (1u << 29)) != 0;
-}
-
-bool lgg__cpu_avx2_f16c(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && cpu_has_f16c();
-}
-#endif
-
 static void pick_best(void) {
     memcpy(best, REF, sizeof best);
 #if defined(__aarch64__) && defined(__ARM_NEON)
-    /* Advanced SIMD is mandatory on AArch64: no run-time check needed. */
     best_name = "neon";
     for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
         lgg__deq_fn f = lgg__deq_neon_get(t);
         if (f && REF[t]) best[t] = f;
     }
 #endif
-#if defined(LGG__X86)
+#if defined(__x86_64__) || defined(__i386__)
     if (lgg__cpu_avx2_f16c()) {
         best_name = "avx2";
         best_streams = true;

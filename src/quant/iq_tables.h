@@ -19,7 +19,7 @@
 #ifndef LGG_IQ_TABLES_H
 #define LGG_IQ_TABLES_H
 
-#include "internal.h"
+#include "base/internal.h"
 
 #define LGG__NGRID_IQ1S 2048
 #define LGG__IQ1S_DELTA 0.125f

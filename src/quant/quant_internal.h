@@ -8,7 +8,7 @@
 #ifndef LGG_QUANT_INTERNAL_H
 #define LGG_QUANT_INTERNAL_H
 
-#include "internal.h"
+#include "base/internal.h"
 
 #include <math.h>
 
@@ -72,8 +72,6 @@ static inline int lgg__best_index_i8(int n, const int8_t *val, float x) {
  * simd=false is the scalar reference, simd=true uses the kernels where the
  * CPU has them.  Both give the same bytes (tests compare them). */
 typedef void (*lgg__qpath_fn)(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
-/* true if this CPU can run the AVX2 quantizer kernels (decided once) */
-LGG_HIDDEN bool lgg__quant_simd(void);
 
 /* lgg_quantize with the path chosen: simd=false runs every type's scalar
  * reference (what the tests hold the SIMD kernels against) */
@@ -89,11 +87,7 @@ LGG_HIDDEN void lgg__qrow_q5_0_path(const float *x, uint8_t *y, int64_t n, const
 LGG_HIDDEN void lgg__qrow_q5_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q8_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
 LGG_HIDDEN void lgg__qrow_q8_1_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
-/* one Q8_0 (sum false) or Q8_1 (sum true) block, scalar: the AVX2 kernel's
- * fallback for a block holding a NaN */
-LGG_HIDDEN void lgg__q8_block_ref(const float *xb, uint8_t *b, bool sum);
-/* quant_kquants.c */
-/* shared k-quant helpers, also used by the legacy imatrix paths */
+/* qsearch.c: the scale searches several families share */
 LGG_HIDDEN float lgg__make_qx_quants(int n, int nmax, const float *x, int8_t *L, int rmse_type, const float *qw);
 LGG_HIDDEN float lgg__make_qkx3_quants(int n, int nmax, const float *x, const float *weights, uint8_t *L,
                                        float *the_min, uint8_t *Laux, float rmin, float rdelta, int nstep,
@@ -146,7 +140,10 @@ LGG_HIDDEN void lgg__q6_k_pack_avx2(const int8_t *L, uint8_t *ql, uint8_t *qh);
 /* Q3_K's make_q3_quants(16, 4, .., true) on 8 sub-blocks of 16 in lanes */
 LGG_HIDDEN void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales);
 /* legacy blocks and plain rows, nb blocks / n values (quant_avx2.c) */
-LGG_HIDDEN void lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum);
+/* Q8_0/Q8_1 blocks from the first one on, stopping before the first block
+ * that holds a NaN (the scalar quantizer takes that one): returns the
+ * number of blocks written */
+LGG_HIDDEN int64_t lgg__q8_avx2(const float *x, uint8_t *y, int64_t nb, bool sum);
 LGG_HIDDEN void lgg__qx_0_avx2(const float *x, uint8_t *y, int64_t nb, int bits);
 LGG_HIDDEN void lgg__qx_1_avx2(const float *x, uint8_t *y, int64_t nb, int bits);
 LGG_HIDDEN void lgg__f32_to_f16_avx2(const float *x, uint8_t *y, int64_t n);

@@ -12,7 +12,7 @@
  *   nbr[]    per off-grid point: count, then the grid points at its nwant
  *            smallest distinct squared distances, by distance then index
  * Arithmetic follows ggml's quantizers in the same order. */
-#include "quant_internal.h"
+#include "quant/quant_internal.h"
 #include "quant/iq_tables.h"
 
 #include <float.h>

@@ -6,7 +6,7 @@
  * Q5_0 search a scale with lgg__make_qx_quants, Q4_1 and Q5_1 a scale and
  * offset with lgg__make_qkx3_quants, weighting each value by
  * imatrix * sqrt(sigma^2 + x^2).  Q8_0 ignores the weights, as ggml does. */
-#include "quant_internal.h"
+#include "quant/quant_internal.h"
 
 #include <float.h>
 
@@ -27,7 +27,7 @@ void lgg__qrow_f32(const float *x, uint8_t *y, int64_t n, const float *qw) {
 
 #if defined(LGG__QX86)
 /* Whether the AVX2 kernels may run: asked for, and this CPU has them. */
-static bool use_simd(bool simd) { return simd && lgg__quant_simd(); }
+static bool use_simd(bool simd) { return simd && lgg__cpu_avx2_f16c(); }
 #endif
 
 void lgg__qrow_f16_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
@@ -232,7 +232,7 @@ static float absmax_q8(const float *xb) {
 }
 
 /* one Q8_0 block (sum = false) or Q8_1 block (sum = true: s = d * sum(q) after d) */
-void lgg__q8_block_ref(const float *xb, uint8_t *b, bool sum) {
+static void q8_block_ref(const float *xb, uint8_t *b, bool sum) {
     const float d = absmax_q8(xb) / 127;
     const float id = d != 0.0f ? 1.0f / d : 0.0f;
     lgg__put_f16(b, d);
@@ -249,13 +249,18 @@ void lgg__q8_block_ref(const float *xb, uint8_t *b, bool sum) {
 static void qrow_q8(const float *x, uint8_t *y, int64_t n, bool sum, bool simd) {
     const int64_t nb = n / QK;
 #if defined(LGG__QX86)
-    if (use_simd(simd)) {
-        lgg__q8_avx2(x, y, nb, sum);
-        return;
-    }
-#endif
+    const bool vec = use_simd(simd);
+#else
+    const bool vec = false;
     (void)simd;
-    for (int64_t ib = 0; ib < nb; ib++) lgg__q8_block_ref(x + ib * QK, y + ib * (sum ? 36 : 34), sum);
+#endif
+    const size_t bs = sum ? 36 : 34;
+    for (int64_t ib = 0; ib < nb; ib++) {
+#if defined(LGG__QX86)
+        if (vec && (ib += lgg__q8_avx2(x + ib * QK, y + ib * bs, nb - ib, sum)) == nb) break;
+#endif
+        q8_block_ref(x + ib * QK, y + ib * bs, sum);
+    }
 }
 
 void lgg__qrow_q8_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {

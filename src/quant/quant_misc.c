@@ -3,7 +3,7 @@
  * (IQ4_NL, IQ4_XS).  Only IQ4_NL and IQ4_XS use importance weights; ggml
  * always runs their weighted search (7 trial scales each side), with x^2 as
  * weights when there is no imatrix. */
-#include "quant_internal.h"
+#include "quant/quant_internal.h"
 #include "quant/iq_tables.h"
 
 #define QK_K LGG__QK_K
@@ -341,7 +341,7 @@ static void iq4_scales(int nblk, int sbs, const float *x, const float *qw, float
 /* IQ4_NL: d, qs[16]; each block is its own super-block, 8 searched at once */
 void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
 #if defined(LGG__QX86)
-    simd = simd && lgg__quant_simd();
+    simd = simd && lgg__cpu_avx2_f16c();
 #endif
     float scales[8];
     for (int64_t ib = 0; ib < n / 32; ib += 8) {
@@ -357,7 +357,7 @@ void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *q
 /* IQ4_XS: d, scales_h (u16), scales_l[4], qs[128] */
 void lgg__qrow_iq4_xs_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
 #if defined(LGG__QX86)
-    simd = simd && lgg__quant_simd();
+    simd = simd && lgg__cpu_avx2_f16c();
 #endif
     float scales[QK_K / 32];
     for (int64_t ib = 0; ib < n / QK_K; ib++) {

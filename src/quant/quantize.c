@@ -18,7 +18,7 @@
  * NaN inputs: ggml's max searches skip a NaN (`a > amax` is false) or, in
  * the MAX(amax, |x|) form, keep it only when it is the last value of the
  * block, so a NaN often yields finite scales and is accepted, as in ggml. */
-#include "quant_internal.h"
+#include "quant/quant_internal.h"
 
 enum check_kind {
     CHK_NONE,   /* nothing can be invalid */

@@ -1,0 +1,104 @@
+/* internal.h -- shared by the library's sources; not installed.
+ *
+ * Dependency rule: src/ files include only libgguf.h, internal.h, their own
+ * family headers and libc/pthreads.  Nothing here is visible to tools/. */
+#ifndef LGG_INTERNAL_H
+#define LGG_INTERNAL_H
+
+#include "libgguf.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define LGG_HIDDEN __attribute__((visibility("hidden")))
+#define LGG_LIKELY(x) __builtin_expect(!!(x), 1)
+#define LGG_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define LGG_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define LGG_HIDDEN
+#define LGG_LIKELY(x) (x)
+#define LGG_UNLIKELY(x) (x)
+#define LGG_PRINTF(a, b)
+#endif
+
+/* ---- allocation (alloc.c) ---- */
+LGG_HIDDEN void *lgg__alloc(const lgg_allocator *a, size_t size);
+LGG_HIDDEN void *lgg__calloc(const lgg_allocator *a, size_t n, size_t size); /* overflow-checked */
+LGG_HIDDEN void *lgg__realloc(const lgg_allocator *a, void *p, size_t old_size, size_t new_size);
+LGG_HIDDEN void lgg__free(const lgg_allocator *a, void *p);
+
+/* ---- errors (error.c) ---- */
+/* Fill err (if non-NULL) and return code. */
+LGG_HIDDEN lgg_status lgg__fail(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, ...)
+    LGG_PRINTF(4, 5);
+
+/* ---- overflow-checked arithmetic ---- */
+static inline bool lgg__add_ovf(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_add_overflow(a, b, r); }
+static inline bool lgg__mul_ovf(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_mul_overflow(a, b, r); }
+
+/* ---- byte loads in either byte order (cursor.c has the cursor) ---- */
+static inline uint16_t lgg__bswap16(uint16_t v) { return __builtin_bswap16(v); }
+static inline uint32_t lgg__bswap32(uint32_t v) { return __builtin_bswap32(v); }
+static inline uint64_t lgg__bswap64(uint64_t v) { return __builtin_bswap64(v); }
+
+static inline uint16_t lgg__ld16(const uint8_t *p, bool swap) {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return swap ? lgg__bswap16(v) : v;
+}
+static inline uint32_t lgg__ld32(const uint8_t *p, bool swap) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return swap ? lgg__bswap32(v) : v;
+}
+static inline uint64_t lgg__ld64(const uint8_t *p, bool swap) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return swap ? lgg__bswap64(v) : v;
+}
+
+/* True on a big-endian host. */
+static inline bool lgg__host_is_big(void) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return true;
+#else
+    return false;
+#endif
+}
+
+/* Whether data in byte order `e` must be swapped to be read on this host. */
+static inline bool lgg__needs_swap(lgg_endian e) { return (e == LGG_BIG_ENDIAN) != lgg__host_is_big(); }
+
+/* ---- string helpers ---- */
+/* Copy a not-NUL-terminated string into a message, escaping control and
+ * non-ASCII bytes as \xNN and cutting it at `max` bytes (adds "..."). */
+/* The CPU's features (cpu.c), probed once: LGG__CPU_* bits. */
+#define LGG__CPU_AVX2 1u
+#define LGG__CPU_F16C 2u
+#define LGG__CPU_NEON 4u
+LGG_HIDDEN unsigned lgg__cpu_features(void);
+/* AVX2 and F16C both present: the condition for every *_avx2.c kernel
+ * (they convert halves with F16C). */
+LGG_HIDDEN bool lgg__cpu_avx2_f16c(void);
+LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, size_t max);
+
+/* A hint that bytes [p, p + n) of f's mapping will not be read again soon
+ * (access.c): the whole pages inside are unmapped from this process
+ * (MADV_DONTNEED: a read-only file mapping refaults the same bytes from the
+ * page cache if they are read after all).  Nothing for a file that is not
+ * mapped (read into memory: dropping would zero it) or a range outside the
+ * mapping. */
+LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
+
+/* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no
+ * overlongs, no surrogates, nothing above U+10FFFF); else false and *bad_at is
+ * the offset of the first invalid byte. */
+LGG_HIDDEN bool lgg__utf8_valid(const uint8_t *s, uint64_t len, uint64_t *bad_at);
+
+/* naming.c: the file-name check's reading of the naming convention: the
+ * spec's expression, or its prose (a missing Version means v1.0; '.' and
+ * '_' in BaseName, as gguf-py writes general.basename). */
+LGG_HIDDEN bool lgg__name_parse_lenient(const char *name, size_t len);
+
+#endif

@@ -1,0 +1,626 @@
+/* estimate.c -- the memory llama.cpp b4747 allocates to run a model, from the
+ * header alone: weights, KV cache, output buffer, compute buffer, and their
+ * split between the host and one device with n_gpu_layers.
+ *
+ * Weights, KV cache and output follow llama.cpp's allocation rules exactly;
+ * the compute buffer is a model of ggml-alloc's peak (docs/estimate.md says
+ * how it was derived and how close it is). */
+#include "base/internal.h"
+
+#include <stdio.h>
+
+/* llama.cpp's LLAMA_MAX_LAYERS: a larger block_count is refused there too. */
+#define MAX_LAYERS 512u
+/* GGML_KQ_MASK_PAD: the mask's row count and the smallest n_batch. */
+#define KQ_MASK_PAD 64u
+/* Tensor alignment of ggml's CPU buffers. */
+#define BUF_ALIGN 32u
+
+enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV };
+enum { FFN_GATED, FFN_FUSED_UP }; /* gate+up+down, or one up of 2*n_ff (phi3) */
+
+/* What an architecture's graph and hyperparameters look like.  Only the
+ * shapes the memory depends on are recorded. */
+typedef struct arch_row {
+    const char *name;
+    uint8_t family;
+    uint8_t ffn;
+    bool qkv_fused;        /* one attn_qkv matrix: its output is one more tensor */
+    bool swa;              /* sliding-window layers: b4747 still gives them a full-size cache */
+    bool mla;              /* deepseek2: latent attention decompressed per head (K 192, V 128) */
+    bool moe;              /* expert layers when expert_count > 0 */
+    const char *expert_ff; /* key suffix of the experts' FFN size; NULL: feed_forward_length */
+    const char *shared_ff; /* key suffix of the shared experts' FFN size, or NULL */
+} arch_row;
+
+static const arch_row ARCHS[] = {
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL},
+    {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length"},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL},
+};
+
+/* Hyperparameters of one model, checked once. */
+typedef struct facts {
+    const arch_row *row;  /* NULL: unknown architecture */
+    char arch[32];
+    uint32_t n_layer, n_ctx_train, n_embd;
+    lgg_value head, head_kv; /* scalar or one element per layer */
+    bool has_head;
+    uint32_t head_k, head_v;  /* per-head K and V sizes */
+    uint32_t n_ff_max;        /* largest dense FFN size */
+    uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
+    uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
+    uint32_t d_conv, d_inner, d_state; /* mamba */
+    uint32_t wkv_head, token_shift;    /* rwkv */
+    uint64_t n_vocab;
+    bool tied; /* no output.weight: the output layer reads token_embd */
+} facts;
+
+void lgg_estimate_params_init(lgg_estimate_params *p) {
+    if (!p) return;
+    memset(p, 0, sizeof *p);
+    p->n_ctx = 4096;
+    p->n_batch = 2048;
+    p->n_ubatch = 512;
+    p->n_seq_max = 1;
+    p->type_k = LGG_TYPE_F16;
+    p->type_v = LGG_TYPE_F16;
+}
+
+/* ---- hyperparameters --------------------------------------------------- */
+
+static lgg_status get_key(const lgg_file *f, const facts *m, const char *suffix, lgg_value *v) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.%s", m->arch, suffix);
+    return lgg_get(f, key, v);
+}
+
+/* An unsigned 32-bit hyperparameter.  Absent: *out = def and LGG_OK, unless
+ * required (then LGG_ERR_NOT_FOUND naming the key). */
+static lgg_status get_u32(const lgg_file *f, const facts *m, const char *suffix, bool required, uint32_t def,
+                          uint32_t *out, lgg_error *err) {
+    lgg_value v;
+    uint64_t x;
+    *out = def;
+    if (get_key(f, m, suffix, &v) != LGG_OK) {
+        if (!required) return LGG_OK;
+        return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing hyperparameter %s.%s", m->arch, suffix);
+    }
+    if (lgg_value_uint(&v, &x) != LGG_OK || x > UINT32_MAX)
+        return lgg__fail(err, LGG_ERR_INVALID, v.offset, "%s.%s is not an unsigned 32-bit integer", m->arch,
+                         suffix);
+    *out = (uint32_t)x;
+    return LGG_OK;
+}
+
+/* A per-layer value: a scalar, or an array with one element per layer. */
+static uint32_t layer_u32(const lgg_value *v, uint32_t il) {
+    lgg_value e;
+    uint64_t x = 0;
+    if (v->type == LGG_VT_ARRAY) {
+        if (lgg_array_get(v, il, &e) != LGG_OK || lgg_value_uint(&e, &x) != LGG_OK) return 0;
+    } else if (lgg_value_uint(v, &x) != LGG_OK) {
+        return 0;
+    }
+    return x > UINT32_MAX ? 0 : (uint32_t)x;
+}
+
+/* Checks a per-layer key (scalar or array of n_layer unsigned integers);
+ * *max is its largest value, *min its smallest. */
+static lgg_status check_layers(const facts *m, const char *suffix, const lgg_value *v, uint32_t *min,
+                               uint32_t *max, lgg_error *err) {
+    if (v->type == LGG_VT_ARRAY && v->count != m->n_layer)
+        return lgg__fail(err, LGG_ERR_INVALID, v->offset, "%s.%s has %llu elements for %u layers", m->arch, suffix,
+                         (unsigned long long)v->count, m->n_layer);
+    *min = UINT32_MAX;
+    *max = 0;
+    for (uint32_t il = 0; il < m->n_layer; il++) {
+        lgg_value e;
+        uint64_t x;
+        const lgg_value *s = v;
+        if (v->type == LGG_VT_ARRAY) {
+            if (lgg_array_get(v, il, &e) != LGG_OK) return lgg__fail(err, LGG_ERR_INVALID, v->offset, "bad array");
+            s = &e;
+        }
+        if (lgg_value_uint(s, &x) != LGG_OK || x > UINT32_MAX)
+            return lgg__fail(err, LGG_ERR_INVALID, v->offset, "%s.%s: layer %u is not an unsigned 32-bit integer",
+                             m->arch, suffix, il);
+        if (x < *min) *min = (uint32_t)x;
+        if (x > *max) *max = (uint32_t)x;
+    }
+    return LGG_OK;
+}
+
+static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    uint32_t lo, hi, lo_kv, hi_kv;
+    if (get_key(f, m, "attention.head_count", &m->head) != LGG_OK)
+        return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing hyperparameter %s.attention.head_count",
+                         m->arch);
+    m->has_head = true;
+    lgg_status st = check_layers(m, "attention.head_count", &m->head, &lo, &hi, err);
+    if (st) return st;
+    if (lo == 0)
+        return lgg__fail(err, LGG_ERR_INVALID, m->head.offset, "%s.attention.head_count is 0", m->arch);
+    if (get_key(f, m, "attention.head_count_kv", &m->head_kv) != LGG_OK) m->head_kv = m->head;
+    st = check_layers(m, "attention.head_count_kv", &m->head_kv, &lo_kv, &hi_kv, err);
+    if (st) return st;
+    if (lo_kv == 0)
+        return lgg__fail(err, LGG_ERR_INVALID, m->head_kv.offset, "%s.attention.head_count_kv is 0", m->arch);
+    /* llama.cpp derives the head size from the first layer's head count */
+    uint32_t h0 = layer_u32(&m->head, 0);
+    uint32_t def = m->n_embd / h0;
+    if ((st = get_u32(f, m, "attention.key_length", false, def, &m->head_k, err)) ||
+        (st = get_u32(f, m, "attention.value_length", false, def, &m->head_v, err)))
+        return st;
+    if (m->head_k == 0 || m->head_v == 0)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                         "%s: head size 0 (embedding_length %u, head_count %u, key/value_length)", m->arch, m->n_embd,
+                         h0);
+    return LGG_OK;
+}
+
+static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    lgg_value v;
+    uint32_t lo;
+    lgg_status st;
+    m->n_ff_max = 0;
+    if (get_key(f, m, "feed_forward_length", &v) == LGG_OK &&
+        (st = check_layers(m, "feed_forward_length", &v, &lo, &m->n_ff_max, err)))
+        return st;
+    if (!m->row->moe) return LGG_OK;
+    if ((st = get_u32(f, m, "expert_count", false, 0, &m->n_expert, err)) ||
+        (st = get_u32(f, m, "expert_used_count", false, 0, &m->n_expert_used, err)))
+        return st;
+    if (m->n_expert_used > m->n_expert || (m->n_expert > 0 && m->n_expert_used == 0))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: expert_used_count %u with expert_count %u",
+                         m->arch, m->n_expert_used, m->n_expert);
+    m->n_ff_exp = m->n_ff_max;
+    if (m->row->expert_ff && (st = get_u32(f, m, m->row->expert_ff, false, m->n_ff_max, &m->n_ff_exp, err)))
+        return st;
+    if (m->row->shared_ff && (st = get_u32(f, m, m->row->shared_ff, false, 0, &m->n_ff_shexp, err))) return st;
+    if ((st = get_u32(f, m, "expert_shared_count", false, 0, &m->n_expert_shared, err)) ||
+        (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)))
+        return st;
+    if (m->n_ff_shexp == 0 && m->n_expert_shared > 0) m->n_ff_shexp = m->n_ff_exp * m->n_expert_shared;
+    return LGG_OK;
+}
+
+static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    lgg_status st;
+    if (m->row->family == FAM_MAMBA) {
+        if ((st = get_u32(f, m, "ssm.conv_kernel", true, 0, &m->d_conv, err)) ||
+            (st = get_u32(f, m, "ssm.inner_size", true, 0, &m->d_inner, err)) ||
+            (st = get_u32(f, m, "ssm.state_size", true, 0, &m->d_state, err)))
+            return st;
+        if (m->d_inner == 0 || m->d_state == 0)
+            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: ssm.inner_size or ssm.state_size is 0",
+                             m->arch);
+        return LGG_OK;
+    }
+    if ((st = get_u32(f, m, "wkv_head_size", true, 0, &m->wkv_head, err)) ||
+        (st = get_u32(f, m, "token_shift_count", false, 2, &m->token_shift, err)))
+        return st;
+    if (m->wkv_head == 0) return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.wkv_head_size is 0", m->arch);
+    return LGG_OK;
+}
+
+static uint64_t vocab_size(const lgg_file *f) {
+    lgg_value v;
+    if (lgg_get(f, "tokenizer.ggml.tokens", &v) == LGG_OK && v.type == LGG_VT_ARRAY) return v.count;
+    int64_t t = lgg_find_tensor_cstr(f, "token_embd.weight");
+    return t >= 0 ? (uint64_t)lgg_tensor_at(f, (uint64_t)t)->ne[1] : 0;
+}
+
+static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts *m, lgg_error *err) {
+    const lgg_file *f = files[0];
+    lgg_value v;
+    lgg_str s;
+    memset(m, 0, sizeof *m);
+    if (lgg_get(f, "general.architecture", &v) != LGG_OK || lgg_value_string(&v, &s) != LGG_OK)
+        return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing general.architecture (a string)");
+    size_t n = s.len < sizeof m->arch - 1 ? (size_t)s.len : sizeof m->arch - 1;
+    for (size_t i = 0; i < n; i++) m->arch[i] = (s.ptr[i] >= 0x20 && s.ptr[i] < 0x7f) ? s.ptr[i] : '?';
+    for (size_t i = 0; i < sizeof ARCHS / sizeof ARCHS[0]; i++)
+        if (s.len == strlen(ARCHS[i].name) && !memcmp(s.ptr, ARCHS[i].name, s.len)) m->row = &ARCHS[i];
+    m->tied = true;
+    for (size_t k = 0; k < n_files; k++)
+        if (lgg_find_tensor_cstr(files[k], "output.weight") >= 0) m->tied = false;
+    if (!m->row) return LGG_OK; /* only the weights can be estimated */
+    lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
+    if (st) return st;
+    if (m->n_layer > MAX_LAYERS)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.block_count %u exceeds llama.cpp's %u layers",
+                         m->arch, m->n_layer, MAX_LAYERS);
+    if ((st = get_u32(f, m, "context_length", false, 0, &m->n_ctx_train, err)) ||
+        (st = get_u32(f, m, "embedding_length", true, 0, &m->n_embd, err)))
+        return st;
+    if (m->n_layer == 0 || m->n_embd == 0)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: block_count or embedding_length is 0", m->arch);
+    m->n_vocab = vocab_size(f);
+    if (m->n_vocab == 0)
+        return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET,
+                         "no vocabulary size: tokenizer.ggml.tokens and token_embd.weight are missing");
+    if (m->row->family == FAM_ATTN) {
+        if ((st = attn_facts(f, m, err))) return st;
+    } else if ((st = recurrent_facts(f, m, err))) {
+        return st;
+    }
+    return ffn_facts(f, m, err);
+}
+
+/* ---- settings ---------------------------------------------------------- */
+
+static bool cache_type_ok(uint32_t t) {
+    static const uint32_t ok[] = {LGG_TYPE_F32,  LGG_TYPE_F16,  LGG_TYPE_BF16,   LGG_TYPE_Q8_0, LGG_TYPE_Q4_0,
+                                  LGG_TYPE_Q4_1, LGG_TYPE_IQ4_NL, LGG_TYPE_Q5_0, LGG_TYPE_Q5_1};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+        if (ok[i] == t) return true;
+    return false;
+}
+
+static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v)) {
+        const char *bad = lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k);
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET,
+                         "cache type %s is not one llama.cpp accepts (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, "
+                         "q5_0, q5_1)",
+                         bad ? bad : "(unknown)");
+    }
+    if (p->n_batch == 0 && p->n_ubatch == 0)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_batch and n_ubatch cannot both be 0");
+    bool recurrent = m->row->family != FAM_ATTN;
+    e->flash_attn = p->flash_attn && (recurrent || m->head_k == m->head_v);
+    if (lgg_type_get(p->type_v)->quantized && !e->flash_attn)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "V cache quantization requires flash_attn%s",
+                         p->flash_attn ? " (forced off: the K and V head sizes differ)" : "");
+    uint32_t n_ctx = p->n_ctx ? p->n_ctx : m->n_ctx_train;
+    if (n_ctx == 0)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                         "context size 0: -c 0 asks for the model's %s.context_length, which is 0 or missing",
+                         m->arch);
+    uint32_t pad = e->flash_attn ? 256u : 32u;
+    if (n_ctx > UINT32_MAX - (pad - 1))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "context size %u overflows when padded", n_ctx);
+    e->n_ctx = (n_ctx + pad - 1) / pad * pad;
+    e->n_batch = p->n_batch < e->n_ctx ? p->n_batch : e->n_ctx;
+    if (e->n_batch < KQ_MASK_PAD) e->n_batch = KQ_MASK_PAD;
+    uint32_t ub = p->n_ubatch ? p->n_ubatch : e->n_batch;
+    e->n_ubatch = ub < e->n_batch ? ub : e->n_batch;
+    e->n_seq_max = p->n_seq_max ? p->n_seq_max : 1;
+    e->recurrent = recurrent;
+    e->kv_size = recurrent ? e->n_seq_max : e->n_ctx;
+    e->type_k = recurrent ? LGG_TYPE_F32 : p->type_k;
+    e->type_v = recurrent ? LGG_TYPE_F32 : p->type_v;
+    if (!recurrent && (m->head_k % lgg_type_get(e->type_k)->block_size || m->head_v % lgg_type_get(e->type_v)->block_size))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                         "head sizes K %u / V %u are not multiples of the cache types' blocks (%s, %s)", m->head_k,
+                         m->head_v, lgg_type_name(e->type_k), lgg_type_name(e->type_v));
+    e->n_gpu_layers = p->n_gpu_layers > m->n_layer + 1 ? m->n_layer + 1 : p->n_gpu_layers;
+    e->output_offloaded = e->n_gpu_layers > m->n_layer;
+    return LGG_OK;
+}
+
+/* ---- weights ------------------------------------------------------------ */
+
+/* Layer index of a tensor: 0..n_layer-1 for blk.N., n_layer for the output
+ * layer's, UINT32_MAX for the input layer's (always on the host). */
+static uint32_t tensor_layer(const facts *m, lgg_str name) {
+    static const char *const input[] = {"token_embd.", "token_embd_norm.", "position_embd.", "token_types."};
+    for (size_t i = 0; i < sizeof input / sizeof input[0]; i++) {
+        size_t l = strlen(input[i]);
+        if (name.len >= l && !memcmp(name.ptr, input[i], l)) return UINT32_MAX;
+    }
+    if (name.len > 4 && !memcmp(name.ptr, "blk.", 4)) {
+        uint64_t il = 0;
+        size_t i = 4;
+        for (; i < name.len && name.ptr[i] >= '0' && name.ptr[i] <= '9' && il <= MAX_LAYERS; i++)
+            il = il * 10 + (uint64_t)(name.ptr[i] - '0');
+        if (i > 4 && i < name.len && name.ptr[i] == '.' && il < m->n_layer) return (uint32_t)il;
+    }
+    return m->n_layer;
+}
+
+static bool on_device(const lgg_estimate *e, const facts *m, uint32_t il) {
+    if (il == UINT32_MAX) return false;
+    return il >= m->n_layer - (e->n_gpu_layers > m->n_layer ? m->n_layer : e->n_gpu_layers) &&
+           (il < m->n_layer || e->output_offloaded);
+}
+
+static uint64_t pad_up(uint64_t x, uint64_t a) { return x % a ? x + (a - x % a) : x; }
+
+static lgg_status weights(const lgg_file *const *files, size_t n_files, const facts *m, lgg_estimate *e,
+                          lgg_error *err) {
+    uint64_t host = 0, dev = 0, repack = 0;
+    for (size_t k = 0; k < n_files; k++) {
+        uint64_t lo = UINT64_MAX, hi = 0, n = lgg_tensor_count(files[k]);
+        for (uint64_t i = 0; i < n; i++) {
+            const lgg_tensor *t = lgg_tensor_at(files[k], i);
+            uint32_t il = tensor_layer(m, t->name);
+            bool d = m->row && on_device(e, m, il);
+            uint64_t sz = pad_up(t->size, BUF_ALIGN);
+            if (d) {
+                if (lgg__add_ovf(dev, sz, &dev)) goto ovf;
+                continue;
+            }
+            if (t->type == LGG_TYPE_Q4_0 && t->n_dims == 2 && t->ne[1] % 8 == 0 && il != UINT32_MAX) repack += t->size;
+            if (!e->mmap) {
+                if (lgg__add_ovf(host, sz, &host)) goto ovf;
+                continue;
+            }
+            /* a mapped buffer spans its file from the first tensor to the end of the last */
+            uint64_t end = t->file_offset + t->size;
+            if (t->file_offset < lo) lo = t->file_offset;
+            if (end > hi) hi = end;
+        }
+        if (e->mmap && hi > lo && lgg__add_ovf(host, hi - lo, &host)) goto ovf;
+    }
+    /* a tied output layer on the device gets its own copy of token_embd */
+    int64_t te = lgg_find_tensor_cstr(files[0], "token_embd.weight");
+    if (m->row && m->tied && e->output_offloaded && te >= 0 &&
+        lgg__add_ovf(dev, pad_up(lgg_tensor_at(files[0], (uint64_t)te)->size, BUF_ALIGN), &dev))
+        goto ovf;
+    e->host.weights = host;
+    e->device.weights = dev;
+    e->repack_q4_0 = repack;
+    return LGG_OK;
+ovf:
+    return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the weights' size overflows 64 bits");
+}
+
+/* ---- KV cache ------------------------------------------------------------ */
+
+/* Bytes of n1 * n2 * n3 elements of `type`; false on overflow. */
+static bool type_bytes(uint32_t type, uint64_t n1, uint64_t n2, uint64_t n3, uint64_t *out) {
+    uint64_t n;
+    if (lgg__mul_ovf(n1, n2, &n) || lgg__mul_ovf(n, n3, &n)) return false;
+    return lgg_type_nbytes(type, n, out) == LGG_OK;
+}
+
+static lgg_status kv_cache(const facts *m, lgg_estimate *e, lgg_error *err) {
+    for (uint32_t il = 0; il < m->n_layer; il++) {
+        uint64_t k_row, v_row, k, v;
+        if (m->row->family == FAM_ATTN) {
+            uint64_t hkv = layer_u32(&m->head_kv, il);
+            k_row = (uint64_t)m->head_k * hkv;
+            v_row = (uint64_t)m->head_v * hkv;
+        } else if (m->row->family == FAM_MAMBA) {
+            k_row = (uint64_t)(m->d_conv ? m->d_conv - 1 : 0) * m->d_inner;
+            v_row = (uint64_t)m->d_state * m->d_inner;
+        } else {
+            k_row = (uint64_t)m->token_shift * m->n_embd;
+            v_row = (uint64_t)m->n_embd * m->wkv_head;
+        }
+        if (!type_bytes(e->type_k, k_row, e->kv_size, 1, &k) || !type_bytes(e->type_v, v_row, e->kv_size, 1, &v))
+            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
+        lgg_estimate_part *part = on_device(e, m, il) ? &e->device : &e->host;
+        if (lgg__add_ovf(part->kv_k, k, &part->kv_k) || lgg__add_ovf(part->kv_v, v, &part->kv_v))
+            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the KV cache size overflows");
+    }
+    return LGG_OK;
+}
+
+/* ---- compute buffer ------------------------------------------------------ */
+
+/* Overflow-checked sums of products: each term is a product of up to four
+ * factors.  Any overflow poisons the result. */
+typedef struct acc {
+    uint64_t v;
+    bool ovf;
+} acc;
+
+static void term(acc *a, uint64_t x, uint64_t y, uint64_t z, uint64_t w) {
+    uint64_t r;
+    if (lgg__mul_ovf(x, y, &r) || lgg__mul_ovf(r, z, &r) || lgg__mul_ovf(r, w, &r) || lgg__add_ovf(a->v, r, &a->v))
+        a->ovf = true;
+}
+
+static void take_max(acc *best, acc a) {
+    if (a.ovf) best->ovf = true;
+    if (a.v > best->v) best->v = a.v;
+}
+
+/* Peak of one layer's attention and FFN (see docs/estimate.md). */
+static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
+    acc best = {0, false};
+    acc base = {0, false};
+    const uint64_t E = m->n_embd, kv = e->kv_size, Tp = pad_up(T, KQ_MASK_PAD);
+    term(&base, 3, T, 4, 1);                           /* tokens, positions, output ids */
+    if (m->row->family == FAM_MAMBA) {
+        term(&base, 2, E, T, 4);                       /* residual, normed input */
+        term(&base, 6, m->d_inner, T, 4);              /* in_proj (x, z), conv, scan output, y */
+        term(&base, 2, m->d_state, m->d_inner, 4);     /* the states read and written */
+        return base;
+    }
+    if (m->row->family == FAM_RWKV) {
+        term(&base, 16, E, T, 4);                      /* token shift, the mixes and projections */
+        term(&base, 2, E, m->wkv_head, 4);             /* wkv state in and out */
+        return base;
+    }
+    term(&base, kv, Tp, e->flash_attn ? 6 : 4, 1);    /* KQ mask (f32, plus its f16 copy with FA) */
+    const uint64_t H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
+    acc at = base;
+    term(&at, 2, E, T, 4);                             /* residual, normed input */
+    term(&at, H, m->head_k, T, 4);                     /* Q */
+    term(&at, H, m->head_v, T, 4);                     /* attention output */
+    if (e->flash_attn) {
+        term(&at, Hkv, (uint64_t)m->head_k + m->head_v, T, 4); /* K and V of the batch */
+    } else {
+        term(&at, kv, T, H, 4);                        /* KQ and its softmax, in place */
+    }
+    if (m->row->qkv_fused) term(&at, 2 * Hkv, m->head_k, T, 4); /* the fused output's K and V parts */
+    if (m->row->mla) term(&at, H, 2 * (uint64_t)m->head_k + m->head_v, T, 4); /* decompressed K, V, K states */
+    take_max(&best, at);
+    acc ff = base;
+    /* residual, normed input and (but for the fused up, whose halves are
+     * copied out while it lives) the FFN output */
+    term(&ff, m->row->ffn == FFN_FUSED_UP ? 2 : 3, E, T, 4);
+    if (m->row->moe && m->n_expert > 0 && il >= m->n_dense_lead) {
+        term(&ff, 3, m->n_expert, T, 4);               /* router logits, probabilities, sorted ids */
+        term(&ff, 2, m->n_ff_exp, m->n_expert_used, T * 4); /* gate and up of the chosen experts */
+        term(&ff, E, m->n_expert_used, T, 4);          /* their down projections */
+        term(&ff, 2, m->n_ff_shexp, T, 4);             /* shared experts */
+    } else {
+        term(&ff, m->row->ffn == FFN_FUSED_UP ? 4 : 2, m->n_ff_max, T, 4);
+    }
+    take_max(&best, ff);
+    return best;
+}
+
+static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
+    const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
+    acc host = {0, false}, dev = {0, false}, out = {0, false}, in = {0, false};
+    term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
+    term(&out, m->n_embd, T, 4, 1);                    /* the final norm feeding them */
+    term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
+    term(&in, 3, T, 4, 1);
+    for (uint32_t il = 0; il < m->n_layer; il++) take_max(on_device(e, m, il) ? &dev : &host, layer_peak(m, e, il, T));
+    take_max(e->output_offloaded ? &dev : &host, out);
+    if (e->n_gpu_layers > 0) take_max(&host, in);
+    if (host.ovf || dev.ovf)
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the compute buffer's size overflows");
+    e->host.compute = host.v;
+    e->device.compute = dev.v;
+    return LGG_OK;
+}
+
+/* ---- putting it together -------------------------------------------------- */
+
+static lgg_status sum_part(lgg_estimate_part *p) {
+    uint64_t t = 0;
+    if (lgg__add_ovf(t, p->weights, &t) || lgg__add_ovf(t, p->kv_k, &t) || lgg__add_ovf(t, p->kv_v, &t) ||
+        lgg__add_ovf(t, p->output, &t) || lgg__add_ovf(t, p->compute, &t))
+        return LGG_ERR_RANGE;
+    p->total = t;
+    return LGG_OK;
+}
+
+/* The totals of host and device, and `all`, their sum (the output buffer is
+ * the host's only). */
+static lgg_status finish(lgg_estimate *e, lgg_error *err) {
+    lgg_estimate_part *a = &e->all;
+    a->output = e->host.output;
+    if (sum_part(&e->host) || sum_part(&e->device) || lgg__add_ovf(e->host.weights, e->device.weights, &a->weights) ||
+        lgg__add_ovf(e->host.kv_k, e->device.kv_k, &a->kv_k) || lgg__add_ovf(e->host.kv_v, e->device.kv_v, &a->kv_v) ||
+        lgg__add_ovf(e->host.compute, e->device.compute, &a->compute) || sum_part(a))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the total overflows 64 bits");
+    return LGG_OK;
+}
+
+static lgg_status run(const lgg_file *const *files, size_t n_files, const facts *m, const lgg_estimate_params *p,
+                      lgg_estimate *e, lgg_error *err) {
+    memset(e, 0, sizeof *e);
+    memcpy(e->arch, m->arch, sizeof e->arch);
+    e->mmap = !p->no_mmap;
+    e->n_layer = m->n_layer;
+    e->n_ctx_train = m->n_ctx_train;
+    e->n_vocab = m->n_vocab;
+    if (!m->row) {
+        lgg_status st = weights(files, n_files, m, e, err);
+        if (st || (st = finish(e, err))) return st;
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
+                         "architecture '%s' is not known to the estimator (it knows llama, qwen2, phi3, gemma, "
+                         "gemma2, qwen2moe, deepseek2, mamba, rwkv6, rwkv6qwen2): only the weights are estimated",
+                         m->arch);
+    }
+    e->arch_known = true;
+    lgg_status st;
+    if ((st = settle(m, p, e, err)) || (st = weights(files, n_files, m, e, err)) || (st = kv_cache(m, e, err)))
+        return st;
+    /* llama_output_reserve: n_vocab floats per sequence */
+    if (!type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &e->host.output))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
+    if ((st = compute(m, e, err))) return st;
+    return finish(e, err);
+}
+
+static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_estimate_params **p,
+                        lgg_estimate_params *defaults, facts *m, lgg_error *err) {
+    if (!files || n_files == 0) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "no model file");
+    for (size_t i = 0; i < n_files; i++)
+        if (!files[i]) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "file %zu is NULL", i);
+    if (!*p) {
+        lgg_estimate_params_init(defaults);
+        *p = defaults;
+    }
+    return read_facts(files, n_files, m, err);
+}
+
+lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                              lgg_estimate *out, lgg_error *err) {
+    if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
+    memset(out, 0, sizeof *out);
+    lgg_estimate_params defaults;
+    facts m;
+    lgg_status st = start(files, n_files, &p, &defaults, &m, err);
+    if (st) return st;
+    return run(files, n_files, &m, p, out, err);
+}
+
+/* Check the inputs once for a search; *q starts as the caller's settings. */
+static lgg_status search_start(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                               lgg_estimate_params *q, facts *m, lgg_error *err) {
+    lgg_estimate_params defaults;
+    lgg_status st = start(files, n_files, &p, &defaults, m, err);
+    if (st == LGG_OK) *q = *p;
+    return st;
+}
+
+static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_budget) {
+    return e->host.total <= host_budget && (device_budget == 0 || e->device.total <= device_budget);
+}
+
+lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                                uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx, lgg_error *err) {
+    if (!n_ctx) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_ctx is NULL");
+    lgg_estimate_params q;
+    facts m;
+    lgg_estimate e;
+    lgg_status st = search_start(files, n_files, p, &q, &m, err);
+    if (st) return st;
+    q.n_ctx = 1;
+    if ((st = run(files, n_files, &m, &q, &e, err))) return st;
+    if (!fits(&e, host_budget, device_budget))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET,
+                         "even the smallest context (%u) needs %llu bytes on the host and %llu on the device", e.n_ctx,
+                         (unsigned long long)e.host.total, (unsigned long long)e.device.total);
+    /* every figure grows with the context, so the steps of the padding can be bisected */
+    const uint64_t step = e.n_ctx;
+    uint64_t lo = 1, hi = (UINT32_MAX - 255u) / step;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        q.n_ctx = (uint32_t)(mid * step);
+        st = run(files, n_files, &m, &q, &e, err);
+        if (st != LGG_OK && st != LGG_ERR_RANGE) return st;
+        if (st == LGG_OK && fits(&e, host_budget, device_budget)) lo = mid;
+        else hi = mid - 1;
+    }
+    *n_ctx = (uint32_t)(lo * step);
+    return LGG_OK;
+}
+
+lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                                       uint64_t device_budget, uint32_t *n_gpu_layers, lgg_error *err) {
+    if (!n_gpu_layers) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_gpu_layers is NULL");
+    lgg_estimate_params q;
+    facts m;
+    lgg_estimate e;
+    lgg_status st = search_start(files, n_files, p, &q, &m, err);
+    if (st) return st;
+    /* offloading more layers never shrinks the device's share, so count down */
+    for (uint32_t n = m.n_layer + 1;; n--) {
+        q.n_gpu_layers = n;
+        if ((st = run(files, n_files, &m, &q, &e, err))) return st;
+        if (n == 0 || e.device.total <= device_budget) {
+            *n_gpu_layers = n;
+            return LGG_OK;
+        }
+    }
+}

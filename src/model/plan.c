@@ -1,0 +1,708 @@
+/* plan.c -- llama-quantize's presets and its choice of type for each tensor.
+ *
+ * The rules follow llama.cpp's src/llama-quant.cpp as of b4747 (the version
+ * the golden files were made with), written anew: which tensors are
+ * quantized, the per-preset mixture by architecture, layer position,
+ * grouped-query attention and expert count, the fallbacks for row lengths
+ * a block size does not divide, and the refusals.  Later additions that do
+ * not change b4747's choices (MXFP4_MOE, --tensor-type, more tensors kept
+ * as they are) are included. */
+#include "model/plan.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* llama.cpp's LLAMA_FTYPE values */
+enum {
+    FT_ALL_F32 = 0, FT_F16 = 1, FT_Q4_0 = 2, FT_Q4_1 = 3, FT_Q8_0 = 7, FT_Q5_0 = 8, FT_Q5_1 = 9, FT_Q2_K = 10,
+    FT_Q3_K_S = 11, FT_Q3_K_M = 12, FT_Q3_K_L = 13, FT_Q4_K_S = 14, FT_Q4_K_M = 15, FT_Q5_K_S = 16, FT_Q5_K_M = 17,
+    FT_Q6_K = 18, FT_IQ2_XXS = 19, FT_IQ2_XS = 20, FT_Q2_K_S = 21, FT_IQ3_XS = 22, FT_IQ3_XXS = 23, FT_IQ1_S = 24,
+    FT_IQ4_NL = 25, FT_IQ3_S = 26, FT_IQ3_M = 27, FT_IQ2_S = 28, FT_IQ2_M = 29, FT_IQ4_XS = 30, FT_IQ1_M = 31,
+    FT_BF16 = 32, FT_TQ1_0 = 36, FT_TQ2_0 = 37, FT_MXFP4_MOE = 38,
+    FT_GUESSED = 1024
+};
+
+#define NONE LGG_TYPE_COUNT
+
+static const lgg_quant_preset PRESETS[] = {
+    {"Q4_0", FT_Q4_0, LGG_TYPE_Q4_0, " 4.34G, +0.4685 ppl @ Llama-3-8B"},
+    {"Q4_1", FT_Q4_1, LGG_TYPE_Q4_1, " 4.78G, +0.4511 ppl @ Llama-3-8B"},
+    {"MXFP4_MOE", FT_MXFP4_MOE, LGG_TYPE_MXFP4, " MXFP4 MoE"},
+    {"Q5_0", FT_Q5_0, LGG_TYPE_Q5_0, " 5.21G, +0.1316 ppl @ Llama-3-8B"},
+    {"Q5_1", FT_Q5_1, LGG_TYPE_Q5_1, " 5.65G, +0.1062 ppl @ Llama-3-8B"},
+    {"IQ2_XXS", FT_IQ2_XXS, LGG_TYPE_IQ2_XXS, " 2.06 bpw quantization"},
+    {"IQ2_XS", FT_IQ2_XS, LGG_TYPE_IQ2_XS, " 2.31 bpw quantization"},
+    {"IQ2_S", FT_IQ2_S, LGG_TYPE_IQ2_XS, " 2.5  bpw quantization"},
+    {"IQ2_M", FT_IQ2_M, LGG_TYPE_IQ2_S, " 2.7  bpw quantization"},
+    {"IQ1_S", FT_IQ1_S, LGG_TYPE_IQ1_S, " 1.56 bpw quantization"},
+    {"IQ1_M", FT_IQ1_M, LGG_TYPE_IQ1_M, " 1.75 bpw quantization"},
+    {"TQ1_0", FT_TQ1_0, LGG_TYPE_TQ1_0, " 1.69 bpw ternarization"},
+    {"TQ2_0", FT_TQ2_0, LGG_TYPE_TQ2_0, " 2.06 bpw ternarization"},
+    {"Q2_K", FT_Q2_K, LGG_TYPE_Q2_K, " 2.96G, +3.5199 ppl @ Llama-3-8B"},
+    {"Q2_K_S", FT_Q2_K_S, LGG_TYPE_Q2_K, " 2.96G, +3.1836 ppl @ Llama-3-8B"},
+    {"IQ3_XXS", FT_IQ3_XXS, LGG_TYPE_IQ3_XXS, " 3.06 bpw quantization"},
+    {"IQ3_S", FT_IQ3_S, LGG_TYPE_IQ3_S, " 3.44 bpw quantization"},
+    {"IQ3_M", FT_IQ3_M, LGG_TYPE_IQ3_S, " 3.66 bpw quantization mix"},
+    {"Q3_K", FT_Q3_K_M, LGG_TYPE_Q3_K, "alias for Q3_K_M"},
+    {"IQ3_XS", FT_IQ3_XS, LGG_TYPE_IQ3_S, " 3.3 bpw quantization"},
+    {"Q3_K_S", FT_Q3_K_S, LGG_TYPE_Q3_K, " 3.41G, +1.6321 ppl @ Llama-3-8B"},
+    {"Q3_K_M", FT_Q3_K_M, LGG_TYPE_Q3_K, " 3.74G, +0.6569 ppl @ Llama-3-8B"},
+    {"Q3_K_L", FT_Q3_K_L, LGG_TYPE_Q3_K, " 4.03G, +0.5562 ppl @ Llama-3-8B"},
+    {"IQ4_NL", FT_IQ4_NL, LGG_TYPE_IQ4_NL, " 4.50 bpw non-linear quantization"},
+    {"IQ4_XS", FT_IQ4_XS, LGG_TYPE_IQ4_XS, " 4.25 bpw non-linear quantization"},
+    {"Q4_K", FT_Q4_K_M, LGG_TYPE_Q4_K, "alias for Q4_K_M"},
+    {"Q4_K_S", FT_Q4_K_S, LGG_TYPE_Q4_K, " 4.37G, +0.2689 ppl @ Llama-3-8B"},
+    {"Q4_K_M", FT_Q4_K_M, LGG_TYPE_Q4_K, " 4.58G, +0.1754 ppl @ Llama-3-8B"},
+    {"Q5_K", FT_Q5_K_M, LGG_TYPE_Q5_K, "alias for Q5_K_M"},
+    {"Q5_K_S", FT_Q5_K_S, LGG_TYPE_Q5_K, " 5.21G, +0.1049 ppl @ Llama-3-8B"},
+    {"Q5_K_M", FT_Q5_K_M, LGG_TYPE_Q5_K, " 5.33G, +0.0569 ppl @ Llama-3-8B"},
+    {"Q6_K", FT_Q6_K, LGG_TYPE_Q6_K, " 6.14G, +0.0217 ppl @ Llama-3-8B"},
+    {"Q8_0", FT_Q8_0, LGG_TYPE_Q8_0, " 7.96G, +0.0026 ppl @ Llama-3-8B"},
+    {"F16", FT_F16, LGG_TYPE_F16, "14.00G, +0.0020 ppl @ Mistral-7B"},
+    {"BF16", FT_BF16, LGG_TYPE_BF16, "14.00G, -0.0050 ppl @ Mistral-7B"},
+    {"F32", FT_ALL_F32, LGG_TYPE_F32, "26.00G              @ 7B"},
+    {"COPY", FT_ALL_F32, NONE, "only copy tensors, no quantizing"},
+};
+#define N_PRESETS (sizeof PRESETS / sizeof PRESETS[0])
+
+size_t lgg_quant_preset_count(void) { return N_PRESETS; }
+const lgg_quant_preset *lgg_quant_preset_at(size_t i) { return i < N_PRESETS ? &PRESETS[i] : NULL; }
+
+static bool ieq(const char *a, const char *b) {
+    for (; *a && *b; a++, b++) {
+        char x = *a, y = *b;
+        if (x >= 'a' && x <= 'z') x = (char)(x - 32);
+        if (y >= 'a' && y <= 'z') y = (char)(y - 32);
+        if (x != y) return false;
+    }
+    return *a == *b;
+}
+
+const lgg_quant_preset *lgg_quant_preset_find(const char *s) {
+    if (!s || !*s) return NULL;
+    for (size_t i = 0; i < N_PRESETS; i++)
+        if (ieq(PRESETS[i].name, s)) return &PRESETS[i];
+    /* a decimal id, all of the text */
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || end == s || v < 0 || v > INT_MAX) return NULL;
+    for (size_t i = 0; i < N_PRESETS; i++)
+        if (PRESETS[i].ftype == (uint32_t)v && PRESETS[i].type != NONE) return &PRESETS[i];
+    return NULL;
+}
+
+void lgg_quant_options_init(lgg_quant_options *o) {
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->output_tensor_type = NONE;
+    o->token_embedding_type = NONE;
+}
+
+/* ---- the plan ---- */
+
+typedef struct src_tensor {
+    uint32_t file;
+    uint64_t index;
+    const lgg_tensor *t;
+    char *name; /* NUL-terminated copy (cut at a NUL byte, as C strings are) */
+    int layer;  /* "blk.%d." or -1 */
+} src_tensor;
+
+struct lgg_quant_plan {
+    const lgg_allocator *a;
+    lgg_allocator a_copy;
+    const lgg_file *const *files;
+    lgg_file const **files_copy;
+    size_t n_files;
+    lgg_quant_item *items;
+    char **names;
+    size_t n;
+    uint32_t file_type;
+    size_t n_fallback;
+    const lgg_imatrix *imatrix; /* NULL when none or empty */
+    bool keep_split;
+};
+
+/* sscanf("blk.%d.") as llama.cpp: whitespace, a sign and digits after
+ * "blk."; returns false when there is no number. */
+static bool parse_layer(const char *name, int *out) {
+    if (strncmp(name, "blk.", 4) != 0) return false;
+    const char *p = name + 4;
+    while (*p == ' ' || (*p >= '\t' && *p <= '\r')) p++;
+    bool neg = false;
+    if (*p == '+' || *p == '-') neg = *p++ == '-';
+    if (*p < '0' || *p > '9') return false;
+    long long v = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if (v < (long long)INT_MAX + 1) v = v * 10 + (*p - '0');
+    if (neg) v = -v;
+    if (v > INT_MAX) v = INT_MAX;
+    if (v < INT_MIN) v = INT_MIN;
+    *out = (int)v;
+    return true;
+}
+
+static int cmp_src(const void *pa, const void *pb) {
+    const src_tensor *a = pa, *b = pb;
+    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* --keep-split: by split, then by position in the split */
+static int cmp_src_split(const void *pa, const void *pb) {
+    const src_tensor *a = pa, *b = pb;
+    if (a->file != b->file) return a->file < b->file ? -1 : 1;
+    if (a->t->offset != b->t->offset) return a->t->offset < b->t->offset ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static bool has(const char *s, const char *sub) { return strstr(s, sub) != NULL; }
+
+static bool ends_with(const char *s, const char *suf) {
+    size_t n = strlen(s), k = strlen(suf);
+    return n >= k && !strcmp(s + n - k, suf);
+}
+
+/* Which tensors llama-quantize converts at all. */
+static bool allows_quantization(const lgg_quant_options *o, const lgg_tensor *t, const char *name) {
+    /* llama.cpp tests name.rfind("weight") == name.size() - 6, which a
+     * 5-byte name also passes (npos == size_t(-1)) */
+    if (!ends_with(name, "weight") && strlen(name) != 5) return false;
+    /* ggml_n_dims: trailing dimensions of 1 do not count */
+    int nd = 1;
+    for (int i = LGG_MAX_DIMS - 1; i >= 1; i--)
+        if (t->ne[i] > 1) {
+            nd = i + 1;
+            break;
+        }
+    if (nd < 2) return false;
+    if (has(name, "_norm.weight")) return false;
+    if (o->leave_output_tensor && !strcmp(name, "output.weight")) return false;
+    static const char *const KEEP[] = {
+        "ffn_gate_inp.weight", "altup", "laurel", "per_layer_model_proj", "ssm_conv1d.weight",
+        "shortconv.conv.weight", "time_mix_first.weight", "time_mix_w0.weight", "time_mix_w1.weight",
+        "time_mix_w2.weight", "time_mix_v0.weight", "time_mix_v1.weight", "time_mix_v2.weight", "time_mix_a0.weight",
+        "time_mix_a1.weight", "time_mix_a2.weight", "time_mix_g1.weight", "time_mix_g2.weight",
+        "time_mix_decay_w1.weight", "time_mix_decay_w2.weight", "time_mix_lerp_fused.weight", "attn_rel_b.weight",
+        ".position_embd.",
+    };
+    for (size_t i = 0; i < sizeof KEEP / sizeof KEEP[0]; i++)
+        if (has(name, KEEP[i])) return false;
+    if (!strcmp(name, "position_embd.weight") || !strcmp(name, "token_types.weight")) return false;
+    return true;
+}
+
+typedef struct qstate {
+    const lgg_quant_options *o;
+    uint32_t ftype;
+    bool falcon;
+    bool is_70b;
+    bool has_output;
+    bool has_imatrix;
+    uint32_t n_expert;
+    uint32_t n_gqa;
+    int n_layer;
+    int n_attention_wv, i_attention_wv;
+    int i_ffn_down, i_ffn_gate, i_ffn_up;
+} qstate;
+
+static bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+
+/* The layer of an ffn tensor: with experts, from its name (llama.cpp: the
+ * expert tensors are not consecutive); else the running count. */
+static lgg_status layer_info(const qstate *q, int counter, const char *name, int *il, lgg_error *err) {
+    *il = counter;
+    if (q->n_expert > 1) {
+        if (!parse_layer(name, il))
+            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "failed to determine layer for tensor %s", name);
+        if (*il < 0 || *il >= q->n_layer)
+            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "bad layer %d for tensor %s: must be in [0, %d)", *il,
+                             name, q->n_layer);
+    }
+    return LGG_OK;
+}
+
+static bool ft_in(uint32_t ft, const uint32_t *set, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (set[i] == ft) return true;
+    return false;
+}
+#define FT_IN(ft, ...) ft_in(ft, (const uint32_t[]){__VA_ARGS__}, sizeof((const uint32_t[]){__VA_ARGS__}) / sizeof(uint32_t))
+
+static uint32_t blck(uint32_t type) { return lgg_type_get(type)->block_size; }
+
+/* llama_tensor_get_type: the mixture rules, then the fallback. */
+static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, bool *fell_back,
+                             lgg_error *err) {
+    const uint32_t ft = q->ftype;
+    uint32_t nt = *io;
+    lgg_status st;
+    int il;
+    const int nl = q->n_layer;
+
+    if (!strcmp(name, "output.weight") || (!q->has_output && !strcmp(name, "token_embd.weight"))) {
+        if (q->o->output_tensor_type < NONE) {
+            nt = q->o->output_tensor_type;
+        } else {
+            if (ft == FT_MXFP4_MOE) nt = LGG_TYPE_Q8_0;
+            else if (q->falcon || t->ne[0] % 256 != 0) nt = LGG_TYPE_Q8_0;
+            else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ3_XXS, FT_IQ1_S, FT_IQ2_S, FT_IQ2_M, FT_IQ1_M))
+                nt = LGG_TYPE_Q5_K;
+            else if (nt != LGG_TYPE_Q8_0) nt = LGG_TYPE_Q6_K;
+        }
+    } else if (ft == FT_MXFP4_MOE) {
+        nt = t->ne[2] > 1 ? LGG_TYPE_MXFP4 : LGG_TYPE_Q8_0;
+    } else if (!strcmp(name, "token_embd.weight") || !strcmp(name, "per_layer_token_embd.weight")) {
+        if (q->o->token_embedding_type < NONE) {
+            nt = q->o->token_embedding_type;
+        } else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ1_M)) {
+            nt = LGG_TYPE_Q2_K;
+        } else if (FT_IN(ft, FT_IQ2_S, FT_IQ2_M, FT_IQ3_XXS)) {
+            nt = LGG_TYPE_IQ3_S;
+        } else if (FT_IN(ft, FT_TQ1_0, FT_TQ2_0)) {
+            nt = LGG_TYPE_Q4_K;
+        }
+    } else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ2_S, FT_IQ2_M, FT_IQ1_M)) {
+        const bool s_or_m = ft == FT_IQ2_S || ft == FT_IQ2_M;
+        if (has(name, "attn_v.weight")) {
+            if (q->n_gqa >= 4 || q->n_expert >= 4) nt = LGG_TYPE_Q4_K;
+            else nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
+            q->i_attention_wv++;
+        } else if (q->n_expert == 8 && has(name, "attn_k.weight")) {
+            nt = LGG_TYPE_Q4_K;
+        } else if (has(name, "ffn_down")) {
+            if (q->i_ffn_down < nl / 8) nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
+            q->i_ffn_down++;
+        } else if (has(name, "attn_output.weight")) {
+            if (q->n_expert == 8) nt = LGG_TYPE_Q5_K;
+            else if (ft == FT_IQ1_S || ft == FT_IQ1_M) nt = LGG_TYPE_IQ2_XXS;
+            else if (s_or_m) nt = LGG_TYPE_IQ3_S;
+        }
+    } else if (has(name, "attn_v.weight")) {
+        if (ft == FT_Q2_K) nt = q->n_gqa >= 4 ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
+        else if (ft == FT_Q2_K_S && q->n_gqa >= 4) nt = LGG_TYPE_Q4_K;
+        else if (ft == FT_IQ3_XXS)
+            nt = q->n_gqa >= 4 ? LGG_TYPE_Q4_K : !q->has_imatrix ? LGG_TYPE_IQ3_S : LGG_TYPE_IQ3_XXS;
+        else if ((ft == FT_IQ3_XS || ft == FT_IQ3_S) && q->n_gqa >= 4) nt = LGG_TYPE_Q4_K;
+        else if (ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
+        else if (ft == FT_Q3_K_M) nt = q->i_attention_wv < 2 ? LGG_TYPE_Q5_K : LGG_TYPE_Q4_K;
+        else if (ft == FT_Q3_K_L) nt = LGG_TYPE_Q5_K;
+        else if ((ft == FT_IQ4_NL || ft == FT_IQ4_XS) && q->n_gqa >= 4) nt = LGG_TYPE_Q5_K;
+        else if ((ft == FT_Q4_K_M || ft == FT_Q5_K_M) && use_more_bits(q->i_attention_wv, q->n_attention_wv))
+            nt = LGG_TYPE_Q6_K;
+        else if (ft == FT_Q4_K_S && q->i_attention_wv < 4) nt = LGG_TYPE_Q5_K;
+        /* 70B: 8 heads share attn_v, so more bits cost little */
+        if (q->is_70b && (nt == LGG_TYPE_Q3_K || nt == LGG_TYPE_Q4_K)) nt = LGG_TYPE_Q5_K;
+        if (q->n_expert == 8) nt = LGG_TYPE_Q8_0;
+        q->i_attention_wv++;
+    } else if (has(name, "attn_k.weight")) {
+        if (q->n_expert == 8) nt = LGG_TYPE_Q8_0;
+        else if (ft == FT_IQ3_XS) nt = LGG_TYPE_IQ3_XXS;
+        else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ2_S;
+    } else if (has(name, "attn_q.weight")) {
+        if (ft == FT_IQ3_XS) nt = LGG_TYPE_IQ3_XXS;
+        else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ2_S;
+    } else if (has(name, "ffn_down")) {
+        if ((st = layer_info(q, q->i_ffn_down, name, &il, err)) != LGG_OK) return st;
+        if (ft == FT_Q2_K) nt = LGG_TYPE_Q3_K;
+        else if (ft == FT_Q2_K_S) {
+            if (il < nl / 8) nt = LGG_TYPE_Q4_K;
+        } else if (ft == FT_IQ3_XXS && !q->has_imatrix) {
+            nt = il < nl / 8 ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
+        } else if (ft == FT_Q3_K_M) {
+            nt = il < nl / 16 ? LGG_TYPE_Q5_K : !q->falcon || use_more_bits(il, nl) ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
+        } else if (ft == FT_IQ3_M && (il < nl / 8 || (q->n_expert == 8 && use_more_bits(il, nl)))) {
+            nt = LGG_TYPE_Q4_K;
+        } else if (ft == FT_Q3_K_L) {
+            nt = q->falcon ? LGG_TYPE_Q4_K : LGG_TYPE_Q5_K;
+        } else if (ft == FT_Q4_K_M) {
+            if (q->falcon)
+                nt = il < nl / 16 ? LGG_TYPE_Q6_K : use_more_bits(il, nl) ? LGG_TYPE_Q5_K : LGG_TYPE_Q4_K;
+            else if (use_more_bits(il, nl))
+                nt = LGG_TYPE_Q6_K;
+        } else if (il < nl / 8 && (ft == FT_IQ4_NL || ft == FT_IQ4_XS) && !q->has_imatrix) {
+            nt = LGG_TYPE_Q5_K;
+        } else if (ft == FT_Q5_K_M && use_more_bits(il, nl)) {
+            nt = LGG_TYPE_Q6_K;
+        } else if (ft == FT_Q4_K_S && !q->falcon && il < nl / 8) {
+            nt = LGG_TYPE_Q5_K;
+        } else if ((ft == FT_Q4_0 || ft == FT_Q5_0) && q->has_imatrix && il < nl / 8) {
+            /* the first ffn_down layers go wrong even with an imatrix */
+            nt = ft == FT_Q4_0 ? LGG_TYPE_Q4_1 : LGG_TYPE_Q5_1;
+        }
+        q->i_ffn_down++;
+    } else if (has(name, "attn_output.weight")) {
+        if (!q->falcon) {
+            if (q->n_expert == 8) {
+                if (FT_IN(ft, FT_Q2_K, FT_IQ3_XS, FT_IQ3_XXS, FT_Q3_K_S, FT_Q3_K_M, FT_IQ4_NL, FT_Q4_K_S, FT_Q4_K_M,
+                          FT_IQ3_S, FT_IQ3_M, FT_IQ4_XS))
+                    nt = LGG_TYPE_Q5_K;
+            } else {
+                if (ft == FT_Q2_K) nt = LGG_TYPE_Q3_K;
+                else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ3_S;
+                else if (ft == FT_Q3_K_M) nt = LGG_TYPE_Q4_K;
+                else if (ft == FT_Q3_K_L) nt = LGG_TYPE_Q5_K;
+                else if (ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
+            }
+        } else if (ft == FT_Q3_K_L) {
+            nt = LGG_TYPE_Q4_K;
+        }
+    } else if (has(name, "attn_qkv.weight")) {
+        if (ft == FT_Q3_K_M || ft == FT_Q3_K_L || ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
+        else if (ft == FT_Q4_K_M) nt = LGG_TYPE_Q5_K;
+        else if (ft == FT_Q5_K_M) nt = LGG_TYPE_Q6_K;
+    } else if (has(name, "ffn_gate")) {
+        if ((st = layer_info(q, q->i_ffn_gate, name, &il, err)) != LGG_OK) return st;
+        if (ft == FT_IQ3_XS && il >= nl / 8 && il < 7 * nl / 8) nt = LGG_TYPE_IQ3_XXS;
+        q->i_ffn_gate++;
+    } else if (has(name, "ffn_up")) {
+        if ((st = layer_info(q, q->i_ffn_up, name, &il, err)) != LGG_OK) return st;
+        if (ft == FT_IQ3_XS && il >= nl / 8 && il < 7 * nl / 8) nt = LGG_TYPE_IQ3_XXS;
+        q->i_ffn_up++;
+    }
+
+    if (!lgg_type_is_valid(nt) || blck(nt) == 0)
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: type %u cannot be written", name, nt);
+    *fell_back = false;
+    if (t->ne[0] % blck(nt) != 0) {
+        uint32_t fb;
+        switch (nt) {
+        case LGG_TYPE_TQ1_0: case LGG_TYPE_TQ2_0: fb = LGG_TYPE_Q4_0; break;
+        case LGG_TYPE_IQ2_XXS: case LGG_TYPE_IQ2_XS: case LGG_TYPE_IQ2_S: case LGG_TYPE_IQ3_XXS:
+        case LGG_TYPE_IQ3_S: case LGG_TYPE_IQ1_S: case LGG_TYPE_IQ1_M: case LGG_TYPE_Q2_K:
+        case LGG_TYPE_Q3_K: case LGG_TYPE_IQ4_XS: fb = LGG_TYPE_IQ4_NL; break;
+        case LGG_TYPE_Q4_K: fb = LGG_TYPE_Q5_0; break;
+        case LGG_TYPE_Q5_K: fb = LGG_TYPE_Q5_1; break;
+        case LGG_TYPE_Q6_K: fb = LGG_TYPE_Q8_0; break;
+        default:
+            return lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
+                             "%s: %" PRId64 " columns are not a multiple of %s's block of %u, and %s has no fallback",
+                             name, t->ne[0], lgg_type_name(nt), blck(nt), lgg_type_name(nt));
+        }
+        if (t->ne[0] % blck(fb) != 0) fb = LGG_TYPE_F16;
+        nt = fb;
+        *fell_back = true;
+    }
+    *io = nt;
+    return LGG_OK;
+}
+
+static bool get_u32(const lgg_file *f, const char *arch, const char *suffix, uint32_t *out) {
+    char key[256];
+    snprintf(key, sizeof key, "%s.%s", arch, suffix);
+    lgg_value v;
+    if (lgg_get(f, key, &v) != LGG_OK) return false;
+    uint64_t u;
+    if (v.type == LGG_VT_ARRAY) { /* per-layer values: layer 0's, as n_gqa(0) */
+        lgg_value e;
+        if (v.count == 0 || lgg_array_get(&v, 0, &e) != LGG_OK) return false;
+        v = e;
+    }
+    if (lgg_value_uint(&v, &u) != LGG_OK || u > UINT32_MAX) return false;
+    *out = (uint32_t)u;
+    return true;
+}
+
+/* ml.ftype for COPY: general.file_type, else the most common tensor type
+ * (first to reach the highest count, in tensor order), marked as guessed. */
+static uint32_t guess_file_type(const lgg_file *f0, const src_tensor *s, size_t n) {
+    lgg_value v;
+    uint64_t u;
+    if (lgg_get(f0, "general.file_type", &v) == LGG_OK && lgg_value_uint(&v, &u) == LGG_OK && u <= UINT32_MAX)
+        return (uint32_t)u;
+    uint32_t count[LGG_TYPE_COUNT] = {0}, best = 0, type_max = LGG_TYPE_F32;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t ty = s[i].t->type;
+        if (ty >= LGG_TYPE_COUNT) continue;
+        if (best < ++count[ty]) {
+            best = count[ty];
+            type_max = ty;
+        }
+    }
+    uint32_t ft;
+    switch (type_max) {
+    case LGG_TYPE_F16: ft = FT_F16; break;
+    case LGG_TYPE_BF16: ft = FT_BF16; break;
+    case LGG_TYPE_Q4_0: ft = FT_Q4_0; break;
+    case LGG_TYPE_Q4_1: ft = FT_Q4_1; break;
+    case LGG_TYPE_Q5_0: ft = FT_Q5_0; break;
+    case LGG_TYPE_Q5_1: ft = FT_Q5_1; break;
+    case LGG_TYPE_Q8_0: ft = FT_Q8_0; break;
+    case LGG_TYPE_Q2_K: ft = FT_Q2_K; break;
+    case LGG_TYPE_Q3_K: ft = FT_Q3_K_M; break;
+    case LGG_TYPE_Q4_K: ft = FT_Q4_K_M; break;
+    case LGG_TYPE_Q5_K: ft = FT_Q5_K_M; break;
+    case LGG_TYPE_Q6_K: ft = FT_Q6_K; break;
+    case LGG_TYPE_TQ1_0: ft = FT_TQ1_0; break;
+    case LGG_TYPE_TQ2_0: ft = FT_TQ2_0; break;
+    case LGG_TYPE_IQ2_XXS: ft = FT_IQ2_XXS; break;
+    case LGG_TYPE_IQ2_XS: ft = FT_IQ2_XS; break;
+    case LGG_TYPE_IQ2_S: ft = FT_IQ2_S; break;
+    case LGG_TYPE_IQ3_XXS: ft = FT_IQ3_XXS; break;
+    case LGG_TYPE_IQ1_S: ft = FT_IQ1_S; break;
+    case LGG_TYPE_IQ1_M: ft = FT_IQ1_M; break;
+    case LGG_TYPE_IQ4_NL: ft = FT_IQ4_NL; break;
+    case LGG_TYPE_IQ4_XS: ft = FT_IQ4_XS; break;
+    case LGG_TYPE_IQ3_S: ft = FT_IQ3_S; break;
+    default: ft = FT_ALL_F32; break;
+    }
+    return ft | FT_GUESSED;
+}
+
+void lgg_quant_plan_free(lgg_quant_plan *p) {
+    if (!p) return;
+    const lgg_allocator *a = p->a;
+    if (p->names)
+        for (size_t i = 0; i < p->n; i++) lgg__free(a, p->names[i]);
+    lgg__free(a, p->names);
+    lgg__free(a, p->items);
+    lgg__free(a, p->files_copy);
+    lgg_allocator ac = p->a_copy;
+    lgg__free(a ? &ac : NULL, p);
+}
+
+size_t lgg_quant_plan_count(const lgg_quant_plan *p) { return p ? p->n : 0; }
+const lgg_quant_item *lgg_quant_plan_at(const lgg_quant_plan *p, size_t i) {
+    return p && i < p->n ? &p->items[i] : NULL;
+}
+uint32_t lgg_quant_plan_file_type(const lgg_quant_plan *p) { return p ? p->file_type : 0; }
+size_t lgg_quant_plan_fallbacks(const lgg_quant_plan *p) { return p ? p->n_fallback : 0; }
+
+
+bool lgg__plan_keep_split(const lgg_quant_plan *p) { return p->keep_split; }
+const lgg_file *lgg__plan_file(const lgg_quant_plan *p, size_t i) { return i < p->n_files ? p->files[i] : NULL; }
+size_t lgg__plan_n_files(const lgg_quant_plan *p) { return p->n_files; }
+const lgg_imatrix *lgg__plan_imatrix(const lgg_quant_plan *p) { return p->imatrix; }
+const char *lgg__plan_name(const lgg_quant_plan *p, size_t i) { return p->names[i]; }
+const lgg_allocator *lgg__plan_allocator(const lgg_quant_plan *p) { return p->a; }
+
+static bool very_low_bit_needs(const lgg_quant_options *o, uint32_t type, const char *name) {
+    const bool embd = !strcmp(name, "token_embd.weight"), out = !strcmp(name, "output.weight");
+    return type == LGG_TYPE_IQ2_XXS || type == LGG_TYPE_IQ2_XS || type == LGG_TYPE_IQ2_S || type == LGG_TYPE_IQ1_S ||
+           (type == LGG_TYPE_IQ1_M && !embd && !out) ||
+           (type == LGG_TYPE_Q2_K && o->preset->ftype == FT_Q2_K_S && !embd);
+}
+
+lgg_status lgg_quant_plan_create(const lgg_file *const *files, size_t n_files, const lgg_quant_options *o,
+                                 lgg_quant_plan **out, lgg_error *err) {
+    if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL plan pointer");
+    *out = NULL;
+    if (!files || n_files == 0 || !o || !o->preset)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "quantize: no input files or no preset");
+    for (size_t i = 0; i < n_files; i++)
+        if (!files[i]) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "quantize: input file %zu is NULL", i);
+    const lgg_allocator *a = o->allocator;
+    const lgg_quant_preset *pr = o->preset;
+    const bool only_copy = pr->type == NONE;
+    const lgg_imatrix *im = o->imatrix && lgg_imatrix_count(o->imatrix) > 0 ? o->imatrix : NULL;
+    if (!im && FT_IN(pr->ftype, FT_IQ2_XS, FT_IQ2_XXS, FT_IQ2_S, FT_Q2_K_S, FT_IQ1_S, FT_IQ1_M) && !only_copy)
+        return lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
+                         "Please do not use IQ1_S, IQ1_M, IQ2_S, IQ2_XXS, IQ2_XS or Q2_K_S quantization without an "
+                         "importance matrix");
+    if (o->output_tensor_type != NONE && (!lgg_type_is_valid(o->output_tensor_type) || !lgg_type_get(o->output_tensor_type)->block_size))
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad output tensor type %u", o->output_tensor_type);
+    if (o->token_embedding_type != NONE && (!lgg_type_is_valid(o->token_embedding_type) || !lgg_type_get(o->token_embedding_type)->block_size))
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad token embedding type %u", o->token_embedding_type);
+    if (im) {
+        for (size_t i = 0; i < lgg_imatrix_count(im); i++) {
+            const float *v;
+            uint64_t n;
+            lgg_imatrix_entry(im, i, &v, &n);
+            for (uint64_t j = 0; j < n; j++)
+                if (!isfinite(v[j]))
+                    return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix contains non-finite value %f", (double)v[j]);
+        }
+    }
+
+    lgg_quant_plan *p = lgg__calloc(a, 1, sizeof *p);
+    if (!p) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    if (a) {
+        p->a_copy = *a;
+        p->a = &p->a_copy;
+    }
+    a = p->a;
+    p->imatrix = im;
+    p->n_files = n_files;
+    p->files_copy = lgg__calloc(a, n_files, sizeof *p->files_copy);
+    size_t total = 0;
+    for (size_t i = 0; i < n_files; i++) total += (size_t)lgg_tensor_count(files[i]);
+    src_tensor *s = lgg__calloc(a, total ? total : 1, sizeof *s);
+    p->items = lgg__calloc(a, total ? total : 1, sizeof *p->items);
+    p->names = lgg__calloc(a, total ? total : 1, sizeof *p->names);
+    regex_t *re = o->n_tensor_types ? lgg__calloc(a, o->n_tensor_types, sizeof *re) : NULL;
+    size_t n_re = 0;
+    lgg_status st = LGG_OK;
+    if (!p->files_copy || !s || !p->items || !p->names || (o->n_tensor_types && !re)) {
+        st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n_files; i++) p->files_copy[i] = files[i];
+    p->files = p->files_copy;
+    for (; n_re < o->n_tensor_types; n_re++) {
+        const char *pat = o->tensor_types[n_re].pattern;
+        if (!pat || regcomp(&re[n_re], pat, REG_EXTENDED | REG_NOSUB) != 0) {
+            st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "bad regular expression '%s'", pat ? pat : "(null)");
+            goto done;
+        }
+        uint32_t ty = o->tensor_types[n_re].type;
+        if (!lgg_type_is_valid(ty) || !lgg_type_get(ty)->block_size) {
+            regfree(&re[n_re]);
+            st = lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad type %u for '%s'", ty, pat);
+            goto done;
+        }
+    }
+
+    size_t n = 0;
+    for (size_t fi = 0; fi < n_files; fi++) {
+        for (uint64_t ti = 0; ti < lgg_tensor_count(files[fi]); ti++) {
+            const lgg_tensor *t = lgg_tensor_at(files[fi], ti);
+            if (!t->type_known) {
+                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, t->info_offset, "tensor %" PRIu64 " has an unknown type %u", ti, t->type);
+                goto done;
+            }
+            size_t nl = strnlen(t->name.ptr ? t->name.ptr : "", (size_t)t->name.len);
+            char *nm = lgg__alloc(a, nl + 1);
+            if (!nm) {
+                st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+                goto done;
+            }
+            if (nl) memcpy(nm, t->name.ptr, nl);
+            nm[nl] = 0;
+            s[n] = (src_tensor){(uint32_t)fi, ti, t, nm, -1};
+            if (!parse_layer(nm, &s[n].layer)) s[n].layer = -1;
+            n++;
+        }
+    }
+    qsort(s, n, sizeof *s, o->keep_split ? cmp_src_split : cmp_src);
+    p->keep_split = o->keep_split;
+
+    lgg_value av;
+    lgg_str arch = {"", 0};
+    if (lgg_get(files[0], "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
+    char archz[128];
+    snprintf(archz, sizeof archz, "%.*s", (int)(arch.len < 120 ? arch.len : 120), arch.ptr ? arch.ptr : "");
+
+    qstate q;
+    memset(&q, 0, sizeof q);
+    q.o = o;
+    q.ftype = pr->ftype;
+    q.falcon = !strcmp(archz, "falcon");
+    q.has_imatrix = im != NULL;
+    uint32_t n_layer = 0, n_head = 0, n_head_kv = 0, n_expert = 0;
+    get_u32(files[0], archz, "block_count", &n_layer);
+    get_u32(files[0], archz, "attention.head_count", &n_head);
+    if (!get_u32(files[0], archz, "attention.head_count_kv", &n_head_kv)) n_head_kv = n_head;
+    get_u32(files[0], archz, "expert_count", &n_expert);
+    q.n_layer = n_layer > INT_MAX ? INT_MAX : (int)n_layer;
+    q.n_expert = n_expert;
+    q.n_gqa = n_head_kv ? n_head / n_head_kv : 0;
+    q.is_70b = !strcmp(archz, "llama") && n_layer == 80 && n_head != n_head_kv;
+    for (size_t i = 0; i < n; i++) {
+        const char *nm = s[i].name;
+        if (has(nm, "attn_v.weight") || has(nm, "attn_qkv.weight") || has(nm, "attn_kv_b.weight")) q.n_attention_wv++;
+        else if (!strcmp(nm, "output.weight")) q.has_output = true;
+    }
+    p->file_type = only_copy ? guess_file_type(files[0], s, n) : pr->ftype;
+
+    for (size_t i = 0; i < n; i++) {
+        const lgg_tensor *t = s[i].t;
+        const char *nm = s[i].name;
+        lgg_quant_item *it = &p->items[i];
+        p->names[i] = s[i].name;
+        s[i].name = NULL;
+        p->n = i + 1;
+        it->file = s[i].file;
+        it->tensor = s[i].index;
+        it->t = t;
+        it->type = t->type;
+        bool quantize = !only_copy && allows_quantization(o, t, nm);
+        uint32_t nt = t->type;
+        if (quantize) {
+            nt = pr->type;
+            if (!o->pure && lgg_type_get(pr->type)->quantized) {
+                bool fb = false;
+                if ((st = rules_type(&q, t, nm, &nt, &fb, err)) != LGG_OK) goto done;
+                if (fb) {
+                    it->fallback = true;
+                    p->n_fallback++;
+                } else {
+                    for (size_t r = 0; r < n_re; r++)
+                        if (regexec(&re[r], nm, 0, NULL, 0) == 0) nt = o->tensor_types[r].type;
+                }
+            }
+            if (o->token_embedding_type < NONE && !strcmp(nm, "token_embd.weight")) nt = o->token_embedding_type;
+            if (o->output_tensor_type < NONE && !strcmp(nm, "output.weight")) nt = o->output_tensor_type;
+            quantize = t->type != nt;
+        }
+        it->type = nt;
+        it->convert = quantize;
+        if (quantize) {
+            if (im) {
+                uint64_t cnt;
+                const float *v = lgg_imatrix_find(im, nm, strlen(nm), &cnt);
+                if (v) {
+                    const uint64_t want = (uint64_t)t->ne[0] * (uint64_t)t->ne[2];
+                    if (cnt == want) it->imatrix = v;
+                    else if (strcmp(nm, "token_embd.weight") != 0) {
+                        st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                                       "imatrix size %" PRIu64 " is different from tensor size %" PRIu64 " for %s", cnt,
+                                       want, nm);
+                        goto done;
+                    }
+                }
+            }
+            if (very_low_bit_needs(o, nt, nm) && !it->imatrix) {
+                st = lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
+                               "Missing importance matrix for tensor %s in a very low-bit quantization", nm);
+                goto done;
+            }
+            const lgg_type_info *si = lgg_type_get(t->type);
+            if (si->quantized && !o->allow_requantize) {
+                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "requantizing from type %s is disabled",
+                               si->name);
+                goto done;
+            }
+            if (!si->quantized && t->type != LGG_TYPE_F32 && t->type != LGG_TYPE_F16 && t->type != LGG_TYPE_BF16) {
+                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "cannot dequantize/convert tensor type %s",
+                               si->name);
+                goto done;
+            }
+            if (!lgg_type_can_quantize(nt)) {
+                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: cannot quantize to %s", nm, lgg_type_name(nt));
+                goto done;
+            }
+            if (t->ne[0] % blck(nt) != 0) {
+                st = lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
+                               "%s: %" PRId64 " columns are not a multiple of %s's block of %u", nm, t->ne[0],
+                               lgg_type_name(nt), blck(nt));
+                goto done;
+            }
+            if (!t->data_available || !t->data) {
+                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: data not available", nm);
+                goto done;
+            }
+        }
+        if (lgg_type_nbytes(nt, t->n_elements, &it->size) != LGG_OK) {
+            st = lgg__fail(err, LGG_ERR_TENSOR_DIMS, LGG_NO_OFFSET, "%s: size overflows", nm);
+            goto done;
+        }
+    }
+done:
+    for (size_t r = 0; r < n_re; r++) regfree(&re[r]);
+    lgg__free(a, re);
+    if (s)
+        for (size_t i = 0; i < total; i++) lgg__free(a, s[i].name);
+    lgg__free(a, s);
+    if (st != LGG_OK) {
+        lgg_quant_plan_free(p);
+        return st;
+    }
+    *out = p;
+    return LGG_OK;
+}
