@@ -1,7 +1,8 @@
 # libgguf -- build, test, install.  GNU make; gcc or clang.
 #
 #   make                 static + shared library and the gguf tool (build/)
-#   make test            build and run the whole test suite
+#   make test            build and run the whole test suite (check-deps first)
+#   make check-deps      dependencies run one way (README layout table)
 #   make asan            the CLI with ASan+UBSan as build/asan/gguf
 #   make check-asan      the whole test suite under ASan+UBSan
 #   make check-tsan      the whole test suite under ThreadSanitizer
@@ -66,7 +67,7 @@ TOOL   := $(BUILD)/gguf
 CONVLIB:= $(BUILD)/libgguf-convert.a
 TESTBIN:= $(BUILD)/test_runner
 
-.PHONY: all test check check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
+.PHONY: all test check check-deps check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(CONVLIB) $(TOOL)
 
 $(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*') $(wildcard tools/*.h)
@@ -119,10 +120,18 @@ TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
 	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS)
 
-# The whole suite: unit, corpus, golden, CLI, symbol checks and fuzz replays.
+# The whole suite: the dependency check, then unit, corpus, golden, CLI,
+# symbol checks and fuzz replays.
 test: all $(TESTBIN) $(FUZZ_BIN)
+	@python3 scripts/check-deps.py --self-test
+	python3 scripts/check-deps.py --build $(BUILD)
 	GGUF_BUILD=$(BUILD) ./$(TESTBIN)
 check: test
+# Dependencies run one way: every include and link edge against the
+# README's layout table, and no cycle between files.
+check-deps: all
+	@python3 scripts/check-deps.py --self-test
+	python3 scripts/check-deps.py --build $(BUILD)
 
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:

@@ -11,7 +11,8 @@ need=""
 command -v cc >/dev/null 2>&1 || need="$need build-essential"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v nm >/dev/null 2>&1 || need="$need binutils"
-# python3 (standard library only) writes the estimate tests' models (tests/estimate/gen_models.py)
+# python3 (standard library only) runs make check-deps (scripts/check-deps.py) and
+# writes the estimate tests' models (tests/estimate/gen_models.py)
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 # libssl-dev (libcrypto) and libxxhash-dev are also linked by the tool itself
 # (gguf hash, gguf verify); the library needs neither.

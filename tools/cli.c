@@ -102,6 +102,20 @@ static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
 void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true); }
 void cli_fmt_f64(char *buf, size_t cap, double x) { fmt_shortest(buf, cap, x, false); }
 
+void cli_json_f64(FILE *o, double x) {
+    char b[64];
+    cli_fmt_f64(b, sizeof b, x);
+    if (isnan(x) || isinf(x)) fprintf(o, "\"%s\"", b);
+    else fputs(b, o);
+}
+
+void cli_json_shape(FILE *o, const lgg_tensor *t) {
+    fputc('[', o);
+    uint32_t nd = t->n_dims ? t->n_dims : 1;
+    for (uint32_t d = 0; d < nd; d++) fprintf(o, "%s%lld", d ? ", " : "", (long long)t->ne[d]);
+    fputc(']', o);
+}
+
 void cli_fmt_bytes(char *buf, size_t cap, uint64_t n) {
     static const char *const U[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     double v = (double)n;

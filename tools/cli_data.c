@@ -156,20 +156,6 @@ void cli_progress_end(cli_progress *p) {
     p->last = 0;
 }
 
-void cli_json_f64(FILE *o, double x) {
-    char b[64];
-    cli_fmt_f64(b, sizeof b, x);
-    if (isnan(x) || isinf(x)) fprintf(o, "\"%s\"", b);
-    else fputs(b, o);
-}
-
-void cli_json_shape(FILE *o, const lgg_tensor *t) {
-    fputc('[', o);
-    uint32_t nd = t->n_dims ? t->n_dims : 1;
-    for (uint32_t d = 0; d < nd; d++) fprintf(o, "%s%lld", d ? ", " : "", (long long)t->ne[d]);
-    fputc(']', o);
-}
-
 void cli_text_name(FILE *o, lgg_str s) {
     for (uint64_t j = 0; j < s.len; j++) {
         unsigned char c = (unsigned char)s.ptr[j];

@@ -190,41 +190,13 @@ static int64_t hparam_int(const lgg_convert *c, const char *key, int64_t dflt) {
     return dflt;
 }
 
-static cv_tensor *new_tensor(lgg_convert *c, lgg_error *err) {
-    if (c->n_t == c->cap_t) {
-        size_t cap = c->cap_t ? 2 * c->cap_t : 64;
-        cv_tensor *v = realloc(c->t, cap * sizeof *v);
-        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
-        c->t = v, c->cap_t = cap;
-    }
-    cv_tensor *t = &c->t[c->n_t];
-    memset(t, 0, sizeof *t);
-    t->c = c;
-    return t;
-}
-
-lgg_status lgg__cv_add_generated(lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err) {
-    cv_tensor *t = new_tensor(c, err);
-    if (!t) return LGG_ERR_NOMEM;
-    if (!(t->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    t->src_name = "(generated)";
-    t->gen = values;
-    t->type = t->work = LGG_TYPE_F32;
-    t->n_dims = 1;
-    t->ne[0] = (int64_t)n, t->ne[1] = t->ne[2] = t->ne[3] = 1;
-    t->unit = n ? n : 1;
-    t->n_units = n ? 1 : 0;
-    c->n_t++;
-    return LGG_OK;
-}
-
 static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
                              lgg_error *err) {
     const char *file = c->shard_names[shard];
     if (s->n_dims > 4)
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': %u dimensions (GGUF holds at most 4)", c->dir,
                             file, s->name.ptr, s->n_dims);
-    cv_tensor *t = new_tensor(c, err);
+    cv_tensor *t = lgg__cv_new_tensor(c, err);
     if (!t) return LGG_ERR_NOMEM;
     t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform;
     t->work = s->dtype == LGG_TYPE_F16 ? LGG_TYPE_F16 : LGG_TYPE_F32;

@@ -66,8 +66,9 @@ struct lgg_convert {
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
 };
 
-/* Tokenizer metadata (vocab.c). */
+/* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */
 lgg_status lgg__cv_vocab(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
+lgg_status lgg__cv_spm(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* Data callback for the writer (data.c). */
 lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n);
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
@@ -82,7 +83,10 @@ lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_opti
 
 /* generated.c: tensors the reference computes, added before the others. */
 lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
-/* convert.c: add a generated 1-D F32 tensor; takes `values` on success. */
+/* tensors.c: a new zeroed entry at the end of c's tensor list (NULL when
+ * out of memory, with err set); add a generated 1-D F32 tensor, which
+ * takes `values` on success. */
+cv_tensor *lgg__cv_new_tensor(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err);
 
 /* meta.c */

@@ -1,0 +1,35 @@
+/* tensors.c -- the conversion's list of output tensors: a new entry, and
+ * the generated ones (generated.c computes their values; convert.c adds
+ * the ones read from the checkpoint). */
+#include "cvint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+cv_tensor *lgg__cv_new_tensor(lgg_convert *c, lgg_error *err) {
+    if (c->n_t == c->cap_t) {
+        size_t cap = c->cap_t ? 2 * c->cap_t : 64;
+        cv_tensor *v = realloc(c->t, cap * sizeof *v);
+        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
+        c->t = v, c->cap_t = cap;
+    }
+    cv_tensor *t = &c->t[c->n_t];
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    return t;
+}
+
+lgg_status lgg__cv_add_generated(lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err) {
+    cv_tensor *t = lgg__cv_new_tensor(c, err);
+    if (!t) return LGG_ERR_NOMEM;
+    if (!(t->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    t->src_name = "(generated)";
+    t->gen = values;
+    t->type = t->work = LGG_TYPE_F32;
+    t->n_dims = 1;
+    t->ne[0] = (int64_t)n, t->ne[1] = t->ne[2] = t->ne[3] = 1;
+    t->unit = n ? n : 1;
+    t->n_units = n ? 1 : 0;
+    c->n_t++;
+    return LGG_OK;
+}

@@ -1,0 +1,71 @@
+/* tokenizer.c -- the tokenizer part of a conversion: which vocabulary
+ * reader a family's files call for (SentencePiece in vocab.c, BPE in
+ * bpe.c; both share vocab.c's special-token handling), then what some
+ * families add on top. */
+#include "cvint.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The end-of-turn id the reference gives every Gemma: named by
+ * tokenizer_config.json's eot_token (through tokenizer.json's added
+ * tokens), else config.json's eot_token_id, else 107. */
+static lgg_status gemma_eot(lgg_convert *c, json_t *tc, lgg_error *err) {
+    json_int_t id = -1;
+    json_t *e = tc ? json_object_get(tc, "eot_token") : NULL;
+    if (json_is_object(e)) e = json_object_get(e, "content");
+    if (json_is_string(e)) {
+        json_t *tj = NULL;
+        lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+        if (st) return st;
+        size_t i;
+        json_t *at;
+        json_array_foreach(tj ? json_object_get(tj, "added_tokens") : NULL, i, at) {
+            json_t *ct = json_object_get(at, "content"), *v = json_object_get(at, "id");
+            if (json_is_string(ct) && json_equal(ct, e)) {
+                if (json_is_integer(v)) id = json_integer_value(v);
+                break;
+            }
+        }
+        json_decref(tj);
+    }
+    json_t *cfg = json_object_get(c->config, "eot_token_id");
+    if (id < 0 && json_is_integer(cfg)) id = json_integer_value(cfg);
+    if (id < 0) id = 107;
+    if (id > UINT32_MAX) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: eot token id %lld is out of range", c->dir, (long long)id);
+    return lgg_writer_set_u32(c->w, "tokenizer.ggml.eot_token_id", (uint32_t)id, NULL)
+               ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.eot_token_id")
+               : LGG_OK;
+}
+
+static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
+    if (c->fam->flags & CV_F_EOT_107) {
+        lgg_status st = gemma_eot(c, tc, err);
+        if (st) return st;
+    }
+    json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
+    int set = -1;
+    if ((c->fam->flags & CV_F_PREFIX_SPACE_FROM_CONFIG) && json_is_boolean(aps)) set = json_is_true(aps);
+    if (c->fam->flags & CV_F_SPACE_PREFIX_FALSE) set = 0;
+    if (set >= 0 && lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", set != 0, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
+    json_t *tc = NULL;
+    lgg_status st = lgg__cv_json(c->dir, "tokenizer_config.json", 0, &tc, err);
+    if (st) return st;
+    if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
+        st = lgg__cv_spm(c, tc, err);
+    } else if (c->fam->vocab & CV_V_BPE) {
+        st = lgg__cv_bpe(c, tc, o, err);
+    } else {
+        char *p = lgg__cv_path(c->dir, "tokenizer.model");
+        st = lgg__cv_fail(err, LGG_ERR_IO, "%s: no such file", p ? p : "tokenizer.model");
+        free(p);
+    }
+    if (!st) st = family_extras(c, tc, err);
+    json_decref(tc);
+    return st;
+}
