@@ -1,72 +1,14 @@
 /* types.c -- the one table of ggml tensor types.
  *
- * Block sizes are derived from each block's composition (the same sums ggml's
- * block structs add up to) and checked below against the sizes ggml's
- * ggml-common.h asserts, so a typo in either fails the build.  `fields` lists
+ * Block sizes and field offsets come from blocks.h, where each block's
+ * layout is composed and checked once.  `fields` lists
  * the multi-byte values inside a block (half-precision scales, 16-bit grid
  * indices, int16 sums, 32-bit high-bit words); byte-order conversion and
  * big-endian dequantization swap exactly these. */
 #include "base/internal.h"
+#include "base/blocks.h"
 
-#define QK_K 256
-
-/* bytes per block, as composed in ggml-common.h */
-#define TS_Q4_0 (2 + 32 / 2)
-#define TS_Q4_1 (2 * 2 + 32 / 2)
-#define TS_Q5_0 (2 + 4 + 32 / 2)
-#define TS_Q5_1 (2 * 2 + 4 + 32 / 2)
-#define TS_Q8_0 (2 + 32)
-#define TS_Q8_1 (2 * 2 + 32)
-#define TS_Q2_K (QK_K / 16 + QK_K / 4 + 2 * 2)
-#define TS_Q3_K (QK_K / 8 + QK_K / 4 + 12 + 2)
-#define TS_Q4_K (2 * 2 + 12 + QK_K / 2)
-#define TS_Q5_K (2 * 2 + 12 + QK_K / 8 + QK_K / 2)
-#define TS_Q6_K (QK_K / 2 + QK_K / 4 + QK_K / 16 + 2)
-#define TS_Q8_K (4 + QK_K + QK_K / 16 * 2)
-#define TS_IQ2_XXS (2 + QK_K / 8 * 2)
-#define TS_IQ2_XS (2 + QK_K / 8 * 2 + QK_K / 32)
-#define TS_IQ3_XXS (2 + 3 * (QK_K / 8))
-#define TS_IQ1_S (2 + QK_K / 8 + QK_K / 16)
-#define TS_IQ4_NL (2 + 32 / 2)
-#define TS_IQ3_S (2 + QK_K / 4 + QK_K / 32 + QK_K / 8 + QK_K / 64)
-#define TS_IQ2_S (2 + QK_K / 4 + QK_K / 32 + QK_K / 32)
-#define TS_IQ4_XS (2 + 2 + QK_K / 64 + QK_K / 2)
-#define TS_IQ1_M (QK_K / 8 + QK_K / 16 + QK_K / 32)
-#define TS_TQ1_0 ((QK_K - 4 * QK_K / 64) / 5 + QK_K / 64 + 2)
-#define TS_TQ2_0 (QK_K / 4 + 2)
-#define TS_MXFP4 (1 + 32 / 2)
-#define TS_NVFP4 (64 / 16 + 64 / 2)
-#define TS_Q1_0 (2 + 128 / 8)
-#define TS_Q2_0 (2 + 64 / 4)
-
-/* The sizes ggml's static_asserts pin down (ggml-common.h, d99724f). */
-_Static_assert(TS_Q4_0 == 18, "q4_0");
-_Static_assert(TS_Q4_1 == 20, "q4_1");
-_Static_assert(TS_Q5_0 == 22, "q5_0");
-_Static_assert(TS_Q5_1 == 24, "q5_1");
-_Static_assert(TS_Q8_0 == 34, "q8_0");
-_Static_assert(TS_Q8_1 == 36, "q8_1");
-_Static_assert(TS_Q2_K == 84, "q2_K");
-_Static_assert(TS_Q3_K == 110, "q3_K");
-_Static_assert(TS_Q4_K == 144, "q4_K");
-_Static_assert(TS_Q5_K == 176, "q5_K");
-_Static_assert(TS_Q6_K == 210, "q6_K");
-_Static_assert(TS_Q8_K == 292, "q8_K");
-_Static_assert(TS_IQ2_XXS == 66, "iq2_xxs");
-_Static_assert(TS_IQ2_XS == 74, "iq2_xs");
-_Static_assert(TS_IQ3_XXS == 98, "iq3_xxs");
-_Static_assert(TS_IQ1_S == 50, "iq1_s");
-_Static_assert(TS_IQ4_NL == 18, "iq4_nl");
-_Static_assert(TS_IQ3_S == 110, "iq3_s");
-_Static_assert(TS_IQ2_S == 82, "iq2_s");
-_Static_assert(TS_IQ4_XS == 136, "iq4_xs");
-_Static_assert(TS_IQ1_M == 56, "iq1_m");
-_Static_assert(TS_TQ1_0 == 54, "tq1_0");
-_Static_assert(TS_TQ2_0 == 66, "tq2_0");
-_Static_assert(TS_MXFP4 == 17, "mxfp4");
-_Static_assert(TS_NVFP4 == 36, "nvfp4");
-_Static_assert(TS_Q1_0 == 18, "q1_0");
-_Static_assert(TS_Q2_0 == 18, "q2_0");
+#define QK_K LGG__QK_K
 
 #define F(o, w, c) {(o), (w), (c)}
 #define PLAIN(id_, nm, ts, ...) [id_] = {id_, nm, 1, ts, false, false, __VA_ARGS__}
@@ -76,50 +18,50 @@ _Static_assert(TS_Q2_0 == 18, "q2_0");
 static const lgg_type_info TYPES[LGG_TYPE_COUNT] = {
     PLAIN(LGG_TYPE_F32, "F32", 4, 1, {F(0, 4, 1)}),
     PLAIN(LGG_TYPE_F16, "F16", 2, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_Q4_0, "Q4_0", 32, TS_Q4_0, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_Q4_1, "Q4_1", 32, TS_Q4_1, 1, {F(0, 2, 2)}),
+    QUANT(LGG_TYPE_Q4_0, "Q4_0", 32, LGG__TS_Q4_0, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_Q4_1, "Q4_1", 32, LGG__TS_Q4_1, 1, {F(0, 2, 2)}),
     GONE(4, "Q4_2"),
     GONE(5, "Q4_3"),
     /* qh is four bytes that ggml reads and writes as one host-order uint32 */
-    QUANT(LGG_TYPE_Q5_0, "Q5_0", 32, TS_Q5_0, 2, {F(0, 2, 1), F(2, 4, 1)}),
-    QUANT(LGG_TYPE_Q5_1, "Q5_1", 32, TS_Q5_1, 2, {F(0, 2, 2), F(4, 4, 1)}),
-    QUANT(LGG_TYPE_Q8_0, "Q8_0", 32, TS_Q8_0, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_Q8_1, "Q8_1", 32, TS_Q8_1, 1, {F(0, 2, 2)}),
-    QUANT(LGG_TYPE_Q2_K, "Q2_K", QK_K, TS_Q2_K, 1, {F(80, 2, 2)}),
-    QUANT(LGG_TYPE_Q3_K, "Q3_K", QK_K, TS_Q3_K, 1, {F(108, 2, 1)}),
-    QUANT(LGG_TYPE_Q4_K, "Q4_K", QK_K, TS_Q4_K, 1, {F(0, 2, 2)}),
-    QUANT(LGG_TYPE_Q5_K, "Q5_K", QK_K, TS_Q5_K, 1, {F(0, 2, 2)}),
-    QUANT(LGG_TYPE_Q6_K, "Q6_K", QK_K, TS_Q6_K, 1, {F(208, 2, 1)}),
-    QUANT(LGG_TYPE_Q8_K, "Q8_K", QK_K, TS_Q8_K, 2, {F(0, 4, 1), F(260, 2, 16)}),
-    QUANT(LGG_TYPE_IQ2_XXS, "IQ2_XXS", QK_K, TS_IQ2_XXS, 1, {F(0, 2, 33)}),
-    QUANT(LGG_TYPE_IQ2_XS, "IQ2_XS", QK_K, TS_IQ2_XS, 1, {F(0, 2, 33)}),
+    QUANT(LGG_TYPE_Q5_0, "Q5_0", 32, LGG__TS_Q5_0, 2, {F(0, 2, 1), F(2, 4, 1)}),
+    QUANT(LGG_TYPE_Q5_1, "Q5_1", 32, LGG__TS_Q5_1, 2, {F(0, 2, 2), F(4, 4, 1)}),
+    QUANT(LGG_TYPE_Q8_0, "Q8_0", 32, LGG__TS_Q8_0, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_Q8_1, "Q8_1", 32, LGG__TS_Q8_1, 1, {F(0, 2, 2)}),
+    QUANT(LGG_TYPE_Q2_K, "Q2_K", QK_K, LGG__TS_Q2_K, 1, {F(LGG__Q2_K_D, 2, 2)}),
+    QUANT(LGG_TYPE_Q3_K, "Q3_K", QK_K, LGG__TS_Q3_K, 1, {F(LGG__Q3_K_D, 2, 1)}),
+    QUANT(LGG_TYPE_Q4_K, "Q4_K", QK_K, LGG__TS_Q4_K, 1, {F(0, 2, 2)}),
+    QUANT(LGG_TYPE_Q5_K, "Q5_K", QK_K, LGG__TS_Q5_K, 1, {F(0, 2, 2)}),
+    QUANT(LGG_TYPE_Q6_K, "Q6_K", QK_K, LGG__TS_Q6_K, 1, {F(LGG__Q6_K_D, 2, 1)}),
+    QUANT(LGG_TYPE_Q8_K, "Q8_K", QK_K, LGG__TS_Q8_K, 2, {F(0, 4, 1), F(LGG__Q8_K_BSUMS, 2, 16)}),
+    QUANT(LGG_TYPE_IQ2_XXS, "IQ2_XXS", QK_K, LGG__TS_IQ2_XXS, 1, {F(0, 2, 33)}),
+    QUANT(LGG_TYPE_IQ2_XS, "IQ2_XS", QK_K, LGG__TS_IQ2_XS, 1, {F(0, 2, 33)}),
     /* the last 32 bytes of qs are eight host-order uint32 scale+sign words */
-    QUANT(LGG_TYPE_IQ3_XXS, "IQ3_XXS", QK_K, TS_IQ3_XXS, 2, {F(0, 2, 1), F(66, 4, 8)}),
-    QUANT(LGG_TYPE_IQ1_S, "IQ1_S", QK_K, TS_IQ1_S, 2, {F(0, 2, 1), F(34, 2, 8)}),
-    QUANT(LGG_TYPE_IQ4_NL, "IQ4_NL", 32, TS_IQ4_NL, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_IQ3_S, "IQ3_S", QK_K, TS_IQ3_S, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_IQ2_S, "IQ2_S", QK_K, TS_IQ2_S, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_IQ4_XS, "IQ4_XS", QK_K, TS_IQ4_XS, 1, {F(0, 2, 2)}),
+    QUANT(LGG_TYPE_IQ3_XXS, "IQ3_XXS", QK_K, LGG__TS_IQ3_XXS, 2, {F(0, 2, 1), F(LGG__IQ3_XXS_SIGNS, 4, 8)}),
+    QUANT(LGG_TYPE_IQ1_S, "IQ1_S", QK_K, LGG__TS_IQ1_S, 2, {F(0, 2, 1), F(LGG__IQ1_S_QH, 2, 8)}),
+    QUANT(LGG_TYPE_IQ4_NL, "IQ4_NL", 32, LGG__TS_IQ4_NL, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_IQ3_S, "IQ3_S", QK_K, LGG__TS_IQ3_S, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_IQ2_S, "IQ2_S", QK_K, LGG__TS_IQ2_S, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_IQ4_XS, "IQ4_XS", QK_K, LGG__TS_IQ4_XS, 1, {F(0, 2, 2)}),
     PLAIN(LGG_TYPE_I8, "I8", 1, 0, {F(0, 0, 0)}),
     PLAIN(LGG_TYPE_I16, "I16", 2, 1, {F(0, 2, 1)}),
     PLAIN(LGG_TYPE_I32, "I32", 4, 1, {F(0, 4, 1)}),
     PLAIN(LGG_TYPE_I64, "I64", 8, 1, {F(0, 8, 1)}),
     PLAIN(LGG_TYPE_F64, "F64", 8, 1, {F(0, 8, 1)}),
     /* scales are read by ggml as four host-order uint16 */
-    QUANT(LGG_TYPE_IQ1_M, "IQ1_M", QK_K, TS_IQ1_M, 1, {F(48, 2, 4)}),
+    QUANT(LGG_TYPE_IQ1_M, "IQ1_M", QK_K, LGG__TS_IQ1_M, 1, {F(LGG__IQ1_M_SCALES, 2, 4)}),
     PLAIN(LGG_TYPE_BF16, "BF16", 2, 1, {F(0, 2, 1)}),
     GONE(31, "Q4_0_4_4"),
     GONE(32, "Q4_0_4_8"),
     GONE(33, "Q4_0_8_8"),
-    QUANT(LGG_TYPE_TQ1_0, "TQ1_0", QK_K, TS_TQ1_0, 1, {F(52, 2, 1)}),
-    QUANT(LGG_TYPE_TQ2_0, "TQ2_0", QK_K, TS_TQ2_0, 1, {F(64, 2, 1)}),
+    QUANT(LGG_TYPE_TQ1_0, "TQ1_0", QK_K, LGG__TS_TQ1_0, 1, {F(LGG__TQ1_0_D, 2, 1)}),
+    QUANT(LGG_TYPE_TQ2_0, "TQ2_0", QK_K, LGG__TS_TQ2_0, 1, {F(LGG__TQ2_0_D, 2, 1)}),
     GONE(36, "IQ4_NL_4_4"),
     GONE(37, "IQ4_NL_4_8"),
     GONE(38, "IQ4_NL_8_8"),
-    QUANT(LGG_TYPE_MXFP4, "MXFP4", 32, TS_MXFP4, 0, {F(0, 0, 0)}),
-    QUANT(LGG_TYPE_NVFP4, "NVFP4", 64, TS_NVFP4, 0, {F(0, 0, 0)}),
-    QUANT(LGG_TYPE_Q1_0, "Q1_0", 128, TS_Q1_0, 1, {F(0, 2, 1)}),
-    QUANT(LGG_TYPE_Q2_0, "Q2_0", 64, TS_Q2_0, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_MXFP4, "MXFP4", 32, LGG__TS_MXFP4, 0, {F(0, 0, 0)}),
+    QUANT(LGG_TYPE_NVFP4, "NVFP4", 64, LGG__TS_NVFP4, 0, {F(0, 0, 0)}),
+    QUANT(LGG_TYPE_Q1_0, "Q1_0", 128, LGG__TS_Q1_0, 1, {F(0, 2, 1)}),
+    QUANT(LGG_TYPE_Q2_0, "Q2_0", 64, LGG__TS_Q2_0, 1, {F(0, 2, 1)}),
 };
 
 _Static_assert(sizeof TYPES / sizeof TYPES[0] == LGG_TYPE_COUNT, "one entry per id");

@@ -17,7 +17,7 @@
 
 typedef void (*lgg__deq_fn)(const uint8_t *restrict src, float *restrict dst, size_t nb);
 
-#define LGG__QK_K 256
+#include "base/blocks.h"
 
 /* Host-order loads for the decoders. */
 static inline uint16_t lgg__h16(const uint8_t *p) {

@@ -31,7 +31,7 @@ static inline float signed_by(float x, uint8_t signs, int j) {
  *   bytes 4-7   u32 w: bits 7l..7l+6 sign index of lane l, bits 28-31 scale
  * Scale: d * (0.5 + s) * 0.25. */
 void lgg__deq_iq2_xxs(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 66) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_XXS) {
         const float d = lgg__half(src);
         for (int ib = 0; ib < 8; ib++) {
             const uint8_t *g = src + 2 + 8 * ib;
@@ -50,7 +50,7 @@ void lgg__deq_iq2_xxs(const uint8_t *restrict src, float *restrict dst, size_t n
  * Each u16: low 9 bits grid index (lgg__iq2xs_grid), high 7 bits sign index.
  * scales byte per 32 values: low nibble for the first 16, high for the last. */
 void lgg__deq_iq2_xs(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 74) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_XS) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2, *scales = src + 66;
         for (int ib = 0; ib < 8; ib++) {
@@ -72,7 +72,7 @@ void lgg__deq_iq2_xs(const uint8_t *restrict src, float *restrict dst, size_t nb
  *   byte per 8 values) | qh[8] index bits 8-9, two per lane | scales[8] as
  *   IQ2_XS.  Grid: lgg__iq2s_grid. */
 void lgg__deq_iq2_s(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 82) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_S) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2, *signs = src + 34, *qh = src + 66, *scales = src + 74;
         for (int ib = 0; ib < 8; ib++, qs += 4, signs += 4) {
@@ -93,9 +93,9 @@ void lgg__deq_iq2_s(const uint8_t *restrict src, float *restrict dst, size_t nb)
  * values each) | 8 u32 words, one per 32 values: bits 7l..7l+6 sign index of
  * 8-value lane l, bits 28-31 scale.  Scale: d * (0.5 + s) * 0.5. */
 void lgg__deq_iq3_xxs(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 98) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ3_XXS) {
         const float d = lgg__half(src);
-        const uint8_t *qs = src + 2, *ss = src + 66;
+        const uint8_t *qs = src + 2, *ss = src + LGG__IQ3_XXS_SIGNS;
         for (int ib = 0; ib < 8; ib++, qs += 8) {
             const uint32_t w = lgg__h32(ss + 4 * ib);
             const float db = d * (0.5f + (float)(w >> 28)) * 0.5f;
@@ -115,7 +115,7 @@ void lgg__deq_iq3_xxs(const uint8_t *restrict src, float *restrict dst, size_t n
  *   4-value half-lane (bit 2l and 2l+1 of qh[ib]) | signs[32] explicit |
  *   scales[4] two 4-bit scales per 64 values.  Scale: d * (1 + 2s). */
 void lgg__deq_iq3_s(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 110) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ3_S) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2, *qh = src + 66, *signs = src + 74, *scales = src + 106;
         for (int ib = 0; ib < 8; ib++, qs += 8, signs += 4) {
@@ -138,11 +138,11 @@ void lgg__deq_iq3_s(const uint8_t *restrict src, float *restrict dst, size_t nb)
  * bit 15 sign of the shift delta.  Grid entries are int8 in {-1,0,1}.
  * Value: (d * (2s + 1)) * (grid + delta). */
 void lgg__deq_iq1_s(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 50) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ1_S) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2;
         for (int ib = 0; ib < 8; ib++, qs += 4) {
-            const uint16_t h = lgg__h16(src + 34 + 2 * ib);
+            const uint16_t h = lgg__h16(src + LGG__IQ1_S_QH + 2 * ib);
             const float dl = d * (float)(2 * ((h >> 12) & 7) + 1);
             const float delta = h & 0x8000 ? -LGG__IQ1S_DELTA : LGG__IQ1S_DELTA;
             for (int l = 0; l < 4; l++, dst += 8) {
@@ -162,10 +162,10 @@ void lgg__deq_iq1_s(const uint8_t *restrict src, float *restrict dst, size_t nb)
  *               0-11 (four per word), and the f16 super-scale split into
  *               the top nibbles: sc[0]>>12 bits 0-3 ... sc[3]>>12 bits 12-15 */
 void lgg__deq_iq1_m(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 56) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ1_M) {
         const uint8_t *qs = src, *qh = src + 32;
         uint16_t sc[4];
-        for (int k = 0; k < 4; k++) sc[k] = lgg__h16(src + 48 + 2 * k);
+        for (int k = 0; k < 4; k++) sc[k] = lgg__h16(src + LGG__IQ1_M_SCALES + 2 * k);
         const uint16_t dbits = (uint16_t)((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) |
                                           (sc[3] & 0xF000));
         const float d = lgg_f16_to_f32(dbits);
@@ -188,7 +188,7 @@ void lgg__deq_iq1_m(const uint8_t *restrict src, float *restrict dst, size_t nb)
 /* IQ4_NL, 18 bytes:  d (f16) | qs[16], nibbles as Q4_0, each an index into
  * the 16 non-linear levels lgg__kvalues_iq4nl. */
 void lgg__deq_iq4_nl(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_NL, dst += 32) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2;
         for (int j = 0; j < 16; j++) {
@@ -202,7 +202,7 @@ void lgg__deq_iq4_nl(const uint8_t *restrict src, float *restrict dst, size_t nb
  * scales_l[4] (4 low bits per 32 values, low nibble first) | qs[128] as
  * eight IQ4_NL payloads.  Sub-block scale: d * (ls - 32). */
 void lgg__deq_iq4_xs(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 136) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_XS) {
         const float d = lgg__half(src);
         const uint16_t sh = lgg__h16(src + 2);
         const uint8_t *sl = src + 4, *qs = src + 8;

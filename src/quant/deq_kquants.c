@@ -15,9 +15,9 @@
  *
  * The sub-blocks of a half run: bytes 0-15 pair s, bytes 16-31 pair s, ... */
 void lgg__deq_q2_k(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 84) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q2_K) {
         const uint8_t *sc = src, *q = src + 16;
-        const float d = lgg__half(src + 80), dmin = lgg__half(src + 82);
+        const float d = lgg__half(src + LGG__Q2_K_D), dmin = lgg__half(src + LGG__Q2_K_D + 2);
         int is = 0;
         for (int half = 0; half < 2; half++, q += 32) {
             for (int shift = 0; shift < 8; shift += 2) {
@@ -40,9 +40,9 @@ void lgg__deq_q2_k(const uint8_t *restrict src, float *restrict dst, size_t nb) 
  *   scales[12]  sixteen 6-bit scales, biased by 32 (see lgg__q3k_scales)
  *   d           f16 (offset 108) */
 void lgg__deq_q3_k(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 110) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q3_K) {
         const uint8_t *hm = src, *q = src + 32;
-        const float d = lgg__half(src + 108);
+        const float d = lgg__half(src + LGG__Q3_K_D);
         int8_t scales[16];
         lgg__q3k_scales(src + 96, scales);
         int is = 0;
@@ -69,7 +69,7 @@ void lgg__deq_q3_k(const uint8_t *restrict src, float *restrict dst, size_t nb) 
  *   qs[128]     four 32-byte chunks of 64 values: low nibbles are the first
  *               32, high nibbles the next 32 */
 void lgg__deq_q4_k(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 144) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_K) {
         const float d = lgg__half(src), dmin = lgg__half(src + 2);
         const uint8_t *s = src + 4, *q = src + 16;
         for (int j = 0; j < 8; j += 2, q += 32) {
@@ -87,7 +87,7 @@ void lgg__deq_q4_k(const uint8_t *restrict src, float *restrict dst, size_t nb) 
 /* Q5_K, 176 bytes:  d, dmin (f16) | scales[12] as Q4_K | qh[32] | qs[128]
  * qs as Q4_K; the fifth bit of value 32*k + l is bit k of qh[l]. */
 void lgg__deq_q5_k(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 176) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_K) {
         const float d = lgg__half(src), dmin = lgg__half(src + 2);
         const uint8_t *s = src + 4, *qh = src + 16, *q = src + 48;
         for (int j = 0; j < 8; j += 2, q += 32) {
@@ -114,8 +114,8 @@ void lgg__deq_q5_k(const uint8_t *restrict src, float *restrict dst, size_t nb) 
  *   d           f16 (offset 208)
  * Codes are biased by 32.  ggml computes (d * scale) * code. */
 void lgg__deq_q6_k(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 210) {
-        const float d = lgg__half(src + 208);
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q6_K) {
+        const float d = lgg__half(src + LGG__Q6_K_D);
         const uint8_t *ql = src, *qh = src + 128;
         const int8_t *sc = (const int8_t *)(src + 192);
         for (int half = 0; half < 2; half++, ql += 64, qh += 32, sc += 8, dst += 128) {
@@ -136,7 +136,7 @@ void lgg__deq_q6_k(const uint8_t *restrict src, float *restrict dst, size_t nb) 
 
 /* Q8_K, 292 bytes:  d (f32) | qs[256] (int8) | bsums[16] (int16, unused) */
 void lgg__deq_q8_k(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 292) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_K) {
         float d;
         memcpy(&d, src, 4);
         for (int j = 0; j < 256; j++) *dst++ = d * (float)(int8_t)src[4 + j];

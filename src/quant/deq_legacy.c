@@ -10,7 +10,7 @@
  * byte j of qs: low nibble is value j, high nibble value j+16; stored with
  * a +8 bias. */
 void lgg__deq_q4_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_0, dst += 32) {
         const float d = lgg__half(src);
         const uint8_t *qs = src + 2;
         for (int j = 0; j < 16; j++) {
@@ -22,7 +22,7 @@ void lgg__deq_q4_0(const uint8_t *restrict src, float *restrict dst, size_t nb) 
 
 /* Q4_1, 20 bytes:  d (f16) | m (f16) | qs[16], nibbles as Q4_0, unbiased. */
 void lgg__deq_q4_1(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 20, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_1, dst += 32) {
         const float d = lgg__half(src), m = lgg__half(src + 2);
         const uint8_t *qs = src + 4;
         for (int j = 0; j < 16; j++) {
@@ -36,7 +36,7 @@ void lgg__deq_q4_1(const uint8_t *restrict src, float *restrict dst, size_t nb) 
  * Nibbles as Q4_0; bit j of qh is the fifth bit of value j (0..31).  Codes
  * are biased by 16. */
 void lgg__deq_q5_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_0, dst += 32) {
         const float d = lgg__half(src);
         const uint32_t qh = lgg__h32(src + 2);
         const uint8_t *qs = src + 6;
@@ -51,7 +51,7 @@ void lgg__deq_q5_0(const uint8_t *restrict src, float *restrict dst, size_t nb) 
 
 /* Q5_1, 24 bytes:  d (f16) | m (f16) | qh (u32) | qs[16], as Q5_0 unbiased. */
 void lgg__deq_q5_1(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_1, dst += 32) {
         const float d = lgg__half(src), m = lgg__half(src + 2);
         const uint32_t qh = lgg__h32(src + 4);
         const uint8_t *qs = src + 8;
@@ -66,7 +66,7 @@ void lgg__deq_q5_1(const uint8_t *restrict src, float *restrict dst, size_t nb) 
 
 /* Q8_0, 34 bytes:  d (f16) | qs[32] (int8) */
 void lgg__deq_q8_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 34, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_0, dst += 32) {
         const float d = lgg__half(src);
         for (int j = 0; j < 32; j++) dst[j] = (float)(int8_t)src[2 + j] * d;
     }
@@ -76,7 +76,7 @@ void lgg__deq_q8_0(const uint8_t *restrict src, float *restrict dst, size_t nb) 
  * ggml has no to_float for Q8_1 (it is only a dot-product operand); the
  * values are what its quantizer encodes: code * d. */
 void lgg__deq_q8_1(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 36, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_1, dst += 32) {
         const float d = lgg__half(src);
         for (int j = 0; j < 32; j++) dst[j] = (float)(int8_t)src[4 + j] * d;
     }

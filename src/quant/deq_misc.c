@@ -62,9 +62,9 @@ static inline float tq1_digit(uint8_t b, uint8_t pow3, float d) {
 
 void lgg__deq_tq1_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     static const uint8_t pow3[5] = {1, 3, 9, 27, 81};
-    for (size_t i = 0; i < nb; i++, src += 54) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_TQ1_0) {
         const uint8_t *qs = src, *qh = src + 48;
-        const float d = lgg__half(src + 52);
+        const float d = lgg__half(src + LGG__TQ1_0_D);
         for (int n = 0; n < 5; n++)
             for (int m = 0; m < 32; m++) *dst++ = tq1_digit(qs[m], pow3[n], d);
         for (int n = 0; n < 5; n++)
@@ -77,8 +77,8 @@ void lgg__deq_tq1_0(const uint8_t *restrict src, float *restrict dst, size_t nb)
 /* TQ2_0, 66 bytes: qs[64] holds 2-bit codes (q-1 in {-1,0,1,2}); within each
  * 32-byte group, bit pair l of byte m is value 32*l + m; d (f16) at 64. */
 void lgg__deq_tq2_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 66) {
-        const float d = lgg__half(src + 64);
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_TQ2_0) {
+        const float d = lgg__half(src + LGG__TQ2_0_D);
         for (int j = 0; j < 64; j += 32)
             for (int l = 0; l < 4; l++)
                 for (int m = 0; m < 32; m++) *dst++ = (float)(((src[j + m] >> (2 * l)) & 3) - 1) * d;
@@ -92,7 +92,7 @@ void lgg__deq_tq2_0(const uint8_t *restrict src, float *restrict dst, size_t nb)
  *
  * The table holds the E2M1 values doubled, so the scale is halved. */
 void lgg__deq_mxfp4(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 17, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_MXFP4, dst += 32) {
         const float d = lgg__e8m0_half(src[0]);
         const uint8_t *qs = src + 1;
         for (int j = 0; j < 16; j++) {
@@ -108,7 +108,7 @@ void lgg__deq_mxfp4(const uint8_t *restrict src, float *restrict dst, size_t nb)
  *   qs[32]  E2M1 codes; sub-block s uses bytes 8s..8s+7, low nibbles first
  *           half, high nibbles second half */
 void lgg__deq_nvfp4(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 36) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_NVFP4) {
         for (int s = 0; s < 4; s++, dst += 16) {
             const float d = lgg__ue4m3_half(src[s]);
             const uint8_t *qs = src + 4 + 8 * s;
@@ -123,7 +123,7 @@ void lgg__deq_nvfp4(const uint8_t *restrict src, float *restrict dst, size_t nb)
 /* Q1_0, 18 bytes, 128 values: d (f16), then one bit per value, LSB first;
  * a set bit is +d, a clear one -d. */
 void lgg__deq_q1_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 128) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q1_0, dst += 128) {
         /* indexed rather than a conditional: random bits would mispredict */
         const float d = lgg__half(src);
         const float pm[2] = {-d, d};
@@ -134,7 +134,7 @@ void lgg__deq_q1_0(const uint8_t *restrict src, float *restrict dst, size_t nb) 
 /* Q2_0, 18 bytes, 64 values: d (f16), then 2-bit codes four per byte, low
  * pair first; code q means (q-1)*d, i.e. {-1,0,+1,+2}. */
 void lgg__deq_q2_0(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 64) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q2_0, dst += 64) {
         const float d = lgg__half(src);
         for (int j = 0; j < 64; j++) dst[j] = (float)(((src[2 + j / 4] >> (2 * (j % 4))) & 3) - 1) * d;
     }

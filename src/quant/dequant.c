@@ -1,35 +1,16 @@
 /* dequant.c -- lgg_dequantize / lgg_dequantize_ref: argument checks, the
- * per-type decoder tables, SIMD selection and foreign byte order.
+ * best decoder of each type (the kernel table's scalar one, replaced by a
+ * SIMD one where the CPU has it, chosen once) and foreign byte order.
  *
  * Data in the host's byte order is decoded in place, straight from `src`.
  * Data in the other byte order is copied a few blocks at a time into a stack
  * buffer, the type's multi-byte `fields` (from the type table) are swapped
  * there, and the same decoder runs on the copy; `src` is never written. */
-#include "quant/deq.h"
+#include "quant/kernels.h"
 
 #include <pthread.h>
 
 
-static const lgg__deq_fn REF[LGG_TYPE_COUNT] = {
-    [LGG_TYPE_F32] = lgg__deq_f32,         [LGG_TYPE_F16] = lgg__deq_f16,
-    [LGG_TYPE_Q4_0] = lgg__deq_q4_0,       [LGG_TYPE_Q4_1] = lgg__deq_q4_1,
-    [LGG_TYPE_Q5_0] = lgg__deq_q5_0,       [LGG_TYPE_Q5_1] = lgg__deq_q5_1,
-    [LGG_TYPE_Q8_0] = lgg__deq_q8_0,       [LGG_TYPE_Q8_1] = lgg__deq_q8_1,
-    [LGG_TYPE_Q2_K] = lgg__deq_q2_k,       [LGG_TYPE_Q3_K] = lgg__deq_q3_k,
-    [LGG_TYPE_Q4_K] = lgg__deq_q4_k,       [LGG_TYPE_Q5_K] = lgg__deq_q5_k,
-    [LGG_TYPE_Q6_K] = lgg__deq_q6_k,       [LGG_TYPE_Q8_K] = lgg__deq_q8_k,
-    [LGG_TYPE_IQ2_XXS] = lgg__deq_iq2_xxs, [LGG_TYPE_IQ2_XS] = lgg__deq_iq2_xs,
-    [LGG_TYPE_IQ3_XXS] = lgg__deq_iq3_xxs, [LGG_TYPE_IQ1_S] = lgg__deq_iq1_s,
-    [LGG_TYPE_IQ4_NL] = lgg__deq_iq4_nl,   [LGG_TYPE_IQ3_S] = lgg__deq_iq3_s,
-    [LGG_TYPE_IQ2_S] = lgg__deq_iq2_s,     [LGG_TYPE_IQ4_XS] = lgg__deq_iq4_xs,
-    [LGG_TYPE_I8] = lgg__deq_i8,           [LGG_TYPE_I16] = lgg__deq_i16,
-    [LGG_TYPE_I32] = lgg__deq_i32,         [LGG_TYPE_I64] = lgg__deq_i64,
-    [LGG_TYPE_F64] = lgg__deq_f64,         [LGG_TYPE_IQ1_M] = lgg__deq_iq1_m,
-    [LGG_TYPE_BF16] = lgg__deq_bf16,       [LGG_TYPE_TQ1_0] = lgg__deq_tq1_0,
-    [LGG_TYPE_TQ2_0] = lgg__deq_tq2_0,     [LGG_TYPE_MXFP4] = lgg__deq_mxfp4,
-    [LGG_TYPE_NVFP4] = lgg__deq_nvfp4,     [LGG_TYPE_Q1_0] = lgg__deq_q1_0,
-    [LGG_TYPE_Q2_0] = lgg__deq_q2_0,
-};
 
 /* The best path, chosen once.  Written only inside pthread_once. */
 static pthread_once_t best_once = PTHREAD_ONCE_INIT;
@@ -38,12 +19,12 @@ static const char *best_name = "scalar";
 static bool best_streams; /* the path has lgg__stream_floats_avx2 */
 
 static void pick_best(void) {
-    memcpy(best, REF, sizeof best);
+    for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) best[t] = lgg__kernel(t)->deq;
 #if defined(__aarch64__) && defined(__ARM_NEON)
     best_name = "neon";
     for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
         lgg__deq_fn f = lgg__deq_neon_get(t);
-        if (f && REF[t]) best[t] = f;
+        if (f && best[t]) best[t] = f;
     }
 #endif
 #if defined(__x86_64__) || defined(__i386__)
@@ -52,7 +33,7 @@ static void pick_best(void) {
         best_streams = true;
         for (uint32_t t = 0; t < LGG_TYPE_COUNT; t++) {
             lgg__deq_fn f = lgg__deq_avx2_get(t);
-            if (f && REF[t]) best[t] = f;
+            if (f && best[t]) best[t] = f;
         }
     }
 #endif
@@ -92,21 +73,24 @@ static void swap_fields(const lgg_type_info *ti, uint8_t *blocks, size_t nb) {
 #define STREAM_MIN (8u << 20)
 #define STREAM_VALS 2048
 
-static lgg_status run(const lgg__deq_fn *table, uint32_t type, const void *src, size_t src_size,
+/* Decode with the best decoder (SIMD where the CPU has it) or, when `ref`, the
+ * scalar reference of the kernel table. */
+static lgg_status run(bool ref, uint32_t type, const void *src, size_t src_size,
                       lgg_endian endian, float *dst, uint64_t n) {
     if (!src || !dst) return LGG_ERR_ARG;
     if (endian != LGG_LITTLE_ENDIAN && endian != LGG_BIG_ENDIAN) return LGG_ERR_ARG;
     const lgg_type_info *ti = lgg_type_get(type);
-    if (!ti || ti->removed || !table[type]) return LGG_ERR_UNSUPPORTED;
+    if (!ti || ti->removed) return LGG_ERR_UNSUPPORTED;
+    const lgg__deq_fn fn = ref ? lgg__kernel(type)->deq : best[type];
+    if (!fn) return LGG_ERR_UNSUPPORTED;
     if (n % ti->block_size) return LGG_ERR_RANGE;
     const uint64_t nb = n / ti->block_size;
     uint64_t bytes;
     if (lgg__mul_ovf(nb, ti->type_size, &bytes) || bytes > src_size || nb > SIZE_MAX / ti->block_size)
         return LGG_ERR_RANGE;
-    const lgg__deq_fn fn = table[type];
     const uint8_t *s = src;
     if (!lgg__needs_swap(endian) || ti->n_fields == 0) {
-        if (table == best && best_streams && n >= STREAM_MIN / 4 && ti->type_size * 8 <= ti->block_size * 9) {
+        if (!ref && best_streams && n >= STREAM_MIN / 4 && ti->type_size * 8 <= ti->block_size * 9) {
             _Alignas(64) float out[STREAM_VALS];
             const size_t per = STREAM_VALS / ti->block_size;
             for (uint64_t b = 0; b < nb;) {
@@ -136,10 +120,10 @@ static lgg_status run(const lgg__deq_fn *table, uint32_t type, const void *src, 
 lgg_status lgg_dequantize(uint32_t type, const void *src, size_t src_size, lgg_endian endian, float *dst,
                           uint64_t n) {
     pthread_once(&best_once, pick_best);
-    return run(best, type, src, src_size, endian, dst, n);
+    return run(false, type, src, src_size, endian, dst, n);
 }
 
 lgg_status lgg_dequantize_ref(uint32_t type, const void *src, size_t src_size, lgg_endian endian, float *dst,
                               uint64_t n) {
-    return run(REF, type, src, src_size, endian, dst, n);
+    return run(true, type, src, src_size, endian, dst, n);
 }

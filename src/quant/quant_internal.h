@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#define LGG__QK_K 256
+#include "base/blocks.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #define LGG__QX86 1

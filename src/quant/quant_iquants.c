@@ -577,7 +577,7 @@ static bool iq3_xxs_block(const iqgrid *G, const float *xbl, const float *qwb, u
     const float id = 1 / d;
     for (int ib = 0; ib < QK_K / 32; ib++) ss[ib] |= (uint32_t)scale4(id, scales[ib]) << 28;
     memcpy(b + 2, q3, 64);
-    for (int i = 0; i < 8; i++) lgg__put32(b + 66 + 4 * i, ss[i]);
+    for (int i = 0; i < 8; i++) lgg__put32(b + LGG__IQ3_XXS_SIGNS + 4 * i, ss[i]);
     return true;
 }
 
@@ -808,7 +808,7 @@ static bool iq1_s_block(const iqgrid *G, const float *xbl, const float *qwb, uin
             qh[ib] |= (uint16_t)(l << 12);
         }
     }
-    for (int ib = 0; ib < QK_K / 32; ib++) lgg__put16(b + 34 + 2 * ib, qh[ib]);
+    for (int ib = 0; ib < QK_K / 32; ib++) lgg__put16(b + LGG__IQ1_S_QH + 2 * ib, qh[ib]);
     return true;
 }
 
@@ -934,7 +934,7 @@ static bool iq1_m_block(const iqgrid *G, const float *xbl, const float *qwb, uin
     sc[1] |= (uint16_t)((h & 0x00f0) << 8);
     sc[2] |= (uint16_t)((h & 0x0f00) << 4);
     sc[3] |= (uint16_t)(h & 0xf000);
-    for (int i = 0; i < 4; i++) lgg__put16(b + 48 + 2 * i, sc[i]);
+    for (int i = 0; i < 4; i++) lgg__put16(b + LGG__IQ1_M_SCALES + 2 * i, sc[i]);
     return true;
 }
 

@@ -116,7 +116,7 @@ static void pack2(const uint8_t *L, uint8_t *qs) {
 
 /* ==== Q2_K: scales[16] (4-bit scale | 4-bit min << 4), qs[64], d, dmin ==== */
 static void q2_k_requant(const float *x, uint8_t *b, uint8_t *L) {
-    const float dd = lgg__get_f16(b + 80), dm_ = lgg__get_f16(b + 82);
+    const float dd = lgg__get_f16(b + LGG__Q2_K_D), dm_ = lgg__get_f16(b + LGG__Q2_K_D + 2);
     for (int j = 0; j < QK_K / 16; j++) {
         const float d = dd * (float)(b[j] & 0xF);
         if (d == 0.0f) continue;
@@ -140,17 +140,17 @@ static void q2_k_block_ref(const float *x, uint8_t *b, bool simd) {
     if (max_scale > 0) {
         const float iscale = q4scale / max_scale;
         for (int j = 0; j < QK_K / 16; j++) b[j] = (uint8_t)lgg__nearest_int(iscale * scales[j]);
-        lgg__put_f16(b + 80, max_scale / q4scale);
+        lgg__put_f16(b + LGG__Q2_K_D, max_scale / q4scale);
     } else {
         memset(b, 0, QK_K / 16);
-        lgg__put_f16(b + 80, 0.f);
+        lgg__put_f16(b + LGG__Q2_K_D, 0.f);
     }
     if (max_min > 0) {
         const float iscale = q4scale / max_min;
         for (int j = 0; j < QK_K / 16; j++) b[j] |= (uint8_t)((unsigned)lgg__nearest_int(iscale * mins[j]) << 4);
-        lgg__put_f16(b + 82, max_min / q4scale);
+        lgg__put_f16(b + LGG__Q2_K_D + 2, max_min / q4scale);
     } else {
-        lgg__put_f16(b + 82, 0.f);
+        lgg__put_f16(b + LGG__Q2_K_D + 2, 0.f);
     }
     q2_k_requant(x, b, L);
 }
@@ -171,23 +171,23 @@ static void q2_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool
     lgg__qkx3_batch(QK_K / 16, 16, 3, x, w, L, scales, mins, simd);
     const float dm = lgg__make_qp_quants(QK_K / 16, 15, scales, Ls, sw);
     const float mm = lgg__make_qp_quants(QK_K / 16, 15, mins, Lm, sw);
-    lgg__put_f16(b + 80, dm);
-    lgg__put_f16(b + 82, mm);
+    lgg__put_f16(b + LGG__Q2_K_D, dm);
+    lgg__put_f16(b + LGG__Q2_K_D + 2, mm);
     for (int j = 0; j < QK_K / 16; j++) b[j] = (uint8_t)(Ls[j] | (Lm[j] << 4));
     q2_k_requant(x, b, L);
 }
 
 void lgg__qrow_q2_k_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     for (int64_t i = 0; i < n / QK_K; i++) {
-        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * 84, qw + i * QK_K, simd);
-        else q2_k_block_ref(x + i * QK_K, y + i * 84, simd);
+        if (qw) q2_k_block_imatrix(x + i * QK_K, y + i * LGG__TS_Q2_K, qw + i * QK_K, simd);
+        else q2_k_block_ref(x + i * QK_K, y + i * LGG__TS_Q2_K, simd);
     }
 }
 
 /* ==== Q3_K: hmask[32], qs[64], scales[12] (16 six-bit), d ==== */
 static void q3_k_finish(const float *x, uint8_t *b, int8_t *L, bool simd) {
     uint8_t *hmask = b, *qs = b + 32, *sc = b + 96;
-    const float dd = lgg__get_f16(b + 108);
+    const float dd = lgg__get_f16(b + LGG__Q3_K_D);
     (void)simd; /* only the x86 build has the vector path */
     for (int j = 0; j < QK_K / 16; j++) {
         int s = j < 8 ? sc[j] & 0xF : sc[j - 8] >> 4;
@@ -252,9 +252,9 @@ static void q3_k_block_ref(const float *x, uint8_t *b, bool simd) {
             l = (int8_t)(clampi(l, -32, 31) + 32);
             q3_k_put_scale(sc, j, l);
         }
-        lgg__put_f16(b + 108, 1 / iscale);
+        lgg__put_f16(b + LGG__Q3_K_D, 1 / iscale);
     } else {
-        lgg__put_f16(b + 108, 0.f);
+        lgg__put_f16(b + LGG__Q3_K_D, 0.f);
     }
     q3_k_finish(x, b, L, simd);
 }
@@ -282,7 +282,7 @@ static void q3_k_block_imatrix(const float *x, uint8_t *b, const float *qw, bool
     memset(sc, 0, 12);
     const float d_block = lgg__make_qx_quants(QK_K / 16, 32, scales, Ls, 1, sw);
     for (int j = 0; j < QK_K / 16; j++) q3_k_put_scale(sc, j, Ls[j]);
-    lgg__put_f16(b + 108, d_block);
+    lgg__put_f16(b + LGG__Q3_K_D, d_block);
     q3_k_finish(x, b, L, simd);
 }
 
@@ -293,8 +293,8 @@ void lgg__qrow_q3_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
     simd = false;
 #endif
     for (int64_t i = 0; i < n / QK_K; i++) {
-        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * 110, qw + i * QK_K, simd);
-        else q3_k_block_ref(x + i * QK_K, y + i * 110, simd);
+        if (qw) q3_k_block_imatrix(x + i * QK_K, y + i * LGG__TS_Q3_K, qw + i * QK_K, simd);
+        else q3_k_block_ref(x + i * QK_K, y + i * LGG__TS_Q3_K, simd);
     }
 }
 
@@ -473,7 +473,7 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
 #endif
     for (int64_t i = 0; i < n / QK_K; i++) {
         const float *xb = x + i * QK_K;
-        uint8_t *b = y + i * 210;
+        uint8_t *b = y + i * LGG__TS_Q6_K;
         float max_scale = 0, max_abs = 0;
         int jb = 0;
 #if defined(LGG__QX86)
@@ -502,10 +502,10 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
             continue;
         }
         const float iscale = -128.f / max_scale;
-        lgg__put_f16(b + 208, 1 / iscale);
+        lgg__put_f16(b + LGG__Q6_K_D, 1 / iscale);
         int8_t *sc = (int8_t *)(b + 192);
         for (int ib = 0; ib < QK_K / 16; ib++) sc[ib] = (int8_t)imin(127, lgg__nearest_int(iscale * scales[ib]));
-        const float dd = lgg__get_f16(b + 208);
+        const float dd = lgg__get_f16(b + LGG__Q6_K_D);
         for (int j = 0; j < QK_K / 16; j++) {
             const float d = dd * (float)sc[j];
             if (d == 0.0f) continue;

@@ -26,10 +26,10 @@ static inline uint8_t trits_to_byte(unsigned q) { return (uint8_t)(((uint16_t)q 
 void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
     (void)qw;
     for (int64_t i = 0; i < n / QK_K; i++) {
-        uint8_t *b = y + i * 54;
+        uint8_t *b = y + i * LGG__TS_TQ1_0;
         const float d = absmax_n(x, QK_K);
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(b + 52, d);
+        lgg__put_f16(b + LGG__TQ1_0_D, d);
         for (int m = 0; m < 32; m++) {
             uint8_t q = 0;
             for (int k = 0; k < 5; k++) q = (uint8_t)(q * 3 + trit(x[m + k * 32], id));
@@ -56,10 +56,10 @@ void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
 void lgg__qrow_tq2_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
     (void)qw;
     for (int64_t i = 0; i < n / QK_K; i++) {
-        uint8_t *b = y + i * 66;
+        uint8_t *b = y + i * LGG__TS_TQ2_0;
         const float d = absmax_n(x, QK_K);
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        lgg__put_f16(b + 64, d);
+        lgg__put_f16(b + LGG__TQ2_0_D, d);
         for (int j = 0; j < 64; j += 32) {
             for (int m = 0; m < 32; m++) {
                 uint8_t q = 0;
@@ -98,7 +98,7 @@ void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const float *qw) {
     (void)qw;
     for (int64_t ib = 0; ib < n / 32; ib++) {
         const float *xb = x + ib * 32;
-        uint8_t *b = y + ib * 17;
+        uint8_t *b = y + ib * LGG__TS_MXFP4;
         float amax = 0.0f;
         for (int j = 0; j < 32; j++)
             if (amax < fabsf(xb[j])) amax = fabsf(xb[j]);
@@ -143,7 +143,7 @@ static uint8_t to_ue4m3(float v) {
 void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw) {
     (void)qw;
     for (int64_t ib = 0; ib < n / 64; ib++) {
-        uint8_t *b = y + ib * 36;
+        uint8_t *b = y + ib * LGG__TS_NVFP4;
         for (int s = 0; s < 4; s++) {
             const float *xb = x + ib * 64 + s * 16;
             float amax = 0.0f;
@@ -163,7 +163,7 @@ void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
     (void)qw;
     for (int64_t ib = 0; ib < n / 128; ib++) {
         const float *xb = x + ib * 128;
-        uint8_t *b = y + ib * 18;
+        uint8_t *b = y + ib * LGG__TS_Q1_0;
         float sum = 0.0f;
         for (int j = 0; j < 128; j++) sum += fabsf(xb[j]);
         lgg__put_f16(b, sum / 128);
@@ -178,7 +178,7 @@ void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw) {
     (void)qw;
     for (int64_t ib = 0; ib < n / 64; ib++) {
         const float *xb = x + ib * 64;
-        uint8_t *b = y + ib * 18;
+        uint8_t *b = y + ib * LGG__TS_Q2_0;
         float amax = 0.0f;
         for (int j = 0; j < 64; j++)
             if (fabsf(xb[j]) > amax) amax = fabsf(xb[j]);
@@ -361,7 +361,7 @@ void lgg__qrow_iq4_xs_path(const float *x, uint8_t *y, int64_t n, const float *q
 #endif
     float scales[QK_K / 32];
     for (int64_t ib = 0; ib < n / QK_K; ib++) {
-        uint8_t *b = y + ib * 136;
+        uint8_t *b = y + ib * LGG__TS_IQ4_XS;
         const float *xb = x + ib * QK_K;
         iq4_scales(QK_K / 32, QK_K, xb, qw ? qw + ib * QK_K : NULL, scales, simd);
         iq4_finish(QK_K, xb, scales, b, b + 8, b + 2, b + 4, simd);

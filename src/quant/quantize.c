@@ -18,65 +18,12 @@
  * NaN inputs: ggml's max searches skip a NaN (`a > amax` is false) or, in
  * the MAX(amax, |x|) form, keep it only when it is the last value of the
  * block, so a NaN often yields finite scales and is accepted, as in ggml. */
-#include "quant/quant_internal.h"
+#include "quant/kernels.h"
 
-enum check_kind {
-    CHK_NONE,   /* nothing can be invalid */
-    CHK_F16S,   /* `n16` f16 values at `off` in every block */
-    CHK_E8M0,   /* the first byte of every block must not be 0xFF */
-    CHK_IQ1M,   /* IQ1_M: the f16 scale spread over the top nibbles of 4 words */
-    CHK_F32,    /* every element a finite float */
-    CHK_BF16,   /* every element a finite bfloat16 */
-};
-
-typedef struct qentry {
-    lgg__qrow_fn fn;
-    lgg__qrow_chk_fn fnc; /* instead of fn: may fail */
-    lgg__qpath_fn pfn;    /* instead of fn: has SIMD kernels */
-    bool needs_imatrix;
-    uint8_t check;
-    uint8_t off, n16;
-} qentry;
-
-#define Q(id, f, imx, chk, o, c) [id] = {f, NULL, NULL, imx, chk, o, c}
-#define QC(id, f, imx, chk, o, c) [id] = {NULL, f, NULL, imx, chk, o, c}
-#define QP(id, f, imx, chk, o, c) [id] = {NULL, NULL, f, imx, chk, o, c}
-
-static const qentry QTAB[LGG_TYPE_COUNT] = {
-    Q(LGG_TYPE_F32, lgg__qrow_f32, false, CHK_F32, 0, 0),
-    QP(LGG_TYPE_F16, lgg__qrow_f16_path, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_BF16, lgg__qrow_bf16_path, false, CHK_BF16, 0, 0),
-    QP(LGG_TYPE_Q4_0, lgg__qrow_q4_0_path, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_Q4_1, lgg__qrow_q4_1_path, false, CHK_F16S, 0, 2),
-    QP(LGG_TYPE_Q5_0, lgg__qrow_q5_0_path, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_Q5_1, lgg__qrow_q5_1_path, false, CHK_F16S, 0, 2),
-    QP(LGG_TYPE_Q8_0, lgg__qrow_q8_0_path, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_Q8_1, lgg__qrow_q8_1_path, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_Q2_K, lgg__qrow_q2_k_path, false, CHK_F16S, 80, 2),
-    QP(LGG_TYPE_Q3_K, lgg__qrow_q3_k_path, false, CHK_F16S, 108, 1),
-    QP(LGG_TYPE_Q4_K, lgg__qrow_q4_k_path, false, CHK_F16S, 0, 2),
-    QP(LGG_TYPE_Q5_K, lgg__qrow_q5_k_path, false, CHK_F16S, 0, 2),
-    QP(LGG_TYPE_Q6_K, lgg__qrow_q6_k_path, false, CHK_F16S, 208, 1),
-    Q(LGG_TYPE_TQ1_0, lgg__qrow_tq1_0, false, CHK_F16S, 52, 1),
-    Q(LGG_TYPE_TQ2_0, lgg__qrow_tq2_0, false, CHK_F16S, 64, 1),
-    Q(LGG_TYPE_MXFP4, lgg__qrow_mxfp4, false, CHK_E8M0, 0, 0),
-    Q(LGG_TYPE_NVFP4, lgg__qrow_nvfp4, false, CHK_NONE, 0, 0),
-    Q(LGG_TYPE_Q1_0, lgg__qrow_q1_0, false, CHK_F16S, 0, 1),
-    Q(LGG_TYPE_Q2_0, lgg__qrow_q2_0, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_IQ4_NL, lgg__qrow_iq4_nl_path, false, CHK_F16S, 0, 1),
-    QP(LGG_TYPE_IQ4_XS, lgg__qrow_iq4_xs_path, false, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ2_XXS, lgg__qrow_iq2_xxs, true, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ2_XS, lgg__qrow_iq2_xs, true, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ2_S, lgg__qrow_iq2_s, false, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ3_XXS, lgg__qrow_iq3_xxs, false, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ3_S, lgg__qrow_iq3_s, false, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ1_S, lgg__qrow_iq1_s, true, CHK_F16S, 0, 1),
-    QC(LGG_TYPE_IQ1_M, lgg__qrow_iq1_m, false, CHK_IQ1M, 0, 0),
-};
-
-static const qentry *entry(uint32_t type) {
-    if (type >= LGG_TYPE_COUNT || (!QTAB[type].fn && !QTAB[type].fnc && !QTAB[type].pfn)) return NULL;
-    return &QTAB[type];
+/* A type can be quantized when its kernel row has a quantizer. */
+static const lgg__kernel_row *entry(uint32_t type) {
+    const lgg__kernel_row *k = lgg__kernel(type);
+    return k && (k->q || k->qchk || k->qpath) ? k : NULL;
 }
 
 bool lgg_type_can_quantize(uint32_t type) { return entry(type) != NULL; }
@@ -94,35 +41,35 @@ bool lgg_type_needs_imatrix(uint32_t type) {
 static inline unsigned f16_carry(uint16_t h) { return (h & 0x7c00u) + 0x0400u; }
 static inline bool f16_finite(uint16_t h) { return !(f16_carry(h) & 0x8000u); }
 
-static bool row_valid(const qentry *e, const lgg_type_info *ti, const uint8_t *row, uint64_t nblocks) {
+static bool row_valid(const lgg__kernel_row *e, const lgg_type_info *ti, const uint8_t *row, uint64_t nblocks) {
     const size_t ts = ti->type_size;
     switch (e->check) {
-    case CHK_F16S: {
+    case LGG__CHK_F16S: {
         unsigned acc = 0;
         for (uint64_t i = 0; i < nblocks; i++)
             for (int k = 0; k < e->n16; k++) acc |= f16_carry(lgg__get16(row + i * ts + e->off + 2 * k));
         return !(acc & 0x8000u);
     }
-    case CHK_E8M0:
+    case LGG__CHK_E8M0:
         for (uint64_t i = 0; i < nblocks; i++)
             if (row[i * ts] == 0xFF) return false;
         return true;
-    case CHK_IQ1M:
+    case LGG__CHK_IQ1M:
         for (uint64_t i = 0; i < nblocks; i++) {
-            const uint8_t *sc = row + i * ts + 48;
+            const uint8_t *sc = row + i * ts + LGG__IQ1_M_SCALES;
             const uint16_t s = (uint16_t)((lgg__get16(sc) >> 12) | ((lgg__get16(sc + 2) >> 8) & 0x00f0) |
                                           ((lgg__get16(sc + 4) >> 4) & 0x0f00) | (lgg__get16(sc + 6) & 0xf000));
             if (!f16_finite(s)) return false;
         }
         return true;
-    case CHK_F32:
+    case LGG__CHK_F32:
         for (uint64_t i = 0; i < nblocks; i++) {
             uint32_t u = (uint32_t)row[4 * i] | (uint32_t)row[4 * i + 1] << 8 | (uint32_t)row[4 * i + 2] << 16 |
                          (uint32_t)row[4 * i + 3] << 24;
             if ((u & 0x7f800000u) == 0x7f800000u) return false;
         }
         return true;
-    case CHK_BF16:
+    case LGG__CHK_BF16:
         for (uint64_t i = 0; i < nblocks; i++)
             if ((lgg__get16(row + 2 * i) & 0x7fff) >= 0x7f80) return false;
         return true;
@@ -140,7 +87,7 @@ lgg_status lgg__quantize_path(uint32_t type, const float *src, void *dst, size_t
                               int64_t n_per_row, const float *imatrix, size_t *written, bool simd) {
     if (written) *written = 0;
     if (nrows < 0 || n_per_row <= 0 || (nrows > 0 && (!src || !dst))) return LGG_ERR_ARG;
-    const qentry *e = entry(type);
+    const lgg__kernel_row *e = entry(type);
     if (!e) return LGG_ERR_UNSUPPORTED;
     if (e->needs_imatrix && !imatrix) return LGG_ERR_NEEDS_IMATRIX;
     const lgg_type_info *ti = lgg_type_get(type);
@@ -155,9 +102,9 @@ lgg_status lgg__quantize_path(uint32_t type, const float *src, void *dst, size_t
     const float *x = src;
     uint8_t *y = dst;
     for (int64_t r = 0; r < nrows; r++) {
-        if (e->pfn) e->pfn(x, y, n_per_row, imatrix, simd);
-        else if (e->fn) e->fn(x, y, n_per_row, imatrix);
-        else if (!e->fnc(x, y, n_per_row, imatrix)) return LGG_ERR_INVALID;
+        if (e->qpath) e->qpath(x, y, n_per_row, imatrix, simd);
+        else if (e->q) e->q(x, y, n_per_row, imatrix);
+        else if (!e->qchk(x, y, n_per_row, imatrix)) return LGG_ERR_INVALID;
         if (!row_valid(e, ti, y, ti->quantized ? nblocks : (uint64_t)n_per_row)) return LGG_ERR_INVALID;
         if (written) *written += (size_t)row_size;
         x += n_per_row;

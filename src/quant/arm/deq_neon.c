@@ -81,7 +81,7 @@ static void bf16_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 static void q4_0_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const uint8x16_t m4 = vdupq_n_u8(0x0F);
     const int8x16_t eight = vdupq_n_s8(8);
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_0, dst += 32) {
         const float32x4_t d = vdupq_n_f32(lgg__half(src));
         const uint8x16_t q = vld1q_u8(src + 2);
         st16_s8_mul(dst, vsubq_s8(vreinterpretq_s8_u8(vandq_u8(q, m4)), eight), d);
@@ -91,7 +91,7 @@ static void q4_0_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q4_1_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const uint8x16_t m4 = vdupq_n_u8(0x0F);
-    for (size_t i = 0; i < nb; i++, src += 20, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_1, dst += 32) {
         const float32x4_t d = vdupq_n_f32(lgg__half(src)), m = vdupq_n_f32(lgg__half(src + 2));
         const uint8x16_t q = vld1q_u8(src + 4);
         st16_u8_mul_add(dst, vandq_u8(q, m4), d, m);
@@ -102,7 +102,7 @@ static void q4_1_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 static void q5_0_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const uint8x16_t m4 = vdupq_n_u8(0x0F);
     const int8x16_t sixteen = vdupq_n_s8(16);
-    for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_0, dst += 32) {
         const float32x4_t d = vdupq_n_f32(lgg__half(src));
         const uint32_t qh = lgg__h32(src + 2);
         const uint8x16_t q = vld1q_u8(src + 6);
@@ -115,7 +115,7 @@ static void q5_0_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q5_1_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const uint8x16_t m4 = vdupq_n_u8(0x0F);
-    for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_1, dst += 32) {
         const float32x4_t d = vdupq_n_f32(lgg__half(src)), m = vdupq_n_f32(lgg__half(src + 2));
         const uint32_t qh = lgg__h32(src + 4);
         const uint8x16_t q = vld1q_u8(src + 8);
@@ -125,7 +125,7 @@ static void q5_1_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 }
 
 static void q8_1_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 36, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_1, dst += 32) {
         const float32x4_t d = vdupq_n_f32(lgg__half(src));
         st16_s8_mul(dst, vld1q_s8((const int8_t *)(src + 4)), d);
         st16_s8_mul(dst + 16, vld1q_s8((const int8_t *)(src + 20)), d);
@@ -133,7 +133,7 @@ static void q8_1_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 }
 
 static void q8_k_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 292, dst += 256) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_K, dst += 256) {
         float df;
         memcpy(&df, src, 4);
         const float32x4_t d = vdupq_n_f32(df);
@@ -149,12 +149,12 @@ static inline void st32_nl(float *dst, uint8x16_t q, int8x16_t lut, float32x4_t 
 
 static void iq4_nl_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const int8x16_t lut = vld1q_s8(lgg__kvalues_iq4nl);
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) st32_nl(dst, vld1q_u8(src + 2), lut, vdupq_n_f32(lgg__half(src)));
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_NL, dst += 32) st32_nl(dst, vld1q_u8(src + 2), lut, vdupq_n_f32(lgg__half(src)));
 }
 
 static void iq4_xs_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const int8x16_t lut = vld1q_s8(lgg__kvalues_iq4nl);
-    for (size_t i = 0; i < nb; i++, src += 136) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_XS) {
         const float d = lgg__half(src);
         const uint16_t sh = lgg__h16(src + 2);
         const uint8_t *sl = src + 4, *qs = src + 8;
@@ -167,11 +167,11 @@ static void iq4_xs_neon(const uint8_t *restrict src, float *restrict dst, size_t
 
 static void mxfp4_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const int8x16_t lut = vld1q_s8(lgg__kvalues_fp4);
-    for (size_t i = 0; i < nb; i++, src += 17, dst += 32) st32_nl(dst, vld1q_u8(src + 1), lut, vdupq_n_f32(lgg__e8m0_half(src[0])));
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_MXFP4, dst += 32) st32_nl(dst, vld1q_u8(src + 1), lut, vdupq_n_f32(lgg__e8m0_half(src[0])));
 }
 
 static void q8_0_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 34, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_0, dst += 32) {
         const float32x4_t d = vdupq_n_f32(lgg__half(src));
         st16_s8_mul(dst, vld1q_s8((const int8_t *)(src + 2)), d);
         st16_s8_mul(dst + 16, vld1q_s8((const int8_t *)(src + 18)), d);
@@ -180,7 +180,7 @@ static void q8_0_neon(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q4_k_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const uint8x16_t m4 = vdupq_n_u8(0x0F);
-    for (size_t i = 0; i < nb; i++, src += 144) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_K) {
         const float d = lgg__half(src), dmin = lgg__half(src + 2);
         const uint8_t *s = src + 4, *q = src + 16;
         for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
@@ -214,8 +214,8 @@ static inline int8x16_t q6_codes(uint8x16_t ql, uint8x16_t qh, int high, int hs)
 }
 
 static void q6_k_neon(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 210) {
-        const float d = lgg__half(src + 208);
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q6_K) {
+        const float d = lgg__half(src + LGG__Q6_K_D);
         const uint8_t *ql = src, *qh = src + 128;
         const int8_t *sc = (const int8_t *)(src + 192);
         for (int half = 0; half < 2; half++, ql += 64, qh += 32, sc += 8, dst += 128) {

@@ -37,7 +37,7 @@ static void bf16_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q4_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i eight = _mm_set1_epi8(8);
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_0, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
         const __m128i q = load16(src + 2);
         /* nibble - 8 fits a signed byte exactly */
@@ -54,7 +54,7 @@ static inline __m256i nibbles32(const uint8_t *qs) {
 }
 
 static void q4_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 20, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_1, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
         st32_u8_staged_mul_add(dst, nibbles32(src + 4), d, m);
     }
@@ -75,21 +75,21 @@ static inline __m256i q5_codes(const uint8_t *qs, const uint8_t *qh) {
 
 static void q5_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i sixteen = _mm256_set1_epi8(16);
-    for (size_t i = 0; i < nb; i++, src += 22, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_0, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
         st32_i8_staged(dst, _mm256_sub_epi8(q5_codes(src + 6, src + 2), sixteen), d);
     }
 }
 
 static void q5_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 24, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_1, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
         st32_u8_staged_mul_add(dst, q5_codes(src + 8, src + 4), d, m);
     }
 }
 
 static void q8_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 34, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_0, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
         st16_i8_mul(dst, load16(src + 2), d);
         st16_i8_mul(dst + 16, load16(src + 18), d);
@@ -97,7 +97,7 @@ static void q8_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 }
 
 static void q8_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 36, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_1, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
         st16_i8_mul(dst, load16(src + 4), d);
         st16_i8_mul(dst + 16, load16(src + 20), d);
@@ -108,10 +108,10 @@ static void q8_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q2_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i three = _mm256_set1_epi8(3);
-    for (size_t i = 0; i < nb; i++, src += 84, dst += 256) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q2_K, dst += 256) {
         /* the 16 scales d * (sc & 15) and mins dmin * (sc >> 4), lane-wise */
         float dl[16], ml[16];
-        const __m256 d = _mm256_set1_ps(lgg__half(src + 80)), dmin = _mm256_set1_ps(lgg__half(src + 82));
+        const __m256 d = _mm256_set1_ps(lgg__half(src + LGG__Q2_K_D)), dmin = _mm256_set1_ps(lgg__half(src + LGG__Q2_K_D + 2));
         const __m128i sc = load16(src);
         const __m128i sl = lo_nib(sc), sh = hi_nib(sc);
         _mm256_storeu_ps(dl, _mm256_mul_ps(d, u8_ps(sl)));
@@ -147,9 +147,9 @@ static inline void q3k_scales_f(float out[16], const uint8_t *s, float d) {
 
 static void q3_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
-    for (size_t i = 0; i < nb; i++, src += 110, dst += 256) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q3_K, dst += 256) {
         float dl[16];
-        q3k_scales_f(dl, src + 96, lgg__half(src + 108));
+        q3k_scales_f(dl, src + 96, lgg__half(src + LGG__Q3_K_D));
         const __m256i hm = load32(src), qa = load32(src + 32), qb = load32(src + 64);
         /* codes 32k..32k+31: the 2-bit field at 2 * (k % 4) of the k / 4th 32
          * bytes of q, minus 4 where bit k of hmask is clear (that bit moved to
@@ -197,7 +197,7 @@ static inline void k4_scales_f(float dl[8], float ml[8], const uint8_t *s, float
 
 static void q4_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F);
-    for (size_t i = 0; i < nb; i++, src += 144) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_K) {
         float dl[8], ml[8];
         k4_scales_f(dl, ml, src + 4, lgg__half(src), lgg__half(src + 2));
         const uint8_t *q = src + 16;
@@ -214,7 +214,7 @@ static void q4_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi8(1);
-    for (size_t i = 0; i < nb; i++, src += 176) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_K) {
         float dl[8], ml[8];
         k4_scales_f(dl, ml, src + 4, lgg__half(src), lgg__half(src + 2));
         const uint8_t *q = src + 48;
@@ -238,8 +238,8 @@ static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(3), bias = _mm256_set1_epi8(32);
-    for (size_t i = 0; i < nb; i++, src += 210, dst += 256) {
-        const float d = lgg__half(src + 208);
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q6_K, dst += 256) {
+        const float d = lgg__half(src + LGG__Q6_K_D);
         /* the 16 scales d * sc, lane-wise (the reference's d * sc before times q) */
         float sc[16];
         const __m128i s8 = load16(src + 192);
@@ -265,7 +265,7 @@ static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 }
 
 static void q8_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 292, dst += 256) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_K, dst += 256) {
         float df;
         memcpy(&df, src, 4);
         const __m256 d = _mm256_set1_ps(df);
@@ -279,7 +279,7 @@ static inline __m128i lut16(const int8_t *table) { return _mm_loadu_si128((const
 
 static void iq4_nl_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i lut = lut16(lgg__kvalues_iq4nl);
-    for (size_t i = 0; i < nb; i++, src += 18, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_NL, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__half(src));
         const __m128i q = load16(src + 2);
         st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), d);
@@ -289,7 +289,7 @@ static void iq4_nl_avx2(const uint8_t *restrict src, float *restrict dst, size_t
 
 static void iq4_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i lut = lut16(lgg__kvalues_iq4nl);
-    for (size_t i = 0; i < nb; i++, src += 136) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_XS) {
         /* the eight scales d * (ls - 32), ls = nibble ib of scales_l (low
          * first) | bits 2ib..2ib+1 of scales_h << 4, lane-wise */
         const __m256i lw = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128((int)lgg__h32(src + 4)),
@@ -315,7 +315,7 @@ static void iq4_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
 
 static void mxfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i lut = lut16(lgg__kvalues_fp4);
-    for (size_t i = 0; i < nb; i++, src += 17, dst += 32) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_MXFP4, dst += 32) {
         const __m256 d = _mm256_set1_ps(lgg__e8m0_half(src[0]));
         const __m128i q = load16(src + 1);
         st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), d);
@@ -341,7 +341,7 @@ static const float UE4M3_HALF[256] = {UE64(0), UE64(64), UE64(128), UE64(192)};
 
 static void nvfp4_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i lut = _mm256_broadcastsi128_si256(lut16(lgg__kvalues_fp4)), m4 = _mm256_set1_epi8(0x0F);
-    for (size_t i = 0; i < nb; i++, src += 36) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_NVFP4) {
         /* the 64 values as int8 through L1: sub-block s is lo[8s..8s+7] then hi[8s..8s+7] */
         _Alignas(32) int8_t lo[32], hi[32];
         const __m256i q = load32(src + 4);

@@ -146,7 +146,7 @@ static inline void xxs_sign_words(uint32_t out[8], __m256i words) {
 }
 
 static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 66) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_XXS) {
         /* the words are the odd u32 of the 64 payload bytes */
         const __m256 a = _mm256_castsi256_ps(load32(src + 2)), b = _mm256_castsi256_ps(load32(src + 34));
         const __m256i words = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
@@ -167,7 +167,7 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
 }
 
 static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 74) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_XS) {
         const uint8_t *qs = src + 2;
         float lo[8], hi[8];
         nibble_scales(lo, hi, src + 66, lgg__half(src));
@@ -188,7 +188,7 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
 }
 
 static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 82) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_S) {
         const uint8_t *qs = src + 2, *signs = src + 34, *qh = src + 66;
         float lo[8], hi[8];
         nibble_scales(lo, hi, src + 74, lgg__half(src));
@@ -210,9 +210,9 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
 }
 
 static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 98) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ3_XXS) {
         const float d = lgg__half(src);
-        const uint8_t *qs = src + 2, *ss = src + 66;
+        const uint8_t *qs = src + 2, *ss = src + LGG__IQ3_XXS_SIGNS;
         float dbs[8];
         xxs_scales(dbs, load32(ss), d, 0.5f);
         uint32_t sws[8];
@@ -234,7 +234,7 @@ static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
 }
 
 static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 110) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ3_S) {
         const uint8_t *qs = src + 2, *qh = src + 66, *signs = src + 74;
         /* the eight scales d * (1 + 2s), s = nibble ib of scales[0..3] (low first), lane-wise */
         const __m128i sb = _mm_shuffle_epi8(_mm_cvtsi32_si128((int)lgg__h32(src + 106)),
@@ -290,16 +290,16 @@ static inline __m256i iq1_row(unsigned idx) {
 }
 
 static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
-    for (size_t i = 0; i < nb; i++, src += 50) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ1_S) {
         const uint8_t *qs = src + 2;
         /* the eight scales d * (2s + 1), s = bits 12-14 of each qh word, lane-wise */
-        const __m256i hw = _mm256_cvtepu16_epi32(load16(src + 34));
+        const __m256i hw = _mm256_cvtepu16_epi32(load16(src + LGG__IQ1_S_QH));
         const __m256i s3 = _mm256_and_si256(_mm256_srli_epi32(hw, 12), _mm256_set1_epi32(7));
         const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s3, s3), _mm256_set1_epi32(1));
         float dl[8];
         _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 4, dst += 32) {
-            const unsigned h = lgg__h16(src + 34 + 2 * ib);
+            const unsigned h = lgg__h16(src + LGG__IQ1_S_QH + 2 * ib);
             const __m256 tbl = _mm256_mul_ps(_mm256_broadcast_ss(&dl[ib]), _mm256_load_ps(IQ1S_OFFS[h >> 15]));
             _mm256_storeu_ps(dst, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[0] | ((h << 8) & 0x700))));
             _mm256_storeu_ps(dst + 8, _mm256_permutevar8x32_ps(tbl, iq1_row(qs[1] | ((h << 5) & 0x700))));
@@ -311,10 +311,10 @@ static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
 
 static void iq1_m_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i sh = _mm256_setr_epi32(0, 3, 6, 9, 0, 3, 6, 9);
-    for (size_t i = 0; i < nb; i++, src += 56) {
+    for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ1_M) {
         const uint8_t *qs = src, *qh = src + 32;
         uint16_t sc[4];
-        for (int k = 0; k < 4; k++) sc[k] = lgg__h16(src + 48 + 2 * k);
+        for (int k = 0; k < 4; k++) sc[k] = lgg__h16(src + LGG__IQ1_M_SCALES + 2 * k);
         const uint16_t dbits = (uint16_t)((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) |
                                           (sc[3] & 0xF000));
         const __m256 d = _mm256_set1_ps(_cvtsh_ss(dbits));
