@@ -745,7 +745,8 @@ LGG_API lgg_status lgg_quantize_rows(const lgg_file *f, const lgg_tensor *t, uin
 
 /* The whole tensor with up to `n_threads` threads (<= 0: one per CPU) into
  * dst (at least the tensor's size in `type`).  Memory used besides dst: a
- * bounded f32 scratch per thread.  Same bytes for any thread count.  Errors
+ * bounded f32 scratch per thread, from the allocator f was opened with.
+ * Same bytes for any thread count.  Errors
  * as lgg_quantize_rows, plus LGG_ERR_NOMEM. */
 LGG_API lgg_status lgg_quantize_tensor(const lgg_file *f, const lgg_tensor *t, uint32_t type, const float *imatrix,
                                        void *dst, size_t dst_size, int n_threads);

@@ -12,7 +12,8 @@
  *   - not crash (the suite runs under ASan in make check-asan).
  * Operations: lgg_open_memory, lgg_open_fd on a pipe (the stream path that
  * grows its buffer), lgg_validate, lgg_report_from_error, and the writer:
- * lgg_writer_from_file + edits + lgg_writer_write_fd. */
+ * lgg_writer_from_file + edits + lgg_writer_write_fd, split and merge, and
+ * lgg_quantize_tensor (its work buffer). */
 #include "gen.h"
 #include "libgguf.h"
 
@@ -290,6 +291,39 @@ static lgg_status op_split_merge(const ctx *c, const lgg_allocator *a, lgg_error
     return s;
 }
 
+/* Open through the hook and quantize the first F32/F16 tensor whose rows
+ * fit Q8_0 with two threads: the work buffer comes from the file's
+ * allocator too. */
+static lgg_status op_quantize_tensor(const ctx *c, const lgg_allocator *a, lgg_error *e) {
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.allocator = a;
+    lgg_file *f = NULL;
+    lgg_status s = lgg_open_memory(c->data, c->size, &o, &f, e);
+    if (s) return s;
+    for (uint64_t i = 0; i < lgg_tensor_count(f) && !s; i++) {
+        const lgg_tensor *t = lgg_tensor_at(f, i);
+        if ((t->type != LGG_TYPE_F32 && t->type != LGG_TYPE_F16) || t->ne[0] % 32) continue;
+        uint64_t bytes = 0;
+        CHECK(lgg_type_nbytes(LGG_TYPE_Q8_0, (uint64_t)t->n_elements, &bytes) == LGG_OK);
+        void *dst = malloc(bytes ? (size_t)bytes : 1);
+        CHECK(dst != NULL);
+        const long before = ((const failer *)a->ud)->count;
+        if (dst) s = lgg_quantize_tensor(f, t, LGG_TYPE_Q8_0, NULL, dst, (size_t)bytes, 2);
+        /* its work buffer is real memory: it must come through the hook */
+        CHECKF(s != LGG_OK || ((const failer *)a->ud)->count > before, "%s: lgg_quantize_tensor allocated nothing "
+               "through the file's allocator", c->path);
+        free(dst);
+        /* the generated file's bytes need not be finite floats: refusing
+         * them is an answer too; only the allocations are on trial */
+        if (s == LGG_ERR_INVALID) s = LGG_OK;
+        if (s) e->code = s; /* no lgg_error in its signature: the status is the report */
+        break;
+    }
+    lgg_close(f);
+    return s;
+}
+
 /* ---- the loop ---- */
 
 /* Run `op` with allocation N failing for N = 1, 2, ... until it succeeds
@@ -334,7 +368,7 @@ static void run_on(const char *rel, const unsigned char *data, size_t size) {
         op_fn fn;
     } OPS[] = {
         {"open_memory", op_open_memory}, {"open_pipe", op_open_pipe}, {"validate", op_validate},
-        {"report_from_error", op_report_from_error}, {"writer", op_writer}, {"split_merge", op_split_merge},
+        {"report_from_error", op_report_from_error}, {"writer", op_writer}, {"split_merge", op_split_merge}, {"quantize_tensor", op_quantize_tensor},
     };
     for (size_t i = 0; i < sizeof OPS / sizeof OPS[0]; i++) {
         for (int mode = 0; mode < 3; mode++) {

@@ -73,6 +73,15 @@ static inline bool lgg__needs_swap(lgg_endian e) { return (e == LGG_BIG_ENDIAN) 
 /* ---- string helpers ---- */
 /* Copy a not-NUL-terminated string into a message, escaping control and
  * non-ASCII bytes as \xNN and cutting it at `max` bytes (adds "..."). */
+/* Threads (threads.c).  lgg__threads: n_threads, or the online CPUs when
+ * n_threads <= 0; between 1 and LGG__MAX_THREADS.  lgg__fan_out: fn on each
+ * of n jobs (an array of `size`-byte elements), job 0 on the calling thread
+ * and the others on threads of their own, returning when all are done; a
+ * job whose thread cannot start runs on the caller.  n <= LGG__MAX_THREADS. */
+#define LGG__MAX_THREADS 64u
+LGG_HIDDEN unsigned lgg__threads(int n_threads);
+LGG_HIDDEN void lgg__fan_out(void *(*fn)(void *), void *jobs, size_t size, unsigned n);
+
 /* The CPU's features (cpu.c), probed once: LGG__CPU_* bits. */
 #define LGG__CPU_AVX2 1u
 #define LGG__CPU_F16C 2u

@@ -6,10 +6,7 @@
  * the result does not depend on the thread count. */
 #include "base/internal.h"
 
-#include <pthread.h>
-#include <unistd.h>
 
-#define MAX_THREADS 64
 /* Below this many output floats per thread, extra threads cost more than
  * they save. */
 #define MIN_PER_THREAD (64u * 1024u)
@@ -76,12 +73,7 @@ lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t, float *
     if (nrows == 0) return LGG_OK;
     const uint64_t row_len = (uint64_t)t->ne[0];
 
-    if (n_threads <= 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n_threads = c > 0 ? (int)(c < MAX_THREADS ? c : MAX_THREADS) : 1;
-    }
-    uint64_t nt = (uint64_t)n_threads;
-    if (nt > MAX_THREADS) nt = MAX_THREADS;
+    uint64_t nt = lgg__threads(n_threads);
     if (nt > nrows) nt = nrows;
     const uint64_t by_size = t->n_elements / MIN_PER_THREAD;
     if (nt > by_size) nt = by_size ? by_size : 1;
@@ -89,9 +81,7 @@ lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t, float *
     const lgg_endian e = lgg_file_endian(f);
     if (nt <= 1) return rows_unchecked(e, t, row_bytes, 0, nrows, dst);
 
-    work w[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    bool started[MAX_THREADS];
+    work w[LGG__MAX_THREADS];
     for (uint64_t i = 0; i < nt; i++) {
         w[i].t = t;
         w[i].endian = e;
@@ -101,16 +91,7 @@ lgg_status lgg_dequantize_tensor(const lgg_file *f, const lgg_tensor *t, float *
         w[i].dst = dst + w[i].r0 * row_len;
         w[i].status = LGG_OK;
     }
-    /* thread 0's share runs on the calling thread; a thread that cannot be
-     * started has its share run here too */
-    for (uint64_t i = 1; i < nt; i++) started[i] = pthread_create(&tid[i], NULL, worker, &w[i]) == 0;
-    worker(&w[0]);
-    for (uint64_t i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            worker(&w[i]);
-    }
+    lgg__fan_out(worker, w, sizeof w[0], (unsigned)nt);
     for (uint64_t i = 0; i < nt; i++)
         if (w[i].status != LGG_OK) return w[i].status;
     return LGG_OK;

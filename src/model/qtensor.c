@@ -4,13 +4,10 @@
  * to_float for quantized inputs) and quantized by lgg_quantize, so a row's
  * bytes never depend on which other rows share a call or a thread.  Work
  * memory is a caller-sized f32 scratch: a few rows, never the tensor. */
-#include "base/internal.h"
+#include "format/file.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#define MAX_THREADS 64
 /* f32 elements converted per step: big enough to amortize the calls,
  * small enough to stay in cache. */
 #define STEP_ELEMS (64u * 1024u)
@@ -109,33 +106,23 @@ lgg_status lgg_quantize_tensor(const lgg_file *f, const lgg_tensor *t, uint32_t 
     if (!dst) return LGG_ERR_ARG;
     uint64_t need;
     if (lgg__mul_ovf(nrows, out_row, &need) || need > dst_size) return LGG_ERR_RANGE;
-    if (n_threads <= 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n_threads = c > 0 ? (int)(c < MAX_THREADS ? c : MAX_THREADS) : 1;
-    }
-    uint64_t nt = (uint64_t)(n_threads > MAX_THREADS ? MAX_THREADS : n_threads);
+    uint64_t nt = lgg__threads(n_threads);
     if (nt > nrows) nt = nrows;
     const uint64_t ne0 = (uint64_t)t->ne[0];
     uint64_t rows_per_step = STEP_ELEMS / ne0;
     if (rows_per_step == 0) rows_per_step = 1;
     const size_t scratch_count = (size_t)(rows_per_step * ne0);
 
-    qwork w[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    bool started[MAX_THREADS];
-    float *scratch = calloc((size_t)nt, scratch_count * sizeof(float));
+    qwork w[LGG__MAX_THREADS];
+    const lgg_allocator *a = f->alloc; /* the caller's hooks, as for the file */
+    float *scratch = lgg__calloc(a, (size_t)nt, scratch_count * sizeof(float));
     if (!scratch) return LGG_ERR_NOMEM;
     for (uint64_t i = 0; i < nt; i++) {
         w[i] = (qwork){f, t, type, imatrix, nrows * i / nt, nrows * (i + 1) / nt, out_row, dst,
                        scratch + i * scratch_count, scratch_count, LGG_OK};
     }
-    for (uint64_t i = 1; i < nt; i++) started[i] = pthread_create(&tid[i], NULL, qworker, &w[i]) == 0;
-    qworker(&w[0]);
-    for (uint64_t i = 1; i < nt; i++) {
-        if (started[i]) pthread_join(tid[i], NULL);
-        else qworker(&w[i]);
-    }
-    free(scratch);
+    lgg__fan_out(qworker, w, sizeof w[0], (unsigned)nt);
+    lgg__free(a, scratch);
     for (uint64_t i = 0; i < nt; i++)
         if (w[i].st != LGG_OK) return w[i].st;
     return LGG_OK;
