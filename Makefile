@@ -19,8 +19,10 @@ BUILD   ?= build
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 
-VERSION := 0.1.0
-SOMAJOR := 0
+# The version is written once, in include/libgguf.h (LGG_VERSION_MAJOR/MINOR/PATCH).
+version_part = $(shell sed -n 's/^\#define LGG_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/libgguf.h)
+SOMAJOR := $(call version_part,MAJOR)
+VERSION := $(SOMAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 # -ffp-contract=off: no fused multiply-add anywhere, so results follow ggml's

@@ -62,7 +62,13 @@ extern "C" {
 #define LGG_VERSION_MAJOR 0
 #define LGG_VERSION_MINOR 1
 #define LGG_VERSION_PATCH 0
-#define LGG_VERSION_STRING "0.1.0"
+/* The three numbers above are the only place the version is written: the
+ * string, the Makefile's VERSION (shared library name, pkg-config) and
+ * the tool's --version come from them; a test checks the man page. */
+#define LGG__VSTR(x) #x
+#define LGG__VXSTR(x) LGG__VSTR(x)
+#define LGG_VERSION_STRING                                                                                    \
+    LGG__VXSTR(LGG_VERSION_MAJOR) "." LGG__VXSTR(LGG_VERSION_MINOR) "." LGG__VXSTR(LGG_VERSION_PATCH)
 
 /* The library's version string, e.g. "0.1.0".  Static storage; thread-safe. */
 LGG_API const char *lgg_version(void);

@@ -3,6 +3,8 @@
 #include "libgguf.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 TEST(types_table_ids_and_names) {
     static const struct { uint32_t id; const char *name; uint32_t bs, ts; } want[] = {
@@ -111,4 +113,22 @@ TEST(bf16_all_65536_and_rounding) {
     CHECK(lgg_f32_to_bf16(bitsf(0x3f818000)) == 0x3f82); /* tie -> even (up) */
     CHECK(lgg_f32_to_bf16(bitsf(0x3f808001)) == 0x3f81);
     CHECK(lgg_f32_to_bf16(bitsf(0x7f7fffff)) == 0x7f80); /* overflow to inf */
+}
+
+/* The version is written once (libgguf.h's three numbers); the man page's
+ * title line must name the same one. */
+TEST(version_one_source) {
+    char want[64];
+    snprintf(want, sizeof want, "%d.%d.%d", LGG_VERSION_MAJOR, LGG_VERSION_MINOR, LGG_VERSION_PATCH);
+    CHECK(strcmp(lgg_version(), want) == 0);
+    CHECK(strcmp(LGG_VERSION_STRING, want) == 0);
+    size_t n = 0;
+    char *man = (char *)read_file("docs/gguf.1", &n);
+    REQUIRE(man != NULL);
+    char th[128];
+    snprintf(th, sizeof th, "\"libgguf %s\"", want);
+    const char *nl = memchr(man, '\n', n);
+    CHECKF(nl && memmem(man, (size_t)(nl - man), th, strlen(th)) != NULL, "docs/gguf.1's .TH line does not name %s",
+           th);
+    free(man);
 }
