@@ -222,4 +222,12 @@ int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how,
 int cli_shards_around(const char *path, const lgg_file *f, cli_shards *s);
 void cli_shards_close(cli_shards *s);
 
+/* ---- memory (cli.c) ----
+ * The tool's one growable array: make *p (*cap elements of `elem` bytes,
+ * malloc'd) hold at least `need` elements, doubling from `first`; false
+ * when out of memory (then *p and *cap are unchanged).  cli_slurp: a whole
+ * file, malloc'd (*len bytes), or NULL with the reason in why. */
+bool cli_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first);
+char *cli_slurp(const char *path, size_t *len, char *why, size_t cap);
+
 #endif

@@ -224,41 +224,6 @@ static bool parse_scalar(uint32_t vt, const char *s, uint8_t out[8], char *why, 
     }
 }
 
-static char *slurp(const char *path, size_t *n, char *why, size_t cap) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, cap, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t c = 4096, k = 0;
-    char *p = malloc(c);
-    for (;;) {
-        if (!p) break;
-        if (k == c) {
-            char *q = realloc(p, c * 2);
-            if (!q) {
-                free(p);
-                p = NULL;
-                break;
-            }
-            p = q;
-            c *= 2;
-        }
-        size_t r = fread(p + k, 1, c - k, f);
-        if (!r) break;
-        k += r;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (!p || bad) {
-        free(p);
-        snprintf(why, cap, "%s: cannot read", path);
-        return NULL;
-    }
-    *n = k;
-    return p;
-}
-
 void cli_val_free(cli_val *v) {
     free(v->store);
     free(v->strs);
@@ -358,8 +323,12 @@ int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_ele
             return 0;
         }
         size_t n = 0;
-        char *p = slurp(sep + 1, &n, why, cap);
-        if (!p) return 0;
+        char reason[256];
+        char *p = cli_slurp(sep + 1, &n, reason, sizeof reason);
+        if (!p) {
+            snprintf(why, cap, "%s: %s", sep + 1, reason);
+            return 0;
+        }
         v->store = p;
         v->v = (lgg_wvalue){LGG_VT_STRING, 0, n, p};
         return 1;

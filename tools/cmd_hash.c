@@ -97,12 +97,7 @@ static void digest_text(char *out, const hash_digest *d, unsigned a) {
 
 /* Room for "FILE" plus `extra` bytes in h->name; false when out of memory. */
 static bool reserve_name(model *h, size_t extra) {
-    size_t need = strlen(h->path) + extra + 1;
-    if (need <= h->name_cap) return true;
-    char *n = realloc(h->name, need);
-    if (!n) return false;
-    h->name = n, h->name_cap = need;
-    return true;
+    return cli_grow((void **)&h->name, &h->name_cap, strlen(h->path) + extra + 1, 1, 64);
 }
 
 /* name = path + sep + tail, in the room reserve_name made */

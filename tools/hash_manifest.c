@@ -1,5 +1,6 @@
 /* hash_manifest.c -- llama-gguf-hash's manifest format, indexed so that a
  * check is O(log n) per line rather than a rescan of the file per tensor. */
+#include "cli.h"
 #include "hash.h"
 
 #include <errno.h>
@@ -58,36 +59,11 @@ static unsigned type_bit(span t) {
     return 0;
 }
 
-static char *slurp(const char *path, size_t *len, char *why, size_t cap) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, cap, "%s", strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, c = 1 << 16;
-    char *b = malloc(c);
-    for (size_t r; b && (r = fread(b + n, 1, c - n, f)) > 0;) {
-        n += r;
-        char *nb = n == c ? realloc(b, c *= 2) : b;
-        if (!nb) free(b);
-        b = nb;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!b || bad) {
-        snprintf(why, cap, "%s", b ? "read error" : "out of memory");
-        free(b);
-        return NULL;
-    }
-    *len = n;
-    return b;
-}
-
 int hash_manifest_load(const char *path, hash_manifest **out, char *why, size_t cap) {
     *out = NULL;
     hash_manifest *m = calloc(1, sizeof *m);
     size_t len = 0, lines = 1;
-    if (!m || !(m->text = slurp(path, &len, why, cap))) {
+    if (!m || !(m->text = cli_slurp(path, &len, why, cap))) {
         if (!m) snprintf(why, cap, "out of memory");
         free(m);
         return -1;

@@ -38,3 +38,16 @@ void lgg__free(const lgg_allocator *a, void *p) {
     }
     free(p);
 }
+
+bool lgg__grow(const lgg_allocator *a, void **p, size_t *cap, size_t need, size_t elem, size_t first) {
+    if (need <= *cap) return true;
+    size_t c = *cap ? *cap : (first ? first : 1);
+    while (c < need) c = c > SIZE_MAX / 2 ? need : c * 2; /* doubling, or exactly enough near the top */
+    size_t old_bytes, new_bytes;
+    if (__builtin_mul_overflow(*cap, elem, &old_bytes) || __builtin_mul_overflow(c, elem, &new_bytes)) return false;
+    void *q = lgg__realloc(a, *p, old_bytes, new_bytes);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}

@@ -27,6 +27,11 @@ LGG_HIDDEN void *lgg__alloc(const lgg_allocator *a, size_t size);
 LGG_HIDDEN void *lgg__calloc(const lgg_allocator *a, size_t n, size_t size); /* overflow-checked */
 LGG_HIDDEN void *lgg__realloc(const lgg_allocator *a, void *p, size_t old_size, size_t new_size);
 LGG_HIDDEN void lgg__free(const lgg_allocator *a, void *p);
+/* The one growable array: make *p (*cap elements of `elem` bytes) hold at
+ * least `need` elements, doubling from `first` (or the current capacity).
+ * False when out of memory or the size overflows; *p and *cap are then
+ * unchanged (still valid, still owned by the caller). */
+LGG_HIDDEN bool lgg__grow(const lgg_allocator *a, void **p, size_t *cap, size_t need, size_t elem, size_t first);
 
 /* ---- errors (error.c) ---- */
 /* Fill err (if non-NULL) and return code. */

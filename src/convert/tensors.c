@@ -7,12 +7,8 @@
 #include <string.h>
 
 cv_tensor *lgg__cv_new_tensor(lgg_convert *c, lgg_error *err) {
-    if (c->n_t == c->cap_t) {
-        size_t cap = c->cap_t ? 2 * c->cap_t : 64;
-        cv_tensor *v = realloc(c->t, cap * sizeof *v);
-        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
-        c->t = v, c->cap_t = cap;
-    }
+    if (!lgg__grow(NULL, (void **)&c->t, &c->cap_t, c->n_t + 1, sizeof *c->t, 64))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
     cv_tensor *t = &c->t[c->n_t];
     memset(t, 0, sizeof *t);
     t->c = c;

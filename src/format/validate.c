@@ -36,15 +36,9 @@ static void add(lgg_report *r, lgg_severity sev, lgg_check check, uint64_t off, 
         }
         r->listed[check]++;
     }
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 16;
-        lgg_finding *p = lgg__realloc(r->alloc, r->items, r->cap * sizeof *p, nc * sizeof *p);
-        if (!p) {
-            r->oom = true;
-            return;
-        }
-        r->items = p;
-        r->cap = nc;
+    if (!lgg__grow(r->alloc, (void **)&r->items, &r->cap, r->n + 1, sizeof *r->items, 16)) {
+        r->oom = true;
+        return;
     }
     lgg_finding *f = &r->items[r->n++];
     f->severity = sev;

@@ -33,22 +33,9 @@ static void wb_put(wbuf *b, const void *src, uint64_t n) {
         b->oom = true;
         return;
     }
-    if (b->n + n > b->cap) {
-        size_t c = b->cap ? b->cap : 256;
-        while (c < b->n + n) {
-            if (c > SIZE_MAX / 2) {
-                c = b->n + (size_t)n;
-                break;
-            }
-            c *= 2;
-        }
-        uint8_t *q = lgg__realloc(b->a, b->p, b->cap, c);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        b->p = q;
-        b->cap = c;
+    if (!lgg__grow(b->a, (void **)&b->p, &b->cap, b->n + (size_t)n, 1, 256)) {
+        b->oom = true;
+        return;
     }
     if (n) memcpy(b->p + b->n, src, (size_t)n);
     b->n += (size_t)n;

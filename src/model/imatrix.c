@@ -80,14 +80,11 @@ static lgg_status add_entry(lgg_imatrix *m, char *name, size_t len, float *v, ui
         else hi = mid;
     }
     if (m->n == m->cap) {
-        size_t nc = m->cap ? m->cap * 2 : 64;
-        im_entry *ne = lgg__realloc(A(m), m->e, m->cap * sizeof *ne, nc * sizeof *ne);
-        if (!ne) goto nomem;
-        m->e = ne;
-        size_t *no = lgg__realloc(A(m), m->order, m->cap * sizeof *no, nc * sizeof *no);
-        if (!no) goto nomem;
-        m->order = no;
-        m->cap = nc;
+        /* two arrays of one capacity: grown alike, so their caps agree */
+        size_t ce = m->cap, co = m->cap;
+        if (!lgg__grow(A(m), (void **)&m->e, &ce, m->n + 1, sizeof *m->e, 64)) goto nomem;
+        if (!lgg__grow(A(m), (void **)&m->order, &co, m->n + 1, sizeof *m->order, 64)) goto nomem;
+        m->cap = co;
     }
     memmove(m->order + lo + 1, m->order + lo, (m->n - lo) * sizeof *m->order);
     m->order[lo] = m->n;
