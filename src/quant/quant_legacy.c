@@ -248,19 +248,19 @@ static void q8_block_ref(const float *xb, uint8_t *b, bool sum) {
 
 static void qrow_q8(const float *x, uint8_t *y, int64_t n, bool sum, bool simd) {
     const int64_t nb = n / QK;
+    const size_t bs = sum ? LGG__TS_Q8_1 : LGG__TS_Q8_0;
+    int64_t ib = 0;
 #if defined(LGG__QX86)
-    const bool vec = use_simd(simd);
-#else
-    const bool vec = false;
+    /* the kernel stops before a block that holds a NaN: the scalar
+     * quantizer takes that one, and the kernel the rest */
+    if (use_simd(simd))
+        while ((ib += lgg__q8_avx2(x + ib * QK, y + ib * bs, nb - ib, sum)) < nb) {
+            q8_block_ref(x + ib * QK, y + ib * bs, sum);
+            ib++;
+        }
+#endif
     (void)simd;
-#endif
-    const size_t bs = sum ? 36 : 34;
-    for (int64_t ib = 0; ib < nb; ib++) {
-#if defined(LGG__QX86)
-        if (vec && (ib += lgg__q8_avx2(x + ib * QK, y + ib * bs, nb - ib, sum)) == nb) break;
-#endif
-        q8_block_ref(x + ib * QK, y + ib * bs, sum);
-    }
+    for (; ib < nb; ib++) q8_block_ref(x + ib * QK, y + ib * bs, sum);
 }
 
 void lgg__qrow_q8_0_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
