@@ -109,7 +109,9 @@ typedef enum lgg_status {
     LGG_ERR_UNSUPPORTED = 21,  /* the operation is not defined for this type/version/option */
     LGG_ERR_INVALID = 22,      /* invalid data (e.g. NaN or Inf in quantized output, bad value text) */
     LGG_ERR_EXISTS = 23,       /* the output is one of the inputs, or already exists when it must not */
-    LGG_ERR_NEEDS_IMATRIX = 24 /* this type cannot be quantized without an importance matrix */
+    LGG_ERR_NEEDS_IMATRIX = 24,/* this type cannot be quantized without an importance matrix */
+    LGG_ERR_NO_DATA = 25       /* the tensor's data is not in memory: the file was opened header-only
+                                  (lgg_open_source); lgg_file_load_tensor reads it */
 } lgg_status;
 
 /* Offset value meaning "no particular byte offset". */
@@ -363,6 +365,49 @@ LGG_API lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **
  * must stay valid and unchanged until lgg_close(). */
 LGG_API lgg_status lgg_open_memory(const void *data, size_t size, const lgg_open_options *opts,
                                    lgg_file **out, lgg_error *err);
+
+/* A file read through a callback instead of a mapping: a remote file (HTTP
+ * ranges), a compressed one, a file inside another.  The library knows
+ * nothing of where the bytes come from. */
+typedef struct lgg_source {
+    /* Read exactly n bytes at `offset` (offset + n <= size) into dst.
+     * Returns LGG_OK, or a status with a message in err (which may be
+     * NULL).  Called by lgg_open_source and lgg_file_load_tensor, on the
+     * calling thread. */
+    lgg_status (*read)(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err);
+    void *ud;
+    uint64_t size;       /* the file's size in bytes */
+    uint64_t first_read; /* bytes read first (0: 256 KiB); the prefix then doubles until the
+                            whole header is in */
+    uint64_t max_header; /* give up with LGG_ERR_LIMIT past this many header bytes (0: 1 GiB) */
+} lgg_source;
+
+/* Open the header of the file behind `src`: every key/value pair and every
+ * tensor info, read as one growing prefix (first_read bytes, then twice as
+ * many each time the header does not fit: a header of H bytes costs at most
+ * max(first_read, 2H) bytes in log2(H / first_read) + 1 reads).  Tensor
+ * data is not read: each tensor's placement is checked against src->size,
+ * its `data` is NULL and `data_available` false until lgg_file_load_tensor
+ * reads it; lgg_file_header_only() is true.  Validation checks everything
+ * but the padding bytes between tensors, which are not read.
+ * Returns as lgg_open_file, plus the source's own statuses; a header that
+ * needs more than max_header bytes gives LGG_ERR_LIMIT.  *out owns a copy
+ * of *src (the `ud` it points to must outlive *out). */
+LGG_API lgg_status lgg_open_source(const lgg_source *src, const lgg_open_options *opts, lgg_file **out,
+                                   lgg_error *err);
+
+/* True when f was opened by lgg_open_source (its tensor data stays at the
+ * source until loaded).  False for NULL. */
+LGG_API bool lgg_file_header_only(const lgg_file *f);
+
+/* Read tensor `index`'s data through f's source into memory owned by f
+ * (freed by lgg_close); afterwards its `data` and `data_available` are set
+ * as for a mapped file.  LGG_OK at once when the data is already there.
+ * Errors: LGG_ERR_ARG (no such tensor), LGG_ERR_NO_DATA (its data lies past
+ * the end of the file, or the file has no source), LGG_ERR_NOMEM, or the
+ * source's status.  Not thread-safe on one file: load before sharing f
+ * among readers. */
+LGG_API lgg_status lgg_file_load_tensor(lgg_file *f, uint64_t index, lgg_error *err);
 
 /* Unmap and free.  NULL is a no-op.  Invalidates every view from `f`. */
 LGG_API void lgg_close(lgg_file *f);

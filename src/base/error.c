@@ -32,6 +32,7 @@ const char *lgg_status_name(lgg_status code) {
     case LGG_ERR_INVALID: return "invalid";
     case LGG_ERR_EXISTS: return "exists";
     case LGG_ERR_NEEDS_IMATRIX: return "needs-imatrix";
+    case LGG_ERR_NO_DATA: return "no-data";
     }
     return "unknown";
 }

@@ -12,10 +12,15 @@ struct lgg_file {
     uint32_t flags;
 
     const uint8_t *base;
-    uint64_t size;
+    uint64_t size;      /* the file's size */
+    uint64_t mem_size;  /* bytes at base: size, or the header prefix of a source */
     void *map;          /* mmap'd region to unmap at close, or NULL */
     size_t map_len;
     void *owned;        /* buffer read from a non-mappable fd, or NULL */
+
+    bool has_src;       /* opened by lgg_open_source */
+    lgg_source src;
+    void **loaded;      /* per tensor: data read through the source, or NULL */
 
     uint32_t version;
     lgg_endian endian;
@@ -45,5 +50,20 @@ struct lgg_file {
  * (access.c; parse.c builds the indexes with them). */
 LGG_HIDDEN void lgg__file_kv_name(const void *ctx, uint64_t i, const char **name, uint64_t *len);
 LGG_HIDDEN void lgg__file_tensor_name(const void *ctx, uint64_t i, const char **name, uint64_t *len);
+
+/* Opening in steps (parse.c), for the opens in source.c: a new handle with
+ * the options applied; the header parsed from base[0, mem_size) (a prefix
+ * too short for it gives LGG_ERR_TRUNCATED); then the tensors' places and
+ * the indexes, which set *out or close f. */
+LGG_HIDDEN lgg_file *lgg__file_new(const lgg_open_options *opts);
+LGG_HIDDEN lgg_status lgg__parse_header(lgg_file *f, lgg_error *err);
+LGG_HIDDEN lgg_status lgg__finish_checks(lgg_file *f, lgg_file **out, lgg_error *err);
+
+/* A tensor of known type whose data lies inside the file, whether or not
+ * it is in memory (a source's tensors are placed but not present). */
+static inline bool lgg__tensor_in_file(const lgg_file *f, const lgg_tensor *t) {
+    return t->type_known && t->file_offset >= f->data_offset && t->file_offset != 0 && t->size <= f->size &&
+           t->file_offset <= f->size - t->size;
+}
 
 #endif

@@ -201,7 +201,7 @@ static bool legacy_format(const lgg_file *f, lgg_error *err) {
         if (!big && memcmp(f->base, rev, 4) != 0) continue;
         if (k == 0) {
             lgg__fail(err, LGG_ERR_MAGIC, 0, "legacy pre-GGUF format (ggml unversioned), not GGUF");
-        } else if (f->size < 8) {
+        } else if (f->mem_size < 8) {
             lgg__fail(err, LGG_ERR_MAGIC, 0, "legacy pre-GGUF format (%s, no version), not GGUF", m);
         } else {
             const uint8_t *v = f->base + 4;
@@ -219,8 +219,8 @@ static bool legacy_format(const lgg_file *f, lgg_error *err) {
  * allocated for them. */
 static lgg_status parse_preamble(lgg_file *f, lgg_cursor *c, lgg_error *err) {
     lgg_status s;
-    if (f->size < 4) return lgg__fail(err, LGG_ERR_TRUNCATED, 0, "file has %llu bytes, too short for the magic",
-                                      (unsigned long long)f->size);
+    if (f->mem_size < 4) return lgg__fail(err, LGG_ERR_TRUNCATED, 0, "file has %llu bytes, too short for the magic",
+                                          (unsigned long long)f->mem_size);
     if (memcmp(f->base, "GGUF", 4) != 0) {
         if (legacy_format(f, err)) return LGG_ERR_MAGIC;
         char q[32];
@@ -350,8 +350,8 @@ static lgg_status parse_tensor_info(lgg_file *f, lgg_cursor *c, uint64_t i, lgg_
     return lgg__cur_u64(c, &t->offset, "tensor offset");
 }
 
-static lgg_status parse_header(lgg_file *f, lgg_error *err) {
-    lgg_cursor cur = {f->base, f->size, 0, false, 8, err};
+lgg_status lgg__parse_header(lgg_file *f, lgg_error *err) {
+    lgg_cursor cur = {f->base, f->mem_size, 0, false, 8, err};
     lgg_status s;
     if ((s = parse_preamble(f, &cur, err))) return s;
     f->alignment = 32;
@@ -393,6 +393,11 @@ static lgg_status check_tensor_place(lgg_file *f, lgg_tensor *t, lgg_error *err)
     }
     t->file_offset = start;
     if (end > f->expected_end) f->expected_end = end;
+    if (end <= f->size && end > f->mem_size) {
+        /* in the file, at its source: placed, not present (lgg_file_load_tensor) */
+        if (end > f->data_end) f->data_end = end;
+        return LGG_OK;
+    }
     if (end > f->size) {
         if (f->flags & LGG_OPEN_ALLOW_MISSING_DATA) return LGG_OK;
         tensor_name_msg(t, q, sizeof q);
@@ -479,7 +484,7 @@ static lgg_status check_overlaps(lgg_file *f, lgg_error *err) {
     if (!ord) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory checking tensor overlaps");
     uint64_t m = 0;
     for (uint64_t i = 0; i < f->n_tensors; i++)
-        if (f->tensors[i].data_available && f->tensors[i].size) ord[m++] = (uint32_t)i;
+        if (lgg__tensor_in_file(f, &f->tensors[i]) && f->tensors[i].size) ord[m++] = (uint32_t)i;
     qsort_r(ord, m, sizeof *ord, cmp_by_offset, f->tensors);
     lgg_status s = LGG_OK;
     for (uint64_t k = 1; k < m; k++) {
@@ -525,7 +530,7 @@ static lgg_status build_indexes(lgg_file *f, lgg_error *err) {
 
 /* ---- open / close ------------------------------------------------------- */
 
-static lgg_file *file_new(const lgg_open_options *opts) {
+lgg_file *lgg__file_new(const lgg_open_options *opts) {
     const lgg_allocator *a = opts ? opts->allocator : NULL;
     lgg_file *f = lgg__calloc(a, 1, sizeof *f);
     if (!f) return NULL;
@@ -540,9 +545,9 @@ static lgg_file *file_new(const lgg_open_options *opts) {
     return f;
 }
 
-static lgg_status finish_open(lgg_file *f, lgg_file **out, lgg_error *err) {
-    lgg_status s = parse_header(f, err);
-    if (!s) s = check_tensors(f, err);
+/* Everything after the header: the tensors' places, the indexes. */
+lgg_status lgg__finish_checks(lgg_file *f, lgg_file **out, lgg_error *err) {
+    lgg_status s = check_tensors(f, err);
     if (!s) s = build_indexes(f, err);
     if (s) {
         lgg_close(f);
@@ -552,15 +557,24 @@ static lgg_status finish_open(lgg_file *f, lgg_file **out, lgg_error *err) {
     return LGG_OK;
 }
 
+static lgg_status finish_open(lgg_file *f, lgg_file **out, lgg_error *err) {
+    lgg_status s = lgg__parse_header(f, err);
+    if (s) {
+        lgg_close(f);
+        return s;
+    }
+    return lgg__finish_checks(f, out, err);
+}
+
 lgg_status lgg_open_memory(const void *data, size_t size, const lgg_open_options *opts, lgg_file **out,
                            lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
     *out = NULL;
     if (!data && size) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "data is NULL");
-    lgg_file *f = file_new(opts);
+    lgg_file *f = lgg__file_new(opts);
     if (!f) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
     f->base = data ? data : (const uint8_t *)"";
-    f->size = size;
+    f->size = f->mem_size = size;
     return finish_open(f, out, err);
 }
 
@@ -570,7 +584,7 @@ lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **out, lgg
     struct stat st;
     if (fstat(fd, &st) != 0) return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fstat: %s", strerror(errno));
     if (S_ISDIR(st.st_mode)) return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "is a directory");
-    lgg_file *f = file_new(opts);
+    lgg_file *f = lgg__file_new(opts);
     if (!f) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
     if (S_ISREG(st.st_mode)) {
         if ((uint64_t)st.st_size > SIZE_MAX) {
@@ -591,6 +605,7 @@ lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **out, lgg
         } else {
             f->base = (const uint8_t *)"";
         }
+        f->mem_size = f->size;
         return finish_open(f, out, err);
     }
     /* a pipe or other stream: read it into memory, growing geometrically */
@@ -629,7 +644,7 @@ lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **out, lgg
     }
     f->owned = p;
     f->base = p;
-    f->size = n;
+    f->size = f->mem_size = n;
     return finish_open(f, out, err);
 }
 
@@ -650,6 +665,9 @@ void lgg_close(lgg_file *f) {
     const lgg_allocator *a = f->alloc ? &copy : NULL;
     if (f->map) munmap(f->map, f->map_len);
     lgg__free(a, f->owned);
+    if (f->loaded)
+        for (uint64_t i = 0; i < f->n_tensors; i++) lgg__free(a, f->loaded[i]);
+    lgg__free(a, f->loaded);
     lgg__free(a, f->kv);
     lgg__free(a, f->tensors);
     lgg__nameidx_free(&f->kv_idx, a);

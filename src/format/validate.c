@@ -572,7 +572,7 @@ static void check_missing_data(vctx *c) {
     const lgg_file *f = c->f;
     uint64_t n_missing = 0, first = 0;
     for (uint64_t i = 0; i < f->n_tensors; i++)
-        if (f->tensors[i].type_known && !f->tensors[i].data_available && !n_missing++) first = i;
+        if (f->tensors[i].type_known && !lgg__tensor_in_file(f, &f->tensors[i]) && !n_missing++) first = i;
     if (lgg_file_metadata_only(f)) {
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_MISSING_DATA, f->size, "metadata only: no tensor data");
     } else if (n_missing) {
@@ -655,7 +655,9 @@ static void check_tensors(vctx *c) {
 
     /* padding: after the tensor infos, and after each tensor up to the next aligned offset */
     uint64_t at;
-    uint64_t hp = (f->data_offset < f->size ? f->data_offset : f->size) - f->header_size;
+    /* (the bytes in memory: a file opened through a source holds its header
+     * and what followed it in the last read, not its tensor data) */
+    uint64_t hp = (f->data_offset < f->mem_size ? f->data_offset : f->mem_size) - f->header_size;
     if (hp && !all_zero(f->base + f->header_size, hp, &at))
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, f->header_size + at,
             "padding after the tensor infos has a non-zero byte at offset %llu",
@@ -672,7 +674,7 @@ static void check_tensors(vctx *c) {
             uint64_t end = t->file_offset + t->size;
             uint64_t next = end + (f->alignment - (end - f->data_offset) % f->alignment) % f->alignment;
             if (k + 1 < m && f->tensors[ord[k + 1]].file_offset < next) next = f->tensors[ord[k + 1]].file_offset;
-            if (next > f->size) next = f->size;
+            if (next > f->mem_size) next = f->mem_size;
             if (next > end && !all_zero(f->base + end, next - end, &at)) {
                 Q(q, t->name.ptr, t->name.len);
                 add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, end + at,
