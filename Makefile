@@ -32,11 +32,15 @@ OPT     ?= -O2 -g
 CFLAGS_ALL = $(BASEFLAGS) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Isrc
 LDLIBS  := -lpthread -lm
 
-LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*'))
+LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*' -not -path 'src/remote/*'))
 # The converter (Hugging Face -> GGUF) is a library of its own because it
 # reads JSON with jansson; the core library stays libc + pthreads.
 CONV_SRC := $(sort $(wildcard src/convert/*.c))
 CONV_LIBS := -ljansson -lcrypto
+# Remote files (HTTP ranges, hf:// names, downloads) are a library of their
+# own too: libcurl (and libcrypto for the download's sha256).
+REMOTE_SRC := $(sort $(wildcard src/remote/*.c))
+REMOTE_LIBS := -lcurl -lcrypto
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -44,6 +48,7 @@ BENCH_SRC:= $(sort $(wildcard bench/bench_*.c))
 
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CONV_OBJ := $(CONV_SRC:%.c=$(BUILD)/obj/%.o)
+REMOTE_OBJ := $(REMOTE_SRC:%.c=$(BUILD)/obj/%.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
@@ -67,12 +72,13 @@ STATIC := $(BUILD)/libgguf.a
 SHARED := $(BUILD)/libgguf.so.$(VERSION)
 TOOL   := $(BUILD)/gguf
 CONVLIB:= $(BUILD)/libgguf-convert.a
+REMOTELIB := $(BUILD)/libgguf-remote.a
 TESTBIN:= $(BUILD)/test_runner
 
 .PHONY: all test check check-deps check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
-all: $(STATIC) $(SHARED) $(CONVLIB) $(TOOL)
+all: $(STATIC) $(SHARED) $(CONVLIB) $(REMOTELIB) $(TOOL)
 
-$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*') $(wildcard tools/*.h)
+$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*' -not -path 'src/remote/*') $(wildcard tools/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
@@ -95,21 +101,28 @@ $(CONVLIB): $(CONV_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(TOOL): $(TOOL_OBJ) $(CONVLIB) $(STATIC)
-	$(CC) -o $@ $(TOOL_OBJ) $(CONVLIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(TOOL_LIBS)
+$(REMOTE_OBJ): $(wildcard src/remote/*.h)
+$(REMOTELIB): $(REMOTE_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(TOOL): $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC)
+	$(CC) -o $@ $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(REMOTE_LIBS) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
-FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c
+FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_remote.c tools/cli_mem.c
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
-FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c
+FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 # Targets of the converter part name themselves in FUZZ_CONV (they link
 # libgguf-convert and jansson).
 FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB)
+# ... and those of the remote part in FUZZ_REMOTE (libgguf-remote and libcurl).
+FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(REMOTELIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS))
+	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
 
 $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
@@ -117,10 +130,10 @@ $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256);
 # the AArch64 cross build leaves them (and the tests that need them) out.
-TEST_LIBS := -ljansson -lcrypto
-TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB))
+TEST_LIBS := -ljansson -lcrypto -lcurl
+TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB) $(REMOTELIB))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
-	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS)
+	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread
 
 # The whole suite: the dependency check, then unit, corpus, golden, CLI,
 # symbol checks and fuzz replays.
@@ -170,9 +183,9 @@ check-aarch64:
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS ?=
 FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
-$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(CONV_LIBS)) $(SIMD_avx2) -lpthread -lm
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
 fuzz-build: $(FUZZ_LIBFUZZER)
 fuzz: fuzz-build
 	@mkdir -p fuzz/crashes
@@ -201,6 +214,9 @@ install: all
 	install -m 644 include/libgguf.h $(DESTDIR)$(PREFIX)/include/libgguf.h
 	install -m 644 include/libgguf_convert.h $(DESTDIR)$(PREFIX)/include/libgguf_convert.h
 	install -m 644 $(CONVLIB) $(DESTDIR)$(PREFIX)/lib/libgguf-convert.a
+	install -m 644 include/libgguf_remote.h $(DESTDIR)$(PREFIX)/include/libgguf_remote.h
+	install -m 644 $(REMOTELIB) $(DESTDIR)$(PREFIX)/lib/libgguf-remote.a
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf-remote.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf-remote.pc
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf-convert.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf-convert.pc
 	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libgguf.a
 	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(VERSION)

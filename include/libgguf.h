@@ -58,6 +58,11 @@ extern "C" {
 #else
 #define LGG_API
 #endif
+#if defined(__GNUC__)
+#define LGG_FORMAT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define LGG_FORMAT_PRINTF(f, a)
+#endif
 
 #define LGG_VERSION_MAJOR 0
 #define LGG_VERSION_MINOR 1
@@ -365,6 +370,13 @@ LGG_API lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **
  * must stay valid and unchanged until lgg_close(). */
 LGG_API lgg_status lgg_open_memory(const void *data, size_t size, const lgg_open_options *opts,
                                    lgg_file **out, lgg_error *err);
+
+/* Fill err (when not NULL) with code, offset (LGG_NO_OFFSET for none) and a
+ * printf-style message, cut to fit; returns code.  For code outside the
+ * library that reports through an lgg_error: an lgg_source's read
+ * callback, a companion library. */
+LGG_API lgg_status lgg_error_set(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, ...)
+    LGG_FORMAT_PRINTF(4, 5);
 
 /* A file read through a callback instead of a mapping: a remote file (HTTP
  * ranges), a compressed one, a file inside another.  The library knows

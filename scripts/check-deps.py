@@ -13,9 +13,10 @@ written), then checks every edge in the tree against it:
 
 An edge to a part that the table does not allow fails, and so does any
 cycle between files (include and link edges together): a part may use
-itself, but not in a loop.  For the tool, a public symbol (lgg_*, not the
-internal lgg__*) counts as an edge to the public header: the tool links the
-library through its API, never through its internals.
+itself, but not in a loop.  For a part that may use only the API (the tool,
+the remote library), a public symbol (lgg_*, not the internal lgg__*)
+counts as an edge to the public header: it links the library through its
+API, never through its internals.
 
 Usage: check-deps.py [--build DIR] [--root DIR]      exit 0 clean, 1 not
        check-deps.py --self-test                    the check finds what it
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 
+api_only = set()  # parts whose last column says "`api` only"
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 ROW_RE = re.compile(r'^\|\s*\*?\*?(\w+)\*?\*?\s*\|\s*`([^`]+)`\s*\|[^|]*\|([^|]*)\|\s*$')
 
@@ -38,6 +40,7 @@ def read_table(readme):
     if start < 0:
         sys.exit("check-deps: %s has no '## Layout and dependency rules' section" % readme)
     parts = {}
+    api_only.clear()
     for line in text[start:].splitlines()[1:]:
         if line.startswith("## "):
             break
@@ -47,6 +50,8 @@ def read_table(readme):
         name, path, uses = m.group(1), m.group(2).rstrip("/") + "/", m.group(3)
         allowed = set(re.findall(r"`(\w+)`", uses))
         parts[name] = (path, allowed)
+        if allowed == {"api"} and "only" in uses:
+            api_only.add(name)
     if not parts:
         sys.exit("check-deps: no parts found in the layout table of %s" % readme)
     for name, (_, allowed) in parts.items():
@@ -179,7 +184,9 @@ def check(root, build):
     problems = []
     inc = include_edges(root, files)
     links, n_obj = link_edges(root, build, files)
-    tool_like = {n for n, (p, _) in parts.items() if not p.startswith("src/") and not p.startswith("include/")}
+    # parts that may use "`api` only" (the tool, the remote library):
+    # a public symbol they take is an edge to the API, whichever file defines it
+    tool_like = set(api_only)
     api = [n for n, (p, _) in parts.items() if p.startswith("include/")]
     for a, b, how in inc + links:
         pa, pb = part_of(parts, a), part_of(parts, b)

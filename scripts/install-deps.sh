@@ -16,7 +16,8 @@ command -v nm >/dev/null 2>&1 || need="$need binutils"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 # libssl-dev (libcrypto) and libxxhash-dev are also linked by the tool itself
 # (gguf hash, gguf verify); the library needs neither.
-for pkg in libjansson-dev libssl-dev libxxhash-dev; do
+# libcurl4-openssl-dev: the remote part (libgguf-remote: HTTP ranges, gguf download)
+for pkg in libjansson-dev libssl-dev libxxhash-dev libcurl4-openssl-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then

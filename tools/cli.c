@@ -23,6 +23,7 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_open_options o;
     lgg_open_options_init(&o);
     if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    if (cli_is_remote(path)) return cli_open_remote(cmd, path, &o);
     lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e);
     if (st != LGG_OK) {
         cli_err_lgg(cmd, path, &e);
@@ -36,6 +37,19 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
         else
             cli_err(cmd, path, "warning: truncated: %llu bytes of %llu (%llu missing); tensor data is incomplete",
                     (unsigned long long)have, (unsigned long long)want, (unsigned long long)(want - have));
+    }
+    return f;
+}
+
+lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_options *o) {
+    lgg_file *f = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    int net = 0;
+    if (cli_remote_open_file(path, o, &f, &e, &net) != LGG_OK) {
+        if (net) cli_err(cmd, NULL, "%s", e.message); /* the message names the URL */
+        else cli_err_lgg(cmd, path, &e);
+        return NULL;
     }
     return f;
 }
@@ -305,46 +319,4 @@ int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     int *flags = ud;
     flags[id & 0xff] = 1;
     return 0;
-}
-
-char *cli_slurp(const char *path, size_t *len, char *why, size_t cap) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(why, cap, "%s", strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, c = 0;
-    char *b = NULL;
-    bool oom = false;
-    for (;;) {
-        if (n == c && !cli_grow((void **)&b, &c, n + 1, 1, 1 << 16)) {
-            oom = true;
-            break;
-        }
-        size_t r = fread(b + n, 1, c - n, f);
-        if (!r) break;
-        n += r;
-    }
-    const bool bad = ferror(f);
-    fclose(f);
-    if (oom || bad) {
-        snprintf(why, cap, "%s", oom ? "out of memory" : "read error");
-        free(b);
-        return NULL;
-    }
-    *len = n;
-    return b;
-}
-
-bool cli_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first) {
-    if (need <= *cap) return true;
-    size_t c = *cap ? *cap : (first ? first : 1);
-    while (c < need) c = c > SIZE_MAX / 2 ? need : c * 2;
-    size_t bytes;
-    if (__builtin_mul_overflow(c, elem, &bytes)) return false;
-    void *q = realloc(*p, bytes);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
 }

@@ -74,6 +74,22 @@ enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);
+/* ---- remote files (cli_remote.c) ----
+ * A name the remote part reads (http://, https://, hf://); opening one
+ * (the header only) with options o; the common options --token and
+ * --timeout (1: taken, 0: not one of them, -1: a bad value, reason in why);
+ * the data of tensor t of a header-only file, read before a command uses
+ * it: NULL, or why it cannot be read. */
+int cli_is_remote(const char *path);
+lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_options *o);
+/* The same without a message: *net is 1 when the failure is the network's
+ * (the message then names the URL), 0 when it is the file's. */
+lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg_file **f, lgg_error *e, int *net);
+int cli_remote_option(const char *name, size_t len, const char *val, char *why, size_t cap);
+const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t);
+/* --token and --timeout (and the tests' GGUF_RETRY_MS) into remote options. */
+struct lgg_remote_options;
+void cli_remote_fill(struct lgg_remote_options *ro);
 /* A read-only descriptor for path ("-": a duplicate of standard input), or
  * -1 after printing "gguf CMD: FILE: reason". */
 int cli_open_fd(const char *cmd, const char *path);
@@ -156,6 +172,7 @@ int cmd_quantize(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
+int cmd_download(int argc, char **argv);
 
 /* ---- writing (cli_write.c) ---- */
 /* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */

@@ -97,6 +97,15 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
         const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
         const cli_opt *o = find_opt(s->opts, a, len);
+        if (!o && (!strncmp(a, "--token", len) || !strncmp(a, "--timeout", len)) && (len == 7 || len == 9)) {
+            /* every command's: how to reach a remote file (cli_remote.c) */
+            const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!v) return cli_usage_error(s->cmd, s->usage, "%.*s needs a value", (int)len, a);
+            char why[256] = "";
+            if (cli_remote_option(a, len, v, why, sizeof why) < 0)
+                return cli_usage_error(s->cmd, s->usage, "%s", why);
+            continue;
+        }
         if (!o) return cli_usage_error(s->cmd, s->usage, "unknown option '%.*s'", (int)len, a);
         const char *val = NULL;
         if (o->arg) {

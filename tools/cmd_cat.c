@@ -270,7 +270,8 @@ int cmd_cat(int argc, char **argv) {
         return CLI_FAIL;
     }
     const lgg_tensor *t = lgg_tensor_at(f, (uint64_t)idx);
-    const char *problem = cli_data_problem(t);
+    const char *problem = cli_data_fetch(f, t);
+    if (!problem) problem = cli_data_problem(t);
     if (problem) {
         cli_err("cat", path, "tensor '%s' %s", name, problem);
         lgg_close(f);

@@ -194,9 +194,14 @@ static uint64_t gcd64(uint64_t a, uint64_t b) {
     return a;
 }
 
-static void compare_values(const lgg_file *A, const lgg_tensor *ta, const lgg_file *B, const lgg_tensor *tb,
-                           figures *g, cli_progress *pr) {
+static void compare_values(lgg_file *A, const lgg_tensor *ta, lgg_file *B, const lgg_tensor *tb, figures *g,
+                           cli_progress *pr) {
     memset(g, 0, sizeof *g);
+    const char *fa = cli_data_fetch(A, ta), *fb = cli_data_fetch(B, tb);
+    if (fa || fb) {
+        g->error = fa ? fa : fb;
+        return;
+    }
     const char *pa = cli_data_problem(ta), *pb = cli_data_problem(tb);
     if (pa || pb) {
         /* Values of an unknown type cannot be compared, only its bytes. */
@@ -280,7 +285,7 @@ static void text_tensor_brief(FILE *o, char mark, const lgg_tensor *t) {
     fprintf(o, "  %s %s\n", cli_type_name(t->type), shape);
 }
 
-static int diff_tensors(const lgg_file *A, const lgg_file *B, int json, textout *tx, counts *c) {
+static int diff_tensors(lgg_file *A, lgg_file *B, int json, textout *tx, counts *c) {
     FILE *o = stdout;
     int first, trouble = 0;
     if (json) fputs(",\n  \"tensors\": {\"removed\": [", o);

@@ -95,9 +95,10 @@ static uint64_t chunk_of(const lgg_tensor *t) {
 /* Elements converted for t: twice its size when it takes two passes. */
 static uint64_t work_of(const lgg_tensor *t) { return chunk_of(t) < t->n_elements ? 2 * t->n_elements : t->n_elements; }
 
-static void compute(const lgg_file *f, const lgg_tensor *t, tstats *s, cli_progress *pr) {
+static void compute(lgg_file *f, const lgg_tensor *t, tstats *s, cli_progress *pr) {
     memset(s, 0, sizeof *s);
-    s->error = cli_data_problem(t);
+    s->error = cli_data_fetch(f, t);
+    if (!s->error) s->error = cli_data_problem(t);
     if (s->error) return;
     const uint64_t cap = chunk_of(t);
     float *buf = malloc((size_t)(cap ? cap : 1) * sizeof *buf);
@@ -236,7 +237,7 @@ int cmd_stats(int argc, char **argv) {
             }
             sel[i] = lgg_tensor_at(f, (uint64_t)k);
         } else sel[i] = lgg_tensor_at(f, i);
-        if (!cli_data_problem(sel[i])) total += work_of(sel[i]);
+        if (!cli_data_problem(sel[i]) || lgg_file_header_only(f)) total += work_of(sel[i]);
     }
     if (rc == CLI_OK) {
         cli_progress pr;

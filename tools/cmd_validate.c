@@ -63,6 +63,14 @@ static void print_json(const char *path, const lgg_report *r) {
 /* The name to hold to the naming convention: a regular file's base name;
  * none for standard input, pipes and devices, whose names are not chosen. */
 static const char *checked_name(const char *path) {
+    if (cli_is_remote(path)) { /* the URL's last segment, without a query */
+        static char name[1024];
+        size_t n = strcspn(path, "?#");
+        const char *s = path + n;
+        while (s > path && s[-1] != '/') s--;
+        snprintf(name, sizeof name, "%.*s", (int)(path + n - s), s);
+        return name;
+    }
     struct stat st;
     if (cli_is_stdin(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return NULL;
     const char *base = strrchr(path, '/');
@@ -78,10 +86,13 @@ static int validate_one(const char *path, const int *flags) {
     lgg_open_options oo;
     lgg_open_options_init(&oo);
     oo.flags |= LGG_OPEN_ALLOW_MISSING_DATA; /* report every finding, missing bytes included */
-    lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &oo, &f, &e) : lgg_open_file(path, &oo, &f, &e);
+    int net = 0;
+    lgg_status st = cli_is_remote(path) ? cli_remote_open_file(path, &oo, &f, &e, &net)
+                    : cli_is_stdin(path) ? lgg_open_fd(0, &oo, &f, &e)
+                                         : lgg_open_file(path, &oo, &f, &e);
     if (st != LGG_OK) {
-        if (e.code == LGG_ERR_IO || e.code == LGG_ERR_NOMEM) {
-            cli_err("validate", path, "%s", e.message);
+        if (net || e.code == LGG_ERR_IO || e.code == LGG_ERR_NOMEM) {
+            cli_err("validate", net ? NULL : path, "%s", e.message);
             return CLI_FAIL;
         }
         r = lgg_report_from_error(&e, NULL);

@@ -37,13 +37,27 @@ const char *lgg_status_name(lgg_status code) {
     return "unknown";
 }
 
+static void set_error(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, va_list ap) {
+    err->code = code;
+    err->offset = offset;
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+}
+
 lgg_status lgg__fail(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, ...) {
     if (err) {
-        err->code = code;
-        err->offset = offset;
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        set_error(err, code, offset, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+lgg_status lgg_error_set(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, ...) {
+    if (err && fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        set_error(err, code, offset, fmt, ap);
         va_end(ap);
     }
     return code;

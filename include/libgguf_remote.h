@@ -1,0 +1,111 @@
+/* libgguf_remote.h -- the remote part of libgguf: GGUF files read where they
+ * live, over HTTP(S) with byte ranges, and `hf://` names on the Hugging Face
+ * hub.
+ *
+ * This part lives in its own library, libgguf-remote.a, because it talks
+ * HTTP through libcurl: a program that embeds only the reader (libgguf.a)
+ * links nothing new, and the reader itself knows nothing of HTTP: a remote
+ * file is an lgg_source (see lgg_open_source in libgguf.h).  Link order:
+ * -lgguf-remote -lgguf -lcurl -lpthread (pkg-config libgguf-remote).
+ *
+ * Everything a server says is untrusted: the status, Content-Range (checked
+ * against the range asked for and the size first seen), Content-Length, the
+ * redirect targets, the body's length.  A server that ignores Range and
+ * sends the whole body is read up to the bytes needed and the transfer is
+ * then dropped.  5xx, 429 and dropped connections are retried with bounded
+ * backoff, asking only for the bytes still missing.  A bearer token is sent
+ * to the origin (scheme, host, port) of the name it was given for and never
+ * to another one, whatever the redirects.  The functions never print, abort
+ * or exit. */
+#ifndef LIBGGUF_REMOTE_H
+#define LIBGGUF_REMOTE_H
+
+#include "libgguf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lgg_remote lgg_remote;
+
+typedef struct lgg_remote_options {
+    const char *token;    /* bearer token (HF_TOKEN) for the name's own origin; NULL: none */
+    const char *endpoint; /* for hf:// names; NULL: $HF_ENDPOINT, else https://huggingface.co */
+    long timeout_ms;      /* per request, connection included; 0: 60000 */
+    int max_redirects;    /* per request; 0: 10 */
+    int max_retries;      /* per read, after 5xx, 429 or a dropped connection; 0: 5 (-1: none) */
+    long backoff_ms;      /* the first retry's wait, doubling up to 8 s; 0: 250 */
+    uint64_t first_read;  /* bytes asked for first (the header prefix); 0: 256 KiB */
+} lgg_remote_options;
+
+/* Fill `o` with the defaults (all zeros and NULLs). */
+LGG_API void lgg_remote_options_init(lgg_remote_options *o);
+
+/* True for "http://...", "https://..." and "hf://...". */
+LGG_API bool lgg_remote_is_url(const char *name);
+
+/* The URL an hf://OWNER/REPO/PATH[@REVISION] name stands for:
+ * ENDPOINT/OWNER/REPO/resolve/REVISION/PATH (REVISION "main" by default,
+ * ENDPOINT as in lgg_remote_options), into buf (NUL-terminated).  Other URLs
+ * are copied.  Returns the length it needs (without the NUL) or 0 for a
+ * malformed name (no owner, repository or path, an empty revision). */
+LGG_API size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, size_t cap);
+
+/* Open a remote file: resolve the name, ask for its first `first_read`
+ * bytes (which also tells its size, from Content-Range) and keep them.
+ * Errors (in err, with the URL and, for an HTTP answer, the status):
+ * LGG_ERR_ARG (malformed name), LGG_ERR_NOT_FOUND (404, 410), LGG_ERR_IO
+ * (401, 403, 416, other statuses, a connection refused, an unknown host, a
+ * timeout, too many redirects, a Content-Range that is not what was asked
+ * for), LGG_ERR_NOMEM.  *out is freed with lgg_remote_free. */
+LGG_API lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg_remote **out,
+                                   lgg_error *err);
+LGG_API void lgg_remote_free(lgg_remote *r); /* NULL is a no-op */
+
+/* The file as an lgg_source for lgg_open_source: its reads are range
+ * requests (the first one's bytes are served from memory).  The source
+ * points into r, which must outlive the lgg_file opened from it. */
+LGG_API void lgg_remote_source(lgg_remote *r, lgg_source *src);
+
+/* Read n bytes at offset (offset + n <= the size) into dst; as the
+ * source's callback. */
+LGG_API lgg_status lgg_remote_read(lgg_remote *r, uint64_t offset, void *dst, size_t n, lgg_error *err);
+
+/* The file's size; the URL it was opened as (after hf:// resolution); the
+ * ETag and the sha256 the server gave (X-Linked-Etag, the hub's LFS oid:
+ * 64 lowercase hex digits, or "" when there was none). */
+LGG_API uint64_t lgg_remote_size(const lgg_remote *r);
+LGG_API const char *lgg_remote_url(const lgg_remote *r);
+LGG_API const char *lgg_remote_etag(const lgg_remote *r);
+LGG_API const char *lgg_remote_sha256(const lgg_remote *r);
+
+/* Requests made and body bytes received so far (retries included). */
+LGG_API uint64_t lgg_remote_requests(const lgg_remote *r);
+LGG_API uint64_t lgg_remote_bytes(const lgg_remote *r);
+
+/* The URL of shard `index` (0-based) of `count` for a first shard's URL
+ * ".../NAME-00001-of-0000N.gguf[?query]", into buf; 0 when url does not end
+ * that way (lgg_split_name_parse's rule), else the length it needs. */
+LGG_API size_t lgg_remote_shard_url(const char *url, uint32_t index, uint32_t count, char *buf, size_t cap);
+
+/* ---- downloading --------------------------------------------------------- */
+
+/* Progress: bytes on disk and the total, after each chunk. */
+typedef void (*lgg_remote_progress_fn)(void *ud, uint64_t done, uint64_t total);
+
+/* Download the whole file r stands for to `path`: the bytes go to
+ * `partial` (created, or resumed from its length when it holds the start
+ * of the same file: the server's ETag must match the one recorded beside
+ * it in `partial`.etag, else the download restarts), then `partial` is
+ * flushed; it is left in place for the caller to check and rename.  The
+ * sha256 of the whole file is computed on the way when `sha256_out` is
+ * not NULL (64 hex digits and a NUL).  Errors as lgg_remote_read, and
+ * LGG_ERR_IO for a local write. */
+LGG_API lgg_status lgg_remote_download(lgg_remote *r, const char *partial, lgg_remote_progress_fn progress,
+                                       void *ud, char sha256_out[65], lgg_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

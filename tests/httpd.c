@@ -1,0 +1,219 @@
+/* httpd.c -- a small HTTP/1.1 server for the remote tests, on 127.0.0.1 and
+ * a free port, in a thread of the test runner.  The first segment of a
+ * request's path says how to (mis)behave; the rest names a file under the
+ * root:
+ *   /plain/F     ranges as asked (206 with Content-Range), ETag, and
+ *                X-Linked-Etag when the test sets one
+ *   /norange/F   ignores Range: 200 and the whole body
+ *   /flaky/F     503 to every other request
+ *   /cut/F       every other response sends half of the body it announces,
+ *                then closes
+ *   /auth/F      401 without "Authorization: Bearer secret"
+ *   /lie/F       a Content-Range one byte off the range asked for
+ *   /redirect/F  302 to /plain/F on the server `other` (another origin)
+ * It counts requests, body bytes sent, and requests that carried an
+ * Authorization header. */
+#include "httpd.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct httpd {
+    int fd, port;
+    char root[1024];
+    pthread_t th;
+    pthread_mutex_t mu;
+    volatile int stop;
+    httpd *other;
+    char linked_sha[65];
+    unsigned long requests, with_auth, flaky_n;
+    unsigned long long sent;
+};
+
+static void say(int c, const char *s, size_t n) {
+    while (n) {
+        ssize_t w = send(c, s, n, MSG_NOSIGNAL);
+        if (w <= 0) return;
+        s += w, n -= (size_t)w;
+    }
+}
+
+static void simple(int c, int status, const char *text, const char *extra) {
+    char h[2048];
+    int n = snprintf(h, sizeof h, "HTTP/1.1 %d %s\r\nContent-Length: 0\r\nConnection: close\r\n%s\r\n", status, text,
+                     extra ? extra : "");
+    say(c, h, (size_t)n);
+}
+
+/* The value of header `name` in the request head, into out. */
+static int header(const char *head, const char *name, char *out, size_t cap) {
+    size_t k = strlen(name);
+    for (const char *p = strstr(head, "\r\n"); p; p = strstr(p + 2, "\r\n")) {
+        const char *l = p + 2;
+        if (!strncasecmp(l, name, k) && l[k] == ':') {
+            l += k + 1;
+            while (*l == ' ') l++;
+            size_t n = strcspn(l, "\r\n");
+            if (n >= cap) n = cap - 1;
+            memcpy(out, l, n);
+            out[n] = 0;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void send_file(httpd *h, int c, FILE *f, unsigned long long from, unsigned long long n, int cut) {
+    char b[65536];
+    unsigned long long left = cut ? n / 2 : n;
+    if (fseek(f, (long)from, SEEK_SET) != 0) return;
+    while (left && !h->stop) {
+        size_t k = fread(b, 1, left < sizeof b ? (size_t)left : sizeof b, f);
+        if (!k) break;
+        ssize_t w = send(c, b, k, MSG_NOSIGNAL);
+        if (w <= 0) break;
+        pthread_mutex_lock(&h->mu);
+        h->sent += (unsigned long long)w;
+        pthread_mutex_unlock(&h->mu);
+        left -= (unsigned long long)w;
+    }
+}
+
+static void serve(httpd *h, int c) {
+    char head[16384];
+    size_t n = 0;
+    while (n + 1 < sizeof head) {
+        ssize_t r = recv(c, head + n, sizeof head - 1 - n, 0);
+        if (r <= 0) return;
+        n += (size_t)r;
+        head[n] = 0;
+        if (strstr(head, "\r\n\r\n")) break;
+    }
+    char path[2048] = "", mode[32] = "", auth[512] = "", range[128] = "";
+    if (sscanf(head, "GET %2047s", path) != 1 || path[0] != '/') return simple(c, 400, "Bad Request", NULL);
+    const int has_auth = header(head, "Authorization", auth, sizeof auth);
+    pthread_mutex_lock(&h->mu);
+    h->requests++;
+    h->with_auth += has_auth;
+    const unsigned long flaky = h->flaky_n++;
+    pthread_mutex_unlock(&h->mu);
+    const char *rest = strchr(path + 1, '/');
+    if (!rest || (size_t)(rest - path - 1) >= sizeof mode) return simple(c, 404, "Not Found", NULL);
+    memcpy(mode, path + 1, (size_t)(rest - path - 1));
+    if (!strcmp(mode, "redirect") && h->other) {
+        char loc[2300];
+        snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/plain%s\r\n", h->other->port, rest);
+        return simple(c, 302, "Found", loc);
+    }
+    if (!strcmp(mode, "flaky") && flaky % 2 == 0) return simple(c, 503, "Service Unavailable", NULL);
+    if (!strcmp(mode, "auth") && strcmp(auth, "Bearer secret")) return simple(c, 401, "Unauthorized", NULL);
+    char file[3200];
+    snprintf(file, sizeof file, "%s%s", h->root, rest);
+    struct stat st;
+    FILE *f = strstr(rest, "/../") ? NULL : fopen(file, "rb");
+    if (!f || fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        if (f) fclose(f);
+        return simple(c, 404, "Not Found", NULL);
+    }
+    const unsigned long long size = (unsigned long long)st.st_size;
+    unsigned long long a = 0, b = size ? size - 1 : 0;
+    int ranged = strcmp(mode, "norange") && header(head, "Range", range, sizeof range);
+    if (ranged) {
+        char *dash;
+        a = strtoull(range + 6, &dash, 10);
+        if (strncmp(range, "bytes=", 6) || *dash != '-') ranged = 0;
+        else if (dash[1]) b = strtoull(dash + 1, NULL, 10);
+        if (ranged && (a >= size || b < a)) {
+            fclose(f);
+            char cr[128];
+            snprintf(cr, sizeof cr, "Content-Range: bytes */%llu\r\n", size);
+            return simple(c, 416, "Range Not Satisfiable", cr);
+        }
+        if (b >= size) b = size - 1;
+    }
+    char hd[1024], extra[256] = "";
+    if (h->linked_sha[0]) snprintf(extra, sizeof extra, "X-Linked-Etag: \"%s\"\r\n", h->linked_sha);
+    const unsigned long long len = ranged ? b - a + 1 : size;
+    int k;
+    if (ranged) {
+        const int lie = !strcmp(mode, "lie");
+        k = snprintf(hd, sizeof hd,
+                     "HTTP/1.1 206 Partial Content\r\nContent-Length: %llu\r\nContent-Range: bytes %llu-%llu/%llu\r\n"
+                     "ETag: \"etag-%llu\"\r\n%sConnection: close\r\n\r\n",
+                     len, a + lie, b + lie, size, size, extra);
+    } else {
+        a = 0;
+        k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Length: %llu\r\nETag: \"etag-%llu\"\r\n%s"
+                     "Connection: close\r\n\r\n", len, size, extra);
+    }
+    say(c, hd, (size_t)k);
+    /* /cut/: every other response stops halfway */
+    send_file(h, c, f, a, len, !strcmp(mode, "cut") && flaky % 2 == 0);
+    fclose(f);
+}
+
+static void *loop(void *p) {
+    httpd *h = p;
+    while (!h->stop) {
+        int c = accept(h->fd, NULL, NULL);
+        if (c < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        serve(h, c);
+        shutdown(c, SHUT_RDWR);
+        close(c);
+    }
+    return NULL;
+}
+
+httpd *httpd_start(const char *root) {
+    httpd *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    snprintf(h->root, sizeof h->root, "%s", root);
+    pthread_mutex_init(&h->mu, NULL);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    h->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (h->fd < 0 || bind(h->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(h->fd, 16) != 0 ||
+        getsockname(h->fd, (struct sockaddr *)&a, &al) != 0 || pthread_create(&h->th, NULL, loop, h) != 0) {
+        if (h->fd >= 0) close(h->fd);
+        free(h);
+        return NULL;
+    }
+    h->port = ntohs(a.sin_port);
+    return h;
+}
+
+void httpd_stop(httpd *h) {
+    if (!h) return;
+    h->stop = 1;
+    shutdown(h->fd, SHUT_RDWR); /* wakes accept */
+    pthread_join(h->th, NULL);
+    close(h->fd);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+int httpd_port(const httpd *h) { return h->port; }
+void httpd_set_other(httpd *h, httpd *other) { h->other = other; }
+void httpd_set_linked_sha(httpd *h, const char *sha) { snprintf(h->linked_sha, sizeof h->linked_sha, "%s", sha); }
+
+httpd_counts httpd_take_counts(httpd *h) {
+    pthread_mutex_lock(&h->mu);
+    httpd_counts c = {h->requests, h->with_auth, h->sent};
+    h->requests = h->with_auth = 0;
+    h->sent = 0;
+    h->flaky_n = 0;
+    pthread_mutex_unlock(&h->mu);
+    return c;
+}

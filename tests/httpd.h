@@ -1,0 +1,23 @@
+/* httpd.h -- the remote tests' HTTP server (httpd.c): 127.0.0.1, a free
+ * port, a thread of the test runner, misbehaving on request (see httpd.c). */
+#ifndef LGG_TEST_HTTPD_H
+#define LGG_TEST_HTTPD_H
+
+typedef struct httpd httpd;
+typedef struct httpd_counts {
+    unsigned long requests, with_auth; /* requests; those that carried Authorization */
+    unsigned long long sent;           /* body bytes written to sockets */
+} httpd_counts;
+
+/* Serve the files under root; NULL if it cannot listen. */
+httpd *httpd_start(const char *root);
+void httpd_stop(httpd *h);
+int httpd_port(const httpd *h);
+/* /redirect/F goes to /plain/F on `other`. */
+void httpd_set_other(httpd *h, httpd *other);
+/* X-Linked-Etag for every file ("" for none). */
+void httpd_set_linked_sha(httpd *h, const char *sha);
+/* The counts since the last call, which resets them. */
+httpd_counts httpd_take_counts(httpd *h);
+
+#endif

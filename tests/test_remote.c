@@ -1,0 +1,308 @@
+/* test_remote.c -- every read-only command on http:// and hf:// names,
+ * against the server in httpd.c (127.0.0.1, started and stopped here): the
+ * same output as on the file, the bytes and requests the server saw, and
+ * each fault it can make (ranges ignored, 503s, cut responses, a token
+ * required, a redirect to another origin, a lying Content-Range, 404, a
+ * refused connection); `gguf download` and its resuming. */
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+#include "gen.h"
+#include "httpd.h"
+#include "libgguf.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static httpd *srv, *other;
+static char root[1024];
+
+static bool setup(void) {
+    if (srv) return true;
+    snprintf(root, sizeof root, "%s/www", scratch_dir());
+    mkdir(root, 0755);
+    srv = httpd_start(root);
+    other = httpd_start(root);
+    if (!srv || !other) return false;
+    httpd_set_other(srv, other);
+    setenv("GGUF_RETRY_MS", "10", 1);
+    unsetenv("HF_TOKEN");
+    return true;
+}
+
+__attribute__((destructor)) static void teardown(void) {
+    httpd_stop(srv);
+    httpd_stop(other);
+}
+
+/* Put the bytes of `from` under the server's root as `name`. */
+static bool publish(const char *from, const char *name) {
+    char to[2048];
+    snprintf(to, sizeof to, "%s/%s", root, name);
+    for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(to, 0755);
+        *p = '/';
+    }
+    return file_copy(from, to);
+}
+
+static char *url(const char *mode, const char *name) {
+    static char b[8][2048];
+    static int k;
+    char *u = b[k++ % 8];
+    snprintf(u, sizeof b[0], "http://127.0.0.1:%d/%s/%s", httpd_port(srv), mode, name);
+    return u;
+}
+
+/* Run gguf with up to four arguments; NULL ones are left out. */
+static int run(char **out, char **err, const char *cmd, const char *a1, const char *a2, const char *a3,
+               const char *a4) {
+    const char *v[4] = {a1, a2, a3, a4}, *w[4] = {NULL, NULL, NULL, NULL};
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+        if (v[i]) w[k++] = v[i];
+    return run_gguf_capture(out, err, cmd, w[0], w[1], w[2], w[3], (char *)NULL);
+}
+
+/* The same command on the file and on its URL: same status, and the same
+ * stdout and stderr once the names are swapped. */
+static void same_output(const char *file, const char *u, const char *cmd, const char *opt, const char *extra) {
+    char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    int s1, s2;
+    if (extra) {
+        s1 = run(&o1, &e1, cmd, opt, file, extra, NULL);
+        s2 = run(&o2, &e2, cmd, opt, u, extra, NULL);
+    } else {
+        s1 = run(&o1, &e1, cmd, opt, file, NULL, NULL);
+        s2 = run(&o2, &e2, cmd, opt, u, NULL, NULL);
+    }
+    char *o1u = o1 ? text_replace(o1, file, u) : NULL, *e1u = e1 ? text_replace(e1, file, u) : NULL;
+    CHECKF(s1 == s2, "gguf %s %s: status %d on the file, %d on %s (%s)", cmd, opt ? opt : "", s1, s2, u, e2);
+    CHECKF(o1u && o2 && !strcmp(o1u, o2), "gguf %s %s %s: stdout differs:\n--- file\n%.600s\n--- url\n%.600s", cmd,
+           opt ? opt : "", u, o1u, o2);
+    CHECKF(e1u && e2 && !strcmp(e1u, e2), "gguf %s %s %s: stderr differs:\n--- file\n%.600s\n--- url\n%.600s", cmd,
+           opt ? opt : "", u, e1u, e2);
+    free(o1), free(e1), free(o2), free(e2), free(o1u), free(e1u);
+}
+
+/* The first tensor's name, for cat and stats. */
+static bool first_tensor(const char *path, char *name, size_t cap) {
+    lgg_file *f = NULL;
+    if (lgg_open_file(path, NULL, &f, NULL) != LGG_OK) return false;
+    bool ok = lgg_tensor_count(f) > 0;
+    if (ok) {
+        const lgg_tensor *t = lgg_tensor_at(f, lgg_tensor_count(f) - 1);
+        snprintf(name, cap, "%.*s", (int)t->name.len, t->name.ptr);
+    }
+    lgg_close(f);
+    return ok;
+}
+
+static void all_commands(const char *file, const char *name) {
+    char local[2048];
+    snprintf(local, sizeof local, "%s/%s", root, name);
+    const char *u = url("plain", name);
+    same_output(local, u, "info", "--json", NULL);
+    same_output(local, u, "info", NULL, NULL);
+    same_output(local, u, "dump", "--json", NULL);
+    same_output(local, u, "tensors", "--json", NULL);
+    same_output(local, u, "validate", "--json", NULL);
+    same_output(local, u, "name", NULL, NULL);
+    same_output(local, u, "get", "--json", "general.architecture");
+    same_output(local, u, "estimate", "--json", NULL);
+    char t[512];
+    if (first_tensor(file, t, sizeof t)) {
+        same_output(local, u, "cat", "--as=f32", t);
+        same_output(local, u, "stats", "--json", t);
+    }
+    /* either side of a diff */
+    char *o = NULL;
+    int st = run(&o, NULL, "diff", local, u, NULL, NULL);
+    CHECKF(st == 0, "gguf diff FILE URL: status %d:\n%.400s", st, o);
+    free(o);
+}
+
+TEST(remote_every_command_same_as_file) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    static const char *const files[] = {
+        "corpus/ollama/llama-2-tiny-random@55b2b40c.gguf",
+        "corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf",
+        "golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
+        "golden/llama-quantize/pub-dense-f16.gguf",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        const char *name = strrchr(files[i], '/') + 1;
+        if (!publish(shared_path(files[i]), name)) {
+            CHECKF(0, "cannot publish %s", files[i]);
+            continue;
+        }
+        all_commands(shared_path(files[i]), name);
+    }
+}
+
+/* A 4 MB vocabulary: the header in at most 6 requests and 2H + 1 MiB. */
+TEST(remote_header_budget) {
+    REQUIRE(setup());
+    buf b = {0};
+    gen_header(&b, 3, 1, 2);
+    gen_key(&b, 3, "general.architecture", LGG_VT_STRING);
+    gen_str(&b, 3, "llama");
+    gen_key(&b, 3, "tokenizer.ggml.tokens", LGG_VT_ARRAY);
+    buf_u32(&b, LGG_VT_STRING);
+    buf_u64(&b, 200000);
+    for (int i = 0; i < 200000; i++) {
+        char t[32];
+        snprintf(t, sizeof t, "token-%07d-xxxxxx", i);
+        gen_str(&b, 3, t);
+    }
+    const uint64_t header = b.n;
+    uint64_t ne[2] = {4096, 4096}; /* 64 MiB of data that info must not fetch */
+    gen_tensor(&b, 3, "w", 2, ne, LGG_TYPE_F32, 0);
+    buf_pad(&b, 32);
+    const size_t at = b.n;
+    b.n += (size_t)4096 * 4096 * 4;
+    b.p = realloc(b.p, b.n);
+    REQUIRE(b.p != NULL);
+    memset(b.p + at, 0, b.n - at);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/vocab4m.gguf", root);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f && fwrite(b.p, 1, b.n, f) == b.n && fclose(f) == 0);
+    buf_free(&b);
+    httpd_take_counts(srv);
+    char *o = NULL, *e = NULL;
+    CHECK(run(&o, &e, "info", url("plain", "vocab4m.gguf"), NULL, NULL, NULL) == 0);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(c.requests <= 6, "%lu requests for a %llu-byte header", c.requests, (unsigned long long)header);
+    CHECKF(c.sent <= 2 * header + (1u << 20), "%llu bytes sent for a %llu-byte header", c.sent,
+           (unsigned long long)header);
+    if (getenv("TEST_VERBOSE"))
+        fprintf(stderr, "    4 MB header (%llu bytes): %lu requests, %llu bytes\n", (unsigned long long)header,
+                c.requests, c.sent);
+    free(o), free(e);
+    /* a server that ignores ranges: the same answer, and the 64 MiB body dropped early */
+    CHECK(run(&o, &e, "info", url("norange", "vocab4m.gguf"), NULL, NULL, NULL) == 0);
+    c = httpd_take_counts(srv);
+    CHECKF(c.sent < (48u << 20), "%llu bytes sent by a server ignoring ranges", c.sent);
+    free(o), free(e);
+}
+
+static void expect_fail(const char *u, const char *want, const char *token) {
+    char *o = NULL, *e = NULL;
+    int st = token ? run(&o, &e, "info", "--token", token, u, NULL) : run(&o, &e, "info", u, NULL, NULL, NULL);
+    CHECKF(st == 1 && e && strstr(e, want), "gguf info %s: status %d, stderr '%s' (wanted '%s')", u, st, e, want);
+    free(o), free(e);
+}
+
+TEST(remote_faults) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    REQUIRE(publish(src, "m.gguf"));
+    char local[2048];
+    snprintf(local, sizeof local, "%s/m.gguf", root);
+    /* survived: 503 every other time, cut responses, ranges ignored */
+    same_output(local, url("flaky", "m.gguf"), "info", "--json", NULL);
+    same_output(local, url("cut", "m.gguf"), "stats", "--json", "output.weight");
+    same_output(local, url("norange", "m.gguf"), "dump", "--json", NULL);
+    /* failing with the URL and the status */
+    expect_fail(url("plain", "missing.gguf"), "HTTP 404", NULL);
+    expect_fail(url("auth", "m.gguf"), "HTTP 401", NULL);
+    expect_fail(url("lie", "m.gguf"), "answered bytes 1-", NULL);
+    char refused[128];
+    snprintf(refused, sizeof refused, "http://127.0.0.1:1/plain/m.gguf");
+    expect_fail(refused, "cannot connect", NULL);
+    /* a token opens the door, from --token or HF_TOKEN */
+    httpd_take_counts(srv);
+    same_output(local, url("auth", "m.gguf"), "info", "--token=secret", NULL);
+    setenv("HF_TOKEN", "secret", 1);
+    same_output(local, url("auth", "m.gguf"), "tensors", NULL, NULL);
+    /* ... and never crosses to another origin: the redirect target sees none */
+    httpd_take_counts(other);
+    same_output(local, url("redirect", "m.gguf"), "info", NULL, NULL);
+    httpd_counts c = httpd_take_counts(other), s = httpd_take_counts(srv);
+    CHECKF(c.requests > 0 && c.with_auth == 0, "the other origin saw %lu requests, %lu with a token", c.requests,
+           c.with_auth);
+    CHECKF(s.with_auth > 0, "the token's own origin got no token");
+    unsetenv("HF_TOKEN");
+}
+
+/* hf://OWNER/REPO/PATH[@REV] through HF_ENDPOINT. */
+TEST(remote_hf_names) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    REQUIRE(publish(src, "o/r/resolve/main/sub/m.gguf"));
+    REQUIRE(publish(src, "o/r/resolve/v2/m.gguf"));
+    char ep[256], local[2048];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(local, sizeof local, "%s/o/r/resolve/main/sub/m.gguf", root);
+    same_output(local, "hf://o/r/sub/m.gguf", "info", NULL, NULL);
+    snprintf(local, sizeof local, "%s/o/r/resolve/v2/m.gguf", root);
+    same_output(local, "hf://o/r/m.gguf@v2", "tensors", NULL, NULL);
+    expect_fail("hf://o/r", "not a URL", NULL);
+    unsetenv("HF_ENDPOINT");
+}
+
+TEST(remote_download) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    REQUIRE(publish(src, "d.gguf"));
+    size_t n = 0;
+    unsigned char *want = read_file(src, &n);
+    REQUIRE(want != NULL);
+    char sha[65];
+    sha256_hex(want, n, sha);
+    const char *out = scratch_path("dl.gguf");
+    char part[2100];
+    snprintf(part, sizeof part, "%s.part", out);
+    /* cut every other response: resumed, whole, checked against the hub's sha256 */
+    httpd_set_linked_sha(srv, sha);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "download", url("cut", "d.gguf"), "-o", out, NULL);
+    CHECKF(st == 0, "download: status %d: %s", st, e);
+    size_t got_n = 0;
+    unsigned char *got = read_file(out, &got_n);
+    CHECK(got && got_n == n && !memcmp(got, want, n));
+    CHECK(access(part, F_OK) != 0);
+    free(got), free(o), free(e);
+    /* a sha256 that does not match: OUT untouched, no temporary left */
+    httpd_set_linked_sha(srv, "0000000000000000000000000000000000000000000000000000000000000000");
+    const char *out2 = scratch_path("dl2.gguf");
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 1 && e && strstr(e, "sha256"), "download with a wrong sha256: status %d: %s", st, e);
+    CHECK(access(out2, F_OK) != 0);
+    free(o), free(e);
+    httpd_set_linked_sha(srv, "");
+    /* an interrupted download resumes from its partial file */
+    const char *out3 = scratch_path("dl3.gguf");
+    char part3[2100];
+    snprintf(part3, sizeof part3, "%s.part", out3);
+    FILE *pf = fopen(part3, "wb");
+    REQUIRE(pf && fwrite(want, 1, n / 3, pf) == n / 3 && fclose(pf) == 0);
+    char tag[2200];
+    snprintf(tag, sizeof tag, "%s.etag", part3);
+    pf = fopen(tag, "wb");
+    REQUIRE(pf);
+    fprintf(pf, "\"etag-%zu\"", n);
+    fclose(pf);
+    httpd_take_counts(srv);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out3, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 0, "resumed download: status %d: %s", st, e);
+    got = read_file(out3, &got_n);
+    CHECK(got && got_n == n && !memcmp(got, want, n));
+    CHECKF(c.sent <= n - n / 3 + (256u << 10), "resumed: %llu bytes sent for %zu missing", c.sent, n - n / 3);
+    free(got), free(o), free(e);
+    /* a failing server: OUT untouched, the partial file kept under its own name */
+    const char *out4 = scratch_path("dl4.gguf");
+    st = run(&o, &e, "download", url("plain", "none.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && strstr(e, "HTTP 404"), "status %d: %s", st, e);
+    CHECK(access(out4, F_OK) != 0);
+    free(o), free(e);
+    free(want);
+}
+#endif
