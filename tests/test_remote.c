@@ -306,3 +306,26 @@ TEST(remote_download) {
     free(want);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* A shard set from its first shard's URL: the set's totals, as on disk. */
+TEST(remote_shard_set) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    char name[128], from[256];
+    for (int k = 1; k <= 3; k++) {
+        snprintf(name, sizeof name, "pub-dense-Q8_0-split-%05d-of-00003.gguf", k);
+        snprintf(from, sizeof from, "golden/llama-quantize/%s", name);
+        REQUIRE(publish(shared_path(from), name));
+    }
+    char local[2048];
+    snprintf(local, sizeof local, "%s/pub-dense-Q8_0-split-00001-of-00003.gguf", root);
+    const char *u = url("plain", "pub-dense-Q8_0-split-00001-of-00003.gguf");
+    same_output(local, u, "info", "--json", NULL);
+    same_output(local, u, "info", NULL, NULL);
+    same_output(local, u, "name", NULL, NULL);
+    char *o = NULL;
+    CHECK(run(&o, NULL, "info", "--json", u, NULL, NULL) == 0 && o && strstr(o, "\"set_totals\": true"));
+    free(o);
+}
+#endif

@@ -1,5 +1,6 @@
 /* cli_shards.c -- open a gguf-split shard set from its first shard's name
- * (merge and hash).  Only the headers are mapped; the data stays on disk. */
+ * (merge and hash).  Only the headers are mapped; the data stays on disk
+ * (or, for a set on a server, at the server: each shard's header is read). */
 #include "cli.h"
 
 #include <errno.h>
@@ -24,6 +25,16 @@ void cli_shards_close(cli_shards *s) {
 static int open_one(const char *cmd, const char *path, int how, int *fd, lgg_file **f, uint32_t k, uint32_t n) {
     lgg_error e;
     memset(&e, 0, sizeof e);
+    if (cli_is_remote(path)) { /* a shard on a server: its header, through HTTP ranges */
+        lgg_open_options o;
+        lgg_open_options_init(&o);
+        if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+        *fd = -1;
+        *f = cmd ? cli_open_remote(cmd, path, &o) : NULL;
+        int net;
+        if (!cmd && cli_remote_open_file(path, &o, f, &e, &net) != LGG_OK) *f = NULL;
+        return *f ? CLI_OK : CLI_FAIL;
+    }
     *fd = open(path, O_RDONLY | O_CLOEXEC);
     if (*fd < 0 && cmd && k) cli_err(cmd, path, "%s (shard %u of %u)", strerror(errno), k + 1, n);
     else if (*fd < 0 && cmd) cli_err(cmd, path, "%s", strerror(errno));

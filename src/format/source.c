@@ -21,6 +21,7 @@ static void reset_parse(lgg_file *f) {
 
 /* Read [f->mem_size, want) through the source onto the prefix. */
 static lgg_status extend(lgg_file *f, size_t *cap, uint64_t want, lgg_error *err) {
+    if (want <= f->mem_size) return LGG_OK; /* an empty source: nothing to read */
     void *p = f->owned;
     if (!lgg__grow(f->alloc, &p, cap, (size_t)want, 1, (size_t)want))
         return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory for a %llu-byte header prefix",

@@ -101,10 +101,9 @@ void lgg__http_header_line(lgg__http_resp *h, const char *line, size_t n) {
         value_of(line, n, 13, &v, &vn);
         if (vn >= 2 && v[0] == '"' && v[vn - 1] == '"') v++, vn -= 2;
         if (vn != 64) return;
-        for (size_t i = 0; i < 64; i++) {
+        for (size_t i = 0; i < 64; i++) /* all of it checked before any is kept */
             if (!isxdigit((unsigned char)v[i])) return;
-            h->sha256[i] = (char)tolower((unsigned char)v[i]);
-        }
+        for (size_t i = 0; i < 64; i++) h->sha256[i] = (char)tolower((unsigned char)v[i]);
         h->sha256[64] = 0;
     } else if (name_is(line, n, "Location")) {
         value_of(line, n, 8, &v, &vn);
