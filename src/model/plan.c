@@ -238,69 +238,127 @@ static bool ft_in(uint32_t ft, const uint32_t *set, size_t n) {
 static uint32_t blck(uint32_t type) { return lgg_type_get(type)->block_size; }
 
 /* llama_tensor_get_type: the mixture rules, then the fallback. */
-static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, bool *fell_back,
-                             lgg_error *err) {
+/* output.weight (or a tied token_embd.weight standing in for it) */
+static uint32_t rule_output(const qstate *q, const lgg_tensor *t, uint32_t ft, uint32_t nt) {
+    if (q->o->output_tensor_type < NONE) return q->o->output_tensor_type;
+    if (ft == FT_MXFP4_MOE) return LGG_TYPE_Q8_0;
+    if (q->falcon || t->ne[0] % 256 != 0) return LGG_TYPE_Q8_0;
+    if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ3_XXS, FT_IQ1_S, FT_IQ2_S, FT_IQ2_M, FT_IQ1_M)) return LGG_TYPE_Q5_K;
+    return nt != LGG_TYPE_Q8_0 ? LGG_TYPE_Q6_K : nt;
+}
+
+static uint32_t rule_token_embd(const qstate *q, uint32_t ft, uint32_t nt) {
+    if (q->o->token_embedding_type < NONE) return q->o->token_embedding_type;
+    if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ1_M)) return LGG_TYPE_Q2_K;
+    if (FT_IN(ft, FT_IQ2_S, FT_IQ2_M, FT_IQ3_XXS)) return LGG_TYPE_IQ3_S;
+    if (FT_IN(ft, FT_TQ1_0, FT_TQ2_0)) return LGG_TYPE_Q4_K;
+    return nt;
+}
+
+/* The 1- and 2-bit presets (IQ1_*, IQ2_*) */
+static uint32_t rule_very_low_bit(qstate *q, const char *name, uint32_t ft, uint32_t nt) {
+    const bool s_or_m = ft == FT_IQ2_S || ft == FT_IQ2_M;
+    if (has(name, "attn_v.weight")) {
+        if (q->n_gqa >= 4 || q->n_expert >= 4) nt = LGG_TYPE_Q4_K;
+        else nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
+        q->i_attention_wv++;
+    } else if (q->n_expert == 8 && has(name, "attn_k.weight")) {
+        nt = LGG_TYPE_Q4_K;
+    } else if (has(name, "ffn_down")) {
+        if (q->i_ffn_down < q->n_layer / 8) nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
+        q->i_ffn_down++;
+    } else if (has(name, "attn_output.weight")) {
+        if (q->n_expert == 8) nt = LGG_TYPE_Q5_K;
+        else if (ft == FT_IQ1_S || ft == FT_IQ1_M) nt = LGG_TYPE_IQ2_XXS;
+        else if (s_or_m) nt = LGG_TYPE_IQ3_S;
+    }
+    return nt;
+}
+
+static uint32_t rule_attn_v(qstate *q, uint32_t ft, uint32_t nt) {
+    if (ft == FT_Q2_K) nt = q->n_gqa >= 4 ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
+    else if (ft == FT_Q2_K_S && q->n_gqa >= 4) nt = LGG_TYPE_Q4_K;
+    else if (ft == FT_IQ3_XXS)
+        nt = q->n_gqa >= 4 ? LGG_TYPE_Q4_K : !q->has_imatrix ? LGG_TYPE_IQ3_S : LGG_TYPE_IQ3_XXS;
+    else if ((ft == FT_IQ3_XS || ft == FT_IQ3_S) && q->n_gqa >= 4) nt = LGG_TYPE_Q4_K;
+    else if (ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
+    else if (ft == FT_Q3_K_M) nt = q->i_attention_wv < 2 ? LGG_TYPE_Q5_K : LGG_TYPE_Q4_K;
+    else if (ft == FT_Q3_K_L) nt = LGG_TYPE_Q5_K;
+    else if ((ft == FT_IQ4_NL || ft == FT_IQ4_XS) && q->n_gqa >= 4) nt = LGG_TYPE_Q5_K;
+    else if ((ft == FT_Q4_K_M || ft == FT_Q5_K_M) && use_more_bits(q->i_attention_wv, q->n_attention_wv))
+        nt = LGG_TYPE_Q6_K;
+    else if (ft == FT_Q4_K_S && q->i_attention_wv < 4) nt = LGG_TYPE_Q5_K;
+    /* 70B: 8 heads share attn_v, so more bits cost little */
+    if (q->is_70b && (nt == LGG_TYPE_Q3_K || nt == LGG_TYPE_Q4_K)) nt = LGG_TYPE_Q5_K;
+    if (q->n_expert == 8) nt = LGG_TYPE_Q8_0;
+    q->i_attention_wv++;
+    return nt;
+}
+
+/* ffn_down of layer il (of nl) */
+static uint32_t rule_ffn_down(const qstate *q, int il, uint32_t ft, uint32_t nt) {
+    const int nl = q->n_layer;
+    if (ft == FT_Q2_K) nt = LGG_TYPE_Q3_K;
+    else if (ft == FT_Q2_K_S) {
+        if (il < nl / 8) nt = LGG_TYPE_Q4_K;
+    } else if (ft == FT_IQ3_XXS && !q->has_imatrix) {
+        nt = il < nl / 8 ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
+    } else if (ft == FT_Q3_K_M) {
+        nt = il < nl / 16 ? LGG_TYPE_Q5_K : !q->falcon || use_more_bits(il, nl) ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
+    } else if (ft == FT_IQ3_M && (il < nl / 8 || (q->n_expert == 8 && use_more_bits(il, nl)))) {
+        nt = LGG_TYPE_Q4_K;
+    } else if (ft == FT_Q3_K_L) {
+        nt = q->falcon ? LGG_TYPE_Q4_K : LGG_TYPE_Q5_K;
+    } else if (ft == FT_Q4_K_M) {
+        if (q->falcon)
+            nt = il < nl / 16 ? LGG_TYPE_Q6_K : use_more_bits(il, nl) ? LGG_TYPE_Q5_K : LGG_TYPE_Q4_K;
+        else if (use_more_bits(il, nl))
+            nt = LGG_TYPE_Q6_K;
+    } else if (il < nl / 8 && (ft == FT_IQ4_NL || ft == FT_IQ4_XS) && !q->has_imatrix) {
+        nt = LGG_TYPE_Q5_K;
+    } else if (ft == FT_Q5_K_M && use_more_bits(il, nl)) {
+        nt = LGG_TYPE_Q6_K;
+    } else if (ft == FT_Q4_K_S && !q->falcon && il < nl / 8) {
+        nt = LGG_TYPE_Q5_K;
+    } else if ((ft == FT_Q4_0 || ft == FT_Q5_0) && q->has_imatrix && il < nl / 8) {
+        /* the first ffn_down layers go wrong even with an imatrix */
+        nt = ft == FT_Q4_0 ? LGG_TYPE_Q4_1 : LGG_TYPE_Q5_1;
+    }
+    return nt;
+}
+
+static uint32_t rule_attn_output(const qstate *q, uint32_t ft, uint32_t nt) {
+    if (q->falcon) return ft == FT_Q3_K_L ? LGG_TYPE_Q4_K : nt;
+    if (q->n_expert == 8)
+        return FT_IN(ft, FT_Q2_K, FT_IQ3_XS, FT_IQ3_XXS, FT_Q3_K_S, FT_Q3_K_M, FT_IQ4_NL, FT_Q4_K_S, FT_Q4_K_M,
+                     FT_IQ3_S, FT_IQ3_M, FT_IQ4_XS)
+                   ? LGG_TYPE_Q5_K
+                   : nt;
+    if (ft == FT_Q2_K) return LGG_TYPE_Q3_K;
+    if (ft == FT_IQ3_XXS) return LGG_TYPE_IQ3_S;
+    if (ft == FT_Q3_K_M) return LGG_TYPE_Q4_K;
+    if (ft == FT_Q3_K_L) return LGG_TYPE_Q5_K;
+    if (ft == FT_IQ3_M) return LGG_TYPE_Q4_K;
+    return nt;
+}
+
+/* llama-quantize's per-tensor rules (llama_tensor_get_type), by role */
+static lgg_status rule_by_role(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, lgg_error *err) {
     const uint32_t ft = q->ftype;
     uint32_t nt = *io;
-    lgg_status st;
+    lgg_status st = LGG_OK;
     int il;
     const int nl = q->n_layer;
-
     if (!strcmp(name, "output.weight") || (!q->has_output && !strcmp(name, "token_embd.weight"))) {
-        if (q->o->output_tensor_type < NONE) {
-            nt = q->o->output_tensor_type;
-        } else {
-            if (ft == FT_MXFP4_MOE) nt = LGG_TYPE_Q8_0;
-            else if (q->falcon || t->ne[0] % 256 != 0) nt = LGG_TYPE_Q8_0;
-            else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ3_XXS, FT_IQ1_S, FT_IQ2_S, FT_IQ2_M, FT_IQ1_M))
-                nt = LGG_TYPE_Q5_K;
-            else if (nt != LGG_TYPE_Q8_0) nt = LGG_TYPE_Q6_K;
-        }
+        nt = rule_output(q, t, ft, nt);
     } else if (ft == FT_MXFP4_MOE) {
         nt = t->ne[2] > 1 ? LGG_TYPE_MXFP4 : LGG_TYPE_Q8_0;
     } else if (!strcmp(name, "token_embd.weight") || !strcmp(name, "per_layer_token_embd.weight")) {
-        if (q->o->token_embedding_type < NONE) {
-            nt = q->o->token_embedding_type;
-        } else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ1_M)) {
-            nt = LGG_TYPE_Q2_K;
-        } else if (FT_IN(ft, FT_IQ2_S, FT_IQ2_M, FT_IQ3_XXS)) {
-            nt = LGG_TYPE_IQ3_S;
-        } else if (FT_IN(ft, FT_TQ1_0, FT_TQ2_0)) {
-            nt = LGG_TYPE_Q4_K;
-        }
+        nt = rule_token_embd(q, ft, nt);
     } else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ2_S, FT_IQ2_M, FT_IQ1_M)) {
-        const bool s_or_m = ft == FT_IQ2_S || ft == FT_IQ2_M;
-        if (has(name, "attn_v.weight")) {
-            if (q->n_gqa >= 4 || q->n_expert >= 4) nt = LGG_TYPE_Q4_K;
-            else nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
-            q->i_attention_wv++;
-        } else if (q->n_expert == 8 && has(name, "attn_k.weight")) {
-            nt = LGG_TYPE_Q4_K;
-        } else if (has(name, "ffn_down")) {
-            if (q->i_ffn_down < nl / 8) nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
-            q->i_ffn_down++;
-        } else if (has(name, "attn_output.weight")) {
-            if (q->n_expert == 8) nt = LGG_TYPE_Q5_K;
-            else if (ft == FT_IQ1_S || ft == FT_IQ1_M) nt = LGG_TYPE_IQ2_XXS;
-            else if (s_or_m) nt = LGG_TYPE_IQ3_S;
-        }
+        nt = rule_very_low_bit(q, name, ft, nt);
     } else if (has(name, "attn_v.weight")) {
-        if (ft == FT_Q2_K) nt = q->n_gqa >= 4 ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
-        else if (ft == FT_Q2_K_S && q->n_gqa >= 4) nt = LGG_TYPE_Q4_K;
-        else if (ft == FT_IQ3_XXS)
-            nt = q->n_gqa >= 4 ? LGG_TYPE_Q4_K : !q->has_imatrix ? LGG_TYPE_IQ3_S : LGG_TYPE_IQ3_XXS;
-        else if ((ft == FT_IQ3_XS || ft == FT_IQ3_S) && q->n_gqa >= 4) nt = LGG_TYPE_Q4_K;
-        else if (ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
-        else if (ft == FT_Q3_K_M) nt = q->i_attention_wv < 2 ? LGG_TYPE_Q5_K : LGG_TYPE_Q4_K;
-        else if (ft == FT_Q3_K_L) nt = LGG_TYPE_Q5_K;
-        else if ((ft == FT_IQ4_NL || ft == FT_IQ4_XS) && q->n_gqa >= 4) nt = LGG_TYPE_Q5_K;
-        else if ((ft == FT_Q4_K_M || ft == FT_Q5_K_M) && use_more_bits(q->i_attention_wv, q->n_attention_wv))
-            nt = LGG_TYPE_Q6_K;
-        else if (ft == FT_Q4_K_S && q->i_attention_wv < 4) nt = LGG_TYPE_Q5_K;
-        /* 70B: 8 heads share attn_v, so more bits cost little */
-        if (q->is_70b && (nt == LGG_TYPE_Q3_K || nt == LGG_TYPE_Q4_K)) nt = LGG_TYPE_Q5_K;
-        if (q->n_expert == 8) nt = LGG_TYPE_Q8_0;
-        q->i_attention_wv++;
+        nt = rule_attn_v(q, ft, nt);
     } else if (has(name, "attn_k.weight")) {
         if (q->n_expert == 8) nt = LGG_TYPE_Q8_0;
         else if (ft == FT_IQ3_XS) nt = LGG_TYPE_IQ3_XXS;
@@ -309,86 +367,57 @@ static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, u
         if (ft == FT_IQ3_XS) nt = LGG_TYPE_IQ3_XXS;
         else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ2_S;
     } else if (has(name, "ffn_down")) {
-        if ((st = layer_info(q, q->i_ffn_down, name, &il, err)) != LGG_OK) return st;
-        if (ft == FT_Q2_K) nt = LGG_TYPE_Q3_K;
-        else if (ft == FT_Q2_K_S) {
-            if (il < nl / 8) nt = LGG_TYPE_Q4_K;
-        } else if (ft == FT_IQ3_XXS && !q->has_imatrix) {
-            nt = il < nl / 8 ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
-        } else if (ft == FT_Q3_K_M) {
-            nt = il < nl / 16 ? LGG_TYPE_Q5_K : !q->falcon || use_more_bits(il, nl) ? LGG_TYPE_Q4_K : LGG_TYPE_Q3_K;
-        } else if (ft == FT_IQ3_M && (il < nl / 8 || (q->n_expert == 8 && use_more_bits(il, nl)))) {
-            nt = LGG_TYPE_Q4_K;
-        } else if (ft == FT_Q3_K_L) {
-            nt = q->falcon ? LGG_TYPE_Q4_K : LGG_TYPE_Q5_K;
-        } else if (ft == FT_Q4_K_M) {
-            if (q->falcon)
-                nt = il < nl / 16 ? LGG_TYPE_Q6_K : use_more_bits(il, nl) ? LGG_TYPE_Q5_K : LGG_TYPE_Q4_K;
-            else if (use_more_bits(il, nl))
-                nt = LGG_TYPE_Q6_K;
-        } else if (il < nl / 8 && (ft == FT_IQ4_NL || ft == FT_IQ4_XS) && !q->has_imatrix) {
-            nt = LGG_TYPE_Q5_K;
-        } else if (ft == FT_Q5_K_M && use_more_bits(il, nl)) {
-            nt = LGG_TYPE_Q6_K;
-        } else if (ft == FT_Q4_K_S && !q->falcon && il < nl / 8) {
-            nt = LGG_TYPE_Q5_K;
-        } else if ((ft == FT_Q4_0 || ft == FT_Q5_0) && q->has_imatrix && il < nl / 8) {
-            /* the first ffn_down layers go wrong even with an imatrix */
-            nt = ft == FT_Q4_0 ? LGG_TYPE_Q4_1 : LGG_TYPE_Q5_1;
-        }
+        if ((st = layer_info(q, q->i_ffn_down, name, &il, err)) == LGG_OK) nt = rule_ffn_down(q, il, ft, nt);
         q->i_ffn_down++;
     } else if (has(name, "attn_output.weight")) {
-        if (!q->falcon) {
-            if (q->n_expert == 8) {
-                if (FT_IN(ft, FT_Q2_K, FT_IQ3_XS, FT_IQ3_XXS, FT_Q3_K_S, FT_Q3_K_M, FT_IQ4_NL, FT_Q4_K_S, FT_Q4_K_M,
-                          FT_IQ3_S, FT_IQ3_M, FT_IQ4_XS))
-                    nt = LGG_TYPE_Q5_K;
-            } else {
-                if (ft == FT_Q2_K) nt = LGG_TYPE_Q3_K;
-                else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ3_S;
-                else if (ft == FT_Q3_K_M) nt = LGG_TYPE_Q4_K;
-                else if (ft == FT_Q3_K_L) nt = LGG_TYPE_Q5_K;
-                else if (ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
-            }
-        } else if (ft == FT_Q3_K_L) {
-            nt = LGG_TYPE_Q4_K;
-        }
+        nt = rule_attn_output(q, ft, nt);
     } else if (has(name, "attn_qkv.weight")) {
         if (ft == FT_Q3_K_M || ft == FT_Q3_K_L || ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
         else if (ft == FT_Q4_K_M) nt = LGG_TYPE_Q5_K;
         else if (ft == FT_Q5_K_M) nt = LGG_TYPE_Q6_K;
-    } else if (has(name, "ffn_gate")) {
-        if ((st = layer_info(q, q->i_ffn_gate, name, &il, err)) != LGG_OK) return st;
-        if (ft == FT_IQ3_XS && il >= nl / 8 && il < 7 * nl / 8) nt = LGG_TYPE_IQ3_XXS;
-        q->i_ffn_gate++;
-    } else if (has(name, "ffn_up")) {
-        if ((st = layer_info(q, q->i_ffn_up, name, &il, err)) != LGG_OK) return st;
-        if (ft == FT_IQ3_XS && il >= nl / 8 && il < 7 * nl / 8) nt = LGG_TYPE_IQ3_XXS;
-        q->i_ffn_up++;
+    } else if (has(name, "ffn_gate") || has(name, "ffn_up")) {
+        int *i = has(name, "ffn_gate") ? &q->i_ffn_gate : &q->i_ffn_up;
+        if ((st = layer_info(q, *i, name, &il, err)) == LGG_OK && ft == FT_IQ3_XS && il >= nl / 8 && il < 7 * nl / 8)
+            nt = LGG_TYPE_IQ3_XXS;
+        (*i)++;
     }
+    *io = nt;
+    return st;
+}
 
+/* A type whose block does not divide the rows falls back as llama-quantize
+ * does (to F16 when the fallback's block does not either). */
+static lgg_status fallback_type(const lgg_tensor *t, const char *name, uint32_t *nt, bool *fell_back, lgg_error *err) {
+    *fell_back = false;
+    if (t->ne[0] % blck(*nt) == 0) return LGG_OK;
+    uint32_t fb;
+    switch (*nt) {
+    case LGG_TYPE_TQ1_0: case LGG_TYPE_TQ2_0: fb = LGG_TYPE_Q4_0; break;
+    case LGG_TYPE_IQ2_XXS: case LGG_TYPE_IQ2_XS: case LGG_TYPE_IQ2_S: case LGG_TYPE_IQ3_XXS:
+    case LGG_TYPE_IQ3_S: case LGG_TYPE_IQ1_S: case LGG_TYPE_IQ1_M: case LGG_TYPE_Q2_K:
+    case LGG_TYPE_Q3_K: case LGG_TYPE_IQ4_XS: fb = LGG_TYPE_IQ4_NL; break;
+    case LGG_TYPE_Q4_K: fb = LGG_TYPE_Q5_0; break;
+    case LGG_TYPE_Q5_K: fb = LGG_TYPE_Q5_1; break;
+    case LGG_TYPE_Q6_K: fb = LGG_TYPE_Q8_0; break;
+    default:
+        return lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
+                         "%s: %" PRId64 " columns are not a multiple of %s's block of %u, and %s has no fallback",
+                         name, t->ne[0], lgg_type_name(*nt), blck(*nt), lgg_type_name(*nt));
+    }
+    if (t->ne[0] % blck(fb) != 0) fb = LGG_TYPE_F16;
+    *nt = fb;
+    *fell_back = true;
+    return LGG_OK;
+}
+
+static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, bool *fell_back,
+                             lgg_error *err) {
+    uint32_t nt = *io;
+    lgg_status st = rule_by_role(q, t, name, &nt, err);
+    if (st != LGG_OK) return st;
     if (!lgg_type_is_valid(nt) || blck(nt) == 0)
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: type %u cannot be written", name, nt);
-    *fell_back = false;
-    if (t->ne[0] % blck(nt) != 0) {
-        uint32_t fb;
-        switch (nt) {
-        case LGG_TYPE_TQ1_0: case LGG_TYPE_TQ2_0: fb = LGG_TYPE_Q4_0; break;
-        case LGG_TYPE_IQ2_XXS: case LGG_TYPE_IQ2_XS: case LGG_TYPE_IQ2_S: case LGG_TYPE_IQ3_XXS:
-        case LGG_TYPE_IQ3_S: case LGG_TYPE_IQ1_S: case LGG_TYPE_IQ1_M: case LGG_TYPE_Q2_K:
-        case LGG_TYPE_Q3_K: case LGG_TYPE_IQ4_XS: fb = LGG_TYPE_IQ4_NL; break;
-        case LGG_TYPE_Q4_K: fb = LGG_TYPE_Q5_0; break;
-        case LGG_TYPE_Q5_K: fb = LGG_TYPE_Q5_1; break;
-        case LGG_TYPE_Q6_K: fb = LGG_TYPE_Q8_0; break;
-        default:
-            return lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
-                             "%s: %" PRId64 " columns are not a multiple of %s's block of %u, and %s has no fallback",
-                             name, t->ne[0], lgg_type_name(nt), blck(nt), lgg_type_name(nt));
-        }
-        if (t->ne[0] % blck(fb) != 0) fb = LGG_TYPE_F16;
-        nt = fb;
-        *fell_back = true;
-    }
+    if ((st = fallback_type(t, name, &nt, fell_back, err)) != LGG_OK) return st;
     *io = nt;
     return LGG_OK;
 }
@@ -489,19 +518,17 @@ static bool very_low_bit_needs(const lgg_quant_options *o, uint32_t type, const 
            (type == LGG_TYPE_Q2_K && o->preset->ftype == FT_Q2_K_S && !embd);
 }
 
-lgg_status lgg_quant_plan_create(const lgg_file *const *files, size_t n_files, const lgg_quant_options *o,
-                                 lgg_quant_plan **out, lgg_error *err) {
-    if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL plan pointer");
-    *out = NULL;
+/* The options, before anything is allocated: a preset, an imatrix where the
+ * preset needs one (and finite), valid override types. */
+static lgg_status check_options(const lgg_file *const *files, size_t n_files, const lgg_quant_options *o,
+                                const lgg_imatrix **im, lgg_error *err) {
     if (!files || n_files == 0 || !o || !o->preset)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "quantize: no input files or no preset");
     for (size_t i = 0; i < n_files; i++)
         if (!files[i]) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "quantize: input file %zu is NULL", i);
-    const lgg_allocator *a = o->allocator;
     const lgg_quant_preset *pr = o->preset;
-    const bool only_copy = pr->type == NONE;
-    const lgg_imatrix *im = o->imatrix && lgg_imatrix_count(o->imatrix) > 0 ? o->imatrix : NULL;
-    if (!im && FT_IN(pr->ftype, FT_IQ2_XS, FT_IQ2_XXS, FT_IQ2_S, FT_Q2_K_S, FT_IQ1_S, FT_IQ1_M) && !only_copy)
+    *im = o->imatrix && lgg_imatrix_count(o->imatrix) > 0 ? o->imatrix : NULL;
+    if (!*im && FT_IN(pr->ftype, FT_IQ2_XS, FT_IQ2_XXS, FT_IQ2_S, FT_Q2_K_S, FT_IQ1_S, FT_IQ1_M) && pr->type != NONE)
         return lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
                          "Please do not use IQ1_S, IQ1_M, IQ2_S, IQ2_XXS, IQ2_XS or Q2_K_S quantization without an "
                          "importance matrix");
@@ -509,200 +536,234 @@ lgg_status lgg_quant_plan_create(const lgg_file *const *files, size_t n_files, c
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad output tensor type %u", o->output_tensor_type);
     if (o->token_embedding_type != NONE && (!lgg_type_is_valid(o->token_embedding_type) || !lgg_type_get(o->token_embedding_type)->block_size))
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad token embedding type %u", o->token_embedding_type);
-    if (im) {
-        for (size_t i = 0; i < lgg_imatrix_count(im); i++) {
-            const float *v;
-            uint64_t n;
-            lgg_imatrix_entry(im, i, &v, &n);
-            for (uint64_t j = 0; j < n; j++)
-                if (!isfinite(v[j]))
-                    return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix contains non-finite value %f", (double)v[j]);
+    for (size_t i = 0; *im && i < lgg_imatrix_count(*im); i++) {
+        const float *v;
+        uint64_t n;
+        lgg_imatrix_entry(*im, i, &v, &n);
+        for (uint64_t j = 0; j < n; j++)
+            if (!isfinite(v[j]))
+                return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix contains non-finite value %f", (double)v[j]);
+    }
+    return LGG_OK;
+}
+
+/* What building a plan holds until it is done. */
+typedef struct build {
+    lgg_quant_plan *p;
+    const lgg_allocator *a;
+    src_tensor *s;     /* the tensors of every file, in output order */
+    size_t total, n;
+    regex_t *re;       /* --tensor-type patterns */
+    size_t n_re;
+} build;
+
+/* --tensor-type: each pattern compiled, each type checked. */
+static lgg_status compile_rules(build *b, const lgg_quant_options *o, lgg_error *err) {
+    for (; b->n_re < o->n_tensor_types; b->n_re++) {
+        const char *pat = o->tensor_types[b->n_re].pattern;
+        if (!pat || regcomp(&b->re[b->n_re], pat, REG_EXTENDED | REG_NOSUB) != 0)
+            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "bad regular expression '%s'", pat ? pat : "(null)");
+        uint32_t ty = o->tensor_types[b->n_re].type;
+        if (!lgg_type_is_valid(ty) || !lgg_type_get(ty)->block_size) {
+            regfree(&b->re[b->n_re]);
+            return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad type %u for '%s'", ty, pat);
         }
     }
+    return LGG_OK;
+}
 
-    lgg_quant_plan *p = lgg__calloc(a, 1, sizeof *p);
+/* Every tensor of every file with its name and layer, in llama-quantize's
+ * order. */
+static lgg_status gather_sources(build *b, const lgg_file *const *files, size_t n_files, bool keep_split,
+                                 lgg_error *err) {
+    for (size_t fi = 0; fi < n_files; fi++) {
+        for (uint64_t ti = 0; ti < lgg_tensor_count(files[fi]); ti++) {
+            const lgg_tensor *t = lgg_tensor_at(files[fi], ti);
+            if (!t->type_known)
+                return lgg__fail(err, LGG_ERR_UNSUPPORTED, t->info_offset, "tensor %" PRIu64 " has an unknown type %u",
+                                 ti, t->type);
+            size_t nl = strnlen(t->name.ptr ? t->name.ptr : "", (size_t)t->name.len);
+            char *nm = lgg__alloc(b->a, nl + 1);
+            if (!nm) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+            if (nl) memcpy(nm, t->name.ptr, nl);
+            nm[nl] = 0;
+            src_tensor *s = &b->s[b->n++];
+            *s = (src_tensor){(uint32_t)fi, ti, t, nm, -1};
+            if (!parse_layer(nm, &s->layer)) s->layer = -1;
+        }
+    }
+    qsort(b->s, b->n, sizeof *b->s, keep_split ? cmp_src_split : cmp_src);
+    return LGG_OK;
+}
+
+/* The model facts the per-tensor rules read: architecture, layers, heads,
+ * experts, and how many attention value tensors there are. */
+static void model_facts(qstate *q, const lgg_file *f0, const build *b, const lgg_quant_options *o, bool has_im) {
+    lgg_value av;
+    lgg_str arch = {"", 0};
+    if (lgg_get(f0, "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
+    char archz[128];
+    snprintf(archz, sizeof archz, "%.*s", (int)(arch.len < 120 ? arch.len : 120), arch.ptr ? arch.ptr : "");
+    memset(q, 0, sizeof *q);
+    q->o = o;
+    q->ftype = o->preset->ftype;
+    q->falcon = !strcmp(archz, "falcon");
+    q->has_imatrix = has_im;
+    uint32_t n_layer = 0, n_head = 0, n_head_kv = 0, n_expert = 0;
+    get_u32(f0, archz, "block_count", &n_layer);
+    get_u32(f0, archz, "attention.head_count", &n_head);
+    if (!get_u32(f0, archz, "attention.head_count_kv", &n_head_kv)) n_head_kv = n_head;
+    get_u32(f0, archz, "expert_count", &n_expert);
+    q->n_layer = n_layer > INT_MAX ? INT_MAX : (int)n_layer;
+    q->n_expert = n_expert;
+    q->n_gqa = n_head_kv ? n_head / n_head_kv : 0;
+    q->is_70b = !strcmp(archz, "llama") && n_layer == 80 && n_head != n_head_kv;
+    for (size_t i = 0; i < b->n; i++) {
+        const char *nm = b->s[i].name;
+        if (has(nm, "attn_v.weight") || has(nm, "attn_qkv.weight") || has(nm, "attn_kv_b.weight")) q->n_attention_wv++;
+        else if (!strcmp(nm, "output.weight")) q->has_output = true;
+    }
+}
+
+/* The type a quantized tensor gets: the preset's, the per-tensor rules',
+ * the --tensor-type patterns', then the token-embedding and output
+ * overrides. */
+static lgg_status target_type(build *b, qstate *q, lgg_quant_item *it, const char *nm, uint32_t *nt,
+                              lgg_error *err) {
+    const lgg_quant_options *o = q->o;
+    *nt = o->preset->type;
+    if (!o->pure && lgg_type_get(o->preset->type)->quantized) {
+        bool fb = false;
+        lgg_status st = rules_type(q, it->t, nm, nt, &fb, err);
+        if (st != LGG_OK) return st;
+        if (fb) {
+            it->fallback = true;
+            b->p->n_fallback++;
+        } else {
+            for (size_t r = 0; r < b->n_re; r++)
+                if (regexec(&b->re[r], nm, 0, NULL, 0) == 0) *nt = o->tensor_types[r].type;
+        }
+    }
+    if (o->token_embedding_type < NONE && !strcmp(nm, "token_embd.weight")) *nt = o->token_embedding_type;
+    if (o->output_tensor_type < NONE && !strcmp(nm, "output.weight")) *nt = o->output_tensor_type;
+    return LGG_OK;
+}
+
+/* A tensor to convert: its imatrix row, and what would stop the conversion. */
+static lgg_status check_conversion(const build *b, const lgg_quant_options *o, lgg_quant_item *it, const char *nm,
+                                   uint32_t nt, lgg_error *err) {
+    const lgg_tensor *t = it->t;
+    if (b->p->imatrix) {
+        uint64_t cnt;
+        const float *v = lgg_imatrix_find(b->p->imatrix, nm, strlen(nm), &cnt);
+        const uint64_t want = (uint64_t)t->ne[0] * (uint64_t)t->ne[2];
+        if (v && cnt == want) it->imatrix = v;
+        else if (v && strcmp(nm, "token_embd.weight") != 0)
+            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                             "imatrix size %" PRIu64 " is different from tensor size %" PRIu64 " for %s", cnt, want, nm);
+    }
+    if (very_low_bit_needs(o, nt, nm) && !it->imatrix)
+        return lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
+                         "Missing importance matrix for tensor %s in a very low-bit quantization", nm);
+    const lgg_type_info *si = lgg_type_get(t->type);
+    if (si->quantized && !o->allow_requantize)
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "requantizing from type %s is disabled", si->name);
+    if (!si->quantized && t->type != LGG_TYPE_F32 && t->type != LGG_TYPE_F16 && t->type != LGG_TYPE_BF16)
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "cannot dequantize/convert tensor type %s", si->name);
+    if (!lgg_type_can_quantize(nt))
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: cannot quantize to %s", nm, lgg_type_name(nt));
+    if (t->ne[0] % blck(nt) != 0)
+        return lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
+                         "%s: %" PRId64 " columns are not a multiple of %s's block of %u", nm, t->ne[0],
+                         lgg_type_name(nt), blck(nt));
+    if (!t->data_available || !t->data)
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: data not available", nm);
+    return LGG_OK;
+}
+
+/* Plan item i from source tensor i: its type, whether it is converted, its
+ * imatrix row and size. */
+static lgg_status plan_item(build *b, qstate *q, size_t i, lgg_error *err) {
+    const lgg_quant_options *o = q->o;
+    src_tensor *s = &b->s[i];
+    const lgg_tensor *t = s->t;
+    const char *nm = s->name;
+    lgg_quant_item *it = &b->p->items[i];
+    b->p->names[i] = s->name;
+    s->name = NULL;
+    b->p->n = i + 1;
+    it->file = s->file;
+    it->tensor = s->index;
+    it->t = t;
+    it->type = t->type;
+    bool quantize = o->preset->type != NONE && allows_quantization(o, t, nm);
+    uint32_t nt = t->type;
+    lgg_status st;
+    if (quantize) {
+        if ((st = target_type(b, q, it, nm, &nt, err)) != LGG_OK) return st;
+        quantize = t->type != nt;
+    }
+    it->type = nt;
+    it->convert = quantize;
+    if (quantize && (st = check_conversion(b, o, it, nm, nt, err)) != LGG_OK) return st;
+    if (lgg_type_nbytes(nt, t->n_elements, &it->size) != LGG_OK)
+        return lgg__fail(err, LGG_ERR_TENSOR_DIMS, LGG_NO_OFFSET, "%s: size overflows", nm);
+    return LGG_OK;
+}
+
+/* The plan and its work arrays, sized for every tensor of every file. */
+static lgg_status build_alloc(build *b, const lgg_file *const *files, size_t n_files, const lgg_quant_options *o,
+                              const lgg_imatrix *im, lgg_error *err) {
+    const lgg_allocator *a = o->allocator;
+    lgg_quant_plan *p = b->p = lgg__calloc(a, 1, sizeof *p);
     if (!p) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
     if (a) {
         p->a_copy = *a;
         p->a = &p->a_copy;
     }
-    a = p->a;
+    b->a = a = p->a;
     p->imatrix = im;
     p->n_files = n_files;
+    p->keep_split = o->keep_split;
     p->files_copy = lgg__calloc(a, n_files, sizeof *p->files_copy);
-    size_t total = 0;
-    for (size_t i = 0; i < n_files; i++) total += (size_t)lgg_tensor_count(files[i]);
-    src_tensor *s = lgg__calloc(a, total ? total : 1, sizeof *s);
-    p->items = lgg__calloc(a, total ? total : 1, sizeof *p->items);
-    p->names = lgg__calloc(a, total ? total : 1, sizeof *p->names);
-    regex_t *re = o->n_tensor_types ? lgg__calloc(a, o->n_tensor_types, sizeof *re) : NULL;
-    size_t n_re = 0;
-    lgg_status st = LGG_OK;
-    if (!p->files_copy || !s || !p->items || !p->names || (o->n_tensor_types && !re)) {
-        st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-        goto done;
-    }
+    for (size_t i = 0; i < n_files; i++) b->total += (size_t)lgg_tensor_count(files[i]);
+    const size_t k = b->total ? b->total : 1;
+    b->s = lgg__calloc(a, k, sizeof *b->s);
+    p->items = lgg__calloc(a, k, sizeof *p->items);
+    p->names = lgg__calloc(a, k, sizeof *p->names);
+    b->re = o->n_tensor_types ? lgg__calloc(a, o->n_tensor_types, sizeof *b->re) : NULL;
+    if (!p->files_copy || !b->s || !p->items || !p->names || (o->n_tensor_types && !b->re))
+        return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
     for (size_t i = 0; i < n_files; i++) p->files_copy[i] = files[i];
     p->files = p->files_copy;
-    for (; n_re < o->n_tensor_types; n_re++) {
-        const char *pat = o->tensor_types[n_re].pattern;
-        if (!pat || regcomp(&re[n_re], pat, REG_EXTENDED | REG_NOSUB) != 0) {
-            st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "bad regular expression '%s'", pat ? pat : "(null)");
-            goto done;
-        }
-        uint32_t ty = o->tensor_types[n_re].type;
-        if (!lgg_type_is_valid(ty) || !lgg_type_get(ty)->block_size) {
-            regfree(&re[n_re]);
-            st = lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad type %u for '%s'", ty, pat);
-            goto done;
-        }
-    }
+    return LGG_OK;
+}
 
-    size_t n = 0;
-    for (size_t fi = 0; fi < n_files; fi++) {
-        for (uint64_t ti = 0; ti < lgg_tensor_count(files[fi]); ti++) {
-            const lgg_tensor *t = lgg_tensor_at(files[fi], ti);
-            if (!t->type_known) {
-                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, t->info_offset, "tensor %" PRIu64 " has an unknown type %u", ti, t->type);
-                goto done;
-            }
-            size_t nl = strnlen(t->name.ptr ? t->name.ptr : "", (size_t)t->name.len);
-            char *nm = lgg__alloc(a, nl + 1);
-            if (!nm) {
-                st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-                goto done;
-            }
-            if (nl) memcpy(nm, t->name.ptr, nl);
-            nm[nl] = 0;
-            s[n] = (src_tensor){(uint32_t)fi, ti, t, nm, -1};
-            if (!parse_layer(nm, &s[n].layer)) s[n].layer = -1;
-            n++;
-        }
-    }
-    qsort(s, n, sizeof *s, o->keep_split ? cmp_src_split : cmp_src);
-    p->keep_split = o->keep_split;
-
-    lgg_value av;
-    lgg_str arch = {"", 0};
-    if (lgg_get(files[0], "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
-    char archz[128];
-    snprintf(archz, sizeof archz, "%.*s", (int)(arch.len < 120 ? arch.len : 120), arch.ptr ? arch.ptr : "");
-
+lgg_status lgg_quant_plan_create(const lgg_file *const *files, size_t n_files, const lgg_quant_options *o,
+                                 lgg_quant_plan **out, lgg_error *err) {
+    if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL plan pointer");
+    *out = NULL;
+    const lgg_imatrix *im = NULL;
+    lgg_status st = check_options(files, n_files, o, &im, err);
+    if (st != LGG_OK) return st;
+    build b;
+    memset(&b, 0, sizeof b);
     qstate q;
-    memset(&q, 0, sizeof q);
-    q.o = o;
-    q.ftype = pr->ftype;
-    q.falcon = !strcmp(archz, "falcon");
-    q.has_imatrix = im != NULL;
-    uint32_t n_layer = 0, n_head = 0, n_head_kv = 0, n_expert = 0;
-    get_u32(files[0], archz, "block_count", &n_layer);
-    get_u32(files[0], archz, "attention.head_count", &n_head);
-    if (!get_u32(files[0], archz, "attention.head_count_kv", &n_head_kv)) n_head_kv = n_head;
-    get_u32(files[0], archz, "expert_count", &n_expert);
-    q.n_layer = n_layer > INT_MAX ? INT_MAX : (int)n_layer;
-    q.n_expert = n_expert;
-    q.n_gqa = n_head_kv ? n_head / n_head_kv : 0;
-    q.is_70b = !strcmp(archz, "llama") && n_layer == 80 && n_head != n_head_kv;
-    for (size_t i = 0; i < n; i++) {
-        const char *nm = s[i].name;
-        if (has(nm, "attn_v.weight") || has(nm, "attn_qkv.weight") || has(nm, "attn_kv_b.weight")) q.n_attention_wv++;
-        else if (!strcmp(nm, "output.weight")) q.has_output = true;
+    if ((st = build_alloc(&b, files, n_files, o, im, err)) == LGG_OK &&
+        (st = compile_rules(&b, o, err)) == LGG_OK && (st = gather_sources(&b, files, n_files, o->keep_split, err)) == LGG_OK) {
+        model_facts(&q, files[0], &b, o, im != NULL);
+        b.p->file_type = o->preset->type == NONE ? guess_file_type(files[0], b.s, b.n) : o->preset->ftype;
+        for (size_t i = 0; i < b.n && st == LGG_OK; i++) st = plan_item(&b, &q, i, err);
     }
-    p->file_type = only_copy ? guess_file_type(files[0], s, n) : pr->ftype;
-
-    for (size_t i = 0; i < n; i++) {
-        const lgg_tensor *t = s[i].t;
-        const char *nm = s[i].name;
-        lgg_quant_item *it = &p->items[i];
-        p->names[i] = s[i].name;
-        s[i].name = NULL;
-        p->n = i + 1;
-        it->file = s[i].file;
-        it->tensor = s[i].index;
-        it->t = t;
-        it->type = t->type;
-        bool quantize = !only_copy && allows_quantization(o, t, nm);
-        uint32_t nt = t->type;
-        if (quantize) {
-            nt = pr->type;
-            if (!o->pure && lgg_type_get(pr->type)->quantized) {
-                bool fb = false;
-                if ((st = rules_type(&q, t, nm, &nt, &fb, err)) != LGG_OK) goto done;
-                if (fb) {
-                    it->fallback = true;
-                    p->n_fallback++;
-                } else {
-                    for (size_t r = 0; r < n_re; r++)
-                        if (regexec(&re[r], nm, 0, NULL, 0) == 0) nt = o->tensor_types[r].type;
-                }
-            }
-            if (o->token_embedding_type < NONE && !strcmp(nm, "token_embd.weight")) nt = o->token_embedding_type;
-            if (o->output_tensor_type < NONE && !strcmp(nm, "output.weight")) nt = o->output_tensor_type;
-            quantize = t->type != nt;
-        }
-        it->type = nt;
-        it->convert = quantize;
-        if (quantize) {
-            if (im) {
-                uint64_t cnt;
-                const float *v = lgg_imatrix_find(im, nm, strlen(nm), &cnt);
-                if (v) {
-                    const uint64_t want = (uint64_t)t->ne[0] * (uint64_t)t->ne[2];
-                    if (cnt == want) it->imatrix = v;
-                    else if (strcmp(nm, "token_embd.weight") != 0) {
-                        st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
-                                       "imatrix size %" PRIu64 " is different from tensor size %" PRIu64 " for %s", cnt,
-                                       want, nm);
-                        goto done;
-                    }
-                }
-            }
-            if (very_low_bit_needs(o, nt, nm) && !it->imatrix) {
-                st = lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
-                               "Missing importance matrix for tensor %s in a very low-bit quantization", nm);
-                goto done;
-            }
-            const lgg_type_info *si = lgg_type_get(t->type);
-            if (si->quantized && !o->allow_requantize) {
-                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "requantizing from type %s is disabled",
-                               si->name);
-                goto done;
-            }
-            if (!si->quantized && t->type != LGG_TYPE_F32 && t->type != LGG_TYPE_F16 && t->type != LGG_TYPE_BF16) {
-                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "cannot dequantize/convert tensor type %s",
-                               si->name);
-                goto done;
-            }
-            if (!lgg_type_can_quantize(nt)) {
-                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: cannot quantize to %s", nm, lgg_type_name(nt));
-                goto done;
-            }
-            if (t->ne[0] % blck(nt) != 0) {
-                st = lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
-                               "%s: %" PRId64 " columns are not a multiple of %s's block of %u", nm, t->ne[0],
-                               lgg_type_name(nt), blck(nt));
-                goto done;
-            }
-            if (!t->data_available || !t->data) {
-                st = lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: data not available", nm);
-                goto done;
-            }
-        }
-        if (lgg_type_nbytes(nt, t->n_elements, &it->size) != LGG_OK) {
-            st = lgg__fail(err, LGG_ERR_TENSOR_DIMS, LGG_NO_OFFSET, "%s: size overflows", nm);
-            goto done;
-        }
-    }
-done:
-    for (size_t r = 0; r < n_re; r++) regfree(&re[r]);
-    lgg__free(a, re);
-    if (s)
-        for (size_t i = 0; i < total; i++) lgg__free(a, s[i].name);
-    lgg__free(a, s);
+    for (size_t r = 0; r < b.n_re; r++) regfree(&b.re[r]);
+    lgg__free(b.a, b.re);
+    if (b.s)
+        for (size_t i = 0; i < b.total; i++) lgg__free(b.a, b.s[i].name);
+    lgg__free(b.a, b.s);
     if (st != LGG_OK) {
-        lgg_quant_plan_free(p);
+        lgg_quant_plan_free(b.p);
         return st;
     }
-    *out = p;
+    *out = b.p;
     return LGG_OK;
 }
