@@ -21,7 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_THREADS 64
 /* A chunk (a unit of work a thread takes) is at most CHUNK_ELEMS input
  * elements and CHUNK_BYTES output bytes.  Every chunk costs a write() and
  * sometimes a wake-up (tens of microseconds in a VM), so chunks should not
@@ -385,6 +384,109 @@ lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg_quant_w
     return LGG_OK;
 }
 
+/* An output that is one of the inputs would be read while replaced. */
+static lgg_status check_outputs(const lgg_quant_plan *p, char (*paths)[4096], size_t ns, const int *input_fds,
+                                lgg_error *err) {
+    for (size_t s = 0; input_fds && s < ns; s++) {
+        struct stat so;
+        if (stat(paths[s], &so) != 0) continue;
+        for (size_t i = 0; i < lgg__plan_n_files(p); i++) {
+            struct stat si;
+            if (input_fds[i] >= 0 && fstat(input_fds[i], &si) == 0 && si.st_dev == so.st_dev &&
+                si.st_ino == so.st_ino)
+                return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "the output is an input file");
+        }
+    }
+    return LGG_OK;
+}
+
+/* The conversion jobs: each converted tensor cut into chunks of rows, in
+ * item order, so they come out in the order the writer asks for them. */
+static lgg_status plan_jobs(pipe_s *pp, const lgg_quant_plan *p, item_ctx *ctx, size_t n_items, lgg_error *err) {
+    for (size_t i = 0; i < n_items; i++) {
+        const lgg_quant_item *it = lgg_quant_plan_at(p, i);
+        ctx[i] = (item_ctx){pp, i};
+        pp->total += it->size;
+        pp->first_job[i] = SIZE_MAX;
+        if (!it->convert || it->t->n_elements == 0) continue;
+        const uint64_t ne0 = (uint64_t)it->t->ne[0], rows = it->t->n_elements / ne0;
+        uint64_t cr = CHUNK_ELEMS / ne0;
+        const uint64_t rb = out_row_bytes(it);
+        if (rb > 0 && cr > CHUNK_BYTES / rb) cr = CHUNK_BYTES / rb;
+        if (cr == 0) cr = 1;
+        pp->chunk_rows[i] = cr;
+        const uint64_t step = ne0 > STEP_ELEMS ? ne0 : STEP_ELEMS / ne0 * ne0;
+        if ((size_t)step > pp->scratch_count) pp->scratch_count = (size_t)step;
+        pp->first_job[i] = pp->n_jobs;
+        pp->n_jobs += (size_t)((rows + cr - 1) / cr);
+    }
+    pp->jobs = lgg__calloc(pp->a, pp->n_jobs ? pp->n_jobs : 1, sizeof *pp->jobs);
+    if (!pp->jobs) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    for (size_t i = 0, g = 0; i < n_items; i++) {
+        if (pp->first_job[i] == SIZE_MAX) continue;
+        const lgg_quant_item *it = lgg_quant_plan_at(p, i);
+        const uint64_t rows = it->t->n_elements / (uint64_t)it->t->ne[0];
+        for (uint64_t r = 0; r < rows; r += pp->chunk_rows[i])
+            pp->jobs[g++] = (job){i, r, r + pp->chunk_rows[i] < rows ? r + pp->chunk_rows[i] : rows};
+    }
+    return LGG_OK;
+}
+
+/* Each output file in turn, its tensor data coming from the pipeline; the
+ * workers' own failure, when there is one, is the one to report. */
+static lgg_status write_outputs(pipe_s *pp, const lgg_quant_plan *p, char (*paths)[4096], size_t ns,
+                                const lgg_quant_write_options *o, item_ctx *ctx, lgg_error *err) {
+    lgg_status st = LGG_OK;
+    for (size_t s = 0; s < ns && st == LGG_OK; s++) {
+        lgg_writer *w;
+        st = build_writer(p, s, ns, o, ctx, &w, err);
+        if (st != LGG_OK) break;
+        lgg_write_options wopt;
+        lgg_write_options_init(&wopt);
+        wopt.flags = o->write_flags;
+        wopt.temp_fn = o->temp_fn;
+        wopt.temp_ud = o->temp_ud;
+        st = lgg_writer_write_file(w, paths[s], &wopt, err);
+        lgg_writer_free(w);
+        if (st != LGG_OK) {
+            pthread_mutex_lock(&pp->mu);
+            if (pp->abort && pp->st != LGG_OK) st = lgg__fail(err, pp->st, LGG_NO_OFFSET, "%s", pp->msg);
+            pthread_mutex_unlock(&pp->mu);
+        }
+    }
+    return st;
+}
+
+/* The worker threads around the writing: nt - 1 of them, since the writing
+ * thread converts too (await_chunk); if some cannot start, fewer threads
+ * share the same jobs. */
+static lgg_status run_pipeline(pipe_s *pp, const lgg_quant_plan *p, char (*paths)[4096], size_t ns,
+                               const lgg_quant_write_options *o, item_ctx *ctx, lgg_error *err) {
+    const unsigned nt = lgg__threads(o->n_threads);
+    pp->n_slots = 2 * (size_t)nt + 2;
+    pp->slots = lgg__calloc(pp->a, pp->n_slots, sizeof *pp->slots);
+    pp->wscratch = lgg__calloc(pp->a, pp->scratch_count ? pp->scratch_count : 1, sizeof(float));
+    if (!pp->slots || !pp->wscratch) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    pthread_mutex_init(&pp->mu, NULL);
+    pthread_cond_init(&pp->cv_ready, NULL);
+    pthread_cond_init(&pp->cv_space, NULL);
+    pthread_t tid[LGG__MAX_THREADS];
+    unsigned started = 0;
+    if (pp->n_jobs > 0)
+        for (; started + 1 < nt; started++)
+            if (pthread_create(&tid[started], NULL, worker, pp) != 0) break;
+    lgg_status st = write_outputs(pp, p, paths, ns, o, ctx, err);
+    pthread_mutex_lock(&pp->mu);
+    pp->abort = true;
+    pthread_cond_broadcast(&pp->cv_space);
+    pthread_mutex_unlock(&pp->mu);
+    for (unsigned i = 0; i < started; i++) pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&pp->mu);
+    pthread_cond_destroy(&pp->cv_ready);
+    pthread_cond_destroy(&pp->cv_space);
+    return st;
+}
+
 lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const lgg_quant_write_options *o,
                                 lgg_error *err) {
     if (!p || !path) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
@@ -401,22 +503,6 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
         if (lgg__plan_keep_split(p)) split_path(paths[s], sizeof paths[s], path, s, ns);
         else snprintf(paths[s], sizeof paths[s], "%s", path);
     }
-    /* an output that is one of the inputs would be read while replaced */
-    if (o->input_fds) {
-        for (size_t s = 0; s < ns; s++) {
-            struct stat so;
-            if (stat(paths[s], &so) != 0) continue;
-            for (size_t i = 0; i < lgg__plan_n_files(p); i++) {
-                struct stat si;
-                if (o->input_fds[i] >= 0 && fstat(o->input_fds[i], &si) == 0 && si.st_dev == so.st_dev &&
-                    si.st_ino == so.st_ino) {
-                    lgg__free(a, paths);
-                    return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "the output is an input file");
-                }
-            }
-        }
-    }
-
     pipe_s pp;
     memset(&pp, 0, sizeof pp);
     pp.p = p;
@@ -425,96 +511,13 @@ lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const
     pp.progress_ud = o->progress_ud;
     pp.lent = SIZE_MAX;
     pp.awaited = SIZE_MAX;
-    lgg_status st = LGG_OK;
     item_ctx *ctx = lgg__calloc(a, n_items ? n_items : 1, sizeof *ctx);
     pp.first_job = lgg__calloc(a, n_items ? n_items : 1, sizeof *pp.first_job);
     pp.chunk_rows = lgg__calloc(a, n_items ? n_items : 1, sizeof *pp.chunk_rows);
-    if (!ctx || !pp.first_job || !pp.chunk_rows) {
-        st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-        goto out;
-    }
-    /* chunks: in item order, so they come out in the order the writer asks */
-    for (size_t i = 0; i < n_items; i++) {
-        const lgg_quant_item *it = lgg_quant_plan_at(p, i);
-        ctx[i] = (item_ctx){&pp, i};
-        pp.total += it->size;
-        pp.first_job[i] = SIZE_MAX;
-        if (!it->convert || it->t->n_elements == 0) continue;
-        const uint64_t ne0 = (uint64_t)it->t->ne[0], rows = it->t->n_elements / ne0;
-        uint64_t cr = CHUNK_ELEMS / ne0;
-        const uint64_t rb = out_row_bytes(it);
-        if (rb > 0 && cr > CHUNK_BYTES / rb) cr = CHUNK_BYTES / rb;
-        if (cr == 0) cr = 1;
-        pp.chunk_rows[i] = cr;
-        const uint64_t step = ne0 > STEP_ELEMS ? ne0 : STEP_ELEMS / ne0 * ne0;
-        if ((size_t)step > pp.scratch_count) pp.scratch_count = (size_t)step;
-        pp.first_job[i] = pp.n_jobs;
-        pp.n_jobs += (size_t)((rows + cr - 1) / cr);
-    }
-    pp.jobs = lgg__calloc(a, pp.n_jobs ? pp.n_jobs : 1, sizeof *pp.jobs);
-    if (!pp.jobs) {
-        st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0, g = 0; i < n_items; i++) {
-        if (pp.first_job[i] == SIZE_MAX) continue;
-        const lgg_quant_item *it = lgg_quant_plan_at(p, i);
-        const uint64_t rows = it->t->n_elements / (uint64_t)it->t->ne[0];
-        for (uint64_t r = 0; r < rows; r += pp.chunk_rows[i])
-            pp.jobs[g++] = (job){i, r, r + pp.chunk_rows[i] < rows ? r + pp.chunk_rows[i] : rows};
-    }
-
-    int nt = o->n_threads;
-    if (nt <= 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        nt = c > 0 ? (int)(c < MAX_THREADS ? c : MAX_THREADS) : 1;
-    }
-    if (nt > MAX_THREADS) nt = MAX_THREADS;
-    pp.n_slots = 2 * (size_t)nt + 2;
-    pp.slots = lgg__calloc(a, pp.n_slots, sizeof *pp.slots);
-    pp.wscratch = lgg__calloc(a, pp.scratch_count ? pp.scratch_count : 1, sizeof(float));
-    if (!pp.slots || !pp.wscratch) {
-        st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-        goto out;
-    }
-    pthread_mutex_init(&pp.mu, NULL);
-    pthread_cond_init(&pp.cv_ready, NULL);
-    pthread_cond_init(&pp.cv_space, NULL);
-    /* the writing thread converts too (await_chunk), so nt - 1 workers; if
-     * some cannot start, fewer threads share the same jobs */
-    pthread_t tid[MAX_THREADS];
-    int started = 0;
-    if (pp.n_jobs > 0)
-        for (; started < nt - 1; started++)
-            if (pthread_create(&tid[started], NULL, worker, &pp) != 0) break;
-
-    for (size_t s = 0; s < ns && st == LGG_OK; s++) {
-        lgg_writer *w;
-        st = build_writer(p, s, ns, o, ctx, &w, err);
-        if (st != LGG_OK) break;
-        lgg_write_options wopt;
-        lgg_write_options_init(&wopt);
-        wopt.flags = o->write_flags;
-        wopt.temp_fn = o->temp_fn;
-        wopt.temp_ud = o->temp_ud;
-        st = lgg_writer_write_file(w, paths[s], &wopt, err);
-        lgg_writer_free(w);
-        if (st != LGG_OK) {
-            pthread_mutex_lock(&pp.mu);
-            if (pp.abort && pp.st != LGG_OK)
-                st = lgg__fail(err, pp.st, LGG_NO_OFFSET, "%s", pp.msg);
-            pthread_mutex_unlock(&pp.mu);
-        }
-    }
-    pthread_mutex_lock(&pp.mu);
-    pp.abort = true;
-    pthread_cond_broadcast(&pp.cv_space);
-    pthread_mutex_unlock(&pp.mu);
-    for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&pp.mu);
-    pthread_cond_destroy(&pp.cv_ready);
-    pthread_cond_destroy(&pp.cv_space);
-out:
+    lgg_status st = check_outputs(p, paths, ns, o->input_fds, err);
+    if (!st && (!ctx || !pp.first_job || !pp.chunk_rows)) st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    if (!st) st = plan_jobs(&pp, p, ctx, n_items, err);
+    if (!st) st = run_pipeline(&pp, p, paths, ns, o, ctx, err);
     if (pp.slots)
         for (size_t i = 0; i < pp.n_slots; i++) lgg__free(a, pp.slots[i].buf);
     lgg__free(a, pp.slots);
