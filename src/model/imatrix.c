@@ -179,6 +179,76 @@ static bool ends_with(lgg_str s, const char *suf, size_t *base) {
     return true;
 }
 
+/* The GGUF imatrix's keys: the datasets (the first one kept) and the chunk
+ * count. */
+static lgg_status gguf_keys(lgg_imatrix *m, const lgg_file *f, lgg_error *err) {
+    lgg_value ds, cc, cs;
+    uint64_t chunks = 0;
+    if (lgg_tensor_count(f) < 1) return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix: no tensors");
+    if (lgg_get(f, "imatrix.datasets", &ds) != LGG_OK || lgg_get(f, "imatrix.chunk_count", &cc) != LGG_OK ||
+        lgg_get(f, "imatrix.chunk_size", &cs) != LGG_OK)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                         "imatrix: missing imatrix.datasets, imatrix.chunk_count or imatrix.chunk_size");
+    if (ds.type != LGG_VT_ARRAY || ds.elem_type != LGG_VT_STRING || lgg_value_uint(&cc, &chunks) != LGG_OK ||
+        chunks > INT32_MAX)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                         "imatrix: imatrix.datasets or imatrix.chunk_count has a bad type");
+    m->chunks = (int64_t)chunks;
+    lgg_value e0;
+    lgg_str s;
+    if (ds.count > 0 && lgg_array_get(&ds, 0, &e0) == LGG_OK && lgg_value_string(&e0, &s) == LGG_OK) {
+        m->dataset = lgg__alloc(A(m), (size_t)s.len + 1);
+        if (!m->dataset) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "imatrix: out of memory");
+        if (s.len) memcpy(m->dataset, s.ptr, (size_t)s.len);
+        m->dataset[s.len] = 0;
+        m->dataset_len = (size_t)s.len;
+        m->has_dataset = true;
+    }
+    return LGG_OK;
+}
+
+/* One NAME.in_sum2 tensor (t) and its NAME.counts: the mean squared
+ * activations, one row per expert, as an entry named NAME. */
+static lgg_status gguf_entry(lgg_imatrix *m, const lgg_file *f, const lgg_tensor *t, size_t base, lgg_error *err) {
+    char cname[1024];
+    if (base + 8 > sizeof cname) return lgg__fail(err, LGG_ERR_INVALID, t->info_offset, "imatrix: tensor name too long");
+    memcpy(cname, t->name.ptr, base);
+    memcpy(cname + base, ".counts", 8);
+    int64_t ci = lgg_find_tensor(f, cname, base + 7);
+    if (ci < 0)
+        return lgg__fail(err, LGG_ERR_INVALID, t->info_offset, "imatrix: mismatched sums and counts for %.*s",
+                         (int)(base < 200 ? base : 200), t->name.ptr);
+    const lgg_tensor *c = lgg_tensor_at(f, (uint64_t)ci);
+    const uint64_t ne0 = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
+    const uint64_t ne1 = ne0 ? t->n_elements / ne0 : 0;
+    if (t->type != LGG_TYPE_F32 || c->type != LGG_TYPE_F32 || !t->data || !c->data || ne0 == 0 || ne1 == 0 ||
+        c->n_elements < ne1 || t->n_elements > SIZE_MAX / sizeof(float))
+        return lgg__fail(err, LGG_ERR_INVALID, t->info_offset,
+                         "imatrix: %.*s: sums and counts must be f32 and not empty, counts one per row",
+                         (int)(base < 200 ? base : 200), t->name.ptr);
+    float *v = lgg__calloc(A(m), (size_t)t->n_elements, sizeof *v);
+    float *cnt = lgg__calloc(A(m), (size_t)ne1, sizeof *cnt);
+    char *name = lgg__alloc(A(m), base + 1);
+    if (!v || !cnt || !name) {
+        lgg__free(A(m), v);
+        lgg__free(A(m), cnt);
+        lgg__free(A(m), name);
+        return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "imatrix: out of memory");
+    }
+    const lgg_endian endian = lgg_file_endian(f);
+    lgg_dequantize(LGG_TYPE_F32, t->data, (size_t)t->size, endian, v, t->n_elements);
+    lgg_dequantize(LGG_TYPE_F32, c->data, (size_t)c->size, endian, cnt, ne1);
+    for (uint64_t j = 0; j < ne1; j++) {
+        const float count = cnt[j];
+        for (uint64_t k = 0; k < ne0; k++) v[j * ne0 + k] = count > 0.0f ? v[j * ne0 + k] / count : 1.0f;
+    }
+    lgg__free(A(m), cnt);
+    memcpy(name, t->name.ptr, base);
+    name[base] = 0;
+    lgg_status st = add_entry(m, name, base, v, t->n_elements);
+    return st != LGG_OK ? lgg__fail(err, st, LGG_NO_OFFSET, "imatrix: out of memory") : LGG_OK;
+}
+
 static lgg_status load_gguf(lgg_imatrix *m, const uint8_t *p, size_t size, lgg_error *err) {
     lgg_open_options oo;
     lgg_open_options_init(&oo);
@@ -186,106 +256,21 @@ static lgg_status load_gguf(lgg_imatrix *m, const uint8_t *p, size_t size, lgg_e
     lgg_file *f = NULL;
     lgg_status st = lgg_open_memory(p, size, &oo, &f, err);
     if (st != LGG_OK) return st;
-    lgg_value ds, cc, cs;
-    uint64_t chunks = 0;
-    if (lgg_tensor_count(f) < 1) {
-        st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix: no tensors");
-        goto out;
-    }
-    if (lgg_get(f, "imatrix.datasets", &ds) != LGG_OK || lgg_get(f, "imatrix.chunk_count", &cc) != LGG_OK ||
-        lgg_get(f, "imatrix.chunk_size", &cs) != LGG_OK) {
-        st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
-                       "imatrix: missing imatrix.datasets, imatrix.chunk_count or imatrix.chunk_size");
-        goto out;
-    }
-    if (ds.type != LGG_VT_ARRAY || ds.elem_type != LGG_VT_STRING || lgg_value_uint(&cc, &chunks) != LGG_OK ||
-        chunks > INT32_MAX) {
-        st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix: imatrix.datasets or imatrix.chunk_count has a bad type");
-        goto out;
-    }
-    m->chunks = (int64_t)chunks;
-    if (ds.count > 0) {
-        lgg_value e0;
-        lgg_str s;
-        if (lgg_array_get(&ds, 0, &e0) == LGG_OK && lgg_value_string(&e0, &s) == LGG_OK) {
-            m->dataset = lgg__alloc(A(m), (size_t)s.len + 1);
-            if (!m->dataset) {
-                st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "imatrix: out of memory");
-                goto out;
-            }
-            if (s.len) memcpy(m->dataset, s.ptr, (size_t)s.len);
-            m->dataset[s.len] = 0;
-            m->dataset_len = (size_t)s.len;
-            m->has_dataset = true;
-        }
-    }
-    const lgg_endian endian = lgg_file_endian(f);
-    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+    st = gguf_keys(m, f, err);
+    for (uint64_t i = 0; i < lgg_tensor_count(f) && st == LGG_OK; i++) {
         const lgg_tensor *t = lgg_tensor_at(f, i);
         size_t base;
-        if (!ends_with(t->name, ".in_sum2", &base)) continue;
-        if (base == 0) continue;
-        char cname[1024];
-        if (base + 8 > sizeof cname) {
-            st = lgg__fail(err, LGG_ERR_INVALID, t->info_offset, "imatrix: tensor name too long");
-            goto out;
-        }
-        memcpy(cname, t->name.ptr, base);
-        memcpy(cname + base, ".counts", 8);
-        int64_t ci = lgg_find_tensor(f, cname, base + 7);
-        if (ci < 0) {
-            st = lgg__fail(err, LGG_ERR_INVALID, t->info_offset, "imatrix: mismatched sums and counts for %.*s",
-                           (int)(base < 200 ? base : 200), t->name.ptr);
-            goto out;
-        }
-        const lgg_tensor *c = lgg_tensor_at(f, (uint64_t)ci);
-        const uint64_t ne0 = t->ne[0] > 0 ? (uint64_t)t->ne[0] : 0;
-        const uint64_t ne1 = ne0 ? t->n_elements / ne0 : 0;
-        if (t->type != LGG_TYPE_F32 || c->type != LGG_TYPE_F32 || !t->data || !c->data || ne0 == 0 || ne1 == 0 ||
-            c->n_elements < ne1 || t->n_elements > SIZE_MAX / sizeof(float)) {
-            st = lgg__fail(err, LGG_ERR_INVALID, t->info_offset,
-                           "imatrix: %.*s: sums and counts must be f32 and not empty, counts one per row", (int)(base < 200 ? base : 200),
-                           t->name.ptr);
-            goto out;
-        }
-        float *v = lgg__calloc(A(m), (size_t)t->n_elements, sizeof *v);
-        float *cnt = lgg__calloc(A(m), (size_t)ne1, sizeof *cnt);
-        char *name = lgg__alloc(A(m), base + 1);
-        if (!v || !cnt || !name) {
-            lgg__free(A(m), v);
-            lgg__free(A(m), cnt);
-            lgg__free(A(m), name);
-            st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "imatrix: out of memory");
-            goto out;
-        }
-        lgg_dequantize(LGG_TYPE_F32, t->data, (size_t)t->size, endian, v, t->n_elements);
-        lgg_dequantize(LGG_TYPE_F32, c->data, (size_t)c->size, endian, cnt, ne1);
-        for (uint64_t j = 0; j < ne1; j++) {
-            const float count = cnt[j];
-            for (uint64_t k = 0; k < ne0; k++) v[j * ne0 + k] = count > 0.0f ? v[j * ne0 + k] / count : 1.0f;
-        }
-        lgg__free(A(m), cnt);
-        memcpy(name, t->name.ptr, base);
-        name[base] = 0;
-        st = add_entry(m, name, base, v, t->n_elements);
-        if (st != LGG_OK) {
-            st = lgg__fail(err, st, LGG_NO_OFFSET, "imatrix: out of memory");
-            goto out;
-        }
+        if (ends_with(t->name, ".in_sum2", &base) && base) st = gguf_entry(m, f, t, base, err);
     }
     /* counts without sums are an error too, as in llama.cpp */
-    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+    for (uint64_t i = 0; i < lgg_tensor_count(f) && st == LGG_OK; i++) {
         const lgg_tensor *t = lgg_tensor_at(f, i);
         size_t base;
-        if (!ends_with(t->name, ".counts", &base) || base == 0) continue;
-        if (!lgg_imatrix_find(m, t->name.ptr, base, NULL)) {
+        if (ends_with(t->name, ".counts", &base) && base && !lgg_imatrix_find(m, t->name.ptr, base, NULL))
             st = lgg__fail(err, LGG_ERR_INVALID, t->info_offset, "imatrix: mismatched sums and counts for %.*s",
                            (int)(base < 200 ? base : 200), t->name.ptr);
-            goto out;
-        }
     }
-    if (m->n == 0) st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix: no .in_sum2 tensors");
-out:
+    if (st == LGG_OK && m->n == 0) st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "imatrix: no .in_sum2 tensors");
     lgg_close(f);
     return st;
 }
