@@ -310,6 +310,112 @@ static void check_string(vctx *c, const char *what, const lgg_str *key, const ui
 }
 
 /* Walk every element of a value: UTF-8 of strings, bool bytes, nesting. */
+/* What an array holds that is not allowed: strings that are not UTF-8,
+ * bools that are not 0 or 1, and the offset of the first of either. */
+typedef struct bad_elems {
+    uint64_t strings, bools, first;
+} bad_elems;
+
+/* An array of strings.  A length field below 128 is all ASCII bytes in
+ * either byte order, and ASCII ends any UTF-8 sequence: so a run of strings
+ * whose length fields are all < 128 is valid exactly when the whole run of
+ * bytes is.  Validate such runs in one pass; a longer length field breaks
+ * the run.  Only when something is bad are the strings counted one by one. */
+static void bad_strings_in(const lgg_value *v, bad_elems *bad) {
+    const uint8_t *p = v->data, *end = v->data + v->size, *run = p;
+    const uint8_t lw = v->len_width;
+    uint64_t b;
+    while (p < end) {
+        uint64_t len = lw == 4 ? lgg__ld32(p, v->swap) : lgg__ld64(p, v->swap);
+        if (len >= 128) {
+            if (p > run && !lgg__utf8_valid(run, (uint64_t)(p - run), &b)) {
+                if (!bad->strings) bad->first = v->offset + (uint64_t)(run - v->data) + b;
+                bad->strings++;
+            }
+            run = p + lw;
+        }
+        p += lw + len;
+    }
+    if (end > run && !lgg__utf8_valid(run, (uint64_t)(end - run), &b)) {
+        if (!bad->strings) bad->first = v->offset + (uint64_t)(run - v->data) + b;
+        bad->strings++;
+    }
+    if (!bad->strings) return;
+    lgg_iter it;
+    lgg_value e;
+    bad->strings = 0;
+    lgg_array_iter(v, &it);
+    while (lgg_iter_next(&it, &e))
+        if (!lgg__utf8_valid(e.data, e.count, &b)) {
+            if (!bad->strings) bad->first = e.offset + b;
+            bad->strings++;
+        }
+}
+
+/* Nested arrays, walked with an explicit stack of iterators. */
+static void bad_nested_in(const lgg_value *v, bad_elems *bad) {
+    lgg_iter st[72];
+    int sp = 0;
+    lgg_array_iter(v, &st[sp++]);
+    lgg_value e;
+    while (sp) {
+        if (!lgg_iter_next(&st[sp - 1], &e)) {
+            sp--;
+            continue;
+        }
+        uint64_t b;
+        if (e.type == LGG_VT_STRING) {
+            if (!lgg__utf8_valid(e.data, e.count, &b)) {
+                if (!bad->strings && !bad->bools) bad->first = e.offset + b;
+                bad->strings++;
+            }
+        } else if (e.type == LGG_VT_BOOL) {
+            if (e.data[0] > 1) {
+                if (!bad->strings && !bad->bools) bad->first = e.offset;
+                bad->bools++;
+            }
+        } else if (e.type == LGG_VT_ARRAY) {
+            if (sp < 72) lgg_array_iter(&e, &st[sp++]);
+        } else {
+            /* scalars of one type: skip the rest of this array at once */
+            st[sp - 1].index = st[sp - 1].arr.count;
+        }
+    }
+}
+
+static void check_array(vctx *c, const lgg_kv *kv) {
+    const lgg_value *v = &kv->value;
+    char q[200];
+    if (v->elem_type == LGG_VT_ARRAY && v->count && !c->has_nested) {
+        c->has_nested = true;
+        c->nested_at = kv->offset;
+    }
+    bad_elems bad = {0, 0, 0};
+    if (v->elem_type == LGG_VT_STRING) {
+        bad_strings_in(v, &bad);
+    } else if (v->elem_type == LGG_VT_BOOL) {
+        for (uint64_t i = 0; i < v->count; i++)
+            if (v->data[i] > 1) {
+                if (!bad.bools) bad.first = v->offset + i;
+                bad.bools++;
+            }
+    } else if (v->elem_type == LGG_VT_ARRAY) {
+        bad_nested_in(v, &bad);
+    }
+    if (bad.strings) {
+        Q(q, kv->key.ptr, kv->key.len);
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_UTF8, bad.first,
+            "array '%s' has %llu strings that are not valid UTF-8 (first at offset %llu)", q,
+            (unsigned long long)bad.strings, (unsigned long long)bad.first);
+    }
+    if (bad.bools) {
+        Q(q, kv->key.ptr, kv->key.len);
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_BOOL_VALUE, bad.first,
+            "array '%s' has %llu bools that are neither 0 nor 1 (first at offset %llu)", q,
+            (unsigned long long)bad.bools, (unsigned long long)bad.first);
+    }
+}
+
 static void check_value(vctx *c, const lgg_kv *kv) {
     const lgg_value *v = &kv->value;
     char q[200];
@@ -322,96 +428,7 @@ static void check_value(vctx *c, const lgg_kv *kv) {
                 (unsigned long long)v->offset, v->data[0]);
         }
     } else if (v->type == LGG_VT_ARRAY) {
-        if (v->elem_type == LGG_VT_ARRAY && v->count && !c->has_nested) {
-            c->has_nested = true;
-            c->nested_at = kv->offset;
-        }
-        uint64_t bad_strings = 0, bad_bools = 0, first_bad = 0;
-        if (v->elem_type == LGG_VT_STRING) {
-            /* A length field below 128 is all ASCII bytes in either byte order,
-             * and ASCII ends any UTF-8 sequence: so a run of strings whose
-             * length fields are all < 128 is valid exactly when the whole run
-             * of bytes is.  Validate such runs in one pass; a longer length
-             * field breaks the run. */
-            const uint8_t *p = v->data, *end = v->data + v->size, *run = p;
-            const uint8_t lw = v->len_width;
-            while (p < end) {
-                uint64_t len = lw == 4 ? lgg__ld32(p, v->swap) : lgg__ld64(p, v->swap);
-                if (len >= 128) {
-                    uint64_t b;
-                    if (p > run && !lgg__utf8_valid(run, (uint64_t)(p - run), &b)) {
-                        if (!bad_strings) first_bad = v->offset + (uint64_t)(run - v->data) + b;
-                        bad_strings++;
-                    }
-                    run = p + lw;
-                }
-                p += lw + len;
-            }
-            uint64_t b;
-            if (end > run && !lgg__utf8_valid(run, (uint64_t)(end - run), &b)) {
-                if (!bad_strings) first_bad = v->offset + (uint64_t)(run - v->data) + b;
-                bad_strings++;
-            }
-            if (bad_strings) {
-                /* count the bad strings exactly (rare path) */
-                lgg_iter it;
-                lgg_value e;
-                bad_strings = 0;
-                lgg_array_iter(v, &it);
-                while (lgg_iter_next(&it, &e))
-                    if (!lgg__utf8_valid(e.data, e.count, &b)) {
-                        if (!bad_strings) first_bad = e.offset + b;
-                        bad_strings++;
-                    }
-            }
-        } else if (v->elem_type == LGG_VT_BOOL) {
-            for (uint64_t i = 0; i < v->count; i++)
-                if (v->data[i] > 1) {
-                    if (!bad_bools) first_bad = v->offset + i;
-                    bad_bools++;
-                }
-        } else if (v->elem_type == LGG_VT_ARRAY) {
-            /* nested arrays: walk with an explicit stack of iterators */
-            lgg_iter st[72];
-            int sp = 0;
-            lgg_array_iter(v, &st[sp++]);
-            lgg_value e;
-            while (sp) {
-                if (!lgg_iter_next(&st[sp - 1], &e)) {
-                    sp--;
-                    continue;
-                }
-                if (e.type == LGG_VT_STRING) {
-                    uint64_t b;
-                    if (!lgg__utf8_valid(e.data, e.count, &b)) {
-                        if (!bad_strings && !bad_bools) first_bad = e.offset + b;
-                        bad_strings++;
-                    }
-                } else if (e.type == LGG_VT_BOOL) {
-                    if (e.data[0] > 1) {
-                        if (!bad_strings && !bad_bools) first_bad = e.offset;
-                        bad_bools++;
-                    }
-                } else if (e.type == LGG_VT_ARRAY) {
-                    if (sp < 72) lgg_array_iter(&e, &st[sp++]);
-                } else {
-                    /* scalars of one type: skip the rest of this array at once */
-                    st[sp - 1].index = st[sp - 1].arr.count;
-                }
-            }
-        }
-        if (bad_strings) {
-            Q(q, kv->key.ptr, kv->key.len);
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_UTF8, first_bad,
-                "array '%s' has %llu strings that are not valid UTF-8 (first at offset %llu)", q,
-                (unsigned long long)bad_strings, (unsigned long long)first_bad);
-        }
-        if (bad_bools) {
-            Q(q, kv->key.ptr, kv->key.len);
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_BOOL_VALUE, first_bad,
-                "array '%s' has %llu bools that are neither 0 nor 1 (first at offset %llu)", q,
-                (unsigned long long)bad_bools, (unsigned long long)first_bad);
-        }
+        check_array(c, kv);
     }
 }
 
