@@ -79,10 +79,9 @@ static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_allocator *a
     return LGG_OK;
 }
 
-lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts, lgg_split_plan **out,
-                               lgg_error *err) {
-    if (!f || !opts || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
-    *out = NULL;
+/* What a split can take: one of the two limits, counts that fit the keys,
+ * tensors whose data can be copied. */
+static lgg_status check_splittable(const lgg_file *f, const lgg_split_options *opts, lgg_error *err) {
     if ((opts->max_tensors == 0) == (opts->max_size == 0))
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "give exactly one of max_tensors and max_size");
     uint64_t nt = lgg_tensor_count(f);
@@ -102,66 +101,77 @@ lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts,
                              t->type_known ? "no data in the file" : "an unknown or removed type");
         }
     }
-    /* first pass: count the shards; second: record them */
+    return LGG_OK;
+}
+
+/* Does tensor i start a new shard that holds in_shard tensors and `bytes`
+ * of data so far?  *padded is its padded size (by size limit only).
+ * gguf-split's rule: a tensor that would take the shard's data (each tensor
+ * padded) past the limit starts a new shard.  A shard never starts empty,
+ * so a tensor larger than the limit gets a shard of its own (gguf-split
+ * refuses that for the first tensor only). */
+static bool starts_shard(const lgg_file *f, const lgg_split_options *opts, uint64_t i, uint64_t in_shard,
+                         uint64_t bytes, uint64_t *padded) {
+    *padded = 0;
+    if (i == lgg_tensor_count(f)) return false;
+    if (opts->max_tensors) return in_shard == opts->max_tensors;
+    bool ovf = false;
+    *padded = pad_up(lgg_tensor_at(f, i)->size, lgg_file_alignment(f), &ovf);
+    uint64_t next;
+    return in_shard > 0 && (ovf || lgg__add_ovf(bytes, *padded, &next) || next > opts->max_size);
+}
+
+/* Cut the tensors into shards: counts them (shards NULL) or records them. */
+static lgg_status cut_shards(const lgg_file *f, const lgg_split_options *opts, lgg_shard *shards, uint32_t *n_out,
+                             lgg_error *err) {
+    const uint64_t nt = lgg_tensor_count(f);
+    uint32_t n = 0;
+    uint64_t in_shard = 0, bytes = 0;
+    for (uint64_t i = 0; i <= nt; i++) {
+        uint64_t padded;
+        const bool start = starts_shard(f, opts, i, in_shard, bytes, &padded);
+        if (i == 0 && nt > 0 && (opts->flags & LGG_SPLIT_NO_TENSOR_FIRST)) {
+            /* gguf-split's --no-tensor-first-split: a first shard of metadata
+             * alone, so it can be read without the weights */
+            if (shards) shards[n].first_tensor = 0, shards[n].n_tensors = 0;
+            n++;
+        }
+        if (i == 0 || start) {
+            if (n == MAX_SHARDS) return lgg__fail(err, LGG_ERR_LIMIT, LGG_NO_OFFSET, "more than %u shards", MAX_SHARDS);
+            if (shards) shards[n].first_tensor = i;
+            n++;
+            in_shard = 0;
+            bytes = 0;
+        }
+        if (i == nt) break;
+        in_shard++;
+        bytes += padded; /* cannot overflow: checked against max_size above */
+        if (shards) shards[n - 1].n_tensors = in_shard;
+    }
+    *n_out = nt == 0 ? 1 : n;
+    return LGG_OK;
+}
+
+lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts, lgg_split_plan **out,
+                               lgg_error *err) {
+    if (!f || !opts || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    *out = NULL;
+    lgg_status s = check_splittable(f, opts, err);
+    if (s) return s;
     lgg_split_plan *p = lgg__calloc(opts->allocator, 1, sizeof *p);
     if (!p) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
     if (opts->allocator) {
         p->alloc_copy = *opts->allocator;
         p->alloc = &p->alloc_copy;
     }
-    lgg_status s = LGG_OK;
-    for (int pass = 0; pass < 2; pass++) {
-        uint32_t n = 0;
-        uint64_t in_shard = 0, bytes = 0;
-        for (uint64_t i = 0; i <= nt; i++) {
-            bool start;
-            uint64_t padded = 0;
-            if (i == nt) {
-                start = false;
-            } else if (opts->max_tensors) {
-                start = in_shard == opts->max_tensors;
-            } else {
-                /* gguf-split's rule: a tensor that would take the shard's data
-                 * (each tensor padded) past the limit starts a new shard.  A
-                 * shard never starts empty, so a tensor larger than the limit
-                 * gets a shard of its own (gguf-split refuses that for the first
-                 * tensor only). */
-                bool ovf = false;
-                padded = pad_up(lgg_tensor_at(f, i)->size, align, &ovf);
-                uint64_t next;
-                start = in_shard > 0 && (ovf || lgg__add_ovf(bytes, padded, &next) || next > opts->max_size);
-            }
-            if (i == 0 && nt > 0 && (opts->flags & LGG_SPLIT_NO_TENSOR_FIRST)) {
-                /* gguf-split's --no-tensor-first-split: a first shard of
-                 * metadata alone, so it can be read without the weights */
-                if (pass) p->shards[n].first_tensor = 0, p->shards[n].n_tensors = 0;
-                n++;
-            }
-            if (i == 0 || start) {
-                if (n == MAX_SHARDS) {
-                    s = lgg__fail(err, LGG_ERR_LIMIT, LGG_NO_OFFSET, "more than %u shards", MAX_SHARDS);
-                    goto fail;
-                }
-                if (pass) p->shards[n].first_tensor = i;
-                n++;
-                in_shard = 0;
-                bytes = 0;
-            }
-            if (i == nt) break;
-            in_shard++;
-            bytes += padded; /* cannot overflow: checked against max_size above */
-            if (pass) p->shards[n - 1].n_tensors = in_shard;
-        }
-        if (nt == 0) n = 1;
-        if (!pass) {
-            p->shards = lgg__calloc(p->alloc, n, sizeof *p->shards);
-            if (!p->shards) {
-                s = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-                goto fail;
-            }
-            p->n = n;
-        }
+    uint32_t n = 0;
+    if ((s = cut_shards(f, opts, NULL, &n, err))) goto fail;
+    if (!(p->shards = lgg__calloc(p->alloc, n, sizeof *p->shards))) {
+        s = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        goto fail;
     }
+    p->n = n;
+    if ((s = cut_shards(f, opts, p->shards, &n, err))) goto fail;
     for (uint32_t i = 0; i < p->n; i++) {
         lgg_writer *w;
         if ((s = shard_writer(f, -1, p->alloc, i, p->n, p->shards[i].first_tensor, p->shards[i].n_tensors, &w, err)))
