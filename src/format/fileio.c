@@ -31,6 +31,66 @@ static bool is_input(const lgg_writer *w, const struct stat *st) {
     return false;
 }
 
+/* A new temporary file beside path (tmp: its name, mode: the target's),
+ * created exclusively under a random name; -1 with errno on failure.  The
+ * caller that removes temporary files on a signal hears of it first ("about
+ * to create": it holds its signals until it has the name, so there is no
+ * window where the file exists and nobody knows of it) and then its name. */
+static int create_temp(const char *path, const lgg__wopts *o, char *tmp, size_t cap, mode_t mode) {
+    const char *slash = strrchr(path, '/');
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    const char *base = slash ? slash + 1 : path;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t seed = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)getpid() << 20 ^ (uint64_t)ts.tv_sec;
+    int fd = -1;
+    if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 2);
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        snprintf(tmp, cap, "%.*s%s.%s.tmp%06llx", (int)dlen, path, slash ? "/" : "", base,
+                 (unsigned long long)(seed >> 40));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 0);
+        errno = e;
+    } else if (o->temp_fn) {
+        o->temp_fn(o->temp_ud, tmp, 1); /* the caller can remove it if a signal ends the process */
+    }
+    return fd;
+}
+
+/* The bytes into fd, flushed and closed (fd is closed either way). */
+static lgg_status fill_temp(const lgg_writer *w, const lgg__wopts *o, int fd, const char *tmp, bool exists,
+                            mode_t mode, lgg_error *err) {
+    lgg_status s = LGG_OK;
+    /* open() applied the umask; a replaced file keeps its exact mode */
+    if (exists && fchmod(fd, mode) != 0) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fchmod %s: %s", tmp, strerror(errno));
+    lgg__wopts wo = *o;
+    wo.writeback = !(o->flags & LGG_WRITE_NO_SYNC);
+    if (!s) s = lgg__write_stream(w, &wo, fd, true, NULL, err);
+    if (!s && !(o->flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0)
+        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s", tmp, strerror(errno));
+    if (close(fd) != 0 && !s) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "close %s: %s", tmp, strerror(errno));
+    return s;
+}
+
+/* The rename itself is durable only once the directory is synced. */
+static lgg_status sync_dir(const char *dir, const lgg__wopts *o, lgg_error *err) {
+    if (o->flags & LGG_WRITE_NO_SYNC) return LGG_OK;
+    lgg_status s = LGG_OK;
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        if (fsync(dfd) != 0 && errno != EINVAL)
+            s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s (the new file is in place)", dir,
+                          strerror(errno));
+        close(dfd);
+    }
+    return s;
+}
+
 static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__wopts *o, bool replacing_input,
                              lgg_error *err) {
     struct stat st;
@@ -42,11 +102,9 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         if (!S_ISREG(st.st_mode)) return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s is not a regular file", path);
         mode = st.st_mode & 07777;
     }
-    size_t plen = strlen(path);
+    size_t cap = strlen(path) + 40;
     const char *slash = strrchr(path, '/');
     size_t dlen = slash ? (size_t)(slash - path) : 0;
-    const char *base = slash ? slash + 1 : path;
-    size_t cap = plen + 40;
     char *tmp = lgg__alloc(o->alloc, cap), *dir = lgg__alloc(o->alloc, dlen + 2);
     if (!tmp || !dir) {
         lgg__free(o->alloc, tmp);
@@ -59,69 +117,18 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
     } else {
         strcpy(dir, ".");
     }
-    int fd = -1;
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    uint64_t seed = (uint64_t)ts.tv_nsec * 2654435761u ^ (uint64_t)getpid() << 20 ^ (uint64_t)ts.tv_sec;
-    /* "about to create": a caller that removes temporary files on a signal
-     * holds its signals until it has the name (no window where the file
-     * exists and nobody knows of it) */
-    if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 2);
-    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        seed = seed * 6364136223846793005u + 1442695040888963407u;
-        snprintf(tmp, cap, "%.*s%s.%s.tmp%06llx", (int)dlen, path, slash ? "/" : "", base,
-                 (unsigned long long)(seed >> 40));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-        if (fd < 0 && errno != EEXIST) break;
-    }
+    int fd = create_temp(path, o, tmp, cap, mode);
     lgg_status s = LGG_OK;
     if (fd < 0) {
-        int e = errno;
-        if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 0);
-        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(e));
-        goto out;
+        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(errno));
+    } else {
+        s = fill_temp(w, o, fd, tmp, exists, mode, err);
+        if (!s && rename(tmp, path) != 0)
+            s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
+        if (s) unlink(tmp);
+        if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
+        if (!s) s = sync_dir(dir, o, err);
     }
-    /* the caller can remove it if a signal ends the process before we do */
-    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 1);
-    /* open() applied the umask; a replaced file keeps its exact mode */
-    if (exists && fchmod(fd, mode) != 0) {
-        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fchmod %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    lgg__wopts wo = *o;
-    wo.writeback = !(o->flags & LGG_WRITE_NO_SYNC);
-    if ((s = lgg__write_stream(w, &wo, fd, true, NULL, err))) goto fail;
-    if (!(o->flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0) {
-        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    int rc = close(fd);
-    fd = -1;
-    if (rc != 0) {
-        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "close %s: %s", tmp, strerror(errno));
-        goto fail;
-    }
-    if (rename(tmp, path) != 0) {
-        s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
-        goto fail;
-    }
-    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
-    {
-        /* the rename itself is durable only once the directory is synced */
-        int dfd = o->flags & LGG_WRITE_NO_SYNC ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (dfd >= 0) {
-            if (fsync(dfd) != 0 && errno != EINVAL)
-                s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fsync %s: %s (the new file is in place)", dir,
-                              strerror(errno));
-            close(dfd);
-        }
-    }
-    goto out;
-fail:
-    if (fd >= 0) close(fd);
-    unlink(tmp);
-    if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
-out:
     lgg__free(o->alloc, tmp);
     lgg__free(o->alloc, dir);
     return s;
