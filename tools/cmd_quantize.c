@@ -346,157 +346,169 @@ static char *default_out(const char *in, const lgg_quant_preset *p, bool keep_sp
     return o;
 }
 
+/* One run: what the command line asked for, and what is open. */
+typedef struct qrun {
+    qopts *q;
+    lgg_quant_options *o;
+    const char *in, *out;
+    char *auto_out;
+    int threads;
+    lgg_error err;
+    lgg_imatrix *im;
+    lgg_file *files[256];
+    int fds[256];
+    size_t n_files;
+    lgg_quant_plan *plan;
+} qrun;
+
+/* The operands, as llama-quantize reads them: IN [OUT] PRESET [THREADS],
+ * OUT being optional when the second operand is a preset. */
+static int parse_operands(qrun *r, char **argv, int n_pos) {
+    const qopts *q = r->q;
+    if (q->json && !q->dry_run) return cli_usage_error("quantize", SPEC.usage, "--json goes with --dry-run");
+    if (q->n_include && q->n_exclude)
+        return cli_usage_error("quantize", SPEC.usage, "--include-weights and --exclude-weights cannot be used together");
+    const bool no_out = lgg_quant_preset_find(argv[2]) != NULL && n_pos <= 3;
+    const char *preset = argv[no_out ? 2 : 3], *thr = n_pos == (no_out ? 3 : 4) ? argv[n_pos] : NULL;
+    r->in = argv[1];
+    if (!no_out && n_pos < 3)
+        return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", argv[2]);
+    r->o->preset = lgg_quant_preset_find(preset);
+    if (!r->o->preset)
+        return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", preset);
+    if (no_out && !(r->auto_out = default_out(r->in, r->o->preset, r->o->keep_split))) return CLI_FAIL;
+    r->out = no_out ? r->auto_out : argv[2];
+    if (thr) {
+        char *end;
+        long t = strtol(thr, &end, 10);
+        if (*end || end == thr || t < 1 || t > 1024)
+            return cli_usage_error("quantize", SPEC.usage, "invalid thread count '%s'", thr);
+        r->threads = (int)t;
+    }
+    return CLI_OK;
+}
+
+/* The importance matrix, the input (and its other shards), the plan. */
+static int open_and_plan(qrun *r) {
+    const qopts *q = r->q;
+    if (q->imatrix) {
+        if (lgg_imatrix_load_file(q->imatrix, NULL, &r->im, &r->err) != LGG_OK) {
+            cli_err_lgg("quantize", q->imatrix, &r->err);
+            return CLI_FAIL;
+        }
+        lgg_imatrix_filter(r->im, q->include, q->n_include, q->exclude, q->n_exclude);
+        r->o->imatrix = r->im;
+    }
+    if ((r->fds[0] = cli_open_fd("quantize", r->in)) < 0) return CLI_FAIL;
+    if (lgg_open_fd(r->fds[0], NULL, &r->files[0], &r->err) != LGG_OK) {
+        cli_err_lgg("quantize", r->in, &r->err);
+        return CLI_FAIL;
+    }
+    r->n_files = 1;
+    int rc = open_splits(r->in, r->files, r->fds, &r->n_files, 256);
+    if (rc != CLI_OK) return rc;
+    r->o->tensor_types = q->rules;
+    r->o->n_tensor_types = q->n_rules;
+    if (lgg_quant_plan_create((const lgg_file *const *)r->files, r->n_files, r->o, &r->plan, &r->err) != LGG_OK) {
+        if (r->err.code == LGG_ERR_UNSUPPORTED && !r->o->allow_requantize && strstr(r->err.message, "requantiz"))
+            cli_err("quantize", r->in, "%s; --allow-requantize converts it anyway (at a loss of quality)", r->err.message);
+        else cli_err("quantize", r->in, "%s", r->err.message);
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* --dry-run: the plan, per tensor, and its totals. */
+static int print_plan(qrun *r, const lgg_quant_write_options *wo, const char *a, const char *b) {
+    uint64_t fsize = 0;
+    const size_t n = lgg_quant_plan_count(r->plan);
+    if (lgg_quant_plan_output_size(r->plan, wo, &fsize, &r->err) != LGG_OK) {
+        cli_err("quantize", r->in, "%s", r->err.message);
+        return CLI_FAIL;
+    }
+    if (r->q->json) {
+        print_json(r->plan, r->o->preset, fsize);
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < n; i++) print_item(stdout, r->plan, i, n);
+    printf("preset %s (file type %u), %zu tensors, %zu fallbacks\n", r->o->preset->name,
+           lgg_quant_plan_file_type(r->plan), n, lgg_quant_plan_fallbacks(r->plan));
+    printf("tensor data %s -> %s, output file %llu bytes\n", a, b, (unsigned long long)fsize);
+    return CLI_OK;
+}
+
+/* The write, with progress and the closing line. */
+static int run_write(qrun *r, lgg_quant_write_options *wo, const char *a, const char *b) {
+    const size_t n = lgg_quant_plan_count(r->plan);
+    uint64_t *ends = calloc(n ? n : 1, sizeof *ends);
+    if (!ends) {
+        cli_err("quantize", NULL, "out of memory");
+        return CLI_FAIL;
+    }
+    for (size_t i = 0; i < n; i++) ends[i] = (i ? ends[i - 1] : 0) + lgg_quant_plan_at(r->plan, i)->size;
+    prog pr = {r->plan, isatty(2) != 0, r->q->quiet, 0, ends, now_s(), {0}};
+    cli_progress_init(&pr.bar, "quantize", n ? ends[n - 1] : 0);
+    wo->progress = on_progress;
+    wo->progress_ud = &pr;
+    lgg_status st = lgg_quant_plan_write(r->plan, r->out, wo, &r->err);
+    cli_progress_end(&pr.bar);
+    free(ends);
+    if (st != LGG_OK) {
+        cli_err_lgg("quantize", r->out, &r->err);
+        return CLI_FAIL;
+    }
+    if (!r->q->quiet)
+        fprintf(stderr, "gguf quantize: %s -> %s as %s: tensor data %s -> %s in %.2f s\n", r->in, r->out,
+                r->o->preset->name, a, b, now_s() - pr.t0);
+    return CLI_OK;
+}
+
+static int plan_and_write(qrun *r) {
+    int rc = open_and_plan(r);
+    if (rc != CLI_OK) return rc;
+    lgg_quant_write_options wo;
+    lgg_quant_write_options_init(&wo);
+    wo.n_threads = r->threads;
+    wo.overrides = r->q->kv;
+    wo.n_overrides = r->q->n_kv;
+    wo.imatrix_file = r->q->imatrix;
+    wo.input_fds = r->fds;
+    wo.write_flags = r->q->no_fsync ? LGG_WRITE_NO_SYNC : 0;
+    wo.temp_fn = cli_temp_note;
+    uint64_t in_bytes = 0, out_bytes = 0;
+    for (size_t i = 0; i < lgg_quant_plan_count(r->plan); i++) {
+        in_bytes += lgg_quant_plan_at(r->plan, i)->t->size;
+        out_bytes += lgg_quant_plan_at(r->plan, i)->size;
+    }
+    char a[32], b[32];
+    cli_fmt_bytes(a, sizeof a, in_bytes);
+    cli_fmt_bytes(b, sizeof b, out_bytes);
+    return r->q->dry_run ? print_plan(r, &wo, a, b) : run_write(r, &wo, a, b);
+}
+
 int cmd_quantize(int argc, char **argv) {
     static qopts q; /* large arrays: not on the stack */
     memset(&q, 0, sizeof q);
     lgg_quant_options o;
     lgg_quant_options_init(&o);
     q.o = &o;
+    static qrun r;
+    memset(&r, 0, sizeof r);
+    r.q = &q;
+    r.o = &o;
+    for (int i = 0; i < 256; i++) r.fds[i] = -1;
     int n_pos = 0;
-    char *auto_out = NULL;
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &q, &n_pos);
     if (rc == CLI_HELP) help_presets();
-    if (rc) {
-        rc = rc == CLI_HELP ? CLI_OK : rc;
-        goto out;
-    }
-    if (q.json && !q.dry_run) {
-        rc = cli_usage_error("quantize", SPEC.usage, "--json goes with --dry-run");
-        goto out;
-    }
-    if (q.n_include && q.n_exclude) {
-        rc = cli_usage_error("quantize", SPEC.usage, "--include-weights and --exclude-weights cannot be used together");
-        goto out;
-    }
-    /* IN PRESET [THREADS] when the second operand is a preset, as llama-quantize decides */
-    const bool no_out = lgg_quant_preset_find(argv[2]) != NULL && n_pos <= 3;
-    const char *in = argv[1], *preset = argv[no_out ? 2 : 3], *thr = n_pos == (no_out ? 3 : 4) ? argv[n_pos] : NULL;
-    if (!no_out && n_pos < 3) {
-        rc = cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", argv[2]);
-        goto out;
-    }
-    o.preset = lgg_quant_preset_find(preset);
-    if (!o.preset) {
-        rc = cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", preset);
-        goto out;
-    }
-    if (no_out && !(auto_out = default_out(in, o.preset, o.keep_split))) {
-        rc = CLI_FAIL;
-        goto out;
-    }
-    const char *outp = no_out ? auto_out : argv[2];
-    int threads = 0;
-    if (thr) {
-        char *end;
-        long t = strtol(thr, &end, 10);
-        if (*end || end == thr || t < 1 || t > 1024) {
-            rc = cli_usage_error("quantize", SPEC.usage, "invalid thread count '%s'", thr);
-            goto out;
-        }
-        threads = (int)t;
-    }
-
-    lgg_error err;
-    memset(&err, 0, sizeof err);
-    lgg_imatrix *im = NULL;
-    lgg_file *files[256] = {0};
-    int fds[256];
-    for (int i = 0; i < 256; i++) fds[i] = -1;
-    size_t n_files = 0;
-    lgg_quant_plan *plan = NULL;
-    uint64_t *ends = NULL;
-
-    if (q.imatrix) {
-        if (lgg_imatrix_load_file(q.imatrix, NULL, &im, &err) != LGG_OK) {
-            cli_err_lgg("quantize", q.imatrix, &err);
-            rc = CLI_FAIL;
-            goto done;
-        }
-        lgg_imatrix_filter(im, q.include, q.n_include, q.exclude, q.n_exclude);
-        o.imatrix = im;
-    }
-    fds[0] = cli_open_fd("quantize", in);
-    if (fds[0] < 0) {
-        rc = CLI_FAIL;
-        goto done;
-    }
-    if (lgg_open_fd(fds[0], NULL, &files[0], &err) != LGG_OK) {
-        cli_err_lgg("quantize", in, &err);
-        rc = CLI_FAIL;
-        goto done;
-    }
-    n_files = 1;
-    if ((rc = open_splits(in, files, fds, &n_files, 256)) != CLI_OK) goto done;
-    o.tensor_types = q.rules;
-    o.n_tensor_types = q.n_rules;
-    if (lgg_quant_plan_create((const lgg_file *const *)files, n_files, &o, &plan, &err) != LGG_OK) {
-        if (err.code == LGG_ERR_UNSUPPORTED && !o.allow_requantize && strstr(err.message, "requantiz"))
-            cli_err("quantize", in, "%s; --allow-requantize converts it anyway (at a loss of quality)", err.message);
-        else cli_err("quantize", in, "%s", err.message);
-        rc = CLI_FAIL;
-        goto done;
-    }
-    lgg_quant_write_options wo;
-    lgg_quant_write_options_init(&wo);
-    wo.n_threads = threads;
-    wo.overrides = q.kv;
-    wo.n_overrides = q.n_kv;
-    wo.imatrix_file = q.imatrix;
-    wo.input_fds = fds;
-    wo.write_flags = q.no_fsync ? LGG_WRITE_NO_SYNC : 0;
-    wo.temp_fn = cli_temp_note;
-    const size_t n = lgg_quant_plan_count(plan);
-    uint64_t in_bytes = 0, out_bytes = 0;
-    for (size_t i = 0; i < n; i++) {
-        in_bytes += lgg_quant_plan_at(plan, i)->t->size;
-        out_bytes += lgg_quant_plan_at(plan, i)->size;
-    }
-    char a[32], b[32];
-    cli_fmt_bytes(a, sizeof a, in_bytes);
-    cli_fmt_bytes(b, sizeof b, out_bytes);
-    if (q.dry_run) {
-        uint64_t fsize = 0;
-        if (lgg_quant_plan_output_size(plan, &wo, &fsize, &err) != LGG_OK) {
-            cli_err("quantize", in, "%s", err.message);
-            rc = CLI_FAIL;
-            goto done;
-        }
-        if (q.json) {
-            print_json(plan, o.preset, fsize);
-            goto done;
-        }
-        for (size_t i = 0; i < n; i++) print_item(stdout, plan, i, n);
-        printf("preset %s (file type %u), %zu tensors, %zu fallbacks\n", o.preset->name, lgg_quant_plan_file_type(plan),
-               n, lgg_quant_plan_fallbacks(plan));
-        printf("tensor data %s -> %s, output file %llu bytes\n", a, b, (unsigned long long)fsize);
-        goto done;
-    }
-    ends = calloc(n ? n : 1, sizeof *ends);
-    for (size_t i = 0; i < n; i++) ends[i] = (i ? ends[i - 1] : 0) + lgg_quant_plan_at(plan, i)->size;
-    prog pr = {plan, isatty(2) != 0, q.quiet, 0, ends, now_s(), {0}};
-    cli_progress_init(&pr.bar, "quantize", n ? ends[n - 1] : 0);
-    wo.progress = on_progress;
-    wo.progress_ud = &pr;
-    lgg_status st = lgg_quant_plan_write(plan, outp, &wo, &err);
-    cli_progress_end(&pr.bar);
-    if (st != LGG_OK) {
-        cli_err_lgg("quantize", outp, &err);
-        rc = CLI_FAIL;
-        goto done;
-    }
-    if (!q.quiet)
-        fprintf(stderr, "gguf quantize: %s -> %s as %s: tensor data %s -> %s in %.2f s\n", in, outp, o.preset->name, a,
-                b, now_s() - pr.t0);
-done:
-    free(ends);
-    lgg_quant_plan_free(plan);
+    if (rc) rc = rc == CLI_HELP ? CLI_OK : rc;
+    else if ((rc = parse_operands(&r, argv, n_pos)) == CLI_OK) rc = plan_and_write(&r);
+    lgg_quant_plan_free(r.plan);
     for (size_t i = 0; i < 256; i++) {
-        lgg_close(files[i]);
-        if (fds[i] >= 0) close(fds[i]);
+        lgg_close(r.files[i]);
+        if (r.fds[i] >= 0) close(r.fds[i]);
     }
-    lgg_imatrix_free(im);
-out:
-    free(auto_out);
+    lgg_imatrix_free(r.im);
+    free(r.auto_out);
     qopts_free(&q);
     return rc;
 }
