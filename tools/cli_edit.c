@@ -234,77 +234,95 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap) {
     return cli_val_parse_for(text, CLI_NO_TYPE, CLI_NO_TYPE, v, why, cap);
 }
 
+/* arr[TYPE]:v1,v2,... (TYPE as for a scalar; "\," is a comma and "\\" a
+ * backslash inside an item). */
+static int parse_array(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why,
+                       size_t cap) {
+    const char *close = strchr(text + 4, ']');
+    if (!close || close[1] != ':') {
+        snprintf(why, cap, "array values are written arr[TYPE]:v1,v2,...");
+        return 0;
+    }
+    bool ok;
+    uint32_t et = type_of(text + 4, (size_t)(close - text - 4), existing == LGG_VT_ARRAY ? existing_elem : CLI_NO_TYPE, &ok);
+    if (!ok) {
+        snprintf(why, cap, "unknown element type '%.*s'", (int)(close - text - 4), text + 4);
+        return 0;
+    }
+    const char *body = close + 2;
+    size_t blen = strlen(body);
+    char *un = malloc(blen + 1);
+    uint64_t count = 0;
+    /* n commas make n + 1 items, and starts[] gets one entry past the last */
+    size_t *starts = malloc((blen + 2) * sizeof *starts), *lens = malloc((blen + 2) * sizeof *lens);
+    if (!un || !starts || !lens) {
+        free(un), free(starts), free(lens);
+        snprintf(why, cap, "out of memory");
+        return 0;
+    }
+    size_t o = 0;
+    if (blen) {
+        starts[0] = 0;
+        for (size_t i = 0; i <= blen; i++) {
+            char c = body[i];
+            if (c == '\\' && (body[i + 1] == ',' || body[i + 1] == '\\')) {
+                un[o++] = body[++i];
+            } else if (c == ',' || c == 0) {
+                lens[count] = o - starts[count];
+                un[o++] = 0;
+                count++;
+                starts[count] = o;
+            } else {
+                un[o++] = c;
+            }
+        }
+    }
+    size_t esz = lgg_vtype_size(et);
+    v->v.type = LGG_VT_ARRAY;
+    v->v.elem_type = et;
+    v->v.count = count;
+    int rc = 1;
+    if (esz) {
+        v->store = malloc(count * esz + 1);
+        for (uint64_t i = 0; rc && i < count; i++) {
+            uint8_t tmp[8];
+            if (!parse_scalar(et, un + starts[i], tmp, why, cap)) rc = 0;
+            else memcpy((char *)v->store + i * esz, tmp, esz);
+        }
+        free(un);
+        v->v.data = v->store;
+    } else {
+        v->strs = malloc((count + 1) * sizeof *v->strs);
+        for (uint64_t i = 0; i < count; i++) {
+            v->strs[i].ptr = un + starts[i];
+            v->strs[i].len = lens[i];
+        }
+        v->store = un;
+        v->v.data = v->strs;
+    }
+    free(starts);
+    free(lens);
+    if (!rc) cli_val_free(v);
+    return rc;
+}
+
+/* str@FILE: the value is the file's bytes. */
+static int parse_from_file(const char *file, cli_val *v, char *why, size_t cap) {
+    size_t n = 0;
+    char reason[256];
+    char *p = cli_slurp(file, &n, reason, sizeof reason);
+    if (!p) {
+        snprintf(why, cap, "%s: %s", file, reason);
+        return 0;
+    }
+    v->store = p;
+    v->v = (lgg_wvalue){LGG_VT_STRING, 0, n, p};
+    return 1;
+}
+
 int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap) {
     memset(v, 0, sizeof *v);
-    if (!strncmp(text, "arr[", 4)) {
-        const char *close = strchr(text + 4, ']');
-        if (!close || close[1] != ':') {
-            snprintf(why, cap, "array values are written arr[TYPE]:v1,v2,...");
-            return 0;
-        }
-        bool ok;
-        uint32_t et = type_of(text + 4, (size_t)(close - text - 4), existing == LGG_VT_ARRAY ? existing_elem : CLI_NO_TYPE, &ok);
-        if (!ok) {
-            snprintf(why, cap, "unknown element type '%.*s'", (int)(close - text - 4), text + 4);
-            return 0;
-        }
-        const char *body = close + 2;
-        size_t blen = strlen(body);
-        /* split on unescaped commas; "\," is a comma and "\\" a backslash */
-        char *un = malloc(blen + 1);
-        uint64_t count = 0;
-        /* n commas make n + 1 items, and starts[] gets one entry past the last */
-        size_t *starts = malloc((blen + 2) * sizeof *starts), *lens = malloc((blen + 2) * sizeof *lens);
-        if (!un || !starts || !lens) {
-            free(un), free(starts), free(lens);
-            snprintf(why, cap, "out of memory");
-            return 0;
-        }
-        size_t o = 0;
-        if (blen) {
-            starts[0] = 0;
-            for (size_t i = 0; i <= blen; i++) {
-                char c = body[i];
-                if (c == '\\' && (body[i + 1] == ',' || body[i + 1] == '\\')) {
-                    un[o++] = body[++i];
-                } else if (c == ',' || c == 0) {
-                    lens[count] = o - starts[count];
-                    un[o++] = 0;
-                    count++;
-                    starts[count] = o;
-                } else {
-                    un[o++] = c;
-                }
-            }
-        }
-        size_t esz = lgg_vtype_size(et);
-        v->v.type = LGG_VT_ARRAY;
-        v->v.elem_type = et;
-        v->v.count = count;
-        int rc = 1;
-        if (esz) {
-            v->store = malloc(count * esz + 1);
-            for (uint64_t i = 0; rc && i < count; i++) {
-                uint8_t tmp[8];
-                if (!parse_scalar(et, un + starts[i], tmp, why, cap)) rc = 0;
-                else memcpy((char *)v->store + i * esz, tmp, esz);
-            }
-            free(un);
-            v->v.data = v->store;
-        } else {
-            v->strs = malloc((count + 1) * sizeof *v->strs);
-            for (uint64_t i = 0; i < count; i++) {
-                v->strs[i].ptr = un + starts[i];
-                v->strs[i].len = lens[i];
-            }
-            v->store = un;
-            v->v.data = v->strs;
-        }
-        free(starts);
-        free(lens);
-        if (!rc) cli_val_free(v);
-        return rc;
-    }
+    if (!strncmp(text, "arr[", 4)) return parse_array(text, existing, existing_elem, v, why, cap);
     const char *colon = strchr(text, ':'), *at = strchr(text, '@');
     const char *sep = colon && (!at || colon < at) ? colon : at;
     if (!sep) {
@@ -318,20 +336,9 @@ int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_ele
         return 0;
     }
     if (*sep == '@') {
-        if (vt != LGG_VT_STRING) {
-            snprintf(why, cap, "only str takes its value from a file (str@FILE)");
-            return 0;
-        }
-        size_t n = 0;
-        char reason[256];
-        char *p = cli_slurp(sep + 1, &n, reason, sizeof reason);
-        if (!p) {
-            snprintf(why, cap, "%s: %s", sep + 1, reason);
-            return 0;
-        }
-        v->store = p;
-        v->v = (lgg_wvalue){LGG_VT_STRING, 0, n, p};
-        return 1;
+        if (vt == LGG_VT_STRING) return parse_from_file(sep + 1, v, why, cap);
+        snprintf(why, cap, "only str takes its value from a file (str@FILE)");
+        return 0;
     }
     const char *val = sep + 1;
     if (vt == LGG_VT_STRING) {
