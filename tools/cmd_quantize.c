@@ -83,7 +83,8 @@ typedef struct qopts {
 
 static void qopts_free(qopts *q) {
     for (size_t i = 0; i < q->n_rules; i++) free(q->rule_text[i]);
-    for (size_t i = 0; i < q->n_kv; i++) {
+    /* one past the last too: a failed --override-kv may have left its value */
+    for (size_t i = 0; i <= q->n_kv && i < sizeof q->kv / sizeof q->kv[0]; i++) {
         cli_val_free(&q->kv_val[i]);
         free(q->kv_key[i]);
         free(q->kv_store[i]);
@@ -96,6 +97,40 @@ static int parse_type(const char *s, uint32_t *out) {
 
 /* llama.cpp's override spellings (int is i32, float f32, as llama-quantize
  * b4747 writes them), then everything `gguf set` accepts. */
+/* llama-quantize's own spellings: int (i32, decimal), float (f32 from a
+ * double), bool (true/false), str (at most 127 bytes).  1 with the value's
+ * bytes in buf, 0 after an error in why, -1 for another spelling. */
+static int llama_override(const char *tv, const char *text, lgg_wvalue *v, uint8_t buf[8], char *why, size_t cap) {
+    char *end;
+    if (!strncmp(tv, "int:", 4)) {
+        errno = 0;
+        long long x = strtoll(tv + 4, &end, 10);
+        if (errno || end == tv + 4 || *end || x < INT32_MIN || x > INT32_MAX)
+            return snprintf(why, cap, "invalid int value for KV override '%s'", text), 0;
+        const int32_t i = (int32_t)x;
+        memcpy(buf, &i, 4);
+        *v = (lgg_wvalue){LGG_VT_I32, 0, 1, NULL};
+    } else if (!strncmp(tv, "float:", 6)) {
+        double x = strtod(tv + 6, &end);
+        if (end == tv + 6 || *end) return snprintf(why, cap, "invalid float value for KV override '%s'", text), 0;
+        const float f = (float)x;
+        memcpy(buf, &f, 4);
+        *v = (lgg_wvalue){LGG_VT_F32, 0, 1, NULL};
+    } else if (!strncmp(tv, "bool:", 5)) {
+        if (strcmp(tv + 5, "true") && strcmp(tv + 5, "false"))
+            return snprintf(why, cap, "invalid boolean value for KV override '%s'", text), 0;
+        buf[0] = !strcmp(tv + 5, "true");
+        *v = (lgg_wvalue){LGG_VT_BOOL, 0, 1, NULL};
+    } else if (!strncmp(tv, "str:", 4)) {
+        if (strlen(tv + 4) > 127)
+            return snprintf(why, cap, "malformed KV override '%s', value cannot exceed 127 chars", text), 0;
+        *v = (lgg_wvalue){LGG_VT_STRING, 0, strlen(tv + 4), tv + 4};
+    } else {
+        return -1;
+    }
+    return 1;
+}
+
 static int parse_override(qopts *q, const char *text, char *why, size_t cap) {
     const char *eq = strchr(text, '=');
     if (!eq || eq == text || eq - text >= 128) {
@@ -106,62 +141,26 @@ static int parse_override(qopts *q, const char *text, char *why, size_t cap) {
         snprintf(why, cap, "too many --override-kv");
         return 0;
     }
-    size_t i = q->n_kv;
-    q->kv_key[i] = strndup(text, (size_t)(eq - text));
+    const size_t i = q->n_kv;
     const char *tv = eq + 1;
     lgg_wvalue v;
-    memset(&v, 0, sizeof v);
-    if (!strncmp(tv, "int:", 4)) {
-        char *end;
-        errno = 0;
-        long long x = strtoll(tv + 4, &end, 10);
-        if (errno || end == tv + 4 || *end || x < INT32_MIN || x > INT32_MAX) {
-            snprintf(why, cap, "invalid int value for KV override '%s'", text);
-            free(q->kv_key[i]);
-            return 0;
-        }
-        int32_t *p = malloc(sizeof *p);
-        *p = (int32_t)x;
-        q->kv_store[i] = p;
-        v = (lgg_wvalue){LGG_VT_I32, 0, 1, p};
-    } else if (!strncmp(tv, "float:", 6)) {
-        char *end;
-        double x = strtod(tv + 6, &end);
-        if (end == tv + 6 || *end) {
-            snprintf(why, cap, "invalid float value for KV override '%s'", text);
-            free(q->kv_key[i]);
-            return 0;
-        }
-        float *p = malloc(sizeof *p);
-        *p = (float)x;
-        q->kv_store[i] = p;
-        v = (lgg_wvalue){LGG_VT_F32, 0, 1, p};
-    } else if (!strncmp(tv, "bool:", 5)) {
-        if (strcmp(tv + 5, "true") && strcmp(tv + 5, "false")) {
-            snprintf(why, cap, "invalid boolean value for KV override '%s'", text);
-            free(q->kv_key[i]);
-            return 0;
-        }
-        uint8_t *p = malloc(1);
-        *p = !strcmp(tv + 5, "true");
-        q->kv_store[i] = p;
-        v = (lgg_wvalue){LGG_VT_BOOL, 0, 1, p};
-    } else if (!strncmp(tv, "str:", 4)) {
-        if (strlen(tv + 4) > 127) {
-            snprintf(why, cap, "malformed KV override '%s', value cannot exceed 127 chars", text);
-            free(q->kv_key[i]);
-            return 0;
-        }
-        v = (lgg_wvalue){LGG_VT_STRING, 0, strlen(tv + 4), tv + 4};
-    } else {
+    uint8_t buf[8];
+    int r = llama_override(tv, text, &v, buf, why, cap);
+    if (r == 0) return 0;
+    if (r < 0) { /* everything `gguf set` accepts */
         char inner[300];
         if (!cli_val_parse(tv, &q->kv_val[i], inner, sizeof inner)) {
             snprintf(why, cap, "invalid KV override '%s': %s", text, inner);
-            free(q->kv_key[i]);
             return 0;
         }
         v = q->kv_val[i].v;
+    } else if (v.type != LGG_VT_STRING) {
+        const size_t n = lgg_vtype_size(v.type);
+        if (!(q->kv_store[i] = malloc(n))) return snprintf(why, cap, "out of memory"), 0;
+        memcpy(q->kv_store[i], buf, n);
+        v.data = q->kv_store[i];
     }
+    if (!(q->kv_key[i] = strndup(text, (size_t)(eq - text)))) return snprintf(why, cap, "out of memory"), 0;
     q->kv[i] = (lgg_quant_kv){q->kv_key[i], v};
     q->n_kv++;
     return 1;
