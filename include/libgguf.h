@@ -421,6 +421,14 @@ LGG_API bool lgg_file_header_only(const lgg_file *f);
  * among readers. */
 LGG_API lgg_status lgg_file_load_tensor(lgg_file *f, uint64_t index, lgg_error *err);
 
+/* Copy n bytes of the file at `offset` into dst: from memory, or for bytes
+ * of a header-only file that are not there, through its source.
+ * Errors: LGG_ERR_ARG (NULL), LGG_ERR_RANGE (past the file's end, or past
+ * what a file opened with LGG_OPEN_ALLOW_MISSING_DATA holds), the source's
+ * status.  Thread-safe for files in memory; for a header-only file, as
+ * thread-safe as its source's read. */
+LGG_API lgg_status lgg_file_read(const lgg_file *f, uint64_t offset, void *dst, size_t n, lgg_error *err);
+
 /* Unmap and free.  NULL is a no-op.  Invalidates every view from `f`. */
 LGG_API void lgg_close(lgg_file *f);
 

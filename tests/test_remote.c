@@ -115,6 +115,8 @@ static void all_commands(const char *file, const char *name) {
         same_output(local, u, "cat", "--as=f32", t);
         same_output(local, u, "stats", "--json", t);
     }
+    same_output(local, u, "hash", "--sha256", NULL);
+    same_output(local, u, "hash", "--all", NULL);
     /* either side of a diff */
     char *o = NULL;
     int st = run(&o, NULL, "diff", local, u, NULL, NULL);

@@ -204,13 +204,15 @@ static int model_open(model *h) {
         for (uint64_t i = 0; i < lgg_tensor_count(h->set.files[f]); i++, k++) {
             const lgg_tensor *t = h->t[k] = lgg_tensor_at(h->set.files[f], i);
             const char *why = cli_data_problem(t);
+            if (why && lgg_file_header_only(h->set.files[f]) && t->type_known && lgg_type_is_valid(t->type))
+                why = NULL; /* at the server: read as it is hashed */
             if (why) {
                 fprintf(stderr, "gguf hash: %s: tensor '", p);
                 cli_text_name(stderr, t->name);
                 fprintf(stderr, "' %s\n", why);
                 return CLI_FAIL;
             }
-            h->r[k] = (hash_range){h->set.fds[f], t->file_offset, t->size};
+            h->r[k] = (hash_range){h->set.fds[f], t->file_offset, t->size, h->set.files[f]};
             if (t->name.len > longest) longest = (size_t)t->name.len;
         }
     if (!reserve_name(h, (longest > 9 ? longest : 9) + 1)) {

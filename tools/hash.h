@@ -4,6 +4,8 @@
 #ifndef LGG_HASH_H
 #define LGG_HASH_H
 
+#include "libgguf.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,10 +18,12 @@ typedef struct hash_digest {
     uint8_t xxh64[8], sha1[20], sha256[32], uuid[16];
 } hash_digest;
 
-/* One item to hash: `size` bytes at `offset` of descriptor `fd`. */
+/* One item to hash: `size` bytes at `offset` of descriptor `fd`, or, when
+ * fd is -1, of `file` (read with lgg_file_read: a file on a server). */
 typedef struct hash_range {
     int fd;
     uint64_t offset, size;
+    const lgg_file *file;
 } hash_range;
 
 /* Called from the calling thread for each item, in order, as soon as its

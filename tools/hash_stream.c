@@ -177,8 +177,16 @@ static void lane_chunk(pipe_state *ps, lane *l, const slot *s) {
     if (s->last) hash_ctx_final(l->ctx, &ps->items[s->item]);
 }
 
-/* pread all of [off, off+n) or say why not. */
-static int read_full(int fd, uint8_t *dst, size_t n, uint64_t off, char *why, size_t cap) {
+/* pread all of [off, off+n) of the range's file, or say why not. */
+static int read_full(const hash_range *item, uint8_t *dst, size_t n, uint64_t off, char *why, size_t cap) {
+    if (item->fd < 0) { /* no descriptor: a file read through its source */
+        lgg_error e;
+        memset(&e, 0, sizeof e);
+        if (lgg_file_read(item->file, off, dst, n, &e) == LGG_OK) return 0;
+        snprintf(why, cap, "%.200s", e.message);
+        return -1;
+    }
+    const int fd = item->fd;
     size_t got = 0;
     while (got < n) {
         ssize_t r = pread(fd, dst + got, n - got, (off_t)(off + got));
@@ -216,7 +224,7 @@ static int reader_fill(pipe_state *ps, uint64_t seq, size_t item, uint64_t *off)
     if (stop) return -1;
     size_t len = r->size - *off < CHUNK ? (size_t)(r->size - *off) : CHUNK;
     char why[256];
-    if (read_full(r->fd, s->buf, len, r->offset + *off, why, sizeof why)) {
+    if (read_full(r, s->buf, len, r->offset + *off, why, sizeof why)) {
         fail(ps, why);
         return -1;
     }
@@ -354,7 +362,7 @@ static int run_serial(pipe_state *ps) {
         uint64_t off = 0;
         do {
             size_t len = j->items[i].size - off < CHUNK ? (size_t)(j->items[i].size - off) : CHUNK;
-            if (read_full(j->items[i].fd, s->buf, len, j->items[i].offset + off, ps->why, sizeof ps->why)) return -1;
+            if (read_full(&j->items[i], s->buf, len, j->items[i].offset + off, ps->why, sizeof ps->why)) return -1;
             s->item = i, s->len = len, s->first = off == 0;
             off += len;
             s->last = off == j->items[i].size;
@@ -415,7 +423,8 @@ int hash_stream(const hash_job *job, hash_digest *total, char *why, size_t cap) 
     for (unsigned i = 0; ok && i < n_slots; i++)
         if (!(ps->slots[i].buf = malloc(CHUNK))) goto out;
     if (!ok || lanes_make(ps, threads)) goto out;
-    for (size_t i = 0; i < job->n_items; i++) posix_fadvise(job->items[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    for (size_t i = 0; i < job->n_items; i++)
+        if (job->items[i].fd >= 0) posix_fadvise(job->items[i].fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     rc = threads == 1 ? run_serial(ps) : run_threads(ps);
 out:
     if (rc) snprintf(why, cap, "%s", ps->why);

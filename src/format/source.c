@@ -100,3 +100,18 @@ lgg_status lgg_file_load_tensor(lgg_file *f, uint64_t index, lgg_error *err) {
     t->data_available = true;
     return LGG_OK;
 }
+
+lgg_status lgg_file_read(const lgg_file *f, uint64_t offset, void *dst, size_t n, lgg_error *err) {
+    if (!f || (!dst && n)) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    if (offset > f->size || n > f->size - offset)
+        return lgg__fail(err, LGG_ERR_RANGE, offset, "bytes %llu..%llu lie past the end of the file (%llu bytes)",
+                         (unsigned long long)offset, (unsigned long long)(offset + n), (unsigned long long)f->size);
+    if (offset + n <= f->mem_size) {
+        if (n) memcpy(dst, f->base + offset, n);
+        return LGG_OK;
+    }
+    if (!f->has_src)
+        return lgg__fail(err, LGG_ERR_RANGE, offset, "bytes %llu..%llu are not in the file as read (%llu bytes)",
+                         (unsigned long long)offset, (unsigned long long)(offset + n), (unsigned long long)f->mem_size);
+    return f->src.read(f->src.ud, offset, dst, n, err);
+}

@@ -1,0 +1,2 @@
+download
+not-a-url
