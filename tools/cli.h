@@ -139,6 +139,7 @@ typedef struct cli_progress {
     uint64_t total, done, items, items_total;
     double t0, last;
     int on, shown;
+    int bytes; /* the figures are bytes: show done/total and the rate too */
 } cli_progress;
 void cli_progress_init(cli_progress *p, const char *cmd, uint64_t total);
 void cli_progress_items(cli_progress *p, uint64_t done, uint64_t total, const char *unit);

@@ -109,11 +109,18 @@ void cli_progress_items(cli_progress *p, uint64_t done, uint64_t total, const ch
 static void draw(cli_progress *p, double t) {
     uint64_t done = p->done > p->total ? p->total : p->done;
     unsigned pct = (unsigned)(done * 100 / p->total);
-    char tail[128];
+    char tail[192];
     int k = snprintf(tail, sizeof tail, " %3u%%", pct);
     if (p->unit) k += snprintf(tail + k, sizeof tail - (size_t)k, "  %llu/%llu %s", (unsigned long long)p->items,
                                (unsigned long long)p->items_total, p->unit);
     const double el = t - p->t0;
+    if (p->bytes) { /* a download: "1.2 GiB/4.5 GiB  48.3 MiB/s" */
+        char a[32], b[32], r[32];
+        cli_fmt_bytes(a, sizeof a, done);
+        cli_fmt_bytes(b, sizeof b, p->total);
+        cli_fmt_bytes(r, sizeof r, el > 0 ? (uint64_t)((double)done / el) : 0);
+        k += snprintf(tail + k, sizeof tail - (size_t)k, "  %s/%s  %s/s", a, b, r);
+    }
     if (done > 0 && done < p->total && el > 0.5) {
         double eta = el * (double)(p->total - done) / (double)done;
         if (eta < 360000) snprintf(tail + k, sizeof tail - (size_t)k, "  ETA %d:%02d", (int)eta / 60, (int)eta % 60);

@@ -117,6 +117,7 @@ static int download_one(const char *name, const char *out, const dopts *o) {
     sprintf(part, "%s.part", out);
     cli_progress pr;
     cli_progress_init(&pr, "download", o->quiet ? 0 : lgg_remote_size(r));
+    pr.bytes = 1;
     char sha[65] = "";
     lgg_status s = lgg_remote_download(r, part, progress, &pr, sha, &e);
     cli_progress_end(&pr);
