@@ -183,6 +183,16 @@ LGG_API lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_o
 LGG_API lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
                                            const lgg_write_options *wo, lgg_error *err);
 
+/* Both at once: the quantized output of lgg_convert_write_quantized written
+ * as a shard set by lgg_convert_write_split's rule, applied to the
+ * quantized tensors' sizes (merging the set gives the unsplit quantized
+ * output).  The write flags and temporary-file hook come from qw.  On error
+ * no shard of the set is left.
+ * Errors: those of lgg_convert_write_quantized and lgg_convert_write_split. */
+LGG_API lgg_status lgg_convert_write_quantized_split(lgg_convert *c, const lgg_quant_options *qo,
+                                                     const lgg_quant_write_options *qw, const char *prefix,
+                                                     const lgg_split_options *so, lgg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

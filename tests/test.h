@@ -90,6 +90,11 @@ int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *ou
                       int *status);
 /* sha256 of n bytes as 64 hex digits and a NUL (sha256.c; libcrypto, so
  * not in builds with LGG_TEST_NO_GOLDEN_LIBS). */
+/* test_convert.c: convert DIR fused with PRESET (an imatrix when asked)
+ * and in two steps; 1 when the outputs are byte-identical (a failed check
+ * otherwise). */
+int convert_fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix);
+
 void sha256_hex(const void *p, size_t n, char out[65]);
 
 /* A growable byte buffer for building GGUF files by hand. */

@@ -223,8 +223,16 @@ static const char *make_imatrix(const lgg_file *f, const char *tag) {
 }
 
 static int n_fused_same;
+static void fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix);
 
-/* One preset both ways: auto conversion then the quantizer, and fused. */
+/* One preset both ways: auto conversion then the quantizer, and fused
+ * (test.h). */
+int convert_fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix) {
+    int before = n_fused_same;
+    fused_vs_two_step(dir, model, preset, with_imatrix);
+    return n_fused_same > before;
+}
+
 static void fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix) {
     char tag[256], two[4200], one[4200];
     snprintf(tag, sizeof tag, "%s.auto", model);
@@ -339,34 +347,65 @@ TEST(convert_vocab_only) {
 #endif
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Run a shell command; a failed check names the case (a, b, c). */
+static void sh_ok(const char *cmd, const char *a, const char *b, const char *c) {
+    char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+    char *so = NULL, *se = NULL;
+    size_t sl, el;
+    int status = -1;
+    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
+    CHECKF(status == 0, "%s %s %s: status %d, %s %s", a, b, c, status, so, se);
+    free(so);
+    free(se);
+}
+
+/* The golden directory and the build directory as absolute paths; 0 when
+ * the reference material is absent. */
+static int split_paths(char dir[4096], char abs_build[4096]) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return 0;
+    json_decref(idx);
+    int ok = realpath(g, dir) && realpath(build_dir(), abs_build);
+    CHECK(ok);
+    return ok;
+}
+
 /* --split-max-size / --split-max-tensors: the same shards as `gguf split`
  * (llama-gguf-split's bytes) of the unsplit conversion. */
 static void split_case(const char *model, const char *opt, const char *val, const char *golden) {
     char dir[4096], abs_build[4096], cmd[32768];
-    const char *g;
-    json_t *idx = load_index(&g);
-    if (!idx) return;
-    json_decref(idx);
-    REQUIRE(realpath(g, dir) && realpath(build_dir(), abs_build));
+    if (!split_paths(dir, abs_build)) return;
     const char *opt2 = !strcmp(opt, "--split-max-size") ? "--max-size" : "--max-tensors";
     snprintf(cmd, sizeof cmd,
              "cd '%s' && rm -rf split && mkdir split && cd split && '%s/gguf' convert -q --no-fsync %s %s '%s/%s' -o cv.gguf"
              " && '%s/gguf' split %s %s '%s/%s' ref >/dev/null && n=0 && for f in ref-*; do cmp \"$f\" \"cv-${f#ref-}\" || exit 1;"
              " n=$((n+1)); done && test $n -gt 1 && ls | grep -c . ",
              scratch_dir(), abs_build, opt, val, dir, model, abs_build, opt2, val, dir, golden);
-    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-    char *so = NULL, *se = NULL;
-    size_t sl, el;
-    int status = -1;
-    REQUIRE(run_capture(argv, &so, &sl, &se, &el, &status) == 0);
-    CHECKF(status == 0, "%s %s %s: status %d, %s %s", model, opt, val, status, so, se);
-    free(so);
-    free(se);
+    sh_ok(cmd, model, opt, val);
+}
+
+/* With a preset: the same shards as `gguf split` of the unsplit fused
+ * output (the rule applied to the quantized sizes). */
+static void split_preset_case(const char *model, const char *preset, const char *opt, const char *val) {
+    char dir[4096], abs_build[4096], cmd[32768];
+    if (!split_paths(dir, abs_build)) return;
+    const char *opt2 = !strcmp(opt, "--split-max-size") ? "--max-size" : "--max-tensors";
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && rm -rf splitq && mkdir splitq && cd splitq && g='%s/gguf' && m='%s/%s' &&"
+             " $g convert -q --no-fsync --outtype %s $m -o whole.gguf &&"
+             " $g convert -q --no-fsync --outtype %s %s %s $m -o cv.gguf && $g split %s %s whole.gguf ref >/dev/null &&"
+             " n=0 && for f in ref-*; do cmp \"$f\" \"cv-${f#ref-}\" || exit 1; n=$((n+1)); done && test $n -gt 1 &&"
+             " test $(ls | grep -c .) = $((2 * n + 1))",
+             scratch_dir(), abs_build, dir, model, preset, preset, opt, val, opt2, val);
+    sh_ok(cmd, model, preset, val);
 }
 
 TEST(convert_split) {
     split_case("TinyLlama-2-Test-2x32", "--split-max-tensors", "7", "TinyLlama-2-Test-2x32.f16.gguf");
     split_case("gemma-2-tiny-12L-test", "--split-max-size", "300K", "gemma-2-tiny-12L-test.f16.gguf");
+    split_preset_case("TinyLlama-2-Test-2x32", "Q4_K_M", "--split-max-tensors", "5");
+    split_preset_case("gemma-2-tiny-12L-test", "IQ4_XS", "--split-max-size", "100K");
 }
 #endif
 

@@ -34,17 +34,36 @@ typedef struct tspec {
 
 static int by_name(const void *a, const void *b) { return strcmp(((const tspec *)a)->name, ((const tspec *)b)->name); }
 
+#define ADD(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
+
+/* The embeddings, the output norm and (unless tied) the output matrix. */
+static size_t outer(tspec *t, uint64_t H, uint64_t V, int tied) {
+    size_t n = 0;
+    ADD(V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    if (!tied) ADD(V, H, "lm_head.weight");
+    return n;
+}
+
+/* A block's two norms. */
+static size_t norms(tspec *t, uint64_t H, unsigned long long b) {
+    size_t n = 0;
+    ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+    ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+    return n;
+}
+
+static size_t sorted(tspec *t, size_t n) {
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
 /* The llama-shaped tensors of a config (experts > 0: mixtral's). */
 static size_t shapes(tspec *t, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t nh, uint64_t nkv, uint64_t hd,
                      int experts, int gemma) {
-    size_t n = 0;
-#define ADD(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
-    ADD(V, H, "model.embed_tokens.weight");
-    ADD(H, 0, "model.norm.weight");
-    if (!gemma) ADD(V, H, "lm_head.weight");
+    size_t n = outer(t, H, V, gemma);
     for (uint64_t l = 0; l < L; l++) {
-        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", (unsigned long long)l);
-        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", (unsigned long long)l);
+        n += norms(t + n, H, (unsigned long long)l);
         ADD(nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", (unsigned long long)l);
         ADD(nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", (unsigned long long)l);
         ADD(nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", (unsigned long long)l);
@@ -62,25 +81,18 @@ static size_t shapes(tspec *t, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, 
             ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", (unsigned long long)l);
         }
     }
-#undef ADD
-    qsort(t, n, sizeof *t, by_name);
-    return n;
+    return sorted(t, n);
 }
 
 /* Qwen2-MoE's tensors: biased attention, E experts of width MF, a shared
  * expert of width SF and its gate. */
 static size_t qwen_moe_shapes(tspec *t, uint64_t H, uint64_t L, uint64_t V, uint64_t nh, uint64_t nkv, uint64_t E,
                               uint64_t MF, uint64_t SF) {
-    size_t n = 0;
     uint64_t hd = H / nh;
-#define ADD(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
-    ADD(V, H, "model.embed_tokens.weight");
-    ADD(H, 0, "model.norm.weight");
-    ADD(V, H, "lm_head.weight");
+    size_t n = outer(t, H, V, 0);
     for (uint64_t l = 0; l < L; l++) {
         unsigned long long b = (unsigned long long)l;
-        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
-        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        n += norms(t + n, H, b);
         ADD(nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
         ADD(nh * hd, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
         ADD(nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
@@ -99,9 +111,22 @@ static size_t qwen_moe_shapes(tspec *t, uint64_t H, uint64_t L, uint64_t V, uint
         ADD(H, SF, "model.layers.%llu.mlp.shared_expert.down_proj.weight", b);
         ADD(1, H, "model.layers.%llu.mlp.shared_expert_gate.weight", b);
     }
-#undef ADD
-    qsort(t, n, sizeof *t, by_name);
-    return n;
+    return sorted(t, n);
+}
+
+/* Phi-3's tensors: a fused q/k/v projection and a fused gate/up one. */
+static size_t phi3_shapes(tspec *t, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t nh, uint64_t nkv) {
+    uint64_t hd = H / nh;
+    size_t n = outer(t, H, V, 0);
+    for (uint64_t l = 0; l < L; l++) {
+        unsigned long long b = (unsigned long long)l;
+        n += norms(t + n, H, b);
+        ADD((nh + 2 * nkv) * hd, H, "model.layers.%llu.self_attn.qkv_proj.weight", b);
+        ADD(H, nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(2 * FF, H, "model.layers.%llu.mlp.gate_up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return sorted(t, n);
 }
 
 /* model.safetensors with every tensor in dtype (F32, F16 or BF16). */
@@ -150,12 +175,30 @@ static int copy_file(const char *from, const char *to) {
     return ok;
 }
 
+/* Phi-3's tokenizer files: added tokens that are not special (one looks
+ * special, one has SentencePiece spaces), added tokens in tokenizer.json
+ * only, an added_tokens.json entry beyond the vocabulary. */
+#define PHI_TC "{\"add_bos_token\":true,\"add_eos_token\":false,\"added_tokens_decoder\":{" \
+    "\"0\":{\"content\":\"<unk>\",\"special\":true},\"1\":{\"content\":\"<s>\",\"special\":true}," \
+    "\"2\":{\"content\":\"</s>\",\"special\":false},\"32000\":{\"content\":\"<|endoftext|>\",\"special\":true}," \
+    "\"32001\":{\"content\":\"<|assistant|>\",\"special\":true},\"32002\":{\"content\":\"<|placeholder1|>\",\"special\":false}," \
+    "\"32003\":{\"content\":\"\\u2581hello\\u2581world\",\"special\":false}}," \
+    "\"bos_token\":\"<s>\",\"eos_token\":\"<|endoftext|>\",\"pad_token\":\"<|endoftext|>\",\"unk_token\":\"<unk>\"," \
+    "\"chat_template\":\"{% for m in messages %}{{'<|' + m['role'] + '|>\\\\n' + m['content'] + '<|end|>\\\\n'}}{% endfor %}\"," \
+    "\"tokenizer_class\":\"LlamaTokenizer\"}"
+#define PHI_TJ "{\"version\":\"1.0\",\"added_tokens\":[{\"id\":0,\"content\":\"<unk>\",\"special\":true}," \
+    "{\"id\":1,\"content\":\"<s>\",\"special\":true},{\"id\":2,\"content\":\"</s>\",\"special\":true}," \
+    "{\"id\":32000,\"content\":\"<|endoftext|>\",\"special\":true},{\"id\":32010,\"content\":\"<|end|>\",\"special\":true}," \
+    "{\"id\":32011,\"content\":\"<|user|>\",\"special\":false}],\"model\":{\"type\":\"BPE\",\"vocab\":{},\"merges\":[]}}"
+#define PHI_AT "{\"<|system|>\":32006,\"<|toolong|>\":40000}"
+
 typedef struct mcase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, FF, V, nh, nkv, hd;
-    int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF) */
+    int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF); 3: phi3 */
     uint32_t dtype;
     const char *sha[4]; /* the reference's output for f32, f16, bf16, q8_0 */
+    const char *files[3][2]; /* files written as given (name, text), after the copies */
 } mcase;
 
 static const mcase CASES[] = {
@@ -171,7 +214,8 @@ static const mcase CASES[] = {
      {"63fbbe8fa176105cc34f1db592e72e8d973bed2d87618ed2e506a13ba91c20bd",
       "5df0e5840396473a45bbb05f271aa790c1e57f8c7430fd3b96b8e7d2e4092dbf",
       "410631939addc3b23a184ae525b979805d99052a1ec826f002cca35d6719ef9b",
-      "d4c36b6c787623e150fc99ee39307ce8d23f325878b788c4270f7131f9c1f5a1"}},
+      "d4c36b6c787623e150fc99ee39307ce8d23f325878b788c4270f7131f9c1f5a1"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"Llama-3-Tiny-Test-Instruct", "TinyLlama-2-Test-2x32",
      "tokenizer.model tokenizer_config.json special_tokens_map.json tokenizer.json generation_config.json",
      "{\"architectures\":[\"LlamaForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":1,"
@@ -185,7 +229,8 @@ static const mcase CASES[] = {
      {"e27448a1e20018de734184fe7468f68bd9906f61a8fe8642f80bcb51b85bbcbc",
       "761bb80cd10a0a98de3252062ab39467d728edd79fe25276b9fc4a9ed87ce22d",
       "e8a7789e8a90c79b52f73a89098bd6e81baefdc248152f4177597bb1e7db9a61",
-      "55a90319fa21fcadd57357eb6eb52946dbb897d5606d287b76b791e980f23e7c"}},
+      "55a90319fa21fcadd57357eb6eb52946dbb897d5606d287b76b791e980f23e7c"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"gemma-tiny-3L-test", "gemma-2-tiny-12L-test", "tokenizer.model tokenizer_config.json generation_config.json",
      "{\"architectures\":[\"GemmaForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":2,"
      "\"eos_token_id\":[1,107],\"head_dim\":16,\"hidden_act\":\"gelu_pytorch_tanh\",\"hidden_activation\":\"gelu_pytorch_tanh\","
@@ -197,7 +242,8 @@ static const mcase CASES[] = {
      {"cbb87e9440979183b387b795e3cc3846142fbe8423e987fac1833481dd99ff60",
       "f1325930da235602c6f47ce4a5f8c7018e7babb44f6ac18589e9b7235c3ffea1",
       "1f99a73c0b13254ae47112d4a1da3bc957711bfe7c067b39dda3e89e7a7dc32c",
-      "099ac53c949e8add2e0c142f2e90fc9d6a01c154b64c14dec8980087136787bd"}},
+      "099ac53c949e8add2e0c142f2e90fc9d6a01c154b64c14dec8980087136787bd"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"Qwen1.5-MoE-Tiny-Test-Chat", "Qwen2.5-Tiny-Test-Instruct",
      "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
      "{\"architectures\":[\"Qwen2MoeForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,"
@@ -211,7 +257,40 @@ static const mcase CASES[] = {
      {"e7b78ba3fcb2f9f8f315a15f3117bb23839354fd27b3b91c2ff76fc4a588a3d7",
       "2cd55989983a3b528de190baa585c0556b7a05c492d15328432c519ea46ac51c",
       "d7a92bcdff8448f725384397faced16bbc9d811802a228db7ac10c0e348cdccd",
-      "cb457293f36c70d5dc0d49d32663a89857cde992d604248fbe5184e6c96d3a0a"}},
+      "cb457293f36c70d5dc0d49d32663a89857cde992d604248fbe5184e6c96d3a0a"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    {"Phi-3-tiny-4k-instruct", "TinyLlama-2-Test-2x32", "tokenizer.model",
+     "{\"architectures\":[\"Phi3ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":1,\"eos_token_id\":32000,"
+     "\"hidden_act\":\"silu\",\"hidden_size\":64,\"initializer_range\":0.02,\"intermediate_size\":80,"
+     "\"max_position_embeddings\":4096,\"model_type\":\"phi3\",\"num_attention_heads\":4,\"num_hidden_layers\":2,"
+     "\"num_key_value_heads\":4,\"original_max_position_embeddings\":4096,\"pad_token_id\":32000,\"rms_norm_eps\":1e-05,"
+     "\"rope_scaling\":null,\"rope_theta\":10000.0,\"sliding_window\":2047,\"tie_word_embeddings\":false,"
+     "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.40.2\",\"use_cache\":true,\"vocab_size\":32064}",
+     64, 2, 80, 32064, 4, 4, 16, 0, 3, LGG_TYPE_BF16,
+     {"9416f282230019eb2603c8e1beef618df5a24c601f5b7e753339ba6338fca0b2", "92680fcb91bd9795fb35651222e4d7d5c59cc99e5741b442c614d0db3d7462bb", "dbdefd5f2e5091e68fcfc13e0c28a74bfade6801a17e0953f2495901e40e3a32", "286ef63c6f877d2de22b9a940e5d4fb8d34523df1b2771c1941b3ee085361a1e"},
+     {{"tokenizer_config.json", PHI_TC}, {"tokenizer.json", PHI_TJ}, {"added_tokens.json", PHI_AT}}},
+    {"Phi-3-tiny-128k-instruct", "TinyLlama-2-Test-2x32", "tokenizer.model",
+     "{\"architectures\":[\"Phi3ForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":32000,\"hidden_size\":64,"
+     "\"intermediate_size\":80,\"max_position_embeddings\":131072,\"model_type\":\"phi3\",\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"original_max_position_embeddings\":4096,\"rms_norm_eps\":1e-05,"
+     "\"rope_scaling\":{\"long_factor\":[1.0800000429153442,1.1100000143051147,1.1399999856948853,1.340000033378601,"
+     "1.5899999141693115,1.600000023841858,1.6200000047683716,2.620000123977661],\"short_factor\":[1.05,1.05,1.05,1.1,"
+     "1.1,1.1,1.2500000000000002,1.2500000000000002],\"type\":\"longrope\"},\"rope_theta\":10000.0,"
+     "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":32064}",
+     64, 2, 80, 32064, 4, 2, 16, 0, 3, LGG_TYPE_F16,
+     {"eedf9fe3a7d739f5ca614d6b13d14df897067c5a3753458bde0bb7806f46b053", "05f460ffa79b1005fa74ba5f4a1ad56b3f96a86ab7d5d6518eb3ca05a8dac50c", "002ef48c0e4369d8806f35c4e5fb816f4b33a94796a03fabe605f70809274443", "366805f0caf6332b9c8623ae0a02f57ebdd312aff360b8540c08631bcbe79a4b"},
+     {{"tokenizer_config.json", PHI_TC}, {"tokenizer.json", PHI_TJ}, {NULL, NULL}}},
+    {"phi-4-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"Phi3ForCausalLM\"],\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_size\":32,"
+     "\"intermediate_size\":64,\"max_position_embeddings\":16384,\"model_type\":\"phi3\",\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"original_max_position_embeddings\":16384,\"rms_norm_eps\":1e-05,"
+     "\"rope_scaling\":null,\"rope_theta\":250000,\"sliding_window\":null,\"tie_word_embeddings\":false,"
+     "\"torch_dtype\":\"bfloat16\",\"vocab_size\":151936}",
+     32, 2, 64, 151936, 4, 2, 8, 0, 3, LGG_TYPE_BF16,
+     {"f116cf19bb3eb48e9007c795eec864ffe2f8ddaafd9e324cdfbdc2768f384c6b", "447e13a7b5117100858c0f67baea4a5556704ee14bc6a5046d5600cccc067b86", "50fe0f498e34b8fdcf971cefdbfa34da35750fccacaf95fb02b0e31b312ee62a", "903864e163656aedd0224114107e183a97d45519227c70092130c985893251ff"},
+     {{"tokenizer_config.json", "{\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|im_end|>\","
+                                "\"pad_token\":\"<|endoftext|>\",\"tokenizer_class\":\"GPT2Tokenizer\"}"},
+      {NULL, NULL}, {NULL, NULL}}},
 };
 
 /* Make the checkpoint in the scratch directory; its path (static) or NULL. */
@@ -228,14 +307,19 @@ static const char *make_case(const mcase *m) {
         snprintf(to, sizeof to, "%s/%s", dir, f);
         if (!copy_file(from, to)) return NULL;
     }
-    snprintf(to, sizeof to, "%s/config.json", dir);
-    FILE *c = fopen(to, "w");
-    if (!c) return NULL;
-    fputs(m->config, c);
-    fclose(c);
+    for (int k = -1; k < 3; k++) {
+        const char *name = k < 0 ? "config.json" : m->files[k][0], *text = k < 0 ? m->config : m->files[k][1];
+        if (!name) continue;
+        snprintf(to, sizeof to, "%s/%s", dir, name);
+        FILE *c = fopen(to, "w");
+        if (!c) return NULL;
+        fputs(text, c);
+        fclose(c);
+    }
     static tspec t[512];
-    size_t n = m->gemma == 2 ? qwen_moe_shapes(t, m->H, m->L, m->V, m->nh, m->nkv, (uint64_t)m->experts, m->FF / 2, m->FF)
-                             : shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv, m->hd, m->experts, m->gemma);
+    size_t n = m->gemma == 2   ? qwen_moe_shapes(t, m->H, m->L, m->V, m->nh, m->nkv, (uint64_t)m->experts, m->FF / 2, m->FF)
+               : m->gemma == 3 ? phi3_shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv)
+                               : shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv, m->hd, m->experts, m->gemma);
     return write_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
@@ -271,8 +355,13 @@ TEST(convert_more_families) {
             free(b);
             unlink(out);
         }
+        if (CASES[i].gemma == 3) { /* Phi-3's fused projections through the presets' rules */
+            CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0));
+            CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "IQ4_XS", 1));
+        }
     }
-    CHECKF(same == 16, "%d of 16 byte-identical to the reference", same);
+    CHECKF(same == 4 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
+           4 * (int)(sizeof CASES / sizeof CASES[0]));
 }
 
 #endif

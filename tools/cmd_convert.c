@@ -107,8 +107,6 @@ static int check_args(const copts *c) {
     if (c->imatrix && !c->preset) return cli_usage_error("convert", SPEC.usage, "--imatrix needs --outtype PRESET");
     if (c->split.max_size && c->split.max_tensors)
         return cli_usage_error("convert", SPEC.usage, "--split-max-size and --split-max-tensors exclude each other");
-    if ((c->split.max_size || c->split.max_tensors) && c->preset)
-        return cli_usage_error("convert", SPEC.usage, "splitting a --outtype PRESET output is not supported");
     if (c->preset && c->o.vocab_only)
         return cli_usage_error("convert", SPEC.usage, "--vocab-only writes no tensors to quantize");
     return CLI_OK;
@@ -155,6 +153,13 @@ static void on_progress(void *ud, uint64_t done, uint64_t total) {
 }
 
 /* --outtype PRESET: the quantize step fused into the conversion. */
+/* OUT without its .gguf: the shard set's prefix. */
+static void split_prefix(const char *out, char *prefix, size_t cap) {
+    size_t l = strlen(out);
+    if (l >= 5 && !strcmp(out + l - 5, ".gguf")) l -= 5;
+    snprintf(prefix, cap, "%.*s", (int)l, out);
+}
+
 static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out, lgg_error *err) {
     lgg_quant_options qo;
     lgg_quant_options_init(&qo);
@@ -171,7 +176,14 @@ static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out,
     qw.imatrix_file = c->imatrix;
     if (c->no_fsync) qw.write_flags |= LGG_WRITE_NO_SYNC;
     qw.temp_fn = cli_temp_note; /* a signal removes the temporary file */
-    lgg_status st = lgg_convert_write_quantized(cv, &qo, &qw, out, err);
+    lgg_status st;
+    if (c->split.max_size || c->split.max_tensors) {
+        char prefix[4096];
+        split_prefix(out, prefix, sizeof prefix);
+        st = lgg_convert_write_quantized_split(cv, &qo, &qw, prefix, &c->split, err);
+    } else {
+        st = lgg_convert_write_quantized(cv, &qo, &qw, out, err);
+    }
     lgg_imatrix_free(im);
     return st;
 }
@@ -218,9 +230,7 @@ int cmd_convert(int argc, char **argv) {
         st = write_preset(&c, cv, out, &err);
     } else if (c.split.max_size || c.split.max_tensors) {
         char prefix[4096];
-        size_t l = strlen(out);
-        if (l >= 5 && !strcmp(out + l - 5, ".gguf")) l -= 5;
-        snprintf(prefix, sizeof prefix, "%.*s", (int)l, out);
+        split_prefix(out, prefix, sizeof prefix);
         st = lgg_convert_write_split(cv, prefix, &c.split, &wo, &err);
     } else {
         st = cli_write_file(lgg_convert_writer(cv), out, &wo, &err);

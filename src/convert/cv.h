@@ -33,8 +33,12 @@ typedef struct cv_tmap {
 /* CV_M_ROPE_SCALING: when config.json's rope_scaling has a factor and its
  * "type" is `from` ("linear", "yarn"): rope.scaling.type and .factor, and
  * for yarn .original_context_length. */
-enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_ROPE_SCALING };
-enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1 };
+/* CV_M_ROPE_DIM: head_dim, else hidden_size / num_attention_heads;
+ * CV_M_ROPE_DIM_HEADS: always the latter. */
+enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_ROPE_SCALING, CV_M_ROPE_DIM_HEADS };
+/* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
+ * has null). */
+enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1, CV_M_ZERO_IF_ABSENT = 2 };
 /* One metadata pair written in set_gguf_parameters order: `key` is appended
  * to "<arch>." (a key starting with "general." is used as it is); `from`
  * lists the config.json keys to try, '|' separated, the first present wins. */
@@ -46,7 +50,11 @@ typedef struct cv_mkey {
 enum { CV_V_SPM = 1, CV_V_BPE = 2 };
 /* CV_F_EOT_107: CodeGemma's end-of-turn token id (107 unless the tokenizer
  * files name one), which the reference writes for every Gemma. */
-enum { CV_F_SPACE_PREFIX_FALSE = 1, CV_F_PREFIX_SPACE_FROM_CONFIG = 2, CV_F_EOT_107 = 4 };
+/* CV_F_PHI3_VOCAB: Phi-3's SentencePiece amendments (added_tokens_decoder
+ * taken as written, no "looks special" rule and no space un-escaping, then
+ * tokenizer.json's added tokens the same way); and a BPE vocabulary instead
+ * when tokenizer_config.json's tokenizer_class is GPT2Tokenizer (Phi-4). */
+enum { CV_F_SPACE_PREFIX_FALSE = 1, CV_F_PREFIX_SPACE_FROM_CONFIG = 2, CV_F_EOT_107 = 4, CV_F_PHI3_VOCAB = 8 };
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
     const char *arch;     /* general.architecture */

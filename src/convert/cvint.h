@@ -64,6 +64,8 @@ struct lgg_convert {
     int vocab_only;          /* no tensors; the default name ends in -vocab */
     int skeleton;            /* callbacks produce nothing (fused.c writes only the header) */
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
+    float attn_factor;       /* <arch>.rope.scaling.attn_factor, written after general.architecture */
+    int has_attn_factor;     /* (the reference sets it while making the generated tensors) */
 };
 
 /* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */

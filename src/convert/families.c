@@ -65,6 +65,23 @@ static const cv_mkey GEMMA2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Phi-3 writes its own parameters, all required but the sliding window. */
+static const cv_mkey PHI3_META[] = {
+    {"context_length", "n_positions|max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling.original_context_length", "original_max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|n_head_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"rope.freq_base", "rope_theta", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_ZERO_IF_ABSENT},
+    {NULL, NULL, 0, 0},
+};
+
 #define ATTN_FFN(QX, KX)                                                    \
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
     {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
@@ -146,6 +163,20 @@ static const cv_tmap GEMMA_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Phi-3 keeps its fused projections: llama.cpp splits them at run time. */
+static const cv_tmap PHI3_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.qkv_proj", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG, "num_local_experts"},
@@ -153,6 +184,7 @@ static const cv_family FAMILIES[] = {
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
+    {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
@@ -174,6 +206,5 @@ const cv_family *lgg__cv_family_find(const char *hf_arch) {
 
 const char *lgg__cv_family_list(void) {
     return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Qwen2ForCausalLM, "
-           "Qwen2MoeForCausalLM, GemmaForCausalLM, "
-           "Gemma2ForCausalLM";
+           "Qwen2MoeForCausalLM, GemmaForCausalLM, Gemma2ForCausalLM, Phi3ForCausalLM";
 }

@@ -92,37 +92,48 @@ static lgg_status fused_writer(lgg_convert *c, const lgg_quant_plan *p, const lg
     return LGG_OK;
 }
 
-lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw,
-                                       const char *path, lgg_error *err) {
-    if (!c || !qo || !qw || !path) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_quantized: NULL argument");
-    int fd = -1;
-    lgg_file *f = NULL;
-    lgg_quant_plan *p = NULL;
-    lgg_writer *w = NULL;
-    lgg_status st = header_file(c, c->w, &fd, &f, err);
-    if (!st) st = lgg_quant_plan_create((const lgg_file *const *)&f, 1, qo, &p, err);
-    if (!st) st = fused_writer(c, p, qw, &w, err);
-    if (!st) {
-        lgg_write_options wo;
-        lgg_write_options_init(&wo);
-        wo.flags = qw->write_flags;
-        wo.temp_fn = qw->temp_fn; /* the caller may remove the temporary file on a signal */
-        wo.temp_ud = qw->temp_ud;
-        c->done = 0;
-        if (qw->n_threads > 0) c->n_threads = qw->n_threads;
-        st = lgg_writer_write_file(w, path, &wo, err);
-    }
+/* The quantized output's writer and its plan, made from the auto
+ * conversion's header (fd/f hold that header file until the end). */
+static lgg_status fused_begin(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw, int *fd,
+                              lgg_file **f, lgg_quant_plan **p, lgg_writer **w, lgg_error *err) {
+    lgg_status st = header_file(c, c->w, fd, f, err);
+    if (!st) st = lgg_quant_plan_create((const lgg_file *const *)f, 1, qo, p, err);
+    if (!st) st = fused_writer(c, *p, qw, w, err);
+    c->done = 0;
+    if (qw->n_threads > 0) c->n_threads = qw->n_threads;
+    return st;
+}
+
+static void fused_end(lgg_convert *c, int fd, lgg_file *f, lgg_quant_plan *p, lgg_writer *w) {
     for (size_t i = 0; i < c->n_t; i++) c->t[i].qtype = 0, c->t[i].imatrix = NULL;
     lgg_writer_free(w);
     lgg_quant_plan_free(p);
     lgg_close(f);
     if (fd >= 0) close(fd);
-    return st;
+}
+
+static void fused_write_options(const lgg_quant_write_options *qw, lgg_write_options *wo) {
+    lgg_write_options_init(wo);
+    wo->flags = qw->write_flags;
+    wo->temp_fn = qw->temp_fn; /* the caller may remove the temporary file on a signal */
+    wo->temp_ud = qw->temp_ud;
+}
+
+/* Tensor i of the whole output: its converter entry (the plan's item i
+ * with a plan), *type, and whether gguf-py's dimensions are kept. */
+static cv_tensor *whole_tensor(lgg_convert *c, const lgg_quant_plan *p, uint64_t i, uint32_t *type, int *keep_dims) {
+    if (!p) {
+        *type = c->t[i].type, *keep_dims = 1;
+        return &c->t[i];
+    }
+    const lgg_quant_item *it = lgg_quant_plan_at(p, i);
+    *type = it->type, *keep_dims = 0;
+    return &c->t[it->tensor];
 }
 
 /* Shard s: the metadata the splitter gives it, tensors from c. */
-static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_split_plan *sp, uint32_t s,
-                               lgg_writer **out, lgg_error *err) {
+static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_quant_plan *p, const lgg_split_plan *sp,
+                               uint32_t s, lgg_writer **out, lgg_error *err) {
     lgg_writer *sw = NULL, *w = NULL;
     lgg_file *hf = NULL;
     int fd = -1;
@@ -135,8 +146,10 @@ static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_
     }
     const lgg_shard *sh = lgg_split_plan_shard(sp, s);
     for (uint64_t i = sh->first_tensor; !st && i < sh->first_tensor + sh->n_tensors; i++) {
-        cv_tensor *t = &c->t[i];
-        st = lgg__cv_writer_add(w, t, t->type, 1, err);
+        uint32_t type;
+        int keep;
+        cv_tensor *t = whole_tensor(c, p, i, &type, &keep);
+        st = lgg__cv_writer_add(w, t, type, keep, err);
     }
     lgg_writer_free(sw);
     lgg_close(hf);
@@ -149,13 +162,14 @@ static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_
     return LGG_OK;
 }
 
-lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
-                                   const lgg_write_options *wo, lgg_error *err) {
-    if (!c || !prefix || !so) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_split: NULL argument");
+/* The output of `whole` (c->w, or the fused writer with its plan p) as a
+ * shard set; on error no shard of the set is left. */
+static lgg_status write_shards(lgg_convert *c, const lgg_writer *whole, const lgg_quant_plan *p, const char *prefix,
+                               const lgg_split_options *so, const lgg_write_options *wo, lgg_error *err) {
     int fd = -1;
     lgg_file *f = NULL;
     lgg_split_plan *sp = NULL;
-    lgg_status st = header_file(c, c->w, &fd, &f, err);
+    lgg_status st = header_file(c, whole, &fd, &f, err);
     if (!st) st = lgg_split_plan_make(f, so, &sp, err);
     uint32_t n = st ? 0 : lgg_split_plan_count(sp), s;
     c->done = 0;
@@ -166,11 +180,10 @@ lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg
             st = lgg__cv_fail(err, LGG_ERR_RANGE, "%s: shard name too long", prefix);
             break;
         }
-        st = shard_writer(c, f, sp, s, &w, err);
+        st = shard_writer(c, f, p, sp, s, &w, err);
         if (!st) st = lgg_writer_write_file(w, path, wo, err);
         lgg_writer_free(w);
     }
-    /* a failed set leaves no shard behind */
     for (uint32_t k = 0; st && k + 1 < s; k++) {
         char path[4096];
         lgg_split_path(path, sizeof path, prefix, k, n);
@@ -180,4 +193,41 @@ lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg
     lgg_close(f);
     if (fd >= 0) close(fd);
     return st;
+}
+
+lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
+                                   const lgg_write_options *wo, lgg_error *err) {
+    if (!c || !prefix || !so) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_split: NULL argument");
+    return write_shards(c, c->w, NULL, prefix, so, wo, err);
+}
+
+/* The quantized output to `path`, or with so as the shard set `path`-0000i-of-0000n.gguf. */
+static lgg_status write_fused(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw,
+                              const char *path, const lgg_split_options *so, lgg_error *err) {
+    int fd = -1;
+    lgg_file *f = NULL;
+    lgg_quant_plan *p = NULL;
+    lgg_writer *w = NULL;
+    lgg_status st = fused_begin(c, qo, qw, &fd, &f, &p, &w, err);
+    if (!st) {
+        lgg_write_options wo;
+        fused_write_options(qw, &wo);
+        st = so ? write_shards(c, w, p, path, so, &wo, err) : lgg_writer_write_file(w, path, &wo, err);
+    }
+    fused_end(c, fd, f, p, w);
+    return st;
+}
+
+lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw,
+                                       const char *path, lgg_error *err) {
+    if (!c || !qo || !qw || !path) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_quantized: NULL argument");
+    return write_fused(c, qo, qw, path, NULL, err);
+}
+
+lgg_status lgg_convert_write_quantized_split(lgg_convert *c, const lgg_quant_options *qo,
+                                             const lgg_quant_write_options *qw, const char *prefix,
+                                             const lgg_split_options *so, lgg_error *err) {
+    if (!c || !qo || !qw || !prefix || !so)
+        return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_write_quantized_split: NULL argument");
+    return write_fused(c, qo, qw, prefix, so, err);
 }

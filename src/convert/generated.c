@@ -1,6 +1,8 @@
 /* generated.c -- tensors the reference computes rather than reads, which
  * come first in its output: llama 3's rope_freqs (the per-frequency
- * scaling factors of its "llama3" rope scaling).
+ * scaling factors of its "llama3" rope scaling) and Phi-3's long and short
+ * rope factors (copied from config.json, with the attention factor that the
+ * reference writes as it makes them, before any other hyperparameter).
  *
  * The reference computes them with torch in float32; every step here is the
  * same float32 operation: a tensor divided by a scalar is a true division,
@@ -57,7 +59,69 @@ static lgg_status llama3_factors(lgg_convert *c, float **out, uint64_t *n, lgg_e
     return LGG_OK;
 }
 
+/* config.json's rope_scaling.NAME: n numbers, as float32 (malloc'd). */
+static lgg_status factor_list(lgg_convert *c, const json_t *rs, const char *name, uint64_t n, float **out, lgg_error *err) {
+    const json_t *a = json_object_get(rs, name);
+    if (!json_is_array(a))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.%s' is missing", c->dir, name);
+    if (json_array_size(a) != n)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.%s' has %zu factors, not %llu (half the rope dimensions)",
+                            c->dir, name, json_array_size(a), (unsigned long long)n);
+    if (!(*out = malloc((n ? n : 1) * sizeof **out))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (uint64_t i = 0; i < n; i++) {
+        const json_t *v = json_array_get(a, i);
+        if (!json_is_number(v)) {
+            free(*out), *out = NULL;
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.%s': item %llu is not a number",
+                                c->dir, name, (unsigned long long)i);
+        }
+        (*out)[i] = (float)json_number_value(v);
+    }
+    return LGG_OK;
+}
+
+static int64_t int_key(const lgg_convert *c, const char *key) {
+    const json_t *v = json_object_get(c->config, key);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+
+/* Phi-3's rope_scaling {"type": "longrope"|"su"|"yarn", "long_factor": [...],
+ * "short_factor": [...]}: the attention factor, then the two tensors. */
+static lgg_status phi3_factors(lgg_convert *c, lgg_error *err) {
+    const json_t *rs = json_object_get(c->config, "rope_scaling");
+    if (!rs || json_is_null(rs)) return LGG_OK;
+    int64_t embd = int_key(c, "hidden_size"), heads = int_key(c, "num_attention_heads");
+    int64_t ctx = int_key(c, "max_position_embeddings"), orig = int_key(c, "original_max_position_embeddings");
+    if (embd <= 0 || heads <= 0 || ctx <= 0 || orig <= 0)
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/config.json: keys 'hidden_size', 'num_attention_heads', 'max_position_embeddings' and "
+                            "'original_max_position_embeddings' must be positive counts for rope_scaling",
+                            c->dir);
+    const json_t *ty = json_object_get(rs, "type");
+    const char *type = json_is_string(ty) ? json_string_value(ty) : "";
+    if (!json_is_object(rs) || !*type)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.type' is missing", c->dir);
+    double scale = (double)ctx / (double)orig, attn;
+    if (!strcasecmp(type, "su") || !strcasecmp(type, "longrope"))
+        attn = scale > 1.0 ? sqrt(1 + log(scale) / log((double)orig)) : 1.0;
+    else if (!strcasecmp(type, "yarn"))
+        attn = scale > 1.0 ? 0.1 * log(scale) + 1.0 : 1.0;
+    else
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: rope_scaling type '%s' is not supported", c->dir, type);
+    c->attn_factor = (float)attn, c->has_attn_factor = 1;
+    int64_t dims = embd / heads;
+    float *lf = NULL, *sf = NULL;
+    lgg_status st = dims % 2 ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: odd rope dimension count %lld", c->dir, (long long)dims)
+                             : factor_list(c, rs, "long_factor", (uint64_t)dims / 2, &lf, err);
+    if (!st) st = factor_list(c, rs, "short_factor", (uint64_t)dims / 2, &sf, err);
+    if (!st && (st = lgg__cv_add_generated(c, "rope_factors_long.weight", lf, (uint64_t)dims / 2, err)) == LGG_OK) lf = NULL;
+    if (!st && (st = lgg__cv_add_generated(c, "rope_factors_short.weight", sf, (uint64_t)dims / 2, err)) == LGG_OK) sf = NULL;
+    free(lf), free(sf);
+    return st;
+}
+
 lgg_status lgg__cv_generated(lgg_convert *c, lgg_error *err) {
+    if (!strcmp(c->fam->arch, "phi3")) return phi3_factors(c, err);
     if (strcmp(c->fam->arch, "llama")) return LGG_OK;
     float *f = NULL;
     uint64_t n = 0;

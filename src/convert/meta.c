@@ -46,10 +46,12 @@ static int as_u32(const json_t *v, uint32_t *out) {
     return 0;
 }
 
-static lgg_status rope_dim(lgg_convert *c, const char *key, lgg_error *err) {
+/* head_dim, else hidden_size / num_attention_heads; by_heads: always the
+ * latter. */
+static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_error *err) {
     char which[64];
     uint32_t v = 0, h = 0, n = 0;
-    json_t *hd = hparam(c, "head_dim", which, sizeof which);
+    json_t *hd = by_heads ? NULL : hparam(c, "head_dim", which, sizeof which);
     if (hd ? !as_u32(hd, &v)
            : (!as_u32(json_object_get(c->config, "hidden_size"), &h) ||
               !as_u32(json_object_get(c->config, "num_attention_heads"), &n) || n == 0))
@@ -84,9 +86,10 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     if (!strncmp(m->key, "general.", 8)) snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
     if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
-    if (m->kind == CV_M_ROPE_DIM) return rope_dim(c, key, err);
+    if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     json_t *v = hparam(c, m->from, which, sizeof which);
+    if (!v && m->required == CV_M_ZERO_IF_ABSENT) return wfail(lgg_writer_set_u32(c->w, key, 0, NULL), key, err);
     if (!v) {
         if (!m->required) return LGG_OK;
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing", c->dir, m->from);
@@ -225,6 +228,11 @@ lgg_status lgg__cv_add_tensors(lgg_convert *c, lgg_error *err) {
 
 lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
+    if (!st && c->has_attn_factor) {
+        char key[96];
+        snprintf(key, sizeof key, "%s.rope.scaling.attn_factor", c->fam->arch);
+        st = wfail(lgg_writer_set_f32(c->w, key, c->attn_factor, NULL), key, err);
+    }
     if (!st) st = set_str(c->w, "general.type", "model", err);
     if (!st) st = general(c, err);
     for (const cv_mkey *m = c->fam->meta; !st && m->key; m++) st = one_param(c, m, err);

@@ -56,7 +56,13 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
     json_t *tc = NULL;
     lgg_status st = lgg__cv_json(c->dir, "tokenizer_config.json", 0, &tc, err);
     if (st) return st;
-    if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
+    json_t *cls = tc ? json_object_get(tc, "tokenizer_class") : NULL;
+    int gpt2 = json_is_string(cls) && !strcmp(json_string_value(cls), "GPT2Tokenizer");
+    if ((c->fam->flags & CV_F_PHI3_VOCAB) && !gpt2) { /* SentencePiece or nothing */
+        st = lgg__cv_spm(c, tc, err);
+    } else if ((c->fam->flags & CV_F_PHI3_VOCAB) && gpt2) {
+        st = lgg__cv_bpe(c, tc, o, err);
+    } else if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
         st = lgg__cv_spm(c, tc, err);
     } else if (c->fam->vocab & CV_V_BPE) {
         st = lgg__cv_bpe(c, tc, o, err);

@@ -143,7 +143,30 @@ char *lgg__cv_unspace(const char *s) {
     return o;
 }
 
+/* One added token over slot `id`: a control token when special (or, unless
+ * as_written, when it looks special), else user-defined with its
+ * SentencePiece spaces made plain (unless as_written). */
+static lgg_status added_token(lgg_convert *c, vocab *v, const char *where, unsigned long long id, json_t *d, int as_written,
+                              lgg_error *err) {
+    json_t *content = json_object_get(d, "content");
+    if (!json_is_string(content))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: added token %llu: no content", c->dir, where, id);
+    if (id >= v->n)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: added token %llu: beyond vocab_size %zu", c->dir, where, id, v->n);
+    const char *text = json_string_value(content);
+    int special = json_is_true(json_object_get(d, "special")) || (!as_written && lgg__cv_looks_special(text));
+    char *t = special || as_written ? strdup(text) : lgg__cv_unspace(text);
+    if (!t) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    int ok = vocab_set(v, (size_t)id, t, strlen(t));
+    free(t);
+    if (!ok) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    v->type[id] = special ? TT_CONTROL : TT_USER;
+    v->score[id] = -1000.0f;
+    return LGG_OK;
+}
+
 static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err) {
+    int phi3 = (c->fam->flags & CV_F_PHI3_VOCAB) != 0;
     json_t *atd = json_object_get(tc, "added_tokens_decoder");
     const char *k;
     json_t *d;
@@ -151,26 +174,31 @@ static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg
         char *end;
         errno = 0;
         unsigned long long id = strtoull(k, &end, 10);
-        json_t *content = json_object_get(d, "content");
-        if (!*k || *end || errno || !json_is_string(content))
+        if (!*k || *end || errno)
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer_config.json: added_tokens_decoder key '%s': bad entry",
                                 c->dir, k);
-        if (id >= v->n)
-            return lgg__cv_fail(err, LGG_ERR_INVALID,
-                                "%s/tokenizer_config.json: added_tokens_decoder key '%s': beyond vocab_size %zu", c->dir,
-                                k, v->n);
-        const char *text = json_string_value(content);
-        json_t *sp = json_object_get(d, "special");
-        int special = json_is_true(sp) || lgg__cv_looks_special(text);
-        char *t = special ? strdup(text) : lgg__cv_unspace(text);
-        if (!t) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-        int ok = vocab_set(v, (size_t)id, t, strlen(t));
-        free(t);
-        if (!ok) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-        v->type[id] = special ? TT_CONTROL : TT_USER;
-        v->score[id] = -1000.0f;
+        lgg_status st = added_token(c, v, "tokenizer_config.json", id, d, phi3, err);
+        if (st) return st;
     }
     return LGG_OK;
+}
+
+/* Phi-3 also takes tokenizer.json's added tokens over the pieces. */
+static lgg_status added_tokens_tokenizer(lgg_convert *c, vocab *v, lgg_error *err) {
+    json_t *tj = NULL;
+    lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+    size_t i;
+    json_t *d;
+    json_array_foreach(st || !tj ? NULL : json_object_get(tj, "added_tokens"), i, d) {
+        json_t *id = json_object_get(d, "id");
+        if (!json_is_integer(id) || json_integer_value(id) < 0) {
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: added token %zu: id is not a token number", c->dir, i);
+            break;
+        }
+        if ((st = added_token(c, v, "tokenizer.json", (unsigned long long)json_integer_value(id), d, 1, err))) break;
+    }
+    json_decref(tj);
+    return st;
 }
 
 static lgg_status write_tokens(lgg_convert *c, const vocab *v, lgg_error *err) {
@@ -193,6 +221,7 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     lgg_status st = spm_pieces(c, v, &map, &msize, &spm, err);
     if (!st) st = added_tokens_json(c, v, err);
     if (!st && tc) st = added_tokens_decoder(c, tc, v, err);
+    if (!st && (c->fam->flags & CV_F_PHI3_VOCAB)) st = added_tokens_tokenizer(c, v, err);
     if (!st) st = write_tokens(c, v, err); /* the writer copies the texts */
     lgg_spm_free(spm);
     if (map && map != MAP_FAILED) munmap(map, msize);
