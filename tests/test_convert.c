@@ -430,6 +430,34 @@ static const struct {
     {"gemma-2-tiny-12L-test", "Q6_K", "a514e8730098f62c1a997bb2d1c936866db794b664b9cfa69bd9ad183c55a88b"},
 };
 
+/* The fused conversion of dir with a preset against a recorded sha256 (test.h). */
+int convert_preset_sha_ok(const char *dir, const char *preset, const char *sha) {
+    char out[4300];
+    snprintf(out, sizeof out, "%s.lq.gguf", dir);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = LGG_CONVERT_AUTO;
+    lgg_quant_options qo;
+    lgg_quant_options_init(&qo);
+    qo.preset = lgg_quant_preset_find(preset);
+    lgg_quant_write_options qw;
+    lgg_quant_write_options_init(&qw);
+    qw.write_flags = LGG_WRITE_NO_SYNC;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    if (st == LGG_OK) st = lgg_convert_write_quantized(c, &qo, &qw, out, &err);
+    lgg_convert_free(c);
+    size_t len = 0;
+    unsigned char *b = st == LGG_OK ? read_file(out, &len) : NULL;
+    char hex[65] = "";
+    if (b) sha256_hex(b, len, hex);
+    free(b);
+    unlink(out);
+    CHECKF(!strcmp(hex, sha), "%s %s: sha256 %s, llama-quantize %s (%s)", dir, preset, hex, sha, st ? err.message : "");
+    return !strcmp(hex, sha);
+}
+
 TEST(convert_fused_vs_llama_quantize) {
     const char *g;
     json_t *idx = load_index(&g);
@@ -437,32 +465,9 @@ TEST(convert_fused_vs_llama_quantize) {
     json_decref(idx);
     int same = 0, n = (int)(sizeof LLAMA_QUANTIZE / sizeof LLAMA_QUANTIZE[0]);
     for (int i = 0; i < n; i++) {
-        char dir[4096], out[4200];
+        char dir[4096];
         snprintf(dir, sizeof dir, "%s/%s", g, LLAMA_QUANTIZE[i].model);
-        snprintf(out, sizeof out, "%s/lq.gguf", scratch_dir());
-        lgg_convert_options o;
-        lgg_convert_options_init(&o);
-        o.outtype = LGG_CONVERT_AUTO;
-        lgg_quant_options qo;
-        lgg_quant_options_init(&qo);
-        qo.preset = lgg_quant_preset_find(LLAMA_QUANTIZE[i].preset);
-        lgg_quant_write_options qw;
-        lgg_quant_write_options_init(&qw);
-        qw.write_flags = LGG_WRITE_NO_SYNC;
-        lgg_convert *c = NULL;
-        lgg_error err;
-        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-        if (st == LGG_OK) st = lgg_convert_write_quantized(c, &qo, &qw, out, &err);
-        lgg_convert_free(c);
-        size_t len = 0;
-        unsigned char *b = st == LGG_OK ? read_file(out, &len) : NULL;
-        char hex[65] = "";
-        if (b) sha256_hex(b, len, hex);
-        free(b);
-        unlink(out);
-        CHECKF(!strcmp(hex, LLAMA_QUANTIZE[i].sha256), "%s %s: sha256 %s, llama-quantize %s (%s)", LLAMA_QUANTIZE[i].model,
-               LLAMA_QUANTIZE[i].preset, hex, LLAMA_QUANTIZE[i].sha256, st ? err.message : "");
-        same += !strcmp(hex, LLAMA_QUANTIZE[i].sha256);
+        same += convert_preset_sha_ok(dir, LLAMA_QUANTIZE[i].preset, LLAMA_QUANTIZE[i].sha256);
     }
     CHECKF(same == n, "%d of %d fused conversions equal llama-quantize's output", same, n);
 }

@@ -293,6 +293,22 @@ static const mcase CASES[] = {
       {NULL, NULL}, {NULL, NULL}}},
 };
 
+/* llama-quantize b4747 applied to the reference's --outtype auto output of
+ * a case above: the sha256 of its output, which the fused conversion must
+ * equal. */
+static const struct {
+    const char *model, *preset, *sha256;
+} LLAMA_QUANTIZE[] = {
+    {"Phi-3-tiny-4k-instruct", "Q4_K_M", "e5114606b26e52879b43b286c41388c613476089e8011c29a3b1a2680d2d3192"},
+    {"Phi-3-tiny-4k-instruct", "IQ4_XS", "1e1c29ff3506ebba31528f266558f303551b1d92ded9df7fde4865e19a808d77"},
+    {"Phi-3-tiny-4k-instruct", "Q6_K", "4de943102d2b1832fd24dcd3f01dfcb046b575b6533a7113afe4732aed96e08c"},
+    {"Phi-3-tiny-4k-instruct", "Q3_K_M", "f540b5a26023777b65697fb73c94a058b5f8eb92ae5dfd84c4f3710e58f1f7ba"},
+    {"Phi-3-tiny-128k-instruct", "Q4_K_M", "1e35bd2a7064b1c5cacaea7a7473f5fb7060eb6f6f57decd37e8b997859e53d1"},
+    {"Phi-3-tiny-128k-instruct", "IQ4_XS", "a9ebce9bd4a4705cbc4d344df9fe632a96d3fde35de7f7aa480bedaa94664a10"},
+    {"Phi-3-tiny-128k-instruct", "Q6_K", "eb2e5b9701ed68866a465120e07eae5f825012ae4a6242d93406ad663b79bc25"},
+    {"Phi-3-tiny-128k-instruct", "Q3_K_M", "2b46b1e9efc9428bf443e9de13bc9b45a53f9eabd59a6db5562e2d0b6d85a1f7"},
+};
+
 /* Make the checkpoint in the scratch directory; its path (static) or NULL. */
 static const char *make_case(const mcase *m) {
     static char dir[4096];
@@ -328,7 +344,7 @@ TEST(convert_more_families) {
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return; /* reference material absent */
     static const uint32_t types[4] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0};
-    int same = 0;
+    int same = 0, lq_same = 0;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const char *dir = make_case(&CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
@@ -359,7 +375,12 @@ TEST(convert_more_families) {
             CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0));
             CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "IQ4_XS", 1));
         }
+        for (size_t k = 0; k < sizeof LLAMA_QUANTIZE / sizeof LLAMA_QUANTIZE[0]; k++)
+            if (!strcmp(LLAMA_QUANTIZE[k].model, CASES[i].name))
+                lq_same += convert_preset_sha_ok(dir, LLAMA_QUANTIZE[k].preset, LLAMA_QUANTIZE[k].sha256);
     }
+    CHECKF(lq_same == (int)(sizeof LLAMA_QUANTIZE / sizeof LLAMA_QUANTIZE[0]), "%d fused conversions equal llama-quantize's",
+           lq_same);
     CHECKF(same == 4 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            4 * (int)(sizeof CASES / sizeof CASES[0]));
 }
