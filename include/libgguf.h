@@ -1416,6 +1416,10 @@ typedef struct lgg_estimate {
      * moves into an extra CPU_AARCH64 buffer; depends on the CPU, so it is a
      * note and stays counted in the weights. */
     uint64_t repack_q4_0;
+    /* true: the compute buffer comes from replaying llama.cpp's graph for
+     * this model through a copy of ggml's allocator, exact to the byte;
+     * false: a model of the allocator's peaks (docs/estimate.md). */
+    bool compute_exact;
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 allocates to run the model whose
@@ -1423,7 +1427,9 @@ typedef struct lgg_estimate {
  * order; the shards' tensors are summed, metadata comes from files[0]) with
  * settings `p` (NULL: defaults).  Only headers are read; tensor data need
  * not be present.  Weights, KV cache and output buffer are exact; the
- * compute buffer is a model of ggml's allocator (docs/estimate.md).
+ * compute buffer is exact where the model's graph is replayed (compute_exact:
+ * llama and qwen2 layouts on the host) and otherwise a model of ggml's
+ * allocator (docs/estimate.md).
  * Returns LGG_OK and fills *out.  Errors (err says which key or setting):
  * LGG_ERR_ARG (NULL, n_files 0, a setting out of range: batch 0, a cache
  * type llama.cpp refuses, a quantized V cache without flash attention as

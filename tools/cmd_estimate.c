@@ -37,8 +37,10 @@ static const cli_spec SPEC = {
     "Options as llama.cpp's, with its defaults.\n",
     OPTS,
     "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
-    "Weights, KV cache and output are exact; the compute buffer is estimated\n"
-    "(docs/estimate.md).  Exit status: 0 success, 1 failure, 2 usage error.\n",
+    "Weights, KV cache and output are exact; the compute buffer is exact where\n"
+    "llama.cpp's graph is replayed (llama, qwen2 on the host: \"compute_exact\" in\n"
+    "the JSON), else estimated (docs/estimate.md).\n"
+    "Exit status: 0 success, 1 failure, 2 usage error.\n",
     1, 1, "MODEL is required",
     0,
 };
@@ -203,7 +205,7 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     printf(", \"n_gpu_layers\": ");
     if (fr->has_ngl) printf("%u", fr->ngl);
     else printf("null");
-    printf("}, \"notes\": [");
+    printf("}, \"compute_exact\": %s, \"notes\": [", e->compute_exact ? "true" : "false");
     const char *nt[4];
     size_t n = notes(e, &o->p, nt);
     for (size_t i = 0; i < n; i++) {

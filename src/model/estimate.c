@@ -6,6 +6,7 @@
  * the compute buffer is a model of ggml-alloc's peak (docs/estimate.md says
  * how it was derived and how close it is). */
 #include "base/internal.h"
+#include "model/galloc.h"
 
 #include <stdio.h>
 
@@ -31,20 +32,21 @@ typedef struct arch_row {
     bool moe;              /* expert layers when expert_count > 0 */
     const char *expert_ff; /* key suffix of the experts' FFN size; NULL: feed_forward_length */
     const char *shared_ff; /* key suffix of the shared experts' FFN size, or NULL */
+    bool graph;            /* the compute buffer from llama.cpp's graph (graphs.c) when dense and on the host */
 } arch_row;
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, true},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, true},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, false},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, false},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, false},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length"},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL},
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL},
+     "expert_shared_feed_forward_length", false},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, false},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, false},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, false},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, false},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -56,6 +58,9 @@ typedef struct facts {
     bool has_head;
     uint32_t head_k, head_v;  /* per-head K and V sizes */
     uint32_t n_ff_max;        /* largest dense FFN size */
+    lgg_value ff;             /* feed_forward_length: scalar or per layer (has_ff) */
+    bool has_ff;
+    bool bias_q, bias_k, bias_v, bias_o; /* the attention projections have biases */
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t d_conv, d_inner, d_state; /* mamba */
@@ -172,9 +177,10 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     uint32_t lo;
     lgg_status st;
     m->n_ff_max = 0;
-    if (get_key(f, m, "feed_forward_length", &v) == LGG_OK &&
-        (st = check_layers(m, "feed_forward_length", &v, &lo, &m->n_ff_max, err)))
-        return st;
+    if (get_key(f, m, "feed_forward_length", &v) == LGG_OK) {
+        if ((st = check_layers(m, "feed_forward_length", &v, &lo, &m->n_ff_max, err))) return st;
+        m->ff = v, m->has_ff = true;
+    }
     if (!m->row->moe) return LGG_OK;
     if ((st = get_u32(f, m, "expert_count", false, 0, &m->n_expert, err)) ||
         (st = get_u32(f, m, "expert_used_count", false, 0, &m->n_expert_used, err)))
@@ -231,8 +237,13 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
     for (size_t i = 0; i < sizeof ARCHS / sizeof ARCHS[0]; i++)
         if (s.len == strlen(ARCHS[i].name) && !memcmp(s.ptr, ARCHS[i].name, s.len)) m->row = &ARCHS[i];
     m->tied = true;
-    for (size_t k = 0; k < n_files; k++)
+    for (size_t k = 0; k < n_files; k++) {
         if (lgg_find_tensor_cstr(files[k], "output.weight") >= 0) m->tied = false;
+        m->bias_q |= lgg_find_tensor_cstr(files[k], "blk.0.attn_q.bias") >= 0;
+        m->bias_k |= lgg_find_tensor_cstr(files[k], "blk.0.attn_k.bias") >= 0;
+        m->bias_v |= lgg_find_tensor_cstr(files[k], "blk.0.attn_v.bias") >= 0;
+        m->bias_o |= lgg_find_tensor_cstr(files[k], "blk.0.attn_output.bias") >= 0;
+    }
     if (!m->row) return LGG_OK; /* only the weights can be estimated */
     lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
     if (st) return st;
@@ -474,8 +485,30 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
     return best;
 }
 
+/* The buffer ggml-alloc reserves for llama.cpp's worst-case graph, replayed
+ * (galloc.c, graphs.c): exact where the graph is rebuilt.  false: use the
+ * model of the peaks below. */
+static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uint64_t *bytes) {
+    if (!m->row->graph || e->n_gpu_layers > 0 || (m->row->moe && m->n_expert > 0) || !m->has_ff) return false;
+    uint32_t h[MAX_LAYERS], hkv[MAX_LAYERS], ff[MAX_LAYERS];
+    for (uint32_t il = 0; il < m->n_layer; il++) {
+        h[il] = layer_u32(&m->head, il), hkv[il] = layer_u32(&m->head_kv, il), ff[il] = layer_u32(&m->ff, il);
+        if (!h[il] || !hkv[il] || !ff[il]) return false;
+    }
+    g_model g = {m->n_layer, m->n_embd, m->n_vocab, h, hkv, ff, m->head_k, m->head_v, e->type_k, e->type_v,
+                 m->bias_q, m->bias_k, m->bias_v, m->bias_o, e->flash_attn, T, e->kv_size};
+    return lgg__g_llama_compute(&g, bytes) == LGG_OK;
+}
+
 static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
+    uint64_t exact;
+    if (graph_compute(m, e, T, &exact)) {
+        e->host.compute = exact;
+        e->device.compute = 0;
+        e->compute_exact = true;
+        return LGG_OK;
+    }
     acc host = {0, false}, dev = {0, false}, out = {0, false}, in = {0, false};
     term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
     term(&out, m->n_embd, T, 4, 1);                    /* the final norm feeding them */
@@ -591,7 +624,8 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET,
                          "even the smallest context (%u) needs %llu bytes on the host and %llu on the device", e.n_ctx,
                          (unsigned long long)e.host.total, (unsigned long long)e.device.total);
-    /* every figure grows with the context, so the steps of the padding can be bisected */
+    /* every figure but the compute buffer grows with the context, and that one
+     * nearly so: bisect the steps of the padding */
     const uint64_t step = e.n_ctx;
     uint64_t lo = 1, hi = (UINT32_MAX - 255u) / step;
     while (lo < hi) {
@@ -601,6 +635,16 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
         if (st != LGG_OK && st != LGG_ERR_RANGE) return st;
         if (st == LGG_OK && fits(&e, host_budget, device_budget)) lo = mid;
         else hi = mid - 1;
+    }
+    /* the compute buffer is not monotonic in the context by a block or two of
+     * the allocator, which a few steps of cache can outweigh: look past the
+     * bisection's answer for a larger context that still fits */
+    const uint64_t max_steps = (UINT32_MAX - 255u) / step;
+    for (uint64_t k = lo + 1, best = lo; k <= best + 16 && k <= max_steps; k++) {
+        q.n_ctx = (uint32_t)(k * step);
+        st = run(files, n_files, &m, &q, &e, err);
+        if (st != LGG_OK && st != LGG_ERR_RANGE) return st;
+        if (st == LGG_OK && fits(&e, host_budget, device_budget)) best = lo = k;
     }
     *n_ctx = (uint32_t)(lo * step);
     return LGG_OK;
