@@ -12,6 +12,8 @@
 
 /* llama.cpp's LLAMA_MAX_LAYERS: a larger block_count is refused there too. */
 #define MAX_LAYERS 512u
+/* llama.cpp's LLAMA_MAX_EXPERTS (it asserts on more). */
+#define MAX_EXPERTS 256u
 /* GGML_KQ_MASK_PAD: the mask's row count and the smallest n_batch. */
 #define KQ_MASK_PAD 64u
 /* Tensor alignment of ggml's CPU buffers. */
@@ -19,6 +21,7 @@
 
 enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV };
 enum { FFN_GATED, FFN_FUSED_UP }; /* gate+up+down, or one up of 2*n_ff (phi3) */
+#define NO_GRAPH (-1)
 
 /* What an architecture's graph and hyperparameters look like.  Only the
  * shapes the memory depends on are recorded. */
@@ -32,21 +35,22 @@ typedef struct arch_row {
     bool moe;              /* expert layers when expert_count > 0 */
     const char *expert_ff; /* key suffix of the experts' FFN size; NULL: feed_forward_length */
     const char *shared_ff; /* key suffix of the shared experts' FFN size, or NULL */
-    bool graph;            /* the compute buffer from llama.cpp's graph (graphs.c) when dense and on the host */
+    int graph;             /* G_* of galloc.h: the compute buffer from llama.cpp's graph when dense and
+                              on the host; NO_GRAPH: a model of its peaks */
 } arch_row;
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, true},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, true},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, false},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, false},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, false},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", false},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, false},
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, false},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, false},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, false},
+     "expert_shared_feed_forward_length", G_LLAMA},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -185,6 +189,9 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     if ((st = get_u32(f, m, "expert_count", false, 0, &m->n_expert, err)) ||
         (st = get_u32(f, m, "expert_used_count", false, 0, &m->n_expert_used, err)))
         return st;
+    if (m->n_expert > MAX_EXPERTS)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.expert_count %u exceeds llama.cpp's %u experts",
+                         m->arch, m->n_expert, MAX_EXPERTS);
     if (m->n_expert_used > m->n_expert || (m->n_expert > 0 && m->n_expert_used == 0))
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: expert_used_count %u with expert_count %u",
                          m->arch, m->n_expert_used, m->n_expert);
@@ -489,15 +496,21 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
  * (galloc.c, graphs.c): exact where the graph is rebuilt.  false: use the
  * model of the peaks below. */
 static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uint64_t *bytes) {
-    if (!m->row->graph || e->n_gpu_layers > 0 || (m->row->moe && m->n_expert > 0) || !m->has_ff) return false;
+    const bool moe = m->row->moe && m->n_expert > 0;
+    if (m->row->graph == NO_GRAPH || e->n_gpu_layers > 0 || (!moe && !m->has_ff)) return false;
     uint32_t h[MAX_LAYERS], hkv[MAX_LAYERS], ff[MAX_LAYERS];
     for (uint32_t il = 0; il < m->n_layer; il++) {
-        h[il] = layer_u32(&m->head, il), hkv[il] = layer_u32(&m->head_kv, il), ff[il] = layer_u32(&m->ff, il);
-        if (!h[il] || !hkv[il] || !ff[il]) return false;
+        h[il] = layer_u32(&m->head, il), hkv[il] = layer_u32(&m->head_kv, il);
+        ff[il] = m->has_ff ? layer_u32(&m->ff, il) : m->n_ff_exp;
+        if (!h[il] || !hkv[il] || (!ff[il] && !moe)) return false;
     }
-    g_model g = {m->n_layer, m->n_embd, m->n_vocab, h, hkv, ff, m->head_k, m->head_v, e->type_k, e->type_v,
-                 m->bias_q, m->bias_k, m->bias_v, m->bias_o, e->flash_attn, T, e->kv_size};
-    return lgg__g_llama_compute(&g, bytes) == LGG_OK;
+    if (moe && (!m->n_ff_exp || !m->n_expert_used)) return false;
+    g_model g = {(uint8_t)m->row->graph, m->n_layer, m->n_embd, m->n_vocab, h, hkv, ff, m->head_k, m->head_v,
+                 e->type_k, e->type_v, m->bias_q, m->bias_k, m->bias_v, m->bias_o, e->flash_attn, T, e->kv_size,
+                 moe ? m->n_expert : 0, m->n_expert_used, m->n_ff_exp,
+                 /* build_llama renormalizes the chosen experts' weights, build_qwen2moe does not */
+                 !strcmp(m->row->name, "llama"), m->n_ff_shexp};
+    return lgg__g_compute(&g, bytes) == LGG_OK;
 }
 
 static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {

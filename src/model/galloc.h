@@ -62,9 +62,12 @@ lgg_status lgg__g_reserve(g_graph *g, uint64_t *size);
 /* ---- llama.cpp's graphs (graphs.c) ---- */
 
 /* The worst-case graph llama.cpp reserves (a batch of T tokens attending to
- * n_kv cells, every token producing logits) for a decoder of the llama
- * family: llama/mistral (biases where the file has them) and qwen2. */
+ * n_kv cells, every token producing logits) for the decoders whose
+ * builders are rebuilt: build_llama and build_qwen2 (biases where the file
+ * has them), build_gemma, build_gemma2 and build_phi3. */
+enum { G_LLAMA, G_GEMMA, G_GEMMA2, G_PHI3 };
 typedef struct g_model {
+    uint8_t layout; /* G_* */
     uint32_t n_layer;
     uint64_t n_embd, n_vocab;
     const uint32_t *n_head, *n_head_kv, *n_ff; /* per layer */
@@ -73,10 +76,14 @@ typedef struct g_model {
     bool bias_q, bias_k, bias_v, bias_o;
     bool flash_attn;
     uint64_t n_tokens, n_kv;
+    /* mixture of experts (n_expert > 0: every layer's FFN) */
+    uint32_t n_expert, n_expert_used, n_ff_exp;
+    bool norm_w;         /* the chosen experts' weights renormalized (mixtral) */
+    uint32_t n_ff_shexp; /* a gated shared expert (qwen2moe), 0: none */
 } g_model;
 
 /* The compute buffer of m's graph: LGG_OK and *bytes, or an error when the
  * graph cannot be sized. */
-lgg_status lgg__g_llama_compute(const g_model *m, uint64_t *bytes);
+lgg_status lgg__g_compute(const g_model *m, uint64_t *bytes);
 
 #endif

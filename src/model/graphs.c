@@ -1,9 +1,21 @@
-/* graphs.c -- llama.cpp b4747's compute graphs, rebuilt tensor by tensor in
- * the order its builders (src/llama.cpp: build_llama, build_qwen2,
- * llm_build_kv, llm_build_kqv, llm_build_ffn) create them, for the
- * allocator replica in galloc.c.  Only what decides memory is kept: each
- * operation's result shape and type, its sources, whether it is a view and
- * whether ggml may run it in place. */
+/* graphs.c -- llama.cpp b4747's compute graphs, rebuilt tensor by tensor as
+ * its builders (src/llama.cpp: build_llama, build_qwen2, build_gemma,
+ * build_gemma2, build_phi3, and the llm_build_kv, llm_build_kqv and
+ * llm_build_ffn they share) create them, for the allocator replica in
+ * galloc.c.  Only what decides memory is kept: each operation's result shape
+ * and type, its sources in order, whether it is a view and whether ggml may
+ * run it in place.  The builders differ in a few places, marked by layout:
+ *
+ *   gemma, gemma2  embeddings scaled; Q scaled after RoPE; GELU (the same
+ *                  memory as SiLU); gemma2 also norms after attention and
+ *                  after the FFN, soft-caps the attention scores and the
+ *                  logits, and gives its even layers a second (SWA) mask;
+ *   phi3           one fused QKV projection copied out into Q, K and V; Q
+ *                  scaled after RoPE; one up projection of 2 x n_ff whose
+ *                  halves are copied out (SwiGLU); the second residual add
+ *                  takes the residual first;
+ *   experts        llm_build_moe_ffn (router, top-k, the chosen experts,
+ *                  their weighted sum), plus qwen2moe's gated shared expert. */
 #include "model/galloc.h"
 
 #define F32 LGG_TYPE_F32
@@ -82,8 +94,41 @@ static int32_t proj(gb *b, int32_t x, int64_t rows, bool bias) {
 }
 
 typedef struct inputs {
-    int32_t pos, mask, out_ids;
+    int32_t pos, mask, mask_swa, out_ids;
 } inputs;
+
+/* A copy of columns [off, off + rows) of every row of x: ggml_cont of a
+ * ggml_view_2d. */
+static int32_t cont_rows(gb *b, int32_t x, int64_t rows) {
+    const g_tensor *t = T_(b, x);
+    int64_t ne[4] = {rows, t->ne[1], 1, 1};
+    uint64_t nb[4] = {t->nb[0], t->nb[1], t->nb[1] * (uint64_t)t->ne[1], t->nb[1] * (uint64_t)t->ne[1]};
+    int32_t v = lgg__g_view(b->g, x, t->type, ne, nb);
+    return lgg__g_op(b->g, G_NEW, F32, ne, v, NONE, NONE, NONE);
+}
+
+/* Q, K and V of the batch (before RoPE). */
+static void qkv(gb *b, int32_t cur, uint32_t il, int32_t *q, int32_t *k, int32_t *v) {
+    const g_model *m = b->m;
+    const int64_t H = m->n_head[il], Hkv = m->n_head_kv[il], hk = m->head_k, hv = m->head_v;
+    if (m->layout == G_PHI3) {
+        int32_t f = mul_mat(b, weight(b, (int64_t)m->n_embd, H * hk + Hkv * (hk + hv)), cur);
+        *q = cont_rows(b, f, H * hk), *k = cont_rows(b, f, Hkv * hk), *v = cont_rows(b, f, Hkv * hv);
+        return;
+    }
+    *q = proj(b, cur, H * hk, m->bias_q), *k = proj(b, cur, Hkv * hk, m->bias_k), *v = proj(b, cur, Hkv * hv, m->bias_v);
+}
+
+/* KQ, soft-capped for gemma2, then its softmax. */
+static int32_t scores(gb *b, int32_t kc, int32_t qp, int32_t mask) {
+    int32_t kq = mul_mat(b, kc, qp);
+    if (b->m->layout == G_GEMMA2) {
+        kq = same_as(b, G_INPLACE, kq, NONE, NONE); /* scale, tanh, scale */
+        kq = same_as(b, G_INPLACE, kq, NONE, NONE);
+        kq = same_as(b, G_INPLACE, kq, NONE, NONE);
+    }
+    return same_as(b, G_INPLACE, kq, mask, NONE);
+}
 
 /* llm_build_kv: the K and V stores, attention over the cache, the output
  * projection.  Returns the projected attention output. */
@@ -91,9 +136,10 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
     const g_model *m = b->m;
     const int64_t T = (int64_t)m->n_tokens, kv = (int64_t)m->n_kv, H = m->n_head[il], Hkv = m->n_head_kv[il];
     const int64_t hk = m->head_k, hv = m->head_v;
-    int32_t q = proj(b, cur, H * hk, m->bias_q), k = proj(b, cur, Hkv * hk, m->bias_k);
-    int32_t v = proj(b, cur, Hkv * hv, m->bias_v);
+    int32_t q, k, v;
+    qkv(b, cur, il, &q, &k, &v);
     q = same_as(b, G_INPLACE, reshape(b, q, hk, H, T), in->pos, NONE);
+    if (m->layout != G_LLAMA) q = same_as(b, G_INPLACE, q, NONE, NONE); /* Q scaled after RoPE */
     k = same_as(b, G_INPLACE, reshape(b, k, hk, Hkv, T), in->pos, NONE);
     lgg__g_expand(b->g, q);
     lgg__g_expand(b->g, k);
@@ -105,15 +151,15 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
         int32_t vt = swap_axes(b, v, 0, 1);
         lgg__g_expand(b->g, cpy(b, vt, cache_view(b, m->type_v, T, Hkv * hv, 1)));
     }
+    int32_t mask = m->layout == G_GEMMA2 && il % 2 == 0 ? in->mask_swa : in->mask;
     int32_t qp = swap_axes(b, q, 1, 2), kc = cache_view(b, m->type_k, hk, kv, Hkv), out;
     if (m->flash_attn) {
         int32_t vc = cache_view(b, m->type_v, hv, kv, Hkv);
         int64_t ne[4] = {hv, H, T, 1};
-        out = lgg__g_op(b->g, G_NEW, F32, ne, qp, kc, vc, in->mask);
+        out = lgg__g_op(b->g, G_NEW, F32, ne, qp, kc, vc, mask);
         out = reshape(b, out, hv * H, T, 1);
     } else {
-        int32_t kq = mul_mat(b, kc, qp);
-        kq = same_as(b, G_INPLACE, kq, in->mask, NONE);
+        int32_t kq = scores(b, kc, qp, mask);
         int32_t vc = cache_view(b, m->type_v, kv, hv, Hkv);
         int32_t kqv = swap_axes(b, mul_mat(b, vc, kq), 1, 2);
         int64_t ne[4] = {hv * H, T, 1, 1};
@@ -124,9 +170,16 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
     return m->bias_o ? same_as(b, G_INPLACE, o, weight(b, (int64_t)m->n_embd, 1), NONE) : o;
 }
 
-/* llm_build_ffn with SiLU and a parallel gate. */
+/* llm_build_ffn: SiLU or GELU with a parallel gate, or (phi3) SwiGLU over
+ * one up projection of 2 x n_ff. */
 static int32_t ffn(gb *b, int32_t cur, uint32_t il) {
     const int64_t E = (int64_t)b->m->n_embd, F = b->m->n_ff[il];
+    if (b->m->layout == G_PHI3) {
+        int32_t up = mul_mat(b, weight(b, E, 2 * F), cur);
+        int32_t x0 = same_as(b, G_INPLACE, cont_rows(b, up, F), NONE, NONE);
+        int32_t x = same_as(b, G_INPLACE, x0, cont_rows(b, up, F), NONE);
+        return mul_mat(b, weight(b, F, E), x);
+    }
     int32_t up = mul_mat(b, weight(b, E, F), cur);
     int32_t gate = mul_mat(b, weight(b, E, F), cur);
     gate = same_as(b, G_INPLACE, gate, NONE, NONE);
@@ -134,44 +187,108 @@ static int32_t ffn(gb *b, int32_t cur, uint32_t il) {
     return mul_mat(b, weight(b, F, E), par);
 }
 
-static inputs make_inputs(gb *b) {
-    const g_model *m = b->m;
-    const int64_t T = (int64_t)m->n_tokens;
-    inputs in;
-    in.pos = lgg__g_input(b->g, I32, T, 1);
-    in.mask = lgg__g_input(b->g, F32, (int64_t)m->n_kv, (T + 63) / 64 * 64);
-    if (m->flash_attn) { /* ggml_cast: a copy whose second source is itself */
-        const g_tensor *mk = T_(b, in.mask);
-        int32_t c = lgg__g_op(b->g, G_NEW, F16, mk->ne, in.mask, NONE, NONE, NONE);
-        if (c >= 0) b->g->t[c].src[1] = c;
-        in.mask = c;
-    }
-    in.out_ids = -1;
-    return in;
+static int32_t view4(gb *b, int32_t a, uint32_t type, int64_t ne0, int64_t ne1, int64_t ne2, const uint64_t *nb) {
+    int64_t ne[4] = {ne0, ne1, ne2, 1};
+    return lgg__g_view(b->g, a, type, ne, nb);
 }
 
-lgg_status lgg__g_llama_compute(const g_model *m, uint64_t *bytes) {
+/* llm_build_moe_ffn with a softmax router and SiLU experts. */
+static int32_t moe(gb *b, int32_t cur) {
+    const g_model *m = b->m;
+    const int64_t E = (int64_t)m->n_embd, T = (int64_t)m->n_tokens, X = m->n_expert, K = m->n_expert_used;
+    const int64_t F = m->n_ff_exp;
+    int32_t probs = same_as(b, G_INPLACE, mul_mat(b, weight(b, E, X), cur), NONE, NONE);
+    int64_t ne_x[4] = {X, T, 1, 1};
+    int32_t sorted = lgg__g_op(b->g, G_NEW, I32, ne_x, probs, NONE, NONE, NONE); /* ggml_top_k: argsort, */
+    int32_t sel = view4(b, sorted, I32, K, T, 1, T_(b, sorted)->nb);              /* then its first k */
+    int64_t ne_w[4] = {1, K, T, 1};
+    int32_t w = lgg__g_op(b->g, G_NEW, F32, ne_w, reshape(b, probs, 1, X, T), sel, NONE, NONE);
+    if (m->norm_w) {
+        int32_t w2 = reshape(b, w, K, T, 1);
+        int64_t ne_s[4] = {1, T, 1, 1};
+        int32_t sum = lgg__g_op(b->g, G_NEW, F32, ne_s, w2, NONE, NONE, NONE);
+        w = reshape(b, same_as(b, G_INPLACE, w2, sum, NONE), 1, K, T);
+    }
+    int32_t c3 = reshape(b, cur, E, 1, T);
+    int64_t ne_f[4] = {F, K, T, 1}, ne_e[4] = {E, K, T, 1};
+    int32_t up = lgg__g_op(b->g, G_NEW, F32, ne_f, weight(b, E, F), c3, sel, NONE);
+    int32_t gate = lgg__g_op(b->g, G_NEW, F32, ne_f, weight(b, E, F), c3, sel, NONE);
+    int32_t par = same_as(b, G_INPLACE, up, same_as(b, G_INPLACE, gate, NONE, NONE), NONE);
+    int32_t ex = lgg__g_op(b->g, G_NEW, F32, ne_e, weight(b, F, E), par, sel, NONE);
+    ex = same_as(b, G_INPLACE, ex, w, NONE);
+    const g_tensor *et = T_(b, ex);
+    uint64_t nb[4] = {et->nb[0], et->nb[2], et->nb[2] * (uint64_t)T, et->nb[2] * (uint64_t)T};
+    int32_t out = view4(b, ex, F32, E, T, 1, nb);
+    for (int64_t i = 1; i < K; i++) {
+        int32_t v = view4(b, ex, F32, E, T, 1, nb);
+        int64_t ne2[4] = {E, T, 1, 1};
+        out = lgg__g_op(b->g, G_INPLACE, F32, ne2, out, v, NONE, NONE);
+    }
+    if (K == 1) out = lgg__g_op(b->g, G_NEW, F32, T_(b, out)->ne, out, NONE, NONE, NONE); /* ggml_cont */
+    return out;
+}
+
+/* qwen2moe's shared expert, scaled by the sigmoid of its gate. */
+static int32_t shared_expert(gb *b, int32_t cur) {
+    const int64_t E = (int64_t)b->m->n_embd, F = b->m->n_ff_shexp;
+    int32_t gi = mul_mat(b, weight(b, E, 1), cur);
+    int32_t g = same_as(b, G_INPLACE, same_as(b, G_INPLACE, gi, NONE, NONE), gi, NONE); /* silu(x) / x */
+    int32_t up = mul_mat(b, weight(b, E, F), cur);
+    int32_t gate = same_as(b, G_INPLACE, mul_mat(b, weight(b, E, F), cur), NONE, NONE);
+    int32_t down = mul_mat(b, weight(b, F, E), same_as(b, G_INPLACE, gate, up, NONE));
+    return same_as(b, G_INPLACE, down, g, NONE);
+}
+
+/* ggml_cast(mask, F16) with flash attention: a copy whose second source is
+ * itself. */
+static int32_t mask_input(gb *b) {
+    const g_model *m = b->m;
+    int32_t mask = lgg__g_input(b->g, F32, (int64_t)m->n_kv, ((int64_t)m->n_tokens + 63) / 64 * 64);
+    if (!m->flash_attn) return mask;
+    int32_t c = lgg__g_op(b->g, G_NEW, F16, T_(b, mask)->ne, mask, NONE, NONE, NONE);
+    if (c >= 0) b->g->t[c].src[1] = c;
+    return c;
+}
+
+/* One layer: attention and FFN with their norms and residual adds. */
+static int32_t layer(gb *b, inputs *in, int32_t inpL, uint32_t il) {
+    const g_model *m = b->m;
+    const int64_t ne_e[4] = {(int64_t)m->n_embd, (int64_t)m->n_tokens, 1, 1};
+    int32_t res = inpL;
+    int32_t cur = attention(b, in, norm(b, inpL), il);
+    if (m->layout == G_GEMMA2) cur = norm(b, cur);
+    if (il + 1 == m->n_layer) { /* only the tokens that produce output go on */
+        in->out_ids = lgg__g_input(b->g, I32, (int64_t)m->n_tokens, 1);
+        cur = lgg__g_op(b->g, G_NEW, F32, ne_e, cur, in->out_ids, NONE, NONE);
+        res = lgg__g_op(b->g, G_NEW, F32, ne_e, res, in->out_ids, NONE, NONE);
+    }
+    int32_t ffn_inp = same_as(b, G_INPLACE, cur, res, NONE);
+    int32_t normed = norm(b, ffn_inp);
+    if (m->n_expert > 0) {
+        cur = moe(b, normed);
+        if (m->n_ff_shexp) cur = same_as(b, G_INPLACE, cur, shared_expert(b, normed), NONE);
+    } else {
+        cur = ffn(b, normed, il);
+    }
+    if (m->layout == G_GEMMA2) cur = norm(b, cur);
+    return m->layout == G_PHI3 ? same_as(b, G_INPLACE, ffn_inp, cur, NONE) : same_as(b, G_INPLACE, cur, ffn_inp, NONE);
+}
+
+lgg_status lgg__g_compute(const g_model *m, uint64_t *bytes) {
     g_graph g;
     lgg__g_init(&g);
     gb b = {&g, m, lgg__g_external(&g)};
-    const int64_t T = (int64_t)m->n_tokens;
+    const int64_t T = (int64_t)m->n_tokens, E = (int64_t)m->n_embd;
     int32_t tokens = lgg__g_input(&g, I32, T, 1);
-    int64_t ne_e[4] = {(int64_t)m->n_embd, T, 1, 1};
-    int32_t inpL = lgg__g_op(&g, G_NEW, F32, ne_e, weight(&b, (int64_t)m->n_embd, (int64_t)m->n_vocab), tokens, NONE, NONE);
-    inputs in = make_inputs(&b);
-    for (uint32_t il = 0; il < m->n_layer && !g.failed; il++) {
-        int32_t inpSA = inpL;
-        int32_t cur = attention(&b, &in, norm(&b, inpL), il);
-        if (il + 1 == m->n_layer) { /* only the tokens that produce output go on */
-            in.out_ids = lgg__g_input(&g, I32, T, 1);
-            cur = lgg__g_op(&g, G_NEW, F32, ne_e, cur, in.out_ids, NONE, NONE);
-            inpSA = lgg__g_op(&g, G_NEW, F32, ne_e, inpSA, in.out_ids, NONE, NONE);
-        }
-        int32_t ffn_inp = same_as(&b, G_INPLACE, cur, inpSA, NONE);
-        cur = ffn(&b, norm(&b, ffn_inp), il);
-        inpL = same_as(&b, G_INPLACE, cur, ffn_inp, NONE);
+    int64_t ne_e[4] = {E, T, 1, 1};
+    int32_t inpL = lgg__g_op(&g, G_NEW, F32, ne_e, weight(&b, E, (int64_t)m->n_vocab), tokens, NONE, NONE);
+    if (m->layout == G_GEMMA || m->layout == G_GEMMA2) inpL = same_as(&b, G_INPLACE, inpL, NONE, NONE);
+    inputs in = {lgg__g_input(&g, I32, T, 1), mask_input(&b), m->layout == G_GEMMA2 ? mask_input(&b) : -1, -1};
+    for (uint32_t il = 0; il < m->n_layer && !g.failed; il++) inpL = layer(&b, &in, inpL, il);
+    int32_t out = mul_mat(&b, weight(&b, E, (int64_t)m->n_vocab), norm(&b, inpL));
+    if (m->layout == G_GEMMA2) { /* soft-capped logits: scale, tanh, scale */
+        for (int k = 0; k < 3; k++) out = same_as(&b, G_INPLACE, out, NONE, NONE);
     }
-    int32_t out = mul_mat(&b, weight(&b, (int64_t)m->n_embd, (int64_t)m->n_vocab), norm(&b, inpL));
     lgg__g_expand(&g, out);
     lgg_status st = lgg__g_reserve(&g, bytes);
     lgg__g_free(&g);
