@@ -36,7 +36,7 @@ LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*' -not 
 # The converter (Hugging Face -> GGUF) is a library of its own because it
 # reads JSON with jansson; the core library stays libc + pthreads.
 CONV_SRC := $(sort $(wildcard src/convert/*.c))
-CONV_LIBS := -ljansson -lcrypto
+CONV_LIBS := -ljansson -lyaml -lcrypto
 # Remote files (HTTP ranges, hf:// names, downloads) are a library of their
 # own too: libcurl (and libcrypto for the download's sha256).
 REMOTE_SRC := $(sort $(wildcard src/remote/*.c))
@@ -128,9 +128,10 @@ $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
 
-# The test runner alone also links jansson (golden JSON) and libcrypto (sha256);
+# The test runner alone also links jansson (golden JSON) and libcrypto (sha256), and
+# libyaml for the converter part it tests;
 # the AArch64 cross build leaves them (and the tests that need them) out.
-TEST_LIBS := -ljansson -lcrypto -lcurl
+TEST_LIBS := -ljansson -lyaml -lcrypto -lcurl
 TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB) $(REMOTELIB))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
 	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread

@@ -1,6 +1,7 @@
-/* fuzz_convert_json.c -- the converter's JSON-reading paths: the input is
- * split at NUL bytes into config.json, tokenizer_config.json,
- * tokenizer.json and added_tokens.json (a missing part: no such file) of a
+/* fuzz_convert_json.c -- the converter's JSON- and YAML-reading paths: the
+ * input is split at NUL bytes into config.json, tokenizer_config.json,
+ * tokenizer.json, added_tokens.json and README.md (the model card's YAML
+ * front matter) (a missing part: no such file) of a
  * tiny llama directory whose weights and tokenizer.model are fixed.  A
  * conversion that opens must also write (to /dev/null) without error; one
  * that fails must say why.  The first byte also picks the output type and
@@ -34,7 +35,7 @@ static void put(const char *name, const void *p, size_t n) {
 
 static void cleanup(void) {
     static const char *const all[] = {"config.json", "tokenizer_config.json", "tokenizer.json", "added_tokens.json",
-                                      "model.safetensors", "tokenizer.model"};
+                                      "README.md", "model.safetensors", "tokenizer.model"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) put(all[i], NULL, 0);
     rmdir(dir);
 }
@@ -59,9 +60,10 @@ static void setup(void) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!dir[0]) setup();
-    static const char *const names[] = {"config.json", "tokenizer_config.json", "tokenizer.json", "added_tokens.json"};
+    static const char *const names[] = {"config.json", "tokenizer_config.json", "tokenizer.json", "added_tokens.json",
+                                        "README.md"};
     const uint8_t *p = data, *end = data + size;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         const uint8_t *z = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
         const uint8_t *e = z ? z : end;
         put(names[i], p <= end && (p < end || i == 0) ? p : NULL, (size_t)(e - p));

@@ -17,7 +17,8 @@ command -v python3 >/dev/null 2>&1 || need="$need python3"
 # libssl-dev (libcrypto) and libxxhash-dev are also linked by the tool itself
 # (gguf hash, gguf verify); the library needs neither.
 # libcurl4-openssl-dev: the remote part (libgguf-remote: HTTP ranges, gguf download)
-for pkg in libjansson-dev libssl-dev libxxhash-dev libcurl4-openssl-dev; do
+# libyaml-dev: the converter part reads model cards' YAML front matter (README.md)
+for pkg in libjansson-dev libyaml-dev libssl-dev libxxhash-dev libcurl4-openssl-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then

@@ -213,6 +213,52 @@ TEST(convert_bad_config_and_vocab) {
     expect(d, 1, (const char *const[]){"config.json", NULL});
 }
 
+/* The model card's front matter: YAML that libyaml refuses, a value the
+ * reference cannot write as a string, and a card that expands its aliases
+ * past any reason are errors naming README.md; a card that is not a
+ * mapping, or a README without front matter, is no card (as for the
+ * reference). */
+TEST(convert_model_card) {
+    const char *d = make_model("card-yaml");
+    put_text(d, "README.md", "---\nlicense: [mit\ntags: x\n---\n");
+    expect(d, 1, (const char *const[]){"README.md", "front matter", NULL});
+
+    d = make_model("card-type");
+    put_text(d, "README.md", "---\nmodel_name: 12\n---\n");
+    expect(d, 1, (const char *const[]){"README.md", "'model_name' is not a string", NULL});
+
+    d = make_model("card-tags");
+    put_text(d, "README.md", "---\ntags: [chat, 2024-01-01]\n---\n");
+    expect(d, 1, (const char *const[]){"README.md", "'tags': item 1 is not a string", NULL});
+
+    d = make_model("card-base");
+    put_text(d, "README.md", "---\nbase_model: [{name: yes}]\n---\n");
+    expect(d, 1, (const char *const[]){"README.md", "'base_model': item 0: 'name' is not a string", NULL});
+
+    d = make_model("card-laughs");
+    char lol[2048] = "---\na: &a [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i < 9; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n", 'a' + i, 'a' + i,
+                 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1, 'a' + i - 1,
+                 'a' + i - 1, 'a' + i - 1);
+        strcat(lol, line);
+    }
+    strcat(lol, "---\n");
+    put_text(d, "README.md", lol);
+    expect(d, 1, (const char *const[]){"README.md", "more than 1000000 values", NULL});
+
+    d = make_model("card-list");
+    put_text(d, "README.md", "---\n- a\n- b\n---\n");
+    expect(d, 0, NULL);
+    d = make_model("card-none");
+    put_text(d, "README.md", "# A model\n---\nlicense: 5\n---\n");
+    expect(d, 0, NULL);
+    d = make_model("card-empty");
+    put_text(d, "README.md", "---\n---\n");
+    expect(d, 0, NULL);
+}
+
 TEST(convert_missing_shard) {
     const char *d = make_model("shard");
     char path[4300];

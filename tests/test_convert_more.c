@@ -192,13 +192,29 @@ static int copy_file(const char *from, const char *to) {
     "{\"id\":32011,\"content\":\"<|user|>\",\"special\":false}],\"model\":{\"type\":\"BPE\",\"vocab\":{},\"merges\":[]}}"
 #define PHI_AT "{\"<|system|>\":32006,\"<|toolong|>\":40000}"
 
+/* A model card (README.md's front matter) exercising what the reference
+ * takes from it: names (model_name, model_creator, a null version before
+ * model_version), a description, licenses, base models as an id, a
+ * Hugging Face URL, another URL and a mapping, a dataset as one string,
+ * tags with pipeline_tag, languages with language, and a body after the
+ * front matter with "---" in it.  CRLF line ends, as Python reads them. */
+#define CARD                                                                                               \
+    "---\r\nlicense: [apache-2.0, mit]\r\nlicense_name: tiny-license\r\nlicense_link: https://example.com/l\r\n" \
+    "language:\r\n- en\r\n- fr\r\nlanguages: de\r\nlibrary_name: transformers\r\npipeline_tag: text-generation\r\n" \
+    "tags:\r\n- chat\r\n- \"llama\"\r\n- 'yes'\r\nbase_model:\r\n- meta-llama/Llama-3.2-1B-Instruct\r\n"           \
+    "- https://huggingface.co/Qwen/Qwen2.5-0.5B\r\n- https://example.com/some/model\r\n"                       \
+    "- {name: Custom Base, author: Someone, repo_url: 'https://example.com/x', extra: 5}\r\n"                \
+    "datasets: HuggingFaceH4/ultrachat_200k\r\nmodel_name: Tiny Card Model\r\nmodel_creator: Tiny Makers\r\n"   \
+    "description: \"A tiny model: for tests\"\r\nversion: ~\r\nmodel_version: v2.1\r\nurl: https://example.com/tiny\r\n" \
+    "---\r\n\r\n# Tiny card\r\n\r\ntext --- and more\r\n---\r\n"
+
 typedef struct mcase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, FF, V, nh, nkv, hd;
     int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF); 3: phi3 */
     uint32_t dtype;
     const char *sha[4]; /* the reference's output for f32, f16, bf16, q8_0 */
-    const char *files[3][2]; /* files written as given (name, text), after the copies */
+    const char *files[4][2]; /* files written as given (name, text), after the copies */
 } mcase;
 
 static const mcase CASES[] = {
@@ -215,7 +231,7 @@ static const mcase CASES[] = {
       "5df0e5840396473a45bbb05f271aa790c1e57f8c7430fd3b96b8e7d2e4092dbf",
       "410631939addc3b23a184ae525b979805d99052a1ec826f002cca35d6719ef9b",
       "d4c36b6c787623e150fc99ee39307ce8d23f325878b788c4270f7131f9c1f5a1"},
-     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"Llama-3-Tiny-Test-Instruct", "TinyLlama-2-Test-2x32",
      "tokenizer.model tokenizer_config.json special_tokens_map.json tokenizer.json generation_config.json",
      "{\"architectures\":[\"LlamaForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":1,"
@@ -230,7 +246,7 @@ static const mcase CASES[] = {
       "761bb80cd10a0a98de3252062ab39467d728edd79fe25276b9fc4a9ed87ce22d",
       "e8a7789e8a90c79b52f73a89098bd6e81baefdc248152f4177597bb1e7db9a61",
       "55a90319fa21fcadd57357eb6eb52946dbb897d5606d287b76b791e980f23e7c"},
-     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"gemma-tiny-3L-test", "gemma-2-tiny-12L-test", "tokenizer.model tokenizer_config.json generation_config.json",
      "{\"architectures\":[\"GemmaForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":2,"
      "\"eos_token_id\":[1,107],\"head_dim\":16,\"hidden_act\":\"gelu_pytorch_tanh\",\"hidden_activation\":\"gelu_pytorch_tanh\","
@@ -243,7 +259,7 @@ static const mcase CASES[] = {
       "f1325930da235602c6f47ce4a5f8c7018e7babb44f6ac18589e9b7235c3ffea1",
       "1f99a73c0b13254ae47112d4a1da3bc957711bfe7c067b39dda3e89e7a7dc32c",
       "099ac53c949e8add2e0c142f2e90fc9d6a01c154b64c14dec8980087136787bd"},
-     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"Qwen1.5-MoE-Tiny-Test-Chat", "Qwen2.5-Tiny-Test-Instruct",
      "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
      "{\"architectures\":[\"Qwen2MoeForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,"
@@ -258,7 +274,7 @@ static const mcase CASES[] = {
       "2cd55989983a3b528de190baa585c0556b7a05c492d15328432c519ea46ac51c",
       "d7a92bcdff8448f725384397faced16bbc9d811802a228db7ac10c0e348cdccd",
       "cb457293f36c70d5dc0d49d32663a89857cde992d604248fbe5184e6c96d3a0a"},
-     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     {"Phi-3-tiny-4k-instruct", "TinyLlama-2-Test-2x32", "tokenizer.model",
      "{\"architectures\":[\"Phi3ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":1,\"eos_token_id\":32000,"
      "\"hidden_act\":\"silu\",\"hidden_size\":64,\"initializer_range\":0.02,\"intermediate_size\":80,"
@@ -268,7 +284,7 @@ static const mcase CASES[] = {
      "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.40.2\",\"use_cache\":true,\"vocab_size\":32064}",
      64, 2, 80, 32064, 4, 4, 16, 0, 3, LGG_TYPE_BF16,
      {"9416f282230019eb2603c8e1beef618df5a24c601f5b7e753339ba6338fca0b2", "92680fcb91bd9795fb35651222e4d7d5c59cc99e5741b442c614d0db3d7462bb", "dbdefd5f2e5091e68fcfc13e0c28a74bfade6801a17e0953f2495901e40e3a32", "286ef63c6f877d2de22b9a940e5d4fb8d34523df1b2771c1941b3ee085361a1e"},
-     {{"tokenizer_config.json", PHI_TC}, {"tokenizer.json", PHI_TJ}, {"added_tokens.json", PHI_AT}}},
+     {{"tokenizer_config.json", PHI_TC}, {"tokenizer.json", PHI_TJ}, {"added_tokens.json", PHI_AT}, {NULL, NULL}}},
     {"Phi-3-tiny-128k-instruct", "TinyLlama-2-Test-2x32", "tokenizer.model",
      "{\"architectures\":[\"Phi3ForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":32000,\"hidden_size\":64,"
      "\"intermediate_size\":80,\"max_position_embeddings\":131072,\"model_type\":\"phi3\",\"num_attention_heads\":4,"
@@ -279,7 +295,7 @@ static const mcase CASES[] = {
      "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":32064}",
      64, 2, 80, 32064, 4, 2, 16, 0, 3, LGG_TYPE_F16,
      {"eedf9fe3a7d739f5ca614d6b13d14df897067c5a3753458bde0bb7806f46b053", "05f460ffa79b1005fa74ba5f4a1ad56b3f96a86ab7d5d6518eb3ca05a8dac50c", "002ef48c0e4369d8806f35c4e5fb816f4b33a94796a03fabe605f70809274443", "366805f0caf6332b9c8623ae0a02f57ebdd312aff360b8540c08631bcbe79a4b"},
-     {{"tokenizer_config.json", PHI_TC}, {"tokenizer.json", PHI_TJ}, {NULL, NULL}}},
+     {{"tokenizer_config.json", PHI_TC}, {"tokenizer.json", PHI_TJ}, {NULL, NULL}, {NULL, NULL}}},
     {"phi-4-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
      "{\"architectures\":[\"Phi3ForCausalLM\"],\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_size\":32,"
      "\"intermediate_size\":64,\"max_position_embeddings\":16384,\"model_type\":\"phi3\",\"num_attention_heads\":4,"
@@ -290,7 +306,15 @@ static const mcase CASES[] = {
      {"f116cf19bb3eb48e9007c795eec864ffe2f8ddaafd9e324cdfbdc2768f384c6b", "447e13a7b5117100858c0f67baea4a5556704ee14bc6a5046d5600cccc067b86", "50fe0f498e34b8fdcf971cefdbfa34da35750fccacaf95fb02b0e31b312ee62a", "903864e163656aedd0224114107e183a97d45519227c70092130c985893251ff"},
      {{"tokenizer_config.json", "{\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|im_end|>\","
                                 "\"pad_token\":\"<|endoftext|>\",\"tokenizer_class\":\"GPT2Tokenizer\"}"},
-      {NULL, NULL}, {NULL, NULL}}},
+      {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    {"Tiny-Card-3B-Instruct-v0.2", "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json",
+     "{\"architectures\":[\"LlamaForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_size\":32,"
+     "\"intermediate_size\":64,\"max_position_embeddings\":2048,\"num_attention_heads\":4,\"num_hidden_layers\":2,"
+     "\"num_key_value_heads\":2,\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"vocab_size\":32000,"
+     "\"_name_or_path\":\"someorg/Tiny-Card-3B-Instruct-v0.2\"}",
+     32, 2, 64, 32000, 4, 2, 8, 0, 0, LGG_TYPE_BF16,
+     {"3d0ee314baea1097c6516dc7822afedcf957a5b94d04609dc0dc8254b03e349b", "9cf8ebb8a8033e59041940c169930ed1e33e33e2f33f29d22935421ab1db46ad", "89ee27c3c84d60689e7e7bfc5db029478eba62e3581c0415f7d080da1c6ebb08", "7e736d7131eec898052639457dd2c19655da17ed8d7ede9b2ac838f9c90c3846"},
+     {{"README.md", CARD}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
 };
 
 /* llama-quantize b4747 applied to the reference's --outtype auto output of
@@ -323,7 +347,7 @@ static const char *make_case(const mcase *m) {
         snprintf(to, sizeof to, "%s/%s", dir, f);
         if (!copy_file(from, to)) return NULL;
     }
-    for (int k = -1; k < 3; k++) {
+    for (int k = -1; k < 4; k++) {
         const char *name = k < 0 ? "config.json" : m->files[k][0], *text = k < 0 ? m->config : m->files[k][1];
         if (!name) continue;
         snprintf(to, sizeof to, "%s/%s", dir, name);

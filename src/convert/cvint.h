@@ -91,6 +91,22 @@ lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
 cv_tensor *lgg__cv_new_tensor(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err);
 
+/* modelcard.c: README.md's YAML front matter (*out NULL: none), and the
+ * general.* values the reference takes from it: names into n (fields still
+ * NULL), the rest into c (free with lgg__cv_card_free). */
+typedef struct cv_card {
+    char *author, *description, *license, *license_name, *license_link;
+    char *source_url, *source_doi, *source_uuid, *source_repo_url;
+    json_t *base_models, *datasets; /* arrays of objects of strings, or NULL (none given) */
+    json_t *tags, *languages;       /* arrays of strings, or NULL */
+} cv_card;
+lgg_status lgg__cv_model_card(const char *dir, json_t **out, lgg_error *err);
+lgg_status lgg__cv_card_meta(const json_t *card, const char *where, int64_t total, cv_names *n, cv_card *c,
+                             lgg_error *err);
+void lgg__cv_card_free(cv_card *c);
+/* The keys of a base model or dataset entry, in the order they are written. */
+extern const char *const LGG__CV_SOURCE_KEYS[];
+
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 lgg_status lgg__cv_add_tensors(struct lgg_convert *c, lgg_error *err);

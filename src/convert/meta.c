@@ -159,32 +159,110 @@ static void names_from(cv_names *n, const char *id, int64_t total) {
     lgg__cv_names_free(&m);
 }
 
-static lgg_status general(lgg_convert *c, lgg_error *err) {
-    uint64_t total, per_path;
-    uint32_t experts;
-    param_count(c, &total, &per_path, &experts);
-    cv_names n = {0};
+/* general.base_model.* or general.dataset.*: a count, then each entry's
+ * keys in the reference's order. */
+static lgg_status sources(lgg_writer *w, const char *what, const json_t *list, lgg_error *err) {
+    if (!list) return LGG_OK;
+    char key[96];
+    snprintf(key, sizeof key, "general.%s.count", what);
+    lgg_status st = wfail(lgg_writer_set_u32(w, key, (uint32_t)json_array_size(list), NULL), key, err);
+    size_t i;
+    const json_t *e;
+    json_array_foreach(list, i, e) {
+        for (const char *const *k = LGG__CV_SOURCE_KEYS; *k && !st; k++) {
+            snprintf(key, sizeof key, "general.%s.%zu.%s", what, i, *k);
+            st = set_str(w, key, json_string_value(json_object_get(e, *k)), err);
+        }
+    }
+    return st;
+}
+
+/* general.tags or general.languages (an empty list is not written). */
+static lgg_status str_array(lgg_writer *w, const char *key, const json_t *list, lgg_error *err) {
+    size_t n = json_array_size(list);
+    if (!n) return LGG_OK;
+    lgg_str *v = calloc(n, sizeof *v);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(list, i);
+        v[i].ptr = json_string_value(e), v[i].len = json_string_length(e);
+    }
+    lgg_wvalue arr = {LGG_VT_ARRAY, LGG_VT_STRING, n, v};
+    lgg_status st = wfail(lgg_writer_set(w, key, strlen(key), &arr, NULL), key, err);
+    free(v);
+    return st;
+}
+
+/* What the model card adds after general.size_label. */
+static lgg_status card_rest(lgg_writer *w, const cv_card *cc, lgg_error *err) {
+    lgg_status st = set_str(w, "general.license", cc->license, err);
+    if (!st) st = set_str(w, "general.license.name", cc->license_name, err);
+    if (!st) st = set_str(w, "general.license.link", cc->license_link, err);
+    if (!st) st = set_str(w, "general.source.url", cc->source_url, err);
+    if (!st) st = set_str(w, "general.source.doi", cc->source_doi, err);
+    if (!st) st = set_str(w, "general.source.uuid", cc->source_uuid, err);
+    if (!st) st = set_str(w, "general.source.repo_url", cc->source_repo_url, err);
+    if (!st) st = sources(w, "base_model", cc->base_models, err);
+    if (!st) st = sources(w, "dataset", cc->datasets, err);
+    if (!st) st = str_array(w, "general.tags", cc->tags, err);
+    if (!st) st = str_array(w, "general.languages", cc->languages, err);
+    return st;
+}
+
+/* The names: the model card first, then config.json's _name_or_path, then
+ * the directory's name. */
+static lgg_status names(lgg_convert *c, int64_t total, cv_names *n, cv_card *cc, char *dn, size_t dn_cap,
+                        lgg_error *err) {
+    json_t *card = NULL;
+    memset(cc, 0, sizeof *cc); /* freed by the caller whatever happens */
+    lgg_status st = lgg__cv_model_card(c->dir, &card, err);
+    if (!st) {
+        char where[4200];
+        snprintf(where, sizeof where, "%s/README.md", c->dir);
+        st = lgg__cv_card_meta(card, where, total, n, cc, err);
+    }
+    json_decref(card);
+    if (st) return st;
     json_t *nop = json_object_get(c->config, "_name_or_path");
     if (json_is_string(nop)) {
         const char *s = json_string_value(nop);
         int slashes = 0;
         for (const char *p = s; *p; p++) slashes += *p == '/';
-        if (slashes <= 1) names_from(&n, s, (int64_t)total);
+        if (slashes <= 1) names_from(n, s, total);
     }
+    names_from(n, dir_name(c, dn, dn_cap), total);
+    return LGG_OK;
+}
+
+static lgg_status general(lgg_convert *c, lgg_error *err) {
+    uint64_t total, per_path;
+    uint32_t experts;
+    param_count(c, &total, &per_path, &experts);
+    cv_names n = {0};
+    cv_card cc;
     char dn[NAME_MAX + 1];
-    names_from(&n, dir_name(c, dn, sizeof dn), (int64_t)total);
+    lgg_status st = names(c, (int64_t)total, &n, &cc, dn, sizeof dn, err);
+    if (st) {
+        lgg__cv_names_free(&n);
+        lgg__cv_card_free(&cc);
+        return st;
+    }
     if (!n.name) n.name = strdup(dn);
     if (!n.size_label && total > 0) {
         char b[32];
         lgg_size_label(per_path, experts, b, sizeof b);
         n.size_label = strdup(b);
     }
-    lgg_status st = set_str(c->w, "general.name", n.name ? n.name : "", err);
+    st = set_str(c->w, "general.name", n.name ? n.name : "", err);
+    if (!st) st = set_str(c->w, "general.author", cc.author, err);
     if (!st) st = set_str(c->w, "general.version", n.version, err);
     if (!st) st = set_str(c->w, "general.organization", n.org, err);
     if (!st) st = set_str(c->w, "general.finetune", n.finetune, err);
     if (!st) st = set_str(c->w, "general.basename", n.basename, err);
+    if (!st) st = set_str(c->w, "general.description", cc.description, err);
     if (!st) st = set_str(c->w, "general.size_label", n.size_label, err);
+    if (!st) st = card_rest(c->w, &cc, err);
+    lgg__cv_card_free(&cc);
     if (!st) {
         /* The reference's default file name: the naming convention's. */
         const char *base = n.basename ? n.basename : n.name ? n.name : "ggml-model";
