@@ -1428,7 +1428,8 @@ typedef struct lgg_estimate {
  * settings `p` (NULL: defaults).  Only headers are read; tensor data need
  * not be present.  Weights, KV cache and output buffer are exact; the
  * compute buffer is exact where the model's graph is replayed (compute_exact:
- * llama and qwen2 layouts on the host) and otherwise a model of ggml's
+ * llama, mistral, mixtral, qwen2, qwen2moe, gemma, gemma2, phi3, deepseek2, on
+ * the host) and otherwise a model of ggml's
  * allocator (docs/estimate.md).
  * Returns LGG_OK and fills *out.  Errors (err says which key or setting):
  * LGG_ERR_ARG (NULL, n_files 0, a setting out of range: batch 0, a cache

@@ -38,8 +38,9 @@ static const cli_spec SPEC = {
     OPTS,
     "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
     "Weights, KV cache and output are exact; the compute buffer is exact where\n"
-    "llama.cpp's graph is replayed (llama, qwen2 on the host: \"compute_exact\" in\n"
-    "the JSON), else estimated (docs/estimate.md).\n"
+    "llama.cpp's graph is replayed (llama, qwen2, gemma, phi3, deepseek2 and their\n"
+    "kin, on the host: \"compute_exact\" in the JSON), else estimated\n"
+    "(docs/estimate.md).\n"
     "Exit status: 0 success, 1 failure, 2 usage error.\n",
     1, 1, "MODEL is required",
     0,

@@ -47,7 +47,7 @@ static const arch_row ARCHS[] = {
     {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", G_LLAMA},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2},
     {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
     {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
     {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
@@ -65,6 +65,9 @@ typedef struct facts {
     lgg_value ff;             /* feed_forward_length: scalar or per layer (has_ff) */
     bool has_ff;
     bool bias_q, bias_k, bias_v, bias_o; /* the attention projections have biases */
+    /* deepseek2: the latent ranks (q_lora 0: none), RoPE dimensions, router */
+    uint32_t q_lora, kv_lora, n_rot, gating;
+    bool norm_w, probs_bias, mla_known;
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t d_conv, d_inner, d_state; /* mamba */
@@ -176,6 +179,25 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     return LGG_OK;
 }
 
+/* deepseek2's latent attention and router, for its graph (missing keys:
+ * the graph is not replayed, and the compute buffer is modelled). */
+static lgg_status mla_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    lgg_value v;
+    lgg_status st;
+    bool lite = m->n_layer == 27; /* llama.cpp's test for the model without Q compression */
+    if ((st = get_u32(f, m, "attention.q_lora_rank", false, 0, &m->q_lora, err)) ||
+        (st = get_u32(f, m, "attention.kv_lora_rank", false, 0, &m->kv_lora, err)) ||
+        (st = get_u32(f, m, "rope.dimension_count", false, m->head_k, &m->n_rot, err)) ||
+        (st = get_u32(f, m, "expert_gating_func", false, 0, &m->gating, err)))
+        return st;
+    if (lite) m->q_lora = 0;
+    bool b = false;
+    m->norm_w = get_key(f, m, "expert_weights_norm", &v) == LGG_OK && lgg_value_bool(&v, &b) == LGG_OK && b;
+    m->mla_known = m->kv_lora > 0 && m->n_rot > 0 && m->n_rot <= m->head_k && (lite || m->q_lora > 0) &&
+                   get_key(f, m, "expert_weights_scale", &v) == LGG_OK && m->gating <= 2;
+    return LGG_OK;
+}
+
 static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     lgg_value v;
     uint32_t lo;
@@ -203,7 +225,7 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
         (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)))
         return st;
     if (m->n_ff_shexp == 0 && m->n_expert_shared > 0) m->n_ff_shexp = m->n_ff_exp * m->n_expert_shared;
-    return LGG_OK;
+    return m->row->mla ? mla_facts(f, m, err) : LGG_OK;
 }
 
 static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
@@ -250,6 +272,11 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
         m->bias_k |= lgg_find_tensor_cstr(files[k], "blk.0.attn_k.bias") >= 0;
         m->bias_v |= lgg_find_tensor_cstr(files[k], "blk.0.attn_v.bias") >= 0;
         m->bias_o |= lgg_find_tensor_cstr(files[k], "blk.0.attn_output.bias") >= 0;
+        for (uint32_t il = 0; il < 4 && !m->probs_bias; il++) { /* the first expert layer has it, if any */
+            char name[64];
+            snprintf(name, sizeof name, "blk.%u.exp_probs_b.bias", il);
+            m->probs_bias = lgg_find_tensor_cstr(files[k], name) >= 0;
+        }
     }
     if (!m->row) return LGG_OK; /* only the weights can be estimated */
     lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
@@ -505,11 +532,14 @@ static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uin
         if (!h[il] || !hkv[il] || (!ff[il] && !moe)) return false;
     }
     if (moe && (!m->n_ff_exp || !m->n_expert_used)) return false;
+    if (m->row->mla && !m->mla_known) return false;
     g_model g = {(uint8_t)m->row->graph, m->n_layer, m->n_embd, m->n_vocab, h, hkv, ff, m->head_k, m->head_v,
                  e->type_k, e->type_v, m->bias_q, m->bias_k, m->bias_v, m->bias_o, e->flash_attn, T, e->kv_size,
                  moe ? m->n_expert : 0, m->n_expert_used, m->n_ff_exp,
-                 /* build_llama renormalizes the chosen experts' weights, build_qwen2moe does not */
-                 !strcmp(m->row->name, "llama"), m->n_ff_shexp};
+                 /* build_llama renormalizes the chosen experts' weights, build_qwen2moe does not,
+                  * build_deepseek2 as expert_weights_norm says */
+                 m->row->mla ? m->norm_w : !strcmp(m->row->name, "llama"), m->n_ff_shexp, m->n_dense_lead,
+                 m->row->mla, m->row->mla && m->gating == 2, m->probs_bias, m->q_lora, m->kv_lora, m->n_rot};
     return lgg__g_compute(&g, bytes) == LGG_OK;
 }
 

@@ -65,7 +65,7 @@ lgg_status lgg__g_reserve(g_graph *g, uint64_t *size);
  * n_kv cells, every token producing logits) for the decoders whose
  * builders are rebuilt: build_llama and build_qwen2 (biases where the file
  * has them), build_gemma, build_gemma2 and build_phi3. */
-enum { G_LLAMA, G_GEMMA, G_GEMMA2, G_PHI3 };
+enum { G_LLAMA, G_GEMMA, G_GEMMA2, G_PHI3, G_DEEPSEEK2 };
 typedef struct g_model {
     uint8_t layout; /* G_* */
     uint32_t n_layer;
@@ -76,10 +76,14 @@ typedef struct g_model {
     bool bias_q, bias_k, bias_v, bias_o;
     bool flash_attn;
     uint64_t n_tokens, n_kv;
-    /* mixture of experts (n_expert > 0: every layer's FFN) */
+    /* mixture of experts (n_expert > 0: every layer's FFN from n_dense_lead on) */
     uint32_t n_expert, n_expert_used, n_ff_exp;
-    bool norm_w;         /* the chosen experts' weights renormalized (mixtral) */
-    uint32_t n_ff_shexp; /* a gated shared expert (qwen2moe), 0: none */
+    bool norm_w;         /* the chosen experts' weights renormalized (mixtral, some deepseek2) */
+    uint32_t n_ff_shexp; /* shared experts' width (qwen2moe: one, gated), 0: none */
+    uint32_t n_dense_lead;
+    bool scale_w, sigmoid, probs_bias; /* deepseek2: weights scaled, sigmoid router, selection bias */
+    /* deepseek2's latent attention: q_lora 0 without the Q compression (the lite model) */
+    uint32_t q_lora, kv_lora, n_rot;
 } g_model;
 
 /* The compute buffer of m's graph: LGG_OK and *bytes, or an error when the

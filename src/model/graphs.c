@@ -15,7 +15,12 @@
  *                  halves are copied out (SwiGLU); the second residual add
  *                  takes the residual first;
  *   experts        llm_build_moe_ffn (router, top-k, the chosen experts,
- *                  their weighted sum), plus qwen2moe's gated shared expert. */
+ *                  their weighted sum), plus qwen2moe's gated shared expert;
+ *   deepseek2      latent attention: Q through its low-rank pair (but for the
+ *                  27-layer lite model), K and V decompressed from a shared
+ *                  latent, RoPE on their last n_rot dimensions, concatenated
+ *                  back; leading dense layers, then experts with ungated
+ *                  shared ones. */
 #include "model/galloc.h"
 
 #define F32 LGG_TYPE_F32
@@ -27,6 +32,7 @@ typedef struct gb {
     g_graph *g;
     const g_model *m;
     int32_t cache; /* the KV cache, outside the compute buffer */
+    int32_t pos;   /* the positions input */
 } gb;
 
 static const g_tensor *T_(const gb *b, int32_t i) {
@@ -119,6 +125,49 @@ static void qkv(gb *b, int32_t cur, uint32_t il, int32_t *q, int32_t *k, int32_t
     *q = proj(b, cur, H * hk, m->bias_q), *k = proj(b, cur, Hkv * hk, m->bias_k), *v = proj(b, cur, Hkv * hv, m->bias_v);
 }
 
+static int32_t view3(gb *b, int32_t a, int64_t ne0, int64_t ne1, int64_t ne2, uint64_t nb1, uint64_t nb2) {
+    int64_t ne[4] = {ne0, ne1, ne2, 1};
+    uint64_t nb[4] = {4, nb1, nb2, nb2 * (uint64_t)ne2};
+    return lgg__g_view(b->g, a, F32, ne, nb);
+}
+
+static int32_t cont(gb *b, int32_t a) { return lgg__g_op(b->g, G_NEW, F32, T_(b, a)->ne, a, NONE, NONE, NONE); }
+
+/* build_deepseek2's Q, K and V states: (head_k, H, T), (head_k, H, T) and
+ * (head_v * H, T). */
+static void mla(gb *b, int32_t cur, uint32_t il, int32_t *qs, int32_t *ks, int32_t *vs) {
+    const g_model *m = b->m;
+    const int64_t E = (int64_t)m->n_embd, T = (int64_t)m->n_tokens, H = m->n_head[il], hk = m->head_k;
+    const int64_t hv = m->head_v, rot = m->n_rot, nope = hk - rot, kvl = m->kv_lora;
+    int32_t q;
+    if (m->q_lora) {
+        q = mul_mat(b, weight(b, E, m->q_lora), cur);
+        q = same_as(b, G_INPLACE, same_as(b, G_INPLACE, q, NONE, NONE), weight(b, m->q_lora, 1), NONE); /* its norm */
+        q = mul_mat(b, weight(b, m->q_lora, H * hk), q);
+    } else {
+        q = mul_mat(b, weight(b, E, H * hk), cur);
+    }
+    int32_t q_nope = view3(b, q, nope, H, T, (uint64_t)hk * 4, (uint64_t)(hk * H) * 4);
+    int32_t q_pe = view3(b, q, rot, H, T, (uint64_t)hk * 4, (uint64_t)(hk * H) * 4);
+    int32_t kvpc = mul_mat(b, weight(b, E, kvl + rot), cur);
+    const uint64_t nb1 = T_(b, kvpc)->nb[1];
+    int32_t kvc = cont(b, view3(b, kvpc, kvl, T, 1, nb1, nb1 * (uint64_t)T));
+    int32_t k_pe = view3(b, kvpc, rot, 1, T, nb1, nb1);
+    kvc = same_as(b, G_INPLACE, same_as(b, G_INPLACE, kvc, NONE, NONE), weight(b, kvl, 1), NONE); /* its norm */
+    int32_t kv = mul_mat(b, weight(b, kvl, H * (nope + hv)), kvc);
+    int32_t k_nope = view3(b, kv, nope, H, T, (uint64_t)(nope + hv) * 4, (uint64_t)((nope + hv) * H) * 4);
+    int32_t v = cont(b, view3(b, kv, hv, H, T, (uint64_t)(nope + hv) * 4, (uint64_t)((nope + hv) * H) * 4));
+    int64_t ne_v[4] = {hv * H, T, 1, 1};
+    uint64_t nb_v[4] = {4, (uint64_t)(hv * H) * 4, (uint64_t)(hv * H * T) * 4, (uint64_t)(hv * H * T) * 4};
+    *vs = lgg__g_view(b->g, v, F32, ne_v, nb_v);
+    q_pe = same_as(b, G_INPLACE, cont(b, q_pe), b->pos, NONE);  /* RoPE */
+    k_pe = same_as(b, G_INPLACE, cont(b, k_pe), b->pos, NONE);
+    int64_t ne_s[4] = {hk, H, T, 1};
+    *qs = lgg__g_op(b->g, G_NEW, F32, ne_s, q_nope, q_pe, NONE, NONE); /* ggml_concat */
+    int32_t rep = lgg__g_op(b->g, G_NEW, F32, T_(b, q_pe)->ne, k_pe, NONE, NONE, NONE); /* ggml_repeat to q_pe's shape */
+    *ks = lgg__g_op(b->g, G_NEW, F32, ne_s, k_nope, rep, NONE, NONE);
+}
+
 /* KQ, soft-capped for gemma2, then its softmax. */
 static int32_t scores(gb *b, int32_t kc, int32_t qp, int32_t mask) {
     int32_t kq = mul_mat(b, kc, qp);
@@ -137,10 +186,14 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
     const int64_t T = (int64_t)m->n_tokens, kv = (int64_t)m->n_kv, H = m->n_head[il], Hkv = m->n_head_kv[il];
     const int64_t hk = m->head_k, hv = m->head_v;
     int32_t q, k, v;
-    qkv(b, cur, il, &q, &k, &v);
-    q = same_as(b, G_INPLACE, reshape(b, q, hk, H, T), in->pos, NONE);
-    if (m->layout != G_LLAMA) q = same_as(b, G_INPLACE, q, NONE, NONE); /* Q scaled after RoPE */
-    k = same_as(b, G_INPLACE, reshape(b, k, hk, Hkv, T), in->pos, NONE);
+    if (m->layout == G_DEEPSEEK2) {
+        mla(b, cur, il, &q, &k, &v);
+    } else {
+        qkv(b, cur, il, &q, &k, &v);
+        q = same_as(b, G_INPLACE, reshape(b, q, hk, H, T), in->pos, NONE);
+        if (m->layout != G_LLAMA) q = same_as(b, G_INPLACE, q, NONE, NONE); /* Q scaled after RoPE */
+        k = same_as(b, G_INPLACE, reshape(b, k, hk, Hkv, T), in->pos, NONE);
+    }
     lgg__g_expand(b->g, q);
     lgg__g_expand(b->g, k);
     lgg__g_expand(b->g, v);
@@ -170,10 +223,10 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
     return m->bias_o ? same_as(b, G_INPLACE, o, weight(b, (int64_t)m->n_embd, 1), NONE) : o;
 }
 
-/* llm_build_ffn: SiLU or GELU with a parallel gate, or (phi3) SwiGLU over
- * one up projection of 2 x n_ff. */
-static int32_t ffn(gb *b, int32_t cur, uint32_t il) {
-    const int64_t E = (int64_t)b->m->n_embd, F = b->m->n_ff[il];
+/* llm_build_ffn of width F: SiLU or GELU with a parallel gate, or (phi3)
+ * SwiGLU over one up projection of 2 x F. */
+static int32_t ffn(gb *b, int32_t cur, int64_t F) {
+    const int64_t E = (int64_t)b->m->n_embd;
     if (b->m->layout == G_PHI3) {
         int32_t up = mul_mat(b, weight(b, E, 2 * F), cur);
         int32_t x0 = same_as(b, G_INPLACE, cont_rows(b, up, F), NONE, NONE);
@@ -192,15 +245,17 @@ static int32_t view4(gb *b, int32_t a, uint32_t type, int64_t ne0, int64_t ne1, 
     return lgg__g_view(b->g, a, type, ne, nb);
 }
 
-/* llm_build_moe_ffn with a softmax router and SiLU experts. */
+/* llm_build_moe_ffn with SiLU experts: a softmax or (deepseek2) sigmoid
+ * router, optionally a selection bias, renormalized and scaled weights. */
 static int32_t moe(gb *b, int32_t cur) {
     const g_model *m = b->m;
     const int64_t E = (int64_t)m->n_embd, T = (int64_t)m->n_tokens, X = m->n_expert, K = m->n_expert_used;
     const int64_t F = m->n_ff_exp;
-    int32_t probs = same_as(b, G_INPLACE, mul_mat(b, weight(b, E, X), cur), NONE, NONE);
+    int32_t probs = same_as(b, G_INPLACE, mul_mat(b, weight(b, E, X), cur), NONE, NONE); /* softmax or sigmoid */
+    int32_t pick = m->probs_bias ? same_as(b, G_INPLACE, probs, weight(b, X, 1), NONE) : probs;
     int64_t ne_x[4] = {X, T, 1, 1};
-    int32_t sorted = lgg__g_op(b->g, G_NEW, I32, ne_x, probs, NONE, NONE, NONE); /* ggml_top_k: argsort, */
-    int32_t sel = view4(b, sorted, I32, K, T, 1, T_(b, sorted)->nb);              /* then its first k */
+    int32_t sorted = lgg__g_op(b->g, G_NEW, I32, ne_x, pick, NONE, NONE, NONE); /* ggml_top_k: argsort, */
+    int32_t sel = view4(b, sorted, I32, K, T, 1, T_(b, sorted)->nb);             /* then its first k */
     int64_t ne_w[4] = {1, K, T, 1};
     int32_t w = lgg__g_op(b->g, G_NEW, F32, ne_w, reshape(b, probs, 1, X, T), sel, NONE, NONE);
     if (m->norm_w) {
@@ -209,6 +264,7 @@ static int32_t moe(gb *b, int32_t cur) {
         int32_t sum = lgg__g_op(b->g, G_NEW, F32, ne_s, w2, NONE, NONE, NONE);
         w = reshape(b, same_as(b, G_INPLACE, w2, sum, NONE), 1, K, T);
     }
+    if (m->scale_w) w = same_as(b, G_INPLACE, w, NONE, NONE);
     int32_t c3 = reshape(b, cur, E, 1, T);
     int64_t ne_f[4] = {F, K, T, 1}, ne_e[4] = {E, K, T, 1};
     int32_t up = lgg__g_op(b->g, G_NEW, F32, ne_f, weight(b, E, F), c3, sel, NONE);
@@ -224,19 +280,15 @@ static int32_t moe(gb *b, int32_t cur) {
         int64_t ne2[4] = {E, T, 1, 1};
         out = lgg__g_op(b->g, G_INPLACE, F32, ne2, out, v, NONE, NONE);
     }
-    if (K == 1) out = lgg__g_op(b->g, G_NEW, F32, T_(b, out)->ne, out, NONE, NONE, NONE); /* ggml_cont */
+    if (K == 1) out = cont(b, out);
     return out;
 }
 
 /* qwen2moe's shared expert, scaled by the sigmoid of its gate. */
 static int32_t shared_expert(gb *b, int32_t cur) {
-    const int64_t E = (int64_t)b->m->n_embd, F = b->m->n_ff_shexp;
-    int32_t gi = mul_mat(b, weight(b, E, 1), cur);
+    int32_t gi = mul_mat(b, weight(b, (int64_t)b->m->n_embd, 1), cur);
     int32_t g = same_as(b, G_INPLACE, same_as(b, G_INPLACE, gi, NONE, NONE), gi, NONE); /* silu(x) / x */
-    int32_t up = mul_mat(b, weight(b, E, F), cur);
-    int32_t gate = same_as(b, G_INPLACE, mul_mat(b, weight(b, E, F), cur), NONE, NONE);
-    int32_t down = mul_mat(b, weight(b, F, E), same_as(b, G_INPLACE, gate, up, NONE));
-    return same_as(b, G_INPLACE, down, g, NONE);
+    return same_as(b, G_INPLACE, ffn(b, cur, b->m->n_ff_shexp), g, NONE);
 }
 
 /* ggml_cast(mask, F16) with flash attention: a copy whose second source is
@@ -264,11 +316,12 @@ static int32_t layer(gb *b, inputs *in, int32_t inpL, uint32_t il) {
     }
     int32_t ffn_inp = same_as(b, G_INPLACE, cur, res, NONE);
     int32_t normed = norm(b, ffn_inp);
-    if (m->n_expert > 0) {
+    if (m->n_expert > 0 && il >= m->n_dense_lead) {
         cur = moe(b, normed);
-        if (m->n_ff_shexp) cur = same_as(b, G_INPLACE, cur, shared_expert(b, normed), NONE);
+        if (m->n_ff_shexp && m->layout == G_DEEPSEEK2) cur = same_as(b, G_INPLACE, cur, ffn(b, normed, m->n_ff_shexp), NONE);
+        else if (m->n_ff_shexp) cur = same_as(b, G_INPLACE, cur, shared_expert(b, normed), NONE);
     } else {
-        cur = ffn(b, normed, il);
+        cur = ffn(b, normed, m->n_ff[il]);
     }
     if (m->layout == G_GEMMA2) cur = norm(b, cur);
     return m->layout == G_PHI3 ? same_as(b, G_INPLACE, ffn_inp, cur, NONE) : same_as(b, G_INPLACE, cur, ffn_inp, NONE);
@@ -277,13 +330,14 @@ static int32_t layer(gb *b, inputs *in, int32_t inpL, uint32_t il) {
 lgg_status lgg__g_compute(const g_model *m, uint64_t *bytes) {
     g_graph g;
     lgg__g_init(&g);
-    gb b = {&g, m, lgg__g_external(&g)};
+    gb b = {&g, m, lgg__g_external(&g), -1};
     const int64_t T = (int64_t)m->n_tokens, E = (int64_t)m->n_embd;
     int32_t tokens = lgg__g_input(&g, I32, T, 1);
     int64_t ne_e[4] = {E, T, 1, 1};
     int32_t inpL = lgg__g_op(&g, G_NEW, F32, ne_e, weight(&b, E, (int64_t)m->n_vocab), tokens, NONE, NONE);
     if (m->layout == G_GEMMA || m->layout == G_GEMMA2) inpL = same_as(&b, G_INPLACE, inpL, NONE, NONE);
     inputs in = {lgg__g_input(&g, I32, T, 1), mask_input(&b), m->layout == G_GEMMA2 ? mask_input(&b) : -1, -1};
+    b.pos = in.pos;
     for (uint32_t il = 0; il < m->n_layer && !g.failed; il++) inpL = layer(&b, &in, inpL, il);
     int32_t out = mul_mat(&b, weight(&b, E, (int64_t)m->n_vocab), norm(&b, inpL));
     if (m->layout == G_GEMMA2) { /* soft-capped logits: scale, tanh, scale */
