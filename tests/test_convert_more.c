@@ -315,6 +315,28 @@ static const mcase CASES[] = {
      32, 2, 64, 32000, 4, 2, 8, 0, 0, LGG_TYPE_BF16,
      {"3d0ee314baea1097c6516dc7822afedcf957a5b94d04609dc0dc8254b03e349b", "9cf8ebb8a8033e59041940c169930ed1e33e33e2f33f29d22935421ab1db46ad", "89ee27c3c84d60689e7e7bfc5db029478eba62e3581c0415f7d080da1c6ebb08", "7e736d7131eec898052639457dd2c19655da17ed8d7ede9b2ac838f9c90c3846"},
      {{"README.md", CARD}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* CodeLlama's vocabulary size: the end-of-turn id (the other fill-in-the-middle ids have no
+     * writer in the reference, config.json's middle_token_id included) */
+    {"CodeLlama-Tiny-Test", "TinyLlama-2-Test-2x32", "tokenizer.model",
+     "{\"architectures\":[\"LlamaForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_size\":32,"
+     "\"intermediate_size\":64,\"max_position_embeddings\":16384,\"num_attention_heads\":4,\"num_hidden_layers\":2,"
+     "\"num_key_value_heads\":4,\"rms_norm_eps\":1e-05,\"rope_theta\":1000000,\"vocab_size\":32016,"
+     "\"middle_token_id\":5}",
+     32, 2, 64, 32016, 4, 4, 8, 0, 0, LGG_TYPE_BF16,
+     {"551dc82c9eca4ef4d14fdfa893143484bf86e08bcb40b77b392ff10a61fd31f3", "2620c02d69334fefa98b46474c126f3986a242785f4e8b4917687722d1359fb9", "72fec977ef50ee6dc8273fe4d612a4d53c7ba95a782102b846c61c10228b4787", "4b50f7582993c2476b0d589b3d4ed89700683c44305e5b6de0f029f8387e2089"},
+     {{"tokenizer_config.json", "{\"add_bos_token\":true,\"add_eos_token\":false,\"bos_token\":\"<s>\","
+                                "\"eos_token\":\"</s>\",\"unk_token\":\"<unk>\",\"tokenizer_class\":\"CodeLlamaTokenizer\"}"},
+      {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* a Granite-sized vocabulary (49152): add_bos_token false */
+    {"SmolTiny-Test", "TinyLlama-2-Test-2x32", "tokenizer.model",
+     "{\"architectures\":[\"LlamaForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_size\":32,"
+     "\"intermediate_size\":64,\"max_position_embeddings\":2048,\"num_attention_heads\":4,\"num_hidden_layers\":2,"
+     "\"num_key_value_heads\":2,\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"vocab_size\":49152,"
+     "\"tie_word_embeddings\":true}",
+     32, 2, 64, 49152, 4, 2, 8, 0, 0, LGG_TYPE_BF16,
+     {"459004af1b72920ffc3ceea0d0b9c48f202a8d87ddc851e3d0c085d20fa9f235", "f85e4bc47cfd2de6679d972e69ccf72c40390be2e6d40d5add1c1e7d0d5574b8", "483ae5b6af9bd220ff0e92d3809200cf5da2684aa7fcc908b5dcfd1b865db7a7", "5b6c6cc613ada5aea43be4b320ce6f2ea725d470d12a940965b0897308430884"},
+     {{"tokenizer_config.json", "{\"bos_token\":\"<s>\",\"eos_token\":\"</s>\",\"unk_token\":\"<unk>\"}"},
+      {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
 };
 
 /* llama-quantize b4747 applied to the reference's --outtype auto output of

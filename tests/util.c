@@ -45,9 +45,10 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
     remove(path); /* keep going: remove what can be removed */
     return 0;
 }
-/* The scratch directory and everything in it, subdirectories too. */
+/* The scratch directory and everything in it, subdirectories too (kept
+ * with LGG_TEST_KEEP set, to look at what a test made). */
 static void rm_scratch(void) {
-    if (scratch[0]) nftw(scratch, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (scratch[0] && !getenv("LGG_TEST_KEEP")) nftw(scratch, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 const char *scratch_dir(void) {
     if (!scratch[0]) {

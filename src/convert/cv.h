@@ -54,7 +54,16 @@ enum { CV_V_SPM = 1, CV_V_BPE = 2 };
  * taken as written, no "looks special" rule and no space un-escaping, then
  * tokenizer.json's added tokens the same way); and a BPE vocabulary instead
  * when tokenizer_config.json's tokenizer_class is GPT2Tokenizer (Phi-4). */
-enum { CV_F_SPACE_PREFIX_FALSE = 1, CV_F_PREFIX_SPACE_FROM_CONFIG = 2, CV_F_EOT_107 = 4, CV_F_PHI3_VOCAB = 8 };
+/* CV_F_LLAMA_VOCAB_SIZES: the reference's llama rules keyed on vocab_size:
+ * 32016 (CodeLlama) adds the end-of-turn id of its fill-in-the-middle
+ * tokens, 49152 (Granite's small models) add_bos_token false. */
+enum {
+    CV_F_SPACE_PREFIX_FALSE = 1,
+    CV_F_PREFIX_SPACE_FROM_CONFIG = 2,
+    CV_F_EOT_107 = 4,
+    CV_F_PHI3_VOCAB = 8,
+    CV_F_LLAMA_VOCAB_SIZES = 16
+};
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
     const char *arch;     /* general.architecture */

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The end-of-turn id the reference gives every Gemma: named by
- * tokenizer_config.json's eot_token (through tokenizer.json's added
- * tokens), else config.json's eot_token_id, else 107. */
-static lgg_status gemma_eot(lgg_convert *c, json_t *tc, lgg_error *err) {
+/* The end-of-turn id the reference gives every Gemma (default 107) and
+ * CodeLlama (32010): named by tokenizer_config.json's eot_token (through
+ * tokenizer.json's added tokens), else config.json's eot_token_id, else
+ * the default.  (CodeLlama's prefix, suffix and middle ids have no writer
+ * method in b4747's gguf-py, so the reference writes only this one.) */
+static lgg_status eot_id(lgg_convert *c, json_t *tc, json_int_t dflt, lgg_error *err) {
     json_int_t id = -1;
     json_t *e = tc ? json_object_get(tc, "eot_token") : NULL;
     if (json_is_object(e)) e = json_object_get(e, "content");
@@ -31,7 +33,7 @@ static lgg_status gemma_eot(lgg_convert *c, json_t *tc, lgg_error *err) {
     }
     json_t *cfg = json_object_get(c->config, "eot_token_id");
     if (id < 0 && json_is_integer(cfg)) id = json_integer_value(cfg);
-    if (id < 0) id = 107;
+    if (id < 0) id = dflt;
     if (id > UINT32_MAX) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: eot token id %lld is out of range", c->dir, (long long)id);
     return lgg_writer_set_u32(c->w, "tokenizer.ggml.eot_token_id", (uint32_t)id, NULL)
                ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.eot_token_id")
@@ -40,7 +42,13 @@ static lgg_status gemma_eot(lgg_convert *c, json_t *tc, lgg_error *err) {
 
 static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
     if (c->fam->flags & CV_F_EOT_107) {
-        lgg_status st = gemma_eot(c, tc, err);
+        lgg_status st = eot_id(c, tc, 107, err);
+        if (st) return st;
+    }
+    json_t *vs = json_object_get(c->config, "vocab_size");
+    json_int_t n_vocab = json_is_integer(vs) ? json_integer_value(vs) : 32000;
+    if ((c->fam->flags & CV_F_LLAMA_VOCAB_SIZES) && n_vocab == 32016) {
+        lgg_status st = eot_id(c, tc, 32010, err);
         if (st) return st;
     }
     json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
@@ -49,6 +57,12 @@ static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
     if (c->fam->flags & CV_F_SPACE_PREFIX_FALSE) set = 0;
     if (set >= 0 && lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", set != 0, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    /* Granite's small models (a llama with vocab_size 49152) add no BOS; where the
+     * tokenizer files set add_bos_token already, the reference stops at the
+     * duplicate key: this keeps the one key, false */
+    if ((c->fam->flags & CV_F_LLAMA_VOCAB_SIZES) && n_vocab == 49152 &&
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", false, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
     return LGG_OK;
 }
 
