@@ -125,6 +125,15 @@ static void param_count(const lgg_convert *c, uint64_t *total, uint64_t *per_pat
     *per_path = shared + expert;
 }
 
+/* s into buf of cap > 0 bytes, cut to fit (a directory name is at most
+ * NAME_MAX bytes; the cut only guards the buffer). */
+static void copy_cut(char *buf, size_t cap, const char *s) {
+    size_t l = strlen(s);
+    if (l >= cap) l = cap - 1;
+    memcpy(buf, s, l);
+    buf[l] = 0;
+}
+
 static const char *dir_name(const lgg_convert *c, char *buf, size_t cap) {
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s", c->dir);
@@ -136,11 +145,11 @@ static const char *dir_name(const lgg_convert *c, char *buf, size_t cap) {
     if (!*b || !strcmp(b, ".")) { /* "." names the current directory */
         char *r = realpath(c->dir, NULL);
         const char *rb = r ? strrchr(r, '/') : NULL;
-        snprintf(buf, cap, "%s", rb ? rb + 1 : "");
+        copy_cut(buf, cap, rb ? rb + 1 : "");
         free(r);
         return buf;
     }
-    snprintf(buf, cap, "%s", b);
+    copy_cut(buf, cap, b);
     return buf;
 }
 
