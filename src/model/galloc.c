@@ -85,11 +85,13 @@ int32_t lgg__g_input(g_graph *g, uint32_t type, int64_t ne0, int64_t ne1) {
 
 int32_t lgg__g_op(g_graph *g, uint8_t kind, uint32_t type, const int64_t ne[4], int32_t s0, int32_t s1, int32_t s2,
                   int32_t s3) {
+    int64_t shape[4]; /* ne may point into g->t, which g_new may move */
+    memcpy(shape, ne, sizeof shape);
     int32_t i = g_new(g);
     if (i < 0) return -1;
     g_tensor *t = &g->t[i];
     t->kind = kind, t->type = type;
-    memcpy(t->ne, ne, sizeof t->ne);
+    memcpy(t->ne, shape, sizeof t->ne);
     t->src[0] = s0, t->src[1] = s1, t->src[2] = s2, t->src[3] = s3;
     contiguous(g, t);
     return i;
@@ -97,12 +99,16 @@ int32_t lgg__g_op(g_graph *g, uint8_t kind, uint32_t type, const int64_t ne[4], 
 
 int32_t lgg__g_view(g_graph *g, int32_t src, uint32_t type, const int64_t ne[4], const uint64_t *nb) {
     if (src < 0) return g->failed = true, -1;
+    int64_t shape[4]; /* ne and nb may point into g->t, which g_new may move */
+    uint64_t strides[4] = {0, 0, 0, 0};
+    memcpy(shape, ne, sizeof shape);
+    if (nb) memcpy(strides, nb, sizeof strides);
     int32_t i = g_new(g);
     if (i < 0) return -1;
     g_tensor *t = &g->t[i];
     t->kind = G_VIEW, t->type = type, t->src[0] = src;
-    memcpy(t->ne, ne, sizeof t->ne);
-    if (nb) memcpy(t->nb, nb, sizeof t->nb);
+    memcpy(t->ne, shape, sizeof t->ne);
+    if (nb) memcpy(t->nb, strides, sizeof t->nb);
     else contiguous(g, t);
     /* ggml resolves a view of a view to the tensor that owns the memory */
     t->view_src = g->t[src].view_src >= 0 ? g->t[src].view_src : src;
