@@ -15,7 +15,8 @@
  * instance "PYTHONPATH=... python3 .../convert_hf_to_gguf.py"), it is timed
  * once with --outtype f16 (and --outtype auto followed by
  * $LGG_BENCH_LLAMA_QUANTIZE, a llama-quantize binary, when that is set),
- * and the ratios to it are printed too. */
+ * and the ratios to it are printed too.  BENCH_KEEP=1 keeps the checkpoint
+ * (to profile the converter on it). */
 #include "bench.h"
 #include "libgguf_convert.h"
 
@@ -258,6 +259,10 @@ int main(void) {
     printf("peak anonymous memory: %.1f MiB; largest tensor %.1f MiB (%.2fx)\n", (double)peak_anon / 1048576.0,
            (double)largest / 1048576.0, (double)peak_anon / (double)largest);
     reference(dir, best_f16, best_q4);
+    if (getenv("BENCH_KEEP")) { /* to profile the converter on the same checkpoint */
+        printf("kept %s\n", dir);
+        return 0;
+    }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     return system(cmd) == 0 ? 0 : 1;
 }

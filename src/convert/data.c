@@ -59,20 +59,23 @@ static void narrow_row(uint32_t type, const float *x, uint8_t *out, uint64_t n) 
 }
 
 /* Fused quantization: the values the two-step path's quantizer reads back
- * from the intermediate file (rounded to its type), quantized. */
-static lgg_status requantize_row(const cv_tensor *t, uint64_t u, float *x, uint8_t *out, uint64_t ob) {
-    for (uint64_t i = 0; i < t->unit; i++)
-        x[i] = t->type == LGG_TYPE_F16    ? lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]))
-               : t->type == LGG_TYPE_BF16 ? lgg_bf16_to_f32(lgg_f32_to_bf16(x[i]))
-                                          : x[i];
+ * from the intermediate file -- the row as narrow_row writes it there,
+ * widened as the quantizer's reader widens it -- quantized.  `half` holds
+ * the row's 16-bit form. */
+static lgg_status requantize_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *half, uint8_t *out, uint64_t ob) {
+    if (t->type == LGG_TYPE_F16 || t->type == LGG_TYPE_BF16) {
+        narrow_row(t->type, x, (uint8_t *)half, t->unit);
+        if (lgg_dequantize(t->type, half, (size_t)t->unit * 2, LGG_LITTLE_ENDIAN, x, (size_t)t->unit) != LGG_OK)
+            return LGG_ERR_INVALID;
+    }
     const float *im = t->imatrix ? t->imatrix + (u / (uint64_t)t->ne[1]) * t->unit : NULL;
     size_t written = 0;
     return lgg_quantize(t->qtype, x, out, (size_t)ob, 1, (int64_t)t->unit, im, &written);
 }
 
-static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint8_t *out, uint64_t ob) {
+static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *half, uint8_t *out, uint64_t ob) {
     uint64_t n = t->unit;
-    if (t->qtype) return requantize_row(t, u, x, out, ob);
+    if (t->qtype) return requantize_row(t, u, x, half, out, ob);
     switch (t->type) {
     case LGG_TYPE_F32:
         memcpy(out, x, n * 4);
@@ -103,6 +106,7 @@ typedef struct job {
     uint64_t u0, u1, ob;
     uint8_t *out;
     float *row;
+    uint16_t *half; /* the row narrowed to the auto type (fused quantization) */
     lgg_status st;
     uint64_t bad; /* the unit that failed */
 } job;
@@ -111,7 +115,7 @@ static void *run_job(void *arg) {
     job *j = arg;
     for (uint64_t u = j->u0; u < j->u1 && j->st == LGG_OK; u++) {
         load_row(j->t, u, j->row);
-        j->st = store_row(j->t, u, j->row, j->out + (u - j->u0) * j->ob, j->ob);
+        j->st = store_row(j->t, u, j->row, j->half, j->out + (u - j->u0) * j->ob, j->ob);
         j->bad = u;
     }
     return NULL;
@@ -119,16 +123,20 @@ static void *run_job(void *arg) {
 
 enum { MAX_THREADS = 64 };
 
-/* Convert units [u0, u1) into c->scratch, on up to c->n_threads threads
- * when there is enough work (rows are independent; the bytes do not depend
- * on the split). */
-static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob) {
+/* Convert units [u0, u1) into out, on up to c->n_threads threads when
+ * there is enough work (rows are independent; the bytes do not depend on
+ * the split). */
+static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob,
+                                uint8_t *out) {
     uint64_t work = (u1 - u0) * t->unit;
     long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (nt > MAX_THREADS) nt = MAX_THREADS;
     if (nt < 1 || work < (1u << 16)) nt = 1;
     if ((uint64_t)nt > u1 - u0) nt = (long)(u1 - u0);
-    if (!grow((void **)&c->row, &c->row_cap, (size_t)nt * (size_t)t->unit * sizeof(float)))
+    /* per thread: a row of floats, then its 16-bit form (a multiple of 64
+     * bytes, so every thread's floats stay aligned) */
+    const size_t per_row = ((size_t)t->unit * (sizeof(float) + sizeof(uint16_t)) + 63) / 64 * 64;
+    if (!grow((void **)&c->row, &c->row_cap, (size_t)nt * per_row))
         return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
     job jobs[MAX_THREADS];
     pthread_t tid[MAX_THREADS];
@@ -136,7 +144,8 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
     uint64_t per = (u1 - u0 + (uint64_t)nt - 1) / (uint64_t)nt;
     for (long k = 0; k < nt; k++) {
         uint64_t a = u0 + (uint64_t)k * per, b = a + per < u1 ? a + per : u1;
-        jobs[k] = (job){t, a, b < a ? a : b, ob, c->scratch + (a - u0) * ob, c->row + (size_t)k * t->unit, LGG_OK, 0};
+        float *row = (float *)((uint8_t *)c->row + (size_t)k * per_row);
+        jobs[k] = (job){t, a, b < a ? a : b, ob, out + (a - u0) * ob, row, (uint16_t *)(row + t->unit), LGG_OK, 0};
         if (k > 0) started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
         if (k > 0 && !started[k]) run_job(&jobs[k]); /* no thread: do it here */
     }
@@ -160,11 +169,17 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n) {
     uint64_t ob = lgg__cv_out_bytes(t);
     if (!n || c->skeleton) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
-    if (u1 > t->n_units || !grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
-        return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-    lgg_status st = convert_units(c, t, u0, u1, ob);
+    if (u1 > t->n_units) return lgg__cv_fail(&c->cb_err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
+    lgg_status st;
+    if (offset % ob == 0 && n % ob == 0) { /* whole units: straight into the writer's buffer */
+        st = convert_units(c, t, u0, u1, ob, dst);
+    } else {
+        if (!grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
+            return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
+        st = convert_units(c, t, u0, u1, ob, c->scratch);
+        if (!st) memcpy(dst, c->scratch + (offset - u0 * ob), n);
+    }
     if (st) return st;
-    memcpy(dst, c->scratch + (offset - u0 * ob), n);
     c->done += n;
     if (c->progress) c->progress(c->progress_ud, c->done, c->total);
     return LGG_OK;

@@ -41,10 +41,32 @@ bool lgg_type_needs_imatrix(uint32_t type) {
 static inline unsigned f16_carry(uint16_t h) { return (h & 0x7c00u) + 0x0400u; }
 static inline bool f16_finite(uint16_t h) { return !(f16_carry(h) & 0x8000u); }
 
+/* A whole row of 16-bit floats, four at a time: `bias` added to each
+ * value's low 15 bits carries into its bit 15 exactly when the value is Inf
+ * or NaN (f16: bias 0x0400 on the exponent bits; bf16: 0x0080 on the
+ * magnitude, >= 0x7f80), and never across lanes (the sums stay below
+ * 0x10000).  Kept in the core's C: gcc at -O2 does not vectorize the
+ * one-by-one loop, which took 44% of an f16 conversion (perf). */
+static bool halves_finite(const uint8_t *row, uint64_t n, uint16_t keep, uint16_t bias) {
+    const uint64_t K = 0x0001000100010001ull * keep, B = 0x0001000100010001ull * bias;
+    uint64_t acc = 0, i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint64_t v;
+        memcpy(&v, row + 2 * i, 8); /* little-endian halves; the lanes' order does not matter */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v);
+#endif
+        acc |= (v & K) + B;
+    }
+    for (; i < n; i++) acc |= (uint64_t)((lgg__get16(row + 2 * i) & keep) + bias);
+    return !(acc & 0x8000800080008000ull);
+}
+
 static bool row_valid(const lgg__kernel_row *e, const lgg_type_info *ti, const uint8_t *row, uint64_t nblocks) {
     const size_t ts = ti->type_size;
     switch (e->check) {
     case LGG__CHK_F16S: {
+        if (ts == 2) return halves_finite(row, nblocks, 0x7c00, 0x0400); /* a row of f16 */
         unsigned acc = 0;
         for (uint64_t i = 0; i < nblocks; i++)
             for (int k = 0; k < e->n16; k++) acc |= f16_carry(lgg__get16(row + i * ts + e->off + 2 * k));
@@ -70,9 +92,7 @@ static bool row_valid(const lgg__kernel_row *e, const lgg_type_info *ti, const u
         }
         return true;
     case LGG__CHK_BF16:
-        for (uint64_t i = 0; i < nblocks; i++)
-            if ((lgg__get16(row + 2 * i) & 0x7fff) >= 0x7f80) return false;
-        return true;
+        return halves_finite(row, nblocks, 0x7fff, 0x0080);
     default:
         return true;
     }
