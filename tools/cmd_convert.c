@@ -152,7 +152,6 @@ static void on_progress(void *ud, uint64_t done, uint64_t total) {
     cli_progress_add(p, done - p->done);
 }
 
-/* --outtype PRESET: the quantize step fused into the conversion. */
 /* OUT without its .gguf: the shard set's prefix. */
 static void split_prefix(const char *out, char *prefix, size_t cap) {
     size_t l = strlen(out);
@@ -160,6 +159,7 @@ static void split_prefix(const char *out, char *prefix, size_t cap) {
     snprintf(prefix, cap, "%.*s", (int)l, out);
 }
 
+/* --outtype PRESET: the quantize step fused into the conversion. */
 static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out, lgg_error *err) {
     lgg_quant_options qo;
     lgg_quant_options_init(&qo);

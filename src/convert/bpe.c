@@ -212,7 +212,7 @@ static lgg_status write_bpe(lgg_convert *c, const bpe *b, const char *pre, lgg_e
 
 lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
     json_t *tj = NULL;
-    lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 1, &tj, err);
+    lgg_status st = lgg__cv_tokenizer_json(c, 1, &tj, err);
     if (st) return st;
     const json_t *model = json_object_get(tj, "model"), *vocab = json_object_get(model, "vocab");
     const json_t *added = json_object_get(tj, "added_tokens");

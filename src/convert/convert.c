@@ -183,13 +183,6 @@ static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_te
     }
 }
 
-static int64_t hparam_int(const lgg_convert *c, const char *key, int64_t dflt) {
-    json_t *v = json_object_get(c->config, key);
-    if (json_is_integer(v)) return json_integer_value(v);
-    if (json_is_real(v) && json_real_value(v) == (double)(int64_t)json_real_value(v)) return (int64_t)json_real_value(v);
-    return dflt;
-}
-
 static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
                              lgg_error *err) {
     const char *file = c->shard_names[shard];
@@ -206,7 +199,7 @@ static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     for (uint32_t d = 0; d < s->n_dims; d++) t->ne[d] = (int64_t)s->shape[s->n_dims - 1 - d], total *= s->shape[d];
     t->unit = (uint64_t)t->ne[0];
     if (xform & (CV_X_PERM_Q | CV_X_PERM_K)) {
-        int64_t nh = hparam_int(c, "num_attention_heads", 0), nkv = hparam_int(c, "num_key_value_heads", nh);
+        int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
         t->heads = (uint64_t)((xform & CV_X_PERM_K) ? nkv : nh);
         if (s->n_dims == 1) t->unit = 1;
         uint64_t rows = s->n_dims ? s->shape[0] : 1;
@@ -257,7 +250,7 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
                              lgg_error *err) {
     if (!c->experts) {
         const char *key = c->fam->experts_key ? c->fam->experts_key : "num_local_experts";
-        int64_t n = hparam_int(c, key, 0);
+        int64_t n = lgg__cv_hparam_int(c, key, 0);
         if (n <= 0 || n > 4096 || c->block_count > (1u << 20))
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' missing or out of range", c->dir, key);
         c->n_experts = (uint32_t)n;

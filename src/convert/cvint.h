@@ -4,11 +4,22 @@
 
 #include "cv.h"
 
+struct lgg_convert;
+
 char *lgg__cv_path(const char *dir, const char *name);
 int lgg__cv_exists(const char *dir, const char *name);
 /* Load DIR/NAME as a JSON object; a missing file is *out = NULL (LGG_OK)
  * unless required. */
 lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err);
+/* The first of `keys` ('|' separated) present in obj and not null (as the
+ * reference's "is not None" tests); `which` gets its name. */
+json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap);
+/* config.json's integer `key` (an integral real too), else dflt. */
+int64_t lgg__cv_hparam_int(const struct lgg_convert *c, const char *key, int64_t dflt);
+/* tokenizer.json, parsed once for the whole vocabulary step (lgg__cv_vocab
+ * releases it): a new reference, NULL when the file is absent and not
+ * required. */
+lgg_status lgg__cv_tokenizer_json(struct lgg_convert *c, int required, json_t **out, lgg_error *err);
 
 /* One source matrix of a stacked (expert) tensor. */
 typedef struct cv_src {
@@ -64,6 +75,8 @@ struct lgg_convert {
     int vocab_only;          /* no tensors; the default name ends in -vocab */
     int skeleton;            /* callbacks produce nothing (fused.c writes only the header) */
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
+    json_t *tokenizer_json;  /* lgg__cv_tokenizer_json's copy, during the vocabulary step */
+    int tokenizer_json_read;
     float attn_factor;       /* <arch>.rope.scaling.attn_factor, written after general.architecture */
     int has_attn_factor;     /* (the reference sets it while making the generated tensors) */
 };

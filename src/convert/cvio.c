@@ -27,6 +27,37 @@ int lgg__cv_exists(const char *dir, const char *name) {
     return ok;
 }
 
+json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap) {
+    for (const char *p = keys; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        snprintf(which, cap, "%.*s", (int)l, p);
+        json_t *v = json_object_getn(obj, p, l);
+        if (v && !json_is_null(v)) return v;
+        p += l + (bar != NULL);
+    }
+    return NULL;
+}
+
+int64_t lgg__cv_hparam_int(const lgg_convert *c, const char *key, int64_t dflt) {
+    json_t *v = json_object_get(c->config, key);
+    if (json_is_integer(v)) return json_integer_value(v);
+    if (json_is_real(v) && json_real_value(v) == (double)(int64_t)json_real_value(v)) return (int64_t)json_real_value(v);
+    return dflt;
+}
+
+lgg_status lgg__cv_tokenizer_json(lgg_convert *c, int required, json_t **out, lgg_error *err) {
+    *out = NULL;
+    if (!c->tokenizer_json_read) {
+        lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", required, &c->tokenizer_json, err);
+        if (st) return st;
+        c->tokenizer_json_read = 1;
+    }
+    if (!c->tokenizer_json && required) return lgg__cv_json(c->dir, "tokenizer.json", 1, out, err); /* its error */
+    *out = json_incref(c->tokenizer_json);
+    return LGG_OK;
+}
+
 /* Python's json module reads integers of any size; jansson refuses those
  * beyond 64 bits (tokenizer_config.json's model_max_length is 1e30), so such
  * a file is read again with every integer as a real. */

@@ -80,18 +80,13 @@ static lgg_status factor_list(lgg_convert *c, const json_t *rs, const char *name
     return LGG_OK;
 }
 
-static int64_t int_key(const lgg_convert *c, const char *key) {
-    const json_t *v = json_object_get(c->config, key);
-    return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
-}
-
 /* Phi-3's rope_scaling {"type": "longrope"|"su"|"yarn", "long_factor": [...],
  * "short_factor": [...]}: the attention factor, then the two tensors. */
 static lgg_status phi3_factors(lgg_convert *c, lgg_error *err) {
     const json_t *rs = json_object_get(c->config, "rope_scaling");
     if (!rs || json_is_null(rs)) return LGG_OK;
-    int64_t embd = int_key(c, "hidden_size"), heads = int_key(c, "num_attention_heads");
-    int64_t ctx = int_key(c, "max_position_embeddings"), orig = int_key(c, "original_max_position_embeddings");
+    int64_t embd = lgg__cv_hparam_int(c, "hidden_size", -1), heads = lgg__cv_hparam_int(c, "num_attention_heads", -1);
+    int64_t ctx = lgg__cv_hparam_int(c, "max_position_embeddings", -1), orig = lgg__cv_hparam_int(c, "original_max_position_embeddings", -1);
     if (embd <= 0 || heads <= 0 || ctx <= 0 || orig <= 0)
         return lgg__cv_fail(err, LGG_ERR_INVALID,
                             "%s/config.json: keys 'hidden_size', 'num_attention_heads', 'max_position_embeddings' and "

@@ -19,18 +19,9 @@ static lgg_status set_str(lgg_writer *w, const char *key, const char *v, lgg_err
     return v ? wfail(lgg_writer_set_str(w, key, v, NULL), key, err) : LGG_OK;
 }
 
-/* The first of `from` ('|' separated) present in config.json (null counts
- * as absent, as the reference's "is not None" tests). */
+/* The first of `from` ('|' separated) present in config.json. */
 static json_t *hparam(const lgg_convert *c, const char *from, char *which, size_t cap) {
-    for (const char *p = from; *p;) {
-        const char *bar = strchr(p, '|');
-        size_t l = bar ? (size_t)(bar - p) : strlen(p);
-        snprintf(which, cap, "%.*s", (int)l, p);
-        json_t *v = json_object_get(c->config, which);
-        if (v && !json_is_null(v)) return v;
-        p += l + (bar != NULL);
-    }
-    return NULL;
+    return lgg__cv_first_key(c->config, from, which, cap);
 }
 
 static int as_u32(const json_t *v, uint32_t *out) {

@@ -26,7 +26,7 @@
 
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 
-/* [0-9_]* from *i; returns the count. */
+/* The longest run of characters of `set` from *i; returns its length. */
 static size_t run(const char *s, size_t n, size_t *i, const char *set) {
     size_t k = 0;
     while (*i < n && s[*i] && strchr(set, s[*i])) (*i)++, k++;
@@ -296,19 +296,12 @@ const char *const LGG__CV_SOURCE_KEYS[] = {"name", "author", "version", "organiz
 /* The first of keys ('|' separated) whose value is not null: a string, or
  * an error naming the key (the reference cannot write anything else). */
 static lgg_status card_str(const json_t *card, const char *keys, char **out, const char *where, lgg_error *err) {
-    if (*out) return LGG_OK; /* already known */
-    for (const char *p = keys; *p;) {
-        const char *bar = strchr(p, '|');
-        size_t l = bar ? (size_t)(bar - p) : strlen(p);
-        const json_t *v = json_object_getn(card, p, l);
-        if (v && !json_is_null(v)) {
-            if (!json_is_string(v))
-                return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: model card key '%.*s' is not a string", where, (int)l, p);
-            if (!(*out = strdup(json_string_value(v)))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-            return LGG_OK;
-        }
-        p += l + (bar != NULL);
-    }
+    char which[64];
+    const json_t *v = lgg__cv_first_key(card, keys, which, sizeof which);
+    if (!v) return LGG_OK;
+    if (!json_is_string(v))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: model card key '%s' is not a string", where, which);
+    if (!(*out = strdup(json_string_value(v)))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     return LGG_OK;
 }
 

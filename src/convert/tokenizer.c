@@ -18,7 +18,7 @@ static lgg_status eot_id(lgg_convert *c, json_t *tc, json_int_t dflt, lgg_error 
     if (json_is_object(e)) e = json_object_get(e, "content");
     if (json_is_string(e)) {
         json_t *tj = NULL;
-        lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+        lgg_status st = lgg__cv_tokenizer_json(c, 0, &tj, err);
         if (st) return st;
         size_t i;
         json_t *at;
@@ -72,10 +72,8 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
     if (st) return st;
     json_t *cls = tc ? json_object_get(tc, "tokenizer_class") : NULL;
     int gpt2 = json_is_string(cls) && !strcmp(json_string_value(cls), "GPT2Tokenizer");
-    if ((c->fam->flags & CV_F_PHI3_VOCAB) && !gpt2) { /* SentencePiece or nothing */
-        st = lgg__cv_spm(c, tc, err);
-    } else if ((c->fam->flags & CV_F_PHI3_VOCAB) && gpt2) {
-        st = lgg__cv_bpe(c, tc, o, err);
+    if (c->fam->flags & CV_F_PHI3_VOCAB) { /* by the tokenizer's class: BPE, else SentencePiece or nothing */
+        st = gpt2 ? lgg__cv_bpe(c, tc, o, err) : lgg__cv_spm(c, tc, err);
     } else if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
         st = lgg__cv_spm(c, tc, err);
     } else if (c->fam->vocab & CV_V_BPE) {
@@ -87,5 +85,7 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
     }
     if (!st) st = family_extras(c, tc, err);
     json_decref(tc);
+    json_decref(c->tokenizer_json); /* read once for the whole step, kept no longer */
+    c->tokenizer_json = NULL, c->tokenizer_json_read = 0;
     return st;
 }

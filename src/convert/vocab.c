@@ -186,7 +186,7 @@ static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg
 /* Phi-3 also takes tokenizer.json's added tokens over the pieces. */
 static lgg_status added_tokens_tokenizer(lgg_convert *c, vocab *v, lgg_error *err) {
     json_t *tj = NULL;
-    lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+    lgg_status st = lgg__cv_tokenizer_json(c, 0, &tj, err);
     size_t i;
     json_t *d;
     json_array_foreach(st || !tj ? NULL : json_object_get(tj, "added_tokens"), i, d) {
@@ -257,7 +257,7 @@ static lgg_status set_special(lgg_convert *c, special *s, int typ, const json_t 
 /* Special token names resolve only through tokenizer.json's added tokens. */
 static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s, lgg_error *err) {
     json_t *tj = NULL;
-    lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", 0, &tj, err);
+    lgg_status st = lgg__cv_tokenizer_json(c, 0, &tj, err);
     if (st) return st;
     json_t *added = tj ? json_object_get(tj, "added_tokens") : NULL;
     for (int typ = 0; tc && typ < N_SPECIAL && !st; typ++) {

@@ -272,11 +272,6 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
         m->bias_k |= lgg_find_tensor_cstr(files[k], "blk.0.attn_k.bias") >= 0;
         m->bias_v |= lgg_find_tensor_cstr(files[k], "blk.0.attn_v.bias") >= 0;
         m->bias_o |= lgg_find_tensor_cstr(files[k], "blk.0.attn_output.bias") >= 0;
-        for (uint32_t il = 0; il < 4 && !m->probs_bias; il++) { /* the first expert layer has it, if any */
-            char name[64];
-            snprintf(name, sizeof name, "blk.%u.exp_probs_b.bias", il);
-            m->probs_bias = lgg_find_tensor_cstr(files[k], name) >= 0;
-        }
     }
     if (!m->row) return LGG_OK; /* only the weights can be estimated */
     lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
@@ -298,7 +293,12 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
     } else if ((st = recurrent_facts(f, m, err))) {
         return st;
     }
-    return ffn_facts(f, m, err);
+    if ((st = ffn_facts(f, m, err))) return st;
+    /* deepseek3's expert-selection bias, on every expert layer: the first one tells */
+    char name[64];
+    snprintf(name, sizeof name, "blk.%u.exp_probs_b.bias", m->n_dense_lead);
+    for (size_t k = 0; k < n_files && m->row->mla; k++) m->probs_bias |= lgg_find_tensor_cstr(files[k], name) >= 0;
+    return LGG_OK;
 }
 
 /* ---- settings ---------------------------------------------------------- */
@@ -547,8 +547,7 @@ static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
     uint64_t exact;
     if (graph_compute(m, e, T, &exact)) {
-        e->host.compute = exact;
-        e->device.compute = 0;
+        e->host.compute = exact; /* on the host alone: the device's stays 0 */
         e->compute_exact = true;
         return LGG_OK;
     }

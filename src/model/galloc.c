@@ -24,11 +24,8 @@ void lgg__g_free(g_graph *g) {
     free(g->kind_of);
     free(g->nodes);
     free(g->leafs);
+    free(g->stack);
     memset(g, 0, sizeof *g);
-}
-
-static uint64_t type_size(uint32_t type) {
-    return type == LGG_TYPE_F16 || type == LGG_TYPE_BF16 ? 2 : type == LGG_TYPE_I8 ? 1 : 4;
 }
 
 /* Room for one more tensor in every per-tensor array. */
@@ -43,7 +40,9 @@ static bool grow(g_graph *g) {
     if (nodes) g->nodes = nodes;
     int32_t *leafs = realloc(g->leafs, cap * sizeof *leafs);
     if (leafs) g->leafs = leafs;
-    if (!t || !k || !nodes || !leafs) return false;
+    int32_t *stack = realloc(g->stack, 2 * cap * sizeof *stack); /* g_expand's: a tensor and its next source */
+    if (stack) g->stack = stack;
+    if (!t || !k || !nodes || !leafs || !stack) return false;
     g->cap = cap;
     return true;
 }
@@ -63,7 +62,7 @@ static int32_t g_new(g_graph *g) {
 }
 
 static void contiguous(g_graph *g, g_tensor *t) {
-    t->nb[0] = type_size(t->type);
+    t->nb[0] = lgg_type_get(t->type)->type_size; /* the graph's types: F32, F16, I32 */
     for (int d = 1; d < 4; d++)
         if (lgg__mul_ovf(t->nb[d - 1], (uint64_t)t->ne[d - 1], &t->nb[d])) g->failed = true;
 }
@@ -119,11 +118,7 @@ int32_t lgg__g_view(g_graph *g, int32_t src, uint32_t type, const int64_t ne[4],
  * chains thousands of tensors deep). */
 void lgg__g_expand(g_graph *g, int32_t root) {
     if (g->failed || root < 0) return;
-    int32_t *stack = malloc(g->n * 2 * sizeof *stack);
-    if (!stack) {
-        g->failed = true;
-        return;
-    }
+    int32_t *stack = g->stack; /* each tensor is pushed once at most: 2 * n entries */
     size_t sp = 0;
     if (g->kind_of[root] == 0) stack[sp++] = root, stack[sp++] = 0;
     while (sp) {
@@ -139,7 +134,6 @@ void lgg__g_expand(g_graph *g, int32_t root) {
         if (g->t[t].kind == G_LEAF) g->kind_of[t] = 2, g->leafs[g->n_leafs++] = t;
         else g->kind_of[t] = 1, g->nodes[g->n_nodes++] = t;
     }
-    free(stack);
 }
 
 /* ---- the allocator (ggml_dyn_tallocr) ------------------------------------ */

@@ -36,6 +36,7 @@ typedef struct g_graph {
     uint8_t *kind_of; /* per tensor: 0 not visited, 1 node, 2 leaf, 3 being visited */
     size_t n_nodes, n_leafs;
     int32_t *nodes, *leafs;
+    int32_t *stack;   /* lgg__g_expand's depth-first walk (2 entries per tensor) */
     bool failed;      /* out of memory or a size overflow: the result is meaningless */
 } g_graph;
 

@@ -1,7 +1,8 @@
 /* graphs.c -- llama.cpp b4747's compute graphs, rebuilt tensor by tensor as
- * its builders (src/llama.cpp: build_llama, build_qwen2, build_gemma,
- * build_gemma2, build_phi3, and the llm_build_kv, llm_build_kqv and
- * llm_build_ffn they share) create them, for the allocator replica in
+ * its builders (src/llama.cpp: build_llama, build_qwen2, build_qwen2moe,
+ * build_gemma, build_gemma2, build_phi3, build_deepseek2, and the
+ * llm_build_kv, llm_build_kqv, llm_build_ffn and llm_build_moe_ffn they
+ * share) create them, for the allocator replica in
  * galloc.c.  Only what decides memory is kept: each operation's result shape
  * and type, its sources in order, whether it is a view and whether ggml may
  * run it in place.  The builders differ in a few places, marked by layout:
@@ -31,8 +32,9 @@
 typedef struct gb {
     g_graph *g;
     const g_model *m;
-    int32_t cache; /* the KV cache, outside the compute buffer */
-    int32_t pos;   /* the positions input */
+    int32_t cache;          /* the KV cache, outside the compute buffer */
+    int32_t pos;            /* the graph's inputs: positions, */
+    int32_t mask, mask_swa; /* the KQ masks (mask_swa: gemma2's even layers) */
 } gb;
 
 static const g_tensor *T_(const gb *b, int32_t i) {
@@ -99,18 +101,25 @@ static int32_t proj(gb *b, int32_t x, int64_t rows, bool bias) {
     return bias ? same_as(b, G_INPLACE, r, weight(b, rows, 1), NONE) : r;
 }
 
-typedef struct inputs {
-    int32_t pos, mask, mask_swa, out_ids;
-} inputs;
+static int32_t view4(gb *b, int32_t a, uint32_t type, int64_t ne0, int64_t ne1, int64_t ne2, const uint64_t *nb) {
+    int64_t ne[4] = {ne0, ne1, ne2, 1};
+    return lgg__g_view(b->g, a, type, ne, nb);
+}
 
-/* A copy of columns [off, off + rows) of every row of x: ggml_cont of a
- * ggml_view_2d. */
+/* An F32 view with row strides nb1 and nb2. */
+static int32_t view3(gb *b, int32_t a, int64_t ne0, int64_t ne1, int64_t ne2, uint64_t nb1, uint64_t nb2) {
+    const uint64_t nb[4] = {4, nb1, nb2, nb2 * (uint64_t)ne2};
+    return view4(b, a, F32, ne0, ne1, ne2, nb);
+}
+
+/* ggml_cont. */
+static int32_t cont(gb *b, int32_t a) { return lgg__g_op(b->g, G_NEW, F32, T_(b, a)->ne, a, NONE, NONE, NONE); }
+
+/* A copy of `rows` columns of every row of the 2-D x: ggml_cont of a
+ * ggml_view_2d (which columns does not change the memory). */
 static int32_t cont_rows(gb *b, int32_t x, int64_t rows) {
-    const g_tensor *t = T_(b, x);
-    int64_t ne[4] = {rows, t->ne[1], 1, 1};
-    uint64_t nb[4] = {t->nb[0], t->nb[1], t->nb[1] * (uint64_t)t->ne[1], t->nb[1] * (uint64_t)t->ne[1]};
-    int32_t v = lgg__g_view(b->g, x, t->type, ne, nb);
-    return lgg__g_op(b->g, G_NEW, F32, ne, v, NONE, NONE, NONE);
+    const uint64_t nb1 = T_(b, x)->nb[1];
+    return cont(b, view3(b, x, rows, T_(b, x)->ne[1], 1, nb1, nb1 * (uint64_t)T_(b, x)->ne[1]));
 }
 
 /* Q, K and V of the batch (before RoPE). */
@@ -124,14 +133,6 @@ static void qkv(gb *b, int32_t cur, uint32_t il, int32_t *q, int32_t *k, int32_t
     }
     *q = proj(b, cur, H * hk, m->bias_q), *k = proj(b, cur, Hkv * hk, m->bias_k), *v = proj(b, cur, Hkv * hv, m->bias_v);
 }
-
-static int32_t view3(gb *b, int32_t a, int64_t ne0, int64_t ne1, int64_t ne2, uint64_t nb1, uint64_t nb2) {
-    int64_t ne[4] = {ne0, ne1, ne2, 1};
-    uint64_t nb[4] = {4, nb1, nb2, nb2 * (uint64_t)ne2};
-    return lgg__g_view(b->g, a, F32, ne, nb);
-}
-
-static int32_t cont(gb *b, int32_t a) { return lgg__g_op(b->g, G_NEW, F32, T_(b, a)->ne, a, NONE, NONE, NONE); }
 
 /* build_deepseek2's Q, K and V states: (head_k, H, T), (head_k, H, T) and
  * (head_v * H, T). */
@@ -157,9 +158,7 @@ static void mla(gb *b, int32_t cur, uint32_t il, int32_t *qs, int32_t *ks, int32
     int32_t kv = mul_mat(b, weight(b, kvl, H * (nope + hv)), kvc);
     int32_t k_nope = view3(b, kv, nope, H, T, (uint64_t)(nope + hv) * 4, (uint64_t)((nope + hv) * H) * 4);
     int32_t v = cont(b, view3(b, kv, hv, H, T, (uint64_t)(nope + hv) * 4, (uint64_t)((nope + hv) * H) * 4));
-    int64_t ne_v[4] = {hv * H, T, 1, 1};
-    uint64_t nb_v[4] = {4, (uint64_t)(hv * H) * 4, (uint64_t)(hv * H * T) * 4, (uint64_t)(hv * H * T) * 4};
-    *vs = lgg__g_view(b->g, v, F32, ne_v, nb_v);
+    *vs = view3(b, v, hv * H, T, 1, (uint64_t)(hv * H) * 4, (uint64_t)(hv * H * T) * 4);
     q_pe = same_as(b, G_INPLACE, cont(b, q_pe), b->pos, NONE);  /* RoPE */
     k_pe = same_as(b, G_INPLACE, cont(b, k_pe), b->pos, NONE);
     int64_t ne_s[4] = {hk, H, T, 1};
@@ -181,7 +180,7 @@ static int32_t scores(gb *b, int32_t kc, int32_t qp, int32_t mask) {
 
 /* llm_build_kv: the K and V stores, attention over the cache, the output
  * projection.  Returns the projected attention output. */
-static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
+static int32_t attention(gb *b, int32_t cur, uint32_t il) {
     const g_model *m = b->m;
     const int64_t T = (int64_t)m->n_tokens, kv = (int64_t)m->n_kv, H = m->n_head[il], Hkv = m->n_head_kv[il];
     const int64_t hk = m->head_k, hv = m->head_v;
@@ -190,9 +189,9 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
         mla(b, cur, il, &q, &k, &v);
     } else {
         qkv(b, cur, il, &q, &k, &v);
-        q = same_as(b, G_INPLACE, reshape(b, q, hk, H, T), in->pos, NONE);
+        q = same_as(b, G_INPLACE, reshape(b, q, hk, H, T), b->pos, NONE);
         if (m->layout != G_LLAMA) q = same_as(b, G_INPLACE, q, NONE, NONE); /* Q scaled after RoPE */
-        k = same_as(b, G_INPLACE, reshape(b, k, hk, Hkv, T), in->pos, NONE);
+        k = same_as(b, G_INPLACE, reshape(b, k, hk, Hkv, T), b->pos, NONE);
     }
     lgg__g_expand(b->g, q);
     lgg__g_expand(b->g, k);
@@ -204,7 +203,7 @@ static int32_t attention(gb *b, const inputs *in, int32_t cur, uint32_t il) {
         int32_t vt = swap_axes(b, v, 0, 1);
         lgg__g_expand(b->g, cpy(b, vt, cache_view(b, m->type_v, T, Hkv * hv, 1)));
     }
-    int32_t mask = m->layout == G_GEMMA2 && il % 2 == 0 ? in->mask_swa : in->mask;
+    int32_t mask = m->layout == G_GEMMA2 && il % 2 == 0 ? b->mask_swa : b->mask;
     int32_t qp = swap_axes(b, q, 1, 2), kc = cache_view(b, m->type_k, hk, kv, Hkv), out;
     if (m->flash_attn) {
         int32_t vc = cache_view(b, m->type_v, hv, kv, Hkv);
@@ -238,11 +237,6 @@ static int32_t ffn(gb *b, int32_t cur, int64_t F) {
     gate = same_as(b, G_INPLACE, gate, NONE, NONE);
     int32_t par = same_as(b, G_INPLACE, gate, up, NONE);
     return mul_mat(b, weight(b, F, E), par);
-}
-
-static int32_t view4(gb *b, int32_t a, uint32_t type, int64_t ne0, int64_t ne1, int64_t ne2, const uint64_t *nb) {
-    int64_t ne[4] = {ne0, ne1, ne2, 1};
-    return lgg__g_view(b->g, a, type, ne, nb);
 }
 
 /* llm_build_moe_ffn with SiLU experts: a softmax or (deepseek2) sigmoid
@@ -303,16 +297,16 @@ static int32_t mask_input(gb *b) {
 }
 
 /* One layer: attention and FFN with their norms and residual adds. */
-static int32_t layer(gb *b, inputs *in, int32_t inpL, uint32_t il) {
+static int32_t layer(gb *b, int32_t inpL, uint32_t il) {
     const g_model *m = b->m;
     const int64_t ne_e[4] = {(int64_t)m->n_embd, (int64_t)m->n_tokens, 1, 1};
     int32_t res = inpL;
-    int32_t cur = attention(b, in, norm(b, inpL), il);
+    int32_t cur = attention(b, norm(b, inpL), il);
     if (m->layout == G_GEMMA2) cur = norm(b, cur);
     if (il + 1 == m->n_layer) { /* only the tokens that produce output go on */
-        in->out_ids = lgg__g_input(b->g, I32, (int64_t)m->n_tokens, 1);
-        cur = lgg__g_op(b->g, G_NEW, F32, ne_e, cur, in->out_ids, NONE, NONE);
-        res = lgg__g_op(b->g, G_NEW, F32, ne_e, res, in->out_ids, NONE, NONE);
+        int32_t out_ids = lgg__g_input(b->g, I32, (int64_t)m->n_tokens, 1);
+        cur = lgg__g_op(b->g, G_NEW, F32, ne_e, cur, out_ids, NONE, NONE);
+        res = lgg__g_op(b->g, G_NEW, F32, ne_e, res, out_ids, NONE, NONE);
     }
     int32_t ffn_inp = same_as(b, G_INPLACE, cur, res, NONE);
     int32_t normed = norm(b, ffn_inp);
@@ -330,15 +324,16 @@ static int32_t layer(gb *b, inputs *in, int32_t inpL, uint32_t il) {
 lgg_status lgg__g_compute(const g_model *m, uint64_t *bytes) {
     g_graph g;
     lgg__g_init(&g);
-    gb b = {&g, m, lgg__g_external(&g), -1};
+    gb b = {&g, m, lgg__g_external(&g), -1, -1, -1};
     const int64_t T = (int64_t)m->n_tokens, E = (int64_t)m->n_embd;
     int32_t tokens = lgg__g_input(&g, I32, T, 1);
     int64_t ne_e[4] = {E, T, 1, 1};
     int32_t inpL = lgg__g_op(&g, G_NEW, F32, ne_e, weight(&b, E, (int64_t)m->n_vocab), tokens, NONE, NONE);
     if (m->layout == G_GEMMA || m->layout == G_GEMMA2) inpL = same_as(&b, G_INPLACE, inpL, NONE, NONE);
-    inputs in = {lgg__g_input(&g, I32, T, 1), mask_input(&b), m->layout == G_GEMMA2 ? mask_input(&b) : -1, -1};
-    b.pos = in.pos;
-    for (uint32_t il = 0; il < m->n_layer && !g.failed; il++) inpL = layer(&b, &in, inpL, il);
+    b.pos = lgg__g_input(&g, I32, T, 1);
+    b.mask = mask_input(&b);
+    if (m->layout == G_GEMMA2) b.mask_swa = mask_input(&b);
+    for (uint32_t il = 0; il < m->n_layer && !g.failed; il++) inpL = layer(&b, inpL, il);
     int32_t out = mul_mat(&b, weight(&b, E, (int64_t)m->n_vocab), norm(&b, inpL));
     if (m->layout == G_GEMMA2) { /* soft-capped logits: scale, tanh, scale */
         for (int k = 0; k < 3; k++) out = same_as(&b, G_INPLACE, out, NONE, NONE);
