@@ -1,8 +1,12 @@
 # libgguf -- build, test, install.  GNU make; gcc or clang.
 #
-#   make                 static + shared library and the gguf tool (build/)
+#   make                 every part whose libraries are present (static + shared
+#                        library each) and the gguf tool, in build/; says which
+#                        parts it skipped and why
+#   make all-parts       the same, failing when a part cannot be built
 #   make test            build and run the whole test suite (check-deps first)
 #   make check-deps      dependencies run one way (README layout table)
+#   make check-abi BASELINE=DIR   abidiff of each shared library against DIR's
 #   make asan            the CLI with ASan+UBSan as build/asan/gguf
 #   make check-asan      the whole test suite under ASan+UBSan
 #   make check-tsan      the whole test suite under ThreadSanitizer
@@ -10,45 +14,140 @@
 #   make fuzz-corpus     regenerate the generated seed inputs in fuzz/corpus/
 #   make bench           the benchmarks (print ratios against baselines)
 #   make check-aarch64   the dequantization tests cross-built for AArch64 (NEON) under qemu-user
-#   make install PREFIX=/usr/local [DESTDIR=...]
+#   make install / uninstall   PREFIX=/usr/local [DESTDIR=...] (see docs/packaging.md)
+#
+# The usual variables: CC, AR, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, LIBDIR,
+# INCLUDEDIR, BINDIR, MANDIR, PKGCONFIGDIR, DESTDIR; V=1 prints whole command
+# lines; WERROR=1 makes warnings errors.  The project's own flags come first,
+# the user's after them, so the user's win.
 
+.DEFAULT_GOAL := all
 CC      ?= cc
+AR      ?= ar
 PREFIX  ?= /usr/local
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR ?=
 BUILD   ?= build
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
+# OPT and EXTRA_CFLAGS are older spellings kept for scripts: OPT is the
+# default CFLAGS, EXTRA_CFLAGS goes with CPPFLAGS.
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+Q       := $(if $(filter 1,$(V)),,@)
+show     = $(if $(Q),@printf '  %-7s %s\n' $(1) $(2))
 
 # The version is written once, in include/libgguf.h (LGG_VERSION_MAJOR/MINOR/PATCH).
 version_part = $(shell sed -n 's/^\#define LGG_VERSION_$(1) \([0-9][0-9]*\)$$/\1/p' include/libgguf.h)
 SOMAJOR := $(call version_part,MAJOR)
 VERSION := $(SOMAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla $(if $(filter 1,$(WERROR)),-Werror)
 # -ffp-contract=off: no fused multiply-add anywhere, so results follow ggml's
 # reference rounding exactly on every machine.
 BASEFLAGS := -std=c11 -D_GNU_SOURCE -ffp-contract=off -fno-strict-aliasing -fvisibility=hidden -fPIC
-OPT     ?= -O2 -g
-CFLAGS_ALL = $(BASEFLAGS) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Isrc
+CFLAGS_ALL = $(BASEFLAGS) $(WARN) -Iinclude -Isrc $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+# A shared library must resolve every symbol from the libraries it names
+# (what a program linked through pkg-config gets); clang's sanitizer builds
+# leave their runtime unresolved in shared objects, so those targets clear it.
+SHLIB_LDFLAGS ?= -Wl,--no-undefined
+LDFLAGS_ALL = $(LDFLAGS)
 LDLIBS  := -lpthread -lm
 
-LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*' -not -path 'src/remote/*'))
-# The converter (Hugging Face -> GGUF) is a library of its own because it
-# reads JSON with jansson; the core library stays libc + pthreads.
-CONV_SRC := $(sort $(wildcard src/convert/*.c))
-CONV_LIBS := -ljansson -lyaml -lcrypto
-# Remote files (HTTP ranges, hf:// names, downloads) are a library of their
-# own too: libcurl (and libcrypto for the download's sha256).
-REMOTE_SRC := $(sort $(wildcard src/remote/*.c))
-REMOTE_LIBS := -lcurl -lcrypto
+# ---- the parts: one static and one shared library each ----------------------
+# $(call part,NAME,SOURCE DIRS,PUBLIC HEADER,PARTS IT LINKS,LIBRARIES,DESCRIPTION)
+# builds libNAME.a and libNAME.so.$(VERSION) (soname libNAME.so.$(SOMAJOR));
+# make install writes libNAME.pc.  LIBRARIES are `module=-lflag` for a
+# library with a pkg-config module (the .pc's Requires.private), a bare
+# -lflag otherwise (its Libs.private).  The parts it links go to the .pc's
+# Requires (its header includes theirs).  The exported symbols are listed in
+# abi/libNAME.sym (tests/test_symbols.c).  A part whose libraries cannot be
+# linked is skipped by `make` (and fails `make all-parts`).
+comma := ,
+define newline
+
+
+endef
+PARTS :=
+define part
+PARTS += $(1)
+$(1)_DIRS := $(2)
+$(1)_SRC := $$(sort $$(shell find $(2) -name '*.c'))
+$(1)_OBJ := $$($(1)_SRC:%.c=$$(BUILD)/obj/%.o)
+$(1)_HDR := include/$(3)
+$(1)_USES := $(4)
+$(1)_PKGS := $$(strip $$(foreach d,$(5),$$(if $$(findstring =,$$(d)),$$(firstword $$(subst =, ,$$(d))))))
+$(1)_LIBS := $$(foreach d,$(5),$$(lastword $$(subst =, ,$$(d))))
+$(1)_PRIV := $$(strip $$(foreach d,$(5),$$(if $$(findstring =,$$(d)),,$$(d))))
+$(1)_DESC := $(6)
+$(1)_A := $$(BUILD)/lib$(1).a
+$(1)_SO := $$(BUILD)/lib$(1).so.$$(VERSION)
+$$($(1)_A): $$($(1)_OBJ)
+	$$(call show,AR,$$@)
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+$$($(1)_SO): $$($(1)_OBJ) $$(foreach p,$(4),$$($$(p)_SO))
+	$$(call show,LD,$$@)
+	$$(Q)$$(CC) -shared -Wl,-soname,lib$(1).so.$$(SOMAJOR) $$(SHLIB_LDFLAGS) $$(LDFLAGS_ALL) -o $$@ \
+	    $$($(1)_OBJ) $$(foreach p,$(4),$$($$(p)_SO)) $$($(1)_LIBS)
+	$$(Q)ln -sf lib$(1).so.$$(VERSION) $$(BUILD)/lib$(1).so.$$(SOMAJOR)
+	$$(Q)ln -sf lib$(1).so.$$(VERSION) $$(BUILD)/lib$(1).so
+endef
+# The core: libc and pthreads only.
+$(eval $(call part,gguf,src/base src/format src/quant src/model,libgguf.h,,-lpthread -lm,Read$(comma) validate$(comma) write and quantize GGUF model files))
+# The converter (Hugging Face -> GGUF): jansson for JSON, libyaml for model
+# cards, libcrypto.
+$(eval $(call part,gguf-convert,src/convert,libgguf_convert.h,gguf,jansson=-ljansson yaml-0.1=-lyaml libcrypto=-lcrypto -lm,Convert Hugging Face checkpoints (safetensors$(comma) SentencePiece) to GGUF))
+# Remote files (HTTP ranges, hf:// names, downloads): libcurl, libcrypto.
+$(eval $(call part,gguf-remote,src/remote,libgguf_remote.h,gguf,libcurl=-lcurl libcrypto=-lcrypto,Read GGUF files over HTTP(S) with byte ranges$(comma) hf:// names$(comma) resumable downloads))
+
+# The tool links every part (statically) and, for gguf hash and gguf verify,
+# libcrypto and libxxhash.
+TOOL_PARTS := gguf-convert gguf-remote gguf
+TOOL_LIBS := -lcrypto -lxxhash
+
+# Which -l flags link here (one probe each, once per make run; libc's own
+# -lm and -lpthread always do).
+PROBE_LIBS := $(filter-out -lm -lpthread,$(sort $(foreach p,$(PARTS),$($(p)_LIBS)) $(TOOL_LIBS)))
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+LINKABLE := -lm -lpthread $(shell for l in $(PROBE_LIBS); do \
+    printf 'int main(void){return 0;}\n' | $(CC) $(LDFLAGS) -x c -o /dev/null - $$l >/dev/null 2>&1 && echo $$l; done)
+endif
+# What a part lacks: its own libraries that do not link, and what the parts
+# it uses lack.
+missing = $(sort $(filter-out $(LINKABLE),$($(1)_LIBS)) $(foreach p,$($(1)_USES),$(call missing,$(p))))
+BUILT_PARTS = $(foreach p,$(PARTS),$(if $(call missing,$(p)),,$(p)))
+SKIPPED_PARTS = $(filter-out $(BUILT_PARTS),$(PARTS))
+
+# The .pc file: Requires (the parts below, whose headers ours includes),
+# Requires.private (libraries with a pkg-config module, needed for static
+# linking), Libs.private (the rest).
+pc_text = printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+    'Name: lib$(1)' 'Description: $($(1)_DESC)' 'Version: $(VERSION)' \
+    $(if $($(1)_USES),'Requires: $(patsubst %,lib%,$($(1)_USES))') \
+    $(if $($(1)_PKGS),'Requires.private: $($(1)_PKGS)') \
+    'Libs: -L$${libdir} -l$(1)' \
+    $(if $($(1)_PRIV),'Libs.private: $($(1)_PRIV)') \
+    'Cflags: -I$${includedir}'
+
+# Names the rest of this file (and the tool, test, fuzz and bench rules) use.
+LIB_SRC    := $(gguf_SRC)
+CONV_SRC   := $(gguf-convert_SRC)
+REMOTE_SRC := $(gguf-remote_SRC)
+CONV_LIBS  := $(gguf-convert_LIBS)
+REMOTE_LIBS:= $(gguf-remote_LIBS)
+STATIC     := $(gguf_A)
+SHARED     := $(gguf_SO)
+CONVLIB    := $(gguf-convert_A)
+REMOTELIB  := $(gguf-remote_A)
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 BENCH_SRC:= $(sort $(wildcard bench/bench_*.c))
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-CONV_OBJ := $(CONV_SRC:%.c=$(BUILD)/obj/%.o)
-REMOTE_OBJ := $(REMOTE_SRC:%.c=$(BUILD)/obj/%.o)
 TOOL_OBJ := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 FUZZ_BIN := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/fuzz/%)
@@ -68,46 +167,31 @@ SIMD_avx2 :=
 SIMD_avx512 :=
 endif
 
-STATIC := $(BUILD)/libgguf.a
-SHARED := $(BUILD)/libgguf.so.$(VERSION)
 TOOL   := $(BUILD)/gguf
-CONVLIB:= $(BUILD)/libgguf-convert.a
-REMOTELIB := $(BUILD)/libgguf-remote.a
 TESTBIN:= $(BUILD)/test_runner
+tool_missing = $(sort $(filter-out $(LINKABLE),$(TOOL_LIBS)) $(foreach p,$(TOOL_PARTS),$(call missing,$(p))))
 
-.PHONY: all test check check-deps check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
-all: $(STATIC) $(SHARED) $(CONVLIB) $(REMOTELIB) $(TOOL)
+.PHONY: all all-parts parts-report test check check-deps check-abi check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install uninstall clean
+all: $(foreach p,$(BUILT_PARTS),$($(p)_A) $($(p)_SO)) $(if $(tool_missing),,$(TOOL)) parts-report
+parts-report:
+	@$(foreach p,$(SKIPPED_PARTS),echo "make: skipped lib$(p): $(call missing,$(p)) cannot be linked (install it, or see scripts/install-deps.sh)";)
+	@$(if $(tool_missing),echo "make: skipped the gguf tool: $(tool_missing) cannot be linked";)
+all-parts: all
+	@$(if $(SKIPPED_PARTS)$(tool_missing),echo "make all-parts: not every part could be built" >&2; exit 1)
 
-$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*' -not -path 'src/remote/*') $(wildcard tools/*.h)
+# -MMD -MP: each object depends on the headers it includes (an object
+# without its .d, from before, is rebuilt).
+$(BUILD)/obj/%.o: %.c $(BUILD)/obj/%.d
 	@mkdir -p $(dir $@)
-	@echo "  CC      $<"
-	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
-
-$(STATIC): $(LIB_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
-
-$(SHARED): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libgguf.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
-	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so.$(SOMAJOR)
-	ln -sf libgguf.so.$(VERSION) $(BUILD)/libgguf.so
-
-# The tool alone links libcrypto and libxxhash (gguf hash, gguf verify) and,
-# through the converter, jansson.
-TOOL_LIBS := -lcrypto -lxxhash
-# Only the converter's objects (and what includes its header) depend on its headers.
-$(CONV_OBJ) $(BUILD)/obj/tools/cmd_convert.o $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/test_convert*.c)): include/libgguf_convert.h $(wildcard src/convert/*.h)
-$(CONVLIB): $(CONV_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
-
-$(REMOTE_OBJ): $(wildcard src/remote/*.h)
-$(REMOTELIB): $(REMOTE_OBJ)
-	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(call show,CC,$<)
+	$(Q)$(CC) $(CFLAGS_ALL) $(simd_flags) -MMD -MP -c $< -o $@
+DEPFILES = $(patsubst %.o,%.d,$(foreach p,$(PARTS),$($(p)_OBJ)) $(TOOL_OBJ) $(TEST_OBJ))
+$(DEPFILES):
+-include $(wildcard $(DEPFILES))
 
 $(TOOL): $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC)
-	$(CC) -o $@ $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(REMOTE_LIBS) $(TOOL_LIBS)
+	$(call show,LD,$@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(REMOTE_LIBS) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
@@ -122,11 +206,13 @@ FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json
 FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(REMOTELIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
+	$(call show,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -Itools $(LDFLAGS_ALL) -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
 
 $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
+	$(call show,CCLD,$@)
+	$(Q)$(CC) $(CFLAGS_ALL) -O3 $(LDFLAGS_ALL) -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
 
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256), and
 # libyaml for the converter part it tests;
@@ -134,11 +220,12 @@ $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 TEST_LIBS := -ljansson -lyaml -lcrypto -lcurl
 TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB) $(REMOTELIB))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
-	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread
+	$(call show,LD,$@)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread
 
 # The whole suite: the dependency check, then unit, corpus, golden, CLI,
-# symbol checks and fuzz replays.
-test: all $(TESTBIN) $(FUZZ_BIN)
+# symbol checks and fuzz replays.  It needs every part.
+test: all-parts $(TESTBIN) $(FUZZ_BIN)
 	@python3 scripts/check-deps.py --self-test
 	python3 scripts/check-deps.py --build $(BUILD)
 	GGUF_BUILD=$(BUILD) ./$(TESTBIN)
@@ -149,21 +236,38 @@ check-deps: all
 	@python3 scripts/check-deps.py --self-test
 	python3 scripts/check-deps.py --build $(BUILD)
 
+# The ABI of each shared library against a previous build's (BASELINE=DIR,
+# that build's directory): abidiff (abigail-tools; WITH_ABI=1
+# scripts/install-deps.sh).  Additions pass and are listed; a removed or
+# changed symbol or type fails.
+check-abi: all
+	@test -n "$(BASELINE)" || { echo "make check-abi: BASELINE=DIR (a previous build directory) is required" >&2; exit 2; }
+	@command -v abidiff >/dev/null || { echo "make check-abi: abidiff not found (WITH_ABI=1 scripts/install-deps.sh)" >&2; exit 2; }
+	@st=0; for p in $(BUILT_PARTS); do \
+	  if [ ! -e $(BASELINE)/lib$$p.so ]; then echo "== lib$$p: new (not in $(BASELINE))"; continue; fi; \
+	  echo "== lib$$p"; abidiff $(BASELINE)/lib$$p.so $(BUILD)/lib$$p.so; rc=$$?; \
+	  if [ $$((rc & 11)) -ne 0 ]; then st=1; fi; \
+	done; exit $$st
+
+# The sanitizer builds: their flags are the CFLAGS and LDFLAGS of a build of
+# their own (clang leaves the sanitizer runtime unresolved in shared objects:
+# no --no-undefined there); the packaging test runs in the plain build only.
+SAN_MAKE = GGUF_PACKAGING_TEST=0 $(MAKE) SHLIB_LDFLAGS=
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
-	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" build/asan/gguf
+	$(SAN_MAKE) BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" build/asan/gguf
 check-asan:
-	$(MAKE) BUILD=build/asan OPT="$(ASAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" test
+	$(SAN_MAKE) BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
 # clang's UBSan checks what gcc's does not: its intrinsics dereference typed
 # pointers (a misaligned _mm256_broadcast_ss), and NULL + 0 is reported
 UBSAN_CLANG_FLAGS := -O1 -g -fsanitize=undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-ubsan-clang:
-	$(MAKE) BUILD=build/ubsan-clang CC=clang OPT="$(UBSAN_CLANG_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=undefined" test
+	$(SAN_MAKE) BUILD=build/ubsan-clang CC=clang CFLAGS="$(UBSAN_CLANG_FLAGS)" LDFLAGS="-fsanitize=undefined" test
 # ThreadSanitizer over the whole suite: the quantizer's worker pipeline and
 # the threaded whole-tensor calls must be free of data races
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 check-tsan:
-	TSAN_OPTIONS=halt_on_error=1 $(MAKE) BUILD=build/tsan OPT="$(TSAN_FLAGS)" LDLIBS="$(LDLIBS) -fsanitize=thread" test
+	TSAN_OPTIONS=halt_on_error=1 $(SAN_MAKE) BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" test
 
 # The NEON kernels have no hardware here: cross-build the test runner for
 # AArch64, statically, and run the dequantization tests (NEON against the
@@ -204,27 +308,28 @@ fuzz-corpus: $(BUILD)/gen_corpus
 	./$(BUILD)/gen_corpus
 $(BUILD)/gen_corpus: fuzz/gen_corpus.c tests/gen.c tests/util.c tests/hostile.c tests/hostile.h tests/gen.h tests/test.h $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -o $@ fuzz/gen_corpus.c tests/gen.c tests/util.c tests/hostile.c $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -Itests $(LDFLAGS_ALL) -o $@ fuzz/gen_corpus.c tests/gen.c tests/util.c tests/hostile.c $(STATIC) $(LDLIBS)
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do echo "== $$b"; ./$$b || exit 1; done
 
+# install: every part built (header, static and shared library, .pc), the
+# tool and its manual page.  uninstall removes those files, of every part.
+installed_files = $(foreach p,$(1),$(INCLUDEDIR)/$(notdir $($(p)_HDR)) $(LIBDIR)/lib$(p).a \
+    $(LIBDIR)/lib$(p).so.$(VERSION) $(LIBDIR)/lib$(p).so.$(SOMAJOR) $(LIBDIR)/lib$(p).so $(PKGCONFIGDIR)/lib$(p).pc)
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/gguf
-	install -m 644 include/libgguf.h $(DESTDIR)$(PREFIX)/include/libgguf.h
-	install -m 644 include/libgguf_convert.h $(DESTDIR)$(PREFIX)/include/libgguf_convert.h
-	install -m 644 $(CONVLIB) $(DESTDIR)$(PREFIX)/lib/libgguf-convert.a
-	install -m 644 include/libgguf_remote.h $(DESTDIR)$(PREFIX)/include/libgguf_remote.h
-	install -m 644 $(REMOTELIB) $(DESTDIR)$(PREFIX)/lib/libgguf-remote.a
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf-remote.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf-remote.pc
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf-convert.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf-convert.pc
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libgguf.a
-	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(VERSION)
-	ln -sf libgguf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgguf.so.$(SOMAJOR)
-	ln -sf libgguf.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/libgguf.so
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf.pc
-	install -m 644 docs/gguf.1 $(DESTDIR)$(PREFIX)/share/man/man1/gguf.1
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(foreach p,$(BUILT_PARTS),install -m 644 $($(p)_HDR) $(DESTDIR)$(INCLUDEDIR)/ && \
+	    install -m 644 $($(p)_A) $(DESTDIR)$(LIBDIR)/ && \
+	    install -m 755 $($(p)_SO) $(DESTDIR)$(LIBDIR)/ && \
+	    ln -sf lib$(p).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(p).so.$(SOMAJOR) && \
+	    ln -sf lib$(p).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(p).so && \
+	    $(call pc_text,$(p)) > $(DESTDIR)$(PKGCONFIGDIR)/lib$(p).pc$(newline))
+	$(if $(tool_missing),,install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1)
+	$(if $(tool_missing),,install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/gguf)
+	$(if $(tool_missing),,install -m 644 docs/gguf.1 $(DESTDIR)$(MANDIR)/man1/gguf.1)
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(call installed_files,$(PARTS)) $(BINDIR)/gguf $(MANDIR)/man1/gguf.1)
 
 clean:
 	rm -rf build

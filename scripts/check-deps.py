@@ -11,7 +11,9 @@ written), then checks every edge in the tree against it:
   link edges     every undefined symbol of an object in BUILD/obj that
                  another of our objects defines (nm).
 
-An edge to a part that the table does not allow fails, and so does any
+A source file its part's row does not name fails (by name, a pattern such
+as `deq_*.c` or `cursor.*`, or a directory such as `x86/`).  An edge to a
+part that the table does not allow fails, and so does any
 cycle between files (include and link edges together): a part may use
 itself, but not in a loop.  For a part that may use only the API (the tool,
 the remote library), a public symbol (lgg_*, not the internal lgg__*)
@@ -22,6 +24,7 @@ Usage: check-deps.py [--build DIR] [--root DIR]      exit 0 clean, 1 not
        check-deps.py --self-test                    the check finds what it
                                                     must find
 """
+import fnmatch
 import os
 import re
 import subprocess
@@ -30,7 +33,8 @@ import tempfile
 
 api_only = set()  # parts whose last column says "`api` only"
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-ROW_RE = re.compile(r'^\|\s*\*?\*?(\w+)\*?\*?\s*\|\s*`([^`]+)`\s*\|[^|]*\|([^|]*)\|\s*$')
+ROW_RE = re.compile(r'^\|\s*\*?\*?(\w+)\*?\*?\s*\|\s*`([^`]+)`\s*\|([^|]*)\|([^|]*)\|\s*$')
+names = {}  # part -> the `names` its "what it holds" column places
 
 
 def read_table(readme):
@@ -41,13 +45,15 @@ def read_table(readme):
         sys.exit("check-deps: %s has no '## Layout and dependency rules' section" % readme)
     parts = {}
     api_only.clear()
+    names.clear()
     for line in text[start:].splitlines()[1:]:
         if line.startswith("## "):
             break
         m = ROW_RE.match(line)
         if not m:
             continue
-        name, path, uses = m.group(1), m.group(2).rstrip("/") + "/", m.group(3)
+        name, path, uses = m.group(1), m.group(2).rstrip("/") + "/", m.group(4)
+        names[name] = re.findall(r"`([^`]+)`", m.group(3))
         allowed = set(re.findall(r"`(\w+)`", uses))
         parts[name] = (path, allowed)
         if allowed == {"api"} and "only" in uses:
@@ -88,6 +94,19 @@ def source_files(root, parts):
                     if part_of(parts, rel) == name:
                         out.append(rel)
     return sorted(set(out))
+
+
+def placed(parts, f):
+    """Whether the table names file f: its name, a pattern (`cursor.*`,
+    `deq_*.c`) or a directory (`x86/`) in its part's row"""
+    part = part_of(parts, f)
+    rel = f[len(parts[part][0]):]
+    for n in names.get(part, ()):
+        if n.endswith("/") and rel.startswith(n):
+            return True
+        if fnmatch.fnmatchcase(rel, n) or fnmatch.fnmatchcase(os.path.basename(rel), n):
+            return True
+    return False
 
 
 def include_edges(root, files):
@@ -181,7 +200,8 @@ def cycles(nodes, adj):
 def check(root, build):
     parts = read_table(os.path.join(root, "README.md"))
     files = source_files(root, parts)
-    problems = []
+    problems = ["%s (%s) is not named in the layout table's row for %s" % (f, part_of(parts, f), part_of(parts, f))
+                for f in files if not placed(parts, f)]
     inc = include_edges(root, files)
     links, n_obj = link_edges(root, build, files)
     # parts that may use "`api` only" (the tool, the remote library):
@@ -218,8 +238,8 @@ def self_test():
 
 | part | path | what | may use |
 | --- | --- | --- | --- |
-| base | `src/base/` | bottom | |
-| format | `src/format/` | middle | `base` |
+| base | `src/base/` | `b.*` | |
+| format | `src/format/` | `f.*`, `g.h` | `base` |
 """
     with tempfile.TemporaryDirectory() as root:
         os.makedirs(os.path.join(root, "src/base"))
@@ -235,6 +255,12 @@ def self_test():
         if p:
             print("check-deps self-test: a clean tree gave findings:", p)
             return 1
+        w("src/format/h.c", "int h(void) { return 0; }\n")
+        p, *_ = check(root, os.path.join(root, "build"))
+        if len(p) != 1 or "src/format/h.c (format) is not named" not in p[0]:
+            print("check-deps self-test: expected the unnamed file src/format/h.c, got:", p)
+            return 1
+        os.remove(os.path.join(root, "src/format/h.c"))
         w("src/base/b.c", '#include "base/b.h"\n#include "format/f.h"\nint b(void) { return 1; }\n')
         w("src/format/f.h", '#include "format/g.h"\nint f(void);\n')
         p, *_ = check(root, os.path.join(root, "build"))
@@ -243,7 +269,7 @@ def self_test():
         if len(up) != 1 or len(cyc) != 1 or len(p) != 2:
             print("check-deps self-test: expected one upward edge and one cycle, got:", p)
             return 1
-    print("check-deps self-test: ok (an upward include and a cycle are found)")
+    print("check-deps self-test: ok (an unnamed file, an upward include and a cycle are found)")
     return 0
 
 

@@ -14,6 +14,8 @@ command -v nm >/dev/null 2>&1 || need="$need binutils"
 # python3 (standard library only) runs make check-deps (scripts/check-deps.py) and
 # writes the estimate tests' models (tests/estimate/gen_models.py)
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# pkg-config: the packaging test (tests/packaging.sh) links programs through the .pc files
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 # libssl-dev (libcrypto) and libxxhash-dev are also linked by the tool itself
 # (gguf hash, gguf verify); the library needs neither.
 # libcurl4-openssl-dev: the remote part (libgguf-remote: HTTP ranges, gguf download)
@@ -28,6 +30,9 @@ fi
 if [ "${WITH_AARCH64:-0}" = 1 ]; then
     command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need="$need gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
     command -v qemu-aarch64 >/dev/null 2>&1 || need="$need qemu-user"
+fi
+if [ "${WITH_ABI:-0}" = 1 ]; then
+    command -v abidiff >/dev/null 2>&1 || need="$need abigail-tools"
 fi
 if [ -n "$need" ]; then
     SUDO=""

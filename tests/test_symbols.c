@@ -97,3 +97,73 @@ TEST(symbols_header_names_do_not_clash_with_ggml) {
     free(names_buf);
     names_buf = NULL;
 }
+
+/* Sorted names of one kind: the lines of abi/libX.sym (comments out), or
+ * the defined dynamic symbols of build/libX.so. */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static size_t split_sorted(char *text, char ***out, bool nm_output) {
+    size_t n = 0, cap = 64;
+    char **v = malloc(sizeof *v * cap);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (nm_output) {
+            char *sym = strrchr(line, ' ');
+            if (!sym || sym - line < 2 || !strchr("TDBRVW", sym[-1])) continue;
+            line = sym + 1;
+        } else if (!line[0] || line[0] == '#') {
+            continue;
+        }
+        if (n == cap) v = realloc(v, sizeof *v * (cap *= 2));
+        v[n++] = line;
+    }
+    qsort(v, n, sizeof *v, cmp_str);
+    *out = v;
+    return n;
+}
+
+/* Every shared library the build made exports exactly the symbols its
+ * abi/libNAME.sym lists: one added or removed without that file changing
+ * in the same commit fails here (the ABI is reviewed, not drifted into). */
+TEST(symbols_abi_lists_match_the_libraries) {
+    static const char *libs[] = {"gguf", "gguf-convert", "gguf-remote", "gguf-tokenize"};
+    int checked = 0;
+    for (size_t k = 0; k < sizeof libs / sizeof *libs; k++) {
+        char lib[1024], sym[256];
+        snprintf(lib, sizeof lib, "%s/lib%s.so", build_dir(), libs[k]);
+        snprintf(sym, sizeof sym, "abi/lib%s.sym", libs[k]);
+        FILE *f = fopen(lib, "rb");
+        if (!f) {
+            /* a companion `make` skipped (its libraries are missing); the core never is */
+            CHECKF(k > 0, "%s was not built", lib);
+            continue;
+        }
+        fclose(f);
+        size_t sz;
+        char *listed = (char *)read_file(sym, &sz);
+        CHECKF(listed != NULL, "%s is built but %s is missing: list its exported symbols there", lib, sym);
+        if (!listed) continue;
+        listed = realloc(listed, sz + 1);
+        listed[sz] = 0;
+        char *argv[] = {"/usr/bin/nm", "-D", "--defined-only", lib, NULL}, *out, *err;
+        size_t ol, el;
+        int status;
+        REQUIRE(run_capture(argv, &out, &ol, &err, &el, &status) == 0 && status == 0);
+        char **a, **b;
+        size_t na = split_sorted(listed, &a, false), nb = split_sorted(out, &b, true);
+        size_t i = 0, j = 0;
+        while (i < na || j < nb) {
+            int c = i == na ? 1 : j == nb ? -1 : strcmp(a[i], b[j]);
+            CHECKF(c >= 0, "%s lists %s, which lib%s.so does not export", sym, a[i], libs[k]);
+            CHECKF(c <= 0, "lib%s.so exports %s, which %s does not list", libs[k], b[j], sym);
+            i += c <= 0;
+            j += c >= 0;
+        }
+        CHECKF(na > 10, "%s lists only %zu symbols", sym, na);
+        checked++;
+        free(a);
+        free(b);
+        free(listed);
+        free(out);
+        free(err);
+    }
+    CHECK(checked >= 1);
+}

@@ -2,15 +2,16 @@
 #ifndef LGG_CV_H
 #define LGG_CV_H
 
-#include "base/internal.h"
+#include "libgguf.h"
 #include "libgguf_convert.h"
 
 #include <jansson.h>
 #include <stdarg.h>
 
 /* Fill *err (may be NULL) with code and a printf message; returns code.
- * The core library's error setter, with no byte offset. */
-#define lgg__cv_fail(err, code, ...) lgg__fail((err), (code), LGG_NO_OFFSET, __VA_ARGS__)
+ * The public error setter, with no byte offset: the converter uses only
+ * the core's public API. */
+#define lgg__cv_fail(err, code, ...) lgg_error_set((err), (code), LGG_NO_OFFSET, __VA_ARGS__)
 
 /* ---- per-family tables (families.c) ---- */
 enum {

@@ -3,12 +3,18 @@
  * the ones read from the checkpoint). */
 #include "cvint.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 cv_tensor *lgg__cv_new_tensor(lgg_convert *c, lgg_error *err) {
-    if (!lgg__grow(NULL, (void **)&c->t, &c->cap_t, c->n_t + 1, sizeof *c->t, 64))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
+    if (c->n_t == c->cap_t) { /* doubling from 64; the count is bounded by the checkpoint's tensors */
+        size_t cap = c->cap_t ? c->cap_t * 2 : 64;
+        cv_tensor *v = cap <= SIZE_MAX / sizeof *v ? realloc(c->t, cap * sizeof *v) : NULL;
+        if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
+        c->t = v;
+        c->cap_t = cap;
+    }
     cv_tensor *t = &c->t[c->n_t];
     memset(t, 0, sizeof *t);
     t->c = c;
