@@ -245,7 +245,7 @@ check-abi: all
 	@command -v abidiff >/dev/null || { echo "make check-abi: abidiff not found (WITH_ABI=1 scripts/install-deps.sh)" >&2; exit 2; }
 	@st=0; for p in $(BUILT_PARTS); do \
 	  if [ ! -e $(BASELINE)/lib$$p.so ]; then echo "== lib$$p: new (not in $(BASELINE))"; continue; fi; \
-	  echo "== lib$$p"; abidiff $(BASELINE)/lib$$p.so $(BUILD)/lib$$p.so; rc=$$?; \
+	  echo "== lib$$p"; abidiff --headers-dir1 include --headers-dir2 include $(BASELINE)/lib$$p.so $(BUILD)/lib$$p.so; rc=$$?; \
 	  if [ $$((rc & 11)) -ne 0 ]; then st=1; fi; \
 	done; exit $$st
 

@@ -24,7 +24,8 @@ static inline double bench_cpu_now(void) {
 
 /* an lgg_read_fn for lgg_writer_add_tensor_callback: pseudo-random bytes
  * of the offset and the seed (ud) */
-static inline lgg_status bench_fill(void *ud, uint64_t off, void *dst, size_t n) {
+static inline lgg_status bench_fill(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     uint8_t *p = dst;
     uint64_t seed = (uint64_t)(uintptr_t)ud;
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)((off + i) * 2654435761u >> 13 ^ seed);

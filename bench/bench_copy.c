@@ -53,7 +53,7 @@ static int do_copy(const char *from, const char *to) {
     lgg_file *f = NULL;
     lgg_writer *w = NULL;
     lgg_error e;
-    int rc = fd < 0 || lgg_open_fd(fd, NULL, &f, &e) || lgg_writer_from_file(f, fd, NULL, &w, &e) ||
+    int rc = fd < 0 || lgg_open_fd(fd, NULL, &f, &e) || lgg_writer_from_file(f, fd, NULL, 0, &w, &e) ||
              lgg_writer_write_file(w, to, NULL, &e);
     if (rc) fprintf(stderr, "copy: %s\n", e.message);
     lgg_writer_free(w);

@@ -19,7 +19,7 @@ static int edit(const char *path, const char *out, uint32_t value, bool *in_plac
     lgg_file *f = NULL;
     lgg_writer *w = NULL;
     lgg_error e;
-    if (fd < 0 || lgg_open_fd(fd, NULL, &f, &e) || lgg_writer_from_file(f, fd, NULL, &w, &e) ||
+    if (fd < 0 || lgg_open_fd(fd, NULL, &f, &e) || lgg_writer_from_file(f, fd, NULL, 0, &w, &e) ||
         lgg_writer_set_u32(w, "bench.counter", value, &e)) {
         fprintf(stderr, "open/edit failed\n");
         return 1;

@@ -43,7 +43,8 @@ static inline uint64_t mix(uint64_t x) {
     return x;
 }
 
-static lgg_status gen_read(void *ud, uint64_t offset, void *dst, size_t n) {
+static lgg_status gen_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     const gen *g = ud;
     uint16_t *h = dst;
     const uint64_t first = offset / 2;
@@ -56,7 +57,8 @@ static lgg_status gen_read(void *ud, uint64_t offset, void *dst, size_t n) {
     return LGG_OK;
 }
 
-static lgg_status ones_read(void *ud, uint64_t offset, void *dst, size_t n) {
+static lgg_status ones_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     (void)ud;
     (void)offset;
     float *f = dst;

@@ -282,7 +282,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lgg_writer *w = NULL;
     lgg_error err;
     const bool keep_dups = data[0] & 1;
-    if (lgg_writer_from_file2(f, -1, NULL, keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &err) != LGG_OK) {
+    if (lgg_writer_from_file(f, -1, NULL, keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &err) != LGG_OK) {
         /* only a tensor without a size can stop a copy */
         FUZZ_ASSERT(err.code == LGG_ERR_UNSUPPORTED);
         lgg_close(f);

@@ -238,7 +238,7 @@ static void check_file(const span *in, lgg_file *f, const lgg_limits *lim) {
     /* validation, plain and strict, with a file name to check */
     static const char *const names[] = {NULL, "Mixtral-8x7B-Instruct-v0.1-Q4_K_M-00001-of-00003.gguf"};
     for (int k = 0; k < 2; k++) {
-        lgg_validate_options vo = {k ? LGG_VALIDATE_STRICT : 0, names[k], NULL};
+        lgg_validate_options vo = {.flags = k ? LGG_VALIDATE_STRICT : 0, .file_name = names[k]};
         lgg_report *r = NULL;
         FUZZ_ASSERT(lgg_validate(f, &vo, &r) == LGG_OK && r != NULL);
         size_t n = lgg_report_count(r), errs = 0;

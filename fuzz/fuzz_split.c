@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     bool has_split_keys = lgg_find_key_cstr(f, "split.count") >= 0 || lgg_find_key_cstr(f, "split.no") >= 0 ||
                           lgg_find_key_cstr(f, "split.tensors.count") >= 0;
     if (lgg_file_alignment(f) <= 65536 && !has_split_keys &&
-        lgg_writer_from_file(f, -1, NULL, &w, NULL) == LGG_OK)
+        lgg_writer_from_file(f, -1, NULL, 0, &w, NULL) == LGG_OK)
         canon = write_mem(w, &cn, &st);
     lgg_writer_free(w);
     lgg_close(f);

@@ -175,11 +175,40 @@ typedef struct lgg_limits {
                                             end (lgg_file_metadata_only).  Other structural
                                             checks still apply. */
 
+/* Options structs.  Every struct of options a caller fills (lgg_*_options,
+ * lgg_estimate_params) begins with `size`, so that fields can be added
+ * without a new function or soname:
+ *  - set size to sizeof the struct: its LGG_*_INIT macro and its _init
+ *    function do (they also set the defaults);
+ *  - or leave it 0, as `= {0}` and designated initializers do: 0 stands for
+ *    the first layout, the one of libgguf 0.1 (every field there is now), so
+ *    such callers keep working when fields are added;
+ *  - the library reads only the fields a size covers and takes zero (the
+ *    field's documented default) for the rest; a size larger than the
+ *    struct the library knows is accepted when the bytes it does not know
+ *    are zero, and fails with LGG_ERR_UNSUPPORTED otherwise (an option this
+ *    version cannot honour); a size above 0 but below the first layout is
+ *    LGG_ERR_ARG.
+ * New fields are added at the end, zero meaning the behaviour before them,
+ * and never in the tail padding of the struct before them (an older
+ * caller's size covers that padding, whose bytes are not set). */
+
+/* The rule above, for libraries built on libgguf whose options follow it:
+ * copy the caller's struct `src` (its first member a size_t size; NULL:
+ * all zeros) into `dst` (`dst_size` bytes, the struct this code knows, whose
+ * first layout is `first_size` bytes), zero-filling what the caller's size
+ * does not cover, and set dst's size to dst_size.  Returns LGG_OK,
+ * LGG_ERR_ARG or LGG_ERR_UNSUPPORTED (with err filled, naming `what`). */
+LGG_API lgg_status lgg_options_copy(void *dst, size_t dst_size, size_t first_size, const void *src,
+                                    const char *what, lgg_error *err);
+
 typedef struct lgg_open_options {
+    size_t size;                    /* sizeof(lgg_open_options), or 0 (see above) */
     const lgg_allocator *allocator; /* NULL: malloc/free */
     lgg_limits limits;              /* zeros: defaults */
     uint32_t flags;                 /* LGG_OPEN_* */
 } lgg_open_options;
+#define LGG_OPEN_OPTIONS_INIT {.size = sizeof(lgg_open_options)}
 
 /* Fill `o` with the defaults (NULL allocator, default limits, no flags). */
 LGG_API void lgg_open_options_init(lgg_open_options *o);
@@ -578,6 +607,7 @@ typedef struct lgg_report lgg_report;
                                     (warnings become errors, except file-name findings; notes
                                     stay notes) */
 typedef struct lgg_validate_options {
+    size_t size;             /* sizeof(lgg_validate_options), or 0 (see lgg_open_options) */
     uint32_t flags;          /* LGG_VALIDATE_* */
     const char *file_name;   /* base name (no directory) to check against the naming convention, or
                                 NULL to skip the check (stdin, pipes).  A name passes when it matches
@@ -587,6 +617,7 @@ typedef struct lgg_validate_options {
                                 exactly lgg_recommended_name(f) */
     const lgg_allocator *allocator; /* NULL: malloc/free */
 } lgg_validate_options;
+#define LGG_VALIDATE_OPTIONS_INIT {.size = sizeof(lgg_validate_options)}
 
 /* Check an open file against the spec and collect every finding, in file
  * order within each pass.  Returns LGG_OK and sets *out (even when findings are
@@ -916,15 +947,19 @@ typedef struct lgg_wvalue {
 } lgg_wvalue;
 
 /* Reads `n` bytes of a tensor's data starting at byte `offset` of that
- * tensor into `dst`.  Return LGG_OK, or any error code (the write stops and
- * reports it).  Called in increasing offset order with n <= 4 MiB. */
-typedef lgg_status (*lgg_read_fn)(void *ud, uint64_t offset, void *dst, size_t n);
+ * tensor into `dst`.  Return LGG_OK, or any error code with a message in
+ * err (lgg_error_set; err is never NULL): the write stops and reports that
+ * code and message as they are (a code without a message: the writer says
+ * which tensor and offset failed).  Called in increasing offset order with
+ * n <= 4 MiB. */
+typedef lgg_status (*lgg_read_fn)(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err);
 
 /* Replaces write(2) for every byte the writer writes (tests inject faults
  * with it): same contract as write(2), returning -1 with errno set on error. */
 typedef long (*lgg_write_fn)(void *ud, int fd, const void *buf, size_t n);
 
 typedef struct lgg_write_options {
+    size_t size;            /* sizeof(lgg_write_options), or 0 (see lgg_open_options) */
     uint32_t version;       /* 0 or 3: GGUF v3; 2; 1 (32-bit lengths: every length, count and
                                dimension must fit 32 bits, else LGG_ERR_RANGE) */
     lgg_endian endian;      /* byte order of the whole output file (metadata, infos, tensor data) */
@@ -948,6 +983,18 @@ typedef struct lgg_write_options {
     void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
     void *temp_ud;
 } lgg_write_options;
+#define LGG_WRITE_OPTIONS_INIT {.size = sizeof(lgg_write_options)}
+
+/* The file w describes, without tensor data: its metadata and tensor infos
+ * as lgg_writer_write_* encodes them with the default options, opened in
+ * memory (lgg_file_metadata_only is true; the file does not refer to w;
+ * lgg_close it).  The quantize plan (lgg_quant_plan_create) and the split
+ * plan (lgg_split_plan_make, lgg_split_shard_writer) take it as they take
+ * a file on disk, for an output whose data a caller supplies later (the
+ * converter's fused path); writing a tensor taken from it fails with
+ * LGG_ERR_NO_DATA.  Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, those of encoding
+ * the header (LGG_ERR_RANGE, LGG_ERR_ALIGNMENT). */
+LGG_API lgg_status lgg_writer_describe(const lgg_writer *w, lgg_file **out, lgg_error *err);
 
 /* lgg_writer_write_file / lgg_writer_update_file without fsync: the
  * replacement is still atomic for readers (write beside, then rename), but a
@@ -974,17 +1021,13 @@ LGG_API void lgg_writer_free(lgg_writer *w); /* NULL is a no-op */
  * writer can copy data with copy_file_range and refuses (LGG_ERR_EXISTS) to
  * write onto that file.  `f` (and fd) must stay open until the writer is
  * freed.
- * Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_UNSUPPORTED (a tensor of an
+ * `flags`: 0 or LGG_FROM_FILE_* (below).
+ * Errors: LGG_ERR_ARG (an unknown flag too), LGG_ERR_NOMEM, LGG_ERR_UNSUPPORTED (a tensor of an
  * unknown or removed type, whose size cannot be known). */
-LGG_API lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator,
-                                        lgg_writer **out, lgg_error *err);
-
-/* lgg_writer_from_file with flags (LGG_FROM_FILE_*; 0 is
- * lgg_writer_from_file).  LGG_ERR_ARG for an unknown flag. */
 #define LGG_FROM_FILE_KEEP_DUPLICATES 0x1u /* keep every pair, later occurrences of a key
                                               included, as the file has them (forensic copies) */
-LGG_API lgg_status lgg_writer_from_file2(const lgg_file *f, int fd, const lgg_allocator *allocator,
-                                         uint32_t flags, lgg_writer **out, lgg_error *err);
+LGG_API lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator, uint32_t flags,
+                                        lgg_writer **out, lgg_error *err);
 
 /* The pairs of the source file that lgg_writer_from_file left out because
  * their key occurred before: how many (0 for a writer not started from a
@@ -1140,11 +1183,13 @@ LGG_API bool lgg_split_name_parse(const char *path, size_t len, uint32_t *index,
  *    (metadata is not counted); a tensor larger than max_size gets a shard of
  *    its own (a shard never starts empty). */
 typedef struct lgg_split_options {
+    size_t size; /* sizeof(lgg_split_options), or 0 (see lgg_open_options) */
     uint64_t max_tensors;
     uint64_t max_size;
     const lgg_allocator *allocator; /* NULL: malloc/free */
     uint32_t flags;                 /* LGG_SPLIT_* */
 } lgg_split_options;
+#define LGG_SPLIT_OPTIONS_INIT {.size = sizeof(lgg_split_options)}
 
 /* The first shard holds the metadata and no tensor (llama-gguf-split's
  * --no-tensor-first-split); the tensors are split over the shards after it. */
@@ -1234,6 +1279,7 @@ typedef struct lgg_tensor_type_rule {
 } lgg_tensor_type_rule;
 
 typedef struct lgg_quant_options {
+    size_t size;                     /* sizeof(lgg_quant_options), or 0 (see lgg_open_options) */
     const lgg_quant_preset *preset;  /* required */
     bool allow_requantize;           /* quantized inputs may be converted again */
     bool leave_output_tensor;        /* output.weight is copied as it is */
@@ -1247,6 +1293,8 @@ typedef struct lgg_quant_options {
     const lgg_imatrix *imatrix;      /* NULL, or already filtered; one without entries counts as none */
     const lgg_allocator *allocator;  /* NULL: malloc/free */
 } lgg_quant_options;
+#define LGG_QUANT_OPTIONS_INIT \
+    {.size = sizeof(lgg_quant_options), .output_tensor_type = LGG_TYPE_COUNT, .token_embedding_type = LGG_TYPE_COUNT}
 
 /* Fill `o` with the defaults: no preset, no options, no imatrix. */
 LGG_API void lgg_quant_options_init(lgg_quant_options *o);
@@ -1305,6 +1353,7 @@ typedef struct lgg_quant_kv {
 } lgg_quant_kv;
 
 typedef struct lgg_quant_write_options {
+    size_t size;                    /* sizeof(lgg_quant_write_options), or 0 (see lgg_open_options) */
     int n_threads;                  /* <= 0: one per CPU */
     const lgg_quant_kv *overrides;  /* applied in order after general.file_type */
     size_t n_overrides;
@@ -1319,6 +1368,7 @@ typedef struct lgg_quant_write_options {
     void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
     void *temp_ud;
 } lgg_quant_write_options;
+#define LGG_QUANT_WRITE_OPTIONS_INIT {.size = sizeof(lgg_quant_write_options)}
 
 LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);
 
@@ -1365,6 +1415,7 @@ LGG_API lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg
 /* Run settings, with llama.cpp's names and llama-cli's defaults
  * (lgg_estimate_params_init). */
 typedef struct lgg_estimate_params {
+    size_t size;           /* sizeof(lgg_estimate_params), or 0 (see lgg_open_options) */
     uint32_t n_ctx;        /* -c: context size; 0 = the model's context_length.  Default 4096 */
     uint32_t n_batch;      /* -b: logical batch.  Default 2048 */
     uint32_t n_ubatch;     /* -ub: physical batch.  Default 512 */
@@ -1375,7 +1426,11 @@ typedef struct lgg_estimate_params {
     bool no_mmap;          /* --no-mmap: weights are read into host memory instead of mapped */
     uint32_t n_gpu_layers; /* -ngl: layers offloaded to one device, counted from the last layer; the
                               output layer is offloaded when it exceeds n_layer.  Default 0 */
+    const lgg_allocator *allocator; /* NULL: malloc/free (the replayed compute graph's working memory) */
 } lgg_estimate_params;
+#define LGG_ESTIMATE_PARAMS_INIT                                                                   \
+    {.size = sizeof(lgg_estimate_params), .n_ctx = 4096, .n_batch = 2048, .n_ubatch = 512, .n_seq_max = 1, \
+     .type_k = LGG_TYPE_F16, .type_v = LGG_TYPE_F16}
 
 /* Fill `p` with llama-cli's defaults (above). */
 LGG_API void lgg_estimate_params_init(lgg_estimate_params *p);

@@ -102,11 +102,13 @@ typedef enum lgg_convert_outtype {
 } lgg_convert_outtype;
 
 typedef struct lgg_convert_options {
+    size_t size;          /* sizeof(lgg_convert_options), or 0 (see lgg_open_options in libgguf.h) */
     uint32_t outtype;     /* lgg_convert_outtype */
     const char *pre;      /* NULL, or tokenizer.ggml.pre for a BPE tokenizer the converter does not know */
     bool vocab_only;      /* metadata and vocabulary, no tensors */
     int n_threads;        /* threads converting rows while the output is written (<= 0: one per CPU) */
 } lgg_convert_options;
+#define LGG_CONVERT_OPTIONS_INIT {.size = sizeof(lgg_convert_options), .outtype = LGG_CONVERT_F16}
 
 LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre */
 
@@ -158,9 +160,6 @@ typedef void (*lgg_convert_progress_fn)(void *ud, uint64_t done, uint64_t total)
 LGG_API void lgg_convert_set_progress(lgg_convert *c, lgg_convert_progress_fn fn, void *ud);
 /* Bytes of tensor data the output holds (the progress total). */
 LGG_API uint64_t lgg_convert_total_bytes(const lgg_convert *c);
-/* Why the last data callback failed (it names the shard and tensor), or
- * NULL when none did: the writer's own error only says a callback failed. */
-LGG_API const char *lgg_convert_last_error(const lgg_convert *c);
 
 /* --outtype PRESET: write to `path` what `convert --outtype auto` followed
  * by lgg_quant_plan_write with `qo` and `qw` would give, byte for byte, in
@@ -171,7 +170,7 @@ LGG_API const char *lgg_convert_last_error(const lgg_convert *c);
  * convert rows; qw->write_flags apply; qw->input_fds is ignored.  The write
  * is atomic (temporary file, rename).
  * Errors: those of lgg_quant_plan_create and lgg_writer_write_file; a failed
- * row conversion is reported by lgg_convert_last_error. */
+ * row conversion is reported in err in its own words (shard, tensor, row). */
 LGG_API lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_options *qo,
                                                const lgg_quant_write_options *qw, const char *path, lgg_error *err);
 

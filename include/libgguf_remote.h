@@ -29,6 +29,7 @@ extern "C" {
 typedef struct lgg_remote lgg_remote;
 
 typedef struct lgg_remote_options {
+    size_t size;          /* sizeof(lgg_remote_options), or 0 (see lgg_open_options in libgguf.h) */
     const char *token;    /* bearer token (HF_TOKEN) for the name's own origin; NULL: none */
     const char *endpoint; /* for hf:// names; NULL: $HF_ENDPOINT, else https://huggingface.co */
     long timeout_ms;      /* per request, connection included; 0: 60000 */
@@ -37,6 +38,7 @@ typedef struct lgg_remote_options {
     long backoff_ms;      /* the first retry's wait, doubling up to 8 s; 0: 250 */
     uint64_t first_read;  /* bytes asked for first (the header prefix); 0: 256 KiB */
 } lgg_remote_options;
+#define LGG_REMOTE_OPTIONS_INIT {.size = sizeof(lgg_remote_options)}
 
 /* Fill `o` with the defaults (all zeros and NULLs). */
 LGG_API void lgg_remote_options_init(lgg_remote_options *o);

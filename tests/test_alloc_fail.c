@@ -181,7 +181,7 @@ static lgg_status op_open_pipe(const ctx *c, const lgg_allocator *a, lgg_error *
 }
 
 static lgg_status op_validate(const ctx *c, const lgg_allocator *a, lgg_error *e) {
-    lgg_validate_options vo = {LGG_VALIDATE_STRICT, "Llama-2-7B-v1.0-Q4_0.gguf", a};
+    lgg_validate_options vo = {.flags = LGG_VALIDATE_STRICT, .file_name = "Llama-2-7B-v1.0-Q4_0.gguf", .allocator = a};
     lgg_report *r = (lgg_report *)(uintptr_t)1;
     lgg_status s = lgg_validate(c->file, &vo, &r);
     if (e) e->code = s;
@@ -206,7 +206,7 @@ static lgg_status op_report_from_error(const ctx *c, const lgg_allocator *a, lgg
 
 static lgg_status op_writer(const ctx *c, const lgg_allocator *a, lgg_error *e) {
     lgg_writer *w = (lgg_writer *)(uintptr_t)1;
-    lgg_status s = lgg_writer_from_file(c->file, -1, a, &w, e);
+    lgg_status s = lgg_writer_from_file(c->file, -1, a, 0, &w, e);
     if (s) {
         CHECK(w == NULL);
         return s;

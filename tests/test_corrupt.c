@@ -328,7 +328,7 @@ static lgg_report *validate_buf(const buf *b, uint32_t flags) {
         return NULL;
     }
     lgg_report *r = NULL;
-    lgg_validate_options o = {flags, NULL, NULL};
+    lgg_validate_options o = {.flags = flags};
     lgg_validate(f, &o, &r);
     lgg_close(f);
     return r;

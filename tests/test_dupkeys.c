@@ -45,7 +45,7 @@ TEST(dupkeys_first_occurrence_kept_by_default) {
     lgg_error e;
     REQUIRE(lgg_open_memory(b.p, b.n, NULL, &f, &e) == LGG_OK);
     lgg_writer *w = NULL;
-    REQUIRE(lgg_writer_from_file(f, -1, NULL, &w, &e) == LGG_OK);
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, 0, &w, &e) == LGG_OK);
     CHECK_EQ_U(lgg_writer_kv_count(w), 3);
     CHECK_EQ_U(lgg_writer_dropped_count(w), 3);
     static const uint64_t dropped_index[] = {2, 4, 5};
@@ -70,7 +70,7 @@ TEST(dupkeys_first_occurrence_kept_by_default) {
     lgg_writer_free(w);
 
     /* all of them, on request */
-    REQUIRE(lgg_writer_from_file2(f, -1, NULL, LGG_FROM_FILE_KEEP_DUPLICATES, &w, &e) == LGG_OK);
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, LGG_FROM_FILE_KEEP_DUPLICATES, &w, &e) == LGG_OK);
     CHECK_EQ_U(lgg_writer_kv_count(w), 6);
     CHECK_EQ_U(lgg_writer_dropped_count(w), 0);
     CHECK(lgg_writer_dropped_at(w, 0) == NULL);
@@ -82,7 +82,7 @@ TEST(dupkeys_first_occurrence_kept_by_default) {
     lgg_writer_free(w);
 
     w = (lgg_writer *)&b; /* must be overwritten with NULL */
-    CHECK(lgg_writer_from_file2(f, -1, NULL, 0x80, &w, &e) == LGG_ERR_ARG);
+    CHECK(lgg_writer_from_file(f, -1, NULL, 0x80, &w, &e) == LGG_ERR_ARG);
     CHECK(w == NULL);
     CHECK(lgg_writer_dropped_count(NULL) == 0 && lgg_writer_dropped_at(NULL, 0) == NULL);
     lgg_close(f);

@@ -626,3 +626,44 @@ TEST(estimate_shards_and_devices) {
     lgg_close(f);
 }
 #endif /* LGG_TEST_NO_GOLDEN_LIBS */
+
+/* The replayed compute graph allocates through lgg_estimate_params.allocator:
+ * counted, every block freed, and a refused allocation (the Nth, for every
+ * N until the estimate succeeds) is LGG_ERR_NOMEM, never a quietly
+ * different figure. */
+typedef struct {
+    long n, fail_at, live;
+} est_alloc;
+static void *ea_alloc(void *ud, size_t size) {
+    est_alloc *a = ud;
+    if (++a->n == a->fail_at) return NULL;
+    void *p = malloc(size);
+    if (p) a->live++;
+    return p;
+}
+static void ea_free(void *ud, void *p) {
+    est_alloc *a = ud;
+    if (p) a->live--;
+    free(p);
+}
+TEST(estimate_allocator_hook) {
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    lgg_estimate e, ref;
+    lgg_error err;
+    REQUIRE(est("llama", LLAMA_OK ";feed_forward_length=16", &p, &ref, &err) == LGG_OK);
+    REQUIRE(ref.compute_exact); /* the graph was replayed */
+    est_alloc a = {0, 0, 0};
+    lgg_allocator hook = {ea_alloc, NULL, ea_free, &a};
+    p.allocator = &hook;
+    REQUIRE(est("llama", LLAMA_OK ";feed_forward_length=16", &p, &e, &err) == LGG_OK);
+    CHECK(a.n > 0 && a.live == 0);
+    CHECK_EQ_U(e.all.compute, ref.all.compute);
+    long total = a.n;
+    for (long n = 1; n <= total; n++) {
+        a = (est_alloc){0, n, 0};
+        lgg_status st = est("llama", LLAMA_OK ";feed_forward_length=16", &p, &e, &err);
+        CHECKF(st == LGG_ERR_NOMEM && err.code == LGG_ERR_NOMEM, "allocation %ld refused: status %d", n, (int)st);
+        CHECKF(a.live == 0, "allocation %ld refused: %ld blocks not freed", n, a.live);
+    }
+}

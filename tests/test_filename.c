@@ -36,7 +36,7 @@ static lgg_file *model(buf *b, const char *name, bool shard) {
 
 /* Findings about the file name in a validation of f named `name`. */
 static size_t name_findings(const lgg_file *f, const char *name, uint32_t flags, lgg_finding *last) {
-    lgg_validate_options vo = {flags, name, NULL};
+    lgg_validate_options vo = {.flags = flags, .file_name = name};
     lgg_report *r = NULL;
     if (lgg_validate(f, &vo, &r) != LGG_OK) return 999;
     size_t n = 0;
@@ -106,7 +106,7 @@ TEST(filename_finding_is_a_warning_without_offset) {
         }
     }
     CHECK_EQ_U(name_findings(f, NULL, LGG_VALIDATE_STRICT, NULL), 0);
-    lgg_validate_options vo = {LGG_VALIDATE_STRICT, "model.gguf", NULL};
+    lgg_validate_options vo = {.flags = LGG_VALIDATE_STRICT, .file_name = "model.gguf"};
     lgg_report *r = NULL;
     REQUIRE(lgg_validate(f, &vo, &r) == LGG_OK);
     for (size_t i = 0; i < lgg_report_count(r); i++)

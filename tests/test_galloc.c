@@ -19,7 +19,7 @@ static uint64_t reserve(g_graph *g, int32_t root) {
 TEST(galloc_in_place_chain) {
     /* input -> a (new) -> b, c (in place, one reader each): two buffers */
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     int32_t in = lgg__g_input(&g, LGG_TYPE_F32, 64, 1);
     int32_t a = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V256, in, -1, -1, -1);
     int32_t b = lgg__g_op(&g, G_INPLACE, LGG_TYPE_F32, V256, a, -1, -1, -1);
@@ -30,7 +30,7 @@ TEST(galloc_in_place_chain) {
 TEST(galloc_no_reuse_with_two_readers) {
     /* a has two readers: b may not take it over; a lives until d */
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     int32_t in = lgg__g_input(&g, LGG_TYPE_F32, 64, 1);
     int32_t a = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V256, in, -1, -1, -1);
     int32_t b = lgg__g_op(&g, G_INPLACE, LGG_TYPE_F32, V256, a, -1, -1, -1);
@@ -41,7 +41,7 @@ TEST(galloc_no_reuse_with_two_readers) {
 TEST(galloc_layout_and_views) {
     /* a different shape is not reused; a view keeps its source alive */
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     int32_t in = lgg__g_input(&g, LGG_TYPE_F32, 64, 1);
     int32_t a = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V256, in, -1, -1, -1);
     int32_t v = lgg__g_view(&g, a, LGG_TYPE_F32, V256, NULL);
@@ -54,7 +54,7 @@ TEST(galloc_layout_and_views) {
 TEST(galloc_best_fit_and_alignment) {
     /* sizes round up to 32; a freed block is reused by a smaller tensor */
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     const int64_t odd[4] = {3, 1, 1, 1}; /* 12 bytes: 32 */
     int32_t in = lgg__g_input(&g, LGG_TYPE_F32, 3, 1);
     int32_t a = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V512, in, -1, -1, -1);
@@ -66,7 +66,7 @@ TEST(galloc_best_fit_and_alignment) {
 TEST(galloc_depth_first_order) {
     /* expand visits sources in order: the first source's chain is built first */
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     int32_t in = lgg__g_input(&g, LGG_TYPE_F32, 64, 1);
     int32_t x = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V256, in, -1, -1, -1);
     int32_t y = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V256, in, -1, -1, -1);
@@ -80,12 +80,12 @@ TEST(galloc_depth_first_order) {
 TEST(galloc_deep_chain_and_overflow) {
     /* a chain far deeper than any stack recursion would survive */
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     int32_t t = lgg__g_input(&g, LGG_TYPE_F32, 64, 1);
     for (int i = 0; i < 200000; i++) t = lgg__g_op(&g, G_NEW, LGG_TYPE_F32, V256, t, -1, -1, -1);
     CHECK_EQ_U(reserve(&g, t), 512); /* two blocks, taken in turn */
     /* a shape whose byte size overflows: an error, not a number */
-    lgg__g_init(&g);
+    lgg__g_init(&g, NULL);
     const int64_t huge[4] = {INT64_MAX / 2, 4, 1, 1};
     int32_t in = lgg__g_input(&g, LGG_TYPE_F32, 1, 1);
     lgg__g_expand(&g, lgg__g_op(&g, G_NEW, LGG_TYPE_F32, huge, in, -1, -1, -1));

@@ -63,7 +63,8 @@ static bool poke(const char *path, uint64_t off, unsigned char xor_with) {
     return ok;
 }
 
-static lgg_status fill(void *ud, uint64_t off, void *dst, size_t n) {
+static lgg_status fill(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     uint8_t *p = dst;
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(((off + i) * 2654435761u >> 11) ^ (uintptr_t)ud);
     return LGG_OK;

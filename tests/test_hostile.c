@@ -490,7 +490,7 @@ TEST(hostile_writer_refuses_an_alignment_beyond_u32) {
     REQUIRE(f != NULL);
     lgg_writer *w = NULL;
     lgg_error e;
-    REQUIRE(lgg_writer_from_file(f, -1, NULL, &w, &e) == LGG_OK);
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, 0, &w, &e) == LGG_OK);
     char path[1024];
     snprintf(path, sizeof path, "%s/align-copy.gguf", scratch_dir());
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -20,7 +20,7 @@ static lgg_report *validate_one(const char *key, uint32_t vt, const void *val, s
     lgg_error e;
     lgg_report *r = NULL;
     if (lgg_open_memory(b.p, b.n, NULL, &f, &e) == LGG_OK) {
-        lgg_validate_options vo = {vflags, NULL, NULL};
+        lgg_validate_options vo = {.flags = vflags};
         if (lgg_validate(f, &vo, &r) != LGG_OK) r = NULL;
     }
     lgg_close(f);

@@ -27,7 +27,7 @@ static size_t findings_of(const lgg_report *r, lgg_check check, const lgg_findin
 }
 
 static lgg_report *validate_flags(const lgg_file *f, uint32_t flags) {
-    lgg_validate_options vo = {flags, NULL, NULL};
+    lgg_validate_options vo = {.flags = flags};
     lgg_report *r = NULL;
     return lgg_validate(f, &vo, &r) == LGG_OK ? r : NULL;
 }

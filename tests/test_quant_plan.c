@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static lgg_status fill(void *ud, uint64_t offset, void *dst, size_t n) {
+static lgg_status fill(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     (void)ud;
     float *f = dst;
     for (size_t i = 0; i < n / 4; i++) f[i] = (float)((offset / 4 + i) % 97) * 0.01f - 0.4f;
@@ -278,8 +279,8 @@ TEST(quant_plan_splits) {
     lgg_close(f[1]);
 }
 
-static lgg_status fill_inf(void *ud, uint64_t offset, void *dst, size_t n) {
-    fill(ud, offset, dst, n);
+static lgg_status fill_inf(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
+    fill(ud, offset, dst, n, err);
     float *f = dst;
     for (size_t i = 0; i < n / 4; i++)
         if (offset / 4 + i == 70000) f[i] = 1.0f / 0.0f;

@@ -45,7 +45,7 @@ static unsigned char *canonical(const unsigned char *p, size_t n, size_t *cn) {
     if (lgg_open_memory(p, n, NULL, &f, NULL)) return NULL;
     lgg_writer *w = NULL;
     unsigned char *out = NULL;
-    if (lgg_writer_from_file(f, -1, NULL, &w, NULL) == LGG_OK) out = writer_bytes(w, cn);
+    if (lgg_writer_from_file(f, -1, NULL, 0, &w, NULL) == LGG_OK) out = writer_bytes(w, cn);
     lgg_writer_free(w);
     lgg_close(f);
     return out;

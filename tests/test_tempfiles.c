@@ -98,7 +98,7 @@ TEST(tempfiles_write_file_and_update_file) {
     lgg_file *f = small_model(&b);
     REQUIRE(f != NULL);
     lgg_writer *w = NULL;
-    REQUIRE(lgg_writer_from_file(f, -1, NULL, &w, NULL) == LGG_OK);
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, 0, &w, NULL) == LGG_OK);
     char out[600];
     snprintf(out, sizeof out, "%s/out.gguf", dir);
     events ev = {0};
@@ -128,7 +128,7 @@ TEST(tempfiles_write_file_and_update_file) {
     /* an edit that moves the data: the rewrite path makes a temporary file */
     lgg_file *g = NULL;
     REQUIRE(lgg_open_file(out, NULL, &g, &e) == LGG_OK);
-    REQUIRE(lgg_writer_from_file(g, -1, NULL, &w, &e) == LGG_OK);
+    REQUIRE(lgg_writer_from_file(g, -1, NULL, 0, &w, &e) == LGG_OK);
     char big[200];
     memset(big, 'x', sizeof big - 1);
     big[sizeof big - 1] = 0;

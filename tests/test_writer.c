@@ -124,7 +124,7 @@ static unsigned char *copy_file(const char *path, const lgg_write_options *o, si
     lgg_writer *w = NULL;
     unsigned char *out = NULL;
     /* every pair, repeated keys included: the copies must hold all the file holds */
-    lgg_status st = lgg_writer_from_file2(f, fd, NULL, LGG_FROM_FILE_KEEP_DUPLICATES, &w, &e);
+    lgg_status st = lgg_writer_from_file(f, fd, NULL, LGG_FROM_FILE_KEEP_DUPLICATES, &w, &e);
     if (!st) out = write_to_mem(w, o, n, &st);
     else fprintf(stderr, "    from_file %s: %s\n", path, e.message);
     lgg_writer_free(w);
@@ -162,7 +162,7 @@ TEST(writer_reproduces_every_ggml_types_file_byte_for_byte) {
             CHECK(lgg_file_endian(bf) == LGG_BIG_ENDIAN);
             files_equal(lf, bf, de->d_name);
             lgg_writer *w = NULL;
-            REQUIRE(lgg_writer_from_file(bf, -1, NULL, &w, NULL) == LGG_OK);
+            REQUIRE(lgg_writer_from_file(bf, -1, NULL, 0, &w, NULL) == LGG_OK);
             size_t ln = 0;
             lgg_status st;
             unsigned char *back = write_to_mem(w, NULL, &ln, &st);
@@ -225,7 +225,7 @@ TEST(writer_round_trips_every_valid_corpus_file) {
         for (uint64_t i = 0; i < lgg_tensor_count(f); i++) unknown |= !lgg_tensor_at(f, i)->type_known;
         if (unknown) { /* no size, so no data to copy: refused, not guessed */
             lgg_writer *w = NULL;
-            CHECK(lgg_writer_from_file(f, -1, NULL, &w, NULL) == LGG_ERR_UNSUPPORTED);
+            CHECK(lgg_writer_from_file(f, -1, NULL, 0, &w, NULL) == LGG_ERR_UNSUPPORTED);
             lgg_close(f);
             continue;
         }
@@ -247,7 +247,7 @@ TEST(writer_round_trips_every_valid_corpus_file) {
             size_t n2 = 0;
             lgg_status st2;
             unsigned char *again = NULL;
-            if (lgg_writer_from_file2(g, -1, NULL, LGG_FROM_FILE_KEEP_DUPLICATES, &w2, NULL) == LGG_OK)
+            if (lgg_writer_from_file(g, -1, NULL, LGG_FROM_FILE_KEEP_DUPLICATES, &w2, NULL) == LGG_OK)
                 again = write_to_mem(w2, NULL, &n2, &st2);
             CHECKF(again && n2 == cn && memcmp(again, copy, cn) == 0, "%s: second copy differs", line);
             free(again);
@@ -367,7 +367,8 @@ TEST(writer_every_value_type_in_every_version_and_byte_order) {
     lgg_writer_free(w);
 }
 
-static lgg_status zero_reader(void *ud, uint64_t off, void *dst, size_t n) {
+static lgg_status zero_reader(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     (void)ud;
     (void)off;
     memset(dst, 0, n);
@@ -476,7 +477,7 @@ TEST(writer_alignment_option_sets_the_key) {
     lgg_file *f = NULL;
     REQUIRE(lgg_open_memory(b.p, b.n, NULL, &f, NULL) == 0);
     lgg_writer *w = NULL;
-    REQUIRE(lgg_writer_from_file(f, -1, NULL, &w, NULL) == 0);
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, 0, &w, NULL) == 0);
     lgg_write_options o;
     lgg_write_options_init(&o);
     o.alignment = 64;
@@ -551,7 +552,7 @@ TEST(writer_safe_write_survives_enospc_and_eio_partway) {
     lgg_file *f = NULL;
     REQUIRE(lgg_open_memory(golden, gn, NULL, &f, NULL) == 0);
     lgg_writer *w = NULL;
-    REQUIRE(lgg_writer_from_file(f, -1, NULL, &w, NULL) == 0);
+    REQUIRE(lgg_writer_from_file(f, -1, NULL, 0, &w, NULL) == 0);
     uint64_t budgets[] = {0, 10, 100, 5000, gn / 2, gn - 1};
     for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
         fault ft = {budgets[i], i % 2 ? EIO : ENOSPC};
@@ -601,7 +602,7 @@ TEST(writer_refuses_to_write_onto_an_input_even_through_another_name) {
     lgg_file *f = NULL;
     REQUIRE(lgg_open_fd(fd, NULL, &f, NULL) == 0);
     lgg_writer *w = NULL;
-    REQUIRE(lgg_writer_from_file(f, fd, NULL, &w, NULL) == 0);
+    REQUIRE(lgg_writer_from_file(f, fd, NULL, 0, &w, NULL) == 0);
     lgg_error e;
     CHECK(lgg_writer_write_file(w, b, NULL, &e) == LGG_ERR_EXISTS);
     CHECK(lgg_writer_write_file(w, a, NULL, &e) == LGG_ERR_EXISTS);
@@ -638,7 +639,7 @@ TEST(writer_update_in_place_when_the_header_keeps_its_padded_size) {
         lgg_file *f = NULL;
         REQUIRE(lgg_open_fd(fd, NULL, &f, NULL) == 0);
         lgg_writer *w = NULL;
-        REQUIRE(lgg_writer_from_file(f, fd, NULL, &w, NULL) == 0);
+        REQUIRE(lgg_writer_from_file(f, fd, NULL, 0, &w, NULL) == 0);
         bool inplace = false;
         lgg_error e;
         if (round == 0) {
@@ -776,5 +777,78 @@ TEST(writer_indexes_agree_with_a_model_over_many_edits) {
           LGG_ERR_RANGE);
     CHECK(lgg_writer_add_tensor_buffer(w, "t.x", 3, 1, ne, LGG_TYPE_F32, one, 4, LGG_LITTLE_ENDIAN, NULL) == 0);
     CHECK(lgg_writer_tensor_count(w) == NK + 1);
+    lgg_writer_free(w);
+}
+
+/* A source that fails in its own words: the writer reports the code and
+ * message as they are (lgg_read_fn's lgg_error); one that gives a code only
+ * gets the writer's message naming the tensor. */
+static lgg_status failing_reader(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    (void)dst, (void)n;
+    if (ud) return LGG_ERR_IO;
+    return lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "row %llu is not finite", (unsigned long long)off);
+}
+
+TEST(writer_read_callback_reports_in_its_own_words) {
+    int64_t ne[1] = {64};
+    lgg_error e;
+    for (int own = 0; own < 2; own++) {
+        lgg_writer *w = NULL;
+        REQUIRE(lgg_writer_create(NULL, &w, NULL) == LGG_OK);
+        REQUIRE(lgg_writer_add_tensor_callback(w, "t", 1, 1, ne, LGG_TYPE_I8, failing_reader, own ? NULL : (void *)1,
+                                               LGG_LITTLE_ENDIAN, NULL) == LGG_OK);
+        int fd = open("/dev/null", O_WRONLY);
+        REQUIRE(fd >= 0);
+        lgg_status st = lgg_writer_write_fd(w, fd, NULL, NULL, &e);
+        close(fd);
+        if (own) {
+            CHECK(st == LGG_ERR_INVALID && e.code == LGG_ERR_INVALID);
+            CHECK_STR(e.message, "row 0 is not finite");
+        } else {
+            CHECK(st == LGG_ERR_IO && e.code == LGG_ERR_IO);
+            CHECK(strstr(e.message, "reading tensor 't' data at 0 failed") != NULL);
+        }
+        lgg_writer_free(w);
+    }
+}
+
+/* lgg_writer_describe: the header as it would be written, as a file with no
+ * data that the split and quantize plans take; its tensors cannot be
+ * written. */
+TEST(writer_describe_is_the_header_without_data) {
+    lgg_writer *w = NULL;
+    lgg_error e;
+    REQUIRE(lgg_writer_create(NULL, &w, NULL) == LGG_OK);
+    REQUIRE(lgg_writer_set_str(w, "general.architecture", "llama", &e) == LGG_OK);
+    int64_t ne[2] = {32, 4};
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "t%d", i);
+        REQUIRE(lgg_writer_add_tensor_callback(w, name, strlen(name), 2, ne, LGG_TYPE_F32, zero_reader, NULL,
+                                               LGG_LITTLE_ENDIAN, &e) == LGG_OK);
+    }
+    uint64_t hs;
+    REQUIRE(lgg_writer_header_size(w, NULL, &hs, &e) == LGG_OK);
+    lgg_file *d = NULL;
+    REQUIRE(lgg_writer_describe(w, &d, &e) == LGG_OK);
+    CHECK(lgg_file_metadata_only(d));
+    CHECK(lgg_tensor_count(d) == 3 && lgg_kv_count(d) == 1);
+    CHECK(lgg_tensor_at(d, 2)->offset == 2 * 32 * 4 * 4 && lgg_tensor_at(d, 1)->size == 32 * 4 * 4);
+    CHECK(lgg_file_data_offset(d) >= hs);
+    /* the split plan takes it ... */
+    lgg_split_options so = {.max_tensors = 2};
+    lgg_split_plan *sp = NULL;
+    CHECK(lgg_split_plan_make(d, &so, &sp, &e) == LGG_OK && lgg_split_plan_count(sp) == 2);
+    lgg_split_plan_free(sp);
+    /* ... but its tensors have no data to write */
+    lgg_writer *w2 = NULL;
+    REQUIRE(lgg_writer_create(NULL, &w2, NULL) == LGG_OK);
+    REQUIRE(lgg_writer_add_tensor_from_file(w2, d, -1, 0, &e) == LGG_OK);
+    int fd = open("/dev/null", O_WRONLY);
+    REQUIRE(fd >= 0);
+    CHECK(lgg_writer_write_fd(w2, fd, NULL, NULL, &e) == LGG_ERR_NO_DATA);
+    close(fd);
+    lgg_writer_free(w2);
+    lgg_close(d);
     lgg_writer_free(w);
 }

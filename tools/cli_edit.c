@@ -18,7 +18,7 @@ int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
     if (e->fd < 0) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
-    if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK || lgg_writer_from_file(e->f, e->fd, NULL, &e->w, &err) != LGG_OK) {
+    if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK || lgg_writer_from_file(e->f, e->fd, NULL, 0, &e->w, &err) != LGG_OK) {
         cli_err_lgg(cmd, path, &err);
         cli_edit_close(e);
         return CLI_FAIL;

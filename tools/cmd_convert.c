@@ -237,8 +237,7 @@ int cmd_convert(int argc, char **argv) {
     }
     cli_progress_end(&prog);
     if (st) {
-        const char *why = lgg_convert_last_error(cv);
-        cli_err("convert", out, "%s", why ? why : err.message);
+        cli_err("convert", out, "%s", err.message); /* a conversion's failure in its own words */
         rc = CLI_FAIL;
     }
     lgg_convert_free(cv);

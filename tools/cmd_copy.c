@@ -82,7 +82,7 @@ int cmd_copy(int argc, char **argv) {
     memset(&e, 0, sizeof e);
     rc = CLI_FAIL;
     if (lgg_open_fd(fd, NULL, &f, &e) != LGG_OK ||
-        lgg_writer_from_file2(f, fd, NULL, c.keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &e) != LGG_OK) {
+        lgg_writer_from_file(f, fd, NULL, c.keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &e) != LGG_OK) {
         cli_err_lgg("copy", in, &e);
     } else {
         /* ggml refuses a file with a repeated key: the copy keeps the first */

@@ -97,7 +97,7 @@ static int validate_one(const char *path, const int *flags) {
         }
         r = lgg_report_from_error(&e, NULL);
     } else {
-        lgg_validate_options o = {flags['s'] ? LGG_VALIDATE_STRICT : 0, checked_name(path), NULL};
+        lgg_validate_options o = {.flags = flags['s'] ? LGG_VALIDATE_STRICT : 0, .file_name = checked_name(path)};
         if (lgg_validate(f, &o, &r) != LGG_OK) r = NULL;
     }
     int rc = CLI_OK;

@@ -38,6 +38,28 @@ LGG_HIDDEN bool lgg__grow(const lgg_allocator *a, void **p, size_t *cap, size_t 
 LGG_HIDDEN lgg_status lgg__fail(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, ...)
     LGG_PRINTF(4, 5);
 
+/* ---- options structs that can grow (options.c, libgguf.h) ---- */
+/* Replace the caller's options pointer `o` (NULL stays NULL) by a copy of
+ * type `type` holding every field this library knows, those the caller's
+ * size does not cover zeroed; return the status from the enclosing function
+ * when the size is refused.  The first layout of each struct (what size 0
+ * stands for) is LGG__FIRST_<type>: the whole struct until a field is
+ * added, then offsetof(type, that field). */
+#define LGG__OPTIONS_IN(type, o, err)                                                                   \
+    type o##_in_;                                                                                       \
+    if (o) {                                                                                            \
+        lgg_status o##_st_ = lgg_options_copy(&o##_in_, sizeof o##_in_, LGG__FIRST_##type, (o), #type, (err)); \
+        if (o##_st_ != LGG_OK) return o##_st_;                                                          \
+        (o) = &o##_in_;                                                                                 \
+    }
+#define LGG__FIRST_lgg_open_options sizeof(lgg_open_options)
+#define LGG__FIRST_lgg_validate_options sizeof(lgg_validate_options)
+#define LGG__FIRST_lgg_write_options sizeof(lgg_write_options)
+#define LGG__FIRST_lgg_split_options sizeof(lgg_split_options)
+#define LGG__FIRST_lgg_quant_options sizeof(lgg_quant_options)
+#define LGG__FIRST_lgg_quant_write_options sizeof(lgg_quant_write_options)
+#define LGG__FIRST_lgg_estimate_params sizeof(lgg_estimate_params)
+
 /* ---- overflow-checked arithmetic ---- */
 static inline bool lgg__add_ovf(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_add_overflow(a, b, r); }
 static inline bool lgg__mul_ovf(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_mul_overflow(a, b, r); }
@@ -97,22 +119,11 @@ LGG_HIDDEN unsigned lgg__cpu_features(void);
 LGG_HIDDEN bool lgg__cpu_avx2_f16c(void);
 LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, size_t max);
 
-/* A hint that bytes [p, p + n) of f's mapping will not be read again soon
- * (access.c): the whole pages inside are unmapped from this process
- * (MADV_DONTNEED: a read-only file mapping refaults the same bytes from the
- * page cache if they are read after all).  Nothing for a file that is not
- * mapped (read into memory: dropping would zero it) or a range outside the
- * mapping. */
-LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
 
 /* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no
  * overlongs, no surrogates, nothing above U+10FFFF); else false and *bad_at is
  * the offset of the first invalid byte. */
 LGG_HIDDEN bool lgg__utf8_valid(const uint8_t *s, uint64_t len, uint64_t *bad_at);
 
-/* naming.c: the file-name check's reading of the naming convention: the
- * spec's expression, or its prose (a missing Version means v1.0; '.' and
- * '_' in BaseName, as gguf-py writes general.basename). */
-LGG_HIDDEN bool lgg__name_parse_lenient(const char *name, size_t len);
 
 #endif

@@ -10,8 +10,7 @@
 #include <string.h>
 
 void lgg_convert_options_init(lgg_convert_options *o) {
-    memset(o, 0, sizeof *o);
-    o->outtype = LGG_CONVERT_F16;
+    if (o) *o = (lgg_convert_options)LGG_CONVERT_OPTIONS_INIT;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -340,8 +339,13 @@ static void resolve_outtype(lgg_convert *c, uint32_t outtype) {
 
 lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out, lgg_error *err) {
     if (!dir || !out) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: NULL argument");
-    lgg_convert_options dflt;
-    if (!o) lgg_convert_options_init(&dflt), o = &dflt;
+    /* the caller's struct as this version knows it (libgguf.h: options
+     * that can grow; the first layout is the whole struct) */
+    lgg_convert_options copy;
+    lgg_status cst = o ? lgg_options_copy(&copy, sizeof copy, sizeof copy, o, "lgg_convert_options", err) : LGG_OK;
+    if (cst != LGG_OK) return cst;
+    if (!o) lgg_convert_options_init(&copy);
+    o = &copy;
     if (o->outtype > LGG_CONVERT_AUTO) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", o->outtype);
     *out = NULL;
     lgg_convert *c = calloc(1, sizeof *c);
@@ -419,6 +423,3 @@ void lgg_convert_set_progress(lgg_convert *c, lgg_convert_progress_fn fn, void *
 
 uint64_t lgg_convert_total_bytes(const lgg_convert *c) { return c ? c->total : 0; }
 
-const char *lgg_convert_last_error(const lgg_convert *c) {
-    return c && c->cb_err.code != LGG_OK ? c->cb_err.message : NULL;
-}

@@ -71,9 +71,7 @@ struct lgg_convert {
     lgg_convert_progress_fn progress;
     void *progress_ud;
     uint64_t done, total;
-    lgg_error cb_err;        /* why a data callback failed */
     int vocab_only;          /* no tensors; the default name ends in -vocab */
-    int skeleton;            /* callbacks produce nothing (fused.c writes only the header) */
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
     json_t *tokenizer_json;  /* lgg__cv_tokenizer_json's copy, during the vocabulary step */
     int tokenizer_json_read;
@@ -85,7 +83,7 @@ struct lgg_convert {
 lgg_status lgg__cv_vocab(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 lgg_status lgg__cv_spm(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* Data callback for the writer (data.c). */
-lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n);
+lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err);
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
 
 /* vocab.c */

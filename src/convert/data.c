@@ -127,7 +127,7 @@ enum { MAX_THREADS = 64 };
  * there is enough work (rows are independent; the bytes do not depend on
  * the split). */
 static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob,
-                                uint8_t *out) {
+                                uint8_t *out, lgg_error *err) {
     uint64_t work = (u1 - u0) * t->unit;
     long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (nt > MAX_THREADS) nt = MAX_THREADS;
@@ -137,7 +137,7 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
      * bytes, so every thread's floats stay aligned) */
     const size_t per_row = ((size_t)t->unit * (sizeof(float) + sizeof(uint16_t)) + 63) / 64 * 64;
     if (!grow((void **)&c->row, &c->row_cap, (size_t)nt * per_row))
-        return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
     job jobs[MAX_THREADS];
     pthread_t tid[MAX_THREADS];
     int started[MAX_THREADS] = {0};
@@ -155,7 +155,7 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
         if (k > 0 && started[k]) pthread_join(tid[k], NULL);
         if (jobs[k].st && !st) {
             st = jobs[k].st;
-            lgg__cv_fail(&c->cb_err, st, "%s: tensor '%s': row %llu: conversion to %s failed", c->shard_names[t->shard],
+            lgg__cv_fail(err, st, "%s: tensor '%s': row %llu: conversion to %s failed", c->shard_names[t->shard],
                          t->src_name, (unsigned long long)jobs[k].bad, lgg_type_name(t->qtype ? t->qtype : t->type));
         }
     }
@@ -163,20 +163,20 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
 }
 
 /* lgg_read_fn: bytes [offset, offset+n) of tensor ud's output. */
-lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n) {
+lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
     cv_tensor *t = ud;
     struct lgg_convert *c = t->c;
     uint64_t ob = lgg__cv_out_bytes(t);
-    if (!n || c->skeleton) return LGG_OK;
+    if (!n) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
-    if (u1 > t->n_units) return lgg__cv_fail(&c->cb_err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
+    if (u1 > t->n_units) return lgg__cv_fail(err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
     lgg_status st;
     if (offset % ob == 0 && n % ob == 0) { /* whole units: straight into the writer's buffer */
-        st = convert_units(c, t, u0, u1, ob, dst);
+        st = convert_units(c, t, u0, u1, ob, dst, err);
     } else {
         if (!grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
-            return lgg__cv_fail(&c->cb_err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-        st = convert_units(c, t, u0, u1, ob, c->scratch);
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
+        st = convert_units(c, t, u0, u1, ob, c->scratch, err);
         if (!st) memcpy(dst, c->scratch + (offset - u0 * ob), n);
     }
     if (st) return st;

@@ -1,67 +1,25 @@
 /* fused.c -- --outtype PRESET: convert and quantize in one pass.
  *
  * The output must equal `convert --outtype auto` followed by `quantize`.
- * llama-quantize's per-tensor decisions (lgg_quant_plan_*) need an open
- * GGUF file; they read its metadata and tensor infos, never its data.  So
- * the auto conversion's header is written into an anonymous memory file
- * whose data section is a hole (no memory, no disk), the plan is made from
- * it, and the output writer gets the plan's metadata
+ * llama-quantize's per-tensor decisions (lgg_quant_plan_*) read a GGUF
+ * file's metadata and tensor infos, never its data.  So the plan is made
+ * from the auto conversion's description (lgg_writer_describe: its header
+ * in memory, no data), and the output writer gets the plan's metadata
  * (lgg_quant_plan_set_metadata) and, per tensor, a callback that converts
  * source rows, rounds them to the auto type (what the two-step quantizer
  * would read back) and quantizes them to the plan's type. */
 #include "cvint.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
-typedef struct head_sink {
-    uint64_t pos, keep; /* bytes seen; bytes to keep (the header and its padding) */
-} head_sink;
-
-/* lgg_write_fn that keeps only the header: the data is never produced
- * (the converter's callbacks return at once in skeleton mode). */
-static long head_only(void *ud, int fd, const void *buf, size_t n) {
-    head_sink *h = ud;
-    size_t keep = h->pos < h->keep ? (size_t)(h->keep - h->pos < n ? h->keep - h->pos : n) : 0;
-    for (size_t done = 0; done < keep;) {
-        ssize_t w = write(fd, (const char *)buf + done, keep - done);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return -1;
-        }
-        done += (size_t)w;
-    }
-    h->pos += n;
-    return (long)n;
-}
-
-/* What writer w describes (its tensors from c's callbacks) as a GGUF file
- * with a sparse data section: the header is real, the data a hole. */
-static lgg_status header_file(lgg_convert *c, const lgg_writer *w, int *fd_out, lgg_file **out, lgg_error *err) {
-    int fd = memfd_create("gguf-convert-header", MFD_CLOEXEC);
-    if (fd < 0) return lgg__cv_fail(err, LGG_ERR_IO, "memfd_create: %s", strerror(errno));
-    lgg_write_options wo;
-    lgg_write_options_init(&wo);
-    uint64_t hs = 0, total = 0;
+/* What writer w describes, its metadata and tensor infos, as a file without
+ * data (lgg_writer_describe): what the quantize and split plans read. */
+static lgg_status header_file(const lgg_convert *c, const lgg_writer *w, lgg_file **out, lgg_error *err) {
     lgg_error e2;
-    lgg_status st = lgg_writer_header_size(w, &wo, &hs, &e2);
-    head_sink h = {0, (hs + 31) / 32 * 32};
-    wo.write_fn = head_only;
-    wo.write_ud = &h;
-    c->skeleton = 1;
-    if (!st) st = lgg_writer_write_fd(w, fd, &wo, &total, &e2);
-    c->skeleton = 0;
-    if (!st && ftruncate(fd, (off_t)total) != 0) st = LGG_ERR_IO, snprintf(e2.message, sizeof e2.message, "%s", strerror(errno));
-    if (!st) st = lgg_open_fd(fd, NULL, out, &e2);
-    if (st) {
-        close(fd);
-        return lgg__cv_fail(err, st, "%s: the converted header: %s", c->dir, e2.message);
-    }
-    *fd_out = fd;
-    return LGG_OK;
+    lgg_status st = lgg_writer_describe(w, out, &e2);
+    return st ? lgg__cv_fail(err, st, "%s: the converted header: %s", c->dir, e2.message) : LGG_OK;
 }
 
 /* The output writer: the plan's metadata, its tensors fed by the converter. */
@@ -93,10 +51,10 @@ static lgg_status fused_writer(lgg_convert *c, const lgg_quant_plan *p, const lg
 }
 
 /* The quantized output's writer and its plan, made from the auto
- * conversion's header (fd/f hold that header file until the end). */
-static lgg_status fused_begin(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw, int *fd,
+ * conversion's description (f holds it until the end). */
+static lgg_status fused_begin(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw,
                               lgg_file **f, lgg_quant_plan **p, lgg_writer **w, lgg_error *err) {
-    lgg_status st = header_file(c, c->w, fd, f, err);
+    lgg_status st = header_file(c, c->w, f, err);
     if (!st) st = lgg_quant_plan_create((const lgg_file *const *)f, 1, qo, p, err);
     if (!st) st = fused_writer(c, *p, qw, w, err);
     c->done = 0;
@@ -104,12 +62,11 @@ static lgg_status fused_begin(lgg_convert *c, const lgg_quant_options *qo, const
     return st;
 }
 
-static void fused_end(lgg_convert *c, int fd, lgg_file *f, lgg_quant_plan *p, lgg_writer *w) {
+static void fused_end(lgg_convert *c, lgg_file *f, lgg_quant_plan *p, lgg_writer *w) {
     for (size_t i = 0; i < c->n_t; i++) c->t[i].qtype = 0, c->t[i].imatrix = NULL;
     lgg_writer_free(w);
     lgg_quant_plan_free(p);
     lgg_close(f);
-    if (fd >= 0) close(fd);
 }
 
 static void fused_write_options(const lgg_quant_write_options *qw, lgg_write_options *wo) {
@@ -136,9 +93,8 @@ static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_
                                uint32_t s, lgg_writer **out, lgg_error *err) {
     lgg_writer *sw = NULL, *w = NULL;
     lgg_file *hf = NULL;
-    int fd = -1;
     lgg_status st = lgg_split_shard_writer(whole, -1, sp, s, &sw, err);
-    if (!st) st = header_file(c, sw, &fd, &hf, err);
+    if (!st) st = header_file(c, sw, &hf, err);
     if (!st) st = lgg_writer_create(NULL, &w, err);
     for (uint64_t i = 0; !st && i < lgg_kv_count(hf); i++) {
         const lgg_kv *kv = lgg_kv_at(hf, i);
@@ -153,7 +109,6 @@ static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_
     }
     lgg_writer_free(sw);
     lgg_close(hf);
-    if (fd >= 0) close(fd);
     if (st) {
         lgg_writer_free(w);
         return st;
@@ -166,10 +121,9 @@ static lgg_status shard_writer(lgg_convert *c, const lgg_file *whole, const lgg_
  * shard set; on error no shard of the set is left. */
 static lgg_status write_shards(lgg_convert *c, const lgg_writer *whole, const lgg_quant_plan *p, const char *prefix,
                                const lgg_split_options *so, const lgg_write_options *wo, lgg_error *err) {
-    int fd = -1;
     lgg_file *f = NULL;
     lgg_split_plan *sp = NULL;
-    lgg_status st = header_file(c, whole, &fd, &f, err);
+    lgg_status st = header_file(c, whole, &f, err);
     if (!st) st = lgg_split_plan_make(f, so, &sp, err);
     uint32_t n = st ? 0 : lgg_split_plan_count(sp), s;
     c->done = 0;
@@ -191,7 +145,6 @@ static lgg_status write_shards(lgg_convert *c, const lgg_writer *whole, const lg
     }
     lgg_split_plan_free(sp);
     lgg_close(f);
-    if (fd >= 0) close(fd);
     return st;
 }
 
@@ -204,17 +157,16 @@ lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg
 /* The quantized output to `path`, or with so as the shard set `path`-0000i-of-0000n.gguf. */
 static lgg_status write_fused(lgg_convert *c, const lgg_quant_options *qo, const lgg_quant_write_options *qw,
                               const char *path, const lgg_split_options *so, lgg_error *err) {
-    int fd = -1;
     lgg_file *f = NULL;
     lgg_quant_plan *p = NULL;
     lgg_writer *w = NULL;
-    lgg_status st = fused_begin(c, qo, qw, &fd, &f, &p, &w, err);
+    lgg_status st = fused_begin(c, qo, qw, &f, &p, &w, err);
     if (!st) {
         lgg_write_options wo;
         fused_write_options(qw, &wo);
         st = so ? write_shards(c, w, p, path, so, &wo, err) : lgg_writer_write_file(w, path, &wo, err);
     }
-    fused_end(c, fd, f, p, w);
+    fused_end(c, f, p, w);
     return st;
 }
 

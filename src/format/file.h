@@ -17,6 +17,8 @@ struct lgg_file {
     void *map;          /* mmap'd region to unmap at close, or NULL */
     size_t map_len;
     void *owned;        /* buffer read from a non-mappable fd, or NULL */
+    bool described;     /* lgg_writer_describe's: tensor infos of data supplied later (the quantize
+                           and split plans take it; its tensors' data cannot be written) */
 
     bool has_src;       /* opened by lgg_open_source */
     lgg_source src;
@@ -55,7 +57,23 @@ LGG_HIDDEN void lgg__file_tensor_name(const void *ctx, uint64_t i, const char **
  * the options applied; the header parsed from base[0, mem_size) (a prefix
  * too short for it gives LGG_ERR_TRUNCATED); then the tensors' places and
  * the indexes, which set *out or close f. */
+/* A hint that bytes [p, p + n) of f's mapping will not be read again soon
+ * (access.c): the whole pages inside are unmapped from this process
+ * (MADV_DONTNEED: a read-only file mapping refaults the same bytes from the
+ * page cache if they are read after all).  Nothing for a file that is not
+ * mapped (read into memory: dropping would zero it) or a range outside the
+ * mapping. */
+LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
+
+/* naming.c: the file-name check's reading of the naming convention: the
+ * spec's expression, or its prose (a missing Version means v1.0; '.' and
+ * '_' in BaseName, as gguf-py writes general.basename). */
+LGG_HIDDEN bool lgg__name_parse_lenient(const char *name, size_t len);
+
 LGG_HIDDEN lgg_file *lgg__file_new(const lgg_open_options *opts);
+/* Open the n bytes at p (allocated with a) as a file that owns them from
+ * here on, metadata-only files allowed (lgg_writer_describe). */
+LGG_HIDDEN lgg_status lgg__open_owned(const lgg_allocator *a, void *p, uint64_t n, lgg_file **out, lgg_error *err);
 LGG_HIDDEN lgg_status lgg__parse_header(lgg_file *f, lgg_error *err);
 LGG_HIDDEN lgg_status lgg__finish_checks(lgg_file *f, lgg_file **out, lgg_error *err);
 

@@ -137,6 +137,7 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
 lgg_status lgg_writer_write_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
                                  lgg_error *err) {
     if (!w || !path || !*path) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_write_options, opts, err)
     lgg__wopts o;
     lgg_status s = lgg__wopts_resolve(w, opts, &o, err);
     if (s) return s;
@@ -181,6 +182,7 @@ static lgg_status update_header(const lgg_writer *w, const lgg_write_options *op
 lgg_status lgg_writer_update_in_place(const lgg_writer *w, const lgg_write_options *opts, bool *in_place,
                                       lgg_error *err) {
     if (!in_place) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_write_options, opts, err)
     lgg__wopts o;
     uint8_t *h;
     uint64_t hn;
@@ -192,6 +194,7 @@ lgg_status lgg_writer_update_in_place(const lgg_writer *w, const lgg_write_optio
 
 lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const lgg_write_options *opts,
                                   bool *in_place, lgg_error *err) {
+    LGG__OPTIONS_IN(lgg_write_options, opts, err)
     if (in_place) *in_place = false;
     if (!path) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL path");
     lgg__wopts o;

@@ -4,7 +4,7 @@
  * backtracking tries them (greedy BaseName, then the optional SizeLabel with
  * its optional attribute, greedy FineTune, Version, then optional Encoding,
  * Type and Shard), so it returns the same parts. */
-#include "base/internal.h"
+#include "format/file.h"
 
 #include <stdio.h>
 

@@ -31,8 +31,7 @@
 #define MAX_DEPTH_CAP 64u /* hard ceiling on lgg_limits.max_depth (stack frames) */
 
 void lgg_open_options_init(lgg_open_options *o) {
-    if (!o) return;
-    memset(o, 0, sizeof *o);
+    if (o) *o = (lgg_open_options)LGG_OPEN_OPTIONS_INIT;
 }
 
 static void limits_resolve(lgg_limits *l, const lgg_limits *in) {
@@ -566,10 +565,24 @@ static lgg_status finish_open(lgg_file *f, lgg_file **out, lgg_error *err) {
     return lgg__finish_checks(f, out, err);
 }
 
+lgg_status lgg__open_owned(const lgg_allocator *a, void *p, uint64_t n, lgg_file **out, lgg_error *err) {
+    lgg_open_options o = {.allocator = a, .flags = LGG_OPEN_ALLOW_MISSING_DATA};
+    lgg_file *f = lgg__file_new(&o);
+    if (!f) {
+        lgg__free(a, p);
+        return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    }
+    f->owned = p;
+    f->base = p;
+    f->size = f->mem_size = n;
+    return finish_open(f, out, err);
+}
+
 lgg_status lgg_open_memory(const void *data, size_t size, const lgg_open_options *opts, lgg_file **out,
                            lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_open_options, opts, err)
     if (!data && size) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "data is NULL");
     lgg_file *f = lgg__file_new(opts);
     if (!f) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
@@ -581,6 +594,7 @@ lgg_status lgg_open_memory(const void *data, size_t size, const lgg_open_options
 lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **out, lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_open_options, opts, err)
     struct stat st;
     if (fstat(fd, &st) != 0) return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "fstat: %s", strerror(errno));
     if (S_ISDIR(st.st_mode)) return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "is a directory");
@@ -651,6 +665,7 @@ lgg_status lgg_open_fd(int fd, const lgg_open_options *opts, lgg_file **out, lgg
 lgg_status lgg_open_file(const char *path, const lgg_open_options *opts, lgg_file **out, lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_open_options, opts, err)
     if (!path) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "path is NULL");
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot open: %s", strerror(errno));

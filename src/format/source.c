@@ -58,6 +58,7 @@ static lgg_status read_header(lgg_file *f, lgg_error *err) {
 lgg_status lgg_open_source(const lgg_source *src, const lgg_open_options *opts, lgg_file **out, lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_open_options, opts, err)
     if (!src || !src->read) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "no source to read");
     lgg_file *f = lgg__file_new(opts);
     if (!f) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");

@@ -7,6 +7,7 @@
  * whole set) and split.count (u16), appended in that order (gguf-split
  * sets split.count last, after it knows the count, which moves it behind
  * split.tensors.count); tensors in the input's order. */
+#include "format/file.h"
 #include "format/writer.h"
 
 #include <stdio.h>
@@ -41,7 +42,7 @@ static uint64_t pad_up(uint64_t n, uint64_t a, bool *ovf) {
 /* ---- split ------------------------------------------------------------------ */
 
 void lgg_split_options_init(lgg_split_options *o) {
-    if (o) memset(o, 0, sizeof *o);
+    if (o) *o = (lgg_split_options)LGG_SPLIT_OPTIONS_INIT;
 }
 
 static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_allocator *a, uint32_t index, uint32_t count,
@@ -94,7 +95,7 @@ static lgg_status check_splittable(const lgg_file *f, const lgg_split_options *o
                          (unsigned long long)align);
     for (uint64_t i = 0; i < nt; i++) {
         const lgg_tensor *t = lgg_tensor_at(f, i);
-        if (!t->type_known || !t->data_available) {
+        if (!t->type_known || (!t->data_available && !f->described)) {
             char q[160];
             lgg__quote(q, sizeof q, t->name.ptr, t->name.len, 120);
             return lgg__fail(err, LGG_ERR_UNSUPPORTED, t->info_offset, "tensor '%s' has %s; it cannot be copied", q,
@@ -156,6 +157,7 @@ lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts,
                                lgg_error *err) {
     if (!f || !opts || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_split_options, opts, err)
     lgg_status s = check_splittable(f, opts, err);
     if (s) return s;
     lgg_split_plan *p = lgg__calloc(opts->allocator, 1, sizeof *p);

@@ -746,6 +746,7 @@ static void check_shard_name(vctx *c, const char *name, size_t n) {
 lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg_report **out) {
     if (!f || !out) return LGG_ERR_ARG;
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_validate_options, opts, NULL)
     lgg_report *r = report_new(opts ? opts->allocator : NULL);
     if (!r) return LGG_ERR_NOMEM;
     vctx c = {f, r, opts && (opts->flags & LGG_VALIDATE_STRICT), false, 0, {NULL, 0}};

@@ -7,6 +7,7 @@
  * and byte order).  One transcoder walks that layout and re-emits it with
  * the output's length width and byte order, so reading a foreign file and
  * writing a foreign file share the same code. */
+#include "format/file.h"
 #include "format/writer.h"
 
 #include <errno.h>
@@ -200,7 +201,7 @@ static lgg_status build_body(wbuf *o, const lgg_wvalue *v, int depth, lgg_error 
 /* ---- writer building ------------------------------------------------------- */
 
 void lgg_write_options_init(lgg_write_options *o) {
-    if (o) memset(o, 0, sizeof *o);
+    if (o) *o = (lgg_write_options)LGG_WRITE_OPTIONS_INIT;
 }
 
 lgg_status lgg_writer_create(const lgg_allocator *allocator, lgg_writer **out, lgg_error *err) {
@@ -286,6 +287,7 @@ static int64_t find_kv_ro(const lgg_writer *w, const char *key, uint64_t klen) {
 lgg_status lgg_writer_file_size(const lgg_writer *w, const lgg_write_options *opts, uint64_t *size,
                                 lgg_error *err) {
     if (!w || !size) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_write_options, opts, err)
     lgg_write_options def;
     lgg_write_options_init(&def);
     lgg__wopts o;
@@ -595,7 +597,7 @@ lgg_status lgg__writer_add_tensor_view(lgg_writer *w, const char *name, size_t n
 lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int fd, uint64_t index, lgg_error *err) {
     const lgg_tensor *ft = lgg_tensor_at(f, index);
     if (!w || !ft) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "no tensor %llu", (unsigned long long)index);
-    if (!ft->type_known || !ft->data_available) {
+    if (!ft->type_known || (!ft->data_available && !f->described)) {
         char q[160];
         lgg__quote(q, sizeof q, ft->name.ptr, ft->name.len, 120);
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, ft->info_offset,
@@ -614,11 +616,6 @@ lgg_status lgg_writer_add_tensor_from_file(lgg_writer *w, const lgg_file *f, int
     return LGG_OK;
 }
 
-lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator, lgg_writer **out,
-                                lgg_error *err) {
-    return lgg_writer_from_file2(f, fd, allocator, 0, out, err);
-}
-
 /* A later occurrence of a key: ggml refuses a file that has one, and
  * lookups never see it, so it is left out unless asked for. */
 static lgg_status drop_duplicate(lgg_writer *w, uint64_t i, lgg_error *err) {
@@ -634,7 +631,7 @@ static lgg_status drop_duplicate(lgg_writer *w, uint64_t i, lgg_error *err) {
     return LGG_OK;
 }
 
-lgg_status lgg_writer_from_file2(const lgg_file *f, int fd, const lgg_allocator *allocator, uint32_t flags,
+lgg_status lgg_writer_from_file(const lgg_file *f, int fd, const lgg_allocator *allocator, uint32_t flags,
                                  lgg_writer **out, lgg_error *err) {
     if (!f || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
     *out = NULL;
@@ -827,8 +824,22 @@ fail:
     return s;
 }
 
+lgg_status lgg_writer_describe(const lgg_writer *w, lgg_file **out, lgg_error *err) {
+    if (!w || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    *out = NULL;
+    lgg__wopts o;
+    lgg_status s = lgg__wopts_resolve(w, NULL, &o, err);
+    uint8_t *h;
+    uint64_t n, un;
+    if (s || (s = lgg__encode_header(w, &o, false, &h, &n, &un, err))) return s;
+    if ((s = lgg__open_owned(o.alloc, h, n, out, err))) return s;
+    (*out)->described = true;
+    return LGG_OK;
+}
+
 lgg_status lgg_writer_header_size(const lgg_writer *w, const lgg_write_options *opts, uint64_t *size, lgg_error *err) {
     if (!w || !size) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_write_options, opts, err)
     lgg__wopts o;
     lgg_status s = lgg__wopts_resolve(w, opts, &o, err);
     if (s) return s;
@@ -933,6 +944,9 @@ static lgg_status write_tensor(const lgg__wtensor *t, const lgg__wopts *o, int f
     bool swap = t->endian != o->endian && ti->n_fields > 0;
     uint64_t done = 0;
     lgg_status s;
+    if (t->src == LGG__SRC_FILE && t->f->described && t->size)
+        return lgg__fail(err, LGG_ERR_NO_DATA, LGG_NO_OFFSET, "tensor %.*s comes from a description (lgg_writer_describe): it has no data",
+                         (int)(t->nlen < 120 ? t->nlen : 120), t->name);
     if (!swap && t->src == LGG__SRC_FILE && t->fd >= 0 && regular && !o->write_fn) {
         if ((s = try_copy_range(t->fd, lgg_tensor_at(t->f, t->index)->file_offset, fd, t->size, &done, err)))
             return s;
@@ -947,7 +961,12 @@ static lgg_status write_tensor(const lgg__wtensor *t, const lgg__wopts *o, int f
     for (uint64_t pos = 0; pos < t->size && !s; pos += chunk) {
         size_t k = (size_t)(t->size - pos < chunk ? t->size - pos : chunk);
         if (t->src == LGG__SRC_CB) {
-            if ((s = t->read(t->ud, pos, *tmp, k))) return source_failed(t, s, pos, err);
+            lgg_error e2 = {LGG_OK, LGG_NO_OFFSET, ""};
+            if ((s = t->read(t->ud, pos, *tmp, k, &e2))) {
+                if (e2.code == LGG_OK || !e2.message[0]) return source_failed(t, s, pos, err);
+                if (err) *err = e2, err->code = s; /* the source's own words */
+                return s;
+            }
         } else if (t->src == LGG__SRC_VIEW) {
             for (size_t got = 0; got < k && !s;) {
                 const uint8_t *p;
@@ -1010,6 +1029,7 @@ lgg_status lgg__write_stream(const lgg_writer *w, const lgg__wopts *o, int fd, b
 lgg_status lgg_writer_write_fd(const lgg_writer *w, int fd, const lgg_write_options *opts, uint64_t *written,
                                lgg_error *err) {
     if (!w || fd < 0) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad writer or descriptor");
+    LGG__OPTIONS_IN(lgg_write_options, opts, err)
     lgg__wopts o;
     lgg_status s = lgg__wopts_resolve(w, opts, &o, err);
     if (s) return s;

@@ -74,17 +74,11 @@ typedef struct facts {
     uint32_t wkv_head, token_shift;    /* rwkv */
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
+    const lgg_allocator *alloc; /* the caller's (lgg_estimate_params.allocator) */
 } facts;
 
 void lgg_estimate_params_init(lgg_estimate_params *p) {
-    if (!p) return;
-    memset(p, 0, sizeof *p);
-    p->n_ctx = 4096;
-    p->n_batch = 2048;
-    p->n_ubatch = 512;
-    p->n_seq_max = 1;
-    p->type_k = LGG_TYPE_F16;
-    p->type_v = LGG_TYPE_F16;
+    if (p) *p = (lgg_estimate_params)LGG_ESTIMATE_PARAMS_INIT;
 }
 
 /* ---- hyperparameters --------------------------------------------------- */
@@ -521,8 +515,8 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
 
 /* The buffer ggml-alloc reserves for llama.cpp's worst-case graph, replayed
  * (galloc.c, graphs.c): exact where the graph is rebuilt.  false: use the
- * model of the peaks below. */
-static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uint64_t *bytes) {
+ * model of the peaks below (*nomem: because an allocation failed). */
+static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uint64_t *bytes, bool *nomem) {
     const bool moe = m->row->moe && m->n_expert > 0;
     if (m->row->graph == NO_GRAPH || e->n_gpu_layers > 0 || (!moe && !m->has_ff)) return false;
     uint32_t h[MAX_LAYERS], hkv[MAX_LAYERS], ff[MAX_LAYERS];
@@ -539,18 +533,23 @@ static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uin
                  /* build_llama renormalizes the chosen experts' weights, build_qwen2moe does not,
                   * build_deepseek2 as expert_weights_norm says */
                  m->row->mla ? m->norm_w : !strcmp(m->row->name, "llama"), m->n_ff_shexp, m->n_dense_lead,
-                 m->row->mla, m->row->mla && m->gating == 2, m->probs_bias, m->q_lora, m->kv_lora, m->n_rot};
-    return lgg__g_compute(&g, bytes) == LGG_OK;
+                 m->row->mla, m->row->mla && m->gating == 2, m->probs_bias, m->q_lora, m->kv_lora, m->n_rot,
+                 m->alloc};
+    lgg_status st = lgg__g_compute(&g, bytes);
+    *nomem = st == LGG_ERR_NOMEM;
+    return st == LGG_OK;
 }
 
 static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
     uint64_t exact;
-    if (graph_compute(m, e, T, &exact)) {
+    bool nomem = false;
+    if (graph_compute(m, e, T, &exact, &nomem)) {
         e->host.compute = exact; /* on the host alone: the device's stays 0 */
         e->compute_exact = true;
         return LGG_OK;
     }
+    if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev = {0, false}, out = {0, false}, in = {0, false};
     term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
     term(&out, m->n_embd, T, 4, 1);                    /* the final norm feeding them */
@@ -625,12 +624,15 @@ static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_
         lgg_estimate_params_init(defaults);
         *p = defaults;
     }
-    return read_facts(files, n_files, m, err);
+    lgg_status st = read_facts(files, n_files, m, err);
+    m->alloc = (*p)->allocator;
+    return st;
 }
 
 lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                               lgg_estimate *out, lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "out is NULL");
+    LGG__OPTIONS_IN(lgg_estimate_params, p, err)
     memset(out, 0, sizeof *out);
     lgg_estimate_params defaults;
     facts m;
@@ -655,6 +657,7 @@ static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_bu
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                 uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx, lgg_error *err) {
     if (!n_ctx) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_ctx is NULL");
+    LGG__OPTIONS_IN(lgg_estimate_params, p, err)
     lgg_estimate_params q;
     facts m;
     lgg_estimate e;
@@ -695,6 +698,7 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
 lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                        uint64_t device_budget, uint32_t *n_gpu_layers, lgg_error *err) {
     if (!n_gpu_layers) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_gpu_layers is NULL");
+    LGG__OPTIONS_IN(lgg_estimate_params, p, err)
     lgg_estimate_params q;
     facts m;
     lgg_estimate e;

@@ -17,14 +17,18 @@
 
 #define G_ALIGN 32u
 
-void lgg__g_init(g_graph *g) { memset(g, 0, sizeof *g); }
+void lgg__g_init(g_graph *g, const lgg_allocator *a) {
+    memset(g, 0, sizeof *g);
+    g->a = a;
+}
 
 void lgg__g_free(g_graph *g) {
-    free(g->t);
-    free(g->kind_of);
-    free(g->nodes);
-    free(g->leafs);
-    free(g->stack);
+    const lgg_allocator *a = g->a;
+    lgg__free(a, g->t);
+    lgg__free(a, g->kind_of);
+    lgg__free(a, g->nodes);
+    lgg__free(a, g->leafs);
+    lgg__free(a, g->stack);
     memset(g, 0, sizeof *g);
 }
 
@@ -32,17 +36,19 @@ void lgg__g_free(g_graph *g) {
 static bool grow(g_graph *g) {
     size_t cap = g->cap ? g->cap * 2 : 1024;
     if (cap > INT32_MAX / 2) return false;
-    g_tensor *t = realloc(g->t, cap * sizeof *t);
+    const lgg_allocator *a = g->a;
+    g_tensor *t = lgg__realloc(a, g->t, g->cap * sizeof *t, cap * sizeof *t);
     if (t) g->t = t;
-    uint8_t *k = realloc(g->kind_of, cap);
+    uint8_t *k = lgg__realloc(a, g->kind_of, g->cap, cap);
     if (k) g->kind_of = k, memset(k + g->cap, 0, cap - g->cap);
-    int32_t *nodes = realloc(g->nodes, cap * sizeof *nodes);
+    int32_t *nodes = lgg__realloc(a, g->nodes, g->cap * sizeof *nodes, cap * sizeof *nodes);
     if (nodes) g->nodes = nodes;
-    int32_t *leafs = realloc(g->leafs, cap * sizeof *leafs);
+    int32_t *leafs = lgg__realloc(a, g->leafs, g->cap * sizeof *leafs, cap * sizeof *leafs);
     if (leafs) g->leafs = leafs;
-    int32_t *stack = realloc(g->stack, 2 * cap * sizeof *stack); /* g_expand's: a tensor and its next source */
+    /* g_expand's: a tensor and its next source */
+    int32_t *stack = lgg__realloc(a, g->stack, 2 * g->cap * sizeof *stack, 2 * cap * sizeof *stack);
     if (stack) g->stack = stack;
-    if (!t || !k || !nodes || !leafs || !stack) return false;
+    if (!t || !k || !nodes || !leafs || !stack) return g->nomem = true, false;
     g->cap = cap;
     return true;
 }
@@ -143,10 +149,12 @@ typedef struct g_block {
 } g_block;
 
 typedef struct g_alloc {
+    const lgg_allocator *al;
     g_block *b;
     size_t n, cap;
     uint64_t max_size;
     bool failed;
+    bool nomem; /* failed for want of memory, not of room */
 } g_alloc;
 
 static uint64_t aligned(uint64_t size) { return (size + G_ALIGN - 1) / G_ALIGN * G_ALIGN; }
@@ -200,9 +208,9 @@ static void a_free(g_alloc *a, uint64_t offset, uint64_t size) {
     }
     if (a->n == a->cap) {
         size_t cap = a->cap * 2;
-        g_block *b = realloc(a->b, cap * sizeof *b);
+        g_block *b = lgg__realloc(a->al, a->b, a->cap * sizeof *b, cap * sizeof *b);
         if (!b) {
-            a->failed = true;
+            a->failed = a->nomem = true;
             return;
         }
         a->b = b, a->cap = cap;
@@ -294,11 +302,11 @@ static void update_parents(g_pass *p, int32_t i) {
 
 lgg_status lgg__g_reserve(g_graph *g, uint64_t *size) {
     *size = 0;
-    if (g->failed) return LGG_ERR_NOMEM;
-    g_pass p = {g, calloc(g->n ? g->n : 1, sizeof *p.h), {NULL, 1, 64, 0, false}};
-    p.a.b = malloc(p.a.cap * sizeof *p.a.b);
+    if (g->failed) return g->nomem ? LGG_ERR_NOMEM : LGG_ERR_RANGE;
+    g_pass p = {g, lgg__calloc(g->a, g->n ? g->n : 1, sizeof *p.h), {g->a, NULL, 1, 64, 0, false, false}};
+    p.a.b = lgg__alloc(g->a, p.a.cap * sizeof *p.a.b);
     if (!p.h || !p.a.b) {
-        free(p.h), free(p.a.b);
+        lgg__free(g->a, p.h), lgg__free(g->a, p.a.b);
         return LGG_ERR_NOMEM;
     }
     p.a.b[0].offset = 0, p.a.b[0].size = UINT64_MAX / 2;
@@ -320,9 +328,9 @@ lgg_status lgg__g_reserve(g_graph *g, uint64_t *size) {
         allocate(&p, i);
         update_parents(&p, i);
     }
-    lgg_status st = p.a.failed ? LGG_ERR_RANGE : LGG_OK;
+    lgg_status st = p.a.nomem ? LGG_ERR_NOMEM : p.a.failed ? LGG_ERR_RANGE : LGG_OK;
     *size = p.a.max_size;
-    free(p.h);
-    free(p.a.b);
+    lgg__free(g->a, p.h);
+    lgg__free(g->a, p.a.b);
     return st;
 }

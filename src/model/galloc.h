@@ -38,9 +38,11 @@ typedef struct g_graph {
     int32_t *nodes, *leafs;
     int32_t *stack;   /* lgg__g_expand's depth-first walk (2 entries per tensor) */
     bool failed;      /* out of memory or a size overflow: the result is meaningless */
+    bool nomem;       /* ... and it was an allocation that failed */
+    const lgg_allocator *a; /* every allocation of the graph and of its sizing */
 } g_graph;
 
-void lgg__g_init(g_graph *g);
+void lgg__g_init(g_graph *g, const lgg_allocator *a);
 void lgg__g_free(g_graph *g);
 
 /* New tensors; each returns its index (or -1 with g->failed set). */
@@ -85,6 +87,7 @@ typedef struct g_model {
     bool scale_w, sigmoid, probs_bias; /* deepseek2: weights scaled, sigmoid router, selection bias */
     /* deepseek2's latent attention: q_lora 0 without the Q compression (the lite model) */
     uint32_t q_lora, kv_lora, n_rot;
+    const lgg_allocator *alloc; /* lgg_estimate_params.allocator */
 } g_model;
 
 /* The compute buffer of m's graph: LGG_OK and *bytes, or an error when the

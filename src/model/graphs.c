@@ -323,7 +323,7 @@ static int32_t layer(gb *b, int32_t inpL, uint32_t il) {
 
 lgg_status lgg__g_compute(const g_model *m, uint64_t *bytes) {
     g_graph g;
-    lgg__g_init(&g);
+    lgg__g_init(&g, m->alloc);
     gb b = {&g, m, lgg__g_external(&g), -1, -1, -1};
     const int64_t T = (int64_t)m->n_tokens, E = (int64_t)m->n_embd;
     int32_t tokens = lgg__g_input(&g, I32, T, 1);

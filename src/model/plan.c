@@ -8,6 +8,7 @@
  * not change b4747's choices (MXFP4_MOE, --tensor-type, more tensors kept
  * as they are) are included. */
 #include "model/plan.h"
+#include "format/file.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -98,10 +99,7 @@ const lgg_quant_preset *lgg_quant_preset_find(const char *s) {
 }
 
 void lgg_quant_options_init(lgg_quant_options *o) {
-    if (!o) return;
-    memset(o, 0, sizeof *o);
-    o->output_tensor_type = NONE;
-    o->token_embedding_type = NONE;
+    if (o) *o = (lgg_quant_options)LGG_QUANT_OPTIONS_INIT;
 }
 
 /* ---- the plan ---- */
@@ -676,7 +674,8 @@ static lgg_status check_conversion(const build *b, const lgg_quant_options *o, l
         return lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
                          "%s: %" PRId64 " columns are not a multiple of %s's block of %u", nm, t->ne[0],
                          lgg_type_name(nt), blck(nt));
-    if (!t->data_available || !t->data)
+    /* a description (lgg_writer_describe) has no data: its caller supplies it */
+    if ((!t->data_available || !t->data) && !b->p->files[it->file]->described)
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: data not available", nm);
     return LGG_OK;
 }
@@ -743,6 +742,7 @@ lgg_status lgg_quant_plan_create(const lgg_file *const *files, size_t n_files, c
                                  lgg_quant_plan **out, lgg_error *err) {
     if (!out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL plan pointer");
     *out = NULL;
+    LGG__OPTIONS_IN(lgg_quant_options, o, err)
     const lgg_imatrix *im = NULL;
     lgg_status st = check_options(files, n_files, o, &im, err);
     if (st != LGG_OK) return st;

@@ -12,6 +12,7 @@
  * ring (a few MiB per thread) whatever the model's size.  Rows are
  * independent, so the bytes do not depend on the thread count. */
 #include "model/plan.h"
+#include "format/file.h"
 #include "format/writer.h"
 
 #include <errno.h>
@@ -230,7 +231,8 @@ static lgg_status view_converted(void *ud, uint64_t offset, const void **p, size
 }
 
 /* The writer's callback for a tensor copied as it is. */
-static lgg_status read_copied(void *ud, uint64_t offset, void *dst, size_t n) {
+static lgg_status read_copied(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
+    (void)err;
     item_ctx *c = ud;
     const lgg_quant_item *it = lgg_quant_plan_at(c->pp->p, c->item);
     if (offset > it->t->size || n > it->t->size - offset) return LGG_ERR_RANGE;
@@ -240,7 +242,7 @@ static lgg_status read_copied(void *ud, uint64_t offset, void *dst, size_t n) {
 }
 
 void lgg_quant_write_options_init(lgg_quant_write_options *o) {
-    if (o) memset(o, 0, sizeof *o);
+    if (o) *o = (lgg_quant_write_options)LGG_QUANT_WRITE_OPTIONS_INIT;
 }
 
 static size_t n_splits(const lgg_quant_plan *p) {
@@ -269,6 +271,7 @@ static lgg_status set_str_127(lgg_writer *w, const char *key, const char *s, siz
 lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_write_options *o, lgg_writer *w,
                                        lgg_error *err) {
     if (!p || !o || !w) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_quant_write_options, o, err)
     lgg_status st = LGG_OK;
     const lgg_file *f0 = lgg__plan_file(p, 0);
     for (uint64_t i = 0; i < lgg_kv_count(f0); i++) {
@@ -357,6 +360,7 @@ static void split_path(char *buf, size_t cap, const char *path, size_t i, size_t
 lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg_quant_write_options *o, uint64_t *size,
                                       lgg_error *err) {
     if (!p || !size) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_quant_write_options, o, err)
     lgg_quant_write_options def;
     if (!o) {
         lgg_quant_write_options_init(&def);
@@ -490,6 +494,11 @@ static lgg_status run_pipeline(pipe_s *pp, const lgg_quant_plan *p, char (*paths
 lgg_status lgg_quant_plan_write(const lgg_quant_plan *p, const char *path, const lgg_quant_write_options *o,
                                 lgg_error *err) {
     if (!p || !path) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    LGG__OPTIONS_IN(lgg_quant_write_options, o, err)
+    for (size_t i = 0; i < lgg__plan_n_files(p); i++)
+        if (lgg__plan_file(p, i)->described)
+            return lgg__fail(err, LGG_ERR_NO_DATA, LGG_NO_OFFSET,
+                             "the plan was made from a description (lgg_writer_describe): it has no data to write");
     lgg_quant_write_options def;
     if (!o) {
         lgg_quant_write_options_init(&def);

@@ -38,7 +38,7 @@ static void curl_init_once(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
 #define fail(err, code, ...) lgg_error_set((err), (code), LGG_NO_OFFSET, __VA_ARGS__)
 
 void lgg_remote_options_init(lgg_remote_options *o) {
-    if (o) memset(o, 0, sizeof *o);
+    if (o) *o = (lgg_remote_options)LGG_REMOTE_OPTIONS_INIT;
 }
 
 bool lgg_remote_is_url(const char *s) {
@@ -260,7 +260,13 @@ lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg
     pthread_once(&curl_once, curl_init_once);
     lgg_remote *r = calloc(1, sizeof *r);
     if (!r) return fail(err, LGG_ERR_NOMEM, "out of memory");
-    if (opts) r->o = *opts;
+    /* the caller's struct as this version knows it (libgguf.h: options
+     * that can grow; the first layout is the whole struct) */
+    lgg_status st = lgg_options_copy(&r->o, sizeof r->o, sizeof r->o, opts, "lgg_remote_options", err);
+    if (st != LGG_OK) {
+        free(r);
+        return st;
+    }
     size_t n = lgg_remote_resolve(name, r->o.endpoint, NULL, 0);
     if (!n) {
         lgg_remote_free(r);

@@ -38,7 +38,7 @@ static void bf16_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 static void q4_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i eight = _mm_set1_epi8(8);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_0, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m256 d = _mm256_set1_ps(half_f16c(src));
         const __m128i q = load16(src + 2);
         /* nibble - 8 fits a signed byte exactly */
         st16_i8_mul(dst, _mm_sub_epi8(lo_nib(q), eight), d);
@@ -55,7 +55,7 @@ static inline __m256i nibbles32(const uint8_t *qs) {
 
 static void q4_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_1, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
+        const __m256 d = _mm256_set1_ps(half_f16c(src)), m = _mm256_set1_ps(half_f16c(src + 2));
         st32_u8_staged_mul_add(dst, nibbles32(src + 4), d, m);
     }
 }
@@ -76,21 +76,21 @@ static inline __m256i q5_codes(const uint8_t *qs, const uint8_t *qh) {
 static void q5_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i sixteen = _mm256_set1_epi8(16);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_0, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m256 d = _mm256_set1_ps(half_f16c(src));
         st32_i8_staged(dst, _mm256_sub_epi8(q5_codes(src + 6, src + 2), sixteen), d);
     }
 }
 
 static void q5_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_1, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src)), m = _mm256_set1_ps(lgg__half(src + 2));
+        const __m256 d = _mm256_set1_ps(half_f16c(src)), m = _mm256_set1_ps(half_f16c(src + 2));
         st32_u8_staged_mul_add(dst, q5_codes(src + 8, src + 4), d, m);
     }
 }
 
 static void q8_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_0, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m256 d = _mm256_set1_ps(half_f16c(src));
         st16_i8_mul(dst, load16(src + 2), d);
         st16_i8_mul(dst + 16, load16(src + 18), d);
     }
@@ -98,7 +98,7 @@ static void q8_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 
 static void q8_1_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q8_1, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m256 d = _mm256_set1_ps(half_f16c(src));
         st16_i8_mul(dst, load16(src + 4), d);
         st16_i8_mul(dst + 16, load16(src + 20), d);
     }
@@ -111,7 +111,7 @@ static void q2_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q2_K, dst += 256) {
         /* the 16 scales d * (sc & 15) and mins dmin * (sc >> 4), lane-wise */
         float dl[16], ml[16];
-        const __m256 d = _mm256_set1_ps(lgg__half(src + LGG__Q2_K_D)), dmin = _mm256_set1_ps(lgg__half(src + LGG__Q2_K_D + 2));
+        const __m256 d = _mm256_set1_ps(half_f16c(src + LGG__Q2_K_D)), dmin = _mm256_set1_ps(half_f16c(src + LGG__Q2_K_D + 2));
         const __m128i sc = load16(src);
         const __m128i sl = lo_nib(sc), sh = hi_nib(sc);
         _mm256_storeu_ps(dl, _mm256_mul_ps(d, u8_ps(sl)));
@@ -149,7 +149,7 @@ static void q3_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q3_K, dst += 256) {
         float dl[16];
-        q3k_scales_f(dl, src + 96, lgg__half(src + LGG__Q3_K_D));
+        q3k_scales_f(dl, src + 96, half_f16c(src + LGG__Q3_K_D));
         const __m256i hm = load32(src), qa = load32(src + 32), qb = load32(src + 64);
         /* codes 32k..32k+31: the 2-bit field at 2 * (k % 4) of the k / 4th 32
          * bytes of q, minus 4 where bit k of hmask is clear (that bit moved to
@@ -199,7 +199,7 @@ static void q4_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     const __m256i m4 = _mm256_set1_epi8(0x0F);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q4_K) {
         float dl[8], ml[8];
-        k4_scales_f(dl, ml, src + 4, lgg__half(src), lgg__half(src + 2));
+        k4_scales_f(dl, ml, src + 4, half_f16c(src), half_f16c(src + 2));
         const uint8_t *q = src + 16;
         for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
             const __m256 d1 = _mm256_broadcast_ss(&dl[j]), m1 = _mm256_broadcast_ss(&ml[j]);
@@ -216,7 +216,7 @@ static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     const __m256i m4 = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi8(1);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q5_K) {
         float dl[8], ml[8];
-        k4_scales_f(dl, ml, src + 4, lgg__half(src), lgg__half(src + 2));
+        k4_scales_f(dl, ml, src + 4, half_f16c(src), half_f16c(src + 2));
         const uint8_t *q = src + 48;
         const __m256i qh = load32(src + 16);
         for (int j = 0; j < 8; j += 2, q += 32, dst += 64) {
@@ -239,7 +239,7 @@ static void q5_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
 static void q6_k_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i m4 = _mm256_set1_epi8(0x0F), m2 = _mm256_set1_epi8(3), bias = _mm256_set1_epi8(32);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q6_K, dst += 256) {
-        const float d = lgg__half(src + LGG__Q6_K_D);
+        const float d = half_f16c(src + LGG__Q6_K_D);
         /* the 16 scales d * sc, lane-wise (the reference's d * sc before times q) */
         float sc[16];
         const __m128i s8 = load16(src + 192);
@@ -280,7 +280,7 @@ static inline __m128i lut16(const int8_t *table) { return _mm_loadu_si128((const
 static void iq4_nl_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m128i lut = lut16(lgg__kvalues_iq4nl);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ4_NL, dst += 32) {
-        const __m256 d = _mm256_set1_ps(lgg__half(src));
+        const __m256 d = _mm256_set1_ps(half_f16c(src));
         const __m128i q = load16(src + 2);
         st16_i8_mul(dst, _mm_shuffle_epi8(lut, lo_nib(q)), d);
         st16_i8_mul(dst + 16, _mm_shuffle_epi8(lut, hi_nib(q)), d);
@@ -302,7 +302,7 @@ static void iq4_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
                                              _mm256_set1_epi32(3));
         const __m256i ls = _mm256_sub_epi32(_mm256_or_si256(lsl, _mm256_slli_epi32(lsh, 4)), _mm256_set1_epi32(32));
         float dls[8];
-        _mm256_storeu_ps(dls, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(ls)));
+        _mm256_storeu_ps(dls, _mm256_mul_ps(_mm256_set1_ps(half_f16c(src)), _mm256_cvtepi32_ps(ls)));
         const uint8_t *qs = src + 8;
         for (int ib = 0; ib < 8; ib++, qs += 16, dst += 32) {
             const __m256 dl = _mm256_broadcast_ss(&dls[ib]);

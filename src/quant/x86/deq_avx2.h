@@ -59,10 +59,9 @@ static inline void st32_u8_staged_mul_sub(float *dst, __m256i v, __m256 d, __m25
 }
 
 /* f16 scale through F16C: the same value as lgg_f16_to_f32 for every input
- * (exact conversion; NaNs come out quiet either way), without a call. */
+ * (exact conversion; NaNs come out quiet either way), without a call.  The
+ * AVX2 kernels use it where the scalar ones use lgg__half. */
 static inline float half_f16c(const uint8_t *p) { return _cvtsh_ss(lgg__h16(p)); }
-#undef lgg__half
-#define lgg__half half_f16c
 
 static inline __m128i load16(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 static inline __m256i load32(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }

@@ -151,7 +151,7 @@ static void iq2_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_
         const __m256 a = _mm256_castsi256_ps(load32(src + 2)), b = _mm256_castsi256_ps(load32(src + 34));
         const __m256i words = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(a, b, 0xDD)), 0xD8);
         float db[8];
-        xxs_scales(db, words, lgg__half(src), 0.25f);
+        xxs_scales(db, words, half_f16c(src), 0.25f);
         uint32_t sws[8];
         xxs_sign_words(sws, words);
         for (int ib = 0; ib < 8; ib++, dst += 32) {
@@ -170,7 +170,7 @@ static void iq2_xs_avx2(const uint8_t *restrict src, float *restrict dst, size_t
     for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_XS) {
         const uint8_t *qs = src + 2;
         float lo[8], hi[8];
-        nibble_scales(lo, hi, src + 66, lgg__half(src));
+        nibble_scales(lo, hi, src + 66, half_f16c(src));
         for (int ib = 0; ib < 8; ib++, qs += 8, dst += 32) {
             const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
             uint64_t x; /* four u16: grid index in bits 0-8, sign index in 9-15 */
@@ -191,7 +191,7 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
     for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ2_S) {
         const uint8_t *qs = src + 2, *signs = src + 34, *qh = src + 66;
         float lo[8], hi[8];
-        nibble_scales(lo, hi, src + 74, lgg__half(src));
+        nibble_scales(lo, hi, src + 74, half_f16c(src));
         for (int ib = 0; ib < 8; ib++, qs += 4, signs += 4, dst += 32) {
             const __m256 db0 = _mm256_broadcast_ss(&lo[ib]), db1 = _mm256_broadcast_ss(&hi[ib]);
             const size_t h = qh[ib];
@@ -211,7 +211,7 @@ static void iq2_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
 
 static void iq3_xxs_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     for (size_t i = 0; i < nb; i++, src += LGG__TS_IQ3_XXS) {
-        const float d = lgg__half(src);
+        const float d = half_f16c(src);
         const uint8_t *qs = src + 2, *ss = src + LGG__IQ3_XXS_SIGNS;
         float dbs[8];
         xxs_scales(dbs, load32(ss), d, 0.5f);
@@ -243,7 +243,7 @@ static void iq3_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
                                             _mm256_set1_epi32(15));
         const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s4, s4), _mm256_set1_epi32(1));
         float dbs[8];
-        _mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
+        _mm256_storeu_ps(dbs, _mm256_mul_ps(_mm256_set1_ps(half_f16c(src)), _mm256_cvtepi32_ps(odd)));
         /* byte offsets of the 64 grid rows (index bit 8 of entry k is bit k
          * of the eight qh bytes read as one little-endian word) and of the
          * 32 sign rows, lane-wise */
@@ -297,7 +297,7 @@ static void iq1_s_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         const __m256i s3 = _mm256_and_si256(_mm256_srli_epi32(hw, 12), _mm256_set1_epi32(7));
         const __m256i odd = _mm256_add_epi32(_mm256_add_epi32(s3, s3), _mm256_set1_epi32(1));
         float dl[8];
-        _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(lgg__half(src)), _mm256_cvtepi32_ps(odd)));
+        _mm256_storeu_ps(dl, _mm256_mul_ps(_mm256_set1_ps(half_f16c(src)), _mm256_cvtepi32_ps(odd)));
         for (int ib = 0; ib < 8; ib++, qs += 4, dst += 32) {
             const unsigned h = lgg__h16(src + LGG__IQ1_S_QH + 2 * ib);
             const __m256 tbl = _mm256_mul_ps(_mm256_broadcast_ss(&dl[ib]), _mm256_load_ps(IQ1S_OFFS[h >> 15]));

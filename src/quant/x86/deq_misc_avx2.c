@@ -92,7 +92,7 @@ static inline void st256_lut(float *dst, const uint8_t *codes, __m256 tbl) {
 static void tq2_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t nb) {
     const __m256i three = _mm256_set1_epi8(3);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_TQ2_0, dst += 256) {
-        const __m256 tbl = code_table(lgg__half(src + LGG__TQ2_0_D));
+        const __m256 tbl = code_table(half_f16c(src + LGG__TQ2_0_D));
         /* the 256 codes staged in L1, then widened straight from loads */
         _Alignas(32) uint8_t codes[256];
         __m256i *c = (__m256i *)(void *)codes;
@@ -113,7 +113,7 @@ static void q2_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
     const __m256i sh1 = _mm256_setr_epi32(16, 18, 20, 22, 24, 26, 28, 30);
     const __m256i three = _mm256_set1_epi32(3);
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q2_0) {
-        const __m256 tbl = code_table(lgg__half(src));
+        const __m256 tbl = code_table(half_f16c(src));
         for (int k = 0; k < 4; k++, dst += 16) {
             const __m256i w = _mm256_set1_epi32((int)lgg__h32(src + 2 + 4 * k));
             const __m256i c0 = _mm256_and_si256(_mm256_srlv_epi32(w, sh0), three);
@@ -131,7 +131,7 @@ static void q1_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t n
         _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24), _mm256_setr_epi32(23, 22, 21, 20, 19, 18, 17, 16),
         _mm256_setr_epi32(15, 14, 13, 12, 11, 10, 9, 8), _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0)};
     for (size_t i = 0; i < nb; i++, src += LGG__TS_Q1_0) {
-        const float d = lgg__half(src);
+        const float d = half_f16c(src);
         const __m256 pos = _mm256_set1_ps(d), neg = _mm256_set1_ps(-d);
         for (int k = 0; k < 4; k++) {
             const __m256i w = _mm256_set1_epi32((int)lgg__h32(src + 2 + 4 * k));
@@ -173,7 +173,7 @@ static void tq1_0_avx2(const uint8_t *restrict src, float *restrict dst, size_t 
         const __m256i h = _mm256_set1_epi32((int)lgg__h32(src + 48));
         const __m256i ph = _mm256_setr_epi16(1, 1, 3, 3, 9, 9, 27, 27, 0, 0, 0, 0, 0, 0, 0, 0);
         _mm_store_si128((__m128i *)(void *)(codes + 240), _mm256_castsi256_si128(tq1_codes(h, ph)));
-        st256_lut(dst, codes, code_table(lgg__half(src + LGG__TQ1_0_D)));
+        st256_lut(dst, codes, code_table(half_f16c(src + LGG__TQ1_0_D)));
     }
 }
 
