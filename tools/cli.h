@@ -191,9 +191,23 @@ typedef struct cli_edit {
     lgg_file *f;
     lgg_writer *w; /* started from f: edit it, then commit */
 } cli_edit;
-/* Open PATH and start a writer from it; prints a diagnostic and returns
- * CLI_FAIL on failure. */
-int cli_edit_open(const char *cmd, const char *path, cli_edit *e);
+/* Open PATH and start a writer from it (keep_dups: as --keep-duplicates);
+ * prints a diagnostic and returns CLI_FAIL on failure. */
+int cli_edit_open(const char *cmd, const char *path, int keep_dups, cli_edit *e);
+/* Every writer that starts from a file starts here: a writer from f (open
+ * from path, on fd or -1) with every pair of a repeated key when keep_dups,
+ * else only the first (ggml refuses repeats), each pair left out named on
+ * stderr; NULL with err set on failure. */
+lgg_writer *cli_writer_from_file(const char *cmd, const char *path, const lgg_file *f, int fd, int keep_dups,
+                                 lgg_error *err);
+/* "gguf CMD: FILE: warning: left out a repeated key 'K' (at byte N)", and
+ * "; --keep-duplicates keeps it" when the command can. */
+void cli_warn_repeated(const char *cmd, const char *path, const lgg_kv *kv, int can_keep);
+/* The --keep-duplicates option's help, shared by every command that takes it. */
+#define CLI_KEEP_DUPS_HELP                                                                                             \
+    "keep every pair of a duplicated key (a forensic copy that\n"                                                      \
+    "ggml refuses); by default only the first, the one lookups\n"                                                     \
+    "return, is kept and the others are named on stderr"
 /* Write the edit: to OUT (never touching PATH), or back into PATH safely
  * (in place when the header keeps its size).  CLI_OK or CLI_FAIL. */
 int cli_edit_commit(const char *cmd, cli_edit *e, const char *out);

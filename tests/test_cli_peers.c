@@ -1,0 +1,82 @@
+/* test_cli_peers.c -- what a differential run against other GGUF
+ * implementations found (issue #28): the padding after a header without
+ * tensors, repeated keys in every writer, and inspection of files whose
+ * tensor table is bad. */
+#include "test.h"
+#include "libgguf.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define DBRX "corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"
+#define SPM "corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf"
+
+static bool have(const char *path) {
+    if (access(path, R_OK) == 0) return true;
+    test_skip("%s is missing", path);
+    return false;
+}
+
+static uint64_t kv_count(const char *path) {
+    lgg_file *f = NULL;
+    uint64_t n = UINT64_MAX;
+    if (lgg_open_file(path, NULL, &f, NULL) == LGG_OK) n = lgg_kv_count(f);
+    lgg_close(f);
+    return n;
+}
+
+/* gguf copy pads a header without tensors to the alignment, as ggml does;
+ * validate took that padding for trailing bytes. */
+TEST(cli_copy_of_a_tensorless_file_validates_without_warning) {
+    char in[1024];
+    snprintf(in, sizeof in, "%s", shared_path(SPM));
+    if (!have(in)) return;
+    const char *out = scratch_path("vocab-copy.gguf");
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", in, out, NULL), 0);
+    size_t n = 0;
+    free(read_file(out, &n));
+    CHECK(n % 32 == 0); /* padded */
+    char *o = NULL;
+    CHECK_EQ_U(run_gguf_capture(&o, NULL, "validate", "--json", out, NULL), 0);
+    CHECKF(o && !strstr(o, "bytes after") && strstr(o, "\"warnings\": 1,"), "%s", o ? o : "");
+    free(o);
+    unlink(out);
+}
+
+/* set and rm name the pairs of a repeated key they leave out, as copy does,
+ * and keep them with --keep-duplicates. */
+TEST(cli_set_and_rm_name_the_repeated_keys_they_leave_out) {
+    char in[1024], want[2048];
+    snprintf(in, sizeof in, "%s", shared_path(DBRX));
+    if (!have(in)) return;
+    const char *out = scratch_path("dbrx-set.gguf");
+    const uint64_t n_in = kv_count(in);
+    static const char *const cmds[] = {"set", "rm"};
+    for (int k = 0; k < 2; k++) {
+        const char *edit = k ? "general.name" : "general.name=str:x";
+        const uint64_t n_out = k ? n_in - 2 : n_in - 1; /* rm takes general.name out too */
+        char *e = NULL;
+        CHECK_EQ_U(run_gguf_capture(NULL, &e, cmds[k], in, "-o", out, edit, NULL), 0);
+        snprintf(want, sizeof want,
+                 "gguf %s: %s: warning: left out a repeated key 'general.file_type' (at byte 561); "
+                 "--keep-duplicates keeps it\n",
+                 cmds[k], in);
+        CHECK_STR(e, want);
+        free(e);
+        CHECK_EQ_U(kv_count(out), n_out);
+        CHECK_EQ_U(run_gguf_capture(NULL, &e, cmds[k], "--keep-duplicates", in, "-o", out, edit, NULL), 0);
+        CHECK_STR(e, "");
+        free(e);
+        CHECK_EQ_U(kv_count(out), n_out + 1);
+    }
+    /* copy says it the same way */
+    char *e = NULL;
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "copy", in, out, NULL), 0);
+    snprintf(want, sizeof want,
+             "gguf copy: %s: warning: left out a repeated key 'general.file_type' (at byte 561); "
+             "--keep-duplicates keeps it\n",
+             in);
+    CHECK_STR(e, want);
+    free(e);
+    unlink(out);
+}
