@@ -2,8 +2,8 @@
  * implementations found (issue #28): the padding after a header without
  * tensors, repeated keys in every writer, and inspection of files whose
  * tensor table is bad. */
+#include "hostile.h"
 #include "test.h"
-#include "libgguf.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -79,4 +79,43 @@ TEST(cli_set_and_rm_name_the_repeated_keys_they_leave_out) {
     CHECK_STR(e, want);
     free(e);
     unlink(out);
+}
+
+/* A tensor whose data would end past 2^64: dump, info and tensors show the
+ * header with the error on stderr and exit 1; data commands refuse. */
+TEST(cli_inspection_shows_a_header_whose_data_lies_nowhere) {
+    const hostile_case *h = hostile_find("offset-plus-size-wraps");
+    REQUIRE(h != NULL);
+    buf b = {0};
+    h->build(&b);
+    const char *path = scratch_path("wraps.gguf");
+    FILE *fp = fopen(path, "wb");
+    REQUIRE(fp != NULL);
+    fwrite(b.p, 1, b.n, fp);
+    fclose(fp);
+    buf_free(&b);
+    lgg_error e0;
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(path, NULL, &f, &e0) == LGG_ERR_TENSOR_BOUNDS);
+    char want_err[1024];
+    static const char *const inspect[] = {"dump", "info", "tensors"};
+    for (int k = 0; k < 3; k++) {
+        char *o = NULL, *e = NULL;
+        CHECK_EQ_U(run_gguf_capture(&o, &e, inspect[k], path, NULL), 1);
+        snprintf(want_err, sizeof want_err, "gguf %s: %s: %s (at byte %llu)\n", inspect[k], path, e0.message,
+                 (unsigned long long)e0.offset);
+        CHECK_STR(e, want_err);
+        /* the header's own offset, 2^64 - data offset - 32 */
+        CHECKF(o && (k == 1 ? strstr(o, "tensors:        1") != NULL : strstr(o, "18446744073709551520") != NULL),
+               "%s: %s", inspect[k], o ? o : "");
+        free(o);
+        free(e);
+    }
+    const char *out = scratch_path("wraps-copy.gguf");
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "cat", path, "w", NULL), 1);
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "stats", path, NULL), 1);
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "hash", path, NULL), 1);
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", path, out, NULL), 1);
+    CHECK(access(out, F_OK) != 0);
+    unlink(path);
 }

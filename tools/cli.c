@@ -22,15 +22,22 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     memset(&e, 0, sizeof e);
     lgg_open_options o;
     lgg_open_options_init(&o);
-    if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
-    if (cli_is_remote(path)) return cli_open_remote(cmd, path, &o);
+    if (how != CLI_OPEN_DATA) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    if (how == CLI_OPEN_INSPECT) o.flags |= LGG_OPEN_ALLOW_BAD_LAYOUT;
+    if (cli_is_remote(path)) {
+        f = cli_open_remote(cmd, path, &o);
+        if (f && lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
+        return f;
+    }
     lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e);
     if (st != LGG_OK) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
+    /* the header is shown; the error is what a data command fails with */
+    if (lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
     uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
-    if (how == CLI_OPEN_META && lgg_tensor_count(f) && want > have) {
+    if (how != CLI_OPEN_DATA && lgg_tensor_count(f) && want > have) {
         if (lgg_file_metadata_only(f))
             cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
                     (unsigned long long)want);
@@ -40,6 +47,8 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     }
     return f;
 }
+
+int cli_open_status(const lgg_file *f) { return lgg_file_layout_error(f, NULL) ? CLI_FAIL : CLI_OK; }
 
 lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_options *o) {
     lgg_file *f = NULL;

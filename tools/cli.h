@@ -69,8 +69,13 @@ const char *cli_display_name(const char *path);
 
 /* ---- opening ---- */
 /* Metadata commands open truncated and metadata-only files (one warning on
- * stderr says what is missing); data commands need every byte. */
-enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
+ * stderr says what is missing); data commands need every byte.  Inspection
+ * commands (dump, info, tensors) also open a file whose tensor table is bad
+ * only in where the data lies: the error goes to stderr, the header is
+ * shown, and the command exits 1 (cli_open_status). */
+enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1, CLI_OPEN_INSPECT = 2 };
+/* CLI_FAIL when f, opened for inspection, has a bad tensor table, else CLI_OK. */
+int cli_open_status(const lgg_file *f);
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);

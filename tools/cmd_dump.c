@@ -16,9 +16,10 @@ static const cli_spec SPEC = {
     "gguf dump [--json] [--no-tensors] [--full] FILE",
     "Print all metadata of FILE (\"-\" for standard input) in file order, then the\n"
     "tensor list.  A truncated or metadata-only file is dumped from its header,\n"
-    "with a warning.\n",
+    "with a warning; so is a file whose tensor data would overlap or lie outside\n"
+    "any file, with the error (exit status 1).\n",
     OPTS,
-    "Exit status: 0 success, 1 the file cannot be read, 2 usage error.\n",
+    "Exit status: 0 success, 1 the file cannot be read or its tensor table is bad,\n2 usage error.\n",
     1, 1, "no FILE given",
     0,
 };
@@ -93,10 +94,11 @@ int cmd_dump(int argc, char **argv) {
     int flags[256] = {0}, n = 0;
     int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
-    lgg_file *f = cli_open("dump", argv[1], CLI_OPEN_META);
+    lgg_file *f = cli_open("dump", argv[1], CLI_OPEN_INSPECT);
     if (!f) return CLI_FAIL;
     if (flags['j']) dump_json(f, !flags['n']);
     else dump_text(cli_display_name(argv[1]), f, !flags['n'], flags['f']);
+    rc = cli_open_status(f);
     lgg_close(f);
-    return CLI_OK;
+    return rc;
 }

@@ -19,9 +19,10 @@ static const cli_spec SPEC = {
     "parameter count and size label, file type, bits per weight, tensors by type,\n"
     "and data size.  For a shard of a set, which shard it is and, when the other\n"
     "shards are beside it, the set's totals.  A truncated or metadata-only file\n"
-    "is summarised from its header, with a warning.\n",
+    "is summarised from its header, with a warning; so is a file whose tensor\n"
+    "data would overlap or lie outside any file, with the error (exit status 1).\n",
     OPTS,
-    "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n",
+    "Exit status: 0 success, 1 a file cannot be read or its tensor table is bad,\n2 usage error.\n",
     1, -1, "no FILE given",
     0,
 };
@@ -270,7 +271,7 @@ int cmd_info(int argc, char **argv) {
         facts x;
         memset(&x, 0, sizeof x);
         x.path = argv[i];
-        x.f = cli_open("info", x.path, CLI_OPEN_META);
+        x.f = cli_open("info", x.path, CLI_OPEN_INSPECT);
         if (!x.f) {
             rc = CLI_FAIL;
             continue;
@@ -281,6 +282,7 @@ int cmd_info(int argc, char **argv) {
             if (i > 1) putchar('\n');
             print_text(&x);
         }
+        if (cli_open_status(x.f)) rc = CLI_FAIL;
         lgg_close(x.f);
     }
     return rc;
