@@ -65,9 +65,11 @@ lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_opti
 
 /* The shortest decimal that reads back to the same value (as Python's repr
  * and JavaScript find it), written without an exponent for magnitudes in
- * [1e-5, 1e16) and with ".0" on integral values, so a float never reads as an
- * integer; -0.0 keeps its sign. */
-static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
+ * [1e-5, 1e16) and with ".0" on integral values, so a float never reads as
+ * an integer; -0.0 keeps its sign.  numpy: without an exponent when the
+ * value itself lies in [1e-4, 1e16) (so float32 1e-4, just below, is
+ * "1e-04"). */
+static void fmt_shortest(char *buf, size_t cap, double x, bool single, bool numpy) {
     if (isnan(x)) {
         snprintf(buf, cap, "nan");
         return;
@@ -99,7 +101,7 @@ static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
     size_t o = 0;
     char out[64];
     if (neg) out[o++] = '-';
-    if (ex < -5 || ex >= 16) {
+    if (numpy ? fabs(x) < 1e-4 || fabs(x) >= 1e16 : ex < -5 || ex >= 16) {
         out[o++] = dig[0];
         if (nd > 1) {
             out[o++] = '.';
@@ -122,8 +124,9 @@ static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
     snprintf(buf, cap, "%s", out);
 }
 
-void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true); }
-void cli_fmt_f64(char *buf, size_t cap, double x) { fmt_shortest(buf, cap, x, false); }
+void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true, false); }
+void cli_fmt_f64(char *buf, size_t cap, double x) { fmt_shortest(buf, cap, x, false, false); }
+void cli_fmt_numpy(char *buf, size_t cap, double x, bool single) { fmt_shortest(buf, cap, x, single, true); }
 
 void cli_json_f64(FILE *o, double x) {
     char b[64];

@@ -111,6 +111,9 @@ void cli_text_value(FILE *o, const lgg_value *v, uint64_t max_items, uint64_t ma
 /* Shortest decimal that reads back as the same float/double. */
 void cli_fmt_f32(char *buf, size_t cap, float x);
 void cli_fmt_f64(char *buf, size_t cap, double x);
+/* numpy's str of a float64 (or of a float32 when single): an exponent for
+ * values below 1e-4 rather than 1e-5. */
+void cli_fmt_numpy(char *buf, size_t cap, double x, bool single);
 /* Human byte count: "1.50 GiB". */
 void cli_fmt_bytes(char *buf, size_t cap, uint64_t n);
 /* Shape "[4096, 32000]". */
@@ -179,6 +182,11 @@ int cmd_hash(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_download(int argc, char **argv);
+
+/* ---- gguf dump --markdown (dump_markdown.c) ---- */
+/* gguf_dump.py --markdown's text for f, opened from path (the tensor
+ * tables unless tensors is 0); CLI_FAIL when out of memory. */
+int cli_dump_markdown(FILE *o, const char *path, const lgg_file *f, int tensors);
 
 /* ---- writing (cli_write.c) ---- */
 /* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
