@@ -119,3 +119,44 @@ TEST(cli_inspection_shows_a_header_whose_data_lies_nowhere) {
     CHECK(access(out, F_OK) != 0);
     unlink(path);
 }
+
+/* quantize keeps a repeated key's first pair, as every writer does, and
+ * names the one it leaves out (it used to write the last value, silently). */
+TEST(cli_quantize_keeps_the_first_pair_of_a_repeated_key) {
+    char src[1024];
+    snprintf(src, sizeof src, "%s", shared_path("golden/llama-quantize/pub-dense-f16.gguf"));
+    if (!have(src)) return;
+    size_t n = 0;
+    unsigned char *b = read_file(src, &n);
+    REQUIRE(b != NULL);
+    /* tokenizer.ggml.eos_token_id (2) becomes a second tokenizer.ggml.bos_token_id (1 first) */
+    static const char eos[] = "tokenizer.ggml.eos_token_id";
+    unsigned char *at = memmem(b, n, eos, sizeof eos - 1);
+    REQUIRE(at != NULL);
+    at[15] = 'b';
+    const char *in = scratch_path("dup-bos.gguf"), *out = scratch_path("dup-bos-q8.gguf");
+    FILE *fp = fopen(in, "wb");
+    REQUIRE(fp != NULL);
+    fwrite(b, 1, n, fp);
+    fclose(fp);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(in, NULL, &f, NULL) == LGG_OK);
+    const uint64_t dup_at = lgg_kv_at(f, (uint64_t)lgg_kv_count(f) - 2)->offset;
+    lgg_close(f);
+    char *e = NULL, want[2048];
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "quantize", in, out, "Q8_0", NULL), 0);
+    snprintf(want, sizeof want,
+             "gguf quantize: %s: warning: left out a repeated key 'tokenizer.ggml.bos_token_id' (at byte %llu)\n", in,
+             (unsigned long long)dup_at);
+    CHECKF(e && !strncmp(e, want, strlen(want)), "%s", e ? e : "");
+    free(e);
+    REQUIRE(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
+    lgg_value v;
+    uint64_t x = 0;
+    CHECK(lgg_get(f, "tokenizer.ggml.bos_token_id", &v) == LGG_OK && lgg_value_uint(&v, &x) == LGG_OK && x == 1);
+    CHECK(lgg_find_key_cstr(f, "tokenizer.ggml.eos_token_id") < 0);
+    lgg_close(f);
+    free(b);
+    unlink(in);
+    unlink(out);
+}
