@@ -174,6 +174,14 @@ typedef struct lgg_limits {
                                             only_meta) opens too, its data offset past the
                                             end (lgg_file_metadata_only).  Other structural
                                             checks still apply. */
+#define LGG_OPEN_ALLOW_BAD_LAYOUT 0x2u   /* a file whose tensor table is bad only in where
+                                            the data lies (overlapping tensors, data outside
+                                            any file, a misaligned offset) opens for
+                                            inspecting its header: no tensor's data is
+                                            available (lgg_file_load_tensor fails too) and
+                                            lgg_file_layout_error gives the error lgg_open
+                                            would have failed with.  Every other check
+                                            still applies. */
 
 /* Options structs.  Every struct of options a caller fills (lgg_*_options,
  * lgg_estimate_params) begins with `size`, so that fields can be added
@@ -490,6 +498,11 @@ LGG_API uint64_t lgg_file_expected_size(const lgg_file *f);
  * without tensors, and when the tensors are all empty and the padding is
  * there. */
 LGG_API bool lgg_file_metadata_only(const lgg_file *f);
+
+/* True when f was opened with LGG_OPEN_ALLOW_BAD_LAYOUT and its tensor
+ * table is bad; *out (unless NULL) gets the first problem, as the open
+ * without the flag reports it.  False for NULL and for a sound table. */
+LGG_API bool lgg_file_layout_error(const lgg_file *f, lgg_error *out);
 
 /* The i-th metadata pair in file order, or NULL if i >= lgg_kv_count(f). */
 LGG_API const lgg_kv *lgg_kv_at(const lgg_file *f, uint64_t i);

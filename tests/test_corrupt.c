@@ -398,3 +398,45 @@ TEST(validate_findings) {
     lgg_report_free(r);
     buf_free(&b);
 }
+
+/* A header without tensors padded to the alignment, as ggml's and gguf-py's
+ * writers (and gguf copy/set) write it: the padding is no trailing data
+ * (issue #28); what is there of it must be zero; bytes past it still warn. */
+TEST(validate_padding_after_a_tensorless_header) {
+    buf b = {0};
+    gen_header(&b, 3, 0, 1);
+    gen_key(&b, 3, "general.architecture", 8); gen_str(&b, 3, "test");
+    const size_t header = b.n;
+    buf_pad(&b, 32);
+    REQUIRE(b.n > header);
+    lgg_report *r = validate_buf(&b, 0);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_TRAILING_BYTES, LGG_SEV_WARNING) == 0);
+    CHECK(count_check(r, LGG_CHECK_PADDING, LGG_SEV_WARNING) == 0);
+    lgg_report_free(r);
+    /* a file cut inside the padding is fine too */
+    b.n = header + 1;
+    r = validate_buf(&b, 0);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_TRAILING_BYTES, LGG_SEV_WARNING) == 0);
+    lgg_report_free(r);
+    /* one byte past the padding */
+    buf_pad(&b, 32);
+    const size_t padded = b.n;
+    buf_u8(&b, 0);
+    r = validate_buf(&b, 0);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_TRAILING_BYTES, LGG_SEV_WARNING) == 1);
+    for (size_t i = 0; i < lgg_report_count(r); i++)
+        if (lgg_report_at(r, i)->check == LGG_CHECK_TRAILING_BYTES) CHECK_EQ_U(lgg_report_at(r, i)->offset, padded);
+    lgg_report_free(r);
+    /* a non-zero byte in the padding */
+    b.n = padded;
+    b.p[header + 2] = 7;
+    r = validate_buf(&b, 0);
+    REQUIRE(r != NULL);
+    CHECK(count_check(r, LGG_CHECK_PADDING, LGG_SEV_WARNING) == 1);
+    CHECK(count_check(r, LGG_CHECK_TRAILING_BYTES, LGG_SEV_WARNING) == 0);
+    lgg_report_free(r);
+    buf_free(&b);
+}

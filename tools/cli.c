@@ -22,15 +22,22 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     memset(&e, 0, sizeof e);
     lgg_open_options o;
     lgg_open_options_init(&o);
-    if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
-    if (cli_is_remote(path)) return cli_open_remote(cmd, path, &o);
+    if (how != CLI_OPEN_DATA) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    if (how == CLI_OPEN_INSPECT) o.flags |= LGG_OPEN_ALLOW_BAD_LAYOUT;
+    if (cli_is_remote(path)) {
+        f = cli_open_remote(cmd, path, &o);
+        if (f && lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
+        return f;
+    }
     lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e);
     if (st != LGG_OK) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
+    /* the header is shown; the error is what a data command fails with */
+    if (lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
     uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
-    if (how == CLI_OPEN_META && lgg_tensor_count(f) && want > have) {
+    if (how != CLI_OPEN_DATA && lgg_tensor_count(f) && want > have) {
         if (lgg_file_metadata_only(f))
             cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
                     (unsigned long long)want);
@@ -40,6 +47,8 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     }
     return f;
 }
+
+int cli_open_status(const lgg_file *f) { return lgg_file_layout_error(f, NULL) ? CLI_FAIL : CLI_OK; }
 
 lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_options *o) {
     lgg_file *f = NULL;
@@ -56,9 +65,11 @@ lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_opti
 
 /* The shortest decimal that reads back to the same value (as Python's repr
  * and JavaScript find it), written without an exponent for magnitudes in
- * [1e-5, 1e16) and with ".0" on integral values, so a float never reads as an
- * integer; -0.0 keeps its sign. */
-static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
+ * [1e-5, 1e16) and with ".0" on integral values, so a float never reads as
+ * an integer; -0.0 keeps its sign.  numpy: without an exponent when the
+ * value itself lies in [1e-4, 1e16) (so float32 1e-4, just below, is
+ * "1e-04"). */
+static void fmt_shortest(char *buf, size_t cap, double x, bool single, bool numpy) {
     if (isnan(x)) {
         snprintf(buf, cap, "nan");
         return;
@@ -90,7 +101,7 @@ static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
     size_t o = 0;
     char out[64];
     if (neg) out[o++] = '-';
-    if (ex < -5 || ex >= 16) {
+    if (numpy ? fabs(x) < 1e-4 || fabs(x) >= 1e16 : ex < -5 || ex >= 16) {
         out[o++] = dig[0];
         if (nd > 1) {
             out[o++] = '.';
@@ -113,8 +124,9 @@ static void fmt_shortest(char *buf, size_t cap, double x, bool single) {
     snprintf(buf, cap, "%s", out);
 }
 
-void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true); }
-void cli_fmt_f64(char *buf, size_t cap, double x) { fmt_shortest(buf, cap, x, false); }
+void cli_fmt_f32(char *buf, size_t cap, float x) { fmt_shortest(buf, cap, x, true, false); }
+void cli_fmt_f64(char *buf, size_t cap, double x) { fmt_shortest(buf, cap, x, false, false); }
+void cli_fmt_numpy(char *buf, size_t cap, double x, bool single) { fmt_shortest(buf, cap, x, single, true); }
 
 void cli_json_f64(FILE *o, double x) {
     char b[64];

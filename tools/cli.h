@@ -69,8 +69,13 @@ const char *cli_display_name(const char *path);
 
 /* ---- opening ---- */
 /* Metadata commands open truncated and metadata-only files (one warning on
- * stderr says what is missing); data commands need every byte. */
-enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
+ * stderr says what is missing); data commands need every byte.  Inspection
+ * commands (dump, info, tensors) also open a file whose tensor table is bad
+ * only in where the data lies: the error goes to stderr, the header is
+ * shown, and the command exits 1 (cli_open_status). */
+enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1, CLI_OPEN_INSPECT = 2 };
+/* CLI_FAIL when f, opened for inspection, has a bad tensor table, else CLI_OK. */
+int cli_open_status(const lgg_file *f);
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);
@@ -106,6 +111,9 @@ void cli_text_value(FILE *o, const lgg_value *v, uint64_t max_items, uint64_t ma
 /* Shortest decimal that reads back as the same float/double. */
 void cli_fmt_f32(char *buf, size_t cap, float x);
 void cli_fmt_f64(char *buf, size_t cap, double x);
+/* numpy's str of a float64 (or of a float32 when single): an exponent for
+ * values below 1e-4 rather than 1e-5. */
+void cli_fmt_numpy(char *buf, size_t cap, double x, bool single);
 /* Human byte count: "1.50 GiB". */
 void cli_fmt_bytes(char *buf, size_t cap, uint64_t n);
 /* Shape "[4096, 32000]". */
@@ -175,6 +183,11 @@ int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_download(int argc, char **argv);
 
+/* ---- gguf dump --markdown (dump_markdown.c) ---- */
+/* gguf_dump.py --markdown's text for f, opened from path (the tensor
+ * tables unless tensors is 0); CLI_FAIL when out of memory. */
+int cli_dump_markdown(FILE *o, const char *path, const lgg_file *f, int tensors);
+
 /* ---- writing (cli_write.c) ---- */
 /* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
 lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_options *o, lgg_error *e);
@@ -191,9 +204,23 @@ typedef struct cli_edit {
     lgg_file *f;
     lgg_writer *w; /* started from f: edit it, then commit */
 } cli_edit;
-/* Open PATH and start a writer from it; prints a diagnostic and returns
- * CLI_FAIL on failure. */
-int cli_edit_open(const char *cmd, const char *path, cli_edit *e);
+/* Open PATH and start a writer from it (keep_dups: as --keep-duplicates);
+ * prints a diagnostic and returns CLI_FAIL on failure. */
+int cli_edit_open(const char *cmd, const char *path, int keep_dups, cli_edit *e);
+/* Every writer that starts from a file starts here: a writer from f (open
+ * from path, on fd or -1) with every pair of a repeated key when keep_dups,
+ * else only the first (ggml refuses repeats), each pair left out named on
+ * stderr; NULL with err set on failure. */
+lgg_writer *cli_writer_from_file(const char *cmd, const char *path, const lgg_file *f, int fd, int keep_dups,
+                                 lgg_error *err);
+/* "gguf CMD: FILE: warning: left out a repeated key 'K' (at byte N)", and
+ * "; --keep-duplicates keeps it" when the command can. */
+void cli_warn_repeated(const char *cmd, const char *path, const lgg_kv *kv, int can_keep);
+/* The --keep-duplicates option's help, shared by every command that takes it. */
+#define CLI_KEEP_DUPS_HELP                                                                                             \
+    "keep every pair of a duplicated key (a forensic copy that\n"                                                      \
+    "ggml refuses); by default only the first, the one lookups\n"                                                     \
+    "return, is kept and the others are named on stderr"
 /* Write the edit: to OUT (never touching PATH), or back into PATH safely
  * (in place when the header keeps its size).  CLI_OK or CLI_FAIL. */
 int cli_edit_commit(const char *cmd, cli_edit *e, const char *out);

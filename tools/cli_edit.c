@@ -11,14 +11,31 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-int cli_edit_open(const char *cmd, const char *path, cli_edit *e) {
+void cli_warn_repeated(const char *cmd, const char *path, const lgg_kv *kv, int can_keep) {
+    fprintf(stderr, "gguf %s: %s: warning: left out a repeated key '", cmd, cli_display_name(path));
+    cli_text_name(stderr, kv->key);
+    fprintf(stderr, "' (at byte %llu)%s\n", (unsigned long long)kv->offset, can_keep ? "; --keep-duplicates keeps it" : "");
+}
+
+lgg_writer *cli_writer_from_file(const char *cmd, const char *path, const lgg_file *f, int fd, int keep_dups,
+                                 lgg_error *err) {
+    lgg_writer *w = NULL;
+    if (lgg_writer_from_file(f, fd, NULL, keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, err) != LGG_OK)
+        return NULL;
+    /* ggml refuses a file with a repeated key: the output keeps the first */
+    for (uint64_t i = 0; i < lgg_writer_dropped_count(w); i++) cli_warn_repeated(cmd, path, lgg_writer_dropped_at(w, i), 1);
+    return w;
+}
+
+int cli_edit_open(const char *cmd, const char *path, int keep_dups, cli_edit *e) {
     memset(e, 0, sizeof *e);
     e->path = path;
     e->fd = cli_open_fd(cmd, path);
     if (e->fd < 0) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
-    if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK || lgg_writer_from_file(e->f, e->fd, NULL, 0, &e->w, &err) != LGG_OK) {
+    if (lgg_open_fd(e->fd, NULL, &e->f, &err) != LGG_OK ||
+        !(e->w = cli_writer_from_file(cmd, path, e->f, e->fd, keep_dups, &err))) {
         cli_err_lgg(cmd, path, &err);
         cli_edit_close(e);
         return CLI_FAIL;

@@ -16,9 +16,7 @@ static const cli_opt OPTS[] = {
     {'v', "--version", "N", "GGUF version of OUT: 3, 2, or 1 (default: IN's; 1 fails if\n"
                             "a length, count or dimension needs more than 32 bits)"},
     {'a', "--alignment", "N", "data alignment (a power of two); sets general.alignment"},
-    {'k', "--keep-duplicates", NULL, "copy every pair of a duplicated key (a forensic copy that\n"
-                                     "ggml refuses); by default only the first, the one lookups\n"
-                                     "return, is kept and the others are named on stderr"},
+    {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
     {0},
 };
 static const cli_spec SPEC = {
@@ -81,17 +79,9 @@ int cmd_copy(int argc, char **argv) {
     lgg_error e;
     memset(&e, 0, sizeof e);
     rc = CLI_FAIL;
-    if (lgg_open_fd(fd, NULL, &f, &e) != LGG_OK ||
-        lgg_writer_from_file(f, fd, NULL, c.keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, &e) != LGG_OK) {
+    if (lgg_open_fd(fd, NULL, &f, &e) != LGG_OK || !(w = cli_writer_from_file("copy", in, f, fd, c.keep_dups, &e))) {
         cli_err_lgg("copy", in, &e);
     } else {
-        /* ggml refuses a file with a repeated key: the copy keeps the first */
-        for (uint64_t i = 0; i < lgg_writer_dropped_count(w); i++) {
-            const lgg_kv *kv = lgg_writer_dropped_at(w, i);
-            fprintf(stderr, "gguf copy: %s: warning: left out a repeated key '", cli_display_name(in));
-            cli_text_name(stderr, kv->key);
-            fprintf(stderr, "' (at byte %llu); --keep-duplicates copies it\n", (unsigned long long)kv->offset);
-        }
         /* a canonical copy keeps what it was not asked to change */
         if (!c.o.version) c.o.version = lgg_file_version(f);
         if (!c.endian_set) c.o.endian = lgg_file_endian(f);

@@ -9,16 +9,19 @@ static const cli_opt OPTS[] = {
     {'j', "--json", NULL, "complete JSON (see gguf(1) for the shape)"},
     {'n', "--no-tensors", NULL, "leave out the tensor list"},
     {'f', "--full", NULL, "do not shorten long arrays and strings in the text form"},
+    {'m', "--markdown", NULL, "the metadata and tensor tables in Markdown, as gguf-py's\n"
+                              "gguf_dump.py --markdown prints them"},
     {0},
 };
 static const cli_spec SPEC = {
     "dump",
-    "gguf dump [--json] [--no-tensors] [--full] FILE",
+    "gguf dump [--json | --markdown] [--no-tensors] [--full] FILE",
     "Print all metadata of FILE (\"-\" for standard input) in file order, then the\n"
     "tensor list.  A truncated or metadata-only file is dumped from its header,\n"
-    "with a warning.\n",
+    "with a warning; so is a file whose tensor data would overlap or lie outside\n"
+    "any file, with the error (exit status 1).\n",
     OPTS,
-    "Exit status: 0 success, 1 the file cannot be read, 2 usage error.\n",
+    "Exit status: 0 success, 1 the file cannot be read or its tensor table is bad,\n2 usage error.\n",
     1, 1, "no FILE given",
     0,
 };
@@ -93,10 +96,14 @@ int cmd_dump(int argc, char **argv) {
     int flags[256] = {0}, n = 0;
     int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
-    lgg_file *f = cli_open("dump", argv[1], CLI_OPEN_META);
+    if (flags['j'] && flags['m']) return cli_usage_error("dump", SPEC.usage, "--json and --markdown exclude each other");
+    lgg_file *f = cli_open("dump", argv[1], CLI_OPEN_INSPECT);
     if (!f) return CLI_FAIL;
+    rc = CLI_OK;
     if (flags['j']) dump_json(f, !flags['n']);
+    else if (flags['m']) rc = cli_dump_markdown(stdout, argv[1], f, !flags['n']);
     else dump_text(cli_display_name(argv[1]), f, !flags['n'], flags['f']);
+    if (!rc) rc = cli_open_status(f);
     lgg_close(f);
-    return CLI_OK;
+    return rc;
 }

@@ -13,15 +13,17 @@ static const cli_opt OPTS[] = {
 static const cli_spec SPEC = {
     "info",
     "gguf info [--json] FILE...",
-    "Summarise each FILE (\"-\" for standard input): version, byte order, alignment,\n"
+    "Summarise each FILE (\"-\" for standard input): what it is (model, vocab,\n"
+    "adapter, projector, imatrix or unknown), version, byte order, alignment,\n"
     "architecture, name, hyperparameters (context length, embedding size, layers,\n"
     "heads and KV heads, vocabulary size, rope base and scaling, experts),\n"
     "parameter count and size label, file type, bits per weight, tensors by type,\n"
     "and data size.  For a shard of a set, which shard it is and, when the other\n"
     "shards are beside it, the set's totals.  A truncated or metadata-only file\n"
-    "is summarised from its header, with a warning.\n",
+    "is summarised from its header, with a warning; so is a file whose tensor\n"
+    "data would overlap or lie outside any file, with the error (exit status 1).\n",
     OPTS,
-    "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n",
+    "Exit status: 0 success, 1 a file cannot be read or its tensor table is bad,\n2 usage error.\n",
     1, -1, "no FILE given",
     0,
 };
@@ -106,6 +108,23 @@ static uint64_t uint_key(const lgg_file *f, const char *key, uint64_t dflt) {
     return dflt;
 }
 
+static bool str_is(lgg_str s, const char *c) { return s.ptr && s.len == strlen(c) && !memcmp(s.ptr, c, s.len); }
+
+/* What a file is, from general.type (gguf-py writes "model" and "adapter";
+ * llama-imatrix "imatrix"; later gguf-py "mmproj"), the keys only one kind
+ * has, and whether it holds weights: a vocabulary (convert_hf_to_gguf.py
+ * --vocab-only) says general.type "model" but has no tensors. */
+static const char *file_kind(const lgg_file *f, lgg_str arch, uint32_t shard_count) {
+    const lgg_str type = str_key(f, "general.type");
+    if (str_is(type, "adapter") || lgg_find_key_cstr(f, "adapter.type") >= 0) return "adapter";
+    if (str_is(type, "imatrix") || lgg_find_key_cstr(f, "imatrix.chunk_count") >= 0) return "imatrix";
+    if (str_is(type, "mmproj") || str_is(arch, "clip") || lgg_find_key_cstr(f, "clip.has_vision_encoder") >= 0)
+        return "projector";
+    /* the first shard of a set split with --no-tensor-first-split has no tensors */
+    if (lgg_tensor_count(f) || shard_count > 1) return arch.len || str_is(type, "model") ? "model" : "unknown";
+    return lgg_find_key_cstr(f, "tokenizer.ggml.tokens") >= 0 ? "vocab" : "unknown";
+}
+
 typedef struct facts {
     const char *path;
     lgg_file *f;
@@ -115,6 +134,7 @@ typedef struct facts {
     bool set_known;
     uint32_t experts;
     char label[64];
+    const char *kind;
 } facts;
 
 static void gather(facts *x) {
@@ -136,6 +156,7 @@ static void gather(facts *x) {
     uint64_t path_params =
         x->experts > 1 ? s->params - s->expert_params + s->expert_params / x->experts : s->params;
     lgg_size_label(path_params, x->experts, x->label, sizeof x->label);
+    x->kind = file_kind(f, x->arch, x->shard_count);
 }
 
 static void text_str(const char *label, lgg_str s) {
@@ -160,6 +181,7 @@ static void print_text(const facts *x) {
     const lgg_file *f = x->f;
     char b[64];
     printf("%-16s%s\n", "file:", cli_display_name(x->path));
+    printf("%-16s%s\n", "kind:", x->kind);
     printf("%-16s%u\n", "version:", lgg_file_version(f));
     printf("%-16s%s\n", "byte order:", lgg_file_endian(f) == LGG_BIG_ENDIAN ? "big-endian" : "little-endian");
     printf("%-16s%llu\n", "alignment:", (unsigned long long)lgg_file_alignment(f));
@@ -252,8 +274,9 @@ static void print_json(const facts *x) {
                (unsigned long long)s->by_type[t]);
         first = 0;
     }
-    printf("}, \"data_size\": %llu, \"file_size\": %llu, \"metadata\": %llu}\n", (unsigned long long)s->data,
-           (unsigned long long)lgg_file_size(f), (unsigned long long)lgg_kv_count(f));
+    printf("}, \"data_size\": %llu, \"file_size\": %llu, \"metadata\": %llu, \"kind\": \"%s\"}\n",
+           (unsigned long long)s->data, (unsigned long long)lgg_file_size(f), (unsigned long long)lgg_kv_count(f),
+           x->kind);
 }
 
 static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
@@ -270,7 +293,7 @@ int cmd_info(int argc, char **argv) {
         facts x;
         memset(&x, 0, sizeof x);
         x.path = argv[i];
-        x.f = cli_open("info", x.path, CLI_OPEN_META);
+        x.f = cli_open("info", x.path, CLI_OPEN_INSPECT);
         if (!x.f) {
             rc = CLI_FAIL;
             continue;
@@ -281,6 +304,7 @@ int cmd_info(int argc, char **argv) {
             if (i > 1) putchar('\n');
             print_text(&x);
         }
+        if (cli_open_status(x.f)) rc = CLI_FAIL;
         lgg_close(x.f);
     }
     return rc;

@@ -16,14 +16,15 @@ static const cli_spec SPEC = {
     "general.file_type, general.type and split.no/split.count; absent parts are\n"
     "left out, as gguf-py does.  For a shard whose set lies beside it, the name\n"
     "comes from the first shard's metadata and the whole set's parameters, so\n"
-    "every shard gets the same base name.\n",
+    "every shard gets the same base name.  With several files, each line is\n"
+    "\"FILE: NAME\".\n",
     NULL,
     "Exit status: 0 success, 1 failure, 2 usage error.\n",
     1, -1, "FILE is required",
     0,
 };
 
-static int name_one(const char *path) {
+static int name_one(const char *path, bool label) {
     lgg_file *f = cli_open("name", path, CLI_OPEN_META);
     if (!f) return CLI_FAIL;
     /* a shard with its set beside it: the set's name, this shard's number */
@@ -39,6 +40,7 @@ static int name_one(const char *path) {
     } else {
         if (in_set) lgg_recommended_shard_name(files, set.n, set.borrowed, buf, n + 1);
         else lgg_recommended_name(f, buf, n + 1);
+        if (label) printf("%s: ", cli_display_name(path)); /* several files: say which is which */
         fwrite(buf, 1, n, stdout);
         putchar('\n');
     }
@@ -53,6 +55,6 @@ int cmd_name(int argc, char **argv) {
     int rc = cli_parse(&SPEC, argc, argv, NULL, NULL, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     for (int i = 1; i <= n; i++)
-        if (name_one(argv[i]) != CLI_OK) rc = CLI_FAIL;
+        if (name_one(argv[i], n > 1) != CLI_OK) rc = CLI_FAIL;
     return rc;
 }

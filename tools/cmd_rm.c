@@ -5,11 +5,12 @@
 
 static const cli_opt OPTS[] = {
     {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
+    {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
     {0},
 };
 static const cli_spec SPEC = {
     "rm",
-    "gguf rm [-o OUT] FILE KEY...",
+    "gguf rm [-o OUT] [--keep-duplicates] FILE KEY...",
     "Remove metadata keys (every pair with that key).  A missing key is an error\n"
     "and nothing is written.  Without -o, FILE is replaced safely (see\n"
     "gguf set --help).\n",
@@ -19,20 +20,27 @@ static const cli_spec SPEC = {
     0,
 };
 
+typedef struct rmopts {
+    const char *out;
+    int keep_dups;
+} rmopts;
+
 static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
-    (void)id, (void)why, (void)cap;
-    *(const char **)ud = val;
+    (void)why, (void)cap;
+    rmopts *r = ud;
+    if (id == 'o') r->out = val;
+    else r->keep_dups = 1;
     return 0;
 }
 
 int cmd_rm(int argc, char **argv) {
-    const char *out = NULL;
+    rmopts r = {NULL, 0};
     int n = 0;
-    int rc = cli_parse(&SPEC, argc, argv, on_opt, &out, &n);
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &r, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     const char *file = argv[1];
     cli_edit e;
-    if (cli_edit_open("rm", file, &e)) return CLI_FAIL;
+    if (cli_edit_open("rm", file, r.keep_dups, &e)) return CLI_FAIL;
     for (int i = 2; i <= n && rc == CLI_OK; i++) {
         lgg_error err;
         memset(&err, 0, sizeof err);
@@ -41,7 +49,7 @@ int cmd_rm(int argc, char **argv) {
             rc = CLI_FAIL;
         }
     }
-    if (rc == CLI_OK) rc = cli_edit_commit("rm", &e, out);
+    if (rc == CLI_OK) rc = cli_edit_commit("rm", &e, r.out);
     cli_edit_close(&e);
     return rc;
 }

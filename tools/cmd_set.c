@@ -9,11 +9,12 @@ static const cli_opt OPTS[] = {
     {'r', "--rename", "OLD=NEW", "rename a key (keeps its position and value)"},
     {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
     {'f', "--force", NULL, "write keys that break the spec's key naming rule"},
+    {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
     {0},
 };
 static const cli_spec SPEC = {
     "set",
-    "gguf set [-o OUT] [--force] FILE KEY=TYPE:VALUE... [--rename OLD=NEW]...",
+    "gguf set [-o OUT] [--force] [--keep-duplicates] FILE KEY=TYPE:VALUE... [--rename OLD=NEW]...",
     "Add or change metadata values.  An existing key keeps its position; a new key\n"
     "is appended.  Assignments and renames apply in the order given.\n\n"
     "  KEY=TYPE:VALUE        TYPE is u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str,\n"
@@ -46,7 +47,7 @@ typedef struct op {
 
 typedef struct setopts {
     op *ops;
-    int n_ops, n_operands, force;
+    int n_ops, n_operands, force, keep_dups;
     const char *out;
 } setopts;
 
@@ -56,8 +57,8 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
         s->out = val;
         return 0;
     }
-    if (id == 'f') {
-        s->force = 1;
+    if (id == 'f' || id == 'k') {
+        *(id == 'f' ? &s->force : &s->keep_dups) = 1;
         return 0;
     }
     if (id == CLI_OPERAND && s->n_operands++ == 0) return 0; /* FILE */
@@ -152,7 +153,7 @@ int cmd_set(int argc, char **argv) {
     }
     const char *file = argv[1];
     cli_edit e;
-    if (cli_edit_open("set", file, &e)) {
+    if (cli_edit_open("set", file, s.keep_dups, &e)) {
         free(s.ops);
         return CLI_FAIL;
     }

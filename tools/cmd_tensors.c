@@ -13,9 +13,11 @@ static const cli_spec SPEC = {
     "gguf tensors [--json] FILE...",
     "List each tensor of each FILE (\"-\" for standard input): name, type, shape,\n"
     "offset (relative to the data section) and size in bytes.  A truncated or\n"
-    "metadata-only file is listed from its header, with a warning.\n",
+    "metadata-only file is listed from its header, with a warning; so is a file\n"
+    "whose tensor data would overlap or lie outside any file, with the error\n"
+    "(exit status 1).\n",
     OPTS,
-    "Exit status: 0 success, 1 a file cannot be read, 2 usage error.\n",
+    "Exit status: 0 success, 1 a file cannot be read or its tensor table is bad,\n2 usage error.\n",
     1, -1, "no FILE given",
     0,
 };
@@ -59,7 +61,7 @@ int cmd_tensors(int argc, char **argv) {
     int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     for (int i = 1; i <= n; i++) {
-        lgg_file *f = cli_open("tensors", argv[i], CLI_OPEN_META);
+        lgg_file *f = cli_open("tensors", argv[i], CLI_OPEN_INSPECT);
         if (!f) {
             rc = CLI_FAIL;
             continue;
@@ -69,6 +71,7 @@ int cmd_tensors(int argc, char **argv) {
             if (n > 1) printf("%s%s:\n", i > 1 ? "\n" : "", cli_display_name(argv[i]));
             print_text(f);
         }
+        if (cli_open_status(f)) rc = CLI_FAIL;
         lgg_close(f);
     }
     return rc;

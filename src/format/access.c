@@ -51,6 +51,11 @@ uint64_t lgg_kv_count(const lgg_file *f) { return f ? f->n_kv : 0; }
 uint64_t lgg_tensor_count(const lgg_file *f) { return f ? f->n_tensors : 0; }
 uint64_t lgg_file_data_end(const lgg_file *f) { return f ? f->data_end : 0; }
 uint64_t lgg_file_expected_size(const lgg_file *f) { return f ? f->expected_end : 0; }
+bool lgg_file_layout_error(const lgg_file *f, lgg_error *out) {
+    if (!f || !f->layout_bad) return false;
+    if (out) *out = f->layout_err;
+    return true;
+}
 bool lgg_file_metadata_only(const lgg_file *f) {
     return f && f->n_tensors && f->size <= f->data_offset && f->expected_end > f->size;
 }

@@ -35,6 +35,10 @@ struct lgg_file {
     uint64_t data_offset;
     uint64_t data_end;
     uint64_t expected_end; /* data_end as if every tensor's data were present */
+    /* LGG_OPEN_ALLOW_BAD_LAYOUT: the first problem in where the tensors'
+     * data lies (then no tensor's data is available) */
+    bool layout_bad;
+    lgg_error layout_err;
 
     uint64_t n_kv;
     lgg_kv *kv;

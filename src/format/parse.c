@@ -503,10 +503,31 @@ static lgg_status check_overlaps(lgg_file *f, lgg_error *err) {
     return s;
 }
 
+/* With LGG_OPEN_ALLOW_BAD_LAYOUT, a problem only in where a tensor's data
+ * lies is kept for lgg_file_layout_error instead of failing the open. */
+static lgg_status layout_problem(lgg_file *f, lgg_status s, const lgg_error *e, lgg_error *err) {
+    const bool layout = s == LGG_ERR_TENSOR_BOUNDS || s == LGG_ERR_TENSOR_ALIGN || s == LGG_ERR_TENSOR_OVERLAP;
+    if (!layout || !(f->flags & LGG_OPEN_ALLOW_BAD_LAYOUT)) {
+        if (s && err) *err = *e;
+        return s;
+    }
+    if (!f->layout_bad) f->layout_err = *e;
+    f->layout_bad = true;
+    return LGG_OK;
+}
+
 static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
     lgg_status s = place_data(f, err);
-    for (uint64_t i = 0; i < f->n_tensors && !s; i++) s = check_tensor(f, &f->tensors[i], err);
-    return s ? s : check_overlaps(f, err);
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    for (uint64_t i = 0; i < f->n_tensors && !s; i++) s = layout_problem(f, check_tensor(f, &f->tensors[i], &e), &e, err);
+    if (!s && !f->layout_bad) s = layout_problem(f, check_overlaps(f, &e), &e, err);
+    /* data that may overlap other data or lie nowhere is no tensor's data */
+    for (uint64_t i = 0; i < f->n_tensors && !s && f->layout_bad; i++) {
+        f->tensors[i].data = NULL;
+        f->tensors[i].data_available = false;
+    }
+    return s;
 }
 
 static lgg_status build_indexes(lgg_file *f, lgg_error *err) {

@@ -81,6 +81,10 @@ lgg_status lgg_file_load_tensor(lgg_file *f, uint64_t index, lgg_error *err) {
                                                       (unsigned long long)index);
     lgg_tensor *t = &f->tensors[index];
     if (t->data_available) return LGG_OK;
+    if (f->layout_bad) {
+        if (err) *err = f->layout_err;
+        return f->layout_err.code;
+    }
     if (!f->has_src || !lgg__tensor_in_file(f, t))
         return lgg__fail(err, LGG_ERR_NO_DATA, f->size, "tensor %llu's data is not in the file",
                          (unsigned long long)index);

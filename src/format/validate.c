@@ -623,10 +623,21 @@ static void check_data_end(vctx *c) {
                 (unsigned long long)(padded - f->size), (unsigned long long)padded);
             end = f->size; /* what is there of the padding is checked with the other padding */
         }
+    } else {
+        /* ggml pads a header without tensors to the alignment as well (its
+         * data section is empty but aligned): that padding, or what is there
+         * of it, is not trailing data; it is checked like other padding */
+        uint64_t padded = end + (f->alignment - end % f->alignment) % f->alignment, at;
+        if (padded > f->size) padded = f->size;
+        uint64_t in_mem = padded < f->mem_size ? padded : f->mem_size;
+        if (in_mem > end && !all_zero(f->base + end, in_mem - end, &at))
+            add(c->r, LGG_SEV_WARNING, LGG_CHECK_PADDING, end + at,
+                "padding after the header has a non-zero byte at offset %llu", (unsigned long long)(end + at));
+        end = padded;
     }
     if (f->size > end)
         add(c->r, LGG_SEV_WARNING, LGG_CHECK_TRAILING_BYTES, end, "%llu bytes after the end of the %s at offset %llu",
-            (unsigned long long)(f->size - end), f->n_tensors ? "last tensor's data" : "header",
+            (unsigned long long)(f->size - end), f->n_tensors ? "last tensor's data" : "header's padding",
             (unsigned long long)end);
 }
 

@@ -276,6 +276,9 @@ lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_
     const lgg_file *f0 = lgg__plan_file(p, 0);
     for (uint64_t i = 0; i < lgg_kv_count(f0); i++) {
         const lgg_kv *kv = lgg_kv_at(f0, i);
+        /* a repeated key keeps its first pair (the one lookups return), as
+         * lgg_writer_from_file does */
+        if (lgg_find_key(f0, kv->key.ptr, kv->key.len) != (int64_t)i) continue;
         if ((st = lgg_writer_set_value(w, kv->key.ptr, (size_t)kv->key.len, &kv->value, err)) != LGG_OK) return st;
     }
     uint32_t qv = QNT_VERSION, ft = lgg_quant_plan_file_type(p);

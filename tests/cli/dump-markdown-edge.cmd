@@ -1,0 +1,3 @@
+dump
+tests/data/markdown-edge.gguf
+--markdown

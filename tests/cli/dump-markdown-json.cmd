@@ -1,0 +1,4 @@
+dump
+--markdown
+--json
+examples/Tiny-Llama-82K-v1.0-Q8_0.gguf

@@ -1,0 +1,4 @@
+dump
+--markdown
+--no-tensors
+tests/data/mmproj-clip.gguf

@@ -1,0 +1,3 @@
+info
+tests/data/lora-adapter.gguf
+tests/data/mmproj-clip.gguf
