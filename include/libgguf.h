@@ -915,6 +915,17 @@ typedef struct lgg_wvalue {
     const void *data;
 } lgg_wvalue;
 
+/* Would lgg_validate accept value v at key (key, len) in a file whose
+ * general.architecture is (arch, arch_len) (arch_len 0: none)?  The same
+ * table and rules lgg_validate applies (not strict): a standardized key
+ * (general.*, tokenizer.*, and <arch>.* for that architecture only) of the
+ * spec's type, general.architecture a string, general.alignment a u32 that
+ * is a power of two and a multiple of 8.  Other keys pass.  Returns LGG_OK,
+ * LGG_ERR_INVALID with the validator's message in err ("'llama.context_length'
+ * is string, expected u32 ..."), LGG_ERR_ARG for NULL.  Thread-safe. */
+LGG_API lgg_status lgg_standard_key_check(const char *key, size_t len, const char *arch, size_t arch_len,
+                                          const lgg_wvalue *v, lgg_error *err);
+
 /* Reads `n` bytes of a tensor's data starting at byte `offset` of that
  * tensor into `dst`.  Return LGG_OK, or any error code (the write stops and
  * reports it).  Called in increasing offset order with n <= 4 MiB. */

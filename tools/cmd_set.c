@@ -8,7 +8,9 @@
 static const cli_opt OPTS[] = {
     {'r', "--rename", "OLD=NEW", "rename a key (keeps its position and value)"},
     {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
-    {'f', "--force", NULL, "write keys that break the spec's key naming rule"},
+    {'f', "--force", NULL, "write what validate would reject: keys that break the\n"
+                           "naming rule, standard keys of another type than the\n"
+                           "spec's, a general.alignment that is not a multiple of 8"},
     {0},
 };
 static const cli_spec SPEC = {
@@ -28,7 +30,9 @@ static const cli_spec SPEC = {
     "  KEY=arr[TYPE]:A,B,C   an array; in string arrays write \\, for a comma and\n"
     "                        \\\\ for a backslash; arr[TYPE]: is an empty array\n\n"
     "Keys must follow the spec's naming rule (lower_snake_case segments separated\n"
-    "by dots) unless --force is given.  Without -o, FILE is edited safely: when the\n"
+    "by dots), standard keys must have the spec's type (llama.context_length a\n"
+    "u32, ...) and general.alignment must be a power of two and a multiple of 8,\n"
+    "as validate checks, unless --force is given.  Without -o, FILE is edited safely: when the\n"
     "header keeps its padded size only the header is rewritten (one write, then\n"
     "fsync); otherwise a complete new file is written beside it (after checking\n"
     "the free space) and renamed over it.\n",
@@ -113,6 +117,14 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     }
     lgg_error err;
     memset(&err, 0, sizeof err);
+    lgg_str arch = {NULL, 0};
+    lgg_value av;
+    if (lgg_get(e->f, "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
+    if (!force && lgg_standard_key_check(a, kl, arch.ptr, arch.len, &v.v, &err) != LGG_OK) {
+        cli_err("set", file, "%s; --force writes it", err.message);
+        cli_val_free(&v);
+        return CLI_FAIL;
+    }
     int rc = CLI_OK;
     uint32_t now;
     if (lgg_writer_key_type(e->w, a, kl, &now, NULL) == LGG_OK && now != v.v.type)

@@ -105,6 +105,13 @@ LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, s
  * mapping. */
 LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
 
+/* Where a finding about metadata key `key` (C string) of f points: the
+ * start of its pair, the key's length field (lgg_kv.offset), since the key
+ * and the type that precede the value are what the finding judges;
+ * LGG_NO_OFFSET when the key is absent.  lgg_validate and lgg_estimate both
+ * use it, so one key has one offset (access.c). */
+LGG_HIDDEN uint64_t lgg__key_offset(const lgg_file *f, const char *key, size_t len);
+
 /* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no
  * overlongs, no surrogates, nothing above U+10FFFF); else false and *bad_at is
  * the offset of the first invalid byte. */
