@@ -584,7 +584,10 @@ typedef struct lgg_validate_options {
                                 the spec's expression (lgg_name_parse), or its prose: a missing
                                 Version means v1.0, and BaseName may hold '.' and '_' as gguf-py
                                 writes it ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"); or when it is
-                                exactly lgg_recommended_name(f) */
+                                exactly lgg_recommended_name(f).  The convention is advice: the
+                                warning is given under LGG_VALIDATE_STRICT, or when the name tries
+                                the convention (a SizeLabel such as "8B" after its first part) and
+                                gets it wrong; not for "model.gguf" or "ggml-model-Q4_K_M.gguf" */
     const lgg_allocator *allocator; /* NULL: malloc/free */
 } lgg_validate_options;
 

@@ -22,7 +22,9 @@ static const cli_spec SPEC = {
     "then \"FILE: ok\" when it has no errors.  Errors break the spec; warnings are\n"
     "allowed but suspicious; notes say what llama.cpp would refuse in a valid file.\n"
     "The file name is checked against the naming convention (a warning at most;\n"
-    "not for standard input or pipes).  A truncated file is an error that says how\n"
+    "not for standard input or pipes): under --strict, or when the name tries it\n"
+    "(a size label such as 8B after its first part) and gets it wrong; the\n"
+    "convention is advice, so model.gguf or ggml-model-Q4_K_M.gguf pass.  A truncated file is an error that says how\n"
     "many bytes are missing.\n",
     OPTS,
     "Exit status: 0 no file has errors, 1 some file has errors (or cannot be\n"

@@ -121,5 +121,9 @@ LGG_HIDDEN bool lgg__utf8_valid(const uint8_t *s, uint64_t len, uint64_t *bad_at
  * spec's expression, or its prose (a missing Version means v1.0; '.' and
  * '_' in BaseName, as gguf-py writes general.basename). */
 LGG_HIDDEN bool lgg__name_parse_lenient(const char *name, size_t len);
+/* Does the name look like an attempt at the convention (a SizeLabel after
+ * its first part)?  The not-following-it warning is given only then, or
+ * when strict: the convention is advice. */
+LGG_HIDDEN bool lgg__name_attempted(const char *name, size_t len);
 
 #endif

@@ -804,7 +804,7 @@ lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg
             "metadata holds nested arrays: llama.cpp will not load it (ggml's reader rejects arrays of arrays)");
     if (opts && opts->file_name) {
         size_t n = strlen(opts->file_name);
-        if (!file_name_ok(f, opts->file_name, n, r))
+        if ((c.strict || lgg__name_attempted(opts->file_name, n)) && !file_name_ok(f, opts->file_name, n, r))
             add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
                 "file name does not follow the naming convention "
                 "<BaseName>-<SizeLabel>[-<FineTune>][-<Version>][-<Encoding>]...gguf");
