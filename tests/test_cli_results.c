@@ -71,3 +71,46 @@ TEST(cli_validate_estimate_same_offset) {
     free(vo);
     free(ee);
 }
+
+/* stdout of `gguf ARGS...` (NULL-terminated), or NULL; stderr into *err. */
+static char *out_of(char **err, int *status, const char *a, const char *b, const char *c, const char *d,
+                    const char *e, const char *f) {
+    char *o = NULL;
+    *status = run_gguf_capture(&o, err, a, b, c, d, e, f, NULL);
+    return o;
+}
+
+static bool same_out(const char *x, const char *y) { return x && y && !strcmp(x, y); }
+
+/* One size parser: split's bare G is 1000^3 (llama-gguf-split), estimate's
+ * 1024^3; GB and GiB mean the same in both; a bare letter gets a note. */
+TEST(cli_size_suffixes) {
+    if (!need_shared()) return;
+    char m[1024];
+    snprintf(m, sizeof m, "%s", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
+    const char *pre = scratch_path("never");
+    int st;
+    char *e1 = NULL, *e2 = NULL, *e3 = NULL, *e4 = NULL;
+    char *dec = out_of(&e1, &st, "split", "--dry-run", "--max-size", "1000000", m, pre);
+    CHECK(st == 0);
+    char *bare = out_of(&e2, &st, "split", "--dry-run", "--max-size", "1M", m, pre);
+    CHECK(st == 0 && same_out(dec, bare));
+    CHECK(e2 && strstr(e2, "--max-size 1M is 1000000 bytes (MB, powers of 1000); 1MiB is 1048576"));
+    char *mb = out_of(&e3, &st, "split", "--dry-run", "--max-size", "1MB", m, pre);
+    CHECK(st == 0 && same_out(dec, mb) && e3 && !e3[0]);
+    char *bin = out_of(&e4, &st, "split", "--dry-run", "--max-size", "1048576", m, pre);
+    char *mib = out_of(NULL, &st, "split", "--dry-run", "--max-size", "1MiB", m, pre);
+    CHECK(st == 0 && same_out(bin, mib) && !same_out(bin, dec));
+    free(dec), free(bare), free(mb), free(bin), free(mib), free(e1), free(e2), free(e3), free(e4);
+    /* estimate: a bare G is GiB */
+    char *ee = NULL;
+    char *g = out_of(&ee, &st, "estimate", "--json", "--fit", "1G", m, NULL);
+    char *gib = out_of(NULL, &st, "estimate", "--json", "--fit", "1GiB", m, NULL);
+    char *exact = out_of(NULL, &st, "estimate", "--json", "--fit", "1073741824", m, NULL);
+    char *gb = out_of(NULL, &st, "estimate", "--json", "--fit", "1GB", m, NULL);
+    char *dexact = out_of(NULL, &st, "estimate", "--json", "--fit", "1000000000", m, NULL);
+    CHECK(same_out(g, gib) && same_out(g, exact) && same_out(gb, dexact));
+    CHECK(ee && strstr(ee, "--fit 1G is 1073741824 bytes (GiB, powers of 1024); 1GB is 1000000000"));
+    free(g), free(gib), free(exact), free(gb), free(dexact), free(ee);
+    CHECK(run_gguf_capture(NULL, NULL, "split", "--dry-run", "--max-size", "1Mi", m, pre, NULL) == 2);
+}

@@ -54,8 +54,13 @@ int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap);
 int cli_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Decimal unsigned; 0 if s is not one. */
 int cli_parse_u64(const char *s, uint64_t *v);
-/* N[K|M|G|T][B] in decimal (binary == 0) or binary units; K/M/G/T either case. */
+/* The one size parser: N, NK NM NG NT (either case) in the command's unit,
+ * powers of 1000 (binary == 0) or 1024; NKB..NTB always powers of 1000,
+ * NKiB..NTiB always powers of 1024.  1, or 0 when s is not a size. */
 int cli_parse_size(const char *s, int binary, uint64_t *v);
+/* The same for option `opt` of `cmd`: a bare K/M/G/T gets a note on stderr
+ * saying which unit it meant and how to write the other. */
+int cli_size_option(const char *cmd, const char *opt, const char *s, int binary, uint64_t *v);
 
 /* ---- diagnostics: one shape, "gguf CMD: FILE: message" ---- */
 void cli_err(const char *cmd, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

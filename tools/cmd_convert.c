@@ -86,8 +86,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         break;
     case 'p': c->o.pre = v; break;
     case 's':
-        if (!cli_parse_size(v, 0, &c->split.max_size) || !c->split.max_size)
-            return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM or NG, not '%s'", v);
+        if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
+            return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM, NG, NGB or NGiB, not '%s'", v);
         break;
     case 'n':
         if (!cli_parse_u64(v, &c->split.max_tensors) || !c->split.max_tensors)

@@ -36,7 +36,8 @@ static const cli_spec SPEC = {
     "KV cache (K and V), the output buffer, the compute buffer and the total.\n"
     "Options as llama.cpp's, with its defaults.\n",
     OPTS,
-    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
+    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024;\n"
+    "KiB..TiB the same, KB..TB powers of 1000; a note says what a bare G meant).\n"
     "Weights, KV cache and output are exact; the compute buffer is exact where\n"
     "llama.cpp's graph is replayed (llama, qwen2, gemma, phi3, deepseek2 and their\n"
     "kin, on the host: \"compute_exact\" in the JSON), else estimated\n"
@@ -80,8 +81,9 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         return 0;
     case 'f':
     case 'd':
-        if (!cli_parse_size(v, 1, id == 'f' ? &o->fit : &o->fit_device))
-            return cli_why(why, cap, "%s must be a byte count such as 16G, not '%s'", opt_name(id, name, sizeof name), v);
+        if (!cli_size_option("estimate", opt_name(id, name, sizeof name), v, 1, id == 'f' ? &o->fit : &o->fit_device))
+            return cli_why(why, cap, "%s must be a byte count such as 16G, 16GiB or 16GB, not '%s'",
+                           opt_name(id, name, sizeof name), v);
         if (id == 'f') o->want_fit = true;
         else o->want_fit_device = true;
         return 0;
