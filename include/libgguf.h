@@ -1468,6 +1468,15 @@ LGG_API lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_f
                                         uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx,
                                         lgg_error *err);
 
+/* lgg_estimate_fit_ctx searching contexts up to max_ctx only (rounded down
+ * to the padding, at least the smallest context; 0: no bound), e.g. the
+ * model's n_ctx_train: past it llama.cpp runs, but the model was not
+ * trained for it. */
+LGG_API lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files,
+                                            const lgg_estimate_params *p, uint64_t host_budget,
+                                            uint64_t device_budget, uint32_t max_ctx, uint32_t *n_ctx,
+                                            lgg_error *err);
+
 /* The largest n_gpu_layers (0 ... n_layer + 1) at which device.total <=
  * device_budget, at the settings `p` (its n_gpu_layers ignored).  0 always
  * fits.  Errors: those of lgg_estimate_model. */

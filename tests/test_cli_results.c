@@ -114,3 +114,56 @@ TEST(cli_size_suffixes) {
     free(g), free(gib), free(exact), free(gb), free(dexact), free(ee);
     CHECK(run_gguf_capture(NULL, NULL, "split", "--dry-run", "--max-size", "1Mi", m, pre, NULL) == 2);
 }
+
+/* stdout (its length in *len) and status of `sh -c 'ulimit -v KIB; exec
+ * gguf ARGS'` (kib 0: no limit); args end at the first NULL. */
+static char *limited(int *status, size_t *len, long kib, const char *const args[4]) {
+    char tool[1024], lim[32];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    snprintf(lim, sizeof lim, "%ld", kib);
+    char *argv[] = {(char *)"/bin/sh", (char *)"-c",
+                    (char *)"[ \"$0\" = 0 ] || ulimit -v \"$0\" || exit 99; exec \"$@\"", lim, tool,
+                    (char *)args[0], (char *)args[1], (char *)args[2], (char *)args[3], NULL};
+    char *out = NULL, *err = NULL;
+    size_t el;
+    if (run_capture(argv, &out, len, &err, &el, status) != 0) return NULL;
+    free(err);
+    return out;
+}
+
+/* A 16 GiB model (sparse) under a 1 GiB address-space limit: estimate reads
+ * only its header, and the other read-only commands fall back to reading
+ * the header with pread when the whole file cannot be mapped: the same
+ * output as without the limit. */
+TEST(cli_header_only_under_ulimit) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    test_skip("a sanitizer's shadow memory does not fit an address-space limit");
+    return;
+#endif
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+    test_skip("a sanitizer's shadow memory does not fit an address-space limit");
+    return;
+#endif
+#endif
+    if (!need_shared()) return;
+    char big[1024];
+    snprintf(big, sizeof big, "%s", scratch_path("big-16g.gguf"));
+    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), big));
+    REQUIRE(truncate(big, 16LL << 30) == 0);
+    const char *const cmds[][4] = {
+        {"estimate", "--json", big, NULL}, {"estimate", "--fit", "1GiB", big}, {"info", big, NULL, NULL},
+        {"tensors", big, NULL, NULL},      {"dump", big, NULL, NULL},          {"validate", big, NULL, NULL},
+        {"stats", big, NULL, NULL},        {"hash", big, NULL, NULL},          {"cat", big, "output_norm.weight", NULL},
+    };
+    for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        int s1 = -1, s2 = -1;
+        size_t n1 = 0, n2 = 0;
+        char *x = limited(&s1, &n1, 0, cmds[k]), *y = limited(&s2, &n2, 1L << 20, cmds[k]);
+        CHECKF(s1 == 0 && s2 == 0 && x && y && n1 == n2 && n1 > 0 && !memcmp(x, y, n1),
+               "%s: status %d unlimited, %d under ulimit -v; %zu and %zu bytes out", cmds[k][0], s1, s2, n1, n2);
+        free(x);
+        free(y);
+    }
+    unlink(big);
+}

@@ -76,9 +76,19 @@ const char *cli_display_name(const char *path);
 /* Metadata commands open truncated and metadata-only files (one warning on
  * stderr says what is missing); data commands need every byte. */
 enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1 };
+/* A flag for either: read only the header of a local file, with pread
+ * (estimate: no whole-file mapping). */
+enum { CLI_OPEN_HEADER = 2 };
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);
+/* lgg_open_fd for a command: the header alone through pread when `how` has
+ * CLI_OPEN_HEADER, or when mapping the whole file fails (ulimit -v...); then
+ * *header is true, fd must stay open while *f is, and a command reads a
+ * tensor's data through cli_data_fetch. */
+lgg_status cli_open_local(int fd, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e, bool *header);
+/* The same for a path ("-": standard input), without a message. */
+lgg_status cli_open_path(const char *path, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e);
 /* ---- remote files (cli_remote.c) ----
  * A name the remote part reads (http://, https://, hf://); opening one
  * (the header only) with options o; the common options --token and

@@ -90,8 +90,7 @@ static int validate_one(const char *path, const int *flags) {
     oo.flags |= LGG_OPEN_ALLOW_MISSING_DATA; /* report every finding, missing bytes included */
     int net = 0;
     lgg_status st = cli_is_remote(path) ? cli_remote_open_file(path, &oo, &f, &e, &net)
-                    : cli_is_stdin(path) ? lgg_open_fd(0, &oo, &f, &e)
-                                         : lgg_open_file(path, &oo, &f, &e);
+                                         : cli_open_path(path, &oo, CLI_OPEN_META, &f, &e);
     if (st != LGG_OK) {
         if (net || e.code == LGG_ERR_IO || e.code == LGG_ERR_NOMEM) {
             cli_err("validate", net ? NULL : path, "%s", e.message);

@@ -663,6 +663,12 @@ static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_bu
 
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                 uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx, lgg_error *err) {
+    return lgg_estimate_fit_ctx_max(files, n_files, p, host_budget, device_budget, 0, n_ctx, err);
+}
+
+lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                                    uint64_t host_budget, uint64_t device_budget, uint32_t max_ctx, uint32_t *n_ctx,
+                                    lgg_error *err) {
     if (!n_ctx) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_ctx is NULL");
     lgg_estimate_params q;
     facts m;
@@ -678,7 +684,9 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
     /* every figure but the compute buffer grows with the context, and that one
      * nearly so: bisect the steps of the padding */
     const uint64_t step = e.n_ctx;
-    uint64_t lo = 1, hi = (UINT32_MAX - 255u) / step;
+    uint64_t max_steps = (UINT32_MAX - 255u) / step;
+    if (max_ctx && max_ctx / step < max_steps) max_steps = max_ctx / step ? max_ctx / step : 1;
+    uint64_t lo = 1, hi = max_steps;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
         q.n_ctx = (uint32_t)(mid * step);
@@ -690,7 +698,6 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
     /* the compute buffer is not monotonic in the context by a block or two of
      * the allocator, which a few steps of cache can outweigh: look past the
      * bisection's answer for a larger context that still fits */
-    const uint64_t max_steps = (UINT32_MAX - 255u) / step;
     for (uint64_t k = lo + 1, best = lo; k <= best + 16 && k <= max_steps; k++) {
         q.n_ctx = (uint32_t)(k * step);
         st = run(files, n_files, &m, &q, &e, err);
