@@ -167,3 +167,44 @@ TEST(cli_header_only_under_ulimit) {
     }
     unlink(big);
 }
+
+/* cat on a truncated file: every tensor whose bytes are all there is served
+ * (the same bytes as in the whole file); the others are refused, each named. */
+TEST(cli_cat_truncated_serves_complete_tensors) {
+    const char *whole = "examples/Tiny-Llama-82K-v1.0-Q8_0.gguf", *cut = "tests/data/truncated-Q8_0.gguf";
+    lgg_file *w = NULL, *c = NULL;
+    lgg_error e;
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    REQUIRE(lgg_open_file(whole, NULL, &w, &e) == LGG_OK);
+    REQUIRE(lgg_open_file(cut, &o, &c, &e) == LGG_OK);
+    const uint64_t end = lgg_file_size(c);
+    int served = 0, refused = 0;
+    for (uint64_t i = 0; i < lgg_tensor_count(w); i++) {
+        const lgg_tensor *t = lgg_tensor_at(w, i);
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)t->name.len, t->name.ptr);
+        char tool[1024];
+        snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+        char *argv[] = {tool, (char *)"cat", (char *)cut, name, NULL};
+        char *out = NULL, *err = NULL;
+        size_t ol = 0, el = 0;
+        int st = -1;
+        REQUIRE(run_capture(argv, &out, &ol, &err, &el, &st) == 0);
+        if (t->file_offset + t->size <= end) {
+            CHECKF(st == 0 && ol == t->size && !memcmp(out, t->data, ol), "%s: status %d, %zu bytes", name, st, ol);
+            served++;
+        } else {
+            char want[200];
+            snprintf(want, sizeof want, "tensor '%s' is incomplete", name);
+            CHECKF(st == 1 && err && strstr(err, want), "%s: status %d, %s", name, st, err ? err : "");
+            refused++;
+        }
+        free(out);
+        free(err);
+    }
+    CHECK(served >= 8 && refused >= 10);
+    lgg_close(w);
+    lgg_close(c);
+}
