@@ -208,3 +208,119 @@ TEST(cli_cat_truncated_serves_complete_tensors) {
     lgg_close(w);
     lgg_close(c);
 }
+
+/* ---- every option a command takes is in its --help and in gguf(1) ----
+ * The options are read from the command's table in tools/cmd_NAME.c (the
+ * rows of `static const cli_opt OPTS[]`, whose second field spells the
+ * option), so the test follows the tables; --token and --timeout are every
+ * command's (cli_args.c). */
+
+/* Does `word` occur in s as a whole option (not inside a longer one)? */
+static bool has_option(const char *s, const char *word) {
+    size_t n = strlen(word);
+    for (const char *p = s; (p = strstr(p, word)); p++) {
+        char before = p == s ? ' ' : p[-1], after = p[n];
+        bool edge_b = !(before == '-' || (before >= 'a' && before <= 'z') || (before >= '0' && before <= '9'));
+        bool edge_a = !(after == '-' || after == '_' || (after >= 'a' && after <= 'z') || (after >= '0' && after <= '9'));
+        if (edge_b && edge_a) return true;
+    }
+    return false;
+}
+
+/* The option spellings of tools/cmd_NAME.c's table, '\n'-separated
+ * (malloc'd), or NULL when the file has no table. */
+static char *table_options(const char *src) {
+    const char *t = strstr(src, "static const cli_opt OPTS[] = {");
+    if (!t) return NULL;
+    const char *end = strstr(t, "{0}");
+    size_t cap = 4096, n = 0;
+    char *out = calloc(1, cap);
+    for (const char *p = strchr(t, '\n'); p && end && p < end; p = strchr(p + 1, '\n')) {
+        /* a row starts with "{ID, \"spellings\"" */
+        const char *q = p + 1;
+        while (*q == ' ') q++;
+        if (*q != '{') continue;
+        const char *comma = strchr(q, ','), *open = comma ? strchr(comma, '"') : NULL;
+        const char *close = open ? strchr(open + 1, '"') : NULL;
+        if (!close || close > end || memchr(q, '\n', (size_t)(open - q))) continue;
+        for (const char *a = open + 1; a < close;) {
+            size_t len = strcspn(a, "|\"");
+            if (n + len + 2 < cap) memcpy(out + n, a, len), n += len, out[n++] = '\n';
+            a += len + (a[len] == '|');
+        }
+    }
+    return out;
+}
+
+/* gguf(1)'s text with "\-" as "-", and the part of it from ".TP\n.B CMD "
+ * to the next ".TP" or ".SH" (NULL when the command has no such entry). */
+static char *man_text(void) {
+    size_t n;
+    char *raw = (char *)read_file("docs/gguf.1", &n);
+    if (!raw) return NULL;
+    char *m = malloc(n + 1);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (raw[i] == '\\' && i + 1 < n && raw[i + 1] == '-') continue;
+        m[k++] = raw[i];
+    }
+    m[k] = 0;
+    free(raw);
+    return m;
+}
+
+static char *man_entry(const char *man, const char *cmd) {
+    char head[64];
+    snprintf(head, sizeof head, ".TP\n.B %s ", cmd);
+    const char *a = strstr(man, head);
+    if (!a) {
+        snprintf(head, sizeof head, ".TP\n.B %s\n", cmd);
+        a = strstr(man, head);
+    }
+    if (!a) return NULL;
+    const char *b = strstr(a + 4, "\n.TP"), *c = strstr(a + 4, "\n.SH");
+    if (!b || (c && c < b)) b = c;
+    size_t len = b ? (size_t)(b - a) : strlen(a);
+    char *e = malloc(len + 1);
+    memcpy(e, a, len);
+    e[len] = 0;
+    return e;
+}
+
+TEST(cli_every_option_in_help_and_man_page) {
+    static const char *const cmds[] = {"info", "dump", "tensors", "validate", "cat", "stats", "diff",
+                                       "get", "set", "rm", "copy", "split", "merge", "name",
+                                       "quantize", "hash", "verify", "convert", "estimate", "download"};
+    char *man = man_text();
+    REQUIRE(man != NULL);
+    /* the options every command takes: documented once, for all */
+    CHECK(has_option(man, "--token") && has_option(man, "--timeout"));
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        char path[256];
+        snprintf(path, sizeof path, "tools/cmd_%s.c", cmds[c]);
+        size_t n;
+        char *src = (char *)read_file(path, &n);
+        REQUIRE(src != NULL);
+        src = realloc(src, n + 1);
+        src[n] = 0;
+        char *opts = table_options(src);
+        char *help = NULL;
+        CHECKF(run_gguf_capture(&help, NULL, cmds[c], "--help", NULL) == 0 && help, "%s --help", cmds[c]);
+        char *entry = man_entry(man, cmds[c]);
+        CHECKF(entry != NULL, "gguf(1) has no .TP entry for %s", cmds[c]);
+        static const char *const common[] = {"--token", "--timeout"};
+        for (int k = 0; k < 2; k++)
+            CHECKF(help && has_option(help, common[k]), "%s --help does not list %s", cmds[c], common[k]);
+        for (char *o = opts, *nl; o && *o; o = nl + 1) {
+            nl = strchr(o, '\n');
+            *nl = 0;
+            CHECKF(help && has_option(help, o), "%s --help does not list %s", cmds[c], o);
+            CHECKF(entry && has_option(entry, o), "gguf(1)'s %s entry does not list %s", cmds[c], o);
+        }
+        free(opts);
+        free(entry);
+        free(help);
+        free(src);
+    }
+    free(man);
+}

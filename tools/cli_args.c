@@ -38,12 +38,18 @@ static size_t opt_label(const cli_opt *o, char *buf, size_t cap) {
     return k < cap ? k : cap - 1;
 }
 
-void cli_help(const cli_spec *s) {
-    printf("usage: %s\n\n%s", s->usage, s->about);
+/* Every command takes these (cli_parse hands them to cli_remote.c). */
+static const cli_opt COMMON[] = {
+    {0, "--token", "TOKEN", "bearer token for a file on a server, sent to its own\nhost only (default: $HF_TOKEN)"},
+    {0, "--timeout", "SECONDS", "network timeout, 1 to 86400 (docs/remote.md)"},
+    {0},
+};
+
+static void print_opts(const char *heading, const cli_opt *opts) {
     int any = 0;
-    for (const cli_opt *o = s->opts; o && o->names; o++) {
+    for (const cli_opt *o = opts; o && o->names; o++) {
         if (!o->help) continue; /* aliases kept for scripts, not advertised */
-        if (!any) printf("\noptions:\n");
+        if (!any) printf("\n%s:\n", heading);
         any = 1;
         char label[128];
         size_t n = opt_label(o, label, sizeof label);
@@ -59,6 +65,12 @@ void cli_help(const cli_spec *s) {
         }
         putchar('\n');
     }
+}
+
+void cli_help(const cli_spec *s) {
+    printf("usage: %s\n\n%s", s->usage, s->about);
+    print_opts("options", s->opts);
+    print_opts("options for files on a server (http://, https://, hf://)", COMMON);
     if (s->epilog) printf("\n%s", s->epilog);
 }
 

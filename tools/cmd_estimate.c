@@ -17,9 +17,9 @@ static const cli_opt OPTS[] = {
     {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
     {'a', "-fa|--flash-attn", NULL, "flash attention (pads the context to 256, not 32)"},
     {'m', "--no-mmap", NULL, "weights read into host memory"},
-    {'g', "-ngl|--n-gpu-layers", "N", "offload N layers to one device, counted from the last;\n"
-                                      "above the layer count the output layer too (default 0)"},
-    {'g', "--gpu-layers", "N", NULL}, /* llama.cpp's third spelling */
+    {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "offload N layers to one device, counted from the\n"
+                                                   "last; above the layer count the output layer too\n"
+                                                   "(default 0)"},
     {'f', "--fit", "BYTES", "also print the largest context whose host total fits"},
     {'d', "--fit-device", "BYTES", "also print the largest -ngl whose device total fits\n"
                                    "(with both, the context is fitted at that -ngl)"},

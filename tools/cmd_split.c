@@ -19,7 +19,7 @@ static const cli_opt OPTS[] = {
                                                     "1024); a tensor larger than N gets its own shard"},
     {'f', "--no-tensor-first-split", NULL, "the first shard holds the metadata and no tensor"},
     {'d', "--dry-run", NULL, "print the plan (shard, tensors, first tensor, bytes)\nand write nothing"},
-    {'x', "--split", NULL, NULL}, /* llama-gguf-split's mode flag, for scripts */
+    {'x', "--split", NULL, "llama-gguf-split's mode flag, accepted for its command\nlines (splitting is what this command does)"},
     {0},
 };
 static const cli_spec SPEC = {
