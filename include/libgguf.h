@@ -925,7 +925,9 @@ typedef struct lgg_wvalue {
  * spec's type, general.architecture a string, general.alignment a u32 that
  * is a power of two and a multiple of 8.  Other keys pass.  Returns LGG_OK,
  * LGG_ERR_INVALID with the validator's message in err ("'llama.context_length'
- * is string, expected u32 ..."), LGG_ERR_ARG for NULL.  Thread-safe. */
+ * is string, expected u32 ..."), LGG_ERR_ALIGNMENT for a u32 alignment that
+ * is not a power of two (which no file can have: lgg_writer_set refuses it
+ * too), LGG_ERR_ARG for NULL.  Thread-safe. */
 LGG_API lgg_status lgg_standard_key_check(const char *key, size_t len, const char *arch, size_t arch_len,
                                           const lgg_wvalue *v, lgg_error *err);
 

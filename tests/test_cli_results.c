@@ -35,6 +35,11 @@ TEST(cli_set_refuses_what_validate_rejects) {
     CHECK(err && strstr(err, "general.alignment 1 is not a multiple of 8"));
     CHECK(!exists(out));
     free(err);
+    /* not a power of two: no file can have it, so --force is not offered */
+    CHECK(run_gguf_capture(NULL, &err, "set", in, "-o", out, "general.alignment=u32:12", NULL) == 1);
+    CHECK(err && strstr(err, "general.alignment 12 is not a non-zero power of two\n") && !strstr(err, "--force"));
+    CHECK(!exists(out));
+    free(err);
     /* a generic int at a standard key takes its type; a good alignment passes */
     CHECK(run_gguf_capture(NULL, NULL, "set", in, "-o", out, "llama.context_length=int:64", "general.alignment=u32:64",
                            NULL) == 0);

@@ -121,7 +121,7 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     lgg_value av;
     if (lgg_get(e->f, "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
     if (!force && lgg_standard_key_check(a, kl, arch.ptr, arch.len, &v.v, &err) != LGG_OK) {
-        cli_err("set", file, "%s; --force writes it", err.message);
+        cli_err("set", file, "%s%s", err.message, err.code == LGG_ERR_INVALID ? "; --force writes it" : "");
         cli_val_free(&v);
         return CLI_FAIL;
     }

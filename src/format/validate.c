@@ -297,9 +297,11 @@ lgg_status lgg_standard_key_check(const char *key, size_t len, const char *arch,
     if (key_eq(k, "general.alignment")) {
         uint32_t x = 0;
         if (v->type == LGG_VT_U32 && v->data) memcpy(&x, v->data, sizeof x);
-        if (alignment_problem(v->type, x, msg, sizeof msg))
-            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s", msg);
-        return LGG_OK;
+        if (!alignment_problem(v->type, x, msg, sizeof msg)) return LGG_OK;
+        /* not a power of two: no reader could lay the file out */
+        const bool pow2 = v->type == LGG_VT_U32 && x && !(x & (x - 1));
+        return lgg__fail(err, v->type != LGG_VT_U32 || pow2 ? LGG_ERR_INVALID : LGG_ERR_ALIGNMENT, LGG_NO_OFFSET,
+                         "%s", msg);
     }
     if (key_eq(k, "general.architecture") && v->type != LGG_VT_STRING)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "general.architecture is %s, not a string",
