@@ -35,6 +35,11 @@ TEST(cli_set_refuses_what_validate_rejects) {
     CHECK(err && strstr(err, "general.alignment 1 is not a multiple of 8"));
     CHECK(!exists(out));
     free(err);
+    /* a rename moves a value to a key the spec types otherwise */
+    CHECK(run_gguf_capture(NULL, &err, "set", in, "-o", out, "--rename", "general.name=llama.context_length", NULL) == 1);
+    CHECK(err && strstr(err, "'llama.context_length' is string, expected u32"));
+    CHECK(!exists(out));
+    free(err);
     /* not a power of two: no file can have it, so --force is not offered */
     CHECK(run_gguf_capture(NULL, &err, "set", in, "-o", out, "general.alignment=u32:12", NULL) == 1);
     CHECK(err && strstr(err, "general.alignment 12 is not a non-zero power of two\n") && !strstr(err, "--force"));

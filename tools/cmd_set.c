@@ -102,6 +102,21 @@ static int key_allowed(const cli_edit *e, const char *file, const char *key, siz
     return 0;
 }
 
+/* What validate would reject at key (key, kl) holding v: refused unless
+ * --force (CLI_FAIL after the message). */
+static int value_allowed(const cli_edit *e, const char *file, const char *key, size_t kl, const lgg_wvalue *v,
+                         int force) {
+    lgg_str arch = {NULL, 0};
+    lgg_value av;
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    if (force) return 1;
+    if (lgg_get(e->f, "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
+    if (lgg_standard_key_check(key, kl, arch.ptr, arch.len, v, &err) == LGG_OK) return 1;
+    cli_err("set", file, "%s%s", err.message, err.code == LGG_ERR_INVALID ? "; --force writes it" : "");
+    return 0;
+}
+
 static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
     size_t kl = (size_t)(eq - a);
@@ -117,11 +132,7 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     }
     lgg_error err;
     memset(&err, 0, sizeof err);
-    lgg_str arch = {NULL, 0};
-    lgg_value av;
-    if (lgg_get(e->f, "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
-    if (!force && lgg_standard_key_check(a, kl, arch.ptr, arch.len, &v.v, &err) != LGG_OK) {
-        cli_err("set", file, "%s%s", err.message, err.code == LGG_ERR_INVALID ? "; --force writes it" : "");
+    if (!value_allowed(e, file, a, kl, &v.v, force)) {
         cli_val_free(&v);
         return CLI_FAIL;
     }
@@ -141,6 +152,19 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
 static int apply_rename(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
     if (!key_allowed(e, file, eq + 1, strlen(eq + 1), force)) return CLI_FAIL;
+    /* the value moves to the new key: it must have the type the spec gives
+     * it there; general.alignment, whose value matters too, is set, not
+     * renamed to */
+    const char *to = eq + 1;
+    const size_t tl = strlen(to);
+    lgg_wvalue moved = {CLI_NO_TYPE, CLI_NO_TYPE, 0, NULL};
+    if (!force && tl == 17 && !memcmp(to, "general.alignment", 17)) {
+        cli_err("set", file, "general.alignment is set (general.alignment=u32:N), not renamed to; --force renames it");
+        return CLI_FAIL;
+    }
+    if (lgg_writer_key_type(e->w, a, (size_t)(eq - a), &moved.type, &moved.elem_type) == LGG_OK &&
+        !value_allowed(e, file, to, tl, &moved, force))
+        return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     if (lgg_writer_rename(e->w, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), &err) != LGG_OK) {
