@@ -627,7 +627,10 @@ typedef struct lgg_validate_options {
                                 the spec's expression (lgg_name_parse), or its prose: a missing
                                 Version means v1.0, and BaseName may hold '.' and '_' as gguf-py
                                 writes it ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"); or when it is
-                                exactly lgg_recommended_name(f) */
+                                exactly lgg_recommended_name(f).  The convention is advice: the
+                                warning is given under LGG_VALIDATE_STRICT, or when the name tries
+                                the convention (a SizeLabel such as "8B" after its first part) and
+                                gets it wrong; not for "model.gguf" or "ggml-model-Q4_K_M.gguf" */
     const lgg_allocator *allocator; /* NULL: malloc/free */
 } lgg_validate_options;
 #define LGG_VALIDATE_OPTIONS_INIT {.size = sizeof(lgg_validate_options)}
@@ -958,6 +961,19 @@ typedef struct lgg_wvalue {
     uint64_t count;     /* arrays: elements; strings: bytes; scalars: ignored */
     const void *data;
 } lgg_wvalue;
+
+/* Would lgg_validate accept value v at key (key, len) in a file whose
+ * general.architecture is (arch, arch_len) (arch_len 0: none)?  The same
+ * table and rules lgg_validate applies (not strict): a standardized key
+ * (general.*, tokenizer.*, and <arch>.* for that architecture only) of the
+ * spec's type, general.architecture a string, general.alignment a u32 that
+ * is a power of two and a multiple of 8.  Other keys pass.  Returns LGG_OK,
+ * LGG_ERR_INVALID with the validator's message in err ("'llama.context_length'
+ * is string, expected u32 ..."), LGG_ERR_ALIGNMENT for a u32 alignment that
+ * is not a power of two (which no file can have: lgg_writer_set refuses it
+ * too), LGG_ERR_ARG for NULL.  Thread-safe. */
+LGG_API lgg_status lgg_standard_key_check(const char *key, size_t len, const char *arch, size_t arch_len,
+                                          const lgg_wvalue *v, lgg_error *err);
 
 /* Reads `n` bytes of a tensor's data starting at byte `offset` of that
  * tensor into `dst`.  Return LGG_OK, or any error code with a message in
@@ -1521,6 +1537,15 @@ LGG_API lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_fil
 LGG_API lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                         uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx,
                                         lgg_error *err);
+
+/* lgg_estimate_fit_ctx searching contexts up to max_ctx only (rounded down
+ * to the padding, at least the smallest context; 0: no bound), e.g. the
+ * model's n_ctx_train: past it llama.cpp runs, but the model was not
+ * trained for it. */
+LGG_API lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files,
+                                            const lgg_estimate_params *p, uint64_t host_budget,
+                                            uint64_t device_budget, uint32_t max_ctx, uint32_t *n_ctx,
+                                            lgg_error *err);
 
 /* The largest n_gpu_layers (0 ... n_layer + 1) at which device.total <=
  * device_budget, at the settings `p` (its n_gpu_layers ignored).  0 always

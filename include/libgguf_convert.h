@@ -112,6 +112,12 @@ typedef struct lgg_convert_options {
 
 LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre */
 
+/* The model families lgg_convert_open knows, for i from 0 until NULL: the
+ * config.json "architectures" names of family i joined by '|'
+ * ("LLaMAForCausalLM|LlamaForCausalLM|..."), and in *gguf_arch (when not
+ * NULL) the general.architecture written for them ("llama"). */
+LGG_API const char *lgg_convert_family_at(size_t i, const char **gguf_arch);
+
 typedef struct lgg_convert lgg_convert;
 
 /* Read the model directory `dir`: config.json, the safetensors shards

@@ -92,12 +92,16 @@ TEST(cli_set_keeps_types) {
     CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=int:-1", "-o", out, NULL), 1);
     CHECK(e && strstr(e, "is not an unsigned integer") != NULL);
     free(e);
-    /* an explicit other type changes it, and says so */
+    /* an explicit other type the spec allows changes it, and says so */
     char want[2048];
-    snprintf(want, sizeof want, "gguf set: %s: note: llama.context_length changes type from u32 to i64\n", in);
-    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=i64:8192", "-o", out, NULL), 0);
+    snprintf(want, sizeof want, "gguf set: %s: note: llama.context_length changes type from u32 to u64\n", in);
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=u64:8192", "-o", out, NULL), 0);
     CHECK_STR(e, want);
     free(e);
+    CHECK(key_type(out, "llama.context_length") == LGG_VT_U64);
+    /* one the spec does not allow (validate rejects it) only with --force */
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "set", in, "llama.context_length=i64:8192", "-o", out, NULL), 1);
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "set", in, "--force", "llama.context_length=i64:8192", "-o", out, NULL), 0);
     CHECK(key_type(out, "llama.context_length") == LGG_VT_I64);
     /* new keys: i32 and f32 as llama-quantize's --override-kv writes them;
      * a standard key the spec types gets the spec's type */

@@ -61,11 +61,21 @@ TEST(filename_missing_version_means_v1) {
         CHECKF(name_findings(f, good[i], LGG_VALIDATE_STRICT, NULL) == 0, "%s", good[i]);
     /* the spec's expression itself still wants the Version */
     CHECK(!lgg_name_parse("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", 38, NULL));
-    static const char *const bad[] = {"model.gguf", "llama-model-q4.gguf", "Llama-3.1.gguf", "Llama-8B-Q4.bin",
-                                      "-8B-Q4_0.gguf"};
+    /* attempts at the convention that went wrong (a SizeLabel is there):
+     * a warning, strict or not */
+    static const char *const bad[] = {"Llama-8B-Q4.bin", "-8B-Q4_0.gguf", "llama-2-7b-chat.Q4_K_M.gguf"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         lgg_finding x;
         CHECKF(name_findings(f, bad[i], 0, &x) == 1, "%s", bad[i]);
+        CHECKF(name_findings(f, bad[i], LGG_VALIDATE_STRICT, &x) == 1, "%s", bad[i]);
+    }
+    /* names that never tried it (llama-quantize's own default among them):
+     * the convention is advice, so only --strict mentions it */
+    static const char *const other[] = {"model.gguf", "ggml-model-Q4_K_M.gguf", "llama-model-q4.gguf",
+                                        "Llama-3.1.gguf", "ggml-model-f16.gguf"};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        CHECKF(name_findings(f, other[i], 0, NULL) == 0, "%s", other[i]);
+        CHECKF(name_findings(f, other[i], LGG_VALIDATE_STRICT, NULL) == 1, "%s", other[i]);
     }
     lgg_close(f);
     buf_free(&b);
@@ -98,7 +108,7 @@ TEST(filename_finding_is_a_warning_without_offset) {
     for (int strict = 0; strict < 2; strict++) {
         lgg_finding x;
         /* a bad name, and a shard named as another position */
-        static const char *const names[] = {"model.gguf", "Llama-8B-Q4_0-00001-of-00003.gguf"};
+        static const char *const names[] = {"Llama-8B.gguf.bin", "Llama-8B-Q4_0-00001-of-00003.gguf"};
         for (size_t k = 0; k < 2; k++) {
             CHECKF(name_findings(f, names[k], strict ? LGG_VALIDATE_STRICT : 0, &x) >= 1, "%s", names[k]);
             CHECK(x.severity == LGG_SEV_WARNING);

@@ -475,12 +475,14 @@ TEST(cli_split_and_merge_golden) {
     EXPECT(0,
            "$T/s-00001-of-00005.gguf\n$T/s-00002-of-00005.gguf\n$T/s-00003-of-00005.gguf\n$T/s-00004-of-00005.gguf\n"
            "$T/s-00005-of-00005.gguf\n",
-           "", "split", "--max-size", "1M", in, scratch("s"), NULL);
+           "gguf split: note: --max-size 1M is 1000000 bytes (MB, powers of 1000); 1MiB is 1048576\n", "split",
+           "--max-size", "1M", in, scratch("s"), NULL);
     EXPECT(0, "", "", "merge", scratch("s-00001-of-00005.gguf"), merged, NULL, NULL, NULL);
     CHECK(same_file(merged, in));
     /* --dry-run writes nothing */
-    EXPECT(0, "1 shards, 39 tensors\n$T/d-00001-of-00001.gguf: 39 tensors from output.weight, 3929472 bytes\n", "",
-           "split", "--dry-run", "--max-size", "4G", in, scratch("d"));
+    EXPECT(0, "1 shards, 39 tensors\n$T/d-00001-of-00001.gguf: 39 tensors from output.weight, 3929472 bytes\n",
+           "gguf split: note: --max-size 4G is 4000000000 bytes (GB, powers of 1000); 4GiB is 4294967296\n", "split",
+           "--dry-run", "--max-size", "4G", in, scratch("d"));
     CHECK(access(scratch("d-00001-of-00001.gguf"), F_OK) != 0);
 }
 

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int cli_open_fd(const char *cmd, const char *path) {
@@ -16,28 +17,66 @@ int cli_open_fd(const char *cmd, const char *path) {
     return fd;
 }
 
+/* A regular file read with pread, for lgg_open_source. */
+static lgg_status pread_all(void *ud, uint64_t off, void *dst, size_t n, lgg_error *e) {
+    const int fd = (int)(intptr_t)ud;
+    for (size_t done = 0; done < n;) {
+        ssize_t r = pread(fd, (char *)dst + done, n - done, (off_t)(off + done));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0)
+            return lgg_error_set(e, LGG_ERR_IO, off + done, "read: %s", r < 0 ? strerror(errno) : "the file shrank");
+        done += (size_t)r;
+    }
+    return LGG_OK;
+}
+
+lgg_status cli_open_local(int fd, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e, bool *header) {
+    struct stat st;
+    const bool reg = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    *header = false;
+    if (!(how & CLI_OPEN_HEADER) || !reg) {
+        lgg_status s = lgg_open_fd(fd, o, f, e);
+        /* mapping the whole file failed (ulimit -v, a 32-bit address space):
+         * the header is enough for a read-only command */
+        if (s != LGG_ERR_IO || !reg) return s;
+    }
+    lgg_source src = {pread_all, (void *)(intptr_t)fd, (uint64_t)st.st_size, 0, 0};
+    *header = true;
+    return lgg_open_source(&src, o, f, e);
+}
+
+lgg_status cli_open_path(const char *path, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e) {
+    int fd = cli_is_stdin(path) ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return lgg_error_set(e, LGG_ERR_IO, LGG_NO_OFFSET, "cannot open: %s", strerror(errno));
+    bool header = false;
+    lgg_status st = cli_open_local(fd, o, how, f, e, &header);
+    /* a file read through pread keeps its descriptor until the program
+     * ends (its tensors are read when a command asks for them) */
+    if (st != LGG_OK || !header) close(fd);
+    return st;
+}
+
 lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_file *f = NULL;
     lgg_error e;
     memset(&e, 0, sizeof e);
     lgg_open_options o;
     lgg_open_options_init(&o);
-    if (how != CLI_OPEN_DATA) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
-    if (how == CLI_OPEN_INSPECT) o.flags |= LGG_OPEN_ALLOW_BAD_LAYOUT;
+    if (how & CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    if ((how & CLI_OPEN_INSPECT) == CLI_OPEN_INSPECT) o.flags |= LGG_OPEN_ALLOW_BAD_LAYOUT;
     if (cli_is_remote(path)) {
         f = cli_open_remote(cmd, path, &o);
         if (f && lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
         return f;
     }
-    lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e);
-    if (st != LGG_OK) {
+    if (cli_open_path(path, &o, how, &f, &e) != LGG_OK) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
     /* the header is shown; the error is what a data command fails with */
     if (lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
     uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
-    if (how != CLI_OPEN_DATA && lgg_tensor_count(f) && want > have) {
+    if ((how & CLI_OPEN_META) && lgg_tensor_count(f) && want > have) {
         if (lgg_file_metadata_only(f))
             cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
                     (unsigned long long)want);

@@ -54,8 +54,13 @@ int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap);
 int cli_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Decimal unsigned; 0 if s is not one. */
 int cli_parse_u64(const char *s, uint64_t *v);
-/* N[K|M|G|T][B] in decimal (binary == 0) or binary units; K/M/G/T either case. */
+/* The one size parser: N, NK NM NG NT (either case) in the command's unit,
+ * powers of 1000 (binary == 0) or 1024; NKB..NTB always powers of 1000,
+ * NKiB..NTiB always powers of 1024.  1, or 0 when s is not a size. */
 int cli_parse_size(const char *s, int binary, uint64_t *v);
+/* The same for option `opt` of `cmd`: a bare K/M/G/T gets a note on stderr
+ * saying which unit it meant and how to write the other. */
+int cli_size_option(const char *cmd, const char *opt, const char *s, int binary, uint64_t *v);
 
 /* ---- diagnostics: one shape, "gguf CMD: FILE: message" ---- */
 void cli_err(const char *cmd, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -72,13 +77,22 @@ const char *cli_display_name(const char *path);
  * stderr says what is missing); data commands need every byte.  Inspection
  * commands (dump, info, tensors) also open a file whose tensor table is bad
  * only in where the data lies: the error goes to stderr, the header is
- * shown, and the command exits 1 (cli_open_status). */
-enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1, CLI_OPEN_INSPECT = 2 };
+ * shown, and the command exits 1 (cli_open_status).  The values are flags:
+ * CLI_OPEN_HEADER reads only the header of a local file, with pread
+ * (estimate: no whole-file mapping); CLI_OPEN_INSPECT includes META. */
+enum { CLI_OPEN_DATA = 0, CLI_OPEN_META = 1, CLI_OPEN_HEADER = 2, CLI_OPEN_INSPECT = 4 | CLI_OPEN_META };
 /* CLI_FAIL when f, opened for inspection, has a bad tensor table, else CLI_OK. */
 int cli_open_status(const lgg_file *f);
 /* Open FILE ("-": standard input) for a command; on failure print
  * "gguf CMD: FILE: message" and return NULL. */
 lgg_file *cli_open(const char *cmd, const char *path, int how);
+/* lgg_open_fd for a command: the header alone through pread when `how` has
+ * CLI_OPEN_HEADER, or when mapping the whole file fails (ulimit -v...); then
+ * *header is true, fd must stay open while *f is, and a command reads a
+ * tensor's data through cli_data_fetch. */
+lgg_status cli_open_local(int fd, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e, bool *header);
+/* The same for a path ("-": standard input), without a message. */
+lgg_status cli_open_path(const char *path, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e);
 /* ---- remote files (cli_remote.c) ----
  * A name the remote part reads (http://, https://, hf://); opening one
  * (the header only) with options o; the common options --token and

@@ -38,12 +38,18 @@ static size_t opt_label(const cli_opt *o, char *buf, size_t cap) {
     return k < cap ? k : cap - 1;
 }
 
-void cli_help(const cli_spec *s) {
-    printf("usage: %s\n\n%s", s->usage, s->about);
+/* Every command takes these (cli_parse hands them to cli_remote.c). */
+static const cli_opt COMMON[] = {
+    {0, "--token", "TOKEN", "bearer token for a file on a server, sent to its own\nhost only (default: $HF_TOKEN)"},
+    {0, "--timeout", "SECONDS", "network timeout, 1 to 86400 (docs/remote.md)"},
+    {0},
+};
+
+static void print_opts(const char *heading, const cli_opt *opts) {
     int any = 0;
-    for (const cli_opt *o = s->opts; o && o->names; o++) {
+    for (const cli_opt *o = opts; o && o->names; o++) {
         if (!o->help) continue; /* aliases kept for scripts, not advertised */
-        if (!any) printf("\noptions:\n");
+        if (!any) printf("\n%s:\n", heading);
         any = 1;
         char label[128];
         size_t n = opt_label(o, label, sizeof label);
@@ -59,6 +65,12 @@ void cli_help(const cli_spec *s) {
         }
         putchar('\n');
     }
+}
+
+void cli_help(const cli_spec *s) {
+    printf("usage: %s\n\n%s", s->usage, s->about);
+    print_opts("options", s->opts);
+    print_opts("options for files on a server (http://, https://, hf://)", COMMON);
     if (s->epilog) printf("\n%s", s->epilog);
 }
 
@@ -171,21 +183,55 @@ int cli_parse_u64(const char *s, uint64_t *v) {
     return 1;
 }
 
-int cli_parse_size(const char *s, int binary, uint64_t *v) {
+/* N, or N with a unit: K M G T (either case) alone take the command's
+ * default (binary or not; *bare says so), KB..TB are powers of 1000 and
+ * KiB..TiB powers of 1024 ('b' for 'B' too). */
+static int parse_size(const char *s, int binary, uint64_t *v, char *bare) {
     char *end;
+    *bare = 0;
     if (*s < '0' || *s > '9') return 0;
     errno = 0;
     unsigned long long x = strtoull(s, &end, 10);
     if (errno) return 0;
-    uint64_t unit = binary ? 1024 : 1000, mul = 1;
-    switch (*end) {
-    case 'K': case 'k': mul = unit, end++; break;
-    case 'M': case 'm': mul = unit * unit, end++; break;
-    case 'G': case 'g': mul = unit * unit * unit, end++; break;
-    case 'T': case 't': mul = unit * unit * unit * unit, end++; break;
-    default: break;
+    static const char UNITS[] = "kmgt";
+    const char *u = *end ? strchr(UNITS, *end | 0x20) : NULL;
+    uint64_t mul = 1;
+    if (u) {
+        char letter = *end++;
+        int bin = binary;
+        if (*end == 'i' && (end[1] == 'B' || end[1] == 'b')) bin = 1, end += 2;
+        else if (*end == 'B' || *end == 'b') bin = 0, end++;
+        else *bare = letter;
+        for (const char *k = UNITS; k <= u; k++) mul *= bin ? 1024 : 1000;
+    } else if (*end == 'B' || *end == 'b') {
+        end++;
     }
-    if (*end == 'B' || *end == 'b') end++;
     if (*end || __builtin_mul_overflow((uint64_t)x, mul, v)) return 0;
+    return 1;
+}
+
+int cli_parse_size(const char *s, int binary, uint64_t *v) {
+    char bare;
+    return parse_size(s, binary, v, &bare);
+}
+
+int cli_size_option(const char *cmd, const char *opt, const char *s, int binary, uint64_t *v) {
+    char bare;
+    if (!parse_size(s, binary, v, &bare)) return 0;
+    if (bare) {
+        /* say which a bare letter meant, and how to write the other */
+        char u = (char)(bare & ~0x20);
+        uint64_t other;
+        size_t n = strlen(s) - 1;
+        char alt[64];
+        snprintf(alt, sizeof alt, "%.*s%c%s", (int)(n < 40 ? n : 40), s, u, binary ? "B" : "iB");
+        if (parse_size(alt, binary, &other, &bare))
+            fprintf(stderr, "gguf %s: note: %s %s is %llu bytes (%c%s, powers of %d); %s is %llu\n", cmd, opt, s,
+                    (unsigned long long)*v, u, binary ? "iB" : "B", binary ? 1024 : 1000, alt,
+                    (unsigned long long)other);
+        else
+            fprintf(stderr, "gguf %s: note: %s %s is %llu bytes (%c%s, powers of %d)\n", cmd, opt, s,
+                    (unsigned long long)*v, u, binary ? "iB" : "B", binary ? 1024 : 1000);
+    }
     return 1;
 }

@@ -28,7 +28,7 @@ static int open_one(const char *cmd, const char *path, int how, int *fd, lgg_fil
     if (cli_is_remote(path)) { /* a shard on a server: its header, through HTTP ranges */
         lgg_open_options o;
         lgg_open_options_init(&o);
-        if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+        if (how & CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
         *fd = -1;
         *f = cmd ? cli_open_remote(cmd, path, &o) : NULL;
         int net;
@@ -41,8 +41,9 @@ static int open_one(const char *cmd, const char *path, int how, int *fd, lgg_fil
     if (*fd < 0) return CLI_FAIL;
     lgg_open_options o;
     lgg_open_options_init(&o);
-    if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
-    if (lgg_open_fd(*fd, &o, f, &e) != LGG_OK) {
+    if (how & CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    bool header;
+    if (cli_open_local(*fd, &o, how, f, &e, &header) != LGG_OK) {
         if (cmd) cli_err_lgg(cmd, path, &e);
         close(*fd);
         *fd = -1;

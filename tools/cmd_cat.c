@@ -261,7 +261,8 @@ int cmd_cat(int argc, char **argv) {
         cli_err("cat", NULL, "refusing to write binary data to a terminal (use -o OUT, a pipe, or --force)");
         return CLI_FAIL;
     }
-    lgg_file *f = cli_open("cat", path, CLI_OPEN_DATA);
+    /* a truncated file still serves the tensors whose bytes are all there */
+    lgg_file *f = cli_open("cat", path, CLI_OPEN_META);
     if (!f) return CLI_FAIL;
     int64_t idx = lgg_find_tensor(f, name, strlen(name));
     if (idx < 0) {
@@ -270,6 +271,14 @@ int cmd_cat(int argc, char **argv) {
         return CLI_FAIL;
     }
     const lgg_tensor *t = lgg_tensor_at(f, (uint64_t)idx);
+    const uint64_t end = lgg_file_size(f);
+    if (t->type_known && t->file_offset + t->size > end) {
+        cli_err("cat", path, "tensor '%s' is incomplete: its data runs from byte %llu to %llu, the file ends at %llu",
+                name, (unsigned long long)t->file_offset, (unsigned long long)(t->file_offset + t->size),
+                (unsigned long long)end);
+        lgg_close(f);
+        return CLI_FAIL;
+    }
     const char *problem = cli_data_fetch(f, t);
     if (!problem) problem = cli_data_problem(t);
     if (problem) {

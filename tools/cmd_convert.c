@@ -36,14 +36,41 @@ static const cli_spec SPEC = {
     "memory-mapped and converted as the output is written; the output goes to a\n"
     "temporary file renamed over OUT at the end.\n",
     OPTS,
-    "Architectures: LlamaForCausalLM (and LLaMA, Mistral), Qwen2ForCausalLM,\n"
-    "Gemma2ForCausalLM; SentencePiece (tokenizer.model) and byte-level BPE\n"
-    "(tokenizer.json) vocabularies.\n"
-    "Exit status: 0 success, 1 failure (bad or missing input, write error),\n"
-    "2 usage error.\n",
+    NULL, /* the architectures, from the converter's table, then EPILOG_END */
     1, 1, "MODEL_DIR is required",
     0,
 };
+
+#define EPILOG_END                                                       \
+    "SentencePiece (tokenizer.model) and byte-level BPE (tokenizer.json)\n" \
+    "vocabularies.\n"                                                     \
+    "Exit status: 0 success, 1 failure (bad or missing input, write error),\n" \
+    "2 usage error.\n"
+
+/* The help's epilog: each family the converter knows (config.json's
+ * "architectures" names, wrapped, after the GGUF architecture), read from
+ * its table so that the help never lags behind it. */
+static const char *epilog(void) {
+    static char buf[2048];
+    size_t n = 0;
+#define PUT(...) (n += n < sizeof buf ? (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__) : 0)
+    PUT("Architectures (general.architecture: config.json \"architectures\"):\n");
+    const char *arch, *names;
+    for (size_t i = 0; (names = lgg_convert_family_at(i, &arch)); i++) {
+        PUT("  %-9s", arch);
+        size_t col = 11;
+        for (const char *p = names; *p; p += p[strcspn(p, "|")] ? strcspn(p, "|") + 1 : strcspn(p, "|")) {
+            size_t len = strcspn(p, "|");
+            if (col + 1 + len > 78) PUT("\n%11s", ""), col = 11;
+            PUT(" %.*s", (int)len, p);
+            col += 1 + len;
+        }
+        PUT("\n");
+    }
+    PUT("%s", EPILOG_END);
+#undef PUT
+    return buf;
+}
 
 typedef struct copts {
     const char *dir, *out, *imatrix;
@@ -86,8 +113,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         break;
     case 'p': c->o.pre = v; break;
     case 's':
-        if (!cli_parse_size(v, 0, &c->split.max_size) || !c->split.max_size)
-            return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM or NG, not '%s'", v);
+        if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
+            return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM, NG, NGB or NGiB, not '%s'", v);
         break;
     case 'n':
         if (!cli_parse_u64(v, &c->split.max_tensors) || !c->split.max_tensors)
@@ -194,7 +221,9 @@ int cmd_convert(int argc, char **argv) {
     lgg_convert_options_init(&c.o);
     lgg_split_options_init(&c.split);
     int np = 0;
-    int rc = cli_parse(&SPEC, argc, argv, on_opt, &c, &np);
+    cli_spec spec = SPEC;
+    spec.epilog = epilog();
+    int rc = cli_parse(&spec, argc, argv, on_opt, &c, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     c.dir = argv[1];
     if ((rc = check_args(&c)) != CLI_OK) return rc;

@@ -21,7 +21,7 @@ static const cli_opt OPTS[] = {
 };
 static const cli_spec SPEC = {
     "copy",
-    "gguf copy [--endian little|big] [--version N] [--alignment N] IN OUT",
+    "gguf copy [--endian little|big] [--version N] [--alignment N] [--keep-duplicates] IN OUT",
     "Write a canonical copy of IN (\"-\" for standard input) to OUT: metadata and\n"
     "tensor infos in IN's order, tensor data padded to the alignment, as ggml\n"
     "writes files.  By default OUT keeps IN's byte order and version, so a\n"

@@ -17,31 +17,39 @@ static const cli_opt OPTS[] = {
     {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
     {'a', "-fa|--flash-attn", NULL, "flash attention (pads the context to 256, not 32)"},
     {'m', "--no-mmap", NULL, "weights read into host memory"},
-    {'g', "-ngl|--n-gpu-layers", "N", "offload N layers to one device, counted from the last;\n"
-                                      "above the layer count the output layer too (default 0)"},
-    {'g', "--gpu-layers", "N", NULL}, /* llama.cpp's third spelling */
+    {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "offload N layers to one device, counted from the\n"
+                                                   "last; above the layer count the output layer too\n"
+                                                   "(default 0)"},
     {'f', "--fit", "BYTES", "also print the largest context whose host total fits"},
     {'d', "--fit-device", "BYTES", "also print the largest -ngl whose device total fits\n"
                                    "(with both, the context is fitted at that -ngl)"},
+    {'t', "--fit-beyond-train", NULL, "let --fit search past the model's training context\n"
+                                      "(by default it stops there)"},
     {'j', "--json", NULL, "every figure in bytes as JSON (docs/estimate.md)"},
     {0},
 };
 static const cli_spec SPEC = {
     "estimate",
     "gguf estimate [-c N] [-b N] [-ub N] [-np N] [-ctk TYPE] [-ctv TYPE] [-fa] [--no-mmap] [-ngl N] "
-    "[--fit BYTES] [--fit-device BYTES] [--json] MODEL",
+    "[--fit BYTES] [--fit-device BYTES] [--fit-beyond-train] [--json] MODEL",
     "Estimate the memory llama.cpp (b4747) allocates to run MODEL (a file, \"-\" for\n"
     "standard input, or the first shard of a set: PREFIX-00001-of-0000N.gguf), from\n"
     "the header alone: the weights (mapped, or read into memory with --no-mmap), the\n"
     "KV cache (K and V), the output buffer, the compute buffer and the total.\n"
     "Options as llama.cpp's, with its defaults.\n",
     OPTS,
-    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024).\n"
+    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024;\n"
+    "KiB..TiB the same, KB..TB powers of 1000; a note says what a bare G meant).\n"
     "Weights, KV cache and output are exact; the compute buffer is exact where\n"
     "llama.cpp's graph is replayed (llama, qwen2, gemma, phi3, deepseek2 and their\n"
     "kin, on the host: \"compute_exact\" in the JSON), else estimated\n"
     "(docs/estimate.md).\n"
-    "Exit status: 0 success, 1 failure, 2 usage error.\n",
+    "--fit searches contexts up to the model's training context (--fit-beyond-train:\n"
+    "further, with a note) and checks the host's total; the device's only with\n"
+    "--fit-device (otherwise the device's total at the answer is printed, unchecked).\n"
+    "When even the smallest context does not fit, the figures are those of the\n"
+    "smallest context, \"fit\": {\"ctx\": null} in the JSON, and the exit status 1.\n"
+    "Exit status: 0 success, 1 failure (or nothing fits), 2 usage error.\n",
     1, 1, "MODEL is required",
     0,
 };
@@ -50,7 +58,7 @@ typedef struct opts {
     const char *path;
     lgg_estimate_params p;
     uint64_t fit, fit_device;
-    bool want_fit, want_fit_device, json;
+    bool want_fit, want_fit_device, json, beyond;
 } opts;
 
 /* The option's first spelling, for a usage error. */
@@ -72,6 +80,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'a': p->flash_attn = true; return 0;
     case 'm': p->no_mmap = true; return 0;
     case 'j': o->json = true; return 0;
+    case 't': o->beyond = true; return 0;
     case 'k':
     case 'v':
         if (lgg_type_from_name(v, strlen(v), id == 'k' ? &p->type_k : &p->type_v) != LGG_OK)
@@ -80,8 +89,9 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         return 0;
     case 'f':
     case 'd':
-        if (!cli_parse_size(v, 1, id == 'f' ? &o->fit : &o->fit_device))
-            return cli_why(why, cap, "%s must be a byte count such as 16G, not '%s'", opt_name(id, name, sizeof name), v);
+        if (!cli_size_option("estimate", opt_name(id, name, sizeof name), v, 1, id == 'f' ? &o->fit : &o->fit_device))
+            return cli_why(why, cap, "%s must be a byte count such as 16G, 16GiB or 16GB, not '%s'",
+                           opt_name(id, name, sizeof name), v);
         if (id == 'f') o->want_fit = true;
         else o->want_fit_device = true;
         return 0;
@@ -103,7 +113,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
  * on disk (standard input holds one file).  The set owns every file. */
 static int model_open(const char *path, cli_shards *m) {
     memset(m, 0, sizeof *m);
-    lgg_file *f0 = cli_open("estimate", path, CLI_OPEN_META); /* the header is all it needs */
+    lgg_file *f0 = cli_open("estimate", path, CLI_OPEN_META | CLI_OPEN_HEADER); /* the header is all it needs */
     if (!f0) return CLI_FAIL;
     lgg_value v;
     uint64_t count = 1;
@@ -123,7 +133,7 @@ static int model_open(const char *path, cli_shards *m) {
         return CLI_FAIL;
     }
     char *prefix = strndup(path, plen);
-    if (!prefix || cli_shards_by_name("estimate", prefix, (uint32_t)count, CLI_OPEN_META, f0, 0, m) != CLI_OK) {
+    if (!prefix || cli_shards_by_name("estimate", prefix, (uint32_t)count, CLI_OPEN_META | CLI_OPEN_HEADER, f0, 0, m) != CLI_OK) {
         if (!prefix) cli_err("estimate", NULL, "out of memory");
         free(prefix);
         lgg_close(f0);
@@ -164,7 +174,11 @@ static void json_settings(FILE *o, const lgg_estimate *e) {
 
 typedef struct fit_result {
     bool has_ctx, has_ngl;
+    bool none;          /* --fit: even the smallest context does not fit */
+    bool capped;        /* --fit stopped at the limit: a larger context would fit */
     uint32_t ctx, ngl;
+    uint32_t limit;     /* the context the search stopped at (0: none) */
+    uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
 /* Why a figure deserves a remark (for both the text and the JSON). */
@@ -206,6 +220,19 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     printf(", \"n_gpu_layers\": ");
     if (fr->has_ngl) printf("%u", fr->ngl);
     else printf("null");
+    /* added fields: what was checked against what */
+    printf(", \"host_budget\": ");
+    if (o->want_fit) printf("%llu", (unsigned long long)o->fit);
+    else printf("null");
+    printf(", \"device_budget\": ");
+    if (o->want_fit_device) printf("%llu", (unsigned long long)o->fit_device);
+    else printf("null");
+    printf(", \"ctx_limit\": ");
+    if (fr->limit) printf("%u", fr->limit);
+    else printf("null");
+    printf(", \"device_at_ctx\": ");
+    if (fr->has_ctx && e->n_gpu_layers && !o->want_fit_device) printf("%llu", (unsigned long long)fr->device_at);
+    else printf("null");
     printf("}, \"compute_exact\": %s, \"notes\": [", e->compute_exact ? "true" : "false");
     const char *nt[4];
     size_t n = notes(e, &o->p, nt);
@@ -246,8 +273,23 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
     }
     if (fr->has_ngl) printf("\nfit: -ngl %u (the most layers whose device total fits %llu bytes)\n", fr->ngl,
                             (unsigned long long)o->fit_device);
-    if (fr->has_ctx) printf("%sfit: -c %u (the largest context whose host total fits %llu bytes)\n",
-                            fr->has_ngl ? "" : "\n", fr->ctx, (unsigned long long)o->fit);
+    if (o->want_fit) printf("%s", fr->has_ngl ? "" : "\n");
+    if (fr->capped)
+        printf("fit: -c %u (the model's training context; its host total fits %llu bytes; larger contexts\n"
+               "     were not searched: --fit-beyond-train)\n",
+               fr->ctx, (unsigned long long)o->fit);
+    else if (fr->has_ctx)
+        printf("fit: -c %u (the largest context whose host total fits %llu bytes)\n", fr->ctx,
+               (unsigned long long)o->fit);
+    else if (fr->none)
+        printf("fit: none (even the smallest context, %u, needs more than %llu bytes on the host%s)\n", e->n_ctx,
+               (unsigned long long)o->fit, o->want_fit_device ? " or the device" : "");
+    if (fr->has_ctx && e->n_gpu_layers && !o->want_fit_device)
+        printf("fit: the device was not checked: at -c %u it needs %llu bytes (--fit-device BYTES checks it)\n",
+               fr->ctx, (unsigned long long)fr->device_at);
+    if (fr->has_ctx && fr->ctx > e->n_ctx_train && e->n_ctx_train)
+        printf("fit: note: -c %u is past the model's training context (%u): llama.cpp runs it, the model was\n"
+               "     not trained for it\n", fr->ctx, e->n_ctx_train);
     const char *nt[4];
     size_t n = notes(e, &o->p, nt);
     for (size_t i = 0; i < n; i++) printf("%snote: %s\n", i ? "" : "\n", nt[i]);
@@ -275,18 +317,45 @@ static int unknown_arch(const opts *o, const lgg_estimate *e, const lgg_error *e
     return fail(o, err);
 }
 
-static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, fit_result *fr, lgg_error *err) {
+/* The estimate at context n_ctx (other settings from p). */
+static lgg_status at_ctx(const cli_shards *m, const lgg_estimate_params *p, uint32_t n_ctx, lgg_estimate *e,
+                         lgg_error *err) {
+    lgg_estimate_params q = *p;
+    q.n_ctx = n_ctx;
+    return lgg_estimate_model((const lgg_file *const *)m->files, m->n, &q, e, err);
+}
+
+/* --fit-device, then --fit up to the training context (or past it).  When
+ * no context fits, *e becomes the estimate at the smallest one, fr->none is
+ * set and the reason is in err. */
+static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, lgg_estimate *e, fit_result *fr,
+                    lgg_error *err) {
     const lgg_file *const *files = (const lgg_file *const *)m->files;
     if (o->want_fit_device) {
         if (lgg_estimate_fit_gpu_layers(files, m->n, p, o->fit_device, &fr->ngl, err) != LGG_OK) return CLI_FAIL;
         fr->has_ngl = true;
         p->n_gpu_layers = fr->ngl;
     }
-    if (o->want_fit) {
-        if (lgg_estimate_fit_ctx(files, m->n, p, o->fit, o->want_fit_device ? o->fit_device : 0, &fr->ctx, err) !=
-            LGG_OK)
-            return CLI_FAIL;
-        fr->has_ctx = true;
+    if (!o->want_fit) return CLI_OK;
+    const uint64_t dev = o->want_fit_device ? o->fit_device : 0;
+    fr->limit = o->beyond ? 0 : e->n_ctx_train;
+    lgg_status st = lgg_estimate_fit_ctx_max(files, m->n, p, o->fit, dev, fr->limit, &fr->ctx, err);
+    if (st == LGG_ERR_RANGE) { /* nothing fits: the figures at the smallest context */
+        lgg_error e2;
+        if (at_ctx(m, p, 1, e, &e2) != LGG_OK) return CLI_FAIL;
+        fr->none = true;
+        return CLI_OK;
+    }
+    if (st != LGG_OK) return CLI_FAIL;
+    fr->has_ctx = true;
+    lgg_estimate x;
+    /* did the limit stop the search?  the next padding step would fit */
+    if (fr->limit && fr->ctx < UINT32_MAX - 512 && at_ctx(m, p, fr->ctx + 1, &x, err) == LGG_OK &&
+        x.host.total <= o->fit && (!dev || x.device.total <= dev))
+        fr->capped = true;
+    if (p->n_gpu_layers && !o->want_fit_device) {
+        if (at_ctx(m, p, fr->ctx, &x, err) != LGG_OK) return CLI_FAIL;
+        fr->device_at = x.device.total;
     }
     return CLI_OK;
 }
@@ -304,17 +373,18 @@ int cmd_estimate(int argc, char **argv) {
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e;
-    fit_result fr = {false, false, 0, 0};
+    fit_result fr;
+    memset(&fr, 0, sizeof fr);
     lgg_estimate_params p = o.p;
     lgg_status st = lgg_estimate_model((const lgg_file *const *)m.files, m.n, &p, &e, &err);
     if (st == LGG_ERR_UNSUPPORTED && !e.arch_known && e.arch[0]) {
         rc = unknown_arch(&o, &e, &err);
-    } else if (st != LGG_OK || run_fits(&o, &m, &p, &fr, &err) != CLI_OK) {
+    } else if (st != LGG_OK || run_fits(&o, &m, &p, &e, &fr, &err) != CLI_OK) {
         rc = fail(&o, &err);
     } else {
         if (o.json) print_json(&o, &e, &fr);
         else print_text(&o, &e, &fr);
-        rc = CLI_OK;
+        rc = fr.none ? fail(&o, &err) : CLI_OK;
     }
     cli_shards_close(&m);
     return rc;

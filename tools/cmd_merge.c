@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const cli_opt OPTS[] = {
-    {'m', "--merge", NULL, NULL}, /* llama-gguf-split's mode flag, for scripts */
+    {'m', "--merge", NULL, "llama-gguf-split's mode flag, accepted for its command\nlines (merging is what this command does)"},
     {0},
 };
 static const cli_spec SPEC = {

@@ -8,7 +8,9 @@
 static const cli_opt OPTS[] = {
     {'r', "--rename", "OLD=NEW", "rename a key (keeps its position and value)"},
     {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
-    {'f', "--force", NULL, "write keys that break the spec's key naming rule"},
+    {'f', "--force", NULL, "write what validate would reject: keys that break the\n"
+                           "naming rule, standard keys of another type than the\n"
+                           "spec's, a general.alignment that is not a multiple of 8"},
     {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
     {0},
 };
@@ -29,7 +31,9 @@ static const cli_spec SPEC = {
     "  KEY=arr[TYPE]:A,B,C   an array; in string arrays write \\, for a comma and\n"
     "                        \\\\ for a backslash; arr[TYPE]: is an empty array\n\n"
     "Keys must follow the spec's naming rule (lower_snake_case segments separated\n"
-    "by dots) unless --force is given.  Without -o, FILE is edited safely: when the\n"
+    "by dots), standard keys must have the spec's type (llama.context_length a\n"
+    "u32, ...) and general.alignment must be a power of two and a multiple of 8,\n"
+    "as validate checks, unless --force is given.  Without -o, FILE is edited safely: when the\n"
     "header keeps its padded size only the header is rewritten (one write, then\n"
     "fsync); otherwise a complete new file is written beside it (after checking\n"
     "the free space) and renamed over it.\n",
@@ -99,6 +103,21 @@ static int key_allowed(const cli_edit *e, const char *file, const char *key, siz
     return 0;
 }
 
+/* What validate would reject at key (key, kl) holding v: refused unless
+ * --force (CLI_FAIL after the message). */
+static int value_allowed(const cli_edit *e, const char *file, const char *key, size_t kl, const lgg_wvalue *v,
+                         int force) {
+    lgg_str arch = {NULL, 0};
+    lgg_value av;
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    if (force) return 1;
+    if (lgg_get(e->f, "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
+    if (lgg_standard_key_check(key, kl, arch.ptr, arch.len, v, &err) == LGG_OK) return 1;
+    cli_err("set", file, "%s%s", err.message, err.code == LGG_ERR_INVALID ? "; --force writes it" : "");
+    return 0;
+}
+
 static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
     size_t kl = (size_t)(eq - a);
@@ -114,6 +133,10 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     }
     lgg_error err;
     memset(&err, 0, sizeof err);
+    if (!value_allowed(e, file, a, kl, &v.v, force)) {
+        cli_val_free(&v);
+        return CLI_FAIL;
+    }
     int rc = CLI_OK;
     uint32_t now;
     if (lgg_writer_key_type(e->w, a, kl, &now, NULL) == LGG_OK && now != v.v.type)
@@ -130,6 +153,19 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
 static int apply_rename(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
     if (!key_allowed(e, file, eq + 1, strlen(eq + 1), force)) return CLI_FAIL;
+    /* the value moves to the new key: it must have the type the spec gives
+     * it there; general.alignment, whose value matters too, is set, not
+     * renamed to */
+    const char *to = eq + 1;
+    const size_t tl = strlen(to);
+    lgg_wvalue moved = {CLI_NO_TYPE, CLI_NO_TYPE, 0, NULL};
+    if (!force && tl == 17 && !memcmp(to, "general.alignment", 17)) {
+        cli_err("set", file, "general.alignment is set (general.alignment=u32:N), not renamed to; --force renames it");
+        return CLI_FAIL;
+    }
+    if (lgg_writer_key_type(e->w, a, (size_t)(eq - a), &moved.type, &moved.elem_type) == LGG_OK &&
+        !value_allowed(e, file, to, tl, &moved, force))
+        return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     if (lgg_writer_rename(e->w, a, (size_t)(eq - a), eq + 1, strlen(eq + 1), &err) != LGG_OK) {

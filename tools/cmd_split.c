@@ -1,4 +1,4 @@
-/* cmd_split.c -- `gguf split (--max-tensors N | --max-size N[K|M|G])
+/* cmd_split.c -- `gguf split (--max-tensors N | --max-size N[K|M|G][B|iB])
  * [--dry-run] IN PREFIX`: cut a model into PREFIX-00001-of-0000N.gguf...
  * exactly as llama.cpp's gguf-split does, so its loader and `gguf merge`
  * take them back. */
@@ -15,10 +15,11 @@ static const cli_opt OPTS[] = {
     {'s', "--max-size|--split-max-size", "N[K|M|G]", "at most N bytes of tensor data per shard (each tensor\n"
                                                     "padded to the alignment; metadata not counted), in\n"
                                                     "decimal units as llama.cpp: K=1000, M=1000^2, G=1000^3\n"
-                                                    "(either case); a tensor larger than N gets its own shard"},
+                                                    "(either case; KB/MB/GB too, KiB/MiB/GiB for powers of\n"
+                                                    "1024); a tensor larger than N gets its own shard"},
     {'f', "--no-tensor-first-split", NULL, "the first shard holds the metadata and no tensor"},
     {'d', "--dry-run", NULL, "print the plan (shard, tensors, first tensor, bytes)\nand write nothing"},
-    {'x', "--split", NULL, NULL}, /* llama-gguf-split's mode flag, for scripts */
+    {'x', "--split", NULL, "llama-gguf-split's mode flag, accepted for its command\nlines (splitting is what this command does)"},
     {0},
 };
 static const cli_spec SPEC = {
@@ -47,8 +48,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         return cli_why(why, cap, "give one of --max-tensors and --max-size, once");
     if (id == 't' && (!cli_parse_u64(v, &o->so.max_tensors) || !o->so.max_tensors))
         return cli_why(why, cap, "--max-tensors must be a positive number, not '%s'", v);
-    if (id == 's' && (!cli_parse_size(v, 0, &o->so.max_size) || !o->so.max_size))
-        return cli_why(why, cap, "--max-size must be a positive N, NK, NM or NG, not '%s'", v);
+    if (id == 's' && (!cli_size_option("split", "--max-size", v, 0, &o->so.max_size) || !o->so.max_size))
+        return cli_why(why, cap, "--max-size must be a positive N, NK, NM, NG, NGB or NGiB, not '%s'", v);
     if (id == 'f') o->so.flags |= LGG_SPLIT_NO_TENSOR_FIRST;
     if (id == 'd') o->dry = 1;
     return 0;

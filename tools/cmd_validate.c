@@ -22,7 +22,9 @@ static const cli_spec SPEC = {
     "then \"FILE: ok\" when it has no errors.  Errors break the spec; warnings are\n"
     "allowed but suspicious; notes say what llama.cpp would refuse in a valid file.\n"
     "The file name is checked against the naming convention (a warning at most;\n"
-    "not for standard input or pipes).  A truncated file is an error that says how\n"
+    "not for standard input or pipes): under --strict, or when the name tries it\n"
+    "(a size label such as 8B after its first part) and gets it wrong; the\n"
+    "convention is advice, so model.gguf or ggml-model-Q4_K_M.gguf pass.  A truncated file is an error that says how\n"
     "many bytes are missing.\n",
     OPTS,
     "Exit status: 0 no file has errors, 1 some file has errors (or cannot be\n"
@@ -88,8 +90,7 @@ static int validate_one(const char *path, const int *flags) {
     oo.flags |= LGG_OPEN_ALLOW_MISSING_DATA; /* report every finding, missing bytes included */
     int net = 0;
     lgg_status st = cli_is_remote(path) ? cli_remote_open_file(path, &oo, &f, &e, &net)
-                    : cli_is_stdin(path) ? lgg_open_fd(0, &oo, &f, &e)
-                                         : lgg_open_file(path, &oo, &f, &e);
+                                         : cli_open_path(path, &oo, CLI_OPEN_META, &f, &e);
     if (st != LGG_OK) {
         if (net || e.code == LGG_ERR_IO || e.code == LGG_ERR_NOMEM) {
             cli_err("validate", net ? NULL : path, "%s", e.message);

@@ -119,11 +119,9 @@ LGG_HIDDEN unsigned lgg__cpu_features(void);
 LGG_HIDDEN bool lgg__cpu_avx2_f16c(void);
 LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, size_t max);
 
-
 /* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no
  * overlongs, no surrogates, nothing above U+10FFFF); else false and *bad_at is
  * the offset of the first invalid byte. */
 LGG_HIDDEN bool lgg__utf8_valid(const uint8_t *s, uint64_t len, uint64_t *bad_at);
-
 
 #endif

@@ -4,6 +4,7 @@
  * family is adding a table here. */
 #include "cv.h"
 
+#include <pthread.h>
 #include <string.h>
 
 /* set_gguf_parameters of the reference's base class: every key optional
@@ -204,7 +205,26 @@ const cv_family *lgg__cv_family_find(const char *hf_arch) {
     return NULL;
 }
 
+const char *lgg_convert_family_at(size_t i, const char **gguf_arch) {
+    if (i >= sizeof FAMILIES / sizeof FAMILIES[0]) return NULL;
+    if (gguf_arch) *gguf_arch = FAMILIES[i].arch;
+    return FAMILIES[i].hf_archs;
+}
+
+/* The table's names joined by ", ", built once: adding a family adds it. */
+static char family_list[1024];
+static pthread_once_t family_once = PTHREAD_ONCE_INIT;
+static void build_family_list(void) {
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
+        for (const char *p = FAMILIES[i].hf_archs; *p && n + 3 < sizeof family_list; p++) {
+            if (n && (p == FAMILIES[i].hf_archs || *p == '|')) family_list[n++] = ',', family_list[n++] = ' ';
+            if (*p != '|') family_list[n++] = *p;
+        }
+    family_list[n] = 0;
+}
+
 const char *lgg__cv_family_list(void) {
-    return "LLaMAForCausalLM, LlamaForCausalLM, MistralForCausalLM, MixtralForCausalLM, Qwen2ForCausalLM, "
-           "Qwen2MoeForCausalLM, GemmaForCausalLM, Gemma2ForCausalLM, Phi3ForCausalLM";
+    pthread_once(&family_once, build_family_list);
+    return family_list;
 }

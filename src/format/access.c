@@ -361,3 +361,8 @@ void lgg__file_release(const lgg_file *f, const void *p, uint64_t n) {
     const uintptr_t pg = (uintptr_t)ps, b0 = (a + pg - 1) / pg * pg, b1 = (a + (uintptr_t)n) / pg * pg;
     if (b1 > b0) madvise((void *)b0, b1 - b0, MADV_DONTNEED);
 }
+
+uint64_t lgg__key_offset(const lgg_file *f, const char *key, size_t len) {
+    int64_t i = lgg_find_key(f, key, len);
+    return i < 0 ? LGG_NO_OFFSET : f->kv[i].offset;
+}

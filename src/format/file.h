@@ -57,10 +57,6 @@ struct lgg_file {
 LGG_HIDDEN void lgg__file_kv_name(const void *ctx, uint64_t i, const char **name, uint64_t *len);
 LGG_HIDDEN void lgg__file_tensor_name(const void *ctx, uint64_t i, const char **name, uint64_t *len);
 
-/* Opening in steps (parse.c), for the opens in source.c: a new handle with
- * the options applied; the header parsed from base[0, mem_size) (a prefix
- * too short for it gives LGG_ERR_TRUNCATED); then the tensors' places and
- * the indexes, which set *out or close f. */
 /* A hint that bytes [p, p + n) of f's mapping will not be read again soon
  * (access.c): the whole pages inside are unmapped from this process
  * (MADV_DONTNEED: a read-only file mapping refaults the same bytes from the
@@ -69,11 +65,26 @@ LGG_HIDDEN void lgg__file_tensor_name(const void *ctx, uint64_t i, const char **
  * mapping. */
 LGG_HIDDEN void lgg__file_release(const lgg_file *f, const void *p, uint64_t n);
 
+/* Where a finding about metadata key `key` (C string) of f points: the
+ * start of its pair, the key's length field (lgg_kv.offset), since the key
+ * and the type that precede the value are what the finding judges;
+ * LGG_NO_OFFSET when the key is absent.  lgg_validate and lgg_estimate both
+ * use it, so one key has one offset (access.c). */
+LGG_HIDDEN uint64_t lgg__key_offset(const lgg_file *f, const char *key, size_t len);
+
 /* naming.c: the file-name check's reading of the naming convention: the
  * spec's expression, or its prose (a missing Version means v1.0; '.' and
  * '_' in BaseName, as gguf-py writes general.basename). */
 LGG_HIDDEN bool lgg__name_parse_lenient(const char *name, size_t len);
+/* Does the name look like an attempt at the convention (a SizeLabel after
+ * its first part)?  The not-following-it warning is given only then, or
+ * when strict: the convention is advice. */
+LGG_HIDDEN bool lgg__name_attempted(const char *name, size_t len);
 
+/* Opening in steps (parse.c), for the opens in source.c: a new handle with
+ * the options applied; the header parsed from base[0, mem_size) (a prefix
+ * too short for it gives LGG_ERR_TRUNCATED); then the tensors' places and
+ * the indexes, which set *out or close f. */
 LGG_HIDDEN lgg_file *lgg__file_new(const lgg_open_options *opts);
 /* Open the n bytes at p (allocated with a) as a file that owns them from
  * here on, metadata-only files allowed (lgg_writer_describe). */

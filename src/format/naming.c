@@ -379,3 +379,18 @@ bool lgg_split_name_parse(const char *path, size_t len, uint32_t *index, uint32_
     if (prefix_len) *prefix_len = len - tn;
     return true;
 }
+
+/* A name that tries the convention: a token after the first ('-'-separated)
+ * that reads as a SizeLabel ("8B", "8x7B", "1.5M"), the part no name
+ * written without the convention in mind has.  "model.gguf" and
+ * llama-quantize's "ggml-model-Q4_K_M.gguf" do not try it. */
+bool lgg__name_attempted(const char *name, size_t len) {
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && name[i] != '-' && name[i] != '.') continue;
+        tok t = {name + start, i - start};
+        if (start > 0 && t.n && size_main(t)) return true;
+        start = i + 1;
+    }
+    return false;
+}

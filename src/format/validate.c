@@ -242,24 +242,75 @@ static bool is_int(uint32_t t) {
            t == LGG_VT_I32 || t == LGG_VT_U64 || t == LGG_VT_I64;
 }
 
-/* Does value v have the type the spec gives kind k?  Integer and float
- * widths must be exact (llama.cpp refuses any other); integer arrays where
- * the spec has a scalar or other elements pass only when not strict. */
-static bool kind_ok(const lgg_value *v, enum kind k, bool strict) {
+/* Does a value of `type` (arrays: of elem_type) have the type the spec
+ * gives kind k?  Integer and float widths must be exact (llama.cpp refuses
+ * any other); integer arrays where the spec has a scalar or other elements
+ * pass only when not strict. */
+static bool kind_ok(uint32_t type, uint32_t elem_type, enum kind k, bool strict) {
     switch (k) {
-    case K_STR: return v->type == LGG_VT_STRING;
-    case K_U32: return v->type == LGG_VT_U32;
-    case K_U64: return v->type == LGG_VT_U64 || v->type == LGG_VT_U32;
-    case K_F32: return v->type == LGG_VT_F32;
-    case K_BOOL: return v->type == LGG_VT_BOOL;
-    case K_ARR_STR: return v->type == LGG_VT_ARRAY && v->elem_type == LGG_VT_STRING;
-    case K_ARR_F32: return v->type == LGG_VT_ARRAY && v->elem_type == LGG_VT_F32;
-    case K_ARR_I32: return v->type == LGG_VT_ARRAY && (v->elem_type == LGG_VT_I32 || (!strict && is_int(v->elem_type)));
+    case K_STR: return type == LGG_VT_STRING;
+    case K_U32: return type == LGG_VT_U32;
+    case K_U64: return type == LGG_VT_U64 || type == LGG_VT_U32;
+    case K_F32: return type == LGG_VT_F32;
+    case K_BOOL: return type == LGG_VT_BOOL;
+    case K_ARR_STR: return type == LGG_VT_ARRAY && elem_type == LGG_VT_STRING;
+    case K_ARR_F32: return type == LGG_VT_ARRAY && elem_type == LGG_VT_F32;
+    case K_ARR_I32: return type == LGG_VT_ARRAY && (elem_type == LGG_VT_I32 || (!strict && is_int(elem_type)));
     case K_UINT_OR_ARR:
-        return v->type == LGG_VT_U64 || v->type == LGG_VT_U32 ||
-               (!strict && v->type == LGG_VT_ARRAY && is_int(v->elem_type));
+        return type == LGG_VT_U64 || type == LGG_VT_U32 || (!strict && type == LGG_VT_ARRAY && is_int(elem_type));
     }
     return false;
+}
+
+/* What is wrong with a value of `type` (elem_type) at a standardized key,
+ * as one message into buf (the key quoted as q); false when nothing is. */
+static bool key_type_problem(const std_key *s, uint32_t type, uint32_t elem_type, bool strict, const char *q,
+                             char *buf, size_t cap) {
+    if (kind_ok(type, elem_type, s->kind, strict)) return false;
+    if (type == LGG_VT_ARRAY)
+        snprintf(buf, cap, "'%s' is array of %s, expected %s", q, lgg_vtype_name(elem_type), kind_name(s->kind));
+    else
+        snprintf(buf, cap, "'%s' is %s, expected %s", q, lgg_vtype_name(type), kind_name(s->kind));
+    return true;
+}
+
+/* What is wrong with general.alignment holding `type` (value a when an
+ * integer): the spec says u32, a multiple of 8 (ggml: a power of two). */
+static bool alignment_problem(uint32_t type, uint64_t a, char *buf, size_t cap) {
+    if (type != LGG_VT_U32)
+        snprintf(buf, cap, "general.alignment is %s, the spec says u32%s", lgg_vtype_name(type),
+                 is_int(type) ? "" : " (ignored; the default 32 applies)");
+    else if (a == 0 || (a & (a - 1)))
+        snprintf(buf, cap, "general.alignment %llu is not a non-zero power of two", (unsigned long long)a);
+    else if (a % 8)
+        snprintf(buf, cap, "general.alignment %llu is not a multiple of 8", (unsigned long long)a);
+    else
+        return false;
+    return true;
+}
+
+lgg_status lgg_standard_key_check(const char *key, size_t len, const char *arch, size_t arch_len,
+                                  const lgg_wvalue *v, lgg_error *err) {
+    if (!key || !v || (!arch && arch_len)) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
+    char msg[400], q[200];
+    const lgg_str k = {key, len}, a = {arch, arch_len};
+    if (key_eq(k, "general.alignment")) {
+        uint32_t x = 0;
+        if (v->type == LGG_VT_U32 && v->data) memcpy(&x, v->data, sizeof x);
+        if (!alignment_problem(v->type, x, msg, sizeof msg)) return LGG_OK;
+        /* not a power of two: no reader could lay the file out */
+        const bool pow2 = v->type == LGG_VT_U32 && x && !(x & (x - 1));
+        return lgg__fail(err, v->type != LGG_VT_U32 || pow2 ? LGG_ERR_INVALID : LGG_ERR_ALIGNMENT, LGG_NO_OFFSET,
+                         "%s", msg);
+    }
+    if (key_eq(k, "general.architecture") && v->type != LGG_VT_STRING)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "general.architecture is %s, not a string",
+                         lgg_vtype_name(v->type));
+    const std_key *s = find_std_key(key, len, &a);
+    Q(q, key, len);
+    if (s && key_type_problem(s, v->type, v->elem_type, false, q, msg, sizeof msg))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s", msg);
+    return LGG_OK;
 }
 
 /* Keys the spec requires per architecture. */
@@ -440,14 +491,9 @@ static void check_key_type(vctx *c, const lgg_kv *kv, const char *q) {
     const std_key *s = find_std_key(k.ptr, k.len, &c->arch);
     if (!s) return;
     const lgg_value *v = &kv->value;
-    if (!kind_ok(v, s->kind, c->strict)) {
-        char actual[40];
-        if (v->type == LGG_VT_ARRAY)
-            snprintf(actual, sizeof actual, "array of %s", lgg_vtype_name(v->elem_type));
-        else
-            snprintf(actual, sizeof actual, "%s", lgg_vtype_name(v->type));
-        add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, kv->offset, "'%s' is %s, expected %s", q, actual,
-            kind_name(s->kind));
+    char msg[400];
+    if (key_type_problem(s, v->type, v->elem_type, c->strict, q, msg, sizeof msg)) {
+        add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, lgg__key_offset(c->f, k.ptr, k.len), "%s", msg);
     } else if (v->type == LGG_VT_U64 && kind_vtype(s->kind) == LGG_VT_U32) {
         add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, kv->offset,
             "'%s' is u64, which the spec allows: llama.cpp will not load it (it reads u32 only)", q);
@@ -488,13 +534,9 @@ static void check_general(vctx *c) {
     int64_t ai = f->alignment_kv;
     if (ai >= 0) {
         const lgg_kv *kv = &f->kv[ai];
-        if (kv->value.type != LGG_VT_U32)
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_ALIGNMENT_KEY, kv->offset,
-                "general.alignment is %s, the spec says u32%s", lgg_vtype_name(kv->value.type),
-                is_int(kv->value.type) ? "" : " (ignored; the default 32 applies)");
-        else if (f->alignment % 8)
-            add(c->r, LGG_SEV_ERROR, LGG_CHECK_ALIGNMENT_KEY, kv->offset,
-                "general.alignment %llu is not a multiple of 8", (unsigned long long)f->alignment);
+        char msg[160];
+        if (alignment_problem(kv->value.type, f->alignment, msg, sizeof msg))
+            add(c->r, LGG_SEV_ERROR, LGG_CHECK_ALIGNMENT_KEY, lgg__key_offset(f, "general.alignment", 17), "%s", msg);
     }
     int64_t a = lgg_find_key_cstr(f, "general.architecture");
     /* a later shard of a split model holds only the split keys: the model's
@@ -776,7 +818,7 @@ lgg_status lgg_validate(const lgg_file *f, const lgg_validate_options *opts, lgg
             "metadata holds nested arrays: llama.cpp will not load it (ggml's reader rejects arrays of arrays)");
     if (opts && opts->file_name) {
         size_t n = strlen(opts->file_name);
-        if (!file_name_ok(f, opts->file_name, n, r))
+        if ((c.strict || lgg__name_attempted(opts->file_name, n)) && !file_name_ok(f, opts->file_name, n, r))
             add(r, LGG_SEV_WARNING, LGG_CHECK_FILE_NAME, LGG_NO_OFFSET,
                 "file name does not follow the naming convention "
                 "<BaseName>-<SizeLabel>[-<FineTune>][-<Version>][-<Encoding>]...gguf");

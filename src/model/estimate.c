@@ -6,6 +6,7 @@
  * the compute buffer is a model of ggml-alloc's peak (docs/estimate.md says
  * how it was derived and how close it is). */
 #include "base/internal.h"
+#include "format/file.h"
 #include "model/galloc.h"
 
 #include <stdio.h>
@@ -55,6 +56,7 @@ static const arch_row ARCHS[] = {
 
 /* Hyperparameters of one model, checked once. */
 typedef struct facts {
+    const lgg_file *f;    /* the first file: where the hyperparameters are */
     const arch_row *row;  /* NULL: unknown architecture */
     char arch[32];
     uint32_t n_layer, n_ctx_train, n_embd;
@@ -89,6 +91,13 @@ static lgg_status get_key(const lgg_file *f, const facts *m, const char *suffix,
     return lgg_get(f, key, v);
 }
 
+/* Where a finding about <arch>.suffix points: as lgg_validate has it. */
+static uint64_t key_at(const facts *m, const char *suffix) {
+    char key[128];
+    int n = snprintf(key, sizeof key, "%s.%s", m->arch, suffix);
+    return n > 0 && (size_t)n < sizeof key ? lgg__key_offset(m->f, key, (size_t)n) : LGG_NO_OFFSET;
+}
+
 /* An unsigned 32-bit hyperparameter.  Absent: *out = def and LGG_OK, unless
  * required (then LGG_ERR_NOT_FOUND naming the key). */
 static lgg_status get_u32(const lgg_file *f, const facts *m, const char *suffix, bool required, uint32_t def,
@@ -101,7 +110,7 @@ static lgg_status get_u32(const lgg_file *f, const facts *m, const char *suffix,
         return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing hyperparameter %s.%s", m->arch, suffix);
     }
     if (lgg_value_uint(&v, &x) != LGG_OK || x > UINT32_MAX)
-        return lgg__fail(err, LGG_ERR_INVALID, v.offset, "%s.%s is not an unsigned 32-bit integer", m->arch,
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, suffix), "%s.%s is not an unsigned 32-bit integer", m->arch,
                          suffix);
     *out = (uint32_t)x;
     return LGG_OK;
@@ -124,7 +133,7 @@ static uint32_t layer_u32(const lgg_value *v, uint32_t il) {
 static lgg_status check_layers(const facts *m, const char *suffix, const lgg_value *v, uint32_t *min,
                                uint32_t *max, lgg_error *err) {
     if (v->type == LGG_VT_ARRAY && v->count != m->n_layer)
-        return lgg__fail(err, LGG_ERR_INVALID, v->offset, "%s.%s has %llu elements for %u layers", m->arch, suffix,
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, suffix), "%s.%s has %llu elements for %u layers", m->arch, suffix,
                          (unsigned long long)v->count, m->n_layer);
     *min = UINT32_MAX;
     *max = 0;
@@ -133,11 +142,11 @@ static lgg_status check_layers(const facts *m, const char *suffix, const lgg_val
         uint64_t x;
         const lgg_value *s = v;
         if (v->type == LGG_VT_ARRAY) {
-            if (lgg_array_get(v, il, &e) != LGG_OK) return lgg__fail(err, LGG_ERR_INVALID, v->offset, "bad array");
+            if (lgg_array_get(v, il, &e) != LGG_OK) return lgg__fail(err, LGG_ERR_INVALID, key_at(m, suffix), "bad array");
             s = &e;
         }
         if (lgg_value_uint(s, &x) != LGG_OK || x > UINT32_MAX)
-            return lgg__fail(err, LGG_ERR_INVALID, v->offset, "%s.%s: layer %u is not an unsigned 32-bit integer",
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, suffix), "%s.%s: layer %u is not an unsigned 32-bit integer",
                              m->arch, suffix, il);
         if (x < *min) *min = (uint32_t)x;
         if (x > *max) *max = (uint32_t)x;
@@ -154,12 +163,12 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     lgg_status st = check_layers(m, "attention.head_count", &m->head, &lo, &hi, err);
     if (st) return st;
     if (lo == 0)
-        return lgg__fail(err, LGG_ERR_INVALID, m->head.offset, "%s.attention.head_count is 0", m->arch);
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count"), "%s.attention.head_count is 0", m->arch);
     if (get_key(f, m, "attention.head_count_kv", &m->head_kv) != LGG_OK) m->head_kv = m->head;
     st = check_layers(m, "attention.head_count_kv", &m->head_kv, &lo_kv, &hi_kv, err);
     if (st) return st;
     if (lo_kv == 0)
-        return lgg__fail(err, LGG_ERR_INVALID, m->head_kv.offset, "%s.attention.head_count_kv is 0", m->arch);
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s.attention.head_count_kv is 0", m->arch);
     /* llama.cpp derives the head size from the first layer's head count */
     uint32_t h0 = layer_u32(&m->head, 0);
     uint32_t def = m->n_embd / h0;
@@ -253,6 +262,7 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
     lgg_value v;
     lgg_str s;
     memset(m, 0, sizeof *m);
+    m->f = f;
     if (lgg_get(f, "general.architecture", &v) != LGG_OK || lgg_value_string(&v, &s) != LGG_OK)
         return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing general.architecture (a string)");
     size_t n = s.len < sizeof m->arch - 1 ? (size_t)s.len : sizeof m->arch - 1;
@@ -656,6 +666,12 @@ static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_bu
 
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
                                 uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx, lgg_error *err) {
+    return lgg_estimate_fit_ctx_max(files, n_files, p, host_budget, device_budget, 0, n_ctx, err);
+}
+
+lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                                    uint64_t host_budget, uint64_t device_budget, uint32_t max_ctx, uint32_t *n_ctx,
+                                    lgg_error *err) {
     if (!n_ctx) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_ctx is NULL");
     LGG__OPTIONS_IN(lgg_estimate_params, p, err)
     lgg_estimate_params q;
@@ -672,7 +688,9 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
     /* every figure but the compute buffer grows with the context, and that one
      * nearly so: bisect the steps of the padding */
     const uint64_t step = e.n_ctx;
-    uint64_t lo = 1, hi = (UINT32_MAX - 255u) / step;
+    uint64_t max_steps = (UINT32_MAX - 255u) / step;
+    if (max_ctx && max_ctx / step < max_steps) max_steps = max_ctx / step ? max_ctx / step : 1;
+    uint64_t lo = 1, hi = max_steps;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo + 1) / 2;
         q.n_ctx = (uint32_t)(mid * step);
@@ -684,7 +702,6 @@ lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, co
     /* the compute buffer is not monotonic in the context by a block or two of
      * the allocator, which a few steps of cache can outweigh: look past the
      * bisection's answer for a larger context that still fits */
-    const uint64_t max_steps = (UINT32_MAX - 255u) / step;
     for (uint64_t k = lo + 1, best = lo; k <= best + 16 && k <= max_steps; k++) {
         q.n_ctx = (uint32_t)(k * step);
         st = run(files, n_files, &m, &q, &e, err);

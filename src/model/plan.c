@@ -415,7 +415,18 @@ static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, u
     if (st != LGG_OK) return st;
     if (!lgg_type_is_valid(nt) || blck(nt) == 0)
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: type %u cannot be written", name, nt);
-    if ((st = fallback_type(t, name, &nt, fell_back, err)) != LGG_OK) return st;
+    if ((st = fallback_type(t, name, &nt, fell_back, err)) != LGG_OK) {
+        const bool tied = !q->has_output && !strcmp(name, "token_embd.weight");
+        /* the output rule chose Q8_0 (rows not a multiple of 256): say so,
+         * and what to do, rather than leave the user with the block sizes */
+        if ((tied || !strcmp(name, "output.weight")) && q->o->output_tensor_type >= NONE && nt == LGG_TYPE_Q8_0)
+            return lgg__fail(err, st, LGG_NO_OFFSET,
+                             "%s%s: %" PRId64 " columns are not a multiple of 256, so llama-quantize's rule gives "
+                             "the output tensor Q8_0, whose block of 32 does not divide them either and which has "
+                             "no fallback; choose its type with --output-tensor-type (f16 fits any row)",
+                             name, tied ? " (the output tensor too: tied embeddings)" : "", t->ne[0]);
+        return st;
+    }
     *io = nt;
     return LGG_OK;
 }
