@@ -197,7 +197,7 @@ static void check_file(const span *in, lgg_file *f, const lgg_limits *lim) {
         }
         uint64_t bytes;
         FUZZ_ASSERT(lgg_type_nbytes(t->type, t->n_elements, &bytes) == LGG_OK && bytes == t->size);
-        FUZZ_ASSERT(t->offset % al == 0);
+        FUZZ_ASSERT(t->offset % al == 0 || lgg_file_layout_error(f, NULL)); /* opened for inspection */
         if (!t->data_available) {
             FUZZ_ASSERT(t->data == NULL);
             continue;
@@ -325,5 +325,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lgg_status s_miss = open_and_check(&in, &o, &def);
     if (s_def == LGG_OK) FUZZ_ASSERT(s_miss == LGG_OK);
     if (s_miss != LGG_OK && s_def != LGG_OK) FUZZ_ASSERT(s_miss == s_def || s_def == LGG_ERR_TRUNCATED);
+
+    /* inspection (gguf info/dump/tensors): also opens a file that is bad only
+     * in where its tensor data lies, keeping that error and no data */
+    lgg_open_options_init(&o);
+    o.flags = LGG_OPEN_ALLOW_MISSING_DATA | LGG_OPEN_ALLOW_BAD_LAYOUT;
+    lgg_status s_insp = open_and_check(&in, &o, &def);
+    const bool layout =
+        s_miss == LGG_ERR_TENSOR_BOUNDS || s_miss == LGG_ERR_TENSOR_ALIGN || s_miss == LGG_ERR_TENSOR_OVERLAP;
+    /* a layout error no longer stops the checks: a later, other problem may */
+    if (!layout) FUZZ_ASSERT(s_insp == s_miss);
+    else FUZZ_ASSERT(s_insp == LGG_OK || (s_insp != LGG_ERR_TENSOR_BOUNDS && s_insp != LGG_ERR_TENSOR_ALIGN &&
+                                          s_insp != LGG_ERR_TENSOR_OVERLAP));
+    if (s_insp == LGG_OK) {
+        lgg_file *f = NULL;
+        lgg_error e;
+        FUZZ_ASSERT(lgg_open_memory(size ? data : NULL, size, &o, &f, NULL) == LGG_OK);
+        FUZZ_ASSERT(lgg_file_layout_error(f, &e) == layout && (!layout || e.code == s_miss));
+        for (uint64_t i = 0; layout && i < lgg_tensor_count(f); i++)
+            FUZZ_ASSERT(!lgg_tensor_at(f, i)->data_available && lgg_file_load_tensor(f, i, NULL) == s_miss);
+        lgg_close(f);
+    }
     return 0;
 }

@@ -232,9 +232,9 @@ lgg_writer *cli_writer_from_file(const char *cmd, const char *path, const lgg_fi
 void cli_warn_repeated(const char *cmd, const char *path, const lgg_kv *kv, int can_keep);
 /* The --keep-duplicates option's help, shared by every command that takes it. */
 #define CLI_KEEP_DUPS_HELP                                                                                             \
-    "keep every pair of a duplicated key (a forensic copy that\n"                                                      \
-    "ggml refuses); by default only the first, the one lookups\n"                                                     \
-    "return, is kept and the others are named on stderr"
+    "keep every pair of a repeated key (forensic copies; ggml\n"                                                     \
+    "refuses such a file); by default only the first, the one\n"                                                    \
+    "lookups return, is kept and the others are named on stderr"
 /* Write the edit: to OUT (never touching PATH), or back into PATH safely
  * (in place when the header keeps its size).  CLI_OK or CLI_FAIL. */
 int cli_edit_commit(const char *cmd, cli_edit *e, const char *out);

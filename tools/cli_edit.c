@@ -14,7 +14,8 @@
 void cli_warn_repeated(const char *cmd, const char *path, const lgg_kv *kv, int can_keep) {
     fprintf(stderr, "gguf %s: %s: warning: left out a repeated key '", cmd, cli_display_name(path));
     cli_text_name(stderr, kv->key);
-    fprintf(stderr, "' (at byte %llu)%s\n", (unsigned long long)kv->offset, can_keep ? "; --keep-duplicates keeps it" : "");
+    fprintf(stderr, "' (at byte %llu)%s\n", (unsigned long long)kv->offset,
+            can_keep ? "; --keep-duplicates keeps it" : "");
 }
 
 lgg_writer *cli_writer_from_file(const char *cmd, const char *path, const lgg_file *f, int fd, int keep_dups,
@@ -23,7 +24,8 @@ lgg_writer *cli_writer_from_file(const char *cmd, const char *path, const lgg_fi
     if (lgg_writer_from_file(f, fd, NULL, keep_dups ? LGG_FROM_FILE_KEEP_DUPLICATES : 0, &w, err) != LGG_OK)
         return NULL;
     /* ggml refuses a file with a repeated key: the output keeps the first */
-    for (uint64_t i = 0; i < lgg_writer_dropped_count(w); i++) cli_warn_repeated(cmd, path, lgg_writer_dropped_at(w, i), 1);
+    for (uint64_t i = 0; i < lgg_writer_dropped_count(w); i++)
+        cli_warn_repeated(cmd, path, lgg_writer_dropped_at(w, i), 1);
     return w;
 }
 

@@ -96,7 +96,8 @@ int cmd_dump(int argc, char **argv) {
     int flags[256] = {0}, n = 0;
     int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
-    if (flags['j'] && flags['m']) return cli_usage_error("dump", SPEC.usage, "--json and --markdown exclude each other");
+    if (flags['j'] && flags['m'])
+        return cli_usage_error("dump", SPEC.usage, "--json and --markdown exclude each other");
     lgg_file *f = cli_open("dump", argv[1], CLI_OPEN_INSPECT);
     if (!f) return CLI_FAIL;
     rc = CLI_OK;

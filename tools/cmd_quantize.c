@@ -406,7 +406,8 @@ static int open_and_plan(qrun *r) {
     /* the output keeps a repeated key's first pair, as every writer does */
     for (uint64_t i = 0; i < lgg_kv_count(r->files[0]); i++) {
         const lgg_kv *kv = lgg_kv_at(r->files[0], i);
-        if (lgg_find_key(r->files[0], kv->key.ptr, kv->key.len) != (int64_t)i) cli_warn_repeated("quantize", r->in, kv, 0);
+        if (lgg_find_key(r->files[0], kv->key.ptr, kv->key.len) != (int64_t)i)
+            cli_warn_repeated("quantize", r->in, kv, 0);
     }
     r->n_files = 1;
     int rc = open_splits(r->in, r->files, r->fds, &r->n_files, 256);

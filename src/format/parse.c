@@ -520,7 +520,8 @@ static lgg_status check_tensors(lgg_file *f, lgg_error *err) {
     lgg_status s = place_data(f, err);
     lgg_error e;
     memset(&e, 0, sizeof e);
-    for (uint64_t i = 0; i < f->n_tensors && !s; i++) s = layout_problem(f, check_tensor(f, &f->tensors[i], &e), &e, err);
+    for (uint64_t i = 0; i < f->n_tensors && !s; i++)
+        s = layout_problem(f, check_tensor(f, &f->tensors[i], &e), &e, err);
     if (!s && !f->layout_bad) s = layout_problem(f, check_overlaps(f, &e), &e, err);
     /* data that may overlap other data or lie nowhere is no tensor's data */
     for (uint64_t i = 0; i < f->n_tensors && !s && f->layout_bad; i++) {
