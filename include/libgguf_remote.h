@@ -44,11 +44,19 @@ LGG_API void lgg_remote_options_init(lgg_remote_options *o);
 /* True for "http://...", "https://..." and "hf://...". */
 LGG_API bool lgg_remote_is_url(const char *name);
 
+/* Whether `name` can be requested: a URL, or an hf:// name whose owner,
+ * repository, path and revision are each made of non-empty segments other
+ * than "." and "..", with no '?', '#', backslash or control character.
+ * When it cannot, why (if not NULL) gets the reason.  No request is made. */
+LGG_API bool lgg_remote_name_check(const char *name, char *why, size_t cap);
+
 /* The URL an hf://OWNER/REPO/PATH[@REVISION] name stands for:
  * ENDPOINT/OWNER/REPO/resolve/REVISION/PATH (REVISION "main" by default,
- * ENDPOINT as in lgg_remote_options), into buf (NUL-terminated).  Other URLs
- * are copied.  Returns the length it needs (without the NUL) or 0 for a
- * malformed name (no owner, repository or path, an empty revision). */
+ * ENDPOINT as in lgg_remote_options), into buf (NUL-terminated), each part
+ * percent-encoded as huggingface_hub does (the revision as one segment:
+ * refs/pr/1 gives refs%2Fpr%2F1; the revision is what follows the last '@'
+ * of the path).  Other URLs are copied.  Returns the length it needs
+ * (without the NUL) or 0 for a name lgg_remote_name_check refuses. */
 LGG_API size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, size_t cap);
 
 /* Open a remote file: resolve the name, ask for its first `first_read`

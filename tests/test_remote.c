@@ -8,6 +8,7 @@
 #include "gen.h"
 #include "httpd.h"
 #include "libgguf.h"
+#include "libgguf_remote.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -244,8 +245,65 @@ TEST(remote_hf_names) {
     same_output(local, "hf://o/r/sub/m.gguf", "info", NULL, NULL);
     snprintf(local, sizeof local, "%s/o/r/resolve/v2/m.gguf", root);
     same_output(local, "hf://o/r/m.gguf@v2", "tensors", NULL, NULL);
-    expect_fail("hf://o/r", "not a URL", NULL);
+    expect_fail("hf://o/r", "not hf://OWNER/REPO/PATH", NULL);
     unsetenv("HF_ENDPOINT");
+}
+
+/* hf:// names: what may not be sent is refused before any request, and the
+ * rest is percent-encoded as huggingface_hub's hf_hub_url does (the
+ * expected URLs are Python's urllib.parse.quote(path) and
+ * quote(revision, safe="")). */
+TEST(remote_hf_name_check) {
+    static const struct {
+        const char *name, *url;
+    } ok[] = {
+        {"hf://o/r/sub dir/m+x@1~\xc3\xa9%.gguf@refs/pr/1",
+         "https://huggingface.co/o/r/resolve/refs%2Fpr%2F1/sub%20dir/m%2Bx%401~%C3%A9%25.gguf"},
+        {"hf://o/r/a/b.gguf", "https://huggingface.co/o/r/resolve/main/a/b.gguf"},
+        {"hf://o/r/m.gguf@v 2;x", "https://huggingface.co/o/r/resolve/v%202%3Bx/m.gguf"},
+    };
+    char b[512];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        size_t n = lgg_remote_resolve(ok[i].name, "https://huggingface.co/", b, sizeof b);
+        CHECKF(n == strlen(ok[i].url) && !strcmp(b, ok[i].url), "%s: '%s', wanted '%s'", ok[i].name, b, ok[i].url);
+        CHECK(lgg_remote_name_check(ok[i].name, NULL, 0));
+    }
+    /* a buffer too small: the length needed, the text cut and terminated */
+    CHECK(lgg_remote_resolve(ok[1].name, "https://huggingface.co", b, 8) == strlen(ok[1].url) && strlen(b) == 7);
+    static const struct {
+        const char *name, *why;
+    } bad[] = {
+        {"hf://o/r/../../../../api/whoami", "'.' or '..'"},
+        {"hf://o/r/./m.gguf", "'.' or '..'"},
+        {"hf://../r/m.gguf", "'.' or '..'"},
+        {"hf://o/../m.gguf", "'.' or '..'"},
+        {"hf://o/r/m.gguf@..", "'.' or '..'"},
+        {"hf://o/r/m.gguf@refs/../x", "'.' or '..'"},
+        {"hf://o/r/m.gguf@main?a=b", "'?' or '#'"},
+        {"hf://o/r/m.gguf@main#", "'?' or '#'"},
+        {"hf://o?/r/m.gguf", "'?' or '#'"},
+        {"hf://o/r#/m.gguf", "'?' or '#'"},
+        {"hf://o/r/a?b.gguf", "'?' or '#'"},
+        {"hf://o//m.gguf", "empty"},
+        {"hf:///r/m.gguf", "empty"},
+        {"hf://o/r/a//b.gguf", "empty"},
+        {"hf://o/r/a/", "empty"},
+        {"hf://o/r/m.gguf@", "empty"},
+        {"hf://o/r/m.gguf@refs//x", "empty"},
+        {"hf://o/r/a\\b.gguf", "backslash"},
+        {"hf://o/r/m.gguf@a\\b", "backslash"},
+        {"hf://o/r/a\nb.gguf", "control"},
+        {"hf://o/r/m.gguf@ma\x7fin", "control"},
+        {"hf://o\t/r/m.gguf", "control"},
+        {"hf://o/r", "not hf://"},
+        {"ftp://x/y", "not a URL"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char why[128] = "";
+        CHECKF(!lgg_remote_name_check(bad[i].name, why, sizeof why) && strstr(why, bad[i].why),
+               "%s: accepted or '%s' (wanted '%s')", bad[i].name, why, bad[i].why);
+        CHECKF(lgg_remote_resolve(bad[i].name, NULL, b, sizeof b) == 0, "%s resolved", bad[i].name);
+    }
 }
 
 TEST(remote_download) {

@@ -143,8 +143,11 @@ int cmd_download(int argc, char **argv) {
     const char *name = argv[1];
     char resolved[8192];
     size_t n = lgg_remote_resolve(name, NULL, resolved, sizeof resolved);
-    if (!n || n >= sizeof resolved)
-        return cli_usage_error("download", SPEC.usage, "'%s' is not a URL or an hf://OWNER/REPO/PATH name", name);
+    char why[96] = "too long";
+    if (!n || n >= sizeof resolved) {
+        lgg_remote_name_check(name, why, sizeof why);
+        return cli_usage_error("download", SPEC.usage, "'%s': %s", name, why);
+    }
     char *out = o.out ? strdup(o.out) : url_basename(resolved);
     if (!out || !*out) {
         free(out);
