@@ -31,7 +31,8 @@ typedef struct lgg_remote lgg_remote;
 typedef struct lgg_remote_options {
     const char *token;    /* bearer token (HF_TOKEN) for the name's own origin; NULL: none */
     const char *endpoint; /* for hf:// names; NULL: $HF_ENDPOINT, else https://huggingface.co */
-    long timeout_ms;      /* per request, connection included; 0: 60000 */
+    long timeout_ms;      /* connecting, and a stall (no byte for this long, counted in whole
+                             seconds), each retried; never a transfer that progresses; 0: 60000 */
     int max_redirects;    /* per request; 0: 10 */
     int max_retries;      /* per read, after 5xx, 429 or a dropped connection; 0: 5 (-1: none) */
     long backoff_ms;      /* the first retry's wait, doubling up to 8 s; 0: 250 */
@@ -81,11 +82,19 @@ LGG_API lgg_status lgg_remote_read(lgg_remote *r, uint64_t offset, void *dst, si
 
 /* The file's size; the URL it was opened as (after hf:// resolution); the
  * ETag and the sha256 the server gave (X-Linked-Etag, the hub's LFS oid:
- * 64 lowercase hex digits, or "" when there was none). */
+ * 64 lowercase hex digits, or "" when there was none; the hub sends it on
+ * its redirect, so every hop's answer counts). */
 LGG_API uint64_t lgg_remote_size(const lgg_remote *r);
 LGG_API const char *lgg_remote_url(const lgg_remote *r);
 LGG_API const char *lgg_remote_etag(const lgg_remote *r);
 LGG_API const char *lgg_remote_sha256(const lgg_remote *r);
+/* True when the server named the size (X-Linked-Size) and it matched the
+ * file's (a mismatch fails lgg_remote_open). */
+LGG_API bool lgg_remote_size_checked(const lgg_remote *r);
+/* True when the server answered the first ranged read with the whole file
+ * (200): each later read then costs a request from byte 0; read such a
+ * file in one pass with lgg_remote_stream. */
+LGG_API bool lgg_remote_ignores_ranges(const lgg_remote *r);
 
 /* Requests made and body bytes received so far (retries included). */
 LGG_API uint64_t lgg_remote_requests(const lgg_remote *r);
@@ -101,16 +110,39 @@ LGG_API size_t lgg_remote_shard_url(const char *url, uint32_t index, uint32_t co
 /* Progress: bytes on disk and the total, after each chunk. */
 typedef void (*lgg_remote_progress_fn)(void *ud, uint64_t done, uint64_t total);
 
-/* Download the whole file r stands for to `path`: the bytes go to
- * `partial` (created, or resumed from its length when it holds the start
- * of the same file: the server's ETag must match the one recorded beside
- * it in `partial`.etag, else the download restarts), then `partial` is
- * flushed; it is left in place for the caller to check and rename.  The
- * sha256 of the whole file is computed on the way when `sha256_out` is
- * not NULL (64 hex digits and a NUL).  Errors as lgg_remote_read, and
- * LGG_ERR_IO for a local write. */
-LGG_API lgg_status lgg_remote_download(lgg_remote *r, const char *partial, lgg_remote_progress_fn progress,
-                                       void *ud, char sha256_out[65], lgg_error *err);
+typedef struct lgg_remote_download_options {
+    lgg_remote_progress_fn progress; /* NULL: none */
+    void *ud;
+    /* Called on the complete, hash-checked partial file before it is renamed
+     * over OUT; false (with a reason in why) refuses it.  NULL: none. */
+    bool (*check)(void *ud, const char *partial, char *why, size_t cap);
+    void *check_ud;
+} lgg_remote_download_options;
+
+/* What a download found. */
+typedef struct lgg_remote_download_info {
+    char sha256[65];     /* of the whole file, 64 lowercase hex digits */
+    bool sha256_checked; /* the server named a sha256 (the hub's X-Linked-Etag) and it matched */
+    bool size_checked;   /* the server named the size (X-Linked-Size) and it matched */
+    bool resumable;      /* on failure: OUT.part was kept, and running again resumes it */
+} lgg_remote_download_info;
+
+/* Download the whole file r stands for to `out`.  The bytes go to
+ * `out`.part (resumed from its length when it holds the start of the same
+ * file: the server's ETag must match the one recorded in `out`.part.etag,
+ * else the download starts over).  Both are opened without following
+ * symlinks and must be regular files of this user with one link (else
+ * LGG_ERR_IO, nothing written); new ones are created with O_EXCL.
+ * `out`.part is locked (flock) until the end: a second download to the same
+ * `out` fails at once (LGG_ERR_IO, "another download ... is running").
+ * The first four bytes must be "GGUF" (LGG_ERR_MAGIC, the transfer stopped
+ * there); the whole file must match the sha256 and size the server named
+ * (LGG_ERR_INVALID on a mismatch), and pass o->check; it is then synced and
+ * renamed over `out`.  On failure `out` is untouched and `out`.part is kept
+ * only when it can be resumed (info->resumable: the server sent an ETag).
+ * Errors as lgg_remote_read, and LGG_ERR_IO for local files. */
+LGG_API lgg_status lgg_remote_download_file(lgg_remote *r, const char *out, const lgg_remote_download_options *o,
+                                            lgg_remote_download_info *info, lgg_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,8 +10,12 @@
 #include "libgguf.h"
 #include "libgguf_remote.h"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static httpd *srv, *other;
@@ -306,46 +310,84 @@ TEST(remote_hf_name_check) {
     }
 }
 
+/* The published file's bytes and sha256. */
+static unsigned char *published(const char *src, const char *name, size_t *n, char sha[65]) {
+    if (!publish(src, name)) return NULL;
+    unsigned char *b = read_file(src, n);
+    if (b) sha256_hex(b, *n, sha);
+    return b;
+}
+
+/* OUT holds exactly want[0..n). */
+static bool holds(const char *out, const unsigned char *want, size_t n) {
+    size_t got_n = 0;
+    unsigned char *got = read_file(out, &got_n);
+    bool same = got && got_n == n && !memcmp(got, want, n);
+    free(got);
+    return same;
+}
+
+static bool exists(const char *p) {
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+static char *with_ext(const char *p, const char *ext) {
+    static char b[4][2200];
+    static int k;
+    char *o = b[k++ % 4];
+    snprintf(o, sizeof b[0], "%s%s", p, ext);
+    return o;
+}
+
 TEST(remote_download) {
     if (!need_shared()) return;
     REQUIRE(setup());
-    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
-    REQUIRE(publish(src, "d.gguf"));
     size_t n = 0;
-    unsigned char *want = read_file(src, &n);
-    REQUIRE(want != NULL);
     char sha[65];
-    sha256_hex(want, n, sha);
+    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    REQUIRE(want != NULL);
     const char *out = scratch_path("dl.gguf");
-    char part[2100];
-    snprintf(part, sizeof part, "%s.part", out);
-    /* cut every other response: resumed, whole, checked against the hub's sha256 */
-    httpd_set_linked_sha(srv, sha);
+    /* the hub's way: sha256 and size on the redirect, cut responses from the
+     * CDN: resumed, whole, and the sha256 said to be verified */
+    httpd_set_linked(srv, sha, -1);
     char *o = NULL, *e = NULL;
-    int st = run(&o, &e, "download", url("cut", "d.gguf"), "-o", out, NULL);
-    CHECKF(st == 0, "download: status %d: %s", st, e);
-    size_t got_n = 0;
-    unsigned char *got = read_file(out, &got_n);
-    CHECK(got && got_n == n && !memcmp(got, want, n));
-    CHECK(access(part, F_OK) != 0);
-    free(got), free(o), free(e);
-    /* a sha256 that does not match: OUT untouched, no temporary left */
-    httpd_set_linked_sha(srv, "0000000000000000000000000000000000000000000000000000000000000000");
-    const char *out2 = scratch_path("dl2.gguf");
-    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
-    CHECKF(st == 1 && e && strstr(e, "sha256"), "download with a wrong sha256: status %d: %s", st, e);
-    CHECK(access(out2, F_OK) != 0);
+    int st = run(&o, &e, "download", url("hub", "cut/d.gguf"), "-o", out, NULL);
+    char line[200];
+    snprintf(line, sizeof line, "gguf download: %s: sha256 %s verified (the server named it)\n", out, sha);
+    CHECKF(st == 0 && e && !strcmp(e, line), "download: status %d: '%s'", st, e);
+    CHECK(holds(out, want, n));
+    CHECK(!exists(with_ext(out, ".part")) && !exists(with_ext(out, ".part.etag")));
     free(o), free(e);
-    httpd_set_linked_sha(srv, "");
+    /* a sha256 that does not match: OUT untouched, no temporary left */
+    httpd_set_linked(srv, "0000000000000000000000000000000000000000000000000000000000000000", -1);
+    const char *out2 = scratch_path("dl2.gguf");
+    st = run(&o, &e, "download", url("hub", "plain/d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 1 && e && strstr(e, "sha256 mismatch: the server says 0000"), "download with a wrong sha256: %d: %s", st,
+           e);
+    CHECK(!exists(out2) && !exists(with_ext(out2, ".part")) && !exists(with_ext(out2, ".part.etag")));
+    free(o), free(e);
+    /* a size that does not match: refused before any byte is written */
+    httpd_set_linked(srv, sha, (long long)n - 1);
+    st = run(&o, &e, "download", url("hub", "plain/d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 1 && e && strstr(e, "X-Linked-Size"), "download with a wrong size: %d: %s", st, e);
+    CHECK(!exists(out2) && !exists(with_ext(out2, ".part")));
+    free(o), free(e);
+    st = run(&o, &e, "info", url("hub", "plain/d.gguf"), NULL, NULL, NULL);
+    CHECKF(st == 1 && e && strstr(e, "X-Linked-Size"), "info with a wrong size: %d: %s", st, e);
+    free(o), free(e);
+    httpd_set_linked(srv, "", -1);
+    /* no sha256 named: said so */
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
+    snprintf(line, sizeof line, "gguf download: %s: sha256 %s not verified: the server named none\n", out2, sha);
+    CHECKF(st == 0 && e && !strcmp(e, line), "download without a sha256: %d: '%s'", st, e);
+    CHECK(holds(out2, want, n));
+    free(o), free(e);
     /* an interrupted download resumes from its partial file */
     const char *out3 = scratch_path("dl3.gguf");
-    char part3[2100];
-    snprintf(part3, sizeof part3, "%s.part", out3);
-    FILE *pf = fopen(part3, "wb");
+    FILE *pf = fopen(with_ext(out3, ".part"), "wb");
     REQUIRE(pf && fwrite(want, 1, n / 3, pf) == n / 3 && fclose(pf) == 0);
-    char tag[2200];
-    snprintf(tag, sizeof tag, "%s.etag", part3);
-    pf = fopen(tag, "wb");
+    pf = fopen(with_ext(out3, ".part.etag"), "wb");
     REQUIRE(pf);
     fprintf(pf, "\"etag-%zu\"", n);
     fclose(pf);
@@ -353,15 +395,245 @@ TEST(remote_download) {
     st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out3, NULL);
     httpd_counts c = httpd_take_counts(srv);
     CHECKF(st == 0, "resumed download: status %d: %s", st, e);
-    got = read_file(out3, &got_n);
-    CHECK(got && got_n == n && !memcmp(got, want, n));
+    CHECK(holds(out3, want, n));
     CHECKF(c.sent <= n - n / 3 + (256u << 10), "resumed: %llu bytes sent for %zu missing", c.sent, n - n / 3);
-    free(got), free(o), free(e);
-    /* a failing server: OUT untouched, the partial file kept under its own name */
+    free(o), free(e);
+    /* a failing server: OUT untouched */
     const char *out4 = scratch_path("dl4.gguf");
     st = run(&o, &e, "download", url("plain", "none.gguf"), "-o", out4, NULL);
     CHECKF(st == 1 && e && strstr(e, "HTTP 404"), "status %d: %s", st, e);
-    CHECK(access(out4, F_OK) != 0);
+    CHECK(!exists(out4));
+    free(o), free(e);
+    /* a transfer that cannot finish: the partial file kept, and resuming
+     * offered, only when the server named the file's version (ETag) */
+    st = run(&o, &e, "download", url("trunc", "d.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && strstr(e, "run the same command to resume"), "trunc: %d: %s", st, e);
+    CHECK(exists(with_ext(out4, ".part")) && !exists(out4));
+    free(o), free(e);
+    unlink(with_ext(out4, ".part")), unlink(with_ext(out4, ".part.etag"));
+    st = run(&o, &e, "download", url("trunc+noetag", "d.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && !strstr(e, "resume"), "trunc without an ETag: %d: %s", st, e);
+    CHECK(!exists(with_ext(out4, ".part")) && !exists(with_ext(out4, ".part.etag")) && !exists(out4));
+    free(o), free(e);
+    free(want);
+}
+
+/* What lies at OUT.part and OUT.part.etag is not followed or trusted. */
+TEST(remote_download_planted) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    REQUIRE(want != NULL);
+    const char *victim = scratch_path("victim.txt");
+    FILE *vf = fopen(victim, "wb");
+    REQUIRE(vf && fputs("precious", vf) >= 0 && fclose(vf) == 0);
+    char *o = NULL, *e = NULL;
+    /* a symlink at OUT.part: refused, its target untouched */
+    const char *out = scratch_path("pl1.gguf");
+    REQUIRE(symlink(victim, with_ext(out, ".part")) == 0);
+    int st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out, NULL);
+    CHECKF(st == 1 && e && strstr(e, "is a symbolic link: refused"), "symlink at .part: %d: %s", st, e);
+    CHECK(holds(victim, (const unsigned char *)"precious", 8) && !exists(out));
+    free(o), free(e);
+    /* a symlink at OUT.part.etag: neither read nor written through */
+    const char *out2 = scratch_path("pl2.gguf");
+    REQUIRE(symlink(victim, with_ext(out2, ".part.etag")) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 0, "symlink at .etag: %d: %s", st, e);
+    CHECK(holds(victim, (const unsigned char *)"precious", 8) && holds(out2, want, n));
+    free(o), free(e);
+    /* a FIFO or a directory at OUT.part: refused */
+    const char *out3 = scratch_path("pl3.gguf");
+    REQUIRE(mkfifo(with_ext(out3, ".part"), 0600) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out3, NULL);
+    CHECKF(st == 1 && e && strstr(e, "not a regular file of this user"), "fifo at .part: %d: %s", st, e);
+    free(o), free(e);
+    const char *out4 = scratch_path("pl4.gguf");
+    REQUIRE(mkdir(with_ext(out4, ".part"), 0700) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && strstr(e, "pl4.gguf.part") && !exists(out4), "directory at .part: %d: %s", st, e);
+    free(o), free(e);
+    /* a hard link at OUT.part (a second name for another file): refused */
+    const char *out5 = scratch_path("pl5.gguf");
+    REQUIRE(link(victim, with_ext(out5, ".part")) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out5, NULL);
+    CHECKF(st == 1 && e && strstr(e, "single link"), "hard link at .part: %d: %s", st, e);
+    CHECK(holds(victim, (const unsigned char *)"precious", 8));
+    free(o), free(e);
+    /* a planted prefix (GGUF, wrong bytes) with a matching ETag file that is
+     * not ours: the ETag is not trusted, the download starts over */
+    const char *out6 = scratch_path("pl6.gguf");
+    unsigned char *bad = malloc(n / 2);
+    REQUIRE(bad);
+    memcpy(bad, want, n / 2);
+    memset(bad + 64, 0x5a, n / 2 - 64);
+    FILE *pf = fopen(with_ext(out6, ".part"), "wb");
+    REQUIRE(pf && fwrite(bad, 1, n / 2, pf) == n / 2 && fclose(pf) == 0);
+    free(bad);
+    pf = fopen(with_ext(out6, ".part.etag"), "wb");
+    REQUIRE(pf);
+    fprintf(pf, "\"etag-%zu\"", n);
+    fclose(pf);
+    if (geteuid() == 0) {
+        REQUIRE(chown(with_ext(out6, ".part.etag"), 65534, 65534) == 0);
+    } else { /* not ours cannot be made without root: a FIFO is not trusted either */
+        unlink(with_ext(out6, ".part.etag"));
+        REQUIRE(mkfifo(with_ext(out6, ".part.etag"), 0600) == 0);
+    }
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out6, NULL);
+    CHECKF(st == 0, "planted prefix: %d: %s", st, e);
+    CHECK(holds(out6, want, n));
+    free(o), free(e);
+    /* both owned by someone else: refused */
+    if (geteuid() == 0) {
+        const char *out7 = scratch_path("pl7.gguf");
+        pf = fopen(with_ext(out7, ".part"), "wb");
+        REQUIRE(pf && fwrite(want, 1, n / 2, pf) == n / 2 && fclose(pf) == 0);
+        REQUIRE(chown(with_ext(out7, ".part"), 65534, 65534) == 0);
+        st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out7, NULL);
+        CHECKF(st == 1 && e && strstr(e, "not a regular file of this user"), "another user's .part: %d: %s", st, e);
+        CHECK(!exists(out7));
+        free(o), free(e);
+    }
+    free(want);
+}
+
+typedef struct dl_run {
+    const char *u, *out;
+    int st;
+    char *err;
+} dl_run;
+
+static void *dl_thread(void *p) {
+    dl_run *d = p;
+    d->st = run(NULL, &d->err, "download", d->u, "-o", d->out, NULL);
+    return NULL;
+}
+
+/* Two downloads to one OUT: the second refuses while the first runs; the
+ * file is whole. */
+TEST(remote_download_concurrent) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    REQUIRE(want != NULL);
+    /* the lock held by another process (here: this one) */
+    const char *out = scratch_path("cc1.gguf");
+    int fd = open(with_ext(out, ".part"), O_RDWR | O_CREAT, 0644);
+    REQUIRE(fd >= 0 && flock(fd, LOCK_EX) == 0 && write(fd, "GGUF", 4) == 4);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out, NULL);
+    CHECKF(st == 1 && e && strstr(e, "another download to the same file is running"), "locked: %d: %s", st, e);
+    struct stat sb;
+    CHECK(fstat(fd, &sb) == 0 && sb.st_size == 4 && !exists(out));
+    close(fd);
+    free(o), free(e);
+    /* two at once, each 3 s long (the server trickles) */
+    const char *out2 = scratch_path("cc2.gguf");
+    dl_run a = {url("slow", "d.gguf"), out2, -1, NULL}, b = a;
+    pthread_t ta, tb;
+    REQUIRE(pthread_create(&ta, NULL, dl_thread, &a) == 0);
+    struct timespec ts = {0, 300 * 1000000L};
+    nanosleep(&ts, NULL);
+    REQUIRE(pthread_create(&tb, NULL, dl_thread, &b) == 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECKF(a.st == 0, "first download: %d: %s", a.st, a.err);
+    CHECKF(b.st == 1 && b.err && strstr(b.err, "another download to the same file is running"),
+           "second download: %d: %s", b.st, b.err);
+    CHECK(holds(out2, want, n) && !exists(with_ext(out2, ".part")));
+    free(a.err), free(b.err);
+    free(want);
+}
+
+/* A body that is not GGUF is refused at its first bytes. */
+TEST(remote_download_not_gguf) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    REQUIRE(want != NULL);
+    free(want);
+    char *o = NULL, *e = NULL;
+    /* an endless HTML page announced as 10^18 bytes: the first read's bytes decide */
+    const char *out = scratch_path("ng1.gguf");
+    httpd_take_counts(srv);
+    int st = run(&o, &e, "download", url("html", "d.gguf"), "-o", out, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 1 && e && strstr(e, "not a GGUF file: it starts with 3c 68 74 6d"), "html: %d: %s", st, e);
+    CHECKF(c.requests == 1, "%lu requests", c.requests);
+    CHECK(!exists(out) && !exists(with_ext(out, ".part")));
+    free(o), free(e);
+    /* GGUF at first, then a page: stopped on the download's first bytes */
+    st = run(&o, &e, "download", url("bait", "d.gguf"), "-o", out, NULL);
+    c = httpd_take_counts(srv);
+    CHECKF(st == 1 && e && strstr(e, "not a GGUF file: it starts with 3c 68 74 6d"), "bait: %d: %s", st, e);
+    CHECKF(c.requests == 2, "%lu requests", c.requests);
+    CHECK(!exists(out) && !exists(with_ext(out, ".part")) && !exists(with_ext(out, ".part.etag")));
+    free(o), free(e);
+}
+
+/* -o DIR, -o DIR/ and -o . name the file inside as the URL names it. */
+TEST(remote_download_into_dir) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    REQUIRE(want != NULL);
+    char dir[2048], slash[2100], file[2100];
+    snprintf(dir, sizeof dir, "%s/into", scratch_dir());
+    REQUIRE(mkdir(dir, 0755) == 0);
+    snprintf(slash, sizeof slash, "%s/", dir);
+    snprintf(file, sizeof file, "%s/d.gguf", dir);
+    char *o = NULL, *e = NULL;
+    const char *outs[2] = {dir, slash};
+    for (int i = 0; i < 2; i++) {
+        int st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", outs[i], NULL);
+        CHECKF(st == 0 && holds(file, want, n), "-o %s: %d: %s", outs[i], st, e);
+        free(o), free(e);
+        unlink(file);
+    }
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/gguf' download -o . '%s'", dir, build_dir(), url("plain", "d.gguf"));
+    if (build_dir()[0] != '/') snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/%s/gguf' download -o . '%s'", dir,
+                                        getcwd(file, sizeof file), build_dir(), url("plain", "d.gguf"));
+    snprintf(file, sizeof file, "%s/d.gguf", dir);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    int status = -1;
+    size_t ol, el;
+    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
+    CHECKF(status == 0 && holds(file, want, n), "-o .: %d: %s", status, e);
+    free(o), free(e);
+    free(want);
+}
+
+/* --timeout bounds a stall, never a transfer that progresses. */
+TEST(remote_timeout) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    REQUIRE(want != NULL);
+    char *o = NULL, *e = NULL;
+    /* 3 s of trickle, a byte every 75 ms: longer than the timeout, fine */
+    const char *out = scratch_path("to1.gguf");
+    int st = run_gguf_capture(&o, &e, "download", "--timeout", "1", url("slow", "d.gguf"), "-o", out, (char *)NULL);
+    CHECKF(st == 0 && holds(out, want, n), "slow: %d: %s", st, e);
+    free(o), free(e);
+    /* half a body, then nothing: given up after 1 s and retried */
+    const char *out2 = scratch_path("to2.gguf");
+    httpd_take_counts(srv);
+    st = run_gguf_capture(&o, &e, "download", "--timeout", "1", url("stall", "d.gguf"), "-o", out2, (char *)NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 0 && holds(out2, want, n), "stall: %d: %s", st, e);
+    CHECKF(c.requests >= 3, "stall: %lu requests (a retry expected)", c.requests);
     free(o), free(e);
     free(want);
 }

@@ -29,6 +29,8 @@ struct lgg_remote {
     uint8_t *head;     /* the first `head_n` bytes, from the open */
     size_t head_n;
     char etag[128], sha256[65];
+    bool size_checked; /* X-Linked-Size named the size */
+    bool no_ranges;    /* the first read's answer was a 200: the server ignores Range */
     uint64_t requests, bytes;
 };
 
@@ -191,9 +193,13 @@ static const char *reason(long st) {
 
 static bool retryable_status(long st) { return st == 429 || (st >= 500 && st <= 599); }
 
+/* A connection dropped, cut short, or stalled (no byte for the timeout). */
 static bool retryable_curl(int rc) {
-    return rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING;
+    return rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING ||
+           rc == CURLE_OPERATION_TIMEDOUT;
 }
+
+static long timeout_ms(const lgg_remote *r) { return r->o.timeout_ms > 0 ? r->o.timeout_ms : 60000; }
 
 /* One request, redirects followed (up to max_redirects); the token only to
  * the name's own origin.  Leaves q's results; returns the CURLcode, or -1
@@ -206,8 +212,10 @@ static int request(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
         q->url = url;
         q->auth = same_origin(r, url);
         r->requests++;
-        rc = lgg__http_perform(r->curl, q, r->token, r->o.timeout_ms > 0 ? r->o.timeout_ms : 60000);
+        rc = lgg__http_perform(r->curl, q, r->token, timeout_ms(r));
         r->bytes += q->received;
+        if (!q->hop_sha256[0] && q->resp.sha256[0]) memcpy(q->hop_sha256, q->resp.sha256, sizeof q->hop_sha256);
+        if (!q->hop_has_size && q->resp.has_linked_size) q->hop_has_size = true, q->hop_size = q->resp.linked_size;
         long st = q->resp.status;
         if (rc != CURLE_OK || st < 300 || st > 399 || st == 304) break;
         char *next = NULL;
@@ -252,7 +260,9 @@ static lgg_status request_error(const lgg_remote *r, const lgg__http_req *q, int
                     r->url, (unsigned long long)q->resp.range_start, (unsigned long long)q->resp.range_end,
                     (unsigned long long)q->from, (unsigned long long)(q->from + q->want - 1));
     if (q->write_failed) return fail(err, LGG_ERR_IO, "cannot write: %s", strerror(errno));
-    if (rc == CURLE_OPERATION_TIMEDOUT) return fail(err, LGG_ERR_IO, "%s: timed out", r->url);
+    if (rc == CURLE_OPERATION_TIMEDOUT)
+        return fail(err, LGG_ERR_IO, "%s: timed out (no connection or no byte received for %ld s)", r->url,
+                    (timeout_ms(r) + 999) / 1000);
     if (rc == CURLE_COULDNT_CONNECT) return fail(err, LGG_ERR_IO, "%s: cannot connect (connection refused)", r->url);
     if (rc == CURLE_COULDNT_RESOLVE_HOST) return fail(err, LGG_ERR_IO, "%s: unknown host", r->url);
     return fail(err, LGG_ERR_IO, "%s: %s", r->url, curl_easy_strerror((CURLcode)rc));
@@ -278,6 +288,10 @@ lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
         q->dst = dst ? dst + have : NULL;
         int rc = request(r, q, err);
         have += q->got;
+        if (q->refused) { /* the caller's sink said stop: its reason, not ours */
+            q->from = from, q->want = want, q->dst = dst, q->got = have;
+            return LGG_ERR_INVALID;
+        }
         const long st = q->resp.status;
         const bool ok = (rc == CURLE_OK || q->enough) && !q->bad_range && (st == 200 || st == 206);
         if (ok && have == want) break;
@@ -329,8 +343,16 @@ static lgg_status first_read(lgg_remote *r, lgg_error *err) {
         return fail(err, LGG_ERR_IO, "%s: the server sent %llu bytes of a %llu-byte file", r->url,
                     (unsigned long long)q.got, (unsigned long long)r->size);
     r->head_n = (size_t)q.got;
+    uint8_t *fit = realloc(r->head, r->head_n ? r->head_n : 1); /* a shard set keeps many of these */
+    if (fit) r->head = fit;
     snprintf(r->etag, sizeof r->etag, "%s", h->etag);
-    snprintf(r->sha256, sizeof r->sha256, "%s", h->sha256);
+    /* the hub says these on its redirect, the CDN's answer does not */
+    snprintf(r->sha256, sizeof r->sha256, "%s", q.hop_sha256);
+    if (q.hop_has_size && q.hop_size != r->size)
+        return fail(err, LGG_ERR_IO, "%s: the hub says the file has %llu bytes (X-Linked-Size), the server %llu",
+                    r->url, (unsigned long long)q.hop_size, (unsigned long long)r->size);
+    r->size_checked = q.hop_has_size;
+    r->no_ranges = h->status == 200;
     return LGG_OK;
 }
 
@@ -409,6 +431,8 @@ uint64_t lgg_remote_size(const lgg_remote *r) { return r ? r->size : 0; }
 const char *lgg_remote_url(const lgg_remote *r) { return r ? r->url : ""; }
 const char *lgg_remote_etag(const lgg_remote *r) { return r ? r->etag : ""; }
 const char *lgg_remote_sha256(const lgg_remote *r) { return r ? r->sha256 : ""; }
+bool lgg_remote_size_checked(const lgg_remote *r) { return r && r->size_checked; }
+bool lgg_remote_ignores_ranges(const lgg_remote *r) { return r && r->no_ranges; }
 uint64_t lgg_remote_requests(const lgg_remote *r) { return r ? r->requests : 0; }
 uint64_t lgg_remote_bytes(const lgg_remote *r) { return r ? r->bytes : 0; }
 
