@@ -235,6 +235,35 @@ TEST(remote_faults) {
     unsetenv("HF_TOKEN");
 }
 
+/* A truncated file and a metadata-only one warn on a URL as on disk. */
+TEST(remote_truncated_warns) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    unsigned char *b = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &n);
+    REQUIRE(b != NULL);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_memory(b, n, NULL, &f, NULL) == LGG_OK);
+    const size_t data = (size_t)lgg_tensor_at(f, 0)->file_offset;
+    lgg_close(f);
+    const size_t cut[2] = {n - n / 4, data};
+    const char *names[2] = {"trunc.gguf", "metaonly.gguf"}, *want[2] = {"warning: truncated", "warning: metadata only"};
+    for (int i = 0; i < 2; i++) {
+        char local[2048];
+        snprintf(local, sizeof local, "%s/%s", root, names[i]);
+        FILE *o = fopen(local, "wb");
+        REQUIRE(o && fwrite(b, 1, cut[i], o) == cut[i] && fclose(o) == 0);
+        const char *u = url("plain", names[i]);
+        same_output(local, u, "info", NULL, NULL);
+        same_output(local, u, "tensors", "--json", NULL);
+        char *out = NULL, *err = NULL;
+        int st = run(&out, &err, "info", u, NULL, NULL, NULL);
+        CHECKF(st == 0 && err && strstr(err, want[i]), "info %s: %d: %s", u, st, err);
+        free(out), free(err);
+    }
+    free(b);
+}
+
 /* hf://OWNER/REPO/PATH[@REV] through HF_ENDPOINT. */
 TEST(remote_hf_names) {
     if (!need_shared()) return;

@@ -16,6 +16,19 @@ int cli_open_fd(const char *cmd, const char *path) {
     return fd;
 }
 
+/* The warnings for a file whose tensor data is short, the same for a file
+ * on disk and one on a server. */
+static void warn_short(const char *cmd, const char *path, lgg_file *f) {
+    uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
+    if (!lgg_tensor_count(f) || want <= have) return;
+    if (lgg_file_metadata_only(f))
+        cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
+                (unsigned long long)want);
+    else
+        cli_err(cmd, path, "warning: truncated: %llu bytes of %llu (%llu missing); tensor data is incomplete",
+                (unsigned long long)have, (unsigned long long)want, (unsigned long long)(want - have));
+}
+
 lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_file *f = NULL;
     lgg_error e;
@@ -23,21 +36,10 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_open_options o;
     lgg_open_options_init(&o);
     if (how == CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
-    if (cli_is_remote(path)) return cli_open_remote(cmd, path, &o);
-    lgg_status st = cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e);
-    if (st != LGG_OK) {
+    if (cli_is_remote(path)) f = cli_open_remote(cmd, path, &o);
+    else if ((cli_is_stdin(path) ? lgg_open_fd(0, &o, &f, &e) : lgg_open_file(path, &o, &f, &e)) != LGG_OK)
         cli_err_lgg(cmd, path, &e);
-        return NULL;
-    }
-    uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
-    if (how == CLI_OPEN_META && lgg_tensor_count(f) && want > have) {
-        if (lgg_file_metadata_only(f))
-            cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
-                    (unsigned long long)want);
-        else
-            cli_err(cmd, path, "warning: truncated: %llu bytes of %llu (%llu missing); tensor data is incomplete",
-                    (unsigned long long)have, (unsigned long long)want, (unsigned long long)(want - have));
-    }
+    if (f && how == CLI_OPEN_META) warn_short(cmd, path, f);
     return f;
 }
 
