@@ -71,6 +71,12 @@ LGG_API lgg_status lgg_remote_open(const char *name, const lgg_remote_options *o
                                    lgg_error *err);
 LGG_API void lgg_remote_free(lgg_remote *r); /* NULL is a no-op */
 
+/* r will not be read for a while: close its connection and free the first
+ * read's bytes it keeps (a later read opens a new connection).  A program
+ * that holds many remote files (a shard set) keeps its descriptors and
+ * memory bounded this way.  NULL is a no-op. */
+LGG_API void lgg_remote_idle(lgg_remote *r);
+
 /* The file as an lgg_source for lgg_open_source: its reads are range
  * requests (the first one's bytes are served from memory).  The source
  * points into r, which must outlive the lgg_file opened from it. */

@@ -669,6 +669,81 @@ TEST(remote_timeout) {
 #endif
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* A first shard that claims 65,535 shards: refused before any other is
+ * asked for, with the count; a moderate set read with a bounded number of
+ * connections (the server keeps each one alive, as real servers do). */
+TEST(remote_many_shards) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    buf b = {0};
+    gen_header(&b, 3, 0, 4);
+    gen_key(&b, 3, "general.architecture", LGG_VT_STRING);
+    gen_str(&b, 3, "llama");
+    gen_key(&b, 3, "split.no", LGG_VT_U16);
+    buf_u16(&b, 0);
+    gen_key(&b, 3, "split.tensors.count", LGG_VT_I32);
+    buf_u32(&b, 0);
+    gen_key(&b, 3, "split.count", LGG_VT_U16);
+    buf_u16(&b, 65535);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/big-00001-of-65535.gguf", root);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f && fwrite(b.p, 1, b.n, f) == b.n && fclose(f) == 0);
+    buf_free(&b);
+    const char *u = url("keep", "big-00001-of-65535.gguf");
+    char want[2400];
+    snprintf(want, sizeof want,
+             "%s: a set of 65535 shards on a server: refused, more than 4096 (set GGUF_MAX_SHARDS, up to 65535, "
+             "to allow more)\n", u);
+    httpd_take_counts(srv);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "info", u, NULL, NULL, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 0 && e && strstr(e, want) && strstr(e, "gguf info: "), "info: %d: %s", st, e);
+    CHECKF(c.requests == 1, "%lu requests for a refused set", c.requests);
+    free(o), free(e);
+    st = run(&o, &e, "hash", "--shards", u, NULL, NULL);
+    CHECKF(st == 1 && e && strstr(e, want), "hash --shards: %d: %s", st, e);
+    free(o), free(e);
+    st = run(&o, &e, "download", u, "-o", scratch_path("big-00001-of-65535.gguf"), NULL);
+    CHECKF(st == 1 && e && strstr(e, "a set of 65535 shards on a server: refused"), "download: %d: %s", st, e);
+    free(o), free(e);
+    /* a set of one shard per tensor */
+    char dir[2048], prefix[2100], first[2200];
+    snprintf(dir, sizeof dir, "%s/many", root);
+    mkdir(dir, 0755);
+    snprintf(prefix, sizeof prefix, "%s/m", dir);
+    st = run(&o, &e, "split", "--max-tensors=1", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), prefix, NULL);
+    REQUIRE(st == 0);
+    free(o), free(e);
+    unsigned n = 0;
+    for (;; n++) {
+        snprintf(first, sizeof first, "%s-00001-of-%05u.gguf", prefix, n);
+        if (access(first, F_OK) == 0 || n > 99999) break;
+    }
+    REQUIRE(n > 20 && n <= 99999);
+    char name[64];
+    snprintf(name, sizeof name, "many/m-00001-of-%05u.gguf", n);
+    u = url("keep", name);
+    same_output(first, u, "info", "--json", NULL);
+    c = httpd_take_counts(srv);
+    /* the tool keeps 2; the server sees a close a moment after it happens */
+    CHECKF(c.requests >= n && c.peak_conns <= 4, "%u shards: %lu requests, %u connections open at once", n,
+           c.requests, c.peak_conns);
+    if (getenv("TEST_VERBOSE"))
+        fprintf(stderr, "    %u shards: %lu requests, at most %u connections at once\n", n, c.requests, c.peak_conns);
+    same_output(first, u, "hash", "--shards", NULL);
+    c = httpd_take_counts(srv);
+    CHECKF(c.peak_conns <= 4, "hash --shards: %u connections open at once", c.peak_conns);
+    /* the limit is the user's to set */
+    setenv("GGUF_MAX_SHARDS", "8", 1);
+    st = run(&o, &e, "hash", "--shards", u, NULL, NULL);
+    snprintf(want, sizeof want, "a set of %u shards on a server: refused, more than 8", n);
+    CHECKF(st == 1 && e && strstr(e, want), "GGUF_MAX_SHARDS=8: %d: %s", st, e);
+    free(o), free(e);
+    unsetenv("GGUF_MAX_SHARDS");
+}
+
 /* A shard set from its first shard's URL: the set's totals, as on disk. */
 TEST(remote_shard_set) {
     if (!need_shared()) return;

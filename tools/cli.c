@@ -48,6 +48,7 @@ lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_opti
     lgg_error e;
     memset(&e, 0, sizeof e);
     int net = 0;
+    cli_remote_command(cmd);
     if (cli_remote_open_file(path, o, &f, &e, &net) != LGG_OK) {
         if (net) cli_err(cmd, NULL, "%s", e.message); /* the message names the URL */
         else cli_err_lgg(cmd, path, &e);

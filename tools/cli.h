@@ -90,6 +90,13 @@ const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t);
 /* --token and --timeout (and the tests' GGUF_RETRY_MS) into remote options. */
 struct lgg_remote_options;
 void cli_remote_fill(struct lgg_remote_options *ro);
+/* The command that opens remote files (for messages that have no other). */
+void cli_remote_command(const char *cmd);
+/* The most shards a set on a server may have ($GGUF_MAX_SHARDS, default
+ * 4096), and the check: CLI_OK for a set on disk or within the limit, else
+ * CLI_FAIL after "gguf CMD: FIRST: a set of N shards on a server: refused". */
+unsigned cli_remote_max_shards(void);
+int cli_remote_shard_limit(const char *cmd, const char *first, uint64_t count);
 /* A read-only descriptor for path ("-": a duplicate of standard input), or
  * -1 after printing "gguf CMD: FILE: reason". */
 int cli_open_fd(const char *cmd, const char *path);

@@ -5,7 +5,10 @@
  *
  * --token and --timeout are understood by every command (cli_parse hands
  * them here); the token defaults to $HF_TOKEN.  The remote handles live
- * until the program ends: an lgg_file opened from one reads through it. */
+ * until the program ends: an lgg_file opened from one reads through it.
+ * A shard set from a server may name thousands of shards: at most
+ * LIVE handles keep a connection (the least recently read is idled), and
+ * a set of more than $GGUF_MAX_SHARDS (default 4096) is refused. */
 #include "cli.h"
 
 #include "libgguf_remote.h"
@@ -14,11 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LIVE 2 /* connections kept open at once: diff reads two files, hash a set one shard at a time */
+
 static struct {
-    const char *token;
+    const char *token, *cmd;
     long timeout_ms;
     lgg_remote **open;
     size_t n, cap;
+    lgg_remote *live[LIVE]; /* most recently read first */
     int registered;
 } R;
 
@@ -27,6 +33,36 @@ static void close_all(void) {
     free(R.open);
     R.open = NULL;
     R.n = R.cap = 0;
+}
+
+/* r is being read: first in the live list; the one pushed off the end
+ * closes its connection. */
+static void touch(lgg_remote *r) {
+    if (R.live[0] == r) return;
+    int k = 0;
+    while (k < LIVE - 1 && R.live[k] != r) k++;
+    if (R.live[k] != r) lgg_remote_idle(R.live[k]); /* not in the list: the last one leaves (NULL: none) */
+    memmove(R.live + 1, R.live, (size_t)k * sizeof *R.live);
+    R.live[0] = r;
+}
+
+static lgg_status live_read(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    touch(ud);
+    return lgg_remote_read(ud, off, dst, n, err);
+}
+
+unsigned cli_remote_max_shards(void) {
+    const char *v = getenv("GGUF_MAX_SHARDS");
+    uint64_t x;
+    return v && *v && cli_parse_u64(v, &x) && x >= 1 && x <= 65535 ? (unsigned)x : 4096;
+}
+
+int cli_remote_shard_limit(const char *cmd, const char *first, uint64_t count) {
+    if (!cli_is_remote(first) || count <= cli_remote_max_shards()) return CLI_OK;
+    cli_err(cmd ? cmd : R.cmd ? R.cmd : "open", first,
+            "a set of %llu shards on a server: refused, more than %u (set GGUF_MAX_SHARDS, up to 65535, to allow more)",
+            (unsigned long long)count, cli_remote_max_shards());
+    return CLI_FAIL;
 }
 
 int cli_remote_option(const char *name, size_t len, const char *val, char *why, size_t cap) {
@@ -48,6 +84,10 @@ int cli_remote_option(const char *name, size_t len, const char *val, char *why, 
     return 0;
 }
 
+void cli_remote_command(const char *cmd) {
+    if (cmd) R.cmd = cmd;
+}
+
 int cli_is_remote(const char *path) { return lgg_remote_is_url(path); }
 
 void cli_remote_fill(lgg_remote_options *ro) {
@@ -65,6 +105,8 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
     lgg_remote *r = NULL;
     *f = NULL;
     *net = 1;
+    lgg_remote_idle(R.live[LIVE - 1]); /* the new one's connection takes its place */
+    R.live[LIVE - 1] = NULL;
     lgg_status st = lgg_remote_open(path, &ro, &r, e);
     if (st != LGG_OK) return st;
     if (!cli_grow((void **)&R.open, &R.cap, R.n + 1, sizeof *R.open, 8)) {
@@ -74,8 +116,10 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
     }
     R.open[R.n++] = r;
     if (!R.registered) R.registered = !atexit(close_all);
+    touch(r);
     lgg_source src;
     lgg_remote_source(r, &src);
+    src.read = live_read;
     *net = 0;
     st = lgg_open_source(&src, o, f, e);
     /* a read of the header that failed is the network's doing too */

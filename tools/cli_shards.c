@@ -65,6 +65,12 @@ int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how,
         cli_shards_close(s);
         return CLI_FAIL;
     }
+    lgg_split_path(name, cap, prefix, 0, n);
+    if (cli_remote_shard_limit(cmd, name, n) != CLI_OK) { /* a hostile server's 65535 */
+        free(name);
+        cli_shards_close(s);
+        return CLI_FAIL;
+    }
     for (; s->n < n; s->n++) {
         s->fds[s->n] = -1;
         if (have && s->n == at) {

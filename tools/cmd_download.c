@@ -163,6 +163,10 @@ int cmd_download(int argc, char **argv) {
         return rc;
     }
     /* a shard set: each shard's URL and output from the first one's */
+    if (cli_remote_shard_limit("download", resolved, count) != CLI_OK) {
+        free(out);
+        return CLI_FAIL;
+    }
     uint32_t oi, oc;
     size_t op;
     if (!lgg_split_name_parse(out, strlen(out), &oi, &oc, &op) || oi != 0 || oc != count) {

@@ -205,6 +205,10 @@ static long timeout_ms(const lgg_remote *r) { return r->o.timeout_ms > 0 ? r->o.
  * the name's own origin.  Leaves q's results; returns the CURLcode, or -1
  * after too many redirects or one without a target (message in err). */
 static int request(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
+    if (!r->curl && !(r->curl = curl_easy_init())) { /* after lgg_remote_idle */
+        fail(err, LGG_ERR_NOMEM, "out of memory");
+        return -1;
+    }
     char *url = strdup(r->effective ? r->effective : r->url);
     const int max = r->o.max_redirects > 0 ? r->o.max_redirects : 10;
     int rc = CURLE_OUT_OF_MEMORY;
@@ -311,6 +315,15 @@ lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
     }
     q->from = from, q->want = want, q->dst = dst, q->got = have;
     return LGG_OK;
+}
+
+void lgg_remote_idle(lgg_remote *r) {
+    if (!r) return;
+    if (r->curl) curl_easy_cleanup(r->curl); /* its connection with it */
+    r->curl = NULL;
+    free(r->head);
+    r->head = NULL;
+    r->head_n = 0;
 }
 
 void lgg_remote_free(lgg_remote *r) {
