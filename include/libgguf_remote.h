@@ -86,6 +86,14 @@ LGG_API void lgg_remote_source(lgg_remote *r, lgg_source *src);
  * source's callback. */
 LGG_API lgg_status lgg_remote_read(lgg_remote *r, uint64_t offset, void *dst, size_t n, lgg_error *err);
 
+/* Bytes [offset, offset + n) handed to fn in order, in one request (a
+ * dropped or stalled connection is resumed where it stopped): one pass over
+ * the file, also on a server that ignores Range (where each
+ * lgg_remote_read costs a request from byte 0).  fn returns false to stop
+ * (then LGG_ERR_INVALID).  Errors as lgg_remote_read. */
+LGG_API lgg_status lgg_remote_stream(lgg_remote *r, uint64_t offset, uint64_t n,
+                                     bool (*fn)(void *ud, const void *p, size_t n), void *ud, lgg_error *err);
+
 /* The file's size; the URL it was opened as (after hf:// resolution); the
  * ETag and the sha256 the server gave (X-Linked-Etag, the hub's LFS oid:
  * 64 lowercase hex digits, or "" when there was none; the hub sends it on

@@ -264,6 +264,49 @@ TEST(remote_truncated_warns) {
     free(b);
 }
 
+/* hash on a server: the tensors in one streaming GET, also where Range is
+ * ignored (there, a read per tensor would be a GET from byte 0 each); and
+ * hash - on a pipe that ends early. */
+TEST(remote_hash_one_pass) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    REQUIRE(publish(src, "h.gguf"));
+    size_t n = 0;
+    unsigned char *b = read_file(src, &n);
+    REQUIRE(b != NULL);
+    char local[2048];
+    snprintf(local, sizeof local, "%s/h.gguf", root);
+    static const char *const modes[] = {"norange", "plain", "cut"};
+    for (int i = 0; i < 3; i++) {
+        httpd_take_counts(srv);
+        same_output(local, url(modes[i], "h.gguf"), "hash", "--all", NULL);
+        httpd_counts c = httpd_take_counts(srv);
+        /* the header's read, then one for the data (cut: a retry or two more) */
+        CHECKF(c.requests <= (i == 2 ? 5u : 2u), "%s: %lu requests", modes[i], c.requests);
+        CHECKF(c.sent <= 2 * (unsigned long long)n + (1u << 20), "%s: %llu bytes sent for a %zu-byte file", modes[i],
+               c.sent, n);
+        if (getenv("TEST_VERBOSE"))
+            fprintf(stderr, "    hash --all on %s: %lu requests, %llu bytes for a %zu-byte file\n", modes[i],
+                    c.requests, c.sent, n);
+    }
+    /* a pipe cut in the middle of the data: the tensors before the cut, then why */
+    const char *cut = scratch_path("h-cut.gguf");
+    FILE *f = fopen(cut, "wb");
+    REQUIRE(f && fwrite(b, 1, n - 1000, f) == n - 1000 && fclose(f) == 0);
+    char tool[1024], *o = NULL, *e = NULL;
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    char *argv[] = {"/bin/sh", "-c", "cat \"$0\" | exec \"$1\" hash -", (char *)cut, tool, NULL};
+    size_t ol, el;
+    int st = -1;
+    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &st) == 0);
+    char want[200];
+    snprintf(want, sizeof want, "gguf hash: <stdin>: the input ends at offset %zu, before the ", n - 1000);
+    CHECKF(st == 1 && e && !strncmp(e, want, strlen(want)), "cut pipe: %d: %s", st, e);
+    free(o), free(e);
+    free(b);
+}
+
 /* hf://OWNER/REPO/PATH[@REV] through HF_ENDPOINT. */
 TEST(remote_hf_names) {
     if (!need_shared()) return;

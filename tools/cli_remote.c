@@ -23,7 +23,8 @@ static struct {
     const char *token, *cmd;
     long timeout_ms;
     lgg_remote **open;
-    size_t n, cap;
+    const lgg_file **files; /* the file opened from each */
+    size_t n, cap, files_cap;
     lgg_remote *live[LIVE]; /* most recently read first */
     int registered;
 } R;
@@ -31,8 +32,10 @@ static struct {
 static void close_all(void) {
     for (size_t i = 0; i < R.n; i++) lgg_remote_free(R.open[i]);
     free(R.open);
+    free(R.files);
     R.open = NULL;
-    R.n = R.cap = 0;
+    R.files = NULL;
+    R.n = R.cap = R.files_cap = 0;
 }
 
 /* r is being read: first in the live list; the one pushed off the end
@@ -109,11 +112,13 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
     R.live[LIVE - 1] = NULL;
     lgg_status st = lgg_remote_open(path, &ro, &r, e);
     if (st != LGG_OK) return st;
-    if (!cli_grow((void **)&R.open, &R.cap, R.n + 1, sizeof *R.open, 8)) {
+    if (!cli_grow((void **)&R.open, &R.cap, R.n + 1, sizeof *R.open, 8) ||
+        !cli_grow((void **)&R.files, &R.files_cap, R.n + 1, sizeof *R.files, 8)) {
         lgg_remote_free(r);
         snprintf(e->message, sizeof e->message, "out of memory");
         return e->code = LGG_ERR_NOMEM;
     }
+    R.files[R.n] = NULL;
     R.open[R.n++] = r;
     if (!R.registered) R.registered = !atexit(close_all);
     touch(r);
@@ -122,9 +127,38 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
     src.read = live_read;
     *net = 0;
     st = lgg_open_source(&src, o, f, e);
+    R.files[R.n - 1] = *f;
     /* a read of the header that failed is the network's doing too */
     if (st == LGG_ERR_IO || st == LGG_ERR_NOT_FOUND) *net = 1;
     return st;
+}
+
+typedef struct pass {
+    int (*push)(void *ud, const void *p, size_t n);
+    void *ud;
+} pass;
+
+static bool pass_on(void *ud, const void *p, size_t n) {
+    const pass *k = ud;
+    return k->push(k->ud, p, n) == 0;
+}
+
+int cli_remote_stream(const lgg_file *f, uint64_t from, uint64_t to, int (*push)(void *ud, const void *p, size_t n),
+                      void *ud, char *why, size_t cap) {
+    lgg_remote *r = NULL;
+    for (size_t i = 0; i < R.n && !r; i++)
+        if (R.files[i] == f) r = R.open[i];
+    if (!r) {
+        snprintf(why, cap, "not a file on a server");
+        return -1;
+    }
+    touch(r);
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    pass k = {push, ud};
+    if (lgg_remote_stream(r, from, to - from, pass_on, &k, &e) == LGG_OK) return 0;
+    snprintf(why, cap, "%s", e.message);
+    return -1;
 }
 
 const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t) {

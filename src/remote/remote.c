@@ -428,6 +428,23 @@ lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg
     return s;
 }
 
+lgg_status lgg_remote_stream(lgg_remote *r, uint64_t off, uint64_t n, bool (*fn)(void *ud, const void *p, size_t n),
+                             void *ud, lgg_error *err) {
+    if (!r || !fn || off > r->size || n > r->size - off)
+        return fail(err, LGG_ERR_ARG, "stream of %llu bytes at %llu outside the file", (unsigned long long)n,
+                    (unsigned long long)off);
+    if (!n) return LGG_OK;
+    lgg__http_req q;
+    memset(&q, 0, sizeof q);
+    q.from = off, q.want = n, q.on_bytes = fn, q.ud = ud;
+    lgg_status s = lgg__remote_fetch(r, &q, err);
+    if (s == LGG_ERR_INVALID && q.refused) return fail(err, LGG_ERR_INVALID, "%s: the reader stopped", r->url);
+    if (!s && q.got != n)
+        s = fail(err, LGG_ERR_IO, "%s: the file ended at %llu bytes, not %llu", r->url,
+                 (unsigned long long)(off + q.got), (unsigned long long)r->size);
+    return s;
+}
+
 static lgg_status source_read(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
     return lgg_remote_read(ud, off, dst, n, err);
 }
