@@ -382,9 +382,11 @@ TEST(remote_hf_name_check) {
     }
 }
 
-/* The published file's bytes and sha256. */
-static unsigned char *published(const char *src, const char *name, size_t *n, char sha[65]) {
-    if (!publish(src, name)) return NULL;
+/* The server started, a model published as d.gguf: its bytes and sha256
+ * (NULL when that fails). */
+static unsigned char *publish_d(size_t *n, char sha[65]) {
+    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    if (!setup() || !publish(src, "d.gguf")) return NULL;
     unsigned char *b = read_file(src, n);
     if (b) sha256_hex(b, *n, sha);
     return b;
@@ -414,10 +416,9 @@ static char *with_ext(const char *p, const char *ext) {
 
 TEST(remote_download) {
     if (!need_shared()) return;
-    REQUIRE(setup());
     size_t n = 0;
     char sha[65];
-    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    unsigned char *want = publish_d(&n, sha);
     REQUIRE(want != NULL);
     const char *out = scratch_path("dl.gguf");
     /* the hub's way: sha256 and size on the redirect, cut responses from the
@@ -493,10 +494,9 @@ TEST(remote_download) {
 /* What lies at OUT.part and OUT.part.etag is not followed or trusted. */
 TEST(remote_download_planted) {
     if (!need_shared()) return;
-    REQUIRE(setup());
     size_t n = 0;
     char sha[65];
-    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    unsigned char *want = publish_d(&n, sha);
     REQUIRE(want != NULL);
     const char *victim = scratch_path("victim.txt");
     FILE *vf = fopen(victim, "wb");
@@ -588,10 +588,9 @@ static void *dl_thread(void *p) {
  * file is whole. */
 TEST(remote_download_concurrent) {
     if (!need_shared()) return;
-    REQUIRE(setup());
     size_t n = 0;
     char sha[65];
-    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    unsigned char *want = publish_d(&n, sha);
     REQUIRE(want != NULL);
     /* the lock held by another process (here: this one) */
     const char *out = scratch_path("cc1.gguf");
@@ -625,10 +624,9 @@ TEST(remote_download_concurrent) {
 /* A body that is not GGUF is refused at its first bytes. */
 TEST(remote_download_not_gguf) {
     if (!need_shared()) return;
-    REQUIRE(setup());
     size_t n = 0;
     char sha[65];
-    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    unsigned char *want = publish_d(&n, sha);
     REQUIRE(want != NULL);
     free(want);
     char *o = NULL, *e = NULL;
@@ -653,10 +651,9 @@ TEST(remote_download_not_gguf) {
 /* -o DIR, -o DIR/ and -o . name the file inside as the URL names it. */
 TEST(remote_download_into_dir) {
     if (!need_shared()) return;
-    REQUIRE(setup());
     size_t n = 0;
     char sha[65];
-    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    unsigned char *want = publish_d(&n, sha);
     REQUIRE(want != NULL);
     char dir[2048], slash[2100], file[2100];
     snprintf(dir, sizeof dir, "%s/into", scratch_dir());
@@ -688,10 +685,9 @@ TEST(remote_download_into_dir) {
 /* --timeout bounds a stall, never a transfer that progresses. */
 TEST(remote_timeout) {
     if (!need_shared()) return;
-    REQUIRE(setup());
     size_t n = 0;
     char sha[65];
-    unsigned char *want = published(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), "d.gguf", &n, sha);
+    unsigned char *want = publish_d(&n, sha);
     REQUIRE(want != NULL);
     char *o = NULL, *e = NULL;
     /* 3 s of trickle, a byte every 75 ms: longer than the timeout, fine */

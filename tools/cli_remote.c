@@ -56,17 +56,13 @@ static lgg_status live_read(void *ud, uint64_t off, void *dst, size_t n, lgg_err
 
 unsigned cli_remote_max_shards(void) {
     const char *v = getenv("GGUF_MAX_SHARDS");
-    uint64_t x;
-    return v && *v && cli_parse_u64(v, &x) && x >= 1 && x <= 65535 ? (unsigned)x : 4096;
+    char *end;
+    errno = 0;
+    unsigned long x = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 0;
+    return x >= 1 && x <= 65535 && !errno && !*end ? (unsigned)x : 4096;
 }
 
-int cli_remote_shard_limit(const char *cmd, const char *first, uint64_t count) {
-    if (!cli_is_remote(first) || count <= cli_remote_max_shards()) return CLI_OK;
-    cli_err(cmd ? cmd : R.cmd ? R.cmd : "open", first,
-            "a set of %llu shards on a server: refused, more than %u (set GGUF_MAX_SHARDS, up to 65535, to allow more)",
-            (unsigned long long)count, cli_remote_max_shards());
-    return CLI_FAIL;
-}
+const char *cli_remote_command_name(void) { return R.cmd ? R.cmd : "open"; }
 
 int cli_remote_option(const char *name, size_t len, const char *val, char *why, size_t cap) {
     if (len == 7 && !memcmp(name, "--token", 7)) {
