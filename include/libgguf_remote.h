@@ -32,7 +32,8 @@ typedef struct lgg_remote_options {
     size_t size;          /* sizeof(lgg_remote_options), or 0 (see lgg_open_options in libgguf.h) */
     const char *token;    /* bearer token (HF_TOKEN) for the name's own origin; NULL: none */
     const char *endpoint; /* for hf:// names; NULL: $HF_ENDPOINT, else https://huggingface.co */
-    long timeout_ms;      /* per request, connection included; 0: 60000 */
+    long timeout_ms;      /* connecting, and a stall (no byte for this long, counted in whole
+                             seconds), each retried; never a transfer that progresses; 0: 60000 */
     int max_redirects;    /* per request; 0: 10 */
     int max_retries;      /* per read, after 5xx, 429 or a dropped connection; 0: 5 (-1: none) */
     long backoff_ms;      /* the first retry's wait, doubling up to 8 s; 0: 250 */
@@ -46,11 +47,19 @@ LGG_API void lgg_remote_options_init(lgg_remote_options *o);
 /* True for "http://...", "https://..." and "hf://...". */
 LGG_API bool lgg_remote_is_url(const char *name);
 
+/* Whether `name` can be requested: a URL, or an hf:// name whose owner,
+ * repository, path and revision are each made of non-empty segments other
+ * than "." and "..", with no '?', '#', backslash or control character.
+ * When it cannot, why (if not NULL) gets the reason.  No request is made. */
+LGG_API bool lgg_remote_name_check(const char *name, char *why, size_t cap);
+
 /* The URL an hf://OWNER/REPO/PATH[@REVISION] name stands for:
  * ENDPOINT/OWNER/REPO/resolve/REVISION/PATH (REVISION "main" by default,
- * ENDPOINT as in lgg_remote_options), into buf (NUL-terminated).  Other URLs
- * are copied.  Returns the length it needs (without the NUL) or 0 for a
- * malformed name (no owner, repository or path, an empty revision). */
+ * ENDPOINT as in lgg_remote_options), into buf (NUL-terminated), each part
+ * percent-encoded as huggingface_hub does (the revision as one segment:
+ * refs/pr/1 gives refs%2Fpr%2F1; the revision is what follows the last '@'
+ * of the path).  Other URLs are copied.  Returns the length it needs
+ * (without the NUL) or 0 for a name lgg_remote_name_check refuses. */
 LGG_API size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, size_t cap);
 
 /* Open a remote file: resolve the name, ask for its first `first_read`
@@ -64,6 +73,12 @@ LGG_API lgg_status lgg_remote_open(const char *name, const lgg_remote_options *o
                                    lgg_error *err);
 LGG_API void lgg_remote_free(lgg_remote *r); /* NULL is a no-op */
 
+/* r will not be read for a while: close its connection and free the first
+ * read's bytes it keeps (a later read opens a new connection).  A program
+ * that holds many remote files (a shard set) keeps its descriptors and
+ * memory bounded this way.  NULL is a no-op. */
+LGG_API void lgg_remote_idle(lgg_remote *r);
+
 /* The file as an lgg_source for lgg_open_source: its reads are range
  * requests (the first one's bytes are served from memory).  The source
  * points into r, which must outlive the lgg_file opened from it. */
@@ -73,13 +88,29 @@ LGG_API void lgg_remote_source(lgg_remote *r, lgg_source *src);
  * source's callback. */
 LGG_API lgg_status lgg_remote_read(lgg_remote *r, uint64_t offset, void *dst, size_t n, lgg_error *err);
 
+/* Bytes [offset, offset + n) handed to fn in order, in one request (a
+ * dropped or stalled connection is resumed where it stopped): one pass over
+ * the file, also on a server that ignores Range (where each
+ * lgg_remote_read costs a request from byte 0).  fn returns false to stop
+ * (then LGG_ERR_INVALID).  Errors as lgg_remote_read. */
+LGG_API lgg_status lgg_remote_stream(lgg_remote *r, uint64_t offset, uint64_t n,
+                                     bool (*fn)(void *ud, const void *p, size_t n), void *ud, lgg_error *err);
+
 /* The file's size; the URL it was opened as (after hf:// resolution); the
  * ETag and the sha256 the server gave (X-Linked-Etag, the hub's LFS oid:
- * 64 lowercase hex digits, or "" when there was none). */
+ * 64 lowercase hex digits, or "" when there was none; the hub sends it on
+ * its redirect, so every hop's answer counts). */
 LGG_API uint64_t lgg_remote_size(const lgg_remote *r);
 LGG_API const char *lgg_remote_url(const lgg_remote *r);
 LGG_API const char *lgg_remote_etag(const lgg_remote *r);
 LGG_API const char *lgg_remote_sha256(const lgg_remote *r);
+/* True when the server named the size (X-Linked-Size) and it matched the
+ * file's (a mismatch fails lgg_remote_open). */
+LGG_API bool lgg_remote_size_checked(const lgg_remote *r);
+/* True when the server answered the first ranged read with the whole file
+ * (200): each later read then costs a request from byte 0; read such a
+ * file in one pass with lgg_remote_stream. */
+LGG_API bool lgg_remote_ignores_ranges(const lgg_remote *r);
 
 /* Requests made and body bytes received so far (retries included). */
 LGG_API uint64_t lgg_remote_requests(const lgg_remote *r);
@@ -95,16 +126,41 @@ LGG_API size_t lgg_remote_shard_url(const char *url, uint32_t index, uint32_t co
 /* Progress: bytes on disk and the total, after each chunk. */
 typedef void (*lgg_remote_progress_fn)(void *ud, uint64_t done, uint64_t total);
 
-/* Download the whole file r stands for to `path`: the bytes go to
- * `partial` (created, or resumed from its length when it holds the start
- * of the same file: the server's ETag must match the one recorded beside
- * it in `partial`.etag, else the download restarts), then `partial` is
- * flushed; it is left in place for the caller to check and rename.  The
- * sha256 of the whole file is computed on the way when `sha256_out` is
- * not NULL (64 hex digits and a NUL).  Errors as lgg_remote_read, and
- * LGG_ERR_IO for a local write. */
-LGG_API lgg_status lgg_remote_download(lgg_remote *r, const char *partial, lgg_remote_progress_fn progress,
-                                       void *ud, char sha256_out[65], lgg_error *err);
+typedef struct lgg_remote_download_options {
+    size_t size;                     /* sizeof(lgg_remote_download_options), or 0 (see lgg_open_options in libgguf.h) */
+    lgg_remote_progress_fn progress; /* NULL: none */
+    void *ud;
+    /* Called on the complete, hash-checked partial file before it is renamed
+     * over OUT; false (with a reason in why) refuses it.  NULL: none. */
+    bool (*check)(void *ud, const char *partial, char *why, size_t cap);
+    void *check_ud;
+} lgg_remote_download_options;
+#define LGG_REMOTE_DOWNLOAD_OPTIONS_INIT {.size = sizeof(lgg_remote_download_options)}
+
+/* What a download found. */
+typedef struct lgg_remote_download_info {
+    char sha256[65];     /* of the whole file, 64 lowercase hex digits */
+    bool sha256_checked; /* the server named a sha256 (the hub's X-Linked-Etag) and it matched */
+    bool size_checked;   /* the server named the size (X-Linked-Size) and it matched */
+    bool resumable;      /* on failure: OUT.part was kept, and running again resumes it */
+} lgg_remote_download_info;
+
+/* Download the whole file r stands for to `out`.  The bytes go to
+ * `out`.part (resumed from its length when it holds the start of the same
+ * file: the server's ETag must match the one recorded in `out`.part.etag,
+ * else the download starts over).  Both are opened without following
+ * symlinks and must be regular files of this user with one link (else
+ * LGG_ERR_IO, nothing written); new ones are created with O_EXCL.
+ * `out`.part is locked (flock) until the end: a second download to the same
+ * `out` fails at once (LGG_ERR_IO, "another download ... is running").
+ * The first four bytes must be "GGUF" (LGG_ERR_MAGIC, the transfer stopped
+ * there); the whole file must match the sha256 and size the server named
+ * (LGG_ERR_INVALID on a mismatch), and pass o->check; it is then synced and
+ * renamed over `out`.  On failure `out` is untouched and `out`.part is kept
+ * only when it can be resumed (info->resumable: the server sent an ETag).
+ * Errors as lgg_remote_read, and LGG_ERR_IO for local files. */
+LGG_API lgg_status lgg_remote_download_file(lgg_remote *r, const char *out, const lgg_remote_download_options *o,
+                                            lgg_remote_download_info *info, lgg_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,21 +1,38 @@
 /* httpd.c -- a small HTTP/1.1 server for the remote tests, on 127.0.0.1 and
- * a free port, in a thread of the test runner.  The first segment of a
- * request's path says how to (mis)behave; the rest names a file under the
- * root:
- *   /plain/F     ranges as asked (206 with Content-Range), ETag, and
- *                X-Linked-Etag when the test sets one
+ * a free port, one thread per connection, in the test runner.  The first
+ * segment of a request's path says how to (mis)behave; the rest names a
+ * file under the root:
+ *   /plain/F     ranges as asked (206 with Content-Range), ETag
  *   /norange/F   ignores Range: 200 and the whole body
+ *   /trunc/F     every response but the first read's (bytes 0 to 256 KiB)
+ *                sends half of the body it announces, then closes (a
+ *                download that cannot finish)
+ *   /bait/F      the file to every other request, the /html/ answer to the
+ *                rest (GGUF at first, then not)
+ *   /keep/F      as plain, and the connection kept for the next request
+ *                (keep-alive, as real servers do)
  *   /flaky/F     503 to every other request
  *   /cut/F       every other response sends half of the body it announces,
  *                then closes
+ *   /stall/F     every other response sends half of its body, then nothing
+ *                until the client gives up (closes)
+ *   /slow/F      the body trickled: 40 pieces 75 ms apart (3 s in all),
+ *                never a second without a byte
+ *   /html/F      a 200 whose body is "<html>..." without end, announced as
+ *                10^18 bytes (a server that lies)
  *   /auth/F      401 without "Authorization: Bearer secret"
  *   /lie/F       a Content-Range one byte off the range asked for
  *   /redirect/F  302 to /plain/F on the server `other` (another origin)
- * It counts requests, body bytes sent, and requests that carried an
- * Authorization header. */
+ *   /hub/MODE/F  302 to /MODE/F on `other`, as the Hugging Face hub answers:
+ *                X-Linked-Etag and X-Linked-Size (when the test sets them)
+ *                on the redirect, none on the file's answer
+ * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
+ * It counts requests, body bytes sent, requests that carried an
+ * Authorization header, and the most connections open at once. */
 #include "httpd.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -24,7 +41,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct httpd {
@@ -32,11 +51,14 @@ struct httpd {
     char root[1024];
     pthread_t th;
     pthread_mutex_t mu;
-    volatile int stop;
+    _Atomic int stop;
     httpd *other;
     char linked_sha[65];
+    long long linked_size; /* -1: the file's own size */
     unsigned long requests, with_auth, flaky_n;
     unsigned long long sent;
+    unsigned open_conns, peak_conns; /* connections being served, and the most at once */
+    pthread_cond_t idle;             /* open_conns dropped to 0 */
 };
 
 static void say(int c, const char *s, size_t n) {
@@ -47,11 +69,28 @@ static void say(int c, const char *s, size_t n) {
     }
 }
 
-static void simple(int c, int status, const char *text, const char *extra) {
+static int simple(int c, int status, const char *text, const char *extra) {
     char h[2048];
     int n = snprintf(h, sizeof h, "HTTP/1.1 %d %s\r\nContent-Length: 0\r\nConnection: close\r\n%s\r\n", status, text,
                      extra ? extra : "");
     say(c, h, (size_t)n);
+    return 0;
+}
+
+static void nap_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {
+    }
+}
+
+/* Wait until the client closes the connection (or the server stops, or
+ * 30 s pass): a stall. */
+static void wait_for_close(httpd *h, int c) {
+    char b[256];
+    for (int i = 0; i < 300 && !h->stop; i++) {
+        struct pollfd p = {c, POLLIN, 0};
+        if (poll(&p, 1, 100) > 0 && recv(c, b, sizeof b, 0) <= 0) return;
+    }
 }
 
 /* The value of header `name` in the request head, into out. */
@@ -72,50 +111,109 @@ static int header(const char *head, const char *name, char *out, size_t cap) {
     return 0;
 }
 
-static void send_file(httpd *h, int c, FILE *f, unsigned long long from, unsigned long long n, int cut) {
+enum { WHOLE, HALF_THEN_CLOSE, HALF_THEN_STALL, TRICKLE };
+
+static void count_sent(httpd *h, unsigned long long n) {
+    pthread_mutex_lock(&h->mu);
+    h->sent += n;
+    pthread_mutex_unlock(&h->mu);
+}
+
+static void send_file(httpd *h, int c, FILE *f, unsigned long long from, unsigned long long n, int how) {
     char b[65536];
-    unsigned long long left = cut ? n / 2 : n;
+    unsigned long long left = how == HALF_THEN_CLOSE || how == HALF_THEN_STALL ? n / 2 : n;
+    const unsigned long long piece = how == TRICKLE ? n / 40 + 1 : sizeof b;
     if (fseek(f, (long)from, SEEK_SET) != 0) return;
     while (left && !h->stop) {
-        size_t k = fread(b, 1, left < sizeof b ? (size_t)left : sizeof b, f);
+        size_t want = left < piece ? (size_t)left : (size_t)piece;
+        size_t k = fread(b, 1, want < sizeof b ? want : sizeof b, f);
         if (!k) break;
         ssize_t w = send(c, b, k, MSG_NOSIGNAL);
         if (w <= 0) break;
-        pthread_mutex_lock(&h->mu);
-        h->sent += (unsigned long long)w;
-        pthread_mutex_unlock(&h->mu);
+        count_sent(h, (unsigned long long)w);
         left -= (unsigned long long)w;
+        if (how == TRICKLE && left) nap_ms(75);
+    }
+    if (how == HALF_THEN_STALL) wait_for_close(h, c);
+}
+
+/* Endless "<html>" until the client closes. */
+static void send_html(httpd *h, int c) {
+    static const char page[] = "<html><body>Please log in</body></html>\n";
+    char b[16384];
+    for (size_t i = 0; i < sizeof b; i++) b[i] = page[i % (sizeof page - 1)];
+    for (unsigned long long total = 0; !h->stop && total < (1ull << 32);) {
+        ssize_t w = send(c, b, sizeof b, MSG_NOSIGNAL);
+        if (w <= 0) return;
+        count_sent(h, (unsigned long long)w);
+        total += (unsigned long long)w;
     }
 }
 
-static void serve(httpd *h, int c) {
+/* One request on connection c; 1 when the connection stays open for the
+ * next one. */
+static int serve(httpd *h, int c) {
     char head[16384];
     size_t n = 0;
+    head[0] = 0;
     while (n + 1 < sizeof head) {
+        struct pollfd pf = {c, POLLIN, 0};
+        if (h->stop) return 0;
+        if (poll(&pf, 1, 100) == 0) continue; /* an idle kept connection: see stop */
         ssize_t r = recv(c, head + n, sizeof head - 1 - n, 0);
-        if (r <= 0) return;
+        if (r <= 0) return 0;
         n += (size_t)r;
         head[n] = 0;
         if (strstr(head, "\r\n\r\n")) break;
     }
     char path[2048] = "", mode[32] = "", auth[512] = "", range[128] = "";
     if (sscanf(head, "GET %2047s", path) != 1 || path[0] != '/') return simple(c, 400, "Bad Request", NULL);
+    for (char *r = path, *w = path; (*w = *r); r++, w++) /* %XX decoded, as servers do */
+        if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2])) {
+            char hx[3] = {r[1], r[2], 0};
+            *w = (char)strtol(hx, NULL, 16);
+            r += 2;
+        }
     const int has_auth = header(head, "Authorization", auth, sizeof auth);
     pthread_mutex_lock(&h->mu);
     h->requests++;
     h->with_auth += has_auth;
     const unsigned long flaky = h->flaky_n++;
+    char linked_sha[65];
+    memcpy(linked_sha, h->linked_sha, sizeof linked_sha);
+    const long long linked_size = h->linked_size;
     pthread_mutex_unlock(&h->mu);
     const char *rest = strchr(path + 1, '/');
     if (!rest || (size_t)(rest - path - 1) >= sizeof mode) return simple(c, 404, "Not Found", NULL);
     memcpy(mode, path + 1, (size_t)(rest - path - 1));
-    if (!strcmp(mode, "redirect") && h->other) {
-        char loc[2300];
-        snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/plain%s\r\n", h->other->port, rest);
+    char *plus = strstr(mode, "+noetag");
+    const int noetag = plus != NULL;
+    if (plus) *plus = 0;
+    if ((!strcmp(mode, "redirect") || !strcmp(mode, "hub")) && h->other) {
+        char loc[2600];
+        int k = snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d%s%s\r\n", h->other->port,
+                         !strcmp(mode, "hub") ? "" : "/plain", rest);
+        if (!strcmp(mode, "hub") && linked_sha[0]) {
+            /* the hub: the LFS object's sha256 and size on the redirect */
+            char file[3200];
+            struct stat st;
+            const char *name = strchr(rest + 1, '/');
+            snprintf(file, sizeof file, "%s%s", h->root, name ? name : "/");
+            long long size = linked_size >= 0 ? linked_size : stat(file, &st) == 0 ? (long long)st.st_size : 0;
+            snprintf(loc + k, sizeof loc - (size_t)k, "X-Linked-Etag: \"%s\"\r\nX-Linked-Size: %lld\r\nETag: \"%s\"\r\n",
+                     linked_sha, size, linked_sha);
+        }
         return simple(c, 302, "Found", loc);
     }
     if (!strcmp(mode, "flaky") && flaky % 2 == 0) return simple(c, 503, "Service Unavailable", NULL);
     if (!strcmp(mode, "auth") && strcmp(auth, "Bearer secret")) return simple(c, 401, "Unauthorized", NULL);
+    if (!strcmp(mode, "html") || (!strcmp(mode, "bait") && flaky % 2)) {
+        static const char hd[] = "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000000000\r\nETag: \"html\"\r\n"
+                                 "Connection: close\r\n\r\n";
+        say(c, hd, sizeof hd - 1);
+        send_html(h, c);
+        return 0;
+    }
     char file[3200];
     snprintf(file, sizeof file, "%s%s", h->root, rest);
     struct stat st;
@@ -140,25 +238,48 @@ static void serve(httpd *h, int c) {
         }
         if (b >= size) b = size - 1;
     }
-    char hd[1024], extra[256] = "";
-    if (h->linked_sha[0]) snprintf(extra, sizeof extra, "X-Linked-Etag: \"%s\"\r\n", h->linked_sha);
+    const int keep = !strcmp(mode, "keep");
+    char hd[1024], etag[64] = "";
+    if (!noetag) snprintf(etag, sizeof etag, "ETag: \"etag-%llu\"\r\n", size);
+    const char *conn = keep ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     const unsigned long long len = ranged ? b - a + 1 : size;
     int k;
     if (ranged) {
         const int lie = !strcmp(mode, "lie");
         k = snprintf(hd, sizeof hd,
                      "HTTP/1.1 206 Partial Content\r\nContent-Length: %llu\r\nContent-Range: bytes %llu-%llu/%llu\r\n"
-                     "ETag: \"etag-%llu\"\r\n%sConnection: close\r\n\r\n",
-                     len, a + lie, b + lie, size, size, extra);
+                     "%s%s\r\n",
+                     len, a + lie, b + lie, size, etag, conn);
     } else {
         a = 0;
-        k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Length: %llu\r\nETag: \"etag-%llu\"\r\n%s"
-                     "Connection: close\r\n\r\n", len, size, extra);
+        k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Length: %llu\r\n%s%s\r\n", len, etag, conn);
     }
     say(c, hd, (size_t)k);
-    /* /cut/: every other response stops halfway */
-    send_file(h, c, f, a, len, !strcmp(mode, "cut") && flaky % 2 == 0);
+    const int odd = flaky % 2 == 0;
+    int how = (!strcmp(mode, "cut") && odd) || (!strcmp(mode, "trunc") && (a > 0 || len > (256u << 10))) ? HALF_THEN_CLOSE : !strcmp(mode, "stall") && odd ? HALF_THEN_STALL
+            : !strcmp(mode, "slow") ? TRICKLE : WHOLE;
+    send_file(h, c, f, a, len, how);
     fclose(f);
+    return keep;
+}
+
+typedef struct conn {
+    httpd *h;
+    int c;
+} conn;
+
+static void *conn_main(void *p) {
+    conn *k = p;
+    httpd *h = k->h;
+    while (!h->stop && serve(h, k->c)) {
+    }
+    shutdown(k->c, SHUT_RDWR);
+    close(k->c);
+    free(k);
+    pthread_mutex_lock(&h->mu);
+    if (--h->open_conns == 0) pthread_cond_broadcast(&h->idle);
+    pthread_mutex_unlock(&h->mu);
+    return NULL;
 }
 
 static void *loop(void *p) {
@@ -169,9 +290,23 @@ static void *loop(void *p) {
             if (errno == EINTR) continue;
             break;
         }
-        serve(h, c);
-        shutdown(c, SHUT_RDWR);
-        close(c);
+        conn *k = malloc(sizeof *k);
+        pthread_t th;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        pthread_mutex_lock(&h->mu);
+        if (++h->open_conns > h->peak_conns) h->peak_conns = h->open_conns;
+        pthread_mutex_unlock(&h->mu);
+        if (k) *k = (conn){h, c};
+        if (!k || pthread_create(&th, &at, conn_main, k) != 0) {
+            free(k);
+            close(c);
+            pthread_mutex_lock(&h->mu);
+            h->open_conns--;
+            pthread_mutex_unlock(&h->mu);
+        }
+        pthread_attr_destroy(&at);
     }
     return NULL;
 }
@@ -181,10 +316,12 @@ httpd *httpd_start(const char *root) {
     if (!h) return NULL;
     snprintf(h->root, sizeof h->root, "%s", root);
     pthread_mutex_init(&h->mu, NULL);
+    pthread_cond_init(&h->idle, NULL);
+    h->linked_size = -1;
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = 0, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t al = sizeof a;
     h->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (h->fd < 0 || bind(h->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(h->fd, 16) != 0 ||
+    if (h->fd < 0 || bind(h->fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(h->fd, 64) != 0 ||
         getsockname(h->fd, (struct sockaddr *)&a, &al) != 0 || pthread_create(&h->th, NULL, loop, h) != 0) {
         if (h->fd >= 0) close(h->fd);
         free(h);
@@ -199,20 +336,30 @@ void httpd_stop(httpd *h) {
     h->stop = 1;
     shutdown(h->fd, SHUT_RDWR); /* wakes accept */
     pthread_join(h->th, NULL);
+    pthread_mutex_lock(&h->mu); /* the connections see stop and end */
+    while (h->open_conns) pthread_cond_wait(&h->idle, &h->mu);
+    pthread_mutex_unlock(&h->mu);
     close(h->fd);
+    pthread_cond_destroy(&h->idle);
     pthread_mutex_destroy(&h->mu);
     free(h);
 }
 
 int httpd_port(const httpd *h) { return h->port; }
 void httpd_set_other(httpd *h, httpd *other) { h->other = other; }
-void httpd_set_linked_sha(httpd *h, const char *sha) { snprintf(h->linked_sha, sizeof h->linked_sha, "%s", sha); }
+void httpd_set_linked(httpd *h, const char *sha, long long size) {
+    pthread_mutex_lock(&h->mu);
+    snprintf(h->linked_sha, sizeof h->linked_sha, "%s", sha);
+    h->linked_size = size;
+    pthread_mutex_unlock(&h->mu);
+}
 
 httpd_counts httpd_take_counts(httpd *h) {
     pthread_mutex_lock(&h->mu);
-    httpd_counts c = {h->requests, h->with_auth, h->sent};
+    httpd_counts c = {h->requests, h->with_auth, h->sent, h->peak_conns};
     h->requests = h->with_auth = 0;
     h->sent = 0;
+    h->peak_conns = h->open_conns;
     h->flaky_n = 0;
     pthread_mutex_unlock(&h->mu);
     return c;

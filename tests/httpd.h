@@ -1,5 +1,5 @@
 /* httpd.h -- the remote tests' HTTP server (httpd.c): 127.0.0.1, a free
- * port, a thread of the test runner, misbehaving on request (see httpd.c). */
+ * port, threads of the test runner, misbehaving on request (see httpd.c). */
 #ifndef LGG_TEST_HTTPD_H
 #define LGG_TEST_HTTPD_H
 
@@ -7,6 +7,7 @@ typedef struct httpd httpd;
 typedef struct httpd_counts {
     unsigned long requests, with_auth; /* requests; those that carried Authorization */
     unsigned long long sent;           /* body bytes written to sockets */
+    unsigned peak_conns;               /* the most connections open at once */
 } httpd_counts;
 
 /* Serve the files under root; NULL if it cannot listen. */
@@ -15,8 +16,9 @@ void httpd_stop(httpd *h);
 int httpd_port(const httpd *h);
 /* /redirect/F goes to /plain/F on `other`. */
 void httpd_set_other(httpd *h, httpd *other);
-/* X-Linked-Etag for every file ("" for none). */
-void httpd_set_linked_sha(httpd *h, const char *sha);
+/* X-Linked-Etag ("" for none) and X-Linked-Size (-1: the file's size) on
+ * every /hub/ redirect. */
+void httpd_set_linked(httpd *h, const char *sha, long long size);
 /* The counts since the last call, which resets them. */
 httpd_counts httpd_take_counts(httpd *h);
 

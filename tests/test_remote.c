@@ -8,9 +8,14 @@
 #include "gen.h"
 #include "httpd.h"
 #include "libgguf.h"
+#include "libgguf_remote.h"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static httpd *srv, *other;
@@ -53,6 +58,8 @@ static char *url(const char *mode, const char *name) {
     snprintf(u, sizeof b[0], "http://127.0.0.1:%d/%s/%s", httpd_port(srv), mode, name);
     return u;
 }
+
+static bool holds(const char *out, const unsigned char *want, size_t n);
 
 /* Run gguf with up to four arguments; NULL ones are left out. */
 static int run(char **out, char **err, const char *cmd, const char *a1, const char *a2, const char *a3,
@@ -230,6 +237,78 @@ TEST(remote_faults) {
     unsetenv("HF_TOKEN");
 }
 
+/* A truncated file and a metadata-only one warn on a URL as on disk. */
+TEST(remote_truncated_warns) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    size_t n = 0;
+    unsigned char *b = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &n);
+    REQUIRE(b != NULL);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_memory(b, n, NULL, &f, NULL) == LGG_OK);
+    const size_t data = (size_t)lgg_tensor_at(f, 0)->file_offset;
+    lgg_close(f);
+    const size_t cut[2] = {n - n / 4, data};
+    const char *names[2] = {"trunc.gguf", "metaonly.gguf"}, *want[2] = {"warning: truncated", "warning: metadata only"};
+    for (int i = 0; i < 2; i++) {
+        char local[2048];
+        snprintf(local, sizeof local, "%s/%s", root, names[i]);
+        FILE *o = fopen(local, "wb");
+        REQUIRE(o && fwrite(b, 1, cut[i], o) == cut[i] && fclose(o) == 0);
+        const char *u = url("plain", names[i]);
+        same_output(local, u, "info", NULL, NULL);
+        same_output(local, u, "tensors", "--json", NULL);
+        char *out = NULL, *err = NULL;
+        int st = run(&out, &err, "info", u, NULL, NULL, NULL);
+        CHECKF(st == 0 && err && strstr(err, want[i]), "info %s: %d: %s", u, st, err);
+        free(out), free(err);
+    }
+    free(b);
+}
+
+/* hash on a server: the tensors in one streaming GET, also where Range is
+ * ignored (there, a read per tensor would be a GET from byte 0 each); and
+ * hash - on a pipe that ends early. */
+TEST(remote_hash_one_pass) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    REQUIRE(publish(src, "h.gguf"));
+    size_t n = 0;
+    unsigned char *b = read_file(src, &n);
+    REQUIRE(b != NULL);
+    char local[2048];
+    snprintf(local, sizeof local, "%s/h.gguf", root);
+    static const char *const modes[] = {"norange", "plain", "cut"};
+    for (int i = 0; i < 3; i++) {
+        httpd_take_counts(srv);
+        same_output(local, url(modes[i], "h.gguf"), "hash", "--all", NULL);
+        httpd_counts c = httpd_take_counts(srv);
+        /* the header's read, then one for the data (cut: a retry or two more) */
+        CHECKF(c.requests <= (i == 2 ? 5u : 2u), "%s: %lu requests", modes[i], c.requests);
+        CHECKF(c.sent <= 2 * (unsigned long long)n + (1u << 20), "%s: %llu bytes sent for a %zu-byte file", modes[i],
+               c.sent, n);
+        if (getenv("TEST_VERBOSE"))
+            fprintf(stderr, "    hash --all on %s: %lu requests, %llu bytes for a %zu-byte file\n", modes[i],
+                    c.requests, c.sent, n);
+    }
+    /* a pipe cut in the middle of the data: the tensors before the cut, then why */
+    const char *cut = scratch_path("h-cut.gguf");
+    FILE *f = fopen(cut, "wb");
+    REQUIRE(f && fwrite(b, 1, n - 1000, f) == n - 1000 && fclose(f) == 0);
+    char tool[1024], *o = NULL, *e = NULL;
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    char *argv[] = {"/bin/sh", "-c", "cat \"$0\" | exec \"$1\" hash -", (char *)cut, tool, NULL};
+    size_t ol, el;
+    int st = -1;
+    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &st) == 0);
+    char want[200];
+    snprintf(want, sizeof want, "gguf hash: <stdin>: the input ends at offset %zu, before the ", n - 1000);
+    CHECKF(st == 1 && e && !strncmp(e, want, strlen(want)), "cut pipe: %d: %s", st, e);
+    free(o), free(e);
+    free(b);
+}
+
 /* hf://OWNER/REPO/PATH[@REV] through HF_ENDPOINT. */
 TEST(remote_hf_names) {
     if (!need_shared()) return;
@@ -244,50 +323,160 @@ TEST(remote_hf_names) {
     same_output(local, "hf://o/r/sub/m.gguf", "info", NULL, NULL);
     snprintf(local, sizeof local, "%s/o/r/resolve/v2/m.gguf", root);
     same_output(local, "hf://o/r/m.gguf@v2", "tensors", NULL, NULL);
-    expect_fail("hf://o/r", "not a URL", NULL);
+    expect_fail("hf://o/r", "not hf://OWNER/REPO/PATH", NULL);
+    /* percent-encoded on the way (the server decodes), saved under the name as written */
+    REQUIRE(publish(src, "o/r/resolve/refs/pr/1/m+x y.gguf"));
+    snprintf(local, sizeof local, "%s/o/r/resolve/refs/pr/1/m+x y.gguf", root);
+    same_output(local, "hf://o/r/m+x y.gguf@refs/pr/1", "info", NULL, NULL);
+    char dir[2048], saved[2100];
+    snprintf(dir, sizeof dir, "%s/hfdl", scratch_dir());
+    REQUIRE(mkdir(dir, 0755) == 0);
+    snprintf(saved, sizeof saved, "%s/m+x y.gguf", dir);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "download", "-o", dir, "hf://o/r/m+x y.gguf@refs/pr/1", NULL);
+    size_t n = 0;
+    unsigned char *want = read_file(src, &n);
+    CHECKF(st == 0 && want && holds(saved, want, n), "download hf://o/r/m+x y.gguf@refs/pr/1 -o DIR: %d: %s", st, e);
+    free(o), free(e), free(want);
     unsetenv("HF_ENDPOINT");
+}
+
+/* hf:// names: what may not be sent is refused before any request, and the
+ * rest is percent-encoded as huggingface_hub's hf_hub_url does (the
+ * expected URLs are Python's urllib.parse.quote(path) and
+ * quote(revision, safe="")). */
+TEST(remote_hf_name_check) {
+    static const struct {
+        const char *name, *url;
+    } ok[] = {
+        {"hf://o/r/sub dir/m+x@1~\xc3\xa9%.gguf@refs/pr/1",
+         "https://huggingface.co/o/r/resolve/refs%2Fpr%2F1/sub%20dir/m%2Bx%401~%C3%A9%25.gguf"},
+        {"hf://o/r/a/b.gguf", "https://huggingface.co/o/r/resolve/main/a/b.gguf"},
+        {"hf://o/r/m.gguf@v 2;x", "https://huggingface.co/o/r/resolve/v%202%3Bx/m.gguf"},
+    };
+    char b[512];
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        size_t n = lgg_remote_resolve(ok[i].name, "https://huggingface.co/", b, sizeof b);
+        CHECKF(n == strlen(ok[i].url) && !strcmp(b, ok[i].url), "%s: '%s', wanted '%s'", ok[i].name, b, ok[i].url);
+        CHECK(lgg_remote_name_check(ok[i].name, NULL, 0));
+    }
+    /* a buffer too small: the length needed, the text cut and terminated */
+    CHECK(lgg_remote_resolve(ok[1].name, "https://huggingface.co", b, 8) == strlen(ok[1].url) && strlen(b) == 7);
+    static const struct {
+        const char *name, *why;
+    } bad[] = {
+        {"hf://o/r/../../../../api/whoami", "'.' or '..'"},
+        {"hf://o/r/./m.gguf", "'.' or '..'"},
+        {"hf://../r/m.gguf", "'.' or '..'"},
+        {"hf://o/../m.gguf", "'.' or '..'"},
+        {"hf://o/r/m.gguf@..", "'.' or '..'"},
+        {"hf://o/r/m.gguf@refs/../x", "'.' or '..'"},
+        {"hf://o/r/m.gguf@main?a=b", "'?' or '#'"},
+        {"hf://o/r/m.gguf@main#", "'?' or '#'"},
+        {"hf://o?/r/m.gguf", "'?' or '#'"},
+        {"hf://o/r#/m.gguf", "'?' or '#'"},
+        {"hf://o/r/a?b.gguf", "'?' or '#'"},
+        {"hf://o//m.gguf", "empty"},
+        {"hf:///r/m.gguf", "empty"},
+        {"hf://o/r/a//b.gguf", "empty"},
+        {"hf://o/r/a/", "empty"},
+        {"hf://o/r/m.gguf@", "empty"},
+        {"hf://o/r/m.gguf@refs//x", "empty"},
+        {"hf://o/r/a\\b.gguf", "backslash"},
+        {"hf://o/r/m.gguf@a\\b", "backslash"},
+        {"hf://o/r/a\nb.gguf", "control"},
+        {"hf://o/r/m.gguf@ma\x7fin", "control"},
+        {"hf://o\t/r/m.gguf", "control"},
+        {"hf://o/r", "not hf://"},
+        {"ftp://x/y", "not a URL"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char why[128] = "";
+        CHECKF(!lgg_remote_name_check(bad[i].name, why, sizeof why) && strstr(why, bad[i].why),
+               "%s: accepted or '%s' (wanted '%s')", bad[i].name, why, bad[i].why);
+        CHECKF(lgg_remote_resolve(bad[i].name, NULL, b, sizeof b) == 0, "%s resolved", bad[i].name);
+    }
+}
+
+/* The server started, a model published as d.gguf: its bytes and sha256
+ * (NULL when that fails). */
+static unsigned char *publish_d(size_t *n, char sha[65]) {
+    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    if (!setup() || !publish(src, "d.gguf")) return NULL;
+    unsigned char *b = read_file(src, n);
+    if (b) sha256_hex(b, *n, sha);
+    return b;
+}
+
+/* OUT holds exactly want[0..n). */
+static bool holds(const char *out, const unsigned char *want, size_t n) {
+    size_t got_n = 0;
+    unsigned char *got = read_file(out, &got_n);
+    bool same = got && got_n == n && !memcmp(got, want, n);
+    free(got);
+    return same;
+}
+
+static bool exists(const char *p) {
+    struct stat st;
+    return lstat(p, &st) == 0;
+}
+
+static char *with_ext(const char *p, const char *ext) {
+    static char b[4][2200];
+    static int k;
+    char *o = b[k++ % 4];
+    snprintf(o, sizeof b[0], "%s%s", p, ext);
+    return o;
 }
 
 TEST(remote_download) {
     if (!need_shared()) return;
-    REQUIRE(setup());
-    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
-    REQUIRE(publish(src, "d.gguf"));
     size_t n = 0;
-    unsigned char *want = read_file(src, &n);
-    REQUIRE(want != NULL);
     char sha[65];
-    sha256_hex(want, n, sha);
+    unsigned char *want = publish_d(&n, sha);
+    REQUIRE(want != NULL);
     const char *out = scratch_path("dl.gguf");
-    char part[2100];
-    snprintf(part, sizeof part, "%s.part", out);
-    /* cut every other response: resumed, whole, checked against the hub's sha256 */
-    httpd_set_linked_sha(srv, sha);
+    /* the hub's way: sha256 and size on the redirect, cut responses from the
+     * CDN: resumed, whole, and the sha256 said to be verified */
+    httpd_set_linked(srv, sha, -1);
     char *o = NULL, *e = NULL;
-    int st = run(&o, &e, "download", url("cut", "d.gguf"), "-o", out, NULL);
-    CHECKF(st == 0, "download: status %d: %s", st, e);
-    size_t got_n = 0;
-    unsigned char *got = read_file(out, &got_n);
-    CHECK(got && got_n == n && !memcmp(got, want, n));
-    CHECK(access(part, F_OK) != 0);
-    free(got), free(o), free(e);
-    /* a sha256 that does not match: OUT untouched, no temporary left */
-    httpd_set_linked_sha(srv, "0000000000000000000000000000000000000000000000000000000000000000");
-    const char *out2 = scratch_path("dl2.gguf");
-    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
-    CHECKF(st == 1 && e && strstr(e, "sha256"), "download with a wrong sha256: status %d: %s", st, e);
-    CHECK(access(out2, F_OK) != 0);
+    int st = run(&o, &e, "download", url("hub", "cut/d.gguf"), "-o", out, NULL);
+    char line[200];
+    snprintf(line, sizeof line, "gguf download: %s: sha256 %s verified (the server named it)\n", out, sha);
+    CHECKF(st == 0 && e && !strcmp(e, line), "download: status %d: '%s'", st, e);
+    CHECK(holds(out, want, n));
+    CHECK(!exists(with_ext(out, ".part")) && !exists(with_ext(out, ".part.etag")));
     free(o), free(e);
-    httpd_set_linked_sha(srv, "");
+    /* a sha256 that does not match: OUT untouched, no temporary left */
+    httpd_set_linked(srv, "0000000000000000000000000000000000000000000000000000000000000000", -1);
+    const char *out2 = scratch_path("dl2.gguf");
+    st = run(&o, &e, "download", url("hub", "plain/d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 1 && e && strstr(e, "sha256 mismatch: the server says 0000"), "download with a wrong sha256: %d: %s", st,
+           e);
+    CHECK(!exists(out2) && !exists(with_ext(out2, ".part")) && !exists(with_ext(out2, ".part.etag")));
+    free(o), free(e);
+    /* a size that does not match: refused before any byte is written */
+    httpd_set_linked(srv, sha, (long long)n - 1);
+    st = run(&o, &e, "download", url("hub", "plain/d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 1 && e && strstr(e, "X-Linked-Size"), "download with a wrong size: %d: %s", st, e);
+    CHECK(!exists(out2) && !exists(with_ext(out2, ".part")));
+    free(o), free(e);
+    st = run(&o, &e, "info", url("hub", "plain/d.gguf"), NULL, NULL, NULL);
+    CHECKF(st == 1 && e && strstr(e, "X-Linked-Size"), "info with a wrong size: %d: %s", st, e);
+    free(o), free(e);
+    httpd_set_linked(srv, "", -1);
+    /* no sha256 named: said so */
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
+    snprintf(line, sizeof line, "gguf download: %s: sha256 %s not verified: the server named none\n", out2, sha);
+    CHECKF(st == 0 && e && !strcmp(e, line), "download without a sha256: %d: '%s'", st, e);
+    CHECK(holds(out2, want, n));
+    free(o), free(e);
     /* an interrupted download resumes from its partial file */
     const char *out3 = scratch_path("dl3.gguf");
-    char part3[2100];
-    snprintf(part3, sizeof part3, "%s.part", out3);
-    FILE *pf = fopen(part3, "wb");
+    FILE *pf = fopen(with_ext(out3, ".part"), "wb");
     REQUIRE(pf && fwrite(want, 1, n / 3, pf) == n / 3 && fclose(pf) == 0);
-    char tag[2200];
-    snprintf(tag, sizeof tag, "%s.etag", part3);
-    pf = fopen(tag, "wb");
+    pf = fopen(with_ext(out3, ".part.etag"), "wb");
     REQUIRE(pf);
     fprintf(pf, "\"etag-%zu\"", n);
     fclose(pf);
@@ -295,21 +484,322 @@ TEST(remote_download) {
     st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out3, NULL);
     httpd_counts c = httpd_take_counts(srv);
     CHECKF(st == 0, "resumed download: status %d: %s", st, e);
-    got = read_file(out3, &got_n);
-    CHECK(got && got_n == n && !memcmp(got, want, n));
+    CHECK(holds(out3, want, n));
     CHECKF(c.sent <= n - n / 3 + (256u << 10), "resumed: %llu bytes sent for %zu missing", c.sent, n - n / 3);
-    free(got), free(o), free(e);
-    /* a failing server: OUT untouched, the partial file kept under its own name */
+    free(o), free(e);
+    /* a failing server: OUT untouched */
     const char *out4 = scratch_path("dl4.gguf");
     st = run(&o, &e, "download", url("plain", "none.gguf"), "-o", out4, NULL);
     CHECKF(st == 1 && e && strstr(e, "HTTP 404"), "status %d: %s", st, e);
-    CHECK(access(out4, F_OK) != 0);
+    CHECK(!exists(out4));
+    free(o), free(e);
+    /* a transfer that cannot finish: the partial file kept, and resuming
+     * offered, only when the server named the file's version (ETag) */
+    st = run(&o, &e, "download", url("trunc", "d.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && strstr(e, "run the same command to resume"), "trunc: %d: %s", st, e);
+    CHECK(exists(with_ext(out4, ".part")) && !exists(out4));
+    free(o), free(e);
+    unlink(with_ext(out4, ".part")), unlink(with_ext(out4, ".part.etag"));
+    st = run(&o, &e, "download", url("trunc+noetag", "d.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && !strstr(e, "resume"), "trunc without an ETag: %d: %s", st, e);
+    CHECK(!exists(with_ext(out4, ".part")) && !exists(with_ext(out4, ".part.etag")) && !exists(out4));
+    free(o), free(e);
+    free(want);
+}
+
+/* What lies at OUT.part and OUT.part.etag is not followed or trusted. */
+TEST(remote_download_planted) {
+    if (!need_shared()) return;
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = publish_d(&n, sha);
+    REQUIRE(want != NULL);
+    const char *victim = scratch_path("victim.txt");
+    FILE *vf = fopen(victim, "wb");
+    REQUIRE(vf && fputs("precious", vf) >= 0 && fclose(vf) == 0);
+    char *o = NULL, *e = NULL;
+    /* a symlink at OUT.part: refused, its target untouched */
+    const char *out = scratch_path("pl1.gguf");
+    REQUIRE(symlink(victim, with_ext(out, ".part")) == 0);
+    int st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out, NULL);
+    CHECKF(st == 1 && e && strstr(e, "is a symbolic link: refused"), "symlink at .part: %d: %s", st, e);
+    CHECK(holds(victim, (const unsigned char *)"precious", 8) && !exists(out));
+    free(o), free(e);
+    /* a symlink at OUT.part.etag: neither read nor written through */
+    const char *out2 = scratch_path("pl2.gguf");
+    REQUIRE(symlink(victim, with_ext(out2, ".part.etag")) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out2, NULL);
+    CHECKF(st == 0, "symlink at .etag: %d: %s", st, e);
+    CHECK(holds(victim, (const unsigned char *)"precious", 8) && holds(out2, want, n));
+    free(o), free(e);
+    /* a FIFO or a directory at OUT.part: refused */
+    const char *out3 = scratch_path("pl3.gguf");
+    REQUIRE(mkfifo(with_ext(out3, ".part"), 0600) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out3, NULL);
+    CHECKF(st == 1 && e && strstr(e, "not a regular file of this user"), "fifo at .part: %d: %s", st, e);
+    free(o), free(e);
+    const char *out4 = scratch_path("pl4.gguf");
+    REQUIRE(mkdir(with_ext(out4, ".part"), 0700) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out4, NULL);
+    CHECKF(st == 1 && e && strstr(e, "pl4.gguf.part") && !exists(out4), "directory at .part: %d: %s", st, e);
+    free(o), free(e);
+    /* a hard link at OUT.part (a second name for another file): refused */
+    const char *out5 = scratch_path("pl5.gguf");
+    REQUIRE(link(victim, with_ext(out5, ".part")) == 0);
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out5, NULL);
+    CHECKF(st == 1 && e && strstr(e, "single link"), "hard link at .part: %d: %s", st, e);
+    CHECK(holds(victim, (const unsigned char *)"precious", 8));
+    free(o), free(e);
+    /* a planted prefix (GGUF, wrong bytes) with a matching ETag file that is
+     * not ours: the ETag is not trusted, the download starts over */
+    const char *out6 = scratch_path("pl6.gguf");
+    unsigned char *bad = malloc(n / 2);
+    REQUIRE(bad);
+    memcpy(bad, want, n / 2);
+    memset(bad + 64, 0x5a, n / 2 - 64);
+    FILE *pf = fopen(with_ext(out6, ".part"), "wb");
+    REQUIRE(pf && fwrite(bad, 1, n / 2, pf) == n / 2 && fclose(pf) == 0);
+    free(bad);
+    pf = fopen(with_ext(out6, ".part.etag"), "wb");
+    REQUIRE(pf);
+    fprintf(pf, "\"etag-%zu\"", n);
+    fclose(pf);
+    if (geteuid() == 0) {
+        REQUIRE(chown(with_ext(out6, ".part.etag"), 65534, 65534) == 0);
+    } else { /* not ours cannot be made without root: a FIFO is not trusted either */
+        unlink(with_ext(out6, ".part.etag"));
+        REQUIRE(mkfifo(with_ext(out6, ".part.etag"), 0600) == 0);
+    }
+    st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out6, NULL);
+    CHECKF(st == 0, "planted prefix: %d: %s", st, e);
+    CHECK(holds(out6, want, n));
+    free(o), free(e);
+    /* both owned by someone else: refused */
+    if (geteuid() == 0) {
+        const char *out7 = scratch_path("pl7.gguf");
+        pf = fopen(with_ext(out7, ".part"), "wb");
+        REQUIRE(pf && fwrite(want, 1, n / 2, pf) == n / 2 && fclose(pf) == 0);
+        REQUIRE(chown(with_ext(out7, ".part"), 65534, 65534) == 0);
+        st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out7, NULL);
+        CHECKF(st == 1 && e && strstr(e, "not a regular file of this user"), "another user's .part: %d: %s", st, e);
+        CHECK(!exists(out7));
+        free(o), free(e);
+    }
+    free(want);
+}
+
+typedef struct dl_run {
+    const char *u, *out;
+    int st;
+    char *err;
+} dl_run;
+
+static void *dl_thread(void *p) {
+    dl_run *d = p;
+    d->st = run(NULL, &d->err, "download", d->u, "-o", d->out, NULL);
+    return NULL;
+}
+
+/* Two downloads to one OUT: the second refuses while the first runs; the
+ * file is whole. */
+TEST(remote_download_concurrent) {
+    if (!need_shared()) return;
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = publish_d(&n, sha);
+    REQUIRE(want != NULL);
+    /* the lock held by another process (here: this one) */
+    const char *out = scratch_path("cc1.gguf");
+    int fd = open(with_ext(out, ".part"), O_RDWR | O_CREAT, 0644);
+    REQUIRE(fd >= 0 && flock(fd, LOCK_EX) == 0 && write(fd, "GGUF", 4) == 4);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", out, NULL);
+    CHECKF(st == 1 && e && strstr(e, "another download to the same file is running"), "locked: %d: %s", st, e);
+    struct stat sb;
+    CHECK(fstat(fd, &sb) == 0 && sb.st_size == 4 && !exists(out));
+    close(fd);
+    free(o), free(e);
+    /* two at once, each 3 s long (the server trickles) */
+    const char *out2 = scratch_path("cc2.gguf");
+    dl_run a = {url("slow", "d.gguf"), out2, -1, NULL}, b = a;
+    pthread_t ta, tb;
+    REQUIRE(pthread_create(&ta, NULL, dl_thread, &a) == 0);
+    struct timespec ts = {0, 300 * 1000000L};
+    nanosleep(&ts, NULL);
+    REQUIRE(pthread_create(&tb, NULL, dl_thread, &b) == 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECKF(a.st == 0, "first download: %d: %s", a.st, a.err);
+    CHECKF(b.st == 1 && b.err && strstr(b.err, "another download to the same file is running"),
+           "second download: %d: %s", b.st, b.err);
+    CHECK(holds(out2, want, n) && !exists(with_ext(out2, ".part")));
+    free(a.err), free(b.err);
+    free(want);
+}
+
+/* A body that is not GGUF is refused at its first bytes. */
+TEST(remote_download_not_gguf) {
+    if (!need_shared()) return;
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = publish_d(&n, sha);
+    REQUIRE(want != NULL);
+    free(want);
+    char *o = NULL, *e = NULL;
+    /* an endless HTML page announced as 10^18 bytes: the first read's bytes decide */
+    const char *out = scratch_path("ng1.gguf");
+    httpd_take_counts(srv);
+    int st = run(&o, &e, "download", url("html", "d.gguf"), "-o", out, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 1 && e && strstr(e, "not a GGUF file: it starts with 3c 68 74 6d"), "html: %d: %s", st, e);
+    CHECKF(c.requests == 1, "%lu requests", c.requests);
+    CHECK(!exists(out) && !exists(with_ext(out, ".part")));
+    free(o), free(e);
+    /* GGUF at first, then a page: stopped on the download's first bytes */
+    st = run(&o, &e, "download", url("bait", "d.gguf"), "-o", out, NULL);
+    c = httpd_take_counts(srv);
+    CHECKF(st == 1 && e && strstr(e, "not a GGUF file: it starts with 3c 68 74 6d"), "bait: %d: %s", st, e);
+    CHECKF(c.requests == 2, "%lu requests", c.requests);
+    CHECK(!exists(out) && !exists(with_ext(out, ".part")) && !exists(with_ext(out, ".part.etag")));
+    free(o), free(e);
+}
+
+/* -o DIR, -o DIR/ and -o . name the file inside as the URL names it. */
+TEST(remote_download_into_dir) {
+    if (!need_shared()) return;
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = publish_d(&n, sha);
+    REQUIRE(want != NULL);
+    char dir[2048], slash[2100], file[2100];
+    snprintf(dir, sizeof dir, "%s/into", scratch_dir());
+    REQUIRE(mkdir(dir, 0755) == 0);
+    snprintf(slash, sizeof slash, "%s/", dir);
+    snprintf(file, sizeof file, "%s/d.gguf", dir);
+    char *o = NULL, *e = NULL;
+    const char *outs[2] = {dir, slash};
+    for (int i = 0; i < 2; i++) {
+        int st = run(&o, &e, "download", url("plain", "d.gguf"), "-o", outs[i], NULL);
+        CHECKF(st == 0 && holds(file, want, n), "-o %s: %d: %s", outs[i], st, e);
+        free(o), free(e);
+        unlink(file);
+    }
+    char cmd[4300];
+    snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/gguf' download -o . '%s'", dir, build_dir(), url("plain", "d.gguf"));
+    if (build_dir()[0] != '/') snprintf(cmd, sizeof cmd, "cd '%s' && exec '%s/%s/gguf' download -o . '%s'", dir,
+                                        getcwd(file, sizeof file), build_dir(), url("plain", "d.gguf"));
+    snprintf(file, sizeof file, "%s/d.gguf", dir);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    int status = -1;
+    size_t ol, el;
+    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
+    CHECKF(status == 0 && holds(file, want, n), "-o .: %d: %s", status, e);
+    free(o), free(e);
+    free(want);
+}
+
+/* --timeout bounds a stall, never a transfer that progresses. */
+TEST(remote_timeout) {
+    if (!need_shared()) return;
+    size_t n = 0;
+    char sha[65];
+    unsigned char *want = publish_d(&n, sha);
+    REQUIRE(want != NULL);
+    char *o = NULL, *e = NULL;
+    /* 3 s of trickle, a byte every 75 ms: longer than the timeout, fine */
+    const char *out = scratch_path("to1.gguf");
+    int st = run_gguf_capture(&o, &e, "download", "--timeout", "1", url("slow", "d.gguf"), "-o", out, (char *)NULL);
+    CHECKF(st == 0 && holds(out, want, n), "slow: %d: %s", st, e);
+    free(o), free(e);
+    /* half a body, then nothing: given up after 1 s and retried */
+    const char *out2 = scratch_path("to2.gguf");
+    httpd_take_counts(srv);
+    st = run_gguf_capture(&o, &e, "download", "--timeout", "1", url("stall", "d.gguf"), "-o", out2, (char *)NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 0 && holds(out2, want, n), "stall: %d: %s", st, e);
+    CHECKF(c.requests >= 3, "stall: %lu requests (a retry expected)", c.requests);
     free(o), free(e);
     free(want);
 }
 #endif
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* A first shard that claims 65,535 shards: refused before any other is
+ * asked for, with the count; a moderate set read with a bounded number of
+ * connections (the server keeps each one alive, as real servers do). */
+TEST(remote_many_shards) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    buf b = {0};
+    gen_header(&b, 3, 0, 4);
+    gen_key(&b, 3, "general.architecture", LGG_VT_STRING);
+    gen_str(&b, 3, "llama");
+    gen_key(&b, 3, "split.no", LGG_VT_U16);
+    buf_u16(&b, 0);
+    gen_key(&b, 3, "split.tensors.count", LGG_VT_I32);
+    buf_u32(&b, 0);
+    gen_key(&b, 3, "split.count", LGG_VT_U16);
+    buf_u16(&b, 65535);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/big-00001-of-65535.gguf", root);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f && fwrite(b.p, 1, b.n, f) == b.n && fclose(f) == 0);
+    buf_free(&b);
+    const char *u = url("keep", "big-00001-of-65535.gguf");
+    char want[2400];
+    snprintf(want, sizeof want,
+             "%s: a set of 65535 shards on a server: refused, more than 4096 (set GGUF_MAX_SHARDS, up to 65535, "
+             "to allow more)\n", u);
+    httpd_take_counts(srv);
+    char *o = NULL, *e = NULL;
+    int st = run(&o, &e, "info", u, NULL, NULL, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 0 && e && strstr(e, want) && strstr(e, "gguf info: "), "info: %d: %s", st, e);
+    CHECKF(c.requests == 1, "%lu requests for a refused set", c.requests);
+    free(o), free(e);
+    st = run(&o, &e, "hash", "--shards", u, NULL, NULL);
+    CHECKF(st == 1 && e && strstr(e, want), "hash --shards: %d: %s", st, e);
+    free(o), free(e);
+    st = run(&o, &e, "download", u, "-o", scratch_path("big-00001-of-65535.gguf"), NULL);
+    CHECKF(st == 1 && e && strstr(e, "a set of 65535 shards on a server: refused"), "download: %d: %s", st, e);
+    free(o), free(e);
+    /* a set of one shard per tensor */
+    char dir[2048], prefix[2100], first[2200];
+    snprintf(dir, sizeof dir, "%s/many", root);
+    mkdir(dir, 0755);
+    snprintf(prefix, sizeof prefix, "%s/m", dir);
+    st = run(&o, &e, "split", "--max-tensors=1", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), prefix, NULL);
+    REQUIRE(st == 0);
+    free(o), free(e);
+    unsigned n = 0;
+    for (;; n++) {
+        snprintf(first, sizeof first, "%s-00001-of-%05u.gguf", prefix, n);
+        if (access(first, F_OK) == 0 || n > 99999) break;
+    }
+    REQUIRE(n > 20 && n <= 99999);
+    char name[64];
+    snprintf(name, sizeof name, "many/m-00001-of-%05u.gguf", n);
+    u = url("keep", name);
+    same_output(first, u, "info", "--json", NULL);
+    c = httpd_take_counts(srv);
+    /* the tool keeps 2 (one per shard before); the server sees a close a
+     * moment after it happens, later on a loaded machine */
+    CHECKF(c.requests >= n && c.peak_conns <= 10, "%u shards: %lu requests, %u connections open at once", n,
+           c.requests, c.peak_conns);
+    if (getenv("TEST_VERBOSE"))
+        fprintf(stderr, "    %u shards: %lu requests, at most %u connections at once\n", n, c.requests, c.peak_conns);
+    same_output(first, u, "hash", "--shards", NULL);
+    c = httpd_take_counts(srv);
+    CHECKF(c.peak_conns <= 10, "hash --shards: %u connections open at once", c.peak_conns);
+    /* the limit is the user's to set */
+    setenv("GGUF_MAX_SHARDS", "8", 1);
+    st = run(&o, &e, "hash", "--shards", u, NULL, NULL);
+    snprintf(want, sizeof want, "a set of %u shards on a server: refused, more than 8", n);
+    CHECKF(st == 1 && e && strstr(e, want), "GGUF_MAX_SHARDS=8: %d: %s", st, e);
+    free(o), free(e);
+    unsetenv("GGUF_MAX_SHARDS");
+}
+
 /* A shard set from its first shard's URL: the set's totals, as on disk. */
 TEST(remote_shard_set) {
     if (!need_shared()) return;

@@ -56,6 +56,19 @@ lgg_status cli_open_path(const char *path, const lgg_open_options *o, int how, l
     return st;
 }
 
+/* The warnings for a file whose tensor data is short, the same for a file
+ * on disk and one on a server. */
+static void warn_short(const char *cmd, const char *path, lgg_file *f) {
+    uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
+    if (!lgg_tensor_count(f) || want <= have) return;
+    if (lgg_file_metadata_only(f))
+        cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
+                (unsigned long long)want);
+    else
+        cli_err(cmd, path, "warning: truncated: %llu bytes of %llu (%llu missing); tensor data is incomplete",
+                (unsigned long long)have, (unsigned long long)want, (unsigned long long)(want - have));
+}
+
 lgg_file *cli_open(const char *cmd, const char *path, int how) {
     lgg_file *f = NULL;
     lgg_error e;
@@ -66,24 +79,13 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     if ((how & CLI_OPEN_INSPECT) == CLI_OPEN_INSPECT) o.flags |= LGG_OPEN_ALLOW_BAD_LAYOUT;
     if (cli_is_remote(path)) {
         f = cli_open_remote(cmd, path, &o);
-        if (f && lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
-        return f;
-    }
-    if (cli_open_path(path, &o, how, &f, &e) != LGG_OK) {
+    } else if (cli_open_path(path, &o, how, &f, &e) != LGG_OK) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
     /* the header is shown; the error is what a data command fails with */
-    if (lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
-    uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
-    if ((how & CLI_OPEN_META) && lgg_tensor_count(f) && want > have) {
-        if (lgg_file_metadata_only(f))
-            cli_err(cmd, path, "warning: metadata only: no tensor data (a complete file has %llu bytes)",
-                    (unsigned long long)want);
-        else
-            cli_err(cmd, path, "warning: truncated: %llu bytes of %llu (%llu missing); tensor data is incomplete",
-                    (unsigned long long)have, (unsigned long long)want, (unsigned long long)(want - have));
-    }
+    if (f && lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
+    if (f && (how & CLI_OPEN_META)) warn_short(cmd, path, f);
     return f;
 }
 
@@ -94,6 +96,7 @@ lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_opti
     lgg_error e;
     memset(&e, 0, sizeof e);
     int net = 0;
+    cli_remote_command(cmd);
     if (cli_remote_open_file(path, o, &f, &e, &net) != LGG_OK) {
         if (net) cli_err(cmd, NULL, "%s", e.message); /* the message names the URL */
         else cli_err_lgg(cmd, path, &e);

@@ -109,6 +109,20 @@ const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t);
 /* --token and --timeout (and the tests' GGUF_RETRY_MS) into remote options. */
 struct lgg_remote_options;
 void cli_remote_fill(struct lgg_remote_options *ro);
+/* The command that opens remote files (for messages that have no other). */
+void cli_remote_command(const char *cmd);
+/* ... and its name ("open" before any). */
+const char *cli_remote_command_name(void);
+/* The most shards a set on a server may have ($GGUF_MAX_SHARDS, 1 to
+ * 65535, default 4096), and the check (cli_shards.c): CLI_OK for a set on
+ * disk or within the limit, else CLI_FAIL after "gguf CMD: FIRST: a set of
+ * N shards on a server: refused". */
+unsigned cli_remote_max_shards(void);
+int cli_remote_shard_limit(const char *cmd, const char *first, uint64_t count);
+/* Bytes [from, to) of a file opened from a server, pushed to push(ud, ...)
+ * in one request (push returns -1 to stop): 0, or -1 with why. */
+int cli_remote_stream(const lgg_file *f, uint64_t from, uint64_t to, int (*push)(void *ud, const void *p, size_t n),
+                      void *ud, char *why, size_t cap);
 /* A read-only descriptor for path ("-": a duplicate of standard input), or
  * -1 after printing "gguf CMD: FILE: reason". */
 int cli_open_fd(const char *cmd, const char *path);

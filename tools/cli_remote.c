@@ -5,7 +5,10 @@
  *
  * --token and --timeout are understood by every command (cli_parse hands
  * them here); the token defaults to $HF_TOKEN.  The remote handles live
- * until the program ends: an lgg_file opened from one reads through it. */
+ * until the program ends: an lgg_file opened from one reads through it.
+ * A shard set from a server may name thousands of shards: at most
+ * LIVE handles keep a connection (the least recently read is idled), and
+ * a set of more than $GGUF_MAX_SHARDS (default 4096) is refused. */
 #include "cli.h"
 
 #include "libgguf_remote.h"
@@ -14,20 +17,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LIVE 2 /* connections kept open at once: diff reads two files, hash a set one shard at a time */
+
 static struct {
-    const char *token;
+    const char *token, *cmd;
     long timeout_ms;
     lgg_remote **open;
-    size_t n, cap;
+    const lgg_file **files; /* the file opened from each */
+    size_t n, cap, files_cap;
+    lgg_remote *live[LIVE]; /* most recently read first */
     int registered;
 } R;
 
 static void close_all(void) {
     for (size_t i = 0; i < R.n; i++) lgg_remote_free(R.open[i]);
     free(R.open);
+    free(R.files);
     R.open = NULL;
-    R.n = R.cap = 0;
+    R.files = NULL;
+    R.n = R.cap = R.files_cap = 0;
 }
+
+/* r is being read: first in the live list; the one pushed off the end
+ * closes its connection. */
+static void touch(lgg_remote *r) {
+    if (R.live[0] == r) return;
+    int k = 0;
+    while (k < LIVE - 1 && R.live[k] != r) k++;
+    if (R.live[k] != r) lgg_remote_idle(R.live[k]); /* not in the list: the last one leaves (NULL: none) */
+    memmove(R.live + 1, R.live, (size_t)k * sizeof *R.live);
+    R.live[0] = r;
+}
+
+static lgg_status live_read(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    touch(ud);
+    return lgg_remote_read(ud, off, dst, n, err);
+}
+
+unsigned cli_remote_max_shards(void) {
+    const char *v = getenv("GGUF_MAX_SHARDS");
+    char *end;
+    errno = 0;
+    unsigned long x = v && *v >= '0' && *v <= '9' ? strtoul(v, &end, 10) : 0;
+    return x >= 1 && x <= 65535 && !errno && !*end ? (unsigned)x : 4096;
+}
+
+const char *cli_remote_command_name(void) { return R.cmd ? R.cmd : "open"; }
 
 int cli_remote_option(const char *name, size_t len, const char *val, char *why, size_t cap) {
     if (len == 7 && !memcmp(name, "--token", 7)) {
@@ -48,6 +83,10 @@ int cli_remote_option(const char *name, size_t len, const char *val, char *why, 
     return 0;
 }
 
+void cli_remote_command(const char *cmd) {
+    if (cmd) R.cmd = cmd;
+}
+
 int cli_is_remote(const char *path) { return lgg_remote_is_url(path); }
 
 void cli_remote_fill(lgg_remote_options *ro) {
@@ -65,22 +104,57 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
     lgg_remote *r = NULL;
     *f = NULL;
     *net = 1;
+    lgg_remote_idle(R.live[LIVE - 1]); /* the new one's connection takes its place */
+    R.live[LIVE - 1] = NULL;
     lgg_status st = lgg_remote_open(path, &ro, &r, e);
     if (st != LGG_OK) return st;
-    if (!cli_grow((void **)&R.open, &R.cap, R.n + 1, sizeof *R.open, 8)) {
+    if (!cli_grow((void **)&R.open, &R.cap, R.n + 1, sizeof *R.open, 8) ||
+        !cli_grow((void **)&R.files, &R.files_cap, R.n + 1, sizeof *R.files, 8)) {
         lgg_remote_free(r);
         snprintf(e->message, sizeof e->message, "out of memory");
         return e->code = LGG_ERR_NOMEM;
     }
+    R.files[R.n] = NULL;
     R.open[R.n++] = r;
     if (!R.registered) R.registered = !atexit(close_all);
+    touch(r);
     lgg_source src;
     lgg_remote_source(r, &src);
+    src.read = live_read;
     *net = 0;
     st = lgg_open_source(&src, o, f, e);
+    R.files[R.n - 1] = *f;
     /* a read of the header that failed is the network's doing too */
     if (st == LGG_ERR_IO || st == LGG_ERR_NOT_FOUND) *net = 1;
     return st;
+}
+
+typedef struct pass {
+    int (*push)(void *ud, const void *p, size_t n);
+    void *ud;
+} pass;
+
+static bool pass_on(void *ud, const void *p, size_t n) {
+    const pass *k = ud;
+    return k->push(k->ud, p, n) == 0;
+}
+
+int cli_remote_stream(const lgg_file *f, uint64_t from, uint64_t to, int (*push)(void *ud, const void *p, size_t n),
+                      void *ud, char *why, size_t cap) {
+    lgg_remote *r = NULL;
+    for (size_t i = 0; i < R.n && !r; i++)
+        if (R.files[i] == f) r = R.open[i];
+    if (!r) {
+        snprintf(why, cap, "not a file on a server");
+        return -1;
+    }
+    touch(r);
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    pass k = {push, ud};
+    if (lgg_remote_stream(r, from, to - from, pass_on, &k, &e) == LGG_OK) return 0;
+    snprintf(why, cap, "%s", e.message);
+    return -1;
 }
 
 const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t) {

@@ -52,6 +52,14 @@ static int open_one(const char *cmd, const char *path, int how, int *fd, lgg_fil
     return CLI_OK;
 }
 
+int cli_remote_shard_limit(const char *cmd, const char *first, uint64_t count) {
+    if (!cli_is_remote(first) || count <= cli_remote_max_shards()) return CLI_OK;
+    cli_err(cmd ? cmd : cli_remote_command_name(), first,
+            "a set of %llu shards on a server: refused, more than %u (set GGUF_MAX_SHARDS, up to 65535, to allow more)",
+            (unsigned long long)count, cli_remote_max_shards());
+    return CLI_FAIL;
+}
+
 int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how, lgg_file *have, uint32_t at,
                        cli_shards *s) {
     memset(s, 0, sizeof *s);
@@ -62,6 +70,12 @@ int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how,
     s->fds = malloc((n ? n : 1) * sizeof *s->fds);
     if (!name || !s->files || !s->fds) {
         if (cmd) cli_err(cmd, NULL, "out of memory");
+        free(name);
+        cli_shards_close(s);
+        return CLI_FAIL;
+    }
+    lgg_split_path(name, cap, prefix, 0, n);
+    if (cli_remote_shard_limit(cmd, name, n) != CLI_OK) { /* a hostile server's 65535 */
         free(name);
         cli_shards_close(s);
         return CLI_FAIL;

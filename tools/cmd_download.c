@@ -1,23 +1,20 @@
 /* cmd_download.c -- `gguf download URL|hf://... [-o OUT]`: a remote model,
  * or every shard of a set given its first shard, to disk, safely.
  *
- * The bytes go to OUT.part, beside OUT; a dropped connection is retried
- * from the bytes received, and an interrupted run resumes from OUT.part
- * next time (its ETag, kept in OUT.part.etag, must still be the server's,
- * else it starts over).  Once complete, OUT.part must open as a GGUF file
- * and, when the server gives one (the hub's X-Linked-Etag: the LFS sha256),
- * match the sha256; only then is it flushed and renamed over OUT.  A
- * failure leaves OUT as it was; OUT.part stays only when it can be
- * resumed. */
+ * lgg_remote_download_file does the work (OUT.part, locked and never
+ * followed through a symlink; resuming by ETag; the magic checked on the
+ * first bytes; the hub's sha256 and size checked); here the complete file
+ * must also open as GGUF before the rename, and the user is told whether
+ * the sha256 was verified.  A failure leaves OUT as it was; OUT.part stays
+ * only when it can be resumed. */
 #include "cli.h"
 
 #include "libgguf_remote.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct dopts {
@@ -27,7 +24,8 @@ typedef struct dopts {
 
 static const cli_opt OPTS[] = {
     {'o', "-o|--output", "OUT", "where to put it (default: the URL's file name, in the current\n"
-                                "directory); for a shard set, the first shard's name"},
+                                "directory); a directory (or OUT ending in '/'): the URL's file\n"
+                                "name inside it; for a shard set, the first shard's name"},
     {'q', "-q|--quiet", NULL, "no progress"},
     {0},
 };
@@ -36,9 +34,13 @@ static const cli_spec SPEC = {
     "gguf download [-o OUT] [--token TOKEN] [--timeout SECONDS] URL|hf://OWNER/REPO/PATH[@REV]",
     "Download a GGUF file, or every shard of a set given its first shard\n"
     "(NAME-00001-of-0000N.gguf), to OUT.  The bytes go to OUT.part first; a\n"
-    "dropped connection is resumed, and so is an interrupted run (run the same\n"
-    "command again).  The file must open as GGUF and match the sha256 the server\n"
-    "gives (the Hugging Face hub does) before it is renamed to OUT.\n"
+    "dropped or stalled connection is resumed, and so is an interrupted run (run\n"
+    "the same command again) when the server names the file's version (ETag).\n"
+    "A body that does not start with \"GGUF\" is stopped at once.  The file must\n"
+    "open as GGUF and match the sha256 and size the server names (the Hugging\n"
+    "Face hub does) before it is renamed to OUT; the last line says whether the\n"
+    "sha256 was verified.  A symlink or another user's file at OUT.part is\n"
+    "refused, and a second download to the same OUT refuses while one runs.\n"
     "--token (or $HF_TOKEN) is sent to the URL's own host only; hf:// names use\n"
     "$HF_ENDPOINT (default https://huggingface.co).\n",
     OPTS,
@@ -60,41 +62,29 @@ static void progress(void *ud, uint64_t done, uint64_t total) {
     cli_progress_set(ud, done);
 }
 
-/* The last path segment of a URL, without its query. */
+/* The last path segment of a URL, without its query; of an hf:// name,
+ * the path's last segment as written (not percent-encoded), without the
+ * revision. */
 static char *url_basename(const char *url) {
-    size_t n = strcspn(url, "?#");
+    const char *at = strncmp(url, "hf://", 5) ? NULL : strrchr(url, '@');
+    size_t n = at && strchr(url + 5, '/') < at ? (size_t)(at - url) : strcspn(url, "?#");
     const char *s = url + n;
     while (s > url && s[-1] != '/') s--;
     return strndup(s, (size_t)(url + n - s));
 }
 
-static int finish(const char *part, const char *out, const char *want_sha, const char *got_sha) {
-    if (want_sha[0] && strcmp(want_sha, got_sha)) {
-        cli_err("download", out, "sha256 mismatch: the server says %s, the bytes give %s", want_sha, got_sha);
-        unlink(part);
-        return CLI_FAIL;
-    }
+/* The complete file must open as GGUF before it replaces OUT. */
+static bool gguf_ok(void *ud, const char *partial, char *why, size_t cap) {
+    (void)ud;
     lgg_file *f = NULL;
     lgg_error e;
     memset(&e, 0, sizeof e);
-    if (lgg_open_file(part, NULL, &f, &e) != LGG_OK) {
-        cli_err("download", out, "the downloaded file is not valid GGUF: %s", e.message);
-        unlink(part);
-        return CLI_FAIL;
+    if (lgg_open_file(partial, NULL, &f, &e) != LGG_OK) {
+        snprintf(why, cap, "the downloaded file is not valid GGUF: %s", e.message);
+        return false;
     }
     lgg_close(f);
-    if (rename(part, out) != 0) {
-        cli_err("download", out, "cannot rename %s: %s", part, strerror(errno));
-        return CLI_FAIL;
-    }
-    char *dcopy = strdup(out);
-    int dfd = dcopy ? open(dirname(dcopy), O_RDONLY | O_DIRECTORY) : -1;
-    if (dfd >= 0) { /* the rename itself survives a crash */
-        fsync(dfd);
-        close(dfd);
-    }
-    free(dcopy);
-    return CLI_OK;
+    return true;
 }
 
 static int download_one(const char *name, const char *out, const dopts *o) {
@@ -109,30 +99,44 @@ static int download_one(const char *name, const char *out, const dopts *o) {
         cli_err("download", NULL, "%s", e.message);
         return CLI_FAIL;
     }
-    char *part = malloc(strlen(out) + 6);
-    if (!part) {
-        lgg_remote_free(r);
-        return CLI_FAIL;
-    }
-    sprintf(part, "%s.part", out);
     cli_progress pr;
     cli_progress_init(&pr, "download", o->quiet ? 0 : lgg_remote_size(r));
     pr.bytes = 1;
-    char sha[65] = "";
-    lgg_status s = lgg_remote_download(r, part, progress, &pr, sha, &e);
+    lgg_remote_download_options dop = {sizeof dop, progress, &pr, gguf_ok, NULL};
+    lgg_remote_download_info info;
+    lgg_status s = lgg_remote_download_file(r, out, &dop, &info, &e);
     cli_progress_end(&pr);
-    int rc;
+    int rc = CLI_OK;
     if (s) {
         cli_err("download", NULL, "%s", e.message);
-        if (access(part, F_OK) == 0)
-            cli_err("download", out, "the partial download is kept in %s: run the same command to resume", part);
+        if (info.resumable)
+            cli_err("download", out, "the partial download is kept in %s.part: run the same command to resume", out);
         rc = CLI_FAIL;
+    } else if (info.sha256_checked) {
+        cli_err("download", out, "sha256 %s verified (the server named it)", info.sha256);
     } else {
-        rc = finish(part, out, lgg_remote_sha256(r), sha);
+        cli_err("download", out, "sha256 %s not verified: the server named none", info.sha256);
     }
-    free(part);
     lgg_remote_free(r);
     return rc;
+}
+
+/* OUT, or DIR/NAME when OUT is a directory (or ends in '/'): NAME is the
+ * URL's last segment. */
+static char *out_path(const char *opt, const char *name) {
+    char *base = url_basename(name);
+    if (!opt || !base) return base;
+    struct stat st;
+    size_t n = strlen(opt);
+    if ((n && opt[n - 1] == '/') || (stat(opt, &st) == 0 && S_ISDIR(st.st_mode))) {
+        char *p = NULL;
+        if (*base && asprintf(&p, "%s%s%s", opt, n && opt[n - 1] == '/' ? "" : "/", base) < 0) p = NULL;
+        if (!*base) p = strdup(""); /* no name to give it: the caller says so */
+        free(base);
+        return p;
+    }
+    free(base);
+    return strdup(opt);
 }
 
 int cmd_download(int argc, char **argv) {
@@ -143,9 +147,12 @@ int cmd_download(int argc, char **argv) {
     const char *name = argv[1];
     char resolved[8192];
     size_t n = lgg_remote_resolve(name, NULL, resolved, sizeof resolved);
-    if (!n || n >= sizeof resolved)
-        return cli_usage_error("download", SPEC.usage, "'%s' is not a URL or an hf://OWNER/REPO/PATH name", name);
-    char *out = o.out ? strdup(o.out) : url_basename(resolved);
+    char why[96] = "too long";
+    if (!n || n >= sizeof resolved) {
+        lgg_remote_name_check(name, why, sizeof why);
+        return cli_usage_error("download", SPEC.usage, "'%s': %s", name, why);
+    }
+    char *out = out_path(o.out, name);
     if (!out || !*out) {
         free(out);
         return cli_usage_error("download", SPEC.usage, "cannot name the output after '%s': give -o OUT", name);
@@ -159,6 +166,10 @@ int cmd_download(int argc, char **argv) {
         return rc;
     }
     /* a shard set: each shard's URL and output from the first one's */
+    if (cli_remote_shard_limit("download", resolved, count) != CLI_OK) {
+        free(out);
+        return CLI_FAIL;
+    }
     uint32_t oi, oc;
     size_t op;
     if (!lgg_split_name_parse(out, strlen(out), &oi, &oc, &op) || oi != 0 || oc != count) {

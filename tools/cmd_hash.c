@@ -51,7 +51,8 @@ static const cli_spec SPEC = {
     "                 [--metadata] [--shards] [--json] [--threads N] FILE...",
     "Hash each tensor's data and the whole model's, printing the lines llama.cpp's\n"
     "llama-gguf-hash prints (\"TYPE  HASH  FILE:TENSOR\", then \"TYPE  HASH  FILE\"),\n"
-    "reading the file once with bounded memory.  See docs/hash.md.\n",
+    "reading the file once with bounded memory (FILE - is standard input, read in\n"
+    "one pass; a file on a server is read in one request).  See docs/hash.md.\n",
     OPTS,
     "Exit status: 0 success, 1 failure or mismatch, 2 usage error, 3 no manifest entry\n"
     "for this model, 4 the manifest has no known hash type, 5 the manifest cannot be read.\n",
@@ -65,6 +66,7 @@ typedef struct opts {
     unsigned threads;
     const char *manifest_path;
     hash_manifest *m;
+    int stdin_used;
 } opts;
 
 /* One model being hashed: a file, or a shard set. */
@@ -81,6 +83,9 @@ typedef struct model {
     bool json_first;
     cli_progress prog;
     uint64_t prog_done;
+    uint8_t *in;  /* standard input's first bytes (the header, and what came with it) */
+    size_t in_n;
+    bool stream;  /* read in one pass (hash_job.stream) */
 } model;
 
 static const char *algo_name(unsigned a) {
@@ -174,10 +179,97 @@ static void on_progress(void *ud, uint64_t bytes) {
     h->prog_done = bytes;
 }
 
+/* The header from standard input: read in doubling blocks until it parses
+ * (the tensor data is left in the pipe for the one-pass read).  The file
+ * keeps pointing into h->in. */
+static int stdin_open(model *h) {
+    size_t cap = 1 << 16;
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
+    for (bool eof = false;;) {
+        uint8_t *p = realloc(h->in, cap);
+        if (!p) {
+            cli_err("hash", "-", "out of memory");
+            return CLI_FAIL;
+        }
+        h->in = p;
+        while (h->in_n < cap && !eof) {
+            ssize_t r = read(0, h->in + h->in_n, cap - h->in_n);
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) {
+                cli_err("hash", "-", "%s", strerror(errno));
+                return CLI_FAIL;
+            }
+            eof = r == 0;
+            h->in_n += (size_t)r;
+        }
+        lgg_file *f = NULL;
+        lgg_error e;
+        memset(&e, 0, sizeof e);
+        lgg_status st = lgg_open_memory(h->in, h->in_n, &o, &f, &e);
+        if (st == LGG_OK) {
+            h->set.files = calloc(1, sizeof *h->set.files);
+            h->set.fds = malloc(sizeof *h->set.fds);
+            if (!h->set.files || !h->set.fds) {
+                lgg_close(f);
+                cli_err("hash", "-", "out of memory");
+                return CLI_FAIL;
+            }
+            h->set.files[0] = f;
+            h->set.fds[0] = -1;
+            h->set.n = 1;
+            h->set.borrowed = UINT32_MAX;
+            return CLI_OK;
+        }
+        if (st != LGG_ERR_TRUNCATED || eof || cap >= ((size_t)1 << 30)) {
+            cli_err_lgg("hash", "-", &e);
+            return CLI_FAIL;
+        }
+        cap *= 2; /* the header goes on: read more */
+    }
+}
+
+/* The one-pass read of hash_job.stream: standard input after what
+ * stdin_open read, or a file on a server in one request. */
+static int stream_bytes(void *ud, const hash_range *item, uint64_t from, uint64_t to, hash_push_fn push, void *pud,
+                        char *why, size_t cap) {
+    model *h = ud;
+    if (!h->in) return cli_remote_stream(item->file, from, to, push, pud, why, cap);
+    uint64_t pos = from;
+    if (pos < h->in_n) { /* what came with the header */
+        size_t k = to < h->in_n ? (size_t)(to - pos) : h->in_n - (size_t)pos;
+        if (push(pud, h->in + pos, k)) return -1;
+        pos += k;
+    }
+    static uint8_t b[1 << 16];
+    for (uint64_t at = h->in_n; pos < to;) {
+        ssize_t r = read(0, b, sizeof b);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return snprintf(why, cap, "read failed at offset %llu: %s", (unsigned long long)at, strerror(errno)), -1;
+        if (r == 0) return 0; /* the caller says what is missing */
+        uint64_t lo = at, hi = at + (uint64_t)r;
+        at = hi;
+        if (hi <= pos) continue; /* before `from`: dropped */
+        if (hi > to) hi = to;
+        if (push(pud, b + (pos - lo), (size_t)(hi - pos))) return -1;
+        pos = hi;
+    }
+    return 0;
+}
+
+/* Items of each file in file order, none overlapping: one pass reads them. */
+static bool in_file_order(const model *h) {
+    for (size_t i = 1; i < h->n_t; i++)
+        if (h->r[i].file == h->r[i - 1].file && h->r[i].offset < h->r[i - 1].offset + h->r[i - 1].size) return false;
+    return true;
+}
+
 /* Open the file or the shard set and list its tensors' byte ranges. */
 static int model_open(model *h) {
     const char *p = h->path;
-    if ((h->o->shards ? cli_shards_open("hash", p, &h->set) : cli_shards_single("hash", p, &h->set)) != CLI_OK)
+    if (cli_is_stdin(p) ? stdin_open(h) != CLI_OK
+        : (h->o->shards ? cli_shards_open("hash", p, &h->set) : cli_shards_single("hash", p, &h->set)) != CLI_OK)
         return CLI_FAIL;
     lgg_error e;
     memset(&e, 0, sizeof e);
@@ -204,8 +296,8 @@ static int model_open(model *h) {
         for (uint64_t i = 0; i < lgg_tensor_count(h->set.files[f]); i++, k++) {
             const lgg_tensor *t = h->t[k] = lgg_tensor_at(h->set.files[f], i);
             const char *why = cli_data_problem(t);
-            if (why && lgg_file_header_only(h->set.files[f]) && t->type_known && lgg_type_is_valid(t->type))
-                why = NULL; /* at the server: read as it is hashed */
+            if (why && (lgg_file_header_only(h->set.files[f]) || h->in) && t->type_known && lgg_type_is_valid(t->type))
+                why = NULL; /* at the server, or still in the pipe: read as it is hashed */
             if (why) {
                 fprintf(stderr, "gguf hash: %s: tensor '", p);
                 cli_text_name(stderr, t->name);
@@ -219,11 +311,24 @@ static int model_open(model *h) {
         cli_err("hash", p, "out of memory");
         return CLI_FAIL;
     }
+    /* a pipe can only be read in one pass; a file on a server is, too: one
+     * request instead of one per chunk (and, on a server that ignores
+     * Range, one from byte 0 per chunk) */
+    h->stream = h->in || (h->set.n && lgg_file_header_only(h->set.files[0]));
+    if (h->stream && !in_file_order(h)) {
+        if (h->in) {
+            cli_err("hash", p, "the tensors are not in file order: standard input cannot be hashed in one pass; "
+                    "give the file");
+            return CLI_FAIL;
+        }
+        h->stream = false; /* on a server: each tensor read where it is */
+    }
     return CLI_OK;
 }
 
 static void model_close(model *h) {
     cli_shards_close(&h->set);
+    free(h->in);
     free(h->t);
     free(h->r);
     free(h->name);
@@ -303,7 +408,7 @@ static int hash_one(const opts *o, const char *path, bool first_file) {
     for (size_t i = 0; i < h.n_t; i++) bytes += h.r[i].size;
     cli_progress_init(&h.prog, "hash", bytes);
     hash_job j = {h.r, h.n_t, o->no_layer ? 0 : o->algos & ~(unsigned)HASH_UUID, o->algos, o->threads,
-                  on_item, on_progress, &h};
+                  on_item, on_progress, &h, h.stream ? stream_bytes : NULL, &h};
     char why[320];
     if (hash_stream(&j, &total, why, sizeof why)) {
         cli_progress_end(&h.prog);
@@ -338,8 +443,9 @@ static int hash_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     else if (id == O_THREADS) {
         if (!cli_parse_u64(val, &t) || t < 1 || t > 64) return cli_why(why, cap, "--threads takes 1 to 64, not '%s'", val);
         o->threads = (unsigned)t;
-    } else if (id == CLI_OPERAND && cli_is_stdin(val))
-        return cli_why(why, cap, "hash reads each tensor at its offset: a file, not standard input");
+    } else if (id == CLI_OPERAND && cli_is_stdin(val)) {
+        if (o->stdin_used++) return cli_why(why, cap, "standard input (-) can be read once");
+    }
     return 0;
 }
 

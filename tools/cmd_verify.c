@@ -89,7 +89,7 @@ static void check_layout(const lgg_file *f, vres *r) {
 
 static void file_sha256(int fd, uint64_t size, vres *r, const char *want) {
     hash_range one = {fd, 0, size, NULL};
-    hash_job j = {&one, 1, 0, HASH_SHA256, 1, NULL, NULL, NULL};
+    hash_job j = {&one, 1, 0, HASH_SHA256, 1, NULL, NULL, NULL, NULL, NULL};
     hash_digest d;
     char why[320];
     if (hash_stream(&j, &d, why, sizeof why)) {

@@ -32,6 +32,13 @@ typedef void (*hash_item_fn)(void *ud, size_t index, const hash_digest *d);
 /* Bytes read so far (for a progress line); called from the calling thread. */
 typedef void (*hash_progress_fn)(void *ud, uint64_t bytes);
 
+/* A one-pass read: the bytes [from, to) of the file items share, pushed
+ * in order to push(push_ud, ...), which returns -1 to stop.  Returns 0, or
+ * -1 with a message in why. */
+typedef int (*hash_push_fn)(void *push_ud, const void *p, size_t n);
+typedef int (*hash_stream_fn)(void *ud, const hash_range *item, uint64_t from, uint64_t to, hash_push_fn push,
+                              void *push_ud, char *why, size_t cap);
+
 typedef struct hash_job {
     const hash_range *items;
     size_t n_items;
@@ -41,6 +48,11 @@ typedef struct hash_job {
     hash_item_fn on_item;
     hash_progress_fn on_progress;
     void *ud;
+    /* NULL: each item read at its offset.  Else every run of items of one
+     * file (in file order, not overlapping) is read in one pass through it:
+     * a pipe, or a server where a read at an offset costs a request. */
+    hash_stream_fn stream;
+    void *stream_ud;
 } hash_job;
 
 /* Read every item once, in order, through a bounded ring of buffers (8 MiB

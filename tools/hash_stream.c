@@ -242,9 +242,124 @@ static int reader_fill(pipe_state *ps, uint64_t seq, size_t item, uint64_t *off)
     return 0;
 }
 
+/* ---- a source read in one pass (standard input, a server) ----
+ * The bytes come pushed, in file order, from job->stream: each is copied
+ * into the slot of the item it belongs to (bytes between items dropped),
+ * and a slot is published when full or when its item ends. */
+typedef struct pusher {
+    pipe_state *ps;
+    uint64_t seq, pos; /* the next slot; the file offset of the next byte */
+    size_t item;       /* the item being filled, and its bytes so far */
+    uint64_t off;
+    slot *cur;
+} pusher;
+
+static slot *slot_take(pusher *u) {
+    pipe_state *ps = u->ps;
+    slot *s = &ps->slots[u->seq % SLOTS];
+    pthread_mutex_lock(&ps->mu);
+    while (s->pending && !ps->failed) pthread_cond_wait(&ps->cv, &ps->mu);
+    bool stop = ps->failed;
+    pthread_mutex_unlock(&ps->mu);
+    if (stop) return NULL;
+    s->len = 0;
+    s->item = u->item;
+    s->first = u->off == 0;
+    return s;
+}
+
+static void slot_publish(pusher *u, slot *s) {
+    pipe_state *ps = u->ps;
+    s->last = u->off == ps->job->items[u->item].size;
+    s->pending = ps->n_workers;
+    pthread_mutex_lock(&ps->mu);
+    ps->produced = ++u->seq;
+    ps->bytes += s->len;
+    pthread_cond_broadcast(&ps->cv);
+    pthread_mutex_unlock(&ps->mu);
+    if (s->last) u->item++, u->off = 0;
+}
+
+/* Publish the empty items at the current position (their digests are of
+ * nothing). */
+static bool push_empty(pusher *u) {
+    const hash_job *j = u->ps->job;
+    while (u->item < j->n_items && j->items[u->item].size == 0) {
+        slot *s = slot_take(u);
+        if (!s) return false;
+        slot_publish(u, s);
+    }
+    return true;
+}
+
+static int push(void *ud, const void *p, size_t n) {
+    pusher *u = ud;
+    const hash_job *j = u->ps->job;
+    const uint8_t *b = p;
+    while (n) {
+        if (!push_empty(u)) return -1;
+        if (u->item == j->n_items) return 0; /* past the last item: nothing to hash */
+        const hash_range *r = &j->items[u->item];
+        if (u->pos < r->offset) { /* padding between items */
+            uint64_t k = r->offset - u->pos < n ? r->offset - u->pos : n;
+            u->pos += k, b += k, n -= (size_t)k;
+            continue;
+        }
+        if (u->pos != r->offset + u->off) {
+            fail(u->ps, "the tensors overlap or are not in file order: cannot be read in one pass");
+            return -1;
+        }
+        if (!u->cur && !(u->cur = slot_take(u))) return -1;
+        size_t k = CHUNK - u->cur->len;
+        if (k > n) k = n;
+        if (k > r->size - u->off) k = (size_t)(r->size - u->off);
+        memcpy(u->cur->buf + u->cur->len, b, k);
+        u->cur->len += k, u->off += k, u->pos += k, b += k, n -= k;
+        if (u->off == r->size || u->cur->len == CHUNK) {
+            slot_publish(u, u->cur);
+            u->cur = NULL;
+        }
+    }
+    return 0;
+}
+
+/* Runs of items from one file, each streamed in one pass. */
+static void stream_main(pipe_state *ps) {
+    const hash_job *j = ps->job;
+    pusher u = {ps, 0, 0, 0, 0, NULL};
+    char why[256] = "";
+    for (size_t a = 0; a < j->n_items;) {
+        size_t z = a;
+        uint64_t end = 0;
+        for (; z < j->n_items && j->items[z].file == j->items[a].file && j->items[z].fd == j->items[a].fd; z++)
+            if (j->items[z].offset + j->items[z].size > end) end = j->items[z].offset + j->items[z].size;
+        u.pos = j->items[a].offset;
+        if (j->stream(j->stream_ud, &j->items[a], j->items[a].offset, end, push, &u, why, sizeof why)) {
+            fail(ps, why[0] ? why : "the read stopped");
+            return;
+        }
+        if (!push_empty(&u)) return;
+        if (u.item < z) {
+            snprintf(why, sizeof why, "the input ends at offset %llu, before the %llu bytes expected there",
+                     (unsigned long long)u.pos, (unsigned long long)(j->items[u.item].size - u.off));
+            fail(ps, why);
+            return;
+        }
+        a = z;
+    }
+    pthread_mutex_lock(&ps->mu);
+    ps->eof = true;
+    pthread_cond_broadcast(&ps->cv);
+    pthread_mutex_unlock(&ps->mu);
+}
+
 static void *reader_main(void *arg) {
     pipe_state *ps = arg;
     uint64_t seq = 0;
+    if (ps->job->stream) {
+        stream_main(ps);
+        return NULL;
+    }
     for (size_t i = 0; i < ps->job->n_items; i++) {
         uint64_t off = 0;
         do {
@@ -411,6 +526,7 @@ int hash_stream(const hash_job *job, hash_digest *total, char *why, size_t cap) 
     unsigned lanes = (unsigned)__builtin_popcount(job->total_algos) +
                      (unsigned)__builtin_popcount(job->item_algos & ~(unsigned)HASH_UUID);
     if (lanes <= 1) threads = 1;
+    if (job->stream && threads == 1) threads = 2; /* the pushed bytes need the reader thread */
     unsigned n_slots = threads == 1 ? 1 : SLOTS;
     int rc = -1;
     bool ok = !pthread_mutex_init(&ps->mu, NULL);

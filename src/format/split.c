@@ -276,7 +276,9 @@ lgg_status lgg_merge_check(const lgg_file *const *shards, uint32_t n, lgg_error 
             }
         for (uint64_t k = 0; k < lgg_tensor_count(f); k++) {
             const lgg_tensor *t1 = lgg_tensor_at(f, k);
-            if (!t1->type_known || !t1->data_available) {
+            /* a header-only file (a shard on a server) reads its data when asked:
+             * its placement was checked against the size at open */
+            if (!t1->type_known || (!t1->data_available && !lgg_file_header_only(f))) {
                 char q[160];
                 lgg__quote(q, sizeof q, t1->name.ptr, t1->name.len, 120);
                 return lgg__fail(err, LGG_ERR_UNSUPPORTED, t1->info_offset,

@@ -7,7 +7,8 @@
  * starts (else bad_range, and the transfer stops); a 200 to a ranged
  * request carries the whole file, so its first `from` bytes are dropped;
  * once everything asked for is in, the transfer is stopped (the body may
- * be 20 GB). */
+ * be 20 GB).  The body goes to memory (dst), a file (fp) and/or a callback
+ * (on_bytes), which may stop it. */
 #include "remote/http.h"
 
 #include <ctype.h>
@@ -105,6 +106,11 @@ void lgg__http_header_line(lgg__http_resp *h, const char *line, size_t n) {
             if (!isxdigit((unsigned char)v[i])) return;
         for (size_t i = 0; i < 64; i++) h->sha256[i] = (char)tolower((unsigned char)v[i]);
         h->sha256[64] = 0;
+    } else if (name_is(line, n, "X-Linked-Size")) {
+        value_of(line, n, 13, &v, &vn);
+        size_t u;
+        uint64_t x;
+        if (dec(v, vn, &u, &x) && u == vn) h->has_linked_size = true, h->linked_size = x;
     } else if (name_is(line, n, "Location")) {
         value_of(line, n, 8, &v, &vn);
         copy_value(h->location, sizeof h->location, v, vn);
@@ -152,14 +158,14 @@ static size_t on_body(char *p, size_t sz, size_t nm, void *ud) {
     }
     size_t take = n;
     if (q->want != UINT64_MAX && take > q->want - q->got) take = (size_t)(q->want - q->got);
-    if (q->fp) {
-        if (fwrite(p, 1, take, q->fp) != take) {
-            q->write_failed = true;
-            return 0;
-        }
-        if (q->on_bytes) q->on_bytes(q->ud, p, take);
-    } else {
-        memcpy(q->dst + q->got, p, take);
+    if (q->fp && fwrite(p, 1, take, q->fp) != take) {
+        q->write_failed = true;
+        return 0;
+    }
+    if (q->dst) memcpy(q->dst + q->got, p, take);
+    if (q->on_bytes && !q->on_bytes(q->ud, p, take)) {
+        q->refused = true;
+        return 0;
     }
     q->got += take;
     if (q->want != UINT64_MAX && q->got == q->want) {
@@ -175,7 +181,7 @@ int lgg__http_perform(void *curl, lgg__http_req *q, const char *token, long time
     struct curl_slist *hs = NULL, *t;
     lgg__http_resp_reset(&q->resp);
     q->got = q->skip = q->received = 0;
-    q->bad_range = q->restarted = q->write_failed = q->started = q->enough = false;
+    q->bad_range = q->restarted = q->write_failed = q->refused = q->started = q->enough = false;
     if (q->want == UINT64_MAX) snprintf(range, sizeof range, "Range: bytes=%llu-", (unsigned long long)q->from);
     else snprintf(range, sizeof range, "Range: bytes=%llu-%llu", (unsigned long long)q->from,
                   (unsigned long long)(q->from + q->want - 1));
@@ -202,8 +208,12 @@ int lgg__http_perform(void *curl, lgg__http_req *q, const char *token, long time
     curl_easy_setopt(c, CURLOPT_HEADERDATA, q);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, q);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+    /* no CURLOPT_TIMEOUT: a 20 GB transfer that progresses may take hours;
+     * what is bounded is connecting, and a stall: under 1 byte/s over the
+     * timeout (whole seconds, libcurl's unit), i.e. nothing for that long */
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (timeout_ms + 999) / 1000);
     CURLcode rc = curl_easy_perform(c);
     curl_slist_free_all(hs);
     return (int)rc;

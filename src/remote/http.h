@@ -19,6 +19,8 @@ typedef struct lgg__http_resp {
     uint64_t length;         /* Content-Length */
     char etag[128];          /* ETag as sent (quotes kept), "" if none or too long */
     char sha256[65];         /* X-Linked-Etag when it is a sha256 (64 hex digits), lowercased */
+    bool has_linked_size;
+    uint64_t linked_size;    /* X-Linked-Size */
     char location[2048];     /* Location, "" if none or too long */
 } lgg__http_resp;
 
@@ -37,21 +39,29 @@ typedef struct lgg__http_req {
     bool auth;               /* send the token */
     uint8_t *dst;
     FILE *fp;
-    void (*on_bytes)(void *ud, const void *p, size_t n); /* with fp: every byte written, in order */
+    /* every body byte of [from, ...) in order, after fp got it (when fp is
+     * set); false stops the transfer (refused is then set) */
+    bool (*on_bytes)(void *ud, const void *p, size_t n);
     void *ud;
     /* results */
     lgg__http_resp resp;
+    char hop_sha256[65];     /* X-Linked-Etag and X-Linked-Size of the first hop that sent them */
+    bool hop_has_size;       /* (the hub puts them on its redirect, not on the CDN's file) */
+    uint64_t hop_size;
     uint64_t got;            /* body bytes delivered for [from, ...) */
     bool bad_range;          /* a 206 whose Content-Range is not what was asked */
     bool restarted;          /* a 200 to a request with If-Range: the body is the whole file from 0 */
     bool write_failed;       /* fp refused bytes */
+    bool refused;            /* on_bytes stopped the transfer */
     uint64_t skip;           /* body bytes still to drop (a 200 that ignored Range) */
     bool started;            /* the first body byte's handling was decided */
     bool enough;             /* the transfer was stopped on purpose: everything asked for is in */
     uint64_t received;       /* body bytes received, wanted or not */
 } lgg__http_req;
 
-/* One request (no redirects followed); returns the CURLcode. */
+/* One request (no redirects followed); returns the CURLcode.  timeout_ms
+ * bounds connecting and a stall (no byte for that long), never a transfer
+ * that makes progress. */
 LGG_HIDDEN_RM int lgg__http_perform(void *curl, lgg__http_req *q, const char *token, long timeout_ms);
 
 /* A range with retries (remote.c): into q->dst or appended to q->fp;

@@ -29,6 +29,8 @@ struct lgg_remote {
     uint8_t *head;     /* the first `head_n` bytes, from the open */
     size_t head_n;
     char etag[128], sha256[65];
+    bool size_checked; /* X-Linked-Size named the size */
+    bool no_ranges;    /* the first read's answer was a 200: the server ignores Range */
     uint64_t requests, bytes;
 };
 
@@ -45,10 +47,85 @@ bool lgg_remote_is_url(const char *s) {
     return s && (!strncmp(s, "http://", 7) || !strncmp(s, "https://", 8) || !strncmp(s, "hf://", 5));
 }
 
+/* One part of an hf:// name (owner, repository, a path or revision
+ * segment): why it cannot be sent, or NULL.  These would change which
+ * resource the URL names: ".." and "." segments, empty ones, '?' and '#'
+ * (query, fragment), backslashes (some servers read them as '/'), control
+ * characters. */
+static const char *bad_segment(const char *s, size_t n) {
+    if (!n) return "an hf:// name may not have empty segments";
+    if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.')) return "an hf:// name may not have '.' or '..' segments";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '?' || c == '#') return "an hf:// name may not contain '?' or '#'";
+        if (c == '\\') return "an hf:// name may not contain a backslash";
+        if (c < 0x20 || c == 0x7f) return "an hf:// name may not contain control characters";
+    }
+    return NULL;
+}
+
+/* Each '/'-separated segment of s[0..n) checked as above. */
+static const char *bad_path(const char *s, size_t n) {
+    for (size_t a = 0;;) {
+        size_t b = a;
+        while (b < n && s[b] != '/') b++;
+        const char *why = bad_segment(s + a, b - a);
+        if (why || b == n) return why;
+        a = b + 1;
+    }
+}
+
+/* The parts of hf://OWNER/REPO/PATH[@REVISION] (the revision after the
+ * last '@' of the path, "main" when none), or why not. */
+typedef struct hf_name {
+    const char *owner, *repo, *path, *rev;
+    size_t owner_n, repo_n, path_n, rev_n;
+} hf_name;
+
+static const char *hf_parse(const char *name, hf_name *h) {
+    const char *p = name + 5, *s1 = strchr(p, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+    if (!s1 || !s2) return "not hf://OWNER/REPO/PATH[@REVISION]";
+    const char *at = strrchr(s2 + 1, '@');
+    *h = (hf_name){p, s1 + 1, s2 + 1, at ? at + 1 : "main", (size_t)(s1 - p), (size_t)(s2 - s1 - 1),
+                   at ? (size_t)(at - s2 - 1) : strlen(s2 + 1), at ? strlen(at + 1) : 4};
+    const char *why;
+    if ((why = bad_segment(h->owner, h->owner_n))) return why;
+    if ((why = bad_segment(h->repo, h->repo_n))) return why;
+    if ((why = bad_path(h->path, h->path_n))) return why;
+    return bad_path(h->rev, h->rev_n);
+}
+
+enum { RAW, KEEP_SLASH, ONE_SEGMENT };
+/* s[0..n) appended at buf[at], percent-encoded (but RAW) as Python's
+ * urllib.parse.quote does, which is what huggingface_hub sends: letters,
+ * digits and "-._~" kept, '/' kept unless ONE_SEGMENT, every other byte
+ * %XX.  Returns the new length; writes only what fits. */
+static size_t quote(char *buf, size_t cap, size_t at, const char *s, size_t n, int how) {
+    static const char H[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool keep = how == RAW || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '.' || c == '_' || c == '~' || (how == KEEP_SLASH && c == '/');
+        char e[3] = {(char)c, H[c >> 4], H[c & 15]};
+        if (!keep) e[0] = '%';
+        for (int k = 0; k < (keep ? 1 : 3); k++, at++)
+            if (buf && at + 1 < cap) buf[at] = e[k];
+    }
+    return at;
+}
+
+bool lgg_remote_name_check(const char *name, char *why, size_t cap) {
+    const char *w = NULL;
+    hf_name h;
+    if (!lgg_remote_is_url(name)) w = "not a URL or an hf://OWNER/REPO/PATH[@REVISION] name";
+    else if (!strncmp(name, "hf://", 5)) w = hf_parse(name, &h);
+    if (w && why && cap) snprintf(why, cap, "%s", w);
+    return !w;
+}
+
 size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, size_t cap) {
-    if (!name) return 0;
+    if (!name || !lgg_remote_name_check(name, NULL, 0)) return 0;
     if (strncmp(name, "hf://", 5)) {
-        if (!lgg_remote_is_url(name)) return 0;
         int n = snprintf(buf, buf ? cap : 0, "%s", name);
         return n < 0 ? 0 : (size_t)n;
     }
@@ -56,16 +133,21 @@ size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, siz
     if (!endpoint || !*endpoint) endpoint = "https://huggingface.co";
     size_t el = strlen(endpoint);
     while (el && endpoint[el - 1] == '/') el--;
-    /* OWNER/REPO/PATH[@REVISION]: the revision after the last '@' of the path */
-    const char *p = name + 5, *s1 = strchr(p, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-    if (!s1 || s1 == p || !s2 || s2 == s1 + 1 || !s2[1]) return 0;
-    const char *at = strrchr(s2 + 1, '@');
-    const char *rev = at ? at + 1 : "main";
-    size_t path_n = at ? (size_t)(at - (s2 + 1)) : strlen(s2 + 1);
-    if (!*rev || !path_n || strchr(rev, '/')) return 0;
-    int n = snprintf(buf, buf ? cap : 0, "%.*s/%.*s/resolve/%s/%.*s", (int)el, endpoint, (int)(s2 - p), p, rev,
-                     (int)path_n, s2 + 1);
-    return n < 0 ? 0 : (size_t)n;
+    hf_name h;
+    hf_parse(name, &h);
+    /* ENDPOINT/OWNER/REPO/resolve/REVISION/PATH, as huggingface_hub's
+     * hf_hub_url: the revision one segment (refs/pr/1 -> refs%2Fpr%2F1) */
+    size_t at = quote(buf, cap, 0, endpoint, el, RAW);
+    at = quote(buf, cap, at, "/", 1, RAW);
+    at = quote(buf, cap, at, h.owner, h.owner_n, ONE_SEGMENT);
+    at = quote(buf, cap, at, "/", 1, RAW);
+    at = quote(buf, cap, at, h.repo, h.repo_n, ONE_SEGMENT);
+    at = quote(buf, cap, at, "/resolve/", 9, RAW);
+    at = quote(buf, cap, at, h.rev, h.rev_n, ONE_SEGMENT);
+    at = quote(buf, cap, at, "/", 1, RAW);
+    at = quote(buf, cap, at, h.path, h.path_n, KEEP_SLASH);
+    if (buf && cap) buf[at < cap ? at : cap - 1] = 0;
+    return at;
 }
 
 /* scheme://host:port, lowercase, with the scheme's default port made
@@ -111,14 +193,22 @@ static const char *reason(long st) {
 
 static bool retryable_status(long st) { return st == 429 || (st >= 500 && st <= 599); }
 
+/* A connection dropped, cut short, or stalled (no byte for the timeout). */
 static bool retryable_curl(int rc) {
-    return rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING;
+    return rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR || rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING ||
+           rc == CURLE_OPERATION_TIMEDOUT;
 }
+
+static long timeout_ms(const lgg_remote *r) { return r->o.timeout_ms > 0 ? r->o.timeout_ms : 60000; }
 
 /* One request, redirects followed (up to max_redirects); the token only to
  * the name's own origin.  Leaves q's results; returns the CURLcode, or -1
  * after too many redirects or one without a target (message in err). */
 static int request(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
+    if (!r->curl && !(r->curl = curl_easy_init())) { /* after lgg_remote_idle */
+        fail(err, LGG_ERR_NOMEM, "out of memory");
+        return -1;
+    }
     char *url = strdup(r->effective ? r->effective : r->url);
     const int max = r->o.max_redirects > 0 ? r->o.max_redirects : 10;
     int rc = CURLE_OUT_OF_MEMORY;
@@ -126,8 +216,10 @@ static int request(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
         q->url = url;
         q->auth = same_origin(r, url);
         r->requests++;
-        rc = lgg__http_perform(r->curl, q, r->token, r->o.timeout_ms > 0 ? r->o.timeout_ms : 60000);
+        rc = lgg__http_perform(r->curl, q, r->token, timeout_ms(r));
         r->bytes += q->received;
+        if (!q->hop_sha256[0] && q->resp.sha256[0]) memcpy(q->hop_sha256, q->resp.sha256, sizeof q->hop_sha256);
+        if (!q->hop_has_size && q->resp.has_linked_size) q->hop_has_size = true, q->hop_size = q->resp.linked_size;
         long st = q->resp.status;
         if (rc != CURLE_OK || st < 300 || st > 399 || st == 304) break;
         char *next = NULL;
@@ -172,7 +264,9 @@ static lgg_status request_error(const lgg_remote *r, const lgg__http_req *q, int
                     r->url, (unsigned long long)q->resp.range_start, (unsigned long long)q->resp.range_end,
                     (unsigned long long)q->from, (unsigned long long)(q->from + q->want - 1));
     if (q->write_failed) return fail(err, LGG_ERR_IO, "cannot write: %s", strerror(errno));
-    if (rc == CURLE_OPERATION_TIMEDOUT) return fail(err, LGG_ERR_IO, "%s: timed out", r->url);
+    if (rc == CURLE_OPERATION_TIMEDOUT)
+        return fail(err, LGG_ERR_IO, "%s: timed out (no connection or no byte received for %ld s)", r->url,
+                    (timeout_ms(r) + 999) / 1000);
     if (rc == CURLE_COULDNT_CONNECT) return fail(err, LGG_ERR_IO, "%s: cannot connect (connection refused)", r->url);
     if (rc == CURLE_COULDNT_RESOLVE_HOST) return fail(err, LGG_ERR_IO, "%s: unknown host", r->url);
     return fail(err, LGG_ERR_IO, "%s: %s", r->url, curl_easy_strerror((CURLcode)rc));
@@ -198,6 +292,10 @@ lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
         q->dst = dst ? dst + have : NULL;
         int rc = request(r, q, err);
         have += q->got;
+        if (q->refused) { /* the caller's sink said stop: its reason, not ours */
+            q->from = from, q->want = want, q->dst = dst, q->got = have;
+            return LGG_ERR_INVALID;
+        }
         const long st = q->resp.status;
         const bool ok = (rc == CURLE_OK || q->enough) && !q->bad_range && (st == 200 || st == 206);
         if (ok && have == want) break;
@@ -217,6 +315,15 @@ lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
     }
     q->from = from, q->want = want, q->dst = dst, q->got = have;
     return LGG_OK;
+}
+
+void lgg_remote_idle(lgg_remote *r) {
+    if (!r) return;
+    if (r->curl) curl_easy_cleanup(r->curl); /* its connection with it */
+    r->curl = NULL;
+    free(r->head);
+    r->head = NULL;
+    r->head_n = 0;
 }
 
 void lgg_remote_free(lgg_remote *r) {
@@ -249,8 +356,16 @@ static lgg_status first_read(lgg_remote *r, lgg_error *err) {
         return fail(err, LGG_ERR_IO, "%s: the server sent %llu bytes of a %llu-byte file", r->url,
                     (unsigned long long)q.got, (unsigned long long)r->size);
     r->head_n = (size_t)q.got;
+    uint8_t *fit = realloc(r->head, r->head_n ? r->head_n : 1); /* a shard set keeps many of these */
+    if (fit) r->head = fit;
     snprintf(r->etag, sizeof r->etag, "%s", h->etag);
-    snprintf(r->sha256, sizeof r->sha256, "%s", h->sha256);
+    /* the hub says these on its redirect, the CDN's answer does not */
+    snprintf(r->sha256, sizeof r->sha256, "%s", q.hop_sha256);
+    if (q.hop_has_size && q.hop_size != r->size)
+        return fail(err, LGG_ERR_IO, "%s: the hub says the file has %llu bytes (X-Linked-Size), the server %llu",
+                    r->url, (unsigned long long)q.hop_size, (unsigned long long)r->size);
+    r->size_checked = q.hop_has_size;
+    r->no_ranges = h->status == 200;
     return LGG_OK;
 }
 
@@ -269,8 +384,10 @@ lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg
     }
     size_t n = lgg_remote_resolve(name, r->o.endpoint, NULL, 0);
     if (!n) {
+        char why[96] = "not a URL";
+        lgg_remote_name_check(name, why, sizeof why);
         lgg_remote_free(r);
-        return fail(err, LGG_ERR_ARG, "%s: not a URL or an hf://OWNER/REPO/PATH[@REVISION] name", name ? name : "");
+        return fail(err, LGG_ERR_ARG, "%s: %s", name ? name : "", why);
     }
     r->url = malloc(n + 1);
     r->token = r->o.token ? strdup(r->o.token) : NULL;
@@ -317,6 +434,23 @@ lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg
     return s;
 }
 
+lgg_status lgg_remote_stream(lgg_remote *r, uint64_t off, uint64_t n, bool (*fn)(void *ud, const void *p, size_t n),
+                             void *ud, lgg_error *err) {
+    if (!r || !fn || off > r->size || n > r->size - off)
+        return fail(err, LGG_ERR_ARG, "stream of %llu bytes at %llu outside the file", (unsigned long long)n,
+                    (unsigned long long)off);
+    if (!n) return LGG_OK;
+    lgg__http_req q;
+    memset(&q, 0, sizeof q);
+    q.from = off, q.want = n, q.on_bytes = fn, q.ud = ud;
+    lgg_status s = lgg__remote_fetch(r, &q, err);
+    if (s == LGG_ERR_INVALID && q.refused) return fail(err, LGG_ERR_INVALID, "%s: the reader stopped", r->url);
+    if (!s && q.got != n)
+        s = fail(err, LGG_ERR_IO, "%s: the file ended at %llu bytes, not %llu", r->url,
+                 (unsigned long long)(off + q.got), (unsigned long long)r->size);
+    return s;
+}
+
 static lgg_status source_read(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
     return lgg_remote_read(ud, off, dst, n, err);
 }
@@ -333,6 +467,8 @@ uint64_t lgg_remote_size(const lgg_remote *r) { return r ? r->size : 0; }
 const char *lgg_remote_url(const lgg_remote *r) { return r ? r->url : ""; }
 const char *lgg_remote_etag(const lgg_remote *r) { return r ? r->etag : ""; }
 const char *lgg_remote_sha256(const lgg_remote *r) { return r ? r->sha256 : ""; }
+bool lgg_remote_size_checked(const lgg_remote *r) { return r && r->size_checked; }
+bool lgg_remote_ignores_ranges(const lgg_remote *r) { return r && r->no_ranges; }
 uint64_t lgg_remote_requests(const lgg_remote *r) { return r ? r->requests : 0; }
 uint64_t lgg_remote_bytes(const lgg_remote *r) { return r ? r->bytes : 0; }
 

@@ -1,0 +1,2 @@
+download
+hf://o/r/../../../../api/whoami

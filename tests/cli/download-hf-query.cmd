@@ -1,0 +1,2 @@
+download
+hf://o/r/m.gguf@main?a=b

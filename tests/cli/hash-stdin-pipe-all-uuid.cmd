@@ -1,0 +1,4 @@
+hash
+--all
+--uuid
+-
