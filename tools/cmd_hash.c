@@ -314,7 +314,9 @@ static int model_open(model *h) {
     /* a pipe can only be read in one pass; a file on a server is, too: one
      * request instead of one per chunk (and, on a server that ignores
      * Range, one from byte 0 per chunk) */
-    h->stream = h->in || (h->set.n && lgg_file_header_only(h->set.files[0]));
+    /* (a local file read header-only, when it could not be mapped, is read
+     * range by range through its descriptor) */
+    h->stream = h->in || (cli_is_remote(p) && h->set.n && lgg_file_header_only(h->set.files[0]));
     if (h->stream && !in_file_order(h)) {
         if (h->in) {
             cli_err("hash", p, "the tensors are not in file order: standard input cannot be hashed in one pass; "
