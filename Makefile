@@ -68,10 +68,6 @@ LDLIBS  := -lpthread -lm
 # abi/libNAME.sym (tests/test_symbols.c).  A part whose libraries cannot be
 # linked is skipped by `make` (and fails `make all-parts`).
 comma := ,
-define newline
-
-
-endef
 PARTS :=
 define part
 PARTS += $(1)
@@ -324,7 +320,7 @@ install: all
 	    install -m 755 $($(p)_SO) $(DESTDIR)$(LIBDIR)/ && \
 	    ln -sf lib$(p).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(p).so.$(SOMAJOR) && \
 	    ln -sf lib$(p).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(p).so && \
-	    $(call pc_text,$(p)) > $(DESTDIR)$(PKGCONFIGDIR)/lib$(p).pc$(newline))
+	    $(call pc_text,$(p)) > $(DESTDIR)$(PKGCONFIGDIR)/lib$(p).pc && ) true
 	$(if $(tool_missing),,install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1)
 	$(if $(tool_missing),,install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/gguf)
 	$(if $(tool_missing),,install -m 644 docs/gguf.1 $(DESTDIR)$(MANDIR)/man1/gguf.1)
