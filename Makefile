@@ -68,10 +68,6 @@ LDLIBS  := -lpthread -lm
 # abi/libNAME.sym (tests/test_symbols.c).  A part whose libraries cannot be
 # linked is skipped by `make` (and fails `make all-parts`).
 comma := ,
-define newline
-
-
-endef
 PARTS :=
 define part
 PARTS += $(1)
@@ -104,8 +100,8 @@ $(eval $(call part,gguf-convert,src/convert,libgguf_convert.h,gguf,jansson=-ljan
 # Remote files (HTTP ranges, hf:// names, downloads): libcurl, libcrypto.
 $(eval $(call part,gguf-remote,src/remote,libgguf_remote.h,gguf,libcurl=-lcurl libcrypto=-lcrypto,Read GGUF files over HTTP(S) with byte ranges$(comma) hf:// names$(comma) resumable downloads))
 
-# The tool links every part (statically) and, for gguf hash and gguf verify,
-# libcrypto and libxxhash.
+# The tool links these parts (statically, the ones using others first) and,
+# for gguf hash and gguf verify, libcrypto and libxxhash.
 TOOL_PARTS := gguf-convert gguf-remote gguf
 TOOL_LIBS := -lcrypto -lxxhash
 
@@ -189,9 +185,10 @@ DEPFILES = $(patsubst %.o,%.d,$(foreach p,$(PARTS),$($(p)_OBJ)) $(TOOL_OBJ) $(TE
 $(DEPFILES):
 -include $(wildcard $(DEPFILES))
 
-$(TOOL): $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC)
+TOOL_A = $(foreach p,$(TOOL_PARTS),$($(p)_A))
+$(TOOL): $(TOOL_OBJ) $(TOOL_A)
 	$(call show,LD,$@)
-	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(REMOTE_LIBS) $(TOOL_LIBS)
+	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJ) $(TOOL_A) $(LDLIBS) $(foreach p,$(TOOL_PARTS),$($(p)_LIBS)) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
@@ -214,11 +211,12 @@ $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 	$(call show,CCLD,$@)
 	$(Q)$(CC) $(CFLAGS_ALL) -O3 $(LDFLAGS_ALL) -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
 
-# The test runner alone also links jansson (golden JSON) and libcrypto (sha256), and
-# libyaml for the converter part it tests;
-# the AArch64 cross build leaves them (and the tests that need them) out.
-TEST_LIBS := -ljansson -lyaml -lcrypto -lcurl
-TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB) $(REMOTELIB))
+# The test runner links every companion part (and its libraries) and, for
+# itself, jansson (golden JSON) and libcrypto (sha256); the AArch64 cross
+# build (TEST_LIBS=) leaves them (and the tests that need them) out.
+COMPANIONS = $(filter-out gguf,$(PARTS))
+TEST_LIBS := -ljansson -lcrypto $(foreach p,$(COMPANIONS),$($(p)_LIBS))
+TEST_CONV = $(if $(TEST_LIBS),$(foreach p,$(COMPANIONS),$($(p)_A)))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
 	$(call show,LD,$@)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread
@@ -324,7 +322,7 @@ install: all
 	    install -m 755 $($(p)_SO) $(DESTDIR)$(LIBDIR)/ && \
 	    ln -sf lib$(p).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(p).so.$(SOMAJOR) && \
 	    ln -sf lib$(p).so.$(VERSION) $(DESTDIR)$(LIBDIR)/lib$(p).so && \
-	    $(call pc_text,$(p)) > $(DESTDIR)$(PKGCONFIGDIR)/lib$(p).pc$(newline))
+	    $(call pc_text,$(p)) > $(DESTDIR)$(PKGCONFIGDIR)/lib$(p).pc && ) true
 	$(if $(tool_missing),,install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1)
 	$(if $(tool_missing),,install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/gguf)
 	$(if $(tool_missing),,install -m 644 docs/gguf.1 $(DESTDIR)$(MANDIR)/man1/gguf.1)

@@ -2,8 +2,10 @@
  * names contain SUBSTRING (all by default) and ends with "N passed, N failed, N skipped". */
 #include "test.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #define MAX_TESTS 4096
 typedef struct {
@@ -48,6 +50,38 @@ void test_fail(const char *file, int line, const char *fmt, ...) {
 }
 
 int test_failures(void) { return cur_failures; }
+
+/* The runner's side of util.c's helpers (here, so that programs that use
+ * util.c without the runner, fuzz/gen_corpus.c, link). */
+bool need_shared(void) {
+    static int have = -1;
+    if (have < 0) {
+        struct stat st;
+        have = stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+    if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
+    return have;
+}
+
+void test_register_dir(const char *dir, const char *ext, const char *prefix, test_fn_arg fn) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t el = strlen(ext), pl = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
+        char *name = strndup(e->d_name, l - el), *label = malloc(pl + l + 1);
+        if (!name || !label) {
+            free(name);
+            free(label);
+            break;
+        }
+        snprintf(label, pl + l + 1, "%s%s", prefix, name);
+        test_register_arg(label, fn, name); /* the runner keeps both for its whole run */
+    }
+    closedir(d);
+}
 
 static int cmp_tests(const void *a, const void *b) {
     return strcmp(((const test_entry *)a)->name, ((const test_entry *)b)->name);

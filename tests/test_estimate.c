@@ -625,8 +625,6 @@ TEST(estimate_shards_and_devices) {
     CHECK_EQ_U(ngl, 0);
     lgg_close(f);
 }
-#endif /* LGG_TEST_NO_GOLDEN_LIBS */
-
 /* The replayed compute graph allocates through lgg_estimate_params.allocator:
  * counted, every block freed, and a refused allocation (the Nth, for every
  * N until the estimate succeeds) is LGG_ERR_NOMEM, never a quietly
@@ -667,3 +665,5 @@ TEST(estimate_allocator_hook) {
         CHECKF(a.live == 0, "allocation %ld refused: %ld blocks not freed", n, a.live);
     }
 }
+
+#endif /* LGG_TEST_NO_GOLDEN_LIBS */

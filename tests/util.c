@@ -187,15 +187,6 @@ const char *scratch_path(const char *name) {
     return p[k];
 }
 
-bool need_shared(void) {
-    static int have = -1;
-    if (have < 0) {
-        struct stat st;
-        have = stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
-    }
-    if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
-    return have;
-}
 
 char *text_replace(const char *s, const char *from, const char *to) {
     size_t fl = strlen(from), tl = strlen(to), n = 0;
@@ -217,25 +208,6 @@ char *text_replace(const char *s, const char *from, const char *to) {
     return r;
 }
 
-void test_register_dir(const char *dir, const char *ext, const char *prefix, test_fn_arg fn) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    size_t el = strlen(ext), pl = strlen(prefix);
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l <= el || strcmp(e->d_name + l - el, ext)) continue;
-        char *name = strndup(e->d_name, l - el), *label = malloc(pl + l + 1);
-        if (!name || !label) {
-            free(name);
-            free(label);
-            break;
-        }
-        snprintf(label, pl + l + 1, "%s%s", prefix, name);
-        test_register_arg(label, fn, name); /* the runner keeps both for its whole run */
-    }
-    closedir(d);
-}
 
 bool file_copy(const char *from, const char *to) {
     size_t n = 0;
