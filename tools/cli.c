@@ -13,6 +13,7 @@
 int cli_open_fd(const char *cmd, const char *path) {
     int fd = cli_is_stdin(path) ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) cli_err(cmd, path, "%s", strerror(errno));
+    else cli_input_add(path, fd, 1);
     return fd;
 }
 
@@ -29,6 +30,7 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
+    cli_input_add(path, cli_is_stdin(path) ? 0 : -1, 1);
     uint64_t want = lgg_file_expected_size(f), have = lgg_file_size(f);
     if (how == CLI_OPEN_META && lgg_tensor_count(f) && want > have) {
         if (lgg_file_metadata_only(f))

@@ -123,8 +123,14 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(errno));
     } else {
         s = fill_temp(w, o, fd, tmp, exists, mode, err);
-        if (!s && rename(tmp, path) != 0)
-            s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
+        if (!s) {
+            /* the rename and the caller's record of the finished file are one
+             * step for a caller that holds its signals from here */
+            if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 2);
+            if (rename(tmp, path) != 0)
+                s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
+            else if (o->temp_fn) o->temp_fn(o->temp_ud, path, 3);
+        }
         if (s) unlink(tmp);
         if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
         if (!s) s = sync_dir(dir, o, err);
