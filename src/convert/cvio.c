@@ -79,6 +79,25 @@ static uint64_t json_cap(const lgg_convert *c, const char *name) {
     return LGG_CONVERT_MAX_OTHER_JSON; /* tokenizer_config.json, the index, added_tokens.json */
 }
 
+/* The n bytes of fd in a new buffer (jansson's own reader of a descriptor
+ * makes a system call per byte). */
+static lgg_status slurp(int fd, size_t n, const char *p, char **out, lgg_error *err) {
+    char *b = malloc(n ? n : 1);
+    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %zu bytes", p, n);
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, b + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            free(b);
+            return lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, r < 0 ? strerror(errno) : "changed while read");
+        }
+        got += (size_t)r;
+    }
+    *out = b;
+    return LGG_OK;
+}
+
 /* Python's json module reads integers of any size; jansson refuses those
  * beyond 64 bits (tokenizer_config.json's model_max_length is 1e30), so such
  * a file is read again with every integer as a real. */
@@ -90,17 +109,19 @@ lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t *
     struct stat sb;
     int fd = lgg__cv_exists(c->dir, name) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
     json_t *j = NULL;
+    char *text = NULL;
     if (fd < 0 || fstat(fd, &sb) != 0) {
         if (required || fd >= 0) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, strerror(fd >= 0 ? errno : ENOENT));
     } else if ((uint64_t)sb.st_size > json_cap(c, name)) {
         st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: %llu bytes, more than the %llu this file may have (--max-json-size)",
                           p, (unsigned long long)sb.st_size, (unsigned long long)json_cap(c, name));
-    } else if (!(st = lgg__cv_note_input(c, p, err))) {
+    } else if (!(st = lgg__cv_note_input(c, p, err)) && !(st = slurp(fd, (size_t)sb.st_size, p, &text, err))) {
         json_error_t je;
-        j = json_loadfd(fd, 0, &je);
-        if (!j && strstr(je.text, "too big") && lseek(fd, 0, SEEK_SET) == 0)
-            j = json_loadfd(fd, JSON_DECODE_INT_AS_REAL, &je);
-        if (!j && json_error_code(&je) == json_error_out_of_memory)
+        j = json_loadb(text, (size_t)sb.st_size, 0, &je);
+        if (!j && strstr(je.text, "too big")) j = json_loadb(text, (size_t)sb.st_size, JSON_DECODE_INT_AS_REAL, &je);
+        /* jansson leaves the error as it began (line -1, no text) when an
+         * allocation fails while it builds a value */
+        if (!j && (json_error_code(&je) == json_error_out_of_memory || (je.line == -1 && !je.text[0])))
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %llu bytes of JSON", p,
                               (unsigned long long)sb.st_size);
         else if (!j)
@@ -111,6 +132,7 @@ lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t *
     }
     if (fd >= 0) close(fd);
     free(p);
+    free(text);
     if (st) {
         json_decref(j);
         return st;
