@@ -39,18 +39,18 @@ static const cli_spec SPEC = {
     "sharded set with model.safetensors.index.json, tokenizer files) to GGUF, with\n"
     "the same bytes as llama.cpp's convert_hf_to_gguf.py (b4747).  The shards are\n"
     "memory-mapped and converted as the output is written; the output goes to a\n"
-    "temporary file renamed over OUT at the end.\n",
+    "temporary file renamed over OUT at the end.\n\n"
+    "Inputs are bounded (SECURITY.md): each JSON file by its size (--max-json-size),\n"
+    "README.md's front matter by 4 MiB and 64 levels of nesting.  OUT is never one\n"
+    "of the files read (exit 1, nothing written); a new OUT takes the permission\n"
+    "bits of the first safetensors file.  Unless -q, a closing line on stderr says\n"
+    "what was written: the path, its size and the time.\n",
     OPTS,
     "Architectures: LlamaForCausalLM (and LLaMA, Mistral), Qwen2ForCausalLM,\n"
     "Gemma2ForCausalLM; SentencePiece (tokenizer.model) and byte-level BPE\n"
     "(tokenizer.json) vocabularies.\n"
-    "Inputs are bounded (SECURITY.md): each JSON file by its size (--max-json-size),\n"
-    "README.md's front matter by 4 MiB and 64 levels of nesting.  OUT is never one\n"
-    "of the files read; a new OUT takes the permission bits of the first\n"
-    "safetensors file.  Unless -q, a closing line on stderr says what was written:\n"
-    "the path, its size and the time.\n"
-    "Exit status: 0 success, 1 failure (bad or missing input, write error, OUT an\n"
-    "input), 2 usage error.\n",
+    "Exit status: 0 success, 1 failure (bad or missing input, write error),\n"
+    "2 usage error.\n",
     1, 1, "MODEL_DIR is required",
     0,
 };
