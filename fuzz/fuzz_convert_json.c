@@ -5,7 +5,12 @@
  * tiny llama directory whose weights and tokenizer.model are fixed.  A
  * conversion that opens must also write (to /dev/null) without error; one
  * that fails must say why.  The first byte also picks the output type and
- * the vocabulary (SentencePiece, or BPE from tokenizer.json). */
+ * the vocabulary (SentencePiece, or BPE from tokenizer.json), and bit 5 a
+ * --max-json-size of 256 bytes, so that the bound is met on both sides of
+ * it; the model card runs with its own bounds (4 MiB, 64 levels, checked
+ * before libyaml loads it).  A config.json over the small bound is refused
+ * for its size (LGG_ERR_LIMIT), and every error message is one line of
+ * printable bytes. */
 #include "fuzz.h"
 #include "libgguf_convert.h"
 
@@ -78,10 +83,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int bpe = size && (data[0] & 0x10);
     put("tokenizer.model", bpe ? NULL : SPM, sizeof SPM);
     o.pre = bpe ? "qwen2" : NULL;
+    o.max_json_size = size && (data[0] & 0x20) ? 256 : 0;
     lgg_convert *c = NULL;
     lgg_error err;
-    if (lgg_convert_open(dir, &o, &c, &err) != LGG_OK) {
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    /* config.json is read first: over the small bound, it is what is refused */
+    const uint8_t *z = memchr(data, 0, size);
+    if (o.max_json_size && (size_t)((z ? z : data + size) - data) > o.max_json_size)
+        FUZZ_ASSERT(st == LGG_ERR_LIMIT && strstr(err.message, "config.json: "));
+    if (st != LGG_OK) {
         FUZZ_ASSERT(c == NULL && err.message[0]);
+        for (const char *m = err.message; *m; m++) FUZZ_ASSERT((unsigned char)*m >= 0x20 && *m != 0x7f);
         return 0;
     }
     int fd = open("/dev/null", O_WRONLY);

@@ -1007,8 +1007,12 @@ typedef struct lgg_write_options {
      * created = 1 right after it is created (tmp_path, a path in the
      * target's directory, stays valid until the next call), and with
      * created = 0 just after it is renamed into place or removed, or, with
-     * tmp_path NULL, when it could not be created.  Called on the writing
-     * thread; must not call back into the writer. */
+     * tmp_path NULL, when it could not be created.  Before the rename it is
+     * called with created = 2 and tmp_path NULL again, and, once the rename
+     * succeeded, with created = 3 and tmp_path the target's path (a finished
+     * output: a tool writing several files can remove the ones already in
+     * place when a signal ends the run), both before the created = 0 call.
+     * Called on the writing thread; must not call back into the writer. */
     void (*temp_fn)(void *temp_ud, const char *tmp_path, int created);
     void *temp_ud;
 } lgg_write_options;

@@ -107,8 +107,22 @@ typedef struct lgg_convert_options {
     const char *pre;      /* NULL, or tokenizer.ggml.pre for a BPE tokenizer the converter does not know */
     bool vocab_only;      /* metadata and vocabulary, no tensors */
     int n_threads;        /* threads converting rows while the output is written (<= 0: one per CPU) */
+    uint64_t max_json_size; /* 0: each JSON input bounded by its LGG_CONVERT_MAX_*_JSON; else by this
+                               many bytes (a larger one is LGG_ERR_LIMIT) */
 } lgg_convert_options;
 #define LGG_CONVERT_OPTIONS_INIT {.size = sizeof(lgg_convert_options), .outtype = LGG_CONVERT_F16}
+
+/* The default bounds of the JSON inputs, in bytes (jansson holds about
+ * twenty times a file's size in memory): config.json; tokenizer.json;
+ * every other (tokenizer_config.json, model.safetensors.index.json,
+ * added_tokens.json).  README.md's YAML front matter is bounded by size and
+ * nesting depth (LGG_CONVERT_MAX_CARD bytes, LGG_CONVERT_MAX_CARD_DEPTH
+ * levels), checked before it is parsed. */
+#define LGG_CONVERT_MAX_CONFIG_JSON (4ull << 20)
+#define LGG_CONVERT_MAX_TOKENIZER_JSON (128ull << 20)
+#define LGG_CONVERT_MAX_OTHER_JSON (64ull << 20)
+#define LGG_CONVERT_MAX_CARD (4ull << 20)
+#define LGG_CONVERT_MAX_CARD_DEPTH 64
 
 LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre */
 
@@ -132,11 +146,18 @@ typedef struct lgg_convert lgg_convert;
  * bad value, a tokenizer that disagrees with vocab_size, a tensor that
  * cannot be mapped), LGG_ERR_UNSUPPORTED (unknown architecture: the message
  * lists the supported ones; unrecognised BPE pre-tokenizer), and those of
- * lgg_st_open; the message names the file and the tensor or key.
+ * lgg_st_open, LGG_ERR_LIMIT (a JSON input or the model card's front matter
+ * beyond its bound above), LGG_ERR_NOMEM (out of memory reading one); the
+ * message names the file and the tensor or key (control bytes as \xNN).
  * Free with lgg_convert_free. */
 LGG_API lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out,
                                     lgg_error *err);
 LGG_API void lgg_convert_free(lgg_convert *c); /* NULL is a no-op */
+
+/* The files lgg_convert_open read, as DIR/NAME, in the order it read them
+ * (config.json, the shards, the index, tokenizer files, README.md); NULL
+ * past the end.  A tool must not write its output over one of them. */
+LGG_API const char *lgg_convert_input(const lgg_convert *c, size_t i);
 
 /* The writer describing the output (owned by c; valid until
  * lgg_convert_free).  Metadata may be changed with lgg_writer_set before

@@ -85,6 +85,15 @@ int run_capture(char *const argv[], char **out, size_t *out_len, char **err, siz
  * they are not NULL.  Returns the exit status (-1: killed, -2: not run). */
 int run_gguf_capture(char **out, char **err, ...);
 
+/* 1 if a name in dir starts with `start`. */
+int has_entry(const char *dir, const char *start);
+/* Run build/gguf with args (NULL-terminated, after the tool's path), its
+ * stdout a one-page pipe nobody reads (a command that prints each file it
+ * writes stops there: the signal comes mid-run on any machine), its stderr
+ * /dev/null; once a name starting with `first` is in dir (10 s at most),
+ * send it sig.  The wait status, -1 if it did not start, -2 if the file
+ * never came. */
+int signal_mid_run(char **args, const char *dir, const char *first, int sig);
 /* As run_capture, with standard input read from the file `in`. */
 int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
                       int *status);

@@ -289,7 +289,8 @@ TEST(cli_cat_refuses_to_overwrite_input) {
         RUN(&r, "cat", copy, "gauss.weight", "-o", outs[i]);
         CHECK(r.status == 1 && r.n_out == 0);
         char *err = text(r.err, r.n_err), want[1200];
-        snprintf(want, sizeof want, "gguf cat: %s: output is the input file\n", outs[i]);
+        snprintf(want, sizeof want,
+                 "gguf cat: %s: refusing to write over the input %s (the same file); nothing written\n", outs[i], copy);
         CHECK_STR(err, want);
         free(err);
         run_free(&r);

@@ -13,8 +13,13 @@
 #if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #endif
+#include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void put_file(const char *dir, const char *name, const void *p, size_t n) {
@@ -704,5 +709,310 @@ TEST(convert_rope_scaling) {
     memcpy(fr, lgg_file_bytes(f) + lgg_file_data_offset(f) + rt->offset, sizeof fr);
     CHECK(fr[0] == 1.0f && fr[1] > 1.0f && fr[1] < 32.0f); /* high frequency kept; 2*pi*707 lies between: smoothed */
     lgg_close(f);
+}
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* ---- issue 22: inputs that must not be overwritten or cost too much ---- */
+
+/* Processor time of the finished children so far (the machine may be
+ * shared: wall time would measure the neighbours). */
+static double children_s(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+/* No file in dir whose name has ".tmp" in it. */
+static int temps_in(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strstr(e->d_name, ".tmp") != NULL;
+    if (d) closedir(d);
+    return n;
+}
+
+/* `gguf convert ARGS` must refuse to write OUT, which is the input IN: the
+ * one message, exit 1, OUT's bytes untouched, no temporary file left. */
+static void refused(char **args, const char *dir, const char *out, const char *in) {
+    size_t n0 = 0, n1 = 0;
+    unsigned char *before = read_file(out, &n0);
+    char *so = NULL, *se = NULL, want[9000];
+    int st = run_tool(args, &so, &se);
+    snprintf(want, sizeof want, "gguf convert: %s: refusing to write over the input %s (the same file); nothing written\n",
+             out, in);
+    CHECKF(st == 1, "%s: status %d", out, st);
+    CHECK_STR(se, want);
+    unsigned char *after = read_file(out, &n1);
+    CHECKF(before && after && n0 == n1 && !memcmp(before, after, n0), "%s was changed", out);
+    CHECK_EQ_U(temps_in(dir), 0);
+    free(before), free(after), free(so), free(se);
+}
+
+/* convert DIR -o DIR/X for every file the conversion reads, through a
+ * symlink and a hard link too; --imatrix FILE -o FILE; a shard name that
+ * is a hard link to an input. */
+TEST(convert_never_writes_over_an_input) {
+    const char *d = make_model("self");
+    put_text(d, "tokenizer.json", "{\"added_tokens\": []}");
+    put_text(d, "tokenizer_config.json", "{\"add_bos_token\": true}");
+    put_text(d, "README.md", "---\nlicense: mit\n---\n# card\n");
+    put_text(d, "model.safetensors.index.json",
+             "{\"weight_map\": {\"lm_head.weight\": \"model.safetensors\", \"model.embed_tokens.weight\": "
+             "\"model.safetensors\", \"model.layers.0.self_attn.q_proj.weight\": \"model.safetensors\", "
+             "\"model.norm.weight\": \"model.safetensors\"}}");
+    char *so = NULL, *se = NULL, out[4400], in[4400];
+    snprintf(out, sizeof out, "%s.ok.gguf", d);
+    CHECKF(run_tool((char *[]){(char *)d, "-q", "--no-fsync", "-o", out, NULL}, &so, &se) == 0, "%s", se);
+    free(so), free(se);
+    static const char *const names[] = {"config.json", "model.safetensors", "tokenizer.model", "tokenizer.json",
+                                        "tokenizer_config.json", "README.md", "model.safetensors.index.json"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(out, sizeof out, "%s/%s", d, names[i]);
+        refused((char *[]){(char *)d, "-q", "--no-fsync", "-o", out, NULL}, d, out, out);
+    }
+    snprintf(in, sizeof in, "%s/model.safetensors", d);
+    snprintf(out, sizeof out, "%s/soft.gguf", d);
+    REQUIRE(symlink("model.safetensors", out) == 0);
+    refused((char *[]){(char *)d, "-q", "-o", out, NULL}, d, out, in);
+    snprintf(out, sizeof out, "%s/hard.gguf", d);
+    REQUIRE(link(in, out) == 0);
+    refused((char *[]){(char *)d, "-q", "--outtype", "Q8_0", "-o", out, NULL}, d, out, in);
+    /* a shard of the set this run would write */
+    snprintf(in, sizeof in, "%s/config.json", d);
+    snprintf(out, sizeof out, "%s/sh-00002-of-00004.gguf", d);
+    REQUIRE(link(in, out) == 0);
+    char prefix[4400];
+    snprintf(prefix, sizeof prefix, "%s/sh.gguf", d);
+    refused((char *[]){(char *)d, "-q", "--split-max-tensors", "1", "-o", prefix, NULL}, d, out, in);
+    snprintf(prefix, sizeof prefix, "%s/sh-00001-of-00004.gguf", d);
+    CHECK(access(prefix, F_OK) != 0);
+    /* the importance matrix (read before anything is written) */
+    char im[4400];
+    snprintf(im, sizeof im, "%s.im.dat", d);
+    put_text(scratch_dir(), strrchr(im, '/') + 1, "not read before the check");
+    refused((char *[]){(char *)d, "-q", "--outtype", "Q8_0", "--imatrix", im, "-o", im, NULL}, scratch_dir(), im, im);
+}
+
+/* A model card whose front matter nests 100,000 levels (flow and block
+ * style) or is 10 MB fails at once, naming README.md: the front matter is
+ * bounded before libyaml loads it (it took 36 s and minutes). */
+TEST(convert_model_card_bounds) {
+    const char *d = make_model("card-deep");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/README.md", d);
+    static const struct {
+        const char *head, *open, *close, *tail, *want;
+        size_t reps;
+    } cases[] = {
+        {"x: ", "[", "]", "", "front matter nested deeper than 64 levels", 100000},
+        {"", "- ", "", "x", "front matter nested deeper than 64 levels", 100000},
+        {"x: ", "{a: ", "}", "b", "front matter nested deeper than 64 levels", 100000},
+        {"", "k: v0123456789\n", "", "", "front matter larger than 4 MiB", 10 << 20 >> 4},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        FILE *f = fopen(path, "wb");
+        REQUIRE(f);
+        fprintf(f, "---\n%s", cases[i].head);
+        for (size_t k = 0; k < cases[i].reps; k++) fputs(cases[i].open, f);
+        fputs(cases[i].tail, f);
+        for (size_t k = 0; k < cases[i].reps && *cases[i].close; k++) fputs(cases[i].close, f);
+        fputs("\n---\n", f);
+        fclose(f);
+        const double t0 = children_s();
+        expect(d, 1, (const char *const[]){"README.md", cases[i].want, NULL});
+        const double dt = children_s() - t0;
+        CHECKF(dt < 5.0, "case %zu took %.2f s", i, dt);
+        printf("    %s: refused in %.2f s of processor time\n", cases[i].want, dt);
+    }
+    /* a long card whose front matter is short is a card */
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    fputs("---\nlicense: mit\n---\n", f);
+    for (int k = 0; k < (12 << 20) / 16; k++) fputs("long body text.\n", f);
+    fclose(f);
+    expect(d, 0, NULL);
+}
+
+/* model.safetensors.index.json with 80,000 entries is checked at once (it
+ * was quadratic: 12.8 s), and a missing tensor is still named. */
+TEST(convert_index_check_many_tensors) {
+    const char *d = make_model("bigindex");
+    enum { N = 80000 };
+    buf h = {0}, ix = {0};
+    buf_put(&h, "{", 1);
+    buf_put(&ix, "{\"weight_map\": {", 16);
+    char e[200];
+    for (int i = 0; i < N; i++) {
+        int l = snprintf(e, sizeof e, "%s\"x.%d.weight\": {\"dtype\": \"F32\", \"shape\": [1], \"data_offsets\": [%d, %d]}",
+                         i ? ", " : "", i, 4 * i, 4 * i + 4);
+        buf_put(&h, e, (size_t)l);
+        l = snprintf(e, sizeof e, "%s\"x.%d.weight\": \"model.safetensors\"", i ? ", " : "", N - 1 - i);
+        buf_put(&ix, e, (size_t)l);
+    }
+    buf_put(&h, "}", 2); /* with the NUL, for st_file */
+    buf_put(&ix, "}}", 2);
+    st_file(d, "model.safetensors", (const char *)h.p, 4 * N, 0);
+    put_file(d, "model.safetensors.index.json", ix.p, ix.n);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    /* processor time, not wall time: the machine may be shared */
+    struct timespec a, b;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+    CHECK(lgg_convert_open(d, NULL, &c, &err) != LGG_OK);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+    double dt = (double)(b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) * 1e-9;
+    printf("    80,000 index entries checked in %.2f s of processor time\n", dt);
+    /* past the index: the tensors have no llama names */
+    CHECKF(strstr(err.message, "'x.") && strstr(err.message, "no GGUF name"), "%s", err.message);
+    CHECKF(dt < 5.0, "80,000 index entries took %.2f s", dt);
+    /* one entry the shards lack */
+    memcpy(strstr((char *)ix.p, "\"x.0.weight\": \"model"), "\"y", 2);
+    put_file(d, "model.safetensors.index.json", ix.p, ix.n);
+    CHECK(lgg_convert_open(d, NULL, &c, &err) == LGG_ERR_IO);
+    CHECKF(strstr(err.message, "tensor 'y.0.weight' is not found"), "%s", err.message);
+    buf_free(&h), buf_free(&ix);
+}
+
+/* jansson's allocations fail past a budget (json_set_alloc_funcs). */
+static size_t json_budget;
+static void *budget_malloc(size_t n) {
+    if (n > json_budget) return NULL;
+    json_budget -= n;
+    return malloc(n);
+}
+
+/* Each JSON input is bounded (the defaults, or --max-json-size), and
+ * running out of memory is reported as such, naming the file. */
+TEST(convert_json_bounds) {
+    const char *d = make_model("jsoncap");
+    char big[5000];
+    memset(big, ' ', sizeof big);
+    memcpy(big, "{\"added_tokens\": []", 19);
+    big[sizeof big - 2] = '}', big[sizeof big - 1] = 0;
+    put_text(d, "tokenizer.json", big);
+    char *so = NULL, *se = NULL, out[4400], want[9000];
+    snprintf(out, sizeof out, "%s.out.gguf", d);
+    int st = run_tool((char *[]){(char *)d, "-q", "--max-json-size", "4K", "-o", out, NULL}, &so, &se);
+    snprintf(want, sizeof want, "gguf convert: %s/tokenizer.json: 4999 bytes, more than the 4096 this file may have "
+             "(--max-json-size)\n", d);
+    CHECK_EQ_U(st, 1);
+    CHECK_STR(se, want);
+    free(so), free(se);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "-q", "--max-json-size", "5K", "-o", out, NULL}, &so, &se), 0);
+    free(so), free(se);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "--max-json-size", "0", NULL}, &so, &se), 2);
+    free(so), free(se);
+    /* the default bound of config.json: 4 MiB */
+    FILE *f = fopen(strcat(strcpy(out, d), "/config.json"), "ab");
+    REQUIRE(f);
+    for (int i = 0; i < (4 << 20) / 64 + 1; i++) fprintf(f, "%63s\n", "");
+    fclose(f);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    CHECK(lgg_convert_open(d, NULL, &c, &err) == LGG_ERR_LIMIT);
+    CHECKF(strstr(err.message, "config.json") && strstr(err.message, "more than the 4194304"), "%s", err.message);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.max_json_size = 8 << 20;
+    CHECK(lgg_convert_open(d, &o, &c, &err) == LGG_OK);
+    lgg_convert_free(c);
+    /* out of memory while reading tokenizer.json (100 KB of JSON), not a
+     * "malformed JSON at line -1" */
+    buf t = {0};
+    buf_put(&t, "{\"added_tokens\": [", 18);
+    for (int i = 0; i < 20000; i++) buf_put(&t, i ? ",1" : "1", i ? 2 : 1);
+    buf_put(&t, "]}", 2);
+    put_file(d, "tokenizer.json", t.p, t.n);
+    buf_free(&t);
+    json_budget = 64 << 10;
+    json_set_alloc_funcs(budget_malloc, free);
+    lgg_status s = lgg_convert_open(d, &o, &c, &err);
+    json_set_alloc_funcs(malloc, free);
+    CHECK(s == LGG_ERR_NOMEM);
+    CHECKF(strstr(err.message, "tokenizer.json: out of memory"), "%s", err.message);
+}
+
+/* Control bytes of a tensor name are escaped in the message. */
+TEST(convert_escapes_names) {
+    const char *d = make_model("ctl");
+    char h[2048];
+    snprintf(h, sizeof h, "%s", GOOD_HEADER);
+    memcpy(strstr(h, "model.norm.weight"), "mode\\u001b[2J.w\\n", 17); /* the same length in JSON */
+    st_file(d, "model.safetensors", h, 352, 0);
+    char *so = NULL, *se = NULL, out[4400];
+    snprintf(out, sizeof out, "%s.out.gguf", d);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "-q", "-o", out, NULL}, &so, &se), 1);
+    CHECKF(se && strstr(se, "tensor 'mode\\x1b[2J.w\\x0a': no GGUF name"), "%s", se);
+    CHECKF(se && !strchr(se, 0x1b) && strchr(se, '\n') == se + strlen(se) - 1, "raw control bytes: %s", se);
+    free(so), free(se);
+}
+
+/* Without -q, a closing line says what was written: path, size, time;
+ * a new output takes the first safetensors file's permission bits. */
+TEST(convert_says_what_it_wrote) {
+    const char *d = make_model("said");
+    char *so = NULL, *se = NULL, out[4400], st_path[4400];
+    snprintf(out, sizeof out, "%s.out.gguf", d);
+    snprintf(st_path, sizeof st_path, "%s/model.safetensors", d);
+    REQUIRE(chmod(st_path, 0600) == 0);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "--no-fsync", "-o", out, NULL}, &so, &se), 0);
+    struct stat sb;
+    REQUIRE(stat(out, &sb) == 0);
+    CHECK_EQ_U(sb.st_mode & 0777, 0600);
+    char want[9000], size[64];
+    snprintf(size, sizeof size, "%.2f KiB", sb.st_size / 1024.0);
+    snprintf(want, sizeof want, "gguf convert: %s -> %s: %s in ", d, out, size);
+    CHECKF(se && !strncmp(se, want, strlen(want)) && strstr(se, " s\n"), "%s", se);
+    free(so), free(se);
+    unlink(out);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "-q", "--no-fsync", "-o", out, NULL}, &so, &se), 0);
+    CHECK_STR(se, "");
+    free(so), free(se);
+    /* shards: the set's name and the shard count */
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "--no-fsync", "--split-max-tensors", "2", "-o", out, NULL}, &so, &se), 0);
+    snprintf(want, sizeof want, "gguf convert: %s -> %s.out-*-of-00002.gguf (2 shards): ", d, d);
+    CHECKF(se && !strncmp(se, want, strlen(want)), "%s", se);
+    free(so), free(se);
+}
+#endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Ctrl-C during `convert --split-max-tensors 1` removes the shards already
+ * written (a checkpoint of 400 layers: 403 shards, each synced). */
+TEST(convert_split_signal_leaves_nothing) {
+    const char *d = make_model("sigsplit");
+    enum { L = 400 };
+    char cfg[1024], more[1100];
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "LlamaForCausalLM", 4);
+    char *at = strstr(cfg, "\"num_hidden_layers\": 1,") + 21;
+    snprintf(more, sizeof more, "%.*s%d%s", (int)(at - cfg), cfg, L, at + 1);
+    put_text(d, "config.json", more);
+    buf h = {0};
+    buf_put(&h, GOOD_HEADER, strlen(GOOD_HEADER) - 1);
+    char e[200];
+    for (int i = 1; i < L; i++) {
+        int l = snprintf(e, sizeof e,
+                         ", \"model.layers.%d.self_attn.q_proj.weight\": {\"dtype\": \"BF16\", \"shape\": [8, 8], "
+                         "\"data_offsets\": [%d, %d]}",
+                         i, 352 + 128 * (i - 1), 352 + 128 * i);
+        buf_put(&h, e, (size_t)l);
+    }
+    buf_put(&h, "}", 2);
+    st_file(d, "model.safetensors", (const char *)h.p, 352 + 128 * (L - 1), 0);
+    buf_free(&h);
+    char outdir[4300], out[4400];
+    snprintf(outdir, sizeof outdir, "%s.sig", d);
+    mkdir(outdir, 0755);
+    snprintf(out, sizeof out, "%s/x.gguf", outdir);
+    int st = signal_mid_run((char *[]){"convert", "-q", "--split-max-tensors", "1", (char *)d, "-o", out, NULL}, outdir,
+                            "x-00001-of-", SIGINT);
+    CHECKF(st >= 0, "convert: %s", st == -2 ? "no shard appeared" : "not started");
+    CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "convert: wait status %#x", st);
+    DIR *dd = opendir(outdir);
+    int n = 0;
+    for (struct dirent *de; dd && (de = readdir(dd));) n += de->d_name[0] != '.' || strstr(de->d_name, ".tmp");
+    if (dd) closedir(dd);
+    CHECKF(n == 0, "%d file(s) left after SIGINT", n);
 }
 #endif

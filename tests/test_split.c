@@ -502,11 +502,14 @@ TEST(cli_merge_refusals) {
     char *hl = scratch("hard.gguf"), *sl = scratch("soft.gguf");
     REQUIRE(link(r2, hl) == 0);
     REQUIRE(symlink(r3, sl) == 0);
-    EXPECT(1, "", "gguf merge: $T/hard.gguf: this file is one of the input files\n", "merge", r1, hl,
+    EXPECT(1, "", "gguf merge: $T/hard.gguf: refusing to write over the input $T/r-00002-of-00003.gguf"
+              " (the same file); nothing written\n", "merge", r1, hl,
            NULL, NULL, NULL);
-    EXPECT(1, "", "gguf merge: $T/soft.gguf: this file is one of the input files\n", "merge", r1, sl,
+    EXPECT(1, "", "gguf merge: $T/soft.gguf: refusing to write over the input $T/r-00003-of-00003.gguf"
+              " (the same file); nothing written\n", "merge", r1, sl,
            NULL, NULL, NULL);
-    EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: this file is one of the input files\n",
+    EXPECT(1, "", "gguf merge: $T/r-00001-of-00003.gguf: refusing to write over the input "
+                  "$T/r-00001-of-00003.gguf (the same file); nothing written\n",
            "merge", r1, r1, NULL, NULL, NULL);
     size_t m;
     unsigned char *after = read_file(r2, &m);
@@ -574,17 +577,19 @@ TEST(cli_split_never_replaces_its_input) {
     if (!need_shared()) return;
     char *one = scratch("x-00001-of-00001.gguf");
     REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), one));
-    EXPECT(1, "", "gguf split: $T/x-00001-of-00001.gguf: this file is one of the input files\n",
+    EXPECT(1, "", "gguf split: $T/x-00001-of-00001.gguf: refusing to write over the input $T/x-00001-of-00001.gguf"
+                  " (the same file); nothing written\n",
            "split", "--max-tensors", "100", one, scratch("x"), NULL);
     CHECK(same_file(one, shared_path(LQ "pub-dense-Q8_0.gguf")));
-    /* a failure after the first shard takes back the shards written */
+    /* a later shard that is the input: refused before the first is written */
     char *two = scratch("y-00002-of-00002.gguf");
     REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), two));
-    EXPECT(1, "$T/y-00001-of-00002.gguf\n",
-           "gguf split: $T/y-00002-of-00002.gguf: this file is one of the input files\n"
-           "gguf split: removed $T/y-00001-of-00002.gguf\n",
+    EXPECT(1, "",
+           "gguf split: $T/y-00002-of-00002.gguf: refusing to write over the input $T/y-00002-of-00002.gguf"
+           " (the same file); nothing written\n",
            "split", "--max-tensors", "20", two, scratch("y"), NULL);
     CHECK(access(scratch("y-00001-of-00002.gguf"), F_OK) != 0);
+    CHECK(same_file(two, shared_path(LQ "pub-dense-Q8_0.gguf")));
 }
 
 /* ---- the recommended name ---------------------------------------------------- */

@@ -19,28 +19,37 @@ typedef struct events {
     int created[MAX_EVENTS];
     bool existed[MAX_EVENTS]; /* the temporary file existed when the hook ran */
     int about, bad_about;     /* "about to create" calls, and ones with a path */
+    int placed, bad_placed;   /* "renamed into place" calls, and ones whose target did not exist */
 } events;
 
 static void hook(void *ud, const char *tmp_path, int created) {
     events *e = ud;
-    if (created == 2) { /* about to create: no name yet */
+    if (created == 2) { /* about to create or to rename: no name */
         e->about++;
         e->bad_about += tmp_path != NULL;
+        return;
+    }
+    struct stat st;
+    if (created == 3) { /* in place: the target's name */
+        e->placed++;
+        e->bad_placed += !tmp_path || stat(tmp_path, &st) != 0 || strstr(tmp_path, ".tmp") != NULL;
         return;
     }
     if (e->n == MAX_EVENTS) return;
     snprintf(e->path[e->n], sizeof e->path[0], "%s", tmp_path);
     e->created[e->n] = created;
-    struct stat st;
     e->existed[e->n] = stat(tmp_path, &st) == 0;
     e->n++;
 }
 
 /* Each temporary file announced once, existing, then retired once, gone: in
- * pairs, in order.  Returns the number of pairs. */
+ * pairs, in order; each one renamed into place announced before the rename
+ * and named after it.  Returns the number of pairs. */
 static int check_pairs(const events *e, const char *what) {
     CHECKF(e->n % 2 == 0, "%s: %d events", what, e->n);
-    CHECKF(e->about == e->n / 2 && !e->bad_about, "%s: %d announcements for %d files", what, e->about, e->n / 2);
+    CHECKF(e->about == e->n / 2 + e->placed && !e->bad_about, "%s: %d announcements for %d files, %d placed", what,
+           e->about, e->n / 2, e->placed);
+    CHECKF(!e->bad_placed && e->placed <= e->n / 2, "%s: %d placed, %d wrongly", what, e->placed, e->bad_placed);
     for (int i = 0; i + 1 < e->n; i += 2) {
         CHECKF(e->created[i] == 1 && e->existed[i], "%s: event %d", what, i);
         CHECKF(e->created[i + 1] == 0 && !e->existed[i + 1], "%s: event %d", what, i + 1);
@@ -109,6 +118,7 @@ TEST(tempfiles_write_file_and_update_file) {
     lgg_error e;
     REQUIRE(lgg_writer_write_file(w, out, &o, &e) == LGG_OK);
     CHECK_EQ_U(check_pairs(&ev, "write_file"), 1);
+    CHECK_EQ_U(ev.placed, 1);
     CHECK(access(out, F_OK) == 0);
 
     /* failures at several points: the hook retires the file, nothing stays */
@@ -121,6 +131,7 @@ TEST(tempfiles_write_file_and_update_file) {
         fo.write_ud = &ft;
         CHECK(lgg_writer_write_file(w, out, &fo, &e) == LGG_ERR_IO);
         CHECK_EQ_U(check_pairs(&fe, "failed write_file"), 1);
+        CHECK_EQ_U(fe.placed, 0);
         CHECK_EQ_U(temp_files_in(dir), 0);
     }
     lgg_writer_free(w);
@@ -174,6 +185,7 @@ TEST(tempfiles_split_and_merge) {
         lgg_writer_free(w);
     }
     CHECK_EQ_U(check_pairs(&ev, "split"), 2);
+    CHECK_EQ_U(ev.placed, 2);
     lgg_split_plan_free(plan);
 
     lgg_file *shards[2] = {NULL, NULL};

@@ -2,10 +2,15 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *shared_path(const char *rel) {
@@ -219,3 +224,54 @@ bool file_copy(const char *from, const char *to) {
     free(p);
     return ok;
 }
+
+/* The first name in dir that starts with `start`, or 0. */
+int has_entry(const char *dir, const char *start) {
+    DIR *d = opendir(dir);
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d));) found = !strncmp(e->d_name, start, strlen(start));
+    if (d) closedir(d);
+    return found;
+}
+
+/* Start gguf with argv (after the tool's path), stdout into a pipe of one
+ * page that nobody reads: a command printing each file it writes stops
+ * there, so the signal comes mid-run whatever the machine's speed.  Wait
+ * for a name starting with `first` in dir (10 s at most), send sig, and
+ * return the wait status (-1: not started, -2: the file never came). */
+int signal_mid_run(char **args, const char *dir, const char *first, int sig) {
+    char tool[1024];
+    snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+    char *argv[24] = {tool};
+    int n = 1;
+    for (; args[n - 1] && n < 23; n++) argv[n] = args[n - 1];
+    argv[n] = NULL;
+    int p[2];
+    if (pipe(p) != 0) return -1;
+    (void)fcntl(p[1], F_SETPIPE_SZ, 4096);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+    posix_spawn_file_actions_addclose(&fa, p[0]);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    extern char **environ;
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(p[1]);
+    if (rc != 0) {
+        close(p[0]);
+        return -1;
+    }
+    int seen = 0;
+    for (int i = 0; i < 10000 && !(seen = has_entry(dir, first)); i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, sig);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    close(p[0]);
+    return seen ? st : -2;
+}
+

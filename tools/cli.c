@@ -14,6 +14,7 @@
 int cli_open_fd(const char *cmd, const char *path) {
     int fd = cli_is_stdin(path) ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) cli_err(cmd, path, "%s", strerror(errno));
+    else cli_input_add(path, fd, 1);
     return fd;
 }
 
@@ -83,6 +84,7 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
         cli_err_lgg(cmd, path, &e);
         return NULL;
     }
+    if (!cli_is_remote(path)) cli_input_add(path, cli_is_stdin(path) ? 0 : -1, 1);
     /* the header is shown; the error is what a data command fails with */
     if (f && lgg_file_layout_error(f, &e)) cli_err_lgg(cmd, path, &e);
     if (f && (how & CLI_OPEN_META)) warn_short(cmd, path, f);

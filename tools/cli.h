@@ -190,6 +190,9 @@ void cli_tensor_json(FILE *o, const lgg_tensor *t);
 void cli_json_shape(FILE *o, const lgg_tensor *t);
 /* A tensor name or key for text output, control bytes as \xNN. */
 void cli_text_name(FILE *o, lgg_str s);
+/* n bytes of s, control bytes as \xNN: the one escaping of names in text
+ * output and in every diagnostic (cli_err, cli_usage_error). */
+void cli_put_escaped(FILE *o, const char *s, uint64_t n);
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
@@ -216,13 +219,54 @@ int cmd_download(int argc, char **argv);
  * tables unless tensors is 0); CLI_FAIL when out of memory. */
 int cli_dump_markdown(FILE *o, const char *path, const lgg_file *f, int tensors);
 
+/* ---- inputs (cli_inputs.c) ----
+ * Every file the run reads, noted when it is opened (by fd when fd >= 0,
+ * else by stat of path): cli_open, cli_open_fd and the shard-set openers do
+ * it themselves; a command notes what it reads otherwise (str@FILE values,
+ * manifests, imatrix files, a checkpoint's files).  main_input: the file
+ * whose permission bits new outputs take (the first one noted so wins).
+ * Outputs are checked against them by device and inode before anything is
+ * written, with one message for every command:
+ *   gguf CMD: OUT: refusing to write over the input IN (the same file); nothing written
+ * cli_output_check prints it and returns CLI_FAIL (CLI_OK: not an input);
+ * cli_output_check_lgg puts it in *e (LGG_ERR_EXISTS), for the callers
+ * that print lgg errors; cli_output_check_set checks every file that is
+ * named as a shard of PREFIX (PREFIX-0000i-of-0000n.gguf) now, for writers
+ * that learn the shard count only as they write. */
+void cli_input_add(const char *path, int fd, int main_input);
+const char *cli_input_same(const char *out);
+int cli_output_check(const char *cmd, const char *out);
+lgg_status cli_output_check_lgg(const char *out, lgg_error *e);
+int cli_output_check_set(const char *cmd, const char *prefix);
+/* The main input's permission bits (1), or 0 when none was noted. */
+int cli_input_mode(unsigned *mode);
+
 /* ---- writing (cli_write.c) ---- */
-/* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
+/* lgg_writer_write_file, refused when OUT is an input (cli_output_check_lgg),
+ * with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
 lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_options *o, lgg_error *e);
 /* The temp_fn for any other library write (lgg_write_options,
  * lgg_quant_write_options): keeps the temporary file's path for the signal
- * handler that removes it. */
+ * handler that removes it, gives a new file the main input's permission
+ * bits (cli_input_mode, less the umask, as cp does; a file that is replaced
+ * keeps its own), and records each finished file while an output set is
+ * open (below). */
 void cli_temp_note(void *ud, const char *path, int created);
+/* An output set: a command that writes several files (split, convert or
+ * quantize into shards, a download of a shard set) opens one before its
+ * first file; from then on each finished file (renamed into place by a
+ * write whose temp_fn is cli_temp_note, or given to cli_outputs_add by a
+ * writer of its own) belongs to the set.  SIGINT, SIGTERM or SIGHUP remove
+ * every file of the set (and the temporary file being written) before the
+ * process dies of the signal; cli_outputs_remove removes them on a failure
+ * (printing "gguf CMD: removed PATH" for each); cli_outputs_keep closes the
+ * set, keeping its files, once it is complete. */
+void cli_outputs_begin(void);
+void cli_outputs_add(const char *path);
+void cli_outputs_remove(const char *cmd);
+void cli_outputs_keep(void);
+/* The open set's files so far and their bytes. */
+void cli_outputs_stat(size_t *n, uint64_t *bytes);
 int cmd_convert(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */

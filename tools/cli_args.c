@@ -74,11 +74,34 @@ void cli_help(const cli_spec *s) {
     if (s->epilog) printf("\n%s", s->epilog);
 }
 
+void cli_put_escaped(FILE *o, const char *s, uint64_t n) {
+    for (uint64_t j = 0; j < n; j++) {
+        unsigned char c = (unsigned char)s[j];
+        if (c < 0x20 || c == 0x7f) fprintf(o, "\\x%02x", c);
+        else fputc(c, o);
+    }
+}
+
+/* A diagnostic's text, its control bytes escaped: the names in it (a
+ * tensor's, a key's, an argument) come from files and command lines. */
+static void vput_escaped(FILE *o, const char *fmt, va_list ap) {
+    char small[1024], *b = small;
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
+    va_end(aq);
+    if (n < 0) return;
+    if ((size_t)n >= sizeof small && (b = malloc((size_t)n + 1)) != NULL) vsnprintf(b, (size_t)n + 1, fmt, ap);
+    if (!b) b = small, n = (int)sizeof small - 1; /* out of memory: the message cut */
+    cli_put_escaped(o, b, (uint64_t)n);
+    if (b != small) free(b);
+}
+
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "gguf %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    vput_escaped(stderr, fmt, ap);
     fprintf(stderr, "\nusage: %s\n", usage);
     va_end(ap);
     return CLI_USAGE;
@@ -151,8 +174,12 @@ void cli_err(const char *cmd, const char *file, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "gguf %s: ", cmd);
-    if (file) fprintf(stderr, "%s: ", cli_display_name(file));
-    vfprintf(stderr, fmt, ap);
+    if (file) {
+        const char *d = cli_display_name(file);
+        cli_put_escaped(stderr, d, strlen(d));
+        fputs(": ", stderr);
+    }
+    vput_escaped(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
 }

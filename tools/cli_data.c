@@ -163,10 +163,4 @@ void cli_progress_end(cli_progress *p) {
     p->last = 0;
 }
 
-void cli_text_name(FILE *o, lgg_str s) {
-    for (uint64_t j = 0; j < s.len; j++) {
-        unsigned char c = (unsigned char)s.ptr[j];
-        if (c < 0x20 || c == 0x7f) fprintf(o, "\\x%02x", c);
-        else fputc(c, o);
-    }
-}
+void cli_text_name(FILE *o, lgg_str s) { cli_put_escaped(o, s.ptr, s.len); }

@@ -334,6 +334,7 @@ static int parse_from_file(const char *file, cli_val *v, char *why, size_t cap) 
         snprintf(why, cap, "%s: %s", file, reason);
         return 0;
     }
+    cli_input_add(file, -1, 0); /* an output must not replace it */
     v->store = p;
     v->v = (lgg_wvalue){LGG_VT_STRING, 0, n, p};
     return 1;

@@ -39,6 +39,7 @@ static int open_one(const char *cmd, const char *path, int how, int *fd, lgg_fil
     if (*fd < 0 && cmd && k) cli_err(cmd, path, "%s (shard %u of %u)", strerror(errno), k + 1, n);
     else if (*fd < 0 && cmd) cli_err(cmd, path, "%s", strerror(errno));
     if (*fd < 0) return CLI_FAIL;
+    cli_input_add(path, *fd, 1);
     lgg_open_options o;
     lgg_open_options_init(&o);
     if (how & CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;

@@ -5,20 +5,30 @@
  * The library reports each temporary file through lgg_write_options'
  * temp_fn; the paths are kept in a fixed table the signal handler can read
  * without allocating, and the handler only unlink()s (async-signal-safe),
- * then dies of the same signal so the exit status still says what happened. */
+ * then dies of the same signal so the exit status still says what happened.
+ * A command writing several files opens an output set (cli_outputs_begin):
+ * the handler then also removes every file of the set already in place. */
 #include "cli.h"
 
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { SLOTS = 8, PATH_CAP = 4096 };
 static char temp_path[SLOTS][PATH_CAP];
 static volatile sig_atomic_t temp_live[SLOTS];
+/* The open output set's finished files: the array is replaced (never
+ * changed in place) with the signals blocked, so the handler sees either
+ * the old or the new one whole. */
+static char **volatile outputs;
+static volatile sig_atomic_t n_outputs, outputs_open;
 
 static void on_fatal(int sig) {
     for (int i = 0; i < SLOTS; i++)
         if (temp_live[i]) unlink(temp_path[i]);
+    for (sig_atomic_t i = 0; outputs_open && i < n_outputs; i++) unlink(outputs[i]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -39,8 +49,78 @@ static void install(void) {
     installed = 1;
 }
 
-/* created: 2 = about to create (signals are held from here until the name is
- * recorded, so no signal finds a file nobody knows of), 1 = created,
+static void fatal_set(sigset_t *s) {
+    sigemptyset(s);
+    sigaddset(s, SIGINT);
+    sigaddset(s, SIGTERM);
+    sigaddset(s, SIGHUP);
+}
+
+void cli_outputs_begin(void) {
+    install();
+    cli_outputs_keep();
+    outputs_open = 1;
+}
+
+void cli_outputs_add(const char *path) {
+    if (!outputs_open || !path) return;
+    sigset_t fatal, old;
+    fatal_set(&fatal);
+    pthread_sigmask(SIG_BLOCK, &fatal, &old);
+    char **v = malloc(((size_t)n_outputs + 1) * sizeof *v), *p = strdup(path);
+    if (v && p) {
+        if (n_outputs) memcpy(v, (char **)outputs, (size_t)n_outputs * sizeof *v);
+        v[n_outputs] = p;
+        char **was = outputs;
+        outputs = v;
+        n_outputs++;
+        free(was);
+    } else {
+        free(v), free(p); /* out of memory: this file stays if a signal comes */
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Close the set; with cmd, its files are removed first. */
+static void outputs_end(const char *cmd) {
+    sigset_t fatal, old;
+    fatal_set(&fatal);
+    pthread_sigmask(SIG_BLOCK, &fatal, &old);
+    for (sig_atomic_t i = 0; i < n_outputs; i++) {
+        if (cmd && unlink(outputs[i]) == 0) fprintf(stderr, "gguf %s: removed %s\n", cmd, outputs[i]);
+        free(outputs[i]);
+    }
+    free(outputs);
+    outputs = NULL;
+    n_outputs = outputs_open = 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void cli_outputs_remove(const char *cmd) { outputs_end(cmd); }
+
+void cli_outputs_stat(size_t *n, uint64_t *bytes) {
+    *n = (size_t)n_outputs, *bytes = 0;
+    for (sig_atomic_t i = 0; i < n_outputs; i++) {
+        struct stat st;
+        if (stat(outputs[i], &st) == 0) *bytes += (uint64_t)st.st_size;
+    }
+}
+void cli_outputs_keep(void) { outputs_end(NULL); }
+
+/* A new temporary file takes the main input's permission bits, less the
+ * umask (what open() applied to 0666), as cp gives a new copy its source's
+ * bits; the library then gives a replaced target's bits back to it. */
+static void input_mode(const char *tmp) {
+    unsigned m;
+    if (!cli_input_mode(&m)) return;
+    mode_t um = umask(0);
+    umask(um);
+    chmod(tmp, (mode_t)m & ~um & 07777);
+}
+
+/* created: 2 = about to create or to rename (signals are held from here
+ * until the next 0 or 1, so no signal finds a file nobody knows of),
+ * 1 = created, 3 = renamed into place as `path` (a finished output),
  * 0 = renamed or removed (path NULL: the creation failed). */
 void cli_temp_note(void *ud, const char *path, int created) {
     (void)ud;
@@ -48,17 +128,16 @@ void cli_temp_note(void *ud, const char *path, int created) {
     static int holding;
     install();
     sigset_t fatal;
-    sigemptyset(&fatal);
-    sigaddset(&fatal, SIGINT);
-    sigaddset(&fatal, SIGTERM);
-    sigaddset(&fatal, SIGHUP);
-    if (created == 2) {
+    fatal_set(&fatal);
+    if (created == 2 || created == 3) {
         if (!holding) pthread_sigmask(SIG_BLOCK, &fatal, &before);
         holding = 1;
+        if (created == 3) cli_outputs_add(path);
         return;
     }
     sigset_t old;
     pthread_sigmask(SIG_BLOCK, &fatal, &old);
+    if (created && path) input_mode(path);
     for (int i = 0; path && i < SLOTS; i++) {
         if (created && !temp_live[i] && strlen(path) < PATH_CAP) {
             memcpy(temp_path[i], path, strlen(path) + 1);
@@ -77,6 +156,8 @@ void cli_temp_note(void *ud, const char *path, int created) {
 }
 
 lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_options *o, lgg_error *e) {
+    lgg_status st = cli_output_check_lgg(out, e);
+    if (st) return st;
     lgg_write_options opt;
     lgg_write_options_init(&opt);
     if (o) opt = *o;

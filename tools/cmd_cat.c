@@ -69,18 +69,15 @@ static int host_is_big_endian(void) {
     return b == 0;
 }
 
-static int open_output(output *o, const char *out, const char *in) {
+static int open_output(output *o, const char *out) {
     memset(o, 0, sizeof *o);
     if (!out) {
         o->fp = stdout;
         return 0;
     }
-    struct stat so, si;
+    struct stat so;
     int exists = stat(out, &so) == 0;
-    if (exists && in && stat(in, &si) == 0 && so.st_dev == si.st_dev && so.st_ino == si.st_ino) {
-        fprintf(stderr, "gguf cat: %s: output is the input file\n", out);
-        return -1;
-    }
+    if (cli_output_check("cat", out) != CLI_OK) return -1;
     if (exists && S_ISDIR(so.st_mode)) {
         fprintf(stderr, "gguf cat: %s: is a directory\n", out);
         return -1;
@@ -106,14 +103,16 @@ static int open_output(output *o, const char *out, const char *in) {
         o->tmp = NULL;
         return -1;
     }
-    /* mkstemp gives 0600; the result should look like any new file (or keep
-     * the mode of the file it replaces). */
+    /* mkstemp gives 0600; the result keeps the mode of the file it
+     * replaces, or takes the input's, as cp's copy does. */
     mode_t mode;
     if (exists) mode = so.st_mode & 07777;
     else {
+        unsigned m = 0666;
+        cli_input_mode(&m);
         mode_t um = umask(0);
         umask(um);
-        mode = 0666 & ~um;
+        mode = (mode_t)m & ~um & 07777;
     }
     (void)fchmod(fd, mode); /* failure is not fatal: the data is what matters */
     o->fp = fdopen(fd, "wb");
@@ -287,7 +286,7 @@ int cmd_cat(int argc, char **argv) {
         return CLI_FAIL;
     }
     output o;
-    if (open_output(&o, out, cli_is_stdin(path) ? NULL : path) != 0) {
+    if (open_output(&o, out) != 0) {
         lgg_close(f);
         return CLI_FAIL;
     }

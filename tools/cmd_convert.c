@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 static const cli_opt OPTS[] = {
     {'t', "--outtype", "TYPE", "f32, f16 (default), bf16, q8_0 or auto (f16 if the first\n"
@@ -24,7 +26,10 @@ static const cli_opt OPTS[] = {
     {'v', "--vocab-only", NULL, "metadata and vocabulary only, no tensors"},
     {'d', "--dry-run", NULL, "print each tensor's source, GGUF name, type and shape\non stdout; write nothing"},
     {'F', "--no-fsync", NULL, "do not sync OUT before renaming it into place"},
-    {'q', "-q|--quiet", NULL, "no progress"},
+    {'J', "--max-json-size", "N[K|M|G]", "read JSON inputs of up to N bytes each (binary units;\n"
+                                         "default: config.json 4M, tokenizer.json 128M, the\n"
+                                         "others 64M)"},
+    {'q', "-q|--quiet", NULL, "no progress, and no closing line saying what was written"},
     {0},
 };
 static const cli_spec SPEC = {
@@ -34,7 +39,12 @@ static const cli_spec SPEC = {
     "sharded set with model.safetensors.index.json, tokenizer files) to GGUF, with\n"
     "the same bytes as llama.cpp's convert_hf_to_gguf.py (b4747).  The shards are\n"
     "memory-mapped and converted as the output is written; the output goes to a\n"
-    "temporary file renamed over OUT at the end.\n",
+    "temporary file renamed over OUT at the end.\n\n"
+    "Inputs are bounded (SECURITY.md): each JSON file by its size (--max-json-size),\n"
+    "README.md's front matter by 4 MiB and 64 levels of nesting.  OUT is never one\n"
+    "of the files read (exit 1, nothing written); a new OUT takes the permission\n"
+    "bits of the first safetensors file.  Unless -q, a closing line on stderr says\n"
+    "what was written: the path, its size and the time.\n",
     OPTS,
     NULL, /* the architectures, from the converter's table, then EPILOG_END */
     1, 1, "MODEL_DIR is required",
@@ -124,6 +134,10 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'd': c->dry_run = true; break;
     case 'F': c->no_fsync = true; break;
     case 'q': c->quiet = true; break;
+    case 'J':
+        if (!cli_parse_size(v, 1, &c->o.max_json_size) || !c->o.max_json_size)
+            return cli_why(why, cap, "--max-json-size must be a positive N, NK, NM or NG, not '%s'", v);
+        break;
     default: break;
     }
     return 0;
@@ -145,18 +159,18 @@ static int apply_metadata(const copts *c, lgg_convert *cv) {
         char why[300];
         cli_val v;
         if (!eq || eq == c->meta[i]) {
-            fprintf(stderr, "gguf convert: --metadata '%s': expected KEY=TYPE:VALUE\n", c->meta[i]);
+            cli_err("convert", NULL, "--metadata '%s': expected KEY=TYPE:VALUE", c->meta[i]);
             return CLI_USAGE;
         }
         if (!cli_val_parse(eq + 1, &v, why, sizeof why)) {
-            fprintf(stderr, "gguf convert: --metadata '%s': %s\n", c->meta[i], why);
+            cli_err("convert", NULL, "--metadata '%s': %s", c->meta[i], why);
             return CLI_USAGE;
         }
         lgg_error err;
         lgg_status st = lgg_writer_set(lgg_convert_writer(cv), c->meta[i], (size_t)(eq - c->meta[i]), &v.v, &err);
         cli_val_free(&v);
         if (st) {
-            fprintf(stderr, "gguf convert: --metadata '%s': %s\n", c->meta[i], err.message);
+            cli_err("convert", NULL, "--metadata '%s': %s", c->meta[i], err.message);
             return CLI_FAIL;
         }
     }
@@ -215,6 +229,40 @@ static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out,
     return st;
 }
 
+/* The checkpoint's files are inputs: OUT must be none of them, and a new
+ * OUT takes the first safetensors file's permission bits (the weights are
+ * what the output is a copy of). */
+static void note_inputs(const lgg_convert *cv, const char *imatrix) {
+    for (size_t i = 0; lgg_convert_input(cv, i); i++) {
+        const char *p = lgg_convert_input(cv, i);
+        size_t l = strlen(p);
+        if (l > 12 && !strcmp(p + l - 12, ".safetensors")) cli_input_add(p, -1, 1);
+    }
+    for (size_t i = 0; lgg_convert_input(cv, i); i++) cli_input_add(lgg_convert_input(cv, i), -1, 0);
+    if (imatrix) cli_input_add(imatrix, -1, 0);
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The closing line: what was written, its size, the time. */
+static void say_written(const char *dir, const char *out, const char *prefix, double t0) {
+    size_t n = 0;
+    uint64_t bytes = 0;
+    struct stat st;
+    if (prefix) cli_outputs_stat(&n, &bytes);
+    else if (stat(out, &st) == 0) bytes = (uint64_t)st.st_size;
+    char size[32];
+    cli_fmt_bytes(size, sizeof size, bytes);
+    if (prefix)
+        fprintf(stderr, "gguf convert: %s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s\n", dir, prefix, n, n, size,
+                now_s() - t0);
+    else fprintf(stderr, "gguf convert: %s -> %s: %s in %.2f s\n", dir, out, size, now_s() - t0);
+}
+
 int cmd_convert(int argc, char **argv) {
     copts c;
     memset(&c, 0, sizeof c);
@@ -229,10 +277,12 @@ int cmd_convert(int argc, char **argv) {
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     lgg_convert *cv = NULL;
     lgg_error err;
+    const double t0 = now_s();
     if (lgg_convert_open(c.dir, &c.o, &cv, &err)) {
         cli_err("convert", NULL, "%s", err.message); /* the message names the file */
         return CLI_FAIL;
     }
+    note_inputs(cv, c.imatrix);
     if ((rc = apply_metadata(&c, cv)) != CLI_OK || c.dry_run) {
         if (c.dry_run && rc == CLI_OK) dry_run(cv);
         lgg_convert_free(cv);
@@ -247,6 +297,13 @@ int cmd_convert(int argc, char **argv) {
         char *dash = strrchr(name, '-');
         if (c.preset && dash) snprintf(dash, sizeof name - (size_t)(dash - name), "-%s.gguf", c.preset->name);
     }
+    const bool split = c.split.max_size || c.split.max_tensors;
+    char prefix[4096];
+    split_prefix(out, prefix, sizeof prefix);
+    if ((split ? cli_output_check_set("convert", prefix) : cli_output_check("convert", out)) != CLI_OK) {
+        lgg_convert_free(cv);
+        return CLI_FAIL;
+    }
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     if (c.no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
@@ -254,21 +311,20 @@ int cmd_convert(int argc, char **argv) {
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
     if (!c.quiet) lgg_convert_set_progress(cv, on_progress, &prog);
+    if (split) cli_outputs_begin(); /* a signal takes back the shards already written */
     lgg_status st;
-    if (c.preset) {
-        st = write_preset(&c, cv, out, &err);
-    } else if (c.split.max_size || c.split.max_tensors) {
-        char prefix[4096];
-        split_prefix(out, prefix, sizeof prefix);
-        st = lgg_convert_write_split(cv, prefix, &c.split, &wo, &err);
-    } else {
-        st = cli_write_file(lgg_convert_writer(cv), out, &wo, &err);
-    }
+    if (c.preset) st = write_preset(&c, cv, out, &err);
+    else if (split) st = lgg_convert_write_split(cv, prefix, &c.split, &wo, &err);
+    else st = cli_write_file(lgg_convert_writer(cv), out, &wo, &err);
     cli_progress_end(&prog);
     if (st) {
         cli_err("convert", out, "%s", err.message); /* a conversion's failure in its own words */
         rc = CLI_FAIL;
+        cli_outputs_remove("convert"); /* the library removed its shards: a no-op unless one stayed */
+    } else if (!c.quiet) {
+        say_written(c.dir, out, split ? prefix : NULL, t0);
     }
+    cli_outputs_keep();
     lgg_convert_free(cv);
     return rc;
 }

@@ -294,6 +294,7 @@ static int open_splits(const char *in, lgg_file **files, int *fds, size_t *n_fil
             return CLI_FAIL;
         }
         *n_files = (size_t)s + 1;
+        cli_input_add(path, fds[s], 1);
         if (lgg_open_fd(fds[s], NULL, &files[s], &err) != LGG_OK) {
             cli_err_lgg("quantize", path, &err);
             return CLI_FAIL;
@@ -395,6 +396,7 @@ static int open_and_plan(qrun *r) {
             cli_err_lgg("quantize", q->imatrix, &r->err);
             return CLI_FAIL;
         }
+        cli_input_add(q->imatrix, -1, 0);
         lgg_imatrix_filter(r->im, q->include, q->n_include, q->exclude, q->n_exclude);
         r->o->imatrix = r->im;
     }
@@ -455,21 +457,36 @@ static int run_write(qrun *r, lgg_quant_write_options *wo, const char *a, const 
     cli_progress_init(&pr.bar, "quantize", n ? ends[n - 1] : 0);
     wo->progress = on_progress;
     wo->progress_ud = &pr;
+    if (r->o->keep_split) cli_outputs_begin(); /* several files: a signal takes them all back */
     lgg_status st = lgg_quant_plan_write(r->plan, r->out, wo, &r->err);
     cli_progress_end(&pr.bar);
     free(ends);
-    if (st != LGG_OK) {
-        cli_err_lgg("quantize", r->out, &r->err);
-        return CLI_FAIL;
-    }
+    if (st != LGG_OK) cli_err_lgg("quantize", r->out, &r->err);
+    if (st != LGG_OK) cli_outputs_remove("quantize"); /* the shards written before the failure */
+    cli_outputs_keep();
+    if (st != LGG_OK) return CLI_FAIL;
     if (!r->q->quiet)
         fprintf(stderr, "gguf quantize: %s -> %s as %s: tensor data %s -> %s in %.2f s\n", r->in, r->out,
                 r->o->preset->name, a, b, now_s() - pr.t0);
     return CLI_OK;
 }
 
+/* OUT, or with --keep-split every shard of its set, must not be an input. */
+static int check_outputs(const qrun *r) {
+    if (!r->o->keep_split) return cli_output_check("quantize", r->out);
+    size_t pl = 0;
+    char prefix[4096];
+    if (!lgg_split_name_parse(r->out, strlen(r->out), NULL, NULL, &pl)) {
+        pl = strlen(r->out);
+        if (pl >= 5 && !strcmp(r->out + pl - 5, ".gguf")) pl -= 5;
+    }
+    snprintf(prefix, sizeof prefix, "%.*s", (int)pl, r->out);
+    return cli_output_check_set("quantize", prefix) || cli_output_check("quantize", r->out) ? CLI_FAIL : CLI_OK;
+}
+
 static int plan_and_write(qrun *r) {
     int rc = open_and_plan(r);
+    if (rc == CLI_OK && !r->q->dry_run) rc = check_outputs(r);
     if (rc != CLI_OK) return rc;
     lgg_quant_write_options wo;
     lgg_quant_write_options_init(&wo);

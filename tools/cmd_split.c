@@ -99,10 +99,15 @@ int cmd_split(int argc, char **argv) {
         rc = CLI_OK;
         goto out;
     }
+    for (uint32_t i = 0; i < n; i++) { /* refused before anything is written */
+        lgg_split_path(name, cap, prefix, i, n);
+        if (cli_output_check("split", name) != CLI_OK) goto out;
+    }
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     wo.endian = lgg_file_endian(f);
     uint32_t done = 0;
+    cli_outputs_begin(); /* a signal takes back the shards this run wrote */
     for (; done < n; done++) {
         lgg_writer *w = NULL;
         lgg_split_path(name, cap, prefix, done, n);
@@ -116,15 +121,9 @@ int cmd_split(int argc, char **argv) {
         printf("%s\n", name);
         fflush(stdout);
     }
-    if (done == n) {
-        rc = CLI_OK;
-    } else {
-        /* an incomplete set is of no use: take back the shards this run wrote */
-        for (uint32_t i = 0; i < done; i++) {
-            lgg_split_path(name, cap, prefix, i, n);
-            if (unlink(name) == 0) fprintf(stderr, "gguf split: removed %s\n", name);
-        }
-    }
+    /* an incomplete set is of no use: take back the shards this run wrote */
+    if (done == n) cli_outputs_keep(), rc = CLI_OK;
+    else cli_outputs_remove("split");
 out:
     free(name);
     lgg_split_plan_free(p);

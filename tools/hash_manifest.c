@@ -68,6 +68,7 @@ int hash_manifest_load(const char *path, hash_manifest **out, char *why, size_t 
         free(m);
         return -1;
     }
+    cli_input_add(path, -1, 0);
     for (size_t i = 0; i < len; i++) lines += m->text[i] == '\n';
     if (!(m->e = malloc(lines * sizeof *m->e))) {
         snprintf(why, cap, "out of memory");

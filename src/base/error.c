@@ -37,10 +37,28 @@ const char *lgg_status_name(lgg_status code) {
     return "unknown";
 }
 
+/* The message is one line whatever the names in it hold: a control byte
+ * of a tensor name, a key or a path (a file's, an archive's) is written
+ * \xNN, as the tool writes names, so that no message can move the
+ * terminal's cursor or forge a line. */
 static void set_error(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, va_list ap) {
+    static const char hex[] = "0123456789abcdef";
+    char raw[sizeof err->message];
     err->code = code;
     err->offset = offset;
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)raw; *p; p++) {
+        bool ctl = *p < 0x20 || *p == 0x7f;
+        if (o + (ctl ? 4 : 1) >= sizeof err->message) break;
+        if (!ctl) {
+            err->message[o++] = (char)*p;
+            continue;
+        }
+        err->message[o++] = '\\', err->message[o++] = 'x';
+        err->message[o++] = hex[*p >> 4], err->message[o++] = hex[*p & 15];
+    }
+    err->message[o] = 0;
 }
 
 lgg_status lgg__fail(lgg_error *err, lgg_status code, uint64_t offset, const char *fmt, ...) {

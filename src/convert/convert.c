@@ -52,45 +52,53 @@ static lgg_status open_shards(lgg_convert *c, lgg_error *err) {
         char *p = lgg__cv_path(c->dir, c->shard_names[i]);
         if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
         lgg_status st = lgg_st_open(p, &c->shards[i], err);
+        if (!st) st = lgg__cv_note_input(c, p, err);
         free(p);
         if (st) return st;
     }
     return LGG_OK;
 }
 
-static int shard_has(const lgg_convert *c, const char *name) {
-    size_t n = strlen(name);
-    for (size_t s = 0; s < c->n_shards; s++)
-        for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
-            const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
-            if (t->name.len == n && !memcmp(t->name.ptr, name, n)) return 1;
-        }
-    return 0;
+static int cmp_name(const void *a, const void *b) {
+    const lgg_str *x = a, *y = b;
+    int c = memcmp(x->ptr, y->ptr, x->len < y->len ? x->len : y->len);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 /* The index's weight_map must name exactly the tensors the shards hold; a
- * tensor it places in a file that is absent means a missing shard. */
+ * tensor it places in a file that is absent means a missing shard.  The
+ * shards' names are sorted once and each index entry found by bisection:
+ * a MoE checkpoint has tens of thousands of tensors. */
 static lgg_status check_index(lgg_convert *c, lgg_error *err) {
     json_t *idx;
-    lgg_status st = lgg__cv_json(c->dir, "model.safetensors.index.json", 0, &idx, err);
+    lgg_status st = lgg__cv_json(c, "model.safetensors.index.json", 0, &idx, err);
     if (st || !idx) return st;
     json_t *wm = json_object_get(idx, "weight_map");
-    const char *k;
-    json_t *v;
-    size_t n = 0;
-    if (!json_is_object(wm))
+    size_t total = 0, n = 0;
+    for (size_t s = 0; s < c->n_shards; s++) total += lgg_st_count(c->shards[s]);
+    lgg_str *names = NULL;
+    if (!json_is_object(wm)) {
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/model.safetensors.index.json: no 'weight_map' object", c->dir);
-    else
+    } else if (!(names = malloc((total ? total : 1) * sizeof *names))) {
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    } else {
+        for (size_t s = 0; s < c->n_shards; s++)
+            for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) names[n++] = lgg_st_at(c->shards[s], i)->name;
+        qsort(names, n, sizeof *names, cmp_name);
+        const char *k;
+        json_t *v;
+        n = 0;
         json_object_foreach(wm, k, v) {
             n++;
-            if (st == LGG_OK && !shard_has(c, k)) {
+            lgg_str key = {k, strlen(k)};
+            if (st == LGG_OK && !bsearch(&key, names, total, sizeof *names, cmp_name)) {
                 const char *f = json_is_string(v) ? json_string_value(v) : "?";
                 st = lgg__cv_fail(err, LGG_ERR_IO, "%s/%s: missing or incomplete shard (tensor '%s' is not found)",
                                   c->dir, f, k);
             }
         }
-    size_t total = 0;
-    for (size_t s = 0; s < c->n_shards; s++) total += lgg_st_count(c->shards[s]);
+    }
+    free(names);
     if (st == LGG_OK && total != n)
         st = lgg__cv_fail(err, LGG_ERR_INVALID,
                           "%s/model.safetensors.index.json: weight_map names %zu tensors but the shards hold %zu", c->dir,
@@ -306,7 +314,7 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
 }
 
 static lgg_status load_config(lgg_convert *c, lgg_error *err) {
-    lgg_status st = lgg__cv_json(c->dir, "config.json", 1, &c->config, err);
+    lgg_status st = lgg__cv_json(c, "config.json", 1, &c->config, err);
     if (st) return st;
     json_t *archs = json_object_get(c->config, "architectures");
     json_t *a0 = json_array_get(archs, 0);
@@ -355,6 +363,7 @@ lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_c
     }
     c->n_threads = o->n_threads;
     c->vocab_only = o->vocab_only;
+    c->max_json = o->max_json_size;
     lgg_status st = load_config(c, err);
     if (!st) st = list_shards(c, err);
     if (!st) st = open_shards(c, err);
@@ -391,9 +400,13 @@ void lgg_convert_free(lgg_convert *c) {
     free(c->default_name);
     free(c->scratch);
     free(c->row);
+    for (size_t i = 0; i < c->n_inputs; i++) free(c->inputs[i]);
+    free(c->inputs);
     free(c->dir);
     free(c);
 }
+
+const char *lgg_convert_input(const lgg_convert *c, size_t i) { return c && i < c->n_inputs ? c->inputs[i] : NULL; }
 
 lgg_writer *lgg_convert_writer(lgg_convert *c) { return c ? c->w : NULL; }
 

@@ -8,9 +8,12 @@ struct lgg_convert;
 
 char *lgg__cv_path(const char *dir, const char *name);
 int lgg__cv_exists(const char *dir, const char *name);
-/* Load DIR/NAME as a JSON object; a missing file is *out = NULL (LGG_OK)
- * unless required. */
-lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err);
+/* Load DIR/NAME as a JSON object, no larger than its cap (LGG_ERR_LIMIT),
+ * running out of memory reported as such; a missing file is *out = NULL
+ * (LGG_OK) unless required.  The file is noted as an input. */
+lgg_status lgg__cv_json(struct lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err);
+/* path is a file the conversion reads (lgg_convert_input). */
+lgg_status lgg__cv_note_input(struct lgg_convert *c, const char *path, lgg_error *err);
 /* The first of `keys` ('|' separated) present in obj and not null (as the
  * reference's "is not None" tests); `which` gets its name. */
 json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap);
@@ -77,6 +80,9 @@ struct lgg_convert {
     int tokenizer_json_read;
     float attn_factor;       /* <arch>.rope.scaling.attn_factor, written after general.architecture */
     int has_attn_factor;     /* (the reference sets it while making the generated tensors) */
+    uint64_t max_json;       /* lgg_convert_options.max_json_size */
+    char **inputs;           /* the files read, as DIR/NAME (lgg_convert_input) */
+    size_t n_inputs;
 };
 
 /* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */
@@ -111,7 +117,7 @@ typedef struct cv_card {
     json_t *base_models, *datasets; /* arrays of objects of strings, or NULL (none given) */
     json_t *tags, *languages;       /* arrays of strings, or NULL */
 } cv_card;
-lgg_status lgg__cv_model_card(const char *dir, json_t **out, lgg_error *err);
+lgg_status lgg__cv_model_card(struct lgg_convert *c, json_t **out, lgg_error *err);
 lgg_status lgg__cv_card_meta(const json_t *card, const char *where, int64_t total, cv_names *n, cv_card *c,
                              lgg_error *err);
 void lgg__cv_card_free(cv_card *c);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 char *lgg__cv_path(const char *dir, const char *name) {
     size_t a = strlen(dir), b = strlen(name);
@@ -49,39 +51,88 @@ int64_t lgg__cv_hparam_int(const lgg_convert *c, const char *key, int64_t dflt) 
 lgg_status lgg__cv_tokenizer_json(lgg_convert *c, int required, json_t **out, lgg_error *err) {
     *out = NULL;
     if (!c->tokenizer_json_read) {
-        lgg_status st = lgg__cv_json(c->dir, "tokenizer.json", required, &c->tokenizer_json, err);
+        lgg_status st = lgg__cv_json(c, "tokenizer.json", required, &c->tokenizer_json, err);
         if (st) return st;
         c->tokenizer_json_read = 1;
     }
-    if (!c->tokenizer_json && required) return lgg__cv_json(c->dir, "tokenizer.json", 1, out, err); /* its error */
+    if (!c->tokenizer_json && required) return lgg__cv_json(c, "tokenizer.json", 1, out, err); /* its error */
     *out = json_incref(c->tokenizer_json);
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_note_input(lgg_convert *c, const char *path, lgg_error *err) {
+    char **v = realloc(c->inputs, (c->n_inputs + 1) * sizeof *v);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    c->inputs = v;
+    if (!(v[c->n_inputs] = strdup(path))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    c->n_inputs++;
+    return LGG_OK;
+}
+
+/* The most bytes DIR/NAME may have: jansson takes about twenty times a
+ * file's size in memory, so each JSON input is bounded (docs/convert.md,
+ * SECURITY.md); the caller's max_json_size replaces every default. */
+static uint64_t json_cap(const lgg_convert *c, const char *name) {
+    if (c->max_json) return c->max_json;
+    if (!strcmp(name, "config.json")) return LGG_CONVERT_MAX_CONFIG_JSON;
+    if (!strcmp(name, "tokenizer.json")) return LGG_CONVERT_MAX_TOKENIZER_JSON;
+    return LGG_CONVERT_MAX_OTHER_JSON; /* tokenizer_config.json, the index, added_tokens.json */
+}
+
+/* The n bytes of fd in a new buffer (jansson's own reader of a descriptor
+ * makes a system call per byte). */
+static lgg_status slurp(int fd, size_t n, const char *p, char **out, lgg_error *err) {
+    char *b = malloc(n ? n : 1);
+    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %zu bytes", p, n);
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, b + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            free(b);
+            return lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, r < 0 ? strerror(errno) : "changed while read");
+        }
+        got += (size_t)r;
+    }
+    *out = b;
     return LGG_OK;
 }
 
 /* Python's json module reads integers of any size; jansson refuses those
  * beyond 64 bits (tokenizer_config.json's model_max_length is 1e30), so such
  * a file is read again with every integer as a real. */
-lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err) {
+lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
     *out = NULL;
-    if (!lgg__cv_exists(dir, name)) {
-        if (!required) return LGG_OK;
-        char *p = lgg__cv_path(dir, name);
-        lgg_status st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p ? p : name, strerror(ENOENT));
-        free(p);
-        return st;
-    }
-    char *p = lgg__cv_path(dir, name);
+    char *p = lgg__cv_path(c->dir, name);
     if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    json_error_t je;
-    json_t *j = json_load_file(p, 0, &je);
-    if (!j && strstr(je.text, "too big")) j = json_load_file(p, JSON_DECODE_INT_AS_REAL, &je);
     lgg_status st = LGG_OK;
-    if (!j)
-        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: malformed JSON at line %d, column %d: %s", p, je.line, je.column,
-                          je.text);
-    else if (!json_is_object(j))
-        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", p);
+    struct stat sb;
+    int fd = lgg__cv_exists(c->dir, name) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    json_t *j = NULL;
+    char *text = NULL;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        if (required || fd >= 0) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, strerror(fd >= 0 ? errno : ENOENT));
+    } else if ((uint64_t)sb.st_size > json_cap(c, name)) {
+        st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: %llu bytes, more than the %llu this file may have (--max-json-size)",
+                          p, (unsigned long long)sb.st_size, (unsigned long long)json_cap(c, name));
+    } else if (!(st = lgg__cv_note_input(c, p, err)) && !(st = slurp(fd, (size_t)sb.st_size, p, &text, err))) {
+        json_error_t je;
+        j = json_loadb(text, (size_t)sb.st_size, 0, &je);
+        if (!j && strstr(je.text, "too big")) j = json_loadb(text, (size_t)sb.st_size, JSON_DECODE_INT_AS_REAL, &je);
+        /* jansson leaves the error as it began (line -1, no text) when an
+         * allocation fails while it builds a value */
+        if (!j && (json_error_code(&je) == json_error_out_of_memory || (je.line == -1 && !je.text[0])))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %llu bytes of JSON", p,
+                              (unsigned long long)sb.st_size);
+        else if (!j)
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: malformed JSON at line %d, column %d: %s", p, je.line,
+                              je.column, je.text);
+        else if (!json_is_object(j))
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", p);
+    }
+    if (fd >= 0) close(fd);
     free(p);
+    free(text);
     if (st) {
         json_decref(j);
         return st;

@@ -215,7 +215,7 @@ static lgg_status names(lgg_convert *c, int64_t total, cv_names *n, cv_card *cc,
                         lgg_error *err) {
     json_t *card = NULL;
     memset(cc, 0, sizeof *cc); /* freed by the caller whatever happens */
-    lgg_status st = lgg__cv_model_card(c->dir, &card, err);
+    lgg_status st = lgg__cv_model_card(c, &card, err);
     if (!st) {
         char where[4200];
         snprintf(where, sizeof where, "%s/README.md", c->dir);

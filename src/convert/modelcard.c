@@ -18,8 +18,7 @@
 #include <string.h>
 #include <yaml.h>
 
-#define MAX_DEPTH 64
-#define MAX_CARD (64u << 20)
+#define MAX_DEPTH LGG_CONVERT_MAX_CARD_DEPTH
 /* Aliases are expanded into copies: a card that references its anchors
  * into more values than this (a "billion laughs") is refused. */
 #define MAX_VALUES 1000000
@@ -209,47 +208,65 @@ static size_t unix_newlines(char *s, size_t n) {
     return w;
 }
 
-static lgg_status read_card(const char *path, char **text, size_t *len, lgg_error *err) {
+/* The first LGG_CONVERT_MAX_CARD + 8 bytes of the card (the front matter
+ * is all the reference takes from it, and a longer front matter is refused
+ * below); *more: the file goes on. */
+static lgg_status read_card(const char *path, char **text, size_t *len, bool *more, lgg_error *err) {
     FILE *f = fopen(path, "rb");
     if (!f) return lgg__cv_fail(err, LGG_ERR_IO, "%s: cannot open", path);
-    char *b = NULL;
-    size_t n = 0, cap = 0;
+    const size_t cap = LGG_CONVERT_MAX_CARD + 8;
+    char *b = malloc(cap + 1);
+    size_t n = b ? fread(b, 1, cap + 1, f) : 0;
     lgg_status st = LGG_OK;
-    for (;;) {
-        if (n == cap) {
-            char *nb = cap < MAX_CARD ? realloc(b, cap = cap ? cap * 2 : 65536) : NULL;
-            if (!nb) {
-                st = lgg__cv_fail(err, cap >= MAX_CARD ? LGG_ERR_LIMIT : LGG_ERR_NOMEM, "%s: larger than %u MiB or out of memory",
-                                  path, MAX_CARD >> 20);
-                break;
-            }
-            b = nb;
-        }
-        size_t r = fread(b + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) break;
-    }
-    if (!st && ferror(f)) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: read error", path);
+    if (!b) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", path);
+    else if (ferror(f)) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: read error", path);
     fclose(f);
     if (st) {
         free(b);
         return st;
     }
-    *text = b, *len = unix_newlines(b, n);
+    *more = n > cap;
+    *text = b, *len = unix_newlines(b, n > cap ? cap : n);
     return LGG_OK;
+}
+
+/* libyaml's parser spends time that grows with the square of the nesting
+ * (100,000 levels: 36 s), so the events are walked first, stopping at the
+ * first level beyond MAX_DEPTH: only that prefix is ever parsed.  A syntax
+ * error is left for the loader to report. */
+static bool too_deep(const char *body, size_t n) {
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) return false;
+    yaml_parser_set_input_string(&p, (const unsigned char *)body, n);
+    int depth = 0;
+    bool deep = false, done = false;
+    while (!done && !deep) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(&p, &e)) break;
+        if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) deep = ++depth > MAX_DEPTH;
+        else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT) depth--;
+        done = e.type == YAML_STREAM_END_EVENT;
+        yaml_event_delete(&e);
+    }
+    yaml_parser_delete(&p);
+    return deep;
 }
 
 /* The front matter of dir/README.md as a JSON object, *out NULL when there
  * is none (no file, no "---" first line, or YAML that is not a mapping: the
  * reference then uses no model card).  Malformed YAML is an error, as it is
- * for the reference. */
-lgg_status lgg__cv_model_card(const char *dir, json_t **out, lgg_error *err) {
+ * for the reference; so is a front matter beyond LGG_CONVERT_MAX_CARD bytes
+ * or LGG_CONVERT_MAX_CARD_DEPTH levels (not a model card, and costly to
+ * parse). */
+lgg_status lgg__cv_model_card(lgg_convert *c, json_t **out, lgg_error *err) {
     *out = NULL;
-    if (!lgg__cv_exists(dir, "README.md")) return LGG_OK;
-    char *path = lgg__cv_path(dir, "README.md"), *text = NULL;
+    if (!lgg__cv_exists(c->dir, "README.md")) return LGG_OK;
+    char *path = lgg__cv_path(c->dir, "README.md"), *text = NULL;
     size_t len = 0;
+    bool more = false;
     if (!path) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    lgg_status st = read_card(path, &text, &len, err);
+    lgg_status st = lgg__cv_note_input(c, path, err);
+    if (!st) st = read_card(path, &text, &len, &more, err);
     if (st || len < 4 || memcmp(text, "---\n", 4)) {
         free(path), free(text);
         return st;
@@ -261,6 +278,16 @@ lgg_status lgg__cv_model_card(const char *dir, json_t **out, lgg_error *err) {
             break;
         }
     size_t blen = end ? (size_t)(end - body) : len - 4;
+    if (blen > LGG_CONVERT_MAX_CARD || (!end && more))
+        st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: model card front matter larger than %llu MiB", path,
+                          (unsigned long long)(LGG_CONVERT_MAX_CARD >> 20));
+    else if (too_deep(body, blen))
+        st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: model card front matter nested deeper than %d levels", path,
+                          MAX_DEPTH);
+    if (st) {
+        free(path), free(text);
+        return st;
+    }
     yaml_parser_t parser;
     yaml_document_t doc;
     if (!yaml_parser_initialize(&parser)) {

@@ -68,7 +68,7 @@ static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
 
 lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     json_t *tc = NULL;
-    lgg_status st = lgg__cv_json(c->dir, "tokenizer_config.json", 0, &tc, err);
+    lgg_status st = lgg__cv_json(c, "tokenizer_config.json", 0, &tc, err);
     if (st) return st;
     json_t *cls = tc ? json_object_get(tc, "tokenizer_class") : NULL;
     int gpt2 = json_is_string(cls) && !strcmp(json_string_value(cls), "GPT2Tokenizer");

@@ -56,8 +56,8 @@ int lgg__cv_looks_special(const char *t) {
 #undef SUF
 }
 
-static lgg_status read_file(const char *dir, const char *name, void **map, size_t *size, lgg_error *err) {
-    char *p = lgg__cv_path(dir, name);
+static lgg_status read_file(lgg_convert *c, const char *name, void **map, size_t *size, lgg_error *err) {
+    char *p = lgg__cv_path(c->dir, name);
     if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     int fd = open(p, O_RDONLY | O_CLOEXEC);
     struct stat sb;
@@ -68,6 +68,7 @@ static lgg_status read_file(const char *dir, const char *name, void **map, size_
         *size = (size_t)sb.st_size;
         *map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (*map == MAP_FAILED) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: mmap: %s", p, strerror(errno));
+        else st = lgg__cv_note_input(c, p, err);
     }
     if (fd >= 0) close(fd);
     free(p);
@@ -76,7 +77,7 @@ static lgg_status read_file(const char *dir, const char *name, void **map, size_
 
 /* Pieces of tokenizer.model into v (vocab_size slots, [PADi] for the rest). */
 static lgg_status spm_pieces(lgg_convert *c, vocab *v, void **map, size_t *msize, lgg_spm **spm, lgg_error *err) {
-    lgg_status st = read_file(c->dir, "tokenizer.model", map, msize, err);
+    lgg_status st = read_file(c, "tokenizer.model", map, msize, err);
     if (st) return st;
     lgg_error e2;
     if ((st = lgg_spm_parse(*map, *msize, spm, &e2)) != LGG_OK)
@@ -110,7 +111,7 @@ static lgg_status spm_pieces(lgg_convert *c, vocab *v, void **map, size_t *msize
 
 static lgg_status added_tokens_json(lgg_convert *c, vocab *v, lgg_error *err) {
     json_t *j;
-    lgg_status st = lgg__cv_json(c->dir, "added_tokens.json", 0, &j, err);
+    lgg_status st = lgg__cv_json(c, "added_tokens.json", 0, &j, err);
     if (st || !j) return st;
     const char *k;
     json_t *id;

@@ -14,6 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+bool lgg__fd_is(int fd, const struct stat *st) {
+    struct stat s;
+    return fd >= 0 && fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino;
+}
+
 /* True if `st` is a file the writer reads tensor data from. */
 static bool is_input(const lgg_writer *w, const struct stat *st) {
     int last = -2;
@@ -21,13 +26,10 @@ static bool is_input(const lgg_writer *w, const struct stat *st) {
         int fd = i < w->n_t ? (w->t[i].src == LGG__SRC_FILE ? w->t[i].fd : -1) : w->src_fd;
         if (fd < 0 || fd == last) continue;
         last = fd;
-        struct stat s;
-        if (fstat(fd, &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino) return true;
+        if (lgg__fd_is(fd, st)) return true;
     }
-    for (uint32_t i = 0; i < w->n_in_fds; i++) {
-        struct stat s;
-        if (fstat(w->in_fds[i], &s) == 0 && s.st_dev == st->st_dev && s.st_ino == st->st_ino) return true;
-    }
+    for (uint32_t i = 0; i < w->n_in_fds; i++)
+        if (lgg__fd_is(w->in_fds[i], st)) return true;
     return false;
 }
 
@@ -123,8 +125,14 @@ static lgg_status safe_write(const lgg_writer *w, const char *path, const lgg__w
         s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot create a temporary file in %s: %s", dir, strerror(errno));
     } else {
         s = fill_temp(w, o, fd, tmp, exists, mode, err);
-        if (!s && rename(tmp, path) != 0)
-            s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
+        if (!s) {
+            /* the rename and the caller's record of the finished file are one
+             * step for a caller that holds its signals from here */
+            if (o->temp_fn) o->temp_fn(o->temp_ud, NULL, 2);
+            if (rename(tmp, path) != 0)
+                s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "rename to %s: %s", path, strerror(errno));
+            else if (o->temp_fn) o->temp_fn(o->temp_ud, path, 3);
+        }
         if (s) unlink(tmp);
         if (o->temp_fn) o->temp_fn(o->temp_ud, tmp, 0);
         if (!s) s = sync_dir(dir, o, err);
@@ -208,10 +216,9 @@ lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path, const l
         lgg__free(o.alloc, h);
         return lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "cannot open %s: %s", path, strerror(errno));
     }
-    struct stat a, b;
+    struct stat a;
     /* the path must still name the file the header was computed from */
-    bool same = w->src_fd < 0 ||
-                (fstat(fd, &a) == 0 && fstat(w->src_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+    bool same = w->src_fd < 0 || (fstat(fd, &a) == 0 && lgg__fd_is(w->src_fd, &a));
     if (!same) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s was replaced while being edited", path);
     else if (lseek(fd, 0, SEEK_SET) != 0) s = lgg__fail(err, LGG_ERR_IO, LGG_NO_OFFSET, "lseek: %s", strerror(errno));
     else if (!(s = lgg__write_all(&o, fd, h, hn, err)) && !(o.flags & LGG_WRITE_NO_SYNC) && fsync(fd) != 0)

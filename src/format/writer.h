@@ -81,6 +81,11 @@ typedef struct lgg__wopts {
     bool writeback;  /* start write-back of what is written as it goes (a file that will be synced) */
 } lgg__wopts;
 
+/* True if the open file fd is the file `st` describes (device and inode):
+ * the one test of "the output is an input" (fileio.c, qmodel.c). */
+struct stat;
+LGG_HIDDEN bool lgg__fd_is(int fd, const struct stat *st);
+
 LGG_HIDDEN lgg_status lgg__wopts_resolve(const lgg_writer *w, const lgg_write_options *o, lgg__wopts *r,
                                          lgg_error *err);
 /* The header, its zero padding to the alignment included, in a new buffer

@@ -397,12 +397,9 @@ static lgg_status check_outputs(const lgg_quant_plan *p, char (*paths)[4096], si
     for (size_t s = 0; input_fds && s < ns; s++) {
         struct stat so;
         if (stat(paths[s], &so) != 0) continue;
-        for (size_t i = 0; i < lgg__plan_n_files(p); i++) {
-            struct stat si;
-            if (input_fds[i] >= 0 && fstat(input_fds[i], &si) == 0 && si.st_dev == so.st_dev &&
-                si.st_ino == so.st_ino)
-                return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "the output is an input file");
-        }
+        for (size_t i = 0; i < lgg__plan_n_files(p); i++)
+            if (lgg__fd_is(input_fds[i], &so))
+                return lgg__fail(err, LGG_ERR_EXISTS, LGG_NO_OFFSET, "%s is one of the input files", paths[s]);
     }
     return LGG_OK;
 }
