@@ -271,9 +271,12 @@ WEB_API const char *web_error_json(void) {
     return json_end(o);
 }
 
+/* A type as `gguf set` spells it: u8 ... f64, bool, str, arr[TYPE]. */
+static const char *set_name(uint32_t vt) { return vt == LGG_VT_STRING ? "str" : lgg_vtype_name(vt); }
+
 static void type_text(FILE *o, const lgg_value *v) {
-    if (v->type == LGG_VT_ARRAY) fprintf(o, "\"arr[%s]\"", lgg_vtype_name(v->elem_type));
-    else fprintf(o, "\"%s\"", lgg_vtype_name(v->type));
+    if (v->type == LGG_VT_ARRAY) fprintf(o, "\"arr[%s]\"", set_name(v->elem_type));
+    else fprintf(o, "\"%s\"", set_name(v->type));
 }
 
 /* Items [first, first + n) of an array, as a JSON list. */
