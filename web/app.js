@@ -394,6 +394,7 @@ function showItems(index, kv, first) {
   $('items-prev').disabled = first === 0;
   $('items-next').disabled = first + PAGE >= kv.count;
   $('items-close').onclick = () => { s.hidden = true; };
+  if (first === 0) s.scrollIntoView({ block: 'start' });
 }
 
 function renderSpecial(v) {

@@ -168,17 +168,9 @@ static int edit_check(web_doc *d) {
     return 0;
 }
 
-/* A key the spec's naming rule allows; as `gguf set` (and the validator)
- * take it, a first segment naming the file's own architecture may be
- * spelled any way. */
+/* A key `gguf set` writes without --force. */
 static int key_allowed(const web_doc *d, const char *key, size_t len) {
-    if (lgg_key_name_ok(key, len)) return 1;
-    lgg_value v;
-    lgg_str arch;
-    if (lgg_get(d->orig, "general.architecture", &v) == LGG_OK && lgg_value_string(&v, &arch) == LGG_OK &&
-        arch.len + 1 < len && !memcmp(key, arch.ptr, arch.len) && key[arch.len] == '.' &&
-        lgg_key_name_ok(key + arch.len + 1, len - arch.len - 1))
-        return 1;
+    if (cli_key_ok(d->orig, key, len)) return 1;
     fail(LGG_ERR_ARG, "'%.*s' is not a valid key (lower_snake_case segments separated by dots)", key, len);
     return 0;
 }

@@ -239,6 +239,9 @@ test('a 151,936-token vocabulary: shown within 5 s, paged, chat template and spe
   eq(n, 26, 'tensors');
   check(ms < 5000, `${ms} ms to show the file`);
   check((await metaRow('tokenizer.ggml.tokens'))[2].startsWith('151936 items: '), 'token count');
+  // the screenshot the run keeps (docs/web.png is one of these)
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(B, 'web-test', 'editor.png') });
   // the paged view, against the Hugging Face tokenizer's vocabulary
   const vocab = JSON.parse(fs.readFileSync(path.join(QWEN_HF, 'tokenizer.json'), 'utf8')).model.vocab;
   const byId = [];
@@ -254,16 +257,18 @@ test('a 151,936-token vocabulary: shown within 5 s, paged, chat template and spe
   await page.getByRole('button', { name: 'Edit chat template' }).click();
   await fillForm({ value: tmpl });
   eq(await page.getByLabel('Chat template text').textContent(), tmpl, 'edited template shown');
-  const eos = vocab['<|im_end|>'] ?? JSON.parse(fs.readFileSync(path.join(QWEN_HF, 'tokenizer.json'), 'utf8')).added_tokens.find((t) => t.content === '<|im_end|>').id;
+  // the file's eos is <|im_end|>: make it <|endoftext|>, whose id the tokenizer's added tokens give
+  const eos = JSON.parse(fs.readFileSync(path.join(QWEN_HF, 'tokenizer.json'), 'utf8')).added_tokens.find((t) => t.content === '<|endoftext|>').id;
+  eq((await rows('Special tokens')).find((r) => r[0] === 'tokenizer.ggml.eos_token_id')[2], '"<|im_end|>"', 'eos before');
   await page.getByRole('button', { name: 'Set tokenizer.ggml.eos_token_id' }).click();
   await fillForm({ value: String(eos) });
   const special = (await rows('Special tokens')).find((r) => r[0] === 'tokenizer.ggml.eos_token_id');
-  eq(special.slice(1, 3), [String(eos), '"<|im_end|>"'], 'eos row');
+  eq(special.slice(1, 3), [String(eos), '"<|endoftext|>"'], 'eos row');
+  eq(await page.locator('#save-note').textContent(), '2 edits', 'edit count');
   await save(out('qwen.gguf'));
   fs.writeFileSync(out('tmpl.txt'), tmpl);
   gguf('set', '-o', out('qwen-cli.gguf'), QWEN, `tokenizer.chat_template=str@${out('tmpl.txt')}`, `tokenizer.ggml.eos_token_id=u32:${eos}`);
   sameBytes(out('qwen.gguf'), out('qwen-cli.gguf'), 'saved qwen');
-  await page.screenshot({ path: path.join(B, 'web-test', 'editor.png'), fullPage: false });
   return `${ms} ms to show`;
 });
 
@@ -286,6 +291,8 @@ test('sparse models: 1.7 GB (288 tensors) within 3 s, 20 GiB within 3 s, the hea
     const header = JSON.parse(gguf('dump', '--json', '--no-tensors', file)).data_offset;
     check(read <= Math.max(2 * header, 256 * 1024), `${read} bytes read for a ${header}-byte header`);
   }
+  fs.rmSync(gemma);
+  fs.rmSync(big);
   return times.join(', ');
 });
 
@@ -310,6 +317,7 @@ test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names;
   await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
   const header = JSON.parse(gguf('dump', '--json', '--no-tensors', QWEN)).data_offset;
   const tensors = JSON.parse(gguf('tensors', '--json', QWEN)).map((t) => t.name);
+  const fetched = [];
   for (const url of [`${BASE}/plain/qwen.gguf`, 'hf://owner/repo/qwen.gguf']) {
     await counts();
     await openUrl(url);
@@ -318,13 +326,14 @@ test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names;
     const c = await counts();
     check(c.bytes <= header + (1 << 20), `${url}: ${c.bytes} bytes fetched for a ${header}-byte header`);
     check(c.bytes < fs.statSync(QWEN).size, `${url}: the whole file was fetched`);
+    fetched.push(`${c.bytes} bytes in ${c.requests} requests`);
     check(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled(), 'Save needs the local file');
   }
   await openUrl(`${BASE}/norange/qwen.gguf`);
   check((await alertText()).includes('ignores range requests'), `norange alert: ${await alertText()}`);
   await openUrl(`${BASE}/plain/missing.gguf`);
   check((await alertText()).includes('HTTP 404'), `404 alert: ${await alertText()}`);
-  return `header ${header} bytes`;
+  return `header ${header} bytes; fetched ${fetched.join(', ')}`;
 });
 
 test('a truncated file: the library\'s message and offset in an alert, and the page keeps working', async () => {
