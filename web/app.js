@@ -185,18 +185,26 @@ function rebuild(n) {
   return moduleJson(M._web_view_json(doc.ptr));
 }
 
-const errorsOf = (view) => new Set(view.findings.filter((f) => f.severity === 'error').map((f) => `${f.check}:${f.message}`));
+// Error findings counted by check and message, numbers left out: offsets
+// move when the header changes, and an error the file had is no new error.
+const errorKey = (f) => `${f.check}:${f.message.replace(/\d+/g, 'N')}`;
+function errorCounts(view) {
+  const n = new Map();
+  for (const f of view.findings) if (f.severity === 'error') n.set(errorKey(f), (n.get(errorKey(f)) || 0) + 1);
+  return n;
+}
 
 // Apply new edits on top of the current state; refused (and the state kept)
 // when the library refuses one, or when validation finds a new error.
 function edit(ops) {
   clearError();
-  const before = errorsOf(doc.view);
+  const before = errorCounts(doc.view);
   const kept = doc.ops.slice(0, doc.at);
   doc.ops = kept.concat(ops);
   try {
     const view = rebuild(doc.ops.length);
-    const fresh = view.findings.find((f) => f.severity === 'error' && !before.has(`${f.check}:${f.message}`));
+    const after = errorCounts(view);
+    const fresh = view.findings.find((f) => f.severity === 'error' && after.get(errorKey(f)) > (before.get(errorKey(f)) || 0));
     if (fresh) throw new GgufError({ status: 'refused', message: `validate would reject this: ${fresh.message}`, offset: fresh.offset });
     doc.at = doc.ops.length;
     doc.view = view;
@@ -410,7 +418,7 @@ function renderSpecial(v) {
     const kv = i === undefined ? null : v.metadata[i];
     cell(tr, kv ? String(kv.value) : '');
     let tok = '';
-    if (kv && tokens !== undefined && typeof kv.value !== 'object') {
+    if (kv && tokens !== undefined && Number.isSafeInteger(kv.value) && kv.value >= 0) {
       const t = moduleJson(M._web_array_page(doc.ptr, tokens, Number(kv.value), 1));
       tok = t.length ? JSON.stringify(t[0]) : '(out of range)';
     }

@@ -73,6 +73,14 @@ static lgg_status no_data(void *ud, uint64_t off, void *dst, size_t n) {
     return LGG_ERR_NO_DATA;
 }
 
+/* A size, offset or index from JavaScript: a double that may be anything
+ * (NaN, negative, fractional); converting those to an integer is undefined
+ * in C, so they become 0 (and the too large, UINT64_MAX). */
+static uint64_t u64_of(double x) {
+    if (!(x > 0)) return 0;
+    return x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
+}
+
 static long capture(void *ud, int fd, const void *buf, size_t n) {
     (void)fd;
     prefix *p = ud;
@@ -104,9 +112,9 @@ WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *n
         lgg_error_set(&last_err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         return NULL;
     }
-    d->orig_bytes = (prefix){bytes, (uint64_t)len, 0};
+    d->orig_bytes = (prefix){bytes, u64_of(len), 0};
     snprintf(d->name, sizeof d->name, "%s", name ? name : "");
-    if (open_prefix(&d->orig_bytes, (uint64_t)size, &d->orig, &last_err) != LGG_OK) {
+    if (open_prefix(&d->orig_bytes, u64_of(size), &d->orig, &last_err) != LGG_OK) {
         if (d->orig_bytes.need > d->orig_bytes.len) last_need = d->orig_bytes.need;
         web_close(d);
         return NULL;
@@ -396,9 +404,11 @@ WEB_API const char *web_view_json(web_doc *d) {
 
 /* Items [first, first + n) of metadata pair `index`'s array (the paged view). */
 WEB_API const char *web_array_page(web_doc *d, double index, double first, double n) {
-    const lgg_kv *kv = lgg_kv_at(d->view, (uint64_t)index);
+    const lgg_kv *kv = lgg_kv_at(d->view, u64_of(index));
     FILE *o = json_begin();
-    if (kv && kv->value.type == LGG_VT_ARRAY) items(o, &kv->value, (uint64_t)first, (uint64_t)n);
+    uint64_t at = u64_of(first), k = u64_of(n);
+    if (kv && kv->value.type == LGG_VT_ARRAY && at < kv->value.count)
+        items(o, &kv->value, at, k < kv->value.count - at ? k : kv->value.count - at);
     else fputs("[]", o);
     return json_end(o);
 }

@@ -31,6 +31,7 @@ const served = (name, from) => { fs.mkdirSync(path.dirname(path.join(ROOT, name)
 served('qwen.gguf', QWEN);
 served('dense.gguf', DENSE);
 served('owner/repo/resolve/main/qwen.gguf', QWEN);
+served('owner/repo/resolve/v1.0/qwen.gguf', QWEN);
 
 const server = spawn(path.join(B, 'web-test', 'serve'), [ROOT], { stdio: ['pipe', 'pipe', 'inherit'] });
 const serverLines = readline.createInterface({ input: server.stdout })[Symbol.asyncIterator]();
@@ -230,6 +231,23 @@ test('refused edits: gguf set\'s message, validate\'s message, the state kept', 
   check(!!(await metaRow('general.quantization_version')), 'key kept');
 });
 
+test('a file with an error already: other edits pass, the error is shown, a new error is refused', async () => {
+  const bad = out('bad-eos.gguf');
+  gguf('set', '-o', bad, DENSE, 'tokenizer.ggml.eos_token_id=u32:5000');
+  await newPage();
+  await openLocal(bad);
+  const findings = await rows('Findings');
+  check(findings.some((r) => r[0] === 'error' && r[2] === 'tokenizer.ggml.eos_token_id = 5000 is outside the vocabulary of 1000 tokens'), `findings: ${JSON.stringify(findings)}`);
+  await editKey('general.name', { value: 'still broken' });
+  eq(await alertText(), null, 'an edit that adds no error');
+  await page.getByRole('button', { name: 'Set tokenizer.ggml.bos_token_id' }).click();
+  await fillForm({ value: '4000' });
+  check((await alertText()).includes('tokenizer.ggml.bos_token_id = 4000 is outside the vocabulary of 1000 tokens'), `alert: ${await alertText()}`);
+  await save(out('bad-saved.gguf'));
+  gguf('set', '-o', out('bad-cli.gguf'), bad, 'general.name=str:still broken');
+  sameBytes(out('bad-saved.gguf'), out('bad-cli.gguf'), 'saved');
+});
+
 test('a 151,936-token vocabulary: shown within 5 s, paged, chat template and special token edited', async () => {
   await newPage();
   const t0 = Date.now();
@@ -318,7 +336,7 @@ test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names;
   const header = JSON.parse(gguf('dump', '--json', '--no-tensors', QWEN)).data_offset;
   const tensors = JSON.parse(gguf('tensors', '--json', QWEN)).map((t) => t.name);
   const fetched = [];
-  for (const url of [`${BASE}/plain/qwen.gguf`, 'hf://owner/repo/qwen.gguf']) {
+  for (const url of [`${BASE}/plain/qwen.gguf`, 'hf://owner/repo/qwen.gguf', 'hf://owner/repo/qwen.gguf@v1.0']) {
     await counts();
     await openUrl(url);
     eq(await alertText(), null, `${url}: alert`);
