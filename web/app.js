@@ -73,6 +73,7 @@ async function openHeader(name, size, read, step) {
   for (;;) {
     if (want > have.length) {
       const more = await read(have.length, want);
+      if (more.length !== want - have.length) throw new Error(`${name}: read ${more.length} bytes at ${have.length}, not ${want - have.length} (did the file change?)`);
       const next = new Uint8Array(have.length + more.length);
       next.set(have);
       next.set(more, have.length);
