@@ -465,7 +465,7 @@ function render() {
   $('undo').disabled = doc.at === 0;
   $('redo').disabled = doc.at === doc.ops.length;
   $('add').disabled = !v.editable;
-  $('save').disabled = !v.editable || !doc.blob;
+  $('save').disabled = $('save-as').disabled = !v.editable || !doc.blob;
   $('save-note').textContent = !v.editable ? `Not editable: ${v.edit_error}`
     : !doc.blob ? 'Saving needs the whole file: download it and open it from disk.'
       : doc.at ? `${doc.at} edit${doc.at > 1 ? 's' : ''}` : '';
@@ -508,6 +508,20 @@ function save() {
   }
 }
 
+// Where the File System Access API exists: write the same bytes through a
+// file the user picks, streamed from the slices.
+async function saveAs() {
+  clearError();
+  try {
+    const handle = await window.showSaveFilePicker({ suggestedName: doc.name });
+    const w = await handle.createWritable();
+    await savedBlob().stream().pipeTo(w);
+    say(`Saved ${handle.name}.`);
+  } catch (e) {
+    if (e.name !== 'AbortError') showError(e);
+  }
+}
+
 // ---- wiring ------------------------------------------------------------------
 
 function wire() {
@@ -528,6 +542,8 @@ function wire() {
   $('undo').addEventListener('click', () => undoRedo(-1));
   $('redo').addEventListener('click', () => undoRedo(+1));
   $('save').addEventListener('click', save);
+  $('save-as').hidden = !('showSaveFilePicker' in window);
+  $('save-as').addEventListener('click', saveAs);
   $('tfilter').addEventListener('input', () => renderTensors(doc.view));
 }
 

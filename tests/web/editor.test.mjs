@@ -190,6 +190,30 @@ test('edits saved equal gguf set + gguf rm for the same edits (little- and big-e
   }
 });
 
+test('Save as... writes the same bytes through the File System Access API', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  check(await page.getByRole('button', { name: 'Save as...' }).isVisible(), 'Save as... is offered');
+  await editKey('general.name', { value: 'saved as' });
+  // the picker is a dialog no headless test can answer: hand the page a real
+  // file handle of the origin's private file system instead
+  await page.evaluate(() => {
+    window.showSaveFilePicker = async () => (await navigator.storage.getDirectory()).getFileHandle('saved-as.gguf', { create: true });
+  });
+  await page.getByRole('button', { name: 'Save as...' }).click();
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Saved saved-as.gguf.');
+  const b64 = await page.evaluate(async () => {
+    const f = await (await (await navigator.storage.getDirectory()).getFileHandle('saved-as.gguf')).getFile();
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(s);
+  });
+  fs.writeFileSync(out('saved-as.gguf'), Buffer.from(b64, 'base64'));
+  gguf('set', '-o', out('saved-as-cli.gguf'), DENSE, 'general.name=str:saved as');
+  sameBytes(out('saved-as.gguf'), out('saved-as-cli.gguf'), 'Save as...');
+});
+
 test('undo and redo', async () => {
   await newPage();
   await openLocal(DENSE);
