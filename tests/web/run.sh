@@ -12,6 +12,9 @@ skip() { echo "skipped: $*"; exit 77; }
 command -v node >/dev/null 2>&1 || skip "node is not installed (WITH_WEB=1 scripts/install-deps.sh)"
 [ -x "$CHROMIUM" ] || skip "no chromium at $CHROMIUM (WITH_WEB=1 scripts/install-deps.sh)"
 [ -d tests/web/node_modules/playwright-core ] || skip "playwright-core is not installed (WITH_WEB=1 scripts/install-deps.sh)"
+SHARED=${GGUF_SHARED:-../shared}
+[ -d "$SHARED/golden" ] && [ -d "$SHARED/corpus" ] || skip "the reference material ($SHARED, or GGUF_SHARED) is missing"
+export GGUF_SHARED="$SHARED"
 for f in web/gguf.js web/gguf.wasm web/index.html web-test/serve web-test/verdicts web-test/verdicts.js gguf; do
     [ -e "$B/$f" ] || skip "$B/$f is not built (make web)"
 done
@@ -19,8 +22,7 @@ done
 # The hostile-file replay: the crafted cases (tests/hostile.c), the fuzz
 # corpora and the shared corpus, natively and in node; same lines, and each
 # crafted case with the status it expects.
-inputs="fuzz/corpus/fuzz_open fuzz/corpus/fuzz_source fuzz/corpus/fuzz_edit fuzz/regressions"
-[ -d ../shared/corpus ] && inputs="$inputs ../shared/corpus ../shared/golden"
+inputs="fuzz/corpus/fuzz_open fuzz/corpus/fuzz_source fuzz/corpus/fuzz_edit fuzz/regressions $SHARED/corpus $SHARED/golden"
 "$B/web-test/verdicts" $inputs > "$B/web-test/verdicts.native"
 node "$B/web-test/verdicts.js" $inputs > "$B/web-test/verdicts.wasm"
 if ! cmp -s "$B/web-test/verdicts.native" "$B/web-test/verdicts.wasm"; then
