@@ -221,8 +221,13 @@ function edit(ops) {
 
 function undoRedo(delta) {
   clearError();
-  doc.at += delta;
-  doc.view = rebuild(doc.at);
+  try {
+    doc.view = rebuild(doc.at + delta);
+    doc.at += delta;
+  } catch (e) {
+    doc.view = rebuild(doc.at);
+    showError(e);
+  }
   render();
 }
 
