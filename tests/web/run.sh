@@ -34,5 +34,15 @@ n=$(wc -l < "$B/web-test/verdicts.wasm")
 bad=$(awk '$1 == "hostile" && substr($3, 8) != substr($4, 5)' "$B/web-test/verdicts.wasm")
 [ -z "$bad" ] || { echo "crafted cases with another status than expected:"; echo "$bad"; exit 1; }
 echo "replay: $n inputs, the same verdicts natively and in WebAssembly"
+# The fuzz targets that need only the core, replaying their corpora in node
+# as make test replays them natively: any failed check aborts.
+for t in fuzz_open fuzz_source fuzz_name; do
+    [ -e "$B/web-test/$t.js" ] || skip "$B/web-test/$t.js is not built (make web)"
+    dirs="fuzz/corpus/$t"
+    [ -d "fuzz/regressions/$t" ] && dirs="$dirs fuzz/regressions/$t"
+    # the source target checks itself against lgg_open_memory: give it the open corpus too
+    [ "$t" = fuzz_source ] && dirs="$dirs fuzz/corpus/fuzz_open"
+    node "$B/web-test/$t.js" $dirs
+done
 
 exec node tests/web/editor.test.mjs "$B"
