@@ -238,8 +238,11 @@ function itemText(v) {
   if (v && typeof v === 'object' && !(typeof v === 'bigint')) return `[${v.items.map(itemText).join(', ')}]`;
   return typeof v === 'string' ? JSON.stringify(v) : String(v);
 }
+const CELL_CHARS = 10000; // a longer string is cut in the table (the edit form has all of it)
 function valueText(kv) {
-  if (kv.count === undefined) return typeof kv.value === 'string' ? kv.value : String(kv.value);
+  if (kv.count === undefined && typeof kv.value === 'string' && kv.value.length > CELL_CHARS)
+    return `${kv.value.slice(0, CELL_CHARS)}... (${kv.value.length} characters)`;
+  if (kv.count === undefined) return String(kv.value);
   const shown = kv.items.map(itemText).join(', ');
   return `${kv.count} items: [${shown}${kv.count > kv.items.length ? ', ...' : ''}]`;
 }
