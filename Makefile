@@ -14,6 +14,7 @@
 #   make fuzz-corpus     regenerate the generated seed inputs in fuzz/corpus/
 #   make bench           the benchmarks (print ratios against baselines)
 #   make check-aarch64   the dequantization tests cross-built for AArch64 (NEON) under qemu-user
+#   make web             the GGUF Editor (web/, docs/web.md) in build/web/; make check-web tests it
 #   make install / uninstall   PREFIX=/usr/local [DESTDIR=...] (see docs/packaging.md)
 #
 # The usual variables: CC, AR, CFLAGS, CPPFLAGS, LDFLAGS, PREFIX, LIBDIR,
@@ -29,6 +30,7 @@ LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR ?=
 BUILD   ?= build
@@ -192,9 +194,9 @@ $(TOOL): $(TOOL_OBJ) $(TOOL_A)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
-FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
+FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
-FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
+FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 # Targets of the converter part name themselves in FUZZ_CONV (they link
 # libgguf-convert and jansson).
@@ -328,6 +330,68 @@ install: all
 	$(if $(tool_missing),,install -m 644 docs/gguf.1 $(DESTDIR)$(MANDIR)/man1/gguf.1)
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(call installed_files,$(PARTS)) $(BINDIR)/gguf $(MANDIR)/man1/gguf.1)
+	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gguf/web/,$(WEB_INSTALLED))
+
+# ---- web: the GGUF Editor (web/, docs/web.md) -------------------------------
+# The core (src/base, src/format) and the CLI's value text and JSON
+# renderings compiled to WebAssembly with Debian's emscripten behind a
+# static page: build/web/ holds index.html and its assets.  The test helpers
+# go to build/web-test/: the standalone HTTP server (tests/httpd.c) and the
+# hostile-file replay built natively and for node (tests/web/verdicts.c).
+# Needs WITH_WEB=1 scripts/install-deps.sh (emscripten, chromium, node,
+# playwright-core in tests/web/node_modules).
+EMCC ?= emcc
+# emcc's own node scripts need Debian's node modules (acorn) when node is not Debian's
+WEB_ENV := NODE_PATH=/usr/share/nodejs
+WEB_CORE_SRC := $(sort $(shell find src/base src/format -name '*.c' -not -name '*_avx*')) web/compat.c
+WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
+WEB_HDRS := $(wildcard include/*.h web/*.h tools/cli.h) $(shell find src/base src/format -name '*.h')
+WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools
+WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json
+WEB_ASSETS := $(addprefix $(BUILD)/web/,index.html app.js style.css)
+WEB_TEST := $(BUILD)/web-test
+.PHONY: web check-web install-web
+web: $(BUILD)/web/gguf.js $(WEB_ASSETS) $(WEB_TEST)/serve $(WEB_TEST)/verdicts $(WEB_TEST)/verdicts.js
+$(BUILD)/web/gguf.js: $(WEB_CORE_SRC) $(WEB_GLUE_SRC) $(WEB_HDRS)
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -o $@ $(WEB_CORE_SRC) $(WEB_GLUE_SRC) -sMODULARIZE=1 -sEXPORT_NAME=createGgufModule \
+	    -sEXPORTED_FUNCTIONS=$(WEB_EXPORTS) -sEXPORTED_RUNTIME_METHODS=UTF8ToString,stringToUTF8,lengthBytesUTF8 \
+	    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -sFILESYSTEM=0
+$(BUILD)/web/%: web/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(WEB_TEST)/serve: tests/web/serve.c tests/httpd.c tests/httpd.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/web/serve.c tests/httpd.c -lpthread
+# The replay natively (only the parts of the test helpers it calls are linked)...
+WEB_VERDICT_SRC := tests/web/verdicts.c tests/hostile.c tests/gen.c tests/util.c
+$(WEB_TEST)/verdicts: $(WEB_VERDICT_SRC) $(WEB_GLUE_SRC) $(WEB_HDRS) tests/hostile.h tests/gen.h tests/test.h $(STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Itools -Itests -ffunction-sections -fdata-sections -Wl,--gc-sections -o $@ $(WEB_VERDICT_SRC) $(WEB_GLUE_SRC) $(STATIC) $(LDLIBS)
+# ... and for node, reading the corpus files straight from the disk
+$(WEB_TEST)/verdicts.js: $(WEB_VERDICT_SRC) $(WEB_CORE_SRC) $(WEB_GLUE_SRC) $(WEB_HDRS) tests/hostile.h tests/gen.h tests/test.h
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -Itests -o $@ $(WEB_VERDICT_SRC) $(WEB_CORE_SRC) $(WEB_GLUE_SRC) \
+	    -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node
+# ... and the fuzz targets that need only the core (fuzz_open also dequantizes:
+# the kernels' portable paths), replaying their corpora in node like make test does
+WEB_FUZZ := fuzz_open fuzz_source fuzz_name
+WEB_FUZZ_SRC := $(WEB_CORE_SRC) $(sort $(shell find src/quant -name '*.c' -not -path '*/x86/*' -not -path '*/arm/*')) src/model/dequant_tensor.c
+$(WEB_TEST)/fuzz_%.js: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(WEB_FUZZ_SRC) $(WEB_HDRS) $(wildcard src/quant/*.h src/model/*.h)
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -o $@ $< fuzz/replay.c $(WEB_FUZZ_SRC) -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node
+web: $(WEB_FUZZ:%=$(WEB_TEST)/%.js)
+check-web: web $(TOOL)
+	tests/web/run.sh $(BUILD)
+# Installed when built (make web): any static file server serves the directory.
+WEB_INSTALLED := index.html app.js style.css gguf.js gguf.wasm
+install: install-web
+install-web:
+	@if [ -f $(BUILD)/web/gguf.js ]; then \
+	    install -d $(DESTDIR)$(DATADIR)/gguf/web && \
+	    install -m 644 $(addprefix $(BUILD)/web/,$(WEB_INSTALLED)) $(DESTDIR)$(DATADIR)/gguf/web/; \
+	fi
+# ---- end of web --------------------------------------------------------------
 
 clean:
 	rm -rf build

@@ -34,9 +34,22 @@ fi
 if [ "${WITH_ABI:-0}" = 1 ]; then
     command -v abidiff >/dev/null 2>&1 || need="$need abigail-tools"
 fi
+# WITH_WEB=1: emscripten (the WebAssembly build; it brings clang-14, lld-14, binaryen and
+# node-acorn), Debian's chromium and node for the browser tests.
+if [ "${WITH_WEB:-0}" = 1 ]; then
+    command -v emcc >/dev/null 2>&1 || need="$need emscripten"
+    command -v chromium >/dev/null 2>&1 || need="$need chromium"
+    command -v node >/dev/null 2>&1 || need="$need nodejs"
+    command -v npm >/dev/null 2>&1 || need="$need npm"
+fi
 if [ -n "$need" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $need
+fi
+# ... and playwright-core from npm, as tests/web/package-lock.json pins it, into
+# tests/web/node_modules (nothing global).
+if [ "${WITH_WEB:-0}" = 1 ] && [ ! -d "$(dirname "$0")/../tests/web/node_modules/playwright-core" ]; then
+    (cd "$(dirname "$0")/../tests/web" && npm ci --no-audit --no-fund)
 fi

@@ -313,6 +313,10 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap);
 #define CLI_NO_TYPE 0xFFFFFFFFu
 int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap);
 void cli_val_free(cli_val *v);
+/* True if `gguf set` writes the key (key, len) in f without --force: the
+ * spec's naming rule (lgg_key_name_ok), after a first segment that names
+ * f's own architecture. */
+bool cli_key_ok(const lgg_file *f, const char *key, size_t len);
 
 /* ---- shard sets (cli_shards.c) ---- */
 typedef struct cli_shards {

@@ -146,6 +146,18 @@ void cli_edit_close(cli_edit *e) {
     e->fd = -1;
 }
 
+/* As the validator does, a first segment naming the file's own
+ * architecture ("command-r.") is taken as it is and only the rest is held
+ * to the rule. */
+bool cli_key_ok(const lgg_file *f, const char *key, size_t len) {
+    if (lgg_key_name_ok(key, len)) return true;
+    lgg_value v;
+    lgg_str arch;
+    return lgg_get(f, "general.architecture", &v) == LGG_OK && lgg_value_string(&v, &arch) == LGG_OK &&
+           arch.len + 1 < len && !memcmp(key, arch.ptr, arch.len) && key[arch.len] == '.' &&
+           lgg_key_name_ok(key + arch.len + 1, len - arch.len - 1);
+}
+
 /* ---- value text ---- */
 
 /* The type TYPE names.  The generic int and float (llama.cpp's --override-kv

@@ -87,17 +87,9 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     return 0;
 }
 
-/* A key the spec's naming rule allows, or --force.  As the validator does,
- * a first segment naming the file's own architecture ("command-r.") is
- * taken as it is and only the rest is held to the rule. */
+/* A key the naming rule allows (cli_key_ok), or --force. */
 static int key_allowed(const cli_edit *e, const char *file, const char *key, size_t len, int force) {
-    if (force || lgg_key_name_ok(key, len)) return 1;
-    lgg_value v;
-    lgg_str arch;
-    if (lgg_get(e->f, "general.architecture", &v) == LGG_OK && lgg_value_string(&v, &arch) == LGG_OK &&
-        arch.len + 1 < len && !memcmp(key, arch.ptr, arch.len) && key[arch.len] == '.' &&
-        lgg_key_name_ok(key + arch.len + 1, len - arch.len - 1))
-        return 1;
+    if (force || cli_key_ok(e->f, key, len)) return 1;
     cli_err("set", file, "'%.*s' is not a valid key (lower_snake_case segments separated by dots); --force writes it",
             (int)len, key);
     return 0;

@@ -13,7 +13,7 @@ unsigned lgg__threads(int n_threads) {
     long n = n_threads;
     if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
-    return n > LGG__MAX_THREADS ? LGG__MAX_THREADS : (unsigned)n;
+    return n > (long)LGG__MAX_THREADS ? LGG__MAX_THREADS : (unsigned)n;
 }
 
 void lgg__fan_out(void *(*fn)(void *), void *jobs, size_t size, unsigned n) {

@@ -365,11 +365,13 @@ lgg_status lgg__parse_header(lgg_file *f, lgg_error *err) {
 
 /* ---- tensor data checks -------------------------------------------------- */
 
+/* Ties in info order: which overlap is reported must not depend on libc's
+ * qsort (glibc's is stable, musl's and so the WebAssembly build's is not). */
 static int cmp_by_offset(const void *a, const void *b, void *ctx) {
     const lgg_tensor *t = ctx;
-    const lgg_tensor *x = &t[*(const uint32_t *)a], *y = &t[*(const uint32_t *)b];
-    if (x->file_offset != y->file_offset) return x->file_offset < y->file_offset ? -1 : 1;
-    return 0;
+    const uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    if (t[i].file_offset != t[j].file_offset) return t[i].file_offset < t[j].file_offset ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
 static lgg_status tensor_name_msg(const lgg_tensor *t, char *q, size_t cap) {

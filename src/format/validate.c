@@ -609,10 +609,13 @@ static void check_tokenizer(vctx *c) {
     }
 }
 
+/* Ties in info order, so the result is the same whatever libc's qsort
+ * (glibc's is stable, musl's and so the WebAssembly build's is not). */
 static int cmp_u32_by_offset(const void *a, const void *b, void *ctx) {
     const lgg_tensor *t = ctx;
-    const lgg_tensor *x = &t[*(const uint32_t *)a], *y = &t[*(const uint32_t *)b];
-    return x->file_offset < y->file_offset ? -1 : x->file_offset > y->file_offset;
+    const uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    if (t[i].file_offset != t[j].file_offset) return t[i].file_offset < t[j].file_offset ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
 static bool all_zero(const uint8_t *p, uint64_t n, uint64_t *at) {

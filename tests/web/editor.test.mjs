@@ -1,0 +1,425 @@
+// editor.test.mjs BUILD -- the GGUF Editor (web/) in headless Chromium,
+// driven by playwright-core (tests/web/run.sh runs it).  The page is served
+// with the models by tests/httpd.c (BUILD/web-test/serve); what the page
+// shows and saves is checked against the reference files' own data (the
+// shared corpus's manifest, the Hugging Face tokenizer files) and against
+// what `gguf set` / `gguf rm` write for the same edits.  Prints one line
+// per test and exits non-zero when one fails.
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const B = path.resolve(process.argv[2] || 'build');
+const GGUF = path.join(B, 'gguf');
+const SHARED = path.resolve(process.env.GGUF_SHARED || '../shared');
+const WORK = path.join(B, 'web-test', 'work');
+const ROOT = path.join(WORK, 'root');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const DENSE = path.join(SHARED, 'golden/llama-quantize/pub-dense-Q8_0.gguf');
+const DENSE_BE = path.join(SHARED, 'golden/llama-quantize/pub-dense-Q8_0.BE.gguf');
+const QWEN = path.join(SHARED, 'golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf');
+const QWEN_HF = path.join(SHARED, 'golden/convert/Qwen2.5-Tiny-Test-Instruct');
+
+// ---- set-up ------------------------------------------------------------------
+
+fs.rmSync(WORK, { recursive: true, force: true });
+fs.mkdirSync(ROOT, { recursive: true });
+for (const f of ['index.html', 'app.js', 'style.css', 'gguf.js', 'gguf.wasm']) fs.copyFileSync(path.join(B, 'web', f), path.join(ROOT, f));
+const served = (name, from) => { fs.mkdirSync(path.dirname(path.join(ROOT, name)), { recursive: true }); fs.symlinkSync(from, path.join(ROOT, name)); };
+served('qwen.gguf', QWEN);
+served('dense.gguf', DENSE);
+served('owner/repo/resolve/main/qwen.gguf', QWEN);
+served('owner/repo/resolve/v1.0/qwen.gguf', QWEN);
+
+const server = spawn(path.join(B, 'web-test', 'serve'), [ROOT], { stdio: ['pipe', 'pipe', 'inherit'] });
+const serverLines = readline.createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+const port = Number((await serverLines.next()).value);
+const BASE = `http://127.0.0.1:${port}`;
+// Requests and body bytes the server sent since the last call.
+async function counts() {
+  server.stdin.write('counts\n');
+  const [requests, bytes] = (await serverLines.next()).value.split(' ').map(Number);
+  return { requests, bytes };
+}
+
+const gguf = (...args) => execFileSync(GGUF, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+function ggufFails(...args) {
+  try {
+    execFileSync(GGUF, args, { stdio: 'pipe' });
+  } catch (e) {
+    return e.stderr.toString();
+  }
+  throw new Error(`gguf ${args.join(' ')} succeeded`);
+}
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+let page;
+const pageErrors = [];
+
+async function newPage(query = '') {
+  if (page) await page.close();
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(`${BASE}/plain/index.html${query}`);
+  await page.waitForSelector('body[data-ready="1"]');
+}
+
+// ---- checks ------------------------------------------------------------------
+
+function check(cond, what) { if (!cond) throw new Error(what); }
+function eq(a, b, what) {
+  if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`${what}: got ${JSON.stringify(a)?.slice(0, 300)}, expected ${JSON.stringify(b)?.slice(0, 300)}`);
+}
+function sameBytes(a, b, what) {
+  const x = fs.readFileSync(a), y = fs.readFileSync(b);
+  if (x.length !== y.length) throw new Error(`${what}: ${x.length} bytes, the CLI wrote ${y.length}`);
+  const at = x.findIndex((v, i) => v !== y[i]);
+  if (at >= 0) throw new Error(`${what}: first difference from the CLI's file at byte ${at}`);
+}
+
+// ---- driving the page ----------------------------------------------------------
+
+const alertText = async () => ((await page.getByRole('alert').isVisible()) ? page.getByRole('alert').textContent() : null);
+// Wait until the page has opened something or said why not.
+async function settled() {
+  await page.waitForFunction(() => document.getElementById('status').textContent.startsWith('Opened') || !document.getElementById('alert').hidden);
+}
+async function openLocal(file) {
+  await page.getByLabel('GGUF file', { exact: true }).setInputFiles(file);
+  await settled();
+}
+async function openUrl(url) {
+  await page.getByRole('textbox', { name: 'URL', exact: true }).fill(url);
+  await page.getByRole('button', { name: 'Open URL' }).click();
+  await settled();
+}
+const rows = (name) => page.getByRole('table', { name, exact: true }).locator('tbody tr')
+  .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+async function metaRow(key) {
+  return (await rows('Metadata')).find((r) => r[0] === key);
+}
+async function editKey(key, fields) {
+  await page.getByRole('button', { name: `Edit ${key}`, exact: true }).click();
+  await fillForm(fields);
+}
+async function fillForm({ key, type, value }) {
+  const form = page.getByRole('form', { name: 'Edit metadata' });
+  if (key !== undefined) await form.getByRole('textbox', { name: 'Key', exact: true }).fill(key);
+  if (type !== undefined) await form.getByRole('combobox', { name: 'Type', exact: true }).selectOption(type);
+  if (value !== undefined) await form.getByRole('textbox', { name: 'Value', exact: true }).fill(value);
+  await form.getByRole('button', { name: 'Apply' }).click();
+}
+async function addKey(fields) {
+  await page.getByRole('button', { name: 'Add key', exact: true }).click();
+  await fillForm(fields);
+}
+async function save(to) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save', exact: true }).click()]);
+  await dl.saveAs(to);
+  return dl.suggestedFilename();
+}
+const out = (name) => path.join(WORK, name);
+
+// ---- the tests ---------------------------------------------------------------
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('metadata and tensors tables show what the CLI reads, with the types gguf set names', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  eq(await alertText(), null, 'alert');
+  const dump = JSON.parse(gguf('dump', '--json', DENSE));
+  const meta = await rows('Metadata');
+  eq(meta.map((r) => r[0]), dump.metadata.map((m) => m.key), 'keys in file order');
+  const typeOf = (m) => (m.type === 'array' ? `arr[${m.value.type === 'string' ? 'str' : m.value.type}]` : m.type === 'string' ? 'str' : m.type);
+  eq(meta.map((r) => r[1]), dump.metadata.map(typeOf), 'types');
+  for (const m of dump.metadata.filter((x) => x.type !== 'array')) eq((await metaRow(m.key))[2], String(m.value), `value of ${m.key}`);
+  const tokens = dump.metadata.find((m) => m.key === 'tokenizer.ggml.tokens');
+  check((await metaRow('tokenizer.ggml.tokens'))[2].startsWith(`${tokens.value.items.length} items: ["<unk>", "<s>"`), 'array summary');
+  const tens = await rows('Tensors');
+  eq(tens.map((r) => [r[0], r[1], r[2], Number(r[3])]), dump.tensors.map((t) => [t.name, t.type, `[${t.shape.join(', ')}]`, t.size]), 'tensors');
+  await page.getByLabel('Filter tensors by name').fill('ffn_up');
+  eq((await rows('Tensors')).map((r) => r[0]), dump.tensors.filter((t) => t.name.includes('ffn_up')).map((t) => t.name), 'filtered tensors');
+  const summary = await page.locator('#summary').textContent();
+  check(summary.includes('architecturellama') && summary.includes('file typeMOSTLY_Q8_0 (7)'), `summary: ${summary}`);
+});
+
+test('the shared corpus: every file ggml reads opens with ggml\'s pair and tensor counts', async () => {
+  await newPage();
+  const manifest = fs.readFileSync(path.join(SHARED, 'corpus/MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
+  const head = manifest.shift();
+  const col = (n) => head.indexOf(n);
+  let n = 0;
+  for (const r of manifest) {
+    if (r[col('format')] !== 'GGUF' || r[col('ref_ggml_c')] !== 'ok') continue;
+    await openLocal(path.join(SHARED, 'corpus', r[col('path')]));
+    eq(await alertText(), null, `${r[0]}: alert`);
+    eq((await rows('Metadata')).length, Number(r[col('n_kv')]), `${r[0]}: metadata rows`);
+    eq((await rows('Tensors')).length, Number(r[col('n_tensors')]), `${r[0]}: tensor rows`);
+    n++;
+  }
+  check(n >= 20, `only ${n} corpus files`);
+  return `${n} files`;
+});
+
+test('edits saved equal gguf set + gguf rm for the same edits (little- and big-endian)', async () => {
+  for (const [file, tag] of [[DENSE, 'le'], [DENSE_BE, 'be']]) {
+    await newPage();
+    await openLocal(file);
+    await editKey('general.name', { value: 'Edited in the browser' });
+    await addKey({ key: 'general.description', type: 'str', value: 'line one\nline two, with a comma' });
+    await editKey('llama.context_length', { value: '1024' });
+    await editKey('general.description', { key: 'general.comment' });
+    await addKey({ key: 'test.scales', type: 'arr[f32]', value: '0.5,-1.25,3' });
+    await page.getByRole('button', { name: 'Remove tokenizer.ggml.unknown_token_id', exact: true }).click();
+    eq(await alertText(), null, 'alert after the edits');
+    eq((await metaRow('general.comment')).slice(0, 3), ['general.comment', 'str', 'line one\nline two, with a comma'], 'renamed key');
+    eq((await metaRow('llama.context_length')).slice(0, 3), ['llama.context_length', 'u32', '1024'], 'changed value keeps its type');
+    eq(await metaRow('tokenizer.ggml.unknown_token_id'), undefined, 'removed key');
+    const name = await save(out(`saved-${tag}.gguf`));
+    eq(name, path.basename(file), 'download name');
+    gguf('set', '-o', out(`cli1-${tag}.gguf`), file, 'general.name=str:Edited in the browser',
+      'general.description=str:line one\nline two, with a comma', 'llama.context_length=u32:1024',
+      '--rename', 'general.description=general.comment', 'test.scales=arr[f32]:0.5,-1.25,3');
+    gguf('rm', '-o', out(`cli-${tag}.gguf`), out(`cli1-${tag}.gguf`), 'tokenizer.ggml.unknown_token_id');
+    sameBytes(out(`saved-${tag}.gguf`), out(`cli-${tag}.gguf`), `${tag} file`);
+  }
+});
+
+test('Save as... writes the same bytes through the File System Access API', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  check(await page.getByRole('button', { name: 'Save as...' }).isVisible(), 'Save as... is offered');
+  await editKey('general.name', { value: 'saved as' });
+  // the picker is a dialog no headless test can answer: hand the page a real
+  // file handle of the origin's private file system instead
+  await page.evaluate(() => {
+    window.showSaveFilePicker = async () => (await navigator.storage.getDirectory()).getFileHandle('saved-as.gguf', { create: true });
+  });
+  await page.getByRole('button', { name: 'Save as...' }).click();
+  await page.waitForFunction(() => document.getElementById('status').textContent === 'Saved saved-as.gguf.');
+  const b64 = await page.evaluate(async () => {
+    const f = await (await (await navigator.storage.getDirectory()).getFileHandle('saved-as.gguf')).getFile();
+    const bytes = new Uint8Array(await f.arrayBuffer());
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(s);
+  });
+  fs.writeFileSync(out('saved-as.gguf'), Buffer.from(b64, 'base64'));
+  gguf('set', '-o', out('saved-as-cli.gguf'), DENSE, 'general.name=str:saved as');
+  sameBytes(out('saved-as.gguf'), out('saved-as-cli.gguf'), 'Save as...');
+});
+
+test('undo and redo', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  await editKey('general.name', { value: 'first' });
+  await editKey('general.name', { value: 'second' });
+  await page.getByRole('button', { name: 'Undo' }).click();
+  eq((await metaRow('general.name'))[2], 'first', 'after one undo');
+  await page.getByRole('button', { name: 'Undo' }).click();
+  eq((await metaRow('general.name'))[2], 'tiny-llama-11', 'after two undos');
+  await page.getByRole('button', { name: 'Redo' }).click();
+  eq((await metaRow('general.name'))[2], 'first', 'after a redo');
+  check(await page.getByRole('button', { name: 'Redo' }).isEnabled(), 'a second redo is possible');
+  await save(out('undo.gguf'));
+  gguf('set', '-o', out('undo-cli.gguf'), DENSE, 'general.name=str:first');
+  sameBytes(out('undo.gguf'), out('undo-cli.gguf'), 'saved after undo/redo');
+});
+
+test('refused edits: gguf set\'s message, validate\'s message, the state kept', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  await addKey({ key: 'test.byte', type: 'u8', value: '300' });
+  const cli = ggufFails('set', '-o', out('x.gguf'), DENSE, 'test.byte=u8:300');
+  const why = /test\.byte: (.*)/.exec(cli)[1];
+  check((await alertText()).includes(why), `alert '${await alertText()}' lacks '${why}'`);
+  eq(await metaRow('test.byte'), undefined, 'refused key not added');
+  // a standard key keeps its type: validate names the change an error
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await editKey('llama.context_length', { type: 'str', value: 'abc' });
+  gguf('set', '--force', '-o', out('typed.gguf'), DENSE, 'llama.context_length=str:abc'); // set refuses it without --force
+  let v = '';
+  try { execFileSync(GGUF, ['validate', out('typed.gguf')], { stdio: 'pipe' }); } catch (e) { v = e.stdout.toString(); }
+  const msg = /error: (.*)/.exec(v)[1];
+  check((await alertText()).includes(msg), `alert '${await alertText()}' lacks '${msg}'`);
+  eq((await metaRow('llama.context_length')).slice(1, 3), ['u32', '512'], 'value kept');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  // what validate requires cannot be removed
+  await page.getByRole('button', { name: 'Remove general.quantization_version', exact: true }).click();
+  check((await alertText()).includes('general.quantization_version is missing but tensors are quantized'), 'quantization_version refusal');
+  check(!!(await metaRow('general.quantization_version')), 'key kept');
+});
+
+test('a file with an error already: other edits pass, the error is shown, a new error is refused', async () => {
+  const bad = out('bad-eos.gguf');
+  gguf('set', '-o', bad, DENSE, 'tokenizer.ggml.eos_token_id=u32:5000');
+  await newPage();
+  await openLocal(bad);
+  const findings = await rows('Findings');
+  check(findings.some((r) => r[0] === 'error' && r[2] === 'tokenizer.ggml.eos_token_id = 5000 is outside the vocabulary of 1000 tokens'), `findings: ${JSON.stringify(findings)}`);
+  await editKey('general.name', { value: 'still broken' });
+  eq(await alertText(), null, 'an edit that adds no error');
+  await page.getByRole('button', { name: 'Set tokenizer.ggml.bos_token_id' }).click();
+  await fillForm({ value: '4000' });
+  check((await alertText()).includes('tokenizer.ggml.bos_token_id = 4000 is outside the vocabulary of 1000 tokens'), `alert: ${await alertText()}`);
+  await save(out('bad-saved.gguf'));
+  gguf('set', '-o', out('bad-cli.gguf'), bad, 'general.name=str:still broken');
+  sameBytes(out('bad-saved.gguf'), out('bad-cli.gguf'), 'saved');
+});
+
+test('a 151,936-token vocabulary: shown within 5 s, paged, chat template and special token edited', async () => {
+  await newPage();
+  const t0 = Date.now();
+  await openLocal(QWEN);
+  const n = (await rows('Tensors')).length;
+  const ms = Date.now() - t0;
+  eq(n, 26, 'tensors');
+  check(ms < 5000, `${ms} ms to show the file`);
+  check((await metaRow('tokenizer.ggml.tokens'))[2].startsWith('151936 items: '), 'token count');
+  // the screenshot the run keeps (docs/web.png is one of these)
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(B, 'web-test', 'editor.png') });
+  // the paged view, against the Hugging Face tokenizer's vocabulary
+  const vocab = JSON.parse(fs.readFileSync(path.join(QWEN_HF, 'tokenizer.json'), 'utf8')).model.vocab;
+  const byId = [];
+  for (const [k, i] of Object.entries(vocab)) byId[i] = k;
+  await page.getByRole('button', { name: 'Items of tokenizer.ggml.tokens' }).click();
+  await page.getByRole('button', { name: 'Next items' }).click();
+  const items = await rows('Array items');
+  eq(items.map((r) => [Number(r[0]), JSON.parse(r[1])]), byId.slice(100, 200).map((t, i) => [100 + i, t]), 'tokens 100..199');
+  // the chat template, as the model's tokenizer_config.json has it
+  const cfg = JSON.parse(fs.readFileSync(path.join(QWEN_HF, 'tokenizer_config.json'), 'utf8'));
+  eq(await page.getByLabel('Chat template text').textContent(), cfg.chat_template, 'chat template');
+  const tmpl = "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}";
+  await page.getByRole('button', { name: 'Edit chat template' }).click();
+  await fillForm({ value: tmpl });
+  eq(await page.getByLabel('Chat template text').textContent(), tmpl, 'edited template shown');
+  // the file's eos is <|im_end|>: make it <|endoftext|>, whose id the tokenizer's added tokens give
+  const eos = JSON.parse(fs.readFileSync(path.join(QWEN_HF, 'tokenizer.json'), 'utf8')).added_tokens.find((t) => t.content === '<|endoftext|>').id;
+  eq((await rows('Special tokens')).find((r) => r[0] === 'tokenizer.ggml.eos_token_id')[2], '"<|im_end|>"', 'eos before');
+  await page.getByRole('button', { name: 'Set tokenizer.ggml.eos_token_id' }).click();
+  await fillForm({ value: String(eos) });
+  const special = (await rows('Special tokens')).find((r) => r[0] === 'tokenizer.ggml.eos_token_id');
+  eq(special.slice(1, 3), [String(eos), '"<|endoftext|>"'], 'eos row');
+  eq(await page.locator('#save-note').textContent(), '2 edits', 'edit count');
+  await save(out('qwen.gguf'));
+  fs.writeFileSync(out('tmpl.txt'), tmpl);
+  gguf('set', '-o', out('qwen-cli.gguf'), QWEN, `tokenizer.chat_template=str@${out('tmpl.txt')}`, `tokenizer.ggml.eos_token_id=u32:${eos}`);
+  sameBytes(out('qwen.gguf'), out('qwen-cli.gguf'), 'saved qwen');
+  return `${ms} ms to show`;
+});
+
+test('sparse models: 1.7 GB (288 tensors) within 3 s, 100 GiB within 3 s, the header alone read', async () => {
+  const gemma = out('gemma2-2b.gguf');
+  execFileSync('python3', [path.join(SHARED, 'golden/estimate/gen_gguf.py'), 'gemma2-2b', gemma]);
+  const big = out('big.gguf');
+  writeSparse(big, 100);
+  const times = [];
+  for (const [file, tensors] of [[gemma, 288], [big, 100]]) {
+    await newPage();
+    const t0 = Date.now();
+    await openLocal(file);
+    eq((await rows('Tensors')).length, tensors, `${path.basename(file)} tensors`);
+    const ms = Date.now() - t0;
+    check(ms < 3000, `${path.basename(file)}: ${ms} ms`);
+    times.push(`${path.basename(file)} (${fs.statSync(file).size} bytes) ${ms} ms`);
+    const status = await page.getByRole('status').textContent();
+    const read = Number(/read (\d+) of/.exec(status)[1]);
+    const header = JSON.parse(gguf('dump', '--json', '--no-tensors', file)).data_offset;
+    check(read <= Math.max(2 * header, 256 * 1024), `${read} bytes read for a ${header}-byte header`);
+  }
+  fs.rmSync(gemma);
+  fs.rmSync(big);
+  return times.join(', ');
+});
+
+// A GGUF v3 file of n 1-GiB F32 tensors, the data a hole (written here, not
+// by the library under test).
+function writeSparse(file, n) {
+  const parts = [];
+  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
+  const str = (s) => { u64(Buffer.byteLength(s)); parts.push(Buffer.from(s)); };
+  parts.push(Buffer.from('GGUF'));
+  u32(3); u64(n); u64(1);
+  str('general.architecture'); u32(8); str('llama');
+  for (let i = 0; i < n; i++) { str(`blk.${i}.weight`); u32(2); u64(1 << 14); u64(1 << 14); u32(0); u64(i * 2 ** 30); }
+  let head = Buffer.concat(parts);
+  head = Buffer.concat([head, Buffer.alloc((32 - (head.length % 32)) % 32)]);
+  fs.writeFileSync(file, head);
+  fs.truncateSync(file, head.length + n * 2 ** 30);
+}
+
+test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names; a server without ranges', async () => {
+  await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
+  const header = JSON.parse(gguf('dump', '--json', '--no-tensors', QWEN)).data_offset;
+  const tensors = JSON.parse(gguf('tensors', '--json', QWEN)).map((t) => t.name);
+  const fetched = [];
+  for (const url of [`${BASE}/plain/qwen.gguf`, 'hf://owner/repo/qwen.gguf', 'hf://owner/repo/qwen.gguf@v1.0']) {
+    await counts();
+    await openUrl(url);
+    eq(await alertText(), null, `${url}: alert`);
+    eq((await rows('Tensors')).map((r) => r[0]), tensors, `${url}: tensors`);
+    const c = await counts();
+    check(c.bytes <= header + (1 << 20), `${url}: ${c.bytes} bytes fetched for a ${header}-byte header`);
+    check(c.bytes < fs.statSync(QWEN).size, `${url}: the whole file was fetched`);
+    fetched.push(`${c.bytes} bytes in ${c.requests} requests`);
+    check(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled(), 'Save needs the local file');
+  }
+  await openUrl(`${BASE}/norange/qwen.gguf`);
+  check((await alertText()).includes('ignores range requests'), `norange alert: ${await alertText()}`);
+  await openUrl(`${BASE}/plain/missing.gguf`);
+  check((await alertText()).includes('HTTP 404'), `404 alert: ${await alertText()}`);
+  return `header ${header} bytes; fetched ${fetched.join(', ')}`;
+});
+
+test('a truncated file: the library\'s message and offset in an alert, and the page keeps working', async () => {
+  await newPage();
+  const cut = out('cut.gguf');
+  fs.writeFileSync(cut, fs.readFileSync(DENSE).subarray(0, 20000));
+  await openLocal(cut);
+  const cli = ggufFails('info', cut);
+  const m = /: ([^:]*) \(at byte (\d+)\)\n?$/.exec(cli.split('\n').filter(Boolean).pop());
+  const text = await alertText();
+  check(text && text.includes(m[1]) && text.includes(`at byte offset ${m[2]}`), `alert '${text}' vs the CLI's '${cli}'`);
+  await openLocal(DENSE);
+  eq(await alertText(), null, 'alert cleared');
+  eq((await rows('Tensors')).length, 39, 'the next file opens');
+});
+
+test('drag and drop opens a file', async () => {
+  await newPage();
+  await page.evaluate(async () => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([await (await fetch('dense.gguf')).blob()], 'dropped.gguf'));
+    document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await settled();
+  eq((await rows('Tensors')).length, 39, 'tensors of the dropped file');
+  check((await page.getByRole('status').textContent()).startsWith('Opened dropped.gguf'), 'status');
+});
+
+// ---- run -----------------------------------------------------------------------
+
+let failed = 0;
+for (const t of tests) {
+  const t0 = Date.now();
+  try {
+    const note = await t.fn();
+    if (pageErrors.length) throw new Error(`page errors: ${pageErrors.splice(0).join('; ')}`);
+    console.log(`ok   ${t.name} (${Date.now() - t0} ms${note ? `; ${note}` : ''})`);
+  } catch (e) {
+    failed++;
+    pageErrors.length = 0;
+    console.log(`FAIL ${t.name}: ${e.message}`);
+  }
+}
+await browser.close();
+server.stdin.end();
+console.log(`browser: ${tests.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,563 @@
+// app.js -- the GGUF Editor's interface and I/O.  Every GGUF byte is parsed,
+// checked and written by libgguf in WebAssembly (gguf.js, from
+// web/gguf_web.c); this file reads bytes (Blob.slice, HTTP ranges), shows
+// what the module returns as JSON, and assembles the saved file.
+'use strict';
+
+const FIRST_READ = 256 * 1024;   // what lgg_open_source reads first
+const URL_STEP = 1024 * 1024;    // over HTTP the prefix grows by at most this: header + 1 MiB at most
+const MAX_ROWS = 5000;           // rows shown at once in the metadata and tensor tables
+const PAGE = 100;                // items per page of an array
+const SCALARS = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'u64', 'i64', 'f32', 'f64', 'bool', 'str'];
+const TYPES = SCALARS.concat(SCALARS.map((t) => `arr[${t}]`));
+const SPECIAL = ['bos', 'eos', 'eot', 'eom', 'unknown', 'separator', 'padding', 'cls', 'mask'];
+const EDIT_ARRAY_MAX = 4096;     // longer arrays are shown in pages, not edited as text
+
+const $ = (id) => document.getElementById(id);
+let M = null;         // the WebAssembly module
+let doc = null;       // { ptr, name, size, blob (local files only), url, view, ops, at }
+
+// ---- the module ----------------------------------------------------------
+
+function cstr(s) {
+  const n = M.lengthBytesUTF8(s) + 1;
+  const p = M._malloc(n);
+  M.stringToUTF8(s, p, n);
+  return p;
+}
+
+function withStrings(strings, fn) {
+  const ptrs = strings.map(cstr);
+  try { return fn(...ptrs); } finally { ptrs.forEach((p) => M._free(p)); }
+}
+
+// JSON from the module; integers beyond 2^53 (u64, i64) stay exact as BigInt.
+function parseJson(text) {
+  return JSON.parse(text, (k, v, ctx) =>
+    typeof v === 'number' && !Number.isSafeInteger(v) && ctx && /^-?\d+$/.test(ctx.source) ? BigInt(ctx.source) : v);
+}
+const moduleJson = (ptr) => parseJson(M.UTF8ToString(ptr));
+const lastError = () => moduleJson(M._web_error_json());
+
+class GgufError extends Error {
+  constructor(e) {
+    super(e.message);
+    this.detail = e;
+  }
+}
+
+// ---- messages ------------------------------------------------------------
+
+function showError(e) {
+  const d = e && e.detail;
+  let text = d ? `${d.status}: ${d.message}` : String(e && e.message ? e.message : e);
+  if (d && d.offset !== null && d.offset !== undefined) text += ` (at byte offset ${d.offset})`;
+  $('alert').textContent = text;
+  $('alert').hidden = false;
+}
+
+function clearError() {
+  $('alert').hidden = true;
+  $('alert').textContent = '';
+}
+
+const say = (s) => { $('status').textContent = s; };
+
+// ---- opening -------------------------------------------------------------
+
+// Open the header through `read(from, to)`: a prefix of the file, grown to
+// what the library asks for (web_need) until it opens or truly fails.
+async function openHeader(name, size, read, step) {
+  let have = new Uint8Array(0);
+  let want = Math.min(size, FIRST_READ);
+  for (;;) {
+    if (want > have.length) {
+      const more = await read(have.length, want);
+      if (more.length !== want - have.length) throw new Error(`${name}: read ${more.length} bytes at ${have.length}, not ${want - have.length} (did the file change?)`);
+      const next = new Uint8Array(have.length + more.length);
+      next.set(have);
+      next.set(more, have.length);
+      have = next;
+    }
+    const p = M._malloc(Math.max(have.length, 1));
+    M.HEAPU8.set(have, p);
+    const ptr = withStrings([name], (n) => M._web_open(p, have.length, size, n));
+    if (ptr) return { ptr, bytesRead: have.length };
+    const err = lastError();
+    if (!(err.need > have.length && have.length < size)) throw new GgufError(err);
+    want = Math.min(size, step(have.length, err.need));
+  }
+}
+
+async function openFile(file) {
+  clearError();
+  say(`Reading ${file.name}...`);
+  const t0 = performance.now();
+  try {
+    const read = async (a, b) => new Uint8Array(await file.slice(a, b).arrayBuffer());
+    // a local read is cheap: grow as lgg_open_source does (what it asks for)
+    const r = await openHeader(file.name, file.size, read, (have, need) => need);
+    setDoc({ ptr: r.ptr, name: file.name, size: file.size, blob: file, bytesRead: r.bytesRead });
+    say(`Opened ${file.name}: read ${r.bytesRead} of ${file.size} bytes in ${Math.round(performance.now() - t0)} ms.`);
+  } catch (e) {
+    say('');
+    showError(e);
+  }
+}
+
+// hf://OWNER/REPO/PATH[@REVISION] as the library's remote part resolves it.
+function resolveUrl(name) {
+  if (!name.startsWith('hf://')) return name;
+  const endpoint = (new URLSearchParams(location.search).get('hf_endpoint') || 'https://huggingface.co').replace(/\/+$/, '');
+  const m = /^hf:\/\/([^/]+)\/([^/]+)\/(.+)$/.exec(name);
+  if (!m) throw new Error(`${name}: not an hf://OWNER/REPO/PATH[@REVISION] name`);
+  let path = m[3], rev = 'main';
+  const at = path.lastIndexOf('@');
+  if (at >= 0) {
+    rev = path.slice(at + 1);
+    path = path.slice(0, at);
+    if (!rev || !path || rev.includes('/')) throw new Error(`${name}: not an hf://OWNER/REPO/PATH[@REVISION] name`);
+  }
+  return `${endpoint}/${m[1]}/${m[2]}/resolve/${rev}/${path}`;
+}
+
+// Bytes [a, b) of a URL by a range request; the first answer tells the size.
+async function fetchRange(url, a, b) {
+  const ctl = new AbortController();
+  const r = await fetch(url, { headers: { Range: `bytes=${a}-${b - 1}` }, signal: ctl.signal });
+  if (r.status !== 206) {
+    ctl.abort();
+    if (r.status === 200) throw new Error(`${url}: the server ignores range requests (200 instead of 206); nothing more was read`);
+    throw new Error(`${url}: HTTP ${r.status}`);
+  }
+  const cr = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(r.headers.get('Content-Range') || '');
+  if (!cr || Number(cr[1]) !== a) {
+    ctl.abort();
+    throw new Error(`${url}: the answer's Content-Range '${r.headers.get('Content-Range')}' is not the range asked for`);
+  }
+  const body = new Uint8Array(await r.arrayBuffer());
+  if (body.length !== Number(cr[2]) - a + 1) throw new Error(`${url}: ${body.length} bytes instead of the range's ${Number(cr[2]) - a + 1}`);
+  return { body, size: Number(cr[3]) };
+}
+
+async function openUrl(name) {
+  clearError();
+  say(`Reading ${name}...`);
+  try {
+    const url = resolveUrl(name.trim());
+    const first = await fetchRange(url, 0, FIRST_READ);
+    const size = first.size;
+    const read = async (a, b) => (a === 0 && b <= first.body.length ? first.body.slice(0, b) : (await fetchRange(url, a, b)).body);
+    // each step fetches at most 1 MiB more: at most the header plus 1 MiB in all
+    const base = decodeURIComponent(url.split('?')[0].split('/').pop() || 'model.gguf');
+    const r = await openHeader(base, size, read, (have, need) => Math.min(need, have + URL_STEP));
+    setDoc({ ptr: r.ptr, name: base, size, url, bytesRead: r.bytesRead });
+    say(`Opened ${url}: read ${r.bytesRead} of ${size} bytes.`);
+  } catch (e) {
+    say('');
+    showError(e);
+  }
+}
+
+// ---- the document and its edits ------------------------------------------
+
+function setDoc(d) {
+  if (doc) M._web_close(doc.ptr);
+  doc = Object.assign(d, { ops: [], at: 0 });
+  doc.view = moduleJson(M._web_view_json(doc.ptr));
+  closeEdit();
+  $('items').hidden = true;
+  $('tfilter').value = '';
+  render();
+}
+
+function applyOp(op) {
+  const rc = op.kind === 'set' ? withStrings([op.key, op.text], (k, t) => M._web_set(doc.ptr, k, t))
+    : op.kind === 'rm' ? withStrings([op.key], (k) => M._web_remove(doc.ptr, k))
+      : withStrings([op.key, op.to], (k, t) => M._web_rename(doc.ptr, k, t));
+  if (rc) throw new GgufError(lastError());
+}
+
+// The document as the file's metadata with ops[0..n) applied.
+function rebuild(n) {
+  M._web_reset(doc.ptr);
+  for (const op of doc.ops.slice(0, n)) applyOp(op);
+  if (M._web_commit(doc.ptr)) throw new GgufError(lastError());
+  return moduleJson(M._web_view_json(doc.ptr));
+}
+
+// Error findings counted by check and message, numbers left out: offsets
+// move when the header changes, and an error the file had is no new error.
+const errorKey = (f) => `${f.check}:${f.message.replace(/\d+/g, 'N')}`;
+function errorCounts(view) {
+  const n = new Map();
+  for (const f of view.findings) if (f.severity === 'error') n.set(errorKey(f), (n.get(errorKey(f)) || 0) + 1);
+  return n;
+}
+
+// Apply new edits on top of the current state; refused (and the state kept)
+// when the library refuses one, or when validation finds a new error.
+function edit(ops) {
+  clearError();
+  const before = errorCounts(doc.view);
+  const kept = doc.ops.slice(0, doc.at);
+  doc.ops = kept.concat(ops);
+  try {
+    const view = rebuild(doc.ops.length);
+    const after = errorCounts(view);
+    const fresh = view.findings.find((f) => f.severity === 'error' && after.get(errorKey(f)) > (before.get(errorKey(f)) || 0));
+    if (fresh) throw new GgufError({ status: 'refused', message: `validate would reject this: ${fresh.message}`, offset: fresh.offset });
+    doc.at = doc.ops.length;
+    doc.view = view;
+    render();
+    return true;
+  } catch (e) {
+    doc.ops = kept;
+    doc.view = rebuild(doc.at);
+    showError(e);
+    return false;
+  }
+}
+
+function undoRedo(delta) {
+  clearError();
+  try {
+    doc.view = rebuild(doc.at + delta);
+    doc.at += delta;
+  } catch (e) {
+    doc.view = rebuild(doc.at);
+    showError(e);
+  }
+  render();
+}
+
+// ---- values as text --------------------------------------------------------
+
+const typeName = (e) => (e && typeof e === 'object' ? `arr[${e.type}]` : '');
+function itemText(v) {
+  if (v && typeof v === 'object' && !(typeof v === 'bigint')) return `[${v.items.map(itemText).join(', ')}]`;
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+const CELL_CHARS = 10000; // a longer string is cut in the table (the edit form has all of it)
+function valueText(kv) {
+  if (kv.count === undefined && typeof kv.value === 'string' && kv.value.length > CELL_CHARS)
+    return `${kv.value.slice(0, CELL_CHARS)}... (${kv.value.length} characters)`;
+  if (kv.count === undefined) return String(kv.value);
+  const shown = kv.items.map(itemText).join(', ');
+  return `${kv.count} items: [${shown}${kv.count > kv.items.length ? ', ...' : ''}]`;
+}
+// The Value box's text for an array: items joined by commas, as gguf set reads them.
+const escapeItem = (s) => String(s).replace(/\\/g, '\\\\').replace(/,/g, '\\,');
+
+function readArray(index, count) {
+  const out = [];
+  for (let i = 0; i < count; i += 1000) out.push(...moduleJson(M._web_array_page(doc.ptr, index, i, Math.min(1000, count - i))));
+  return out;
+}
+
+// ---- the edit form -----------------------------------------------------------
+
+let editing = null; // { key, type, value } of the key being edited, or null for a new key
+
+function openEdit(kv, opts = {}) {
+  const f = $('edit');
+  editing = kv ? { key: kv.key, type: kv.type, value: '' } : null;
+  $('f-key').value = kv ? kv.key : (opts.key || '');
+  $('f-type').value = kv ? kv.type : (opts.type || 'str');
+  let value = '', hint = '';
+  if (kv && kv.count !== undefined) {
+    const index = doc.view.metadata.indexOf(kv);
+    if (kv.count > EDIT_ARRAY_MAX) {
+      editing.big = true;
+      hint = `${kv.count} items: too many to edit as text here; rename it, remove it, or use gguf set.`;
+    } else {
+      value = readArray(index, kv.count).map((v) => escapeItem(typeof v === 'object' ? itemText(v) : v)).join(',');
+    }
+  } else if (kv) {
+    value = typeof kv.value === 'string' ? kv.value : String(kv.value);
+  }
+  if (kv) editing.value = value;
+  $('f-value').value = value;
+  $('f-value').disabled = !!(editing && editing.big);
+  $('f-value').rows = Math.min(20, Math.max(3, value.split('\n').length + 1));
+  $('f-hint').textContent = hint || 'Arrays: items separated by commas (\\, is a comma inside an item). Integers may be 0x hex; bool is true or false.';
+  f.hidden = false;
+  (kv ? $('f-value') : $('f-key')).focus();
+}
+
+function closeEdit() {
+  $('edit').hidden = true;
+  editing = null;
+}
+
+function submitEdit(ev) {
+  ev.preventDefault();
+  const key = $('f-key').value.trim(), type = $('f-type').value, value = $('f-value').value;
+  const ops = [];
+  if (!key) return showError(new Error('Key: a key is needed'));
+  const text = `${type}:${value}`;
+  if (editing && key !== editing.key) ops.push({ kind: 'rename', key: editing.key, to: key });
+  if (!editing || type !== editing.type || (value !== editing.value && !editing.big)) {
+    if (editing && editing.big) return showError(new Error('this array is too long to edit as text; only its name can change here'));
+    ops.push({ kind: 'set', key, text });
+  }
+  if (!ops.length || edit(ops)) closeEdit();
+}
+
+// ---- rendering -------------------------------------------------------------
+
+function cell(tr, text, cls) {
+  const td = document.createElement('td');
+  if (text instanceof Node) td.append(text);
+  else td.textContent = text;
+  if (cls) td.className = cls;
+  tr.append(td);
+  return td;
+}
+
+function button(label, text, fn) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = text;
+  b.setAttribute('aria-label', label);
+  b.addEventListener('click', fn);
+  return b;
+}
+
+const fmtBytes = (n) => {
+  n = Number(n);
+  const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < u.length - 1) { n /= 1024; i++; }
+  return i ? `${n.toFixed(2)} ${u[i]}` : `${n} B`;
+};
+
+function renderSummary(v) {
+  const i = v.info, dl = $('summary');
+  dl.replaceChildren();
+  const add = (k, val) => {
+    if (val === null || val === undefined || val === '') return;
+    const dt = document.createElement('dt'), dd = document.createElement('dd');
+    dt.textContent = k;
+    dd.textContent = val;
+    dl.append(dt, dd);
+  };
+  add('file', doc.name + (doc.url ? ` (${doc.url})` : ''));
+  add('format', `GGUF v${i.version}, ${i.endian}-endian, alignment ${i.alignment}`);
+  add('architecture', i.architecture);
+  add('name', i.name);
+  for (const [k, val] of Object.entries(i.hyperparameters)) add(k, itemText(val));
+  if (Number(i.parameters)) add('parameters', `${i.parameters} (${i.size_label})`);
+  add('file type', i.file_type);
+  add('tensors', `${i.tensors}, ${fmtBytes(i.data_size)} of data`);
+  add('metadata', `${i.metadata} keys`);
+  add('file size', `${fmtBytes(v.size)} (${v.size} bytes${Number(v.size) !== doc.size ? `; ${doc.size} before the edits` : ''})`);
+  add('header', `${v.data_offset} bytes (read ${doc.bytesRead} bytes of the file)`);
+}
+
+function renderFindings(v) {
+  const tb = $('findings').tBodies[0];
+  tb.replaceChildren();
+  for (const f of v.findings) {
+    const tr = document.createElement('tr');
+    tr.className = f.severity;
+    cell(tr, f.severity);
+    cell(tr, f.offset === null ? '' : String(f.offset));
+    cell(tr, f.message);
+    tb.append(tr);
+  }
+  $('findings-none').hidden = v.findings.length > 0;
+  $('findings').hidden = v.findings.length === 0;
+}
+
+function renderMetadata(v) {
+  const tb = $('meta').tBodies[0];
+  tb.replaceChildren();
+  v.metadata.slice(0, MAX_ROWS).forEach((kv, index) => {
+    const tr = document.createElement('tr');
+    cell(tr, kv.key, 'key');
+    cell(tr, kv.type, 'type');
+    const val = document.createElement('div');
+    val.className = kv.count === undefined && typeof kv.value === 'string' && kv.value.includes('\n') ? 'value multi' : 'value';
+    val.textContent = valueText(kv);
+    cell(tr, val);
+    const acts = document.createElement('span');
+    acts.className = 'actions';
+    if (kv.count !== undefined && kv.count > kv.items.length) acts.append(button(`Items of ${kv.key}`, 'Items', () => showItems(index, kv, 0)));
+    acts.append(button(`Edit ${kv.key}`, 'Edit', () => openEdit(kv)),
+      button(`Remove ${kv.key}`, 'Remove', () => edit([{ kind: 'rm', key: kv.key }])));
+    cell(tr, acts);
+    tb.append(tr);
+  });
+  $('meta-more').textContent = v.metadata.length > MAX_ROWS ? `${v.metadata.length - MAX_ROWS} more keys are not shown.` : '';
+}
+
+function showItems(index, kv, first) {
+  const s = $('items');
+  s.hidden = false;
+  $('h-items').textContent = `Items of ${kv.key}`;
+  const items = moduleJson(M._web_array_page(doc.ptr, index, first, PAGE));
+  const tb = $('items-table').tBodies[0];
+  tb.replaceChildren();
+  items.forEach((it, k) => {
+    const tr = document.createElement('tr');
+    cell(tr, String(first + k));
+    cell(tr, itemText(it));
+    tb.append(tr);
+  });
+  $('items-where').textContent = `${first}..${first + items.length - 1} of ${kv.count}`;
+  $('items-prev').onclick = () => showItems(index, kv, Math.max(0, first - PAGE));
+  $('items-next').onclick = () => { if (first + PAGE < kv.count) showItems(index, kv, first + PAGE); };
+  $('items-prev').disabled = first === 0;
+  $('items-next').disabled = first + PAGE >= kv.count;
+  $('items-close').onclick = () => { s.hidden = true; };
+  if (first === 0) s.scrollIntoView({ block: 'start' });
+}
+
+function renderSpecial(v) {
+  const tb = $('special').tBodies[0];
+  tb.replaceChildren();
+  const byKey = new Map(v.metadata.map((kv, i) => [kv.key, i]));
+  const tokens = byKey.get('tokenizer.ggml.tokens');
+  for (const s of SPECIAL) {
+    const key = `tokenizer.ggml.${s}_token_id`;
+    const i = byKey.get(key);
+    const tr = document.createElement('tr');
+    cell(tr, key);
+    const kv = i === undefined ? null : v.metadata[i];
+    cell(tr, kv ? String(kv.value) : '');
+    let tok = '';
+    if (kv && tokens !== undefined && Number.isSafeInteger(kv.value) && kv.value >= 0) {
+      const t = moduleJson(M._web_array_page(doc.ptr, tokens, Number(kv.value), 1));
+      tok = t.length ? JSON.stringify(t[0]) : '(out of range)';
+    }
+    cell(tr, tok);
+    cell(tr, button(`Set ${key}`, 'Set', () => (kv ? openEdit(kv) : openEdit(null, { key, type: 'u32' }))));
+    tb.append(tr);
+  }
+}
+
+function renderTemplate(v) {
+  const kv = v.metadata.find((k) => k.key === 'tokenizer.chat_template');
+  $('template').textContent = kv && typeof kv.value === 'string' ? kv.value : '(no tokenizer.chat_template)';
+  $('template-edit').onclick = () => (kv ? openEdit(kv) : openEdit(null, { key: 'tokenizer.chat_template', type: 'str' }));
+}
+
+function renderTensors(v) {
+  const q = $('tfilter').value.trim().toLowerCase();
+  const list = q ? v.tensors.filter((t) => t.name.toLowerCase().includes(q)) : v.tensors;
+  const tb = $('tensors').tBodies[0];
+  const rows = [];
+  for (const t of list.slice(0, MAX_ROWS)) {
+    const tr = document.createElement('tr');
+    cell(tr, t.name);
+    cell(tr, t.type);
+    cell(tr, `[${t.shape.join(', ')}]`);
+    cell(tr, String(t.size), 'num');
+    cell(tr, String(t.offset), 'num');
+    rows.push(tr);
+  }
+  tb.replaceChildren(...rows);
+  $('tcount').textContent = `${list.length} of ${v.tensors.length} tensors${list.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ''}`;
+}
+
+function render() {
+  const v = doc.view;
+  $('doc').hidden = false;
+  renderSummary(v);
+  renderFindings(v);
+  renderMetadata(v);
+  renderSpecial(v);
+  renderTemplate(v);
+  renderTensors(v);
+  $('undo').disabled = doc.at === 0;
+  $('redo').disabled = doc.at === doc.ops.length;
+  $('add').disabled = !v.editable;
+  $('save').disabled = $('save-as').disabled = !v.editable || !doc.blob;
+  $('save-note').textContent = !v.editable ? `Not editable: ${v.edit_error}`
+    : !doc.blob ? 'Saving needs the whole file: download it and open it from disk.'
+      : doc.at ? `${doc.at} edit${doc.at > 1 ? 's' : ''}` : '';
+}
+
+// ---- saving ------------------------------------------------------------------
+
+// The new header, then each tensor's bytes as a slice of the original file
+// (never read into memory), zero padding between them as the writer lays out.
+function savedBlob() {
+  const plan = moduleJson(M._web_plan_json(doc.ptr));
+  const hp = M._web_header(doc.ptr), hn = M._web_header_len(doc.ptr);
+  const parts = [M.HEAPU8.slice(hp, hp + hn)];
+  let pos = hn;
+  const zeros = (n) => new Uint8Array(n);
+  for (const [dst, src, size] of plan.pieces) {
+    if (dst > pos) parts.push(zeros(dst - pos));
+    parts.push(doc.blob.slice(src, src + size));
+    pos = dst + size;
+  }
+  if (plan.size > pos) parts.push(zeros(plan.size - pos));
+  const blob = new Blob(parts, { type: 'application/octet-stream' });
+  if (blob.size !== plan.size) throw new Error(`the saved file would have ${blob.size} bytes, not ${plan.size}`);
+  return blob;
+}
+
+function save() {
+  clearError();
+  try {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(savedBlob());
+    a.download = doc.name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+    say(`Saved ${doc.name}.`);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// Where the File System Access API exists: write the same bytes through a
+// file the user picks, streamed from the slices.
+async function saveAs() {
+  clearError();
+  try {
+    const handle = await window.showSaveFilePicker({ suggestedName: doc.name });
+    const w = await handle.createWritable();
+    await savedBlob().stream().pipeTo(w);
+    say(`Saved ${handle.name}.`);
+  } catch (e) {
+    if (e.name !== 'AbortError') showError(e);
+  }
+}
+
+// ---- wiring ------------------------------------------------------------------
+
+function wire() {
+  $('f-type').replaceChildren(...TYPES.map((t) => new Option(t, t)));
+  $('file').addEventListener('change', (e) => { if (e.target.files[0]) openFile(e.target.files[0]); });
+  $('url-form').addEventListener('submit', (e) => { e.preventDefault(); openUrl($('url').value); });
+  document.addEventListener('dragover', (e) => { e.preventDefault(); $('drop').classList.add('over'); });
+  document.addEventListener('dragleave', () => $('drop').classList.remove('over'));
+  document.addEventListener('drop', (e) => {
+    e.preventDefault();
+    $('drop').classList.remove('over');
+    const f = e.dataTransfer.files[0];
+    if (f) openFile(f);
+  });
+  $('add').addEventListener('click', () => openEdit(null));
+  $('edit').addEventListener('submit', submitEdit);
+  $('f-cancel').addEventListener('click', closeEdit);
+  $('undo').addEventListener('click', () => undoRedo(-1));
+  $('redo').addEventListener('click', () => undoRedo(+1));
+  $('save').addEventListener('click', save);
+  $('save-as').hidden = !('showSaveFilePicker' in window);
+  $('save-as').addEventListener('click', saveAs);
+  $('tfilter').addEventListener('input', () => renderTensors(doc.view));
+}
+
+wire();
+createGgufModule().then((m) => {
+  M = m;
+  $('version').textContent = M.UTF8ToString(M._lgg_version());
+  document.body.dataset.ready = '1';
+}, (e) => showError(e));
