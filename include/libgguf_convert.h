@@ -110,6 +110,11 @@ typedef struct lgg_convert_options {
 
 LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre */
 
+/* Every Hugging Face architecture name (config.json's "architectures")
+ * that converts, one per line, into buf (NUL-terminated, cut to cap);
+ * returns the length of the whole list, as snprintf. */
+LGG_API size_t lgg_convert_supported_models(char *buf, size_t cap);
+
 typedef struct lgg_convert lgg_convert;
 
 /* Read the model directory `dir`: config.json, the safetensors shards
@@ -123,7 +128,7 @@ typedef struct lgg_convert lgg_convert;
  * Errors: LGG_ERR_IO (a missing file), LGG_ERR_INVALID (malformed JSON, a
  * bad value, a tokenizer that disagrees with vocab_size, a tensor that
  * cannot be mapped), LGG_ERR_UNSUPPORTED (unknown architecture: the message
- * lists the supported ones; unrecognised BPE pre-tokenizer), and those of
+ * lists the supported ones, as many as fit; unrecognised BPE pre-tokenizer), and those of
  * lgg_st_open; the message names the file and the tensor or key.
  * Free with lgg_convert_free. */
 LGG_API lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out,

@@ -23,6 +23,7 @@ static const cli_opt OPTS[] = {
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
     {'v', "--vocab-only", NULL, "metadata and vocabulary only, no tensors"},
     {'d', "--dry-run", NULL, "print each tensor's source, GGUF name, type and shape\non stdout; write nothing"},
+    {'L', "--print-supported-models", NULL, "print every Hugging Face architecture name that\nconverts, one per line, and exit"},
     {'F', "--no-fsync", NULL, "do not sync OUT before renaming it into place"},
     {'q', "-q|--quiet", NULL, "no progress"},
     {0},
@@ -36,12 +37,11 @@ static const cli_spec SPEC = {
     "memory-mapped and converted as the output is written; the output goes to a\n"
     "temporary file renamed over OUT at the end.\n",
     OPTS,
-    "Architectures: LlamaForCausalLM (and LLaMA, Mistral), Qwen2ForCausalLM,\n"
-    "Gemma2ForCausalLM; SentencePiece (tokenizer.model) and byte-level BPE\n"
-    "(tokenizer.json) vocabularies.\n"
+    "Architectures: see --print-supported-models; SentencePiece (tokenizer.model)\n"
+    "and byte-level BPE (tokenizer.json) vocabularies.\n"
     "Exit status: 0 success, 1 failure (bad or missing input, write error),\n"
     "2 usage error.\n",
-    1, 1, "MODEL_DIR is required",
+    0, 1, NULL, /* MODEL_DIR checked after the options: --print-supported-models needs none */
     0,
 };
 
@@ -53,7 +53,7 @@ typedef struct copts {
     lgg_convert_options o;
     const char *meta[256];
     size_t n_meta;
-    bool dry_run, quiet, no_fsync;
+    bool dry_run, quiet, no_fsync, print_models;
 } copts;
 
 static int parse_outtype(const char *s, uint32_t *t) {
@@ -96,6 +96,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'v': c->o.vocab_only = true; break;
     case 'd': c->dry_run = true; break;
     case 'F': c->no_fsync = true; break;
+    case 'L': c->print_models = true; break;
     case 'q': c->quiet = true; break;
     default: break;
     }
@@ -196,6 +197,16 @@ int cmd_convert(int argc, char **argv) {
     int np = 0;
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &c, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    if (c.print_models) {
+        char list[8192];
+        if (lgg_convert_supported_models(list, sizeof list) >= sizeof list) {
+            cli_err("convert", NULL, "the list of architectures outgrew its buffer");
+            return CLI_FAIL;
+        }
+        fputs(list, stdout);
+        return CLI_OK;
+    }
+    if (np < 1) return cli_usage_error("convert", SPEC.usage, "MODEL_DIR is required");
     c.dir = argv[1];
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     lgg_convert *cv = NULL;

@@ -35,7 +35,27 @@ typedef struct cv_tmap {
  * for yarn .original_context_length. */
 /* CV_M_ROPE_DIM: head_dim, else hidden_size / num_attention_heads;
  * CV_M_ROPE_DIM_HEADS: always the latter. */
-enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_ROPE_SCALING, CV_M_ROPE_DIM_HEADS };
+/* CV_M_BOOL: a JSON boolean.  CV_M_SUM: `from` is "a+b", the sum of two
+ * counts.  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
+ * reference's hard-coded values).  CV_M_ENUM: `from` is
+ * "key=name:value,name:value", a string mapped to a U32 (any other string
+ * is an error).  CV_M_ROPE_PCT: int(rotary_pct * (hidden_size //
+ * num_attention_heads)).  CV_M_ROPE_SCALING with `from` "yarn+log": yarn's
+ * keys and then yarn_log_multiplier = 0.1 * mscale_all_dim. */
+enum {
+    CV_M_U32,
+    CV_M_F32,
+    CV_M_ROPE_DIM,
+    CV_M_FILE_TYPE,
+    CV_M_ROPE_SCALING,
+    CV_M_ROPE_DIM_HEADS,
+    CV_M_BOOL,
+    CV_M_SUM,
+    CV_M_STR,
+    CV_M_F32_CONST,
+    CV_M_ENUM,
+    CV_M_ROPE_PCT
+};
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
 enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1, CV_M_ZERO_IF_ABSENT = 2 };
@@ -62,7 +82,9 @@ enum {
     CV_F_PREFIX_SPACE_FROM_CONFIG = 2,
     CV_F_EOT_107 = 4,
     CV_F_PHI3_VOCAB = 8,
-    CV_F_LLAMA_VOCAB_SIZES = 16
+    CV_F_LLAMA_VOCAB_SIZES = 16,
+    CV_F_SKIP_PAST_LAYERS = 32 /* "model.layers.N..." with N >= the block count is dropped (DeepSeek V3's
+                                  multi-token prediction layer) */
 };
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
@@ -75,8 +97,8 @@ typedef struct cv_family {
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);
-/* "LlamaForCausalLM, ..." for messages. */
-const char *lgg__cv_family_list(void);
+/* "LlamaForCausalLM, ..." for messages, cut to cap (> 20) with " and N more". */
+void lgg__cv_family_list(char *buf, size_t cap);
 
 /* ---- naming heuristics (naming.c) ---- */
 typedef struct cv_names {
