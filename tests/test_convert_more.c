@@ -5,7 +5,9 @@
  * byte for byte: the golden models' tokenizer files, the config below, and
  * weights from a counter-based generator (splitmix64 of the element's
  * index across the tensors in name order, scaled by 2^-29: exact in any
- * float type).  The sha256 of each reference output is recorded here. */
+ * float type).  The sha256 of each reference output is recorded here;
+ * tests/convert_reference.sh makes them again (issue 25's families too:
+ * DeepSeek, Cohere, StarCoder2, OLMo, Granite, StableLM). */
 #include "libgguf_convert.h"
 #include "test.h"
 
@@ -212,7 +214,8 @@ typedef struct mcase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, FF, V, nh, nkv, hd;
     int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF); 3: phi3;
-                           4: deepseek2 (V2), 5: deepseek2 (V3), 6: deepseek (V1); 7: cohere; 8: starcoder2 */
+                           4: deepseek2 (V2), 5: deepseek2 (V3), 6: deepseek (V1); 7: cohere; 8: starcoder2;
+                           9, 10, 11: olmo, olmo2, olmoe; 12: stablelm */
     uint32_t dtype;
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
     const char *files[4][2]; /* files written as given (name, text), after the copies */
@@ -289,6 +292,68 @@ static size_t deepseek_shapes(tspec *t, const mcase *m, int version) {
         ADD(H, 0, "model.layers.%llu.shared_head.norm.weight", b);
         n += norms(t + n, H, b);
         n += deepseek_ffn(t + n, c, H, b, 1);
+    }
+    return sorted(t, n);
+}
+
+/* OLMo (version 1: no norm weights), OLMo 2 (norms after attention and
+ * after the FFN, QK norms) and OLMoE (QK norms, experts of width FF). */
+static size_t olmo_shapes(tspec *t, const mcase *m, int version) {
+    uint64_t H = m->H, hd = m->hd, E = (uint64_t)m->experts;
+    size_t n = 0;
+    if (version == 1) {
+        ADD(m->V, H, "model.embed_tokens.weight");
+        ADD(m->V, H, "lm_head.weight");
+    } else {
+        n = outer(t, H, m->V, 0);
+    }
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        if (version != 1) {
+            ADD(m->nh * hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+            ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+        }
+        if (version == 2) {
+            ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+            ADD(H, 0, "model.layers.%llu.post_feedforward_layernorm.weight", b);
+        }
+        if (version == 3) {
+            n += norms(t + n, H, b);
+            ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
+        }
+        for (uint64_t x = 0; x < (version == 3 ? E : 1); x++) {
+            char ex[48] = "";
+            if (version == 3) snprintf(ex, sizeof ex, "experts.%llu.", (unsigned long long)x);
+            ADD(m->FF, H, "model.layers.%llu.mlp.%sgate_proj.weight", b, ex);
+            ADD(m->FF, H, "model.layers.%llu.mlp.%sup_proj.weight", b, ex);
+            ADD(H, m->FF, "model.layers.%llu.mlp.%sdown_proj.weight", b, ex);
+        }
+    }
+    return sorted(t, n);
+}
+
+/* StableLM: biased layer norms and q/k/v projections. */
+static size_t stablelm_shapes(tspec *t, const mcase *m) {
+    uint64_t H = m->H, hd = m->hd;
+    size_t n = outer(t, H, m->V, 0);
+    ADD(H, 0, "model.norm.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += norms(t + n, H, b);
+        ADD(H, 0, "model.layers.%llu.input_layernorm.bias", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.bias", b);
+        const char *proj[3] = {"q", "k", "v"};
+        uint64_t rows[3] = {m->nh * hd, m->nkv * hd, m->nkv * hd};
+        for (int k = 0; k < 3; k++) {
+            ADD(rows[k], H, "model.layers.%llu.self_attn.%s_proj.weight", b, proj[k]);
+            ADD(rows[k], 0, "model.layers.%llu.self_attn.%s_proj.bias", b, proj[k]);
+        }
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(m->FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(m->FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, m->FF, "model.layers.%llu.mlp.down_proj.weight", b);
     }
     return sorted(t, n);
 }
@@ -517,6 +582,72 @@ static const mcase CASES[] = {
      32, 2, 128, 151936, 4, 2, 8, 0, 8, LGG_TYPE_BF16,
      {"51babdb1e5b967eec7a68919aa1d7d11c62268280c9f87f797e036331a3bd3ec", "bf7cefe18b30044ed2fffb12d32391857ba379168c50ae7f9d14224d0bbd9a41", "4148014285c565ec7a853833ff733ccb84b709841a8e5433c18e1584346cb572", "513b273e1fe7f544712ab2182defba24a5dc19f2ba909e4597157171e673410b", "4148014285c565ec7a853833ff733ccb84b709841a8e5433c18e1584346cb572"},
      {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* OLMo: no norm weights, permuted q/k, clip_qkv, layer_norm_epsilon 1e-5; an F32 source (auto: BF16) */
+    {"OLMo-tiny-hf", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"OlmoForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"clip_q"
+     "kv\":8.0,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0."
+     "02,\"intermediate_size\":64,\"max_position_embeddings\":4096,\"model_type\":\"olmo\",\"num_attention"
+     "_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"rope_scaling\":null,\"rope_theta\":10"
+     "000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float32\",\"vocab_size\":151936}",
+     32, 2, 64, 151936, 4, 2, 8, 0, 9, LGG_TYPE_F32,
+     {"b45eb2c54e0d282f362c75af164fd399968f86be00d71991f2d6faa72c870b85", "5ed01524d81d90e48f21d98e69baa345afc59cd60fadc847e4b2ac59adaabe68", "98f618b55c3a575f8899f5461820a346d308477124abba305b3e17146218ca51", "e87170c723755eecb623f67e7312550bc79c54e3f772a18143b2e418c8a74096", "98f618b55c3a575f8899f5461820a346d308477124abba305b3e17146218ca51"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* OLMo 2: post-attention and post-FFN norms, QK norms */
+    {"OLMo-2-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"Olmo2ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"eos_t"
+     "oken_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediat"
+     "e_size\":64,\"max_position_embeddings\":4096,\"model_type\":\"olmo2\",\"num_attention_heads\":4,\"nu"
+     "m_hidden_layers\":2,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_scaling\":null,\"rope_th"
+     "eta\":500000,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":151936}",
+     32, 2, 64, 151936, 4, 2, 8, 0, 10, LGG_TYPE_BF16,
+     {"aabd5b3c602ef4cf2128f7131d8a5e0e744eb6d6a161f4ec73c2f0dd612e0ac0", "1a510a06a090c156af2b1cc8bd484bc998fbcd232fc5be5c537e31a0fb30464f", "d9ff5871c3bd81cd61d4b23305658585b80a8b3be044e308e54c0ca54c30830f", "497abccdba7020a490d5ee83b9d69a65890f126d81a7d0414b6ca08afe6c1d66", "d9ff5871c3bd81cd61d4b23305658585b80a8b3be044e308e54c0ca54c30830f"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* OLMoE without rms_norm_eps in config.json (the reference's own epsilon only) */
+    {"OLMoE-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"OlmoeForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"clip_"
+     "qkv\":null,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":"
+     "0.02,\"intermediate_size\":32,\"max_position_embeddings\":4096,\"model_type\":\"olmoe\",\"norm_topk_"
+     "prob\":false,\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_laye"
+     "rs\":2,\"num_key_value_heads\":4,\"rope_scaling\":null,\"rope_theta\":10000.0,\"tie_word_embeddings\""
+     ":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":151936}",
+     32, 2, 32, 151936, 4, 4, 8, 4, 11, LGG_TYPE_BF16,
+     {"5943d43665bbfd1ca60ad1d6732f675941be3ba90e0426e8da6f3c13b575b31a", "43b90d76fa7adadc4e93b5809f85cc0248dc1729afcc903adf7281889e5190dc", "775c5dbb38e885cbcc431743c710c274532b1693dbfb2660fc9f83a8229e6d4b", "24d71d5fb93142f302ca0c4f3efc52e6a8de08e912666e52c7d88880a7165e1b", "775c5dbb38e885cbcc431743c710c274532b1693dbfb2660fc9f83a8229e6d4b"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* OLMoE with rms_norm_eps: the reference fails writing the key twice; the expected bytes are
+     * its output with the second write skipped (tests/convert_reference.sh: config.json's value stays) */
+    {"OLMoE-tiny-rms-eps", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"OlmoeForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"clip_"
+     "qkv\":null,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":"
+     "0.02,\"intermediate_size\":32,\"max_position_embeddings\":4096,\"model_type\":\"olmoe\",\"norm_topk_"
+     "prob\":false,\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_laye"
+     "rs\":2,\"num_key_value_heads\":4,\"rms_norm_eps\":1e-06,\"rope_scaling\":null,\"rope_theta\":10000.0"
+     ",\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":151936}",
+     32, 2, 32, 151936, 4, 4, 8, 4, 11, LGG_TYPE_BF16,
+     {"b83eaf044511e9413d674ba6842ce8cfbde3e17f8e34d7a8f5476441e9bd2072", "a377511869af7a58ef95f0d34aece2dead5af86b0c49416475a1f1dd614f3a3b", "25bf527f8ea35cb6ec4aec1bf79d9e868e171cf1d163b49a8d04c7022730c9d4", "d8054118a7ae4ac8daa4f3e36aa82055974f7656081cad90aa07711417f26c93", "25bf527f8ea35cb6ec4aec1bf79d9e868e171cf1d163b49a8d04c7022730c9d4"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* Granite: llama with its multipliers (a 0 one is not written), head_dim ignored, tied output */
+    {"granite-tiny-instruct", "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"GraniteForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.1,\"att"
+     "ention_multiplier\":0.015625,\"bos_token_id\":1,\"embedding_multiplier\":12.0,\"eos_token_id\":2,\"h"
+     "ead_dim\":4,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_siz"
+     "e\":64,\"logits_scaling\":8.0,\"max_position_embeddings\":4096,\"mlp_bias\":false,\"model_type\":\"g"
+     "ranite\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"residual_mult"
+     "iplier\":0,\"rms_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":10000.0,\"tie_word_embeddings"
+     "\":true,\"torch_dtype\":\"bfloat16\",\"vocab_size\":32000}",
+     32, 2, 64, 32000, 4, 2, 8, 0, 1, LGG_TYPE_BF16,
+     {"d45f7f2daeb6218d12522c9887e8ac4699edbbd63e562ec935f800ff2dd953b7", "ca3f91116bf17dc12c5fa03d5c15dd2fbbc1ff6630806a6b089d6b389c83afaa", "4bd103161d2c9af15e15c43564ac2c6f0f9daca2c8330f9f33faaf357f844567", "58b8043dd3d1a452b30f2dfbf3637a959127ef168726bbd0e2bb984a8aeb0b6d", "4bd103161d2c9af15e15c43564ac2c6f0f9daca2c8330f9f33faaf357f844567"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* StableLM 2: partial rotary, use_parallel_residual absent (written true), biased norms and q/k/v */
+    {"stablelm-2-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"StableLmForCausalLM\"],\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidde"
+     "n_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_norm"
+     "_eps\":1e-05,\"max_position_embeddings\":4096,\"model_type\":\"stablelm\",\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_rotary_factor\":0.25,\"qk_layernorm\":fa"
+     "lse,\"rope_scaling\":null,\"rope_theta\":10000,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"
+     "t16\",\"use_cache\":true,\"use_qkv_bias\":true,\"vocab_size\":151936}",
+     32, 2, 64, 151936, 4, 4, 8, 0, 12, LGG_TYPE_BF16,
+     {"3f9778d0ab3a6517a10098992bd0a0daa08cb76f1c61580d051488b0584af5e5", "88318840e3cc0d6440d380d35a50ebdb3085eed07fd7b5185973678ac957624d", "f611e1ee9adfc43d2b1846061146bd6741ba5bf38c74fdf6b44358fc01adc849", "61add126271b5d1261f261a54d7aaa8d4e1309766bc13ff592d75207e941cc2b", "f611e1ee9adfc43d2b1846061146bd6741ba5bf38c74fdf6b44358fc01adc849"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
 };
 
 /* llama-quantize b4747 applied to the reference's --outtype auto output of
@@ -559,7 +690,9 @@ static const char *make_case(const mcase *m) {
         fclose(c);
     }
     static tspec t[1024];
-    size_t n = m->gemma >= 7   ? cohere_starcoder_shapes(t, m, m->gemma == 8)
+    size_t n = m->gemma == 12  ? stablelm_shapes(t, m)
+               : m->gemma >= 9 ? olmo_shapes(t, m, m->gemma - 8)
+               : m->gemma >= 7 ? cohere_starcoder_shapes(t, m, m->gemma == 8)
                : m->gemma >= 4 ? deepseek_shapes(t, m, m->gemma == 6 ? 1 : m->gemma - 2)
                : m->gemma == 2   ? qwen_moe_shapes(t, m->H, m->L, m->V, m->nh, m->nkv, (uint64_t)m->experts, m->FF / 2, m->FF)
                : m->gemma == 3 ? phi3_shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv)

@@ -39,8 +39,8 @@ typedef struct cv_tmap {
  * counts.  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
  * reference's hard-coded values).  CV_M_ENUM: `from` is
  * "key=name:value,name:value", a string mapped to a U32 (any other string
- * is an error).  CV_M_ROPE_PCT: int(rotary_pct * (hidden_size //
- * num_attention_heads)).  CV_M_ROPE_SCALING with `from` "yarn+log": yarn's
+ * is an error).  CV_M_ROPE_PCT: int(P * (hidden_size //
+ * num_attention_heads)), P the first of `from` present.  CV_M_ROPE_SCALING with `from` "yarn+log": yarn's
  * keys and then yarn_log_multiplier = 0.1 * mscale_all_dim. */
 enum {
     CV_M_U32,
@@ -58,7 +58,19 @@ enum {
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
-enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1, CV_M_ZERO_IF_ABSENT = 2 };
+/* CV_M_UNLESS_WRITTEN: skipped when an earlier entry wrote the key (where
+ * the reference writes a key twice and fails: OLMo's and OLMoE's epsilons
+ * after the base class wrote config.json's). */
+/* CV_M_NONZERO: written only when present and not 0 (Python's truth test). */
+/* CV_M_TRUE_IF_ABSENT: a CV_M_BOOL written true when config.json lacks it. */
+enum {
+    CV_M_OPTIONAL = 0,
+    CV_M_REQUIRED = 1,
+    CV_M_ZERO_IF_ABSENT = 2,
+    CV_M_UNLESS_WRITTEN = 3,
+    CV_M_NONZERO = 4,
+    CV_M_TRUE_IF_ABSENT = 5
+};
 /* One metadata pair written in set_gguf_parameters order: `key` is appended
  * to "<arch>." (a key starting with "general." is used as it is); `from`
  * lists the config.json keys to try, '|' separated, the first present wins. */
@@ -83,8 +95,10 @@ enum {
     CV_F_EOT_107 = 4,
     CV_F_PHI3_VOCAB = 8,
     CV_F_LLAMA_VOCAB_SIZES = 16,
-    CV_F_SKIP_PAST_LAYERS = 32 /* "model.layers.N..." with N >= the block count is dropped (DeepSeek V3's
-                                  multi-token prediction layer) */
+    CV_F_SKIP_PAST_LAYERS = 32, /* "model.layers.N..." with N >= the block count is dropped (DeepSeek V3's
+                                   multi-token prediction layer) */
+    CV_F_NO_HEAD_DIM = 64,      /* config.json's head_dim is ignored (Granite) */
+    CV_F_LLAMA_ROPE_FREQS = 128 /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
 };
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -34,6 +34,20 @@ static const cv_mkey LLAMA_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Granite: llama's keys (head_dim ignored) and its multipliers, each
+ * written when present and not 0. */
+static const cv_mkey GRANITE_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO},
+    {NULL, NULL, 0, 0},
+};
+
 static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {"rope.scaling", "yarn", CV_M_ROPE_SCALING, 0}, {NULL, NULL, 0, 0}};
 
 static const cv_mkey QWEN2MOE_META[] = {
@@ -133,12 +147,41 @@ static const cv_mkey COHERE2_META[] = {
     {"logit_scale", "logit_scale", CV_M_F32, CV_M_REQUIRED},
     {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
-    {"rope.dimension_count", "", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
     {"rope.scaling.type", "none", CV_M_STR, 0},
     {NULL, NULL, 0, 0},
 };
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+/* StableLM writes its own keys. */
+static const cv_mkey STABLELM_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"use_parallel_residual", "use_parallel_residual", CV_M_BOOL, CV_M_TRUE_IF_ABSENT},
+    {"attention.layer_norm_epsilon", "layer_norm_eps|norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey OLMO_META[] = {
+    BASE_PARAMS,
+    {"attention.layer_norm_epsilon", "1e-5", CV_M_F32_CONST, CV_M_UNLESS_WRITTEN},
+    {"attention.clamp_kqv", "clip_qkv", CV_M_F32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey OLMOE_META[] = {
+    BASE_PARAMS,
+    {"attention.layer_norm_rms_epsilon", "1e-5", CV_M_F32_CONST, CV_M_UNLESS_WRITTEN},
+    {"expert_count", "num_experts", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
 
 #define ATTN_FFN(QX, KX)                                                    \
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
@@ -282,14 +325,17 @@ static const cv_tmap DEEPSEEK2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+#define QK_NORMS                                                     \
+    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},     \
+    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0}
+
 /* Cohere: one norm per block (attention and FFN in parallel), tied output;
  * Command-R's per-head q/k norms (2-D, kept F32 as every *_norm). */
 static const cv_tmap COHERE_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"model.norm", "output_norm", 0},
     {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
-    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
+    QK_NORMS,
     ATTN_FFN(0, 0),
     {NULL, NULL, 0},
 };
@@ -306,9 +352,44 @@ static const cv_tmap STARCODER2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* OLMo: no norm weights (non-parametric layer norms), llama's permutation. */
+static const cv_tmap OLMO_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
+    {NULL, NULL, 0},
+};
+
+/* OLMo 2: norms after attention and after the FFN, and QK norms. */
+static const cv_tmap OLMO2_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
+    QK_NORMS,
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
+/* OLMoE: QK norms, experts stacked as down, gate, up. */
+static const cv_tmap OLMOE_TENSORS[] = {
+    OUTER_NORMS,
+    QK_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES, "num_local_experts"},
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
@@ -320,6 +401,14 @@ static const cv_family FAMILIES[] = {
     {"CohereForCausalLM", "command-r", COMMAND_R_META, COHERE_TENSORS, CV_V_BPE, 0, NULL},
     {"Cohere2ForCausalLM", "cohere2", COHERE2_META, COHERE_TENSORS, CV_V_BPE, 0, NULL},
     {"Starcoder2ForCausalLM", "starcoder2", BASE_META, STARCODER2_TENSORS, CV_V_BPE, 0, NULL},
+    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, OLMO_TENSORS, CV_V_BPE, 0, NULL},
+    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, CV_V_BPE, 0, NULL},
+    {"OlmoeForCausalLM", "olmoe", OLMOE_META, OLMOE_TENSORS, CV_V_BPE, 0, "num_experts"},
+    /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
+    {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
+     QWEN2_TENSORS, CV_V_BPE, 0, NULL},
+    {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
 };
 
 static int in_list(const char *list, const char *name) {

@@ -42,7 +42,7 @@ static int as_u32(const json_t *v, uint32_t *out) {
 static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_error *err) {
     char which[64];
     uint32_t v = 0, h = 0, n = 0;
-    json_t *hd = by_heads ? NULL : hparam(c, "head_dim", which, sizeof which);
+    json_t *hd = by_heads || (c->fam->flags & CV_F_NO_HEAD_DIM) ? NULL : hparam(c, "head_dim", which, sizeof which);
     if (hd ? !as_u32(hd, &v)
            : (!as_u32(json_object_get(c->config, "hidden_size"), &h) ||
               !as_u32(json_object_get(c->config, "num_attention_heads"), &n) || n == 0))
@@ -124,11 +124,12 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
         return st ? st : wfail(lgg_writer_set_u32(c->w, key, a + b, NULL), key, err);
     }
     default: { /* CV_M_ROPE_PCT */
-        const json_t *pct = json_object_get(c->config, "rotary_pct");
+        char which[64];
+        const json_t *pct = hparam(c, m->from, which, sizeof which);
         st = need_u32(c, "hidden_size", &a, err);
         if (!st) st = need_u32(c, "num_attention_heads", &b, err);
         if (!st && (!b || !json_is_number(pct) || json_number_value(pct) < 0 || json_number_value(pct) > 1))
-            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rotary_pct' (or num_attention_heads) missing or out of range", c->dir);
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' (or num_attention_heads) missing or out of range", c->dir, m->from);
         return st ? st : wfail(lgg_writer_set_u32(c->w, key, (uint32_t)(json_number_value(pct) * (double)(a / b)), NULL), key, err);
     }
     }
@@ -138,14 +139,19 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
     if (!strncmp(m->key, "general.", 8)) snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
+    uint32_t have;
+    if (m->required == CV_M_UNLESS_WRITTEN && lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) == LGG_OK)
+        return LGG_OK;
     if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
     if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
-    json_t *v = hparam(c, m->from, which, sizeof which);
+    json_t *v = (c->fam->flags & CV_F_NO_HEAD_DIM) && !strcmp(m->from, "head_dim") ? NULL : hparam(c, m->from, which, sizeof which);
+    if (v && m->required == CV_M_NONZERO && json_is_number(v) && json_number_value(v) == 0) v = NULL;
+    if (!v && m->required == CV_M_TRUE_IF_ABSENT) return wfail(lgg_writer_set_bool(c->w, key, true, NULL), key, err);
     if (!v && m->required == CV_M_ZERO_IF_ABSENT) return wfail(lgg_writer_set_u32(c->w, key, 0, NULL), key, err);
     if (!v) {
-        if (!m->required) return LGG_OK;
+        if (m->required != CV_M_REQUIRED) return LGG_OK;
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing", c->dir, m->from);
     }
     if (m->kind == CV_M_BOOL) {
