@@ -215,7 +215,7 @@ typedef struct mcase {
     uint64_t H, L, FF, V, nh, nkv, hd;
     int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF); 3: phi3;
                            4: deepseek2 (V2), 5: deepseek2 (V3), 6: deepseek (V1); 7: cohere; 8: starcoder2;
-                           9, 10, 11: olmo, olmo2, olmoe; 12: stablelm */
+                           9, 10, 11: olmo, olmo2, olmoe; 12: stablelm; 13: phi2 */
     uint32_t dtype;
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
     const char *files[4][2]; /* files written as given (name, text), after the copies */
@@ -354,6 +354,31 @@ static size_t stablelm_shapes(tspec *t, const mcase *m) {
         ADD(m->FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
         ADD(m->FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
         ADD(H, m->FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return sorted(t, n);
+}
+
+/* Phi-2: biases on every matrix and norm, dense, fc1 and fc2. */
+static size_t phi2_shapes(tspec *t, const mcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(m->V, 0, "lm_head.bias");
+    ADD(H, 0, "model.final_layernorm.weight");
+    ADD(H, 0, "model.final_layernorm.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.input_layernorm.bias", b);
+        const char *proj[4] = {"q_proj", "k_proj", "v_proj", "dense"};
+        for (int k = 0; k < 4; k++) {
+            ADD(H, H, "model.layers.%llu.self_attn.%s.weight", b, proj[k]);
+            ADD(H, 0, "model.layers.%llu.self_attn.%s.bias", b, proj[k]);
+        }
+        ADD(m->FF, H, "model.layers.%llu.mlp.fc1.weight", b);
+        ADD(m->FF, 0, "model.layers.%llu.mlp.fc1.bias", b);
+        ADD(H, m->FF, "model.layers.%llu.mlp.fc2.weight", b);
+        ADD(H, 0, "model.layers.%llu.mlp.fc2.bias", b);
     }
     return sorted(t, n);
 }
@@ -648,6 +673,32 @@ static const mcase CASES[] = {
      32, 2, 64, 151936, 4, 4, 8, 0, 12, LGG_TYPE_BF16,
      {"3f9778d0ab3a6517a10098992bd0a0daa08cb76f1c61580d051488b0584af5e5", "88318840e3cc0d6440d380d35a50ebdb3085eed07fd7b5185973678ac957624d", "f611e1ee9adfc43d2b1846061146bd6741ba5bf38c74fdf6b44358fc01adc849", "61add126271b5d1261f261a54d7aaa8d4e1309766bc13ff592d75207e941cc2b", "f611e1ee9adfc43d2b1846061146bd6741ba5bf38c74fdf6b44358fc01adc849"},
      {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* Phi-2: feed_forward_length 4 * hidden_size (config.json says 96), rope dimensions int(0.4 * 32) // 4,
+     * add_bos_token false among the parameters (tokenizer_config.json without one: the reference fails with it) */
+    {"phi-2-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"PhiForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"embd_pdr"
+     "op\":0.0,\"eos_token_id\":151643,\"hidden_act\":\"gelu_new\",\"hidden_size\":32,\"initializer_range\""
+     ":0.02,\"intermediate_size\":96,\"layer_norm_eps\":1e-05,\"max_position_embeddings\":2048,\"model_typ"
+     "e\":\"phi\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_ro"
+     "tary_factor\":0.4,\"qk_layernorm\":false,\"resid_pdrop\":0.1,\"rope_scaling\":null,\"rope_theta\":10"
+     "000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"vocab_size\":151936}",
+     32, 2, 96, 151936, 4, 4, 8, 0, 13, LGG_TYPE_F16,
+     {"f6894146c535fe7c05b9fdd3c51e2ed3bbb077df3110e472ff4db1f436acd7d8", "346f873cd4f7503905543aab7a9cfc66785a1e12eb435797d7be804a1f411f51", "2f5018db275b74252bb27da2ba6829377e6ee045bff26f99a492542b36503b30", "54e20859f2bd6481c19cab7d17bf268d5a0c81bf3aea00e814753f6d61c9b9a8", "346f873cd4f7503905543aab7a9cfc66785a1e12eb435797d7be804a1f411f51"},
+     {{"tokenizer_config.json", "{\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|endoftext|>\",\"unk_to"
+     "ken\":\"<|endoftext|>\",\"tokenizer_class\":\"CodeGenTokenizer\"}"}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* Phi-2 with add_bos_token true in tokenizer_config.json: the reference fails writing the key twice; the
+     * expected bytes are its output with the second write skipped (the parameters' false stays) */
+    {"phi-2-tiny-add-bos", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"PhiForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"embd_pdr"
+     "op\":0.0,\"eos_token_id\":151643,\"hidden_act\":\"gelu_new\",\"hidden_size\":32,\"initializer_range\""
+     ":0.02,\"intermediate_size\":96,\"layer_norm_eps\":1e-05,\"max_position_embeddings\":2048,\"model_typ"
+     "e\":\"phi\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_ro"
+     "tary_factor\":0.4,\"qk_layernorm\":false,\"resid_pdrop\":0.1,\"rope_scaling\":null,\"rope_theta\":10"
+     "000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"vocab_size\":151936}",
+     32, 2, 96, 151936, 4, 4, 8, 0, 13, LGG_TYPE_F16,
+     {"955ba3e5cb99e5f116977929abdcc5d1d01421bc933fee164f6d043128023a62", "5c35d2cc9ccc9223ab3162c8284c74ec6d25b5cc495c6f8380e7acc494c8c7c1", "1c15ff6a2db501a6e056028b94e84576ff4273ead92e5c564d91b986bb2fffe4", "698b0b0b7e1e1e8d865a03bccfc5e0a60523aee030ec2a79a00c0514c941f6ba", "5c35d2cc9ccc9223ab3162c8284c74ec6d25b5cc495c6f8380e7acc494c8c7c1"},
+     {{"tokenizer_config.json", "{\"add_bos_token\":true,\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|endoftext|>\",\"unk_to"
+     "ken\":\"<|endoftext|>\",\"tokenizer_class\":\"CodeGenTokenizer\"}"}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
 };
 
 /* llama-quantize b4747 applied to the reference's --outtype auto output of
@@ -690,7 +741,8 @@ static const char *make_case(const mcase *m) {
         fclose(c);
     }
     static tspec t[1024];
-    size_t n = m->gemma == 12  ? stablelm_shapes(t, m)
+    size_t n = m->gemma == 13  ? phi2_shapes(t, m)
+               : m->gemma == 12 ? stablelm_shapes(t, m)
                : m->gemma >= 9 ? olmo_shapes(t, m, m->gemma - 8)
                : m->gemma >= 7 ? cohere_starcoder_shapes(t, m, m->gemma == 8)
                : m->gemma >= 4 ? deepseek_shapes(t, m, m->gemma == 6 ? 1 : m->gemma - 2)

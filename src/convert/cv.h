@@ -36,7 +36,8 @@ typedef struct cv_tmap {
 /* CV_M_ROPE_DIM: head_dim, else hidden_size / num_attention_heads;
  * CV_M_ROPE_DIM_HEADS: always the latter. */
 /* CV_M_BOOL: a JSON boolean.  CV_M_SUM: `from` is "a+b", the sum of two
- * counts.  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
+ * counts, or "a*N", a count times N (a: the first present of '|'
+ * separated keys).  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
  * reference's hard-coded values).  CV_M_ENUM: `from` is
  * "key=name:value,name:value", a string mapped to a U32 (any other string
  * is an error).  CV_M_ROPE_PCT: int(P * (hidden_size //
@@ -54,7 +55,9 @@ enum {
     CV_M_STR,
     CV_M_F32_CONST,
     CV_M_ENUM,
-    CV_M_ROPE_PCT
+    CV_M_ROPE_PCT,
+    CV_M_ROPE_PCT_EMBD, /* int(P * hidden_size) // num_attention_heads (Phi-2) */
+    CV_M_FALSE          /* the boolean false */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
@@ -72,7 +75,8 @@ enum {
     CV_M_TRUE_IF_ABSENT = 5
 };
 /* One metadata pair written in set_gguf_parameters order: `key` is appended
- * to "<arch>." (a key starting with "general." is used as it is); `from`
+ * to "<arch>." (a key starting with "general." or "tokenizer." is used as
+ * it is); `from`
  * lists the config.json keys to try, '|' separated, the first present wins. */
 typedef struct cv_mkey {
     const char *key, *from;

@@ -154,6 +154,22 @@ static const cv_mkey COHERE2_META[] = {
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* Phi-2: the feed-forward length is 4 * hidden_size whatever config.json
+ * says; add_bos_token false among the parameters. */
+static const cv_mkey PHI2_META[] = {
+    {"context_length", "n_positions|max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "hidden_size|n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon|layer_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "partial_rotary_factor", CV_M_ROPE_PCT_EMBD, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"tokenizer.ggml.add_bos_token", "", CV_M_FALSE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* StableLM writes its own keys. */
 static const cv_mkey STABLELM_META[] = {
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
@@ -387,6 +403,21 @@ static const cv_tmap OLMOE_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Phi-2: biased everything, a dense output projection, fc1/fc2. */
+static const cv_tmap PHI2_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.final_layernorm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.dense", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.fc1", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -407,6 +438,7 @@ static const cv_family FAMILIES[] = {
     /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
      QWEN2_TENSORS, CV_V_BPE, 0, NULL},
+    {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
 };

@@ -111,33 +111,40 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     lgg_status st = LGG_OK;
     switch (m->kind) {
     case CV_M_STR: return set_str(c->w, key, m->from, err);
+    case CV_M_FALSE: return wfail(lgg_writer_set_bool(c->w, key, false, NULL), key, err);
     case CV_M_F32_CONST: return wfail(lgg_writer_set_f32(c->w, key, strtof(m->from, NULL), NULL), key, err);
     case CV_M_ENUM: return enum_param(c, key, m->from, err);
     case CV_M_SUM: {
-        const char *plus = strchr(m->from, '+');
-        char first[64];
-        snprintf(first, sizeof first, "%.*s", (int)(plus - m->from), m->from);
-        st = need_u32(c, first, &a, err);
-        if (!st) st = need_u32(c, plus + 1, &b, err);
-        if (!st && (uint64_t)a + b > UINT32_MAX)
+        const char *op = m->from + strcspn(m->from, "+*");
+        char first[64], which[64];
+        snprintf(first, sizeof first, "%.*s", (int)(op - m->from), m->from);
+        const json_t *fv = hparam(c, first, which, sizeof which);
+        if (!fv || !as_u32(fv, &a))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, first);
+        if (*op == '*') b = (uint32_t)strtoul(op + 1, NULL, 10);
+        else st = need_u32(c, op + 1, &b, err);
+        uint64_t r = *op == '*' ? (uint64_t)a * b : (uint64_t)a + b;
+        if (!st && r > UINT32_MAX)
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: %s is beyond 32 bits", c->dir, m->from);
-        return st ? st : wfail(lgg_writer_set_u32(c->w, key, a + b, NULL), key, err);
+        return st ? st : wfail(lgg_writer_set_u32(c->w, key, (uint32_t)r, NULL), key, err);
     }
-    default: { /* CV_M_ROPE_PCT */
+    default: { /* CV_M_ROPE_PCT, CV_M_ROPE_PCT_EMBD */
         char which[64];
         const json_t *pct = hparam(c, m->from, which, sizeof which);
         st = need_u32(c, "hidden_size", &a, err);
         if (!st) st = need_u32(c, "num_attention_heads", &b, err);
         if (!st && (!b || !json_is_number(pct) || json_number_value(pct) < 0 || json_number_value(pct) > 1))
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' (or num_attention_heads) missing or out of range", c->dir, m->from);
-        return st ? st : wfail(lgg_writer_set_u32(c->w, key, (uint32_t)(json_number_value(pct) * (double)(a / b)), NULL), key, err);
+        double p = json_number_value(pct);
+        uint32_t dims = m->kind == CV_M_ROPE_PCT_EMBD ? (uint32_t)(p * a) / b : (uint32_t)(p * (double)(a / b));
+        return st ? st : wfail(lgg_writer_set_u32(c->w, key, dims, NULL), key, err);
     }
     }
 }
 
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
-    if (!strncmp(m->key, "general.", 8)) snprintf(key, sizeof key, "%s", m->key);
+    if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10)) snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
     uint32_t have;
     if (m->required == CV_M_UNLESS_WRITTEN && lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) == LGG_OK)
