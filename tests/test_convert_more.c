@@ -418,6 +418,15 @@ static size_t cohere_starcoder_shapes(tspec *t, const mcase *m, int starcoder) {
     return sorted(t, n);
 }
 
+/* Phi-2's config.json (two cases). */
+#define PHI2_CONFIG \
+    "{\"architectures\":[\"PhiForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"embd_pdr" \
+    "op\":0.0,\"eos_token_id\":151643,\"hidden_act\":\"gelu_new\",\"hidden_size\":32,\"initializer_range\"" \
+    ":0.02,\"intermediate_size\":96,\"layer_norm_eps\":1e-05,\"max_position_embeddings\":2048,\"model_typ" \
+    "e\":\"phi\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_ro" \
+    "tary_factor\":0.4,\"qk_layernorm\":false,\"resid_pdrop\":0.1,\"rope_scaling\":null,\"rope_theta\":10" \
+    "000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"vocab_size\":151936}"
+
 static const mcase CASES[] = {
     {"Mixtral-Tiny-4x32-Test", "TinyLlama-2-Test-2x32",
      "tokenizer.model tokenizer_config.json special_tokens_map.json tokenizer.json generation_config.json",
@@ -676,12 +685,7 @@ static const mcase CASES[] = {
     /* Phi-2: feed_forward_length 4 * hidden_size (config.json says 96), rope dimensions int(0.4 * 32) // 4,
      * add_bos_token false among the parameters (tokenizer_config.json without one: the reference fails with it) */
     {"phi-2-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
-     "{\"architectures\":[\"PhiForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"embd_pdr"
-     "op\":0.0,\"eos_token_id\":151643,\"hidden_act\":\"gelu_new\",\"hidden_size\":32,\"initializer_range\""
-     ":0.02,\"intermediate_size\":96,\"layer_norm_eps\":1e-05,\"max_position_embeddings\":2048,\"model_typ"
-     "e\":\"phi\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_ro"
-     "tary_factor\":0.4,\"qk_layernorm\":false,\"resid_pdrop\":0.1,\"rope_scaling\":null,\"rope_theta\":10"
-     "000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"vocab_size\":151936}",
+     PHI2_CONFIG,
      32, 2, 96, 151936, 4, 4, 8, 0, 13, LGG_TYPE_F16,
      {"f6894146c535fe7c05b9fdd3c51e2ed3bbb077df3110e472ff4db1f436acd7d8", "346f873cd4f7503905543aab7a9cfc66785a1e12eb435797d7be804a1f411f51", "2f5018db275b74252bb27da2ba6829377e6ee045bff26f99a492542b36503b30", "54e20859f2bd6481c19cab7d17bf268d5a0c81bf3aea00e814753f6d61c9b9a8", "346f873cd4f7503905543aab7a9cfc66785a1e12eb435797d7be804a1f411f51"},
      {{"tokenizer_config.json", "{\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|endoftext|>\",\"unk_to"
@@ -689,12 +693,7 @@ static const mcase CASES[] = {
     /* Phi-2 with add_bos_token true in tokenizer_config.json: the reference fails writing the key twice; the
      * expected bytes are its output with the second write skipped (the parameters' false stays) */
     {"phi-2-tiny-add-bos", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
-     "{\"architectures\":[\"PhiForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"embd_pdr"
-     "op\":0.0,\"eos_token_id\":151643,\"hidden_act\":\"gelu_new\",\"hidden_size\":32,\"initializer_range\""
-     ":0.02,\"intermediate_size\":96,\"layer_norm_eps\":1e-05,\"max_position_embeddings\":2048,\"model_typ"
-     "e\":\"phi\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_ro"
-     "tary_factor\":0.4,\"qk_layernorm\":false,\"resid_pdrop\":0.1,\"rope_scaling\":null,\"rope_theta\":10"
-     "000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"vocab_size\":151936}",
+     PHI2_CONFIG,
      32, 2, 96, 151936, 4, 4, 8, 0, 13, LGG_TYPE_F16,
      {"955ba3e5cb99e5f116977929abdcc5d1d01421bc933fee164f6d043128023a62", "5c35d2cc9ccc9223ab3162c8284c74ec6d25b5cc495c6f8380e7acc494c8c7c1", "1c15ff6a2db501a6e056028b94e84576ff4273ead92e5c564d91b986bb2fffe4", "698b0b0b7e1e1e8d865a03bccfc5e0a60523aee030ec2a79a00c0514c941f6ba", "5c35d2cc9ccc9223ab3162c8284c74ec6d25b5cc495c6f8380e7acc494c8c7c1"},
      {{"tokenizer_config.json", "{\"add_bos_token\":true,\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|endoftext|>\",\"unk_to"
