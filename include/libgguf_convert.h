@@ -132,6 +132,11 @@ LGG_API void lgg_convert_options_init(lgg_convert_options *o); /* f16, no --pre 
  * NULL) the general.architecture written for them ("llama"). */
 LGG_API const char *lgg_convert_family_at(size_t i, const char **gguf_arch);
 
+/* Every Hugging Face architecture name (config.json's "architectures")
+ * that converts, one per line, into buf (NUL-terminated, cut to cap);
+ * returns the length of the whole list, as snprintf. */
+LGG_API size_t lgg_convert_supported_models(char *buf, size_t cap);
+
 typedef struct lgg_convert lgg_convert;
 
 /* Read the model directory `dir`: config.json, the safetensors shards
@@ -145,7 +150,7 @@ typedef struct lgg_convert lgg_convert;
  * Errors: LGG_ERR_IO (a missing file), LGG_ERR_INVALID (malformed JSON, a
  * bad value, a tokenizer that disagrees with vocab_size, a tensor that
  * cannot be mapped), LGG_ERR_UNSUPPORTED (unknown architecture: the message
- * lists the supported ones; unrecognised BPE pre-tokenizer), and those of
+ * lists the supported ones, as many as fit; unrecognised BPE pre-tokenizer), and those of
  * lgg_st_open, LGG_ERR_LIMIT (a JSON input or the model card's front matter
  * beyond its bound above), LGG_ERR_NOMEM (out of memory reading one); the
  * message names the file and the tensor or key (control bytes as \xNN).

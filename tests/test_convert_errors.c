@@ -196,7 +196,42 @@ TEST(convert_bad_config_and_vocab) {
     char cfg[1024];
     snprintf(cfg, sizeof cfg, CONFIG_FMT, "FooForCausalLM", 4);
     put_text(d, "config.json", cfg);
-    expect(d, 1, (const char *const[]){"config.json", "'FooForCausalLM' is not supported", "LlamaForCausalLM", "Gemma2ForCausalLM", NULL});
+    expect(d, 1, (const char *const[]){"config.json", "'FooForCausalLM' is not supported", "LlamaForCausalLM", "Gemma2ForCausalLM",
+                                       "Gemma2ForCausalLM, Phi3ForCausalLM and ", " more)", NULL});
+
+    /* a family's required fields are named when missing or unusable */
+    static const struct {
+        const char *config, *needle;
+    } need[] = {
+        {"{\"architectures\":[\"DeepseekV2ForCausalLM\"],\"num_hidden_layers\":1}", "key 'first_k_dense_replace' is missing"},
+        {"{\"architectures\":[\"DeepseekV2ForCausalLM\"],\"num_hidden_layers\":1,\"first_k_dense_replace\":0,"
+         "\"vocab_size\":4,\"kv_lora_rank\":8,\"qk_nope_head_dim\":2}",
+         "key 'qk_rope_head_dim' is missing"},
+        {"{\"architectures\":[\"DeepseekV2ForCausalLM\"],\"num_hidden_layers\":1,\"first_k_dense_replace\":0,"
+         "\"vocab_size\":4,\"kv_lora_rank\":8,\"qk_nope_head_dim\":2,\"qk_rope_head_dim\":2,\"v_head_dim\":2,"
+         "\"moe_intermediate_size\":8,\"n_routed_experts\":2,\"n_shared_experts\":1,\"routed_scaling_factor\":1,"
+         "\"norm_topk_prob\":\"yes\"}",
+         "key 'norm_topk_prob' is not true or false"},
+        {"{\"architectures\":[\"DeepseekV2ForCausalLM\"],\"num_hidden_layers\":1,\"first_k_dense_replace\":0,"
+         "\"vocab_size\":4,\"kv_lora_rank\":8,\"qk_nope_head_dim\":2,\"qk_rope_head_dim\":2,\"v_head_dim\":2,"
+         "\"moe_intermediate_size\":8,\"n_routed_experts\":2,\"n_shared_experts\":1,\"routed_scaling_factor\":1,"
+         "\"norm_topk_prob\":true,\"scoring_func\":\"relu\"}",
+         "key 'scoring_func' is missing or has a value not supported (softmax:1,sigmoid:2)"},
+        {"{\"architectures\":[\"CohereForCausalLM\"],\"num_hidden_layers\":1}", "key 'model_max_length|max_position_embeddings' is missing"},
+        {"{\"architectures\":[\"Cohere2ForCausalLM\"],\"num_hidden_layers\":1,\"logit_scale\":1,\"sliding_window\":4,"
+         "\"vocab_size\":4,\"hidden_size\":8,\"num_attention_heads\":2}",
+         "key 'rotary_pct'"},
+    };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "need%zu", i);
+        d = make_model(tag);
+        put_text(d, "config.json", need[i].config);
+        if (strstr(need[i].config, "Cohere")) /* no lm_head: Cohere's output is tied, a head has no name */
+            st_file(d, "model.safetensors", "{\"model.norm.weight\": {\"dtype\": \"F32\", \"shape\": [8], \"data_offsets\": [0, 32]}}",
+                    32, 0);
+        expect(d, 1, (const char *const[]){"config.json", need[i].needle, NULL});
+    }
 
     d = make_model("vocab");
     snprintf(cfg, sizeof cfg, CONFIG_FMT, "LlamaForCausalLM", 3);
@@ -561,6 +596,18 @@ TEST(convert_cli_options) {
     free(so), free(se);
     st = run_tool((char *[]){"--help", NULL}, &so, &se);
     CHECK(st == 0 && so && strstr(so, "usage: gguf convert"));
+    free(so), free(se);
+    /* every architecture name of the table, one per line, nothing else; no MODEL_DIR needed */
+    st = run_tool((char *[]){"--print-supported-models", NULL}, &so, &se);
+    CHECKF(st == 0 && se && !*se, "status %d: %s", st, se);
+    CHECK(so && !strncmp(so, "LLaMAForCausalLM\nLlamaForCausalLM\n", 34) && strstr(so, "\nDeepseekV3ForCausalLM\n") &&
+          strstr(so, "\nCohere2ForCausalLM\n") && strlen(so) > 2 && so[strlen(so) - 1] == '\n');
+    char list[4096];
+    CHECK(so && lgg_convert_supported_models(list, sizeof list) == strlen(so) && !strcmp(list, so));
+    CHECK(lgg_convert_supported_models(list, 5) == strlen(so) && !strcmp(list, "LLaM"));
+    free(so), free(se);
+    st = run_tool((char *[]){"-q", NULL}, &so, &se);
+    CHECK(st == 2 && se && strstr(se, "MODEL_DIR is required"));
     free(so), free(se);
 }
 #endif

@@ -25,6 +25,7 @@ static const cli_opt OPTS[] = {
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
     {'v', "--vocab-only", NULL, "metadata and vocabulary only, no tensors"},
     {'d', "--dry-run", NULL, "print each tensor's source, GGUF name, type and shape\non stdout; write nothing"},
+    {'L', "--print-supported-models", NULL, "print every Hugging Face architecture name that\nconverts, one per line, and exit"},
     {'F', "--no-fsync", NULL, "do not sync OUT before renaming it into place"},
     {'J', "--max-json-size", "N[K|M|G]", "read JSON inputs of up to N bytes each (binary units;\n"
                                          "default: config.json 4M, tokenizer.json 128M, the\n"
@@ -47,7 +48,7 @@ static const cli_spec SPEC = {
     "what was written: the path, its size and the time.\n",
     OPTS,
     NULL, /* the architectures, from the converter's table, then EPILOG_END */
-    1, 1, "MODEL_DIR is required",
+    0, 1, NULL, /* MODEL_DIR checked after the options: --print-supported-models needs none */
     0,
 };
 
@@ -61,7 +62,7 @@ static const cli_spec SPEC = {
  * "architectures" names, wrapped, after the GGUF architecture), read from
  * its table so that the help never lags behind it. */
 static const char *epilog(void) {
-    static char buf[2048];
+    static char buf[8192];
     size_t n = 0;
 #define PUT(...) (n += n < sizeof buf ? (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__) : 0)
     PUT("Architectures (general.architecture: config.json \"architectures\"):\n");
@@ -90,7 +91,7 @@ typedef struct copts {
     lgg_convert_options o;
     const char *meta[256];
     size_t n_meta;
-    bool dry_run, quiet, no_fsync;
+    bool dry_run, quiet, no_fsync, print_models;
 } copts;
 
 static int parse_outtype(const char *s, uint32_t *t) {
@@ -133,6 +134,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'v': c->o.vocab_only = true; break;
     case 'd': c->dry_run = true; break;
     case 'F': c->no_fsync = true; break;
+    case 'L': c->print_models = true; break;
     case 'q': c->quiet = true; break;
     case 'J':
         if (!cli_parse_size(v, 1, &c->o.max_json_size) || !c->o.max_json_size)
@@ -273,6 +275,16 @@ int cmd_convert(int argc, char **argv) {
     spec.epilog = epilog();
     int rc = cli_parse(&spec, argc, argv, on_opt, &c, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    if (c.print_models) {
+        char list[8192];
+        if (lgg_convert_supported_models(list, sizeof list) >= sizeof list) {
+            cli_err("convert", NULL, "the list of architectures outgrew its buffer");
+            return CLI_FAIL;
+        }
+        fputs(list, stdout);
+        return CLI_OK;
+    }
+    if (np < 1) return cli_usage_error("convert", SPEC.usage, "MODEL_DIR is required");
     c.dir = argv[1];
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     lgg_convert *cv = NULL;

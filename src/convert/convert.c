@@ -280,7 +280,10 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     return LGG_OK;
 }
 
-static int skipped(const char *name) {
+static int skipped(const lgg_convert *c, const char *name) {
+    if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && !strncmp(name, "model.layers.", 13) && name[13] >= '0' &&
+        name[13] <= '9' && strtoull(name + 13, NULL, 10) >= c->block_count)
+        return 1;
     return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
            ends_with(name, ".rotary_emb.inv_freq");
 }
@@ -293,7 +296,7 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
     for (uint32_t s = 0; s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
-            if (skipped(t->name.ptr)) continue;
+            if (skipped(c, t->name.ptr)) continue;
             char out[512];
             unsigned xform = 0, slot = 0;
             long bid = -1, xid = -1;
@@ -321,9 +324,12 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
     if (!json_is_string(a0))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'architectures' is missing or not a list of names",
                             c->dir);
-    if (!(c->fam = lgg__cv_family_find(json_string_value(a0))))
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%s' is not supported (supported: %s)",
-                            c->dir, json_string_value(a0), lgg__cv_family_list());
+    if (!(c->fam = lgg__cv_family_find(json_string_value(a0)))) {
+        char list[200]; /* what fits in a message; lgg_convert_supported_models has them all */
+        lgg__cv_family_list(list, sizeof list);
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%.60s' is not supported (supported: %s)",
+                            c->dir, json_string_value(a0), list);
+    }
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {
         json_t *v = json_object_get(c->config, bc[i]);

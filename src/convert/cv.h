@@ -36,12 +36,48 @@ typedef struct cv_tmap {
  * for yarn .original_context_length. */
 /* CV_M_ROPE_DIM: head_dim, else hidden_size / num_attention_heads;
  * CV_M_ROPE_DIM_HEADS: always the latter. */
-enum { CV_M_U32, CV_M_F32, CV_M_ROPE_DIM, CV_M_FILE_TYPE, CV_M_ROPE_SCALING, CV_M_ROPE_DIM_HEADS };
+/* CV_M_BOOL: a JSON boolean.  CV_M_SUM: `from` is "a+b", the sum of two
+ * counts, or "a*N", a count times N (a: the first present of '|'
+ * separated keys).  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
+ * reference's hard-coded values).  CV_M_ENUM: `from` is
+ * "key=name:value,name:value", a string mapped to a U32 (any other string
+ * is an error).  CV_M_ROPE_PCT: int(P * (hidden_size //
+ * num_attention_heads)), P the first of `from` present.  CV_M_ROPE_SCALING with `from` "yarn+log": yarn's
+ * keys and then yarn_log_multiplier = 0.1 * mscale_all_dim. */
+enum {
+    CV_M_U32,
+    CV_M_F32,
+    CV_M_ROPE_DIM,
+    CV_M_FILE_TYPE,
+    CV_M_ROPE_SCALING,
+    CV_M_ROPE_DIM_HEADS,
+    CV_M_BOOL,
+    CV_M_SUM,
+    CV_M_STR,
+    CV_M_F32_CONST,
+    CV_M_ENUM,
+    CV_M_ROPE_PCT,
+    CV_M_ROPE_PCT_EMBD, /* int(P * hidden_size) // num_attention_heads (Phi-2) */
+    CV_M_FALSE          /* the boolean false */
+};
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
-enum { CV_M_OPTIONAL = 0, CV_M_REQUIRED = 1, CV_M_ZERO_IF_ABSENT = 2 };
+/* CV_M_UNLESS_WRITTEN: skipped when an earlier entry wrote the key (where
+ * the reference writes a key twice and fails: OLMo's and OLMoE's epsilons
+ * after the base class wrote config.json's). */
+/* CV_M_NONZERO: written only when present and not 0 (Python's truth test). */
+/* CV_M_TRUE_IF_ABSENT: a CV_M_BOOL written true when config.json lacks it. */
+enum {
+    CV_M_OPTIONAL = 0,
+    CV_M_REQUIRED = 1,
+    CV_M_ZERO_IF_ABSENT = 2,
+    CV_M_UNLESS_WRITTEN = 3,
+    CV_M_NONZERO = 4,
+    CV_M_TRUE_IF_ABSENT = 5
+};
 /* One metadata pair written in set_gguf_parameters order: `key` is appended
- * to "<arch>." (a key starting with "general." is used as it is); `from`
+ * to "<arch>." (a key starting with "general." or "tokenizer." is used as
+ * it is); `from`
  * lists the config.json keys to try, '|' separated, the first present wins. */
 typedef struct cv_mkey {
     const char *key, *from;
@@ -63,7 +99,11 @@ enum {
     CV_F_PREFIX_SPACE_FROM_CONFIG = 2,
     CV_F_EOT_107 = 4,
     CV_F_PHI3_VOCAB = 8,
-    CV_F_LLAMA_VOCAB_SIZES = 16
+    CV_F_LLAMA_VOCAB_SIZES = 16,
+    CV_F_SKIP_PAST_LAYERS = 32, /* "model.layers.N..." with N >= the block count is dropped (DeepSeek V3's
+                                   multi-token prediction layer) */
+    CV_F_NO_HEAD_DIM = 64,      /* config.json's head_dim is ignored (Granite) */
+    CV_F_LLAMA_ROPE_FREQS = 128 /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
 };
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
@@ -76,8 +116,8 @@ typedef struct cv_family {
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);
-/* "LlamaForCausalLM, ..." for messages. */
-const char *lgg__cv_family_list(void);
+/* "LlamaForCausalLM, ..." for messages, cut to cap (> 20) with " and N more". */
+void lgg__cv_family_list(char *buf, size_t cap);
 
 /* ---- naming heuristics (naming.c) ---- */
 typedef struct cv_names {

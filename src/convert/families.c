@@ -4,14 +4,15 @@
  * family is adding a table here. */
 #include "cv.h"
 
-#include <pthread.h>
 #include <string.h>
 
 /* set_gguf_parameters of the reference's base class: every key optional
  * except the block count. */
-#define BASE_PARAMS                                                                          \
+#define BASE_PARAMS BASE_PARAMS_CTX("max_position_embeddings|n_ctx", 0)
+/* The same with the context length from CTX ('|' separated). */
+#define BASE_PARAMS_CTX(CTX, REQ)                                                            \
     {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED}, \
-    {"context_length", "max_position_embeddings|n_ctx", CV_M_U32, 0},                        \
+    {"context_length", CTX, CV_M_U32, REQ},                                                  \
     {"embedding_length", "hidden_size|n_embd", CV_M_U32, 0},                                 \
     {"feed_forward_length", "intermediate_size|n_inner", CV_M_U32, 0},                       \
     {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, 0},                     \
@@ -30,6 +31,20 @@ static const cv_mkey LLAMA_META[] = {
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
     {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
     {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Granite: llama's keys (head_dim ignored) and its multipliers, each
+ * written when present and not 0. */
+static const cv_mkey GRANITE_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO},
     {NULL, NULL, 0, 0},
 };
 
@@ -80,6 +95,107 @@ static const cv_mkey PHI3_META[] = {
     {"rope.freq_base", "rope_theta", CV_M_F32, CV_M_REQUIRED},
     {"general.file_type", "", CV_M_FILE_TYPE, 0},
     {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_ZERO_IF_ABSENT},
+    {NULL, NULL, 0, 0},
+};
+
+/* DeepSeek (V1): llama's attention, leading dense blocks, routed and
+ * shared experts. */
+static const cv_mkey DEEPSEEK_META[] = {
+    BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling.type", "none", CV_M_STR, 0},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "1.0", CV_M_F32_CONST, 0},
+    {"expert_count", "n_routed_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* DeepSeek V2 and V3: latent attention (an optional low-rank Q), the
+ * router's scoring function, yarn with its log multiplier. */
+static const cv_mkey DEEPSEEK2_META[] = {
+    BASE_PARAMS,
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.value_length", "v_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_count", "n_routed_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {"expert_gating_func", "scoring_func=softmax:1,sigmoid:2", CV_M_ENUM, CV_M_REQUIRED},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling", "yarn+log", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Command-R: the context from model_max_length (the trained one). */
+static const cv_mkey COMMAND_R_META[] = {
+    BASE_PARAMS_CTX("model_max_length|max_position_embeddings", CV_M_REQUIRED),
+    {"logit_scale", "logit_scale", CV_M_F32, CV_M_REQUIRED},
+    {"rope.scaling.type", "none", CV_M_STR, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey COHERE2_META[] = {
+    BASE_PARAMS,
+    {"logit_scale", "logit_scale", CV_M_F32, CV_M_REQUIRED},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"rope.scaling.type", "none", CV_M_STR, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+/* Phi-2: the feed-forward length is 4 * hidden_size whatever config.json
+ * says; add_bos_token false among the parameters. */
+static const cv_mkey PHI2_META[] = {
+    {"context_length", "n_positions|max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "hidden_size|n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon|layer_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "partial_rotary_factor", CV_M_ROPE_PCT_EMBD, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"tokenizer.ggml.add_bos_token", "", CV_M_FALSE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* StableLM writes its own keys. */
+static const cv_mkey STABLELM_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"use_parallel_residual", "use_parallel_residual", CV_M_BOOL, CV_M_TRUE_IF_ABSENT},
+    {"attention.layer_norm_epsilon", "layer_norm_eps|norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey OLMO_META[] = {
+    BASE_PARAMS,
+    {"attention.layer_norm_epsilon", "1e-5", CV_M_F32_CONST, CV_M_UNLESS_WRITTEN},
+    {"attention.clamp_kqv", "clip_qkv", CV_M_F32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey OLMOE_META[] = {
+    BASE_PARAMS,
+    {"attention.layer_norm_rms_epsilon", "1e-5", CV_M_F32_CONST, CV_M_UNLESS_WRITTEN},
+    {"expert_count", "num_experts", CV_M_U32, 0},
     {NULL, NULL, 0, 0},
 };
 
@@ -178,14 +294,153 @@ static const cv_tmap PHI3_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* DeepSeek's blocks past the attention: the leading dense FFNs, the router
+ * (V3's selection bias renamed), shared experts, and routed experts
+ * stacked as down, gate, up. */
+#define DEEPSEEK_FFN                                                                                     \
+    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},                                              \
+    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},                                                  \
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},                                              \
+    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},                                               \
+    {"model.layers.#.mlp.gate.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},                   \
+    {"model.layers.#.mlp.shared_experts.gate_proj", "blk.#.ffn_gate_shexp", 0},                         \
+    {"model.layers.#.mlp.shared_experts.up_proj", "blk.#.ffn_up_shexp", 0},                             \
+    {"model.layers.#.mlp.shared_experts.down_proj", "blk.#.ffn_down_shexp", 0},                         \
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},                     \
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},                     \
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT}
+
+#define OUTER_NORMS                                                        \
+    {"model.embed_tokens", "token_embd", 0},                               \
+    {"lm_head", "output", 0},                                              \
+    {"model.norm", "output_norm", 0},                                      \
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},              \
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0}
+
+static const cv_tmap DEEPSEEK_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    DEEPSEEK_FFN,
+    {NULL, NULL, 0},
+};
+
+static const cv_tmap DEEPSEEK2_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.q_a_proj", "blk.#.attn_q_a", 0},
+    {"model.layers.#.self_attn.q_a_layernorm", "blk.#.attn_q_a_norm", 0},
+    {"model.layers.#.self_attn.q_b_proj", "blk.#.attn_q_b", 0},
+    {"model.layers.#.self_attn.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
+    {"model.layers.#.self_attn.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
+    {"model.layers.#.self_attn.kv_b_proj", "blk.#.attn_kv_b", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    DEEPSEEK_FFN,
+    {NULL, NULL, 0},
+};
+
+#define QK_NORMS                                                     \
+    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},     \
+    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0}
+
+/* Cohere: one norm per block (attention and FFN in parallel), tied output;
+ * Command-R's per-head q/k norms (2-D, kept F32 as every *_norm). */
+static const cv_tmap COHERE_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    QK_NORMS,
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
+/* StarCoder2: biased layer norms and projections, a plain two-matrix MLP. */
+static const cv_tmap STARCODER2_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.c_fc", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* OLMo: no norm weights (non-parametric layer norms), llama's permutation. */
+static const cv_tmap OLMO_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
+    {NULL, NULL, 0},
+};
+
+/* OLMo 2: norms after attention and after the FFN, and QK norms. */
+static const cv_tmap OLMO2_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
+    QK_NORMS,
+    ATTN_FFN(0, 0),
+    {NULL, NULL, 0},
+};
+
+/* OLMoE: QK norms, experts stacked as down, gate, up. */
+static const cv_tmap OLMOE_TENSORS[] = {
+    OUTER_NORMS,
+    QK_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
+/* Phi-2: biased everything, a dense output projection, fc1/fc2. */
+static const cv_tmap PHI2_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.final_layernorm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.dense", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.fc1", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES, "num_local_experts"},
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
+    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts"},
+    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, DEEPSEEK2_TENSORS, CV_V_BPE,
+     CV_F_SKIP_PAST_LAYERS, "n_routed_experts"},
+    {"CohereForCausalLM", "command-r", COMMAND_R_META, COHERE_TENSORS, CV_V_BPE, 0, NULL},
+    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, COHERE_TENSORS, CV_V_BPE, 0, NULL},
+    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, STARCODER2_TENSORS, CV_V_BPE, 0, NULL},
+    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, OLMO_TENSORS, CV_V_BPE, 0, NULL},
+    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, CV_V_BPE, 0, NULL},
+    {"OlmoeForCausalLM", "olmoe", OLMOE_META, OLMOE_TENSORS, CV_V_BPE, 0, "num_experts"},
+    /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
+    {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
+     QWEN2_TENSORS, CV_V_BPE, 0, NULL},
+    {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
+    {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
 };
 
 static int in_list(const char *list, const char *name) {
@@ -211,20 +466,52 @@ const char *lgg_convert_family_at(size_t i, const char **gguf_arch) {
     return FAMILIES[i].hf_archs;
 }
 
-/* The table's names joined by ", ", built once: adding a family adds it. */
-static char family_list[1024];
-static pthread_once_t family_once = PTHREAD_ONCE_INIT;
-static void build_family_list(void) {
-    size_t n = 0;
+/* Calls fn for every architecture name of the table, in table order. */
+static void each_name(void (*fn)(const char *name, size_t len, void *ud), void *ud) {
     for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
-        for (const char *p = FAMILIES[i].hf_archs; *p && n + 3 < sizeof family_list; p++) {
-            if (n && (p == FAMILIES[i].hf_archs || *p == '|')) family_list[n++] = ',', family_list[n++] = ' ';
-            if (*p != '|') family_list[n++] = *p;
+        for (const char *p = FAMILIES[i].hf_archs; *p;) {
+            size_t l = strcspn(p, "|");
+            fn(p, l, ud);
+            p += l + (p[l] == '|');
         }
-    family_list[n] = 0;
 }
 
-const char *lgg__cv_family_list(void) {
-    pthread_once(&family_once, build_family_list);
-    return family_list;
+typedef struct names_buf {
+    char *buf;
+    size_t cap, len, left; /* len: what the whole list needs; left: names that did not fit (the short list) */
+} names_buf;
+
+static void put_line(const char *name, size_t len, void *ud) {
+    names_buf *b = ud;
+    for (size_t i = 0; i <= len; i++, b->len++)
+        if (b->len + 1 < b->cap) b->buf[b->len] = i < len ? name[i] : '\n';
+}
+
+size_t lgg_convert_supported_models(char *buf, size_t cap) {
+    names_buf b = {buf, cap, 0, 0};
+    each_name(put_line, &b);
+    if (cap) buf[b.len < cap ? b.len : cap - 1] = 0;
+    return b.len;
+}
+
+/* ", " separated; a name that does not fit (with room kept for the count)
+ * is counted in `left` instead. */
+static void put_short(const char *name, size_t len, void *ud) {
+    names_buf *b = ud;
+    size_t sep = b->len ? 2 : 0;
+    if (b->left || b->len + sep + len + 20 >= b->cap) {
+        b->left++;
+        return;
+    }
+    memcpy(b->buf + b->len, ", ", sep);
+    memcpy(b->buf + b->len + sep, name, len);
+    b->len += sep + len;
+    b->buf[b->len] = 0;
+}
+
+void lgg__cv_family_list(char *buf, size_t cap) {
+    names_buf b = {buf, cap, 0, 0};
+    buf[0] = 0;
+    each_name(put_short, &b);
+    if (b.left) snprintf(buf + b.len, cap - b.len, " and %zu more", b.left);
 }

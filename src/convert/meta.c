@@ -42,7 +42,7 @@ static int as_u32(const json_t *v, uint32_t *out) {
 static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_error *err) {
     char which[64];
     uint32_t v = 0, h = 0, n = 0;
-    json_t *hd = by_heads ? NULL : hparam(c, "head_dim", which, sizeof which);
+    json_t *hd = by_heads || (c->fam->flags & CV_F_NO_HEAD_DIM) ? NULL : hparam(c, "head_dim", which, sizeof which);
     if (hd ? !as_u32(hd, &v)
            : (!as_u32(json_object_get(c->config, "hidden_size"), &h) ||
               !as_u32(json_object_get(c->config, "num_attention_heads"), &n) || n == 0))
@@ -53,37 +53,118 @@ static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_er
 }
 
 static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
+    int log_mul = !strcmp(m->from, "yarn+log");
+    const char *type = log_mul ? "yarn" : m->from;
     const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(rs, "factor");
     const json_t *ty = json_object_get(rs, "type");
-    if (!json_is_object(rs) || !f || !json_is_string(ty) || strcmp(json_string_value(ty), m->from)) return LGG_OK;
+    if (!json_is_object(rs) || !f || !json_is_string(ty) || strcmp(json_string_value(ty), type)) return LGG_OK;
     char key[160];
     snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
-    lgg_status st = set_str(c->w, key, m->from, err);
+    lgg_status st = set_str(c->w, key, type, err);
     snprintf(key, sizeof key, "%s.rope.scaling.factor", c->fam->arch);
     if (!st && !json_is_number(f))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.factor' is not a number", c->dir);
     if (!st) st = wfail(lgg_writer_set_f32(c->w, key, (float)json_number_value(f), NULL), key, err);
-    if (st || strcmp(m->from, "yarn")) return st;
+    if (st || strcmp(type, "yarn")) return st;
     uint32_t ctx;
     if (!as_u32(json_object_get(rs, "original_max_position_embeddings"), &ctx))
         return lgg__cv_fail(err, LGG_ERR_INVALID,
                             "%s/config.json: key 'rope_scaling.original_max_position_embeddings' is missing", c->dir);
     snprintf(key, sizeof key, "%s.rope.scaling.original_context_length", c->fam->arch);
-    return wfail(lgg_writer_set_u32(c->w, key, ctx, NULL), key, err);
+    st = wfail(lgg_writer_set_u32(c->w, key, ctx, NULL), key, err);
+    if (st || !log_mul) return st;
+    const json_t *ms = json_object_get(rs, "mscale_all_dim");
+    if (!json_is_number(ms))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.mscale_all_dim' is missing or not a number",
+                            c->dir);
+    snprintf(key, sizeof key, "%s.rope.scaling.yarn_log_multiplier", c->fam->arch);
+    return wfail(lgg_writer_set_f32(c->w, key, (float)(0.1 * json_number_value(ms)), NULL), key, err);
+}
+
+/* CV_M_ENUM: `from` is "key=name:value,name:value". */
+static lgg_status enum_param(lgg_convert *c, const char *key, const char *from, lgg_error *err) {
+    const char *eq = strchr(from, '=');
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - from), from);
+    const char *v = json_string_value(json_object_get(c->config, name));
+    size_t vl = v ? strlen(v) : 0;
+    for (const char *p = eq + 1; v && *p;) {
+        const char *colon = strchr(p, ':');
+        if ((size_t)(colon - p) == vl && !memcmp(p, v, vl))
+            return wfail(lgg_writer_set_u32(c->w, key, (uint32_t)strtoul(colon + 1, NULL, 10), NULL), key, err);
+        p = strchr(colon, ',');
+        p = p ? p + 1 : "";
+    }
+    return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or has a value not supported (%s)",
+                        c->dir, name, eq + 1);
+}
+
+/* A required count of config.json for a computed value. */
+static lgg_status need_u32(const lgg_convert *c, const char *name, uint32_t *v, lgg_error *err) {
+    if (as_u32(json_object_get(c->config, name), v)) return LGG_OK;
+    return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, name);
+}
+
+/* The values computed from config.json or hard-coded in the reference. */
+static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lgg_error *err) {
+    uint32_t a = 0, b = 0;
+    lgg_status st = LGG_OK;
+    switch (m->kind) {
+    case CV_M_STR: return set_str(c->w, key, m->from, err);
+    case CV_M_FALSE: return wfail(lgg_writer_set_bool(c->w, key, false, NULL), key, err);
+    case CV_M_F32_CONST: return wfail(lgg_writer_set_f32(c->w, key, strtof(m->from, NULL), NULL), key, err);
+    case CV_M_ENUM: return enum_param(c, key, m->from, err);
+    case CV_M_SUM: {
+        const char *op = m->from + strcspn(m->from, "+*");
+        char first[64], which[64];
+        snprintf(first, sizeof first, "%.*s", (int)(op - m->from), m->from);
+        const json_t *fv = hparam(c, first, which, sizeof which);
+        if (!fv || !as_u32(fv, &a))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, first);
+        if (*op == '*') b = (uint32_t)strtoul(op + 1, NULL, 10);
+        else st = need_u32(c, op + 1, &b, err);
+        uint64_t r = *op == '*' ? (uint64_t)a * b : (uint64_t)a + b;
+        if (!st && r > UINT32_MAX)
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: %s is beyond 32 bits", c->dir, m->from);
+        return st ? st : wfail(lgg_writer_set_u32(c->w, key, (uint32_t)r, NULL), key, err);
+    }
+    default: { /* CV_M_ROPE_PCT, CV_M_ROPE_PCT_EMBD */
+        char which[64];
+        const json_t *pct = hparam(c, m->from, which, sizeof which);
+        st = need_u32(c, "hidden_size", &a, err);
+        if (!st) st = need_u32(c, "num_attention_heads", &b, err);
+        if (!st && (!b || !json_is_number(pct) || json_number_value(pct) < 0 || json_number_value(pct) > 1))
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' (or num_attention_heads) missing or out of range", c->dir, m->from);
+        double p = json_number_value(pct);
+        uint32_t dims = m->kind == CV_M_ROPE_PCT_EMBD ? (uint32_t)(p * a) / b : (uint32_t)(p * (double)(a / b));
+        return st ? st : wfail(lgg_writer_set_u32(c->w, key, dims, NULL), key, err);
+    }
+    }
 }
 
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
-    if (!strncmp(m->key, "general.", 8)) snprintf(key, sizeof key, "%s", m->key);
+    if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10)) snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
+    uint32_t have;
+    if (m->required == CV_M_UNLESS_WRITTEN && lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) == LGG_OK)
+        return LGG_OK;
     if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
     if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
-    json_t *v = hparam(c, m->from, which, sizeof which);
+    if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
+    json_t *v = (c->fam->flags & CV_F_NO_HEAD_DIM) && !strcmp(m->from, "head_dim") ? NULL : hparam(c, m->from, which, sizeof which);
+    if (v && m->required == CV_M_NONZERO && json_is_number(v) && json_number_value(v) == 0) v = NULL;
+    if (!v && m->required == CV_M_TRUE_IF_ABSENT) return wfail(lgg_writer_set_bool(c->w, key, true, NULL), key, err);
     if (!v && m->required == CV_M_ZERO_IF_ABSENT) return wfail(lgg_writer_set_u32(c->w, key, 0, NULL), key, err);
     if (!v) {
-        if (!m->required) return LGG_OK;
+        if (m->required != CV_M_REQUIRED) return LGG_OK;
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing", c->dir, m->from);
+    }
+    if (m->kind == CV_M_BOOL) {
+        if (!json_is_boolean(v))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not true or false", c->dir, which);
+        return wfail(lgg_writer_set_bool(c->w, key, json_is_true(v), NULL), key, err);
     }
     if (m->kind == CV_M_F32) {
         if (!json_is_number(v))

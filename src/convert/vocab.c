@@ -340,8 +340,11 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", SPECIAL_KEY[typ]);
     }
     static const char *const ADD_KEY[2] = {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token"};
-    for (int k = 0; k < 2 && !st; k++)
-        if (s.add[k] >= 0 && lgg_writer_set_bool(c->w, ADD_KEY[k], s.add[k] != 0, NULL))
+    uint32_t have;
+    for (int k = 0; k < 2 && !st; k++) /* a key the family's parameters wrote stays (Phi-2's add_bos_token: the
+                                          reference fails writing it twice) */
+        if (s.add[k] >= 0 && lgg_writer_key_type(c->w, ADD_KEY[k], strlen(ADD_KEY[k]), &have, NULL) != LGG_OK &&
+            lgg_writer_set_bool(c->w, ADD_KEY[k], s.add[k] != 0, NULL))
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", ADD_KEY[k]);
     if (!st) st = chat_template(c, tc, err);
     return st;

@@ -1,0 +1,42 @@
+#!/bin/sh
+# convert_reference.sh -- remake the reference sha256s recorded in
+# tests/test_convert_more.c: the test writes its checkpoints (kept with
+# LGG_TEST_KEEP), then llama.cpp b4747's convert_hf_to_gguf.py converts each
+# one in every outtype; prints "MODEL OUTTYPE SHA256" lines.  A model whose
+# name ends in "-rms-eps" or "-add-bos" runs through convert_reference_nodup.py (the
+# reference without its duplicate-key failure).
+#
+#   tests/convert_reference.sh LLAMA_CPP NODE_DIR [MODEL...]
+#
+# LLAMA_CPP: a b4747 work tree; NODE_DIR: where `npm install tokenizers` was
+# run; the shims are ../shared/golden/convert/reference/shims (see its
+# README.md for the Debian packages).  Run from the repository's root after
+# `make build/test_runner`.
+set -eu
+ref=$1 node=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+shims=$(cd ../shared/golden/convert/reference/shims && pwd)
+keep=$(mktemp -d)
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner convert_more_families >/dev/null 2>&1 || true
+models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
+for dir in $models; do
+    name=$(basename "$dir")
+    if [ $# -gt 0 ]; then
+        case " $* " in *" $name "*) ;; *) continue ;; esac
+    fi
+    for t in f32 f16 bf16 q8_0 auto; do
+        out=$keep/$name.$t.gguf
+        case $name in
+        *-rms-eps | *-add-bos) run="$here/convert_reference_nodup.py $ref" ;;
+        *) run=$ref/convert_hf_to_gguf.py ;;
+        esac
+        # shellcheck disable=SC2086 # run is a script and maybe its first argument
+        PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+            /usr/bin/python3 $run --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
+            { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
+        echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"
+        rm -f "$out"
+    done
+done
+echo "checkpoints kept in $keep" >&2
