@@ -194,9 +194,9 @@ $(TOOL): $(TOOL_OBJ) $(TOOL_A)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
-FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
+FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
-FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
+FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 # Targets of the converter part name themselves in FUZZ_CONV (they link
 # libgguf-convert and jansson).
@@ -344,7 +344,7 @@ EMCC ?= emcc
 # emcc's own node scripts need Debian's node modules (acorn) when node is not Debian's
 WEB_ENV := NODE_PATH=/usr/share/nodejs
 WEB_CORE_SRC := $(sort $(shell find src/base src/format -name '*.c' -not -name '*_avx*')) web/compat.c
-WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
+WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c
 WEB_HDRS := $(wildcard include/*.h web/*.h tools/cli.h) $(shell find src/base src/format -name '*.h')
 WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools
 WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json
