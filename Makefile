@@ -32,7 +32,7 @@ OPT     ?= -O2 -g
 CFLAGS_ALL = $(BASEFLAGS) $(WARN) $(OPT) $(EXTRA_CFLAGS) -Iinclude -Isrc
 LDLIBS  := -lpthread -lm
 
-LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*' -not -path 'src/remote/*'))
+LIB_SRC  := $(sort $(shell find src -name '*.c' -not -path 'src/convert/*' -not -path 'src/remote/*' -not -path 'src/tokenize/*'))
 # The converter (Hugging Face -> GGUF) is a library of its own because it
 # reads JSON with jansson; the core library stays libc + pthreads.
 CONV_SRC := $(sort $(wildcard src/convert/*.c))
@@ -78,7 +78,7 @@ TESTBIN:= $(BUILD)/test_runner
 .PHONY: all test check check-deps check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(CONVLIB) $(REMOTELIB) $(TOOL)
 
-$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*' -not -path 'src/remote/*') $(wildcard tools/*.h)
+$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*' -not -path 'src/remote/*' -not -path 'src/tokenize/*') $(wildcard tools/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
@@ -86,6 +86,24 @@ $(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/
 $(STATIC): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+# ---- the tokenizer part (libgguf-tokenize; issue 24) -------------------------
+# A library of its own: Oniguruma (llama.cpp's and Hugging Face's pre-tokenizer
+# expressions) and utf8proc (Unicode categories and normalization); it uses
+# libgguf's public API only.  TOKLIB and TOK_LIBS go before $(STATIC) in the
+# links below.
+TOK_SRC := $(sort $(wildcard src/tokenize/*.c))
+TOK_OBJ := $(TOK_SRC:%.c=$(BUILD)/obj/%.o)
+TOK_LIBS := -lonig -lutf8proc
+TOKLIB := $(BUILD)/libgguf-tokenize.a
+all: $(TOKLIB)
+$(TOK_OBJ): $(wildcard src/tokenize/*.h)
+$(TOKLIB): $(TOK_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(TOOL): $(TOKLIB)
+$(TESTBIN): $(TOKLIB)
+# ---- end of the tokenizer part ----------------------------------------------
 
 $(SHARED): $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libgguf.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
@@ -107,7 +125,7 @@ $(REMOTELIB): $(REMOTE_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(TOOL): $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC)
-	$(CC) -o $@ $(TOOL_OBJ) $(CONVLIB) $(REMOTELIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(REMOTE_LIBS) $(TOOL_LIBS)
+	$(CC) -o $@ $(TOOL_OBJ) $(CONVLIB) $(TOKLIB) $(REMOTELIB) $(STATIC) $(LDLIBS) $(CONV_LIBS) $(REMOTE_LIBS) $(TOK_LIBS) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
 # Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
@@ -131,8 +149,8 @@ $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256), and
 # libyaml for the converter part it tests;
 # the AArch64 cross build leaves them (and the tests that need them) out.
-TEST_LIBS := -ljansson -lyaml -lcrypto -lcurl
-TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB) $(REMOTELIB))
+TEST_LIBS := -ljansson -lyaml -lcrypto -lcurl $(TOK_LIBS)
+TEST_CONV = $(if $(TEST_LIBS),$(CONVLIB) $(TOKLIB) $(REMOTELIB))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
 	$(CC) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread
 

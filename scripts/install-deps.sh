@@ -18,7 +18,9 @@ command -v python3 >/dev/null 2>&1 || need="$need python3"
 # (gguf hash, gguf verify); the library needs neither.
 # libcurl4-openssl-dev: the remote part (libgguf-remote: HTTP ranges, gguf download)
 # libyaml-dev: the converter part reads model cards' YAML front matter (README.md)
-for pkg in libjansson-dev libyaml-dev libssl-dev libxxhash-dev libcurl4-openssl-dev; do
+# libonig-dev, libutf8proc-dev: the tokenizer part (libgguf-tokenize: pre-tokenizer
+# expressions, Unicode categories and normalization)
+for pkg in libjansson-dev libyaml-dev libssl-dev libxxhash-dev libcurl4-openssl-dev libonig-dev libutf8proc-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then
