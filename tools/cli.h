@@ -174,6 +174,11 @@ int cmd_hash(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_download(int argc, char **argv);
+int cmd_tokenize(int argc, char **argv);
+int cmd_detokenize(int argc, char **argv);
+/* MODEL's tokenizer (cmd_tokenize.c), or NULL after printing why. */
+struct lgg_tokenizer;
+struct lgg_tokenizer *cli_tokenizer_open(const char *cmd, const char *model);
 
 /* ---- writing (cli_write.c) ---- */
 /* lgg_writer_write_file, with the temporary file removed on SIGINT/SIGTERM/SIGHUP. */
