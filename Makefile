@@ -78,7 +78,7 @@ TESTBIN:= $(BUILD)/test_runner
 .PHONY: all test check check-deps check-aarch64 asan check-asan check-ubsan-clang check-tsan fuzz fuzz-build fuzz-corpus bench install clean
 all: $(STATIC) $(SHARED) $(CONVLIB) $(REMOTELIB) $(TOOL)
 
-$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*' -not -path 'src/remote/*' -not -path 'src/tokenize/*') $(wildcard tools/*.h)
+$(BUILD)/obj/%.o: %.c $(filter-out include/libgguf_convert.h include/libgguf_tokenize.h,$(wildcard include/*.h)) $(shell find src -name '*.h' -not -path 'src/convert/*' -not -path 'src/remote/*' -not -path 'src/tokenize/*') $(wildcard tools/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) $(simd_flags) -c $< -o $@
@@ -94,10 +94,11 @@ $(STATIC): $(LIB_OBJ)
 # links below.
 TOK_SRC := $(sort $(wildcard src/tokenize/*.c))
 TOK_OBJ := $(TOK_SRC:%.c=$(BUILD)/obj/%.o)
-TOK_LIBS := -lonig -lutf8proc
+TOK_LIBS := -lonig -lutf8proc -ljansson
 TOKLIB := $(BUILD)/libgguf-tokenize.a
 all: $(TOKLIB)
 $(TOK_OBJ): $(wildcard src/tokenize/*.h)
+$(TOK_OBJ) $(BUILD)/obj/tools/cmd_tokenize.o $(BUILD)/obj/tools/cmd_detokenize.o $(BUILD)/obj/tests/test_tokenize.o: include/libgguf_tokenize.h
 $(TOKLIB): $(TOK_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

@@ -47,6 +47,31 @@ typedef enum lgg_vocab_type {
  * LGG_ERR_NOMEM.  Free *out with lgg_tokenizer_free. */
 LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **out, lgg_error *err);
 
+/* Open a Hugging Face checkpoint folder's tokenizer: DIR/tokenizer.json,
+ * with DIR/tokenizer_config.json's rules as transformers' AutoTokenizer
+ * applies them (LlamaTokenizerFast and GemmaTokenizerFast put BOS, when
+ * add_bos_token (default true), and EOS, when add_eos_token, around the
+ * text in place of the file's post-processor), unless flags has
+ * LGG_TOKENIZER_JSON_ONLY (then the tokenizers library's answer for the
+ * file alone).  Supported: the BPE model (byte fallback, ignore_merges,
+ * merges as "a b" or [a, b]); normalizers NFC, NFD, NFKC, NFKD, Replace,
+ * Prepend, Strip, Sequence; pre-tokenizers Split (string or regex, every
+ * behavior, invert), ByteLevel, Sequence; post-processors
+ * TemplateProcessing, ByteLevel, BertProcessing, RobertaProcessing,
+ * Sequence; decoders ByteLevel, Replace, ByteFallback, Fuse, Strip,
+ * Sequence; added tokens with lstrip, rstrip, normalized, single_word and
+ * special.  Anything else is refused by name (LGG_ERR_UNSUPPORTED) with its
+ * JSON path.  Errors: LGG_ERR_NOT_FOUND (no tokenizer.json), LGG_ERR_IO,
+ * LGG_ERR_INVALID (malformed JSON: the byte offset; a bad entry: its JSON
+ * path), LGG_ERR_UNSUPPORTED, LGG_ERR_NOMEM. */
+#define LGG_TOKENIZER_JSON_ONLY 1u
+LGG_API lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err);
+
+/* The same from memory: tokenizer.json's `len` bytes and, when `config` is
+ * not NULL, tokenizer_config.json's `config_len` bytes (both copied). */
+LGG_API lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
+                                           lgg_tokenizer **out, lgg_error *err);
+
 /* NULL is a no-op. */
 LGG_API void lgg_tokenizer_free(lgg_tokenizer *t);
 

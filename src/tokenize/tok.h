@@ -158,7 +158,23 @@ struct lgg_tokenizer {
     float ugm_unk_score;      /* float: the reference adds it in float */
     /* RWKV */
     tok_trie rwkv;
+    /* a Hugging Face tokenizer.json (tok_hf.c), or NULL for a GGUF vocabulary */
+    struct tok_hf *hf;
 };
+
+/* ---- Hugging Face (tok_hf.c) ---- */
+/* Load tokenizer.json (and tokenizer_config.json's rules when config is not
+ * NULL) into t: tokens, text_to_id and t->hf. */
+lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, const char *config, size_t config_len,
+                            lgg_error *err);
+void lgg__tok_hf_free(struct tok_hf *h);
+/* encode (add_special: the post-processor's tokens; parse_special: special
+ * added tokens split out); 0 ok, -1 no memory */
+int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int add_special, int parse_special,
+                       tok_ids *out);
+/* the decoder chain over the ids' texts (skip_special: leave special added
+ * tokens out); 0 ok, -1 no memory */
+int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, tok_buf *out);
 
 /* token_to_piece(special = true) into b */
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b);

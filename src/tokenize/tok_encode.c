@@ -620,6 +620,11 @@ int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsig
     frags fr = {0};
     tok_buf sp = {0};
     int rc = 0;
+    if (t->hf) {
+        if (lgg__tok_hf_encode(t, text, len, add, (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &out))
+            return fail(oom(err), &out, &fr, &sp);
+        goto done;
+    }
     if (partition(t, text, len, (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &fr)) return fail(oom(err), &out, &fr, &sp);
     int bos = (t->type == LGG_VOCAB_WPM) ? add : add && t->add_bos && t->type != LGG_VOCAB_RWKV;
     int eos = (t->type == LGG_VOCAB_WPM || t->type == LGG_VOCAB_RWKV) ? 0 : add && t->add_eos;
@@ -666,6 +671,7 @@ int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsig
         }
         if (lgg__tok_ids_push(&out, last)) return fail(oom(err), &out, &fr, &sp);
     }
+done:
     if (out.n > INT64_MAX) return fail(oom(err), &out, &fr, &sp);
     int64_t n = (int64_t)out.n;
     if (ids && out.n) memcpy(ids, out.p, (out.n < cap ? out.n : cap) * sizeof *ids);
@@ -784,6 +790,16 @@ int64_t lgg_detokenize(const lgg_tokenizer *t, const int32_t *ids, size_t n, uns
     }
     if ((flags & LGG_DETOKENIZE_REMOVE_SPECIAL) && t->add_eos && n > 0 && ids[n - 1] == t->eos) n--;
     tok_buf b = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (ids[i] >= 0 && ids[i] < t->n) continue;
+        lgg_error_set(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "token id %d is outside the vocabulary (0..%d)", (int)ids[i],
+                      (int)t->n - 1);
+        return -LGG_ERR_RANGE;
+    }
+    if (t->hf) {
+        if (lgg__tok_hf_decode(t, ids, n, (flags & LGG_DETOKENIZE_REMOVE_SPECIAL) != 0, &b)) return oom(err);
+        n = 0; /* the decoders did it all */
+    }
     for (size_t i = 0; i < n; i++) {
         if (ids[i] < 0 || ids[i] >= t->n) {
             lgg__tok_buf_free(&b);

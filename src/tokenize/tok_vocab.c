@@ -3,6 +3,7 @@
  * their attributes, the special ids and flags, the tokens whose texts it
  * marks as control, the special-token list and the piece of every id. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,6 +430,36 @@ static lgg_status load_type(lgg_tokenizer *t, const lgg_file *f, lgg_error *err)
     return LGG_OK;
 }
 
+/* the piece of every id, kept for lgg_token_piece and detokenizing */
+static lgg_status build_pieces(lgg_tokenizer *t, lgg_error *err) {
+    tok_buf all = {0};
+    size_t *offs = malloc(((size_t)t->n + 1) * sizeof *offs);
+    if (!offs) return nomem(err);
+    for (int32_t i = 0; i < t->n; i++) {
+        offs[i] = all.n;
+        if (t->hf ? lgg__tok_hf_decode(t, &i, 1, 0, &all) : lgg__tok_piece_for_cache(t, i, &all)) {
+            free(offs);
+            lgg__tok_buf_free(&all);
+            return lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                                 "tokenizer.ggml.tokens[%d]: a code point above U+10FFFF, which llama.cpp cannot load", (int)i);
+        }
+    }
+    offs[t->n] = all.n;
+    t->piece_arena = all.p ? all.p : calloc(1, 1);
+    t->piece = malloc(((size_t)t->n + 1) * sizeof *t->piece);
+    t->piece_len = malloc(((size_t)t->n + 1) * sizeof *t->piece_len);
+    if (!t->piece_arena || !t->piece || !t->piece_len) {
+        free(offs);
+        return nomem(err);
+    }
+    for (int32_t i = 0; i < t->n; i++) {
+        t->piece[i] = t->piece_arena + offs[i];
+        t->piece_len[i] = (uint32_t)(offs[i + 1] - offs[i]);
+    }
+    free(offs);
+    return LGG_OK;
+}
+
 static lgg_status load(lgg_tokenizer *t, const lgg_file *f, lgg_error *err) {
     lgg_status st;
     if ((st = load_type(t, f, err)) || (st = load_tokens(t, f, err))) return st;
@@ -485,32 +516,8 @@ static lgg_status load(lgg_tokenizer *t, const lgg_file *f, lgg_error *err) {
     for (int32_t i = 0; i < t->n; i++)
         if (t->tok[i].attr & (TOK_ATTR_CONTROL | TOK_ATTR_USER_DEFINED | TOK_ATTR_UNKNOWN)) t->special[t->n_special++] = i;
     qsort_r(t->special, (size_t)t->n_special, sizeof *t->special, by_length_desc, t);
-    /* the pieces */
-    tok_buf all = {0};
-    size_t *offs = malloc(((size_t)t->n + 1) * sizeof *offs);
-    if (!offs) return nomem(err);
-    for (int32_t i = 0; i < t->n; i++) {
-        offs[i] = all.n;
-        if (lgg__tok_piece_for_cache(t, i, &all)) {
-            free(offs);
-            lgg__tok_buf_free(&all);
-            return lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
-                                 "tokenizer.ggml.tokens[%d]: a code point above U+10FFFF, which llama.cpp cannot load", (int)i);
-        }
-    }
-    offs[t->n] = all.n;
-    t->piece_arena = all.p ? all.p : calloc(1, 1);
-    t->piece = malloc(((size_t)t->n + 1) * sizeof *t->piece);
-    t->piece_len = malloc(((size_t)t->n + 1) * sizeof *t->piece_len);
-    if (!t->piece_arena || !t->piece || !t->piece_len) {
-        free(offs);
-        return nomem(err);
-    }
-    for (int32_t i = 0; i < t->n; i++) {
-        t->piece[i] = t->piece_arena + offs[i];
-        t->piece_len[i] = (uint32_t)(offs[i + 1] - offs[i]);
-    }
-    free(offs);
+    lgg_status st2 = build_pieces(t, err);
+    if (st2) return st2;
     return attrs_by_name(t, f, err);
 }
 
@@ -540,6 +547,7 @@ void lgg_tokenizer_free(lgg_tokenizer *t) {
     free(t->piece_len);
     free(t->special);
     lgg__tok_splitter_free(t->splitter);
+    lgg__tok_hf_free(t->hf);
     free(t->charsmap);
     lgg__tok_trie_free(&t->ugm_tokens);
     lgg__tok_trie_free(&t->ugm_user);
@@ -557,6 +565,69 @@ const char *lgg_token_text(const lgg_tokenizer *t, int32_t id, size_t *len) {
     if (!t || id < 0 || id >= t->n) return NULL;
     if (len) *len = t->tok[id].len;
     return t->tok[id].text;
+}
+
+/* a whole file into memory (NULL with err set) */
+static char *slurp(const char *path, size_t *n, lgg_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        lgg_error_set(err, errno == ENOENT ? LGG_ERR_NOT_FOUND : LGG_ERR_IO, LGG_NO_OFFSET, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    tok_buf b = {0};
+    char chunk[65536];
+    size_t k;
+    int fail = 0;
+    while (!fail && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fail = lgg__tok_buf_put(&b, chunk, k);
+    fail |= ferror(f);
+    fclose(f);
+    if (fail || lgg__tok_buf_put(&b, "", 0)) {
+        lgg__tok_buf_free(&b);
+        lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: read error or out of memory", path);
+        return NULL;
+    }
+    *n = b.n;
+    return b.p;
+}
+
+lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
+                                   lgg_tokenizer **out, lgg_error *err) {
+    if (!json || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_json: NULL argument");
+    *out = NULL;
+    lgg_tokenizer *t = calloc(1, sizeof *t);
+    if (!t) return nomem(err);
+    lgg_status st = lgg__tok_hf_load(t, json, len, config, config_len, err);
+    if (!st) st = build_pieces(t, err);
+    if (st) {
+        lgg_tokenizer_free(t);
+        return st;
+    }
+    *out = t;
+    return LGG_OK;
+}
+
+lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err) {
+    if (!dir || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_dir: NULL argument");
+    *out = NULL;
+    char path[4096];
+    size_t n = 0, cn = 0;
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    char *json = slurp(path, &n, err), *cfg = NULL;
+    if (!json) return err ? err->code : LGG_ERR_IO;
+    if (!(flags & LGG_TOKENIZER_JSON_ONLY)) {
+        snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+        lgg_error e2;
+        cfg = slurp(path, &cn, &e2);
+        if (!cfg && e2.code != LGG_ERR_NOT_FOUND) {
+            free(json);
+            if (err) *err = e2;
+            return e2.code;
+        }
+    }
+    lgg_status st = lgg_tokenizer_open_json(json, n, cfg, cn, out, err);
+    free(json);
+    free(cfg);
+    return st;
 }
 
 lgg_vocab_type lgg_tokenizer_type(const lgg_tokenizer *t) { return t ? t->type : (lgg_vocab_type)0; }
