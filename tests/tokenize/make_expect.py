@@ -9,7 +9,10 @@ for every text of texts.inp with one vocabulary, in two modes per text:
 "ERROR" stands for a run that failed (llama.cpp throws or aborts on the text).
 Usage: make_expect.py LLAMA_TOKENIZE VOCAB.gguf...   (from this directory)
 Made with: ./make_expect.py /work/ref/llama-build/bin/llama-tokenize \\
-  /work/ref/llama.cpp/models/ggml-vocab-*.gguf ../../../shared/corpus/llama.cpp/ggml-vocab-{dbrx,falcon,llama}@*.gguf
+  /work/ref/llama.cpp/models/ggml-vocab-*.gguf ../../../shared/corpus/llama.cpp/ggml-vocab-{falcon,stablelm,deepseek-coder}@*.gguf
+(the corpus's dbrx and llama files were left out: llama.cpp refuses those
+files as files -- a duplicate key, GGUF v1, a byte-swapped magic -- before
+their vocabulary is read).
 """
 import hashlib, os, subprocess, sys, tempfile
 
