@@ -90,11 +90,13 @@ $(STATIC): $(LIB_OBJ)
 # ---- the tokenizer part (libgguf-tokenize; issue 24) -------------------------
 # A library of its own: Oniguruma (llama.cpp's and Hugging Face's pre-tokenizer
 # expressions) and utf8proc (Unicode categories and normalization); it uses
-# libgguf's public API only.  TOKLIB and TOK_LIBS go before $(STATIC) in the
-# links below.
+# libgguf's public API only.  TOKLIB goes before $(STATIC) in the links below.
+# -lc before -lonig: libonig.so also exports POSIX regcomp/regexec/regfree
+# (with its own regex_t), which would otherwise take the place of glibc's in
+# the whole program (the quantize presets' --tensor-type use glibc's).
 TOK_SRC := $(sort $(wildcard src/tokenize/*.c))
 TOK_OBJ := $(TOK_SRC:%.c=$(BUILD)/obj/%.o)
-TOK_LIBS := -lonig -lutf8proc -ljansson
+TOK_LIBS := -lc -lonig -lutf8proc -ljansson
 TOKLIB := $(BUILD)/libgguf-tokenize.a
 all: $(TOKLIB)
 $(TOK_OBJ): $(wildcard src/tokenize/*.h)

@@ -5,12 +5,17 @@
  * llama_tokenize gives for that file's vocabulary (tokenizer.ggml.*): the
  * SPM, BPE (every pre-tokenizer type of b4747, with its regular expressions
  * and special cases), WPM, UGM (with the precompiled charsmap) and RWKV
- * vocabularies, special-token parsing and the file's add_bos/add_eos.
+ * vocabularies, special-token parsing and the file's add_bos/add_eos.  One
+ * opened from a checkpoint folder gives the ids Hugging Face's transformers
+ * gives (lgg_tokenizer_open_dir).
  *
  * This part lives in its own library, libgguf-tokenize.a, because it uses
  * Oniguruma (regular expressions) and utf8proc (Unicode categories and
- * normalization).  It uses only libgguf's public API.  Link order:
- * -lgguf-tokenize -lgguf -lonig -lutf8proc -lpthread.
+ * normalization), and jansson for tokenizer.json.  It uses only libgguf's
+ * public API.  Link order: -lgguf-tokenize -lgguf -lc -lonig -lutf8proc
+ * -ljansson -lpthread; -lc comes before -lonig because libonig.so also
+ * exports POSIX regcomp/regexec/regfree with its own regex_t, which would
+ * otherwise replace glibc's in the whole program.
  *
  * Threads: a tokenizer is immutable after it is opened; every call below
  * may run on any number of threads at once on the same tokenizer.  The

@@ -14,7 +14,8 @@ static const cli_spec SPEC = {
     "Print the text the token ids give with MODEL's vocabulary (a GGUF file, URL\n"
     "or hf:// name), as llama.cpp b4747's llama_detokenize gives it with\n"
     "remove_special = false and unparse_special = true (control tokens keep\n"
-    "their text), followed by a newline.  The ids may be written as\n"
+    "their text), or Hugging Face's decode for a checkpoint folder, followed by\n"
+    "a newline.  The ids may be written as\n"
     "`gguf tokenize --ids` prints them: brackets and commas are ignored.\n",
     NULL,
     "Exit status: 0 success, 1 failure (no vocabulary, an id outside it), 2 usage error.\n",

@@ -26,9 +26,11 @@ static const cli_spec SPEC = {
     "Print the tokens llama.cpp b4747's llama_tokenize gives for the text with\n"
     "MODEL's vocabulary (a GGUF file, URL or hf:// name): add_special unless\n"
     "--no-bos (BOS and EOS as the file's add_bos/add_eos ask), parse_special\n"
-    "unless --no-parse-special.  TEXT is taken byte for byte, with no escape\n"
-    "processing; -f FILE and - (standard input) read bytes exactly.  By default\n"
-    "one line per token, `id -> 'piece'`, as llama-tokenize prints them.\n",
+    "unless --no-parse-special.  For a checkpoint folder, the ids transformers'\n"
+    "AutoTokenizer gives (tokenizer.json and tokenizer_config.json's rules).\n"
+    "TEXT is taken byte for byte, with no escape processing; -f FILE and -\n"
+    "(standard input) read bytes exactly.  By default one line per token,\n"
+    "`id -> 'piece'`, as llama-tokenize prints them.\n",
     OPTS,
     "Exit status: 0 success, 1 failure (no vocabulary, a text llama.cpp cannot take), 2 usage error.\n",
     1, 2, "MODEL is required",
