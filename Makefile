@@ -149,7 +149,7 @@ FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 # Targets of the converter part name themselves in FUZZ_CONV (they link
 # libgguf-convert and jansson).
-FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json
+FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json fuzz_tokenize fuzz_tokenizer_json
 # ... and those of the remote part in FUZZ_REMOTE (libgguf-remote and libcurl).
 FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(TOKLIB) $(REMOTELIB)
@@ -158,7 +158,7 @@ $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(TOKLI
 
 $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB) $(TOKLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB) $(TOKLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS) $(TOK_LIBS))
+	$(CC) $(CFLAGS_ALL) -O3 -o $@ $< $(if $(filter bench_convert bench_tokenize,$*),$(CONVLIB) $(TOKLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert bench_tokenize,$*),$(CONV_LIBS) $(TOK_LIBS))
 
 # The test runner alone also links jansson (golden JSON) and libcrypto (sha256), and
 # libyaml for the converter part it tests;
