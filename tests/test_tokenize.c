@@ -435,4 +435,72 @@ __attribute__((constructor)) static void register_pre_cases(void) {
     }
 }
 
+/* ---- --compare: the golden Qwen2.5 checkpoint against vocabulary-only
+ * copies of the reference converter's GGUF, whole and with the merges cut
+ * or removed ---- */
+
+/* the tokenizer keys of src into a vocabulary-only GGUF at dst; merges
+ * kept whole (keep < 0), cut to `keep`, or left out (keep == 0) */
+static int vocab_copy(const char *src, const char *dst, long keep) {
+    lgg_file *f = NULL;
+    lgg_writer *w = NULL;
+    lgg_error err;
+    if (lgg_open_file(src, NULL, &f, &err) || lgg_writer_create(NULL, &w, &err)) return -1;
+    lgg_str *m = NULL;
+    for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
+        const lgg_kv *kv = lgg_kv_at(f, i);
+        if (kv->key.len < 10 || memcmp(kv->key.ptr, "tokenizer.", 10)) continue;
+        int merges = kv->key.len == 21 && !memcmp(kv->key.ptr, "tokenizer.ggml.merges", 21);
+        if (merges && keep == 0) continue;
+        if (merges && keep > 0) {
+            m = calloc((size_t)keep, sizeof *m);
+            lgg_iter it;
+            lgg_value e;
+            lgg_array_iter(&kv->value, &it);
+            for (long j = 0; j < keep && lgg_iter_next(&it, &e); j++) lgg_value_string(&e, &m[j]);
+            lgg_wvalue v = {LGG_VT_ARRAY, LGG_VT_STRING, (uint64_t)keep, m};
+            if (lgg_writer_set(w, kv->key.ptr, kv->key.len, &v, &err)) return -1;
+            continue;
+        }
+        if (lgg_writer_set_value(w, kv->key.ptr, kv->key.len, &kv->value, &err)) return -1;
+    }
+    int rc = lgg_writer_write_file(w, dst, NULL, &err) == LGG_OK ? 0 : -1;
+    free(m);
+    lgg_writer_free(w);
+    lgg_close(f);
+    return rc;
+}
+
+TEST(tokenize_compare) {
+    if (!need_shared()) return;
+    const char *dir = shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct");
+    char gguf[1024];
+    snprintf(gguf, sizeof gguf, "%s", shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf"));
+    char good[1024], cut[1024], none[1024];
+    snprintf(good, sizeof good, "%s", scratch_path("cmp-good.gguf"));
+    snprintf(cut, sizeof cut, "%s", scratch_path("cmp-cut.gguf"));
+    snprintf(none, sizeof none, "%s", scratch_path("cmp-none.gguf"));
+    REQUIRE(vocab_copy(gguf, good, -1) == 0 && vocab_copy(gguf, cut, 20000) == 0 && vocab_copy(gguf, none, 0) == 0);
+    char *out = NULL, *err = NULL;
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, good, NULL) == 0);
+    CHECKF(out && strstr(out, "14 of 14 texts agree\n"), "good: %s", out ? out : "");
+    free(out), free(err);
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, cut, NULL) == 1);
+    CHECKF(out && strstr(out, "first difference at token") && strstr(out, " texts agree\n") && !strstr(out, "14 of 14"),
+           "cut: %s", out ? out : "");
+    free(out), free(err);
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, none, NULL) == 1);
+    CHECKF(err && strstr(err, "tokenizer.ggml.merges"), "none: %s", err ? err : "");
+    free(out), free(err);
+    /* -f TEXTS: one text a line */
+    const char *texts = scratch_path("cmp-texts.txt");
+    FILE *f = fopen(texts, "wb");
+    REQUIRE(f != NULL);
+    fputs("Hello world\n1234567\n", f);
+    fclose(f);
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, good, "-f", texts, NULL) == 0);
+    CHECKF(out && strstr(out, "2 of 2 texts agree\n"), "-f: %s", out ? out : "");
+    free(out), free(err);
+}
+
 #endif
