@@ -23,7 +23,7 @@ static lgg_tokenizer *vocabs[N_VOCABS];
 /* the token texts of each kind: the 256 bytes in the kind's spelling, then a few words */
 static size_t texts(int kind, char (*t)[16], int32_t *type, float *score) {
     size_t n = 0;
-    static const char *const WORDS[] = {"the", "an", "ab", "he", "llo", "hello", "\xe2\x96\x81" "a", "12", "\xe4\xb8\xad"};
+    static const char *const WORDS[] = {"the", "an", "ab", "he", "llo", "hello", ("\xe2\x96\x81" "a"), "12", "\xe4\xb8\xad"};
     if (kind == V_WPM) {
         for (int i = 0; i < 104; i++) snprintf(t[n], 16, "[unused%d]", i), type[n] = 1, score[n++] = 0;
         snprintf(t[100], 16, "[UNK]"), snprintf(t[101], 16, "[CLS]"), snprintf(t[102], 16, "[SEP]");
