@@ -101,7 +101,8 @@ TOKLIB := $(BUILD)/libgguf-tokenize.a
 all: $(TOKLIB)
 $(TOK_OBJ): $(wildcard src/tokenize/*.h)
 $(TOK_OBJ) $(BUILD)/obj/tools/cmd_tokenize.o $(BUILD)/obj/tools/cmd_detokenize.o $(BUILD)/obj/tests/test_tokenize.o: include/libgguf_tokenize.h
-$(BUILD)/obj/tests/test_tokenize.o: include/libgguf_convert.h
+$(BUILD)/obj/tests/test_tokenize.o: include/libgguf_convert.h fuzz/tok_vocabs.h
+$(BUILD)/fuzz/fuzz_tokenize $(BUILD)/libfuzzer/fuzz_tokenize: fuzz/tok_vocabs.h
 $(TOKLIB): $(TOK_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^

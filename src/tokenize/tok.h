@@ -50,7 +50,8 @@ typedef struct tok_map {
     size_t mask, n;
 } tok_map;
 uint64_t lgg__tok_hash(const char *p, size_t n);
-/* Insert or (replace != 0) overwrite; with replace == 0 the first value stays. */
+/* Insert (0), or find the key there already (1) and overwrite its value when
+ * replace != 0; -1 no memory. */
 int lgg__tok_map_put(tok_map *m, const char *key, size_t len, int32_t val, int replace);
 /* The value, or -1. */
 int32_t lgg__tok_map_get(const tok_map *m, const char *key, size_t len);

@@ -385,7 +385,7 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
         size_t n = strlen(k);
         memcpy(p, k, n + 1);
         t->tok[id] = (tok_token){p, (uint32_t)n, 0, TOK_ATTR_NORMAL};
-        if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1)) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1) < 0) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         p += n + 1;
     }
     json_array_foreach(added, i, v) {
@@ -398,7 +398,7 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
                         json_is_true(json_object_get(v, "single_word")), json_is_true(json_object_get(v, "normalized")),
                         json_is_true(json_object_get(v, "special"))};
         t->tok[id] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
-        if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1) ||
+        if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1) < 0 ||
             lgg__tok_trie_add(a->normalized ? &h->trie_norm : &h->trie_raw, p, n, (int32_t)(h->n_added - 1)))
             return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         p += n + 1;

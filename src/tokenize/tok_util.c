@@ -73,7 +73,7 @@ int lgg__tok_map_put(tok_map *m, const char *key, size_t len, int32_t val, int r
     for (; m->slots[j].key; j = (j + 1) & m->mask) {
         if (m->slots[j].len == len && !memcmp(m->slots[j].key, key, len)) {
             if (replace) m->slots[j].val = val;
-            return 0;
+            return 1;
         }
     }
     /* an empty key needs a non-NULL pointer to mark the slot used */

@@ -272,7 +272,12 @@ static lgg_status load_tokens(lgg_tokenizer *t, const lgg_file *f, lgg_error *er
             k->attr = ty >= 0 && ty <= 6 ? ATTR[ty] : TOK_ATTR_UNDEFINED;
         }
         if ((int)k->len > t->max_token_len) t->max_token_len = (int)k->len;
-        if (lgg__tok_map_put(&t->text_to_id, k->text, k->len, i, 1)) return nomem(err);
+        int put = lgg__tok_map_put(&t->text_to_id, k->text, k->len, i, 1);
+        if (put < 0) return nomem(err);
+        if (put > 0) /* llama.cpp asserts that every text is a different token */
+            return lgg_error_set(err, LGG_ERR_INVALID, e.offset,
+                                 "tokenizer.ggml.tokens[%d] repeats an earlier token's text, which llama.cpp refuses",
+                                 (int)i);
     }
     return LGG_OK;
 }
@@ -300,7 +305,7 @@ static lgg_status load_merges(lgg_tokenizer *t, const lgg_file *f, lgg_error *er
         const char *sp = s.len > 1 ? memchr(s.ptr + 1, ' ', s.len - 1) : NULL;
         if (!sp) continue;
         memcpy(p, s.ptr, s.len);
-        if (lgg__tok_map_put(&t->merges, p, s.len, i, 0)) return nomem(err);
+        if (lgg__tok_map_put(&t->merges, p, s.len, i, 0) < 0) return nomem(err);
         p += s.len;
     }
     return LGG_OK;

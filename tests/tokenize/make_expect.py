@@ -10,6 +10,9 @@ for every text of texts.inp with one vocabulary, in two modes per text:
 Usage: make_expect.py LLAMA_TOKENIZE VOCAB.gguf...   (from this directory)
 Made with: ./make_expect.py /work/ref/llama-build/bin/llama-tokenize \\
   /work/ref/llama.cpp/models/ggml-vocab-*.gguf ../../../shared/corpus/llama.cpp/ggml-vocab-{falcon,stablelm,deepseek-coder}@*.gguf
+and, for fuzz/tok_vocabs.h's small vocabularies (BPE under every pre-tokenizer
+name, SPM, WPM, UGM, RWKV): tests/tokenize/write_vocabs.c /tmp/synth, then
+./make_expect.py LLAMA_TOKENIZE /tmp/synth/*.gguf
 (the corpus's dbrx and llama files were left out: llama.cpp refuses those
 files as files -- a duplicate key, GGUF v1, a byte-swapped magic -- before
 their vocabulary is read).
