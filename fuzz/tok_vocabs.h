@@ -20,39 +20,39 @@ static const char *const PRE[] = {
 enum { V_SPM = N_PRE, V_WPM, V_UGM, V_RWKV, N_VOCABS };
 
 /* the token texts of each kind: the 256 bytes in the kind's spelling, then a few words */
-static inline size_t tok_vocab_texts(int kind, char (*t)[16], int32_t *type, float *score) {
+static inline size_t tok_vocab_texts(int kind, char (*t)[24], int32_t *type, float *score) {
     size_t n = 0;
     static const char *const WORDS[] = {"the", "an", "ab", "he", "llo", "hello", ("\xe2\x96\x81" "a"), "12", "\xe4\xb8\xad"};
     if (kind == V_WPM) {
-        for (int i = 0; i < 104; i++) snprintf(t[n], 16, "[unused%d]", i), type[n] = 1, score[n++] = 0;
-        snprintf(t[100], 16, "[UNK]"), snprintf(t[101], 16, "[CLS]"), snprintf(t[102], 16, "[SEP]");
+        for (int i = 0; i < 104; i++) snprintf(t[n], 24, "[unused%d]", i), type[n] = 1, score[n++] = 0;
+        snprintf(t[100], 24, "[UNK]"), snprintf(t[101], 24, "[CLS]"), snprintf(t[102], 24, "[SEP]");
         type[100] = 2, type[101] = type[102] = 3;
     } else if (kind == V_SPM || kind == V_UGM) {
-        snprintf(t[n], 16, "<unk>"), type[n] = 2, score[n++] = 0;
-        snprintf(t[n], 16, "<s>"), type[n] = 3, score[n++] = 0;
-        snprintf(t[n], 16, "</s>"), type[n] = 3, score[n++] = 0;
+        snprintf(t[n], 24, "<unk>"), type[n] = 2, score[n++] = 0;
+        snprintf(t[n], 24, "<s>"), type[n] = 3, score[n++] = 0;
+        snprintf(t[n], 24, "</s>"), type[n] = 3, score[n++] = 0;
     }
     for (int b = 0; b < 256; b++, n++) {
         type[n] = 1, score[n] = -(float)b;
-        if (kind == V_SPM || kind == V_UGM) snprintf(t[n], 16, "<0x%02X>", b), type[n] = 6;
-        else if (kind == V_RWKV) snprintf(t[n], 16, "\\x%02x", b);
-        else if (kind == V_WPM) snprintf(t[n], 16, "%c%c", 'A' + b / 26 % 26, 'A' + b % 26); /* unique: no word is upper case */
+        if (kind == V_SPM || kind == V_UGM) snprintf(t[n], 24, "<0x%02X>", b), type[n] = 6;
+        else if (kind == V_RWKV) snprintf(t[n], 24, "\\x%02x", b);
+        else if (kind == V_WPM) snprintf(t[n], 24, "%c%c", 'A' + b / 26 % 26, 'A' + b % 26); /* unique: no word is upper case */
         else { /* GPT-2's printable code point of the byte */
             unsigned c = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE) ? (unsigned)b
                          : b <= 0x20 ? 0x100u + (unsigned)b : b <= 0xA0 ? 0x121u + (unsigned)(b - 0x7F) : 0x143u;
-            if (c < 0x80) snprintf(t[n], 16, "%c", c);
-            else snprintf(t[n], 16, "%c%c", 0xC0 | (c >> 6), 0x80 | (c & 0x3F));
+            if (c < 0x80) snprintf(t[n], 24, "%c", c);
+            else snprintf(t[n], 24, "%c%c", 0xC0 | (c >> 6), 0x80 | (c & 0x3F));
         }
     }
     for (size_t i = 0; i < sizeof WORDS / sizeof *WORDS; i++, n++)
-        snprintf(t[n], 16, "%s", WORDS[i]), type[n] = 1, score[n] = -1.5f * (float)i;
-    snprintf(t[n], 16, "<|end|>"), type[n] = 3, score[n++] = 0;
-    snprintf(t[n], 16, "<user>"), type[n] = 4, score[n++] = 0;
+        snprintf(t[n], 24, "%s", WORDS[i]), type[n] = 1, score[n] = -1.5f * (float)i;
+    snprintf(t[n], 24, "<|end|>"), type[n] = 3, score[n++] = 0;
+    snprintf(t[n], 24, "<user>"), type[n] = 4, score[n++] = 0;
     return n;
 }
 
 static inline int tok_vocab_write(int kind, const char *path) {
-    static char t[400][16];
+    static char t[400][24];
     int32_t type[400];
     float score[400];
     size_t n = tok_vocab_texts(kind, t, type, score);

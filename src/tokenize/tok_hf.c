@@ -346,6 +346,10 @@ static lgg_status load_post(lgg_tokenizer *t, json_t *n, const char *path, lgg_e
     return unsupported(err, path, ty);
 }
 
+/* ids are dense in real vocabularies; a bound keeps a hostile file from
+ * sizing the id table (2^26, as the converter bounds vocab_size) */
+#define MAX_ID (1 << 26)
+
 /* model.vocab and added_tokens -> the tokens; then the merges */
 static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     struct tok_hf *h = t->hf;
@@ -358,13 +362,13 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     size_t i;
     int64_t max = -1;
     json_object_foreach(vocab, k, v) {
-        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= INT32_MAX - 1)
-            return bad(err, "model.vocab", "id of '%s' is not a token id", k);
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= MAX_ID)
+            return bad(err, "model.vocab", "id of '%s' is not a token id (0..2^26)", k);
         if (json_integer_value(v) > max) max = json_integer_value(v);
     }
     json_array_foreach(added, i, v) {
         json_t *id = json_object_get(v, "id");
-        if (!json_is_integer(id) || json_integer_value(id) < 0 || json_integer_value(id) >= INT32_MAX - 1 ||
+        if (!json_is_integer(id) || json_integer_value(id) < 0 || json_integer_value(id) >= MAX_ID ||
             !json_is_string(json_object_get(v, "content")))
             return bad(err, "added_tokens", "an entry without id or content%s", NULL);
         if (json_integer_value(id) > max) max = json_integer_value(id);
