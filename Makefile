@@ -107,7 +107,6 @@ $(TOKLIB): $(TOK_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 $(TOOL): $(TOKLIB)
-$(TESTBIN): $(TOKLIB)
 # The converter names BPE pre-tokenizers with this part (lgg_convert_bpe_pre):
 # whatever links libgguf-convert links it too.
 install: install-tokenize
