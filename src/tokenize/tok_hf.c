@@ -231,6 +231,33 @@ static lgg_status load_pre(struct tok_hf *h, json_t *n, const char *path, lgg_er
         s.invert = json_is_true(json_object_get(n, "invert"));
         lgg_status st = pattern(json_object_get(n, "pattern"), &s, path, err);
         if (st) return st;
+    } else if (t && (!strcmp(t, "Whitespace") || !strcmp(t, "WhitespaceSplit") || !strcmp(t, "Digits") ||
+                     !strcmp(t, "Punctuation") || !strcmp(t, "BertPreTokenizer"))) {
+        /* the library's character-class splitters, as Split steps: each
+         * matching character is a match of its own, as its char predicates make it */
+        static const char PUNCT[] = "[\\p{P}!-/:-@\\[-`{-~]";
+        const char *pat = NULL;
+        int behavior = B_ISOLATED, invert = 0;
+        if (!strcmp(t, "Whitespace")) pat = "\\w+|[^\\w\\s]+", behavior = B_REMOVED, invert = 1;
+        else if (!strcmp(t, "WhitespaceSplit")) pat = "\\s", behavior = B_REMOVED;
+        else if (!strcmp(t, "Digits"))
+            pat = "\\p{N}", behavior = json_is_true(json_object_get(n, "individual_digits")) ? B_ISOLATED : B_CONTIGUOUS;
+        else if (!strcmp(t, "Punctuation")) {
+            static const char *const B[] = {"Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"};
+            const char *b = json_string_value(json_object_get(n, "behavior"));
+            pat = PUNCT;
+            for (int i = 0; b && i < 5; i++)
+                if (!strcmp(b, B[i])) behavior = i;
+        } else { /* BertPreTokenizer: whitespace removed, then punctuation isolated */
+            hf_step w = {0};
+            w.kind = P_SPLIT, w.behavior = B_REMOVED;
+            lgg_status st = compile("\\s", 2, &w.re, path, err);
+            if (st || (st = add_step(&h->pre, &h->n_pre, w, err))) return st;
+            pat = PUNCT;
+        }
+        s.kind = P_SPLIT, s.behavior = behavior, s.invert = invert;
+        lgg_status st = compile(pat, strlen(pat), &s.re, path, err);
+        if (st) return st;
     } else if (t && !strcmp(t, "ByteLevel")) {
         s.kind = P_BYTELEVEL;
         json_t *u = json_object_get(n, "use_regex");

@@ -64,6 +64,13 @@ for beh in ["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Cont
         build("split-%s%s" % (beh, "-invert" if inv else ""), v, m, normalizer={"type": "NFC"},
               pre={"type": "Sequence", "pretokenizers": [split, dict(BL, use_regex=False)]})
 build("split-string", v, m, pre={"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithNext", "invert": False}, dict(BL, use_regex=False)]})
+for name, pt in [("whitespace", {"type": "Whitespace"}), ("whitespace-split", {"type": "WhitespaceSplit"}),
+                 ("digits-individual", {"type": "Digits", "individual_digits": True}),
+                 ("digits", {"type": "Digits", "individual_digits": False}),
+                 ("punctuation", {"type": "Punctuation", "behavior": "Isolated"}),
+                 ("punctuation-contiguous", {"type": "Punctuation", "behavior": "Contiguous"}),
+                 ("bert-pre", {"type": "BertPreTokenizer"})]:
+    build("pre-" + name, v, m, pre={"type": "Sequence", "pretokenizers": [pt, dict(BL, use_regex=False)]})
 tp = {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "<|end|>", "type_id": 0}}],
       "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [len(v)], "tokens": ["<s>"]}, "<|end|>": {"id": "<|end|>", "ids": [len(v) + 1], "tokens": ["<|end|>"]}}}
 build("template", v, m, pre=BL, post={"type": "Sequence", "processors": [{"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": False, "use_regex": True}, tp]})
