@@ -59,9 +59,11 @@ LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **ou
  * text in place of the file's post-processor), unless flags has
  * LGG_TOKENIZER_JSON_ONLY (then the tokenizers library's answer for the
  * file alone).  Supported: the BPE model (byte fallback, ignore_merges,
- * merges as "a b" or [a, b]); normalizers NFC, NFD, NFKC, NFKD, Replace,
- * Prepend, Strip, Sequence; pre-tokenizers Split (string or regex, every
- * behavior, invert), ByteLevel, Sequence; post-processors
+ * merges as "a b" or [a, b]); normalizers NFC, NFD, NFKC, NFKD, Lowercase,
+ * Replace, Prepend, Strip, StripAccents, BertNormalizer, Sequence;
+ * pre-tokenizers Split (string or regex, every behavior, invert), ByteLevel,
+ * Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
+ * Sequence; post-processors
  * TemplateProcessing, ByteLevel, BertProcessing, RobertaProcessing,
  * Sequence; decoders ByteLevel, Replace, ByteFallback, Fuse, Strip,
  * Sequence; added tokens with lstrip, rstrip, normalized, single_word and

@@ -4,7 +4,9 @@
  * the BPE model, the post-processor; and tokenizer_config.json's rules the
  * way transformers' AutoTokenizer applies them (LlamaTokenizerFast and
  * GemmaTokenizerFast rebuild the post-processor from add_bos_token and
- * add_eos_token).  Components it does not implement are refused by name. */
+ * add_eos_token).  Components it does not implement are refused by name.
+ * Each component is checked against the npm tokenizers on its own
+ * (tests/tokenize/make_hf_json.py) and on real checkpoints' files. */
 #include <jansson.h>
 #include <oniguruma.h>
 #include <stdio.h>
@@ -14,7 +16,7 @@
 
 #include "tokenize/tok.h"
 
-enum { N_NFC, N_NFD, N_NFKC, N_NFKD, N_REPLACE, N_PREPEND, N_STRIP };
+enum { N_NFC, N_NFD, N_NFKC, N_NFKD, N_REPLACE, N_PREPEND, N_STRIP, N_LOWER, N_STRIP_ACCENTS, N_BERT };
 enum { P_SPLIT, P_BYTELEVEL };
 enum { B_REMOVED, B_ISOLATED, B_MERGED_PREV, B_MERGED_NEXT, B_CONTIGUOUS };
 enum { D_BYTELEVEL, D_REPLACE, D_BYTEFALLBACK, D_FUSE, D_STRIP };
@@ -94,6 +96,8 @@ static int pair_get(const pairmap *m, uint32_t a, uint32_t b, uint64_t *v) {
 }
 
 /* ---- loading ---- */
+
+static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out);
 
 static lgg_status bad(lgg_error *err, const char *path, const char *fmt, const char *what) {
     char msg[200];
@@ -194,6 +198,19 @@ static lgg_status load_normalizer(struct tok_hf *h, json_t *n, const char *path,
         if (!json_is_string(p)) return bad(err, path, "Prepend without prepend%s", NULL);
         s.an = json_string_length(p);
         s.a = dup_n(json_string_value(p), s.an);
+    } else if (t && !strcmp(t, "Lowercase")) {
+        s.kind = N_LOWER;
+    } else if (t && !strcmp(t, "StripAccents")) {
+        s.kind = N_STRIP_ACCENTS;
+    } else if (t && !strcmp(t, "BertNormalizer")) {
+        /* clean_text, handle_chinese_chars, strip_accents (null: as lowercase), lowercase; true by default */
+        json_t *c = json_object_get(n, "clean_text"), *h2 = json_object_get(n, "handle_chinese_chars"),
+               *sa = json_object_get(n, "strip_accents"), *lc = json_object_get(n, "lowercase");
+        s.kind = N_BERT;
+        s.left = c ? json_is_true(c) : 1;             /* clean_text */
+        s.right = h2 ? json_is_true(h2) : 1;          /* handle_chinese_chars */
+        s.use_regex = lc ? json_is_true(lc) : 1;      /* lowercase */
+        s.invert = json_is_boolean(sa) ? json_is_true(sa) : s.use_regex; /* strip_accents */
     } else if (t && !strcmp(t, "Strip")) {
         s.kind = N_STRIP;
         s.left = json_is_true(json_object_get(n, "strip_left"));
@@ -430,7 +447,7 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
                         json_is_true(json_object_get(v, "special"))};
         t->tok[id] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
         if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1) < 0 ||
-            lgg__tok_trie_add(a->normalized ? &h->trie_norm : &h->trie_raw, p, n, (int32_t)(h->n_added - 1)))
+            (!a->normalized && lgg__tok_trie_add(&h->trie_raw, p, n, (int32_t)(h->n_added - 1))))
             return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         p += n + 1;
     }
@@ -556,6 +573,15 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
     if (!st) st = load_post(t, json_object_get(root, "post_processor"), "post_processor", err);
     if (!st) st = load_decoder(h, json_object_get(root, "decoder"), "decoder", err);
     json_decref(root);
+    /* normalized added tokens are found by their normalized content, as the library builds its trie */
+    for (size_t i = 0; !st && i < h->n_added; i++) {
+        if (!h->added[i].normalized) continue;
+        tok_buf nb = {0};
+        if (normalize(h, h->added[i].s, h->added[i].n, &nb) ||
+            (nb.n && lgg__tok_trie_add(&h->trie_norm, nb.p, nb.n, (int32_t)i)))
+            st = lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        lgg__tok_buf_free(&nb);
+    }
     if (!st && config) {
         json_t *cfg = json_loadb(config, config_len, JSON_DECODE_INT_AS_REAL, &je); /* model_max_length: 1e30 */
         if (!cfg) return lgg_error_set(err, LGG_ERR_INVALID, (uint64_t)je.position, "tokenizer_config.json: line %d: %s", je.line, je.text);
@@ -715,6 +741,71 @@ static int bytelevel(struct tok_hf *h, const hf_step *st, const char *s, size_t 
     return rc;
 }
 
+/* Rust's char::to_lowercase: the simple mapping, and İ's unconditional
+ * two-character one from SpecialCasing.txt */
+static int put_lower(tok_buf *b, uint32_t c) {
+    if (c == 0x130) return lgg__tok_utf8_put(b, 'i') || lgg__tok_utf8_put(b, 0x307);
+    return lgg__tok_utf8_put(b, (uint32_t)utf8proc_tolower((utf8proc_int32_t)c));
+}
+
+static int chinese_char(uint32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x20000 && c <= 0x2A6DF) ||
+           (c >= 0x2A700 && c <= 0x2B73F) || (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+           (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+/* NFD of s, or s itself */
+static int nfd(const char *s, size_t n, tok_buf *out) {
+    utf8proc_uint8_t *r = NULL;
+    utf8proc_ssize_t k = n ? utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &r,
+                                          (utf8proc_option_t)(UTF8PROC_STABLE | UTF8PROC_DECOMPOSE)) : 0;
+    int rc = k < 0 ? -1 : lgg__tok_buf_put(out, r, (size_t)k);
+    free(r);
+    return rc;
+}
+
+/* Lowercase, StripAccents (drop marks) and BertNormalizer, character by character */
+static int char_map(const hf_step *st, const char *s, size_t n, tok_buf *out) {
+    tok_buf tmp = {0};
+    int strip = st->kind == N_STRIP_ACCENTS || (st->kind == N_BERT && st->invert);
+    int lower = st->kind == N_LOWER || (st->kind == N_BERT && st->use_regex);
+    int rc = 0;
+    if (st->kind == N_BERT && (st->left || st->right)) { /* clean_text, then the CJK spacing */
+        for (size_t p = 0; p < n && !rc;) {
+            uint32_t c = lgg__tok_utf8_decode(s, n, &p);
+            if (st->left) {
+                int ws = c == '\t' || c == '\n' || c == '\r' || (lgg__tok_cpt_flags(c) & CPT_WHITESPACE);
+                utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)c);
+                int other = cat == UTF8PROC_CATEGORY_CC || cat == UTF8PROC_CATEGORY_CF || cat == UTF8PROC_CATEGORY_CS ||
+                            cat == UTF8PROC_CATEGORY_CO || cat == UTF8PROC_CATEGORY_CN;
+                if (c == 0 || c == 0xFFFD || (other && c != '\t' && c != '\n' && c != '\r')) continue;
+                if (ws) c = ' ';
+            }
+            if (st->right && chinese_char(c))
+                rc = lgg__tok_utf8_put(&tmp, ' ') || lgg__tok_utf8_put(&tmp, c) || lgg__tok_utf8_put(&tmp, ' ');
+            else
+                rc = lgg__tok_utf8_put(&tmp, c);
+        }
+        s = tmp.p ? tmp.p : "", n = tmp.n;
+    }
+    tok_buf d = {0};
+    if (!rc && strip) { /* StripAccents is applied on NFD text: BertNormalizer decomposes first */
+        if (st->kind == N_BERT) rc = nfd(s, n, &d), s = d.p ? d.p : "", n = d.n;
+    }
+    for (size_t p = 0; p < n && !rc;) {
+        uint32_t c = lgg__tok_utf8_decode(s, n, &p);
+        utf8proc_category_t cat = utf8proc_category((utf8proc_int32_t)c);
+        /* StripAccents drops any mark (Mn, Mc, Me), BertNormalizer only Mn, as the library does */
+        if (strip && (cat == UTF8PROC_CATEGORY_MN ||
+                      (st->kind == N_STRIP_ACCENTS && (cat == UTF8PROC_CATEGORY_MC || cat == UTF8PROC_CATEGORY_ME))))
+            continue;
+        rc = lower ? put_lower(out, c) : lgg__tok_utf8_put(out, c);
+    }
+    lgg__tok_buf_free(&tmp);
+    lgg__tok_buf_free(&d);
+    return rc;
+}
+
 static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
     tok_buf cur = {0};
     if (lgg__tok_buf_put(&cur, s, n)) return -1;
@@ -734,6 +825,11 @@ static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
             free(r);
             break;
         }
+        case N_LOWER:
+        case N_STRIP_ACCENTS:
+        case N_BERT:
+            rc = char_map(st, cur.p, cur.n, &nx);
+            break;
         case N_PREPEND:
             if (cur.n) rc = lgg__tok_buf_put(&nx, st->a, st->an);
             rc |= lgg__tok_buf_put(&nx, cur.p, cur.n);

@@ -71,6 +71,10 @@ for name, pt in [("whitespace", {"type": "Whitespace"}), ("whitespace-split", {"
                  ("punctuation-contiguous", {"type": "Punctuation", "behavior": "Contiguous"}),
                  ("bert-pre", {"type": "BertPreTokenizer"})]:
     build("pre-" + name, v, m, pre={"type": "Sequence", "pretokenizers": [pt, dict(BL, use_regex=False)]})
+for name, nm in [("lowercase", {"type": "Lowercase"}), ("strip-accents", {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}),
+                 ("bert", {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "strip_accents": None, "lowercase": True}),
+                 ("bert-cased", {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False})]:
+    build("norm-" + name, v, m, normalizer=nm, pre=BL)
 tp = {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "<|end|>", "type_id": 0}}],
       "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [len(v)], "tokens": ["<s>"]}, "<|end|>": {"id": "<|end|>", "ids": [len(v) + 1], "tokens": ["<|end|>"]}}}
 build("template", v, m, pre=BL, post={"type": "Sequence", "processors": [{"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": False, "use_regex": True}, tp]})
