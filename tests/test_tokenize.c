@@ -617,4 +617,48 @@ TEST(tokenize_threads) {
     }
 }
 
+/* llama.cpp's vocabulary GGUFs of gpt-2, gpt-neox, starcoder and falcon with
+ * their tokenizer.json rebuilt (tests/tokenize/rebuild_json.py): the check
+ * hash is the reference's entry for each (gpt-neox's is the one mpt and olmo
+ * share, and the later name, olmo, wins as in the reference) */
+static void rebuild_case(void *arg) {
+    static const struct {
+        const char *name, *kind, *pre;
+    } R[] = {{"gpt-2", "gpt2", "gpt-2"}, {"gpt-neox", "neox", "olmo"}, {"starcoder", "starcoder", "starcoder"},
+             {"falcon", "falcon", "falcon"}};
+    const char *name = arg;
+    for (size_t i = 0; i < sizeof R / sizeof *R; i++) {
+        if (strcmp(R[i].name, name)) continue;
+        char vocab[1100], tool[1100], out[1100];
+        snprintf(vocab, sizeof vocab, "%s/models/ggml-vocab-%s.gguf", llama_cpp_dir(), name);
+        if (access(vocab, R_OK) != 0) {
+            test_skip("%s is missing", vocab);
+            return;
+        }
+        snprintf(tool, sizeof tool, "%s/gguf", build_dir());
+        snprintf(out, sizeof out, "%s", scratch_path(name));
+        char *argv[] = {"/usr/bin/env", "python3", "tests/tokenize/rebuild_json.py", tool, vocab, out, (char *)R[i].kind, NULL};
+        char *o = NULL, *e = NULL;
+        size_t ol, el;
+        int status;
+        REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
+        CHECKF(status == 0, "rebuild_json.py: %s", e ? e : "");
+        free(o), free(e);
+        const char *pre = NULL;
+        char hash[65] = "";
+        lgg_error err;
+        CHECKF(lgg_convert_bpe_pre(out, &pre, hash, &err) == LGG_OK, "%s: %s", name, err.message);
+        CHECK_STR(pre, R[i].pre);
+    }
+}
+
+__attribute__((constructor)) static void register_rebuild_cases(void) {
+    static const char *const N[] = {"gpt-2", "gpt-neox", "starcoder", "falcon"};
+    static char names[4][64];
+    for (int i = 0; i < 4; i++) {
+        snprintf(names[i], sizeof names[i], "tokenize_pre/rebuilt-%s", N[i]);
+        test_register_arg(names[i], rebuild_case, (void *)N[i]);
+    }
+}
+
 #endif
