@@ -62,7 +62,7 @@ LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **ou
  * merges as "a b" or [a, b]); normalizers NFC, NFD, NFKC, NFKD, Lowercase,
  * Replace, Prepend, Strip, StripAccents, BertNormalizer, Sequence;
  * pre-tokenizers Split (string or regex, every behavior, invert), ByteLevel,
- * Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
+ * Metaspace, Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
  * Sequence; post-processors
  * TemplateProcessing, ByteLevel, BertProcessing, RobertaProcessing,
  * Sequence; decoders ByteLevel, Replace, ByteFallback, Fuse, Strip,

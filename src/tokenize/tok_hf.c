@@ -17,7 +17,7 @@
 #include "tokenize/tok.h"
 
 enum { N_NFC, N_NFD, N_NFKC, N_NFKD, N_REPLACE, N_PREPEND, N_STRIP, N_LOWER, N_STRIP_ACCENTS, N_BERT };
-enum { P_SPLIT, P_BYTELEVEL };
+enum { P_SPLIT, P_BYTELEVEL, P_METASPACE };
 enum { B_REMOVED, B_ISOLATED, B_MERGED_PREV, B_MERGED_NEXT, B_CONTIGUOUS };
 enum { D_BYTELEVEL, D_REPLACE, D_BYTEFALLBACK, D_FUSE, D_STRIP };
 
@@ -275,6 +275,18 @@ static lgg_status load_pre(struct tok_hf *h, json_t *n, const char *path, lgg_er
         s.kind = P_SPLIT, s.behavior = behavior, s.invert = invert;
         lgg_status st = compile(pat, strlen(pat), &s.re, path, err);
         if (st) return st;
+    } else if (t && !strcmp(t, "Metaspace")) {
+        /* behavior: prepend 0 never, 1 always, 2 first; use_regex: split */
+        json_t *r = json_object_get(n, "replacement"), *ps = json_object_get(n, "prepend_scheme"),
+               *ap = json_object_get(n, "add_prefix_space"), *sp = json_object_get(n, "split");
+        const char *scheme = json_string_value(ps);
+        s.kind = P_METASPACE;
+        s.an = json_is_string(r) ? json_string_length(r) : 3;
+        s.a = dup_n(json_is_string(r) ? json_string_value(r) : "\xe2\x96\x81", s.an);
+        if (!s.a || !s.an) return bad(err, path, "Metaspace needs a replacement%s", NULL);
+        s.behavior = scheme ? (!strcmp(scheme, "always") ? 1 : !strcmp(scheme, "first") ? 2 : 0)
+                            : (ap ? json_is_true(ap) : 1);
+        s.use_regex = sp ? json_is_true(sp) : 1;
     } else if (t && !strcmp(t, "ByteLevel")) {
         s.kind = P_BYTELEVEL;
         json_t *u = json_object_get(n, "use_regex");
@@ -604,6 +616,7 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
 typedef struct piece {
     char *s;
     size_t n;
+    int start; /* begins at offset 0 of the original text (Metaspace's prepend_scheme "first") */
 } piece;
 
 typedef struct pieces {
@@ -616,7 +629,7 @@ static int pieces_push(pieces *v, const char *s, size_t n) {
     if (lgg__tok_grow((void **)&v->p, &v->cap, v->n + 1, sizeof *v->p)) return -1;
     char *c = dup_n(s, n);
     if (!c) return -1;
-    v->p[v->n++] = (piece){c, n};
+    v->p[v->n++] = (piece){c, n, 0};
     return 0;
 }
 
@@ -669,7 +682,7 @@ static int find_all(struct tok_hf *h, const hf_step *st, regex_t *re, const char
 
 /* Split's behaviors over the (start, end, matched) list covering s */
 static int split_piece(struct tok_hf *h, const hf_step *st, regex_t *re, int behavior, int invert, const char *s, size_t n,
-                       pieces *out) {
+                       int start, pieces *out) {
     size_t *m = NULL, nm = 0;
     if (find_all(h, st, re, s, n, &m, &nm)) return -1;
     /* the covering list: gaps are unmatched */
@@ -715,25 +728,31 @@ static int split_piece(struct tok_hf *h, const hf_step *st, regex_t *re, int beh
             prev_match = seg[i].match;
         }
     }
-    for (size_t i = 0; !fail && i < ng; i++) fail = pieces_push(out, s + g[i].a, g[i].b - g[i].a) != 0;
+    for (size_t i = 0; !fail && i < ng; i++) {
+        size_t before = out->n;
+        fail = pieces_push(out, s + g[i].a, g[i].b - g[i].a) != 0;
+        if (!fail && out->n > before) out->p[out->n - 1].start = start && g[i].a == 0;
+    }
     free(seg);
     free(g);
     return fail ? -1 : 0;
 }
 
 /* ByteLevel: the prefix space, GPT-2's split, then every byte as its printable code point */
-static int bytelevel(struct tok_hf *h, const hf_step *st, const char *s, size_t n, pieces *out) {
+static int bytelevel(struct tok_hf *h, const hf_step *st, const char *s, size_t n, int start, pieces *out) {
     tok_buf b = {0};
     pieces parts = {0};
     int rc = 0;
     if (st->add_prefix_space && (n == 0 || s[0] != ' ')) rc |= lgg__tok_buf_put(&b, " ", 1);
     rc |= lgg__tok_buf_put(&b, s, n);
-    if (!rc && st->use_regex) rc = split_piece(h, st, h->bytelevel_re, B_ISOLATED, 0, b.p, b.n, &parts);
+    if (!rc && st->use_regex) rc = split_piece(h, st, h->bytelevel_re, B_ISOLATED, 0, b.p, b.n, start, &parts);
     else if (!rc) rc = pieces_push(&parts, b.p, b.n);
     for (size_t i = 0; !rc && i < parts.n; i++) {
         tok_buf e = {0};
         for (size_t j = 0; j < parts.p[i].n && !rc; j++) rc = lgg__tok_utf8_put(&e, lgg__tok_byte_to_cpt((uint8_t)parts.p[i].s[j]));
+        size_t before = out->n;
         if (!rc) rc = pieces_push(out, e.p, e.n);
+        if (!rc && out->n > before) out->p[out->n - 1].start = start && i == 0;
         lgg__tok_buf_free(&e);
     }
     pieces_free(&parts);
@@ -1045,16 +1064,44 @@ static int find_added(const struct tok_hf *h, const tok_trie *tr, int parse_spec
     return 0;
 }
 
+/* Metaspace: spaces become the replacement, which is prepended (always, or
+ * "first": only at the start of the original text), then split before each
+ * replacement (MergedWithNext) when asked */
+static int metaspace(struct tok_hf *h, const hf_step *st, const char *s, size_t n, int start, pieces *out) {
+    tok_buf r = {0}, b = {0};
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) rc = s[i] == ' ' ? lgg__tok_buf_put(&r, st->a, st->an) : lgg__tok_buf_put(&r, s + i, 1);
+    /* the prefix is checked on the replaced text, as the library does */
+    int pre = st->behavior == 1 || (st->behavior == 2 && start);
+    if (!rc && pre && !(r.n >= st->an && !memcmp(r.p, st->a, st->an))) rc = lgg__tok_buf_put(&b, st->a, st->an);
+    if (!rc) rc = lgg__tok_buf_put(&b, r.p ? r.p : "", r.n);
+    lgg__tok_buf_free(&r);
+    if (!rc && st->use_regex) {
+        hf_step lit = *st; /* the replacement as a literal pattern */
+        lit.re = NULL;
+        rc = split_piece(h, &lit, NULL, B_MERGED_NEXT, 0, b.p ? b.p : "", b.n, start, out);
+    } else if (!rc) {
+        size_t before = out->n;
+        rc = pieces_push(out, b.p ? b.p : "", b.n);
+        if (!rc && out->n > before) out->p[out->n - 1].start = start;
+    }
+    lgg__tok_buf_free(&b);
+    return rc;
+}
+
 /* one piece of normalized text without added tokens: pre-tokenize, then BPE */
-static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, tok_ids *out) {
+static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, int start, tok_ids *out) {
     struct tok_hf *h = t->hf;
     pieces cur = {0}, nx = {0};
     int rc = pieces_push(&cur, s, n);
+    if (!rc && cur.n) cur.p[0].start = start;
     for (size_t k = 0; !rc && k < h->n_pre; k++) {
         const hf_step *st = &h->pre[k];
         for (size_t i = 0; !rc && i < cur.n; i++)
-            rc = st->kind == P_SPLIT ? split_piece(h, st, st->re, st->behavior, st->invert, cur.p[i].s, cur.p[i].n, &nx)
-                                     : bytelevel(h, st, cur.p[i].s, cur.p[i].n, &nx);
+            rc = st->kind == P_SPLIT       ? split_piece(h, st, st->re, st->behavior, st->invert, cur.p[i].s, cur.p[i].n,
+                                                         cur.p[i].start, &nx)
+                 : st->kind == P_METASPACE ? metaspace(h, st, cur.p[i].s, cur.p[i].n, cur.p[i].start, &nx)
+                                           : bytelevel(h, st, cur.p[i].s, cur.p[i].n, cur.p[i].start, &nx);
         pieces_free(&cur);
         cur = nx;
         memset(&nx, 0, sizeof nx);
@@ -1082,7 +1129,8 @@ int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int
         rc = normalize(h, text + raw[i].a, raw[i].b - raw[i].a, &nb);
         if (!rc) rc = find_added(h, &h->trie_norm, parse_special, nb.p, nb.n, &nsp, &nn);
         for (size_t j = 0; !rc && j < nn; j++)
-            rc = nsp[j].id >= 0 ? lgg__tok_ids_push(out, nsp[j].id) : encode_plain(t, nb.p + nsp[j].a, nsp[j].b - nsp[j].a, out);
+            rc = nsp[j].id >= 0 ? lgg__tok_ids_push(out, nsp[j].id)
+                                : encode_plain(t, nb.p + nsp[j].a, nsp[j].b - nsp[j].a, raw[i].a == 0 && nsp[j].a == 0, out);
         free(nsp);
         nsp = NULL;
         lgg__tok_buf_free(&nb);
@@ -1103,7 +1151,7 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
         if (!lgg__tok_grow((void **)&cur.p, &cur.cap, cur.n + 1, sizeof *cur.p)) {
             char *c = dup_n(t->tok[ids[i]].text, t->tok[ids[i]].len);
             if (!c) rc = -1;
-            else cur.p[cur.n++] = (piece){c, t->tok[ids[i]].len};
+            else cur.p[cur.n++] = (piece){c, t->tok[ids[i]].len, 0};
         } else {
             rc = -1;
         }

@@ -88,4 +88,9 @@ build("spm-unk-fused", sv, sm, normalizer=SPM_NORM, model_extra={"unk_token": "<
 build("spm-unk", sv, sm, normalizer=SPM_NORM, model_extra={"unk_token": "<unk>"})
 build("spm-split-prev", sv, sm, normalizer={"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
       pre={"type": "Split", "pattern": {"String": "▁"}, "behavior": "MergedWithPrevious", "invert": False}, model_extra={"byte_fallback": True})
+for name, ms in [("always-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}),
+                 ("first", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": False}),
+                 ("first-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True}),
+                 ("never-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": True})]:
+    build("metaspace-" + name, sv, sm, pre=ms, model_extra={"byte_fallback": True, "unk_token": "<unk>"})
 print(len(os.listdir("hf")), "files")
