@@ -62,6 +62,7 @@ LDLIBS  := -lpthread -lm
 
 # ---- the parts: one static and one shared library each ----------------------
 # $(call part,NAME,SOURCE DIRS,PUBLIC HEADER,PARTS IT LINKS,LIBRARIES,DESCRIPTION)
+# (DESCRIPTION goes into the .pc file between single quotes: none inside)
 # builds libNAME.a and libNAME.so.$(VERSION) (soname libNAME.so.$(SOMAJOR));
 # make install writes libNAME.pc.  LIBRARIES are `module=-lflag` for a
 # library with a pkg-config module (the .pc's Requires.private), a bare
@@ -96,15 +97,24 @@ $$($(1)_SO): $$($(1)_OBJ) $$(foreach p,$(4),$$($$(p)_SO))
 endef
 # The core: libc and pthreads only.
 $(eval $(call part,gguf,src/base src/format src/quant src/model,libgguf.h,,-lpthread -lm,Read$(comma) validate$(comma) write and quantize GGUF model files))
+# The tokenizer (llama.cpp's and Hugging Face's token ids): Oniguruma for the
+# pre-tokenizers' expressions, utf8proc for Unicode categories and
+# normalization, jansson for tokenizer.json.  -lc comes before -lonig:
+# libonig.so also exports POSIX regcomp/regexec/regfree with its own regex_t,
+# which would otherwise take the place of glibc's in the whole program (the
+# quantize presets' --tensor-type use glibc's).  Defined before the converter,
+# which uses it (a rule's prerequisites are expanded where it is defined).
+$(eval $(call part,gguf-tokenize,src/tokenize,libgguf_tokenize.h,gguf,-lc oniguruma=-lonig libutf8proc=-lutf8proc jansson=-ljansson,Tokenize text as llama.cpp does for a GGUF vocabulary and as Hugging Face does for a checkpoint tokenizer.json))
+$(BUILD)/fuzz/fuzz_tokenize $(BUILD)/libfuzzer/fuzz_tokenize: fuzz/tok_vocabs.h
 # The converter (Hugging Face -> GGUF): jansson for JSON, libyaml for model
 # cards, libcrypto.
-$(eval $(call part,gguf-convert,src/convert,libgguf_convert.h,gguf,jansson=-ljansson yaml-0.1=-lyaml libcrypto=-lcrypto -lm,Convert Hugging Face checkpoints (safetensors$(comma) SentencePiece) to GGUF))
+$(eval $(call part,gguf-convert,src/convert,libgguf_convert.h,gguf-tokenize gguf,jansson=-ljansson yaml-0.1=-lyaml libcrypto=-lcrypto -lm,Convert Hugging Face checkpoints (safetensors$(comma) SentencePiece) to GGUF))
 # Remote files (HTTP ranges, hf:// names, downloads): libcurl, libcrypto.
 $(eval $(call part,gguf-remote,src/remote,libgguf_remote.h,gguf,libcurl=-lcurl libcrypto=-lcrypto,Read GGUF files over HTTP(S) with byte ranges$(comma) hf:// names$(comma) resumable downloads))
 
 # The tool links these parts (statically, the ones using others first) and,
 # for gguf hash and gguf verify, libcrypto and libxxhash.
-TOOL_PARTS := gguf-convert gguf-remote gguf
+TOOL_PARTS := gguf-convert gguf-tokenize gguf-remote gguf
 TOOL_LIBS := -lcrypto -lxxhash
 
 # Which -l flags link here (one probe each, once per make run; libc's own
@@ -141,6 +151,9 @@ STATIC     := $(gguf_A)
 SHARED     := $(gguf_SO)
 CONVLIB    := $(gguf-convert_A)
 REMOTELIB  := $(gguf-remote_A)
+TOK_SRC    := $(gguf-tokenize_SRC)
+TOK_LIBS   := $(gguf-tokenize_LIBS)
+TOKLIB     := $(gguf-tokenize_A)
 TOOL_SRC := $(sort $(wildcard tools/*.c))
 TEST_SRC := $(sort $(wildcard tests/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -198,25 +211,26 @@ FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_
 $(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
 FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
-# Targets of the converter part name themselves in FUZZ_CONV (they link
-# libgguf-convert and jansson).
-FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json
+# Targets of the converter and tokenizer parts name themselves in FUZZ_CONV
+# (they link libgguf-convert, libgguf-tokenize and their libraries).
+FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json fuzz_tokenize fuzz_tokenizer_json
 # ... and those of the remote part in FUZZ_REMOTE (libgguf-remote and libcurl).
 FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args
-$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(REMOTELIB)
+$(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(TOKLIB) $(REMOTELIB)
 	@mkdir -p $(dir $@)
 	$(call show,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS_ALL) -Itools $(LDFLAGS_ALL) -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
+	$(Q)$(CC) $(CFLAGS_ALL) -Itools $(LDFLAGS_ALL) -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB) $(TOKLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
 
-$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB)
+$(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB) $(TOKLIB)
 	@mkdir -p $(dir $@)
 	$(call show,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS_ALL) -O3 $(LDFLAGS_ALL) -o $@ $< $(if $(filter bench_convert,$*),$(CONVLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert,$*),$(CONV_LIBS))
+	$(Q)$(CC) $(CFLAGS_ALL) -O3 $(LDFLAGS_ALL) -o $@ $< $(if $(filter bench_convert bench_tokenize,$*),$(CONVLIB) $(TOKLIB)) $(STATIC) $(LDLIBS) $(if $(filter bench_convert bench_tokenize,$*),$(CONV_LIBS) $(TOK_LIBS))
 
 # The test runner links every companion part (and its libraries) and, for
 # itself, jansson (golden JSON) and libcrypto (sha256); the AArch64 cross
 # build (TEST_LIBS=) leaves them (and the tests that need them) out.
-COMPANIONS = $(filter-out gguf,$(PARTS))
+# (in TOOL_PARTS's order: a static library before the ones it uses)
+COMPANIONS = $(filter-out gguf,$(TOOL_PARTS))
 TEST_LIBS := -ljansson -lcrypto $(foreach p,$(COMPANIONS),$($(p)_LIBS))
 TEST_CONV = $(if $(TEST_LIBS),$(foreach p,$(COMPANIONS),$($(p)_A)))
 $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
@@ -288,9 +302,9 @@ check-aarch64:
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS ?=
 FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
-$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(TOK_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(CONV_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(TOK_SRC) $(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
 fuzz-build: $(FUZZ_LIBFUZZER)
 fuzz: fuzz-build
 	@mkdir -p fuzz/crashes

@@ -224,6 +224,19 @@ LGG_API lgg_status lgg_convert_write_quantized_split(lgg_convert *c, const lgg_q
                                                      const lgg_quant_write_options *qw, const char *prefix,
                                                      const lgg_split_options *so, lgg_error *err);
 
+/* The name llama.cpp's convert_hf_to_gguf.py (b4747) gives the byte-level
+ * BPE pre-tokenizer of checkpoint folder `dir` (tokenizer.ggml.pre): the
+ * checkpoint's tokenizer (libgguf-tokenize: tokenizer.json with
+ * tokenizer_config.json's rules) encodes the reference's check text, and
+ * the sha256 of the ids as Python prints the list is looked up in the
+ * reference's table (a later entry of a hash wins).  *pre points to a
+ * static string; hash (65 bytes, may be NULL) receives the hash in hex.
+ * Errors: LGG_ERR_UNSUPPORTED (a hash not in the table -- the reference
+ * refuses the tokenizer -- or a tokenizer.json the tokenizer part does not
+ * take), LGG_ERR_NOT_FOUND (no tokenizer.json), LGG_ERR_INVALID, LGG_ERR_IO,
+ * LGG_ERR_NOMEM. */
+LGG_API lgg_status lgg_convert_bpe_pre(const char *dir, const char **pre, char hash[65], lgg_error *err);
+
 #ifdef __cplusplus
 }
 #endif

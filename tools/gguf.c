@@ -26,6 +26,8 @@ static const cli_command COMMANDS[] = {
     {"convert", "convert a Hugging Face checkpoint to GGUF (same bytes as convert_hf_to_gguf.py)", cmd_convert},
     {"estimate", "memory llama.cpp needs to run a model: weights, KV cache, buffers", cmd_estimate},
     {"download", "download a model (or a shard set) over HTTP or from hf://, resumably", cmd_download},
+    {"tokenize", "token ids of a text as llama.cpp gives them for the model's vocabulary", cmd_tokenize},
+    {"detokenize", "the text token ids stand for", cmd_detokenize},
     {NULL, NULL, NULL},
 };
 

@@ -3,37 +3,84 @@
  * id with [PADi] holes, token types from the added tokens, merges, and
  * tokenizer.ggml.pre.
  *
- * The reference names the pre-tokenizer by hashing the ids its Hugging Face
- * tokenizer gives for a fixed text.  Those ids depend only on the
- * normalizer, the pre-tokenizer, the model type, the vocabulary and the
- * merges (the text holds no added-token string), so this converter hashes
- * exactly those parts of tokenizer.json (a fingerprint; docs/convert.md) and
- * looks the fingerprint up in a table of the tokenizers it has checked
- * against the reference.  An unknown fingerprint is an error unless --pre
- * names the pre-tokenizer, as the reference refuses what it does not know. */
+ * The pre-tokenizer is named as the reference (convert_hf_to_gguf.py b4747,
+ * get_vocab_base_pre) names it: the checkpoint's own tokenizer (here the
+ * tokenizer part's, which gives transformers' ids: tokenizer.json with
+ * tokenizer_config.json's rules) encodes a fixed check text, the ids are
+ * formatted as Python prints a list, and the sha256 of that text is looked
+ * up in the reference's table.  An unknown hash is refused, as the reference
+ * refuses it, unless --pre names the pre-tokenizer. */
 #include "cvint.h"
+#include "libgguf_tokenize.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Fingerprints (sha256, see fingerprint()) of tokenizers whose
- * tokenizer.ggml.pre the reference converter was seen to write. */
+/* The reference's check text, its UTF-8 bytes (format data:
+ * convert_hf_to_gguf.py b4747, chktxt). */
+static const char CHECK_TEXT[] =
+    "\n \n\n \n\n\n \t \t\t \t\n  \n   \n    \n     \n\xf0\x9f\x9a\x80 (normal) \xf0\x9f\x98\xb6\xe2"
+    "\x80\x8d\xf0\x9f\x8c\xab\xef\xb8\x8f (multiple emojis concatenated) \xe2\x9c\x85 \xf0\x9f\xa6"
+    "\x99\xf0\x9f\xa6\x99 3 33 333 3333 33333 333333 3333333 33333333 3.3 3..3 3...3 \xe1\x9e\x80\xe1"
+    "\x9e\xb6\xe1\x9e\x93\xe1\x9f\x8b\xe1\x9e\x8f\xe1\x9f\x82\xe1\x9e\x96\xe1\x9e\xb7\xe1\x9e\x9f\xe1"
+    "\x9f\x81\xe1\x9e\x9f\xe1\x9e\xa2\xe1\x9e\xb6\xe1\x9e\x85\xf0\x9f\x98\x81 ?\xe6\x88\x91\xe6\x83"
+    "\xb3\xe5\x9c\xa8"
+    "apple\xe5\xb7\xa5\xe4\xbd\x9c"
+    "1314151\xe5\xa4\xa9\xef\xbd\x9e ------======= \xd0\xbd\xd0\xb5\xd1\x89\xd0\xbe \xd0\xbd\xd0\xb0 "
+    "\xd0\x91\xd1\x8a\xd0\xbb\xd0\xb3\xd0\xb0\xd1\x80\xd1\x81\xd0\xba\xd0\xb8 ''''''```````\"\"\"\".."
+    "....!!!!!!?????? I've been 'told he's there, 'RE you sure? 'M not sure I'll make it, 'D you like"
+    " some tea? We'Ve a'lL";
+
+/* The reference's table, in its order: a later entry with the same hash
+ * wins, as the reference's chain of `if`s makes it (mpt then olmo,
+ * bert-bge then jina-v2-en). */
 static const struct {
     const char *sha256, *pre;
-} KNOWN_PRE[] = {
-    /* Qwen2.5's byte-level BPE (../shared/golden/convert/Qwen2.5-Tiny-Test-Instruct): the reference's
-     * hash e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea */
-    {"cb6be3940ffe3580deba89dc4a5952b222f6e1428ee2ad09ec913c75cef9e4f7", "qwen2"},
+} REF_PRE[] = {
+    {"0ef9807a4087ebef797fc749390439009c3b9eda9ad1a097abbe738f486c01e5", "llama-bpe"},
+    {"049ecf7629871e3041641907f3de7c733e4dbfdc736f57d882ba0b0845599754", "deepseek-llm"},
+    {"347715f544604f9118bb75ed199f68779f423cabb20db6de6f31b908d04d7821", "deepseek-coder"},
+    {"8aeee3860c56296a157a1fe2fad249ec40aa59b1bb5709f4ade11c4e6fe652ed", "falcon"},
+    {"9d032fcbd5501f4a38150912590928bfb36091efb5df11b8e2124b0390e3fb1e", "falcon3"},
+    {"0876d13b50744004aa9aeae05e7b0647eac9d801b5ba4668afc01e709c15e19f", "bert-bge"},
+    {"8e62295832751ca1e8f92f2226f403dea30dc5165e448b5bfa05af5340c64ec7", "bert-bge-large"},
+    {"b6dc8df998e1cfbdc4eac8243701a65afe638679230920b50d6f17d81c098166", "mpt"},
+    {"35d91631860c815f952d711435f48d356ebac988362536bed955d43bfa436e34", "starcoder"},
+    {"3ce83efda5659b07b1ad37ca97ca5797ea4285d9b9ab0dc679e4a720c9da7454", "gpt-2"},
+    {"32d85c31273f8019248f2559fed492d929ea28b17e51d81d3bb36fff23ca72b3", "stablelm2"},
+    {"6221ad2852e85ce96f791f476e0b390cf9b474c9e3d1362f53a24a06dc8220ff", "refact"},
+    {"9c2227e4dd922002fb81bde4fc02b0483ca4f12911410dee2255e4987644e3f8", "command-r"},
+    {"e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea", "qwen2"},
+    {"b6dc8df998e1cfbdc4eac8243701a65afe638679230920b50d6f17d81c098166", "olmo"},
+    {"a8594e3edff7c29c003940395316294b2c623e09894deebbc65f33f1515df79e", "dbrx"},
+    {"c7699093ba4255a91e702aa38a596aa81669f3525dae06c2953267dde580f448", "jina-v1-en"},
+    {"0876d13b50744004aa9aeae05e7b0647eac9d801b5ba4668afc01e709c15e19f", "jina-v2-en"},
+    {"171aeeedd6fb548d418a7461d053f11b6f1f1fc9b387bd66640d28a4b9f5c643", "jina-v2-es"},
+    {"27949a2493fc4a9f53f5b9b029c82689cfbe5d3a1929bb25e043089e28466de6", "jina-v2-de"},
+    {"c136ed14d01c2745d4f60a9596ae66800e2b61fa45643e72436041855ad4089d", "smaug-bpe"},
+    {"c7ea5862a53e4272c035c8238367063e2b270d51faa48c0f09e9d5b54746c360", "poro-chat"},
+    {"7967bfa498ade6b757b064f31e964dddbb80f8f9a4d68d4ba7998fcf281c531a", "jina-v2-code"},
+    {"b6e8e1518dc4305be2fe39c313ed643381c4da5db34a98f6a04c093f8afbe99b", "chatglm-bpe"},
+    {"81d72c7348a9f0ebe86f23298d37debe0a5e71149e29bd283904c02262b27516", "chatglm-bpe"},
+    {"7fc505bd3104ca1083b150b17d088b59534ede9bde81f0dd2090967d7fe52cee", "viking"},
+    {"b53802fb28e26d645c3a310b34bfe07da813026ec7c7716883404d5e0f8b1901", "jais"},
+    {"7b3e7548e4308f52a76e8229e4e6cc831195d0d1df43aed21ac6c93da05fec5f", "codeshell"},
+    {"63b97e4253352e6f357cc59ea5b583e3a680eaeaf2632188c2b952de2588485e", "tekken"},
+    {"855059429035d75a914d1eda9f10a876752e281a054a7a3d421ef0533e5b6249", "smollm"},
+    {"3c30d3ad1d6b64202cd222813e7736c2db6e1bd6d67197090fc1211fbc612ae7", "bloom"},
+    {"bc01ce58980e1db43859146dc51b1758b3b88729b217a74792e9f8d43e479d21", "gpt3-finnish"},
+    {"4e2b24cc4770243d65a2c9ec19770a72f08cffc161adbb73fcbb6b7dd45a0aae", "exaone"},
+    {"fcace8b9cac38ce847670c970cd5892031a753a1ef381abd1d9af00f713da085", "phi-2"},
+    {"60824e3c0d9401f89943cbb2fff727f0e2d4c545ba4df2d6e4f09a6db0f5b450", "chameleon"},
+    {"1431a23e583c97432bc230bff598d103ddb5a1f89960c8f1d1051aaa944d0b35", "minerva-7b"},
+    {"8b5a93ed704057481f240da0be7e7dca721d7f8f4755263b6807227a2cbeae65", "roberta-bpe"},
+    {"ad851be1dba641f2e3711822f816db2c265f788b37c63b4e1aeacb9ee92de8eb", "gigachat"},
+    {"d4c8f286ea6b520b3d495c4455483cfa2302c0cfcd4be05d781b6a8a0a7cdaf1", "megrez"},
+    {"877081d19cf6996e2c4ff0e1236341e9b7bde288f5311a56a937f0afbbb3aeb5", "deepseek-v3"},
+    {"b3f499bb4255f8ca19fccd664443283318f2fd2414d5e0b040fbdd0cc195d6c5", "deepseek-r1-qwen"},
 };
-
-static void upd_json(EVP_MD_CTX *h, const json_t *v) {
-    char *s = v ? json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-    const char *t = s ? s : "null";
-    EVP_DigestUpdate(h, t, strlen(t) + 1);
-    free(s);
-}
 
 /* The merge rule as the reference writes it: "a b"; pairs (the newer
  * format) have their spaces written as U+0120. NULL if malformed. */
@@ -53,28 +100,6 @@ static char *merge_text(const json_t *m) {
     }
     *w = 0;
     return o;
-}
-
-static void fingerprint(const json_t *tj, const lgg_str *by_id, size_t n_ids, char hex[65]) {
-    EVP_MD_CTX *h = EVP_MD_CTX_new();
-    const json_t *model = json_object_get(tj, "model");
-    EVP_DigestInit_ex(h, EVP_sha256(), NULL);
-    upd_json(h, json_object_get(tj, "normalizer"));
-    upd_json(h, json_object_get(tj, "pre_tokenizer"));
-    upd_json(h, json_object_get(model, "type"));
-    for (size_t i = 0; i < n_ids; i++) EVP_DigestUpdate(h, by_id[i].ptr ? by_id[i].ptr : "", by_id[i].len + 1);
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(model, "merges"), i, m) {
-        char *t = merge_text(m);
-        EVP_DigestUpdate(h, t ? t : "", t ? strlen(t) + 1 : 1);
-        free(t);
-    }
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    EVP_DigestFinal_ex(h, md, &len);
-    EVP_MD_CTX_free(h);
-    for (unsigned k = 0; k < 32; k++) snprintf(hex + 2 * k, 3, "%02x", md[k]);
 }
 
 typedef struct bpe {
@@ -121,22 +146,61 @@ static lgg_status base_by_id(lgg_convert *c, const json_t *vocab, lgg_str **out,
     return LGG_OK;
 }
 
-static lgg_status pre_name(lgg_convert *c, const json_t *tj, const lgg_str *by, size_t n_ids,
-                           const lgg_convert_options *o, const char **pre, lgg_error *err) {
+/* The reference's hash of the check text's ids: sha256 of str(ids). */
+static lgg_status check_hash(const char *dir, char hex[65], lgg_error *err) {
+    lgg_tokenizer *t = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    if (lgg_tokenizer_open_dir(dir, 0, &t, &e) != LGG_OK)
+        return lgg__cv_fail(err, e.code,
+                            "%s: cannot encode the reference's check text to name the BPE pre-tokenizer (%s); "
+                            "name it with --pre NAME", dir, e.message);
+    size_t len = sizeof CHECK_TEXT - 1;
+    unsigned flags = LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL;
+    int64_t n = lgg_tokenize(t, CHECK_TEXT, len, flags, NULL, 0, &e);
+    int32_t *ids = n > 0 ? malloc((size_t)n * sizeof *ids) : NULL;
+    char *txt = n > 0 ? malloc((size_t)n * 13 + 3) : NULL;
+    lgg_status st = LGG_OK;
+    if (n <= 0 || !ids || !txt || lgg_tokenize(t, CHECK_TEXT, len, flags, ids, (size_t)n, &e) != n) {
+        st = lgg__cv_fail(err, n < 0 ? (lgg_status)-n : LGG_ERR_NOMEM, "%s: cannot encode the check text: %s", dir,
+                          n < 0 ? e.message : "out of memory");
+    } else { /* Python's str() of a list of ints: "[1, 2, 3]" */
+        size_t k = 0;
+        txt[k++] = '[';
+        for (int64_t i = 0; i < n; i++) k += (size_t)sprintf(txt + k, "%s%d", i ? ", " : "", (int)ids[i]);
+        txt[k++] = ']';
+        unsigned char md[EVP_MAX_MD_SIZE];
+        unsigned int ml = 0;
+        EVP_Digest(txt, k, md, &ml, EVP_sha256(), NULL);
+        for (unsigned i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    }
+    free(ids);
+    free(txt);
+    lgg_tokenizer_free(t);
+    return st;
+}
+
+lgg_status lgg_convert_bpe_pre(const char *dir, const char **pre, char hash[65], lgg_error *err) {
+    char hex[65];
+    if (!dir || !pre) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_bpe_pre: NULL argument");
+    *pre = NULL;
+    lgg_status st = check_hash(dir, hex, err);
+    if (st) return st;
+    if (hash) memcpy(hash, hex, 65);
+    for (size_t i = 0; i < sizeof REF_PRE / sizeof REF_PRE[0]; i++)
+        if (!strcmp(hex, REF_PRE[i].sha256)) *pre = REF_PRE[i].pre;
+    if (*pre) return LGG_OK;
+    return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                        "%s/tokenizer.json: BPE pre-tokenizer not recognised (the reference's check hash %s is not in "
+                        "its table: it refuses this tokenizer); name it with --pre NAME", dir, hex);
+}
+
+static lgg_status pre_name(lgg_convert *c, const lgg_convert_options *o, const char **pre, lgg_error *err) {
     if (o->pre) {
         *pre = o->pre;
         return LGG_OK;
     }
-    char hex[65];
-    fingerprint(tj, by, n_ids, hex);
-    for (size_t i = 0; i < sizeof KNOWN_PRE / sizeof KNOWN_PRE[0]; i++)
-        if (!strcmp(hex, KNOWN_PRE[i].sha256)) {
-            *pre = KNOWN_PRE[i].pre;
-            return LGG_OK;
-        }
-    return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
-                        "%s/tokenizer.json: BPE pre-tokenizer not recognised (fingerprint %s); name it with --pre NAME",
-                        c->dir, hex);
+    return lgg_convert_bpe_pre(c->dir, pre, NULL, err);
 }
 
 /* Tokens and types by id: the base vocabulary, then the added tokens
@@ -223,7 +287,7 @@ lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o,
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: key 'model.vocab' is missing", c->dir);
     if (!st) st = base_by_id(c, vocab, &by, &n_ids, err);
     const char *pre = NULL;
-    if (!st) st = pre_name(c, tj, by, n_ids, o, &pre, err);
+    if (!st) st = pre_name(c, o, &pre, err);
     if (!st) {
         json_t *vs = json_object_get(c->config, "vocab_size");
         b.n = json_is_integer(vs) && json_integer_value(vs) >= 0 ? (size_t)json_integer_value(vs)

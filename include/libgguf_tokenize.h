@@ -1,0 +1,141 @@
+/* libgguf_tokenize.h -- the tokenizer part of libgguf: text to token ids and
+ * back, as the model does it.
+ *
+ * A tokenizer opened from a GGUF file gives the ids llama.cpp b4747's
+ * llama_tokenize gives for that file's vocabulary (tokenizer.ggml.*): the
+ * SPM, BPE (every pre-tokenizer type of b4747, with its regular expressions
+ * and special cases), WPM, UGM (with the precompiled charsmap) and RWKV
+ * vocabularies, special-token parsing and the file's add_bos/add_eos.  One
+ * opened from a checkpoint folder gives the ids Hugging Face's transformers
+ * gives (lgg_tokenizer_open_dir).
+ *
+ * This part lives in its own library, libgguf-tokenize.a, because it uses
+ * Oniguruma (regular expressions) and utf8proc (Unicode categories and
+ * normalization), and jansson for tokenizer.json.  It uses only libgguf's
+ * public API.  Link order: -lgguf-tokenize -lgguf -lc -lonig -lutf8proc
+ * -ljansson -lpthread; -lc comes before -lonig because libonig.so also
+ * exports POSIX regcomp/regexec/regfree with its own regex_t, which would
+ * otherwise replace glibc's in the whole program.
+ *
+ * Threads: a tokenizer is immutable after it is opened; every call below
+ * may run on any number of threads at once on the same tokenizer.  The
+ * functions never print, abort or exit. */
+#ifndef LIBGGUF_TOKENIZE_H
+#define LIBGGUF_TOKENIZE_H
+
+#include "libgguf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lgg_tokenizer lgg_tokenizer;
+
+/* Vocabulary types, as llama.cpp names them. */
+typedef enum lgg_vocab_type {
+    LGG_VOCAB_SPM = 1,  /* tokenizer.ggml.model "llama": SentencePiece BPE with byte fallback */
+    LGG_VOCAB_BPE = 2,  /* "gpt2": byte-level BPE with a pre-tokenizer (tokenizer.ggml.pre) */
+    LGG_VOCAB_WPM = 3,  /* "bert": WordPiece */
+    LGG_VOCAB_UGM = 4,  /* "t5": Unigram with the precompiled charsmap */
+    LGG_VOCAB_RWKV = 5  /* "rwkv": greedy longest match over escaped byte strings */
+} lgg_vocab_type;
+
+/* Open the tokenizer of a GGUF file's vocabulary.  Everything it needs is
+ * copied: the file may be closed afterwards.
+ * Errors (in err, naming the key at fault): LGG_ERR_ARG (NULL argument),
+ * LGG_ERR_NOT_FOUND (no tokenizer.ggml.model or tokenizer.ggml.tokens, a BPE
+ * vocabulary without tokenizer.ggml.merges), LGG_ERR_UNSUPPORTED (a
+ * tokenizer.ggml.model or tokenizer.ggml.pre llama.cpp b4747 does not know,
+ * or "no_vocab"), LGG_ERR_TYPE (a key of the wrong type), LGG_ERR_INVALID
+ * (score/type arrays whose length is not the token count, a malformed
+ * precompiled charsmap), LGG_ERR_LIMIT (more than 2^31-1 tokens),
+ * LGG_ERR_NOMEM.  Free *out with lgg_tokenizer_free. */
+LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **out, lgg_error *err);
+
+/* Open a Hugging Face checkpoint folder's tokenizer: DIR/tokenizer.json,
+ * with DIR/tokenizer_config.json's rules as transformers' AutoTokenizer
+ * applies them (LlamaTokenizerFast and GemmaTokenizerFast put BOS, when
+ * add_bos_token (default true), and EOS, when add_eos_token, around the
+ * text in place of the file's post-processor), unless flags has
+ * LGG_TOKENIZER_JSON_ONLY (then the tokenizers library's answer for the
+ * file alone).  Supported: the BPE model (byte fallback, ignore_merges,
+ * merges as "a b" or [a, b]); normalizers NFC, NFD, NFKC, NFKD, Lowercase,
+ * Replace, Prepend, Strip, StripAccents, BertNormalizer, Sequence;
+ * pre-tokenizers Split (string or regex, every behavior, invert), ByteLevel,
+ * Metaspace, Whitespace, WhitespaceSplit, Digits, Punctuation, BertPreTokenizer,
+ * Sequence; post-processors
+ * TemplateProcessing, ByteLevel, BertProcessing, RobertaProcessing,
+ * Sequence; decoders ByteLevel, Replace, ByteFallback, Fuse, Strip,
+ * Sequence; added tokens with lstrip, rstrip, normalized, single_word and
+ * special.  Anything else is refused by name (LGG_ERR_UNSUPPORTED) with its
+ * JSON path.  Errors: LGG_ERR_NOT_FOUND (no tokenizer.json), LGG_ERR_IO,
+ * LGG_ERR_INVALID (malformed JSON: the byte offset; a bad entry: its JSON
+ * path), LGG_ERR_UNSUPPORTED, LGG_ERR_NOMEM. */
+#define LGG_TOKENIZER_JSON_ONLY 1u
+LGG_API lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err);
+
+/* The same from memory: tokenizer.json's `len` bytes and, when `config` is
+ * not NULL, tokenizer_config.json's `config_len` bytes (both copied). */
+LGG_API lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
+                                           lgg_tokenizer **out, lgg_error *err);
+
+/* NULL is a no-op. */
+LGG_API void lgg_tokenizer_free(lgg_tokenizer *t);
+
+/* Flags of lgg_tokenize. */
+#define LGG_TOKENIZE_ADD_SPECIAL 1u   /* add BOS/EOS as the vocabulary asks (llama.cpp's add_special) */
+#define LGG_TOKENIZE_PARSE_SPECIAL 2u /* control and unknown tokens' texts become those tokens
+                                         (user-defined tokens always do) */
+
+/* Tokenize `len` bytes of `text` (any bytes; NUL is a byte like any other).
+ * Stores up to `cap` ids in `ids` (which may be NULL when cap is 0) and
+ * returns how many ids the text gives: when that exceeds cap, call again with
+ * a larger array.  A negative return is -(lgg_status): -LGG_ERR_ARG (NULL
+ * tokenizer, NULL text with len > 0), -LGG_ERR_NOMEM, -LGG_ERR_INVALID (the
+ * text holds a sequence llama.cpp cannot take: a 4-byte UTF-8 form above
+ * U+10FFFF, on which it throws; or an SPM/UGM byte with no byte token).  When
+ * `err` is not NULL it receives the message and, for invalid text, the byte
+ * offset in `text`. */
+LGG_API int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsigned flags, int32_t *ids,
+                             size_t cap, lgg_error *err);
+
+/* Flags of lgg_detokenize. */
+#define LGG_DETOKENIZE_REMOVE_SPECIAL 1u  /* drop a leading BOS / trailing EOS the vocabulary adds */
+#define LGG_DETOKENIZE_UNPARSE_SPECIAL 2u /* control and unknown tokens give their text (else nothing) */
+
+/* The text `n` ids give (llama.cpp's llama_detokenize), into buf (up to cap
+ * bytes, not NUL-terminated).  Returns the bytes the text needs (call again
+ * with a larger buffer when that exceeds cap), or -LGG_ERR_ARG (NULL
+ * arguments) or -LGG_ERR_RANGE (an id outside the vocabulary; err says
+ * which). */
+LGG_API int64_t lgg_detokenize(const lgg_tokenizer *t, const int32_t *ids, size_t n, unsigned flags, char *buf,
+                               size_t cap, lgg_error *err);
+
+/* The piece of one id: the bytes it stands for in text (llama.cpp's
+ * token_to_piece with special = true: control tokens give their text, byte
+ * tokens their byte).  Returns a pointer into the tokenizer (valid until it
+ * is freed; not NUL-terminated) and stores its length in *len; NULL for an
+ * id outside the vocabulary. */
+LGG_API const char *lgg_token_piece(const lgg_tokenizer *t, int32_t id, size_t *len);
+
+/* The token's text as the vocabulary stores it (tokenizer.ggml.tokens[id]),
+ * NULL for an id outside the vocabulary. */
+LGG_API const char *lgg_token_text(const lgg_tokenizer *t, int32_t id, size_t *len);
+
+/* The vocabulary: its type, its size, its BOS and EOS ids (-1 when none),
+ * whether lgg_tokenize adds them with LGG_TOKENIZE_ADD_SPECIAL, and the name
+ * of its pre-tokenizer as llama.cpp spells tokenizer.ggml.pre ("default" for
+ * non-BPE vocabularies). */
+LGG_API lgg_vocab_type lgg_tokenizer_type(const lgg_tokenizer *t);
+LGG_API int32_t lgg_tokenizer_n_tokens(const lgg_tokenizer *t);
+LGG_API int32_t lgg_tokenizer_bos(const lgg_tokenizer *t);
+LGG_API int32_t lgg_tokenizer_eos(const lgg_tokenizer *t);
+LGG_API bool lgg_tokenizer_add_bos(const lgg_tokenizer *t);
+LGG_API bool lgg_tokenizer_add_eos(const lgg_tokenizer *t);
+LGG_API const char *lgg_tokenizer_pre(const lgg_tokenizer *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,11 @@
+detokenize
+@SHARED@/corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf
+101
+7632
+1010
+2045
+999
+2123
+1005
+1056
+102

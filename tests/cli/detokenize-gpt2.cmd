@@ -1,0 +1,15 @@
+detokenize
+@SHARED@/corpus/llama.cpp/ggml-vocab-gpt-2@5ea85cf5.gguf
+15496
+837
+995
+764
+340
+705
+264
+314
+705
+303
+2124
+705
+260

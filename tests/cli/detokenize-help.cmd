@@ -1,0 +1,2 @@
+detokenize
+--help

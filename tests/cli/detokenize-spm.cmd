@@ -1,0 +1,6 @@
+detokenize
+@SHARED@/corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf
+[1,
+15043,
+3186,
+29991]

@@ -1,0 +1,5 @@
+tokenize
+--ids
+-f
+tests/tokenize/stdin.txt
+@SHARED@/corpus/llama.cpp/ggml-vocab-falcon@334d50da.gguf

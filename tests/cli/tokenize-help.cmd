@@ -1,0 +1,2 @@
+tokenize
+--help

@@ -1,0 +1,6 @@
+tokenize
+@SHARED@/corpus/llama.cpp/ggml-vocab-phi-3@745be416.gguf
+--no-bos
+<|user|>hi <|end|> x
+--ids
+--no-parse-special

@@ -1,0 +1,3 @@
+tokenize
+@SHARED@/golden/ggml-types/type-f32.gguf
+x

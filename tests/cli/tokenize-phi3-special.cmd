@@ -1,0 +1,3 @@
+tokenize
+@SHARED@/corpus/llama.cpp/ggml-vocab-phi-3@745be416.gguf
+<|user|>hi <|end|> x

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Writes hf/*.json: small tokenizer.json files that exercise the components
+the tokenizer part implements (normalizers, Split behaviors, ByteLevel
+options, post-processors, added-token flags, byte fallback), for the
+differential test against Hugging Face's tokenizers (tests/test_tokenize.c
+runs both on every text).  Run from this directory."""
+import json, os
+
+def bl(b):  # GPT-2's printable code point of a byte
+    if 0x21 <= b <= 0x7E or 0xA1 <= b <= 0xAC or 0xAE <= b: return chr(b)
+    if b <= 0x20: return chr(0x100 + b)
+    if b <= 0xA0: return chr(0x121 + b - 0x7F)
+    return chr(0x143)
+
+WORDS = ["the", "Ġthe", "he", "th", "an", "Ġa", "ll", "llo", "hello", "Ġhello", "12", "123", "in", "ing", "er", "Ġw", "wor", "world"]
+def bytelevel_vocab():
+    v = {}
+    for b in range(256): v.setdefault(bl(b), len(v))
+    for w in WORDS: v.setdefault(w, len(v))
+    merges = ["t h", "th e", "Ġ the", "h e", "a n", "Ġ a", "l l", "ll o", "he llo", "Ġ hello", "1 2", "12 3",
+              "i n", "in g", "e r", "Ġ w", "w or", "o r", "wor l", "worl d"]
+    v.setdefault("or", len(v)); v.setdefault("worl", len(v))
+    return v, merges
+
+def spm_vocab():
+    v = {"<unk>": 0, "<s>": 1, "</s>": 2}
+    for b in range(256): v["<0x%02X>" % b] = len(v)
+    for w in ["▁", "▁t", "▁th", "▁the", "h", "e", "t", "l", "o", "▁h", "he", "ll", "llo", "▁hello", "a", "n", "▁a", "1", "2", "12", "▁he"]:
+        v.setdefault(w, len(v))
+    merges = ["▁ t", "▁t h", "▁th e", "h e", "l l", "ll o", "▁ h", "▁h e", "1 2", "▁ a"]
+    return v, merges
+
+ADDED = [{"id": 0, "content": "<s>", "single_word": False, "lstrip": False, "rstrip": False, "normalized": False, "special": True},
+         {"id": 0, "content": "<|end|>", "single_word": False, "lstrip": True, "rstrip": True, "normalized": False, "special": True},
+         {"id": 0, "content": "hello", "single_word": True, "lstrip": False, "rstrip": False, "normalized": True, "special": False},
+         {"id": 0, "content": "WORLD", "single_word": False, "lstrip": False, "rstrip": False, "normalized": True, "special": False}]
+
+def build(name, vocab, merges, normalizer=None, pre=None, post=None, model_extra=None, added=True):
+    v = dict(vocab)
+    toks = []
+    if added:
+        for a in ADDED:
+            a = dict(a)
+            a["id"] = v.setdefault(a["content"], len(v))
+            toks.append(a)
+    model = {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
+             "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "vocab": v, "merges": merges}
+    model.update(model_extra or {})
+    j = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": toks, "normalizer": normalizer,
+         "pre_tokenizer": pre, "post_processor": post, "decoder": None, "model": model}
+    json.dump(j, open("hf/%s.json" % name, "w"), ensure_ascii=False, indent=1)
+
+os.makedirs("hf", exist_ok=True)
+v, m = bytelevel_vocab()
+BL = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": True}
+build("bytelevel-regex", v, m, pre=BL)
+build("bytelevel-prefix", v, m, pre=dict(BL, add_prefix_space=True))
+build("bytelevel-noregex-nfkc", v, m, normalizer={"type": "NFKC"}, pre=dict(BL, use_regex=False))
+build("nfd-strip", v, m, normalizer={"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "Strip", "strip_left": True, "strip_right": True}]}, pre=BL)
+build("nfkd-replace-regex", v, m, normalizer={"type": "Sequence", "normalizers": [{"type": "NFKD"}, {"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "}]}, pre=BL)
+for beh in ["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"]:
+    for inv in [False, True]:
+        split = {"type": "Split", "pattern": {"Regex": "\\p{N}+|[.,!?]"}, "behavior": beh, "invert": inv}
+        build("split-%s%s" % (beh, "-invert" if inv else ""), v, m, normalizer={"type": "NFC"},
+              pre={"type": "Sequence", "pretokenizers": [split, dict(BL, use_regex=False)]})
+build("split-string", v, m, pre={"type": "Sequence", "pretokenizers": [{"type": "Split", "pattern": {"String": " "}, "behavior": "MergedWithNext", "invert": False}, dict(BL, use_regex=False)]})
+for name, pt in [("whitespace", {"type": "Whitespace"}), ("whitespace-split", {"type": "WhitespaceSplit"}),
+                 ("digits-individual", {"type": "Digits", "individual_digits": True}),
+                 ("digits", {"type": "Digits", "individual_digits": False}),
+                 ("punctuation", {"type": "Punctuation", "behavior": "Isolated"}),
+                 ("punctuation-contiguous", {"type": "Punctuation", "behavior": "Contiguous"}),
+                 ("bert-pre", {"type": "BertPreTokenizer"})]:
+    build("pre-" + name, v, m, pre={"type": "Sequence", "pretokenizers": [pt, dict(BL, use_regex=False)]})
+for name, nm in [("lowercase", {"type": "Lowercase"}), ("strip-accents", {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}),
+                 ("bert", {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "strip_accents": None, "lowercase": True}),
+                 ("bert-cased", {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False})]:
+    build("norm-" + name, v, m, normalizer=nm, pre=BL)
+tp = {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "<|end|>", "type_id": 0}}],
+      "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}], "special_tokens": {"<s>": {"id": "<s>", "ids": [len(v)], "tokens": ["<s>"]}, "<|end|>": {"id": "<|end|>", "ids": [len(v) + 1], "tokens": ["<|end|>"]}}}
+build("template", v, m, pre=BL, post={"type": "Sequence", "processors": [{"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": False, "use_regex": True}, tp]})
+build("bert-post", v, m, pre=BL, post={"type": "BertProcessing", "sep": ["<|end|>", len(v) + 1], "cls": ["<s>", len(v)]})
+build("roberta-post", v, m, pre=BL, post={"type": "RobertaProcessing", "sep": ["<|end|>", len(v) + 1], "cls": ["<s>", len(v)], "trim_offsets": True, "add_prefix_space": False})
+build("ignore-merges", v, m, pre=BL, model_extra={"ignore_merges": True})
+sv, sm = spm_vocab()
+SPM_NORM = {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"}, {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]}
+build("spm-bytefallback", sv, sm, normalizer=SPM_NORM, model_extra={"byte_fallback": True, "unk_token": "<unk>", "fuse_unk": True})
+build("spm-unk-fused", sv, sm, normalizer=SPM_NORM, model_extra={"unk_token": "<unk>", "fuse_unk": True})
+build("spm-unk", sv, sm, normalizer=SPM_NORM, model_extra={"unk_token": "<unk>"})
+build("spm-split-prev", sv, sm, normalizer={"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+      pre={"type": "Split", "pattern": {"String": "▁"}, "behavior": "MergedWithPrevious", "invert": False}, model_extra={"byte_fallback": True})
+for name, ms in [("always-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}),
+                 ("first", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": False}),
+                 ("first-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True}),
+                 ("never-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": True})]:
+    build("metaspace-" + name, sv, sm, pre=ms, model_extra={"byte_fallback": True, "unk_token": "<unk>"})
+print(len(os.listdir("hf")), "files")

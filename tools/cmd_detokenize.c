@@ -1,0 +1,86 @@
+/* cmd_detokenize.c -- `gguf detokenize MODEL ID...`: the text token ids
+ * stand for, as llama.cpp b4747's llama_detokenize gives it (special tokens
+ * spelled out, nothing removed). */
+#include "cli.h"
+#include "libgguf_tokenize.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_spec SPEC = {
+    "detokenize",
+    "gguf detokenize MODEL ID...",
+    "Print the text the token ids give with MODEL's vocabulary (a GGUF file, URL\n"
+    "or hf:// name), as llama.cpp b4747's llama_detokenize gives it with\n"
+    "remove_special = false and unparse_special = true (control tokens keep\n"
+    "their text), or Hugging Face's decode for a checkpoint folder, followed by\n"
+    "a newline.  The ids may be written as\n"
+    "`gguf tokenize --ids` prints them: brackets and commas are ignored.\n",
+    NULL,
+    "Exit status: 0 success, 1 failure (no vocabulary, an id outside it), 2 usage error.\n",
+    2, -1, "MODEL and at least one ID are required",
+    0,
+};
+
+/* the ids of one operand ("15043", "[1,", "2]", "3,4") appended to v */
+static int parse_ids(const char *s, int32_t **v, size_t *n, size_t *cap) {
+    while (*s) {
+        if (*s == '[' || *s == ']' || *s == ',' || *s == ' ') {
+            s++;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long x = strtol(s, &end, 10);
+        if (end == s || errno || x < INT32_MIN || x > INT32_MAX) return -1;
+        if (!cli_grow((void **)v, cap, *n + 1, sizeof **v, 64)) return -2;
+        (*v)[(*n)++] = (int32_t)x;
+        s = end;
+    }
+    return 0;
+}
+
+int cmd_detokenize(int argc, char **argv) {
+    int n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, NULL, NULL, &n);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    int32_t *ids = NULL;
+    size_t n_ids = 0, cap = 0;
+    for (int i = 2; i <= n; i++) {
+        int r = parse_ids(argv[i], &ids, &n_ids, &cap);
+        if (r == -1) {
+            free(ids);
+            return cli_usage_error("detokenize", SPEC.usage, "'%s' is not a token id", argv[i]);
+        }
+        if (r == -2) {
+            free(ids);
+            cli_err("detokenize", NULL, "out of memory");
+            return CLI_FAIL;
+        }
+    }
+    lgg_tokenizer *t = cli_tokenizer_open("detokenize", argv[1]);
+    if (!t) {
+        free(ids);
+        return CLI_FAIL;
+    }
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    int64_t k = lgg_detokenize(t, ids, n_ids, LGG_DETOKENIZE_UNPARSE_SPECIAL, NULL, 0, &e);
+    char *text = k > 0 ? malloc((size_t)k) : NULL;
+    if (k > 0 && (!text || lgg_detokenize(t, ids, n_ids, LGG_DETOKENIZE_UNPARSE_SPECIAL, text, (size_t)k, &e) != k)) {
+        if (!text) snprintf(e.message, sizeof e.message, "out of memory");
+        k = -1;
+    }
+    if (k < 0) {
+        cli_err("detokenize", cli_display_name(argv[1]), "%s", e.message);
+        rc = CLI_FAIL;
+    } else {
+        fwrite(text, 1, (size_t)k, stdout);
+        putchar('\n');
+    }
+    free(text);
+    free(ids);
+    lgg_tokenizer_free(t);
+    return rc;
+}
