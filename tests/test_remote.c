@@ -8,6 +8,7 @@
 #include "gen.h"
 #include "httpd.h"
 #include "libgguf.h"
+#include "libgguf_remote.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -244,7 +245,109 @@ TEST(remote_hf_names) {
     same_output(local, "hf://o/r/sub/m.gguf", "info", NULL, NULL);
     snprintf(local, sizeof local, "%s/o/r/resolve/v2/m.gguf", root);
     same_output(local, "hf://o/r/m.gguf@v2", "tensors", NULL, NULL);
-    expect_fail("hf://o/r", "not a URL", NULL);
+    expect_fail("hf://o/r", "/api/models/o/r/tree/main?recursive=true: HTTP 404 Not Found", NULL); /* no listing */
+    unsetenv("HF_ENDPOINT");
+}
+
+/* Write `text` under the server's root as `name`. */
+static bool publish_text(const char *name, const char *text) {
+    char to[2048];
+    snprintf(to, sizeof to, "%s/%s", root, name);
+    for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(to, 0755);
+        *p = '/';
+    }
+    FILE *f = fopen(to, "w");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* A repository on the fake hub: its files (each a copy of src) under
+ * OWNER/REPO/resolve/main/, and the tree listing the hub's API gives (a
+ * directory entry, a git file, LFS files with their oid). */
+static bool hub_repo(const char *repo, const char *src, const char *const *files) {
+    char listing[8192], name[1024];
+    size_t n = (size_t)snprintf(listing, sizeof listing, "[{\"type\":\"file\",\"oid\":\"0a1b\",\"size\":5,\"path\":\"README.md\"},"
+                                                       "{\"type\":\"directory\",\"oid\":\"0c\",\"size\":0,\"path\":\"big\"}");
+    struct stat st;
+    if (stat(src, &st) != 0) return false;
+    for (size_t i = 0; files[i]; i++) {
+        snprintf(name, sizeof name, "%s/resolve/main/%s", repo, files[i]);
+        if (!publish(src, name)) return false;
+        n += (size_t)snprintf(listing + n, sizeof listing - n,
+                              ",{\"type\":\"file\",\"oid\":\"1d\",\"size\":%lld,\"path\":\"%s\",\"lfs\":{\"oid\":"
+                              "\"%064d\",\"size\":%lld,\"pointerSize\":134}}",
+                              (long long)st.st_size, files[i], (int)i, (long long)st.st_size);
+    }
+    snprintf(listing + n, sizeof listing - n, "]");
+    snprintf(name, sizeof name, "api/models/%s/tree/main?recursive=true", repo);
+    return publish_text(name, listing);
+}
+
+/* hf://OWNER/REPO:QUANT picks the file whose name holds the tag (any
+ * case); no tag is Q4_K_M; a shard set is one choice; several files or
+ * none are errors that list them / the repository's quantizations. */
+TEST(remote_hf_quant_tags) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const q[] = {"m-Q8_0.gguf", "m-Q4_0.gguf", "m-Q4_K_M.gguf", "big/m-IQ4_XS-00001-of-00002.gguf",
+                                    "big/m-IQ4_XS-00002-of-00002.gguf", NULL};
+    static const char *const n[] = {"n.F16.gguf", "n.BF16.gguf", "config.json", NULL};
+    REQUIRE(hub_repo("o/q", src, q) && hub_repo("o/n", src, n));
+    char ep[256];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    /* a tag in any case: the same output as the file's own hf:// name */
+    int s1 = run(&o1, &e1, "info", "hf://o/q:q8_0", NULL, NULL, NULL);
+    int s2 = run(&o2, &e2, "info", "hf://o/q/m-Q8_0.gguf", NULL, NULL, NULL);
+    CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2), "info hf://o/q:q8_0: %d %s / %s", s1, e1, o1);
+    free(o1), free(e1), free(o2), free(e2);
+    /* no tag: Q4_K_M (tensors), through a hub that fails every other request */
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/flaky", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    s1 = run(&o1, &e1, "tensors", "hf://o/q", NULL, NULL, NULL);
+    s2 = run(&o2, &e2, "tensors", "hf://o/q/m-Q4_K_M.gguf", NULL, NULL, NULL);
+    CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2), "tensors hf://o/q: %d %s", s1, e1);
+    free(o1), free(e1), free(o2), free(e2);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    /* errors, word for word */
+    s1 = run(&o1, &e1, "info", "hf://o/q:Q4", NULL, NULL, NULL);
+    CHECK(s1 == 1);
+    CHECK_STR(e1, "gguf info: hf://o/q: 'Q4' matches 4 files that are not one shard set: m-Q4_0.gguf, m-Q4_K_M.gguf, "
+                  "big/m-IQ4_XS-00001-of-00002.gguf, big/m-IQ4_XS-00002-of-00002.gguf\n");
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/q:IQ2_XXS", NULL, NULL, NULL);
+    CHECK(s1 == 1);
+    CHECK_STR(e1, "gguf info: hf://o/q: no GGUF file matches 'IQ2_XXS' (the repository has Q8_0, Q4_0, Q4_K_M, IQ4_XS)\n");
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/n", NULL, NULL, NULL);
+    CHECK(s1 == 1);
+    CHECK_STR(e1, "gguf info: hf://o/n: no Q4_K_M file: name a quantization with :QUANT (the repository has F16, BF16)\n");
+    free(o1), free(e1);
+    /* download takes the tag too; a shard set is one choice, its first shard */
+    char out[2048];
+    snprintf(out, sizeof out, "%s/tagged.gguf", scratch_dir());
+    s1 = run(&o1, &e1, "download", "-q", "hf://o/n:bf16", "-o", out);
+    size_t na = 0, nb = 0;
+    unsigned char *a = read_file(out, &na), *b = read_file(src, &nb);
+    CHECKF(s1 == 0 && a && b && na == nb && !memcmp(a, b, na), "download hf://o/n:bf16: %d %s", s1, e1);
+    free(a), free(b), free(o1), free(e1);
+    unlink(out);
+    lgg_hub_repo *r = NULL;
+    lgg_error err;
+    REQUIRE(lgg_hub_list("o/q", NULL, NULL, &r, &err) == LGG_OK);
+    size_t i = 99;
+    CHECK(lgg_hub_file_count(r) == 6);
+    CHECK(lgg_hub_select(r, "iq4_xs", &i, &err) == LGG_OK && i == 4);
+    CHECK_STR(lgg_hub_file_at(r, 4)->path, "big/m-IQ4_XS-00001-of-00002.gguf");
+    CHECK_STR(lgg_hub_file_at(r, 0)->sha256, "");
+    CHECK(lgg_hub_file_at(r, 1)->sha256[63] == '0' && strlen(lgg_hub_file_at(r, 1)->sha256) == 64);
+    lgg_hub_free(r);
     unsetenv("HF_ENDPOINT");
 }
 

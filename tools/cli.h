@@ -209,6 +209,11 @@ lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_
  * lgg_quant_write_options): keeps the temporary file's path for the signal
  * handler that removes it. */
 void cli_temp_note(void *ud, const char *path, int created);
+/* hf://OWNER/REPO[:QUANT][@REV] in *arg becomes the hf:// name of the file
+ * (or shard set's first file) lgg_hub_pick chooses; other names are left
+ * alone.  0, or -1 with the reason in why (it lists the candidates or the
+ * repository's quantizations). */
+int cli_remote_pick(char **arg, char *why, size_t cap);
 int cmd_convert(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */

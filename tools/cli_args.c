@@ -135,6 +135,15 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
         return cli_usage_error(s->cmd, s->usage, "%s", s->missing ? s->missing : "missing arguments");
     if (s->max_pos >= 0 && np > s->max_pos)
         return cli_usage_error(s->cmd, s->usage, "unexpected argument '%s'", argv[1 + s->max_pos]);
+    /* hf://OWNER/REPO[:QUANT]: the repository's file by its quantization,
+     * for every command (after --token and --timeout are known) */
+    for (int k = 1; k <= np; k++) {
+        char why2[1024];
+        if (cli_remote_pick(&argv[k], why2, sizeof why2) < 0) {
+            cli_err(s->cmd, NULL, "%s", why2);
+            return CLI_FAIL;
+        }
+    }
     *n_pos = np;
     return CLI_OK;
 }

@@ -83,6 +83,25 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
     return st;
 }
 
+int cli_remote_pick(char **arg, char *why, size_t cap) {
+    if (!lgg_hub_is_repo_name(*arg)) return 0;
+    lgg_remote_options ro;
+    lgg_remote_options_init(&ro);
+    ro.token = getenv("HF_TOKEN");
+    cli_remote_fill(&ro);
+    char name[8192];
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    if (lgg_hub_pick(*arg, &ro, name, sizeof name, &e) != LGG_OK) {
+        snprintf(why, cap, "%s", e.message); /* it names the repository */
+        return -1;
+    }
+    char *copy = strdup(name); /* argv's strings live until the program ends */
+    if (!copy) return snprintf(why, cap, "out of memory"), -1;
+    *arg = copy;
+    return 0;
+}
+
 const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t) {
     static char why[600];
     if (t->data_available || !lgg_file_header_only(f) || !t->type_known) return NULL;

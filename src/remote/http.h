@@ -58,4 +58,8 @@ LGG_HIDDEN_RM int lgg__http_perform(void *curl, lgg__http_req *q, const char *to
  * q->got is what arrived in all. */
 LGG_HIDDEN_RM lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err);
 
+/* An lgg_remote for `name` with no request made yet (remote.c). */
+LGG_HIDDEN_RM lgg_status lgg__remote_new(const char *name, const lgg_remote_options *opts, lgg_remote **out,
+                                         lgg_error *err);
+
 #endif

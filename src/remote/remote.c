@@ -254,7 +254,9 @@ static lgg_status first_read(lgg_remote *r, lgg_error *err) {
     return LGG_OK;
 }
 
-lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg_remote **out, lgg_error *err) {
+/* The handle for `name` without a request yet (lgg_remote_open's first
+ * half; hub.c asks the hub's API with it). */
+lgg_status lgg__remote_new(const char *name, const lgg_remote_options *opts, lgg_remote **out, lgg_error *err) {
     if (!out) return fail(err, LGG_ERR_ARG, "out is NULL");
     *out = NULL;
     pthread_once(&curl_once, curl_init_once);
@@ -288,13 +290,17 @@ lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg
         lgg_remote_free(r);
         return s;
     }
-    lgg_status s = first_read(r, err);
-    if (s) {
-        lgg_remote_free(r);
-        return s;
-    }
     *out = r;
     return LGG_OK;
+}
+
+lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg_remote **out, lgg_error *err) {
+    lgg_status s = lgg__remote_new(name, opts, out, err);
+    if (!s && (s = first_read(*out, err))) {
+        lgg_remote_free(*out);
+        *out = NULL;
+    }
+    return s;
 }
 
 lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg_error *err) {
