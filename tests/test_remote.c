@@ -338,6 +338,33 @@ TEST(remote_hf_quant_tags) {
     CHECKF(s1 == 0 && a && b && na == nb && !memcmp(a, b, na), "download hf://o/n:bf16: %d %s", s1, e1);
     free(a), free(b), free(o1), free(e1);
     unlink(out);
+    /* gguf ls: every file with its size, then the GGUF files by set */
+    struct stat st;
+    REQUIRE(stat(src, &st) == 0);
+    char want[4096];
+    long long z = (long long)st.st_size;
+    snprintf(want, sizeof want,
+             "%14d  README.md\n%14lld  m-Q8_0.gguf\n%14lld  m-Q4_0.gguf\n%14lld  m-Q4_K_M.gguf\n"
+             "%14lld  big/m-IQ4_XS-00001-of-00002.gguf\n%14lld  big/m-IQ4_XS-00002-of-00002.gguf\n\n"
+             "GGUF files (quantization, files, size, first file):\n"
+             "  Q8_0       1 %14lld  m-Q8_0.gguf\n  Q4_0       1 %14lld  m-Q4_0.gguf\n  Q4_K_M     1 %14lld  m-Q4_K_M.gguf\n"
+             "  IQ4_XS     2 %14lld  big/m-IQ4_XS-00001-of-00002.gguf\n",
+             5, z, z, z, z, z, z, z, z, 2 * z);
+    s1 = run(&o1, &e1, "ls", "hf://o/q", NULL, NULL, NULL);
+    CHECKF(s1 == 0, "ls: %s", e1);
+    CHECK_STR(o1, want);
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "ls", "--json", "hf://o/n", NULL, NULL);
+    snprintf(want, sizeof want,
+             "{\"files\": [{\"path\": \"README.md\", \"size\": 5, \"sha256\": \"\"}, {\"path\": \"n.F16.gguf\", \"size\": %lld, "
+             "\"sha256\": \"%064d\"}, {\"path\": \"n.BF16.gguf\", \"size\": %lld, \"sha256\": \"%064d\"}, {\"path\": "
+             "\"config.json\", \"size\": %lld, \"sha256\": \"%064d\"}], \"gguf\": [{\"quantization\": \"F16\", \"first\": "
+             "\"n.F16.gguf\", \"files\": 1, \"size\": %lld}, {\"quantization\": \"BF16\", \"first\": \"n.BF16.gguf\", "
+             "\"files\": 1, \"size\": %lld}]}\n",
+             z, 0, z, 1, z, 2, z, z);
+    CHECKF(s1 == 0, "ls --json: %s", e1);
+    CHECK_STR(o1, want);
+    free(o1), free(e1);
     lgg_hub_repo *r = NULL;
     lgg_error err;
     REQUIRE(lgg_hub_list("o/q", NULL, NULL, &r, &err) == LGG_OK);

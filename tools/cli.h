@@ -109,6 +109,8 @@ const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t);
 /* --token and --timeout (and the tests' GGUF_RETRY_MS) into remote options. */
 struct lgg_remote_options;
 void cli_remote_fill(struct lgg_remote_options *ro);
+/* Defaults, $HF_TOKEN, then cli_remote_fill. */
+void cli_remote_defaults(struct lgg_remote_options *ro);
 /* A read-only descriptor for path ("-": a duplicate of standard input), or
  * -1 after printing "gguf CMD: FILE: reason". */
 int cli_open_fd(const char *cmd, const char *path);
@@ -196,6 +198,7 @@ int cmd_hash(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_download(int argc, char **argv);
+int cmd_ls(int argc, char **argv);
 
 /* ---- gguf dump --markdown (dump_markdown.c) ---- */
 /* gguf_dump.py --markdown's text for f, opened from path (the tensor

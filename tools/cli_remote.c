@@ -57,11 +57,15 @@ void cli_remote_fill(lgg_remote_options *ro) {
     if (b && *b) ro->backoff_ms = atol(b);
 }
 
+void cli_remote_defaults(lgg_remote_options *ro) {
+    lgg_remote_options_init(ro);
+    ro->token = getenv("HF_TOKEN");
+    cli_remote_fill(ro);
+}
+
 lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg_file **f, lgg_error *e, int *net) {
     lgg_remote_options ro;
-    lgg_remote_options_init(&ro);
-    ro.token = getenv("HF_TOKEN");
-    cli_remote_fill(&ro);
+    cli_remote_defaults(&ro);
     lgg_remote *r = NULL;
     *f = NULL;
     *net = 1;
@@ -86,9 +90,7 @@ lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg
 int cli_remote_pick(char **arg, char *why, size_t cap) {
     if (!lgg_hub_is_repo_name(*arg)) return 0;
     lgg_remote_options ro;
-    lgg_remote_options_init(&ro);
-    ro.token = getenv("HF_TOKEN");
-    cli_remote_fill(&ro);
+    cli_remote_defaults(&ro);
     char name[8192];
     lgg_error e;
     memset(&e, 0, sizeof e);

@@ -26,6 +26,7 @@ static const cli_command COMMANDS[] = {
     {"convert", "convert a Hugging Face checkpoint to GGUF (same bytes as convert_hf_to_gguf.py)", cmd_convert},
     {"estimate", "memory llama.cpp needs to run a model: weights, KV cache, buffers", cmd_estimate},
     {"download", "download a model (or a shard set) over HTTP or from hf://, resumably", cmd_download},
+    {"ls", "list a Hugging Face repository's files and its GGUF quantizations", cmd_ls},
     {NULL, NULL, NULL},
 };
 
