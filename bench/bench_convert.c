@@ -229,7 +229,9 @@ static void reference(const char *dir, double f16, double q4) {
 
 /* Several outtypes in one run (`gguf convert --outtype f16,q8_0,Q4_K_M`,
  * the binary in $GGUF, default build/gguf) against the three single runs,
- * side by side, best of two each. */
+ * side by side, best of two each.  The single runs keep their outputs until
+ * all three are done, as the one run must (removing each output at once
+ * would spare its writeback). */
 static void one_pass(const char *dir) {
     const char *gguf = getenv("GGUF") && *getenv("GGUF") ? getenv("GGUF") : "build/gguf";
     static const char *const types[] = {"f16", "q8_0", "Q4_K_M"};
@@ -238,11 +240,13 @@ static void one_pass(const char *dir) {
     for (int rep = 0; rep < 2; rep++) {
         double three = 0;
         for (int k = 0; k < 3 && three >= 0; k++) {
-            snprintf(cmd, sizeof cmd, "%s convert -q --no-fsync --outtype %s %s -o %s.single.gguf && rm -f %s.single.gguf",
-                     gguf, types[k], dir, dir, dir);
+            snprintf(cmd, sizeof cmd, "%s convert -q --no-fsync --outtype %s %s -o %s.single-%s.gguf", gguf, types[k],
+                     dir, dir, types[k]);
             double t = timed(cmd);
             three = t < 0 ? -1 : three + t;
         }
+        snprintf(cmd, sizeof cmd, "rm -f %s.single-*.gguf", dir);
+        three = system(cmd) == 0 ? three : -1;
         snprintf(cmd, sizeof cmd, "%s convert -q --no-fsync --outtype f16,q8_0,Q4_K_M %s -o '%s.multi-{ftype}.gguf' && rm -f %s.multi-*.gguf",
                  gguf, dir, dir, dir);
         double one = timed(cmd);

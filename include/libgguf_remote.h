@@ -125,7 +125,9 @@ typedef struct lgg_hub_repo lgg_hub_repo;
  * files are kept, in the listing's order.  Errors: LGG_ERR_ARG (not
  * OWNER/REPO, an empty revision or one with '/'), those of lgg_remote_open
  * for the request, LGG_ERR_INVALID (not a JSON array; an entry without a
- * path or a size), LGG_ERR_LIMIT (a listing over 64 MiB), LGG_ERR_NOMEM.
+ * path or a size; a path that is absolute, has a "." or ".." segment, a
+ * control character, '?', '#' or a backslash), LGG_ERR_LIMIT (a listing over
+ * 64 MiB), LGG_ERR_NOMEM.
  * Free with lgg_hub_free. */
 LGG_API lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote_options *o,
                                 lgg_hub_repo **out, lgg_error *err);

@@ -365,6 +365,16 @@ TEST(remote_hf_quant_tags) {
     CHECKF(s1 == 0, "ls --json: %s", e1);
     CHECK_STR(o1, want);
     free(o1), free(e1);
+    /* a hostile listing: a path out of the repository, then no JSON at all */
+    REQUIRE(publish_text("api/models/o/bad/tree/main?recursive=true",
+                         "[{\"type\":\"file\",\"size\":1,\"path\":\"a/../../x.gguf\"}]"));
+    REQUIRE(publish_text("api/models/o/nojson/tree/main?recursive=true", "<html>"));
+    s1 = run(&o1, &e1, "ls", "hf://o/bad", NULL, NULL, NULL);
+    CHECKF(s1 == 1 && e1 && strstr(e1, "entry 0: a path that cannot be a file of the repository"), "bad path: %d %s", s1, e1);
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/nojson:Q8_0", NULL, NULL, NULL);
+    CHECKF(s1 == 1 && e1 && strstr(e1, "the listing is not a JSON array"), "not JSON: %d %s", s1, e1);
+    free(o1), free(e1);
     lgg_hub_repo *r = NULL;
     lgg_error err;
     REQUIRE(lgg_hub_list("o/q", NULL, NULL, &r, &err) == LGG_OK);

@@ -33,6 +33,19 @@ void lgg_hub_free(lgg_hub_repo *r) {
 size_t lgg_hub_file_count(const lgg_hub_repo *r) { return r ? r->n : 0; }
 const lgg_hub_file *lgg_hub_file_at(const lgg_hub_repo *r, size_t i) { return r && i < r->n ? &r->files[i] : NULL; }
 
+/* A path the listing may name: relative, no control characters (it is
+ * printed), no "." or ".." segment, no '?' or '#' (it becomes a URL). */
+static int sane_path(const char *p) {
+    if (*p == '/') return 0;
+    for (const char *s = p; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f || *s == '?' || *s == '#' || *s == '\\') return 0;
+    for (const char *seg = p; seg; seg = strchr(seg, '/') ? strchr(seg, '/') + 1 : NULL) {
+        size_t l = strcspn(seg, "/");
+        if (!l || (l == 1 && seg[0] == '.') || (l == 2 && seg[0] == '.' && seg[1] == '.')) return 0;
+    }
+    return 1;
+}
+
 /* The tree listing's entries (type "file") into r. */
 static lgg_status parse_listing(const char *url, const char *body, size_t len, lgg_hub_repo *r, lgg_error *err) {
     json_error_t je;
@@ -54,6 +67,10 @@ static lgg_status parse_listing(const char *url, const char *body, size_t len, l
         if (!path || !*path || !json_is_integer(size) || json_integer_value(size) < 0) {
             json_decref(a);
             return fail(err, LGG_ERR_INVALID, "%s: entry %zu has no path or size", url, i);
+        }
+        if (!sane_path(path)) {
+            json_decref(a);
+            return fail(err, LGG_ERR_INVALID, "%s: entry %zu: a path that cannot be a file of the repository", url, i);
         }
         lgg_hub_file *f = &r->files[r->n++];
         f->size = (uint64_t)json_integer_value(size);
@@ -221,6 +238,8 @@ lgg_status lgg_hub_pick(const char *name, const lgg_remote_options *o, char *buf
         snprintf(m, sizeof m, "%s", err ? err->message : "");
         fail(err, st, "hf://%s: %s", repo, m);
     }
+    /* a path with '@' keeps an explicit revision after it (the last '@' is the revision's) */
+    if (!at && !st && strchr(r->files[i].path, '@')) snprintf(rev, sizeof rev, "main"), at = "@";
     if (!st && (size_t)snprintf(buf, cap, "hf://%s/%s%s%s", repo, r->files[i].path, at ? "@" : "", rev) >= cap)
         st = fail(err, LGG_ERR_RANGE, "%s: the file's name is too long", name);
     lgg_hub_free(r);
