@@ -264,31 +264,24 @@ static bool publish_text(const char *name, const char *text) {
     return fclose(f) == 0;
 }
 
-/* A repository on the fake hub: its files (each a copy of src) under
- * OWNER/REPO/resolve/main/, and the tree listing the hub's API gives (a
- * directory entry, a git file, LFS files with their oid). */
+/* A repository on the fake hub (httpd.c's /hub/): its files, each a copy
+ * of src, and a README.md, in the folder OWNER/REPO/main/. */
 static bool hub_repo(const char *repo, const char *src, const char *const *files) {
-    char listing[8192], name[1024];
-    size_t n = (size_t)snprintf(listing, sizeof listing, "[{\"type\":\"file\",\"oid\":\"0a1b\",\"size\":5,\"path\":\"README.md\"},"
-                                                       "{\"type\":\"directory\",\"oid\":\"0c\",\"size\":0,\"path\":\"big\"}");
-    struct stat st;
-    if (stat(src, &st) != 0) return false;
+    char name[1024];
+    snprintf(name, sizeof name, "%s/main/README.md", repo);
+    if (!publish_text(name, "card\n")) return false;
     for (size_t i = 0; files[i]; i++) {
-        snprintf(name, sizeof name, "%s/resolve/main/%s", repo, files[i]);
+        snprintf(name, sizeof name, "%s/main/%s", repo, files[i]);
         if (!publish(src, name)) return false;
-        n += (size_t)snprintf(listing + n, sizeof listing - n,
-                              ",{\"type\":\"file\",\"oid\":\"1d\",\"size\":%lld,\"path\":\"%s\",\"lfs\":{\"oid\":"
-                              "\"%064d\",\"size\":%lld,\"pointerSize\":134}}",
-                              (long long)st.st_size, files[i], (int)i, (long long)st.st_size);
     }
-    snprintf(listing + n, sizeof listing - n, "]");
-    snprintf(name, sizeof name, "api/models/%s/tree/main?recursive=true", repo);
-    return publish_text(name, listing);
+    return true;
 }
 
 /* hf://OWNER/REPO:QUANT picks the file whose name holds the tag (any
  * case); no tag is Q4_K_M; a shard set is one choice; several files or
- * none are errors that list them / the repository's quantizations. */
+ * none are errors that list them / the repository's quantizations; gguf
+ * ls.  Against httpd.c's hub shape: the tree API over per-repository
+ * folders, LFS files answered with a 302 to another origin. */
 TEST(remote_hf_quant_tags) {
     if (!need_shared()) return;
     REQUIRE(setup());
@@ -297,75 +290,94 @@ TEST(remote_hf_quant_tags) {
                                     "big/m-IQ4_XS-00002-of-00002.gguf", NULL};
     static const char *const n[] = {"n.F16.gguf", "n.BF16.gguf", "config.json", NULL};
     REQUIRE(hub_repo("o/q", src, q) && hub_repo("o/n", src, n));
-    char ep[256];
-    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    char ep[256], sha[65];
+    size_t zn = 0;
+    unsigned char *srcb = read_file(src, &zn);
+    REQUIRE(srcb);
+    sha256_hex(srcb, zn, sha);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hub", httpd_port(srv));
     setenv("HF_ENDPOINT", ep, 1);
     char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
-    /* a tag in any case: the same output as the file's own hf:// name */
-    int s1 = run(&o1, &e1, "info", "hf://o/q:q8_0", NULL, NULL, NULL);
+    /* a tag in any case: the same output as the file's own hf:// name; the
+     * token goes to the hub, never to the CDN it redirects to */
+    httpd_take_counts(srv), httpd_take_counts(other);
+    int s1 = run(&o1, &e1, "info", "--token", "secret", "hf://o/q:q8_0", NULL);
+    httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
     int s2 = run(&o2, &e2, "info", "hf://o/q/m-Q8_0.gguf", NULL, NULL, NULL);
     CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2), "info hf://o/q:q8_0: %d %s / %s", s1, e1, o1);
+    CHECKF(hub_c.with_auth >= 2 && cdn_c.requests >= 1 && cdn_c.with_auth == 0,
+           "token: hub %lu of %lu requests, CDN %lu of %lu", hub_c.with_auth, hub_c.requests, cdn_c.with_auth,
+           cdn_c.requests);
     free(o1), free(e1), free(o2), free(e2);
-    /* no tag: Q4_K_M (tensors), through a hub that fails every other request */
-    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/flaky", httpd_port(srv));
-    setenv("HF_ENDPOINT", ep, 1);
+    /* no tag: Q4_K_M */
     s1 = run(&o1, &e1, "tensors", "hf://o/q", NULL, NULL, NULL);
     s2 = run(&o2, &e2, "tensors", "hf://o/q/m-Q4_K_M.gguf", NULL, NULL, NULL);
     CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2), "tensors hf://o/q: %d %s", s1, e1);
     free(o1), free(e1), free(o2), free(e2);
-    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
-    setenv("HF_ENDPOINT", ep, 1);
     /* errors, word for word */
     s1 = run(&o1, &e1, "info", "hf://o/q:Q4", NULL, NULL, NULL);
     CHECK(s1 == 1);
-    CHECK_STR(e1, "gguf info: hf://o/q: 'Q4' matches 4 files that are not one shard set: m-Q4_0.gguf, m-Q4_K_M.gguf, "
-                  "big/m-IQ4_XS-00001-of-00002.gguf, big/m-IQ4_XS-00002-of-00002.gguf\n");
+    CHECK_STR(e1, "gguf info: hf://o/q: 'Q4' matches 4 files that are not one shard set: big/m-IQ4_XS-00001-of-00002.gguf, "
+                  "big/m-IQ4_XS-00002-of-00002.gguf, m-Q4_0.gguf, m-Q4_K_M.gguf\n");
     free(o1), free(e1);
     s1 = run(&o1, &e1, "info", "hf://o/q:IQ2_XXS", NULL, NULL, NULL);
     CHECK(s1 == 1);
-    CHECK_STR(e1, "gguf info: hf://o/q: no GGUF file matches 'IQ2_XXS' (the repository has Q8_0, Q4_0, Q4_K_M, IQ4_XS)\n");
+    CHECK_STR(e1, "gguf info: hf://o/q: no GGUF file matches 'IQ2_XXS' (the repository has IQ4_XS, Q4_0, Q4_K_M, Q8_0)\n");
     free(o1), free(e1);
     s1 = run(&o1, &e1, "info", "hf://o/n", NULL, NULL, NULL);
     CHECK(s1 == 1);
-    CHECK_STR(e1, "gguf info: hf://o/n: no Q4_K_M file: name a quantization with :QUANT (the repository has F16, BF16)\n");
+    CHECK_STR(e1, "gguf info: hf://o/n: no Q4_K_M file: name a quantization with :QUANT (the repository has BF16, F16)\n");
     free(o1), free(e1);
-    /* download takes the tag too; a shard set is one choice, its first shard */
+    s1 = run(&o1, &e1, "info", "hf://o/missing:Q8_0", NULL, NULL, NULL);
+    CHECKF(s1 == 1 && e1 && strstr(e1, "/hub/api/models/o/missing/tree/main?recursive=true: HTTP 404"), "no repo: %s", e1);
+    free(o1), free(e1);
+    /* download takes the tag too (and the sha256 check) */
     char out[2048];
     snprintf(out, sizeof out, "%s/tagged.gguf", scratch_dir());
     s1 = run(&o1, &e1, "download", "-q", "hf://o/n:bf16", "-o", out);
-    size_t na = 0, nb = 0;
-    unsigned char *a = read_file(out, &na), *b = read_file(src, &nb);
-    CHECKF(s1 == 0 && a && b && na == nb && !memcmp(a, b, na), "download hf://o/n:bf16: %d %s", s1, e1);
-    free(a), free(b), free(o1), free(e1);
+    size_t na = 0;
+    unsigned char *a = read_file(out, &na);
+    CHECKF(s1 == 0 && a && na == zn && !memcmp(a, srcb, na), "download hf://o/n:bf16: %d %s", s1, e1);
+    free(a), free(o1), free(e1);
     unlink(out);
     /* gguf ls: every file with its size, then the GGUF files by set */
-    struct stat st;
-    REQUIRE(stat(src, &st) == 0);
     char want[4096];
-    long long z = (long long)st.st_size;
+    long long z = (long long)zn;
     snprintf(want, sizeof want,
-             "%14d  README.md\n%14lld  m-Q8_0.gguf\n%14lld  m-Q4_0.gguf\n%14lld  m-Q4_K_M.gguf\n"
-             "%14lld  big/m-IQ4_XS-00001-of-00002.gguf\n%14lld  big/m-IQ4_XS-00002-of-00002.gguf\n\n"
+             "%14d  README.md\n%14lld  big/m-IQ4_XS-00001-of-00002.gguf\n%14lld  big/m-IQ4_XS-00002-of-00002.gguf\n"
+             "%14lld  m-Q4_0.gguf\n%14lld  m-Q4_K_M.gguf\n%14lld  m-Q8_0.gguf\n\n"
              "GGUF files (quantization, files, size, first file):\n"
-             "  Q8_0       1 %14lld  m-Q8_0.gguf\n  Q4_0       1 %14lld  m-Q4_0.gguf\n  Q4_K_M     1 %14lld  m-Q4_K_M.gguf\n"
-             "  IQ4_XS     2 %14lld  big/m-IQ4_XS-00001-of-00002.gguf\n",
-             5, z, z, z, z, z, z, z, z, 2 * z);
+             "  IQ4_XS     2 %14lld  big/m-IQ4_XS-00001-of-00002.gguf\n  Q4_0       1 %14lld  m-Q4_0.gguf\n"
+             "  Q4_K_M     1 %14lld  m-Q4_K_M.gguf\n  Q8_0       1 %14lld  m-Q8_0.gguf\n",
+             5, z, z, z, z, z, 2 * z, z, z, z);
     s1 = run(&o1, &e1, "ls", "hf://o/q", NULL, NULL, NULL);
     CHECKF(s1 == 0, "ls: %s", e1);
     CHECK_STR(o1, want);
     free(o1), free(e1);
     s1 = run(&o1, &e1, "ls", "--json", "hf://o/n", NULL, NULL);
     snprintf(want, sizeof want,
-             "{\"files\": [{\"path\": \"README.md\", \"size\": 5, \"sha256\": \"\"}, {\"path\": \"n.F16.gguf\", \"size\": %lld, "
-             "\"sha256\": \"%064d\"}, {\"path\": \"n.BF16.gguf\", \"size\": %lld, \"sha256\": \"%064d\"}, {\"path\": "
-             "\"config.json\", \"size\": %lld, \"sha256\": \"%064d\"}], \"gguf\": [{\"quantization\": \"F16\", \"first\": "
-             "\"n.F16.gguf\", \"files\": 1, \"size\": %lld}, {\"quantization\": \"BF16\", \"first\": \"n.BF16.gguf\", "
+             "{\"files\": [{\"path\": \"README.md\", \"size\": 5, \"sha256\": \"\"}, {\"path\": \"config.json\", \"size\": %lld, "
+             "\"sha256\": \"\"}, {\"path\": \"n.BF16.gguf\", \"size\": %lld, \"sha256\": \"%s\"}, {\"path\": "
+             "\"n.F16.gguf\", \"size\": %lld, \"sha256\": \"%s\"}], \"gguf\": [{\"quantization\": \"BF16\", \"first\": "
+             "\"n.BF16.gguf\", \"files\": 1, \"size\": %lld}, {\"quantization\": \"F16\", \"first\": \"n.F16.gguf\", "
              "\"files\": 1, \"size\": %lld}]}\n",
-             z, 0, z, 1, z, 2, z, z);
+             z, z, sha, z, sha, z, z);
     CHECKF(s1 == 0, "ls --json: %s", e1);
     CHECK_STR(o1, want);
     free(o1), free(e1);
+    lgg_hub_repo *r = NULL;
+    lgg_error err;
+    REQUIRE(lgg_hub_list("o/q", NULL, NULL, &r, &err) == LGG_OK);
+    size_t i = 99;
+    CHECK(lgg_hub_file_count(r) == 6);
+    CHECK(lgg_hub_select(r, "iq4_xs", &i, &err) == LGG_OK && i == 1);
+    CHECK_STR(lgg_hub_file_at(r, 1)->path, "big/m-IQ4_XS-00001-of-00002.gguf");
+    CHECK_STR(lgg_hub_file_at(r, 0)->sha256, "");
+    CHECK_STR(lgg_hub_file_at(r, 1)->sha256, sha);
+    lgg_hub_free(r);
     /* a hostile listing: a path out of the repository, then no JSON at all */
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
     REQUIRE(publish_text("api/models/o/bad/tree/main?recursive=true",
                          "[{\"type\":\"file\",\"size\":1,\"path\":\"a/../../x.gguf\"}]"));
     REQUIRE(publish_text("api/models/o/nojson/tree/main?recursive=true", "<html>"));
@@ -375,16 +387,7 @@ TEST(remote_hf_quant_tags) {
     s1 = run(&o1, &e1, "info", "hf://o/nojson:Q8_0", NULL, NULL, NULL);
     CHECKF(s1 == 1 && e1 && strstr(e1, "the listing is not a JSON array"), "not JSON: %d %s", s1, e1);
     free(o1), free(e1);
-    lgg_hub_repo *r = NULL;
-    lgg_error err;
-    REQUIRE(lgg_hub_list("o/q", NULL, NULL, &r, &err) == LGG_OK);
-    size_t i = 99;
-    CHECK(lgg_hub_file_count(r) == 6);
-    CHECK(lgg_hub_select(r, "iq4_xs", &i, &err) == LGG_OK && i == 4);
-    CHECK_STR(lgg_hub_file_at(r, 4)->path, "big/m-IQ4_XS-00001-of-00002.gguf");
-    CHECK_STR(lgg_hub_file_at(r, 0)->sha256, "");
-    CHECK(lgg_hub_file_at(r, 1)->sha256[63] == '0' && strlen(lgg_hub_file_at(r, 1)->sha256) == 64);
-    lgg_hub_free(r);
+    free(srcb);
     unsetenv("HF_ENDPOINT");
 }
 
