@@ -277,6 +277,72 @@ static bool hub_repo(const char *repo, const char *src, const char *const *files
     return true;
 }
 
+/* Whether two files have the same bytes. */
+static bool same_bytes(const char *a, const char *b) {
+    size_t na = 0, nb = 0;
+    unsigned char *x = read_file(a, &na), *y = read_file(b, &nb);
+    bool same = x && y && na == nb && !memcmp(x, y, na);
+    free(x), free(y);
+    return same;
+}
+
+/* gguf download hf://OWNER/REPO: the whole repository, folders kept; a
+ * second run fetches only the listing; a damaged file is fetched again;
+ * --include/--exclude. */
+TEST(remote_hf_snapshot) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const files[] = {"model.safetensors", "sub/config.json", NULL};
+    REQUIRE(hub_repo("o/s", src, files));
+    char ep[256], dir[2048], p[2300], *o = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hub", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(dir, sizeof dir, "%s/snap", scratch_dir());
+    int st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/s");
+    CHECKF(st == 0, "snapshot: %s", e);
+    free(o), free(e);
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    CHECK(same_bytes(p, src));
+    snprintf(p, sizeof p, "%s/sub/config.json", dir);
+    CHECK(same_bytes(p, src));
+    snprintf(p, sizeof p, "%s/README.md", dir);
+    size_t n = 0;
+    unsigned char *readme = read_file(p, &n);
+    CHECK(readme && n == 5 && !memcmp(readme, "card\n", 5));
+    free(readme);
+    /* again: only the listing */
+    httpd_take_counts(srv), httpd_take_counts(other);
+    st = run(&o, &e, "download", "-o", dir, "hf://o/s", NULL);
+    httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
+    CHECKF(st == 0 && hub_c.requests == 1 && cdn_c.requests == 0, "second run: %d, %lu + %lu requests: %s", st,
+           hub_c.requests, cdn_c.requests, e);
+    CHECK_STR(e, text_replace("gguf download: DIR: 0 files fetched, 3 already complete\n", "DIR", dir));
+    free(o), free(e);
+    /* a damaged file (same size) is fetched again */
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    FILE *f = fopen(p, "r+b");
+    REQUIRE(f);
+    fputc('X', f);
+    fclose(f);
+    st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/s");
+    CHECKF(st == 0 && same_bytes(p, src), "refetch: %s", e);
+    free(o), free(e);
+    /* globs on the path, '*' crossing '/' */
+    snprintf(dir, sizeof dir, "%s/snap2", scratch_dir());
+    st = run_gguf_capture(&o, &e, "download", "-q", "-o", dir, "--include", "*.json", "--include", "*.md", "--exclude",
+                          "README*", "hf://o/s", (char *)NULL);
+    CHECKF(st == 0, "globs: %s", e);
+    free(o), free(e);
+    snprintf(p, sizeof p, "%s/sub/config.json", dir);
+    CHECK(same_bytes(p, src));
+    snprintf(p, sizeof p, "%s/README.md", dir);
+    CHECK(access(p, F_OK) != 0);
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    CHECK(access(p, F_OK) != 0);
+    unsetenv("HF_ENDPOINT");
+}
+
 /* hf://OWNER/REPO:QUANT picks the file whose name holds the tag (any
  * case); no tag is Q4_K_M; a shard set is one choice; several files or
  * none are errors that list them / the repository's quantizations; gguf

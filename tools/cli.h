@@ -217,6 +217,14 @@ void cli_temp_note(void *ud, const char *path, int created);
  * alone.  0, or -1 with the reason in why (it lists the candidates or the
  * repository's quantizations). */
 int cli_remote_pick(char **arg, char *why, size_t cap);
+/* `gguf download hf://OWNER/REPO[@REV]`: the repository's files matching
+ * the globs (none: all; then none of exc) into dir (NULL: ./REPO), each
+ * checked and renamed into place; complete ones are kept (cli_snapshot.c). */
+/* hf://OWNER/REPO[@REV]'s listing, or NULL after the message; repo gets
+ * OWNER/REPO, *rev the revision (NULL: main).  In cli_snapshot.c. */
+struct lgg_hub_repo *cli_hub_list(const char *cmd, const char *name, char *repo, size_t cap, const char **rev);
+int cli_download_repo(const char *name, const char *dir, const char *const *inc, size_t ni, const char *const *exc,
+                      size_t ne, int quiet);
 int cmd_convert(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */

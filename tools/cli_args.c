@@ -138,6 +138,7 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
     /* hf://OWNER/REPO[:QUANT]: the repository's file by its quantization,
      * for every command (after --token and --timeout are known) */
     for (int k = 1; k <= np && strcmp(s->cmd, "ls"); k++) { /* ls lists the repository itself */
+        if (!strcmp(s->cmd, "download") && !strncmp(argv[k], "hf://", 5) && !strchr(argv[k] + 5, ':')) continue; /* a snapshot */
         char why2[1024];
         if (cli_remote_pick(&argv[k], why2, sizeof why2) < 0) {
             cli_err(s->cmd, NULL, "%s", why2);

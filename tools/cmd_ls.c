@@ -102,17 +102,9 @@ int cmd_ls(int argc, char **argv) {
     if (!lgg_hub_is_repo_name(name) || strchr(name + 5, ':'))
         return cli_usage_error("ls", SPEC.usage, "'%s' is not an hf://OWNER/REPO[@REV] name", name);
     char repo[1024];
-    const char *at = strrchr(name + 5, '@');
-    snprintf(repo, sizeof repo, "%.*s", (int)(at ? (size_t)(at - name - 5) : strlen(name + 5)), name + 5);
-    lgg_remote_options ro;
-    cli_remote_defaults(&ro);
-    lgg_hub_repo *r = NULL;
-    lgg_error e;
-    memset(&e, 0, sizeof e);
-    if (lgg_hub_list(repo, at ? at + 1 : NULL, &ro, &r, &e) != LGG_OK) {
-        cli_err("ls", NULL, "%s", e.message); /* it names the URL */
-        return CLI_FAIL;
-    }
+    const char *rev;
+    lgg_hub_repo *r = cli_hub_list("ls", name, repo, sizeof repo, &rev);
+    if (!r) return CLI_FAIL;
     print(r, json);
     lgg_hub_free(r);
     return CLI_OK;
