@@ -110,7 +110,7 @@ $(BUILD)/fuzz/fuzz_tokenize $(BUILD)/libfuzzer/fuzz_tokenize: fuzz/tok_vocabs.h
 # cards, libcrypto.
 $(eval $(call part,gguf-convert,src/convert,libgguf_convert.h,gguf-tokenize gguf,jansson=-ljansson yaml-0.1=-lyaml libcrypto=-lcrypto -lm,Convert Hugging Face checkpoints (safetensors$(comma) SentencePiece) to GGUF))
 # Remote files (HTTP ranges, hf:// names, downloads): libcurl, libcrypto.
-$(eval $(call part,gguf-remote,src/remote,libgguf_remote.h,gguf,libcurl=-lcurl libcrypto=-lcrypto,Read GGUF files over HTTP(S) with byte ranges$(comma) hf:// names$(comma) resumable downloads))
+$(eval $(call part,gguf-remote,src/remote,libgguf_remote.h,gguf,libcurl=-lcurl libcrypto=-lcrypto jansson=-ljansson,Read GGUF files over HTTP(S) with byte ranges$(comma) hf:// names$(comma) resumable downloads))
 
 # The tool links these parts (statically, the ones using others first) and,
 # for gguf hash and gguf verify, libcrypto and libxxhash.

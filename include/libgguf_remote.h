@@ -134,6 +134,8 @@ typedef struct lgg_remote_download_options {
      * over OUT; false (with a reason in why) refuses it.  NULL: none. */
     bool (*check)(void *ud, const char *partial, char *why, size_t cap);
     void *check_ud;
+    bool any_bytes; /* false: the bytes must be GGUF (LGG_ERR_MAGIC at the first four otherwise);
+                       true: any file (a repository's config.json, safetensors shards) */
 } lgg_remote_download_options;
 #define LGG_REMOTE_DOWNLOAD_OPTIONS_INIT {.size = sizeof(lgg_remote_download_options)}
 
@@ -153,14 +155,68 @@ typedef struct lgg_remote_download_info {
  * LGG_ERR_IO, nothing written); new ones are created with O_EXCL.
  * `out`.part is locked (flock) until the end: a second download to the same
  * `out` fails at once (LGG_ERR_IO, "another download ... is running").
- * The first four bytes must be "GGUF" (LGG_ERR_MAGIC, the transfer stopped
- * there); the whole file must match the sha256 and size the server named
+ * Unless o->any_bytes, the first four bytes must be "GGUF" (LGG_ERR_MAGIC, the
+ * transfer stopped there); the whole file must match the sha256 and size the server named
  * (LGG_ERR_INVALID on a mismatch), and pass o->check; it is then synced and
  * renamed over `out`.  On failure `out` is untouched and `out`.part is kept
  * only when it can be resumed (info->resumable: the server sent an ETag).
  * Errors as lgg_remote_read, and LGG_ERR_IO for local files. */
 LGG_API lgg_status lgg_remote_download_file(lgg_remote *r, const char *out, const lgg_remote_download_options *o,
                                             lgg_remote_download_info *info, lgg_error *err);
+
+/* ---- the hub's repositories --------------------------------------------- */
+
+/* One file of a repository: its path in the repository, its size, and the
+ * sha256 the hub names for an LFS file (64 lowercase hex digits; "" for a
+ * file kept in git). */
+typedef struct lgg_hub_file {
+    const char *path;
+    uint64_t size;
+    const char *sha256;
+} lgg_hub_file;
+
+typedef struct lgg_hub_repo lgg_hub_repo;
+
+/* List repository `repo` ("OWNER/REPO") at `revision` (NULL: "main"):
+ * GET ENDPOINT/api/models/OWNER/REPO/tree/REVISION?recursive=true, with o's
+ * endpoint, token, redirect and retry rules (as lgg_remote_open).  Only
+ * files are kept, in the listing's order.  Errors: LGG_ERR_ARG (not
+ * OWNER/REPO, an empty revision or one with '/'), those of lgg_remote_open
+ * for the request, LGG_ERR_INVALID (not a JSON array; an entry without a
+ * path or a size; a path that is absolute, has a "." or ".." segment, a
+ * control character, '?', '#' or a backslash), LGG_ERR_LIMIT (a listing over
+ * 64 MiB), LGG_ERR_NOMEM.
+ * Free with lgg_hub_free. */
+LGG_API lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote_options *o,
+                                lgg_hub_repo **out, lgg_error *err);
+LGG_API void lgg_hub_free(lgg_hub_repo *r); /* NULL is a no-op */
+LGG_API size_t lgg_hub_file_count(const lgg_hub_repo *r);
+LGG_API const lgg_hub_file *lgg_hub_file_at(const lgg_hub_repo *r, size_t i); /* NULL past the end */
+
+/* The quantization a GGUF file name carries: the longest preset name of
+ * lgg_quant_preset_at (or F32) standing alone in the last path component,
+ * case-insensitively, in the preset's spelling ("Q4_K_M", "IQ4_XS",
+ * "BF16"), into buf; snprintf's contract ("" and 0: none). */
+LGG_API size_t lgg_hub_quant_name(const char *path, char *buf, size_t cap);
+
+/* llama.cpp's -hf OWNER/REPO:QUANT: the *.gguf file of r whose path
+ * contains `tag` case-insensitively (tag NULL or "": "Q4_K_M"), or, for a
+ * shard set, its first shard (the set must be complete); its index into
+ * *index.  Errors: LGG_ERR_NOT_FOUND (no match, or a shard set with a
+ * shard missing: the message lists the quantizations the repository has),
+ * LGG_ERR_INVALID (several matches that are not one shard set: the message
+ * lists them). */
+LGG_API lgg_status lgg_hub_select(const lgg_hub_repo *r, const char *tag, size_t *index, lgg_error *err);
+
+/* True for "hf://OWNER/REPO[:QUANT][@REVISION]" (no path in the repository). */
+LGG_API bool lgg_hub_is_repo_name(const char *name);
+
+/* Such a name to the hf://OWNER/REPO/PATH[@REVISION] name of the file
+ * lgg_hub_select picks (the first shard of a set), into buf.  Errors: those
+ * of lgg_hub_list and lgg_hub_select (lgg_hub_select's message after "hf://OWNER/REPO: "),
+ * LGG_ERR_ARG (a malformed name), LGG_ERR_RANGE (buf too small). */
+LGG_API lgg_status lgg_hub_pick(const char *name, const lgg_remote_options *o, char *buf, size_t cap,
+                                lgg_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,13 @@
  *   /hub/MODE/F  302 to /MODE/F on `other`, as the Hugging Face hub answers:
  *                X-Linked-Etag and X-Linked-Size (when the test sets them)
  *                on the redirect, none on the file's answer
+ *   /hf/...      the Hugging Face hub's shape over per-repository folders
+ *                ROOT/OWNER/REPO/REV/...: /hf/api/models/OWNER/REPO/tree/REV
+ *                (?recursive=true) lists them as the hub's JSON (LFS files,
+ *                *.safetensors *.gguf *.bin *.model, with their sha256 as
+ *                lfs.oid); /hf/OWNER/REPO/resolve/REV/PATH serves a git
+ *                file itself and answers an LFS file with 302 to /plain/ on
+ *                `other` with X-Linked-Etag (its sha256) and X-Linked-Size
  * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
  * It counts requests, body bytes sent, requests that carried an
  * Authorization header, and the most connections open at once. */
@@ -150,6 +157,92 @@ static void send_html(httpd *h, int c) {
     }
 }
 
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+#include <dirent.h>
+void sha256_hex(const void *p, size_t n, char out[65]);   /* sha256.c */
+unsigned char *read_file(const char *path, size_t *size); /* util.c */
+
+static int hub_lfs(const char *path) {
+    static const char *const ext[] = {".safetensors", ".gguf", ".bin", ".model"};
+    size_t l = strlen(path);
+    for (size_t i = 0; i < 4; i++)
+        if (l > strlen(ext[i]) && !strcmp(path + l - strlen(ext[i]), ext[i])) return 1;
+    return 0;
+}
+
+/* The entries under dir (rel: their path in the repository), appended to
+ * the JSON text j. */
+static void hub_walk(const char *dir, const char *rel, char **j, size_t *n, size_t *cap) {
+    struct dirent **names = NULL;
+    int count = scandir(dir, &names, NULL, alphasort); /* the listing in a stable order */
+    for (int i = 0; i < count; i++) {
+        struct dirent *e = names[i];
+        if (e->d_name[0] == '.') continue;
+        char full[3000], path[2048], sha[65] = "";
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        snprintf(path, sizeof path, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+        struct stat st;
+        if (stat(full, &st) != 0) continue;
+        if (*n + 4096 > *cap && !(*j = realloc(*j, *cap = *cap * 2 + 8192))) return;
+        int dir_ = S_ISDIR(st.st_mode), lfs = !dir_ && hub_lfs(path);
+        if (lfs) {
+            size_t len = 0;
+            unsigned char *b = read_file(full, &len);
+            if (b) sha256_hex(b, len, sha);
+            free(b);
+        }
+        *n += (size_t)snprintf(*j + *n, *cap - *n, "%s{\"type\":\"%s\",\"oid\":\"0123\",\"size\":%lld,\"path\":\"%s\"",
+                               *n > 1 ? "," : "", dir_ ? "directory" : "file", dir_ ? 0LL : (long long)st.st_size, path);
+        if (lfs)
+            *n += (size_t)snprintf(*j + *n, *cap - *n, ",\"lfs\":{\"oid\":\"%s\",\"size\":%lld,\"pointerSize\":134}", sha,
+                                   (long long)st.st_size);
+        *n += (size_t)snprintf(*j + *n, *cap - *n, "}");
+        if (dir_) hub_walk(full, path, j, n, cap);
+    }
+    for (int i = 0; i < count; i++) free(names[i]);
+    free(names);
+}
+
+/* /hub/...: 1 when answered here, 0 with `file` set to serve as /plain/. */
+static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
+    char o[256], r[256], rev[256], p[1024];
+    if (sscanf(rest, "/api/models/%255[^/]/%255[^/]/tree/%255[^?]", o, r, rev) == 3) {
+        char dir[2048];
+        snprintf(dir, sizeof dir, "%s/%s/%s/%s", h->root, o, r, rev);
+        struct stat st;
+        if (stat(dir, &st) != 0) return simple(c, 404, "Not Found", "X-Error-Code: RepoNotFound\r\n"), 1;
+        size_t n = 1, cap2 = 8192;
+        char *j = malloc(cap2);
+        if (!j) return simple(c, 500, "Internal Server Error", NULL), 1;
+        j[0] = '[';
+        hub_walk(dir, "", &j, &n, &cap2);
+        if (!j) return simple(c, 500, "Internal Server Error", NULL), 1;
+        j[n++] = ']';
+        char hd[256];
+        int k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+                                        "Connection: close\r\n\r\n", n);
+        say(c, hd, (size_t)k);
+        say(c, j, n);
+        free(j);
+        return 1;
+    }
+    if (sscanf(rest, "/%255[^/]/%255[^/]/resolve/%255[^/]/%1023s", o, r, rev, p) != 4) return simple(c, 404, "Not Found", NULL), 1;
+    snprintf(file, cap, "/%s/%s/%s/%s", o, r, rev, p);
+    if (!hub_lfs(p) || !h->other) return 0;
+    char full[3200], sha[65] = "", loc[4200];
+    snprintf(full, sizeof full, "%s%s", h->root, file);
+    size_t len = 0;
+    unsigned char *b = read_file(full, &len);
+    if (!b) return simple(c, 404, "Not Found", "X-Error-Code: EntryNotFound\r\n"), 1;
+    sha256_hex(b, len, sha);
+    free(b);
+    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/plain%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n",
+             h->other->port, file, sha, len);
+    simple(c, 302, "Found", loc);
+    return 1;
+}
+#endif
+
 /* One request on connection c; 1 when the connection stays open for the
  * next one. */
 static int serve(httpd *h, int c) {
@@ -188,6 +281,13 @@ static int serve(httpd *h, int c) {
     const char *rest = strchr(path + 1, '/');
     if (!rest || (size_t)(rest - path - 1) >= sizeof mode) return simple(c, 404, "Not Found", NULL);
     memcpy(mode, path + 1, (size_t)(rest - path - 1));
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+    char hubfile[2048];
+    if (!strcmp(mode, "hf")) { /* the hub's API and resolve URLs */
+        if (hub(h, c, rest, hubfile, sizeof hubfile)) return 0;
+        rest = hubfile, snprintf(mode, sizeof mode, "plain");
+    }
+#endif
     char *plus = strstr(mode, "+noetag");
     const int noetag = plus != NULL;
     if (plus) *plus = 0;

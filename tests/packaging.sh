@@ -59,7 +59,7 @@ pc() { pkg-config "$@" || fail "pkg-config $* failed"; }
 pc --static --libs libgguf | grep -q -- '-lm' || fail "libgguf.pc: no -lm for static linking"
 [ "$(pc --print-requires-private libgguf-convert | tr '\n' ' ')" = "jansson yaml-0.1 libcrypto " ] ||
     fail "libgguf-convert.pc: Requires.private is $(pc --print-requires-private libgguf-convert)"
-[ "$(pc --print-requires-private libgguf-remote | tr '\n' ' ')" = "libcurl libcrypto " ] ||
+[ "$(pc --print-requires-private libgguf-remote | tr '\n' ' ')" = "libcurl libcrypto jansson " ] ||
     fail "libgguf-remote.pc: Requires.private is $(pc --print-requires-private libgguf-remote)"
 grep -qx 'Libs.private: -lm' "$root$libdir/pkgconfig/libgguf-convert.pc" || fail "libgguf-convert.pc: Libs.private is not -lm"
 [ "$(pc --print-requires libgguf-convert | tr '\n' ' ')" = "libgguf-tokenize libgguf " ] ||

@@ -302,7 +302,7 @@ static char *man_entry(const char *man, const char *cmd) {
 TEST(cli_every_option_in_help_and_man_page) {
     static const char *const cmds[] = {"info", "dump", "tensors", "validate", "cat", "stats", "diff",
                                        "get", "set", "rm", "copy", "split", "merge", "name",
-                                       "quantize", "hash", "verify", "convert", "estimate", "download"};
+                                       "quantize", "hash", "verify", "convert", "estimate", "download", "ls"};
     char *man = man_text();
     REQUIRE(man != NULL);
     /* the options every command takes: documented once, for all */

@@ -190,6 +190,96 @@ TEST(convert_default_name) {
     json_decref(idx);
 }
 
+
+/* `sh -c cmd` in the scratch directory: its exit status; its stderr into
+ * err (malloc'd; the caller frees it). */
+static int sh(const char *cmd, char **err) {
+    char full[16384];
+    snprintf(full, sizeof full, "cd '%s' && %s", scratch_dir(), cmd);
+    char *argv[] = {"/bin/sh", "-c", full, NULL}, *out = NULL;
+    size_t ol, el;
+    int status = -1;
+    *err = NULL;
+    if (run_capture(argv, &out, &ol, err, &el, &status) != 0) status = -1;
+    free(out);
+    return status;
+}
+
+static int same_files(const char *a, const char *b) {
+    size_t na = 0, nb = 0;
+    unsigned char *x = read_file(a, &na), *y = read_file(b, &nb);
+    int same = x && y && na == nb && !memcmp(x, y, na);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* --outtype A,B,...: every output equals its single-outtype run (f16 and
+ * q8_0 are also the reference's stored outputs, the presets are checked
+ * against llama-quantize in convert_fused_*); {ftype} is the reference's
+ * lower-case encoding; a directory gets the default names; a failure
+ * leaves no output. */
+TEST(convert_multi_outtype) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    json_decref(idx);
+    char gdir[4096], build[4096], cmd[12000], *err = NULL;
+    REQUIRE(realpath(g, gdir) && realpath(build_dir(), build));
+    const char *model = "TinyLlama-2-Test-2x32";
+    static const char *const single[] = {"f16", "q8_0", "Q4_K_M", "Q5_K_M"}, *const lower[] = {"f16", "q8_0", "q4_k_m", "q5_k_m"};
+    REQUIRE(sh("rm -rf multi && mkdir -p multi/dir multi/f16", &err) == 0);
+    free(err);
+    snprintf(cmd, sizeof cmd, "'%s/gguf' convert -q --no-fsync --outtype f16,q8_0,Q4_K_M,Q5_K_M '%s/%s' -o 'multi/M-{ftype}.gguf'",
+             build, gdir, model);
+    int st = sh(cmd, &err);
+    CHECKF(st == 0, "multi: exit %d: %s", st, err);
+    free(err);
+    for (size_t k = 0; k < 4; k++) {
+        snprintf(cmd, sizeof cmd, "'%s/gguf' convert -q --no-fsync --outtype %s '%s/%s' -o multi/one.gguf", build,
+                 single[k], gdir, model);
+        CHECKF(sh(cmd, &err) == 0, "%s: %s", single[k], err);
+        free(err);
+        char a[4200], b[4200];
+        snprintf(a, sizeof a, "%s/multi/M-%s.gguf", scratch_dir(), lower[k]);
+        snprintf(b, sizeof b, "%s/multi/one.gguf", scratch_dir());
+        CHECKF(same_files(a, b), "--outtype %s: the several-outtype output differs from the single run", single[k]);
+        if (k < 2) {
+            snprintf(b, sizeof b, "%s/%s.%s.gguf", gdir, model, single[k]);
+            CHECKF(same_files(a, b), "--outtype %s: differs from the reference's %s", single[k], b);
+        }
+    }
+    /* a directory: each output under its default name, as a single run names it */
+    snprintf(cmd, sizeof cmd, "'%s/gguf' convert -q --no-fsync --outtype bf16,Q4_K_M '%s/%s' -o multi/dir && ls multi/dir >&2",
+             build, gdir, model);
+    CHECKF(sh(cmd, &err) == 0, "directory: %s", err);
+    CHECK_STR(err, "TinyLlama-2-Test-2.1M-2x32-BF16.gguf\nTinyLlama-2-Test-2.1M-2x32-Q4_K_M.gguf\n");
+    free(err);
+    snprintf(cmd, sizeof cmd, "cd multi && '%s/gguf' convert -q --no-fsync --outtype Q4_K_M '%s/%s' && "
+             "cmp TinyLlama-2-Test-2.1M-2x32-Q4_K_M.gguf dir/TinyLlama-2-Test-2.1M-2x32-Q4_K_M.gguf >&2", build, gdir, model);
+    CHECKF(sh(cmd, &err) == 0, "default name: %s", err);
+    free(err);
+    /* q8_0's name is taken by a directory: f16, renamed into place first,
+     * is taken back; no temporary file stays */
+    snprintf(cmd, sizeof cmd, "mkdir multi/f16/M-q8_0.gguf && '%s/gguf' convert -q --no-fsync --outtype f16,q8_0 '%s/%s' -o 'multi/f16/M-{ftype}.gguf'",
+             build, gdir, model);
+    CHECKF(sh(cmd, &err) == 1, "failure: %s", err);
+    CHECKF(err && strstr(err, "multi/f16/M-q8_0.gguf"), "the error names the output: %s", err);
+    free(err);
+    CHECKF(sh("test \"$(ls -A multi/f16)\" = M-q8_0.gguf", &err) == 0, "a failed run left files in multi/f16");
+    free(err);
+    /* {ftype} in a directory is not a template (the reference fills the file name only) */
+    snprintf(cmd, sizeof cmd, "'%s/gguf' convert -q --outtype f16,q8_0 '%s/%s' -o 'multi/{ftype}/M.gguf'", build, gdir, model);
+    CHECKF(sh(cmd, &err) == 2, "template in a directory: %s", err);
+    free(err);
+    /* several types and one file name: a usage error */
+    snprintf(cmd, sizeof cmd, "'%s/gguf' convert -q --outtype f16,q8_0 '%s/%s' -o multi/x.gguf", build, gdir, model);
+    CHECKF(sh(cmd, &err) == 2, "one name for two types: %s", err);
+    CHECKF(err && strstr(err, "need {ftype} in -o"), "usage message: %s", err);
+    free(err);
+    sh("rm -rf multi", &err);
+    free(err);
+}
 #endif
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS

@@ -323,7 +323,7 @@ TEST(remote_hf_names) {
     same_output(local, "hf://o/r/sub/m.gguf", "info", NULL, NULL);
     snprintf(local, sizeof local, "%s/o/r/resolve/v2/m.gguf", root);
     same_output(local, "hf://o/r/m.gguf@v2", "tensors", NULL, NULL);
-    expect_fail("hf://o/r", "not hf://OWNER/REPO/PATH", NULL);
+    expect_fail("hf://o/r", "/api/models/o/r/tree/main?recursive=true: HTTP 404 Not Found", NULL); /* no listing */
     /* percent-encoded on the way (the server decodes), saved under the name as written */
     REQUIRE(publish(src, "o/r/resolve/refs/pr/1/m+x y.gguf"));
     snprintf(local, sizeof local, "%s/o/r/resolve/refs/pr/1/m+x y.gguf", root);
@@ -338,6 +338,223 @@ TEST(remote_hf_names) {
     unsigned char *want = read_file(src, &n);
     CHECKF(st == 0 && want && holds(saved, want, n), "download hf://o/r/m+x y.gguf@refs/pr/1 -o DIR: %d: %s", st, e);
     free(o), free(e), free(want);
+    unsetenv("HF_ENDPOINT");
+}
+
+/* Write `text` under the server's root as `name`. */
+static bool publish_text(const char *name, const char *text) {
+    char to[2048];
+    snprintf(to, sizeof to, "%s/%s", root, name);
+    for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(to, 0755);
+        *p = '/';
+    }
+    FILE *f = fopen(to, "w");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
+}
+
+/* A repository on the fake hub (httpd.c's /hub/): its files, each a copy
+ * of src, and a README.md, in the folder OWNER/REPO/main/. */
+static bool hub_repo(const char *repo, const char *src, const char *const *files) {
+    char name[1024];
+    snprintf(name, sizeof name, "%s/main/README.md", repo);
+    if (!publish_text(name, "card\n")) return false;
+    for (size_t i = 0; files[i]; i++) {
+        snprintf(name, sizeof name, "%s/main/%s", repo, files[i]);
+        if (!publish(src, name)) return false;
+    }
+    return true;
+}
+
+/* Whether two files have the same bytes. */
+static bool same_bytes(const char *a, const char *b) {
+    size_t na = 0, nb = 0;
+    unsigned char *x = read_file(a, &na), *y = read_file(b, &nb);
+    bool same = x && y && na == nb && !memcmp(x, y, na);
+    free(x), free(y);
+    return same;
+}
+
+/* gguf download hf://OWNER/REPO: the whole repository, folders kept; a
+ * second run fetches only the listing; a damaged file is fetched again;
+ * --include/--exclude. */
+TEST(remote_hf_snapshot) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const files[] = {"model.safetensors", "sub/config.json", NULL};
+    REQUIRE(hub_repo("o/s", src, files));
+    char ep[256], dir[2048], p[2300], *o = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(dir, sizeof dir, "%s/snap", scratch_dir());
+    int st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/s");
+    CHECKF(st == 0, "snapshot: %s", e);
+    free(o), free(e);
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    CHECK(same_bytes(p, src));
+    snprintf(p, sizeof p, "%s/sub/config.json", dir);
+    CHECK(same_bytes(p, src));
+    snprintf(p, sizeof p, "%s/README.md", dir);
+    size_t n = 0;
+    unsigned char *readme = read_file(p, &n);
+    CHECK(readme && n == 5 && !memcmp(readme, "card\n", 5));
+    free(readme);
+    /* again: only the listing */
+    httpd_take_counts(srv), httpd_take_counts(other);
+    st = run(&o, &e, "download", "-o", dir, "hf://o/s", NULL);
+    httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
+    CHECKF(st == 0 && hub_c.requests == 1 && cdn_c.requests == 0, "second run: %d, %lu + %lu requests: %s", st,
+           hub_c.requests, cdn_c.requests, e);
+    CHECK_STR(e, text_replace("gguf download: DIR: 0 files fetched, 3 already complete\n", "DIR", dir));
+    free(o), free(e);
+    /* a damaged file (same size) is fetched again */
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    FILE *f = fopen(p, "r+b");
+    REQUIRE(f);
+    fputc('X', f);
+    fclose(f);
+    st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/s");
+    CHECKF(st == 0 && same_bytes(p, src), "refetch: %s", e);
+    free(o), free(e);
+    /* globs on the path, '*' crossing '/' */
+    snprintf(dir, sizeof dir, "%s/snap2", scratch_dir());
+    st = run_gguf_capture(&o, &e, "download", "-q", "-o", dir, "--include", "*.json", "--include", "*.md", "--exclude",
+                          "README*", "hf://o/s", (char *)NULL);
+    CHECKF(st == 0, "globs: %s", e);
+    free(o), free(e);
+    snprintf(p, sizeof p, "%s/sub/config.json", dir);
+    CHECK(same_bytes(p, src));
+    snprintf(p, sizeof p, "%s/README.md", dir);
+    CHECK(access(p, F_OK) != 0);
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    CHECK(access(p, F_OK) != 0);
+    unsetenv("HF_ENDPOINT");
+}
+
+/* hf://OWNER/REPO:QUANT picks the file whose name holds the tag (any
+ * case); no tag is Q4_K_M; a shard set is one choice; several files or
+ * none are errors that list them / the repository's quantizations; gguf
+ * ls.  Against httpd.c's hub shape: the tree API over per-repository
+ * folders, LFS files answered with a 302 to another origin. */
+TEST(remote_hf_quant_tags) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const q[] = {"m-Q8_0.gguf", "m-Q4_0.gguf", "m-Q4_K_M.gguf", "big/m-IQ4_XS-00001-of-00002.gguf",
+                                    "big/m-IQ4_XS-00002-of-00002.gguf", NULL};
+    static const char *const n[] = {"n.F16.gguf", "n.BF16.gguf", "config.json", NULL};
+    REQUIRE(hub_repo("o/q", src, q) && hub_repo("o/n", src, n));
+    char ep[256], sha[65];
+    size_t zn = 0;
+    unsigned char *srcb = read_file(src, &zn);
+    REQUIRE(srcb);
+    sha256_hex(srcb, zn, sha);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    /* a tag in any case: the same output as the file's own hf:// name; the
+     * token goes to the hub, never to the CDN it redirects to */
+    httpd_take_counts(srv), httpd_take_counts(other);
+    int s1 = run(&o1, &e1, "info", "--token", "secret", "hf://o/q:q8_0", NULL);
+    httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
+    int s2 = run(&o2, &e2, "info", "hf://o/q/m-Q8_0.gguf", NULL, NULL, NULL);
+    CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2), "info hf://o/q:q8_0: %d %s / %s", s1, e1, o1);
+    CHECKF(hub_c.with_auth >= 2 && cdn_c.requests >= 1 && cdn_c.with_auth == 0,
+           "token: hub %lu of %lu requests, CDN %lu of %lu", hub_c.with_auth, hub_c.requests, cdn_c.with_auth,
+           cdn_c.requests);
+    free(o1), free(e1), free(o2), free(e2);
+    /* no tag: Q4_K_M */
+    s1 = run(&o1, &e1, "tensors", "hf://o/q", NULL, NULL, NULL);
+    s2 = run(&o2, &e2, "tensors", "hf://o/q/m-Q4_K_M.gguf", NULL, NULL, NULL);
+    CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2), "tensors hf://o/q: %d %s", s1, e1);
+    free(o1), free(e1), free(o2), free(e2);
+    /* errors, word for word */
+    s1 = run(&o1, &e1, "info", "hf://o/q:Q4", NULL, NULL, NULL);
+    CHECK(s1 == 1);
+    CHECK_STR(e1, "gguf info: hf://o/q: 'Q4' matches 4 files that are not one shard set: big/m-IQ4_XS-00001-of-00002.gguf, "
+                  "big/m-IQ4_XS-00002-of-00002.gguf, m-Q4_0.gguf, m-Q4_K_M.gguf\n");
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/q:IQ2_XXS", NULL, NULL, NULL);
+    CHECK(s1 == 1);
+    CHECK_STR(e1, "gguf info: hf://o/q: no GGUF file matches 'IQ2_XXS' (the repository has IQ4_XS, Q4_0, Q4_K_M, Q8_0)\n");
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/n", NULL, NULL, NULL);
+    CHECK(s1 == 1);
+    CHECK_STR(e1, "gguf info: hf://o/n: no Q4_K_M file: name a quantization with :QUANT (the repository has BF16, F16)\n");
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/missing:Q8_0", NULL, NULL, NULL);
+    CHECKF(s1 == 1 && e1 && strstr(e1, "/hf/api/models/o/missing/tree/main?recursive=true: HTTP 404"), "no repo: %s", e1);
+    free(o1), free(e1);
+    /* download takes the tag too (and the sha256 check) */
+    char out[2048];
+    snprintf(out, sizeof out, "%s/tagged.gguf", scratch_dir());
+    s1 = run(&o1, &e1, "download", "-q", "hf://o/n:bf16", "-o", out);
+    size_t na = 0;
+    unsigned char *a = read_file(out, &na);
+    CHECKF(s1 == 0 && a && na == zn && !memcmp(a, srcb, na), "download hf://o/n:bf16: %d %s", s1, e1);
+    free(a), free(o1), free(e1);
+    unlink(out);
+    /* gguf ls: every file with its size, then the GGUF files by set */
+    char want[4096];
+    long long z = (long long)zn;
+    snprintf(want, sizeof want,
+             "%14d  README.md\n%14lld  big/m-IQ4_XS-00001-of-00002.gguf\n%14lld  big/m-IQ4_XS-00002-of-00002.gguf\n"
+             "%14lld  m-Q4_0.gguf\n%14lld  m-Q4_K_M.gguf\n%14lld  m-Q8_0.gguf\n\n"
+             "GGUF files (quantization, files, size, first file):\n"
+             "  IQ4_XS     2 %14lld  big/m-IQ4_XS-00001-of-00002.gguf\n  Q4_0       1 %14lld  m-Q4_0.gguf\n"
+             "  Q4_K_M     1 %14lld  m-Q4_K_M.gguf\n  Q8_0       1 %14lld  m-Q8_0.gguf\n",
+             5, z, z, z, z, z, 2 * z, z, z, z);
+    s1 = run(&o1, &e1, "ls", "hf://o/q", NULL, NULL, NULL);
+    CHECKF(s1 == 0, "ls: %s", e1);
+    CHECK_STR(o1, want);
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "ls", "--json", "hf://o/n", NULL, NULL);
+    snprintf(want, sizeof want,
+             "{\"files\": [{\"path\": \"README.md\", \"size\": 5, \"sha256\": \"\"}, {\"path\": \"config.json\", \"size\": %lld, "
+             "\"sha256\": \"\"}, {\"path\": \"n.BF16.gguf\", \"size\": %lld, \"sha256\": \"%s\"}, {\"path\": "
+             "\"n.F16.gguf\", \"size\": %lld, \"sha256\": \"%s\"}], \"gguf\": [{\"quantization\": \"BF16\", \"first\": "
+             "\"n.BF16.gguf\", \"files\": 1, \"size\": %lld}, {\"quantization\": \"F16\", \"first\": \"n.F16.gguf\", "
+             "\"files\": 1, \"size\": %lld}]}\n",
+             z, z, sha, z, sha, z, z);
+    CHECKF(s1 == 0, "ls --json: %s", e1);
+    CHECK_STR(o1, want);
+    free(o1), free(e1);
+    lgg_hub_repo *r = NULL;
+    lgg_error err;
+    REQUIRE(lgg_hub_list("o/q", NULL, NULL, &r, &err) == LGG_OK);
+    size_t i = 99;
+    CHECK(lgg_hub_file_count(r) == 6);
+    CHECK(lgg_hub_select(r, "iq4_xs", &i, &err) == LGG_OK && i == 1);
+    CHECK_STR(lgg_hub_file_at(r, 1)->path, "big/m-IQ4_XS-00001-of-00002.gguf");
+    CHECK_STR(lgg_hub_file_at(r, 0)->sha256, "");
+    CHECK_STR(lgg_hub_file_at(r, 1)->sha256, sha);
+    lgg_hub_free(r);
+    /* a hostile listing: a path out of the repository, then no JSON at all */
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    REQUIRE(publish_text("api/models/o/bad/tree/main", /* the server drops the query */
+                         "[{\"type\":\"file\",\"size\":1,\"path\":\"a/../../x.gguf\"}]"));
+    REQUIRE(publish_text("api/models/o/nojson/tree/main", "<html>"));
+    s1 = run(&o1, &e1, "ls", "hf://o/bad", NULL, NULL, NULL);
+    CHECKF(s1 == 1 && e1 && strstr(e1, "entry 0: a path that cannot be a file of the repository"), "bad path: %d %s", s1, e1);
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "info", "hf://o/nojson:Q8_0", NULL, NULL, NULL);
+    CHECKF(s1 == 1 && e1 && strstr(e1, "the listing is not a JSON array"), "not JSON: %d %s", s1, e1);
+    free(o1), free(e1);
+    /* a repository's name is checked before any request, as a file's is */
+    httpd_take_counts(srv);
+    static const char *const bad[] = {"hf://o/..", "hf://o/r?x=1", "hf://o/r@a/../b", "hf://o/r:Q4@x#y"};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        s1 = run(&o1, &e1, "info", bad[b], NULL, NULL, NULL);
+        CHECKF(s1 == 1 && e1 && strstr(e1, "an hf:// name may not"), "%s: %d %s", bad[b], s1, e1);
+        free(o1), free(e1);
+    }
+    CHECK(httpd_take_counts(srv).requests == 0);
+    free(srcb);
     unsetenv("HF_ENDPOINT");
 }
 

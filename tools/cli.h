@@ -123,6 +123,8 @@ int cli_remote_shard_limit(const char *cmd, const char *first, uint64_t count);
  * in one request (push returns -1 to stop): 0, or -1 with why. */
 int cli_remote_stream(const lgg_file *f, uint64_t from, uint64_t to, int (*push)(void *ud, const void *p, size_t n),
                       void *ud, char *why, size_t cap);
+/* Defaults, $HF_TOKEN, then cli_remote_fill. */
+void cli_remote_defaults(struct lgg_remote_options *ro);
 /* A read-only descriptor for path ("-": a duplicate of standard input), or
  * -1 after printing "gguf CMD: FILE: reason". */
 int cli_open_fd(const char *cmd, const char *path);
@@ -218,6 +220,7 @@ int cmd_detokenize(int argc, char **argv);
 /* MODEL's tokenizer (cmd_tokenize.c), or NULL after printing why. */
 struct lgg_tokenizer;
 struct lgg_tokenizer *cli_tokenizer_open(const char *cmd, const char *model);
+int cmd_ls(int argc, char **argv);
 
 /* ---- gguf dump --markdown (dump_markdown.c) ---- */
 /* gguf_dump.py --markdown's text for f, opened from path (the tensor
@@ -272,6 +275,19 @@ void cli_outputs_remove(const char *cmd);
 void cli_outputs_keep(void);
 /* The open set's files so far and their bytes. */
 void cli_outputs_stat(size_t *n, uint64_t *bytes);
+/* hf://OWNER/REPO[:QUANT][@REV] in *arg becomes the hf:// name of the file
+ * (or shard set's first file) lgg_hub_pick chooses; other names are left
+ * alone.  0, or -1 with the reason in why (it lists the candidates or the
+ * repository's quantizations). */
+int cli_remote_pick(char **arg, char *why, size_t cap);
+/* `gguf download hf://OWNER/REPO[@REV]`: the repository's files matching
+ * the globs (none: all; then none of exc) into dir (NULL: ./REPO), each
+ * checked and renamed into place; complete ones are kept (cli_snapshot.c). */
+/* hf://OWNER/REPO[@REV]'s listing, or NULL after the message; repo gets
+ * OWNER/REPO, *rev the revision (NULL: main).  In cli_snapshot.c. */
+struct lgg_hub_repo *cli_hub_list(const char *cmd, const char *name, char *repo, size_t cap, const char **rev);
+int cli_download_repo(const char *name, const char *dir, const char *const *inc, size_t ni, const char *const *exc,
+                      size_t ne, int quiet);
 int cmd_convert(int argc, char **argv);
 
 /* ---- editing (cli_edit.c) ---- */

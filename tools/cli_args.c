@@ -158,6 +158,18 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
         return cli_usage_error(s->cmd, s->usage, "%s", s->missing ? s->missing : "missing arguments");
     if (s->max_pos >= 0 && np > s->max_pos)
         return cli_usage_error(s->cmd, s->usage, "unexpected argument '%s'", argv[1 + s->max_pos]);
+    /* hf://OWNER/REPO[:QUANT]: the repository's file by its quantization,
+     * for every command (after --token and --timeout are known); not for
+     * ls, which lists the repository itself, convert, whose source is a
+     * checkpoint repository, nor download without :QUANT (a snapshot) */
+    for (int k = 1; k <= np && strcmp(s->cmd, "ls") && strcmp(s->cmd, "convert"); k++) {
+        if (!strcmp(s->cmd, "download") && !strncmp(argv[k], "hf://", 5) && !strchr(argv[k] + 5, ':')) continue;
+        char why2[1024];
+        if (cli_remote_pick(&argv[k], why2, sizeof why2) < 0) {
+            cli_err(s->cmd, NULL, "%s", why2);
+            return CLI_FAIL;
+        }
+    }
     *n_pos = np;
     return CLI_OK;
 }

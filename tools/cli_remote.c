@@ -96,11 +96,15 @@ void cli_remote_fill(lgg_remote_options *ro) {
     if (b && *b) ro->backoff_ms = atol(b);
 }
 
+void cli_remote_defaults(lgg_remote_options *ro) {
+    lgg_remote_options_init(ro);
+    ro->token = getenv("HF_TOKEN");
+    cli_remote_fill(ro);
+}
+
 lgg_status cli_remote_open_file(const char *path, const lgg_open_options *o, lgg_file **f, lgg_error *e, int *net) {
     lgg_remote_options ro;
-    lgg_remote_options_init(&ro);
-    ro.token = getenv("HF_TOKEN");
-    cli_remote_fill(&ro);
+    cli_remote_defaults(&ro);
     lgg_remote *r = NULL;
     *f = NULL;
     *net = 1;
@@ -155,6 +159,23 @@ int cli_remote_stream(const lgg_file *f, uint64_t from, uint64_t to, int (*push)
     if (lgg_remote_stream(r, from, to - from, pass_on, &k, &e) == LGG_OK) return 0;
     snprintf(why, cap, "%s", e.message);
     return -1;
+}
+
+int cli_remote_pick(char **arg, char *why, size_t cap) {
+    if (!lgg_hub_is_repo_name(*arg)) return 0;
+    lgg_remote_options ro;
+    cli_remote_defaults(&ro);
+    char name[8192];
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    if (lgg_hub_pick(*arg, &ro, name, sizeof name, &e) != LGG_OK) {
+        snprintf(why, cap, "%s", e.message); /* it names the repository */
+        return -1;
+    }
+    char *copy = strdup(name); /* argv's strings live until the program ends */
+    if (!copy) return snprintf(why, cap, "out of memory"), -1;
+    *arg = copy;
+    return 0;
 }
 
 const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t) {

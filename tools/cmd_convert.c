@@ -4,18 +4,27 @@
 #include "cli.h"
 #include "libgguf_convert.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static const cli_opt OPTS[] = {
-    {'t', "--outtype", "TYPE", "f32, f16 (default), bf16, q8_0 or auto (f16 if the first\n"
+    {'t', "--outtype", "TYPE[,TYPE]...", "f32, f16 (default), bf16, q8_0 or auto (f16 if the first\n"
                                "tensor is f16, else bf16); or any preset of 'gguf quantize'\n"
                                "(Q4_K_M, IQ4_XS, ...; Q8_0 in capitals): the bytes of\n"
                                "--outtype auto followed by 'gguf quantize', in one pass\n"
-                               "with no intermediate file"},
-    {'o', "-o|--outfile|--output", "OUT", "output file (default: the reference converter's name,\nin the current directory)"},
+                               "with no intermediate file.  Several (up to 7), comma-\n"
+                               "separated: one output each, written only if all succeed;\n"
+                               "OUT must then hold {ftype} or be a directory"},
+    {'o', "-o|--outfile|--output", "OUT", "output file (default: the reference converter's name,\n"
+                                          "in the current directory); {ftype}/{outtype} in it\n"
+                                          "become the encoding in lower case (f16, q4_k_m),\n"
+                                          "{FTYPE}/{OUTTYPE} in capitals; a directory gets the\n"
+                                          "default name inside it"},
     {'i', "--imatrix", "FILE", "importance matrix for a preset (as 'gguf quantize')"},
     {'j', "--threads", "N", "threads converting rows (default: one per CPU)"},
     {'m', "--metadata", "KEY=TYPE:VALUE", "set a metadata key in the output (any TYPE of\n'gguf set'; may repeat)"},
@@ -83,9 +92,18 @@ static const char *epilog(void) {
     return buf;
 }
 
+enum { MAX_OUTTYPES = 7 }; /* cli_write.c keeps 8 temporary files for the signal handler */
+
+typedef struct outtype {
+    uint32_t type;                  /* lgg_convert_outtype */
+    const lgg_quant_preset *preset; /* or a quantize preset (type AUTO) */
+} outtype;
+
 typedef struct copts {
     const char *dir, *out, *imatrix;
-    const lgg_quant_preset *preset; /* --outtype PRESET */
+    outtype ot[MAX_OUTTYPES];       /* --outtype's list */
+    size_t n_ot;
+    const lgg_quant_preset *preset; /* the output being written: --outtype PRESET */
     int threads;
     lgg_split_options split;
     lgg_convert_options o;
@@ -101,17 +119,30 @@ static int parse_outtype(const char *s, uint32_t *t) {
     return 0;
 }
 
+/* --outtype's comma-separated list (the last --outtype given wins). */
+static int parse_outtypes(copts *c, const char *v, char *why, size_t cap) {
+    c->n_ot = 0;
+    for (const char *p = v;; p++) {
+        char one[64];
+        size_t len = strcspn(p, ",");
+        if (c->n_ot == MAX_OUTTYPES) return cli_why(why, cap, "--outtype takes at most %d types", MAX_OUTTYPES);
+        snprintf(one, sizeof one, "%.*s", (int)(len < sizeof one ? len : sizeof one - 1), p);
+        outtype *o = &c->ot[c->n_ot++];
+        o->preset = NULL;
+        if (len >= sizeof one || (!parse_outtype(one, &o->type) && !(o->preset = lgg_quant_preset_find(one))))
+            return cli_why(why, cap, "unknown --outtype '%.*s' (f32, f16, bf16, q8_0, auto, or a quantize preset)",
+                           (int)len, p);
+        if (o->preset) o->type = LGG_CONVERT_AUTO;
+        p += len;
+        if (!*p) return 0;
+    }
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     copts *c = ud;
     uint64_t n = 0;
     switch (id) {
-    case 't':
-        c->preset = NULL;
-        if (parse_outtype(v, &c->o.outtype)) break;
-        if (!(c->preset = lgg_quant_preset_find(v)))
-            return cli_why(why, cap, "unknown --outtype '%s' (f32, f16, bf16, q8_0, auto, or a quantize preset)", v);
-        c->o.outtype = LGG_CONVERT_AUTO;
-        break;
+    case 't': return parse_outtypes(c, v, why, cap);
     case 'o': c->out = v; break;
     case 'i': c->imatrix = v; break;
     case 'j':
@@ -145,14 +176,60 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     return 0;
 }
 
+/* Whether OUT names an existing directory (the reference's is_dir()). */
+static int is_dir(const char *path) {
+    struct stat st;
+    return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Whether OUT's file name (not its directories, as in the reference) holds
+ * one of the reference's type templates. */
+static int templated(const char *out) {
+    static const char *const keys[] = {"{}", "{0}", "{ftype}", "{outtype}", "{FTYPE}", "{OUTTYPE}"};
+    const char *base = out && strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+    for (size_t i = 0; base && i < sizeof keys / sizeof keys[0]; i++)
+        if (strstr(base, keys[i])) return 1;
+    return 0;
+}
+
 /* Option combinations cli_parse cannot see. */
 static int check_args(const copts *c) {
-    if (c->imatrix && !c->preset) return cli_usage_error("convert", SPEC.usage, "--imatrix needs --outtype PRESET");
+    int preset = 0;
+    for (size_t i = 0; i < c->n_ot; i++) preset |= c->ot[i].preset != NULL;
+    if (c->imatrix && !preset) return cli_usage_error("convert", SPEC.usage, "--imatrix needs --outtype PRESET");
     if (c->split.max_size && c->split.max_tensors)
         return cli_usage_error("convert", SPEC.usage, "--split-max-size and --split-max-tensors exclude each other");
-    if (c->preset && c->o.vocab_only)
+    if (preset && c->o.vocab_only)
         return cli_usage_error("convert", SPEC.usage, "--vocab-only writes no tensors to quantize");
+    if (c->n_ot > 1 && (c->split.max_size || c->split.max_tensors || c->dry_run))
+        return cli_usage_error("convert", SPEC.usage, "several --outtype types take no --split-max-* or --dry-run");
+    if (c->n_ot > 1 && c->out && !templated(c->out) && !is_dir(c->out))
+        return cli_usage_error("convert", SPEC.usage,
+                               "several --outtype types need {ftype} in -o, or a directory as -o, not '%s'", c->out);
     return CLI_OK;
+}
+
+/* OUT with the reference's templates filled in (gguf-py's
+ * fill_templated_filename, applied to the last path component as the
+ * reference applies it to fname_out.name): {ftype} and {outtype} (and the
+ * positional {} / {0}) lower-case, {FTYPE} and {OUTTYPE} upper-case. */
+static void fill_template(const char *out, const char *ftype, char *buf, size_t cap) {
+    static const struct { const char *key; int upper; } K[] = {{"{}", 0},      {"{0}", 0},       {"{ftype}", 0},
+                                                               {"{outtype}", 0}, {"{FTYPE}", 1}, {"{OUTTYPE}", 1}};
+    const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+    size_t n = 0;
+    for (const char *p = out; *p && n + 1 < cap;) {
+        size_t k = 0;
+        while (p >= base && k < sizeof K / sizeof K[0] && strncmp(p, K[k].key, strlen(K[k].key))) k++;
+        if (p < base || k == sizeof K / sizeof K[0]) {
+            buf[n++] = *p++;
+            continue;
+        }
+        for (const char *f = ftype; *f && n + 1 < cap; f++)
+            buf[n++] = (char)(K[k].upper ? toupper((unsigned char)*f) : tolower((unsigned char)*f));
+        p += strlen(K[k].key);
+    }
+    buf[n] = 0;
 }
 
 static int apply_metadata(const copts *c, lgg_convert *cv) {
@@ -250,23 +327,133 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* The closing line: what was written, its size, the time. */
-static void say_written(const char *dir, const char *out, const char *prefix, double t0) {
+/* The closing line: what was written (shown; its bytes are at path, which
+ * differs while several outputs wait to be renamed), its size, the time. */
+static void say_written(const char *dir, const char *shown, const char *path, const char *prefix, double t0) {
     size_t n = 0;
     uint64_t bytes = 0;
     struct stat st;
     if (prefix) cli_outputs_stat(&n, &bytes);
-    else if (stat(out, &st) == 0) bytes = (uint64_t)st.st_size;
+    else if (stat(path, &st) == 0) bytes = (uint64_t)st.st_size;
     char size[32];
     cli_fmt_bytes(size, sizeof size, bytes);
     if (prefix)
         fprintf(stderr, "gguf convert: %s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s\n", dir, prefix, n, n, size,
                 now_s() - t0);
-    else fprintf(stderr, "gguf convert: %s -> %s: %s in %.2f s\n", dir, out, size, now_s() - t0);
+    else fprintf(stderr, "gguf convert: %s -> %s: %s in %.2f s\n", dir, shown, size, now_s() - t0);
+}
+
+/* Where the output goes: OUT with its templates filled in, the default
+ * name inside OUT when OUT is a directory, else the default name (a preset
+ * names the encoding instead of the intermediate F16/BF16). */
+static void out_path(const copts *c, const lgg_convert *cv, char *buf, size_t cap) {
+    const char *ftype = c->preset ? c->preset->name : lgg_convert_ftype_name(cv);
+    if (c->out && !is_dir(c->out)) {
+        fill_template(c->out, ftype, buf, cap);
+        return;
+    }
+    char name[4096];
+    lgg_convert_default_name(cv, name, sizeof name);
+    char *dash = strrchr(name, '-');
+    if (c->preset && dash) snprintf(dash, sizeof name - (size_t)(dash - name), "-%s.gguf", c->preset->name);
+    size_t l = c->out ? strlen(c->out) : 0;
+    if (l && c->out[l - 1] == '/') l--;
+    if ((size_t)snprintf(buf, cap, "%.*s%s%s", (int)l, c->out ? c->out : "", c->out ? "/" : "", name) >= cap)
+        buf[0] = 0; /* too long: the write fails naming no file */
+}
+
+/* Output k of --outtype: converted and written to final (its path, chosen
+ * here), or with several outputs to staged, a temporary name beside it
+ * that the caller renames once every output is written. */
+static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap) {
+    c->o.outtype = c->ot[k].type;
+    c->preset = c->ot[k].preset;
+    lgg_convert *cv = NULL;
+    lgg_error err;
+    const double t0 = now_s();
+    if (lgg_convert_open(c->dir, &c->o, &cv, &err)) {
+        cli_err("convert", NULL, "%s", err.message); /* the message names the file */
+        return CLI_FAIL;
+    }
+    note_inputs(cv, c->imatrix);
+    int rc = apply_metadata(c, cv);
+    if (rc != CLI_OK || c->dry_run) {
+        if (c->dry_run && rc == CLI_OK) dry_run(cv);
+        lgg_convert_free(cv);
+        return rc;
+    }
+    out_path(c, cv, final[k], sizeof final[k]);
+    const char *out = final[k];
+    for (size_t j = 0; j < k; j++)
+        if (!strcmp(final[j], final[k])) {
+            cli_err("convert", final[k], "two of the --outtype types would both be written here");
+            lgg_convert_free(cv);
+            return CLI_FAIL;
+        }
+    const bool split = c->split.max_size || c->split.max_tensors;
+    char prefix[4096];
+    split_prefix(final[k], prefix, sizeof prefix);
+    if ((split ? cli_output_check_set("convert", prefix) : cli_output_check("convert", final[k])) != CLI_OK) {
+        lgg_convert_free(cv);
+        return CLI_FAIL;
+    }
+    if (staged) {
+        const char *slash = strrchr(final[k], '/');
+        int dl = slash ? (int)(slash - final[k] + 1) : 0;
+        if ((size_t)snprintf(staged, cap, "%.*s.%s.%ld.part", dl, final[k], final[k] + dl, (long)getpid()) >= cap) {
+            cli_err("convert", final[k], "path too long");
+            staged[0] = 0;
+            lgg_convert_free(cv);
+            return CLI_FAIL;
+        }
+        out = staged;
+    }
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    if (c->no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
+    wo.temp_fn = cli_temp_note; /* the split shards' temporary files too */
+    cli_progress prog;
+    cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
+    if (!c->quiet) lgg_convert_set_progress(cv, on_progress, &prog);
+    if (split) cli_outputs_begin(); /* a signal takes back the shards already written */
+    lgg_status st;
+    if (c->preset) st = write_preset(c, cv, out, &err);
+    else if (split) st = lgg_convert_write_split(cv, prefix, &c->split, &wo, &err);
+    else st = cli_write_file(lgg_convert_writer(cv), out, &wo, &err);
+    cli_progress_end(&prog);
+    if (st) {
+        cli_err("convert", final[k], "%s", err.message); /* a conversion's failure in its own words */
+        rc = CLI_FAIL;
+        cli_outputs_remove("convert"); /* the library removed its shards: a no-op unless one stayed */
+    } else {
+        if (staged) cli_temp_note(NULL, staged, 1); /* a signal removes it until it is renamed */
+        if (!c->quiet) say_written(c->dir, final[k], out, split ? prefix : NULL, t0);
+    }
+    cli_outputs_keep();
+    lgg_convert_free(cv);
+    return rc;
+}
+
+/* Several outputs: all of them renamed into place, or none (a rename that
+ * fails takes back the ones already made). */
+static int commit(size_t n, char (*final)[4096], char (*staged)[4096], int rc) {
+    size_t k = 0;
+    for (; rc == CLI_OK && k < n; k++)
+        if (rename(staged[k], final[k]) != 0) {
+            cli_err("convert", final[k], "cannot rename %s into place: %s", staged[k], strerror(errno));
+            rc = CLI_FAIL;
+            for (size_t j = 0; j < k; j++) unlink(final[j]);
+            break;
+        } else {
+            cli_temp_note(NULL, staged[k], 0);
+        }
+    for (; rc != CLI_OK && k < n; k++)
+        if (staged[k][0]) unlink(staged[k]), cli_temp_note(NULL, staged[k], 0);
+    return rc;
 }
 
 int cmd_convert(int argc, char **argv) {
-    copts c;
+    static copts c;
     memset(&c, 0, sizeof c);
     lgg_convert_options_init(&c.o);
     lgg_split_options_init(&c.split);
@@ -286,57 +473,11 @@ int cmd_convert(int argc, char **argv) {
     }
     if (np < 1) return cli_usage_error("convert", SPEC.usage, "MODEL_DIR is required");
     c.dir = argv[1];
+    if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
-    lgg_convert *cv = NULL;
-    lgg_error err;
-    const double t0 = now_s();
-    if (lgg_convert_open(c.dir, &c.o, &cv, &err)) {
-        cli_err("convert", NULL, "%s", err.message); /* the message names the file */
-        return CLI_FAIL;
-    }
-    note_inputs(cv, c.imatrix);
-    if ((rc = apply_metadata(&c, cv)) != CLI_OK || c.dry_run) {
-        if (c.dry_run && rc == CLI_OK) dry_run(cv);
-        lgg_convert_free(cv);
-        return rc;
-    }
-    char name[4096];
-    const char *out = c.out;
-    if (!out) {
-        lgg_convert_default_name(cv, name, sizeof name);
-        out = name;
-        /* a preset names the encoding instead of the intermediate F16/BF16 */
-        char *dash = strrchr(name, '-');
-        if (c.preset && dash) snprintf(dash, sizeof name - (size_t)(dash - name), "-%s.gguf", c.preset->name);
-    }
-    const bool split = c.split.max_size || c.split.max_tensors;
-    char prefix[4096];
-    split_prefix(out, prefix, sizeof prefix);
-    if ((split ? cli_output_check_set("convert", prefix) : cli_output_check("convert", out)) != CLI_OK) {
-        lgg_convert_free(cv);
-        return CLI_FAIL;
-    }
-    lgg_write_options wo;
-    lgg_write_options_init(&wo);
-    if (c.no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
-    wo.temp_fn = cli_temp_note; /* the split shards' temporary files too */
-    cli_progress prog;
-    cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
-    if (!c.quiet) lgg_convert_set_progress(cv, on_progress, &prog);
-    if (split) cli_outputs_begin(); /* a signal takes back the shards already written */
-    lgg_status st;
-    if (c.preset) st = write_preset(&c, cv, out, &err);
-    else if (split) st = lgg_convert_write_split(cv, prefix, &c.split, &wo, &err);
-    else st = cli_write_file(lgg_convert_writer(cv), out, &wo, &err);
-    cli_progress_end(&prog);
-    if (st) {
-        cli_err("convert", out, "%s", err.message); /* a conversion's failure in its own words */
-        rc = CLI_FAIL;
-        cli_outputs_remove("convert"); /* the library removed its shards: a no-op unless one stayed */
-    } else if (!c.quiet) {
-        say_written(c.dir, out, split ? prefix : NULL, t0);
-    }
-    cli_outputs_keep();
-    lgg_convert_free(cv);
-    return rc;
+    static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
+    memset(staged, 0, sizeof staged);
+    for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
+        rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
+    return c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
 }

@@ -20,6 +20,8 @@
 typedef struct dopts {
     const char *out;
     int quiet;
+    const char *inc[64], *exc[64]; /* a repository's --include / --exclude */
+    size_t ni, ne;
 } dopts;
 
 static const cli_opt OPTS[] = {
@@ -27,11 +29,14 @@ static const cli_opt OPTS[] = {
                                 "directory); a directory (or OUT ending in '/'): the URL's file\n"
                                 "name inside it; for a shard set, the first shard's name"},
     {'q', "-q|--quiet", NULL, "no progress"},
+    {'I', "--include", "GLOB", "a repository: only the files whose path matches (may repeat)"},
+    {'X', "--exclude", "GLOB", "a repository: not the files whose path matches (may repeat)"},
     {0},
 };
 static const cli_spec SPEC = {
     "download",
-    "gguf download [-o OUT] [--token TOKEN] [--timeout SECONDS] URL|hf://OWNER/REPO/PATH[@REV]",
+    "gguf download [-o OUT] [--token TOKEN] [--timeout SECONDS] URL|hf://OWNER/REPO/PATH[@REV]|hf://OWNER/REPO:QUANT\n"
+    "       gguf download [-o DIR] [--include GLOB]... [--exclude GLOB]... hf://OWNER/REPO[@REV]",
     "Download a GGUF file, or every shard of a set given its first shard\n"
     "(NAME-00001-of-0000N.gguf), to OUT.  The bytes go to OUT.part first; a\n"
     "dropped or stalled connection is resumed, and so is an interrupted run (run\n"
@@ -42,7 +47,12 @@ static const cli_spec SPEC = {
     "sha256 was verified.  A symlink or another user's file at OUT.part is\n"
     "refused, and a second download to the same OUT refuses while one runs.\n"
     "--token (or $HF_TOKEN) is sent to the URL's own host only; hf:// names use\n"
-    "$HF_ENDPOINT (default https://huggingface.co).\n",
+    "$HF_ENDPOINT (default https://huggingface.co).\n"
+    "hf://OWNER/REPO without a path or :QUANT downloads the whole repository into\n"
+    "DIR (default ./REPO), keeping its folders: each file checked against the\n"
+    "sha256 the hub lists for it, an interrupted file resumed, a complete one (same\n"
+    "size and sha256) not fetched again; --include/--exclude take shell globs on\n"
+    "the path, as huggingface-cli's do.\n",
     OPTS,
     "Exit status: 0 success, 1 failure (OUT is left as it was), 2 usage error.\n",
     1, 1, "a URL or hf:// name is required",
@@ -51,9 +61,11 @@ static const cli_spec SPEC = {
 
 static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     dopts *o = ud;
-    (void)why, (void)cap;
     if (id == 'o') o->out = val;
     if (id == 'q') o->quiet = 1;
+    if ((id == 'I' && o->ni == 64) || (id == 'X' && o->ne == 64)) return snprintf(why, cap, "at most 64 globs each"), 1;
+    if (id == 'I') o->inc[o->ni++] = val;
+    if (id == 'X') o->exc[o->ne++] = val;
     return 0;
 }
 
@@ -102,7 +114,7 @@ static int download_one(const char *name, const char *out, const dopts *o) {
     cli_progress pr;
     cli_progress_init(&pr, "download", o->quiet ? 0 : lgg_remote_size(r));
     pr.bytes = 1;
-    lgg_remote_download_options dop = {sizeof dop, progress, &pr, gguf_ok, NULL};
+    lgg_remote_download_options dop = {sizeof dop, progress, &pr, gguf_ok, NULL, false};
     lgg_remote_download_info info;
     lgg_status s = lgg_remote_download_file(r, out, &dop, &info, &e);
     cli_progress_end(&pr);
@@ -145,6 +157,9 @@ int cmd_download(int argc, char **argv) {
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     const char *name = argv[1];
+    if (lgg_hub_is_repo_name(name)) /* no :QUANT: the whole repository */
+        return cli_download_repo(name, o.out, o.inc, o.ni, o.exc, o.ne, o.quiet);
+    if (o.ni || o.ne) return cli_usage_error("download", SPEC.usage, "--include and --exclude take hf://OWNER/REPO");
     char resolved[8192];
     size_t n = lgg_remote_resolve(name, NULL, resolved, sizeof resolved);
     char why[96] = "too long";

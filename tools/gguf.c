@@ -28,6 +28,7 @@ static const cli_command COMMANDS[] = {
     {"download", "download a model (or a shard set) over HTTP or from hf://, resumably", cmd_download},
     {"tokenize", "token ids of a text as llama.cpp gives them for the model's vocabulary", cmd_tokenize},
     {"detokenize", "the text token ids stand for", cmd_detokenize},
+    {"ls", "list a Hugging Face repository's files and its GGUF quantizations", cmd_ls},
     {NULL, NULL, NULL},
 };
 

@@ -31,6 +31,7 @@ typedef struct dl {
     void *ud;
     uint64_t done, total;
     uint8_t magic[4]; /* the file's first bytes, as they arrive */
+    bool gguf_only;   /* stop at the first four when they are not "GGUF" */
 } dl;
 
 #define fail(err, code, ...) lgg_error_set((err), (code), LGG_NO_OFFSET, __VA_ARGS__)
@@ -47,7 +48,7 @@ static bool is_gguf(const uint8_t *m) { return !memcmp(m, "GGUF", 4); }
 static bool on_bytes(void *ud, const void *p, size_t n) {
     dl *d = ud;
     for (size_t i = 0; d->done + i < 4 && i < n; i++) d->magic[d->done + i] = ((const uint8_t *)p)[i];
-    if (d->done < 4 && d->done + n >= 4 && !is_gguf(d->magic)) return false;
+    if (d->gguf_only && d->done < 4 && d->done + n >= 4 && !is_gguf(d->magic)) return false;
     if (d->md) EVP_DigestUpdate(d->md, p, n);
     d->done += n;
     if (d->progress) d->progress(d->ud, d->done, d->total);
@@ -222,10 +223,10 @@ lgg_status lgg_remote_download_file(lgg_remote *r, const char *out, const lgg_re
     lgg_status s = lgg_options_copy(&opts, sizeof opts, sizeof opts, o, "lgg_remote_download_options", err);
     if (s) return s;
     o = &opts;
-    dl d = {EVP_MD_CTX_new(), o->progress, o->ud, 0, lgg_remote_size(r), {0}};
+    dl d = {EVP_MD_CTX_new(), o->progress, o->ud, 0, lgg_remote_size(r), {0}, !o->any_bytes};
     /* the bytes the open read already: not GGUF, nothing is created */
-    s = lgg_remote_read(r, 0, d.magic, lgg_remote_size(r) < 4 ? (size_t)lgg_remote_size(r) : 4, err);
-    if (!s && (lgg_remote_size(r) < 4 || !is_gguf(d.magic))) {
+    if (d.gguf_only) s = lgg_remote_read(r, 0, d.magic, lgg_remote_size(r) < 4 ? (size_t)lgg_remote_size(r) : 4, err);
+    if (!s && d.gguf_only && (lgg_remote_size(r) < 4 || !is_gguf(d.magic))) {
         s = not_gguf(&d, r, err);
     }
     char *partial = malloc(strlen(out) + 6), *tag = malloc(strlen(out) + 11);

@@ -114,6 +114,30 @@ static size_t quote(char *buf, size_t cap, size_t at, const char *s, size_t n, i
     return at;
 }
 
+char *lgg__hub_tree_url(const char *endpoint, size_t el, const char *repo, const char *rev, const char **why) {
+    const char *slash = strchr(repo, '/');
+    *why = !slash ? "not OWNER/REPO" : bad_segment(repo, (size_t)(slash - repo));
+    if (!*why) *why = bad_segment(slash + 1, strlen(slash + 1));
+    if (!*why && rev) *why = bad_path(rev, strlen(rev));
+    if (*why) return NULL;
+    if (!rev) rev = "main";
+    /* the same encoding as a file's URL: owner and repository each a
+     * segment, the revision one segment (refs/pr/1 -> refs%2Fpr%2F1) */
+    size_t n = el + strlen("/api/models/") + 3 * (strlen(repo) + strlen(rev)) + strlen("/tree/?recursive=true") + 1;
+    char *url = malloc(n);
+    if (!url) return NULL;
+    size_t at = quote(url, n, 0, endpoint, el, RAW);
+    at = quote(url, n, at, "/api/models/", 12, RAW);
+    at = quote(url, n, at, repo, (size_t)(slash - repo), ONE_SEGMENT);
+    at = quote(url, n, at, "/", 1, RAW);
+    at = quote(url, n, at, slash + 1, strlen(slash + 1), ONE_SEGMENT);
+    at = quote(url, n, at, "/tree/", 6, RAW);
+    at = quote(url, n, at, rev, strlen(rev), ONE_SEGMENT);
+    at = quote(url, n, at, "?recursive=true", 15, RAW);
+    url[at] = 0;
+    return url;
+}
+
 bool lgg_remote_name_check(const char *name, char *why, size_t cap) {
     const char *w = NULL;
     hf_name h;
@@ -369,7 +393,9 @@ static lgg_status first_read(lgg_remote *r, lgg_error *err) {
     return LGG_OK;
 }
 
-lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg_remote **out, lgg_error *err) {
+/* The handle for `name` without a request yet (lgg_remote_open's first
+ * half; hub.c asks the hub's API with it). */
+lgg_status lgg__remote_new(const char *name, const lgg_remote_options *opts, lgg_remote **out, lgg_error *err) {
     if (!out) return fail(err, LGG_ERR_ARG, "out is NULL");
     *out = NULL;
     pthread_once(&curl_once, curl_init_once);
@@ -405,13 +431,17 @@ lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg
         lgg_remote_free(r);
         return s;
     }
-    lgg_status s = first_read(r, err);
-    if (s) {
-        lgg_remote_free(r);
-        return s;
-    }
     *out = r;
     return LGG_OK;
+}
+
+lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg_remote **out, lgg_error *err) {
+    lgg_status s = lgg__remote_new(name, opts, out, err);
+    if (!s && (s = first_read(*out, err))) {
+        lgg_remote_free(*out);
+        *out = NULL;
+    }
+    return s;
 }
 
 lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg_error *err) {

@@ -1,0 +1,149 @@
+/* cli_snapshot.c -- `gguf download hf://OWNER/REPO[@REV] [-o DIR]
+ * [--include GLOB]... [--exclude GLOB]...`: a whole repository (a
+ * safetensors checkpoint, say) into DIR, keeping its folders.
+ *
+ * The files come from the hub's listing (lgg_hub_list).  Each goes to
+ * DIR/PATH.part first (resumed by lgg_remote_download when a run was cut
+ * short), is checked against the sha256 the listing names for an LFS
+ * file, then renamed to DIR/PATH.  A file already there with the listed
+ * size (and sha256, for an LFS file) is not fetched again, so a second run
+ * of the same command fetches only the listing.  The globs are
+ * huggingface-cli's: fnmatch on the path, '*' crossing '/'. */
+#include "cli.h"
+
+#include "libgguf_remote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <openssl/evp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int wanted(const char *path, const char *const *inc, size_t ni, const char *const *exc, size_t ne) {
+    int in = ni == 0;
+    for (size_t i = 0; i < ni && !in; i++) in = fnmatch(inc[i], path, 0) == 0;
+    for (size_t i = 0; i < ne && in; i++) in = fnmatch(exc[i], path, 0) != 0;
+    return in;
+}
+
+/* The sha256 of a local file as 64 hex digits; 0 when it cannot be read. */
+static int file_sha256(const char *path, char out[65]) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = fd >= 0 && ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+    static unsigned char buf[1 << 20];
+    ssize_t n;
+    while (ok && (n = read(fd, buf, sizeof buf)) != 0) ok = n > 0 && EVP_DigestUpdate(ctx, buf, (size_t)n);
+    unsigned char md[32];
+    unsigned len = 0;
+    ok = ok && EVP_DigestFinal_ex(ctx, md, &len) && len == 32;
+    for (unsigned i = 0; ok && i < 32; i++) snprintf(out + 2 * i, 3, "%02x", md[i]);
+    EVP_MD_CTX_free(ctx);
+    if (fd >= 0) close(fd);
+    return ok;
+}
+
+/* Whether `path` already holds the listed file. */
+static int complete(const char *path, const lgg_hub_file *f) {
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != f->size) return 0;
+    char sha[65];
+    return !f->sha256[0] || (file_sha256(path, sha) && !strcmp(sha, f->sha256));
+}
+
+/* DIR/PATH's folders, made as needed (no symlink followed into). */
+static int make_dirs(char *path) {
+    for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = 0;
+        struct stat st;
+        int ok = (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) || mkdir(path, 0755) == 0;
+        *p = '/';
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+static int fetch(const char *name, const char *out, const lgg_hub_file *f, int quiet) {
+    lgg_remote_options ro;
+    cli_remote_defaults(&ro);
+    lgg_remote *r = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    if (lgg_remote_open(name, &ro, &r, &e) != LGG_OK) return cli_err("download", NULL, "%s", e.message), CLI_FAIL;
+    if (!quiet) fprintf(stderr, "gguf download: %s\n", out);
+    /* OUT.part, resumable, checked against the hub's own sha256 and size
+     * (X-Linked-Etag and X-Linked-Size) before the rename; then against the
+     * listing's */
+    lgg_remote_download_options o = LGG_REMOTE_DOWNLOAD_OPTIONS_INIT;
+    o.any_bytes = true;
+    lgg_remote_download_info info;
+    int rc = CLI_OK;
+    if (lgg_remote_download_file(r, out, &o, &info, &e) != LGG_OK) {
+        cli_err("download", NULL, "%s", e.message);
+        rc = CLI_FAIL;
+    } else if (f->sha256[0] && strcmp(info.sha256, f->sha256)) {
+        cli_err("download", out, "sha256 mismatch: the hub lists %s, the bytes give %s", f->sha256, info.sha256);
+        unlink(out);
+        rc = CLI_FAIL;
+    } else if (lgg_remote_size(r) != f->size) {
+        cli_err("download", out, "%llu bytes, the listing says %llu", (unsigned long long)lgg_remote_size(r),
+                (unsigned long long)f->size);
+        unlink(out);
+        rc = CLI_FAIL;
+    }
+    lgg_remote_free(r);
+    return rc;
+}
+
+lgg_hub_repo *cli_hub_list(const char *cmd, const char *name, char *repo, size_t cap, const char **rev) {
+    const char *at = strrchr(name + 5, '@');
+    snprintf(repo, cap, "%.*s", (int)(at ? (size_t)(at - name - 5) : strlen(name + 5)), name + 5);
+    *rev = at ? at + 1 : NULL;
+    lgg_remote_options ro;
+    cli_remote_defaults(&ro);
+    lgg_hub_repo *r = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    if (lgg_hub_list(repo, *rev, &ro, &r, &e) != LGG_OK) {
+        cli_err(cmd, NULL, "%s", e.message); /* it names the URL */
+        return NULL;
+    }
+    return r;
+}
+
+int cli_download_repo(const char *name, const char *dir, const char *const *inc, size_t ni, const char *const *exc,
+                      size_t ne, int quiet) {
+    char repo[1024];
+    const char *at;
+    lgg_hub_repo *r = cli_hub_list("download", name, repo, sizeof repo, &at);
+    if (!r) return CLI_FAIL;
+    const char *slash = strchr(repo, '/');
+    char *dflt = strdup(slash + 1); /* default DIR: ./REPO */
+    if (!dir) dir = dflt;
+    int rc = dflt ? CLI_OK : CLI_FAIL;
+    size_t fetched = 0, kept = 0;
+    for (size_t i = 0; rc == CLI_OK && i < lgg_hub_file_count(r); i++) {
+        const lgg_hub_file *f = lgg_hub_file_at(r, i);
+        if (!wanted(f->path, inc, ni, exc, ne)) continue;
+        char out[4200], src[8300];
+        snprintf(out, sizeof out, "%s/%s", dir, f->path);
+        snprintf(src, sizeof src, "hf://%s/%s@%s", repo, f->path, at ? at : "main");
+        if (!make_dirs(out)) {
+            cli_err("download", out, "cannot make its folder: %s", strerror(errno));
+            rc = CLI_FAIL;
+        } else if (complete(out, f)) {
+            kept++;
+        } else {
+            rc = fetch(src, out, f, quiet);
+            fetched++;
+        }
+    }
+    if (rc == CLI_OK && !quiet)
+        fprintf(stderr, "gguf download: %s: %zu files fetched, %zu already complete\n", dir, fetched, kept);
+    free(dflt);
+    lgg_hub_free(r);
+    return rc;
+}

@@ -1,0 +1,111 @@
+/* cmd_ls.c -- `gguf ls hf://OWNER/REPO[@REV]`: a Hugging Face repository's
+ * files with their sizes, from the hub's API (lgg_hub_list), then its GGUF
+ * files grouped into shard sets with the quantization their names carry. */
+#include "cli.h"
+
+#include "libgguf_remote.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_opt OPTS[] = {
+    {'j', "--json", NULL, "one JSON object: \"files\" (path, size, sha256) and \"gguf\"\n"
+                          "(quantization, shard files, total size)"},
+    {0},
+};
+static const cli_spec SPEC = {
+    "ls",
+    "gguf ls [--json] [--token TOKEN] [--timeout SECONDS] hf://OWNER/REPO[@REV]",
+    "List a Hugging Face repository's files with their sizes in bytes (the hub's\n"
+    "tree API, under $HF_ENDPOINT, default https://huggingface.co), then its GGUF\n"
+    "files, a shard set (NAME-00001-of-0000N.gguf ...) as one line, with the\n"
+    "quantization their names carry (Q4_K_M, IQ4_XS, F16, ...; '-' for none), the\n"
+    "number of files and their total size.\n",
+    OPTS,
+    "Exit status: 0 success, 1 failure (the repository cannot be listed), 2 usage\n"
+    "error.\n",
+    1, 1, "an hf://OWNER/REPO name is required",
+    0,
+};
+
+/* A GGUF file's group: the index of its set's first file (itself when it is
+ * not a shard), so that a set's shards share one. */
+static size_t group_of(const lgg_hub_repo *r, size_t i) {
+    const char *p = lgg_hub_file_at(r, i)->path;
+    size_t pre = 0;
+    uint32_t no, n;
+    if (!lgg_split_name_parse(p, strlen(p), &no, &n, &pre)) return i;
+    for (size_t j = 0; j < lgg_hub_file_count(r); j++) {
+        const char *q = lgg_hub_file_at(r, j)->path;
+        size_t pre2 = 0;
+        uint32_t no2, n2;
+        if (lgg_split_name_parse(q, strlen(q), &no2, &n2, &pre2) && pre2 == pre && n2 == n && !strncmp(p, q, pre))
+            return j; /* the first of its set in the listing */
+    }
+    return i;
+}
+
+static int is_gguf(const char *p) {
+    size_t l = strlen(p);
+    return l > 5 && !strcmp(p + l - 5, ".gguf");
+}
+
+static void print(const lgg_hub_repo *r, int json) {
+    size_t n = lgg_hub_file_count(r);
+    if (json) printf("{\"files\": [");
+    for (size_t i = 0; i < n; i++) {
+        const lgg_hub_file *f = lgg_hub_file_at(r, i);
+        if (json) {
+            printf("%s{\"path\": ", i ? ", " : "");
+            cli_json_str(stdout, f->path, strlen(f->path));
+            printf(", \"size\": %llu, \"sha256\": \"%s\"}", (unsigned long long)f->size, f->sha256);
+        } else {
+            printf("%14llu  %s\n", (unsigned long long)f->size, f->path);
+        }
+    }
+    printf(json ? "], \"gguf\": [" : "");
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        const lgg_hub_file *f = lgg_hub_file_at(r, i);
+        if (!is_gguf(f->path) || group_of(r, i) != i) continue;
+        uint64_t total = 0, count = 0;
+        for (size_t j = i; j < n; j++)
+            if (is_gguf(lgg_hub_file_at(r, j)->path) && group_of(r, j) == i)
+                total += lgg_hub_file_at(r, j)->size, count++;
+        char q[64];
+        lgg_hub_quant_name(f->path, q, sizeof q);
+        if (json) {
+            printf("%s{\"quantization\": \"%s\", \"first\": ", any ? ", " : "", q);
+            cli_json_str(stdout, f->path, strlen(f->path));
+            printf(", \"files\": %llu, \"size\": %llu}", (unsigned long long)count, (unsigned long long)total);
+        } else {
+            if (!any) printf("\nGGUF files (quantization, files, size, first file):\n");
+            printf("  %-8s %3llu %14llu  %s\n", *q ? q : "-", (unsigned long long)count, (unsigned long long)total,
+                   f->path);
+        }
+        any = 1;
+    }
+    if (json) printf("]}\n");
+}
+
+static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
+    (void)val, (void)why, (void)cap;
+    if (id == 'j') *(int *)ud = 1;
+    return 0;
+}
+
+int cmd_ls(int argc, char **argv) {
+    int json = 0, np = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &json, &np);
+    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    const char *name = argv[1];
+    if (!lgg_hub_is_repo_name(name) || strchr(name + 5, ':'))
+        return cli_usage_error("ls", SPEC.usage, "'%s' is not an hf://OWNER/REPO[@REV] name", name);
+    char repo[1024];
+    const char *rev;
+    lgg_hub_repo *r = cli_hub_list("ls", name, repo, sizeof repo, &rev);
+    if (!r) return CLI_FAIL;
+    print(r, json);
+    lgg_hub_free(r);
+    return CLI_OK;
+}
