@@ -286,10 +286,15 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
             if (skipped(t->name.ptr)) continue;
-            char out[512];
+            char out[512], renamed[512];
+            const char *hf = t->name.ptr;
             unsigned xform = 0, slot = 0;
             long bid = -1, xid = -1;
-            if (!map_name(c->fam, t->name.ptr, out, sizeof out, &xform, &bid, &xid, &slot) ||
+            if (c->hooks && c->hooks->hf_name) { /* the family's own renames and drops */
+                if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
+                hf = renamed;
+            }
+            if (!map_name(c->fam, hf, out, sizeof out, &xform, &bid, &xid, &slot) ||
                 (bid >= 0 && (uint64_t)bid >= c->block_count))
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
                                     c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
@@ -316,6 +321,7 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
     if (!(c->fam = lgg__cv_family_find(json_string_value(a0))))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%s' is not supported (supported: %s)",
                             c->dir, json_string_value(a0), lgg__cv_family_list());
+    c->hooks = lgg__cv_family_hooks(c->fam->arch);
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {
         json_t *v = json_object_get(c->config, bc[i]);

@@ -65,6 +65,21 @@ enum {
     CV_F_PHI3_VOCAB = 8,
     CV_F_LLAMA_VOCAB_SIZES = 16
 };
+struct lgg_convert;
+struct lgg_convert_options;
+/* What a family does in code (bert.c): each hook may be NULL. */
+typedef struct cv_hooks {
+    /* The reference's modify_tensors renames before the table lookup: 0
+     * drops the tensor, 1 keeps it under the name written to out. */
+    int (*hf_name)(const char *hf, char *out, size_t cap);
+    /* Keys written after the table's (set_gguf_parameters' tail). */
+    lgg_status (*meta)(struct lgg_convert *c, lgg_error *err);
+    /* The vocabulary, instead of the SPM/BPE choice (tc: tokenizer_config.json or NULL). */
+    lgg_status (*vocab)(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
+} cv_hooks;
+/* bert.c: the hooks of the family whose general.architecture is arch, or NULL. */
+const cv_hooks *lgg__cv_family_hooks(const char *arch);
+
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
     const char *arch;     /* general.architecture */

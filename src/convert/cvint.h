@@ -11,6 +11,8 @@ int lgg__cv_exists(const char *dir, const char *name);
 /* Load DIR/NAME as a JSON object; a missing file is *out = NULL (LGG_OK)
  * unless required. */
 lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err);
+/* The same for any JSON value (modules.json is a list). */
+lgg_status lgg__cv_json_value(const char *dir, const char *name, int required, json_t **out, lgg_error *err);
 /* The first of `keys` ('|' separated) present in obj and not null (as the
  * reference's "is not None" tests); `which` gets its name. */
 json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap);
@@ -52,6 +54,7 @@ struct lgg_convert {
     char *dir;
     json_t *config;
     const cv_family *fam;
+    const cv_hooks *hooks;   /* the family's code (bert.c), or NULL */
     lgg_safetensors **shards;
     char **shard_names;
     size_t n_shards;
@@ -93,6 +96,19 @@ char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
 lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
+/* The same reading of tokenizer.json for another tokenizer.ggml.model
+ * (BERT's WordPiece, wpm.c): each token through rewrite (the same pointer
+ * back: unchanged; else malloc'd, NULL when out of memory); bound_ids: the
+ * special token ids are checked against the vocabulary's size. */
+typedef struct cv_vocab_style {
+    const char *model;
+    char *(*rewrite)(const char *tok, size_t len);
+    int bound_ids;
+} cv_vocab_style;
+lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
+                              lgg_error *err);
+/* wpm.c: a WordPiece tokenizer.json vocabulary (tokenizer.ggml.model "bert"). */
+lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 
 /* generated.c: tensors the reference computes, added before the others. */
 lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);

@@ -62,6 +62,17 @@ lgg_status lgg__cv_tokenizer_json(lgg_convert *c, int required, json_t **out, lg
  * beyond 64 bits (tokenizer_config.json's model_max_length is 1e30), so such
  * a file is read again with every integer as a real. */
 lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t **out, lgg_error *err) {
+    lgg_status st = lgg__cv_json_value(dir, name, required, out, err);
+    if (st || !*out || json_is_object(*out)) return st;
+    json_decref(*out);
+    *out = NULL;
+    char *p = lgg__cv_path(dir, name);
+    st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", p ? p : name);
+    free(p);
+    return st;
+}
+
+lgg_status lgg__cv_json_value(const char *dir, const char *name, int required, json_t **out, lgg_error *err) {
     *out = NULL;
     if (!lgg__cv_exists(dir, name)) {
         if (!required) return LGG_OK;
@@ -79,8 +90,6 @@ lgg_status lgg__cv_json(const char *dir, const char *name, int required, json_t 
     if (!j)
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: malformed JSON at line %d, column %d: %s", p, je.line, je.column,
                           je.text);
-    else if (!json_is_object(j))
-        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", p);
     free(p);
     if (st) {
         json_decref(j);

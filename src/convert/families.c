@@ -178,6 +178,26 @@ static const cv_tmap PHI3_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
+ * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
+static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+static const cv_tmap BERT_TENSORS[] = {
+    {"embeddings.word_embeddings", "token_embd", 0},
+    {"embeddings.token_type_embeddings", "token_types", 0},
+    {"embeddings.position_embeddings", "position_embd", 0},
+    {"embeddings.LayerNorm", "token_embd_norm", 0},
+    {"encoder.layer.#.attention.self.query", "blk.#.attn_q", 0},
+    {"encoder.layer.#.attention.self.key", "blk.#.attn_k", 0},
+    {"encoder.layer.#.attention.self.value", "blk.#.attn_v", 0},
+    {"encoder.layer.#.attention.output.dense", "blk.#.attn_output", 0},
+    {"encoder.layer.#.attention.output.LayerNorm", "blk.#.attn_output_norm", 0},
+    {"encoder.layer.#.intermediate.dense", "blk.#.ffn_up", 0},
+    {"encoder.layer.#.output.dense", "blk.#.ffn_down", 0},
+    {"encoder.layer.#.output.LayerNorm", "blk.#.layer_output_norm", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES, "num_local_experts"},
@@ -186,6 +206,7 @@ static const cv_family FAMILIES[] = {
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
+    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {

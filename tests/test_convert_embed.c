@@ -1,0 +1,280 @@
+/* test_convert_embed.c -- BERT-style embedding models (issue 25), checked
+ * against llama.cpp's convert_hf_to_gguf.py b4747 run outside the repo
+ * (../shared/golden/convert/reference/README.md) on checkpoints this test
+ * makes again byte for byte: the config.json fields of the real models
+ * named, a real WordPiece vocabulary (bert-base-uncased's, which
+ * all-MiniLM-L6-v2 and bge-small-en-v1.5 use: tests/data/README.md says
+ * where it comes from; the reference recognises its tokenizer.json as
+ * "bert-bge" by its own hash), and weights from a counter-based hash, each
+ * a multiple of 2^-10 below 2^-3 in magnitude, so exact in F32, F16 and
+ * BF16.  The sha256 of each reference output is recorded here.
+ *
+ * To remake the references: LGG_EMBED_CHECKPOINTS=DIR ./build/test_runner
+ * convert_embed leaves the checkpoints in DIR; run the reference on each
+ * for every outtype there. */
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
+#endif
+
+/* Element k of the checkpoint (counted across its tensors in name order). */
+static float weight(uint64_t k) {
+    uint64_t z = (k + 1) * 0xd1342543de82ef95ull;
+    z ^= z >> 29;
+    z *= 0xbf58476d1ce4e5b9ull;
+    return (float)(int8_t)(z >> 56) * 0x1p-10f;
+}
+
+typedef struct etensor {
+    char name[128];
+    uint64_t d0, d1; /* d1 == 0: 1-D */
+} etensor;
+
+static int by_name(const void *a, const void *b) { return strcmp(((const etensor *)a)->name, ((const etensor *)b)->name); }
+
+#define T(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
+
+/* A BERT encoder's tensors under `pre` ("" or "bert."); `old_norms`: the
+ * LayerNorms' parameters named gamma/beta (older checkpoints); `heads`:
+ * the pooler and the masked-LM head, which the reference drops. */
+static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t P,
+                           uint64_t TV, int old_norms, int heads) {
+    size_t n = 0;
+    const char *w = old_norms ? "gamma" : "weight", *b = old_norms ? "beta" : "bias";
+    T(V, H, "%sembeddings.word_embeddings.weight", pre);
+    T(P, H, "%sembeddings.position_embeddings.weight", pre);
+    T(TV, H, "%sembeddings.token_type_embeddings.weight", pre);
+    T(H, 0, "%sembeddings.LayerNorm.%s", pre, w);
+    T(H, 0, "%sembeddings.LayerNorm.%s", pre, b);
+    for (uint64_t l = 0; l < L; l++) {
+        unsigned long long i = (unsigned long long)l;
+        static const char *const qkv[] = {"query", "key", "value"};
+        for (int k = 0; k < 3; k++) {
+            T(H, H, "%sencoder.layer.%llu.attention.self.%s.weight", pre, i, qkv[k]);
+            T(H, 0, "%sencoder.layer.%llu.attention.self.%s.bias", pre, i, qkv[k]);
+        }
+        T(H, H, "%sencoder.layer.%llu.attention.output.dense.weight", pre, i);
+        T(H, 0, "%sencoder.layer.%llu.attention.output.dense.bias", pre, i);
+        T(H, 0, "%sencoder.layer.%llu.attention.output.LayerNorm.%s", pre, i, w);
+        T(H, 0, "%sencoder.layer.%llu.attention.output.LayerNorm.%s", pre, i, b);
+        T(FF, H, "%sencoder.layer.%llu.intermediate.dense.weight", pre, i);
+        T(FF, 0, "%sencoder.layer.%llu.intermediate.dense.bias", pre, i);
+        T(H, FF, "%sencoder.layer.%llu.output.dense.weight", pre, i);
+        T(H, 0, "%sencoder.layer.%llu.output.dense.bias", pre, i);
+        T(H, 0, "%sencoder.layer.%llu.output.LayerNorm.%s", pre, i, w);
+        T(H, 0, "%sencoder.layer.%llu.output.LayerNorm.%s", pre, i, b);
+    }
+    if (heads) {
+        T(H, H, "%spooler.dense.weight", pre);
+        T(H, 0, "%spooler.dense.bias", pre);
+        T(V, 0, "cls.predictions.bias");
+        T(H, H, "cls.predictions.transform.dense.weight");
+        T(H, 0, "cls.predictions.transform.dense.bias");
+        T(H, 0, "cls.predictions.transform.LayerNorm.%s", w);
+        T(H, 0, "cls.predictions.transform.LayerNorm.%s", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* model.safetensors holding t[0..n) as dtype (F32, F16 or BF16). */
+static int write_safetensors(const char *path, const etensor *t, size_t n, uint32_t dtype) {
+    size_t es = dtype == LGG_TYPE_F32 ? 4 : 2, cap = 64 + n * 220, hl = 0;
+    char *h = malloc(cap);
+    FILE *f = h ? fopen(path, "wb") : NULL;
+    if (!f) return free(h), 0;
+    uint64_t off = 0;
+    hl += (size_t)snprintf(h, cap, "{");
+    for (size_t i = 0; i < n; i++) {
+        uint64_t bytes = t[i].d0 * (t[i].d1 ? t[i].d1 : 1) * es;
+        char shape[64];
+        snprintf(shape, sizeof shape, t[i].d1 ? "%llu, %llu" : "%llu", (unsigned long long)t[i].d0,
+                 (unsigned long long)t[i].d1);
+        hl += (size_t)snprintf(h + hl, cap - hl, "%s\"%s\": {\"dtype\": \"%s\", \"shape\": [%s], \"data_offsets\": [%llu, %llu]}",
+                               i ? ", " : "", t[i].name, lgg_type_name(dtype), shape, (unsigned long long)off,
+                               (unsigned long long)(off + bytes));
+        off += bytes;
+    }
+    hl += (size_t)snprintf(h + hl, cap - hl, "}");
+    uint64_t hl64 = hl;
+    int ok = fwrite(&hl64, 8, 1, f) == 1 && fwrite(h, 1, hl, f) == hl;
+    free(h);
+    for (uint64_t i = 0, k = 0; ok && i < n; i++)
+        for (uint64_t e = 0; e < t[i].d0 * (t[i].d1 ? t[i].d1 : 1); e++, k++) {
+            float v = weight(k);
+            uint16_t u = dtype == LGG_TYPE_F16 ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
+            ok = dtype == LGG_TYPE_F32 ? fwrite(&v, 4, 1, f) == 1 : fwrite(&u, 2, 1, f) == 1;
+        }
+    return (fclose(f) == 0) & ok;
+}
+
+static int put_text(const char *dir, const char *name, const char *text) {
+    char p[4400];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (!f) return 0;
+    int ok = fputs(text, f) >= 0;
+    return (fclose(f) == 0) & ok;
+}
+
+static void json_string(FILE *f, const char *s, size_t len) {
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+/* bge-small-en-v1.5's tokenizer.json (BertNormalizer, BertPreTokenizer,
+ * WordPiece) around the vocabulary, one token a line of `vocab`. */
+#define TJ_ADDED(id, s) "{\"id\":" #id ",\"content\":\"" s "\",\"single_word\":false,\"lstrip\":false,\"rstrip\":false,\"normalized\":false,\"special\":true}"
+#define TJ_HEAD                                                                                                     \
+    "{\"version\":\"1.0\",\"truncation\":null,\"padding\":null,\"added_tokens\":[" TJ_ADDED(0, "[PAD]") "," TJ_ADDED( \
+        100, "[UNK]") "," TJ_ADDED(101, "[CLS]") "," TJ_ADDED(102, "[SEP]") "," TJ_ADDED(103, "[MASK]")              \
+    "],\"normalizer\":{\"type\":\"BertNormalizer\",\"clean_text\":true,\"handle_chinese_chars\":true,"                  \
+    "\"strip_accents\":null,\"lowercase\":true},\"pre_tokenizer\":{\"type\":\"BertPreTokenizer\"},"                     \
+    "\"post_processor\":{\"type\":\"TemplateProcessing\",\"single\":[{\"SpecialToken\":{\"id\":\"[CLS]\",\"type_id\":0}}," \
+    "{\"Sequence\":{\"id\":\"A\",\"type_id\":0}},{\"SpecialToken\":{\"id\":\"[SEP]\",\"type_id\":0}}],"                 \
+    "\"pair\":[{\"SpecialToken\":{\"id\":\"[CLS]\",\"type_id\":0}},{\"Sequence\":{\"id\":\"A\",\"type_id\":0}},"         \
+    "{\"SpecialToken\":{\"id\":\"[SEP]\",\"type_id\":0}},{\"Sequence\":{\"id\":\"B\",\"type_id\":1}},"                   \
+    "{\"SpecialToken\":{\"id\":\"[SEP]\",\"type_id\":1}}],\"special_tokens\":{\"[CLS]\":{\"id\":\"[CLS]\",\"ids\":[101]," \
+    "\"tokens\":[\"[CLS]\"]},\"[SEP]\":{\"id\":\"[SEP]\",\"ids\":[102],\"tokens\":[\"[SEP]\"]}}},"                       \
+    "\"decoder\":{\"type\":\"WordPiece\",\"prefix\":\"##\",\"cleanup\":true},\"model\":{\"type\":\"WordPiece\","          \
+    "\"unk_token\":\"[UNK]\",\"continuing_subword_prefix\":\"##\",\"max_input_chars_per_word\":100,\"vocab\":{"
+
+static int write_wordpiece(const char *dir, const char *vocab) {
+    size_t n = 0;
+    char *v = (char *)read_file(vocab, &n), p[4400];
+    snprintf(p, sizeof p, "%s/tokenizer.json", dir);
+    FILE *f = v ? fopen(p, "w") : NULL;
+    if (!f) return free(v), 0;
+    fputs(TJ_HEAD, f);
+    size_t id = 0;
+    for (char *s = v, *nl; s < v + n && (nl = memchr(s, '\n', (size_t)(v + n - s))); s = nl + 1, id++) {
+        if (id) fputc(',', f);
+        json_string(f, s, (size_t)(nl - s));
+        fprintf(f, ":%zu", id);
+    }
+    fputs("}}}", f);
+    free(v);
+    return fclose(f) == 0 && id == 30522;
+}
+
+#define BERT_TC                                                                                                  \
+    "{\"clean_up_tokenization_spaces\":true,\"cls_token\":\"[CLS]\",\"do_basic_tokenize\":true,\"do_lower_case\":true," \
+    "\"mask_token\":\"[MASK]\",\"model_max_length\":512,\"never_split\":null,\"pad_token\":\"[PAD]\","                 \
+    "\"sep_token\":\"[SEP]\",\"strip_accents\":null,\"tokenize_chinese_chars\":true,\"tokenizer_class\":\"BertTokenizer\"," \
+    "\"unk_token\":\"[UNK]\"}"
+#define BERT_STM                                                                                                  \
+    "{\"cls_token\":\"[CLS]\",\"mask_token\":\"[MASK]\",\"pad_token\":\"[PAD]\",\"sep_token\":\"[SEP]\",\"unk_token\":\"[UNK]\"}"
+#define MODULES                                                                                                   \
+    "[{\"idx\":0,\"name\":\"0\",\"path\":\"\",\"type\":\"sentence_transformers.models.Transformer\"},"                 \
+    "{\"idx\":1,\"name\":\"1\",\"path\":\"1_Pooling\",\"type\":\"sentence_transformers.models.Pooling\"},"             \
+    "{\"idx\":2,\"name\":\"2\",\"path\":\"2_Normalize\",\"type\":\"sentence_transformers.models.Normalize\"}]"
+#define POOLING(mean, cls)                                                                                          \
+    "{\"word_embedding_dimension\":32,\"pooling_mode_cls_token\":" cls ",\"pooling_mode_mean_tokens\":" mean ","     \
+    "\"pooling_mode_max_tokens\":false,\"pooling_mode_mean_sqrt_len_tokens\":false}"
+
+typedef struct ecase {
+    const char *name, *config;
+    const char *pooling; /* 1_Pooling/config.json, or NULL: no modules.json */
+    const char *prefix;
+    int old_norms, heads;
+    uint64_t H, L, FF, V, P, TV;
+    uint32_t dtype;
+    const char *pre;    /* --pre (the tokenizer.ggml.pre the reference wrote), or NULL: known by its fingerprint */
+    const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
+} ecase;
+
+static const ecase CASES[] = {
+    /* all-MiniLM-L6-v2's shape of config, sentence-transformers' mean pooling, F32 weights */
+    {"all-MiniLM-Tiny-Test",
+     "{\"_name_or_path\":\"nreimers/MiniLM-L6-H384-uncased\",\"architectures\":[\"BertModel\"],"
+     "\"attention_probs_dropout_prob\":0.1,\"gradient_checkpointing\":false,\"hidden_act\":\"gelu\","
+     "\"hidden_dropout_prob\":0.1,\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,"
+     "\"layer_norm_eps\":1e-12,\"max_position_embeddings\":512,\"model_type\":\"bert\",\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":2,\"pad_token_id\":0,\"position_embedding_type\":\"absolute\",\"transformers_version\":\"4.8.2\","
+     "\"type_vocab_size\":2,\"use_cache\":true,\"vocab_size\":30522}",
+     POOLING("true", "false"), "", 0, 0, 32, 2, 64, 30522, 512, 2, LGG_TYPE_F32, NULL,
+     {"dad103dc9feb5f740bad774573c7e90cb0fc0fa148462778c3a347e457b2344f", "9b94cbff0aeaea3a67913dfa23ed718e2c8e42a3a22c5105b6df188dce9b74e5", "b1932a8cd9ff482a2b93bc248148a041301e993dba9b95df3263de604948fada", "0fa32a196243170edb9ece4426372e02bcdadba06d910709c9f401e3005a60a3", "b1932a8cd9ff482a2b93bc248148a041301e993dba9b95df3263de604948fada"}},
+    /* a masked-LM checkpoint: "bert." names, gamma/beta LayerNorms, the pooler and the
+     * prediction head (dropped), CLS pooling, F16 weights */
+    {"bge-tiny-mlm-test",
+     "{\"architectures\":[\"BertForMaskedLM\"],\"attention_probs_dropout_prob\":0.1,\"classifier_dropout\":null,"
+     "\"hidden_act\":\"gelu\",\"hidden_dropout_prob\":0.1,\"hidden_size\":32,\"initializer_range\":0.02,"
+     "\"intermediate_size\":48,\"layer_norm_eps\":1e-12,\"max_position_embeddings\":512,\"model_type\":\"bert\","
+     "\"num_attention_heads\":2,\"num_hidden_layers\":3,\"pad_token_id\":0,\"position_embedding_type\":\"absolute\","
+     "\"torch_dtype\":\"float16\",\"transformers_version\":\"4.30.0\",\"type_vocab_size\":2,\"use_cache\":true,"
+     "\"vocab_size\":30522}",
+     POOLING("false", "true"), "bert.", 1, 1, 32, 3, 48, 30522, 512, 2, LGG_TYPE_F16, "jina-v2-en",
+     {"a21f3ad966618bf1a1a06c53a8493660106324d99c364d7cb8b73d9f6fa917a8", "5f4878eb530918e8fed8623be98cf0a68804a030e6c5273cbcb886ae15bb1036", "c40d47b3d6ea1f1cf60622104c8daac008107b731b9d76c1d268901986c2de71", "9abc8845e69262738d3b1fc20a455a3857b9f6a8d1ad58bafc6a7a2054710573", "5f4878eb530918e8fed8623be98cf0a68804a030e6c5273cbcb886ae15bb1036"}},
+};
+
+static const char *make_case(const ecase *e) {
+    static char dir[4096];
+    const char *keep = getenv("LGG_EMBED_CHECKPOINTS");
+    char sub[4200];
+    snprintf(dir, sizeof dir, "%s/%s", keep && *keep ? keep : scratch_dir(), e->name);
+    mkdir(dir, 0755);
+    static etensor t[128];
+    size_t n = bert_tensors(t, e->prefix, e->H, e->L, e->FF, e->V, e->P, e->TV, e->old_norms, e->heads);
+    snprintf(sub, sizeof sub, "%s/model.safetensors", dir);
+    int ok = write_safetensors(sub, t, n, e->dtype) && put_text(dir, "config.json", e->config) &&
+             put_text(dir, "tokenizer_config.json", BERT_TC) && put_text(dir, "special_tokens_map.json", BERT_STM) &&
+             write_wordpiece(dir, "tests/data/bert-base-uncased-vocab.txt");
+    if (ok && e->pooling) {
+        snprintf(sub, sizeof sub, "%s/1_Pooling", dir);
+        mkdir(sub, 0755);
+        ok = put_text(dir, "modules.json", MODULES) && put_text(sub, "config.json", e->pooling);
+    }
+    return ok ? dir : NULL;
+}
+
+TEST(convert_embed_families) {
+    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0,
+                                      LGG_CONVERT_AUTO};
+    int same = 0;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const char *dir = make_case(&CASES[i]);
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
+        if (!dir) continue;
+        for (int k = 0; k < 5; k++) {
+            lgg_convert_options o;
+            lgg_convert_options_init(&o);
+            o.outtype = types[k];
+            o.pre = CASES[i].pre;
+            lgg_convert *c = NULL;
+            lgg_error err;
+            char out[4300];
+            snprintf(out, sizeof out, "%s/../%s.%d.gguf", dir, CASES[i].name, k);
+            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+            lgg_convert_free(c);
+            CHECKF(st == LGG_OK, "%s: %s", CASES[i].name, err.message);
+            size_t n = 0;
+            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+            char hex[65] = "";
+            if (b) sha256_hex(b, n, hex);
+            int ok = CASES[i].sha[k] && !strcmp(hex, CASES[i].sha[k]);
+            CHECKF(ok, "%s outtype %d: sha256 %s, reference %s", CASES[i].name, k, hex, CASES[i].sha[k] ? CASES[i].sha[k] : "?");
+            same += ok;
+            free(b);
+            if (!getenv("LGG_EMBED_CHECKPOINTS")) unlink(out);
+        }
+    }
+    CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
+           5 * (int)(sizeof CASES / sizeof CASES[0]));
+}
+
+#endif
