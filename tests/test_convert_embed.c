@@ -44,7 +44,8 @@ static int by_name(const void *a, const void *b) { return strcmp(((const etensor
 
 /* A BERT encoder's tensors under `pre` ("" or "bert."); `old_norms`: the
  * LayerNorms' parameters named gamma/beta (older checkpoints); `heads`:
- * the pooler and the masked-LM head, which the reference drops. */
+ * the pooler and (1) the masked-LM head or (2) not, which the reference
+ * drops. */
 static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t P,
                            uint64_t TV, int old_norms, int heads) {
     size_t n = 0;
@@ -75,6 +76,8 @@ static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, 
     if (heads) {
         T(H, H, "%spooler.dense.weight", pre);
         T(H, 0, "%spooler.dense.bias", pre);
+    }
+    if (heads == 1) {
         T(V, 0, "cls.predictions.bias");
         T(H, H, "cls.predictions.transform.dense.weight");
         T(H, 0, "cls.predictions.transform.dense.bias");
@@ -186,8 +189,18 @@ static int write_wordpiece(const char *dir, const char *vocab) {
     "{\"word_embedding_dimension\":32,\"pooling_mode_cls_token\":" cls ",\"pooling_mode_mean_tokens\":" mean ","     \
     "\"pooling_mode_max_tokens\":false,\"pooling_mode_mean_sqrt_len_tokens\":false}"
 
+/* RoBERTa's tokenizer_config.json, with the special tokens of the BPE
+ * tokenizer.json the test borrows (see CASES). */
+#define ROBERTA_TC                                                                                                 \
+    "{\"add_prefix_space\":false,\"bos_token\":\"<|endoftext|>\",\"clean_up_tokenization_spaces\":true,"            \
+    "\"cls_token\":\"<|endoftext|>\",\"eos_token\":\"<|im_end|>\",\"errors\":\"replace\",\"mask_token\":\"<|vision_pad|>\"," \
+    "\"model_max_length\":512,\"pad_token\":\"<|endoftext|>\",\"sep_token\":\"<|im_end|>\","                       \
+    "\"tokenizer_class\":\"RobertaTokenizer\",\"trim_offsets\":true,\"unk_token\":\"<|endoftext|>\"}"
+
 typedef struct ecase {
     const char *name, *config;
+    const char *tokdir, *tc; /* a golden/convert model whose tokenizer.json is copied, and tokenizer_config.json;
+                                NULL: the WordPiece tokenizer and BERT_TC */
     const char *pooling; /* 1_Pooling/config.json, or NULL: no modules.json */
     const char *prefix;
     int old_norms, heads;
@@ -206,7 +219,7 @@ static const ecase CASES[] = {
      "\"layer_norm_eps\":1e-12,\"max_position_embeddings\":512,\"model_type\":\"bert\",\"num_attention_heads\":4,"
      "\"num_hidden_layers\":2,\"pad_token_id\":0,\"position_embedding_type\":\"absolute\",\"transformers_version\":\"4.8.2\","
      "\"type_vocab_size\":2,\"use_cache\":true,\"vocab_size\":30522}",
-     POOLING("true", "false"), "", 0, 0, 32, 2, 64, 30522, 512, 2, LGG_TYPE_F32, NULL,
+     NULL, NULL, POOLING("true", "false"), "", 0, 0, 32, 2, 64, 30522, 512, 2, LGG_TYPE_F32, NULL,
      {"dad103dc9feb5f740bad774573c7e90cb0fc0fa148462778c3a347e457b2344f", "9b94cbff0aeaea3a67913dfa23ed718e2c8e42a3a22c5105b6df188dce9b74e5", "b1932a8cd9ff482a2b93bc248148a041301e993dba9b95df3263de604948fada", "0fa32a196243170edb9ece4426372e02bcdadba06d910709c9f401e3005a60a3", "b1932a8cd9ff482a2b93bc248148a041301e993dba9b95df3263de604948fada"}},
     /* a masked-LM checkpoint: "bert." names, gamma/beta LayerNorms, the pooler and the
      * prediction head (dropped), CLS pooling, F16 weights */
@@ -217,8 +230,20 @@ static const ecase CASES[] = {
      "\"num_attention_heads\":2,\"num_hidden_layers\":3,\"pad_token_id\":0,\"position_embedding_type\":\"absolute\","
      "\"torch_dtype\":\"float16\",\"transformers_version\":\"4.30.0\",\"type_vocab_size\":2,\"use_cache\":true,"
      "\"vocab_size\":30522}",
-     POOLING("false", "true"), "bert.", 1, 1, 32, 3, 48, 30522, 512, 2, LGG_TYPE_F16, "jina-v2-en",
+     NULL, NULL, POOLING("false", "true"), "bert.", 1, 1, 32, 3, 48, 30522, 512, 2, LGG_TYPE_F16, "jina-v2-en",
      {"a21f3ad966618bf1a1a06c53a8493660106324d99c364d7cb8b73d9f6fa917a8", "5f4878eb530918e8fed8623be98cf0a68804a030e6c5273cbcb886ae15bb1036", "c40d47b3d6ea1f1cf60622104c8daac008107b731b9d76c1d268901986c2de71", "9abc8845e69262738d3b1fc20a455a3857b9f6a8d1ad58bafc6a7a2054710573", "5f4878eb530918e8fed8623be98cf0a68804a030e6c5273cbcb886ae15bb1036"}},
+    /* all-distilroberta-v1's shape of config (pad_token_id 1: the first two position rows are dropped), a
+     * BPE tokenizer.json (Qwen2.5's: no RoBERTa tokenizer is at hand, and the reference reads any
+     * byte-level BPE the same way), the pooler (dropped), mean pooling, F16 weights */
+    {"all-distilroberta-tiny-test",
+     "{\"architectures\":[\"RobertaModel\"],\"attention_probs_dropout_prob\":0.1,\"bos_token_id\":0,"
+     "\"classifier_dropout\":null,\"eos_token_id\":2,\"gradient_checkpointing\":false,\"hidden_act\":\"gelu\","
+     "\"hidden_dropout_prob\":0.1,\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,"
+     "\"layer_norm_eps\":1e-05,\"max_position_embeddings\":514,\"model_type\":\"roberta\",\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":2,\"pad_token_id\":1,\"position_embedding_type\":\"absolute\",\"torch_dtype\":\"float16\","
+     "\"transformers_version\":\"4.39.3\",\"type_vocab_size\":1,\"use_cache\":true,\"vocab_size\":151936}",
+     "Qwen2.5-Tiny-Test-Instruct", ROBERTA_TC, POOLING("true", "false"), "", 0, 2, 32, 2, 64, 151936, 514, 1,
+     LGG_TYPE_F16, "qwen2", {"940e9e52be39e6452b308a77665084ecd6447785aaca0706b562305aaea449a2", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108", "d9a22ee9d9fad6d03d10f23c160948aa38b22d66c51e58aeb7a6623dabea5cd1", "4f1e9bb3feeddd2a99f389754d5a4003c2742eff5bec640b1b24c3402bcfc29f", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108"}},
 };
 
 static const char *make_case(const ecase *e) {
@@ -231,8 +256,17 @@ static const char *make_case(const ecase *e) {
     size_t n = bert_tensors(t, e->prefix, e->H, e->L, e->FF, e->V, e->P, e->TV, e->old_norms, e->heads);
     snprintf(sub, sizeof sub, "%s/model.safetensors", dir);
     int ok = write_safetensors(sub, t, n, e->dtype) && put_text(dir, "config.json", e->config) &&
-             put_text(dir, "tokenizer_config.json", BERT_TC) && put_text(dir, "special_tokens_map.json", BERT_STM) &&
-             write_wordpiece(dir, "tests/data/bert-base-uncased-vocab.txt");
+             put_text(dir, "tokenizer_config.json", e->tc ? e->tc : BERT_TC);
+    if (ok && e->tokdir) {
+        size_t len = 0;
+        char from[4400];
+        snprintf(from, sizeof from, "%s/%s/tokenizer.json", shared_path("golden/convert"), e->tokdir);
+        char *tj = (char *)read_file(from, &len);
+        ok = tj && strlen(tj) == len && put_text(dir, "tokenizer.json", tj);
+        free(tj);
+    } else if (ok) {
+        ok = put_text(dir, "special_tokens_map.json", BERT_STM) && write_wordpiece(dir, "tests/data/bert-base-uncased-vocab.txt");
+    }
     if (ok && e->pooling) {
         snprintf(sub, sizeof sub, "%s/1_Pooling", dir);
         mkdir(sub, 0755);

@@ -82,17 +82,79 @@ static lgg_status bert_meta(lgg_convert *c, lgg_error *err) {
     return lgg_writer_set_u32(c->w, key, type, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
 }
 
-/* The token type count (type_vocab_size, else 1), then the WordPiece vocabulary. */
-static lgg_status bert_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+/* tokenizer.ggml.token_type_count: type_vocab_size, else 1. */
+static lgg_status token_types(lgg_convert *c, lgg_error *err) {
     int64_t n = lgg__cv_hparam_int(c, "type_vocab_size", 1);
     if (n < 0 || n > UINT32_MAX)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'type_vocab_size' is not a 32-bit count", c->dir);
     if (lgg_writer_set_u32(c->w, "tokenizer.ggml.token_type_count", (uint32_t)n, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.token_type_count");
-    return lgg__cv_wpm(c, tc, o, err);
+    return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_family_hooks(const char *arch) {
-    static const cv_hooks BERT = {bert_name, bert_meta, bert_vocab};
-    return !strcmp(arch, "bert") ? &BERT : NULL;
+/* The token type count, then the WordPiece vocabulary. */
+static lgg_status bert_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    lgg_status st = token_types(c, err);
+    return st ? st : lgg__cv_wpm(c, tc, o, err);
+}
+
+/* RoBERTa: position embeddings start after the padding id, so the
+ * reference drops the first pad_token_id + 1 rows and shortens the
+ * context by as much (when config.json has a pad_token_id). */
+static int64_t position_offset(const lgg_convert *c) {
+    const json_t *pad = json_object_get(c->config, "pad_token_id");
+    return json_is_integer(pad) ? json_integer_value(pad) + 1 : -1;
+}
+
+static lgg_status roberta_init(lgg_convert *c, lgg_error *err) {
+    int64_t off = position_offset(c);
+    json_t *ctx = json_object_get(c->config, "max_position_embeddings");
+    if (off < 0 || !ctx) return LGG_OK;
+    if (off > (1 << 30) || !json_is_integer(ctx))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: keys 'pad_token_id' and 'max_position_embeddings' must be counts",
+                            c->dir);
+    if (json_object_set_new(c->config, "max_position_embeddings", json_integer(json_integer_value(ctx) - off)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+static int roberta_name(const char *hf, char *out, size_t cap) {
+    return bert_name(starts(hf, "roberta.") ? hf + 8 : hf, out, cap);
+}
+
+static lgg_status roberta_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    int64_t off = position_offset(c);
+    if (off < 0 || strcmp(t->name, "position_embd.weight")) return LGG_OK;
+    if (t->n_dims != 2 || (uint64_t)off > (uint64_t)t->ne[1])
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': fewer rows than pad_token_id + 1 (config.json)", c->dir,
+                            t->src_name);
+    t->ne[1] -= off, t->n_units -= (uint64_t)off, t->row_skip = (uint64_t)off;
+    return LGG_OK;
+}
+
+/* tokenizer.json's BPE vocabulary, which adds BOS and EOS, then the token
+ * type count; without tokenizer.json, BERT's WordPiece. */
+static lgg_status roberta_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    if (!lgg__cv_exists(c->dir, "tokenizer.json")) return bert_vocab(c, tc, o, err);
+    lgg_status st = lgg__cv_bpe(c, tc, o, err);
+    if (st) return st;
+    if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return token_types(c, err);
+}
+
+const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
+    static const struct {
+        const char *names;
+        cv_hooks hooks;
+    } BY_NAME[] = {
+        {"|BertModel|BertForMaskedLM|CamembertModel|", {NULL, bert_name, NULL, bert_meta, bert_vocab}},
+        {"|RobertaModel|", {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab}},
+    };
+    char key[128];
+    snprintf(key, sizeof key, "|%.100s|", hf_arch);
+    for (size_t i = 0; i < sizeof BY_NAME / sizeof BY_NAME[0]; i++)
+        if (strstr(BY_NAME[i].names, key)) return &BY_NAME[i].hooks;
+    return NULL;
 }

@@ -301,6 +301,7 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
             if (xform & CV_X_SKIP) continue;
             lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, slot, err)
                                                   : add_tensor(c, s, t, out, xform, err);
+            if (!st && !(xform & CV_X_EXPERT) && c->hooks && c->hooks->tensor) st = c->hooks->tensor(c, &c->t[c->n_t - 1], err);
             if (st) return st;
         }
     for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
@@ -321,7 +322,8 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
     if (!(c->fam = lgg__cv_family_find(json_string_value(a0))))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%s' is not supported (supported: %s)",
                             c->dir, json_string_value(a0), lgg__cv_family_list());
-    c->hooks = lgg__cv_family_hooks(c->fam->arch);
+    c->hooks = lgg__cv_family_hooks(json_string_value(a0));
+    if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {
         json_t *v = json_object_get(c->config, bc[i]);

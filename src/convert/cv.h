@@ -67,18 +67,24 @@ enum {
 };
 struct lgg_convert;
 struct lgg_convert_options;
+struct cv_tensor;
 /* What a family does in code (bert.c): each hook may be NULL. */
 typedef struct cv_hooks {
+    /* The reference's __init__: checks config.json and amends it as the
+     * reference amends its hparams (before anything is read from it). */
+    lgg_status (*init)(struct lgg_convert *c, lgg_error *err);
     /* The reference's modify_tensors renames before the table lookup: 0
      * drops the tensor, 1 keeps it under the name written to out. */
     int (*hf_name)(const char *hf, char *out, size_t cap);
+    /* A tensor just added from the checkpoint (its rows may be cut). */
+    lgg_status (*tensor)(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
     /* Keys written after the table's (set_gguf_parameters' tail). */
     lgg_status (*meta)(struct lgg_convert *c, lgg_error *err);
     /* The vocabulary, instead of the SPM/BPE choice (tc: tokenizer_config.json or NULL). */
     lgg_status (*vocab)(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
 } cv_hooks;
-/* bert.c: the hooks of the family whose general.architecture is arch, or NULL. */
-const cv_hooks *lgg__cv_family_hooks(const char *arch);
+/* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
+const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

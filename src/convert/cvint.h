@@ -44,6 +44,7 @@ typedef struct cv_tensor {
     uint32_t n_dims;
     int64_t ne[4];
     uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */
+    uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     struct lgg_convert *c;
