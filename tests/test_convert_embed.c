@@ -88,6 +88,29 @@ static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, 
     return n;
 }
 
+/* Nomic's BERT: fused q/k/v and a gated feed-forward without biases, no
+ * position embeddings (rotary). */
+static size_t nomic_tensors(etensor *t, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t TV) {
+    size_t n = 0;
+    T(V, H, "embeddings.word_embeddings.weight");
+    T(TV, H, "embeddings.token_type_embeddings.weight");
+    T(H, 0, "emb_ln.weight");
+    T(H, 0, "emb_ln.bias");
+    for (unsigned long long l = 0; l < L; l++) {
+        T(3 * H, H, "encoder.layers.%llu.attn.Wqkv.weight", l);
+        T(H, H, "encoder.layers.%llu.attn.out_proj.weight", l);
+        T(FF, H, "encoder.layers.%llu.mlp.fc11.weight", l);
+        T(FF, H, "encoder.layers.%llu.mlp.fc12.weight", l);
+        T(H, FF, "encoder.layers.%llu.mlp.fc2.weight", l);
+        for (int k = 1; k <= 2; k++) {
+            T(H, 0, "encoder.layers.%llu.norm%d.weight", l, k);
+            T(H, 0, "encoder.layers.%llu.norm%d.bias", l, k);
+        }
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
 /* model.safetensors holding t[0..n) as dtype (F32, F16 or BF16). */
 static int write_safetensors(const char *path, const etensor *t, size_t n, uint32_t dtype) {
     size_t es = dtype == LGG_TYPE_F32 ? 4 : 2, cap = 64 + n * 220, hl = 0;
@@ -203,7 +226,7 @@ typedef struct ecase {
                                 NULL: the WordPiece tokenizer and BERT_TC */
     const char *pooling; /* 1_Pooling/config.json, or NULL: no modules.json */
     const char *prefix;
-    int old_norms, heads;
+    int old_norms, heads; /* heads 3: Nomic's BERT (nomic_tensors) */
     uint64_t H, L, FF, V, P, TV;
     uint32_t dtype;
     const char *pre;    /* --pre (the tokenizer.ggml.pre the reference wrote), or NULL: known by its fingerprint */
@@ -244,6 +267,23 @@ static const ecase CASES[] = {
      "\"transformers_version\":\"4.39.3\",\"type_vocab_size\":1,\"use_cache\":true,\"vocab_size\":151936}",
      "Qwen2.5-Tiny-Test-Instruct", ROBERTA_TC, POOLING("true", "false"), "", 0, 2, 32, 2, 64, 151936, 514, 1,
      LGG_TYPE_F16, "qwen2", {"940e9e52be39e6452b308a77665084ecd6447785aaca0706b562305aaea449a2", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108", "d9a22ee9d9fad6d03d10f23c160948aa38b22d66c51e58aeb7a6623dabea5cd1", "4f1e9bb3feeddd2a99f389754d5a4003c2742eff5bec640b1b24c3402bcfc29f", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108"}},
+    /* nomic-embed-text-v1's config.json (its names: n_embd, n_layer, n_positions 8192, which the reference
+     * replaces by a 2048 context; a vocabulary padded to a multiple of 64), mean pooling, F32 weights */
+    {"nomic-embed-tiny-test",
+     "{\"_name_or_path\":\"nomic-ai/nomic-bert-2048\",\"activation_function\":\"swiglu\","
+     "\"architectures\":[\"NomicBertModel\"],\"attn_pdrop\":0.0,\"bos_token_id\":null,\"causal\":false,"
+     "\"dense_seq_output\":true,\"embd_pdrop\":0.0,\"eos_token_id\":null,\"fused_bias_fc\":true,"
+     "\"fused_dropout_add_ln\":true,\"initializer_range\":0.02,\"layer_norm_epsilon\":1e-12,"
+     "\"max_trained_positions\":2048,\"mlp_fc1_bias\":false,\"mlp_fc2_bias\":false,\"model_type\":\"nomic_bert\","
+     "\"n_embd\":32,\"n_head\":4,\"n_inner\":64,\"n_layer\":2,\"n_positions\":8192,\"pad_vocab_size_multiple\":64,"
+     "\"parallel_block\":false,\"parallel_block_tied_norm\":false,\"prenorm\":false,\"qkv_proj_bias\":false,"
+     "\"reorder_and_upcast_attn\":false,\"resid_pdrop\":0.0,\"rotary_emb_base\":1000,\"rotary_emb_fraction\":1.0,"
+     "\"rotary_emb_interleaved\":false,\"rotary_emb_scale_base\":null,\"rotary_scaling_factor\":2,"
+     "\"scale_attn_by_inverse_layer_idx\":false,\"scale_attn_weights\":true,\"summary_activation\":null,"
+     "\"torch_dtype\":\"float32\",\"transformers_version\":\"4.34.0\",\"type_vocab_size\":2,\"use_cache\":true,"
+     "\"use_flash_attn\":true,\"use_rms_norm\":false,\"use_xentropy\":true,\"vocab_size\":30528}",
+     NULL, NULL, POOLING("true", "false"), "", 0, 3, 32, 2, 64, 30528, 0, 2, LGG_TYPE_F32, NULL,
+     {"92d3caef5de0d565fd02ff39b45d381f39678984b8df3033b9f746814ceb4935", "e44582875a473198114abd089835d44022512b247a3a26fd44b885133dfec0bd", "4f3a11c41a3f95ae184ecc1042dfc9bd86c1759a7d7b4032eeb8399e10a1fd18", "1358d0fc606809b072c1ba88ad186c2b24886756d7dc63e67fb64fd426290899", "4f3a11c41a3f95ae184ecc1042dfc9bd86c1759a7d7b4032eeb8399e10a1fd18"}},
 };
 
 static const char *make_case(const ecase *e) {
@@ -253,7 +293,8 @@ static const char *make_case(const ecase *e) {
     snprintf(dir, sizeof dir, "%s/%s", keep && *keep ? keep : scratch_dir(), e->name);
     mkdir(dir, 0755);
     static etensor t[128];
-    size_t n = bert_tensors(t, e->prefix, e->H, e->L, e->FF, e->V, e->P, e->TV, e->old_norms, e->heads);
+    size_t n = e->heads == 3 ? nomic_tensors(t, e->H, e->L, e->FF, e->V, e->TV)
+                             : bert_tensors(t, e->prefix, e->H, e->L, e->FF, e->V, e->P, e->TV, e->old_norms, e->heads);
     snprintf(sub, sizeof sub, "%s/model.safetensors", dir);
     int ok = write_safetensors(sub, t, n, e->dtype) && put_text(dir, "config.json", e->config) &&
              put_text(dir, "tokenizer_config.json", e->tc ? e->tc : BERT_TC);

@@ -144,6 +144,45 @@ static lgg_status roberta_vocab(lgg_convert *c, json_t *tc, const lgg_convert_op
     return token_types(c, err);
 }
 
+/* config.json's `key` must be the JSON value `want` ("swiglu", false,
+ * 1.0, null): the reference asserts the model is the variant it reads. */
+static lgg_status expect(const lgg_convert *c, const char *key, json_t *want, lgg_error *err) {
+    const json_t *v = json_object_get(c->config, key);
+    int ok = v && (json_equal(v, want) || (json_is_number(v) && json_is_number(want) &&
+                                           json_number_value(v) == json_number_value(want)));
+    json_decref(want);
+    return ok ? LGG_OK
+              : lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: key '%s' is %s; only the value the reference reads is supported",
+                             c->dir, key, v ? "another value" : "missing");
+}
+
+/* Nomic: the variant the reference reads (SwiGLU, no biases, post-norm,
+ * plain rotary positions), and a 2048 context whatever config.json says
+ * (its 8192 needs rope scaling). */
+static lgg_status nomic_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = expect(c, "activation_function", json_string("swiglu"), err);
+    static const char *const off[] = {"causal", "qkv_proj_bias", "mlp_fc1_bias", "mlp_fc2_bias", "prenorm",
+                                      "rotary_emb_interleaved"};
+    for (size_t i = 0; !st && i < sizeof off / sizeof off[0]; i++) st = expect(c, off[i], json_false(), err);
+    if (!st) st = expect(c, "rotary_emb_fraction", json_real(1.0), err);
+    if (!st) st = expect(c, "rotary_emb_scale_base", json_null(), err);
+    if (!st && json_object_set_new(c->config, "n_ctx", json_integer(2048))) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return st;
+}
+
+/* BERT's keys, then the rotary base. */
+static lgg_status nomic_meta(lgg_convert *c, lgg_error *err) {
+    lgg_status st = bert_meta(c, err);
+    if (st) return st;
+    const json_t *base = json_object_get(c->config, "rotary_emb_base");
+    if (!json_is_number(base))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rotary_emb_base' is missing or not a number", c->dir);
+    char key[96];
+    snprintf(key, sizeof key, "%s.rope.freq_base", c->fam->arch);
+    return lgg_writer_set_f32(c->w, key, (float)json_number_value(base), NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key)
+                                                                                : LGG_OK;
+}
+
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
     static const struct {
         const char *names;
@@ -151,6 +190,7 @@ const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
     } BY_NAME[] = {
         {"|BertModel|BertForMaskedLM|CamembertModel|", {NULL, bert_name, NULL, bert_meta, bert_vocab}},
         {"|RobertaModel|", {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab}},
+        {"|NomicBertModel|", {nomic_init, bert_name, NULL, nomic_meta, bert_vocab}},
     };
     char key[128];
     snprintf(key, sizeof key, "|%.100s|", hf_arch);

@@ -198,6 +198,21 @@ static const cv_tmap BERT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Nomic's BERT: fused q/k/v, a gated feed-forward, rotary positions. */
+static const cv_tmap NOMIC_BERT_TENSORS[] = {
+    {"embeddings.word_embeddings", "token_embd", 0},
+    {"embeddings.token_type_embeddings", "token_types", 0},
+    {"emb_ln", "token_embd_norm", 0},
+    {"encoder.layers.#.attn.Wqkv", "blk.#.attn_qkv", 0},
+    {"encoder.layers.#.attn.out_proj", "blk.#.attn_output", 0},
+    {"encoder.layers.#.norm1", "blk.#.attn_output_norm", 0},
+    {"encoder.layers.#.mlp.fc11", "blk.#.ffn_up", 0},
+    {"encoder.layers.#.mlp.fc12", "blk.#.ffn_gate", 0},
+    {"encoder.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
+    {"encoder.layers.#.norm2", "blk.#.layer_output_norm", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES, "num_local_experts"},
@@ -208,6 +223,7 @@ static const cv_family FAMILIES[] = {
     {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
+    {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
