@@ -45,7 +45,7 @@ static int by_name(const void *a, const void *b) { return strcmp(((const etensor
 /* A BERT encoder's tensors under `pre` ("" or "bert."); `old_norms`: the
  * LayerNorms' parameters named gamma/beta (older checkpoints); `heads`:
  * the pooler and (1) the masked-LM head or (2) not, which the reference
- * drops. */
+ * drops, or (4) a sequence classifier's head, which it keeps. */
 static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t P,
                            uint64_t TV, int old_norms, int heads) {
     size_t n = 0;
@@ -73,9 +73,15 @@ static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, 
         T(H, 0, "%sencoder.layer.%llu.output.LayerNorm.%s", pre, i, w);
         T(H, 0, "%sencoder.layer.%llu.output.LayerNorm.%s", pre, i, b);
     }
-    if (heads) {
+    if (heads == 1 || heads == 2) {
         T(H, H, "%spooler.dense.weight", pre);
         T(H, 0, "%spooler.dense.bias", pre);
+    }
+    if (heads == 4) { /* a sequence classifier's head */
+        T(H, H, "classifier.dense.weight");
+        T(H, 0, "classifier.dense.bias");
+        T(1, H, "classifier.out_proj.weight");
+        T(1, 0, "classifier.out_proj.bias");
     }
     if (heads == 1) {
         T(V, 0, "cls.predictions.bias");
@@ -222,7 +228,8 @@ static int write_wordpiece(const char *dir, const char *vocab) {
 
 typedef struct ecase {
     const char *name, *config;
-    const char *tokdir, *tc; /* a golden/convert model whose tokenizer.json is copied, and tokenizer_config.json;
+    const char *tokdir, *tc; /* a golden/convert model whose tokenizer.json is copied, or a tests/data file
+                                copied as sentencepiece.bpe.model (".model"), and tokenizer_config.json;
                                 NULL: the WordPiece tokenizer and BERT_TC */
     const char *pooling; /* 1_Pooling/config.json, or NULL: no modules.json */
     const char *prefix;
@@ -284,6 +291,23 @@ static const ecase CASES[] = {
      "\"use_flash_attn\":true,\"use_rms_norm\":false,\"use_xentropy\":true,\"vocab_size\":30528}",
      NULL, NULL, POOLING("true", "false"), "", 0, 3, 32, 2, 64, 30528, 0, 2, LGG_TYPE_F32, NULL,
      {"92d3caef5de0d565fd02ff39b45d381f39678984b8df3033b9f746814ceb4935", "e44582875a473198114abd089835d44022512b247a3a26fd44b885133dfec0bd", "4f3a11c41a3f95ae184ecc1042dfc9bd86c1759a7d7b4032eeb8399e10a1fd18", "1358d0fc606809b072c1ba88ad186c2b24886756d7dc63e67fb64fd426290899", "4f3a11c41a3f95ae184ecc1042dfc9bd86c1759a7d7b4032eeb8399e10a1fd18"}},
+    /* bge-reranker-v2-m3's shape of config ("roberta." names, a classifier head, pad_token_id 1), a
+     * Unigram sentencepiece.bpe.model with nmt_nfkc's precompiled character map (tests/data), F32 weights */
+    {"bge-reranker-tiny-test",
+     "{\"_name_or_path\":\"BAAI/bge-m3\",\"architectures\":[\"XLMRobertaForSequenceClassification\"],"
+     "\"attention_probs_dropout_prob\":0.1,\"bos_token_id\":0,\"classifier_dropout\":null,\"eos_token_id\":2,"
+     "\"hidden_act\":\"gelu\",\"hidden_dropout_prob\":0.1,\"hidden_size\":32,\"id2label\":{\"0\":\"LABEL_0\"},"
+     "\"initializer_range\":0.02,\"intermediate_size\":64,\"label2id\":{\"LABEL_0\":0},\"layer_norm_eps\":1e-05,"
+     "\"max_position_embeddings\":8194,\"model_type\":\"xlm-roberta\",\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":2,\"output_past\":true,\"pad_token_id\":1,\"position_embedding_type\":\"absolute\","
+     "\"torch_dtype\":\"float32\",\"transformers_version\":\"4.38.1\",\"type_vocab_size\":1,\"use_cache\":true,"
+     "\"vocab_size\":402}",
+     "tests/data/unigram-nmt-nfkc.model",
+     "{\"bos_token\":\"<s>\",\"cls_token\":\"<s>\",\"eos_token\":\"</s>\",\"mask_token\":{\"__type\":\"AddedToken\","
+     "\"content\":\"<mask>\",\"lstrip\":true,\"normalized\":true,\"rstrip\":false,\"single_word\":false},"
+     "\"model_max_length\":8192,\"pad_token\":\"<pad>\",\"sep_token\":\"</s>\",\"sp_model_kwargs\":{},"
+     "\"tokenizer_class\":\"XLMRobertaTokenizer\",\"unk_token\":\"<unk>\"}",
+     NULL, "roberta.", 0, 4, 32, 2, 64, 402, 8194, 1, LGG_TYPE_F32, NULL, {"cad40d1e1661a056539dc18a26623f8493d708e5d9b066ac183f5b46cef56b45", "e3749cc474062a18665aa81216298f04323b42a0c861a091050c51af2de1fb9d", "c754d65a710054d6f7b729df2c144d1a592768bfad5d00cedf8ba2d530c40057", "1c7e589a44cb09426ee6fc548e2b2ee2c559f1a4ea64edd862e80c983615621a", "c754d65a710054d6f7b729df2c144d1a592768bfad5d00cedf8ba2d530c40057"}},
 };
 
 static const char *make_case(const ecase *e) {
@@ -298,7 +322,15 @@ static const char *make_case(const ecase *e) {
     snprintf(sub, sizeof sub, "%s/model.safetensors", dir);
     int ok = write_safetensors(sub, t, n, e->dtype) && put_text(dir, "config.json", e->config) &&
              put_text(dir, "tokenizer_config.json", e->tc ? e->tc : BERT_TC);
-    if (ok && e->tokdir) {
+    if (ok && e->tokdir && strstr(e->tokdir, ".model")) {
+        size_t len = 0;
+        unsigned char *b = read_file(e->tokdir, &len);
+        snprintf(sub, sizeof sub, "%s/sentencepiece.bpe.model", dir);
+        FILE *f = b ? fopen(sub, "wb") : NULL;
+        ok = f && fwrite(b, 1, len, f) == len;
+        if (f) ok &= fclose(f) == 0;
+        free(b);
+    } else if (ok && e->tokdir) {
         size_t len = 0;
         char from[4400];
         snprintf(from, sizeof from, "%s/%s/tokenizer.json", shared_path("golden/convert"), e->tokdir);

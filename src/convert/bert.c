@@ -82,19 +82,9 @@ static lgg_status bert_meta(lgg_convert *c, lgg_error *err) {
     return lgg_writer_set_u32(c->w, key, type, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
 }
 
-/* tokenizer.ggml.token_type_count: type_vocab_size, else 1. */
-static lgg_status token_types(lgg_convert *c, lgg_error *err) {
-    int64_t n = lgg__cv_hparam_int(c, "type_vocab_size", 1);
-    if (n < 0 || n > UINT32_MAX)
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'type_vocab_size' is not a 32-bit count", c->dir);
-    if (lgg_writer_set_u32(c->w, "tokenizer.ggml.token_type_count", (uint32_t)n, NULL))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.token_type_count");
-    return LGG_OK;
-}
-
 /* The token type count, then the WordPiece vocabulary. */
 static lgg_status bert_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
-    lgg_status st = token_types(c, err);
+    lgg_status st = lgg__cv_token_type_count(c, err);
     return st ? st : lgg__cv_wpm(c, tc, o, err);
 }
 
@@ -141,7 +131,13 @@ static lgg_status roberta_vocab(lgg_convert *c, json_t *tc, const lgg_convert_op
     if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
         lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
-    return token_types(c, err);
+    return lgg__cv_token_type_count(c, err);
+}
+
+/* XLM-RoBERTa: sentencepiece.bpe.model's Unigram vocabulary (ugm.c). */
+static lgg_status xlmr_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    (void)o;
+    return lgg__cv_ugm_xlmr(c, tc, err);
 }
 
 /* config.json's `key` must be the JSON value `want` ("swiglu", false,
@@ -191,6 +187,8 @@ const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
         {"|BertModel|BertForMaskedLM|CamembertModel|", {NULL, bert_name, NULL, bert_meta, bert_vocab}},
         {"|RobertaModel|", {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab}},
         {"|NomicBertModel|", {nomic_init, bert_name, NULL, nomic_meta, bert_vocab}},
+        {"|XLMRobertaModel|XLMRobertaForSequenceClassification|",
+         {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab}},
     };
     char key[128];
     snprintf(key, sizeof key, "|%.100s|", hf_arch);

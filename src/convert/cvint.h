@@ -91,6 +91,8 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
 
 /* vocab.c */
+/* DIR/NAME mapped read-only (*size > 0; munmap it). */
+lgg_status lgg__cv_map_file(const char *dir, const char *name, void **map, size_t *size, lgg_error *err);
 int lgg__cv_looks_special(const char *t);
 char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
 /* SpecialVocab: ids, add_* flags, chat template; n_vocab bounds the ids. */
@@ -108,6 +110,10 @@ typedef struct cv_vocab_style {
 } cv_vocab_style;
 lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
                               lgg_error *err);
+/* ugm.c: tokenizer.ggml.token_type_count (type_vocab_size, else 1); the
+ * Unigram vocabulary of XLM-RoBERTa's sentencepiece.bpe.model. */
+lgg_status lgg__cv_token_type_count(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_ugm_xlmr(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* wpm.c: a WordPiece tokenizer.json vocabulary (tokenizer.ggml.model "bert"). */
 lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 

@@ -195,6 +195,9 @@ static const cv_tmap BERT_TENSORS[] = {
     {"encoder.layer.#.intermediate.dense", "blk.#.ffn_up", 0},
     {"encoder.layer.#.output.dense", "blk.#.ffn_down", 0},
     {"encoder.layer.#.output.LayerNorm", "blk.#.layer_output_norm", 0},
+    {"classifier", "cls", 0},
+    {"classifier.dense", "cls", 0},
+    {"classifier.out_proj", "cls.output", 0},
     {NULL, NULL, 0},
 };
 
@@ -224,6 +227,7 @@ static const cv_family FAMILIES[] = {
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
+    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {

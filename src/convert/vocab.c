@@ -74,6 +74,10 @@ static lgg_status read_file(const char *dir, const char *name, void **map, size_
     return st;
 }
 
+lgg_status lgg__cv_map_file(const char *dir, const char *name, void **map, size_t *size, lgg_error *err) {
+    return read_file(dir, name, map, size, err);
+}
+
 /* Pieces of tokenizer.model into v (vocab_size slots, [PADi] for the rest). */
 static lgg_status spm_pieces(lgg_convert *c, vocab *v, void **map, size_t *msize, lgg_spm **spm, lgg_error *err) {
     lgg_status st = read_file(c->dir, "tokenizer.model", map, msize, err);
