@@ -45,19 +45,28 @@ static int by_name(const void *a, const void *b) { return strcmp(((const etensor
 /* A BERT encoder's tensors under `pre` ("" or "bert."); `old_norms`: the
  * LayerNorms' parameters named gamma/beta (older checkpoints); `heads`:
  * the pooler and (1) the masked-LM head or (2) not, which the reference
- * drops, or (4) a sequence classifier's head, which it keeps. */
+ * drops, or (4) a sequence classifier's head, which it keeps; (5) Jina's
+ * BERT v2 (a fused gate/up feed-forward, the pooler); P 0: no position
+ * embeddings. */
 static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t P,
                            uint64_t TV, int old_norms, int heads) {
     size_t n = 0;
     const char *w = old_norms ? "gamma" : "weight", *b = old_norms ? "beta" : "bias";
     T(V, H, "%sembeddings.word_embeddings.weight", pre);
-    T(P, H, "%sembeddings.position_embeddings.weight", pre);
+    if (P) T(P, H, "%sembeddings.position_embeddings.weight", pre);
     T(TV, H, "%sembeddings.token_type_embeddings.weight", pre);
     T(H, 0, "%sembeddings.LayerNorm.%s", pre, w);
     T(H, 0, "%sembeddings.LayerNorm.%s", pre, b);
     for (uint64_t l = 0; l < L; l++) {
         unsigned long long i = (unsigned long long)l;
         static const char *const qkv[] = {"query", "key", "value"};
+        if (heads == 5) { /* Jina's fused gate/up, its down projection and norm */
+            T(2 * FF, H, "%sencoder.layer.%llu.mlp.gated_layers.weight", pre, i);
+            T(H, FF, "%sencoder.layer.%llu.mlp.wo.weight", pre, i);
+            T(H, 0, "%sencoder.layer.%llu.mlp.wo.bias", pre, i);
+            T(H, 0, "%sencoder.layer.%llu.mlp.layernorm.weight", pre, i);
+            T(H, 0, "%sencoder.layer.%llu.mlp.layernorm.bias", pre, i);
+        }
         for (int k = 0; k < 3; k++) {
             T(H, H, "%sencoder.layer.%llu.attention.self.%s.weight", pre, i, qkv[k]);
             T(H, 0, "%sencoder.layer.%llu.attention.self.%s.bias", pre, i, qkv[k]);
@@ -66,6 +75,7 @@ static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, 
         T(H, 0, "%sencoder.layer.%llu.attention.output.dense.bias", pre, i);
         T(H, 0, "%sencoder.layer.%llu.attention.output.LayerNorm.%s", pre, i, w);
         T(H, 0, "%sencoder.layer.%llu.attention.output.LayerNorm.%s", pre, i, b);
+        if (heads == 5) continue;
         T(FF, H, "%sencoder.layer.%llu.intermediate.dense.weight", pre, i);
         T(FF, 0, "%sencoder.layer.%llu.intermediate.dense.bias", pre, i);
         T(H, FF, "%sencoder.layer.%llu.output.dense.weight", pre, i);
@@ -73,7 +83,7 @@ static size_t bert_tensors(etensor *t, const char *pre, uint64_t H, uint64_t L, 
         T(H, 0, "%sencoder.layer.%llu.output.LayerNorm.%s", pre, i, w);
         T(H, 0, "%sencoder.layer.%llu.output.LayerNorm.%s", pre, i, b);
     }
-    if (heads == 1 || heads == 2) {
+    if (heads == 1 || heads == 2 || heads == 5) {
         T(H, H, "%spooler.dense.weight", pre);
         T(H, 0, "%spooler.dense.bias", pre);
     }
@@ -308,6 +318,19 @@ static const ecase CASES[] = {
      "\"model_max_length\":8192,\"pad_token\":\"<pad>\",\"sep_token\":\"</s>\",\"sp_model_kwargs\":{},"
      "\"tokenizer_class\":\"XLMRobertaTokenizer\",\"unk_token\":\"<unk>\"}",
      NULL, "roberta.", 0, 4, 32, 2, 64, 402, 8194, 1, LGG_TYPE_F32, NULL, {"cad40d1e1661a056539dc18a26623f8493d708e5d9b066ac183f5b46cef56b45", "e3749cc474062a18665aa81216298f04323b42a0c861a091050c51af2de1fb9d", "c754d65a710054d6f7b729df2c144d1a592768bfad5d00cedf8ba2d530c40057", "1c7e589a44cb09426ee6fc548e2b2ee2c559f1a4ea64edd862e80c983615621a", "c754d65a710054d6f7b729df2c144d1a592768bfad5d00cedf8ba2d530c40057"}},
+    /* jina-embeddings-v2-base-en's config.json (ALiBi: no position embeddings; a fused gate/up matrix of
+     * 2 x intermediate_size rows), mean pooling, BF16 weights */
+    {"jina-embeddings-v2-tiny-en",
+     "{\"_name_or_path\":\"jinaai/jina-bert-implementation\",\"architectures\":[\"JinaBertModel\"],"
+     "\"attention_probs_dropout_prob\":0.0,\"attn_implementation\":\"torch\",\"classifier_dropout\":null,"
+     "\"emb_pooler\":\"mean\",\"feed_forward_type\":\"geglu\",\"gradient_checkpointing\":false,\"hidden_act\":\"gelu\","
+     "\"hidden_dropout_prob\":0.1,\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,"
+     "\"layer_norm_eps\":1e-12,\"max_position_embeddings\":8192,\"model_max_length\":8192,\"model_type\":\"bert\","
+     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"pad_token_id\":0,\"position_embedding_type\":\"alibi\","
+     "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.26.0\",\"type_vocab_size\":2,\"use_cache\":true,"
+     "\"vocab_size\":30528}",
+     NULL, NULL, POOLING("true", "false"), "", 0, 5, 32, 2, 64, 30528, 0, 2, LGG_TYPE_BF16, NULL,
+     {"00c739ddc2ea0d0dc6d43d714046524a62419d4c9194eadcde76334fe52c91c3", "d4346628ee055bad20202407a6bb8729c028480cae8cf2e4241d4c1881b82c0f", "9de28d585838ee50bb601368bf5da907b91473d0a20ba545a68653bf1e9ea0de", "671d5726623aa6dbd60028cb46a9b20cd16b7f29a5b002dcb7cf422c60eb5be6", "9de28d585838ee50bb601368bf5da907b91473d0a20ba545a68653bf1e9ea0de"}},
 };
 
 static const char *make_case(const ecase *e) {

@@ -6,6 +6,7 @@
 #include "cvint.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
@@ -140,6 +141,56 @@ static lgg_status xlmr_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return lgg__cv_ugm_xlmr(c, tc, err);
 }
 
+/* Jina: the fused feed-forward matrix (2 * intermediate_size rows) as two
+ * tensors, its first half under the table's name and its second half
+ * under the other of ffn_gate/ffn_up, in that order. */
+static lgg_status jina_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strstr(t->src_name, "gated_layer")) return LGG_OK;
+    int64_t ff = lgg__cv_hparam_int(c, "intermediate_size", -1);
+    if (t->n_dims != 2 || ff <= 0 || t->ne[1] != 2 * ff)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not 2 x intermediate_size (config.json) rows", c->dir,
+                            t->src_name);
+    t->ne[1] = ff, t->n_units = (uint64_t)ff;
+    const char *gate = strstr(t->name, "ffn_gate"), *up = strstr(t->name, "ffn_up");
+    const char *at = gate ? gate : up;
+    char name[160];
+    if (!at || snprintf(name, sizeof name, "%.*s%s%s", (int)(at - t->name), t->name, gate ? "ffn_up" : "ffn_gate",
+                        at + (gate ? 8 : 6)) >= (int)sizeof name)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': cannot name its second half", c->dir, t->src_name);
+    cv_tensor first = *t; /* t moves when the list grows */
+    cv_tensor *second = lgg__cv_new_tensor(c, err);
+    if (!second) return LGG_ERR_NOMEM;
+    *second = first;
+    second->row_skip = (uint64_t)ff;
+    if (!(second->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    c->n_t++;
+    return LGG_OK;
+}
+
+/* The tokenizer tokenizer_config.json names: BERT's WordPiece, or a BPE
+ * with two token types; BOS and EOS added either way. */
+static lgg_status jina_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    const char *cls = json_string_value(json_object_get(tc, "tokenizer_class"));
+    lgg_status st;
+    if (!cls) {
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer_config.json: %s", c->dir,
+                            tc ? "key 'tokenizer_class' is missing" : "no such file");
+    } else if (!strcmp(cls, "BertTokenizer")) {
+        st = bert_vocab(c, tc, o, err);
+    } else if (!strcmp(cls, "RobertaTokenizer")) {
+        st = lgg__cv_bpe(c, tc, o, err);
+        if (!st && lgg_writer_set_u32(c->w, "tokenizer.ggml.token_type_count", 2, NULL))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.token_type_count");
+    } else {
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/tokenizer_config.json: tokenizer_class '%.60s' is not supported for JinaBertModel",
+                            c->dir, cls);
+    }
+    if (!st && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
+                lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL)))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return st;
+}
+
 /* config.json's `key` must be the JSON value `want` ("swiglu", false,
  * 1.0, null): the reference asserts the model is the variant it reads. */
 static lgg_status expect(const lgg_convert *c, const char *key, json_t *want, lgg_error *err) {
@@ -187,6 +238,7 @@ const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
         {"|BertModel|BertForMaskedLM|CamembertModel|", {NULL, bert_name, NULL, bert_meta, bert_vocab}},
         {"|RobertaModel|", {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab}},
         {"|NomicBertModel|", {nomic_init, bert_name, NULL, nomic_meta, bert_vocab}},
+        {"|JinaBertModel|JinaBertForMaskedLM|", {NULL, bert_name, jina_tensor, bert_meta, jina_vocab}},
         {"|XLMRobertaModel|XLMRobertaForSequenceClassification|",
          {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab}},
     };

@@ -182,22 +182,43 @@ static const cv_tmap PHI3_TENSORS[] = {
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+#define BERT_ATTN                                                                 \
+    {"embeddings.word_embeddings", "token_embd", 0},                              \
+    {"embeddings.token_type_embeddings", "token_types", 0},                       \
+    {"embeddings.LayerNorm", "token_embd_norm", 0},                               \
+    {"encoder.layer.#.attention.self.query", "blk.#.attn_q", 0},                  \
+    {"encoder.layer.#.attention.self.key", "blk.#.attn_k", 0},                    \
+    {"encoder.layer.#.attention.self.value", "blk.#.attn_v", 0},                  \
+    {"encoder.layer.#.attention.output.dense", "blk.#.attn_output", 0},           \
+    {"encoder.layer.#.attention.output.LayerNorm", "blk.#.attn_output_norm", 0},  \
+    {"classifier", "cls", 0}
+
 static const cv_tmap BERT_TENSORS[] = {
-    {"embeddings.word_embeddings", "token_embd", 0},
-    {"embeddings.token_type_embeddings", "token_types", 0},
+    BERT_ATTN,
     {"embeddings.position_embeddings", "position_embd", 0},
-    {"embeddings.LayerNorm", "token_embd_norm", 0},
-    {"encoder.layer.#.attention.self.query", "blk.#.attn_q", 0},
-    {"encoder.layer.#.attention.self.key", "blk.#.attn_k", 0},
-    {"encoder.layer.#.attention.self.value", "blk.#.attn_v", 0},
-    {"encoder.layer.#.attention.output.dense", "blk.#.attn_output", 0},
-    {"encoder.layer.#.attention.output.LayerNorm", "blk.#.attn_output_norm", 0},
     {"encoder.layer.#.intermediate.dense", "blk.#.ffn_up", 0},
     {"encoder.layer.#.output.dense", "blk.#.ffn_down", 0},
     {"encoder.layer.#.output.LayerNorm", "blk.#.layer_output_norm", 0},
-    {"classifier", "cls", 0},
     {"classifier.dense", "cls", 0},
     {"classifier.out_proj", "cls.output", 0},
+    {NULL, NULL, 0},
+};
+
+/* Jina's BERT v2 (ALiBi, no position embeddings): a fused gate/up matrix,
+ * which bert.c splits into its two halves (gated_layers: gate then up;
+ * jina-v2-code's up_gated_layer: up then gate), q/k norms in the code
+ * models. */
+static const cv_tmap JINA_BERT_TENSORS[] = {
+    BERT_ATTN,
+    {"encoder.layer.#.mlp.gated_layers", "blk.#.ffn_gate", 0},
+    {"encoder.layer.#.mlp.up_gated_layer", "blk.#.ffn_up", 0},
+    {"encoder.layer.#.mlp.wo", "blk.#.ffn_down", 0},
+    {"encoder.layer.#.mlp.down_layer", "blk.#.ffn_down", 0},
+    {"encoder.layer.#.mlp.layernorm", "blk.#.layer_output_norm", 0},
+    {"encoder.layer.#.layer_norm_1", "blk.#.attn_norm_2", 0},
+    {"encoder.layer.#.layer_norm_2", "blk.#.layer_output_norm", 0},
+    {"encoder.layer.#.attention.self.layer_norm_q", "blk.#.attn_q_norm", 0},
+    {"encoder.layer.#.attention.self.layer_norm_k", "blk.#.attn_k_norm", 0},
     {NULL, NULL, 0},
 };
 
@@ -228,6 +249,7 @@ static const cv_family FAMILIES[] = {
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
     {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
+    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
