@@ -402,9 +402,50 @@ TEST(convert_embed_families) {
             free(b);
             if (!getenv("LGG_EMBED_CHECKPOINTS")) unlink(out);
         }
+        /* the row offsets (RoBERTa's positions, Jina's halves) through the one-pass quantizer */
+        if (CASES[i].P == 514 || CASES[i].heads == 5) CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0));
     }
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));
+}
+
+/* The case named `name` made again with one file replaced by `text`: the
+ * conversion fails with a message containing `want`, and writes nothing. */
+static void refused(const char *name, const char *file, const char *text, const char *want) {
+    const ecase *e = NULL;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        if (!strcmp(CASES[i].name, name)) e = &CASES[i];
+    const char *dir = e ? make_case(e) : NULL;
+    CHECKF(dir && put_text(dir, file, text), "%s: cannot make the checkpoint", name);
+    if (!dir) return;
+    lgg_convert *c = NULL;
+    lgg_error err = {0};
+    lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+    CHECKF(st != LGG_OK && c == NULL && strstr(err.message, want), "%s with %s: status %d, '%s' (want '%s')", name, file,
+           (int)st, err.message, want);
+    lgg_convert_free(c);
+}
+
+TEST(convert_embed_refusals) {
+    refused("nomic-embed-tiny-test", "config.json",
+            "{\"architectures\":[\"NomicBertModel\"],\"activation_function\":\"gelu\",\"n_layer\":2}", "'activation_function'");
+    refused("nomic-embed-tiny-test", "config.json",
+            "{\"architectures\":[\"NomicBertModel\"],\"activation_function\":\"swiglu\",\"causal\":false,\"n_layer\":2,"
+            "\"qkv_proj_bias\":false,\"mlp_fc1_bias\":false,\"mlp_fc2_bias\":false,\"prenorm\":false,"
+            "\"rotary_emb_interleaved\":false,\"rotary_emb_fraction\":0.5}",
+            "'rotary_emb_fraction'");
+    refused("all-MiniLM-Tiny-Test", "1_Pooling/config.json",
+            "{\"pooling_mode_cls_token\":false,\"pooling_mode_mean_tokens\":false}", "only MEAN and CLS");
+    refused("all-MiniLM-Tiny-Test", "1_Pooling/config.json", "{\"pooling_mode_cls_token\":true}", "'pooling_mode_mean_tokens'");
+    refused("all-MiniLM-Tiny-Test", "modules.json",
+            "[{\"path\":\"../x\",\"type\":\"sentence_transformers.models.Pooling\"}]", "not a folder of the model");
+    refused("jina-embeddings-v2-tiny-en", "tokenizer_config.json", "{\"tokenizer_class\":\"XLMRobertaTokenizer\"}",
+            "'XLMRobertaTokenizer' is not supported");
+    refused("jina-embeddings-v2-tiny-en", "config.json",
+            "{\"architectures\":[\"JinaBertModel\"],\"num_hidden_layers\":2,\"intermediate_size\":48}",
+            "not 2 x intermediate_size");
+    refused("bge-reranker-tiny-test", "config.json",
+            "{\"architectures\":[\"XLMRobertaModel\"],\"num_hidden_layers\":2,\"vocab_size\":300}", "fewer than the 400 pieces");
 }
 
 #endif
