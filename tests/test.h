@@ -103,6 +103,9 @@ int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *ou
  * and in two steps; 1 when the outputs are byte-identical (a failed check
  * otherwise). */
 int convert_fused_vs_two_step(const char *dir, const char *model, const char *preset, int with_imatrix);
+/* The same with lgg_convert_options.pre set (a vocabulary the converter cannot name itself). */
+int convert_fused_vs_two_step_pre(const char *dir, const char *model, const char *preset, int with_imatrix,
+                                  const char *pre);
 /* test_convert.c: convert DIR with PRESET in one pass; 1 when the output's
  * sha256 is SHA (a failed check otherwise). */
 int convert_preset_sha_ok(const char *dir, const char *preset, const char *sha);

@@ -261,11 +261,24 @@ static lgg_status merges(lgg_convert *c, const json_t *model, bpe *b, lgg_error 
     return LGG_OK;
 }
 
-static lgg_status write_bpe(lgg_convert *c, const bpe *b, const char *pre, lgg_error *err) {
+/* Each token through the style's rewrite (NULL: kept as it is). */
+static lgg_status rewrite(lgg_convert *c, const cv_vocab_style *vs, bpe *b, lgg_error *err) {
+    for (size_t i = 0; vs->rewrite && i < b->n; i++) {
+        char *r = vs->rewrite(b->tok[i].ptr, b->tok[i].len);
+        if (r == b->tok[i].ptr) continue;
+        if (!r) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", c->dir);
+        free(b->own[i]);
+        b->own[i] = r;
+        b->tok[i].ptr = r, b->tok[i].len = strlen(r);
+    }
+    return LGG_OK;
+}
+
+static lgg_status write_bpe(lgg_convert *c, const bpe *b, const char *model, const char *pre, lgg_error *err) {
     lgg_wvalue tok = {LGG_VT_ARRAY, LGG_VT_STRING, b->n, b->tok};
     lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, b->n, b->type};
     lgg_wvalue mg = {LGG_VT_ARRAY, LGG_VT_STRING, b->n_merges, b->merges};
-    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", "gpt2", NULL) ||
+    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", model, NULL) ||
         lgg_writer_set_str(c->w, "tokenizer.ggml.pre", pre, NULL) ||
         lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tok, NULL) ||
         lgg_writer_set(c->w, "tokenizer.ggml.token_type", 25, &ty, NULL) ||
@@ -275,6 +288,12 @@ static lgg_status write_bpe(lgg_convert *c, const bpe *b, const char *pre, lgg_e
 }
 
 lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0};
+    return lgg__cv_vocab_json(c, tc, o, &GPT2, err);
+}
+
+lgg_status lgg__cv_vocab_json(lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
+                              lgg_error *err) {
     json_t *tj = NULL;
     lgg_status st = lgg__cv_tokenizer_json(c, 1, &tj, err);
     if (st) return st;
@@ -289,8 +308,8 @@ lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o,
     const char *pre = NULL;
     if (!st) st = pre_name(c, o, &pre, err);
     if (!st) {
-        json_t *vs = json_object_get(c->config, "vocab_size");
-        b.n = json_is_integer(vs) && json_integer_value(vs) >= 0 ? (size_t)json_integer_value(vs)
+        json_t *vsz = json_object_get(c->config, "vocab_size");
+        b.n = json_is_integer(vsz) && json_integer_value(vsz) >= 0 ? (size_t)json_integer_value(vsz)
                                                                  : json_object_size(vocab) + json_array_size(added);
         if (n_ids > b.n)
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: token id %zu is beyond config.json's vocab_size %zu",
@@ -303,8 +322,9 @@ lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o,
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     if (!st) st = fill_tokens(c, added, by, n_ids, &b, err);
     if (!st) st = merges(c, model, &b, err);
-    if (!st) st = write_bpe(c, &b, pre, err);
-    if (!st) st = lgg__cv_special_vocab(c, tc, SIZE_MAX, err);
+    if (!st) st = rewrite(c, vs, &b, err);
+    if (!st) st = write_bpe(c, &b, vs->model, pre, err);
+    if (!st) st = lgg__cv_special_vocab(c, tc, vs->bound_ids ? b.n : SIZE_MAX, err);
     free(by);
     bpe_free(&b);
     json_decref(tj);

@@ -297,16 +297,22 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
             if (skipped(c, t->name.ptr)) continue;
-            char out[512];
+            char out[512], renamed[512];
+            const char *hf = t->name.ptr;
             unsigned xform = 0, slot = 0;
             long bid = -1, xid = -1;
-            if (!map_name(c->fam, t->name.ptr, out, sizeof out, &xform, &bid, &xid, &slot) ||
+            if (c->hooks && c->hooks->hf_name) { /* the family's own renames and drops */
+                if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
+                hf = renamed;
+            }
+            if (!map_name(c->fam, hf, out, sizeof out, &xform, &bid, &xid, &slot) ||
                 (bid >= 0 && (uint64_t)bid >= c->block_count))
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
                                     c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
             if (xform & CV_X_SKIP) continue;
             lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, slot, err)
                                                   : add_tensor(c, s, t, out, xform, err);
+            if (!st && !(xform & CV_X_EXPERT) && c->hooks && c->hooks->tensor) st = c->hooks->tensor(c, &c->t[c->n_t - 1], err);
             if (st) return st;
         }
     for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
@@ -330,6 +336,8 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%.60s' is not supported (supported: %s)",
                             c->dir, json_string_value(a0), list);
     }
+    c->hooks = lgg__cv_family_hooks(json_string_value(a0));
+    if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {
         json_t *v = json_object_get(c->config, bc[i]);

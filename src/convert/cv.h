@@ -105,6 +105,27 @@ enum {
     CV_F_NO_HEAD_DIM = 64,      /* config.json's head_dim is ignored (Granite) */
     CV_F_LLAMA_ROPE_FREQS = 128 /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
 };
+struct lgg_convert;
+struct lgg_convert_options;
+struct cv_tensor;
+/* What a family does in code (bert.c): each hook may be NULL. */
+typedef struct cv_hooks {
+    /* The reference's __init__: checks config.json and amends it as the
+     * reference amends its hparams (before anything is read from it). */
+    lgg_status (*init)(struct lgg_convert *c, lgg_error *err);
+    /* The reference's modify_tensors renames before the table lookup: 0
+     * drops the tensor, 1 keeps it under the name written to out. */
+    int (*hf_name)(const char *hf, char *out, size_t cap);
+    /* A tensor just added from the checkpoint (its rows may be cut). */
+    lgg_status (*tensor)(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
+    /* Keys written after the table's (set_gguf_parameters' tail). */
+    lgg_status (*meta)(struct lgg_convert *c, lgg_error *err);
+    /* The vocabulary, instead of the SPM/BPE choice (tc: tokenizer_config.json or NULL). */
+    lgg_status (*vocab)(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
+} cv_hooks;
+/* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
+const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
+
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
     const char *arch;     /* general.architecture */
@@ -118,6 +139,15 @@ typedef struct cv_family {
 const cv_family *lgg__cv_family_find(const char *hf_arch);
 /* "LlamaForCausalLM, ..." for messages, cut to cap (> 20) with " and N more". */
 void lgg__cv_family_list(char *buf, size_t cap);
+
+/* ---- a SentencePiece model's specs (spm.c) ---- */
+typedef struct cv_spm_specs {
+    uint32_t model_type; /* 1 UNIGRAM, 2 BPE, ... */
+    int add_dummy_prefix, remove_extra_whitespaces;
+    const uint8_t *charsmap; /* normalizer_spec.precompiled_charsmap (in the caller's buffer), or NULL */
+    size_t charsmap_len;
+} cv_spm_specs;
+lgg_status lgg__cv_spm_specs(const void *data, size_t size, cv_spm_specs *out, lgg_error *err);
 
 /* ---- naming heuristics (naming.c) ---- */
 typedef struct cv_names {

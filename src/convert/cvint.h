@@ -14,6 +14,8 @@ int lgg__cv_exists(const char *dir, const char *name);
 lgg_status lgg__cv_json(struct lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err);
 /* path is a file the conversion reads (lgg_convert_input). */
 lgg_status lgg__cv_note_input(struct lgg_convert *c, const char *path, lgg_error *err);
+/* The same for any JSON value (modules.json is a list). */
+lgg_status lgg__cv_json_value(struct lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err);
 /* The first of `keys` ('|' separated) present in obj and not null (as the
  * reference's "is not None" tests); `which` gets its name. */
 json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap);
@@ -45,6 +47,7 @@ typedef struct cv_tensor {
     uint32_t n_dims;
     int64_t ne[4];
     uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */
+    uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     struct lgg_convert *c;
@@ -55,6 +58,7 @@ struct lgg_convert {
     char *dir;
     json_t *config;
     const cv_family *fam;
+    const cv_hooks *hooks;   /* the family's code (bert.c), or NULL */
     lgg_safetensors **shards;
     char **shard_names;
     size_t n_shards;
@@ -93,12 +97,31 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
 
 /* vocab.c */
+/* DIR/NAME mapped read-only (*size > 0; munmap it). */
+lgg_status lgg__cv_map_file(struct lgg_convert *c, const char *name, void **map, size_t *size, lgg_error *err);
 int lgg__cv_looks_special(const char *t);
 char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
 /* SpecialVocab: ids, add_* flags, chat template; n_vocab bounds the ids. */
 lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
+/* The same reading of tokenizer.json for another tokenizer.ggml.model
+ * (BERT's WordPiece, wpm.c): each token through rewrite (the same pointer
+ * back: unchanged; else malloc'd, NULL when out of memory); bound_ids: the
+ * special token ids are checked against the vocabulary's size. */
+typedef struct cv_vocab_style {
+    const char *model;
+    char *(*rewrite)(const char *tok, size_t len);
+    int bound_ids;
+} cv_vocab_style;
+lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
+                              lgg_error *err);
+/* ugm.c: tokenizer.ggml.token_type_count (type_vocab_size, else 1); the
+ * Unigram vocabulary of XLM-RoBERTa's sentencepiece.bpe.model. */
+lgg_status lgg__cv_token_type_count(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_ugm_xlmr(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* wpm.c: a WordPiece tokenizer.json vocabulary (tokenizer.ggml.model "bert"). */
+lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 
 /* generated.c: tensors the reference computes, added before the others. */
 lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);

@@ -98,10 +98,21 @@ static lgg_status slurp(int fd, size_t n, const char *p, char **out, lgg_error *
     return LGG_OK;
 }
 
+lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
+    lgg_status st = lgg__cv_json_value(c, name, required, out, err);
+    if (st || !*out || json_is_object(*out)) return st;
+    json_decref(*out);
+    *out = NULL;
+    char *p = lgg__cv_path(c->dir, name);
+    st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", p ? p : name);
+    free(p);
+    return st;
+}
+
 /* Python's json module reads integers of any size; jansson refuses those
  * beyond 64 bits (tokenizer_config.json's model_max_length is 1e30), so such
  * a file is read again with every integer as a real. */
-lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
+lgg_status lgg__cv_json_value(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
     *out = NULL;
     char *p = lgg__cv_path(c->dir, name);
     if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -127,8 +138,6 @@ lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t *
         else if (!j)
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: malformed JSON at line %d, column %d: %s", p, je.line,
                               je.column, je.text);
-        else if (!json_is_object(j))
-            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", p);
     }
     if (fd >= 0) close(fd);
     free(p);

@@ -36,7 +36,7 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, u %= rows;
     }
     const uint8_t *p = lgg_st_bytes(t->c->shards[shard]) + src->offset;
-    uint64_t n = t->unit, first = src_row(t, u) * n;
+    uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
     if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & CV_X_ADD1)

@@ -418,6 +418,65 @@ static const cv_tmap PHI2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
+ * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
+static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+#define BERT_ATTN                                                                 \
+    {"embeddings.word_embeddings", "token_embd", 0},                              \
+    {"embeddings.token_type_embeddings", "token_types", 0},                       \
+    {"embeddings.LayerNorm", "token_embd_norm", 0},                               \
+    {"encoder.layer.#.attention.self.query", "blk.#.attn_q", 0},                  \
+    {"encoder.layer.#.attention.self.key", "blk.#.attn_k", 0},                    \
+    {"encoder.layer.#.attention.self.value", "blk.#.attn_v", 0},                  \
+    {"encoder.layer.#.attention.output.dense", "blk.#.attn_output", 0},           \
+    {"encoder.layer.#.attention.output.LayerNorm", "blk.#.attn_output_norm", 0},  \
+    {"classifier", "cls", 0}
+
+static const cv_tmap BERT_TENSORS[] = {
+    BERT_ATTN,
+    {"embeddings.position_embeddings", "position_embd", 0},
+    {"encoder.layer.#.intermediate.dense", "blk.#.ffn_up", 0},
+    {"encoder.layer.#.output.dense", "blk.#.ffn_down", 0},
+    {"encoder.layer.#.output.LayerNorm", "blk.#.layer_output_norm", 0},
+    {"classifier.dense", "cls", 0},
+    {"classifier.out_proj", "cls.output", 0},
+    {NULL, NULL, 0},
+};
+
+/* Jina's BERT v2 (ALiBi, no position embeddings): a fused gate/up matrix,
+ * which bert.c splits into its two halves (gated_layers: gate then up;
+ * jina-v2-code's up_gated_layer: up then gate), q/k norms in the code
+ * models. */
+static const cv_tmap JINA_BERT_TENSORS[] = {
+    BERT_ATTN,
+    {"encoder.layer.#.mlp.gated_layers", "blk.#.ffn_gate", 0},
+    {"encoder.layer.#.mlp.up_gated_layer", "blk.#.ffn_up", 0},
+    {"encoder.layer.#.mlp.wo", "blk.#.ffn_down", 0},
+    {"encoder.layer.#.mlp.down_layer", "blk.#.ffn_down", 0},
+    {"encoder.layer.#.mlp.layernorm", "blk.#.layer_output_norm", 0},
+    {"encoder.layer.#.layer_norm_1", "blk.#.attn_norm_2", 0},
+    {"encoder.layer.#.layer_norm_2", "blk.#.layer_output_norm", 0},
+    {"encoder.layer.#.attention.self.layer_norm_q", "blk.#.attn_q_norm", 0},
+    {"encoder.layer.#.attention.self.layer_norm_k", "blk.#.attn_k_norm", 0},
+    {NULL, NULL, 0},
+};
+
+/* Nomic's BERT: fused q/k/v, a gated feed-forward, rotary positions. */
+static const cv_tmap NOMIC_BERT_TENSORS[] = {
+    {"embeddings.word_embeddings", "token_embd", 0},
+    {"embeddings.token_type_embeddings", "token_types", 0},
+    {"emb_ln", "token_embd_norm", 0},
+    {"encoder.layers.#.attn.Wqkv", "blk.#.attn_qkv", 0},
+    {"encoder.layers.#.attn.out_proj", "blk.#.attn_output", 0},
+    {"encoder.layers.#.norm1", "blk.#.attn_output_norm", 0},
+    {"encoder.layers.#.mlp.fc11", "blk.#.ffn_up", 0},
+    {"encoder.layers.#.mlp.fc12", "blk.#.ffn_gate", 0},
+    {"encoder.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
+    {"encoder.layers.#.norm2", "blk.#.layer_output_norm", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -441,6 +500,11 @@ static const cv_family FAMILIES[] = {
     {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
+    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
+    {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
+    {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
+    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
+    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {

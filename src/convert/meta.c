@@ -395,6 +395,7 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     if (!st) st = set_str(c->w, "general.type", "model", err);
     if (!st) st = general(c, err);
     for (const cv_mkey *m = c->fam->meta; !st && m->key; m++) st = one_param(c, m, err);
+    if (!st && c->hooks && c->hooks->meta) st = c->hooks->meta(c, err);
     if (!st) st = lgg__cv_vocab(c, o, err);
     if (!st) st = wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
     return st;

@@ -134,3 +134,46 @@ void lgg_spm_free(lgg_spm *s) {
 }
 size_t lgg_spm_count(const lgg_spm *s) { return s ? s->n : 0; }
 const lgg_spm_piece *lgg_spm_at(const lgg_spm *s, size_t i) { return s && i < s->n ? &s->p[i] : NULL; }
+
+/* The two specs' fields a UGM vocabulary needs: trainer_spec (2) ->
+ * model_type (3); normalizer_spec (3) -> precompiled_charsmap (2),
+ * add_dummy_prefix (3), remove_extra_whitespaces (4); proto defaults when
+ * absent. */
+static lgg_status spec(pb c, unsigned which, cv_spm_specs *o) {
+    while (c.p < c.end) {
+        uint64_t key, v;
+        if (!varint(&c, &key)) return LGG_ERR_TRUNCATED;
+        unsigned f = (unsigned)(key >> 3), wt = (unsigned)(key & 7);
+        if (wt == 0 && ((which == 2 && f == 3) || (which == 3 && (f == 3 || f == 4)))) {
+            if (!varint(&c, &v)) return LGG_ERR_TRUNCATED;
+            if (which == 2) o->model_type = (uint32_t)v;
+            else if (f == 3) o->add_dummy_prefix = v != 0;
+            else o->remove_extra_whitespaces = v != 0;
+        } else if (which == 3 && f == 2 && wt == 2) {
+            if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p)) return LGG_ERR_TRUNCATED;
+            o->charsmap = c.p, o->charsmap_len = (size_t)v;
+            c.p += v;
+        } else if (!skip(&c, wt)) {
+            return LGG_ERR_TRUNCATED;
+        }
+    }
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_spm_specs(const void *data, size_t size, cv_spm_specs *out, lgg_error *err) {
+    *out = (cv_spm_specs){1, 1, 1, NULL, 0};
+    pb c = {data, (const uint8_t *)data + size};
+    while (c.p < c.end) {
+        uint64_t key, len;
+        if (!varint(&c, &key)) return lgg__cv_fail(err, LGG_ERR_TRUNCATED, "truncated field key");
+        unsigned f = (unsigned)(key >> 3);
+        if ((f == 2 || f == 3) && (key & 7) == 2) {
+            if (!varint(&c, &len) || len > (uint64_t)(c.end - c.p) || spec((pb){c.p, c.p + len}, f, out))
+                return lgg__cv_fail(err, LGG_ERR_TRUNCATED, "%s runs past its end", f == 2 ? "trainer_spec" : "normalizer_spec");
+            c.p += len;
+        } else if (!skip(&c, (unsigned)(key & 7))) {
+            return lgg__cv_fail(err, LGG_ERR_TRUNCATED, "field %u runs past the end", f);
+        }
+    }
+    return LGG_OK;
+}

@@ -72,7 +72,9 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
     if (st) return st;
     json_t *cls = tc ? json_object_get(tc, "tokenizer_class") : NULL;
     int gpt2 = json_is_string(cls) && !strcmp(json_string_value(cls), "GPT2Tokenizer");
-    if (c->fam->flags & CV_F_PHI3_VOCAB) { /* by the tokenizer's class: BPE, else SentencePiece or nothing */
+    if (c->hooks && c->hooks->vocab) {
+        st = c->hooks->vocab(c, tc, o, err);
+    } else if (c->fam->flags & CV_F_PHI3_VOCAB) { /* by the tokenizer's class: BPE, else SentencePiece or nothing */
         st = gpt2 ? lgg__cv_bpe(c, tc, o, err) : lgg__cv_spm(c, tc, err);
     } else if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
         st = lgg__cv_spm(c, tc, err);

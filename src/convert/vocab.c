@@ -75,6 +75,10 @@ static lgg_status read_file(lgg_convert *c, const char *name, void **map, size_t
     return st;
 }
 
+lgg_status lgg__cv_map_file(lgg_convert *c, const char *name, void **map, size_t *size, lgg_error *err) {
+    return read_file(c, name, map, size, err);
+}
+
 /* Pieces of tokenizer.model into v (vocab_size slots, [PADi] for the rest). */
 static lgg_status spm_pieces(lgg_convert *c, vocab *v, void **map, size_t *msize, lgg_spm **spm, lgg_error *err) {
     lgg_status st = read_file(c, "tokenizer.model", map, msize, err);

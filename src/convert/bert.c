@@ -1,0 +1,250 @@
+/* bert.c -- what the BERT family (BertModel and the names registered with
+ * it) does in code in the reference converter: its tensor renames and
+ * drops, the keys it writes after the common ones (attention not causal,
+ * the sentence-transformers pooling type), and its vocabulary (the token
+ * type count, then WordPiece, wpm.c). */
+#include "cvint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* "bert." dropped, old-style LayerNorm names (.gamma/.beta) made
+ * .weight/.bias; the pooler and the pre-training heads are not used for
+ * embeddings and are dropped. */
+static int bert_name(const char *hf, char *out, size_t cap) {
+    if (starts(hf, "bert.")) hf += 5;
+    size_t l = strlen(hf);
+    if (l >= cap) l = cap - 1;
+    int n = snprintf(out, cap, "%.*s", (int)l, hf);
+    if (n >= 6 && !strcmp(out + n - 6, ".gamma")) snprintf(out + n - 6, cap - (size_t)(n - 6), ".weight");
+    else if (n >= 5 && !strcmp(out + n - 5, ".beta")) snprintf(out + n - 5, cap - (size_t)(n - 5), ".bias");
+    return strcmp(out, "embeddings.position_ids") && strcmp(out, "pooler.dense.weight") &&
+           strcmp(out, "pooler.dense.bias") && !starts(out, "cls.predictions") && !starts(out, "cls.seq_relationship");
+}
+
+/* Python's truth of a JSON value (the reference tests the flags with `if`). */
+static int truthy(const json_t *v) {
+    return json_is_true(v) || (json_is_integer(v) && json_integer_value(v)) || (json_is_real(v) && json_real_value(v)) ||
+           (json_is_string(v) && json_string_length(v)) || (json_is_array(v) && json_array_size(v)) ||
+           (json_is_object(v) && json_object_size(v));
+}
+
+/* modules.json's first sentence_transformers Pooling module: its
+ * config.json gives MEAN (1) or CLS (2); *type 0 when there is none. */
+static lgg_status pooling(lgg_convert *c, uint32_t *type, lgg_error *err) {
+    json_t *mods = NULL, *pc = NULL;
+    *type = 0;
+    lgg_status st = lgg__cv_json_value(c, "modules.json", 0, &mods, err);
+    if (st || !mods) return st;
+    const char *path = NULL;
+    size_t i;
+    json_t *m;
+    json_array_foreach(mods, i, m) {
+        const char *ty = json_string_value(json_object_get(m, "type"));
+        if (ty && !strcmp(ty, "sentence_transformers.models.Pooling")) {
+            path = json_string_value(json_object_get(m, "path"));
+            if (!path) st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/modules.json: the Pooling module has no 'path'", c->dir);
+            break;
+        }
+    }
+    char name[512];
+    if (!st && path) { /* a folder of the model, not a path out of it */
+        if (path[0] == '/' || strstr(path, "..") || strlen(path) > 400)
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/modules.json: Pooling path '%.60s' is not a folder of the model",
+                              c->dir, path);
+        else
+            snprintf(name, sizeof name, "%s/config.json", path), st = lgg__cv_json(c, name, 1, &pc, err);
+    }
+    if (!st && pc) {
+        const json_t *mean = json_object_get(pc, "pooling_mode_mean_tokens"), *cls = json_object_get(pc, "pooling_mode_cls_token");
+        if (!mean || (!truthy(mean) && !cls))
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: key '%s' is missing", c->dir, name,
+                              mean ? "pooling_mode_cls_token" : "pooling_mode_mean_tokens");
+        else if (truthy(mean)) *type = 1;
+        else if (truthy(cls)) *type = 2;
+        else st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: only MEAN and CLS pooling are supported", c->dir, name);
+    }
+    json_decref(pc);
+    json_decref(mods);
+    return st;
+}
+
+static lgg_status bert_meta(lgg_convert *c, lgg_error *err) {
+    char key[96];
+    snprintf(key, sizeof key, "%s.attention.causal", c->fam->arch);
+    if (lgg_writer_set_bool(c->w, key, false, NULL)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    uint32_t type;
+    lgg_status st = pooling(c, &type, err);
+    if (st || !type) return st;
+    snprintf(key, sizeof key, "%s.pooling_type", c->fam->arch);
+    return lgg_writer_set_u32(c->w, key, type, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+}
+
+/* The token type count, then the WordPiece vocabulary. */
+static lgg_status bert_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    lgg_status st = lgg__cv_token_type_count(c, err);
+    return st ? st : lgg__cv_wpm(c, tc, o, err);
+}
+
+/* RoBERTa: position embeddings start after the padding id, so the
+ * reference drops the first pad_token_id + 1 rows and shortens the
+ * context by as much (when config.json has a pad_token_id). */
+static int64_t position_offset(const lgg_convert *c) {
+    const json_t *pad = json_object_get(c->config, "pad_token_id");
+    return json_is_integer(pad) ? json_integer_value(pad) + 1 : -1;
+}
+
+static lgg_status roberta_init(lgg_convert *c, lgg_error *err) {
+    int64_t off = position_offset(c);
+    json_t *ctx = json_object_get(c->config, "max_position_embeddings");
+    if (off < 0 || !ctx) return LGG_OK;
+    if (off > (1 << 30) || !json_is_integer(ctx))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: keys 'pad_token_id' and 'max_position_embeddings' must be counts",
+                            c->dir);
+    if (json_object_set_new(c->config, "max_position_embeddings", json_integer(json_integer_value(ctx) - off)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+static int roberta_name(const char *hf, char *out, size_t cap) {
+    return bert_name(starts(hf, "roberta.") ? hf + 8 : hf, out, cap);
+}
+
+static lgg_status roberta_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    int64_t off = position_offset(c);
+    if (off < 0 || strcmp(t->name, "position_embd.weight")) return LGG_OK;
+    if (t->n_dims != 2 || (uint64_t)off > (uint64_t)t->ne[1])
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': fewer rows than pad_token_id + 1 (config.json)", c->dir,
+                            t->src_name);
+    t->ne[1] -= off, t->n_units -= (uint64_t)off, t->row_skip = (uint64_t)off;
+    return LGG_OK;
+}
+
+/* tokenizer.json's BPE vocabulary, which adds BOS and EOS, then the token
+ * type count; without tokenizer.json, BERT's WordPiece. */
+static lgg_status roberta_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    if (!lgg__cv_exists(c->dir, "tokenizer.json")) return bert_vocab(c, tc, o, err);
+    lgg_status st = lgg__cv_bpe(c, tc, o, err);
+    if (st) return st;
+    if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return lgg__cv_token_type_count(c, err);
+}
+
+/* XLM-RoBERTa: sentencepiece.bpe.model's Unigram vocabulary (ugm.c). */
+static lgg_status xlmr_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    (void)o;
+    return lgg__cv_ugm_xlmr(c, tc, err);
+}
+
+/* Jina: the fused feed-forward matrix (2 * intermediate_size rows) as two
+ * tensors, its first half under the table's name and its second half
+ * under the other of ffn_gate/ffn_up, in that order. */
+static lgg_status jina_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strstr(t->src_name, "gated_layer")) return LGG_OK;
+    int64_t ff = lgg__cv_hparam_int(c, "intermediate_size", -1);
+    if (t->n_dims != 2 || ff <= 0 || t->ne[1] != 2 * ff)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not 2 x intermediate_size (config.json) rows", c->dir,
+                            t->src_name);
+    t->ne[1] = ff, t->n_units = (uint64_t)ff;
+    const char *gate = strstr(t->name, "ffn_gate"), *up = strstr(t->name, "ffn_up");
+    const char *at = gate ? gate : up;
+    char name[160];
+    if (!at || snprintf(name, sizeof name, "%.*s%s%s", (int)(at - t->name), t->name, gate ? "ffn_up" : "ffn_gate",
+                        at + (gate ? 8 : 6)) >= (int)sizeof name)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': cannot name its second half", c->dir, t->src_name);
+    cv_tensor first = *t; /* t moves when the list grows */
+    cv_tensor *second = lgg__cv_new_tensor(c, err);
+    if (!second) return LGG_ERR_NOMEM;
+    *second = first;
+    second->row_skip = (uint64_t)ff;
+    if (!(second->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    c->n_t++;
+    return LGG_OK;
+}
+
+/* The tokenizer tokenizer_config.json names: BERT's WordPiece, or a BPE
+ * with two token types; BOS and EOS added either way. */
+static lgg_status jina_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    const char *cls = json_string_value(json_object_get(tc, "tokenizer_class"));
+    lgg_status st;
+    if (!cls) {
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer_config.json: %s", c->dir,
+                            tc ? "key 'tokenizer_class' is missing" : "no such file");
+    } else if (!strcmp(cls, "BertTokenizer")) {
+        st = bert_vocab(c, tc, o, err);
+    } else if (!strcmp(cls, "RobertaTokenizer")) {
+        st = lgg__cv_bpe(c, tc, o, err);
+        if (!st && lgg_writer_set_u32(c->w, "tokenizer.ggml.token_type_count", 2, NULL))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.token_type_count");
+    } else {
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/tokenizer_config.json: tokenizer_class '%.60s' is not supported for JinaBertModel",
+                            c->dir, cls);
+    }
+    if (!st && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
+                lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL)))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return st;
+}
+
+/* config.json's `key` must be the JSON value `want` ("swiglu", false,
+ * 1.0, null): the reference asserts the model is the variant it reads. */
+static lgg_status expect(const lgg_convert *c, const char *key, json_t *want, lgg_error *err) {
+    const json_t *v = json_object_get(c->config, key);
+    int ok = v && (json_equal(v, want) || (json_is_number(v) && json_is_number(want) &&
+                                           json_number_value(v) == json_number_value(want)));
+    json_decref(want);
+    return ok ? LGG_OK
+              : lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: key '%s' is %s; only the value the reference reads is supported",
+                             c->dir, key, v ? "another value" : "missing");
+}
+
+/* Nomic: the variant the reference reads (SwiGLU, no biases, post-norm,
+ * plain rotary positions), and a 2048 context whatever config.json says
+ * (its 8192 needs rope scaling). */
+static lgg_status nomic_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = expect(c, "activation_function", json_string("swiglu"), err);
+    static const char *const off[] = {"causal", "qkv_proj_bias", "mlp_fc1_bias", "mlp_fc2_bias", "prenorm",
+                                      "rotary_emb_interleaved"};
+    for (size_t i = 0; !st && i < sizeof off / sizeof off[0]; i++) st = expect(c, off[i], json_false(), err);
+    if (!st) st = expect(c, "rotary_emb_fraction", json_real(1.0), err);
+    if (!st) st = expect(c, "rotary_emb_scale_base", json_null(), err);
+    if (!st && json_object_set_new(c->config, "n_ctx", json_integer(2048))) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return st;
+}
+
+/* BERT's keys, then the rotary base. */
+static lgg_status nomic_meta(lgg_convert *c, lgg_error *err) {
+    lgg_status st = bert_meta(c, err);
+    if (st) return st;
+    const json_t *base = json_object_get(c->config, "rotary_emb_base");
+    if (!json_is_number(base))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rotary_emb_base' is missing or not a number", c->dir);
+    char key[96];
+    snprintf(key, sizeof key, "%s.rope.freq_base", c->fam->arch);
+    return lgg_writer_set_f32(c->w, key, (float)json_number_value(base), NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key)
+                                                                                : LGG_OK;
+}
+
+const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
+    static const struct {
+        const char *names;
+        cv_hooks hooks;
+    } BY_NAME[] = {
+        {"|BertModel|BertForMaskedLM|CamembertModel|", {NULL, bert_name, NULL, bert_meta, bert_vocab}},
+        {"|RobertaModel|", {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab}},
+        {"|NomicBertModel|", {nomic_init, bert_name, NULL, nomic_meta, bert_vocab}},
+        {"|JinaBertModel|JinaBertForMaskedLM|", {NULL, bert_name, jina_tensor, bert_meta, jina_vocab}},
+        {"|XLMRobertaModel|XLMRobertaForSequenceClassification|",
+         {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab}},
+    };
+    char key[128];
+    snprintf(key, sizeof key, "|%.100s|", hf_arch);
+    for (size_t i = 0; i < sizeof BY_NAME / sizeof BY_NAME[0]; i++)
+        if (strstr(BY_NAME[i].names, key)) return &BY_NAME[i].hooks;
+    return NULL;
+}
