@@ -358,7 +358,7 @@ EMCC ?= emcc
 # emcc's own node scripts need Debian's node modules (acorn) when node is not Debian's
 WEB_ENV := NODE_PATH=/usr/share/nodejs
 WEB_CORE_SRC := $(sort $(shell find src/base src/format -name '*.c' -not -name '*_avx*')) web/compat.c
-WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c
+WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
 WEB_HDRS := $(wildcard include/*.h web/*.h tools/cli.h) $(shell find src/base src/format -name '*.h')
 WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools
 WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json
@@ -376,7 +376,7 @@ $(BUILD)/web/%: web/%
 	cp $< $@
 $(WEB_TEST)/serve: tests/web/serve.c tests/httpd.c tests/httpd.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itests -o $@ tests/web/serve.c tests/httpd.c -lpthread
+	$(CC) $(CFLAGS_ALL) -DLGG_TEST_NO_GOLDEN_LIBS -Itests -o $@ tests/web/serve.c tests/httpd.c -lpthread
 # The replay natively (only the parts of the test helpers it calls are linked)...
 WEB_VERDICT_SRC := tests/web/verdicts.c tests/hostile.c tests/gen.c tests/util.c
 $(WEB_TEST)/verdicts: $(WEB_VERDICT_SRC) $(WEB_GLUE_SRC) $(WEB_HDRS) tests/hostile.h tests/gen.h tests/test.h $(STATIC)
