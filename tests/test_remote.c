@@ -409,7 +409,9 @@ TEST(remote_hf_snapshot) {
     httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
     CHECKF(st == 0 && hub_c.requests == 1 && cdn_c.requests == 0, "second run: %d, %lu + %lu requests: %s", st,
            hub_c.requests, cdn_c.requests, e);
-    CHECK_STR(e, text_replace("gguf download: DIR: 0 files fetched, 3 already complete\n", "DIR", dir));
+    char *want_e = text_replace("gguf download: DIR: 0 files fetched, 3 already complete\n", "DIR", dir);
+    CHECK_STR(e, want_e);
+    free(want_e);
     free(o), free(e);
     /* a damaged file (same size) is fetched again */
     snprintf(p, sizeof p, "%s/model.safetensors", dir);
