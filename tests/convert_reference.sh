@@ -6,7 +6,11 @@
 # name ends in "-rms-eps" or "-add-bos" runs through convert_reference_nodup.py (the
 # reference without its duplicate-key failure).
 #
-#   tests/convert_reference.sh LLAMA_CPP NODE_DIR [MODEL...]
+#   [LGG_REF_TEST=NAME] tests/convert_reference.sh LLAMA_CPP NODE_DIR [MODEL...]
+#
+# LGG_REF_TEST: the test (a test-runner prefix) that writes the checkpoints
+# under its scratch folder's more/ (default convert_more_families; each
+# tests/test_convert_*.c family group has its own).
 #
 # LLAMA_CPP: a b4747 work tree; NODE_DIR: where `npm install tokenizers` was
 # run; the shims are ../shared/golden/convert/reference/shims (see its
@@ -18,7 +22,7 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 shims=$(cd ../shared/golden/convert/reference/shims && pwd)
 keep=$(mktemp -d)
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner convert_more_families >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner "${LGG_REF_TEST:-convert_more_families}" >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")
