@@ -299,7 +299,9 @@ static char *make_texts(size_t n, size_t *len) {
         "🦙", "😶‍🌫️", "👩🏽‍💻", "🇫🇷", "✅", "def f(x):", " return x**2", "{\"a\": [1, 2]}", "a->b", "i++;", "//", "#!",
         "<|endoftext|>", "<|begin_of_text|>", "<|eot_id|>", "<s>", "</s>", "<unk>", "<|im_start|>", "<|im_end|>",
         "<｜begin▁of▁sentence｜>", "<bos>", "<start_of_turn>", "Ünïcödé", "e\xcc\x81", "ﬁ", "Å", "\xc2\xa0", "\xe3\x80\x80",
-        " ", ".", ",", "!", "?", "...", "—", "«", "»", "ß", "İ", "ǅ", "x", "Z", "_", "-", "@", "www.", ".com", "\xe2\x96\x81"};
+        " ", ".", ",", "!", "?", "...", "—", "«", "»", "ß", "İ", "ǅ", "x", "Z", "_", "-", "@", "www.", ".com", "\xe2\x96\x81",
+        "[CLS]", " [SEP]", "[MASK]", "[UNK]", "##ing", "unaffable", "tokenization", "supercalifragilistic", "ﾊﾝｶｸ",
+        "①", "㍿", "Ⅻ", "\xef\xbd\x9e", "\xe2\x80\x8b", "\xef\xbb\xbf", "\x01", "\x7f"};
     size_t nb = sizeof BITS / sizeof *BITS, n_in = 0;
     char *in = read_text("tests/tokenize/texts.inp", &n_in);
     tok_text b = {0};
@@ -415,7 +417,49 @@ static void hf_synth_case(void *arg) {
     free(j);
 }
 
+/* tokenizer.json files of the WordPiece and Unigram models, written by the
+ * npm tokenizers itself (tests/tokenize/make_hf_models.js: bert-base-uncased's
+ * vocabulary as BertWordPieceTokenizer builds it; a sentencepiece model with
+ * a precompiled charsmap as transformers converts it) */
+static void hf_model_case(void *arg) {
+    const char *name = arg;
+    if (!have_node_tokenizers()) {
+        test_skip("the npm tokenizers is missing in %s (WITH_TOKENIZERS=1 scripts/install-deps.sh)", npm_dir());
+        return;
+    }
+    char node_path[1200], json[1200];
+    snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
+    setenv("NODE_PATH", node_path, 1);
+    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/make_hf_models.js", (char *)scratch_dir(), NULL};
+    char *o = NULL, *e = NULL;
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
+    CHECKF(status == 0, "make_hf_models.js: %s", e ? e : "");
+    free(o), free(e);
+    snprintf(json, sizeof json, "%s/%s.json", scratch_dir(), name);
+    size_t n = 0;
+    char *j = read_text(json, &n);
+    lgg_tokenizer *t = NULL;
+    lgg_error err;
+    REQUIRE(j != NULL);
+    if (lgg_tokenizer_open_json(j, n, NULL, 0, &t, &err) != LGG_OK) {
+        test_fail(__FILE__, __LINE__, "%s: %s", name, err.message);
+        free(j);
+        return;
+    }
+    hf_compare(name, json, t);
+    lgg_tokenizer_free(t);
+    free(j);
+}
+
 __attribute__((constructor)) static void register_hf_cases(void) {
+    static const char *const GEN[] = {"bert", "bert-cased-max8", "unigram-xlmr", "unigram-bytes"};
+    static char gnames[4][64];
+    for (int i = 0; i < 4; i++) {
+        snprintf(gnames[i], sizeof gnames[i], "tokenize_hf/models-%s", GEN[i]);
+        test_register_arg(gnames[i], hf_model_case, (void *)GEN[i]);
+    }
     static const char *const MODELS[] = {"llama3", "llama3_1", "qwen3", "deepseek_v3", "gpt4o", "llama2", "gemma3"};
     static char names[7][64];
     for (int i = 0; i < 7; i++) {

@@ -177,6 +177,35 @@ int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int
  * tokens out); 0 ok, -1 no memory */
 int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, tok_buf *out);
 
+/* ---- Hugging Face models and the Precompiled normalizer (tok_hf_models.c) ---- */
+typedef struct tok_wordpiece {
+    const tok_map *vocab; /* model.vocab only */
+    const char *prefix;   /* continuing_subword_prefix */
+    size_t prefix_n, max_chars;
+    int32_t unk;          /* checked at load: in the vocabulary */
+} tok_wordpiece;
+int lgg__tok_wordpiece(const tok_wordpiece *w, const char *s, size_t n, tok_ids *out);
+typedef struct tok_unigram {
+    const tok_map *vocab; /* piece -> id, a later duplicate winning */
+    tok_trie trie;        /* every piece */
+    double *score, min_score;
+    int32_t unk;          /* -1: none */
+    int byte_fallback;
+} tok_unigram;
+/* 0 ok, -1 no memory or an unknown character without unk_id */
+int lgg__tok_unigram(const tok_unigram *u, const char *s, size_t n, tok_ids *out);
+typedef struct tok_charsmap {
+    uint32_t *units;      /* the double array */
+    size_t n_units;
+    const char *norm;     /* into the caller's bytes */
+    size_t norm_n;
+} tok_charsmap;
+/* 0 ok, -1 too short or no memory, -2 strings not UTF-8 */
+int lgg__tok_charsmap_parse(const uint8_t *b, size_t n, tok_charsmap *m);
+int lgg__tok_precompiled(const tok_charsmap *m, const char *s, size_t n, tok_buf *out);
+int lgg__tok_base64(const char *s, size_t n, tok_buf *out);
+int lgg__tok_wp_cleanup(tok_buf *b);
+
 /* token_to_piece(special = true) into b */
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b);
 

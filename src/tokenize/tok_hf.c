@@ -8,6 +8,7 @@
  * Each component is checked against the npm tokenizers on its own
  * (tests/tokenize/make_hf_json.py) and on real checkpoints' files. */
 #include <jansson.h>
+#include <math.h>
 #include <oniguruma.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +17,11 @@
 
 #include "tokenize/tok.h"
 
-enum { N_NFC, N_NFD, N_NFKC, N_NFKD, N_REPLACE, N_PREPEND, N_STRIP, N_LOWER, N_STRIP_ACCENTS, N_BERT };
+enum { N_NFC, N_NFD, N_NFKC, N_NFKD, N_REPLACE, N_PREPEND, N_STRIP, N_LOWER, N_STRIP_ACCENTS, N_BERT, N_PRECOMPILED };
 enum { P_SPLIT, P_BYTELEVEL, P_METASPACE };
 enum { B_REMOVED, B_ISOLATED, B_MERGED_PREV, B_MERGED_NEXT, B_CONTIGUOUS };
-enum { D_BYTELEVEL, D_REPLACE, D_BYTEFALLBACK, D_FUSE, D_STRIP };
+enum { D_BYTELEVEL, D_REPLACE, D_BYTEFALLBACK, D_FUSE, D_STRIP, D_WORDPIECE, D_METASPACE, D_CTC };
+enum { M_BPE, M_WORDPIECE, M_UNIGRAM };
 
 typedef struct hf_step {
     int kind;
@@ -27,6 +29,7 @@ typedef struct hf_step {
     size_t an, bn;
     regex_t *re;      /* a Regex pattern */
     int behavior, invert, add_prefix_space, use_regex, left, right;
+    tok_charsmap cm;  /* Precompiled: its double array over a (the charsmap's bytes) */
 } hf_step;
 
 typedef struct hf_added {
@@ -43,6 +46,11 @@ typedef struct pairmap {
 } pairmap;
 
 struct tok_hf {
+    int model;                    /* M_BPE, M_WORDPIECE, M_UNIGRAM */
+    tok_map vocab;                /* model.vocab alone: the model looks up only its own tokens */
+    tok_wordpiece wp;
+    char *wp_prefix;
+    tok_unigram ug;
     hf_step *norm, *pre, *dec;
     size_t n_norm, n_pre, n_dec;
     pairmap merges;
@@ -104,6 +112,8 @@ static lgg_status bad(lgg_error *err, const char *path, const char *fmt, const c
     snprintf(msg, sizeof msg, fmt, what ? what : "");
     return lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "tokenizer.json: %s: %s", path, msg);
 }
+
+static lgg_status nomem(lgg_error *err) { return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory"); }
 
 static lgg_status unsupported(lgg_error *err, const char *path, const char *type) {
     return lgg_error_set(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "tokenizer.json: %s: type '%s' is not supported", path,
@@ -211,6 +221,18 @@ static lgg_status load_normalizer(struct tok_hf *h, json_t *n, const char *path,
         s.right = h2 ? json_is_true(h2) : 1;          /* handle_chinese_chars */
         s.use_regex = lc ? json_is_true(lc) : 1;      /* lowercase */
         s.invert = json_is_boolean(sa) ? json_is_true(sa) : s.use_regex; /* strip_accents */
+    } else if (t && !strcmp(t, "Precompiled")) { /* sentencepiece's charsmap, base64 */
+        json_t *c = json_object_get(n, "precompiled_charsmap");
+        tok_buf b = {0};
+        if (!json_is_string(c) || lgg__tok_base64(json_string_value(c), json_string_length(c), &b))
+            return lgg__tok_buf_free(&b), bad(err, path, "precompiled_charsmap is not base64%s", NULL);
+        s.kind = N_PRECOMPILED, s.a = b.p, s.an = b.n;
+        int r = lgg__tok_charsmap_parse((const uint8_t *)s.a, s.an, &s.cm);
+        if (r) {
+            free(s.a), free(s.cm.units);
+            return r == -2 ? bad(err, path, "the precompiled_charsmap's strings are not UTF-8%s", NULL)
+                           : bad(err, path, "the precompiled_charsmap is shorter than its trie%s", NULL);
+        }
     } else if (t && !strcmp(t, "Strip")) {
         s.kind = N_STRIP;
         s.left = json_is_true(json_object_get(n, "strip_left"));
@@ -334,6 +356,28 @@ static lgg_status load_decoder(struct tok_hf *h, json_t *n, const char *path, lg
         s.an = json_string_length(c), s.a = dup_n(json_string_value(c), s.an);
         s.left = (int)json_integer_value(json_object_get(n, "start"));
         s.right = (int)json_integer_value(json_object_get(n, "stop"));
+    } else if (t && (!strcmp(t, "WordPiece") || !strcmp(t, "CTC"))) {
+        /* WordPiece: a = prefix; CTC: a = pad_token, b = word_delimiter_token; left = cleanup */
+        int wp = !strcmp(t, "WordPiece");
+        json_t *a = json_object_get(n, wp ? "prefix" : "pad_token"), *b = json_object_get(n, "word_delimiter_token"),
+               *c = json_object_get(n, "cleanup");
+        s.kind = wp ? D_WORDPIECE : D_CTC;
+        s.an = json_is_string(a) ? json_string_length(a) : wp ? 2 : 5;
+        s.a = dup_n(json_is_string(a) ? json_string_value(a) : wp ? "##" : "<pad>", s.an);
+        s.bn = json_is_string(b) ? json_string_length(b) : 1;
+        s.b = dup_n(json_is_string(b) ? json_string_value(b) : "|", s.bn);
+        s.left = c ? json_is_true(c) : 1;
+        if (!s.a || !s.b) return nomem(err);
+    } else if (t && !strcmp(t, "Metaspace")) { /* a = the replacement character; behavior 0: prepend_scheme never */
+        json_t *r = json_object_get(n, "replacement"), *ps = json_object_get(n, "prepend_scheme"),
+               *ap = json_object_get(n, "add_prefix_space");
+        const char *scheme = json_string_value(ps);
+        s.kind = D_METASPACE;
+        s.an = json_is_string(r) ? json_string_length(r) : 3;
+        s.a = dup_n(json_is_string(r) ? json_string_value(r) : "\xe2\x96\x81", s.an);
+        if (!s.a || !s.an || lgg__tok_utf8_len((uint8_t)s.a[0]) != s.an)
+            return free(s.a), bad(err, path, "Metaspace's replacement is not one character%s", NULL);
+        s.behavior = scheme ? strcmp(scheme, "never") != 0 : (ap ? json_is_true(ap) : 1);
     } else {
         return unsupported(err, path, t);
     }
@@ -341,6 +385,8 @@ static lgg_status load_decoder(struct tok_hf *h, json_t *n, const char *path, lg
 }
 
 static int32_t id_of(const lgg_tokenizer *t, const char *s, size_t n) { return lgg__tok_map_get(&t->text_to_id, s, n); }
+/* the model's own vocabulary (the added tokens are not in it) */
+static int32_t model_id(const lgg_tokenizer *t, const char *s, size_t n) { return lgg__tok_map_get(&t->hf->vocab, s, n); }
 
 static lgg_status push_ids(int32_t **v, size_t *n, json_t *ids, lgg_error *err) {
     size_t i;
@@ -406,63 +452,133 @@ static lgg_status load_post(lgg_tokenizer *t, json_t *n, const char *path, lgg_e
  * sizing the id table (2^26, as the converter bounds vocab_size) */
 #define MAX_ID (1 << 26)
 
-/* model.vocab and added_tokens -> the tokens; then the merges */
+/* model.vocab's entry i: {"piece": id} (BPE, WordPiece) or [["piece", score], ...] (Unigram: the id is the position) */
+static int vocab_entry(json_t *vocab, void **it, size_t i, const char **k, size_t *kn, int64_t *id, double *score) {
+    if (json_is_array(vocab)) {
+        json_t *e = json_array_get(vocab, i), *p = json_array_get(e, 0), *sc = json_array_get(e, 1);
+        if (!e) return 0;
+        if (json_array_size(e) != 2 || !json_is_string(p) || !json_is_number(sc)) return -1;
+        *k = json_string_value(p), *kn = json_string_length(p), *id = (int64_t)i, *score = json_number_value(sc);
+        return 1;
+    }
+    if (!*it) return 0;
+    json_t *v = json_object_iter_value(*it);
+    *k = json_object_iter_key(*it), *kn = strlen(*k), *score = 0;
+    *id = json_is_integer(v) ? json_integer_value(v) : -1;
+    *it = json_object_iter_next(vocab, *it);
+    return 1;
+}
+
+/* WordPiece: unk_token, continuing_subword_prefix, max_input_chars_per_word */
+static lgg_status load_wordpiece(lgg_tokenizer *t, json_t *m, lgg_error *err) {
+    struct tok_hf *h = t->hf;
+    json_t *pf = json_object_get(m, "continuing_subword_prefix"), *mx = json_object_get(m, "max_input_chars_per_word"),
+           *unk = json_object_get(m, "unk_token");
+    const char *u = json_is_string(unk) ? json_string_value(unk) : "[UNK]";
+    h->wp_prefix = dup_n(json_is_string(pf) ? json_string_value(pf) : "##", json_is_string(pf) ? json_string_length(pf) : 2);
+    if (!h->wp_prefix) return nomem(err);
+    h->wp = (tok_wordpiece){&h->vocab, h->wp_prefix, strlen(h->wp_prefix),
+                            json_is_integer(mx) && json_integer_value(mx) >= 0 ? (size_t)json_integer_value(mx) : 100,
+                            lgg__tok_map_get(&h->vocab, u, strlen(u))};
+    /* the library fails at the first unknown word instead; refused here, up front */
+    if (h->wp.unk < 0) return bad(err, "model.unk_token", "'%s' is not in the vocabulary", u);
+    h->unk = h->wp.unk;
+    return LGG_OK;
+}
+
+/* Unigram: unk_id (or null), byte_fallback; every piece in a trie */
+static lgg_status load_unigram(lgg_tokenizer *t, json_t *m, json_t *vocab, lgg_error *err) {
+    struct tok_hf *h = t->hf;
+    json_t *unk = json_object_get(m, "unk_id");
+    tok_unigram *u = &h->ug;
+    u->vocab = &h->vocab, u->unk = -1, u->min_score = INFINITY;
+    u->byte_fallback = json_is_true(json_object_get(m, "byte_fallback"));
+    if (json_is_integer(unk)) {
+        if (json_integer_value(unk) < 0 || json_integer_value(unk) >= t->n) return bad(err, "model.unk_id", "outside the vocabulary%s", NULL);
+        u->unk = (int32_t)json_integer_value(unk);
+    }
+    if (!(u->score = calloc((size_t)t->n + 1, sizeof *u->score))) return nomem(err);
+    for (size_t i = 0; i < json_array_size(vocab); i++) { /* the pieces, not the added tokens */
+        json_t *e = json_array_get(json_array_get(vocab, i), 0);
+        const char *k = json_string_value(e);
+        size_t kn = json_string_length(e);
+        u->score[i] = json_number_value(json_array_get(json_array_get(vocab, i), 1));
+        if (u->score[i] < u->min_score) u->min_score = u->score[i];
+        if (kn && lgg__tok_trie_add(&u->trie, k, kn, lgg__tok_map_get(&h->vocab, k, kn))) return nomem(err);
+    }
+    h->unk = u->unk;
+    return LGG_OK;
+}
+
+/* model.vocab and added_tokens -> the tokens; then the model's own fields */
 static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     struct tok_hf *h = t->hf;
     json_t *m = json_object_get(root, "model"), *vocab = json_object_get(m, "vocab"), *added = json_object_get(root, "added_tokens");
     if (!json_is_object(m)) return bad(err, "model", "missing%s", NULL);
-    if (!is_type(m, "BPE")) return unsupported(err, "model", type_of(m));
-    if (!json_is_object(vocab)) return bad(err, "model.vocab", "not an object%s", NULL);
+    if (is_type(m, "BPE")) h->model = M_BPE;
+    else if (is_type(m, "WordPiece")) h->model = M_WORDPIECE;
+    else if (is_type(m, "Unigram")) h->model = M_UNIGRAM;
+    else return unsupported(err, "model", type_of(m));
+    if (h->model == M_UNIGRAM ? !json_is_array(vocab) : !json_is_object(vocab))
+        return bad(err, "model.vocab", h->model == M_UNIGRAM ? "not an array%s" : "not an object%s", NULL);
+    if (h->model == M_UNIGRAM && json_array_size(vocab) >= MAX_ID) return bad(err, "model.vocab", "more than 2^26 pieces%s", NULL);
     json_t *v;
     const char *k;
-    size_t i;
-    int64_t max = -1;
-    json_object_foreach(vocab, k, v) {
-        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= MAX_ID)
-            return bad(err, "model.vocab", "id of '%s' is not a token id (0..2^26)", k);
-        if (json_integer_value(v) > max) max = json_integer_value(v);
+    size_t i, kn;
+    int64_t max = -1, id;
+    double score;
+    void *it = json_object_iter(vocab);
+    for (i = 0; (it || json_is_array(vocab)); i++) {
+        int r = vocab_entry(vocab, &it, i, &k, &kn, &id, &score);
+        if (!r) break;
+        if (r < 0) return bad(err, "model.vocab", "an entry is not [\"piece\", score]%s", NULL);
+        if (id < 0 || id >= MAX_ID) return bad(err, "model.vocab", "id of '%s' is not a token id (0..2^26)", k);
+        if (id > max) max = id;
     }
     json_array_foreach(added, i, v) {
-        json_t *id = json_object_get(v, "id");
-        if (!json_is_integer(id) || json_integer_value(id) < 0 || json_integer_value(id) >= MAX_ID ||
+        json_t *jid = json_object_get(v, "id");
+        if (!json_is_integer(jid) || json_integer_value(jid) < 0 || json_integer_value(jid) >= MAX_ID ||
             !json_is_string(json_object_get(v, "content")))
             return bad(err, "added_tokens", "an entry without id or content%s", NULL);
-        if (json_integer_value(id) > max) max = json_integer_value(id);
+        if (json_integer_value(jid) > max) max = json_integer_value(jid);
     }
     t->n = (int32_t)(max + 1);
     size_t total = 1;
-    json_object_foreach(vocab, k, v) total += strlen(k) + 1;
+    it = json_object_iter(vocab);
+    for (i = 0; vocab_entry(vocab, &it, i, &k, &kn, &id, &score) > 0; i++) total += kn + 1;
     json_array_foreach(added, i, v) total += json_string_length(json_object_get(v, "content")) + 1;
     t->tok = calloc((size_t)t->n + 1, sizeof *t->tok);
     t->arena = malloc(total);
     h->added = calloc(json_array_size(added) + 1, sizeof *h->added);
-    if (!t->tok || !t->arena || !h->added) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    if (!t->tok || !t->arena || !h->added) return nomem(err);
     char *p = t->arena;
     *p++ = 0;
     for (int32_t j = 0; j < t->n; j++) t->tok[j].text = t->arena, t->tok[j].attr = TOK_ATTR_UNDEFINED;
-    json_object_foreach(vocab, k, v) {
-        int32_t id = (int32_t)json_integer_value(v);
-        size_t n = strlen(k);
-        memcpy(p, k, n + 1);
-        t->tok[id] = (tok_token){p, (uint32_t)n, 0, TOK_ATTR_NORMAL};
-        if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1) < 0) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-        p += n + 1;
+    it = json_object_iter(vocab);
+    for (i = 0; vocab_entry(vocab, &it, i, &k, &kn, &id, &score) > 0; i++) {
+        memcpy(p, k, kn), p[kn] = 0;
+        t->tok[id] = (tok_token){p, (uint32_t)kn, (float)score, TOK_ATTR_NORMAL};
+        if (lgg__tok_map_put(&t->text_to_id, p, kn, (int32_t)id, 1) < 0 || lgg__tok_map_put(&h->vocab, p, kn, (int32_t)id, 1) < 0)
+            return nomem(err);
+        p += kn + 1;
     }
     json_array_foreach(added, i, v) {
-        int32_t id = (int32_t)json_integer_value(json_object_get(v, "id"));
+        int32_t aid = (int32_t)json_integer_value(json_object_get(v, "id"));
         json_t *c = json_object_get(v, "content");
         size_t n = json_string_length(c);
         memcpy(p, json_string_value(c), n), p[n] = 0;
         hf_added *a = &h->added[h->n_added++];
-        *a = (hf_added){id, p, n, json_is_true(json_object_get(v, "lstrip")), json_is_true(json_object_get(v, "rstrip")),
+        *a = (hf_added){aid, p, n, json_is_true(json_object_get(v, "lstrip")), json_is_true(json_object_get(v, "rstrip")),
                         json_is_true(json_object_get(v, "single_word")), json_is_true(json_object_get(v, "normalized")),
                         json_is_true(json_object_get(v, "special"))};
-        t->tok[id] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
-        if (lgg__tok_map_put(&t->text_to_id, p, n, id, 1) < 0 ||
+        t->tok[aid] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
+        if (lgg__tok_map_put(&t->text_to_id, p, n, aid, 1) < 0 ||
             (!a->normalized && lgg__tok_trie_add(&h->trie_raw, p, n, (int32_t)(h->n_added - 1))))
-            return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+            return nomem(err);
         p += n + 1;
     }
+    if (h->model == M_WORDPIECE) return load_wordpiece(t, m, err);
+    if (h->model == M_UNIGRAM) return load_unigram(t, m, vocab, err);
     if (json_is_true(json_object_get(m, "dropout")) || json_is_real(json_object_get(m, "dropout")))
         if (json_number_value(json_object_get(m, "dropout")) > 0) return unsupported(err, "model.dropout", "BPE with dropout");
     const char *prefix = json_string_value(json_object_get(m, "continuing_subword_prefix"));
@@ -473,7 +589,7 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     h->ignore_merges = json_is_true(json_object_get(m, "ignore_merges"));
     h->fuse_unk = json_is_true(json_object_get(m, "fuse_unk"));
     const char *unk = json_string_value(json_object_get(m, "unk_token"));
-    h->unk = unk ? id_of(t, unk, strlen(unk)) : -1;
+    h->unk = unk ? model_id(t, unk, strlen(unk)) : -1;
     json_t *merges = json_object_get(m, "merges");
     size_t n_merges = 0;
     json_array_foreach(merges, i, v) {
@@ -492,11 +608,11 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
         } else {
             return bad(err, path, "neither \"a b\" nor [a, b]%s", NULL);
         }
-        int32_t ia = id_of(t, a, an), ib = id_of(t, b, bn);
+        int32_t ia = model_id(t, a, an), ib = model_id(t, b, bn);
         char *ab = malloc(an + bn + 1);
         if (!ab) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         memcpy(ab, a, an), memcpy(ab + an, b, bn);
-        int32_t inew = id_of(t, ab, an + bn);
+        int32_t inew = model_id(t, ab, an + bn);
         free(ab);
         if (ia < 0 || ib < 0 || inew < 0) return bad(err, path, "a token of the merge is not in the vocabulary%s", NULL);
         if (pair_put(&h->merges, (uint32_t)ia, (uint32_t)ib, (uint64_t)i << 32 | (uint32_t)inew, &n_merges))
@@ -549,14 +665,15 @@ void lgg__tok_hf_free(struct tok_hf *h) {
     size_t ns[3] = {h->n_norm, h->n_pre, h->n_dec};
     for (int l = 0; l < 3; l++) {
         for (size_t i = 0; i < ns[l]; i++) {
-            free(lists[l][i].a), free(lists[l][i].b);
+            free(lists[l][i].a), free(lists[l][i].b), free(lists[l][i].cm.units);
             if (lists[l][i].re) onig_free(lists[l][i].re);
         }
         free(lists[l]);
     }
     if (h->bytelevel_re) onig_free(h->bytelevel_re);
     free(h->merges.key), free(h->merges.val);
-    free(h->added), free(h->prefix), free(h->suffix);
+    free(h->added), free(h->prefix), free(h->suffix), free(h->wp_prefix), free(h->ug.score);
+    lgg__tok_map_free(&h->vocab), lgg__tok_trie_free(&h->ug.trie);
     lgg__tok_trie_free(&h->trie_raw), lgg__tok_trie_free(&h->trie_norm);
     pthread_mutex_destroy(&h->re_lock);
     free(h);
@@ -844,6 +961,9 @@ static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
             free(r);
             break;
         }
+        case N_PRECOMPILED:
+            rc = lgg__tok_precompiled(&st->cm, cur.p, cur.n, &nx);
+            break;
         case N_LOWER:
         case N_STRIP_ACCENTS:
         case N_BERT:
@@ -900,7 +1020,7 @@ static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
 static int bpe(const lgg_tokenizer *t, const char *s, size_t n, tok_ids *out) {
     struct tok_hf *h = t->hf;
     if (h->ignore_merges) {
-        int32_t id = id_of(t, s, n);
+        int32_t id = model_id(t, s, n);
         if (id >= 0) return lgg__tok_ids_push(out, id);
     }
     /* symbols: ids with prev/next links */
@@ -910,7 +1030,7 @@ static int bpe(const lgg_tokenizer *t, const char *s, size_t n, tok_ids *out) {
     for (size_t p = 0; p < n;) {
         size_t k = lgg__tok_utf8_len((uint8_t)s[p]);
         if (k > n - p) k = n - p;
-        int32_t id = id_of(t, s + p, k);
+        int32_t id = model_id(t, s + p, k);
         if (id >= 0) {
             sy[ns++] = (struct sym){id, 0, 0, 1};
             last_unk = 0;
@@ -922,7 +1042,7 @@ static int bpe(const lgg_tokenizer *t, const char *s, size_t n, tok_ids *out) {
                 for (size_t j = 0; j < k && ok; j++) {
                     char b[8];
                     snprintf(b, sizeof b, "<0x%02X>", (unsigned)(uint8_t)s[p + j]);
-                    bid[j] = id_of(t, b, 6);
+                    bid[j] = model_id(t, b, 6);
                     ok = bid[j] >= 0;
                 }
                 for (size_t j = 0; ok && j < k; j++) sy[ns++] = (struct sym){bid[j], 0, 0, 1};
@@ -1106,7 +1226,10 @@ static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, int sta
         cur = nx;
         memset(&nx, 0, sizeof nx);
     }
-    for (size_t i = 0; !rc && i < cur.n; i++) rc = bpe(t, cur.p[i].s, cur.p[i].n, out);
+    for (size_t i = 0; !rc && i < cur.n; i++)
+        rc = h->model == M_WORDPIECE ? lgg__tok_wordpiece(&h->wp, cur.p[i].s, cur.p[i].n, out)
+             : h->model == M_UNIGRAM ? lgg__tok_unigram(&h->ug, cur.p[i].s, cur.p[i].n, out)
+                                     : bpe(t, cur.p[i].s, cur.p[i].n, out);
     pieces_free(&cur);
     pieces_free(&nx);
     return rc;
@@ -1203,6 +1326,39 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
                     i = j - 1;
                 }
                 lgg__tok_buf_free(&bytes);
+            } else if (st->kind == D_WORDPIECE) { /* the prefix off, or a space before; then the cleanup */
+                if (i && sn >= st->an && !memcmp(s, st->a, st->an)) s += st->an, sn -= st->an;
+                else if (i) rc = lgg__tok_buf_put(&b, " ", 1);
+                rc |= lgg__tok_buf_put(&b, s, sn);
+                if (!rc && st->left) rc = lgg__tok_wp_cleanup(&b);
+                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
+            } else if (st->kind == D_METASPACE) { /* the replacement becomes a space, dropped in the first token */
+                for (size_t p = 0; p < sn && !rc; p++) {
+                    if (p + st->an <= sn && !memcmp(s + p, st->a, st->an)) {
+                        if (i || !st->behavior) rc = lgg__tok_buf_put(&b, " ", 1);
+                        p += st->an - 1;
+                    } else {
+                        rc = lgg__tok_buf_put(&b, s + p, 1);
+                    }
+                }
+                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
+            } else if (st->kind == D_CTC) { /* repeats dropped, pad removed, cleanup, delimiter as a space */
+                if (i && cur.p[i - 1].n == sn && !memcmp(cur.p[i - 1].s, s, sn)) continue;
+                tok_buf c = {0};
+                for (size_t p = 0; p < sn && !rc;) {
+                    if (st->an && p + st->an <= sn && !memcmp(s + p, st->a, st->an)) p += st->an;
+                    else rc = lgg__tok_buf_put(&b, s + p, 1), p++;
+                }
+                if (!rc && st->left) {
+                    rc = lgg__tok_wp_cleanup(&b);
+                    for (size_t p = 0; p < b.n && !rc;) {
+                        if (st->bn && p + st->bn <= b.n && !memcmp(b.p + p, st->b, st->bn)) rc = lgg__tok_buf_put(&c, " ", 1), p += st->bn;
+                        else rc = lgg__tok_buf_put(&c, b.p + p, 1), p++;
+                    }
+                    lgg__tok_buf_free(&b);
+                    b = c;
+                }
+                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
             } else if (st->kind == D_FUSE) {
                 rc = lgg__tok_buf_put(&acc, s, sn);
             } else { /* D_STRIP: up to `start` copies of the content off the front, `stop` off the back */
@@ -1218,7 +1374,9 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
         pieces_free(&cur);
         cur = nx;
     }
-    for (size_t i = 0; !rc && i < cur.n; i++) rc = lgg__tok_buf_put(out, cur.p[i].s, cur.p[i].n);
+    /* without a decoder the library joins the tokens with spaces */
+    for (size_t i = 0; !rc && i < cur.n; i++)
+        rc = (i && !h->n_dec ? lgg__tok_buf_put(out, " ", 1) : 0) || lgg__tok_buf_put(out, cur.p[i].s, cur.p[i].n);
     pieces_free(&cur);
     return rc;
 }
