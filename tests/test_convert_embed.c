@@ -246,8 +246,7 @@ typedef struct ecase {
     int old_norms, heads; /* heads 3: Nomic's BERT (nomic_tensors) */
     uint64_t H, L, FF, V, P, TV;
     uint32_t dtype;
-    const char *pre;    /* --pre (the tokenizer.ggml.pre the reference wrote): the WordPiece vocabularies need it until the
-                         * tokenizer part reads WordPiece tokenizer.json files (the reference names them by its check hash) */
+    const char *pre;    /* --pre, or NULL: named by the reference's check hash, as the reference names it (every case) */
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
 } ecase;
 
@@ -260,7 +259,7 @@ static const ecase CASES[] = {
      "\"layer_norm_eps\":1e-12,\"max_position_embeddings\":512,\"model_type\":\"bert\",\"num_attention_heads\":4,"
      "\"num_hidden_layers\":2,\"pad_token_id\":0,\"position_embedding_type\":\"absolute\",\"transformers_version\":\"4.8.2\","
      "\"type_vocab_size\":2,\"use_cache\":true,\"vocab_size\":30522}",
-     NULL, NULL, POOLING("true", "false"), "", 0, 0, 32, 2, 64, 30522, 512, 2, LGG_TYPE_F32, "jina-v2-en",
+     NULL, NULL, POOLING("true", "false"), "", 0, 0, 32, 2, 64, 30522, 512, 2, LGG_TYPE_F32, NULL,
      {"dad103dc9feb5f740bad774573c7e90cb0fc0fa148462778c3a347e457b2344f", "9b94cbff0aeaea3a67913dfa23ed718e2c8e42a3a22c5105b6df188dce9b74e5", "b1932a8cd9ff482a2b93bc248148a041301e993dba9b95df3263de604948fada", "0fa32a196243170edb9ece4426372e02bcdadba06d910709c9f401e3005a60a3", "b1932a8cd9ff482a2b93bc248148a041301e993dba9b95df3263de604948fada"}},
     /* a masked-LM checkpoint: "bert." names, gamma/beta LayerNorms, the pooler and the
      * prediction head (dropped), CLS pooling, F16 weights */
@@ -271,7 +270,7 @@ static const ecase CASES[] = {
      "\"num_attention_heads\":2,\"num_hidden_layers\":3,\"pad_token_id\":0,\"position_embedding_type\":\"absolute\","
      "\"torch_dtype\":\"float16\",\"transformers_version\":\"4.30.0\",\"type_vocab_size\":2,\"use_cache\":true,"
      "\"vocab_size\":30522}",
-     NULL, NULL, POOLING("false", "true"), "bert.", 1, 1, 32, 3, 48, 30522, 512, 2, LGG_TYPE_F16, "jina-v2-en",
+     NULL, NULL, POOLING("false", "true"), "bert.", 1, 1, 32, 3, 48, 30522, 512, 2, LGG_TYPE_F16, NULL,
      {"a21f3ad966618bf1a1a06c53a8493660106324d99c364d7cb8b73d9f6fa917a8", "5f4878eb530918e8fed8623be98cf0a68804a030e6c5273cbcb886ae15bb1036", "c40d47b3d6ea1f1cf60622104c8daac008107b731b9d76c1d268901986c2de71", "9abc8845e69262738d3b1fc20a455a3857b9f6a8d1ad58bafc6a7a2054710573", "5f4878eb530918e8fed8623be98cf0a68804a030e6c5273cbcb886ae15bb1036"}},
     /* all-distilroberta-v1's shape of config (pad_token_id 1: the first two position rows are dropped), a
      * BPE tokenizer.json (Qwen2.5's: no RoBERTa tokenizer is at hand, and the reference reads any
@@ -284,7 +283,7 @@ static const ecase CASES[] = {
      "\"num_hidden_layers\":2,\"pad_token_id\":1,\"position_embedding_type\":\"absolute\",\"torch_dtype\":\"float16\","
      "\"transformers_version\":\"4.39.3\",\"type_vocab_size\":1,\"use_cache\":true,\"vocab_size\":151936}",
      "Qwen2.5-Tiny-Test-Instruct", ROBERTA_TC, POOLING("true", "false"), "", 0, 2, 32, 2, 64, 151936, 514, 1,
-     LGG_TYPE_F16, "qwen2", {"940e9e52be39e6452b308a77665084ecd6447785aaca0706b562305aaea449a2", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108", "d9a22ee9d9fad6d03d10f23c160948aa38b22d66c51e58aeb7a6623dabea5cd1", "4f1e9bb3feeddd2a99f389754d5a4003c2742eff5bec640b1b24c3402bcfc29f", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108"}},
+     LGG_TYPE_F16, NULL, {"940e9e52be39e6452b308a77665084ecd6447785aaca0706b562305aaea449a2", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108", "d9a22ee9d9fad6d03d10f23c160948aa38b22d66c51e58aeb7a6623dabea5cd1", "4f1e9bb3feeddd2a99f389754d5a4003c2742eff5bec640b1b24c3402bcfc29f", "a6ea237f5fb306f2faa0cd711f45f9ec84fd98324e68ce5c5e650aeb3abb9108"}},
     /* nomic-embed-text-v1's config.json (its names: n_embd, n_layer, n_positions 8192, which the reference
      * replaces by a 2048 context; a vocabulary padded to a multiple of 64), mean pooling, F32 weights */
     {"nomic-embed-tiny-test",
@@ -300,7 +299,7 @@ static const ecase CASES[] = {
      "\"scale_attn_by_inverse_layer_idx\":false,\"scale_attn_weights\":true,\"summary_activation\":null,"
      "\"torch_dtype\":\"float32\",\"transformers_version\":\"4.34.0\",\"type_vocab_size\":2,\"use_cache\":true,"
      "\"use_flash_attn\":true,\"use_rms_norm\":false,\"use_xentropy\":true,\"vocab_size\":30528}",
-     NULL, NULL, POOLING("true", "false"), "", 0, 3, 32, 2, 64, 30528, 0, 2, LGG_TYPE_F32, "jina-v2-en",
+     NULL, NULL, POOLING("true", "false"), "", 0, 3, 32, 2, 64, 30528, 0, 2, LGG_TYPE_F32, NULL,
      {"92d3caef5de0d565fd02ff39b45d381f39678984b8df3033b9f746814ceb4935", "e44582875a473198114abd089835d44022512b247a3a26fd44b885133dfec0bd", "4f3a11c41a3f95ae184ecc1042dfc9bd86c1759a7d7b4032eeb8399e10a1fd18", "1358d0fc606809b072c1ba88ad186c2b24886756d7dc63e67fb64fd426290899", "4f3a11c41a3f95ae184ecc1042dfc9bd86c1759a7d7b4032eeb8399e10a1fd18"}},
     /* bge-reranker-v2-m3's shape of config ("roberta." names, a classifier head, pad_token_id 1), a
      * Unigram sentencepiece.bpe.model with nmt_nfkc's precompiled character map (tests/data), F32 weights */
@@ -330,7 +329,7 @@ static const ecase CASES[] = {
      "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"pad_token_id\":0,\"position_embedding_type\":\"alibi\","
      "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.26.0\",\"type_vocab_size\":2,\"use_cache\":true,"
      "\"vocab_size\":30528}",
-     NULL, NULL, POOLING("true", "false"), "", 0, 5, 32, 2, 64, 30528, 0, 2, LGG_TYPE_BF16, "jina-v2-en",
+     NULL, NULL, POOLING("true", "false"), "", 0, 5, 32, 2, 64, 30528, 0, 2, LGG_TYPE_BF16, NULL,
      {"00c739ddc2ea0d0dc6d43d714046524a62419d4c9194eadcde76334fe52c91c3", "d4346628ee055bad20202407a6bb8729c028480cae8cf2e4241d4c1881b82c0f", "9de28d585838ee50bb601368bf5da907b91473d0a20ba545a68653bf1e9ea0de", "671d5726623aa6dbd60028cb46a9b20cd16b7f29a5b002dcb7cf422c60eb5be6", "9de28d585838ee50bb601368bf5da907b91473d0a20ba545a68653bf1e9ea0de"}},
 };
 

@@ -13,10 +13,12 @@
 #ifndef LGG_TEST_NO_GOLDEN_LIBS /* cross builds leave the tokenizer part out */
 
 #include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *llama_cpp_dir(void) {
@@ -504,6 +506,37 @@ static void pre_case(void *arg) {
             CHECK(strstr(err.message, "not recognised") != NULL);
         }
     }
+}
+
+/* bert-base-uncased's WordPiece tokenizer.json, as the npm tokenizers writes
+ * it: the reference's check hash of BERT uncased WordPiece vocabularies is
+ * the one its table names bert-bge and then jina-v2-en (the later wins) */
+TEST(tokenize_pre_wordpiece_bert) {
+    if (!have_node_tokenizers()) {
+        test_skip("the npm tokenizers is missing in %s (WITH_TOKENIZERS=1 scripts/install-deps.sh)", npm_dir());
+        return;
+    }
+    char node_path[1200], dir[1100], from[1200], to[1200];
+    snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
+    setenv("NODE_PATH", node_path, 1);
+    snprintf(dir, sizeof dir, "%s", scratch_path("bert-dir"));
+    REQUIRE(mkdir(dir, 0755) == 0 || errno == EEXIST);
+    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/make_hf_models.js", dir, NULL};
+    char *o = NULL, *e = NULL;
+    size_t ol, el;
+    int status;
+    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
+    CHECKF(status == 0, "make_hf_models.js: %s", e ? e : "");
+    free(o), free(e);
+    snprintf(from, sizeof from, "%s/bert.json", dir);
+    snprintf(to, sizeof to, "%s/tokenizer.json", dir);
+    REQUIRE(rename(from, to) == 0);
+    const char *pre = NULL;
+    char hash[65] = "";
+    lgg_error err;
+    CHECKF(lgg_convert_bpe_pre(dir, &pre, hash, &err) == LGG_OK, "%s", err.message);
+    CHECK_STR(pre, "jina-v2-en");
+    CHECK_STR(hash, "0876d13b50744004aa9aeae05e7b0647eac9d801b5ba4668afc01e709c15e19f");
 }
 
 /* the repository's golden Qwen2.5 checkpoint: the hash the reference printed */
