@@ -323,8 +323,24 @@ static char *make_texts(size_t n, size_t *len) {
     return b.p;
 }
 
-/* node's ids and ours for texts.inp and 3000 generated texts, with tokenizer t of json */
-static void hf_compare(const char *label, const char *json, const lgg_tokenizer *t) {
+/* JSON.stringify of a string: ", \\ and the control characters escaped */
+static void json_str(tok_text *b, const char *s, size_t n) {
+    text_put(b, "\"", 1);
+    for (size_t i = 0; i < n; i++) {
+        char e[8];
+        unsigned char c = (unsigned char)s[i];
+        const char *m = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t"
+                      : c == '\b' ? "\\b" : c == '\f' ? "\\f" : NULL;
+        if (!m && c < 0x20) snprintf(e, sizeof e, "\\u%04x", c), m = e;
+        if (m) text_put(b, m, strlen(m));
+        else text_put(b, s + i, 1);
+    }
+    text_put(b, "\"", 1);
+}
+
+/* node's ids and ours for texts.inp and 3000 generated texts, with tokenizer t
+ * of json; with decode, the texts decode(ids, false) gives back */
+static void hf_compare(const char *label, const char *json, const lgg_tokenizer *t, int decode) {
     size_t n_texts_bytes = 0;
     char *texts = make_texts(3000, &n_texts_bytes);
     const char *tpath = scratch_path("hf_texts.inp");
@@ -334,7 +350,7 @@ static void hf_compare(const char *label, const char *json, const lgg_tokenizer 
     char node_path[1200];
     snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
     setenv("NODE_PATH", node_path, 1);
-    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", (char *)json, (char *)tpath, NULL};
+    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", (char *)json, (char *)tpath, decode ? "decode" : NULL, NULL};
     char *out = NULL, *errs = NULL;
     size_t ol, el;
     int status;
@@ -352,20 +368,32 @@ static void hf_compare(const char *label, const char *json, const lgg_tokenizer 
         if (!strcmp(line, "SKIP")) continue;
         int64_t k = 0;
         int32_t *ids = tokenize(t, text[i], len[i], LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL, &k);
-        char got[65536];
-        size_t gl = (size_t)snprintf(got, sizeof got, "[");
-        for (int64_t j = 0; ids && j < k && gl < sizeof got - 16; j++)
-            gl += (size_t)snprintf(got + gl, sizeof got - gl, "%s%d", j ? "," : "", (int)ids[j]);
-        snprintf(got + gl, sizeof got - gl, "]");
-        cases++;
-        if (!ids || strcmp(got, line)) {
-            if (bad++ < 3)
-                test_fail(__FILE__, __LINE__, "%s text %zu (%.*s): got %.200s want %.200s", label, i,
-                          (int)(len[i] > 60 ? 60 : len[i]), text[i], got, line);
+        tok_text got = {0};
+        if (decode) {
+            lgg_error err;
+            int64_t m = ids ? lgg_detokenize(t, ids, (size_t)k, LGG_DETOKENIZE_UNPARSE_SPECIAL, NULL, 0, &err) : -1;
+            char *d = m >= 0 ? malloc((size_t)m + 1) : NULL;
+            if (d && lgg_detokenize(t, ids, (size_t)k, LGG_DETOKENIZE_UNPARSE_SPECIAL, d, (size_t)m, &err) == m)
+                json_str(&got, d, (size_t)m);
+            free(d);
+        } else if (ids) {
+            text_put(&got, "[", 1);
+            for (int64_t j = 0; j < k; j++) {
+                char num[16];
+                text_put(&got, num, (size_t)snprintf(num, sizeof num, "%s%d", j ? "," : "", (int)ids[j]));
+            }
+            text_put(&got, "]", 1);
         }
+        cases++;
+        if (!got.p || strcmp(got.p, line)) {
+            if (bad++ < 3)
+                test_fail(__FILE__, __LINE__, "%s: %s text %zu (%.*s): got %.200s want %.200s", label, decode ? "decode of" : "ids of",
+                          i, (int)(len[i] > 60 ? 60 : len[i]), text[i], got.p ? got.p : "(error)", line);
+        }
+        free(got.p);
         free(ids);
     }
-    CHECKF(bad == 0, "%s: %d of %d texts differ from Hugging Face's", label, bad, cases);
+    CHECKF(bad == 0, "%s: %d of %d texts differ from Hugging Face's (%s)", label, bad, cases, decode ? "decoded" : "ids");
     CHECK(cases > 3000);
     free(text), free(len), free(out), free(errs), free(texts);
 }
@@ -374,6 +402,30 @@ static int have_node_tokenizers(void) {
     char p[1100];
     snprintf(p, sizeof p, "%s/node_modules/tokenizers/package.json", npm_dir());
     return access(p, R_OK) == 0;
+}
+
+/* tests/tokenize/make_hf_models.js's tokenizer.json files into dir (made
+ * when missing); 0 ok */
+static int make_models(const char *dir) {
+    char node_path[1200];
+    snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
+    setenv("NODE_PATH", node_path, 1);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) return -1;
+    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/make_hf_models.js", (char *)dir, NULL};
+    char *o = NULL, *e = NULL;
+    size_t ol, el;
+    int status, rc = run_capture(argv, &o, &ol, &e, &el, &status) != 0 || status != 0 ? -1 : 0;
+    if (rc) test_fail(__FILE__, __LINE__, "make_hf_models.js: %s", e ? e : "");
+    free(o), free(e);
+    return rc;
+}
+
+/* a BERT checkpoint folder: its tokenizer.json the npm-written bert.json; 0 ok */
+static int bert_folder(const char *dir) {
+    char from[1200], to[1200];
+    snprintf(from, sizeof from, "%s/bert.json", dir);
+    snprintf(to, sizeof to, "%s/tokenizer.json", dir);
+    return make_models(dir) || rename(from, to) ? -1 : 0;
 }
 
 static void hf_case(void *arg) {
@@ -391,7 +443,8 @@ static void hf_case(void *arg) {
         test_fail(__FILE__, __LINE__, "%s: %s", model, err.message);
         return;
     }
-    hf_compare(model, json, t);
+    hf_compare(model, json, t, 0);
+    hf_compare(model, json, t, 1);
     lgg_tokenizer_free(t);
 }
 
@@ -414,7 +467,8 @@ static void hf_synth_case(void *arg) {
         free(j);
         return;
     }
-    hf_compare(name, json, t);
+    hf_compare(name, json, t, 0);
+    hf_compare(name, json, t, 1);
     lgg_tokenizer_free(t);
     free(j);
 }
@@ -429,16 +483,8 @@ static void hf_model_case(void *arg) {
         test_skip("the npm tokenizers is missing in %s (WITH_TOKENIZERS=1 scripts/install-deps.sh)", npm_dir());
         return;
     }
-    char node_path[1200], json[1200];
-    snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
-    setenv("NODE_PATH", node_path, 1);
-    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/make_hf_models.js", (char *)scratch_dir(), NULL};
-    char *o = NULL, *e = NULL;
-    size_t ol, el;
-    int status;
-    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
-    CHECKF(status == 0, "make_hf_models.js: %s", e ? e : "");
-    free(o), free(e);
+    char json[1200];
+    REQUIRE(make_models(scratch_dir()) == 0);
     snprintf(json, sizeof json, "%s/%s.json", scratch_dir(), name);
     size_t n = 0;
     char *j = read_text(json, &n);
@@ -450,7 +496,8 @@ static void hf_model_case(void *arg) {
         free(j);
         return;
     }
-    hf_compare(name, json, t);
+    hf_compare(name, json, t, 0);
+    hf_compare(name, json, t, 1);
     lgg_tokenizer_free(t);
     free(j);
 }
@@ -516,21 +563,9 @@ TEST(tokenize_pre_wordpiece_bert) {
         test_skip("the npm tokenizers is missing in %s (WITH_TOKENIZERS=1 scripts/install-deps.sh)", npm_dir());
         return;
     }
-    char node_path[1200], dir[1100], from[1200], to[1200];
-    snprintf(node_path, sizeof node_path, "%s/node_modules", npm_dir());
-    setenv("NODE_PATH", node_path, 1);
+    char dir[1100];
     snprintf(dir, sizeof dir, "%s", scratch_path("bert-dir"));
-    REQUIRE(mkdir(dir, 0755) == 0 || errno == EEXIST);
-    char *argv[] = {"/usr/bin/env", "node", "tests/tokenize/make_hf_models.js", dir, NULL};
-    char *o = NULL, *e = NULL;
-    size_t ol, el;
-    int status;
-    REQUIRE(run_capture(argv, &o, &ol, &e, &el, &status) == 0);
-    CHECKF(status == 0, "make_hf_models.js: %s", e ? e : "");
-    free(o), free(e);
-    snprintf(from, sizeof from, "%s/bert.json", dir);
-    snprintf(to, sizeof to, "%s/tokenizer.json", dir);
-    REQUIRE(rename(from, to) == 0);
+    REQUIRE(bert_folder(dir) == 0);
     const char *pre = NULL;
     char hash[65] = "";
     lgg_error err;
@@ -624,6 +659,54 @@ TEST(tokenize_compare) {
     fclose(f);
     CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, good, "-f", texts, NULL) == 0);
     CHECKF(out && strstr(out, "2 of 2 texts agree\n"), "-f: %s", out ? out : "");
+    free(out), free(err);
+}
+
+
+/* --compare on a BERT folder (the WordPiece tokenizer.json the npm
+ * tokenizers writes for bert-base-uncased) against llama.cpp's
+ * ggml-vocab-bert-bge.gguf (WPM, the same vocabulary): six texts agree; on
+ * Devanagari the two references differ (Hugging Face's BertNormalizer strips
+ * the vowel signs and the virama, llama.cpp's WPM gives [UNK]), and
+ * --compare shows it: the checkpoint side is the npm library's ids, the GGUF
+ * side llama-tokenize b4747's ([101, 9269, 1024, 100, 102]) */
+TEST(tokenize_compare_bert) {
+    char gguf[1100], dir[1100], to[1200];
+    snprintf(gguf, sizeof gguf, "%s/models/ggml-vocab-bert-bge.gguf", llama_cpp_dir());
+    if (access(gguf, R_OK) != 0 || !have_node_tokenizers()) {
+        test_skip("%s or the npm tokenizers is missing", gguf);
+        return;
+    }
+    snprintf(dir, sizeof dir, "%s", scratch_path("cmp-bert"));
+    REQUIRE(bert_folder(dir) == 0);
+    snprintf(to, sizeof to, "%s/tokenizer.json", dir);
+    char *out = NULL, *err = NULL;
+    size_t ol, el;
+    int status;
+    const char *texts = scratch_path("cmp-bert.txt"), *one = scratch_path("cmp-bert.inp");
+    static const char HINDI[] = "hindi: \xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80";
+    FILE *f = fopen(texts, "wb"), *g = fopen(one, "wb");
+    REQUIRE(f && g);
+    fprintf(f, "Hello world\nThe quick brown fox's 3.14 jumps!\ndef f(x): return x**2\n\xe4\xb8\xad\xe6\x96\x87 "
+               "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\n   spaces\tand tabs  \nunaffable tokenization [SEP] [MASK]\n%s\n", HINDI);
+    fputs(HINDI, g);
+    fclose(f), fclose(g);
+    /* Hugging Face's ids of the Devanagari text */
+    char *hf_argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", to, (char *)one, NULL};
+    REQUIRE(run_capture(hf_argv, &out, &ol, &err, &el, &status) == 0 && status == 0 && out);
+    char want[512] = "checkpoint [";
+    size_t w = strlen(want);
+    for (char *p = out + 1; *p && *p != ']' && w < sizeof want - 8; p++) {
+        if (*p == ',') want[w++] = ',', want[w++] = ' ';
+        else want[w++] = *p;
+        if (w == strlen("checkpoint [101, 9269, 1024, ")) want[w++] = '>';
+    }
+    want[w] = 0;
+    free(out), free(err);
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, gguf, "-f", texts, NULL) == 1);
+    CHECKF(out && strstr(out, "6 of 7 texts agree\n") && strstr(out, "text 7:") && strstr(out, want) &&
+               strstr(out, "gguf       [101, 9269, 1024, >100, 102]"),
+           "want %s in: %s", want, out ? out : "");
     free(out), free(err);
 }
 

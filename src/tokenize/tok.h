@@ -189,10 +189,10 @@ typedef struct tok_unigram {
     const tok_map *vocab; /* piece -> id, a later duplicate winning */
     tok_trie trie;        /* every piece */
     double *score, min_score;
-    int32_t unk;          /* -1: none */
+    int32_t unk;          /* required at load */
     int byte_fallback;
 } tok_unigram;
-/* 0 ok, -1 no memory or an unknown character without unk_id */
+/* 0 ok, -1 no memory */
 int lgg__tok_unigram(const tok_unigram *u, const char *s, size_t n, tok_ids *out);
 typedef struct tok_charsmap {
     uint32_t *units;      /* the double array */

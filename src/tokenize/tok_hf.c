@@ -37,6 +37,8 @@ typedef struct hf_added {
     char *s;
     size_t n;
     int lstrip, rstrip, single_word, normalized, special;
+    char *dec;        /* a normalized token's normalized content, what decode gives for it (NULL: s) */
+    size_t dec_n;
 } hf_added;
 
 typedef struct pairmap {
@@ -493,10 +495,11 @@ static lgg_status load_unigram(lgg_tokenizer *t, json_t *m, json_t *vocab, lgg_e
     tok_unigram *u = &h->ug;
     u->vocab = &h->vocab, u->unk = -1, u->min_score = INFINITY;
     u->byte_fallback = json_is_true(json_object_get(m, "byte_fallback"));
-    if (json_is_integer(unk)) {
-        if (json_integer_value(unk) < 0 || json_integer_value(unk) >= t->n) return bad(err, "model.unk_id", "outside the vocabulary%s", NULL);
-        u->unk = (int32_t)json_integer_value(unk);
-    }
+    /* without unk_id the library fails on the first character no piece starts with: refused up front */
+    if (!json_is_integer(unk)) return unsupported(err, "model.unk_id", "Unigram without unk_id");
+    if (json_integer_value(unk) < 0 || json_integer_value(unk) >= (json_int_t)json_array_size(vocab))
+        return bad(err, "model.unk_id", "outside the vocabulary%s", NULL);
+    u->unk = (int32_t)json_integer_value(unk);
     if (!(u->score = calloc((size_t)t->n + 1, sizeof *u->score))) return nomem(err);
     for (size_t i = 0; i < json_array_size(vocab); i++) { /* the pieces, not the added tokens */
         json_t *e = json_array_get(json_array_get(vocab, i), 0);
@@ -570,7 +573,7 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
         hf_added *a = &h->added[h->n_added++];
         *a = (hf_added){aid, p, n, json_is_true(json_object_get(v, "lstrip")), json_is_true(json_object_get(v, "rstrip")),
                         json_is_true(json_object_get(v, "single_word")), json_is_true(json_object_get(v, "normalized")),
-                        json_is_true(json_object_get(v, "special"))};
+                        json_is_true(json_object_get(v, "special")), NULL, 0};
         t->tok[aid] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
         if (lgg__tok_map_put(&t->text_to_id, p, n, aid, 1) < 0 ||
             (!a->normalized && lgg__tok_trie_add(&h->trie_raw, p, n, (int32_t)(h->n_added - 1))))
@@ -672,6 +675,7 @@ void lgg__tok_hf_free(struct tok_hf *h) {
     }
     if (h->bytelevel_re) onig_free(h->bytelevel_re);
     free(h->merges.key), free(h->merges.val);
+    for (size_t i = 0; h->added && i < h->n_added; i++) free(h->added[i].dec);
     free(h->added), free(h->prefix), free(h->suffix), free(h->wp_prefix), free(h->ug.score);
     lgg__tok_map_free(&h->vocab), lgg__tok_trie_free(&h->ug.trie);
     lgg__tok_trie_free(&h->trie_raw), lgg__tok_trie_free(&h->trie_norm);
@@ -697,6 +701,7 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
     snprintf(t->pre_name, sizeof t->pre_name, "tokenizer.json");
     if (!json_is_object(root)) st = bad(err, "(root)", "not an object%s", NULL);
     if (!st) st = load_model(t, root, err);
+    if (!st) t->type = h->model == M_WORDPIECE ? LGG_VOCAB_WPM : h->model == M_UNIGRAM ? LGG_VOCAB_UGM : LGG_VOCAB_BPE;
     if (!st) st = load_normalizer(h, json_object_get(root, "normalizer"), "normalizer", err);
     if (!st) st = load_pre(h, json_object_get(root, "pre_tokenizer"), "pre_tokenizer", err);
     if (!st) st = load_post(t, json_object_get(root, "post_processor"), "post_processor", err);
@@ -709,6 +714,11 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
         if (normalize(h, h->added[i].s, h->added[i].n, &nb) ||
             (nb.n && lgg__tok_trie_add(&h->trie_norm, nb.p, nb.n, (int32_t)i)))
             st = lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        if (!st && (nb.n != h->added[i].n || memcmp(nb.p, h->added[i].s, nb.n))) {
+            h->added[i].dec = nb.p ? nb.p : dup_n("", 0), h->added[i].dec_n = nb.n;
+            if (!h->added[i].dec) st = nomem(err);
+            nb.p = NULL;
+        }
         lgg__tok_buf_free(&nb);
     }
     if (!st && config) {
@@ -1271,10 +1281,18 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         if (skip_special && (t->tok[ids[i]].attr & TOK_ATTR_CONTROL)) continue;
+        const char *text = t->tok[ids[i]].text;
+        size_t tn = t->tok[ids[i]].len;
+        if (t->tok[ids[i]].attr & (TOK_ATTR_CONTROL | TOK_ATTR_USER_DEFINED)) /* the last entry of the id wins */
+            for (size_t a = h->n_added; a-- > 0;)
+                if (h->added[a].id == ids[i]) {
+                    if (h->added[a].dec) text = h->added[a].dec, tn = h->added[a].dec_n;
+                    break;
+                }
         if (!lgg__tok_grow((void **)&cur.p, &cur.cap, cur.n + 1, sizeof *cur.p)) {
-            char *c = dup_n(t->tok[ids[i]].text, t->tok[ids[i]].len);
+            char *c = dup_n(text, tn);
             if (!c) rc = -1;
-            else cur.p[cur.n++] = (piece){c, t->tok[ids[i]].len, 0};
+            else cur.p[cur.n++] = (piece){c, tn, 0};
         } else {
             rc = -1;
         }

@@ -103,10 +103,9 @@ int lgg__tok_unigram(const tok_unigram *u, const char *s, size_t n, tok_ids *out
     for (size_t end = n; end > 0 && !rc; end = best[end].from) cut[nc++] = end;
     for (size_t k = nc; k-- > 0 && !rc;) {
         size_t end = cut[k], from = best[end].from;
-        if (u->unk >= 0 && best[end].id == u->unk)
+        if (best[end].id == u->unk)
             while (k > 0 && best[cut[k - 1]].id == u->unk) end = cut[--k];
-        if (best[end].id < 0) rc = -1; /* an unknown character and no unk_id: the library fails */
-        else rc = unigram_piece(u, s + from, end - from, out);
+        rc = unigram_piece(u, s + from, end - from, out);
     }
     free(cut);
     free(best);

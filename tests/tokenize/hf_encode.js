@@ -2,7 +2,8 @@
 // package `tokenizers` (the Rust library) encodes every text of a file in
 // llama.cpp's .inp layout with add_special_tokens; one JSON id list per line,
 // SKIP for a text that is not valid UTF-8 (the library takes only strings).
-// Usage: NODE_PATH=DIR/node_modules node hf_encode.js TOKENIZER_JSON TEXTS
+// With "decode", each line is instead the JSON string decode(ids, false) gives.
+// Usage: NODE_PATH=DIR/node_modules node hf_encode.js TOKENIZER_JSON TEXTS [decode]
 const {Tokenizer}=require("tokenizers");
 const fs=require("fs");
 (async()=>{
@@ -15,6 +16,7 @@ const fs=require("fs");
    const s=b.toString("utf8");
    if(!Buffer.from(s,"utf8").equals(b)){console.log("SKIP");continue;}
    const e=await t.encode(s,null,{addSpecialTokens:true});
-   console.log(JSON.stringify(e.getIds()));
+   if(process.argv[4]==="decode") console.log(JSON.stringify(await t.decode(e.getIds(),false)));
+   else console.log(JSON.stringify(e.getIds()));
  }
 })();

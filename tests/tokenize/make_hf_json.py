@@ -93,4 +93,65 @@ for name, ms in [("always-split", {"type": "Metaspace", "replacement": "▁", "p
                  ("first-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True}),
                  ("never-split", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "never", "split": True})]:
     build("metaspace-" + name, sv, sm, pre=ms, model_extra={"byte_fallback": True, "unk_token": "<unk>"})
+
+# ---- WordPiece and Unigram on small vocabularies (the real ones are written
+# by make_hf_models.js); a hand-built precompiled_charsmap ----
+def darts(keys):
+    """sentencepiece's precompiled_charsmap for {bytes: replacement}: a Darts
+    double array (unit: offset << 10 | has_leaf << 8 | label; a value unit
+    has bit 31 set), then the replacements, each ending in NUL"""
+    trie = {}
+    for k in keys:
+        n = trie
+        for c in k: n = n.setdefault(c, {})
+        n[None] = True
+    norm, val = b"", {}
+    for k, r in keys.items():
+        val[k] = len(norm)
+        norm += r.encode() + b"\0"
+    units, bases = {}, set()
+    def place(pos, node, label, prefix):
+        kids = sorted(c for c in node if c is not None)
+        leaf = None in node
+        slots = kids + ([0] if leaf else [])
+        base = 1
+        while any((base ^ c) in units or (base ^ c) == 0 for c in slots) or base == pos or base in bases: base += 1
+        bases.add(base)  # a base of its own, so no other node's child answers for a label
+        units[pos] = ((pos ^ base) << 10) | (int(leaf) << 8) | label
+        for c in kids: units[base ^ c] = None  # reserve
+        if leaf: units[base] = (1 << 31) | val[bytes(prefix)]
+        for c in kids: place(base ^ c, node[c], c, prefix + [c])
+    place(0, trie, 0, [])
+    # whole blocks of 256, as Darts allocates them: every base ^ byte is inside the array
+    arr = [units.get(i) or 0 for i in range((max(max(units), max(bases)) // 256 + 1) * 256)]
+    return (4 * len(arr)).to_bytes(4, "little") + b"".join(u.to_bytes(4, "little") for u in arr) + norm
+
+import base64
+CHARSMAP = base64.b64encode(darts({"A".encode(): "a", "ﬁ".encode(): "fi", "e\u0301".encode(): "é", "１".encode(): "1",
+                                   "①".encode(): "(1)", "\u3000".encode(): " ", "\u200b".encode(): "", "Å".encode(): "A"})).decode()
+
+def dump(name, model, normalizer=None, pre=None, post=None, decoder=None, added=()):
+    j = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": list(added), "normalizer": normalizer,
+         "pre_tokenizer": pre, "post_processor": post, "decoder": decoder, "model": model}
+    json.dump(j, open("hf/%s.json" % name, "w"), ensure_ascii=False, indent=1)
+
+WP = {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2}
+for w in ["hello", "world", "wor", "@@ld", "@@l", "@@d", "he", "@@llo", "@@lo", "un", "@@aff", "@@able", "x", "@@x", "1", "@@2", "12", "@@3",
+          "a", "b", "@@a", "@@b", ".", ",", "!", "'", "s", "@@s", "do", "not", "n", "@@'", "t"]:
+    WP.setdefault(w, len(WP))
+SPECIAL = lambda i, c: {"id": i, "content": c, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False, "special": True}
+dump("wordpiece-prefix", {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "@@", "max_input_chars_per_word": 6, "vocab": WP},
+     normalizer={"type": "Lowercase"}, pre={"type": "BertPreTokenizer"},
+     post={"type": "BertProcessing", "sep": ["[SEP]", 2], "cls": ["[CLS]", 1]},
+     decoder={"type": "WordPiece", "prefix": "@@", "cleanup": False}, added=[SPECIAL(0, "[UNK]"), SPECIAL(1, "[CLS]"), SPECIAL(2, "[SEP]")])
+UG = [["<unk>", 0.0], ["<pad>", 0.0], ["▁", -2.0], ["a", -3.0], ["b", -3.5], ["ab", -4.0], ["▁a", -3.2], ["▁ab", -5.5], ["abc", -6.0],
+      ["c", -4.5], ["fi", -4.0], ["f", -5.0], ["i", -5.0], ["1", -3.0], ["(", -4.0], [")", -4.0], ["é", -3.0], ["e", -3.0], ["▁▁", -1.0],
+      ["hello", -8.0], ["hel", -5.0], ["lo", -4.0], ["l", -4.1], ["h", -4.2], ["o", -4.3], ["▁hello", -7.0], ["b", -1.0]]
+dump("unigram-charsmap-ctc", {"type": "Unigram", "unk_id": 0, "vocab": UG, "byte_fallback": False},
+     normalizer={"type": "Sequence", "normalizers": [{"type": "Precompiled", "precompiled_charsmap": CHARSMAP}, {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]},
+     pre={"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
+     decoder={"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "▁", "cleanup": True}, added=[SPECIAL(1, "<pad>")])
+dump("unigram-bytes-metaspace", {"type": "Unigram", "unk_id": 0, "vocab": UG + [["<0x%02X>" % b, -10.0] for b in range(256)], "byte_fallback": True},
+     pre={"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": False},
+     decoder={"type": "Sequence", "decoders": [{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": False}, {"type": "ByteFallback"}]})
 print(len(os.listdir("hf")), "files")
