@@ -182,6 +182,7 @@ typedef struct tok_wordpiece {
     const tok_map *vocab; /* model.vocab only */
     const char *prefix;   /* continuing_subword_prefix */
     size_t prefix_n, max_chars;
+    size_t max_len;       /* the longest token's bytes */
     int32_t unk;          /* checked at load: in the vocabulary */
 } tok_wordpiece;
 int lgg__tok_wordpiece(const tok_wordpiece *w, const char *s, size_t n, tok_ids *out);

@@ -480,8 +480,10 @@ static lgg_status load_wordpiece(lgg_tokenizer *t, json_t *m, lgg_error *err) {
     h->wp_prefix = dup_n(json_is_string(pf) ? json_string_value(pf) : "##", json_is_string(pf) ? json_string_length(pf) : 2);
     if (!h->wp_prefix) return nomem(err);
     h->wp = (tok_wordpiece){&h->vocab, h->wp_prefix, strlen(h->wp_prefix),
-                            json_is_integer(mx) && json_integer_value(mx) >= 0 ? (size_t)json_integer_value(mx) : 100,
+                            json_is_integer(mx) && json_integer_value(mx) >= 0 ? (size_t)json_integer_value(mx) : 100, 0,
                             lgg__tok_map_get(&h->vocab, u, strlen(u))};
+    for (size_t i = 0; h->vocab.slots && i <= h->vocab.mask; i++)
+        if (h->vocab.slots[i].key && h->vocab.slots[i].len > h->wp.max_len) h->wp.max_len = h->vocab.slots[i].len;
     /* the library fails at the first unknown word instead; refused here, up front */
     if (h->wp.unk < 0) return bad(err, "model.unk_token", "'%s' is not in the vocabulary", u);
     h->unk = h->wp.unk;

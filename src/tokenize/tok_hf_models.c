@@ -24,7 +24,10 @@ int lgg__tok_wordpiece(const tok_wordpiece *w, const char *s, size_t n, tok_ids 
     mark = out->n;
     int rc = 0;
     for (size_t start = 0; start < n && !rc;) {
-        size_t end = n;
+        /* no key is longer than the longest token: the same answer, without
+         * trying every end of a long word (its characters are whole) */
+        size_t end = n - start > w->max_len ? start + w->max_len : n;
+        while (end > start && end < n && ((uint8_t)s[end] & 0xC0) == 0x80) end--;
         int32_t id = -1;
         while (start < end) {
             const char *key = s + start;
