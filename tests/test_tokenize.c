@@ -303,7 +303,7 @@ static char *make_texts(size_t n, size_t *len) {
         "<｜begin▁of▁sentence｜>", "<bos>", "<start_of_turn>", "Ünïcödé", "e\xcc\x81", "ﬁ", "Å", "\xc2\xa0", "\xe3\x80\x80",
         " ", ".", ",", "!", "?", "...", "—", "«", "»", "ß", "İ", "ǅ", "x", "Z", "_", "-", "@", "www.", ".com", "\xe2\x96\x81",
         "[CLS]", " [SEP]", "[MASK]", "[UNK]", "##ing", "unaffable", "tokenization", "supercalifragilistic", "ﾊﾝｶｸ",
-        "①", "㍿", "Ⅻ", "\xef\xbd\x9e", "\xe2\x80\x8b", "\xef\xbb\xbf", "\x01", "\x7f"};
+        " <mask>", "<pad>", "①", "㍿", "Ⅻ", "\xef\xbd\x9e", "\xe2\x80\x8b", "\xef\xbb\xbf", "\x01", "\x7f"};
     size_t nb = sizeof BITS / sizeof *BITS, n_in = 0;
     char *in = read_text("tests/tokenize/texts.inp", &n_in);
     tok_text b = {0};

@@ -4,12 +4,13 @@
 //   bert.json             bert-base-uncased's vocabulary as BertWordPieceTokenizer builds it
 //                         (BertNormalizer, BertPreTokenizer, WordPiece, BertProcessing, WordPiece decoder)
 //   bert-cased-max8.json  the same, cased, accents kept, max_input_chars_per_word 8
-//   unigram-xlmr.json     tests/data/unigram-nmt-nfkc.model as transformers' XLMRobertaConverter
-//                         turns a sentencepiece model into tokenizer.json (Precompiled charsmap,
-//                         Replace " {2,}", Metaspace always, <s> $A </s>)
-//   unigram-bytes.json    the same pieces plus the 256 <0xXX> pieces, byte_fallback, the newer
-//                         SpmConverter normalizer (Strip right, Replace " {2,}" -> "▁") and
-//                         Metaspace "first" without split
+//   unigram-xlmr.json     tests/data/unigram-nmt-nfkc.model in the layout transformers'
+//                         XLMRobertaConverter gives a sentencepiece model (<s> <pad> </s> <unk>,
+//                         the pieces after the third, <mask>; unk_id 3; <s> $A </s>), with the
+//                         Precompiled charsmap, Replace " {2,}" and Metaspace "always"
+//   unigram-bytes.json    the model's own pieces plus the 256 <0xXX> pieces, byte_fallback,
+//                         SpmConverter's normalizer (Precompiled, Strip right, Replace " {2,}" -> "▁")
+//                         and Metaspace "first" without split
 // Usage: NODE_PATH=DIR/node_modules node make_hf_models.js OUTDIR
 const tk = require("tokenizers");
 const fs = require("fs");
@@ -53,17 +54,27 @@ function readSpm(path) {
 }
 
 function unigramJson(m, variant) {
-  const vocab = m.pieces.map((x) => [x.piece, x.score]);
   const bytes = variant === "bytes";
-  if (bytes) for (let i = 0; i < 256; i++) vocab.push(["<0x" + i.toString(16).toUpperCase().padStart(2, "0") + ">", 0.0]);
-  const added = [];
-  m.pieces.forEach((x, id) => { if (x.type === 2 || x.type === 3) added.push({ id, content: x.piece, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }); });
+  const special = (content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  let vocab, added = [], unkId = m.unkId;
+  if (bytes) {
+    vocab = m.pieces.map((x) => [x.piece, x.score]);
+    for (let i = 0; i < 256; i++) vocab.push(["<0x" + i.toString(16).toUpperCase().padStart(2, "0") + ">", 0.0]);
+    m.pieces.forEach((x, id) => { if (x.type === 2 || x.type === 3) added.push(special(x.piece, id)); });
+  } else { /* fairseq's ids: the sentencepiece pieces one further on */
+    vocab = [["<s>", 0.0], ["<pad>", 0.0], ["</s>", 0.0], ["<unk>", 0.0]];
+    for (const x of m.pieces.slice(3)) vocab.push([x.piece, x.score]);
+    vocab.push(["<mask>", 0.0]);
+    unkId = 3;
+    added = [special("<s>", 0), special("<pad>", 1), special("</s>", 2), special("<unk>", 3), special("<mask>", vocab.length - 1)];
+    added[4].lstrip = true;
+  }
   const charsmap = { type: "Precompiled", precompiled_charsmap: Buffer.from(m.charsmap).toString("base64") };
   const norm = bytes
     ? [charsmap, { type: "Strip", strip_left: false, strip_right: true }, { type: "Replace", pattern: { Regex: " {2,}" }, content: "\u2581" }]
     : [charsmap, { type: "Replace", pattern: { Regex: " {2,}" }, content: " " }];
   const scheme = bytes ? "first" : "always", split = !bytes;
-  const id = (s) => m.pieces.findIndex((x) => x.piece === s);
+  const id = (s) => vocab.findIndex((x) => x[0] === s);
   return {
     version: "1.0", truncation: null, padding: null, added_tokens: added,
     normalizer: { type: "Sequence", normalizers: norm },
@@ -75,7 +86,7 @@ function unigramJson(m, variant) {
       special_tokens: { "<s>": { id: "<s>", ids: [id("<s>")], tokens: ["<s>"] }, "</s>": { id: "</s>", ids: [id("</s>")], tokens: ["</s>"] } },
     },
     decoder: { type: "Metaspace", replacement: "\u2581", prepend_scheme: scheme, split },
-    model: { type: "Unigram", unk_id: m.unkId, vocab, byte_fallback: bytes },
+    model: { type: "Unigram", unk_id: unkId, vocab, byte_fallback: bytes },
   };
 }
 
