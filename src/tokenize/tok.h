@@ -177,6 +177,15 @@ int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int
  * tokens out); 0 ok, -1 no memory */
 int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, tok_buf *out);
 
+/* The ids of one piece of a text into out (tok_encode.c): the special
+ * tokens split out, BOS (when `first`) and EOS/SEP (when `last`) as flags ask,
+ * SPM's space prefix on the first text fragment only when !cont (the piece
+ * starts a text rather than continuing one cut in the middle); base is the
+ * piece's offset in the whole text, for error offsets.  GGUF vocabularies
+ * only.  0 ok, else -(lgg_status) with err set. */
+int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, size_t base, unsigned flags,
+                          int first, int last, int cont, tok_ids *out, lgg_error *err);
+
 /* token_to_piece(special = true) into b */
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b);
 
