@@ -44,8 +44,9 @@ static uint32_t rnd(uint32_t *s) {
 
 /* a text of n bytes or more from pieces that meet every cut shape and the
  * things around them: words, contractions, digits, punctuation, whitespace
- * runs, CRLF, multi-byte and invalid UTF-8, and special tokens' texts */
-static char *gen_text(uint32_t seed, size_t n, size_t *len) {
+ * runs, CRLF, multi-byte and invalid UTF-8, and special tokens' texts
+ * (unless `plain`) */
+static char *gen_text_of(uint32_t seed, size_t n, size_t *len, int plain) {
     static const char *const P[] = {
         "hello", "the", "Hello", "an", "ab", " ", " ", " ", "\n", "\n", "\n\n", "\t", "\r\n", "  ", "it's", "'re",
         "I'M", "'ll", "123", "4567", "!", "?!", ".", ",", "(x)", "\xe4\xb8\xad", "\xc3\xa9", "\xf0\x9f\x98\x80",
@@ -55,12 +56,17 @@ static char *gen_text(uint32_t seed, size_t n, size_t *len) {
     char *s = malloc(cap);
     while (k < n) {
         const char *p = P[rnd(&seed) % np];
+        if (plain && strpbrk(p, "<[")) continue;
         size_t l = strlen(p) ? strlen(p) : 1; /* "\x00": one NUL byte */
         memcpy(s + k, p, l);
         k += l;
     }
     *len = k;
     return s;
+}
+
+static char *gen_text(uint32_t seed, size_t n, size_t *len) {
+    return gen_text_of(seed, n, len, 0);
 }
 
 /* the texts of texts.inp, joined by newlines */
@@ -208,9 +214,32 @@ static int count_ids(void *user, const int32_t *ids, size_t n) {
     return 0;
 }
 
-/* In a child: stream `mib` MiB of generated lines through t; its peak RSS in
- * KiB (-1 on failure). */
-static long child_peak(const lgg_tokenizer *t, size_t mib, size_t *n_ids) {
+/* The peak RSS since the last peak_reset, in KiB: Linux's VmHWM, which a
+ * forked child inherits from its parent unless reset (writing 5 to
+ * /proc/self/clear_refs); getrusage's ru_maxrss (inherited too) when /proc
+ * is not there. */
+static void peak_reset(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) fputs("5", f), fclose(f);
+}
+static long peak_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) v = atol(line + 6);
+    if (f) fclose(f);
+    if (v < 0) {
+        struct rusage ru;
+        if (!getrusage(RUSAGE_SELF, &ru)) v = ru.ru_maxrss;
+    }
+    return v;
+}
+
+/* In a child: stream `mib` MiB of generated lines through t (or, when
+ * `whole`, tokenize them in one lgg_tokenize call); its peak RSS in KiB (-1
+ * on failure). */
+static long child_peak(const lgg_tokenizer *t, size_t mib, int whole, size_t *n_ids) {
     int fd[2];
     if (pipe(fd)) return -1;
     pid_t pid = fork();
@@ -222,13 +251,21 @@ static long child_peak(const lgg_tokenizer *t, size_t mib, size_t *n_ids) {
         lgg_tokenize_stream *s = NULL;
         lgg_error e;
         size_t len;
-        char *block = gen_text(99, 1 << 16, &len);
+        char *block = gen_text_of(99, 1 << 16, &len, 1); /* no special tokens: fragments as long as lines */
+        char *all = whole ? malloc(mib << 20) : NULL;
+        for (size_t done = 0; all && done + len <= mib << 20; done += len) memcpy(all + done, block, len);
+        peak_reset();
+        if (all) {
+            int64_t k = lgg_tokenize(t, all, (mib << 20) / len * len, 3, NULL, 0, &e);
+            out[0] = k >= 0 ? peak_kib() : -1, out[1] = (long)k;
+            if (write(fd[1], out, sizeof out) != sizeof out) _exit(1);
+            _exit(0);
+        }
         int ok = lgg_tokenize_stream_new(t, LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL, 0, count_ids, &ids, &s,
                                          &e) == LGG_OK;
         for (size_t done = 0; ok && done < mib << 20; done += len) ok = lgg_tokenize_stream_feed(s, block, len, &e) == LGG_OK;
         ok = ok && lgg_tokenize_stream_finish(s, &e) == LGG_OK;
-        struct rusage ru;
-        if (ok && !getrusage(RUSAGE_SELF, &ru)) out[0] = ru.ru_maxrss, out[1] = (long)ids;
+        if (ok) out[0] = peak_kib(), out[1] = (long)ids;
         if (write(fd[1], out, sizeof out) != sizeof out) _exit(1);
         _exit(0);
     }
@@ -247,15 +284,102 @@ TEST(tokenize_stream_flat_memory) {
     REQUIRE(tok_vocab_write(8 /* gpt-2 */, path) == 0);
     lgg_tokenizer *t = open_path(path);
     REQUIRE(t != NULL);
-    size_t ids4 = 0, ids32 = 0;
-    long small = child_peak(t, 4, &ids4), big = child_peak(t, 32, &ids32);
+    size_t ids4 = 0, ids32 = 0, ids_whole = 0;
+    long small = child_peak(t, 4, 0, &ids4), big = child_peak(t, 32, 0, &ids32), whole = child_peak(t, 4, 1, &ids_whole);
     lgg_tokenizer_free(t);
-    REQUIRE(small > 0 && big > 0);
+    REQUIRE(small > 0 && big > 0 && whole > 0);
+    /* the measure sees memory: the whole call on 4 MiB peaks far higher */
+    CHECKF(whole - small > 16384, "the whole call on 4 MiB peaks at %ld KiB, the stream at %ld KiB", whole, small);
     CHECKF(ids32 > 7 * ids4, "32 MiB gave %zu ids, 4 MiB %zu", ids32, ids4);
     /* the whole text would take more than its size again (code points alone
      * are 4 bytes each): 28 MiB more input may add 4 MiB at most */
     CHECKF(big - small < 4096, "peak RSS %ld KiB for 32 MiB against %ld KiB for 4 MiB", big, small);
-    printf("    peak RSS streaming 4 MiB: %ld KiB, 32 MiB: %ld KiB\n", small, big);
+    printf("    peak RSS streaming 4 MiB: %ld KiB, 32 MiB: %ld KiB; the whole call on 4 MiB: %ld KiB\n", small, big,
+           whole);
+}
+
+/* ---- the command on a text longer than its 1 MiB chunk ---- */
+
+/* `--ids` of the whole call, as the command prints them */
+static char *ids_line(const lgg_tokenizer *t, const char *s, size_t n) {
+    lgg_error e;
+    unsigned flags = LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL;
+    int64_t k = lgg_tokenize(t, s, n, flags, NULL, 0, &e);
+    if (k < 0) return NULL;
+    int32_t *ids = malloc(((size_t)k + 1) * sizeof *ids);
+    lgg_tokenize(t, s, n, flags, ids, (size_t)k, &e);
+    char *out = malloc((size_t)k * 13 + 4), *w = out;
+    *w++ = '[';
+    for (int64_t i = 0; i < k; i++) w += sprintf(w, "%s%d", i ? ", " : "", (int)ids[i]);
+    strcpy(w, "]\n");
+    free(ids);
+    return out;
+}
+
+/* stdout of a command, or NULL (reported) */
+static char *run_out(char *const argv[]) {
+    char *o = NULL, *e = NULL;
+    size_t ol, el;
+    int status;
+    if (run_capture(argv, &o, &ol, &e, &el, &status) || status != 0) {
+        test_fail(__FILE__, __LINE__, "%s exited %d: %s", argv[0], status, e ? e : "");
+        free(o), free(e);
+        return NULL;
+    }
+    free(e);
+    return o;
+}
+
+/* `gguf tokenize --ids MODEL -f FILE` on 1.4 MiB of generated lines: the
+ * whole call's ids, and llama-tokenize b4747's when it is at hand
+ * ($LLAMA_TOKENIZE or ../ref/llama-build/bin/llama-tokenize) */
+static void cli_case(void *arg) {
+    const char *name = arg;
+    char vocab[1024], gguf[1024];
+    const char *d = getenv("GGUF_LLAMA_CPP");
+    snprintf(vocab, sizeof vocab, "%s/models/ggml-vocab-%s.gguf", d && *d ? d : "../ref/llama.cpp", name);
+    if (access(vocab, R_OK)) {
+        test_skip("%s is not there (llama.cpp b4747 checkout: $GGUF_LLAMA_CPP or ../ref/llama.cpp)", vocab);
+        return;
+    }
+    size_t n;
+    char *text = gen_text(7, (1 << 20) + (384 << 10), &n);
+    for (size_t i = 0; i < n; i++) /* llama-tokenize reads -f as a C string */
+        if (!text[i]) text[i] = 'z';
+    const char *file = scratch_path("stream-cli.txt");
+    FILE *f = fopen(file, "wb");
+    REQUIRE(f && fwrite(text, 1, n, f) == n && fclose(f) == 0);
+    lgg_tokenizer *t = open_path(vocab);
+    REQUIRE(t != NULL);
+    char *want = ids_line(t, text, n);
+    lgg_tokenizer_free(t);
+    free(text);
+    REQUIRE(want != NULL);
+    snprintf(gguf, sizeof gguf, "%s/gguf", build_dir());
+    char *argv[] = {gguf, "tokenize", "--ids", vocab, "-f", (char *)file, NULL};
+    char *got = run_out(argv);
+    CHECKF(got && !strcmp(got, want), "%s: the streamed command differs from the whole call", name);
+    free(got);
+    const char *lt = getenv("LLAMA_TOKENIZE");
+    if (!lt || !*lt) lt = "../ref/llama-build/bin/llama-tokenize";
+    if (access(lt, X_OK)) {
+        test_skip("llama-tokenize is not there (set LLAMA_TOKENIZE): the whole call alone was compared");
+    } else {
+        char *ref_argv[] = {(char *)lt, "-m", vocab, "-f", (char *)file, "--ids", "--no-escape", "--log-disable", NULL};
+        char *ref = run_out(ref_argv);
+        /* its last line is the ids */
+        char *last = ref ? ref + strlen(ref) : NULL;
+        if (last && last > ref && last[-1] == '\n') last--;
+        while (last && last > ref && last[-1] != '\n') last--;
+        CHECKF(last && !strcmp(last, want), "%s: llama-tokenize's ids differ from ours", name);
+        free(ref);
+    }
+    free(want);
+}
+
+__attribute__((constructor)) static void register_cli_cases(void) {
+    test_register_arg("tokenize_stream/cli-llama-spm", cli_case, "llama-spm");
+    test_register_arg("tokenize_stream/cli-gpt-2", cli_case, "gpt-2");
 }
 
 #endif
