@@ -70,7 +70,15 @@ LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **ou
  * special.  Anything else is refused by name (LGG_ERR_UNSUPPORTED) with its
  * JSON path.  Errors: LGG_ERR_NOT_FOUND (no tokenizer.json), LGG_ERR_IO,
  * LGG_ERR_INVALID (malformed JSON: the byte offset; a bad entry: its JSON
- * path), LGG_ERR_UNSUPPORTED, LGG_ERR_NOMEM. */
+ * path), LGG_ERR_UNSUPPORTED, LGG_ERR_NOMEM.
+ * A folder with no tokenizer.json but a SentencePiece tokenizer.model gives
+ * what sentencepiece's encode gives for it, with transformers'
+ * LlamaTokenizer's BOS (add_bos_token, default true), EOS (add_eos_token,
+ * default false) and legacy (false: no space prefix after special tokens):
+ * a BPE model with the identity normalizer through llama.cpp's SPM
+ * algorithm, a Unigram model (with its precompiled charsmap) through its UGM
+ * one; other model types and normalizers are LGG_ERR_UNSUPPORTED, a
+ * malformed model LGG_ERR_INVALID with the byte offset. */
 #define LGG_TOKENIZER_JSON_ONLY 1u
 LGG_API lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err);
 

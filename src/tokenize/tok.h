@@ -147,6 +147,8 @@ struct lgg_tokenizer {
     int32_t bos, eos, unk, sep, pad;
     int add_space_prefix, add_bos, add_eos, ignore_merges, clean_spaces;
     int remove_extra_ws, escape_ws, ws_suffix;
+    int spm_legacy_off;       /* transformers' LlamaTokenizer with legacy false: SPM's space prefix
+                                 only at the text's start, not after special tokens */
     tok_splitter *splitter;   /* BPE */
     /* UGM */
     char *charsmap;
@@ -185,6 +187,11 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
  * only.  0 ok, else -(lgg_status) with err set. */
 int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, size_t base, unsigned flags,
                           int first, int last, int cont, tok_ids *out, lgg_error *err);
+
+/* A SentencePiece tokenizer.model (and tokenizer_config.json's rules when
+ * config is not NULL) as a tokenizer (tok_spmodel.c). */
+lgg_status lgg__tok_open_spm_model(const char *data, size_t n, const char *config, size_t config_len,
+                                   lgg_tokenizer **out, lgg_error *err);
 
 /* token_to_piece(special = true) into b */
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b);

@@ -626,7 +626,7 @@ int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, 
         frag f = fr.p[i];
         if (f.id >= 0) {
             if (lgg__tok_ids_push(out, f.id)) goto nomem;
-            prev_special = 1;
+            prev_special = !t->spm_legacy_off;
             continue;
         }
         const char *s = text + f.off;

@@ -617,19 +617,32 @@ lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer
     char path[4096];
     size_t n = 0, cn = 0;
     snprintf(path, sizeof path, "%s/tokenizer.json", dir);
-    char *json = slurp(path, &n, err), *cfg = NULL;
-    if (!json) return err ? err->code : LGG_ERR_IO;
+    lgg_error e1;
+    char *json = slurp(path, &n, &e1), *cfg = NULL, *model = NULL;
+    if (!json && e1.code == LGG_ERR_NOT_FOUND) { /* only a SentencePiece model */
+        snprintf(path, sizeof path, "%s/tokenizer.model", dir);
+        model = slurp(path, &n, err);
+        if (!model && err && err->code == LGG_ERR_NOT_FOUND)
+            lgg_error_set(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "%s: neither tokenizer.json nor tokenizer.model", dir);
+        if (!model) return err ? err->code : LGG_ERR_NOT_FOUND;
+    } else if (!json) {
+        if (err) *err = e1;
+        return e1.code;
+    }
     if (!(flags & LGG_TOKENIZER_JSON_ONLY)) {
         snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
         lgg_error e2;
         cfg = slurp(path, &cn, &e2);
         if (!cfg && e2.code != LGG_ERR_NOT_FOUND) {
             free(json);
+            free(model);
             if (err) *err = e2;
             return e2.code;
         }
     }
-    lgg_status st = lgg_tokenizer_open_json(json, n, cfg, cn, out, err);
+    lgg_status st = model ? lgg__tok_open_spm_model(model, n, cfg, cn, out, err)
+                          : lgg_tokenizer_open_json(json, n, cfg, cn, out, err);
+    free(model);
     free(json);
     free(cfg);
     return st;
