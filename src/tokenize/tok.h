@@ -188,11 +188,6 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
 int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, size_t base, unsigned flags,
                           int first, int last, int cont, tok_ids *out, lgg_error *err);
 
-/* A SentencePiece tokenizer.model (and tokenizer_config.json's rules when
- * config is not NULL) as a tokenizer (tok_spmodel.c). */
-lgg_status lgg__tok_open_spm_model(const char *data, size_t n, const char *config, size_t config_len,
-                                   lgg_tokenizer **out, lgg_error *err);
-
 /* token_to_piece(special = true) into b */
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b);
 

@@ -1,5 +1,6 @@
-/* tok_spmodel.c -- a checkpoint folder with a SentencePiece tokenizer.model
- * and no tokenizer.json: the ids sentencepiece's encode gives, plus what
+/* tok_spmodel.c -- a checkpoint folder's tokenizer (lgg_tokenizer_open_dir):
+ * its tokenizer.json (tok_hf.c), or, without one, its SentencePiece
+ * tokenizer.model: the ids sentencepiece's encode gives, plus what
  * transformers' LlamaTokenizer adds (BOS by add_bos_token, default true; EOS
  * by add_eos_token, default false; legacy).
  *
@@ -10,7 +11,9 @@
  * to give sentencepiece's ids for these models.  The protobuf reader is the
  * few fields needed, on a bounded cursor (the converter has its own, and this
  * part may use only libgguf's public API). */
+#include <errno.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,8 +149,8 @@ static void set_id(lgg_writer *w, const char *key, int64_t id, size_t n, lgg_sta
     if (!*st && id >= 0 && (uint64_t)id < n) *st = lgg_writer_set_u32(w, key, (uint32_t)id, NULL);
 }
 
-lgg_status lgg__tok_open_spm_model(const char *data, size_t n, const char *config, size_t config_len,
-                                   lgg_tokenizer **out, lgg_error *err) {
+static lgg_status open_spm_model(const char *data, size_t n, const char *config, size_t config_len,
+                                 lgg_tokenizer **out, lgg_error *err) {
     spm_model m;
     memset(&m, 0, sizeof m);
     json_t *cfg = NULL;
@@ -210,5 +213,64 @@ lgg_status lgg__tok_open_spm_model(const char *data, size_t n, const char *confi
     free(m.piece);
     free(m.score);
     free(m.type);
+    return st;
+}
+
+static char *slurp(const char *path, size_t *n, lgg_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        lgg_error_set(err, errno == ENOENT ? LGG_ERR_NOT_FOUND : LGG_ERR_IO, LGG_NO_OFFSET, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    tok_buf b = {0};
+    char chunk[65536];
+    size_t k;
+    int fail = 0;
+    while (!fail && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fail = lgg__tok_buf_put(&b, chunk, k);
+    fail |= ferror(f);
+    fclose(f);
+    if (fail || lgg__tok_buf_put(&b, "", 0)) {
+        lgg__tok_buf_free(&b);
+        lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: read error or out of memory", path);
+        return NULL;
+    }
+    *n = b.n;
+    return b.p;
+}
+
+lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err) {
+    if (!dir || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_dir: NULL argument");
+    *out = NULL;
+    char path[4096];
+    size_t n = 0, cn = 0;
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    lgg_error e1;
+    char *json = slurp(path, &n, &e1), *cfg = NULL, *model = NULL;
+    if (!json && e1.code == LGG_ERR_NOT_FOUND) { /* only a SentencePiece model */
+        snprintf(path, sizeof path, "%s/tokenizer.model", dir);
+        model = slurp(path, &n, err);
+        if (!model && err && err->code == LGG_ERR_NOT_FOUND)
+            lgg_error_set(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "%s: neither tokenizer.json nor tokenizer.model", dir);
+        if (!model) return err ? err->code : LGG_ERR_NOT_FOUND;
+    } else if (!json) {
+        if (err) *err = e1;
+        return e1.code;
+    }
+    if (!(flags & LGG_TOKENIZER_JSON_ONLY)) {
+        snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
+        lgg_error e2;
+        cfg = slurp(path, &cn, &e2);
+        if (!cfg && e2.code != LGG_ERR_NOT_FOUND) {
+            free(json);
+            free(model);
+            if (err) *err = e2;
+            return e2.code;
+        }
+    }
+    lgg_status st = model ? open_spm_model(model, n, cfg, cn, out, err)
+                          : lgg_tokenizer_open_json(json, n, cfg, cn, out, err);
+    free(model);
+    free(json);
+    free(cfg);
     return st;
 }
