@@ -110,6 +110,60 @@ static void spm_case(void *arg) {
     lgg_tokenizer_free(t);
 }
 
+/* A T5-style UGM vocabulary written from unigram-nmt-nfkc.model as the
+ * reference converter's T5 path writes it (with its precompiled NFKC
+ * charsmap), against llama-tokenize b4747 on texts.inp and spm_texts.txt
+ * (tests/tokenize/make_t5_expect.py): mode A as llama-tokenize runs by
+ * default (add_special = the file's add_bos, which is false, so no EOS;
+ * special tokens parsed), mode B with --no-bos --no-parse-special. */
+TEST(tokenize_spm_t5_ugm_llama) {
+    lgg_file *f = NULL;
+    lgg_tokenizer *t = NULL;
+    lgg_error err;
+    REQUIRE(lgg_open_file("tests/data/t5-unigram-nmt-nfkc.gguf", NULL, &f, &err) == LGG_OK);
+    REQUIRE(lgg_tokenizer_open_gguf(f, &t, &err) == LGG_OK || (test_fail(__FILE__, __LINE__, "%s", err.message), 0));
+    lgg_close(f);
+    CHECK(lgg_tokenizer_type(t) == LGG_VOCAB_UGM);
+    size_t en;
+    char *exp = (char *)read_file("tests/tokenize/t5/t5-unigram-nmt-nfkc.txt", &en), *store = NULL;
+    static char *text[256];
+    static size_t len[256];
+    size_t nt = load_texts(&store, text, len, 256);
+    REQUIRE(exp && nt > 60);
+    int cases = 0, bad = 0;
+    for (char *line = exp, *end = exp + en; line < end;) {
+        char *nl = memchr(line, '\n', (size_t)(end - line));
+        if (!nl) break;
+        *nl = 0;
+        char mode = line[0];
+        size_t i = strtoul(line + 2, NULL, 10);
+        char *want = strchr(line + 2, ' ');
+        REQUIRE(i < nt && want && (mode == 'A' || mode == 'B'));
+        want++;
+        unsigned flags = mode == 'B' ? 0 : LGG_TOKENIZE_PARSE_SPECIAL | (lgg_tokenizer_add_bos(t) ? LGG_TOKENIZE_ADD_SPECIAL : 0);
+        int32_t ids[4096];
+        int64_t k = lgg_tokenize(t, text[i], len[i], flags, ids, 4096, &err);
+        char got[65536] = "[";
+        size_t gl = 1;
+        for (int64_t j = 0; j < k && j < 4096 && gl < sizeof got - 16; j++)
+            gl += (size_t)snprintf(got + gl, sizeof got - gl, "%s%d", j ? ", " : "", (int)ids[j]);
+        snprintf(got + gl, sizeof got - gl, "]");
+        const char *g = k < 0 ? "ERROR" : got;
+        if (strcmp(g, want)) {
+            if (bad++ < 3)
+                test_fail(__FILE__, __LINE__, "%c text %zu (%.*s): got %s want %s", mode, i, (int)(len[i] > 40 ? 40 : len[i]),
+                          text[i], g, want);
+        }
+        cases++;
+        line = nl + 1;
+    }
+    CHECKF(bad == 0, "%d of %d cases differ from llama-tokenize", bad, cases);
+    CHECK(cases > 120);
+    free(exp);
+    free(store);
+    lgg_tokenizer_free(t);
+}
+
 __attribute__((constructor)) static void register_spm_cases(void) {
     test_register_dir("tests/tokenize/spm", ".txt", "tokenize_spm/", spm_case);
 }

@@ -3,7 +3,6 @@
  * their attributes, the special ids and flags, the tokens whose texts it
  * marks as control, the special-token list and the piece of every id. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
