@@ -93,20 +93,23 @@ static int ascii_digit(uint8_t c) {
 }
 
 /* SPM: a token of the vocabulary among the substrings of the escaped text
- * b[p - r, p + r) that cross p */
+ * b[p - r, p + r) that cross p (1 also when out of memory: no cut then) */
 static int spm_crossed(const lgg_tokenizer *t, const char *b, size_t n, size_t p, size_t r) {
-    char win[1024];
     size_t lo = p - r, hi = p + r < n ? p + r : n, w = 0, at = 0;
-    for (size_t i = lo; i < hi && w + 3 <= sizeof win; i++) {
+    char *win = malloc(3 * (hi - lo) + 1);
+    if (!win) return 1;
+    for (size_t i = lo; i < hi; i++) {
         if (i == p) at = w;
         if (b[i] == ' ') memcpy(win + w, "\xe2\x96\x81", 3), w += 3;
         else win[w++] = b[i];
     }
     size_t maxlen = (size_t)t->max_token_len;
-    for (size_t i = at > maxlen ? at - maxlen : 0; i < at; i++)
-        for (size_t j = at + 1; j <= w && j - i <= maxlen; j++)
-            if (lgg__tok_map_get(&t->text_to_id, win + i, j - i) >= 0) return 1;
-    return 0;
+    int crossed = 0;
+    for (size_t i = at > maxlen ? at - maxlen : 0; i < at && !crossed; i++)
+        for (size_t j = at + 1; j <= w && j - i <= maxlen && !crossed; j++)
+            crossed = lgg__tok_map_get(&t->text_to_id, win + i, j - i) >= 0;
+    free(win);
+    return crossed;
 }
 
 /* RWKV: a token (its unescaped bytes) among the substrings of b crossing p */
