@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #define MIB (1024 * 1024)
 
@@ -96,6 +98,65 @@ static double time_ours(const lgg_tokenizer *t, const char *text, size_t len, in
     return bench_cpu_now() - t0;
 }
 
+static int count_ids(void *user, const int32_t *ids, size_t n) {
+    (void)ids;
+    *(int64_t *)user += (int64_t)n;
+    return 0;
+}
+
+/* The peak RSS since the last peak_reset, in KiB: Linux's VmHWM, which a
+ * forked child inherits from its parent unless reset (writing 5 to
+ * /proc/self/clear_refs); getrusage's ru_maxrss (inherited too) when /proc
+ * is not there. */
+static void peak_reset(void) {
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) fputs("5", f), fclose(f);
+}
+static long peak_kib(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long v = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) v = atol(line + 6);
+    if (f) fclose(f);
+    if (v < 0) {
+        struct rusage ru;
+        if (!getrusage(RUSAGE_SELF, &ru)) v = ru.ru_maxrss;
+    }
+    return v;
+}
+
+/* In a child: stream `mib` MiB (the text repeated) through t; prints CPU
+ * seconds, tokens and peak RSS. */
+static void stream_child(const lgg_tokenizer *t, const char *text, size_t len, size_t mib) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid != 0) {
+        int st;
+        if (pid > 0) waitpid(pid, &st, 0);
+        return;
+    }
+    int64_t n = 0;
+    lgg_tokenize_stream *s = NULL;
+    peak_reset();
+    long before = peak_kib();
+    double t0 = bench_cpu_now();
+    int ok = lgg_tokenize_stream_new(t, LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL, 0, count_ids, &n, &s,
+                                     NULL) == LGG_OK;
+    for (size_t done = 0; ok && done < mib * MIB;) {
+        size_t off = done % len, k = len - off < MIB ? len - off : MIB; /* a short slice at the text's end */
+        if (k > mib * MIB - done) k = mib * MIB - done;
+        ok = lgg_tokenize_stream_feed(s, text + off, k, NULL) == LGG_OK;
+        done += k;
+    }
+    ok = ok && lgg_tokenize_stream_finish(s, NULL) == LGG_OK;
+    double dt = bench_cpu_now() - t0;
+    printf("streamed %zu MiB: %s, %.2f s CPU, %.1f MiB/s, %lld tokens, peak RSS %ld MiB (%ld MiB before)\n", mib,
+           ok ? "ok" : "FAILED", dt, (double)mib / dt, (long long)n, peak_kib() / 1024, before / 1024);
+    fflush(stdout);
+    _exit(0);
+}
+
 /* the wall seconds of a command (stdout to /dev/null); -1 if it fails */
 static double time_cmd(const char *cmd) {
     double t0 = bench_now();
@@ -153,6 +214,23 @@ int main(void) {
     } else {
         printf("llama-tokenize: skipped (set LLAMA_TOKENIZE to llama.cpp b4747's llama-tokenize)\n");
     }
+    /* the streaming call on the same text, then flat memory on a long one
+     * (GGUF_BENCH_STREAM_MIB, default 1024) against the 16 MiB one */
+    int64_t ns = 0;
+    lgg_tokenize_stream *ts = NULL;
+    double t0 = bench_cpu_now();
+    if (lgg_tokenize_stream_new(tg, LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL, 0, count_ids, &ns, &ts,
+                                NULL) == LGG_OK &&
+        lgg_tokenize_stream_feed(ts, text, len, NULL) == LGG_OK && lgg_tokenize_stream_finish(ts, NULL) == LGG_OK) {
+        double st = bench_cpu_now() - t0;
+        printf("GGUF side streamed (1 MiB chunks): %.2f s CPU, %lld tokens (%s the whole call's); ratio whole / "
+               "streamed: %.2fx\n", st, (long long)ns, ns == ng ? "=" : "DIFFERS from", sg / st);
+    }
+    lgg_tokenize_stream_free(ts);
+    const char *sm = getenv("GGUF_BENCH_STREAM_MIB");
+    size_t big = sm && atol(sm) > 0 ? (size_t)atol(sm) : 1024;
+    stream_child(tg, text, len, 16);
+    stream_child(tg, text, len, big);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "NODE_PATH=%s/node_modules node -e 'const {Tokenizer}=require(\"tokenizers\");const fs=require(\"fs\");"

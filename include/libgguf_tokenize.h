@@ -70,7 +70,15 @@ LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **ou
  * special.  Anything else is refused by name (LGG_ERR_UNSUPPORTED) with its
  * JSON path.  Errors: LGG_ERR_NOT_FOUND (no tokenizer.json), LGG_ERR_IO,
  * LGG_ERR_INVALID (malformed JSON: the byte offset; a bad entry: its JSON
- * path), LGG_ERR_UNSUPPORTED, LGG_ERR_NOMEM. */
+ * path), LGG_ERR_UNSUPPORTED, LGG_ERR_NOMEM.
+ * A folder with no tokenizer.json but a SentencePiece tokenizer.model gives
+ * what sentencepiece's encode gives for it, with transformers'
+ * LlamaTokenizer's BOS (add_bos_token, default true), EOS (add_eos_token,
+ * default false) and legacy (false: no space prefix after special tokens):
+ * a BPE model with the identity normalizer through llama.cpp's SPM
+ * algorithm, a Unigram model (with its precompiled charsmap) through its UGM
+ * one; other model types and normalizers are LGG_ERR_UNSUPPORTED, a
+ * malformed model LGG_ERR_INVALID with the byte offset. */
 #define LGG_TOKENIZER_JSON_ONLY 1u
 LGG_API lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err);
 
@@ -98,6 +106,40 @@ LGG_API void lgg_tokenizer_free(lgg_tokenizer *t);
  * offset in `text`. */
 LGG_API int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsigned flags, int32_t *ids,
                              size_t cap, lgg_error *err);
+
+/* Streaming: the ids of a text of any length, with memory bounded by the
+ * chunk size rather than the text (GGUF vocabularies of type SPM, BPE, WPM
+ * and RWKV).  The text is buffered and cut only where the whole-text call
+ * provably gives the same ids on both sides (between lines and words of
+ * ordinary text; docs/tokenize.md says where for each type), so the ids
+ * handed to the sink, concatenated, are exactly lgg_tokenize's for the whole
+ * text with the same flags.  A stretch of text with no such point is held
+ * until one comes; UGM vocabularies and tokenizer.json tokenizers have no
+ * cut points and are held whole (their ids come at finish).
+ *
+ * The sink receives each piece's ids (the array is the stream's, valid
+ * during the call); a non-zero return stops the stream: the feed or finish
+ * call returns LGG_ERR_IO. */
+typedef struct lgg_tokenize_stream lgg_tokenize_stream;
+typedef int (*lgg_token_sink)(void *user, const int32_t *ids, size_t n);
+
+/* Start a stream over t (which must outlive it) with lgg_tokenize's flags;
+ * chunk: the bytes to gather before looking for a cut (0: 1 MiB; any value
+ * works, small ones make many cuts).  Errors: LGG_ERR_ARG (NULL t, sink or
+ * out), LGG_ERR_NOMEM.  Free *out with lgg_tokenize_stream_free. */
+LGG_API lgg_status lgg_tokenize_stream_new(const lgg_tokenizer *t, unsigned flags, size_t chunk, lgg_token_sink sink,
+                                           void *user, lgg_tokenize_stream **out, lgg_error *err);
+/* Add len bytes of text (copied); ids before the last safe cut go to the
+ * sink.  Errors: as lgg_tokenize's (LGG_ERR_INVALID with the byte offset in
+ * the whole text), LGG_ERR_IO (the sink stopped), LGG_ERR_ARG (NULL
+ * arguments, or a stream that failed or finished before).  After an error
+ * the stream takes nothing more. */
+LGG_API lgg_status lgg_tokenize_stream_feed(lgg_tokenize_stream *s, const char *text, size_t len, lgg_error *err);
+/* The end of the text: the remaining ids (and EOS) go to the sink.  Errors as
+ * feed's. */
+LGG_API lgg_status lgg_tokenize_stream_finish(lgg_tokenize_stream *s, lgg_error *err);
+/* NULL is a no-op. */
+LGG_API void lgg_tokenize_stream_free(lgg_tokenize_stream *s);
 
 /* Flags of lgg_detokenize. */
 #define LGG_DETOKENIZE_REMOVE_SPECIAL 1u  /* drop a leading BOS / trailing EOS the vocabulary adds */

@@ -5,6 +5,8 @@
 #include "cli.h"
 #include "libgguf_tokenize.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -81,34 +83,116 @@ static void print_piece(const char *p, size_t n) {
     fwrite(p, 1, z ? (size_t)(z - p) : n, stdout);
 }
 
-static void print_tokens(const lgg_tokenizer *t, const int32_t *ids, int64_t n, const args *a) {
-    if (a->flag[OPT_IDS] || a->flag[OPT_JSON]) {
-        fputs(a->flag[OPT_JSON] ? "{\"ids\": [" : "[", stdout);
-        for (int64_t i = 0; i < n; i++) printf("%s%d", i ? ", " : "", (int)ids[i]);
-        if (!a->flag[OPT_JSON]) {
-            fputs("]\n", stdout);
-            return;
-        }
-        fputs("], \"pieces\": [", stdout);
-        for (int64_t i = 0; i < n; i++) {
-            size_t len = 0;
-            const char *p = lgg_token_piece(t, ids[i], &len);
-            if (i) fputs(", ", stdout);
-            if (p) cli_json_str(stdout, p, len);
-            else fputs("null", stdout); /* RWKV's unknown id, -1 */
-        }
-        fputs("]}\n", stdout);
-        return;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        size_t len = 0;
-        const char *p = lgg_token_piece(t, ids[i], &len);
-        printf("%6d -> '", (int)ids[i]);
+/* The sink of the stream: prints each id as it comes; --json keeps the ids
+ * in a scratch file for the pieces printed after them, so memory stays flat. */
+typedef struct printer {
+    const lgg_tokenizer *t;
+    const args *a;
+    int64_t n;
+    FILE *scratch;
+    int opened; /* the list's opening printed: only once there is output, so a failure prints nothing */
+} printer;
+
+static void print_open(printer *pr) {
+    if (!pr->opened) fputs(pr->a->flag[OPT_JSON] ? "{\"ids\": [" : pr->a->flag[OPT_IDS] ? "[" : "", stdout);
+    pr->opened = 1;
+}
+
+static void print_piece_of(const lgg_tokenizer *t, int32_t id, int json) {
+    size_t len = 0;
+    const char *p = lgg_token_piece(t, id, &len);
+    if (!json) {
+        printf("%6d -> '", (int)id);
         if (p) print_piece(p, len);
         fputs("'\n", stdout);
+    } else if (p) {
+        cli_json_str(stdout, p, len);
+    } else {
+        fputs("null", stdout); /* RWKV's unknown id, -1 */
     }
 }
 
+static int print_ids(void *user, const int32_t *ids, size_t n) {
+    printer *pr = user;
+    int list = pr->a->flag[OPT_IDS] || pr->a->flag[OPT_JSON];
+    print_open(pr);
+    for (size_t i = 0; i < n; i++, pr->n++) {
+        if (!list) print_piece_of(pr->t, ids[i], 0);
+        else printf("%s%d", pr->n ? ", " : "", (int)ids[i]);
+    }
+    if (pr->scratch && fwrite(ids, sizeof *ids, n, pr->scratch) != n) return -1;
+    return ferror(stdout) ? -1 : 0;
+}
+
+static int print_end(printer *pr) {
+    print_open(pr);
+    if (!pr->a->flag[OPT_IDS] && !pr->a->flag[OPT_JSON]) return 0;
+    if (!pr->a->flag[OPT_JSON]) {
+        fputs("]\n", stdout);
+        return 0;
+    }
+    fputs("], \"pieces\": [", stdout);
+    rewind(pr->scratch);
+    int32_t id;
+    for (int64_t i = 0; i < pr->n; i++) {
+        if (fread(&id, sizeof id, 1, pr->scratch) != 1) return -1;
+        if (i) fputs(", ", stdout);
+        print_piece_of(pr->t, id, 1);
+    }
+    fputs("]}\n", stdout);
+    return 0;
+}
+
+/* the text through a stream: TEXT at once, a file or standard input a
+ * block at a time */
+static int tokenize_stream(const lgg_tokenizer *t, const args *a, unsigned flags, const char *src, int from_file) {
+    printer pr = {t, a, 0, NULL, 0};
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    FILE *in = NULL;
+    if (from_file && !(in = cli_is_stdin(src) ? stdin : fopen(src, "rb"))) {
+        cli_err("tokenize", cli_display_name(src), "%s", strerror(errno));
+        return CLI_FAIL;
+    }
+    if (a->flag[OPT_JSON] && !(pr.scratch = tmpfile())) {
+        cli_err("tokenize", "scratch file", "%s", strerror(errno));
+        if (in && in != stdin) fclose(in);
+        return CLI_FAIL;
+    }
+    lgg_tokenize_stream *s = NULL;
+    lgg_status st = lgg_tokenize_stream_new(t, flags, 0, print_ids, &pr, &s, &e);
+    int read_failed = 0;
+    if (!st && !from_file) st = lgg_tokenize_stream_feed(s, src, strlen(src), &e);
+    static char block[1 << 16];
+    while (!st && in) {
+        size_t r = fread(block, 1, sizeof block, in);
+        if (r) st = lgg_tokenize_stream_feed(s, block, r, &e);
+        if (r < sizeof block) {
+            read_failed = ferror(in);
+            break;
+        }
+    }
+    if (read_failed) {
+        cli_err("tokenize", cli_display_name(src), "read failed: %s", strerror(errno));
+    } else if (!st) {
+        st = lgg_tokenize_stream_finish(s, &e);
+    }
+    int rc = CLI_OK;
+    if (read_failed) {
+        rc = CLI_FAIL;
+    } else if (st) {
+        /* the offset is in the text, not in MODEL: say so */
+        cli_err("tokenize", from_file ? cli_display_name(src) : "TEXT", "%s", e.message);
+        rc = CLI_FAIL;
+    } else if (print_end(&pr)) {
+        cli_err("tokenize", "scratch file", "read failed");
+        rc = CLI_FAIL;
+    }
+    lgg_tokenize_stream_free(s);
+    if (pr.scratch) fclose(pr.scratch);
+    if (in && in != stdin) fclose(in);
+    return rc;
+}
 
 /* The built-in texts of --compare: scripts, emoji, whitespace, digits,
  * code and contractions, one a line. */
@@ -220,43 +304,12 @@ int cmd_tokenize(int argc, char **argv) {
     if ((n == 2) == (a.file != NULL))
         return cli_usage_error("tokenize", SPEC.usage, "give the text as TEXT, -f FILE or - (one of them)");
     const char *model = argv[1];
-    char *text = NULL;
-    size_t len = 0;
     const char *src = a.file ? a.file : argv[2];
-    if (a.file || cli_is_stdin(src)) {
-        char why[256];
-        text = cli_slurp(cli_is_stdin(src) ? "/dev/stdin" : src, &len, why, sizeof why);
-        if (!text) {
-            cli_err("tokenize", cli_display_name(src), "%s", why);
-            return CLI_FAIL;
-        }
-    }
-    const char *s = text ? text : src;
-    if (!text) len = strlen(s);
     lgg_tokenizer *t = cli_tokenizer_open("tokenize", model);
-    if (!t) {
-        free(text);
-        return CLI_FAIL;
-    }
+    if (!t) return CLI_FAIL;
     unsigned flags = (a.flag[OPT_NO_BOS] ? 0 : LGG_TOKENIZE_ADD_SPECIAL) |
                      (a.flag[OPT_NO_PARSE] ? 0 : LGG_TOKENIZE_PARSE_SPECIAL);
-    lgg_error e;
-    memset(&e, 0, sizeof e);
-    int64_t k = lgg_tokenize(t, s, len, flags, NULL, 0, &e);
-    int32_t *ids = k > 0 ? malloc((size_t)k * sizeof *ids) : NULL;
-    if (k > 0 && (!ids || lgg_tokenize(t, s, len, flags, ids, (size_t)k, &e) != k)) {
-        if (!ids) snprintf(e.message, sizeof e.message, "out of memory");
-        k = -1;
-    }
-    if (k < 0) {
-        /* the offset is in the text, not in MODEL: say so */
-        cli_err("tokenize", a.file || text ? cli_display_name(src) : "TEXT", "%s", e.message);
-        rc = CLI_FAIL;
-    } else {
-        print_tokens(t, ids, k, &a);
-    }
-    free(ids);
-    free(text);
+    rc = tokenize_stream(t, &a, flags, src, a.file || cli_is_stdin(src));
     lgg_tokenizer_free(t);
     return rc;
 }

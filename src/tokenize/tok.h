@@ -147,6 +147,8 @@ struct lgg_tokenizer {
     int32_t bos, eos, unk, sep, pad;
     int add_space_prefix, add_bos, add_eos, ignore_merges, clean_spaces;
     int remove_extra_ws, escape_ws, ws_suffix;
+    int spm_legacy_off;       /* transformers' LlamaTokenizer with legacy false: SPM's space prefix
+                                 only at the text's start, not after special tokens */
     tok_splitter *splitter;   /* BPE */
     /* UGM */
     char *charsmap;
@@ -206,6 +208,15 @@ int lgg__tok_charsmap_parse(const uint8_t *b, size_t n, tok_charsmap *m);
 int lgg__tok_precompiled(const tok_charsmap *m, const char *s, size_t n, tok_buf *out);
 int lgg__tok_base64(const char *s, size_t n, tok_buf *out);
 int lgg__tok_wp_cleanup(tok_buf *b);
+
+/* The ids of one piece of a text into out (tok_encode.c): the special
+ * tokens split out, BOS (when `first`) and EOS/SEP (when `last`) as flags ask,
+ * SPM's space prefix on the first text fragment only when !cont (the piece
+ * starts a text rather than continuing one cut in the middle); base is the
+ * piece's offset in the whole text, for error offsets.  GGUF vocabularies
+ * only.  0 ok, else -(lgg_status) with err set. */
+int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, size_t base, unsigned flags,
+                          int first, int last, int cont, tok_ids *out, lgg_error *err);
 
 /* token_to_piece(special = true) into b */
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b);

@@ -602,10 +602,67 @@ nomem:
     return -1;
 }
 
-static int64_t fail(int rc, tok_ids *ids, frags *fr, tok_buf *b) {
-    lgg__tok_ids_free(ids);
-    free(fr->p);
-    lgg__tok_buf_free(b);
+/* The ids of one piece of a text (see tok.h): the whole text is the piece
+ * with first, last and !cont. */
+int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, size_t base, unsigned flags,
+                          int first, int last, int cont, tok_ids *out, lgg_error *err) {
+    int add = (flags & LGG_TOKENIZE_ADD_SPECIAL) != 0;
+    frags fr = {0};
+    tok_buf sp = {0};
+    int rc = 0;
+    if (partition(t, text, len, (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &fr)) goto nomem;
+    int bos = (t->type == LGG_VOCAB_WPM) ? add : add && t->add_bos && t->type != LGG_VOCAB_RWKV;
+    int eos = (t->type == LGG_VOCAB_WPM || t->type == LGG_VOCAB_RWKV) ? 0 : add && t->add_eos;
+    if (bos && first) {
+        if (t->bos < 0) {
+            lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "the vocabulary asks for a BOS token but has none");
+            rc = -LGG_ERR_INVALID;
+            goto done;
+        }
+        if (lgg__tok_ids_push(out, t->bos)) goto nomem;
+    }
+    int prev_special = !cont; /* SPM: a space before the first text and after each special token */
+    for (size_t i = 0; i < fr.n && !rc; i++) {
+        frag f = fr.p[i];
+        if (f.id >= 0) {
+            if (lgg__tok_ids_push(out, f.id)) goto nomem;
+            prev_special = !t->spm_legacy_off;
+            continue;
+        }
+        const char *s = text + f.off;
+        size_t at = base + f.off;
+        switch (t->type) {
+        case LGG_VOCAB_SPM:
+            sp.n = 0;
+            if (t->add_space_prefix && prev_special && lgg__tok_buf_put(&sp, ESCAPED_SPACE, 3)) goto nomem;
+            for (size_t j = 0; j < f.len; j++)
+                if (s[j] == ' ' ? lgg__tok_buf_put(&sp, ESCAPED_SPACE, 3) : lgg__tok_buf_put(&sp, s + j, 1)) goto nomem;
+            rc = spm_encode(t, sp.p, sp.n, out, err);
+            break;
+        case LGG_VOCAB_BPE: rc = bpe_encode(t, s, f.len, at, out, err); break;
+        case LGG_VOCAB_WPM: rc = wpm_encode(t, s, f.len, at, out, err); break;
+        case LGG_VOCAB_UGM: rc = ugm_encode(t, s, f.len, out, err); break;
+        case LGG_VOCAB_RWKV: rc = rwkv_encode(t, s, f.len, at, out, err); break;
+        }
+        prev_special = 0;
+    }
+    if (rc || !last) goto done;
+    int32_t fin = t->type == LGG_VOCAB_WPM ? (add ? t->sep : -2) : eos ? t->eos : -2;
+    if (fin != -2) {
+        if (fin < 0) {
+            lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "the vocabulary asks for an %s token but has none",
+                          t->type == LGG_VOCAB_WPM ? "SEP" : "EOS");
+            rc = -LGG_ERR_INVALID;
+            goto done;
+        }
+        if (lgg__tok_ids_push(out, fin)) goto nomem;
+    }
+    goto done;
+nomem:
+    rc = oom(err);
+done:
+    free(fr.p);
+    lgg__tok_buf_free(&sp);
     return rc;
 }
 
@@ -615,67 +672,24 @@ int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsig
         lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenize: NULL argument");
         return -LGG_ERR_ARG;
     }
-    int add = (flags & LGG_TOKENIZE_ADD_SPECIAL) != 0;
     tok_ids out = {0};
-    frags fr = {0};
-    tok_buf sp = {0};
-    int rc = 0;
+    int rc;
     if (t->hf) {
-        if (lgg__tok_hf_encode(t, text, len, add, (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &out))
-            return fail(oom(err), &out, &fr, &sp);
-        goto done;
+        rc = lgg__tok_hf_encode(t, text, len, (flags & LGG_TOKENIZE_ADD_SPECIAL) != 0,
+                                (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &out)
+                 ? oom(err)
+                 : 0;
+    } else {
+        rc = lgg__tok_encode_piece(t, text, len, 0, flags, 1, 1, 0, &out, err);
     }
-    if (partition(t, text, len, (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &fr)) return fail(oom(err), &out, &fr, &sp);
-    int bos = (t->type == LGG_VOCAB_WPM) ? add : add && t->add_bos && t->type != LGG_VOCAB_RWKV;
-    int eos = (t->type == LGG_VOCAB_WPM || t->type == LGG_VOCAB_RWKV) ? 0 : add && t->add_eos;
-    if (bos) {
-        if (t->bos < 0) {
-            lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "the vocabulary asks for a BOS token but has none");
-            return fail(-LGG_ERR_INVALID, &out, &fr, &sp);
-        }
-        if (lgg__tok_ids_push(&out, t->bos)) return fail(oom(err), &out, &fr, &sp);
+    if (!rc && out.n > INT64_MAX) rc = oom(err);
+    if (rc) {
+        lgg__tok_ids_free(&out);
+        return rc;
     }
-    int prev_special = 1; /* SPM: a space before the first text and after each special token */
-    for (size_t i = 0; i < fr.n && !rc; i++) {
-        frag f = fr.p[i];
-        if (f.id >= 0) {
-            if (lgg__tok_ids_push(&out, f.id)) return fail(oom(err), &out, &fr, &sp);
-            prev_special = 1;
-            continue;
-        }
-        const char *s = text + f.off;
-        switch (t->type) {
-        case LGG_VOCAB_SPM:
-            sp.n = 0;
-            if (t->add_space_prefix && prev_special && lgg__tok_buf_put(&sp, ESCAPED_SPACE, 3))
-                return fail(oom(err), &out, &fr, &sp);
-            for (size_t j = 0; j < f.len; j++)
-                if (s[j] == ' ' ? lgg__tok_buf_put(&sp, ESCAPED_SPACE, 3) : lgg__tok_buf_put(&sp, s + j, 1))
-                    return fail(oom(err), &out, &fr, &sp);
-            rc = spm_encode(t, sp.p, sp.n, &out, err);
-            break;
-        case LGG_VOCAB_BPE: rc = bpe_encode(t, s, f.len, f.off, &out, err); break;
-        case LGG_VOCAB_WPM: rc = wpm_encode(t, s, f.len, f.off, &out, err); break;
-        case LGG_VOCAB_UGM: rc = ugm_encode(t, s, f.len, &out, err); break;
-        case LGG_VOCAB_RWKV: rc = rwkv_encode(t, s, f.len, f.off, &out, err); break;
-        }
-        prev_special = 0;
-    }
-    if (rc) return fail(rc, &out, &fr, &sp);
-    int32_t last = t->type == LGG_VOCAB_WPM ? (add ? t->sep : -2) : eos ? t->eos : -2;
-    if (last != -2) {
-        if (last < 0) {
-            lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "the vocabulary asks for an %s token but has none",
-                          t->type == LGG_VOCAB_WPM ? "SEP" : "EOS");
-            return fail(-LGG_ERR_INVALID, &out, &fr, &sp);
-        }
-        if (lgg__tok_ids_push(&out, last)) return fail(oom(err), &out, &fr, &sp);
-    }
-done:
-    if (out.n > INT64_MAX) return fail(oom(err), &out, &fr, &sp);
     int64_t n = (int64_t)out.n;
     if (ids && out.n) memcpy(ids, out.p, (out.n < cap ? out.n : cap) * sizeof *ids);
-    fail(0, &out, &fr, &sp);
+    lgg__tok_ids_free(&out);
     return n;
 }
 

@@ -3,7 +3,6 @@
  * their attributes, the special ids and flags, the tokens whose texts it
  * marks as control, the special-token list and the piece of every id. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -573,28 +572,6 @@ const char *lgg_token_text(const lgg_tokenizer *t, int32_t id, size_t *len) {
 }
 
 /* a whole file into memory (NULL with err set) */
-static char *slurp(const char *path, size_t *n, lgg_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        lgg_error_set(err, errno == ENOENT ? LGG_ERR_NOT_FOUND : LGG_ERR_IO, LGG_NO_OFFSET, "%s: %s", path, strerror(errno));
-        return NULL;
-    }
-    tok_buf b = {0};
-    char chunk[65536];
-    size_t k;
-    int fail = 0;
-    while (!fail && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fail = lgg__tok_buf_put(&b, chunk, k);
-    fail |= ferror(f);
-    fclose(f);
-    if (fail || lgg__tok_buf_put(&b, "", 0)) {
-        lgg__tok_buf_free(&b);
-        lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: read error or out of memory", path);
-        return NULL;
-    }
-    *n = b.n;
-    return b.p;
-}
-
 lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
                                    lgg_tokenizer **out, lgg_error *err) {
     if (!json || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_json: NULL argument");
@@ -609,30 +586,6 @@ lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *con
     }
     *out = t;
     return LGG_OK;
-}
-
-lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err) {
-    if (!dir || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_dir: NULL argument");
-    *out = NULL;
-    char path[4096];
-    size_t n = 0, cn = 0;
-    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
-    char *json = slurp(path, &n, err), *cfg = NULL;
-    if (!json) return err ? err->code : LGG_ERR_IO;
-    if (!(flags & LGG_TOKENIZER_JSON_ONLY)) {
-        snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
-        lgg_error e2;
-        cfg = slurp(path, &cn, &e2);
-        if (!cfg && e2.code != LGG_ERR_NOT_FOUND) {
-            free(json);
-            if (err) *err = e2;
-            return e2.code;
-        }
-    }
-    lgg_status st = lgg_tokenizer_open_json(json, n, cfg, cn, out, err);
-    free(json);
-    free(cfg);
-    return st;
 }
 
 lgg_vocab_type lgg_tokenizer_type(const lgg_tokenizer *t) { return t ? t->type : (lgg_vocab_type)0; }
