@@ -19,9 +19,10 @@ enum {
     CV_X_PERM_K = 2, /* the same with num_key_value_heads */
     CV_X_ADD1 = 4,   /* gemma's norm + 1 */
     CV_X_SKIP = 8,   /* the tensor is dropped */
-    CV_X_EXPERT = 16 /* one expert's matrix ('*' in the name is the expert): stacked with the
-                        others of its block into one 3-D tensor, emitted when the block's last
-                        expert tensor arrives */
+    CV_X_EXPERT = 16, /* one expert's matrix ('*' in the name is the expert): stacked with the
+                         others of its block into one 3-D tensor, emitted when the block's last
+                         expert tensor arrives */
+    CV_X_TRANSPOSE = 32 /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
@@ -58,7 +59,8 @@ enum {
     CV_M_ENUM,
     CV_M_ROPE_PCT,
     CV_M_ROPE_PCT_EMBD, /* int(P * hidden_size) // num_attention_heads (Phi-2) */
-    CV_M_FALSE          /* the boolean false */
+    CV_M_FALSE,         /* the boolean false */
+    CV_M_U32_CONST      /* `from` is the count itself (Falcon's context length) */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
@@ -125,6 +127,8 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
+/* fam_gpt.c: the same for GPT-2, GPT-NeoX and Falcon. */
+const cv_hooks *lgg__cv_gpt_hooks(const char *hf_arch);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

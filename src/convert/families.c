@@ -418,6 +418,92 @@ static const cv_tmap PHI2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* GPT-2: its own keys, the feed-forward length 4 * n_embd. */
+static const cv_mkey GPT2_META[] = {
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "n_ctx", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* GPT-NeoX: partial rotary, parallel residual (true when absent), and no
+ * general.file_type (the reference does not write it). */
+static const cv_mkey GPTNEOX_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"use_parallel_residual", "use_parallel_residual", CV_M_BOOL, CV_M_TRUE_IF_ABSENT},
+    {"attention.layer_norm_epsilon", "layer_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* Falcon: the context fixed at 2048 (config.json has none), the QKV
+ * layout fam_gpt.c makes, the feed-forward length 4 * hidden_size; the
+ * key/value head count defaults to 1 (fam_gpt.c). */
+static const cv_mkey FALCON_META[] = {
+    {"context_length", "2048", CV_M_U32_CONST, 0},
+    {"tensor_data_layout", "jploski", CV_M_STR, 0},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "hidden_size*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_kv_heads|n_head_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* GPT-2's names without "transformer." (fam_gpt.c); its Conv1D weights are
+ * stored (in, out) and written transposed, biases as they are. */
+static const cv_tmap GPT2_TENSORS[] = {
+    {"wte", "token_embd", 0},
+    {"wpe", "position_embd", 0},
+    {"ln_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"h.#.ln_1", "blk.#.attn_norm", 0},
+    {"h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"h.#.attn.c_attn", "blk.#.attn_qkv", CV_X_TRANSPOSE},
+    {"h.#.attn.c_proj", "blk.#.attn_output", CV_X_TRANSPOSE},
+    {"h.#.mlp.c_fc", "blk.#.ffn_up", CV_X_TRANSPOSE},
+    {"h.#.mlp.c_proj", "blk.#.ffn_down", CV_X_TRANSPOSE},
+    {NULL, NULL, 0},
+};
+
+static const cv_tmap GPTNEOX_TENSORS[] = {
+    {"gpt_neox.embed_in", "token_embd", 0},
+    {"embed_out", "output", 0},
+    {"gpt_neox.final_layer_norm", "output_norm", 0},
+    {"gpt_neox.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"gpt_neox.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"gpt_neox.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"gpt_neox.layers.#.attention.dense", "blk.#.attn_output", 0},
+    {"gpt_neox.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"gpt_neox.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Falcon 7B's one norm per block, 40B's two (ln_mlp is the first). */
+static const cv_tmap FALCON_TENSORS[] = {
+    {"transformer.word_embeddings", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"transformer.h.#.ln_mlp", "blk.#.attn_norm", 0},
+    {"transformer.h.#.ln_attn", "blk.#.attn_norm_2", 0},
+    {"transformer.h.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"transformer.h.#.self_attention.dense", "blk.#.attn_output", 0},
+    {"transformer.h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -498,6 +584,9 @@ static const cv_family FAMILIES[] = {
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
      QWEN2_TENSORS, CV_V_BPE, 0, NULL},
     {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
+    {"GPT2LMHeadModel", "gpt2", GPT2_META, GPT2_TENSORS, CV_V_BPE, 0, NULL},
+    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, GPTNEOX_TENSORS, CV_V_BPE, 0, NULL},
+    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, FALCON_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},

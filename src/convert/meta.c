@@ -112,6 +112,7 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     switch (m->kind) {
     case CV_M_STR: return set_str(c->w, key, m->from, err);
     case CV_M_FALSE: return wfail(lgg_writer_set_bool(c->w, key, false, NULL), key, err);
+    case CV_M_U32_CONST: return wfail(lgg_writer_set_u32(c->w, key, (uint32_t)strtoul(m->from, NULL, 10), NULL), key, err);
     case CV_M_F32_CONST: return wfail(lgg_writer_set_f32(c->w, key, strtof(m->from, NULL), NULL), key, err);
     case CV_M_ENUM: return enum_param(c, key, m->from, err);
     case CV_M_SUM: {
