@@ -29,7 +29,7 @@ size_t cv_case_sort(tspec *t, size_t n) {
     return n;
 }
 
-static uint64_t elements(const tspec *t) { return t->scalar ? 1 : t->d0 * (t->d1 ? t->d1 : 1); }
+static uint64_t elements(const tspec *t) { return t->scalar ? 1 : t->d0 * (t->d1 ? t->d1 : 1) * (t->lead ? t->lead : 1); }
 
 int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
     size_t cap = 64 + n * 220, hl = 0;
@@ -43,6 +43,7 @@ int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
         char shape[64] = "";
         int o = 0;
         for (int k = 0; k < t[i].ones; k++) o += snprintf(shape + o, sizeof shape - (size_t)o, "1, ");
+        if (t[i].lead) o += snprintf(shape + o, sizeof shape - (size_t)o, "%llu, ", (unsigned long long)t[i].lead);
         if (t[i].scalar) shape[0] = 0;
         else if (t[i].d1) snprintf(shape + o, sizeof shape - (size_t)o, "%llu, %llu", (unsigned long long)t[i].d0, (unsigned long long)t[i].d1);
         else snprintf(shape + o, sizeof shape - (size_t)o, "%llu", (unsigned long long)t[i].d0);

@@ -11,19 +11,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One tensor of a checkpoint: d0 rows of d1 (d1 == 0: 1-D); `dtype` a
- * safetensors dtype name overriding the file's (NULL: the file's, "BOOL":
- * 0/1 bytes), `ones` leading dimensions of 1, `scalar` a 0-d tensor. */
+/* One tensor of a checkpoint: d0 rows of d1 (d1 == 0: 1-D), `lead` of
+ * them when not 0 (3-D); `dtype` a safetensors dtype name overriding the
+ * file's (NULL: the file's, "BOOL": 0/1 bytes), `ones` leading dimensions
+ * of 1, `scalar` a 0-d tensor. */
 typedef struct tspec {
     char name[96];
-    uint64_t d0, d1;
+    uint64_t d0, d1, lead;
     const char *dtype;
     int ones, scalar;
 } tspec;
 
 /* Append a tensor to t[n++] (t and n in scope). */
 #define ADD(a, b, ...)                                                                                              \
-    (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), t[n].dtype = NULL,          \
+    (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), t[n].lead = 0, t[n].dtype = NULL,          \
      t[n].ones = t[n].scalar = 0, n++)
 
 /* The generator: element i of the checkpoint (in name order across the

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { GPT2, NEOX, FALCON };
+enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE };
 
 typedef struct fcase {
-    const char *name, *config;
+    const char *name, *config, *tokdir, *tokfiles;
     int kind, prefix;      /* prefix: GPT-2's names under "transformer." */
     uint64_t H, L, nh, nkv, V;
     uint32_t dtype;
@@ -108,8 +108,84 @@ static size_t falcon_shapes(tspec *t, const fcase *m) {
     return cv_case_sort(t, n);
 }
 
+/* PhiMoE: biased norms, projections and output, E experts of width FF. */
+static size_t phimoe_shapes(tspec *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh, E = 4, FF = 64;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(m->V, 0, "lm_head.bias");
+    ADD(H, 0, "model.norm.weight");
+    ADD(H, 0, "model.norm.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        const char *ln[2] = {"input_layernorm", "post_attention_layernorm"};
+        for (int k = 0; k < 2; k++) {
+            ADD(H, 0, "model.layers.%llu.%s.weight", b, ln[k]);
+            ADD(H, 0, "model.layers.%llu.%s.bias", b, ln[k]);
+        }
+        const char *proj[4] = {"q", "k", "v", "o"};
+        uint64_t rows[4] = {m->nh * hd, m->nkv * hd, m->nkv * hd, H}, cols[4] = {H, H, H, m->nh * hd};
+        for (int k = 0; k < 4; k++) {
+            ADD(rows[k], cols[k], "model.layers.%llu.self_attn.%s_proj.weight", b, proj[k]);
+            ADD(rows[k], 0, "model.layers.%llu.self_attn.%s_proj.bias", b, proj[k]);
+        }
+        ADD(E, H, "model.layers.%llu.block_sparse_moe.gate.weight", b);
+        for (unsigned long long x = 0; x < E; x++) {
+            ADD(FF, H, "model.layers.%llu.block_sparse_moe.experts.%llu.w1.weight", b, x);
+            ADD(H, FF, "model.layers.%llu.block_sparse_moe.experts.%llu.w2.weight", b, x);
+            ADD(FF, H, "model.layers.%llu.block_sparse_moe.experts.%llu.w3.weight", b, x);
+        }
+    }
+    return cv_case_sort(t, n);
+}
+
+/* GraniteMoE: llama's attention, tied output, E stacked experts with
+ * gate and up in one matrix, a router. */
+static size_t granitemoe_shapes(tspec *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh, E = 4, FF = 32;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(2 * FF, H, "model.layers.%llu.block_sparse_moe.input_linear.weight", b);
+        t[n - 1].lead = E;
+        ADD(H, FF, "model.layers.%llu.block_sparse_moe.output_linear.weight", b);
+        t[n - 1].lead = E;
+        ADD(E, H, "model.layers.%llu.block_sparse_moe.router.layer.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+/* Exaone: GPT-2's outer names, llama's blocks under other names. */
+static size_t exaone_shapes(tspec *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh, FF = 64;
+    size_t n = 0;
+    ADD(m->V, H, "transformer.wte.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "transformer.ln_f.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "transformer.h.%llu.ln_1.weight", b);
+        ADD(H, 0, "transformer.h.%llu.ln_2.weight", b);
+        ADD(m->nh * hd, H, "transformer.h.%llu.attn.attention.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "transformer.h.%llu.attn.attention.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "transformer.h.%llu.attn.attention.v_proj.weight", b);
+        ADD(H, m->nh * hd, "transformer.h.%llu.attn.attention.out_proj.weight", b);
+        ADD(FF, H, "transformer.h.%llu.mlp.c_fc_0.weight", b);
+        ADD(FF, H, "transformer.h.%llu.mlp.c_fc_1.weight", b);
+        ADD(H, FF, "transformer.h.%llu.mlp.c_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
 #define TOKDIR "Qwen2.5-Tiny-Test-Instruct"
 #define TOKFILES "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
+#define QWEN TOKDIR, TOKFILES
 
 static const fcase CASES[] = {
     /* GPT-2 as on the hub: names without "transformer.", F32, the mask buffers kept in the file */
@@ -119,14 +195,14 @@ static const fcase CASES[] = {
      "\":\"gpt2\",\"n_ctx\":64,\"n_embd\":32,\"n_head\":4,\"n_layer\":2,\"n_positions\":64,\"resid_pdrop\":0.1,\"summary_act"
      "ivation\":null,\"summary_first_dropout\":0.1,\"summary_proj_to_labels\":true,\"summary_type\":\"cls_index\",\"summary_"
      "use_proj\":true,\"vocab_size\":151936}",
-     GPT2, 0, 32, 2, 4, 4, 151936, LGG_TYPE_F32, {0}},
+     QWEN, GPT2, 0, 32, 2, 4, 4, 151936, LGG_TYPE_F32, {"cca14fe7388134e86bdddb4fd55cf29be4f45f004f961b62434126ab8810a5dc", "7e58deef4a0e5ccd904102a192304d95d2b480af01279901316ee6fc1dee49e0", "9ee295d53d3105519447f8ebdfa04033300c64a58cd580448d3e12041970e5d8", "77e1e73af76010a9496ae3ed14a4f9e38ada29d946d41cf5c7279d64641c6782", "9ee295d53d3105519447f8ebdfa04033300c64a58cd580448d3e12041970e5d8"}},
     /* GPT-2 saved by transformers: names under "transformer.", F16 */
     {"gpt2-tiny-transformer",
      "{\"activation_function\":\"gelu_new\",\"architectures\":[\"GPT2LMHeadModel\"],\"attn_pdrop\":0.1,\"bos_token_id\":"
      "151643,\"embd_pdrop\":0.1,\"eos_token_id\":151643,\"initializer_range\":0.02,\"layer_norm_epsilon\":1e-05,\"model_type"
      "\":\"gpt2\",\"n_ctx\":64,\"n_embd\":32,\"n_head\":4,\"n_inner\":null,\"n_layer\":2,\"n_positions\":64,\"resid_pdrop\":"
      "0.1,\"torch_dtype\":\"float16\",\"vocab_size\":151936}",
-     GPT2, 1, 32, 2, 4, 4, 151936, LGG_TYPE_F16, {0}},
+     QWEN, GPT2, 1, 32, 2, 4, 4, 151936, LGG_TYPE_F16, {"1234318727ae0dab3e97187ed501ff69059c3c9b5ef0816ff23bf4ee8b7db3ee", "a1e3bc0f8c0b7485a9b0f39c0d9e53d6d3fc833141cf40e707818e05f7ca4cc1", "c29816090b95e90d8729db1b0b2b7d08a1ae0f9f5adc36b98fd30108f3331a9b", "5d927ec1c177ce4c345563c3b67aa2cd88cc52e853b80a63d11cf2824c9846e7", "a1e3bc0f8c0b7485a9b0f39c0d9e53d6d3fc833141cf40e707818e05f7ca4cc1"}},
     /* GPT-NeoX (Pythia's config): F16 weights, the BOOL mask, the 0-d masked_bias and inv_freq */
     {"pythia-tiny",
      "{\"architectures\":[\"GPTNeoXForCausalLM\"],\"bos_token_id\":0,\"eos_token_id\":0,\"hidden_act\":\"gelu\",\"hidden_"
@@ -134,7 +210,7 @@ static const fcase CASES[] = {
      "048,\"model_type\":\"gpt_neox\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"rotary_emb_base\":10000,\"rotary_"
      "pct\":0.25,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_parallel_residual\":true"
      ",\"vocab_size\":151936}",
-     NEOX, 0, 32, 2, 4, 4, 151936, LGG_TYPE_F16, {0}},
+     QWEN, NEOX, 0, 32, 2, 4, 4, 151936, LGG_TYPE_F16, {"9457ec98cb71ecc2983b4c72b483d487cbb8229fcb03847c761f8e43026ce959", "9e35d39836f980d4755ed1875aafe8949968eb2037c0159617cfff5a2565abe8", "cdb6b249ddc40d0d50bd7a1e151fac1c3796d0142d020886a09bad1edc7958e3", "5c3698186380a33b9137044e857fdebcb350b5ebd2eb3e72ecfb970ddb45c7dc", "9e35d39836f980d4755ed1875aafe8949968eb2037c0159617cfff5a2565abe8"}},
     /* Falcon 40B's layout: 2 key/value heads for 4 heads, ln_attn and ln_mlp, BF16 */
     {"falcon-tiny-40b",
      "{\"alibi\":false,\"apply_residual_connection_post_layernorm\":false,\"architectures\":[\"FalconForCausalLM\"],\"atten"
@@ -142,7 +218,7 @@ static const fcase CASES[] = {
      "\":32,\"initializer_range\":0.02,\"layer_norm_epsilon\":1e-05,\"model_type\":\"falcon\",\"new_decoder_architecture\":t"
      "rue,\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_kv_heads\":2,\"parallel_attn\":true,\"torch_dtype\":\"bflo"
      "at16\",\"vocab_size\":151936}",
-     FALCON, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {0}},
+     QWEN, FALCON, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"dbbb61bf0eb6966f8b00755f6ef360857822d27bfda36d02e5c067b56ac317fc", "3d03b654a607925700814d5be9cb14f5935efeb1657526f2db3cf0026d964299", "bca5b2871a49ba0c8246573dad9e309750c389493268111b140e0eb48ca6669e", "07a359d20f92176f3b38b6a9b2ae07d4f16152ac2acd81faa10b59e20ea32e42", "bca5b2871a49ba0c8246573dad9e309750c389493268111b140e0eb48ca6669e"}},
     /* Falcon 7B's: multi-query (no key/value head count: 1), one norm per block, the old RW name, F32 */
     {"falcon-tiny-7b",
      "{\"alibi\":false,\"apply_residual_connection_post_layernorm\":false,\"architectures\":[\"RWForCausalLM\"],\"attention"
@@ -150,14 +226,55 @@ static const fcase CASES[] = {
      ",\"initializer_range\":0.02,\"layer_norm_epsilon\":1e-05,\"model_type\":\"falcon\",\"multi_query\":true,\"new_decoder_a"
      "rchitecture\":false,\"num_attention_heads\":4,\"num_hidden_layers\":2,\"parallel_attn\":true,\"torch_dtype\":\"float32"
      "\",\"vocab_size\":151936}",
-     FALCON, 0, 32, 2, 4, 0, 151936, LGG_TYPE_F32, {0}},
+     QWEN, FALCON, 0, 32, 2, 4, 0, 151936, LGG_TYPE_F32, {"7507109171f58c80bc168fc0c949d797b631889f5a635fe3840679ad029016b1", "8c7886c17900ea75820dfa3a3e9ef4bb69ddd04e1dcff9e0b8946844adcd7f3f", "95d7f1d23126ad2f86d5b97a8a3da5420d93128596b6dba2289dbe259ed9f4fe", "f47e55c577f7fcf893173d741c21522dde2168e226ba683cea8afa4206726bec", "95d7f1d23126ad2f86d5b97a8a3da5420d93128596b6dba2289dbe259ed9f4fe"}},
+    /* PhiMoE (Phi-3.5-MoE's config): longrope factors, 4 experts, a SentencePiece vocabulary padded to vocab_size */
+    {"Phi-3.5-MoE-tiny-instruct",
+     "{\"architectures\":[\"PhiMoEForCausalLM\"],\"attention_bias\":true,\"attention_dropout\":0.0,\"bos_token_id\":1,"
+     "\"eos_token_id\":32000,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"input_jitter_n"
+     "oise\":0.01,\"intermediate_size\":64,\"lm_head_bias\":true,\"max_position_embeddings\":131072,\"model_type\":\"p"
+     "himoe\",\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"n"
+     "um_local_experts\":4,\"original_max_position_embeddings\":4096,\"output_router_logits\":false,\"rms_norm_eps\":1e"
+     "-05,\"rope_scaling\":{\"long_factor\":[1.0199999809265137,1.5,3.140000104904175,12.5],\"long_mscale\":1.243163121"
+     "016122,\"original_max_position_embeddings\":4096,\"short_factor\":[1.0,1.0399999618530273,1.25,1.9900000095367432],"
+     "\"short_mscale\":1.243163121016122,\"type\":\"longrope\"},\"rope_theta\":10000.0,\"router_aux_loss_coef\":0.0,\"r"
+     "outer_jitter_noise\":0.01,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"v"
+     "ocab_size\":32064}",
+     "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json special_tokens_map.json", PHIMOE, 0, 32, 2, 4, 2, 32064,
+     LGG_TYPE_BF16, {"01ea4f71b22d5f226cba93f6342c61461df61d4a8e2c07d79015338e78d5c75b", "344183f8cc614a88a46fa746060308ec70e8cf9170918b05aaad63eef17b2c45", "adeca0e8a11ff53ccf09d2b300ec618e523f693326149cceb943e4a39321049d", "31ba32850d97bc4e5a4a442bdd6c83cd84518087e1235e48936efb4d5eb62c73", "adeca0e8a11ff53ccf09d2b300ec618e523f693326149cceb943e4a39321049d"}},
+
+    /* GraniteMoE (granite-3.0-1b-a400m's config): multipliers, tied output, 4 experts of width 32 */
+    {"granite-moe-tiny-instruct",
+     "{\"architectures\":[\"GraniteMoeForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.1,\"attention_"
+     "multiplier\":0.015625,\"bos_token_id\":1,\"embedding_multiplier\":12.0,\"eos_token_id\":2,\"hidden_act\":\"silu\""
+     ",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":32,\"logits_scaling\":6.0,\"max_position_e"
+     "mbeddings\":4096,\"model_type\":\"granitemoe\",\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidden_"
+     "layers\":2,\"num_key_value_heads\":2,\"num_local_experts\":4,\"output_router_logits\":false,\"pad_token_id\":0,\"r"
+     "esidual_multiplier\":0.22,\"rms_norm_eps\":1e-06,\"rope_scaling\":null,\"rope_theta\":10000,\"router_aux_loss_coef"
+     "\":0.001,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"use_cache\":true,\"vocab_size\":32000}",
+     "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json special_tokens_map.json", GRANITEMOE, 0, 32, 2, 4, 2, 32000,
+     LGG_TYPE_BF16, {0}},
+    /* Exaone (EXAONE 3.5's config): llama 3's rope scaling (rope_freqs), head_dim, F16 */
+    {"EXAONE-3.5-tiny-Instruct",
+     "{\"activation_function\":\"silu\",\"architectures\":[\"ExaoneForCausalLM\"],\"attention_dropout\":0.0,\"bos_toke"
+     "n_id\":151643,\"embed_dropout\":0.0,\"eos_token_id\":151645,\"head_dim\":8,\"hidden_size\":32,\"initializer_range"
+     "\":0.02,\"intermediate_size\":64,\"layer_norm_epsilon\":1e-05,\"max_position_embeddings\":32768,\"model_type\":\""
+     "exaone\",\"num_attention_heads\":4,\"num_key_value_heads\":2,\"num_layers\":2,\"pad_token_id\":0,\"rope_scaling\""
+     ":{\"factor\":8.0,\"high_freq_factor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_t"
+     "ype\":\"llama3\"},\"rope_theta\":1000000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache"
+     "\":true,\"vocab_size\":151936}",
+     QWEN, EXAONE, 0, 32, 2, 4, 2, 151936, LGG_TYPE_F16, {0}},
 };
 
 static const char *make_case(const fcase *m) {
-    const char *dir = cv_case_dir(m->name, TOKDIR, TOKFILES, m->config, NULL);
+    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, NULL);
     static tspec t[512];
     if (!dir) return NULL;
-    size_t n = m->kind == GPT2 ? gpt2_shapes(t, m) : m->kind == NEOX ? neox_shapes(t, m) : falcon_shapes(t, m);
+    size_t n = m->kind == GPT2     ? gpt2_shapes(t, m)
+               : m->kind == NEOX   ? neox_shapes(t, m)
+               : m->kind == FALCON ? falcon_shapes(t, m)
+               : m->kind == PHIMOE ? phimoe_shapes(t, m)
+               : m->kind == EXAONE ? exaone_shapes(t, m)
+                                   : granitemoe_shapes(t, m);
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
@@ -175,6 +292,7 @@ static void refused(const char *dir, const char *config, const char *drop, const
     lgg_convert_free(c);
     CHECKF(st != LGG_OK && strstr(err.message, named), "%s without %s: status %d, '%s'", dir, drop, (int)st,
            st ? err.message : "");
+    if ((f = fopen(path, "w"))) fputs(config, f), fclose(f); /* as it was (the references are made from it) */
 }
 
 TEST(convert_famA) {

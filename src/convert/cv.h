@@ -127,8 +127,8 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
-/* fam_gpt.c: the same for GPT-2, GPT-NeoX and Falcon. */
-const cv_hooks *lgg__cv_gpt_hooks(const char *hf_arch);
+/* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE and Exaone. */
+const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -44,10 +44,11 @@ typedef struct cv_tensor {
     uint32_t work;           /* LGG_TYPE_F32 or LGG_TYPE_F16: the reference's working dtype */
     unsigned xform;          /* CV_X_* */
     uint64_t heads;          /* for the permutation */
-    uint64_t kv_heads;       /* for row_of (Falcon's key/value heads) */
-    /* The source row of output row u when a family reorders rows (a fused
-     * QKV matrix's heads), or NULL. */
+    /* The source row of output row u when a family reorders rows or takes
+     * some of them (a fused matrix's heads or halves, fam_code.c), or
+     * NULL; row_arg holds its parameters. */
     uint64_t (*row_of)(const struct cv_tensor *t, uint64_t u);
+    uint64_t row_arg[2];
     uint32_t n_dims;
     int64_t ne[4];
     uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */

@@ -98,6 +98,25 @@ static const cv_mkey PHI3_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* PhiMoE: Phi-3's parameters, then the expert counts. */
+static const cv_mkey PHIMOE_META[] = {
+    {"context_length", "n_positions|max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling.original_context_length", "original_max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|n_head_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"rope.freq_base", "rope_theta", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_ZERO_IF_ABSENT},
+    {"expert_used_count", "num_experts_per_tok", CV_M_U32, CV_M_REQUIRED},
+    {"expert_count", "num_local_experts", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* DeepSeek (V1): llama's attention, leading dense blocks, routed and
  * shared experts. */
 static const cv_mkey DEEPSEEK_META[] = {
@@ -224,6 +243,24 @@ static const cv_tmap LLAMA_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* GraniteMoE: llama's attention; experts already stacked, gate and up in
+ * one matrix (fam_code.c splits it). */
+static const cv_tmap GRANITEMOE_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.block_sparse_moe.router.layer", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.block_sparse_moe.output_linear", "blk.#.ffn_down_exps", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap QWEN2_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -316,6 +353,21 @@ static const cv_tmap PHI3_TENSORS[] = {
     {"model.norm", "output_norm", 0},                                      \
     {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},              \
     {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0}
+
+/* PhiMoE: biased layer norms and projections, Mixtral's experts (stacked
+ * w1, w2, w3) without llama's permutation. */
+static const cv_tmap PHIMOE_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
 
 static const cv_tmap DEEPSEEK_TENSORS[] = {
     OUTER_NORMS,
@@ -504,6 +556,39 @@ static const cv_tmap FALCON_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Exaone: its own order; the norms' epsilon from layer_norm_epsilon,
+ * written as the RMS one (fam_code.c fills the defaults). */
+static const cv_mkey EXAONE_META[] = {
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.freq_base", "rope_theta", CV_M_F32, 0},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_tmap EXAONE_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.attn.attention.q_proj", "blk.#.attn_q", 0},
+    {"transformer.h.#.attn.attention.k_proj", "blk.#.attn_k", 0},
+    {"transformer.h.#.attn.attention.v_proj", "blk.#.attn_v", 0},
+    {"transformer.h.#.attn.attention.out_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.mlp.c_fc_0", "blk.#.ffn_gate", 0},
+    {"transformer.h.#.mlp.c_fc_1", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -571,6 +656,7 @@ static const cv_family FAMILIES[] = {
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
+    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, PHIMOE_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts"},
     {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts"},
     {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, DEEPSEEK2_TENSORS, CV_V_BPE,
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts"},
@@ -589,6 +675,9 @@ static const cv_family FAMILIES[] = {
     {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, FALCON_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
+    {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
+    {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
