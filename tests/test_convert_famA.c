@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE };
+enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE, INTERNLM2 };
 
 typedef struct fcase {
     const char *name, *config, *tokdir, *tokfiles;
@@ -183,6 +183,49 @@ static size_t exaone_shapes(tspec *t, const fcase *m) {
     return cv_case_sort(t, n);
 }
 
+/* InternLM2: fused wqkv grouped per key/value head, w1/w3/w2. */
+static size_t internlm2_shapes(tspec *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh, FF = 64;
+    size_t n = 0;
+    ADD(m->V, H, "model.tok_embeddings.weight");
+    ADD(m->V, H, "output.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.attention_norm.weight", b);
+        ADD(H, 0, "model.layers.%llu.ffn_norm.weight", b);
+        ADD((m->nh + 2 * m->nkv) * hd, H, "model.layers.%llu.attention.wqkv.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.attention.wo.weight", b);
+        ADD(FF, H, "model.layers.%llu.feed_forward.w1.weight", b);
+        ADD(FF, H, "model.layers.%llu.feed_forward.w3.weight", b);
+        ADD(H, FF, "model.layers.%llu.feed_forward.w2.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+/* InternLM2's tokenizer.model has a NUL piece and [UNUSED...] pieces: the
+ * copied llama 2 model with its first one-letter piece made NUL and the
+ * first 12-character ASCII piece made "[UNUSED-----" (same lengths, so
+ * the protobuf stays valid). */
+static int internlm2_pieces(const char *dir) {
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tokenizer.model", dir);
+    size_t n = 0;
+    unsigned char *b = read_file(path, &n);
+    int nul = 0, unused = 0;
+    for (size_t i = 0; b && i + 16 < n && !(nul && unused); i++) {
+        if (!nul && b[i] == 0x0a && b[i + 1] == 1 && b[i + 2] >= 'a' && b[i + 2] <= 'z' && b[i + 3] == 0x15)
+            b[i + 2] = 0, nul = 1;
+        int ascii = !unused && b[i] == 0x0a && b[i + 1] == 12 && b[i + 14] == 0x15;
+        for (size_t k = 0; ascii && k < 12; k++) ascii = b[i + 2 + k] > 0x20 && b[i + 2 + k] < 0x7f;
+        if (ascii) memcpy(b + i + 2, "[UNUSED", 7), unused = 1;
+    }
+    FILE *f = nul && unused ? fopen(path, "wb") : NULL;
+    int ok = f && fwrite(b, 1, n, f) == n;
+    if (f) ok &= fclose(f) == 0;
+    free(b);
+    return ok;
+}
+
 #define TOKDIR "Qwen2.5-Tiny-Test-Instruct"
 #define TOKFILES "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
 #define QWEN TOKDIR, TOKFILES
@@ -252,7 +295,7 @@ static const fcase CASES[] = {
      "esidual_multiplier\":0.22,\"rms_norm_eps\":1e-06,\"rope_scaling\":null,\"rope_theta\":10000,\"router_aux_loss_coef"
      "\":0.001,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"use_cache\":true,\"vocab_size\":32000}",
      "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json special_tokens_map.json", GRANITEMOE, 0, 32, 2, 4, 2, 32000,
-     LGG_TYPE_BF16, {0}},
+     LGG_TYPE_BF16, {"be12349620ad90a5689b6e0694b64573e333edce9dab8d6ef4e5916d9f0355b7", "df56a5051df584e551431525f23c6fe2c44eeaa1f2647e236cf04672f7c1b688", "36c1f57385179777c0bb99fa184c33cedd1330bd9e6ba6f76a899028b6cff344", "79c58196170ec4fad20685535c633ff2012bcbb60d8a95768c676a642ff78ed2", "36c1f57385179777c0bb99fa184c33cedd1330bd9e6ba6f76a899028b6cff344"}},
     /* Exaone (EXAONE 3.5's config): llama 3's rope scaling (rope_freqs), head_dim, F16 */
     {"EXAONE-3.5-tiny-Instruct",
      "{\"activation_function\":\"silu\",\"architectures\":[\"ExaoneForCausalLM\"],\"attention_dropout\":0.0,\"bos_toke"
@@ -262,18 +305,43 @@ static const fcase CASES[] = {
      ":{\"factor\":8.0,\"high_freq_factor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_t"
      "ype\":\"llama3\"},\"rope_theta\":1000000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache"
      "\":true,\"vocab_size\":151936}",
-     QWEN, EXAONE, 0, 32, 2, 4, 2, 151936, LGG_TYPE_F16, {0}},
+     QWEN, EXAONE, 0, 32, 2, 4, 2, 151936, LGG_TYPE_F16, {"352efb24f1d2565dab49ba7e1a665f16f8e18e96f394860fef058a0124acf5b1", "33d0c020ace8ac4cb494870523d00e2a7452396d150ef8bb593a8861a7f38ba2", "305b6c7a9348fb59f80f4264a87b4420bf23b6562193170e090ca7aa9fccd034", "12635f7a43e46777c179bb750f6ea77c4c1faa116ddddea74bd1397fb83049b8", "33d0c020ace8ac4cb494870523d00e2a7452396d150ef8bb593a8861a7f38ba2"}},
+    /* InternLM2 (internlm2-chat-1_8b's config): wqkv split and permuted, the chat tokens among the pieces
+     * (eos becomes <|im_end|>, <unk> a control token), a NUL piece, rope_scaling "dynamic" (not written) */
+    {"internlm2-chat-tiny",
+     "{\"architectures\":[\"InternLM2ForCausalLM\"],\"attn_implementation\":\"eager\",\"bias\":false,\"bos_token_"
+     "id\":1,\"eos_token_id\":2,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermedia"
+     "te_size\":64,\"max_position_embeddings\":32768,\"model_type\":\"internlm2\",\"num_attention_heads\":4,\"num_hid"
+     "den_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":2,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"factor\""
+     ":2.0,\"type\":\"dynamic\"},\"rope_theta\":1000000,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"u"
+     "se_cache\":true,\"vocab_size\":32000}",
+     "TinyLlama-2-Test-2x32", "tokenizer.model", INTERNLM2, 0, 32, 2, 4, 2, 32000, LGG_TYPE_BF16, {0}},
 };
 
+/* InternLM2's tokenizer_config.json: the chat tokens over the last pieces
+ * (one not special), a chat template. */
+#define INTERNLM2_TC                                                                                                   \
+    "{\"add_bos_token\":true,\"add_eos_token\":false,\"added_tokens_decoder\":{\"0\":{\"content\":\"<unk>\",\"lstrip\":fa" \
+    "lse,\"normalized\":false,\"rstrip\":false,\"single_word\":false,\"special\":true},\"1\":{\"content\":\"<s>\",\"spec" \
+    "ial\":true},\"2\":{\"content\":\"</s>\",\"special\":true},\"31997\":{\"content\":\"<|action_start|>\",\"special\":" \
+    "false},\"31998\":{\"content\":\"<|im_start|>\",\"special\":true},\"31999\":{\"content\":\"<|im_end|>\",\"special\"" \
+    ":true}},\"additional_special_tokens\":[\"<|im_start|>\",\"<|im_end|>\"],\"bos_token\":\"<s>\",\"chat_template\":\"{{" \
+    " bos_token }}{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_en" \
+    "d|>' + '\\n'}}{% endfor %}\",\"clean_up_tokenization_spaces\":false,\"decode_with_prefix_space\":false,\"eos_token\":" \
+    "\"</s>\",\"pad_token\":\"</s>\",\"sp_model_kwargs\":null,\"tokenizer_class\":\"InternLM2Tokenizer\",\"unk_token\":\"<" \
+    "unk>\"}"
+
 static const char *make_case(const fcase *m) {
-    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, NULL);
+    static const char *const internlm2_files[][2] = {{"tokenizer_config.json", INTERNLM2_TC}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, m->kind == INTERNLM2 ? internlm2_files : NULL);
     static tspec t[512];
-    if (!dir) return NULL;
+    if (!dir || (m->kind == INTERNLM2 && !internlm2_pieces(dir))) return NULL;
     size_t n = m->kind == GPT2     ? gpt2_shapes(t, m)
                : m->kind == NEOX   ? neox_shapes(t, m)
                : m->kind == FALCON ? falcon_shapes(t, m)
                : m->kind == PHIMOE ? phimoe_shapes(t, m)
                : m->kind == EXAONE ? exaone_shapes(t, m)
+               : m->kind == INTERNLM2 ? internlm2_shapes(t, m)
                                    : granitemoe_shapes(t, m);
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }

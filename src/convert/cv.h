@@ -105,7 +105,10 @@ enum {
     CV_F_SKIP_PAST_LAYERS = 32, /* "model.layers.N..." with N >= the block count is dropped (DeepSeek V3's
                                    multi-token prediction layer) */
     CV_F_NO_HEAD_DIM = 64,      /* config.json's head_dim is ignored (Granite) */
-    CV_F_LLAMA_ROPE_FREQS = 128 /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
+    CV_F_LLAMA_ROPE_FREQS = 128, /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
+    CV_F_INTERNLM2_VOCAB = 256   /* InternLM2's SentencePiece amendments (vocab.c): a NUL piece written as U+1F409,
+                                    "[UNUSED" pieces unused, every added token as written, the space prefix
+                                    from tokenizer.model, eos replaced by <|im_end|> */
 };
 struct lgg_convert;
 struct lgg_convert_options;
@@ -127,7 +130,7 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
-/* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE and Exaone. */
+/* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and InternLM2. */
 const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
 
 typedef struct cv_family {

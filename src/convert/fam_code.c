@@ -1,9 +1,10 @@
-/* fam_code.c -- what GPT-2, GPT-NeoX, Falcon, GraniteMoE and Exaone do in
- * code in the reference converter: GPT-2's transposed matrices (the table's
+/* fam_code.c -- what GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and
+ * InternLM2 do in code in the reference converter: GPT-2's transposed matrices (the table's
  * CV_X_TRANSPOSE), its dropped attention buffers and its output matrix (a
  * copy of the embeddings); the fused QKV matrices that GPT-NeoX and Falcon
  * reorder into all queries, then all keys, then all values; GraniteMoE's
- * gate and up experts split from one matrix (each a row map,
+ * gate and up experts split from one matrix; InternLM2's wqkv split
+ * into q, k and v with llama's permutation (each a row map,
  * cv_tensor.row_of, so the data is still read row by row); Exaone's
  * defaults. */
 #include "cvint.h"
@@ -78,15 +79,32 @@ static uint64_t neox_row(const cv_tensor *t, uint64_t u) {
     return h * 3 * hd + j * hd + u % hd;
 }
 
-/* Falcon's are grouped per key/value head: its g = heads/kv_heads queries,
- * then its key, then its value. */
-static uint64_t falcon_row(const cv_tensor *t, uint64_t u) {
-    uint64_t nh = t->row_arg[0], nkv = t->row_arg[1];
-    uint64_t g = nh / nkv, hd = t->n_units / (nh + 2 * nkv), d = u % hd, r = u / hd;
+/* Falcon's and InternLM2's are grouped per key/value head: its g =
+ * heads/kv_heads queries, then its key, then its value.  u indexes all
+ * queries, then all keys, then all values. */
+static uint64_t kv_group_row(uint64_t nh, uint64_t nkv, uint64_t hd, uint64_t u) {
+    uint64_t g = nh / nkv, d = u % hd, r = u / hd;
     if (r < nh) return ((r / g) * (g + 2) + r % g) * hd + d;
     r -= nh;
     if (r < nkv) return (r * (g + 2) + g) * hd + d;
     return ((r - nkv) * (g + 2) + g + 1) * hd + d;
+}
+
+static uint64_t falcon_row(const cv_tensor *t, uint64_t u) {
+    uint64_t nh = t->row_arg[0], nkv = t->row_arg[1];
+    return kv_group_row(nh, nkv, t->n_units / (nh + 2 * nkv), u);
+}
+
+/* InternLM2's wqkv, split: row_arg[2] is the part (0 q, 1 k, 2 v); q and k
+ * then take llama's permutation (heads, 2, rows/heads/2) with their head
+ * counts. */
+static uint64_t internlm2_row(const cv_tensor *t, uint64_t u) {
+    uint64_t nh = t->row_arg[0], nkv = t->row_arg[1], part = t->row_arg[2], hd = t->row_arg[3];
+    if (part < 2) {
+        uint64_t half = t->n_units / (part ? nkv : nh) / 2, h = u / (2 * half), r = u % (2 * half);
+        u = h * 2 * half + (r % 2) * half + r / 2;
+    }
+    return kv_group_row(nh, nkv, hd, u + (part == 0 ? 0 : part == 1 ? nh * hd : (nh + nkv) * hd));
 }
 
 /* config.json's count `keys` (the first present), or dflt when none is. */
@@ -120,6 +138,37 @@ static lgg_status fused_qkv(lgg_convert *c, cv_tensor *t, int falcon, lgg_error 
 static lgg_status neox_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) { return fused_qkv(c, t, 0, err); }
 static lgg_status falcon_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) { return fused_qkv(c, t, 1, err); }
 
+/* InternLM2's wqkv: q, k and v (three tensors, at the entry's place). */
+static lgg_status internlm2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strstr(t->src_name, ".attention.wqkv.")) return LGG_OK;
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", 0);
+    int64_t embd = lgg__cv_hparam_int(c, "hidden_size", 0);
+    uint64_t hd = nh > 0 && embd % nh == 0 ? (uint64_t)(embd / nh) : 0;
+    if (t->src->n_dims != 2 || nkv <= 0 || !hd || nh % nkv || hd % 2 || t->src->shape[1] != (uint64_t)embd ||
+        t->src->shape[0] != (uint64_t)(nh + 2 * nkv) * hd)
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/%s: tensor '%s': its shape does not fit the heads and hidden_size of config.json", c->dir,
+                            c->shard_names[t->shard], t->src_name);
+    const char *q = strstr(t->name, "attn_q");
+    char name[128];
+    int at = (int)(q - t->name);
+    uint64_t rows[3] = {(uint64_t)nh * hd, (uint64_t)nkv * hd, (uint64_t)nkv * hd};
+    t->row_of = internlm2_row, t->row_arg[0] = (uint64_t)nh, t->row_arg[1] = (uint64_t)nkv, t->row_arg[3] = hd;
+    for (int part = 2; part >= 0; part--) { /* t itself last: add_copy may move it */
+        t->ne[1] = (int64_t)rows[part], t->n_units = rows[part], t->row_arg[2] = (uint64_t)part;
+        if (part == 0) break;
+        snprintf(name, sizeof name, "%.*sattn_%c%s", at, t->name, part == 1 ? 'k' : 'v', q + 6);
+        size_t idx = (size_t)(t - c->t);
+        if (!add_copy(c, t, name, err)) return LGG_ERR_NOMEM;
+        t = &c->t[idx];
+    }
+    /* the copies went after t in the order v, k: put k before v */
+    cv_tensor k = c->t[c->n_t - 1];
+    c->t[c->n_t - 1] = c->t[c->n_t - 2];
+    c->t[c->n_t - 2] = k;
+    return LGG_OK;
+}
+
 /* Falcon's key/value head count: num_kv_heads, else n_head_kv, else 1. */
 static lgg_status falcon_init(lgg_convert *c, lgg_error *err) {
     if (lgg__cv_first_key(c->config, "num_kv_heads|n_head_kv", NULL, 0)) return LGG_OK;
@@ -148,10 +197,12 @@ const cv_hooks *lgg__cv_code_hooks(const char *hf_arch) {
     static const cv_hooks FALCON = {falcon_init, NULL, falcon_tensor, NULL, NULL};
     static const cv_hooks GRANITEMOE = {NULL, NULL, granitemoe_tensor, NULL, NULL};
     static const cv_hooks EXAONE = {exaone_init, NULL, NULL, NULL, NULL};
+    static const cv_hooks INTERNLM2 = {NULL, NULL, internlm2_tensor, NULL, NULL};
     if (!strcmp(hf_arch, "GPT2LMHeadModel")) return &GPT2;
     if (!strcmp(hf_arch, "GPTNeoXForCausalLM")) return &NEOX;
     if (!strcmp(hf_arch, "FalconForCausalLM") || !strcmp(hf_arch, "RWForCausalLM")) return &FALCON;
     if (!strcmp(hf_arch, "GraniteMoeForCausalLM")) return &GRANITEMOE;
     if (!strcmp(hf_arch, "ExaoneForCausalLM")) return &EXAONE;
+    if (!strcmp(hf_arch, "InternLM2ForCausalLM")) return &INTERNLM2;
     return NULL;
 }

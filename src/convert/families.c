@@ -589,6 +589,36 @@ static const cv_tmap EXAONE_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* InternLM2: its own order, every key required but the rope scaling. */
+static const cv_mkey INTERNLM2_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.freq_base", "rope_theta", CV_M_F32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* InternLM2's fused wqkv becomes attn_q, attn_k and attn_v (fam_code.c). */
+static const cv_tmap INTERNLM2_TENSORS[] = {
+    {"model.tok_embeddings", "token_embd", 0},
+    {"output", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.attention_norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.attention.wqkv", "blk.#.attn_q", 0},
+    {"model.layers.#.attention.wo", "blk.#.attn_output", 0},
+    {"model.layers.#.ffn_norm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.feed_forward.w1", "blk.#.ffn_gate", 0},
+    {"model.layers.#.feed_forward.w3", "blk.#.ffn_up", 0},
+    {"model.layers.#.feed_forward.w2", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -676,6 +706,7 @@ static const cv_family FAMILIES[] = {
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
     {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
+    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, INTERNLM2_TENSORS, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL},
     {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
