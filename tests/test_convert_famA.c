@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE, INTERNLM2 };
+enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE, INTERNLM2, INTERNLM3 };
 
 typedef struct fcase {
     const char *name, *config, *tokdir, *tokfiles;
@@ -226,6 +226,27 @@ static int internlm2_pieces(const char *dir) {
     return ok;
 }
 
+/* InternLM3: llama's names and shapes, head_dim given. */
+static size_t internlm3_shapes(tspec *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh, FF = 64;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
 #define TOKDIR "Qwen2.5-Tiny-Test-Instruct"
 #define TOKFILES "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
 #define QWEN TOKDIR, TOKFILES
@@ -315,7 +336,17 @@ static const fcase CASES[] = {
      "den_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":2,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"factor\""
      ":2.0,\"type\":\"dynamic\"},\"rope_theta\":1000000,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"u"
      "se_cache\":true,\"vocab_size\":32000}",
-     "TinyLlama-2-Test-2x32", "tokenizer.model", INTERNLM2, 0, 32, 2, 4, 2, 32000, LGG_TYPE_BF16, {0}},
+     "TinyLlama-2-Test-2x32", "tokenizer.model", INTERNLM2, 0, 32, 2, 4, 2, 32000, LGG_TYPE_BF16, {"eb358ea4de59641e7b983e0ae1e8b041f72786c7bfacbc2aeac6432462f51e56", "f86fcc0ce7a486d0b1d138db2572d6fbbda015a36bbd4fe45613be7b81f73b10", "0ac051fd5e24889a54d86160cf63436e1253caadf1949dc27766e90bb4824a74", "f3b5f352a97aec0140f4427f0bb6ebab2067b2a3820f2236f5c40f3e0817e802", "0ac051fd5e24889a54d86160cf63436e1253caadf1949dc27766e90bb4824a74"}},
+    /* InternLM3 (internlm3-8b-instruct's config, rope_scaling named by rope_type as "linear"): llama's
+     * tensors and permutation, add_prefix_space false, eos becomes the special <|im_end|> */
+    {"internlm3-tiny-instruct",
+     "{\"architectures\":[\"InternLM3ForCausalLM\"],\"attention_dropout\":0.0,\"bias\":false,\"bos_token_id\":1,\"eos"
+     "_token_id\":2,\"head_dim\":8,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediat"
+     "e_size\":64,\"max_position_embeddings\":32768,\"model_type\":\"internlm3\",\"num_attention_heads\":4,\"num_hidden"
+     "_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":2,\"qkv_bias\":false,\"rms_norm_eps\":1e-05,\"rope_scaling"
+     "\":{\"factor\":6.0,\"rope_type\":\"linear\"},\"rope_theta\":50000000,\"tie_word_embeddings\":false,\"torch_dtype\""
+     ":\"bfloat16\",\"use_cache\":true,\"vocab_size\":32000}",
+     "TinyLlama-2-Test-2x32", "tokenizer.model", INTERNLM3, 0, 32, 2, 4, 2, 32000, LGG_TYPE_BF16, {"a5b413cbaf9c049e2856e9bc0fd013c5c7c6dd5c241a07922d9ce41862acf46b", "982fd81ece9c98d187875de09ec5b2536ebb2fe839a92cb7df0b2f1a18d04f10", "f19bef5f641e0a4005c00081fa4189663ba90f8243620b8a27248187f7f4a23c", "408dc29964b1a499fdcf6fa520dcc8a5e87572ad728ce366a46642c787cb5566", "f19bef5f641e0a4005c00081fa4189663ba90f8243620b8a27248187f7f4a23c"}},
 };
 
 /* InternLM2's tokenizer_config.json: the chat tokens over the last pieces
@@ -331,9 +362,21 @@ static const fcase CASES[] = {
     "\"</s>\",\"pad_token\":\"</s>\",\"sp_model_kwargs\":null,\"tokenizer_class\":\"InternLM2Tokenizer\",\"unk_token\":\"<" \
     "unk>\"}"
 
+/* InternLM3's: special chat tokens, a user-defined one with a SentencePiece space. */
+#define INTERNLM3_TC                                                                                                   \
+    "{\"add_bos_token\":true,\"add_eos_token\":false,\"add_prefix_space\":false,\"added_tokens_decoder\":{\"0\":{\"conte" \
+    "nt\":\"<unk>\",\"special\":true},\"1\":{\"content\":\"<s>\",\"special\":true},\"2\":{\"content\":\"</s>\",\"spe" \
+    "cial\":true},\"31997\":{\"content\":\"\\u2581hello\",\"special\":false},\"31998\":{\"content\":\"<|im_start|>\",\"s" \
+    "pecial\":true},\"31999\":{\"content\":\"<|im_end|>\",\"special\":true}},\"bos_token\":\"<s>\",\"chat_template\":\"" \
+    "{{ bos_token }}{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_" \
+    "end|>\\n'}}{% endfor %}\",\"eos_token\":\"</s>\",\"pad_token\":\"</s>\",\"spaces_between_special_tokens\":false,\"to" \
+    "kenizer_class\":\"InternLM3Tokenizer\",\"unk_token\":\"<unk>\"}"
+
 static const char *make_case(const fcase *m) {
     static const char *const internlm2_files[][2] = {{"tokenizer_config.json", INTERNLM2_TC}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, m->kind == INTERNLM2 ? internlm2_files : NULL);
+    static const char *const internlm3_files[][2] = {{"tokenizer_config.json", INTERNLM3_TC}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config,
+                                  m->kind == INTERNLM2 ? internlm2_files : m->kind == INTERNLM3 ? internlm3_files : NULL);
     static tspec t[512];
     if (!dir || (m->kind == INTERNLM2 && !internlm2_pieces(dir))) return NULL;
     size_t n = m->kind == GPT2     ? gpt2_shapes(t, m)
@@ -342,6 +385,7 @@ static const char *make_case(const fcase *m) {
                : m->kind == PHIMOE ? phimoe_shapes(t, m)
                : m->kind == EXAONE ? exaone_shapes(t, m)
                : m->kind == INTERNLM2 ? internlm2_shapes(t, m)
+               : m->kind == INTERNLM3 ? internlm3_shapes(t, m)
                                    : granitemoe_shapes(t, m);
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
@@ -375,10 +419,24 @@ TEST(convert_famA) {
     }
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));
+    static char list[8192];
+    size_t need = lgg_convert_supported_models(list, sizeof list);
+    static const char *const names[] = {"GPT2LMHeadModel", "GPTNeoXForCausalLM", "FalconForCausalLM", "RWForCausalLM",
+                                        "PhiMoEForCausalLM", "GraniteMoeForCausalLM", "ExaoneForCausalLM",
+                                        "InternLM2ForCausalLM", "InternLM3ForCausalLM"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "\n%s\n", names[i]);
+        CHECKF(need < sizeof list && strstr(list, line), "%s not in the supported models", names[i]);
+    }
     const char *dir = make_case(&CASES[0]);
     if (dir) refused(dir, CASES[0].config, "\"n_ctx\":64,", "'n_ctx'");
     if ((dir = make_case(&CASES[2]))) refused(dir, CASES[2].config, "\"rotary_pct\":0.25,", "'rotary_pct'");
     if ((dir = make_case(&CASES[3]))) refused(dir, CASES[3].config, "\"layer_norm_epsilon\":1e-05,", "'layer_norm_epsilon'");
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) /* InternLM2's and Exaone's required keys */
+        if ((CASES[i].kind == INTERNLM2 || CASES[i].kind == EXAONE) && (dir = make_case(&CASES[i])))
+            refused(dir, CASES[i].config, CASES[i].kind == EXAONE ? "\"num_layers\":2," : "\"rope_theta\":1000000,",
+                    CASES[i].kind == EXAONE ? "'num_hidden_layers'" : "'rope_theta'");
 }
 
 #endif

@@ -37,6 +37,8 @@ typedef struct cv_tmap {
  * for yarn .original_context_length. */
 /* CV_M_ROPE_DIM: head_dim, else hidden_size / num_attention_heads;
  * CV_M_ROPE_DIM_HEADS: always the latter. */
+/* CV_M_ROPE_SCALING with `from` "linear+rope_type": linear scaling named by
+ * "type" or "rope_type" (InternLM3). */
 /* CV_M_BOOL: a JSON boolean.  CV_M_SUM: `from` is "a+b", the sum of two
  * counts, or "a*N", a count times N (a: the first present of '|'
  * separated keys).  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
@@ -106,9 +108,11 @@ enum {
                                    multi-token prediction layer) */
     CV_F_NO_HEAD_DIM = 64,      /* config.json's head_dim is ignored (Granite) */
     CV_F_LLAMA_ROPE_FREQS = 128, /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
-    CV_F_INTERNLM2_VOCAB = 256   /* InternLM2's SentencePiece amendments (vocab.c): a NUL piece written as U+1F409,
+    CV_F_INTERNLM2_VOCAB = 256,  /* InternLM2's SentencePiece amendments (vocab.c): a NUL piece written as U+1F409,
                                     "[UNUSED" pieces unused, every added token as written, the space prefix
                                     from tokenizer.model, eos replaced by <|im_end|> */
+    CV_F_INTERNLM3_VOCAB = 512   /* InternLM3's: the space prefix from tokenizer_config.json before the special
+                                    tokens, eos replaced by a special <|im_end|> */
 };
 struct lgg_convert;
 struct lgg_convert_options;

@@ -619,6 +619,15 @@ static const cv_tmap INTERNLM2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* InternLM3: the base keys, the vocabulary size, the rope dimensions. */
+static const cv_mkey INTERNLM3_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear+rope_type", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -707,6 +716,7 @@ static const cv_family FAMILIES[] = {
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
     {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
     {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, INTERNLM2_TENSORS, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL},
+    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, LLAMA_TENSORS, CV_V_SPM, CV_F_INTERNLM3_VOCAB, NULL},
     {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},

@@ -53,11 +53,13 @@ static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_er
 }
 
 static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
-    int log_mul = !strcmp(m->from, "yarn+log");
-    const char *type = log_mul ? "yarn" : m->from;
+    int log_mul = !strcmp(m->from, "yarn+log"), rope_type = !strcmp(m->from, "linear+rope_type");
+    const char *type = log_mul ? "yarn" : rope_type ? "linear" : m->from;
     const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(rs, "factor");
-    const json_t *ty = json_object_get(rs, "type");
-    if (!json_is_object(rs) || !f || !json_is_string(ty) || strcmp(json_string_value(ty), type)) return LGG_OK;
+    const json_t *ty = json_object_get(rs, "type"), *rty = rope_type ? json_object_get(rs, "rope_type") : NULL;
+    int named = (json_is_string(ty) && !strcmp(json_string_value(ty), type)) ||
+                (json_is_string(rty) && !strcmp(json_string_value(rty), type));
+    if (!json_is_object(rs) || !f || !named) return LGG_OK;
     char key[160];
     snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
     lgg_status st = set_str(c->w, key, type, err);

@@ -176,7 +176,9 @@ static lgg_status added_token(lgg_convert *c, vocab *v, const char *where, unsig
     if (!ok) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     v->type[id] = special ? TT_CONTROL : TT_USER;
     v->score[id] = -1000.0f;
-    if ((c->fam->flags & CV_F_INTERNLM2_VOCAB) && !strcmp(text, "<|im_end|>")) c->has_chat_eos = 1, c->chat_eos = (uint32_t)id;
+    if (!strcmp(text, "<|im_end|>") && ((c->fam->flags & CV_F_INTERNLM2_VOCAB) ||
+                                        ((c->fam->flags & CV_F_INTERNLM3_VOCAB) && json_is_true(json_object_get(d, "special")))))
+        c->has_chat_eos = 1, c->chat_eos = (uint32_t)id;
     return LGG_OK;
 }
 
@@ -241,6 +243,10 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     cv_spm_specs specs;
     if (!st && (c->fam->flags & CV_F_INTERNLM2_VOCAB) && (st = lgg__cv_spm_specs(map, msize, &specs, err)) == LGG_OK &&
         lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", specs.add_dummy_prefix != 0, NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
+    if (!st && (c->fam->flags & CV_F_INTERNLM3_VOCAB) && json_is_boolean(aps) &&
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", json_is_true(aps), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
     lgg_spm_free(spm);
     if (map && map != MAP_FAILED) munmap(map, msize);
