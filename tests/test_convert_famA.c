@@ -433,6 +433,9 @@ TEST(convert_famA) {
     if (dir) refused(dir, CASES[0].config, "\"n_ctx\":64,", "'n_ctx'");
     if ((dir = make_case(&CASES[2]))) refused(dir, CASES[2].config, "\"rotary_pct\":0.25,", "'rotary_pct'");
     if ((dir = make_case(&CASES[3]))) refused(dir, CASES[3].config, "\"layer_norm_epsilon\":1e-05,", "'layer_norm_epsilon'");
+    /* without num_kv_heads Falcon has one key/value head: the fused matrix does not fit, named */
+    if ((dir = make_case(&CASES[3])))
+        refused(dir, CASES[3].config, "\"num_kv_heads\":2,", "'transformer.h.0.self_attention.query_key_value.weight'");
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) /* InternLM2's and Exaone's required keys */
         if ((CASES[i].kind == INTERNLM2 || CASES[i].kind == EXAONE) && (dir = make_case(&CASES[i])))
             refused(dir, CASES[i].config, CASES[i].kind == EXAONE ? "\"num_layers\":2," : "\"rope_theta\":1000000,",

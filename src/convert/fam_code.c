@@ -9,6 +9,7 @@
  * defaults. */
 #include "cvint.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,12 +60,12 @@ static uint64_t half_row(const cv_tensor *t, uint64_t u) {
 static lgg_status granitemoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (!ends(t->src_name, ".block_sparse_moe.input_linear.weight")) return LGG_OK;
     int64_t ff = lgg__cv_hparam_int(c, "intermediate_size", 0);
-    if (t->src->n_dims != 3 || ff <= 0 || t->src->shape[1] != 2 * (uint64_t)ff)
+    const char *gate = strstr(t->name, "ffn_gate_exps");
+    if (!gate || t->src->n_dims != 3 || ff <= 0 || t->src->shape[1] % 2 || t->src->shape[1] / 2 != (uint64_t)ff)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': needs 2 * intermediate_size (config.json) rows per expert",
                             c->dir, c->shard_names[t->shard], t->src_name);
     t->ne[1] = ff, t->n_units /= 2, t->row_of = half_row, t->row_arg[0] = (uint64_t)ff, t->row_arg[1] = 0;
     char name[128];
-    const char *gate = strstr(t->name, "ffn_gate_exps");
     snprintf(name, sizeof name, "%.*sffn_up_exps%s", (int)(gate - t->name), t->name, gate + 13);
     cv_tensor *up = add_copy(c, t, name, err);
     if (!up) return LGG_ERR_NOMEM;
@@ -144,12 +145,12 @@ static lgg_status internlm2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err)
     int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", 0);
     int64_t embd = lgg__cv_hparam_int(c, "hidden_size", 0);
     uint64_t hd = nh > 0 && embd % nh == 0 ? (uint64_t)(embd / nh) : 0;
-    if (t->src->n_dims != 2 || nkv <= 0 || !hd || nh % nkv || hd % 2 || t->src->shape[1] != (uint64_t)embd ||
+    const char *q = strstr(t->name, "attn_q");
+    if (!q || t->src->n_dims != 2 || nkv <= 0 || !hd || nh % nkv || hd % 2 || t->src->shape[1] != (uint64_t)embd ||
         t->src->shape[0] != (uint64_t)(nh + 2 * nkv) * hd)
         return lgg__cv_fail(err, LGG_ERR_INVALID,
                             "%s/%s: tensor '%s': its shape does not fit the heads and hidden_size of config.json", c->dir,
                             c->shard_names[t->shard], t->src_name);
-    const char *q = strstr(t->name, "attn_q");
     char name[128];
     int at = (int)(q - t->name);
     uint64_t rows[3] = {(uint64_t)nh * hd, (uint64_t)nkv * hd, (uint64_t)nkv * hd};
@@ -184,7 +185,7 @@ static lgg_status exaone_init(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: key 'activation_function' must be \"silu\"", c->dir);
     int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1);
     int bad = 0;
-    if (!json_object_get(c->config, "intermediate_size") && h >= 0)
+    if (!json_object_get(c->config, "intermediate_size") && h >= 0 && h <= INT64_MAX / 4)
         bad |= json_object_set_new(c->config, "intermediate_size", json_integer(4 * h));
     if (!lgg__cv_first_key(c->config, "partial_rotary_factor|rope_pct", NULL, 0))
         bad |= json_object_set_new(c->config, "partial_rotary_factor", json_real(1.0));
