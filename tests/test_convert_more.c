@@ -8,35 +8,18 @@
  * float type).  The sha256 of each reference output is recorded here;
  * tests/convert_reference.sh makes them again (issue 25's families too:
  * DeepSeek, Cohere, StarCoder2, OLMo, Granite, StableLM). */
+#include "convert_cases.h"
 #include "libgguf_convert.h"
 #include "test.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
 #pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
 #endif
-
-static float value(uint64_t i) {
-    uint64_t z = i * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return (float)((int64_t)(z >> 40) - (1 << 23)) * 0x1p-29f;
-}
-
-typedef struct tspec {
-    char name[96];
-    uint64_t d0, d1; /* d1 == 0: 1-D */
-} tspec;
-
-static int by_name(const void *a, const void *b) { return strcmp(((const tspec *)a)->name, ((const tspec *)b)->name); }
-
-#define ADD(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
 
 /* The embeddings, the output norm and (unless tied) the output matrix. */
 static size_t outer(tspec *t, uint64_t H, uint64_t V, int tied) {
@@ -55,10 +38,7 @@ static size_t norms(tspec *t, uint64_t H, unsigned long long b) {
     return n;
 }
 
-static size_t sorted(tspec *t, size_t n) {
-    qsort(t, n, sizeof *t, by_name);
-    return n;
-}
+static size_t sorted(tspec *t, size_t n) { return cv_case_sort(t, n); }
 
 /* The llama-shaped tensors of a config (experts > 0: mixtral's). */
 static size_t shapes(tspec *t, uint64_t H, uint64_t L, uint64_t FF, uint64_t V, uint64_t nh, uint64_t nkv, uint64_t hd,
@@ -129,52 +109,6 @@ static size_t phi3_shapes(tspec *t, uint64_t H, uint64_t L, uint64_t FF, uint64_
         ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
     }
     return sorted(t, n);
-}
-
-/* model.safetensors with every tensor in dtype (F32, F16 or BF16). */
-static int write_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
-    size_t es = dtype == LGG_TYPE_F32 ? 4 : 2, cap = 64 + n * 200, hl = 0;
-    char *h = malloc(cap);
-    uint64_t off = 0;
-    hl += (size_t)snprintf(h + hl, cap - hl, "{");
-    for (size_t i = 0; i < n; i++) {
-        uint64_t b = t[i].d0 * (t[i].d1 ? t[i].d1 : 1) * es;
-        char shape[64];
-        if (t[i].d1) snprintf(shape, sizeof shape, "%llu, %llu", (unsigned long long)t[i].d0, (unsigned long long)t[i].d1);
-        else snprintf(shape, sizeof shape, "%llu", (unsigned long long)t[i].d0);
-        hl += (size_t)snprintf(h + hl, cap - hl, "%s\"%s\": {\"dtype\": \"%s\", \"shape\": [%s], \"data_offsets\": [%llu, %llu]}",
-                               i ? ", " : "", t[i].name, lgg_type_name(dtype), shape, (unsigned long long)off,
-                               (unsigned long long)(off + b));
-        off += b;
-    }
-    hl += (size_t)snprintf(h + hl, cap - hl, "}");
-    char path[4300];
-    snprintf(path, sizeof path, "%s/model.safetensors", dir);
-    FILE *f = fopen(path, "wb");
-    if (!f) return free(h), 0;
-    uint64_t hl64 = hl;
-    fwrite(&hl64, 8, 1, f);
-    fwrite(h, 1, hl, f);
-    free(h);
-    uint64_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        for (uint64_t e = 0; e < t[i].d0 * (t[i].d1 ? t[i].d1 : 1); e++, k++) {
-            float v = value(k);
-            uint16_t u = dtype == LGG_TYPE_F16 ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
-            if (dtype == LGG_TYPE_F32) fwrite(&v, 4, 1, f);
-            else fwrite(&u, 2, 1, f);
-        }
-    return fclose(f) == 0;
-}
-
-static int copy_file(const char *from, const char *to) {
-    size_t n = 0;
-    unsigned char *b = read_file(from, &n);
-    FILE *f = b ? fopen(to, "wb") : NULL;
-    int ok = f && fwrite(b, 1, n, f) == n;
-    if (f) ok &= fclose(f) == 0;
-    free(b);
-    return ok;
 }
 
 /* Phi-3's tokenizer files: added tokens that are not special (one looks
@@ -718,27 +652,8 @@ static const struct {
 
 /* Make the checkpoint in the scratch directory; its path (static) or NULL. */
 static const char *make_case(const mcase *m) {
-    static char dir[4096];
-    char from[4300], to[4300], files[256];
-    snprintf(dir, sizeof dir, "%s/more/%s", scratch_dir(), m->name);
-    snprintf(from, sizeof from, "%s/more", scratch_dir());
-    mkdir(from, 0755);
-    mkdir(dir, 0755);
-    snprintf(files, sizeof files, "%s", m->tokfiles);
-    for (char *save = NULL, *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
-        snprintf(from, sizeof from, "%s/%s/%s", shared_path("golden/convert"), m->tokdir, f);
-        snprintf(to, sizeof to, "%s/%s", dir, f);
-        if (!copy_file(from, to)) return NULL;
-    }
-    for (int k = -1; k < 4; k++) {
-        const char *name = k < 0 ? "config.json" : m->files[k][0], *text = k < 0 ? m->config : m->files[k][1];
-        if (!name) continue;
-        snprintf(to, sizeof to, "%s/%s", dir, name);
-        FILE *c = fopen(to, "w");
-        if (!c) return NULL;
-        fputs(text, c);
-        fclose(c);
-    }
+    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, m->files);
+    if (!dir) return NULL;
     static tspec t[1024];
     size_t n = m->gemma == 13  ? phi2_shapes(t, m)
                : m->gemma == 12 ? stablelm_shapes(t, m)
@@ -748,41 +663,19 @@ static const char *make_case(const mcase *m) {
                : m->gemma == 2   ? qwen_moe_shapes(t, m->H, m->L, m->V, m->nh, m->nkv, (uint64_t)m->experts, m->FF / 2, m->FF)
                : m->gemma == 3 ? phi3_shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv)
                                : shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv, m->hd, m->experts, m->gemma);
-    return write_weights(dir, t, n, m->dtype) ? dir : NULL;
+    return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
 TEST(convert_more_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return; /* reference material absent */
-    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
     int same = 0, lq_same = 0;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const char *dir = make_case(&CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (!dir) continue;
-        for (int k = 0; k < 5; k++) {
-            lgg_convert_options o;
-            lgg_convert_options_init(&o);
-            o.outtype = types[k];
-            lgg_convert *c = NULL;
-            lgg_error err;
-            char out[4300];
-            snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
-            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
-            lgg_convert_free(c);
-            CHECKF(st == LGG_OK, "%s: %s", CASES[i].name, err.message);
-            size_t n = 0;
-            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
-            char hex[65] = "";
-            if (b) sha256_hex(b, n, hex);
-            CHECKF(!strcmp(hex, CASES[i].sha[k]), "%s outtype %d: sha256 %s, reference %s", CASES[i].name, k, hex,
-                   CASES[i].sha[k]);
-            same += !strcmp(hex, CASES[i].sha[k]);
-            free(b);
-            unlink(out);
-        }
+        same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
         if (CASES[i].gemma == 3) { /* Phi-3's fused projections through the presets' rules */
             CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0));
             CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "IQ4_XS", 1));

@@ -196,6 +196,9 @@ static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     if (s->n_dims > 4)
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': %u dimensions (GGUF holds at most 4)", c->dir,
                             file, s->name.ptr, s->n_dims);
+    if (s->dtype != LGG_TYPE_F32 && s->dtype != LGG_TYPE_F16 && s->dtype != LGG_TYPE_BF16)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': only F32, F16 and BF16 tensors are converted",
+                            c->dir, file, s->name.ptr);
     cv_tensor *t = lgg__cv_new_tensor(c, err);
     if (!t) return LGG_ERR_NOMEM;
     t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform;
@@ -204,6 +207,7 @@ static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     uint64_t total = 1;
     for (uint32_t d = 0; d < 4; d++) t->ne[d] = 1;
     for (uint32_t d = 0; d < s->n_dims; d++) t->ne[d] = (int64_t)s->shape[s->n_dims - 1 - d], total *= s->shape[d];
+    if ((xform & CV_X_TRANSPOSE) && s->n_dims == 2) t->ne[0] = (int64_t)s->shape[0], t->ne[1] = (int64_t)s->shape[1];
     t->unit = (uint64_t)t->ne[0];
     if (xform & (CV_X_PERM_Q | CV_X_PERM_K)) {
         int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
@@ -337,6 +341,7 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
                             c->dir, json_string_value(a0), list);
     }
     c->hooks = lgg__cv_family_hooks(json_string_value(a0));
+    if (!c->hooks) c->hooks = lgg__cv_code_hooks(json_string_value(a0));
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {

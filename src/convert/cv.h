@@ -19,9 +19,10 @@ enum {
     CV_X_PERM_K = 2, /* the same with num_key_value_heads */
     CV_X_ADD1 = 4,   /* gemma's norm + 1 */
     CV_X_SKIP = 8,   /* the tensor is dropped */
-    CV_X_EXPERT = 16 /* one expert's matrix ('*' in the name is the expert): stacked with the
-                        others of its block into one 3-D tensor, emitted when the block's last
-                        expert tensor arrives */
+    CV_X_EXPERT = 16, /* one expert's matrix ('*' in the name is the expert): stacked with the
+                         others of its block into one 3-D tensor, emitted when the block's last
+                         expert tensor arrives */
+    CV_X_TRANSPOSE = 32 /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
@@ -36,6 +37,8 @@ typedef struct cv_tmap {
  * for yarn .original_context_length. */
 /* CV_M_ROPE_DIM: head_dim, else hidden_size / num_attention_heads;
  * CV_M_ROPE_DIM_HEADS: always the latter. */
+/* CV_M_ROPE_SCALING with `from` "linear+rope_type": linear scaling named by
+ * "type" or "rope_type" (InternLM3). */
 /* CV_M_BOOL: a JSON boolean.  CV_M_SUM: `from` is "a+b", the sum of two
  * counts, or "a*N", a count times N (a: the first present of '|'
  * separated keys).  CV_M_STR / CV_M_F32_CONST: `from` is the value itself (the
@@ -58,7 +61,8 @@ enum {
     CV_M_ENUM,
     CV_M_ROPE_PCT,
     CV_M_ROPE_PCT_EMBD, /* int(P * hidden_size) // num_attention_heads (Phi-2) */
-    CV_M_FALSE          /* the boolean false */
+    CV_M_FALSE,         /* the boolean false */
+    CV_M_U32_CONST      /* `from` is the count itself (Falcon's context length) */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
@@ -103,7 +107,12 @@ enum {
     CV_F_SKIP_PAST_LAYERS = 32, /* "model.layers.N..." with N >= the block count is dropped (DeepSeek V3's
                                    multi-token prediction layer) */
     CV_F_NO_HEAD_DIM = 64,      /* config.json's head_dim is ignored (Granite) */
-    CV_F_LLAMA_ROPE_FREQS = 128 /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
+    CV_F_LLAMA_ROPE_FREQS = 128, /* llama 3's rope_freqs generated from rope_scaling (LlamaModel and its subclasses) */
+    CV_F_INTERNLM2_VOCAB = 256,  /* InternLM2's SentencePiece amendments (vocab.c): a NUL piece written as U+1F409,
+                                    "[UNUSED" pieces unused, every added token as written, the space prefix
+                                    from tokenizer.model, eos replaced by <|im_end|> */
+    CV_F_INTERNLM3_VOCAB = 512   /* InternLM3's: the space prefix from tokenizer_config.json before the special
+                                    tokens, eos replaced by a special <|im_end|> */
 };
 struct lgg_convert;
 struct lgg_convert_options;
@@ -125,6 +134,8 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
+/* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and InternLM2. */
+const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -44,6 +44,11 @@ typedef struct cv_tensor {
     uint32_t work;           /* LGG_TYPE_F32 or LGG_TYPE_F16: the reference's working dtype */
     unsigned xform;          /* CV_X_* */
     uint64_t heads;          /* for the permutation */
+    /* The source row of output row u when a family reorders rows or takes
+     * some of them (a fused matrix's heads or halves, fam_code.c), or
+     * NULL; row_arg holds its parameters. */
+    uint64_t (*row_of)(const struct cv_tensor *t, uint64_t u);
+    uint64_t row_arg[4];
     uint32_t n_dims;
     int64_t ne[4];
     uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */
@@ -82,6 +87,8 @@ struct lgg_convert {
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
     json_t *tokenizer_json;  /* lgg__cv_tokenizer_json's copy, during the vocabulary step */
     int tokenizer_json_read;
+    int has_chat_eos;        /* InternLM2: eos becomes <|im_end|>'s id, chat_eos */
+    uint32_t chat_eos;
     float attn_factor;       /* <arch>.rope.scaling.attn_factor, written after general.architecture */
     int has_attn_factor;     /* (the reference sets it while making the generated tensors) */
     uint64_t max_json;       /* lgg_convert_options.max_json_size */

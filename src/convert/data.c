@@ -19,6 +19,7 @@ uint64_t lgg__cv_out_bytes(const cv_tensor *t) {
 /* The source row that output row u comes from: the reference reshapes to
  * (heads, 2, rows/heads/2, ...) and swaps the two middle axes. */
 static uint64_t src_row(const cv_tensor *t, uint64_t u) {
+    if (t->row_of) return t->row_of(t, u);
     if (!(t->xform & (CV_X_PERM_Q | CV_X_PERM_K))) return u;
     uint64_t half = t->n_units / t->heads / 2, h = u / (2 * half), r = u % (2 * half);
     return h * 2 * half + (r % 2) * half + r / 2;
@@ -37,7 +38,15 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     }
     const uint8_t *p = lgg_st_bytes(t->c->shards[shard]) + src->offset;
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
-    if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
+    if (t->xform & CV_X_TRANSPOSE) { /* column u of the source, element by element */
+        size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
+        for (uint64_t i = 0; i < n; i++) {
+            const uint8_t *e = p + (i * t->n_units + u) * es;
+            uint16_t h = (uint16_t)(e[0] | e[1] << 8);
+            if (es == 4) memcpy(x + i, e, 4);
+            else x[i] = src->dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);
+        }
+    } else if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & CV_X_ADD1)
         for (uint64_t i = 0; i < n; i++) {

@@ -98,6 +98,25 @@ static const cv_mkey PHI3_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* PhiMoE: Phi-3's parameters, then the expert counts. */
+static const cv_mkey PHIMOE_META[] = {
+    {"context_length", "n_positions|max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling.original_context_length", "original_max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|n_head_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"rope.freq_base", "rope_theta", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_ZERO_IF_ABSENT},
+    {"expert_used_count", "num_experts_per_tok", CV_M_U32, CV_M_REQUIRED},
+    {"expert_count", "num_local_experts", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* DeepSeek (V1): llama's attention, leading dense blocks, routed and
  * shared experts. */
 static const cv_mkey DEEPSEEK_META[] = {
@@ -224,6 +243,24 @@ static const cv_tmap LLAMA_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* GraniteMoE: llama's attention; experts already stacked, gate and up in
+ * one matrix (fam_code.c splits it). */
+static const cv_tmap GRANITEMOE_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.block_sparse_moe.router.layer", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.block_sparse_moe.output_linear", "blk.#.ffn_down_exps", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap QWEN2_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -316,6 +353,21 @@ static const cv_tmap PHI3_TENSORS[] = {
     {"model.norm", "output_norm", 0},                                      \
     {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},              \
     {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0}
+
+/* PhiMoE: biased layer norms and projections, Mixtral's experts (stacked
+ * w1, w2, w3) without llama's permutation. */
+static const cv_tmap PHIMOE_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
 
 static const cv_tmap DEEPSEEK_TENSORS[] = {
     OUTER_NORMS,
@@ -418,6 +470,164 @@ static const cv_tmap PHI2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* GPT-2: its own keys, the feed-forward length 4 * n_embd. */
+static const cv_mkey GPT2_META[] = {
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "n_ctx", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* GPT-NeoX: partial rotary, parallel residual (true when absent), and no
+ * general.file_type (the reference does not write it). */
+static const cv_mkey GPTNEOX_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"use_parallel_residual", "use_parallel_residual", CV_M_BOOL, CV_M_TRUE_IF_ABSENT},
+    {"attention.layer_norm_epsilon", "layer_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* Falcon: the context fixed at 2048 (config.json has none), the QKV
+ * layout fam_gpt.c makes, the feed-forward length 4 * hidden_size; the
+ * key/value head count defaults to 1 (fam_gpt.c). */
+static const cv_mkey FALCON_META[] = {
+    {"context_length", "2048", CV_M_U32_CONST, 0},
+    {"tensor_data_layout", "jploski", CV_M_STR, 0},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "hidden_size*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers|n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_kv_heads|n_head_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* GPT-2's names without "transformer." (fam_gpt.c); its Conv1D weights are
+ * stored (in, out) and written transposed, biases as they are. */
+static const cv_tmap GPT2_TENSORS[] = {
+    {"wte", "token_embd", 0},
+    {"wpe", "position_embd", 0},
+    {"ln_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"h.#.ln_1", "blk.#.attn_norm", 0},
+    {"h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"h.#.attn.c_attn", "blk.#.attn_qkv", CV_X_TRANSPOSE},
+    {"h.#.attn.c_proj", "blk.#.attn_output", CV_X_TRANSPOSE},
+    {"h.#.mlp.c_fc", "blk.#.ffn_up", CV_X_TRANSPOSE},
+    {"h.#.mlp.c_proj", "blk.#.ffn_down", CV_X_TRANSPOSE},
+    {NULL, NULL, 0},
+};
+
+static const cv_tmap GPTNEOX_TENSORS[] = {
+    {"gpt_neox.embed_in", "token_embd", 0},
+    {"embed_out", "output", 0},
+    {"gpt_neox.final_layer_norm", "output_norm", 0},
+    {"gpt_neox.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"gpt_neox.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"gpt_neox.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"gpt_neox.layers.#.attention.dense", "blk.#.attn_output", 0},
+    {"gpt_neox.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"gpt_neox.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Falcon 7B's one norm per block, 40B's two (ln_mlp is the first). */
+static const cv_tmap FALCON_TENSORS[] = {
+    {"transformer.word_embeddings", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"transformer.h.#.ln_mlp", "blk.#.attn_norm", 0},
+    {"transformer.h.#.ln_attn", "blk.#.attn_norm_2", 0},
+    {"transformer.h.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"transformer.h.#.self_attention.dense", "blk.#.attn_output", 0},
+    {"transformer.h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Exaone: its own order; the norms' epsilon from layer_norm_epsilon,
+ * written as the RMS one (fam_code.c fills the defaults). */
+static const cv_mkey EXAONE_META[] = {
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.freq_base", "rope_theta", CV_M_F32, 0},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct", CV_M_ROPE_PCT, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_tmap EXAONE_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.attn.attention.q_proj", "blk.#.attn_q", 0},
+    {"transformer.h.#.attn.attention.k_proj", "blk.#.attn_k", 0},
+    {"transformer.h.#.attn.attention.v_proj", "blk.#.attn_v", 0},
+    {"transformer.h.#.attn.attention.out_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.mlp.c_fc_0", "blk.#.ffn_gate", 0},
+    {"transformer.h.#.mlp.c_fc_1", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* InternLM2: its own order, every key required but the rope scaling. */
+static const cv_mkey INTERNLM2_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.freq_base", "rope_theta", CV_M_F32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* InternLM2's fused wqkv becomes attn_q, attn_k and attn_v (fam_code.c). */
+static const cv_tmap INTERNLM2_TENSORS[] = {
+    {"model.tok_embeddings", "token_embd", 0},
+    {"output", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.attention_norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.attention.wqkv", "blk.#.attn_q", 0},
+    {"model.layers.#.attention.wo", "blk.#.attn_output", 0},
+    {"model.layers.#.ffn_norm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.feed_forward.w1", "blk.#.ffn_gate", 0},
+    {"model.layers.#.feed_forward.w3", "blk.#.ffn_up", 0},
+    {"model.layers.#.feed_forward.w2", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* InternLM3: the base keys, the vocabulary size, the rope dimensions. */
+static const cv_mkey INTERNLM3_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear+rope_type", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -485,6 +695,7 @@ static const cv_family FAMILIES[] = {
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
+    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, PHIMOE_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts"},
     {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts"},
     {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, DEEPSEEK2_TENSORS, CV_V_BPE,
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts"},
@@ -498,8 +709,16 @@ static const cv_family FAMILIES[] = {
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
      QWEN2_TENSORS, CV_V_BPE, 0, NULL},
     {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
+    {"GPT2LMHeadModel", "gpt2", GPT2_META, GPT2_TENSORS, CV_V_BPE, 0, NULL},
+    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, GPTNEOX_TENSORS, CV_V_BPE, 0, NULL},
+    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, FALCON_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
+    {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
+    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, INTERNLM2_TENSORS, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL},
+    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, LLAMA_TENSORS, CV_V_SPM, CV_F_INTERNLM3_VOCAB, NULL},
+    {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},

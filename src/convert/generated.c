@@ -116,7 +116,7 @@ static lgg_status phi3_factors(lgg_convert *c, lgg_error *err) {
 }
 
 lgg_status lgg__cv_generated(lgg_convert *c, lgg_error *err) {
-    if (!strcmp(c->fam->arch, "phi3")) return phi3_factors(c, err);
+    if (!strcmp(c->fam->arch, "phi3") || !strcmp(c->fam->arch, "phimoe")) return phi3_factors(c, err);
     if (!(c->fam->flags & CV_F_LLAMA_ROPE_FREQS)) return LGG_OK;
     float *f = NULL;
     uint64_t n = 0;

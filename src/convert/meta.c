@@ -53,11 +53,13 @@ static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_er
 }
 
 static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
-    int log_mul = !strcmp(m->from, "yarn+log");
-    const char *type = log_mul ? "yarn" : m->from;
+    int log_mul = !strcmp(m->from, "yarn+log"), rope_type = !strcmp(m->from, "linear+rope_type");
+    const char *type = log_mul ? "yarn" : rope_type ? "linear" : m->from;
     const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(rs, "factor");
-    const json_t *ty = json_object_get(rs, "type");
-    if (!json_is_object(rs) || !f || !json_is_string(ty) || strcmp(json_string_value(ty), type)) return LGG_OK;
+    const json_t *ty = json_object_get(rs, "type"), *rty = rope_type ? json_object_get(rs, "rope_type") : NULL;
+    int named = (json_is_string(ty) && !strcmp(json_string_value(ty), type)) ||
+                (json_is_string(rty) && !strcmp(json_string_value(rty), type));
+    if (!json_is_object(rs) || !f || !named) return LGG_OK;
     char key[160];
     snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
     lgg_status st = set_str(c->w, key, type, err);
@@ -112,6 +114,7 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     switch (m->kind) {
     case CV_M_STR: return set_str(c->w, key, m->from, err);
     case CV_M_FALSE: return wfail(lgg_writer_set_bool(c->w, key, false, NULL), key, err);
+    case CV_M_U32_CONST: return wfail(lgg_writer_set_u32(c->w, key, (uint32_t)strtoul(m->from, NULL, 10), NULL), key, err);
     case CV_M_F32_CONST: return wfail(lgg_writer_set_f32(c->w, key, strtof(m->from, NULL), NULL), key, err);
     case CV_M_ENUM: return enum_param(c, key, m->from, err);
     case CV_M_SUM: {

@@ -30,6 +30,7 @@ static int dtype_of(const char *s, uint32_t *type, uint32_t *esize) {
     if (!strcmp(s, "F32")) *type = LGG_TYPE_F32, *esize = 4;
     else if (!strcmp(s, "F16")) *type = LGG_TYPE_F16, *esize = 2;
     else if (!strcmp(s, "BF16")) *type = LGG_TYPE_BF16, *esize = 2;
+    else if (!strcmp(s, "BOOL")) *type = LGG_TYPE_I8, *esize = 1; /* read only to be skipped (GPT-NeoX's mask) */
     else return 0;
     return 1;
 }
@@ -65,7 +66,7 @@ static lgg_status entry(const char *label, const char *name, const json_t *e, ui
                             label, name);
     uint32_t esize = 0;
     if (!dtype_of(json_string_value(dt), &t->dtype, &esize))
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': unsupported dtype '%s' (F32, F16 and BF16 are read)",
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': unsupported dtype '%s' (F32, F16, BF16 and BOOL are read)",
                             label, name, json_string_value(dt));
     if (json_array_size(sh) > LGG_ST_MAX_DIMS)
         return lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: tensor '%s': %zu dimensions (at most %d)", label, name,

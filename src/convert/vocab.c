@@ -99,10 +99,14 @@ static lgg_status spm_pieces(lgg_convert *c, vocab *v, void **map, size_t *msize
     v->type = calloc(v->n ? v->n : 1, sizeof *v->type);
     v->owned = calloc(v->n ? v->n : 1, sizeof *v->owned);
     if (!v->tok || !v->score || !v->type || !v->owned) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    int internlm2 = (c->fam->flags & CV_F_INTERNLM2_VOCAB) != 0;
     for (size_t i = 0; i < v->n; i++) {
         if (i < np) {
             const lgg_spm_piece *p = lgg_spm_at(*spm, i);
             v->tok[i] = p->piece, v->score[i] = p->score, v->type[i] = p->type;
+            if (internlm2 && p->piece.len == 1 && !p->piece.ptr[0] && !vocab_set(v, i, "\xf0\x9f\x90\x89", 4))
+                return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"); /* the reference's stand-in for NUL */
+            if (internlm2 && p->piece.len >= 7 && !memcmp(p->piece.ptr, "[UNUSED", 7)) v->type[i] = TT_UNUSED;
             continue;
         }
         char pad[32];
@@ -117,6 +121,11 @@ static lgg_status added_tokens_json(lgg_convert *c, vocab *v, lgg_error *err) {
     json_t *j;
     lgg_status st = lgg__cv_json(c, "added_tokens.json", 0, &j, err);
     if (st || !j) return st;
+    if (c->fam->flags & CV_F_INTERNLM2_VOCAB) { /* the reference appends them past vocab_size */
+        json_decref(j);
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/added_tokens.json: InternLM2's appended tokens are not supported",
+                            c->dir);
+    }
     const char *k;
     json_t *id;
     json_object_foreach(j, k, id) {
@@ -167,11 +176,14 @@ static lgg_status added_token(lgg_convert *c, vocab *v, const char *where, unsig
     if (!ok) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     v->type[id] = special ? TT_CONTROL : TT_USER;
     v->score[id] = -1000.0f;
+    if (!strcmp(text, "<|im_end|>") && ((c->fam->flags & CV_F_INTERNLM2_VOCAB) ||
+                                        ((c->fam->flags & CV_F_INTERNLM3_VOCAB) && json_is_true(json_object_get(d, "special")))))
+        c->has_chat_eos = 1, c->chat_eos = (uint32_t)id;
     return LGG_OK;
 }
 
 static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err) {
-    int phi3 = (c->fam->flags & CV_F_PHI3_VOCAB) != 0;
+    int phi3 = (c->fam->flags & (CV_F_PHI3_VOCAB | CV_F_INTERNLM2_VOCAB)) != 0; /* added tokens as written */
     json_t *atd = json_object_get(tc, "added_tokens_decoder");
     const char *k;
     json_t *d;
@@ -226,8 +238,16 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     lgg_status st = spm_pieces(c, v, &map, &msize, &spm, err);
     if (!st) st = added_tokens_json(c, v, err);
     if (!st && tc) st = added_tokens_decoder(c, tc, v, err);
-    if (!st && (c->fam->flags & CV_F_PHI3_VOCAB)) st = added_tokens_tokenizer(c, v, err);
+    if (!st && (c->fam->flags & (CV_F_PHI3_VOCAB | CV_F_INTERNLM2_VOCAB))) st = added_tokens_tokenizer(c, v, err);
     if (!st) st = write_tokens(c, v, err); /* the writer copies the texts */
+    cv_spm_specs specs;
+    if (!st && (c->fam->flags & CV_F_INTERNLM2_VOCAB) && (st = lgg__cv_spm_specs(map, msize, &specs, err)) == LGG_OK &&
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", specs.add_dummy_prefix != 0, NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
+    if (!st && (c->fam->flags & CV_F_INTERNLM3_VOCAB) && json_is_boolean(aps) &&
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", json_is_true(aps), NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
     lgg_spm_free(spm);
     if (map && map != MAP_FAILED) munmap(map, msize);
     return st;
@@ -338,6 +358,7 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
         snprintf(key, sizeof key, "%s_token_id", SPECIAL[typ]);
         st = set_special(c, &s, typ, json_object_get(c->config, key), "config.json", err);
     }
+    if (c->has_chat_eos && s.id[1] >= 0) s.id[1] = c->chat_eos; /* InternLM2's chat models end a turn with it */
     for (int k = 0; k < s.n_order && !st; k++) {
         int typ = s.order[k];
         if (SPECIAL_KEY[typ] && lgg_writer_set_u32(c->w, SPECIAL_KEY[typ], (uint32_t)s.id[typ], NULL))

@@ -1,0 +1,142 @@
+/* convert_cases.c -- the converter family tests' checkpoints and their
+ * check against the reference's sha256s (convert_cases.h). */
+#include "convert_cases.h"
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
+#endif
+
+float cv_case_value(uint64_t i) {
+    uint64_t z = i * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)((int64_t)(z >> 40) - (1 << 23)) * 0x1p-29f;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(((const tspec *)a)->name, ((const tspec *)b)->name); }
+
+size_t cv_case_sort(tspec *t, size_t n) {
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+static uint64_t elements(const tspec *t) { return t->scalar ? 1 : t->d0 * (t->d1 ? t->d1 : 1) * (t->lead ? t->lead : 1); }
+
+int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
+    size_t cap = 64 + n * 220, hl = 0;
+    char *h = malloc(cap);
+    uint64_t off = 0;
+    hl += (size_t)snprintf(h + hl, cap - hl, "{");
+    for (size_t i = 0; i < n; i++) {
+        const char *dt = t[i].dtype ? t[i].dtype : lgg_type_name(dtype);
+        size_t es = !strcmp(dt, "F32") ? 4 : !strcmp(dt, "BOOL") ? 1 : 2;
+        uint64_t b = elements(&t[i]) * es;
+        char shape[64] = "";
+        int o = 0;
+        for (int k = 0; k < t[i].ones; k++) o += snprintf(shape + o, sizeof shape - (size_t)o, "1, ");
+        if (t[i].lead) o += snprintf(shape + o, sizeof shape - (size_t)o, "%llu, ", (unsigned long long)t[i].lead);
+        if (t[i].scalar) shape[0] = 0;
+        else if (t[i].d1) snprintf(shape + o, sizeof shape - (size_t)o, "%llu, %llu", (unsigned long long)t[i].d0, (unsigned long long)t[i].d1);
+        else snprintf(shape + o, sizeof shape - (size_t)o, "%llu", (unsigned long long)t[i].d0);
+        hl += (size_t)snprintf(h + hl, cap - hl, "%s\"%s\": {\"dtype\": \"%s\", \"shape\": [%s], \"data_offsets\": [%llu, %llu]}",
+                               i ? ", " : "", t[i].name, dt, shape, (unsigned long long)off, (unsigned long long)(off + b));
+        off += b;
+    }
+    hl += (size_t)snprintf(h + hl, cap - hl, "}");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    if (!f) return free(h), 0;
+    uint64_t hl64 = hl;
+    fwrite(&hl64, 8, 1, f);
+    fwrite(h, 1, hl, f);
+    free(h);
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *dt = t[i].dtype ? t[i].dtype : lgg_type_name(dtype);
+        for (uint64_t e = 0; e < elements(&t[i]); e++, k++) {
+            float v = cv_case_value(k);
+            uint16_t u = !strcmp(dt, "F16") ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
+            uint8_t bit = v > 0;
+            if (!strcmp(dt, "F32")) fwrite(&v, 4, 1, f);
+            else if (!strcmp(dt, "BOOL")) fwrite(&bit, 1, 1, f);
+            else fwrite(&u, 2, 1, f);
+        }
+    }
+    return fclose(f) == 0;
+}
+
+int cv_case_copy(const char *from, const char *to) {
+    size_t n = 0;
+    unsigned char *b = read_file(from, &n);
+    FILE *f = b ? fopen(to, "wb") : NULL;
+    int ok = f && fwrite(b, 1, n, f) == n;
+    if (f) ok &= fclose(f) == 0;
+    free(b);
+    return ok;
+}
+
+const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfiles, const char *config,
+                        const char *const files[][2]) {
+    static char dir[4096];
+    char from[4300], to[4300], list[256];
+    snprintf(dir, sizeof dir, "%s/more/%s", scratch_dir(), name);
+    snprintf(from, sizeof from, "%s/more", scratch_dir());
+    mkdir(from, 0755);
+    mkdir(dir, 0755);
+    snprintf(list, sizeof list, "%s", tokfiles);
+    for (char *save = NULL, *f = strtok_r(list, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        snprintf(from, sizeof from, "%s/%s/%s", shared_path("golden/convert"), tokdir, f);
+        snprintf(to, sizeof to, "%s/%s", dir, f);
+        if (!cv_case_copy(from, to)) return NULL;
+    }
+    for (int k = -1; k < 4; k++) {
+        const char *fname = k < 0 ? "config.json" : files ? files[k][0] : NULL, *text = k < 0 ? config : files[k][1];
+        if (!fname) continue;
+        snprintf(to, sizeof to, "%s/%s", dir, fname);
+        FILE *c = fopen(to, "w");
+        if (!c) return NULL;
+        fputs(text, c);
+        fclose(c);
+    }
+    return dir;
+}
+
+int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
+    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
+    int same = 0;
+    for (int k = 0; k < 5; k++) {
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.outtype = types[k];
+        lgg_convert *c = NULL;
+        lgg_error err;
+        char out[4300];
+        snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+        lgg_convert_free(c);
+        CHECKF(st == LGG_OK, "%s: %s", name, err.message);
+        size_t n = 0;
+        unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+        char hex[65] = "";
+        if (b) sha256_hex(b, n, hex);
+        const char *want = sha[k] ? sha[k] : "(not recorded)";
+        CHECKF(!strcmp(hex, want), "%s outtype %d: sha256 %s, reference %s", name, k, hex, want);
+        same += !strcmp(hex, want);
+        free(b);
+        unlink(out);
+    }
+    return same;
+}
+
+#endif

@@ -1,0 +1,48 @@
+/* convert_cases.h -- what the converter's family tests share: tiny
+ * checkpoints written byte for byte the same every run (the tokenizer
+ * files of ../shared/golden/convert, a config.json, weights from a
+ * counter-based generator), and the check of a conversion against the
+ * sha256s of llama.cpp b4747's output for the five outtypes
+ * (tests/convert_reference.sh makes them). */
+#ifndef LGG_CONVERT_CASES_H
+#define LGG_CONVERT_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* One tensor of a checkpoint: d0 rows of d1 (d1 == 0: 1-D), `lead` of
+ * them when not 0 (3-D); `dtype` a safetensors dtype name overriding the
+ * file's (NULL: the file's, "BOOL": 0/1 bytes), `ones` leading dimensions
+ * of 1, `scalar` a 0-d tensor. */
+typedef struct tspec {
+    char name[96];
+    uint64_t d0, d1, lead;
+    const char *dtype;
+    int ones, scalar;
+} tspec;
+
+/* Append a tensor to t[n++] (t and n in scope). */
+#define ADD(a, b, ...)                                                                                              \
+    (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), t[n].lead = 0, t[n].dtype = NULL,          \
+     t[n].ones = t[n].scalar = 0, n++)
+
+/* The generator: element i of the checkpoint (in name order across the
+ * tensors), a multiple of 2^-29 exact in every float type. */
+float cv_case_value(uint64_t i);
+/* t sorted by name (the safetensors order); returns n. */
+size_t cv_case_sort(tspec *t, size_t n);
+/* dir/model.safetensors with every tensor in dtype (F32, F16 or BF16). */
+int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype);
+int cv_case_copy(const char *from, const char *to);
+/* scratch_dir()/more/NAME with the tokenizer files `tokfiles` (space
+ * separated) of golden/convert/TOKDIR, config.json, and `files` (name,
+ * text; a NULL name ends them, at most 4); its path (static) or NULL. */
+const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfiles, const char *config,
+                        const char *const files[][2]);
+/* Convert dir in f32, f16, bf16, q8_0 and auto and compare each output's
+ * sha256 with sha[k] (failing the current test when one differs); returns
+ * how many are the same. */
+int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+
+#endif
