@@ -199,6 +199,35 @@ static const cv_mkey OLMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Nemotron: the common keys, then its own (fam_nemotron_minicpm.c adds the
+ * rope scaling type); the epsilon is skipped where the common keys wrote
+ * it (the reference writes it twice and fails). */
+static const cv_mkey NEMOTRON_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon|norm_eps", CV_M_F32, CV_M_UNLESS_WRITTEN},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct|rope_percent", CV_M_ROPE_PCT_EMBD, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* MiniCPM 3 writes its own keys, the file type first. */
+static const cv_mkey MINICPM3_META[] = {
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 #define ATTN_FFN(QX, KX)                                                    \
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
     {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
@@ -500,6 +529,12 @@ static const cv_family FAMILIES[] = {
     {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
+    /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (fam_nemotron_minicpm.c) */
+    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL},
+    /* MiniCPM: base keys, then its scale factors (fam_nemotron_minicpm.c) */
+    {"MiniCPMForCausalLM", "minicpm", BASE_META, LLAMA_TENSORS, CV_V_SPM, 0, NULL},
+    /* MiniCPM 3: DeepSeek V2's latent attention names, a dense MLP, nothing permuted */
+    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, DEEPSEEK2_TENSORS, CV_V_SPM, 0, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},

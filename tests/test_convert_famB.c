@@ -1,0 +1,303 @@
+/* test_convert_famB.c -- issue 25's Nemotron, MiniCPM and MiniCPM 3,
+ * checked against llama.cpp's convert_hf_to_gguf.py b4747 run outside the
+ * repo (../shared/golden/convert/reference/README.md) on checkpoints this
+ * test makes again byte for byte: the golden TinyLlama's SentencePiece
+ * files, the config.json fields of the real models (Minitron-4B,
+ * MiniCPM-2B, MiniCPM3-4B), and weights from a counter-based hash (each a
+ * multiple of 2^-10 below 2^-3 in magnitude: exact in F32 and BF16; F16
+ * sources are written as such, so Nemotron's +1 is done in f16).  The sha256
+ * of each reference output for f32, f16, bf16, q8_0 and auto is recorded
+ * here; `LGG_REF_TEST=convert_famB tests/convert_reference.sh LLAMA_CPP
+ * NODE_DIR` makes them again (a name ending in -pad-id runs the reference
+ * without its duplicate-key failure). */
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
+#endif
+
+static float weight(uint64_t k) {
+    uint64_t z = (k + 7) * 0x9e3779b97f4a7c15ull;
+    z ^= z >> 31;
+    z *= 0xbf58476d1ce4e5b9ull;
+    return (float)(int8_t)(z >> 56) * 0x1p-10f;
+}
+
+typedef struct ftensor {
+    char name[112];
+    uint64_t d0, d1; /* d1 == 0: 1-D */
+} ftensor;
+
+static int by_name(const void *a, const void *b) { return strcmp(((const ftensor *)a)->name, ((const ftensor *)b)->name); }
+
+#define T(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
+
+enum { NEMOTRON, MINICPM, MINICPM3 };
+
+typedef struct fcase {
+    const char *name, *tokfiles, *config;
+    int kind;
+    uint64_t H, L, FF, V, nh, nkv, tied;
+    uint32_t dtype;
+    const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
+    const char *bf16_name; /* the reference's default file name for bf16 (NULL: it fails) */
+} fcase;
+
+/* config.json's integer `key` in the case's text (0 when absent). */
+static uint64_t cfg(const char *config, const char *key) {
+    char pat[80];
+    snprintf(pat, sizeof pat, "\"%s\":", key);
+    const char *p = strstr(config, pat);
+    return p ? strtoull(p + strlen(pat), NULL, 10) : 0;
+}
+
+static size_t tensors(ftensor *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh;
+    size_t n = 0;
+    T(m->V, H, "model.embed_tokens.weight");
+    T(H, 0, "model.norm.weight");
+    if (!m->tied) T(m->V, H, "lm_head.weight");
+    if (m->kind == NEMOTRON) T(H, 0, "model.norm.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        T(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        T(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        if (m->kind == NEMOTRON) {
+            T(H, 0, "model.layers.%llu.input_layernorm.bias", b);
+            T(H, 0, "model.layers.%llu.post_attention_layernorm.bias", b);
+        }
+        if (m->kind == MINICPM3) {
+            const char *c = m->config;
+            uint64_t qr = cfg(c, "q_lora_rank"), kvr = cfg(c, "kv_lora_rank"), nope = cfg(c, "qk_nope_head_dim");
+            uint64_t rope = cfg(c, "qk_rope_head_dim"), nh = m->nh;
+            T(qr, H, "model.layers.%llu.self_attn.q_a_proj.weight", b);
+            T(qr, 0, "model.layers.%llu.self_attn.q_a_layernorm.weight", b);
+            T(nh * (nope + rope), qr, "model.layers.%llu.self_attn.q_b_proj.weight", b);
+            T(kvr + rope, H, "model.layers.%llu.self_attn.kv_a_proj_with_mqa.weight", b);
+            T(kvr, 0, "model.layers.%llu.self_attn.kv_a_layernorm.weight", b);
+            T(nh * (nope + nope), kvr, "model.layers.%llu.self_attn.kv_b_proj.weight", b);
+            T(H, nh * nope, "model.layers.%llu.self_attn.o_proj.weight", b);
+        } else {
+            T(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+            T(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+            T(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+            T(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        }
+        if (m->kind != NEMOTRON) T(m->FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        T(m->FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        T(H, m->FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* model.safetensors with every tensor in dtype. */
+static int write_weights(const char *dir, const ftensor *t, size_t n, uint32_t dtype) {
+    size_t es = dtype == LGG_TYPE_F32 ? 4 : 2, cap = 64 + n * 200, hl = 0;
+    char *h = malloc(cap);
+    if (!h) return 0;
+    uint64_t off = 0;
+    hl += (size_t)snprintf(h, cap, "{");
+    for (size_t i = 0; i < n; i++) {
+        uint64_t b = t[i].d0 * (t[i].d1 ? t[i].d1 : 1) * es;
+        char shape[64];
+        if (t[i].d1) snprintf(shape, sizeof shape, "%llu, %llu", (unsigned long long)t[i].d0, (unsigned long long)t[i].d1);
+        else snprintf(shape, sizeof shape, "%llu", (unsigned long long)t[i].d0);
+        hl += (size_t)snprintf(h + hl, cap - hl, "%s\"%s\": {\"dtype\": \"%s\", \"shape\": [%s], \"data_offsets\": [%llu, %llu]}",
+                               i ? ", " : "", t[i].name, lgg_type_name(dtype), shape, (unsigned long long)off,
+                               (unsigned long long)(off + b));
+        off += b;
+    }
+    hl += (size_t)snprintf(h + hl, cap - hl, "}");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    uint64_t hl64 = hl;
+    int ok = f && fwrite(&hl64, 8, 1, f) == 1 && fwrite(h, 1, hl, f) == hl;
+    free(h);
+    for (uint64_t i = 0, k = 0; ok && i < n; i++)
+        for (uint64_t e = 0; e < t[i].d0 * (t[i].d1 ? t[i].d1 : 1); e++, k++) {
+            float v = weight(k);
+            uint16_t u = dtype == LGG_TYPE_F16 ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
+            ok = dtype == LGG_TYPE_F32 ? fwrite(&v, 4, 1, f) == 1 : fwrite(&u, 2, 1, f) == 1;
+        }
+    if (f) ok &= fclose(f) == 0;
+    return ok;
+}
+
+static int put(const char *path, const void *b, size_t n) {
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(b, 1, n, f) == n;
+    if (f) ok &= fclose(f) == 0;
+    return ok;
+}
+
+/* Nemotron's config.json (Minitron-4B's fields); EXTRA goes after "architectures". */
+#define NEMOTRON_CONFIG(EXTRA)                                                                                      \
+    "{\"architectures\":[\"NemotronForCausalLM\"]," EXTRA "\"attention_bias\":false,\"attention_dropout\":0.0,"     \
+    "\"bos_token_id\":1,\"eos_token_id\":2,\"head_dim\":8,\"hidden_act\":\"relu2\",\"hidden_size\":64,"          \
+    "\"initializer_range\":0.0134,\"intermediate_size\":96,\"max_position_embeddings\":4096,\"mlp_bias\":false," \
+    "\"model_type\":\"nemotron\",\"norm_eps\":1e-05,\"num_attention_heads\":8,\"num_hidden_layers\":2,"          \
+    "\"num_key_value_heads\":2,\"partial_rotary_factor\":0.5,\"rope_scaling\":null,\"rope_theta\":10000,"        \
+    "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.44.0.dev0\","       \
+    "\"use_cache\":true,\"vocab_size\":32000}"
+
+static const fcase CASES[] = {
+    /* f16 weights: the +1 on the norms rounds in f16 */
+    {"Minitron-tiny-Base", "tokenizer.model tokenizer_config.json", NEMOTRON_CONFIG(""), NEMOTRON, 64, 2, 96, 32000, 8, 2,
+     0, LGG_TYPE_F16, 
+     {"b2e53228e51f3698eb049d1e23974d7daf0f238eb0e4cc88735339d9c3c3b48f", "30f33759b2fda224ab63f0a276c47ed2cce00de89877b024573b9bd001c19126", "a41b9c4ccf2568ccf64e73cfc75e17eda5dbbaff00831099e164cbb38ee7ad11", "27b43434a2c5aaed88335575d8b06a2a925aa880dc2678e2ca9133a8cd9da70f", "30f33759b2fda224ab63f0a276c47ed2cce00de89877b024573b9bd001c19126"},
+     "Minitron-Tiny-Base-4.1M-BF16.gguf"},
+    /* a pad id in config.json (with tokenizer.json, the unk id too): the reference fails writing pad and
+     * unk a second time; the expected bytes are its output with the second writes skipped */
+    {"Minitron-tiny-pad-id", "tokenizer.model tokenizer_config.json tokenizer.json special_tokens_map.json",
+     NEMOTRON_CONFIG("\"pad_token_id\":5,"), NEMOTRON, 64, 2, 96, 32000, 8, 2, 0, LGG_TYPE_BF16, 
+     {"b07e951fc5aecc91487a4964d874d43352203a90c235495a29115d0acbd054ee", "499c6ce825cd2a3ef0c5a16e8bd121d6437fc55c79b49490443c8c23bfc5f56e", "78ceaed43196060b793e70efb50e1e02103e62b56e1bc3a3788c68e22fa965f3", "0b11af99e3692a2187e5a0e96b5a46cf60403673e445992d174b0d61fd17cfd2", "78ceaed43196060b793e70efb50e1e02103e62b56e1bc3a3788c68e22fa965f3"},
+     NULL},
+    /* MiniCPM-2B's fields: the name from _name_or_path, tied output */
+    {"minicpm-tiny", "tokenizer.model tokenizer_config.json special_tokens_map.json",
+     "{\"_name_or_path\":\"openbmb/CPM-2B\",\"architectures\":[\"MiniCPMForCausalLM\"],\"auto_map\":{\"AutoConfig\":"
+     "\"configuration_minicpm.MiniCPMConfig\",\"AutoModel\":\"modeling_minicpm.MiniCPMModel\",\"AutoModelForCausalLM\":"
+     "\"modeling_minicpm.MiniCPMForCausalLM\"},\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_act\":\"silu\","
+     "\"hidden_size\":64,\"initializer_range\":0.1,\"intermediate_size\":160,\"max_position_embeddings\":2048,"
+     "\"num_attention_heads\":4,\"num_hidden_layers\":3,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-05,"
+     "\"rope_scaling\":null,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.36.0\",\"use_cache\":true,"
+     "\"vocab_size\":32000,\"scale_emb\":12,\"dim_model_base\":256,\"scale_depth\":1.4}",
+     MINICPM, 64, 3, 160, 32000, 4, 2, 1, LGG_TYPE_BF16, 
+     {"51792ea34537f200ca768c0b7ace5cad36a7048559d9f69bb1e3f3d2df654ae7", "ca9f7329f8f56e229693775f882cea2e951a017fe7c095859d84be467915c0bd", "84a866bfcf66e6e3ee5e52053d476cfa39e8ff9d960cee4f4756554cbf7a0640", "376ae1a83fcdf98ca24a4a1de1cfb3b13c27a9138bcc50c9887ece50e5abbe7c", "84a866bfcf66e6e3ee5e52053d476cfa39e8ff9d960cee4f4756554cbf7a0640"},
+     "CPM-2.2M-2b-BF16.gguf"},
+    /* MiniCPM3-4B's fields: latent attention, longrope factors */
+    {"MiniCPM3-tiny", "tokenizer.model tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"MiniCPM3ForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":[2,0],\"hidden_act\":\"silu\","
+     "\"initializer_range\":0.1,\"hidden_size\":64,\"num_hidden_layers\":2,\"intermediate_size\":96,"
+     "\"max_position_embeddings\":32768,\"num_attention_heads\":4,\"num_key_value_heads\":4,\"qk_nope_head_dim\":16,"
+     "\"qk_rope_head_dim\":8,\"q_lora_rank\":48,\"kv_lora_rank\":32,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"type\":"
+     "\"longrope\",\"long_factor\":[1.0591234137867171,1.1241891283591912,1.2596935748670968,1.5380380402321725],"
+     "\"short_factor\":[1.0591234137867171,1.1241891283591912,1.2596935748670968,1.5380380402321725],"
+     "\"original_max_position_embeddings\":32768},\"torch_dtype\":\"bfloat16\",\"vocab_size\":32000,\"scale_emb\":12,"
+     "\"dim_model_base\":256,\"scale_depth\":1.4,\"use_cache\":true}",
+     MINICPM3, 64, 2, 96, 32000, 4, 4, 0, LGG_TYPE_F32, 
+     {"538e4cd2cb9c4ff39e078083e3f14a8dd2ac4563fc05cdf46037a4c11376becb", "77d84fe790f1a0f3f2eb21d6e612d901401dd4f81610978b07a926028ee98359", "53884aa8390b6f0a9658f8880cc7e5312b3f433ab1a7a7e7c20bbac8dd19e42f", "af8c1178602a273625df6c559320b7098bcd54d24425c2fd6038a3d57b1233ad", "53884aa8390b6f0a9658f8880cc7e5312b3f433ab1a7a7e7c20bbac8dd19e42f"},
+     "MiniCPM3-Tiny-4.2M-BF16.gguf"},
+};
+
+/* The case with config.json's text `from` replaced by `to` (NULL: as it is). */
+static const char *make_case_edit(const fcase *m, const char *from, const char *to);
+static const char *make_case(const fcase *m) { return make_case_edit(m, NULL, NULL); }
+
+static const char *make_case_edit(const fcase *m, const char *cfrom, const char *cto) {
+    static char dir[4096];
+    char from[4300], to[4300], files[256];
+    snprintf(from, sizeof from, "%s/more", scratch_dir());
+    mkdir(from, 0755);
+    snprintf(dir, sizeof dir, "%s/%s", from, m->name);
+    mkdir(dir, 0755);
+    snprintf(files, sizeof files, "%s", m->tokfiles);
+    for (char *save = NULL, *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        size_t n = 0;
+        snprintf(from, sizeof from, "%s/TinyLlama-2-Test-2x32/%s", shared_path("golden/convert"), f);
+        snprintf(to, sizeof to, "%s/%s", dir, f);
+        unsigned char *b = read_file(from, &n);
+        int ok = b && put(to, b, n);
+        free(b);
+        if (!ok) return NULL;
+    }
+    snprintf(to, sizeof to, "%s/config.json", dir);
+    char *config = cfrom ? text_replace(m->config, cfrom, cto) : strdup(m->config);
+    int ok = config && put(to, config, strlen(config));
+    free(config);
+    if (!ok) return NULL;
+    static ftensor t[256];
+    return write_weights(dir, t, tensors(t, m), m->dtype) ? dir : NULL;
+}
+
+TEST(convert_famB_families) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
+    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
+    int same = 0;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const char *dir = make_case(&CASES[i]);
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
+        for (int k = 0; dir && k < 5; k++) {
+            lgg_convert_options o;
+            lgg_convert_options_init(&o);
+            o.outtype = types[k];
+            lgg_convert *c = NULL;
+            lgg_error err;
+            char out[4300], hex[65] = "";
+            snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
+            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+            char dflt[256] = "";
+            if (st == LGG_OK) lgg_convert_default_name(c, dflt, sizeof dflt);
+            if (k == 2 && CASES[i].bf16_name)
+                CHECKF(!strcmp(dflt, CASES[i].bf16_name), "%s: default name %s, reference %s", CASES[i].name, dflt, CASES[i].bf16_name);
+            lgg_convert_free(c);
+            CHECKF(st == LGG_OK, "%s: %s", CASES[i].name, err.message);
+            size_t n = 0;
+            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+            if (b) sha256_hex(b, n, hex);
+            const char *want = CASES[i].sha[k];
+            CHECKF(!strcmp(hex, want), "%s outtype %d: sha256 %s, reference %s", CASES[i].name, k, hex, want);
+            same += !strcmp(hex, want);
+            free(b);
+            unlink(out);
+        }
+    }
+    CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
+           5 * (int)(sizeof CASES / sizeof CASES[0]));
+}
+
+/* Nothing but . and .. in dir. */
+static int empty_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return d && !n;
+}
+
+/* A config.json without a key the family needs: exit 1, the key named,
+ * nothing written. */
+TEST(convert_famB_missing_keys) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
+    if (access(probe, R_OK) != 0) return;
+    static const struct {
+        size_t i;
+        const char *from, *to, *key;
+    } BAD[] = {
+        {0, "\"norm_eps\":1e-05,", "", "'norm_eps'"},
+        {2, "\"scale_emb\":12,", "", "'scale_emb'"},
+        {2, "\"dim_model_base\":256,", "", "'dim_model_base'"},
+        {3, "\"kv_lora_rank\":32,", "", "'kv_lora_rank'"},
+        {3, "\"short_factor\"", "\"short_factors\"", "'rope_scaling.short_factor'"},
+    };
+    for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+        const char *dir = make_case_edit(&CASES[BAD[k].i], BAD[k].from, BAD[k].to);
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[BAD[k].i].name);
+        if (!dir) continue;
+        char outdir[4300], out[4400];
+        snprintf(outdir, sizeof outdir, "%s-out", dir);
+        mkdir(outdir, 0755);
+        snprintf(out, sizeof out, "%s/x.gguf", outdir);
+        char *err = NULL;
+        int rc = run_gguf_capture(NULL, &err, "convert", dir, "-o", out, (char *)NULL);
+        CHECKF(rc == 1, "%s without %s: exit %d", CASES[BAD[k].i].name, BAD[k].key, rc);
+        CHECKF(err && strstr(err, BAD[k].key) && strstr(err, "config.json"), "%s: message '%s' does not name %s",
+               CASES[BAD[k].i].name, err ? err : "", BAD[k].key);
+        CHECKF(empty_dir(outdir), "%s: something left in %s", CASES[BAD[k].i].name, outdir);
+        free(err);
+    }
+}
+
+#endif
