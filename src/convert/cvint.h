@@ -120,6 +120,10 @@ lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_conve
  * Unigram vocabulary of XLM-RoBERTa's sentencepiece.bpe.model. */
 lgg_status lgg__cv_token_type_count(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_ugm_xlmr(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* T5's: tokenizer.model (else spiece.model) by id in vocab_size slots,
+ * added_tokens.json over them, no BOS, EOS added; a BPE tokenizer.model is
+ * read as SentencePiece (lgg__cv_spm). */
+lgg_status lgg__cv_ugm_t5(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* wpm.c: a WordPiece tokenizer.json vocabulary (tokenizer.ggml.model "bert"). */
 lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 

@@ -228,6 +228,29 @@ static const cv_mkey MINICPM3_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* T5 writes its own keys; T5Encoder the same but the decoder's start id
+ * (fam_t5.c makes n_positions 512 when absent). */
+#define T5_PARAMS                                                                                \
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},                                  \
+    {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},                                    \
+    {"feed_forward_length", "d_ff", CV_M_U32, CV_M_REQUIRED},                                    \
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},                                      \
+    {"attention.head_count", "num_heads", CV_M_U32, CV_M_REQUIRED},                              \
+    {"attention.key_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                   \
+    {"attention.value_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                 \
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},             \
+    {"attention.relative_buckets_count", "relative_attention_num_buckets", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED}
+
+static const cv_mkey T5_META[] = {
+    T5_PARAMS,
+    {"decoder_start_token_id", "decoder_start_token_id", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey T5ENCODER_META[] = {T5_PARAMS, {"general.file_type", "", CV_M_FILE_TYPE, 0}, {NULL, NULL, 0, 0}};
+
 #define ATTN_FFN(QX, KX)                                                    \
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
     {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
@@ -447,6 +470,39 @@ static const cv_tmap PHI2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* T5: encoder and decoder blocks (relative attention biases in the first
+ * ones), gated (wi_0/wi_1) or plain (wi) feed-forwards; the embeddings under
+ * any of three names (fam_t5.c keeps the first). */
+#define T5_BLOCK(SIDE, FFN_LAYER)                                                             \
+    {#SIDE "oder.block.#.layer.0.layer_norm", #SIDE ".blk.#.attn_norm", 0},                   \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.q", #SIDE ".blk.#.attn_q", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.k", #SIDE ".blk.#.attn_k", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.v", #SIDE ".blk.#.attn_v", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.o", #SIDE ".blk.#.attn_o", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.relative_attention_bias", #SIDE ".blk.#.attn_rel_b", 0}, \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".layer_norm", #SIDE ".blk.#.ffn_norm", 0},         \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi_0", #SIDE ".blk.#.ffn_gate", 0}, \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi", #SIDE ".blk.#.ffn_up", 0},     \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi_1", #SIDE ".blk.#.ffn_up", 0},   \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wo", #SIDE ".blk.#.ffn_down", 0},   \
+    {#SIDE "oder.final_layer_norm", #SIDE ".output_norm", 0}
+
+static const cv_tmap T5_TENSORS[] = {
+    {"shared", "token_embd", 0},
+    {"encoder.embed_tokens", "token_embd", 0},
+    {"decoder.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    T5_BLOCK(enc, "1"),
+    T5_BLOCK(dec, "2"),
+    {"decoder.block.#.layer.1.layer_norm", "dec.blk.#.cross_attn_norm", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.q", "dec.blk.#.cross_attn_q", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.k", "dec.blk.#.cross_attn_k", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.v", "dec.blk.#.cross_attn_v", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.o", "dec.blk.#.cross_attn_o", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.relative_attention_bias", "dec.blk.#.cross_attn_rel_b", 0},
+    {NULL, NULL, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -535,6 +591,10 @@ static const cv_family FAMILIES[] = {
     {"MiniCPMForCausalLM", "minicpm", BASE_META, LLAMA_TENSORS, CV_V_SPM, 0, NULL},
     /* MiniCPM 3: DeepSeek V2's latent attention names, a dense MLP, nothing permuted */
     {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, DEEPSEEK2_TENSORS, CV_V_SPM, 0, NULL},
+    /* T5: tensors and vocabulary from fam_t5.c and ugm.c */
+    {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
+     T5_META, T5_TENSORS, 0, 0, NULL},
+    {"T5EncoderModel", "t5encoder", T5ENCODER_META, T5_TENSORS, 0, 0, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
