@@ -1,10 +1,11 @@
-/* test_convert_famB.c -- issue 25's Nemotron, MiniCPM, MiniCPM 3, T5 and T5Encoder,
+/* test_convert_famB.c -- issue 25's Nemotron, MiniCPM, MiniCPM 3, ChatGLM/GLM-4, T5 and T5Encoder,
  * checked against llama.cpp's convert_hf_to_gguf.py b4747 run outside the
  * repo (../shared/golden/convert/reference/README.md) on checkpoints this
  * test makes again byte for byte: the golden TinyLlama's SentencePiece
- * files (T5: tests/data's Unigram model as spiece.model), the config.json
- * fields of the real models (Minitron-4B, MiniCPM-2B, MiniCPM3-4B,
- * flan-t5-small, t5-v1_1's encoder), and weights from a counter-based
+ * files (T5: tests/data's Unigram model as spiece.model; GLM-4: Qwen2.5's
+ * tokenizer.json with GLM's <|user|> added), the config.json fields of the
+ * real models (Minitron-4B, MiniCPM-2B, MiniCPM3-4B, glm-4-9b-chat and its
+ * -hf form, flan-t5-small, t5-v1_1's encoder), and weights from a counter-based
  * hash (each a multiple of 2^-10 below 2^-3 in magnitude: exact in every
  * float type; in an F16 checkpoint finer values below 2^-7, so Nemotron's
  * +1, done in f16, rounds).  The sha256
@@ -44,7 +45,7 @@ static int by_name(const void *a, const void *b) { return strcmp(((const ftensor
 
 #define T(a, b, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), n++)
 
-enum { NEMOTRON, MINICPM, MINICPM3, T5, T5_ENCODER };
+enum { NEMOTRON, MINICPM, MINICPM3, GLM, CHATGLM, T5, T5_ENCODER };
 
 typedef struct fcase {
     const char *name, *tokfiles, *config;
@@ -102,8 +103,46 @@ static size_t t5_tensors(ftensor *t, const fcase *m) {
     return n;
 }
 
+/* GLM-4 in Hugging Face's layout (biased q/k/v, a fused gate/up) or
+ * ChatGLM's own (fused, biased q/k/v under "transformer.", its rotary
+ * frequencies, which the reference drops). */
+static size_t glm_tensors(ftensor *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh, qkv = (m->nh + 2 * m->nkv) * hd;
+    size_t n = 0;
+    int own = m->kind == CHATGLM;
+    T(m->V, H, own ? "transformer.embedding.word_embeddings.weight" : "model.embed_tokens.weight");
+    T(m->V, H, own ? "transformer.output_layer.weight" : "lm_head.weight");
+    T(H, 0, own ? "transformer.encoder.final_layernorm.weight" : "model.norm.weight");
+    if (own) T(hd / 4, 0, "transformer.rotary_pos_emb.inv_freq");
+    const char *pre = own ? "transformer.encoder" : "model";
+    for (unsigned long long b = 0; b < m->L; b++) {
+        T(H, 0, "%s.layers.%llu.input_layernorm.weight", pre, b);
+        T(H, 0, "%s.layers.%llu.post_attention_layernorm.weight", pre, b);
+        if (own) {
+            T(qkv, H, "%s.layers.%llu.self_attention.query_key_value.weight", pre, b);
+            T(qkv, 0, "%s.layers.%llu.self_attention.query_key_value.bias", pre, b);
+            T(H, m->nh * hd, "%s.layers.%llu.self_attention.dense.weight", pre, b);
+            T(2 * m->FF, H, "%s.layers.%llu.mlp.dense_h_to_4h.weight", pre, b);
+            T(H, m->FF, "%s.layers.%llu.mlp.dense_4h_to_h.weight", pre, b);
+            continue;
+        }
+        const char *proj[3] = {"q", "k", "v"};
+        uint64_t rows[3] = {m->nh * hd, m->nkv * hd, m->nkv * hd};
+        for (int k = 0; k < 3; k++) {
+            T(rows[k], H, "%s.layers.%llu.self_attn.%s_proj.weight", pre, b, proj[k]);
+            T(rows[k], 0, "%s.layers.%llu.self_attn.%s_proj.bias", pre, b, proj[k]);
+        }
+        T(H, m->nh * hd, "%s.layers.%llu.self_attn.o_proj.weight", pre, b);
+        T(2 * m->FF, H, "%s.layers.%llu.mlp.gate_up_proj.weight", pre, b);
+        T(H, m->FF, "%s.layers.%llu.mlp.down_proj.weight", pre, b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
 static size_t tensors(ftensor *t, const fcase *m) {
     if (m->kind >= T5) return t5_tensors(t, m);
+    if (m->kind == GLM || m->kind == CHATGLM) return glm_tensors(t, m);
     uint64_t H = m->H, hd = H / m->nh;
     size_t n = 0;
     T(m->V, H, "model.embed_tokens.weight");
@@ -193,6 +232,16 @@ static int put(const char *path, const void *b, size_t n) {
     "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.44.0.dev0\","       \
     "\"use_cache\":true,\"vocab_size\":32000}"
 
+/* after the last added token (ids stay in order: Hugging Face's tokenizer numbers them as listed) */
+#define GLM_USER                                                                                                \
+    ",{\"id\": 151665, \"content\": \"<|user|>\", \"single_word\": false, \"lstrip\": false, "                  \
+    "\"rstrip\": false, \"normalized\": false, \"special\": true}\n  ],\n  \"normalizer\""
+/* GLM-4's tokenizer_config.json (no add_bos_token: the reference writes that key among the parameters) */
+#define GLM_TC                                                                                                  \
+    "{\"clean_up_tokenization_spaces\":false,\"do_lower_case\":false,\"eos_token\":\"<|endoftext|>\","           \
+    "\"model_max_length\":128000,\"pad_token\":\"<|endoftext|>\",\"padding_side\":\"left\",\"remove_space\":false," \
+    "\"tokenizer_class\":\"PreTrainedTokenizer\"}"
+
 static const fcase CASES[] = {
     /* f16 weights: the +1 on the norms rounds in f16 */
     {"Minitron-tiny-Base", "tokenizer.model tokenizer_config.json", NEMOTRON_CONFIG(""), NEMOTRON, 64, 2, 96, 32000, 8, 2,
@@ -230,6 +279,34 @@ static const fcase CASES[] = {
      MINICPM3, 64, 2, 96, 32000, 4, 4, 0, LGG_TYPE_F32,
      {"538e4cd2cb9c4ff39e078083e3f14a8dd2ac4563fc05cdf46037a4c11376becb", "77d84fe790f1a0f3f2eb21d6e612d901401dd4f81610978b07a926028ee98359", "53884aa8390b6f0a9658f8880cc7e5312b3f433ab1a7a7e7c20bbac8dd19e42f", "af8c1178602a273625df6c559320b7098bcd54d24425c2fd6038a3d57b1233ad", "53884aa8390b6f0a9658f8880cc7e5312b3f433ab1a7a7e7c20bbac8dd19e42f"},
      "MiniCPM3-Tiny-4.2M-BF16.gguf", {{NULL, NULL}, {NULL, NULL}}},
+    /* glm-4-9b-chat-hf's fields (GlmForCausalLM): no seq_length (the context is hidden_size), rms_norm_eps
+     * not read (1e-5), a tokenizer.json */
+    {"glm-4-tiny-chat-hf", "tokenizer.json",
+     "{\"architectures\":[\"GlmForCausalLM\"],\"attention_bias\":true,\"attention_dropout\":0.0,"
+     "\"eos_token_id\":[151329,151336,151338],\"head_dim\":8,\"hidden_act\":\"silu\",\"hidden_size\":32,"
+     "\"initializer_range\":0.02,\"intermediate_size\":64,\"max_position_embeddings\":131072,\"model_type\":\"glm\","
+     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":151329,"
+     "\"partial_rotary_factor\":0.5,\"rms_norm_eps\":1.5625e-07,\"rope_theta\":10000.0,\"tie_word_embeddings\":false,"
+     "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.46.0.dev0\",\"use_cache\":true,\"vocab_size\":151936}",
+     GLM, 32, 2, 64, 151936, 4, 2, 0, LGG_TYPE_BF16,
+     {"f7efc58247f4533d63f9a50afa8f0d338afcc5d31e2eec595bc66ca1a1c6891c", "684707b44d8330c788f1239d1f2c5db08e208ffffe34693c0bdf899b3c69a60d", "96094bcf8c2249d38e47b9e2db47405da250ec628331fb839471a1f23851f3ac", "5d98d9d4407323d168ce027a05a2ed69e3b4bff659dc31005059012b15567009", "96094bcf8c2249d38e47b9e2db47405da250ec628331fb839471a1f23851f3ac"},
+     "glm-4-tiny-10M-chat-hf-BF16.gguf", {{"tokenizer_config.json", GLM_TC}, {NULL, NULL}}},
+    /* glm-4-9b-chat's own layout (ChatGLMModel): fused q/k/v, seq_length, rope_ratio, padded_vocab_size, its
+     * rotary frequencies; a tokenizer.json and no tokenizer code */
+    {"glm-4-tiny-chat", "tokenizer.json",
+     "{\"_name_or_path\":\"THUDM/glm-4-9b-chat\",\"add_bias_linear\":false,\"add_qkv_bias\":true,"
+     "\"apply_query_key_layer_scaling\":true,\"apply_residual_connection_post_layernorm\":false,"
+     "\"architectures\":[\"ChatGLMModel\"],\"attention_dropout\":0.0,\"attention_softmax_in_fp32\":true,"
+     "\"bias_dropout_fusion\":true,\"eos_token_id\":[151329,151336,151338],\"ffn_hidden_size\":48,"
+     "\"fp32_residual_connection\":false,\"hidden_dropout\":0.0,\"hidden_size\":32,\"kv_channels\":8,"
+     "\"layernorm_epsilon\":1.5625e-07,\"model_type\":\"chatglm\",\"multi_query_attention\":true,"
+     "\"multi_query_group_num\":2,\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_layers\":2,"
+     "\"original_rope\":true,\"pad_token_id\":151329,\"padded_vocab_size\":151936,\"vocab_size\":151936,\"post_layer_norm\":true,"
+     "\"rmsnorm\":true,\"rope_ratio\":500,\"seq_length\":131072,\"tie_word_embeddings\":false,"
+     "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.40.2\",\"use_cache\":true}",
+     CHATGLM, 32, 2, 48, 151936, 4, 2, 0, LGG_TYPE_BF16,
+     {"3fc72ab9db1d504da4287ded1dfad87fc2a65f667e6b446ea9249cd59ea936fe", "20b2818d5601515454139dce8ad8645dd76c360d5854e15ceaa13184c64f4e5d", "813ffbbd491c6506b123fe0f2c537e9dc30cae72896167170d7d2edc487529ca", "6054cce442035e393ae0b757e9a7cee31402d920272bd3a3794c05b532add828", "813ffbbd491c6506b123fe0f2c537e9dc30cae72896167170d7d2edc487529ca"},
+     "glm-4-10M-9b-chat-BF16.gguf", {{"tokenizer_config.json", GLM_TC}, {NULL, NULL}}},
     /* flan-t5-small's fields: gated feed-forwards, its own lm_head; T5's tokenizer_config.json, an
      * added_tokens.json (one id beyond vocab_size, ignored) */
     {"flan-t5-tiny", "",
@@ -275,9 +352,17 @@ static const char *make_case_edit(const fcase *m, const char *cfrom, const char 
     snprintf(files, sizeof files, "%s", m->tokfiles);
     for (char *save = NULL, *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
         size_t n = 0;
-        snprintf(from, sizeof from, "%s/TinyLlama-2-Test-2x32/%s", shared_path("golden/convert"), f);
+        int glm = m->kind == GLM || m->kind == CHATGLM;
+        snprintf(from, sizeof from, "%s/%s/%s", shared_path("golden/convert"),
+                 glm ? "Qwen2.5-Tiny-Test-Instruct" : "TinyLlama-2-Test-2x32", f);
         snprintf(to, sizeof to, "%s/%s", dir, f);
         unsigned char *b = read_file(from, &n);
+        if (b && glm && !strcmp(f, "tokenizer.json")) { /* GLM-4's <|user|> (its end-of-turn) added to Qwen's */
+            unsigned char *z = realloc(b, n + 1); /* read_file's text is not NUL-terminated */
+            char *t2 = z ? (z[n] = 0, text_replace((const char *)z, "\n  ],\n  \"normalizer\"", GLM_USER)) : NULL;
+            free(z ? z : b);
+            b = (unsigned char *)t2, n = t2 ? strlen(t2) : 0;
+        }
         int ok = b && put(to, b, n);
         free(b);
         if (!ok) return NULL;
@@ -364,8 +449,12 @@ TEST(convert_famB_missing_keys) {
         {2, "\"dim_model_base\":256,", "", "'dim_model_base'"},
         {3, "\"kv_lora_rank\":32,", "", "'kv_lora_rank'"},
         {3, "\"short_factor\"", "\"short_factors\"", "'rope_scaling.short_factor'"},
-        {4, "\"decoder_start_token_id\":0,", "", "'decoder_start_token_id'"},
-        {5, "\"relative_attention_num_buckets\":32,", "", "'relative_attention_num_buckets'"},
+        {4, "\"vocab_size\":151936", "\"vocab_size\":1000", "vocabulary size 1000"},
+        {5, "THUDM/glm-4-9b-chat", "THUDM/chatglm3-6b", "trust_remote_code"},
+        {5, "\"vocab_size\":151936,", "", "'vocab_size'"},
+        {5, "\"num_hidden_layers\":2,\"num_layers\":2,", "", "'num_hidden_layers'"},
+        {6, "\"decoder_start_token_id\":0,", "", "'decoder_start_token_id'"},
+        {7, "\"relative_attention_num_buckets\":32,", "", "'relative_attention_num_buckets'"},
     };
     for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
         const char *dir = make_case_edit(&CASES[BAD[k].i], BAD[k].from, BAD[k].to);
@@ -378,7 +467,7 @@ TEST(convert_famB_missing_keys) {
         char *err = NULL;
         int rc = run_gguf_capture(NULL, &err, "convert", dir, "-o", out, (char *)NULL);
         CHECKF(rc == 1, "%s without %s: exit %d", CASES[BAD[k].i].name, BAD[k].key, rc);
-        CHECKF(err && strstr(err, BAD[k].key) && strstr(err, "config.json"), "%s: message '%s' does not name %s",
+        CHECKF(err && strstr(err, BAD[k].key) && strstr(err, ".json"), "%s: message '%s' does not name %s",
                CASES[BAD[k].i].name, err ? err : "", BAD[k].key);
         CHECKF(empty_dir(outdir), "%s: something left in %s", CASES[BAD[k].i].name, outdir);
         free(err);

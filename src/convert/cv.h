@@ -126,8 +126,9 @@ typedef struct cv_hooks {
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
 /* fam_nemotron_minicpm.c */
-const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch); /* then T5's */
+const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch); /* then T5's, ChatGLM's */
 const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
+const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

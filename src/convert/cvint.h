@@ -87,6 +87,11 @@ struct lgg_convert {
     uint64_t max_json;       /* lgg_convert_options.max_json_size */
     char **inputs;           /* the files read, as DIR/NAME (lgg_convert_input) */
     size_t n_inputs;
+    struct {
+        const char *type;    /* "eos", "eot", ...: set after the files' ids, where still unset (ChatGLM's) */
+        int64_t id;
+    } late_special[4];
+    int n_late_special;
 };
 
 /* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */

@@ -251,6 +251,20 @@ static const cv_mkey T5_META[] = {
 
 static const cv_mkey T5ENCODER_META[] = {T5_PARAMS, {"general.file_type", "", CV_M_FILE_TYPE, 0}, {NULL, NULL, 0, 0}};
 
+/* ChatGLM / GLM-4: its own keys with fallbacks (fam_chatglm.c fills in
+ * the feed-forward width and the epsilon, then adds the rope keys). */
+static const cv_mkey CHATGLM_META[] = {
+    {"context_length", "seq_length|hidden_size|n_embed", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embed", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "ffn_hidden_size|intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_layers|num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "multi_query_group_num|num_key_value_heads|n_head|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layernorm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 #define ATTN_FFN(QX, KX)                                                    \
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
     {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
@@ -503,6 +517,29 @@ static const cv_tmap T5_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* ChatGLM's names ("transformer." dropped: fam_chatglm.c), its fused
+ * q/k/v kept; GLM-4 in Hugging Face's own layout (GlmForCausalLM): separate
+ * q/k/v, the fused gate/up kept as ffn_up. */
+static const cv_tmap CHATGLM_TENSORS[] = {
+    {"embedding.word_embeddings", "token_embd", 0},
+    {"output_layer", "output", 0},
+    {"encoder.final_layernorm", "output_norm", 0},
+    {"encoder.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"encoder.layers.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"encoder.layers.#.self_attention.dense", "blk.#.attn_output", 0},
+    {"encoder.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"encoder.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"encoder.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -585,6 +622,8 @@ static const cv_family FAMILIES[] = {
     {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
+    /* ChatGLM / GLM-4: hooks in fam_chatglm.c */
+    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, CHATGLM_TENSORS, 0, 0, NULL},
     /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (fam_nemotron_minicpm.c) */
     {"NemotronForCausalLM", "nemotron", NEMOTRON_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL},
     /* MiniCPM: base keys, then its scale factors (fam_nemotron_minicpm.c) */
