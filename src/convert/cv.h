@@ -136,6 +136,10 @@ typedef struct cv_hooks {
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
 /* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and InternLM2. */
 const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
+/* fam_nemotron_minicpm.c */
+const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch); /* then T5's, ChatGLM's */
+const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
+const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

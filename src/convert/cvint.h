@@ -94,6 +94,11 @@ struct lgg_convert {
     uint64_t max_json;       /* lgg_convert_options.max_json_size */
     char **inputs;           /* the files read, as DIR/NAME (lgg_convert_input) */
     size_t n_inputs;
+    struct {
+        const char *type;    /* "eos", "eot", ...: set after the files' ids, where still unset (ChatGLM's) */
+        int64_t id;
+    } late_special[4];
+    int n_late_special;
 };
 
 /* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */
@@ -127,6 +132,10 @@ lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_conve
  * Unigram vocabulary of XLM-RoBERTa's sentencepiece.bpe.model. */
 lgg_status lgg__cv_token_type_count(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_ugm_xlmr(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* T5's: tokenizer.model (else spiece.model) by id in vocab_size slots,
+ * added_tokens.json over them, no BOS, EOS added; a BPE tokenizer.model is
+ * read as SentencePiece (lgg__cv_spm). */
+lgg_status lgg__cv_ugm_t5(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* wpm.c: a WordPiece tokenizer.json vocabulary (tokenizer.ggml.model "bert"). */
 lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 

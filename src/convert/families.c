@@ -218,6 +218,72 @@ static const cv_mkey OLMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Nemotron: the common keys, then its own (fam_nemotron_minicpm.c adds the
+ * rope scaling type); the epsilon is skipped where the common keys wrote
+ * it (the reference writes it twice and fails). */
+static const cv_mkey NEMOTRON_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon|norm_eps", CV_M_F32, CV_M_UNLESS_WRITTEN},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct|rope_percent", CV_M_ROPE_PCT_EMBD, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* MiniCPM 3 writes its own keys, the file type first. */
+static const cv_mkey MINICPM3_META[] = {
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* T5 writes its own keys; T5Encoder the same but the decoder's start id
+ * (fam_t5.c makes n_positions 512 when absent). */
+#define T5_PARAMS                                                                                \
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},                                  \
+    {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},                                    \
+    {"feed_forward_length", "d_ff", CV_M_U32, CV_M_REQUIRED},                                    \
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},                                      \
+    {"attention.head_count", "num_heads", CV_M_U32, CV_M_REQUIRED},                              \
+    {"attention.key_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                   \
+    {"attention.value_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                 \
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},             \
+    {"attention.relative_buckets_count", "relative_attention_num_buckets", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED}
+
+static const cv_mkey T5_META[] = {
+    T5_PARAMS,
+    {"decoder_start_token_id", "decoder_start_token_id", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey T5ENCODER_META[] = {T5_PARAMS, {"general.file_type", "", CV_M_FILE_TYPE, 0}, {NULL, NULL, 0, 0}};
+
+/* ChatGLM / GLM-4: its own keys with fallbacks (fam_chatglm.c fills in
+ * the feed-forward width and the epsilon, then adds the rope keys). */
+static const cv_mkey CHATGLM_META[] = {
+    {"context_length", "seq_length|hidden_size|n_embed", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|n_embed", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "ffn_hidden_size|intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_layers|num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "multi_query_group_num|num_key_value_heads|n_head|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layernorm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 #define ATTN_FFN(QX, KX)                                                    \
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
     {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
@@ -628,6 +694,62 @@ static const cv_mkey INTERNLM3_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* T5: encoder and decoder blocks (relative attention biases in the first
+ * ones), gated (wi_0/wi_1) or plain (wi) feed-forwards; the embeddings under
+ * any of three names (fam_t5.c keeps the first). */
+#define T5_BLOCK(SIDE, FFN_LAYER)                                                             \
+    {#SIDE "oder.block.#.layer.0.layer_norm", #SIDE ".blk.#.attn_norm", 0},                   \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.q", #SIDE ".blk.#.attn_q", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.k", #SIDE ".blk.#.attn_k", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.v", #SIDE ".blk.#.attn_v", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.o", #SIDE ".blk.#.attn_o", 0},                 \
+    {#SIDE "oder.block.#.layer.0.SelfAttention.relative_attention_bias", #SIDE ".blk.#.attn_rel_b", 0}, \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".layer_norm", #SIDE ".blk.#.ffn_norm", 0},         \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi_0", #SIDE ".blk.#.ffn_gate", 0}, \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi", #SIDE ".blk.#.ffn_up", 0},     \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi_1", #SIDE ".blk.#.ffn_up", 0},   \
+    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wo", #SIDE ".blk.#.ffn_down", 0},   \
+    {#SIDE "oder.final_layer_norm", #SIDE ".output_norm", 0}
+
+static const cv_tmap T5_TENSORS[] = {
+    {"shared", "token_embd", 0},
+    {"encoder.embed_tokens", "token_embd", 0},
+    {"decoder.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    T5_BLOCK(enc, "1"),
+    T5_BLOCK(dec, "2"),
+    {"decoder.block.#.layer.1.layer_norm", "dec.blk.#.cross_attn_norm", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.q", "dec.blk.#.cross_attn_q", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.k", "dec.blk.#.cross_attn_k", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.v", "dec.blk.#.cross_attn_v", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.o", "dec.blk.#.cross_attn_o", 0},
+    {"decoder.block.#.layer.1.EncDecAttention.relative_attention_bias", "dec.blk.#.cross_attn_rel_b", 0},
+    {NULL, NULL, 0},
+};
+
+/* ChatGLM's names ("transformer." dropped: fam_chatglm.c), its fused
+ * q/k/v kept; GLM-4 in Hugging Face's own layout (GlmForCausalLM): separate
+ * q/k/v, the fused gate/up kept as ffn_up. */
+static const cv_tmap CHATGLM_TENSORS[] = {
+    {"embedding.word_embeddings", "token_embd", 0},
+    {"output_layer", "output", 0},
+    {"encoder.final_layernorm", "output_norm", 0},
+    {"encoder.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"encoder.layers.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"encoder.layers.#.self_attention.dense", "blk.#.attn_output", 0},
+    {"encoder.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"encoder.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"encoder.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -719,6 +841,18 @@ static const cv_family FAMILIES[] = {
     {"InternLM3ForCausalLM", "llama", INTERNLM3_META, LLAMA_TENSORS, CV_V_SPM, CV_F_INTERNLM3_VOCAB, NULL},
     {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL},
+    /* ChatGLM / GLM-4: hooks in fam_chatglm.c */
+    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, CHATGLM_TENSORS, 0, 0, NULL},
+    /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (fam_nemotron_minicpm.c) */
+    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL},
+    /* MiniCPM: base keys, then its scale factors (fam_nemotron_minicpm.c) */
+    {"MiniCPMForCausalLM", "minicpm", BASE_META, LLAMA_TENSORS, CV_V_SPM, 0, NULL},
+    /* MiniCPM 3: DeepSeek V2's latent attention names, a dense MLP, nothing permuted */
+    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, DEEPSEEK2_TENSORS, CV_V_SPM, 0, NULL},
+    /* T5: tensors and vocabulary from fam_t5.c and ugm.c */
+    {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
+     T5_META, T5_TENSORS, 0, 0, NULL},
+    {"T5EncoderModel", "t5encoder", T5ENCODER_META, T5_TENSORS, 0, 0, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},

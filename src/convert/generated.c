@@ -115,8 +115,31 @@ static lgg_status phi3_factors(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
+/* The long and short factors of a rope_scaling that is not null, dims / 2
+ * each (MiniCPM: hidden_size / num_attention_heads dimensions; MiniCPM 3:
+ * qk_rope_head_dim). */
+static lgg_status long_short(lgg_convert *c, int64_t dims, lgg_error *err) {
+    const json_t *rs = json_object_get(c->config, "rope_scaling");
+    if (!rs || json_is_null(rs)) return LGG_OK;
+    if (dims <= 0 || dims % 2 || dims > (1 << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: the rope dimension count (%lld) is not even and positive", c->dir,
+                            (long long)dims);
+    float *lf = NULL, *sf = NULL;
+    lgg_status st = factor_list(c, rs, "long_factor", (uint64_t)dims / 2, &lf, err);
+    if (!st) st = factor_list(c, rs, "short_factor", (uint64_t)dims / 2, &sf, err);
+    if (!st && (st = lgg__cv_add_generated(c, "rope_factors_long.weight", lf, (uint64_t)dims / 2, err)) == LGG_OK) lf = NULL;
+    if (!st && (st = lgg__cv_add_generated(c, "rope_factors_short.weight", sf, (uint64_t)dims / 2, err)) == LGG_OK) sf = NULL;
+    free(lf), free(sf);
+    return st;
+}
+
 lgg_status lgg__cv_generated(lgg_convert *c, lgg_error *err) {
     if (!strcmp(c->fam->arch, "phi3") || !strcmp(c->fam->arch, "phimoe")) return phi3_factors(c, err);
+    if (!strcmp(c->fam->arch, "minicpm")) {
+        int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);
+        return long_short(c, h > 0 && n > 0 ? h / n : -1, err);
+    }
+    if (!strcmp(c->fam->arch, "minicpm3")) return long_short(c, lgg__cv_hparam_int(c, "qk_rope_head_dim", -1), err);
     if (!(c->fam->flags & CV_F_LLAMA_ROPE_FREQS)) return LGG_OK;
     float *f = NULL;
     uint64_t n = 0;

@@ -40,7 +40,9 @@ static void slot(const lgg_spm *spm, size_t i, ugm *u, size_t k) {
     }
 }
 
-static lgg_status write_ugm(lgg_convert *c, const ugm *u, const cv_spm_specs *sp, lgg_error *err) {
+/* type_count: tokenizer.ggml.token_type_count after add_space_prefix
+ * (XLM-RoBERTa's; T5 writes none). */
+static lgg_status write_ugm(lgg_convert *c, const ugm *u, const cv_spm_specs *sp, int type_count, lgg_error *err) {
     lgg_wvalue tok = {LGG_VT_ARRAY, LGG_VT_STRING, u->n, u->tok};
     lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, u->n, u->score};
     lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, u->n, u->type};
@@ -52,7 +54,7 @@ static lgg_status write_ugm(lgg_convert *c, const ugm *u, const cv_spm_specs *sp
         lgg_writer_set(c->w, "tokenizer.ggml.token_type", 25, &ty, NULL) ||
         lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", sp->add_dummy_prefix, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set the tokenizer's metadata");
-    lgg_status st = lgg__cv_token_type_count(c, err);
+    lgg_status st = type_count ? lgg__cv_token_type_count(c, err) : LGG_OK;
     if (st) return st;
     if (lgg_writer_set_bool(c->w, "tokenizer.ggml.remove_extra_whitespaces", sp->remove_extra_whitespaces, NULL) ||
         (sp->charsmap_len && lgg_writer_set(c->w, "tokenizer.ggml.precompiled_charsmap", 35, &cm, NULL)))
@@ -60,44 +62,116 @@ static lgg_status write_ugm(lgg_convert *c, const ugm *u, const cv_spm_specs *sp
     return LGG_OK;
 }
 
-lgg_status lgg__cv_ugm_xlmr(lgg_convert *c, json_t *tc, lgg_error *err) {
-    static const char FILE_NAME[] = "sentencepiece.bpe.model";
-    void *map = NULL;
-    size_t msize = 0;
-    lgg_spm *spm = NULL;
-    ugm u = {0};
+/* A Unigram model file, mapped and read, and the slots of its vocabulary. */
+typedef struct unigram {
+    const char *name;
+    void *map;
+    size_t msize;
+    lgg_spm *spm;
     cv_spm_specs sp;
+    ugm u;
+} unigram;
+
+static void unigram_free(unigram *g) {
+    free(g->u.tok), free(g->u.score), free(g->u.type), free(g->u.pads);
+    lgg_spm_free(g->spm);
+    if (g->map) munmap(g->map, g->msize);
+}
+
+/* The specs of g->name (mapped). */
+static lgg_status unigram_open(lgg_convert *c, unigram *g, lgg_error *err) {
     lgg_error e2;
-    lgg_status st = lgg__cv_map_file(c, FILE_NAME, &map, &msize, err);
-    if (!st && ((st = lgg_spm_parse(map, msize, &spm, &e2)) || (st = lgg__cv_spm_specs(map, msize, &sp, &e2))))
-        st = lgg__cv_fail(err, st, "%s/%s: %s", c->dir, FILE_NAME, e2.message);
-    if (!st && sp.model_type != 1)
-        st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: model type %u, not Unigram (1)", c->dir, FILE_NAME, sp.model_type);
-    if (!st) {
-        size_t np = lgg_spm_count(spm);
-        int64_t vs = lgg__cv_hparam_int(c, "vocab_size", (int64_t)np);
-        if (vs < 4 || (uint64_t)vs < np || vs > (64 << 20))
-            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: vocab_size %lld: not from 4 up to 2^26, or fewer than the %zu pieces",
-                              c->dir, (long long)vs, np);
-        else
-            u.n = (size_t)vs;
-    }
-    if (!st && (!(u.tok = calloc(u.n, sizeof *u.tok)) || !(u.score = calloc(u.n, sizeof *u.score)) ||
-                !(u.type = calloc(u.n, sizeof *u.type)) || !(u.pads = calloc(u.n, 24))))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg_status st = lgg__cv_map_file(c, g->name, &g->map, &g->msize, err);
+    if (!st && (st = lgg__cv_spm_specs(g->map, g->msize, &g->sp, &e2)) != LGG_OK)
+        st = lgg__cv_fail(err, st, "%s/%s: %s", c->dir, g->name, e2.message);
+    return st;
+}
+
+/* Its pieces (a Unigram model's) and vocab_size slots (at least `min`,
+ * at least the pieces; the pieces' count when config.json has none). */
+static lgg_status unigram_read(lgg_convert *c, unigram *g, int64_t min, lgg_error *err) {
+    lgg_error e2;
+    if (g->sp.model_type != 1)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: model type %u, not Unigram (1)", c->dir, g->name, g->sp.model_type);
+    lgg_status st = lgg_spm_parse(g->map, g->msize, &g->spm, &e2);
+    if (st) return lgg__cv_fail(err, st, "%s/%s: %s", c->dir, g->name, e2.message);
+    size_t np = lgg_spm_count(g->spm);
+    int64_t vs = lgg__cv_hparam_int(c, "vocab_size", (int64_t)np);
+    if (vs < min || (uint64_t)vs < np || vs > (64 << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: vocab_size %lld: not from %lld up to 2^26, or fewer than the %zu pieces",
+                            c->dir, (long long)vs, (long long)min, np);
+    ugm *u = &g->u;
+    u->n = (size_t)vs;
+    if (!(u->tok = calloc(u->n + 1, sizeof *u->tok)) || !(u->score = calloc(u->n + 1, sizeof *u->score)) ||
+        !(u->type = calloc(u->n + 1, sizeof *u->type)) || !(u->pads = calloc(u->n + 1, 24)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+/* The special tokens, then whether BOS and EOS are added. */
+static lgg_status unigram_tail(lgg_convert *c, json_t *tc, size_t n, int add_bos, lgg_error *err) {
+    lgg_status st = lgg__cv_special_vocab(c, tc, n, err);
+    if (!st && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", add_bos, NULL) ||
+                lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL)))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return st;
+}
+
+lgg_status lgg__cv_ugm_xlmr(lgg_convert *c, json_t *tc, lgg_error *err) {
+    unigram g = {.name = "sentencepiece.bpe.model"};
+    ugm *u = &g.u;
+    lgg_status st = unigram_open(c, &g, err);
+    if (!st) st = unigram_read(c, &g, 4, err);
     if (!st) {
         static const char *const FIRST[4] = {"<s>", "<pad>", "</s>", "<unk>"};
         for (size_t k = 0; k < 4; k++)
-            u.tok[k].ptr = FIRST[k], u.tok[k].len = strlen(FIRST[k]), u.score[k] = 0.0f, u.type[k] = k < 3 ? 3 : 2;
-        for (size_t k = 4; k < u.n; k++) slot(spm, k - 1, &u, k);
-        st = write_ugm(c, &u, &sp, err);
+            u->tok[k].ptr = FIRST[k], u->tok[k].len = strlen(FIRST[k]), u->score[k] = 0.0f, u->type[k] = k < 3 ? 3 : 2;
+        for (size_t k = 4; k < u->n; k++) slot(g.spm, k - 1, u, k);
+        st = write_ugm(c, u, &g.sp, 1, err);
     }
-    if (!st) st = lgg__cv_special_vocab(c, tc, u.n, err);
-    if (!st && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
-                lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL)))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
-    free(u.tok), free(u.score), free(u.type), free(u.pads);
-    lgg_spm_free(spm);
-    if (map) munmap(map, msize);
+    if (!st) st = unigram_tail(c, tc, u->n, 1, err);
+    unigram_free(&g);
+    return st;
+}
+
+/* added_tokens.json's ids below the vocabulary's size: the text, score
+ * -1000, user-defined (others are ignored, as the reference warns). */
+static lgg_status t5_added(lgg_convert *c, ugm *u, json_t **keep, lgg_error *err) {
+    lgg_status st = lgg__cv_json(c, "added_tokens.json", 0, keep, err);
+    const char *k;
+    json_t *v;
+    if (st || !*keep) return st;
+    json_object_foreach(*keep, k, v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/added_tokens.json: the id of '%.60s' is not a count", c->dir, k);
+        if ((uint64_t)json_integer_value(v) >= u->n) continue;
+        size_t id = (size_t)json_integer_value(v);
+        u->tok[id].ptr = k, u->tok[id].len = strlen(k), u->score[id] = -1000.0f, u->type[id] = 4;
+    }
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_ugm_t5(lgg_convert *c, json_t *tc, lgg_error *err) {
+    unigram g = {.name = lgg__cv_exists(c->dir, "tokenizer.model") ? "tokenizer.model" : "spiece.model"};
+    ugm *u = &g.u;
+    json_t *added = NULL;
+    lgg_status st = unigram_open(c, &g, err);
+    if (!st && g.sp.model_type == 2 && !strcmp(g.name, "tokenizer.model")) { /* Pile-T5: a BPE SentencePiece vocabulary */
+        unigram_free(&g);
+        return lgg__cv_spm(c, tc, err);
+    }
+    if (!st) st = unigram_read(c, &g, 0, err);
+    if (!st) {
+        /* the processor's types: unknown, control, unused and byte as such, the rest (user-defined too) normal */
+        for (size_t k = 0; k < u->n; k++) {
+            slot(g.spm, k, u, k);
+            if (k < lgg_spm_count(g.spm) && (u->type[k] < 2 || u->type[k] == 4 || u->type[k] > 6)) u->type[k] = 1;
+        }
+        st = t5_added(c, u, &added, err);
+    }
+    if (!st) st = write_ugm(c, u, &g.sp, 0, err);
+    if (!st) st = unigram_tail(c, tc, u->n, 0, err);
+    json_decref(added);
+    unigram_free(&g);
     return st;
 }

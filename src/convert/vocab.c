@@ -253,12 +253,15 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     return st;
 }
 
-enum { N_SPECIAL = 7 };
-static const char *const SPECIAL[N_SPECIAL] = {"bos", "eos", "unk", "sep", "pad", "cls", "mask"};
+/* The types the files give (N_FILE_SPECIAL), then eot, which only a family
+ * sets (c->late_special). */
+enum { N_FILE_SPECIAL = 7, N_SPECIAL = 8 };
+static const char *const SPECIAL[N_SPECIAL] = {"bos", "eos", "unk", "sep", "pad", "cls", "mask", "eot"};
 /* The writer has no setter for cls, so the reference skips it. */
 static const char *const SPECIAL_KEY[N_SPECIAL] = {
     "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id", "tokenizer.ggml.unknown_token_id",
-    "tokenizer.ggml.seperator_token_id", "tokenizer.ggml.padding_token_id", NULL, "tokenizer.ggml.mask_token_id"};
+    "tokenizer.ggml.seperator_token_id", "tokenizer.ggml.padding_token_id", NULL, "tokenizer.ggml.mask_token_id",
+    "tokenizer.ggml.eot_token_id"};
 
 typedef struct special {
     int64_t id[N_SPECIAL];
@@ -285,7 +288,7 @@ static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s,
     lgg_status st = lgg__cv_tokenizer_json(c, 0, &tj, err);
     if (st) return st;
     json_t *added = tj ? json_object_get(tj, "added_tokens") : NULL;
-    for (int typ = 0; tc && typ < N_SPECIAL && !st; typ++) {
+    for (int typ = 0; tc && typ < N_FILE_SPECIAL && !st; typ++) {
         char key[32];
         snprintf(key, sizeof key, "add_%s_token", SPECIAL[typ]);
         json_t *a = json_object_get(tc, key);
@@ -353,12 +356,19 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
     special s = {.n_vocab = n_vocab, .add = {-1, -1}};
     for (int i = 0; i < N_SPECIAL; i++) s.id[i] = -1;
     lgg_status st = special_from_tokenizer(c, tc, &s, err);
-    for (int typ = 0; typ < N_SPECIAL && !st; typ++) {
+    for (int typ = 0; typ < N_FILE_SPECIAL && !st; typ++) {
         char key[32];
         snprintf(key, sizeof key, "%s_token_id", SPECIAL[typ]);
         st = set_special(c, &s, typ, json_object_get(c->config, key), "config.json", err);
     }
     if (c->has_chat_eos && s.id[1] >= 0) s.id[1] = c->chat_eos; /* InternLM2's chat models end a turn with it */
+    for (int k = 0; k < c->n_late_special && !st; k++) {
+        json_t *id = json_integer(c->late_special[k].id);
+        int typ = 0;
+        while (typ < N_SPECIAL - 1 && strcmp(SPECIAL[typ], c->late_special[k].type)) typ++;
+        st = id ? set_special(c, &s, typ, id, "tokenizer.json", err) : lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        json_decref(id);
+    }
     for (int k = 0; k < s.n_order && !st; k++) {
         int typ = s.order[k];
         if (SPECIAL_KEY[typ] && lgg_writer_set_u32(c->w, SPECIAL_KEY[typ], (uint32_t)s.id[typ], NULL))

@@ -1,0 +1,112 @@
+/* fam_nemotron_minicpm.c -- what Nemotron and MiniCPM do in code in the
+ * reference converter.  Nemotron: its layer norms are stored as w - 1
+ * (layernorm1p), so the reference adds 1 to every tensor named
+ * "...norm.weight" (in f16 when the source is f16: data.c's CV_X_ADD1), its
+ * rope scaling type, and the pad and unk ids it hard-codes after the
+ * SentencePiece vocabulary.  MiniCPM: its three scale factors, computed
+ * from config.json. */
+#include "cvint.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static lgg_status put_u32(lgg_convert *c, const char *key, uint32_t v, lgg_error *err) {
+    return lgg_writer_set_u32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+}
+
+static lgg_status put_f32(lgg_convert *c, const char *what, float v, lgg_error *err) {
+    char key[96];
+    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
+    return lgg_writer_set_f32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+}
+
+/* The layer norm epsilon is required (the table writes it unless the
+ * common keys did). */
+static lgg_status nemotron_init(lgg_convert *c, lgg_error *err) {
+    char which[64];
+    if (!lgg__cv_first_key(c->config, "layer_norm_eps|layer_norm_epsilon|norm_epsilon|norm_eps", which, sizeof which))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'norm_eps' is missing", c->dir);
+    return LGG_OK;
+}
+
+/* The reference's test is on the Hugging Face name: "norm.weight" at the
+ * end, the biases untouched. */
+static lgg_status nemotron_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    (void)c, (void)err;
+    size_t l = strlen(t->src_name);
+    if (l >= 11 && !strcmp(t->src_name + l - 11, "norm.weight")) t->xform |= CV_X_ADD1;
+    return LGG_OK;
+}
+
+/* No rope_scaling (or null): type "none"; else linear with config.json's
+ * top-level "factor" (the key the reference reads). */
+static lgg_status nemotron_meta(lgg_convert *c, lgg_error *err) {
+    const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(c->config, "factor");
+    char key[96];
+    snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
+    int linear = rs && !json_is_null(rs);
+    if (lgg_writer_set_str(c->w, key, linear ? "linear" : "none", NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    if (!linear) return LGG_OK;
+    if (!json_is_number(f))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'factor' is missing or not a number (with rope_scaling)", c->dir);
+    return put_f32(c, "rope.scaling.factor", (float)json_number_value(f), err);
+}
+
+/* The SentencePiece vocabulary, then pad 0 and unk 1.  Where the
+ * special-token step has written either already (an id in config.json),
+ * the reference stops at the duplicate key; this keeps the value written
+ * first, as its other duplicate-key cases here do. */
+static lgg_status nemotron_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    (void)o;
+    lgg_status st = lgg__cv_spm(c, tc, err);
+    static const char *const keys[2] = {"tokenizer.ggml.padding_token_id", "tokenizer.ggml.unknown_token_id"};
+    for (uint32_t i = 0; i < 2 && !st; i++) {
+        uint32_t have;
+        if (lgg_writer_key_type(c->w, keys[i], strlen(keys[i]), &have, NULL) != LGG_OK) st = put_u32(c, keys[i], i, err);
+    }
+    return st;
+}
+
+static const cv_hooks NEMOTRON_HOOKS = {nemotron_init, NULL, nemotron_tensor, nemotron_meta, nemotron_vocab};
+
+static lgg_status need_num(const lgg_convert *c, const char *key, double *v, lgg_error *err) {
+    const json_t *j = json_object_get(c->config, key);
+    if (!json_is_number(j)) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a number", c->dir, key);
+    *v = json_number_value(j);
+    return LGG_OK;
+}
+
+/* embedding_scale = scale_emb, residual_scale = scale_depth /
+ * sqrt(num_hidden_layers), logit_scale = hidden_size / dim_model_base (in
+ * Python's doubles, stored as f32); longrope's scaling type. */
+static lgg_status minicpm_meta(lgg_convert *c, lgg_error *err) {
+    double emb, depth, layers, hidden, base;
+    lgg_status st = need_num(c, "scale_emb", &emb, err);
+    if (!st) st = need_num(c, "scale_depth", &depth, err);
+    if (!st) st = need_num(c, "num_hidden_layers", &layers, err);
+    if (!st) st = need_num(c, "hidden_size", &hidden, err);
+    if (!st) st = need_num(c, "dim_model_base", &base, err);
+    if (!st && (layers <= 0 || base == 0))
+        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: keys 'num_hidden_layers' and 'dim_model_base' must not be 0", c->dir);
+    if (!st) st = put_f32(c, "embedding_scale", (float)emb, err);
+    if (!st) st = put_f32(c, "residual_scale", (float)(depth / pow(layers, 0.5)), err);
+    if (!st) st = put_f32(c, "logit_scale", (float)(hidden / base), err);
+    const json_t *rs = json_object_get(c->config, "rope_scaling"), *ty = json_object_get(rs, "type");
+    if (!st && json_is_string(ty) && !strcmp(json_string_value(ty), "longrope")) {
+        char key[96];
+        snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
+        if (lgg_writer_set_str(c->w, key, "longrope", NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    }
+    return st;
+}
+
+static const cv_hooks MINICPM_HOOKS = {NULL, NULL, NULL, minicpm_meta, NULL};
+
+const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch) {
+    if (!strcmp(hf_arch, "NemotronForCausalLM")) return &NEMOTRON_HOOKS;
+    if (!strcmp(hf_arch, "MiniCPMForCausalLM")) return &MINICPM_HOOKS;
+    const cv_hooks *h = lgg__cv_t5_hooks(hf_arch);
+    return h ? h : lgg__cv_chatglm_hooks(hf_arch);
+}
