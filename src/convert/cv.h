@@ -19,9 +19,11 @@ enum {
     CV_X_PERM_K = 2, /* the same with num_key_value_heads */
     CV_X_ADD1 = 4,   /* gemma's norm + 1 */
     CV_X_SKIP = 8,   /* the tensor is dropped */
-    CV_X_EXPERT = 16 /* one expert's matrix ('*' in the name is the expert): stacked with the
+    CV_X_EXPERT = 16, /* one expert's matrix ('*' in the name is the expert): stacked with the
                         others of its block into one 3-D tensor, emitted when the block's last
                         expert tensor arrives */
+    CV_X_NEG_EXP = 4096 /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); a high bit, clear of
+                           the other family files' */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
@@ -125,6 +127,9 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
+/* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
+const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
+float lgg__cv_torch_expf(float x);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

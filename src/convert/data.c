@@ -1,8 +1,9 @@
 /* data.c -- tensor data as the writer asks for it: whole source rows are
- * read from the memory-mapped shard, transformed (q/k permutation, norm + 1)
- * and converted to the output type, a bounded number at a time.  The
- * arithmetic follows the reference: bf16 is widened to f32 first, an f16
- * source stays f16 through the transforms, f16 rounds to nearest even. */
+ * read from the memory-mapped shard, transformed (q/k permutation, norm + 1,
+ * Mamba's -exp) and converted to the output type, a bounded number at a
+ * time.  The arithmetic follows the reference: bf16 is widened to f32
+ * first, an f16 source stays f16 through the transforms, f16 rounds to
+ * nearest even. */
 #include "cvint.h"
 
 #include <pthread.h>
@@ -39,9 +40,9 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
     if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
-    if (t->xform & CV_X_ADD1)
+    if (t->xform & (CV_X_ADD1 | CV_X_NEG_EXP))
         for (uint64_t i = 0; i < n; i++) {
-            x[i] = x[i] + 1.0f;
+            x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
 }

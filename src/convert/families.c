@@ -477,6 +477,36 @@ static const cv_tmap NOMIC_BERT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Mamba: every key is written by fam_ssm.c; A_log, the output head and the
+ * vocabulary are its too.  Both naming schemes the reference maps. */
+static const cv_mkey MAMBA_META[] = {{NULL, NULL, 0, 0}};
+
+static const cv_tmap MAMBA_TENSORS[] = {
+    {"backbone.embeddings", "token_embd", 0},
+    {"backbone.embedding", "token_embd", 0},
+    {"model.embedding", "token_embd", 0},
+    {"backbone.norm_f", "output_norm", 0},
+    {"model.norm_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"backbone.layers.#.norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.norm", "blk.#.attn_norm", 0},
+    {"backbone.layers.#.mixer.in_proj", "blk.#.ssm_in", 0},
+    {"backbone.layers.#.mixer.conv1d", "blk.#.ssm_conv1d", 0},
+    {"backbone.layers.#.mixer.x_proj", "blk.#.ssm_x", 0},
+    {"backbone.layers.#.mixer.dt_proj", "blk.#.ssm_dt", 0},
+    {"backbone.layers.#.mixer.A_log", "blk.#.ssm_a", 0},
+    {"backbone.layers.#.mixer.D", "blk.#.ssm_d", 0},
+    {"backbone.layers.#.mixer.out_proj", "blk.#.ssm_out", 0},
+    {"model.layers.#.in_proj", "blk.#.ssm_in", 0},
+    {"model.layers.#.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.#.x_proj", "blk.#.ssm_x", 0},
+    {"model.layers.#.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.#.D", "blk.#.ssm_d", 0},
+    {"model.layers.#.out_proj", "blk.#.ssm_out", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -505,6 +535,7 @@ static const cv_family FAMILIES[] = {
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
     {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
+    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {

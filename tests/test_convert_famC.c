@@ -1,0 +1,259 @@
+/* test_convert_famC.c -- state-space families of issue 25 (Mamba and
+ * Falcon Mamba), checked against llama.cpp's convert_hf_to_gguf.py b4747
+ * run outside the repo (../shared/golden/convert/reference/README.md) on
+ * checkpoints this test makes again byte for byte: config.json fields of
+ * the real models named (state-spaces/mamba-130m with the architecture
+ * name added, mamba-130m-hf, falcon-mamba-7b), the golden models'
+ * tokenizer files, and weights from a counter-based generator (splitmix64
+ * of the element's index across the tensors in name order, scaled by
+ * 2^-29; A_log by 2^-22, so its exp spans [e^-2, e^2], where torch's exp
+ * and glibc's differ in about one value in twelve).  The sha256 of each
+ * reference output is recorded here; remake them with
+ * LGG_REF_TEST=convert_famC_families tests/convert_reference.sh. */
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
+#endif
+
+static float value(uint64_t i) {
+    uint64_t z = i * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (float)((int64_t)(z >> 40) - (1 << 23)) * 0x1p-29f;
+}
+
+typedef struct stensor {
+    char name[96];
+    uint64_t d[3]; /* outermost first; 0 ends the shape */
+} stensor;
+
+static int by_name(const void *a, const void *b) { return strcmp(((const stensor *)a)->name, ((const stensor *)b)->name); }
+
+#define T3(a, b, c, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d[0] = (a), t[n].d[1] = (b), t[n].d[2] = (c), n++)
+
+typedef struct scase {
+    const char *name, *tokdir, *tokfiles, *config;
+    uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
+    int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values */
+    const char *embed;      /* the embeddings' name */
+    uint32_t dtype;
+    const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
+} scase;
+
+static size_t mamba_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H, D = 2 * H, N = m->N, R = m->R;
+    size_t n = 0;
+    T3(m->V, H, 0, "%s.weight", m->embed);
+    T3(H, 0, 0, "backbone.norm_f.weight");
+    if (m->head) T3(m->V, H, 0, "lm_head.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        T3(H, 0, 0, "backbone.layers.%llu.norm.weight", b);
+        T3(2 * D, H, 0, "backbone.layers.%llu.mixer.in_proj.weight", b);
+        T3(D, 1, 4, "backbone.layers.%llu.mixer.conv1d.weight", b);
+        T3(D, 0, 0, "backbone.layers.%llu.mixer.conv1d.bias", b);
+        T3(R + 2 * N, D, 0, "backbone.layers.%llu.mixer.x_proj.weight", b);
+        T3(D, R, 0, "backbone.layers.%llu.mixer.dt_proj.weight", b);
+        T3(D, 0, 0, "backbone.layers.%llu.mixer.dt_proj.bias", b);
+        T3(D, N, 0, "backbone.layers.%llu.mixer.A_log", b);
+        T3(D, 0, 0, "backbone.layers.%llu.mixer.D", b);
+        T3(H, D, 0, "backbone.layers.%llu.mixer.out_proj.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+static uint64_t elems(const stensor *t) {
+    uint64_t e = 1;
+    for (int k = 0; k < 3 && t->d[k]; k++) e *= t->d[k];
+    return e;
+}
+
+/* model.safetensors with every tensor in dtype; the head equal to the
+ * embeddings when m->head is 1. */
+static int write_weights(const char *dir, const scase *m, const stensor *t, size_t n) {
+    size_t es = m->dtype == LGG_TYPE_F32 ? 4 : 2, cap = 64 + n * 200, hl = 0;
+    char *h = malloc(cap);
+    uint64_t off = 0;
+    if (!h) return 0;
+    hl += (size_t)snprintf(h + hl, cap - hl, "{");
+    for (size_t i = 0; i < n; i++) {
+        char shape[80] = "";
+        for (int k = 0; k < 3 && t[i].d[k]; k++)
+            snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%llu", k ? ", " : "", (unsigned long long)t[i].d[k]);
+        uint64_t b = elems(&t[i]) * es;
+        hl += (size_t)snprintf(h + hl, cap - hl, "%s\"%s\": {\"dtype\": \"%s\", \"shape\": [%s], \"data_offsets\": [%llu, %llu]}",
+                               i ? ", " : "", t[i].name, lgg_type_name(m->dtype), shape, (unsigned long long)off,
+                               (unsigned long long)(off + b));
+        off += b;
+    }
+    hl += (size_t)snprintf(h + hl, cap - hl, "}");
+    char path[4300];
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    if (!f) return free(h), 0;
+    uint64_t hl64 = hl;
+    fwrite(&hl64, 8, 1, f);
+    fwrite(h, 1, hl, f);
+    free(h);
+    uint64_t k = 0, embed_k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int alog = strstr(t[i].name, ".A_log") != NULL, same = m->head == 1 && !strcmp(t[i].name, "lm_head.weight");
+        if (!strncmp(t[i].name, m->embed, strlen(m->embed))) embed_k = k;
+        for (uint64_t e = 0; e < elems(&t[i]); e++, k++) {
+            float v = value(same ? embed_k + e : k) * (alog ? 0x1p7f : 1.0f);
+            uint16_t u = m->dtype == LGG_TYPE_F16 ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
+            if (m->dtype == LGG_TYPE_F32) fwrite(&v, 4, 1, f);
+            else fwrite(&u, 2, 1, f);
+        }
+    }
+    return fclose(f) == 0;
+}
+
+static int copy_file(const char *from, const char *to) {
+    size_t n = 0;
+    unsigned char *b = read_file(from, &n);
+    FILE *f = b ? fopen(to, "wb") : NULL;
+    int ok = f && fwrite(b, 1, n, f) == n;
+    if (f) ok &= fclose(f) == 0;
+    free(b);
+    return ok;
+}
+
+static const scase CASES[] = {
+    /* state-spaces/mamba-130m's config (no architectures there: users add it), its names
+     * (backbone.embedding), its head equal to the embeddings (dropped), a vocabulary padded from
+     * 31995 to 32000 (SentencePiece), d_inner and dt_rank from their defaults */
+    {"mamba-tiny-ssm", "TinyLlama-2-Test-2x32", "tokenizer.model",
+     "{\"architectures\":[\"MambaLMHeadModel\"],\"d_model\":32,\"n_layer\":2,\"vocab_size\":31995,\"ssm_cfg\":{},"
+     "\"rms_norm\":true,\"residual_in_fp32\":true,\"fused_add_norm\":true,\"pad_vocab_size_multiple\":8}",
+     32, 2, 16, 2, 32000, 1, "backbone.embedding", LGG_TYPE_F32, 
+     {"b950ce386a1480e6f429776225f7f3986f380cea4843832f9646e415e7421e09", "01d3c1e9abc697ddfcb490925a1cd83f17dda3f6cd02c508355f218f19f7f9f6", "ef48d2c5ce80b0caf3b0e286d28d329b5bd101b4b18ca8947448a0244f7dc829", "768c6bac7ecdf96c8eb0836ebd1fa9ef7827be8498f78bc75feb501b9e33920d", "ef48d2c5ce80b0caf3b0e286d28d329b5bd101b4b18ca8947448a0244f7dc829"}},
+    /* mamba-130m-hf's config.json: tied (no lm_head in the checkpoint), BPE vocabulary */
+    {"mamba-tiny-hf", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"MambaForCausalLM\"],\"bos_token_id\":0,\"conv_kernel\":4,\"eos_token_id\":0,\"expand\":2,"
+     "\"fused_add_norm\":true,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.1,\"intermediate_size\":64,"
+     "\"layer_norm_epsilon\":1e-05,\"model_type\":\"mamba\",\"n_layer\":2,\"num_hidden_layers\":2,\"pad_token_id\":0,"
+     "\"pad_vocab_size_multiple\":8,\"rescale_prenorm_residual\":false,\"residual_in_fp32\":true,\"rms_norm\":true,"
+     "\"state_size\":8,\"time_step_floor\":0.0001,\"time_step_init_scheme\":\"random\",\"time_step_max\":0.1,"
+     "\"time_step_min\":0.001,\"time_step_rank\":4,\"time_step_scale\":1.0,\"torch_dtype\":\"float32\","
+     "\"transformers_version\":\"4.39.0.dev0\",\"use_bias\":false,\"use_cache\":true,\"use_conv_bias\":true,"
+     "\"vocab_size\":151936}",
+     32, 2, 8, 4, 151936, 0, "backbone.embeddings", LGG_TYPE_F32, 
+     {"f602d1944845867f03e2e33fcac55a92eaf7063c3087c652e831625ab30fbabf", "facddf1c18735c22ab9675d4c9644d705bf5ad78527c99248d02bf6a0727d1d4", "5692cde39bcb5173902c4802c635382a042167f321dd43d7caef4538775a0fe2", "65d8095d3f7a77b95674741e2f12adac62f3a343849792402ee83a0c1a67bd74", "5692cde39bcb5173902c4802c635382a042167f321dd43d7caef4538775a0fe2"}},
+    /* falcon-mamba-7b's config.json: B/C/dt norms, its own head, bf16 */
+    {"falcon-mamba-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"FalconMambaForCausalLM\"],\"bos_token_id\":0,\"conv_kernel\":4,\"eos_token_id\":11,\"expand\":16,"
+     "\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.1,\"intermediate_size\":64,\"layer_norm_epsilon\":1e-05,"
+     "\"mixer_rms_eps\":1e-06,\"model_type\":\"falcon_mamba\",\"num_hidden_layers\":2,\"pad_token_id\":11,"
+     "\"rescale_prenorm_residual\":false,\"residual_in_fp32\":true,\"state_size\":16,\"tie_word_embeddings\":false,"
+     "\"time_step_floor\":0.0001,\"time_step_init_scheme\":\"random\",\"time_step_max\":0.1,\"time_step_min\":0.001,"
+     "\"time_step_rank\":2,\"time_step_scale\":1.0,\"torch_dtype\":\"bfloat16\",\"use_bias\":false,\"use_cache\":true,"
+     "\"use_conv_bias\":true,\"vocab_size\":151936}",
+     32, 2, 16, 2, 151936, 2, "backbone.embeddings", LGG_TYPE_BF16, 
+     {"f91ad6c631a2ae9b572b1d3b96a9e715f6132ca1fedff4cdc4efc914019b8a54", "d534f3543a11b755be1492986517f0bbb0f93d9e13a7773a85588ac8a3a1fe28", "c492b9e95f3d8ea015ab57e31b1d113071224c52b4172acde5eb1db0c36913ea", "51a2ec30812a7bed8353d7d200618f87abe088ef7920a6198afe3bedf08a5465", "c492b9e95f3d8ea015ab57e31b1d113071224c52b4172acde5eb1db0c36913ea"}},
+};
+
+/* The checkpoint in scratch_dir()/more/NAME (what tests/convert_reference.sh reads); its path or NULL. */
+static const char *make_case(const scase *m, const char *config) {
+    static char dir[4096];
+    char from[4300], to[4300], files[256];
+    snprintf(dir, sizeof dir, "%s/more", scratch_dir());
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof dir, "%s/more/%s", scratch_dir(), m->name);
+    mkdir(dir, 0755);
+    snprintf(files, sizeof files, "%s", m->tokfiles);
+    for (char *save = NULL, *f = strtok_r(files, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        snprintf(from, sizeof from, "%s/%s/%s", shared_path("golden/convert"), m->tokdir, f);
+        snprintf(to, sizeof to, "%s/%s", dir, f);
+        if (!copy_file(from, to)) return NULL;
+    }
+    snprintf(to, sizeof to, "%s/config.json", dir);
+    FILE *c = fopen(to, "w");
+    if (!c) return NULL;
+    fputs(config, c);
+    fclose(c);
+    static stensor t[64];
+    return write_weights(dir, m, t, mamba_tensors(t, m)) ? dir : NULL;
+}
+
+static int golden_present(void) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
+    return access(probe, R_OK) == 0;
+}
+
+TEST(convert_famC_families) {
+    if (!golden_present()) return; /* reference material absent */
+    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
+    int same = 0;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const char *dir = make_case(&CASES[i], CASES[i].config);
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
+        if (!dir) continue;
+        for (int k = 0; k < 5; k++) {
+            lgg_convert_options o;
+            lgg_convert_options_init(&o);
+            o.outtype = types[k];
+            lgg_convert *c = NULL;
+            lgg_error err;
+            char out[4300], hex[65] = "";
+            snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
+            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+            lgg_convert_free(c);
+            CHECKF(st == LGG_OK, "%s: %s", CASES[i].name, err.message);
+            size_t n = 0;
+            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+            if (b) sha256_hex(b, n, hex);
+            CHECKF(!strcmp(hex, CASES[i].sha[k]), "%s outtype %d: sha256 %s, reference %s", CASES[i].name, k, hex,
+                   CASES[i].sha[k]);
+            same += !strcmp(hex, CASES[i].sha[k]);
+            free(b);
+            unlink(out);
+        }
+    }
+    CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
+           5 * (int)(sizeof CASES / sizeof CASES[0]));
+}
+
+/* A config without what the family needs names the field; no tokenizer
+ * file names the reference's fallback that is not here. */
+TEST(convert_famC_refusals) {
+    if (!golden_present()) return;
+    static const struct {
+        const char *config, *want;
+    } BAD[] = {
+        {"{\"architectures\":[\"MambaForCausalLM\"],\"num_hidden_layers\":2,\"vocab_size\":32000}", "'hidden_size'"},
+        {"{\"architectures\":[\"MambaForCausalLM\"],\"hidden_size\":32,\"num_hidden_layers\":2}", "'vocab_size'"},
+        {"{\"architectures\":[\"MambaForCausalLM\"],\"hidden_size\":32,\"intermediate_size\":96,\"num_hidden_layers\":2,"
+         "\"vocab_size\":32000}",
+         "'intermediate_size' 96 is not 2 * hidden_size"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        const char *dir = make_case(&CASES[0], BAD[i].config);
+        CHECK(dir != NULL);
+        lgg_convert *c = NULL;
+        lgg_error err;
+        CHECK(dir && lgg_convert_open(dir, NULL, &c, &err) != LGG_OK && c == NULL);
+        CHECKF(dir && strstr(err.message, BAD[i].want), "message '%s' lacks %s", err.message, BAD[i].want);
+    }
+    char path[4300];
+    const char *dir = make_case(&CASES[0], CASES[0].config);
+    snprintf(path, sizeof path, "%s/tokenizer.model", dir ? dir : "");
+    unlink(path);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    CHECK(dir && lgg_convert_open(dir, NULL, &c, &err) == LGG_ERR_UNSUPPORTED);
+    CHECKF(strstr(err.message, "no tokenizer.json or tokenizer.model"), "message: %s", err.message);
+}
+
+#endif
