@@ -1,13 +1,14 @@
-/* test_convert_famC.c -- state-space families of issue 25 (Mamba and
- * Falcon Mamba), checked against llama.cpp's convert_hf_to_gguf.py b4747
+/* test_convert_famC.c -- state-space and RNN families of issue 25 (Mamba,
+ * Falcon Mamba, RWKV-6), checked against llama.cpp's convert_hf_to_gguf.py b4747
  * run outside the repo (../shared/golden/convert/reference/README.md) on
  * checkpoints this test makes again byte for byte: config.json fields of
  * the real models named (state-spaces/mamba-130m with the architecture
- * name added, mamba-130m-hf, falcon-mamba-7b), the golden models'
- * tokenizer files, and weights from a counter-based generator (splitmix64
- * of the element's index across the tensors in name order, scaled by
- * 2^-29; A_log by 2^-22, so its exp spans [e^-2, e^2], where torch's exp
- * and glibc's differ in about one value in twelve).  The sha256 of each
+ * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF), the
+ * golden models' tokenizer files, a world vocabulary written here, and
+ * weights from a counter-based generator (splitmix64 of the element's
+ * index across the tensors in name order, scaled by 2^-29; A_log by
+ * 2^-22, so its exp spans [e^-2, e^2], where torch's exp and glibc's
+ * differ in about one value in twelve).  The sha256 of each
  * reference output is recorded here; remake them with
  * LGG_REF_TEST=convert_famC_families tests/convert_reference.sh. */
 #include "libgguf_convert.h"
@@ -43,10 +44,11 @@ static int by_name(const void *a, const void *b) { return strcmp(((const stensor
 typedef struct scase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
-    int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values */
+    int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6 */
     const char *embed;      /* the embeddings' name */
     uint32_t dtype;
     const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
+    const char *files[2][2]; /* files written as given (name, text) */
 } scase;
 
 static size_t mamba_tensors(stensor *t, const scase *m) {
@@ -66,6 +68,39 @@ static size_t mamba_tensors(stensor *t, const scase *m) {
         T3(D, N, 0, "backbone.layers.%llu.mixer.A_log", b);
         T3(D, 0, 0, "backbone.layers.%llu.mixer.D", b);
         T3(H, D, 0, "backbone.layers.%llu.mixer.out_proj.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* RWKV-6 (Hugging Face's names): H wide, N heads of H / N, FF the channel
+ * mix's width, the time-mix low-rank sizes 32 and 64. */
+static size_t rwkv_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H, FF = m->R, V = m->V;
+    size_t n = 0;
+    T3(V, H, 0, "rwkv.embeddings.weight");
+    T3(V, H, 0, "head.weight");
+    T3(H, 0, 0, "rwkv.blocks.0.pre_ln.weight");
+    T3(H, 0, 0, "rwkv.blocks.0.pre_ln.bias");
+    T3(H, 0, 0, "rwkv.ln_out.weight");
+    T3(H, 0, 0, "rwkv.ln_out.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        static const char *const vec[] = {"attention.time_maa_x", "attention.time_maa_w", "attention.time_maa_k",
+                                          "attention.time_maa_v", "attention.time_maa_r", "attention.time_maa_g",
+                                          "attention.time_decay", "feed_forward.time_maa_k", "feed_forward.time_maa_r"};
+        static const char *const norm[] = {"ln1", "ln2", "attention.ln_x"};
+        static const char *const mat[] = {"key", "value", "receptance", "gate", "output"};
+        for (size_t k = 0; k < 9; k++) T3(1, 1, H, "rwkv.blocks.%llu.%s", b, vec[k]);
+        for (size_t k = 0; k < 3; k++) T3(H, 0, 0, "rwkv.blocks.%llu.%s.weight", b, norm[k]), T3(H, 0, 0, "rwkv.blocks.%llu.%s.bias", b, norm[k]);
+        for (size_t k = 0; k < 5; k++) T3(H, H, 0, "rwkv.blocks.%llu.attention.%s.weight", b, mat[k]);
+        T3(H, 5 * 32, 0, "rwkv.blocks.%llu.attention.time_maa_w1", b);
+        T3(5, 32, H, "rwkv.blocks.%llu.attention.time_maa_w2", b);
+        T3(H, 64, 0, "rwkv.blocks.%llu.attention.time_decay_w1", b);
+        T3(64, H, 0, "rwkv.blocks.%llu.attention.time_decay_w2", b);
+        T3(m->N, H / m->N, 0, "rwkv.blocks.%llu.attention.time_faaaa", b);
+        T3(FF, H, 0, "rwkv.blocks.%llu.feed_forward.key.weight", b);
+        T3(H, H, 0, "rwkv.blocks.%llu.feed_forward.receptance.weight", b);
+        T3(H, FF, 0, "rwkv.blocks.%llu.feed_forward.value.weight", b);
     }
     qsort(t, n, sizeof *t, by_name);
     return n;
@@ -128,6 +163,15 @@ static int copy_file(const char *from, const char *to) {
     return ok;
 }
 
+/* A world vocabulary (rwkv_vocab_v20230424.txt's form: id, a Python str or bytes literal, its
+ * length in bytes) with the literal forms the real file has and a few more: escapes, both
+ * quotes, spaces, raw UTF-8, \\u and \\U, octal, bytes beyond ASCII. */
+#define WORLD_VOCAB                                                                                          \
+    "1 '\\x00' 1\n2 '\\x01' 1\n3 '\\t' 1\n4 '\\n' 1\n5 ' ' 1\n6 '!' 1\n7 '\"' 1\n8 \"'\" 1\n9 '\\\\' 1\n" \
+    "10 'a' 1\n11 ' the' 4\n12 'a b' 3\n13 '\\'\"' 2\n14 '\\u3000' 3\n15 '\xe4\xbd\xa0\xe5\xa5\xbd' 6\n"        \
+    "16 b'\\x80' 1\n17 b'\\xe4\\xbd' 2\n18 b\"'\" 1\n19 '\\r\\n' 2\n20 '\\x7f' 1\n21 '\xc3\xa9' 2\n"        \
+    "22 '\\U0001f600' 4\n23 b'a\\\\b' 3\n24 '\\101' 1\n"
+
 static const scase CASES[] = {
     /* state-spaces/mamba-130m's config (no architectures there: users add it), its names
      * (backbone.embedding), its head equal to the embeddings (dropped), a vocabulary padded from
@@ -136,7 +180,7 @@ static const scase CASES[] = {
      "{\"architectures\":[\"MambaLMHeadModel\"],\"d_model\":32,\"n_layer\":2,\"vocab_size\":31995,\"ssm_cfg\":{},"
      "\"rms_norm\":true,\"residual_in_fp32\":true,\"fused_add_norm\":true,\"pad_vocab_size_multiple\":8}",
      32, 2, 16, 2, 32000, 1, "backbone.embedding", LGG_TYPE_F32, 
-     {"b950ce386a1480e6f429776225f7f3986f380cea4843832f9646e415e7421e09", "01d3c1e9abc697ddfcb490925a1cd83f17dda3f6cd02c508355f218f19f7f9f6", "ef48d2c5ce80b0caf3b0e286d28d329b5bd101b4b18ca8947448a0244f7dc829", "768c6bac7ecdf96c8eb0836ebd1fa9ef7827be8498f78bc75feb501b9e33920d", "ef48d2c5ce80b0caf3b0e286d28d329b5bd101b4b18ca8947448a0244f7dc829"}},
+     {"b950ce386a1480e6f429776225f7f3986f380cea4843832f9646e415e7421e09", "01d3c1e9abc697ddfcb490925a1cd83f17dda3f6cd02c508355f218f19f7f9f6", "ef48d2c5ce80b0caf3b0e286d28d329b5bd101b4b18ca8947448a0244f7dc829", "768c6bac7ecdf96c8eb0836ebd1fa9ef7827be8498f78bc75feb501b9e33920d", "ef48d2c5ce80b0caf3b0e286d28d329b5bd101b4b18ca8947448a0244f7dc829"}, {{NULL, NULL}, {NULL, NULL}}},
     /* mamba-130m-hf's config.json: tied (no lm_head in the checkpoint), BPE vocabulary */
     {"mamba-tiny-hf", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
      "{\"architectures\":[\"MambaForCausalLM\"],\"bos_token_id\":0,\"conv_kernel\":4,\"eos_token_id\":0,\"expand\":2,"
@@ -148,7 +192,7 @@ static const scase CASES[] = {
      "\"transformers_version\":\"4.39.0.dev0\",\"use_bias\":false,\"use_cache\":true,\"use_conv_bias\":true,"
      "\"vocab_size\":151936}",
      32, 2, 8, 4, 151936, 0, "backbone.embeddings", LGG_TYPE_F32, 
-     {"f602d1944845867f03e2e33fcac55a92eaf7063c3087c652e831625ab30fbabf", "facddf1c18735c22ab9675d4c9644d705bf5ad78527c99248d02bf6a0727d1d4", "5692cde39bcb5173902c4802c635382a042167f321dd43d7caef4538775a0fe2", "65d8095d3f7a77b95674741e2f12adac62f3a343849792402ee83a0c1a67bd74", "5692cde39bcb5173902c4802c635382a042167f321dd43d7caef4538775a0fe2"}},
+     {"f602d1944845867f03e2e33fcac55a92eaf7063c3087c652e831625ab30fbabf", "facddf1c18735c22ab9675d4c9644d705bf5ad78527c99248d02bf6a0727d1d4", "5692cde39bcb5173902c4802c635382a042167f321dd43d7caef4538775a0fe2", "65d8095d3f7a77b95674741e2f12adac62f3a343849792402ee83a0c1a67bd74", "5692cde39bcb5173902c4802c635382a042167f321dd43d7caef4538775a0fe2"}, {{NULL, NULL}, {NULL, NULL}}},
     /* falcon-mamba-7b's config.json: B/C/dt norms, its own head, bf16 */
     {"falcon-mamba-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
      "{\"architectures\":[\"FalconMambaForCausalLM\"],\"bos_token_id\":0,\"conv_kernel\":4,\"eos_token_id\":11,\"expand\":16,"
@@ -159,7 +203,20 @@ static const scase CASES[] = {
      "\"time_step_rank\":2,\"time_step_scale\":1.0,\"torch_dtype\":\"bfloat16\",\"use_bias\":false,\"use_cache\":true,"
      "\"use_conv_bias\":true,\"vocab_size\":151936}",
      32, 2, 16, 2, 151936, 2, "backbone.embeddings", LGG_TYPE_BF16, 
-     {"f91ad6c631a2ae9b572b1d3b96a9e715f6132ca1fedff4cdc4efc914019b8a54", "d534f3543a11b755be1492986517f0bbb0f93d9e13a7773a85588ac8a3a1fe28", "c492b9e95f3d8ea015ab57e31b1d113071224c52b4172acde5eb1db0c36913ea", "51a2ec30812a7bed8353d7d200618f87abe088ef7920a6198afe3bedf08a5465", "c492b9e95f3d8ea015ab57e31b1d113071224c52b4172acde5eb1db0c36913ea"}},
+     {"f91ad6c631a2ae9b572b1d3b96a9e715f6132ca1fedff4cdc4efc914019b8a54", "d534f3543a11b755be1492986517f0bbb0f93d9e13a7773a85588ac8a3a1fe28", "c492b9e95f3d8ea015ab57e31b1d113071224c52b4172acde5eb1db0c36913ea", "51a2ec30812a7bed8353d7d200618f87abe088ef7920a6198afe3bedf08a5465", "c492b9e95f3d8ea015ab57e31b1d113071224c52b4172acde5eb1db0c36913ea"}, {{NULL, NULL}, {NULL, NULL}}},
+    /* RWKV/v6-Finch-1B6-HF's config.json (intermediate_size null: the reference's 3.5 x hidden_size, in
+     * multiples of 32), three blocks with rescale_every 2 (the third block's output and value halved),
+     * the world vocabulary above, a chat template and add_bos_token the reference puts after its eot */
+    {"rwkv6-tiny-world", "TinyLlama-2-Test-2x32", "",
+     "{\"architectures\":[\"Rwkv6ForCausalLM\"],\"attention_hidden_size\":64,\"bos_token_id\":0,\"eos_token_id\":0,"
+     "\"head_size\":16,\"head_size_divisor\":8,\"hidden_size\":64,\"intermediate_size\":null,\"layer_norm_epsilon\":1e-05,"
+     "\"model_type\":\"rwkv6\",\"num_attention_heads\":4,\"num_hidden_layers\":3,\"rescale_every\":2,"
+     "\"tie_word_embeddings\":false,\"transformers_version\":\"4.34.0\",\"use_cache\":true,\"vocab_size\":96}",
+     64, 3, 4, 224, 96, 3, "rwkv.embeddings", LGG_TYPE_BF16,
+     {"6df92c99c4d0d3a59af4d94ce3aabec5d2512f254690172dd9679f4157de3c5b", "08e01a6fb86eabcadd99ec03643d28529c138177edfd07b31e9eaf534738eb74", "2c29af384d12aa42a2bad0c4c93d223271e3b8b68f9311e67b6566df038d8fb0", "e08df4966bedeaa43854700b92cc67d23fae93da3cffefb8d2be70ebab0c23ee", "2c29af384d12aa42a2bad0c4c93d223271e3b8b68f9311e67b6566df038d8fb0"},
+     {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
+      {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
+                                "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\",\"chat_template\":\"{{ messages }}\"}"}}}
 };
 
 /* The checkpoint in scratch_dir()/more/NAME (what tests/convert_reference.sh reads); its path or NULL. */
@@ -176,13 +233,17 @@ static const char *make_case(const scase *m, const char *config) {
         snprintf(to, sizeof to, "%s/%s", dir, f);
         if (!copy_file(from, to)) return NULL;
     }
-    snprintf(to, sizeof to, "%s/config.json", dir);
-    FILE *c = fopen(to, "w");
-    if (!c) return NULL;
-    fputs(config, c);
-    fclose(c);
-    static stensor t[64];
-    return write_weights(dir, m, t, mamba_tensors(t, m)) ? dir : NULL;
+    for (int k = -1; k < 2; k++) {
+        const char *name = k < 0 ? "config.json" : m->files[k][0], *text = k < 0 ? config : m->files[k][1];
+        if (!name) continue;
+        snprintf(to, sizeof to, "%s/%s", dir, name);
+        FILE *c = fopen(to, "w");
+        if (!c) return NULL;
+        fputs(text, c);
+        fclose(c);
+    }
+    static stensor t[256];
+    return write_weights(dir, m, t, m->head == 3 ? rwkv_tensors(t, m) : mamba_tensors(t, m)) ? dir : NULL;
 }
 
 static int golden_present(void) {
@@ -246,7 +307,19 @@ TEST(convert_famC_refusals) {
         CHECK(dir && lgg_convert_open(dir, NULL, &c, &err) != LGG_OK && c == NULL);
         CHECKF(dir && strstr(err.message, BAD[i].want), "message '%s' lacks %s", err.message, BAD[i].want);
     }
+    const scase *rwkv = &CASES[3];
+    const char *rdir = make_case(rwkv, "{\"architectures\":[\"Rwkv6ForCausalLM\"],\"hidden_size\":64,\"num_hidden_layers\":3,"
+                                       "\"layer_norm_epsilon\":1e-05,\"rescale_every\":2,\"intermediate_size\":null}");
+    lgg_convert *rc = NULL;
+    lgg_error rerr;
+    CHECK(rdir && lgg_convert_open(rdir, NULL, &rc, &rerr) == LGG_ERR_INVALID && rc == NULL);
+    CHECKF(strstr(rerr.message, "key 'head_size' is missing"), "message: %s", rerr.message);
     char path[4300];
+    rdir = make_case(rwkv, rwkv->config);
+    snprintf(path, sizeof path, "%s/rwkv_vocab_v20230424.txt", rdir ? rdir : "");
+    unlink(path);
+    CHECK(rdir && lgg_convert_open(rdir, NULL, &rc, &rerr) == LGG_ERR_IO && rc == NULL);
+    CHECKF(strstr(rerr.message, "rwkv_vocab_v20230424.txt: no such file"), "message: %s", rerr.message);
     const char *dir = make_case(&CASES[0], CASES[0].config);
     snprintf(path, sizeof path, "%s/tokenizer.model", dir ? dir : "");
     unlink(path);

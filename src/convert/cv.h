@@ -129,6 +129,8 @@ typedef struct cv_hooks {
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
 /* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
 const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
+/* fam_rwkv.c: the same for RWKV-6. */
+const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
 float lgg__cv_torch_expf(float x);
 
 typedef struct cv_family {

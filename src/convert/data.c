@@ -45,6 +45,11 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
             x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
+    if (t->scale)
+        for (uint64_t i = 0; i < n; i++) {
+            x[i] *= t->scale;
+            if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
+        }
 }
 
 /* f32 -> f16/bf16 for a row: the library's SIMD rounding (nearest even),

@@ -477,7 +477,7 @@ static const cv_tmap NOMIC_BERT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* Mamba: every key is written by fam_ssm.c; A_log, the output head and the
+/* Mamba and RWKV-6: every key is written by fam_ssm.c / fam_rwkv.c; A_log, the output head and the
  * vocabulary are its too.  Both naming schemes the reference maps. */
 static const cv_mkey MAMBA_META[] = {{NULL, NULL, 0, 0}};
 
@@ -504,6 +504,40 @@ static const cv_tmap MAMBA_TENSORS[] = {
     {"model.layers.#.A_log", "blk.#.ssm_a", 0},
     {"model.layers.#.D", "blk.#.ssm_d", 0},
     {"model.layers.#.out_proj", "blk.#.ssm_out", 0},
+    {NULL, NULL, 0},
+};
+
+/* RWKV-6: keys, reshapes and the world vocabulary in fam_rwkv.c. */
+static const cv_tmap RWKV6_TENSORS[] = {
+    {"rwkv.embeddings", "token_embd", 0},
+    {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},
+    {"rwkv.ln_out", "output_norm", 0},
+    {"head", "output", 0},
+    {"rwkv.blocks.#.ln1", "blk.#.attn_norm", 0},
+    {"rwkv.blocks.#.ln2", "blk.#.attn_norm_2", 0},
+    {"rwkv.blocks.#.attention.time_maa_w1", "blk.#.time_mix_w1", 0},
+    {"rwkv.blocks.#.attention.time_maa_w2", "blk.#.time_mix_w2", 0},
+    {"rwkv.blocks.#.attention.time_maa_x", "blk.#.time_mix_lerp_x", 0},
+    {"rwkv.blocks.#.attention.time_maa_k", "blk.#.time_mix_lerp_k", 0},
+    {"rwkv.blocks.#.attention.time_maa_v", "blk.#.time_mix_lerp_v", 0},
+    {"rwkv.blocks.#.attention.time_maa_r", "blk.#.time_mix_lerp_r", 0},
+    {"rwkv.blocks.#.attention.time_maa_g", "blk.#.time_mix_lerp_g", 0},
+    {"rwkv.blocks.#.attention.time_maa_w", "blk.#.time_mix_lerp_w", 0},
+    {"rwkv.blocks.#.attention.time_faaaa", "blk.#.time_mix_first", 0},
+    {"rwkv.blocks.#.attention.time_decay", "blk.#.time_mix_decay", 0},
+    {"rwkv.blocks.#.attention.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
+    {"rwkv.blocks.#.attention.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
+    {"rwkv.blocks.#.attention.key", "blk.#.time_mix_key", 0},
+    {"rwkv.blocks.#.attention.value", "blk.#.time_mix_value", 0},
+    {"rwkv.blocks.#.attention.receptance", "blk.#.time_mix_receptance", 0},
+    {"rwkv.blocks.#.attention.gate", "blk.#.time_mix_gate", 0},
+    {"rwkv.blocks.#.attention.ln_x", "blk.#.time_mix_ln", 0},
+    {"rwkv.blocks.#.attention.output", "blk.#.time_mix_output", 0},
+    {"rwkv.blocks.#.feed_forward.time_maa_k", "blk.#.channel_mix_lerp_k", 0},
+    {"rwkv.blocks.#.feed_forward.time_maa_r", "blk.#.channel_mix_lerp_r", 0},
+    {"rwkv.blocks.#.feed_forward.key", "blk.#.channel_mix_key", 0},
+    {"rwkv.blocks.#.feed_forward.receptance", "blk.#.channel_mix_receptance", 0},
+    {"rwkv.blocks.#.feed_forward.value", "blk.#.channel_mix_value", 0},
     {NULL, NULL, 0},
 };
 
@@ -536,6 +570,7 @@ static const cv_family FAMILIES[] = {
     {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
+    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
