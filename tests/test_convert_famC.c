@@ -1,9 +1,9 @@
 /* test_convert_famC.c -- state-space and RNN families of issue 25 (Mamba,
- * Falcon Mamba, RWKV-6), checked against llama.cpp's convert_hf_to_gguf.py b4747
+ * Falcon Mamba, RWKV-6, RWKV6Qwen2), checked against llama.cpp's convert_hf_to_gguf.py b4747
  * run outside the repo (../shared/golden/convert/reference/README.md) on
  * checkpoints this test makes again byte for byte: config.json fields of
  * the real models named (state-spaces/mamba-130m with the architecture
- * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF), the
+ * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6), the
  * golden models' tokenizer files, a world vocabulary written here, and
  * weights from a counter-based generator (splitmix64 of the element's
  * index across the tensors in name order, scaled by 2^-29; A_log by
@@ -44,7 +44,8 @@ static int by_name(const void *a, const void *b) { return strcmp(((const stensor
 typedef struct scase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
-    int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6 */
+    int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6;
+                               4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads) */
     const char *embed;      /* the embeddings' name */
     uint32_t dtype;
     const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
@@ -101,6 +102,40 @@ static size_t rwkv_tensors(stensor *t, const scase *m) {
         T3(FF, H, 0, "rwkv.blocks.%llu.feed_forward.key.weight", b);
         T3(H, H, 0, "rwkv.blocks.%llu.feed_forward.receptance.weight", b);
         T3(H, FF, 0, "rwkv.blocks.%llu.feed_forward.value.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* RWKV6Qwen2: Qwen2's blocks (biased q/k/v, grouped keys and values, its
+ * MLP) with RWKV-6's time mix in place of attention. */
+static size_t rwkv_qwen2_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H, FF = m->R, kv = m->N * (H / 4);
+    size_t n = 0;
+    T3(m->V, H, 0, "model.embed_tokens.weight");
+    T3(m->V, H, 0, "lm_head.weight");
+    T3(H, 0, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        static const char *const vec[] = {"time_maa_x", "time_maa_w", "time_maa_k", "time_maa_v", "time_maa_r", "time_maa_g",
+                                          "time_decay"};
+        for (size_t k = 0; k < 7; k++) T3(1, 1, H, "model.layers.%llu.self_attn.%s", b, vec[k]);
+        T3(H, 0, 0, "model.layers.%llu.input_layernorm.weight", b);
+        T3(H, 0, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        T3(H, H, 0, "model.layers.%llu.self_attn.q_proj.weight", b);
+        T3(H, 0, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
+        T3(kv, H, 0, "model.layers.%llu.self_attn.k_proj.weight", b);
+        T3(kv, 0, 0, "model.layers.%llu.self_attn.k_proj.bias", b);
+        T3(kv, H, 0, "model.layers.%llu.self_attn.v_proj.weight", b);
+        T3(kv, 0, 0, "model.layers.%llu.self_attn.v_proj.bias", b);
+        T3(H, H, 0, "model.layers.%llu.self_attn.o_proj.weight", b);
+        T3(H, H, 0, "model.layers.%llu.self_attn.gate.weight", b);
+        T3(H, 5 * 32, 0, "model.layers.%llu.self_attn.time_maa_w1", b);
+        T3(5, 32, H, "model.layers.%llu.self_attn.time_maa_w2", b);
+        T3(H, 64, 0, "model.layers.%llu.self_attn.time_decay_w1", b);
+        T3(64, H, 0, "model.layers.%llu.self_attn.time_decay_w2", b);
+        T3(FF, H, 0, "model.layers.%llu.mlp.gate_proj.weight", b);
+        T3(FF, H, 0, "model.layers.%llu.mlp.up_proj.weight", b);
+        T3(H, FF, 0, "model.layers.%llu.mlp.down_proj.weight", b);
     }
     qsort(t, n, sizeof *t, by_name);
     return n;
@@ -216,7 +251,19 @@ static const scase CASES[] = {
      {"6df92c99c4d0d3a59af4d94ce3aabec5d2512f254690172dd9679f4157de3c5b", "08e01a6fb86eabcadd99ec03643d28529c138177edfd07b31e9eaf534738eb74", "2c29af384d12aa42a2bad0c4c93d223271e3b8b68f9311e67b6566df038d8fb0", "e08df4966bedeaa43854700b92cc67d23fae93da3cffefb8d2be70ebab0c23ee", "2c29af384d12aa42a2bad0c4c93d223271e3b8b68f9311e67b6566df038d8fb0"},
      {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
       {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
-                                "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\",\"chat_template\":\"{{ messages }}\"}"}}}
+                                "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\",\"chat_template\":\"{{ messages }}\"}"}}},
+    /* recursal's QRWKV6 config.json fields (no rescale_every: nothing divided), Qwen2.5's BPE vocabulary;
+     * w1 and w2 reordered r, k, v, w, g */
+    {"QRWKV6-tiny-Instruct", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"RWKV6Qwen2ForCausalLM\"],\"attention_bias\":true,\"attention_output_bias\":false,"
+     "\"bos_token_id\":151643,\"eos_token_id\":151645,\"gate_rank_type\":1,\"head_size\":8,\"hidden_act\":\"silu\","
+     "\"hidden_size\":32,\"intermediate_size\":128,\"lora_rank_decay\":64,\"lora_rank_tokenshift\":32,"
+     "\"max_position_embeddings\":32768,\"model_type\":\"rwkv6qwen2\",\"num_attention_heads\":4,\"num_hidden_layers\":2,"
+     "\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
+     "\"use_cache\":true,\"vocab_size\":151936}",
+     32, 2, 2, 128, 151936, 4, "model.embed_tokens", LGG_TYPE_BF16,
+     {"f601624749805625646e9b2573ab95cc7ac48bdd969b317c43b8298c201c7fda", "7decf033c0c7bd34c17ce6e10bf2f22255b1e65336621640a6beddbe0ba69417", "2e1750e5a5b2b7b1d013f20fb07b27058fb8a109dc782e9d050ce523c25e182f", "ae671770beed3534304d967fd7f2c48283303773d0e170eae691e1f1f26f1f12", "2e1750e5a5b2b7b1d013f20fb07b27058fb8a109dc782e9d050ce523c25e182f"},
+     {{NULL, NULL}, {NULL, NULL}}}
 };
 
 /* The checkpoint in scratch_dir()/more/NAME (what tests/convert_reference.sh reads); its path or NULL. */
@@ -243,7 +290,8 @@ static const char *make_case(const scase *m, const char *config) {
         fclose(c);
     }
     static stensor t[256];
-    return write_weights(dir, m, t, m->head == 3 ? rwkv_tensors(t, m) : mamba_tensors(t, m)) ? dir : NULL;
+    size_t n = m->head == 4 ? rwkv_qwen2_tensors(t, m) : m->head == 3 ? rwkv_tensors(t, m) : mamba_tensors(t, m);
+    return write_weights(dir, m, t, n) ? dir : NULL;
 }
 
 static int golden_present(void) {

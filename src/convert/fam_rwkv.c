@@ -1,4 +1,5 @@
-/* fam_rwkv.c -- what RWKV-6 (Rwkv6ForCausalLM) does in code in the
+/* fam_rwkv.c -- what RWKV-6 (Rwkv6ForCausalLM, and RWKV6Qwen2ForCausalLM
+ * with Qwen2's attention sizes and vocabulary) does in code in the
  * reference converter: its hyperparameters, the time-mix tensors
  * reshaped (the low-rank matrices transposed, the 1x1xN vectors squeezed,
  * the five token-shift interpolations stacked into one), the output and
@@ -59,6 +60,21 @@ static lgg_status swap_last(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     lgg_status st = regen(c, t, nd, ne, from, err);
     free(from);
     return st;
+}
+
+/* RWKV6Qwen2's w1 and w2 (after swap_last): the five fifths of the
+ * outermost axis in its order r, k, v, w, g where RWKV-6 has w, k, v, r, g. */
+static lgg_status qwen2_order(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    static const int FROM[5] = {3, 1, 2, 0, 4};
+    uint64_t n = t->unit * t->n_units, part = n / 5;
+    if (n % 5 || (t->n_dims == 3 && t->ne[2] != 5) || (t->n_dims == 2 && t->ne[1] % 5))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not five parts along its first axis", c->dir, t->src_name);
+    float *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (int k = 0; k < 5; k++) memcpy(v + (uint64_t)k * part, t->gen + (uint64_t)FROM[k] * part, part * sizeof *v);
+    free(t->gen);
+    t->gen = v;
+    return LGG_OK;
 }
 
 static void drop(lgg_convert *c, size_t i) {
@@ -125,6 +141,7 @@ static lgg_status rwkv_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': %u dimensions, not the reference's", c->dir,
                                 t->src_name, s->n_dims);
         lgg_status st = swap_last(c, t, err);
+        if (!st && !strcmp(c->fam->arch, "rwkv6qwen2") && !strstr(t->name, "decay")) st = qwen2_order(c, t, err);
         if (st) return st;
     }
     if (ends(t->name, "time_mix_decay.weight") || strstr(t->name, "lerp")) { /* squeeze(): the dimensions of 1 go */
@@ -196,6 +213,42 @@ static lgg_status rwkv_meta(lgg_convert *c, lgg_error *err) {
     for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) st = put(c, keys[i].k, keys[i].f32, keys[i].v, err);
     if (!st && lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
+    if (!st) st = put(c, "attention.head_count", 0, 0, err);
+    return st;
+}
+
+/* RWKV6Qwen2: Qwen2's attention sizes, RMS norms, one token shift. */
+static lgg_status qwen2_meta(lgg_convert *c, lgg_error *err) {
+    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7};
+    static const char *const need_keys[] = {"num_attention_heads", "num_key_value_heads", "hidden_size", "rms_norm_eps",
+                                            "intermediate_size"};
+    const json_t *v[5];
+    lgg_status st = LGG_OK;
+    for (int k = 0; k < 5 && !st; k++) st = need(c, need_keys[k], &v[k], err);
+    if (st) return st;
+    for (int k = 0; k < 5; k++)
+        if (k == 3 ? !json_is_number(v[k])
+                   : !json_is_integer(v[k]) || json_integer_value(v[k]) < (k == 0) || json_integer_value(v[k]) > UINT32_MAX)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a %s", c->dir, need_keys[k],
+                                k == 3 ? "number" : "32-bit count");
+    json_int_t h = json_integer_value(v[2]);
+    struct {
+        const char *k;
+        int f32;
+        double v;
+    } keys[] = {{"context_length", 0, 1048576},
+                {"embedding_length", 0, (double)h},
+                {"block_count", 0, (double)c->block_count},
+                {"wkv.head_size", 0, (double)(h / json_integer_value(v[0]))},
+                {"time_mix_extra_dim", 0, h >= 4096 ? 64 : 32},
+                {"time_decay_extra_dim", 0, h >= 4096 ? 128 : 64},
+                {"feed_forward_length", 0, (double)json_integer_value(v[4])}};
+    for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) st = put(c, keys[i].k, keys[i].f32, keys[i].v, err);
+    if (!st && lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
+    if (!st) st = put(c, "attention.layer_norm_rms_epsilon", 1, json_number_value(v[3]), err);
+    if (!st) st = put(c, "token_shift_count", 0, 1, err);
+    if (!st) st = put(c, "attention.head_count_kv", 0, (double)json_integer_value(v[1]), err);
     if (!st) st = put(c, "attention.head_count", 0, 0, err);
     return st;
 }
@@ -398,5 +451,6 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
 
 const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch) {
     static const cv_hooks RWKV6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab};
-    return !strcmp(hf_arch, "Rwkv6ForCausalLM") ? &RWKV6 : NULL;
+    static const cv_hooks QWEN2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL}; /* SentencePiece, else BPE */
+    return !strcmp(hf_arch, "Rwkv6ForCausalLM") ? &RWKV6 : !strcmp(hf_arch, "RWKV6Qwen2ForCausalLM") ? &QWEN2 : NULL;
 }

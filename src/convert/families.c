@@ -541,6 +541,31 @@ static const cv_tmap RWKV6_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names and blocks. */
+static const cv_tmap RWKV6QWEN2_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.time_maa_w1", "blk.#.time_mix_w1", 0},
+    {"model.layers.#.self_attn.time_maa_w2", "blk.#.time_mix_w2", 0},
+    {"model.layers.#.self_attn.time_maa_x", "blk.#.time_mix_lerp_x", 0},
+    {"model.layers.#.self_attn.time_maa_k", "blk.#.time_mix_lerp_k", 0},
+    {"model.layers.#.self_attn.time_maa_v", "blk.#.time_mix_lerp_v", 0},
+    {"model.layers.#.self_attn.time_maa_r", "blk.#.time_mix_lerp_r", 0},
+    {"model.layers.#.self_attn.time_maa_g", "blk.#.time_mix_lerp_g", 0},
+    {"model.layers.#.self_attn.time_maa_w", "blk.#.time_mix_lerp_w", 0},
+    {"model.layers.#.self_attn.time_decay", "blk.#.time_mix_decay", 0},
+    {"model.layers.#.self_attn.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
+    {"model.layers.#.self_attn.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.time_mix_key", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
+    {"model.layers.#.self_attn.gate", "blk.#.time_mix_gate", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -571,6 +596,7 @@ static const cv_family FAMILIES[] = {
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
+    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
