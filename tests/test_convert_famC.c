@@ -1,9 +1,9 @@
 /* test_convert_famC.c -- state-space and RNN families of issue 25 (Mamba,
- * Falcon Mamba, RWKV-6, RWKV6Qwen2), checked against llama.cpp's convert_hf_to_gguf.py b4747
+ * Falcon Mamba, RWKV-6, RWKV6Qwen2) and Qwen2-VL's text part, checked against llama.cpp's convert_hf_to_gguf.py b4747
  * run outside the repo (../shared/golden/convert/reference/README.md) on
  * checkpoints this test makes again byte for byte: config.json fields of
  * the real models named (state-spaces/mamba-130m with the architecture
- * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6), the
+ * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct), the
  * golden models' tokenizer files, a world vocabulary written here, and
  * weights from a counter-based generator (splitmix64 of the element's
  * index across the tensors in name order, scaled by 2^-29; A_log by
@@ -45,7 +45,7 @@ typedef struct scase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
     int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6;
-                               4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads) */
+                               4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads); 5: Qwen2-VL (the same) */
     const char *embed;      /* the embeddings' name */
     uint32_t dtype;
     const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
@@ -133,6 +133,32 @@ static size_t rwkv_qwen2_tensors(stensor *t, const scase *m) {
         T3(5, 32, H, "model.layers.%llu.self_attn.time_maa_w2", b);
         T3(H, 64, 0, "model.layers.%llu.self_attn.time_decay_w1", b);
         T3(64, H, 0, "model.layers.%llu.self_attn.time_decay_w2", b);
+        T3(FF, H, 0, "model.layers.%llu.mlp.gate_proj.weight", b);
+        T3(FF, H, 0, "model.layers.%llu.mlp.up_proj.weight", b);
+        T3(H, FF, 0, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* Qwen2-VL: Qwen2's text blocks (tied output) and a vision tower the
+ * reference skips. */
+static size_t qwen2vl_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H, FF = m->R, kv = m->N * (H / 4);
+    size_t n = 0;
+    T3(m->V, H, 0, "model.embed_tokens.weight");
+    T3(H, 0, 0, "model.norm.weight");
+    T3(3 * 48, 48, 0, "visual.blocks.0.attn.qkv.weight");
+    T3(48, 0, 0, "visual.merger.ln_q.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        static const char *const p[3] = {"q", "k", "v"};
+        for (int k = 0; k < 3; k++) {
+            T3(k ? kv : H, H, 0, "model.layers.%llu.self_attn.%s_proj.weight", b, p[k]);
+            T3(k ? kv : H, 0, 0, "model.layers.%llu.self_attn.%s_proj.bias", b, p[k]);
+        }
+        T3(H, H, 0, "model.layers.%llu.self_attn.o_proj.weight", b);
+        T3(H, 0, 0, "model.layers.%llu.input_layernorm.weight", b);
+        T3(H, 0, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
         T3(FF, H, 0, "model.layers.%llu.mlp.gate_proj.weight", b);
         T3(FF, H, 0, "model.layers.%llu.mlp.up_proj.weight", b);
         T3(H, FF, 0, "model.layers.%llu.mlp.down_proj.weight", b);
@@ -263,6 +289,22 @@ static const scase CASES[] = {
      "\"use_cache\":true,\"vocab_size\":151936}",
      32, 2, 2, 128, 151936, 4, "model.embed_tokens", LGG_TYPE_BF16,
      {"f601624749805625646e9b2573ab95cc7ac48bdd969b317c43b8298c201c7fda", "7decf033c0c7bd34c17ce6e10bf2f22255b1e65336621640a6beddbe0ba69417", "2e1750e5a5b2b7b1d013f20fb07b27058fb8a109dc782e9d050ce523c25e182f", "ae671770beed3534304d967fd7f2c48283303773d0e170eae691e1f1f26f1f12", "2e1750e5a5b2b7b1d013f20fb07b27058fb8a109dc782e9d050ce523c25e182f"},
+     {{NULL, NULL}, {NULL, NULL}}},
+    /* Qwen2-VL-2B-Instruct's config.json (tied, multimodal rope sections padded to four), its vision
+     * tower skipped */
+    {"Qwen2-VL-tiny-Instruct", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"Qwen2VLForConditionalGeneration\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,"
+     "\"eos_token_id\":151645,\"vision_start_token_id\":151652,\"vision_end_token_id\":151653,\"vision_token_id\":151654,"
+     "\"image_token_id\":151655,\"video_token_id\":151656,\"hidden_act\":\"silu\",\"hidden_size\":32,"
+     "\"initializer_range\":0.02,\"intermediate_size\":64,\"max_position_embeddings\":32768,\"max_window_layers\":28,"
+     "\"model_type\":\"qwen2_vl\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,"
+     "\"rms_norm_eps\":1e-06,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,"
+     "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.41.2\",\"use_cache\":true,\"use_sliding_window\":false,"
+     "\"vision_config\":{\"depth\":32,\"embed_dim\":1280,\"mlp_ratio\":4,\"num_heads\":16,\"in_chans\":3,"
+     "\"hidden_size\":1536,\"patch_size\":14,\"spatial_merge_size\":2,\"spatial_patch_size\":14,\"temporal_patch_size\":2},"
+     "\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[1,1,2]},\"vocab_size\":151936}",
+     32, 2, 2, 64, 151936, 5, "model.embed_tokens", LGG_TYPE_BF16,
+     {"d002b3e6e8f8db5d924b966249716cbc4087c42b559293c9be5d757759f62ac8", "014e715e048126a716d94916e365d1e7580297e2088f6c5f4f08a9806ad12e49", "447e2015fa67eca5d29a472527098d8176a05b896ade9a92e3d2c8c9b1c9283b", "f8bf478274a1404317ee1463306f631f57f2a1e36c0f6b42910b8642b4a7ba1c", "447e2015fa67eca5d29a472527098d8176a05b896ade9a92e3d2c8c9b1c9283b"},
      {{NULL, NULL}, {NULL, NULL}}}
 };
 
@@ -290,7 +332,10 @@ static const char *make_case(const scase *m, const char *config) {
         fclose(c);
     }
     static stensor t[256];
-    size_t n = m->head == 4 ? rwkv_qwen2_tensors(t, m) : m->head == 3 ? rwkv_tensors(t, m) : mamba_tensors(t, m);
+    size_t n = m->head == 5   ? qwen2vl_tensors(t, m)
+               : m->head == 4 ? rwkv_qwen2_tensors(t, m)
+               : m->head == 3 ? rwkv_tensors(t, m)
+                              : mamba_tensors(t, m);
     return write_weights(dir, m, t, n) ? dir : NULL;
 }
 

@@ -131,6 +131,8 @@ const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
 /* fam_rwkv.c: the same for RWKV-6. */
 const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
+/* fam_more.c: the same for the last group's smaller families. */
+const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
 float lgg__cv_torch_expf(float x);
 
 typedef struct cv_family {

@@ -596,6 +596,7 @@ static const cv_family FAMILIES[] = {
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
 };
 
