@@ -1,9 +1,9 @@
 /* test_convert_famC.c -- state-space and RNN families of issue 25 (Mamba,
- * Falcon Mamba, RWKV-6, RWKV6Qwen2) and Qwen2-VL's text part, checked against llama.cpp's convert_hf_to_gguf.py b4747
+ * Falcon Mamba, RWKV-6, RWKV6Qwen2), Qwen2-VL's text part and BLOOM, checked against llama.cpp's convert_hf_to_gguf.py b4747
  * run outside the repo (../shared/golden/convert/reference/README.md) on
  * checkpoints this test makes again byte for byte: config.json fields of
  * the real models named (state-spaces/mamba-130m with the architecture
- * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct), the
+ * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct, bloom-560m), the
  * golden models' tokenizer files, a world vocabulary written here, and
  * weights from a counter-based generator (splitmix64 of the element's
  * index across the tensors in name order, scaled by 2^-29; A_log by
@@ -45,7 +45,8 @@ typedef struct scase {
     const char *name, *tokdir, *tokfiles, *config;
     uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
     int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6;
-                               4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads); 5: Qwen2-VL (the same) */
+                               4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads); 5: Qwen2-VL (the same);
+                               6: BLOOM */
     const char *embed;      /* the embeddings' name */
     uint32_t dtype;
     const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
@@ -162,6 +163,29 @@ static size_t qwen2vl_tensors(stensor *t, const scase *m) {
         T3(FF, H, 0, "model.layers.%llu.mlp.gate_proj.weight", b);
         T3(FF, H, 0, "model.layers.%llu.mlp.up_proj.weight", b);
         T3(H, FF, 0, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* BLOOM under "transformer." (which the reference strips), no lm_head:
+ * biased layer norms and projections, the fused q/k/v per head. */
+static size_t bloom_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    T3(m->V, H, 0, "transformer.word_embeddings.weight");
+    static const char *const ln[] = {"transformer.word_embeddings_layernorm", "transformer.ln_f"};
+    for (int k = 0; k < 2; k++) T3(H, 0, 0, "%s.weight", ln[k]), T3(H, 0, 0, "%s.bias", ln[k]);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        static const char *const nm[] = {"input_layernorm", "post_attention_layernorm"};
+        static const char *const mat[] = {"self_attention.query_key_value", "self_attention.dense", "mlp.dense_h_to_4h",
+                                          "mlp.dense_4h_to_h"};
+        const uint64_t rows[] = {3 * H, H, 4 * H, H}, cols[] = {H, H, H, 4 * H};
+        for (int k = 0; k < 2; k++)
+            T3(H, 0, 0, "transformer.h.%llu.%s.weight", b, nm[k]), T3(H, 0, 0, "transformer.h.%llu.%s.bias", b, nm[k]);
+        for (int k = 0; k < 4; k++)
+            T3(rows[k], cols[k], 0, "transformer.h.%llu.%s.weight", b, mat[k]),
+                T3(rows[k], 0, 0, "transformer.h.%llu.%s.bias", b, mat[k]);
     }
     qsort(t, n, sizeof *t, by_name);
     return n;
@@ -305,6 +329,19 @@ static const scase CASES[] = {
      "\"rope_scaling\":{\"type\":\"mrope\",\"mrope_section\":[1,1,2]},\"vocab_size\":151936}",
      32, 2, 2, 64, 151936, 5, "model.embed_tokens", LGG_TYPE_BF16,
      {"d002b3e6e8f8db5d924b966249716cbc4087c42b559293c9be5d757759f62ac8", "014e715e048126a716d94916e365d1e7580297e2088f6c5f4f08a9806ad12e49", "447e2015fa67eca5d29a472527098d8176a05b896ade9a92e3d2c8c9b1c9283b", "f8bf478274a1404317ee1463306f631f57f2a1e36c0f6b42910b8642b4a7ba1c", "447e2015fa67eca5d29a472527098d8176a05b896ade9a92e3d2c8c9b1c9283b"},
+     {{NULL, NULL}, {NULL, NULL}}},
+    /* bloom-560m's config.json (no seq_length: the context is the width, as the reference writes it;
+     * f16), "transformer." names, no lm_head: the embeddings written again as the output */
+    {"bloom-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json",
+     "{\"apply_residual_connection_post_layernorm\":false,\"architectures\":[\"BloomForCausalLM\"],\"attention_dropout\":0.0,"
+     "\"attention_softmax_in_fp32\":true,\"bias_dropout_fusion\":true,\"bos_token_id\":1,\"eos_token_id\":2,"
+     "\"hidden_dropout\":0.0,\"hidden_size\":32,\"initializer_range\":0.02,\"layer_norm_epsilon\":1e-05,"
+     "\"masked_softmax_fusion\":true,\"model_type\":\"bloom\",\"n_head\":4,\"n_inner\":null,\"n_layer\":2,"
+     "\"offset_alibi\":100,\"pad_token_id\":3,\"pretraining_tp\":1,\"skip_bias_add\":true,\"skip_bias_add_qkv\":false,"
+     "\"slow_but_exact\":false,\"torch_dtype\":\"float16\",\"transformers_version\":\"4.21.0\",\"unk_token_id\":0,"
+     "\"use_cache\":true,\"vocab_size\":151936}",
+     32, 2, 0, 0, 151936, 6, "transformer.word_embeddings", LGG_TYPE_F16,
+     {"d204a30225330c809885ec0607bf94427e7cc3008364e01cbbd7af6695be248b", "e1ed2c6602620c156b8cf15682b4d67c91b246ac44c179578835a67d2e6fcfb4", "ecba9c1f980fa29e02d473275804fcae45cc9a8cb6747135dfa7e44c5d5b4345", "2eea70f53dbdc45fdfc68e0ee502d0d0728daada787cdf4b0c3c478faa0e15ad", "e1ed2c6602620c156b8cf15682b4d67c91b246ac44c179578835a67d2e6fcfb4"},
      {{NULL, NULL}, {NULL, NULL}}}
 };
 
@@ -332,7 +369,8 @@ static const char *make_case(const scase *m, const char *config) {
         fclose(c);
     }
     static stensor t[256];
-    size_t n = m->head == 5   ? qwen2vl_tensors(t, m)
+    size_t n = m->head == 6   ? bloom_tensors(t, m)
+               : m->head == 5 ? qwen2vl_tensors(t, m)
                : m->head == 4 ? rwkv_qwen2_tensors(t, m)
                : m->head == 3 ? rwkv_tensors(t, m)
                               : mamba_tensors(t, m);

@@ -22,8 +22,9 @@ enum {
     CV_X_EXPERT = 16, /* one expert's matrix ('*' in the name is the expert): stacked with the
                         others of its block into one 3-D tensor, emitted when the block's last
                         expert tensor arrives */
-    CV_X_NEG_EXP = 4096 /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); a high bit, clear of
+    CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); high bits, clear of
                            the other family files' */
+    CV_X_QKV_BY_HEAD = 8192 /* BLOOM's fused rows per head (q, k, v) regrouped as all q, all k, all v */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'

@@ -20,6 +20,10 @@ uint64_t lgg__cv_out_bytes(const cv_tensor *t) {
 /* The source row that output row u comes from: the reference reshapes to
  * (heads, 2, rows/heads/2, ...) and swaps the two middle axes. */
 static uint64_t src_row(const cv_tensor *t, uint64_t u) {
+    if (t->xform & CV_X_QKV_BY_HEAD) { /* part p of head h sits at rows (h * 3 + p) * hd */
+        uint64_t n = t->n_units / 3, hd = n / t->heads, p = u / n, w = u % n;
+        return (w / hd * 3 + p) * hd + w % hd;
+    }
     if (!(t->xform & (CV_X_PERM_Q | CV_X_PERM_K))) return u;
     uint64_t half = t->n_units / t->heads / 2, h = u / (2 * half), r = u % (2 * half);
     return h * 2 * half + (r % 2) * half + r / 2;

@@ -566,6 +566,21 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* BLOOM after fam_more.c's "transformer." removal. */
+static const cv_tmap BLOOM_TENSORS[] = {
+    {"word_embeddings", "token_embd", 0},
+    {"word_embeddings_layernorm", "token_embd_norm", 0},
+    {"lm_head", "output", 0},
+    {"ln_f", "output_norm", 0},
+    {"h.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"h.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"h.#.self_attention.dense", "blk.#.attn_output", 0},
+    {"h.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -596,6 +611,7 @@ static const cv_family FAMILIES[] = {
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
+    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
 };
