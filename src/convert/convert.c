@@ -342,6 +342,9 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
     }
     c->hooks = lgg__cv_family_hooks(json_string_value(a0));
     if (!c->hooks) c->hooks = lgg__cv_code_hooks(json_string_value(a0));
+    if (!c->hooks) c->hooks = lgg__cv_ssm_hooks(json_string_value(a0));
+    if (!c->hooks) c->hooks = lgg__cv_rwkv_hooks(json_string_value(a0));
+    if (!c->hooks) c->hooks = lgg__cv_more_hooks(json_string_value(a0));
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {

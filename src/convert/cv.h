@@ -22,7 +22,10 @@ enum {
     CV_X_EXPERT = 16, /* one expert's matrix ('*' in the name is the expert): stacked with the
                          others of its block into one 3-D tensor, emitted when the block's last
                          expert tensor arrives */
-    CV_X_TRANSPOSE = 32 /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
+    CV_X_TRANSPOSE = 32, /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
+    CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); high bits, clear of
+                           the other family files' */
+    CV_X_QKV_BY_HEAD = 8192 /* BLOOM's fused rows per head (q, k, v) regrouped as all q, all k, all v */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
@@ -140,6 +143,13 @@ const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch); /* then T5's, ChatGLM's */
 const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
 const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
+/* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
+const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
+/* fam_rwkv.c: the same for RWKV-6. */
+const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
+/* fam_more.c: the same for the last group's smaller families. */
+const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
+float lgg__cv_torch_expf(float x);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -55,6 +55,7 @@ typedef struct cv_tensor {
     uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
+    float scale;             /* source values multiplied by it (RWKV's rescale_every division), 0: none */
     struct lgg_convert *c;
 } cv_tensor;
 

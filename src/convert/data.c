@@ -1,8 +1,9 @@
 /* data.c -- tensor data as the writer asks for it: whole source rows are
- * read from the memory-mapped shard, transformed (q/k permutation, norm + 1)
- * and converted to the output type, a bounded number at a time.  The
- * arithmetic follows the reference: bf16 is widened to f32 first, an f16
- * source stays f16 through the transforms, f16 rounds to nearest even. */
+ * read from the memory-mapped shard, transformed (q/k permutation, norm + 1,
+ * Mamba's -exp) and converted to the output type, a bounded number at a
+ * time.  The arithmetic follows the reference: bf16 is widened to f32
+ * first, an f16 source stays f16 through the transforms, f16 rounds to
+ * nearest even. */
 #include "cvint.h"
 
 #include <pthread.h>
@@ -20,6 +21,10 @@ uint64_t lgg__cv_out_bytes(const cv_tensor *t) {
  * (heads, 2, rows/heads/2, ...) and swaps the two middle axes. */
 static uint64_t src_row(const cv_tensor *t, uint64_t u) {
     if (t->row_of) return t->row_of(t, u);
+    if (t->xform & CV_X_QKV_BY_HEAD) { /* part p of head h sits at rows (h * 3 + p) * hd */
+        uint64_t n = t->n_units / 3, hd = n / t->heads, p = u / n, w = u % n;
+        return (w / hd * 3 + p) * hd + w % hd;
+    }
     if (!(t->xform & (CV_X_PERM_Q | CV_X_PERM_K))) return u;
     uint64_t half = t->n_units / t->heads / 2, h = u / (2 * half), r = u % (2 * half);
     return h * 2 * half + (r % 2) * half + r / 2;
@@ -48,9 +53,14 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         }
     } else if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
-    if (t->xform & CV_X_ADD1)
+    if (t->xform & (CV_X_ADD1 | CV_X_NEG_EXP))
         for (uint64_t i = 0; i < n; i++) {
-            x[i] = x[i] + 1.0f;
+            x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
+            if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
+        }
+    if (t->scale)
+        for (uint64_t i = 0; i < n; i++) {
+            x[i] *= t->scale;
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
 }

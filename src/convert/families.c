@@ -809,6 +809,110 @@ static const cv_tmap NOMIC_BERT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Mamba and RWKV-6: every key is written by fam_ssm.c / fam_rwkv.c; A_log, the output head and the
+ * vocabulary are its too.  Both naming schemes the reference maps. */
+static const cv_mkey MAMBA_META[] = {{NULL, NULL, 0, 0}};
+
+static const cv_tmap MAMBA_TENSORS[] = {
+    {"backbone.embeddings", "token_embd", 0},
+    {"backbone.embedding", "token_embd", 0},
+    {"model.embedding", "token_embd", 0},
+    {"backbone.norm_f", "output_norm", 0},
+    {"model.norm_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"backbone.layers.#.norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.norm", "blk.#.attn_norm", 0},
+    {"backbone.layers.#.mixer.in_proj", "blk.#.ssm_in", 0},
+    {"backbone.layers.#.mixer.conv1d", "blk.#.ssm_conv1d", 0},
+    {"backbone.layers.#.mixer.x_proj", "blk.#.ssm_x", 0},
+    {"backbone.layers.#.mixer.dt_proj", "blk.#.ssm_dt", 0},
+    {"backbone.layers.#.mixer.A_log", "blk.#.ssm_a", 0},
+    {"backbone.layers.#.mixer.D", "blk.#.ssm_d", 0},
+    {"backbone.layers.#.mixer.out_proj", "blk.#.ssm_out", 0},
+    {"model.layers.#.in_proj", "blk.#.ssm_in", 0},
+    {"model.layers.#.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.#.x_proj", "blk.#.ssm_x", 0},
+    {"model.layers.#.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.#.D", "blk.#.ssm_d", 0},
+    {"model.layers.#.out_proj", "blk.#.ssm_out", 0},
+    {NULL, NULL, 0},
+};
+
+/* RWKV-6: keys, reshapes and the world vocabulary in fam_rwkv.c. */
+static const cv_tmap RWKV6_TENSORS[] = {
+    {"rwkv.embeddings", "token_embd", 0},
+    {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},
+    {"rwkv.ln_out", "output_norm", 0},
+    {"head", "output", 0},
+    {"rwkv.blocks.#.ln1", "blk.#.attn_norm", 0},
+    {"rwkv.blocks.#.ln2", "blk.#.attn_norm_2", 0},
+    {"rwkv.blocks.#.attention.time_maa_w1", "blk.#.time_mix_w1", 0},
+    {"rwkv.blocks.#.attention.time_maa_w2", "blk.#.time_mix_w2", 0},
+    {"rwkv.blocks.#.attention.time_maa_x", "blk.#.time_mix_lerp_x", 0},
+    {"rwkv.blocks.#.attention.time_maa_k", "blk.#.time_mix_lerp_k", 0},
+    {"rwkv.blocks.#.attention.time_maa_v", "blk.#.time_mix_lerp_v", 0},
+    {"rwkv.blocks.#.attention.time_maa_r", "blk.#.time_mix_lerp_r", 0},
+    {"rwkv.blocks.#.attention.time_maa_g", "blk.#.time_mix_lerp_g", 0},
+    {"rwkv.blocks.#.attention.time_maa_w", "blk.#.time_mix_lerp_w", 0},
+    {"rwkv.blocks.#.attention.time_faaaa", "blk.#.time_mix_first", 0},
+    {"rwkv.blocks.#.attention.time_decay", "blk.#.time_mix_decay", 0},
+    {"rwkv.blocks.#.attention.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
+    {"rwkv.blocks.#.attention.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
+    {"rwkv.blocks.#.attention.key", "blk.#.time_mix_key", 0},
+    {"rwkv.blocks.#.attention.value", "blk.#.time_mix_value", 0},
+    {"rwkv.blocks.#.attention.receptance", "blk.#.time_mix_receptance", 0},
+    {"rwkv.blocks.#.attention.gate", "blk.#.time_mix_gate", 0},
+    {"rwkv.blocks.#.attention.ln_x", "blk.#.time_mix_ln", 0},
+    {"rwkv.blocks.#.attention.output", "blk.#.time_mix_output", 0},
+    {"rwkv.blocks.#.feed_forward.time_maa_k", "blk.#.channel_mix_lerp_k", 0},
+    {"rwkv.blocks.#.feed_forward.time_maa_r", "blk.#.channel_mix_lerp_r", 0},
+    {"rwkv.blocks.#.feed_forward.key", "blk.#.channel_mix_key", 0},
+    {"rwkv.blocks.#.feed_forward.receptance", "blk.#.channel_mix_receptance", 0},
+    {"rwkv.blocks.#.feed_forward.value", "blk.#.channel_mix_value", 0},
+    {NULL, NULL, 0},
+};
+
+/* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names and blocks. */
+static const cv_tmap RWKV6QWEN2_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.time_maa_w1", "blk.#.time_mix_w1", 0},
+    {"model.layers.#.self_attn.time_maa_w2", "blk.#.time_mix_w2", 0},
+    {"model.layers.#.self_attn.time_maa_x", "blk.#.time_mix_lerp_x", 0},
+    {"model.layers.#.self_attn.time_maa_k", "blk.#.time_mix_lerp_k", 0},
+    {"model.layers.#.self_attn.time_maa_v", "blk.#.time_mix_lerp_v", 0},
+    {"model.layers.#.self_attn.time_maa_r", "blk.#.time_mix_lerp_r", 0},
+    {"model.layers.#.self_attn.time_maa_g", "blk.#.time_mix_lerp_g", 0},
+    {"model.layers.#.self_attn.time_maa_w", "blk.#.time_mix_lerp_w", 0},
+    {"model.layers.#.self_attn.time_decay", "blk.#.time_mix_decay", 0},
+    {"model.layers.#.self_attn.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
+    {"model.layers.#.self_attn.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.time_mix_key", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
+    {"model.layers.#.self_attn.gate", "blk.#.time_mix_gate", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* BLOOM after fam_more.c's "transformer." removal. */
+static const cv_tmap BLOOM_TENSORS[] = {
+    {"word_embeddings", "token_embd", 0},
+    {"word_embeddings_layernorm", "token_embd_norm", 0},
+    {"lm_head", "output", 0},
+    {"ln_f", "output_norm", 0},
+    {"h.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"h.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"h.#.self_attention.dense", "blk.#.attn_output", 0},
+    {"h.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
+    {"h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -858,6 +962,11 @@ static const cv_family FAMILIES[] = {
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
     {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
+    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
+    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
+    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
+    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
 };
 
 static int in_list(const char *list, const char *name) {
