@@ -23,6 +23,9 @@ enum {
                         others of its block into one 3-D tensor, emitted when the block's last
                         expert tensor arrives */
 };
+/* A 2-D source written transposed (a LoRA adapter's token-embedding A,
+ * lora.c); a bit of its own, far from the table's. */
+enum { CV_X_TRANSPOSE = 1 << 12 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
  * replaced by the same number). */

@@ -87,7 +87,28 @@ struct lgg_convert {
     uint64_t max_json;       /* lgg_convert_options.max_json_size */
     char **inputs;           /* the files read, as DIR/NAME (lgg_convert_input) */
     size_t n_inputs;
+    int lora;                /* a LoRA adapter (lora.c): dir is the adapter's, config the base's */
+    float lora_alpha;        /* adapter_config.json's lora_alpha */
+    json_t *card_config;     /* the adapter folder's own config.json (its _name_or_path names it), or NULL */
 };
+
+/* convert.c, shared with lora.c: a new converter for dir with the caller's
+ * options copied into *copy; config.json read (the family found, the block
+ * count); the shards c->shard_names opened; a HF tensor name mapped by the
+ * family's table (1 mapped); a source tensor added under a GGUF name; the
+ * names the reference drops before mapping; the writer, metadata and
+ * tensors made and *out set when st is LGG_OK, else c freed. */
+lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_convert_options *copy, struct lgg_convert **out,
+                      lgg_error *err);
+lgg_status lgg__cv_load_config(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_open_shards(struct lgg_convert *c, lgg_error *err);
+int lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
+                     unsigned *slot);
+lgg_status lgg__cv_add_tensor(struct lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf,
+                              unsigned xform, lgg_error *err);
+int lgg__cv_skipped(const struct lgg_convert *c, const char *name);
+lgg_status lgg__cv_finish(struct lgg_convert *c, const lgg_convert_options *o, lgg_status st, struct lgg_convert **out,
+                         lgg_error *err);
 
 /* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */
 lgg_status lgg__cv_vocab(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

@@ -37,6 +37,12 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     }
     const uint8_t *p = lgg_st_bytes(t->c->shards[shard]) + src->offset;
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
+    if (t->xform & CV_X_TRANSPOSE) { /* output row u is source column u (of n_units columns) */
+        size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
+        for (uint64_t i = 0; i < n; i++)
+            lgg_dequantize(src->dtype, p + (i * t->n_units + u) * es, es, LGG_LITTLE_ENDIAN, x + i, 1);
+        return;
+    }
     if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & CV_X_ADD1)

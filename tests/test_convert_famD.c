@@ -1,0 +1,245 @@
+/* test_convert_famD.c -- LoRA adapters (gguf convert --lora ADAPTER --base
+ * BASE) against llama.cpp b4747's convert_lora_to_gguf.py, run outside the
+ * repo on the adapters this test writes (tests/convert_lora_reference.sh
+ * remakes the file names and sha256s recorded here), and the adapter
+ * errors.  The adapters are tiny and random: a llama one with q/v targets
+ * (f16; B's rows follow llama's q permutation) and a Qwen2 one targeting
+ * every projection, the token embedding (lora_embedding_A/B) and carrying
+ * norms and a base_layer weight as mergekit-extract-lora writes them (bf16,
+ * one pair with an f32 A, a model card). */
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
+#endif
+
+typedef struct lt {
+    char name[128];
+    uint32_t dtype;
+    uint64_t d0, d1; /* d1 == 0: 1-D */
+} lt;
+
+/* A xorshift stream: values k/2^12 for |k| < 2^11, exact in f16 and bf16
+ * after the one rounding of the generator's own conversion. */
+static float next_value(uint64_t *s) {
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return (float)((int64_t)(*s >> 52) - 2048) / 4096.0f;
+}
+
+/* DIR/adapter_model.safetensors holding t[0..n) in that order (the header
+ * unsorted: the converter sorts by name as the reference's reader does). */
+static int write_adapter(const char *dir, const lt *t, size_t n) {
+    buf h = {0}, d = {0};
+    uint64_t s = 0x2545f4914f6cdd1dull;
+    buf_put(&h, "{", 1);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t cnt = t[i].d0 * (t[i].d1 ? t[i].d1 : 1), start = d.n;
+        for (uint64_t e = 0; e < cnt; e++) {
+            float v = next_value(&s);
+            uint16_t u = t[i].dtype == LGG_TYPE_F16 ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
+            if (t[i].dtype == LGG_TYPE_F32) buf_put(&d, &v, 4);
+            else buf_put(&d, &u, 2);
+        }
+        char e[400], shape[48];
+        if (t[i].d1) snprintf(shape, sizeof shape, "%llu,%llu", (unsigned long long)t[i].d0, (unsigned long long)t[i].d1);
+        else snprintf(shape, sizeof shape, "%llu", (unsigned long long)t[i].d0);
+        snprintf(e, sizeof e, "%s\"%s\":{\"dtype\":\"%s\",\"shape\":[%s],\"data_offsets\":[%zu,%zu]}", i ? "," : "",
+                 t[i].name, lgg_type_name(t[i].dtype), shape, (size_t)start, d.n);
+        buf_put(&h, e, strlen(e));
+    }
+    buf_put(&h, "}", 1);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/adapter_model.safetensors", dir);
+    FILE *f = fopen(path, "wb");
+    uint64_t hl = h.n;
+    int ok = f && fwrite(&hl, 8, 1, f) == 1 && fwrite(h.p, 1, h.n, f) == h.n && fwrite(d.p, 1, d.n, f) == d.n;
+    if (f) ok &= fclose(f) == 0;
+    buf_free(&h);
+    buf_free(&d);
+    return ok;
+}
+
+static int put_text(const char *dir, const char *name, const char *text) {
+    char path[4300];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fputs(text, f) >= 0;
+    if (f) ok &= fclose(f) == 0;
+    return ok;
+}
+
+#define PEFT(n) "base_model.model.model." n
+#define T(DT, A, B, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].dtype = (DT), t[n].d0 = (A), t[n].d1 = (B), n++)
+
+/* One LoRA pair of rank r on a matrix of `out` rows and `in` columns. */
+static size_t pair(lt *t, const char *target, uint64_t out, uint64_t in, uint64_t r, uint32_t dta, uint32_t dtb) {
+    size_t n = 0;
+    T(dta, r, in, "%s.lora_A.weight", target);
+    T(dtb, out, r, "%s.lora_B.weight", target);
+    return n;
+}
+
+static size_t llama_qv(lt *t) {
+    size_t n = 0;
+    char target[96];
+    for (int l = 1; l >= 0; l--) { /* written in reverse: the order comes from the names */
+        snprintf(target, sizeof target, PEFT("layers.%d.self_attn.v_proj"), l);
+        n += pair(t + n, target, 32, 64, 8, LGG_TYPE_F16, LGG_TYPE_F16);
+        snprintf(target, sizeof target, PEFT("layers.%d.self_attn.q_proj"), l);
+        n += pair(t + n, target, 64, 64, 8, LGG_TYPE_F16, LGG_TYPE_F16);
+    }
+    return n;
+}
+
+static size_t qwen2_all(lt *t) {
+    static const struct { const char *m; uint64_t out, in; } P[] = {
+        {"self_attn.q_proj", 64, 64}, {"self_attn.k_proj", 32, 64}, {"self_attn.v_proj", 32, 64},
+        {"self_attn.o_proj", 64, 64}, {"mlp.gate_proj", 96, 64},    {"mlp.up_proj", 96, 64},
+        {"mlp.down_proj", 64, 96}};
+    size_t n = 0;
+    T(LGG_TYPE_BF16, 4, 128, PEFT("embed_tokens.lora_embedding_A"));
+    T(LGG_TYPE_BF16, 64, 4, PEFT("embed_tokens.lora_embedding_B"));
+    T(LGG_TYPE_BF16, 64, 0, PEFT("norm.weight"));
+    T(LGG_TYPE_BF16, 64, 64, PEFT("layers.0.self_attn.q_proj.base_layer.weight"));
+    for (int l = 0; l < 2; l++) {
+        T(LGG_TYPE_BF16, 64, 0, PEFT("layers.%d.input_layernorm.weight"), l);
+        for (size_t k = 0; k < sizeof P / sizeof P[0]; k++) {
+            char target[96];
+            snprintf(target, sizeof target, PEFT("layers.%d.%s"), l, P[k].m);
+            int mixed = l == 1 && k == 3; /* o_proj of block 1: an f32 A with a bf16 B */
+            n += pair(t + n, target, P[k].out, P[k].in, 4, mixed ? LGG_TYPE_F32 : LGG_TYPE_BF16, LGG_TYPE_BF16);
+        }
+    }
+    return n;
+}
+
+typedef struct lcase {
+    const char *name, *adapter, *base_config, *adapter_config, *card;
+    size_t (*tensors)(lt *t);
+    const char *ref_name[5], *sha[5]; /* the reference's default file name and output, per outtype */
+} lcase;
+
+static const lcase LORA_CASES[] = {
+    {"llama-qv", "Llama-2-7b-chat-qv-lora",
+     "{\"architectures\":[\"LlamaForCausalLM\"],\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
+     "\"num_key_value_heads\":2,\"num_hidden_layers\":2,\"rms_norm_eps\":1e-05,\"vocab_size\":96,"
+     "\"max_position_embeddings\":256,\"rope_theta\":10000.0,\"torch_dtype\":\"float16\"}",
+     "{\"base_model_name_or_path\":\"meta-llama/Llama-2-7b-chat-hf\",\"bias\":\"none\",\"lora_alpha\":16,"
+     "\"lora_dropout\":0.05,\"peft_type\":\"LORA\",\"r\":8,\"target_modules\":[\"q_proj\",\"v_proj\"],"
+     "\"task_type\":\"CAUSAL_LM\"}",
+     NULL, llama_qv,
+     {"Llama-2-7B-chat-qv-F32-LoRA.gguf", "Llama-2-7B-chat-qv-F16-LoRA.gguf", "Llama-2-7B-chat-qv-BF16-LoRA.gguf", "Llama-2-7B-chat-qv-Q8_0-LoRA.gguf", "Llama-2-7B-chat-qv-F16-LoRA.gguf"},
+     {"f5ef15c7a6a29aa6fe3bb894cfdbd3f2fecfd388277612efcc5eb469f93fadd1", "f5ef15c7a6a29aa6fe3bb894cfdbd3f2fecfd388277612efcc5eb469f93fadd1", "f5ef15c7a6a29aa6fe3bb894cfdbd3f2fecfd388277612efcc5eb469f93fadd1", "f5ef15c7a6a29aa6fe3bb894cfdbd3f2fecfd388277612efcc5eb469f93fadd1", "f5ef15c7a6a29aa6fe3bb894cfdbd3f2fecfd388277612efcc5eb469f93fadd1"}},
+    {"qwen2-all", "qwen2-extract",
+     "{\"architectures\":[\"Qwen2ForCausalLM\"],\"hidden_size\":64,\"intermediate_size\":96,\"num_attention_heads\":4,"
+     "\"num_key_value_heads\":2,\"num_hidden_layers\":2,\"rms_norm_eps\":1e-06,\"vocab_size\":128,"
+     "\"max_position_embeddings\":512,\"rope_theta\":1000000.0,\"tie_word_embeddings\":true}",
+     "{\"base_model_name_or_path\":\"Qwen/Qwen2-0.5B\",\"lora_alpha\":8.5,\"peft_type\":\"LORA\",\"r\":4,"
+     "\"target_modules\":[\"q_proj\",\"k_proj\",\"v_proj\",\"o_proj\",\"gate_proj\",\"up_proj\",\"down_proj\","
+     "\"embed_tokens\"]}",
+     "---\nbase_model: Qwen/Qwen2-0.5B\nlibrary_name: peft\n---\n\n# An extracted adapter\n", qwen2_all,
+     {"Qwen2-Extract-F32-LoRA.gguf", "Qwen2-Extract-F16-LoRA.gguf", "Qwen2-Extract-BF16-LoRA.gguf", "Qwen2-Extract-Q8_0-LoRA.gguf", "Qwen2-Extract-BF16-LoRA.gguf"},
+     {"310b529f8001b0f2a10a6d147143df669787716cd832a077f61744beb9fb3e8b", "310b529f8001b0f2a10a6d147143df669787716cd832a077f61744beb9fb3e8b", "310b529f8001b0f2a10a6d147143df669787716cd832a077f61744beb9fb3e8b", "310b529f8001b0f2a10a6d147143df669787716cd832a077f61744beb9fb3e8b", "310b529f8001b0f2a10a6d147143df669787716cd832a077f61744beb9fb3e8b"}},
+};
+
+/* scratch/lora/NAME/base (config.json) and scratch/lora/NAME/ADAPTER. */
+static int make_lora(const lcase *m, char *base, char *adapter, size_t cap) {
+    char top[4200];
+    snprintf(top, sizeof top, "%s/lora", scratch_dir());
+    mkdir(top, 0755);
+    snprintf(top, sizeof top, "%s/lora/%s", scratch_dir(), m->name);
+    snprintf(base, cap, "%s/base", top);
+    snprintf(adapter, cap, "%s/%s", top, m->adapter);
+    if ((mkdir(top, 0755) && access(top, W_OK)) || (mkdir(base, 0755) && access(base, W_OK)) ||
+        (mkdir(adapter, 0755) && access(adapter, W_OK)))
+        return 0;
+    lt t[64];
+    size_t n = m->tensors(t);
+    return put_text(base, "config.json", m->base_config) && put_text(adapter, "adapter_config.json", m->adapter_config) &&
+           (!m->card || put_text(adapter, "README.md", m->card)) && write_adapter(adapter, t, n);
+}
+
+TEST(convert_famD_lora) {
+    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
+    int same = 0;
+    for (size_t i = 0; i < sizeof LORA_CASES / sizeof LORA_CASES[0]; i++) {
+        const lcase *m = &LORA_CASES[i];
+        char base[4300], adapter[4300];
+        CHECKF(make_lora(m, base, adapter, sizeof base), "%s: cannot write the adapter", m->name);
+        for (int k = 0; k < 5; k++) {
+            lgg_convert_options o;
+            lgg_convert_options_init(&o);
+            o.outtype = types[k];
+            lgg_convert *c = NULL;
+            lgg_error err;
+            char out[4400], name[256] = "";
+            snprintf(out, sizeof out, "%s/../out.%d.gguf", adapter, k);
+            lgg_status st = lgg_convert_open_lora(adapter, base, &o, &c, &err);
+            if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+            lgg_convert_free(c);
+            CHECKF(st == LGG_OK, "%s: %s", m->name, err.message);
+            CHECKF(!strcmp(name, m->ref_name[k]), "%s outtype %d: default name %s, reference %s", m->name, k, name,
+                   m->ref_name[k]);
+            size_t n = 0;
+            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+            char hex[65] = "";
+            if (b) sha256_hex(b, n, hex);
+            CHECKF(!strcmp(hex, m->sha[k]), "%s outtype %d: sha256 %s, reference %s", m->name, k, hex, m->sha[k]);
+            same += !strcmp(hex, m->sha[k]) && !strcmp(name, m->ref_name[k]);
+            free(b);
+            unlink(out);
+        }
+    }
+    CHECKF(same == 10, "%d of 10 byte-identical to the reference", same);
+}
+
+/* An adapter with one thing wrong: the library's message names the file
+ * and the key or tensor; the tool exits 1 and leaves no output. */
+static void bad_adapter(const char *what, const char *config, const lt *t, size_t n, const char *expect) {
+    char base[4300], adapter[4300], out[4400];
+    snprintf(base, sizeof base, "%s/lora-bad-%s/base", scratch_dir(), what);
+    snprintf(adapter, sizeof adapter, "%s/lora-bad-%s/adapter", scratch_dir(), what);
+    snprintf(out, sizeof out, "%s/lora-bad-%s/out.gguf", scratch_dir(), what);
+    char top[4300];
+    snprintf(top, sizeof top, "%s/lora-bad-%s", scratch_dir(), what);
+    mkdir(top, 0755), mkdir(base, 0755), mkdir(adapter, 0755);
+    CHECK(put_text(base, "config.json", LORA_CASES[0].base_config) && put_text(adapter, "adapter_config.json", config) &&
+          write_adapter(adapter, t, n));
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open_lora(adapter, base, NULL, &c, &err);
+    CHECKF(st == LGG_ERR_INVALID && c == NULL, "%s: status %d", what, (int)st);
+    CHECKF(st != LGG_OK && strstr(err.message, expect) && strstr(err.message, adapter), "%s: message '%s' lacks '%s'",
+           what, st ? err.message : "", expect);
+    char *so = NULL, *se = NULL;
+    int rc = run_gguf_capture(&so, &se, "convert", "-q", "--lora", adapter, "--base", base, "-o", out, NULL);
+    CHECKF(rc == 1 && so && !*so && se && strstr(se, expect), "%s: exit %d, stderr '%s'", what, rc, se ? se : "");
+    CHECKF(access(out, F_OK) != 0, "%s: %s was left behind", what, out);
+    free(so), free(se);
+}
+
+TEST(convert_famD_lora_errors) {
+    const char *ok_config = LORA_CASES[0].adapter_config;
+    lt t[8];
+    size_t n = pair(t, PEFT("layers.0.self_attn.q_proj"), 64, 64, 8, LGG_TYPE_F16, LGG_TYPE_F16);
+    bad_adapter("alpha", "{\"r\":8,\"peft_type\":\"LORA\"}", t, n, "adapter_config.json: key 'lora_alpha' is missing");
+    t[1].d1 = 4; /* B of rank 4 after an A of rank 8 */
+    bad_adapter("rank", ok_config, t, n, "tensor '" PEFT("layers.0.self_attn.q_proj.lora_B.weight") "': rank mismatch");
+    n = pair(t, PEFT("layers.0.self_attn.qq_proj"), 64, 64, 8, LGG_TYPE_F16, LGG_TYPE_F16);
+    bad_adapter("target", ok_config, t, n, "target 'model.layers.0.self_attn.qq_proj.weight' has no GGUF name");
+    /* usage: --lora needs --base, and takes no MODEL_DIR */
+    char *so = NULL, *se = NULL;
+    CHECK(run_gguf_capture(&so, &se, "convert", "--lora", scratch_dir(), NULL) == 2 && se &&
+          strstr(se, "--lora and --base go together"));
+    free(so), free(se);
+}
+
+#endif
