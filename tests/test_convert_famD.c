@@ -33,9 +33,9 @@ static float next_value(uint64_t *s) {
     return (float)((int64_t)(*s >> 52) - 2048) / 4096.0f;
 }
 
-/* DIR/adapter_model.safetensors holding t[0..n) in that order (the header
- * unsorted: the converter sorts by name as the reference's reader does). */
-static int write_adapter(const char *dir, const lt *t, size_t n) {
+/* DIR/FILE holding t[0..n) in that order (the header unsorted: the
+ * converter sorts by name as the reference's reader does). */
+static int write_st(const char *dir, const char *file, const lt *t, size_t n) {
     buf h = {0}, d = {0};
     uint64_t s = 0x2545f4914f6cdd1dull;
     buf_put(&h, "{", 1);
@@ -56,7 +56,7 @@ static int write_adapter(const char *dir, const lt *t, size_t n) {
     }
     buf_put(&h, "}", 1);
     char path[4300];
-    snprintf(path, sizeof path, "%s/adapter_model.safetensors", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
     FILE *f = fopen(path, "wb");
     uint64_t hl = h.n;
     int ok = f && fwrite(&hl, 8, 1, f) == 1 && fwrite(h.p, 1, h.n, f) == h.n && fwrite(d.p, 1, d.n, f) == d.n;
@@ -163,7 +163,7 @@ static int make_lora(const lcase *m, char *base, char *adapter, size_t cap) {
     lt t[64];
     size_t n = m->tensors(t);
     return put_text(base, "config.json", m->base_config) && put_text(adapter, "adapter_config.json", m->adapter_config) &&
-           (!m->card || put_text(adapter, "README.md", m->card)) && write_adapter(adapter, t, n);
+           (!m->card || put_text(adapter, "README.md", m->card)) && write_st(adapter, "adapter_model.safetensors", t, n);
 }
 
 TEST(convert_famD_lora) {
@@ -212,7 +212,7 @@ static void bad_adapter(const char *what, const char *config, const lt *t, size_
     snprintf(top, sizeof top, "%s/lora-bad-%s", scratch_dir(), what);
     mkdir(top, 0755), mkdir(base, 0755), mkdir(adapter, 0755);
     CHECK(put_text(base, "config.json", LORA_CASES[0].base_config) && put_text(adapter, "adapter_config.json", config) &&
-          write_adapter(adapter, t, n));
+          write_st(adapter, "adapter_model.safetensors", t, n));
     lgg_convert *c = NULL;
     lgg_error err;
     lgg_status st = lgg_convert_open_lora(adapter, base, NULL, &c, &err);
@@ -240,6 +240,126 @@ TEST(convert_famD_lora_errors) {
     CHECK(run_gguf_capture(&so, &se, "convert", "--lora", scratch_dir(), NULL) == 2 && se &&
           strstr(se, "--lora and --base go together"));
     free(so), free(se);
+}
+
+/* ---- group 11 of issue 25: families checked against convert_hf_to_gguf.py ---- */
+
+/* Orion: llama's names, LayerNorms with biases. */
+static size_t orion(lt *t) {
+    static const struct { const char *m; uint64_t d0, d1; } B[] = {
+        {"input_layernorm.weight", 64, 0},  {"input_layernorm.bias", 64, 0},   {"post_attention_layernorm.weight", 64, 0},
+        {"post_attention_layernorm.bias", 64, 0}, {"self_attn.q_proj.weight", 64, 64}, {"self_attn.k_proj.weight", 64, 64},
+        {"self_attn.v_proj.weight", 64, 64}, {"self_attn.o_proj.weight", 64, 64}, {"mlp.gate_proj.weight", 128, 64},
+        {"mlp.up_proj.weight", 128, 64},   {"mlp.down_proj.weight", 64, 128}};
+    size_t n = 0;
+    T(LGG_TYPE_BF16, 32000, 64, "model.embed_tokens.weight");
+    T(LGG_TYPE_BF16, 32000, 64, "lm_head.weight");
+    T(LGG_TYPE_BF16, 64, 0, "model.norm.weight");
+    T(LGG_TYPE_BF16, 64, 0, "model.norm.bias");
+    for (int l = 0; l < 2; l++)
+        for (size_t k = 0; k < sizeof B / sizeof B[0]; k++)
+            T(LGG_TYPE_BF16, B[k].d0, B[k].d1, "model.layers.%d.%s", l, B[k].m);
+    return n;
+}
+
+typedef struct fcase {
+    const char *name, *tokdir, *tokfiles, *config;
+    size_t (*tensors)(lt *t);
+    const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
+} fcase;
+
+static const fcase FAM_CASES[] = {
+    {"Orion-Tiny-Test", "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"OrionForCausalLM\"],\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
+     "\"num_key_value_heads\":4,\"num_hidden_layers\":2,\"rms_norm_eps\":1e-05,\"vocab_size\":32000,"
+     "\"max_position_embeddings\":256,\"max_sequence_length\":512,\"model_type\":\"orion\",\"rope_theta\":10000.0,"
+     "\"torch_dtype\":\"bfloat16\",\"tie_word_embeddings\":false}",
+     orion,
+     {"fbac437c7c054cb4772d51e4f06947ec619793317c6e491529b22b8c7b396889",
+      "035ba1b815ed97b9af8d814eef6e9ed50d556845628af694791114ca091d2c52",
+      "f5afc2b552678bec156e718c8125c984fb66d53d6218ed9a1500d92e182353d1",
+      "e27eea1640e981dc34173f11a37f97d54ee36c95d6991fd0213596f7482d3f4e",
+      "f5afc2b552678bec156e718c8125c984fb66d53d6218ed9a1500d92e182353d1"}},
+};
+
+/* scratch/more/NAME: the golden folder's tokenizer files, config.json, the weights. */
+static const char *make_family(const fcase *m) {
+    static char dir[4300];
+    char from[4300], to[4400];
+    snprintf(from, sizeof from, "%s/more", scratch_dir());
+    mkdir(from, 0755);
+    snprintf(dir, sizeof dir, "%s/more/%s", scratch_dir(), m->name);
+    if (mkdir(dir, 0755) && access(dir, W_OK)) return NULL;
+    for (const char *p = m->tokfiles; *p;) {
+        size_t l = strcspn(p, " ");
+        snprintf(from, sizeof from, "%s/%s/%.*s", shared_path("golden/convert"), m->tokdir, (int)l, p);
+        snprintf(to, sizeof to, "%s/%.*s", dir, (int)l, p);
+        if (!file_copy(from, to)) return NULL;
+        p += l + (p[l] == ' ');
+    }
+    static lt t[256];
+    size_t n = m->tensors(t);
+    return put_text(dir, "config.json", m->config) && write_st(dir, "model.safetensors", t, n) ? dir : NULL;
+}
+
+TEST(convert_famD_families) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
+    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
+    int same = 0;
+    const int total = 5 * (int)(sizeof FAM_CASES / sizeof FAM_CASES[0]);
+    for (size_t i = 0; i < sizeof FAM_CASES / sizeof FAM_CASES[0]; i++) {
+        const char *dir = make_family(&FAM_CASES[i]);
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", FAM_CASES[i].name);
+        for (int k = 0; dir && k < 5; k++) {
+            lgg_convert_options o;
+            lgg_convert_options_init(&o);
+            o.outtype = types[k];
+            lgg_convert *c = NULL;
+            lgg_error err;
+            char out[4400], hex[65] = "";
+            snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
+            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+            lgg_convert_free(c);
+            CHECKF(st == LGG_OK, "%s: %s", FAM_CASES[i].name, err.message);
+            size_t n = 0;
+            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+            if (b) sha256_hex(b, n, hex);
+            CHECKF(!strcmp(hex, FAM_CASES[i].sha[k]), "%s outtype %d: sha256 %s, reference %s", FAM_CASES[i].name, k, hex,
+                   FAM_CASES[i].sha[k]);
+            same += !strcmp(hex, FAM_CASES[i].sha[k]);
+            free(b);
+            unlink(out);
+        }
+    }
+    CHECKF(same == total, "%d of %d byte-identical to the reference", same, total);
+}
+
+/* A config.json without a field the family needs: the message names it. */
+TEST(convert_famD_missing_field) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
+    if (access(probe, R_OK) != 0) return;
+    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}};
+    for (size_t k = 0; k < sizeof M / sizeof M[0]; k++) {
+        const char *dir = make_family(&FAM_CASES[M[k].i]);
+        CHECK(dir != NULL);
+        if (!dir) continue;
+        char pat[80];
+        snprintf(pat, sizeof pat, "\"%s\":", M[k].key);
+        char *cfg = text_replace(FAM_CASES[M[k].i].config, pat, "\"unused\":");
+        CHECK(put_text(dir, "config.json", cfg));
+        free(cfg);
+        lgg_convert *c = NULL;
+        lgg_error err;
+        lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+        snprintf(pat, sizeof pat, "config.json: key '%s' is missing", M[k].key);
+        CHECKF(st == LGG_ERR_INVALID && strstr(err.message, pat), "%s: status %d, '%s'", FAM_CASES[M[k].i].name, (int)st,
+               st ? err.message : "");
+        lgg_convert_free(c);
+    }
 }
 
 #endif

@@ -154,6 +154,22 @@ static const cv_mkey COHERE2_META[] = {
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* Orion writes its own keys: the file type first, the tensor layout the
+ * reference hard-codes, the context from the first of three keys, and
+ * rms_norm_eps as the layer-norm epsilon (its norms are LayerNorms). */
+static const cv_mkey ORION_META[] = {
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"tensor_data_layout", "Meta AI original pth", CV_M_STR, 0},
+    {"context_length", "max_sequence_length|max_position_embeddings|model_max_length", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Phi-2: the feed-forward length is 4 * hidden_size whatever config.json
  * says; add_bos_token false among the parameters. */
 static const cv_mkey PHI2_META[] = {
@@ -500,6 +516,7 @@ static const cv_family FAMILIES[] = {
     {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
+    {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
