@@ -1,4 +1,8 @@
-/* test_convert_famD.c -- LoRA adapters (gguf convert --lora ADAPTER --base
+/* test_convert_famD.c -- issue 25's group 11 (Orion, CodeShell,
+ * Chameleon, Refact: convert_famD_families, against
+ * convert_hf_to_gguf.py; `LGG_REF_TEST=convert_famD_families
+ * tests/convert_reference.sh`, with LGG_REF_ARGS=--no-lazy for Chameleon),
+ * and LoRA adapters (gguf convert --lora ADAPTER --base
  * BASE) against llama.cpp b4747's convert_lora_to_gguf.py, run outside the
  * repo on the adapters this test writes (tests/convert_lora_reference.sh
  * remakes the file names and sha256s recorded here), and the adapter
@@ -262,8 +266,71 @@ static size_t orion(lt *t) {
     return n;
 }
 
+/* One block's tensors from a list of (suffix, rows, columns), under PREFIX.N. */
+typedef struct bt {
+    const char *m;
+    uint64_t d0, d1;
+} bt;
+static size_t blocks(lt *t, uint32_t dtype, const char *prefix, int L, const bt *b, size_t nb) {
+    size_t n = 0;
+    for (int l = 0; l < L; l++)
+        for (size_t k = 0; k < nb; k++) T(dtype, b[k].d0, b[k].d1, "%s.%d.%s", prefix, l, b[k].m);
+    return n;
+}
+
+/* CodeShell: GPT-2 names, a fused qkv (4 heads of 8, 2 kv groups), no
+ * lm_head (the reference copies the embeddings to output). */
+static size_t codeshell(lt *t) {
+    static const bt B[] = {{"ln_1.weight", 32, 0},       {"ln_1.bias", 32, 0},        {"attn.c_attn.weight", 64, 32},
+                           {"attn.c_attn.bias", 64, 0},  {"attn.c_proj.weight", 32, 32}, {"attn.c_proj.bias", 32, 0},
+                           {"ln_2.weight", 32, 0},       {"ln_2.bias", 32, 0},        {"mlp.c_fc.weight", 128, 32},
+                           {"mlp.c_fc.bias", 128, 0},    {"mlp.c_proj.weight", 32, 128}, {"mlp.c_proj.bias", 32, 0}};
+    size_t n = 0;
+    T(LGG_TYPE_F16, 151936, 32, "transformer.wte.weight");
+    T(LGG_TYPE_F16, 32, 0, "transformer.ln_f.weight");
+    T(LGG_TYPE_F16, 32, 0, "transformer.ln_f.bias");
+    return n + blocks(t + n, LGG_TYPE_F16, "transformer.h", 2, B, sizeof B / sizeof B[0]);
+}
+
+/* Chameleon: llama's layout with per-head q/k norms (weight and bias), an
+ * image tokenizer the reference drops.  As many kv heads as heads, as in
+ * the real checkpoints: the reference's k-norm rebuild takes hidden_size /
+ * num_key_value_heads as the head size and fails on any other. */
+static size_t chameleon(lt *t) {
+    static const bt B[] = {{"input_layernorm.weight", 32, 0}, {"post_attention_layernorm.weight", 32, 0},
+                           {"self_attn.q_proj.weight", 32, 32}, {"self_attn.k_proj.weight", 32, 32},
+                           {"self_attn.v_proj.weight", 32, 32}, {"self_attn.o_proj.weight", 32, 32},
+                           {"self_attn.q_norm.weight", 4, 8},   {"self_attn.q_norm.bias", 4, 8},
+                           {"self_attn.k_norm.weight", 4, 8},   {"self_attn.k_norm.bias", 4, 8},
+                           {"mlp.gate_proj.weight", 64, 32},    {"mlp.up_proj.weight", 64, 32},
+                           {"mlp.down_proj.weight", 32, 64}};
+    size_t n = 0;
+    T(LGG_TYPE_BF16, 151936, 32, "model.embed_tokens.weight");
+    T(LGG_TYPE_BF16, 151936, 32, "lm_head.weight");
+    T(LGG_TYPE_BF16, 32, 0, "model.norm.weight");
+    T(LGG_TYPE_BF16, 16, 8, "model.vqmodel.quantize.embedding.weight");
+    T(LGG_TYPE_BF16, 8, 0, "model.vqmodel.encoder.norm_out.weight");
+    return n + blocks(t + n, LGG_TYPE_BF16, "model.layers", 2, B, sizeof B / sizeof B[0]);
+}
+
+/* Refact: a q projection, a fused kv (one head of 8) and a fused gate_up
+ * (2 x 256: 2/3 of 4 * 32 rounded up to 256); f32. */
+static size_t refact(lt *t) {
+    static const bt B[] = {{"ln_1.weight", 32, 0},          {"attn.q.weight", 32, 32},
+                           {"attn.kv.weight", 16, 32},      {"attn.c_proj.weight", 32, 32},
+                           {"ln_2.weight", 32, 0},          {"mlp.gate_up_proj.weight", 512, 32},
+                           {"mlp.c_proj.weight", 32, 256}};
+    size_t n = 0;
+    T(LGG_TYPE_F32, 151936, 32, "transformer.wte.weight");
+    T(LGG_TYPE_F32, 151936, 32, "lm_head.weight");
+    T(LGG_TYPE_F32, 32, 0, "transformer.ln_f.weight");
+    return n + blocks(t + n, LGG_TYPE_F32, "transformer.h", 2, B, sizeof B / sizeof B[0]);
+}
+
+#define QWEN_TOK "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
+
 typedef struct fcase {
-    const char *name, *tokdir, *tokfiles, *config;
+    const char *name, *tokdir, *tokfiles, *config, *tok_config; /* tok_config: tokenizer_config.json's text, or NULL */
     size_t (*tensors)(lt *t);
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
 } fcase;
@@ -274,12 +341,48 @@ static const fcase FAM_CASES[] = {
      "\"num_key_value_heads\":4,\"num_hidden_layers\":2,\"rms_norm_eps\":1e-05,\"vocab_size\":32000,"
      "\"max_position_embeddings\":256,\"max_sequence_length\":512,\"model_type\":\"orion\",\"rope_theta\":10000.0,"
      "\"torch_dtype\":\"bfloat16\",\"tie_word_embeddings\":false}",
-     orion,
+     NULL, orion,
      {"fbac437c7c054cb4772d51e4f06947ec619793317c6e491529b22b8c7b396889",
       "035ba1b815ed97b9af8d814eef6e9ed50d556845628af694791114ca091d2c52",
       "f5afc2b552678bec156e718c8125c984fb66d53d6218ed9a1500d92e182353d1",
       "e27eea1640e981dc34173f11a37f97d54ee36c95d6991fd0213596f7482d3f4e",
       "f5afc2b552678bec156e718c8125c984fb66d53d6218ed9a1500d92e182353d1"}},
+    {"CodeShell-Tiny-Test", "Qwen2.5-Tiny-Test-Instruct", QWEN_TOK,
+     "{\"architectures\":[\"CodeShellForCausalLM\"],\"n_embd\":32,\"n_head\":4,\"num_query_groups\":2,"
+     "\"group_query_attention\":true,\"n_layer\":2,\"n_inner\":128,\"n_positions\":512,\"layer_norm_epsilon\":1e-05,"
+     "\"position_embedding_type\":\"rope\",\"rope_scaling\":null,\"vocab_size\":151936,\"model_type\":\"codeshell\","
+     "\"torch_dtype\":\"float16\"}",
+     NULL, codeshell,
+     {"92ed434edf7953a8f28bf9769c9c48c15781602f36d399bce67df692054d2163",
+      "35499961d5b9c18c8c7f7c17c266f107a82b37674086576d78a4396386ecbdbc",
+      "860ce77dff2dee687ad83c93f69ce4ff0356bfe308ee34ae0295b5bf98265b96",
+      "055e12fe7ce636b6a4aab14c5cf160ca7799e3ae3b62de1a141d9b6022829e5e",
+      "35499961d5b9c18c8c7f7c17c266f107a82b37674086576d78a4396386ecbdbc"}},
+    {"chameleon-tiny-test", "Qwen2.5-Tiny-Test-Instruct", QWEN_TOK,
+     "{\"architectures\":[\"ChameleonForConditionalGeneration\"],\"hidden_size\":32,\"intermediate_size\":64,"
+     "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,\"max_position_embeddings\":4096,"
+     "\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"vocab_size\":151936,\"model_type\":\"chameleon\","
+     "\"swin_norm\":false,\"attention_bias\":false,\"torch_dtype\":\"bfloat16\"}",
+     NULL, chameleon,
+     {"677b9b4a576f1c0179269d8c0ae5feaa29f9a1306aa5f10e74bc88871dcde64a",
+      "2505e04f294a47fe9db2a57f4270ccbd31d52c164c05c92c02437f541941d1f2",
+      "58709a8b83c700dc6e56e76c9377c5d4ab042ebcce80b114483f35990e8f4c4f",
+      "fa0d325bfee89c84e1974fb8f2613fcd6ee6219b8f9f415e4c2f6523b1fe5b1e",
+      "58709a8b83c700dc6e56e76c9377c5d4ab042ebcce80b114483f35990e8f4c4f"}},
+    /* Refact's own tokenizer_config.json names no add_bos_token (the reference writes the
+       special vocabulary twice for Refact and would stop at such a duplicate key) */
+    {"Refact-Tiny-fim", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json",
+     "{\"architectures\":[\"GPTRefactForCausalLM\"],\"n_embd\":32,\"n_head\":4,\"n_layer\":2,\"n_positions\":4096,"
+     "\"layer_norm_epsilon\":1e-05,\"vocab_size\":151936,\"model_type\":\"gpt_refact\",\"multi_query\":true,"
+     "\"torch_dtype\":\"float32\"}",
+     "{\"bos_token\":\"<|endoftext|>\",\"eos_token\":\"<|endoftext|>\",\"unk_token\":\"<|endoftext|>\","
+     "\"model_max_length\":4096,\"tokenizer_class\":\"GPT2Tokenizer\"}",
+     refact,
+     {"0abad0902620f846748f7d5c68d73d5e6724cf47ad2f61917ec2313c4adb100f",
+      "8f5287ff819074d5c0303684b374089fc092cee35733fa6bb1c0028f36348560",
+      "8afa0a54a817600c7b1429c1e834b43f5c908a8635b58a89846f6de712601024",
+      "e20a6885379f723fe75d83445ea0f15864f5f7cf378693fe07ee7ecdf5fcae5e",
+      "8afa0a54a817600c7b1429c1e834b43f5c908a8635b58a89846f6de712601024"}},
 };
 
 /* scratch/more/NAME: the golden folder's tokenizer files, config.json, the weights. */
@@ -299,6 +402,7 @@ static const char *make_family(const fcase *m) {
     }
     static lt t[256];
     size_t n = m->tensors(t);
+    if (m->tok_config && !put_text(dir, "tokenizer_config.json", m->tok_config)) return NULL;
     return put_text(dir, "config.json", m->config) && write_st(dir, "model.safetensors", t, n) ? dir : NULL;
 }
 
@@ -342,7 +446,7 @@ TEST(convert_famD_missing_field) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return;
-    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}};
+    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "n_positions"}};
     for (size_t k = 0; k < sizeof M / sizeof M[0]; k++) {
         const char *dir = make_family(&FAM_CASES[M[k].i]);
         CHECK(dir != NULL);

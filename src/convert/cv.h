@@ -128,6 +128,8 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
+/* fam_group11.c: the same for CodeShell and Chameleon (issue 25's group 11). */
+const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

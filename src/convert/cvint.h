@@ -151,6 +151,9 @@ lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
  * takes `values` on success. */
 cv_tensor *lgg__cv_new_tensor(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err);
+/* A copy of entry i (a plain tensor read from the checkpoint) under another
+ * name, at the end of the list (what a family writes twice or splits). */
+lgg_status lgg__cv_dup_tensor(struct lgg_convert *c, size_t i, const char *name, lgg_error *err);
 
 /* modelcard.c: README.md's YAML front matter (*out NULL: none), and the
  * general.* values the reference takes from it: names into n (fields still

@@ -154,6 +154,37 @@ static const cv_mkey COHERE2_META[] = {
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* Refact: the feed-forward width and the single kv head computed by
+ * fam_group11.c's init (stored as lgg.ff_dim and lgg.one). */
+static const cv_mkey REFACT_META[] = {
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "lgg.ff_dim", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "lgg.one", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* CodeShell: 4 * n_embd as the feed-forward length, the rope values the
+ * reference hard-codes. */
+static const cv_mkey CODESHELL_META[] = {
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_query_groups", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.freq_base", "10000.0", CV_M_F32_CONST, 0},
+    {"rope.scaling.type", "linear", CV_M_STR, 0},
+    {"rope.scaling.factor", "1.0", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Orion writes its own keys: the file type first, the tensor layout the
  * reference hard-codes, the context from the first of three keys, and
  * rms_norm_eps as the layer-norm epsilon (its norms are LayerNorms). */
@@ -493,6 +524,51 @@ static const cv_tmap NOMIC_BERT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* CodeShell (GPT-2 names, a fused qkv kept); fam_group11.c copies the
+ * embeddings to `output` when there is no lm_head. */
+static const cv_tmap CODESHELL_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"transformer.wpe", "position_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", 0},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Refact: kv and gate_up are split by fam_group11.c (into attn_v, ffn_up). */
+static const cv_tmap REFACT_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.q", "blk.#.attn_q", 0},
+    {"transformer.h.#.attn.kv", "blk.#.attn_k", 0},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.gate_up_proj", "blk.#.ffn_gate", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Chameleon: llama's names and permutation, per-head q/k norms
+ * (fam_group11.c rebuilds them; the image tokenizer is dropped there). */
+static const cv_tmap CHAMELEON_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
+    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -517,6 +593,9 @@ static const cv_family FAMILIES[] = {
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
     {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
+    {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
+    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
+    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
