@@ -1,4 +1,4 @@
-/* test_convert_famD.c -- issue 25's group 11 (Orion, CodeShell,
+/* test_convert_famD.c -- issue 25's group 11 (Orion, Xverse, CodeShell,
  * Chameleon, Refact: convert_famD_families, against
  * convert_hf_to_gguf.py; `LGG_REF_TEST=convert_famD_families
  * tests/convert_reference.sh`, with LGG_REF_ARGS=--no-lazy for Chameleon),
@@ -327,6 +327,21 @@ static size_t refact(lt *t) {
     return n + blocks(t + n, LGG_TYPE_F32, "transformer.h", 2, B, sizeof B / sizeof B[0]);
 }
 
+/* Xverse: llama's layout, 8 heads and 2 kv heads (the reference's k
+ * permutation then uses 8 / 2 = 4 heads); f16. */
+static size_t xverse(lt *t) {
+    static const bt B[] = {{"input_layernorm.weight", 64, 0},    {"post_attention_layernorm.weight", 64, 0},
+                           {"self_attn.q_proj.weight", 64, 64}, {"self_attn.k_proj.weight", 16, 64},
+                           {"self_attn.v_proj.weight", 16, 64}, {"self_attn.o_proj.weight", 64, 64},
+                           {"mlp.gate_proj.weight", 128, 64},   {"mlp.up_proj.weight", 128, 64},
+                           {"mlp.down_proj.weight", 64, 128}};
+    size_t n = 0;
+    T(LGG_TYPE_F16, 32000, 64, "model.embed_tokens.weight");
+    T(LGG_TYPE_F16, 32000, 64, "lm_head.weight");
+    T(LGG_TYPE_F16, 64, 0, "model.norm.weight");
+    return n + blocks(t + n, LGG_TYPE_F16, "model.layers", 2, B, sizeof B / sizeof B[0]);
+}
+
 #define QWEN_TOK "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
 
 typedef struct fcase {
@@ -369,6 +384,17 @@ static const fcase FAM_CASES[] = {
       "58709a8b83c700dc6e56e76c9377c5d4ab042ebcce80b114483f35990e8f4c4f",
       "fa0d325bfee89c84e1974fb8f2613fcd6ee6219b8f9f415e4c2f6523b1fe5b1e",
       "58709a8b83c700dc6e56e76c9377c5d4ab042ebcce80b114483f35990e8f4c4f"}},
+    {"XVERSE-Tiny-Chat", "TinyLlama-2-Test-2x32", "tokenizer.json tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"XverseForCausalLM\"],\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":8,"
+     "\"num_key_value_heads\":2,\"num_hidden_layers\":2,\"rms_norm_eps\":1e-06,\"vocab_size\":32000,"
+     "\"max_position_embeddings\":4096,\"max_tokenizer_truncation\":6144,\"model_type\":\"xverse\","
+     "\"rope_theta\":500000,\"torch_dtype\":\"float16\"}",
+     NULL, xverse,
+     {"e4e826f228230695026e64acdc9cc319c7964ff87abf5e27ff04c4dbc7f92d22",
+      "404a1c28f0d3e3309bdd4ca0dfc76990207d9f6f60154d89787aabc9a6581e4c",
+      "3c4723369d2835b55606d0d50c9d61bf3b66211986506aa71996cb2d6a6eaa63",
+      "6eb4b697f8df607b9f46267a243b5838c8981972ef72db6ad55c00a1c6fee6fb",
+      "404a1c28f0d3e3309bdd4ca0dfc76990207d9f6f60154d89787aabc9a6581e4c"}},
     /* Refact's own tokenizer_config.json names no add_bos_token (the reference writes the
        special vocabulary twice for Refact and would stop at such a duplicate key) */
     {"Refact-Tiny-fim", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json",
@@ -446,7 +472,7 @@ TEST(convert_famD_missing_field) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return;
-    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "n_positions"}};
+    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "rms_norm_eps"}, {4, "n_positions"}};
     for (size_t k = 0; k < sizeof M / sizeof M[0]; k++) {
         const char *dir = make_family(&FAM_CASES[M[k].i]);
         CHECK(dir != NULL);

@@ -154,6 +154,22 @@ static const cv_mkey COHERE2_META[] = {
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* Xverse: Orion's context keys, llama's rope dimensions and scaling. */
+static const cv_mkey XVERSE_META[] = {
+    {"tensor_data_layout", "Meta AI original pth", CV_M_STR, 0},
+    {"context_length", "max_sequence_length|max_position_embeddings|model_max_length", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Refact: the feed-forward width and the single kv head computed by
  * fam_group11.c's init (stored as lgg.ff_dim and lgg.one). */
 static const cv_mkey REFACT_META[] = {
@@ -593,6 +609,7 @@ static const cv_family FAMILIES[] = {
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
     {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
+    {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL}, /* vocabulary: fam_group11.c */
     {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
     {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
     {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},
