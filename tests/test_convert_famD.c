@@ -1,5 +1,5 @@
 /* test_convert_famD.c -- issue 25's group 11 (Orion, Xverse, CodeShell,
- * Chameleon, Refact: convert_famD_families, against
+ * Chameleon, Refact, Jais: convert_famD_families, against
  * convert_hf_to_gguf.py; `LGG_REF_TEST=convert_famD_families
  * tests/convert_reference.sh`, with LGG_REF_ARGS=--no-lazy for Chameleon),
  * and LoRA adapters (gguf convert --lora ADAPTER --base
@@ -28,6 +28,7 @@ typedef struct lt {
     char name[128];
     uint32_t dtype;
     uint64_t d0, d1; /* d1 == 0: 1-D */
+    float fixed;     /* not 0: every value (Jais's ALiBi slopes must be positive) */
 } lt;
 
 /* A xorshift stream: values k/2^12 for |k| < 2^11, exact in f16 and bf16
@@ -47,6 +48,7 @@ static int write_st(const char *dir, const char *file, const lt *t, size_t n) {
         uint64_t cnt = t[i].d0 * (t[i].d1 ? t[i].d1 : 1), start = d.n;
         for (uint64_t e = 0; e < cnt; e++) {
             float v = next_value(&s);
+            if (t[i].fixed != 0) v = t[i].fixed;
             uint16_t u = t[i].dtype == LGG_TYPE_F16 ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
             if (t[i].dtype == LGG_TYPE_F32) buf_put(&d, &v, 4);
             else buf_put(&d, &u, 2);
@@ -80,7 +82,8 @@ static int put_text(const char *dir, const char *name, const char *text) {
 }
 
 #define PEFT(n) "base_model.model.model." n
-#define T(DT, A, B, ...) (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].dtype = (DT), t[n].d0 = (A), t[n].d1 = (B), n++)
+#define T(DT, A, B, ...) \
+    (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].dtype = (DT), t[n].d0 = (A), t[n].d1 = (B), t[n].fixed = 0, n++)
 
 /* One LoRA pair of rank r on a matrix of `out` rows and `in` columns. */
 static size_t pair(lt *t, const char *target, uint64_t out, uint64_t in, uint64_t r, uint32_t dta, uint32_t dtb) {
@@ -342,6 +345,25 @@ static size_t xverse(lt *t) {
     return n + blocks(t + n, LGG_TYPE_F16, "model.layers", 2, B, sizeof B / sizeof B[0]);
 }
 
+/* Jais: GPT-2's Conv1D matrices (in x out), a SwiGLU c_fc2, biases, a
+ * causal-mask buffer, ALiBi slopes of 1/8 (max_alibi_bias 12 with 4
+ * heads); f16 (the scales are applied in f16, as torch does). */
+static size_t jais(lt *t) {
+    static const bt B[] = {{"ln_1.weight", 32, 0},        {"ln_1.bias", 32, 0},          {"attn.c_attn.weight", 32, 96},
+                           {"attn.c_attn.bias", 96, 0},   {"attn.c_proj.weight", 32, 32}, {"attn.c_proj.bias", 32, 0},
+                           {"attn.bias", 4, 4},           {"ln_2.weight", 32, 0},        {"ln_2.bias", 32, 0},
+                           {"mlp.c_fc.weight", 32, 64},   {"mlp.c_fc.bias", 64, 0},      {"mlp.c_fc2.weight", 32, 64},
+                           {"mlp.c_fc2.bias", 64, 0},     {"mlp.c_proj.weight", 64, 32}, {"mlp.c_proj.bias", 32, 0}};
+    size_t n = 0;
+    T(LGG_TYPE_F16, 151936, 32, "transformer.wte.weight");
+    T(LGG_TYPE_F16, 151936, 32, "lm_head.weight");
+    T(LGG_TYPE_F16, 32, 0, "transformer.ln_f.weight");
+    T(LGG_TYPE_F16, 32, 0, "transformer.ln_f.bias");
+    T(LGG_TYPE_F16, 4, 0, "transformer.relative_pe.slopes");
+    t[n - 1].fixed = 0.125f;
+    return n + blocks(t + n, LGG_TYPE_F16, "transformer.h", 2, B, sizeof B / sizeof B[0]);
+}
+
 #define QWEN_TOK "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
 
 typedef struct fcase {
@@ -395,6 +417,17 @@ static const fcase FAM_CASES[] = {
       "3c4723369d2835b55606d0d50c9d61bf3b66211986506aa71996cb2d6a6eaa63",
       "6eb4b697f8df607b9f46267a243b5838c8981972ef72db6ad55c00a1c6fee6fb",
       "404a1c28f0d3e3309bdd4ca0dfc76990207d9f6f60154d89787aabc9a6581e4c"}},
+    {"jais-tiny-chat", "Qwen2.5-Tiny-Test-Instruct", QWEN_TOK,
+     "{\"architectures\":[\"JAISLMHeadModel\"],\"activation_function\":\"swiglu\",\"position_embedding_type\":\"alibi\","
+     "\"n_embd\":32,\"n_head\":4,\"n_inner\":64,\"n_layer\":2,\"n_positions\":2048,\"layer_norm_epsilon\":1e-05,"
+     "\"vocab_size\":151936,\"mup_embeddings_scale\":14.6,\"mup_output_alpha\":2.22,\"mup_width_scale\":0.0625,"
+     "\"scale_attn_weights\":true,\"model_type\":\"jais\",\"torch_dtype\":\"float16\"}",
+     NULL, jais,
+     {"766094ad4766243337cb1cca7bf2727d02876df1107d7516e60df7f531c77eff",
+      "0b633f91f42213a3d6c4065fe79649af2bc86c719bca4cf787c3093c82727414",
+      "1a1381cc6c37213a3e4b0d0aac51cee7b7c510e9722f0387e8f685093531c1bd",
+      "661d0f9fe6c25aef5d17dbd9a0a2f3fb78ee351d8602851de545a1d6e54fdd89",
+      "0b633f91f42213a3d6c4065fe79649af2bc86c719bca4cf787c3093c82727414"}},
     /* Refact's own tokenizer_config.json names no add_bos_token (the reference writes the
        special vocabulary twice for Refact and would stop at such a duplicate key) */
     {"Refact-Tiny-fim", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json",
@@ -472,7 +505,7 @@ TEST(convert_famD_missing_field) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return;
-    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "rms_norm_eps"}, {4, "n_positions"}};
+    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "rms_norm_eps"}, {4, "mup_embeddings_scale"}, {5, "n_positions"}};
     for (size_t k = 0; k < sizeof M / sizeof M[0]; k++) {
         const char *dir = make_family(&FAM_CASES[M[k].i]);
         CHECK(dir != NULL);

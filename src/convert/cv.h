@@ -24,8 +24,10 @@ enum {
                         expert tensor arrives */
 };
 /* A 2-D source written transposed (a LoRA adapter's token-embedding A,
- * lora.c); a bit of its own, far from the table's. */
-enum { CV_X_TRANSPOSE = 1 << 12 };
+ * lora.c; Jais's GPT-2-style matrices); values times cv_tensor.scale
+ * (Jais's embeddings and output, fam_group11.c): bits of their own, far
+ * from the table's. */
+enum { CV_X_TRANSPOSE = 1 << 12, CV_X_SCALE = 1 << 13 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
  * replaced by the same number). */

@@ -50,6 +50,7 @@ typedef struct cv_tensor {
     uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
+    float scale;             /* CV_X_SCALE's factor */
     struct lgg_convert *c;
 } cv_tensor;
 
@@ -90,6 +91,8 @@ struct lgg_convert {
     int lora;                /* a LoRA adapter (lora.c): dir is the adapter's, config the base's */
     float lora_alpha;        /* adapter_config.json's lora_alpha */
     json_t *card_config;     /* the adapter folder's own config.json (its _name_or_path names it), or NULL */
+    float max_alibi_bias;    /* <arch>.attention.max_alibi_bias, written after general.architecture */
+    int has_max_alibi_bias;  /* (Jais: the reference sets it after its tensors) */
 };
 
 /* convert.c, shared with lora.c: a new converter for dir with the caller's

@@ -45,9 +45,9 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     }
     if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
-    if (t->xform & CV_X_ADD1)
+    if (t->xform & (CV_X_ADD1 | CV_X_SCALE)) /* in f32, rounded to f16 when the reference works in f16 */
         for (uint64_t i = 0; i < n; i++) {
-            x[i] = x[i] + 1.0f;
+            x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : x[i] * t->scale;
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
 }

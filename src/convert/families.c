@@ -170,6 +170,18 @@ static const cv_mkey XVERSE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Jais: the GPT-2 keys it writes (no head_count_kv). */
+static const cv_mkey JAIS_META[] = {
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_inner", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Refact: the feed-forward width and the single kv head computed by
  * fam_group11.c's init (stored as lgg.ff_dim and lgg.one). */
 static const cv_mkey REFACT_META[] = {
@@ -571,6 +583,22 @@ static const cv_tmap REFACT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Jais: GPT-2 names, its Conv1D matrices (in x out) transposed; the
+ * scales and dropped buffers are fam_group11.c's. */
+static const cv_tmap JAIS_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", CV_X_TRANSPOSE},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", CV_X_TRANSPOSE},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", CV_X_TRANSPOSE},
+    {"transformer.h.#.mlp.c_fc2", "blk.#.ffn_gate", CV_X_TRANSPOSE},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", CV_X_TRANSPOSE},
+    {NULL, NULL, 0},
+};
+
 /* Chameleon: llama's names and permutation, per-head q/k norms
  * (fam_group11.c rebuilds them; the image tokenizer is dropped there). */
 static const cv_tmap CHAMELEON_TENSORS[] = {
@@ -610,6 +638,7 @@ static const cv_family FAMILIES[] = {
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
     {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
     {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL}, /* vocabulary: fam_group11.c */
+    {"JAISLMHeadModel", "jais", JAIS_META, JAIS_TENSORS, CV_V_BPE, 0, NULL},
     {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
     {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
     {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},

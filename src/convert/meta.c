@@ -402,6 +402,11 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
         snprintf(key, sizeof key, "%s.rope.scaling.attn_factor", c->fam->arch);
         st = wfail(lgg_writer_set_f32(c->w, key, c->attn_factor, NULL), key, err);
     }
+    if (!st && c->has_max_alibi_bias) {
+        char key[96];
+        snprintf(key, sizeof key, "%s.attention.max_alibi_bias", c->fam->arch);
+        st = wfail(lgg_writer_set_f32(c->w, key, c->max_alibi_bias, NULL), key, err);
+    }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
     if (!st && c->lora) st = set_str(c->w, "adapter.type", "lora", err);
     if (!st) st = general(c, err);
