@@ -159,6 +159,30 @@ LGG_API lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *
                                     lgg_error *err);
 LGG_API void lgg_convert_free(lgg_convert *c); /* NULL is a no-op */
 
+/* A PEFT LoRA adapter, as llama.cpp's convert_lora_to_gguf.py (b4747)
+ * converts it: `adapter_dir` holds adapter_config.json (its lora_alpha
+ * becomes adapter.lora.alpha) and adapter_model.safetensors; `base_dir`
+ * holds the base model's config.json (only it is read: it names the family
+ * whose table maps each target).  Each lora_A / lora_B pair becomes
+ * NAME.lora_a / NAME.lora_b, F32 whatever the outtype (the reference's type
+ * rules; the outtype names the file, "...-F16-LoRA.gguf"), B's rows
+ * transformed as the base matrix's (llama's q/k permutation), the token
+ * embedding's A transposed; norms in the adapter (mergekit-extract-lora)
+ * are written first, as the base converter writes them.  The names and the
+ * model card come from adapter_dir.  The handle is used as one from
+ * lgg_convert_open (writer, default name, tensors, split writes; not
+ * lgg_convert_write_quantized).  o->vocab_only is refused (LGG_ERR_ARG).
+ * Errors as lgg_convert_open, with the message naming the file and key or
+ * tensor: LGG_ERR_INVALID for a missing or non-numeric lora_alpha, a pair
+ * without its partner or of mismatched ranks, a target the family's table
+ * does not name, a tensor that is neither lora_A, lora_B nor a norm, an
+ * lm_head the base model drops (tied embeddings); LGG_ERR_UNSUPPORTED for
+ * a pair on an expert matrix or a norm, or a family converted with code
+ * (BERT's and issue 25's group 11 in fam_group11.c); LGG_ERR_IO when adapter_model.safetensors is missing (a
+ * PyTorch adapter_model.bin is not read). */
+LGG_API lgg_status lgg_convert_open_lora(const char *adapter_dir, const char *base_dir, const lgg_convert_options *o,
+                                         lgg_convert **out, lgg_error *err);
+
 /* The files lgg_convert_open read, as DIR/NAME, in the order it read them
  * (config.json, the shards, the index, tokenizer files, README.md); NULL
  * past the end.  A tool must not write its output over one of them. */

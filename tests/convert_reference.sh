@@ -8,6 +8,9 @@
 #
 #   [LGG_REF_TEST=NAME] tests/convert_reference.sh LLAMA_CPP NODE_DIR [MODEL...]
 #
+# LGG_REF_ARGS: more arguments for the reference (--no-lazy: Debian's torch
+# 1.13 cannot run Chameleon's repeat_interleave on its lazy meta tensors).
+#
 # LGG_REF_TEST: the test (a test-runner prefix) that writes the checkpoints
 # under its scratch folder's more/ (default convert_more_families; each
 # tests/test_convert_*.c family group has its own).
@@ -37,7 +40,7 @@ for dir in $models; do
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument
         PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
-            /usr/bin/python3 $run --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
+            /usr/bin/python3 $run ${LGG_REF_ARGS:-} --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"
         rm -f "$out"

@@ -40,11 +40,16 @@ static const cli_opt OPTS[] = {
                                          "default: config.json 4M, tokenizer.json 128M, the\n"
                                          "others 64M)"},
     {'q', "-q|--quiet", NULL, "no progress, and no closing line saying what was written"},
+    {'A', "--lora", "ADAPTER_DIR", "convert a PEFT LoRA adapter (adapter_config.json,\n"
+                                   "adapter_model.safetensors) as convert_lora_to_gguf.py\n"
+                                   "does, instead of MODEL_DIR; needs --base"},
+    {'B', "--base", "BASE_DIR", "the adapter's base model: only its config.json is read"},
     {0},
 };
 static const cli_spec SPEC = {
     "convert",
-    "gguf convert [options] MODEL_DIR [-o OUT]",
+    "gguf convert [options] MODEL_DIR [-o OUT]\n"
+    "       gguf convert [options] --lora ADAPTER_DIR --base BASE_DIR [-o OUT]",
     "Convert a Hugging Face model directory (config.json, model.safetensors or a\n"
     "sharded set with model.safetensors.index.json, tokenizer files) to GGUF, with\n"
     "the same bytes as llama.cpp's convert_hf_to_gguf.py (b4747).  The shards are\n"
@@ -101,6 +106,7 @@ typedef struct outtype {
 
 typedef struct copts {
     const char *dir, *out, *imatrix;
+    const char *lora, *base;        /* --lora ADAPTER_DIR --base BASE_DIR */
     outtype ot[MAX_OUTTYPES];       /* --outtype's list */
     size_t n_ot;
     const lgg_quant_preset *preset; /* the output being written: --outtype PRESET */
@@ -167,6 +173,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'F': c->no_fsync = true; break;
     case 'L': c->print_models = true; break;
     case 'q': c->quiet = true; break;
+    case 'A': c->lora = v; break;
+    case 'B': c->base = v; break;
     case 'J':
         if (!cli_parse_size(v, 1, &c->o.max_json_size) || !c->o.max_json_size)
             return cli_why(why, cap, "--max-json-size must be a positive N, NK, NM or NG, not '%s'", v);
@@ -197,6 +205,9 @@ static int check_args(const copts *c) {
     int preset = 0;
     for (size_t i = 0; i < c->n_ot; i++) preset |= c->ot[i].preset != NULL;
     if (c->imatrix && !preset) return cli_usage_error("convert", SPEC.usage, "--imatrix needs --outtype PRESET");
+    if (!c->lora != !c->base) return cli_usage_error("convert", SPEC.usage, "--lora and --base go together");
+    if (c->lora && (preset || c->o.vocab_only))
+        return cli_usage_error("convert", SPEC.usage, "--lora takes no quantize preset and no --vocab-only");
     if (c->split.max_size && c->split.max_tensors)
         return cli_usage_error("convert", SPEC.usage, "--split-max-size and --split-max-tensors exclude each other");
     if (preset && c->o.vocab_only)
@@ -371,7 +382,7 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
     lgg_convert *cv = NULL;
     lgg_error err;
     const double t0 = now_s();
-    if (lgg_convert_open(c->dir, &c->o, &cv, &err)) {
+    if (c->lora ? lgg_convert_open_lora(c->lora, c->base, &c->o, &cv, &err) : lgg_convert_open(c->dir, &c->o, &cv, &err)) {
         cli_err("convert", NULL, "%s", err.message); /* the message names the file */
         return CLI_FAIL;
     }
@@ -471,8 +482,8 @@ int cmd_convert(int argc, char **argv) {
         fputs(list, stdout);
         return CLI_OK;
     }
-    if (np < 1) return cli_usage_error("convert", SPEC.usage, "MODEL_DIR is required");
-    c.dir = argv[1];
+    if (np != !c.lora) return cli_usage_error("convert", SPEC.usage, c.lora ? "--lora takes no MODEL_DIR" : "MODEL_DIR is required");
+    c.dir = c.lora ? c.lora : argv[1];
     if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];

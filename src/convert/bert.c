@@ -246,5 +246,5 @@ const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
     snprintf(key, sizeof key, "|%.100s|", hf_arch);
     for (size_t i = 0; i < sizeof BY_NAME / sizeof BY_NAME[0]; i++)
         if (strstr(BY_NAME[i].names, key)) return &BY_NAME[i].hooks;
-    return lgg__cv_nemotron_minicpm_hooks(hf_arch);
+    return NULL;
 }

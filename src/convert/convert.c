@@ -45,7 +45,7 @@ static lgg_status list_shards(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status open_shards(lgg_convert *c, lgg_error *err) {
+lgg_status lgg__cv_open_shards(lgg_convert *c, lgg_error *err) {
     c->shards = calloc(c->n_shards, sizeof *c->shards);
     if (!c->shards) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < c->n_shards; i++) {
@@ -148,7 +148,7 @@ static int match(const char *pat, const char *gguf, const char *name, const char
 
 /* The table entry for an HF name: 1 mapped, 0 no entry.  For an expert,
  * *xid is its number and *slot the entry's rank among the expert entries. */
-static int map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
+int lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
                     unsigned *slot) {
     char base[512];
     const char *suffix = "";
@@ -190,7 +190,7 @@ static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_te
     }
 }
 
-static lgg_status add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
+lgg_status lgg__cv_add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
                              lgg_error *err) {
     const char *file = c->shard_names[shard];
     if (s->n_dims > 4)
@@ -242,7 +242,7 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
     for (unsigned k = 0; m->hf && (k < slot || !(m->xform & CV_X_EXPERT)); m++) k += (m->xform & CV_X_EXPERT) != 0;
     const char *hash = strchr(m->gguf, '#');
     snprintf(name, sizeof name, "%.*s%llu%s.weight", (int)(hash - m->gguf), m->gguf, (unsigned long long)bid, hash + 1);
-    lgg_status st = add_tensor(c, v[0].shard, t0, name, 0, err);
+    lgg_status st = lgg__cv_add_tensor(c, v[0].shard, t0, name, 0, err);
     if (st) return st;
     cv_tensor *t = &c->t[c->n_t - 1];
     if (!(t->stack = malloc(c->n_experts * sizeof *t->stack)))
@@ -284,7 +284,7 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     return LGG_OK;
 }
 
-static int skipped(const lgg_convert *c, const char *name) {
+int lgg__cv_skipped(const lgg_convert *c, const char *name) {
     if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && !strncmp(name, "model.layers.", 13) && name[13] >= '0' &&
         name[13] <= '9' && strtoull(name + 13, NULL, 10) >= c->block_count)
         return 1;
@@ -300,7 +300,7 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
     for (uint32_t s = 0; s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
-            if (skipped(c, t->name.ptr)) continue;
+            if (lgg__cv_skipped(c, t->name.ptr)) continue;
             char out[512], renamed[512];
             const char *hf = t->name.ptr;
             unsigned xform = 0, slot = 0;
@@ -309,13 +309,13 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
                 if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
                 hf = renamed;
             }
-            if (!map_name(c->fam, hf, out, sizeof out, &xform, &bid, &xid, &slot) ||
+            if (!lgg__cv_map_name(c->fam, hf, out, sizeof out, &xform, &bid, &xid, &slot) ||
                 (bid >= 0 && (uint64_t)bid >= c->block_count))
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
                                     c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
             if (xform & CV_X_SKIP) continue;
             lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, slot, err)
-                                                  : add_tensor(c, s, t, out, xform, err);
+                                                  : lgg__cv_add_tensor(c, s, t, out, xform, err);
             if (!st && !(xform & CV_X_EXPERT) && c->hooks && c->hooks->tensor) st = c->hooks->tensor(c, &c->t[c->n_t - 1], err);
             if (st) return st;
         }
@@ -326,7 +326,7 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status load_config(lgg_convert *c, lgg_error *err) {
+lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
     lgg_status st = lgg__cv_json(c, "config.json", 1, &c->config, err);
     if (st) return st;
     json_t *archs = json_object_get(c->config, "architectures");
@@ -340,11 +340,12 @@ static lgg_status load_config(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%.60s' is not supported (supported: %s)",
                             c->dir, json_string_value(a0), list);
     }
-    c->hooks = lgg__cv_family_hooks(json_string_value(a0));
-    if (!c->hooks) c->hooks = lgg__cv_code_hooks(json_string_value(a0));
-    if (!c->hooks) c->hooks = lgg__cv_ssm_hooks(json_string_value(a0));
-    if (!c->hooks) c->hooks = lgg__cv_rwkv_hooks(json_string_value(a0));
-    if (!c->hooks) c->hooks = lgg__cv_more_hooks(json_string_value(a0));
+    /* each family file answers for its own architecture names, or NULL */
+    static const cv_hooks *(*const HOOKS_OF[])(const char *) = {
+        lgg__cv_family_hooks, lgg__cv_code_hooks,   lgg__cv_nemotron_minicpm_hooks, lgg__cv_t5_hooks, lgg__cv_chatglm_hooks,
+        lgg__cv_ssm_hooks,    lgg__cv_rwkv_hooks,   lgg__cv_more_hooks,             lgg__cv_group11_hooks,
+    };
+    for (size_t i = 0; !c->hooks && i < sizeof HOOKS_OF / sizeof HOOKS_OF[0]; i++) c->hooks = HOOKS_OF[i](json_string_value(a0));
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {
@@ -367,33 +368,30 @@ static void resolve_outtype(lgg_convert *c, uint32_t outtype) {
     c->outtype = first && first->dtype == LGG_TYPE_F16 ? LGG_CONVERT_F16 : LGG_CONVERT_BF16;
 }
 
-lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out, lgg_error *err) {
-    if (!dir || !out) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: NULL argument");
+lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_convert_options *copy, lgg_convert **out,
+                      lgg_error *err) {
+    *out = NULL;
     /* the caller's struct as this version knows it (libgguf.h: options
      * that can grow; the first layout is the whole struct) */
-    lgg_convert_options copy;
-    lgg_status cst = o ? lgg_options_copy(&copy, sizeof copy, sizeof copy, o, "lgg_convert_options", err) : LGG_OK;
+    lgg_status cst = o ? lgg_options_copy(copy, sizeof *copy, sizeof *copy, o, "lgg_convert_options", err) : LGG_OK;
     if (cst != LGG_OK) return cst;
-    if (!o) lgg_convert_options_init(&copy);
-    o = &copy;
-    if (o->outtype > LGG_CONVERT_AUTO) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", o->outtype);
-    *out = NULL;
+    if (!o) lgg_convert_options_init(copy);
+    if (copy->outtype > LGG_CONVERT_AUTO)
+        return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", copy->outtype);
     lgg_convert *c = calloc(1, sizeof *c);
     if (!c || !(c->dir = strdup(dir))) {
         free(c);
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
-    c->n_threads = o->n_threads;
-    c->vocab_only = o->vocab_only;
-    c->max_json = o->max_json_size;
-    lgg_status st = load_config(c, err);
-    if (!st) st = list_shards(c, err);
-    if (!st) st = open_shards(c, err);
-    if (!st) st = check_index(c, err);
-    if (!st) {
-        resolve_outtype(c, o->outtype);
-        if (!o->vocab_only) st = plan(c, err);
-    }
+    c->n_threads = copy->n_threads;
+    c->vocab_only = copy->vocab_only;
+    c->max_json = copy->max_json_size;
+    *out = c;
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_finish(lgg_convert *c, const lgg_convert_options *o, lgg_status st, lgg_convert **out,
+                         lgg_error *err) {
     if (!st && lgg_writer_create(NULL, &c->w, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     if (!st) st = lgg__cv_metadata(c, o, err);
     if (!st) st = lgg__cv_add_tensors(c, err);
@@ -403,6 +401,23 @@ lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_c
     }
     *out = c;
     return LGG_OK;
+}
+
+lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_convert **out, lgg_error *err) {
+    if (!dir || !out) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: NULL argument");
+    lgg_convert_options copy;
+    lgg_convert *c;
+    lgg_status st = lgg__cv_new(dir, o, &copy, &c, err);
+    if (st) return st;
+    st = lgg__cv_load_config(c, err);
+    if (!st) st = list_shards(c, err);
+    if (!st) st = lgg__cv_open_shards(c, err);
+    if (!st) st = check_index(c, err);
+    if (!st) {
+        resolve_outtype(c, copy.outtype);
+        if (!copy.vocab_only) st = plan(c, err);
+    }
+    return lgg__cv_finish(c, &copy, st, out, err);
 }
 
 void lgg_convert_free(lgg_convert *c) {
@@ -419,6 +434,7 @@ void lgg_convert_free(lgg_convert *c) {
     free(c->shards);
     free(c->shard_names);
     json_decref(c->config);
+    json_decref(c->card_config);
     free(c->default_name);
     free(c->scratch);
     free(c->row);

@@ -140,7 +140,7 @@ const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
 /* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and InternLM2. */
 const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
 /* fam_nemotron_minicpm.c */
-const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch); /* then T5's, ChatGLM's */
+const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
 const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
 /* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
@@ -150,6 +150,8 @@ const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
 /* fam_more.c: the same for the last group's smaller families. */
 const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
 float lgg__cv_torch_expf(float x);
+/* fam_group11.c: the same for CodeShell and Chameleon (issue 25's group 11). */
+const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -55,7 +55,7 @@ typedef struct cv_tensor {
     uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
-    float scale;             /* source values multiplied by it (RWKV's rescale_every division), 0: none */
+    float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */
     struct lgg_convert *c;
 } cv_tensor;
 
@@ -100,7 +100,30 @@ struct lgg_convert {
         int64_t id;
     } late_special[4];
     int n_late_special;
+    int lora;                /* a LoRA adapter (lora.c): dir is the adapter's, config the base's */
+    float lora_alpha;        /* adapter_config.json's lora_alpha */
+    json_t *card_config;     /* the adapter folder's own config.json (its _name_or_path names it), or NULL */
+    float max_alibi_bias;    /* <arch>.attention.max_alibi_bias, written after general.architecture */
+    int has_max_alibi_bias;  /* (Jais: the reference sets it after its tensors) */
 };
+
+/* convert.c, shared with lora.c: a new converter for dir with the caller's
+ * options copied into *copy; config.json read (the family found, the block
+ * count); the shards c->shard_names opened; a HF tensor name mapped by the
+ * family's table (1 mapped); a source tensor added under a GGUF name; the
+ * names the reference drops before mapping; the writer, metadata and
+ * tensors made and *out set when st is LGG_OK, else c freed. */
+lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_convert_options *copy, struct lgg_convert **out,
+                      lgg_error *err);
+lgg_status lgg__cv_load_config(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_open_shards(struct lgg_convert *c, lgg_error *err);
+int lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
+                     unsigned *slot);
+lgg_status lgg__cv_add_tensor(struct lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf,
+                              unsigned xform, lgg_error *err);
+int lgg__cv_skipped(const struct lgg_convert *c, const char *name);
+lgg_status lgg__cv_finish(struct lgg_convert *c, const lgg_convert_options *o, lgg_status st, struct lgg_convert **out,
+                         lgg_error *err);
 
 /* Tokenizer metadata (tokenizer.c); a SentencePiece vocabulary (vocab.c). */
 lgg_status lgg__cv_vocab(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
@@ -147,6 +170,9 @@ lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
  * takes `values` on success. */
 cv_tensor *lgg__cv_new_tensor(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float *values, uint64_t n, lgg_error *err);
+/* A copy of entry i (a plain tensor read from the checkpoint) under another
+ * name, at the end of the list (what a family writes twice or splits). */
+lgg_status lgg__cv_dup_tensor(struct lgg_convert *c, size_t i, const char *name, lgg_error *err);
 
 /* modelcard.c: README.md's YAML front matter (*out NULL: none), and the
  * general.* values the reference takes from it: names into n (fields still

@@ -106,7 +106,5 @@ static const cv_hooks MINICPM_HOOKS = {NULL, NULL, NULL, minicpm_meta, NULL};
 
 const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch) {
     if (!strcmp(hf_arch, "NemotronForCausalLM")) return &NEMOTRON_HOOKS;
-    if (!strcmp(hf_arch, "MiniCPMForCausalLM")) return &MINICPM_HOOKS;
-    const cv_hooks *h = lgg__cv_t5_hooks(hf_arch);
-    return h ? h : lgg__cv_chatglm_hooks(hf_arch);
+    return strcmp(hf_arch, "MiniCPMForCausalLM") ? NULL : &MINICPM_HOOKS;
 }

@@ -173,6 +173,81 @@ static const cv_mkey COHERE2_META[] = {
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* Xverse: Orion's context keys, llama's rope dimensions and scaling. */
+static const cv_mkey XVERSE_META[] = {
+    {"tensor_data_layout", "Meta AI original pth", CV_M_STR, 0},
+    {"context_length", "max_sequence_length|max_position_embeddings|model_max_length", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Jais: the GPT-2 keys it writes (no head_count_kv). */
+static const cv_mkey JAIS_META[] = {
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_inner", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Refact: the feed-forward width and the single kv head computed by
+ * fam_group11.c's init (stored as lgg.ff_dim and lgg.one). */
+static const cv_mkey REFACT_META[] = {
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "lgg.ff_dim", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "lgg.one", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* CodeShell: 4 * n_embd as the feed-forward length, the rope values the
+ * reference hard-codes. */
+static const cv_mkey CODESHELL_META[] = {
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_query_groups", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.freq_base", "10000.0", CV_M_F32_CONST, 0},
+    {"rope.scaling.type", "linear", CV_M_STR, 0},
+    {"rope.scaling.factor", "1.0", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Orion writes its own keys: the file type first, the tensor layout the
+ * reference hard-codes, the context from the first of three keys, and
+ * rms_norm_eps as the layer-norm epsilon (its norms are LayerNorms). */
+static const cv_mkey ORION_META[] = {
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"tensor_data_layout", "Meta AI original pth", CV_M_STR, 0},
+    {"context_length", "max_sequence_length|max_position_embeddings|model_max_length", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Phi-2: the feed-forward length is 4 * hidden_size whatever config.json
  * says; add_bos_token false among the parameters. */
 static const cv_mkey PHI2_META[] = {
@@ -913,6 +988,67 @@ static const cv_tmap BLOOM_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* CodeShell (GPT-2 names, a fused qkv kept); fam_group11.c copies the
+ * embeddings to `output` when there is no lm_head. */
+static const cv_tmap CODESHELL_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"transformer.wpe", "position_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", 0},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Refact: kv and gate_up are split by fam_group11.c (into attn_v, ffn_up). */
+static const cv_tmap REFACT_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.q", "blk.#.attn_q", 0},
+    {"transformer.h.#.attn.kv", "blk.#.attn_k", 0},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.gate_up_proj", "blk.#.ffn_gate", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Jais: GPT-2 names, its Conv1D matrices (in x out) transposed; the
+ * scales and dropped buffers are fam_group11.c's. */
+static const cv_tmap JAIS_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", CV_X_TRANSPOSE},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", CV_X_TRANSPOSE},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", CV_X_TRANSPOSE},
+    {"transformer.h.#.mlp.c_fc2", "blk.#.ffn_gate", CV_X_TRANSPOSE},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", CV_X_TRANSPOSE},
+    {NULL, NULL, 0},
+};
+
+/* Chameleon: llama's names and permutation, per-head q/k norms
+ * (fam_group11.c rebuilds them; the image tokenizer is dropped there). */
+static const cv_tmap CHAMELEON_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
+    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -957,6 +1093,12 @@ static const cv_family FAMILIES[] = {
     {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
      T5_META, T5_TENSORS, 0, 0, NULL},
     {"T5EncoderModel", "t5encoder", T5ENCODER_META, T5_TENSORS, 0, 0, NULL},
+    {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
+    {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL}, /* vocabulary: fam_group11.c */
+    {"JAISLMHeadModel", "jais", JAIS_META, JAIS_TENSORS, CV_V_BPE, 0, NULL},
+    {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
+    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
+    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},

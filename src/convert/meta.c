@@ -181,23 +181,32 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
 }
 
 /* Parameters as the writer counts them: elements of every output tensor,
- * with the "_exps." ones counted once per expert. */
-static void param_count(const lgg_convert *c, uint64_t *total, uint64_t *per_path, uint32_t *experts) {
-    uint64_t shared = 0, expert = 0, esum = 0, n_exp = 0;
-    *total = 0;
+ * with the "_exps." ones counted once per expert; a LoRA pair counts as
+ * the matrix it changes (B's rows by A's columns), and the total of an
+ * adapter is negated (gguf-py's sign for "not exact"). */
+static void param_count(const lgg_convert *c, int64_t *total_out, uint64_t *per_path, uint32_t *experts) {
+    uint64_t shared = 0, expert = 0, esum = 0, n_exp = 0, total = 0;
+    const cv_tensor *lora_a = NULL;
     for (size_t i = 0; i < c->n_t; i++) {
         const cv_tensor *t = &c->t[i];
         uint64_t n = 1;
+        size_t l = strlen(t->name);
+        if (l > 7 && !strcmp(t->name + l - 7, ".lora_a")) {
+            lora_a = t;
+            continue;
+        }
         for (int d = 0; d < 4; d++) n *= (uint64_t)t->ne[d];
+        if (l > 7 && !strcmp(t->name + l - 7, ".lora_b") && lora_a) n = n / (uint64_t)t->ne[0] * (uint64_t)lora_a->ne[0];
         if (strstr(t->name, "_exps.") && t->n_dims >= 3 && t->ne[2] > 0) {
             expert += n / (uint64_t)t->ne[2], esum += (uint64_t)t->ne[2], n_exp++;
         } else {
             shared += n;
         }
-        *total += n;
+        total += n;
     }
     *experts = n_exp ? (uint32_t)(esum / n_exp) : 0;
     *per_path = shared + expert;
+    *total_out = lora_a ? -(int64_t)total : (int64_t)total;
 }
 
 /* s into buf of cap > 0 bytes, cut to fit (a directory name is at most
@@ -307,7 +316,7 @@ static lgg_status names(lgg_convert *c, int64_t total, cv_names *n, cv_card *cc,
     }
     json_decref(card);
     if (st) return st;
-    json_t *nop = json_object_get(c->config, "_name_or_path");
+    json_t *nop = json_object_get(c->lora ? c->card_config : c->config, "_name_or_path");
     if (json_is_string(nop)) {
         const char *s = json_string_value(nop);
         int slashes = 0;
@@ -319,13 +328,14 @@ static lgg_status names(lgg_convert *c, int64_t total, cv_names *n, cv_card *cc,
 }
 
 static lgg_status general(lgg_convert *c, lgg_error *err) {
-    uint64_t total, per_path;
+    int64_t total;
+    uint64_t per_path;
     uint32_t experts;
     param_count(c, &total, &per_path, &experts);
     cv_names n = {0};
     cv_card cc;
     char dn[NAME_MAX + 1];
-    lgg_status st = names(c, (int64_t)total, &n, &cc, dn, sizeof dn, err);
+    lgg_status st = names(c, total, &n, &cc, dn, sizeof dn, err);
     if (st) {
         lgg__cv_names_free(&n);
         lgg__cv_card_free(&cc);
@@ -355,9 +365,9 @@ static lgg_status general(lgg_convert *c, lgg_error *err) {
         if ((c->default_name = malloc(cap))) {
             /* a vocabulary-only file has no size or encoding, and the type "vocab" */
             const char *sl = c->vocab_only ? NULL : n.size_label;
-            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s.gguf", base, sl ? "-" : "", sl ? sl : "",
+            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s%s.gguf", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
-                     c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype]);
+                     c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype], c->lora ? "-LoRA" : "");
             for (char *p = c->default_name; *p; p++)
                 if (*p == ' ' || *p == '/') *p = '-';
         }
@@ -395,11 +405,21 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
         snprintf(key, sizeof key, "%s.rope.scaling.attn_factor", c->fam->arch);
         st = wfail(lgg_writer_set_f32(c->w, key, c->attn_factor, NULL), key, err);
     }
-    if (!st) st = set_str(c->w, "general.type", "model", err);
+    if (!st && c->has_max_alibi_bias) {
+        char key[96];
+        snprintf(key, sizeof key, "%s.attention.max_alibi_bias", c->fam->arch);
+        st = wfail(lgg_writer_set_f32(c->w, key, c->max_alibi_bias, NULL), key, err);
+    }
+    if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
+    if (!st && c->lora) st = set_str(c->w, "adapter.type", "lora", err);
     if (!st) st = general(c, err);
-    for (const cv_mkey *m = c->fam->meta; !st && m->key; m++) st = one_param(c, m, err);
-    if (!st && c->hooks && c->hooks->meta) st = c->hooks->meta(c, err);
-    if (!st) st = lgg__cv_vocab(c, o, err);
+    if (c->lora) { /* an adapter's parameters are its alpha alone, and it has no vocabulary */
+        if (!st) st = wfail(lgg_writer_set_f32(c->w, "adapter.lora.alpha", c->lora_alpha, NULL), "adapter.lora.alpha", err);
+    } else {
+        for (const cv_mkey *m = c->fam->meta; !st && m->key; m++) st = one_param(c, m, err);
+        if (!st && c->hooks && c->hooks->meta) st = c->hooks->meta(c, err);
+        if (!st) st = lgg__cv_vocab(c, o, err);
+    }
     if (!st) st = wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
     return st;
 }

@@ -35,3 +35,14 @@ lgg_status lgg__cv_add_generated(lgg_convert *c, const char *name, float *values
     c->n_t++;
     return LGG_OK;
 }
+
+lgg_status lgg__cv_dup_tensor(lgg_convert *c, size_t i, const char *name, lgg_error *err) {
+    cv_tensor *t = lgg__cv_new_tensor(c, err); /* c->t may move: entry i is read after */
+    if (!t) return LGG_ERR_NOMEM;
+    char *n = strdup(name);
+    if (!n) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    *t = c->t[i];
+    t->name = n, t->gen = NULL, t->stack = NULL, t->n_stack = 0;
+    c->n_t++;
+    return LGG_OK;
+}
