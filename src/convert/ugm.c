@@ -98,6 +98,6 @@ lgg_status lgg__cv_ugm_xlmr(lgg_convert *c, json_t *tc, lgg_error *err) {
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
     free(u.tok), free(u.score), free(u.type), free(u.pads);
     lgg_spm_free(spm);
-    if (map) munmap(map, msize);
+    free(map);
     return st;
 }
