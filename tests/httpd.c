@@ -33,7 +33,9 @@
  *                lfs.oid); /hf/OWNER/REPO/resolve/REV/PATH serves a git
  *                file itself and answers an LFS file with 302 to /plain/ on
  *                `other` with X-Linked-Etag (its sha256) and X-Linked-Size
+ *                (or to /MODE/, httpd_set_cdn_mode: the CDN misbehaving)
  * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
+ * httpd_set_change: a file that changes on the server mid-run (its ETag).
  * It counts requests, body bytes sent, requests that carried an
  * Authorization header, and the most connections open at once. */
 #include "httpd.h"
@@ -62,6 +64,9 @@ struct httpd {
     httpd *other;
     char linked_sha[65];
     long long linked_size; /* -1: the file's own size */
+    char cdn_mode[32];     /* the MODE /hf/'s LFS redirects go to ("" : plain) */
+    char change[256];      /* a file (path suffix) that changes after change_after of its answers */
+    unsigned long change_after, change_seen;
     unsigned long requests, with_auth, flaky_n;
     unsigned long long sent;
     unsigned open_conns, peak_conns; /* connections being served, and the most at once */
@@ -236,8 +241,12 @@ static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
     if (!b) return simple(c, 404, "Not Found", "X-Error-Code: EntryNotFound\r\n"), 1;
     sha256_hex(b, len, sha);
     free(b);
-    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/plain%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n",
-             h->other->port, file, sha, len);
+    pthread_mutex_lock(&h->mu);
+    char mode[32];
+    snprintf(mode, sizeof mode, "%s", h->cdn_mode[0] ? h->cdn_mode : "plain");
+    pthread_mutex_unlock(&h->mu);
+    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/%s%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n",
+             h->other->port, mode, file, sha, len);
     simple(c, 302, "Found", loc);
     return 1;
 }
@@ -342,7 +351,11 @@ static int serve(httpd *h, int c) {
     }
     const int keep = !strcmp(mode, "keep");
     char hd[1024], etag[64] = "";
-    if (!noetag) snprintf(etag, sizeof etag, "ETag: \"etag-%llu\"\r\n", size);
+    pthread_mutex_lock(&h->mu); /* the file that changes: another version (ETag) after change_after answers */
+    size_t cl = strlen(h->change), rl = strlen(rest);
+    const int changed = cl && rl >= cl && !strcmp(rest + rl - cl, h->change) && h->change_seen++ >= h->change_after;
+    pthread_mutex_unlock(&h->mu);
+    if (!noetag) snprintf(etag, sizeof etag, "ETag: \"etag-%llu%s\"\r\n", size, changed ? "-v2" : "");
     const char *conn = keep ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     const unsigned long long len = ranged ? b - a + 1 : size;
     int k;
@@ -453,6 +466,19 @@ void httpd_set_linked(httpd *h, const char *sha, long long size) {
     pthread_mutex_lock(&h->mu);
     snprintf(h->linked_sha, sizeof h->linked_sha, "%s", sha);
     h->linked_size = size;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_cdn_mode(httpd *h, const char *mode) {
+    pthread_mutex_lock(&h->mu);
+    snprintf(h->cdn_mode, sizeof h->cdn_mode, "%s", mode ? mode : "");
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_change(httpd *h, const char *suffix, unsigned long after) {
+    pthread_mutex_lock(&h->mu);
+    snprintf(h->change, sizeof h->change, "%s", suffix ? suffix : "");
+    h->change_after = after, h->change_seen = 0;
     pthread_mutex_unlock(&h->mu);
 }
 

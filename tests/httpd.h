@@ -19,6 +19,13 @@ void httpd_set_other(httpd *h, httpd *other);
 /* X-Linked-Etag ("" for none) and X-Linked-Size (-1: the file's size) on
  * every /hub/ redirect. */
 void httpd_set_linked(httpd *h, const char *sha, long long size);
+/* The MODE (e.g. "cut", "flaky"; NULL or "": plain) the /hf/ hub's LFS
+ * redirects send to on `other`: the CDN's faults during a whole run. */
+void httpd_set_cdn_mode(httpd *h, const char *mode);
+/* A file whose path ends with `suffix` (NULL: none) changes after `after`
+ * answers: the later ones carry another ETag, as a file replaced on the
+ * server. */
+void httpd_set_change(httpd *h, const char *suffix, unsigned long after);
 /* The counts since the last call, which resets them. */
 httpd_counts httpd_take_counts(httpd *h);
 

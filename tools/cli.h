@@ -286,6 +286,14 @@ int cli_remote_pick(char **arg, char *why, size_t cap);
 /* hf://OWNER/REPO[@REV]'s listing, or NULL after the message; repo gets
  * OWNER/REPO, *rev the revision (NULL: main).  In cli_snapshot.c. */
 struct lgg_hub_repo *cli_hub_list(const char *cmd, const char *name, char *repo, size_t cap, const char **rev);
+/* ---- convert hf://OWNER/REPO[@REV] (cli_hubconvert.c) ----
+ * For a repository name, *io reads its files from the hub (valid until
+ * cli_hubconv_close) and *dir is REPO, the folder a download would make;
+ * for anything else *io is NULL (a local folder).  CLI_FAIL after saying
+ * why (the listing failed); CLI_USAGE for hf://OWNER/REPO:QUANT. */
+struct lgg_convert_io;
+int cli_hubconv_open(const char *name, const struct lgg_convert_io **io, const char **dir);
+void cli_hubconv_close(void);
 int cli_download_repo(const char *name, const char *dir, const char *const *inc, size_t ni, const char *const *exc,
                       size_t ne, int quiet);
 int cmd_convert(int argc, char **argv);

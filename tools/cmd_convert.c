@@ -375,7 +375,7 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
         cli_err("convert", NULL, "%s", err.message); /* the message names the file */
         return CLI_FAIL;
     }
-    note_inputs(cv, c->imatrix);
+    note_inputs(c->o.io ? NULL : cv, c->imatrix); /* the hub's files are no local file */
     int rc = apply_metadata(c, cv);
     if (rc != CLI_OK || c->dry_run) {
         if (c->dry_run && rc == CLI_OK) dry_run(cv);
@@ -475,9 +475,12 @@ int cmd_convert(int argc, char **argv) {
     c.dir = argv[1];
     if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
+    if ((rc = cli_hubconv_open(argv[1], &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     memset(staged, 0, sizeof staged);
     for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
         rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
-    return c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    rc = c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    cli_hubconv_close();
+    return rc;
 }

@@ -444,6 +444,14 @@ lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg
     return s;
 }
 
+/* A later answer with another ETag than the first read's is another
+ * version of the file: its bytes would not fit with those already read. */
+static lgg_status same_version(const lgg_remote *r, const lgg__http_req *q, lgg_error *err) {
+    if (!r->etag[0] || !q->resp.etag[0] || !strcmp(r->etag, q->resp.etag)) return LGG_OK;
+    return fail(err, LGG_ERR_IO, "%s: the file changed on the server while it was read (ETag %s at first, then %s)",
+                r->url, r->etag, q->resp.etag);
+}
+
 lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg_error *err) {
     if (!r || (!dst && n) || off > r->size || n > r->size - off)
         return fail(err, LGG_ERR_ARG, "read of %zu bytes at %llu outside the file", n, (unsigned long long)off);
@@ -458,6 +466,7 @@ lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg
     memset(&q, 0, sizeof q);
     q.from = off, q.want = n, q.dst = d;
     lgg_status s = lgg__remote_fetch(r, &q, err);
+    if (!s) s = same_version(r, &q, err);
     if (!s && q.got != n)
         s = fail(err, LGG_ERR_IO, "%s: the file ended at %llu bytes, not %llu", r->url,
                  (unsigned long long)(off + q.got), (unsigned long long)r->size);
@@ -475,6 +484,7 @@ lgg_status lgg_remote_stream(lgg_remote *r, uint64_t off, uint64_t n, bool (*fn)
     q.from = off, q.want = n, q.on_bytes = fn, q.ud = ud;
     lgg_status s = lgg__remote_fetch(r, &q, err);
     if (s == LGG_ERR_INVALID && q.refused) return fail(err, LGG_ERR_INVALID, "%s: the reader stopped", r->url);
+    if (!s) s = same_version(r, &q, err);
     if (!s && q.got != n)
         s = fail(err, LGG_ERR_IO, "%s: the file ended at %llu bytes, not %llu", r->url,
                  (unsigned long long)(off + q.got), (unsigned long long)r->size);
