@@ -34,6 +34,8 @@
  *                file itself and answers an LFS file with 302 to /plain/ on
  *                `other` with X-Linked-Etag (its sha256) and X-Linked-Size
  *                (or to /MODE/, httpd_set_cdn_mode: the CDN misbehaving)
+ *                (httpd_set_page: pages of N entries, each linking to the
+ *                next with Link: <...>; rel="next", as the hub paginates)
  * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
  * httpd_set_change: a file that changes on the server mid-run (its ETag).
  * It counts requests, body bytes sent, requests that carried an
@@ -67,6 +69,7 @@ struct httpd {
     char cdn_mode[32];     /* the MODE /hf/'s LFS redirects go to ("" : plain) */
     char change[256];      /* a file (path suffix) that changes after change_after of its answers */
     unsigned long change_after, change_seen;
+    size_t page;           /* entries per page of the /hf/ listing (0: one page) */
     unsigned long requests, with_auth, flaky_n;
     unsigned long long sent;
     unsigned open_conns, peak_conns; /* connections being served, and the most at once */
@@ -164,6 +167,7 @@ static void send_html(httpd *h, int c) {
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 #include <dirent.h>
+#include <jansson.h>
 void sha256_hex(const void *p, size_t n, char out[65]);   /* sha256.c */
 unsigned char *read_file(const char *path, size_t *size); /* util.c */
 
@@ -209,7 +213,29 @@ static void hub_walk(const char *dir, const char *rel, char **j, size_t *n, size
 }
 
 /* /hub/...: 1 when answered here, 0 with `file` set to serve as /plain/. */
-static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
+/* The listing's entries [from, from + page) of the JSON array j (page 0:
+ * all), and in link the Link header to the rest, as the hub paginates. */
+static char *hub_page(httpd *h, char *j, size_t *n, const char *query, const char *rest, char *link, size_t cap) {
+    pthread_mutex_lock(&h->mu);
+    size_t page = h->page;
+    pthread_mutex_unlock(&h->mu);
+    link[0] = 0;
+    if (!page) return j;
+    const char *cur = strstr(query, "cursor=");
+    size_t from = cur ? strtoul(cur + 7, NULL, 10) : 0;
+    json_t *all = json_loadb(j, *n, 0, NULL), *part = json_array();
+    for (size_t i = from; i < from + page && i < json_array_size(all); i++) json_array_append(part, json_array_get(all, i));
+    if (from + page < json_array_size(all))
+        snprintf(link, cap, "Link: <http://127.0.0.1:%d/hf%s?recursive=true&cursor=%zu>; rel=\"next\"\r\n", h->port,
+                 rest, from + page);
+    free(j);
+    j = json_dumps(part, JSON_COMPACT);
+    *n = j ? strlen(j) : 0;
+    json_decref(all), json_decref(part);
+    return j;
+}
+
+static int hub(httpd *h, int c, const char *rest, const char *query, char *file, size_t cap) {
     char o[256], r[256], rev[256], p[1024];
     if (sscanf(rest, "/api/models/%255[^/]/%255[^/]/tree/%255[^?]", o, r, rev) == 3) {
         char dir[2048];
@@ -223,9 +249,10 @@ static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
         hub_walk(dir, "", &j, &n, &cap2);
         if (!j) return simple(c, 500, "Internal Server Error", NULL), 1;
         j[n++] = ']';
-        char hd[256];
+        char hd[2600], link[2048];
+        if (!(j = hub_page(h, j, &n, query, rest, link, sizeof link))) return simple(c, 500, "Internal Server Error", NULL), 1;
         int k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
-                                        "Connection: close\r\n\r\n", n);
+                                        "%sConnection: close\r\n\r\n", n, link);
         say(c, hd, (size_t)k);
         say(c, j, n);
         free(j);
@@ -293,7 +320,7 @@ static int serve(httpd *h, int c) {
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
     char hubfile[2048];
     if (!strcmp(mode, "hf")) { /* the hub's API and resolve URLs */
-        if (hub(h, c, rest, hubfile, sizeof hubfile)) return 0;
+        if (hub(h, c, rest, query ? query + 1 : "", hubfile, sizeof hubfile)) return 0;
         rest = hubfile, snprintf(mode, sizeof mode, "plain");
     }
 #endif
@@ -479,6 +506,12 @@ void httpd_set_change(httpd *h, const char *suffix, unsigned long after) {
     pthread_mutex_lock(&h->mu);
     snprintf(h->change, sizeof h->change, "%s", suffix ? suffix : "");
     h->change_after = after, h->change_seen = 0;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_page(httpd *h, size_t entries) {
+    pthread_mutex_lock(&h->mu);
+    h->page = entries;
     pthread_mutex_unlock(&h->mu);
 }
 

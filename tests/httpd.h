@@ -3,6 +3,8 @@
 #ifndef LGG_TEST_HTTPD_H
 #define LGG_TEST_HTTPD_H
 
+#include <stddef.h>
+
 typedef struct httpd httpd;
 typedef struct httpd_counts {
     unsigned long requests, with_auth; /* requests; those that carried Authorization */
@@ -26,6 +28,9 @@ void httpd_set_cdn_mode(httpd *h, const char *mode);
  * answers: the later ones carry another ETag, as a file replaced on the
  * server. */
 void httpd_set_change(httpd *h, const char *suffix, unsigned long after);
+/* The /hf/ listing in pages of `entries` entries (0: one page), each
+ * naming the next in a Link header, as the hub's tree endpoint does. */
+void httpd_set_page(httpd *h, size_t entries);
 /* The counts since the last call, which resets them. */
 httpd_counts httpd_take_counts(httpd *h);
 

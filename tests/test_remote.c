@@ -1042,6 +1042,32 @@ TEST(remote_shard_set) {
     free(o);
 }
 
+/* The hub's listing in pages (Link: <...>; rel="next"): followed to the
+ * end, the same listing as in one page. */
+TEST(remote_hf_listing_pages) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const files[] = {"a-Q4_K_M.gguf", "b-Q8_0.gguf", "c/config.json", "d.txt", NULL};
+    REQUIRE(hub_repo("o/pages", src, files));
+    char ep[256], *o1 = NULL, *o2 = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    int s1 = run(&o1, &e, "ls", "--json", "hf://o/pages", NULL, NULL);
+    free(e), e = NULL;
+    httpd_set_page(srv, 2);
+    httpd_take_counts(srv);
+    int s2 = run(&o2, &e, "ls", "--json", "hf://o/pages", NULL, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    httpd_set_page(srv, 0);
+    /* 6 entries (the folder c too) in pages of 2 */
+    CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2) && strstr(o1, "c/config.json") && strstr(o1, "d.txt"),
+           "%d %d: %s / %s (%s)", s1, s2, o1, o2, e);
+    CHECKF(c.requests == 3, "%lu requests for 3 pages", c.requests);
+    free(o1), free(o2), free(e);
+    unsetenv("HF_ENDPOINT");
+}
+
 /* ---- gguf convert hf://OWNER/REPO ------------------------------------ */
 
 /* The golden checkpoint `model` as the hub repository o/MODEL (main); its

@@ -22,6 +22,8 @@ typedef struct lgg__http_resp {
     bool has_linked_size;
     uint64_t linked_size;    /* X-Linked-Size */
     char location[2048];     /* Location, "" if none or too long */
+    char next[2048];         /* Link: <URL>; rel="next" (the hub's paginated listing), "" if none */
+    bool next_too_long;      /* there is one, longer than next holds */
 } lgg__http_resp;
 
 /* A new status line starts a new response (a redirect, a 100 Continue). */
