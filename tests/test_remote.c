@@ -1266,4 +1266,48 @@ TEST(remote_convert_hub_faults) {
     free(e), free(left);
     unsetenv("HF_ENDPOINT");
 }
+
+/* --model-card: README.md for the outputs, as GGUF-my-repo writes it: the
+ * front matter with the repository as base_model and the source card's
+ * license, language and tags, a row per written file with the
+ * quantization its general.file_type names, how to run it. */
+TEST(remote_convert_model_card) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *model = "TinyLlama-2-Test-2x32";
+    REQUIRE(hub_golden(model, NULL));
+    char ep[256], cwd[2048], card[2300], name[512], *e = NULL;
+    snprintf(name, sizeof name, "o/%s/main/README.md", model);
+    REQUIRE(publish_text(name, "---\nlicense: apache-2.0\nlanguage:\n- en\ntags:\n- text-generation\n---\n# a card\n"));
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(cwd, sizeof cwd, "%s/hubcard", scratch_dir());
+    int st = convert_in(cwd, &e, "--outtype=f16,q8_0", "--outfile=.", "--model-card", model);
+    CHECKF(st == 0, "%d: %s", st, e);
+    free(e);
+    char *names = listing(cwd);
+    /* two outputs and the card, nothing else */
+    char f16[256] = "", q8[256] = "";
+    CHECKF(sscanf(names, "README.md %255s %255s", f16, q8) == 2 && strstr(f16, "-F16.gguf") &&
+               strstr(q8, "-Q8_0.gguf") && !strstr(names, ".README"),
+           "left: %s", names);
+    snprintf(card, sizeof card, "%s/README.md", cwd);
+    size_t n = 0;
+    char *text = (char *)read_file(card, &n);
+    REQUIRE(text);
+    CHECKF(!strncmp(text, "---\nbase_model: \"o/TinyLlama-2-Test-2x32\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
+                          "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# TinyLlama-2-Test-2x32-GGUF\n",
+                    strlen("---\nbase_model: \"o/TinyLlama-2-Test-2x32\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
+                           "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# TinyLlama-2-Test-2x32-GGUF\n")),
+           "front matter: %s", text);
+    char row[1200], run[600];
+    snprintf(row, sizeof row, "| [%s](%s) | F16 | ", f16, f16);
+    CHECKF(strstr(text, row), "no row '%s' in %s", row, text);
+    snprintf(row, sizeof row, "| [%s](%s) | Q8_0 | ", q8, q8);
+    CHECKF(strstr(text, row), "no row '%s' in %s", row, text);
+    snprintf(run, sizeof run, "llama-cli -m %s -p", f16);
+    CHECKF(strstr(text, run) && strstr(text, "llama-cli -hf YOU/TinyLlama-2-Test-2x32-GGUF:F16"), "how to run: %s", text);
+    free(text), free(names);
+    unsetenv("HF_ENDPOINT");
+}
 #endif

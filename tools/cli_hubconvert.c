@@ -13,14 +13,22 @@
  * kept whole once read, since the converter reads some of them twice; the
  * shards' data is read in the large ranges the converter asks for.  The
  * token goes to the hub's origin only (libgguf-remote's rule), never to
- * the CDN its redirects name. */
+ * the CDN its redirects name.
+ *
+ * --model-card writes README.md for the outputs as GGUF-my-repo does: the
+ * front matter (base_model, the source card's license and language, tags),
+ * a table of the files, how to run them with llama.cpp. */
 #include "cli.h"
 
 #include "libgguf_convert.h"
 #include "libgguf_remote.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define LIVE 2 /* connections kept open at once (a MoE block's experts may span two shards) */
 
@@ -153,4 +161,124 @@ int cli_hubconv_open(const char *name, const lgg_convert_io **io, const char **d
     *dir = H.label;
     *io = &H.io;
     return CLI_OK;
+}
+
+/* ---- --model-card ------------------------------------------------------ */
+
+/* s as a YAML double-quoted scalar (the values come from a card and a
+ * file: anything may be in them). */
+static void yaml_str(FILE *f, const char *s, size_t n) {
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02x", c);
+        else fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* The string pair `key` of f, or NULL (its length in *n). */
+static const char *kv_str(const lgg_file *f, const char *key, size_t *n) {
+    int64_t i = lgg_find_key_cstr(f, key);
+    const lgg_kv *kv = i >= 0 ? lgg_kv_at(f, (uint64_t)i) : NULL;
+    if (!kv || kv->value.type != LGG_VT_STRING) return NULL;
+    *n = (size_t)kv->value.count;
+    return (const char *)kv->value.data;
+}
+
+/* The array of strings `key` of f as YAML list items (skip: one to leave
+ * out; out NULL: none written); how many there are. */
+static int yaml_list(FILE *out, const lgg_file *f, const char *key, const char *skip) {
+    int64_t i = lgg_find_key_cstr(f, key);
+    const lgg_kv *kv = i >= 0 ? lgg_kv_at(f, (uint64_t)i) : NULL;
+    if (!kv || kv->value.type != LGG_VT_ARRAY || kv->value.elem_type != LGG_VT_STRING) return 0;
+    lgg_iter it;
+    lgg_value v;
+    int k = 0;
+    lgg_array_iter(&kv->value, &it);
+    while (lgg_iter_next(&it, &v)) {
+        if (skip && v.count == strlen(skip) && !memcmp(v.data, skip, v.count)) continue;
+        if (out) fputs("- ", out), yaml_str(out, (const char *)v.data, (size_t)v.count), fputc('\n', out);
+        k++;
+    }
+    return k;
+}
+
+/* The quantization a written file holds: general.file_type's name without
+ * llama.cpp's MOSTLY_/ALL_ ("Q4_K_M", "F16"). */
+static const char *quant_of(const lgg_file *f) {
+    int64_t i = lgg_find_key_cstr(f, "general.file_type");
+    uint32_t ft = 0;
+    const char *name = i >= 0 && !lgg_value_u32(&lgg_kv_at(f, (uint64_t)i)->value, &ft) ? lgg_file_type_name(ft) : NULL;
+    if (!name) return "?";
+    return !strncmp(name, "MOSTLY_", 7) ? name + 7 : !strncmp(name, "ALL_", 4) ? name + 4 : name;
+}
+
+/* The card's text for the n written files into out (files[0] open as f0). */
+static void card_text(FILE *out, const lgg_file *f0, char (*files)[4096], size_t n) {
+    const char *repo = H.repo ? H.name : NULL, *slash = repo ? strchr(repo, '/') : NULL;
+    size_t ln = 0;
+    const char *lic = kv_str(f0, "general.license", &ln);
+    fputs("---\n", out);
+    if (repo) fputs("base_model: ", out), yaml_str(out, repo, strlen(repo)), fputc('\n', out);
+    if (lic) fputs("license: ", out), yaml_str(out, lic, ln), fputc('\n', out);
+    if (yaml_list(NULL, f0, "general.languages", NULL)) fputs("language:\n", out), yaml_list(out, f0, "general.languages", NULL);
+    fputs("tags:\n- gguf\n- llama-cpp\n", out);
+    yaml_list(out, f0, "general.tags", "gguf");
+    fputs("---\n\n", out);
+    size_t nl = 0;
+    const char *name = kv_str(f0, "general.name", &nl);
+    if (repo) fprintf(out, "# %s-GGUF\n\nGGUF files of [%s](https://huggingface.co/%s)", slash + 1, repo, repo);
+    else fprintf(out, "# %.*s GGUF\n\nGGUF files of %.*s", (int)nl, name ? name : "", (int)nl, name ? name : "the model");
+    fputs(", converted with `gguf convert`: the bytes llama.cpp's\n`convert_hf_to_gguf.py` (b4747) and "
+          "`llama-quantize` write.\n\n| File | Quantization | Size |\n| --- | --- | --- |\n", out);
+    for (size_t k = 0; k < n; k++) {
+        lgg_file *f = NULL;
+        lgg_error e;
+        const char *base = strrchr(files[k], '/') ? strrchr(files[k], '/') + 1 : files[k];
+        char size[32] = "?";
+        if (lgg_open_file(files[k], NULL, &f, &e) == LGG_OK) cli_fmt_bytes(size, sizeof size, lgg_file_size(f));
+        fprintf(out, "| [%s](%s) | %s | %s |\n", base, base, f ? quant_of(f) : "?", size);
+        lgg_close(f);
+    }
+    const char *first = strrchr(files[0], '/') ? strrchr(files[0], '/') + 1 : files[0];
+    fprintf(out, "\n## Use with llama.cpp\n\n```sh\nllama-cli -m %s -p \"The meaning of life is\"\n"
+                 "llama-server -m %s -c 2048\n```\n\n"
+                 "Once these files are a repository on the hub (`huggingface-cli upload YOU/%s-GGUF .`),\n"
+                 "llama.cpp fetches one by its quantization:\n\n```sh\nllama-cli -hf YOU/%s-GGUF:%s -p \"The "
+                 "meaning of life is\"\n```\n",
+            first, first, repo ? slash + 1 : "MODEL", repo ? slash + 1 : "MODEL", quant_of(f0));
+}
+
+int cli_model_card(const char *path, char (*files)[4096], size_t n) {
+    char dflt[4200], tmp[4300];
+    if (!path) { /* README.md beside the first output */
+        const char *slash = strrchr(files[0], '/');
+        snprintf(dflt, sizeof dflt, "%.*sREADME.md", slash ? (int)(slash - files[0] + 1) : 0, files[0]);
+        path = dflt;
+    }
+    if (cli_output_check("convert", path) != CLI_OK) return CLI_FAIL; /* never over the model's own card */
+    lgg_file *f0 = NULL;
+    lgg_error e;
+    if (lgg_open_file(files[0], NULL, &f0, &e) != LGG_OK) {
+        cli_err("convert", files[0], "%s", e.message);
+        return CLI_FAIL;
+    }
+    const char *slash = strrchr(path, '/');
+    snprintf(tmp, sizeof tmp, "%.*s.README.md.XXXXXX", slash ? (int)(slash - path + 1) : 0, path);
+    int fd = mkstemp(tmp);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (out) cli_temp_note(NULL, tmp, 1); /* a signal removes it */
+    if (out) card_text(out, f0, files, n);
+    int ok = out && fflush(out) == 0 && fchmod(fd, 0644) == 0 && fsync(fd) == 0;
+    if (out ? fclose(out) != 0 : (fd >= 0 && close(fd) != 0)) ok = 0;
+    if (ok && rename(tmp, path) != 0) ok = 0;
+    if (!ok) {
+        cli_err("convert", path, "cannot write the model card: %s", strerror(errno));
+        if (fd >= 0) unlink(tmp);
+    }
+    if (fd >= 0) cli_temp_note(NULL, tmp, 0);
+    lgg_close(f0);
+    return ok ? CLI_OK : CLI_FAIL;
 }

@@ -39,17 +39,27 @@ static const cli_opt OPTS[] = {
     {'J', "--max-json-size", "N[K|M|G]", "read JSON inputs of up to N bytes each (binary units;\n"
                                          "default: config.json 4M, tokenizer.json 128M, the\n"
                                          "others 64M)"},
+    {'M', "--model-card", "[=FILE]", "also write README.md (or FILE) for the outputs, as\n"
+                                     "GGUF-my-repo does: front matter (base_model, the source\n"
+                                     "card's license, language and tags), a table of the\n"
+                                     "files, how to run them with llama.cpp"},
     {'q', "-q|--quiet", NULL, "no progress, and no closing line saying what was written"},
     {0},
 };
 static const cli_spec SPEC = {
     "convert",
-    "gguf convert [options] MODEL_DIR [-o OUT]",
+    "gguf convert [options] MODEL_DIR|hf://OWNER/REPO[@REVISION] [-o OUT]",
     "Convert a Hugging Face model directory (config.json, model.safetensors or a\n"
     "sharded set with model.safetensors.index.json, tokenizer files) to GGUF, with\n"
     "the same bytes as llama.cpp's convert_hf_to_gguf.py (b4747).  The shards are\n"
     "memory-mapped and converted as the output is written; the output goes to a\n"
     "temporary file renamed over OUT at the end.\n\n"
+    "hf://OWNER/REPO[@REVISION] converts a repository on the Hugging Face hub\n"
+    "where it lives, with no local copy: the listing from the hub's API, the\n"
+    "small files and the shards' headers, then the tensor data in large ranges,\n"
+    "each byte fetched about once.  The output is the one a downloaded copy in a\n"
+    "folder named REPO gives (its default name, in the current directory).  A\n"
+    "file that changes on the hub meanwhile is an error naming it.\n\n"
     "Inputs are bounded (SECURITY.md): each JSON file by its size (--max-json-size),\n"
     "README.md's front matter by 4 MiB and 64 levels of nesting.  OUT is never one\n"
     "of the files read (exit 1, nothing written); a new OUT takes the permission\n"
@@ -110,6 +120,8 @@ typedef struct copts {
     const char *meta[256];
     size_t n_meta;
     bool dry_run, quiet, no_fsync, print_models;
+    bool card;                      /* --model-card[=card_path] */
+    const char *card_path;
 } copts;
 
 static int parse_outtype(const char *s, uint32_t *t) {
@@ -167,6 +179,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'F': c->no_fsync = true; break;
     case 'L': c->print_models = true; break;
     case 'q': c->quiet = true; break;
+    case 'M': c->card = true, c->card_path = v; break;
     case 'J':
         if (!cli_parse_size(v, 1, &c->o.max_json_size) || !c->o.max_json_size)
             return cli_why(why, cap, "--max-json-size must be a positive N, NK, NM or NG, not '%s'", v);
@@ -201,6 +214,8 @@ static int check_args(const copts *c) {
         return cli_usage_error("convert", SPEC.usage, "--split-max-size and --split-max-tensors exclude each other");
     if (preset && c->o.vocab_only)
         return cli_usage_error("convert", SPEC.usage, "--vocab-only writes no tensors to quantize");
+    if (c->card && (c->split.max_size || c->split.max_tensors || c->dry_run))
+        return cli_usage_error("convert", SPEC.usage, "--model-card takes no --split-max-* or --dry-run");
     if (c->n_ot > 1 && (c->split.max_size || c->split.max_tensors || c->dry_run))
         return cli_usage_error("convert", SPEC.usage, "several --outtype types take no --split-max-* or --dry-run");
     if (c->n_ot > 1 && c->out && !templated(c->out) && !is_dir(c->out))
@@ -481,6 +496,7 @@ int cmd_convert(int argc, char **argv) {
     for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
         rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
     rc = c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    if (rc == CLI_OK && c.card) rc = cli_model_card(c.card_path, final, c.n_ot);
     cli_hubconv_close();
     return rc;
 }
