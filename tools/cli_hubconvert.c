@@ -10,7 +10,8 @@
  * means the file changed on the hub since the listing, an error naming it;
  * so does an ETag that changes between two reads of it (lgg_remote_read).
  * Files other than the shards (config.json, tokenizer.json, README.md) are
- * kept whole once read, since the converter reads some of them twice; the
+ * kept whole once read (up to 128 MiB), since the converter reads some of
+ * them twice; the
  * shards' data is read in the large ranges the converter asks for.  The
  * token goes to the hub's origin only (libgguf-remote's rule), never to
  * the CDN its redirects name.
@@ -112,8 +113,12 @@ static lgg_status read_fn(void *ud, const char *name, uint64_t off, void *dst, s
     if (!n) return LGG_OK;
     lgg_status st = h->r || h->whole ? LGG_OK : open_file(h, err);
     if (st) return st;
-    if (!h->whole && !ends_with(name, ".safetensors")) { /* small: kept whole, read once, its connection closed */
-        if (h->f->size > SIZE_MAX || !(h->whole = malloc((size_t)h->f->size)))
+    /* a small file: kept whole, read once, its connection closed (the
+     * largest the converter parses whole is tokenizer.json, 128 MiB; a
+     * larger one, say a README.md of which the converter reads a prefix,
+     * is read by range) */
+    if (!h->whole && !ends_with(name, ".safetensors") && h->f->size <= LGG_CONVERT_MAX_TOKENIZER_JSON) {
+        if (!(h->whole = malloc(h->f->size ? (size_t)h->f->size : 1)))
             return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "%s/%s: out of memory", H.label, name);
         st = lgg_remote_read(h->r, 0, h->whole, (size_t)h->f->size, err);
         lgg_remote_free(h->r);
