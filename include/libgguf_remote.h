@@ -106,6 +106,10 @@ LGG_API uint64_t lgg_remote_size(const lgg_remote *r);
 LGG_API const char *lgg_remote_url(const lgg_remote *r);
 LGG_API const char *lgg_remote_etag(const lgg_remote *r);
 LGG_API const char *lgg_remote_sha256(const lgg_remote *r);
+/* The repository commit the hub's first answer named (X-Repo-Commit: 40 or
+ * 64 lowercase hex digits), or "": files of one repository opened at
+ * different times come from the same commit when these are equal. */
+LGG_API const char *lgg_remote_commit(const lgg_remote *r);
 /* True when the server named the size (X-Linked-Size) and it matched the
  * file's (a mismatch fails lgg_remote_open). */
 LGG_API bool lgg_remote_size_checked(const lgg_remote *r);

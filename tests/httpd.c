@@ -38,6 +38,8 @@
  *                next with Link: <...>; rel="next", as the hub paginates)
  * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
  * httpd_set_change: a file that changes on the server mid-run (its ETag).
+ * /hf/ resolve answers carry X-Repo-Commit, which httpd_set_commit_after
+ * changes after N of them (the repository changed mid-run).
  * It counts requests, body bytes sent, requests that carried an
  * Authorization header, and the most connections open at once. */
 #include "httpd.h"
@@ -70,6 +72,7 @@ struct httpd {
     char change[256];      /* a file (path suffix) that changes after change_after of its answers */
     unsigned long change_after, change_seen;
     size_t page;           /* entries per page of the /hf/ listing (0: one page) */
+    unsigned long commit_after, commit_seen; /* /hf/ resolve answers before the commit changes (0: never) */
     unsigned long requests, with_auth, flaky_n;
     unsigned long long sent;
     unsigned open_conns, peak_conns; /* connections being served, and the most at once */
@@ -212,6 +215,16 @@ static void hub_walk(const char *dir, const char *rel, char **j, size_t *n, size
     free(names);
 }
 
+/* The X-Repo-Commit header of a /hf/ resolve answer: one commit, another
+ * one after commit_after answers (the repository changed). */
+static void hub_commit(httpd *h, char *out, size_t cap) {
+    pthread_mutex_lock(&h->mu);
+    const int later = h->commit_after && h->commit_seen++ >= h->commit_after;
+    pthread_mutex_unlock(&h->mu);
+    snprintf(out, cap, "X-Repo-Commit: %s\r\n", later ? "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1"
+                                                     : "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0");
+}
+
 /* /hub/...: 1 when answered here, 0 with `file` set to serve as /plain/. */
 /* The listing's entries [from, from + page) of the JSON array j (page 0:
  * all), and in link the Link header to the rest, as the hub paginates. */
@@ -235,7 +248,8 @@ static char *hub_page(httpd *h, char *j, size_t *n, const char *query, const cha
     return j;
 }
 
-static int hub(httpd *h, int c, const char *rest, const char *query, char *file, size_t cap) {
+static int hub(httpd *h, int c, const char *rest, const char *query, char *file, size_t cap, char *commit,
+               size_t commit_cap) {
     char o[256], r[256], rev[256], p[1024];
     if (sscanf(rest, "/api/models/%255[^/]/%255[^/]/tree/%255[^?]", o, r, rev) == 3) {
         char dir[2048];
@@ -260,8 +274,9 @@ static int hub(httpd *h, int c, const char *rest, const char *query, char *file,
     }
     if (sscanf(rest, "/%255[^/]/%255[^/]/resolve/%255[^/]/%1023s", o, r, rev, p) != 4) return simple(c, 404, "Not Found", NULL), 1;
     snprintf(file, cap, "/%s/%s/%s/%s", o, r, rev, p);
+    hub_commit(h, commit, commit_cap);
     if (!hub_lfs(p) || !h->other) return 0;
-    char full[3200], sha[65] = "", loc[4200];
+    char full[3200], sha[65] = "", loc[4400];
     snprintf(full, sizeof full, "%s%s", h->root, file);
     size_t len = 0;
     unsigned char *b = read_file(full, &len);
@@ -272,8 +287,8 @@ static int hub(httpd *h, int c, const char *rest, const char *query, char *file,
     char mode[32];
     snprintf(mode, sizeof mode, "%s", h->cdn_mode[0] ? h->cdn_mode : "plain");
     pthread_mutex_unlock(&h->mu);
-    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/%s%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n",
-             h->other->port, mode, file, sha, len);
+    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/%s%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n%s",
+             h->other->port, mode, file, sha, len, commit);
     simple(c, 302, "Found", loc);
     return 1;
 }
@@ -318,9 +333,9 @@ static int serve(httpd *h, int c) {
     if (!rest || (size_t)(rest - path - 1) >= sizeof mode) return simple(c, 404, "Not Found", NULL);
     memcpy(mode, path + 1, (size_t)(rest - path - 1));
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
-    char hubfile[2048];
+    char hubfile[2048], commit[128] = "";
     if (!strcmp(mode, "hf")) { /* the hub's API and resolve URLs */
-        if (hub(h, c, rest, query ? query + 1 : "", hubfile, sizeof hubfile)) return 0;
+        if (hub(h, c, rest, query ? query + 1 : "", hubfile, sizeof hubfile, commit, sizeof commit)) return 0;
         rest = hubfile, snprintf(mode, sizeof mode, "plain");
     }
 #endif
@@ -377,12 +392,15 @@ static int serve(httpd *h, int c) {
         if (b >= size) b = size - 1;
     }
     const int keep = !strcmp(mode, "keep");
-    char hd[1024], etag[64] = "";
+    char hd[1200], etag[200] = "";
     pthread_mutex_lock(&h->mu); /* the file that changes: another version (ETag) after change_after answers */
     size_t cl = strlen(h->change), rl = strlen(rest);
     const int changed = cl && rl >= cl && !strcmp(rest + rl - cl, h->change) && h->change_seen++ >= h->change_after;
     pthread_mutex_unlock(&h->mu);
     if (!noetag) snprintf(etag, sizeof etag, "ETag: \"etag-%llu%s\"\r\n", size, changed ? "-v2" : "");
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+    strcat(etag, commit); /* a git file the hub serves itself: the commit it is from */
+#endif
     const char *conn = keep ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     const unsigned long long len = ranged ? b - a + 1 : size;
     int k;
@@ -506,6 +524,12 @@ void httpd_set_change(httpd *h, const char *suffix, unsigned long after) {
     pthread_mutex_lock(&h->mu);
     snprintf(h->change, sizeof h->change, "%s", suffix ? suffix : "");
     h->change_after = after, h->change_seen = 0;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_commit_after(httpd *h, unsigned long answers) {
+    pthread_mutex_lock(&h->mu);
+    h->commit_after = answers, h->commit_seen = 0;
     pthread_mutex_unlock(&h->mu);
 }
 

@@ -31,6 +31,9 @@ void httpd_set_change(httpd *h, const char *suffix, unsigned long after);
 /* The /hf/ listing in pages of `entries` entries (0: one page), each
  * naming the next in a Link header, as the hub's tree endpoint does. */
 void httpd_set_page(httpd *h, size_t entries);
+/* /hf/ resolve answers name one commit (X-Repo-Commit), then, after
+ * `answers` of them, another (0: never). */
+void httpd_set_commit_after(httpd *h, unsigned long answers);
 /* The counts since the last call, which resets them. */
 httpd_counts httpd_take_counts(httpd *h);
 

@@ -1254,6 +1254,16 @@ TEST(remote_convert_hub_faults) {
            "change: %d: %s (left: %s)", st, e, left);
     free(e), free(left), e = NULL;
     httpd_set_change(other, NULL, 0);
+    /* the repository's commit changes after the first two files (config.json, the first shard) */
+    httpd_set_commit_after(srv, 2);
+    snprintf(cwd, sizeof cwd, "%s/hubfail-commit", scratch_dir());
+    st = convert_in(cwd, &e, "-q", NULL, NULL, model);
+    httpd_set_commit_after(srv, 0);
+    left = listing(cwd);
+    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/model-00002-of-00002.safetensors: the repository changed on the "
+                                     "hub during the conversion (commit c0c0") && !*left,
+           "commit: %d: %s (left: %s)", st, e, left);
+    free(e), free(left), e = NULL;
     char gone[2048];
     snprintf(gone, sizeof gone, "%s/o/%s/main/model-00002-of-00002.safetensors", root, model);
     REQUIRE(unlink(gone) == 0);

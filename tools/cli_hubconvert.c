@@ -47,6 +47,7 @@ static struct {
     hub_file *f;     /* the top-level files */
     size_t n;
     lgg_remote *live[LIVE];
+    char commit[65]; /* the first file's X-Repo-Commit: every file's must be it */
     lgg_convert_io io;
 } H;
 
@@ -98,6 +99,12 @@ static lgg_status open_file(hub_file *h, lgg_error *err) {
         snprintf(b, sizeof b, "%llu", (unsigned long long)lgg_remote_size(h->r));
         return changed(h, err, "size", a, b);
     }
+    const char *commit = lgg_remote_commit(h->r);
+    if (commit[0] && !H.commit[0]) snprintf(H.commit, sizeof H.commit, "%s", commit);
+    if (commit[0] && strcmp(commit, H.commit))
+        return lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET,
+                             "%s/%s: the repository changed on the hub during the conversion (commit %s, then %s for "
+                             "this file)", H.label, h->f->path, H.commit, commit);
     const char *sha = lgg_remote_sha256(h->r);
     if (h->f->sha256[0] && sha[0] && strcmp(sha, h->f->sha256)) return changed(h, err, "sha256", h->f->sha256, sha);
     return LGG_OK;

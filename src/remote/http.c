@@ -128,6 +128,13 @@ void lgg__http_header_line(lgg__http_resp *h, const char *line, size_t n) {
             if (!isxdigit((unsigned char)v[i])) return;
         for (size_t i = 0; i < 64; i++) h->sha256[i] = (char)tolower((unsigned char)v[i]);
         h->sha256[64] = 0;
+    } else if (name_is(line, n, "X-Repo-Commit")) { /* the hub's: the commit the answer is from */
+        value_of(line, n, 13, &v, &vn);
+        if (vn != 40 && vn != 64) return;
+        for (size_t i = 0; i < vn; i++) /* all of it checked before any is kept */
+            if (!isxdigit((unsigned char)v[i])) return;
+        for (size_t i = 0; i < vn; i++) h->commit[i] = (char)tolower((unsigned char)v[i]);
+        h->commit[vn] = 0;
     } else if (name_is(line, n, "X-Linked-Size")) {
         value_of(line, n, 13, &v, &vn);
         size_t u;

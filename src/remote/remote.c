@@ -28,7 +28,7 @@ struct lgg_remote {
     uint64_t size;
     uint8_t *head;     /* the first `head_n` bytes, from the open */
     size_t head_n;
-    char etag[128], sha256[65];
+    char etag[128], sha256[65], commit[65];
     bool size_checked; /* X-Linked-Size named the size */
     bool no_ranges;    /* the first read's answer was a 200: the server ignores Range */
     uint64_t requests, bytes;
@@ -243,6 +243,7 @@ static int request(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
         rc = lgg__http_perform(r->curl, q, r->token, timeout_ms(r));
         r->bytes += q->received;
         if (!q->hop_sha256[0] && q->resp.sha256[0]) memcpy(q->hop_sha256, q->resp.sha256, sizeof q->hop_sha256);
+        if (!q->hop_commit[0] && q->resp.commit[0]) memcpy(q->hop_commit, q->resp.commit, sizeof q->hop_commit);
         if (!q->hop_has_size && q->resp.has_linked_size) q->hop_has_size = true, q->hop_size = q->resp.linked_size;
         long st = q->resp.status;
         if (rc != CURLE_OK || st < 300 || st > 399 || st == 304) break;
@@ -385,6 +386,7 @@ static lgg_status first_read(lgg_remote *r, lgg_error *err) {
     snprintf(r->etag, sizeof r->etag, "%s", h->etag);
     /* the hub says these on its redirect, the CDN's answer does not */
     snprintf(r->sha256, sizeof r->sha256, "%s", q.hop_sha256);
+    snprintf(r->commit, sizeof r->commit, "%s", q.hop_commit);
     if (q.hop_has_size && q.hop_size != r->size)
         return fail(err, LGG_ERR_IO, "%s: the hub says the file has %llu bytes (X-Linked-Size), the server %llu",
                     r->url, (unsigned long long)q.hop_size, (unsigned long long)r->size);
@@ -507,6 +509,7 @@ uint64_t lgg_remote_size(const lgg_remote *r) { return r ? r->size : 0; }
 const char *lgg_remote_url(const lgg_remote *r) { return r ? r->url : ""; }
 const char *lgg_remote_etag(const lgg_remote *r) { return r ? r->etag : ""; }
 const char *lgg_remote_sha256(const lgg_remote *r) { return r ? r->sha256 : ""; }
+const char *lgg_remote_commit(const lgg_remote *r) { return r ? r->commit : ""; }
 bool lgg_remote_size_checked(const lgg_remote *r) { return r && r->size_checked; }
 bool lgg_remote_ignores_ranges(const lgg_remote *r) { return r && r->no_ranges; }
 uint64_t lgg_remote_requests(const lgg_remote *r) { return r ? r->requests : 0; }
