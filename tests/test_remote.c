@@ -1237,6 +1237,14 @@ TEST(remote_convert_hub_faults) {
         CHECKF(b && !strcmp(hex, want), "%s: %s: not the reference's bytes", modes[i], name);
         free(b), free(name);
     }
+    /* a GGUF file by its quantization is no checkpoint to convert: a usage error, no request */
+    httpd_take_counts(srv);
+    snprintf(cwd, sizeof cwd, "%s/hubfail-tag", scratch_dir());
+    int ut = convert_in(cwd, &e, "-q", NULL, NULL, "gemma-2-tiny-12L-test:Q4_K_M");
+    CHECKF(ut == 2 && e && strstr(e, "hf://o/gemma-2-tiny-12L-test:Q4_K_M: convert reads a safetensors repository") &&
+               httpd_take_counts(srv).requests == 0,
+           "tag: %d: %s", ut, e);
+    free(e), e = NULL;
     /* failures: the message names the file; nothing is left */
     httpd_set_cdn_mode(srv, "trunc");
     snprintf(cwd, sizeof cwd, "%s/hubfail-trunc", scratch_dir());
