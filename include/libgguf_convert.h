@@ -101,6 +101,30 @@ typedef enum lgg_convert_outtype {
     LGG_CONVERT_AUTO = 4 /* f16 if the first tensor is f16, else bf16 */
 } lgg_convert_outtype;
 
+/* Where lgg_convert_open reads a checkpoint that is not a local folder (a
+ * repository on a server, say): the caller lists the folder's files and
+ * reads their bytes.  The converter asks for config.json, the tokenizer
+ * files and README.md whole, the safetensors headers by range, then the
+ * tensor data in ranges of LGG_CONVERT_IO_CHUNK bytes or more, in the
+ * order the output needs it (the files' order for a checkpoint saved by
+ * the safetensors library): each byte about once.  All calls come from the
+ * thread that called lgg_convert_open or the write function, one at a time.
+ * The callbacks' strings and errors are the caller's; the converter only
+ * passes an error on (its message should name the file). */
+typedef struct lgg_convert_io {
+    size_t size; /* sizeof(lgg_convert_io), or 0 (see lgg_open_options in libgguf.h) */
+    void *ud;
+    /* File i of the folder (a name without '/'; its size in *size), for i
+     * from 0 until NULL.  The names must stay valid until lgg_convert_free. */
+    const char *(*file_at)(void *ud, size_t i, uint64_t *size);
+    /* Exactly n bytes of file `name` (one file_at gave) at `offset` into dst
+     * (offset + n <= its size); LGG_OK, or an error set in err. */
+    lgg_status (*read)(void *ud, const char *name, uint64_t offset, void *dst, size_t n, lgg_error *err);
+} lgg_convert_io;
+/* The least a read of tensor data through lgg_convert_io asks for (less at a
+ * file's end); the converter holds about this much per shard it reads. */
+#define LGG_CONVERT_IO_CHUNK (64ull << 20)
+
 typedef struct lgg_convert_options {
     size_t size;          /* sizeof(lgg_convert_options), or 0 (see lgg_open_options in libgguf.h) */
     uint32_t outtype;     /* lgg_convert_outtype */
@@ -109,6 +133,10 @@ typedef struct lgg_convert_options {
     int n_threads;        /* threads converting rows while the output is written (<= 0: one per CPU) */
     uint64_t max_json_size; /* 0: each JSON input bounded by its LGG_CONVERT_MAX_*_JSON; else by this
                                many bytes (a larger one is LGG_ERR_LIMIT) */
+    const lgg_convert_io *io; /* NULL: read the local folder `dir`; else the files come
+                                 through io (copied; its ud must outlive the lgg_convert), and
+                                 `dir` only names the folder: in messages ("dir/config.json"),
+                                 in lgg_convert_input and for the default output name */
 } lgg_convert_options;
 #define LGG_CONVERT_OPTIONS_INIT {.size = sizeof(lgg_convert_options), .outtype = LGG_CONVERT_F16}
 
@@ -139,7 +167,7 @@ LGG_API size_t lgg_convert_supported_models(char *buf, size_t cap);
 
 typedef struct lgg_convert lgg_convert;
 
-/* Read the model directory `dir`: config.json, the safetensors shards
+/* Read the model directory `dir` (or o->io's files): config.json, the safetensors shards
  * (model.safetensors, or every model*.safetensors with
  * model.safetensors.index.json checked against them), the tokenizer files;
  * decide every output tensor (name, type, shape, source) and every metadata
@@ -151,7 +179,7 @@ typedef struct lgg_convert lgg_convert;
  * bad value, a tokenizer that disagrees with vocab_size, a tensor that
  * cannot be mapped), LGG_ERR_UNSUPPORTED (unknown architecture: the message
  * lists the supported ones, as many as fit; unrecognised BPE pre-tokenizer), and those of
- * lgg_st_open, LGG_ERR_LIMIT (a JSON input or the model card's front matter
+ * lgg_st_open, the errors o->io->read returns, LGG_ERR_LIMIT (a JSON input or the model card's front matter
  * beyond its bound above), LGG_ERR_NOMEM (out of memory reading one); the
  * message names the file and the tensor or key (control bytes as \xNN).
  * Free with lgg_convert_free. */
@@ -191,7 +219,8 @@ LGG_API const char *lgg_convert_input(const lgg_convert *c, size_t i);
 /* The writer describing the output (owned by c; valid until
  * lgg_convert_free).  Metadata may be changed with lgg_writer_set before
  * writing; write it with lgg_writer_write_file (atomic) or _write_fd.
- * Callback errors (a failed conversion) come back from the write call. */
+ * Callback errors (a failed conversion, a failed lgg_convert_io read, whose
+ * error comes back as the reader set it) come back from the write call. */
 LGG_API lgg_writer *lgg_convert_writer(lgg_convert *c);
 
 /* The file name the reference converter would choose (no directory), e.g.

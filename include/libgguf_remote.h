@@ -85,7 +85,9 @@ LGG_API void lgg_remote_idle(lgg_remote *r);
 LGG_API void lgg_remote_source(lgg_remote *r, lgg_source *src);
 
 /* Read n bytes at offset (offset + n <= the size) into dst; as the
- * source's callback. */
+ * source's callback.  An answer whose ETag differs from the first read's
+ * is another version of the file: LGG_ERR_IO, "the file changed on the
+ * server while it was read" (lgg_remote_stream too). */
 LGG_API lgg_status lgg_remote_read(lgg_remote *r, uint64_t offset, void *dst, size_t n, lgg_error *err);
 
 /* Bytes [offset, offset + n) handed to fn in order, in one request (a
@@ -104,6 +106,10 @@ LGG_API uint64_t lgg_remote_size(const lgg_remote *r);
 LGG_API const char *lgg_remote_url(const lgg_remote *r);
 LGG_API const char *lgg_remote_etag(const lgg_remote *r);
 LGG_API const char *lgg_remote_sha256(const lgg_remote *r);
+/* The repository commit the hub's first answer named (X-Repo-Commit: 40 or
+ * 64 lowercase hex digits), or "": files of one repository opened at
+ * different times come from the same commit when these are equal. */
+LGG_API const char *lgg_remote_commit(const lgg_remote *r);
 /* True when the server named the size (X-Linked-Size) and it matched the
  * file's (a mismatch fails lgg_remote_open). */
 LGG_API bool lgg_remote_size_checked(const lgg_remote *r);
@@ -180,12 +186,15 @@ typedef struct lgg_hub_repo lgg_hub_repo;
 /* List repository `repo` ("OWNER/REPO") at `revision` (NULL: "main"):
  * GET ENDPOINT/api/models/OWNER/REPO/tree/REVISION?recursive=true, with o's
  * endpoint, token, redirect and retry rules (as lgg_remote_open).  Only
- * files are kept, in the listing's order.  Errors: LGG_ERR_ARG (not
+ * files are kept, in the listing's order.  A paginated listing (the hub's
+ * `Link: <URL>; rel="next"` header) is followed page by page, up to 10000
+ * pages and 64 MiB of JSON in all; a next page on another server than the
+ * endpoint is refused (LGG_ERR_INVALID: the token would go there).  Errors: LGG_ERR_ARG (not
  * OWNER/REPO, an empty revision or one with '/'), those of lgg_remote_open
  * for the request, LGG_ERR_INVALID (not a JSON array; an entry without a
  * path or a size; a path that is absolute, has a "." or ".." segment, a
  * control character, '?', '#' or a backslash), LGG_ERR_LIMIT (a listing over
- * 64 MiB), LGG_ERR_NOMEM.
+ * 64 MiB or 10000 pages), LGG_ERR_NOMEM.
  * Free with lgg_hub_free. */
 LGG_API lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote_options *o,
                                 lgg_hub_repo **out, lgg_error *err);

@@ -33,7 +33,13 @@
  *                lfs.oid); /hf/OWNER/REPO/resolve/REV/PATH serves a git
  *                file itself and answers an LFS file with 302 to /plain/ on
  *                `other` with X-Linked-Etag (its sha256) and X-Linked-Size
+ *                (or to /MODE/, httpd_set_cdn_mode: the CDN misbehaving)
+ *                (httpd_set_page: pages of N entries, each linking to the
+ *                next with Link: <...>; rel="next", as the hub paginates)
  * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
+ * httpd_set_change: a file that changes on the server mid-run (its ETag).
+ * /hf/ resolve answers carry X-Repo-Commit, which httpd_set_commit_after
+ * changes after N of them (the repository changed mid-run).
  * It counts requests, body bytes sent, requests that carried an
  * Authorization header, and the most connections open at once. */
 #include "httpd.h"
@@ -62,6 +68,11 @@ struct httpd {
     httpd *other;
     char linked_sha[65];
     long long linked_size; /* -1: the file's own size */
+    char cdn_mode[32];     /* the MODE /hf/'s LFS redirects go to ("" : plain) */
+    char change[256];      /* a file (path suffix) that changes after change_after of its answers */
+    unsigned long change_after, change_seen;
+    size_t page;           /* entries per page of the /hf/ listing (0: one page) */
+    unsigned long commit_after, commit_seen; /* /hf/ resolve answers before the commit changes (0: never) */
     unsigned long requests, with_auth, flaky_n;
     unsigned long long sent;
     unsigned open_conns, peak_conns; /* connections being served, and the most at once */
@@ -159,6 +170,7 @@ static void send_html(httpd *h, int c) {
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 #include <dirent.h>
+#include <jansson.h>
 void sha256_hex(const void *p, size_t n, char out[65]);   /* sha256.c */
 unsigned char *read_file(const char *path, size_t *size); /* util.c */
 
@@ -203,8 +215,41 @@ static void hub_walk(const char *dir, const char *rel, char **j, size_t *n, size
     free(names);
 }
 
+/* The X-Repo-Commit header of a /hf/ resolve answer: one commit, another
+ * one after commit_after answers (the repository changed). */
+static void hub_commit(httpd *h, char *out, size_t cap) {
+    pthread_mutex_lock(&h->mu);
+    const int later = h->commit_after && h->commit_seen++ >= h->commit_after;
+    pthread_mutex_unlock(&h->mu);
+    snprintf(out, cap, "X-Repo-Commit: %s\r\n", later ? "c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1"
+                                                     : "c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0");
+}
+
 /* /hub/...: 1 when answered here, 0 with `file` set to serve as /plain/. */
-static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
+/* The listing's entries [from, from + page) of the JSON array j (page 0:
+ * all), and in link the Link header to the rest, as the hub paginates. */
+static char *hub_page(httpd *h, char *j, size_t *n, const char *query, const char *rest, char *link, size_t cap) {
+    pthread_mutex_lock(&h->mu);
+    size_t page = h->page;
+    pthread_mutex_unlock(&h->mu);
+    link[0] = 0;
+    if (!page) return j;
+    const char *cur = strstr(query, "cursor=");
+    size_t from = cur ? strtoul(cur + 7, NULL, 10) : 0;
+    json_t *all = json_loadb(j, *n, 0, NULL), *part = json_array();
+    for (size_t i = from; i < from + page && i < json_array_size(all); i++) json_array_append(part, json_array_get(all, i));
+    if (from + page < json_array_size(all))
+        snprintf(link, cap, "Link: <http://127.0.0.1:%d/hf%s?recursive=true&cursor=%zu>; rel=\"next\"\r\n", h->port,
+                 rest, from + page);
+    free(j);
+    j = json_dumps(part, JSON_COMPACT);
+    *n = j ? strlen(j) : 0;
+    json_decref(all), json_decref(part);
+    return j;
+}
+
+static int hub(httpd *h, int c, const char *rest, const char *query, char *file, size_t cap, char *commit,
+               size_t commit_cap) {
     char o[256], r[256], rev[256], p[1024];
     if (sscanf(rest, "/api/models/%255[^/]/%255[^/]/tree/%255[^?]", o, r, rev) == 3) {
         char dir[2048];
@@ -218,9 +263,10 @@ static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
         hub_walk(dir, "", &j, &n, &cap2);
         if (!j) return simple(c, 500, "Internal Server Error", NULL), 1;
         j[n++] = ']';
-        char hd[256];
+        char hd[2600], link[2048];
+        if (!(j = hub_page(h, j, &n, query, rest, link, sizeof link))) return simple(c, 500, "Internal Server Error", NULL), 1;
         int k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
-                                        "Connection: close\r\n\r\n", n);
+                                        "%sConnection: close\r\n\r\n", n, link);
         say(c, hd, (size_t)k);
         say(c, j, n);
         free(j);
@@ -228,16 +274,21 @@ static int hub(httpd *h, int c, const char *rest, char *file, size_t cap) {
     }
     if (sscanf(rest, "/%255[^/]/%255[^/]/resolve/%255[^/]/%1023s", o, r, rev, p) != 4) return simple(c, 404, "Not Found", NULL), 1;
     snprintf(file, cap, "/%s/%s/%s/%s", o, r, rev, p);
+    hub_commit(h, commit, commit_cap);
     if (!hub_lfs(p) || !h->other) return 0;
-    char full[3200], sha[65] = "", loc[4200];
+    char full[3200], sha[65] = "", loc[4400];
     snprintf(full, sizeof full, "%s%s", h->root, file);
     size_t len = 0;
     unsigned char *b = read_file(full, &len);
     if (!b) return simple(c, 404, "Not Found", "X-Error-Code: EntryNotFound\r\n"), 1;
     sha256_hex(b, len, sha);
     free(b);
-    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/plain%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n",
-             h->other->port, file, sha, len);
+    pthread_mutex_lock(&h->mu);
+    char mode[32];
+    snprintf(mode, sizeof mode, "%s", h->cdn_mode[0] ? h->cdn_mode : "plain");
+    pthread_mutex_unlock(&h->mu);
+    snprintf(loc, sizeof loc, "Location: http://127.0.0.1:%d/%s%s\r\nX-Linked-Etag: \"%s\"\r\nX-Linked-Size: %zu\r\n%s",
+             h->other->port, mode, file, sha, len, commit);
     simple(c, 302, "Found", loc);
     return 1;
 }
@@ -282,9 +333,9 @@ static int serve(httpd *h, int c) {
     if (!rest || (size_t)(rest - path - 1) >= sizeof mode) return simple(c, 404, "Not Found", NULL);
     memcpy(mode, path + 1, (size_t)(rest - path - 1));
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
-    char hubfile[2048];
+    char hubfile[2048], commit[128] = "";
     if (!strcmp(mode, "hf")) { /* the hub's API and resolve URLs */
-        if (hub(h, c, rest, hubfile, sizeof hubfile)) return 0;
+        if (hub(h, c, rest, query ? query + 1 : "", hubfile, sizeof hubfile, commit, sizeof commit)) return 0;
         rest = hubfile, snprintf(mode, sizeof mode, "plain");
     }
 #endif
@@ -341,8 +392,15 @@ static int serve(httpd *h, int c) {
         if (b >= size) b = size - 1;
     }
     const int keep = !strcmp(mode, "keep");
-    char hd[1024], etag[64] = "";
-    if (!noetag) snprintf(etag, sizeof etag, "ETag: \"etag-%llu\"\r\n", size);
+    char hd[1200], etag[200] = "";
+    pthread_mutex_lock(&h->mu); /* the file that changes: another version (ETag) after change_after answers */
+    size_t cl = strlen(h->change), rl = strlen(rest);
+    const int changed = cl && rl >= cl && !strcmp(rest + rl - cl, h->change) && h->change_seen++ >= h->change_after;
+    pthread_mutex_unlock(&h->mu);
+    if (!noetag) snprintf(etag, sizeof etag, "ETag: \"etag-%llu%s\"\r\n", size, changed ? "-v2" : "");
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+    strcat(etag, commit); /* a git file the hub serves itself: the commit it is from */
+#endif
     const char *conn = keep ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     const unsigned long long len = ranged ? b - a + 1 : size;
     int k;
@@ -453,6 +511,31 @@ void httpd_set_linked(httpd *h, const char *sha, long long size) {
     pthread_mutex_lock(&h->mu);
     snprintf(h->linked_sha, sizeof h->linked_sha, "%s", sha);
     h->linked_size = size;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_cdn_mode(httpd *h, const char *mode) {
+    pthread_mutex_lock(&h->mu);
+    snprintf(h->cdn_mode, sizeof h->cdn_mode, "%s", mode ? mode : "");
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_change(httpd *h, const char *suffix, unsigned long after) {
+    pthread_mutex_lock(&h->mu);
+    snprintf(h->change, sizeof h->change, "%s", suffix ? suffix : "");
+    h->change_after = after, h->change_seen = 0;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_commit_after(httpd *h, unsigned long answers) {
+    pthread_mutex_lock(&h->mu);
+    h->commit_after = answers, h->commit_seen = 0;
+    pthread_mutex_unlock(&h->mu);
+}
+
+void httpd_set_page(httpd *h, size_t entries) {
+    pthread_mutex_lock(&h->mu);
+    h->page = entries;
     pthread_mutex_unlock(&h->mu);
 }
 

@@ -572,4 +572,126 @@ TEST(convert_fused_vs_llama_quantize) {
     }
     CHECKF(same == n, "%d of %d fused conversions equal llama-quantize's output", same, n);
 }
+
+/* An lgg_convert_io over a local folder that records what is read, and
+ * can fail a read or hide a file. */
+typedef struct rec_io {
+    const char *dir;
+    char names[16][256];
+    uint64_t sizes[16], read[16]; /* per file: bytes read */
+    size_t n;
+    uint64_t small_reads;         /* reads of tensor data under the chunk, not to the file's end */
+    int fail_data;                /* fail the reads of tensor data */
+} rec_io;
+
+static const char *rec_file_at(void *ud, size_t i, uint64_t *size) {
+    rec_io *r = ud;
+    if (i >= r->n) return NULL;
+    *size = r->sizes[i];
+    return r->names[i];
+}
+
+static lgg_status rec_read(void *ud, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    rec_io *r = ud;
+    size_t k = 0;
+    while (k < r->n && strcmp(r->names[k], name)) k++;
+    if (k == r->n) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "%s: not listed", name);
+    int shard = strstr(name, ".safetensors") != NULL;
+    /* a shard's reads: its header's length at 0, the header at 8, then tensor data */
+    if (shard && off > 8 && r->fail_data)
+        return lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: the provider's own error", name);
+    if (shard && off > 8 && n < LGG_CONVERT_IO_CHUNK && off + n != r->sizes[k]) r->small_reads++;
+    r->read[k] += n;
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", r->dir, name);
+    FILE *f = fopen(p, "rb");
+    int ok = f && fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(dst, 1, n, f) == n;
+    if (f) fclose(f);
+    return ok ? LGG_OK : lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: cannot read", name);
+}
+
+/* The folder's files into r (hide: one left out). */
+static void rec_list(rec_io *r, const char *dir, const char *hide) {
+    memset(r, 0, sizeof *r);
+    r->dir = dir;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && r->n < 16) {
+        char p[4096];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(p, &st) != 0 || (hide && !strcmp(e->d_name, hide))) continue;
+        snprintf(r->names[r->n], sizeof r->names[0], "%s", e->d_name);
+        r->sizes[r->n++] = (uint64_t)st.st_size;
+    }
+    if (d) closedir(d);
+}
+
+/* lgg_convert_options.io: the golden gemma-2 checkpoint (two shards and an
+ * index) read only through the provider gives the reference's f16 bytes
+ * and default name, each byte of a shard read once at most, the tensor
+ * data in ranges of LGG_CONVERT_IO_CHUNK or to a file's end; the
+ * provider's error comes back from the write in its own words; a shard the
+ * index names that the provider does not list is named; an io without its
+ * callbacks is refused. */
+TEST(convert_io_provider) {
+    const char *g;
+    json_t *idx = load_index(&g);
+    if (!idx) return;
+    char dir[4096], want[65] = "", hex[65], out[4200];
+    snprintf(dir, sizeof dir, "%s/gemma-2-tiny-12L-test", g);
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(idx, "runs"), i, run) {
+        if (!strcmp(json_string_value(json_object_get(run, "output")), "gemma-2-tiny-12L-test.f16.gguf"))
+            snprintf(want, sizeof want, "%s", json_string_value(json_object_get(run, "sha256")));
+    }
+    json_decref(idx);
+    static rec_io r;
+    rec_list(&r, dir, NULL);
+    lgg_convert_io io = {.size = sizeof io, .ud = &r, .file_at = rec_file_at, .read = rec_read};
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.io = &io;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    /* "dir" names the folder only: a path that does not exist */
+    REQUIRE(lgg_convert_open("/nonexistent/gemma-2-tiny-12L-test", &o, &c, &err) == LGG_OK);
+    char name[256], local_name[256];
+    lgg_convert_default_name(c, name, sizeof name);
+    snprintf(out, sizeof out, "%s/io.gguf", scratch_dir());
+    lgg_write_options wo;
+    lgg_write_options_init(&wo);
+    wo.flags |= LGG_WRITE_NO_SYNC;
+    CHECKF(lgg_writer_write_file(lgg_convert_writer(c), out, &wo, &err) == LGG_OK, "write: %s", err.message);
+    lgg_convert_free(c);
+    size_t n = 0;
+    unsigned char *b = read_file(out, &n);
+    if (b) sha256_hex(b, n, hex);
+    CHECKF(b && !strcmp(hex, want), "io: sha256 %s, the reference's %s", b ? hex : "-", want);
+    free(b);
+    lgg_convert_options_init(&o);
+    REQUIRE(lgg_convert_open(dir, &o, &c, &err) == LGG_OK);
+    lgg_convert_default_name(c, local_name, sizeof local_name);
+    lgg_convert_free(c);
+    CHECK_STR(name, local_name);
+    for (size_t k = 0; k < r.n; k++)
+        if (strstr(r.names[k], ".safetensors"))
+            CHECKF(r.read[k] > 0 && r.read[k] <= r.sizes[k], "%s: %llu bytes read of %llu", r.names[k],
+                   (unsigned long long)r.read[k], (unsigned long long)r.sizes[k]);
+    CHECKF(r.small_reads == 0, "%llu reads of tensor data under the chunk", (unsigned long long)r.small_reads);
+    /* the provider's error, in its words */
+    o.io = &io;
+    r.fail_data = 1;
+    REQUIRE(lgg_convert_open("gemma-2-tiny-12L-test", &o, &c, &err) == LGG_OK);
+    CHECK(lgg_writer_write_file(lgg_convert_writer(c), out, &wo, &err) == LGG_ERR_IO &&
+          strstr(err.message, "model-00001-of-00002.safetensors: the provider's own error"));
+    lgg_convert_free(c);
+    /* a shard missing */
+    rec_list(&r, dir, "model-00002-of-00002.safetensors");
+    CHECK(lgg_convert_open("gemma-2-tiny-12L-test", &o, &c, &err) == LGG_ERR_IO &&
+          strstr(err.message, "gemma-2-tiny-12L-test/model-00002-of-00002.safetensors: missing or incomplete shard"));
+    io.read = NULL;
+    CHECK(lgg_convert_open("gemma-2-tiny-12L-test", &o, &c, &err) == LGG_ERR_ARG);
+}
 #endif

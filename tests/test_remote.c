@@ -10,6 +10,8 @@
 #include "libgguf.h"
 #include "libgguf_remote.h"
 
+#include <dirent.h>
+#include <jansson.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -1038,5 +1040,292 @@ TEST(remote_shard_set) {
     char *o = NULL;
     CHECK(run(&o, NULL, "info", "--json", u, NULL, NULL) == 0 && o && strstr(o, "\"set_totals\": true"));
     free(o);
+}
+
+/* The hub's listing in pages (Link: <...>; rel="next"): followed to the
+ * end, the same listing as in one page. */
+TEST(remote_hf_listing_pages) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const files[] = {"a-Q4_K_M.gguf", "b-Q8_0.gguf", "c/config.json", "d.txt", NULL};
+    REQUIRE(hub_repo("o/pages", src, files));
+    char ep[256], *o1 = NULL, *o2 = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    int s1 = run(&o1, &e, "ls", "--json", "hf://o/pages", NULL, NULL);
+    free(e), e = NULL;
+    httpd_set_page(srv, 2);
+    httpd_take_counts(srv);
+    int s2 = run(&o2, &e, "ls", "--json", "hf://o/pages", NULL, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    httpd_set_page(srv, 0);
+    /* 6 entries (the folder c too) in pages of 2 */
+    CHECKF(s1 == 0 && s2 == 0 && o1 && o2 && !strcmp(o1, o2) && strstr(o1, "c/config.json") && strstr(o1, "d.txt"),
+           "%d %d: %s / %s (%s)", s1, s2, o1, o2, e);
+    CHECKF(c.requests == 3, "%lu requests for 3 pages", c.requests);
+    free(o1), free(o2), free(e);
+    unsetenv("HF_ENDPOINT");
+}
+
+/* ---- gguf convert hf://OWNER/REPO ------------------------------------ */
+
+/* The golden checkpoint `model` as the hub repository o/MODEL (main); its
+ * size in bytes (0: not published). */
+static uint64_t hub_golden(const char *model, const char *skip) {
+    char dir[2048], name[2600], from[4200];
+    snprintf(dir, sizeof dir, "%s/%s", shared_path("golden/convert"), model);
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    uint64_t total = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        struct stat st;
+        snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(from, &st) != 0 || (skip && !strcmp(e->d_name, skip))) continue;
+        snprintf(name, sizeof name, "o/%s/main/%s", model, e->d_name);
+        if (!publish(from, name)) total = 0;
+        total += (uint64_t)st.st_size;
+    }
+    closedir(d);
+    return total;
+}
+
+/* The reference's sha256 of the f16 conversion of `model` (index.json). */
+static bool golden_sha(const char *model, char out[65]) {
+    char p[2048];
+    snprintf(p, sizeof p, "%s/index.json", shared_path("golden/convert"));
+    json_t *idx = json_load_file(p, 0, NULL), *run;
+    size_t i;
+    bool found = false;
+    json_array_foreach(json_object_get(idx, "runs"), i, run) {
+        const char *m = json_string_value(json_object_get(run, "model")), *t = json_string_value(json_object_get(run, "outtype"));
+        const char *sha = json_string_value(json_object_get(run, "sha256"));
+        if (m && t && sha && !strcmp(m, model) && !strcmp(t, "f16") && strlen(sha) == 64) {
+            memcpy(out, sha, 65);
+            found = true;
+        }
+    }
+    json_decref(idx);
+    return found;
+}
+
+/* Run `gguf convert ARGS... hf://o/MODEL` in the folder `cwd` (made
+ * empty); the exit status, stderr in *err. */
+static int convert_in(const char *cwd, char **err, const char *a1, const char *a2, const char *a3, const char *model) {
+    char abs_build[4096], name[512], cmd[8];
+    if (!realpath(build_dir(), abs_build)) return -5;
+    snprintf(name, sizeof name, "hf://o/%s", model);
+    snprintf(cmd, sizeof cmd, "convert");
+    mkdir(cwd, 0755);
+    int back = open(".", O_RDONLY | O_DIRECTORY);
+    char *old = getenv("GGUF_BUILD") ? strdup(getenv("GGUF_BUILD")) : NULL;
+    setenv("GGUF_BUILD", abs_build, 1);
+    int st = -3;
+    if (back >= 0 && chdir(cwd) == 0) {
+        const char *v[4] = {a1, a2, a3, name}, *w[4] = {NULL, NULL, NULL, NULL};
+        int k = 0;
+        for (int i = 0; i < 4; i++)
+            if (v[i]) w[k++] = v[i];
+        st = run_gguf_capture(NULL, err, cmd, w[0], w[1], w[2], w[3], (char *)NULL);
+        if (fchdir(back) != 0) st = -4;
+    }
+    if (back >= 0) close(back);
+    if (old) setenv("GGUF_BUILD", old, 1), free(old);
+    else unsetenv("GGUF_BUILD");
+    return st;
+}
+
+/* The names in dir, sorted, joined by ' ' (what a run left there). */
+static char *listing(const char *dir) {
+    struct dirent **v = NULL;
+    int n = scandir(dir, &v, NULL, alphasort);
+    buf b = {0};
+    for (int i = 0; i < n; i++) {
+        if (v[i]->d_name[0] != '.' || strlen(v[i]->d_name) > 2) {
+            if (b.n) buf_put(&b, " ", 1);
+            buf_put(&b, v[i]->d_name, strlen(v[i]->d_name));
+        }
+        free(v[i]);
+    }
+    free(v);
+    buf_put(&b, "", 1);
+    return (char *)b.p;
+}
+
+/* Each golden checkpoint converted from the hub, in one pass: the
+ * reference's bytes, under the name a local copy in a folder REPO gets
+ * (in the current directory), every byte of the repository fetched about
+ * once (the two servers' counts), the token seen by the hub only. */
+TEST(remote_convert_hub_golden) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    static const char *const models[] = {"TinyLlama-2-Test-2x32", "Qwen2.5-Tiny-Test-Instruct", "gemma-2-tiny-12L-test"};
+    char ep[256], cwd[2048], local[2048], want[65], hex[65];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    setenv("HF_TOKEN", "secret", 1);
+    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+        uint64_t size = hub_golden(models[m], NULL);
+        if (!size || !golden_sha(models[m], want)) continue; /* reference material absent */
+        snprintf(cwd, sizeof cwd, "%s/hubconv-%zu", scratch_dir(), m);
+        snprintf(local, sizeof local, "%s/local-%zu", scratch_dir(), m);
+        mkdir(local, 0755);
+        /* the local folder of the same name: its output is the one to match */
+        char src[2048], *e = NULL;
+        snprintf(src, sizeof src, "%s/o/%s/main", root, models[m]);
+        char dst[2100];
+        snprintf(dst, sizeof dst, "%s/%s", local, models[m]);
+        REQUIRE(rename(src, dst) == 0);
+        int st = run(NULL, &e, "convert", "-q", dst, "-o", local);
+        CHECKF(st == 0, "%s: local: %s", models[m], e);
+        free(e), e = NULL;
+        REQUIRE(rename(dst, src) == 0);
+        httpd_take_counts(srv), httpd_take_counts(other);
+        st = convert_in(cwd, &e, "-q", "--outtype", "f16", models[m]);
+        httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
+        CHECKF(st == 0 && e && !*e, "%s: %d: %s", models[m], st, e);
+        free(e);
+        char *got = listing(cwd), *exp = listing(local);
+        char *exp2 = text_replace(exp, models[m], ""); /* the local run's folder is not an output */
+        for (char *q = exp2; *q == ' ';) memmove(q, q + 1, strlen(q));
+        CHECKF(!strcmp(got, exp2), "%s: wrote '%s', locally '%s'", models[m], got, exp2);
+        char out[4200];
+        snprintf(out, sizeof out, "%s/%s", cwd, got);
+        size_t n = 0;
+        unsigned char *b = read_file(out, &n);
+        if (b) sha256_hex(b, n, hex);
+        CHECKF(b && !strcmp(hex, want), "%s: sha256 %s, the reference's %s", models[m], b ? hex : "-", want);
+        free(b);
+        free(got), free(exp), free(exp2);
+        double ratio = (double)(hub_c.sent + cdn_c.sent) / (double)size;
+        printf("    %s from the hub: %llu bytes fetched for a %llu-byte repository (%.3fx), %lu + %lu requests\n",
+               models[m], hub_c.sent + cdn_c.sent, (unsigned long long)size, ratio, hub_c.requests, cdn_c.requests);
+        CHECKF(ratio <= 1.05, "%s: %.3fx the repository's bytes fetched", models[m], ratio);
+        CHECKF(hub_c.with_auth > 0 && cdn_c.with_auth == 0, "%s: token to the hub %lu times, to the CDN %lu times",
+               models[m], hub_c.with_auth, cdn_c.with_auth);
+    }
+    unsetenv("HF_TOKEN");
+    unsetenv("HF_ENDPOINT");
+}
+
+/* Conversion from the hub under faults: the CDN cutting, failing (503) or
+ * stalling every other answer is survived (the same bytes); a file that
+ * changes on the hub mid-run, a shard the index names that the hub lacks,
+ * a CDN that never finishes an answer are errors naming the file, and
+ * leave nothing behind. */
+TEST(remote_convert_hub_faults) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *model = "gemma-2-tiny-12L-test";
+    char ep[256], cwd[2048], want[65], hex[65], *e = NULL;
+    if (!hub_golden(model, NULL) || !golden_sha(model, want)) return;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    static const char *const modes[] = {"cut", "flaky", "stall"};
+    for (size_t i = 0; i < 3; i++) {
+        httpd_set_cdn_mode(srv, modes[i]);
+        snprintf(cwd, sizeof cwd, "%s/hubfault-%zu", scratch_dir(), i);
+        int st = convert_in(cwd, &e, "-q", "--timeout", "1", model);
+        CHECKF(st == 0, "%s: %d: %s", modes[i], st, e);
+        free(e), e = NULL;
+        char out[4200], *name = listing(cwd);
+        snprintf(out, sizeof out, "%s/%s", cwd, name);
+        size_t n = 0;
+        unsigned char *b = read_file(out, &n);
+        if (b) sha256_hex(b, n, hex);
+        CHECKF(b && !strcmp(hex, want), "%s: %s: not the reference's bytes", modes[i], name);
+        free(b), free(name);
+    }
+    /* a GGUF file by its quantization is no checkpoint to convert: a usage error, no request */
+    httpd_take_counts(srv);
+    snprintf(cwd, sizeof cwd, "%s/hubfail-tag", scratch_dir());
+    int ut = convert_in(cwd, &e, "-q", NULL, NULL, "gemma-2-tiny-12L-test:Q4_K_M");
+    CHECKF(ut == 2 && e && strstr(e, "hf://o/gemma-2-tiny-12L-test:Q4_K_M: convert reads a safetensors repository") &&
+               httpd_take_counts(srv).requests == 0,
+           "tag: %d: %s", ut, e);
+    free(e), e = NULL;
+    /* failures: the message names the file; nothing is left */
+    httpd_set_cdn_mode(srv, "trunc");
+    snprintf(cwd, sizeof cwd, "%s/hubfail-trunc", scratch_dir());
+    int st = convert_in(cwd, &e, "-q", "--timeout", "1", model);
+    char *left = listing(cwd);
+    CHECKF(st == 1 && e && strstr(e, "model-0000") && !*left, "trunc: %d: %s (left: %s)", st, e, left);
+    free(e), free(left), e = NULL;
+    httpd_set_cdn_mode(srv, NULL);
+    httpd_set_change(other, "model-00002-of-00002.safetensors", 1);
+    snprintf(cwd, sizeof cwd, "%s/hubfail-change", scratch_dir());
+    st = convert_in(cwd, &e, "-q", NULL, NULL, model);
+    left = listing(cwd);
+    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/resolve/main/model-00002-of-00002.safetensors: the file "
+                                     "changed on the server while it was read") && !*left,
+           "change: %d: %s (left: %s)", st, e, left);
+    free(e), free(left), e = NULL;
+    httpd_set_change(other, NULL, 0);
+    /* the repository's commit changes after the first two files (config.json, the first shard) */
+    httpd_set_commit_after(srv, 2);
+    snprintf(cwd, sizeof cwd, "%s/hubfail-commit", scratch_dir());
+    st = convert_in(cwd, &e, "-q", NULL, NULL, model);
+    httpd_set_commit_after(srv, 0);
+    left = listing(cwd);
+    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/model-00002-of-00002.safetensors: the repository changed on the "
+                                     "hub during the conversion (commit c0c0") && !*left,
+           "commit: %d: %s (left: %s)", st, e, left);
+    free(e), free(left), e = NULL;
+    char gone[2048];
+    snprintf(gone, sizeof gone, "%s/o/%s/main/model-00002-of-00002.safetensors", root, model);
+    REQUIRE(unlink(gone) == 0);
+    snprintf(cwd, sizeof cwd, "%s/hubfail-missing", scratch_dir());
+    st = convert_in(cwd, &e, "-q", NULL, NULL, model);
+    left = listing(cwd);
+    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/model-00002-of-00002.safetensors: missing or incomplete shard") &&
+               !*left,
+           "missing shard: %d: %s (left: %s)", st, e, left);
+    free(e), free(left);
+    unsetenv("HF_ENDPOINT");
+}
+
+/* --model-card: README.md for the outputs, as GGUF-my-repo writes it: the
+ * front matter with the repository as base_model and the source card's
+ * license, language and tags, a row per written file with the
+ * quantization its general.file_type names, how to run it. */
+TEST(remote_convert_model_card) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *model = "TinyLlama-2-Test-2x32";
+    REQUIRE(hub_golden(model, NULL));
+    char ep[256], cwd[2048], card[2300], name[512], *e = NULL;
+    snprintf(name, sizeof name, "o/%s/main/README.md", model);
+    REQUIRE(publish_text(name, "---\nlicense: apache-2.0\nlanguage:\n- en\ntags:\n- text-generation\n---\n# a card\n"));
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(cwd, sizeof cwd, "%s/hubcard", scratch_dir());
+    int st = convert_in(cwd, &e, "--outtype=f16,q8_0", "--outfile=.", "--model-card", model);
+    CHECKF(st == 0, "%d: %s", st, e);
+    free(e);
+    char *names = listing(cwd);
+    /* two outputs and the card, nothing else */
+    char f16[256] = "", q8[256] = "";
+    CHECKF(sscanf(names, "README.md %255s %255s", f16, q8) == 2 && strstr(f16, "-F16.gguf") &&
+               strstr(q8, "-Q8_0.gguf") && !strstr(names, ".README"),
+           "left: %s", names);
+    snprintf(card, sizeof card, "%s/README.md", cwd);
+    size_t n = 0;
+    char *text = (char *)read_file(card, &n);
+    REQUIRE(text);
+    CHECKF(!strncmp(text, "---\nbase_model: \"o/TinyLlama-2-Test-2x32\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
+                          "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# TinyLlama-2-Test-2x32-GGUF\n",
+                    strlen("---\nbase_model: \"o/TinyLlama-2-Test-2x32\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
+                           "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# TinyLlama-2-Test-2x32-GGUF\n")),
+           "front matter: %s", text);
+    char row[1200], run[600];
+    snprintf(row, sizeof row, "| [%s](%s) | F16 | ", f16, f16);
+    CHECKF(strstr(text, row), "no row '%s' in %s", row, text);
+    snprintf(row, sizeof row, "| [%s](%s) | Q8_0 | ", q8, q8);
+    CHECKF(strstr(text, row), "no row '%s' in %s", row, text);
+    snprintf(run, sizeof run, "llama-cli -m %s -p", f16);
+    CHECKF(strstr(text, run) && strstr(text, "llama-cli -hf YOU/TinyLlama-2-Test-2x32-GGUF:F16"), "how to run: %s", text);
+    free(text), free(names);
+    unsetenv("HF_ENDPOINT");
 }
 #endif

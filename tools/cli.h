@@ -23,7 +23,8 @@ enum { CLI_HELP = -1 };
 typedef struct cli_opt {
     int id;            /* passed to the command's handler */
     const char *names; /* spellings separated by '|': "-o|--output" */
-    const char *arg;   /* the value's name ("OUT"), or NULL for a flag */
+    const char *arg;   /* the value's name ("OUT"), or NULL for a flag; "[=OUT]": an
+                          optional value, given only as --name=OUT (else NULL) */
     const char *help;  /* help text (lines after the first are indented);
                           NULL: an alias accepted for scripts, not listed */
 } cli_opt;
@@ -286,6 +287,18 @@ int cli_remote_pick(char **arg, char *why, size_t cap);
 /* hf://OWNER/REPO[@REV]'s listing, or NULL after the message; repo gets
  * OWNER/REPO, *rev the revision (NULL: main).  In cli_snapshot.c. */
 struct lgg_hub_repo *cli_hub_list(const char *cmd, const char *name, char *repo, size_t cap, const char **rev);
+/* ---- convert hf://OWNER/REPO[@REV] (cli_hubconvert.c) ----
+ * For a repository name, *io reads its files from the hub (valid until
+ * cli_hubconv_close) and *dir is REPO, the folder a download would make;
+ * for anything else *io is NULL (a local folder).  CLI_FAIL after saying
+ * why (the listing failed); CLI_USAGE for hf://OWNER/REPO:QUANT. */
+struct lgg_convert_io;
+int cli_hubconv_open(const char *name, const struct lgg_convert_io **io, const char **dir);
+void cli_hubconv_close(void);
+/* --model-card[=PATH]: README.md (PATH NULL: beside files[0]) for the n
+ * written files, atomically, never over an input; the repository's name
+ * from cli_hubconv_open (before cli_hubconv_close).  CLI_OK or CLI_FAIL. */
+int cli_model_card(const char *path, char (*files)[4096], size_t n);
 int cli_download_repo(const char *name, const char *dir, const char *const *inc, size_t ni, const char *const *exc,
                       size_t ne, int quiet);
 int cmd_convert(int argc, char **argv);

@@ -34,7 +34,7 @@ static size_t opt_label(const cli_opt *o, char *buf, size_t cap) {
         else buf[k++] = *p;
     }
     buf[k] = 0;
-    if (o->arg) k += (size_t)snprintf(buf + k, cap - k, " %s", o->arg);
+    if (o->arg) k += (size_t)snprintf(buf + k, cap - k, o->arg[0] == '[' ? "%s" : " %s", o->arg); /* "[=FILE]": optional */
     return k < cap ? k : cap - 1;
 }
 
@@ -143,7 +143,9 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
         }
         if (!o) return cli_usage_error(s->cmd, s->usage, "unknown option '%.*s'", (int)len, a);
         const char *val = NULL;
-        if (o->arg) {
+        if (o->arg && o->arg[0] == '[') { /* an optional value: only as --name=VALUE */
+            val = eq ? eq + 1 : NULL;
+        } else if (o->arg) {
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
             else return cli_usage_error(s->cmd, s->usage, "%s needs a value (%s)", a, o->arg);

@@ -39,6 +39,10 @@ static const cli_opt OPTS[] = {
     {'J', "--max-json-size", "N[K|M|G]", "read JSON inputs of up to N bytes each (binary units;\n"
                                          "default: config.json 4M, tokenizer.json 128M, the\n"
                                          "others 64M)"},
+    {'M', "--model-card", "[=FILE]", "also write README.md (or FILE) for the outputs, as\n"
+                                     "GGUF-my-repo does: front matter (base_model, the source\n"
+                                     "card's license, language and tags), a table of the\n"
+                                     "files, how to run them with llama.cpp"},
     {'q', "-q|--quiet", NULL, "no progress, and no closing line saying what was written"},
     {'A', "--lora", "ADAPTER_DIR", "convert a PEFT LoRA adapter (adapter_config.json,\n"
                                    "adapter_model.safetensors) as convert_lora_to_gguf.py\n"
@@ -48,13 +52,19 @@ static const cli_opt OPTS[] = {
 };
 static const cli_spec SPEC = {
     "convert",
-    "gguf convert [options] MODEL_DIR [-o OUT]\n"
+    "gguf convert [options] MODEL_DIR|hf://OWNER/REPO[@REVISION] [-o OUT]\n"
     "       gguf convert [options] --lora ADAPTER_DIR --base BASE_DIR [-o OUT]",
     "Convert a Hugging Face model directory (config.json, model.safetensors or a\n"
     "sharded set with model.safetensors.index.json, tokenizer files) to GGUF, with\n"
     "the same bytes as llama.cpp's convert_hf_to_gguf.py (b4747).  The shards are\n"
     "memory-mapped and converted as the output is written; the output goes to a\n"
     "temporary file renamed over OUT at the end.\n\n"
+    "hf://OWNER/REPO[@REVISION] converts a repository on the Hugging Face hub\n"
+    "where it lives, with no local copy: the listing from the hub's API, the\n"
+    "small files and the shards' headers, then the tensor data in large ranges,\n"
+    "each byte fetched about once.  The output is the one a downloaded copy in a\n"
+    "folder named REPO gives (its default name, in the current directory).  A\n"
+    "file that changes on the hub meanwhile is an error naming it.\n\n"
     "Inputs are bounded (SECURITY.md): each JSON file by its size (--max-json-size),\n"
     "README.md's front matter by 4 MiB and 64 levels of nesting.  OUT is never one\n"
     "of the files read (exit 1, nothing written); a new OUT takes the permission\n"
@@ -116,6 +126,8 @@ typedef struct copts {
     const char *meta[256];
     size_t n_meta;
     bool dry_run, quiet, no_fsync, print_models;
+    bool card;                      /* --model-card[=card_path] */
+    const char *card_path;
 } copts;
 
 static int parse_outtype(const char *s, uint32_t *t) {
@@ -175,6 +187,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'q': c->quiet = true; break;
     case 'A': c->lora = v; break;
     case 'B': c->base = v; break;
+    case 'M': c->card = true, c->card_path = v; break;
     case 'J':
         if (!cli_parse_size(v, 1, &c->o.max_json_size) || !c->o.max_json_size)
             return cli_why(why, cap, "--max-json-size must be a positive N, NK, NM or NG, not '%s'", v);
@@ -212,6 +225,8 @@ static int check_args(const copts *c) {
         return cli_usage_error("convert", SPEC.usage, "--split-max-size and --split-max-tensors exclude each other");
     if (preset && c->o.vocab_only)
         return cli_usage_error("convert", SPEC.usage, "--vocab-only writes no tensors to quantize");
+    if (c->card && (c->split.max_size || c->split.max_tensors || c->dry_run))
+        return cli_usage_error("convert", SPEC.usage, "--model-card takes no --split-max-* or --dry-run");
     if (c->n_ot > 1 && (c->split.max_size || c->split.max_tensors || c->dry_run))
         return cli_usage_error("convert", SPEC.usage, "several --outtype types take no --split-max-* or --dry-run");
     if (c->n_ot > 1 && c->out && !templated(c->out) && !is_dir(c->out))
@@ -386,7 +401,7 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
         cli_err("convert", NULL, "%s", err.message); /* the message names the file */
         return CLI_FAIL;
     }
-    note_inputs(cv, c->imatrix);
+    note_inputs(c->o.io ? NULL : cv, c->imatrix); /* the hub's files are no local file */
     int rc = apply_metadata(c, cv);
     if (rc != CLI_OK || c->dry_run) {
         if (c->dry_run && rc == CLI_OK) dry_run(cv);
@@ -486,9 +501,13 @@ int cmd_convert(int argc, char **argv) {
     c.dir = c.lora ? c.lora : argv[1];
     if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
+    if (!c.lora && (rc = cli_hubconv_open(argv[1], &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     memset(staged, 0, sizeof staged);
     for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
         rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
-    return c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    rc = c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    if (rc == CLI_OK && c.card) rc = cli_model_card(c.card_path, final, c.n_ot);
+    cli_hubconv_close();
+    return rc;
 }

@@ -126,7 +126,7 @@ static lgg_status roberta_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 /* tokenizer.json's BPE vocabulary, which adds BOS and EOS, then the token
  * type count; without tokenizer.json, BERT's WordPiece. */
 static lgg_status roberta_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
-    if (!lgg__cv_exists(c->dir, "tokenizer.json")) return bert_vocab(c, tc, o, err);
+    if (!lgg__cv_exists(c, "tokenizer.json", NULL)) return bert_vocab(c, tc, o, err);
     lgg_status st = lgg__cv_bpe(c, tc, o, err);
     if (st) return st;
     if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||

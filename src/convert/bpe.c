@@ -147,11 +147,24 @@ static lgg_status base_by_id(lgg_convert *c, const json_t *vocab, lgg_str **out,
 }
 
 /* The reference's hash of the check text's ids: sha256 of str(ids). */
-static lgg_status check_hash(const char *dir, char hex[65], lgg_error *err) {
+static lgg_status check_hash(lgg_convert *c, const char *dir, char hex[65], lgg_error *err) {
     lgg_tokenizer *t = NULL;
     lgg_error e;
     memset(&e, 0, sizeof e);
-    if (lgg_tokenizer_open_dir(dir, 0, &t, &e) != LGG_OK)
+    lgg_status ost;
+    if (c && c->has_io) { /* the same two files open_dir reads, through the io */
+        char *json = NULL, *cfg = NULL;
+        size_t n = 0, cn = 0;
+        ost = lgg__cv_load(c, "tokenizer.json", LGG_CONVERT_MAX_TOKENIZER_JSON, &json, &n, &e);
+        if (!ost && !json) ost = lgg_error_set(&e, LGG_ERR_LIMIT, LGG_NO_OFFSET, "tokenizer.json too large");
+        if (!ost && lgg__cv_exists(c, "tokenizer_config.json", NULL))
+            ost = lgg__cv_load(c, "tokenizer_config.json", LGG_CONVERT_MAX_OTHER_JSON, &cfg, &cn, &e);
+        if (!ost) ost = lgg_tokenizer_open_json(json, n, cfg, cfg ? cn : 0, &t, &e);
+        free(json), free(cfg);
+    } else {
+        ost = lgg_tokenizer_open_dir(dir, 0, &t, &e);
+    }
+    if (ost != LGG_OK)
         return lgg__cv_fail(err, e.code,
                             "%s: cannot encode the reference's check text to name the BPE pre-tokenizer (%s); "
                             "name it with --pre NAME", dir, e.message);
@@ -180,11 +193,13 @@ static lgg_status check_hash(const char *dir, char hex[65], lgg_error *err) {
     return st;
 }
 
-lgg_status lgg_convert_bpe_pre(const char *dir, const char **pre, char hash[65], lgg_error *err) {
+/* The pre-tokenizer the reference names for the check hash of checkpoint
+ * dir (c: read through its io, or NULL). */
+static lgg_status bpe_pre(lgg_convert *c, const char *dir, const char **pre, char hash[65], lgg_error *err) {
     char hex[65];
     if (!dir || !pre) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_bpe_pre: NULL argument");
     *pre = NULL;
-    lgg_status st = check_hash(dir, hex, err);
+    lgg_status st = check_hash(c, dir, hex, err);
     if (st) return st;
     if (hash) memcpy(hash, hex, 65);
     for (size_t i = 0; i < sizeof REF_PRE / sizeof REF_PRE[0]; i++)
@@ -195,12 +210,16 @@ lgg_status lgg_convert_bpe_pre(const char *dir, const char **pre, char hash[65],
                         "its table: it refuses this tokenizer); name it with --pre NAME", dir, hex);
 }
 
+lgg_status lgg_convert_bpe_pre(const char *dir, const char **pre, char hash[65], lgg_error *err) {
+    return bpe_pre(NULL, dir, pre, hash, err);
+}
+
 static lgg_status pre_name(lgg_convert *c, const lgg_convert_options *o, const char **pre, lgg_error *err) {
     if (o->pre) {
         *pre = o->pre;
         return LGG_OK;
     }
-    return lgg_convert_bpe_pre(c->dir, pre, NULL, err);
+    return bpe_pre(c, c->dir, pre, NULL, err);
 }
 
 /* Tokens and types by id: the base vocabulary, then the added tokens

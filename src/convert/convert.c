@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,27 +23,52 @@ static int ends_with(const char *s, const char *suf) {
 
 /* model*.safetensors in the directory, sorted by name (bytes). */
 static lgg_status list_shards(lgg_convert *c, lgg_error *err) {
-    DIR *d = opendir(c->dir);
-    if (!d) return lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", c->dir, strerror(errno));
+    DIR *d = c->has_io ? NULL : opendir(c->dir);
+    if (!d && !c->has_io) return lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", c->dir, strerror(errno));
     size_t cap = 0;
     struct dirent *e;
+    const char *name;
+    uint64_t size;
     lgg_status st = LGG_OK;
-    while ((e = readdir(d)) != NULL && st == LGG_OK) {
-        if (strncmp(e->d_name, "model", 5) || !ends_with(e->d_name, ".safetensors")) continue;
+    for (size_t i = 0; st == LGG_OK && (name = d ? ((e = readdir(d)) ? e->d_name : NULL) : c->io.file_at(c->io.ud, i, &size));
+         i++) {
+        if (strncmp(name, "model", 5) || !ends_with(name, ".safetensors")) continue;
         if (c->n_shards == cap) {
             cap = cap ? 2 * cap : 8;
             char **v = realloc(c->shard_names, cap * sizeof *v);
             if (!v) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
             else c->shard_names = v;
         }
-        if (st == LGG_OK && !(c->shard_names[c->n_shards++] = strdup(e->d_name)))
+        if (st == LGG_OK && !(c->shard_names[c->n_shards++] = strdup(name)))
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
-    closedir(d);
+    if (d) closedir(d);
     if (st) return st;
     if (!c->n_shards) return lgg__cv_fail(err, LGG_ERR_IO, "%s: no model*.safetensors file", c->dir);
     qsort(c->shard_names, c->n_shards, sizeof *c->shard_names, cmp_str);
     return LGG_OK;
+}
+
+/* A shard read through the io: its header alone (lgg__st_parse_head), its
+ * tensors' data later, by data.c's windows. */
+static lgg_status st_open_io(lgg_convert *c, const char *name, lgg_safetensors **out, lgg_error *err) {
+    uint64_t size = 0, hl = 0;
+    uint8_t len[8];
+    char *label = lgg__cv_path(c->dir, name);
+    if (!label) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg__cv_exists(c, name, &size);
+    lgg_status st = size >= 8 ? lgg__cv_pread(c, name, 0, len, 8, err) : LGG_OK;
+    for (int i = 7; i >= 0 && size >= 8; i--) hl = hl << 8 | len[i];
+    /* only a header that parse_into will accept is read; it refuses the others by their length */
+    uint64_t take = size >= 8 && hl <= size - 8 && hl <= ST_MAX_HEADER ? 8 + hl : 8;
+    uint8_t *head = st ? NULL : malloc((size_t)take);
+    if (!st && !head) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", label);
+    if (!st) memcpy(head, len, size >= 8 ? 8 : 0);
+    if (!st && take > 8) st = lgg__cv_pread(c, name, 8, head + 8, (size_t)(take - 8), err);
+    if (!st) st = lgg__st_parse_head(head, size, label, out, err);
+    else free(head);
+    free(label);
+    return st;
 }
 
 lgg_status lgg__cv_open_shards(lgg_convert *c, lgg_error *err) {
@@ -51,7 +77,8 @@ lgg_status lgg__cv_open_shards(lgg_convert *c, lgg_error *err) {
     for (size_t i = 0; i < c->n_shards; i++) {
         char *p = lgg__cv_path(c->dir, c->shard_names[i]);
         if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-        lgg_status st = lgg_st_open(p, &c->shards[i], err);
+        lgg_status st = c->has_io ? st_open_io(c, c->shard_names[i], &c->shards[i], err)
+                                  : lgg_st_open(p, &c->shards[i], err);
         if (!st) st = lgg__cv_note_input(c, p, err);
         free(p);
         if (st) return st;
@@ -373,7 +400,8 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
     *out = NULL;
     /* the caller's struct as this version knows it (libgguf.h: options
      * that can grow; the first layout is the whole struct) */
-    lgg_status cst = o ? lgg_options_copy(copy, sizeof *copy, sizeof *copy, o, "lgg_convert_options", err) : LGG_OK;
+    lgg_status cst = o ? lgg_options_copy(copy, sizeof *copy, offsetof(lgg_convert_options, io), o, "lgg_convert_options", err)
+                       : LGG_OK;
     if (cst != LGG_OK) return cst;
     if (!o) lgg_convert_options_init(copy);
     if (copy->outtype > LGG_CONVERT_AUTO)
@@ -383,9 +411,18 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
         free(c);
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
+    lgg_status st0 = LGG_OK;
     c->n_threads = copy->n_threads;
     c->vocab_only = copy->vocab_only;
     c->max_json = copy->max_json_size;
+    if (copy->io && !(st0 = lgg_options_copy(&c->io, sizeof c->io, sizeof c->io, copy->io, "lgg_convert_io", err))) {
+        c->has_io = 1;
+        if (!c->io.file_at || !c->io.read) st0 = lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: io without callbacks");
+    }
+    if (st0) {
+        lgg_convert_free(c);
+        return st0;
+    }
     *out = c;
     return LGG_OK;
 }
@@ -433,6 +470,7 @@ void lgg_convert_free(lgg_convert *c) {
     }
     free(c->shards);
     free(c->shard_names);
+    lgg__cv_windows_free(c);
     json_decref(c->config);
     json_decref(c->card_config);
     free(c->default_name);

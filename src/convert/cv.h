@@ -188,4 +188,10 @@ void lgg__cv_names_free(cv_names *n);
 /* ---- numbers (convert.c) ---- */
 uint16_t lgg__cv_f32_to_f16(float f); /* numpy's astype(float16) */
 
+/* safetensors.c: the largest header read; a file's header alone (`head`,
+ * 8 + its length bytes, taken over) parsed against the file's size. */
+#define ST_MAX_HEADER (256u << 20)
+lgg_status lgg__st_parse_head(uint8_t *head, uint64_t file_size, const char *label, lgg_safetensors **out,
+                              lgg_error *err);
+
 #endif

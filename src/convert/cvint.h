@@ -7,7 +7,14 @@
 struct lgg_convert;
 
 char *lgg__cv_path(const char *dir, const char *name);
-int lgg__cv_exists(const char *dir, const char *name);
+/* The checkpoint's files, from the local folder or lgg_convert_io: whether
+ * NAME is a regular file (its size into *size, may be NULL); n bytes of it
+ * at off (a short file is LGG_ERR_IO "changed while read"); the whole file
+ * in a new buffer (free it) when it has at most `max` bytes (else *out
+ * NULL, *n its size: the caller says why it is too large). */
+int lgg__cv_exists(const struct lgg_convert *c, const char *name, uint64_t *size);
+lgg_status lgg__cv_pread(struct lgg_convert *c, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err);
+lgg_status lgg__cv_load(struct lgg_convert *c, const char *name, uint64_t max, char **out, size_t *n, lgg_error *err);
 /* Load DIR/NAME as a JSON object, no larger than its cap (LGG_ERR_LIMIT),
  * running out of memory reported as such; a missing file is *out = NULL
  * (LGG_OK) unless required.  The file is noted as an input. */
@@ -105,7 +112,12 @@ struct lgg_convert {
     json_t *card_config;     /* the adapter folder's own config.json (its _name_or_path names it), or NULL */
     float max_alibi_bias;    /* <arch>.attention.max_alibi_bias, written after general.architecture */
     int has_max_alibi_bias;  /* (Jais: the reference sets it after its tensors) */
+    lgg_convert_io io;       /* the caller's files (lgg_convert_options.io), when has_io */
+    int has_io;
+    struct cv_window *win;   /* has_io: per shard, the bytes of it held (data.c) */
 };
+
+void lgg__cv_windows_free(struct lgg_convert *c);
 
 /* convert.c, shared with lora.c: a new converter for dir with the caller's
  * options copied into *copy; config.json read (the family found, the block
@@ -133,7 +145,7 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
 
 /* vocab.c */
-/* DIR/NAME mapped read-only (*size > 0; munmap it). */
+/* DIR/NAME read whole (*size > 0; free it). */
 lgg_status lgg__cv_map_file(struct lgg_convert *c, const char *name, void **map, size_t *size, lgg_error *err);
 int lgg__cv_looks_special(const char *t);
 char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */

@@ -21,12 +21,67 @@ char *lgg__cv_path(const char *dir, const char *name) {
     return p;
 }
 
-int lgg__cv_exists(const char *dir, const char *name) {
-    char *p = lgg__cv_path(dir, name);
-    struct stat sb;
-    int ok = p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
-    free(p);
+int lgg__cv_exists(const lgg_convert *c, const char *name, uint64_t *size) {
+    uint64_t sz = 0;
+    int ok = 0;
+    if (c->has_io) {
+        const char *f;
+        for (size_t i = 0; !ok && (f = c->io.file_at(c->io.ud, i, &sz)) != NULL; i++) ok = !strcmp(f, name);
+    } else {
+        char *p = lgg__cv_path(c->dir, name);
+        struct stat sb;
+        ok = p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+        sz = ok ? (uint64_t)sb.st_size : 0;
+        free(p);
+    }
+    if (size) *size = sz;
     return ok;
+}
+
+lgg_status lgg__cv_pread(lgg_convert *c, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    if (c->has_io) return c->io.read(c->io.ud, name, off, dst, n, err);
+    char *p = lgg__cv_path(c->dir, name);
+    if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    int fd = open(p, O_RDONLY | O_CLOEXEC);
+    lgg_status st = fd < 0 ? lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, strerror(errno)) : LGG_OK;
+    for (size_t got = 0; !st && got < n;) { /* jansson's own reader of a descriptor makes a call per byte */
+        ssize_t r = pread(fd, (char *)dst + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, r < 0 ? strerror(errno) : "changed while read");
+        else got += (size_t)r;
+    }
+    if (fd >= 0) close(fd);
+    free(p);
+    return st;
+}
+
+lgg_status lgg__cv_load(lgg_convert *c, const char *name, uint64_t max, char **out, size_t *n, lgg_error *err) {
+    uint64_t size = 0;
+    *out = NULL;
+    if (!lgg__cv_exists(c, name, &size)) {
+        char *p = lgg__cv_path(c->dir, name);
+        lgg_status st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p ? p : name, strerror(ENOENT));
+        free(p);
+        return st;
+    }
+    *n = (size_t)size;
+    if (size > max || size > SIZE_MAX - 1) return LGG_OK;
+    char *b = malloc((size_t)size + 1);
+    if (!b) {
+        char *p = lgg__cv_path(c->dir, name);
+        lgg_status st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %llu bytes", p ? p : name,
+                                     (unsigned long long)size);
+        free(p);
+        return st;
+    }
+    lgg_status st = lgg__cv_pread(c, name, 0, b, (size_t)size, err);
+    if (st) {
+        free(b);
+        return st;
+    }
+    b[size] = 0;
+    *out = b;
+    return LGG_OK;
 }
 
 json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap) {
@@ -79,25 +134,6 @@ static uint64_t json_cap(const lgg_convert *c, const char *name) {
     return LGG_CONVERT_MAX_OTHER_JSON; /* tokenizer_config.json, the index, added_tokens.json */
 }
 
-/* The n bytes of fd in a new buffer (jansson's own reader of a descriptor
- * makes a system call per byte). */
-static lgg_status slurp(int fd, size_t n, const char *p, char **out, lgg_error *err) {
-    char *b = malloc(n ? n : 1);
-    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %zu bytes", p, n);
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = read(fd, b + got, n - got);
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) {
-            free(b);
-            return lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, r < 0 ? strerror(errno) : "changed while read");
-        }
-        got += (size_t)r;
-    }
-    *out = b;
-    return LGG_OK;
-}
-
 lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
     lgg_status st = lgg__cv_json_value(c, name, required, out, err);
     if (st || !*out || json_is_object(*out)) return st;
@@ -114,32 +150,28 @@ lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t *
  * a file is read again with every integer as a real. */
 lgg_status lgg__cv_json_value(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
     *out = NULL;
-    char *p = lgg__cv_path(c->dir, name);
+    if (!required && !lgg__cv_exists(c, name, NULL)) return LGG_OK;
+    char *p = lgg__cv_path(c->dir, name), *text = NULL;
     if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    lgg_status st = LGG_OK;
-    struct stat sb;
-    int fd = lgg__cv_exists(c->dir, name) ? open(p, O_RDONLY | O_CLOEXEC) : -1;
+    size_t size = 0;
     json_t *j = NULL;
-    char *text = NULL;
-    if (fd < 0 || fstat(fd, &sb) != 0) {
-        if (required || fd >= 0) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, strerror(fd >= 0 ? errno : ENOENT));
-    } else if ((uint64_t)sb.st_size > json_cap(c, name)) {
+    lgg_status st = lgg__cv_load(c, name, json_cap(c, name), &text, &size, err);
+    if (!st && !text) {
         st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: %llu bytes, more than the %llu this file may have (--max-json-size)",
-                          p, (unsigned long long)sb.st_size, (unsigned long long)json_cap(c, name));
-    } else if (!(st = lgg__cv_note_input(c, p, err)) && !(st = slurp(fd, (size_t)sb.st_size, p, &text, err))) {
+                          p, (unsigned long long)size, (unsigned long long)json_cap(c, name));
+    } else if (!st && !(st = lgg__cv_note_input(c, p, err))) {
         json_error_t je;
-        j = json_loadb(text, (size_t)sb.st_size, 0, &je);
-        if (!j && strstr(je.text, "too big")) j = json_loadb(text, (size_t)sb.st_size, JSON_DECODE_INT_AS_REAL, &je);
+        j = json_loadb(text, size, 0, &je);
+        if (!j && strstr(je.text, "too big")) j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &je);
         /* jansson leaves the error as it began (line -1, no text) when an
          * allocation fails while it builds a value */
         if (!j && (json_error_code(&je) == json_error_out_of_memory || (je.line == -1 && !je.text[0])))
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading its %llu bytes of JSON", p,
-                              (unsigned long long)sb.st_size);
+                              (unsigned long long)size);
         else if (!j)
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: malformed JSON at line %d, column %d: %s", p, je.line,
                               je.column, je.text);
     }
-    if (fd >= 0) close(fd);
     free(p);
     free(text);
     if (st) {

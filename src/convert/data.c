@@ -30,6 +30,98 @@ static uint64_t src_row(const cv_tensor *t, uint64_t u) {
     return h * 2 * half + (r % 2) * half + r / 2;
 }
 
+static int grow(void **p, size_t *cap, size_t need) {
+    if (*cap >= need) return 1;
+    void *q = realloc(*p, need);
+    if (!q) return 0;
+    *p = q;
+    *cap = need;
+    return 1;
+}
+
+/* Shard data through lgg_convert_io: each shard's window holds the file's
+ * bytes [lo, hi).  Before a callback converts units [u0, u1) of a tensor,
+ * fetch() makes each shard's window cover every source byte they need
+ * (the rows' hull, per shard), reading ahead to LGG_CONVERT_IO_CHUNK bytes
+ * and keeping what the old window already holds: read in output order,
+ * which is the files' order for most checkpoints, each byte comes once. */
+typedef struct cv_window {
+    uint8_t *buf;
+    size_t cap;
+    uint64_t lo, hi;
+    uint64_t need_lo, need_hi; /* this call's hull (need_hi 0: none) */
+    int used;                  /* needed by the last call */
+} cv_window;
+
+void lgg__cv_windows_free(struct lgg_convert *c) {
+    for (size_t i = 0; c->win && i < c->n_shards; i++) free(c->win[i].buf);
+    free(c->win);
+    c->win = NULL;
+}
+
+static const uint8_t *src_bytes(const struct lgg_convert *c, uint32_t shard, uint64_t off) {
+    if (!c->has_io) return lgg_st_bytes(c->shards[shard]) + off;
+    const cv_window *w = &c->win[shard];
+    return w->buf + (off - w->lo);
+}
+
+/* Source units [a, b) of tensor src in shard s (rows of `unit` elements,
+ * after `skip` rows; a permuted tensor's rows come from whole head groups
+ * of `group` rows) into the shard's hull. */
+static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const cv_tensor *t, uint64_t a,
+                 uint64_t b) {
+    if (t->xform & (CV_X_PERM_Q | CV_X_PERM_K)) {
+        uint64_t group = t->n_units / t->heads; /* 2 * half rows per head */
+        a = a / group * group, b = (b + group - 1) / group * group;
+    }
+    uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : 2);
+    uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
+    cv_window *w = &c->win[s];
+    if (!w->need_hi || lo < w->need_lo) w->need_lo = lo;
+    if (hi > w->need_hi) w->need_hi = hi;
+}
+
+static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, lgg_error *err) {
+    if (t->gen) return LGG_OK;
+    if (!c->win && !(c->win = calloc(c->n_shards, sizeof *c->win)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (t->stack) { /* expert e is units [e * rows, (e + 1) * rows) */
+        uint64_t rows = t->n_units / t->n_stack;
+        for (uint64_t e = u0 / rows; e * rows < u1; e++) {
+            uint64_t a = u0 > e * rows ? u0 - e * rows : 0, b = u1 < (e + 1) * rows ? u1 - e * rows : rows;
+            need(c, t->stack[e].shard, t->stack[e].t, t, a, b);
+        }
+    } else {
+        need(c, t->shard, t->src, t, u0, u1);
+    }
+    lgg_status st = LGG_OK;
+    int moved = 0; /* a window was read: the windows this call does not use are let go */
+    for (uint32_t s = 0; s < c->n_shards; s++) {
+        cv_window *w = &c->win[s];
+        uint64_t lo = w->need_lo, hi = w->need_hi, size = 0;
+        w->used = hi != 0;
+        w->need_lo = w->need_hi = 0;
+        if (st || !hi || (w->lo <= lo && hi <= w->hi)) continue;
+        moved = 1;
+        lgg__cv_exists(c, c->shard_names[s], &size);
+        uint64_t end = lo + LGG_CONVERT_IO_CHUNK < hi ? hi : lo + LGG_CONVERT_IO_CHUNK;
+        if (end > size) end = size;
+        uint64_t keep = lo >= w->lo && lo < w->hi ? (w->hi < end ? w->hi : end) - lo : 0;
+        if (keep) memmove(w->buf, w->buf + (lo - w->lo), (size_t)keep);
+        if (end - lo > SIZE_MAX || !grow((void **)&w->buf, &w->cap, (size_t)(end - lo))) {
+            w->lo = w->hi = 0;
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading %s", t->name, c->shard_names[s]);
+            continue;
+        }
+        w->lo = lo, w->hi = lo + keep;
+        st = lgg__cv_pread(c, c->shard_names[s], lo + keep, w->buf + keep, (size_t)(end - lo - keep), err);
+        if (!st) w->hi = end;
+    }
+    for (uint32_t s = 0; moved && s < c->n_shards; s++)
+        if (!c->win[s].used) free(c->win[s].buf), c->win[s] = (cv_window){0};
+    return st;
+}
+
 static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     if (t->gen) {
         memcpy(x, t->gen + u * t->unit, t->unit * sizeof *x);
@@ -41,7 +133,7 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         uint64_t rows = t->n_units / t->n_stack;
         src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, u %= rows;
     }
-    const uint8_t *p = lgg_st_bytes(t->c->shards[shard]) + src->offset;
+    const uint8_t *p = src_bytes(t->c, shard, src->offset);
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
     if (t->xform & CV_X_TRANSPOSE) { /* column u of the source, element by element */
         size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
@@ -110,14 +202,6 @@ static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *
     }
 }
 
-static int grow(void **p, size_t *cap, size_t need) {
-    if (*cap >= need) return 1;
-    void *q = realloc(*p, need);
-    if (!q) return 0;
-    *p = q;
-    *cap = need;
-    return 1;
-}
 
 /* Units [u0, u1) of t into out; each call its own row buffer. */
 typedef struct job {
@@ -189,7 +273,8 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
     if (!n) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
     if (u1 > t->n_units) return lgg__cv_fail(err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
-    lgg_status st;
+    lgg_status st = c->has_io ? fetch(c, t, u0, u1, err) : LGG_OK;
+    if (st) return st;
     if (offset % ob == 0 && n % ob == 0) { /* whole units: straight into the writer's buffer */
         st = convert_units(c, t, u0, u1, ob, dst, err);
     } else {

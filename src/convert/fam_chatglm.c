@@ -89,7 +89,7 @@ static int64_t added_id(const json_t *tj, const char *content) {
 static lgg_status glm_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
     const json_t *am = json_object_get(json_object_get(tc, "auto_map"), "AutoTokenizer");
     if (am) return refuse(c, "tokenizer_config.json names a tokenizer class in auto_map", err);
-    if (!lgg__cv_exists(c->dir, "tokenizer.json")) return refuse(c, "no tokenizer.json", err);
+    if (!lgg__cv_exists(c, "tokenizer.json", NULL)) return refuse(c, "no tokenizer.json", err);
     json_t *tj = NULL;
     lgg_status st = lgg__cv_tokenizer_json(c, 1, &tj, err);
     if (st) return st;

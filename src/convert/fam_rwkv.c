@@ -11,7 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 static int ends(const char *s, const char *suf) {
     size_t a = strlen(s), b = strlen(suf);
@@ -397,11 +396,11 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     int64_t nv = lgg__cv_hparam_int(c, "vocab_size", 65536);
     if (nv < 1 || nv > (1 << 24))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: vocab_size %lld is out of range", c->dir, (long long)nv);
-    if (!lgg__cv_exists(c->dir, "rwkv_vocab_v20230424.txt"))
+    if (!lgg__cv_exists(c, "rwkv_vocab_v20230424.txt", NULL))
         return lgg__cv_fail(err, LGG_ERR_IO, "%s/rwkv_vocab_v20230424.txt: no such file (RWKV's world vocabulary)", c->dir);
     lgg_status st = lgg__cv_map_file(c, "rwkv_vocab_v20230424.txt", &map, &size, err);
     if (st) {
-        if (map && map != MAP_FAILED) munmap(map, size);
+        free(map);
         return st;
     }
     size_t n = (size_t)nv, got = 0;
@@ -410,7 +409,7 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     char **owned = calloc(n, sizeof *owned);
     if (!tok || !type || !owned) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     if (!st) st = world_tokens(c, map, size, tok, type, owned, n, &got, err);
-    munmap(map, size);
+    free(map);
     for (size_t i = got; !st && i < n; i++) { /* [PADi], unused */
         char pad[32];
         int l = snprintf(pad, sizeof pad, "[PAD%zu]", i);

@@ -160,8 +160,8 @@ static lgg_status mamba_meta(lgg_convert *c, lgg_error *err) {
 /* tokenizer.json (BPE), else tokenizer.model; the reference's last resort,
  * its own copy of GPT-NeoX's vocabulary, is not part of this tool. */
 static lgg_status mamba_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
-    if (lgg__cv_exists(c->dir, "tokenizer.json")) return lgg__cv_bpe(c, tc, o, err);
-    if (lgg__cv_exists(c->dir, "tokenizer.model")) return lgg__cv_spm(c, tc, err);
+    if (lgg__cv_exists(c, "tokenizer.json", NULL)) return lgg__cv_bpe(c, tc, o, err);
+    if (lgg__cv_exists(c, "tokenizer.model", NULL)) return lgg__cv_spm(c, tc, err);
     return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                         "%s: no tokenizer.json or tokenizer.model (the reference falls back to its bundled GPT-NeoX "
                         "vocabulary, which is not part of this tool)",

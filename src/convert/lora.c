@@ -187,9 +187,9 @@ lgg_status lgg_convert_open_lora(const char *adapter_dir, const char *base_dir, 
     if (!st) free(c->dir), c->dir = dir, c->lora = 1;
     if (!st) st = adapter_config(c, err);
     if (!st) st = lgg__cv_json(c, "config.json", 0, &c->card_config, err); /* the adapter's own, for its name */
-    if (!st && !lgg__cv_exists(c->dir, "adapter_model.safetensors"))
+    if (!st && !lgg__cv_exists(c, "adapter_model.safetensors", NULL))
         st = lgg__cv_fail(err, LGG_ERR_IO, "%s/adapter_model.safetensors: no such file%s", c->dir,
-                          lgg__cv_exists(c->dir, "adapter_model.bin") ? " (adapter_model.bin, a PyTorch pickle, is not read)"
+                          lgg__cv_exists(c, "adapter_model.bin", NULL) ? " (adapter_model.bin, a PyTorch pickle, is not read)"
                                                                       : "");
     if (!st && (!(c->shard_names = calloc(1, sizeof *c->shard_names)) ||
                 !(c->shard_names[0] = strdup("adapter_model.safetensors"))))

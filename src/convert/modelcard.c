@@ -211,16 +211,14 @@ static size_t unix_newlines(char *s, size_t n) {
 /* The first LGG_CONVERT_MAX_CARD + 8 bytes of the card (the front matter
  * is all the reference takes from it, and a longer front matter is refused
  * below); *more: the file goes on. */
-static lgg_status read_card(const char *path, char **text, size_t *len, bool *more, lgg_error *err) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return lgg__cv_fail(err, LGG_ERR_IO, "%s: cannot open", path);
+static lgg_status read_card(lgg_convert *c, const char *path, char **text, size_t *len, bool *more, lgg_error *err) {
     const size_t cap = LGG_CONVERT_MAX_CARD + 8;
+    uint64_t size = 0;
+    lgg__cv_exists(c, "README.md", &size);
+    size_t n = size > cap ? cap + 1 : (size_t)size;
     char *b = malloc(cap + 1);
-    size_t n = b ? fread(b, 1, cap + 1, f) : 0;
-    lgg_status st = LGG_OK;
-    if (!b) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", path);
-    else if (ferror(f)) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: read error", path);
-    fclose(f);
+    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", path);
+    lgg_status st = lgg__cv_pread(c, "README.md", 0, b, n, err);
     if (st) {
         free(b);
         return st;
@@ -260,13 +258,13 @@ static bool too_deep(const char *body, size_t n) {
  * parse). */
 lgg_status lgg__cv_model_card(lgg_convert *c, json_t **out, lgg_error *err) {
     *out = NULL;
-    if (!lgg__cv_exists(c->dir, "README.md")) return LGG_OK;
+    if (!lgg__cv_exists(c, "README.md", NULL)) return LGG_OK;
     char *path = lgg__cv_path(c->dir, "README.md"), *text = NULL;
     size_t len = 0;
     bool more = false;
     if (!path) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     lgg_status st = lgg__cv_note_input(c, path, err);
-    if (!st) st = read_card(path, &text, &len, &more, err);
+    if (!st) st = read_card(c, path, &text, &len, &more, err);
     if (st || len < 4 || memcmp(text, "---\n", 4)) {
         free(path), free(text);
         return st;

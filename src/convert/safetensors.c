@@ -15,12 +15,12 @@
 
 /* A header larger than this is refused before it is parsed: real headers
  * are a few hundred bytes per tensor, and jansson builds a tree from it. */
-#define ST_MAX_HEADER (256u << 20)
 
 struct lgg_safetensors {
     const uint8_t *bytes;
     uint64_t size;
     void *map; /* set when lgg_st_open mapped the file */
+    uint8_t *head; /* lgg__st_parse_head's buffer: the header alone (owned) */
     size_t n;
     lgg_st_tensor *t;
     char *names; /* the names, NUL-terminated, one block */
@@ -178,6 +178,25 @@ lgg_status lgg_st_parse(const void *data, uint64_t size, const char *label, lgg_
     return LGG_OK;
 }
 
+lgg_status lgg__st_parse_head(uint8_t *head, uint64_t file_size, const char *label, lgg_safetensors **out,
+                              lgg_error *err) {
+    *out = NULL;
+    lgg_safetensors *s = calloc(1, sizeof *s);
+    if (!s) {
+        free(head);
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
+    s->bytes = s->head = head;
+    s->size = file_size; /* parse_into reads no byte past the header it checked against this size */
+    lgg_status st = parse_into(s, label, err);
+    if (st) {
+        lgg_st_close(s);
+        return st;
+    }
+    *out = s;
+    return LGG_OK;
+}
+
 lgg_status lgg_st_open(const char *path, lgg_safetensors **out, lgg_error *err) {
     if (!path || !out) return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_st_open: NULL argument");
     *out = NULL;
@@ -210,6 +229,7 @@ lgg_status lgg_st_open(const char *path, lgg_safetensors **out, lgg_error *err) 
 void lgg_st_close(lgg_safetensors *s) {
     if (!s) return;
     if (s->map) munmap(s->map, (size_t)s->size);
+    free(s->head);
     free(s->t);
     free(s->names);
     free(s);

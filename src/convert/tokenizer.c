@@ -76,7 +76,7 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
         st = c->hooks->vocab(c, tc, o, err);
     } else if (c->fam->flags & CV_F_PHI3_VOCAB) { /* by the tokenizer's class: BPE, else SentencePiece or nothing */
         st = gpt2 ? lgg__cv_bpe(c, tc, o, err) : lgg__cv_spm(c, tc, err);
-    } else if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c->dir, "tokenizer.model")) {
+    } else if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c, "tokenizer.model", NULL)) {
         st = lgg__cv_spm(c, tc, err);
     } else if (c->fam->vocab & CV_V_BPE) {
         st = lgg__cv_bpe(c, tc, o, err);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 lgg_status lgg__cv_token_type_count(lgg_convert *c, lgg_error *err) {
     int64_t n = lgg__cv_hparam_int(c, "type_vocab_size", 1);
@@ -75,7 +74,7 @@ typedef struct unigram {
 static void unigram_free(unigram *g) {
     free(g->u.tok), free(g->u.score), free(g->u.type), free(g->u.pads);
     lgg_spm_free(g->spm);
-    if (g->map) munmap(g->map, g->msize);
+    free(g->map);
 }
 
 /* The specs of g->name (mapped). */
@@ -152,7 +151,7 @@ static lgg_status t5_added(lgg_convert *c, ugm *u, json_t **keep, lgg_error *err
 }
 
 lgg_status lgg__cv_ugm_t5(lgg_convert *c, json_t *tc, lgg_error *err) {
-    unigram g = {.name = lgg__cv_exists(c->dir, "tokenizer.model") ? "tokenizer.model" : "spiece.model"};
+    unigram g = {.name = lgg__cv_exists(c, "tokenizer.model", NULL) ? "tokenizer.model" : "spiece.model"};
     ugm *u = &g.u;
     json_t *added = NULL;
     lgg_status st = unigram_open(c, &g, err);

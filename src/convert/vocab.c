@@ -57,20 +57,13 @@ int lgg__cv_looks_special(const char *t) {
 }
 
 static lgg_status read_file(lgg_convert *c, const char *name, void **map, size_t *size, lgg_error *err) {
-    char *p = lgg__cv_path(c->dir, name);
+    char *p = lgg__cv_path(c->dir, name), *b = NULL;
     if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    struct stat sb;
-    lgg_status st = LGG_OK;
-    if (fd < 0 || fstat(fd, &sb) != 0 || sb.st_size <= 0) {
-        st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, fd < 0 ? strerror(errno) : "empty or unreadable");
-    } else {
-        *size = (size_t)sb.st_size;
-        *map = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (*map == MAP_FAILED) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: mmap: %s", p, strerror(errno));
-        else st = lgg__cv_note_input(c, p, err);
-    }
-    if (fd >= 0) close(fd);
+    lgg_status st = lgg__cv_load(c, name, UINT64_MAX, &b, size, err);
+    if (!st && (!b || !*size)) st = lgg__cv_fail(err, LGG_ERR_IO, "%s: %s", p, b ? "empty or unreadable" : "too large");
+    if (!st) st = lgg__cv_note_input(c, p, err);
+    if (st) free(b);
+    else *map = b;
     free(p);
     return st;
 }
@@ -249,7 +242,7 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
         lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", json_is_true(aps), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
     lgg_spm_free(spm);
-    if (map && map != MAP_FAILED) munmap(map, msize);
+    free(map);
     return st;
 }
 

@@ -15,6 +15,7 @@
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void lgg__http_resp_reset(lgg__http_resp *h) {
     memset(h, 0, sizeof *h);
@@ -74,6 +75,27 @@ static void copy_value(char *dst, size_t cap, const char *v, size_t n) {
     dst[n] = 0;
 }
 
+/* RFC 8288's Link: <URL>; rel="next", <URL2>; rel="prev": the URL whose
+ * parameters (up to the next ',' outside <>) hold rel="next" or rel=next. */
+static void link_next(lgg__http_resp *h, const char *v, size_t n) {
+    for (size_t i = 0; i < n;) {
+        const char *lt = memchr(v + i, '<', n - i);
+        if (!lt) return;
+        const char *gt = memchr(lt, '>', (size_t)(v + n - lt));
+        if (!gt) return;
+        const char *end = memchr(gt, ',', (size_t)(v + n - gt));
+        size_t pl = (size_t)((end ? end : v + n) - gt);
+        for (size_t k = 0; k + 8 <= pl; k++)
+            if ((pl - k >= 10 && !strncasecmp(gt + k, "rel=\"next\"", 10)) || !strncasecmp(gt + k, "rel=next", 8)) {
+                size_t ul = (size_t)(gt - lt - 1);
+                h->next_too_long = ul >= sizeof h->next;
+                copy_value(h->next, sizeof h->next, lt + 1, ul);
+                return;
+            }
+        i = (size_t)((end ? end + 1 : v + n) - v);
+    }
+}
+
 void lgg__http_header_line(lgg__http_resp *h, const char *line, size_t n) {
     const char *v;
     size_t vn;
@@ -106,6 +128,13 @@ void lgg__http_header_line(lgg__http_resp *h, const char *line, size_t n) {
             if (!isxdigit((unsigned char)v[i])) return;
         for (size_t i = 0; i < 64; i++) h->sha256[i] = (char)tolower((unsigned char)v[i]);
         h->sha256[64] = 0;
+    } else if (name_is(line, n, "X-Repo-Commit")) { /* the hub's: the commit the answer is from */
+        value_of(line, n, 13, &v, &vn);
+        if (vn != 40 && vn != 64) return;
+        for (size_t i = 0; i < vn; i++) /* all of it checked before any is kept */
+            if (!isxdigit((unsigned char)v[i])) return;
+        for (size_t i = 0; i < vn; i++) h->commit[i] = (char)tolower((unsigned char)v[i]);
+        h->commit[vn] = 0;
     } else if (name_is(line, n, "X-Linked-Size")) {
         value_of(line, n, 13, &v, &vn);
         size_t u;
@@ -114,6 +143,9 @@ void lgg__http_header_line(lgg__http_resp *h, const char *line, size_t n) {
     } else if (name_is(line, n, "Location")) {
         value_of(line, n, 8, &v, &vn);
         copy_value(h->location, sizeof h->location, v, vn);
+    } else if (name_is(line, n, "Link")) {
+        value_of(line, n, 4, &v, &vn);
+        link_next(h, v, vn);
     }
 }
 

@@ -19,9 +19,12 @@ typedef struct lgg__http_resp {
     uint64_t length;         /* Content-Length */
     char etag[128];          /* ETag as sent (quotes kept), "" if none or too long */
     char sha256[65];         /* X-Linked-Etag when it is a sha256 (64 hex digits), lowercased */
+    char commit[65];         /* X-Repo-Commit when it is 40 or 64 hex digits, lowercased */
     bool has_linked_size;
     uint64_t linked_size;    /* X-Linked-Size */
     char location[2048];     /* Location, "" if none or too long */
+    char next[2048];         /* Link: <URL>; rel="next" (the hub's paginated listing), "" if none */
+    bool next_too_long;      /* there is one, longer than next holds */
 } lgg__http_resp;
 
 /* A new status line starts a new response (a redirect, a 100 Continue). */
@@ -46,6 +49,7 @@ typedef struct lgg__http_req {
     /* results */
     lgg__http_resp resp;
     char hop_sha256[65];     /* X-Linked-Etag and X-Linked-Size of the first hop that sent them */
+    char hop_commit[65];     /* X-Repo-Commit of the first hop that sent one */
     bool hop_has_size;       /* (the hub puts them on its redirect, not on the CDN's file) */
     uint64_t hop_size;
     uint64_t got;            /* body bytes delivered for [from, ...) */

@@ -13,10 +13,12 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define fail(err, code, ...) lgg_error_set((err), (code), LGG_NO_OFFSET, __VA_ARGS__)
 
-enum { MAX_LISTING = 64 << 20 }; /* bytes of JSON accepted for one listing */
+enum { MAX_LISTING = 64 << 20 }; /* bytes of JSON accepted for one listing (all its pages) */
+enum { MAX_PAGES = 10000 };       /* the hub's pages hold 1000 entries or more */
 
 struct lgg_hub_repo {
     lgg_hub_file *files;
@@ -54,8 +56,9 @@ static lgg_status parse_listing(const char *url, const char *body, size_t len, l
         json_decref(a);
         return fail(err, LGG_ERR_INVALID, "%s: the listing is not a JSON array (%s)", url, a ? "" : je.text);
     }
-    r->files = calloc(json_array_size(a) + 1, sizeof *r->files);
-    if (!r->files) return json_decref(a), fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg_hub_file *grown = realloc(r->files, (r->n + json_array_size(a) + 1) * sizeof *r->files);
+    if (!grown) return json_decref(a), fail(err, LGG_ERR_NOMEM, "out of memory");
+    r->files = grown;
     size_t i;
     json_t *e;
     json_array_foreach(a, i, e) {
@@ -73,6 +76,7 @@ static lgg_status parse_listing(const char *url, const char *body, size_t len, l
             return fail(err, LGG_ERR_INVALID, "%s: entry %zu: a path that cannot be a file of the repository", url, i);
         }
         lgg_hub_file *f = &r->files[r->n++];
+        memset(f, 0, sizeof *f);
         f->size = (uint64_t)json_integer_value(size);
         f->path = strdup(path);
         f->sha256 = strdup(oid && strlen(oid) == 64 && strspn(oid, "0123456789abcdef") == 64 ? oid : "");
@@ -80,6 +84,41 @@ static lgg_status parse_listing(const char *url, const char *body, size_t len, l
     }
     json_decref(a);
     return LGG_OK;
+}
+
+/* Whether url is on the endpoint's server (scheme, host and port: the
+ * endpoint's own text followed by '/'). */
+static int same_origin(const char *url, const char *ep, size_t el) {
+    const char *host = strstr(ep, "://");
+    size_t ol = host ? (size_t)(strcspn(host + 3, "/") + (size_t)(host + 3 - ep)) : el;
+    if (ol > el) ol = el;
+    return !strncasecmp(url, ep, ol) && url[ol] == '/';
+}
+
+/* One page of the listing at url into r (total: the bytes of JSON so far,
+ * bounded); *next gets the next page's URL (Link: rel="next"), or NULL. */
+static lgg_status list_page(const char *url, const lgg_remote_options *o, lgg_hub_repo *r, uint64_t *total,
+                            char **next, lgg_error *err) {
+    lgg_remote *rm = NULL;
+    char *body = NULL;
+    size_t len = 0;
+    FILE *fp = NULL;
+    lgg__http_req q;
+    memset(&q, 0, sizeof q);
+    lgg_status st = lgg__remote_new(url, o, &rm, err);
+    if (!st && !(fp = open_memstream(&body, &len))) st = fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (!st) {
+        q.from = 0, q.want = UINT64_MAX, q.fp = fp;
+        st = lgg__remote_fetch(rm, &q, err);
+        if (!st && (*total += q.got) > MAX_LISTING) st = fail(err, LGG_ERR_LIMIT, "%s: a listing of more than 64 MiB", url);
+        if (!st && q.resp.next_too_long) st = fail(err, LGG_ERR_LIMIT, "%s: the next page's URL is too long", url);
+    }
+    if (fp) fclose(fp);
+    if (!st) st = parse_listing(url, body ? body : "", len, r, err);
+    if (!st && q.resp.next[0] && !(*next = strdup(q.resp.next))) st = fail(err, LGG_ERR_NOMEM, "out of memory");
+    free(body);
+    lgg_remote_free(rm);
+    return st;
 }
 
 lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote_options *o, lgg_hub_repo **out,
@@ -94,26 +133,19 @@ lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote
     const char *why = NULL;
     char *url = lgg__hub_tree_url(ep, el, repo, revision, &why);
     if (!url) return why ? fail(err, LGG_ERR_ARG, "hf://%s: %s", repo, why) : fail(err, LGG_ERR_NOMEM, "out of memory");
-    lgg_remote *rm = NULL;
-    char *body = NULL;
-    size_t len = 0;
-    FILE *fp = NULL;
-    lgg_status st = lgg__remote_new(url, o, &rm, err);
-    if (!st && !(fp = open_memstream(&body, &len))) st = fail(err, LGG_ERR_NOMEM, "out of memory");
-    if (!st) {
-        lgg__http_req q;
-        memset(&q, 0, sizeof q);
-        q.from = 0, q.want = UINT64_MAX, q.fp = fp;
-        st = lgg__remote_fetch(rm, &q, err);
-        if (!st && q.got > MAX_LISTING) st = fail(err, LGG_ERR_LIMIT, "%s: a listing of more than 64 MiB", url);
+    lgg_hub_repo *r = calloc(1, sizeof *r);
+    lgg_status st = r ? LGG_OK : fail(err, LGG_ERR_NOMEM, "out of memory");
+    uint64_t total = 0;
+    for (unsigned page = 0; !st && url; page++) {
+        char *next = NULL;
+        if (page == MAX_PAGES) st = fail(err, LGG_ERR_LIMIT, "%s: a listing of more than %d pages", url, MAX_PAGES);
+        else st = list_page(url, o, r, &total, &next, err);
+        if (!st && next && !same_origin(next, ep, el)) /* the token goes with the next page's request */
+            st = fail(err, LGG_ERR_INVALID, "%s: the listing's next page is on another server", url);
+        free(url);
+        url = next;
     }
-    if (fp) fclose(fp);
-    lgg_hub_repo *r = st ? NULL : calloc(1, sizeof *r);
-    if (!st && !r) st = fail(err, LGG_ERR_NOMEM, "out of memory");
-    if (!st) st = parse_listing(url, body ? body : "", len, r, err);
-    free(body);
     free(url);
-    lgg_remote_free(rm);
     if (st) {
         lgg_hub_free(r);
         return st;

@@ -28,7 +28,7 @@ struct lgg_remote {
     uint64_t size;
     uint8_t *head;     /* the first `head_n` bytes, from the open */
     size_t head_n;
-    char etag[128], sha256[65];
+    char etag[128], sha256[65], commit[65];
     bool size_checked; /* X-Linked-Size named the size */
     bool no_ranges;    /* the first read's answer was a 200: the server ignores Range */
     uint64_t requests, bytes;
@@ -243,6 +243,7 @@ static int request(lgg_remote *r, lgg__http_req *q, lgg_error *err) {
         rc = lgg__http_perform(r->curl, q, r->token, timeout_ms(r));
         r->bytes += q->received;
         if (!q->hop_sha256[0] && q->resp.sha256[0]) memcpy(q->hop_sha256, q->resp.sha256, sizeof q->hop_sha256);
+        if (!q->hop_commit[0] && q->resp.commit[0]) memcpy(q->hop_commit, q->resp.commit, sizeof q->hop_commit);
         if (!q->hop_has_size && q->resp.has_linked_size) q->hop_has_size = true, q->hop_size = q->resp.linked_size;
         long st = q->resp.status;
         if (rc != CURLE_OK || st < 300 || st > 399 || st == 304) break;
@@ -385,6 +386,7 @@ static lgg_status first_read(lgg_remote *r, lgg_error *err) {
     snprintf(r->etag, sizeof r->etag, "%s", h->etag);
     /* the hub says these on its redirect, the CDN's answer does not */
     snprintf(r->sha256, sizeof r->sha256, "%s", q.hop_sha256);
+    snprintf(r->commit, sizeof r->commit, "%s", q.hop_commit);
     if (q.hop_has_size && q.hop_size != r->size)
         return fail(err, LGG_ERR_IO, "%s: the hub says the file has %llu bytes (X-Linked-Size), the server %llu",
                     r->url, (unsigned long long)q.hop_size, (unsigned long long)r->size);
@@ -444,6 +446,14 @@ lgg_status lgg_remote_open(const char *name, const lgg_remote_options *opts, lgg
     return s;
 }
 
+/* A later answer with another ETag than the first read's is another
+ * version of the file: its bytes would not fit with those already read. */
+static lgg_status same_version(const lgg_remote *r, const lgg__http_req *q, lgg_error *err) {
+    if (!r->etag[0] || !q->resp.etag[0] || !strcmp(r->etag, q->resp.etag)) return LGG_OK;
+    return fail(err, LGG_ERR_IO, "%s: the file changed on the server while it was read (ETag %s at first, then %s)",
+                r->url, r->etag, q->resp.etag);
+}
+
 lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg_error *err) {
     if (!r || (!dst && n) || off > r->size || n > r->size - off)
         return fail(err, LGG_ERR_ARG, "read of %zu bytes at %llu outside the file", n, (unsigned long long)off);
@@ -458,6 +468,7 @@ lgg_status lgg_remote_read(lgg_remote *r, uint64_t off, void *dst, size_t n, lgg
     memset(&q, 0, sizeof q);
     q.from = off, q.want = n, q.dst = d;
     lgg_status s = lgg__remote_fetch(r, &q, err);
+    if (!s) s = same_version(r, &q, err);
     if (!s && q.got != n)
         s = fail(err, LGG_ERR_IO, "%s: the file ended at %llu bytes, not %llu", r->url,
                  (unsigned long long)(off + q.got), (unsigned long long)r->size);
@@ -475,6 +486,7 @@ lgg_status lgg_remote_stream(lgg_remote *r, uint64_t off, uint64_t n, bool (*fn)
     q.from = off, q.want = n, q.on_bytes = fn, q.ud = ud;
     lgg_status s = lgg__remote_fetch(r, &q, err);
     if (s == LGG_ERR_INVALID && q.refused) return fail(err, LGG_ERR_INVALID, "%s: the reader stopped", r->url);
+    if (!s) s = same_version(r, &q, err);
     if (!s && q.got != n)
         s = fail(err, LGG_ERR_IO, "%s: the file ended at %llu bytes, not %llu", r->url,
                  (unsigned long long)(off + q.got), (unsigned long long)r->size);
@@ -497,6 +509,7 @@ uint64_t lgg_remote_size(const lgg_remote *r) { return r ? r->size : 0; }
 const char *lgg_remote_url(const lgg_remote *r) { return r ? r->url : ""; }
 const char *lgg_remote_etag(const lgg_remote *r) { return r ? r->etag : ""; }
 const char *lgg_remote_sha256(const lgg_remote *r) { return r ? r->sha256 : ""; }
+const char *lgg_remote_commit(const lgg_remote *r) { return r ? r->commit : ""; }
 bool lgg_remote_size_checked(const lgg_remote *r) { return r && r->size_checked; }
 bool lgg_remote_ignores_ranges(const lgg_remote *r) { return r && r->no_ranges; }
 uint64_t lgg_remote_requests(const lgg_remote *r) { return r ? r->requests : 0; }
