@@ -53,6 +53,7 @@ void lgg__cv_windows_free(struct lgg_convert *c) {
     c->win = NULL;
 }
 
+/* The source byte at file offset off of the shard (inside its window). */
 static const uint8_t *src_bytes(const struct lgg_convert *c, uint32_t shard, uint64_t off) {
     if (!c->has_io) return lgg_st_bytes(c->shards[shard]) + off;
     const cv_window *w = &c->win[shard];
@@ -127,10 +128,10 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         uint64_t rows = t->n_units / t->n_stack;
         src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, u %= rows;
     }
-    const uint8_t *p = src_bytes(t->c, shard, src->offset);
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
-    if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
-    else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
+    const uint8_t *p = src_bytes(t->c, shard, src->offset + first * (src->dtype == LGG_TYPE_F32 ? 4 : 2));
+    if (src->dtype == LGG_TYPE_F32) memcpy(x, p, n * 4);
+    else lgg_dequantize(src->dtype, p, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & CV_X_ADD1)
         for (uint64_t i = 0; i < n; i++) {
             x[i] = x[i] + 1.0f;
@@ -182,7 +183,6 @@ static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *
     }
     }
 }
-
 
 /* Units [u0, u1) of t into out; each call its own row buffer. */
 typedef struct job {
