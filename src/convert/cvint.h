@@ -118,6 +118,12 @@ struct lgg_convert {
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
+/* data.c: source tensor src of shard s, all of its bytes: in the shard's
+ * map (*owned NULL), or read through the io into a new buffer (*owned, free
+ * it).  For what a family reads while planning (a head compared, a norm
+ * rebuilt) into *p. */
+lgg_status lgg__cv_src_bytes(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const uint8_t **p, void **owned,
+                             lgg_error *err);
 
 /* convert.c, shared with lora.c: a new converter for dir with the caller's
  * options copied into *copy; config.json read (the family found, the block

@@ -59,10 +59,23 @@ void lgg__cv_windows_free(struct lgg_convert *c) {
     c->win = NULL;
 }
 
+/* The source byte at file offset off of the shard (inside its window). */
 static const uint8_t *src_bytes(const struct lgg_convert *c, uint32_t shard, uint64_t off) {
     if (!c->has_io) return lgg_st_bytes(c->shards[shard]) + off;
     const cv_window *w = &c->win[shard];
     return w->buf + (off - w->lo);
+}
+
+lgg_status lgg__cv_src_bytes(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const uint8_t **p, void **owned,
+                             lgg_error *err) {
+    *owned = NULL, *p = NULL;
+    if (!c->has_io) return *p = lgg_st_bytes(c->shards[s]) + src->offset, LGG_OK;
+    if (src->size > SIZE_MAX || !(*owned = malloc(src->size ? (size_t)src->size : 1)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading '%s'", c->shard_names[s], src->name.ptr);
+    lgg_status st = lgg__cv_pread(c, c->shard_names[s], src->offset, *owned, (size_t)src->size, err);
+    if (st) free(*owned), *owned = NULL;
+    else *p = *owned;
+    return st;
 }
 
 /* Source units [a, b) of tensor src in shard s (rows of `unit` elements,
@@ -76,6 +89,8 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
     }
     uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : 2);
     uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
+    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_QKV_BY_HEAD))) /* any row may come from anywhere in it */
+        lo = src->offset, hi = src->offset + src->size;
     cv_window *w = &c->win[s];
     if (!w->need_hi || lo < w->need_lo) w->need_lo = lo;
     if (hi > w->need_hi) w->need_hi = hi;
@@ -133,18 +148,21 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         uint64_t rows = t->n_units / t->n_stack;
         src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, u %= rows;
     }
-    const uint8_t *p = src_bytes(t->c, shard, src->offset);
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
-    if (t->xform & CV_X_TRANSPOSE) { /* column u of the source, element by element */
-        size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
+    size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
+    if (t->xform & CV_X_TRANSPOSE) { /* column u of the source, element by element (need() took it all) */
+        const uint8_t *p = src_bytes(t->c, shard, src->offset);
         for (uint64_t i = 0; i < n; i++) {
             const uint8_t *e = p + (i * t->n_units + u) * es;
             uint16_t h = (uint16_t)(e[0] | e[1] << 8);
             if (es == 4) memcpy(x + i, e, 4);
             else x[i] = src->dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);
         }
-    } else if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
-    else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
+    } else {
+        const uint8_t *p = src_bytes(t->c, shard, src->offset + first * es);
+        if (es == 4) memcpy(x, p, n * 4);
+        else lgg_dequantize(src->dtype, p, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
+    }
     if (t->xform & (CV_X_ADD1 | CV_X_NEG_EXP))
         for (uint64_t i = 0; i < n; i++) {
             x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
@@ -201,7 +219,6 @@ static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *
     }
     }
 }
-
 
 /* Units [u0, u1) of t into out; each call its own row buffer. */
 typedef struct job {

@@ -55,9 +55,13 @@ static lgg_status chameleon_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err)
         free(row), free(v);
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
-    const uint8_t *p = lgg_st_bytes(c->shards[t->shard]) + s->offset;
+    void *owned;
+    const uint8_t *p;
+    lgg_status st = lgg__cv_src_bytes(c, t->shard, s, &p, &owned, err);
+    if (st) return free(row), free(v), st;
     size_t es = s->dtype == LGG_TYPE_F32 ? 4 : 2;
     lgg_dequantize(s->dtype, p, (size_t)hd * es, LGG_LITTLE_ENDIAN, row, (uint64_t)hd); /* exact widening */
+    free(owned);
     for (int64_t j = 0; j < hd / 2; j++) v[2 * j] = row[j], v[2 * j + 1] = row[hd / 2 + j];
     for (int64_t h = 1; h < heads; h++) memcpy(v + h * hd, v, (size_t)hd * sizeof *v);
     free(row);
@@ -285,8 +289,12 @@ static lgg_status jais_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
             size_t l = x->name.len;
             if (l < 18 || strcmp(x->name.ptr + l - 18, "relative_pe.slopes") || !x->size) continue;
             float v;
-            lgg_dequantize(x->dtype, lgg_st_bytes(c->shards[s]) + x->offset, x->dtype == LGG_TYPE_F32 ? 4 : 2,
-                           LGG_LITTLE_ENDIAN, &v, 1);
+            void *owned;
+            const uint8_t *p;
+            lgg_status st = lgg__cv_src_bytes(c, (uint32_t)s, x, &p, &owned, err);
+            if (st) return st;
+            lgg_dequantize(x->dtype, p, x->dtype == LGG_TYPE_F32 ? 4 : 2, LGG_LITTLE_ENDIAN, &v, 1);
+            free(owned);
             int64_t nh = lgg__cv_hparam_int(c, "n_head", 0);
             if (!(v > 0) || nh <= 0)
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': the first slope is not positive (or no n_head)",

@@ -17,9 +17,8 @@ static int ends(const char *s, const char *suf) {
     return a >= b && !memcmp(s + a - b, suf, b);
 }
 
-/* Element i of t's source, widened to float. */
-static float src_at(const lgg_convert *c, const cv_tensor *t, uint64_t i) {
-    const uint8_t *p = lgg_st_bytes(c->shards[t->shard]) + t->src->offset;
+/* Element i of t's source bytes p, widened to float. */
+static float src_at(const uint8_t *p, const cv_tensor *t, uint64_t i) {
     uint16_t h;
     float f;
     if (t->src->dtype == LGG_TYPE_F32) return memcpy(&f, p + i * 4, 4), f;
@@ -33,8 +32,12 @@ static lgg_status regen(lgg_convert *c, cv_tensor *t, uint32_t n_dims, const int
                         lgg_error *err) {
     uint64_t n = (uint64_t)(ne[0] * ne[1] * ne[2] * ne[3]);
     float *v = malloc((n ? n : 1) * sizeof *v);
-    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    for (uint64_t k = 0; k < n; k++) v[k] = src_at(c, t, from ? from[k] : k);
+    const uint8_t *p;
+    void *owned;
+    lgg_status st = v ? lgg__cv_src_bytes(c, t->shard, t->src, &p, &owned, err) : lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (st) return free(v), st;
+    for (uint64_t k = 0; k < n; k++) v[k] = src_at(p, t, from ? from[k] : k);
+    free(owned);
     free(t->gen);
     t->gen = v;
     t->n_dims = n_dims;
@@ -108,8 +111,14 @@ static lgg_status fuse_lerps(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     float *v = malloc(n * sizeof *v);
     char *name = malloc(pre + 32);
     if (!v || !name) return free(v), free(name), lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    for (int k = 0; k < 5; k++)
-        for (uint64_t e = 0; e < n / 5; e++) v[k * (n / 5) + e] = src_at(c, &c->t[at[k]], e);
+    for (int k = 0; k < 5; k++) {
+        const uint8_t *p;
+        void *owned;
+        lgg_status st = lgg__cv_src_bytes(c, c->t[at[k]].shard, c->t[at[k]].src, &p, &owned, err);
+        if (st) return free(v), free(name), st;
+        for (uint64_t e = 0; e < n / 5; e++) v[k * (n / 5) + e] = src_at(p, &c->t[at[k]], e);
+        free(owned);
+    }
     snprintf(name, pre + 32, "%.*s.time_mix_lerp_fused.weight", (int)pre, t->name);
     cv_tensor *last = &c->t[c->n_t - 1];
     free(last->name);

@@ -76,9 +76,7 @@ static lgg_status mamba_init(lgg_convert *c, lgg_error *err) {
                                                                         : LGG_OK;
 }
 
-static int same_values(const lgg_convert *c, const cv_tensor *a, const cv_tensor *b) {
-    if (a->n_dims != b->n_dims || memcmp(a->ne, b->ne, sizeof a->ne)) return 0;
-    const uint8_t *pa = lgg_st_bytes(c->shards[a->shard]) + a->src->offset, *pb = lgg_st_bytes(c->shards[b->shard]) + b->src->offset;
+static int same_bytes_as_values(const cv_tensor *a, const cv_tensor *b, const uint8_t *pa, const uint8_t *pb) {
     uint64_t n = a->unit * a->n_units;
     for (uint64_t i = 0; i < n; i++) {
         float x[2];
@@ -94,20 +92,35 @@ static int same_values(const lgg_convert *c, const cv_tensor *a, const cv_tensor
     return 1;
 }
 
+/* 1 equal, 0 not, -(status) when a source cannot be read */
+static int same_values(lgg_convert *c, const cv_tensor *a, const cv_tensor *b, lgg_error *err) {
+    if (a->n_dims != b->n_dims || memcmp(a->ne, b->ne, sizeof a->ne)) return 0;
+    const uint8_t *pa, *pb;
+    void *oa = NULL, *ob = NULL;
+    lgg_status st = lgg__cv_src_bytes(c, a->shard, a->src, &pa, &oa, err);
+    if (!st) st = lgg__cv_src_bytes(c, b->shard, b->src, &pb, &ob, err);
+    if (st) return free(oa), -(int)st;
+    int same = same_bytes_as_values(a, b, pa, pb);
+    free(oa), free(ob);
+    return same;
+}
+
 /* A_log becomes -exp(A_log); the output head equal (torch.equal) to the
  * embeddings read before it is dropped. */
 static lgg_status mamba_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    (void)err;
     if (t->src_name && strlen(t->src_name) >= 6 && !strcmp(t->src_name + strlen(t->src_name) - 6, ".A_log"))
         t->xform |= CV_X_NEG_EXP;
     if (strcmp(t->name, "output.weight")) return LGG_OK;
-    for (size_t i = 0; i + 1 < c->n_t; i++)
-        if (!strcmp(c->t[i].name, "token_embd.weight") && same_values(c, &c->t[i], t)) {
+    for (size_t i = 0; i + 1 < c->n_t; i++) {
+        int same = strcmp(c->t[i].name, "token_embd.weight") ? 0 : same_values(c, &c->t[i], t, err);
+        if (same < 0) return (lgg_status)-same;
+        if (same) {
             free(t->name); /* the last entry: taken back */
             memset(t, 0, sizeof *t);
             c->n_t--;
             break;
         }
+    }
     return LGG_OK;
 }
 
