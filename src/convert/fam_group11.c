@@ -291,8 +291,7 @@ static lgg_status jais_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
             float v;
             void *owned;
             const uint8_t *p;
-            lgg_status st = lgg__cv_src_bytes(c, (uint32_t)s, x, &p, &owned, err);
-            if (st) return st;
+            if ((st = lgg__cv_src_bytes(c, (uint32_t)s, x, &p, &owned, err)) != LGG_OK) return st;
             lgg_dequantize(x->dtype, p, x->dtype == LGG_TYPE_F32 ? 4 : 2, LGG_LITTLE_ENDIAN, &v, 1);
             free(owned);
             int64_t nh = lgg__cv_hparam_int(c, "n_head", 0);
