@@ -182,7 +182,7 @@ static lgg_status emit(lgg_tokenize_stream *s, size_t p, int last, lgg_error *er
         lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "the token sink stopped the stream");
         return fail(s, LGG_ERR_IO);
     }
-    memmove(s->buf.p, s->buf.p + p, s->buf.n - p);
+    if (p) memmove(s->buf.p, s->buf.p + p, s->buf.n - p); /* (an empty text has no buffer) */
     s->buf.n -= p;
     s->consumed += p;
     return LGG_OK;
