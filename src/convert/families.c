@@ -581,6 +581,20 @@ static const cv_tmap BLOOM_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* MPT (its fused q/k/v kept; act.scales tensors are not in the table). */
+static const cv_tmap MPT_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"transformer.norm_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"transformer.blocks.#.norm_1", "blk.#.attn_norm", 0},
+    {"transformer.blocks.#.attn.Wqkv", "blk.#.attn_qkv", 0},
+    {"transformer.blocks.#.attn.out_proj", "blk.#.attn_output", 0},
+    {"transformer.blocks.#.norm_2", "blk.#.ffn_norm", 0},
+    {"transformer.blocks.#.ffn.up_proj", "blk.#.ffn_up", 0},
+    {"transformer.blocks.#.ffn.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -611,6 +625,7 @@ static const cv_family FAMILIES[] = {
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
+    {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
