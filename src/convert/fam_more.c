@@ -2,9 +2,11 @@
  * code in the reference converter: Qwen2-VL's text part (the vision
  * tower's tensors skipped, its multimodal rope sections) and BLOOM (its
  * keys, the fused q/k/v regrouped, the embeddings written again as the
- * output when the checkpoint has no head), MPT (its keys). */
+ * output when the checkpoint has no head), MPT (its keys), Baichuan (its
+ * packed q/k/v split). */
 #include "cvint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,10 +161,46 @@ static lgg_status mpt_meta(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
+/* Baichuan's W_pack (q, k and v stacked) becomes attn_q and attn_k, each
+ * with llama's row permutation (k's heads: num_attention_heads /
+ * num_key_value_heads when they differ, as the reference divides), and
+ * attn_v: three views of the one source tensor, one after another. */
+static lgg_status baichuan_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strstr(t->name, ".attn_qkv.weight")) return LGG_OK;
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
+    uint64_t r = t->n_units / 3, heads[3] = {(uint64_t)nh, (uint64_t)(nkv > 0 && nkv != nh ? nh / nkv : nh), 1};
+    for (int k = 0; k < 2; k++)
+        if (t->n_dims != 2 || t->n_units % 3 || heads[k] == 0 || r % (2 * heads[k]))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': %llu rows cannot be split in three and permuted for %llu heads",
+                                c->dir, t->src_name, (unsigned long long)t->n_units, (unsigned long long)heads[k]);
+    static const char *const part[3] = {"attn_q", "attn_k", "attn_v"};
+    static const unsigned perm[3] = {CV_X_PERM_Q, CV_X_PERM_K, 0};
+    const char *dot = strstr(t->name, ".attn_qkv.weight");
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(dot - t->name), t->name);
+    cv_tensor base = *t;
+    free(t->name);
+    c->n_t--; /* t's slot is the first of the three */
+    for (int k = 0; k < 3; k++) {
+        cv_tensor *o = lgg__cv_new_tensor(c, err);
+        if (!o) return LGG_ERR_NOMEM;
+        *o = base;
+        o->name = malloc(strlen(prefix) + 16);
+        if (!o->name) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        sprintf(o->name, "%s.%s.weight", prefix, part[k]);
+        o->ne[1] = (int64_t)r, o->n_units = r, o->row_skip = r * (uint64_t)k;
+        o->xform |= perm[k], o->heads = heads[k];
+        c->n_t++;
+    }
+    return LGG_OK;
+}
+
 const cv_hooks *lgg__cv_more_hooks(const char *hf_arch) {
     static const cv_hooks QWEN2VL = {NULL, qwen2vl_name, NULL, qwen2vl_meta, NULL};
     static const cv_hooks BLOOM = {NULL, bloom_name, bloom_tensor, bloom_meta, NULL};
     static const cv_hooks MPT = {NULL, NULL, NULL, mpt_meta, NULL};
+    static const cv_hooks BAICHUAN = {NULL, NULL, baichuan_tensor, NULL, NULL};
+    if (!strcmp(hf_arch, "BaichuanForCausalLM") || !strcmp(hf_arch, "BaiChuanForCausalLM")) return &BAICHUAN;
     if (!strcmp(hf_arch, "MPTForCausalLM")) return &MPT;
     if (!strcmp(hf_arch, "BloomForCausalLM") || !strcmp(hf_arch, "BloomModel")) return &BLOOM;
     return !strcmp(hf_arch, "Qwen2VLForConditionalGeneration") ? &QWEN2VL : NULL;
