@@ -1,9 +1,9 @@
 /* test_convert_famC.c -- state-space and RNN families of issue 25 (Mamba,
- * Falcon Mamba, RWKV-6, RWKV6Qwen2), Qwen2-VL's text part and BLOOM, checked against llama.cpp's convert_hf_to_gguf.py b4747
+ * Falcon Mamba, RWKV-6, RWKV6Qwen2), Qwen2-VL's text part, BLOOM, MPT and Baichuan, checked against llama.cpp's convert_hf_to_gguf.py b4747
  * run outside the repo (../shared/golden/convert/reference/README.md) on
  * checkpoints this test makes again byte for byte: config.json fields of
  * the real models named (state-spaces/mamba-130m with the architecture
- * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct, bloom-560m), the
+ * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct, bloom-560m, mpt-7b, Baichuan2-7B-Chat), the
  * golden models' tokenizer files, a world vocabulary written here, and
  * weights from a counter-based generator (splitmix64 of the element's
  * index across the tensors in name order, scaled by 2^-29; A_log by
@@ -46,7 +46,7 @@ typedef struct scase {
     uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
     int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6;
                                4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads); 5: Qwen2-VL (the same);
-                               6: BLOOM */
+                               6: BLOOM; 7: MPT; 8: Baichuan */
     const char *embed;      /* the embeddings' name */
     uint32_t dtype;
     const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
@@ -186,6 +186,44 @@ static size_t bloom_tensors(stensor *t, const scase *m) {
         for (int k = 0; k < 4; k++)
             T3(rows[k], cols[k], 0, "transformer.h.%llu.%s.weight", b, mat[k]),
                 T3(rows[k], 0, 0, "transformer.h.%llu.%s.bias", b, mat[k]);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* MPT (mpt-7b's layout): tied, no biases, the fused q/k/v. */
+static size_t mpt_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    T3(m->V, H, 0, "transformer.wte.weight");
+    T3(H, 0, 0, "transformer.norm_f.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        T3(H, 0, 0, "transformer.blocks.%llu.norm_1.weight", b);
+        T3(H, 0, 0, "transformer.blocks.%llu.norm_2.weight", b);
+        T3(3 * H, H, 0, "transformer.blocks.%llu.attn.Wqkv.weight", b);
+        T3(H, H, 0, "transformer.blocks.%llu.attn.out_proj.weight", b);
+        T3(4 * H, H, 0, "transformer.blocks.%llu.ffn.up_proj.weight", b);
+        T3(H, 4 * H, 0, "transformer.blocks.%llu.ffn.down_proj.weight", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
+/* Baichuan: llama's blocks with q, k and v packed in W_pack. */
+static size_t baichuan_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H, FF = m->R;
+    size_t n = 0;
+    T3(m->V, H, 0, "model.embed_tokens.weight");
+    T3(m->V, H, 0, "lm_head.weight");
+    T3(H, 0, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        T3(H, 0, 0, "model.layers.%llu.input_layernorm.weight", b);
+        T3(H, 0, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        T3(3 * H, H, 0, "model.layers.%llu.self_attn.W_pack.weight", b);
+        T3(H, H, 0, "model.layers.%llu.self_attn.o_proj.weight", b);
+        T3(FF, H, 0, "model.layers.%llu.mlp.gate_proj.weight", b);
+        T3(FF, H, 0, "model.layers.%llu.mlp.up_proj.weight", b);
+        T3(H, FF, 0, "model.layers.%llu.mlp.down_proj.weight", b);
     }
     qsort(t, n, sizeof *t, by_name);
     return n;
@@ -342,6 +380,30 @@ static const scase CASES[] = {
      "\"use_cache\":true,\"vocab_size\":151936}",
      32, 2, 0, 0, 151936, 6, "transformer.word_embeddings", LGG_TYPE_F16,
      {"d204a30225330c809885ec0607bf94427e7cc3008364e01cbbd7af6695be248b", "e1ed2c6602620c156b8cf15682b4d67c91b246ac44c179578835a67d2e6fcfb4", "ecba9c1f980fa29e02d473275804fcae45cc9a8cb6747135dfa7e44c5d5b4345", "2eea70f53dbdc45fdfc68e0ee502d0d0728daada787cdf4b0c3c478faa0e15ad", "e1ed2c6602620c156b8cf15682b4d67c91b246ac44c179578835a67d2e6fcfb4"},
+     {{NULL, NULL}, {NULL, NULL}}},
+    /* mpt-7b's config.json with clip_qkv set (written as attention.clamp_kqv), ALiBi's maximum bias, no
+     * kv_n_heads; no general.file_type (the reference's MPT writes none) */
+    {"mpt-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"MPTForCausalLM\"],\"attn_config\":{\"alibi\":true,\"alibi_bias_max\":8,\"attn_impl\":\"torch\","
+     "\"attn_pdrop\":0,\"attn_type\":\"multihead_attention\",\"attn_uses_sequence_id\":false,\"clip_qkv\":6.0,"
+     "\"prefix_lm\":false,\"qk_ln\":false,\"softmax_scale\":null},\"d_model\":32,\"emb_pdrop\":0,\"embedding_fraction\":1.0,"
+     "\"expansion_ratio\":4,\"init_device\":\"cpu\",\"learned_pos_emb\":true,\"logit_scale\":null,\"max_seq_len\":2048,"
+     "\"model_type\":\"mpt\",\"n_heads\":4,\"n_layers\":2,\"no_bias\":true,\"norm_type\":\"low_precision_layernorm\","
+     "\"resid_pdrop\":0,\"tokenizer_name\":\"EleutherAI/gpt-neox-20b\",\"torch_dtype\":\"bfloat16\","
+     "\"transformers_version\":\"4.28.1\",\"use_cache\":false,\"verbose\":0,\"vocab_size\":151936}",
+     32, 2, 0, 0, 151936, 7, "transformer.wte", LGG_TYPE_BF16,
+     {"1e9a1d8ee81038cec30e17c597ee6ecc10f2e28b98cf4db3c2d3f2df1dcde7aa", "bdefd7aecdcf85a27cc048f45b19ac20a0094ccae7fc8d69aff80dddd5bd15c8", "b8eb1cd454a4c0aa19f5130d4ef66e46aa369ef9afaf6c64a84472733dbb4b00", "ed04c85ad0c9bbf2c169f9b65a83c5f103012e2670b66063a5e551a1e573ff83", "b8eb1cd454a4c0aa19f5130d4ef66e46aa369ef9afaf6c64a84472733dbb4b00"},
+     {{NULL, NULL}, {NULL, NULL}}},
+    /* Baichuan2-7B-Chat's config.json (the context from model_max_length), SentencePiece */
+    {"Baichuan2-tiny-Chat", "TinyLlama-2-Test-2x32", "tokenizer.model",
+     "{\"architectures\":[\"BaichuanForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_act\":\"silu\","
+     "\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"model_max_length\":4096,"
+     "\"model_type\":\"baichuan\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"pad_token_id\":0,"
+     "\"rms_norm_eps\":1e-06,\"tie_word_embeddings\":false,\"tokenizer_class\":\"BaichuanTokenizer\","
+     "\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.29.2\",\"use_cache\":true,\"vocab_size\":32000,"
+     "\"z_loss_weight\":0}",
+     32, 2, 0, 64, 32000, 8, "model.embed_tokens", LGG_TYPE_BF16,
+     {"47249516ea0073d12b50027e7101865bb7177194a229f5e05461c10bdd176e27", "12a27d721544525daec5cc23e7e836c473ffeb815b55e40e4eaa4cd79e92e72f", "c537861f987a5d2c58e77687adfa5f674898dc900fdf0ece5922c2a816f42706", "d03c79f80dbbdd25d1c93652ff07fb06c4ad3be20004713bbeb8e85bcc5e26aa", "c537861f987a5d2c58e77687adfa5f674898dc900fdf0ece5922c2a816f42706"},
      {{NULL, NULL}, {NULL, NULL}}}
 };
 
@@ -369,7 +431,9 @@ static const char *make_case(const scase *m, const char *config) {
         fclose(c);
     }
     static stensor t[256];
-    size_t n = m->head == 6   ? bloom_tensors(t, m)
+    size_t n = m->head == 8   ? baichuan_tensors(t, m)
+               : m->head == 7 ? mpt_tensors(t, m)
+               : m->head == 6 ? bloom_tensors(t, m)
                : m->head == 5 ? qwen2vl_tensors(t, m)
                : m->head == 4 ? rwkv_qwen2_tensors(t, m)
                : m->head == 3 ? rwkv_tensors(t, m)

@@ -2,9 +2,11 @@
  * code in the reference converter: Qwen2-VL's text part (the vision
  * tower's tensors skipped, its multimodal rope sections) and BLOOM (its
  * keys, the fused q/k/v regrouped, the embeddings written again as the
- * output when the checkpoint has no head). */
+ * output when the checkpoint has no head), MPT (its keys), Baichuan (its
+ * packed q/k/v split). */
 #include "cvint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,9 +117,91 @@ static lgg_status bloom_meta(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
+/* MPT: no general.file_type (the reference's MPT writes none), its
+ * attention settings from attn_config. */
+static lgg_status mpt_meta(lgg_convert *c, lgg_error *err) {
+    const json_t *ac = json_object_get(c->config, "attn_config");
+    static const char *const need_keys[] = {"max_seq_len", "d_model", "n_layers", "n_heads"};
+    uint32_t v[4];
+    for (int k = 0; k < 4; k++) {
+        const json_t *x = json_object_get(c->config, need_keys[k]);
+        if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > (k == 1 ? UINT32_MAX / 4 : UINT32_MAX))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, need_keys[k]);
+        v[k] = (uint32_t)json_integer_value(x);
+    }
+    const json_t *kv = json_object_get(ac, "kv_n_heads"), *clip = json_object_get(ac, "clip_qkv");
+    const json_t *alibi = json_object_get(ac, "alibi"), *amax = json_object_get(ac, "alibi_bias_max");
+    if (!json_is_object(ac) || !json_object_get(ac, "clip_qkv") || !alibi)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'attn_config' (with clip_qkv and alibi) is missing", c->dir);
+    if ((kv && !json_is_null(kv) && !json_is_integer(kv)) || (!json_is_null(clip) && !json_is_number(clip)) ||
+        (json_is_true(alibi) && !json_is_number(amax)))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: attn_config's kv_n_heads, clip_qkv or alibi_bias_max is not a number",
+                            c->dir);
+    const struct {
+        const char *k;
+        int f32; /* 0 u32, 1 f32, 2 skipped */
+        double x;
+    } keys[] = {{"context_length", 0, v[0]},
+                {"embedding_length", 0, v[1]},
+                {"block_count", 0, v[2]},
+                {"feed_forward_length", 0, 4.0 * v[1]},
+                {"attention.head_count", 0, v[3]},
+                {"attention.head_count_kv", json_integer_value(kv) ? 0 : 2, (double)json_integer_value(kv)},
+                {"attention.layer_norm_epsilon", 1, 1e-5},
+                {"attention.clamp_kqv", json_is_null(clip) ? 2 : 1, json_number_value(clip)},
+                {"attention.max_alibi_bias", 1, json_is_true(alibi) ? json_number_value(amax) : 0.0}};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char key[96];
+        snprintf(key, sizeof key, "%s.%s", c->fam->arch, keys[i].k);
+        if (keys[i].f32 == 2) continue;
+        if (keys[i].f32 ? lgg_writer_set_f32(c->w, key, (float)keys[i].x, NULL)
+                        : lgg_writer_set_u32(c->w, key, (uint32_t)keys[i].x, NULL))
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    }
+    return LGG_OK;
+}
+
+/* Baichuan's W_pack (q, k and v stacked) becomes attn_q and attn_k, each
+ * with llama's row permutation (k's heads: num_attention_heads /
+ * num_key_value_heads when they differ, as the reference divides), and
+ * attn_v: three views of the one source tensor, one after another. */
+static lgg_status baichuan_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strstr(t->name, ".attn_qkv.weight")) return LGG_OK;
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
+    uint64_t r = t->n_units / 3, heads[3] = {(uint64_t)nh, (uint64_t)(nkv > 0 && nkv != nh ? nh / nkv : nh), 1};
+    for (int k = 0; k < 2; k++)
+        if (t->n_dims != 2 || t->n_units % 3 || heads[k] == 0 || r % (2 * heads[k]))
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': %llu rows cannot be split in three and permuted for %llu heads",
+                                c->dir, t->src_name, (unsigned long long)t->n_units, (unsigned long long)heads[k]);
+    static const char *const part[3] = {"attn_q", "attn_k", "attn_v"};
+    static const unsigned perm[3] = {CV_X_PERM_Q, CV_X_PERM_K, 0};
+    const char *dot = strstr(t->name, ".attn_qkv.weight");
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)(dot - t->name), t->name);
+    cv_tensor base = *t;
+    free(t->name);
+    c->n_t--; /* t's slot is the first of the three */
+    for (int k = 0; k < 3; k++) {
+        cv_tensor *o = lgg__cv_new_tensor(c, err);
+        if (!o) return LGG_ERR_NOMEM;
+        *o = base;
+        o->name = malloc(strlen(prefix) + 16);
+        if (!o->name) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        sprintf(o->name, "%s.%s.weight", prefix, part[k]);
+        o->ne[1] = (int64_t)r, o->n_units = r, o->row_skip = r * (uint64_t)k;
+        o->xform |= perm[k], o->heads = heads[k];
+        c->n_t++;
+    }
+    return LGG_OK;
+}
+
 const cv_hooks *lgg__cv_more_hooks(const char *hf_arch) {
     static const cv_hooks QWEN2VL = {NULL, qwen2vl_name, NULL, qwen2vl_meta, NULL};
     static const cv_hooks BLOOM = {NULL, bloom_name, bloom_tensor, bloom_meta, NULL};
+    static const cv_hooks MPT = {NULL, NULL, NULL, mpt_meta, NULL};
+    static const cv_hooks BAICHUAN = {NULL, NULL, baichuan_tensor, NULL, NULL};
+    if (!strcmp(hf_arch, "BaichuanForCausalLM") || !strcmp(hf_arch, "BaiChuanForCausalLM")) return &BAICHUAN;
+    if (!strcmp(hf_arch, "MPTForCausalLM")) return &MPT;
     if (!strcmp(hf_arch, "BloomForCausalLM") || !strcmp(hf_arch, "BloomModel")) return &BLOOM;
     return !strcmp(hf_arch, "Qwen2VLForConditionalGeneration") ? &QWEN2VL : NULL;
 }

@@ -1049,6 +1049,48 @@ static const cv_tmap CHAMELEON_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* MPT (its fused q/k/v kept; act.scales tensors are not in the table). */
+static const cv_tmap MPT_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"transformer.norm_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"transformer.blocks.#.norm_1", "blk.#.attn_norm", 0},
+    {"transformer.blocks.#.attn.Wqkv", "blk.#.attn_qkv", 0},
+    {"transformer.blocks.#.attn.out_proj", "blk.#.attn_output", 0},
+    {"transformer.blocks.#.norm_2", "blk.#.ffn_norm", 0},
+    {"transformer.blocks.#.ffn.up_proj", "blk.#.ffn_up", 0},
+    {"transformer.blocks.#.ffn.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Baichuan: llama's keys its own way (the data layout named first, the
+ * context from the first of three keys). */
+static const cv_mkey BAICHUAN_META[] = {
+    {"tensor_data_layout", "Meta AI original pth", CV_M_STR, 0},
+    {"context_length", "max_sequence_length|max_position_embeddings|model_max_length", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "num_key_value_heads|num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* W_pack is split by fam_more.c. */
+static const cv_tmap BAICHUAN_TENSORS[] = {
+    OUTER_NORMS,
+    {"model.layers.#.self_attn.W_pack", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1106,6 +1148,8 @@ static const cv_family FAMILIES[] = {
     {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
+    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
+    {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
