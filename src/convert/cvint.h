@@ -118,7 +118,7 @@ struct lgg_convert {
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
-/* data.c: source tensor src of shard s, all of its bytes: in the shard's
+/* cvio.c: source tensor src of shard s, all of its bytes: in the shard's
  * map (*owned NULL), or read through the io into a new buffer (*owned, free
  * it).  For what a family reads while planning (a head compared, a norm
  * rebuilt) into *p. */

@@ -194,3 +194,15 @@ uint16_t lgg__cv_f32_to_f16(float f) {
     }
     return lgg_f32_to_f16(f);
 }
+
+lgg_status lgg__cv_src_bytes(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const uint8_t **p, void **owned,
+                             lgg_error *err) {
+    *owned = NULL, *p = NULL;
+    if (!c->has_io) return *p = lgg_st_bytes(c->shards[s]) + src->offset, LGG_OK;
+    if (src->size > SIZE_MAX || !(*owned = malloc(src->size ? (size_t)src->size : 1)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading '%s'", c->shard_names[s], src->name.ptr);
+    lgg_status st = lgg__cv_pread(c, c->shard_names[s], src->offset, *owned, (size_t)src->size, err);
+    if (st) free(*owned), *owned = NULL;
+    else *p = *owned;
+    return st;
+}

@@ -66,18 +66,6 @@ static const uint8_t *src_bytes(const struct lgg_convert *c, uint32_t shard, uin
     return w->buf + (off - w->lo);
 }
 
-lgg_status lgg__cv_src_bytes(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const uint8_t **p, void **owned,
-                             lgg_error *err) {
-    *owned = NULL, *p = NULL;
-    if (!c->has_io) return *p = lgg_st_bytes(c->shards[s]) + src->offset, LGG_OK;
-    if (src->size > SIZE_MAX || !(*owned = malloc(src->size ? (size_t)src->size : 1)))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory reading '%s'", c->shard_names[s], src->name.ptr);
-    lgg_status st = lgg__cv_pread(c, c->shard_names[s], src->offset, *owned, (size_t)src->size, err);
-    if (st) free(*owned), *owned = NULL;
-    else *p = *owned;
-    return st;
-}
-
 /* Source units [a, b) of tensor src in shard s (rows of `unit` elements,
  * after `skip` rows; a permuted tensor's rows come from whole head groups
  * of `group` rows) into the shard's hull. */
