@@ -42,7 +42,15 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     }
     const uint8_t *p = lgg_st_bytes(t->c->shards[shard]) + src->offset;
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
-    if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
+    if (t->xform & CV_X_EXPERT_T) { /* column u % rows of expert u / rows, element by element */
+        uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t k = (e * n + i) * rows + j;
+            uint16_t h;
+            if (src->dtype == LGG_TYPE_F32) memcpy(x + i, p + k * 4, 4);
+            else memcpy(&h, p + k * 2, 2), x[i] = src->dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);
+        }
+    } else if (src->dtype == LGG_TYPE_F32) memcpy(x, p + first * 4, n * 4);
     else lgg_dequantize(src->dtype, p + first * 2, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
     if (t->xform & (CV_X_ADD1 | CV_X_NEG_EXP))
         for (uint64_t i = 0; i < n; i++) {
