@@ -1,9 +1,9 @@
 /* test_convert_famC.c -- state-space and RNN families of issue 25 (Mamba,
- * Falcon Mamba, RWKV-6, RWKV6Qwen2), Qwen2-VL's text part, BLOOM, MPT and Baichuan, checked against llama.cpp's convert_hf_to_gguf.py b4747
+ * Falcon Mamba, RWKV-6, RWKV6Qwen2), Qwen2-VL's text part, BLOOM, MPT, Baichuan and DBRX, checked against llama.cpp's convert_hf_to_gguf.py b4747
  * run outside the repo (../shared/golden/convert/reference/README.md) on
  * checkpoints this test makes again byte for byte: config.json fields of
  * the real models named (state-spaces/mamba-130m with the architecture
- * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct, bloom-560m, mpt-7b, Baichuan2-7B-Chat), the
+ * name added, mamba-130m-hf, falcon-mamba-7b, RWKV/v6-Finch-1B6-HF, QRWKV6, Qwen2-VL-2B-Instruct, bloom-560m, mpt-7b, Baichuan2-7B-Chat, dbrx-instruct), the
  * golden models' tokenizer files, a world vocabulary written here, and
  * weights from a counter-based generator (splitmix64 of the element's
  * index across the tensors in name order, scaled by 2^-29; A_log by
@@ -46,7 +46,7 @@ typedef struct scase {
     uint64_t H, L, N, R, V; /* d_model, layers, d_state, dt_rank, embedding rows */
     int head;               /* 0: no lm_head; 1: lm_head equal to the embeddings; 2: its own values; 3: RWKV-6;
                                4: RWKV6Qwen2 (R: the MLP's width, N: key/value heads); 5: Qwen2-VL (the same);
-                               6: BLOOM; 7: MPT; 8: Baichuan */
+                               6: BLOOM; 7: MPT; 8: Baichuan; 9: DBRX (N experts of R) */
     const char *embed;      /* the embeddings' name */
     uint32_t dtype;
     const char *sha[5];     /* the reference's output for f32, f16, bf16, q8_0, auto */
@@ -229,6 +229,28 @@ static size_t baichuan_tensors(stensor *t, const scase *m) {
     return n;
 }
 
+/* DBRX: fused q/k/v (4 heads, 2 KV heads), a router, each block's experts
+ * in three tensors without .weight. */
+static size_t dbrx_tensors(stensor *t, const scase *m) {
+    uint64_t H = m->H, E = m->N, FF = m->R;
+    size_t n = 0;
+    T3(m->V, H, 0, "transformer.wte.weight");
+    T3(m->V, H, 0, "lm_head.weight");
+    T3(H, 0, 0, "transformer.norm_f.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        T3(H, 0, 0, "transformer.blocks.%llu.norm_attn_norm.norm_1.weight", b);
+        T3(H, 0, 0, "transformer.blocks.%llu.norm_attn_norm.norm_2.weight", b);
+        T3(2 * H, H, 0, "transformer.blocks.%llu.norm_attn_norm.attn.Wqkv.weight", b);
+        T3(H, H, 0, "transformer.blocks.%llu.norm_attn_norm.attn.out_proj.weight", b);
+        T3(E, H, 0, "transformer.blocks.%llu.ffn.router.layer.weight", b);
+        T3(E * FF, H, 0, "transformer.blocks.%llu.ffn.experts.mlp.w1", b);
+        T3(E * FF, H, 0, "transformer.blocks.%llu.ffn.experts.mlp.v1", b);
+        T3(E * FF, H, 0, "transformer.blocks.%llu.ffn.experts.mlp.w2", b);
+    }
+    qsort(t, n, sizeof *t, by_name);
+    return n;
+}
+
 static uint64_t elems(const stensor *t) {
     uint64_t e = 1;
     for (int k = 0; k < 3 && t->d[k]; k++) e *= t->d[k];
@@ -404,6 +426,17 @@ static const scase CASES[] = {
      "\"z_loss_weight\":0}",
      32, 2, 0, 64, 32000, 8, "model.embed_tokens", LGG_TYPE_BF16,
      {"47249516ea0073d12b50027e7101865bb7177194a229f5e05461c10bdd176e27", "12a27d721544525daec5cc23e7e836c473ffeb815b55e40e4eaa4cd79e92e72f", "c537861f987a5d2c58e77687adfa5f674898dc900fdf0ece5922c2a816f42706", "d03c79f80dbbdd25d1c93652ff07fb06c4ad3be20004713bbeb8e85bcc5e26aa", "c537861f987a5d2c58e77687adfa5f674898dc900fdf0ece5922c2a816f42706"},
+     {{NULL, NULL}, {NULL, NULL}}},
+    /* dbrx-instruct's config.json: 4 experts of 64 (2 used), clip_qkv, rope_theta */
+    {"dbrx-tiny-instruct", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"DbrxForCausalLM\"],\"attn_config\":{\"clip_qkv\":8,\"kv_n_heads\":2,\"model_type\":\"\","
+     "\"rope_theta\":500000},\"d_model\":32,\"emb_pdrop\":0.0,\"ffn_config\":{\"ffn_hidden_size\":64,\"model_type\":\"\","
+     "\"moe_jitter_eps\":0,\"moe_loss_weight\":0.05,\"moe_num_experts\":4,\"moe_top_k\":2},\"initializer_range\":0.02,"
+     "\"max_seq_len\":32768,\"model_type\":\"dbrx\",\"n_heads\":4,\"n_layers\":2,\"output_router_logits\":false,"
+     "\"resid_pdrop\":0.0,\"router_aux_loss_coef\":0.05,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\","
+     "\"transformers_version\":\"4.38.2\",\"use_cache\":true,\"vocab_size\":151936}",
+     32, 2, 4, 64, 151936, 9, "transformer.wte", LGG_TYPE_BF16,
+     {"e9179e5899935a77564c88c4a92461041d385cd34df4c9547b47ff63298c6908", "9fbae8c7a75f2b8509b67d1db8c394a95cd50e9016e89e5a8d436ceec1ce627c", "d292f9b2047e5af7c08a2e302e15453382716fdaf44d37f296139566a536f9d4", "f27770f1a0aeea59d240cdd61aa9241faae8572a86057739a78c80b5282b548e", "d292f9b2047e5af7c08a2e302e15453382716fdaf44d37f296139566a536f9d4"},
      {{NULL, NULL}, {NULL, NULL}}}
 };
 
@@ -431,7 +464,8 @@ static const char *make_case(const scase *m, const char *config) {
         fclose(c);
     }
     static stensor t[256];
-    size_t n = m->head == 8   ? baichuan_tensors(t, m)
+    size_t n = m->head == 9   ? dbrx_tensors(t, m)
+               : m->head == 8 ? baichuan_tensors(t, m)
                : m->head == 7 ? mpt_tensors(t, m)
                : m->head == 6 ? bloom_tensors(t, m)
                : m->head == 5 ? qwen2vl_tensors(t, m)

@@ -25,7 +25,9 @@ enum {
     CV_X_TRANSPOSE = 32, /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
     CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); high bits, clear of
                            the other family files' */
-    CV_X_QKV_BY_HEAD = 8192 /* BLOOM's fused rows per head (q, k, v) regrouped as all q, all k, all v */
+    CV_X_QKV_BY_HEAD = 8192, /* BLOOM's fused rows per head (q, k, v) regrouped as all q, all k, all v */
+    CV_X_EXPERT_T = 16384    /* each expert's matrix transposed: output row u of expert u / ne[1] is a
+                                column of the source (DBRX's w2) */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'

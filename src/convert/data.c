@@ -77,7 +77,7 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
     }
     uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : 2);
     uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
-    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_QKV_BY_HEAD))) /* any row may come from anywhere in it */
+    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_QKV_BY_HEAD | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
         lo = src->offset, hi = src->offset + src->size;
     cv_window *w = &c->win[s];
     if (!w->need_hi || lo < w->need_lo) w->need_lo = lo;
@@ -138,7 +138,16 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     }
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
     size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
-    if (t->xform & CV_X_TRANSPOSE) { /* column u of the source, element by element (need() took it all) */
+    if (t->xform & CV_X_EXPERT_T) { /* column u % rows of expert u / rows, element by element (need() took it all) */
+        const uint8_t *p = src_bytes(t->c, shard, src->offset);
+        uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t k = (e * n + i) * rows + j;
+            uint16_t h;
+            if (es == 4) memcpy(x + i, p + k * 4, 4);
+            else memcpy(&h, p + k * 2, 2), x[i] = src->dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);
+        }
+    } else if (t->xform & CV_X_TRANSPOSE) { /* column u of the source, element by element (need() took it all) */
         const uint8_t *p = src_bytes(t->c, shard, src->offset);
         for (uint64_t i = 0; i < n; i++) {
             const uint8_t *e = p + (i * t->n_units + u) * es;

@@ -1091,6 +1091,22 @@ static const cv_tmap BAICHUAN_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* DBRX: all experts of a block in one tensor each (fam_more.c). */
+static const cv_tmap DBRX_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"transformer.norm_f", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"transformer.blocks.#.norm_attn_norm.norm_1", "blk.#.attn_norm", 0},
+    {"transformer.blocks.#.norm_attn_norm.attn.Wqkv", "blk.#.attn_qkv", 0},
+    {"transformer.blocks.#.norm_attn_norm.attn.out_proj", "blk.#.attn_output", 0},
+    {"transformer.blocks.#.norm_attn_norm.norm_2", "blk.#.attn_output_norm", 0},
+    {"transformer.blocks.#.ffn.router.layer", "blk.#.ffn_gate_inp", 0},
+    {"transformer.blocks.#.ffn.experts.mlp.w1", "blk.#.ffn_gate_exps", 0},
+    {"transformer.blocks.#.ffn.experts.mlp.v1", "blk.#.ffn_up_exps", 0},
+    {"transformer.blocks.#.ffn.experts.mlp.w2", "blk.#.ffn_down_exps", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1149,6 +1165,7 @@ static const cv_family FAMILIES[] = {
     {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
     {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
+    {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
     {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
