@@ -130,7 +130,7 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
 const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
-/* fam_group11.c: the same for CodeShell and Chameleon (issue 25's group 11). */
+/* fam_group11.c: the same for issue 25's group 11 (CodeShell, Chameleon, Refact, Xverse, Jais, OpenELM). */
 const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
 
 typedef struct cv_family {
