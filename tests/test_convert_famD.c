@@ -1,5 +1,5 @@
-/* test_convert_famD.c -- issue 25's group 11 (Orion, Xverse, CodeShell,
- * Chameleon, Refact, Jais: convert_famD_families, against
+/* test_convert_famD.c -- issue 25's group 11 (OpenELM, Orion, Xverse,
+ * Refact, CodeShell, Jais, Chameleon: convert_famD_families, against
  * convert_hf_to_gguf.py; `LGG_REF_TEST=convert_famD_families
  * tests/convert_reference.sh`, with LGG_REF_ARGS=--no-lazy for Chameleon),
  * and LoRA adapters (gguf convert --lora ADAPTER --base
@@ -364,6 +364,27 @@ static size_t jais(lt *t) {
     return n + blocks(t + n, LGG_TYPE_F16, "transformer.h", 2, B, sizeof B / sizeof B[0]);
 }
 
+/* OpenELM: per-layer heads (4 query heads; 1, then 2 kv heads of 16), per-layer
+ * feed-forward widths (32, 64: proj_1 holds gate and up), QK norms, shared
+ * embeddings; f32. */
+static size_t openelm(lt *t) {
+    size_t n = 0;
+    T(LGG_TYPE_F32, 32000, 64, "transformer.token_embeddings.weight");
+    T(LGG_TYPE_F32, 64, 0, "transformer.norm.weight");
+    for (int l = 0; l < 2; l++) {
+        uint64_t kv = l ? 2 : 1, ff = l ? 64 : 32;
+        T(LGG_TYPE_F32, 64, 0, "transformer.layers.%d.attn_norm.weight", l);
+        T(LGG_TYPE_F32, (4 + 2 * kv) * 16, 64, "transformer.layers.%d.attn.qkv_proj.weight", l);
+        T(LGG_TYPE_F32, 16, 0, "transformer.layers.%d.attn.q_norm.weight", l);
+        T(LGG_TYPE_F32, 16, 0, "transformer.layers.%d.attn.k_norm.weight", l);
+        T(LGG_TYPE_F32, 64, 64, "transformer.layers.%d.attn.out_proj.weight", l);
+        T(LGG_TYPE_F32, 64, 0, "transformer.layers.%d.ffn_norm.weight", l);
+        T(LGG_TYPE_F32, 2 * ff, 64, "transformer.layers.%d.ffn.proj_1.weight", l);
+        T(LGG_TYPE_F32, 64, ff, "transformer.layers.%d.ffn.proj_2.weight", l);
+    }
+    return n;
+}
+
 #define QWEN_TOK "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json"
 
 typedef struct fcase {
@@ -428,6 +449,17 @@ static const fcase FAM_CASES[] = {
       "1a1381cc6c37213a3e4b0d0aac51cee7b7c510e9722f0387e8f685093531c1bd",
       "661d0f9fe6c25aef5d17dbd9a0a2f3fb78ee351d8602851de545a1d6e54fdd89",
       "0b633f91f42213a3d6c4065fe79649af2bc86c719bca4cf787c3093c82727414"}},
+    {"OpenELM-Tiny-Instruct", "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer_config.json special_tokens_map.json",
+     "{\"architectures\":[\"OpenELMForCausalLM\"],\"model_dim\":64,\"head_dim\":16,\"num_transformer_layers\":2,"
+     "\"num_query_heads\":[4,4],\"num_kv_heads\":[1,2],\"ffn_multipliers\":[0.5,1.0],\"ffn_dim_divisor\":32,"
+     "\"max_context_length\":2048,\"rope_freq_constant\":10000,\"vocab_size\":32000,\"share_input_output_layers\":true,"
+     "\"normalize_qk_projections\":true,\"model_type\":\"openelm\",\"torch_dtype\":\"float32\"}",
+     NULL, openelm,
+     {"dc5fb4d1182e71ea240bac21fd292f208cdbcb16cfdbecc18f641072f5f37936",
+      "24c627d68dd734001f7cceafa1aa8e772c3d4485f6689bd3ed52d2109297db32",
+      "ce51ee49ea9942227b40c09613409122a2573e998a17f7ad98975ddb2a685b22",
+      "0e9c6de20ea81f1ffb04eb9311fed0bea26b4810e3e15810c50acd97444bb588",
+      "ce51ee49ea9942227b40c09613409122a2573e998a17f7ad98975ddb2a685b22"}},
     /* Refact's own tokenizer_config.json names no add_bos_token (the reference writes the
        special vocabulary twice for Refact and would stop at such a duplicate key) */
     {"Refact-Tiny-fim", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json",
@@ -505,7 +537,7 @@ TEST(convert_famD_missing_field) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return;
-    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "rms_norm_eps"}, {4, "mup_embeddings_scale"}, {5, "n_positions"}};
+    static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "rms_norm_eps"}, {4, "mup_embeddings_scale"}, {6, "n_positions"}, {5, "num_transformer_layers"}};
     for (size_t k = 0; k < sizeof M / sizeof M[0]; k++) {
         const char *dir = make_family(&FAM_CASES[M[k].i]);
         CHECK(dir != NULL);

@@ -152,7 +152,7 @@ const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
 /* fam_more.c: the same for the last group's smaller families. */
 const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
 float lgg__cv_torch_expf(float x);
-/* fam_group11.c: the same for CodeShell and Chameleon (issue 25's group 11). */
+/* fam_group11.c: the same for issue 25's group 11 (CodeShell, Chameleon, Refact, Xverse, Jais, OpenELM). */
 const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
 
 typedef struct cv_family {

@@ -201,6 +201,9 @@ static const cv_mkey JAIS_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* OpenELM: every key written by fam_group11.c (per-layer arrays). */
+static const cv_mkey OPENELM_META[] = {{NULL, NULL, 0, 0}};
+
 /* Refact: the feed-forward width and the single kv head computed by
  * fam_group11.c's init (stored as lgg.ff_dim and lgg.one). */
 static const cv_mkey REFACT_META[] = {
@@ -1035,6 +1038,23 @@ static const cv_tmap JAIS_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* OpenELM: a fused qkv kept, QK norms, proj_1 split into gate and up
+ * (fam_group11.c); the output shares the embeddings. */
+static const cv_tmap OPENELM_TENSORS[] = {
+    {"transformer.token_embeddings", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.norm", "output_norm", 0},
+    {"transformer.layers.#.attn_norm", "blk.#.attn_norm", 0},
+    {"transformer.layers.#.attn.qkv_proj", "blk.#.attn_qkv", 0},
+    {"transformer.layers.#.attn.q_norm", "blk.#.attn_q_norm", 0},
+    {"transformer.layers.#.attn.k_norm", "blk.#.attn_k_norm", 0},
+    {"transformer.layers.#.attn.out_proj", "blk.#.attn_output", 0},
+    {"transformer.layers.#.ffn_norm", "blk.#.ffn_norm", 0},
+    {"transformer.layers.#.ffn.proj_1", "blk.#.ffn_gate", 0},
+    {"transformer.layers.#.ffn.proj_2", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* Chameleon: llama's names and permutation, per-head q/k norms
  * (fam_group11.c rebuilds them; the image tokenizer is dropped there). */
 static const cv_tmap CHAMELEON_TENSORS[] = {
@@ -1154,6 +1174,7 @@ static const cv_family FAMILIES[] = {
     {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
     {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL}, /* vocabulary: fam_group11.c */
     {"JAISLMHeadModel", "jais", JAIS_META, JAIS_TENSORS, CV_V_BPE, 0, NULL},
+    {"OpenELMForCausalLM", "openelm", OPENELM_META, OPENELM_TENSORS, CV_V_SPM, 0, NULL},
     {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
     {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
     {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},
