@@ -4,6 +4,10 @@
  * SentencePiece vocabulary), made outside the repository in $BENCH_DIR
  * (default /tmp) and removed at the end.
  *
+ * A second checkpoint, a DeepSeek MoE (~0.55B, 16 experts in 7 layers), is
+ * then made the same way and converted to f16 and Q4_K_M against cp of its
+ * shards.
+ *
  * Prints, all measured in this run: `cp` of the shards (the baseline: the
  * same bytes read and written), --outtype f16 and --outtype Q4_K_M (fused
  * conversion + quantization) as ratios to it, and the converter's peak
@@ -32,6 +36,43 @@ typedef struct spec {
     char name[96];
     uint64_t rows, cols;
 } spec;
+
+/* A DeepSeek MoE checkpoint (DeepseekForCausalLM, llama's attention):
+ * hidden 1024, 8 layers, the first dense, the others with 16 routed
+ * experts of width 704 and 2 shared ones (~0.55B parameters in ~400
+ * tensors, the converter stacking each layer's experts into 3-D tensors). */
+enum { MOE_H = 1024, MOE_L = 8, MOE_FF = 2816, MOE_E = 16, MOE_MF = 704, MOE_SHARED = 2, MOE_HEADS = 16 };
+
+static size_t moe_specs(spec *s) {
+    size_t n = 0;
+#define PUT(r, c, ...) (snprintf(s[n].name, sizeof s[n].name, __VA_ARGS__), s[n].rows = (r), s[n++].cols = (c))
+    PUT(VOCAB, MOE_H, "lm_head.weight");
+    PUT(VOCAB, MOE_H, "model.embed_tokens.weight");
+    PUT(1, MOE_H, "model.norm.weight");
+    for (int l = 0; l < MOE_L; l++) {
+        PUT(1, MOE_H, "model.layers.%d.input_layernorm.weight", l);
+        PUT(1, MOE_H, "model.layers.%d.post_attention_layernorm.weight", l);
+        static const char *const qkvo[] = {"q", "k", "v", "o"};
+        for (int k = 0; k < 4; k++) PUT(MOE_H, MOE_H, "model.layers.%d.self_attn.%s_proj.weight", l, qkvo[k]);
+        if (l == 0) {
+            PUT(MOE_FF, MOE_H, "model.layers.%d.mlp.gate_proj.weight", l);
+            PUT(MOE_FF, MOE_H, "model.layers.%d.mlp.up_proj.weight", l);
+            PUT(MOE_H, MOE_FF, "model.layers.%d.mlp.down_proj.weight", l);
+            continue;
+        }
+        PUT(MOE_E, MOE_H, "model.layers.%d.mlp.gate.weight", l);
+        for (int x = 0; x < MOE_E; x++) {
+            PUT(MOE_MF, MOE_H, "model.layers.%d.mlp.experts.%d.gate_proj.weight", l, x);
+            PUT(MOE_MF, MOE_H, "model.layers.%d.mlp.experts.%d.up_proj.weight", l, x);
+            PUT(MOE_H, MOE_MF, "model.layers.%d.mlp.experts.%d.down_proj.weight", l, x);
+        }
+        PUT(MOE_MF * MOE_SHARED, MOE_H, "model.layers.%d.mlp.shared_experts.gate_proj.weight", l);
+        PUT(MOE_MF * MOE_SHARED, MOE_H, "model.layers.%d.mlp.shared_experts.up_proj.weight", l);
+        PUT(MOE_H, MOE_MF * MOE_SHARED, "model.layers.%d.mlp.shared_experts.down_proj.weight", l);
+    }
+#undef PUT
+    return n;
+}
 
 static size_t specs(spec *s) {
     size_t n = 0;
@@ -120,9 +161,9 @@ static void write_spm(const char *dir) {
     fclose(f);
 }
 
-static int make_model(const char *dir, uint64_t *largest) {
-    static spec s[512];
-    size_t n = specs(s), half = n / 2;
+static int make_model(const char *dir, int moe, uint64_t *largest) {
+    static spec s[1024];
+    size_t n = moe ? moe_specs(s) : specs(s), half = n / 2;
     *largest = 0;
     for (size_t i = 0; i < n; i++)
         if (s[i].rows * s[i].cols * 2 > *largest) *largest = s[i].rows * s[i].cols * 2;
@@ -138,7 +179,15 @@ static int make_model(const char *dir, uint64_t *largest) {
     snprintf(path, sizeof path, "%s/config.json", dir);
     FILE *c = fopen(path, "w");
     if (!c) return 0;
-    fprintf(c, "{\"architectures\":[\"LlamaForCausalLM\"],\"hidden_size\":%d,\"intermediate_size\":%d,"
+    if (moe)
+        fprintf(c, "{\"architectures\":[\"DeepseekForCausalLM\"],\"first_k_dense_replace\":1,\"hidden_size\":%d,"
+                   "\"intermediate_size\":%d,\"moe_intermediate_size\":%d,\"moe_layer_freq\":1,\"n_routed_experts\":%d,"
+                   "\"n_shared_experts\":%d,\"norm_topk_prob\":false,\"num_attention_heads\":%d,\"num_experts_per_tok\":2,"
+                   "\"num_hidden_layers\":%d,\"num_key_value_heads\":%d,\"rms_norm_eps\":1e-06,\"rope_theta\":10000,"
+                   "\"max_position_embeddings\":4096,\"scoring_func\":\"softmax\",\"tie_word_embeddings\":false,"
+                   "\"bos_token_id\":1,\"eos_token_id\":2,\"torch_dtype\":\"bfloat16\",\"vocab_size\":%d}",
+                MOE_H, MOE_FF, MOE_MF, MOE_E, MOE_SHARED, MOE_HEADS, MOE_L, MOE_HEADS, VOCAB);
+    else fprintf(c, "{\"architectures\":[\"LlamaForCausalLM\"],\"hidden_size\":%d,\"intermediate_size\":%d,"
                "\"num_attention_heads\":%d,\"num_key_value_heads\":%d,\"num_hidden_layers\":%d,\"vocab_size\":%d,"
                "\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"max_position_embeddings\":4096,"
                "\"bos_token_id\":1,\"eos_token_id\":2,\"torch_dtype\":\"bfloat16\"}",
@@ -262,6 +311,42 @@ static void one_pass(const char *dir) {
            best_one / best_three);
 }
 
+/* The MoE family: its own checkpoint, cp of its shards as the baseline,
+ * --outtype f16 and Q4_K_M (experts stacked as they are written). */
+static void moe(const char *base) {
+    char dir[1024], out[1100], cmd[8000];
+    snprintf(dir, sizeof dir, "%s/lgg-bench-convert-moe-%d", base, (int)getpid());
+    uint64_t largest = 0;
+    if (mkdir(dir, 0755) != 0 || !make_model(dir, 1, &largest)) {
+        printf("MoE (DeepSeek): cannot write the checkpoint\n");
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "mkdir -p %s.cp && cp %s/model-0000*.safetensors %s.cp && rm -rf %s.cp", dir, dir, dir, dir);
+    double best_cp = 1e30, best_f16 = 1e30, best_q4 = 1e30;
+    for (int rep = 0; rep < 2; rep++) {
+        double t0 = bench_now();
+        if (system(cmd) != 0) break;
+        double tcp = bench_now() - t0;
+        snprintf(out, sizeof out, "%s.f16.gguf", dir);
+        double tf = run_convert(dir, out, NULL);
+        snprintf(out, sizeof out, "%s.q4km.gguf", dir);
+        double tq = run_convert(dir, out, "Q4_K_M");
+        if (tf < 0 || tq < 0) break;
+        if (tcp < best_cp) best_cp = tcp;
+        if (tf < best_f16) best_f16 = tf;
+        if (tq < best_q4) best_q4 = tq;
+    }
+    if (best_q4 < 1e30) {
+        printf("MoE (DeepSeek, ~0.55B, %d experts x %d layers): cp %.2f s\n", MOE_E, MOE_L - 1, best_cp);
+        printf("  convert --outtype f16:   %6.2f s  %.2fx cp\n", best_f16, best_f16 / best_cp);
+        printf("  convert --outtype Q4_K_M:%6.2f s  %.2fx cp\n", best_q4, best_q4 / best_cp);
+    } else {
+        printf("MoE (DeepSeek): conversion failed\n");
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) printf("MoE (DeepSeek): cannot remove %s\n", dir);
+}
+
 int main(void) {
     const char *base = getenv("BENCH_DIR") ? getenv("BENCH_DIR") : "/tmp";
     char dir[1024], out[1100], cmd[4000];
@@ -269,7 +354,7 @@ int main(void) {
     if (mkdir(dir, 0755) != 0) return perror(dir), 1;
     uint64_t largest = 0;
     double t0 = bench_now();
-    if (!make_model(dir, &largest)) return fprintf(stderr, "bench_convert: cannot write the model\n"), 1;
+    if (!make_model(dir, 0, &largest)) return fprintf(stderr, "bench_convert: cannot write the model\n"), 1;
     printf("checkpoint: ~1.0B bf16 parameters, 2 shards, made in %.1f s in %s\n", bench_now() - t0, dir);
     snprintf(cmd, sizeof cmd, "cp %s/model-0000*.safetensors %s.cp && rm -rf %s.cp", dir, dir, dir);
     char mk[8000];
@@ -295,6 +380,7 @@ int main(void) {
            (double)largest / 1048576.0, (double)peak_anon / (double)largest);
     reference(dir, best_f16, best_q4);
     one_pass(dir);
+    moe(base);
     if (getenv("BENCH_KEEP")) { /* to profile the converter on the same checkpoint */
         printf("kept %s\n", dir);
         return 0;
