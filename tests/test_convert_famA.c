@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE, INTERNLM2, INTERNLM3 };
+enum { GPT2, NEOX, FALCON, PHIMOE, GRANITEMOE, EXAONE, INTERNLM2, INTERNLM3, STARCODER };
 
 typedef struct fcase {
     const char *name, *config, *tokdir, *tokfiles;
@@ -81,6 +81,34 @@ static size_t neox_shapes(tspec *t, const fcase *m) {
         ADD(4 * H, 0, "gpt_neox.layers.%llu.mlp.dense_h_to_4h.bias", b);
         ADD(H, 4 * H, "gpt_neox.layers.%llu.mlp.dense_4h_to_h.weight", b);
         ADD(H, 0, "gpt_neox.layers.%llu.mlp.dense_4h_to_h.bias", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+/* StarCoder (GPTBigCode): GPT-2's names as torch Linear layers (out, in),
+ * multi-query attention (q, then one key and one value head), the output
+ * tied to the embeddings (not in the file). */
+static size_t starcoder_shapes(tspec *t, const fcase *m) {
+    uint64_t H = m->H, hd = H / m->nh;
+    size_t n = 0;
+    ADD(m->V, H, "transformer.wte.weight");
+    ADD(64, H, "transformer.wpe.weight");
+    ADD(H, 0, "transformer.ln_f.weight");
+    ADD(H, 0, "transformer.ln_f.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        const char *ln[2] = {"ln_1", "ln_2"};
+        for (int k = 0; k < 2; k++) {
+            ADD(H, 0, "transformer.h.%llu.%s.weight", b, ln[k]);
+            ADD(H, 0, "transformer.h.%llu.%s.bias", b, ln[k]);
+        }
+        ADD(H + 2 * hd, H, "transformer.h.%llu.attn.c_attn.weight", b);
+        ADD(H + 2 * hd, 0, "transformer.h.%llu.attn.c_attn.bias", b);
+        ADD(H, H, "transformer.h.%llu.attn.c_proj.weight", b);
+        ADD(H, 0, "transformer.h.%llu.attn.c_proj.bias", b);
+        ADD(4 * H, H, "transformer.h.%llu.mlp.c_fc.weight", b);
+        ADD(4 * H, 0, "transformer.h.%llu.mlp.c_fc.bias", b);
+        ADD(H, 4 * H, "transformer.h.%llu.mlp.c_proj.weight", b);
+        ADD(H, 0, "transformer.h.%llu.mlp.c_proj.bias", b);
     }
     return cv_case_sort(t, n);
 }
@@ -347,6 +375,14 @@ static const fcase CASES[] = {
      "\":{\"factor\":6.0,\"rope_type\":\"linear\"},\"rope_theta\":50000000,\"tie_word_embeddings\":false,\"torch_dtype\""
      ":\"bfloat16\",\"use_cache\":true,\"vocab_size\":32000}",
      "TinyLlama-2-Test-2x32", "tokenizer.model", INTERNLM3, 0, 32, 2, 4, 2, 32000, LGG_TYPE_BF16, {"a5b413cbaf9c049e2856e9bc0fd013c5c7c6dd5c241a07922d9ce41862acf46b", "982fd81ece9c98d187875de09ec5b2536ebb2fe839a92cb7df0b2f1a18d04f10", "f19bef5f641e0a4005c00081fa4189663ba90f8243620b8a27248187f7f4a23c", "408dc29964b1a499fdcf6fa520dcc8a5e87572ad728ce366a46642c787cb5566", "f19bef5f641e0a4005c00081fa4189663ba90f8243620b8a27248187f7f4a23c"}},
+    /* StarCoder (GPTBigCode, bigcode's tiny_starcoder layout): multi-query, tied output, F16 */
+    {"tiny_starcoder",
+     "{\"activation_function\":\"gelu_pytorch_tanh\",\"architectures\":[\"GPTBigCodeForCausalLM\"],\"attention_softmax_in_fp32\""
+     ":true,\"attn_pdrop\":0.1,\"bos_token_id\":151643,\"embd_pdrop\":0.1,\"eos_token_id\":151643,\"initializer_range\":0.02,"
+     "\"layer_norm_epsilon\":1e-05,\"model_type\":\"gpt_bigcode\",\"multi_query\":true,\"n_embd\":32,\"n_head\":4,\"n_inner\""
+     ":128,\"n_layer\":2,\"n_positions\":64,\"resid_pdrop\":0.1,\"scale_attention_softmax_in_fp32\":true,\"scale_attn_weights\""
+     ":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"vocab_size\":151936}",
+     QWEN, STARCODER, 0, 32, 2, 4, 1, 151936, LGG_TYPE_F16, {"fe25fa429372c8fc70d8e37bc30925bdd34af5648b787bbc8f3c7e7f1a28834d", "12dd2e6d3353ba4e5694a5cb61ee67629911e2abe12233a534e575c931fcad6b", "eb6e0d30078db277f1f1c7468522c26ab6ad859a4e3c04ce897bb52fc88115cb", "877c8d9e2d443a8df126603fffefea4d1cf4eef1c378c1183042073ec5dbf2d7", "12dd2e6d3353ba4e5694a5cb61ee67629911e2abe12233a534e575c931fcad6b"}},
 };
 
 /* InternLM2's tokenizer_config.json: the chat tokens over the last pieces
@@ -382,6 +418,7 @@ static const char *make_case(const fcase *m) {
     size_t n = m->kind == GPT2     ? gpt2_shapes(t, m)
                : m->kind == NEOX   ? neox_shapes(t, m)
                : m->kind == FALCON ? falcon_shapes(t, m)
+               : m->kind == STARCODER ? starcoder_shapes(t, m)
                : m->kind == PHIMOE ? phimoe_shapes(t, m)
                : m->kind == EXAONE ? exaone_shapes(t, m)
                : m->kind == INTERNLM2 ? internlm2_shapes(t, m)
@@ -423,7 +460,7 @@ TEST(convert_famA) {
     size_t need = lgg_convert_supported_models(list, sizeof list);
     static const char *const names[] = {"GPT2LMHeadModel", "GPTNeoXForCausalLM", "FalconForCausalLM", "RWForCausalLM",
                                         "PhiMoEForCausalLM", "GraniteMoeForCausalLM", "ExaoneForCausalLM",
-                                        "InternLM2ForCausalLM", "InternLM3ForCausalLM"};
+                                        "InternLM2ForCausalLM", "InternLM3ForCausalLM", "GPTBigCodeForCausalLM"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char line[64];
         snprintf(line, sizeof line, "\n%s\n", names[i]);
@@ -436,6 +473,9 @@ TEST(convert_famA) {
     /* without num_kv_heads Falcon has one key/value head: the fused matrix does not fit, named */
     if ((dir = make_case(&CASES[3])))
         refused(dir, CASES[3].config, "\"num_kv_heads\":2,", "'transformer.h.0.self_attention.query_key_value.weight'");
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) /* StarCoder's context */
+        if (CASES[i].kind == STARCODER && (dir = make_case(&CASES[i])))
+            refused(dir, CASES[i].config, "\"n_positions\":64,", "'n_positions'");
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) /* InternLM2's and Exaone's required keys */
         if ((CASES[i].kind == INTERNLM2 || CASES[i].kind == EXAONE) && (dir = make_case(&CASES[i])))
             refused(dir, CASES[i].config, CASES[i].kind == EXAONE ? "\"num_layers\":2," : "\"rope_theta\":1000000,",

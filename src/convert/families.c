@@ -626,6 +626,20 @@ static const cv_mkey GPT2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* StarCoder (GPTBigCode): multi-query attention (one key/value head, a
+ * constant), the feed-forward length 4 * n_embd; CodeShell's names. */
+static const cv_mkey STARCODER_META[] = {
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_embd*4", CV_M_SUM, CV_M_REQUIRED},
+    {"block_count", "n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "n_head", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "1", CV_M_U32_CONST, 0},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* GPT-NeoX: partial rotary, parallel residual (true when absent), and no
  * general.file_type (the reference does not write it). */
 static const cv_mkey GPTNEOX_META[] = {
@@ -1177,6 +1191,7 @@ static const cv_family FAMILIES[] = {
     {"OpenELMForCausalLM", "openelm", OPENELM_META, OPENELM_TENSORS, CV_V_SPM, 0, NULL},
     {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
     {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
+    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
     {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},
     {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
     {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
