@@ -141,6 +141,60 @@ static void expect_args(const char *dir, const char *extra, int want, const char
 
 static void expect(const char *dir, int want, const char *const *needles) { expect_args(dir, NULL, want, needles); }
 
+/* Every Hugging Face architecture name convert_hf_to_gguf.py b4747
+ * registers (its @Model.register lines: facts read from its source) either
+ * converts here (in lgg_convert_supported_models) or is refused by name
+ * with the reason, never as an unknown architecture. */
+static const char *const REFERENCE_ARCHS[] = {
+    "GPTNeoXForCausalLM", "BloomForCausalLM", "BloomModel", "MPTForCausalLM", "OrionForCausalLM",
+    "BaichuanForCausalLM", "BaiChuanForCausalLM", "XverseForCausalLM", "FalconForCausalLM", "RWForCausalLM",
+    "GPTBigCodeForCausalLM", "GPTRefactForCausalLM", "StableLmForCausalLM", "StableLMEpochForCausalLM",
+    "LlavaStableLMEpochForCausalLM", "LLaMAForCausalLM", "LlamaForCausalLM", "MistralForCausalLM",
+    "MixtralForCausalLM", "DeciLMForCausalLM", "BitnetForCausalLM", "GrokForCausalLM", "DbrxForCausalLM",
+    "MiniCPMForCausalLM", "MiniCPM3ForCausalLM", "QWenLMHeadModel", "Qwen2ForCausalLM",
+    "Qwen2VLForConditionalGeneration", "WavTokenizerDec", "Qwen2MoeForCausalLM", "GPT2LMHeadModel",
+    "PhiForCausalLM", "Phi3ForCausalLM", "PhiMoEForCausalLM", "PlamoForCausalLM", "CodeShellForCausalLM",
+    "InternLM2ForCausalLM", "InternLM3ForCausalLM", "BertModel", "BertForMaskedLM", "CamembertModel",
+    "RobertaModel", "NomicBertModel", "XLMRobertaModel", "XLMRobertaForSequenceClassification", "GemmaForCausalLM",
+    "Gemma2ForCausalLM", "Starcoder2ForCausalLM", "Rwkv6ForCausalLM", "RWKV6Qwen2ForCausalLM", "MambaForCausalLM",
+    "MambaLMHeadModel", "FalconMambaForCausalLM", "CohereForCausalLM", "Cohere2ForCausalLM", "OlmoForCausalLM",
+    "OLMoForCausalLM", "Olmo2ForCausalLM", "OlmoeForCausalLM", "JinaBertModel", "JinaBertForMaskedLM",
+    "OpenELMForCausalLM", "ArcticForCausalLM", "DeepseekForCausalLM", "DeepseekV2ForCausalLM",
+    "DeepseekV3ForCausalLM", "T5WithLMHeadModel", "T5ForConditionalGeneration", "MT5ForConditionalGeneration",
+    "UMT5ForConditionalGeneration", "T5EncoderModel", "JAISLMHeadModel", "GlmForCausalLM", "ChatGLMModel",
+    "ChatGLMForConditionalGeneration", "NemotronForCausalLM", "ExaoneForCausalLM", "GraniteForCausalLM",
+    "GraniteMoeForCausalLM", "ChameleonForConditionalGeneration", "ChameleonForCausalLM",
+};
+
+TEST(convert_reference_archs_named) {
+    static char list[8192];
+    size_t need = lgg_convert_supported_models(list, sizeof list);
+    CHECK(need < sizeof list);
+    char dir[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/archs", scratch_dir());
+    mkdir(dir, 0700);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    size_t converts = 0;
+    for (size_t i = 0; i < sizeof REFERENCE_ARCHS / sizeof REFERENCE_ARCHS[0]; i++) {
+        char line[128];
+        snprintf(line, sizeof line, "\n%s\n", REFERENCE_ARCHS[i]);
+        if (strstr(list, line) || !strncmp(list, line + 1, strlen(line) - 1)) {
+            converts++;
+            continue;
+        }
+        FILE *f = fopen(path, "w");
+        if (f) fprintf(f, "{\"architectures\": [\"%s\"]}", REFERENCE_ARCHS[i]), fclose(f);
+        lgg_convert *c = NULL;
+        lgg_error err;
+        lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+        lgg_convert_free(c);
+        CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, REFERENCE_ARCHS[i]) && strstr(err.message, "is not converted:"),
+               "%s: neither converted nor refused by name (%d, '%s')", REFERENCE_ARCHS[i], (int)st, st ? err.message : "");
+    }
+    CHECKF(converts >= 70, "only %zu of the reference's %zu names convert", converts,
+           sizeof REFERENCE_ARCHS / sizeof REFERENCE_ARCHS[0]);
+}
+
 TEST(convert_tiny_model_ok) {
     const char *d = make_model("ok");
     expect(d, 0, NULL);

@@ -168,6 +168,8 @@ typedef struct cv_family {
 const cv_family *lgg__cv_family_find(const char *hf_arch);
 /* "LlamaForCausalLM, ..." for messages, cut to cap (> 20) with " and N more". */
 void lgg__cv_family_list(char *buf, size_t cap);
+/* Why a class the reference converts is not converted here yet, or NULL. */
+const char *lgg__cv_family_not_yet(const char *hf_arch);
 
 /* ---- a SentencePiece model's specs (spm.c) ---- */
 typedef struct cv_spm_specs {
