@@ -33,7 +33,7 @@ static const cli_opt OPTS[] = {
                                      "general.license.name, general.tags, general.base_models,\n"
                                      "...) replace what the model card and config.json give"},
     {'N', "--model-name", "NAME", "general.name, and the name in the default file name"},
-    {'E', "--bigendian", NULL, "write a big-endian GGUF (f32, f16 and bf16 outputs)"},
+    {'E', "--bigendian", NULL, "write a big-endian GGUF (not with a preset or --lora)"},
     {'T', "--no-tensor-first-split", NULL, "with --split-max-*: the first shard holds the metadata\nand no tensor"},
     {'U', "--use-temp-file", NULL, "accepted and ignored (the output always goes through\na temporary file; no tensor is held in memory)"},
     {'Z', "--no-lazy", NULL, "accepted and ignored (the conversion is always streamed)"},
