@@ -171,6 +171,18 @@ TEST(convert_refopts_errors) {
         snprintf(msg, sizeof msg, "gguf convert: %s: %s\n", bad, BAD[i][1]);
         expect(msg, 1, "-q", "--metadata", bad);
     }
+    /* the override file is an input: never the output */
+    put(bad, META);
+    char *so = NULL, *se = NULL;
+    int st = run_gguf_capture(&so, &se, "convert", "-q", "--metadata", bad, "-o", bad, model(), NULL);
+    snprintf(msg, sizeof msg, "gguf convert: %s: refusing to write over the input %s (the same file); nothing written\n",
+             bad, bad);
+    CHECK(st == 1);
+    CHECK_STR(se, msg);
+    size_t n = 0;
+    char *after = (char *)read_file(bad, &n);
+    CHECK(after && n == strlen(META) && !memcmp(after, META, n));
+    free(after), free(so), free(se);
     unlink(bad);
 }
 
