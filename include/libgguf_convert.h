@@ -137,6 +137,11 @@ typedef struct lgg_convert_options {
                                  through io (copied; its ud must outlive the lgg_convert), and
                                  `dir` only names the folder: in messages ("dir/config.json"),
                                  in lgg_convert_input and for the default output name */
+    const char *metadata_override; /* NULL, or a JSON file as convert_hf_to_gguf.py's --metadata
+                                      reads it: its "general.*" keys replace what the model card,
+                                      config.json and the folder's name give (the default output
+                                      name follows); bounded as the "others" below */
+    const char *model_name; /* NULL, or general.name (and the default name's name), over all else */
 } lgg_convert_options;
 #define LGG_CONVERT_OPTIONS_INIT {.size = sizeof(lgg_convert_options), .outtype = LGG_CONVERT_F16}
 

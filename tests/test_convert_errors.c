@@ -606,14 +606,14 @@ static int run_tool(char **argv_tail, char **so, char **se) {
     return status;
 }
 
-/* --metadata sets a key; --dry-run prints the plan and writes nothing;
+/* --set sets a key; --dry-run prints the plan and writes nothing;
  * a preset the tiny rows cannot take fails and leaves nothing; usage
  * errors are status 2. */
 TEST(convert_cli_options) {
     const char *d = make_model("cli");
     char out[4300], *so = NULL, *se = NULL;
     snprintf(out, sizeof out, "%s/o.gguf", d);
-    int st = run_tool((char *[]){(char *)d, "-q", "--no-fsync", "--metadata", "general.name=str:Renamed", "-o", out, NULL},
+    int st = run_tool((char *[]){(char *)d, "-q", "--no-fsync", "--set", "general.name=str:Renamed", "-o", out, NULL},
                       &so, &se);
     CHECKF(st == 0, "status %d: %s", st, se);
     lgg_file *f = NULL;

@@ -27,7 +27,17 @@ static const cli_opt OPTS[] = {
                                           "default name inside it"},
     {'i', "--imatrix", "FILE", "importance matrix for a preset (as 'gguf quantize')"},
     {'j', "--threads", "N", "threads converting rows (default: one per CPU)"},
-    {'m', "--metadata", "KEY=TYPE:VALUE", "set a metadata key in the output (any TYPE of\n'gguf set'; may repeat)"},
+    {'S', "--set", "KEY=TYPE:VALUE", "set a metadata key in the output (any TYPE of\n'gguf set'; may repeat)"},
+    {'m', "--metadata", "FILE.json", "the reference's metadata override file: its general.*\n"
+                                     "keys (general.name, general.author, general.version,\n"
+                                     "general.license.name, general.tags, general.base_models,\n"
+                                     "...) replace what the model card and config.json give"},
+    {'N', "--model-name", "NAME", "general.name, and the name in the default file name"},
+    {'E', "--bigendian", NULL, "write a big-endian GGUF (not with a preset or --lora)"},
+    {'T', "--no-tensor-first-split", NULL, "with --split-max-*: the first shard holds the metadata\nand no tensor"},
+    {'U', "--use-temp-file", NULL, "accepted and ignored (the output always goes through\na temporary file; no tensor is held in memory)"},
+    {'Z', "--no-lazy", NULL, "accepted and ignored (the conversion is always streamed)"},
+    {'V', "--verbose", NULL, "accepted and ignored"},
     {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised"},
     {'s', "--split-max-size", "N[K|M|G]", "write shards OUT-0000i-of-0000n.gguf of at most N bytes\n"
                                           "of tensor data each (llama-gguf-split's layout)"},
@@ -123,9 +133,9 @@ typedef struct copts {
     int threads;
     lgg_split_options split;
     lgg_convert_options o;
-    const char *meta[256];
+    const char *meta[256];          /* --set */
     size_t n_meta;
-    bool dry_run, quiet, no_fsync, print_models;
+    bool dry_run, quiet, no_fsync, print_models, bigendian;
     bool card;                      /* --model-card[=card_path] */
     const char *card_path;
 } copts;
@@ -167,10 +177,20 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         if (!cli_parse_u64(v, &n) || n < 1 || n > 1024) return cli_why(why, cap, "--threads wants 1 to 1024, not '%s'", v);
         c->threads = c->o.n_threads = (int)n;
         break;
-    case 'm':
-        if (c->n_meta == sizeof c->meta / sizeof c->meta[0]) return cli_why(why, cap, "too many --metadata");
+    case 'S':
+        if (c->n_meta == sizeof c->meta / sizeof c->meta[0]) return cli_why(why, cap, "too many --set");
         c->meta[c->n_meta++] = v;
         break;
+    case 'm': /* the old --metadata KEY=TYPE:VALUE, unless such a file exists */
+        if (access(v, F_OK) != 0 && strchr(v, '=') && strchr(strchr(v, '='), ':'))
+            return cli_why(why, cap, "--metadata takes a JSON file (the reference's override file); "
+                                     "'%s' is a key to set: use --set", v);
+        c->o.metadata_override = v;
+        break;
+    case 'N': c->o.model_name = v; break;
+    case 'E': c->bigendian = true; break;
+    case 'T': c->split.flags |= LGG_SPLIT_NO_TENSOR_FIRST; break;
+    case 'U': case 'Z': case 'V': break; /* the reference's memory and logging switches: nothing to do here */
     case 'p': c->o.pre = v; break;
     case 's':
         if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
@@ -227,6 +247,8 @@ static int check_args(const copts *c) {
         return cli_usage_error("convert", SPEC.usage, "--vocab-only writes no tensors to quantize");
     if (c->card && (c->split.max_size || c->split.max_tensors || c->dry_run))
         return cli_usage_error("convert", SPEC.usage, "--model-card takes no --split-max-* or --dry-run");
+    if (c->bigendian && (preset || c->lora))
+        return cli_usage_error("convert", SPEC.usage, "--bigendian takes no quantize preset and no --lora");
     if (c->n_ot > 1 && (c->split.max_size || c->split.max_tensors || c->dry_run))
         return cli_usage_error("convert", SPEC.usage, "several --outtype types take no --split-max-* or --dry-run");
     if (c->n_ot > 1 && c->out && !templated(c->out) && !is_dir(c->out))
@@ -264,18 +286,18 @@ static int apply_metadata(const copts *c, lgg_convert *cv) {
         char why[300];
         cli_val v;
         if (!eq || eq == c->meta[i]) {
-            cli_err("convert", NULL, "--metadata '%s': expected KEY=TYPE:VALUE", c->meta[i]);
+            cli_err("convert", NULL, "--set '%s': expected KEY=TYPE:VALUE", c->meta[i]);
             return CLI_USAGE;
         }
         if (!cli_val_parse(eq + 1, &v, why, sizeof why)) {
-            cli_err("convert", NULL, "--metadata '%s': %s", c->meta[i], why);
+            cli_err("convert", NULL, "--set '%s': %s", c->meta[i], why);
             return CLI_USAGE;
         }
         lgg_error err;
         lgg_status st = lgg_writer_set(lgg_convert_writer(cv), c->meta[i], (size_t)(eq - c->meta[i]), &v.v, &err);
         cli_val_free(&v);
         if (st) {
-            cli_err("convert", NULL, "--metadata '%s': %s", c->meta[i], err.message);
+            cli_err("convert", NULL, "--set '%s': %s", c->meta[i], err.message);
             return CLI_FAIL;
         }
     }
@@ -437,6 +459,7 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     if (c->no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
+    if (c->bigendian) wo.endian = LGG_BIG_ENDIAN;
     wo.temp_fn = cli_temp_note; /* the split shards' temporary files too */
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));

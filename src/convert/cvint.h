@@ -196,7 +196,8 @@ lgg_status lgg__cv_dup_tensor(struct lgg_convert *c, size_t i, const char *name,
  * general.* values the reference takes from it: names into n (fields still
  * NULL), the rest into c (free with lgg__cv_card_free). */
 typedef struct cv_card {
-    char *author, *description, *license, *license_name, *license_link;
+    char *author, *description, *quantized_by, *license, *license_name, *license_link;
+    char *url, *doi, *uuid, *repo_url; /* only from the metadata override file */
     char *source_url, *source_doi, *source_uuid, *source_repo_url;
     json_t *base_models, *datasets; /* arrays of objects of strings, or NULL (none given) */
     json_t *tags, *languages;       /* arrays of strings, or NULL */

@@ -3,7 +3,9 @@
  * hyperparameters, the tokenizer, general.quantization_version. */
 #include "cvint.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +293,10 @@ static lgg_status card_rest(lgg_writer *w, const cv_card *cc, lgg_error *err) {
     lgg_status st = set_str(w, "general.license", cc->license, err);
     if (!st) st = set_str(w, "general.license.name", cc->license_name, err);
     if (!st) st = set_str(w, "general.license.link", cc->license_link, err);
+    if (!st) st = set_str(w, "general.url", cc->url, err);
+    if (!st) st = set_str(w, "general.doi", cc->doi, err);
+    if (!st) st = set_str(w, "general.uuid", cc->uuid, err);
+    if (!st) st = set_str(w, "general.repo_url", cc->repo_url, err);
     if (!st) st = set_str(w, "general.source.url", cc->source_url, err);
     if (!st) st = set_str(w, "general.source.doi", cc->source_doi, err);
     if (!st) st = set_str(w, "general.source.uuid", cc->source_uuid, err);
@@ -327,7 +333,76 @@ static lgg_status names(lgg_convert *c, int64_t total, cv_names *n, cv_card *cc,
     return LGG_OK;
 }
 
-static lgg_status general(lgg_convert *c, lgg_error *err) {
+/* The reference's metadata override file (--metadata FILE.json, gguf-py's
+ * Metadata.load): each "general.*" key it holds replaces what the model
+ * card and the names gave; other keys are ignored, as there.  Unlike the
+ * reference a missing file or a value of the wrong type is an error (the
+ * reference skips the one and writes or crashes on the other). */
+static lgg_status override(lgg_convert *c, const char *path, cv_names *n, cv_card *cc, lgg_error *err) {
+    static const char *const STR[] = {"name", "author", "version", "organization", "finetune", "basename",
+                                      "description", "quantized_by", "size_label", "license.name", "license.link",
+                                      "url", "doi", "uuid", "repo_url", "source.url", "source.doi", "source.uuid",
+                                      "source.repo_url", NULL};
+    char **const D[] = {&n->name,       &cc->author,       &n->version,       &n->org,          &n->finetune,
+                        &n->basename,   &cc->description,  &cc->quantized_by, &n->size_label,   &cc->license_name,
+                        &cc->license_link, &cc->url,       &cc->doi,          &cc->uuid,        &cc->repo_url,
+                        &cc->source_url, &cc->source_doi,  &cc->source_uuid,  &cc->source_repo_url};
+    struct stat sb;
+    const uint64_t max = c->max_json ? c->max_json : LGG_CONVERT_MAX_OTHER_JSON;
+    if (stat(path, &sb) != 0)
+        return lgg__cv_fail(err, LGG_ERR_IO, "%s: cannot read the metadata file: %s", path, strerror(errno));
+    if (!S_ISREG(sb.st_mode)) return lgg__cv_fail(err, LGG_ERR_IO, "%s: the metadata file is not a regular file", path);
+    if ((uint64_t)sb.st_size > max)
+        return lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: %lld bytes, over the %llu-byte bound of a JSON input", path,
+                            (long long)sb.st_size, (unsigned long long)max);
+    json_error_t je;
+    json_t *o = json_load_file(path, JSON_DECODE_ANY, &je);
+    if (!o) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: line %d: %s", path, je.line, je.text);
+    lgg_status st = json_is_object(o) ? lgg__cv_note_input(c, path, err)
+                                      : lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a JSON object", path);
+    char key[64];
+    for (size_t i = 0; !st && STR[i]; i++) {
+        snprintf(key, sizeof key, "general.%s", STR[i]);
+        const json_t *v = json_object_get(o, key);
+        if (!v) continue;
+        if (!json_is_string(v)) {
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: '%s' is not a string", path, key);
+        } else {
+            free(*D[i]);
+            if (!(*D[i] = strdup(json_string_value(v)))) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        }
+    }
+    /* lists: base models and datasets (objects of strings), tags and languages (strings) */
+    static const char *const LIST[] = {"general.base_models", "general.datasets", "general.tags", "general.languages"};
+    json_t **const L[] = {&cc->base_models, &cc->datasets, &cc->tags, &cc->languages};
+    for (size_t i = 0; !st && i < 4; i++) {
+        json_t *v = json_object_get(o, LIST[i]);
+        if (!v) continue;
+        size_t j;
+        json_t *e;
+        int ok = json_is_array(v);
+        json_array_foreach(ok ? v : NULL, j, e) {
+            if (i >= 2) {
+                ok &= json_is_string(e);
+                continue;
+            }
+            ok &= json_is_object(e);
+            for (const char *const *k = LGG__CV_SOURCE_KEYS; ok && *k; k++)
+                ok &= !json_object_get(e, *k) || json_is_string(json_object_get(e, *k));
+        }
+        if (!ok) {
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: '%s' is not a list of %s", path, LIST[i],
+                              i < 2 ? "objects of strings" : "strings");
+            break;
+        }
+        json_decref(*L[i]);
+        *L[i] = json_incref(v);
+    }
+    json_decref(o);
+    return st;
+}
+
+static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     int64_t total;
     uint64_t per_path;
     uint32_t experts;
@@ -336,6 +411,11 @@ static lgg_status general(lgg_convert *c, lgg_error *err) {
     cv_card cc;
     char dn[NAME_MAX + 1];
     lgg_status st = names(c, total, &n, &cc, dn, sizeof dn, err);
+    if (!st && o->metadata_override) st = override(c, o->metadata_override, &n, &cc, err);
+    if (!st && o->model_name) {
+        free(n.name);
+        if (!(n.name = strdup(o->model_name))) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
     if (st) {
         lgg__cv_names_free(&n);
         lgg__cv_card_free(&cc);
@@ -354,6 +434,7 @@ static lgg_status general(lgg_convert *c, lgg_error *err) {
     if (!st) st = set_str(c->w, "general.finetune", n.finetune, err);
     if (!st) st = set_str(c->w, "general.basename", n.basename, err);
     if (!st) st = set_str(c->w, "general.description", cc.description, err);
+    if (!st) st = set_str(c->w, "general.quantized_by", cc.quantized_by, err);
     if (!st) st = set_str(c->w, "general.size_label", n.size_label, err);
     if (!st) st = card_rest(c->w, &cc, err);
     lgg__cv_card_free(&cc);
@@ -412,7 +493,7 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
     if (!st && c->lora) st = set_str(c->w, "adapter.type", "lora", err);
-    if (!st) st = general(c, err);
+    if (!st) st = general(c, o, err);
     if (c->lora) { /* an adapter's parameters are its alpha alone, and it has no vocabulary */
         if (!st) st = wfail(lgg_writer_set_f32(c->w, "adapter.lora.alpha", c->lora_alpha, NULL), "adapter.lora.alpha", err);
     } else {

@@ -482,6 +482,7 @@ lgg_status lgg__cv_card_meta(const json_t *card, const char *where, int64_t tota
 }
 
 void lgg__cv_card_free(cv_card *c) {
+    free(c->quantized_by), free(c->url), free(c->doi), free(c->uuid), free(c->repo_url);
     free(c->author), free(c->description), free(c->license), free(c->license_name), free(c->license_link);
     free(c->source_url), free(c->source_doi), free(c->source_uuid), free(c->source_repo_url);
     json_decref(c->base_models), json_decref(c->datasets), json_decref(c->tags), json_decref(c->languages);
