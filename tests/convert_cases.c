@@ -100,8 +100,8 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
         if (!cv_case_copy(from, to)) return NULL;
     }
     for (int k = -1; k < 4; k++) {
-        const char *fname = k < 0 ? "config.json" : files ? files[k][0] : NULL, *text = k < 0 ? config : files[k][1];
-        if (!fname) continue;
+        if (k >= 0 && (!files || !files[k][0])) continue;
+        const char *fname = k < 0 ? "config.json" : files[k][0], *text = k < 0 ? config : files[k][1];
         snprintf(to, sizeof to, "%s/%s", dir, fname);
         FILE *c = fopen(to, "w");
         if (!c) return NULL;
