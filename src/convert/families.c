@@ -1127,6 +1127,27 @@ static const cv_tmap DBRX_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Grok: the experts of a block stacked in the order of their entries
+ * here (the reference's linear, linear_1, linear_v); nothing permuted. */
+static const cv_tmap GROK_TENSORS[] = {
+    {"transformer.in_out_embed", "token_embd", 0},
+    {"transformer.rms_norm", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"transformer.decoder_layer.#.rms_norm", "blk.#.attn_norm", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.query", "blk.#.attn_q", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.key", "blk.#.attn_k", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.value", "blk.#.attn_v", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.linear", "blk.#.attn_output", 0},
+    {"transformer.decoder_layer.#.rms_norm_1", "blk.#.attn_output_norm", 0},
+    {"transformer.decoder_layer.#.rms_norm_2", "blk.#.ffn_norm", 0},
+    {"transformer.decoder_layer.#.rms_norm_3", "blk.#.layer_output_norm", 0},
+    {"transformer.decoder_layer.#.router", "blk.#.ffn_gate_inp", 0},
+    {"transformer.decoder_layer.#.moe.*.linear", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"transformer.decoder_layer.#.moe.*.linear_1", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"transformer.decoder_layer.#.moe.*.linear_v", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1187,6 +1208,7 @@ static const cv_family FAMILIES[] = {
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
     {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
     {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
+    {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts"},
     {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
