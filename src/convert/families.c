@@ -1148,6 +1148,36 @@ static const cv_tmap GROK_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Arctic: llama's attention (permuted), a dense residual MLP beside the
+ * experts; its norm names are the reference's Arctic-only mapping. */
+static const cv_mkey ARCTIC_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_tmap ARCTIC_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.residual_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm_exps", 0},
+    {"model.layers.#.residual_mlp.w1", "blk.#.ffn_gate", 0},
+    {"model.layers.#.residual_mlp.w2", "blk.#.ffn_down", 0},
+    {"model.layers.#.residual_mlp.w3", "blk.#.ffn_up", 0},
+    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1209,6 +1239,7 @@ static const cv_family FAMILIES[] = {
     {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
     {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
     {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts"},
+    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts"},
     {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
