@@ -361,6 +361,10 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
     if (!json_is_string(a0))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'architectures' is missing or not a list of names",
                             c->dir);
+    const char *why = lgg__cv_family_refused(json_string_value(a0));
+    if (why)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%s' is not converted: %s (docs/convert.md)",
+                            c->dir, json_string_value(a0), why);
     if (!(c->fam = lgg__cv_family_find(json_string_value(a0)))) {
         char list[200]; /* what fits in a message; lgg_convert_supported_models has them all */
         lgg__cv_family_list(list, sizeof list);

@@ -169,6 +169,8 @@ typedef struct cv_family {
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);
+/* Why the reference's class hf_arch is refused here, or NULL. */
+const char *lgg__cv_family_refused(const char *hf_arch);
 /* "LlamaForCausalLM, ..." for messages, cut to cap (> 20) with " and N more". */
 void lgg__cv_family_list(char *buf, size_t cap);
 

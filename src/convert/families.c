@@ -1257,6 +1257,21 @@ static int in_list(const char *list, const char *name) {
     return 0;
 }
 
+/* Classes the reference converts that are refused here, with the reason
+ * (docs/convert.md says more). */
+static const struct {
+    const char *hf_arch, *why;
+} REFUSED[] = {
+    {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
+                        "reference runs as trust_remote_code Python code; that code is not reproduced here"},
+};
+
+const char *lgg__cv_family_refused(const char *hf_arch) {
+    for (size_t i = 0; i < sizeof REFUSED / sizeof REFUSED[0]; i++)
+        if (!strcmp(REFUSED[i].hf_arch, hf_arch)) return REFUSED[i].why;
+    return NULL;
+}
+
 const cv_family *lgg__cv_family_find(const char *hf_arch) {
     for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
         if (in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
