@@ -139,4 +139,21 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
     return same;
 }
 
+void cv_case_refused(const char *dir, const char *config, const char *drop, const char *named) {
+    char path[4300], *text = strdup(config), *k = text ? strstr(text, drop) : NULL;
+    CHECKF(k != NULL, "%s: '%s' is not in its config.json", dir, drop);
+    if (k) memmove(k, k + strlen(drop), strlen(k + strlen(drop)) + 1);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *f = fopen(path, "w");
+    if (f) fputs(text, f), fclose(f);
+    free(text);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+    lgg_convert_free(c);
+    CHECKF(st != LGG_OK && strstr(err.message, named), "%s without %s: status %d, '%s'", dir, drop, (int)st,
+           st ? err.message : "");
+    if ((f = fopen(path, "w"))) fputs(config, f), fclose(f); /* as it was (the references are made from it) */
+}
+
 #endif

@@ -44,5 +44,9 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
  * sha256 with sha[k] (failing the current test when one differs); returns
  * how many are the same. */
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+/* dir's config.json without the text `drop`: lgg_convert_open must fail
+ * with a message containing `named` (a failed check otherwise); then
+ * config.json is written back as `config`. */
+void cv_case_refused(const char *dir, const char *config, const char *drop, const char *named);
 
 #endif

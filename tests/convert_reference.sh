@@ -3,8 +3,9 @@
 # tests/test_convert_more.c: the test writes its checkpoints (kept with
 # LGG_TEST_KEEP), then llama.cpp b4747's convert_hf_to_gguf.py converts each
 # one in every outtype; prints "MODEL OUTTYPE SHA256" lines.  A model whose
-# name ends in "-rms-eps", "-add-bos" or "-pad-id" runs through convert_reference_nodup.py (the
-# reference without its duplicate-key failure).
+# name ends in "-rms-eps", "-add-bos" or "-pad-id", or names Arctic, runs through
+# convert_reference_nodup.py (the reference without its duplicate-key failure and
+# its parameter count's failure on Arctic's 1-D ffn_norm_exps).
 #
 #   [LGG_REF_TEST=NAME] tests/convert_reference.sh LLAMA_CPP NODE_DIR [MODEL...]
 #
@@ -35,7 +36,7 @@ for dir in $models; do
     for t in f32 f16 bf16 q8_0 auto; do
         out=$keep/$name.$t.gguf
         case $name in
-        *-rms-eps | *-add-bos | *-pad-id) run="$here/convert_reference_nodup.py $ref" ;;
+        *-rms-eps | *-add-bos | *-pad-id | *arctic*) run="$here/convert_reference_nodup.py $ref" ;;
         *) run=$ref/convert_hf_to_gguf.py ;;
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument

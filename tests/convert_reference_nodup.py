@@ -19,6 +19,25 @@ def add_key_value(self, key, val, vtype):
 
 
 gguf.GGUFWriter.add_key_value = add_key_value
+count_parameters = gguf.GGUFWriter.get_total_parameter_count
+
+
+def get_total_parameter_count(self):
+    kept = [dict(t) for t in self.tensors]  # the order is restored below
+    extra = 0
+    for t in self.tensors:
+        for name in [n for n, i in t.items() if "_exps." in n and len(i.shape) < 3]:
+            extra += gguf.gguf_writer.prod(t.pop(name).shape)
+    try:
+        total, shared, expert, count = count_parameters(self)
+    finally:
+        for t, k in zip(self.tensors, kept):
+            t.clear()
+            t.update(k)
+    return total + extra, shared + extra, expert, count
+
+
+gguf.GGUFWriter.get_total_parameter_count = get_total_parameter_count
 sys.argv[0] = ref + "/convert_hf_to_gguf.py"
 sys.path.insert(0, ref)
 runpy.run_path(sys.argv[0], run_name="__main__")

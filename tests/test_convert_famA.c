@@ -427,23 +427,6 @@ static const char *make_case(const fcase *m) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
-/* A config.json without a key the family needs: refused, naming it. */
-static void refused(const char *dir, const char *config, const char *drop, const char *named) {
-    char path[4300], *text = strdup(config), *k = strstr(text, drop);
-    if (k) memmove(k, k + strlen(drop), strlen(k + strlen(drop)) + 1);
-    snprintf(path, sizeof path, "%s/config.json", dir);
-    FILE *f = fopen(path, "w");
-    if (f) fputs(text, f), fclose(f);
-    free(text);
-    lgg_convert *c = NULL;
-    lgg_error err;
-    lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
-    lgg_convert_free(c);
-    CHECKF(st != LGG_OK && strstr(err.message, named), "%s without %s: status %d, '%s'", dir, drop, (int)st,
-           st ? err.message : "");
-    if ((f = fopen(path, "w"))) fputs(config, f), fclose(f); /* as it was (the references are made from it) */
-}
-
 TEST(convert_famA) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/" TOKDIR "/tokenizer.json", shared_path("golden/convert"));
@@ -467,18 +450,18 @@ TEST(convert_famA) {
         CHECKF(need < sizeof list && strstr(list, line), "%s not in the supported models", names[i]);
     }
     const char *dir = make_case(&CASES[0]);
-    if (dir) refused(dir, CASES[0].config, "\"n_ctx\":64,", "'n_ctx'");
-    if ((dir = make_case(&CASES[2]))) refused(dir, CASES[2].config, "\"rotary_pct\":0.25,", "'rotary_pct'");
-    if ((dir = make_case(&CASES[3]))) refused(dir, CASES[3].config, "\"layer_norm_epsilon\":1e-05,", "'layer_norm_epsilon'");
+    if (dir) cv_case_refused(dir, CASES[0].config, "\"n_ctx\":64,", "'n_ctx'");
+    if ((dir = make_case(&CASES[2]))) cv_case_refused(dir, CASES[2].config, "\"rotary_pct\":0.25,", "'rotary_pct'");
+    if ((dir = make_case(&CASES[3]))) cv_case_refused(dir, CASES[3].config, "\"layer_norm_epsilon\":1e-05,", "'layer_norm_epsilon'");
     /* without num_kv_heads Falcon has one key/value head: the fused matrix does not fit, named */
     if ((dir = make_case(&CASES[3])))
-        refused(dir, CASES[3].config, "\"num_kv_heads\":2,", "'transformer.h.0.self_attention.query_key_value.weight'");
+        cv_case_refused(dir, CASES[3].config, "\"num_kv_heads\":2,", "'transformer.h.0.self_attention.query_key_value.weight'");
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) /* StarCoder's context */
         if (CASES[i].kind == STARCODER && (dir = make_case(&CASES[i])))
-            refused(dir, CASES[i].config, "\"n_positions\":64,", "'n_positions'");
+            cv_case_refused(dir, CASES[i].config, "\"n_positions\":64,", "'n_positions'");
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) /* InternLM2's and Exaone's required keys */
         if ((CASES[i].kind == INTERNLM2 || CASES[i].kind == EXAONE) && (dir = make_case(&CASES[i])))
-            refused(dir, CASES[i].config, CASES[i].kind == EXAONE ? "\"num_layers\":2," : "\"rope_theta\":1000000,",
+            cv_case_refused(dir, CASES[i].config, CASES[i].kind == EXAONE ? "\"num_layers\":2," : "\"rope_theta\":1000000,",
                     CASES[i].kind == EXAONE ? "'num_hidden_layers'" : "'rope_theta'");
 }
 

@@ -116,8 +116,11 @@ enum {
     CV_F_INTERNLM2_VOCAB = 256,  /* InternLM2's SentencePiece amendments (vocab.c): a NUL piece written as U+1F409,
                                     "[UNUSED" pieces unused, every added token as written, the space prefix
                                     from tokenizer.model, eos replaced by <|im_end|> */
-    CV_F_INTERNLM3_VOCAB = 512   /* InternLM3's: the space prefix from tokenizer_config.json before the special
+    CV_F_INTERNLM3_VOCAB = 512,  /* InternLM3's: the space prefix from tokenizer_config.json before the special
                                     tokens, eos replaced by a special <|im_end|> */
+    CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
+                                    past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
+                                    score 0, the others USER_DEFINED with -10000 */
 };
 struct lgg_convert;
 struct lgg_convert_options;

@@ -1141,6 +1141,57 @@ static const cv_tmap DBRX_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Grok: the experts of a block stacked in the order of their entries
+ * here (the reference's linear, linear_1, linear_v); nothing permuted. */
+static const cv_tmap GROK_TENSORS[] = {
+    {"transformer.in_out_embed", "token_embd", 0},
+    {"transformer.rms_norm", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"transformer.decoder_layer.#.rms_norm", "blk.#.attn_norm", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.query", "blk.#.attn_q", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.key", "blk.#.attn_k", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.value", "blk.#.attn_v", 0},
+    {"transformer.decoder_layer.#.multi_head_attention.linear", "blk.#.attn_output", 0},
+    {"transformer.decoder_layer.#.rms_norm_1", "blk.#.attn_output_norm", 0},
+    {"transformer.decoder_layer.#.rms_norm_2", "blk.#.ffn_norm", 0},
+    {"transformer.decoder_layer.#.rms_norm_3", "blk.#.layer_output_norm", 0},
+    {"transformer.decoder_layer.#.router", "blk.#.ffn_gate_inp", 0},
+    {"transformer.decoder_layer.#.moe.*.linear", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"transformer.decoder_layer.#.moe.*.linear_1", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"transformer.decoder_layer.#.moe.*.linear_v", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
+/* Arctic: llama's attention (permuted), a dense residual MLP beside the
+ * experts; its norm names are the reference's Arctic-only mapping. */
+static const cv_mkey ARCTIC_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_tmap ARCTIC_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.residual_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm_exps", 0},
+    {"model.layers.#.residual_mlp.w1", "blk.#.ffn_gate", 0},
+    {"model.layers.#.residual_mlp.w2", "blk.#.ffn_down", 0},
+    {"model.layers.#.residual_mlp.w3", "blk.#.ffn_up", 0},
+    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
+    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1202,6 +1253,8 @@ static const cv_family FAMILIES[] = {
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
     {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
     {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
+    {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts"},
+    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts"},
     {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
@@ -1217,9 +1270,8 @@ static const struct {
     {"BitnetForCausalLM", "its weight scale is torch's float32 mean of |w|, whose summation order is not reproduced yet"},
     {"PlamoForCausalLM", "the reference's q and output shuffles are written for 5120 x 5120 matrices only"},
     {"WavTokenizerDec", "an audio decoder (convnext and posnet blocks), not converted yet"},
-    {"GrokForCausalLM", "not converted yet"},
-    {"ArcticForCausalLM", "not converted yet"},
-    {"QWenLMHeadModel", "not converted yet"},
+    {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
+                        "reference runs as trust_remote_code Python code; that code is not reproduced here"},
 };
 
 static int in_list(const char *list, const char *name);
@@ -1240,6 +1292,7 @@ static int in_list(const char *list, const char *name) {
     }
     return 0;
 }
+
 
 const cv_family *lgg__cv_family_find(const char *hf_arch) {
     for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)

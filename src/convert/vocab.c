@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { TT_NORMAL = 1, TT_CONTROL = 3, TT_USER = 4, TT_UNUSED = 5 };
+enum { TT_NORMAL = 1, TT_UNKNOWN = 2, TT_CONTROL = 3, TT_USER = 4, TT_UNUSED = 5 };
 
 typedef struct vocab {
     size_t n;
@@ -175,6 +175,21 @@ static lgg_status added_token(lgg_convert *c, vocab *v, const char *where, unsig
     return LGG_OK;
 }
 
+/* Arctic's own rules for one added token (its checkpoint redefines pieces
+ * as its bos and eos). */
+static lgg_status arctic_token(lgg_convert *c, json_t *tc, vocab *v, unsigned long long id, json_t *d, lgg_error *err) {
+    json_t *content = json_object_get(d, "content");
+    if (id >= v->n) return LGG_OK; /* the reference ignores it */
+    if (!json_is_string(content))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer_config.json: added token %llu: no content", c->dir, id);
+    const char *text = json_string_value(content), *unk = json_string_value(json_object_get(tc, "unk_token"));
+    if (!vocab_set(v, (size_t)id, text, json_string_length(content))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    int special = json_is_true(json_object_get(d, "special"));
+    v->type[id] = !special ? TT_USER : unk && !strcmp(text, unk) ? TT_UNKNOWN : TT_CONTROL;
+    v->score[id] = special ? 0.0f : -10000.0f;
+    return LGG_OK;
+}
+
 static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err) {
     int phi3 = (c->fam->flags & (CV_F_PHI3_VOCAB | CV_F_INTERNLM2_VOCAB)) != 0; /* added tokens as written */
     json_t *atd = json_object_get(tc, "added_tokens_decoder");
@@ -187,7 +202,8 @@ static lgg_status added_tokens_decoder(lgg_convert *c, json_t *tc, vocab *v, lgg
         if (!*k || *end || errno)
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer_config.json: added_tokens_decoder key '%s': bad entry",
                                 c->dir, k);
-        lgg_status st = added_token(c, v, "tokenizer_config.json", id, d, phi3, err);
+        lgg_status st = (c->fam->flags & CV_F_ARCTIC_VOCAB) ? arctic_token(c, tc, v, id, d, err)
+                                                             : added_token(c, v, "tokenizer_config.json", id, d, phi3, err);
         if (st) return st;
     }
     return LGG_OK;
@@ -229,7 +245,7 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     size_t msize = 0;
     lgg_spm *spm = NULL;
     lgg_status st = spm_pieces(c, v, &map, &msize, &spm, err);
-    if (!st) st = added_tokens_json(c, v, err);
+    if (!st && !(c->fam->flags & CV_F_ARCTIC_VOCAB)) st = added_tokens_json(c, v, err);
     if (!st && tc) st = added_tokens_decoder(c, tc, v, err);
     if (!st && (c->fam->flags & (CV_F_PHI3_VOCAB | CV_F_INTERNLM2_VOCAB))) st = added_tokens_tokenizer(c, v, err);
     if (!st) st = write_tokens(c, v, err); /* the writer copies the texts */

@@ -1,0 +1,182 @@
+/* test_convert_fam11.c -- Grok and Arctic (issue 25's group 11) against llama.cpp
+ * b4747's convert_hf_to_gguf.py: a tiny checkpoint with the config.json
+ * fields of grok-1's Hugging Face port (the architecture name the reference
+ * registers, and num_local_experts, which its expert stacking reads), the
+ * reference's tensor names (each expert's linear, linear_1 and linear_v
+ * matrices); snowflake-arctic-instruct's config and its tokenizer_config.json
+ * amendments (Arctic's reference run through convert_reference_nodup.py:
+ * b4747's parameter count fails on its 1-D ffn_norm_exps); written again
+ * byte for byte by convert_cases.c; the sha256s
+ * of the reference's outputs are recorded here
+ * (LGG_REF_TEST=convert_fam11_families tests/convert_reference.sh remakes
+ * them). */
+#include "convert_cases.h"
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#define SPM_DIR "TinyLlama-2-Test-2x32"
+#define SPM_FILES "tokenizer.model tokenizer_config.json special_tokens_map.json"
+
+enum { GROK, ARCTIC };
+
+typedef struct gcase {
+    const char *name, *config;
+    int kind;
+    uint64_t H, L, nh, nkv, hd, ff, E, V;
+    uint32_t dtype;
+    const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
+} gcase;
+
+static size_t grok_shapes(tspec *t, const gcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "transformer.in_out_embed.weight");
+    ADD(H, 0, "transformer.rms_norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        const char *p = "transformer.decoder_layer";
+        ADD(m->nh * m->hd, H, "%s.%llu.multi_head_attention.query.weight", p, b);
+        ADD(m->nkv * m->hd, H, "%s.%llu.multi_head_attention.key.weight", p, b);
+        ADD(m->nkv * m->hd, H, "%s.%llu.multi_head_attention.value.weight", p, b);
+        ADD(H, m->nh * m->hd, "%s.%llu.multi_head_attention.linear.weight", p, b);
+        ADD(H, 0, "%s.%llu.rms_norm.weight", p, b);
+        for (int k = 1; k <= 3; k++) ADD(H, 0, "%s.%llu.rms_norm_%d.weight", p, b, k);
+        ADD(m->E, H, "%s.%llu.router.weight", p, b);
+        for (unsigned long long x = 0; x < m->E; x++) {
+            ADD(m->ff, H, "%s.%llu.moe.%llu.linear.weight", p, b, x);
+            ADD(H, m->ff, "%s.%llu.moe.%llu.linear_1.weight", p, b, x);
+            ADD(m->ff, H, "%s.%llu.moe.%llu.linear_v.weight", p, b, x);
+        }
+    }
+    return cv_case_sort(t, n);
+}
+
+/* Arctic: llama's attention, a residual MLP of width ff beside E experts of width ff. */
+static size_t arctic_shapes(tspec *t, const gcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        const char *p = "model.layers";
+        ADD(m->nh * m->hd, H, "%s.%llu.self_attn.q_proj.weight", p, b);
+        ADD(m->nkv * m->hd, H, "%s.%llu.self_attn.k_proj.weight", p, b);
+        ADD(m->nkv * m->hd, H, "%s.%llu.self_attn.v_proj.weight", p, b);
+        ADD(H, m->nh * m->hd, "%s.%llu.self_attn.o_proj.weight", p, b);
+        ADD(H, 0, "%s.%llu.input_layernorm.weight", p, b);
+        ADD(H, 0, "%s.%llu.post_attention_layernorm.weight", p, b);
+        ADD(H, 0, "%s.%llu.residual_layernorm.weight", p, b);
+        ADD(m->ff, H, "%s.%llu.residual_mlp.w1.weight", p, b);
+        ADD(H, m->ff, "%s.%llu.residual_mlp.w2.weight", p, b);
+        ADD(m->ff, H, "%s.%llu.residual_mlp.w3.weight", p, b);
+        ADD(m->E, H, "%s.%llu.block_sparse_moe.gate.weight", p, b);
+        for (unsigned long long x = 0; x < m->E; x++) {
+            ADD(m->ff, H, "%s.%llu.block_sparse_moe.experts.%llu.w1.weight", p, b, x);
+            ADD(H, m->ff, "%s.%llu.block_sparse_moe.experts.%llu.w2.weight", p, b, x);
+            ADD(m->ff, H, "%s.%llu.block_sparse_moe.experts.%llu.w3.weight", p, b, x);
+        }
+    }
+    return cv_case_sort(t, n);
+}
+
+/* snowflake-arctic-instruct's config at a tiny size (bos and eos are the
+ * redefined pieces 31998 and 31999). */
+#define ARCTIC_CONFIG                                                                                                     \
+    "{\"architectures\":[\"ArcticForCausalLM\"],\"attention_dropout\":0,\"bos_token_id\":31998,\"enable_expert_tensor_p" \
+    "arallelism\":false,\"eos_token_id\":31999,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"i" \
+    "ntermediate_size\":64,\"max_position_embeddings\":4096,\"model_type\":\"arctic\",\"moe_layer_frequency\":1,\"moe_t" \
+    "oken_dropping\":true,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_he" \
+    "ads\":2,\"num_local_experts\":4,\"parallel_attn_mlp_res\":true,\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"rou" \
+    "ter_aux_loss_coef\":0.001,\"sliding_window\":null,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"use" \
+    "_residual\":true,\"vocab_size\":32000}"
+
+/* Its tokenizer_config.json: the redefined pieces (special), the unknown
+ * token, one user-defined token with a SentencePiece space (kept as
+ * written) and one past vocab_size (ignored). */
+#define ARCTIC_TC                                                                                                         \
+    "{\"add_bos_token\":true,\"add_eos_token\":false,\"added_tokens_decoder\":{\"0\":{\"content\":\"<unk>\",\"lstrip\"" \
+    ":false,\"normalized\":false,\"rstrip\":false,\"single_word\":false,\"special\":true},\"1\":{\"content\":\"<s>\",\"s" \
+    "pecial\":true},\"2\":{\"content\":\"</s>\",\"special\":true},\"31997\":{\"content\":\"\\u2581snow\",\"special\":f" \
+    "alse},\"31998\":{\"content\":\"<|im_start|>\",\"special\":true},\"31999\":{\"content\":\"<|im_end|>\",\"special\"" \
+    ":true},\"32004\":{\"content\":\"<|extra|>\",\"special\":true}},\"bos_token\":\"<|im_start|>\",\"chat_template\":\"" \
+    "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% " \
+    "endfor %}\",\"clean_up_tokenization_spaces\":false,\"eos_token\":\"<|im_end|>\",\"legacy\":true,\"pad_token\":null," \
+    "\"sp_model_kwargs\":{},\"spaces_between_special_tokens\":false,\"tokenizer_class\":\"LlamaTokenizer\",\"unk_token\":\"<u" \
+    "nk>\",\"use_default_system_prompt\":false}"
+
+/* grok-1's config (hpcai-tech/grok-1) at a tiny size, named as the
+ * reference registers it. */
+#define GROK_CONFIG                                                                                                       \
+    "{\"architectures\":[\"GrokForCausalLM\"],\"attn_output_multiplier\":0.08838834764831845,\"bos_token_id\":1,\"embedd" \
+    "ing_multiplier_scale\":78.38367176906169,\"eos_token_id\":2,\"hidden_size\":32,\"intermediate_size\":64,\"max_attn_va" \
+    "lue\":30.0,\"max_position_embeddings\":8192,\"model_type\":\"grok-1\",\"num_attention_heads\":4,\"num_experts\":4,\"n" \
+    "um_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"num_local_experts\":4,\"output_multiplier" \
+    "_scale\":0.5773502691896257,\"pad_token_id\":0,\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"tie_word_embeddings\":t" \
+    "rue,\"torch_dtype\":\"bfloat16\",\"vocab_size\":32000}"
+
+/* Qwen-7B-Chat's config at a tiny size (refused: its tokenizer is Python code). */
+#define QWEN_CONFIG                                                                                                       \
+    "{\"architectures\":[\"QWenLMHeadModel\"],\"bf16\":false,\"fp16\":false,\"fp32\":false,\"hidden_size\":32,\"inte" \
+    "rmediate_size\":128,\"kv_channels\":8,\"layer_norm_epsilon\":1e-06,\"max_position_embeddings\":8192,\"model_ty" \
+    "pe\":\"qwen\",\"no_bias\":true,\"num_attention_heads\":4,\"num_hidden_layers\":2,\"rotary_emb_base\":10000,\"seq_" \
+    "length\":8192,\"tokenizer_class\":\"QWenTokenizer\",\"use_dynamic_ntk\":true,\"use_logn_attn\":true,\"vocab_size\"" \
+    ":151936}"
+
+static const gcase CASES[] = {
+    {"grok-1-tiny", GROK_CONFIG, GROK, 32, 2, 4, 2, 8, 64, 4, 32000, LGG_TYPE_BF16, {"c39e3bb53a65fc283fc70e8fc63a8508f275a60034f989ce218b134f684fd6b5", "e1aea26b022d9f5a983545cb5d2d7f44b1e4cad22bc417901612238ad728098d", "da16405ad9da51d69a2fa52cf2e164347a5c69532357eaf8f186c6e4603c3e01", "e51c217071b1a1bd024333496e46b584c7690104b9720f8787b829e8496af2c7", "da16405ad9da51d69a2fa52cf2e164347a5c69532357eaf8f186c6e4603c3e01"}},
+    {"snowflake-arctic-tiny-instruct", ARCTIC_CONFIG, ARCTIC, 32, 2, 4, 2, 8, 64, 4, 32000, LGG_TYPE_BF16, {"7c49d63b7d8258a2d73727f559e3dd48d74041a290f6d386873bac6cc6867439", "638e5814579b26be6ae5f8107a8325c6d3e168182182236360540bbd1223dea5", "5cba711f9c378a43febc9d5a0b26016fe28efff7236d46fa96de5ad8fb8795a6", "7a2a66d6121506e59bf6c626a6893ab29fef70309f805ceec68548e1193fa5ce", "5cba711f9c378a43febc9d5a0b26016fe28efff7236d46fa96de5ad8fb8795a6"}},
+};
+
+static const char *make_case(const gcase *m) {
+    static const char *const arctic_files[][2] = {{"tokenizer_config.json", ARCTIC_TC}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    const char *dir = m->kind == ARCTIC ? cv_case_dir(m->name, SPM_DIR, "tokenizer.model", m->config, arctic_files)
+                                        : cv_case_dir(m->name, SPM_DIR, SPM_FILES, m->config, NULL);
+    static tspec t[256];
+    if (!dir) return NULL;
+    size_t n = m->kind == ARCTIC ? arctic_shapes(t, m) : grok_shapes(t, m);
+    return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
+}
+
+TEST(convert_fam11_families) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
+    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    int same = 0;
+    const size_t nc = sizeof CASES / sizeof CASES[0];
+    for (size_t i = 0; i < nc; i++) {
+        const char *dir = make_case(&CASES[i]);
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
+        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+    }
+    CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
+    static char list[8192];
+    size_t need = lgg_convert_supported_models(list, sizeof list);
+    static const char *const names[] = {"GrokForCausalLM", "ArcticForCausalLM"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "\n%s\n", names[i]);
+        CHECKF(need < sizeof list && strstr(list, line), "%s not in the supported models", names[i]);
+    }
+    const char *dir = make_case(&CASES[0]);
+    if (dir) cv_case_refused(dir, CASES[0].config, "\"num_local_experts\":4,", "'num_local_experts'");
+    if ((dir = make_case(&CASES[0]))) cv_case_refused(dir, CASES[0].config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");
+    /* Qwen (v1): refused by name, with the reason */
+    const char *qdir = cv_case_dir("qwen-7b-tiny-chat", SPM_DIR, "", QWEN_CONFIG, NULL);
+    CHECKF(qdir != NULL, "cannot write the Qwen (v1) config");
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = qdir ? lgg_convert_open(qdir, NULL, &c, &err) : LGG_OK;
+    lgg_convert_free(c);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, "'QWenLMHeadModel' is not converted") &&
+               strstr(err.message, "trust_remote_code"),
+           "Qwen (v1): status %d, '%s'", (int)st, st ? err.message : "");
+    CHECKF(!strstr(list, "\nQWenLMHeadModel\n"), "QWenLMHeadModel listed as supported");
+    if ((dir = make_case(&CASES[1]))) cv_case_refused(dir, CASES[1].config, ",\"vocab_size\":32000", "'vocab_size'");
+}
+
+#endif
