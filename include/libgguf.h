@@ -1036,6 +1036,11 @@ LGG_API lgg_status lgg_writer_describe(const lgg_writer *w, lgg_file **out, lgg_
  * the data is written, so the final wait is short). */
 #define LGG_WRITE_NO_SYNC 0x1u
 
+/* A file with no tensors ends right after its metadata, with no alignment
+ * padding, as gguf-py writes one (ggml pads it; without this flag, so do
+ * we).  Tensors present: no effect. */
+#define LGG_WRITE_NO_EMPTY_PAD 0x2u
+
 /* Fill `o` with the defaults: v3, little-endian, alignment from metadata. */
 LGG_API void lgg_write_options_init(lgg_write_options *o);
 

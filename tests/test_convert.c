@@ -408,7 +408,11 @@ TEST(convert_fused_presets) {
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 /* --vocab-only: the reference's metadata without general.size_label (no
- * tensors to count), no tensors, and the name "<base>-<finetune>-vocab.gguf". */
+ * tensors to count), no tensors, and the name "<base>-<finetune>-vocab.gguf";
+ * its bytes are those of convert_hf_to_gguf.py b4747 --vocab-only --outtype
+ * f16 (no padding after the metadata: gguf-py writes none without tensors). */
+static const char VOCAB_ONLY_SHA[] = "85dad5a5ba3aadaaf5d19b3551c4eaef0923000b9fb7815efd33cfd16dfaed96";
+
 TEST(convert_vocab_only) {
     const char *g;
     json_t *idx = load_index(&g);
@@ -433,6 +437,12 @@ TEST(convert_vocab_only) {
     REQUIRE(lgg_open_file(out, NULL, &a, NULL) == LGG_OK);
     REQUIRE(lgg_open_file(ref, NULL, &b, NULL) == LGG_OK);
     CHECK_EQ_U(lgg_tensor_count(a), 0);
+    size_t n = 0;
+    unsigned char *bytes = read_file(out, &n);
+    char sha[65] = "";
+    if (bytes) sha256_hex(bytes, n, sha);
+    free(bytes);
+    CHECKF(!strcmp(sha, VOCAB_ONLY_SHA), "--vocab-only output %s (%zu bytes), the reference's %s", sha, n, VOCAB_ONLY_SHA);
     CHECK_EQ_U(lgg_kv_count(a) + 1, lgg_kv_count(b));
     for (uint64_t i = 0, j = 0; i < lgg_kv_count(a) && j < lgg_kv_count(b); i++, j++) {
         const lgg_kv *x = lgg_kv_at(a, i), *y = lgg_kv_at(b, j);

@@ -852,3 +852,28 @@ TEST(writer_describe_is_the_header_without_data) {
     lgg_close(d);
     lgg_writer_free(w);
 }
+
+/* LGG_WRITE_NO_EMPTY_PAD: a file without tensors ends at its metadata (as
+ * gguf-py writes it); ggml's padding stays the default, and a file with
+ * tensors is padded either way. */
+TEST(writer_no_empty_pad_only_without_tensors) {
+    lgg_writer *w = NULL;
+    REQUIRE(lgg_writer_create(NULL, &w, NULL) == 0);
+    REQUIRE(lgg_writer_set_str(w, "general.name", "x", NULL) == 0);
+    lgg_write_options o = LGG_WRITE_OPTIONS_INIT;
+    size_t padded = 0, bare = 0, with_t = 0, with_t_flag = 0;
+    lgg_status st;
+    free(write_to_mem(w, &o, &padded, &st));
+    o.flags = LGG_WRITE_NO_EMPTY_PAD;
+    free(write_to_mem(w, &o, &bare, &st));
+    CHECK_EQ_U(padded % 32, 0);
+    CHECKF(bare < padded && bare % 32 != 0, "without tensors: %zu bytes unpadded, %zu padded", bare, padded);
+    static const float v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const int64_t ne[1] = {8};
+    REQUIRE(lgg_writer_add_tensor_buffer(w, "t", 1, 1, ne, LGG_TYPE_F32, v, sizeof v, LGG_LITTLE_ENDIAN, NULL) == 0);
+    free(write_to_mem(w, &o, &with_t_flag, &st));
+    o.flags = 0;
+    free(write_to_mem(w, &o, &with_t, &st));
+    CHECK_EQ_U(with_t_flag, with_t);
+    lgg_writer_free(w);
+}

@@ -459,6 +459,7 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     if (c->no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
+    if (c->o.vocab_only) wo.flags |= LGG_WRITE_NO_EMPTY_PAD; /* the reference's gguf-py does not pad an empty data section */
     if (c->bigendian) wo.endian = LGG_BIG_ENDIAN;
     wo.temp_fn = cli_temp_note; /* the split shards' temporary files too */
     cli_progress prog;

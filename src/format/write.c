@@ -805,7 +805,7 @@ lgg_status lgg__encode_header(const lgg_writer *w, const lgg__wopts *o, bool kee
     *unpadded = b.n;
     {
         static const uint8_t zeros[64];
-        uint64_t p = pad_to(b.n, o->alignment);
+        uint64_t p = w->n_t == 0 && (o->flags & LGG_WRITE_NO_EMPTY_PAD) ? 0 : pad_to(b.n, o->alignment);
         while (p && !b.oom) { /* (after a failed allocation, stop: p may be ~2^31) */
             uint64_t k = p < sizeof zeros ? p : sizeof zeros;
             wb_put(&b, zeros, k);
