@@ -1092,7 +1092,7 @@ static uint64_t hub_golden(const char *model, const char *skip) {
 }
 
 /* The reference's sha256 of the f16 conversion of `model` (index.json). */
-static bool golden_sha(const char *model, char out[65]) {
+static bool golden_sha_of(const char *model, const char *outtype, char out[65]) {
     char p[2048];
     snprintf(p, sizeof p, "%s/index.json", shared_path("golden/convert"));
     json_t *idx = json_load_file(p, 0, NULL), *run;
@@ -1101,7 +1101,7 @@ static bool golden_sha(const char *model, char out[65]) {
     json_array_foreach(json_object_get(idx, "runs"), i, run) {
         const char *m = json_string_value(json_object_get(run, "model")), *t = json_string_value(json_object_get(run, "outtype"));
         const char *sha = json_string_value(json_object_get(run, "sha256"));
-        if (m && t && sha && !strcmp(m, model) && !strcmp(t, "f16") && strlen(sha) == 64) {
+        if (m && t && sha && !strcmp(m, model) && !strcmp(t, outtype) && strlen(sha) == 64) {
             memcpy(out, sha, 65);
             found = true;
         }
@@ -1109,6 +1109,8 @@ static bool golden_sha(const char *model, char out[65]) {
     json_decref(idx);
     return found;
 }
+
+static bool golden_sha(const char *model, char out[65]) { return golden_sha_of(model, "f16", out); }
 
 /* Run `gguf convert ARGS... hf://o/MODEL` in the folder `cwd` (made
  * empty); the exit status, stderr in *err. */
@@ -1206,6 +1208,46 @@ TEST(remote_convert_hub_golden) {
                models[m], hub_c.with_auth, cdn_c.with_auth);
     }
     unsetenv("HF_TOKEN");
+    unsetenv("HF_ENDPOINT");
+}
+
+/* Several outputs from the hub in one run: each is the reference's, and the
+ * shards' bytes are fetched once for all of them (spooled), not once per
+ * output. */
+TEST(remote_convert_hub_outtypes) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *model = "gemma-2-tiny-12L-test";
+    char ep[256], cwd[2048], want[2][65], hex[65], *e = NULL;
+    uint64_t size = hub_golden(model, NULL);
+    if (!size || !golden_sha_of(model, "f16", want[0]) || !golden_sha_of(model, "q8_0", want[1])) return;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(cwd, sizeof cwd, "%s/hubtypes", scratch_dir());
+    httpd_take_counts(srv), httpd_take_counts(other);
+    int st = convert_in(cwd, &e, "-q", "--outtype=f16,q8_0", "--outfile=.", model);
+    httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
+    CHECKF(st == 0 && e && !*e, "%d: %s", st, e);
+    free(e);
+    char *got = listing(cwd), *save = NULL;
+    int matched = 0;
+    for (char *f = strtok_r(got, " ", &save); f; f = strtok_r(NULL, " ", &save)) {
+        char out[4200];
+        snprintf(out, sizeof out, "%s/%s", cwd, f);
+        size_t n = 0;
+        unsigned char *b = read_file(out, &n);
+        if (b) sha256_hex(b, n, hex);
+        free(b);
+        int k = b && !strcmp(hex, want[0]) ? 1 : b && !strcmp(hex, want[1]) ? 2 : 0;
+        CHECKF(k, "%s: sha256 %s is neither of the reference's", f, b ? hex : "-");
+        matched |= k;
+    }
+    CHECKF(matched == 3, "the f16 and q8_0 outputs not both there (%d)", matched);
+    free(got);
+    double ratio = (double)(hub_c.sent + cdn_c.sent) / (double)size;
+    printf("    %s from the hub as f16 and q8_0: %llu bytes fetched for a %llu-byte repository (%.3fx)\n", model,
+           hub_c.sent + cdn_c.sent, (unsigned long long)size, ratio);
+    CHECKF(ratio <= 1.05, "%.3fx the repository's bytes fetched for two outputs", ratio);
     unsetenv("HF_ENDPOINT");
 }
 

@@ -290,10 +290,11 @@ struct lgg_hub_repo *cli_hub_list(const char *cmd, const char *name, char *repo,
 /* ---- convert hf://OWNER/REPO[@REV] (cli_hubconvert.c) ----
  * For a repository name, *io reads its files from the hub (valid until
  * cli_hubconv_close) and *dir is REPO, the folder a download would make;
- * for anything else *io is NULL (a local folder).  CLI_FAIL after saying
+ * for anything else *io is NULL (a local folder).  outputs > 1: the shards'
+ * bytes are spooled, fetched once for all the outputs.  CLI_FAIL after saying
  * why (the listing failed); CLI_USAGE for hf://OWNER/REPO:QUANT. */
 struct lgg_convert_io;
-int cli_hubconv_open(const char *name, const struct lgg_convert_io **io, const char **dir);
+int cli_hubconv_open(const char *name, int outputs, const struct lgg_convert_io **io, const char **dir);
 void cli_hubconv_close(void);
 /* --model-card[=PATH]: README.md (PATH NULL: beside files[0]) for the n
  * written files, atomically, never over an input; the repository's name

@@ -16,6 +16,11 @@
  * token goes to the hub's origin only (libgguf-remote's rule), never to
  * the CDN its redirects name.
  *
+ * Several outputs (--outtype A,B,...) are made by one converter each, each
+ * reading every shard: the shards' bytes fetched are kept in a spool (one
+ * unlinked temporary file per shard in $TMPDIR, and the ranges it holds),
+ * so each byte is fetched once however many outputs there are.
+ *
  * --model-card writes README.md for the outputs as GGUF-my-repo does: the
  * front matter (base_model, the source card's license and language, tags),
  * a table of the files, how to run them with llama.cpp. */
@@ -33,10 +38,17 @@
 
 #define LIVE 2 /* connections kept open at once (a MoE block's experts may span two shards) */
 
+typedef struct span {
+    uint64_t lo, hi;
+} span;
+
 typedef struct hub_file {
     const lgg_hub_file *f;
     lgg_remote *r;
     char *whole; /* a small file's bytes, once read */
+    int spool;   /* several outputs: the shard's bytes fetched so far, at their offsets (-1: none yet) */
+    span *held;  /* the spool's ranges, sorted, disjoint, not touching */
+    size_t n_held, cap_held;
 } hub_file;
 
 static struct {
@@ -48,6 +60,7 @@ static struct {
     size_t n;
     lgg_remote *live[LIVE];
     char commit[65]; /* the first file's X-Repo-Commit: every file's must be it */
+    int spooling;    /* several outputs read the shards: keep what is fetched */
     lgg_convert_io io;
 } H;
 
@@ -110,6 +123,80 @@ static lgg_status open_file(hub_file *h, lgg_error *err) {
     return LGG_OK;
 }
 
+/* The held range at `at` (its end into *hi), else 0 and *hi the next held
+ * range's start (or UINT64_MAX). */
+static int held_at(const hub_file *h, uint64_t at, uint64_t *hi) {
+    *hi = UINT64_MAX;
+    for (size_t i = 0; i < h->n_held; i++) {
+        if (h->held[i].lo <= at && at < h->held[i].hi) return *hi = h->held[i].hi, 1;
+        if (h->held[i].lo > at) return *hi = h->held[i].lo, 0;
+    }
+    return 0;
+}
+
+/* [lo, hi) is now in the spool: merged with the ranges it meets. */
+static int hold(hub_file *h, uint64_t lo, uint64_t hi) {
+    size_t k = 0;
+    while (k < h->n_held && h->held[k].hi < lo) k++;
+    size_t j = k;
+    while (j < h->n_held && h->held[j].lo <= hi) {
+        if (h->held[j].lo < lo) lo = h->held[j].lo;
+        if (h->held[j].hi > hi) hi = h->held[j].hi;
+        j++;
+    }
+    if (j == k && !cli_grow((void **)&h->held, &h->cap_held, h->n_held + 1, sizeof *h->held, 16)) return 0;
+    if (j == k) memmove(h->held + k + 1, h->held + k, (h->n_held - k) * sizeof *h->held), h->n_held++;
+    else memmove(h->held + k + 1, h->held + j, (h->n_held - j) * sizeof *h->held), h->n_held -= j - k - 1;
+    h->held[k] = (span){lo, hi};
+    return 1;
+}
+
+/* An unlinked temporary file in $TMPDIR (nothing left behind, whatever
+ * ends the run). */
+static int spool_file(void) {
+    const char *t = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/gguf-hub-XXXXXX", t && *t ? t : "/tmp");
+    int fd = mkstemp(path);
+    if (fd >= 0) unlink(path);
+    return fd;
+}
+
+static lgg_status spool_io(const hub_file *h, int put, uint64_t off, void *p, size_t n, lgg_error *err) {
+    for (size_t done = 0; done < n;) {
+        ssize_t k = put ? pwrite(h->spool, (const char *)p + done, n - done, (off_t)(off + done))
+                        : pread(h->spool, (char *)p + done, n - done, (off_t)(off + done));
+        if (k <= 0)
+            return lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s/%s: %s the spool in $TMPDIR: %s", H.label, h->f->path,
+                                 put ? "writing" : "reading", k < 0 ? strerror(errno) : "short");
+        done += (size_t)k;
+    }
+    return LGG_OK;
+}
+
+/* A shard's range: the parts the spool holds read from it, the others
+ * fetched (and spooled when several outputs will read them). */
+static lgg_status read_shard(hub_file *h, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    lgg_status st = LGG_OK;
+    for (uint64_t at = off, end = off + n, to; !st && at < end; at = to) {
+        int have = held_at(h, at, &to);
+        if (to > end) to = end;
+        char *p = (char *)dst + (at - off);
+        if (have) {
+            st = spool_io(h, 0, at, p, (size_t)(to - at), err);
+            continue;
+        }
+        touch(h->r);
+        if ((st = lgg_remote_read(h->r, at, p, (size_t)(to - at), err)) != LGG_OK || !H.spooling) continue;
+        if (h->spool < 0 && (h->spool = spool_file()) < 0)
+            return lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s/%s: a spool in $TMPDIR: %s", H.label, h->f->path,
+                                 strerror(errno));
+        if (!(st = spool_io(h, 1, at, p, (size_t)(to - at), err)) && !hold(h, at, to))
+            st = lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    }
+    return st;
+}
+
 static lgg_status read_fn(void *ud, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
     (void)ud;
     hub_file *h = NULL;
@@ -140,18 +227,20 @@ static lgg_status read_fn(void *ud, const char *name, uint64_t off, void *dst, s
         memcpy(dst, h->whole + off, n);
         return LGG_OK;
     }
-    touch(h->r);
-    return lgg_remote_read(h->r, off, dst, n, err);
+    return read_shard(h, off, dst, n, err);
 }
 
 void cli_hubconv_close(void) {
-    for (size_t i = 0; i < H.n; i++) lgg_remote_free(H.f[i].r), free(H.f[i].whole);
+    for (size_t i = 0; i < H.n; i++) {
+        lgg_remote_free(H.f[i].r), free(H.f[i].whole), free(H.f[i].held);
+        if (H.f[i].spool >= 0) close(H.f[i].spool);
+    }
     free(H.f);
     lgg_hub_free(H.repo);
     memset(&H, 0, sizeof H);
 }
 
-int cli_hubconv_open(const char *name, const lgg_convert_io **io, const char **dir) {
+int cli_hubconv_open(const char *name, int outputs, const lgg_convert_io **io, const char **dir) {
     *io = NULL;
     if (!lgg_hub_is_repo_name(name)) return CLI_OK; /* a local folder */
     cli_hubconv_close();
@@ -168,7 +257,8 @@ int cli_hubconv_open(const char *name, const lgg_convert_io **io, const char **d
         return CLI_FAIL;
     }
     for (size_t i = 0; i < n; i++) /* the top level, as a folder's files */
-        if (!strchr(lgg_hub_file_at(H.repo, i)->path, '/')) H.f[H.n++].f = lgg_hub_file_at(H.repo, i);
+        if (!strchr(lgg_hub_file_at(H.repo, i)->path, '/')) H.f[H.n].spool = -1, H.f[H.n++].f = lgg_hub_file_at(H.repo, i);
+    H.spooling = outputs > 1;
     H.io = (lgg_convert_io){.size = sizeof H.io, .file_at = file_at, .read = read_fn};
     *dir = H.label;
     *io = &H.io;

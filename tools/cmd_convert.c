@@ -525,7 +525,7 @@ int cmd_convert(int argc, char **argv) {
     c.dir = c.lora ? c.lora : argv[1];
     if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
-    if (!c.lora && (rc = cli_hubconv_open(argv[1], &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
+    if (!c.lora && (rc = cli_hubconv_open(argv[1], (int)c.n_ot, &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     memset(staged, 0, sizeof staged);
     for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
