@@ -1232,6 +1232,13 @@ typedef struct lgg_split_options {
 /* The first shard holds the metadata and no tensor (llama-gguf-split's
  * --no-tensor-first-split); the tensors are split over the shards after it. */
 #define LGG_SPLIT_NO_TENSOR_FIRST 0x1u
+/* gguf-py's layout (convert_hf_to_gguf.py's --split-max-*) instead of
+ * gguf-split's: the split keys in the order split.no, split.count,
+ * split.tensors.count, and max_size compares the tensors' data sizes
+ * without their alignment padding (a tensor that would take the sum past
+ * max_size starts a new shard).  The shards hold the same tensors in the
+ * same order; only the metadata's order and the cut points can differ. */
+#define LGG_SPLIT_GGUF_PY 0x2u
 
 LGG_API void lgg_split_options_init(lgg_split_options *o); /* all zero */
 

@@ -273,6 +273,10 @@ LGG_API lgg_status lgg_convert_write_quantized(lgg_convert *c, const lgg_quant_o
  * PREFIX-00001-of-0000N.gguf ... in llama-gguf-split's layout
  * (lgg_split_plan_make's rule and keys), each shard atomically; merging the
  * set gives the unsplit output.  On error no shard of the set is left.
+ * With LGG_SPLIT_GGUF_PY in so->flags the set is the one the reference
+ * converter writes (its keys' order and size rule), and a set that would
+ * have one shard is, as there, the plain output PREFIX.gguf without split
+ * keys (unless LGG_SPLIT_NO_TENSOR_FIRST, which always makes two or more).
  * Errors: those of lgg_split_plan_make and lgg_writer_write_file. */
 LGG_API lgg_status lgg_convert_write_split(lgg_convert *c, const char *prefix, const lgg_split_options *so,
                                            const lgg_write_options *wo, lgg_error *err);

@@ -1,6 +1,6 @@
 /* test_convert_refopts.c -- convert_hf_to_gguf.py b4747's options on
  * `gguf convert`: --metadata FILE.json, --model-name, --bigendian,
- * --no-tensor-first-split and the ignored switches.  The sha256s are those
+ * --split-max-*, --no-tensor-first-split and the ignored switches.  The sha256s are those
  * of the reference's outputs, made as golden/convert/reference/README.md
  * says on ../shared/golden/convert/TinyLlama-2-Test-2x32:
  *   convert_hf_to_gguf.py --outtype f16 --metadata meta.json --outfile DIR MODEL
@@ -105,28 +105,62 @@ TEST(convert_refopts_ignored) {
     free(so), free(se);
 }
 
-/* --no-tensor-first-split: the first of the shards holds no tensor; the
- * counts are those of the reference's shards (gguf-py's GGUFReader on
- * convert_hf_to_gguf.py --split-max-tensors 20 --no-tensor-first-split).
- * Their bytes are not the reference's: see docs/convert.md. */
-TEST(convert_refopts_no_tensor_first_split) {
+/* --split-max-size / --split-max-tensors (with --no-tensor-first-split
+ * too): the reference's shards, byte for byte (gguf-py's layout: split.no,
+ * split.count, split.tensors.count; the size rule on unpadded sizes, K/M
+ * as powers of 1000); a set of one shard is the plain output.  The sha256s
+ * are those of convert_hf_to_gguf.py --outtype T OPTS --outfile P.gguf. */
+static const struct {
+    const char *outtype, *opt, *val, *first; /* first: --no-tensor-first-split or NULL */
+    const char *sha[4];                      /* the shards in order (one: the plain file) */
+} SPLITS[] = {
+    {"f16", "--split-max-size", "1M", NULL,
+     {"71d355aa21836052660fa142f1665fab70a8b0709d63e5cacaab2819387e3432",
+      "9bf5748d74c70890a2d280d76ef9185858fb3b422f35b420040c8b263ec5966b",
+      "41f9564e7ab2424a23ad3208e69e1a2cd774142369b9de871f5ce8cba4b36e77"}},
+    {"q8_0", "--split-max-size", "500K", NULL,
+     {"39956352c6b7146bf74bac8eb2732c2100c5eafb332197eb62cd7440ec071f0e",
+      "5a884f851d0e55cd7357eb9c0f192428789e1f3fb574e159aa0ca2e6e393db3c",
+      "cf8156d657c1b4c3c2ccefb3fe3c78003a6686e0b8d71fd150abc34e9e8af047"}},
+    {"bf16", "--split-max-tensors", "20", "--no-tensor-first-split",
+     {"5039eca1845b50cc16e67f5de14a391a024d78e5d498c0164f927a578106c2fd",
+      "1384529678ae6aeb3c1f85b23951054ce89c31f023806ada954ae8ac73e095c2",
+      "9961f41e4c3241356f4f3935c2fc510dd9ef8097e6608fb85bd2e9f8c2bd049c"}},
+    {"f32", "--split-max-tensors", "100", NULL, {"8776b1ce0fd8f8f9c4274b61c88381eb619be2e1ccf9687fc09a531090809f5a"}},
+    {"f16", "--split-max-size", "1M", "--no-tensor-first-split",
+     {"6ef42c5fc5e279cf501a3ac431262bf0a34bacd6bbcc1640db1b501d6e39a320",
+      "e4e04401d6c228f08fe6c1e2ceef9382aeb752fc4fb06369f1073b3735d6e206",
+      "bc0311b8fedb2def81aa2fda5e81ba63f532722fa3f5855baa8b0c896fa8a377",
+      "5d92925fc8d3f5d9c5718eee771fdea850fc2c3099537ec3f184d8e3915dd374"}},
+};
+
+TEST(convert_refopts_split) {
     if (!need_shared()) return;
-    const char *prefix = scratch_path("nf.gguf");
-    char *so = NULL, *se = NULL;
-    int st = run_gguf_capture(&so, &se, "convert", "-q", "--no-fsync", "--split-max-tensors", "20",
-                              "--no-tensor-first-split", "-o", prefix, model(), NULL);
-    CHECKF(st == 0, "status %d: %s", st, se ? se : "");
-    static const uint64_t want[3] = {0, 20, 1};
-    for (int i = 1; i <= 3; i++) {
-        char shard[4400];
-        snprintf(shard, sizeof shard, "%s/nf-%05d-of-00003.gguf", scratch_dir(), i);
-        lgg_file *f = NULL;
-        CHECKF(lgg_open_file(shard, NULL, &f, NULL) == LGG_OK, "%s", shard);
-        if (f) CHECKF(lgg_tensor_count(f) == want[i - 1], "shard %d: %llu tensors", i, (unsigned long long)lgg_tensor_count(f));
-        lgg_close(f);
-        unlink(shard);
+    for (size_t c = 0; c < sizeof SPLITS / sizeof SPLITS[0]; c++) {
+        size_t n = 0;
+        while (n < 4 && SPLITS[c].sha[n]) n++;
+        char *so = NULL, *se = NULL;
+        const char *out = scratch_path("sp.gguf");
+        int st = SPLITS[c].first ? run_gguf_capture(&so, &se, "convert", "-q", "--no-fsync", "--outtype", SPLITS[c].outtype,
+                                                    SPLITS[c].opt, SPLITS[c].val, SPLITS[c].first, "-o", out, model(), NULL)
+                                 : run_gguf_capture(&so, &se, "convert", "-q", "--no-fsync", "--outtype", SPLITS[c].outtype,
+                                                    SPLITS[c].opt, SPLITS[c].val, "-o", out, model(), NULL);
+        CHECKF(st == 0, "case %zu: status %d: %s", c, st, se ? se : "");
+        for (size_t i = 0; i < n; i++) {
+            char shard[4400], hex[65];
+            if (n == 1) snprintf(shard, sizeof shard, "%s", out);
+            else snprintf(shard, sizeof shard, "%s/sp-%05zu-of-%05zu.gguf", scratch_dir(), i + 1, n);
+            sha_of(shard, hex);
+            CHECKF(!strcmp(hex, SPLITS[c].sha[i]), "case %zu (%s %s %s), shard %zu: sha256 '%s'", c, SPLITS[c].outtype,
+                   SPLITS[c].opt, SPLITS[c].val, i + 1, hex);
+            unlink(shard);
+        }
+        char extra[4400]; /* no shard beyond the reference's count, no plain file beside a set */
+        snprintf(extra, sizeof extra, "%s/sp-%05zu-of-%05zu.gguf", scratch_dir(), n + 1, n + 1);
+        CHECK(access(extra, F_OK) != 0);
+        if (n > 1) CHECK(access(out, F_OK) != 0);
+        free(so), free(se);
     }
-    free(so), free(se);
 }
 
 #define USAGE                                                                         \

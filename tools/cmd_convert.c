@@ -40,7 +40,7 @@ static const cli_opt OPTS[] = {
     {'V', "--verbose", NULL, "accepted and ignored"},
     {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised"},
     {'s', "--split-max-size", "N[K|M|G]", "write shards OUT-0000i-of-0000n.gguf of at most N bytes\n"
-                                          "of tensor data each (llama-gguf-split's layout)"},
+                                          "of tensor data each (the reference's layout; one\nshard is written as OUT)"},
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
     {'v', "--vocab-only", NULL, "metadata and vocabulary only, no tensors"},
     {'d', "--dry-run", NULL, "print each tensor's source, GGUF name, type and shape\non stdout; write nothing"},
@@ -320,10 +320,14 @@ static void on_progress(void *ud, uint64_t done, uint64_t total) {
     cli_progress_add(p, done - p->done);
 }
 
-/* OUT without its .gguf: the shard set's prefix. */
+/* OUT without its suffix (.gguf, or any other: Python's Path.stem, as the
+ * reference names its shards): the shard set's prefix. */
 static void split_prefix(const char *out, char *prefix, size_t cap) {
     size_t l = strlen(out);
-    if (l >= 5 && !strcmp(out + l - 5, ".gguf")) l -= 5;
+    const char *base = strrchr(out, '/');
+    base = base ? base + 1 : out;
+    const char *dot = strrchr(base, '.');
+    if (dot && dot > base && dot[1]) l = (size_t)(dot - out);
     snprintf(prefix, cap, "%.*s", (int)l, out);
 }
 
@@ -385,7 +389,9 @@ static void say_written(const char *dir, const char *shown, const char *path, co
     else if (stat(path, &st) == 0) bytes = (uint64_t)st.st_size;
     char size[32];
     cli_fmt_bytes(size, sizeof size, bytes);
-    if (prefix)
+    if (prefix && n == 1) /* what fits one shard is not split (the reference's rule) */
+        fprintf(stderr, "gguf convert: %s -> %s.gguf: %s in %.2f s\n", dir, prefix, size, now_s() - t0);
+    else if (prefix)
         fprintf(stderr, "gguf convert: %s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s\n", dir, prefix, n, n, size,
                 now_s() - t0);
     else fprintf(stderr, "gguf convert: %s -> %s: %s in %.2f s\n", dir, shown, size, now_s() - t0);
@@ -441,7 +447,10 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
     const bool split = c->split.max_size || c->split.max_tensors;
     char prefix[4096];
     split_prefix(final[k], prefix, sizeof prefix);
-    if ((split ? cli_output_check_set("convert", prefix) : cli_output_check("convert", final[k])) != CLI_OK) {
+    char single[4200]; /* a set of one shard is this plain file */
+    snprintf(single, sizeof single, "%s.gguf", prefix);
+    if ((split ? cli_output_check_set("convert", prefix) != CLI_OK || cli_output_check("convert", single) != CLI_OK
+               : cli_output_check("convert", final[k]) != CLI_OK)) {
         lgg_convert_free(cv);
         return CLI_FAIL;
     }
@@ -507,6 +516,7 @@ int cmd_convert(int argc, char **argv) {
     memset(&c, 0, sizeof c);
     lgg_convert_options_init(&c.o);
     lgg_split_options_init(&c.split);
+    c.split.flags = LGG_SPLIT_GGUF_PY; /* the reference converter's shard layout */
     int np = 0;
     cli_spec spec = SPEC;
     spec.epilog = epilog();

@@ -127,6 +127,14 @@ static lgg_status write_shards(lgg_convert *c, const lgg_writer *whole, const lg
     if (!st) st = lgg_split_plan_make(f, so, &sp, err);
     uint32_t n = st ? 0 : lgg_split_plan_count(sp), s;
     c->done = 0;
+    if (n == 1 && (so->flags & LGG_SPLIT_GGUF_PY)) {
+        /* gguf-py does not split what fits one shard: the plain output */
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s.gguf", prefix) >= sizeof path)
+            st = lgg__cv_fail(err, LGG_ERR_RANGE, "%s: output name too long", prefix);
+        else st = lgg_writer_write_file(whole, path, wo, err);
+        n = 0;
+    }
     for (s = 0; !st && s < n; s++) {
         char path[4096];
         lgg_writer *w = NULL;

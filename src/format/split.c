@@ -6,7 +6,12 @@
  * keys split.no (u16, 0-based), split.tensors.count (i32, tensors in the
  * whole set) and split.count (u16), appended in that order (gguf-split
  * sets split.count last, after it knows the count, which moves it behind
- * split.tensors.count); tensors in the input's order. */
+ * split.tensors.count); tensors in the input's order.
+ *
+ * LGG_SPLIT_GGUF_PY gives the other layout in use, that of gguf-py's writer
+ * (convert_hf_to_gguf.py --split-max-*): the keys in the order split.no,
+ * split.count, split.tensors.count, and a size limit on the tensors' data
+ * without their padding. */
 #include "format/file.h"
 #include "format/writer.h"
 
@@ -23,6 +28,7 @@ struct lgg_split_plan {
     const lgg_allocator *alloc;
     lgg_allocator alloc_copy;
     uint32_t n;
+    uint32_t flags; /* LGG_SPLIT_* */
     lgg_shard *shards;
 };
 
@@ -45,10 +51,11 @@ void lgg_split_options_init(lgg_split_options *o) {
     if (o) *o = (lgg_split_options)LGG_SPLIT_OPTIONS_INIT;
 }
 
-static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_allocator *a, uint32_t index, uint32_t count,
-                               uint64_t first, uint64_t n, lgg_writer **out, lgg_error *err) {
+static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_split_plan *p, uint32_t index, uint64_t first,
+                               uint64_t n, lgg_writer **out, lgg_error *err) {
+    const uint32_t count = p->n;
     lgg_writer *w;
-    lgg_status s = lgg_writer_create(a, &w, err);
+    lgg_status s = lgg_writer_create(p->alloc, &w, err);
     if (s) return s;
     uint64_t align = lgg_file_alignment(f);
     if (index == 0) {
@@ -67,9 +74,11 @@ static lgg_status shard_writer(const lgg_file *f, int fd, const lgg_allocator *a
     uint16_t no = (uint16_t)index, cnt = (uint16_t)count;
     int32_t total = (int32_t)lgg_tensor_count(f);
     lgg_wvalue v_no = {LGG_VT_U16, 0, 1, &no}, v_cnt = {LGG_VT_U16, 0, 1, &cnt}, v_tot = {LGG_VT_I32, 0, 1, &total};
+    const bool py = p->flags & LGG_SPLIT_GGUF_PY;
     if (!s) s = lgg_writer_set(w, KEY_NO, sizeof KEY_NO - 1, &v_no, err);
+    if (!s && py) s = lgg_writer_set(w, KEY_COUNT, sizeof KEY_COUNT - 1, &v_cnt, err);
     if (!s) s = lgg_writer_set(w, KEY_TENSORS, sizeof KEY_TENSORS - 1, &v_tot, err);
-    if (!s) s = lgg_writer_set(w, KEY_COUNT, sizeof KEY_COUNT - 1, &v_cnt, err);
+    if (!s && !py) s = lgg_writer_set(w, KEY_COUNT, sizeof KEY_COUNT - 1, &v_cnt, err);
     for (uint64_t i = first; i < first + n && !s; i++) s = lgg_writer_add_tensor_from_file(w, f, fd, i, err);
     if (s) {
         lgg_writer_free(w);
@@ -110,14 +119,16 @@ static lgg_status check_splittable(const lgg_file *f, const lgg_split_options *o
  * gguf-split's rule: a tensor that would take the shard's data (each tensor
  * padded) past the limit starts a new shard.  A shard never starts empty,
  * so a tensor larger than the limit gets a shard of its own (gguf-split
- * refuses that for the first tensor only). */
+ * refuses that for the first tensor only).  gguf-py's rule is the same on
+ * the tensors' sizes without padding. */
 static bool starts_shard(const lgg_file *f, const lgg_split_options *opts, uint64_t i, uint64_t in_shard,
                          uint64_t bytes, uint64_t *padded) {
     *padded = 0;
     if (i == lgg_tensor_count(f)) return false;
     if (opts->max_tensors) return in_shard == opts->max_tensors;
     bool ovf = false;
-    *padded = pad_up(lgg_tensor_at(f, i)->size, lgg_file_alignment(f), &ovf);
+    const uint64_t size = lgg_tensor_at(f, i)->size;
+    *padded = opts->flags & LGG_SPLIT_GGUF_PY ? size : pad_up(size, lgg_file_alignment(f), &ovf);
     uint64_t next;
     return in_shard > 0 && (ovf || lgg__add_ovf(bytes, *padded, &next) || next > opts->max_size);
 }
@@ -173,10 +184,11 @@ lgg_status lgg_split_plan_make(const lgg_file *f, const lgg_split_options *opts,
         goto fail;
     }
     p->n = n;
+    p->flags = opts->flags;
     if ((s = cut_shards(f, opts, p->shards, &n, err))) goto fail;
     for (uint32_t i = 0; i < p->n; i++) {
         lgg_writer *w;
-        if ((s = shard_writer(f, -1, p->alloc, i, p->n, p->shards[i].first_tensor, p->shards[i].n_tensors, &w, err)))
+        if ((s = shard_writer(f, -1, p, i, p->shards[i].first_tensor, p->shards[i].n_tensors, &w, err)))
             goto fail;
         lgg_write_options wo;
         lgg_write_options_init(&wo);
@@ -215,7 +227,7 @@ lgg_status lgg_split_shard_writer(const lgg_file *f, int fd, const lgg_split_pla
     const lgg_shard *sh = &p->shards[index];
     if (sh->first_tensor > lgg_tensor_count(f) || sh->n_tensors > lgg_tensor_count(f) - sh->first_tensor)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "the plan was made for another file");
-    return shard_writer(f, fd, p->alloc, index, p->n, sh->first_tensor, sh->n_tensors, out, err);
+    return shard_writer(f, fd, p, index, sh->first_tensor, sh->n_tensors, out, err);
 }
 
 /* ---- merge ------------------------------------------------------------------ */
