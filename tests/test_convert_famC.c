@@ -12,6 +12,7 @@
  * reference output is recorded here; remake them with
  * LGG_REF_TEST=convert_famC_families tests/convert_reference.sh. */
 #include "libgguf_convert.h"
+#include "convert_cases.h"
 #include "test.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
@@ -483,33 +484,11 @@ static int golden_present(void) {
 
 TEST(convert_famC_families) {
     if (!golden_present()) return; /* reference material absent */
-    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
     int same = 0;
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const char *dir = make_case(&CASES[i], CASES[i].config);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (!dir) continue;
-        for (int k = 0; k < 5; k++) {
-            lgg_convert_options o;
-            lgg_convert_options_init(&o);
-            o.outtype = types[k];
-            lgg_convert *c = NULL;
-            lgg_error err;
-            char out[4300], hex[65] = "";
-            snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
-            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
-            lgg_convert_free(c);
-            CHECKF(st == LGG_OK, "%s: %s", CASES[i].name, err.message);
-            size_t n = 0;
-            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
-            if (b) sha256_hex(b, n, hex);
-            CHECKF(!strcmp(hex, CASES[i].sha[k]), "%s outtype %d: sha256 %s, reference %s", CASES[i].name, k, hex,
-                   CASES[i].sha[k]);
-            same += !strcmp(hex, CASES[i].sha[k]);
-            free(b);
-            unlink(out);
-        }
+        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
     }
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));

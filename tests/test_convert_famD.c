@@ -12,6 +12,7 @@
  * norms and a base_layer weight as mergekit-extract-lora writes them (bf16,
  * one pair with an f32 A, a model card). */
 #include "libgguf_convert.h"
+#include "convert_cases.h"
 #include "test.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
@@ -501,33 +502,12 @@ TEST(convert_famD_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
     if (access(probe, R_OK) != 0) return; /* reference material absent */
-    static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
     int same = 0;
     const int total = 5 * (int)(sizeof FAM_CASES / sizeof FAM_CASES[0]);
     for (size_t i = 0; i < sizeof FAM_CASES / sizeof FAM_CASES[0]; i++) {
         const char *dir = make_family(&FAM_CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", FAM_CASES[i].name);
-        for (int k = 0; dir && k < 5; k++) {
-            lgg_convert_options o;
-            lgg_convert_options_init(&o);
-            o.outtype = types[k];
-            lgg_convert *c = NULL;
-            lgg_error err;
-            char out[4400], hex[65] = "";
-            snprintf(out, sizeof out, "%s.%d.gguf", dir, k);
-            lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-            if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
-            lgg_convert_free(c);
-            CHECKF(st == LGG_OK, "%s: %s", FAM_CASES[i].name, err.message);
-            size_t n = 0;
-            unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
-            if (b) sha256_hex(b, n, hex);
-            CHECKF(!strcmp(hex, FAM_CASES[i].sha[k]), "%s outtype %d: sha256 %s, reference %s", FAM_CASES[i].name, k, hex,
-                   FAM_CASES[i].sha[k]);
-            same += !strcmp(hex, FAM_CASES[i].sha[k]);
-            free(b);
-            unlink(out);
-        }
+        if (dir) same += cv_case_check(dir, FAM_CASES[i].name, FAM_CASES[i].sha);
     }
     CHECKF(same == total, "%d of %d byte-identical to the reference", same, total);
 }
