@@ -56,6 +56,11 @@ typedef struct cv_tensor {
      * NULL; row_arg holds its parameters. */
     uint64_t (*row_of)(const struct cv_tensor *t, uint64_t u);
     uint64_t row_arg[4];
+    /* The source block of output column block j (blocks of col_block
+     * elements of a row) when a family reorders a row's columns (PLaMo's
+     * attention output, fam_plamo.c), or NULL; its parameters in row_arg. */
+    uint64_t (*col_of)(const struct cv_tensor *t, uint64_t j);
+    uint64_t col_block;
     uint32_t n_dims;
     int64_t ne[4];
     uint64_t unit, n_units;  /* conversion unit: elements per source row, and rows */

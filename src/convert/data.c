@@ -157,8 +157,12 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         }
     } else {
         const uint8_t *p = src_bytes(t->c, shard, src->offset + first * es);
-        if (es == 4) memcpy(x, p, n * 4);
-        else lgg_dequantize(src->dtype, p, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, n); /* exact widening */
+        uint64_t b = t->col_of ? t->col_block : n; /* columns in blocks of b, each from block col_of(j) */
+        for (uint64_t j = 0; j < n / b; j++) {
+            const uint8_t *q = p + (t->col_of ? t->col_of(t, j) : j) * b * es;
+            if (es == 4) memcpy(x + j * b, q, b * 4);
+            else lgg_dequantize(src->dtype, q, (size_t)b * 2, LGG_LITTLE_ENDIAN, x + j * b, b); /* exact widening */
+        }
     }
     if (t->xform & (CV_X_ADD1 | CV_X_NEG_EXP))
         for (uint64_t i = 0; i < n; i++) {

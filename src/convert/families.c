@@ -513,6 +513,37 @@ static const cv_tmap PHIMOE_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* PLaMo: its own keys only, with the context (4096) and the key/value head
+ * count (5, PLaMo-13B's; config.json's is not it) hard-coded as the
+ * reference writes them; the q and output shuffles are in fam_plamo.c. */
+static const cv_mkey PLAMO_META[] = {
+    {"context_length", "4096", CV_M_U32_CONST, 0},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count_kv", "5", CV_M_U32_CONST, 0},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* One norm per block before the parallel attention and MLP. */
+static const cv_tmap PLAMO_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"model.norm", "output_norm", 0},
+    {"lm_head", "output", 0},
+    {"model.layers.layers.#.norm", "blk.#.attn_norm", 0},
+    {"model.layers.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap DEEPSEEK_TENSORS[] = {
     OUTER_NORMS,
     {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
@@ -1201,6 +1232,7 @@ static const cv_family FAMILIES[] = {
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
     {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, PHIMOE_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts"},
+    {"PlamoForCausalLM", "plamo", PLAMO_META, PLAMO_TENSORS, CV_V_SPM, 0, NULL},
     {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts"},
     {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, DEEPSEEK2_TENSORS, CV_V_BPE,
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts"},
@@ -1268,7 +1300,6 @@ static const struct {
 } NOT_YET[] = {
     {"DeciLMForCausalLM", "its per-layer head counts and widths (and Nemotron-51B's linear-attention layers) are not read yet"},
     {"BitnetForCausalLM", "its weight scale is torch's float32 mean of |w|, whose summation order is not reproduced yet"},
-    {"PlamoForCausalLM", "the reference's q and output shuffles are written for 5120 x 5120 matrices only"},
     {"WavTokenizerDec", "an audio decoder (convnext and posnet blocks), not converted yet"},
     {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
                         "reference runs as trust_remote_code Python code; that code is not reproduced here"},
