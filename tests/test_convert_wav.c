@@ -108,6 +108,34 @@ static const char *make_case(const wcase *m) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
+/* dir converted as `outtype` (vocab_only: the vocabulary alone): the
+ * reference's default file name and, when want_sha, its sha256. */
+static void wav_output(const char *dir, uint32_t outtype, int vocab_only, const char *want_name, const char *want_sha) {
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = outtype, o.vocab_only = vocab_only;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    char out[4300], name[256] = "";
+    snprintf(out, sizeof out, "%s.v.gguf", dir);
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+    lgg_write_options wo = LGG_WRITE_OPTIONS_INIT;
+    if (vocab_only) wo.flags = LGG_WRITE_NO_EMPTY_PAD; /* as gguf convert --vocab-only writes it */
+    if (st == LGG_OK && want_sha) st = lgg_writer_write_file(lgg_convert_writer(c), out, &wo, &err);
+    lgg_convert_free(c);
+    CHECKF(st == LGG_OK, "%s: %s", dir, st ? err.message : "");
+    CHECKF(!strcmp(name, want_name), "default name %s, reference %s", name, want_name);
+    if (!want_sha || st) return;
+    size_t n = 0;
+    unsigned char *b = read_file(out, &n);
+    char hex[65] = "";
+    if (b) sha256_hex(b, n, hex);
+    CHECKF(!strcmp(hex, want_sha), "%s: sha256 %s, reference %s", want_name, hex, want_sha);
+    free(b);
+    unlink(out);
+}
+
 TEST(convert_wav_families) {
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
@@ -117,6 +145,11 @@ TEST(convert_wav_families) {
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
+    const char *dir = make_case(&CASES[0]);
+    if (dir) wav_output(dir, LGG_CONVERT_Q8_0, 0, "WavTokenizer-tiny-speech-93K-75token-Q8_0.gguf", NULL);
+    if (dir) wav_output(dir, LGG_CONVERT_F16, 1, "WavTokenizer-tiny-speech-75token-vocab.gguf",
+                        "a7996a1672b497776cd61eeb2152e742b5985850ca24c838a11b8d7a9dc2944d");
+    if ((dir = make_case(&CASES[1]))) wav_output(dir, LGG_CONVERT_AUTO, 0, "WavTokenizer-Tiny-F16-93K-F16.gguf", NULL);
     static char list[8192];
     size_t need = lgg_convert_supported_models(list, sizeof list);
     CHECKF(need < sizeof list && strstr(list, "\nWavTokenizerDec\n"), "WavTokenizerDec not in the supported models");
@@ -126,10 +159,8 @@ TEST(convert_wav_families) {
         {"\n    \"n_ff\": 96,", "'n_ff'"},
         {"\n    \"group_norm_groups\": 32,", "'group_norm_groups'"},
     };
-    for (size_t i = 0; i < sizeof DROPS / sizeof DROPS[0]; i++) {
-        const char *dir = make_case(&CASES[0]);
-        if (dir) cv_case_refused(dir, CASES[0].config, DROPS[i][0], DROPS[i][1]);
-    }
+    for (size_t i = 0; i < sizeof DROPS / sizeof DROPS[0]; i++)
+        if ((dir = make_case(&CASES[0]))) cv_case_refused(dir, CASES[0].config, DROPS[i][0], DROPS[i][1]);
 }
 
 #endif

@@ -18,7 +18,9 @@ static lgg_status wav_init(lgg_convert *c, lgg_error *err) {
         json_t *v = json_object_get(json_object_get(c->config, PATHS[i][0]), PATHS[i][1]);
         char key[32];
         snprintf(key, sizeof key, "%s.%s", PATHS[i][0], PATHS[i][1]);
-        if (v && json_object_set(c->config, key, v)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        /* a top-level key of that name is not the reference's: it reads only the nested one */
+        if (v ? json_object_set(c->config, key, v) != 0 : (json_object_del(c->config, key), 0))
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
     return LGG_OK;
 }
