@@ -158,6 +158,7 @@ float lgg__cv_torch_expf(float x);
 /* fam_group11.c: the same for issue 25's group 11 (CodeShell, Chameleon, Refact, Xverse, Jais, OpenELM). */
 const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_plamo_hooks(const char *hf_arch); /* fam_plamo.c */
+const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch); /* fam_wav.c: WavTokenizerDec */
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -1223,6 +1223,49 @@ static const cv_tmap ARCTIC_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* WavTokenizer's decoder: the base keys, then its own; posnet.n_embd and
+ * the others are config.json's nested values (fam_wav.c). */
+static const cv_mkey WAVTOKENIZER_META[] = {
+    BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"features_length", "n_embd_features", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "n_ff", CV_M_U32, CV_M_REQUIRED},
+    {"attention.group_norm_epsilon", "group_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"attention.group_norm_groups", "group_norm_groups", CV_M_U32, CV_M_REQUIRED},
+    {"posnet.embedding_length", "posnet.n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"posnet.block_count", "posnet.n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"convnext.embedding_length", "convnext.n_embd", CV_M_U32, CV_M_REQUIRED},
+    {"convnext.block_count", "convnext.n_layer", CV_M_U32, CV_M_REQUIRED},
+    {"attention.causal", "", CV_M_FALSE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Names as llama.cpp's examples/tts/convert_pt_to_hf.py writes them; a
+ * posnet block's "norm" is attn_norm in every block (the reference's map
+ * gives that name the later of its two meanings). */
+static const cv_tmap WAVTOKENIZER_TENSORS[] = {
+    {"backbone.embedding", "token_embd", 0},
+    {"backbone.embed", "conv1d", 0},
+    {"backbone.norm", "token_embd_norm", 0},
+    {"backbone.final_layer_norm", "output_norm", 0},
+    {"head.out", "output", 0},
+    {"backbone.convnext.#.dwconv", "convnext.#.dw", 0},
+    {"backbone.convnext.#.norm", "convnext.#.norm", 0},
+    {"backbone.convnext.#.pwconv1", "convnext.#.pw1", 0},
+    {"backbone.convnext.#.pwconv2", "convnext.#.pw2", 0},
+    {"backbone.convnext.#.gamma", "convnext.#.gamma", 0},
+    {"backbone.posnet.#.conv1", "posnet.#.conv1", 0},
+    {"backbone.posnet.#.conv2", "posnet.#.conv2", 0},
+    {"backbone.posnet.#.norm1", "posnet.#.norm1", 0},
+    {"backbone.posnet.#.norm2", "posnet.#.norm2", 0},
+    {"backbone.posnet.#.norm", "posnet.#.attn_norm", 0},
+    {"backbone.posnet.#.q", "posnet.#.attn_q", 0},
+    {"backbone.posnet.#.k", "posnet.#.attn_k", 0},
+    {"backbone.posnet.#.v", "posnet.#.attn_v", 0},
+    {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1291,6 +1334,7 @@ static const cv_family FAMILIES[] = {
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
+    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, WAVTOKENIZER_TENSORS, 0, 0, NULL}, /* fam_wav.c */
 };
 
 /* Classes the reference registers that are not converted yet, each with
@@ -1300,7 +1344,6 @@ static const struct {
 } NOT_YET[] = {
     {"DeciLMForCausalLM", "its per-layer head counts and widths (and Nemotron-51B's linear-attention layers) are not read yet"},
     {"BitnetForCausalLM", "its weight scale is torch's float32 mean of |w|, whose summation order is not reproduced yet"},
-    {"WavTokenizerDec", "an audio decoder (convnext and posnet blocks), not converted yet"},
     {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
                         "reference runs as trust_remote_code Python code; that code is not reproduced here"},
 };
