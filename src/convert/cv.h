@@ -157,6 +157,9 @@ const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
 float lgg__cv_torch_expf(float x);
 /* fam_group11.c: the same for issue 25's group 11 (CodeShell, Chameleon, Refact, Xverse, Jais, OpenELM). */
 const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
+/* fam_deci.c: DeciLM's (DeciLM-7B, Nemotron-51B); its key tables (families.c). */
+const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch);
+extern const cv_mkey lgg__cv_deci_base[], lgg__cv_deci_tail[], lgg__cv_deci_51b_head[], lgg__cv_deci_51b[];
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
