@@ -103,7 +103,7 @@ static lgg_status put_array(lgg_convert *c, const char *name, const int32_t *v, 
 static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
     int nas = json_object_get(c->config, "block_configs") != NULL;
     int per = json_object_get(c->config, "num_key_value_heads_per_layer") != NULL;
-    size_t n = c->block_count;
+    size_t n = nas || per ? c->block_count : 0; /* then the lists' length (deci_init) */
     int32_t *a = calloc(3 * (n ? n : 1), sizeof *a); /* KV heads, heads, feed-forward widths */
     if (!a) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     lgg_status st = LGG_OK;
@@ -158,6 +158,18 @@ static int in_ids(const int64_t *ids, size_t n, int64_t id) {
     return 0;
 }
 
+/* An added token past the base ones: its id, its place in added_tokens. */
+typedef struct past_tok {
+    json_int_t id;
+    size_t at;
+    const json_t *t;
+} past_tok;
+
+static int by_id(const void *a, const void *b) {
+    const past_tok *x = a, *y = b;
+    return x->id != y->id ? (x->id < y->id ? -1 : 1) : (x->at > y->at) - (x->at < y->at);
+}
+
 static int is_byte_token(const char *s, size_t l) {
     static const char HEX[] = "0123456789abcdefABCDEF";
     return l == 6 && !memcmp(s, "<0x", 3) && s[5] == '>' && s[3] && s[4] && strchr(HEX, s[3]) && strchr(HEX, s[4]);
@@ -209,22 +221,23 @@ static lgg_status llama_hf_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
         else tt[id] = is_byte_token(tok[id].ptr, tok[id].len) ? TT_BYTE : in_ids(ids, ns, (int64_t)id) ? TT_CONTROL : TT_NORMAL;
         score[id] = -1000.0f;
     }
-    for (int64_t last = (int64_t)nb - 1; !st;) { /* the added tokens past the base ones, by id */
-        json_t *next = NULL;
-        json_array_foreach(added, i, at) {
-            json_t *id = json_object_get(at, "id");
-            if (json_is_integer(id) && json_is_string(json_object_get(at, "content")) && json_integer_value(id) > last &&
-                (!next || json_integer_value(id) < json_integer_value(json_object_get(next, "id"))))
-                next = at;
-        }
-        if (!next) break;
-        json_t *ct = json_object_get(next, "content");
-        last = json_integer_value(json_object_get(next, "id"));
-        int special = 0;
-        for (size_t j = 0; j < ns; j++) special |= ids[j] == last;
-        tok[n].ptr = json_string_value(ct), tok[n].len = json_string_length(ct);
-        tt[n] = special ? TT_CONTROL : TT_USER, score[n++] = -1000.0f;
+    /* the added tokens past the base ones, by id (one id twice: the later, as a dict by id keeps it) */
+    past_tok *past = st ? NULL : malloc((na + 1) * sizeof *past);
+    size_t np = 0;
+    if (!st && !past) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (!st) json_array_foreach(added, i, at) {
+        json_t *id = json_object_get(at, "id");
+        if (json_is_integer(id) && json_is_string(json_object_get(at, "content")) && json_integer_value(id) >= (json_int_t)nb)
+            past[np].id = json_integer_value(id), past[np].at = i, past[np++].t = at;
     }
+    if (np) qsort(past, np, sizeof *past, by_id);
+    for (size_t j = 0; j < np; j++) {
+        if (j + 1 < np && past[j + 1].id == past[j].id) continue;
+        json_t *ct = json_object_get(past[j].t, "content");
+        tok[n].ptr = json_string_value(ct), tok[n].len = json_string_length(ct);
+        tt[n] = in_ids(ids, ns, past[j].id) ? TT_CONTROL : TT_USER, score[n++] = -1000.0f;
+    }
+    free(past);
     if (!st) st = lgg__cv_llama_tokens(c, n, tok, score, tt, err);
     if (!st) st = lgg__cv_special_vocab(c, tc, n, err);
     free(tok), free(score), free(tt);
