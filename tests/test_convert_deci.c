@@ -202,8 +202,8 @@ TEST(convert_deci_families) {
     const char *dir = make_case(&CASES[0], &skip);
     if (dir) cv_case_refused(dir, CASES[0].config, ",\"vocab_size\":32000", "'vocab_size'");
     if ((dir = make_case(&CASES[2], &skip))) {
-        cv_case_refused(dir, CASES[2].config, "\"ffn_mult\":7.5,", "'block_configs[].ffn.ffn_mult'");
-        cv_case_refused(dir, CASES[2].config, "\"n_heads_in_group\":4,", "'block_configs[].attention.n_heads_in_group'");
+        cv_case_refused(dir, CASES[2].config, "\"ffn_mult\":7.5,", "'block_configs[1].ffn.ffn_mult'");
+        cv_case_refused(dir, CASES[2].config, "\"n_heads_in_group\":4,", "'block_configs[3].attention.n_heads_in_group'");
     }
 }
 

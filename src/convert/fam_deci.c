@@ -17,6 +17,12 @@ static lgg_status bad_key(const lgg_convert *c, const char *key, lgg_error *err)
     return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or out of range", c->dir, key);
 }
 
+static lgg_status bad_layer(const lgg_convert *c, size_t il, const char *key, lgg_error *err) {
+    char k[96];
+    snprintf(k, sizeof k, "block_configs[%zu].%s", il, key);
+    return bad_key(c, k, err);
+}
+
 /* Layer il's query and KV head counts, and for block_configs its
  * feed-forward width (*ff; else -1); *nkv -1 when the layer has no KV head
  * count of its own (config.json's num_key_value_heads, else the query
@@ -41,10 +47,10 @@ static lgg_status layer(const lgg_convert *c, size_t il, int64_t *nh, int64_t *n
     const json_t *b = json_array_get(bc, il), *at = json_object_get(b, "attention");
     const json_t *g = json_object_get(at, "n_heads_in_group"), *mul = json_object_get(json_object_get(b, "ffn"), "ffn_mult");
     if (!g || (!json_is_null(g) && (!json_is_integer(g) || json_integer_value(g) <= 0)))
-        return bad_key(c, "block_configs[].attention.n_heads_in_group", err);
+        return bad_layer(c, il, "attention.n_heads_in_group", err);
     /* gguf-py's check: the first multiplier is a float */
     if (!json_is_number(mul) || (il == 0 && !json_is_real(mul)) || json_number_value(mul) < 0 || json_number_value(mul) > 1e6)
-        return bad_key(c, "block_configs[].ffn.ffn_mult", err);
+        return bad_layer(c, il, "ffn.ffn_mult", err);
     if (json_is_null(g)) /* a linear layer keeps the query heads; no attention at all has none */
         *nkv = 0, *nh = json_is_true(json_object_get(at, "replace_with_linear")) ? *nh : 0;
     else
@@ -54,7 +60,7 @@ static lgg_status layer(const lgg_convert *c, size_t il, int64_t *nh, int64_t *n
     /* the reference's int(2 * ffn_mult * n_embd / 3), rounded up to a multiple of 256 */
     int64_t w = (int64_t)(2.0 * json_number_value(mul) * (double)embd / 3.0);
     *ff = w % 256 ? w + 256 - w % 256 : w;
-    return *ff > INT32_MAX ? bad_key(c, "block_configs[].ffn.ffn_mult", err) : LGG_OK;
+    return *ff > INT32_MAX ? bad_layer(c, il, "ffn.ffn_mult", err) : LGG_OK;
 }
 
 /* The per-layer lists have one entry per layer. */
