@@ -159,6 +159,9 @@ float lgg__cv_torch_expf(float x);
 const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_plamo_hooks(const char *hf_arch); /* fam_plamo.c */
 const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch); /* fam_wav.c: WavTokenizerDec */
+/* fam_deci.c: DeciLM's (DeciLM-7B, Nemotron-51B); its key tables (families.c). */
+const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch);
+extern const cv_mkey lgg__cv_deci_base[], lgg__cv_deci_tail[], lgg__cv_deci_51b_head[], lgg__cv_deci_51b[];
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

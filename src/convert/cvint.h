@@ -162,6 +162,9 @@ int lgg__cv_looks_special(const char *t);
 char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
 /* SpecialVocab: ids, add_* flags, chat template; n_vocab bounds the ids. */
 lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
+/* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
+lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
+                                lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 /* The same reading of tokenizer.json for another tokenizer.ggml.model
@@ -216,6 +219,8 @@ extern const char *const LGG__CV_SOURCE_KEYS[];
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
+/* The keys of table m in its order (a family hook writing its keys around its own). */
+lgg_status lgg__cv_meta_keys(struct lgg_convert *c, const cv_mkey *m, lgg_error *err);
 lgg_status lgg__cv_add_tensors(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_writer_add(lgg_writer *w, cv_tensor *t, uint32_t type, int keep_dims, lgg_error *err);
 

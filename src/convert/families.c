@@ -1266,6 +1266,41 @@ static const cv_tmap WAVTOKENIZER_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* DeciLM: every key written by fam_deci.c, from these tables: DeciLM-7B's
+ * are llama's (its per-layer KV head counts after the base keys);
+ * Nemotron-51B's come around its per-layer arrays. */
+static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
+const cv_mkey lgg__cv_deci_base[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+const cv_mkey lgg__cv_deci_tail[] = {
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+const cv_mkey lgg__cv_deci_51b_head[] = {{"rope.freq_base", "rope_theta", CV_M_F32, 0}, {NULL, NULL, 0, 0}};
+const cv_mkey lgg__cv_deci_51b[] = {
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"attention.key_length", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"attention.value_length", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+/* q and k are permuted by fam_deci.c with each layer's head counts;
+ * Nemotron-51B's linear-attention layers have one matrix for attention. */
+static const cv_tmap DECI_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    ATTN_FFN(0, 0),
+    {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
@@ -1328,6 +1363,7 @@ static const cv_family FAMILIES[] = {
     {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
     {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
     {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
+    {"DeciLMForCausalLM", "deci", NO_META, DECI_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
     {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts"},
     {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts"},
     {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
@@ -1342,7 +1378,6 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"DeciLMForCausalLM", "its per-layer head counts and widths (and Nemotron-51B's linear-attention layers) are not read yet"},
     {"BitnetForCausalLM", "its weight scale is torch's float32 mean of |w|, whose summation order is not reproduced yet"},
     {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
                         "reference runs as trust_remote_code Python code; that code is not reproduced here"},

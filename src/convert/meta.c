@@ -479,6 +479,12 @@ lgg_status lgg__cv_add_tensors(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
+lgg_status lgg__cv_meta_keys(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
+    lgg_status st = LGG_OK;
+    for (; !st && m->key; m++) st = one_param(c, m, err);
+    return st;
+}
+
 lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
     if (!st && c->has_attn_factor) {
@@ -497,7 +503,7 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     if (c->lora) { /* an adapter's parameters are its alpha alone, and it has no vocabulary */
         if (!st) st = wfail(lgg_writer_set_f32(c->w, "adapter.lora.alpha", c->lora_alpha, NULL), "adapter.lora.alpha", err);
     } else {
-        for (const cv_mkey *m = c->fam->meta; !st && m->key; m++) st = one_param(c, m, err);
+        if (!st) st = lgg__cv_meta_keys(c, c->fam->meta, err);
         if (!st && c->hooks && c->hooks->meta) st = c->hooks->meta(c, err);
         if (!st) st = lgg__cv_vocab(c, o, err);
     }

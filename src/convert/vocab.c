@@ -227,17 +227,22 @@ static lgg_status added_tokens_tokenizer(lgg_convert *c, vocab *v, lgg_error *er
     return st;
 }
 
-static lgg_status write_tokens(lgg_convert *c, const vocab *v, lgg_error *err) {
-    lgg_wvalue tok = {LGG_VT_ARRAY, LGG_VT_STRING, v->n, v->tok};
-    lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, v->n, v->score};
-    lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, v->n, v->type};
+lgg_status lgg__cv_llama_tokens(lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
+                                lgg_error *err) {
+    lgg_wvalue tv = {LGG_VT_ARRAY, LGG_VT_STRING, n, tok};
+    lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, n, score};
+    lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, n, type};
     if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", "llama", NULL) ||
         lgg_writer_set_str(c->w, "tokenizer.ggml.pre", "default", NULL) ||
-        lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tok, NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tv, NULL) ||
         lgg_writer_set(c->w, "tokenizer.ggml.scores", 21, &sc, NULL) ||
         lgg_writer_set(c->w, "tokenizer.ggml.token_type", 25, &ty, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set the tokenizer's metadata");
     return LGG_OK;
+}
+
+static lgg_status write_tokens(lgg_convert *c, const vocab *v, lgg_error *err) {
+    return lgg__cv_llama_tokens(c, v->n, v->tok, v->score, v->type, err);
 }
 
 static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err) {
