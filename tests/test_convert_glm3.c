@@ -4,9 +4,10 @@
  * ChatGLM3 vocabulary, num_layers, multi_query_group_num, padded_vocab_size,
  * eos and pad ids), its own layout (fused q/k/v under "transformer.", its
  * rotary frequencies), its tokenizer_config.json (auto_map naming
- * tokenization_chatglm.ChatGLMTokenizer) and a real SentencePiece
- * tokenizer.model (Llama 2's, 32000 pieces; padded to 32064: 9 special
- * tokens and 55 [PAD]s).  The sha256s are the reference's outputs, made by
+ * tokenization_chatglm.ChatGLMTokenizer; also its later one, with a chat
+ * template) and a real SentencePiece tokenizer.model (Llama 2's, 32000
+ * pieces, padded to 32064: 9 special tokens and 55 [PAD]s; Gemma's, 2000
+ * pieces with unk, bos and eos elsewhere).  The sha256s are the reference's outputs, made by
  * running the checkpoint's own tokenization_chatglm.py (ChatGLM3-6B's,
  * not in this repository) through tests/ref-shims-glm:
  * LGG_REF_TEST=convert_glm3 LGG_REF_GLM3_PY=.../tokenization_chatglm.py
@@ -41,19 +42,31 @@
     "{\"name_or_path\":\"THUDM/chatglm3-6b\",\"remove_space\":false,\"do_lower_case\":false,\"tokenizer_class\":\"Chat" \
     "GLMTokenizer\",\"auto_map\":{\"AutoTokenizer\":[\"tokenization_chatglm.ChatGLMTokenizer\",null]}}"
 
+/* its later tokenizer_config.json's fields: the chat template, eos, pad and unk named (no tokenizer.json
+ * resolves the names: only the template is written) */
+#define GLM3_TC_CHAT                                                                                                      \
+    "{\"auto_map\":{\"AutoTokenizer\":[\"tokenization_chatglm.ChatGLMTokenizer\",null]},\"chat_template\":\"{% for " \
+    "message in messages %}{% if loop.first %}[gMASK]sop<|{{ message['role'] }}|>\\n {{ message['content'] }}{% else " \
+    "%}<|{{ message['role'] }}|>\\n {{ message['content'] }}{% endif %}{% endfor %}{% if add_generation_prompt %}<|as" \
+    "sistant|>{% endif %}\",\"clean_up_tokenization_spaces\":false,\"do_lower_case\":false,\"eos_token\":\"</s>\"," \
+    "\"pad_token\":\"<unk>\",\"padding_side\":\"left\",\"remove_space\":false,\"tokenizer_class\":\"ChatGLMTokeni" \
+    "zer\",\"unk_token\":\"<unk>\"}"
+
 enum { H = 32, L = 2, NH = 4, NKV = 2, HD = 8, FF = 48 };
 
 typedef struct gcase {
-    const char *name, *tokdir;
+    const char *name, *tokdir, *tc;
     uint64_t V; /* padded_vocab_size */
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
 } gcase;
 
-/* Llama 2's SentencePiece model (unk, bos, eos at 0, 1, 2), and Gemma's (pad, eos, bos, unk at 0, 1, 2, 3:
- * an unknown piece past the renamed three is written empty, score 0) */
+/* Llama 2's SentencePiece model (unk, bos, eos at 0, 1, 2), with the first and the later tokenizer_config.json;
+ * Gemma's (pad, eos, bos, unk at 0, 1, 2, 3: an unknown piece past the renamed three is written empty, score 0;
+ * a user-defined <mask>, NORMAL) */
 static const gcase CASES[] = {
-    {"chatglm3-tiny", SPM_DIR, 32064, {"4e232715119038dff9a5fbaba3984f0ad0695676297ce793ee02e0cfb320b5b4", "4ee0ac83721b889819b8d057b2f9fcb1d80c3a5c953a48b5791bd27afd8045aa", "3985d1527895ccbb67c23e919282d1b5c8a12a5860ecc531df42036108dcbf1c", "fa68b1797821dd6ebfd76a54939ebc7c151fef04437b5e6aadc99e65b3f7c6f9", "4ee0ac83721b889819b8d057b2f9fcb1d80c3a5c953a48b5791bd27afd8045aa"}},
-    {"chatglm3-tiny-gemma-spm", "gemma-2-tiny-12L-test", 2048, {"e1d39c79518b54f11052919764f5ca80a29eb29344982ca6b61eb243e9da9fb6", "9c09e577db9b40db13d0fa57e8080a9eca8457f39732b61386a0562574fe64dd", "ed9c586f97e763394f6feb797743e108f02f15bf95b8a644606a9a761e8058e2", "2abda44d333853f3b103f484bbe0add97d9e4668ef338792811ae60ad2005f51", "9c09e577db9b40db13d0fa57e8080a9eca8457f39732b61386a0562574fe64dd"}},
+    {"chatglm3-tiny", SPM_DIR, GLM3_TC, 32064, {"4e232715119038dff9a5fbaba3984f0ad0695676297ce793ee02e0cfb320b5b4", "4ee0ac83721b889819b8d057b2f9fcb1d80c3a5c953a48b5791bd27afd8045aa", "3985d1527895ccbb67c23e919282d1b5c8a12a5860ecc531df42036108dcbf1c", "fa68b1797821dd6ebfd76a54939ebc7c151fef04437b5e6aadc99e65b3f7c6f9", "4ee0ac83721b889819b8d057b2f9fcb1d80c3a5c953a48b5791bd27afd8045aa"}},
+    {"chatglm3-tiny-chat-template", SPM_DIR, GLM3_TC_CHAT, 32064, {"35de90c53936b0b488e8e68df77afa6aed8a703e6d974ed819c4b89a646ee732", "8b47d3fdb917cfe1319f03a5ea5cf1c3b8ea317d53785af911692c2e38c8c354", "0b94d5b101b660004e870eb782f6b737909127f215fdc20cea45435556835dc4", "cbd9617c7b9573d341ba61463cae40fc9af497bdca8fd6b1892c3d5948aafcbc", "8b47d3fdb917cfe1319f03a5ea5cf1c3b8ea317d53785af911692c2e38c8c354"}},
+    {"chatglm3-tiny-gemma-spm", "gemma-2-tiny-12L-test", GLM3_TC, 2048, {"e1d39c79518b54f11052919764f5ca80a29eb29344982ca6b61eb243e9da9fb6", "9c09e577db9b40db13d0fa57e8080a9eca8457f39732b61386a0562574fe64dd", "ed9c586f97e763394f6feb797743e108f02f15bf95b8a644606a9a761e8058e2", "2abda44d333853f3b103f484bbe0add97d9e4668ef338792811ae60ad2005f51", "9c09e577db9b40db13d0fa57e8080a9eca8457f39732b61386a0562574fe64dd"}},
 };
 
 /* GLM3_CONFIG with padded_vocab_size v (malloc'd) */
@@ -68,7 +81,7 @@ static char *config_with(uint64_t v) {
 }
 
 static const char *make_case(const gcase *m) {
-    static const char *const files[][2] = {{"tokenizer_config.json", GLM3_TC}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    const char *const files[][2] = {{"tokenizer_config.json", m->tc}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
     char *cfg = config_with(m->V);
     const char *dir = cfg ? cv_case_dir(m->name, m->tokdir, "tokenizer.model", cfg, files) : NULL;
     const uint64_t V = m->V;
