@@ -14,6 +14,11 @@
 # LGG_REF_ARGS: more arguments for the reference (--no-lazy: Debian's torch
 # 1.13 cannot run Chameleon's repeat_interleave on its lazy meta tensors).
 #
+# LGG_REF_GLM3_PY: ChatGLM3-6B's tokenization_chatglm.py (the checkpoint's
+# own code, not in this repository), copied into each checkpoint whose
+# config.json names THUDM/chatglm3-6b: the reference runs it
+# (trust_remote_code) through the stand-ins of tests/ref-shims-glm.
+#
 # LGG_REF_TEST: the test (a test-runner prefix) that writes the checkpoints
 # under its scratch folder's more/ (default convert_more_families; each
 # tests/test_convert_*.c family group has its own).
@@ -35,6 +40,11 @@ for dir in $models; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
+    pre=
+    if grep -q 'THUDM/chatglm3-6b' "$dir/config.json" 2>/dev/null; then
+        cp "${LGG_REF_GLM3_PY:?ChatGLM3 needs LGG_REF_GLM3_PY=tokenization_chatglm.py}" "$dir/tokenization_chatglm.py"
+        pre=$here/ref-shims-glm:
+    fi
     for t in f32 f16 bf16 q8_0 auto; do
         out=$keep/$name.$t.gguf
         case $name in
@@ -43,7 +53,7 @@ for dir in $models; do
         *) run=$ref/convert_hf_to_gguf.py ;;
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument
-        PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+        PYTHONPATH=$pre$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
             /usr/bin/python3 $run ${LGG_REF_ARGS:-} --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"

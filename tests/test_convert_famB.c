@@ -450,7 +450,6 @@ TEST(convert_famB_missing_keys) {
         {3, "\"kv_lora_rank\":32,", "", "'kv_lora_rank'"},
         {3, "\"short_factor\"", "\"short_factors\"", "'rope_scaling.short_factor'"},
         {4, "\"vocab_size\":151936", "\"vocab_size\":1000", "vocabulary size 1000"},
-        {5, "THUDM/glm-4-9b-chat", "THUDM/chatglm3-6b", "trust_remote_code"},
         {5, "\"vocab_size\":151936,", "", "'vocab_size'"},
         {5, "\"num_hidden_layers\":2,\"num_layers\":2,", "", "'num_hidden_layers'"},
         {6, "\"decoder_start_token_id\":0,", "", "'decoder_start_token_id'"},

@@ -185,6 +185,7 @@ typedef struct cv_spm_specs {
     int add_dummy_prefix, remove_extra_whitespaces;
     const uint8_t *charsmap; /* normalizer_spec.precompiled_charsmap (in the caller's buffer), or NULL */
     size_t charsmap_len;
+    lgg_str bos_piece, eos_piece; /* trainer_spec's (in the caller's buffer), else "<s>" and "</s>" */
 } cv_spm_specs;
 lgg_status lgg__cv_spm_specs(const void *data, size_t size, cv_spm_specs *out, lgg_error *err);
 

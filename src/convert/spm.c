@@ -136,7 +136,7 @@ size_t lgg_spm_count(const lgg_spm *s) { return s ? s->n : 0; }
 const lgg_spm_piece *lgg_spm_at(const lgg_spm *s, size_t i) { return s && i < s->n ? &s->p[i] : NULL; }
 
 /* The two specs' fields a UGM vocabulary needs: trainer_spec (2) ->
- * model_type (3); normalizer_spec (3) -> precompiled_charsmap (2),
+ * model_type (3), bos_piece (46), eos_piece (47); normalizer_spec (3) -> precompiled_charsmap (2),
  * add_dummy_prefix (3), remove_extra_whitespaces (4); proto defaults when
  * absent. */
 static lgg_status spec(pb c, unsigned which, cv_spm_specs *o) {
@@ -149,6 +149,10 @@ static lgg_status spec(pb c, unsigned which, cv_spm_specs *o) {
             if (which == 2) o->model_type = (uint32_t)v;
             else if (f == 3) o->add_dummy_prefix = v != 0;
             else o->remove_extra_whitespaces = v != 0;
+        } else if (which == 2 && (f == 46 || f == 47) && wt == 2) {
+            if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p)) return LGG_ERR_TRUNCATED;
+            *(f == 46 ? &o->bos_piece : &o->eos_piece) = (lgg_str){(const char *)c.p, (size_t)v};
+            c.p += v;
         } else if (which == 3 && f == 2 && wt == 2) {
             if (!varint(&c, &v) || v > (uint64_t)(c.end - c.p)) return LGG_ERR_TRUNCATED;
             o->charsmap = c.p, o->charsmap_len = (size_t)v;
@@ -161,7 +165,7 @@ static lgg_status spec(pb c, unsigned which, cv_spm_specs *o) {
 }
 
 lgg_status lgg__cv_spm_specs(const void *data, size_t size, cv_spm_specs *out, lgg_error *err) {
-    *out = (cv_spm_specs){1, 1, 1, NULL, 0};
+    *out = (cv_spm_specs){1, 1, 1, NULL, 0, {"<s>", 3}, {"</s>", 4}};
     pb c = {data, (const uint8_t *)data + size};
     while (c.p < c.end) {
         uint64_t key, len;
