@@ -1,0 +1,183 @@
+/* fam_bitnet.c -- what BitNet b1.58 (BitnetForCausalLM) does in code in the
+ * reference converter: each attention and feed-forward matrix becomes
+ * ternary, w -> clamp(round(w / s), -1, 1) * s in float32, where s is the
+ * mean of |w| (at least 1e-5), then back to the working dtype.
+ *
+ * s's last bit depends on the order of torch's float32 sum, so the sum is
+ * torch 1.13's, step by step in scalar code (aten/src/ATen/native/cpu/
+ * SumKernel.cpp: cascade_sum, whose contiguous full reduction runs
+ * vectorized_inner_sum -> row_sum -> multi_row_sum), with the vector width
+ * of the kernel torch dispatches by default: 8 floats (its AVX2 and its
+ * plain build; torch 1.13 takes AVX-512 only when ATEN_CPU_CAPABILITY asks
+ * for it, whose 16 lanes give other sums) on one thread (what torch runs on
+ * a machine whose cores it counts as one, or with OMP_NUM_THREADS=1: more
+ * threads split tensors of 32768 elements or more into per-thread sums, which
+ * lgg__cv_torch_abs_sum also follows).  Each addition is a separate float
+ * operation here (no reassociation, no contraction), so the bytes do not
+ * depend on the machine.  tests/test_convert_bitnet.c checks the sums
+ * against torch's for widths 8 and 16 and 1 to 3 threads. */
+#include "cvint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LANES = 16, BUF = 4096, GRAIN = 32768 /* at::internal::GRAIN_SIZE */ };
+
+/* The source's |x| as float, read front to back in slices (every step of
+ * torch's sum reads the elements in increasing order). */
+typedef struct reader {
+    const uint8_t *p;
+    uint32_t dtype;
+    uint64_t next, end; /* elements not yet in buf: [next, end) */
+    size_t at, have;
+    float buf[BUF];
+} reader;
+
+static float elem(const uint8_t *p, uint32_t dtype, uint64_t i) {
+    float f;
+    uint16_t h;
+    if (dtype == LGG_TYPE_F32) memcpy(&f, p + i * 4, 4);
+    else memcpy(&h, p + i * 2, 2), f = dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);
+    return fabsf(f);
+}
+
+/* The next k (<= 4 * MAX_LANES) values. */
+static const float *take(reader *r, size_t k) {
+    if (r->at + k > r->have) {
+        size_t left = r->have - r->at;
+        memmove(r->buf, r->buf + r->at, left * sizeof *r->buf);
+        r->at = 0, r->have = left;
+        while (r->have < BUF && r->next < r->end) r->buf[r->have++] = elem(r->p, r->dtype, r->next++);
+    }
+    r->at += k;
+    return r->buf + r->at - k;
+}
+
+/* ceil(log2(x)), 1 for x <= 2 (ATen's utils::CeilLog2). */
+static int ceil_log2(uint64_t x) {
+    int b = 1;
+    if (x <= 2) return 1;
+    while (((x - 1) >> b) != 0) b++;
+    return b;
+}
+
+/* multi_row_sum with 4 rows of `lanes` floats: `size` groups of 4 * lanes
+ * consecutive values, summed per row and lane in a four-level cascade
+ * whose levels take 2^level_power additions each. */
+static void multi_row_sum(reader *r, uint64_t size, int lanes, float out[4][MAX_LANES]) {
+    int lp = ceil_log2(size) / 4;
+    if (lp < 4) lp = 4;
+    const uint64_t step = (uint64_t)1 << lp, mask = step - 1;
+    float acc[4][4][MAX_LANES] = {{{0}}};
+    uint64_t i = 0;
+    while (i + step <= size) {
+        for (uint64_t j = 0; j < step; j++, i++) {
+            const float *v = take(r, 4 * (size_t)lanes);
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < lanes; l++) acc[0][k][l] += v[k * lanes + l];
+        }
+        for (int j = 1; j < 4; j++) {
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < lanes; l++) acc[j][k][l] += acc[j - 1][k][l], acc[j - 1][k][l] = 0;
+            if (i & (mask << (j * lp))) break;
+        }
+    }
+    for (; i < size; i++) {
+        const float *v = take(r, 4 * (size_t)lanes);
+        for (int k = 0; k < 4; k++)
+            for (int l = 0; l < lanes; l++) acc[0][k][l] += v[k * lanes + l];
+    }
+    for (int j = 1; j < 4; j++)
+        for (int k = 0; k < 4; k++)
+            for (int l = 0; l < lanes; l++) acc[0][k][l] += acc[j][k][l];
+    memcpy(out, acc[0], sizeof acc[0]);
+}
+
+/* row_sum: `size` items of `lanes` floats as rows of 4 (its ILP factor),
+ * the items past the last whole row added to the first, then the four. */
+static void row_sum(reader *r, uint64_t size, int lanes, float out[MAX_LANES]) {
+    float p[4][MAX_LANES];
+    multi_row_sum(r, size / 4, lanes, p);
+    for (uint64_t i = size / 4 * 4; i < size; i++) {
+        const float *v = take(r, (size_t)lanes);
+        for (int l = 0; l < lanes; l++) p[0][l] += v[l];
+    }
+    for (int k = 1; k < 4; k++)
+        for (int l = 0; l < lanes; l++) p[0][l] += p[k][l];
+    memcpy(out, p[0], sizeof p[0]);
+}
+
+/* One loop call of cascade_sum over n contiguous elements from `first`: n
+ * / lanes vectors, then the scalar tail, then the lanes in order; added
+ * to the output (0). */
+static float sum_range(const uint8_t *p, uint32_t dtype, uint64_t first, uint64_t n, int lanes) {
+    reader rd = {.p = p, .dtype = dtype, .next = first, .end = first + n}, *r = &rd;
+    float v[MAX_LANES], f = 0;
+    if (n < (uint64_t)lanes) { /* scalar_outer_sum's row_sum over single values */
+        row_sum(r, n, 1, v);
+        f = v[0];
+    } else {
+        row_sum(r, n / (uint64_t)lanes, lanes, v);
+        for (uint64_t k = n / (uint64_t)lanes * (uint64_t)lanes; k < n; k++) f += *take(r, 1);
+        for (int l = 0; l < lanes; l++) f += v[l];
+    }
+    return 0.0f + f;
+}
+
+float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads) {
+    if (lanes < 1 || lanes > MAX_LANES) lanes = 8;
+    if (threads <= 1 || n < GRAIN) return sum_range(src, dtype, 0, n, lanes);
+    /* TensorIterator's two-pass reduction: a partial sum per thread (each
+     * its own share of at::parallel_for's split, when there is more than
+     * one grain), then the sum of all `threads` partials. */
+    if (threads > 64) threads = 64;
+    float part[64] = {0};
+    if (n == GRAIN) {
+        part[0] = sum_range(src, dtype, 0, n, lanes);
+    } else {
+        uint64_t nt = (n + GRAIN - 1) / GRAIN < (uint64_t)threads ? (n + GRAIN - 1) / GRAIN : (uint64_t)threads;
+        uint64_t chunk = (n + nt - 1) / nt;
+        for (uint64_t t = 0; t < nt && t * chunk < n; t++)
+            part[t] = sum_range(src, dtype, t * chunk, (t + 1) * chunk < n ? chunk : n - t * chunk, lanes);
+    }
+    return sum_range((const uint8_t *)part, LGG_TYPE_F32, 0, (uint64_t)threads, lanes); /* all positive: |x| is x */
+}
+
+/* Rows of a ternary matrix: as torch's round (half to even), clamp and
+ * true division, then .type(dtype) back to the working dtype. */
+void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work) {
+    for (uint64_t i = 0; i < n; i++) {
+        float y = rintf(x[i] * iscale);
+        y = y < -1.0f ? -1.0f : y; /* std::max(y, -1), NaN kept */
+        y = 1.0f < y ? 1.0f : y;
+        x[i] = y / iscale;
+        if (work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
+    }
+}
+
+/* The table marks the seven matrices; only their weights (the reference
+ * matches the ".weight" names) get the scale of the whole tensor. */
+static lgg_status bitnet_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    size_t l = t->src_name ? strlen(t->src_name) : 0;
+    if (!(t->xform & CV_X_TERNARY)) return LGG_OK;
+    if (l < 7 || strcmp(t->src_name + l - 7, ".weight")) {
+        t->xform &= ~(unsigned)CV_X_TERNARY;
+        return LGG_OK;
+    }
+    const uint8_t *p;
+    void *owned = NULL;
+    lgg_status st = lgg__cv_src_bytes(c, t->shard, t->src, &p, &owned, err);
+    if (st) return st;
+    uint64_t n = t->unit * t->n_units;
+    float mean = lgg__cv_torch_abs_sum(p, t->src->dtype, n, 8, 1) / (float)n; /* mean: sum, then / numel as float */
+    free(owned);
+    float scale = mean < 1e-5f ? 1e-5f : mean; /* clamp(min=1e-5), NaN kept */
+    t->iscale = 1.0f / scale;
+    return LGG_OK;
+}
+
+const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch) {
+    static const cv_hooks BITNET = {NULL, NULL, bitnet_tensor, NULL, NULL};
+    return strcmp(hf_arch, "BitnetForCausalLM") ? NULL : &BITNET;
+}
