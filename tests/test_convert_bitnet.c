@@ -19,6 +19,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* torch's x.abs().sum() and .mean() for x = the generator's values from
@@ -190,6 +191,31 @@ static const char *make_case(const bcase *m, char *config, size_t cap, int with_
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
+/* An lgg_convert_io over a case's folder (its five files). */
+static const char *const IO_FILES[] = {"config.json", "model.safetensors", "special_tokens_map.json", "tokenizer.model",
+                                       "tokenizer_config.json"};
+static char io_dir[4096];
+
+static const char *io_file_at(void *ud, size_t i, uint64_t *size) {
+    char p[4300];
+    struct stat st;
+    (void)ud;
+    if (i >= sizeof IO_FILES / sizeof IO_FILES[0]) return NULL;
+    snprintf(p, sizeof p, "%s/%s", io_dir, IO_FILES[i]);
+    *size = stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
+    return IO_FILES[i];
+}
+
+static lgg_status io_read(void *ud, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    char p[4300];
+    (void)ud;
+    snprintf(p, sizeof p, "%s/%s", io_dir, name);
+    FILE *f = fopen(p, "rb");
+    int ok = f && fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(dst, 1, n, f) == n;
+    if (f) fclose(f);
+    return ok ? LGG_OK : lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: cannot read", name);
+}
+
 TEST(convert_bitnet_families) {
     char probe[4200], config[2048];
     snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
@@ -202,11 +228,32 @@ TEST(convert_bitnet_families) {
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
+    /* the scales read through an lgg_convert_io (as hf:// reads): the same bytes */
+    const char *dir = make_case(&CASES[0], config, sizeof config, 0);
+    if (dir) {
+        snprintf(io_dir, sizeof io_dir, "%s", dir);
+        lgg_convert_io io = {.size = sizeof io, .ud = NULL, .file_at = io_file_at, .read = io_read};
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.io = &io, o.outtype = LGG_CONVERT_F32;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        char out[4300], hex[65] = "";
+        snprintf(out, sizeof out, "%s.io.gguf", dir);
+        lgg_status st = lgg_convert_open(CASES[0].name, &o, &c, &err);
+        if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+        lgg_convert_free(c);
+        size_t n = 0;
+        unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+        if (b) sha256_hex(b, n, hex);
+        CHECKF(!strcmp(hex, CASES[0].sha[0]), "through io: status %d, sha256 %s, reference %s", (int)st, hex, CASES[0].sha[0]);
+        free(b);
+        unlink(out);
+    }
     static char list[8192];
     size_t need = lgg_convert_supported_models(list, sizeof list);
     CHECKF(need < sizeof list && strstr(list, "\nBitnetForCausalLM\n"), "BitnetForCausalLM not in the supported models");
-    const char *dir = make_case(&CASES[1], config, sizeof config, 0);
-    if (dir) cv_case_refused(dir, config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");
+    if ((dir = make_case(&CASES[1], config, sizeof config, 0))) cv_case_refused(dir, config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");
     /* an output head: the reference's BitNet has no tensor for it and stops (convert_reference.sh: FAILED); so does this */
     if ((dir = make_case(&CASES[1], config, sizeof config, 1))) {
         lgg_convert *c = NULL;

@@ -15,12 +15,15 @@
  * lgg__cv_torch_abs_sum also follows).  Each addition is a separate float
  * operation here (no reassociation, no contraction), so the bytes do not
  * depend on the machine.  tests/test_convert_bitnet.c checks the sums
- * against torch's for widths 8 and 16 and 1 to 3 threads. */
+ * against torch's for widths 8 and 16 and 1 to 3 threads.  The scales are
+ * all taken before any data is written, one tensor per thread. */
 #include "cvint.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_LANES = 16, BUF = 4096, GRAIN = 32768 /* at::internal::GRAIN_SIZE */ };
 
@@ -157,27 +160,72 @@ void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work) {
 }
 
 /* The table marks the seven matrices; only their weights (the reference
- * matches the ".weight" names) get the scale of the whole tensor. */
+ * matches the ".weight" names) are made ternary. */
 static lgg_status bitnet_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    (void)c, (void)err;
     size_t l = t->src_name ? strlen(t->src_name) : 0;
-    if (!(t->xform & CV_X_TERNARY)) return LGG_OK;
-    if (l < 7 || strcmp(t->src_name + l - 7, ".weight")) {
-        t->xform &= ~(unsigned)CV_X_TERNARY;
+    if ((t->xform & CV_X_TERNARY) && (l < 7 || strcmp(t->src_name + l - 7, ".weight"))) t->xform &= ~(unsigned)CV_X_TERNARY;
+    return LGG_OK;
+}
+
+/* t's scale: mean(|w|) as torch takes it (the sum, then / numel as a
+ * float), clamped below at 1e-5 (NaN kept), inverted. */
+static void set_scale(cv_tensor *t, const uint8_t *p) {
+    uint64_t n = t->unit * t->n_units;
+    float mean = lgg__cv_torch_abs_sum(p, t->src->dtype, n, 8, 1) / (float)n;
+    t->iscale = 1.0f / (mean < 1e-5f ? 1e-5f : mean);
+}
+
+/* Memory-mapped shards: the tensors' sums on several threads, each
+ * taking the next tensor not yet taken. */
+typedef struct scale_pool {
+    lgg_convert *c;
+    pthread_mutex_t lock;
+    size_t next;
+} scale_pool;
+
+static void *scale_worker(void *arg) {
+    scale_pool *sp = arg;
+    for (;;) {
+        pthread_mutex_lock(&sp->lock);
+        size_t i = sp->next;
+        while (i < sp->c->n_t && !(sp->c->t[i].xform & CV_X_TERNARY)) i++;
+        sp->next = i + 1;
+        pthread_mutex_unlock(&sp->lock);
+        if (i >= sp->c->n_t) return NULL;
+        cv_tensor *t = &sp->c->t[i];
+        set_scale(t, lgg_st_bytes(sp->c->shards[t->shard]) + t->src->offset);
+    }
+}
+
+/* Every scale before any data is read (after the plan, with the keys). */
+static lgg_status bitnet_scales(lgg_convert *c, lgg_error *err) {
+    if (c->has_io) { /* read through the caller's io, one tensor at a time */
+        for (size_t i = 0; i < c->n_t; i++) {
+            const uint8_t *p;
+            void *owned = NULL;
+            if (!(c->t[i].xform & CV_X_TERNARY)) continue;
+            lgg_status st = lgg__cv_src_bytes(c, c->t[i].shard, c->t[i].src, &p, &owned, err);
+            if (st) return st;
+            set_scale(&c->t[i], p);
+            free(owned);
+        }
         return LGG_OK;
     }
-    const uint8_t *p;
-    void *owned = NULL;
-    lgg_status st = lgg__cv_src_bytes(c, t->shard, t->src, &p, &owned, err);
-    if (st) return st;
-    uint64_t n = t->unit * t->n_units;
-    float mean = lgg__cv_torch_abs_sum(p, t->src->dtype, n, 8, 1) / (float)n; /* mean: sum, then / numel as float */
-    free(owned);
-    float scale = mean < 1e-5f ? 1e-5f : mean; /* clamp(min=1e-5), NaN kept */
-    t->iscale = 1.0f / scale;
+    enum { MAX_T = 64 };
+    long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    nt = nt < 1 ? 1 : nt > MAX_T ? MAX_T : nt;
+    scale_pool sp = {c, PTHREAD_MUTEX_INITIALIZER, 0};
+    pthread_t tid[MAX_T];
+    int started[MAX_T] = {0};
+    for (long k = 1; k < nt; k++) started[k] = pthread_create(&tid[k], NULL, scale_worker, &sp) == 0;
+    scale_worker(&sp); /* this thread too (all of it when none started) */
+    for (long k = 1; k < nt; k++)
+        if (started[k]) pthread_join(tid[k], NULL);
     return LGG_OK;
 }
 
 const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch) {
-    static const cv_hooks BITNET = {NULL, NULL, bitnet_tensor, NULL, NULL};
+    static const cv_hooks BITNET = {NULL, NULL, bitnet_tensor, bitnet_scales, NULL};
     return strcmp(hf_arch, "BitnetForCausalLM") ? NULL : &BITNET;
 }
