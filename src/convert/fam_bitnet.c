@@ -37,21 +37,17 @@ typedef struct reader {
     float buf[BUF];
 } reader;
 
-static float elem(const uint8_t *p, uint32_t dtype, uint64_t i) {
-    float f;
-    uint16_t h;
-    if (dtype == LGG_TYPE_F32) memcpy(&f, p + i * 4, 4);
-    else memcpy(&h, p + i * 2, 2), f = dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);
-    return fabsf(f);
-}
-
 /* The next k (<= 4 * MAX_LANES) values. */
 static const float *take(reader *r, size_t k) {
-    if (r->at + k > r->have) {
-        size_t left = r->have - r->at;
+    if (r->at + k > r->have) { /* refill: widened exactly, then |x| */
+        size_t left = r->have - r->at, m = BUF - left;
         memmove(r->buf, r->buf + r->at, left * sizeof *r->buf);
-        r->at = 0, r->have = left;
-        while (r->have < BUF && r->next < r->end) r->buf[r->have++] = elem(r->p, r->dtype, r->next++);
+        if (m > r->end - r->next) m = (size_t)(r->end - r->next);
+        size_t es = r->dtype == LGG_TYPE_F32 ? 4 : 2;
+        float *d = r->buf + left;
+        if (lgg_dequantize(r->dtype, r->p + r->next * es, m * es, LGG_LITTLE_ENDIAN, d, m) != LGG_OK) memset(d, 0, m * 4);
+        for (size_t i = 0; i < m; i++) d[i] = fabsf(d[i]);
+        r->next += m, r->at = 0, r->have = left + m;
     }
     r->at += k;
     return r->buf + r->at - k;
@@ -68,33 +64,33 @@ static int ceil_log2(uint64_t x) {
 /* multi_row_sum with 4 rows of `lanes` floats: `size` groups of 4 * lanes
  * consecutive values, summed per row and lane in a four-level cascade
  * whose levels take 2^level_power additions each. */
+/* a[q] += v[q] for q < nq, each a float addition of its own (lane-wise:
+ * the order within each lane is unchanged); 4 rows of 8 lanes unrolled. */
+static inline void add_lanes(float *restrict a, const float *restrict v, int nq) {
+    if (nq == 32)
+        for (int q = 0; q < 32; q++) a[q] += v[q];
+    else
+        for (int q = 0; q < nq; q++) a[q] += v[q];
+}
+
 static void multi_row_sum(reader *r, uint64_t size, int lanes, float out[4][MAX_LANES]) {
     int lp = ceil_log2(size) / 4;
     if (lp < 4) lp = 4;
     const uint64_t step = (uint64_t)1 << lp, mask = step - 1;
-    float acc[4][4][MAX_LANES] = {{{0}}};
+    const int nq = 4 * lanes; /* row k, lane l at k * lanes + l */
+    float acc[4][4 * MAX_LANES] = {{0}};
     uint64_t i = 0;
     while (i + step <= size) {
-        for (uint64_t j = 0; j < step; j++, i++) {
-            const float *v = take(r, 4 * (size_t)lanes);
-            for (int k = 0; k < 4; k++)
-                for (int l = 0; l < lanes; l++) acc[0][k][l] += v[k * lanes + l];
-        }
+        for (uint64_t j = 0; j < step; j++, i++) add_lanes(acc[0], take(r, (size_t)nq), nq);
         for (int j = 1; j < 4; j++) {
-            for (int k = 0; k < 4; k++)
-                for (int l = 0; l < lanes; l++) acc[j][k][l] += acc[j - 1][k][l], acc[j - 1][k][l] = 0;
+            add_lanes(acc[j], acc[j - 1], nq);
+            memset(acc[j - 1], 0, sizeof acc[j - 1]);
             if (i & (mask << (j * lp))) break;
         }
     }
-    for (; i < size; i++) {
-        const float *v = take(r, 4 * (size_t)lanes);
-        for (int k = 0; k < 4; k++)
-            for (int l = 0; l < lanes; l++) acc[0][k][l] += v[k * lanes + l];
-    }
-    for (int j = 1; j < 4; j++)
-        for (int k = 0; k < 4; k++)
-            for (int l = 0; l < lanes; l++) acc[0][k][l] += acc[j][k][l];
-    memcpy(out, acc[0], sizeof acc[0]);
+    for (; i < size; i++) add_lanes(acc[0], take(r, (size_t)nq), nq);
+    for (int j = 1; j < 4; j++) add_lanes(acc[0], acc[j], nq);
+    for (int k = 0; k < 4; k++) memcpy(out[k], acc[0] + k * lanes, (size_t)lanes * sizeof(float));
 }
 
 /* row_sum: `size` items of `lanes` floats as rows of 4 (its ILP factor),
@@ -147,15 +143,36 @@ float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lan
     return sum_range((const uint8_t *)part, LGG_TYPE_F32, 0, (uint64_t)threads, lanes); /* all positive: |x| is x */
 }
 
-/* Rows of a ternary matrix: as torch's round (half to even), clamp and
- * true division, then .type(dtype) back to the working dtype. */
+/* Rows of a ternary matrix: torch's round (half to even), clamp to
+ * [-1, 1] and true division, then .type(dtype) back to the working dtype.
+ * Their results are few: round(v) clamped is 1 above 0.5, -1 below -0.5,
+ * else a zero of v's sign (NaN kept), and 1 / iscale divided by it is
+ * +-(1 / iscale) rounded once, so a product with that (rounded to the
+ * working dtype first) gives the same bits. */
 void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work) {
-    for (uint64_t i = 0; i < n; i++) {
-        float y = rintf(x[i] * iscale);
-        y = y < -1.0f ? -1.0f : y; /* std::max(y, -1), NaN kept */
-        y = 1.0f < y ? 1.0f : y;
-        x[i] = y / iscale;
-        if (work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
+    float s = 1.0f / iscale;
+    if (work == LGG_TYPE_F16) s = lgg_f16_to_f32(lgg__cv_f32_to_f16(s));
+    if (!(s < INFINITY)) { /* the mean overflowed (or is NaN): as written, 0 * inf included */
+        for (uint64_t i = 0; i < n; i++) {
+            float v = x[i] * iscale;
+            x[i] = (v > 0.5f ? 1.0f : v < -0.5f ? -1.0f : v * 0.0f) * s;
+        }
+        return;
+    }
+    uint32_t sb; /* s's bits, or 0, with the sign of v; NaN kept: integer masks, no branch on the data */
+    memcpy(&sb, &s, 4);
+    for (uint64_t i = 0; i < n; i += 8) {
+        uint32_t b[8];
+        float v[8] = {0};
+        size_t m = n - i < 8 ? (size_t)(n - i) : 8;
+        memcpy(v, x + i, m * 4);
+        for (size_t k = 0; k < 8; k++) { /* whole blocks of 8: a loop the compiler can vectorize */
+            v[k] *= iscale;
+            memcpy(&b[k], &v[k], 4);
+            uint32_t a = b[k] & 0x7fffffffu, nan = 0u - (uint32_t)(a > 0x7f800000u), big = 0u - (uint32_t)(a > 0x3f000000u);
+            b[k] = (b[k] & nan) | (~nan & ((b[k] & 0x80000000u) | (sb & big)));
+        }
+        memcpy(x + i, b, m * 4);
     }
 }
 
