@@ -17,6 +17,7 @@
 #include "convert_cases.h"
 #include "libgguf_convert.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -110,11 +111,16 @@ TEST(convert_bitnet_torch_sum) {
     }
     free(vals);
     CHECKF(differ >= 10, "a running sum matches torch's in all but %d cases", differ);
-    /* a ternary row: round half to even (-0.5 to -0), clamped, divided (torch: 0.5 0.5 -0 0.5 -0.5 0.5) */
-    float x[6] = {0.5f, 1.5f, -0.25f, 7.0f, -3.0f, 0.75f};
-    lgg__cv_ternary_row(x, 6, 2.0f, LGG_TYPE_F32);
-    CHECK(x[0] == 0.5f && x[1] == 0.5f && x[2] == 0.0f && bits(x[2]) == 0x80000000u && x[3] == 0.5f && x[4] == -0.5f &&
-          x[5] == 0.5f);
+    /* ternary rows, as torch gives them: round half to even (-0.5 to -0), clamped, divided; NaN kept;
+     * with an f16 working dtype (1 / iscale = 0.3f) the f16 0x34cd */
+    float x[9] = {0.5f, 1.5f, -0.25f, 7.0f, -3.0f, 0.75f, NAN, 0.25f, -INFINITY}, y[9];
+    memcpy(y, x, sizeof x);
+    lgg__cv_ternary_row(x, 9, 2.0f, LGG_TYPE_F32);
+    static const uint32_t want[9] = {0x3f000000, 0x3f000000, 0x80000000, 0x3f000000, 0xbf000000, 0x3f000000, 0, 0, 0xbf000000};
+    for (int k = 0; k < 9; k++) CHECKF(k == 6 ? isnan(x[k]) : bits(x[k]) == want[k], "element %d: 0x%08x", k, bits(x[k]));
+    lgg__cv_ternary_row(y, 9, 1.0f / 0.3f, LGG_TYPE_F16);
+    for (int k = 0; k < 9; k++)
+        CHECKF(k == 6 ? isnan(y[k]) : lgg_f32_to_f16(y[k]) == (k == 2 || k == 4 || k == 8 ? 0xb4cd : 0x34cd), "f16 element %d: %a", k, y[k]);
 }
 
 #define SPM_DIR "TinyLlama-2-Test-2x32"
