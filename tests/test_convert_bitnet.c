@@ -3,7 +3,8 @@
  * fields of 1bitLLM/bitnet_b1_58-large (tied embeddings, so no lm_head; the
  * two sub-norms; vocab_size 32002 over llama 2's tokenizer.model, <pad> at
  * 32000) in BF16, F32 (odd shapes: 35 x 35, 77 x 35) and F16, each with a
- * matrix of more than 32768 elements; written again byte for byte by
+ * matrix of more than 32768 elements, and one with attention biases (which
+ * the reference leaves as they are); written again byte for byte by
  * convert_cases.c; the sha256s of the reference's outputs are recorded here
  * (LGG_REF_TEST=convert_bitnet_families tests/convert_reference.sh remakes
  * them).  convert_bitnet_torch_sum checks the float32 sum behind the
@@ -129,26 +130,28 @@ typedef struct bcase {
     const char *name;
     uint32_t dtype;
     uint64_t H, nh, ff, L;
+    int bias; /* attention_bias: q/k/v/o biases, which stay as they are */
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
 } bcase;
 
 static const bcase CASES[] = {
-    {"bitnet_b1_58-large-tiny-bf16", LGG_TYPE_BF16, 64, 4, 1001, 2, {"db7f5ae07dd3fab2f3c710a4d929eb1ab23e33f00e406e55a474a51efcff04da", "c88213840a6cd5dd8a57c49b015b9a11851acc859d5a677f286a3efb2672bfed", "c9b48aa9c2265b110470c92d4a56c8b6d9fcee66e76d777329dcf3a0163f3b48", "3f35a584df70eb84ce9f0c24d8376d6945ff4b3eac2f4be69b14ed53bbce6375", "c9b48aa9c2265b110470c92d4a56c8b6d9fcee66e76d777329dcf3a0163f3b48"}},
-    {"bitnet_b1_58-large-tiny-f32", LGG_TYPE_F32, 35, 5, 77, 2, {"ff84b716a56912ebb6a1f8d7c31e55795443e5a77bb306bf700ca0bb04dca6a4", "6ea74fc0c916b3963cd953c998b29af495141721aff6351fc12abfb8ecceb75a", "9cc388c954fd28891017c85cb1a5f74dab93aeb46efd1e4974908a17a4f5d37a", "e35345733b366013f8f44e8221aa335217a6fc4f5b93f4d4477b772b9ff23b63", "9cc388c954fd28891017c85cb1a5f74dab93aeb46efd1e4974908a17a4f5d37a"}},
-    {"bitnet_b1_58-large-tiny-f16", LGG_TYPE_F16, 48, 4, 700, 1, {"1b579f0d1ed37a98069a2c109f47d26d21e4561156045b159baabaa0dabc0554", "49ddccf772639c3f9a445703855a613b2bd3d9455e1779929d06b9c74589da2c", "66fecb29c411f82a3ae8b65c0cfc036bd43584aa2b62c86db20d95834de42cc1", "c364a73f7411f318fcf5c7a3e19b90d0543dcf7be367caea2857303354df8b55", "49ddccf772639c3f9a445703855a613b2bd3d9455e1779929d06b9c74589da2c"}},
+    {"bitnet_b1_58-large-tiny-bf16", LGG_TYPE_BF16, 64, 4, 1001, 2, 0, {"db7f5ae07dd3fab2f3c710a4d929eb1ab23e33f00e406e55a474a51efcff04da", "c88213840a6cd5dd8a57c49b015b9a11851acc859d5a677f286a3efb2672bfed", "c9b48aa9c2265b110470c92d4a56c8b6d9fcee66e76d777329dcf3a0163f3b48", "3f35a584df70eb84ce9f0c24d8376d6945ff4b3eac2f4be69b14ed53bbce6375", "c9b48aa9c2265b110470c92d4a56c8b6d9fcee66e76d777329dcf3a0163f3b48"}},
+    {"bitnet_b1_58-large-tiny-f32", LGG_TYPE_F32, 35, 5, 77, 2, 0, {"ff84b716a56912ebb6a1f8d7c31e55795443e5a77bb306bf700ca0bb04dca6a4", "6ea74fc0c916b3963cd953c998b29af495141721aff6351fc12abfb8ecceb75a", "9cc388c954fd28891017c85cb1a5f74dab93aeb46efd1e4974908a17a4f5d37a", "e35345733b366013f8f44e8221aa335217a6fc4f5b93f4d4477b772b9ff23b63", "9cc388c954fd28891017c85cb1a5f74dab93aeb46efd1e4974908a17a4f5d37a"}},
+    {"bitnet_b1_58-tiny-bias", LGG_TYPE_F32, 32, 4, 96, 1, 1, {"1c2c62d560197556d9b2b8e86a28e11a05e3c625401786fd9ae32aa823f5a873", "7695c481a981b9272098164d6d8db80b271e04182c946cb943007d1fb578a453", "f907f3f8d3cfbf9d5edd327a77ea15ef34beebae7fece235f6b73df23bce4ebd", "d0af68803c73257590e897eb38602f7404d11cc4b7239db97d57b6f884011113", "f907f3f8d3cfbf9d5edd327a77ea15ef34beebae7fece235f6b73df23bce4ebd"}},
+    {"bitnet_b1_58-large-tiny-f16", LGG_TYPE_F16, 48, 4, 700, 1, 0, {"1b579f0d1ed37a98069a2c109f47d26d21e4561156045b159baabaa0dabc0554", "49ddccf772639c3f9a445703855a613b2bd3d9455e1779929d06b9c74589da2c", "66fecb29c411f82a3ae8b65c0cfc036bd43584aa2b62c86db20d95834de42cc1", "c364a73f7411f318fcf5c7a3e19b90d0543dcf7be367caea2857303354df8b55", "49ddccf772639c3f9a445703855a613b2bd3d9455e1779929d06b9c74589da2c"}},
 };
 
 /* 1bitLLM/bitnet_b1_58-large's config.json at a tiny size. */
 static void config_of(const bcase *m, char *out, size_t cap) {
     snprintf(out, cap,
-             "{\"architectures\":[\"BitnetForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":1,"
+             "{\"architectures\":[\"BitnetForCausalLM\"],\"attention_bias\":%s,\"attention_dropout\":0.0,\"bos_token_id\":1,"
              "\"eos_token_id\":2,\"hidden_act\":\"silu\",\"hidden_size\":%llu,\"initializer_range\":0.02,\"input_bits\":8,"
              "\"intermediate_size\":%llu,\"max_position_embeddings\":2048,\"model_type\":\"llama\",\"num_attention_heads\":%llu,"
              "\"num_hidden_layers\":%llu,\"num_key_value_heads\":%llu,\"pad_token_id\":32000,\"pretraining_tp\":1,"
              "\"rms_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":10000.0,\"tie_word_embeddings\":true,"
              "\"torch_dtype\":\"%s\",\"transformers_version\":\"4.39.3\",\"use_cache\":true,\"vocab_size\":32002,"
              "\"weight_bits\":1}",
-             (unsigned long long)m->H, (unsigned long long)m->ff, (unsigned long long)m->nh, (unsigned long long)m->L,
+             m->bias ? "true" : "false", (unsigned long long)m->H, (unsigned long long)m->ff, (unsigned long long)m->nh, (unsigned long long)m->L,
              (unsigned long long)m->nh, m->dtype == LGG_TYPE_F32 ? "float32" : m->dtype == LGG_TYPE_F16 ? "float16" : "bfloat16");
 }
 
@@ -175,6 +178,8 @@ static size_t shapes(tspec *t, const bcase *m, int with_head) {
         ADD(H, H, "%s.%llu.self_attn.k_proj.weight", p, b);
         ADD(H, H, "%s.%llu.self_attn.v_proj.weight", p, b);
         ADD(H, H, "%s.%llu.self_attn.o_proj.weight", p, b);
+        for (const char *const *w = (const char *const[]){"q", "k", "v", "o", NULL}; m->bias && *w; w++)
+            ADD(H, 0, "%s.%llu.self_attn.%s_proj.bias", p, b, *w);
         ADD(H, 0, "%s.%llu.self_attn.inner_attn_ln.weight", p, b);
         ADD(m->ff, H, "%s.%llu.mlp.gate_proj.weight", p, b);
         ADD(m->ff, H, "%s.%llu.mlp.up_proj.weight", p, b);
