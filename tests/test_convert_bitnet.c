@@ -237,6 +237,7 @@ TEST(convert_bitnet_families) {
         const char *dir = make_case(&CASES[i], config, sizeof config, 0);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        if (dir && i == 0) CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0)); /* a preset: auto, then quantize */
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
     /* the scales read through an lgg_convert_io (as hf:// reads): the same bytes */
