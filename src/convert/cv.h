@@ -26,8 +26,9 @@ enum {
     CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); high bits, clear of
                            the other family files' */
     CV_X_QKV_BY_HEAD = 8192, /* BLOOM's fused rows per head (q, k, v) regrouped as all q, all k, all v */
-    CV_X_EXPERT_T = 16384    /* each expert's matrix transposed: output row u of expert u / ne[1] is a
+    CV_X_EXPERT_T = 16384,   /* each expert's matrix transposed: output row u of expert u / ne[1] is a
                                 column of the source (DBRX's w2) */
+    CV_X_TERNARY = 1u << 20  /* BitNet's weights made ternary with the tensor's scale (fam_bitnet.c) */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
@@ -162,6 +163,13 @@ const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch); /* fam_wav.c: WavTokeniz
 /* fam_deci.c: DeciLM's (DeciLM-7B, Nemotron-51B); its key tables (families.c). */
 const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch);
 extern const cv_mkey lgg__cv_deci_base[], lgg__cv_deci_tail[], lgg__cv_deci_51b_head[], lgg__cv_deci_51b[];
+/* fam_bitnet.c: the same for BitNet; torch 1.13's float32 sum of the |x|
+ * of n source values (dtype F32, F16 or BF16) with `lanes` floats per
+ * vector (8 or 16) on `threads` threads; a row made ternary by iscale,
+ * rounded to `work` (F32 or F16). */
+const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch);
+float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads);
+void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work);
 
 typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */

@@ -68,6 +68,7 @@ typedef struct cv_tensor {
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */
+    float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (fam_bitnet.c) */
     struct lgg_convert *c;
 } cv_tensor;
 

@@ -164,6 +164,7 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
             else lgg_dequantize(src->dtype, q, (size_t)b * 2, LGG_LITTLE_ENDIAN, x + j * b, b); /* exact widening */
         }
     }
+    if (t->xform & CV_X_TERNARY) lgg__cv_ternary_row(x, n, t->iscale, t->work);
     if (t->xform & (CV_X_ADD1 | CV_X_NEG_EXP))
         for (uint64_t i = 0; i < n; i++) {
             x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);

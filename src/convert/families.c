@@ -1172,6 +1172,32 @@ static const cv_tmap DBRX_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* BitNet b1.58: the base keys, linear rope scaling of factor 1; llama's
+ * names (nothing permuted, no output head) and the two sub-norms. */
+static const cv_mkey BITNET_META[] = {
+    BASE_PARAMS,
+    {"rope.scaling.type", "linear", CV_M_STR, 0},
+    {"rope.scaling.factor", "1.0", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_tmap BITNET_TENSORS[] = {
+    {"model.embed_tokens", "token_embd", 0},
+    {"model.norm", "output_norm", 0},
+    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_TERNARY},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_TERNARY},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", CV_X_TERNARY},
+    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", CV_X_TERNARY},
+    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", CV_X_TERNARY},
+    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", CV_X_TERNARY},
+    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", CV_X_TERNARY},
+    {"model.layers.#.self_attn.inner_attn_ln", "blk.#.attn_sub_norm", 0},
+    {"model.layers.#.mlp.ffn_layernorm", "blk.#.ffn_sub_norm", 0},
+    {NULL, NULL, 0},
+};
+
 /* Grok: the experts of a block stacked in the order of their entries
  * here (the reference's linear, linear_1, linear_v); nothing permuted. */
 static const cv_tmap GROK_TENSORS[] = {
@@ -1364,6 +1390,7 @@ static const cv_family FAMILIES[] = {
     {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
     {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
     {"DeciLMForCausalLM", "deci", NO_META, DECI_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
+    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, CV_V_SPM, 0, NULL}, /* ternary weights: fam_bitnet.c */
     {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts"},
     {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts"},
     {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
@@ -1378,7 +1405,6 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"BitnetForCausalLM", "its weight scale is torch's float32 mean of |w|, whose summation order is not reproduced yet"},
     {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
                         "reference runs as trust_remote_code Python code; that code is not reproduced here"},
 };
