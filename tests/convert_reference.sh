@@ -12,6 +12,11 @@
 # LGG_REF_ARGS: more arguments for the reference (--no-lazy: Debian's torch
 # 1.13 cannot run Chameleon's repeat_interleave on its lazy meta tensors).
 #
+# LGG_REF_QWEN_PY: Qwen-7B's tokenization_qwen.py (the checkpoint's own code,
+# not in this repository), copied into each checkpoint that has a
+# qwen.tiktoken: the reference runs it (trust_remote_code) through the
+# stand-ins of tests/ref-shims (they need `npm install tiktoken` in NODE_DIR).
+#
 # LGG_REF_TEST: the test (a test-runner prefix) that writes the checkpoints
 # under its scratch folder's more/ (default convert_more_families; each
 # tests/test_convert_*.c family group has its own).
@@ -33,6 +38,9 @@ for dir in $models; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
+    if [ -f "$dir/qwen.tiktoken" ]; then
+        cp "${LGG_REF_QWEN_PY:?Qwen (v1) needs LGG_REF_QWEN_PY=tokenization_qwen.py}" "$dir/tokenization_qwen.py"
+    fi
     for t in f32 f16 bf16 q8_0 auto; do
         out=$keep/$name.$t.gguf
         case $name in
@@ -40,7 +48,7 @@ for dir in $models; do
         *) run=$ref/convert_hf_to_gguf.py ;;
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument
-        PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+        PYTHONPATH=$here/ref-shims:$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
             /usr/bin/python3 $run ${LGG_REF_ARGS:-} --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"

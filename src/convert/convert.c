@@ -375,6 +375,7 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
     static const cv_hooks *(*const HOOKS_OF[])(const char *) = {
         lgg__cv_family_hooks, lgg__cv_code_hooks,   lgg__cv_nemotron_minicpm_hooks, lgg__cv_t5_hooks, lgg__cv_chatglm_hooks,
         lgg__cv_ssm_hooks,    lgg__cv_rwkv_hooks,   lgg__cv_more_hooks,             lgg__cv_group11_hooks,
+        lgg__cv_qwen1_hooks,
     };
     for (size_t i = 0; !c->hooks && i < sizeof HOOKS_OF / sizeof HOOKS_OF[0]; i++) c->hooks = HOOKS_OF[i](json_string_value(a0));
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;

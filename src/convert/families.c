@@ -1005,6 +1005,36 @@ static const cv_tmap BLOOM_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Qwen (v1): its own keys, all required (rope base rotary_emb_base, the
+ * rope dimension hidden_size / num_attention_heads); fam_qwen1.c reads its
+ * vocabulary. */
+static const cv_mkey QWEN_META[] = {
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_hidden_layers", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.freq_base", "rotary_emb_base", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_tmap QWEN_TENSORS[] = {
+    {"transformer.wte", "token_embd", 0},
+    {"lm_head", "output", 0},
+    {"transformer.ln_f", "output_norm", 0},
+    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
+    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", 0},
+    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
+    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
+    {"transformer.h.#.mlp.w1", "blk.#.ffn_up", 0},
+    {"transformer.h.#.mlp.w2", "blk.#.ffn_gate", 0},
+    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
 /* CodeShell (GPT-2 names, a fused qkv kept); fam_group11.c copies the
  * embeddings to `output` when there is no lm_head. */
 static const cv_tmap CODESHELL_TENSORS[] = {
@@ -1195,6 +1225,7 @@ static const cv_tmap ARCTIC_TENSORS[] = {
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
+    {"QWenLMHeadModel", "qwen", QWEN_META, QWEN_TENSORS, 0, 0, NULL},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
@@ -1270,8 +1301,6 @@ static const struct {
     {"BitnetForCausalLM", "its weight scale is torch's float32 mean of |w|, whose summation order is not reproduced yet"},
     {"PlamoForCausalLM", "the reference's q and output shuffles are written for 5120 x 5120 matrices only"},
     {"WavTokenizerDec", "an audio decoder (convnext and posnet blocks), not converted yet"},
-    {"QWenLMHeadModel", "Qwen (v1)'s vocabulary comes from the checkpoint's tokenization_qwen.py (tiktoken), which the "
-                        "reference runs as trust_remote_code Python code; that code is not reproduced here"},
 };
 
 static int in_list(const char *list, const char *name);
