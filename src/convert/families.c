@@ -1225,7 +1225,6 @@ static const cv_tmap ARCTIC_TENSORS[] = {
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
-    {"QWenLMHeadModel", "qwen", QWEN_META, QWEN_TENSORS, 0, 0, NULL},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
@@ -1290,6 +1289,7 @@ static const cv_family FAMILIES[] = {
     {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
+    {"QWenLMHeadModel", "qwen", QWEN_META, QWEN_TENSORS, 0, 0, NULL},
 };
 
 /* Classes the reference registers that are not converted yet, each with
