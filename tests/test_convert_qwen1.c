@@ -174,6 +174,9 @@ TEST(convert_qwen1_families) {
     if (dir) bad_tiktoken(dir, "Iw==", "line 3");
     if (dir) bad_tiktoken(dir, "I*== 2", "line 3");
     if (dir) bad_tiktoken(dir, "IyI= 999999999", "line 3");
+    static char long_tok[1000];
+    memset(long_tok, 'A', 684), memcpy(long_tok + 684, " 2", 3); /* 513 bytes */
+    if (dir) bad_tiktoken(dir, long_tok, "line 3");
     if (dir) bad_tiktoken(dir, "Ig== 2", "listed twice");
     if (dir) bad_tiktoken(dir, "ISIj 2", "not two tokens");
     CHECKF(make_case(&CASES[0]) != NULL, "cannot write the checkpoint back"); /* as convert_reference.sh keeps it */

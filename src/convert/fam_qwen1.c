@@ -27,6 +27,9 @@
 static const char PAT_STR[] = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|"
                               "\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 #define MAX_RANK (1u << 26)
+/* The longest token read: Qwen-7B's is 128 bytes; the merge rebuild costs
+ * the square of a token's length. */
+#define MAX_TOKEN_BYTES 512
 
 typedef struct rtok {
     const uint8_t *b; /* the token's bytes (in the decoded buffer) */
@@ -83,20 +86,21 @@ static uint32_t find(const qvocab *v, const uint8_t *b, size_t n, size_t *at) {
     return v->slot[i];
 }
 
-static int is_ws(int ch) { return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f' || ch == '\r'; }
+static int is_ws(int ch) { return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f'; }
 
 /* qwen.tiktoken: non-empty lines of two whitespace-separated fields, the
  * token's base64 and its rank (what tokenization_qwen.py reads). */
 static lgg_status parse(lgg_convert *c, const char *text, size_t size, qvocab *v, lgg_error *err) {
     size_t lines = 1;
-    for (size_t i = 0; i < size; i++) lines += text[i] == '\n';
+    for (size_t i = 0; i < size; i++) lines += text[i] == '\n' || text[i] == '\r';
     if (!(v->t = calloc(lines, sizeof *v->t)) || !(v->bytes = malloc(size / 4 * 3 + 3)))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     size_t used = 0, line = 0;
     for (size_t p = 0; p < size;) {
-        const char *l = text + p, *nl = memchr(l, '\n', size - p);
-        size_t ll = nl ? (size_t)(nl - l) : size - p;
-        p += ll + 1, line++;
+        const char *l = text + p; /* lines end as Python's splitlines ends them: \n, \r or \r\n */
+        size_t ll = 0;
+        while (p + ll < size && l[ll] != '\n' && l[ll] != '\r') ll++;
+        p += ll + 1 + (p + ll + 1 < size && l[ll] == '\r' && l[ll + 1] == '\n'), line++;
         const char *f[3] = {0}, *e = l + ll;
         size_t fl[3] = {0};
         int nf = 0;
@@ -109,13 +113,13 @@ static lgg_status parse(lgg_convert *c, const char *text, size_t size, qvocab *v
         }
         if (!nf) continue;
         unsigned long long rank = 0;
-        long n = nf == 2 && fl[1] <= 9 ? b64_decode(f[0], fl[0], v->bytes + used) : -1;
+        long n = nf == 2 && fl[1] <= 9 && fl[0] <= MAX_TOKEN_BYTES / 3 * 4 ? b64_decode(f[0], fl[0], v->bytes + used) : -1;
         for (size_t k = 0; n >= 0 && k < fl[1]; k++)
             if (f[1][k] < '0' || f[1][k] > '9') n = -1;
             else rank = rank * 10 + (unsigned)(f[1][k] - '0');
         if (n <= 0 || rank >= MAX_RANK)
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/qwen.tiktoken: line %zu: not a token's base64 and its rank (below %u)",
-                                c->dir, line, MAX_RANK);
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/qwen.tiktoken: line %zu: not a token's base64 (at most %u bytes) "
+                                "and its rank (below %u)", c->dir, line, MAX_TOKEN_BYTES / 3 * 3, MAX_RANK);
         v->t[v->n++] = (rtok){v->bytes + used, (uint32_t)n, (uint32_t)rank};
         used += (size_t)n;
     }
@@ -131,23 +135,30 @@ static lgg_status parse(lgg_convert *c, const char *text, size_t size, qvocab *v
     return LGG_OK;
 }
 
+static uint32_t pair_rank(const qvocab *v, const rtok *t, const uint32_t *cut, size_t i) {
+    uint32_t k = find(v, t->b + cut[i], cut[i + 2] - cut[i], NULL);
+    return k ? v->t[k - 1].rank : UINT32_MAX;
+}
+
 /* The reference's QwenModel.bpe(ranks, token, max_rank=rank): the token's
- * bytes merged pairwise, lowest rank first, while that rank is below the
- * token's own; the parts' boundaries go to cut (len + 1 entries); their
- * count returned. */
-static size_t bpe_parts(const qvocab *v, const rtok *t, uint32_t *cut) {
+ * bytes merged pairwise, lowest rank first (the leftmost of equals), while
+ * that rank is below the token's own; the parts' boundaries go to cut
+ * (len + 1 entries), each adjacent pair's rank kept in pr (len entries) so
+ * that a merge looks up its two new pairs only; the parts' count returned. */
+static size_t bpe_parts(const qvocab *v, const rtok *t, uint32_t *cut, uint32_t *pr) {
     size_t n = t->len;
     for (size_t i = 0; i <= n; i++) cut[i] = (uint32_t)i;
+    for (size_t i = 0; i + 1 < n; i++) pr[i] = pair_rank(v, t, cut, i);
     while (n > 1) {
         size_t best = 0;
-        uint32_t best_rank = UINT32_MAX;
-        for (size_t i = 0; i + 1 < n; i++) {
-            uint32_t k = find(v, t->b + cut[i], cut[i + 2] - cut[i], NULL);
-            if (k && v->t[k - 1].rank < best_rank) best = i, best_rank = v->t[k - 1].rank;
-        }
-        if (best_rank == UINT32_MAX || best_rank >= t->rank) break;
+        for (size_t i = 1; i + 1 < n; i++)
+            if (pr[i] < pr[best]) best = i;
+        if (pr[best] == UINT32_MAX || pr[best] >= t->rank) break;
         memmove(cut + best + 1, cut + best + 2, (n - best - 1) * sizeof *cut);
+        if (best + 3 < n) memmove(pr + best + 1, pr + best + 2, (n - best - 3) * sizeof *pr);
         n--;
+        if (best + 1 < n) pr[best] = pair_rank(v, t, cut, best);
+        if (best > 0) pr[best - 1] = pair_rank(v, t, cut, best - 1);
     }
     return n;
 }
@@ -183,7 +194,7 @@ static lgg_status build(lgg_convert *c, const qvocab *v, size_t n_vocab, qout *o
     byte_table(tab);
     size_t total = 0, maxlen = 1;
     for (size_t i = 0; i < v->n; i++) total += v->t[i].len, maxlen = v->t[i].len > maxlen ? v->t[i].len : maxlen;
-    uint32_t *cut = malloc((maxlen + 1) * sizeof *cut);
+    uint32_t *cut = malloc(2 * (maxlen + 1) * sizeof *cut);
     o->n = n_vocab;
     o->tok = calloc(n_vocab + 1, sizeof *o->tok), o->type = calloc(n_vocab + 1, sizeof *o->type);
     o->merges = calloc(v->n + 1, sizeof *o->merges);
@@ -200,7 +211,7 @@ static lgg_status build(lgg_convert *c, const qvocab *v, size_t n_vocab, qout *o
             o->tok[t->rank].len = (uint64_t)(w - o->tok[t->rank].ptr), o->type[t->rank] = 1;
         }
         if (t->len == 1) continue;
-        if (bpe_parts(v, t, cut) != 2) {
+        if (bpe_parts(v, t, cut, cut + maxlen + 1) != 2) {
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/qwen.tiktoken: token of rank %u is not two tokens of lower rank merged "
                                                     "(the reference's merge rebuild fails on it)", c->dir, t->rank);
             break;
