@@ -18,6 +18,10 @@
 # own code, not in this repository), copied into each checkpoint whose
 # config.json names THUDM/chatglm3-6b: the reference runs it
 # (trust_remote_code) through the stand-ins of tests/ref-shims-glm.
+# LGG_REF_QWEN_PY: Qwen-7B's tokenization_qwen.py (the checkpoint's own code,
+# not in this repository), copied into each checkpoint that has a
+# qwen.tiktoken: the reference runs it (trust_remote_code) through the
+# stand-ins of tests/ref-shims (they need `npm install tiktoken` in NODE_DIR).
 #
 # LGG_REF_TEST: the test (a test-runner prefix) that writes the checkpoints
 # under its scratch folder's more/ (default convert_more_families; each
@@ -40,10 +44,13 @@ for dir in $models; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
-    pre=
+    pre=$here/ref-shims: # the transformers/tiktoken stand-ins over the shared ones
     if grep -q 'THUDM/chatglm3-6b' "$dir/config.json" 2>/dev/null; then
         cp "${LGG_REF_GLM3_PY:?ChatGLM3 needs LGG_REF_GLM3_PY=tokenization_chatglm.py}" "$dir/tokenization_chatglm.py"
         pre=$here/ref-shims-glm:
+    fi
+    if [ -f "$dir/qwen.tiktoken" ]; then
+        cp "${LGG_REF_QWEN_PY:?Qwen (v1) needs LGG_REF_QWEN_PY=tokenization_qwen.py}" "$dir/tokenization_qwen.py"
     fi
     for t in f32 f16 bf16 q8_0 auto; do
         out=$keep/$name.$t.gguf

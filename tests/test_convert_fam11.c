@@ -119,14 +119,6 @@ static size_t arctic_shapes(tspec *t, const gcase *m) {
     "_scale\":0.5773502691896257,\"pad_token_id\":0,\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"tie_word_embeddings\":t" \
     "rue,\"torch_dtype\":\"bfloat16\",\"vocab_size\":32000}"
 
-/* Qwen-7B-Chat's config at a tiny size (refused: its tokenizer is Python code). */
-#define QWEN_CONFIG                                                                                                       \
-    "{\"architectures\":[\"QWenLMHeadModel\"],\"bf16\":false,\"fp16\":false,\"fp32\":false,\"hidden_size\":32,\"inte" \
-    "rmediate_size\":128,\"kv_channels\":8,\"layer_norm_epsilon\":1e-06,\"max_position_embeddings\":8192,\"model_ty" \
-    "pe\":\"qwen\",\"no_bias\":true,\"num_attention_heads\":4,\"num_hidden_layers\":2,\"rotary_emb_base\":10000,\"seq_" \
-    "length\":8192,\"tokenizer_class\":\"QWenTokenizer\",\"use_dynamic_ntk\":true,\"use_logn_attn\":true,\"vocab_size\"" \
-    ":151936}"
-
 static const gcase CASES[] = {
     {"grok-1-tiny", GROK_CONFIG, GROK, 32, 2, 4, 2, 8, 64, 4, 32000, LGG_TYPE_BF16, {"c39e3bb53a65fc283fc70e8fc63a8508f275a60034f989ce218b134f684fd6b5", "e1aea26b022d9f5a983545cb5d2d7f44b1e4cad22bc417901612238ad728098d", "da16405ad9da51d69a2fa52cf2e164347a5c69532357eaf8f186c6e4603c3e01", "e51c217071b1a1bd024333496e46b584c7690104b9720f8787b829e8496af2c7", "da16405ad9da51d69a2fa52cf2e164347a5c69532357eaf8f186c6e4603c3e01"}},
     {"snowflake-arctic-tiny-instruct", ARCTIC_CONFIG, ARCTIC, 32, 2, 4, 2, 8, 64, 4, 32000, LGG_TYPE_BF16, {"7c49d63b7d8258a2d73727f559e3dd48d74041a290f6d386873bac6cc6867439", "638e5814579b26be6ae5f8107a8325c6d3e168182182236360540bbd1223dea5", "5cba711f9c378a43febc9d5a0b26016fe28efff7236d46fa96de5ad8fb8795a6", "7a2a66d6121506e59bf6c626a6893ab29fef70309f805ceec68548e1193fa5ce", "5cba711f9c378a43febc9d5a0b26016fe28efff7236d46fa96de5ad8fb8795a6"}},
@@ -165,17 +157,6 @@ TEST(convert_fam11_families) {
     const char *dir = make_case(&CASES[0]);
     if (dir) cv_case_refused(dir, CASES[0].config, "\"num_local_experts\":4,", "'num_local_experts'");
     if ((dir = make_case(&CASES[0]))) cv_case_refused(dir, CASES[0].config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");
-    /* Qwen (v1): refused by name, with the reason */
-    const char *qdir = cv_case_dir("qwen-7b-tiny-chat", SPM_DIR, "", QWEN_CONFIG, NULL);
-    CHECKF(qdir != NULL, "cannot write the Qwen (v1) config");
-    lgg_convert *c = NULL;
-    lgg_error err;
-    lgg_status st = qdir ? lgg_convert_open(qdir, NULL, &c, &err) : LGG_OK;
-    lgg_convert_free(c);
-    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, "'QWenLMHeadModel' is not converted") &&
-               strstr(err.message, "trust_remote_code"),
-           "Qwen (v1): status %d, '%s'", (int)st, st ? err.message : "");
-    CHECKF(!strstr(list, "\nQWenLMHeadModel\n"), "QWenLMHeadModel listed as supported");
     if ((dir = make_case(&CASES[1]))) cv_case_refused(dir, CASES[1].config, ",\"vocab_size\":32000", "'vocab_size'");
 }
 

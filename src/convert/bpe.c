@@ -146,28 +146,11 @@ static lgg_status base_by_id(lgg_convert *c, const json_t *vocab, lgg_str **out,
     return LGG_OK;
 }
 
-/* The reference's hash of the check text's ids: sha256 of str(ids). */
-static lgg_status check_hash(lgg_convert *c, const char *dir, char hex[65], lgg_error *err) {
-    lgg_tokenizer *t = NULL;
+/* The reference's hash of the check text's ids as t encodes it: sha256 of
+ * str(ids) (dir names the checkpoint in messages). */
+lgg_status lgg__cv_check_hash(const lgg_tokenizer *t, const char *dir, char hex[65], lgg_error *err) {
     lgg_error e;
     memset(&e, 0, sizeof e);
-    lgg_status ost;
-    if (c && c->has_io) { /* the same two files open_dir reads, through the io */
-        char *json = NULL, *cfg = NULL;
-        size_t n = 0, cn = 0;
-        ost = lgg__cv_load(c, "tokenizer.json", LGG_CONVERT_MAX_TOKENIZER_JSON, &json, &n, &e);
-        if (!ost && !json) ost = lgg_error_set(&e, LGG_ERR_LIMIT, LGG_NO_OFFSET, "tokenizer.json too large");
-        if (!ost && lgg__cv_exists(c, "tokenizer_config.json", NULL))
-            ost = lgg__cv_load(c, "tokenizer_config.json", LGG_CONVERT_MAX_OTHER_JSON, &cfg, &cn, &e);
-        if (!ost) ost = lgg_tokenizer_open_json(json, n, cfg, cfg ? cn : 0, &t, &e);
-        free(json), free(cfg);
-    } else {
-        ost = lgg_tokenizer_open_dir(dir, 0, &t, &e);
-    }
-    if (ost != LGG_OK)
-        return lgg__cv_fail(err, e.code,
-                            "%s: cannot encode the reference's check text to name the BPE pre-tokenizer (%s); "
-                            "name it with --pre NAME", dir, e.message);
     size_t len = sizeof CHECK_TEXT - 1;
     unsigned flags = LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL;
     int64_t n = lgg_tokenize(t, CHECK_TEXT, len, flags, NULL, 0, &e);
@@ -189,6 +172,39 @@ static lgg_status check_hash(lgg_convert *c, const char *dir, char hex[65], lgg_
     }
     free(ids);
     free(txt);
+    return st;
+}
+
+const char *lgg__cv_ref_pre(const char *hex) {
+    const char *pre = NULL;
+    for (size_t i = 0; i < sizeof REF_PRE / sizeof REF_PRE[0]; i++)
+        if (!strcmp(hex, REF_PRE[i].sha256)) pre = REF_PRE[i].pre;
+    return pre;
+}
+
+/* The check hash of checkpoint dir's tokenizer.json. */
+static lgg_status check_hash(lgg_convert *c, const char *dir, char hex[65], lgg_error *err) {
+    lgg_tokenizer *t = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    lgg_status ost;
+    if (c && c->has_io) { /* the same two files open_dir reads, through the io */
+        char *json = NULL, *cfg = NULL;
+        size_t n = 0, cn = 0;
+        ost = lgg__cv_load(c, "tokenizer.json", LGG_CONVERT_MAX_TOKENIZER_JSON, &json, &n, &e);
+        if (!ost && !json) ost = lgg_error_set(&e, LGG_ERR_LIMIT, LGG_NO_OFFSET, "tokenizer.json too large");
+        if (!ost && lgg__cv_exists(c, "tokenizer_config.json", NULL))
+            ost = lgg__cv_load(c, "tokenizer_config.json", LGG_CONVERT_MAX_OTHER_JSON, &cfg, &cn, &e);
+        if (!ost) ost = lgg_tokenizer_open_json(json, n, cfg, cfg ? cn : 0, &t, &e);
+        free(json), free(cfg);
+    } else {
+        ost = lgg_tokenizer_open_dir(dir, 0, &t, &e);
+    }
+    if (ost != LGG_OK)
+        return lgg__cv_fail(err, e.code,
+                            "%s: cannot encode the reference's check text to name the BPE pre-tokenizer (%s); "
+                            "name it with --pre NAME", dir, e.message);
+    lgg_status st = lgg__cv_check_hash(t, dir, hex, err);
     lgg_tokenizer_free(t);
     return st;
 }
@@ -202,9 +218,7 @@ static lgg_status bpe_pre(lgg_convert *c, const char *dir, const char **pre, cha
     lgg_status st = check_hash(c, dir, hex, err);
     if (st) return st;
     if (hash) memcpy(hash, hex, 65);
-    for (size_t i = 0; i < sizeof REF_PRE / sizeof REF_PRE[0]; i++)
-        if (!strcmp(hex, REF_PRE[i].sha256)) *pre = REF_PRE[i].pre;
-    if (*pre) return LGG_OK;
+    if ((*pre = lgg__cv_ref_pre(hex))) return LGG_OK;
     return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                         "%s/tokenizer.json: BPE pre-tokenizer not recognised (the reference's check hash %s is not in "
                         "its table: it refuses this tokenizer); name it with --pre NAME", dir, hex);

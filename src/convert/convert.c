@@ -379,6 +379,7 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
         lgg__cv_wav_hooks,
         lgg__cv_deci_hooks,
         lgg__cv_bitnet_hooks,
+        lgg__cv_qwen1_hooks,
     };
     for (size_t i = 0; !c->hooks && i < sizeof HOOKS_OF / sizeof HOOKS_OF[0]; i++) c->hooks = HOOKS_OF[i](json_string_value(a0));
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;

@@ -149,6 +149,7 @@ const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch);
 const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
 const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
+const cv_hooks *lgg__cv_qwen1_hooks(const char *hf_arch);              /* fam_qwen1.c */
 /* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
 const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
 /* fam_rwkv.c: the same for RWKV-6. */

@@ -111,6 +111,7 @@ struct lgg_convert {
     struct {
         const char *type;    /* "eos", "eot", ...: set after the files' ids, where still unset (ChatGLM's) */
         int64_t id;
+        int if_none;         /* only when the files gave no special id at all (Qwen (v1)'s bos and eos) */
     } late_special[4];
     int n_late_special;
     int lora;                /* a LoRA adapter (lora.c): dir is the adapter's, config the base's */
@@ -168,6 +169,11 @@ lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *
                                 lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
+/* bpe.c: the reference's check hash of the ids t gives its check text; the
+ * pre-tokenizer its table names for a hash (NULL: none). */
+struct lgg_tokenizer;
+lgg_status lgg__cv_check_hash(const struct lgg_tokenizer *t, const char *dir, char hex[65], lgg_error *err);
+const char *lgg__cv_ref_pre(const char *hex);
 /* The same reading of tokenizer.json for another tokenizer.ggml.model
  * (BERT's WordPiece, wpm.c): each token through rewrite (the same pointer
  * back: unchanged; else malloc'd, NULL when out of memory); bound_ids: the

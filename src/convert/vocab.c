@@ -376,7 +376,9 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
         st = set_special(c, &s, typ, json_object_get(c->config, key), "config.json", err);
     }
     if (c->has_chat_eos && s.id[1] >= 0) s.id[1] = c->chat_eos; /* InternLM2's chat models end a turn with it */
+    int from_files = s.n_order;
     for (int k = 0; k < c->n_late_special && !st; k++) {
+        if (c->late_special[k].if_none && from_files) continue;
         json_t *id = json_integer(c->late_special[k].id);
         int typ = 0;
         while (typ < N_SPECIAL - 1 && strcmp(SPECIAL[typ], c->late_special[k].type)) typ++;
