@@ -12,6 +12,7 @@
  * reference output is recorded here; remake them with
  * LGG_REF_TEST=convert_famC_families tests/convert_reference.sh. */
 #include "libgguf_convert.h"
+#include "convert_cases.h"
 #include "test.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
@@ -481,6 +482,8 @@ static int golden_present(void) {
     return access(probe, R_OK) == 0;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_famC_families) {
     if (!golden_present()) return; /* reference material absent */
     static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
@@ -510,6 +513,7 @@ TEST(convert_famC_families) {
             free(b);
             unlink(out);
         }
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
     }
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));

@@ -12,6 +12,7 @@
  * norms and a base_layer weight as mergekit-extract-lora writes them (bf16,
  * one pair with an f32 A, a model card). */
 #include "libgguf_convert.h"
+#include "convert_cases.h"
 #include "test.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
@@ -497,6 +498,8 @@ static const char *make_family(const fcase *m) {
     return put_text(dir, "config.json", m->config) && write_st(dir, "model.safetensors", t, n) ? dir : NULL;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_famD_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
@@ -528,6 +531,7 @@ TEST(convert_famD_families) {
             free(b);
             unlink(out);
         }
+        if (dir) CHECK(cv_case_shared(dir, FAM_CASES[i].name, FAM_CASES[i].sha, Q4, 1)); /* one read for all the outputs */
     }
     CHECKF(same == total, "%d of %d byte-identical to the reference", same, total);
 }
