@@ -19,7 +19,8 @@ static const cli_opt OPTS[] = {
                                "(Q4_K_M, IQ4_XS, ...; Q8_0 in capitals): the bytes of\n"
                                "--outtype auto followed by 'gguf quantize', in one pass\n"
                                "with no intermediate file.  Several (up to 7), comma-\n"
-                               "separated: one output each, written only if all succeed;\n"
+                               "separated: one output each, written at once from one\n"
+                               "read of the source, kept only if all succeed;\n"
                                "OUT must then hold {ftype} or be a directory"},
     {'o', "-o|--outfile|--output", "OUT", "output file (default: the reference converter's name,\n"
                                           "in the current directory); {ftype}/{outtype} in it\n"
