@@ -52,6 +52,8 @@ struct cv_share {
     uint64_t group[MAX_SHARED];
     slot **s;                /* each on its own: a block stays put while the array grows */
     size_t n_s;
+    lgg_convert *conv[MAX_SHARED]; /* the converters, by number */
+    uint32_t pins[MAX_SHARED];     /* blocks being filled from each one's map (it waits for them to leave) */
 };
 typedef struct cv_share cv_share;
 
@@ -98,7 +100,7 @@ lgg_status lgg_convert_share(lgg_convert *const *cv, size_t n, lgg_error *err) {
     pthread_cond_init(&s->cond, NULL);
     s->live = (uint32_t)((1ull << n) - 1);
     s->n_conv = n;
-    for (size_t i = 0; i < n; i++) cv[i]->share = s, cv[i]->share_id = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) cv[i]->share = s, cv[i]->share_id = (uint32_t)i, s->conv[i] = cv[i];
     return LGG_OK;
 }
 
@@ -136,6 +138,7 @@ void lgg_convert_unshare(lgg_convert *c) {
         pass(s, c->share_id, NULL, SIZE_MAX, 0);
         pthread_cond_broadcast(&s->cond);
     }
+    while (s->pins[c->share_id]) pthread_cond_wait(&s->cond, &s->mu); /* another output is reading its map */
     int last = --s->n_conv == 0;
     pthread_mutex_unlock(&s->mu);
     c->share = NULL;
@@ -227,20 +230,28 @@ const float *lgg__cv_share_rows(lgg_convert *c, const cv_tensor *t, uint64_t u, 
         s->waiting -= !b;
         b = NULL;
     }
+    /* Local files are read through one converter's maps, the first one still
+     * writing (pinned meanwhile), so the source pages are mapped once, not
+     * once per order; the io windows are each converter's own. */
+    uint32_t from = c->share_id;
     if (fill) {
         b->used = 1, b->ready = b->rstate = 0, b->st = b->rst = LGG_OK;
         b->tensor = ti, b->group = g, b->first = f, b->n = rows;
         b->need = needers(s, g); /* this one included */
+        if (!c->has_io) from = (uint32_t)__builtin_ctz(s->live | 1u << c->share_id);
+        s->pins[from]++;
     }
     pthread_mutex_unlock(&s->mu);
     lgg_status st = LGG_OK;
     lgg_error e;
     if (fill) { /* no lock: the block is this output's until it is ready */
+        lgg_convert *r = s->conv[from];
         if (!fit(&b->raw, &b->raw_cap, rows * t->unit)) st = lgg__cv_fail(&e, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-        else st = fl->load(c, t, f, rows, b->raw, &e);
+        else st = fl->load(r, &r->t[ti], f, rows, b->raw, &e);
     }
     pthread_mutex_lock(&s->mu);
     if (fill) {
+        s->pins[from]--;
         b->ready = 1, b->st = st;
         if (st) b->err = e;
         pthread_cond_broadcast(&s->cond);
