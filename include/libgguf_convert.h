@@ -256,6 +256,23 @@ LGG_API void lgg_convert_set_progress(lgg_convert *c, lgg_convert_progress_fn fn
 /* Bytes of tensor data the output holds (the progress total). */
 LGG_API uint64_t lgg_convert_total_bytes(const lgg_convert *c);
 
+/* Several outputs of one checkpoint written at once (gguf convert --outtype
+ * f16,q8_0,Q4_K_M): cv[0..n), 2 <= n <= 32, opened from the same source
+ * with the same options but the outtype, each then written by its own
+ * thread (lgg_writer_write_file, lgg_convert_write_quantized; not the
+ * split forms).  Each source row is then read and converted to f32 once
+ * for all of them (per order of tensors: a quantize plan's and the
+ * checkpoint's), and rounded to the `auto` type once for all the presets;
+ * each output's bytes are those it writes alone.  The rows go through a
+ * bounded cache (3n + 2 blocks of 2 MiB, twice that for the presets'
+ * rounded rows), so the fastest output waits for the slowest a few blocks
+ * ahead: every one must be written, and a thread whose write returns (done
+ * or failed) calls lgg_convert_unshare so that the others stop waiting for
+ * it (lgg_convert_free does too).  LGG_ERR_ARG when the converters list
+ * different tensors or rows; LGG_ERR_NOMEM. */
+LGG_API lgg_status lgg_convert_share(lgg_convert *const *cv, size_t n, lgg_error *err);
+LGG_API void lgg_convert_unshare(lgg_convert *c); /* NULL or not shared: a no-op */
+
 /* --outtype PRESET: write to `path` what `convert --outtype auto` followed
  * by lgg_quant_plan_write with `qo` and `qw` would give, byte for byte, in
  * one pass with no intermediate file.  `c` must have been opened with

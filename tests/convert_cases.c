@@ -6,6 +6,7 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -137,6 +138,108 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
         unlink(out);
     }
     return same;
+}
+
+/* share.c's block size in floats (internal): shrunk so that tiny
+ * checkpoints make many blocks. */
+extern uint64_t lgg__cv_share_block;
+
+typedef struct shared_out {
+    lgg_convert *c;
+    const char *preset;
+    char path[4300];
+    lgg_status st;
+    lgg_error err;
+} shared_out;
+
+/* o written (its converter open), then let go of the shared rows. */
+static void *write_shared(void *arg) {
+    shared_out *o = arg;
+    if (o->preset) {
+        lgg_quant_options qo;
+        lgg_quant_options_init(&qo);
+        qo.preset = lgg_quant_preset_find(o->preset);
+        lgg_quant_write_options qw;
+        lgg_quant_write_options_init(&qw);
+        qw.write_flags = LGG_WRITE_NO_SYNC;
+        o->st = lgg_convert_write_quantized(o->c, &qo, &qw, o->path, &o->err);
+    } else {
+        lgg_write_options wo;
+        lgg_write_options_init(&wo);
+        wo.flags = LGG_WRITE_NO_SYNC;
+        o->st = lgg_writer_write_file(lgg_convert_writer(o->c), o->path, &wo, &o->err);
+    }
+    lgg_convert_unshare(o->c);
+    return NULL;
+}
+
+static lgg_status open_out(const char *dir, const char *preset, uint32_t outtype, shared_out *o) {
+    lgg_convert_options opt;
+    lgg_convert_options_init(&opt);
+    opt.outtype = preset ? LGG_CONVERT_AUTO : outtype;
+    o->preset = preset, o->st = LGG_OK;
+    return lgg_convert_open(dir, &opt, &o->c, &o->err);
+}
+
+int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
+                   size_t n_presets) {
+    static const uint32_t types[3] = {LGG_CONVERT_F16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
+    static const int ref[3] = {1, 3, 4};
+    enum { MAX = 7 };
+    if (n_presets > MAX - 3) n_presets = MAX - 3;
+    const size_t n = 3 + n_presets;
+    shared_out w[MAX];
+    lgg_convert *cv[MAX];
+    int ok = 1;
+    for (size_t k = 0; k < n; k++) {
+        snprintf(w[k].path, sizeof w[k].path, "%s.shared%zu.gguf", dir, k);
+        lgg_status st = open_out(dir, k < 3 ? NULL : presets[k - 3], k < 3 ? types[k] : 0, &w[k]);
+        CHECKF(st == LGG_OK, "%s: %s", name, w[k].err.message);
+        if (st) {
+            while (k--) lgg_convert_free(cv[k]);
+            return 0;
+        }
+        cv[k] = w[k].c;
+    }
+    const uint64_t block = lgg__cv_share_block;
+    lgg__cv_share_block = 1024;
+    lgg_error err;
+    CHECKF(lgg_convert_share(cv, n, &err) == LGG_OK, "%s: %s", name, err.message);
+    pthread_t tid[MAX];
+    int started[MAX];
+    for (size_t k = 0; k < n; k++)
+        if (!(started[k] = pthread_create(&tid[k], NULL, write_shared, &w[k]) == 0)) write_shared(&w[k]);
+    for (size_t k = 0; k < n; k++)
+        if (started[k]) pthread_join(tid[k], NULL);
+    lgg__cv_share_block = block;
+    for (size_t k = 0; k < n; k++) {
+        lgg_convert_free(cv[k]);
+        CHECKF(w[k].st == LGG_OK, "%s output %zu: %s", name, k, w[k].err.message);
+        size_t na = 0, nb = 0;
+        unsigned char *a = w[k].st == LGG_OK ? read_file(w[k].path, &na) : NULL, *b = NULL;
+        if (k < 3) { /* the reference's bytes */
+            char hex[65] = "";
+            if (a) sha256_hex(a, na, hex);
+            const char *want = sha[ref[k]] ? sha[ref[k]] : "(not recorded)";
+            CHECKF(!strcmp(hex, want), "%s shared output %zu: sha256 %s, reference %s", name, k, hex, want);
+            ok &= !strcmp(hex, want);
+        } else { /* the preset's single run */
+            shared_out one;
+            snprintf(one.path, sizeof one.path, "%s.alone.gguf", dir);
+            if (open_out(dir, w[k].preset, 0, &one) == LGG_OK) {
+                write_shared(&one);
+                lgg_convert_free(one.c);
+                b = one.st == LGG_OK ? read_file(one.path, &nb) : NULL;
+            }
+            CHECKF(a && b && na == nb && !memcmp(a, b, na), "%s shared %s: differs from its single run", name,
+                   w[k].preset);
+            ok &= a && b && na == nb && !memcmp(a, b, na);
+            unlink(one.path);
+        }
+        free(a), free(b);
+        unlink(w[k].path);
+    }
+    return ok;
 }
 
 void cv_case_refused(const char *dir, const char *config, const char *drop, const char *named) {

@@ -44,6 +44,14 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
  * sha256 with sha[k] (failing the current test when one differs); returns
  * how many are the same. */
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+/* lgg_convert_share: dir converted to f16, q8_0, auto and each of
+ * presets[0..n_presets) (at most 4) at once, one thread each, through
+ * blocks of 1024 floats (so the outputs wait for each other, and a preset's
+ * plan order makes a group of its own): f16, q8_0 and auto must have the
+ * reference's sha256 (sha[1], sha[3], sha[4]), each preset the bytes of its
+ * single run (failing the current test otherwise); returns whether all did. */
+int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
+                   size_t n_presets);
 /* dir's config.json without the text `drop`: lgg_convert_open must fail
  * with a message containing `named` (a failed check otherwise); then
  * config.json is written back as `config`. */

@@ -1117,3 +1117,69 @@ TEST(convert_split_signal_leaves_nothing) {
     CHECKF(n == 0, "%d file(s) left after SIGINT", n);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* Ctrl-C while several outtypes are written at once (one thread each, the
+ * signal taken by the main thread) leaves nothing: no temporary file, no
+ * staged output, no final one.  Six 2048 x 2048 bf16 matrices of finite
+ * values, so Q4_K_M is still running when the first temporary file shows. */
+TEST(convert_outtypes_signal_leaves_nothing) {
+    const char *d = make_model("sigmulti");
+    enum { H = 2048, L = 6 };
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg,
+             "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": %d, \"num_attention_heads\": 2,"
+             " \"num_key_value_heads\": 2, \"num_hidden_layers\": %d, \"intermediate_size\": 16, \"vocab_size\": 4,"
+             " \"rms_norm_eps\": 1e-5, \"max_position_embeddings\": 64, \"bos_token_id\": 1, \"eos_token_id\": 2}",
+             H, L);
+    put_text(d, "config.json", cfg);
+    buf h = {0}, data = {0};
+    char e[300];
+    uint64_t off = 0;
+    const struct { const char *name, *dtype; uint64_t rows, es; } outer[] = {
+        {"lm_head.weight", "F16", 4, 2}, {"model.embed_tokens.weight", "F32", 4, 4}, {"model.norm.weight", "F32", 0, 4}};
+    const char *meta = "{\"__metadata__\": {\"format\": \"pt\"}";
+    buf_put(&h, meta, strlen(meta));
+    for (int i = 0; i < 3 + L; i++) {
+        int l;
+        uint64_t n;
+        if (i < 3) {
+            n = (outer[i].rows ? outer[i].rows : 1) * H * outer[i].es;
+            l = outer[i].rows ? snprintf(e, sizeof e, ", \"%s\": {\"dtype\": \"%s\", \"shape\": [%llu, %d], \"data_offsets\": [%llu, %llu]}",
+                                         outer[i].name, outer[i].dtype, (unsigned long long)outer[i].rows, H,
+                                         (unsigned long long)off, (unsigned long long)(off + n))
+                              : snprintf(e, sizeof e, ", \"%s\": {\"dtype\": \"%s\", \"shape\": [%d], \"data_offsets\": [%llu, %llu]}",
+                                         outer[i].name, outer[i].dtype, H, (unsigned long long)off, (unsigned long long)(off + n));
+            for (uint64_t k = 0; k < n; k++) buf_u8(&data, 0); /* zeros: finite in every type */
+        } else {
+            n = (uint64_t)H * H * 2;
+            l = snprintf(e, sizeof e, ", \"model.layers.%d.self_attn.q_proj.weight\": {\"dtype\": \"BF16\", \"shape\": [%d, %d], "
+                         "\"data_offsets\": [%llu, %llu]}", i - 3, H, H, (unsigned long long)off, (unsigned long long)(off + n));
+            for (uint64_t k = 0; k < n / 2; k++) buf_u8(&data, (uint8_t)(k * 7)), buf_u8(&data, (uint8_t)(0x3c + k % 3)); /* about 0.01 to 1 */
+        }
+        buf_put(&h, e, (size_t)l);
+        off += n;
+    }
+    buf_put(&h, "}", 1);
+    buf f = {0};
+    buf_u64(&f, h.n);
+    buf_put(&f, h.p, h.n);
+    buf_put(&f, data.p, data.n);
+    put_file(d, "model.safetensors", f.p, f.n);
+    buf_free(&h), buf_free(&data), buf_free(&f);
+    char outdir[4300], out[4400];
+    snprintf(outdir, sizeof outdir, "%s.sig", d);
+    mkdir(outdir, 0755);
+    snprintf(out, sizeof out, "%s/M-{ftype}.gguf", outdir);
+    /* the library's temporary file beside a staged output: "." + ".M-f16.gguf.PID.part" + ".tmp..." */
+    int st = signal_mid_run((char *[]){"convert", "-q", "--outtype", "f16,q8_0,Q4_K_M", (char *)d, "-o", out, NULL},
+                            outdir, "..M-", SIGINT);
+    CHECKF(st >= 0, "convert: %s", st == -2 ? "no temporary file appeared" : "not started");
+    CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "convert: wait status %#x", st);
+    DIR *dd = opendir(outdir);
+    int n = 0;
+    for (struct dirent *de; dd && (de = readdir(dd));) n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+    if (dd) closedir(dd);
+    CHECKF(n == 0, "%d file(s) left after SIGINT", n);
+}
+#endif

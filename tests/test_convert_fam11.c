@@ -134,6 +134,8 @@ static const char *make_case(const gcase *m) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_fam11_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
@@ -144,6 +146,7 @@ TEST(convert_fam11_families) {
         const char *dir = make_case(&CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
     static char list[8192];

@@ -14,6 +14,7 @@
  * NODE_DIR` makes them again (a name ending in -pad-id runs the reference
  * without its duplicate-key failure). */
 #include "libgguf_convert.h"
+#include "convert_cases.h"
 #include "test.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
@@ -386,6 +387,8 @@ static const char *make_case_edit(const fcase *m, const char *cfrom, const char 
     return write_weights(dir, t, tensors(t, m), m->dtype) ? dir : NULL;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_famB_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
@@ -420,6 +423,7 @@ TEST(convert_famB_families) {
             free(b);
             unlink(out);
         }
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
     }
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));

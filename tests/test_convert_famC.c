@@ -482,6 +482,8 @@ static int golden_present(void) {
     return access(probe, R_OK) == 0;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_famC_families) {
     if (!golden_present()) return; /* reference material absent */
     int same = 0;
@@ -489,6 +491,7 @@ TEST(convert_famC_families) {
         const char *dir = make_case(&CASES[i], CASES[i].config);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
     }
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));

@@ -498,6 +498,8 @@ static const char *make_family(const fcase *m) {
     return put_text(dir, "config.json", m->config) && write_st(dir, "model.safetensors", t, n) ? dir : NULL;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_famD_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
@@ -508,6 +510,7 @@ TEST(convert_famD_families) {
         const char *dir = make_family(&FAM_CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", FAM_CASES[i].name);
         if (dir) same += cv_case_check(dir, FAM_CASES[i].name, FAM_CASES[i].sha);
+        if (dir) CHECK(cv_case_shared(dir, FAM_CASES[i].name, FAM_CASES[i].sha, Q4, 1)); /* one read for all the outputs */
     }
     CHECKF(same == total, "%d of %d byte-identical to the reference", same, total);
 }

@@ -666,6 +666,8 @@ static const char *make_case(const mcase *m) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
+static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
+
 TEST(convert_more_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
@@ -676,6 +678,7 @@ TEST(convert_more_families) {
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (!dir) continue;
         same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
         if (CASES[i].gemma == 3) { /* Phi-3's fused projections through the presets' rules */
             CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0));
             CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "IQ4_XS", 1));
@@ -688,6 +691,42 @@ TEST(convert_more_families) {
            lq_same);
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));
+}
+
+/* lgg_convert_share: f16, q8_0, auto and two presets written at once
+ * equal the reference's and their single runs: MoE (stacked experts),
+ * gemma's norm + 1, Phi-3's fused projections, DeepSeek's experts; the
+ * converters of two checkpoints are refused. */
+TEST(convert_share_outputs) {
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
+    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    static const char *const names[] = {"Mixtral-Tiny-4x32-Test", "gemma-tiny-3L-test", "Phi-3-tiny-4k-instruct",
+                                        "deepseek-moe-tiny-chat"};
+    static const char *const presets[] = {"Q4_K_M", "Q5_K_S"};
+    int done = 0;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        int wanted = 0;
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) wanted |= !strcmp(CASES[i].name, names[k]);
+        const char *dir = wanted ? make_case(&CASES[i]) : NULL;
+        if (!wanted) continue;
+        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
+        if (dir) done += cv_case_shared(dir, CASES[i].name, CASES[i].sha, presets, 2);
+    }
+    CHECKF(done == (int)(sizeof names / sizeof names[0]), "%d of %d checkpoints", done, (int)(sizeof names / sizeof names[0]));
+    lgg_convert *cv[2] = {NULL, NULL};
+    lgg_error err;
+    for (int k = 0; k < 2; k++) {
+        const char *dir = make_case(&CASES[k]);
+        REQUIRE(dir && lgg_convert_open(dir, NULL, &cv[k], &err) == LGG_OK);
+    }
+    CHECK(lgg_convert_share(cv, 2, &err) == LGG_ERR_ARG);
+    CHECK_STR(err.message, "lgg_convert_share: converter 1 lists other tensors");
+    CHECK(lgg_convert_share(cv, 1, &err) == LGG_ERR_ARG);
+    lgg_convert *same[2] = {cv[0], cv[0]};
+    CHECK(lgg_convert_share(same, 2, &err) == LGG_ERR_ARG);
+    CHECK_STR(err.message, "lgg_convert_share: converter 1 is given twice");
+    lgg_convert_free(cv[0]), lgg_convert_free(cv[1]);
 }
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "libgguf.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -261,6 +262,16 @@ lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_
  * keeps its own), and records each finished file while an output set is
  * open (below). */
 void cli_temp_note(void *ud, const char *path, int created);
+/* Several files written at once, one thread each (convert's outputs):
+ * cli_parallel_begin blocks the fatal signals in the caller (and so in the
+ * threads it starts next) and makes cli_temp_note safe for them;
+ * cli_parallel_wait takes the signals until done(ud), removing the
+ * temporary files on one before dying of it; cli_parallel_end, after the
+ * threads are joined, restores the caller's mask.  (Not for output sets:
+ * a file renamed into place there is recorded by cli_outputs_add.) */
+void cli_parallel_begin(sigset_t *old);
+void cli_parallel_wait(int (*done)(void *), void *ud);
+void cli_parallel_end(const sigset_t *old);
 /* An output set: a command that writes several files (split, convert or
  * quantize into shards, a download of a shard set) opens one before its
  * first file; from then on each finished file (renamed into place by a

@@ -10,13 +10,15 @@
  * the handler then also removes every file of the set already in place. */
 #include "cli.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { SLOTS = 8, PATH_CAP = 4096 };
+enum { SLOTS = 16, PATH_CAP = 4096 }; /* convert's 7 outputs at once: each staged, each being written */
 static char temp_path[SLOTS][PATH_CAP];
 static volatile sig_atomic_t temp_live[SLOTS];
 /* The open output set's finished files: the array is replaced (never
@@ -118,25 +120,8 @@ static void input_mode(const char *tmp) {
     chmod(tmp, (mode_t)m & ~um & 07777);
 }
 
-/* created: 2 = about to create or to rename (signals are held from here
- * until the next 0 or 1, so no signal finds a file nobody knows of),
- * 1 = created, 3 = renamed into place as `path` (a finished output),
- * 0 = renamed or removed (path NULL: the creation failed). */
-void cli_temp_note(void *ud, const char *path, int created) {
-    (void)ud;
-    static sigset_t before;
-    static int holding;
-    install();
-    sigset_t fatal;
-    fatal_set(&fatal);
-    if (created == 2 || created == 3) {
-        if (!holding) pthread_sigmask(SIG_BLOCK, &fatal, &before);
-        holding = 1;
-        if (created == 3) cli_outputs_add(path);
-        return;
-    }
-    sigset_t old;
-    pthread_sigmask(SIG_BLOCK, &fatal, &old);
+/* Record path as a temporary file (created) or no longer one. */
+static void note(const char *path, int created) {
     if (created && path) input_mode(path);
     for (int i = 0; path && i < SLOTS; i++) {
         if (created && !temp_live[i] && strlen(path) < PATH_CAP) {
@@ -149,6 +134,75 @@ void cli_temp_note(void *ud, const char *path, int created) {
             break;
         }
     }
+}
+
+/* Several writers at once (cli_parallel_begin): the thread that began
+ * takes the fatal signals, in cli_parallel_wait, and the writers hold
+ * `naming` where single-threaded code holds its signals. */
+static pthread_mutex_t naming = PTHREAD_MUTEX_INITIALIZER;
+static int parallel;
+static _Thread_local int named; /* this writer holds `naming` */
+
+/* A writer's note: from "about to create or rename" (2) to its next 0 or 1
+ * it holds `naming`, so the signal taker never finds a file nobody knows
+ * of. */
+static void note_parallel(const char *path, int created) {
+    if (!named) pthread_mutex_lock(&naming);
+    named = created == 2 || created == 3;
+    if (created != 2) note(path, created != 0);
+    if (!named) pthread_mutex_unlock(&naming);
+}
+
+void cli_parallel_begin(sigset_t *old) {
+    install();
+    sigset_t fatal;
+    fatal_set(&fatal);
+    pthread_sigmask(SIG_BLOCK, &fatal, old); /* the threads started from here on inherit it */
+    parallel = 1;
+}
+
+void cli_parallel_wait(int (*done)(void *), void *ud) {
+    sigset_t fatal;
+    fatal_set(&fatal);
+    while (!done(ud)) {
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        int sig = sigtimedwait(&fatal, NULL, &ts);
+        if (sig <= 0) continue;
+        pthread_mutex_lock(&naming); /* no writer between creating a file and naming it */
+        on_fatal(sig);               /* the signal stays pending: it is blocked here */
+        pthread_sigmask(SIG_UNBLOCK, &fatal, NULL);
+    }
+}
+
+void cli_parallel_end(const sigset_t *old) {
+    parallel = 0;
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* created: 2 = about to create or to rename (signals are held from here
+ * until the next 0 or 1, so no signal finds a file nobody knows of),
+ * 1 = created, 3 = renamed into place as `path` (a finished output),
+ * 0 = renamed or removed (path NULL: the creation failed). */
+void cli_temp_note(void *ud, const char *path, int created) {
+    (void)ud;
+    static sigset_t before;
+    static int holding;
+    if (parallel) {
+        note_parallel(path, created);
+        return;
+    }
+    install();
+    sigset_t fatal;
+    fatal_set(&fatal);
+    if (created == 2 || created == 3) {
+        if (!holding) pthread_sigmask(SIG_BLOCK, &fatal, &before);
+        holding = 1;
+        if (created == 3) cli_outputs_add(path);
+        return;
+    }
+    sigset_t old;
+    pthread_sigmask(SIG_BLOCK, &fatal, &old);
+    note(path, created);
     /* a signal held since "about to create" is delivered here, with the
      * path recorded */
     pthread_sigmask(SIG_SETMASK, holding ? &before : &old, NULL);

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,7 +19,8 @@ static const cli_opt OPTS[] = {
                                "(Q4_K_M, IQ4_XS, ...; Q8_0 in capitals): the bytes of\n"
                                "--outtype auto followed by 'gguf quantize', in one pass\n"
                                "with no intermediate file.  Several (up to 7), comma-\n"
-                               "separated: one output each, written only if all succeed;\n"
+                               "separated: one output each, written at once from one\n"
+                               "read of the source, kept only if all succeed;\n"
                                "OUT must then hold {ftype} or be a directory"},
     {'o', "-o|--outfile|--output", "OUT", "output file (default: the reference converter's name,\n"
                                           "in the current directory); {ftype}/{outtype} in it\n"
@@ -117,7 +119,7 @@ static const char *epilog(void) {
     return buf;
 }
 
-enum { MAX_OUTTYPES = 7 }; /* cli_write.c keeps 8 temporary files for the signal handler */
+enum { MAX_OUTTYPES = 7 }; /* cli_write.c keeps 16 temporary files for the signal handler: each staged, each being written */
 
 typedef struct outtype {
     uint32_t type;                  /* lgg_convert_outtype */
@@ -129,7 +131,6 @@ typedef struct copts {
     const char *lora, *base;        /* --lora ADAPTER_DIR --base BASE_DIR */
     outtype ot[MAX_OUTTYPES];       /* --outtype's list */
     size_t n_ot;
-    const lgg_quant_preset *preset; /* the output being written: --outtype PRESET */
     int threads;
     lgg_split_options split;
     lgg_convert_options o;
@@ -332,10 +333,11 @@ static void split_prefix(const char *out, char *prefix, size_t cap) {
 }
 
 /* --outtype PRESET: the quantize step fused into the conversion. */
-static lgg_status write_preset(const copts *c, lgg_convert *cv, const char *out, lgg_error *err) {
+static lgg_status write_preset(const copts *c, const lgg_quant_preset *preset, lgg_convert *cv, const char *out,
+                               lgg_error *err) {
     lgg_quant_options qo;
     lgg_quant_options_init(&qo);
-    qo.preset = c->preset;
+    qo.preset = preset;
     lgg_imatrix *im = NULL;
     if (c->imatrix) {
         lgg_status st = lgg_imatrix_load_file(c->imatrix, NULL, &im, err);
@@ -400,8 +402,8 @@ static void say_written(const char *dir, const char *shown, const char *path, co
 /* Where the output goes: OUT with its templates filled in, the default
  * name inside OUT when OUT is a directory, else the default name (a preset
  * names the encoding instead of the intermediate F16/BF16). */
-static void out_path(const copts *c, const lgg_convert *cv, char *buf, size_t cap) {
-    const char *ftype = c->preset ? c->preset->name : lgg_convert_ftype_name(cv);
+static void out_path(const copts *c, const lgg_quant_preset *preset, const lgg_convert *cv, char *buf, size_t cap) {
+    const char *ftype = preset ? preset->name : lgg_convert_ftype_name(cv);
     if (c->out && !is_dir(c->out)) {
         fill_template(c->out, ftype, buf, cap);
         return;
@@ -409,22 +411,38 @@ static void out_path(const copts *c, const lgg_convert *cv, char *buf, size_t ca
     char name[4096];
     lgg_convert_default_name(cv, name, sizeof name);
     char *dash = strrchr(name, '-');
-    if (c->preset && dash) snprintf(dash, sizeof name - (size_t)(dash - name), "-%s.gguf", c->preset->name);
+    if (preset && dash) snprintf(dash, sizeof name - (size_t)(dash - name), "-%s.gguf", preset->name);
     size_t l = c->out ? strlen(c->out) : 0;
     if (l && c->out[l - 1] == '/') l--;
     if ((size_t)snprintf(buf, cap, "%.*s%s%s", (int)l, c->out ? c->out : "", c->out ? "/" : "", name) >= cap)
         buf[0] = 0; /* too long: the write fails naming no file */
 }
 
-/* Output k of --outtype: converted and written to final (its path, chosen
- * here), or with several outputs to staged, a temporary name beside it
- * that the caller renames once every output is written. */
-static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap) {
+/* One output of --outtype, from its converter to its closing line. */
+typedef struct output {
+    copts *c;
+    size_t k;
+    const lgg_quant_preset *preset;
+    lgg_convert *cv;
+    const char *path;      /* where it is written: its final name, or the staged one */
+    char prefix[4096];     /* with --split-max-*: the shard set's */
+    double t0;
+    lgg_status st;
+    lgg_error err;
+    struct progress *prog; /* several outputs at once: their shared progress bar */
+} output;
+
+/* Output k: its converter opened and its path chosen, final[k] (the name
+ * it gets), or with several outputs staged, a temporary name beside it
+ * that the caller renames once every output is written.  CLI_OK with
+ * o->cv NULL: nothing to write (--dry-run). */
+static int prepare_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap, output *o) {
+    memset(o, 0, sizeof *o);
+    o->c = c, o->k = k, o->preset = c->ot[k].preset;
     c->o.outtype = c->ot[k].type;
-    c->preset = c->ot[k].preset;
     lgg_convert *cv = NULL;
     lgg_error err;
-    const double t0 = now_s();
+    o->t0 = now_s();
     if (c->lora ? lgg_convert_open_lora(c->lora, c->base, &c->o, &cv, &err) : lgg_convert_open(c->dir, &c->o, &cv, &err)) {
         cli_err("convert", NULL, "%s", err.message); /* the message names the file */
         return CLI_FAIL;
@@ -436,8 +454,8 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
         lgg_convert_free(cv);
         return rc;
     }
-    out_path(c, cv, final[k], sizeof final[k]);
-    const char *out = final[k];
+    out_path(c, o->preset, cv, final[k], sizeof final[k]);
+    o->path = final[k];
     for (size_t j = 0; j < k; j++)
         if (!strcmp(final[j], final[k])) {
             cli_err("convert", final[k], "two of the --outtype types would both be written here");
@@ -445,11 +463,10 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
             return CLI_FAIL;
         }
     const bool split = c->split.max_size || c->split.max_tensors;
-    char prefix[4096];
-    split_prefix(final[k], prefix, sizeof prefix);
+    split_prefix(final[k], o->prefix, sizeof o->prefix);
     char single[4200]; /* a set of one shard is this plain file */
-    snprintf(single, sizeof single, "%s.gguf", prefix);
-    if ((split ? cli_output_check_set("convert", prefix) != CLI_OK || cli_output_check("convert", single) != CLI_OK
+    snprintf(single, sizeof single, "%s.gguf", o->prefix);
+    if ((split ? cli_output_check_set("convert", o->prefix) != CLI_OK || cli_output_check("convert", single) != CLI_OK
                : cli_output_check("convert", final[k]) != CLI_OK)) {
         lgg_convert_free(cv);
         return CLI_FAIL;
@@ -463,33 +480,142 @@ static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, si
             lgg_convert_free(cv);
             return CLI_FAIL;
         }
-        out = staged;
+        o->path = staged;
     }
+    o->cv = cv;
+    return CLI_OK;
+}
+
+/* The conversion written (o->st, o->err say how it went). */
+static void write_one(output *o) {
+    const copts *c = o->c;
+    const bool split = c->split.max_size || c->split.max_tensors;
     lgg_write_options wo;
     lgg_write_options_init(&wo);
     if (c->no_fsync) wo.flags |= LGG_WRITE_NO_SYNC;
     if (c->o.vocab_only) wo.flags |= LGG_WRITE_NO_EMPTY_PAD; /* the reference's gguf-py does not pad an empty data section */
     if (c->bigendian) wo.endian = LGG_BIG_ENDIAN;
     wo.temp_fn = cli_temp_note; /* the split shards' temporary files too */
-    cli_progress prog;
-    cli_progress_init(&prog, "convert", lgg_convert_total_bytes(cv));
-    if (!c->quiet) lgg_convert_set_progress(cv, on_progress, &prog);
     if (split) cli_outputs_begin(); /* a signal takes back the shards already written */
-    lgg_status st;
-    if (c->preset) st = write_preset(c, cv, out, &err);
-    else if (split) st = lgg_convert_write_split(cv, prefix, &c->split, &wo, &err);
-    else st = cli_write_file(lgg_convert_writer(cv), out, &wo, &err);
-    cli_progress_end(&prog);
-    if (st) {
-        cli_err("convert", final[k], "%s", err.message); /* a conversion's failure in its own words */
+    if (o->preset) o->st = write_preset(c, o->preset, o->cv, o->path, &o->err);
+    else if (split) o->st = lgg_convert_write_split(o->cv, o->prefix, &c->split, &wo, &o->err);
+    else o->st = cli_write_file(lgg_convert_writer(o->cv), o->path, &wo, &o->err);
+}
+
+/* Its failure in the converter's words, or its closing line. */
+static int finish_one(output *o, const char *final) {
+    const bool split = o->c->split.max_size || o->c->split.max_tensors;
+    int rc = CLI_OK;
+    if (o->st) {
+        cli_err("convert", final, "%s", o->err.message); /* a conversion's failure in its own words */
         rc = CLI_FAIL;
         cli_outputs_remove("convert"); /* the library removed its shards: a no-op unless one stayed */
-    } else {
-        if (staged) cli_temp_note(NULL, staged, 1); /* a signal removes it until it is renamed */
-        if (!c->quiet) say_written(c->dir, final[k], out, split ? prefix : NULL, t0);
+    } else if (!o->c->quiet) {
+        say_written(o->c->dir, final, o->path, split ? o->prefix : NULL, o->t0);
     }
     cli_outputs_keep();
-    lgg_convert_free(cv);
+    return rc;
+}
+
+/* Output k alone: converted and written to final[k], or with several
+ * outputs (from the hub, one after the other) to staged. */
+static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap) {
+    output o;
+    int rc = prepare_one(c, k, final, staged, cap, &o);
+    if (rc != CLI_OK || !o.cv) return rc;
+    if (staged) cli_temp_note(NULL, staged, 1); /* a signal removes it until it is renamed */
+    cli_progress prog;
+    cli_progress_init(&prog, "convert", lgg_convert_total_bytes(o.cv));
+    if (!c->quiet) lgg_convert_set_progress(o.cv, on_progress, &prog);
+    write_one(&o);
+    cli_progress_end(&prog);
+    rc = finish_one(&o, final[k]);
+    lgg_convert_free(o.cv);
+    return rc;
+}
+
+/* Several outputs' progress as one bar: the sum of their bytes. */
+typedef struct progress {
+    pthread_mutex_t mu;
+    cli_progress bar;
+    uint64_t done[MAX_OUTTYPES], total[MAX_OUTTYPES];
+    size_t n, finished;
+} progress;
+
+static void on_progress_of(void *ud, uint64_t done, uint64_t total) {
+    output *o = ud;
+    progress *p = o->prog;
+    pthread_mutex_lock(&p->mu);
+    p->total[o->k] = total;
+    p->bar.total = 0;
+    for (size_t k = 0; k < p->n; k++) p->bar.total += p->total[k];
+    if (done >= p->done[o->k]) cli_progress_add(&p->bar, done - p->done[o->k]);
+    p->done[o->k] = done; /* a preset's count starts again with its plan */
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *write_thread(void *arg) {
+    output *o = arg;
+    write_one(o);
+    lgg_convert_unshare(o->cv); /* the others no longer wait for it */
+    pthread_mutex_lock(&o->prog->mu);
+    o->prog->finished++;
+    pthread_mutex_unlock(&o->prog->mu);
+    return NULL;
+}
+
+static int all_finished(void *ud) {
+    progress *p = ud;
+    pthread_mutex_lock(&p->mu);
+    int all = p->finished == p->n;
+    pthread_mutex_unlock(&p->mu);
+    return all;
+}
+
+/* Several outputs from one read of the checkpoint: each opened, then all
+ * written at once to their staged names, one thread each, sharing the
+ * source rows (lgg_convert_share). */
+static int convert_several(copts *c, char (*final)[4096], char (*staged)[4096]) {
+    static output o[MAX_OUTTYPES];
+    static progress p;
+    memset(&p, 0, sizeof p);
+    size_t n = 0;
+    int rc = CLI_OK;
+    for (; rc == CLI_OK && n < c->n_ot; n++) rc = prepare_one(c, n, final, staged[n], sizeof staged[n], &o[n]);
+    lgg_convert *cv[MAX_OUTTYPES];
+    for (size_t k = 0; k < n; k++) cv[k] = o[k].cv;
+    if (rc != CLI_OK) {
+        for (size_t k = 0; k < n; k++) lgg_convert_free(cv[k]);
+        return rc;
+    }
+    lgg_error err;
+    lgg_convert_share(cv, n, &err); /* should it fail, each reads its own rows: the same bytes, slower */
+    for (size_t k = 0; k < n; k++) cli_temp_note(NULL, staged[k], 1); /* a signal removes them until renamed */
+    pthread_mutex_init(&p.mu, NULL);
+    p.n = n;
+    uint64_t total = 0;
+    for (size_t k = 0; k < n; k++) total += p.total[k] = lgg_convert_total_bytes(cv[k]);
+    cli_progress_init(&p.bar, "convert", total);
+    sigset_t mask;
+    cli_parallel_begin(&mask);
+    pthread_t tid[MAX_OUTTYPES];
+    int started[MAX_OUTTYPES] = {0};
+    for (size_t k = 0; k < n; k++) {
+        o[k].prog = &p;
+        if (!c->quiet) lgg_convert_set_progress(cv[k], on_progress_of, &o[k]);
+        started[k] = pthread_create(&tid[k], NULL, write_thread, &o[k]) == 0;
+        if (!started[k]) write_thread(&o[k]); /* no thread: here, after the others started */
+    }
+    cli_parallel_wait(all_finished, &p);
+    for (size_t k = 0; k < n; k++)
+        if (started[k]) pthread_join(tid[k], NULL);
+    cli_parallel_end(&mask);
+    cli_progress_end(&p.bar);
+    for (size_t k = 0; k < n; k++) {
+        if (finish_one(&o[k], final[k]) != CLI_OK) rc = CLI_FAIL;
+        lgg_convert_free(cv[k]);
+    }
+    pthread_mutex_destroy(&p.mu);
     return rc;
 }
 
@@ -538,9 +664,13 @@ int cmd_convert(int argc, char **argv) {
     if (!c.lora && (rc = cli_hubconv_open(argv[1], (int)c.n_ot, &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     memset(staged, 0, sizeof staged);
-    for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
-        rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
-    rc = c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    if (c.n_ot > 1 && !c.o.io) { /* local: all at once, from one read */
+        rc = commit(c.n_ot, final, staged, convert_several(&c, final, staged));
+    } else { /* one output; or from the hub, one after the other (its spool holds the bytes fetched) */
+        for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
+            rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
+        rc = c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
+    }
     if (rc == CLI_OK && c.card) rc = cli_model_card(c.card_path, final, c.n_ot);
     cli_hubconv_close();
     return rc;

@@ -468,6 +468,7 @@ lgg_status lgg_convert_open(const char *dir, const lgg_convert_options *o, lgg_c
 
 void lgg_convert_free(lgg_convert *c) {
     if (!c) return;
+    lgg_convert_unshare(c);
     lgg_writer_free(c->w);
     for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack), free(c->t[i].gen);
     free(c->experts);

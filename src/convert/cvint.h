@@ -122,6 +122,11 @@ struct lgg_convert {
     lgg_convert_io io;       /* the caller's files (lgg_convert_options.io), when has_io */
     int has_io;
     struct cv_window *win;   /* has_io: per shard, the bytes of it held (data.c) */
+    struct cv_share *share;  /* rows shared with other outputs written at once (share.c), or NULL */
+    uint32_t share_id;       /* this output's number among them */
+    uint64_t share_order;    /* the order it writes its tensors in: 0 the checkpoint's, else a hash of the
+                                quantize plan's (outputs of one order share blocks) */
+    uint32_t *share_pos;     /* each tensor's place in the quantize plan's order, or NULL (the checkpoint's) */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
@@ -156,6 +161,19 @@ lgg_status lgg__cv_spm(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* Data callback for the writer (data.c). */
 lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err);
 uint64_t lgg__cv_out_bytes(const cv_tensor *t);
+/* share.c: the block of t's rows holding row u, shared by the outputs
+ * written at once; *first and *n say which rows.  Whoever fills a block
+ * calls fill->load (rows [first, first + n) as f32, transformed, into x),
+ * and for `rounded` rows fill->round (those rows rounded to t's auto type
+ * and widened back, as fused quantization reads them, in place).  Blocks
+ * this output has moved past are let go.  NULL with err set on failure. */
+typedef struct cv_share_fill {
+    lgg_status (*load)(struct lgg_convert *c, const cv_tensor *t, uint64_t first, uint64_t n, float *x, lgg_error *err);
+    lgg_status (*round)(const cv_tensor *t, float *x, uint64_t n, lgg_error *err);
+} cv_share_fill;
+extern uint64_t lgg__cv_share_block; /* a block's floats */
+const float *lgg__cv_share_rows(struct lgg_convert *c, const cv_tensor *t, uint64_t u, int rounded,
+                                const cv_share_fill *fill, uint64_t *first, uint64_t *n, lgg_error *err);
 
 /* vocab.c */
 /* DIR/NAME read whole (*size > 0; free it). */

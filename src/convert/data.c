@@ -1,5 +1,6 @@
 /* data.c -- tensor data as the writer asks for it: whole source rows are
- * read from the memory-mapped shard, transformed (q/k permutation, norm + 1,
+ * read from the memory-mapped shard (or, with several outputs written at
+ * once, a block shared with them: share.c), transformed (q/k permutation, norm + 1,
  * Mamba's -exp) and converted to the output type, a bounded number at a
  * time.  The arithmetic follows the reference: bf16 is widened to f32
  * first, an f16 source stays f16 through the transforms, f16 rounds to
@@ -189,24 +190,25 @@ static void narrow_row(uint32_t type, const float *x, uint8_t *out, uint64_t n) 
     }
 }
 
-/* Fused quantization: the values the two-step path's quantizer reads back
- * from the intermediate file -- the row as narrow_row writes it there,
- * widened as the quantizer's reader widens it -- quantized.  `half` holds
- * the row's 16-bit form. */
-static lgg_status requantize_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *half, uint8_t *out, uint64_t ob) {
-    if (t->type == LGG_TYPE_F16 || t->type == LGG_TYPE_BF16) {
-        narrow_row(t->type, x, (uint8_t *)half, t->unit);
-        if (lgg_dequantize(t->type, half, (size_t)t->unit * 2, LGG_LITTLE_ENDIAN, x, (size_t)t->unit) != LGG_OK)
-            return LGG_ERR_INVALID;
-    }
-    const float *im = t->imatrix ? t->imatrix + (u / (uint64_t)t->ne[1]) * t->unit : NULL;
-    size_t written = 0;
-    return lgg_quantize(t->qtype, x, out, (size_t)ob, 1, (int64_t)t->unit, im, &written);
+/* Whether fused quantization reads t's rows rounded to its auto type. */
+static int rounds(const cv_tensor *t) { return t->qtype && (t->type == LGG_TYPE_F16 || t->type == LGG_TYPE_BF16); }
+
+/* The values the two-step path's quantizer reads back from the
+ * intermediate file: the row as narrow_row writes it there, widened as the
+ * quantizer's reader widens it.  `half` holds the row's 16-bit form. */
+static lgg_status round_row(uint32_t type, float *x, uint16_t *half, uint64_t n) {
+    narrow_row(type, x, (uint8_t *)half, n);
+    return lgg_dequantize(type, half, (size_t)n * 2, LGG_LITTLE_ENDIAN, x, (size_t)n) == LGG_OK ? LGG_OK : LGG_ERR_INVALID;
 }
 
-static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *half, uint8_t *out, uint64_t ob) {
+/* Row u of t, its values x (rounded when rounds(t)), as output bytes. */
+static lgg_status store_row(const cv_tensor *t, uint64_t u, const float *x, uint8_t *out, uint64_t ob) {
     uint64_t n = t->unit;
-    if (t->qtype) return requantize_row(t, u, x, half, out, ob);
+    size_t written = 0;
+    if (t->qtype) { /* fused quantization */
+        const float *im = t->imatrix ? t->imatrix + (u / (uint64_t)t->ne[1]) * t->unit : NULL;
+        return lgg_quantize(t->qtype, x, out, (size_t)ob, 1, (int64_t)n, im, &written);
+    }
     switch (t->type) {
     case LGG_TYPE_F32:
         memcpy(out, x, n * 4);
@@ -215,10 +217,8 @@ static lgg_status store_row(const cv_tensor *t, uint64_t u, float *x, uint16_t *
     case LGG_TYPE_BF16:
         narrow_row(t->type, x, out, n);
         return LGG_OK;
-    default: {
-        size_t written = 0;
+    default:
         return lgg_quantize(t->type, x, out, (size_t)ob, 1, (int64_t)n, NULL, &written);
-    }
     }
 }
 
@@ -229,6 +229,7 @@ typedef struct job {
     uint8_t *out;
     float *row;
     uint16_t *half; /* the row narrowed to the auto type (fused quantization) */
+    const float *src; /* rows u0.. already read (shared between outputs, rounded when rounds(t)), or NULL */
     lgg_status st;
     uint64_t bad; /* the unit that failed */
 } job;
@@ -236,8 +237,12 @@ typedef struct job {
 static void *run_job(void *arg) {
     job *j = arg;
     for (uint64_t u = j->u0; u < j->u1 && j->st == LGG_OK; u++) {
-        load_row(j->t, u, j->row);
-        j->st = store_row(j->t, u, j->row, j->half, j->out + (u - j->u0) * j->ob, j->ob);
+        const float *x = j->src ? j->src + (u - j->u0) * j->t->unit : j->row;
+        if (!j->src) {
+            load_row(j->t, u, j->row);
+            if (rounds(j->t)) j->st = round_row(j->t->type, j->row, j->half, j->t->unit);
+        }
+        if (!j->st) j->st = store_row(j->t, u, x, j->out + (u - j->u0) * j->ob, j->ob);
         j->bad = u;
     }
     return NULL;
@@ -247,13 +252,14 @@ enum { MAX_THREADS = 64 };
 
 /* Convert units [u0, u1) into out, on up to c->n_threads threads when
  * there is enough work (rows are independent; the bytes do not depend on
- * the split). */
+ * the split); src: their rows already read, or NULL. */
 static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob,
-                                uint8_t *out, lgg_error *err) {
+                                const float *src, uint8_t *out, lgg_error *err) {
     uint64_t work = (u1 - u0) * t->unit;
     long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (nt > MAX_THREADS) nt = MAX_THREADS;
     if (nt < 1 || work < (1u << 16)) nt = 1;
+    if (src && !t->qtype) nt = 1; /* rows already read, only narrowed or made q8_0: too little for a thread */
     if ((uint64_t)nt > u1 - u0) nt = (long)(u1 - u0);
     /* per thread: a row of floats, then its 16-bit form (a multiple of 64
      * bytes, so every thread's floats stay aligned) */
@@ -267,7 +273,8 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
     for (long k = 0; k < nt; k++) {
         uint64_t a = u0 + (uint64_t)k * per, b = a + per < u1 ? a + per : u1;
         float *row = (float *)((uint8_t *)c->row + (size_t)k * per_row);
-        jobs[k] = (job){t, a, b < a ? a : b, ob, out + (a - u0) * ob, row, (uint16_t *)(row + t->unit), LGG_OK, 0};
+        jobs[k] = (job){t, a, b < a ? a : b, ob, out + (a - u0) * ob, row, (uint16_t *)(row + t->unit),
+                     src ? src + (a - u0) * t->unit : NULL, LGG_OK, 0};
         if (k > 0) started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
         if (k > 0 && !started[k]) run_job(&jobs[k]); /* no thread: do it here */
     }
@@ -284,6 +291,48 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
     return st;
 }
 
+/* share.c's filling of a block: rows [first, first + n) of t read (through
+ * the io windows when there are any), then rounded for the presets. */
+static lgg_status load_rows(struct lgg_convert *c, const cv_tensor *t, uint64_t first, uint64_t n, float *x,
+                            lgg_error *err) {
+    lgg_status st = c->has_io ? fetch(c, t, first, first + n, err) : LGG_OK;
+    for (uint64_t r = 0; !st && r < n; r++) load_row(t, first + r, x + r * t->unit);
+    return st;
+}
+
+static lgg_status round_rows(const cv_tensor *t, float *x, uint64_t n, lgg_error *err) {
+    uint16_t *half = malloc((size_t)t->unit * sizeof *half);
+    if (!half) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
+    lgg_status st = LGG_OK;
+    for (uint64_t r = 0; !st && r < n; r++)
+        if ((st = round_row(t->type, x + r * t->unit, half, t->unit)) != LGG_OK)
+            lgg__cv_fail(err, st, "%s: tensor '%s': rounding to %s failed", t->c->shard_names[t->shard], t->src_name,
+                         lgg_type_name(t->type));
+    free(half);
+    return st;
+}
+
+/* Units [u0, u1) into out, a block of rows shared with the other outputs
+ * (share.c) at a time. */
+static lgg_status shared_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob,
+                               uint8_t *out, lgg_error *err) {
+    static const cv_share_fill fill = {load_rows, round_rows};
+    for (uint64_t a = u0; a < u1;) {
+        uint64_t first, n;
+        lgg_error e;
+        const float *rows = lgg__cv_share_rows(c, t, a, rounds(t), &fill, &first, &n, &e);
+        if (!rows) {
+            if (err) *err = e;
+            return e.code;
+        }
+        uint64_t b = first + n < u1 ? first + n : u1;
+        lgg_status st = convert_units(c, t, a, b, ob, rows + (a - first) * t->unit, out + (a - u0) * ob, err);
+        if (st) return st;
+        a = b;
+    }
+    return LGG_OK;
+}
+
 /* lgg_read_fn: bytes [offset, offset+n) of tensor ud's output. */
 lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_error *err) {
     cv_tensor *t = ud;
@@ -292,14 +341,15 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
     if (!n) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
     if (u1 > t->n_units) return lgg__cv_fail(err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
-    lgg_status st = c->has_io ? fetch(c, t, u0, u1, err) : LGG_OK;
+    lgg_status st = c->has_io && !c->share ? fetch(c, t, u0, u1, err) : LGG_OK; /* shared: the filler's fetch */
     if (st) return st;
     if (offset % ob == 0 && n % ob == 0) { /* whole units: straight into the writer's buffer */
-        st = convert_units(c, t, u0, u1, ob, dst, err);
+        st = c->share ? shared_units(c, t, u0, u1, ob, dst, err) : convert_units(c, t, u0, u1, ob, NULL, dst, err);
     } else {
         if (!grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
             return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-        st = convert_units(c, t, u0, u1, ob, c->scratch, err);
+        st = c->share ? shared_units(c, t, u0, u1, ob, c->scratch, err)
+                      : convert_units(c, t, u0, u1, ob, NULL, c->scratch, err);
         if (!st) memcpy(dst, c->scratch + (offset - u0 * ob), n);
     }
     if (st) return st;

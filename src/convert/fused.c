@@ -57,6 +57,15 @@ static lgg_status fused_begin(lgg_convert *c, const lgg_quant_options *qo, const
     lgg_status st = header_file(c, c->w, f, err);
     if (!st) st = lgg_quant_plan_create((const lgg_file *const *)f, 1, qo, p, err);
     if (!st) st = fused_writer(c, *p, qw, w, err);
+    /* the plan's order of c's tensors (0: theirs), for rows shared with other outputs */
+    c->share_order = 0;
+    if (!st && c->share && !(c->share_pos = calloc(c->n_t ? c->n_t : 1, sizeof *c->share_pos)))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; !st && i < lgg_quant_plan_count(*p); i++) {
+        uint64_t ti = lgg_quant_plan_at(*p, i)->tensor; /* < c->n_t: fused_writer checked */
+        if (c->share_pos) c->share_pos[ti] = (uint32_t)i;
+        if (ti != i || c->share_order) c->share_order = (c->share_order ^ ti) * 0x100000001b3ull | 1;
+    }
     c->done = 0;
     if (qw->n_threads > 0) c->n_threads = qw->n_threads;
     return st;
@@ -64,6 +73,8 @@ static lgg_status fused_begin(lgg_convert *c, const lgg_quant_options *qo, const
 
 static void fused_end(lgg_convert *c, lgg_file *f, lgg_quant_plan *p, lgg_writer *w) {
     for (size_t i = 0; i < c->n_t; i++) c->t[i].qtype = 0, c->t[i].imatrix = NULL;
+    free(c->share_pos);
+    c->share_pos = NULL;
     lgg_writer_free(w);
     lgg_quant_plan_free(p);
     lgg_close(f);
