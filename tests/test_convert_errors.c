@@ -850,6 +850,54 @@ static void refused(char **args, const char *dir, const char *out, const char *i
     free(before), free(after), free(so), free(se);
 }
 
+/* ---- the review of DeciLM, WavTokenizerDec and PLaMo ---- */
+
+/* A DeciLM-7B-style directory: GOOD_HEADER's weights and a byte-fallback
+ * BPE tokenizer.json (what gguf-py's LlamaHfVocab reads). */
+static const char *make_deci(const char *tag) {
+    static char dir[4200];
+    snprintf(dir, sizeof dir, "%s/deci-%s", scratch_dir(), tag);
+    mkdir(dir, 0755);
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "DeciLMForCausalLM", 4);
+    put_text(dir, "config.json", cfg);
+    put_text(dir, "tokenizer.json",
+             "{\"model\": {\"type\": \"BPE\", \"byte_fallback\": true, \"vocab\": {\"<unk>\": 0, \"<s>\": 1, \"</s>\": 2, \"a\": 3},"
+             " \"merges\": []}, \"decoder\": {\"type\": \"Sequence\", \"decoders\": []}, \"added_tokens\": []}");
+    st_file(dir, "model.safetensors", GOOD_HEADER, 352, 0);
+    return dir;
+}
+
+/* 40000 additional special tokens named by tokenizer_config.json, none in
+ * the vocabulary, and 40000 added tokens: each name was looked for by a
+ * scan of added_tokens (1.6e9 comparisons, minutes); one look-up each now. */
+TEST(convert_deci_many_special_names) {
+    const char *d = make_deci("many-special");
+    enum { N = 40000 };
+    buf tc = {0}, tj = {0};
+    static const char TC0[] = "{\"additional_special_tokens\": [",
+                      TJ0[] = "{\"model\": {\"type\": \"BPE\", \"byte_fallback\": true, \"vocab\": {\"<unk>\": 0, \"<s>\": 1,"
+                              " \"</s>\": 2, \"a\": 3}, \"merges\": []}, \"decoder\": {\"type\": \"Sequence\"}, \"added_tokens\": [";
+    buf_put(&tc, TC0, strlen(TC0));
+    buf_put(&tj, TJ0, strlen(TJ0));
+    for (int i = 0; i < N; i++) {
+        char e[64];
+        int l = snprintf(e, sizeof e, "%s\"q%d\"", i ? "," : "", i);
+        buf_put(&tc, e, (size_t)l);
+        l = snprintf(e, sizeof e, "%s{\"id\": 3, \"content\": \"z%d\"}", i ? "," : "", i);
+        buf_put(&tj, e, (size_t)l);
+    }
+    buf_put(&tc, "]}", 2);
+    buf_put(&tj, "]}", 2);
+    put_file(d, "tokenizer_config.json", tc.p, tc.n);
+    put_file(d, "tokenizer.json", tj.p, tj.n);
+    buf_free(&tc), buf_free(&tj);
+    double t0 = children_s();
+    expect(d, 0, NULL);
+    double s = children_s() - t0;
+    CHECKF(s < 5.0, "%.1f s of processor time for 40000 special names", s);
+}
+
 /* convert DIR -o DIR/X for every file the conversion reads, through a
  * symlink and a hard link too; --imatrix FILE -o FILE; a shard name that
  * is a hard link to an input. */

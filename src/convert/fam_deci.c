@@ -134,9 +134,24 @@ static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
  * ones; *ids gets each one's id in tokenizer.json (absent ones skipped). */
 static lgg_status special_ids(lgg_convert *c, json_t *tc, const json_t *vocab, const json_t *added, int64_t *ids, size_t *n,
                               size_t cap, lgg_error *err) {
-    json_t *sm = NULL;
+    json_t *sm = NULL, *by_content = json_object(); /* the first added token of each content: one look-up per name,
+                                                       not a scan of added_tokens (a long list of each is costly) */
+    size_t i;
+    json_t *at;
+    if (!by_content) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    json_array_foreach(added, i, at) {
+        json_t *ct = json_object_get(at, "content"), *id = json_object_get(at, "id");
+        if (json_is_string(ct) && id && !json_object_getn(by_content, json_string_value(ct), json_string_length(ct)) &&
+            json_object_setn(by_content, json_string_value(ct), json_string_length(ct), id)) {
+            json_decref(by_content);
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        }
+    }
     lgg_status st = lgg__cv_json(c, "special_tokens_map.json", 0, &sm, err);
-    if (st) return st;
+    if (st) {
+        json_decref(by_content);
+        return st;
+    }
     static const char *const NAMES[] = {"bos_token", "eos_token", "unk_token", "sep_token", "pad_token",
                                         "cls_token", "mask_token", "additional_special_tokens"};
     *n = 0;
@@ -148,13 +163,12 @@ static lgg_status special_ids(lgg_convert *c, json_t *tc, const json_t *vocab, c
             if (json_is_object(e)) e = json_object_get(e, "content");
             if (!json_is_string(e)) continue;
             const json_t *id = json_object_get(vocab, json_string_value(e));
-            size_t i;
-            json_t *at;
-            json_array_foreach(added, i, at) if (!id && json_equal(json_object_get(at, "content"), e)) id = json_object_get(at, "id");
+            if (!id) id = json_object_getn(by_content, json_string_value(e), json_string_length(e));
             if (json_is_integer(id)) ids[(*n)++] = json_integer_value(id);
         }
     }
     json_decref(sm);
+    json_decref(by_content);
     return LGG_OK;
 }
 
