@@ -898,6 +898,36 @@ TEST(convert_deci_many_special_names) {
     CHECKF(s < 5.0, "%.1f s of processor time for 40000 special names", s);
 }
 
+/* Both num_key_value_heads_per_layer and block_configs: the reference's keys
+ * are block_configs' (its DeciModel.set_gguf_parameters tests that first):
+ * 2 / 1 = 2 KV heads, 2 heads, int(2 * 1.5 * 8 / 3) = 8 rounded up to 256;
+ * they were the per-layer list's 1 and a width of -1. */
+TEST(convert_deci_both_layer_lists) {
+    const char *d = make_deci("both-lists");
+    put_text(d, "config.json",
+             "{\"architectures\": [\"DeciLMForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_hidden_layers\": 1, \"vocab_size\": 4, \"rms_norm_eps\": 1e-5, \"max_position_embeddings\": 64,"
+             " \"num_key_value_heads_per_layer\": [1],"
+             " \"block_configs\": [{\"attention\": {\"n_heads_in_group\": 1}, \"ffn\": {\"ffn_mult\": 1.5}}]}");
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, NULL, &c, &err) == LGG_OK);
+    lgg_file *f = write_and_open(c, d, "both.gguf");
+    REQUIRE(f);
+    static const struct {
+        const char *key;
+        int32_t want;
+    } K[] = {{"deci.attention.head_count_kv", 2}, {"deci.attention.head_count", 2}, {"deci.feed_forward_length", 256}};
+    for (size_t i = 0; i < 3; i++) {
+        lgg_value v, e;
+        int32_t x = -7;
+        CHECKF(lgg_get(f, K[i].key, &v) == LGG_OK && v.count == 1 && lgg_array_get(&v, 0, &e) == LGG_OK &&
+                   lgg_value_i32(&e, &x) == LGG_OK && x == K[i].want,
+               "%s: %d, want %d", K[i].key, (int)x, (int)K[i].want);
+    }
+    lgg_close(f);
+}
+
 /* convert DIR -o DIR/X for every file the conversion reads, through a
  * symlink and a hard link too; --imatrix FILE -o FILE; a shard name that
  * is a hard link to an input. */

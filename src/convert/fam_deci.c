@@ -26,13 +26,15 @@ static lgg_status bad_layer(const lgg_convert *c, size_t il, const char *key, lg
 /* Layer il's query and KV head counts, and for block_configs its
  * feed-forward width (*ff; else -1); *nkv -1 when the layer has no KV head
  * count of its own (config.json's num_key_value_heads, else the query
- * heads', applies). */
-static lgg_status layer(const lgg_convert *c, size_t il, int64_t *nh, int64_t *nkv, int64_t *ff, lgg_error *err) {
+ * heads', applies).  With both per-layer lists the reference's keys come
+ * from block_configs, its k permutation from num_key_value_heads_per_layer
+ * (`tensor`). */
+static lgg_status layer(const lgg_convert *c, size_t il, int tensor, int64_t *nh, int64_t *nkv, int64_t *ff, lgg_error *err) {
     const json_t *per = json_object_get(c->config, "num_key_value_heads_per_layer");
     const json_t *bc = json_object_get(c->config, "block_configs");
     *nh = lgg__cv_hparam_int(c, "num_attention_heads", -1), *nkv = -1, *ff = -1;
     if (*nh < 0 || *nh > INT32_MAX) return bad_key(c, "num_attention_heads", err);
-    if (per) {
+    if (per && (tensor || !bc)) {
         const json_t *v = json_array_get(per, il);
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT32_MAX)
             return bad_key(c, "num_key_value_heads_per_layer", err);
@@ -84,7 +86,7 @@ static lgg_status deci_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (!q && !strstr(t->name, ".attn_k.")) return LGG_OK;
     uint64_t bid = strtoull(t->name + 4, NULL, 10); /* "blk.N." */
     int64_t nh, nkv, ff;
-    lgg_status st = layer(c, bid < c->block_count ? bid : 0, &nh, &nkv, &ff, err);
+    lgg_status st = layer(c, bid < c->block_count ? bid : 0, 1, &nh, &nkv, &ff, err);
     if (st) return st;
     uint64_t heads = (uint64_t)(q || nkv < 0 ? nh : nkv), rows = (uint64_t)t->ne[t->n_dims - 1];
     if (t->n_dims > 2 || heads == 0 || rows % (2 * heads))
@@ -115,7 +117,7 @@ static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = LGG_OK;
     for (size_t i = 0; !st && i < n; i++) {
         int64_t nh, nkv, ff;
-        st = layer(c, i, &nh, &nkv, &ff, err);
+        st = layer(c, i, 0, &nh, &nkv, &ff, err);
         a[i] = (int32_t)nkv, a[n + i] = (int32_t)nh, a[2 * n + i] = (int32_t)ff;
     }
     if (!st && n == 0 && (nas || per)) st = bad_key(c, "num_hidden_layers", err); /* gguf-py cannot write an empty list */
