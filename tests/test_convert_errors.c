@@ -850,6 +850,84 @@ static void refused(char **args, const char *dir, const char *out, const char *i
     free(before), free(after), free(so), free(se);
 }
 
+/* ---- the review of DeciLM, WavTokenizerDec and PLaMo ---- */
+
+/* A DeciLM-7B-style directory: GOOD_HEADER's weights and a byte-fallback
+ * BPE tokenizer.json (what gguf-py's LlamaHfVocab reads). */
+static const char *make_deci(const char *tag) {
+    static char dir[4200];
+    snprintf(dir, sizeof dir, "%s/deci-%s", scratch_dir(), tag);
+    mkdir(dir, 0755);
+    char cfg[1024];
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, "DeciLMForCausalLM", 4);
+    put_text(dir, "config.json", cfg);
+    put_text(dir, "tokenizer.json",
+             "{\"model\": {\"type\": \"BPE\", \"byte_fallback\": true, \"vocab\": {\"<unk>\": 0, \"<s>\": 1, \"</s>\": 2, \"a\": 3},"
+             " \"merges\": []}, \"decoder\": {\"type\": \"Sequence\", \"decoders\": []}, \"added_tokens\": []}");
+    st_file(dir, "model.safetensors", GOOD_HEADER, 352, 0);
+    return dir;
+}
+
+/* 40000 additional special tokens named by tokenizer_config.json, none in
+ * the vocabulary, and 40000 added tokens: each name was looked for by a
+ * scan of added_tokens (1.6e9 comparisons, minutes); one look-up each now. */
+TEST(convert_deci_many_special_names) {
+    const char *d = make_deci("many-special");
+    enum { N = 40000 };
+    buf tc = {0}, tj = {0};
+    static const char TC0[] = "{\"additional_special_tokens\": [",
+                      TJ0[] = "{\"model\": {\"type\": \"BPE\", \"byte_fallback\": true, \"vocab\": {\"<unk>\": 0, \"<s>\": 1,"
+                              " \"</s>\": 2, \"a\": 3}, \"merges\": []}, \"decoder\": {\"type\": \"Sequence\"}, \"added_tokens\": [";
+    buf_put(&tc, TC0, strlen(TC0));
+    buf_put(&tj, TJ0, strlen(TJ0));
+    for (int i = 0; i < N; i++) {
+        char e[64];
+        int l = snprintf(e, sizeof e, "%s\"q%d\"", i ? "," : "", i);
+        buf_put(&tc, e, (size_t)l);
+        l = snprintf(e, sizeof e, "%s{\"id\": 3, \"content\": \"z%d\"}", i ? "," : "", i);
+        buf_put(&tj, e, (size_t)l);
+    }
+    buf_put(&tc, "]}", 2);
+    buf_put(&tj, "]}", 2);
+    put_file(d, "tokenizer_config.json", tc.p, tc.n);
+    put_file(d, "tokenizer.json", tj.p, tj.n);
+    buf_free(&tc), buf_free(&tj);
+    double t0 = children_s();
+    expect(d, 0, NULL);
+    double s = children_s() - t0;
+    CHECKF(s < 5.0, "%.1f s of processor time for 40000 special names", s);
+}
+
+/* Both num_key_value_heads_per_layer and block_configs: the reference's keys
+ * are block_configs' (its DeciModel.set_gguf_parameters tests that first):
+ * 2 / 1 = 2 KV heads, 2 heads, int(2 * 1.5 * 8 / 3) = 8 rounded up to 256;
+ * they were the per-layer list's 1 and a width of -1. */
+TEST(convert_deci_both_layer_lists) {
+    const char *d = make_deci("both-lists");
+    put_text(d, "config.json",
+             "{\"architectures\": [\"DeciLMForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": 2,"
+             " \"num_hidden_layers\": 1, \"vocab_size\": 4, \"rms_norm_eps\": 1e-5, \"max_position_embeddings\": 64,"
+             " \"num_key_value_heads_per_layer\": [1],"
+             " \"block_configs\": [{\"attention\": {\"n_heads_in_group\": 1}, \"ffn\": {\"ffn_mult\": 1.5}}]}");
+    lgg_convert *c = NULL;
+    lgg_error err;
+    REQUIRE(lgg_convert_open(d, NULL, &c, &err) == LGG_OK);
+    lgg_file *f = write_and_open(c, d, "both.gguf");
+    REQUIRE(f);
+    static const struct {
+        const char *key;
+        int32_t want;
+    } K[] = {{"deci.attention.head_count_kv", 2}, {"deci.attention.head_count", 2}, {"deci.feed_forward_length", 256}};
+    for (size_t i = 0; i < 3; i++) {
+        lgg_value v, e;
+        int32_t x = -7;
+        CHECKF(lgg_get(f, K[i].key, &v) == LGG_OK && v.count == 1 && lgg_array_get(&v, 0, &e) == LGG_OK &&
+                   lgg_value_i32(&e, &x) == LGG_OK && x == K[i].want,
+               "%s: %d, want %d", K[i].key, (int)x, (int)K[i].want);
+    }
+    lgg_close(f);
+}
+
 /* convert DIR -o DIR/X for every file the conversion reads, through a
  * symlink and a hard link too; --imatrix FILE -o FILE; a shard name that
  * is a hard link to an input. */

@@ -26,13 +26,15 @@ static lgg_status bad_layer(const lgg_convert *c, size_t il, const char *key, lg
 /* Layer il's query and KV head counts, and for block_configs its
  * feed-forward width (*ff; else -1); *nkv -1 when the layer has no KV head
  * count of its own (config.json's num_key_value_heads, else the query
- * heads', applies). */
-static lgg_status layer(const lgg_convert *c, size_t il, int64_t *nh, int64_t *nkv, int64_t *ff, lgg_error *err) {
+ * heads', applies).  With both per-layer lists the reference's keys come
+ * from block_configs, its k permutation from num_key_value_heads_per_layer
+ * (`tensor`). */
+static lgg_status layer(const lgg_convert *c, size_t il, int tensor, int64_t *nh, int64_t *nkv, int64_t *ff, lgg_error *err) {
     const json_t *per = json_object_get(c->config, "num_key_value_heads_per_layer");
     const json_t *bc = json_object_get(c->config, "block_configs");
     *nh = lgg__cv_hparam_int(c, "num_attention_heads", -1), *nkv = -1, *ff = -1;
     if (*nh < 0 || *nh > INT32_MAX) return bad_key(c, "num_attention_heads", err);
-    if (per) {
+    if (per && (tensor || !bc)) {
         const json_t *v = json_array_get(per, il);
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT32_MAX)
             return bad_key(c, "num_key_value_heads_per_layer", err);
@@ -84,7 +86,7 @@ static lgg_status deci_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (!q && !strstr(t->name, ".attn_k.")) return LGG_OK;
     uint64_t bid = strtoull(t->name + 4, NULL, 10); /* "blk.N." */
     int64_t nh, nkv, ff;
-    lgg_status st = layer(c, bid < c->block_count ? bid : 0, &nh, &nkv, &ff, err);
+    lgg_status st = layer(c, bid < c->block_count ? bid : 0, 1, &nh, &nkv, &ff, err);
     if (st) return st;
     uint64_t heads = (uint64_t)(q || nkv < 0 ? nh : nkv), rows = (uint64_t)t->ne[t->n_dims - 1];
     if (t->n_dims > 2 || heads == 0 || rows % (2 * heads))
@@ -115,7 +117,7 @@ static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = LGG_OK;
     for (size_t i = 0; !st && i < n; i++) {
         int64_t nh, nkv, ff;
-        st = layer(c, i, &nh, &nkv, &ff, err);
+        st = layer(c, i, 0, &nh, &nkv, &ff, err);
         a[i] = (int32_t)nkv, a[n + i] = (int32_t)nh, a[2 * n + i] = (int32_t)ff;
     }
     if (!st && n == 0 && (nas || per)) st = bad_key(c, "num_hidden_layers", err); /* gguf-py cannot write an empty list */
@@ -134,9 +136,24 @@ static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
  * ones; *ids gets each one's id in tokenizer.json (absent ones skipped). */
 static lgg_status special_ids(lgg_convert *c, json_t *tc, const json_t *vocab, const json_t *added, int64_t *ids, size_t *n,
                               size_t cap, lgg_error *err) {
-    json_t *sm = NULL;
+    json_t *sm = NULL, *by_content = json_object(); /* the first added token of each content: one look-up per name,
+                                                       not a scan of added_tokens (a long list of each is costly) */
+    size_t i;
+    json_t *at;
+    if (!by_content) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    json_array_foreach(added, i, at) {
+        json_t *ct = json_object_get(at, "content"), *id = json_object_get(at, "id");
+        if (json_is_string(ct) && id && !json_object_getn(by_content, json_string_value(ct), json_string_length(ct)) &&
+            json_object_setn(by_content, json_string_value(ct), json_string_length(ct), id)) {
+            json_decref(by_content);
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        }
+    }
     lgg_status st = lgg__cv_json(c, "special_tokens_map.json", 0, &sm, err);
-    if (st) return st;
+    if (st) {
+        json_decref(by_content);
+        return st;
+    }
     static const char *const NAMES[] = {"bos_token", "eos_token", "unk_token", "sep_token", "pad_token",
                                         "cls_token", "mask_token", "additional_special_tokens"};
     *n = 0;
@@ -148,13 +165,12 @@ static lgg_status special_ids(lgg_convert *c, json_t *tc, const json_t *vocab, c
             if (json_is_object(e)) e = json_object_get(e, "content");
             if (!json_is_string(e)) continue;
             const json_t *id = json_object_get(vocab, json_string_value(e));
-            size_t i;
-            json_t *at;
-            json_array_foreach(added, i, at) if (!id && json_equal(json_object_get(at, "content"), e)) id = json_object_get(at, "id");
+            if (!id) id = json_object_getn(by_content, json_string_value(e), json_string_length(e));
             if (json_is_integer(id)) ids[(*n)++] = json_integer_value(id);
         }
     }
     json_decref(sm);
+    json_decref(by_content);
     return LGG_OK;
 }
 
