@@ -42,7 +42,7 @@ static const cli_opt OPTS[] = {
     {'V', "--verbose", NULL, "accepted and ignored"},
     {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised"},
     {'s', "--split-max-size", "N[K|M|G]", "write shards OUT-0000i-of-0000n.gguf of at most N bytes\n"
-                                          "of tensor data each (the reference's layout; one\nshard is written as OUT)"},
+                                          "of tensor data each (the reference's layout; one\nshard is written unsplit as OUT)"},
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
     {'v', "--vocab-only", NULL, "metadata and vocabulary only, no tensors"},
     {'d', "--dry-run", NULL, "print each tensor's source, GGUF name, type and shape\non stdout; write nothing"},
