@@ -76,6 +76,8 @@ static uint32_t bits(float f) {
     return u;
 }
 
+static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
+
 TEST(convert_bitnet_torch_sum) {
     void *vals = NULL;
     uint64_t have_n = 0, have_first = 0;
@@ -237,6 +239,10 @@ TEST(convert_bitnet_families) {
         const char *dir = make_case(&CASES[i], config, sizeof config, 0);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        /* one read for all the outputs; the odd widths (35, 48) take no
+         * Q4_K_M: llama-quantize's rule refuses their output tensor */
+        const size_t np = strstr(CASES[i].name, "-f32") || strstr(CASES[i].name, "-f16") ? 0 : 1;
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, np));
         if (dir && i == 0) CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0)); /* a preset: auto, then quantize */
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);

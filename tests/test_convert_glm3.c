@@ -108,6 +108,8 @@ static const char *make_case(const gcase *m) {
     return cv_case_weights(dir, t, n, LGG_TYPE_F16) ? dir : NULL;
 }
 
+static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
+
 TEST(convert_glm3_chatglm3) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
@@ -119,6 +121,7 @@ TEST(convert_glm3_chatglm3) {
         dir = make_case(&CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
     if (!(dir = make_case(&CASES[0]))) return;

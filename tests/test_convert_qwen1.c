@@ -153,6 +153,8 @@ static void bad_tiktoken(const char *dir, const char *line, const char *named) {
            (int)st, st ? err.message : "");
 }
 
+static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
+
 TEST(convert_qwen1_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/" QWEN2_DIR "/tokenizer.json", shared_path("golden/convert"));
@@ -163,6 +165,7 @@ TEST(convert_qwen1_families) {
         const char *dir = make_case(&CASES[i]);
         CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
         if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
+        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
     static char list[8192];
