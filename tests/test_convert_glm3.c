@@ -9,7 +9,7 @@
  * pieces, padded to 32064: 9 special tokens and 55 [PAD]s; Gemma's, 2000
  * pieces with unk, bos and eos elsewhere).  The sha256s are the reference's outputs, made by
  * running the checkpoint's own tokenization_chatglm.py (ChatGLM3-6B's,
- * not in this repository) through tests/ref-shims-glm:
+ * not in this repository) through tests/ref-shims:
  * LGG_REF_TEST=convert_glm3 LGG_REF_GLM3_PY=.../tokenization_chatglm.py
  * tests/convert_reference.sh LLAMA_CPP NODE_DIR. */
 #include "convert_cases.h"
