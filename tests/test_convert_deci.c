@@ -180,8 +180,6 @@ static const char *make_case(const dcase *m, int *skip) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
-static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
-
 TEST(convert_deci_families) {
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.json", shared_path("golden/convert"));
@@ -193,9 +191,7 @@ TEST(convert_deci_families) {
         const char *dir = make_case(&CASES[i], &skip);
         if (skip) continue;
         made++;
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
+        same += cv_case_run(dir, CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     }
     CHECKF(same == 5 * made, "%d of %d byte-identical to the reference", same, 5 * made);
     static char list[8192];

@@ -136,17 +136,10 @@ static void wav_output(const char *dir, uint32_t outtype, int vocab_only, const 
     unlink(out);
 }
 
-static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
-
 TEST(convert_wav_families) {
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
-    for (size_t i = 0; i < nc; i++) {
-        const char *dir = make_case(&CASES[i]);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < nc; i++) same += cv_case_run(make_case(&CASES[i]), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
     const char *dir = make_case(&CASES[0]);
     if (dir) wav_output(dir, LGG_CONVERT_Q8_0, 0, "WavTokenizer-tiny-speech-93K-75token-Q8_0.gguf", NULL);
