@@ -52,6 +52,11 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
  * single run (failing the current test otherwise); returns whether all did. */
 int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
                    size_t n_presets);
+/* Whether golden/convert/FILE of ../shared is readable (without it a
+ * family test has no reference material and returns). */
+int cv_case_material(const char *file);
+/* Fails the current test unless arch is one of lgg_convert_supported_models' lines. */
+void cv_case_supported(const char *arch);
 /* {"Q4_K_M"}: the preset the family tests have cv_case_shared write with the plain types. */
 extern const char *const cv_case_q4km[1];
 /* One family case: dir (NULL: the checkpoint could not be made, a failed

@@ -181,9 +181,7 @@ static const char *make_case(const dcase *m, int *skip) {
 }
 
 TEST(convert_deci_families) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.json", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(SPM_DIR "/tokenizer.json")) return; /* reference material absent */
     int same = 0, made = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
     for (size_t i = 0; i < nc; i++) {
@@ -194,9 +192,7 @@ TEST(convert_deci_families) {
         same += cv_case_run(dir, CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     }
     CHECKF(same == 5 * made, "%d of %d byte-identical to the reference", same, 5 * made);
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
-    CHECKF(need < sizeof list && strstr(list, "\nDeciLMForCausalLM\n"), "DeciLMForCausalLM not in the supported models");
+    cv_case_supported("DeciLMForCausalLM");
     int skip;
     const char *dir = make_case(&CASES[0], &skip);
     if (dir) cv_case_refused(dir, CASES[0].config, ",\"vocab_size\":32000", "'vocab_size'");

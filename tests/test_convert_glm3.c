@@ -109,9 +109,7 @@ static const char *make_case(const gcase *m) {
 }
 
 TEST(convert_glm3_chatglm3) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(SPM_DIR "/tokenizer.model")) return; /* reference material absent */
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
     for (size_t i = 0; i < nc; i++) same += cv_case_run(make_case(&CASES[i]), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
