@@ -242,6 +242,31 @@ int cv_case_shared(const char *dir, const char *name, const char *const sha[5], 
     return ok;
 }
 
+int cv_case_material(const char *file) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", shared_path("golden/convert"), file);
+    return access(path, R_OK) == 0;
+}
+
+void cv_case_supported(const char *arch) {
+    static char list[8192];
+    char line[128];
+    size_t need = lgg_convert_supported_models(list, sizeof list);
+    snprintf(line, sizeof line, "\n%s\n", arch);
+    CHECKF(need < sizeof list && strstr(list, line), "%s not in the supported models", arch);
+}
+
+const char *const cv_case_q4km[1] = {"Q4_K_M"};
+
+int cv_case_run(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
+                size_t n_presets) {
+    CHECKF(dir != NULL, "%s: cannot make the checkpoint", name);
+    if (!dir) return 0;
+    int same = cv_case_check(dir, name, sha);
+    CHECKF(cv_case_shared(dir, name, sha, presets, n_presets), "%s: not all the outputs written at once are right", name);
+    return same;
+}
+
 void cv_case_refused(const char *dir, const char *config, const char *drop, const char *named) {
     char path[4300], *text = strdup(config), *k = text ? strstr(text, drop) : NULL;
     CHECKF(k != NULL, "%s: '%s' is not in its config.json", dir, drop);

@@ -52,6 +52,19 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
  * single run (failing the current test otherwise); returns whether all did. */
 int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
                    size_t n_presets);
+/* Whether golden/convert/FILE of ../shared is readable (without it a
+ * family test has no reference material and returns). */
+int cv_case_material(const char *file);
+/* Fails the current test unless arch is one of lgg_convert_supported_models' lines. */
+void cv_case_supported(const char *arch);
+/* {"Q4_K_M"}: the preset the family tests have cv_case_shared write with the plain types. */
+extern const char *const cv_case_q4km[1];
+/* One family case: dir (NULL: the checkpoint could not be made, a failed
+ * check) through cv_case_check, then cv_case_shared with presets (each
+ * failing the current test on a difference); returns cv_case_check's count
+ * (0 without dir), to sum against 5 per case. */
+int cv_case_run(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
+                size_t n_presets);
 /* dir's config.json without the text `drop`: lgg_convert_open must fail
  * with a message containing `named` (a failed check otherwise); then
  * config.json is written back as `config`. */

@@ -13,11 +13,13 @@
 #
 # LGG_REF_ARGS: more arguments for the reference (--no-lazy: Debian's torch
 # 1.13 cannot run Chameleon's repeat_interleave on its lazy meta tensors).
+# LGG_REF_TYPES: the outtypes to write (default "f32 f16 bf16 q8_0 auto"),
+# e.g. LGG_REF_TYPES=f16 to check one quickly.
 #
 # LGG_REF_GLM3_PY: ChatGLM3-6B's tokenization_chatglm.py (the checkpoint's
 # own code, not in this repository), copied into each checkpoint whose
 # config.json names THUDM/chatglm3-6b: the reference runs it
-# (trust_remote_code) through the stand-ins of tests/ref-shims-glm.
+# (trust_remote_code) through the stand-ins of tests/ref-shims.
 # LGG_REF_QWEN_PY: Qwen-7B's tokenization_qwen.py (the checkpoint's own code,
 # not in this repository), copied into each checkpoint that has a
 # qwen.tiktoken: the reference runs it (trust_remote_code) through the
@@ -44,15 +46,13 @@ for dir in $models; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
-    pre=$here/ref-shims: # the transformers/tiktoken stand-ins over the shared ones
     if grep -q 'THUDM/chatglm3-6b' "$dir/config.json" 2>/dev/null; then
         cp "${LGG_REF_GLM3_PY:?ChatGLM3 needs LGG_REF_GLM3_PY=tokenization_chatglm.py}" "$dir/tokenization_chatglm.py"
-        pre=$here/ref-shims-glm:
     fi
     if [ -f "$dir/qwen.tiktoken" ]; then
         cp "${LGG_REF_QWEN_PY:?Qwen (v1) needs LGG_REF_QWEN_PY=tokenization_qwen.py}" "$dir/tokenization_qwen.py"
     fi
-    for t in f32 f16 bf16 q8_0 auto; do
+    for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
         out=$keep/$name.$t.gguf
         case $name in
         *-rms-eps | *-add-bos | *-pad-id | *arctic*) run="$here/convert_reference_nodup.py $ref" ;;
@@ -60,7 +60,8 @@ for dir in $models; do
         *) run=$ref/convert_hf_to_gguf.py ;;
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument
-        PYTHONPATH=$pre$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+        # the transformers/tiktoken stand-ins of tests/ref-shims over the shared ones
+        PYTHONPATH=$here/ref-shims:$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
             /usr/bin/python3 $run ${LGG_REF_ARGS:-} --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"

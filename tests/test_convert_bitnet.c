@@ -76,8 +76,6 @@ static uint32_t bits(float f) {
     return u;
 }
 
-static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
-
 TEST(convert_bitnet_torch_sum) {
     void *vals = NULL;
     uint64_t have_n = 0, have_first = 0;
@@ -230,19 +228,15 @@ static lgg_status io_read(void *ud, const char *name, uint64_t off, void *dst, s
 }
 
 TEST(convert_bitnet_families) {
-    char probe[4200], config[2048];
-    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    char config[2048];
+    if (!cv_case_material(SPM_DIR "/tokenizer.model")) return; /* reference material absent */
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
     for (size_t i = 0; i < nc; i++) {
         const char *dir = make_case(&CASES[i], config, sizeof config, 0);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        /* one read for all the outputs; the odd widths (35, 48) take no
-         * Q4_K_M: llama-quantize's rule refuses their output tensor */
+        /* the odd widths (35, 48) take no Q4_K_M: llama-quantize's rule refuses their output tensor */
         const size_t np = strstr(CASES[i].name, "-f32") || strstr(CASES[i].name, "-f16") ? 0 : 1;
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, np));
+        same += cv_case_run(dir, CASES[i].name, CASES[i].sha, cv_case_q4km, np);
         if (dir && i == 0) CHECK(convert_fused_vs_two_step(dir, CASES[i].name, "Q4_K_M", 0)); /* a preset: auto, then quantize */
     }
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
@@ -268,9 +262,7 @@ TEST(convert_bitnet_families) {
         free(b);
         unlink(out);
     }
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
-    CHECKF(need < sizeof list && strstr(list, "\nBitnetForCausalLM\n"), "BitnetForCausalLM not in the supported models");
+    cv_case_supported("BitnetForCausalLM");
     if ((dir = make_case(&CASES[1], config, sizeof config, 0))) cv_case_refused(dir, config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");
     /* an output head: the reference's BitNet has no tensor for it and stops (convert_reference.sh: FAILED); so does this */
     if ((dir = make_case(&CASES[1], config, sizeof config, 1))) {

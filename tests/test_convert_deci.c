@@ -180,12 +180,8 @@ static const char *make_case(const dcase *m, int *skip) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
-static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
-
 TEST(convert_deci_families) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.json", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(SPM_DIR "/tokenizer.json")) return; /* reference material absent */
     int same = 0, made = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
     for (size_t i = 0; i < nc; i++) {
@@ -193,14 +189,10 @@ TEST(convert_deci_families) {
         const char *dir = make_case(&CASES[i], &skip);
         if (skip) continue;
         made++;
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
+        same += cv_case_run(dir, CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     }
     CHECKF(same == 5 * made, "%d of %d byte-identical to the reference", same, 5 * made);
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
-    CHECKF(need < sizeof list && strstr(list, "\nDeciLMForCausalLM\n"), "DeciLMForCausalLM not in the supported models");
+    cv_case_supported("DeciLMForCausalLM");
     int skip;
     const char *dir = make_case(&CASES[0], &skip);
     if (dir) cv_case_refused(dir, CASES[0].config, ",\"vocab_size\":32000", "'vocab_size'");

@@ -134,29 +134,14 @@ static const char *make_case(const gcase *m) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
-static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
-
 TEST(convert_fam11_families) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(SPM_DIR "/tokenizer.model")) return; /* reference material absent */
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
-    for (size_t i = 0; i < nc; i++) {
-        const char *dir = make_case(&CASES[i]);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < nc; i++) same += cv_case_run(make_case(&CASES[i]), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
-    static const char *const names[] = {"GrokForCausalLM", "ArcticForCausalLM"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char line[64];
-        snprintf(line, sizeof line, "\n%s\n", names[i]);
-        CHECKF(need < sizeof list && strstr(list, line), "%s not in the supported models", names[i]);
-    }
+    cv_case_supported("GrokForCausalLM");
+    cv_case_supported("ArcticForCausalLM");
     const char *dir = make_case(&CASES[0]);
     if (dir) cv_case_refused(dir, CASES[0].config, "\"num_local_experts\":4,", "'num_local_experts'");
     if ((dir = make_case(&CASES[0]))) cv_case_refused(dir, CASES[0].config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");

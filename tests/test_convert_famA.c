@@ -427,31 +427,17 @@ static const char *make_case(const fcase *m) {
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
 }
 
-static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
-
 TEST(convert_famA) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" TOKDIR "/tokenizer.json", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(TOKDIR "/tokenizer.json")) return; /* reference material absent */
     int same = 0;
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        const char *dir = make_case(&CASES[i]);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        same += cv_case_run(make_case(&CASES[i]), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
     static const char *const names[] = {"GPT2LMHeadModel", "GPTNeoXForCausalLM", "FalconForCausalLM", "RWForCausalLM",
                                         "PhiMoEForCausalLM", "GraniteMoeForCausalLM", "ExaoneForCausalLM",
                                         "InternLM2ForCausalLM", "InternLM3ForCausalLM", "GPTBigCodeForCausalLM"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char line[64];
-        snprintf(line, sizeof line, "\n%s\n", names[i]);
-        CHECKF(need < sizeof list && strstr(list, line), "%s not in the supported models", names[i]);
-    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) cv_case_supported(names[i]);
     const char *dir = make_case(&CASES[0]);
     if (dir) cv_case_refused(dir, CASES[0].config, "\"n_ctx\":64,", "'n_ctx'");
     if ((dir = make_case(&CASES[2]))) cv_case_refused(dir, CASES[2].config, "\"rotary_pct\":0.25,", "'rotary_pct'");

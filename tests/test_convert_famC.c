@@ -476,23 +476,11 @@ static const char *make_case(const scase *m, const char *config) {
     return write_weights(dir, m, t, n) ? dir : NULL;
 }
 
-static int golden_present(void) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
-    return access(probe, R_OK) == 0;
-}
-
-static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
-
 TEST(convert_famC_families) {
-    if (!golden_present()) return; /* reference material absent */
+    if (!cv_case_material("TinyLlama-2-Test-2x32/tokenizer.model")) return; /* reference material absent */
     int same = 0;
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        const char *dir = make_case(&CASES[i], CASES[i].config);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, Q4, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        same += cv_case_run(make_case(&CASES[i], CASES[i].config), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == 5 * (int)(sizeof CASES / sizeof CASES[0]), "%d of %d byte-identical to the reference", same,
            5 * (int)(sizeof CASES / sizeof CASES[0]));
 }
@@ -500,7 +488,7 @@ TEST(convert_famC_families) {
 /* A config without what the family needs names the field; no tokenizer
  * file names the reference's fallback that is not here. */
 TEST(convert_famC_refusals) {
-    if (!golden_present()) return;
+    if (!cv_case_material("TinyLlama-2-Test-2x32/tokenizer.model")) return;
     static const struct {
         const char *config, *want;
     } BAD[] = {

@@ -498,28 +498,18 @@ static const char *make_family(const fcase *m) {
     return put_text(dir, "config.json", m->config) && write_st(dir, "model.safetensors", t, n) ? dir : NULL;
 }
 
-static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */
-
 TEST(convert_famD_families) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material("TinyLlama-2-Test-2x32/tokenizer.model")) return; /* reference material absent */
     int same = 0;
     const int total = 5 * (int)(sizeof FAM_CASES / sizeof FAM_CASES[0]);
-    for (size_t i = 0; i < sizeof FAM_CASES / sizeof FAM_CASES[0]; i++) {
-        const char *dir = make_family(&FAM_CASES[i]);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", FAM_CASES[i].name);
-        if (dir) same += cv_case_check(dir, FAM_CASES[i].name, FAM_CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, FAM_CASES[i].name, FAM_CASES[i].sha, Q4, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < sizeof FAM_CASES / sizeof FAM_CASES[0]; i++)
+        same += cv_case_run(make_family(&FAM_CASES[i]), FAM_CASES[i].name, FAM_CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == total, "%d of %d byte-identical to the reference", same, total);
 }
 
 /* A config.json without a field the family needs: the message names it. */
 TEST(convert_famD_missing_field) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/TinyLlama-2-Test-2x32/tokenizer.model", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return;
+    if (!cv_case_material("TinyLlama-2-Test-2x32/tokenizer.model")) return;
     static const struct { size_t i; const char *key; } M[] = {{0, "intermediate_size"}, {1, "num_query_groups"}, {3, "rms_norm_eps"}, {4, "mup_embeddings_scale"}, {6, "n_positions"}, {5, "num_transformer_layers"}};
     for (size_t k = 0; k < sizeof M / sizeof M[0]; k++) {
         const char *dir = make_family(&FAM_CASES[M[k].i]);

@@ -9,7 +9,7 @@
  * pieces, padded to 32064: 9 special tokens and 55 [PAD]s; Gemma's, 2000
  * pieces with unk, bos and eos elsewhere).  The sha256s are the reference's outputs, made by
  * running the checkpoint's own tokenization_chatglm.py (ChatGLM3-6B's,
- * not in this repository) through tests/ref-shims-glm:
+ * not in this repository) through tests/ref-shims:
  * LGG_REF_TEST=convert_glm3 LGG_REF_GLM3_PY=.../tokenization_chatglm.py
  * tests/convert_reference.sh LLAMA_CPP NODE_DIR. */
 #include "convert_cases.h"
@@ -108,23 +108,14 @@ static const char *make_case(const gcase *m) {
     return cv_case_weights(dir, t, n, LGG_TYPE_F16) ? dir : NULL;
 }
 
-static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
-
 TEST(convert_glm3_chatglm3) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" SPM_DIR "/tokenizer.model", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(SPM_DIR "/tokenizer.model")) return; /* reference material absent */
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
-    const char *dir = NULL;
-    for (size_t i = 0; i < nc; i++) {
-        dir = make_case(&CASES[i]);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < nc; i++) same += cv_case_run(make_case(&CASES[i]), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
-    if (!(dir = make_case(&CASES[0]))) return;
+    const char *dir = make_case(&CASES[0]);
+    if (!dir) return;
     /* a tokenizer.model cut short: refused with the file named (then written again) */
     char path[4300];
     snprintf(path, sizeof path, "%s/tokenizer.model", dir);

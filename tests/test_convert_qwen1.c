@@ -153,24 +153,13 @@ static void bad_tiktoken(const char *dir, const char *line, const char *named) {
            (int)st, st ? err.message : "");
 }
 
-static const char *const SHARED_PRESET[] = {"Q4_K_M"}; /* written with the plain types by cv_case_shared */
-
 TEST(convert_qwen1_families) {
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/" QWEN2_DIR "/tokenizer.json", shared_path("golden/convert"));
-    if (access(probe, R_OK) != 0) return; /* reference material absent */
+    if (!cv_case_material(QWEN2_DIR "/tokenizer.json")) return; /* reference material absent */
     int same = 0;
     const size_t nc = sizeof CASES / sizeof CASES[0];
-    for (size_t i = 0; i < nc; i++) {
-        const char *dir = make_case(&CASES[i]);
-        CHECKF(dir != NULL, "%s: cannot make the checkpoint", CASES[i].name);
-        if (dir) same += cv_case_check(dir, CASES[i].name, CASES[i].sha);
-        if (dir) CHECK(cv_case_shared(dir, CASES[i].name, CASES[i].sha, SHARED_PRESET, 1)); /* one read for all the outputs */
-    }
+    for (size_t i = 0; i < nc; i++) same += cv_case_run(make_case(&CASES[i]), CASES[i].name, CASES[i].sha, cv_case_q4km, 1);
     CHECKF(same == 5 * (int)nc, "%d of %d byte-identical to the reference", same, 5 * (int)nc);
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
-    CHECKF(need < sizeof list && strstr(list, "\nQWenLMHeadModel\n"), "QWenLMHeadModel not in the supported models");
+    cv_case_supported("QWenLMHeadModel");
     const char *dir = make_case(&CASES[0]);
     if (dir) cv_case_refused(dir, CASES[0].config, "\"rotary_emb_base\":10000,", "'rotary_emb_base'");
     if (dir) cv_case_refused(dir, CASES[0].config, ",\"vocab_size\":151936", "'vocab_size'");
