@@ -84,14 +84,20 @@ static const char GOOD_HEADER[] =
     " \"model.layers.0.self_attn.q_proj.weight\": {\"dtype\": \"BF16\", \"shape\": [8, 8], \"data_offsets\": [192, 320]},"
     " \"model.norm.weight\": {\"dtype\": \"F32\", \"shape\": [8], \"data_offsets\": [320, 352]}}";
 
-/* A fresh model directory with the good files; returns its path (static). */
-static const char *make_model(const char *tag) {
+/* scratch/KIND-TAG with config.json naming `arch` (static path). */
+static const char *config_dir(const char *kind, const char *tag, const char *arch) {
     static char dir[4200];
-    snprintf(dir, sizeof dir, "%s/model-%s", scratch_dir(), tag);
+    snprintf(dir, sizeof dir, "%s/%s-%s", scratch_dir(), kind, tag);
     mkdir(dir, 0755);
     char cfg[1024];
-    snprintf(cfg, sizeof cfg, CONFIG_FMT, "LlamaForCausalLM", 4);
+    snprintf(cfg, sizeof cfg, CONFIG_FMT, arch, 4);
     put_text(dir, "config.json", cfg);
+    return dir;
+}
+
+/* A fresh model directory with the good files; returns its path (static). */
+static const char *make_model(const char *tag) {
+    const char *dir = config_dir("model", tag, "LlamaForCausalLM");
     static const char *const text[] = {"<unk>", "<s>", "</s>", ("\xe2\x96\x81" "a")}; /* U+2581 then "a" (one piece) */
     static const float score[] = {0.0f, 0.0f, -0.0f, -1.5f};
     static const int type[] = {2, 3, 3, 1};
@@ -855,12 +861,7 @@ static void refused(char **args, const char *dir, const char *out, const char *i
 /* A DeciLM-7B-style directory: GOOD_HEADER's weights and a byte-fallback
  * BPE tokenizer.json (what gguf-py's LlamaHfVocab reads). */
 static const char *make_deci(const char *tag) {
-    static char dir[4200];
-    snprintf(dir, sizeof dir, "%s/deci-%s", scratch_dir(), tag);
-    mkdir(dir, 0755);
-    char cfg[1024];
-    snprintf(cfg, sizeof cfg, CONFIG_FMT, "DeciLMForCausalLM", 4);
-    put_text(dir, "config.json", cfg);
+    const char *dir = config_dir("deci", tag, "DeciLMForCausalLM");
     put_text(dir, "tokenizer.json",
              "{\"model\": {\"type\": \"BPE\", \"byte_fallback\": true, \"vocab\": {\"<unk>\": 0, \"<s>\": 1, \"</s>\": 2, \"a\": 3},"
              " \"merges\": []}, \"decoder\": {\"type\": \"Sequence\", \"decoders\": []}, \"added_tokens\": []}");
