@@ -268,8 +268,12 @@ LGG_API uint64_t lgg_convert_total_bytes(const lgg_convert *c);
  * rounded rows), so the fastest output waits for the slowest a few blocks
  * ahead: every one must be written, and a thread whose write returns (done
  * or failed) calls lgg_convert_unshare so that the others stop waiting for
- * it (lgg_convert_free does too).  LGG_ERR_ARG when the converters list
- * different tensors or rows; LGG_ERR_NOMEM. */
+ * it (lgg_convert_free does too).  Converters reading through an
+ * lgg_convert_io call its read from their writing threads, at once: it
+ * must be safe to call from several threads (each converter holds its own
+ * read window, 64 MiB per shard it reads, until it is unshared).
+ * LGG_ERR_ARG when the converters list different tensors or rows;
+ * LGG_ERR_NOMEM. */
 LGG_API lgg_status lgg_convert_share(lgg_convert *const *cv, size_t n, lgg_error *err);
 LGG_API void lgg_convert_unshare(lgg_convert *c); /* NULL or not shared: a no-op */
 

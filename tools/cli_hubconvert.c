@@ -16,10 +16,13 @@
  * token goes to the hub's origin only (libgguf-remote's rule), never to
  * the CDN its redirects name.
  *
- * Several outputs (--outtype A,B,...) are made by one converter each, each
- * reading every shard: the shards' bytes fetched are kept in a spool (one
- * unlinked temporary file per shard in $TMPDIR, and the ranges it holds),
- * so each byte is fetched once however many outputs there are.
+ * Several outputs (--outtype A,B,...) are made by one converter each,
+ * written at once and sharing the rows they read (lgg_convert_share); the
+ * outputs of other orders (the quantize presets write in the plan's order)
+ * and the converters' own read windows ask for some ranges again, so the
+ * shards' bytes fetched are kept in a spool (one unlinked temporary file
+ * per shard in $TMPDIR, and the ranges it holds): each byte is fetched
+ * once however many outputs there are.
  *
  * --model-card writes README.md for the outputs as GGUF-my-repo does: the
  * front matter (base_model, the source card's license and language, tags),
@@ -30,6 +33,7 @@
 #include "libgguf_remote.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +201,7 @@ static lgg_status read_shard(hub_file *h, uint64_t off, void *dst, size_t n, lgg
     return st;
 }
 
-static lgg_status read_fn(void *ud, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
-    (void)ud;
+static lgg_status read_unlocked(const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
     hub_file *h = NULL;
     for (size_t i = 0; i < H.n && !h; i++)
         if (!strcmp(H.f[i].f->path, name)) h = &H.f[i];
@@ -228,6 +231,19 @@ static lgg_status read_fn(void *ud, const char *name, uint64_t off, void *dst, s
         return LGG_OK;
     }
     return read_shard(h, off, dst, n, err);
+}
+
+/* Several outputs are written by a thread each (convert_several), and
+ * whichever needs a block first reads it: one read at a time, since the
+ * files, their connections and the spool are shared. */
+static pthread_mutex_t read_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static lgg_status read_fn(void *ud, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    (void)ud;
+    pthread_mutex_lock(&read_lock);
+    lgg_status st = read_unlocked(name, off, dst, n, err);
+    pthread_mutex_unlock(&read_lock);
+    return st;
 }
 
 void cli_hubconv_close(void) {

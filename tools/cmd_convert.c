@@ -517,19 +517,17 @@ static int finish_one(output *o, const char *final) {
     return rc;
 }
 
-/* Output k alone: converted and written to final[k], or with several
- * outputs (from the hub, one after the other) to staged. */
-static int convert_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap) {
+/* The one output: converted and written to final[0]. */
+static int convert_one(copts *c, char (*final)[4096]) {
     output o;
-    int rc = prepare_one(c, k, final, staged, cap, &o);
+    int rc = prepare_one(c, 0, final, NULL, 0, &o);
     if (rc != CLI_OK || !o.cv) return rc;
-    if (staged) cli_temp_note(NULL, staged, 1); /* a signal removes it until it is renamed */
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(o.cv));
     if (!c->quiet) lgg_convert_set_progress(o.cv, on_progress, &prog);
     write_one(&o);
     cli_progress_end(&prog);
-    rc = finish_one(&o, final[k]);
+    rc = finish_one(&o, final[0]);
     lgg_convert_free(o.cv);
     return rc;
 }
@@ -664,13 +662,10 @@ int cmd_convert(int argc, char **argv) {
     if (!c.lora && (rc = cli_hubconv_open(argv[1], (int)c.n_ot, &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     memset(staged, 0, sizeof staged);
-    if (c.n_ot > 1 && !c.o.io) { /* local: all at once, from one read */
+    if (c.n_ot > 1) /* all at once, from one read (from the hub, its spool holds the bytes fetched) */
         rc = commit(c.n_ot, final, staged, convert_several(&c, final, staged));
-    } else { /* one output; or from the hub, one after the other (its spool holds the bytes fetched) */
-        for (size_t k = 0; rc == CLI_OK && k < c.n_ot; k++)
-            rc = convert_one(&c, k, final, c.n_ot > 1 ? staged[k] : NULL, sizeof staged[k]);
-        rc = c.n_ot > 1 ? commit(c.n_ot, final, staged, rc) : rc;
-    }
+    else
+        rc = convert_one(&c, final);
     if (rc == CLI_OK && c.card) rc = cli_model_card(c.card_path, final, c.n_ot);
     cli_hubconv_close();
     return rc;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void lgg_convert_options_init(lgg_convert_options *o) {
     if (o) *o = (lgg_convert_options)LGG_CONVERT_OPTIONS_INIT;
@@ -421,7 +422,8 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
     lgg_status st0 = LGG_OK;
-    c->n_threads = copy->n_threads;
+    /* <= 0: one per CPU, asked once here (not at every chunk) */
+    c->n_threads = copy->n_threads > 0 ? copy->n_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     c->vocab_only = copy->vocab_only;
     c->max_json = copy->max_json_size;
     if (copy->io && !(st0 = lgg_options_copy(&c->io, sizeof c->io, sizeof c->io, copy->io, "lgg_convert_io", err))) {

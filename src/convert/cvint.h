@@ -172,6 +172,11 @@ typedef struct cv_share_fill {
     lgg_status (*round)(const cv_tensor *t, float *x, uint64_t n, lgg_error *err);
 } cv_share_fill;
 extern uint64_t lgg__cv_share_block; /* a block's floats */
+/* share.c: 1 when no other output still writing reads c's order of
+ * tensors (or may: one whose order is not known yet), so none would read
+ * the blocks c fills: c then reads its rows itself, on all its threads, as
+ * when written alone (and lets go of its blocks).  Once alone, always. */
+int lgg__cv_share_alone(struct lgg_convert *c);
 const float *lgg__cv_share_rows(struct lgg_convert *c, const cv_tensor *t, uint64_t u, int rounded,
                                 const cv_share_fill *fill, uint64_t *first, uint64_t *n, lgg_error *err);
 

@@ -256,7 +256,7 @@ enum { MAX_THREADS = 64 };
 static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, uint64_t ob,
                                 const float *src, uint8_t *out, lgg_error *err) {
     uint64_t work = (u1 - u0) * t->unit;
-    long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long nt = c->n_threads; /* resolved at open */
     if (nt > MAX_THREADS) nt = MAX_THREADS;
     if (nt < 1 || work < (1u << 16)) nt = 1;
     if (src && !t->qtype) nt = 1; /* rows already read, only narrowed or made q8_0: too little for a thread */
@@ -341,15 +341,16 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
     if (!n) return LGG_OK;
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
     if (u1 > t->n_units) return lgg__cv_fail(err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
-    lgg_status st = c->has_io && !c->share ? fetch(c, t, u0, u1, err) : LGG_OK; /* shared: the filler's fetch */
+    const int shared = c->share && !lgg__cv_share_alone(c);
+    lgg_status st = c->has_io && !shared ? fetch(c, t, u0, u1, err) : LGG_OK; /* shared: the filler's fetch */
     if (st) return st;
     if (offset % ob == 0 && n % ob == 0) { /* whole units: straight into the writer's buffer */
-        st = c->share ? shared_units(c, t, u0, u1, ob, dst, err) : convert_units(c, t, u0, u1, ob, NULL, dst, err);
+        st = shared ? shared_units(c, t, u0, u1, ob, dst, err) : convert_units(c, t, u0, u1, ob, NULL, dst, err);
     } else {
         if (!grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
             return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-        st = c->share ? shared_units(c, t, u0, u1, ob, c->scratch, err)
-                      : convert_units(c, t, u0, u1, ob, NULL, c->scratch, err);
+        st = shared ? shared_units(c, t, u0, u1, ob, c->scratch, err)
+                    : convert_units(c, t, u0, u1, ob, NULL, c->scratch, err);
         if (!st) memcpy(dst, c->scratch + (offset - u0 * ob), n);
     }
     if (st) return st;

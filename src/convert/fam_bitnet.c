@@ -230,7 +230,7 @@ static lgg_status bitnet_scales(lgg_convert *c, lgg_error *err) {
         return LGG_OK;
     }
     enum { MAX_T = 64 };
-    long nt = c->n_threads > 0 ? c->n_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    long nt = c->n_threads; /* resolved at open */
     nt = nt < 1 ? 1 : nt > MAX_T ? MAX_T : nt;
     scale_pool sp = {c, PTHREAD_MUTEX_INITIALIZER, 0};
     pthread_t tid[MAX_T];

@@ -19,7 +19,13 @@
  * per order, and rounded to the auto type once for all the presets).  A
  * group holds at most all the blocks but two per other group, so no group
  * waits for ever for another; should every output wait all the same, the
- * cache grows rather than lock up. */
+ * cache grows rather than lock up.
+ *
+ * An output alone in its order (the only preset among plain types, or the
+ * last one of its order still writing) has nobody to share its blocks
+ * with: it reads its rows itself, as when written alone, where each of its
+ * threads reads, widens and rounds its own rows (a block is filled by one
+ * thread while the others wait). */
 #include "cvint.h"
 
 #include <pthread.h>
@@ -142,6 +148,10 @@ void lgg_convert_unshare(lgg_convert *c) {
     int last = --s->n_conv == 0;
     pthread_mutex_unlock(&s->mu);
     c->share = NULL;
+    /* its io windows (64 MiB per shard it was reading) are let go now, not
+     * when it is freed after the others: only the outputs still writing
+     * hold one */
+    if (c->has_io) lgg__cv_windows_free(c);
     if (!last) return;
     for (size_t i = 0; i < s->n_s; i++) free(s->s[i]->raw), free(s->s[i]->rnd), free(s->s[i]);
     free(s->s);
@@ -200,6 +210,17 @@ static uint32_t needers(const cv_share *s, uint64_t g) {
     for (uint32_t k = 0; k < MAX_SHARED; k++)
         if ((s->live >> k & 1) && (!(s->known >> k & 1) || s->group[k] == g)) m |= 1u << k;
     return m;
+}
+
+int lgg__cv_share_alone(lgg_convert *c) {
+    cv_share *s = c->share;
+    const uint32_t me = 1u << c->share_id;
+    pthread_mutex_lock(&s->mu);
+    if (!(s->known & me)) join(s, c->share_id, c->share_order);
+    const int alone = needers(s, c->share_order) == me;
+    if (alone) pass(s, c->share_id, NULL, SIZE_MAX, 0); /* no block of its order is needed any more */
+    pthread_mutex_unlock(&s->mu);
+    return alone;
 }
 
 const float *lgg__cv_share_rows(lgg_convert *c, const cv_tensor *t, uint64_t u, int rounded, const cv_share_fill *fl,
