@@ -281,7 +281,7 @@ check-ubsan-clang:
 # the threaded whole-tensor calls must be free of data races
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 check-tsan:
-	TSAN_OPTIONS=halt_on_error=1 $(SAN_MAKE) BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" test
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" $(SAN_MAKE) BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" test
 
 # The NEON kernels have no hardware here: cross-build the test runner for
 # AArch64, statically, and run the dequantization tests (NEON against the
