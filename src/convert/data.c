@@ -60,6 +60,17 @@ void lgg__cv_windows_free(struct lgg_convert *c) {
     c->win = NULL;
 }
 
+/* An output that no longer writes lets go of its io windows (64 MiB per
+ * shard it was reading) when it leaves the share, not when it is freed
+ * after the others: only the outputs still writing hold one.  No other
+ * output reads through them (share.c fills a block through the filler's
+ * own windows). */
+void lgg_convert_unshare(struct lgg_convert *c) {
+    if (!c || !c->share) return;
+    lgg__cv_share_leave(c);
+    if (c->has_io) lgg__cv_windows_free(c);
+}
+
 /* The source byte at file offset off of the shard (inside its window). */
 static const uint8_t *src_bytes(const struct lgg_convert *c, uint32_t shard, uint64_t off) {
     if (!c->has_io) return lgg_st_bytes(c->shards[shard]) + off;

@@ -135,7 +135,7 @@ static void pass(cv_share *s, uint32_t k, const uint32_t *pos, size_t ti, uint64
 #undef PLACE
 }
 
-void lgg_convert_unshare(lgg_convert *c) {
+void lgg__cv_share_leave(lgg_convert *c) {
     if (!c || !c->share) return;
     cv_share *s = c->share;
     pthread_mutex_lock(&s->mu);
@@ -148,10 +148,6 @@ void lgg_convert_unshare(lgg_convert *c) {
     int last = --s->n_conv == 0;
     pthread_mutex_unlock(&s->mu);
     c->share = NULL;
-    /* its io windows (64 MiB per shard it was reading) are let go now, not
-     * when it is freed after the others: only the outputs still writing
-     * hold one */
-    if (c->has_io) lgg__cv_windows_free(c);
     if (!last) return;
     for (size_t i = 0; i < s->n_s; i++) free(s->s[i]->raw), free(s->s[i]->rnd), free(s->s[i]);
     free(s->s);
