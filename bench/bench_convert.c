@@ -96,6 +96,9 @@ static size_t specs(spec *s) {
     return n;
 }
 
+/* The checkpoints' two shards. */
+static const char *const SHARDS[2] = {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"};
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint16_t rand_bf16(void) {
     rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
@@ -176,8 +179,7 @@ static int make_model(const char *dir, int moe, uint64_t *largest) {
     FILE *idx = fopen(path, "w");
     if (!idx) return 0;
     fprintf(idx, "{\"metadata\":{},\"weight_map\":{");
-    int ok = write_shard(dir, "model-00001-of-00002.safetensors", s, 0, half, idx) &&
-             write_shard(dir, "model-00002-of-00002.safetensors", s, half, n, idx);
+    int ok = write_shard(dir, SHARDS[0], s, 0, half, idx) && write_shard(dir, SHARDS[1], s, half, n, idx);
     fprintf(idx, "}}");
     fclose(idx);
     snprintf(path, sizeof path, "%s/config.json", dir);
@@ -285,10 +287,9 @@ static void reference(const char *dir, double f16, double q4) {
  * from the disk: what a checkpoint larger than the memory left over costs,
  * where the three single runs read it three times.  0 on failure. */
 static int drop_source(const char *dir) {
-    static const char *const shards[] = {"model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors"};
     for (int i = 0; i < 2; i++) {
         char path[4200];
-        snprintf(path, sizeof path, "%s/%s", dir, shards[i]);
+        snprintf(path, sizeof path, "%s/%s", dir, SHARDS[i]);
         int fd = open(path, O_RDONLY);
         if (fd < 0) return 0;
         int ok = fdatasync(fd) == 0 && posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;

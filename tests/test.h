@@ -111,6 +111,8 @@ int convert_fused_vs_two_step_pre(const char *dir, const char *model, const char
 int convert_preset_sha_ok(const char *dir, const char *preset, const char *sha);
 
 void sha256_hex(const void *p, size_t n, char out[65]);
+/* The sha256 of file `path` in hex; false (out "") when it cannot be read. */
+bool file_sha256(const char *path, char out[65]);
 
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {

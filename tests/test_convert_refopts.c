@@ -39,14 +39,6 @@ static void put(const char *path, const char *text) {
     if (f) fputs(text, f), fclose(f);
 }
 
-static void sha_of(const char *path, char hex[65]) {
-    size_t n = 0;
-    unsigned char *b = read_file(path, &n);
-    hex[0] = 0;
-    if (b) sha256_hex(b, n, hex);
-    free(b);
-}
-
 /* `gguf convert -q --no-fsync OPT [VALUE] -o OUT MODEL` gives the
  * reference's bytes at `file` (OUT, or the default name inside OUT). */
 static void same_as_reference(const char *opt, const char *value, const char *outtype, const char *out,
@@ -58,7 +50,7 @@ static void same_as_reference(const char *opt, const char *value, const char *ou
                                       model(), NULL);
     CHECKF(st == 0 && so && !*so && se && !*se, "%s: status %d, stderr %s", opt, st, se ? se : "");
     char hex[65];
-    sha_of(file, hex);
+    file_sha256(file, hex);
     CHECKF(!strcmp(hex, want), "%s %s: sha256 %s, reference %s", opt, outtype, hex, want);
     unlink(file);
     free(so), free(se);
@@ -98,8 +90,8 @@ TEST(convert_refopts_ignored) {
     int st = run_gguf_capture(&so, &se, "convert", "-q", "--no-fsync", "--use-temp-file", "--no-lazy", "--verbose", "-o",
                               out, model(), NULL);
     CHECKF(st == 0 && so && !*so && se && !*se, "status %d: %s", st, se ? se : "");
-    sha_of(out, hex);
-    sha_of(want, ref);
+    file_sha256(out, hex);
+    file_sha256(want, ref);
     CHECK(*ref && !strcmp(hex, ref));
     unlink(out);
     free(so), free(se);
@@ -150,7 +142,7 @@ TEST(convert_refopts_split) {
             char shard[4400], hex[65];
             if (n == 1) snprintf(shard, sizeof shard, "%s", out);
             else snprintf(shard, sizeof shard, "%s/sp-%05zu-of-%05zu.gguf", scratch_dir(), i + 1, n);
-            sha_of(shard, hex);
+            file_sha256(shard, hex);
             CHECKF(!strcmp(hex, SPLITS[c].sha[i]), "case %zu (%s %s %s), shard %zu: sha256 '%s'", c, SPLITS[c].outtype,
                    SPLITS[c].opt, SPLITS[c].val, i + 1, hex);
             unlink(shard);

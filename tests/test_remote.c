@@ -1216,23 +1216,16 @@ static bool local_convert_sha(const char *dir, const char *type, const char *out
     char *e = NULL;
     int st = run_gguf_capture(NULL, &e, "convert", "-q", "--outtype", type, dir, "-o", out, (char *)NULL);
     free(e);
-    size_t n = 0;
-    unsigned char *b = st == 0 ? read_file(out, &n) : NULL;
-    if (b) sha256_hex(b, n, hex);
-    free(b);
+    bool ok = st == 0 && file_sha256(out, hex);
     unlink(out);
-    return b != NULL;
+    return ok;
 }
 
 /* Which of the wanted sha256s (want[0..n)) the file cwd/f has: its index + 1, or 0. */
 static int sha_among(const char *cwd, const char *f, char (*want)[65], int n, char hex[65]) {
     char out[4200];
     snprintf(out, sizeof out, "%s/%s", cwd, f);
-    size_t len = 0;
-    unsigned char *b = read_file(out, &len);
-    if (!b) return snprintf(hex, 65, "-"), 0;
-    sha256_hex(b, len, hex);
-    free(b);
+    if (!file_sha256(out, hex)) return snprintf(hex, 65, "-"), 0;
     for (int k = 0; k < n; k++)
         if (!strcmp(hex, want[k])) return k + 1;
     return 0;

@@ -177,8 +177,8 @@ extern uint64_t lgg__cv_share_block; /* a block's floats */
  * the blocks c fills: c then reads its rows itself, on all its threads, as
  * when written alone (and lets go of its blocks).  Once alone, always. */
 int lgg__cv_share_alone(struct lgg_convert *c);
-/* share.c: c leaves the share (lgg_convert_unshare, in data.c, which also
- * lets go of c's io windows). */
+/* share.c: c, which is shared, leaves the share (lgg_convert_unshare, in
+ * data.c, which also lets go of c's io windows). */
 void lgg__cv_share_leave(struct lgg_convert *c);
 const float *lgg__cv_share_rows(struct lgg_convert *c, const cv_tensor *t, uint64_t u, int rounded,
                                 const cv_share_fill *fill, uint64_t *first, uint64_t *n, lgg_error *err);

@@ -135,8 +135,7 @@ static void pass(cv_share *s, uint32_t k, const uint32_t *pos, size_t ti, uint64
 #undef PLACE
 }
 
-void lgg__cv_share_leave(lgg_convert *c) {
-    if (!c || !c->share) return;
+void lgg__cv_share_leave(lgg_convert *c) { /* c is shared (lgg_convert_unshare checks) */
     cv_share *s = c->share;
     pthread_mutex_lock(&s->mu);
     if (s->live & (1u << c->share_id)) {
