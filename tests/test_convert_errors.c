@@ -1262,3 +1262,104 @@ TEST(convert_outtypes_signal_leaves_nothing) {
     CHECKF(n == 0, "%d file(s) left after SIGINT", n);
 }
 #endif
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+/* ---- issue 38: hostile checkpoints, round two ---- */
+
+/* config.json of make_model's LLaMA with `extra` (",\"key\": value") added. */
+static void config_with(const char *dir, const char *heads, const char *kv_heads, const char *extra) {
+    char *cfg = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&cfg, &n);
+    if (!f) return;
+    fprintf(f,
+            "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 8, \"num_attention_heads\": %s,"
+            " \"num_key_value_heads\": %s, \"num_hidden_layers\": 1, \"intermediate_size\": 16, \"vocab_size\": 4,"
+            " \"rms_norm_eps\": 1e-5, \"max_position_embeddings\": 64, \"bos_token_id\": 1, \"eos_token_id\": 2%s}",
+            heads, kv_heads, extra ? extra : "");
+    fclose(f);
+    put_text(dir, "config.json", cfg);
+    free(cfg);
+}
+
+/* A model name of 600,000 words like "v1": each word's version test took
+ * a copy on the stack (strndupa in a loop), so a 1.8 MB name overflowed it
+ * (SIGSEGV), from config.json's _name_or_path and from the model card's
+ * base_model alike.  Now: converted, in bounded time. */
+TEST(convert_long_name_of_version_words) {
+    const char *d = make_model("vwords");
+    size_t reps = 600000;
+    char *words = malloc(reps * 3 + 64);
+    REQUIRE(words);
+    char *w = words;
+    for (size_t i = 0; i < reps; i++) w += sprintf(w, i ? " v1" : "v1");
+    char *extra = malloc(reps * 3 + 64);
+    REQUIRE(extra);
+    snprintf(extra, reps * 3 + 64, ", \"_name_or_path\": \"%s\"", words);
+    config_with(d, "2", "1", extra);
+    double t0 = children_s();
+    expect(d, 0, NULL);
+    CHECKF(children_s() - t0 < 10.0, "took %.2f s", children_s() - t0);
+    /* the same words as the model card's base_model */
+    config_with(d, "2", "1", NULL);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/README.md", d);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    fprintf(f, "---\nbase_model: \"%s\"\n---\n", words);
+    fclose(f);
+    t0 = children_s();
+    expect(d, 0, NULL);
+    CHECKF(children_s() - t0 < 10.0, "took %.2f s", children_s() - t0);
+    unlink(path);
+    free(words), free(extra);
+}
+
+/* A model id of 100,000 size-label parts near the checkpoint's parameter
+ * count ("0.1K" for its 140) was joined by a quadratic dedup and strcat
+ * (7.8 s here; 20 s for "2M" parts of a 2M model); an id longer than any
+ * real one is kept whole. */
+TEST(convert_long_model_id_is_linear) {
+    const char *d = make_model("longid");
+    size_t reps = 100000;
+    char *extra = malloc(reps * 5 + 64), *w = extra;
+    REQUIRE(extra);
+    w += sprintf(w, ", \"_name_or_path\": \"org/");
+    for (size_t i = 0; i < reps; i++) w += sprintf(w, "0.1K-");
+    sprintf(w, "x\"");
+    config_with(d, "2", "1", extra);
+    double t0 = children_s();
+    expect(d, 0, NULL);
+    CHECKF(children_s() - t0 < 2.0, "took %.2f s", children_s() - t0);
+    /* the same id as the model card's base_model */
+    config_with(d, "2", "1", NULL);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/README.md", d);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    fprintf(f, "---\nbase_model: %s\n---\n", extra + strlen(", \"_name_or_path\": \""));
+    fclose(f);
+    t0 = children_s();
+    expect(d, 0, NULL);
+    CHECKF(children_s() - t0 < 5.0, "took %.2f s", children_s() - t0);
+    unlink(path);
+    free(extra);
+}
+
+/* Head counts that are negative, zero or beyond any model's: refused naming
+ * config.json (INT64_MIN times 2 wrapped to a divisor of 0: SIGFPE). */
+TEST(convert_head_counts_out_of_range) {
+    static const char *const cases[][2] = {
+        {"-9223372036854775808", "1"}, {"2", "-9223372036854775808"}, {"0", "1"},
+        {"9223372036854775807", "1"},   {"2", "4611686018427387904"},
+        {"2", "-1"},                   {"2.5e300", "1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char tag[32];
+        snprintf(tag, sizeof tag, "heads%zu", i);
+        const char *d = make_model(tag);
+        config_with(d, cases[i][0], cases[i][1], NULL);
+        expect(d, 1, (const char *const[]){"config.json", NULL});
+    }
+}
+#endif

@@ -239,13 +239,14 @@ lgg_status lgg__cv_add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tenso
     t->unit = (uint64_t)t->ne[0];
     if (xform & (CV_X_PERM_Q | CV_X_PERM_K)) {
         int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
-        t->heads = (uint64_t)((xform & CV_X_PERM_K) ? nkv : nh);
+        int64_t h = (xform & CV_X_PERM_K) ? nkv : nh;
+        t->heads = lgg__cv_heads_ok(h) ? (uint64_t)h : 0;
         if (s->n_dims == 1) t->unit = 1;
         uint64_t rows = s->n_dims ? s->shape[0] : 1;
         if (t->heads == 0 || rows % (2 * t->heads))
             return lgg__cv_fail(err, LGG_ERR_INVALID,
-                                "%s/%s: tensor '%s': %llu rows cannot be permuted for %llu heads (config.json)", c->dir,
-                                file, s->name.ptr, (unsigned long long)rows, (unsigned long long)t->heads);
+                                "%s/%s: tensor '%s': %llu rows cannot be permuted for %lld heads (config.json)", c->dir,
+                                file, s->name.ptr, (unsigned long long)rows, (long long)h);
     }
     if (total == 0) t->unit = 1;
     t->n_units = total / t->unit;

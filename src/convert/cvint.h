@@ -28,6 +28,12 @@ lgg_status lgg__cv_json_value(struct lgg_convert *c, const char *name, int requi
 json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size_t cap);
 /* config.json's integer `key` (an integral real too), else dflt. */
 int64_t lgg__cv_hparam_int(const struct lgg_convert *c, const char *key, int64_t dflt);
+/* The most heads (attention or key/value) a permutation or split takes:
+ * a head count from config.json is used in sizes and divisions only when
+ * it is in 1..LGG_CV_MAX_HEADS (a negative one would wrap to a huge
+ * unsigned count, and twice 2^63 to a divisor of 0). */
+#define LGG_CV_MAX_HEADS (1 << 20)
+static inline int lgg__cv_heads_ok(int64_t h) { return h > 0 && h <= LGG_CV_MAX_HEADS; }
 /* tokenizer.json, parsed once for the whole vocabulary step (lgg__cv_vocab
  * releases it): a new reference, NULL when the file is absent and not
  * required. */

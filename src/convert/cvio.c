@@ -99,7 +99,10 @@ json_t *lgg__cv_first_key(const json_t *obj, const char *keys, char *which, size
 int64_t lgg__cv_hparam_int(const lgg_convert *c, const char *key, int64_t dflt) {
     json_t *v = json_object_get(c->config, key);
     if (json_is_integer(v)) return json_integer_value(v);
-    if (json_is_real(v) && json_real_value(v) == (double)(int64_t)json_real_value(v)) return (int64_t)json_real_value(v);
+    /* an integral real within int64_t's range (casting one beyond it is undefined) */
+    if (json_is_real(v) && json_real_value(v) >= -9.2e18 && json_real_value(v) <= 9.2e18 &&
+        json_real_value(v) == (double)(int64_t)json_real_value(v))
+        return (int64_t)json_real_value(v);
     return dflt;
 }
 

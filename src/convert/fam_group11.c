@@ -142,7 +142,7 @@ static lgg_status refact_vocab(lgg_convert *c, json_t *tc, const lgg_convert_opt
 static lgg_status xverse_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
     if (!(t->xform & CV_X_PERM_K) || nkv == nh) return LGG_OK;
-    t->heads = nkv > 0 ? (uint64_t)(nh / nkv) : 0;
+    t->heads = lgg__cv_heads_ok(nh) && lgg__cv_heads_ok(nkv) ? (uint64_t)(nh / nkv) : 0;
     uint64_t rows = t->n_units * t->unit / (uint64_t)t->ne[0];
     if (!t->heads || rows % (2 * t->heads))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': %llu rows cannot be permuted for %llu heads (config.json)",

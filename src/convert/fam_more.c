@@ -67,7 +67,7 @@ static lgg_status bloom_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (strstr(t->name, ".attn_qkv.")) {
         int64_t nh = lgg__cv_hparam_int(c, "n_head", lgg__cv_hparam_int(c, "num_attention_heads", 0));
         if (t->n_dims == 1) t->unit = 1, t->n_units = (uint64_t)t->ne[0];
-        if (nh <= 0 || t->n_units % (3 * (uint64_t)nh))
+        if (!lgg__cv_heads_ok(nh) || t->n_units % (3 * (uint64_t)nh))
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': %llu rows are not 3 x n_head (config.json) parts",
                                 c->dir, t->src_name, (unsigned long long)t->n_units);
         t->heads = (uint64_t)nh;
@@ -168,6 +168,7 @@ static lgg_status mpt_meta(lgg_convert *c, lgg_error *err) {
 static lgg_status baichuan_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (!strstr(t->name, ".attn_qkv.weight")) return LGG_OK;
     int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
+    if (!lgg__cv_heads_ok(nh) || (nkv != nh && !lgg__cv_heads_ok(nkv))) nh = nkv = 0; /* refused below */
     uint64_t r = t->n_units / 3, heads[3] = {(uint64_t)nh, (uint64_t)(nkv > 0 && nkv != nh ? nh / nkv : nh), 1};
     for (int k = 0; k < 2; k++)
         if (t->n_dims != 2 || t->n_units % 3 || heads[k] == 0 || r % (2 * heads[k]))

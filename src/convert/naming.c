@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The longest model id split into name parts (bytes after the '/'); the
+ * dedup of size labels is quadratic in the parts, at most this many. */
+enum { LGG_CV_ID_MAX = 1024 };
+
 enum { T_VERSION = 1, T_TYPE = 2, T_SIZE = 4, T_FINETUNE = 8, T_BASE = 16 };
 
 static int ieq(const char *a, const char *b) { return strcasecmp(a, b) == 0; }
@@ -22,15 +26,19 @@ static const char *digits(const char *p) {
     return p;
 }
 
-/* (v|iter)?\d+([.]\d+)* */
-static int is_version(const char *s) {
-    if (!strncasecmp(s, "iter", 4)) s += 4;
-    else if (*s == 'v' || *s == 'V') s++;
-    if (!dig(*s)) return 0;
-    s = digits(s);
-    while (*s == '.' && dig(s[1])) s = digits(s + 1);
-    return *s == 0;
+/* (v|iter)?\d+([.]\d+)* over the n bytes at s (a word inside a longer
+ * string: no copy, so no stack or heap use that grows with the input) */
+static int is_version_n(const char *s, size_t n) {
+    const char *e = s + n;
+    if (n >= 4 && !strncasecmp(s, "iter", 4)) s += 4;
+    else if (s < e && (*s == 'v' || *s == 'V')) s++;
+    if (s >= e || !dig(*s)) return 0;
+    while (s < e && dig(*s)) s++;
+    while (s + 1 < e && *s == '.' && dig(s[1]))
+        for (s++; s < e && dig(*s);) s++;
+    return s == e;
 }
+static int is_version(const char *s) { return is_version_n(s, strlen(s)); }
 
 /* i?q\d(_\w)*|b?fp?(16|32) */
 static int is_type(const char *s) {
@@ -111,20 +119,25 @@ static unsigned size_part(char *part, int64_t total) {
     return t ? t : T_SIZE;
 }
 
+/* The parts of the wanted class joined by '-' (linear: appended at a write
+ * pointer; the dedup scan is bounded by LGG_CV_ID_MAX_PARTS parts). */
 static char *join(char **parts, const unsigned *types, size_t n, unsigned want, unsigned exclude, int dedup) {
     size_t len = 0;
     for (size_t i = 0; i < n; i++) len += strlen(parts[i]) + 1;
-    char *out = calloc(1, len + 1);
+    char *out = calloc(1, len + 1), *w = out;
     if (!out) return NULL;
     for (size_t i = 0; i < n; i++) {
         if (!(types[i] & want) || (types[i] & exclude)) continue;
         int seen = 0;
-        for (size_t j = 0; dedup && j < i; j++)
+        for (size_t j = 0; dedup && j < i && !seen; j++)
             if ((types[j] & want) && !strcmp(parts[j], parts[i])) seen = 1;
         if (seen) continue;
-        if (*out) strcat(out, "-");
-        strcat(out, parts[i]);
+        if (w > out) *w++ = '-';
+        size_t l = strlen(parts[i]);
+        memcpy(w, parts[i], l);
+        w += l;
     }
+    *w = 0;
     if (!*out) {
         free(out);
         return NULL;
@@ -177,6 +190,9 @@ void lgg__cv_model_id(const char *id, int64_t total, cv_names *o) {
     if (slash && slash > id && id[0] != '.') o->org = strndup(id, (size_t)(slash - id));
     o->name = strdup(full);
     size_t len = strlen(full), n = 0;
+    /* Hugging Face's repository names are at most 96 bytes: an id far longer
+     * is no model id, and is kept whole as the name, not split into parts */
+    if (len > LGG_CV_ID_MAX) return;
     char *buf = malloc(2 * len + 2); /* each part gets a spare byte for size_part */
     char **parts = calloc(len + 1, sizeof *parts);
     unsigned *types = calloc(len + 1, sizeof *types);
@@ -220,7 +236,7 @@ char *lgg__cv_id_to_title(const char *s) {
         while (*e && *e != ' ' && *e != '-' && *e != '\t' && *e != '\n') e++;
         int lower = 0, upper = 0;
         for (const char *q = p; q < e; q++) lower |= islower((unsigned char)*q), upper |= isupper((unsigned char)*q);
-        int keep = dig(*p) || ((*p == 'v') && dig(p[1]) && is_version(strndupa(p, (size_t)(e - p))));
+        int keep = dig(*p) || ((*p == 'v') && dig(p[1]) && is_version_n(p, (size_t)(e - p)));
         if (o > out) *o++ = ' ';
         int prev_letter = 0;
         for (const char *q = p; q < e; q++) {
