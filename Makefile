@@ -8,7 +8,7 @@
 #   make check-deps      dependencies run one way (README layout table)
 #   make check-abi BASELINE=DIR   abidiff of each shared library against DIR's
 #   make asan            the CLI with ASan+UBSan as build/asan/gguf
-#   make check-asan      the whole test suite under ASan+UBSan
+#   make check-asan      the whole test suite under ASan+UBSan (clang's when there)
 #   make check-tsan      the whole test suite under ThreadSanitizer
 #   make fuzz            every libFuzzer target for FUZZ_SECONDS (default 60) each
 #   make fuzz-corpus     regenerate the generated seed inputs in fuzz/corpus/
@@ -238,11 +238,15 @@ $(TESTBIN): $(TEST_OBJ) $(STATIC) $(TEST_CONV)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TEST_OBJ) $(TEST_CONV) $(STATIC) $(LDLIBS) $(TEST_LIBS) -lpthread
 
 # The whole suite: the dependency check, then unit, corpus, golden, CLI,
-# symbol checks and fuzz replays.  It needs every part.
+# symbol checks and fuzz replays.  It needs every part.  TEST_JOBS worker
+# processes (default: one per core) take the tests in turn; TEST_ARGS
+# passes more to the runner (test names to pick, --slowest K).
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TEST_ARGS ?=
 test: all-parts $(TESTBIN) $(FUZZ_BIN)
 	@python3 scripts/check-deps.py --self-test
 	python3 scripts/check-deps.py --build $(BUILD)
-	GGUF_BUILD=$(BUILD) ./$(TESTBIN)
+	GGUF_BUILD=$(BUILD) ./$(TESTBIN) -j $(TEST_JOBS) $(TEST_ARGS)
 check: test
 # Dependencies run one way: every include and link edge against the
 # README's layout table, and no cycle between files.
@@ -265,23 +269,29 @@ check-abi: all
 
 # The sanitizer builds: their flags are the CFLAGS and LDFLAGS of a build of
 # their own (clang leaves the sanitizer runtime unresolved in shared objects:
-# no --no-undefined there); the packaging test runs in the plain build only.
-SAN_MAKE = GGUF_PACKAGING_TEST=0 $(MAKE) SHLIB_LDFLAGS=
+# no --no-undefined there); the packaging test runs in the plain build only,
+# and so do the converter's full byte-identity sweeps (under a sanitizer one
+# outtype per checkpoint: LGG_TEST_SWEEPS=reduced, tests/test.h).
+SAN_MAKE = GGUF_PACKAGING_TEST=0 LGG_TEST_SWEEPS=reduced $(MAKE) SHLIB_LDFLAGS=
+# AddressSanitizer and UndefinedBehaviorSanitizer in one build, with clang
+# by default: clang's UBSan checks what gcc's does not (its intrinsics
+# dereference typed pointers: a misaligned _mm256_broadcast_ss; NULL + 0),
+# so one run covers both (ASAN_CC=gcc for gcc's).
+ASAN_CC ?= $(if $(shell command -v clang 2>/dev/null),clang,$(CC))
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
-	$(SAN_MAKE) BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" build/asan/gguf
+	+$(SAN_MAKE) BUILD=build/asan CC=$(ASAN_CC) CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" build/asan/gguf
 check-asan:
-	$(SAN_MAKE) BUILD=build/asan CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
-# clang's UBSan checks what gcc's does not: its intrinsics dereference typed
-# pointers (a misaligned _mm256_broadcast_ss), and NULL + 0 is reported
+	+$(SAN_MAKE) BUILD=build/asan CC=$(ASAN_CC) CFLAGS="$(ASAN_FLAGS)" LDFLAGS="-fsanitize=address,undefined" test
+# clang's UBSan alone (check-asan has it too)
 UBSAN_CLANG_FLAGS := -O1 -g -fsanitize=undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-ubsan-clang:
-	$(SAN_MAKE) BUILD=build/ubsan-clang CC=clang CFLAGS="$(UBSAN_CLANG_FLAGS)" LDFLAGS="-fsanitize=undefined" test
+	+$(SAN_MAKE) BUILD=build/ubsan-clang CC=clang CFLAGS="$(UBSAN_CLANG_FLAGS)" LDFLAGS="-fsanitize=undefined" test
 # ThreadSanitizer over the whole suite: the quantizer's worker pipeline and
 # the threaded whole-tensor calls must be free of data races
 TSAN_FLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 check-tsan:
-	TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" $(SAN_MAKE) BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" test
+	+TSAN_OPTIONS="halt_on_error=1 suppressions=$(CURDIR)/tests/tsan.supp" $(SAN_MAKE) BUILD=build/tsan CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" test
 
 # The NEON kernels have no hardware here: cross-build the test runner for
 # AArch64, statically, and run the dequantization tests (NEON against the

@@ -42,14 +42,19 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
                         const char *const files[][2]);
 /* Convert dir in f32, f16, bf16, q8_0 and auto and compare each output's
  * sha256 with sha[k] (failing the current test when one differs); returns
- * how many are the same. */
+ * how many are the same.  With reduced sweeps (test_reduced_sweeps), one
+ * outtype, each call the next of the five. */
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+/* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
+ * reduced sweeps (what a family test's count of matches is held to). */
+int cv_case_outtypes(void);
 /* lgg_convert_share: dir converted to f16, q8_0, auto and each of
  * presets[0..n_presets) (at most 4) at once, one thread each, through
  * blocks of 1024 floats (so the outputs wait for each other, and a preset's
  * plan order makes a group of its own): f16, q8_0 and auto must have the
  * reference's sha256 (sha[1], sha[3], sha[4]), each preset the bytes of its
- * single run (failing the current test otherwise); returns whether all did. */
+ * single run (failing the current test otherwise); returns whether all did.
+ * With reduced sweeps, one call in four writes; the others return 1 at once. */
 int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
                    size_t n_presets);
 /* Whether golden/convert/FILE of ../shared is readable (without it a

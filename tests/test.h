@@ -64,6 +64,12 @@ const char *shared_path(const char *rel);
 /* True when ../shared (or GGUF_SHARED) is there; otherwise marks the running
  * test skipped, with the reason, and returns false: `if (!need_shared()) return;` */
 bool need_shared(void);
+/* LGG_TEST_SWEEPS=reduced (the sanitizer builds' make targets set it):
+ * the byte-identity sweeps check one outtype per checkpoint instead of
+ * every one, and write several outputs at once for one checkpoint in four.
+ * The family hooks and transforms all still run, the plain build checks
+ * every outtype. */
+bool test_reduced_sweeps(void);
 /* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
 unsigned char *read_file(const char *path, size_t *size);
 /* Directory of the build (GGUF_BUILD, default "build"). */

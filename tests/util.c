@@ -20,6 +20,11 @@ const char *shared_path(const char *rel) {
     return path;
 }
 
+bool test_reduced_sweeps(void) {
+    const char *v = getenv("LGG_TEST_SWEEPS");
+    return v && !strcmp(v, "reduced");
+}
+
 const char *build_dir(void) {
     const char *b = getenv("GGUF_BUILD");
     return b ? b : "build";
