@@ -257,9 +257,11 @@ int cli_parse_size(const char *s, int binary, uint64_t *v) {
 }
 
 int cli_size_option(const char *cmd, const char *opt, const char *s, int binary, uint64_t *v) {
+    static bool noted; /* the note is said once a run, however many sizes it reads */
     char bare;
     if (!parse_size(s, binary, v, &bare)) return 0;
-    if (bare) {
+    if (bare && !noted) {
+        noted = true;
         /* say which a bare letter meant, and how to write the other */
         char u = (char)(bare & ~0x20);
         uint64_t other;

@@ -20,9 +20,11 @@ static const cli_opt OPTS[] = {
     {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "offload N layers to one device, counted from the\n"
                                                    "last; above the layer count the output layer too\n"
                                                    "(default 0)"},
-    {'f', "--fit", "BYTES", "also print the largest context whose host total fits"},
-    {'d', "--fit-device", "BYTES", "also print the largest -ngl whose device total fits\n"
-                                   "(with both, the context is fitted at that -ngl)"},
+    {'f', "--fit", "BYTES", "the host's (RAM) budget: also print the largest context\n"
+                            "whose host total fits (a GPU's budget: --fit-device)"},
+    {'d', "--fit-device", "BYTES", "the device's (GPU) budget: also print the largest -ngl\n"
+                                   "whose device total fits (with both, the context is\n"
+                                   "fitted at that -ngl)"},
     {'t', "--fit-beyond-train", NULL, "let --fit search past the model's training context\n"
                                       "(by default it stops there)"},
     {'j', "--json", NULL, "every figure in bytes as JSON (docs/estimate.md)"},
@@ -47,6 +49,7 @@ static const cli_spec SPEC = {
     "--fit searches contexts up to the model's training context (--fit-beyond-train:\n"
     "further, with a note) and checks the host's total; the device's only with\n"
     "--fit-device (otherwise the device's total at the answer is printed, unchecked).\n"
+    "With --fit or --fit-device the table shows the figures at the answer.\n"
     "When even the smallest context does not fit, the figures are those of the\n"
     "smallest context, \"fit\": {\"ctx\": null} in the JSON, and the exit status 1.\n"
     "Exit status: 0 success, 1 failure (or nothing fits), 2 usage error.\n",
@@ -181,21 +184,38 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
+enum { MAX_NOTES = 5, NOTE_CAP = 160 };
+
 /* Why a figure deserves a remark (for both the text and the JSON). */
-static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, const char *out[4]) {
+static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fitted, char out[MAX_NOTES][NOTE_CAP]) {
     size_t n = 0;
     if (p->flash_attn && !e->flash_attn && !e->recurrent)
-        out[n++] = "flash attention forced off: the K and V head sizes differ (as llama.cpp does)";
+        snprintf(out[n++], NOTE_CAP, "flash attention forced off: the K and V head sizes differ (as llama.cpp does)");
     if (e->repack_q4_0)
-        out[n++] = "Q4_0 matrices on the host may be repacked into a CPU_AARCH64 buffer on some CPUs "
-                   "(x86 with AVX2); the weights count them once";
+        snprintf(out[n++], NOTE_CAP, "Q4_0 matrices on the host may be repacked into a CPU_AARCH64 buffer on some CPUs "
+                                     "(x86 with AVX2); the weights count them once");
     if (e->n_gpu_layers)
-        out[n++] = "the split between host and device compute buffers is modelled without a GPU reference";
-    if (e->recurrent) out[n++] = "recurrent model: the cache holds one state per sequence, whatever the context";
+        snprintf(out[n++], NOTE_CAP, "the split between host and device compute buffers is modelled without a GPU reference");
+    if (e->recurrent)
+        snprintf(out[n++], NOTE_CAP, "recurrent model: the cache holds one state per sequence, whatever the context");
+    /* the context asked for (a fitted one has its own note) */
+    if (!fitted && e->n_ctx_train && e->n_ctx > e->n_ctx_train)
+        snprintf(out[n++], NOTE_CAP, "-c %u is past the model's training context (%u): llama.cpp runs it, the model was "
+                                     "not trained for it", e->n_ctx, e->n_ctx_train);
     return n;
 }
 
-static void print_json(const opts *o, const lgg_estimate *e, const fit_result *fr) {
+/* A budget as people write it: GiB with two decimals (MiB below 1 GiB,
+ * bytes below 1 MiB). */
+static const char *gib(uint64_t bytes, char *buf, size_t cap) {
+    if (bytes >= (1u << 30)) snprintf(buf, cap, "%.2f GiB", (double)bytes / 1073741824.0);
+    else if (bytes >= (1u << 20)) snprintf(buf, cap, "%.2f MiB", (double)bytes / 1048576.0);
+    else snprintf(buf, cap, "%llu bytes", (unsigned long long)bytes);
+    return buf;
+}
+
+/* at_fit: the figures at the fitted answer (NULL: no answer). */
+static void print_json(const opts *o, const lgg_estimate *e, const fit_result *fr, const lgg_estimate *at_fit) {
     printf("{\"model\": ");
     cli_json_str(stdout, cli_display_name(o->path), strlen(cli_display_name(o->path)));
     printf(", \"arch\": ");
@@ -233,9 +253,18 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     printf(", \"device_at_ctx\": ");
     if (fr->has_ctx && e->n_gpu_layers && !o->want_fit_device) printf("%llu", (unsigned long long)fr->device_at);
     else printf("null");
+    /* added: every figure at the answer (the top level keeps the settings asked for) */
+    printf(", \"at_fit\": ");
+    if (at_fit) {
+        printf("{\"n_ctx\": %u, \"n_gpu_layers\": %u, ", at_fit->n_ctx, at_fit->n_gpu_layers);
+        json_part(stdout, &at_fit->all);
+        printf("}");
+    } else {
+        printf("null");
+    }
     printf("}, \"compute_exact\": %s, \"notes\": [", e->compute_exact ? "true" : "false");
-    const char *nt[4];
-    size_t n = notes(e, &o->p, nt);
+    char nt[MAX_NOTES][NOTE_CAP];
+    size_t n = notes(e, &o->p, fr->has_ctx || fr->has_ngl, nt);
     for (size_t i = 0; i < n; i++) {
         if (i) printf(", ");
         cli_json_str(stdout, nt[i], strlen(nt[i]));
@@ -249,6 +278,7 @@ static void row(const char *name, const uint64_t *v, int nv) {
     printf("\n");
 }
 
+/* e: the figures to show (at the fitted answer when there is one). */
 static void print_text(const opts *o, const lgg_estimate *e, const fit_result *fr) {
     char tk[16], tv[16];
     printf("model     %s (%s, %u layers, context %u)\n", cli_display_name(o->path), e->arch, e->n_layer, e->n_ctx_train);
@@ -271,27 +301,29 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
         }
         row(names[r], v, nv);
     }
-    if (fr->has_ngl) printf("\nfit: -ngl %u (the most layers whose device total fits %llu bytes)\n", fr->ngl,
-                            (unsigned long long)o->fit_device);
+    char b1[32], b2[32];
+    if (fr->has_ngl)
+        printf("\nfit: -ngl %u (the most layers whose device (GPU) total fits %s)\n", fr->ngl,
+               gib(o->fit_device, b1, sizeof b1));
     if (o->want_fit) printf("%s", fr->has_ngl ? "" : "\n");
     if (fr->capped)
-        printf("fit: -c %u (the model's training context; its host total fits %llu bytes; larger contexts\n"
+        printf("fit: -c %u (the model's training context; its host (RAM) total fits %s; larger contexts\n"
                "     were not searched: --fit-beyond-train)\n",
-               fr->ctx, (unsigned long long)o->fit);
+               fr->ctx, gib(o->fit, b1, sizeof b1));
     else if (fr->has_ctx)
-        printf("fit: -c %u (the largest context whose host total fits %llu bytes)\n", fr->ctx,
-               (unsigned long long)o->fit);
+        printf("fit: -c %u (the largest context whose host (RAM) total fits %s)\n", fr->ctx, gib(o->fit, b1, sizeof b1));
     else if (fr->none)
-        printf("fit: none (even the smallest context, %u, needs more than %llu bytes on the host%s)\n", e->n_ctx,
-               (unsigned long long)o->fit, o->want_fit_device ? " or the device" : "");
+        printf("fit: none (even the smallest context, %u, needs more than %s on the host (RAM)%s)\n", e->n_ctx,
+               gib(o->fit, b1, sizeof b1), o->want_fit_device ? " or the device (GPU)" : "");
     if (fr->has_ctx && e->n_gpu_layers && !o->want_fit_device)
-        printf("fit: the device was not checked: at -c %u it needs %llu bytes (--fit-device BYTES checks it)\n",
-               fr->ctx, (unsigned long long)fr->device_at);
+        printf("fit: the device was not checked: at -c %u it needs %s (--fit-device BYTES checks it)\n",
+               fr->ctx, gib(fr->device_at, b2, sizeof b2));
+    if (fr->has_ctx || fr->has_ngl) printf("fit: the table above shows the figures at the answer\n");
     if (fr->has_ctx && fr->ctx > e->n_ctx_train && e->n_ctx_train)
         printf("fit: note: -c %u is past the model's training context (%u): llama.cpp runs it, the model was\n"
                "     not trained for it\n", fr->ctx, e->n_ctx_train);
-    const char *nt[4];
-    size_t n = notes(e, &o->p, nt);
+    char nt[MAX_NOTES][NOTE_CAP];
+    size_t n = notes(e, &o->p, fr->has_ctx || fr->has_ngl, nt);
     for (size_t i = 0; i < n; i++) printf("%snote: %s\n", i ? "" : "\n", nt[i]);
 }
 
@@ -360,6 +392,13 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
     return CLI_OK;
 }
 
+/* The figures at the fitted context and -ngl (p holds the fitted -ngl). */
+static int fitted_figures(const cli_shards *m, const lgg_estimate_params *p, const fit_result *fr, lgg_estimate *fit,
+                          lgg_error *err) {
+    if (!fr->has_ctx && !fr->has_ngl) return CLI_OK;
+    return at_ctx(m, p, fr->has_ctx ? fr->ctx : p->n_ctx, fit, err) == LGG_OK ? CLI_OK : CLI_FAIL;
+}
+
 int cmd_estimate(int argc, char **argv) {
     opts o;
     memset(&o, 0, sizeof o);
@@ -372,7 +411,7 @@ int cmd_estimate(int argc, char **argv) {
     if (model_open(o.path, &m) != CLI_OK) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
-    lgg_estimate e;
+    lgg_estimate e, fit;
     fit_result fr;
     memset(&fr, 0, sizeof fr);
     lgg_estimate_params p = o.p;
@@ -381,9 +420,12 @@ int cmd_estimate(int argc, char **argv) {
         rc = unknown_arch(&o, &e, &err);
     } else if (st != LGG_OK || run_fits(&o, &m, &p, &e, &fr, &err) != CLI_OK) {
         rc = fail(&o, &err);
+    } else if (fitted_figures(&m, &p, &fr, &fit, &err) != CLI_OK) {
+        rc = fail(&o, &err);
     } else {
-        if (o.json) print_json(&o, &e, &fr);
-        else print_text(&o, &e, &fr);
+        const bool at = fr.has_ctx || fr.has_ngl;
+        if (o.json) print_json(&o, &e, &fr, at ? &fit : NULL);
+        else print_text(&o, at ? &fit : &e, &fr);
         rc = fr.none ? fail(&o, &err) : CLI_OK;
     }
     cli_shards_close(&m);
