@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """check-deps: dependencies run one way.
 
-Reads the parts and the parts each may use from the table under
-"## Layout and dependency rules" in README.md (the one place they are
-written), then checks every edge in the tree against it:
+Reads the parts and the parts each may use from the table in
+docs/layout.md (the one place they are written: a row per part, its
+folder, the files it holds, the parts it may use), then checks every edge
+in the tree against it:
 
   include edges  every #include "..." in src/ and tools/, resolved as the
                  compiler resolves it (the file's directory, then -Isrc,
@@ -37,17 +38,26 @@ ROW_RE = re.compile(r'^\|\s*\*?\*?(\w+)\*?\*?\s*\|\s*`([^`]+)`\s*\|([^|]*)\|([^|
 names = {}  # part -> the `names` its "what it holds" column places
 
 
-def read_table(readme):
-    """parts: name -> (path prefix, set of parts it may use)"""
-    text = open(readme, encoding="utf-8").read()
-    start = text.find("## Layout and dependency rules")
-    if start < 0:
-        sys.exit("check-deps: %s has no '## Layout and dependency rules' section" % readme)
+LAYOUT = os.path.join("docs", "layout.md")
+HEADER_RE = re.compile(r"^\|\s*part\s*\|\s*path\s*\|")
+
+
+def read_table(layout):
+    """parts: name -> (path prefix, set of parts it may use), from the
+    table whose header row starts "| part | path |" """
+    try:
+        text = open(layout, encoding="utf-8").read()
+    except OSError as e:
+        sys.exit("check-deps: cannot read the layout table: %s" % e)
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if HEADER_RE.match(l)), None)
+    if start is None:
+        sys.exit("check-deps: %s has no table starting '| part | path |'" % layout)
     parts = {}
     api_only.clear()
     names.clear()
-    for line in text[start:].splitlines()[1:]:
-        if line.startswith("## "):
+    for line in lines[start + 1:]:
+        if not line.startswith("|"):
             break
         m = ROW_RE.match(line)
         if not m:
@@ -59,7 +69,7 @@ def read_table(readme):
         if allowed == {"api"} and "only" in uses:
             api_only.add(name)
     if not parts:
-        sys.exit("check-deps: no parts found in the layout table of %s" % readme)
+        sys.exit("check-deps: no parts found in the layout table of %s" % layout)
     for name, (_, allowed) in parts.items():
         for a in allowed:
             if a not in parts:
@@ -198,7 +208,7 @@ def cycles(nodes, adj):
 
 
 def check(root, build):
-    parts = read_table(os.path.join(root, "README.md"))
+    parts = read_table(os.path.join(root, LAYOUT))
     files = source_files(root, parts)
     problems = ["%s (%s) is not named in the layout table's row for %s" % (f, part_of(parts, f), part_of(parts, f))
                 for f in files if not placed(parts, f)]
@@ -232,9 +242,7 @@ def check(root, build):
 def self_test():
     """A tree with an upward include, an upward link edge and a cycle must
     give exactly those three findings; the same tree without them none."""
-    readme = """# t
-
-## Layout and dependency rules
+    layout = """# t
 
 | part | path | what | may use |
 | --- | --- | --- | --- |
@@ -244,7 +252,8 @@ def self_test():
     with tempfile.TemporaryDirectory() as root:
         os.makedirs(os.path.join(root, "src/base"))
         os.makedirs(os.path.join(root, "src/format"))
-        open(os.path.join(root, "README.md"), "w").write(readme)
+        os.makedirs(os.path.join(root, "docs"))
+        open(os.path.join(root, LAYOUT), "w").write(layout)
         w = lambda p, t: open(os.path.join(root, p), "w").write(t)
         w("src/base/b.h", "int b(void);\n")
         w("src/format/f.h", "int f(void);\n")

@@ -1,6 +1,7 @@
 /* test_cli_results.c -- the gguf tool's answers hold: what set writes,
  * validate accepts; validate and estimate name one offset for one key;
- * every option a command takes is in its --help and the man page. */
+ * gguf(1) is the page its generator writes, and every option a command
+ * takes is in its --help and its section of the page. */
 #include "test.h"
 #include "libgguf.h"
 
@@ -221,11 +222,41 @@ TEST(cli_cat_truncated_serves_complete_tensors) {
     lgg_close(c);
 }
 
-/* ---- every option a command takes is in its --help and in gguf(1) ----
- * The options are read from the command's table in tools/cmd_NAME.c (the
+/* ---- gguf(1) is generated; every option is in --help and in gguf(1) ----
+ * docs/gguf.1 is written by `gguf help --man docs/gguf.1.in`
+ * (scripts/make-man.sh) from the prose there and the commands' option
+ * tables: the committed page must be that output, byte for byte.  The
+ * options are also read from the command's table in tools/cmd_NAME.c (the
  * rows of `static const cli_opt OPTS[]`, whose second field spells the
  * option), so the test follows the tables; --token and --timeout are every
  * command's (cli_args.c). */
+
+TEST(cli_man_page_generated) {
+    size_t n = 0;
+    char *committed = (char *)read_file("docs/gguf.1", &n), *out = NULL, *err = NULL;
+    REQUIRE(committed != NULL);
+    int st = run_gguf_capture(&out, &err, "help", "--man", "docs/gguf.1.in", NULL);
+    CHECKF(st == 0 && err && !err[0], "gguf help --man: status %d, stderr: %s", st, err ? err : "(none)");
+    REQUIRE(out != NULL);
+    size_t m = strlen(out), i = 0, line = 1;
+    while (i < n && i < m && committed[i] == out[i]) line += out[i++] == '\n';
+    CHECKF(i == n && i == m,
+           "docs/gguf.1 is not what docs/gguf.1.in and the option tables give (first difference at line %zu): "
+           "run scripts/make-man.sh", line);
+    /* the generator refuses a template that leaves a command out */
+    const char *bad = scratch_path("gguf.1.in");
+    FILE *f = fopen(bad, "w");
+    REQUIRE(f != NULL);
+    fputs(".TH GGUF 1\n@command info\n@options info\n@command nosuch\n", f);
+    fclose(f);
+    char *err2 = NULL;
+    CHECK(run_gguf_capture(NULL, &err2, "help", "--man", bad, NULL) == 1);
+    CHECK(err2 && strstr(err2, "no such command") && strstr(err2, "'@command dump' is there 0 times"));
+    free(err2);
+    free(committed);
+    free(out);
+    free(err);
+}
 
 /* Does `word` occur in s as a whole option (not inside a longer one)? */
 static bool has_option(const char *s, const char *word) {
@@ -264,8 +295,8 @@ static char *table_options(const char *src) {
     return out;
 }
 
-/* gguf(1)'s text with "\-" as "-", and the part of it from ".TP\n.B CMD "
- * to the next ".TP" or ".SH" (NULL when the command has no such entry). */
+/* gguf(1)'s text with "\-" as "-", and the part of it from ".SS CMD" to
+ * the next ".SS" or ".SH" (NULL when the command has no such section). */
 static char *man_text(void) {
     size_t n;
     char *raw = (char *)read_file("docs/gguf.1", &n);
@@ -283,14 +314,11 @@ static char *man_text(void) {
 
 static char *man_entry(const char *man, const char *cmd) {
     char head[64];
-    snprintf(head, sizeof head, ".TP\n.B %s ", cmd);
+    snprintf(head, sizeof head, "\n.SS %s\n", cmd);
     const char *a = strstr(man, head);
-    if (!a) {
-        snprintf(head, sizeof head, ".TP\n.B %s\n", cmd);
-        a = strstr(man, head);
-    }
     if (!a) return NULL;
-    const char *b = strstr(a + 4, "\n.TP"), *c = strstr(a + 4, "\n.SH");
+    a++;
+    const char *b = strstr(a + 4, "\n.SS"), *c = strstr(a + 4, "\n.SH");
     if (!b || (c && c < b)) b = c;
     size_t len = b ? (size_t)(b - a) : strlen(a);
     char *e = malloc(len + 1);
@@ -302,7 +330,8 @@ static char *man_entry(const char *man, const char *cmd) {
 TEST(cli_every_option_in_help_and_man_page) {
     static const char *const cmds[] = {"info", "dump", "tensors", "validate", "cat", "stats", "diff",
                                        "get", "set", "rm", "copy", "split", "merge", "name",
-                                       "quantize", "hash", "verify", "convert", "estimate", "download", "ls"};
+                                       "quantize", "hash", "verify", "convert", "estimate", "download", "ls",
+                                       "tokenize", "detokenize"};
     char *man = man_text();
     REQUIRE(man != NULL);
     /* the options every command takes: documented once, for all */
@@ -319,7 +348,7 @@ TEST(cli_every_option_in_help_and_man_page) {
         char *help = NULL;
         CHECKF(run_gguf_capture(&help, NULL, cmds[c], "--help", NULL) == 0 && help, "%s --help", cmds[c]);
         char *entry = man_entry(man, cmds[c]);
-        CHECKF(entry != NULL, "gguf(1) has no .TP entry for %s", cmds[c]);
+        CHECKF(entry != NULL, "gguf(1) has no .SS section for %s", cmds[c]);
         static const char *const common[] = {"--token", "--timeout"};
         for (int k = 0; k < 2; k++)
             CHECKF(help && has_option(help, common[k]), "%s --help does not list %s", cmds[c], common[k]);

@@ -49,6 +49,14 @@ typedef int (*cli_opt_fn)(void *ud, int id, const char *val, char *why, size_t c
  * usage error. */
 int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud, int *n_pos);
 void cli_help(const cli_spec *s);
+/* gguf(1) is written from the same tables (gguf help --man TEMPLATE): while
+ * a part is set, a command's --help prints that part of its entry in roff
+ * (its ".SS" heading and synopsis, or its options as ".TP" items) and
+ * cli_parse returns CLI_USAGE, so the command prints nothing else. */
+enum { CLI_MAN_OFF = 0, CLI_MAN_SYNOPSIS, CLI_MAN_OPTIONS };
+void cli_man_mode(int part);
+void cli_man_common_options(void); /* --token, --timeout */
+void cli_roff_text(const char *s);  /* text with roff's escapes, to stdout */
 /* A handler for commands whose options are all flags: sets ((int *)ud)[id]
  * (ids below 256). */
 int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap);

@@ -67,7 +67,111 @@ static void print_opts(const char *heading, const cli_opt *opts) {
     }
 }
 
+/* ---- gguf(1) from the same tables (gguf help --man, gguf.c) ---- */
+static int man_part; /* CLI_MAN_*: what --help prints while the page is written */
+
+void cli_man_mode(int part) { man_part = part; }
+
+/* Text for roff: '-' as "\-", a backslash as "\e", a line that would start
+ * with '.' or '\'' made text with "\&". */
+void cli_roff_text(const char *s) {
+    for (const char *p = s; *p; p++) {
+        if ((p == s || p[-1] == '\n') && (*p == '.' || *p == '\'')) fputs("\\&", stdout);
+        if (*p == '-') fputs("\\-", stdout);
+        else if (*p == '\\') fputs("\\e", stdout);
+        else putchar(*p);
+    }
+}
+
+/* A synopsis or an option's value in roff's fonts: punctuation ([ ] | ( ) { } ...)
+ * roman, placeholders (FILE, MODEL_DIR; "options") italic, literal text
+ * (--json, hf://, little) bold. */
+static void roff_syntax(const char *s, size_t n) {
+    int font = 'R';
+    for (size_t i = 0; i < n;) {
+        int want;
+        size_t len = 1;
+        char c = s[i];
+        if (strchr(" []|(){}", c) || !strncmp(s + i, "...", 3)) {
+            want = 'R';
+            if (c == '.') len = 3;
+        } else if (c >= 'A' && c <= 'Z') {
+            want = 'I';
+            while (i + len < n && ((s[i + len] >= 'A' && s[i + len] <= 'Z') || s[i + len] == '_' ||
+                                   (s[i + len] >= '0' && s[i + len] <= '9')))
+                len++;
+        } else if (!strncmp(s + i, "options", 7) && (i + 7 == n || s[i + 7] == ']')) {
+            want = 'I', len = 7;
+        } else {
+            want = 'B';
+        }
+        if (want != font) printf("\\f%c", want), font = want;
+        for (size_t k = 0; k < len; k++) {
+            if (s[i + k] == '-') fputs("\\-", stdout);
+            else if (s[i + k] == '\\') fputs("\\e", stdout);
+            else putchar(s[i + k]);
+        }
+        i += len;
+    }
+    if (font != 'R') fputs("\\fR", stdout);
+}
+
+static void man_opts(const cli_opt *opts) {
+    for (const cli_opt *o = opts; o && o->names; o++) {
+        if (!o->help) continue;
+        fputs(".TP\n", stdout);
+        for (const char *p = o->names; *p;) {
+            size_t n = strcspn(p, "|");
+            if (p != o->names) fputs(", ", stdout);
+            roff_syntax(p, n);
+            p += n + (p[n] == '|');
+        }
+        if (o->arg) {
+            if (o->arg[0] != '[') putchar(' ');
+            roff_syntax(o->arg, strlen(o->arg));
+        }
+        putchar('\n');
+        cli_roff_text(o->help);
+        putchar('\n');
+    }
+}
+
+void cli_man_common_options(void) { man_opts(COMMON); }
+
+/* The command's section heading and synopsis, one line per form (a form's
+ * continuation lines joined to it), then a new paragraph. */
+static void man_synopsis(const cli_spec *s) {
+    printf(".SS %s\n", s->cmd);
+    int first = 1;
+    for (const char *p = s->usage; *p;) {
+        while (*p == ' ' || *p == '\n') p++;
+        if (!*p) break;
+        if (!strncmp(p, "gguf ", 5)) {
+            if (!first) fputs("\n.br\n", stdout);
+            first = 0;
+            p += 5;
+            size_t n = strcspn(p, " \n");
+            printf("\\fBgguf %.*s\\fR", (int)n, p); /* the command's name */
+            p += n;
+        } else {
+            putchar(' ');
+        }
+        size_t n = strcspn(p, "\n");
+        roff_syntax(p, n);
+        p += n;
+    }
+    fputs("\n.PP\n", stdout);
+}
+
 void cli_help(const cli_spec *s) {
+    if (man_part == CLI_MAN_SYNOPSIS) {
+        man_synopsis(s);
+        return;
+    }
+    if (man_part == CLI_MAN_OPTIONS) {
+        man_opts(s->opts);
+        return;
+    }
     printf("usage: %s\n\n%s", s->usage, s->about);
     print_opts("options", s->opts);
     print_opts("options for files on a server (http://, https://, hf://)", COMMON);
@@ -112,7 +216,8 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             cli_help(s);
-            return CLI_HELP;
+            /* writing the man page: the command stops without output of its own */
+            return man_part ? CLI_USAGE : CLI_HELP;
         }
     int np = 0, only_pos = 0;
     for (int i = 1; i < argc; i++) {

@@ -2,6 +2,7 @@
  * subcommand.  Uses only the public API (libgguf.h). */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,6 +78,63 @@ static int unknown(const char *name) {
     return CLI_USAGE;
 }
 
+/* gguf help --man TEMPLATE: gguf(1) on stdout, from TEMPLATE (docs/gguf.1.in)
+ * and the commands' option tables.  TEMPLATE is roff; a line "@command NAME"
+ * becomes NAME's section heading and synopsis (its usage), "@options NAME"
+ * its options (its table), "@common-options" --token and --timeout, and
+ * "@VERSION@" the library's version.  Every command must have its two lines:
+ * a command the page leaves out, or a name that is no command, fails. */
+static int man_page(const char *template) {
+    FILE *f = fopen(template, "r");
+    if (!f) {
+        cli_err("help", template, "cannot open: %s", strerror(errno));
+        return CLI_FAIL;
+    }
+    enum { N = sizeof COMMANDS / sizeof COMMANDS[0] };
+    int seen[N][2] = {{0}}, rc = CLI_OK;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strcspn(line, "\n");
+        line[len] = 0;
+        int part = !strncmp(line, "@command ", 9) ? CLI_MAN_SYNOPSIS : !strncmp(line, "@options ", 9) ? CLI_MAN_OPTIONS : 0;
+        if (part) {
+            const cli_command *c = find(line + 9);
+            if (!c) {
+                cli_err("help", template, "'%s': no such command", line);
+                rc = CLI_FAIL;
+                continue;
+            }
+            seen[c - COMMANDS][part - 1]++;
+            char *args[] = {(char *)c->name, (char *)"--help", NULL};
+            fflush(stdout);
+            cli_man_mode(part);
+            c->run(2, args);
+            cli_man_mode(CLI_MAN_OFF);
+            continue;
+        }
+        if (!strcmp(line, "@common-options")) {
+            cli_man_common_options();
+            continue;
+        }
+        char *v = strstr(line, "@VERSION@");
+        if (v) {
+            *v = 0;
+            printf("%s%s%s\n", line, lgg_version(), v + 9);
+            continue;
+        }
+        puts(line);
+    }
+    fclose(f);
+    for (const cli_command *c = COMMANDS; c->name; c++)
+        for (int k = 0; k < 2; k++)
+            if (seen[c - COMMANDS][k] != 1) {
+                cli_err("help", template, "'@%s %s' is there %d times, not once", k ? "options" : "command", c->name,
+                        seen[c - COMMANDS][k]);
+                rc = CLI_FAIL;
+            }
+    return rc;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
@@ -89,6 +147,13 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "--version")) {
         printf("gguf %s\n", lgg_version());
         return 0;
+    }
+    if (!strcmp(argv[1], "help") && !strcmp(argv[2], "--man")) { /* not advertised: writes docs/gguf.1 */
+        if (argc != 4) {
+            fprintf(stderr, "usage: gguf help --man TEMPLATE (docs/gguf.1.in; scripts/make-man.sh)\n");
+            return CLI_USAGE;
+        }
+        return man_page(argv[3]);
     }
     if (!strcmp(argv[1], "help")) { /* gguf help CMD is gguf CMD --help */
         const cli_command *c = find(argv[2]);
