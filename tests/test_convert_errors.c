@@ -1128,6 +1128,23 @@ TEST(convert_escapes_names) {
     free(so), free(se);
 }
 
+/* A model card's name with control bytes (a newline, an escape, a C1 CSI)
+ * names the default output without them; the closing line escapes the
+ * control bytes of the paths it shows. */
+TEST(convert_card_name_printable) {
+    const char *d = make_model("card\x1b");
+    put_text(d, "README.md", "---\nmodel_name: \"a\\nb\\u001b[31mRED\\u009bX/y\"\n---\n");
+    char outdir[4400], want[9000], *so = NULL, *se = NULL;
+    snprintf(outdir, sizeof outdir, "%s.outdir", d);
+    REQUIRE(mkdir(outdir, 0755) == 0);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "--no-fsync", "-o", outdir, NULL}, &so, &se), 0);
+    CHECK(has_entry(outdir, "ab[31mREDX-y-0.14K-F16.gguf"));
+    char *shown = text_replace(d, "\x1b", "\\x1b"), *shown_out = text_replace(outdir, "\x1b", "\\x1b");
+    snprintf(want, sizeof want, "gguf convert: %s -> %s/ab[31mREDX-y-0.14K-F16.gguf: ", shown, shown_out);
+    CHECKF(se && !strncmp(se, want, strlen(want)) && !strchr(se, 0x1b), "%s", se);
+    free(shown), free(shown_out), free(so), free(se);
+}
+
 /* Without -q, a closing line says what was written: path, size, time;
  * a new output takes the first safetensors file's permission bits. */
 TEST(convert_says_what_it_wrote) {

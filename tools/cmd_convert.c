@@ -391,12 +391,13 @@ static void say_written(const char *dir, const char *shown, const char *path, co
     else if (stat(path, &st) == 0) bytes = (uint64_t)st.st_size;
     char size[32];
     cli_fmt_bytes(size, sizeof size, bytes);
+    /* cli_err for its shape and its escaping: the names may hold control bytes */
     if (prefix && n == 1) /* what fits one shard is not split (the reference's rule) */
-        fprintf(stderr, "gguf convert: %s -> %s.gguf: %s in %.2f s\n", dir, prefix, size, now_s() - t0);
+        cli_err("convert", NULL, "%s -> %s.gguf: %s in %.2f s", dir, prefix, size, now_s() - t0);
     else if (prefix)
-        fprintf(stderr, "gguf convert: %s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s\n", dir, prefix, n, n, size,
+        cli_err("convert", NULL, "%s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s", dir, prefix, n, n, size,
                 now_s() - t0);
-    else fprintf(stderr, "gguf convert: %s -> %s: %s in %.2f s\n", dir, shown, size, now_s() - t0);
+    else cli_err("convert", NULL, "%s -> %s: %s in %.2f s", dir, shown, size, now_s() - t0);
 }
 
 /* Where the output goes: OUT with its templates filled in, the default
