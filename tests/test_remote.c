@@ -439,6 +439,45 @@ TEST(remote_hf_snapshot) {
     unsetenv("HF_ENDPOINT");
 }
 
+/* The user's own -o DIR is followed through its symlinks (a folder on the
+ * way, DIR itself), as cp follows them; a symlink planted under DIR where
+ * the listing has a folder is not followed: refused, nothing written
+ * through it. */
+TEST(remote_hf_snapshot_symlinks) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const files[] = {"sub/config.json", NULL};
+    REQUIRE(hub_repo("o/sl", src, files));
+    char ep[256], real[2048], link[2048], dir[2100], p[2300], *o = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(real, sizeof real, "%s/sl-real", scratch_dir());
+    snprintf(link, sizeof link, "%s/sl-link", scratch_dir());
+    REQUIRE(mkdir(real, 0755) == 0 && symlink("sl-real", link) == 0);
+    for (int as_dir = 0; as_dir < 2; as_dir++) {
+        snprintf(dir, sizeof dir, as_dir ? "%s" : "%s/snap", link);
+        int st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/sl");
+        CHECKF(st == 0 && !strcmp(e, ""), "-o %s: %d: %s", dir, st, e);
+        snprintf(p, sizeof p, as_dir ? "%s/sub/config.json" : "%s/snap/sub/config.json", real);
+        CHECKF(same_bytes(p, src), "%s", p);
+        free(o), free(e);
+    }
+    /* DIR/sub a symlink to elsewhere: refused */
+    snprintf(dir, sizeof dir, "%s/planted", scratch_dir());
+    snprintf(p, sizeof p, "%s/sub", dir);
+    REQUIRE(mkdir(dir, 0755) == 0 && symlink("../sl-elsewhere", p) == 0);
+    snprintf(p, sizeof p, "%s/sl-elsewhere", scratch_dir());
+    REQUIRE(mkdir(p, 0755) == 0);
+    int st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/sl");
+    char *want = text_replace("gguf download: DIR/sub/config.json: cannot make its folder: File exists\n", "DIR", dir);
+    CHECK_EQ_U(st, 1);
+    CHECK_STR(e, want);
+    CHECK(!has_entry(p, "config"));
+    free(want), free(o), free(e);
+    unsetenv("HF_ENDPOINT");
+}
+
 /* hf://OWNER/REPO:QUANT picks the file whose name holds the tag (any
  * case); no tag is Q4_K_M; a shard set is one choice; several files or
  * none are errors that list them / the repository's quantizations; gguf

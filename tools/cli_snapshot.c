@@ -54,12 +54,16 @@ static int complete(const char *path, const lgg_hub_file *f) {
     return !f->sha256[0] || (file_sha256(path, sha) && !strcmp(sha, f->sha256));
 }
 
-/* DIR/PATH's folders, made as needed (no symlink followed into). */
-static int make_dirs(char *path) {
+/* DIR/PATH's folders, made as needed.  DIR, the first dir_len bytes, is
+ * the user's own path: its symlinks are followed, as cp follows them; the
+ * listing's folders under it are the hub's names: no symlink there is
+ * followed into. */
+static int make_dirs(char *path, size_t dir_len) {
     for (char *p = strchr(path + 1, '/'); p; p = strchr(p + 1, '/')) {
         *p = 0;
         struct stat st;
-        int ok = (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) || mkdir(path, 0755) == 0;
+        int got = (size_t)(p - path) <= dir_len ? stat(path, &st) : lstat(path, &st);
+        int ok = (got == 0 && S_ISDIR(st.st_mode)) || mkdir(path, 0755) == 0;
         *p = '/';
         if (!ok) return 0;
     }
@@ -131,7 +135,7 @@ int cli_download_repo(const char *name, const char *dir, const char *const *inc,
         char out[4200], src[8300];
         snprintf(out, sizeof out, "%s/%s", dir, f->path);
         snprintf(src, sizeof src, "hf://%s/%s@%s", repo, f->path, at ? at : "main");
-        if (!make_dirs(out)) {
+        if (!make_dirs(out, strlen(dir))) {
             cli_err("download", out, "cannot make its folder: %s", strerror(errno));
             rc = CLI_FAIL;
         } else if (complete(out, f)) {
