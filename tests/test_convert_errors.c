@@ -1267,15 +1267,6 @@ static const char *slow_model(const char *tag) {
     return d;
 }
 
-/* The entries of dir but "." and "..". */
-static int entries_in(const char *dir) {
-    DIR *dd = opendir(dir);
-    int n = 0;
-    for (struct dirent *de; dd && (de = readdir(dd));) n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-    if (dd) closedir(dd);
-    return n;
-}
-
 /* Ctrl-C while several outtypes are written at once (one thread each, the
  * signal taken by the main thread) leaves nothing: no temporary file, no
  * staged output, no final one. */
