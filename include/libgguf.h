@@ -712,6 +712,8 @@ LGG_API bool lgg_name_parse(const char *name, size_t len, lgg_name_parts *out);
  *    the shared tensors plus one expert's share of the "_exps." tensors);
  *    absent when the file has no parameters;
  *  - FineTune, Version: general.finetune, general.version (spaces -> '-');
+ *  - in every part, control characters (C0, DEL, C1) are left out and '/'
+ *    becomes '-': the name is printable and names no folder;
  *  - Encoding: general.file_type's name without "MOSTLY_"/"ALL_" ("Q4_K_M", "F32");
  *  - Type: "LoRA" when general.type is "adapter", "vocab" when it is "vocab";
  *  - Shard: "NNNNN-of-MMMMM" from split.no and split.count.

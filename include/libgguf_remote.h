@@ -165,7 +165,8 @@ typedef struct lgg_remote_download_info {
  * transfer stopped there); the whole file must match the sha256 and size the server named
  * (LGG_ERR_INVALID on a mismatch), and pass o->check; it is then synced and
  * renamed over `out`.  On failure `out` is untouched and `out`.part is kept
- * only when it can be resumed (info->resumable: the server sent an ETag).
+ * only when it can be resumed (info->resumable: the server sent an ETag; not
+ * when the rename failed: `out` is a folder, say).
  * Errors as lgg_remote_read, and LGG_ERR_IO for local files. */
 LGG_API lgg_status lgg_remote_download_file(lgg_remote *r, const char *out, const lgg_remote_download_options *o,
                                             lgg_remote_download_info *info, lgg_error *err);

@@ -35,7 +35,9 @@
  *                `other` with X-Linked-Etag (its sha256) and X-Linked-Size
  *                (or to /MODE/, httpd_set_cdn_mode: the CDN misbehaving)
  *                (httpd_set_page: pages of N entries, each linking to the
- *                next with Link: <...>; rel="next", as the hub paginates)
+ *                next with Link: <...>; rel="next", as the hub paginates);
+ *                ROOT/OWNER/REPO/REV.json, when there is one, is the
+ *                listing instead (names and sizes no folder holds)
  * MODE+noetag (e.g. /trunc+noetag/F) answers without an ETag.
  * httpd_set_change: a file that changes on the server mid-run (its ETag).
  * /hf/ resolve answers carry X-Repo-Commit, which httpd_set_commit_after
@@ -256,13 +258,16 @@ static int hub(httpd *h, int c, const char *rest, const char *query, char *file,
         snprintf(dir, sizeof dir, "%s/%s/%s/%s", h->root, o, r, rev);
         struct stat st;
         if (stat(dir, &st) != 0) return simple(c, 404, "Not Found", "X-Error-Code: RepoNotFound\r\n"), 1;
+        char fixed[2100];
+        snprintf(fixed, sizeof fixed, "%s.json", dir);
         size_t n = 1, cap2 = 8192;
-        char *j = malloc(cap2);
+        char *j = (char *)read_file(fixed, &n); /* a listing no folder can hold: the test's own */
+        if (!j && (j = malloc(cap2))) {
+            n = 1, j[0] = '[';
+            hub_walk(dir, "", &j, &n, &cap2);
+            if (j) j[n++] = ']';
+        }
         if (!j) return simple(c, 500, "Internal Server Error", NULL), 1;
-        j[0] = '[';
-        hub_walk(dir, "", &j, &n, &cap2);
-        if (!j) return simple(c, 500, "Internal Server Error", NULL), 1;
-        j[n++] = ']';
         char hd[2600], link[2048];
         if (!(j = hub_page(h, j, &n, query, rest, link, sizeof link))) return simple(c, 500, "Internal Server Error", NULL), 1;
         int k = snprintf(hd, sizeof hd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"

@@ -93,6 +93,8 @@ int run_gguf_capture(char **out, char **err, ...);
 
 /* 1 if a name in dir starts with `start`. */
 int has_entry(const char *dir, const char *start);
+/* How many entries dir has, "." and ".." aside (0 when it cannot be read). */
+int entries_in(const char *dir);
 /* Run build/gguf with args (NULL-terminated, after the tool's path), its
  * stdout a one-page pipe nobody reads (a command that prints each file it
  * writes stops there: the signal comes mid-run on any machine), its stderr

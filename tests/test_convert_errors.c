@@ -8,6 +8,8 @@
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 /* Paths are built from the scratch directory in fixed buffers; a cut path
  * would only make a test fail. */
 #if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
@@ -1128,6 +1130,23 @@ TEST(convert_escapes_names) {
     free(so), free(se);
 }
 
+/* A model card's name with control bytes (a newline, an escape, a C1 CSI)
+ * names the default output without them; the closing line escapes the
+ * control bytes of the paths it shows. */
+TEST(convert_card_name_printable) {
+    const char *d = make_model("card\x1b");
+    put_text(d, "README.md", "---\nmodel_name: \"a\\nb\\u001b[31mRED\\u009bX/y\"\n---\n");
+    char outdir[4400], want[9000], *so = NULL, *se = NULL;
+    snprintf(outdir, sizeof outdir, "%s.outdir", d);
+    REQUIRE(mkdir(outdir, 0755) == 0);
+    CHECK_EQ_U(run_tool((char *[]){(char *)d, "--no-fsync", "-o", outdir, NULL}, &so, &se), 0);
+    CHECK(has_entry(outdir, "ab[31mREDX-y-0.14K-F16.gguf"));
+    char *shown = text_replace(d, "\x1b", "\\x1b"), *shown_out = text_replace(outdir, "\x1b", "\\x1b");
+    snprintf(want, sizeof want, "gguf convert: %s -> %s/ab[31mREDX-y-0.14K-F16.gguf: ", shown, shown_out);
+    CHECKF(se && !strncmp(se, want, strlen(want)) && !strchr(se, 0x1b), "%s", se);
+    free(shown), free(shown_out), free(so), free(se);
+}
+
 /* Without -q, a closing line says what was written: path, size, time;
  * a new output takes the first safetensors file's permission bits. */
 TEST(convert_says_what_it_wrote) {
@@ -1198,12 +1217,11 @@ TEST(convert_split_signal_leaves_nothing) {
 #endif
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
-/* Ctrl-C while several outtypes are written at once (one thread each, the
- * signal taken by the main thread) leaves nothing: no temporary file, no
- * staged output, no final one.  Six 2048 x 2048 bf16 matrices of finite
- * values, so Q4_K_M is still running when the first temporary file shows. */
-TEST(convert_outtypes_signal_leaves_nothing) {
-    const char *d = make_model("sigmulti");
+/* A model whose conversion to f16,q8_0,Q4_K_M takes a while: six 2048 x
+ * 2048 bf16 matrices of finite values, so Q4_K_M is still running when the
+ * first temporary file shows. */
+static const char *slow_model(const char *tag) {
+    const char *d = make_model(tag);
     enum { H = 2048, L = 6 };
     char cfg[1024];
     snprintf(cfg, sizeof cfg,
@@ -1246,6 +1264,14 @@ TEST(convert_outtypes_signal_leaves_nothing) {
     buf_put(&f, data.p, data.n);
     put_file(d, "model.safetensors", f.p, f.n);
     buf_free(&h), buf_free(&data), buf_free(&f);
+    return d;
+}
+
+/* Ctrl-C while several outtypes are written at once (one thread each, the
+ * signal taken by the main thread) leaves nothing: no temporary file, no
+ * staged output, no final one. */
+TEST(convert_outtypes_signal_leaves_nothing) {
+    const char *d = slow_model("sigmulti");
     char outdir[4300], out[4400];
     snprintf(outdir, sizeof outdir, "%s.sig", d);
     mkdir(outdir, 0755);
@@ -1255,11 +1281,40 @@ TEST(convert_outtypes_signal_leaves_nothing) {
                             outdir, "..M-", SIGINT);
     CHECKF(st >= 0, "convert: %s", st == -2 ? "no temporary file appeared" : "not started");
     CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "convert: wait status %#x", st);
-    DIR *dd = opendir(outdir);
-    int n = 0;
-    for (struct dirent *de; dd && (de = readdir(dd));) n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-    if (dd) closedir(dd);
+    int n = entries_in(outdir);
     CHECKF(n == 0, "%d file(s) left after SIGINT", n);
+}
+
+/* SIGKILL runs no handler: the staged outputs and the library's temporary
+ * files stay.  The next run staging the same names removes them, as their
+ * lock files are no longer locked; a live run's (its lock held, here by
+ * this process) are kept, until it is gone. */
+TEST(convert_outtypes_sigkill_swept) {
+    const char *d = slow_model("sigkill");
+    char outdir[4300], out[4400], live[4500], live_lock[4600];
+    snprintf(outdir, sizeof outdir, "%s.kill", d);
+    REQUIRE(mkdir(outdir, 0755) == 0);
+    snprintf(out, sizeof out, "%s/M-{ftype}.gguf", outdir);
+    snprintf(live, sizeof live, "%s/.M-f16.gguf.77.part", outdir);
+    snprintf(live_lock, sizeof live_lock, "%s.lock", live);
+    put_text(outdir, ".M-f16.gguf.77.part", "live");
+    int lk = open(live_lock, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    REQUIRE(lk >= 0 && flock(lk, LOCK_EX) == 0);
+    char *args[] = {"convert", "-q", "--no-fsync", "--outtype", "f16,q8_0,Q4_K_M", (char *)d, "-o", out, NULL};
+    int st = signal_mid_run(args, outdir, "..M-", SIGKILL);
+    CHECKF(st >= 0 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "convert: wait status %#x", st);
+    CHECKF(entries_in(outdir) > 2, "%d entries: the killed run left nothing", entries_in(outdir));
+    char *so = NULL, *se = NULL;
+    CHECK_EQ_U(run_tool(args + 1, &so, &se), 0);
+    CHECK_STR(se, "");
+    free(so), free(se);
+    CHECKF(entries_in(outdir) == 5, "%d entries, not 3 outputs and the live run's 2", entries_in(outdir));
+    CHECK(access(live, F_OK) == 0 && access(live_lock, F_OK) == 0);
+    close(lk); /* the live run is gone: the next run writing its name removes its files */
+    char *again[] = {(char *)d, "-q", "--no-fsync", "--outtype", "f16", "-o", out, NULL};
+    CHECK_EQ_U(run_tool(again, &so, &se), 0);
+    free(so), free(se);
+    CHECKF(entries_in(outdir) == 3, "%d entries, not the 3 outputs", entries_in(outdir));
 }
 #endif
 

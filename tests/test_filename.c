@@ -99,6 +99,19 @@ TEST(filename_recommended_name_passes) {
     }
 }
 
+/* A name of printable characters alone, one file name: general.name's
+ * control bytes (C0, DEL, UTF-8's C1) are left out and its '/' made '-'. */
+TEST(filename_recommended_name_printable) {
+    buf b = {0};
+    lgg_file *f = model(&b, " a\nb\x1b[31mRED\x7f\xc2\x9bX/y\xc3\xa9 ", false);
+    REQUIRE(f != NULL);
+    char rec[256];
+    CHECK_EQ_U(lgg_recommended_name(f, rec, sizeof rec), strlen("ab[31mREDX-y\xc3\xa9-0.01K.gguf"));
+    CHECK_STR(rec, "ab[31mREDX-y\xc3\xa9-0.01K.gguf");
+    lgg_close(f);
+    buf_free(&b);
+}
+
 /* At most a warning, without an offset, under --strict too; no file name,
  * no check. */
 TEST(filename_finding_is_a_warning_without_offset) {

@@ -439,6 +439,120 @@ TEST(remote_hf_snapshot) {
     unsetenv("HF_ENDPOINT");
 }
 
+/* The user's own -o DIR is followed through its symlinks (a folder on the
+ * way, DIR itself), as cp follows them; a symlink planted under DIR where
+ * the listing has a folder is not followed: refused, nothing written
+ * through it. */
+TEST(remote_hf_snapshot_symlinks) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    static const char *const files[] = {"sub/config.json", NULL};
+    REQUIRE(hub_repo("o/sl", src, files));
+    char ep[256], real[2048], link[2048], dir[2100], p[2300], *o = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(real, sizeof real, "%s/sl-real", scratch_dir());
+    snprintf(link, sizeof link, "%s/sl-link", scratch_dir());
+    REQUIRE(mkdir(real, 0755) == 0 && symlink("sl-real", link) == 0);
+    for (int as_dir = 0; as_dir < 2; as_dir++) {
+        snprintf(dir, sizeof dir, as_dir ? "%s" : "%s/snap", link);
+        int st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/sl");
+        CHECKF(st == 0 && !strcmp(e, ""), "-o %s: %d: %s", dir, st, e);
+        snprintf(p, sizeof p, as_dir ? "%s/sub/config.json" : "%s/snap/sub/config.json", real);
+        CHECKF(same_bytes(p, src), "%s", p);
+        free(o), free(e);
+    }
+    /* DIR/sub a symlink to elsewhere: refused */
+    snprintf(dir, sizeof dir, "%s/planted", scratch_dir());
+    snprintf(p, sizeof p, "%s/sub", dir);
+    REQUIRE(mkdir(dir, 0755) == 0 && symlink("../sl-elsewhere", p) == 0);
+    snprintf(p, sizeof p, "%s/sl-elsewhere", scratch_dir());
+    REQUIRE(mkdir(p, 0755) == 0);
+    int st = run(&o, &e, "download", "-q", "-o", dir, "hf://o/sl");
+    char *want = text_replace("gguf download: DIR/sub/config.json: cannot make its folder: File exists\n", "DIR", dir);
+    CHECK_EQ_U(st, 1);
+    CHECK_STR(e, want);
+    CHECK(!has_entry(p, "config"));
+    free(want), free(o), free(e);
+    unsetenv("HF_ENDPOINT");
+}
+
+/* Repository o/NAME on the fake hub listed as `listing` (JSON), its files
+ * (NULL-ended NAME, CONTENT pairs) in its folder. */
+static bool hub_listed(const char *repo, const char *listing, const char *const *files) {
+    char name[1024];
+    snprintf(name, sizeof name, "%s/main.json", repo);
+    if (!publish_text(name, listing)) return false;
+    for (size_t i = 0; files[i]; i += 2) {
+        snprintf(name, sizeof name, "%s/main/%s", repo, files[i]);
+        if (!publish_text(name, files[i + 1])) return false;
+    }
+    return true;
+}
+
+/* A listing whose names need one local name is refused before anything is
+ * fetched: x.txt.part beside x.txt (its temporary file), a file `a`
+ * beside `a/b`.  A file longer than the listing says is refused once one
+ * byte more than listed came. */
+TEST(remote_hf_snapshot_clashes) {
+    if (!need_shared()) return;
+    REQUIRE(setup());
+    char ep[256], dir[2048], *o = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    static const struct { const char *repo, *listing, *files[5], *err; } cases[] = {
+        {"o/c1",
+         "[{\"type\":\"file\",\"oid\":\"1\",\"size\":4,\"path\":\"x.txt.part\"},"
+         "{\"type\":\"file\",\"oid\":\"2\",\"size\":4,\"path\":\"x.txt\"}]",
+         {"x.txt.part", "two\n", "x.txt", "one\n", NULL},
+         "gguf download: hf://o/c1: 'x.txt.part' would be both the file 'x.txt.part' and the temporary file of 'x.txt': "
+         "nothing fetched\n"},
+        {"o/c2",
+         "[{\"type\":\"file\",\"oid\":\"1\",\"size\":4,\"path\":\"a/b\"},"
+         "{\"type\":\"file\",\"oid\":\"2\",\"size\":4,\"path\":\"a\"}]",
+         {"a/b", "one\n", NULL},
+         "gguf download: hf://o/c2: 'a' would be both the file 'a' and a folder of 'a/b': nothing fetched\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        REQUIRE(hub_listed(cases[i].repo, cases[i].listing, cases[i].files));
+        snprintf(dir, sizeof dir, "%s/clash%zu", scratch_dir(), i);
+        char name[64];
+        snprintf(name, sizeof name, "hf://%s", cases[i].repo);
+        CHECK_EQ_U(run(&o, &e, "download", "-q", "-o", dir, name), 1);
+        CHECK_STR(e, cases[i].err);
+        CHECKF(access(dir, F_OK) != 0, "%s: %s was made", name, dir);
+        free(o), free(e);
+    }
+    /* a folder left where a listed file goes: the download fails, leaving
+     * no partial file that no later run could rename */
+    REQUIRE(hub_listed("o/c4", "[{\"type\":\"file\",\"oid\":\"1\",\"size\":4,\"path\":\"f\"}]",
+                       (const char *const[]){"f", "one\n", NULL}));
+    snprintf(dir, sizeof dir, "%s/clash-folder", scratch_dir());
+    char p[2100];
+    snprintf(p, sizeof p, "%s/f", dir);
+    REQUIRE(mkdir(dir, 0755) == 0 && mkdir(p, 0755) == 0);
+    CHECK_EQ_U(run(&o, &e, "download", "-q", "-o", dir, "hf://o/c4"), 1);
+    CHECKF(e && strstr(e, "/f: cannot rename the partial file over it"), "%s", e);
+    CHECKF(entries_in(dir) == 1, "%d entries: the partial file left", entries_in(dir));
+    free(o), free(e);
+    /* 100 bytes listed, 1750560 served */
+    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    REQUIRE(hub_listed("o/c3", "[{\"type\":\"file\",\"oid\":\"1\",\"size\":100,\"path\":\"m.safetensors\"}]",
+                       (const char *const[]){NULL}));
+    REQUIRE(publish(src, "o/c3/main/m.safetensors"));
+    snprintf(dir, sizeof dir, "%s/clash-size", scratch_dir());
+    httpd_take_counts(other);
+    CHECK_EQ_U(run(&o, &e, "download", "-q", "-o", dir, "hf://o/c3"), 1);
+    char *want = text_replace("gguf download: DIR/m.safetensors: 1750560 bytes, the listing says 100\n", "DIR", dir);
+    CHECK_STR(e, want);
+    unsigned long long sent = httpd_take_counts(other).sent;
+    CHECKF(sent <= 101, "%llu bytes sent", sent);
+    CHECK(!has_entry(dir, "m."));
+    free(want), free(o), free(e);
+    unsetenv("HF_ENDPOINT");
+}
+
 /* hf://OWNER/REPO:QUANT picks the file whose name holds the tag (any
  * case); no tag is Q4_K_M; a shard set is one choice; several files or
  * none are errors that list them / the repository's quantizations; gguf

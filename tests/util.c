@@ -239,6 +239,15 @@ int has_entry(const char *dir, const char *start) {
     return found;
 }
 
+/* How many entries dir has, "." and ".." aside (0 when it cannot be read). */
+int entries_in(const char *dir) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return n;
+}
+
 /* Start gguf with argv (after the tool's path), stdout into a pipe of one
  * page that nobody reads: a command printing each file it writes stops
  * there, so the signal comes mid-run whatever the machine's speed.  Wait

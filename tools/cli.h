@@ -280,6 +280,18 @@ void cli_temp_note(void *ud, const char *path, int created);
 void cli_parallel_begin(sigset_t *old);
 void cli_parallel_wait(int (*done)(void *), void *ud);
 void cli_parallel_end(const sigset_t *old);
+/* A staged output: *staged gets ".NAME.PID.part" beside `final` (NAME its
+ * base name), to be written and renamed into place by the caller, and
+ * *lock_fd an flock held on ".NAME.PID.part.lock" until cli_stage_end
+ * (after the rename, or the staged file's removal).  First the staged
+ * files of NAME that a dead run left (SIGKILL) are removed: those whose
+ * lock file it can lock; a live run's are kept.  CLI_FAIL after saying
+ * why (a path too long, a lock file that cannot be made). */
+int cli_stage_begin(const char *cmd, const char *final, char *staged, size_t cap, int *lock_fd);
+void cli_stage_end(const char *staged, int lock_fd);
+/* Only the removal of a dead run's staged files of `final`: for a run that
+ * writes `final` without staging it. */
+void cli_stage_sweep(const char *final);
 /* An output set: a command that writes several files (split, convert or
  * quantize into shards, a download of a shard set) opens one before its
  * first file; from then on each finished file (renamed into place by a

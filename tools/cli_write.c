@@ -10,15 +10,19 @@
  * the handler then also removes every file of the set already in place. */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { SLOTS = 16, PATH_CAP = 4096 }; /* convert's 7 outputs at once: each staged, each being written */
+enum { SLOTS = 24, PATH_CAP = 4096 }; /* convert's 7 outputs at once: each staged, its lock, each being written */
 static char temp_path[SLOTS][PATH_CAP];
 static volatile sig_atomic_t temp_live[SLOTS];
 /* The open output set's finished files: the array is replaced (never
@@ -217,4 +221,130 @@ lgg_status cli_write_file(const lgg_writer *w, const char *out, const lgg_write_
     if (o) opt = *o;
     opt.temp_fn = cli_temp_note;
     return lgg_writer_write_file(w, out, &opt, e);
+}
+
+/* ---- staged outputs: locked while their writer lives ---------------------
+ *
+ * A command that renames several outputs into place at the end stages each
+ * as ".NAME.PID.part" beside NAME.  SIGKILL leaves it (and the library's
+ * "..NAME.PID.part.tmpXXXXXX" being written), and no signal handler runs;
+ * so the writer holds an flock on ".NAME.PID.part.lock" from before the
+ * first of them exists until the last is gone, and the next run that
+ * stages NAME removes the ones whose lock it can take: their writer is
+ * dead, whatever its PID has become since.  A live writer's lock is never
+ * taken, so its files are kept. */
+
+enum { STALE_MAX = 16 }; /* stale writers swept per run; more wait for the next */
+
+/* Whether `name` is a staged output's lock file: ".BASE.DIGITS.part.lock". */
+static int is_lock_of(const char *name, const char *base) {
+    size_t bl = strlen(base);
+    if (name[0] != '.' || strncmp(name + 1, base, bl) || name[1 + bl] != '.') return 0;
+    const char *p = name + 2 + bl;
+    size_t nd = strspn(p, "0123456789");
+    return nd && !strcmp(p + nd, ".part.lock");
+}
+
+/* The lock file `name` in dfd, locked here when its writer is gone (and it
+ * is still the file of that name): the open descriptor, else -1. */
+static int take_lock(int dfd, const char *name) {
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat a, b;
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && fstat(fd, &a) == 0 &&
+        fstatat(dfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+        S_ISREG(a.st_mode))
+        return fd;
+    if (fd >= 0) close(fd);
+    return -1;
+}
+
+/* Whether entry `name` belongs to one of the n lock files' stems (STEM
+ * ".lock"): ".BASE.PID.part" itself, or the library's temporary file "."
+ * STEM ".tmp...". */
+static int of_stem(const char *name, char (*lock)[NAME_MAX + 1], size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(lock[i]) - 5;
+        if ((!strncmp(name, lock[i], l) && !name[l]) ||
+            (name[0] == '.' && !strncmp(name + 1, lock[i], l) && !strncmp(name + 1 + l, ".tmp", 4)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Remove dir's staged files of BASE whose writers are dead. */
+static void sweep_stale(const char *dir, const char *base) {
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0) close(dfd);
+        return;
+    }
+    static char name[STALE_MAX][NAME_MAX + 1]; /* the lock files taken */
+    int fd[STALE_MAX];
+    size_t n = 0;
+    for (struct dirent *e; n < STALE_MAX && (e = readdir(d));)
+        if (is_lock_of(e->d_name, base) && strlen(e->d_name) <= NAME_MAX && (fd[n] = take_lock(dfd, e->d_name)) >= 0)
+            memcpy(name[n++], e->d_name, strlen(e->d_name) + 1);
+    if (n) rewinddir(d);
+    for (struct dirent *e; n && (e = readdir(d));)
+        if (of_stem(e->d_name, name, n)) unlinkat(dfd, e->d_name, 0);
+    for (size_t i = 0; i < n; i++) { /* the lock last: a sweep cut short here leaves it for the next */
+        unlinkat(dfd, name[i], 0);
+        close(fd[i]);
+    }
+    closedir(d);
+}
+
+/* The folder of `final` into dir; the length of that prefix of final. */
+static int dir_of(const char *final, char *dir, size_t cap) {
+    const char *slash = strrchr(final, '/');
+    const int dl = slash ? (int)(slash - final + 1) : 0;
+    snprintf(dir, cap, "%.*s", dl ? dl : 1, dl ? final : ".");
+    return dl;
+}
+
+void cli_stage_sweep(const char *final) {
+    char dir[PATH_CAP];
+    const int dl = dir_of(final, dir, sizeof dir);
+    sweep_stale(dir, final + dl);
+}
+
+int cli_stage_begin(const char *cmd, const char *final, char *staged, size_t cap, int *lock_fd) {
+    char dir[PATH_CAP], lk[PATH_CAP + 8];
+    const int dl = dir_of(final, dir, sizeof dir);
+    *lock_fd = -1;
+    if ((size_t)snprintf(staged, cap, "%.*s.%s.%ld.part", dl, final, final + dl, (long)getpid()) >= cap ||
+        strlen(staged) - (size_t)dl + 5 > NAME_MAX || (size_t)snprintf(lk, sizeof lk, "%s.lock", staged) >= PATH_CAP) {
+        cli_err(cmd, final, "path too long");
+        staged[0] = 0;
+        return CLI_FAIL;
+    }
+    /* a lock file is ours once locked while it still has its name: a sweep
+     * may take a stale one of our PID, or this one before our flock */
+    for (int attempt = 0; *lock_fd < 0 && attempt < 5; attempt++) {
+        sweep_stale(dir, final + dl);
+        int fd = open(lk, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        struct stat a, b;
+        if (fd >= 0 && flock(fd, LOCK_EX) == 0 && fstat(fd, &a) == 0 && lstat(lk, &b) == 0 && a.st_ino == b.st_ino &&
+            a.st_dev == b.st_dev)
+            *lock_fd = fd;
+        else if (fd >= 0) close(fd);
+        else if (errno != EEXIST) break;
+    }
+    if (*lock_fd < 0) {
+        cli_err(cmd, lk, "cannot create and lock it: %s", strerror(errno));
+        staged[0] = 0;
+        return CLI_FAIL;
+    }
+    cli_temp_note(NULL, lk, 1); /* a signal removes it with the staged file */
+    return CLI_OK;
+}
+
+void cli_stage_end(const char *staged, int lock_fd) {
+    if (lock_fd < 0) return;
+    char lk[PATH_CAP + 8];
+    snprintf(lk, sizeof lk, "%s.lock", staged);
+    unlink(lk); /* before the lock goes: no sweep finds it unlocked */
+    cli_temp_note(NULL, lk, 0);
+    close(lock_fd);
 }

@@ -391,12 +391,13 @@ static void say_written(const char *dir, const char *shown, const char *path, co
     else if (stat(path, &st) == 0) bytes = (uint64_t)st.st_size;
     char size[32];
     cli_fmt_bytes(size, sizeof size, bytes);
+    /* cli_err for its shape and its escaping: the names may hold control bytes */
     if (prefix && n == 1) /* what fits one shard is not split (the reference's rule) */
-        fprintf(stderr, "gguf convert: %s -> %s.gguf: %s in %.2f s\n", dir, prefix, size, now_s() - t0);
+        cli_err("convert", NULL, "%s -> %s.gguf: %s in %.2f s", dir, prefix, size, now_s() - t0);
     else if (prefix)
-        fprintf(stderr, "gguf convert: %s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s\n", dir, prefix, n, n, size,
+        cli_err("convert", NULL, "%s -> %s-*-of-%05zu.gguf (%zu shards): %s in %.2f s", dir, prefix, n, n, size,
                 now_s() - t0);
-    else fprintf(stderr, "gguf convert: %s -> %s: %s in %.2f s\n", dir, shown, size, now_s() - t0);
+    else cli_err("convert", NULL, "%s -> %s: %s in %.2f s", dir, shown, size, now_s() - t0);
 }
 
 /* Where the output goes: OUT with its templates filled in, the default
@@ -436,7 +437,7 @@ typedef struct output {
  * it gets), or with several outputs staged, a temporary name beside it
  * that the caller renames once every output is written.  CLI_OK with
  * o->cv NULL: nothing to write (--dry-run). */
-static int prepare_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap, output *o) {
+static int prepare_one(copts *c, size_t k, char (*final)[4096], char *staged, size_t cap, int *lock, output *o) {
     memset(o, 0, sizeof *o);
     o->c = c, o->k = k, o->preset = c->ot[k].preset;
     c->o.outtype = c->ot[k].type;
@@ -472,15 +473,13 @@ static int prepare_one(copts *c, size_t k, char (*final)[4096], char *staged, si
         return CLI_FAIL;
     }
     if (staged) {
-        const char *slash = strrchr(final[k], '/');
-        int dl = slash ? (int)(slash - final[k] + 1) : 0;
-        if ((size_t)snprintf(staged, cap, "%.*s.%s.%ld.part", dl, final[k], final[k] + dl, (long)getpid()) >= cap) {
-            cli_err("convert", final[k], "path too long");
-            staged[0] = 0;
+        if (cli_stage_begin("convert", final[k], staged, cap, lock) != CLI_OK) {
             lgg_convert_free(cv);
             return CLI_FAIL;
         }
         o->path = staged;
+    } else {
+        cli_stage_sweep(final[k]); /* what a killed run of several outputs left */
     }
     o->cv = cv;
     return CLI_OK;
@@ -520,7 +519,7 @@ static int finish_one(output *o, const char *final) {
 /* The one output: converted and written to final[0]. */
 static int convert_one(copts *c, char (*final)[4096]) {
     output o;
-    int rc = prepare_one(c, 0, final, NULL, 0, &o);
+    int rc = prepare_one(c, 0, final, NULL, 0, NULL, &o);
     if (rc != CLI_OK || !o.cv) return rc;
     cli_progress prog;
     cli_progress_init(&prog, "convert", lgg_convert_total_bytes(o.cv));
@@ -573,13 +572,13 @@ static int all_finished(void *ud) {
 /* Several outputs from one read of the checkpoint: each opened, then all
  * written at once to their staged names, one thread each, sharing the
  * source rows (lgg_convert_share). */
-static int convert_several(copts *c, char (*final)[4096], char (*staged)[4096]) {
+static int convert_several(copts *c, char (*final)[4096], char (*staged)[4096], int *lock) {
     static output o[MAX_OUTTYPES];
     static progress p;
     memset(&p, 0, sizeof p);
     size_t n = 0;
     int rc = CLI_OK;
-    for (; rc == CLI_OK && n < c->n_ot; n++) rc = prepare_one(c, n, final, staged[n], sizeof staged[n], &o[n]);
+    for (; rc == CLI_OK && n < c->n_ot; n++) rc = prepare_one(c, n, final, staged[n], sizeof staged[n], &lock[n], &o[n]);
     lgg_convert *cv[MAX_OUTTYPES];
     for (size_t k = 0; k < n; k++) cv[k] = o[k].cv;
     if (rc != CLI_OK) {
@@ -618,8 +617,8 @@ static int convert_several(copts *c, char (*final)[4096], char (*staged)[4096]) 
 }
 
 /* Several outputs: all of them renamed into place, or none (a rename that
- * fails takes back the ones already made). */
-static int commit(size_t n, char (*final)[4096], char (*staged)[4096], int rc) {
+ * fails takes back the ones already made); then their locks let go. */
+static int commit(size_t n, char (*final)[4096], char (*staged)[4096], const int *lock, int rc) {
     size_t k = 0;
     for (; rc == CLI_OK && k < n; k++)
         if (rename(staged[k], final[k]) != 0) {
@@ -632,6 +631,7 @@ static int commit(size_t n, char (*final)[4096], char (*staged)[4096], int rc) {
         }
     for (; rc != CLI_OK && k < n; k++)
         if (staged[k][0]) unlink(staged[k]), cli_temp_note(NULL, staged[k], 0);
+    for (k = 0; k < n; k++) cli_stage_end(staged[k], lock[k]);
     return rc;
 }
 
@@ -661,9 +661,11 @@ int cmd_convert(int argc, char **argv) {
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     if (!c.lora && (rc = cli_hubconv_open(argv[1], (int)c.n_ot, &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
+    int lock[MAX_OUTTYPES];
     memset(staged, 0, sizeof staged);
+    for (size_t k = 0; k < MAX_OUTTYPES; k++) lock[k] = -1;
     if (c.n_ot > 1) /* all at once, from one read (from the hub, its spool holds the bytes fetched) */
-        rc = commit(c.n_ot, final, staged, convert_several(&c, final, staged));
+        rc = commit(c.n_ot, final, staged, lock, convert_several(&c, final, staged, lock));
     else
         rc = convert_one(&c, final);
     if (rc == CLI_OK && c.card) rc = cli_model_card(c.card_path, final, c.n_ot);

@@ -402,6 +402,23 @@ static lgg_status override(lgg_convert *c, const char *path, cv_names *n, cv_car
     return st;
 }
 
+/* The default name comes from a model card or config.json: a file name of
+ * printable characters alone, so no newline, terminal escape (C0, DEL, or
+ * UTF-8's C1 such as U+009B CSI) or folder reaches a path or a message;
+ * spaces and slashes become dashes as in gguf-py's names. */
+static void file_name_chars(char *s) {
+    char *o = s;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) continue;
+        if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { /* a C1 control's two bytes */
+            p++;
+            continue;
+        }
+        *o++ = *p == ' ' || *p == '/' ? '-' : (char)*p;
+    }
+    *o = 0;
+}
+
 static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     int64_t total;
     uint64_t per_path;
@@ -449,8 +466,7 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
             snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s%s.gguf", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
                      c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype], c->lora ? "-LoRA" : "");
-            for (char *p = c->default_name; *p; p++)
-                if (*p == ' ' || *p == '/') *p = '-';
+            file_name_chars(c->default_name);
         }
     }
     lgg__cv_names_free(&n);

@@ -240,13 +240,29 @@ static void sb_putc(sbuf *b, char c) {
     b->n++;
 }
 
-/* A metadata string, trimmed of surrounding white space, with spaces (and,
- * for names, slashes) turned into dashes, as gguf-py writes the parts. */
-static void sb_part(sbuf *b, lgg_str s, bool slash) {
+/* s[0..n) as part of one file name: control bytes (C0, DEL, UTF-8's C1
+ * such as U+009B CSI) left out, so that no newline or terminal escape from
+ * a file's metadata reaches a name or a terminal; '/' (and, when `dash`,
+ * ' ') made '-', so that the name names no folder. */
+static void sb_text(sbuf *b, const char *s, size_t n, bool dash) {
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) continue;
+        if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9f) {
+            i++;
+            continue;
+        }
+        sb_putc(b, c == '/' || (dash && c == ' ') ? '-' : (char)c);
+    }
+}
+
+/* A metadata string, trimmed of surrounding white space, with spaces
+ * turned into dashes, as gguf-py writes the parts. */
+static void sb_part(sbuf *b, lgg_str s) {
     size_t i = 0, n = (size_t)s.len;
     while (i < n && is_ws(s.ptr[i])) i++;
     while (n > i && is_ws(s.ptr[n - 1])) n--;
-    for (; i < n; i++) sb_putc(b, s.ptr[i] == ' ' || (slash && s.ptr[i] == '/') ? '-' : s.ptr[i]);
+    sb_text(b, s.ptr + i, n - i, true);
 }
 
 static void sb_str(sbuf *b, const char *s) {
@@ -277,11 +293,11 @@ static size_t name_of(const lgg_file *f, const lgg_file *const *set, size_t n_se
     sbuf b = {buf, buf ? cap : 0, 0};
     lgg_str s;
     if (!n_set) set = &f, n_set = 1;
-    if (get_str(f, "general.basename", &s) || get_str(f, "general.name", &s)) sb_part(&b, s, true);
+    if (get_str(f, "general.basename", &s) || get_str(f, "general.name", &s)) sb_part(&b, s);
     else sb_str(&b, "ggml-model");
     if (get_str(f, "general.size_label", &s)) {
-        sb_putc(&b, '-'); /* gguf-py takes the label as it is */
-        for (uint64_t i = 0; i < s.len; i++) sb_putc(&b, s.ptr[i]);
+        sb_putc(&b, '-'); /* gguf-py takes the label as it is (its spaces too) */
+        sb_text(&b, s.ptr, (size_t)s.len, false);
     } else {
         /* gguf-py's count: for a mixture of experts, the shared weights plus
          * one expert's share of the expert tensors (names with "_exps") */
@@ -316,11 +332,11 @@ static size_t name_of(const lgg_file *f, const lgg_file *const *set, size_t n_se
     }
     if (get_str(f, "general.finetune", &s)) {
         sb_putc(&b, '-');
-        sb_part(&b, s, false);
+        sb_part(&b, s);
     }
     if (get_str(f, "general.version", &s)) {
         sb_putc(&b, '-');
-        sb_part(&b, s, false);
+        sb_part(&b, s);
     }
     uint64_t ft;
     const char *ftn;

@@ -261,8 +261,13 @@ lgg_status lgg_remote_download_file(lgg_remote *r, const char *out, const lgg_re
     if (!s && o && o->check && !o->check(o->check_ud, partial, why, sizeof why))
         s = fail(err, LGG_ERR_INVALID, "%s", why);
     if (!s) { /* still locked: nobody else writes it between the checks and the rename */
-        if (rename(partial, out) != 0) s = io_fail(err, "cannot rename the partial file over it", out);
-        else sync_dir_of(out), unlink(tag);
+        if (rename(partial, out) != 0) { /* a folder there, say: no later run gets further, so nothing is kept */
+            s = io_fail(err, "cannot rename the partial file over it", out);
+            unlink(partial);
+        } else {
+            sync_dir_of(out);
+        }
+        unlink(tag);
     } else if (f) {
         /* kept only when it can be resumed: the server named its version (ETag)
          * and the bytes were not refused */
