@@ -285,38 +285,86 @@ static void text_tensor_brief(FILE *o, char mark, const lgg_tensor *t) {
     fprintf(o, "  %s %s\n", cli_type_name(t->type), shape);
 }
 
-static int diff_tensors(lgg_file *A, lgg_file *B, int json, textout *tx, counts *c) {
+/* The tensors of `from` that `other` lacks, marked `mark` (removed: '-',
+ * added: '+'); returns how many. */
+static uint64_t one_sided(lgg_file *from, lgg_file *other, char mark, int json, textout *tx) {
     FILE *o = stdout;
-    int first, trouble = 0;
-    if (json) fputs(",\n  \"tensors\": {\"removed\": [", o);
-    first = 1;
-    for (uint64_t i = 0; i < lgg_tensor_count(A); i++) {
-        const lgg_tensor *t = lgg_tensor_at(A, i);
-        if (lgg_find_tensor(B, t->name.ptr, (size_t)t->name.len) >= 0) continue;
-        c->t_removed++;
+    int first = 1;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < lgg_tensor_count(from); i++) {
+        const lgg_tensor *t = lgg_tensor_at(from, i);
+        if (lgg_find_tensor(other, t->name.ptr, (size_t)t->name.len) >= 0) continue;
+        n++;
         if (json) json_tensor_brief(o, t, &first);
-        else text_section(tx, 2, "tensors"), text_tensor_brief(o, '-', t);
+        else text_section(tx, 2, "tensors"), text_tensor_brief(o, mark, t);
     }
-    if (json) fputs(first ? "], \"added\": [" : "\n  ], \"added\": [", o);
-    first = 1;
-    for (uint64_t i = 0; i < lgg_tensor_count(B); i++) {
-        const lgg_tensor *t = lgg_tensor_at(B, i);
-        if (lgg_find_tensor(A, t->name.ptr, (size_t)t->name.len) >= 0) continue;
-        c->t_added++;
-        if (json) json_tensor_brief(o, t, &first);
-        else text_section(tx, 2, "tensors"), text_tensor_brief(o, '+', t);
-    }
-    if (json) fputs(first ? "], \"common\": [" : "\n  ], \"common\": [", o);
+    if (json && !first) fputs("\n  ", o);
+    return n;
+}
 
+static void json_common(FILE *o, const lgg_tensor *ta, const lgg_tensor *tb, int same, int comparable,
+                        const figures *g, int *first) {
+    fputs(*first ? "\n    {\"name\": " : ",\n    {\"name\": ", o);
+    *first = 0;
+    cli_json_str(o, ta->name.ptr, ta->name.len);
+    fprintf(o, ", \"type_a\": \"%s\", \"type_b\": \"%s\", \"shape_a\": ", cli_type_name(ta->type),
+            cli_type_name(tb->type));
+    cli_json_shape(o, ta);
+    fputs(", \"shape_b\": ", o);
+    cli_json_shape(o, tb);
+    fprintf(o, ", \"identical\": %s", same ? "true" : "false");
+    if (g->error) {
+        fputs(", \"error\": ", o);
+        cli_json_str(o, g->error, strlen(g->error));
+    } else if (comparable && cli_data_problem(ta)) {
+        fprintf(o, ", \"differ\": %s", g->n_differ ? "true" : "false");
+    } else if (comparable) {
+        fputs(", \"max_abs_err\": ", o);
+        cli_json_f64(o, g->max_abs);
+        fputs(", \"rmse\": ", o);
+        cli_json_f64(o, rmse(g));
+        fputs(", \"cos\": ", o);
+        cli_json_f64(o, cosine(g));
+        fprintf(o, ", \"differ\": %llu", (unsigned long long)g->n_differ);
+    }
+    fputc('}', o);
+}
+
+static void text_changed(FILE *o, const lgg_tensor *ta, const lgg_tensor *tb, int comparable, const figures *g) {
+    fputs("~ ", o);
+    cli_text_name(o, ta->name);
+    char sa[128], sb[128];
+    cli_fmt_shape(sa, sizeof sa, ta);
+    cli_fmt_shape(sb, sizeof sb, tb);
+    if (ta->type != tb->type) fprintf(o, "  %s -> %s", cli_type_name(ta->type), cli_type_name(tb->type));
+    else fprintf(o, "  %s", cli_type_name(ta->type));
+    if (!same_shape(ta, tb)) fprintf(o, " %s -> %s", sa, sb);
+    else fprintf(o, " %s", sa);
+    if (g->error) fprintf(o, "  values: %s", g->error);
+    else if (comparable && cli_data_problem(ta)) fprintf(o, "  bytes %s", g->n_differ ? "differ" : "equal");
+    else if (comparable)
+        fprintf(o, "  max_abs_err %.4g  rmse %.4g  cos %.9f  differ %llu", g->max_abs, rmse(g), cosine(g),
+                (unsigned long long)g->n_differ);
+    fputc('\n', o);
+}
+
+/* The elements the common tensors of the same count hold (the progress bar's total). */
+static uint64_t common_elements(lgg_file *A, lgg_file *B) {
     uint64_t total = 0;
     for (uint64_t i = 0; i < lgg_tensor_count(A); i++) {
         const lgg_tensor *ta = lgg_tensor_at(A, i);
         int64_t j = lgg_find_tensor(B, ta->name.ptr, (size_t)ta->name.len);
         if (j >= 0 && lgg_tensor_at(B, (uint64_t)j)->n_elements == ta->n_elements) total += ta->n_elements;
     }
+    return total;
+}
+
+/* The tensors both files hold: compared value by value where their counts agree. */
+static int diff_common(lgg_file *A, lgg_file *B, int json, textout *tx, counts *c) {
+    FILE *o = stdout;
+    int first = 1, trouble = 0;
     cli_progress pr;
-    cli_progress_init(&pr, "diff", total);
-    first = 1;
+    cli_progress_init(&pr, "diff", common_elements(A, B));
     for (uint64_t i = 0; i < lgg_tensor_count(A); i++) {
         const lgg_tensor *ta = lgg_tensor_at(A, i);
         int64_t j = lgg_find_tensor(B, ta->name.ptr, (size_t)ta->name.len);
@@ -330,53 +378,26 @@ static int diff_tensors(lgg_file *A, lgg_file *B, int json, textout *tx, counts 
         const int same = ta->type == tb->type && same_shape(ta, tb) && comparable && !g.n_differ && !g.error;
         if (!same) c->t_changed++;
         if (json) {
-            fputs(first ? "\n    {\"name\": " : ",\n    {\"name\": ", o);
-            first = 0;
-            cli_json_str(o, ta->name.ptr, ta->name.len);
-            fprintf(o, ", \"type_a\": \"%s\", \"type_b\": \"%s\", \"shape_a\": ", cli_type_name(ta->type),
-                    cli_type_name(tb->type));
-            cli_json_shape(o, ta);
-            fputs(", \"shape_b\": ", o);
-            cli_json_shape(o, tb);
-            fprintf(o, ", \"identical\": %s", same ? "true" : "false");
-            if (g.error) {
-                fputs(", \"error\": ", o);
-                cli_json_str(o, g.error, strlen(g.error));
-            } else if (comparable && cli_data_problem(ta)) {
-                fprintf(o, ", \"differ\": %s", g.n_differ ? "true" : "false");
-            } else if (comparable) {
-                fputs(", \"max_abs_err\": ", o);
-                cli_json_f64(o, g.max_abs);
-                fputs(", \"rmse\": ", o);
-                cli_json_f64(o, rmse(&g));
-                fputs(", \"cos\": ", o);
-                cli_json_f64(o, cosine(&g));
-                fprintf(o, ", \"differ\": %llu", (unsigned long long)g.n_differ);
-            }
-            fputc('}', o);
-            continue;
+            json_common(o, ta, tb, same, comparable, &g, &first);
+        } else if (!same) {
+            cli_progress_end(&pr);
+            text_section(tx, 2, "tensors");
+            text_changed(o, ta, tb, comparable, &g);
         }
-        if (same) continue;
-        cli_progress_end(&pr);
-        text_section(tx, 2, "tensors");
-        fputs("~ ", o);
-        cli_text_name(o, ta->name);
-        char sa[128], sb[128];
-        cli_fmt_shape(sa, sizeof sa, ta);
-        cli_fmt_shape(sb, sizeof sb, tb);
-        if (ta->type != tb->type) fprintf(o, "  %s -> %s", cli_type_name(ta->type), cli_type_name(tb->type));
-        else fprintf(o, "  %s", cli_type_name(ta->type));
-        if (!same_shape(ta, tb)) fprintf(o, " %s -> %s", sa, sb);
-        else fprintf(o, " %s", sa);
-        if (g.error) fprintf(o, "  values: %s", g.error);
-        else if (comparable && cli_data_problem(ta)) fprintf(o, "  bytes %s", g.n_differ ? "differ" : "equal");
-        else if (comparable)
-            fprintf(o, "  max_abs_err %.4g  rmse %.4g  cos %.9f  differ %llu", g.max_abs, rmse(&g), cosine(&g),
-                    (unsigned long long)g.n_differ);
-        fputc('\n', o);
     }
     cli_progress_end(&pr);
-    if (json) fputs(first ? "]}" : "\n  ]}", o);
+    if (json && !first) fputs("\n  ", o);
+    return trouble;
+}
+
+static int diff_tensors(lgg_file *A, lgg_file *B, int json, textout *tx, counts *c) {
+    if (json) fputs(",\n  \"tensors\": {\"removed\": [", stdout);
+    c->t_removed += one_sided(A, B, '-', json, tx);
+    if (json) fputs("], \"added\": [", stdout);
+    c->t_added += one_sided(B, A, '+', json, tx);
+    if (json) fputs("], \"common\": [", stdout);
+    int trouble = diff_common(A, B, json, tx, c);
+    if (json) fputs("]}", stdout);
     return trouble;
 }
 
