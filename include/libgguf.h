@@ -765,6 +765,19 @@ LGG_API float lgg_bf16_to_f32(uint16_t h);
 LGG_API uint16_t lgg_f32_to_bf16(float f);
 
 /* ======================================================================== */
+/* Threads                                                                   */
+/* ======================================================================== */
+
+/* Run fn on each of n jobs, the one fan-out the library's threaded calls
+ * use (and the companion parts'): job k is `jobs + k * job_size` (job_size
+ * 0: every job gets `jobs`, for workers that share a pool), job 0 runs on
+ * the calling thread and up to 63 others on threads of their own; a job
+ * whose thread cannot be started, and any beyond 64, runs on the calling
+ * thread after job 0.  Returns when all have run.  fn's results go through
+ * its job. */
+LGG_API void lgg_run_jobs(void *(*fn)(void *), void *jobs, size_t job_size, unsigned n);
+
+/* ======================================================================== */
 /* Dequantization: every type that holds data to f32                         */
 /* ======================================================================== */
 

@@ -43,3 +43,46 @@ TEST(threads_concurrent_reads_of_one_file) {
     }
     lgg_close(shared_file);
 }
+
+/* lgg_run_jobs: every job runs once, on its own slot, beyond the 64 threads
+ * too; job_size 0 hands every job the same pool. */
+typedef struct {
+    int runs;
+    pthread_t by;
+} slot;
+static void *mark_slot(void *arg) {
+    slot *s = arg;
+    s->runs++;
+    s->by = pthread_self();
+    return NULL;
+}
+typedef struct {
+    pthread_mutex_t lock;
+    int taken, total;
+} pool;
+static void *drain_pool(void *arg) {
+    pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        int more = p->taken < p->total;
+        if (more) p->taken++;
+        pthread_mutex_unlock(&p->lock);
+        if (!more) return NULL;
+    }
+}
+TEST(threads_run_jobs) {
+    enum { N = 100 };
+    static slot s[N];
+    memset(s, 0, sizeof s);
+    lgg_run_jobs(mark_slot, s, sizeof s[0], N);
+    int once = 0, here = 0;
+    for (int k = 0; k < N; k++) once += s[k].runs == 1, here += pthread_equal(s[k].by, pthread_self()) != 0;
+    CHECKF(once == N, "%d of %d jobs ran once", once, N);
+    CHECK(pthread_equal(s[0].by, pthread_self())); /* job 0 on the caller */
+    CHECKF(here >= N - 64 + 1, "%d jobs on the calling thread, want the %d beyond the threads and job 0", here, N - 63);
+    pool p = {PTHREAD_MUTEX_INITIALIZER, 0, 100000};
+    lgg_run_jobs(drain_pool, &p, 0, 4);
+    CHECK_EQ_U(p.taken, 100000);
+    lgg_run_jobs(mark_slot, s, sizeof s[0], 0); /* no job: nothing runs */
+    CHECK_EQ_U(s[0].runs, 1);
+}

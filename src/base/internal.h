@@ -104,7 +104,8 @@ static inline bool lgg__needs_swap(lgg_endian e) { return (e == LGG_BIG_ENDIAN) 
  * n_threads <= 0; between 1 and LGG__MAX_THREADS.  lgg__fan_out: fn on each
  * of n jobs (an array of `size`-byte elements), job 0 on the calling thread
  * and the others on threads of their own, returning when all are done; a
- * job whose thread cannot start runs on the caller.  n <= LGG__MAX_THREADS. */
+ * job whose thread cannot start, and any beyond LGG__MAX_THREADS, runs on the
+ * caller (lgg_run_jobs is its public name). */
 #define LGG__MAX_THREADS 64u
 LGG_HIDDEN unsigned lgg__threads(int n_threads);
 LGG_HIDDEN void lgg__fan_out(void *(*fn)(void *), void *jobs, size_t size, unsigned n);

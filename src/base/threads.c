@@ -20,11 +20,16 @@ void lgg__fan_out(void *(*fn)(void *), void *jobs, size_t size, unsigned n) {
     pthread_t tid[LGG__MAX_THREADS];
     bool started[LGG__MAX_THREADS];
     char *job = jobs;
-    if (n > LGG__MAX_THREADS) n = LGG__MAX_THREADS;
-    for (unsigned i = 1; i < n; i++) started[i] = pthread_create(&tid[i], NULL, fn, job + i * size) == 0;
+    const unsigned threads = n > LGG__MAX_THREADS ? LGG__MAX_THREADS : n;
+    for (unsigned i = 1; i < threads; i++) started[i] = pthread_create(&tid[i], NULL, fn, job + i * size) == 0;
     if (n) fn(job);
-    for (unsigned i = 1; i < n; i++) {
+    for (unsigned i = threads; i < n; i++) fn(job + (size_t)i * size); /* beyond the threads: here */
+    for (unsigned i = 1; i < threads; i++) {
         if (started[i]) pthread_join(tid[i], NULL);
         else fn(job + i * size);
     }
+}
+
+void lgg_run_jobs(void *(*fn)(void *), void *jobs, size_t job_size, unsigned n) {
+    if (fn) lgg__fan_out(fn, jobs, job_size, n);
 }

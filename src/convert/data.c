@@ -7,7 +7,6 @@
  * nearest even. */
 #include "cvint.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -278,21 +277,16 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
     if (!grow((void **)&c->row, &c->row_cap, (size_t)nt * per_row))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
     job jobs[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
     uint64_t per = (u1 - u0 + (uint64_t)nt - 1) / (uint64_t)nt;
     for (long k = 0; k < nt; k++) {
         uint64_t a = u0 + (uint64_t)k * per, b = a + per < u1 ? a + per : u1;
         float *row = (float *)((uint8_t *)c->row + (size_t)k * per_row);
         jobs[k] = (job){t, a, b < a ? a : b, ob, out + (a - u0) * ob, row, (uint16_t *)(row + t->unit),
                      src ? src + (a - u0) * t->unit : NULL, LGG_OK, 0};
-        if (k > 0) started[k] = pthread_create(&tid[k], NULL, run_job, &jobs[k]) == 0;
-        if (k > 0 && !started[k]) run_job(&jobs[k]); /* no thread: do it here */
     }
-    run_job(&jobs[0]);
+    lgg_run_jobs(run_job, jobs, sizeof jobs[0], (unsigned)nt);
     lgg_status st = LGG_OK;
     for (long k = 0; k < nt; k++) {
-        if (k > 0 && started[k]) pthread_join(tid[k], NULL);
         if (jobs[k].st && !st) {
             st = jobs[k].st;
             lgg__cv_fail(err, st, "%s: tensor '%s': row %llu: conversion to %s failed", c->shard_names[t->shard],

@@ -233,12 +233,7 @@ static lgg_status bitnet_scales(lgg_convert *c, lgg_error *err) {
     long nt = c->n_threads; /* resolved at open */
     nt = nt < 1 ? 1 : nt > MAX_T ? MAX_T : nt;
     scale_pool sp = {c, PTHREAD_MUTEX_INITIALIZER, 0};
-    pthread_t tid[MAX_T];
-    int started[MAX_T] = {0};
-    for (long k = 1; k < nt; k++) started[k] = pthread_create(&tid[k], NULL, scale_worker, &sp) == 0;
-    scale_worker(&sp); /* this thread too (all of it when none started) */
-    for (long k = 1; k < nt; k++)
-        if (started[k]) pthread_join(tid[k], NULL);
+    lgg_run_jobs(scale_worker, &sp, 0, (unsigned)nt); /* workers sharing one pool */
     return LGG_OK;
 }
 
