@@ -92,10 +92,19 @@ TEST(cli_set_keeps_types) {
     CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=int:-1", "-o", out, NULL), 1);
     CHECK(e && strstr(e, "is not an unsigned integer") != NULL);
     free(e);
-    /* an explicit other type the spec allows changes it, and says so */
+    /* a u64 count (the spec lists uint64; llama.cpp reads u32 only) is
+     * refused like any other width; --force changes it, and says so */
     char want[2048];
+    unlink(out);
+    snprintf(want, sizeof want,
+             "gguf set: %s: 'llama.context_length' is u64, expected u32: llama.cpp reads u32 only (the spec lists it "
+             "as uint64); --force writes it\n", in);
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=u64:8192", "-o", out, NULL), 1);
+    CHECK_STR(e, want);
+    free(e);
+    CHECK(access(out, F_OK) != 0);
     snprintf(want, sizeof want, "gguf set: %s: note: llama.context_length changes type from u32 to u64\n", in);
-    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=u64:8192", "-o", out, NULL), 0);
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "--force", "llama.context_length=u64:8192", "-o", out, NULL), 0);
     CHECK_STR(e, want);
     free(e);
     CHECK(key_type(out, "llama.context_length") == LGG_VT_U64);
