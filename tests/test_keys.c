@@ -103,6 +103,59 @@ TEST(keys_right_types_pass) {
     lgg_report_free(r);
 }
 
+/* A Falcon file with one F32 tensor and the keys llama.cpp's loader reads
+ * for it (b4747 load_hparams), but `skip`: no attention.use_norm, which
+ * nothing writes, and no head_count_kv, which defaults to head_count. */
+static lgg_report *validate_falcon(const char *skip) {
+    static const char *const keys[] = {"falcon.context_length", "falcon.embedding_length", "falcon.block_count",
+                                       "falcon.attention.head_count", "falcon.attention.layer_norm_epsilon"};
+    const size_t n = sizeof keys / sizeof keys[0];
+    buf b = {0};
+    gen_header(&b, 3, 1, 1 + n - (skip != NULL));
+    gen_key(&b, 3, "general.architecture", LGG_VT_STRING);
+    gen_str(&b, 3, "falcon");
+    for (size_t k = 0; k < n; k++) {
+        if (skip && !strcmp(keys[k], skip)) continue;
+        const bool eps = k == n - 1;
+        const float f = 1e-5f;
+        const uint32_t u = 4;
+        gen_key(&b, 3, keys[k], eps ? LGG_VT_F32 : LGG_VT_U32);
+        buf_put(&b, eps ? (const void *)&f : (const void *)&u, 4);
+    }
+    const uint64_t ne[1] = {8};
+    gen_tensor(&b, 3, "token_embd.weight", 1, ne, LGG_TYPE_F32, 0);
+    buf_pad(&b, 32);
+    for (int i = 0; i < 8; i++) buf_u32(&b, 0);
+    lgg_file *f = NULL;
+    lgg_error e;
+    lgg_report *r = NULL;
+    if (lgg_open_memory(b.p, b.n, NULL, &f, &e) == LGG_OK) {
+        lgg_validate_options vo = {.flags = 0};
+        if (lgg_validate(f, &vo, &r) != LGG_OK) r = NULL;
+    }
+    lgg_close(f);
+    buf_free(&b);
+    return r;
+}
+
+/* Falcon's required keys are those llama.cpp requires (issue 37). */
+TEST(keys_falcon_required_as_llama_cpp_reads) {
+    lgg_report *r = validate_falcon(NULL);
+    REQUIRE(r != NULL);
+    CHECK_EQ_U(count_of(r, LGG_CHECK_REQUIRED_KEY), 0);
+    CHECK_EQ_U(lgg_report_count_severity(r, LGG_SEV_ERROR), 0);
+    lgg_report_free(r);
+    r = validate_falcon("falcon.attention.layer_norm_epsilon");
+    REQUIRE(r != NULL);
+    const lgg_finding *x = only(r, LGG_CHECK_REQUIRED_KEY);
+    CHECK(x != NULL);
+    if (x) {
+        CHECK_STR(x->message, "falcon.attention.layer_norm_epsilon is missing (required for architecture falcon)");
+        CHECK(x->severity == LGG_SEV_ERROR);
+    }
+    lgg_report_free(r);
+}
+
 TEST(keys_standard_key_type) {
     static const struct {
         const char *key;

@@ -333,8 +333,12 @@ static const arch_req REQUIRED[] = {
               "attention.layer_norm_epsilon"}},
     {"bloom", {"context_length", "embedding_length", "block_count", "feed_forward_length", "attention.head_count",
                "attention.layer_norm_epsilon"}},
+    /* the spec's falcon row also lists attention.head_count_kv (llama.cpp
+     * reads it when present, else head_count) and attention.use_norm (which
+     * neither llama.cpp nor gguf-py ever wrote or read): only what the loader
+     * requires is required */
     {"falcon", {"context_length", "embedding_length", "block_count", "attention.head_count",
-                "attention.head_count_kv", "attention.use_norm", "attention.layer_norm_epsilon"}},
+                "attention.layer_norm_epsilon"}},
     {"rwkv", {"architecture_version", "context_length", "block_count", "embedding_length", "feed_forward_length"}},
     {"whisper", {"encoder.context_length", "encoder.embedding_length", "encoder.block_count", "encoder.mels_count",
                  "encoder.attention.head_count", "decoder.context_length", "decoder.embedding_length",
