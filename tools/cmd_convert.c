@@ -3,6 +3,7 @@
  * (b4747) writes.  The conversion itself is libgguf-convert's. */
 #include "cli.h"
 #include "libgguf_convert.h"
+#include "libgguf_tokenize.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,7 +41,7 @@ static const cli_opt OPTS[] = {
     {'U', "--use-temp-file", NULL, "accepted and ignored (the output always goes through\na temporary file; no tensor is held in memory)"},
     {'Z', "--no-lazy", NULL, "accepted and ignored (the conversion is always streamed)"},
     {'V', "--verbose", NULL, "accepted and ignored"},
-    {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised"},
+    {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised (a name llama.cpp\nknows)"},
     {'s', "--split-max-size", "N[K|M|G]", "write shards OUT-0000i-of-0000n.gguf of at most N bytes\n"
                                           "of tensor data each (the reference's layout; one\nshard is written unsplit as OUT)"},
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
@@ -167,6 +168,19 @@ static int parse_outtypes(copts *c, const char *v, char *why, size_t cap) {
     }
 }
 
+/* --pre NAME: a tokenizer.ggml.pre llama.cpp knows (else `gguf tokenize`
+ * and llama.cpp refuse the output), or why not with the names it knows. */
+static int check_pre(const char *v, char *why, size_t cap) {
+    size_t n, at;
+    const char *p;
+    for (size_t i = 0; (p = lgg_tokenizer_pre_name(i, &n)); i++)
+        if (strlen(v) == n && !memcmp(v, p, n)) return 0;
+    at = (size_t)snprintf(why, cap, "--pre '%.64s' is not a pre-tokenizer llama.cpp knows; one of:", v);
+    for (size_t i = 0; at < cap && (p = lgg_tokenizer_pre_name(i, &n)); i++)
+        at += (size_t)snprintf(why + at, cap - at, " %.*s", (int)n, p);
+    return 1;
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     copts *c = ud;
     uint64_t n = 0;
@@ -192,7 +206,10 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'E': c->bigendian = true; break;
     case 'T': c->split.flags |= LGG_SPLIT_NO_TENSOR_FIRST; break;
     case 'U': case 'Z': case 'V': break; /* the reference's memory and logging switches: nothing to do here */
-    case 'p': c->o.pre = v; break;
+    case 'p':
+        if (check_pre(v, why, cap)) return 1;
+        c->o.pre = v;
+        break;
     case 's':
         if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
             return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM, NG, NGB or NGiB, not '%s'", v);
