@@ -652,6 +652,18 @@ static int commit(size_t n, char (*final)[4096], char (*staged)[4096], int rc) {
     return rc;
 }
 
+/* MODEL_DIR on disk must be a checkpoint folder: a directory with config.json. */
+static int check_model_dir(const char *dir) {
+    const int k = cli_path_kind(dir);
+    if (k == CLI_PATH_CHECKPOINT) return CLI_OK;
+    if (k == CLI_PATH_MISSING) cli_err("convert", dir, "%s", strerror(errno));
+    else if (k == CLI_PATH_DIR) cli_err("convert", NULL, "%s is not a checkpoint folder: it has no config.json", dir);
+    else if (!cli_hint_convert("convert", dir, "a checkpoint folder"))
+        cli_err("convert", NULL, "%s is not a checkpoint folder (a directory with config.json and the model's "
+                                 "safetensors files)", dir);
+    return CLI_FAIL;
+}
+
 int cmd_convert(int argc, char **argv) {
     static copts c;
     memset(&c, 0, sizeof c);
@@ -677,6 +689,7 @@ int cmd_convert(int argc, char **argv) {
     if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     if (!c.lora && (rc = cli_hubconv_open(argv[1], (int)c.n_ot, &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
+    if (!c.lora && !c.o.io && (rc = check_model_dir(c.dir)) != CLI_OK) return rc;
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     memset(staged, 0, sizeof staged);
     if (c.n_ot > 1) /* all at once, from one read (from the hub, its spool holds the bytes fetched) */
