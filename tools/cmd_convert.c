@@ -251,6 +251,19 @@ static int templated(const char *out) {
     return 0;
 }
 
+/* -o OUT for several --outtype types: {ftype} in it, or a directory that
+ * exists ("DIR/" that does not: said so). */
+static int check_several_out(const copts *c) {
+    if (c->n_ot < 2 || !c->out || templated(c->out) || is_dir(c->out)) return CLI_OK;
+    const size_t n = strlen(c->out);
+    if (n && c->out[n - 1] == '/')
+        return cli_usage_error("convert", SPEC.usage,
+                               "-o %s: no such directory (several --outtype types are written into one that "
+                               "exists, or to an OUT with {ftype})", c->out);
+    return cli_usage_error("convert", SPEC.usage,
+                           "several --outtype types need {ftype} in -o, or a directory as -o, not '%s'", c->out);
+}
+
 /* Option combinations cli_parse cannot see. */
 static int check_args(const copts *c) {
     int preset = 0;
@@ -269,10 +282,7 @@ static int check_args(const copts *c) {
         return cli_usage_error("convert", SPEC.usage, "--bigendian takes no quantize preset and no --lora");
     if (c->n_ot > 1 && (c->split.max_size || c->split.max_tensors || c->dry_run))
         return cli_usage_error("convert", SPEC.usage, "several --outtype types take no --split-max-* or --dry-run");
-    if (c->n_ot > 1 && c->out && !templated(c->out) && !is_dir(c->out))
-        return cli_usage_error("convert", SPEC.usage,
-                               "several --outtype types need {ftype} in -o, or a directory as -o, not '%s'", c->out);
-    return CLI_OK;
+    return check_several_out(c);
 }
 
 /* OUT with the reference's templates filled in (gguf-py's
