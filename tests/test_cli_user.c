@@ -373,3 +373,33 @@ TEST(cli_signal_leaves_no_temporary_file) {
     closedir(d);
     CHECK_EQ_U(left, 0);
 }
+
+/* A download cut inside the header (issue 37): info, stats, quantize and
+ * validate say the file is truncated, and keep the offset the reader gives. */
+TEST(cli_header_cut_says_truncated) {
+    size_t n;
+    unsigned char *b = read_file("tests/data/truncated-Q8_0.gguf", &n);
+    REQUIRE(b && n > 1355);
+    const char *cut = scratch("cut.gguf");
+    FILE *fp = fopen(cut, "wb");
+    REQUIRE(fp != NULL);
+    fwrite(b, 1, 1355, fp); /* 6 bytes of a string's 8-byte length */
+    fclose(fp);
+    free(b);
+    static const char *const cmds[] = {"info", "stats", "quantize"};
+    char want[2048], *e = NULL, *o = NULL;
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(want, sizeof want,
+                 "gguf %s: %s: the file is truncated: string at offset 1349 needs 8 bytes but the file has 6 left\n",
+                 cmds[k], cut);
+        CHECK_EQ_U(run_gguf_capture(NULL, &e, cmds[k], cut, k == 2 ? scratch("q.gguf") : NULL, "Q4_0", NULL), 1);
+        CHECK_STR(e, want);
+        free(e);
+    }
+    snprintf(want, sizeof want,
+             "%s: offset 1349: error: the file is truncated: string at offset 1349 needs 8 bytes but the file has 6 "
+             "left\n", cut);
+    CHECK_EQ_U(run_gguf_capture(&o, NULL, "validate", cut, NULL), 1);
+    CHECK_STR(o, want);
+    free(o);
+}

@@ -68,6 +68,9 @@ int cli_size_option(const char *cmd, const char *opt, const char *s, int binary,
 void cli_err(const char *cmd, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A library error: its message, and the byte offset where it has one. */
 void cli_err_lgg(const char *cmd, const char *file, const lgg_error *e);
+/* "the file is truncated: " for an error that says a file ends too soon
+ * (LGG_ERR_TRUNCATED) without saying "truncated", else "". */
+const char *cli_truncated_lead(const lgg_error *e);
 /* Print a usage error for `cmd` to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "-" is standard input, shown as "<stdin>". */

@@ -207,13 +207,17 @@ static bool says_offset(const char *m, uint64_t off) {
     return false;
 }
 
+const char *cli_truncated_lead(const lgg_error *e) {
+    return e->code == LGG_ERR_TRUNCATED && !strstr(e->message, "truncated") ? "the file is truncated: " : "";
+}
+
 void cli_err_lgg(const char *cmd, const char *file, const lgg_error *e) {
     /* the line names the file once: "X is one of the inputs" after "X: "
      * reads "this file is one of the inputs", "X: reason" just "reason";
      * and the offset once */
     const char *m = e->message;
     size_t fl = file ? strlen(file) : 0;
-    const char *lead = "";
+    const char *lead = cli_truncated_lead(e);
     if (fl && !strncmp(m, file, fl) && m[fl] == ' ') m += fl + 1, lead = "this file ";
     else if (fl && !strncmp(m, file, fl) && m[fl] == ':' && m[fl + 1] == ' ') m += fl + 2;
     if (e->offset != LGG_NO_OFFSET && !says_offset(m, e->offset))
