@@ -679,7 +679,8 @@ LGG_API bool lgg_key_name_ok(const char *key, size_t len);
  * which gguf-py writes as u32; LGG_VT_F32 for rope.freq_base, the norm
  * epsilons...; LGG_VT_ARRAY for array keys (tokenizer.ggml.tokens...).
  * lgg_validate reports a standardized key of another type as an error
- * (a u64 count, which the spec allows, as a compatibility note).
+ * (a u64 count too: the spec lists it as uint64, but llama.cpp will not
+ * load it).
  * Returns LGG_OK and sets *vtype, LGG_ERR_NOT_FOUND for other keys,
  * LGG_ERR_ARG for NULL.  Thread-safe. */
 LGG_API lgg_status lgg_standard_key_type(const char *key, size_t len, uint32_t *vtype);

@@ -92,10 +92,19 @@ TEST(cli_set_keeps_types) {
     CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=int:-1", "-o", out, NULL), 1);
     CHECK(e && strstr(e, "is not an unsigned integer") != NULL);
     free(e);
-    /* an explicit other type the spec allows changes it, and says so */
+    /* a u64 count (the spec lists uint64; llama.cpp reads u32 only) is
+     * refused like any other width; --force changes it, and says so */
     char want[2048];
+    unlink(out);
+    snprintf(want, sizeof want,
+             "gguf set: %s: 'llama.context_length' is u64, expected u32: llama.cpp reads u32 only (the spec lists it "
+             "as uint64); --force writes it\n", in);
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=u64:8192", "-o", out, NULL), 1);
+    CHECK_STR(e, want);
+    free(e);
+    CHECK(access(out, F_OK) != 0);
     snprintf(want, sizeof want, "gguf set: %s: note: llama.context_length changes type from u32 to u64\n", in);
-    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "llama.context_length=u64:8192", "-o", out, NULL), 0);
+    CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "--force", "llama.context_length=u64:8192", "-o", out, NULL), 0);
     CHECK_STR(e, want);
     free(e);
     CHECK(key_type(out, "llama.context_length") == LGG_VT_U64);
@@ -363,4 +372,34 @@ TEST(cli_signal_leaves_no_temporary_file) {
         if (e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) left++;
     closedir(d);
     CHECK_EQ_U(left, 0);
+}
+
+/* A download cut inside the header (issue 37): info, stats, quantize and
+ * validate say the file is truncated, and keep the offset the reader gives. */
+TEST(cli_header_cut_says_truncated) {
+    size_t n;
+    unsigned char *b = read_file("tests/data/truncated-Q8_0.gguf", &n);
+    REQUIRE(b && n > 1355);
+    const char *cut = scratch("cut.gguf");
+    FILE *fp = fopen(cut, "wb");
+    REQUIRE(fp != NULL);
+    fwrite(b, 1, 1355, fp); /* 6 bytes of a string's 8-byte length */
+    fclose(fp);
+    free(b);
+    static const char *const cmds[] = {"info", "stats", "quantize"};
+    char want[2048], *e = NULL, *o = NULL;
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(want, sizeof want,
+                 "gguf %s: %s: the file is truncated: string at offset 1349 needs 8 bytes but the file has 6 left\n",
+                 cmds[k], cut);
+        CHECK_EQ_U(run_gguf_capture(NULL, &e, cmds[k], cut, k == 2 ? scratch("q.gguf") : NULL, "Q4_0", NULL), 1);
+        CHECK_STR(e, want);
+        free(e);
+    }
+    snprintf(want, sizeof want,
+             "%s: offset 1349: error: the file is truncated: string at offset 1349 needs 8 bytes but the file has 6 "
+             "left\n", cut);
+    CHECK_EQ_U(run_gguf_capture(&o, NULL, "validate", cut, NULL), 1);
+    CHECK_STR(o, want);
+    free(o);
 }

@@ -48,6 +48,7 @@ static size_t count_of(const lgg_report *r, lgg_check check) {
 
 TEST(keys_wrong_integer_and_float_width_is_an_error) {
     const int64_t i64 = 8192;
+    const uint64_t u64 = 8192;
     const double f64 = 10000.0;
     const int32_t i32 = 1;
     const uint16_t u16 = 32;
@@ -58,14 +59,16 @@ TEST(keys_wrong_integer_and_float_width_is_an_error) {
         const char *want;
     } cases[] = {
         {"llama.context_length", LGG_VT_I64, 8,
-         "'llama.context_length' is i64, expected u32 (or u64, which the spec allows)"},
+         "'llama.context_length' is i64, expected u32"},
+        {"llama.block_count", LGG_VT_U64, 8,
+         "'llama.block_count' is u64, expected u32: llama.cpp reads u32 only (the spec lists it as uint64)"},
         {"llama.rope.freq_base", LGG_VT_F64, 8, "'llama.rope.freq_base' is f64, expected f32"},
         {"tokenizer.ggml.bos_token_id", LGG_VT_I32, 4, "'tokenizer.ggml.bos_token_id' is i32, expected u32"},
         {"llama.attention.head_count", LGG_VT_U16, 2,
-         "'llama.attention.head_count' is u16, expected u32 (or u64, or an array of per-layer integers)"},
+         "'llama.attention.head_count' is u16, expected u32 (or an array of per-layer integers)"},
         {"general.file_type", LGG_VT_I32, 4, "'general.file_type' is i32, expected u32"},
     };
-    const void *vals[] = {&i64, &f64, &i32, &u16, &i32};
+    const void *vals[] = {&i64, &u64, &f64, &i32, &u16, &i32};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         for (int strict = 0; strict < 2; strict++) {
             lgg_report *r = validate_one(cases[k].key, cases[k].vt, vals[k], cases[k].size,
@@ -81,12 +84,9 @@ TEST(keys_wrong_integer_and_float_width_is_an_error) {
         }
 }
 
-/* The widths writers use pass; a u64 count (the spec's own type) passes with
- * a note that llama.cpp refuses it; another architecture's keys are not
- * judged. */
+/* The widths writers use pass; another architecture's keys are not judged. */
 TEST(keys_right_types_pass) {
     const uint32_t u32 = 4096;
-    const uint64_t u64 = 4096;
     const float f32 = 10000.0f;
     const int64_t i64 = 5;
     lgg_report *r = validate_one("llama.context_length", LGG_VT_U32, &u32, 4, LGG_VALIDATE_STRICT);
@@ -97,20 +97,62 @@ TEST(keys_right_types_pass) {
     REQUIRE(r != NULL);
     CHECK_EQ_U(count_of(r, LGG_CHECK_KEY_TYPE) + count_of(r, LGG_CHECK_COMPAT), 0);
     lgg_report_free(r);
-    r = validate_one("llama.block_count", LGG_VT_U64, &u64, 8, LGG_VALIDATE_STRICT);
-    REQUIRE(r != NULL);
-    CHECK_EQ_U(count_of(r, LGG_CHECK_KEY_TYPE), 0);
-    const lgg_finding *x = only(r, LGG_CHECK_COMPAT);
-    CHECK(x != NULL);
-    if (x) {
-        CHECK_STR(x->message, "'llama.block_count' is u64, which the spec allows: llama.cpp will not load it "
-                              "(it reads u32 only)");
-        CHECK(x->severity == LGG_SEV_NOTE);
-    }
-    lgg_report_free(r);
     r = validate_one("qwen2.context_length", LGG_VT_I64, &i64, 8, LGG_VALIDATE_STRICT);
     REQUIRE(r != NULL);
     CHECK_EQ_U(count_of(r, LGG_CHECK_KEY_TYPE) + count_of(r, LGG_CHECK_COMPAT), 0);
+    lgg_report_free(r);
+}
+
+/* A Falcon file with one F32 tensor and the keys llama.cpp's loader reads
+ * for it (b4747 load_hparams), but `skip`: no attention.use_norm, which
+ * nothing writes, and no head_count_kv, which defaults to head_count. */
+static lgg_report *validate_falcon(const char *skip) {
+    static const char *const keys[] = {"falcon.context_length", "falcon.embedding_length", "falcon.block_count",
+                                       "falcon.attention.head_count", "falcon.attention.layer_norm_epsilon"};
+    const size_t n = sizeof keys / sizeof keys[0];
+    buf b = {0};
+    gen_header(&b, 3, 1, 1 + n - (skip != NULL));
+    gen_key(&b, 3, "general.architecture", LGG_VT_STRING);
+    gen_str(&b, 3, "falcon");
+    for (size_t k = 0; k < n; k++) {
+        if (skip && !strcmp(keys[k], skip)) continue;
+        const bool eps = k == n - 1;
+        const float f = 1e-5f;
+        const uint32_t u = 4;
+        gen_key(&b, 3, keys[k], eps ? LGG_VT_F32 : LGG_VT_U32);
+        buf_put(&b, eps ? (const void *)&f : (const void *)&u, 4);
+    }
+    const uint64_t ne[1] = {8};
+    gen_tensor(&b, 3, "token_embd.weight", 1, ne, LGG_TYPE_F32, 0);
+    buf_pad(&b, 32);
+    for (int i = 0; i < 8; i++) buf_u32(&b, 0);
+    lgg_file *f = NULL;
+    lgg_error e;
+    lgg_report *r = NULL;
+    if (lgg_open_memory(b.p, b.n, NULL, &f, &e) == LGG_OK) {
+        lgg_validate_options vo = {.flags = 0};
+        if (lgg_validate(f, &vo, &r) != LGG_OK) r = NULL;
+    }
+    lgg_close(f);
+    buf_free(&b);
+    return r;
+}
+
+/* Falcon's required keys are those llama.cpp requires (issue 37). */
+TEST(keys_falcon_required_as_llama_cpp_reads) {
+    lgg_report *r = validate_falcon(NULL);
+    REQUIRE(r != NULL);
+    CHECK_EQ_U(count_of(r, LGG_CHECK_REQUIRED_KEY), 0);
+    CHECK_EQ_U(lgg_report_count_severity(r, LGG_SEV_ERROR), 0);
+    lgg_report_free(r);
+    r = validate_falcon("falcon.attention.layer_norm_epsilon");
+    REQUIRE(r != NULL);
+    const lgg_finding *x = only(r, LGG_CHECK_REQUIRED_KEY);
+    CHECK(x != NULL);
+    if (x) {
+        CHECK_STR(x->message, "falcon.attention.layer_norm_epsilon is missing (required for architecture falcon)");
+        CHECK(x->severity == LGG_SEV_ERROR);
+    }
     lgg_report_free(r);
 }
 

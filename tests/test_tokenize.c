@@ -555,6 +555,23 @@ static void pre_case(void *arg) {
     }
 }
 
+/* the tokenizer.ggml.pre names llama.cpp knows, every spelling, in its order
+ * (what `gguf convert --pre` accepts) */
+TEST(tokenize_pre_names) {
+    size_t n = 99, count = 0;
+    const char *p = lgg_tokenizer_pre_name(0, &n);
+    CHECK(p && n == 7 && !memcmp(p, "default", 7));
+    bool bpe = false, megrez = false;
+    for (; (p = lgg_tokenizer_pre_name(count, &n)); count++) {
+        bpe |= n == 9 && !memcmp(p, "llama-bpe", 9);
+        megrez |= n == 6 && !memcmp(p, "megrez", 6);
+        CHECK(n > 0 && !memchr(p, '|', n));
+    }
+    CHECK(bpe && megrez);
+    CHECK_EQ_U(count, 42);
+    CHECK(lgg_tokenizer_pre_name(count, &n) == NULL && lgg_tokenizer_pre_name(SIZE_MAX, NULL) == NULL);
+}
+
 /* bert-base-uncased's WordPiece tokenizer.json, as the npm tokenizers writes
  * it: the reference's check hash of BERT uncased WordPiece vocabularies is
  * the one its table names bert-bge and then jina-v2-en (the later wins) */

@@ -57,6 +57,43 @@ lgg_status cli_open_path(const char *path, const lgg_open_options *o, int how, l
     return st;
 }
 
+/* A safetensors file: a little-endian u64 header size that fits, then '{'. */
+static int is_safetensors(const char *path, uint64_t size) {
+    unsigned char b[9];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    const int ok = pread(fd, b, sizeof b, 0) == (ssize_t)sizeof b;
+    close(fd);
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; i--) n = n << 8 | b[i];
+    return ok && b[8] == '{' && n >= 2 && n <= size - 8;
+}
+
+int cli_path_kind(const char *path) {
+    struct stat st;
+    if (stat(path, &st) != 0) return CLI_PATH_MISSING;
+    if (S_ISDIR(st.st_mode)) {
+        char cfg[4200];
+        snprintf(cfg, sizeof cfg, "%s/config.json", path);
+        return access(cfg, F_OK) == 0 ? CLI_PATH_CHECKPOINT : CLI_PATH_DIR;
+    }
+    return S_ISREG(st.st_mode) && st.st_size > 9 && is_safetensors(path, (uint64_t)st.st_size) ? CLI_PATH_SAFETENSORS
+                                                                                           : CLI_PATH_OTHER;
+}
+
+int cli_hint_convert(const char *cmd, const char *path, const char *what) {
+    const int k = cli_is_stdin(path) || cli_is_remote(path) ? CLI_PATH_OTHER : cli_path_kind(path);
+    if (k == CLI_PATH_CHECKPOINT)
+        cli_err(cmd, NULL, "%s is a Hugging Face checkpoint folder, not %s: convert it with `gguf convert %s`", path,
+                what, path);
+    if (k != CLI_PATH_SAFETENSORS) return k == CLI_PATH_CHECKPOINT;
+    const char *slash = strrchr(path, '/');
+    const int n = !slash ? 1 : slash == path ? 1 : (int)(slash - path);
+    cli_err(cmd, NULL, "%s is a safetensors file, not %s: convert its checkpoint folder with `gguf convert %.*s`",
+            path, what, n, slash ? path : ".");
+    return 1;
+}
+
 /* The warnings for a file whose tensor data is short, the same for a file
  * on disk and one on a server. */
 static void warn_short(const char *cmd, const char *path, lgg_file *f) {
@@ -81,7 +118,7 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     if (cli_is_remote(path)) {
         f = cli_open_remote(cmd, path, &o);
     } else if (cli_open_path(path, &o, how, &f, &e) != LGG_OK) {
-        cli_err_lgg(cmd, path, &e);
+        if (!cli_hint_convert(cmd, path, "a GGUF file")) cli_err_lgg(cmd, path, &e);
         return NULL;
     }
     if (!cli_is_remote(path)) cli_input_add(path, cli_is_stdin(path) ? 0 : -1, 1);

@@ -76,6 +76,9 @@ int cli_size_option(const char *cmd, const char *opt, const char *s, int binary,
 void cli_err(const char *cmd, const char *file, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* A library error: its message, and the byte offset where it has one. */
 void cli_err_lgg(const char *cmd, const char *file, const lgg_error *e);
+/* "the file is truncated: " for an error that says a file ends too soon
+ * (LGG_ERR_TRUNCATED) without saying "truncated", else "". */
+const char *cli_truncated_lead(const lgg_error *e);
 /* Print a usage error for `cmd` to stderr; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "-" is standard input, shown as "<stdin>". */
@@ -103,6 +106,17 @@ lgg_file *cli_open(const char *cmd, const char *path, int how);
 lgg_status cli_open_local(int fd, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e, bool *header);
 /* The same for a path ("-": standard input), without a message. */
 lgg_status cli_open_path(const char *path, const lgg_open_options *o, int how, lgg_file **f, lgg_error *e);
+/* What a local path is, for pointing between `gguf convert` and the GGUF
+ * readers: CLI_PATH_CHECKPOINT a directory holding config.json (a Hugging
+ * Face checkpoint folder), CLI_PATH_SAFETENSORS a safetensors file (an
+ * 8-byte header size, then '{'), CLI_PATH_DIR another directory,
+ * CLI_PATH_OTHER anything else (CLI_PATH_MISSING: stat failed, errno set). */
+enum { CLI_PATH_MISSING, CLI_PATH_OTHER, CLI_PATH_DIR, CLI_PATH_CHECKPOINT, CLI_PATH_SAFETENSORS };
+int cli_path_kind(const char *path);
+/* For a checkpoint folder or a safetensors file: "gguf CMD: PATH is ...,
+ * not a GGUF file: convert it with `gguf convert DIR`" (`what`: "a GGUF
+ * file", or what else the command wanted) and 1; else 0, nothing printed. */
+int cli_hint_convert(const char *cmd, const char *path, const char *what);
 /* ---- remote files (cli_remote.c) ----
  * A name the remote part reads (http://, https://, hf://); opening one
  * (the header only) with options o; the common options --token and

@@ -303,14 +303,29 @@ void cli_err(const char *cmd, const char *file, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Whether message m already says "offset OFF". */
+static bool says_offset(const char *m, uint64_t off) {
+    char tag[32];
+    const int n = snprintf(tag, sizeof tag, "offset %llu", (unsigned long long)off);
+    for (const char *p = strstr(m, tag); p; p = strstr(p + 1, tag))
+        if (p[n] < '0' || p[n] > '9') return true;
+    return false;
+}
+
+const char *cli_truncated_lead(const lgg_error *e) {
+    return e->code == LGG_ERR_TRUNCATED && !strstr(e->message, "truncated") ? "the file is truncated: " : "";
+}
+
 void cli_err_lgg(const char *cmd, const char *file, const lgg_error *e) {
     /* the line names the file once: "X is one of the inputs" after "X: "
-     * reads "this file is one of the inputs" */
+     * reads "this file is one of the inputs", "X: reason" just "reason";
+     * and the offset once */
     const char *m = e->message;
     size_t fl = file ? strlen(file) : 0;
-    const char *lead = "";
+    const char *lead = cli_truncated_lead(e);
     if (fl && !strncmp(m, file, fl) && m[fl] == ' ') m += fl + 1, lead = "this file ";
-    if (e->offset != LGG_NO_OFFSET)
+    else if (fl && !strncmp(m, file, fl) && m[fl] == ':' && m[fl + 1] == ' ') m += fl + 2;
+    if (e->offset != LGG_NO_OFFSET && !says_offset(m, e->offset))
         cli_err(cmd, file, "%s%s (at byte %llu)", lead, m, (unsigned long long)e->offset);
     else cli_err(cmd, file, "%s%s", lead, m);
 }

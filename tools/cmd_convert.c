@@ -3,6 +3,7 @@
  * (b4747) writes.  The conversion itself is libgguf-convert's. */
 #include "cli.h"
 #include "libgguf_convert.h"
+#include "libgguf_tokenize.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,7 +41,7 @@ static const cli_opt OPTS[] = {
     {'U', "--use-temp-file", NULL, "accepted and ignored (the output always goes through\na temporary file; no tensor is held in memory)"},
     {'Z', "--no-lazy", NULL, "accepted and ignored (the conversion is always streamed)"},
     {'V', "--verbose", NULL, "accepted and ignored"},
-    {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised"},
+    {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised (a name llama.cpp\nknows)"},
     {'s', "--split-max-size", "N[K|M|G]", "write shards OUT-0000i-of-0000n.gguf of at most N bytes\n"
                                           "of tensor data each (the reference's layout; one\nshard is written unsplit as OUT)"},
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
@@ -167,6 +168,19 @@ static int parse_outtypes(copts *c, const char *v, char *why, size_t cap) {
     }
 }
 
+/* --pre NAME: a tokenizer.ggml.pre llama.cpp knows (else `gguf tokenize`
+ * and llama.cpp refuse the output), or why not with the names it knows. */
+static int check_pre(const char *v, char *why, size_t cap) {
+    size_t n, at;
+    const char *p;
+    for (size_t i = 0; (p = lgg_tokenizer_pre_name(i, &n)); i++)
+        if (strlen(v) == n && !memcmp(v, p, n)) return 0;
+    at = (size_t)snprintf(why, cap, "--pre '%.64s' is not a pre-tokenizer llama.cpp knows; one of:", v);
+    for (size_t i = 0; at < cap && (p = lgg_tokenizer_pre_name(i, &n)); i++)
+        at += (size_t)snprintf(why + at, cap - at, " %.*s", (int)n, p);
+    return 1;
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     copts *c = ud;
     uint64_t n = 0;
@@ -192,7 +206,10 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'E': c->bigendian = true; break;
     case 'T': c->split.flags |= LGG_SPLIT_NO_TENSOR_FIRST; break;
     case 'U': case 'Z': case 'V': break; /* the reference's memory and logging switches: nothing to do here */
-    case 'p': c->o.pre = v; break;
+    case 'p':
+        if (check_pre(v, why, cap)) return 1;
+        c->o.pre = v;
+        break;
     case 's':
         if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
             return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM, NG, NGB or NGiB, not '%s'", v);
@@ -234,6 +251,19 @@ static int templated(const char *out) {
     return 0;
 }
 
+/* -o OUT for several --outtype types: {ftype} in it, or a directory that
+ * exists ("DIR/" that does not: said so). */
+static int check_several_out(const copts *c) {
+    if (c->n_ot < 2 || !c->out || templated(c->out) || is_dir(c->out)) return CLI_OK;
+    const size_t n = strlen(c->out);
+    if (n && c->out[n - 1] == '/')
+        return cli_usage_error("convert", SPEC.usage,
+                               "-o %s: no such directory (several --outtype types are written into one that "
+                               "exists, or to an OUT with {ftype})", c->out);
+    return cli_usage_error("convert", SPEC.usage,
+                           "several --outtype types need {ftype} in -o, or a directory as -o, not '%s'", c->out);
+}
+
 /* Option combinations cli_parse cannot see. */
 static int check_args(const copts *c) {
     int preset = 0;
@@ -252,10 +282,7 @@ static int check_args(const copts *c) {
         return cli_usage_error("convert", SPEC.usage, "--bigendian takes no quantize preset and no --lora");
     if (c->n_ot > 1 && (c->split.max_size || c->split.max_tensors || c->dry_run))
         return cli_usage_error("convert", SPEC.usage, "several --outtype types take no --split-max-* or --dry-run");
-    if (c->n_ot > 1 && c->out && !templated(c->out) && !is_dir(c->out))
-        return cli_usage_error("convert", SPEC.usage,
-                               "several --outtype types need {ftype} in -o, or a directory as -o, not '%s'", c->out);
-    return CLI_OK;
+    return check_several_out(c);
 }
 
 /* OUT with the reference's templates filled in (gguf-py's
@@ -635,6 +662,18 @@ static int commit(size_t n, char (*final)[4096], char (*staged)[4096], const int
     return rc;
 }
 
+/* MODEL_DIR on disk must be a checkpoint folder: a directory with config.json. */
+static int check_model_dir(const char *dir) {
+    const int k = cli_path_kind(dir);
+    if (k == CLI_PATH_CHECKPOINT) return CLI_OK;
+    if (k == CLI_PATH_MISSING) cli_err("convert", dir, "%s", strerror(errno));
+    else if (k == CLI_PATH_DIR) cli_err("convert", NULL, "%s is not a checkpoint folder: it has no config.json", dir);
+    else if (!cli_hint_convert("convert", dir, "a checkpoint folder"))
+        cli_err("convert", NULL, "%s is not a checkpoint folder (a directory with config.json and the model's "
+                                 "safetensors files)", dir);
+    return CLI_FAIL;
+}
+
 int cmd_convert(int argc, char **argv) {
     static copts c;
     memset(&c, 0, sizeof c);
@@ -660,6 +699,7 @@ int cmd_convert(int argc, char **argv) {
     if (!c.n_ot) c.ot[c.n_ot++] = (outtype){c.o.outtype, NULL};
     if ((rc = check_args(&c)) != CLI_OK) return rc;
     if (!c.lora && (rc = cli_hubconv_open(argv[1], (int)c.n_ot, &c.o.io, &c.dir)) != CLI_OK) return rc; /* hf://OWNER/REPO: read on the hub */
+    if (!c.lora && !c.o.io && (rc = check_model_dir(c.dir)) != CLI_OK) return rc;
     static char final[MAX_OUTTYPES][4096], staged[MAX_OUTTYPES][4096];
     int lock[MAX_OUTTYPES];
     memset(staged, 0, sizeof staged);

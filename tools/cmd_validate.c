@@ -96,7 +96,10 @@ static int validate_one(const char *path, const int *flags) {
             cli_err("validate", net ? NULL : path, "%s", e.message);
             return CLI_FAIL;
         }
-        r = lgg_report_from_error(&e, NULL);
+        lgg_error said = e; /* a header cut short: said to be truncated, as the other commands say it */
+        snprintf(said.message, sizeof said.message, "%s%.*s", cli_truncated_lead(&e), (int)sizeof e.message - 1,
+                 e.message);
+        r = lgg_report_from_error(&said, NULL);
     } else {
         lgg_validate_options o = {.flags = flags['s'] ? LGG_VALIDATE_STRICT : 0, .file_name = checked_name(path)};
         if (lgg_validate(f, &o, &r) != LGG_OK) r = NULL;

@@ -145,7 +145,7 @@ static bool arch_name_ok(lgg_str a) {
 
 /* ---- standardized keys ---- */
 
-enum kind { K_STR, K_U32, K_U64, K_F32, K_BOOL, K_ARR_STR, K_ARR_F32, K_ARR_I32, K_UINT_OR_ARR };
+enum kind { K_STR, K_U32, K_COUNT, K_F32, K_BOOL, K_ARR_STR, K_ARR_F32, K_ARR_I32, K_UINT_OR_ARR };
 typedef struct std_key {
     const char *name; /* after "general." / "<arch>." / "tokenizer." as written */
     enum kind kind;
@@ -170,14 +170,14 @@ static const std_key GENERAL_KEYS[] = {
 };
 
 static const std_key ARCH_KEYS[] = {
-    {"context_length", K_U64},          {"embedding_length", K_U64},
-    {"block_count", K_U64},             {"feed_forward_length", K_UINT_OR_ARR},
+    {"context_length", K_COUNT},          {"embedding_length", K_COUNT},
+    {"block_count", K_COUNT},             {"feed_forward_length", K_UINT_OR_ARR},
     {"use_parallel_residual", K_BOOL},  {"tensor_data_layout", K_STR},
     {"expert_count", K_U32},            {"expert_used_count", K_U32},
     {"attention.head_count", K_UINT_OR_ARR}, {"attention.head_count_kv", K_UINT_OR_ARR},
     {"attention.max_alibi_bias", K_F32}, {"attention.clamp_kqv", K_F32},
     {"attention.layer_norm_epsilon", K_F32}, {"attention.layer_norm_rms_epsilon", K_F32},
-    {"rope.dimension_count", K_U64},    {"rope.freq_base", K_F32},
+    {"rope.dimension_count", K_COUNT},    {"rope.freq_base", K_F32},
     {"rope.scaling.type", K_STR},       {"rope.scaling.factor", K_F32},
     {"rope.scaling.original_context_length", K_U32}, {"rope.scaling.finetuned", K_BOOL},
     {"rope.scale_linear", K_F32},
@@ -187,13 +187,13 @@ static const char *kind_name(enum kind k) {
     switch (k) {
     case K_STR: return "string";
     case K_U32: return "u32";
-    case K_U64: return "u32 (or u64, which the spec allows)";
+    case K_COUNT: return "u32";
     case K_F32: return "f32";
     case K_BOOL: return "bool";
     case K_ARR_STR: return "array of string";
     case K_ARR_F32: return "array of f32";
     case K_ARR_I32: return "array of i32";
-    case K_UINT_OR_ARR: return "u32 (or u64, or an array of per-layer integers)";
+    case K_UINT_OR_ARR: return "u32 (or an array of per-layer integers)";
     }
     return "?";
 }
@@ -204,7 +204,7 @@ static const char *kind_name(enum kind k) {
 static uint32_t kind_vtype(enum kind k) {
     switch (k) {
     case K_STR: return LGG_VT_STRING;
-    case K_U32: case K_U64: case K_UINT_OR_ARR: return LGG_VT_U32;
+    case K_U32: case K_COUNT: case K_UINT_OR_ARR: return LGG_VT_U32;
     case K_F32: return LGG_VT_F32;
     case K_BOOL: return LGG_VT_BOOL;
     case K_ARR_STR: case K_ARR_F32: case K_ARR_I32: return LGG_VT_ARRAY;
@@ -250,14 +250,14 @@ static bool kind_ok(uint32_t type, uint32_t elem_type, enum kind k, bool strict)
     switch (k) {
     case K_STR: return type == LGG_VT_STRING;
     case K_U32: return type == LGG_VT_U32;
-    case K_U64: return type == LGG_VT_U64 || type == LGG_VT_U32;
+    case K_COUNT: return type == LGG_VT_U32;
     case K_F32: return type == LGG_VT_F32;
     case K_BOOL: return type == LGG_VT_BOOL;
     case K_ARR_STR: return type == LGG_VT_ARRAY && elem_type == LGG_VT_STRING;
     case K_ARR_F32: return type == LGG_VT_ARRAY && elem_type == LGG_VT_F32;
     case K_ARR_I32: return type == LGG_VT_ARRAY && (elem_type == LGG_VT_I32 || (!strict && is_int(elem_type)));
     case K_UINT_OR_ARR:
-        return type == LGG_VT_U64 || type == LGG_VT_U32 || (!strict && type == LGG_VT_ARRAY && is_int(elem_type));
+        return type == LGG_VT_U32 || (!strict && type == LGG_VT_ARRAY && is_int(elem_type));
     }
     return false;
 }
@@ -269,6 +269,8 @@ static bool key_type_problem(const std_key *s, uint32_t type, uint32_t elem_type
     if (kind_ok(type, elem_type, s->kind, strict)) return false;
     if (type == LGG_VT_ARRAY)
         snprintf(buf, cap, "'%s' is array of %s, expected %s", q, lgg_vtype_name(elem_type), kind_name(s->kind));
+    else if (type == LGG_VT_U64 && (s->kind == K_COUNT || s->kind == K_UINT_OR_ARR))
+        snprintf(buf, cap, "'%s' is u64, expected u32: llama.cpp reads u32 only (the spec lists it as uint64)", q);
     else
         snprintf(buf, cap, "'%s' is %s, expected %s", q, lgg_vtype_name(type), kind_name(s->kind));
     return true;
@@ -331,8 +333,12 @@ static const arch_req REQUIRED[] = {
               "attention.layer_norm_epsilon"}},
     {"bloom", {"context_length", "embedding_length", "block_count", "feed_forward_length", "attention.head_count",
                "attention.layer_norm_epsilon"}},
+    /* the spec's falcon row also lists attention.head_count_kv (llama.cpp
+     * reads it when present, else head_count) and attention.use_norm (which
+     * neither llama.cpp nor gguf-py ever wrote or read): only what the loader
+     * requires is required */
     {"falcon", {"context_length", "embedding_length", "block_count", "attention.head_count",
-                "attention.head_count_kv", "attention.use_norm", "attention.layer_norm_epsilon"}},
+                "attention.layer_norm_epsilon"}},
     {"rwkv", {"architecture_version", "context_length", "block_count", "embedding_length", "feed_forward_length"}},
     {"whisper", {"encoder.context_length", "encoder.embedding_length", "encoder.block_count", "encoder.mels_count",
                  "encoder.attention.head_count", "decoder.context_length", "decoder.embedding_length",
@@ -492,12 +498,8 @@ static void check_key_type(vctx *c, const lgg_kv *kv, const char *q) {
     if (!s) return;
     const lgg_value *v = &kv->value;
     char msg[400];
-    if (key_type_problem(s, v->type, v->elem_type, c->strict, q, msg, sizeof msg)) {
+    if (key_type_problem(s, v->type, v->elem_type, c->strict, q, msg, sizeof msg))
         add(c->r, LGG_SEV_ERROR, LGG_CHECK_KEY_TYPE, lgg__key_offset(c->f, k.ptr, k.len), "%s", msg);
-    } else if (v->type == LGG_VT_U64 && kind_vtype(s->kind) == LGG_VT_U32) {
-        add(c->r, LGG_SEV_NOTE, LGG_CHECK_COMPAT, kv->offset,
-            "'%s' is u64, which the spec allows: llama.cpp will not load it (it reads u32 only)", q);
-    }
 }
 
 static void check_keys(vctx *c) {

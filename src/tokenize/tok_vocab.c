@@ -80,16 +80,40 @@ static const struct pre_type {
     {"megrez", RE_QWEN2, 0},
 };
 
-static int pre_find(const char *name, size_t len) {
-    for (size_t i = 0; i < sizeof PRE / sizeof *PRE; i++) {
-        for (const char *p = PRE[i].names; *p;) {
+/* The i-th name of PRE (aliases flattened, in order): its len bytes, and
+ * the row in *row; NULL past the last. */
+static const char *pre_at(size_t i, size_t *len, int *row) {
+    for (size_t r = 0; r < sizeof PRE / sizeof *PRE; r++) {
+        for (const char *p = PRE[r].names; *p;) {
             const char *e = strchr(p, '|');
             size_t n = e ? (size_t)(e - p) : strlen(p);
-            if (n == len && !memcmp(p, name, n)) return (int)i;
+            if (i-- == 0) {
+                *len = n;
+                *row = (int)r;
+                return p;
+            }
             p += n + (e != NULL);
         }
     }
-    return -1;
+    return NULL;
+}
+
+static int pre_find(const char *name, size_t len) {
+    size_t n;
+    int row;
+    for (size_t i = 0;; i++) {
+        const char *p = pre_at(i, &n, &row);
+        if (!p) return -1;
+        if (n == len && !memcmp(p, name, n)) return row;
+    }
+}
+
+const char *lgg_tokenizer_pre_name(size_t i, size_t *len) {
+    size_t n;
+    int row;
+    const char *p = pre_at(i, &n, &row);
+    if (p && len) *len = n;
+    return p;
 }
 
 /* ---- reading the keys ---- */

@@ -378,15 +378,22 @@ test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names;
   return `header ${header} bytes; fetched ${fetched.join(', ')}`;
 });
 
+/* The library's message on the CLI's last line, and its offset: "(at byte N)"
+ * after it, or "offset N" in it (then said once). */
+function cliMessageOffset(cli) {
+  const m = /: ([^:]*?)(?: \(at byte (\d+)\))?\n?$/.exec(cli.split('\n').filter(Boolean).pop());
+  return [m[1], m[2] ?? /offset (\d+)/.exec(m[1])[1]];
+}
+
 test('a truncated file: the library\'s message and offset in an alert, and the page keeps working', async () => {
   await newPage();
   const cut = out('cut.gguf');
   fs.writeFileSync(cut, fs.readFileSync(DENSE).subarray(0, 20000));
   await openLocal(cut);
   const cli = ggufFails('info', cut);
-  const m = /: ([^:]*) \(at byte (\d+)\)\n?$/.exec(cli.split('\n').filter(Boolean).pop());
+  const [msg, at] = cliMessageOffset(cli);
   const text = await alertText();
-  check(text && text.includes(m[1]) && text.includes(`at byte offset ${m[2]}`), `alert '${text}' vs the CLI's '${cli}'`);
+  check(text && text.includes(msg) && text.includes(`at byte offset ${at}`), `alert '${text}' vs the CLI's '${cli}'`);
   await openLocal(DENSE);
   eq(await alertText(), null, 'alert cleared');
   eq((await rows('Tensors')).length, 39, 'the next file opens');

@@ -1,0 +1,4 @@
+convert
+tests/data
+-o
+/dev/null

@@ -1,0 +1,4 @@
+convert
+tests/data/metadata-only.gguf
+-o
+/dev/null

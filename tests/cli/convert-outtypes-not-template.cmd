@@ -1,0 +1,6 @@
+convert
+--outtype
+f16,q8_0
+-o
+/nonexistent-dir/out.gguf
+@SHARED@/golden/convert/TinyLlama-2-Test-2x32

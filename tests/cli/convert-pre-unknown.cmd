@@ -1,0 +1,4 @@
+convert
+--pre
+bogus
+/nonexistent

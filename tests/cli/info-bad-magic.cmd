@@ -1,0 +1,2 @@
+info
+tests/data/bert-base-uncased-vocab.txt

@@ -1,0 +1,2 @@
+info
+@SHARED@/golden/convert/TinyLlama-2-Test-2x32/model.safetensors

@@ -1,0 +1,3 @@
+tokenize
+tests/data
+hi

@@ -1,0 +1,2 @@
+validate
+@SHARED@/corpus/llama.cpp/ggml-vocab-falcon@334d50da.gguf
