@@ -357,6 +357,10 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap);
  * array, elements of `existing_elem`), or CLI_NO_TYPE: the generic int and
  * float keep an existing integer or float type (range-checked). */
 #define CLI_NO_TYPE 0xFFFFFFFFu
+/* A text without a TYPE: (nor arr[TYPE]:, str@) is a bare VALUE: for a key
+ * of a known type (existing not CLI_NO_TYPE) it is read with that type,
+ * as the web editor keeps a key's type; cli_val_typed tells them apart. */
+bool cli_val_typed(const char *text);
 int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap);
 void cli_val_free(cli_val *v);
 /* True if `gguf set` writes the key (key, len) in f without --force: the
