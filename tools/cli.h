@@ -54,6 +54,23 @@ void cli_help(const cli_spec *s);
 int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap);
 /* snprintf into why; returns 1 (the handler's usage-error result). */
 int cli_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "Did you mean": the candidate nearest to a mistyped name (commands,
+ * options, presets, tensor names), by edit distance with a swap of two
+ * neighbours as one edit and ASCII case ignored; on a tie, the one nearer
+ * with '-', '_' and '.' left out.  Near enough: one edit (when the name has
+ * two bytes or more), or two for a name of five bytes or more.  best is
+ * NULL when no candidate is; cli_near_hint is "; did you mean 'X'?" or "". */
+typedef struct cli_near {
+    const char *name;
+    const char *best;
+    size_t best_len, d, d2;
+    char hint[160];
+} cli_near;
+void cli_near_init(cli_near *n, const char *name);
+void cli_near_add(cli_near *n, const char *cand, size_t len);
+const char *cli_near_hint(cli_near *n);
+/* "no tensor named 'X'" for a name f does not have, with the hint. */
+void cli_err_no_tensor(const char *cmd, const char *path, const lgg_file *f, const char *name);
 /* Decimal unsigned; 0 if s is not one. */
 int cli_parse_u64(const char *s, uint64_t *v);
 /* The one size parser: N, NK NM NG NT (either case) in the command's unit,

@@ -358,6 +358,22 @@ typedef struct qrun {
     lgg_quant_plan *plan;
 } qrun;
 
+/* A PRESET that is none, with the nearest preset's name; `last`: the last
+ * operand, which names a file (OUT) when it ends in .gguf and is near no
+ * preset: then the preset is missing. */
+static int bad_preset(const char *name, bool last) {
+    cli_near n;
+    cli_near_init(&n, name);
+    for (size_t i = 0; i < lgg_quant_preset_count(); i++)
+        cli_near_add(&n, lgg_quant_preset_at(i)->name, strlen(lgg_quant_preset_at(i)->name));
+    const size_t l = strlen(name);
+    if (last && !n.best && l > 5 && !strcmp(name + l - 5, ".gguf"))
+        return cli_usage_error("quantize", SPEC.usage, "PRESET is missing ('%s' is OUT; gguf quantize --help lists the "
+                               "presets)", name);
+    return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s'%s (see gguf quantize --help)", name,
+                           cli_near_hint(&n));
+}
+
 /* The operands, as llama-quantize reads them: IN [OUT] PRESET [THREADS],
  * OUT being optional when the second operand is a preset. */
 static int parse_operands(qrun *r, char **argv, int n_pos) {
@@ -368,11 +384,9 @@ static int parse_operands(qrun *r, char **argv, int n_pos) {
     const bool no_out = lgg_quant_preset_find(argv[2]) != NULL && n_pos <= 3;
     const char *preset = argv[no_out ? 2 : 3], *thr = n_pos == (no_out ? 3 : 4) ? argv[n_pos] : NULL;
     r->in = argv[1];
-    if (!no_out && n_pos < 3)
-        return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", argv[2]);
+    if (!no_out && n_pos < 3) return bad_preset(argv[2], true);
     r->o->preset = lgg_quant_preset_find(preset);
-    if (!r->o->preset)
-        return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", preset);
+    if (!r->o->preset) return bad_preset(preset, false);
     r->out = no_out ? NULL : argv[2];
     if (thr) {
         char *end;
