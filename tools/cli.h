@@ -417,5 +417,7 @@ void cli_shards_close(cli_shards *s);
  * file, malloc'd (*len bytes), or NULL with the reason in why. */
 bool cli_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first);
 char *cli_slurp(const char *path, size_t *len, char *why, size_t cap);
+/* The same for the rest of an open stream (standard input), left open. */
+char *cli_slurp_stream(FILE *f, size_t *len, char *why, size_t cap);
 
 #endif
