@@ -104,7 +104,9 @@ static const char *epilog(void) {
     PUT("Architectures (general.architecture: config.json \"architectures\"):\n");
     const char *arch, *names;
     for (size_t i = 0; (names = lgg_convert_family_at(i, &arch)); i++) {
-        PUT("  %-9s", arch);
+        /* the names line up in column 13; a longer architecture has them on the next line */
+        if (strlen(arch) > 9) PUT("  %s\n%11s", arch, "");
+        else PUT("  %-9s", arch);
         size_t col = 11;
         for (const char *p = names; *p; p += p[strcspn(p, "|")] ? strcspn(p, "|") + 1 : strcspn(p, "|")) {
             size_t len = strcspn(p, "|");
