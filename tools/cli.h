@@ -261,6 +261,10 @@ int cli_dump_markdown(FILE *o, const char *path, const lgg_file *f, int tensors)
  * named as a shard of PREFIX (PREFIX-0000i-of-0000n.gguf) now, for writers
  * that learn the shard count only as they write. */
 void cli_input_add(const char *path, int fd, int main_input);
+/* Every file in the folder dir (not below it) but those whose names end in
+ * `except` (NULL: none), as inputs: a checkpoint folder, all of whose files
+ * a converter may read. */
+void cli_input_add_dir(const char *dir, const char *except);
 const char *cli_input_same(const char *out);
 int cli_output_check(const char *cmd, const char *out);
 lgg_status cli_output_check_lgg(const char *out, lgg_error *e);

@@ -450,6 +450,8 @@ static int prepare_one(copts *c, size_t k, char (*final)[4096], char *staged, si
         return CLI_FAIL;
     }
     note_inputs(c->o.io ? NULL : cv, c->imatrix); /* the hub's files are no local file */
+    if (!c->o.io) cli_input_add_dir(c->dir, ".gguf"); /* every file of the folder but earlier outputs */
+    if (!c->o.io && c->base) cli_input_add_dir(c->base, ".gguf");
     int rc = apply_metadata(c, cv);
     if (rc != CLI_OK || c->dry_run) {
         if (c->dry_run && rc == CLI_OK) dry_run(cv);
