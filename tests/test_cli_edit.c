@@ -211,6 +211,42 @@ TEST(cli_set_get_rm_every_type_in_place_and_with_output) {
     unlink(out);
 }
 
+/* KEY=VALUE without TYPE: an existing key keeps its type (as the web
+ * editor does), a standard key takes the spec's; a new key is a usage error
+ * that shows the typed forms. */
+TEST(cli_set_without_type_keeps_the_key_type) {
+    if (!need_shared()) return;
+    const char *work = tmp_path("untyped.gguf"), *out = tmp_path("untyped-out.gguf");
+    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-dense-f16.gguf"), work));
+    CHECK_EQ_U(run_gguf(NULL, 0, "set", work, "general.name=Another: the sequel", "llama.block_count=7",
+                        "tokenizer.ggml.scores=0.5,-1", "general.author=a@b", "-o", out, NULL), 0);
+    lgg_file *f = NULL;
+    REQUIRE(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
+    lgg_value v;
+    lgg_str s = {NULL, 0};
+    CHECK(lgg_get(f, "general.name", &v) == LGG_OK && lgg_value_string(&v, &s) == LGG_OK && s.len == 19 &&
+          !memcmp(s.ptr, "Another: the sequel", 19));
+    CHECK(lgg_get(f, "llama.block_count", &v) == LGG_OK && v.type == LGG_VT_U32 && *(const uint32_t *)v.data == 7);
+    CHECK(lgg_get(f, "tokenizer.ggml.scores", &v) == LGG_OK && v.type == LGG_VT_ARRAY && v.elem_type == LGG_VT_F32 &&
+          v.count == 2);
+    CHECK(lgg_get(f, "general.author", &v) == LGG_OK && v.type == LGG_VT_STRING); /* a standard key: str */
+    lgg_close(f);
+    /* a bare value that does not fit the key's type, and a new key */
+    char *so = NULL, *se = NULL;
+    CHECK_EQ_U(run_gguf_capture(&so, &se, "set", work, "llama.block_count=seven", "-o", out, NULL), 1);
+    CHECK(se && strstr(se, "llama.block_count: 'seven' is not an unsigned integer"));
+    free(so), free(se);
+    CHECK_EQ_U(run_gguf_capture(&so, &se, "set", work, "x.new=5", "-o", out, NULL), 2);
+    CHECK_STR(se, "gguf set: x.new: no TYPE: for a new key; a new key is written x.new=TYPE:VALUE (TYPE u8 i8 u16 "
+                  "i16 u32 i32 u64 i64 f32 f64 bool str, or int, float), x.new=str@PATH or x.new=arr[TYPE]:A,B,C\n"
+                  "usage: gguf set [-o OUT] [--force] [--keep-duplicates] FILE KEY=[TYPE:]VALUE... "
+                  "[--rename OLD=NEW]...\n");
+    free(so), free(se);
+    CHECK(same_file_bytes(work, shared_path("golden/llama-quantize/pub-dense-f16.gguf"), 0));
+    unlink(work);
+    unlink(out);
+}
+
 /* Kill an editor at random moments: the file must always be the original
  * or the complete edited one. */
 TEST(cli_edit_survives_sigkill_at_random_moments) {

@@ -365,3 +365,27 @@ TEST(cli_every_option_in_help_and_man_page) {
     }
     free(man);
 }
+
+/* gguf convert --help's architecture table: the Hugging Face names start in
+ * one column, after architectures of 10 characters and more too
+ * (starcoder2, wavtokenizer-dec), and the table is whole. */
+TEST(cli_convert_help_architectures_aligned) {
+    char *out = NULL;
+    REQUIRE(run_gguf_capture(&out, NULL, "convert", "--help", NULL) == 0 && out);
+    const char *t = strstr(out, "\nArchitectures (");
+    REQUIRE(t != NULL);
+    int rows = 0;
+    for (const char *l = strchr(t + 1, '\n') + 1; *l == ' '; l = strchr(l, '\n') + 1, rows++) {
+        const size_t n = strcspn(l, "\n");
+        if (l[2] != ' ' && strcspn(l + 2, " \n") == n - 2) /* a long architecture alone: names below */
+            CHECKF(n > 11 && l[n + 1] == ' ', "%.*s: no names below", (int)n, l);
+        else if (n > 12 && l[2] != ' ') /* "  arch      Names": the names from column 13 */
+            CHECKF(l[11] == ' ' && l[12] != ' ', "misaligned: %.*s", (int)n, l);
+        else if (n > 12) CHECKF(strspn(l, " ") == 12, "misaligned: %.*s", (int)n, l);
+    }
+    CHECK(rows > 50);
+    CHECK(strstr(out, "  starcoder2\n            Starcoder2ForCausalLM\n") != NULL);
+    const size_t n = strlen(out);
+    CHECK(n > 15 && !strcmp(out + n - 15, "2 usage error.\n"));
+    free(out);
+}

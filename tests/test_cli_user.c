@@ -240,17 +240,60 @@ TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
     free(a);
 }
 
+/* Without OUT the output is named as `gguf name` names it (the naming
+ * convention, as convert names its outputs), beside IN, the bytes
+ * llama-quantize writes; a file of that name is replaced only with -f, a
+ * given OUT always. */
 TEST(cli_quantize_default_output_name) {
     if (!need_shared()) return;
-    const char *in = scratch("q-in.gguf");
+    const char *in = scratch("q-in.gguf"), *out = scratch("tiny-llama-11-3.7M-Q8_0.gguf");
     REQUIRE(file_copy(shared_path(DENSE), in));
-    unlink(scratch("ggml-model-Q8_0.gguf"));
+    unlink(out);
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, "Q8_0", NULL), 0);
-    CHECK(same_bytes(scratch("ggml-model-Q8_0.gguf"), shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
-    /* with THREADS too */
-    unlink(scratch("ggml-model-Q8_0.gguf"));
-    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, "Q8_0", "2", NULL), 0);
-    CHECK(access(scratch("ggml-model-Q8_0.gguf"), F_OK) == 0);
+    CHECK(same_bytes(out, shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    char *so = NULL, *se = NULL;
+    CHECK_EQ_U(run_gguf_capture(&so, NULL, "name", out, NULL), 0);
+    CHECK_STR(so, "tiny-llama-11-3.7M-Q8_0.gguf\n");
+    free(so);
+    /* again: refused, the file untouched; with -f (and THREADS) replaced */
+    REQUIRE(file_copy(shared_path(DENSE), out));
+    CHECK_EQ_U(run_gguf_capture(&so, &se, "quantize", "-q", in, "Q8_0", NULL), 1);
+    char want[1200];
+    snprintf(want, sizeof want, "gguf quantize: %s: exists (the default output name): -f replaces it, or give OUT\n", out);
+    CHECK_STR(se, want);
+    CHECK(same_bytes(out, shared_path(DENSE)));
+    free(so), free(se);
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", "-f", in, "Q8_0", "2", NULL), 0);
+    CHECK(same_bytes(out, shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    /* OUT given: replaced without -f, as before */
+    REQUIRE(file_copy(shared_path(DENSE), out));
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, out, "Q8_0", NULL), 0);
+    CHECK(same_bytes(out, shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    unlink(out);
+    unlink(in);
+    /* --keep-split: the set's shards take the name, and none is replaced */
+    static const char *const SH[] = {"pub-dense-Q8_0-split-00001-of-00003.gguf", "pub-dense-Q8_0-split-00002-of-00003.gguf",
+                                     "pub-dense-Q8_0-split-00003-of-00003.gguf"};
+    char src[600];
+    for (int i = 0; i < 3; i++) {
+        snprintf(src, sizeof src, "golden/llama-quantize/%s", SH[i]);
+        REQUIRE(file_copy(shared_path(src), scratch(SH[i])));
+    }
+    const char *q2 = scratch("tiny-llama-11-3.7M-Q4_0-00002-of-00003.gguf");
+    unlink(q2);
+    CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", "--keep-split", "--allow-requantize", scratch(SH[0]), "Q4_0",
+                                NULL), 0);
+    CHECK(access(q2, F_OK) == 0);
+    CHECK_EQ_U(run_gguf_capture(NULL, &se, "quantize", "-q", "--keep-split", "--allow-requantize", scratch(SH[0]),
+                                "Q4_0", NULL), 1);
+    CHECK(se && strstr(se, "tiny-llama-11-3.7M-Q4_0-00001-of-00003.gguf: exists (the default output name)"));
+    free(se);
+    for (int i = 0; i < 3; i++) {
+        char n[64];
+        snprintf(n, sizeof n, "tiny-llama-11-3.7M-Q4_0-%05d-of-00003.gguf", i + 1);
+        unlink(scratch(n));
+        unlink(scratch(SH[i]));
+    }
 }
 
 /* Unicode's example of maximal subparts (chapter 3, table 3-8): one U+FFFD

@@ -976,6 +976,29 @@ TEST(convert_never_writes_over_an_input) {
     refused((char *[]){(char *)d, "-q", "--outtype", "Q8_0", "--imatrix", im, "-o", im, NULL}, scratch_dir(), im, im);
 }
 
+/* Every file of the checkpoint folder is an input, the ones this model's
+ * converter does not read too (generation_config.json, notes): -o naming
+ * one is refused; a .gguf there (an earlier output) is replaced. */
+TEST(convert_never_writes_over_a_checkpoint_file) {
+    const char *d = make_model("folder");
+    put_text(d, "generation_config.json", "{\"bos_token_id\": 1}");
+    put_text(d, "notes.txt", "mine");
+    char out[4400];
+    static const char *const names[] = {"generation_config.json", "notes.txt"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(out, sizeof out, "%s/%s", d, names[i]);
+        refused((char *[]){(char *)d, "-q", "--no-fsync", "-o", out, NULL}, d, out, out);
+    }
+    snprintf(out, sizeof out, "%s/old.gguf", d);
+    put_text(d, "old.gguf", "an earlier output");
+    char *so = NULL, *se = NULL;
+    CHECKF(run_tool((char *[]){(char *)d, "-q", "--no-fsync", "-o", out, NULL}, &so, &se) == 0, "%s", se);
+    lgg_file *f = NULL;
+    CHECK(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
+    lgg_close(f);
+    free(so), free(se);
+}
+
 /* A model card whose front matter nests 100,000 levels (flow and block
  * style) or is 10 MB fails at once, naming README.md: the front matter is
  * bounded before libyaml loads it (it took 36 s and minutes). */

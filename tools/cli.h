@@ -62,6 +62,23 @@ void cli_roff_text(const char *s);  /* text with roff's escapes, to stdout */
 int cli_flag_opt(void *ud, int id, const char *val, char *why, size_t cap);
 /* snprintf into why; returns 1 (the handler's usage-error result). */
 int cli_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "Did you mean": the candidate nearest to a mistyped name (commands,
+ * options, presets, tensor names), by edit distance with a swap of two
+ * neighbours as one edit and ASCII case ignored; on a tie, the one nearer
+ * with '-', '_' and '.' left out.  Near enough: one edit (when the name has
+ * two bytes or more), or two for a name of five bytes or more.  best is
+ * NULL when no candidate is; cli_near_hint is "; did you mean 'X'?" or "". */
+typedef struct cli_near {
+    const char *name;
+    const char *best;
+    size_t best_len, d, d2;
+    char hint[160];
+} cli_near;
+void cli_near_init(cli_near *n, const char *name);
+void cli_near_add(cli_near *n, const char *cand, size_t len);
+const char *cli_near_hint(cli_near *n);
+/* "no tensor named 'X'" for a name f does not have, with the hint. */
+void cli_err_no_tensor(const char *cmd, const char *path, const lgg_file *f, const char *name);
 /* Decimal unsigned; 0 if s is not one. */
 int cli_parse_u64(const char *s, uint64_t *v);
 /* The one size parser: N, NK NM NG NT (either case) in the command's unit,
@@ -266,6 +283,10 @@ int cli_dump_markdown(FILE *o, const char *path, const lgg_file *f, int tensors)
  * named as a shard of PREFIX (PREFIX-0000i-of-0000n.gguf) now, for writers
  * that learn the shard count only as they write. */
 void cli_input_add(const char *path, int fd, int main_input);
+/* Every file in the folder dir (not below it) but those whose names end in
+ * `except` (NULL: none), as inputs: a checkpoint folder, all of whose files
+ * a converter may read. */
+void cli_input_add_dir(const char *dir, const char *except);
 const char *cli_input_same(const char *out);
 int cli_output_check(const char *cmd, const char *out);
 lgg_status cli_output_check_lgg(const char *out, lgg_error *e);
@@ -391,6 +412,10 @@ int cli_val_parse(const char *text, cli_val *v, char *why, size_t cap);
  * array, elements of `existing_elem`), or CLI_NO_TYPE: the generic int and
  * float keep an existing integer or float type (range-checked). */
 #define CLI_NO_TYPE 0xFFFFFFFFu
+/* A text without a TYPE: (nor arr[TYPE]:, str@) is a bare VALUE: for a key
+ * of a known type (existing not CLI_NO_TYPE) it is read with that type,
+ * as the web editor keeps a key's type; cli_val_typed tells them apart. */
+bool cli_val_typed(const char *text);
 int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap);
 void cli_val_free(cli_val *v);
 /* True if `gguf set` writes the key (key, len) in f without --force: the
@@ -430,5 +455,7 @@ void cli_shards_close(cli_shards *s);
  * file, malloc'd (*len bytes), or NULL with the reason in why. */
 bool cli_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first);
 char *cli_slurp(const char *path, size_t *len, char *why, size_t cap);
+/* The same for the rest of an open stream (standard input), left open. */
+char *cli_slurp_stream(FILE *f, size_t *len, char *why, size_t cap);
 
 #endif

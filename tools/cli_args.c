@@ -38,6 +38,65 @@ static size_t opt_label(const cli_opt *o, char *buf, size_t cap) {
     return k < cap ? k : cap - 1;
 }
 
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c; }
+
+/* Optimal string alignment distance (a swap of neighbours is one edit),
+ * ASCII case ignored; SIZE_MAX beyond 255 bytes.  skip_seps: '-', '_' and
+ * '.' left out of both. */
+static size_t distance(const char *a, size_t la, const char *b, size_t lb, bool skip_seps) {
+    char x[256], y[256];
+    size_t n = 0, m = 0, r[3][257];
+    if (la > 255 || lb > 255) return SIZE_MAX;
+    for (size_t i = 0; i < la; i++)
+        if (!skip_seps || !strchr("-_.", a[i])) x[n++] = lower(a[i]);
+    for (size_t j = 0; j < lb; j++)
+        if (!skip_seps || !strchr("-_.", b[j])) y[m++] = lower(b[j]);
+    for (size_t j = 0; j <= m; j++) r[0][j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t *c = r[i % 3], *p = r[(i + 2) % 3], *pp = r[(i + 1) % 3];
+        c[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t best = p[j - 1] + (x[i - 1] != y[j - 1]);
+            if (p[j] + 1 < best) best = p[j] + 1;
+            if (c[j - 1] + 1 < best) best = c[j - 1] + 1;
+            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1] && pp[j - 2] + 1 < best)
+                best = pp[j - 2] + 1;
+            c[j] = best;
+        }
+    }
+    return r[n % 3][m];
+}
+
+void cli_near_init(cli_near *n, const char *name) {
+    memset(n, 0, sizeof *n);
+    n->name = name;
+    n->d = n->d2 = SIZE_MAX;
+}
+
+void cli_near_add(cli_near *n, const char *cand, size_t len) {
+    const size_t l = strlen(n->name), d = distance(n->name, l, cand, len, false);
+    if (d > 2 || (d == 2 && l < 5) || (d == 1 && l < 2) || d > n->d) return;
+    const size_t d2 = distance(n->name, l, cand, len, true);
+    if (d == n->d && d2 >= n->d2) return; /* a tie: the first stays unless this one is nearer */
+    n->best = cand, n->best_len = len, n->d = d, n->d2 = d2;
+}
+
+const char *cli_near_hint(cli_near *n) {
+    n->hint[0] = 0;
+    if (n->best) snprintf(n->hint, sizeof n->hint, "; did you mean '%.*s'?", (int)(n->best_len < 120 ? n->best_len : 120), n->best);
+    return n->hint;
+}
+
+void cli_err_no_tensor(const char *cmd, const char *path, const lgg_file *f, const char *name) {
+    cli_near n;
+    cli_near_init(&n, name);
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
+        const lgg_tensor *t = lgg_tensor_at(f, i);
+        cli_near_add(&n, t->name.ptr, (size_t)t->name.len);
+    }
+    cli_err(cmd, path, "no tensor named '%s'%s", name, cli_near_hint(&n));
+}
+
 /* Every command takes these (cli_parse hands them to cli_remote.c). */
 static const cli_opt COMMON[] = {
     {0, "--token", "TOKEN", "bearer token for a file on a server, sent to its own\nhost only (default: $HF_TOKEN)"},
@@ -211,6 +270,27 @@ int cli_usage_error(const char *cmd, const char *usage, const char *fmt, ...) {
     return CLI_USAGE;
 }
 
+/* Each long spelling ("--json", not "-j") of opts as a candidate. */
+static void near_opts(cli_near *n, const cli_opt *opts) {
+    for (const cli_opt *o = opts; o && o->names; o++)
+        for (const char *p = o->names; *p;) {
+            const size_t len = strcspn(p, "|");
+            if (len > 2) cli_near_add(n, p, len);
+            p += len + (p[len] == '|');
+        }
+}
+
+static int unknown_option(const cli_spec *s, const char *a, size_t len) {
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 255 ? len : 255), a);
+    cli_near n;
+    cli_near_init(&n, name);
+    near_opts(&n, s->opts);
+    near_opts(&n, COMMON);
+    cli_near_add(&n, "--help", 6);
+    return cli_usage_error(s->cmd, s->usage, "unknown option '%.*s'%s", (int)len, a, cli_near_hint(&n));
+}
+
 int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud, int *n_pos) {
     /* --help anywhere (before "--") wins over every other argument */
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -246,7 +326,7 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
                 return cli_usage_error(s->cmd, s->usage, "%s", why);
             continue;
         }
-        if (!o) return cli_usage_error(s->cmd, s->usage, "unknown option '%.*s'", (int)len, a);
+        if (!o) return unknown_option(s, a, len);
         const char *val = NULL;
         if (o->arg && o->arg[0] == '[') { /* an optional value: only as --name=VALUE */
             val = eq ? eq + 1 : NULL;

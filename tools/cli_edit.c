@@ -352,8 +352,40 @@ static int parse_from_file(const char *file, cli_val *v, char *why, size_t cap) 
     return 1;
 }
 
+bool cli_val_typed(const char *text) {
+    if (!strncmp(text, "arr[", 4)) return true;
+    const size_t n = strcspn(text, ":@");
+    bool ok = false;
+    if (text[n]) type_of(text, n, CLI_NO_TYPE, &ok);
+    return ok;
+}
+
+/* A bare VALUE for a key of type `existing`: read as "TYPE:VALUE" (an array
+ * as "arr[TYPE]:VALUE") with the key's own type. */
+static int parse_bare(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap) {
+    const bool arr = existing == LGG_VT_ARRAY;
+    const char *tn = lgg_vtype_name(arr ? existing_elem : existing);
+    size_t n = strlen(text) + strlen(tn) + 8;
+    char *typed = malloc(n);
+    if (!typed) {
+        snprintf(why, cap, "out of memory");
+        return 0;
+    }
+    snprintf(typed, n, "%s%s%s:%s", arr ? "arr[" : "", tn, arr ? "]" : "", text);
+    int rc = cli_val_typed(typed) ? cli_val_parse_for(typed, existing, existing_elem, v, why, cap) : 0;
+    if (!rc && !cli_val_typed(typed)) snprintf(why, cap, "a value of type %s has no TYPE: form", tn);
+    if (rc && v->v.type == LGG_VT_STRING && !v->store) { /* it points into typed: keep a copy */
+        v->store = strdup((const char *)v->v.data);
+        v->v.data = v->store;
+        if (!v->store) rc = 0, snprintf(why, cap, "out of memory");
+    }
+    free(typed);
+    return rc;
+}
+
 int cli_val_parse_for(const char *text, uint32_t existing, uint32_t existing_elem, cli_val *v, char *why, size_t cap) {
     memset(v, 0, sizeof *v);
+    if (existing != CLI_NO_TYPE && !cli_val_typed(text)) return parse_bare(text, existing, existing_elem, v, why, cap);
     if (!strncmp(text, "arr[", 4)) return parse_array(text, existing, existing_elem, v, why, cap);
     const char *colon = strchr(text, ':'), *at = strchr(text, '@');
     const char *sep = colon && (!at || colon < at) ? colon : at;

@@ -49,6 +49,21 @@ void cli_input_add(const char *path, int fd, int main_input) {
     if (fd >= 0 ? fstat(fd, &st) == 0 : path && stat(path, &st) == 0) note(path ? path : "-", &st, main_input);
 }
 
+void cli_input_add_dir(const char *dir, const char *except) {
+    DIR *d = opendir(dir);
+    const size_t dl = strlen(dir), el = except ? strlen(except) : 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        const size_t nl = strlen(e->d_name);
+        if (el && nl >= el && !strcmp(e->d_name + nl - el, except)) continue;
+        char *path = malloc(dl + nl + 2);
+        if (!path) break; /* out of memory: the files the run reads stay noted */
+        snprintf(path, dl + nl + 2, "%s/%s", dir, e->d_name);
+        cli_input_add(path, -1, 0); /* regular files only (and what links lead to) */
+        free(path);
+    }
+    if (d) closedir(d);
+}
+
 const char *cli_input_same(const char *out) {
     struct stat st;
     if (!out || stat(out, &st) != 0) return NULL;

@@ -12,6 +12,12 @@ char *cli_slurp(const char *path, size_t *len, char *why, size_t cap) {
         snprintf(why, cap, "%s", strerror(errno));
         return NULL;
     }
+    char *b = cli_slurp_stream(f, len, why, cap);
+    fclose(f);
+    return b;
+}
+
+char *cli_slurp_stream(FILE *f, size_t *len, char *why, size_t cap) {
     size_t n = 0, c = 0;
     char *b = NULL;
     bool oom = false;
@@ -25,7 +31,6 @@ char *cli_slurp(const char *path, size_t *len, char *why, size_t cap) {
         n += r;
     }
     const bool bad = ferror(f);
-    fclose(f);
     if (oom || bad) {
         snprintf(why, cap, "%s", oom ? "out of memory" : "read error");
         free(b);

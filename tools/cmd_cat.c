@@ -265,7 +265,7 @@ int cmd_cat(int argc, char **argv) {
     if (!f) return CLI_FAIL;
     int64_t idx = lgg_find_tensor(f, name, strlen(name));
     if (idx < 0) {
-        cli_err("cat", path, "no tensor named '%s'", name);
+        cli_err_no_tensor("cat", path, f, name);
         lgg_close(f);
         return CLI_FAIL;
     }

@@ -105,7 +105,9 @@ static const char *epilog(void) {
     PUT("Architectures (general.architecture: config.json \"architectures\"):\n");
     const char *arch, *names;
     for (size_t i = 0; (names = lgg_convert_family_at(i, &arch)); i++) {
-        PUT("  %-9s", arch);
+        /* the names line up in column 13; a longer architecture has them on the next line */
+        if (strlen(arch) > 9) PUT("  %s\n%11s", arch, "");
+        else PUT("  %-9s", arch);
         size_t col = 11;
         for (const char *p = names; *p; p += p[strcspn(p, "|")] ? strcspn(p, "|") + 1 : strcspn(p, "|")) {
             size_t len = strcspn(p, "|");
@@ -476,6 +478,8 @@ static int prepare_one(copts *c, size_t k, char (*final)[4096], char *staged, si
         return CLI_FAIL;
     }
     note_inputs(c->o.io ? NULL : cv, c->imatrix); /* the hub's files are no local file */
+    if (!c->o.io) cli_input_add_dir(c->dir, ".gguf"); /* every file of the folder but earlier outputs */
+    if (!c->o.io && c->base) cli_input_add_dir(c->base, ".gguf");
     int rc = apply_metadata(c, cv);
     if (rc != CLI_OK || c->dry_run) {
         if (c->dry_run && rc == CLI_OK) dry_run(cv);

@@ -1,4 +1,4 @@
-/* cmd_detokenize.c -- `gguf detokenize MODEL ID...`: the text token ids
+/* cmd_detokenize.c -- `gguf detokenize MODEL (ID... | -)`: the text token ids
  * stand for, as llama.cpp b4747's llama_detokenize gives it (special tokens
  * spelled out, nothing removed). */
 #include "cli.h"
@@ -10,23 +10,27 @@
 
 static const cli_spec SPEC = {
     "detokenize",
-    "gguf detokenize MODEL ID...",
+    "gguf detokenize MODEL (ID... | -)",
     "Print the text the token ids give with MODEL's vocabulary (a GGUF file, URL\n"
     "or hf:// name), as llama.cpp b4747's llama_detokenize gives it with\n"
     "remove_special = false and unparse_special = true (control tokens keep\n"
     "their text), or Hugging Face's decode for a checkpoint folder, followed by\n"
     "a newline.  The ids may be written as\n"
-    "`gguf tokenize --ids` prints them: brackets and commas are ignored.\n",
+    "`gguf tokenize --ids` prints them: brackets, commas and white space are\n"
+    "ignored.  \"-\" reads them from standard input, so that\n"
+    "  gguf tokenize --ids MODEL TEXT | gguf detokenize MODEL -\n"
+    "gives TEXT back.\n",
     NULL,
     "Exit status: 0 success, 1 failure (no vocabulary, an id outside it), 2 usage error.\n",
     2, -1, "MODEL and at least one ID are required",
     0,
 };
 
-/* the ids of one operand ("15043", "[1,", "2]", "3,4") appended to v */
+/* the ids of one operand ("15043", "[1,", "2]", "3,4") or of standard
+ * input's text appended to v */
 static int parse_ids(const char *s, int32_t **v, size_t *n, size_t *cap) {
     while (*s) {
-        if (*s == '[' || *s == ']' || *s == ',' || *s == ' ') {
+        if (strchr("[], \t\n\r", *s)) {
             s++;
             continue;
         }
@@ -41,6 +45,26 @@ static int parse_ids(const char *s, int32_t **v, size_t *n, size_t *cap) {
     return 0;
 }
 
+/* "-": the ids of standard input's text (-3: not ids, -4: unreadable). */
+static int parse_stdin(int32_t **v, size_t *n, size_t *cap) {
+    size_t len = 0;
+    char why[256];
+    char *text = cli_slurp_stream(stdin, &len, why, sizeof why);
+    if (!text) {
+        cli_err("detokenize", "-", "%s", why);
+        return -4;
+    }
+    char *z = realloc(text, len + 1);
+    if (!z) {
+        free(text);
+        return -2;
+    }
+    z[len] = 0;
+    int r = strlen(z) != len ? -1 : parse_ids(z, v, n, cap);
+    free(z);
+    return r == -1 ? -3 : r;
+}
+
 int cmd_detokenize(int argc, char **argv) {
     int n = 0;
     int rc = cli_parse(&SPEC, argc, argv, NULL, NULL, &n);
@@ -48,10 +72,18 @@ int cmd_detokenize(int argc, char **argv) {
     int32_t *ids = NULL;
     size_t n_ids = 0, cap = 0;
     for (int i = 2; i <= n; i++) {
-        int r = parse_ids(argv[i], &ids, &n_ids, &cap);
+        int r = cli_is_stdin(argv[i]) ? parse_stdin(&ids, &n_ids, &cap) : parse_ids(argv[i], &ids, &n_ids, &cap);
         if (r == -1) {
             free(ids);
             return cli_usage_error("detokenize", SPEC.usage, "'%s' is not a token id", argv[i]);
+        }
+        if (r == -3) {
+            free(ids);
+            return cli_usage_error("detokenize", SPEC.usage, "standard input holds something other than token ids");
+        }
+        if (r == -4) {
+            free(ids);
+            return CLI_FAIL; /* said why */
         }
         if (r == -2) {
             free(ids);

@@ -30,7 +30,7 @@ static const cli_spec SPEC = {
 
 /* Totals over one file's tensors. */
 typedef struct sums {
-    uint64_t params, expert_params, data, tensors;
+    uint64_t params, expert_params, data, tensors, file;
     uint64_t by_type[LGG_TYPE_COUNT + 1];
 } sums;
 
@@ -50,6 +50,7 @@ static void add_sums(const lgg_file *f, sums *s) {
         s->by_type[t->type < LGG_TYPE_COUNT ? t->type : LGG_TYPE_COUNT]++;
     }
     s->tensors += lgg_tensor_count(f);
+    s->file += lgg_file_size(f);
 }
 
 typedef struct hparam {
@@ -217,8 +218,14 @@ static void print_text(const facts *x) {
     text_types(s);
     cli_fmt_bytes(b, sizeof b, s->data);
     printf("%-16s%s (%llu bytes)\n", "data size:", b, (unsigned long long)s->data);
+    /* the one line about this file alone: a shard says so */
     cli_fmt_bytes(b, sizeof b, lgg_file_size(f));
-    printf("%-16s%s (%llu bytes)\n", "file size:", b, (unsigned long long)lgg_file_size(f));
+    printf("%-16s%s (%llu bytes)%s\n", "file size:", b, (unsigned long long)lgg_file_size(f),
+           x->shard_count > 1 ? ", this shard" : "");
+    if (x->set_known) {
+        cli_fmt_bytes(b, sizeof b, x->set.file);
+        printf("%-16s%s (%llu bytes), %u shards\n", "set file size:", b, (unsigned long long)x->set.file, x->shard_count);
+    }
     printf("%-16s%llu\n", "metadata:", (unsigned long long)lgg_kv_count(f));
 }
 
@@ -252,9 +259,13 @@ static void print_json(const facts *x) {
     }
     fputc('}', stdout);
     const sums *s = x->set_known ? &x->set : &x->own;
+    char set_size[24] = "null";
+    if (x->set_known) snprintf(set_size, sizeof set_size, "%llu", (unsigned long long)x->set.file);
     if (x->shard_count > 1)
-        printf(", \"split\": {\"no\": %u, \"count\": %u, \"set_totals\": %s}", x->shard_no + 1, x->shard_count,
-               x->set_known ? "true" : "false");
+        printf(", \"split\": {\"no\": %u, \"count\": %u, \"set_totals\": %s, \"shard_file_size\": %llu, "
+               "\"set_file_size\": %s}",
+               x->shard_no + 1, x->shard_count, x->set_known ? "true" : "false", (unsigned long long)lgg_file_size(f),
+               set_size);
     printf(", \"parameters\": %llu, \"size_label\": ", (unsigned long long)s->params);
     if (s->params) cli_json_str(stdout, x->label, strlen(x->label));
     else fputs("null", stdout);

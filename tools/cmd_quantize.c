@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <regex.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,8 @@ static const cli_opt OPTS[] = {
     {'D', "--dry-run", NULL, "print each tensor's plan and the output's size on stdout;\nwrite nothing"},
     {'j', "--json", NULL, "with --dry-run: the plan as JSON"},
     {'q', "-q|--quiet", NULL, "no progress and no summary"},
+    {'f', "-f|--force", NULL, "without OUT: replace a file of the default name (a\n"
+                              "given OUT is always replaced)"},
     {0},
 };
 
@@ -41,7 +44,9 @@ static const cli_spec SPEC = {
     "Quantize the model IN into OUT with one of llama-quantize's presets, choosing\n"
     "each tensor's type by llama-quantize's rules and producing the same bytes\n"
     "(checked against llama.cpp b4747 on the golden models).  Without OUT, the\n"
-    "output is named as llama-quantize names it: ggml-model-PRESET.gguf beside IN.\n"
+    "output is named as `gguf name` and `gguf convert` name it (the naming\n"
+    "convention, from the output's metadata: Llama-3.2-1B-Instruct-Q4_K_M.gguf),\n"
+    "beside IN, and a file of that name is not replaced without -f.\n"
     "THREADS (default: one per CPU) convert rows while OUT is written sequentially\n"
     "into a temporary file that is renamed over OUT at the end.\n",
     OPTS,
@@ -77,7 +82,7 @@ typedef struct qopts {
     char *kv_key[256];
     void *kv_store[256];
     size_t n_kv;
-    bool dry_run, quiet, no_fsync, json;
+    bool dry_run, quiet, no_fsync, json, force;
     lgg_quant_options *o;
 } qopts;
 
@@ -316,6 +321,7 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     case 'F': q->no_fsync = true; return 0;
     case 'j': q->json = true; return 0;
     case 'q': q->quiet = true; return 0;
+    case 'f': q->force = true; return 0;
     case 'i': q->imatrix = val; return 0;
     case 'I':
     case 'X': {
@@ -337,20 +343,11 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     }
 }
 
-/* llama-quantize's name without OUT: ggml-model-PRESET.gguf in IN's directory. */
-static char *default_out(const char *in, const lgg_quant_preset *p, bool keep_split) {
-    const char *slash = strrchr(in, '/');
-    size_t dl = slash ? (size_t)(slash - in) + 1 : 0, cap = dl + strlen(p->name) + 32;
-    char *o = malloc(cap);
-    if (o) snprintf(o, cap, "%.*sggml-model-%s%s", (int)dl, in, p->name, keep_split ? "" : ".gguf");
-    return o;
-}
-
 /* One run: what the command line asked for, and what is open. */
 typedef struct qrun {
     qopts *q;
     lgg_quant_options *o;
-    const char *in, *out;
+    const char *in, *out; /* out NULL: the default name, auto_out */
     char *auto_out;
     int threads;
     lgg_error err;
@@ -360,6 +357,22 @@ typedef struct qrun {
     size_t n_files;
     lgg_quant_plan *plan;
 } qrun;
+
+/* A PRESET that is none, with the nearest preset's name; `last`: the last
+ * operand, which names a file (OUT) when it ends in .gguf and is near no
+ * preset: then the preset is missing. */
+static int bad_preset(const char *name, bool last) {
+    cli_near n;
+    cli_near_init(&n, name);
+    for (size_t i = 0; i < lgg_quant_preset_count(); i++)
+        cli_near_add(&n, lgg_quant_preset_at(i)->name, strlen(lgg_quant_preset_at(i)->name));
+    const size_t l = strlen(name);
+    if (last && !n.best && l > 5 && !strcmp(name + l - 5, ".gguf"))
+        return cli_usage_error("quantize", SPEC.usage, "PRESET is missing ('%s' is OUT; gguf quantize --help lists the "
+                               "presets)", name);
+    return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s'%s (see gguf quantize --help)", name,
+                           cli_near_hint(&n));
+}
 
 /* The operands, as llama-quantize reads them: IN [OUT] PRESET [THREADS],
  * OUT being optional when the second operand is a preset. */
@@ -371,13 +384,10 @@ static int parse_operands(qrun *r, char **argv, int n_pos) {
     const bool no_out = lgg_quant_preset_find(argv[2]) != NULL && n_pos <= 3;
     const char *preset = argv[no_out ? 2 : 3], *thr = n_pos == (no_out ? 3 : 4) ? argv[n_pos] : NULL;
     r->in = argv[1];
-    if (!no_out && n_pos < 3)
-        return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", argv[2]);
+    if (!no_out && n_pos < 3) return bad_preset(argv[2], true);
     r->o->preset = lgg_quant_preset_find(preset);
-    if (!r->o->preset)
-        return cli_usage_error("quantize", SPEC.usage, "unknown preset '%s' (see gguf quantize --help)", preset);
-    if (no_out && !(r->auto_out = default_out(r->in, r->o->preset, r->o->keep_split))) return CLI_FAIL;
-    r->out = no_out ? r->auto_out : argv[2];
+    if (!r->o->preset) return bad_preset(preset, false);
+    r->out = no_out ? NULL : argv[2];
     if (thr) {
         char *end;
         long t = strtol(thr, &end, 10);
@@ -471,6 +481,65 @@ static int run_write(qrun *r, lgg_quant_write_options *wo, const char *a, const 
     return CLI_OK;
 }
 
+static lgg_status no_data(void *ud, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    (void)ud, (void)off, (void)dst, (void)n;
+    return lgg_error_set(err, LGG_ERR_NO_DATA, LGG_NO_OFFSET, "a description has no data");
+}
+
+/* The output's header as the plan writes it (lgg_quant_plan_set_metadata,
+ * the tensors with their new types), described in memory; NULL on error. */
+static lgg_file *describe_output(qrun *r, const lgg_quant_write_options *wo) {
+    lgg_writer *w = NULL;
+    lgg_file *d = NULL;
+    lgg_status st = lgg_writer_create(NULL, &w, &r->err);
+    if (st == LGG_OK) st = lgg_quant_plan_set_metadata(r->plan, wo, w, &r->err);
+    for (size_t i = 0; st == LGG_OK && i < lgg_quant_plan_count(r->plan); i++) {
+        const lgg_quant_item *it = lgg_quant_plan_at(r->plan, i);
+        st = lgg_writer_add_tensor_callback(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
+                                            it->type, no_data, NULL, LGG_LITTLE_ENDIAN, &r->err);
+    }
+    if (st == LGG_OK) lgg_writer_describe(w, &d, &r->err);
+    lgg_writer_free(w);
+    return d;
+}
+
+/* Without OUT: the name `gguf name` gives the output (the naming convention,
+ * as `gguf convert` names its outputs), in IN's directory. */
+static int default_out(qrun *r, const lgg_quant_write_options *wo) {
+    lgg_file *d = describe_output(r, wo);
+    if (!d) {
+        cli_err_lgg("quantize", r->in, &r->err);
+        return CLI_FAIL;
+    }
+    const char *slash = strrchr(r->in, '/');
+    const size_t dl = slash ? (size_t)(slash - r->in) + 1 : 0, n = lgg_recommended_name(d, NULL, 0);
+    if ((r->auto_out = malloc(dl + n + 1)) != NULL) {
+        memcpy(r->auto_out, r->in, dl);
+        lgg_recommended_name(d, r->auto_out + dl, n + 1);
+    }
+    lgg_close(d);
+    r->out = r->auto_out;
+    if (!r->auto_out) cli_err("quantize", NULL, "out of memory");
+    return r->auto_out ? CLI_OK : CLI_FAIL;
+}
+
+/* A default name (no OUT) never replaces a file without -f: OUT, or with
+ * --keep-split each of its shards. */
+static int refuse_existing(const qrun *r) {
+    const size_t n = r->o->keep_split ? r->n_files : 1, l = strlen(r->out);
+    struct stat st;
+    for (size_t i = 0; !r->q->force && r->auto_out && i < n; i++) {
+        char path[4200];
+        if (r->o->keep_split) snprintf(path, sizeof path, "%.*s-%05zu-of-%05zu.gguf", (int)(l >= 5 ? l - 5 : l), r->out, i + 1, n);
+        else snprintf(path, sizeof path, "%s", r->out);
+        if (lstat(path, &st) == 0) {
+            cli_err("quantize", path, "exists (the default output name): -f replaces it, or give OUT");
+            return CLI_FAIL;
+        }
+    }
+    return CLI_OK;
+}
+
 /* OUT, or with --keep-split every shard of its set, must not be an input. */
 static int check_outputs(const qrun *r) {
     if (!r->o->keep_split) return cli_output_check("quantize", r->out);
@@ -486,7 +555,6 @@ static int check_outputs(const qrun *r) {
 
 static int plan_and_write(qrun *r) {
     int rc = open_and_plan(r);
-    if (rc == CLI_OK && !r->q->dry_run) rc = check_outputs(r);
     if (rc != CLI_OK) return rc;
     lgg_quant_write_options wo;
     lgg_quant_write_options_init(&wo);
@@ -497,6 +565,8 @@ static int plan_and_write(qrun *r) {
     wo.input_fds = r->fds;
     wo.write_flags = r->q->no_fsync ? LGG_WRITE_NO_SYNC : 0;
     wo.temp_fn = cli_temp_note;
+    if (!r->q->dry_run && !r->out && (rc = default_out(r, &wo)) != CLI_OK) return rc;
+    if (!r->q->dry_run && ((rc = refuse_existing(r)) != CLI_OK || (rc = check_outputs(r)) != CLI_OK)) return rc;
     uint64_t in_bytes = 0, out_bytes = 0;
     for (size_t i = 0; i < lgg_quant_plan_count(r->plan); i++) {
         in_bytes += lgg_quant_plan_at(r->plan, i)->t->size;

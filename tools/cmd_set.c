@@ -16,7 +16,7 @@ static const cli_opt OPTS[] = {
 };
 static const cli_spec SPEC = {
     "set",
-    "gguf set [-o OUT] [--force] [--keep-duplicates] FILE KEY=TYPE:VALUE... [--rename OLD=NEW]...",
+    "gguf set [-o OUT] [--force] [--keep-duplicates] FILE KEY=[TYPE:]VALUE... [--rename OLD=NEW]...",
     "Add or change metadata values.  An existing key keeps its position; a new key\n"
     "is appended.  Assignments and renames apply in the order given.\n\n"
     "  KEY=TYPE:VALUE        TYPE is u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str,\n"
@@ -27,6 +27,9 @@ static const cli_spec SPEC = {
     "                        An explicit type that differs from the key's changes\n"
     "                        it, with a note on stderr.  Integers are decimal or\n"
     "                        0x hex; bools are true/false/1/0.\n"
+    "  KEY=VALUE             a key the file has (or a standard key) keeps its\n"
+    "                        type: general.name=Another is general.name=str:Another\n"
+    "                        (a VALUE that starts with a TYPE: is read as one)\n"
     "  KEY=str@PATH          a string with the bytes of the file PATH\n"
     "  KEY=arr[TYPE]:A,B,C   an array; in string arrays write \\, for a comma and\n"
     "                        \\\\ for a backslash; arr[TYPE]: is an empty array\n\n"
@@ -68,9 +71,10 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     if (id == CLI_OPERAND && s->n_operands++ == 0) return 0; /* FILE */
     const char *eq = strchr(val, '=');
     if (id == 'r' && (!eq || eq == val || !eq[1])) return cli_why(why, cap, "--rename takes OLD=NEW, not '%s'", val);
-    if (id == CLI_OPERAND && (!eq || eq == val)) return cli_why(why, cap, "expected KEY=TYPE:VALUE, got '%s'", val);
-    if (id == CLI_OPERAND) {
-        /* the text is checked now; the type is settled against the file */
+    if (id == CLI_OPERAND && (!eq || eq == val)) return cli_why(why, cap, "expected KEY=[TYPE:]VALUE, got '%s'", val);
+    if (id == CLI_OPERAND && cli_val_typed(eq + 1)) {
+        /* the text is checked now; the type is settled against the file
+         * (a bare VALUE takes the key's type, known only then) */
         cli_val v;
         /* a generic int or float may end up any integer or float type:
          * accept what fits i64, u64 or f64; the file's key decides later */
@@ -110,6 +114,19 @@ static int value_allowed(const cli_edit *e, const char *file, const char *key, s
     return 0;
 }
 
+/* KEY=VALUE for a key the file does not have (nor the spec): its type is
+ * unknown, a usage error that shows the typed forms. */
+static int untyped_new_key(const char *key, size_t kl, const char *text) {
+    const size_t n = strcspn(text, ":@");
+    char what[300];
+    if (text[n]) snprintf(what, sizeof what, "unknown type '%.*s'", (int)(n < 64 ? n : 64), text);
+    else snprintf(what, sizeof what, "no TYPE: for a new key");
+    return cli_usage_error("set", SPEC.usage,
+                           "%.*s: %s; a new key is written %.*s=TYPE:VALUE (TYPE u8 i8 u16 i16 u32 i32 u64 i64 f32 "
+                           "f64 bool str, or int, float), %.*s=str@PATH or %.*s=arr[TYPE]:A,B,C",
+                           (int)kl, key, what, (int)kl, key, (int)kl, key, (int)kl, key);
+}
+
 static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     const char *eq = strchr(a, '=');
     size_t kl = (size_t)(eq - a);
@@ -117,6 +134,7 @@ static int apply_set(cli_edit *e, const char *file, const char *a, int force) {
     uint32_t have = CLI_NO_TYPE, have_elem = CLI_NO_TYPE, std;
     if (lgg_writer_key_type(e->w, a, kl, &have, &have_elem) != LGG_OK && lgg_standard_key_type(a, kl, &std) == LGG_OK)
         have = std; /* a new standard key gets the spec's type for a generic value */
+    if (have == CLI_NO_TYPE && !cli_val_typed(eq + 1)) return untyped_new_key(a, kl, eq + 1);
     cli_val v;
     char why[400];
     if (!cli_val_parse_for(eq + 1, have, have_elem, &v, why, sizeof why)) {

@@ -231,7 +231,7 @@ int cmd_stats(int argc, char **argv) {
         if (nnames) {
             int64_t k = lgg_find_tensor(f, names[i], strlen(names[i]));
             if (k < 0) {
-                cli_err("stats", path, "no tensor named '%s'", names[i]);
+                cli_err_no_tensor("stats", path, f, names[i]);
                 rc = CLI_FAIL;
                 continue;
             }

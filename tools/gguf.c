@@ -41,25 +41,6 @@ static void usage(FILE *out) {
                  "'gguf diff' follows diff(1): 0 identical, 1 different, 2 trouble.\n");
 }
 
-/* Edit distance, for the "did you mean" hint. */
-static size_t distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b), row[32];
-    if (la > 30 || lb > 30) return 99;
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cur = row[j], best = prev + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best) best = row[j] + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
 static const cli_command *find(const char *name) {
     for (const cli_command *c = COMMANDS; c->name; c++)
         if (!strcmp(name, c->name)) return c;
@@ -67,13 +48,10 @@ static const cli_command *find(const char *name) {
 }
 
 static int unknown(const char *name) {
-    const cli_command *best = NULL;
-    size_t bd = 3;
-    for (const cli_command *c = COMMANDS; c->name; c++) {
-        size_t d = distance(name, c->name);
-        if (d < bd) bd = d, best = c;
-    }
-    if (best) fprintf(stderr, "gguf: unknown command '%s'; did you mean '%s'? (gguf --help lists them)\n", name, best->name);
+    cli_near n;
+    cli_near_init(&n, name);
+    for (const cli_command *c = COMMANDS; c->name; c++) cli_near_add(&n, c->name, strlen(c->name));
+    if (n.best) fprintf(stderr, "gguf: unknown command '%s'; did you mean '%s'? (gguf --help lists them)\n", name, n.best);
     else fprintf(stderr, "gguf: unknown command '%s' (gguf --help lists the commands)\n", name);
     return CLI_USAGE;
 }

@@ -1,0 +1,3 @@
+info
+--jsn
+@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
