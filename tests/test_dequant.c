@@ -4,6 +4,7 @@
 #include "test.h"
 #include "libgguf.h"
 #include "gen.h"
+#include "standin.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -255,18 +256,6 @@ TEST(dequant_nan_scale_sign) {
     }
 }
 
-static void swap_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
-    for (size_t b = 0; b < nblocks; b++)
-        for (int f = 0; f < ti->n_fields; f++) {
-            uint8_t *q = p + b * ti->type_size + ti->fields[f].offset;
-            for (int c = 0; c < ti->fields[f].count; c++, q += ti->fields[f].width)
-                for (int k = 0; k < ti->fields[f].width / 2; k++) {
-                    uint8_t t = q[k];
-                    q[k] = q[ti->fields[f].width - 1 - k];
-                    q[ti->fields[f].width - 1 - k] = t;
-                }
-        }
-}
 
 
 /* ---- SIMD against the reference, harder ------------------------------------- */
@@ -446,7 +435,7 @@ static uint8_t *gen_type_file(uint32_t type, uint64_t row_len, uint64_t nrows, b
     buf_pad(&b, 32);
     const size_t at = b.n;
     buf_put(&b, le_data, bytes);
-    if (big) swap_to_big(ti, b.p + at, bytes / ti->type_size);
+    if (big) swap_blocks_to_big(ti, b.p + at, bytes / ti->type_size);
     *size = b.n;
     return b.p;
 }
@@ -537,7 +526,7 @@ static void check_big_endian(deq_api fn, uint32_t type, const uint8_t *le, size_
     const size_t bytes = nblocks * ti->type_size, count = nblocks * ti->block_size;
     uint8_t *be = malloc(bytes), *keep = malloc(bytes);
     memcpy(be, le, bytes);
-    swap_to_big(ti, be, nblocks);
+    swap_blocks_to_big(ti, be, nblocks);
     memcpy(keep, be, bytes);
     float *a = malloc(count * 4), *b = malloc(count * 4);
     CHECK(fn(type, le, bytes, LGG_LITTLE_ENDIAN, a, count) == LGG_OK);
@@ -751,7 +740,7 @@ TEST(dequant_tensor_big_endian_q8_0) {
         uint8_t *dst = copy + b->file_offset;
         memcpy(dst, a->data, a->size);
         const lgg_type_info *ti = lgg_type_get(a->type);
-        swap_to_big(ti, dst, a->size / ti->type_size);
+        swap_blocks_to_big(ti, dst, a->size / ti->type_size);
         quant += a->type == LGG_TYPE_Q8_0;
     }
     CHECK(quant > 0);
