@@ -129,3 +129,18 @@ const char *standin_path(const char *name) {
     snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
     return p[k];
 }
+
+static bool have_shared(void) {
+    struct stat st;
+    return stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool need_models(void) {
+    if (have_shared()) return true;
+    return standin_dir() != NULL;
+}
+
+const char *model_path(const char *rel) {
+    if (have_shared()) return shared_path(rel);
+    return standin_path(strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+}

@@ -19,4 +19,14 @@ const char *standin_path(const char *name);
 /* Swap each multi-byte field of NBLOCKS blocks of type TI in place: the
  * little-endian blocks become the big-endian ones (and back). */
 void swap_blocks_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks);
+
+
+/* The reference model REL (a path under ../shared) when the reference
+ * material is there, else its stand-in (REL's base name in standin.tsv);
+ * NULL when neither is (then need_models() has said why). */
+const char *model_path(const char *rel);
+/* need_shared(), or true without ../shared when the stand-ins are built:
+ * for a test whose models are all llama-quantize's.  `if (!need_models())
+ * return;` */
+bool need_models(void);
 #endif

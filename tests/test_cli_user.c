@@ -2,6 +2,7 @@
  * keeps types and order, canonical copies, number text, stdin and terminals,
  * quantize's default name, and the UTF-8 replacement rule. */
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 
 #include <dirent.h>
@@ -44,16 +45,16 @@ static uint32_t key_type(const char *file, const char *key) {
 #define DENSE "golden/llama-quantize/pub-dense-f16.gguf"
 
 TEST(cli_set_output_before_file_and_renames) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = scratch("s.gguf"), *out = scratch("s-out.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     char *o = NULL, *e = NULL;
     /* -o first used to crash: the file is found wherever it stands */
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "set", "-o", out, in, "general.name=str:X", NULL), 0);
     CHECK_EQ_U(run_gguf_capture(&o, NULL, "get", out, "general.name", NULL), 0);
     CHECK_STR(o, "X\n");
     free(o);
-    CHECK(same_bytes(in, shared_path(DENSE)));
+    CHECK(same_bytes(in, model_path(DENSE)));
     /* --rename renames, in order with the assignments */
     CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "--rename", "general.name=general.basename", "-o", out, NULL), 0);
     CHECK_STR(e, "");
@@ -72,9 +73,9 @@ TEST(cli_set_output_before_file_and_renames) {
 }
 
 TEST(cli_set_keeps_types) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = scratch("t.gguf"), *out = scratch("t-out.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     REQUIRE(key_type(in, "llama.attention.layer_norm_rms_epsilon") == LGG_VT_F32);
     REQUIRE(key_type(in, "llama.context_length") == LGG_VT_U32);
     char *e = NULL, *o = NULL;
@@ -120,9 +121,9 @@ TEST(cli_set_keeps_types) {
 }
 
 TEST(cli_number_text) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = scratch("n.gguf"), *out = scratch("n-out.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     static const struct {
         const char *assign, *text;
     } C[] = {
@@ -147,14 +148,14 @@ TEST(cli_number_text) {
 }
 
 TEST(cli_copy_keeps_byte_order_and_version) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     static const char *const IN[] = {"golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
                                      "golden/llama-quantize/pub-dense-f16.BE.gguf"};
     for (int i = 0; i < 2; i++) {
         const char *out = scratch("be-copy.gguf");
-        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", shared_path(IN[i]), out, NULL), 0);
-        CHECKF(same_bytes(out, shared_path(IN[i])), "%s: a canonical big-endian copy must be identical", IN[i]);
-        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", "--endian", "little", shared_path(IN[i]), out, NULL), 0);
+        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", model_path(IN[i]), out, NULL), 0);
+        CHECKF(same_bytes(out, model_path(IN[i])), "%s: a canonical big-endian copy must be identical", IN[i]);
+        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", "--endian", "little", model_path(IN[i]), out, NULL), 0);
         lgg_file *f = NULL;
         REQUIRE(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
         CHECK(lgg_file_endian(f) == LGG_LITTLE_ENDIAN);
@@ -232,12 +233,12 @@ TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
 }
 
 TEST(cli_quantize_default_output_name) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = scratch("q-in.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     unlink(scratch("ggml-model-Q8_0.gguf"));
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, "Q8_0", NULL), 0);
-    CHECK(same_bytes(scratch("ggml-model-Q8_0.gguf"), shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    CHECK(same_bytes(scratch("ggml-model-Q8_0.gguf"), model_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
     /* with THREADS too */
     unlink(scratch("ggml-model-Q8_0.gguf"));
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, "Q8_0", "2", NULL), 0);
@@ -271,9 +272,9 @@ TEST(utf8_decode_maximal_subparts) {
 }
 
 TEST(cli_json_replaces_ill_formed_utf8_once_per_subpart) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = scratch("u.gguf"), *out = scratch("u-out.gguf"), *val = scratch("u.txt");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     FILE *f = fopen(val, "wb");
     REQUIRE(f);
     fwrite("a\xF1\x80\x80\xE1\x80\xC2" "b", 1, 8, f);
@@ -318,13 +319,13 @@ TEST(cli_copy_drops_repeated_keys_unless_asked) {
 
 /* SIGINT/SIGTERM in the middle of a write remove the temporary file. */
 TEST(cli_signal_leaves_no_temporary_file) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *dir = scratch("sig");
     mkdir(dir, 0700);
     char in[1200], out[1200];
     snprintf(in, sizeof in, "%s/in.gguf", dir);
     snprintf(out, sizeof out, "%s/out.gguf", dir);
-    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
+    REQUIRE(file_copy(model_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
     char tool[1024];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     int caught = 0;

@@ -756,9 +756,9 @@ TEST(dequant_tensor_big_endian_q8_0) {
 /* A truncated download opened with LGG_OPEN_ALLOW_MISSING_DATA: tensors
  * whose data is missing are refused, present ones still decode. */
 TEST(dequant_tensor_missing_data) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t sz;
-    uint8_t *bytes = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &sz);
+    uint8_t *bytes = read_file(model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &sz);
     REQUIRE(bytes);
     lgg_open_options o;
     lgg_open_options_init(&o);

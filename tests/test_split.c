@@ -6,6 +6,7 @@
  * messages and statuses, shard names, and the recommended file name. */
 #include "gen.h"
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 
 #include <fcntl.h>
@@ -487,9 +488,9 @@ TEST(cli_split_and_merge_golden) {
 }
 
 TEST(cli_merge_refusals) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char in[700];
-    snprintf(in, sizeof in, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
+    snprintf(in, sizeof in, "%s", model_path(LQ "pub-dense-Q8_0.gguf"));
     EXPECT(0, "$T/r-00001-of-00003.gguf\n$T/r-00002-of-00003.gguf\n$T/r-00003-of-00003.gguf\n", "", "split",
            "--max-tensors", "16", in, scratch("r"), NULL);
     char *r1 = scratch("r-00001-of-00003.gguf"), *r2 = scratch("r-00002-of-00003.gguf"),
@@ -574,22 +575,22 @@ TEST(cli_merge_refusals) {
 }
 
 TEST(cli_split_never_replaces_its_input) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char *one = scratch("x-00001-of-00001.gguf");
-    REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), one));
+    REQUIRE(file_copy(model_path(LQ "pub-dense-Q8_0.gguf"), one));
     EXPECT(1, "", "gguf split: $T/x-00001-of-00001.gguf: refusing to write over the input $T/x-00001-of-00001.gguf"
                   " (the same file); nothing written\n",
            "split", "--max-tensors", "100", one, scratch("x"), NULL);
-    CHECK(same_file(one, shared_path(LQ "pub-dense-Q8_0.gguf")));
+    CHECK(same_file(one, model_path(LQ "pub-dense-Q8_0.gguf")));
     /* a later shard that is the input: refused before the first is written */
     char *two = scratch("y-00002-of-00002.gguf");
-    REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), two));
+    REQUIRE(file_copy(model_path(LQ "pub-dense-Q8_0.gguf"), two));
     EXPECT(1, "",
            "gguf split: $T/y-00002-of-00002.gguf: refusing to write over the input $T/y-00002-of-00002.gguf"
            " (the same file); nothing written\n",
            "split", "--max-tensors", "20", two, scratch("y"), NULL);
     CHECK(access(scratch("y-00001-of-00002.gguf"), F_OK) != 0);
-    CHECK(same_file(two, shared_path(LQ "pub-dense-Q8_0.gguf")));
+    CHECK(same_file(two, model_path(LQ "pub-dense-Q8_0.gguf")));
 }
 
 /* ---- the recommended name ---------------------------------------------------- */
