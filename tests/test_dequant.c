@@ -624,11 +624,14 @@ TEST(dequant_exact_size_buffers) {
 
 /* ---- tensors of open files ------------------------------------------------- */
 
-static lgg_file *open_shared(const char *rel) {
+static lgg_file *open_path(const char *path) {
     lgg_file *f = NULL;
-    if (lgg_open_file(shared_path(rel), NULL, &f, NULL) != LGG_OK) return NULL;
+    if (!path || lgg_open_file(path, NULL, &f, NULL) != LGG_OK) return NULL;
     return f;
 }
+static lgg_file *open_shared(const char *rel) { return open_path(shared_path(rel)); }
+/* A llama-quantize model, or its stand-in (standin.h). */
+static lgg_file *open_model(const char *rel) { return open_path(model_path(rel)); }
 
 /* ggml's own GGUF files of every type: each tensor (and slices of its rows)
  * dequantizes to the golden output of the same bytes. */
@@ -709,9 +712,9 @@ static void compare_be_file(lgg_file *le, lgg_file *be, const char *what) {
 }
 
 TEST(dequant_tensor_big_endian_f16) {
-    if (!need_shared()) return;
-    lgg_file *le = open_shared("golden/llama-quantize/pub-dense-f16.gguf");
-    lgg_file *be = open_shared("golden/llama-quantize/pub-dense-f16.BE.gguf");
+    if (!need_models()) return;
+    lgg_file *le = open_model("golden/llama-quantize/pub-dense-f16.gguf");
+    lgg_file *be = open_model("golden/llama-quantize/pub-dense-f16.BE.gguf");
     REQUIRE(le && be);
     compare_be_file(le, be, "pub-dense-f16.BE.gguf");
     lgg_close(le);
@@ -725,9 +728,9 @@ TEST(dequant_tensor_big_endian_f16) {
  * little-endian blocks with only each block's scale swapped, as the type
  * table says -- into a copy of that file and compare against that. */
 TEST(dequant_tensor_big_endian_q8_0) {
-    if (!need_shared()) return;
-    lgg_file *le = open_shared("golden/llama-quantize/pub-dense-Q8_0.gguf");
-    lgg_file *be0 = open_shared("golden/llama-quantize/pub-dense-Q8_0.BE.gguf");
+    if (!need_models()) return;
+    lgg_file *le = open_model("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    lgg_file *be0 = open_model("golden/llama-quantize/pub-dense-Q8_0.BE.gguf");
     REQUIRE(le && be0);
     const size_t n = (size_t)lgg_file_size(be0);
     uint8_t *copy = malloc(n);

@@ -122,9 +122,9 @@ static unsigned char *merge_mem(const shards *s, size_t *n, lgg_status *st, lgg_
 }
 
 TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n;
-    unsigned char *orig = read_file(shared_path(LQ "pub-dense-Q8_0.gguf"), &n);
+    unsigned char *orig = read_file(model_path(LQ "pub-dense-Q8_0.gguf"), &n);
     REQUIRE(orig != NULL);
     shards s;
     REQUIRE(split_mem(orig, n, 16, 0, &s) == LGG_OK);
@@ -133,7 +133,7 @@ TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
         char rel[128];
         snprintf(rel, sizeof rel, LQ "pub-dense-Q8_0-split-%05u-of-00003.gguf", i + 1);
         size_t gn;
-        unsigned char *g = read_file(shared_path(rel), &gn);
+        unsigned char *g = read_file(model_path(rel), &gn);
         CHECKF(g && gn == s.len[i] && memcmp(g, s.bytes[i], gn) == 0, "%s differs", rel);
         free(g);
     }
@@ -148,7 +148,7 @@ TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
     for (uint32_t i = 0; i < 3; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, LQ "pub-dense-Q8_0-split-%05u-of-00003.gguf", i + 1);
-        gs.bytes[i] = read_file(shared_path(rel), &gs.len[i]);
+        gs.bytes[i] = read_file(model_path(rel), &gs.len[i]);
         REQUIRE(gs.bytes[i] != NULL);
         REQUIRE(lgg_open_memory(gs.bytes[i], gs.len[i], NULL, &gs.files[i], NULL) == LGG_OK);
     }
@@ -455,9 +455,9 @@ static bool same_file(const char *a, const char *b) {
 }
 
 TEST(cli_split_and_merge_golden) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char in[700];
-    snprintf(in, sizeof in, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
+    snprintf(in, sizeof in, "%s", model_path(LQ "pub-dense-Q8_0.gguf"));
     char *prefix = scratch("pub-dense-Q8_0-split");
     EXPECT(0,
            "$T/pub-dense-Q8_0-split-00001-of-00003.gguf\n$T/pub-dense-Q8_0-split-00002-of-00003.gguf\n"
@@ -467,7 +467,7 @@ TEST(cli_split_and_merge_golden) {
         char a[200], b[200];
         snprintf(a, sizeof a, "pub-dense-Q8_0-split-%05d-of-00003.gguf", i);
         snprintf(b, sizeof b, LQ "pub-dense-Q8_0-split-%05d-of-00003.gguf", i);
-        CHECKF(same_file(scratch(a), shared_path(b)), "%s differs from llama-gguf-split's", a);
+        CHECKF(same_file(scratch(a), model_path(b)), "%s differs from llama-gguf-split's", a);
     }
     char *merged = scratch("merged.gguf");
     EXPECT(0, "", "", "merge", scratch("pub-dense-Q8_0-split-00001-of-00003.gguf"), merged, NULL, NULL, NULL);
