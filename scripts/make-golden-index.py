@@ -9,8 +9,6 @@ README.md) and writes, under tests/data/golden/:
                    sha256 and the first 8 hex digits of each row's sha256
   quant/           the inputs: input.<case>.f32, input.<case>.imatrix.f32 and
                    random.<type>.bin (copied: tens of KB)
-  ggml-types.tsv   per type-<type>.gguf: its size and sha256, and per tensor
-                   the quant output file whose bytes it holds
   standin/         the header (everything before the tensor data) of each
                    model the CLI tests open, and standin.tsv: each one's
                    reference size and sha256.  The tests fill the data from
