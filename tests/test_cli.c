@@ -3,9 +3,11 @@
  *
  * A case NAME has NAME.cmd (the arguments, one per line), NAME.out, NAME.err
  * and NAME.status.  "@SHARED@" in any of them stands for the shared reference
- * directory.  Run with GGUF_CLI_REGEN=1 to rewrite the expectations from the
- * current tool (then read the diff before committing it). */
+ * directory, "@STANDIN@" for the stand-ins of its models (standin.h).  Run
+ * with GGUF_CLI_REGEN=1 to rewrite the expectations from the current tool
+ * (then read the diff before committing it). */
 #include "test.h"
+#include "standin.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -30,6 +32,35 @@ static void save_text(const char *path, const char *s) {
     }
 }
 
+/* True when TEXT (a case's .cmd or .stdin) names the shared reference
+ * directory and that is not there. */
+static bool needs_missing(const char *text, const char *shared) {
+    return strstr(text, "@SHARED@") && access(shared, R_OK) != 0;
+}
+
+/* The stand-in models' directory when the case names "@STANDIN@" (built on
+ * first use, standin.h), else a string no output holds. */
+static const char *standin_placeholder(const char *cmd, const char *in) {
+    const char *dir = strstr(cmd, "@STANDIN@") || (in && strstr(in, "@STANDIN@")) ? standin_dir() : NULL;
+    return dir ? dir : "\n@@";
+}
+
+/* TEXT with "@SHARED@" and "@STANDIN@" made the directories they stand for. */
+static char *with_paths(const char *text, const char *shared, const char *standin) {
+    char *a = text_replace(text, "@SHARED@", shared);
+    char *b = text_replace(a, "@STANDIN@", standin);
+    free(a);
+    return b;
+}
+
+/* The tool's output with those directories made placeholders again. */
+static char *placeholders(const char *text, const char *shared, const char *standin) {
+    char *a = text_replace(text, standin, "@STANDIN@");
+    char *b = text_replace(a, shared, "@SHARED@");
+    free(a);
+    return b;
+}
+
 /* One case: NAME.cmd holds the arguments, one per line; NAME.stdin, if
  * present, names the file given as standard input (else /dev/null), or
  * "pipe:FILE" for FILE's bytes through a pipe. */
@@ -45,14 +76,17 @@ static void run_case(void *arg) {
     snprintf(p, sizeof p, "tests/cli/%s.cmd", name);
     char *cmd_raw = load_text(p);
     REQUIRE(cmd_raw != NULL);
-    if (strstr(cmd_raw, "@SHARED@") && access(shared, R_OK) != 0) {
+    snprintf(p, sizeof p, "tests/cli/%s.stdin", name);
+    char *in_raw = load_text(p);
+    if (needs_missing(cmd_raw, shared) || (in_raw && needs_missing(in_raw, shared))) {
         test_skip("the reference material (%s) is missing", shared);
         free(cmd_raw);
+        free(in_raw);
         return;
     }
-    char *cmd = text_replace(cmd_raw, "@SHARED@", shared);
-    snprintf(p, sizeof p, "tests/cli/%s.stdin", name);
-    char *in_raw = load_text(p), *in = in_raw ? text_replace(in_raw, "@SHARED@", shared) : NULL;
+    const char *standin = standin_placeholder(cmd_raw, in_raw);
+    char *cmd = with_paths(cmd_raw, shared, standin);
+    char *in = in_raw ? with_paths(in_raw, shared, standin) : NULL;
     if (in && in[0] && in[strlen(in) - 1] == '\n') in[strlen(in) - 1] = 0;
     const bool piped = in && !strncmp(in, "pipe:", 5);
     char *argv[72];
@@ -71,8 +105,8 @@ static void run_case(void *arg) {
     int status;
     REQUIRE(run_capture_stdin(argv, in && !piped ? in : "/dev/null", &out, &ol, &err, &el, &status) == 0);
     const bool have_shared = access(shared, R_OK) == 0; /* else no path in the output is the shared one */
-    char *out_t = text_replace(out, have_shared ? shared : "\n@@", "@SHARED@");
-    char *err_t = text_replace(err, have_shared ? shared : "\n@@", "@SHARED@");
+    char *out_t = placeholders(out, have_shared ? shared : "\n@@", standin);
+    char *err_t = placeholders(err, have_shared ? shared : "\n@@", standin);
     char st[16];
     snprintf(st, sizeof st, "%d\n", status);
     const char *ext[3] = {"out", "err", "status"};

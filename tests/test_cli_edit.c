@@ -1,6 +1,7 @@
 /* test_cli_edit.c -- the writing subcommands of the gguf tool (copy, set,
  * get, rm), run as a user would, plus a crash test of in-place editing. */
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 
 #include <fcntl.h>
@@ -71,11 +72,11 @@ static bool same_file_bytes(const char *a, const char *b, size_t limit) {
 }
 
 TEST(cli_copy_big_endian_matches_gguf_py) {
-    if (!need_shared()) return;
-    const char *le = shared_path("golden/llama-quantize/pub-dense-f16.gguf");
+    if (!need_models()) return;
+    const char *le = model_path("golden/llama-quantize/pub-dense-f16.gguf");
     char lebuf[600], bebuf[600];
     snprintf(lebuf, sizeof lebuf, "%s", le);
-    snprintf(bebuf, sizeof bebuf, "%s", shared_path("golden/llama-quantize/pub-dense-f16.BE.gguf"));
+    snprintf(bebuf, sizeof bebuf, "%s", model_path("golden/llama-quantize/pub-dense-f16.BE.gguf"));
     const char *be = tmp_path("be.gguf"), *back = tmp_path("back.gguf");
     CHECK(run_gguf(NULL, 0, "copy", lebuf, be, "--endian", "big", NULL) == 0);
     CHECK(same_file_bytes(be, bebuf, 0));
@@ -86,13 +87,13 @@ TEST(cli_copy_big_endian_matches_gguf_py) {
 }
 
 TEST(cli_copy_q8_0_big_endian_header_matches_gguf_py) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     /* pub-dense-Q8_0.BE.gguf is known to be corrupt: gguf-py's converter
      * swapped the scales of only some rows.  Only its header, metadata and
      * tensor infos (everything before the data section) are a reference. */
     char src[600], ref[600];
-    snprintf(src, sizeof src, "%s", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
-    snprintf(ref, sizeof ref, "%s", shared_path("golden/llama-quantize/pub-dense-Q8_0.BE.gguf"));
+    snprintf(src, sizeof src, "%s", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
+    snprintf(ref, sizeof ref, "%s", model_path("golden/llama-quantize/pub-dense-Q8_0.BE.gguf"));
     const char *be = tmp_path("q8be.gguf");
     CHECK(run_gguf(NULL, 0, "copy", src, be, "--endian", "big", NULL) == 0);
     lgg_file *f = NULL;

@@ -3,6 +3,7 @@
  * gguf(1) is the page its generator writes, and every option a command
  * takes is in its --help and its section of the page. */
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 
 #include <stdlib.h>
@@ -21,9 +22,9 @@ static long long number_after(const char *s, const char *tag) {
 }
 
 TEST(cli_set_refuses_what_validate_rejects) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char in[1024];
-    snprintf(in, sizeof in, "%s", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
+    snprintf(in, sizeof in, "%s", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
     const char *out = scratch_path("set-type.gguf");
     char *err = NULL;
     /* a standard key of another type than the spec's: refused, nothing written */
@@ -61,9 +62,9 @@ TEST(cli_set_refuses_what_validate_rejects) {
 /* validate and estimate point at the same byte for the same key: the start
  * of its pair (the key's length field), as lgg_kv.offset has it. */
 TEST(cli_validate_estimate_same_offset) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char in[1024];
-    snprintf(in, sizeof in, "%s", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
+    snprintf(in, sizeof in, "%s", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
     const char *out = scratch_path("offset.gguf");
     REQUIRE(run_gguf_capture(NULL, NULL, "set", in, "-o", out, "--force", "llama.context_length=str:abc", NULL) == 0);
     lgg_file *f = NULL;
@@ -96,9 +97,9 @@ static bool same_out(const char *x, const char *y) { return x && y && !strcmp(x,
 /* One size parser: split's bare G is 1000^3 (llama-gguf-split), estimate's
  * 1024^3; GB and GiB mean the same in both; a bare letter gets a note. */
 TEST(cli_size_suffixes) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char m[1024];
-    snprintf(m, sizeof m, "%s", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
+    snprintf(m, sizeof m, "%s", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
     const char *pre = scratch_path("never");
     int st;
     char *e1 = NULL, *e2 = NULL, *e3 = NULL, *e4 = NULL;
@@ -157,10 +158,10 @@ TEST(cli_header_only_under_ulimit) {
     return;
 #endif
 #endif
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char big[1024];
     snprintf(big, sizeof big, "%s", scratch_path("big-16g.gguf"));
-    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), big));
+    REQUIRE(file_copy(model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), big));
     REQUIRE(truncate(big, 16LL << 30) == 0);
     const char *const cmds[][4] = {
         {"estimate", "--json", big, NULL}, {"estimate", "--fit", "1GiB", big}, {"info", big, NULL, NULL},

@@ -4,6 +4,8 @@
 #include "test.h"
 #include "libgguf.h"
 #include "gen.h"
+#include "standin.h"
+#include "golden.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,104 +52,46 @@ static const uint32_t ALL_TYPES[] = {
 
 /* ---- golden vectors ------------------------------------------------------ */
 
-typedef struct {
-    uint32_t type;
-    char name[32], input[128], output[128];
-    uint64_t nrows, per_row;
-} golden_row;
-
-/* The "dequantize" rows of index.tsv; returns how many (0 if unreadable). */
-static size_t load_index(golden_row *rows, size_t cap) {
-    size_t sz;
-    char *text = (char *)read_file(shared_path("golden/quant/index.tsv"), &sz);
-    if (!text) return 0;
-    text = realloc(text, sz + 1);
-    text[sz] = 0;
-    size_t n = 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        char kind[32], tname[32], cas[32], imx[8], in[128], out[128];
-        unsigned id;
-        unsigned long long nr, npr, bytes;
-        if (sscanf(line, "%31s %u %31s %31s %llu %llu %7s %127s %127s %llu", kind, &id, tname, cas, &nr, &npr, imx,
-                   in, out, &bytes) != 10)
-            continue;
-        if (strcmp(kind, "dequantize") != 0 || n == cap) continue;
-        golden_row *r = &rows[n++];
-        r->type = id;
-        snprintf(r->name, sizeof r->name, "%s", tname);
-        snprintf(r->input, sizeof r->input, "%s", in);
-        snprintf(r->output, sizeof r->output, "%s", out);
-        r->nrows = nr;
-        r->per_row = npr;
-    }
-    free(text);
-    return n;
-}
-
-static unsigned char *read_golden(const char *name, size_t *size) {
-    char rel[256];
-    snprintf(rel, sizeof rel, "golden/quant/%s", name);
-    return read_file(shared_path(rel), size);
-}
-
 typedef lgg_status (*deq_api)(uint32_t, const void *, size_t, lgg_endian, float *, uint64_t);
 
+/* One dequantize row of the golden index: the input rebuilt or read from the
+ * committed copy (golden.h), the output's sha256 against the reference's. */
+static bool golden_one(deq_api fn, const golden_vec *r, const char *label) {
+    size_t in_sz = 0;
+    unsigned char *in = golden_quant_bytes(r->input, &in_sz);
+    CHECKF(in != NULL, "%s: cannot make %s", label, r->input);
+    const uint64_t count = (uint64_t)r->nrows * (uint64_t)r->n_per_row;
+    float *got = malloc(count * sizeof(float));
+    lgg_status st = in ? fn(r->type_id, in, in_sz, LGG_LITTLE_ENDIAN, got, count) : LGG_ERR_ARG;
+    CHECKF(!in || st == LGG_OK, "%s: %s (%s) returned %d", label, r->input, r->type, (int)st);
+    const bool ok = st == LGG_OK && golden_check(r, got, count * sizeof(float), label);
+    free(got);
+    free(in);
+    return ok;
+}
+
 static void golden_with(deq_api fn, const char *label) {
-    static golden_row rows[1024];
-    size_t n = load_index(rows, 1024);
+    static golden_vec rows[512];
+    const int n = golden_index("dequantize", rows, 512);
     REQUIRE(n > 200); /* 231 pairs when the index was made */
-    size_t checked = 0;
-    for (size_t i = 0; i < n; i++) {
-        const golden_row *r = &rows[i];
-        size_t in_sz = 0, out_sz = 0;
-        unsigned char *in = read_golden(r->input, &in_sz);
-        unsigned char *out = read_golden(r->output, &out_sz);
-        CHECKF(in && out, "%s: cannot read %s / %s", label, r->input, r->output);
-        if (!in || !out) {
-            free(in);
-            free(out);
-            continue;
-        }
-        const uint64_t count = r->nrows * r->per_row;
-        CHECK_EQ_U(out_sz, count * 4);
-        float *got = malloc(count * sizeof(float));
-        lgg_status st = fn(r->type, in, in_sz, LGG_LITTLE_ENDIAN, got, count);
-        CHECKF(st == LGG_OK, "%s: %s (%s) returned %d", label, r->input, r->name, (int)st);
-        if (st == LGG_OK && out_sz == count * 4) {
-            long d = first_diff(got, (const float *)out, count);
-            float want;
-            if (d >= 0) memcpy(&want, out + 4 * d, 4);
-            CHECKF(d < 0, "%s: %s differs at %ld: got %a want %a", label, r->output, d, d >= 0 ? got[d] : 0.0,
-                   d >= 0 ? want : 0.0);
-            checked++;
-        }
-        free(got);
-        free(in);
-        free(out);
-    }
+    int checked = 0;
+    for (int i = 0; i < n; i++) checked += golden_one(fn, &rows[i], label);
     CHECK_EQ_U(checked, n);
 }
 
-TEST(dequant_golden_simd) {
-    if (!need_shared()) return;
-    golden_with(lgg_dequantize, "simd");
-}
-TEST(dequant_golden_ref) {
-    if (!need_shared()) return;
-    golden_with(lgg_dequantize_ref, "ref");
-}
+TEST(dequant_golden_simd) { golden_with(lgg_dequantize, "simd"); }
+TEST(dequant_golden_ref) { golden_with(lgg_dequantize_ref, "ref"); }
 
 /* Every type the golden index lists is one we claim to support. */
 TEST(dequant_golden_covers_types) {
-    if (!need_shared()) return;
-    static golden_row rows[1024];
-    size_t n = load_index(rows, 1024);
+    static golden_vec rows[512];
+    const int n = golden_index("dequantize", rows, 512);
     REQUIRE(n > 0);
-    for (size_t i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {
         bool known = false;
-        for (size_t t = 0; t < N_TYPES; t++) known |= ALL_TYPES[t] == rows[i].type;
-        CHECKF(known, "golden type %u (%s) not in the supported list", rows[i].type, rows[i].name);
-        CHECK(lgg_type_name(rows[i].type) != NULL);
+        for (size_t t = 0; t < N_TYPES; t++) known |= ALL_TYPES[t] == rows[i].type_id;
+        CHECKF(known, "golden type %u (%s) not in the supported list", rows[i].type_id, rows[i].type);
+        CHECK(lgg_type_name(rows[i].type_id) != NULL);
     }
 }
 
@@ -255,18 +199,6 @@ TEST(dequant_nan_scale_sign) {
     }
 }
 
-static void swap_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
-    for (size_t b = 0; b < nblocks; b++)
-        for (int f = 0; f < ti->n_fields; f++) {
-            uint8_t *q = p + b * ti->type_size + ti->fields[f].offset;
-            for (int c = 0; c < ti->fields[f].count; c++, q += ti->fields[f].width)
-                for (int k = 0; k < ti->fields[f].width / 2; k++) {
-                    uint8_t t = q[k];
-                    q[k] = q[ti->fields[f].width - 1 - k];
-                    q[ti->fields[f].width - 1 - k] = t;
-                }
-        }
-}
 
 
 /* ---- SIMD against the reference, harder ------------------------------------- */
@@ -446,7 +378,7 @@ static uint8_t *gen_type_file(uint32_t type, uint64_t row_len, uint64_t nrows, b
     buf_pad(&b, 32);
     const size_t at = b.n;
     buf_put(&b, le_data, bytes);
-    if (big) swap_to_big(ti, b.p + at, bytes / ti->type_size);
+    if (big) swap_blocks_to_big(ti, b.p + at, bytes / ti->type_size);
     *size = b.n;
     return b.p;
 }
@@ -537,7 +469,7 @@ static void check_big_endian(deq_api fn, uint32_t type, const uint8_t *le, size_
     const size_t bytes = nblocks * ti->type_size, count = nblocks * ti->block_size;
     uint8_t *be = malloc(bytes), *keep = malloc(bytes);
     memcpy(be, le, bytes);
-    swap_to_big(ti, be, nblocks);
+    swap_blocks_to_big(ti, be, nblocks);
     memcpy(keep, be, bytes);
     float *a = malloc(count * 4), *b = malloc(count * 4);
     CHECK(fn(type, le, bytes, LGG_LITTLE_ENDIAN, a, count) == LGG_OK);
@@ -552,18 +484,18 @@ static void check_big_endian(deq_api fn, uint32_t type, const uint8_t *le, size_
 }
 
 TEST(dequant_big_endian_golden) {
-    if (!need_shared()) return;
-    static golden_row rows[1024];
-    size_t n = load_index(rows, 1024);
+    static golden_vec rows[512];
+    const int n = golden_index("dequantize", rows, 512);
     REQUIRE(n > 0);
-    for (size_t i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {
         size_t sz;
-        uint8_t *in = read_golden(rows[i].input, &sz);
+        uint8_t *in = golden_quant_bytes(rows[i].input, &sz);
+        CHECKF(in != NULL, "cannot make %s", rows[i].input);
         if (!in) continue;
-        const lgg_type_info *ti = lgg_type_get(rows[i].type);
+        const lgg_type_info *ti = lgg_type_get(rows[i].type_id);
         REQUIRE(ti && ti->type_size);
-        check_big_endian(lgg_dequantize, rows[i].type, in, sz / ti->type_size, rows[i].input);
-        check_big_endian(lgg_dequantize_ref, rows[i].type, in, sz / ti->type_size, rows[i].input);
+        check_big_endian(lgg_dequantize, rows[i].type_id, in, sz / ti->type_size, rows[i].input);
+        check_big_endian(lgg_dequantize_ref, rows[i].type_id, in, sz / ti->type_size, rows[i].input);
         free(in);
     }
 }
@@ -635,23 +567,33 @@ TEST(dequant_exact_size_buffers) {
 
 /* ---- tensors of open files ------------------------------------------------- */
 
-static lgg_file *open_shared(const char *rel) {
+/* A file of ../shared/golden/quant/, whole. */
+static unsigned char *read_golden(const char *name, size_t *size) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "golden/quant/%s", name);
+    return read_file(shared_path(rel), size);
+}
+
+static lgg_file *open_path(const char *path) {
     lgg_file *f = NULL;
-    if (lgg_open_file(shared_path(rel), NULL, &f, NULL) != LGG_OK) return NULL;
+    if (!path || lgg_open_file(path, NULL, &f, NULL) != LGG_OK) return NULL;
     return f;
 }
+static lgg_file *open_shared(const char *rel) { return open_path(shared_path(rel)); }
+/* A llama-quantize model, or its stand-in (standin.h). */
+static lgg_file *open_model(const char *rel) { return open_path(model_path(rel)); }
 
 /* ggml's own GGUF files of every type: each tensor (and slices of its rows)
  * dequantizes to the golden output of the same bytes. */
 TEST(dequant_tensor_golden_files) {
     if (!need_shared()) return;
-    static golden_row rows[1024];
-    size_t n = load_index(rows, 1024);
+    static golden_vec rows[512];
+    const int n = golden_index("dequantize", rows, 512);
     REQUIRE(n > 0);
     size_t matched = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++) {
         char rel[256];
-        snprintf(rel, sizeof rel, "golden/ggml-types/type-%s.gguf", rows[i].name);
+        snprintf(rel, sizeof rel, "golden/ggml-types/type-%s.gguf", rows[i].type);
         lgg_file *f = open_shared(rel);
         if (!f) continue;
         size_t in_sz, out_sz;
@@ -720,9 +662,9 @@ static void compare_be_file(lgg_file *le, lgg_file *be, const char *what) {
 }
 
 TEST(dequant_tensor_big_endian_f16) {
-    if (!need_shared()) return;
-    lgg_file *le = open_shared("golden/llama-quantize/pub-dense-f16.gguf");
-    lgg_file *be = open_shared("golden/llama-quantize/pub-dense-f16.BE.gguf");
+    if (!need_models()) return;
+    lgg_file *le = open_model("golden/llama-quantize/pub-dense-f16.gguf");
+    lgg_file *be = open_model("golden/llama-quantize/pub-dense-f16.BE.gguf");
     REQUIRE(le && be);
     compare_be_file(le, be, "pub-dense-f16.BE.gguf");
     lgg_close(le);
@@ -736,9 +678,9 @@ TEST(dequant_tensor_big_endian_f16) {
  * little-endian blocks with only each block's scale swapped, as the type
  * table says -- into a copy of that file and compare against that. */
 TEST(dequant_tensor_big_endian_q8_0) {
-    if (!need_shared()) return;
-    lgg_file *le = open_shared("golden/llama-quantize/pub-dense-Q8_0.gguf");
-    lgg_file *be0 = open_shared("golden/llama-quantize/pub-dense-Q8_0.BE.gguf");
+    if (!need_models()) return;
+    lgg_file *le = open_model("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    lgg_file *be0 = open_model("golden/llama-quantize/pub-dense-Q8_0.BE.gguf");
     REQUIRE(le && be0);
     const size_t n = (size_t)lgg_file_size(be0);
     uint8_t *copy = malloc(n);
@@ -751,7 +693,7 @@ TEST(dequant_tensor_big_endian_q8_0) {
         uint8_t *dst = copy + b->file_offset;
         memcpy(dst, a->data, a->size);
         const lgg_type_info *ti = lgg_type_get(a->type);
-        swap_to_big(ti, dst, a->size / ti->type_size);
+        swap_blocks_to_big(ti, dst, a->size / ti->type_size);
         quant += a->type == LGG_TYPE_Q8_0;
     }
     CHECK(quant > 0);
@@ -767,9 +709,9 @@ TEST(dequant_tensor_big_endian_q8_0) {
 /* A truncated download opened with LGG_OPEN_ALLOW_MISSING_DATA: tensors
  * whose data is missing are refused, present ones still decode. */
 TEST(dequant_tensor_missing_data) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t sz;
-    uint8_t *bytes = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &sz);
+    uint8_t *bytes = read_file(model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &sz);
     REQUIRE(bytes);
     lgg_open_options o;
     lgg_open_options_init(&o);

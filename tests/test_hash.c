@@ -6,6 +6,7 @@
  * flipped byte, a truncation, bad padding and trailing data. */
 #include "libgguf.h"
 #include "test.h"
+#include "standin.h"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -296,10 +297,10 @@ TEST(verify_padding_and_trailing_data) {
 /* A shard set hashed with --shards gives the merged file's lines. */
 TEST(hash_shards_as_one_model) {
     char merged[4096], first[4096], second[4096];
-    snprintf(merged, sizeof merged, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
-    snprintf(first, sizeof first, "%s", shared_path(LQ "pub-dense-Q8_0-split-00001-of-00003.gguf"));
-    snprintf(second, sizeof second, "%s", shared_path(LQ "pub-dense-Q8_0-split-00002-of-00003.gguf"));
-    if (!need_shared()) return;
+    snprintf(merged, sizeof merged, "%s", model_path(LQ "pub-dense-Q8_0.gguf"));
+    snprintf(first, sizeof first, "%s", model_path(LQ "pub-dense-Q8_0-split-00001-of-00003.gguf"));
+    snprintf(second, sizeof second, "%s", model_path(LQ "pub-dense-Q8_0-split-00002-of-00003.gguf"));
+    if (!need_models()) return;
     run a = gguf("hash", "--all", "--uuid", "--metadata", merged, NULL);
     run b = gguf("hash", "--all", "--uuid", "--metadata", "--shards", first, NULL);
     CHECK_EQ_U(a.status, 0);
@@ -336,9 +337,9 @@ TEST(hash_shards_as_one_model) {
  * while the tensors' hashes stay. */
 TEST(hash_metadata_canonical) {
     char le[4096], be[4096];
-    snprintf(le, sizeof le, "%s", shared_path(LQ "pub-dense-f16.gguf"));
-    snprintf(be, sizeof be, "%s", shared_path(LQ "pub-dense-f16.BE.gguf"));
-    if (need_shared()) {
+    snprintf(le, sizeof le, "%s", model_path(LQ "pub-dense-f16.gguf"));
+    snprintf(be, sizeof be, "%s", model_path(LQ "pub-dense-f16.BE.gguf"));
+    if (need_models()) {
         run a = gguf("hash", "--metadata", "--no-layer", "--sha256", le, NULL);
         run b = gguf("hash", "--metadata", "--no-layer", "--sha256", be, NULL);
         char n1[4200], n2[4200], ha[80], hb[80], ma[80], mb[80];

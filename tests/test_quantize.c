@@ -2,125 +2,68 @@
  * argument contract, NaN handling and row-split invariance. */
 #include "test.h"
 #include "libgguf.h"
+#include "golden.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
-static float *load_f32(const char *rel, size_t want_count) {
+/* A committed golden input of WANT_COUNT floats (golden.h), or NULL. */
+static float *load_f32(const char *name, size_t want_count) {
     size_t n = 0;
-    unsigned char *p = read_file(shared_path(rel), &n);
-    if (!p) return NULL;
-    if (n != want_count * sizeof(float)) {
+    unsigned char *p = golden_input(name, &n);
+    if (p && n != want_count * sizeof(float)) {
         free(p);
-        return NULL;
+        p = NULL;
     }
     return (float *)p;
-}
-
-typedef struct golden_row {
-    char type[32], cas[32], input[96], output[128];
-    unsigned type_id;
-    long nrows, n_per_row;
-    bool imatrix;
-    size_t bytes;
-} golden_row;
-
-/* All 'quantize' rows of index.tsv; returns the count (0 on failure). */
-static int read_index(golden_row *rows, int cap) {
-    size_t n = 0;
-    char *txt = (char *)read_file(shared_path("golden/quant/index.tsv"), &n);
-    if (!txt) return 0;
-    txt = realloc(txt, n + 1);
-    txt[n] = 0;
-    int count = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        golden_row r;
-        char kind[32], imx[8];
-        memset(&r, 0, sizeof r);
-        if (sscanf(line, "%31s %u %31s %31s %ld %ld %7s %95s %127s %zu", kind, &r.type_id, r.type, r.cas, &r.nrows,
-                   &r.n_per_row, imx, r.input, r.output, &r.bytes) != 10)
-            continue;
-        if (strcmp(kind, "quantize") != 0) continue;
-        r.imatrix = strcmp(imx, "yes") == 0;
-        if (count < cap) rows[count++] = r;
-    }
-    free(txt);
-    return count;
 }
 
 #include "quant/quant_internal.h"
 #include "quant/iq_tables.h"
 
-/* every golden row, through the dispatched path (simd) or the scalar reference */
-static void golden_rows(bool simd) {
-    static golden_row rows[1024];
-    const int n = read_index(rows, 1024);
-    REQUIRE(n > 0);
-    int matched = 0, mismatched = 0;
-    for (int i = 0; i < n; i++) {
-        const golden_row *r = &rows[i];
-        char rel[256];
-        const size_t count = (size_t)r->nrows * (size_t)r->n_per_row;
-        snprintf(rel, sizeof rel, "golden/quant/%s", r->input);
-        float *in = load_f32(rel, count);
-        float *imx = NULL;
-        if (r->imatrix) {
-            snprintf(rel, sizeof rel, "golden/quant/input.%s.imatrix.f32", r->cas);
-            imx = load_f32(rel, (size_t)r->n_per_row);
-        }
-        size_t glen = 0;
-        snprintf(rel, sizeof rel, "golden/quant/%s", r->output);
-        unsigned char *gold = read_file(shared_path(rel), &glen);
-        CHECKF(in && gold && glen == r->bytes && (!r->imatrix || imx), "%s: cannot read golden inputs", r->output);
-        if (!in || !gold || glen != r->bytes || (r->imatrix && !imx)) {
-            free(in), free(imx), free(gold);
-            mismatched++;
-            continue;
-        }
-        unsigned char *out = malloc(r->bytes + 64);
+/* One golden row, through the dispatched path (simd) or the scalar
+ * reference: its sha256 against the reference's; true when it matches. */
+static bool golden_row_ok(const golden_vec *r, bool simd) {
+    char name[128];
+    const size_t count = (size_t)r->nrows * (size_t)r->n_per_row;
+    float *in = load_f32(r->input, count), *imx = NULL;
+    snprintf(name, sizeof name, "input.%s.imatrix.f32", r->cas);
+    if (r->imatrix) imx = load_f32(name, (size_t)r->n_per_row);
+    CHECKF(in && (!r->imatrix || imx), "%s: cannot read the golden inputs", r->output);
+    unsigned char *out = malloc(r->bytes + 64);
+    bool ok = in && (!r->imatrix || imx) && out;
+    if (ok) {
         memset(out, 0xA5, r->bytes + 64);
         size_t written = 12345;
         lgg_status st = simd ? lgg_quantize(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx, &written)
                              : lgg__quantize_path(r->type_id, in, out, r->bytes + 64, r->nrows, r->n_per_row, imx,
                                                   &written, false);
         /* every golden row must be produced: no type may be left unsupported */
-        if (st != LGG_OK || written != r->bytes) {
-            test_fail(__FILE__, __LINE__, "%s: status %d, written %zu (want %zu)", r->output, (int)st, written,
-                      r->bytes);
-            mismatched++;
-        } else {
-            size_t k = 0;
-            while (k < r->bytes && out[k] == gold[k]) k++;
-            if (k < r->bytes) {
-                size_t bs = r->bytes / (size_t)r->nrows;
-                test_fail(__FILE__, __LINE__, "%s: first differing byte at %zu (row %zu, byte %zu): %02x != %02x",
-                          r->output, k, k / bs, k % bs, out[k], gold[k]);
-                mismatched++;
-            } else if (out[r->bytes] != 0xA5) {
-                test_fail(__FILE__, __LINE__, "%s: wrote past the output", r->output);
-                mismatched++;
-            } else {
-                matched++;
-            }
-        }
-        free(in), free(imx), free(gold), free(out);
+        CHECKF(st == LGG_OK && written == r->bytes, "%s: status %d, written %zu (want %zu)", r->output, (int)st,
+               written, r->bytes);
+        ok = st == LGG_OK && written == r->bytes && golden_check(r, out, r->bytes, simd ? "dispatched" : "scalar");
+        CHECKF(out[r->bytes] == 0xA5, "%s: wrote past the output", r->output);
+        ok = ok && out[r->bytes] == 0xA5;
     }
-    printf("    golden quantize rows (%s): %d total, %d match, %d mismatch\n", simd ? "dispatched" : "scalar only", n,
-           matched, mismatched);
-    CHECK(matched == n);
-    CHECK(mismatched == 0);
+    free(in), free(imx), free(out);
+    return ok;
 }
 
-TEST(quant_golden_all_rows) {
-    if (!need_shared()) return;
-    golden_rows(true);
+/* every golden row, through the dispatched path (simd) or the scalar reference */
+static void golden_rows(bool simd) {
+    static golden_vec rows[512];
+    const int n = golden_index("quantize", rows, 512);
+    REQUIRE(n > 200); /* 208 rows when the index was made */
+    int matched = 0;
+    for (int i = 0; i < n; i++) matched += golden_row_ok(&rows[i], simd);
+    printf("    golden quantize rows (%s): %d total, %d match, %d mismatch\n", simd ? "dispatched" : "scalar only", n,
+           matched, n - matched);
+    CHECK(matched == n);
 }
-TEST(quant_golden_all_rows_scalar) {
-    if (!need_shared()) return;
-    golden_rows(false);
-}
+
+TEST(quant_golden_all_rows) { golden_rows(true); }
+TEST(quant_golden_all_rows_scalar) { golden_rows(false); }
 
 TEST(quant_needs_imatrix) {
     /* ggml_quantize_requires_imatrix's list; IQ1_M is not on it */
@@ -224,10 +167,9 @@ TEST(quant_nan_rows) {
 
 /* Quantizing row by row gives the same bytes as all rows at once. */
 TEST(quant_row_split_invariance) {
-    if (!need_shared()) return;
     size_t n = 0;
-    float *in = (float *)read_file(shared_path("golden/quant/input.weights.f32"), &n);
-    float *imx = (float *)read_file(shared_path("golden/quant/input.weights.imatrix.f32"), &n);
+    float *in = (float *)golden_input("input.weights.f32", &n);
+    float *imx = (float *)golden_input("input.weights.imatrix.f32", &n);
     REQUIRE(in && imx);
     enum { NR = 8, NPR = 512 };
     static unsigned char all[NR * NPR * 4], one[NR * NPR * 4];
@@ -294,7 +236,6 @@ static void simd_compare(const char *name, qpath_fn fn, size_t bs, const float *
 }
 
 TEST(quant_simd_matches_scalar) {
-    if (!need_shared()) return;
     static const struct {
         const char *name;
         qpath_fn fn;
@@ -318,9 +259,9 @@ TEST(quant_simd_matches_scalar) {
     static const char *const cases[] = {"gauss", "weights", "uniform", "edge"};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char rel[128];
-        snprintf(rel, sizeof rel, "golden/quant/input.%s.f32", cases[c]);
+        snprintf(rel, sizeof rel, "input.%s.f32", cases[c]);
         size_t len = 0;
-        float *in = (float *)read_file(shared_path(rel), &len);
+        float *in = (float *)golden_input(rel, &len);
         CHECKF(in && len >= 256 * sizeof(float), "cannot read %s", rel);
         if (!in) continue;
         const int64_t n = (int64_t)(len / sizeof(float)) / 256 * 256;

@@ -6,6 +6,7 @@
  * messages and statuses, shard names, and the recommended file name. */
 #include "gen.h"
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 
 #include <fcntl.h>
@@ -121,9 +122,9 @@ static unsigned char *merge_mem(const shards *s, size_t *n, lgg_status *st, lgg_
 }
 
 TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n;
-    unsigned char *orig = read_file(shared_path(LQ "pub-dense-Q8_0.gguf"), &n);
+    unsigned char *orig = read_file(model_path(LQ "pub-dense-Q8_0.gguf"), &n);
     REQUIRE(orig != NULL);
     shards s;
     REQUIRE(split_mem(orig, n, 16, 0, &s) == LGG_OK);
@@ -132,7 +133,7 @@ TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
         char rel[128];
         snprintf(rel, sizeof rel, LQ "pub-dense-Q8_0-split-%05u-of-00003.gguf", i + 1);
         size_t gn;
-        unsigned char *g = read_file(shared_path(rel), &gn);
+        unsigned char *g = read_file(model_path(rel), &gn);
         CHECKF(g && gn == s.len[i] && memcmp(g, s.bytes[i], gn) == 0, "%s differs", rel);
         free(g);
     }
@@ -147,7 +148,7 @@ TEST(split_reproduces_gguf_split_golden_shards_and_merges_back) {
     for (uint32_t i = 0; i < 3; i++) {
         char rel[128];
         snprintf(rel, sizeof rel, LQ "pub-dense-Q8_0-split-%05u-of-00003.gguf", i + 1);
-        gs.bytes[i] = read_file(shared_path(rel), &gs.len[i]);
+        gs.bytes[i] = read_file(model_path(rel), &gs.len[i]);
         REQUIRE(gs.bytes[i] != NULL);
         REQUIRE(lgg_open_memory(gs.bytes[i], gs.len[i], NULL, &gs.files[i], NULL) == LGG_OK);
     }
@@ -454,9 +455,9 @@ static bool same_file(const char *a, const char *b) {
 }
 
 TEST(cli_split_and_merge_golden) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char in[700];
-    snprintf(in, sizeof in, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
+    snprintf(in, sizeof in, "%s", model_path(LQ "pub-dense-Q8_0.gguf"));
     char *prefix = scratch("pub-dense-Q8_0-split");
     EXPECT(0,
            "$T/pub-dense-Q8_0-split-00001-of-00003.gguf\n$T/pub-dense-Q8_0-split-00002-of-00003.gguf\n"
@@ -466,7 +467,7 @@ TEST(cli_split_and_merge_golden) {
         char a[200], b[200];
         snprintf(a, sizeof a, "pub-dense-Q8_0-split-%05d-of-00003.gguf", i);
         snprintf(b, sizeof b, LQ "pub-dense-Q8_0-split-%05d-of-00003.gguf", i);
-        CHECKF(same_file(scratch(a), shared_path(b)), "%s differs from llama-gguf-split's", a);
+        CHECKF(same_file(scratch(a), model_path(b)), "%s differs from llama-gguf-split's", a);
     }
     char *merged = scratch("merged.gguf");
     EXPECT(0, "", "", "merge", scratch("pub-dense-Q8_0-split-00001-of-00003.gguf"), merged, NULL, NULL, NULL);
@@ -487,9 +488,9 @@ TEST(cli_split_and_merge_golden) {
 }
 
 TEST(cli_merge_refusals) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char in[700];
-    snprintf(in, sizeof in, "%s", shared_path(LQ "pub-dense-Q8_0.gguf"));
+    snprintf(in, sizeof in, "%s", model_path(LQ "pub-dense-Q8_0.gguf"));
     EXPECT(0, "$T/r-00001-of-00003.gguf\n$T/r-00002-of-00003.gguf\n$T/r-00003-of-00003.gguf\n", "", "split",
            "--max-tensors", "16", in, scratch("r"), NULL);
     char *r1 = scratch("r-00001-of-00003.gguf"), *r2 = scratch("r-00002-of-00003.gguf"),
@@ -574,22 +575,22 @@ TEST(cli_merge_refusals) {
 }
 
 TEST(cli_split_never_replaces_its_input) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char *one = scratch("x-00001-of-00001.gguf");
-    REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), one));
+    REQUIRE(file_copy(model_path(LQ "pub-dense-Q8_0.gguf"), one));
     EXPECT(1, "", "gguf split: $T/x-00001-of-00001.gguf: refusing to write over the input $T/x-00001-of-00001.gguf"
                   " (the same file); nothing written\n",
            "split", "--max-tensors", "100", one, scratch("x"), NULL);
-    CHECK(same_file(one, shared_path(LQ "pub-dense-Q8_0.gguf")));
+    CHECK(same_file(one, model_path(LQ "pub-dense-Q8_0.gguf")));
     /* a later shard that is the input: refused before the first is written */
     char *two = scratch("y-00002-of-00002.gguf");
-    REQUIRE(file_copy(shared_path(LQ "pub-dense-Q8_0.gguf"), two));
+    REQUIRE(file_copy(model_path(LQ "pub-dense-Q8_0.gguf"), two));
     EXPECT(1, "",
            "gguf split: $T/y-00002-of-00002.gguf: refusing to write over the input $T/y-00002-of-00002.gguf"
            " (the same file); nothing written\n",
            "split", "--max-tensors", "20", two, scratch("y"), NULL);
     CHECK(access(scratch("y-00001-of-00002.gguf"), F_OK) != 0);
-    CHECK(same_file(two, shared_path(LQ "pub-dense-Q8_0.gguf")));
+    CHECK(same_file(two, model_path(LQ "pub-dense-Q8_0.gguf")));
 }
 
 /* ---- the recommended name ---------------------------------------------------- */

@@ -1,5 +1,5 @@
 diff
 --json
 --metadata
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.BE.gguf
+@STANDIN@/pub-dense-f16.gguf
+@STANDIN@/pub-dense-Q8_0.BE.gguf

@@ -1,4 +1,4 @@
 diff
 --metadata
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-f16.gguf
+@STANDIN@/pub-dense-Q8_0.gguf

@@ -1,4 +1,4 @@
 dump
 --json
 --no-tensors
-@SHARED@/golden/llama-quantize/pub-dense-f16.BE.gguf
+@STANDIN@/pub-dense-f16.BE.gguf

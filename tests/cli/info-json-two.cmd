@@ -1,4 +1,4 @@
 info
 --json
 examples/Tiny-Llama-82K-v1.0-Q8_0.gguf
-@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+@STANDIN@/pub-moe-f32.gguf

@@ -1,4 +1,4 @@
 merge
 --merge
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf
+@STANDIN@/pub-dense-Q8_0-split-00002-of-00003.gguf
 out.gguf

@@ -1,3 +1,3 @@
 merge
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 out.gguf

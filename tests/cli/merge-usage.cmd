@@ -1,2 +1,2 @@
 merge
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0-split-00001-of-00003.gguf
+@STANDIN@/pub-dense-Q8_0-split-00001-of-00003.gguf

@@ -1,2 +1,2 @@
 name
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf

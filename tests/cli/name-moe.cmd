@@ -1,2 +1,2 @@
 name
-@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+@STANDIN@/pub-moe-f32.gguf

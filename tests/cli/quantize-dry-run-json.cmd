@@ -4,6 +4,6 @@ quantize
 --pure
 --token-embedding-type
 q8_0
-@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+@STANDIN@/pub-moe-f32.gguf
 /nonexistent/out.gguf
 IQ4_XS

@@ -2,6 +2,6 @@ quantize
 --dry-run
 --allow-requantize
 --keep-split
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0-split-00001-of-00003.gguf
+@STANDIN@/pub-dense-Q8_0-split-00001-of-00003.gguf
 /nonexistent/out.gguf
 Q4_0

@@ -1,5 +1,5 @@
 quantize
 --dry-run
-@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+@STANDIN@/pub-moe-f32.gguf
 /nonexistent/out.gguf
 Q3_K_L

@@ -4,6 +4,6 @@ quantize
 BLK\.[01]\.attn_(q|k)=q8_0
 --output-tensor-type
 f16
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf
 /nonexistent/out.gguf
 15

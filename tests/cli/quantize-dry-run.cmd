@@ -1,5 +1,5 @@
 quantize
 --dry-run
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf
 /nonexistent/out.gguf
 Q4_K_M

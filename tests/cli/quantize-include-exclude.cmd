@@ -3,6 +3,6 @@ quantize
 attn
 --exclude-weights
 ffn
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf
 out.gguf
 Q4_0

@@ -1,5 +1,5 @@
 quantize
 --json
-@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+@STANDIN@/pub-moe-f32.gguf
 out.gguf
 Q4_0

@@ -1,5 +1,5 @@
 quantize
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf
 Q4_0
 1

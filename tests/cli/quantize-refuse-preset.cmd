@@ -1,4 +1,4 @@
 quantize
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@STANDIN@/pub-dense-f16.gguf
 out.gguf
 IQ2_XXS

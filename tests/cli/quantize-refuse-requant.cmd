@@ -1,4 +1,4 @@
 quantize
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 out.gguf
 Q4_K_M

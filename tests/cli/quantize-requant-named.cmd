@@ -1,4 +1,4 @@
 quantize
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 /nonexistent-dir/out.gguf
 Q4_0

@@ -1,5 +1,5 @@
 quantize
 --dry-run
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf
+@STANDIN@/pub-dense-Q8_0-split-00002-of-00003.gguf
 /nonexistent/out.gguf
 Q4_0

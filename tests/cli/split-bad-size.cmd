@@ -1,5 +1,5 @@
 split
 --max-size
 1.5G
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 p

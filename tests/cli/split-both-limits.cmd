@@ -3,5 +3,5 @@ split
 1G
 --max-tensors
 3
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 p

@@ -1,4 +1,4 @@
 split
 --dry-run
-@SHARED@/golden/llama-quantize/pub-moe-f32.gguf
+@STANDIN@/pub-moe-f32.gguf
 out

@@ -2,5 +2,5 @@ split
 --max-size
 1G
 --dry-run
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 p

@@ -1,4 +1,4 @@
 split
 --dry-run
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 p

@@ -3,5 +3,5 @@ split
 16
 --no-tensor-first-split
 --dry-run
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 out

@@ -3,5 +3,5 @@ split
 --split-max-size
 3m
 --dry-run
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 out

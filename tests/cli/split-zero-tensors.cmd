@@ -1,5 +1,5 @@
 split
 --max-tensors
 0
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0.gguf
+@STANDIN@/pub-dense-Q8_0.gguf
 p

@@ -1,2 +1,2 @@
 validate
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf
+@STANDIN@/pub-dense-Q8_0-split-00002-of-00003.gguf

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""make-golden-index.py -- the compact copy of the reference material that the
+tests use when ../shared is not there (docs/reference.md).
+
+Reads the reference files (made by ggml and llama.cpp, see ../shared/golden/
+README.md) and writes, under tests/data/golden/:
+
+  quant.tsv        ../shared/golden/quant/index.tsv with, per output file, its
+                   sha256 and the first 8 hex digits of each row's sha256
+  quant/           the inputs: input.<case>.f32, input.<case>.imatrix.f32 and
+                   random.<type>.bin (copied: tens of KB)
+  standin/         the header (everything before the tensor data) of each
+                   model the CLI tests open, and standin.tsv: each one's
+                   reference size and sha256.  The tests fill the data from
+                   a seed (tests/standin.c).
+
+Usage: scripts/make-golden-index.py [SHARED] (default ../shared, or
+$GGUF_SHARED).  Run from the repository's root; rerunning on the same
+reference material rewrites the same bytes."""
+import hashlib
+import os
+import shutil
+import struct
+import sys
+
+SHARED = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GGUF_SHARED", "../shared")
+OUT = "tests/data/golden"
+STANDINS = [
+    "golden/llama-quantize/pub-dense-f16.gguf",
+    "golden/llama-quantize/pub-dense-f16.BE.gguf",
+    "golden/llama-quantize/pub-dense-Q8_0.gguf",
+    "golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
+    "golden/llama-quantize/pub-dense-Q8_0-split-00001-of-00003.gguf",
+    "golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf",
+    "golden/llama-quantize/pub-dense-Q8_0-split-00003-of-00003.gguf",
+    "golden/llama-quantize/pub-moe-f32.gguf",
+]
+
+
+def sha(b):
+    return hashlib.sha256(b).hexdigest()
+
+
+def row_prefixes(data, nrows):
+    step = len(data) // nrows
+    return ",".join(sha(data[r * step:(r + 1) * step])[:8] for r in range(nrows))
+
+
+def read(rel):
+    with open(os.path.join(SHARED, rel), "rb") as f:
+        return f.read()
+
+
+def quant_index():
+    lines = read("golden/quant/index.tsv").decode().splitlines()
+    out = [lines[0] + "\tsha256\trows"]
+    for line in lines[1:]:
+        f = line.split("\t")
+        data = read("golden/quant/" + f[8])
+        assert len(data) == int(f[9]), f[8]
+        out.append(line + "\t" + sha(data) + "\t" + row_prefixes(data, int(f[4])))
+    os.makedirs(OUT + "/quant", exist_ok=True)
+    with open(OUT + "/quant.tsv", "w") as f:
+        f.write("\n".join(out) + "\n")
+    for name in sorted(os.listdir(os.path.join(SHARED, "golden/quant"))):
+        if name.startswith("input.") or name.startswith("random."):
+            shutil.copyfile(os.path.join(SHARED, "golden/quant", name), OUT + "/quant/" + name)
+
+
+# ---- GGUF headers (enough of the format to find where the data starts) ----
+
+def gguf_data_offset(b):
+    """Offset of the tensor data in the GGUF file b, and its byte order."""
+    end = "<" if struct.unpack_from("<I", b, 4)[0] < 0x10000 else ">"
+    pos = 8
+    n_tensors, n_kv = struct.unpack_from(end + "QQ", b, pos)
+    pos += 16
+    align = 32
+
+    def u64():
+        nonlocal pos
+        v = struct.unpack_from(end + "Q", b, pos)[0]
+        pos += 8
+        return v
+
+    def string():
+        nonlocal pos
+        n = u64()
+        s = b[pos:pos + n]
+        pos += n
+        return s
+
+    sizes = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+
+    def value(t):
+        nonlocal pos
+        if t == 8:
+            return string()
+        if t == 9:
+            et = struct.unpack_from(end + "I", b, pos)[0]
+            pos += 4
+            for _ in range(u64()):
+                value(et)
+            return None
+        v = b[pos:pos + sizes[t]]
+        pos += sizes[t]
+        return v
+
+    for _ in range(n_kv):
+        key = string()
+        t = struct.unpack_from(end + "I", b, pos)[0]
+        pos += 4
+        v = value(t)
+        if key == b"general.alignment":
+            align = struct.unpack(end + "I", v)[0]
+    for _ in range(n_tensors):
+        string()
+        nd = struct.unpack_from(end + "I", b, pos)[0]
+        pos += 4 + 8 * nd + 4 + 8
+    return (pos + align - 1) // align * align
+
+
+def standins():
+    os.makedirs(OUT + "/standin", exist_ok=True)
+    rows = ["reference\tbytes\tsha256\thead_bytes"]
+    for rel in STANDINS:
+        b = read(rel)
+        off = gguf_data_offset(b)
+        name = os.path.basename(rel)
+        with open(OUT + "/standin/" + name + ".head", "wb") as f:
+            f.write(b[:off])
+        rows.append("%s\t%d\t%s\t%d" % (rel, len(b), sha(b), off))
+    with open(OUT + "/standin/standin.tsv", "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+
+if __name__ == "__main__":
+    quant_index()
+    standins()

@@ -1,0 +1,146 @@
+/* standin.c -- stand-ins for the reference models (standin.h): each one is
+ * the reference's header followed by data made from a seed, the same for
+ * a tensor's name in every file (so a shard holds what the whole file holds,
+ * and the Q8_0 model is the Q8_0 of the f16 one's values). */
+#include "standin.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STANDIN_DATA "tests/data/golden/standin"
+
+void swap_blocks_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks) {
+    for (size_t b = 0; b < nblocks; b++)
+        for (int f = 0; f < ti->n_fields; f++) {
+            uint8_t *q = p + b * ti->type_size + ti->fields[f].offset;
+            for (int c = 0; c < ti->fields[f].count; c++, q += ti->fields[f].width)
+                for (int k = 0; k < ti->fields[f].width / 2; k++) {
+                    uint8_t t = q[k];
+                    q[k] = q[ti->fields[f].width - 1 - k];
+                    q[ti->fields[f].width - 1 - k] = t;
+                }
+        }
+}
+
+/* Values in [-0.05, 0.05) that an f16 holds exactly, from the name's seed. */
+static void seeded_values(const lgg_str *name, float *x, uint64_t n) {
+    uint64_t s = 0xcbf29ce484222325ull;
+    for (uint64_t i = 0; i < name->len; i++) s = (s ^ (uint8_t)name->ptr[i]) * 0x100000001b3ull;
+    for (uint64_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        const float v = (float)((double)(s >> 11) / 9007199254740992.0 - 0.5) * 0.1f;
+        x[i] = lgg_f16_to_f32(lgg_f32_to_f16(v));
+    }
+}
+
+/* Tensor T's seeded data, in the file's type and byte order, at DST. */
+static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
+    const lgg_type_info *ti = lgg_type_get(t->type);
+    float *x = malloc(t->n_elements * sizeof(float) + 1);
+    if (!ti || !ti->type_size || !x) {
+        free(x);
+        return false;
+    }
+    seeded_values(&t->name, x, t->n_elements);
+    bool ok = true;
+    if (t->type == LGG_TYPE_F32) {
+        memcpy(dst, x, t->size);
+    } else {
+        const int64_t per_row = t->ne[0];
+        size_t written = 0;
+        ok = lgg_quantize(t->type, x, dst, t->size, (int64_t)t->n_elements / per_row, per_row, NULL, &written) ==
+                 LGG_OK &&
+             written == t->size;
+    }
+    if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN) swap_blocks_to_big(ti, dst, t->size / ti->type_size);
+    free(x);
+    return ok;
+}
+
+/* Write TO from NAME.head and the seeded data: the whole reference-sized
+ * file, through a temporary name, so a concurrent worker never sees half. */
+static bool build_one(const char *name, uint64_t want_size, const char *to) {
+    char p[1700];
+    snprintf(p, sizeof p, "%s/%s.head", STANDIN_DATA, name);
+    size_t hn;
+    unsigned char *head = read_file(p, &hn);
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+    lgg_file *f = NULL;
+    if (!head || lgg_open_memory(head, hn, &o, &f, NULL) != LGG_OK) {
+        free(head);
+        CHECKF(false, "%s: missing or not a GGUF header", p);
+        return false;
+    }
+    const uint64_t size = lgg_file_expected_size(f);
+    CHECKF(size == want_size, "%s: the header makes %llu bytes, the reference has %llu", p,
+           (unsigned long long)size, (unsigned long long)want_size);
+    uint8_t *file = calloc(1, size);
+    bool ok = size == want_size && file;
+    if (ok) memcpy(file, head, hn);
+    for (uint64_t k = 0; ok && k < lgg_tensor_count(f); k++)
+        ok = fill_tensor(f, lgg_tensor_at(f, k), file + lgg_tensor_at(f, k)->file_offset);
+    snprintf(p, sizeof p, "%s.%ld", to, (long)getpid());
+    FILE *out = ok ? fopen(p, "wb") : NULL;
+    ok = out && fwrite(file, 1, size, out) == size;
+    if (out) ok = (fclose(out) == 0) && ok && rename(p, to) == 0;
+    CHECKF(ok, "%s: cannot build the stand-in", to);
+    lgg_close(f);
+    free(head);
+    free(file);
+    return ok;
+}
+
+const char *standin_dir(void) {
+    static char dir[1024];
+    static int state; /* 0 not built, 1 built, -1 failed */
+    if (state == 0) {
+        snprintf(dir, sizeof dir, "%s/standin", scratch_dir());
+        size_t n;
+        char *tsv = (char *)read_file(STANDIN_DATA "/standin.tsv", &n);
+        CHECKF(tsv != NULL, "%s/standin.tsv is missing", STANDIN_DATA);
+        state = tsv && (mkdir(dir, 0700) == 0 || errno == EEXIST) ? 1 : -1;
+        tsv = tsv ? realloc(tsv, n + 1) : NULL;
+        if (tsv) tsv[n] = 0;
+        char *save = NULL;
+        for (char *line = tsv ? strtok_r(tsv, "\n", &save) : NULL; line && state == 1;
+             line = strtok_r(NULL, "\n", &save)) {
+            char rel[512], to[1600];
+            unsigned long long bytes;
+            if (sscanf(line, "%511s %llu", rel, &bytes) != 2) continue; /* the heading */
+            const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+            snprintf(to, sizeof to, "%s/%s", dir, base);
+            if (access(to, R_OK) != 0 && !build_one(base, bytes, to)) state = -1;
+        }
+        free(tsv);
+    }
+    return state == 1 ? dir : NULL;
+}
+
+const char *standin_path(const char *name) {
+    static char p[4][1600];
+    static int k;
+    const char *dir = standin_dir();
+    if (!dir) return NULL;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+static bool have_shared(void) {
+    struct stat st;
+    return stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool need_models(void) {
+    if (have_shared()) return true;
+    return standin_dir() != NULL;
+}
+
+const char *model_path(const char *rel) {
+    if (have_shared()) return shared_path(rel);
+    return standin_path(strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+}

@@ -1,0 +1,32 @@
+/* standin.h -- models that stand in for the reference models when ../shared
+ * is not there (standin.c). */
+#ifndef LGG_TEST_STANDIN_H
+#define LGG_TEST_STANDIN_H
+#include "test.h"
+#include "libgguf.h"
+
+/* The directory holding a stand-in for each model listed in
+ * tests/data/golden/standin/standin.tsv, under the reference's file name:
+ * the reference's header (copied by scripts/make-golden-index.py) and tensor
+ * data made from a seed.  Commands that read only the header (info, dump,
+ * name, split --dry-run, quantize --dry-run, ...) give what they give on the
+ * reference; the data is not the reference's.  Built once per process;
+ * NULL, with the test failed, when a header is missing or does not open. */
+const char *standin_dir(void);
+/* standin_dir()/NAME (NAME: a reference's base name), or NULL. */
+const char *standin_path(const char *name);
+
+/* Swap each multi-byte field of NBLOCKS blocks of type TI in place: the
+ * little-endian blocks become the big-endian ones (and back). */
+void swap_blocks_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks);
+
+
+/* The reference model REL (a path under ../shared) when the reference
+ * material is there, else its stand-in (REL's base name in standin.tsv);
+ * NULL when neither is (then need_models() has said why). */
+const char *model_path(const char *rel);
+/* need_shared(), or true without ../shared when the stand-ins are built:
+ * for a test whose models are all llama-quantize's.  `if (!need_models())
+ * return;` */
+bool need_models(void);
+#endif
