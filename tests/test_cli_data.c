@@ -700,3 +700,158 @@ TEST(cli_diff_errors) {
     CHECK(r.n_out == 0 && r.n_err > 0);
     run_free(&r);
 }
+
+/* ---- MXFP4, NVFP4, Q1_0, Q2_0 ------------------------------------------- */
+
+/* A file with one [128, 2] tensor of each of the four newest types, made of
+ * hand-made blocks, and the values they stand for, worked out here from the
+ * format definitions (not with the library): E2M1 codes (doubled values
+ * 0 1 2 3 4 6 8 12, bit 3 the sign) times a power-of-two E8M0 scale halved
+ * (MXFP4) or a UE4M3 scale halved (NVFP4, one per 16 values), sign bits
+ * times d (Q1_0), 2-bit codes q meaning (q - 1) d (Q2_0).  `as_f32` writes
+ * the same tensors as F32 instead; `tweak` changes one Q2_0 code. */
+#define NEWT_ROW 128
+static const struct {
+    const char *name;
+    uint32_t type, block, tsize;
+} NEWT[] = {{"mx", 39, 32, 17}, {"nv", 40, 64, 36}, {"q1", 41, 128, 18}, {"q2", 42, 64, 18}};
+
+static float newt_value(int t, int k, int j) { /* block k, element j */
+    static const int8_t e2m1[16] = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+    const int code = (j * 7 + k * 3) & 15;
+    switch (t) {
+    case 0: return (float)e2m1[code] * ldexpf(1.0f, k % 4 - 2);               /* e = 126 + k%4 */
+    case 1: return (float)e2m1[code] * (1.0f + (float)(j / 16) / 8.0f) * 0.5f; /* UE4M3 0x38 + s */
+    case 2: return code & 1 ? 1.5f : -1.5f;                                    /* d = 1.5 */
+    default: return (float)((code & 3) - 1) * 0.5f;                            /* d = 0.5 */
+    }
+}
+
+static void newt_block(int t, int k, uint8_t *blk, bool tweak) {
+    int code[128];
+    for (int j = 0; j < (int)NEWT[t].block; j++) code[j] = (j * 7 + k * 3) & 15;
+    memset(blk, 0, NEWT[t].tsize);
+    switch (t) {
+    case 0:
+        blk[0] = (uint8_t)(126 + k % 4);
+        for (int j = 0; j < 16; j++) blk[1 + j] = (uint8_t)(code[j] | code[j + 16] << 4);
+        break;
+    case 1:
+        for (int s = 0; s < 4; s++) {
+            blk[s] = (uint8_t)(0x38 + s);
+            for (int j = 0; j < 8; j++) blk[4 + 8 * s + j] = (uint8_t)(code[16 * s + j] | code[16 * s + j + 8] << 4);
+        }
+        break;
+    case 2:
+        blk[0] = 0x00, blk[1] = 0x3E; /* 1.5 */
+        for (int j = 0; j < 128; j++) blk[2 + j / 8] |= (uint8_t)((code[j] & 1) << (j % 8));
+        break;
+    default:
+        blk[0] = 0x00, blk[1] = 0x38; /* 0.5 */
+        for (int j = 0; j < 64; j++) blk[2 + j / 4] |= (uint8_t)((code[j] & 3) << (2 * (j % 4)));
+        if (tweak && k == 1) blk[2] ^= 0x03; /* value 0 of the second block */
+        break;
+    }
+}
+
+static void write_newt(const char *path, bool as_f32, bool tweak) {
+    buf b = {0};
+    gen_header(&b, 3, 4, 0);
+    uint64_t off = 0, size[4];
+    const uint64_t ne[2] = {NEWT_ROW, 2};
+    for (int t = 0; t < 4; t++) {
+        size[t] = as_f32 ? 2 * NEWT_ROW * 4 : 2 * NEWT_ROW / NEWT[t].block * NEWT[t].tsize;
+        gen_tensor(&b, 3, NEWT[t].name, 2, ne, as_f32 ? 0 : NEWT[t].type, off);
+        off += (size[t] + 31) / 32 * 32;
+    }
+    buf_pad(&b, 32);
+    for (int t = 0; t < 4; t++) {
+        const int nblk = 2 * NEWT_ROW / (int)NEWT[t].block;
+        for (int k = 0; k < nblk; k++) {
+            if (as_f32) {
+                for (int j = 0; j < (int)NEWT[t].block; j++) {
+                    const float v = newt_value(t, k, j);
+                    uint32_t u;
+                    memcpy(&u, &v, 4);
+                    buf_u32(&b, u);
+                }
+            } else {
+                uint8_t blk[64];
+                newt_block(t, k, blk, tweak);
+                buf_put(&b, blk, NEWT[t].tsize);
+            }
+        }
+        buf_pad(&b, 32);
+    }
+    write_file(path, b.p, b.n);
+    buf_free(&b);
+}
+
+/* stdout with the scratch directory as $T */
+static char *newt_norm(const run_out *r) {
+    char *t = text(r->out, r->n_out), *n = replace_all(t, scratch_dir(), "$T");
+    free(t);
+    return n;
+}
+
+TEST(cli_new_types_cat_stats_diff) {
+    char pq[512], pf[512], pt[512];
+    snprintf(pq, sizeof pq, "%s/newtypes.gguf", scratch_dir());
+    snprintf(pf, sizeof pf, "%s/newtypes-f32.gguf", scratch_dir());
+    snprintf(pt, sizeof pt, "%s/newtypes-tweak.gguf", scratch_dir());
+    write_newt(pq, false, false);
+    write_newt(pf, true, false);
+    write_newt(pt, false, true);
+    run_out r;
+    /* cat --as f32: the values the blocks stand for, bit for bit */
+    for (int t = 0; t < 4; t++) {
+        RUN(&r, "cat", pq, NEWT[t].name, "--as", "f32");
+        CHECKF(r.status == 0 && r.n_err == 0, "cat %s: status %d", NEWT[t].name, r.status);
+        float want[2 * NEWT_ROW];
+        for (int i = 0; i < 2 * NEWT_ROW; i++) want[i] = newt_value(t, i / (int)NEWT[t].block, i % (int)NEWT[t].block);
+        CHECKF(r.n_out == sizeof want && memcmp(r.out, want, sizeof want) == 0, "cat %s --as f32: wrong values",
+               NEWT[t].name);
+        run_free(&r);
+    }
+    /* stats: the same figures as for the F32 copy, under the types' names */
+    RUN(&r, "stats", pq);
+    CHECK(r.status == 0 && r.n_err == 0);
+    char *sq = newt_norm(&r);
+    run_free(&r);
+    CHECK_EXPECTED("stats-new-types.txt", sq);
+    RUN(&r, "stats", pf);
+    CHECK(r.status == 0);
+    char *sf = newt_norm(&r);
+    run_free(&r);
+    static const char *const tn[4] = {"MXFP4", "NVFP4", "Q1_0", "Q2_0"};
+    char *a = replace_all(sq, "newtypes.gguf", "newtypes-f32.gguf");
+    for (int t = 0; t < 4; t++) {
+        char from[32], *next;
+        snprintf(from, sizeof from, "  %s [", tn[t]);
+        CHECKF(strstr(a, from) != NULL, "stats: no %s tensor", tn[t]);
+        next = replace_all(a, from, "  F32 [");
+        free(a);
+        a = next;
+    }
+    CHECK_STR(a, sf);
+    free(a);
+    free(sf);
+    free(sq);
+    /* diff: against the F32 copy every tensor is retyped with no error; one
+     * changed Q2_0 code is one differing value */
+    RUN(&r, "diff", pq, pf);
+    CHECK_EQ_U(r.status, 1);
+    char *d = newt_norm(&r);
+    CHECK_EXPECTED("diff-new-types-f32.txt", d);
+    free(d);
+    run_free(&r);
+    RUN(&r, "diff", pq, pt);
+    CHECK_EQ_U(r.status, 1);
+    d = newt_norm(&r);
+    CHECK_EXPECTED("diff-new-types-tweak.txt", d);
+    free(d);
+    run_free(&r);
+    RUN(&r, "diff", pq, pq);
+    CHECK_EQ_U(r.status, 0);
+    run_free(&r);
+}

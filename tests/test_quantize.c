@@ -459,3 +459,19 @@ TEST(quant_simd_iq4_nearest_level) {
     CHECK(bad == 0);
 }
 #endif
+
+/* The FP4 scales the quantizers and decoders share (quant/deq.h), built from
+ * bits, against ggml's definitions: UE4M3 through ldexpf, halved (0x00 and
+ * 0x7F zero, the top bit ignored); E8M0 halved, 2^(e - 128). */
+#include "quant/deq.h"
+TEST(quant_fp4_scales_exact) {
+    for (int v = 0; v < 256; v++) {
+        const int ex = (v >> 3) & 0xF, man = v & 7;
+        float want = 0.0f;
+        if (v != 0 && v != 0x7F) want = (ex == 0 ? ldexpf((float)man, -9) : ldexpf(1.0f + (float)man / 8.0f, ex - 7)) * 0.5f;
+        const float got = lgg__ue4m3_half((uint8_t)v);
+        CHECKF(memcmp(&got, &want, 4) == 0, "ue4m3 %02x: %a != %a", v, (double)got, (double)want);
+        const float e = lgg__e8m0_half((uint8_t)v), we = ldexpf(1.0f, v - 128);
+        CHECKF(memcmp(&e, &we, 4) == 0, "e8m0 %02x: %a != %a", v, (double)e, (double)we);
+    }
+}

@@ -157,8 +157,13 @@ LGG_HIDDEN void lgg__qrow_q5_k_path(const float *x, uint8_t *y, int64_t n, const
 /* quant_misc.c */
 LGG_HIDDEN void lgg__qrow_tq1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_tq2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const float *qw);
-LGG_HIDDEN void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw);
+LGG_HIDDEN void lgg__qrow_mxfp4_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+LGG_HIDDEN void lgg__qrow_nvfp4_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);
+/* FP4 (quant_avx2.c): the nibble codes of n (16 or 32) values at level scale
+ * d, byte j holding values j and j + n/2 */
+LGG_HIDDEN void lgg__fp4_codes_avx2(const float *x, int n, float d, uint8_t *q);
+/* the largest |x| of n (a multiple of 8) values, NaNs skipped, +0 if none */
+LGG_HIDDEN float lgg__absmax_avx2(const float *x, int n);
 LGG_HIDDEN void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);

@@ -5,6 +5,7 @@
  * weights when there is no imatrix. */
 #include "quant/quant_internal.h"
 #include "quant/iq_tables.h"
+#include "quant/deq.h"
 
 #define QK_K LGG__QK_K
 
@@ -85,37 +86,42 @@ static inline int fp4_index(float x, float e) {
     return best;
 }
 
-/* 2^(e-128): half the E8M0 scale, matching the doubled value table */
-static float e8m0_half(uint8_t e) {
-    const uint32_t bits = e < 2 ? UINT32_C(0x00200000) << e : (uint32_t)(e - 1) << 23;
-    float f;
-    memcpy(&f, &bits, 4);
-    return f;
+/* the largest |x| of n values (16 or 32), NaNs skipped */
+static float fp4_absmax(const float *x, int n, bool simd) {
+#if defined(LGG__QX86)
+    if (simd) return lgg__absmax_avx2(x, n);
+#endif
+    (void)simd;
+    float amax = 0.0f;
+    for (int j = 0; j < n; j++)
+        if (amax < fabsf(x[j])) amax = fabsf(x[j]);
+    return amax;
+}
+
+/* the codes of n (16 or 32) values, byte j holding values j and j + n/2 */
+static void fp4_codes(const float *x, int n, float d, uint8_t *q, bool simd) {
+#if defined(LGG__QX86)
+    if (simd) {
+        lgg__fp4_codes_avx2(x, n, d, q);
+        return;
+    }
+#endif
+    (void)simd;
+    for (int j = 0; j < n / 2; j++) q[j] = (uint8_t)(fp4_index(x[j], d) | (fp4_index(x[j + n / 2], d) << 4));
 }
 
 /* MXFP4: e (E8M0), qs[16] */
-void lgg__qrow_mxfp4(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_mxfp4_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     (void)qw;
+    simd = simd && lgg__cpu_avx2_f16c();
     for (int64_t ib = 0; ib < n / 32; ib++) {
         const float *xb = x + ib * 32;
         uint8_t *b = y + ib * LGG__TS_MXFP4;
-        float amax = 0.0f;
-        for (int j = 0; j < 32; j++)
-            if (amax < fabsf(xb[j])) amax = fabsf(xb[j]);
+        const float amax = fp4_absmax(xb, 32, simd);
         const uint8_t e = amax > 0.0f ? (uint8_t)lgg__f2i(floorf(log2f(amax)) - 2 + 127) : 0;
-        const float d = e8m0_half(e);
         b[0] = e;
-        for (int j = 0; j < 16; j++)
-            b[1 + j] = (uint8_t)(fp4_index(xb[j], d) | (fp4_index(xb[j + 16], d) << 4));
+        fp4_codes(xb, 32, lgg__e8m0_half(e), b + 1, simd);
     }
-}
-
-/* UE4M3 (unsigned, 4-bit exponent bias 7, 3-bit mantissa), halved */
-static float ue4m3_half(uint8_t v) {
-    if (v == 0 || v == 0x7F) return 0.0f;
-    const int ex = (v >> 3) & 0xF, man = v & 7;
-    const float raw = ex == 0 ? ldexpf((float)man, -9) : ldexpf(1.0f + (float)man / 8.0f, ex - 7);
-    return raw * 0.5f;
 }
 
 static uint8_t to_ue4m3(float v) {
@@ -140,20 +146,17 @@ static uint8_t to_ue4m3(float v) {
 }
 
 /* NVFP4: d[4] (UE4M3 per 16 values), qs[32] */
-void lgg__qrow_nvfp4(const float *x, uint8_t *y, int64_t n, const float *qw) {
+void lgg__qrow_nvfp4_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     (void)qw;
+    simd = simd && lgg__cpu_avx2_f16c();
     for (int64_t ib = 0; ib < n / 64; ib++) {
         uint8_t *b = y + ib * LGG__TS_NVFP4;
         for (int s = 0; s < 4; s++) {
             const float *xb = x + ib * 64 + s * 16;
-            float amax = 0.0f;
-            for (int j = 0; j < 16; j++)
-                if (amax < fabsf(xb[j])) amax = fabsf(xb[j]);
+            const float amax = fp4_absmax(xb, 16, simd);
             const uint8_t ue = to_ue4m3(amax / 6.0f);
             b[s] = ue;
-            const float d = ue4m3_half(ue);
-            for (int j = 0; j < 8; j++)
-                b[4 + s * 8 + j] = (uint8_t)(fp4_index(xb[j], d) | (fp4_index(xb[j + 8], d) << 4));
+            fp4_codes(xb, 16, lgg__ue4m3_half(ue), b + 4 + s * 8, simd); /* deq.h: exact, as ggml's ldexpf form */
         }
     }
 }

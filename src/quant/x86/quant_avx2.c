@@ -956,4 +956,71 @@ void lgg__q3_x8_avx2(const float *x, int8_t *L, float *scales) {
         for (int i = 0; i < N; i++) L[j * N + i] = (int8_t)lv[i][j];
 }
 
+/* ==== FP4 codes (MXFP4, NVFP4) ==== */
+
+/* The scalar fp4_index (quant_misc.c, ggml's best_index_mxfp4) scans the 16
+ * levels L_i = kvalues_fp4[i] * d in table order and keeps the first i with
+ * the least err_i = |L_i - x|; nothing beats a NaN start, so a NaN x gets 0.
+ * The same code with fewer operations, per lane:
+ *
+ *  - Levels of the other sign never win: for x >= 0 and a negative level,
+ *    err = round(k d + x) >= x = err_0 (rounding is monotonic), so level 0,
+ *    first in the table, stays ahead; likewise for x < 0.  Level 8 (a second
+ *    0) ties with level 0 and never wins.  For x < 0, levels 9..15 give
+ *    exactly the errors levels 1..7 give for |x| (negation is exact), in the
+ *    same order after level 0.  So code(x) = c(|x|) over levels 0..7, plus 8
+ *    when x < 0 and c != 0.
+ *  - Levels 0..7 ascend (0 1 2 3 4 6 8 12 times d >= 0), so for a = |x| the
+ *    rounded errors do not increase up to the level nearest a and do not
+ *    decrease after it.  The scan's minimum so far is then always the
+ *    previous error in the first stretch and nothing in the second beats it:
+ *    c = the largest k with err_k < err_{k-1}, or 0.  A NaN a (all errors
+ *    NaN) and an infinite one (all infinite) give 0, as the scan does.
+ *
+ * Byte j of q gets the codes of values j and j + n/2. */
+static inline __attribute__((always_inline)) void fp4_codes_n(const float *x, const int nv, float d, uint8_t *q) {
+    const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
+    __m256 lv[8];
+    for (int k = 0; k < 8; k++) lv[k] = _mm256_set1_ps((float)lgg__kvalues_fp4[k] * d);
+    __m256i code[4];
+    for (int v = 0; v < nv; v++) { /* nv: 2 or 4 vectors of 8 values */
+        const __m256 xv = _mm256_loadu_ps(x + 8 * v), a = _mm256_andnot_ps(sign, xv);
+        __m256 prev = _mm256_andnot_ps(sign, _mm256_sub_ps(lv[0], a));
+        __m256i c[7];
+        for (int k = 1; k < 8; k++) {
+            const __m256 err = _mm256_andnot_ps(sign, _mm256_sub_ps(lv[k], a));
+            c[k - 1] = _mm256_and_si256(_mm256_castps_si256(_mm256_cmp_ps(err, prev, _CMP_LT_OQ)), _mm256_set1_epi32(k));
+            prev = err;
+        }
+        const __m256i m = _mm256_max_epi32(_mm256_max_epi32(_mm256_max_epi32(c[0], c[1]), _mm256_max_epi32(c[2], c[3])),
+                                           _mm256_max_epi32(_mm256_max_epi32(c[4], c[5]), c[6]));
+        const __m256i neg = _mm256_castps_si256(_mm256_cmp_ps(xv, zero, _CMP_LT_OQ));
+        const __m256i add8 = _mm256_and_si256(_mm256_and_si256(neg, _mm256_cmpgt_epi32(m, _mm256_setzero_si256())),
+                                              _mm256_set1_epi32(8));
+        code[v] = _mm256_or_si256(m, add8);
+    }
+    const int h = nv / 2; /* low nibbles from the first half, high from the second */
+    for (int k = 0; k < h; k++) {
+        const __m256i b = _mm256_or_si256(code[k], _mm256_slli_epi32(code[k + h], 4));
+        const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
+        _mm_storel_epi64((__m128i *)(q + 8 * k), _mm_packus_epi16(w, w));
+    }
+}
+
+/* The largest |x| of n (a multiple of 8) values, NaNs skipped, +0 when
+ * there are none: the scalar `if (amax < fabsf(v)) amax = fabsf(v)` loop
+ * (max is exact, so the order does not matter; maxps returns its second
+ * operand, 0, for a NaN lane). */
+float lgg__absmax_avx2(const float *x, int n) {
+    const __m256 zero = _mm256_setzero_ps();
+    __m256 m = zero;
+    for (int k = 0; k < n; k += 8) m = _mm256_max_ps(m, _mm256_max_ps(abs8(_mm256_loadu_ps(x + k)), zero));
+    return hmax8(m);
+}
+
+void lgg__fp4_codes_avx2(const float *x, int n, float d, uint8_t *q) {
+    if (n == 32) fp4_codes_n(x, 4, d, q);
+    else fp4_codes_n(x, 2, d, q);
+}
+
 #endif
