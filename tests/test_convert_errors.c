@@ -1360,6 +1360,25 @@ static void config_with(const char *dir, const char *heads, const char *kv_heads
     free(cfg);
 }
 
+/* d converts (exit 0) within `seconds` of processor time with `extra` in
+ * its config.json, or with a model card whose base_model is `base_model`
+ * (quoted; the card is removed afterwards). */
+static void converts_within(const char *d, const char *extra, const char *base_model, double seconds) {
+    config_with(d, "2", "1", extra);
+    char path[4300];
+    snprintf(path, sizeof path, "%s/README.md", d);
+    if (base_model) {
+        FILE *f = fopen(path, "wb");
+        REQUIRE(f);
+        fprintf(f, "---\nbase_model: \"%s\"\n---\n", base_model);
+        fclose(f);
+    }
+    const double t0 = children_s();
+    expect(d, 0, NULL);
+    CHECKF(children_s() - t0 < seconds, "took %.2f s", children_s() - t0);
+    if (base_model) unlink(path);
+}
+
 /* A model name of 600,000 words like "v1": each word's version test took
  * a copy on the stack (strndupa in a loop), so a 1.8 MB name overflowed it
  * (SIGSEGV), from config.json's _name_or_path and from the model card's
@@ -1374,22 +1393,8 @@ TEST(convert_long_name_of_version_words) {
     char *extra = malloc(reps * 3 + 64);
     REQUIRE(extra);
     snprintf(extra, reps * 3 + 64, ", \"_name_or_path\": \"%s\"", words);
-    config_with(d, "2", "1", extra);
-    double t0 = children_s();
-    expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 10.0, "took %.2f s", children_s() - t0);
-    /* the same words as the model card's base_model */
-    config_with(d, "2", "1", NULL);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/README.md", d);
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f);
-    fprintf(f, "---\nbase_model: \"%s\"\n---\n", words);
-    fclose(f);
-    t0 = children_s();
-    expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 10.0, "took %.2f s", children_s() - t0);
-    unlink(path);
+    converts_within(d, extra, NULL, 10.0);
+    converts_within(d, NULL, words, 10.0); /* the same words as the model card's base_model */
     free(words), free(extra);
 }
 
@@ -1405,22 +1410,9 @@ TEST(convert_long_model_id_is_linear) {
     w += sprintf(w, ", \"_name_or_path\": \"org/");
     for (size_t i = 0; i < reps; i++) w += sprintf(w, "0.1K-");
     sprintf(w, "x\"");
-    config_with(d, "2", "1", extra);
-    double t0 = children_s();
-    expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 2.0, "took %.2f s", children_s() - t0);
-    /* the same id as the model card's base_model */
-    config_with(d, "2", "1", NULL);
-    char path[4300];
-    snprintf(path, sizeof path, "%s/README.md", d);
-    FILE *f = fopen(path, "wb");
-    REQUIRE(f);
-    fprintf(f, "---\nbase_model: %s\n---\n", extra + strlen(", \"_name_or_path\": \""));
-    fclose(f);
-    t0 = children_s();
-    expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 5.0, "took %.2f s", children_s() - t0);
-    unlink(path);
+    converts_within(d, extra, NULL, 2.0);
+    *strrchr(extra, '"') = 0; /* the same id as the model card's base_model */
+    converts_within(d, NULL, extra + strlen(", \"_name_or_path\": \""), 2.0);
     free(extra);
 }
 
