@@ -270,8 +270,8 @@ check-abi: all
 # The sanitizer builds: their flags are the CFLAGS and LDFLAGS of a build of
 # their own (clang leaves the sanitizer runtime unresolved in shared objects:
 # no --no-undefined there); the packaging test runs in the plain build only,
-# and so do the converter's full byte-identity sweeps (under a sanitizer one
-# outtype per checkpoint: LGG_TEST_SWEEPS=reduced, tests/test.h).
+# and so do the full byte-identity sweeps (under a sanitizer a part of each:
+# LGG_TEST_SWEEPS=reduced, tests/test.h).
 SAN_MAKE = GGUF_PACKAGING_TEST=0 LGG_TEST_SWEEPS=reduced $(MAKE) SHLIB_LDFLAGS=
 # AddressSanitizer and UndefinedBehaviorSanitizer in one build, with clang
 # by default: clang's UBSan checks what gcc's does not (its intrinsics

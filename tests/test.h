@@ -66,9 +66,10 @@ const char *shared_path(const char *rel);
 bool need_shared(void);
 /* LGG_TEST_SWEEPS=reduced (the sanitizer builds' make targets set it):
  * the byte-identity sweeps check one outtype per checkpoint instead of
- * every one, and write several outputs at once for one checkpoint in four.
- * The family hooks and transforms all still run, the plain build checks
- * every outtype. */
+ * every one, write several outputs at once for one checkpoint in four, and
+ * run one in three of the golden conversions, fused presets and
+ * llama-quantize runs.  Every family hook and transform still runs; the
+ * plain build checks everything. */
 bool test_reduced_sweeps(void);
 /* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
 unsigned char *read_file(const char *path, size_t *size);

@@ -166,6 +166,8 @@ static void golden_runs(const char *json_name, const char *stem) {
         const char *preset = json_string_value(json_object_get(run, "preset"));
         const int want_rc = (int)json_integer_value(json_object_get(run, "rc"));
         json_t *args = json_object_get(run, "args");
+        /* reduced sweeps: one run in three, and Q8_0 (the requantize runs' input) */
+        if (test_reduced_sweeps() && r % 3 && strcmp(tag, "Q8_0")) continue;
         char out[1024], errp[1024];
         snprintf(out, sizeof out, "%s/%s-%s.gguf", scratch_dir(), stem, tag);
         snprintf(errp, sizeof errp, "%s/%s-%s.err", scratch_dir(), stem, tag);
@@ -201,8 +203,12 @@ static void golden_runs(const char *json_name, const char *stem) {
         else unlink(out);
         unlink(errp);
     }
-    CHECK_EQ_U(n_ok + n_refused, 72);
-    CHECK(n_refused == 8);
+    if (!test_reduced_sweeps()) {
+        CHECK_EQ_U(n_ok + n_refused, 72);
+        CHECK(n_refused == 8);
+    } else {
+        CHECK(n_ok + n_refused >= 24);
+    }
     json_decref(root);
 }
 
