@@ -19,9 +19,20 @@
 #include <yaml.h>
 
 #define MAX_DEPTH LGG_CONVERT_MAX_CARD_DEPTH
-/* Aliases are expanded into copies: a card that references its anchors
- * into more values than this (a "billion laughs") is refused. */
-#define MAX_VALUES 1000000
+/* Aliases are expanded into copies: a card whose anchors, referenced over
+ * and over, expand to more than this many bytes (each value counted as
+ * NODE_COST bytes plus its text) is refused, a "billion laughs" of few
+ * values and long strings as well as one of many values.  The front
+ * matter's own text (at most LGG_CONVERT_MAX_CARD) cannot reach it
+ * without aliases. */
+#define MAX_EXPANDED ((size_t)64 << 20)
+#define NODE_COST 16
+/* Why node_json gave up. */
+enum { WALK_OOM_OR_UTF8, WALK_TOO_DEEP, WALK_TOO_LARGE };
+typedef struct walk {
+    size_t budget; /* bytes of expanded values left */
+    int why;
+} walk;
 
 static bool digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -157,12 +168,28 @@ static json_t *plain(const char *s, size_t n) {
     return json_stringn(s, n);
 }
 
+/* Charge a value of n text bytes to the walk; false when it is spent. */
+static bool charge(walk *w, size_t n) {
+    if (n > w->budget || NODE_COST > w->budget - n) {
+        w->budget = 0;
+        w->why = WALK_TOO_LARGE;
+        return false;
+    }
+    w->budget -= n + NODE_COST;
+    return true;
+}
+
 /* The JSON value of document node id (NULL: out of memory, too deep, too
- * many values, or not valid UTF-8 as jansson requires). */
-static json_t *node_json(yaml_document_t *d, int id, int depth, size_t *budget) {
+ * large once its aliases are expanded, or not valid UTF-8 as jansson
+ * requires; w->why says which). */
+static json_t *node_json(yaml_document_t *d, int id, int depth, walk *w) {
     yaml_node_t *nd = yaml_document_get_node(d, id);
-    if (!nd || depth > MAX_DEPTH || *budget == 0) return NULL;
-    --*budget;
+    if (!nd) return NULL;
+    if (depth > MAX_DEPTH) {
+        w->why = WALK_TOO_DEEP;
+        return NULL;
+    }
+    if (!charge(w, nd->type == YAML_SCALAR_NODE ? nd->data.scalar.length : 0)) return NULL;
     if (nd->type == YAML_SCALAR_NODE) {
         const char *s = (const char *)nd->data.scalar.value;
         size_t n = nd->data.scalar.length;
@@ -171,14 +198,14 @@ static json_t *node_json(yaml_document_t *d, int id, int depth, size_t *budget) 
     if (nd->type == YAML_SEQUENCE_NODE) {
         json_t *a = json_array();
         for (yaml_node_item_t *it = nd->data.sequence.items.start; a && it < nd->data.sequence.items.top; it++) {
-            json_t *v = node_json(d, *it, depth + 1, budget);
+            json_t *v = node_json(d, *it, depth + 1, w);
             if (!v || json_array_append_new(a, v)) json_decref(a), a = NULL;
         }
         return a;
     }
     json_t *o = json_object();
     for (yaml_node_pair_t *p = nd->data.mapping.pairs.start; o && p < nd->data.mapping.pairs.top; p++) {
-        json_t *k = node_json(d, p->key, depth + 1, budget);
+        json_t *k = node_json(d, p->key, depth + 1, w);
         if (!k) {
             json_decref(o);
             return NULL;
@@ -186,7 +213,7 @@ static json_t *node_json(yaml_document_t *d, int id, int depth, size_t *budget) 
         /* a key that is not a string (a number, a boolean) cannot be one the
          * reference looks up: keep only string keys; a later duplicate wins */
         if (json_is_string(k)) {
-            json_t *v = node_json(d, p->value, depth + 1, budget);
+            json_t *v = node_json(d, p->value, depth + 1, w);
             if (!v || json_object_setn_new(o, json_string_value(k), json_string_length(k), v)) json_decref(o), o = NULL;
         }
         json_decref(k);
@@ -299,12 +326,17 @@ lgg_status lgg__cv_model_card(lgg_convert *c, json_t **out, lgg_error *err) {
     } else {
         yaml_node_t *root = yaml_document_get_root_node(&doc);
         if (root && root->type == YAML_MAPPING_NODE) {
-            size_t budget = MAX_VALUES;
-            *out = node_json(&doc, 1, 0, &budget);
-            if (!*out)
-                st = lgg__cv_fail(err, LGG_ERR_INVALID,
-                                  "%s: model card front matter: nested deeper than %d, more than %d values, or out of memory",
-                                  path, MAX_DEPTH, MAX_VALUES);
+            walk w = {MAX_EXPANDED, WALK_OOM_OR_UTF8};
+            *out = node_json(&doc, 1, 0, &w);
+            if (!*out && w.why == WALK_TOO_LARGE)
+                st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: model card front matter: its aliases expand to more than %zu MiB",
+                                  path, MAX_EXPANDED >> 20);
+            else if (!*out && w.why == WALK_TOO_DEEP)
+                st = lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: model card front matter: its aliases nest deeper than %d levels",
+                                  path, MAX_DEPTH);
+            else if (!*out)
+                st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s: model card front matter: not valid UTF-8, or out of memory",
+                                  path);
         }
         yaml_document_delete(&doc);
     }
