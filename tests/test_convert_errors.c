@@ -22,16 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void put_file(const char *dir, const char *name, const void *p, size_t n) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) return;
-    fwrite(p, 1, n, f);
-    fclose(f);
-}
-static void put_text(const char *dir, const char *name, const char *s) { put_file(dir, name, s, strlen(s)); }
-
 static void pb_varint(buf *b, uint64_t v) {
     while (v >= 0x80) buf_u8(b, (uint8_t)(v | 0x80)), v >>= 7;
     buf_u8(b, (uint8_t)v);
@@ -822,14 +812,6 @@ TEST(convert_rope_scaling) {
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 /* ---- issue 22: inputs that must not be overwritten or cost too much ---- */
 
-/* Processor time of the finished children so far (the machine may be
- * shared: wall time would measure the neighbours). */
-static double children_s(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
-
 /* No file in dir whose name has ".tmp" in it. */
 static int temps_in(const char *dir) {
     DIR *d = opendir(dir);
@@ -893,9 +875,9 @@ TEST(convert_deci_many_special_names) {
     put_file(d, "tokenizer_config.json", tc.p, tc.n);
     put_file(d, "tokenizer.json", tj.p, tj.n);
     buf_free(&tc), buf_free(&tj);
-    double t0 = children_s();
+    double t0 = children_cpu_s();
     expect(d, 0, NULL);
-    double s = children_s() - t0;
+    double s = children_cpu_s() - t0;
     CHECKF(s < 5.0, "%.1f s of processor time for 40000 special names", s);
 }
 
@@ -999,9 +981,9 @@ TEST(convert_model_card_bounds) {
         for (size_t k = 0; k < cases[i].reps && *cases[i].close; k++) fputs(cases[i].close, f);
         fputs("\n---\n", f);
         fclose(f);
-        const double t0 = children_s();
+        const double t0 = children_cpu_s();
         expect(d, 1, (const char *const[]){"README.md", cases[i].want, NULL});
-        const double dt = children_s() - t0;
+        const double dt = children_cpu_s() - t0;
         CHECKF(dt < 5.0, "case %zu took %.2f s", i, dt);
         printf("    %s: refused in %.2f s of processor time\n", cases[i].want, dt);
     }
@@ -1297,9 +1279,9 @@ TEST(convert_long_name_of_version_words) {
     REQUIRE(extra);
     snprintf(extra, reps * 3 + 64, ", \"_name_or_path\": \"%s\"", words);
     config_with(d, "2", "1", extra);
-    double t0 = children_s();
+    double t0 = children_cpu_s();
     expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 10.0, "took %.2f s", children_s() - t0);
+    CHECKF(children_cpu_s() - t0 < 10.0, "took %.2f s", children_cpu_s() - t0);
     /* the same words as the model card's base_model */
     config_with(d, "2", "1", NULL);
     char path[4300];
@@ -1308,9 +1290,9 @@ TEST(convert_long_name_of_version_words) {
     REQUIRE(f);
     fprintf(f, "---\nbase_model: \"%s\"\n---\n", words);
     fclose(f);
-    t0 = children_s();
+    t0 = children_cpu_s();
     expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 10.0, "took %.2f s", children_s() - t0);
+    CHECKF(children_cpu_s() - t0 < 10.0, "took %.2f s", children_cpu_s() - t0);
     unlink(path);
     free(words), free(extra);
 }
@@ -1328,9 +1310,9 @@ TEST(convert_long_model_id_is_linear) {
     for (size_t i = 0; i < reps; i++) w += sprintf(w, "0.1K-");
     sprintf(w, "x\"");
     config_with(d, "2", "1", extra);
-    double t0 = children_s();
+    double t0 = children_cpu_s();
     expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 2.0, "took %.2f s", children_s() - t0);
+    CHECKF(children_cpu_s() - t0 < 2.0, "took %.2f s", children_cpu_s() - t0);
     /* the same id as the model card's base_model */
     config_with(d, "2", "1", NULL);
     char path[4300];
@@ -1339,9 +1321,9 @@ TEST(convert_long_model_id_is_linear) {
     REQUIRE(f);
     fprintf(f, "---\nbase_model: %s\n---\n", extra + strlen(", \"_name_or_path\": \""));
     fclose(f);
-    t0 = children_s();
+    t0 = children_cpu_s();
     expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < 5.0, "took %.2f s", children_s() - t0);
+    CHECKF(children_cpu_s() - t0 < 5.0, "took %.2f s", children_cpu_s() - t0);
     unlink(path);
     free(extra);
 }
