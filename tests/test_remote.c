@@ -1068,6 +1068,25 @@ TEST(remote_hf_listing_pages) {
     unsetenv("HF_ENDPOINT");
 }
 
+/* A listing that never ends ("[" and spaces) is read up to its 64 MiB cap,
+ * not whole: before, the client took all the server's 256 MiB (and would
+ * take any amount) before the cap was checked. */
+TEST(remote_hf_listing_endless_stops_at_the_cap) {
+    REQUIRE(setup());
+    char ep[256], *o = NULL, *e = NULL;
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/endless", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    httpd_take_counts(srv);
+    int st = run(&o, &e, "ls", "hf://o/endless", NULL, NULL, NULL);
+    httpd_counts c = httpd_take_counts(srv);
+    CHECKF(st == 1 && e && strstr(e, "/endless/api/models/o/endless/tree/main?recursive=true: a listing of more than 64 MiB"),
+           "exit %d: %s", st, e ? e : "");
+    /* the cap and what the sockets held when the client closed */
+    CHECKF(c.sent < (80ull << 20), "the server sent %llu MiB", c.sent >> 20);
+    free(o), free(e);
+    unsetenv("HF_ENDPOINT");
+}
+
 /* ---- gguf convert hf://OWNER/REPO ------------------------------------ */
 
 /* The golden checkpoint `model` as the hub repository o/MODEL (main); its
