@@ -135,4 +135,22 @@ TEST(tokhostile_many_added_tokens_load_in_linear_time) {
     free(out), free(se);
 }
 
+/* The index keeps what the scan did: an id listed twice decodes as its
+ * last entry (normalized: its normalized content), AB as "ab". */
+TEST(tokhostile_added_token_last_entry_wins) {
+    static const char JSON[] =
+        "{\"normalizer\": {\"type\": \"Lowercase\"}, \"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0, \"b\": 1},"
+        " \"merges\": []}, \"added_tokens\": [{\"id\": 2, \"content\": \"<X>\", \"normalized\": true},"
+        " {\"id\": 2, \"content\": \"<Y>\", \"normalized\": true}, {\"id\": 4, \"content\": \"AB\", \"normalized\": true}]}";
+    lgg_tokenizer *t = NULL;
+    lgg_error err;
+    REQUIRE(lgg_tokenizer_open_json(JSON, strlen(JSON), NULL, 0, &t, &err) == LGG_OK);
+    int32_t ids[] = {2, 4, 0};
+    char out[64];
+    int64_t n = lgg_detokenize(t, ids, 3, 0, out, sizeof out - 1, &err);
+    /* no decoder: the pieces joined with spaces, as the library does */
+    CHECKF(n == 8 && !memcmp(out, "<y> ab a", 8), "%lld: %.*s", (long long)n, n > 0 ? (int)n : 0, out);
+    lgg_tokenizer_free(t);
+}
+
 #endif
