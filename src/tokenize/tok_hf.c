@@ -831,7 +831,10 @@ static int find_literal(const hf_step *st, const char *s, size_t n, size_t **m, 
     for (size_t at = 0; at + st->an <= n;) {
         const char *f = memmem(s + at, n - at, st->a, st->an);
         if (!f) break;
-        if (lgg__tok_grow((void **)m, &cap, *nm + 2, sizeof **m)) return -1;
+        if (lgg__tok_grow((void **)m, &cap, *nm + 2, sizeof **m)) {
+            free(*m), *m = NULL, *nm = 0;
+            return -1;
+        }
         (*m)[(*nm)++] = (size_t)(f - s), (*m)[(*nm)++] = (size_t)(f - s) + st->an;
         at = (size_t)(f - s) + st->an;
     }
@@ -840,7 +843,7 @@ static int find_literal(const hf_step *st, const char *s, size_t n, size_t **m, 
 }
 
 /* the matches of a step's pattern in s: (start, end) pairs, non-overlapping,
- * left to right; 0, -1 (no memory) or RE_GAVE_UP */
+ * left to right; 0, or -1 (no memory) or RE_GAVE_UP with none kept */
 static int find_all(struct tok_hf *h, const hf_step *st, regex_t *re, const char *s, size_t n, size_t **m, size_t *nm,
                     unsigned long *budget) {
     size_t cap = 0;
@@ -874,6 +877,7 @@ static int find_all(struct tok_hf *h, const hf_step *st, regex_t *re, const char
     pthread_mutex_unlock(&h->re_lock);
     onig_region_free(r, 1);
     *nm /= 2;
+    if (rc) free(*m), *m = NULL, *nm = 0; /* no matches to free on failure */
     return rc;
 }
 
