@@ -101,7 +101,9 @@ LGG_API void lgg_tokenizer_free(lgg_tokenizer *t);
  * a larger array.  A negative return is -(lgg_status): -LGG_ERR_ARG (NULL
  * tokenizer, NULL text with len > 0), -LGG_ERR_NOMEM, -LGG_ERR_INVALID (the
  * text holds a sequence llama.cpp cannot take: a 4-byte UTF-8 form above
- * U+10FFFF, on which it throws; or an SPM/UGM byte with no byte token).  When
+ * U+10FFFF, on which it throws; or an SPM/UGM byte with no byte token),
+ * -LGG_ERR_LIMIT (a tokenizer.json's Split or Replace regex backtracked past
+ * its budget on this text: 2^20 steps and 256 a byte it runs over).  When
  * `err` is not NULL it receives the message and, for invalid text, the byte
  * offset in `text`. */
 LGG_API int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsigned flags, int32_t *ids,

@@ -20,6 +20,8 @@
  *                never a second without a byte
  *   /html/F      a 200 whose body is "<html>..." without end, announced as
  *                10^18 bytes (a server that lies)
+ *   /endless/F   a 200 without a length: "[" and then spaces, 256 MiB in all
+ *                (F need not exist: a listing that never ends)
  *   /auth/F      401 without "Authorization: Bearer secret"
  *   /lie/F       a Content-Range one byte off the range asked for
  *   /redirect/F  302 to /plain/F on the server `other` (another origin)
@@ -157,12 +159,14 @@ static void send_file(httpd *h, int c, FILE *f, unsigned long long from, unsigne
     if (how == HALF_THEN_STALL) wait_for_close(h, c);
 }
 
-/* Endless "<html>" until the client closes. */
-static void send_html(httpd *h, int c) {
-    static const char page[] = "<html><body>Please log in</body></html>\n";
+/* `first`, then `fill` over and over, until the client closes or `cap`
+ * bytes are sent. */
+static void send_endless(httpd *h, int c, const char *first, const char *fill, unsigned long long cap) {
     char b[16384];
-    for (size_t i = 0; i < sizeof b; i++) b[i] = page[i % (sizeof page - 1)];
-    for (unsigned long long total = 0; !h->stop && total < (1ull << 32);) {
+    size_t fl = strlen(fill);
+    for (size_t i = 0; i < sizeof b; i++) b[i] = fill[i % fl];
+    say(c, first, strlen(first));
+    for (unsigned long long total = 0; !h->stop && total < cap;) {
         ssize_t w = send(c, b, sizeof b, MSG_NOSIGNAL);
         if (w <= 0) return;
         count_sent(h, (unsigned long long)w);
@@ -369,7 +373,13 @@ static int serve(httpd *h, int c) {
         static const char hd[] = "HTTP/1.1 200 OK\r\nContent-Length: 1000000000000000000\r\nETag: \"html\"\r\n"
                                  "Connection: close\r\n\r\n";
         say(c, hd, sizeof hd - 1);
-        send_html(h, c);
+        send_endless(h, c, "", "<html><body>Please log in</body></html>\n", 1ull << 32);
+        return 0;
+    }
+    if (!strcmp(mode, "endless")) {
+        static const char hd[] = "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n";
+        say(c, hd, sizeof hd - 1);
+        send_endless(h, c, "[", " ", 256ull << 20);
         return 0;
     }
     char file[3200];

@@ -123,6 +123,14 @@ void sha256_hex(const void *p, size_t n, char out[65]);
 /* The sha256 of file `path` in hex; false (out "") when it cannot be read. */
 bool file_sha256(const char *path, char out[65]);
 
+/* Write n bytes (a C string) to dir/name; 1 when all were written. */
+int put_file(const char *dir, const char *name, const void *p, size_t n);
+int put_text(const char *dir, const char *name, const char *s);
+/* Processor time (user + system) of the finished children so far, in
+ * seconds: time bounds on a shared machine measure the child, not the
+ * neighbours. */
+double children_cpu_s(void);
+
 /* A growable byte buffer for building GGUF files by hand. */
 typedef struct buf {
     unsigned char *p;

@@ -158,15 +158,6 @@ static int write_safetensors(const char *path, const etensor *t, size_t n, uint3
     return (fclose(f) == 0) & ok;
 }
 
-static int put_text(const char *dir, const char *name, const char *text) {
-    char p[4400];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    if (!f) return 0;
-    int ok = fputs(text, f) >= 0;
-    return (fclose(f) == 0) & ok;
-}
-
 static void json_string(FILE *f, const char *s, size_t len) {
     fputc('"', f);
     for (size_t i = 0; i < len; i++) {

@@ -24,16 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static void put_file(const char *dir, const char *name, const void *p, size_t n) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f) return;
-    fwrite(p, 1, n, f);
-    fclose(f);
-}
-static void put_text(const char *dir, const char *name, const char *s) { put_file(dir, name, s, strlen(s)); }
-
 static void pb_varint(buf *b, uint64_t v) {
     while (v >= 0x80) buf_u8(b, (uint8_t)(v | 0x80)), v >>= 7;
     buf_u8(b, (uint8_t)v);
@@ -824,14 +814,6 @@ TEST(convert_rope_scaling) {
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 /* ---- issue 22: inputs that must not be overwritten or cost too much ---- */
 
-/* Processor time of the finished children so far (the machine may be
- * shared: wall time would measure the neighbours). */
-static double children_s(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_CHILDREN, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
-
 /* No file in dir whose name has ".tmp" in it. */
 static int temps_in(const char *dir) {
     DIR *d = opendir(dir);
@@ -895,9 +877,9 @@ TEST(convert_deci_many_special_names) {
     put_file(d, "tokenizer_config.json", tc.p, tc.n);
     put_file(d, "tokenizer.json", tj.p, tj.n);
     buf_free(&tc), buf_free(&tj);
-    double t0 = children_s();
+    double t0 = children_cpu_s();
     expect(d, 0, NULL);
-    double s = children_s() - t0;
+    double s = children_cpu_s() - t0;
     CHECKF(s < 5.0, "%.1f s of processor time for 40000 special names", s);
 }
 
@@ -1024,9 +1006,9 @@ TEST(convert_model_card_bounds) {
         for (size_t k = 0; k < cases[i].reps && *cases[i].close; k++) fputs(cases[i].close, f);
         fputs("\n---\n", f);
         fclose(f);
-        const double t0 = children_s();
+        const double t0 = children_cpu_s();
         expect(d, 1, (const char *const[]){"README.md", cases[i].want, NULL});
-        const double dt = children_s() - t0;
+        const double dt = children_cpu_s() - t0;
         CHECKF(dt < 5.0, "case %zu took %.2f s", i, dt);
         printf("    %s: refused in %.2f s of processor time\n", cases[i].want, dt);
     }
@@ -1373,9 +1355,9 @@ static void converts_within(const char *d, const char *extra, const char *base_m
         fprintf(f, "---\nbase_model: \"%s\"\n---\n", base_model);
         fclose(f);
     }
-    const double t0 = children_s();
+    const double t0 = children_cpu_s();
     expect(d, 0, NULL);
-    CHECKF(children_s() - t0 < seconds, "took %.2f s", children_s() - t0);
+    CHECKF(children_cpu_s() - t0 < seconds, "took %.2f s", children_cpu_s() - t0);
     if (base_model) unlink(path);
 }
 
@@ -1461,9 +1443,9 @@ TEST(convert_model_card_alias_bomb) {
     fclose(f);
     struct rusage before, after;
     getrusage(RUSAGE_CHILDREN, &before);
-    const double t0 = children_s();
+    const double t0 = children_cpu_s();
     expect(d, 1, (const char *const[]){"README.md", "its aliases expand to more than 64 MiB", NULL});
-    const double dt = children_s() - t0;
+    const double dt = children_cpu_s() - t0;
     getrusage(RUSAGE_CHILDREN, &after);
     CHECKF(dt < 5.0, "refused after %.2f s", dt);
     /* ru_maxrss is the largest of this process's children so far (KiB): the

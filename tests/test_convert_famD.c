@@ -73,15 +73,6 @@ static int write_st(const char *dir, const char *file, const lt *t, size_t n) {
     return ok;
 }
 
-static int put_text(const char *dir, const char *name, const char *text) {
-    char path[4300];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "wb");
-    int ok = f && fputs(text, f) >= 0;
-    if (f) ok &= fclose(f) == 0;
-    return ok;
-}
-
 #define PEFT(n) "base_model.model.model." n
 #define T(DT, A, B, ...) \
     (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].dtype = (DT), t[n].d0 = (A), t[n].d1 = (B), t[n].fixed = 0, n++)

@@ -19,6 +19,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define QWEN2_DIR "Qwen2.5-Tiny-Test-Instruct"
@@ -172,6 +174,81 @@ TEST(convert_qwen1_families) {
     if (dir) bad_tiktoken(dir, "Ig== 2", "listed twice");
     if (dir) bad_tiktoken(dir, "ISIj 2", "not two tokens");
     CHECKF(make_case(&CASES[0]) != NULL, "cannot write the checkpoint back"); /* as convert_reference.sh keeps it */
+}
+
+/* ---- issue 38: tokens chosen to collide in the table's hash ---- */
+
+#define FNV_PRIME 1099511628211ull
+
+/* The hash qwen.tiktoken's table had: FNV-1a, its low bits the slot. */
+static uint64_t old_hash(const unsigned char *b, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * FNV_PRIME;
+    return h;
+}
+
+/* dir/qwen.tiktoken of n 7-byte tokens whose old hash has the same low
+ * bits for a table of `slots` (a power of two): a 4-byte counter, then 3
+ * bytes found by meeting in the middle (FNV-1a's low bits depend on low
+ * bits alone, and the prime is invertible).  1 when all were written. */
+static int colliding_tiktoken(const char *dir, size_t n, uint64_t slots) {
+    const uint64_t M = slots - 1, target = 12345 & M;
+    uint64_t inv = FNV_PRIME; /* Newton: FNV_PRIME * inv == 1 mod 2^64 */
+    for (int i = 0; i < 6; i++) inv *= 2 - FNV_PRIME * inv;
+    uint32_t *tail = calloc(slots, sizeof *tail); /* state -> (b2, b3) + 1 reaching target */
+    char path[4300];
+    snprintf(path, sizeof path, "%s/qwen.tiktoken", dir);
+    FILE *f = tail ? fopen(path, "w") : NULL;
+    int ok = f != NULL;
+    for (unsigned b3 = 0; ok && b3 < 256; b3++)
+        for (unsigned b2 = 0; b2 < 256; b2++) {
+            uint64_t s2 = ((target * inv) & M) ^ b3, s1 = ((s2 * inv) & M) ^ b2;
+            tail[s1] = (b2 << 8 | b3) + 1;
+        }
+    for (size_t i = 0, written = 0; ok && written < n; i++) {
+        unsigned char t[7] = {(unsigned char)(i >> 24), (unsigned char)(i >> 16), (unsigned char)(i >> 8), (unsigned char)i};
+        uint64_t s0 = old_hash(t, 4);
+        for (unsigned b1 = 0; b1 < 256; b1++) {
+            uint32_t k = tail[((s0 ^ b1) * FNV_PRIME) & M];
+            if (!k) continue;
+            t[4] = (unsigned char)b1, t[5] = (unsigned char)((k - 1) >> 8), t[6] = (unsigned char)(k - 1);
+            ok = (old_hash(t, 7) & M) == target; /* the construction's own check */
+            char e[16];
+            b64(t, 7, e);
+            fprintf(f, "%s %zu\n", e, written++);
+            break;
+        }
+    }
+    if (f && fclose(f)) ok = 0;
+    free(tail);
+    return ok;
+}
+
+/* Before: 200,000 such tokens (the table's 2^19 slots) took 35.8 s of
+ * processor time to load, growing quadratically; the keyed hash spreads
+ * them.  The load then stops at the first token, which no merge of lower
+ * ranks makes. */
+TEST(convert_qwen1_colliding_tokens_load_in_linear_time) {
+    const char *dir = scratch_path("qwen1-collide");
+    mkdir(dir, 0755);
+    static tspec t[4];
+    size_t n = 0;
+    ADD(4, 32, "transformer.wte.weight");
+    char *config = text_replace(QWEN_CONFIG(""), "151936", "262144");
+    int wrote = config && put_text(dir, "config.json", config);
+    free(config);
+    REQUIRE(wrote);
+    REQUIRE(cv_case_weights(dir, t, n, LGG_TYPE_BF16));
+    REQUIRE(colliding_tiktoken(dir, 200000, 1u << 19));
+    clock_t c0 = clock();
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+    double took = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    lgg_convert_free(c);
+    CHECKF(took < 5.0, "lgg_convert_open took %.1f s of processor time", took);
+    CHECKF(st == LGG_ERR_INVALID && strstr(err.message, "qwen.tiktoken: token of rank 0 is not two tokens"), "status %d: %s",
+           (int)st, st ? err.message : "");
 }
 
 #endif

@@ -8,6 +8,7 @@
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -289,3 +290,20 @@ int signal_mid_run(char **args, const char *dir, const char *first, int sig) {
     return seen ? st : -2;
 }
 
+
+int put_file(const char *dir, const char *name, const void *p, size_t n) {
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f) return 0;
+    int ok = fwrite(p, 1, n, f) == n;
+    return (fclose(f) == 0) & ok;
+}
+
+int put_text(const char *dir, const char *name, const char *s) { return put_file(dir, name, s, strlen(s)); }
+
+double children_cpu_s(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}

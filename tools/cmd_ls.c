@@ -28,21 +28,44 @@ static const cli_spec SPEC = {
     0,
 };
 
-/* A GGUF file's group: the index of its set's first file (itself when it is
- * not a shard), so that a set's shards share one. */
-static size_t group_of(const lgg_hub_repo *r, size_t i) {
-    const char *p = lgg_hub_file_at(r, i)->path;
-    size_t pre = 0;
-    uint32_t no, n;
-    if (!lgg_split_name_parse(p, strlen(p), &no, &n, &pre)) return i;
-    for (size_t j = 0; j < lgg_hub_file_count(r); j++) {
-        const char *q = lgg_hub_file_at(r, j)->path;
-        size_t pre2 = 0;
-        uint32_t no2, n2;
-        if (lgg_split_name_parse(q, strlen(q), &no2, &n2, &pre2) && pre2 == pre && n2 == n && !strncmp(p, q, pre))
-            return j; /* the first of its set in the listing */
+/* A shard's set: the name before "-NNNNN-of-MMMMM.gguf" and MMMMM. */
+typedef struct shard {
+    const char *path;
+    size_t pre, i;
+    uint32_t count;
+} shard;
+
+/* By set, then by place in the listing: each set's first file leads its run. */
+static int by_set(const void *a, const void *b) {
+    const shard *x = a, *y = b;
+    int c = memcmp(x->path, y->path, x->pre < y->pre ? x->pre : y->pre);
+    if (c) return c;
+    if (x->pre != y->pre) return x->pre < y->pre ? -1 : 1;
+    if (x->count != y->count) return x->count < y->count ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Each file's group into group[]: the index of its set's first file in the
+ * listing (itself when it is not a shard), so that a set's shards share
+ * one.  Sorting, not a search per file: 2,000 shard names took 98 s when
+ * every file looked for its set's first, for every group (O(n^3)). */
+static int group_all(const lgg_hub_repo *r, size_t *group) {
+    size_t n = lgg_hub_file_count(r), k = 0;
+    shard *s = malloc((n + 1) * sizeof *s);
+    if (!s) return -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = lgg_hub_file_at(r, i)->path;
+        size_t pre = 0;
+        uint32_t no, count;
+        group[i] = i;
+        if (lgg_split_name_parse(p, strlen(p), &no, &count, &pre)) s[k++] = (shard){p, pre, i, count};
     }
-    return i;
+    qsort(s, k, sizeof *s, by_set);
+    for (size_t j = 1; j < k; j++)
+        if (s[j].pre == s[j - 1].pre && s[j].count == s[j - 1].count && !memcmp(s[j].path, s[j - 1].path, s[j].pre))
+            group[s[j].i] = group[s[j - 1].i];
+    free(s);
+    return 0;
 }
 
 static int is_gguf(const char *p) {
@@ -50,7 +73,7 @@ static int is_gguf(const char *p) {
     return l > 5 && !strcmp(p + l - 5, ".gguf");
 }
 
-static void print(const lgg_hub_repo *r, int json) {
+static void print_files(const lgg_hub_repo *r, int json) {
     size_t n = lgg_hub_file_count(r);
     if (json) printf("{\"files\": [");
     for (size_t i = 0; i < n; i++) {
@@ -64,28 +87,41 @@ static void print(const lgg_hub_repo *r, int json) {
         }
     }
     printf(json ? "], \"gguf\": [" : "");
+}
+
+/* The files, then the GGUF files by set (in the order of each set's first
+ * file); -1 when out of memory. */
+static int print(const lgg_hub_repo *r, int json) {
+    size_t n = lgg_hub_file_count(r);
+    size_t *group = malloc((n + 1) * sizeof *group);
+    uint64_t *total = calloc(n + 1, sizeof *total), *count = calloc(n + 1, sizeof *count);
+    if (!group || !total || !count || group_all(r, group)) {
+        free(group), free(total), free(count);
+        return -1;
+    }
+    for (size_t j = 0; j < n; j++)
+        if (is_gguf(lgg_hub_file_at(r, j)->path)) total[group[j]] += lgg_hub_file_at(r, j)->size, count[group[j]]++;
+    print_files(r, json);
     int any = 0;
     for (size_t i = 0; i < n; i++) {
         const lgg_hub_file *f = lgg_hub_file_at(r, i);
-        if (!is_gguf(f->path) || group_of(r, i) != i) continue;
-        uint64_t total = 0, count = 0;
-        for (size_t j = i; j < n; j++)
-            if (is_gguf(lgg_hub_file_at(r, j)->path) && group_of(r, j) == i)
-                total += lgg_hub_file_at(r, j)->size, count++;
+        if (!is_gguf(f->path) || group[i] != i) continue;
         char q[64];
         lgg_hub_quant_name(f->path, q, sizeof q);
         if (json) {
             printf("%s{\"quantization\": \"%s\", \"first\": ", any ? ", " : "", q);
             cli_json_str(stdout, f->path, strlen(f->path));
-            printf(", \"files\": %llu, \"size\": %llu}", (unsigned long long)count, (unsigned long long)total);
+            printf(", \"files\": %llu, \"size\": %llu}", (unsigned long long)count[i], (unsigned long long)total[i]);
         } else {
             if (!any) printf("\nGGUF files (quantization, files, size, first file):\n");
-            printf("  %-8s %3llu %14llu  %s\n", *q ? q : "-", (unsigned long long)count, (unsigned long long)total,
+            printf("  %-8s %3llu %14llu  %s\n", *q ? q : "-", (unsigned long long)count[i], (unsigned long long)total[i],
                    f->path);
         }
         any = 1;
     }
     if (json) printf("]}\n");
+    free(group), free(total), free(count);
+    return 0;
 }
 
 static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
@@ -105,7 +141,8 @@ int cmd_ls(int argc, char **argv) {
     const char *rev;
     lgg_hub_repo *r = cli_hub_list("ls", name, repo, sizeof repo, &rev);
     if (!r) return CLI_FAIL;
-    print(r, json);
+    int printed = print(r, json);
     lgg_hub_free(r);
-    return CLI_OK;
+    if (printed) cli_err("ls", name, "out of memory");
+    return printed ? CLI_FAIL : CLI_OK;
 }

@@ -95,6 +95,16 @@ static int same_origin(const char *url, const char *ep, size_t el) {
     return !strncasecmp(url, ep, ol) && url[ol] == '/';
 }
 
+/* The listing's bytes so far (*ud, all pages), counted as they arrive:
+ * false past the cap stops the transfer, so a body without end is never
+ * held whole before the cap is checked. */
+static bool under_cap(void *ud, const void *p, size_t n) {
+    uint64_t *total = ud;
+    (void)p;
+    *total += n;
+    return *total <= MAX_LISTING;
+}
+
 /* One page of the listing at url into r (total: the bytes of JSON so far,
  * bounded); *next gets the next page's URL (Link: rel="next"), or NULL. */
 static lgg_status list_page(const char *url, const lgg_remote_options *o, lgg_hub_repo *r, uint64_t *total,
@@ -108,9 +118,9 @@ static lgg_status list_page(const char *url, const lgg_remote_options *o, lgg_hu
     lgg_status st = lgg__remote_new(url, o, &rm, err);
     if (!st && !(fp = open_memstream(&body, &len))) st = fail(err, LGG_ERR_NOMEM, "out of memory");
     if (!st) {
-        q.from = 0, q.want = UINT64_MAX, q.fp = fp;
+        q.from = 0, q.want = UINT64_MAX, q.fp = fp, q.on_bytes = under_cap, q.ud = total;
         st = lgg__remote_fetch(rm, &q, err);
-        if (!st && (*total += q.got) > MAX_LISTING) st = fail(err, LGG_ERR_LIMIT, "%s: a listing of more than 64 MiB", url);
+        if (*total > MAX_LISTING) st = fail(err, LGG_ERR_LIMIT, "%s: a listing of more than 64 MiB", url);
         if (!st && q.resp.next_too_long) st = fail(err, LGG_ERR_LIMIT, "%s: the next page's URL is too long", url);
     }
     if (fp) fclose(fp);

@@ -172,9 +172,10 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
                             lgg_error *err);
 void lgg__tok_hf_free(struct tok_hf *h);
 /* encode (add_special: the post-processor's tokens; parse_special: special
- * added tokens split out); 0 ok, -1 no memory */
+ * added tokens split out); 0 ok, else minus the status set in err (no
+ * memory; LGG_ERR_LIMIT: a regex backtracked past its bound) */
 int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int add_special, int parse_special,
-                       tok_ids *out);
+                       tok_ids *out, lgg_error *err);
 /* the decoder chain over the ids' texts (skip_special: leave special added
  * tokens out); 0 ok, -1 no memory */
 int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, tok_buf *out);

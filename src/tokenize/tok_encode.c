@@ -676,9 +676,7 @@ int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsig
     int rc;
     if (t->hf) {
         rc = lgg__tok_hf_encode(t, text, len, (flags & LGG_TOKENIZE_ADD_SPECIAL) != 0,
-                                (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &out)
-                 ? oom(err)
-                 : 0;
+                                (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &out, err);
     } else {
         rc = lgg__tok_encode_piece(t, text, len, 0, flags, 1, 1, 0, &out, err);
     }

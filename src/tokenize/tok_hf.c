@@ -8,6 +8,7 @@
  * Each component is checked against the npm tokenizers on its own
  * (tests/tokenize/make_hf_json.py) and on real checkpoints' files. */
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <oniguruma.h>
 #include <stdio.h>
@@ -60,12 +61,31 @@ struct tok_hf {
     int32_t unk;
     hf_added *added;
     size_t n_added;
+    int32_t *added_of;            /* per id: its last entry in added (what decoding takes), or -1 */
     tok_trie trie_raw, trie_norm; /* values: index into added */
     int32_t *prefix, *suffix;     /* the post-processor's ids around the text */
     size_t n_prefix, n_suffix;
     pthread_mutex_t re_lock;      /* Oniguruma searches on shared regexes, one at a time */
+    OnigMatchParam *mp;           /* the searches' backtracking limits (under re_lock) */
     regex_t *bytelevel_re;
 };
+
+/* What the encoder's steps return besides 0 and -1 (no memory): a regex
+ * that backtracked past its budget (or failed otherwise inside
+ * Oniguruma).  The text has no ids then: fewer matches would change them. */
+#define RE_GAVE_UP (-2)
+
+/* Oniguruma backtracks without bound ((a|a)*b doubles its work with each
+ * 'a'), and the library's own limit, 10^7 steps a match, lets 920 bytes
+ * take 30 s.  So the regexes get a budget of backtracking steps for each
+ * text they tokenize: RE_STEPS_BASE, and RE_STEPS_PER_BYTE more for each
+ * byte a pattern is run over.  A search starts with a small limit and is
+ * run again with four times the limit while it runs out; every limit tried
+ * is charged in full, so the work done is never more than the budget, and
+ * a search that would need more is an error.  The usual patterns take a few
+ * steps a byte: the budget is far above what a real tokenizer needs. */
+enum { RE_STEPS_PER_BYTE = 256, RE_FIRST_LIMIT = 256 };
+#define RE_STEPS_BASE (1ul << 20)
 
 static const char BYTELEVEL_RE[] = "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+";
 
@@ -107,7 +127,7 @@ static int pair_get(const pairmap *m, uint32_t a, uint32_t b, uint64_t *v) {
 
 /* ---- loading ---- */
 
-static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out);
+static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out, unsigned long *budget);
 
 static lgg_status bad(lgg_error *err, const char *path, const char *fmt, const char *what) {
     char msg[200];
@@ -116,6 +136,8 @@ static lgg_status bad(lgg_error *err, const char *path, const char *fmt, const c
 }
 
 static lgg_status nomem(lgg_error *err) { return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory"); }
+
+static lgg_status regex_gave_up(lgg_error *err, const char *where);
 
 static lgg_status unsupported(lgg_error *err, const char *path, const char *type) {
     return lgg_error_set(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "tokenizer.json: %s: type '%s' is not supported", path,
@@ -555,7 +577,9 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     t->tok = calloc((size_t)t->n + 1, sizeof *t->tok);
     t->arena = malloc(total);
     h->added = calloc(json_array_size(added) + 1, sizeof *h->added);
-    if (!t->tok || !t->arena || !h->added) return nomem(err);
+    h->added_of = malloc(((size_t)t->n + 1) * sizeof *h->added_of);
+    if (!t->tok || !t->arena || !h->added || !h->added_of) return nomem(err);
+    memset(h->added_of, 0xff, ((size_t)t->n + 1) * sizeof *h->added_of); /* -1: none */
     char *p = t->arena;
     *p++ = 0;
     for (int32_t j = 0; j < t->n; j++) t->tok[j].text = t->arena, t->tok[j].attr = TOK_ATTR_UNDEFINED;
@@ -577,6 +601,7 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
                         json_is_true(json_object_get(v, "single_word")), json_is_true(json_object_get(v, "normalized")),
                         json_is_true(json_object_get(v, "special")), NULL, 0};
         t->tok[aid] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
+        h->added_of[aid] = (int32_t)(h->n_added - 1);
         if (lgg__tok_map_put(&t->text_to_id, p, n, aid, 1) < 0 ||
             (!a->normalized && lgg__tok_trie_add(&h->trie_raw, p, n, (int32_t)(h->n_added - 1))))
             return nomem(err);
@@ -676,9 +701,10 @@ void lgg__tok_hf_free(struct tok_hf *h) {
         free(lists[l]);
     }
     if (h->bytelevel_re) onig_free(h->bytelevel_re);
+    if (h->mp) onig_free_match_param(h->mp);
     free(h->merges.key), free(h->merges.val);
     for (size_t i = 0; h->added && i < h->n_added; i++) free(h->added[i].dec);
-    free(h->added), free(h->prefix), free(h->suffix), free(h->wp_prefix), free(h->ug.score);
+    free(h->added), free(h->added_of), free(h->prefix), free(h->suffix), free(h->wp_prefix), free(h->ug.score);
     lgg__tok_map_free(&h->vocab), lgg__tok_trie_free(&h->ug.trie);
     lgg__tok_trie_free(&h->trie_raw), lgg__tok_trie_free(&h->trie_norm);
     pthread_mutex_destroy(&h->re_lock);
@@ -701,7 +727,9 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
     t->type = LGG_VOCAB_BPE;
     t->bos = t->eos = t->unk = t->sep = t->pad = -1;
     snprintf(t->pre_name, sizeof t->pre_name, "tokenizer.json");
-    if (!json_is_object(root)) st = bad(err, "(root)", "not an object%s", NULL);
+    pthread_once(&onig_once, onig_init_once);
+    if (!(h->mp = onig_new_match_param())) st = nomem(err);
+    else if (!json_is_object(root)) st = bad(err, "(root)", "not an object%s", NULL);
     if (!st) st = load_model(t, root, err);
     if (!st) t->type = h->model == M_WORDPIECE ? LGG_VOCAB_WPM : h->model == M_UNIGRAM ? LGG_VOCAB_UGM : LGG_VOCAB_BPE;
     if (!st) st = load_normalizer(h, json_object_get(root, "normalizer"), "normalizer", err);
@@ -710,11 +738,13 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
     if (!st) st = load_decoder(h, json_object_get(root, "decoder"), "decoder", err);
     json_decref(root);
     /* normalized added tokens are found by their normalized content, as the library builds its trie */
+    unsigned long budget = RE_STEPS_BASE; /* one for all of them */
     for (size_t i = 0; !st && i < h->n_added; i++) {
         if (!h->added[i].normalized) continue;
         tok_buf nb = {0};
-        if (normalize(h, h->added[i].s, h->added[i].n, &nb) ||
-            (nb.n && lgg__tok_trie_add(&h->trie_norm, nb.p, nb.n, (int32_t)i)))
+        int rc = normalize(h, h->added[i].s, h->added[i].n, &nb, &budget);
+        if (rc == RE_GAVE_UP) st = regex_gave_up(err, "added_tokens");
+        else if (rc || (nb.n && lgg__tok_trie_add(&h->trie_norm, nb.p, nb.n, (int32_t)i)))
             st = lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         if (!st && (nb.n != h->added[i].n || memcmp(nb.p, h->added[i].s, nb.n))) {
             h->added[i].dec = nb.p ? nb.p : dup_n("", 0), h->added[i].dec_n = nb.n;
@@ -768,29 +798,70 @@ static void pieces_free(pieces *v) {
     memset(v, 0, sizeof *v);
 }
 
-/* the matches of a step's pattern in s: (start, end) pairs, non-overlapping, left to right */
-static int find_all(struct tok_hf *h, const hf_step *st, regex_t *re, const char *s, size_t n, size_t **m, size_t *nm) {
+static void budget_add(unsigned long *budget, size_t n) {
+    unsigned long more = n < ULONG_MAX / RE_STEPS_PER_BYTE ? (unsigned long)n * RE_STEPS_PER_BYTE : ULONG_MAX;
+    *budget = *budget < ULONG_MAX - more ? *budget + more : ULONG_MAX;
+}
+
+static lgg_status regex_gave_up(lgg_error *err, const char *where) {
+    return lgg_error_set(err, LGG_ERR_LIMIT, LGG_NO_OFFSET,
+                         "tokenizer.json: %s: a regex backtracked past its bound (%lu steps and %d a byte of the text) "
+                         "and gave up: the pattern backtracks catastrophically on this text",
+                         where, RE_STEPS_BASE, RE_STEPS_PER_BYTE);
+}
+
+/* onig_search from at, within *budget steps (less what it was charged);
+ * its result, or RE_GAVE_UP */
+static int search_bounded(regex_t *re, OnigMatchParam *mp, const UChar *b, const UChar *e, const UChar *at, OnigRegion *r,
+                          unsigned long *budget) {
+    for (unsigned long lim = RE_FIRST_LIMIT; *budget; lim = lim <= ULONG_MAX / 4 ? lim * 4 : ULONG_MAX) {
+        if (lim > *budget) lim = *budget; /* never 0, which Oniguruma reads as no limit */
+        onig_set_retry_limit_in_match_of_match_param(mp, lim);
+        onig_set_retry_limit_in_search_of_match_param(mp, lim);
+        int k = onig_search_with_param(re, b, e, at, e, r, ONIG_OPTION_NONE, mp);
+        *budget -= lim;
+        if (k != ONIGERR_RETRY_LIMIT_IN_MATCH_OVER && k != ONIGERR_RETRY_LIMIT_IN_SEARCH_OVER) return k;
+    }
+    return RE_GAVE_UP;
+}
+
+/* the matches of a literal string in s */
+static int find_literal(const hf_step *st, const char *s, size_t n, size_t **m, size_t *nm) {
+    size_t cap = 0;
+    for (size_t at = 0; at + st->an <= n;) {
+        const char *f = memmem(s + at, n - at, st->a, st->an);
+        if (!f) break;
+        if (lgg__tok_grow((void **)m, &cap, *nm + 2, sizeof **m)) {
+            free(*m), *m = NULL, *nm = 0;
+            return -1;
+        }
+        (*m)[(*nm)++] = (size_t)(f - s), (*m)[(*nm)++] = (size_t)(f - s) + st->an;
+        at = (size_t)(f - s) + st->an;
+    }
+    *nm /= 2;
+    return 0;
+}
+
+/* the matches of a step's pattern in s: (start, end) pairs, non-overlapping,
+ * left to right; 0, or -1 (no memory) or RE_GAVE_UP with none kept */
+static int find_all(struct tok_hf *h, const hf_step *st, regex_t *re, const char *s, size_t n, size_t **m, size_t *nm,
+                    unsigned long *budget) {
     size_t cap = 0;
     *m = NULL, *nm = 0;
-    if (!re) { /* a literal string */
-        for (size_t at = 0; at + st->an <= n;) {
-            const char *f = memmem(s + at, n - at, st->a, st->an);
-            if (!f) break;
-            if (lgg__tok_grow((void **)m, &cap, *nm + 2, sizeof **m)) return -1;
-            (*m)[(*nm)++] = (size_t)(f - s), (*m)[(*nm)++] = (size_t)(f - s) + st->an;
-            at = (size_t)(f - s) + st->an;
-        }
-        *nm /= 2;
-        return 0;
-    }
+    if (!re) return find_literal(st, s, n, m, nm);
     OnigRegion *r = onig_region_new();
     if (!r) return -1;
     const UChar *b = (const UChar *)s, *e = b + n;
+    budget_add(budget, n);
     int rc = 0;
     pthread_mutex_lock(&h->re_lock);
     for (size_t at = 0; at <= n;) {
-        int k = onig_search(re, b, e, b + at, e, r, ONIG_OPTION_NONE);
-        if (k < 0) break;
+        int k = search_bounded(re, h->mp, b, e, b + at, r, budget);
+        if (k == ONIG_MISMATCH) break;
+        if (k < 0) { /* an error is not the end of the matches */
+            rc = k == ONIGERR_MEMORY ? -1 : RE_GAVE_UP;
+            break;
+        }
         size_t ms = (size_t)r->beg[0], me = (size_t)r->end[0];
         if (lgg__tok_grow((void **)m, &cap, *nm + 2, sizeof **m)) {
             rc = -1;
@@ -806,14 +877,16 @@ static int find_all(struct tok_hf *h, const hf_step *st, regex_t *re, const char
     pthread_mutex_unlock(&h->re_lock);
     onig_region_free(r, 1);
     *nm /= 2;
+    if (rc) free(*m), *m = NULL, *nm = 0; /* no matches to free on failure */
     return rc;
 }
 
 /* Split's behaviors over the (start, end, matched) list covering s */
 static int split_piece(struct tok_hf *h, const hf_step *st, regex_t *re, int behavior, int invert, const char *s, size_t n,
-                       int start, pieces *out) {
+                       int start, pieces *out, unsigned long *budget) {
     size_t *m = NULL, nm = 0;
-    if (find_all(h, st, re, s, n, &m, &nm)) return -1;
+    int found = find_all(h, st, re, s, n, &m, &nm, budget);
+    if (found) return found;
     /* the covering list: gaps are unmatched */
     size_t cap = 0, k = 0, prev = 0;
     struct seg { size_t a, b; int match; } *seg = NULL;
@@ -868,13 +941,14 @@ static int split_piece(struct tok_hf *h, const hf_step *st, regex_t *re, int beh
 }
 
 /* ByteLevel: the prefix space, GPT-2's split, then every byte as its printable code point */
-static int bytelevel(struct tok_hf *h, const hf_step *st, const char *s, size_t n, int start, pieces *out) {
+static int bytelevel(struct tok_hf *h, const hf_step *st, const char *s, size_t n, int start, pieces *out,
+                     unsigned long *budget) {
     tok_buf b = {0};
     pieces parts = {0};
     int rc = 0;
     if (st->add_prefix_space && (n == 0 || s[0] != ' ')) rc |= lgg__tok_buf_put(&b, " ", 1);
     rc |= lgg__tok_buf_put(&b, s, n);
-    if (!rc && st->use_regex) rc = split_piece(h, st, h->bytelevel_re, B_ISOLATED, 0, b.p, b.n, start, &parts);
+    if (!rc && st->use_regex) rc = split_piece(h, st, h->bytelevel_re, B_ISOLATED, 0, b.p, b.n, start, &parts, budget);
     else if (!rc) rc = pieces_push(&parts, b.p, b.n);
     for (size_t i = 0; !rc && i < parts.n; i++) {
         tok_buf e = {0};
@@ -954,7 +1028,7 @@ static int char_map(const hf_step *st, const char *s, size_t n, tok_buf *out) {
     return rc;
 }
 
-static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
+static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out, unsigned long *budget) {
     tok_buf cur = {0};
     if (lgg__tok_buf_put(&cur, s, n)) return -1;
     for (size_t i = 0; i < h->n_norm; i++) {
@@ -1006,7 +1080,7 @@ static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
         }
         case N_REPLACE: {
             size_t *m = NULL, nm = 0, at = 0;
-            rc = find_all(h, st, st->re, cur.p, cur.n, &m, &nm);
+            rc = find_all(h, st, st->re, cur.p, cur.n, &m, &nm, budget);
             for (size_t j = 0; !rc && j < nm; j++) {
                 rc = lgg__tok_buf_put(&nx, cur.p + at, m[2 * j] - at) || lgg__tok_buf_put(&nx, st->b, st->bn);
                 at = m[2 * j + 1];
@@ -1019,7 +1093,7 @@ static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out) {
         lgg__tok_buf_free(&cur);
         if (rc) {
             lgg__tok_buf_free(&nx);
-            return -1;
+            return rc == RE_GAVE_UP ? rc : -1;
         }
         cur = nx;
         if (!cur.p && lgg__tok_buf_put(&cur, "", 0)) return -1;
@@ -1199,7 +1273,8 @@ static int find_added(const struct tok_hf *h, const tok_trie *tr, int parse_spec
 /* Metaspace: spaces become the replacement, which is prepended (always, or
  * "first": only at the start of the original text), then split before each
  * replacement (MergedWithNext) when asked */
-static int metaspace(struct tok_hf *h, const hf_step *st, const char *s, size_t n, int start, pieces *out) {
+static int metaspace(struct tok_hf *h, const hf_step *st, const char *s, size_t n, int start, pieces *out,
+                     unsigned long *budget) {
     tok_buf r = {0}, b = {0};
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) rc = s[i] == ' ' ? lgg__tok_buf_put(&r, st->a, st->an) : lgg__tok_buf_put(&r, s + i, 1);
@@ -1211,7 +1286,7 @@ static int metaspace(struct tok_hf *h, const hf_step *st, const char *s, size_t 
     if (!rc && st->use_regex) {
         hf_step lit = *st; /* the replacement as a literal pattern */
         lit.re = NULL;
-        rc = split_piece(h, &lit, NULL, B_MERGED_NEXT, 0, b.p ? b.p : "", b.n, start, out);
+        rc = split_piece(h, &lit, NULL, B_MERGED_NEXT, 0, b.p ? b.p : "", b.n, start, out, budget);
     } else if (!rc) {
         size_t before = out->n;
         rc = pieces_push(out, b.p ? b.p : "", b.n);
@@ -1222,7 +1297,7 @@ static int metaspace(struct tok_hf *h, const hf_step *st, const char *s, size_t 
 }
 
 /* one piece of normalized text without added tokens: pre-tokenize, then BPE */
-static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, int start, tok_ids *out) {
+static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, int start, tok_ids *out, unsigned long *budget) {
     struct tok_hf *h = t->hf;
     pieces cur = {0}, nx = {0};
     int rc = pieces_push(&cur, s, n);
@@ -1231,9 +1306,9 @@ static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, int sta
         const hf_step *st = &h->pre[k];
         for (size_t i = 0; !rc && i < cur.n; i++)
             rc = st->kind == P_SPLIT       ? split_piece(h, st, st->re, st->behavior, st->invert, cur.p[i].s, cur.p[i].n,
-                                                         cur.p[i].start, &nx)
-                 : st->kind == P_METASPACE ? metaspace(h, st, cur.p[i].s, cur.p[i].n, cur.p[i].start, &nx)
-                                           : bytelevel(h, st, cur.p[i].s, cur.p[i].n, cur.p[i].start, &nx);
+                                                         cur.p[i].start, &nx, budget)
+                 : st->kind == P_METASPACE ? metaspace(h, st, cur.p[i].s, cur.p[i].n, cur.p[i].start, &nx, budget)
+                                           : bytelevel(h, st, cur.p[i].s, cur.p[i].n, cur.p[i].start, &nx, budget);
         pieces_free(&cur);
         cur = nx;
         memset(&nx, 0, sizeof nx);
@@ -1248,10 +1323,11 @@ static int encode_plain(const lgg_tokenizer *t, const char *s, size_t n, int sta
 }
 
 int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int add_special, int parse_special,
-                       tok_ids *out) {
+                       tok_ids *out, lgg_error *err) {
     struct tok_hf *h = t->hf;
     span *raw = NULL, *nsp = NULL;
     size_t nraw = 0, nn = 0;
+    unsigned long budget = RE_STEPS_BASE; /* the regexes' backtracking over this text */
     int rc = 0;
     for (size_t i = 0; add_special && !rc && i < h->n_prefix; i++) rc = lgg__tok_ids_push(out, h->prefix[i]);
     if (!rc) rc = find_added(h, &h->trie_raw, parse_special, text, len, &raw, &nraw);
@@ -1261,18 +1337,21 @@ int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int
             continue;
         }
         tok_buf nb = {0};
-        rc = normalize(h, text + raw[i].a, raw[i].b - raw[i].a, &nb);
+        rc = normalize(h, text + raw[i].a, raw[i].b - raw[i].a, &nb, &budget);
         if (!rc) rc = find_added(h, &h->trie_norm, parse_special, nb.p, nb.n, &nsp, &nn);
         for (size_t j = 0; !rc && j < nn; j++)
             rc = nsp[j].id >= 0 ? lgg__tok_ids_push(out, nsp[j].id)
-                                : encode_plain(t, nb.p + nsp[j].a, nsp[j].b - nsp[j].a, raw[i].a == 0 && nsp[j].a == 0, out);
+                                : encode_plain(t, nb.p + nsp[j].a, nsp[j].b - nsp[j].a, raw[i].a == 0 && nsp[j].a == 0, out,
+                                               &budget);
         free(nsp);
         nsp = NULL;
         lgg__tok_buf_free(&nb);
     }
     for (size_t i = 0; add_special && !rc && i < h->n_suffix; i++) rc = lgg__tok_ids_push(out, h->suffix[i]);
     free(raw);
-    return rc;
+    if (rc == RE_GAVE_UP) return -(int)regex_gave_up(err, "a Split or Replace pattern");
+    if (rc) return -(int)lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory tokenizing");
+    return 0;
 }
 
 /* ---- decoding: the decoder chain over the tokens' texts ---- */
@@ -1285,12 +1364,8 @@ int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int
         if (skip_special && (t->tok[ids[i]].attr & TOK_ATTR_CONTROL)) continue;
         const char *text = t->tok[ids[i]].text;
         size_t tn = t->tok[ids[i]].len;
-        if (t->tok[ids[i]].attr & (TOK_ATTR_CONTROL | TOK_ATTR_USER_DEFINED)) /* the last entry of the id wins */
-            for (size_t a = h->n_added; a-- > 0;)
-                if (h->added[a].id == ids[i]) {
-                    if (h->added[a].dec) text = h->added[a].dec, tn = h->added[a].dec_n;
-                    break;
-                }
+        int32_t a = h->added_of[ids[i]]; /* the last entry of the id wins (an index: 400,000 of them are common) */
+        if (a >= 0 && h->added[a].dec) text = h->added[a].dec, tn = h->added[a].dec_n;
         if (!lgg__tok_grow((void **)&cur.p, &cur.cap, cur.n + 1, sizeof *cur.p)) {
             char *c = dup_n(text, tn);
             if (!c) rc = -1;

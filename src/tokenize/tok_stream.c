@@ -169,10 +169,7 @@ static lgg_status emit(lgg_tokenize_stream *s, size_t p, int last, lgg_error *er
     int rc;
     if (t->hf) {
         rc = lgg__tok_hf_encode(t, s->buf.p, p, (s->flags & LGG_TOKENIZE_ADD_SPECIAL) != 0,
-                                (s->flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &s->ids)
-                 ? -LGG_ERR_NOMEM
-                 : 0;
-        if (rc) lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory tokenizing");
+                                (s->flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &s->ids, err);
     } else {
         rc = lgg__tok_encode_piece(t, s->buf.p, p, s->consumed, s->flags, !s->started, last, s->started, &s->ids, err);
     }
