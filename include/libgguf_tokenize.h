@@ -80,6 +80,13 @@ LGG_API lgg_status lgg_tokenizer_open_gguf(const lgg_file *f, lgg_tokenizer **ou
  * one; other model types and normalizers are LGG_ERR_UNSUPPORTED, a
  * malformed model LGG_ERR_INVALID with the byte offset. */
 #define LGG_TOKENIZER_JSON_ONLY 1u
+/* The largest files lgg_tokenizer_open_dir reads (a larger one is
+ * LGG_ERR_LIMIT, naming it): tokenizer.json as the converter bounds it
+ * (jansson holds about 30 times a file's size), tokenizer_config.json, and
+ * tokenizer.model (real ones hold a few MB). */
+#define LGG_TOKENIZER_MAX_JSON ((size_t)128 << 20)
+#define LGG_TOKENIZER_MAX_CONFIG ((size_t)64 << 20)
+#define LGG_TOKENIZER_MAX_MODEL ((size_t)64 << 20)
 LGG_API lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer **out, lgg_error *err);
 
 /* The same from memory: tokenizer.json's `len` bytes and, when `config` is

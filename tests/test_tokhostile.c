@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* A BPE tokenizer.json whose Split pattern is `pattern` (a JSON string's
  * body): a, b, c and the merge "a a" */
@@ -153,4 +154,32 @@ TEST(tokhostile_added_token_last_entry_wins) {
     lgg_tokenizer_free(t);
 }
 
+
+/* tokenize DIR read tokenizer.json, tokenizer_config.json and
+ * tokenizer.model whole, whatever their size: each is bounded now, the
+ * read stopping at the bound (sparse files of 200 MiB: refused after at
+ * most the bound is read, naming the file). */
+static void refused_for_size(const char *dir, const char *file, const char *bound) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = fopen(path, "wb");
+    REQUIRE(f);
+    REQUIRE(ftruncate(fileno(f), (off_t)200 << 20) == 0);
+    fclose(f);
+    char *out = NULL, *err = NULL;
+    const double t0 = children_cpu_s();
+    int st = run_gguf_capture(&out, &err, "tokenize", dir, "hello", NULL);
+    CHECKF(st == 1 && err && strstr(err, file) && strstr(err, bound), "%s: exit %d: %s", file, st, err ? err : "");
+    CHECKF(children_cpu_s() - t0 < 5.0, "%s: %.2f s", file, children_cpu_s() - t0);
+    free(out), free(err);
+    unlink(path);
+}
+
+TEST(tokhostile_folder_files_are_bounded) {
+    const char *dir = split_dir("bounded", "a");
+    REQUIRE(dir);
+    refused_for_size(dir, "tokenizer_config.json", "larger than 64 MiB");
+    refused_for_size(dir, "tokenizer.json", "larger than 128 MiB");
+    refused_for_size(dir, "tokenizer.model", "larger than 64 MiB"); /* tokenizer.json is gone: the model is read */
+}
 #endif

@@ -216,7 +216,8 @@ static lgg_status open_spm_model(const char *data, size_t n, const char *config,
     return st;
 }
 
-static char *slurp(const char *path, size_t *n, lgg_error *err) {
+/* The whole file at path, at most `cap` bytes (more: LGG_ERR_LIMIT). */
+static char *slurp(const char *path, size_t cap, size_t *n, lgg_error *err) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         lgg_error_set(err, errno == ENOENT ? LGG_ERR_NOT_FOUND : LGG_ERR_IO, LGG_NO_OFFSET, "%s: %s", path, strerror(errno));
@@ -226,9 +227,15 @@ static char *slurp(const char *path, size_t *n, lgg_error *err) {
     char chunk[65536];
     size_t k;
     int fail = 0;
-    while (!fail && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fail = lgg__tok_buf_put(&b, chunk, k);
+    while (!fail && b.n <= cap && (k = fread(chunk, 1, sizeof chunk, f)) > 0) fail = lgg__tok_buf_put(&b, chunk, k);
     fail |= ferror(f);
     fclose(f);
+    if (!fail && b.n > cap) { /* stopped at the bound: never more than cap + 64 KiB read */
+        lgg__tok_buf_free(&b);
+        lgg_error_set(err, LGG_ERR_LIMIT, LGG_NO_OFFSET, "%s: larger than %zu MiB, the most this file may hold", path,
+                      cap >> 20);
+        return NULL;
+    }
     if (fail || lgg__tok_buf_put(&b, "", 0)) {
         lgg__tok_buf_free(&b);
         lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: read error or out of memory", path);
@@ -245,10 +252,10 @@ lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer
     size_t n = 0, cn = 0;
     snprintf(path, sizeof path, "%s/tokenizer.json", dir);
     lgg_error e1;
-    char *json = slurp(path, &n, &e1), *cfg = NULL, *model = NULL;
+    char *json = slurp(path, LGG_TOKENIZER_MAX_JSON, &n, &e1), *cfg = NULL, *model = NULL;
     if (!json && e1.code == LGG_ERR_NOT_FOUND) { /* only a SentencePiece model */
         snprintf(path, sizeof path, "%s/tokenizer.model", dir);
-        model = slurp(path, &n, err);
+        model = slurp(path, LGG_TOKENIZER_MAX_MODEL, &n, err);
         if (!model && err && err->code == LGG_ERR_NOT_FOUND)
             lgg_error_set(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "%s: neither tokenizer.json nor tokenizer.model", dir);
         if (!model) return err ? err->code : LGG_ERR_NOT_FOUND;
@@ -259,7 +266,7 @@ lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_tokenizer
     if (!(flags & LGG_TOKENIZER_JSON_ONLY)) {
         snprintf(path, sizeof path, "%s/tokenizer_config.json", dir);
         lgg_error e2;
-        cfg = slurp(path, &cn, &e2);
+        cfg = slurp(path, LGG_TOKENIZER_MAX_CONFIG, &cn, &e2);
         if (!cfg && e2.code != LGG_ERR_NOT_FOUND) {
             free(json);
             free(model);
