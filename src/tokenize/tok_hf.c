@@ -1356,119 +1356,187 @@ int lgg__tok_hf_encode(const lgg_tokenizer *t, const char *text, size_t len, int
 
 /* ---- decoding: the decoder chain over the tokens' texts ---- */
 
-int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, tok_buf *out) {
-    struct tok_hf *h = t->hf;
-    pieces cur = {0};
+/* ---- decoding: the decoder's steps, each over the pieces ----
+ * A step reads piece *i of cur (and may take the pieces after it, moving
+ * *i to the last it took), appends to nx, or to acc for the steps that
+ * join every piece first (ByteLevel, Fuse); b is its scratch buffer.
+ * Returns 0, or -1 out of memory. */
+typedef int (*dec_step_fn)(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b);
+
+/* every character in the byte map: its bytes, else the token as it is;
+ * joined, then read as UTF-8 */
+static int dec_bytelevel(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)st, (void)nx;
+    const char *s = cur->p[*i].s;
+    size_t sn = cur->p[*i].n;
+    int all = 1, rc = 0;
+    for (size_t p = 0; p < sn && all && !rc;) {
+        int byte = lgg__tok_cpt_to_byte(lgg__tok_utf8_decode(s, sn, &p));
+        char c = (char)byte;
+        if (byte < 0) all = 0;
+        else rc = lgg__tok_buf_put(b, &c, 1);
+    }
+    if (!all) b->n = 0, rc = lgg__tok_buf_put(b, s, sn);
+    return rc ? rc : lgg__tok_buf_put(acc, b->p, b->n);
+}
+
+static int dec_replace(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)acc;
+    const char *s = cur->p[*i].s;
+    size_t sn = cur->p[*i].n;
     int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
+    for (size_t p = 0; p < sn && !rc;) {
+        if (p + st->an <= sn && !memcmp(s + p, st->a, st->an)) rc = lgg__tok_buf_put(b, st->b, st->bn), p += st->an;
+        else rc = lgg__tok_buf_put(b, s + p, 1), p++;
+    }
+    return rc ? rc : pieces_push(nx, b->p ? b->p : "", b->n);
+}
+
+/* a run of <0xXX> tokens becomes its bytes when they are UTF-8, else one
+ * U+FFFD per byte */
+static int dec_bytefallback(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)st, (void)acc;
+    size_t j = *i;
+    tok_buf bytes = {0};
+    int rc = 0;
+    while (j < cur->n && cur->p[j].n == 6 && !memcmp(cur->p[j].s, "<0x", 3) && cur->p[j].s[5] == '>') {
+        char hx[3] = {cur->p[j].s[3], cur->p[j].s[4], 0}, *e;
+        long v = strtol(hx, &e, 16);
+        if (*e) break;
+        char c = (char)v;
+        rc |= lgg__tok_buf_put(&bytes, &c, 1);
+        j++;
+    }
+    if (j == *i) {
+        rc |= pieces_push(nx, cur->p[*i].s, cur->p[*i].n);
+    } else {
+        int ok = utf8proc_decompose((const utf8proc_uint8_t *)bytes.p, (utf8proc_ssize_t)bytes.n, NULL, 0, 0) >= 0;
+        if (ok) rc |= pieces_push(nx, bytes.p, bytes.n);
+        else
+            for (size_t q = 0; q < bytes.n && !rc; q++) rc |= lgg__tok_buf_put(b, "\xEF\xBF\xBD", 3);
+        if (!ok && !rc) rc = pieces_push(nx, b->p, b->n);
+        *i = j - 1;
+    }
+    lgg__tok_buf_free(&bytes);
+    return rc;
+}
+
+/* the prefix off, or a space before; then the cleanup */
+static int dec_wordpiece(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)acc;
+    const char *s = cur->p[*i].s;
+    size_t sn = cur->p[*i].n;
+    int rc = 0;
+    if (*i && sn >= st->an && !memcmp(s, st->a, st->an)) s += st->an, sn -= st->an;
+    else if (*i) rc = lgg__tok_buf_put(b, " ", 1);
+    rc |= lgg__tok_buf_put(b, s, sn);
+    if (!rc && st->left) rc = lgg__tok_wp_cleanup(b);
+    return rc ? rc : pieces_push(nx, b->p ? b->p : "", b->n);
+}
+
+/* the replacement becomes a space, dropped in the first token (behavior) */
+static int dec_metaspace(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)acc;
+    const char *s = cur->p[*i].s;
+    size_t sn = cur->p[*i].n;
+    int rc = 0;
+    for (size_t p = 0; p < sn && !rc; p++) {
+        if (p + st->an <= sn && !memcmp(s + p, st->a, st->an)) {
+            if (*i || !st->behavior) rc = lgg__tok_buf_put(b, " ", 1);
+            p += st->an - 1;
+        } else {
+            rc = lgg__tok_buf_put(b, s + p, 1);
+        }
+    }
+    return rc ? rc : pieces_push(nx, b->p ? b->p : "", b->n);
+}
+
+/* repeats dropped, pad removed, cleanup, delimiter as a space */
+static int dec_ctc(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)acc;
+    const char *s = cur->p[*i].s;
+    size_t sn = cur->p[*i].n;
+    if (*i && cur->p[*i - 1].n == sn && !memcmp(cur->p[*i - 1].s, s, sn)) return 0;
+    int rc = 0;
+    for (size_t p = 0; p < sn && !rc;) {
+        if (st->an && p + st->an <= sn && !memcmp(s + p, st->a, st->an)) p += st->an;
+        else rc = lgg__tok_buf_put(b, s + p, 1), p++;
+    }
+    if (!rc && st->left) {
+        tok_buf c = {0};
+        rc = lgg__tok_wp_cleanup(b);
+        for (size_t p = 0; p < b->n && !rc;) {
+            if (st->bn && p + st->bn <= b->n && !memcmp(b->p + p, st->b, st->bn)) rc = lgg__tok_buf_put(&c, " ", 1), p += st->bn;
+            else rc = lgg__tok_buf_put(&c, b->p + p, 1), p++;
+        }
+        lgg__tok_buf_free(b);
+        *b = c;
+    }
+    return rc ? rc : pieces_push(nx, b->p ? b->p : "", b->n);
+}
+
+static int dec_fuse(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)st, (void)nx, (void)b;
+    return lgg__tok_buf_put(acc, cur->p[*i].s, cur->p[*i].n);
+}
+
+/* up to `left` copies of the content off the front, `right` off the back */
+static int dec_strip(const hf_step *st, const pieces *cur, size_t *i, pieces *nx, tok_buf *acc, tok_buf *b) {
+    (void)acc, (void)b;
+    const char *s = cur->p[*i].s;
+    size_t a = 0, z = cur->p[*i].n;
+    for (int c = 0; c < st->left && a + st->an <= z && !memcmp(s + a, st->a, st->an); c++) a += st->an;
+    for (int c = 0; c < st->right && z >= a + st->an && !memcmp(s + z - st->an, st->a, st->an); c++) z -= st->an;
+    return pieces_push(nx, s + a, z - a);
+}
+
+/* by hf_step kind (the D_* order) */
+static const dec_step_fn DEC_STEP[] = {
+    [D_BYTELEVEL] = dec_bytelevel, [D_REPLACE] = dec_replace,     [D_BYTEFALLBACK] = dec_bytefallback,
+    [D_FUSE] = dec_fuse,           [D_STRIP] = dec_strip,         [D_WORDPIECE] = dec_wordpiece,
+    [D_METASPACE] = dec_metaspace, [D_CTC] = dec_ctc,
+};
+
+/* The ids' texts (an added token's decoded content where it has one; the
+ * last entry of an id wins, through an index) as the first pieces. */
+static int id_pieces(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, pieces *cur) {
+    const struct tok_hf *h = t->hf;
+    for (size_t i = 0; i < n; i++) {
         if (skip_special && (t->tok[ids[i]].attr & TOK_ATTR_CONTROL)) continue;
         const char *text = t->tok[ids[i]].text;
         size_t tn = t->tok[ids[i]].len;
-        int32_t a = h->added_of[ids[i]]; /* the last entry of the id wins (an index: 400,000 of them are common) */
+        int32_t a = h->added_of[ids[i]];
         if (a >= 0 && h->added[a].dec) text = h->added[a].dec, tn = h->added[a].dec_n;
-        if (!lgg__tok_grow((void **)&cur.p, &cur.cap, cur.n + 1, sizeof *cur.p)) {
-            char *c = dup_n(text, tn);
-            if (!c) rc = -1;
-            else cur.p[cur.n++] = (piece){c, tn, 0};
-        } else {
-            rc = -1;
-        }
+        if (lgg__tok_grow((void **)&cur->p, &cur->cap, cur->n + 1, sizeof *cur->p)) return -1;
+        char *c = dup_n(text, tn);
+        if (!c) return -1;
+        cur->p[cur->n++] = (piece){c, tn, 0}; /* kept even when empty, unlike pieces_push */
     }
-    for (size_t k = 0; !rc && k < h->n_dec; k++) {
-        const hf_step *st = &h->dec[k];
-        pieces nx = {0};
-        tok_buf acc = {0};
-        for (size_t i = 0; !rc && i < cur.n; i++) {
-            const char *s = cur.p[i].s;
-            size_t sn = cur.p[i].n;
-            tok_buf b = {0};
-            if (st->kind == D_BYTELEVEL) { /* all chars in the byte map, else the token as is */
-                int all = 1;
-                for (size_t p = 0; p < sn && all && !rc;) {
-                    int byte = lgg__tok_cpt_to_byte(lgg__tok_utf8_decode(s, sn, &p));
-                    char c = (char)byte;
-                    if (byte < 0) all = 0;
-                    else rc = lgg__tok_buf_put(&b, &c, 1);
-                }
-                if (!all) b.n = 0, rc = lgg__tok_buf_put(&b, s, sn);
-                if (!rc) rc = lgg__tok_buf_put(&acc, b.p, b.n); /* joined, then read as UTF-8 */
-            } else if (st->kind == D_REPLACE) {
-                for (size_t p = 0; p < sn && !rc;) {
-                    if (p + st->an <= sn && !memcmp(s + p, st->a, st->an)) rc = lgg__tok_buf_put(&b, st->b, st->bn), p += st->an;
-                    else rc = lgg__tok_buf_put(&b, s + p, 1), p++;
-                }
-                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
-            } else if (st->kind == D_BYTEFALLBACK) {
-                /* a run of <0xXX> tokens becomes its bytes when they are UTF-8, else one U+FFFD per byte */
-                size_t j = i;
-                tok_buf bytes = {0};
-                while (j < cur.n && cur.p[j].n == 6 && !memcmp(cur.p[j].s, "<0x", 3) && cur.p[j].s[5] == '>') {
-                    char hx[3] = {cur.p[j].s[3], cur.p[j].s[4], 0}, *e;
-                    long v = strtol(hx, &e, 16);
-                    if (*e) break;
-                    char c = (char)v;
-                    rc |= lgg__tok_buf_put(&bytes, &c, 1);
-                    j++;
-                }
-                if (j == i) {
-                    rc |= pieces_push(&nx, s, sn);
-                } else {
-                    int ok = utf8proc_decompose((const utf8proc_uint8_t *)bytes.p, (utf8proc_ssize_t)bytes.n, NULL, 0, 0) >= 0;
-                    if (ok) rc |= pieces_push(&nx, bytes.p, bytes.n);
-                    else
-                        for (size_t q = 0; q < bytes.n && !rc; q++) rc |= lgg__tok_buf_put(&b, "\xEF\xBF\xBD", 3);
-                    if (!ok && !rc) rc = pieces_push(&nx, b.p, b.n);
-                    i = j - 1;
-                }
-                lgg__tok_buf_free(&bytes);
-            } else if (st->kind == D_WORDPIECE) { /* the prefix off, or a space before; then the cleanup */
-                if (i && sn >= st->an && !memcmp(s, st->a, st->an)) s += st->an, sn -= st->an;
-                else if (i) rc = lgg__tok_buf_put(&b, " ", 1);
-                rc |= lgg__tok_buf_put(&b, s, sn);
-                if (!rc && st->left) rc = lgg__tok_wp_cleanup(&b);
-                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
-            } else if (st->kind == D_METASPACE) { /* the replacement becomes a space, dropped in the first token */
-                for (size_t p = 0; p < sn && !rc; p++) {
-                    if (p + st->an <= sn && !memcmp(s + p, st->a, st->an)) {
-                        if (i || !st->behavior) rc = lgg__tok_buf_put(&b, " ", 1);
-                        p += st->an - 1;
-                    } else {
-                        rc = lgg__tok_buf_put(&b, s + p, 1);
-                    }
-                }
-                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
-            } else if (st->kind == D_CTC) { /* repeats dropped, pad removed, cleanup, delimiter as a space */
-                if (i && cur.p[i - 1].n == sn && !memcmp(cur.p[i - 1].s, s, sn)) continue;
-                tok_buf c = {0};
-                for (size_t p = 0; p < sn && !rc;) {
-                    if (st->an && p + st->an <= sn && !memcmp(s + p, st->a, st->an)) p += st->an;
-                    else rc = lgg__tok_buf_put(&b, s + p, 1), p++;
-                }
-                if (!rc && st->left) {
-                    rc = lgg__tok_wp_cleanup(&b);
-                    for (size_t p = 0; p < b.n && !rc;) {
-                        if (st->bn && p + st->bn <= b.n && !memcmp(b.p + p, st->b, st->bn)) rc = lgg__tok_buf_put(&c, " ", 1), p += st->bn;
-                        else rc = lgg__tok_buf_put(&c, b.p + p, 1), p++;
-                    }
-                    lgg__tok_buf_free(&b);
-                    b = c;
-                }
-                if (!rc) rc = pieces_push(&nx, b.p ? b.p : "", b.n);
-            } else if (st->kind == D_FUSE) {
-                rc = lgg__tok_buf_put(&acc, s, sn);
-            } else { /* D_STRIP: up to `start` copies of the content off the front, `stop` off the back */
-                size_t a = 0, z = sn;
-                for (int c = 0; c < st->left && a + st->an <= z && !memcmp(s + a, st->a, st->an); c++) a += st->an;
-                for (int c = 0; c < st->right && z >= a + st->an && !memcmp(s + z - st->an, st->a, st->an); c++) z -= st->an;
-                rc = pieces_push(&nx, s + a, z - a);
-            }
-            lgg__tok_buf_free(&b);
-        }
-        if (st->kind == D_BYTELEVEL || st->kind == D_FUSE) rc |= pieces_push(&nx, acc.p ? acc.p : "", acc.n);
-        lgg__tok_buf_free(&acc);
-        pieces_free(&cur);
-        cur = nx;
+    return 0;
+}
+
+/* One decoder step over every piece: the next pieces in *cur. */
+static int decode_step(const hf_step *st, pieces *cur) {
+    pieces nx = {0};
+    tok_buf acc = {0};
+    int rc = 0;
+    for (size_t i = 0; !rc && i < cur->n; i++) {
+        tok_buf b = {0};
+        rc = DEC_STEP[st->kind](st, cur, &i, &nx, &acc, &b);
+        lgg__tok_buf_free(&b);
     }
+    if (st->kind == D_BYTELEVEL || st->kind == D_FUSE) rc |= pieces_push(&nx, acc.p ? acc.p : "", acc.n);
+    lgg__tok_buf_free(&acc);
+    pieces_free(cur);
+    *cur = nx;
+    return rc;
+}
+
+int lgg__tok_hf_decode(const lgg_tokenizer *t, const int32_t *ids, size_t n, int skip_special, tok_buf *out) {
+    const struct tok_hf *h = t->hf;
+    pieces cur = {0};
+    int rc = id_pieces(t, ids, n, skip_special, &cur);
+    for (size_t k = 0; !rc && k < h->n_dec; k++) rc = decode_step(&h->dec[k], &cur);
     /* without a decoder the library joins the tokens with spaces */
     for (size_t i = 0; !rc && i < cur.n; i++)
         rc = (i && !h->n_dec ? lgg__tok_buf_put(out, " ", 1) : 0) || lgg__tok_buf_put(out, cur.p[i].s, cur.p[i].n);
