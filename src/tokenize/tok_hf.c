@@ -538,9 +538,8 @@ static lgg_status load_unigram(lgg_tokenizer *t, json_t *m, json_t *vocab, lgg_e
 }
 
 /* model.vocab and added_tokens -> the tokens; then the model's own fields */
-static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
-    struct tok_hf *h = t->hf;
-    json_t *m = json_object_get(root, "model"), *vocab = json_object_get(m, "vocab"), *added = json_object_get(root, "added_tokens");
+/* The model's type and vocabulary's container checked; h->model set. */
+static lgg_status model_kind(struct tok_hf *h, json_t *m, const json_t *vocab, lgg_error *err) {
     if (!json_is_object(m)) return bad(err, "model", "missing%s", NULL);
     if (is_type(m, "BPE")) h->model = M_BPE;
     else if (is_type(m, "WordPiece")) h->model = M_WORDPIECE;
@@ -549,66 +548,111 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     if (h->model == M_UNIGRAM ? !json_is_array(vocab) : !json_is_object(vocab))
         return bad(err, "model.vocab", h->model == M_UNIGRAM ? "not an array%s" : "not an object%s", NULL);
     if (h->model == M_UNIGRAM && json_array_size(vocab) >= MAX_ID) return bad(err, "model.vocab", "more than 2^26 pieces%s", NULL);
-    json_t *v;
+    return LGG_OK;
+}
+
+/* Every id of the vocabulary and the added tokens checked; the largest in
+ * *max, the bytes their texts need (each with a NUL, and one more) in *total. */
+static lgg_status count_ids(json_t *vocab, const json_t *added, int64_t *max, size_t *total, lgg_error *err) {
     const char *k;
     size_t i, kn;
-    int64_t max = -1, id;
+    int64_t id;
     double score;
+    json_t *v;
+    *max = -1, *total = 1;
     void *it = json_object_iter(vocab);
     for (i = 0; (it || json_is_array(vocab)); i++) {
         int r = vocab_entry(vocab, &it, i, &k, &kn, &id, &score);
         if (!r) break;
         if (r < 0) return bad(err, "model.vocab", "an entry is not [\"piece\", score]%s", NULL);
         if (id < 0 || id >= MAX_ID) return bad(err, "model.vocab", "id of '%s' is not a token id (0..2^26)", k);
-        if (id > max) max = id;
+        if (id > *max) *max = id;
+        *total += kn + 1;
     }
     json_array_foreach(added, i, v) {
         json_t *jid = json_object_get(v, "id");
         if (!json_is_integer(jid) || json_integer_value(jid) < 0 || json_integer_value(jid) >= MAX_ID ||
             !json_is_string(json_object_get(v, "content")))
             return bad(err, "added_tokens", "an entry without id or content%s", NULL);
-        if (json_integer_value(jid) > max) max = json_integer_value(jid);
+        if (json_integer_value(jid) > *max) *max = json_integer_value(jid);
+        *total += json_string_length(json_object_get(v, "content")) + 1;
     }
-    t->n = (int32_t)(max + 1);
-    size_t total = 1;
-    it = json_object_iter(vocab);
-    for (i = 0; vocab_entry(vocab, &it, i, &k, &kn, &id, &score) > 0; i++) total += kn + 1;
-    json_array_foreach(added, i, v) total += json_string_length(json_object_get(v, "content")) + 1;
-    t->tok = calloc((size_t)t->n + 1, sizeof *t->tok);
-    t->arena = malloc(total);
-    h->added = calloc(json_array_size(added) + 1, sizeof *h->added);
-    h->added_of = malloc(((size_t)t->n + 1) * sizeof *h->added_of);
-    if (!t->tok || !t->arena || !h->added || !h->added_of) return nomem(err);
-    memset(h->added_of, 0xff, ((size_t)t->n + 1) * sizeof *h->added_of); /* -1: none */
-    char *p = t->arena;
-    *p++ = 0;
-    for (int32_t j = 0; j < t->n; j++) t->tok[j].text = t->arena, t->tok[j].attr = TOK_ATTR_UNDEFINED;
-    it = json_object_iter(vocab);
-    for (i = 0; vocab_entry(vocab, &it, i, &k, &kn, &id, &score) > 0; i++) {
-        memcpy(p, k, kn), p[kn] = 0;
-        t->tok[id] = (tok_token){p, (uint32_t)kn, (float)score, TOK_ATTR_NORMAL};
-        if (lgg__tok_map_put(&t->text_to_id, p, kn, (int32_t)id, 1) < 0 || lgg__tok_map_put(&h->vocab, p, kn, (int32_t)id, 1) < 0)
+    return LGG_OK;
+}
+
+/* The vocabulary's pieces into t->tok, the arena and the maps; *p moves on. */
+static lgg_status fill_vocab(lgg_tokenizer *t, json_t *vocab, char **p, lgg_error *err) {
+    struct tok_hf *h = t->hf;
+    const char *k;
+    size_t kn;
+    int64_t id;
+    double score;
+    void *it = json_object_iter(vocab);
+    for (size_t i = 0; vocab_entry(vocab, &it, i, &k, &kn, &id, &score) > 0; i++) {
+        memcpy(*p, k, kn), (*p)[kn] = 0;
+        t->tok[id] = (tok_token){*p, (uint32_t)kn, (float)score, TOK_ATTR_NORMAL};
+        if (lgg__tok_map_put(&t->text_to_id, *p, kn, (int32_t)id, 1) < 0 || lgg__tok_map_put(&h->vocab, *p, kn, (int32_t)id, 1) < 0)
             return nomem(err);
-        p += kn + 1;
+        *p += kn + 1;
     }
+    return LGG_OK;
+}
+
+/* The added tokens over the vocabulary (the last entry of an id wins,
+ * through added_of); *p moves on. */
+static lgg_status fill_added(lgg_tokenizer *t, const json_t *added, char **p, lgg_error *err) {
+    struct tok_hf *h = t->hf;
+    size_t i;
+    json_t *v;
     json_array_foreach(added, i, v) {
         int32_t aid = (int32_t)json_integer_value(json_object_get(v, "id"));
         json_t *c = json_object_get(v, "content");
         size_t n = json_string_length(c);
-        memcpy(p, json_string_value(c), n), p[n] = 0;
+        memcpy(*p, json_string_value(c), n), (*p)[n] = 0;
         hf_added *a = &h->added[h->n_added++];
-        *a = (hf_added){aid, p, n, json_is_true(json_object_get(v, "lstrip")), json_is_true(json_object_get(v, "rstrip")),
+        *a = (hf_added){aid, *p, n, json_is_true(json_object_get(v, "lstrip")), json_is_true(json_object_get(v, "rstrip")),
                         json_is_true(json_object_get(v, "single_word")), json_is_true(json_object_get(v, "normalized")),
                         json_is_true(json_object_get(v, "special")), NULL, 0};
-        t->tok[aid] = (tok_token){p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
+        t->tok[aid] = (tok_token){*p, (uint32_t)n, 0, a->special ? TOK_ATTR_CONTROL : TOK_ATTR_USER_DEFINED};
         h->added_of[aid] = (int32_t)(h->n_added - 1);
-        if (lgg__tok_map_put(&t->text_to_id, p, n, aid, 1) < 0 ||
-            (!a->normalized && lgg__tok_trie_add(&h->trie_raw, p, n, (int32_t)(h->n_added - 1))))
+        if (lgg__tok_map_put(&t->text_to_id, *p, n, aid, 1) < 0 ||
+            (!a->normalized && lgg__tok_trie_add(&h->trie_raw, *p, n, (int32_t)(h->n_added - 1))))
             return nomem(err);
-        p += n + 1;
+        *p += n + 1;
     }
-    if (h->model == M_WORDPIECE) return load_wordpiece(t, m, err);
-    if (h->model == M_UNIGRAM) return load_unigram(t, m, vocab, err);
+    return LGG_OK;
+}
+
+/* One merge, "a b" or [a, b], as the ids of a, b and ab. */
+static lgg_status merge_ids(const lgg_tokenizer *t, const json_t *v, size_t i, int32_t ids[3], lgg_error *err) {
+    const char *a, *b;
+    size_t an, bn;
+    char path[64];
+    snprintf(path, sizeof path, "model.merges[%zu]", i);
+    if (json_is_string(v)) { /* "a b": exactly one space */
+        const char *s = json_string_value(v), *sp = strchr(s, ' ');
+        if (!sp || strchr(sp + 1, ' ')) return bad(err, path, "'%s' is not two tokens", s);
+        a = s, an = (size_t)(sp - s), b = sp + 1, bn = strlen(b);
+    } else if (json_is_array(v) && json_array_size(v) == 2 && json_is_string(json_array_get(v, 0)) &&
+               json_is_string(json_array_get(v, 1))) {
+        a = json_string_value(json_array_get(v, 0)), an = json_string_length(json_array_get(v, 0));
+        b = json_string_value(json_array_get(v, 1)), bn = json_string_length(json_array_get(v, 1));
+    } else {
+        return bad(err, path, "neither \"a b\" nor [a, b]%s", NULL);
+    }
+    ids[0] = model_id(t, a, an), ids[1] = model_id(t, b, bn);
+    char *ab = malloc(an + bn + 1);
+    if (!ab) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    memcpy(ab, a, an), memcpy(ab + an, b, bn);
+    ids[2] = model_id(t, ab, an + bn);
+    free(ab);
+    if (ids[0] < 0 || ids[1] < 0 || ids[2] < 0) return bad(err, path, "a token of the merge is not in the vocabulary%s", NULL);
+    return LGG_OK;
+}
+
+/* A BPE model's options and merges. */
+static lgg_status load_bpe(lgg_tokenizer *t, json_t *m, lgg_error *err) {
+    struct tok_hf *h = t->hf;
     if (json_is_true(json_object_get(m, "dropout")) || json_is_real(json_object_get(m, "dropout")))
         if (json_number_value(json_object_get(m, "dropout")) > 0) return unsupported(err, "model.dropout", "BPE with dropout");
     const char *prefix = json_string_value(json_object_get(m, "continuing_subword_prefix"));
@@ -620,35 +664,40 @@ static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
     h->fuse_unk = json_is_true(json_object_get(m, "fuse_unk"));
     const char *unk = json_string_value(json_object_get(m, "unk_token"));
     h->unk = unk ? model_id(t, unk, strlen(unk)) : -1;
-    json_t *merges = json_object_get(m, "merges");
-    size_t n_merges = 0;
-    json_array_foreach(merges, i, v) {
-        const char *a, *b;
-        size_t an, bn;
-        char path[64];
-        snprintf(path, sizeof path, "model.merges[%zu]", i);
-        if (json_is_string(v)) { /* "a b": exactly one space */
-            const char *s = json_string_value(v), *sp = strchr(s, ' ');
-            if (!sp || strchr(sp + 1, ' ')) return bad(err, path, "'%s' is not two tokens", s);
-            a = s, an = (size_t)(sp - s), b = sp + 1, bn = strlen(b);
-        } else if (json_is_array(v) && json_array_size(v) == 2 && json_is_string(json_array_get(v, 0)) &&
-                   json_is_string(json_array_get(v, 1))) {
-            a = json_string_value(json_array_get(v, 0)), an = json_string_length(json_array_get(v, 0));
-            b = json_string_value(json_array_get(v, 1)), bn = json_string_length(json_array_get(v, 1));
-        } else {
-            return bad(err, path, "neither \"a b\" nor [a, b]%s", NULL);
-        }
-        int32_t ia = model_id(t, a, an), ib = model_id(t, b, bn);
-        char *ab = malloc(an + bn + 1);
-        if (!ab) return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
-        memcpy(ab, a, an), memcpy(ab + an, b, bn);
-        int32_t inew = model_id(t, ab, an + bn);
-        free(ab);
-        if (ia < 0 || ib < 0 || inew < 0) return bad(err, path, "a token of the merge is not in the vocabulary%s", NULL);
-        if (pair_put(&h->merges, (uint32_t)ia, (uint32_t)ib, (uint64_t)i << 32 | (uint32_t)inew, &n_merges))
+    size_t i, n_merges = 0;
+    json_t *v;
+    json_array_foreach(json_object_get(m, "merges"), i, v) {
+        int32_t ids[3] = {-1, -1, -1};
+        lgg_status st = merge_ids(t, v, i, ids, err);
+        if (st) return st;
+        if (pair_put(&h->merges, (uint32_t)ids[0], (uint32_t)ids[1], (uint64_t)i << 32 | (uint32_t)ids[2], &n_merges))
             return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
     }
     return LGG_OK;
+}
+
+static lgg_status load_model(lgg_tokenizer *t, json_t *root, lgg_error *err) {
+    struct tok_hf *h = t->hf;
+    json_t *m = json_object_get(root, "model"), *vocab = json_object_get(m, "vocab"), *added = json_object_get(root, "added_tokens");
+    int64_t max;
+    size_t total;
+    lgg_status st = model_kind(h, m, vocab, err);
+    if (!st) st = count_ids(vocab, added, &max, &total, err);
+    if (st) return st;
+    t->n = (int32_t)(max + 1);
+    t->tok = calloc((size_t)t->n + 1, sizeof *t->tok);
+    t->arena = malloc(total);
+    h->added = calloc(json_array_size(added) + 1, sizeof *h->added);
+    h->added_of = malloc(((size_t)t->n + 1) * sizeof *h->added_of);
+    if (!t->tok || !t->arena || !h->added || !h->added_of) return nomem(err);
+    memset(h->added_of, 0xff, ((size_t)t->n + 1) * sizeof *h->added_of); /* -1: none */
+    char *p = t->arena;
+    *p++ = 0;
+    for (int32_t j = 0; j < t->n; j++) t->tok[j].text = t->arena, t->tok[j].attr = TOK_ATTR_UNDEFINED;
+    if ((st = fill_vocab(t, vocab, &p, err)) || (st = fill_added(t, added, &p, err))) return st;
+    if (h->model == M_WORDPIECE) return load_wordpiece(t, m, err);
+    if (h->model == M_UNIGRAM) return load_unigram(t, m, vocab, err);
+    return load_bpe(t, m, err);
 }
 
 /* tokenizer_config.json: LlamaTokenizer(Fast) and GemmaTokenizer(Fast)
