@@ -1152,94 +1152,115 @@ static int normalize(struct tok_hf *h, const char *s, size_t n, tok_buf *out, un
 }
 
 /* the BPE model on one pre-token */
-static int bpe(const lgg_tokenizer *t, const char *s, size_t n, tok_ids *out) {
-    struct tok_hf *h = t->hf;
-    if (h->ignore_merges) {
-        int32_t id = model_id(t, s, n);
-        if (id >= 0) return lgg__tok_ids_push(out, id);
+/* ---- BPE: symbols linked in a list, merged by rank then leftmost ---- */
+typedef struct bpe_sym {
+    int32_t id;
+    int prev, next, len; /* len 0: merged into its left neighbour */
+} bpe_sym;
+typedef struct bpe_merge {
+    uint32_t rank;
+    int pos;    /* the left symbol */
+    int32_t id; /* what the pair becomes */
+} bpe_merge;
+typedef struct bpe_heap {
+    bpe_merge *q;
+    size_t n, cap;
+} bpe_heap;
+
+static int merge_less(bpe_merge x, bpe_merge y) { return x.rank < y.rank || (x.rank == y.rank && x.pos < y.pos); }
+
+static void heap_push(bpe_heap *h, bpe_merge m) {
+    if (h->n == h->cap) return; /* cannot happen: each merge adds at most two (cap 3 per symbol) */
+    size_t i = h->n++;
+    while (i > 0 && merge_less(m, h->q[(i - 1) / 2])) h->q[i] = h->q[(i - 1) / 2], i = (i - 1) / 2;
+    h->q[i] = m;
+}
+
+static bpe_merge heap_pop(bpe_heap *h) {
+    bpe_merge top = h->q[0], last = h->q[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= h->n) break;
+        if (c + 1 < h->n && merge_less(h->q[c + 1], h->q[c])) c++;
+        if (!merge_less(h->q[c], last)) break;
+        h->q[i] = h->q[c], i = c;
     }
-    /* symbols: ids with prev/next links */
-    struct sym { int32_t id; int prev, next, len; } *sy = malloc((n + 1) * 4 * sizeof *sy);
-    if (!sy) return -1;
+    if (h->n) h->q[i] = last;
+    return top;
+}
+
+/* The pair (sy[pos], sy[sy[pos].next]) onto the heap when it merges. */
+static void push_pair(const struct tok_hf *hf, const bpe_sym *sy, int pos, bpe_heap *h) {
+    uint64_t v;
+    if (pos >= 0 && sy[pos].next >= 0 && pair_get(&hf->merges, (uint32_t)sy[pos].id, (uint32_t)sy[sy[pos].next].id, &v))
+        heap_push(h, (bpe_merge){(uint32_t)(v >> 32), pos, (int32_t)(uint32_t)v});
+}
+
+/* The symbols of s: one per character in the vocabulary, else its bytes'
+ * <0xXX> tokens (byte_fallback), else unk (fused when fuse_unk); at most
+ * one per byte of s.  Returns how many. */
+static int bpe_symbols(const lgg_tokenizer *t, const char *s, size_t n, bpe_sym *sy) {
+    const struct tok_hf *h = t->hf;
     int ns = 0, last_unk = 0;
     for (size_t p = 0; p < n;) {
         size_t k = lgg__tok_utf8_len((uint8_t)s[p]);
         if (k > n - p) k = n - p;
-        int32_t id = model_id(t, s + p, k);
+        int32_t id = model_id(t, s + p, k), bid[4];
+        int ok = h->byte_fallback && id < 0;
+        for (size_t j = 0; j < k && ok; j++) {
+            char b[8];
+            snprintf(b, sizeof b, "<0x%02X>", (unsigned)(uint8_t)s[p + j]);
+            ok = (bid[j] = model_id(t, b, 6)) >= 0;
+        }
         if (id >= 0) {
-            sy[ns++] = (struct sym){id, 0, 0, 1};
+            sy[ns++] = (bpe_sym){id, 0, 0, 1};
             last_unk = 0;
-        } else {
-            int done = 0;
-            if (h->byte_fallback) {
-                int32_t bid[4];
-                int ok = 1;
-                for (size_t j = 0; j < k && ok; j++) {
-                    char b[8];
-                    snprintf(b, sizeof b, "<0x%02X>", (unsigned)(uint8_t)s[p + j]);
-                    bid[j] = model_id(t, b, 6);
-                    ok = bid[j] >= 0;
-                }
-                for (size_t j = 0; ok && j < k; j++) sy[ns++] = (struct sym){bid[j], 0, 0, 1};
-                done = ok;
-                if (ok) last_unk = 0;
-            }
-            if (!done && h->unk >= 0) {
-                if (!(h->fuse_unk && last_unk)) sy[ns++] = (struct sym){h->unk, 0, 0, 1};
-                last_unk = 1;
-            }
+        } else if (ok) {
+            for (size_t j = 0; j < k; j++) sy[ns++] = (bpe_sym){bid[j], 0, 0, 1};
+            last_unk = 0;
+        } else if (h->unk >= 0) {
+            if (!(h->fuse_unk && last_unk)) sy[ns++] = (bpe_sym){h->unk, 0, 0, 1};
+            last_unk = 1;
         }
         p += k;
     }
     for (int i = 0; i < ns; i++) sy[i].prev = i - 1, sy[i].next = i + 1 < ns ? i + 1 : -1;
-    /* merges by rank, then leftmost */
-    struct mg { uint32_t rank; int pos; int32_t id; } *q = malloc(((size_t)ns * 3 + 1) * sizeof *q);
-    size_t nq = 0;
-    if (!q) {
-        free(sy);
-        return -1;
-    }
-#define LESS(x, y) ((x).rank < (y).rank || ((x).rank == (y).rank && (x).pos < (y).pos))
-#define PUSH(M)                                                                        \
-    do {                                                                               \
-        struct mg m_ = (M);                                                            \
-        size_t i_ = nq++;                                                              \
-        while (i_ > 0 && LESS(m_, q[(i_ - 1) / 2])) q[i_] = q[(i_ - 1) / 2], i_ = (i_ - 1) / 2; \
-        q[i_] = m_;                                                                    \
-    } while (0)
-    uint64_t v;
-    for (int i = 0; i + 1 < ns; i++)
-        if (pair_get(&h->merges, (uint32_t)sy[i].id, (uint32_t)sy[i + 1].id, &v)) PUSH(((struct mg){(uint32_t)(v >> 32), i, (int32_t)(uint32_t)v}));
-    while (nq) {
-        struct mg top = q[0], lastq = q[--nq];
-        size_t i = 0;
-        for (;;) {
-            size_t c = 2 * i + 1;
-            if (c >= nq) break;
-            if (c + 1 < nq && LESS(q[c + 1], q[c])) c++;
-            if (!LESS(q[c], lastq)) break;
-            q[i] = q[c], i = c;
-        }
-        if (nq) q[i] = lastq;
-        struct sym *L = &sy[top.pos];
+    return ns;
+}
+
+/* Merge by rank, then leftmost, until no pair merges. */
+static void bpe_merge_all(const struct tok_hf *hf, bpe_sym *sy, int ns, bpe_heap *h) {
+    for (int i = 0; i + 1 < ns; i++) push_pair(hf, sy, i, h);
+    while (h->n) {
+        bpe_merge top = heap_pop(h);
+        bpe_sym *L = &sy[top.pos];
         if (!L->len || L->next < 0) continue;
-        struct sym *R = &sy[L->next];
-        if (!pair_get(&h->merges, (uint32_t)L->id, (uint32_t)R->id, &v) || (int32_t)(uint32_t)v != top.id) continue;
-        int rn = L->next;
+        bpe_sym *R = &sy[L->next];
+        uint64_t v;
+        if (!pair_get(&hf->merges, (uint32_t)L->id, (uint32_t)R->id, &v) || (int32_t)(uint32_t)v != top.id) continue;
         L->id = top.id, L->len += R->len, L->next = R->next, R->len = 0;
         if (L->next >= 0) sy[L->next].prev = top.pos;
-        if (nq + 2 > (size_t)ns * 3) continue; /* cannot happen: each merge adds at most two */
-        if (L->prev >= 0 && pair_get(&h->merges, (uint32_t)sy[L->prev].id, (uint32_t)L->id, &v))
-            PUSH(((struct mg){(uint32_t)(v >> 32), L->prev, (int32_t)(uint32_t)v}));
-        if (L->next >= 0 && pair_get(&h->merges, (uint32_t)L->id, (uint32_t)sy[L->next].id, &v))
-            PUSH(((struct mg){(uint32_t)(v >> 32), top.pos, (int32_t)(uint32_t)v}));
-        (void)rn;
+        push_pair(hf, sy, L->prev, h);
+        push_pair(hf, sy, top.pos, h);
     }
-#undef PUSH
-#undef LESS
-    int rc = 0;
+}
+
+static int bpe(const lgg_tokenizer *t, const char *s, size_t n, tok_ids *out) {
+    const struct tok_hf *hf = t->hf;
+    if (hf->ignore_merges) {
+        int32_t id = model_id(t, s, n);
+        if (id >= 0) return lgg__tok_ids_push(out, id);
+    }
+    if (n > INT_MAX / 4) return -1; /* symbol positions are ints */
+    bpe_sym *sy = malloc((n + 1) * sizeof *sy); /* at most one symbol per byte */
+    if (!sy) return -1;
+    const int ns = bpe_symbols(t, s, n, sy);
+    bpe_heap h = {malloc(((size_t)ns * 3 + 1) * sizeof *h.q), 0, (size_t)ns * 3 + 1};
+    int rc = h.q ? 0 : -1;
+    if (!rc) bpe_merge_all(hf, sy, ns, &h);
     for (int i = ns ? 0 : -1; i >= 0 && !rc; i = sy[i].next) rc = lgg__tok_ids_push(out, sy[i].id);
-    free(q);
+    free(h.q);
     free(sy);
     return rc;
 }
