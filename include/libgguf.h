@@ -779,6 +779,19 @@ LGG_API uint16_t lgg_f32_to_bf16(float f);
 LGG_API void lgg_run_jobs(void *(*fn)(void *), void *jobs, size_t job_size, unsigned n);
 
 /* ======================================================================== */
+/* Keyed hashing                                                             */
+/* ======================================================================== */
+
+/* The hash the library's name indexes use (SipHash-2-4), for hash tables
+ * over untrusted names (the companion parts' vocabularies): with a key from
+ * lgg_hash_key_new, drawn after the input was written, no input can choose
+ * names that collide.  Pure; thread-safe. */
+LGG_API uint64_t lgg_hash_keyed(const uint64_t key[2], const void *p, size_t n);
+/* A fresh key: the kernel's random bytes, or (when it has none to give
+ * without blocking) the time, `salt` (an address, say) and the pid mixed. */
+LGG_API void lgg_hash_key_new(uint64_t key[2], const void *salt);
+
+/* ======================================================================== */
 /* Dequantization: every type that holds data to f32                         */
 /* ======================================================================== */
 

@@ -72,6 +72,12 @@ static void hash_key_init(uint64_t key[2], const void *handle) {
     key[1] = splitmix64(&x);
 }
 
+uint64_t lgg_hash_keyed(const uint64_t key[2], const void *p, size_t n) { return lgg__hash(key, (const char *)p, n); }
+
+void lgg_hash_key_new(uint64_t key[2], const void *salt) {
+    if (key) hash_key_init(key, salt);
+}
+
 void lgg__nameidx_init(lgg__nameidx *x, const void *handle) {
     memset(x, 0, sizeof *x);
     hash_key_init(x->key, handle);

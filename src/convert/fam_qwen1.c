@@ -19,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 #include <unistd.h>
 
 /* tokenization_qwen.py's constants (format data of Qwen-7B's tokenizer). */
@@ -45,8 +43,7 @@ typedef struct qvocab {
     uint8_t *bytes;   /* every token's decoded bytes */
     uint32_t *slot;   /* hash table of index + 1 into t, 0 empty */
     size_t mask;
-    uint64_t point, mult; /* the hash's key (random; see hash_bytes) */
-    unsigned shift;       /* 64 - log2(slots) */
+    uint64_t key[2]; /* the hash's key (random; see hash_bytes) */
 } qvocab;
 
 static int b64_val(int ch) {
@@ -74,43 +71,10 @@ static long b64_decode(const char *s, size_t n, uint8_t *out) {
     return (long)o;
 }
 
-/* The table's hash is keyed: with FNV-1a a file could choose tokens that
- * all fall in one run of slots (200,000 of them took 240 s to load).  A
- * token is read as a polynomial (leading 1, then each byte + 1) evaluated
- * at a random point modulo the prime 2^61 - 1: two different tokens of at
- * most MAX_TOKEN_BYTES bytes agree at no more than that many of its 2^61
- * points, and the file was written before the point is drawn.  A random
- * odd multiplier's top bits then pick the slot (multiply-shift). */
-#define P61 ((UINT64_C(1) << 61) - 1)
-
-static uint64_t mulmod61(uint64_t a, uint64_t b) {
-    unsigned __int128 p = (unsigned __int128)a * b;
-    uint64_t s = ((uint64_t)p & P61) + (uint64_t)(p >> 61);
-    return s >= P61 ? s - P61 : s;
-}
-
-static size_t hash_bytes(const qvocab *v, const uint8_t *b, size_t n) {
-    uint64_t h = 1;
-    for (size_t i = 0; i < n; i++) {
-        h = mulmod61(h, v->point) + b[i] + 1u;
-        if (h >= P61) h -= P61;
-    }
-    return (size_t)((h * v->mult) >> v->shift);
-}
-
-/* A fresh key: the kernel's random bytes, or (when it has none to give
- * without blocking) the time, the table's address and the pid mixed. */
-static void hash_key(qvocab *v) {
-    uint64_t k[2];
-    if (getrandom(k, sizeof k, GRND_NONBLOCK) != (ssize_t)sizeof k) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        k[0] = ((uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec) * 0x9E3779B97F4A7C15u;
-        k[1] = ((uint64_t)(uintptr_t)v ^ (uint64_t)getpid() << 40) * 0xBF58476D1CE4E5B9u ^ k[0] >> 29;
-    }
-    v->point = 2 + k[0] % (P61 - 3); /* neither 0 nor 1 */
-    v->mult = k[1] | 1;
-}
+/* The table's hash is keyed (lgg_hash_keyed, a key drawn per table): with
+ * FNV-1a a file could choose tokens that all fall in one run of slots
+ * (200,000 of them took 240 s to load). */
+static size_t hash_bytes(const qvocab *v, const uint8_t *b, size_t n) { return (size_t)lgg_hash_keyed(v->key, b, n) & v->mask; }
 
 /* The index + 1 of token bytes b[0..n), or 0 (with *at the empty slot). */
 static uint32_t find(const qvocab *v, const uint8_t *b, size_t n, size_t *at) {
@@ -160,10 +124,10 @@ static lgg_status parse(lgg_convert *c, const char *text, size_t size, qvocab *v
         v->t[v->n++] = (rtok){v->bytes + used, (uint32_t)n, (uint32_t)rank};
         used += (size_t)n;
     }
-    for (v->mask = 2, v->shift = 63; v->mask < 2 * v->n + 2; v->mask <<= 1) v->shift--;
+    for (v->mask = 2; v->mask < 2 * v->n + 2; v->mask <<= 1) continue;
     if (!(v->slot = calloc(v->mask, sizeof *v->slot))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     v->mask--;
-    hash_key(v);
+    lgg_hash_key_new(v->key, v);
     for (size_t i = 0; i < v->n; i++) {
         size_t at;
         if (find(v, v->t[i].b, v->t[i].len, &at))

@@ -45,11 +45,13 @@ typedef struct tok_map_slot {
     uint32_t len;
     int32_t val;
 } tok_map_slot;
+/* Keyed (lgg_hash_keyed, the key drawn when the first slots are made): a
+ * vocabulary cannot choose tokens that share a run of slots. */
 typedef struct tok_map {
     tok_map_slot *slots;
     size_t mask, n;
+    uint64_t key[2];
 } tok_map;
-uint64_t lgg__tok_hash(const char *p, size_t n);
 /* Insert (0), or find the key there already (1) and overwrite its value when
  * replace != 0; -1 no memory. */
 int lgg__tok_map_put(tok_map *m, const char *key, size_t len, int32_t val, int replace);

@@ -43,20 +43,14 @@ void lgg__tok_ids_free(tok_ids *v) {
     memset(v, 0, sizeof *v);
 }
 
-/* FNV-1a, 64-bit: keys are short token texts */
-uint64_t lgg__tok_hash(const char *p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ (uint8_t)p[i]) * 0x100000001b3ull;
-    return h ^ (h >> 29);
-}
-
 static int map_rehash(tok_map *m) {
     size_t cap = m->slots ? (m->mask + 1) * 2 : 64;
     tok_map_slot *s = calloc(cap, sizeof *s);
     if (!s) return -1;
+    if (!m->slots) lgg_hash_key_new(m->key, m);
     for (size_t i = 0; m->slots && i <= m->mask; i++) {
         if (!m->slots[i].key) continue;
-        size_t j = lgg__tok_hash(m->slots[i].key, m->slots[i].len) & (cap - 1);
+        size_t j = lgg_hash_keyed(m->key, m->slots[i].key, m->slots[i].len) & (cap - 1);
         while (s[j].key) j = (j + 1) & (cap - 1);
         s[j] = m->slots[i];
     }
@@ -69,7 +63,7 @@ static int map_rehash(tok_map *m) {
 int lgg__tok_map_put(tok_map *m, const char *key, size_t len, int32_t val, int replace) {
     if (len > UINT32_MAX) return -1;
     if ((!m->slots || (m->n + 1) * 4 > (m->mask + 1) * 3) && map_rehash(m)) return -1;
-    size_t j = lgg__tok_hash(key, len) & m->mask;
+    size_t j = lgg_hash_keyed(m->key, key, len) & m->mask;
     for (; m->slots[j].key; j = (j + 1) & m->mask) {
         if (m->slots[j].len == len && !memcmp(m->slots[j].key, key, len)) {
             if (replace) m->slots[j].val = val;
@@ -86,7 +80,7 @@ int lgg__tok_map_put(tok_map *m, const char *key, size_t len, int32_t val, int r
 
 int32_t lgg__tok_map_get(const tok_map *m, const char *key, size_t len) {
     if (!m->slots || len > UINT32_MAX) return -1;
-    for (size_t j = lgg__tok_hash(key, len) & m->mask; m->slots[j].key; j = (j + 1) & m->mask)
+    for (size_t j = lgg_hash_keyed(m->key, key, len) & m->mask; m->slots[j].key; j = (j + 1) & m->mask)
         if (m->slots[j].len == len && !memcmp(m->slots[j].key, key, len)) return m->slots[j].val;
     return -1;
 }
