@@ -59,13 +59,35 @@ static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
     return ok;
 }
 
-/* Write TO from NAME.head and the seeded data: the whole reference-sized
- * file, through a temporary name, so a concurrent worker never sees half. */
-static bool build_one(const char *name, uint64_t want_size, const char *to) {
+/* Write the bytes FILE[0..SIZE) to TO through a temporary name, so a
+ * concurrent worker never sees half. */
+static bool write_whole(const char *to, const uint8_t *file, size_t size) {
+    char p[1700];
+    snprintf(p, sizeof p, "%s.%ld", to, (long)getpid());
+    FILE *out = fopen(p, "wb");
+    bool ok = out && fwrite(file, 1, size, out) == size;
+    if (out) ok = (fclose(out) == 0) && ok && rename(p, to) == 0;
+    return ok;
+}
+
+/* Write TO from NAME.head and the data DATA says ("seeded", "zeros" or
+ * "whole": standin.tsv): the whole reference-sized file. */
+static bool build_one(const char *name, uint64_t want_size, const char *data, const char *to) {
     char p[1700];
     snprintf(p, sizeof p, "%s/%s.head", STANDIN_DATA, name);
     size_t hn;
     unsigned char *head = read_file(p, &hn);
+    if (head && strcmp(data, "seeded") != 0) {
+        /* The reference itself, or its header and zeros up to its size. */
+        bool ok = hn <= want_size && (hn == want_size || strcmp(data, "zeros") == 0);
+        uint8_t *file = ok ? calloc(1, want_size + 1) : NULL;
+        if (file) memcpy(file, head, hn);
+        ok = file && write_whole(to, file, want_size);
+        CHECKF(ok, "%s: cannot build the stand-in (%s data from %zu header bytes)", to, data, hn);
+        free(file);
+        free(head);
+        return ok;
+    }
     lgg_open_options o;
     lgg_open_options_init(&o);
     o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
@@ -83,10 +105,7 @@ static bool build_one(const char *name, uint64_t want_size, const char *to) {
     if (ok) memcpy(file, head, hn);
     for (uint64_t k = 0; ok && k < lgg_tensor_count(f); k++)
         ok = fill_tensor(f, lgg_tensor_at(f, k), file + lgg_tensor_at(f, k)->file_offset);
-    snprintf(p, sizeof p, "%s.%ld", to, (long)getpid());
-    FILE *out = ok ? fopen(p, "wb") : NULL;
-    ok = out && fwrite(file, 1, size, out) == size;
-    if (out) ok = (fclose(out) == 0) && ok && rename(p, to) == 0;
+    ok = ok && write_whole(to, file, size);
     CHECKF(ok, "%s: cannot build the stand-in", to);
     lgg_close(f);
     free(head);
@@ -108,12 +127,12 @@ const char *standin_dir(void) {
         char *save = NULL;
         for (char *line = tsv ? strtok_r(tsv, "\n", &save) : NULL; line && state == 1;
              line = strtok_r(NULL, "\n", &save)) {
-            char rel[512], to[1600];
+            char rel[512], to[1600], data[16] = "seeded";
             unsigned long long bytes;
-            if (sscanf(line, "%511s %llu", rel, &bytes) != 2) continue; /* the heading */
+            if (sscanf(line, "%511s %llu %*s %*s %15s", rel, &bytes, data) < 2) continue; /* the heading */
             const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
             snprintf(to, sizeof to, "%s/%s", dir, base);
-            if (access(to, R_OK) != 0 && !build_one(base, bytes, to)) state = -1;
+            if (access(to, R_OK) != 0 && !build_one(base, bytes, data, to)) state = -1;
         }
         free(tsv);
     }

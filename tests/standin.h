@@ -8,7 +8,9 @@
 /* The directory holding a stand-in for each model listed in
  * tests/data/golden/standin/standin.tsv, under the reference's file name:
  * the reference's header (copied by scripts/make-golden-index.py) and tensor
- * data made from a seed.  Commands that read only the header (info, dump,
+ * data made from a seed (or zeros, for a corpus file whose tensors overlap;
+ * a small corpus file, or one that does not parse, is copied whole: the
+ * last column of standin.tsv says which).  Commands that read only the header (info, dump,
  * name, split --dry-run, quantize --dry-run, ...) give what they give on the
  * reference; the data is not the reference's.  Built once per process;
  * NULL, with the test failed, when a header is missing or does not open. */
