@@ -28,7 +28,8 @@ OUT = "tests/data/golden"
 # (reference, how the stand-in's data is made): "seeded" from each tensor's
 # name (tests/standin.c), "zeros" (a file whose tensors overlap, so the seeded
 # data has no place), "whole" (the reference itself: a small file, one that
-# does not parse, or one whose data is a few bytes after a long header).
+# does not parse, or one whose data is a few bytes after a long header),
+# "quant" (ggml's vectors: below).
 STANDINS = [
     ("golden/llama-quantize/pub-dense-f16.gguf", "seeded"),
     ("golden/llama-quantize/pub-dense-f16.BE.gguf", "seeded"),
@@ -49,6 +50,9 @@ STANDINS = [
     ("corpus/llama.cpp/test_writer@30fef3d6.gguf", "whole"),
     ("corpus/ollama/test@f68a3c4b.gguf", "whole"),
 ]
+# ggml's files of every type: the header, with the tensors' data rebuilt from
+# the quantization vectors (quant.tsv); the file's sha256 checks the whole.
+GGML_TYPES = "golden/ggml-types"
 
 
 def sha(b):
@@ -138,7 +142,8 @@ def gguf_data_offset(b):
 def standins():
     os.makedirs(OUT + "/standin", exist_ok=True)
     rows = ["reference\tbytes\tsha256\thead_bytes\tdata"]
-    for rel, data in STANDINS:
+    types = sorted(os.listdir(os.path.join(SHARED, GGML_TYPES)))
+    for rel, data in STANDINS + [(GGML_TYPES + "/" + n, "quant") for n in types if n.endswith(".gguf")]:
         b = read(rel)
         off = len(b) if data == "whole" else gguf_data_offset(b)
         assert off <= len(b), rel

@@ -31,4 +31,14 @@ const char *model_path(const char *rel);
  * for a test whose models are all llama-quantize's.  `if (!need_models())
  * return;` */
 bool need_models(void);
+
+/* ../shared/golden/ggml-types, or without ../shared the stand-ins' directory
+ * (whose type-*.gguf files are ggml's, rebuilt and checked by sha256). */
+const char *ggml_types_dir(void);
+/* shared_path(REL) when ../shared is there; else, for a llama-quantize model
+ * or a ggml-types file, its stand-in, and for a file of golden/quant/ (an
+ * input, or a quantization or dequantization output) the file rebuilt from
+ * the committed inputs and checked against its sha256 (golden.h), written
+ * under scratch_dir().  A path that does not open otherwise. */
+const char *ref_path(const char *rel);
 #endif
