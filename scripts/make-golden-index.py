@@ -156,5 +156,6 @@ def standins():
 
 
 if __name__ == "__main__":
+    shutil.copyfile(os.path.join(SHARED, "ggml-public-names.txt"), "tests/data/ggml-public-names.txt")
     quant_index()
     standins()
