@@ -25,16 +25,34 @@ import sys
 
 SHARED = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GGUF_SHARED", "../shared")
 OUT = "tests/data/golden"
+# (reference, how the stand-in's data is made): "seeded" from each tensor's
+# name (tests/standin.c), "zeros" (a file whose tensors overlap, so the seeded
+# data has no place), "whole" (the reference itself: a small file, one that
+# does not parse, or one whose data is a few bytes after a long header),
+# "quant" (ggml's vectors: below).
 STANDINS = [
-    "golden/llama-quantize/pub-dense-f16.gguf",
-    "golden/llama-quantize/pub-dense-f16.BE.gguf",
-    "golden/llama-quantize/pub-dense-Q8_0.gguf",
-    "golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
-    "golden/llama-quantize/pub-dense-Q8_0-split-00001-of-00003.gguf",
-    "golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf",
-    "golden/llama-quantize/pub-dense-Q8_0-split-00003-of-00003.gguf",
-    "golden/llama-quantize/pub-moe-f32.gguf",
+    ("golden/llama-quantize/pub-dense-f16.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-f16.BE.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-Q8_0.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-Q8_0.BE.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-Q8_0-split-00001-of-00003.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-Q8_0-split-00003-of-00003.gguf", "seeded"),
+    ("golden/llama-quantize/pub-moe-f32.gguf", "seeded"),
+    ("corpus/threatflux-gguf/test_model@0f14d3d7.gguf", "zeros"),
+    ("corpus/crabml/tinyllamas-stories-260k-f32@e8579850.gguf", "seeded"),
+    ("corpus/ggml/superpoint@1297967f.gguf", "seeded"),
+    ("corpus/emel.cpp/lifecycle_integration_smoke_model@fa1b09ec.gguf", "whole"),
+    ("corpus/bitnet-rs/bert-base-uncased@edd0518f.gguf", "whole"),
+    ("corpus/bitnet-rs/llama2-32k@4c3fe82b.gguf", "whole"),
+    ("corpus/bitnet-rs/mini@e11b908a.gguf", "whole"),
+    ("corpus/llama.cpp/example@42a152e7.gguf", "whole"),
+    ("corpus/llama.cpp/test_writer@30fef3d6.gguf", "whole"),
+    ("corpus/ollama/test@f68a3c4b.gguf", "whole"),
 ]
+# ggml's files of every type: the header, with the tensors' data rebuilt from
+# the quantization vectors (quant.tsv); the file's sha256 checks the whole.
+GGML_TYPES = "golden/ggml-types"
 
 
 def sha(b):
@@ -72,16 +90,17 @@ def quant_index():
 def gguf_data_offset(b):
     """Offset of the tensor data in the GGUF file b, and its byte order."""
     end = "<" if struct.unpack_from("<I", b, 4)[0] < 0x10000 else ">"
+    v1 = struct.unpack_from(end + "I", b, 4)[0] == 1  # counts and lengths are 32-bit
     pos = 8
-    n_tensors, n_kv = struct.unpack_from(end + "QQ", b, pos)
-    pos += 16
     align = 32
 
     def u64():
         nonlocal pos
-        v = struct.unpack_from(end + "Q", b, pos)[0]
-        pos += 8
+        v = struct.unpack_from(end + ("I" if v1 else "Q"), b, pos)[0]
+        pos += 4 if v1 else 8
         return v
+
+    n_tensors, n_kv = u64(), u64()
 
     def string():
         nonlocal pos
@@ -116,24 +135,27 @@ def gguf_data_offset(b):
     for _ in range(n_tensors):
         string()
         nd = struct.unpack_from(end + "I", b, pos)[0]
-        pos += 4 + 8 * nd + 4 + 8
+        pos += 4 + (4 if v1 else 8) * nd + 4 + 8
     return (pos + align - 1) // align * align
 
 
 def standins():
     os.makedirs(OUT + "/standin", exist_ok=True)
-    rows = ["reference\tbytes\tsha256\thead_bytes"]
-    for rel in STANDINS:
+    rows = ["reference\tbytes\tsha256\thead_bytes\tdata"]
+    types = sorted(os.listdir(os.path.join(SHARED, GGML_TYPES)))
+    for rel, data in STANDINS + [(GGML_TYPES + "/" + n, "quant") for n in types if n.endswith(".gguf")]:
         b = read(rel)
-        off = gguf_data_offset(b)
+        off = len(b) if data == "whole" else gguf_data_offset(b)
+        assert off <= len(b), rel
         name = os.path.basename(rel)
         with open(OUT + "/standin/" + name + ".head", "wb") as f:
             f.write(b[:off])
-        rows.append("%s\t%d\t%s\t%d" % (rel, len(b), sha(b), off))
+        rows.append("%s\t%d\t%s\t%d\t%s" % (rel, len(b), sha(b), off, data))
     with open(OUT + "/standin/standin.tsv", "w") as f:
         f.write("\n".join(rows) + "\n")
 
 
 if __name__ == "__main__":
+    shutil.copyfile(os.path.join(SHARED, "ggml-public-names.txt"), "tests/data/ggml-public-names.txt")
     quant_index()
     standins()

@@ -4,6 +4,8 @@
  * and the Q8_0 model is the Q8_0 of the f16 one's values). */
 #include "standin.h"
 
+#include "golden.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -59,13 +61,57 @@ static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
     return ok;
 }
 
-/* Write TO from NAME.head and the seeded data: the whole reference-sized
- * file, through a temporary name, so a concurrent worker never sees half. */
-static bool build_one(const char *name, uint64_t want_size, const char *to) {
+/* The data of tensor "<case>.weight" in ggml's type-<TY>.gguf: the f32 input,
+ * or ggml's quantization of it (quant.<ty>.<case>[.imatrix].bin), rebuilt
+ * from the committed inputs and checked against the reference's sha256
+ * (golden.h). */
+static unsigned char *ggml_types_tensor(const char *ty, const lgg_str *name, size_t *n) {
+    if (name->len < 8 || memcmp(name->ptr + name->len - 7, ".weight", 7) != 0) return NULL;
+    char b[160];
+    if (!strcmp(ty, "f32")) {
+        snprintf(b, sizeof b, "input.%.*s.f32", (int)name->len - 7, name->ptr);
+        return golden_input(b, n);
+    }
+    snprintf(b, sizeof b, "quant.%s.%.*s.bin", ty, (int)name->len - 7, name->ptr);
+    unsigned char *q = golden_quant_bytes(b, n);
+    if (q) return q;
+    snprintf(b, sizeof b, "quant.%s.%.*s.imatrix.bin", ty, (int)name->len - 7, name->ptr);
+    return golden_quant_bytes(b, n);
+}
+
+/* Write the bytes FILE[0..SIZE) to TO through a temporary name, so a
+ * concurrent worker never sees half. */
+static bool write_whole(const char *to, const uint8_t *file, size_t size) {
+    char p[1700];
+    snprintf(p, sizeof p, "%s.%ld", to, (long)getpid());
+    FILE *out = fopen(p, "wb");
+    bool ok = out && fwrite(file, 1, size, out) == size;
+    if (out) ok = (fclose(out) == 0) && ok && rename(p, to) == 0;
+    return ok;
+}
+
+/* Write TO from NAME.head and the data DATA says ("seeded", "zeros", "whole"
+ * or "quant": standin.tsv): the whole reference-sized file.  A "whole" or
+ * "quant" stand-in is the reference: its sha256 must be WANT_SHA256. */
+static bool build_one(const char *name, uint64_t want_size, const char *want_sha256, const char *data,
+                      const char *to) {
     char p[1700];
     snprintf(p, sizeof p, "%s/%s.head", STANDIN_DATA, name);
     size_t hn;
     unsigned char *head = read_file(p, &hn);
+    if (head && strcmp(data, "seeded") != 0 && strcmp(data, "quant") != 0) {
+        /* The reference itself, or its header and zeros up to its size. */
+        bool ok = hn <= want_size && (hn == want_size || strcmp(data, "zeros") == 0);
+        uint8_t *file = ok ? calloc(1, want_size + 1) : NULL;
+        if (file) memcpy(file, head, hn);
+        char got[65] = "";
+        if (file && hn == want_size) sha256_hex(file, want_size, got);
+        ok = file && (hn < want_size || strcmp(got, want_sha256) == 0) && write_whole(to, file, want_size);
+        CHECKF(ok, "%s: cannot build the stand-in (%s data from %zu header bytes)", to, data, hn);
+        free(file);
+        free(head);
+        return ok;
+    }
     lgg_open_options o;
     lgg_open_options_init(&o);
     o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
@@ -81,12 +127,31 @@ static bool build_one(const char *name, uint64_t want_size, const char *to) {
     uint8_t *file = calloc(1, size);
     bool ok = size == want_size && file;
     if (ok) memcpy(file, head, hn);
-    for (uint64_t k = 0; ok && k < lgg_tensor_count(f); k++)
-        ok = fill_tensor(f, lgg_tensor_at(f, k), file + lgg_tensor_at(f, k)->file_offset);
-    snprintf(p, sizeof p, "%s.%ld", to, (long)getpid());
-    FILE *out = ok ? fopen(p, "wb") : NULL;
-    ok = out && fwrite(file, 1, size, out) == size;
-    if (out) ok = (fclose(out) == 0) && ok && rename(p, to) == 0;
+    const bool quant = strcmp(data, "quant") == 0;
+    char ty[32] = "";
+    if (quant) sscanf(name, "type-%31[^.].gguf", ty);
+    for (uint64_t k = 0; ok && k < lgg_tensor_count(f); k++) {
+        const lgg_tensor *t = lgg_tensor_at(f, k);
+        if (!quant) {
+            ok = fill_tensor(f, t, file + t->file_offset);
+            continue;
+        }
+        size_t qn = 0;
+        unsigned char *q = ggml_types_tensor(ty, &t->name, &qn);
+        ok = q && qn == t->size;
+        CHECKF(ok, "%s: no quantization vector of %zu bytes for tensor '%.*s'", name, (size_t)t->size,
+               (int)t->name.len, t->name.ptr);
+        if (ok) memcpy(file + t->file_offset, q, qn);
+        free(q);
+    }
+    if (ok && want_sha256) {
+        /* ggml's file itself: the committed header and ggml's quantizations */
+        char got[65];
+        sha256_hex(file, size, got);
+        ok = strcmp(got, want_sha256) == 0;
+        CHECKF(ok, "%s: sha256 %s, the reference's is %s", name, got, want_sha256);
+    }
+    ok = ok && write_whole(to, file, size);
     CHECKF(ok, "%s: cannot build the stand-in", to);
     lgg_close(f);
     free(head);
@@ -108,12 +173,12 @@ const char *standin_dir(void) {
         char *save = NULL;
         for (char *line = tsv ? strtok_r(tsv, "\n", &save) : NULL; line && state == 1;
              line = strtok_r(NULL, "\n", &save)) {
-            char rel[512], to[1600];
+            char rel[512], to[1600], sha[65] = "", data[16] = "seeded";
             unsigned long long bytes;
-            if (sscanf(line, "%511s %llu", rel, &bytes) != 2) continue; /* the heading */
+            if (sscanf(line, "%511s %llu %64s %*s %15s", rel, &bytes, sha, data) < 2) continue; /* the heading */
             const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
             snprintf(to, sizeof to, "%s/%s", dir, base);
-            if (access(to, R_OK) != 0 && !build_one(base, bytes, to)) state = -1;
+            if (access(to, R_OK) != 0 && !build_one(base, bytes, strcmp(data, "seeded") ? sha : NULL, data, to)) state = -1;
         }
         free(tsv);
     }
@@ -143,4 +208,67 @@ bool need_models(void) {
 const char *model_path(const char *rel) {
     if (have_shared()) return shared_path(rel);
     return standin_path(strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+}
+
+const char *ggml_types_dir(void) {
+    return have_shared() ? shared_path("golden/ggml-types") : standin_dir();
+}
+
+/* The quantization vector NAME (input.*, random.*, quant.*, dequant.* as in
+ * ../shared/golden/quant/) rebuilt from the committed inputs and checked
+ * against the reference's sha256 (golden.h), or NULL (the test failed when
+ * it was in the index but differs). */
+static unsigned char *golden_vector(const char *name, size_t *n) {
+    if (strncmp(name, "dequant.", 8) != 0) return golden_quant_bytes(name, n);
+    static golden_vec rows[512];
+    const int nr = golden_index("dequantize", rows, 512);
+    for (int i = 0; i < nr; i++) {
+        if (strcmp(rows[i].output, name) != 0) continue;
+        size_t qn = 0;
+        unsigned char *q = golden_quant_bytes(rows[i].input, &qn);
+        float *x = q ? malloc(rows[i].bytes) : NULL;
+        bool ok = x && lgg_dequantize(rows[i].type_id, q, qn, LGG_LITTLE_ENDIAN, x,
+                                      (uint64_t)rows[i].nrows * rows[i].n_per_row) == LGG_OK &&
+                  golden_check(&rows[i], x, rows[i].bytes, "rebuilding a dequantized vector");
+        free(q);
+        if (!ok) {
+            free(x);
+            return NULL;
+        }
+        *n = rows[i].bytes;
+        return (unsigned char *)x;
+    }
+    return NULL;
+}
+
+const char *ref_path(const char *rel) {
+    if (have_shared()) return shared_path(rel);
+    static char p[8][1600];
+    static int k;
+    k = (k + 1) % 8;
+    const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    if (!strcmp(rel, "golden/ggml-types") || !strcmp(rel, "golden/ggml-types/") ||
+        !strcmp(rel, "golden/llama-quantize") || !strcmp(rel, "golden/llama-quantize/")) {
+        const char *d = standin_dir();
+        snprintf(p[k], sizeof p[k], "%s%s", d ? d : "/nonexistent", rel[strlen(rel) - 1] == '/' ? "/" : "");
+        return p[k];
+    }
+    if (!strncmp(rel, "golden/ggml-types/", 18) || !strncmp(rel, "golden/llama-quantize/", 22)) {
+        const char *s = standin_path(base);
+        snprintf(p[k], sizeof p[k], "%s", s ? s : "/nonexistent");
+        return p[k];
+    }
+    if (!strncmp(rel, "golden/quant/", 13) && !strchr(base, '/')) {
+        char dir[1200];
+        snprintf(dir, sizeof dir, "%s/golden-quant", scratch_dir());
+        mkdir(dir, 0700);
+        snprintf(p[k], sizeof p[k], "%s/%s", dir, base);
+        if (access(p[k], R_OK) == 0) return p[k];
+        size_t n = 0;
+        unsigned char *b = golden_vector(base, &n);
+        bool ok = b && write_whole(p[k], b, n);
+        free(b);
+        if (ok) return p[k];
+    }
+    return shared_path(rel); /* not there: opening it fails */
 }

@@ -8,7 +8,9 @@
 /* The directory holding a stand-in for each model listed in
  * tests/data/golden/standin/standin.tsv, under the reference's file name:
  * the reference's header (copied by scripts/make-golden-index.py) and tensor
- * data made from a seed.  Commands that read only the header (info, dump,
+ * data made from a seed (or zeros, for a corpus file whose tensors overlap;
+ * a small corpus file, or one that does not parse, is copied whole: the
+ * last column of standin.tsv says which).  Commands that read only the header (info, dump,
  * name, split --dry-run, quantize --dry-run, ...) give what they give on the
  * reference; the data is not the reference's.  Built once per process;
  * NULL, with the test failed, when a header is missing or does not open. */
@@ -29,4 +31,14 @@ const char *model_path(const char *rel);
  * for a test whose models are all llama-quantize's.  `if (!need_models())
  * return;` */
 bool need_models(void);
+
+/* ../shared/golden/ggml-types, or without ../shared the stand-ins' directory
+ * (whose type-*.gguf files are ggml's, rebuilt and checked by sha256). */
+const char *ggml_types_dir(void);
+/* shared_path(REL) when ../shared is there; else, for a llama-quantize model
+ * or a ggml-types file, its stand-in, and for a file of golden/quant/ (an
+ * input, or a quantization or dequantization output) the file rebuilt from
+ * the committed inputs and checked against its sha256 (golden.h), written
+ * under scratch_dir().  A path that does not open otherwise. */
+const char *ref_path(const char *rel);
 #endif

@@ -6,6 +6,7 @@
  * them from the tool's output (then review the change with git diff). */
 #include "gen.h"
 #include "test.h"
+#include "standin.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -86,7 +87,7 @@ static const char *golden(const char *rel) {
     static char p[8][4096];
     static int k;
     k = (k + 1) % 8;
-    snprintf(p[k], sizeof p[k], "%s", shared_path(rel));
+    snprintf(p[k], sizeof p[k], "%s", ref_path(rel)); /* ../shared, or its rebuilt parts (standin.h) */
     return p[k];
 }
 
@@ -165,7 +166,7 @@ static void write_file(const char *path, const void *p, size_t n) {
 /* ---- cat ---------------------------------------------------------------- */
 
 TEST(cli_cat_golden_every_type) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     DIR *d = opendir(golden("golden/ggml-types"));
     REQUIRE(d);
     static const char *const CASES[] = {"gauss", "weights", "uniform", "edge"};
@@ -184,16 +185,16 @@ TEST(cli_cat_golden_every_type) {
             snprintf(tname, sizeof tname, "%s.weight", CASES[c]);
             if (!strcmp(ty, "f32")) {
                 snprintf(rel, sizeof rel, "golden/quant/input.%s.f32", CASES[c]);
-                snprintf(deq, sizeof deq, "%s", shared_path(rel));
+                snprintf(deq, sizeof deq, "%s", ref_path(rel));
                 snprintf(raw, sizeof raw, "%s", deq);
             } else {
                 /* types that need an importance matrix only have .imatrix files */
                 snprintf(rel, sizeof rel, "golden/quant/quant.%s.%s.bin", ty, CASES[c]);
-                const char *sfx = access(shared_path(rel), R_OK) == 0 ? "" : ".imatrix";
+                const char *sfx = access(ref_path(rel), R_OK) == 0 ? "" : ".imatrix";
                 snprintf(rel, sizeof rel, "golden/quant/quant.%s.%s%s.bin", ty, CASES[c], sfx);
-                snprintf(raw, sizeof raw, "%s", shared_path(rel));
+                snprintf(raw, sizeof raw, "%s", ref_path(rel));
                 snprintf(rel, sizeof rel, "golden/quant/dequant.%s.%s%s.f32", ty, CASES[c], sfx);
-                snprintf(deq, sizeof deq, "%s", shared_path(rel));
+                snprintf(deq, sizeof deq, "%s", ref_path(rel));
             }
             run_out r;
             RUN(&r, "cat", gguf, tname, "--as", "f32");
@@ -215,7 +216,7 @@ TEST(cli_cat_golden_every_type) {
  * (pub-dense-Q8_0.BE.gguf's Q8_0 data is not a faithful conversion -- see
  * test_dequant.c -- so only its F32 tensor is compared.) */
 TEST(cli_cat_big_endian_values_match) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     static const struct {
         const char *le, *be, *tensor;
     } C[] = {
@@ -243,7 +244,7 @@ TEST(cli_cat_big_endian_values_match) {
 }
 
 TEST(cli_cat_output_file) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = golden("golden/ggml-types/type-q4_K.gguf");
     char out[512];
     snprintf(out, sizeof out, "%s/cat-out.f32", scratch_dir());
@@ -273,7 +274,7 @@ TEST(cli_cat_output_file) {
 }
 
 TEST(cli_cat_refuses_to_overwrite_input) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n;
     unsigned char *src = read_file(golden("golden/ggml-types/type-q8_0.gguf"), &n);
     REQUIRE(src);
@@ -301,7 +302,7 @@ TEST(cli_cat_refuses_to_overwrite_input) {
 }
 
 TEST(cli_cat_errors) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = golden("golden/ggml-types/type-q4_0.gguf");
     char want[4400];
     run_out r;
@@ -344,7 +345,7 @@ TEST(cli_cat_errors) {
 /* Tiny chunks (less than a row, a few rows) give the same bytes as one
  * chunk: converting in pieces must not change a single value. */
 TEST(cli_data_chunked_same_output) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     static const char *const ENV[] = {"LGG_CHUNK_FLOATS=100", "LGG_CHUNK_FLOATS=1024", "LGG_CHUNK_FLOATS=3000"};
     static const struct {
         const char *a[6];
@@ -406,7 +407,7 @@ static double json_num(const char *s, const char *key) {
 }
 
 TEST(cli_stats_golden_text_and_json) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = golden("golden/ggml-types/type-q4_0.gguf");
     run_out r;
     RUN(&r, "stats", in);
@@ -425,7 +426,7 @@ TEST(cli_stats_golden_text_and_json) {
 
 /* The figures agree with ones computed here from the golden values. */
 TEST(cli_stats_figures_match_direct_computation) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n;
     unsigned char *raw = read_file(golden("golden/quant/dequant.q6_K.weights.f32"), &n);
     REQUIRE(raw && n == 4096 * 4);
@@ -504,7 +505,7 @@ TEST(cli_stats_special_values) {
 }
 
 TEST(cli_stats_errors) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *in = golden("golden/ggml-types/type-q4_0.gguf");
     run_out r;
     RUN(&r, "stats", in, "gauss.weight", "nope");
@@ -530,7 +531,7 @@ TEST(cli_stats_errors) {
 /* ---- diff --------------------------------------------------------------- */
 
 TEST(cli_diff_identical) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *f16 = golden("golden/llama-quantize/pub-dense-f16.gguf");
     run_out r;
     RUN(&r, "diff", f16, f16);
@@ -551,7 +552,7 @@ TEST(cli_diff_identical) {
 }
 
 TEST(cli_diff_f16_vs_q8_0) {
-    if (!need_shared()) return;
+    if (!need_shared()) return; /* the reference models' data */
     const char *dir = golden("golden/llama-quantize/");
     char a[4200], b[4200];
     snprintf(a, sizeof a, "%spub-dense-f16.gguf", dir);
@@ -671,7 +672,7 @@ TEST(cli_diff_hand_made) {
 /* The Q8_0 data of pub-dense-Q8_0.BE.gguf was mangled by its converter:
  * diff sees it, and only in the quantized tensors. */
 TEST(cli_diff_catches_bad_endian_conversion) {
-    if (!need_shared()) return;
+    if (!need_shared()) return; /* the reference models' data */
     run_out r;
     RUN(&r, "diff", golden("golden/llama-quantize/pub-dense-Q8_0.gguf"), golden("golden/llama-quantize/pub-dense-Q8_0.BE.gguf"));
     CHECK_EQ_U(r.status, 1);

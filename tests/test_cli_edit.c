@@ -104,9 +104,9 @@ TEST(cli_copy_q8_0_big_endian_header_matches_gguf_py) {
 }
 
 TEST(cli_copy_usage_and_refusals) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char src[600];
-    snprintf(src, sizeof src, "%s", shared_path("golden/ggml-types/type-f32.gguf"));
+    snprintf(src, sizeof src, "%s", ref_path("golden/ggml-types/type-f32.gguf"));
     const char *out = tmp_path("v1.gguf");
     CHECK(run_gguf(NULL, 0, "copy", src, NULL) == 2);
     CHECK(run_gguf(NULL, 0, "copy", src, out, "--endian", "middle", NULL) == 2);
@@ -128,7 +128,7 @@ TEST(cli_copy_usage_and_refusals) {
 }
 
 TEST(cli_set_get_rm_every_type_in_place_and_with_output) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     static const struct { const char *assign, *key, *text, *json; uint32_t vt; } C[] = {
         {"k.u8=u8:255", "k.u8", "255", "255", LGG_VT_U8},
         {"k.i8=i8:-128", "k.i8", "-128", "-128", LGG_VT_I8},
@@ -147,7 +147,7 @@ TEST(cli_set_get_rm_every_type_in_place_and_with_output) {
         {"k.e=arr[f64]:", "k.e", "[]", "{\"type\": \"f64\", \"items\": []}", LGG_VT_ARRAY},
     };
     char src[600];
-    snprintf(src, sizeof src, "%s", shared_path("golden/ggml-types/type-q4_0.gguf"));
+    snprintf(src, sizeof src, "%s", ref_path("golden/ggml-types/type-q4_0.gguf"));
     const char *work = tmp_path("edit.gguf"), *out = tmp_path("edit-out.gguf");
     REQUIRE(file_copy(src, work));
     for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
@@ -251,9 +251,9 @@ TEST(cli_set_without_type_keeps_the_key_type) {
 /* Kill an editor at random moments: the file must always be the original
  * or the complete edited one. */
 TEST(cli_edit_survives_sigkill_at_random_moments) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char src[600];
-    snprintf(src, sizeof src, "%s", shared_path("golden/ggml-types/type-q6_K.gguf"));
+    snprintf(src, sizeof src, "%s", ref_path("golden/ggml-types/type-q6_K.gguf"));
     const char *work = tmp_path("kill.gguf");
     REQUIRE(file_copy(src, work));
     char tool[512];

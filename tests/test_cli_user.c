@@ -2,6 +2,7 @@
  * keeps types and order, canonical copies, number text, stdin and terminals,
  * quantize's default name, and the UTF-8 replacement rule. */
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 
 #include <dirent.h>
@@ -200,10 +201,10 @@ static int run_on_tty(char *const argv[], char *msg, size_t cap) {
 }
 
 TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     char tool[1024], msg[1024];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
-    const char *in = shared_path("golden/ggml-types/type-q4_0.gguf");
+    const char *in = ref_path("golden/ggml-types/type-q4_0.gguf");
     char *argv[] = {tool, "cat", (char *)in, "gauss.weight", NULL};
     char in_copy[1024];
     snprintf(in_copy, sizeof in_copy, "%s", in);
@@ -231,7 +232,7 @@ TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
     free(a);
     free(b);
     /* F16 keeps its own dtype and bytes */
-    REQUIRE(run_gguf_capture(NULL, NULL, "cat", "--as", "npy", "-o", npy, shared_path("golden/ggml-types/type-f16.gguf"),
+    REQUIRE(run_gguf_capture(NULL, NULL, "cat", "--as", "npy", "-o", npy, ref_path("golden/ggml-types/type-f16.gguf"),
                              "edge.weight", NULL) == 0);
     a = read_file(npy, &nn);
     REQUIRE(a && nn > 80);

@@ -4,6 +4,7 @@
  * write failures, and in-place header edits. */
 #include "gen.h"
 #include "test.h"
+#include "standin.h"
 #include "libgguf.h"
 #include "format/writer.h"
 
@@ -135,18 +136,18 @@ static unsigned char *copy_file(const char *path, const lgg_write_options *o, si
 }
 
 TEST(writer_reproduces_every_ggml_types_file_byte_for_byte) {
-    if (!need_shared()) return;
-    DIR *d = opendir(shared_path("golden/ggml-types"));
+    if (!need_models()) return;
+    DIR *d = opendir(ggml_types_dir());
     REQUIRE(d != NULL);
     struct dirent *de;
     int n = 0;
     while ((de = readdir(d))) {
-        if (!strstr(de->d_name, ".gguf")) continue;
+        if (strncmp(de->d_name, "type-", 5) || !strstr(de->d_name, ".gguf")) continue;
         char rel[512];
         snprintf(rel, sizeof rel, "golden/ggml-types/%s", de->d_name);
         size_t on = 0, cn = 0;
-        unsigned char *orig = read_file(shared_path(rel), &on);
-        unsigned char *copy = copy_file(shared_path(rel), NULL, &cn, NULL);
+        unsigned char *orig = read_file(ref_path(rel), &on);
+        unsigned char *copy = copy_file(ref_path(rel), NULL, &cn, NULL);
         CHECKF(orig && copy && on == cn && memcmp(orig, copy, on) == 0, "%s: copy differs (%zu vs %zu bytes)",
                de->d_name, on, cn);
         /* little -> big -> little is the identity */
@@ -155,7 +156,7 @@ TEST(writer_reproduces_every_ggml_types_file_byte_for_byte) {
         o.endian = LGG_BIG_ENDIAN;
         lgg_file *lf = NULL, *bf = NULL;
         size_t bn = 0;
-        unsigned char *big = copy_file(shared_path(rel), &o, &bn, &lf);
+        unsigned char *big = copy_file(ref_path(rel), &o, &bn, &lf);
         REQUIRE(big != NULL);
         CHECK(lgg_open_memory(big, bn, NULL, &bf, NULL) == LGG_OK);
         if (bf) {
@@ -537,12 +538,12 @@ static const char *scratch_sub(const char *name) {
 }
 
 TEST(writer_safe_write_survives_enospc_and_eio_partway) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *dir = scratch_sub("safe");
     char target[700];
     snprintf(target, sizeof target, "%s/model.gguf", dir);
     size_t gn = 0;
-    unsigned char *golden = read_file(shared_path("golden/ggml-types/type-q4_K.gguf"), &gn);
+    unsigned char *golden = read_file(ref_path("golden/ggml-types/type-q4_K.gguf"), &gn);
     REQUIRE(golden != NULL);
     FILE *fp = fopen(target, "wb");
     REQUIRE(fp != NULL);
@@ -620,12 +621,12 @@ TEST(writer_refuses_to_write_onto_an_input_even_through_another_name) {
 }
 
 TEST(writer_update_in_place_when_the_header_keeps_its_padded_size) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     const char *dir = scratch_sub("inplace");
     char p[700];
     snprintf(p, sizeof p, "%s/m.gguf", dir);
     size_t gn = 0;
-    unsigned char *golden = read_file(shared_path("golden/ggml-types/type-q8_0.gguf"), &gn);
+    unsigned char *golden = read_file(ref_path("golden/ggml-types/type-q8_0.gguf"), &gn);
     REQUIRE(golden != NULL);
     FILE *fp = fopen(p, "wb");
     REQUIRE(fp != NULL);

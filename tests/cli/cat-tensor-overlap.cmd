@@ -1,3 +1,3 @@
 cat
-@SHARED@/corpus/threatflux-gguf/test_model@0f14d3d7.gguf
+@STANDIN@/test_model@0f14d3d7.gguf
 token_embd.weight

@@ -1,3 +1,3 @@
 dump
 --json
-@SHARED@/corpus/crabml/tinyllamas-stories-260k-f32@e8579850.gguf
+@STANDIN@/tinyllamas-stories-260k-f32@e8579850.gguf

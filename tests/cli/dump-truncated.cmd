@@ -1,2 +1,2 @@
 dump
-@SHARED@/corpus/bitnet-rs/mini@e11b908a.gguf
+@STANDIN@/mini@e11b908a.gguf

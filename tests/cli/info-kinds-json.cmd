@@ -5,4 +5,4 @@ tests/data/lora-adapter.gguf
 tests/data/mmproj-clip.gguf
 tests/data/imatrix-tiny.gguf
 examples/Tiny-Llama-82K-v1.0-Q8_0.gguf
-@SHARED@/corpus/bitnet-rs/bert-base-uncased@edd0518f.gguf
+@STANDIN@/bert-base-uncased@edd0518f.gguf

@@ -1,2 +1,2 @@
 info
-@SHARED@/corpus/threatflux-gguf/test_model@0f14d3d7.gguf
+@STANDIN@/test_model@0f14d3d7.gguf

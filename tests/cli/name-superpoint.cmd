@@ -1,2 +1,2 @@
 name
-@SHARED@/corpus/ggml/superpoint@1297967f.gguf
+@STANDIN@/superpoint@1297967f.gguf

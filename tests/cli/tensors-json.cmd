@@ -1,3 +1,3 @@
 tensors
 --json
-@SHARED@/golden/ggml-types/type-q4_K.gguf
+@STANDIN@/type-q4_K.gguf

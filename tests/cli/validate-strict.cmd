@@ -1,3 +1,3 @@
 validate
 --strict
-@SHARED@/corpus/emel.cpp/lifecycle_integration_smoke_model@fa1b09ec.gguf
+@STANDIN@/lifecycle_integration_smoke_model@fa1b09ec.gguf

@@ -1,2 +1,2 @@
 validate
-@SHARED@/corpus/crabml/tinyllamas-stories-260k-f32@e8579850.gguf
+@STANDIN@/tinyllamas-stories-260k-f32@e8579850.gguf
