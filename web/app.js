@@ -6,7 +6,10 @@
 
 const FIRST_READ = 256 * 1024;   // what lgg_open_source reads first
 const URL_STEP = 1024 * 1024;    // over HTTP the prefix grows by at most this: header + 1 MiB at most
-const MAX_ROWS = 5000;           // rows shown at once in the metadata and tensor tables
+const WHOLE = 1000;              // a table of up to this many rows is drawn whole; a longer one, its visible rows only
+const ROW_H = 30;                // px of a row of a long table (one line each)
+const OVERSCAN = 10;             // rows drawn above and below the visible ones
+const MAX_PX = 15e6;             // a long table's scroll height at most (browsers cap an element's height)
 const PAGE = 100;                // items per page of an array
 const SCALARS = ['u8', 'i8', 'u16', 'i16', 'u32', 'i32', 'u64', 'i64', 'f32', 'f64', 'bool', 'str'];
 const TYPES = SCALARS.concat(SCALARS.map((t) => `arr[${t}]`));
@@ -15,7 +18,7 @@ const EDIT_ARRAY_MAX = 4096;     // longer arrays are shown in pages, not edited
 
 const $ = (id) => document.getElementById(id);
 let M = null;         // the WebAssembly module
-let doc = null;       // { ptr, name, size, blob (local files only), url, view, ops, at }
+let doc = null;       // { ptr, name, size, blob (local files only), url, view, ops, at, rows }
 
 // ---- the module ----------------------------------------------------------
 
@@ -62,6 +65,7 @@ function clearError() {
 }
 
 const say = (s) => { $('status').textContent = s; };
+const tick = () => new Promise((r) => setTimeout(r, 0));
 
 // ---- opening -------------------------------------------------------------
 
@@ -81,8 +85,22 @@ async function openHeader(name, size, read, step) {
     }
     const p = M._malloc(Math.max(have.length, 1));
     M.HEAPU8.set(have, p);
-    const ptr = withStrings([name], (n) => M._web_open(p, have.length, size, n));
-    if (ptr) return { ptr, bytesRead: have.length };
+    const ptr = withStrings([name], (n) => M._web_open_header(p, have.length, size, n));
+    if (ptr) {
+      // web_open's other steps, each its own task: the page paints and
+      // answers between them (a header of a million keys takes seconds)
+      say(`Reading ${name}: preparing the editor (${have.length} bytes of header)...`);
+      await tick();
+      M._web_reset(ptr);
+      say(`Reading ${name}: validating...`);
+      await tick();
+      if (M._web_commit(ptr)) {
+        const err = lastError();
+        M._web_close(ptr);
+        throw new GgufError(err);
+      }
+      return { ptr, bytesRead: have.length };
+    }
     const err = lastError();
     if (!(err.need > have.length && have.length < size)) throw new GgufError(err);
     want = Math.min(size, step(have.length, err.need));
@@ -164,10 +182,11 @@ async function openUrl(name) {
 function setDoc(d) {
   if (doc) M._web_close(doc.ptr);
   doc = Object.assign(d, { ops: [], at: 0 });
-  doc.view = moduleJson(M._web_view_json(doc.ptr));
+  setView(viewJson());
   closeEdit();
   $('items').hidden = true;
   $('tfilter').value = '';
+  $('meta-box').scrollTop = $('tensors-box').scrollTop = 0;
   render();
 }
 
@@ -178,12 +197,42 @@ function applyOp(op) {
   if (rc) throw new GgufError(lastError());
 }
 
-// The document as the file's metadata with ops[0..n) applied.
+// The view: summary, findings, tensors and the metadata's count; its
+// metadata rows are fetched as the table shows them (doc.rows caches them).
+const viewJson = () => moduleJson(M._web_view_json(doc.ptr));
+function setView(view) {
+  doc.view = view;
+  doc.rows = new Map();
+}
+
+// The document as the file's metadata with ops[0..n) applied.  The writer
+// then holds exactly those edits (an accepted edit adds to it in place).
 function rebuild(n) {
   M._web_reset(doc.ptr);
   for (const op of doc.ops.slice(0, n)) applyOp(op);
   if (M._web_commit(doc.ptr)) throw new GgufError(lastError());
-  return moduleJson(M._web_view_json(doc.ptr));
+  return viewJson();
+}
+
+// ---- metadata rows ---------------------------------------------------------
+
+const kvRows = (first, n) => moduleJson(M._web_kv_rows(doc.ptr, first, n));
+// Rows [first, first + n) into the cache (one call for those missing).
+function fetchRows(first, n) {
+  let a = first, b = first + n;
+  while (a < b && doc.rows.has(a)) a++;
+  while (b > a && doc.rows.has(b - 1)) b--;
+  if (a === b) return;
+  if (doc.rows.size > 50000) doc.rows.clear();
+  for (const r of kvRows(a, b - a)) doc.rows.set(r.index, r);
+}
+function kvRow(i) {
+  fetchRows(i, 1);
+  return doc.rows.get(i);
+}
+function kvByKey(key) {
+  const i = withStrings([key], (k) => M._web_kv_find(doc.ptr, k));
+  return i < 0 ? null : kvRow(i);
 }
 
 // Error findings counted by check and message, numbers left out: offsets
@@ -197,23 +246,28 @@ function errorCounts(view) {
 
 // Apply new edits on top of the current state; refused (and the state kept)
 // when the library refuses one, or when validation finds a new error.
+// The new edits go onto the writer as it is (it holds ops[0..at)): one
+// header write, not a replay of every edit; a refusal replays ops[0..at).
 function edit(ops) {
   clearError();
   const before = errorCounts(doc.view);
   const kept = doc.ops.slice(0, doc.at);
-  doc.ops = kept.concat(ops);
   try {
-    const view = rebuild(doc.ops.length);
+    for (const op of ops) applyOp(op);
+    if (M._web_commit(doc.ptr)) throw new GgufError(lastError());
+    const view = viewJson();
     const after = errorCounts(view);
     const fresh = view.findings.find((f) => f.severity === 'error' && after.get(errorKey(f)) > (before.get(errorKey(f)) || 0));
     if (fresh) throw new GgufError({ status: 'refused', message: `validate would reject this: ${fresh.message}`, offset: fresh.offset });
+    doc.ops = kept.concat(ops);
     doc.at = doc.ops.length;
-    doc.view = view;
+    setView(view);
     render();
     return true;
   } catch (e) {
     doc.ops = kept;
-    doc.view = rebuild(doc.at);
+    setView(rebuild(doc.at));
+    render();
     showError(e);
     return false;
   }
@@ -222,10 +276,10 @@ function edit(ops) {
 function undoRedo(delta) {
   clearError();
   try {
-    doc.view = rebuild(doc.at + delta);
+    setView(rebuild(doc.at + delta));
     doc.at += delta;
   } catch (e) {
-    doc.view = rebuild(doc.at);
+    setView(rebuild(doc.at));
     showError(e);
   }
   render();
@@ -266,7 +320,7 @@ function openEdit(kv, opts = {}) {
   $('f-type').value = kv ? kv.type : (opts.type || 'str');
   let value = '', hint = '';
   if (kv && kv.count !== undefined) {
-    const index = doc.view.metadata.indexOf(kv);
+    const index = kv.index;
     if (kv.count > EDIT_ARRAY_MAX) {
       editing.big = true;
       hint = `${kv.count} items: too many to edit as text here; rename it, remove it, or use gguf set.`;
@@ -370,26 +424,82 @@ function renderFindings(v) {
   $('findings').hidden = v.findings.length === 0;
 }
 
-function renderMetadata(v) {
-  const tb = $('meta').tBodies[0];
-  tb.replaceChildren();
-  v.metadata.slice(0, MAX_ROWS).forEach((kv, index) => {
-    const tr = document.createElement('tr');
-    cell(tr, kv.key, 'key');
-    cell(tr, kv.type, 'type');
-    const val = document.createElement('div');
-    val.className = kv.count === undefined && typeof kv.value === 'string' && kv.value.includes('\n') ? 'value multi' : 'value';
-    val.textContent = valueText(kv);
-    cell(tr, val);
-    const acts = document.createElement('span');
-    acts.className = 'actions';
-    if (kv.count !== undefined && kv.count > kv.items.length) acts.append(button(`Items of ${kv.key}`, 'Items', () => showItems(index, kv, 0)));
-    acts.append(button(`Edit ${kv.key}`, 'Edit', () => openEdit(kv)),
-      button(`Remove ${kv.key}`, 'Remove', () => edit([{ kind: 'rm', key: kv.key }])));
-    cell(tr, acts);
-    tb.append(tr);
+// ---- long tables -------------------------------------------------------------
+
+// A table whose row i < count is rowAt(i) (a <tr>): drawn whole up to WHOLE
+// rows, as any table; longer, its box scrolls with the full height while
+// only the rows in view, and OVERSCAN around them, are in the DOM (each
+// ROW_H px, one line), drawn again as the box scrolls.
+const tables = {};
+function longTable(name, table, box, cols) {
+  const t = { table, box, cols, count: 0, rowAt: null, prepare: null, queued: false };
+  box.addEventListener('scroll', () => {
+    if (t.queued || t.count <= WHOLE) return;
+    t.queued = true;
+    requestAnimationFrame(() => { t.queued = false; drawTable(t); });
   });
-  $('meta-more').textContent = v.metadata.length > MAX_ROWS ? `${v.metadata.length - MAX_ROWS} more keys are not shown.` : '';
+  tables[name] = t;
+  return t;
+}
+
+function spacer(cols, px) {
+  const tr = document.createElement('tr');
+  tr.className = 'spacer';
+  tr.setAttribute('aria-hidden', 'true');
+  const td = document.createElement('td');
+  td.colSpan = cols;
+  td.style.height = `${px}px`;
+  tr.append(td);
+  return tr;
+}
+
+function drawTable(t) {
+  const tb = t.table.tBodies[0];
+  const long = t.count > WHOLE;
+  t.box.classList.toggle('long', long);
+  let first = 0, n = t.count, top = 0, bottom = 0;
+  if (long) {
+    const scale = Math.min(1, MAX_PX / (t.count * ROW_H)), h = ROW_H * scale;
+    const view = t.box.clientHeight || 600;
+    const k = Math.min(t.count - 1, Math.floor(t.box.scrollTop / h)); // the row at the top of the box
+    const before = Math.min(OVERSCAN, k);
+    first = k - before;
+    n = Math.min(t.count - first, before + Math.ceil(view / ROW_H) + OVERSCAN);
+    top = Math.max(0, k * h - before * ROW_H);
+    bottom = Math.max(0, t.count * h - top - n * ROW_H);
+  }
+  if (t.prepare) t.prepare(first, n);
+  const rows = [];
+  for (let i = first; i < first + n; i++) rows.push(t.rowAt(i));
+  if (long) tb.replaceChildren(spacer(t.cols, top), ...rows, spacer(t.cols, bottom));
+  else tb.replaceChildren(...rows);
+}
+
+function metaTr(kv) {
+  const tr = document.createElement('tr');
+  cell(tr, kv.key, 'key');
+  cell(tr, kv.type, 'type');
+  const val = document.createElement('div');
+  val.className = kv.count === undefined && typeof kv.value === 'string' && kv.value.includes('\n') ? 'value multi' : 'value';
+  val.textContent = valueText(kv);
+  cell(tr, val);
+  const acts = document.createElement('span');
+  acts.className = 'actions';
+  if (kv.count !== undefined && kv.count > kv.items.length) acts.append(button(`Items of ${kv.key}`, 'Items', () => showItems(kv.index, kv, 0)));
+  acts.append(button(`Edit ${kv.key}`, 'Edit', () => openEdit(kv)),
+    button(`Remove ${kv.key}`, 'Remove', () => edit([{ kind: 'rm', key: kv.key }])));
+  cell(tr, acts);
+  tr.dataset.index = kv.index;
+  return tr;
+}
+
+function renderMetadata(v) {
+  const t = tables.meta;
+  t.count = Number(v.metadata_count);
+  t.prepare = (first, n) => fetchRows(first, n);
+  t.rowAt = (i) => metaTr(doc.rows.get(i));
+  drawTable(t);
+  $('meta-more').textContent = t.count > WHOLE ? `${t.count} keys: the table shows the rows in view as it scrolls.` : '';
 }
 
 function showItems(index, kv, first) {
@@ -414,17 +524,16 @@ function showItems(index, kv, first) {
   if (first === 0) s.scrollIntoView({ block: 'start' });
 }
 
-function renderSpecial(v) {
+function renderSpecial() {
   const tb = $('special').tBodies[0];
   tb.replaceChildren();
-  const byKey = new Map(v.metadata.map((kv, i) => [kv.key, i]));
-  const tokens = byKey.get('tokenizer.ggml.tokens');
+  const tk = kvByKey('tokenizer.ggml.tokens');
+  const tokens = tk ? tk.index : undefined;
   for (const s of SPECIAL) {
     const key = `tokenizer.ggml.${s}_token_id`;
-    const i = byKey.get(key);
     const tr = document.createElement('tr');
     cell(tr, key);
-    const kv = i === undefined ? null : v.metadata[i];
+    const kv = kvByKey(key);
     cell(tr, kv ? String(kv.value) : '');
     let tok = '';
     if (kv && tokens !== undefined && Number.isSafeInteger(kv.value) && kv.value >= 0) {
@@ -437,8 +546,8 @@ function renderSpecial(v) {
   }
 }
 
-function renderTemplate(v) {
-  const kv = v.metadata.find((k) => k.key === 'tokenizer.chat_template');
+function renderTemplate() {
+  const kv = kvByKey('tokenizer.chat_template');
   $('template').textContent = kv && typeof kv.value === 'string' ? kv.value : '(no tokenizer.chat_template)';
   $('template-edit').onclick = () => (kv ? openEdit(kv) : openEdit(null, { key: 'tokenizer.chat_template', type: 'str' }));
 }
@@ -446,19 +555,19 @@ function renderTemplate(v) {
 function renderTensors(v) {
   const q = $('tfilter').value.trim().toLowerCase();
   const list = q ? v.tensors.filter((t) => t.name.toLowerCase().includes(q)) : v.tensors;
-  const tb = $('tensors').tBodies[0];
-  const rows = [];
-  for (const t of list.slice(0, MAX_ROWS)) {
-    const tr = document.createElement('tr');
-    cell(tr, t.name);
-    cell(tr, t.type);
-    cell(tr, `[${t.shape.join(', ')}]`);
-    cell(tr, String(t.size), 'num');
-    cell(tr, String(t.offset), 'num');
-    rows.push(tr);
-  }
-  tb.replaceChildren(...rows);
-  $('tcount').textContent = `${list.length} of ${v.tensors.length} tensors${list.length > MAX_ROWS ? ` (first ${MAX_ROWS} shown)` : ''}`;
+  const t = tables.tensors;
+  t.count = list.length;
+  t.rowAt = (i) => {
+    const x = list[i], tr = document.createElement('tr');
+    cell(tr, x.name);
+    cell(tr, x.type);
+    cell(tr, `[${x.shape.join(', ')}]`);
+    cell(tr, String(x.size), 'num');
+    cell(tr, String(x.offset), 'num');
+    return tr;
+  };
+  drawTable(t);
+  $('tcount').textContent = `${list.length} of ${v.tensors.length} tensors`;
 }
 
 function render() {
@@ -467,8 +576,8 @@ function render() {
   renderSummary(v);
   renderFindings(v);
   renderMetadata(v);
-  renderSpecial(v);
-  renderTemplate(v);
+  renderSpecial();
+  renderTemplate();
   renderTensors(v);
   $('undo').disabled = doc.at === 0;
   $('redo').disabled = doc.at === doc.ops.length;
@@ -533,6 +642,8 @@ async function saveAs() {
 // ---- wiring ------------------------------------------------------------------
 
 function wire() {
+  longTable('meta', $('meta'), $('meta-box'), 4);
+  longTable('tensors', $('tensors'), $('tensors-box'), 5);
   $('f-type').replaceChildren(...TYPES.map((t) => new Option(t, t)));
   $('file').addEventListener('change', (e) => { if (e.target.files[0]) openFile(e.target.files[0]); });
   $('url-form').addEventListener('submit', (e) => { e.preventDefault(); openUrl($('url').value); });

@@ -32,6 +32,7 @@ typedef struct prefix {
     uint8_t *p;
     uint64_t len;
     uint64_t need; /* the most a read asked for */
+    uint64_t cap;  /* bytes allocated at p (capture grows it by doubling) */
 } prefix;
 
 struct web_doc {
@@ -84,10 +85,15 @@ static uint64_t u64_of(double x) {
 static long capture(void *ud, int fd, const void *buf, size_t n) {
     (void)fd;
     prefix *p = ud;
-    uint8_t *q = realloc(p->p, (size_t)p->len + n);
-    if (!q) return -1;
-    memcpy(q + p->len, buf, n);
-    p->p = q;
+    if (p->len + n > p->cap) { /* doubling: a header of a million small writes is not a million reallocs */
+        uint64_t cap = p->cap ? p->cap : 4096;
+        while (cap < p->len + n) cap *= 2;
+        uint8_t *q = realloc(p->p, (size_t)cap);
+        if (!q) return -1;
+        p->p = q;
+        p->cap = cap;
+    }
+    memcpy(p->p + p->len, buf, n);
     p->len += n;
     return (long)n;
 }
@@ -103,7 +109,10 @@ static void out_opts(const web_doc *d, lgg_write_options *o) {
     o->endian = lgg_file_endian(d->orig);
 }
 
-WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *name) {
+/* The header parsed, nothing more: web_open's first step, which the page
+ * takes alone so that it can paint between the steps (web_reset, then
+ * web_commit) of a large header. */
+WEB_API web_doc *web_open_header(uint8_t *bytes, double len, double size, const char *name) {
     memset(&last_err, 0, sizeof last_err);
     last_need = 0;
     web_doc *d = calloc(1, sizeof *d);
@@ -112,13 +121,19 @@ WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *n
         lgg_error_set(&last_err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         return NULL;
     }
-    d->orig_bytes = (prefix){bytes, u64_of(len), 0};
+    d->orig_bytes = (prefix){bytes, u64_of(len), 0, u64_of(len)};
     snprintf(d->name, sizeof d->name, "%s", name ? name : "");
     if (open_prefix(&d->orig_bytes, u64_of(size), &d->orig, &last_err) != LGG_OK) {
         if (d->orig_bytes.need > d->orig_bytes.len) last_need = d->orig_bytes.need;
         web_close(d);
         return NULL;
     }
+    return d;
+}
+
+WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *name) {
+    web_doc *d = web_open_header(bytes, len, size, name);
+    if (!d) return NULL;
     web_reset(d);
     if (web_commit(d) != 0) {
         web_close(d);
@@ -221,7 +236,7 @@ WEB_API int web_commit(web_doc *d) {
     free(d->hdr.p);
     d->rep = NULL;
     d->view = NULL;
-    d->hdr = (prefix){NULL, 0, 0};
+    d->hdr = (prefix){NULL, 0, 0, 0};
     if (!d->w) { /* not editable: show the file as it is */
         lgg_validate_options vo = {.size = sizeof vo, .file_name = d->name[0] ? d->name : NULL};
         if (open_prefix(&d->orig_bytes, lgg_file_size(d->orig), &d->view, &last_err) != LGG_OK) return 1;
@@ -295,11 +310,13 @@ static void items(FILE *o, const lgg_value *arr, uint64_t first, uint64_t n) {
 
 #define PREVIEW_ITEMS 16
 
-static void kv_json(FILE *o, const lgg_file *f) {
+/* Metadata pairs [first, first + n) as JSON rows (the page asks for the
+ * rows it shows: a header of a million keys is never one JSON text). */
+static void kv_rows(FILE *o, const lgg_file *f, uint64_t first, uint64_t n) {
     fputs("[", o);
-    for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
+    for (uint64_t i = first; i < lgg_kv_count(f) && i - first < n; i++) {
         const lgg_kv *kv = lgg_kv_at(f, i);
-        fputs(i ? ",\n{\"key\": " : "{\"key\": ", o);
+        fprintf(o, "%s{\"index\": %llu, \"key\": ", i > first ? ",\n" : "", (unsigned long long)i);
         cli_json_str(o, kv->key.ptr, kv->key.len);
         fputs(", \"type\": ", o);
         type_text(o, &kv->value);
@@ -389,8 +406,7 @@ WEB_API const char *web_view_json(web_doc *d) {
     cli_json_str(o, d->edit_error.message, strlen(d->edit_error.message));
     fputs(",\n\"info\": ", o);
     info_json(o, f);
-    fputs(",\n\"metadata\": ", o);
-    kv_json(o, f);
+    fprintf(o, ",\n\"metadata_count\": %llu", (unsigned long long)lgg_kv_count(f));
     fputs(",\n\"tensors\": [", o);
     for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
         if (i) fputs(",\n", o);
@@ -401,6 +417,49 @@ WEB_API const char *web_view_json(web_doc *d) {
     fputs("}", o);
     return json_end(o);
 }
+
+/* Rows [first, first + n) of the metadata table (kv_rows). */
+WEB_API const char *web_kv_rows(web_doc *d, double first, double n) {
+    FILE *o = json_begin();
+    kv_rows(o, d->view, u64_of(first), u64_of(n));
+    return json_end(o);
+}
+
+/* The index of `key` in the view (its first occurrence), or -1. */
+WEB_API double web_kv_find(web_doc *d, const char *key) {
+    int64_t i = lgg_find_key(d->view, key, strlen(key));
+    return i < 0 ? -1 : (double)i;
+}
+
+/* The pairs whose key contains `q` (case-insensitively for ASCII letters):
+ * their count; web_kv_filter_indices() has their indices (uint32, in file
+ * order) until the next call. */
+static uint32_t *filter_idx;
+WEB_API double web_kv_filter(web_doc *d, const char *q) {
+    uint64_t n = lgg_kv_count(d->view), hits = 0;
+    size_t ql = strlen(q);
+    free(filter_idx);
+    filter_idx = malloc((size_t)(n ? n : 1) * sizeof *filter_idx);
+    if (!filter_idx || n > UINT32_MAX) return 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const lgg_kv *kv = lgg_kv_at(d->view, i);
+        int found = ql == 0;
+        for (uint64_t a = 0; !found && a + ql <= kv->key.len; a++) {
+            size_t k = 0;
+            while (k < ql) {
+                unsigned char x = (unsigned char)kv->key.ptr[a + k], y = (unsigned char)q[k];
+                if (x >= 'A' && x <= 'Z') x = (unsigned char)(x - 'A' + 'a');
+                if (y >= 'A' && y <= 'Z') y = (unsigned char)(y - 'A' + 'a');
+                if (x != y) break;
+                k++;
+            }
+            found = k == ql;
+        }
+        if (found) filter_idx[hits++] = (uint32_t)i;
+    }
+    return (double)hits;
+}
+WEB_API const uint32_t *web_kv_filter_indices(void) { return filter_idx; }
 
 /* Items [first, first + n) of metadata pair `index`'s array (the paged view). */
 WEB_API const char *web_array_page(web_doc *d, double index, double first, double n) {

@@ -13,6 +13,9 @@ typedef struct web_doc web_doc;
  * document owns it).  NULL on failure: web_error_json says why, and
  * web_need() > 0 says the prefix was too short and how many bytes to read. */
 web_doc *web_open(uint8_t *bytes, double len, double size, const char *name);
+/* web_open's first step alone (the header parsed; no view yet): web_open is
+ * web_open_header, web_reset, then web_commit (a failure of which closes). */
+web_doc *web_open_header(uint8_t *bytes, double len, double size, const char *name);
 double web_need(void);
 void web_close(web_doc *d);
 /* Back to the file's own metadata (the edits are replayed on top for undo). */
@@ -25,6 +28,13 @@ int web_rename(web_doc *d, const char *from, const char *to);
 int web_commit(web_doc *d);
 const char *web_error_json(void);
 const char *web_view_json(web_doc *d);
+/* Metadata rows [first, first + n) as JSON; a key's index (-1: none); the
+ * keys containing q (ASCII case ignored): their count, and their indices in
+ * web_kv_filter_indices() until the next web_kv_filter. */
+const char *web_kv_rows(web_doc *d, double first, double n);
+double web_kv_find(web_doc *d, const char *key);
+double web_kv_filter(web_doc *d, const char *q);
+const uint32_t *web_kv_filter_indices(void);
 const char *web_array_page(web_doc *d, double index, double first, double n);
 const uint8_t *web_header(web_doc *d);
 double web_header_len(web_doc *d);

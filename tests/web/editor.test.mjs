@@ -355,6 +355,74 @@ function writeSparse(file, n) {
   fs.truncateSync(file, head.length + n * 2 ** 30);
 }
 
+// A GGUF v3 file of n u32 keys test.kNNNNNNN = NNNNNNN and no tensor
+// (written here, not by the library under test).
+function writeManyKeys(file, n) {
+  const head = Buffer.alloc(24);
+  head.write('GGUF');
+  head.writeUInt32LE(3, 4);
+  head.writeBigUInt64LE(0n, 8);
+  head.writeBigUInt64LE(BigInt(n), 16);
+  const parts = [head];
+  for (let i = 0; i < n; i += 100000) {
+    const m = Math.min(100000, n - i), b = Buffer.alloc(m * 29);
+    for (let k = 0; k < m; k++) {
+      const at = k * 29;
+      b.writeBigUInt64LE(13n, at);
+      b.write(`test.k${String(i + k).padStart(7, '0')}`, at + 8);
+      b.writeUInt32LE(4, at + 21);
+      b.writeUInt32LE(i + k, at + 25);
+    }
+    parts.push(b);
+  }
+  fs.writeFileSync(file, Buffer.concat(parts));
+}
+
+test('a million keys: only the rows in view are in the DOM, shown within 10 s, an edit within 5 s, saved as gguf set writes it', async () => {
+  const file = out('million.gguf');
+  writeManyKeys(file, 1000000);
+  await newPage();
+  // the longest main-thread task while the file opens
+  await page.evaluate(() => {
+    window.longest = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longest = Math.max(window.longest, e.duration); })
+      .observe({ type: 'longtask' });
+  });
+  const t0 = Date.now();
+  await page.getByLabel('GGUF file', { exact: true }).setInputFiles(file);
+  await page.getByRole('button', { name: 'Edit test.k0000005', exact: true }).waitFor({ timeout: 120000 });
+  const openMs = Date.now() - t0;
+  await settled();
+  eq(await alertText(), null, 'alert');
+  const longest = Math.round(await page.evaluate(() => window.longest));
+  check(openMs < 10000, `${openMs} ms until the first rows show`);
+  const meta = await rows('Metadata');
+  check(meta.length < 2000, `${meta.length} rows in the DOM`);
+  eq(meta.filter((r) => r.length === 4).slice(0, 3).map((r) => r.slice(0, 3)),
+    [['test.k0000000', 'u32', '0'], ['test.k0000001', 'u32', '1'], ['test.k0000002', 'u32', '2']], 'first rows');
+  // scrolled to 90%: the rows there, drawn as the box scrolls
+  await page.locator('#meta-box').evaluate((b) => { b.scrollTop = (b.scrollHeight - b.clientHeight) * 0.9; });
+  await page.waitForFunction(() => [...document.querySelectorAll('#meta td.key')].some((td) => td.textContent.startsWith('test.k08')));
+  const deep = (await rows('Metadata')).filter((r) => r.length === 4);
+  check(deep.length < 2000 && deep.every((r) => r[2] === String(Number(r[0].slice(6)))), `rows after scrolling: ${deep.length}, ${deep[0]}`);
+  await page.locator('#meta-box').evaluate((b) => { b.scrollTop = 0; });
+  await page.getByRole('button', { name: 'Edit test.k0000005', exact: true }).waitFor();
+  // an edit: the writer takes it in place, one header write
+  const t1 = Date.now();
+  await editKey('test.k0000005', { value: '4242' });
+  await page.getByRole('form', { name: 'Edit metadata' }).waitFor({ state: 'hidden', timeout: 60000 });
+  const editMs = Date.now() - t1;
+  eq(await alertText(), null, 'alert after the edit');
+  check(editMs < 5000, `${editMs} ms for an edit`);
+  eq((await metaRow('test.k0000005')).slice(0, 3), ['test.k0000005', 'u32', '4242'], 'edited row');
+  await save(out('million-saved.gguf'));
+  eq(gguf('get', out('million-saved.gguf'), 'test.k0000005').trim(), '4242', 'the saved key, read natively');
+  gguf('set', '-o', out('million-cli.gguf'), file, 'test.k0000005=u32:4242');
+  sameBytes(out('million-saved.gguf'), out('million-cli.gguf'), 'saved million-key file');
+  for (const f of [file, out('million-saved.gguf'), out('million-cli.gguf')]) fs.rmSync(f);
+  return `first rows in ${openMs} ms (longest task ${longest} ms), ${meta.length} rows in the DOM, edit in ${editMs} ms`;
+});
+
 test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names; a server without ranges', async () => {
   await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
   const header = JSON.parse(gguf('dump', '--json', '--no-tensors', QWEN)).data_offset;
