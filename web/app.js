@@ -123,20 +123,20 @@ async function openFile(file) {
   }
 }
 
-// hf://OWNER/REPO/PATH[@REVISION] as the library's remote part resolves it.
+// The hub's address: index.html?hf_endpoint=URL (as HF_ENDPOINT for the CLI);
+// "" is https://huggingface.co (the module's default).
+const hfEndpoint = () => new URLSearchParams(location.search).get('hf_endpoint') || '';
+
+// hf://OWNER/REPO/PATH[@REVISION] through the core's one checker of hf://
+// names (lgg_hf_name_check, lgg_hf_resolve), which the CLI applies too: the
+// same names refused for the same reasons ('..', '.', empty segments, '?',
+// '#', %2e and the like, control bytes), before anything is fetched; the
+// same URL, percent-encoded as huggingface_hub does, for the rest.
 function resolveUrl(name) {
   if (!name.startsWith('hf://')) return name;
-  const endpoint = (new URLSearchParams(location.search).get('hf_endpoint') || 'https://huggingface.co').replace(/\/+$/, '');
-  const m = /^hf:\/\/([^/]+)\/([^/]+)\/(.+)$/.exec(name);
-  if (!m) throw new Error(`${name}: not an hf://OWNER/REPO/PATH[@REVISION] name`);
-  let path = m[3], rev = 'main';
-  const at = path.lastIndexOf('@');
-  if (at >= 0) {
-    rev = path.slice(at + 1);
-    path = path.slice(0, at);
-    if (!rev || !path || rev.includes('/')) throw new Error(`${name}: not an hf://OWNER/REPO/PATH[@REVISION] name`);
-  }
-  return `${endpoint}/${m[1]}/${m[2]}/resolve/${rev}/${path}`;
+  const r = moduleJson(withStrings([name, hfEndpoint()], (n, e) => M._web_hf_url(n, e)));
+  if (r.error !== undefined) throw new Error(`${JSON.stringify(name)}: ${r.error}; nothing was fetched`);
+  return r.url;
 }
 
 // Bytes [a, b) of a URL by a range request; the first answer tells the size.

@@ -472,6 +472,49 @@ WEB_API const char *web_array_page(web_doc *d, double index, double first, doubl
     return json_end(o);
 }
 
+/* ---- hf:// names: the core's one checker, as the CLI applies it ---- */
+
+/* {"url": URL} for hf://OWNER/REPO/PATH[@REVISION] at endpoint (lgg_hf_resolve,
+ * the URL the CLI would fetch), or {"error": why} (lgg_hf_name_check). */
+WEB_API const char *web_hf_url(const char *name, const char *endpoint) {
+    FILE *o = json_begin();
+    char why[256] = "";
+    size_t n = lgg_hf_name_check(name, why, sizeof why) ? lgg_hf_resolve(name, endpoint, NULL, 0) : 0;
+    char *url = n ? malloc(n + 1) : NULL;
+    if (url) {
+        lgg_hf_resolve(name, endpoint, url, n + 1);
+        fputs("{\"url\": ", o);
+        cli_json_str(o, url, n);
+    } else {
+        fputs("{\"error\": ", o);
+        cli_json_str(o, why[0] ? why : "out of memory", strlen(why[0] ? why : "out of memory"));
+    }
+    fputc('}', o);
+    free(url);
+    return json_end(o);
+}
+
+/* The same for a repository's listing (hf://OWNER/REPO:QUANT):
+ * lgg_hf_tree_url of repo ("OWNER/REPO") at revision ("" : main). */
+WEB_API const char *web_hf_tree_url(const char *repo, const char *revision, const char *endpoint) {
+    FILE *o = json_begin();
+    char why[256] = "";
+    const char *rev = revision && *revision ? revision : NULL;
+    size_t n = lgg_hf_tree_url(repo, rev, endpoint, NULL, 0, why, sizeof why);
+    char *url = n ? malloc(n + 1) : NULL;
+    if (url) {
+        lgg_hf_tree_url(repo, rev, endpoint, url, n + 1, NULL, 0);
+        fputs("{\"url\": ", o);
+        cli_json_str(o, url, n);
+    } else {
+        fputs("{\"error\": ", o);
+        cli_json_str(o, why[0] ? why : "out of memory", strlen(why[0] ? why : "out of memory"));
+    }
+    fputc('}', o);
+    free(url);
+    return json_end(o);
+}
+
 /* ---- saving ---- */
 
 WEB_API const uint8_t *web_header(web_doc *d) { return d->hdr.p; }

@@ -36,6 +36,10 @@ double web_kv_find(web_doc *d, const char *key);
 double web_kv_filter(web_doc *d, const char *q);
 const uint32_t *web_kv_filter_indices(void);
 const char *web_array_page(web_doc *d, double index, double first, double n);
+/* hf:// names through the core's checker (lgg_hf_name_check, lgg_hf_resolve,
+ * lgg_hf_tree_url), as the CLI checks them: {"url": URL} or {"error": why}. */
+const char *web_hf_url(const char *name, const char *endpoint);
+const char *web_hf_tree_url(const char *repo, const char *revision, const char *endpoint);
 const uint8_t *web_header(web_doc *d);
 double web_header_len(web_doc *d);
 const char *web_plan_json(web_doc *d);

@@ -129,10 +129,14 @@ lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote
     if (!ep || !*ep) ep = "https://huggingface.co";
     size_t el = strlen(ep);
     while (el && ep[el - 1] == '/') el--;
-    /* checked before any request: no '..', '?', '#', ... in any part */
-    const char *why = NULL;
-    char *url = lgg__hub_tree_url(ep, el, repo, revision, &why);
-    if (!url) return why ? fail(err, LGG_ERR_ARG, "hf://%s: %s", repo, why) : fail(err, LGG_ERR_NOMEM, "out of memory");
+    /* checked before any request, by the core's one checker of hf:// names:
+     * no '..', '?', '#', ... in any part */
+    char why[160] = "";
+    size_t need = lgg_hf_tree_url(repo, revision, ep, NULL, 0, why, sizeof why);
+    if (!need) return fail(err, LGG_ERR_ARG, "hf://%s: %s", repo, why);
+    char *url = malloc(need + 1);
+    if (!url) return fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg_hf_tree_url(repo, revision, ep, url, need + 1, NULL, 0);
     lgg_hub_repo *r = calloc(1, sizeof *r);
     lgg_status st = r ? LGG_OK : fail(err, LGG_ERR_NOMEM, "out of memory");
     uint64_t total = 0;

@@ -32,6 +32,7 @@ served('qwen.gguf', QWEN);
 served('dense.gguf', DENSE);
 served('owner/repo/resolve/main/qwen.gguf', QWEN);
 served('owner/repo/resolve/v1.0/qwen.gguf', QWEN);
+served('o/x.gguf', DENSE); // where hf://o/r/../../../x.gguf led when the page did not check it
 
 const server = spawn(path.join(B, 'web-test', 'serve'), [ROOT], { stdio: ['pipe', 'pipe', 'inherit'] });
 const serverLines = readline.createInterface({ input: server.stdout })[Symbol.asyncIterator]();
@@ -444,6 +445,30 @@ test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names;
   await openUrl(`${BASE}/plain/missing.gguf`);
   check((await alertText()).includes('HTTP 404'), `404 alert: ${await alertText()}`);
   return `header ${header} bytes; fetched ${fetched.join(', ')}`;
+});
+
+test('hf:// names: refused as the CLI refuses them, with its reason, and nothing fetched', async () => {
+  await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
+  const names = ['hf://o/r/../../../x.gguf', 'hf://o/r/x.gguf?a=b', 'hf://o/r/x.gguf#a', 'hf://o/r/%2e%2e/%2e%2e/%2e%2e/x.gguf',
+    'hf://o//x.gguf', 'hf://o/r/./x.gguf', 'hf://o/r/x.gguf@main/..', 'hf://o/r/a\\x.gguf', 'hf://o/r/a\tx.gguf'];
+  for (const name of names) {
+    // the CLI's verdict: exit 2 and its reason, before any request
+    const cli = ggufFails('download', '-o', out('refused.gguf'), name);
+    const why = /': (.*)/.exec(cli)[1];
+    await counts();
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Open URL' }).click();
+    await page.waitForFunction(() => !document.getElementById('alert').hidden);
+    const text = await alertText();
+    check(text.includes(why) && text.includes('nothing was fetched'), `${JSON.stringify(name)}: alert '${text}', the CLI's reason '${why}'`);
+    eq((await counts()).requests, 0, `${JSON.stringify(name)}: requests`);
+    check(!(await page.locator('#doc').isVisible()), `${JSON.stringify(name)}: a file was opened`);
+  }
+  // a name the checker accepts goes to the URL the CLI would fetch, percent-encoded as it does
+  await openUrl('hf://owner/repo/qwen.gguf@v1.0');
+  eq(await alertText(), null, 'an accepted name');
+  check((await page.locator('#summary').textContent()).includes(`${BASE}/plain/owner/repo/resolve/v1.0/qwen.gguf`), 'the resolved URL');
+  return `${names.length} names refused, 0 requests`;
 });
 
 test('a truncated file: the library\'s message and offset in an alert, and the page keeps working', async () => {
