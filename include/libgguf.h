@@ -1331,6 +1331,17 @@ LGG_API size_t lgg_hf_resolve(const char *name, const char *endpoint, char *buf,
 LGG_API size_t lgg_hf_tree_url(const char *repo, const char *revision, const char *endpoint, char *buf, size_t cap,
                                char *why, size_t why_cap);
 
+/* llama.cpp's -hf OWNER/REPO:QUANT over a repository's file paths (its
+ * listing): the *.gguf path containing `tag` case-insensitively (tag NULL
+ * or "": "Q4_K_M"), or, for a shard set, its first shard (the set must be
+ * complete); its index into *index.  Errors: LGG_ERR_NOT_FOUND (no match,
+ * or a shard set with a shard missing), LGG_ERR_INVALID (several matches
+ * that are not one shard set: the message lists them).  `has` (NULL: left
+ * out) is what the message of a missing match says the repository has
+ * (libgguf-remote's lgg_hub_select names its quantizations). */
+LGG_API lgg_status lgg_hf_select(const char *const *paths, size_t n, const char *tag, const char *has, size_t *index,
+                                 lgg_error *err);
+
 /* ======================================================================== */
 /* Quantizing a model: presets, the per-tensor plan, the output file         */
 /* ======================================================================== */

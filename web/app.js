@@ -51,17 +51,26 @@ class GgufError extends Error {
 
 // ---- messages ------------------------------------------------------------
 
-function showError(e) {
+// The one alert element: at its place under the open controls, or, for an
+// error of a form (Apply), moved next to that form's fields, in sight.
+let alertHome = null;
+function showError(e, near) {
   const d = e && e.detail;
   let text = d ? `${d.status}: ${d.message}` : String(e && e.message ? e.message : e);
   if (d && d.offset !== null && d.offset !== undefined) text += ` (at byte offset ${d.offset})`;
-  $('alert').textContent = text;
-  $('alert').hidden = false;
+  const a = $('alert');
+  if (near) near.after(a);
+  else if (alertHome && a.previousElementSibling !== alertHome) alertHome.after(a);
+  a.textContent = text;
+  a.hidden = false;
+  if (a.scrollIntoView) a.scrollIntoView({ block: 'nearest' });
 }
 
 function clearError() {
-  $('alert').hidden = true;
-  $('alert').textContent = '';
+  const a = $('alert');
+  a.hidden = true;
+  a.textContent = '';
+  if (alertHome && a.previousElementSibling !== alertHome) alertHome.after(a);
 }
 
 const say = (s) => { $('status').textContent = s; };
@@ -139,30 +148,97 @@ function resolveUrl(name) {
   return r.url;
 }
 
+// fetch, saying what failed: the server not reached (offline, refused, no
+// such host, or a cross-origin answer the browser hides), or the status.
+async function get(url, opts = {}) {
+  let r;
+  try {
+    r = await fetch(url, opts);
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new Error(`the server could not be reached: ${url}`);
+  }
+  return r;
+}
+const httpStatus = (url, r) => `${url}: HTTP ${r.status}${r.statusText ? ` ${r.statusText}` : ''}`;
+async function body(url, r, how) {
+  try {
+    return await r[how]();
+  } catch (e) {
+    throw new Error(how === 'json' ? `${url}: the answer is not JSON` : `${url}: the connection broke while reading the answer`);
+  }
+}
+
 // Bytes [a, b) of a URL by a range request; the first answer tells the size.
 async function fetchRange(url, a, b) {
   const ctl = new AbortController();
-  const r = await fetch(url, { headers: { Range: `bytes=${a}-${b - 1}` }, signal: ctl.signal });
+  const r = await get(url, { headers: { Range: `bytes=${a}-${b - 1}` }, signal: ctl.signal });
   if (r.status !== 206) {
     ctl.abort();
     if (r.status === 200) throw new Error(`${url}: the server ignores range requests (200 instead of 206); nothing more was read`);
-    throw new Error(`${url}: HTTP ${r.status}`);
+    throw new Error(httpStatus(url, r));
   }
   const cr = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(r.headers.get('Content-Range') || '');
   if (!cr || Number(cr[1]) !== a) {
     ctl.abort();
     throw new Error(`${url}: the answer's Content-Range '${r.headers.get('Content-Range')}' is not the range asked for`);
   }
-  const body = new Uint8Array(await r.arrayBuffer());
-  if (body.length !== Number(cr[2]) - a + 1) throw new Error(`${url}: ${body.length} bytes instead of the range's ${Number(cr[2]) - a + 1}`);
-  return { body, size: Number(cr[3]) };
+  const bytes = new Uint8Array(await body(url, r, 'arrayBuffer'));
+  if (bytes.length !== Number(cr[2]) - a + 1) throw new Error(`${url}: ${bytes.length} bytes instead of the range's ${Number(cr[2]) - a + 1}`);
+  return { body: bytes, size: Number(cr[3]) };
+}
+
+// hf://OWNER/REPO[:QUANT][@REVISION], as the CLI reads it (lgg_hub_pick):
+// the repository's listing from the hub's API (every page), then the file
+// the CLI picks (lgg_hf_select, in the module: QUANT in its name, Q4_K_M by
+// default, the first shard of a complete set): its hf://OWNER/REPO/PATH name.
+const isRepoName = (n) => /^hf:\/\/[^/]+\/[^/]+$/.test(n);
+function saneListedPath(p) {
+  if (p.startsWith('/') || /[\x00-\x1f\x7f?#\\]/.test(p)) return false;
+  return p.split('/').every((seg) => seg && seg !== '.' && seg !== '..');
+}
+async function pickQuant(name) {
+  const p = name.slice(5), at = p.lastIndexOf('@'), end = at >= 0 ? at : p.length;
+  const colon = p.slice(0, end).indexOf(':');
+  const repo = p.slice(0, colon >= 0 ? colon : end), tag = colon >= 0 ? p.slice(colon + 1, end) : '', rev = at >= 0 ? p.slice(at + 1) : '';
+  if ((colon >= 0 && !tag) || (at >= 0 && !rev)) throw new Error(`${name}: not hf://OWNER/REPO[:QUANT][@REVISION]`);
+  const t = moduleJson(withStrings([repo, rev, hfEndpoint()], (r, v, e) => M._web_hf_tree_url(r, v, e)));
+  if (t.error !== undefined) throw new Error(`${JSON.stringify(`hf://${repo}`)}: ${t.error}; nothing was fetched`);
+  const origin = new URL(t.url, location.href).origin;
+  const paths = [];
+  for (let url = t.url, page = 0; url; page++) {
+    if (page === 10000) throw new Error(`${url}: a listing of more than 10000 pages`);
+    say(`Reading ${name}: the repository's listing${page ? `, page ${page + 1}` : ''}...`);
+    const r = await get(url);
+    if (!r.ok) throw new Error(httpStatus(url, r));
+    const list = await body(url, r, 'json');
+    if (!Array.isArray(list)) throw new Error(`${url}: the listing is not a JSON array`);
+    list.forEach((e, i) => {
+      if (e && e.type && e.type !== 'file') return;
+      if (!e || typeof e.path !== 'string' || !e.path || !Number.isInteger(e.size) || e.size < 0) throw new Error(`${url}: entry ${i} has no path or size`);
+      if (!saneListedPath(e.path)) throw new Error(`${url}: entry ${i}: a path that cannot be a file of the repository`);
+      paths.push(e.path);
+    });
+    const next = /<([^>]*)>\s*;\s*rel="?next"?/.exec(r.headers.get('Link') || '');
+    url = next ? next[1] : null;
+    if (url && new URL(url, location.href).origin !== origin) throw new Error(`${t.url}: the listing's next page is on another server`);
+  }
+  const gguf = paths.filter((x) => x.endsWith('.gguf'));
+  const has = gguf.length ? gguf.join(', ') : 'no GGUF file';
+  const sel = moduleJson(withStrings([paths.join('\n'), tag, has], (a, b, c) => M._web_hf_select(a, b, c)));
+  if (sel.error !== undefined) throw new Error(`hf://${repo}: ${sel.error}`);
+  const file = paths[sel.index];
+  // a path with '@' keeps an explicit revision after it (the last '@' is the revision's)
+  return `hf://${repo}/${file}${rev ? `@${rev}` : file.includes('@') ? '@main' : ''}`;
 }
 
 async function openUrl(name) {
   clearError();
   say(`Reading ${name}...`);
   try {
-    const url = resolveUrl(name.trim());
+    name = name.trim();
+    if (isRepoName(name)) name = await pickQuant(name);
+    const url = resolveUrl(name);
     const first = await fetchRange(url, 0, FIRST_READ);
     const size = first.size;
     const read = async (a, b) => (a === 0 && b <= first.body.length ? first.body.slice(0, b) : (await fetchRange(url, a, b)).body);
@@ -185,13 +261,16 @@ function setDoc(d) {
   setView(viewJson());
   closeEdit();
   $('items').hidden = true;
-  $('tfilter').value = '';
+  $('tfilter').value = $('mfilter').value = '';
+  $('saved').hidden = true;
+  itemsAt = null;
   $('meta-box').scrollTop = $('tensors-box').scrollTop = 0;
   render();
 }
 
 function applyOp(op) {
   const rc = op.kind === 'set' ? withStrings([op.key, op.text], (k, t) => M._web_set(doc.ptr, k, t))
+    : op.kind === 'item' ? withStrings([op.key, op.text], (k, t) => M._web_set_item(doc.ptr, k, op.index, t))
     : op.kind === 'rm' ? withStrings([op.key], (k) => M._web_remove(doc.ptr, k))
       : withStrings([op.key, op.to], (k, t) => M._web_rename(doc.ptr, k, t));
   if (rc) throw new GgufError(lastError());
@@ -209,9 +288,19 @@ function setView(view) {
 // then holds exactly those edits (an accepted edit adds to it in place).
 function rebuild(n) {
   M._web_reset(doc.ptr);
-  for (const op of doc.ops.slice(0, n)) applyOp(op);
+  applyOps(doc.ops.slice(0, n), false);
   if (M._web_commit(doc.ptr)) throw new GgufError(lastError());
   return viewJson();
+}
+
+// An item edit reads its array from the view: the edits before it are
+// committed first (committed: the view is the writer's state already).
+function applyOps(ops, committed) {
+  for (const op of ops) {
+    if (op.kind === 'item' && !committed && M._web_commit(doc.ptr)) throw new GgufError(lastError());
+    applyOp(op);
+    committed = false;
+  }
 }
 
 // ---- metadata rows ---------------------------------------------------------
@@ -248,12 +337,12 @@ function errorCounts(view) {
 // when the library refuses one, or when validation finds a new error.
 // The new edits go onto the writer as it is (it holds ops[0..at)): one
 // header write, not a replay of every edit; a refusal replays ops[0..at).
-function edit(ops) {
+function edit(ops, near) {
   clearError();
   const before = errorCounts(doc.view);
   const kept = doc.ops.slice(0, doc.at);
   try {
-    for (const op of ops) applyOp(op);
+    applyOps(ops, true);
     if (M._web_commit(doc.ptr)) throw new GgufError(lastError());
     const view = viewJson();
     const after = errorCounts(view);
@@ -268,7 +357,7 @@ function edit(ops) {
     doc.ops = kept;
     setView(rebuild(doc.at));
     render();
-    showError(e);
+    showError(e, near);
     return false;
   }
 }
@@ -323,7 +412,7 @@ function openEdit(kv, opts = {}) {
     const index = kv.index;
     if (kv.count > EDIT_ARRAY_MAX) {
       editing.big = true;
-      hint = `${kv.count} items: too many to edit as text here; rename it, remove it, or use gguf set.`;
+      hint = `${kv.count} items: too many to edit as text here; rename it, remove it, edit its items one by one with Items, or use gguf set.`;
     } else {
       value = readArray(index, kv.count).map((v) => escapeItem(typeof v === 'object' ? itemText(v) : v)).join(',');
     }
@@ -340,6 +429,7 @@ function openEdit(kv, opts = {}) {
 }
 
 function closeEdit() {
+  if ($('edit').contains($('alert'))) clearError();
   $('edit').hidden = true;
   editing = null;
 }
@@ -348,14 +438,15 @@ function submitEdit(ev) {
   ev.preventDefault();
   const key = $('f-key').value.trim(), type = $('f-type').value, value = $('f-value').value;
   const ops = [];
-  if (!key) return showError(new Error('Key: a key is needed'));
+  const near = $('edit').querySelector('.fields');
+  if (!key) return showError(new Error('Key: a key is needed'), near);
   const text = `${type}:${value}`;
   if (editing && key !== editing.key) ops.push({ kind: 'rename', key: editing.key, to: key });
   if (!editing || type !== editing.type || (value !== editing.value && !editing.big)) {
-    if (editing && editing.big) return showError(new Error('this array is too long to edit as text; only its name can change here'));
+    if (editing && editing.big) return showError(new Error('this array is too long to edit as text; only its name can change here (edit its items one by one with Items)'), near);
     ops.push({ kind: 'set', key, text });
   }
-  if (!ops.length || edit(ops)) closeEdit();
+  if (!ops.length || edit(ops, near)) closeEdit();
 }
 
 // ---- rendering -------------------------------------------------------------
@@ -493,26 +584,44 @@ function metaTr(kv) {
   return tr;
 }
 
-function renderMetadata(v) {
-  const t = tables.meta;
-  t.count = Number(v.metadata_count);
-  t.prepare = (first, n) => fetchRows(first, n);
-  t.rowAt = (i) => metaTr(doc.rows.get(i));
-  drawTable(t);
-  $('meta-more').textContent = t.count > WHOLE ? `${t.count} keys: the table shows the rows in view as it scrolls.` : '';
+// The keys containing the filter's text (ASCII case ignored), in file order
+// (web_kv_filter: a pass over the keys in the module), or null: every key.
+function keyFilter() {
+  const q = $('mfilter').value.trim();
+  if (!q) return null;
+  const n = withStrings([q], (p) => M._web_kv_filter(doc.ptr, p));
+  return n ? new Uint32Array(M.HEAPU8.buffer, M._web_kv_filter_indices(), n).slice() : new Uint32Array(0);
 }
 
+function renderMetadata(v) {
+  const t = tables.meta, all = Number(v.metadata_count), only = keyFilter();
+  t.count = only ? only.length : all;
+  t.prepare = only ? (first, n) => { for (let i = first; i < first + n; i++) fetchRows(only[i], 1); } : (first, n) => fetchRows(first, n);
+  t.rowAt = only ? (i) => metaTr(doc.rows.get(only[i])) : (i) => metaTr(doc.rows.get(i));
+  drawTable(t);
+  $('mcount').textContent = only ? `${only.length} of ${all} keys` : `${all} keys`;
+  $('meta-more').textContent = t.count > WHOLE ? `${t.count} rows: the table shows the rows in view as it scrolls.` : '';
+}
+
+// The paged view of an array, PAGE items at a time; arrays of scalars or
+// strings are edited there item by item (web_set_item: the array with one
+// item changed, as gguf set would write it).
+let itemsAt = null; // { key, first } of the page shown
 function showItems(index, kv, first) {
   const s = $('items');
   s.hidden = false;
+  itemsAt = { key: kv.key, first };
+  closeItemEdit();
   $('h-items').textContent = `Items of ${kv.key}`;
   const items = moduleJson(M._web_array_page(doc.ptr, index, first, PAGE));
   const tb = $('items-table').tBodies[0];
   tb.replaceChildren();
+  const elem = kv.type.slice(4, -1), editable = elem !== 'arr' && !elem.startsWith('arr[') && doc.view.editable;
   items.forEach((it, k) => {
     const tr = document.createElement('tr');
     cell(tr, String(first + k));
     cell(tr, itemText(it));
+    cell(tr, editable ? button(`Edit item ${first + k}`, 'Edit', () => openItemEdit(kv, elem, first + k, it)) : '');
     tb.append(tr);
   });
   $('items-where').textContent = `${first}..${first + items.length - 1} of ${kv.count}`;
@@ -520,8 +629,32 @@ function showItems(index, kv, first) {
   $('items-next').onclick = () => { if (first + PAGE < kv.count) showItems(index, kv, first + PAGE); };
   $('items-prev').disabled = first === 0;
   $('items-next').disabled = first + PAGE >= kv.count;
-  $('items-close').onclick = () => { s.hidden = true; };
+  $('items-close').onclick = () => { s.hidden = true; itemsAt = null; };
   if (first === 0) s.scrollIntoView({ block: 'start' });
+}
+
+let itemEditing = null; // { key, elem, index }
+function openItemEdit(kv, elem, index, value) {
+  itemEditing = { key: kv.key, elem, index };
+  $('i-where').textContent = `Item ${index} of ${kv.key} (${elem})`;
+  $('i-value').value = typeof value === 'string' ? value : String(value);
+  $('item-edit').hidden = false;
+  $('i-value').focus();
+}
+function closeItemEdit() {
+  if ($('item-edit').contains($('alert'))) clearError();
+  $('item-edit').hidden = true;
+  itemEditing = null;
+}
+function submitItemEdit(ev) {
+  ev.preventDefault();
+  const it = itemEditing;
+  if (!it) return;
+  const near = $('item-edit').querySelector('.fields');
+  if (edit([{ kind: 'item', key: it.key, index: it.index, text: `${it.elem}:${$('i-value').value}` }], near)) {
+    const kv = kvByKey(it.key);
+    if (kv) showItems(kv.index, kv, itemsAt ? itemsAt.first : 0);
+  }
 }
 
 function renderSpecial() {
@@ -579,6 +712,11 @@ function render() {
   renderSpecial();
   renderTemplate();
   renderTensors(v);
+  if (itemsAt && !$('items').hidden && !itemEditing) {
+    const kv = kvByKey(itemsAt.key);
+    if (kv && kv.count !== undefined) showItems(kv.index, kv, Math.min(itemsAt.first, Math.max(0, Number(kv.count) - 1)));
+    else $('items').hidden = true;
+  }
   $('undo').disabled = doc.at === 0;
   $('redo').disabled = doc.at === doc.ops.length;
   $('add').disabled = !v.editable;
@@ -613,16 +751,25 @@ function save() {
   clearError();
   try {
     const a = document.createElement('a');
-    a.href = URL.createObjectURL(savedBlob());
+    const blob = savedBlob(), blobSize = blob.size;
+    a.href = URL.createObjectURL(blob);
     a.download = doc.name;
     document.body.append(a);
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 60000);
     say(`Saved ${doc.name}.`);
+    savedNote(doc.name, blobSize);
   } catch (e) {
     showError(e);
   }
+}
+
+// The confirmation beside the Save buttons: what was saved, name and size.
+function savedNote(name, size) {
+  const edits = doc.at ? `, with ${doc.at} edit${doc.at > 1 ? 's' : ''}` : '';
+  $('saved').textContent = `Saved ${name}: ${size} bytes (${fmtBytes(size)})${edits}.`;
+  $('saved').hidden = false;
 }
 
 // Where the File System Access API exists: write the same bytes through a
@@ -632,8 +779,10 @@ async function saveAs() {
   try {
     const handle = await window.showSaveFilePicker({ suggestedName: doc.name });
     const w = await handle.createWritable();
-    await savedBlob().stream().pipeTo(w);
+    const blob = savedBlob();
+    await blob.stream().pipeTo(w);
     say(`Saved ${handle.name}.`);
+    savedNote(handle.name, blob.size);
   } catch (e) {
     if (e.name !== 'AbortError') showError(e);
   }
@@ -642,6 +791,7 @@ async function saveAs() {
 // ---- wiring ------------------------------------------------------------------
 
 function wire() {
+  alertHome = $('alert').previousElementSibling;
   longTable('meta', $('meta'), $('meta-box'), 4);
   longTable('tensors', $('tensors'), $('tensors-box'), 5);
   $('f-type').replaceChildren(...TYPES.map((t) => new Option(t, t)));
@@ -664,6 +814,9 @@ function wire() {
   $('save-as').hidden = !('showSaveFilePicker' in window);
   $('save-as').addEventListener('click', saveAs);
   $('tfilter').addEventListener('input', () => renderTensors(doc.view));
+  $('mfilter').addEventListener('input', () => { $('meta-box').scrollTop = 0; renderMetadata(doc.view); });
+  $('item-edit').addEventListener('submit', submitItemEdit);
+  $('i-cancel').addEventListener('click', closeItemEdit);
 }
 
 wire();

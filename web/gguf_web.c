@@ -228,6 +228,69 @@ WEB_API int web_rename(web_doc *d, const char *from, const char *to) {
     return lgg_writer_rename(d->w, from, strlen(from), to, strlen(to), &last_err) != LGG_OK;
 }
 
+/* A type as `gguf set` spells it: u8 ... f64, bool, str, arr[TYPE]. */
+static const char *set_name(uint32_t vt) { return vt == LGG_VT_STRING ? "str" : lgg_vtype_name(vt); }
+
+/* Item `index` of array KEY set to TEXT (TYPE:VALUE, TYPE the array's
+ * element type), as `gguf set KEY=arr[TYPE]:...` with every other item as
+ * it is: the array is read from the view, so the page commits before
+ * replaying such an edit.  Arrays of arrays are not edited item by item. */
+WEB_API int web_set_item(web_doc *d, const char *key, double index, const char *text) {
+    if (!edit_check(d)) return 1;
+    size_t kl = strlen(key);
+    int64_t k = d->view ? lgg_find_key(d->view, key, kl) : -1;
+    const lgg_kv *kv = k >= 0 ? lgg_kv_at(d->view, (uint64_t)k) : NULL;
+    if (!kv || kv->value.type != LGG_VT_ARRAY || kv->value.elem_type == LGG_VT_ARRAY) {
+        fail(LGG_ERR_ARG, "%.*s: not an array of scalars or strings", key, kl);
+        return 1;
+    }
+    const lgg_value *arr = &kv->value;
+    uint64_t at = u64_of(index), n = arr->count;
+    if (at >= n || !(index >= 0) || index != (double)at) {
+        lgg_error_set(&last_err, LGG_ERR_RANGE, LGG_NO_OFFSET, "%.*s has %llu items: no item %.0f", (int)kl, key,
+                      (unsigned long long)n, index);
+        return 1;
+    }
+    cli_val item;
+    char why[400];
+    if (!cli_val_parse_for(text, arr->elem_type, CLI_NO_TYPE, &item, why, sizeof why)) {
+        fail(LGG_ERR_INVALID, "%.*s", why, strlen(why));
+        return 1;
+    }
+    if (item.v.type != arr->elem_type) {
+        cli_val_free(&item);
+        fail(LGG_ERR_INVALID, "the item must be a %.*s", set_name(arr->elem_type), strlen(set_name(arr->elem_type)));
+        return 1;
+    }
+    int str = arr->elem_type == LGG_VT_STRING;
+    size_t es = str ? sizeof(lgg_str) : lgg_vtype_size(arr->elem_type);
+    uint8_t *data = malloc((size_t)(n ? n : 1) * es);
+    if (!data) {
+        cli_val_free(&item);
+        lgg_error_set(&last_err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        return 1;
+    }
+    lgg_iter it;
+    lgg_value e;
+    lgg_array_iter(arr, &it);
+    for (uint64_t i = 0; i < n && lgg_iter_next(&it, &e); i++) {
+        uint8_t *dst = data + i * es;
+        if (i == at) {
+            if (str) *(lgg_str *)dst = (lgg_str){item.v.data, item.v.count};
+            else memcpy(dst, item.v.data, es);
+        } else if (str) {
+            *(lgg_str *)dst = (lgg_str){(const char *)e.data, e.count};
+        } else { /* host byte order, as lgg_wvalue holds it */
+            for (size_t b = 0; b < es; b++) dst[b] = e.swap ? e.data[es - 1 - b] : e.data[b];
+        }
+    }
+    lgg_wvalue wv = {LGG_VT_ARRAY, arr->elem_type, n, data};
+    int rc = lgg_writer_set(d->w, key, kl, &wv, &last_err) != LGG_OK;
+    free(data);
+    cli_val_free(&item);
+    return rc;
+}
+
 /* Encode the writer's header, open it as the view and validate it. */
 WEB_API int web_commit(web_doc *d) {
     memset(&last_err, 0, sizeof last_err);
@@ -286,8 +349,6 @@ WEB_API const char *web_error_json(void) {
     return json_end(o);
 }
 
-/* A type as `gguf set` spells it: u8 ... f64, bool, str, arr[TYPE]. */
-static const char *set_name(uint32_t vt) { return vt == LGG_VT_STRING ? "str" : lgg_vtype_name(vt); }
 
 static void type_text(FILE *o, const lgg_value *v) {
     if (v->type == LGG_VT_ARRAY) fprintf(o, "\"arr[%s]\"", set_name(v->elem_type));
@@ -512,6 +573,43 @@ WEB_API const char *web_hf_tree_url(const char *repo, const char *revision, cons
     }
     fputc('}', o);
     free(url);
+    return json_end(o);
+}
+
+/* hf://OWNER/REPO:QUANT: the file of a repository's listing that the CLI
+ * picks (lgg_hf_select): `paths` the listing's file paths, one a line;
+ * `has` what a missing match's message says the repository has.
+ * {"index": I} or {"error": message}. */
+WEB_API const char *web_hf_select(const char *paths, const char *tag, const char *has) {
+    size_t n = 0, cap = 16;
+    const char **v = malloc(cap * sizeof *v);
+    char *copy = strdup(paths ? paths : "");
+    FILE *o = json_begin();
+    lgg_error e = {0};
+    size_t idx = 0;
+    lgg_status st = v && copy ? LGG_OK : lgg_error_set(&e, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    for (char *p = copy, *nl; !st && p && *p; p = nl ? nl + 1 : NULL) {
+        if ((nl = strchr(p, '\n')) != NULL) *nl = 0;
+        if (n == cap) {
+            const char **g = realloc(v, (cap *= 2) * sizeof *v);
+            if (!g) {
+                st = lgg_error_set(&e, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+                break;
+            }
+            v = g;
+        }
+        v[n++] = p;
+    }
+    if (!st) st = lgg_hf_select(v, n, tag, has && *has ? has : NULL, &idx, &e);
+    if (st) {
+        fputs("{\"error\": ", o);
+        cli_json_str(o, e.message, strlen(e.message));
+        fputc('}', o);
+    } else {
+        fprintf(o, "{\"index\": %zu}", idx);
+    }
+    free(v);
+    free(copy);
     return json_end(o);
 }
 

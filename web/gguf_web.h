@@ -24,6 +24,8 @@ int web_reset(web_doc *d);
 int web_set(web_doc *d, const char *key, const char *text);
 int web_remove(web_doc *d, const char *key);
 int web_rename(web_doc *d, const char *from, const char *to);
+/* Item `index` of array `key` set to `text` (ELEMTYPE:VALUE), the others kept. */
+int web_set_item(web_doc *d, const char *key, double index, const char *text);
 /* Write the new header and validate it (0, or 1 with web_error_json). */
 int web_commit(web_doc *d);
 const char *web_error_json(void);
@@ -40,6 +42,9 @@ const char *web_array_page(web_doc *d, double index, double first, double n);
  * lgg_hf_tree_url), as the CLI checks them: {"url": URL} or {"error": why}. */
 const char *web_hf_url(const char *name, const char *endpoint);
 const char *web_hf_tree_url(const char *repo, const char *revision, const char *endpoint);
+/* The file of a listing (paths one a line) that hf://OWNER/REPO:TAG names,
+ * as the CLI picks it (lgg_hf_select): {"index": I} or {"error": why}. */
+const char *web_hf_select(const char *paths, const char *tag, const char *has);
 const uint8_t *web_header(web_doc *d);
 double web_header_len(web_doc *d);
 const char *web_plan_json(web_doc *d);

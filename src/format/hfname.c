@@ -157,3 +157,66 @@ size_t lgg_hf_tree_url(const char *repo, const char *revision, const char *endpo
     at = quote(buf, cap, at, "?recursive=true", 15, RAW);
     return done(buf, cap, at);
 }
+
+static int is_gguf(const char *path) {
+    size_t l = strlen(path);
+    return l > 5 && !strcmp(path + l - 5, ".gguf");
+}
+
+/* Where `hay` contains `needle`, ignoring ASCII case, or NULL. */
+static const char *find_nocase(const char *hay, const char *needle) {
+    size_t n = strlen(needle);
+    for (; *hay; hay++) {
+        size_t k = 0;
+        while (k < n && hay[k]) {
+            unsigned char a = (unsigned char)hay[k], b = (unsigned char)needle[k];
+            if (a >= 'A' && a <= 'Z') a = (unsigned char)(a - 'A' + 'a');
+            if (b >= 'A' && b <= 'Z') b = (unsigned char)(b - 'A' + 'a');
+            if (a != b) break;
+            k++;
+        }
+        if (k == n) return hay;
+    }
+    return NULL;
+}
+
+lgg_status lgg_hf_select(const char *const *paths, size_t n, const char *tag, const char *has, size_t *index,
+                         lgg_error *err) {
+    if ((!paths && n) || !index) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_hf_select: NULL argument");
+    const char *want = tag && *tag ? tag : "Q4_K_M";
+    const char *p0 = NULL; /* the first match: the others must be its shard set */
+    size_t first = SIZE_MAX, n_match = 0, pre0 = 0;
+    uint32_t cnt0 = 0;
+    int one_set = 0;
+    char listed[2048];
+    size_t ln = 0;
+    listed[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = paths[i];
+        if (!p || !is_gguf(p) || !find_nocase(p, want)) continue;
+        size_t prefix = 0;
+        uint32_t no = 0, count = 0;
+        int split = lgg_split_name_parse(p, strlen(p), &no, &count, &prefix);
+        if (!n_match) p0 = p, pre0 = prefix, cnt0 = count, one_set = split;
+        else one_set &= split && prefix == pre0 && count == cnt0 && !strncmp(p, p0, prefix);
+        if (!split || no == 0) first = i;
+        n_match++;
+        if (ln < sizeof listed) ln += (size_t)snprintf(listed + ln, sizeof listed - ln, "%s%s", ln ? ", " : "", p);
+    }
+    char more[1100] = "";
+    if (has) snprintf(more, sizeof more, " (the repository has %.1000s)", has);
+    if (!n_match) {
+        if (!tag || !*tag)
+            return lgg_error_set(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET,
+                                 "no Q4_K_M file: name a quantization with :QUANT%s", more);
+        return lgg_error_set(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "no GGUF file matches '%s'%s", want, more);
+    }
+    if (n_match > 1 && !one_set)
+        return lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "'%s' matches %zu files that are not one shard set: %s",
+                             want, n_match, listed);
+    if (one_set && (n_match != cnt0 || first == SIZE_MAX))
+        return lgg_error_set(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "'%s': the shard set has %zu of its %u files: %s",
+                             want, n_match, cnt0, listed);
+    *index = first;
+    return LGG_OK;
+}

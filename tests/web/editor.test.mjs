@@ -10,6 +10,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import net from 'node:net';
 
 const B = path.resolve(process.argv[2] || 'build');
 const GGUF = path.join(B, 'gguf');
@@ -33,6 +34,14 @@ served('dense.gguf', DENSE);
 served('owner/repo/resolve/main/qwen.gguf', QWEN);
 served('owner/repo/resolve/v1.0/qwen.gguf', QWEN);
 served('o/x.gguf', DENSE); // where hf://o/r/../../../x.gguf led when the page did not check it
+// a repository for hf://qo/qr:QUANT: its listing, as the hub's API answers, and its files
+served('qo/qr/resolve/main/tiny-Q8_0.gguf', DENSE);
+served('qo/qr/resolve/main/tiny-F16.gguf', QWEN);
+fs.mkdirSync(path.join(ROOT, 'api/models/qo/qr/tree'), { recursive: true });
+fs.writeFileSync(path.join(ROOT, 'api/models/qo/qr/tree/main'), JSON.stringify([
+  { type: 'file', path: 'README.md', size: 10 }, { type: 'directory', path: 'docs', size: 0 },
+  { type: 'file', path: 'tiny-F16.gguf', size: fs.statSync(QWEN).size },
+  { type: 'file', path: 'tiny-Q8_0.gguf', size: fs.statSync(DENSE).size }]));
 
 const server = spawn(path.join(B, 'web-test', 'serve'), [ROOT], { stdio: ['pipe', 'pipe', 'inherit'] });
 const serverLines = readline.createInterface({ input: server.stdout })[Symbol.asyncIterator]();
@@ -46,9 +55,10 @@ async function counts() {
 }
 
 const gguf = (...args) => execFileSync(GGUF, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+const HUB_ENV = () => ({ ...process.env, HF_ENDPOINT: `${BASE}/plain` });
 function ggufFails(...args) {
   try {
-    execFileSync(GGUF, args, { stdio: 'pipe' });
+    execFileSync(GGUF, args, { stdio: 'pipe', env: HUB_ENV() });
   } catch (e) {
     return e.stderr.toString();
   }
@@ -406,6 +416,10 @@ test('a million keys: only the rows in view are in the DOM, shown within 10 s, a
   await page.waitForFunction(() => [...document.querySelectorAll('#meta td.key')].some((td) => td.textContent.startsWith('test.k08')));
   const deep = (await rows('Metadata')).filter((r) => r.length === 4);
   check(deep.length < 2000 && deep.every((r) => r[2] === String(Number(r[0].slice(6)))), `rows after scrolling: ${deep.length}, ${deep[0]}`);
+  // the key filter: a pass over the million keys in the module
+  await page.getByLabel('Filter metadata by key').fill('K099999');
+  eq((await rows('Metadata')).map((r) => r[0]), Array.from({ length: 10 }, (_, i) => `test.k099999${i}`), 'filtered keys');
+  await page.getByLabel('Filter metadata by key').fill('');
   await page.locator('#meta-box').evaluate((b) => { b.scrollTop = 0; });
   await page.getByRole('button', { name: 'Edit test.k0000005', exact: true }).waitFor();
   // an edit: the writer takes it in place, one header write
@@ -469,6 +483,132 @@ test('hf:// names: refused as the CLI refuses them, with its reason, and nothing
   eq(await alertText(), null, 'an accepted name');
   check((await page.locator('#summary').textContent()).includes(`${BASE}/plain/owner/repo/resolve/v1.0/qwen.gguf`), 'the resolved URL');
   return `${names.length} names refused, 0 requests`;
+});
+
+test('an error after Apply shows next to the form\'s fields, in sight; other errors at the top', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  await addKey({ key: 'test.byte', type: 'u8', value: '300' });
+  const form = page.getByRole('form', { name: 'Edit metadata' });
+  check(await form.getByRole('alert').isVisible(), 'the alert is in the edit form');
+  const a = await page.getByRole('alert').boundingBox(), v = await form.getByRole('textbox', { name: 'Value', exact: true }).boundingBox();
+  const gap = Math.round(a.y - (v.y + v.height));
+  check(gap >= 0 && gap < 100, `the alert is ${gap} px below the Value field`);
+  check(a.y >= -2 && a.y + a.height <= 902, `the alert is out of sight (y ${a.y})`);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  eq(await alertText(), null, 'Cancel clears it');
+  // a refused Remove: the alert at its place under the open controls, scrolled into sight
+  await page.getByRole('button', { name: 'Remove general.quantization_version', exact: true }).click();
+  check(await page.locator('#open + #alert').isVisible(), 'a Remove refusal shows at the top');
+  const b = await page.getByRole('alert').boundingBox();
+  check(b.y >= -2 && b.y + b.height <= 902, `the alert is out of sight (y ${b.y})`);
+  return `${gap} px below the Value field`;
+});
+
+test('Save confirms what it saved: the name and the size', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  await editKey('general.name', { value: 'confirmed' });
+  await save(out('confirmed.gguf'));
+  const size = fs.statSync(out('confirmed.gguf')).size;
+  const note = page.locator('#saved');
+  check(await note.isVisible(), 'a confirmation is shown');
+  const text = await note.textContent();
+  check(text.startsWith(`Saved ${path.basename(DENSE)}: ${size} bytes (`) && text.includes('with 1 edit'), `confirmation: ${text}`);
+  return text;
+});
+
+test('the metadata filter: rows whose key contains the text, edits keep it', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  const keys = JSON.parse(gguf('dump', '--json', DENSE)).metadata.map((m) => m.key);
+  await page.getByLabel('Filter metadata by key').fill('TOKEN_ID');
+  const want = keys.filter((k) => k.toLowerCase().includes('token_id'));
+  check(want.length >= 3, 'token ids in the file');
+  eq((await rows('Metadata')).map((r) => r[0]), want, 'filtered rows');
+  eq(await page.locator('#mcount').textContent(), `${want.length} of ${keys.length} keys`, 'count');
+  await editKey('tokenizer.ggml.bos_token_id', { value: '2' });
+  eq((await rows('Metadata')).map((r) => r[0]), want, 'filtered rows after an edit');
+  eq((await metaRow('tokenizer.ggml.bos_token_id'))[2], '2', 'edited row');
+  await page.getByLabel('Filter metadata by key').fill('no such key');
+  eq((await rows('Metadata')).length, 0, 'no rows');
+  await page.getByLabel('Filter metadata by key').fill('');
+  eq((await rows('Metadata')).map((r) => r[0]), keys, 'every row again');
+});
+
+test('hf://OWNER/REPO:QUANT: the listing from the hub\'s API, the file the CLI picks, its messages', async () => {
+  await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
+  const tensors = JSON.parse(gguf('tensors', '--json', DENSE)).map((t) => t.name);
+  for (const name of ['hf://qo/qr:Q8_0', 'hf://qo/qr:q8_0', 'hf://qo/qr:Q8_0@main']) {
+    await openUrl(name);
+    eq(await alertText(), null, `${name}: alert`);
+    eq((await rows('Tensors')).map((r) => r[0]), tensors, `${name}: tensors`);
+    check((await page.locator('#summary').textContent()).includes(`${BASE}/plain/qo/qr/resolve/main/tiny-Q8_0.gguf`), `${name}: the file`);
+    // the CLI picks the same file
+    const cli = JSON.parse(execFileSync(GGUF, ['tensors', '--json', name], { encoding: 'utf8', env: HUB_ENV() })).map((t) => t.name);
+    eq(cli, tensors, `${name}: the CLI's tensors`);
+  }
+  for (const name of ['hf://qo/qr', 'hf://qo/qr:Q5_K', 'hf://qo/qr:tiny']) {
+    const cli = ggufFails('tensors', name).trim();
+    const why = cli.slice(cli.indexOf('hf://qo/qr: ') + 12).replace(/ \(the repository has [^)]*\)$/, '');
+    await openUrl(name);
+    const text = await alertText();
+    check(text && text.includes(`hf://qo/qr: ${why}`), `${name}: alert '${text}', the CLI's '${cli}'`);
+  }
+  await counts();
+  await openUrl('hf://qo/..:Q8_0');
+  check((await alertText()).includes("'.' or '..'"), `a bad repository name: ${await alertText()}`);
+  eq((await counts()).requests, 0, 'requests for a refused repository name');
+});
+
+test('a failing URL says what failed: the server not reached, or the HTTP status', async () => {
+  await newPage();
+  // a port nothing listens on: taken, then given back
+  const port = await new Promise((res) => { const srv = net.createServer().listen(0, '127.0.0.1', () => { const p = srv.address().port; srv.close(() => res(p)); }); });
+  const url = `http://127.0.0.1:${port}/x.gguf`;
+  await openUrl(url);
+  eq(await alertText(), `the server could not be reached: ${url}`, 'unreachable');
+  await openUrl(`${BASE}/plain/missing.gguf`);
+  eq(await alertText(), `${BASE}/plain/missing.gguf: HTTP 404 Not Found`, '404');
+});
+
+test('arrays edited item by item in the paged view, saved as gguf set writes the whole array', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  const meta = JSON.parse(gguf('dump', '--json', DENSE)).metadata;
+  const tokens = meta.find((m) => m.key === 'tokenizer.ggml.tokens').value.items.slice();
+  const scores = meta.find((m) => m.key === 'tokenizer.ggml.scores').value.items.slice();
+  await page.getByRole('button', { name: 'Items of tokenizer.ggml.tokens' }).click();
+  await page.getByRole('button', { name: 'Next items' }).click();
+  await page.getByRole('button', { name: 'Edit item 105', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Edit item' });
+  eq(await form.getByRole('textbox', { name: 'Item value' }).inputValue(), tokens[105], 'the item in the form');
+  await form.getByRole('textbox', { name: 'Item value' }).fill('hello, world\\');
+  await form.getByRole('button', { name: 'Apply item' }).click();
+  eq(await alertText(), null, 'alert after the item edit');
+  tokens[105] = 'hello, world\\';
+  eq((await rows('Array items')).find((r) => r[0] === '105')[1], JSON.stringify(tokens[105]), 'the edited item, same page');
+  await page.getByRole('button', { name: 'Close items' }).click();
+  await page.getByRole('button', { name: 'Items of tokenizer.ggml.scores' }).click();
+  await page.getByRole('button', { name: 'Edit item 7', exact: true }).click();
+  await form.getByRole('textbox', { name: 'Item value' }).fill('abc');
+  await form.getByRole('button', { name: 'Apply item' }).click();
+  check(await form.getByRole('alert').isVisible(), 'a refused item: the alert beside its field');
+  await form.getByRole('textbox', { name: 'Item value' }).fill('0.25');
+  await form.getByRole('button', { name: 'Apply item' }).click();
+  eq(await alertText(), null, 'alert after the second item edit');
+  scores[7] = 0.25;
+  eq((await rows('Array items')).find((r) => r[0] === '7')[1], '0.25', 'the edited score');
+  eq(await page.locator('#save-note').textContent(), '2 edits', 'two edits');
+  // undo: the item edit replayed from the file's own array
+  await page.getByRole('button', { name: 'Undo' }).click();
+  eq((await rows('Array items')).find((r) => r[0] === '7')[1], '-7', 'score after undo');
+  await page.getByRole('button', { name: 'Redo' }).click();
+  await save(out('items.gguf'));
+  const esc = (x) => String(x).replace(/\\/g, '\\\\').replace(/,/g, '\\,');
+  gguf('set', '-o', out('items-cli.gguf'), DENSE, `tokenizer.ggml.tokens=arr[str]:${tokens.map(esc).join(',')}`,
+    `tokenizer.ggml.scores=arr[f32]:${scores.join(',')}`);
+  sameBytes(out('items.gguf'), out('items-cli.gguf'), 'saved after item edits');
 });
 
 test('a truncated file: the library\'s message and offset in an alert, and the page keeps working', async () => {
