@@ -371,7 +371,7 @@ WEB_CORE_SRC := $(sort $(shell find src/base src/format -name '*.c' -not -name '
 WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
 WEB_HDRS := $(wildcard include/*.h web/*.h tools/cli.h) $(shell find src/base src/format -name '*.h')
 WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools
-WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json
+WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json,_web_kv_rows,_web_kv_find,_web_kv_filter,_web_kv_filter_indices,_web_open_header,_web_hf_url,_web_hf_tree_url,_web_hf_select,_web_set_item
 WEB_ASSETS := $(addprefix $(BUILD)/web/,index.html app.js style.css)
 WEB_TEST := $(BUILD)/web-test
 .PHONY: web check-web install-web

@@ -1324,6 +1324,52 @@ LGG_API lgg_status lgg_merge_check(const lgg_file *const *shards, uint32_t n, lg
  * endian is the shards' to give back the file before the split. */
 LGG_API lgg_status lgg_merge_writer(const lgg_file *const *shards, const int *fds, uint32_t n,
                                     const lgg_allocator *allocator, lgg_writer **out, lgg_error *err);
+
+/* ======================================================================== */
+/* hf:// names: checked and turned into URLs, without a request              */
+/* ======================================================================== */
+/* The one check of Hugging Face names that libgguf-remote (the CLI) and the
+ * GGUF Editor (web/) both apply before any request.  Pure string work: no
+ * I/O, no allocation, no environment (libgguf-remote passes HF_ENDPOINT). */
+
+/* Whether hf://OWNER/REPO/PATH[@REVISION] can be requested (REVISION: what
+ * follows the last '@' of PATH).  OWNER, REPO and each '/'-separated
+ * segment of PATH and REVISION must be non-empty, not "." or "..", and hold
+ * no '?', '#', backslash, control character (below 0x20, 0x7f), nor a
+ * percent-encoded '.', '/' or backslash ("%2e", "%2f", "%5c", any case):
+ * each would change which resource the URL names.  When it cannot, why
+ * (if not NULL and cap > 0) gets the reason, NUL-terminated. */
+LGG_API bool lgg_hf_name_check(const char *name, char *why, size_t cap);
+
+/* The URL such a name stands for, ENDPOINT/OWNER/REPO/resolve/REVISION/PATH
+ * (REVISION "main" when none; endpoint NULL or "": https://huggingface.co,
+ * trailing '/' dropped), each part percent-encoded as huggingface_hub's
+ * hf_hub_url does (Python's urllib.parse.quote: letters, digits, "-._~"
+ * kept, '/' kept in PATH only: refs/pr/1 gives refs%2Fpr%2F1), into buf
+ * with snprintf's contract.  Returns the length it needs (without the NUL),
+ * or 0 for a name lgg_hf_name_check refuses. */
+LGG_API size_t lgg_hf_resolve(const char *name, const char *endpoint, char *buf, size_t cap);
+
+/* The hub's listing of repository `repo` ("OWNER/REPO") at `revision` (NULL:
+ * "main"): ENDPOINT/api/models/OWNER/REPO/tree/REVISION?recursive=true, the
+ * same checks and encoding (REVISION one segment), into buf with
+ * snprintf's contract.  Returns the length it needs, or 0 with the reason
+ * in why (if not NULL and why_cap > 0). */
+LGG_API size_t lgg_hf_tree_url(const char *repo, const char *revision, const char *endpoint, char *buf, size_t cap,
+                               char *why, size_t why_cap);
+
+/* llama.cpp's -hf OWNER/REPO:QUANT over a repository's file paths (its
+ * listing): the *.gguf path containing `tag` case-insensitively (tag NULL
+ * or "": "Q4_K_M"), or, for a shard set, its first shard (the set must be
+ * complete); its index into *index.  Errors: LGG_ERR_NOT_FOUND (no match,
+ * or a shard set with a shard missing), LGG_ERR_INVALID (several matches
+ * that are not one shard set: the message lists them).  `has` (NULL: left
+ * out) is what the message of a missing match says the repository has
+ * (libgguf-remote's lgg_hub_select names its quantizations). */
+LGG_API lgg_status lgg_hf_select(const char *const *paths, size_t n, const char *tag, const char *has, size_t *index,
+                                 lgg_error *err);
+
+/* ======================================================================== */
 /* Quantizing a model: presets, the per-tensor plan, the output file         */
 /* ======================================================================== */
 

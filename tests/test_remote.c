@@ -733,6 +733,82 @@ TEST(remote_hf_name_check) {
     }
 }
 
+/* One checker: the core's lgg_hf_name_check (which the GGUF Editor calls in
+ * WebAssembly) and what the CLI does with the same names agree, name for
+ * name: libgguf-remote's lgg_remote_name_check and lgg_remote_resolve give
+ * the same verdict, reason and URL, and `gguf download` refuses (exit 2,
+ * the reason) exactly the names the checker refuses, with no request to
+ * the server; the names it accepts reach the server. */
+TEST(remote_hf_name_one_checker) {
+    REQUIRE(setup());
+    static const struct {
+        const char *name, *why; /* why NULL: accepted */
+    } names[] = {
+        {"hf://o/r/m.gguf", NULL},
+        {"hf://o/r/sub dir/m+x@1~\xc3\xa9%.gguf@refs/pr/1", NULL},
+        {"hf://o/r/m.gguf@v 2;x", NULL},
+        {"hf://o/r/100%.gguf", NULL},
+        {"hf://o/r/a%2.gguf", NULL},
+        {"hf://o/r/a%41b.gguf", NULL},
+        {"hf://o/r/../../../x.gguf", "'.' or '..'"},
+        {"hf://o/r/../../../../api/whoami", "'.' or '..'"},
+        {"hf://o/r/./m.gguf", "'.' or '..'"},
+        {"hf://../r/m.gguf", "'.' or '..'"},
+        {"hf://o/r/m.gguf@refs/../x", "'.' or '..'"},
+        {"hf://o/r/x.gguf?a=b", "'?' or '#'"},
+        {"hf://o/r/x.gguf#frag", "'?' or '#'"},
+        {"hf://o/r/m.gguf@main?a=b", "'?' or '#'"},
+        {"hf://o//m.gguf", "empty"},
+        {"hf://o/r/a//b.gguf", "empty"},
+        {"hf://o/r/m.gguf@", "empty"},
+        {"hf://o/r/a\\b.gguf", "backslash"},
+        {"hf://o/r/a\nb.gguf", "control"},
+        {"hf://o/r/a\x7f.gguf", "control"},
+        {"hf://o/r/%2e%2e/%2e%2e/x.gguf", "percent-encoded"},
+        {"hf://o/r/%2E%2E/x.gguf", "percent-encoded"},
+        {"hf://o/r/a%2fb.gguf", "percent-encoded"},
+        {"hf://o/r/a%5Cb.gguf", "percent-encoded"},
+        {"hf://o%2e/r/m.gguf", "percent-encoded"},
+        {"hf://o/r/m.gguf@refs%2Fpr%2F1", "percent-encoded"},
+        {"hf://o/r/.%2e/x.gguf", "percent-encoded"},
+    };
+    char ep[256], out[1024];
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/plain", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    snprintf(out, sizeof out, "%s/one-checker.gguf", scratch_dir());
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *n = names[i].name;
+        char why[256] = "", why_rm[256] = "", u1[1024] = "", u2[1024] = "";
+        bool ok = lgg_hf_name_check(n, why, sizeof why);
+        CHECKF(ok == !names[i].why && (ok || strstr(why, names[i].why)), "%s: the checker says %s '%s'", n,
+               ok ? "yes" : "no", why);
+        CHECKF(lgg_remote_name_check(n, why_rm, sizeof why_rm) == ok && !strcmp(why, why_rm),
+               "%s: lgg_remote_name_check says '%s', the checker '%s'", n, why_rm, why);
+        size_t l1 = lgg_hf_resolve(n, ep, u1, sizeof u1), l2 = lgg_remote_resolve(n, NULL, u2, sizeof u2);
+        CHECKF(l1 == l2 && !strcmp(u1, u2) && (l1 > 0) == ok, "%s: '%s' and lgg_remote_resolve's '%s'", n, u1, u2);
+        httpd_take_counts(srv);
+        char *err = NULL;
+        int st = run_gguf_capture(NULL, &err, "download", "-o", out, n, NULL);
+        httpd_counts c = httpd_take_counts(srv);
+        if (ok)
+            CHECKF(st != 2 && c.requests > 0, "%s: the CLI refused it (exit %d, %lu requests): %s", n, st, c.requests,
+                   err ? err : "");
+        else
+            CHECKF(st == 2 && err && strstr(err, why) && c.requests == 0,
+                   "%s: the CLI's verdict differs (exit %d, %lu requests): %s", n, st, c.requests, err ? err : "");
+        free(err);
+        unlink(out);
+    }
+    /* the repository form (hf://OWNER/REPO:QUANT's listing): the same rules */
+    char u[512], why[256] = "";
+    CHECK(lgg_hf_tree_url("o/r", "refs/pr/1", "https://huggingface.co/", u, sizeof u, why, sizeof why) > 0 &&
+          !strcmp(u, "https://huggingface.co/api/models/o/r/tree/refs%2Fpr%2F1?recursive=true"));
+    CHECK(lgg_hf_tree_url("o/..", NULL, NULL, u, sizeof u, why, sizeof why) == 0 && strstr(why, "'.' or '..'"));
+    CHECK(lgg_hf_tree_url("o/r", "ma%2e", NULL, u, sizeof u, why, sizeof why) == 0 && strstr(why, "percent-encoded"));
+    CHECK(lgg_hf_tree_url("o", NULL, NULL, u, sizeof u, why, sizeof why) == 0 && strstr(why, "not OWNER/REPO"));
+    unsetenv("HF_ENDPOINT");
+}
+
 /* The server started, a model published as d.gguf: its bytes and sha256
  * (NULL when that fails). */
 static unsigned char *publish_d(size_t *n, char sha[65]) {

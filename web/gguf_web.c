@@ -32,6 +32,7 @@ typedef struct prefix {
     uint8_t *p;
     uint64_t len;
     uint64_t need; /* the most a read asked for */
+    uint64_t cap;  /* bytes allocated at p (capture grows it by doubling) */
 } prefix;
 
 struct web_doc {
@@ -84,10 +85,15 @@ static uint64_t u64_of(double x) {
 static long capture(void *ud, int fd, const void *buf, size_t n) {
     (void)fd;
     prefix *p = ud;
-    uint8_t *q = realloc(p->p, (size_t)p->len + n);
-    if (!q) return -1;
-    memcpy(q + p->len, buf, n);
-    p->p = q;
+    if (p->len + n > p->cap) { /* doubling: a header of a million small writes is not a million reallocs */
+        uint64_t cap = p->cap ? p->cap : 4096;
+        while (cap < p->len + n) cap *= 2;
+        uint8_t *q = realloc(p->p, (size_t)cap);
+        if (!q) return -1;
+        p->p = q;
+        p->cap = cap;
+    }
+    memcpy(p->p + p->len, buf, n);
     p->len += n;
     return (long)n;
 }
@@ -103,7 +109,10 @@ static void out_opts(const web_doc *d, lgg_write_options *o) {
     o->endian = lgg_file_endian(d->orig);
 }
 
-WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *name) {
+/* The header parsed, nothing more: web_open's first step, which the page
+ * takes alone so that it can paint between the steps (web_reset, then
+ * web_commit) of a large header. */
+WEB_API web_doc *web_open_header(uint8_t *bytes, double len, double size, const char *name) {
     memset(&last_err, 0, sizeof last_err);
     last_need = 0;
     web_doc *d = calloc(1, sizeof *d);
@@ -112,13 +121,19 @@ WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *n
         lgg_error_set(&last_err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
         return NULL;
     }
-    d->orig_bytes = (prefix){bytes, u64_of(len), 0};
+    d->orig_bytes = (prefix){bytes, u64_of(len), 0, u64_of(len)};
     snprintf(d->name, sizeof d->name, "%s", name ? name : "");
     if (open_prefix(&d->orig_bytes, u64_of(size), &d->orig, &last_err) != LGG_OK) {
         if (d->orig_bytes.need > d->orig_bytes.len) last_need = d->orig_bytes.need;
         web_close(d);
         return NULL;
     }
+    return d;
+}
+
+WEB_API web_doc *web_open(uint8_t *bytes, double len, double size, const char *name) {
+    web_doc *d = web_open_header(bytes, len, size, name);
+    if (!d) return NULL;
     web_reset(d);
     if (web_commit(d) != 0) {
         web_close(d);
@@ -213,6 +228,69 @@ WEB_API int web_rename(web_doc *d, const char *from, const char *to) {
     return lgg_writer_rename(d->w, from, strlen(from), to, strlen(to), &last_err) != LGG_OK;
 }
 
+/* A type as `gguf set` spells it: u8 ... f64, bool, str, arr[TYPE]. */
+static const char *set_name(uint32_t vt) { return vt == LGG_VT_STRING ? "str" : lgg_vtype_name(vt); }
+
+/* Item `index` of array KEY set to TEXT (TYPE:VALUE, TYPE the array's
+ * element type), as `gguf set KEY=arr[TYPE]:...` with every other item as
+ * it is: the array is read from the view, so the page commits before
+ * replaying such an edit.  Arrays of arrays are not edited item by item. */
+WEB_API int web_set_item(web_doc *d, const char *key, double index, const char *text) {
+    if (!edit_check(d)) return 1;
+    size_t kl = strlen(key);
+    int64_t k = d->view ? lgg_find_key(d->view, key, kl) : -1;
+    const lgg_kv *kv = k >= 0 ? lgg_kv_at(d->view, (uint64_t)k) : NULL;
+    if (!kv || kv->value.type != LGG_VT_ARRAY || kv->value.elem_type == LGG_VT_ARRAY) {
+        fail(LGG_ERR_ARG, "%.*s: not an array of scalars or strings", key, kl);
+        return 1;
+    }
+    const lgg_value *arr = &kv->value;
+    uint64_t at = u64_of(index), n = arr->count;
+    if (at >= n || !(index >= 0) || index != (double)at) {
+        lgg_error_set(&last_err, LGG_ERR_RANGE, LGG_NO_OFFSET, "%.*s has %llu items: no item %.0f", (int)kl, key,
+                      (unsigned long long)n, index);
+        return 1;
+    }
+    cli_val item;
+    char why[400];
+    if (!cli_val_parse_for(text, arr->elem_type, CLI_NO_TYPE, &item, why, sizeof why)) {
+        fail(LGG_ERR_INVALID, "%.*s", why, strlen(why));
+        return 1;
+    }
+    if (item.v.type != arr->elem_type) {
+        cli_val_free(&item);
+        fail(LGG_ERR_INVALID, "the item must be a %.*s", set_name(arr->elem_type), strlen(set_name(arr->elem_type)));
+        return 1;
+    }
+    int str = arr->elem_type == LGG_VT_STRING;
+    size_t es = str ? sizeof(lgg_str) : lgg_vtype_size(arr->elem_type);
+    uint8_t *data = malloc((size_t)(n ? n : 1) * es);
+    if (!data) {
+        cli_val_free(&item);
+        lgg_error_set(&last_err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        return 1;
+    }
+    lgg_iter it;
+    lgg_value e;
+    lgg_array_iter(arr, &it);
+    for (uint64_t i = 0; i < n && lgg_iter_next(&it, &e); i++) {
+        uint8_t *dst = data + i * es;
+        if (i == at) {
+            if (str) *(lgg_str *)dst = (lgg_str){item.v.data, item.v.count};
+            else memcpy(dst, item.v.data, es);
+        } else if (str) {
+            *(lgg_str *)dst = (lgg_str){(const char *)e.data, e.count};
+        } else { /* host byte order, as lgg_wvalue holds it */
+            for (size_t b = 0; b < es; b++) dst[b] = e.swap ? e.data[es - 1 - b] : e.data[b];
+        }
+    }
+    lgg_wvalue wv = {LGG_VT_ARRAY, arr->elem_type, n, data};
+    int rc = lgg_writer_set(d->w, key, kl, &wv, &last_err) != LGG_OK;
+    free(data);
+    cli_val_free(&item);
+    return rc;
+}
+
 /* Encode the writer's header, open it as the view and validate it. */
 WEB_API int web_commit(web_doc *d) {
     memset(&last_err, 0, sizeof last_err);
@@ -221,7 +299,7 @@ WEB_API int web_commit(web_doc *d) {
     free(d->hdr.p);
     d->rep = NULL;
     d->view = NULL;
-    d->hdr = (prefix){NULL, 0, 0};
+    d->hdr = (prefix){NULL, 0, 0, 0};
     if (!d->w) { /* not editable: show the file as it is */
         lgg_validate_options vo = {.size = sizeof vo, .file_name = d->name[0] ? d->name : NULL};
         if (open_prefix(&d->orig_bytes, lgg_file_size(d->orig), &d->view, &last_err) != LGG_OK) return 1;
@@ -271,8 +349,6 @@ WEB_API const char *web_error_json(void) {
     return json_end(o);
 }
 
-/* A type as `gguf set` spells it: u8 ... f64, bool, str, arr[TYPE]. */
-static const char *set_name(uint32_t vt) { return vt == LGG_VT_STRING ? "str" : lgg_vtype_name(vt); }
 
 static void type_text(FILE *o, const lgg_value *v) {
     if (v->type == LGG_VT_ARRAY) fprintf(o, "\"arr[%s]\"", set_name(v->elem_type));
@@ -295,11 +371,13 @@ static void items(FILE *o, const lgg_value *arr, uint64_t first, uint64_t n) {
 
 #define PREVIEW_ITEMS 16
 
-static void kv_json(FILE *o, const lgg_file *f) {
+/* Metadata pairs [first, first + n) as JSON rows (the page asks for the
+ * rows it shows: a header of a million keys is never one JSON text). */
+static void kv_rows(FILE *o, const lgg_file *f, uint64_t first, uint64_t n) {
     fputs("[", o);
-    for (uint64_t i = 0; i < lgg_kv_count(f); i++) {
+    for (uint64_t i = first; i < lgg_kv_count(f) && i - first < n; i++) {
         const lgg_kv *kv = lgg_kv_at(f, i);
-        fputs(i ? ",\n{\"key\": " : "{\"key\": ", o);
+        fprintf(o, "%s{\"index\": %llu, \"key\": ", i > first ? ",\n" : "", (unsigned long long)i);
         cli_json_str(o, kv->key.ptr, kv->key.len);
         fputs(", \"type\": ", o);
         type_text(o, &kv->value);
@@ -389,8 +467,7 @@ WEB_API const char *web_view_json(web_doc *d) {
     cli_json_str(o, d->edit_error.message, strlen(d->edit_error.message));
     fputs(",\n\"info\": ", o);
     info_json(o, f);
-    fputs(",\n\"metadata\": ", o);
-    kv_json(o, f);
+    fprintf(o, ",\n\"metadata_count\": %llu", (unsigned long long)lgg_kv_count(f));
     fputs(",\n\"tensors\": [", o);
     for (uint64_t i = 0; i < lgg_tensor_count(f); i++) {
         if (i) fputs(",\n", o);
@@ -402,6 +479,49 @@ WEB_API const char *web_view_json(web_doc *d) {
     return json_end(o);
 }
 
+/* Rows [first, first + n) of the metadata table (kv_rows). */
+WEB_API const char *web_kv_rows(web_doc *d, double first, double n) {
+    FILE *o = json_begin();
+    kv_rows(o, d->view, u64_of(first), u64_of(n));
+    return json_end(o);
+}
+
+/* The index of `key` in the view (its first occurrence), or -1. */
+WEB_API double web_kv_find(web_doc *d, const char *key) {
+    int64_t i = lgg_find_key(d->view, key, strlen(key));
+    return i < 0 ? -1 : (double)i;
+}
+
+/* The pairs whose key contains `q` (case-insensitively for ASCII letters):
+ * their count; web_kv_filter_indices() has their indices (uint32, in file
+ * order) until the next call. */
+static uint32_t *filter_idx;
+WEB_API double web_kv_filter(web_doc *d, const char *q) {
+    uint64_t n = lgg_kv_count(d->view), hits = 0;
+    size_t ql = strlen(q);
+    free(filter_idx);
+    filter_idx = malloc((size_t)(n ? n : 1) * sizeof *filter_idx);
+    if (!filter_idx || n > UINT32_MAX) return 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const lgg_kv *kv = lgg_kv_at(d->view, i);
+        int found = ql == 0;
+        for (uint64_t a = 0; !found && a + ql <= kv->key.len; a++) {
+            size_t k = 0;
+            while (k < ql) {
+                unsigned char x = (unsigned char)kv->key.ptr[a + k], y = (unsigned char)q[k];
+                if (x >= 'A' && x <= 'Z') x = (unsigned char)(x - 'A' + 'a');
+                if (y >= 'A' && y <= 'Z') y = (unsigned char)(y - 'A' + 'a');
+                if (x != y) break;
+                k++;
+            }
+            found = k == ql;
+        }
+        if (found) filter_idx[hits++] = (uint32_t)i;
+    }
+    return (double)hits;
+}
+WEB_API const uint32_t *web_kv_filter_indices(void) { return filter_idx; }
+
 /* Items [first, first + n) of metadata pair `index`'s array (the paged view). */
 WEB_API const char *web_array_page(web_doc *d, double index, double first, double n) {
     const lgg_kv *kv = lgg_kv_at(d->view, u64_of(index));
@@ -410,6 +530,86 @@ WEB_API const char *web_array_page(web_doc *d, double index, double first, doubl
     if (kv && kv->value.type == LGG_VT_ARRAY && at < kv->value.count)
         items(o, &kv->value, at, k < kv->value.count - at ? k : kv->value.count - at);
     else fputs("[]", o);
+    return json_end(o);
+}
+
+/* ---- hf:// names: the core's one checker, as the CLI applies it ---- */
+
+/* {"url": URL} for hf://OWNER/REPO/PATH[@REVISION] at endpoint (lgg_hf_resolve,
+ * the URL the CLI would fetch), or {"error": why} (lgg_hf_name_check). */
+WEB_API const char *web_hf_url(const char *name, const char *endpoint) {
+    FILE *o = json_begin();
+    char why[256] = "";
+    size_t n = lgg_hf_name_check(name, why, sizeof why) ? lgg_hf_resolve(name, endpoint, NULL, 0) : 0;
+    char *url = n ? malloc(n + 1) : NULL;
+    if (url) {
+        lgg_hf_resolve(name, endpoint, url, n + 1);
+        fputs("{\"url\": ", o);
+        cli_json_str(o, url, n);
+    } else {
+        fputs("{\"error\": ", o);
+        cli_json_str(o, why[0] ? why : "out of memory", strlen(why[0] ? why : "out of memory"));
+    }
+    fputc('}', o);
+    free(url);
+    return json_end(o);
+}
+
+/* The same for a repository's listing (hf://OWNER/REPO:QUANT):
+ * lgg_hf_tree_url of repo ("OWNER/REPO") at revision ("" : main). */
+WEB_API const char *web_hf_tree_url(const char *repo, const char *revision, const char *endpoint) {
+    FILE *o = json_begin();
+    char why[256] = "";
+    const char *rev = revision && *revision ? revision : NULL;
+    size_t n = lgg_hf_tree_url(repo, rev, endpoint, NULL, 0, why, sizeof why);
+    char *url = n ? malloc(n + 1) : NULL;
+    if (url) {
+        lgg_hf_tree_url(repo, rev, endpoint, url, n + 1, NULL, 0);
+        fputs("{\"url\": ", o);
+        cli_json_str(o, url, n);
+    } else {
+        fputs("{\"error\": ", o);
+        cli_json_str(o, why[0] ? why : "out of memory", strlen(why[0] ? why : "out of memory"));
+    }
+    fputc('}', o);
+    free(url);
+    return json_end(o);
+}
+
+/* hf://OWNER/REPO:QUANT: the file of a repository's listing that the CLI
+ * picks (lgg_hf_select): `paths` the listing's file paths, one a line;
+ * `has` what a missing match's message says the repository has.
+ * {"index": I} or {"error": message}. */
+WEB_API const char *web_hf_select(const char *paths, const char *tag, const char *has) {
+    size_t n = 0, cap = 16;
+    const char **v = malloc(cap * sizeof *v);
+    char *copy = strdup(paths ? paths : "");
+    FILE *o = json_begin();
+    lgg_error e = {0};
+    size_t idx = 0;
+    lgg_status st = v && copy ? LGG_OK : lgg_error_set(&e, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    for (char *p = copy, *nl; !st && p && *p; p = nl ? nl + 1 : NULL) {
+        if ((nl = strchr(p, '\n')) != NULL) *nl = 0;
+        if (n == cap) {
+            const char **g = realloc(v, (cap *= 2) * sizeof *v);
+            if (!g) {
+                st = lgg_error_set(&e, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+                break;
+            }
+            v = g;
+        }
+        v[n++] = p;
+    }
+    if (!st) st = lgg_hf_select(v, n, tag, has && *has ? has : NULL, &idx, &e);
+    if (st) {
+        fputs("{\"error\": ", o);
+        cli_json_str(o, e.message, strlen(e.message));
+        fputc('}', o);
+    } else {
+        fprintf(o, "{\"index\": %zu}", idx);
+    }
+    free(v);
+    free(copy);
     return json_end(o);
 }
 

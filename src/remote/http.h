@@ -73,12 +73,6 @@ LGG_HIDDEN_RM int lgg__http_perform(void *curl, lgg__http_req *q, const char *to
 LGG_HIDDEN_RM lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err);
 
 /* An lgg_remote for `name` with no request made yet (remote.c). */
-/* ENDPOINT[0..el)/api/models/OWNER/REPO/tree/REV?recursive=true (rev NULL:
- * main), each part checked as lgg_remote_name_check checks an hf:// name
- * and percent-encoded as a file's URL is (hub.c's listing); NULL with *why
- * set when a part is refused, or with *why NULL when out of memory.  The
- * caller frees the URL. */
-LGG_HIDDEN_RM char *lgg__hub_tree_url(const char *endpoint, size_t el, const char *repo, const char *rev, const char **why);
 LGG_HIDDEN_RM lgg_status lgg__remote_new(const char *name, const lgg_remote_options *opts, lgg_remote **out,
                                          lgg_error *err);
 

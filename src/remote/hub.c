@@ -139,10 +139,14 @@ lgg_status lgg_hub_list(const char *repo, const char *revision, const lgg_remote
     if (!ep || !*ep) ep = "https://huggingface.co";
     size_t el = strlen(ep);
     while (el && ep[el - 1] == '/') el--;
-    /* checked before any request: no '..', '?', '#', ... in any part */
-    const char *why = NULL;
-    char *url = lgg__hub_tree_url(ep, el, repo, revision, &why);
-    if (!url) return why ? fail(err, LGG_ERR_ARG, "hf://%s: %s", repo, why) : fail(err, LGG_ERR_NOMEM, "out of memory");
+    /* checked before any request, by the core's one checker of hf:// names:
+     * no '..', '?', '#', ... in any part */
+    char why[160] = "";
+    size_t need = lgg_hf_tree_url(repo, revision, ep, NULL, 0, why, sizeof why);
+    if (!need) return fail(err, LGG_ERR_ARG, "hf://%s: %s", repo, why);
+    char *url = malloc(need + 1);
+    if (!url) return fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg_hf_tree_url(repo, revision, ep, url, need + 1, NULL, 0);
     lgg_hub_repo *r = calloc(1, sizeof *r);
     lgg_status st = r ? LGG_OK : fail(err, LGG_ERR_NOMEM, "out of memory");
     uint64_t total = 0;
@@ -213,43 +217,21 @@ static void quant_list(const lgg_hub_repo *r, char *buf, size_t cap) {
     if (!n) snprintf(buf, cap, "none");
 }
 
+/* The selection is the core's (lgg_hf_select), which the GGUF Editor runs
+ * too; the repository's quantizations go in its message. */
 lgg_status lgg_hub_select(const lgg_hub_repo *r, const char *tag, size_t *index, lgg_error *err) {
     if (!r || !index) return fail(err, LGG_ERR_ARG, "lgg_hub_select: NULL argument");
-    const char *want = tag && *tag ? tag : "Q4_K_M";
-    const char *p0 = NULL; /* the first match: the others must be its shard set */
-    size_t first = SIZE_MAX, n_match = 0, pre0 = 0;
-    uint32_t cnt0 = 0;
-    int one_set = 0;
-    char listed[2048];
-    size_t ln = 0;
-    listed[0] = 0;
-    for (size_t i = 0; i < r->n; i++) {
-        const char *p = r->files[i].path;
-        if (!is_gguf(p) || !find_nocase(p, want)) continue;
-        size_t prefix = 0;
-        uint32_t no = 0, count = 0;
-        int split = lgg_split_name_parse(p, strlen(p), &no, &count, &prefix);
-        if (!n_match) p0 = p, pre0 = prefix, cnt0 = count, one_set = split;
-        else one_set &= split && prefix == pre0 && count == cnt0 && !strncmp(p, p0, prefix);
-        if (!split || no == 0) first = i;
-        n_match++;
-        if (ln < sizeof listed) ln += (size_t)snprintf(listed + ln, sizeof listed - ln, "%s%s", ln ? ", " : "", p);
-    }
-    char quants[1024];
-    if (!n_match) {
+    const char **paths = malloc((r->n ? r->n : 1) * sizeof *paths);
+    if (!paths) return fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < r->n; i++) paths[i] = r->files[i].path;
+    lgg_status st = lgg_hf_select(paths, r->n, tag, NULL, index, err);
+    if (st == LGG_ERR_NOT_FOUND) { /* again, with what the repository has (not worked out unless needed) */
+        char quants[1024];
         quant_list(r, quants, sizeof quants);
-        if (!tag || !*tag)
-            return fail(err, LGG_ERR_NOT_FOUND, "no Q4_K_M file: name a quantization with :QUANT (the repository has %s)",
-                        quants);
-        return fail(err, LGG_ERR_NOT_FOUND, "no GGUF file matches '%s' (the repository has %s)", want, quants);
+        st = lgg_hf_select(paths, r->n, tag, quants, index, err);
     }
-    if (n_match > 1 && !one_set)
-        return fail(err, LGG_ERR_INVALID, "'%s' matches %zu files that are not one shard set: %s", want, n_match, listed);
-    if (one_set && (n_match != cnt0 || first == SIZE_MAX))
-        return fail(err, LGG_ERR_NOT_FOUND, "'%s': the shard set has %zu of its %u files: %s", want, n_match, cnt0,
-                    listed);
-    *index = first;
-    return LGG_OK;
+    free(paths);
+    return st;
 }
 
 bool lgg_hub_is_repo_name(const char *name) {

@@ -47,104 +47,19 @@ bool lgg_remote_is_url(const char *s) {
     return s && (!strncmp(s, "http://", 7) || !strncmp(s, "https://", 8) || !strncmp(s, "hf://", 5));
 }
 
-/* One part of an hf:// name (owner, repository, a path or revision
- * segment): why it cannot be sent, or NULL.  These would change which
- * resource the URL names: ".." and "." segments, empty ones, '?' and '#'
- * (query, fragment), backslashes (some servers read them as '/'), control
- * characters. */
-static const char *bad_segment(const char *s, size_t n) {
-    if (!n) return "an hf:// name may not have empty segments";
-    if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.')) return "an hf:// name may not have '.' or '..' segments";
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '?' || c == '#') return "an hf:// name may not contain '?' or '#'";
-        if (c == '\\') return "an hf:// name may not contain a backslash";
-        if (c < 0x20 || c == 0x7f) return "an hf:// name may not contain control characters";
-    }
-    return NULL;
-}
-
-/* Each '/'-separated segment of s[0..n) checked as above. */
-static const char *bad_path(const char *s, size_t n) {
-    for (size_t a = 0;;) {
-        size_t b = a;
-        while (b < n && s[b] != '/') b++;
-        const char *why = bad_segment(s + a, b - a);
-        if (why || b == n) return why;
-        a = b + 1;
-    }
-}
-
-/* The parts of hf://OWNER/REPO/PATH[@REVISION] (the revision after the
- * last '@' of the path, "main" when none), or why not. */
-typedef struct hf_name {
-    const char *owner, *repo, *path, *rev;
-    size_t owner_n, repo_n, path_n, rev_n;
-} hf_name;
-
-static const char *hf_parse(const char *name, hf_name *h) {
-    const char *p = name + 5, *s1 = strchr(p, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-    if (!s1 || !s2) return "not hf://OWNER/REPO/PATH[@REVISION]";
-    const char *at = strrchr(s2 + 1, '@');
-    *h = (hf_name){p, s1 + 1, s2 + 1, at ? at + 1 : "main", (size_t)(s1 - p), (size_t)(s2 - s1 - 1),
-                   at ? (size_t)(at - s2 - 1) : strlen(s2 + 1), at ? strlen(at + 1) : 4};
-    const char *why;
-    if ((why = bad_segment(h->owner, h->owner_n))) return why;
-    if ((why = bad_segment(h->repo, h->repo_n))) return why;
-    if ((why = bad_path(h->path, h->path_n))) return why;
-    return bad_path(h->rev, h->rev_n);
-}
-
-enum { RAW, KEEP_SLASH, ONE_SEGMENT };
-/* s[0..n) appended at buf[at], percent-encoded (but RAW) as Python's
- * urllib.parse.quote does, which is what huggingface_hub sends: letters,
- * digits and "-._~" kept, '/' kept unless ONE_SEGMENT, every other byte
- * %XX.  Returns the new length; writes only what fits. */
-static size_t quote(char *buf, size_t cap, size_t at, const char *s, size_t n, int how) {
-    static const char H[] = "0123456789ABCDEF";
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        bool keep = how == RAW || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '.' || c == '_' || c == '~' || (how == KEEP_SLASH && c == '/');
-        char e[3] = {(char)c, H[c >> 4], H[c & 15]};
-        if (!keep) e[0] = '%';
-        for (int k = 0; k < (keep ? 1 : 3); k++, at++)
-            if (buf && at + 1 < cap) buf[at] = e[k];
-    }
-    return at;
-}
-
-char *lgg__hub_tree_url(const char *endpoint, size_t el, const char *repo, const char *rev, const char **why) {
-    const char *slash = strchr(repo, '/');
-    *why = !slash ? "not OWNER/REPO" : bad_segment(repo, (size_t)(slash - repo));
-    if (!*why) *why = bad_segment(slash + 1, strlen(slash + 1));
-    if (!*why && rev) *why = bad_path(rev, strlen(rev));
-    if (*why) return NULL;
-    if (!rev) rev = "main";
-    /* the same encoding as a file's URL: owner and repository each a
-     * segment, the revision one segment (refs/pr/1 -> refs%2Fpr%2F1) */
-    size_t n = el + strlen("/api/models/") + 3 * (strlen(repo) + strlen(rev)) + strlen("/tree/?recursive=true") + 1;
-    char *url = malloc(n);
-    if (!url) return NULL;
-    size_t at = quote(url, n, 0, endpoint, el, RAW);
-    at = quote(url, n, at, "/api/models/", 12, RAW);
-    at = quote(url, n, at, repo, (size_t)(slash - repo), ONE_SEGMENT);
-    at = quote(url, n, at, "/", 1, RAW);
-    at = quote(url, n, at, slash + 1, strlen(slash + 1), ONE_SEGMENT);
-    at = quote(url, n, at, "/tree/", 6, RAW);
-    at = quote(url, n, at, rev, strlen(rev), ONE_SEGMENT);
-    at = quote(url, n, at, "?recursive=true", 15, RAW);
-    url[at] = 0;
-    return url;
+/* hf:// names are checked, and turned into URLs, by the core's one checker
+ * (lgg_hf_name_check, lgg_hf_resolve, lgg_hf_tree_url: src/format/hfname.c),
+ * which the GGUF Editor (web/) applies too. */
+static const char *endpoint_env(const char *endpoint) {
+    if (!endpoint || !*endpoint) endpoint = getenv("HF_ENDPOINT");
+    return endpoint && *endpoint ? endpoint : NULL;
 }
 
 bool lgg_remote_name_check(const char *name, char *why, size_t cap) {
-    const char *w = NULL;
-    hf_name h;
-    if (!lgg_remote_is_url(name)) w = "not a URL or an hf://OWNER/REPO/PATH[@REVISION] name";
-    else if (!strncmp(name, "hf://", 5)) w = hf_parse(name, &h);
-    if (w && why && cap) snprintf(why, cap, "%s", w);
-    return !w;
+    if (lgg_remote_is_url(name) && !strncmp(name, "hf://", 5)) return lgg_hf_name_check(name, why, cap);
+    if (lgg_remote_is_url(name)) return true;
+    if (why && cap) snprintf(why, cap, "%s", "not a URL or an hf://OWNER/REPO/PATH[@REVISION] name");
+    return false;
 }
 
 size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, size_t cap) {
@@ -153,25 +68,7 @@ size_t lgg_remote_resolve(const char *name, const char *endpoint, char *buf, siz
         int n = snprintf(buf, buf ? cap : 0, "%s", name);
         return n < 0 ? 0 : (size_t)n;
     }
-    if (!endpoint || !*endpoint) endpoint = getenv("HF_ENDPOINT");
-    if (!endpoint || !*endpoint) endpoint = "https://huggingface.co";
-    size_t el = strlen(endpoint);
-    while (el && endpoint[el - 1] == '/') el--;
-    hf_name h;
-    hf_parse(name, &h);
-    /* ENDPOINT/OWNER/REPO/resolve/REVISION/PATH, as huggingface_hub's
-     * hf_hub_url: the revision one segment (refs/pr/1 -> refs%2Fpr%2F1) */
-    size_t at = quote(buf, cap, 0, endpoint, el, RAW);
-    at = quote(buf, cap, at, "/", 1, RAW);
-    at = quote(buf, cap, at, h.owner, h.owner_n, ONE_SEGMENT);
-    at = quote(buf, cap, at, "/", 1, RAW);
-    at = quote(buf, cap, at, h.repo, h.repo_n, ONE_SEGMENT);
-    at = quote(buf, cap, at, "/resolve/", 9, RAW);
-    at = quote(buf, cap, at, h.rev, h.rev_n, ONE_SEGMENT);
-    at = quote(buf, cap, at, "/", 1, RAW);
-    at = quote(buf, cap, at, h.path, h.path_n, KEEP_SLASH);
-    if (buf && cap) buf[at < cap ? at : cap - 1] = 0;
-    return at;
+    return lgg_hf_resolve(name, endpoint_env(endpoint), buf, cap);
 }
 
 /* scheme://host:port, lowercase, with the scheme's default port made

@@ -10,6 +10,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
+import net from 'node:net';
 
 const B = path.resolve(process.argv[2] || 'build');
 const GGUF = path.join(B, 'gguf');
@@ -32,6 +33,15 @@ served('qwen.gguf', QWEN);
 served('dense.gguf', DENSE);
 served('owner/repo/resolve/main/qwen.gguf', QWEN);
 served('owner/repo/resolve/v1.0/qwen.gguf', QWEN);
+served('o/x.gguf', DENSE); // where hf://o/r/../../../x.gguf led when the page did not check it
+// a repository for hf://qo/qr:QUANT: its listing, as the hub's API answers, and its files
+served('qo/qr/resolve/main/tiny-Q8_0.gguf', DENSE);
+served('qo/qr/resolve/main/tiny-F16.gguf', QWEN);
+fs.mkdirSync(path.join(ROOT, 'api/models/qo/qr/tree'), { recursive: true });
+fs.writeFileSync(path.join(ROOT, 'api/models/qo/qr/tree/main'), JSON.stringify([
+  { type: 'file', path: 'README.md', size: 10 }, { type: 'directory', path: 'docs', size: 0 },
+  { type: 'file', path: 'tiny-F16.gguf', size: fs.statSync(QWEN).size },
+  { type: 'file', path: 'tiny-Q8_0.gguf', size: fs.statSync(DENSE).size }]));
 
 const server = spawn(path.join(B, 'web-test', 'serve'), [ROOT], { stdio: ['pipe', 'pipe', 'inherit'] });
 const serverLines = readline.createInterface({ input: server.stdout })[Symbol.asyncIterator]();
@@ -45,9 +55,10 @@ async function counts() {
 }
 
 const gguf = (...args) => execFileSync(GGUF, args, { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+const HUB_ENV = () => ({ ...process.env, HF_ENDPOINT: `${BASE}/plain` });
 function ggufFails(...args) {
   try {
-    execFileSync(GGUF, args, { stdio: 'pipe' });
+    execFileSync(GGUF, args, { stdio: 'pipe', env: HUB_ENV() });
   } catch (e) {
     return e.stderr.toString();
   }
@@ -355,6 +366,78 @@ function writeSparse(file, n) {
   fs.truncateSync(file, head.length + n * 2 ** 30);
 }
 
+// A GGUF v3 file of n u32 keys test.kNNNNNNN = NNNNNNN and no tensor
+// (written here, not by the library under test).
+function writeManyKeys(file, n) {
+  const head = Buffer.alloc(24);
+  head.write('GGUF');
+  head.writeUInt32LE(3, 4);
+  head.writeBigUInt64LE(0n, 8);
+  head.writeBigUInt64LE(BigInt(n), 16);
+  const parts = [head];
+  for (let i = 0; i < n; i += 100000) {
+    const m = Math.min(100000, n - i), b = Buffer.alloc(m * 29);
+    for (let k = 0; k < m; k++) {
+      const at = k * 29;
+      b.writeBigUInt64LE(13n, at);
+      b.write(`test.k${String(i + k).padStart(7, '0')}`, at + 8);
+      b.writeUInt32LE(4, at + 21);
+      b.writeUInt32LE(i + k, at + 25);
+    }
+    parts.push(b);
+  }
+  fs.writeFileSync(file, Buffer.concat(parts));
+}
+
+test('a million keys: only the rows in view are in the DOM, shown within 10 s, an edit within 5 s, saved as gguf set writes it', async () => {
+  const file = out('million.gguf');
+  writeManyKeys(file, 1000000);
+  await newPage();
+  // the longest main-thread task while the file opens
+  await page.evaluate(() => {
+    window.longest = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.longest = Math.max(window.longest, e.duration); })
+      .observe({ type: 'longtask' });
+  });
+  const t0 = Date.now();
+  await page.getByLabel('GGUF file', { exact: true }).setInputFiles(file);
+  await page.getByRole('button', { name: 'Edit test.k0000005', exact: true }).waitFor({ timeout: 120000 });
+  const openMs = Date.now() - t0;
+  await settled();
+  eq(await alertText(), null, 'alert');
+  const longest = Math.round(await page.evaluate(() => window.longest));
+  check(openMs < 10000, `${openMs} ms until the first rows show`);
+  const meta = await rows('Metadata');
+  check(meta.length < 2000, `${meta.length} rows in the DOM`);
+  eq(meta.filter((r) => r.length === 4).slice(0, 3).map((r) => r.slice(0, 3)),
+    [['test.k0000000', 'u32', '0'], ['test.k0000001', 'u32', '1'], ['test.k0000002', 'u32', '2']], 'first rows');
+  // scrolled to 90%: the rows there, drawn as the box scrolls
+  await page.locator('#meta-box').evaluate((b) => { b.scrollTop = (b.scrollHeight - b.clientHeight) * 0.9; });
+  await page.waitForFunction(() => [...document.querySelectorAll('#meta td.key')].some((td) => td.textContent.startsWith('test.k08')));
+  const deep = (await rows('Metadata')).filter((r) => r.length === 4);
+  check(deep.length < 2000 && deep.every((r) => r[2] === String(Number(r[0].slice(6)))), `rows after scrolling: ${deep.length}, ${deep[0]}`);
+  // the key filter: a pass over the million keys in the module
+  await page.getByLabel('Filter metadata by key').fill('K099999');
+  eq((await rows('Metadata')).map((r) => r[0]), Array.from({ length: 10 }, (_, i) => `test.k099999${i}`), 'filtered keys');
+  await page.getByLabel('Filter metadata by key').fill('');
+  await page.locator('#meta-box').evaluate((b) => { b.scrollTop = 0; });
+  await page.getByRole('button', { name: 'Edit test.k0000005', exact: true }).waitFor();
+  // an edit: the writer takes it in place, one header write
+  const t1 = Date.now();
+  await editKey('test.k0000005', { value: '4242' });
+  await page.getByRole('form', { name: 'Edit metadata' }).waitFor({ state: 'hidden', timeout: 60000 });
+  const editMs = Date.now() - t1;
+  eq(await alertText(), null, 'alert after the edit');
+  check(editMs < 5000, `${editMs} ms for an edit`);
+  eq((await metaRow('test.k0000005')).slice(0, 3), ['test.k0000005', 'u32', '4242'], 'edited row');
+  await save(out('million-saved.gguf'));
+  eq(gguf('get', out('million-saved.gguf'), 'test.k0000005').trim(), '4242', 'the saved key, read natively');
+  gguf('set', '-o', out('million-cli.gguf'), file, 'test.k0000005=u32:4242');
+  sameBytes(out('million-saved.gguf'), out('million-cli.gguf'), 'saved million-key file');
+  for (const f of [file, out('million-saved.gguf'), out('million-cli.gguf')]) fs.rmSync(f);
+  return `first rows in ${openMs} ms (longest task ${longest} ms), ${meta.length} rows in the DOM, edit in ${editMs} ms`;
+});
+
 test('Open URL: http range requests, at most the header plus 1 MiB; hf:// names; a server without ranges', async () => {
   await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
   const header = JSON.parse(gguf('dump', '--json', '--no-tensors', QWEN)).data_offset;
@@ -384,6 +467,156 @@ function cliMessageOffset(cli) {
   const m = /: ([^:]*?)(?: \(at byte (\d+)\))?\n?$/.exec(cli.split('\n').filter(Boolean).pop());
   return [m[1], m[2] ?? /offset (\d+)/.exec(m[1])[1]];
 }
+
+test('hf:// names: refused as the CLI refuses them, with its reason, and nothing fetched', async () => {
+  await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
+  const names = ['hf://o/r/../../../x.gguf', 'hf://o/r/x.gguf?a=b', 'hf://o/r/x.gguf#a', 'hf://o/r/%2e%2e/%2e%2e/%2e%2e/x.gguf',
+    'hf://o//x.gguf', 'hf://o/r/./x.gguf', 'hf://o/r/x.gguf@main/..', 'hf://o/r/a\\x.gguf', 'hf://o/r/a\tx.gguf'];
+  for (const name of names) {
+    // the CLI's verdict: exit 2 and its reason, before any request
+    const cli = ggufFails('download', '-o', out('refused.gguf'), name);
+    const why = /': (.*)/.exec(cli)[1];
+    await counts();
+    await page.getByRole('textbox', { name: 'URL', exact: true }).fill(name);
+    await page.getByRole('button', { name: 'Open URL' }).click();
+    await page.waitForFunction(() => !document.getElementById('alert').hidden);
+    const text = await alertText();
+    check(text.includes(why) && text.includes('nothing was fetched'), `${JSON.stringify(name)}: alert '${text}', the CLI's reason '${why}'`);
+    eq((await counts()).requests, 0, `${JSON.stringify(name)}: requests`);
+    check(!(await page.locator('#doc').isVisible()), `${JSON.stringify(name)}: a file was opened`);
+  }
+  // a name the checker accepts goes to the URL the CLI would fetch, percent-encoded as it does
+  await openUrl('hf://owner/repo/qwen.gguf@v1.0');
+  eq(await alertText(), null, 'an accepted name');
+  check((await page.locator('#summary').textContent()).includes(`${BASE}/plain/owner/repo/resolve/v1.0/qwen.gguf`), 'the resolved URL');
+  return `${names.length} names refused, 0 requests`;
+});
+
+test('an error after Apply shows next to the form\'s fields, in sight; other errors at the top', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  await addKey({ key: 'test.byte', type: 'u8', value: '300' });
+  const form = page.getByRole('form', { name: 'Edit metadata' });
+  check(await form.getByRole('alert').isVisible(), 'the alert is in the edit form');
+  const a = await page.getByRole('alert').boundingBox(), v = await form.getByRole('textbox', { name: 'Value', exact: true }).boundingBox();
+  const gap = Math.round(a.y - (v.y + v.height));
+  check(gap >= 0 && gap < 100, `the alert is ${gap} px below the Value field`);
+  check(a.y >= -2 && a.y + a.height <= 902, `the alert is out of sight (y ${a.y})`);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  eq(await alertText(), null, 'Cancel clears it');
+  // a refused Remove: the alert at its place under the open controls, scrolled into sight
+  await page.getByRole('button', { name: 'Remove general.quantization_version', exact: true }).click();
+  check(await page.locator('#open + #alert').isVisible(), 'a Remove refusal shows at the top');
+  const b = await page.getByRole('alert').boundingBox();
+  check(b.y >= -2 && b.y + b.height <= 902, `the alert is out of sight (y ${b.y})`);
+  return `${gap} px below the Value field`;
+});
+
+test('Save confirms what it saved: the name and the size', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  await editKey('general.name', { value: 'confirmed' });
+  await save(out('confirmed.gguf'));
+  const size = fs.statSync(out('confirmed.gguf')).size;
+  const note = page.locator('#saved');
+  check(await note.isVisible(), 'a confirmation is shown');
+  const text = await note.textContent();
+  check(text.startsWith(`Saved ${path.basename(DENSE)}: ${size} bytes (`) && text.includes('with 1 edit'), `confirmation: ${text}`);
+  return text;
+});
+
+test('the metadata filter: rows whose key contains the text, edits keep it', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  const keys = JSON.parse(gguf('dump', '--json', DENSE)).metadata.map((m) => m.key);
+  await page.getByLabel('Filter metadata by key').fill('TOKEN_ID');
+  const want = keys.filter((k) => k.toLowerCase().includes('token_id'));
+  check(want.length >= 3, 'token ids in the file');
+  eq((await rows('Metadata')).map((r) => r[0]), want, 'filtered rows');
+  eq(await page.locator('#mcount').textContent(), `${want.length} of ${keys.length} keys`, 'count');
+  await editKey('tokenizer.ggml.bos_token_id', { value: '2' });
+  eq((await rows('Metadata')).map((r) => r[0]), want, 'filtered rows after an edit');
+  eq((await metaRow('tokenizer.ggml.bos_token_id'))[2], '2', 'edited row');
+  await page.getByLabel('Filter metadata by key').fill('no such key');
+  eq((await rows('Metadata')).length, 0, 'no rows');
+  await page.getByLabel('Filter metadata by key').fill('');
+  eq((await rows('Metadata')).map((r) => r[0]), keys, 'every row again');
+});
+
+test('hf://OWNER/REPO:QUANT: the listing from the hub\'s API, the file the CLI picks, its messages', async () => {
+  await newPage(`?hf_endpoint=${encodeURIComponent(`${BASE}/plain`)}`);
+  const tensors = JSON.parse(gguf('tensors', '--json', DENSE)).map((t) => t.name);
+  for (const name of ['hf://qo/qr:Q8_0', 'hf://qo/qr:q8_0', 'hf://qo/qr:Q8_0@main']) {
+    await openUrl(name);
+    eq(await alertText(), null, `${name}: alert`);
+    eq((await rows('Tensors')).map((r) => r[0]), tensors, `${name}: tensors`);
+    check((await page.locator('#summary').textContent()).includes(`${BASE}/plain/qo/qr/resolve/main/tiny-Q8_0.gguf`), `${name}: the file`);
+    // the CLI picks the same file
+    const cli = JSON.parse(execFileSync(GGUF, ['tensors', '--json', name], { encoding: 'utf8', env: HUB_ENV() })).map((t) => t.name);
+    eq(cli, tensors, `${name}: the CLI's tensors`);
+  }
+  for (const name of ['hf://qo/qr', 'hf://qo/qr:Q5_K', 'hf://qo/qr:tiny']) {
+    const cli = ggufFails('tensors', name).trim();
+    const why = cli.slice(cli.indexOf('hf://qo/qr: ') + 12).replace(/ \(the repository has [^)]*\)$/, '');
+    await openUrl(name);
+    const text = await alertText();
+    check(text && text.includes(`hf://qo/qr: ${why}`), `${name}: alert '${text}', the CLI's '${cli}'`);
+  }
+  await counts();
+  await openUrl('hf://qo/..:Q8_0');
+  check((await alertText()).includes("'.' or '..'"), `a bad repository name: ${await alertText()}`);
+  eq((await counts()).requests, 0, 'requests for a refused repository name');
+});
+
+test('a failing URL says what failed: the server not reached, or the HTTP status', async () => {
+  await newPage();
+  // a port nothing listens on: taken, then given back
+  const port = await new Promise((res) => { const srv = net.createServer().listen(0, '127.0.0.1', () => { const p = srv.address().port; srv.close(() => res(p)); }); });
+  const url = `http://127.0.0.1:${port}/x.gguf`;
+  await openUrl(url);
+  eq(await alertText(), `the server could not be reached: ${url}`, 'unreachable');
+  await openUrl(`${BASE}/plain/missing.gguf`);
+  eq(await alertText(), `${BASE}/plain/missing.gguf: HTTP 404 Not Found`, '404');
+});
+
+test('arrays edited item by item in the paged view, saved as gguf set writes the whole array', async () => {
+  await newPage();
+  await openLocal(DENSE);
+  const meta = JSON.parse(gguf('dump', '--json', DENSE)).metadata;
+  const tokens = meta.find((m) => m.key === 'tokenizer.ggml.tokens').value.items.slice();
+  const scores = meta.find((m) => m.key === 'tokenizer.ggml.scores').value.items.slice();
+  await page.getByRole('button', { name: 'Items of tokenizer.ggml.tokens' }).click();
+  await page.getByRole('button', { name: 'Next items' }).click();
+  await page.getByRole('button', { name: 'Edit item 105', exact: true }).click();
+  const form = page.getByRole('form', { name: 'Edit item' });
+  eq(await form.getByRole('textbox', { name: 'Item value' }).inputValue(), tokens[105], 'the item in the form');
+  await form.getByRole('textbox', { name: 'Item value' }).fill('hello, world\\');
+  await form.getByRole('button', { name: 'Apply item' }).click();
+  eq(await alertText(), null, 'alert after the item edit');
+  tokens[105] = 'hello, world\\';
+  eq((await rows('Array items')).find((r) => r[0] === '105')[1], JSON.stringify(tokens[105]), 'the edited item, same page');
+  await page.getByRole('button', { name: 'Close items' }).click();
+  await page.getByRole('button', { name: 'Items of tokenizer.ggml.scores' }).click();
+  await page.getByRole('button', { name: 'Edit item 7', exact: true }).click();
+  await form.getByRole('textbox', { name: 'Item value' }).fill('abc');
+  await form.getByRole('button', { name: 'Apply item' }).click();
+  check(await form.getByRole('alert').isVisible(), 'a refused item: the alert beside its field');
+  await form.getByRole('textbox', { name: 'Item value' }).fill('0.25');
+  await form.getByRole('button', { name: 'Apply item' }).click();
+  eq(await alertText(), null, 'alert after the second item edit');
+  scores[7] = 0.25;
+  eq((await rows('Array items')).find((r) => r[0] === '7')[1], '0.25', 'the edited score');
+  eq(await page.locator('#save-note').textContent(), '2 edits', 'two edits');
+  // undo: the item edit replayed from the file's own array
+  await page.getByRole('button', { name: 'Undo' }).click();
+  eq((await rows('Array items')).find((r) => r[0] === '7')[1], '-7', 'score after undo');
+  await page.getByRole('button', { name: 'Redo' }).click();
+  await save(out('items.gguf'));
+  const esc = (x) => String(x).replace(/\\/g, '\\\\').replace(/,/g, '\\,');
+  gguf('set', '-o', out('items-cli.gguf'), DENSE, `tokenizer.ggml.tokens=arr[str]:${tokens.map(esc).join(',')}`,
+    `tokenizer.ggml.scores=arr[f32]:${scores.join(',')}`);
+  sameBytes(out('items.gguf'), out('items-cli.gguf'), 'saved after item edits');
+});
 
 test('a truncated file: the library\'s message and offset in an alert, and the page keeps working', async () => {
   await newPage();
