@@ -537,43 +537,42 @@ WEB_API const char *web_array_page(web_doc *d, double index, double first, doubl
 
 /* {"url": URL} for hf://OWNER/REPO/PATH[@REVISION] at endpoint (lgg_hf_resolve,
  * the URL the CLI would fetch), or {"error": why} (lgg_hf_name_check). */
-WEB_API const char *web_hf_url(const char *name, const char *endpoint) {
+/* {"url": url} (n bytes), or {"error": why} when there is none (url NULL). */
+static const char *url_or_error(const char *url, size_t n, const char *why) {
     FILE *o = json_begin();
-    char why[256] = "";
-    size_t n = lgg_hf_name_check(name, why, sizeof why) ? lgg_hf_resolve(name, endpoint, NULL, 0) : 0;
-    char *url = n ? malloc(n + 1) : NULL;
     if (url) {
-        lgg_hf_resolve(name, endpoint, url, n + 1);
         fputs("{\"url\": ", o);
         cli_json_str(o, url, n);
     } else {
+        const char *w = why && why[0] ? why : "out of memory";
         fputs("{\"error\": ", o);
-        cli_json_str(o, why[0] ? why : "out of memory", strlen(why[0] ? why : "out of memory"));
+        cli_json_str(o, w, strlen(w));
     }
     fputc('}', o);
-    free(url);
     return json_end(o);
+}
+
+WEB_API const char *web_hf_url(const char *name, const char *endpoint) {
+    char why[256] = "";
+    size_t n = lgg_hf_name_check(name, why, sizeof why) ? lgg_hf_resolve(name, endpoint, NULL, 0) : 0;
+    char *url = n ? malloc(n + 1) : NULL;
+    if (url) lgg_hf_resolve(name, endpoint, url, n + 1);
+    const char *r = url_or_error(url, n, why);
+    free(url);
+    return r;
 }
 
 /* The same for a repository's listing (hf://OWNER/REPO:QUANT):
  * lgg_hf_tree_url of repo ("OWNER/REPO") at revision ("" : main). */
 WEB_API const char *web_hf_tree_url(const char *repo, const char *revision, const char *endpoint) {
-    FILE *o = json_begin();
     char why[256] = "";
     const char *rev = revision && *revision ? revision : NULL;
     size_t n = lgg_hf_tree_url(repo, rev, endpoint, NULL, 0, why, sizeof why);
     char *url = n ? malloc(n + 1) : NULL;
-    if (url) {
-        lgg_hf_tree_url(repo, rev, endpoint, url, n + 1, NULL, 0);
-        fputs("{\"url\": ", o);
-        cli_json_str(o, url, n);
-    } else {
-        fputs("{\"error\": ", o);
-        cli_json_str(o, why[0] ? why : "out of memory", strlen(why[0] ? why : "out of memory"));
-    }
-    fputc('}', o);
+    if (url) lgg_hf_tree_url(repo, rev, endpoint, url, n + 1, NULL, 0);
+    const char *r = url_or_error(url, n, why);
     free(url);
-    return json_end(o);
+    return r;
 }
 
 /* hf://OWNER/REPO:QUANT: the file of a repository's listing that the CLI
