@@ -79,6 +79,11 @@ LGG_HIDDEN_RM lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_
  * set when a part is refused, or with *why NULL when out of memory.  The
  * caller frees the URL. */
 LGG_HIDDEN_RM char *lgg__hub_tree_url(const char *endpoint, size_t el, const char *repo, const char *rev, const char **why);
+/* One page of the hub's tree listing (JSON) appended to *r, which is
+ * allocated when NULL (hub.c; the caller frees it with lgg_hub_free, also
+ * after an error): what lgg_hub_list does with each page it fetches. */
+LGG_HIDDEN_RM lgg_status lgg__hub_parse_page(const char *url, const char *body, size_t len, lgg_hub_repo **r,
+                                             lgg_error *err);
 LGG_HIDDEN_RM lgg_status lgg__remote_new(const char *name, const lgg_remote_options *opts, lgg_remote **out,
                                          lgg_error *err);
 
