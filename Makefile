@@ -213,9 +213,9 @@ FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_
 $(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
 # Targets of the converter and tokenizer parts name themselves in FUZZ_CONV
 # (they link libgguf-convert, libgguf-tokenize and their libraries).
-FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json fuzz_tokenize fuzz_tokenizer_json
+FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json fuzz_tokenize fuzz_tokenizer_json fuzz_spmodel fuzz_tiktoken
 # ... and those of the remote part in FUZZ_REMOTE (libgguf-remote and libcurl).
-FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args
+FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args fuzz_hub_listing
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(TOKLIB) $(REMOTELIB)
 	@mkdir -p $(dir $@)
 	$(call show,CCLD,$@)

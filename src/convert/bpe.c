@@ -154,10 +154,12 @@ lgg_status lgg__cv_check_hash(const lgg_tokenizer *t, const char *dir, char hex[
     size_t len = sizeof CHECK_TEXT - 1;
     unsigned flags = LGG_TOKENIZE_ADD_SPECIAL | LGG_TOKENIZE_PARSE_SPECIAL;
     int64_t n = lgg_tokenize(t, CHECK_TEXT, len, flags, NULL, 0, &e);
-    int32_t *ids = n > 0 ? malloc((size_t)n * sizeof *ids) : NULL;
-    char *txt = n > 0 ? malloc((size_t)n * 13 + 3) : NULL;
+    /* no ids at all (a vocabulary without the text's bytes, which the BPE
+     * model drops): the reference hashes "[]" */
+    int32_t *ids = n >= 0 ? malloc((size_t)(n ? n : 1) * sizeof *ids) : NULL;
+    char *txt = n >= 0 ? malloc((size_t)n * 13 + 3) : NULL;
     lgg_status st = LGG_OK;
-    if (n <= 0 || !ids || !txt || lgg_tokenize(t, CHECK_TEXT, len, flags, ids, (size_t)n, &e) != n) {
+    if (n < 0 || !ids || !txt || (n && lgg_tokenize(t, CHECK_TEXT, len, flags, ids, (size_t)n, &e) != n)) {
         st = lgg__cv_fail(err, n < 0 ? (lgg_status)-n : LGG_ERR_NOMEM, "%s: cannot encode the check text: %s", dir,
                           n < 0 ? e.message : "out of memory");
     } else { /* Python's str() of a list of ints: "[1, 2, 3]" */

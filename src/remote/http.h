@@ -72,6 +72,11 @@ LGG_HIDDEN_RM int lgg__http_perform(void *curl, lgg__http_req *q, const char *to
  * q->got is what arrived in all. */
 LGG_HIDDEN_RM lgg_status lgg__remote_fetch(lgg_remote *r, lgg__http_req *q, lgg_error *err);
 
+/* One page of the hub's tree listing (JSON) appended to *r, which is
+ * allocated when NULL (hub.c; the caller frees it with lgg_hub_free, also
+ * after an error): what lgg_hub_list does with each page it fetches. */
+LGG_HIDDEN_RM lgg_status lgg__hub_parse_page(const char *url, const char *body, size_t len, lgg_hub_repo **r,
+                                             lgg_error *err);
 /* An lgg_remote for `name` with no request made yet (remote.c). */
 LGG_HIDDEN_RM lgg_status lgg__remote_new(const char *name, const lgg_remote_options *opts, lgg_remote **out,
                                          lgg_error *err);

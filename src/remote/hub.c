@@ -54,7 +54,8 @@ static lgg_status parse_listing(const char *url, const char *body, size_t len, l
     json_t *a = json_loadb(body, len, 0, &je);
     if (!json_is_array(a)) {
         json_decref(a);
-        return fail(err, LGG_ERR_INVALID, "%s: the listing is not a JSON array (%s)", url, a ? "" : je.text);
+        return a ? fail(err, LGG_ERR_INVALID, "%s: the listing is not a JSON array", url)
+                 : fail(err, LGG_ERR_INVALID, "%s: the listing is not a JSON array (%s)", url, je.text);
     }
     lgg_hub_file *grown = realloc(r->files, (r->n + json_array_size(a) + 1) * sizeof *r->files);
     if (!grown) return json_decref(a), fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -84,6 +85,13 @@ static lgg_status parse_listing(const char *url, const char *body, size_t len, l
     }
     json_decref(a);
     return LGG_OK;
+}
+
+/* One page of a listing appended to *r (a new repository when *r is NULL):
+ * parse_listing for fuzz/fuzz_hub_listing.c, which has no server. */
+lgg_status lgg__hub_parse_page(const char *url, const char *body, size_t len, lgg_hub_repo **r, lgg_error *err) {
+    if (!*r && !(*r = calloc(1, sizeof **r))) return fail(err, LGG_ERR_NOMEM, "out of memory");
+    return parse_listing(url, body, len, *r, err);
 }
 
 /* Whether url is on the endpoint's server (scheme, host and port: the

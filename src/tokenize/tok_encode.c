@@ -457,6 +457,7 @@ static int ugm_encode(const lgg_tokenizer *t, const char *text, size_t len, tok_
     if (rc == -2) {
         lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
                       "tokenizer.ggml.precompiled_charsmap: a replacement offset past its end");
+        lgg__tok_buf_free(&nb); /* what was normalized before the bad offset */
         return -LGG_ERR_INVALID;
     }
     if (rc) goto nomem;
@@ -609,6 +610,7 @@ int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, 
     int add = (flags & LGG_TOKENIZE_ADD_SPECIAL) != 0;
     frags fr = {0};
     tok_buf sp = {0};
+    size_t mark = out->n;
     int rc = 0;
     if (partition(t, text, len, (flags & LGG_TOKENIZE_PARSE_SPECIAL) != 0, &fr)) goto nomem;
     int bos = (t->type == LGG_VOCAB_WPM) ? add : add && t->add_bos && t->type != LGG_VOCAB_RWKV;
@@ -661,6 +663,15 @@ int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, 
 nomem:
     rc = oom(err);
 done:
+    /* an unknown piece where the vocabulary has no unknown token (a WPM,
+     * UGM or RWKV vocabulary without one, or whose default id is past its
+     * end): llama.cpp hands out an id outside the vocabulary, here an error */
+    for (size_t i = mark; !rc && i < out->n; i++)
+        if (out->p[i] < 0 || out->p[i] >= t->n) {
+            lgg_error_set(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                          "the text has a piece the vocabulary does not hold and it has no unknown token");
+            rc = -LGG_ERR_INVALID;
+        }
     free(fr.p);
     lgg__tok_buf_free(&sp);
     return rc;

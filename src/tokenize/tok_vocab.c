@@ -517,6 +517,11 @@ static lgg_status load(lgg_tokenizer *t, const lgg_file *f, lgg_error *err) {
         (st = key_id(f, "tokenizer.ggml.seperator_token_id", t->n, &t->sep, NULL, err)) ||
         (st = key_id(f, "tokenizer.ggml.padding_token_id", t->n, &t->pad, NULL, err)))
         return st;
+    /* a default id past the end of a small vocabulary is none (llama.cpp
+     * would hand it out: BOS 1 of a one-token SPM vocabulary, BERT's UNK 100) */
+    int32_t *const DEFAULTED[] = {&t->bos, &t->eos, &t->unk, &t->sep, &t->pad};
+    for (size_t i = 0; i < sizeof DEFAULTED / sizeof *DEFAULTED; i++)
+        if (*DEFAULTED[i] >= t->n) *DEFAULTED[i] = -1;
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 2; j++)
             if (FIM_KEYS[i][j] && (st = key_id(f, FIM_KEYS[i][j], t->n, &scratch, &set[2 + i], err))) return st;
