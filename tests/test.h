@@ -106,8 +106,6 @@ int signal_mid_run(char **args, const char *dir, const char *first, int sig);
 /* As run_capture, with standard input read from the file `in`. */
 int run_capture_stdin(char *const argv[], const char *in, char **out, size_t *out_len, char **err, size_t *err_len,
                       int *status);
-/* sha256 of n bytes as 64 hex digits and a NUL (sha256.c; libcrypto, so
- * not in builds with LGG_TEST_NO_GOLDEN_LIBS). */
 /* test_convert.c: convert DIR fused with PRESET (an imatrix when asked)
  * and in two steps; 1 when the outputs are byte-identical (a failed check
  * otherwise). */
@@ -119,6 +117,8 @@ int convert_fused_vs_two_step_pre(const char *dir, const char *model, const char
  * sha256 is SHA (a failed check otherwise). */
 int convert_preset_sha_ok(const char *dir, const char *preset, const char *sha);
 
+/* sha256 of n bytes as 64 hex digits and a NUL (sha256.c: libcrypto's, or
+ * FIPS 180-4 written out in builds with LGG_TEST_NO_GOLDEN_LIBS). */
 void sha256_hex(const void *p, size_t n, char out[65]);
 /* The sha256 of file `path` in hex; false (out "") when it cannot be read. */
 bool file_sha256(const char *path, char out[65]);
