@@ -24,4 +24,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
         }                                                                                  \
     } while (0)
 
+
+/* dir/name holding n bytes of p (p NULL: dir/name removed); a target that
+ * cannot write its scratch files aborts, as a finding would. */
+static inline void fuzz_put(const char *dir, const char *name, const void *p, size_t n) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!p) {
+        remove(path);
+        return;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) abort();
+    if (n) fwrite(p, 1, n, f);
+    fclose(f);
+}
+
 #endif

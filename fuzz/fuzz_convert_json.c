@@ -25,18 +25,7 @@ static const uint8_t SPM[] = {0x0a, 0x09, 0x0a, 0x05, '<', 'u', 'n', 'k', '>', 0
                               0x0a, 0x08, 0x0a, 0x04, '<', '/', 's', '>', 0x18, 0x03,
                               0x0a, 0x03, 0x0a, 0x01, 'a'};
 
-static void put(const char *name, const void *p, size_t n) {
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!p) {
-        unlink(path);
-        return;
-    }
-    FILE *f = fopen(path, "wb");
-    if (!f) abort();
-    if (n) fwrite(p, 1, n, f);
-    fclose(f);
-}
+static void put(const char *name, const void *p, size_t n) { fuzz_put(dir, name, p, n); }
 
 static void cleanup(void) {
     static const char *const all[] = {"config.json", "tokenizer_config.json", "tokenizer.json", "added_tokens.json",

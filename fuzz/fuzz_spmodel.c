@@ -18,18 +18,7 @@
 
 static char dir[64];
 
-static void put(const char *name, const void *p, size_t n) {
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (!p) {
-        unlink(path);
-        return;
-    }
-    FILE *f = fopen(path, "wb");
-    if (!f) abort();
-    if (n) fwrite(p, 1, n, f);
-    fclose(f);
-}
+static void put(const char *name, const void *p, size_t n) { fuzz_put(dir, name, p, n); }
 
 static void cleanup(void) {
     put("tokenizer.model", NULL, 0);
