@@ -90,15 +90,101 @@ static bool write_whole(const char *to, const uint8_t *file, size_t size) {
     return ok;
 }
 
+/* N items of element type ET in exactly BYTES bytes at DST: strings of
+ * letters (lengths as even as the bytes allow), INT32 ones (a token type:
+ * normal), zeros otherwise. */
+static void synth_items(uint32_t et, uint64_t n, uint64_t bytes, uint8_t *dst) {
+    if (et != LGG_VT_STRING) {
+        for (uint64_t i = 0; et == LGG_VT_I32 && i < n; i++) memcpy(dst + 4 * i, &(int32_t){1}, 4);
+        return;
+    }
+    const uint64_t text = bytes - 8 * n;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t len = text / n + (i < text % n);
+        memcpy(dst, &len, 8);
+        for (uint64_t j = 0; j < len; j++) dst[8 + j] = (uint8_t)('a' + (i + j) % 26);
+        dst += 8 + len;
+    }
+}
+
+/* Array KEY's COUNT and BYTES in SPEC (KEY:COUNT:BYTES,...); false when
+ * SPEC does not name it. */
+static bool spec_of(const char *spec, const lgg_str *key, unsigned long long *count, unsigned long long *bytes) {
+    for (const char *p = spec; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, key->ptr, key->len) && p[key->len] == ':')
+            return sscanf(p + key->len + 1, "%llu:%llu", count, bytes) == 2;
+    return false;
+}
+
+/* A "vocab" stand-in's header (standin.tsv): HEAD (a GGUF whose long arrays
+ * were cut to their first items) with each array SPEC names grown back to
+ * its count in its bytes; the tensor infos after them as they are.
+ * Malloc'd, its size in *N; NULL when HEAD does not open. */
+static uint8_t *grow_vocab(const uint8_t *head, size_t hn, const char *spec, size_t *n) {
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+    lgg_file *f = NULL;
+    unsigned long long cap = hn, c, by;
+    for (const char *p = spec; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (sscanf(strchr(p, ':') ? strchr(p, ':') + 1 : "", "%llu:%llu", &c, &by) == 2) cap += by;
+    uint8_t *file = hn >= 24 ? malloc(cap) : NULL;
+    bool ok = file && lgg_open_memory(head, hn, &o, &f, NULL) == LGG_OK;
+    const uint64_t kv_end = ok && lgg_tensor_count(f) ? lgg_tensor_at(f, 0)->info_offset : hn;
+    uint64_t at = 24;
+    if (ok) memcpy(file, head, 24);
+    for (uint64_t i = 0; ok && i < lgg_kv_count(f); i++) {
+        const lgg_kv *kv = lgg_kv_at(f, i);
+        const uint64_t end = i + 1 < lgg_kv_count(f) ? lgg_kv_at(f, i + 1)->offset : kv_end;
+        unsigned long long count = 0, bytes = 0;
+        const uint64_t items = kv->offset + 8 + kv->key.len + 4 + 4 + 8, kept = end - items;
+        if (kv->value.type != LGG_VT_ARRAY || !spec_of(spec, &kv->key, &count, &bytes)) {
+            ok = at + (end - kv->offset) <= cap;
+            if (ok) memcpy(file + at, head + kv->offset, end - kv->offset);
+            at += end - kv->offset;
+            continue;
+        }
+        ok = count > kv->value.count && bytes > kept && at + (items - kv->offset) + bytes <= cap;
+        if (!ok) break;
+        memcpy(file + at, head + kv->offset, items - kv->offset - 8);
+        memcpy(file + at + (items - kv->offset) - 8, &count, 8);
+        at += items - kv->offset;
+        memcpy(file + at, head + items, kept);
+        synth_items(kv->value.elem_type, count - kv->value.count, bytes - kept, file + at + kept);
+        at += bytes;
+    }
+    ok = ok && at + (hn - kv_end) <= cap;
+    if (ok) memcpy(file + at, head + kv_end, hn - kv_end);
+    lgg_close(f);
+    if (!ok) {
+        free(file);
+        return NULL;
+    }
+    *n = at + (hn - kv_end);
+    return file;
+}
+
 /* Write TO from NAME.head and the data DATA says ("seeded", "zeros", "whole"
  * or "quant": standin.tsv): the whole reference-sized file.  A "whole" or
  * "quant" stand-in is the reference: its sha256 must be WANT_SHA256. */
 static bool build_one(const char *name, uint64_t want_size, const char *want_sha256, const char *data,
-                      const char *to) {
+                      const char *spec, const char *to) {
     char p[1700];
     snprintf(p, sizeof p, "%s/%s.head", STANDIN_DATA, name);
     size_t hn;
     unsigned char *head = read_file(p, &hn);
+    if (head && !strcmp(data, "vocab")) { /* its header grown back; then as "seeded" */
+        size_t gn = 0;
+        uint8_t *grown = grow_vocab(head, hn, spec, &gn);
+        CHECKF(grown != NULL, "%s: cannot grow the arrays %s from %zu header bytes", p, spec, hn);
+        free(head);
+        head = grown, hn = gn, data = "seeded";
+        if (grown && gn == want_size) { /* no tensors: the header is the file */
+            const bool ok = write_whole(to, grown, gn);
+            free(grown);
+            return ok;
+        }
+    }
     if (head && strcmp(data, "seeded") != 0 && strcmp(data, "quant") != 0) {
         /* The reference itself, or its header and zeros up to its size. */
         bool ok = hn <= want_size && (hn == want_size || strcmp(data, "zeros") == 0);
@@ -173,12 +259,12 @@ const char *standin_dir(void) {
         char *save = NULL;
         for (char *line = tsv ? strtok_r(tsv, "\n", &save) : NULL; line && state == 1;
              line = strtok_r(NULL, "\n", &save)) {
-            char rel[512], to[1600], sha[65] = "", data[16] = "seeded";
+            char rel[512], to[1600], sha[65] = "", data[16] = "seeded", spec[512] = "";
             unsigned long long bytes;
-            if (sscanf(line, "%511s %llu %64s %*s %15s", rel, &bytes, sha, data) < 2) continue; /* the heading */
+            if (sscanf(line, "%511s %llu %64s %*s %15s %511s", rel, &bytes, sha, data, spec) < 2) continue; /* the heading */
             const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
             snprintf(to, sizeof to, "%s/%s", dir, base);
-            if (access(to, R_OK) != 0 && !build_one(base, bytes, strcmp(data, "seeded") ? sha : NULL, data, to)) state = -1;
+            if (access(to, R_OK) != 0 && !build_one(base, bytes, strcmp(data, "seeded") && strcmp(data, "vocab") ? sha : NULL, data, spec, to)) state = -1;
         }
         free(tsv);
     }
@@ -208,6 +294,13 @@ bool need_models(void) {
 const char *model_path(const char *rel) {
     if (have_shared()) return shared_path(rel);
     return standin_path(strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+}
+
+const char *need_model(const char *rel) {
+    const char *p = have_shared() ? shared_path(rel) : standin_dir() ? model_path(rel) : NULL;
+    if (p && access(p, R_OK) == 0) return p;
+    test_skip("neither %s nor a stand-in for it is there", shared_path(rel));
+    return NULL;
 }
 
 const char *ggml_types_dir(void) {

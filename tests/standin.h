@@ -32,6 +32,11 @@ const char *model_path(const char *rel);
  * return;` */
 bool need_models(void);
 
+/* model_path(REL) when that file is there; else marks the running test
+ * skipped, saying neither the reference nor a stand-in is, and returns
+ * NULL.  `const char *in = need_model(REL); if (!in) return;` */
+const char *need_model(const char *rel);
+
 /* ../shared/golden/ggml-types, or without ../shared the stand-ins' directory
  * (whose type-*.gguf files are ggml's, rebuilt and checked by sha256). */
 const char *ggml_types_dir(void);
