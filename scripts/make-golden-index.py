@@ -20,15 +20,24 @@ README.md) and writes, under tests/data/golden/:
                    tensors overlap: its data is made zeros) and
                    MANIFEST.tsv's counts; the vocabulary
                    files (0.5 to 4 MB of header each) are left out.
+  estimate.json    ../shared/golden/estimate/index.json's cases (settings,
+                   llama.cpp's bytes, effective settings) and models, each
+                   model with the sha256 of its header (the rest is zeros):
+                   the model its generator writes, checked here against the
+                   whole file's sha256, which tests/estimate/gen_models.py
+                   (the same presets) must reproduce.
 
 Usage: scripts/make-golden-index.py [SHARED] (default ../shared, or
 $GGUF_SHARED).  Run from the repository's root; rerunning on the same
 reference material rewrites the same bytes."""
 import hashlib
+import json
 import os
 import shutil
 import struct
+import subprocess
 import sys
+import tempfile
 
 SHARED = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GGUF_SHARED", "../shared")
 OUT = "tests/data/golden"
@@ -258,8 +267,43 @@ def corpus():
         f.write(b"".join(heads))
 
 
+def estimate():
+    index = json.loads(read("golden/estimate/index.json"))
+    gen = os.path.join(SHARED, "golden/estimate", index["generator"]["path"])
+    models = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, m in sorted(index["models"].items()):
+            path = os.path.join(tmp, name)
+            subprocess.run([sys.executable, gen, m["preset"], path], check=True, stdout=subprocess.DEVNULL)
+            whole, head = hashlib.sha256(), None
+            with open(path, "rb") as f:
+                head = f.read(m["data_offset"])
+                whole.update(head)
+                for chunk in iter(lambda: f.read(1 << 24), b""):
+                    assert chunk.count(0) == len(chunk), name  # the data is zeros
+                    whole.update(chunk)
+            assert whole.hexdigest() == m["sha256"] and os.path.getsize(path) == m["bytes"], name
+            models[name] = {"preset": m["preset"], "bytes": m["bytes"], "data_offset": m["data_offset"],
+                            "sha256": m["sha256"], "header_sha256": sha(head)}
+    keep = {"settings": None, "effective": None,
+            "bytes": ("weights_total", "kv_k", "kv_v", "output", "compute_total", "total")}
+    cases = []
+    for c in index["cases"]:
+        row = {"id": c["id"], "model": c["model"]}
+        for k, fields in keep.items():
+            row[k] = c[k] if fields is None else {f: c[k][f] for f in fields}
+        cases.append(row)
+    out = {"about": "Compact copy of ../shared/golden/estimate/index.json (scripts/make-golden-index.py): "
+                    "llama.cpp b4747's bytes per case; each model's header sha256 (its data is zeros)",
+           "models": models, "cases": cases}
+    with open(OUT + "/estimate.json", "w") as f:
+        json.dump(out, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
 if __name__ == "__main__":
     shutil.copyfile(os.path.join(SHARED, "ggml-public-names.txt"), "tests/data/ggml-public-names.txt")
     quant_index()
     standins()
     corpus()
+    estimate()
