@@ -42,7 +42,9 @@ import tempfile
 SHARED = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("GGUF_SHARED", "../shared")
 OUT = "tests/data/golden"
 # (reference, how the stand-in's data is made): "seeded" from each tensor's
-# name (tests/standin.c), "zeros" (a file whose tensors overlap, so the seeded
+# name (tests/standin.c), "seeded-pyswap" (the same, its Q8_0 data swapped to
+# big-endian as gguf-py's converter swapped the reference's: rows 34k and
+# 34k + 1 as 16-bit words, the other rows left as they were), "zeros" (a file whose tensors overlap, so the seeded
 # data has no place), "whole" (the reference itself: a small file, one that
 # does not parse, or one whose data is a few bytes after a long header),
 # "quant" (ggml's vectors: below).
@@ -50,7 +52,7 @@ STANDINS = [
     ("golden/llama-quantize/pub-dense-f16.gguf", "seeded"),
     ("golden/llama-quantize/pub-dense-f16.BE.gguf", "seeded"),
     ("golden/llama-quantize/pub-dense-Q8_0.gguf", "seeded"),
-    ("golden/llama-quantize/pub-dense-Q8_0.BE.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-Q8_0.BE.gguf", "seeded-pyswap"),
     ("golden/llama-quantize/pub-dense-Q8_0-split-00001-of-00003.gguf", "seeded"),
     ("golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf", "seeded"),
     ("golden/llama-quantize/pub-dense-Q8_0-split-00003-of-00003.gguf", "seeded"),

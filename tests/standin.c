@@ -37,8 +37,18 @@ static void seeded_values(const lgg_str *name, float *x, uint64_t n) {
     }
 }
 
-/* Tensor T's seeded data, in the file's type and byte order, at DST. */
-static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
+void pyswap_q8_0(const lgg_tensor *t, uint8_t *p) {
+    const uint64_t rows = t->n_elements / (uint64_t)t->ne[0], row = t->size / rows;
+    for (uint64_t k = 0; k < rows / 34; k++)
+        for (uint64_t i = 0; i + 1 < 2 * row; i += 2) {
+            uint8_t *q = p + 34 * k * row + i, c = q[0];
+            q[0] = q[1], q[1] = c;
+        }
+}
+
+/* Tensor T's seeded data, in the file's type and byte order, at DST
+ * (PYSWAP: a Q8_0 one swapped as gguf-py's converter swapped it). */
+static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst, bool pyswap) {
     const lgg_type_info *ti = lgg_type_get(t->type);
     float *x = malloc(t->n_elements * sizeof(float) + 1);
     if (!ti || !ti->type_size || !x) {
@@ -56,7 +66,8 @@ static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
                  LGG_OK &&
              written == t->size;
     }
-    if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN) swap_blocks_to_big(ti, dst, t->size / ti->type_size);
+    if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN && pyswap && t->type == LGG_TYPE_Q8_0) pyswap_q8_0(t, dst);
+    else if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN) swap_blocks_to_big(ti, dst, t->size / ti->type_size);
     free(x);
     return ok;
 }
@@ -164,7 +175,7 @@ static uint8_t *grow_vocab(const uint8_t *head, size_t hn, const char *spec, siz
     return file;
 }
 
-/* Write TO from NAME.head and the data DATA says ("seeded", "zeros", "whole"
+/* Write TO from NAME.head and the data DATA says ("seeded", "seeded-pyswap", "zeros", "whole"
  * or "quant": standin.tsv): the whole reference-sized file.  A "whole" or
  * "quant" stand-in is the reference: its sha256 must be WANT_SHA256. */
 static bool build_one(const char *name, uint64_t want_size, const char *want_sha256, const char *data,
@@ -185,6 +196,8 @@ static bool build_one(const char *name, uint64_t want_size, const char *want_sha
             return ok;
         }
     }
+    const bool pyswap = !strcmp(data, "seeded-pyswap");
+    if (pyswap) data = "seeded";
     if (head && strcmp(data, "seeded") != 0 && strcmp(data, "quant") != 0) {
         /* The reference itself, or its header and zeros up to its size. */
         bool ok = hn <= want_size && (hn == want_size || strcmp(data, "zeros") == 0);
@@ -219,7 +232,7 @@ static bool build_one(const char *name, uint64_t want_size, const char *want_sha
     for (uint64_t k = 0; ok && k < lgg_tensor_count(f); k++) {
         const lgg_tensor *t = lgg_tensor_at(f, k);
         if (!quant) {
-            ok = fill_tensor(f, t, file + t->file_offset);
+            ok = fill_tensor(f, t, file + t->file_offset, pyswap);
             continue;
         }
         size_t qn = 0;
@@ -264,7 +277,8 @@ const char *standin_dir(void) {
             if (sscanf(line, "%511s %llu %64s %*s %15s %511s", rel, &bytes, sha, data, spec) < 2) continue; /* the heading */
             const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
             snprintf(to, sizeof to, "%s/%s", dir, base);
-            if (access(to, R_OK) != 0 && !build_one(base, bytes, strcmp(data, "seeded") && strcmp(data, "vocab") ? sha : NULL, data, spec, to)) state = -1;
+            if (access(to, R_OK) != 0 && !build_one(base, bytes, strncmp(data, "seeded", 6) && strcmp(data, "vocab") ? sha : NULL, data, spec, to))
+                state = -1;
         }
         free(tsv);
     }
