@@ -37,8 +37,18 @@ static void seeded_values(const lgg_str *name, float *x, uint64_t n) {
     }
 }
 
-/* Tensor T's seeded data, in the file's type and byte order, at DST. */
-static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
+void pyswap_q8_0(const lgg_tensor *t, uint8_t *p) {
+    const uint64_t rows = t->n_elements / (uint64_t)t->ne[0], row = t->size / rows;
+    for (uint64_t k = 0; k < rows / 34; k++)
+        for (uint64_t i = 0; i + 1 < 2 * row; i += 2) {
+            uint8_t *q = p + 34 * k * row + i, c = q[0];
+            q[0] = q[1], q[1] = c;
+        }
+}
+
+/* Tensor T's seeded data, in the file's type and byte order, at DST
+ * (PYSWAP: a Q8_0 one swapped as gguf-py's converter swapped it). */
+static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst, bool pyswap) {
     const lgg_type_info *ti = lgg_type_get(t->type);
     float *x = malloc(t->n_elements * sizeof(float) + 1);
     if (!ti || !ti->type_size || !x) {
@@ -56,7 +66,8 @@ static bool fill_tensor(const lgg_file *f, const lgg_tensor *t, uint8_t *dst) {
                  LGG_OK &&
              written == t->size;
     }
-    if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN) swap_blocks_to_big(ti, dst, t->size / ti->type_size);
+    if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN && pyswap && t->type == LGG_TYPE_Q8_0) pyswap_q8_0(t, dst);
+    else if (ok && lgg_file_endian(f) == LGG_BIG_ENDIAN) swap_blocks_to_big(ti, dst, t->size / ti->type_size);
     free(x);
     return ok;
 }
@@ -90,15 +101,103 @@ static bool write_whole(const char *to, const uint8_t *file, size_t size) {
     return ok;
 }
 
-/* Write TO from NAME.head and the data DATA says ("seeded", "zeros", "whole"
+/* N items of element type ET in exactly BYTES bytes at DST: strings of
+ * letters (lengths as even as the bytes allow), INT32 ones (a token type:
+ * normal), zeros otherwise. */
+static void synth_items(uint32_t et, uint64_t n, uint64_t bytes, uint8_t *dst) {
+    if (et != LGG_VT_STRING) {
+        for (uint64_t i = 0; et == LGG_VT_I32 && i < n; i++) memcpy(dst + 4 * i, &(int32_t){1}, 4);
+        return;
+    }
+    const uint64_t text = bytes - 8 * n;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t len = text / n + (i < text % n);
+        memcpy(dst, &len, 8);
+        for (uint64_t j = 0; j < len; j++) dst[8 + j] = (uint8_t)('a' + (i + j) % 26);
+        dst += 8 + len;
+    }
+}
+
+/* Array KEY's COUNT and BYTES in SPEC (KEY:COUNT:BYTES,...); false when
+ * SPEC does not name it. */
+static bool spec_of(const char *spec, const lgg_str *key, unsigned long long *count, unsigned long long *bytes) {
+    for (const char *p = spec; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (!strncmp(p, key->ptr, key->len) && p[key->len] == ':')
+            return sscanf(p + key->len + 1, "%llu:%llu", count, bytes) == 2;
+    return false;
+}
+
+/* A "vocab" stand-in's header (standin.tsv): HEAD (a GGUF whose long arrays
+ * were cut to their first items) with each array SPEC names grown back to
+ * its count in its bytes; the tensor infos after them as they are.
+ * Malloc'd, its size in *N; NULL when HEAD does not open. */
+static uint8_t *grow_vocab(const uint8_t *head, size_t hn, const char *spec, size_t *n) {
+    lgg_open_options o;
+    lgg_open_options_init(&o);
+    o.flags = LGG_OPEN_ALLOW_MISSING_DATA;
+    lgg_file *f = NULL;
+    unsigned long long cap = hn, c, by;
+    for (const char *p = spec; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (sscanf(strchr(p, ':') ? strchr(p, ':') + 1 : "", "%llu:%llu", &c, &by) == 2) cap += by;
+    uint8_t *file = hn >= 24 ? malloc(cap) : NULL;
+    bool ok = file && lgg_open_memory(head, hn, &o, &f, NULL) == LGG_OK;
+    const uint64_t kv_end = ok && lgg_tensor_count(f) ? lgg_tensor_at(f, 0)->info_offset : hn;
+    uint64_t at = 24;
+    if (ok) memcpy(file, head, 24);
+    for (uint64_t i = 0; ok && i < lgg_kv_count(f); i++) {
+        const lgg_kv *kv = lgg_kv_at(f, i);
+        const uint64_t end = i + 1 < lgg_kv_count(f) ? lgg_kv_at(f, i + 1)->offset : kv_end;
+        unsigned long long count = 0, bytes = 0;
+        const uint64_t items = kv->offset + 8 + kv->key.len + 4 + 4 + 8, kept = end - items;
+        if (kv->value.type != LGG_VT_ARRAY || !spec_of(spec, &kv->key, &count, &bytes)) {
+            ok = at + (end - kv->offset) <= cap;
+            if (ok) memcpy(file + at, head + kv->offset, end - kv->offset);
+            at += end - kv->offset;
+            continue;
+        }
+        ok = count > kv->value.count && bytes > kept && at + (items - kv->offset) + bytes <= cap;
+        if (!ok) break;
+        memcpy(file + at, head + kv->offset, items - kv->offset - 8);
+        memcpy(file + at + (items - kv->offset) - 8, &count, 8);
+        at += items - kv->offset;
+        memcpy(file + at, head + items, kept);
+        synth_items(kv->value.elem_type, count - kv->value.count, bytes - kept, file + at + kept);
+        at += bytes;
+    }
+    ok = ok && at + (hn - kv_end) <= cap;
+    if (ok) memcpy(file + at, head + kv_end, hn - kv_end);
+    lgg_close(f);
+    if (!ok) {
+        free(file);
+        return NULL;
+    }
+    *n = at + (hn - kv_end);
+    return file;
+}
+
+/* Write TO from NAME.head and the data DATA says ("seeded", "seeded-pyswap", "zeros", "whole"
  * or "quant": standin.tsv): the whole reference-sized file.  A "whole" or
  * "quant" stand-in is the reference: its sha256 must be WANT_SHA256. */
 static bool build_one(const char *name, uint64_t want_size, const char *want_sha256, const char *data,
-                      const char *to) {
+                      const char *spec, const char *to) {
     char p[1700];
     snprintf(p, sizeof p, "%s/%s.head", STANDIN_DATA, name);
     size_t hn;
     unsigned char *head = read_file(p, &hn);
+    if (head && !strcmp(data, "vocab")) { /* its header grown back; then as "seeded" */
+        size_t gn = 0;
+        uint8_t *grown = grow_vocab(head, hn, spec, &gn);
+        CHECKF(grown != NULL, "%s: cannot grow the arrays %s from %zu header bytes", p, spec, hn);
+        free(head);
+        head = grown, hn = gn, data = "seeded";
+        if (grown && gn == want_size) { /* no tensors: the header is the file */
+            const bool ok = write_whole(to, grown, gn);
+            free(grown);
+            return ok;
+        }
+    }
+    const bool pyswap = !strcmp(data, "seeded-pyswap");
+    if (pyswap) data = "seeded";
     if (head && strcmp(data, "seeded") != 0 && strcmp(data, "quant") != 0) {
         /* The reference itself, or its header and zeros up to its size. */
         bool ok = hn <= want_size && (hn == want_size || strcmp(data, "zeros") == 0);
@@ -133,7 +232,7 @@ static bool build_one(const char *name, uint64_t want_size, const char *want_sha
     for (uint64_t k = 0; ok && k < lgg_tensor_count(f); k++) {
         const lgg_tensor *t = lgg_tensor_at(f, k);
         if (!quant) {
-            ok = fill_tensor(f, t, file + t->file_offset);
+            ok = fill_tensor(f, t, file + t->file_offset, pyswap);
             continue;
         }
         size_t qn = 0;
@@ -173,12 +272,13 @@ const char *standin_dir(void) {
         char *save = NULL;
         for (char *line = tsv ? strtok_r(tsv, "\n", &save) : NULL; line && state == 1;
              line = strtok_r(NULL, "\n", &save)) {
-            char rel[512], to[1600], sha[65] = "", data[16] = "seeded";
+            char rel[512], to[1600], sha[65] = "", data[16] = "seeded", spec[512] = "";
             unsigned long long bytes;
-            if (sscanf(line, "%511s %llu %64s %*s %15s", rel, &bytes, sha, data) < 2) continue; /* the heading */
+            if (sscanf(line, "%511s %llu %64s %*s %15s %511s", rel, &bytes, sha, data, spec) < 2) continue; /* the heading */
             const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
             snprintf(to, sizeof to, "%s/%s", dir, base);
-            if (access(to, R_OK) != 0 && !build_one(base, bytes, strcmp(data, "seeded") ? sha : NULL, data, to)) state = -1;
+            if (access(to, R_OK) != 0 && !build_one(base, bytes, strncmp(data, "seeded", 6) && strcmp(data, "vocab") ? sha : NULL, data, spec, to))
+                state = -1;
         }
         free(tsv);
     }
@@ -208,6 +308,13 @@ bool need_models(void) {
 const char *model_path(const char *rel) {
     if (have_shared()) return shared_path(rel);
     return standin_path(strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+}
+
+const char *need_model(const char *rel) {
+    const char *p = have_shared() ? shared_path(rel) : standin_dir() ? model_path(rel) : NULL;
+    if (p && access(p, R_OK) == 0) return p;
+    test_skip("neither %s nor a stand-in for it is there", shared_path(rel));
+    return NULL;
 }
 
 const char *ggml_types_dir(void) {

@@ -23,6 +23,13 @@ const char *standin_path(const char *name);
 void swap_blocks_to_big(const lgg_type_info *ti, uint8_t *p, size_t nblocks);
 
 
+/* What gguf-py's endian converter did to the little-endian Q8_0 data P of
+ * tensor T (the reference pub-dense-Q8_0.BE.gguf has it; its stand-in too):
+ * it took the data as rows and the block size as a row count, so it swapped
+ * every 16-bit word of rows 34k and 34k + 1 (k < rows / 34) and left the
+ * other rows little-endian. */
+void pyswap_q8_0(const lgg_tensor *t, uint8_t *p);
+
 /* The reference model REL (a path under ../shared) when the reference
  * material is there, else its stand-in (REL's base name in standin.tsv);
  * NULL when neither is (then need_models() has said why). */
@@ -31,6 +38,11 @@ const char *model_path(const char *rel);
  * for a test whose models are all llama-quantize's.  `if (!need_models())
  * return;` */
 bool need_models(void);
+
+/* model_path(REL) when that file is there; else marks the running test
+ * skipped, saying neither the reference nor a stand-in is, and returns
+ * NULL.  `const char *in = need_model(REL); if (!in) return;` */
+const char *need_model(const char *rel);
 
 /* ../shared/golden/ggml-types, or without ../shared the stand-ins' directory
  * (whose type-*.gguf files are ggml's, rebuilt and checked by sha256). */

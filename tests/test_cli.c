@@ -3,7 +3,10 @@
  *
  * A case NAME has NAME.cmd (the arguments, one per line), NAME.out, NAME.err
  * and NAME.status.  "@SHARED@" in any of them stands for the shared reference
- * directory, "@STANDIN@" for the stand-ins of its models (standin.h).  Run
+ * directory, "@STANDIN@" for the stand-ins of its models (standin.h), and
+ * "@REF@/REL" for the reference file REL (a path under ../shared) when
+ * ../shared is there, else for its stand-in (model_path(), standin.h): a
+ * case on a file whose stand-in gives what the reference gives.  Run
  * with GGUF_CLI_REGEN=1 to rewrite the expectations from the current tool
  * (then read the diff before committing it). */
 #include "test.h"
@@ -61,6 +64,45 @@ static char *placeholders(const char *text, const char *shared, const char *stan
     return b;
 }
 
+#define MAX_REFS 8
+/* The "@REF@/REL" names of a case and the files they stand for. */
+typedef struct refs {
+    int n;
+    char name[MAX_REFS][600], path[MAX_REFS][1700];
+} refs;
+
+/* Find CMD's "@REF@/REL" names (one argument each) and the files they
+ * stand for; false, the test skipped, when one is not there. */
+static bool find_refs(const char *cmd, refs *r) {
+    r->n = 0;
+    for (const char *p = strstr(cmd, "@REF@/"); p; p = strstr(p + 1, "@REF@/")) {
+        const size_t len = strcspn(p, "\n");
+        if (r->n == MAX_REFS || len >= sizeof r->name[0]) {
+            test_fail(__FILE__, __LINE__, "too many or too long @REF@ names");
+            return false;
+        }
+        snprintf(r->name[r->n], sizeof r->name[0], "%.*s", (int)len, p);
+        const char *path = model_path(r->name[r->n] + 6);
+        if (!path || access(path, R_OK) != 0) {
+            test_skip("neither %s nor a stand-in for it is there", shared_path(r->name[r->n] + 6));
+            return false;
+        }
+        snprintf(r->path[r->n++], sizeof r->path[0], "%s", path);
+    }
+    return true;
+}
+
+/* TEXT (malloc'd, freed) with each of R's names made its path (TO_PATH)
+ * or each path made its name. */
+static char *swap_refs(char *text, const refs *r, bool to_path) {
+    for (int i = 0; i < r->n && text; i++) {
+        char *t = to_path ? text_replace(text, r->name[i], r->path[i]) : text_replace(text, r->path[i], r->name[i]);
+        free(text);
+        text = t;
+    }
+    return text;
+}
+
 /* One case: NAME.cmd holds the arguments, one per line; NAME.stdin, if
  * present, names the file given as standard input (else /dev/null), or
  * "pipe:FILE" for FILE's bytes through a pipe. */
@@ -79,13 +121,24 @@ static void run_case(void *arg) {
     snprintf(p, sizeof p, "tests/cli/%s.stdin", name);
     char *in_raw = load_text(p);
     if (needs_missing(cmd_raw, shared) || (in_raw && needs_missing(in_raw, shared))) {
-        test_skip("the reference material (%s) is missing", shared);
+        /* named: a case stays on @SHARED@ when it reads the reference's own bytes (no stand-in has them) */
+        const char *at = strstr(cmd_raw, "@SHARED@") ? strstr(cmd_raw, "@SHARED@") : strstr(in_raw, "@SHARED@");
+        test_skip("the reference material (%s) is missing: the case reads %s%.*s", shared, shared,
+                  (int)strcspn(at + 8, "\n"), at + 8);
+        free(cmd_raw);
+        free(in_raw);
+        return;
+    }
+    refs *rf = calloc(1, sizeof *rf);
+    REQUIRE(rf != NULL);
+    if (!find_refs(cmd_raw, rf)) {
+        free(rf);
         free(cmd_raw);
         free(in_raw);
         return;
     }
     const char *standin = standin_placeholder(cmd_raw, in_raw);
-    char *cmd = with_paths(cmd_raw, shared, standin);
+    char *cmd = swap_refs(with_paths(cmd_raw, shared, standin), rf, true);
     char *in = in_raw ? with_paths(in_raw, shared, standin) : NULL;
     if (in && in[0] && in[strlen(in) - 1] == '\n') in[strlen(in) - 1] = 0;
     const bool piped = in && !strncmp(in, "pipe:", 5);
@@ -105,8 +158,10 @@ static void run_case(void *arg) {
     int status;
     REQUIRE(run_capture_stdin(argv, in && !piped ? in : "/dev/null", &out, &ol, &err, &el, &status) == 0);
     const bool have_shared = access(shared, R_OK) == 0; /* else no path in the output is the shared one */
-    char *out_t = placeholders(out, have_shared ? shared : "\n@@", standin);
-    char *err_t = placeholders(err, have_shared ? shared : "\n@@", standin);
+    out = swap_refs(out, rf, false);
+    err = swap_refs(err, rf, false);
+    char *out_t = placeholders(out ? out : "", have_shared ? shared : "\n@@", standin);
+    char *err_t = placeholders(err ? err : "", have_shared ? shared : "\n@@", standin);
     char st[16];
     snprintf(st, sizeof st, "%d\n", status);
     const char *ext[3] = {"out", "err", "status"};
@@ -131,6 +186,7 @@ static void run_case(void *arg) {
     free(err_t);
     free(out);
     free(err);
+    free(rf);
     free(cmd);
     free(cmd_raw);
     free(in);

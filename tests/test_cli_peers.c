@@ -3,6 +3,7 @@
  * tensors, repeated keys in every writer, and inspection of files whose
  * tensor table is bad. */
 #include "hostile.h"
+#include "standin.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -11,10 +12,11 @@
 #define DBRX "corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"
 #define SPM "corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf"
 
-static bool have(const char *path) {
-    if (access(path, R_OK) == 0) return true;
-    test_skip("%s is missing", path);
-    return false;
+/* IN (PATH_MAX) := need_model(REL); false when the test is skipped. */
+static bool have(char *in, const char *rel) {
+    const char *p = need_model(rel);
+    if (p) snprintf(in, 1024, "%s", p);
+    return p != NULL;
 }
 
 static uint64_t kv_count(const char *path) {
@@ -29,8 +31,7 @@ static uint64_t kv_count(const char *path) {
  * validate took that padding for trailing bytes. */
 TEST(cli_copy_of_a_tensorless_file_validates_without_warning) {
     char in[1024];
-    snprintf(in, sizeof in, "%s", shared_path(SPM));
-    if (!have(in)) return;
+    if (!have(in, SPM)) return;
     const char *out = scratch_path("vocab-copy.gguf");
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", in, out, NULL), 0);
     size_t n = 0;
@@ -47,8 +48,7 @@ TEST(cli_copy_of_a_tensorless_file_validates_without_warning) {
  * and keep them with --keep-duplicates. */
 TEST(cli_set_and_rm_name_the_repeated_keys_they_leave_out) {
     char in[1024], want[2048];
-    snprintf(in, sizeof in, "%s", shared_path(DBRX));
-    if (!have(in)) return;
+    if (!have(in, DBRX)) return;
     const char *out = scratch_path("dbrx-set.gguf");
     const uint64_t n_in = kv_count(in);
     static const char *const cmds[] = {"set", "rm"};
@@ -124,8 +124,7 @@ TEST(cli_inspection_shows_a_header_whose_data_lies_nowhere) {
  * names the one it leaves out (it used to write the last value, silently). */
 TEST(cli_quantize_keeps_the_first_pair_of_a_repeated_key) {
     char src[1024];
-    snprintf(src, sizeof src, "%s", shared_path("golden/llama-quantize/pub-dense-f16.gguf"));
-    if (!have(src)) return;
+    if (!have(src, "golden/llama-quantize/pub-dense-f16.gguf")) return;
     size_t n = 0;
     unsigned char *b = read_file(src, &n);
     REQUIRE(b != NULL);

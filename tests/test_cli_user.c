@@ -341,11 +341,8 @@ TEST(cli_json_replaces_ill_formed_utf8_once_per_subpart) {
 }
 
 TEST(cli_copy_drops_repeated_keys_unless_asked) {
-    const char *in = shared_path("corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"), *out = scratch("dup-copy.gguf");
-    if (access(in, R_OK) != 0) {
-        test_skip("%s is missing", in);
-        return;
-    }
+    const char *in = need_model("corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"), *out = scratch("dup-copy.gguf");
+    if (!in) return;
     char *e = NULL;
     CHECK_EQ_U(run_gguf_capture(NULL, &e, "copy", in, out, NULL), 0);
     CHECK(e && strstr(e, "warning: left out a repeated key '") != NULL && strstr(e, "--keep-duplicates") != NULL);

@@ -4,6 +4,8 @@
  * which the reader must reproduce exactly; none may crash. */
 #include "test.h"
 #include "libgguf.h"
+#include "corpus.h"
+#include "standin.h"
 
 #include <stdlib.h>
 
@@ -25,8 +27,57 @@ static int split_tab(char *line, char **f, int max) {
     return n;
 }
 
+/* The file NAME at PATH opens with the manifest's counts, its tensors' data
+ * inside it, and validates. */
+static void check_accepted(const char *name, const char *path, const char *version, const char *n_tensors,
+                           const char *n_kv) {
+    lgg_file *g = NULL;
+    lgg_error e;
+    lgg_status s = lgg_open_file(path, NULL, &g, &e);
+    CHECKF(s == LGG_OK, "%s: %s", name, s ? e.message : "");
+    if (s) return;
+    CHECKF(lgg_tensor_count(g) == strtoull(n_tensors, NULL, 10), "%s tensors", name);
+    CHECKF(lgg_kv_count(g) == strtoull(n_kv, NULL, 10), "%s kv", name);
+    CHECKF(lgg_file_version(g) == strtoul(version, NULL, 10), "%s version", name);
+    /* every tensor's data lies inside the file */
+    for (uint64_t i = 0; i < lgg_tensor_count(g); i++) {
+        const lgg_tensor *t = lgg_tensor_at(g, i);
+        CHECK(t->data_available && t->file_offset + t->size <= lgg_file_size(g));
+    }
+    lgg_report *r = NULL;
+    CHECK(lgg_validate(g, NULL, &r) == LGG_OK && r != NULL);
+    lgg_report_free(r);
+    lgg_close(g);
+}
+
+/* Without ../shared: the files of the compact copy both references accept
+ * (its rows hold MANIFEST.tsv's counts). */
+static void accepted_in_compact_copy(void) {
+    const corpus_row *rows;
+    const int n = corpus_index(&rows);
+    int checked = 0, want = 0;
+    for (int i = 0; i < n; i++) {
+        if (!rows[i].both_accept) continue;
+        want++;
+        const char *path = corpus_path(rows[i].path);
+        CHECKF(path != NULL, "%s: not rebuilt", rows[i].path);
+        if (!path) continue;
+        char v[24], nt[24], nkv[24];
+        snprintf(v, sizeof v, "%u", rows[i].version);
+        snprintf(nt, sizeof nt, "%llu", rows[i].n_tensors);
+        snprintf(nkv, sizeof nkv, "%llu", rows[i].n_kv);
+        check_accepted(rows[i].path, path, v, nt, nkv);
+        checked++;
+    }
+    CHECKF(checked == want && checked >= 20, "only %d of the compact copy's %d accepted files checked", checked, want);
+}
+
 TEST(corpus_accepted_by_both_references_open_with_manifest_counts) {
-    if (!need_shared()) return;
+    if (!need_corpus()) return;
+    if (!corpus_is_shared()) {
+        accepted_in_compact_copy();
+        return;
+    }
     FILE *m = fopen(shared_path("corpus/MANIFEST.tsv"), "r");
     REQUIRE(m != NULL);
     char line[8192];
@@ -38,25 +89,7 @@ TEST(corpus_accepted_by_both_references_open_with_manifest_counts) {
         if (n < 14) continue;
         /* path origin license bytes sha256 format version n_tensors n_kv arch tensor_types notes ref_ggml_c ref_gguf_py */
         if (strcmp(f[12], "ok") != 0 || strncmp(f[13], "ok", 2) != 0) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "corpus/%s", f[0]);
-        lgg_file *g = NULL;
-        lgg_error e;
-        lgg_status s = lgg_open_file(shared_path(path), NULL, &g, &e);
-        CHECKF(s == LGG_OK, "%s: %s", f[0], s ? e.message : "");
-        if (s) continue;
-        CHECKF(lgg_tensor_count(g) == strtoull(f[7], NULL, 10), "%s tensors", f[0]);
-        CHECKF(lgg_kv_count(g) == strtoull(f[8], NULL, 10), "%s kv", f[0]);
-        CHECKF(lgg_file_version(g) == strtoul(f[6], NULL, 10), "%s version", f[0]);
-        /* every tensor's data lies inside the file */
-        for (uint64_t i = 0; i < lgg_tensor_count(g); i++) {
-            const lgg_tensor *t = lgg_tensor_at(g, i);
-            CHECK(t->data_available && t->file_offset + t->size <= lgg_file_size(g));
-        }
-        lgg_report *r = NULL;
-        CHECK(lgg_validate(g, NULL, &r) == LGG_OK && r != NULL);
-        lgg_report_free(r);
-        lgg_close(g);
+        check_accepted(f[0], corpus_path(f[0]), f[6], f[7], f[8]);
         checked++;
     }
     fclose(m);
@@ -64,7 +97,7 @@ TEST(corpus_accepted_by_both_references_open_with_manifest_counts) {
 }
 
 TEST(corpus_every_gguf_file_has_its_expected_outcome) {
-    if (!need_shared()) return;
+    if (!need_corpus()) return;
     FILE *x = fopen("tests/corpus_expect.tsv", "r");
     REQUIRE(x != NULL);
     char line[4096];
@@ -72,12 +105,12 @@ TEST(corpus_every_gguf_file_has_its_expected_outcome) {
     while (fgets(line, sizeof line, x)) {
         char *f[4];
         if (split_tab(line, f, 4) < 2) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "corpus/%s", f[0]);
+        const char *path = corpus_path(f[0]);
+        if (!path) continue; /* left out of the compact copy */
         lgg_file *g = NULL;
         lgg_error e;
         memset(&e, 0, sizeof e);
-        lgg_status s = lgg_open_file(shared_path(path), NULL, &g, &e);
+        lgg_status s = lgg_open_file(path, NULL, &g, &e);
         CHECKF(!strcmp(lgg_status_name(s), f[1]), "%s: expected %s, got %s (%s)", f[0], f[1], lgg_status_name(s),
                s ? e.message : "");
         if (s) {
@@ -90,7 +123,7 @@ TEST(corpus_every_gguf_file_has_its_expected_outcome) {
         }
         /* the same bytes from memory give the same verdict */
         size_t sz;
-        unsigned char *b = read_file(shared_path(path), &sz);
+        unsigned char *b = read_file(path, &sz);
         REQUIRE(b != NULL);
         lgg_file *h = NULL;
         CHECK(lgg_open_memory(b, sz, NULL, &h, NULL) == s);
@@ -100,25 +133,29 @@ TEST(corpus_every_gguf_file_has_its_expected_outcome) {
         n++;
     }
     fclose(x);
-    CHECK(n > 250);
+    const corpus_row *rows;
+    /* without ../shared, every file of the compact copy (all but the vocabularies) */
+    CHECKF(corpus_is_shared() ? n > 250 : n == corpus_index(&rows), "%d files checked", n);
 }
 
 TEST(corpus_known_cases_and_messages) {
-    if (!need_shared()) return;
+    if (!need_corpus() || !need_models()) return;
     lgg_file *g = NULL;
     lgg_error e;
-    CHECK(lgg_open_file(shared_path("corpus/llama.cpp/test_writer@30fef3d6.gguf"), NULL, &g, &e) == LGG_ERR_VALUE_TYPE);
+    CHECK(lgg_open_file(corpus_path("llama.cpp/test_writer@30fef3d6.gguf"), NULL, &g, &e) == LGG_ERR_VALUE_TYPE);
     CHECK_STR(e.message, "unknown value type 13 at offset 204 (key 'dict1')");
     CHECK(e.offset == 204);
-    CHECK(lgg_open_file(shared_path("corpus/threatflux-gguf/test_model@0f14d3d7.gguf"), NULL, &g, &e) ==
+    CHECK(lgg_open_file(corpus_path("threatflux-gguf/test_model@0f14d3d7.gguf"), NULL, &g, &e) ==
           LGG_ERR_TENSOR_OVERLAP);
-    CHECK(lgg_open_file(shared_path("corpus/llama.cpp/example@42a152e7.gguf"), NULL, &g, &e) == LGG_ERR_MAGIC);
+    CHECK(lgg_open_file(corpus_path("llama.cpp/example@42a152e7.gguf"), NULL, &g, &e) == LGG_ERR_MAGIC);
     CHECK_STR(e.message, "bad magic 'FUGG' at offset 0, expected 'GGUF'");
-    CHECK(lgg_open_file(shared_path("corpus/bitnet-rs/mini@e11b908a.gguf"), NULL, &g, &e) == LGG_ERR_TRUNCATED);
+    CHECK(lgg_open_file(corpus_path("bitnet-rs/mini@e11b908a.gguf"), NULL, &g, &e) == LGG_ERR_TRUNCATED);
     CHECK_STR(e.message, "key length 962072674336 at offset 24 exceeds the 192 bytes left in the file");
 
     /* duplicate keys open, and validation reports them */
-    REQUIRE(lgg_open_file(shared_path("corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"), NULL, &g, &e) == LGG_OK);
+    const char *dbrx = model_path("corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf"); /* or its stand-in */
+    REQUIRE(dbrx != NULL);
+    REQUIRE(lgg_open_file(dbrx, NULL, &g, &e) == LGG_OK);
     lgg_report *r = NULL;
     REQUIRE(lgg_validate(g, NULL, &r) == LGG_OK);
     int dup = 0;
@@ -131,8 +168,8 @@ TEST(corpus_known_cases_and_messages) {
 
     /* big-endian copies read exactly like their little-endian originals */
     lgg_file *le = NULL, *be = NULL;
-    REQUIRE(lgg_open_file(shared_path("golden/llama-quantize/pub-dense-f16.gguf"), NULL, &le, NULL) == LGG_OK);
-    REQUIRE(lgg_open_file(shared_path("golden/llama-quantize/pub-dense-f16.BE.gguf"), NULL, &be, NULL) == LGG_OK);
+    REQUIRE(lgg_open_file(model_path("golden/llama-quantize/pub-dense-f16.gguf"), NULL, &le, NULL) == LGG_OK);
+    REQUIRE(lgg_open_file(model_path("golden/llama-quantize/pub-dense-f16.BE.gguf"), NULL, &be, NULL) == LGG_OK);
     CHECK(lgg_file_endian(le) == LGG_LITTLE_ENDIAN && lgg_file_endian(be) == LGG_BIG_ENDIAN);
     REQUIRE(lgg_kv_count(le) == lgg_kv_count(be) && lgg_tensor_count(le) == lgg_tensor_count(be));
     for (uint64_t i = 0; i < lgg_kv_count(le); i++) {

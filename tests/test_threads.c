@@ -2,6 +2,7 @@
  * up, iterate and validate one file at once and all see the same answers. */
 #include "test.h"
 #include "libgguf.h"
+#include "standin.h"
 
 #include <pthread.h>
 
@@ -31,9 +32,9 @@ static void *worker(void *arg) {
 }
 
 TEST(threads_concurrent_reads_of_one_file) {
-    if (!need_shared()) return;
-    REQUIRE(lgg_open_file(shared_path("corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf"), NULL, &shared_file,
-                          NULL) == LGG_OK);
+    const char *in = need_model("corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf");
+    if (!in) return;
+    REQUIRE(lgg_open_file(in, NULL, &shared_file, NULL) == LGG_OK);
     pthread_t t[4];
     for (int i = 0; i < 4; i++) REQUIRE(pthread_create(&t[i], NULL, worker, NULL) == 0);
     for (int i = 0; i < 4; i++) {

@@ -1,3 +1,3 @@
 dump
 --markdown
-@SHARED@/corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf
+@REF@/corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf

@@ -1,2 +1,2 @@
 name
-@SHARED@/corpus/llama.cpp/ggml-vocab-deepseek-coder@640ee63d.gguf
+@REF@/corpus/llama.cpp/ggml-vocab-deepseek-coder@640ee63d.gguf

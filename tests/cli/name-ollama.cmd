@@ -1,2 +1,2 @@
 name
-@SHARED@/corpus/ollama/llama-2-tiny-random@55b2b40c.gguf
+@REF@/corpus/ollama/llama-2-tiny-random@55b2b40c.gguf

@@ -1,5 +1,5 @@
 quantize
 --dry-run
-@SHARED@/golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf
+@REF@/golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf
 /nonexistent/out.gguf
 Q4_K_M

@@ -1,2 +1,2 @@
 validate
-@SHARED@/corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf
+@REF@/corpus/llama.cpp/ggml-vocab-dbrx@ae6d2c32.gguf
