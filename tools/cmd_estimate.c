@@ -229,7 +229,7 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
         snprintf(out[n++], NOTE_CAP, "%u sliding-window layers cache %u cells, the others %u (--swa-full: all %u)",
                  e->n_swa_layers, e->kv_size_swa, e->kv_size, e->kv_size);
     if (e->target == LGG_ESTIMATE_MASTER && e->arch_known && !e->recurrent)
-        snprintf(out[n++], NOTE_CAP, "the compute buffer replays b4747's graph, not master's: an estimate");
+        snprintf(out[n++], NOTE_CAP, "the compute buffer is an estimate: llama.cpp master's graph is not replayed");
     if (e->n_gpu_layers)
         snprintf(out[n++], NOTE_CAP, "the split between host and device compute buffers is modelled without a GPU reference");
     if (e->recurrent)

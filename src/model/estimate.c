@@ -38,9 +38,9 @@ typedef struct arch_row {
     const char *shared_ff; /* key suffix of the shared experts' FFN size, or NULL */
     int graph;             /* G_* of galloc.h: the compute buffer from llama.cpp's graph when dense and
                               on the host; NO_GRAPH: a model of its peaks */
-    uint32_t swa_window;   /* master: sliding-window layers with a smaller cache (the default window; 0:
-                              every layer gets a full-size cache in master too) */
-    uint8_t swa_period;    /* master: the default attention.sliding_window_pattern */
+    uint32_t swa_window;   /* master: the default attention.sliding_window (0: none unless the key says) */
+    uint8_t swa_period;    /* master: the default attention.sliding_window_pattern; 0: every layer gets a
+                              full-size cache in master too */
 } arch_row;
 
 static const arch_row ARCHS[] = {
@@ -52,6 +52,25 @@ static const arch_row ARCHS[] = {
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", G_LLAMA, 0, 0},
     {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0},
+    /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2},
+    /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
     {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
     {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
     {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
@@ -302,7 +321,7 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
         return st;
     }
     if ((st = ffn_facts(f, m, err))) return st;
-    if (m->row->swa_window &&
+    if (m->row->swa_period &&
         ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
          (st = get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err))))
         return st;
@@ -627,7 +646,9 @@ static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev = {0, false}, out = {0, false}, in = {0, false};
     term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
-    term(&out, m->n_embd, T, 4, 1);                    /* the final norm feeding them */
+    /* the final norm feeding them; in master also the last layer's output and residual (measured: the
+     * llama-like and plain-FFN references' peak is the logits and 3E) */
+    term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
     term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
     term(&in, 3, T, 4, 1);
     for (uint32_t il = 0; il < m->n_layer; il++) take_max(on_device(e, m, il) ? &dev : &host, layer_peak(m, e, il, T));
@@ -676,10 +697,16 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
     if (!m->row) {
         lgg_status st = weights(files, n_files, m, e, err);
         if (st || (st = finish(e, err))) return st;
+        char known[512];
+        size_t k = 0;
+        for (size_t i = 0; i < sizeof ARCHS / sizeof ARCHS[0] && k < sizeof known; i++) {
+            int n = snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", ARCHS[i].name);
+            if (n > 0) k += (size_t)n;
+        }
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
-                         "architecture '%s' is not known to the estimator (it knows llama, qwen2, phi3, gemma, "
-                         "gemma2, qwen2moe, deepseek2, mamba, rwkv6, rwkv6qwen2): only the weights are estimated",
-                         m->arch);
+                         "architecture '%s' is not known to the estimator (it knows %s): only the weights are "
+                         "estimated",
+                         m->arch, known);
     }
     e->arch_known = true;
     lgg_status st;

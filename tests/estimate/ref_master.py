@@ -29,10 +29,22 @@ COMMON = [
     ['-c', '4096', '-np', '4'],
     ['-c', '4096', '--no-repack'],
     ['-c', '4096', '--no-mmap'],
+    ['-c', '1100', '-fa', 'off'],
 ]
+# the architectures b4747 did not have references for: fewer settings each
+SHORT = [
+    ['-c', '4096'],
+    ['-c', '1100', '-fa', 'off'],
+    ['-c', '2048', '-ub', '128'],
+    ['-c', '4096', '-np', '2'],
+    ['-c', '4096', '--no-mmap'],
+]
+FIRST = ('smollm2-135m', 'gemma2-2b', 'qwen2-0.5b', 'phi3-mini', 'mixtral-tiny', 'qwen2moe-small', 'deepseek2-small')
 EXTRA = {
     'gemma2-2b': [['-c', '8192', '--swa-full'], ['-c', '8192'], ['-c', '8192', '-np', '2']],
     'phi3-mini': [['-c', '4096', '--swa-full']],
+    'gemma3-1b': [['-c', '8192', '--swa-full'], ['-c', '8192', '-ub', '128']],
+    'gpt-oss-small': [['-c', '8192', '--swa-full'], ['-c', '8192', '--no-repack']],
 }
 
 
@@ -99,7 +111,7 @@ def main(argv):
             with open(model, 'wb') as f:
                 f.write(header)
                 f.truncate(size)
-            for options in COMMON + EXTRA.get(preset, []):
+            for options in (COMMON if preset in FIRST else SHORT) + EXTRA.get(preset, []):
                 status, bufs, log, eff = run_case(exe, model, options)
                 case = dict(id=preset + '.' + '_'.join(o.lstrip('-') for o in options), preset=preset,
                             options=options, status=status, bytes=bufs, effective=eff, log=log)
