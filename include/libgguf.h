@@ -1529,7 +1529,7 @@ LGG_API lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg
                                               uint64_t *size, lgg_error *err);
 
 /* ======================================================================== */
-/* Memory estimate: what llama.cpp (b4747) allocates to run a model          */
+/* Memory estimate: what llama.cpp (b4747, or master) allocates for a model  */
 /* ======================================================================== */
 
 /* Run settings, with llama.cpp's names and llama-cli's defaults
@@ -1618,14 +1618,15 @@ typedef struct lgg_estimate {
     uint32_t n_swa_layers; /* layers with a sliding-window cache of kv_size_swa cells */
 } lgg_estimate;
 
-/* Estimate the memory llama.cpp b4747 allocates to run the model whose
+/* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,
+ * docs/estimate.md) allocates to run the model whose
  * header is in files[0..n_files) (one file, or every shard of a set in
  * order; the shards' tensors are summed, metadata comes from files[0]) with
  * settings `p` (NULL: defaults).  Only headers are read; tensor data need
  * not be present.  Weights, KV cache and output buffer are exact; the
  * compute buffer is exact where the model's graph is replayed (compute_exact:
  * llama, mistral, mixtral, qwen2, qwen2moe, gemma, gemma2, phi3, deepseek2, on
- * the host) and otherwise a model of ggml's
+ * the host, b4747 only) and otherwise a model of ggml's
  * allocator (docs/estimate.md).
  * Returns LGG_OK and fills *out.  Errors (err says which key or setting):
  * LGG_ERR_ARG (NULL, n_files 0, a setting out of range: batch 0, a cache
