@@ -1529,7 +1529,7 @@ LGG_API lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg
                                               uint64_t *size, lgg_error *err);
 
 /* ======================================================================== */
-/* Memory estimate: what llama.cpp (b4747) allocates to run a model          */
+/* Memory estimate: what llama.cpp (b4747, or master) allocates for a model  */
 /* ======================================================================== */
 
 /* Run settings, with llama.cpp's names and llama-cli's defaults
@@ -1547,7 +1547,21 @@ typedef struct lgg_estimate_params {
     uint32_t n_gpu_layers; /* -ngl: layers offloaded to one device, counted from the last layer; the
                               output layer is offloaded when it exceeds n_layer.  Default 0 */
     const lgg_allocator *allocator; /* NULL: malloc/free (the replayed compute graph's working memory) */
+    /* Added (zero: the earlier behaviour). */
+    uint32_t target;   /* whose allocation: LGG_ESTIMATE_B4747 (default) or LGG_ESTIMATE_MASTER
+                          (llama.cpp master 3f545becc: context padded to 256, SWA caches, CPU_REPACK) */
+    uint32_t repack;   /* master: LGG_REPACK_HOST (default: as this CPU does), LGG_REPACK_NONE
+                          (--no-repack), LGG_REPACK_AVX2, LGG_REPACK_AVX512 (--repack) */
+    bool swa_full;     /* master: --swa-full (sliding-window layers get a full-size cache) */
+    bool no_flash_attn; /* master: -fa off (master's default, auto, turns flash attention on for the CPU;
+                           flash_attn is b4747's switch) */
 } lgg_estimate_params;
+#define LGG_ESTIMATE_B4747 0u
+#define LGG_ESTIMATE_MASTER 1u
+#define LGG_REPACK_HOST 0u
+#define LGG_REPACK_NONE 1u
+#define LGG_REPACK_AVX2 2u   /* Q4_0, Q4_K, IQ4_NL, MXFP4 matrices with rows a multiple of 8 */
+#define LGG_REPACK_AVX512 3u /* those and Q2_K */
 #define LGG_ESTIMATE_PARAMS_INIT                                                                   \
     {.size = sizeof(lgg_estimate_params), .n_ctx = 4096, .n_batch = 2048, .n_ubatch = 512, .n_seq_max = 1, \
      .type_k = LGG_TYPE_F16, .type_v = LGG_TYPE_F16}
@@ -1595,16 +1609,24 @@ typedef struct lgg_estimate {
      * this model through a copy of ggml's allocator, exact to the byte;
      * false: a model of the allocator's peaks (docs/estimate.md). */
     bool compute_exact;
+    /* Added. */
+    uint32_t target;      /* the params' target */
+    uint64_t repack;      /* master: bytes of the CPU_REPACK buffer (in host.weights; 0 without repacking) */
+    uint32_t repack_isa;  /* master: the LGG_REPACK_* used (LGG_REPACK_NONE: none) */
+    uint32_t kv_size_swa; /* master: KV cells of the sliding-window layers (kv_size when there are none,
+                             or with swa_full) */
+    uint32_t n_swa_layers; /* layers with a sliding-window cache of kv_size_swa cells */
 } lgg_estimate;
 
-/* Estimate the memory llama.cpp b4747 allocates to run the model whose
+/* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,
+ * docs/estimate.md) allocates to run the model whose
  * header is in files[0..n_files) (one file, or every shard of a set in
  * order; the shards' tensors are summed, metadata comes from files[0]) with
  * settings `p` (NULL: defaults).  Only headers are read; tensor data need
  * not be present.  Weights, KV cache and output buffer are exact; the
  * compute buffer is exact where the model's graph is replayed (compute_exact:
  * llama, mistral, mixtral, qwen2, qwen2moe, gemma, gemma2, phi3, deepseek2, on
- * the host) and otherwise a model of ggml's
+ * the host, b4747 only) and otherwise a model of ggml's
  * allocator (docs/estimate.md).
  * Returns LGG_OK and fills *out.  Errors (err says which key or setting):
  * LGG_ERR_ARG (NULL, n_files 0, a setting out of range: batch 0, a cache

@@ -214,15 +214,22 @@ static bool mib_agrees(uint64_t bytes, double printed) {
     return !strcmp(got, want);
 }
 
-TEST(estimate_cases) {
+/* A reference file's root, or NULL (the test skipped: no python3 to write the models). */
+static json_t *load_references(const char *path) {
     json_error_t je;
-    json_t *root = json_load_file("tests/estimate/cases.json", 0, &je);
-    REQUIRE(root != NULL);
-    if (!python3()) {
+    json_t *root = json_load_file(path, 0, &je);
+    CHECKF(root != NULL, "%s: %s", path, je.text);
+    if (root && !python3()) {
         test_skip("no python3 to write the models");
         json_decref(root);
-        return;
+        return NULL;
     }
+    return root;
+}
+
+TEST(estimate_cases) {
+    json_t *root = load_references("tests/estimate/cases.json");
+    if (!root) return;
     json_t *cases = json_object_get(root, "cases");
     CHECK(json_array_size(cases) >= 30);
     int n_exact = 0, n_run = 0;
@@ -273,6 +280,89 @@ TEST(estimate_cases) {
     }
     /* every case llama.cpp ran: all figures exact, so --fit finds its context */
     CHECKF(n_exact == n_run && n_run >= 34, "%d of %d totals exact", n_exact, n_run);
+    json_decref(root);
+}
+
+/* ---- llama.cpp master (tests/estimate/master.json, made by ref_master.py) ---- */
+
+/* Settings from ref_master's arguments: master's allocation, repacking as the reference host (x86 with
+ * AVX-512) did, whatever CPU runs the test. */
+static void master_params(json_t *opts, lgg_estimate_params *p) {
+    params_from_options(opts, p);
+    p->target = LGG_ESTIMATE_MASTER;
+    p->repack = LGG_REPACK_AVX512;
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        const char *a = json_string_value(json_array_get(opts, i));
+        const char *v = json_string_value(json_array_get(opts, i + 1));
+        if (!strcmp(a, "--no-repack")) p->repack = LGG_REPACK_NONE;
+        else if (!strcmp(a, "--swa-full")) p->swa_full = true;
+        else if (!strcmp(a, "-fa") && v) p->no_flash_attn = !strcmp(v, "off");
+    }
+}
+
+/* The sum of the buffers whose key starts with `kind` ("model.", "kv.", ...); *name_out: the one named. */
+static uint64_t buffers(json_t *b, const char *kind, const char *name, uint64_t *named) {
+    uint64_t sum = 0;
+    const char *key;
+    json_t *arr;
+    json_object_foreach(b, key, arr) {
+        if (strncmp(key, kind, strlen(kind))) continue;
+        for (size_t i = 0; i < json_array_size(arr); i++) {
+            uint64_t v = (uint64_t)json_integer_value(json_array_get(arr, i));
+            sum += v;
+            if (named && !strcmp(key + strlen(kind), name)) *named += v;
+        }
+    }
+    return sum;
+}
+
+/* Master's compute graph is not replayed: its buffer is b4747's graph at master's settings (or the model
+ * of the peaks), within 10% of master's, but for two known gaps: deepseek2's MLA-with-experts graph grew
+ * more in master (-13.7% at worst: 15%), and gpt-oss without repacking, where master's buffer is 22 MB
+ * (about one expert activation) larger than with it, which the estimate does not know (-18.5%: 20%). */
+static void check_master_case(json_t *c, const char *path) {
+    const char *tag = json_string_value(json_object_get(c, "id"));
+    json_t *b = json_object_get(c, "bytes"), *eff = json_object_get(c, "effective");
+    lgg_estimate_params p;
+    master_params(json_object_get(c, "options"), &p);
+    lgg_estimate e;
+    lgg_error err;
+    lgg_status st;
+    REQUIRE(estimate_file(path, &p, &e, &err, &st));
+    CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+    if (st != LGG_OK) return;
+    uint64_t repack = 0, kv = buffers(b, "kv.", "", NULL), out = buffers(b, "output.", "", NULL);
+    uint64_t w = buffers(b, "model.", "CPU_REPACK", &repack), comp = buffers(b, "compute.", "", NULL);
+    CHECKF(e.all.weights == w && e.repack == repack, "%s: weights %llu (repack %llu), master %llu (%llu)", tag,
+           (unsigned long long)e.all.weights, (unsigned long long)e.repack, (unsigned long long)w,
+           (unsigned long long)repack);
+    CHECKF(e.all.kv_k + e.all.kv_v == kv, "%s: KV %llu, master %llu", tag,
+           (unsigned long long)(e.all.kv_k + e.all.kv_v), (unsigned long long)kv);
+    CHECKF(e.all.output == out, "%s: output %llu, master %llu", tag, (unsigned long long)e.all.output,
+           (unsigned long long)out);
+    double tol = !strcmp(e.arch, "deepseek2")                          ? 0.15
+                 : !strcmp(e.arch, "gpt-oss") && e.repack_isa == LGG_REPACK_NONE ? 0.20
+                                                                                 : 0.10;
+    CHECKF(!e.compute_exact && within(e.all.compute, comp, tol), "%s: compute %llu, master %llu", tag,
+           (unsigned long long)e.all.compute, (unsigned long long)comp);
+    CHECKF(e.n_ctx == ju(eff, "n_ctx") && e.n_batch == ju(eff, "n_batch") && e.n_ubatch == ju(eff, "n_ubatch"),
+           "%s: n_ctx %u n_batch %u n_ubatch %u", tag, e.n_ctx, e.n_batch, e.n_ubatch);
+    CHECKF(e.flash_attn == (ju(eff, "flash_attn") != 0), "%s: flash_attn %d", tag, e.flash_attn);
+}
+
+TEST(estimate_master) {
+    json_t *root = load_references("tests/estimate/master.json");
+    if (!root) return;
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 156);
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i);
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *path = model_path(own_generator(), json_string_value(json_object_get(c, "preset")));
+        CHECKF(path != NULL, "%s: could not generate the model", tag);
+        if (path && ju(c, "status") == 0) check_master_case(c, path);
+        CHECKF(ju(c, "status") == 0, "%s: master refused it", tag);
+    }
     json_decref(root);
 }
 

@@ -15,7 +15,9 @@ static const cli_opt OPTS[] = {
     {'k', "-ctk|--cache-type-k", "TYPE", "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0\n"
                                          "q5_1 (default f16)"},
     {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
-    {'a', "-fa|--flash-attn", NULL, "flash attention (pads the context to 256, not 32)"},
+    {'a', "-fa|--flash-attn", "[=MODE]", "flash attention (pads the context to 256, not 32);\n"
+                                         "--flash-attn=off|on|auto: master's spelling (its\n"
+                                         "default, auto, is on for the CPU)"},
     {'m', "--no-mmap", NULL, "weights read into host memory"},
     {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "offload N layers to one device, counted from the\n"
                                                    "last; above the layer count the output layer too\n"
@@ -27,13 +29,21 @@ static const cli_opt OPTS[] = {
                                    "fitted at that -ngl)"},
     {'t', "--fit-beyond-train", NULL, "let --fit search past the model's training context\n"
                                       "(by default it stops there)"},
+    {'T', "--target", "WHICH", "whose allocation: b4747 (default) or master (llama.cpp\n"
+                               "3f545becc: context padded to 256, smaller sliding-\n"
+                               "window caches, CPU_REPACK)"},
+    {'R', "--no-repack", NULL, "master: no CPU_REPACK copy of the weights"},
+    {'P', "--repack", NULL, "master: repack as an x86 CPU with AVX-512 does, whatever\n"
+                            "this CPU has (default: as this CPU does)"},
+    {'S', "--swa-full", NULL, "master: full-size cache for sliding-window layers"},
     {'j', "--json", NULL, "every figure in bytes as JSON (docs/estimate.md)"},
     {0},
 };
 static const cli_spec SPEC = {
     "estimate",
     "gguf estimate [-c N] [-b N] [-ub N] [-np N] [-ctk TYPE] [-ctv TYPE] [-fa] [--no-mmap] [-ngl N] "
-    "[--fit BYTES] [--fit-device BYTES] [--fit-beyond-train] [--json] MODEL",
+    "[--fit BYTES] [--fit-device BYTES] [--fit-beyond-train] [--target WHICH] [--no-repack] [--repack] "
+    "[--swa-full] [--json] MODEL",
     "Estimate the memory llama.cpp (b4747) allocates to run MODEL (a file, \"-\" for\n"
     "standard input, or the first shard of a set: PREFIX-00001-of-0000N.gguf), from\n"
     "the header alone: the weights (mapped, or read into memory with --no-mmap), the\n"
@@ -80,9 +90,22 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     char name[32] = "";
     uint64_t n;
     switch (id) {
-    case 'a': p->flash_attn = true; return 0;
+    case 'a':
+        if (v && !strcmp(v, "off")) p->flash_attn = false, p->no_flash_attn = true;
+        else if (!v || !strcmp(v, "on")) p->flash_attn = true, p->no_flash_attn = false;
+        else if (!strcmp(v, "auto")) p->flash_attn = false, p->no_flash_attn = false;
+        else return cli_why(why, cap, "--flash-attn must be off, on or auto, not '%s'", v);
+        return 0;
     case 'm': p->no_mmap = true; return 0;
     case 'j': o->json = true; return 0;
+    case 'R': p->repack = LGG_REPACK_NONE; return 0;
+    case 'P': p->repack = LGG_REPACK_AVX512; return 0;
+    case 'S': p->swa_full = true; return 0;
+    case 'T':
+        if (!strcmp(v, "master")) p->target = LGG_ESTIMATE_MASTER;
+        else if (!strcmp(v, "b4747")) p->target = LGG_ESTIMATE_B4747;
+        else return cli_why(why, cap, "--target must be b4747 or master, not '%s'", v);
+        return 0;
     case 't': o->beyond = true; return 0;
     case 'k':
     case 'v':
@@ -168,11 +191,16 @@ static void json_settings(FILE *o, const lgg_estimate *e) {
     char tk[16], tv[16];
     fprintf(o, "\"settings\": {\"n_ctx\": %u, \"n_ctx_train\": %u, \"n_batch\": %u, \"n_ubatch\": %u, "
                "\"n_seq_max\": %u, \"kv_size\": %u, \"type_k\": \"%s\", \"type_v\": \"%s\", \"flash_attn\": %s, "
-               "\"mmap\": %s, \"n_gpu_layers\": %u, \"n_layer\": %u, \"n_vocab\": %llu}",
+               "\"mmap\": %s, \"n_gpu_layers\": %u, \"n_layer\": %u, \"n_vocab\": %llu",
             e->n_ctx, e->n_ctx_train, e->n_batch, e->n_ubatch, e->n_seq_max, e->kv_size,
             type_lower(e->type_k, tk, sizeof tk), type_lower(e->type_v, tv, sizeof tv),
             e->flash_attn ? "true" : "false", e->mmap ? "true" : "false", e->n_gpu_layers, e->n_layer,
             (unsigned long long)e->n_vocab);
+    /* added with --target master (b4747's output is unchanged) */
+    if (e->target == LGG_ESTIMATE_MASTER)
+        fprintf(o, ", \"target\": \"master\", \"repack\": %llu, \"kv_size_swa\": %u, \"n_swa_layers\": %u",
+                (unsigned long long)e->repack, e->kv_size_swa, e->n_swa_layers);
+    fputc('}', o);
 }
 
 typedef struct fit_result {
@@ -184,7 +212,7 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
-enum { MAX_NOTES = 5, NOTE_CAP = 160 };
+enum { MAX_NOTES = 8, NOTE_CAP = 160 };
 
 /* Why a figure deserves a remark (for both the text and the JSON). */
 static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fitted, char out[MAX_NOTES][NOTE_CAP]) {
@@ -194,6 +222,14 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
     if (e->repack_q4_0)
         snprintf(out[n++], NOTE_CAP, "Q4_0 matrices on the host may be repacked into a CPU_AARCH64 buffer on some CPUs "
                                      "(x86 with AVX2); the weights count them once");
+    if (e->repack)
+        snprintf(out[n++], NOTE_CAP, "%.2f MiB of the weights are master's CPU_REPACK copy (%s; --no-repack: none)",
+                 (double)e->repack / 1048576.0, e->repack_isa == LGG_REPACK_AVX512 ? "x86 AVX-512" : "x86 AVX2");
+    if (e->n_swa_layers)
+        snprintf(out[n++], NOTE_CAP, "%u sliding-window layers cache %u cells, the others %u (--swa-full: all %u)",
+                 e->n_swa_layers, e->kv_size_swa, e->kv_size, e->kv_size);
+    if (e->target == LGG_ESTIMATE_MASTER && e->arch_known && !e->recurrent)
+        snprintf(out[n++], NOTE_CAP, "the compute buffer is an estimate: llama.cpp master's graph is not replayed");
     if (e->n_gpu_layers)
         snprintf(out[n++], NOTE_CAP, "the split between host and device compute buffers is modelled without a GPU reference");
     if (e->recurrent)

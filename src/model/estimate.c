@@ -38,20 +38,42 @@ typedef struct arch_row {
     const char *shared_ff; /* key suffix of the shared experts' FFN size, or NULL */
     int graph;             /* G_* of galloc.h: the compute buffer from llama.cpp's graph when dense and
                               on the host; NO_GRAPH: a model of its peaks */
+    uint32_t swa_window;   /* master: the default attention.sliding_window (0: none unless the key says) */
+    uint8_t swa_period;    /* master: the default attention.sliding_window_pattern; 0: every layer gets a
+                              full-size cache in master too */
 } arch_row;
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2},
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0},
+    /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2},
+    /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -74,6 +96,7 @@ typedef struct facts {
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t d_conv, d_inner, d_state; /* mamba */
     uint32_t wkv_head, token_shift;    /* rwkv */
+    uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
     const lgg_allocator *alloc; /* the caller's (lgg_estimate_params.allocator) */
@@ -298,6 +321,10 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
         return st;
     }
     if ((st = ffn_facts(f, m, err))) return st;
+    if (m->row->swa_period &&
+        ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
+         (st = get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err))))
+        return st;
     /* deepseek3's expert-selection bias, on every expert layer: the first one tells */
     char name[64];
     snprintf(name, sizeof name, "blk.%u.exp_probs_b.bias", m->n_dense_lead);
@@ -307,12 +334,35 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
 
 /* ---- settings ---------------------------------------------------------- */
 
+static uint64_t pad_up(uint64_t x, uint64_t a) { return x % a ? x + (a - x % a) : x; }
+
 static bool cache_type_ok(uint32_t t) {
     static const uint32_t ok[] = {LGG_TYPE_F32,  LGG_TYPE_F16,  LGG_TYPE_BF16,   LGG_TYPE_Q8_0, LGG_TYPE_Q4_0,
                                   LGG_TYPE_Q4_1, LGG_TYPE_IQ4_NL, LGG_TYPE_Q5_0, LGG_TYPE_Q5_1};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (ok[i] == t) return true;
     return false;
+}
+
+/* Sliding-window layer il (llama_hparams::set_swa_pattern: all but the last of each period). */
+static bool is_swa(const facts *m, const lgg_estimate *e, uint32_t il) {
+    return e->kv_size_swa != e->kv_size && (m->swa_period == 0 || il % m->swa_period < m->swa_period - 1u);
+}
+
+/* Master's KV cells: one stream per sequence (kv_unified off), each of n_ctx / n_seq_max cells padded to 256;
+ * the sliding-window layers' cache min(that, n_swa + n_ubatch) padded to 256 (llama_kv_cache_iswa). */
+static void master_cells(const facts *m, const lgg_estimate_params *p, lgg_estimate *e) {
+    uint64_t seq = e->n_ctx / e->n_seq_max;
+    seq = seq ? pad_up(seq, 256) : 256;
+    uint64_t cells = seq * e->n_seq_max, swa = seq;
+    if (m->n_swa && !p->swa_full) {
+        uint64_t w = (uint64_t)m->n_swa + e->n_ubatch;
+        swa = pad_up(w < seq ? w : seq, 256);
+    }
+    e->kv_size = cells > UINT32_MAX ? UINT32_MAX : (uint32_t)cells;
+    swa *= e->n_seq_max;
+    e->kv_size_swa = swa > UINT32_MAX ? UINT32_MAX : (uint32_t)swa;
+    for (uint32_t il = 0; il < m->n_layer; il++) e->n_swa_layers += is_swa(m, e, il);
 }
 
 static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
@@ -325,27 +375,37 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     }
     if (p->n_batch == 0 && p->n_ubatch == 0)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_batch and n_ubatch cannot both be 0");
+    if (p->n_batch == 0 && p->target == LGG_ESTIMATE_MASTER)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_batch cannot be 0");
     bool recurrent = m->row->family != FAM_ATTN;
-    e->flash_attn = p->flash_attn && (recurrent || m->head_k == m->head_v);
+    bool master = e->target == LGG_ESTIMATE_MASTER;
+    /* master's -fa auto turns it on where the CPU backend runs it, which is everywhere here */
+    e->flash_attn = master ? !p->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
     if (lgg_type_get(p->type_v)->quantized && !e->flash_attn)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "V cache quantization requires flash_attn%s",
-                         p->flash_attn ? " (forced off: the K and V head sizes differ)" : "");
+                         p->flash_attn && !master ? " (forced off: the K and V head sizes differ)" : "");
     uint32_t n_ctx = p->n_ctx ? p->n_ctx : m->n_ctx_train;
     if (n_ctx == 0)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
                          "context size 0: -c 0 asks for the model's %s.context_length, which is 0 or missing",
                          m->arch);
-    uint32_t pad = e->flash_attn ? 256u : 32u;
+    uint32_t pad = e->flash_attn || e->target == LGG_ESTIMATE_MASTER ? 256u : 32u;
     if (n_ctx > UINT32_MAX - (pad - 1))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "context size %u overflows when padded", n_ctx);
     e->n_ctx = (n_ctx + pad - 1) / pad * pad;
-    e->n_batch = p->n_batch < e->n_ctx ? p->n_batch : e->n_ctx;
-    if (e->n_batch < KQ_MASK_PAD) e->n_batch = KQ_MASK_PAD;
+    if (master) { /* min(the context asked for, -b): master pads the context afterwards */
+        e->n_batch = p->n_batch < n_ctx ? p->n_batch : n_ctx;
+    } else {
+        e->n_batch = p->n_batch < e->n_ctx ? p->n_batch : e->n_ctx;
+        if (e->n_batch < KQ_MASK_PAD) e->n_batch = KQ_MASK_PAD;
+    }
     uint32_t ub = p->n_ubatch ? p->n_ubatch : e->n_batch;
     e->n_ubatch = ub < e->n_batch ? ub : e->n_batch;
     e->n_seq_max = p->n_seq_max ? p->n_seq_max : 1;
     e->recurrent = recurrent;
     e->kv_size = recurrent ? e->n_seq_max : e->n_ctx;
+    if (e->target == LGG_ESTIMATE_MASTER && !recurrent) master_cells(m, p, e);
+    else e->kv_size_swa = e->kv_size;
     e->type_k = recurrent ? LGG_TYPE_F32 : p->type_k;
     e->type_v = recurrent ? LGG_TYPE_F32 : p->type_v;
     if (!recurrent && (m->head_k % lgg_type_get(e->type_k)->block_size || m->head_v % lgg_type_get(e->type_v)->block_size))
@@ -383,11 +443,29 @@ static bool on_device(const lgg_estimate *e, const facts *m, uint32_t il) {
            (il < m->n_layer || e->output_offloaded);
 }
 
-static uint64_t pad_up(uint64_t x, uint64_t a) { return x % a ? x + (a - x % a) : x; }
+
+/* The repacking master's CPU backend does on x86 (ggml_repack_get_optimal_repack_type): which ISA. */
+static uint32_t repack_isa(uint32_t asked) {
+    if (asked != LGG_REPACK_HOST) return asked;
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx512f")) return LGG_REPACK_AVX512;
+    if (__builtin_cpu_supports("avx2")) return LGG_REPACK_AVX2;
+#endif
+    return LGG_REPACK_NONE;
+}
+
+/* A matrix master copies into the CPU_REPACK buffer: one a MUL_MAT (2-D) or MUL_MAT_ID (3-D) reads, of a
+ * type the ISA repacks, with a multiple of 8 rows; token_embd is read by GET_ROWS and stays. */
+static bool repacked(const lgg_estimate *e, const lgg_tensor *t, uint32_t il) {
+    if (e->repack_isa != LGG_REPACK_AVX2 && e->repack_isa != LGG_REPACK_AVX512) return false;
+    bool type = t->type == LGG_TYPE_Q4_0 || t->type == LGG_TYPE_Q4_K || t->type == LGG_TYPE_IQ4_NL ||
+                t->type == LGG_TYPE_MXFP4 || (t->type == LGG_TYPE_Q2_K && e->repack_isa == LGG_REPACK_AVX512);
+    return type && il != UINT32_MAX && (t->n_dims == 2 || t->n_dims == 3) && t->ne[1] % 8 == 0;
+}
 
 static lgg_status weights(const lgg_file *const *files, size_t n_files, const facts *m, lgg_estimate *e,
                           lgg_error *err) {
-    uint64_t host = 0, dev = 0, repack = 0;
+    uint64_t host = 0, dev = 0, repack = 0, master_repack = 0;
     for (size_t k = 0; k < n_files; k++) {
         uint64_t lo = UINT64_MAX, hi = 0, n = lgg_tensor_count(files[k]);
         for (uint64_t i = 0; i < n; i++) {
@@ -400,7 +478,10 @@ static lgg_status weights(const lgg_file *const *files, size_t n_files, const fa
                 continue;
             }
             if (t->type == LGG_TYPE_Q4_0 && t->n_dims == 2 && t->ne[1] % 8 == 0 && il != UINT32_MAX) repack += t->size;
+            bool moved = m->row && repacked(e, t, il);
+            if (moved && lgg__add_ovf(master_repack, sz, &master_repack)) goto ovf;
             if (!e->mmap) {
+                if (moved) continue; /* read straight into the CPU_REPACK buffer */
                 if (lgg__add_ovf(host, sz, &host)) goto ovf;
                 continue;
             }
@@ -416,9 +497,11 @@ static lgg_status weights(const lgg_file *const *files, size_t n_files, const fa
     if (m->row && m->tied && e->output_offloaded && te >= 0 &&
         lgg__add_ovf(dev, pad_up(lgg_tensor_at(files[0], (uint64_t)te)->size, BUF_ALIGN), &dev))
         goto ovf;
+    if (lgg__add_ovf(host, master_repack, &host)) goto ovf;
     e->host.weights = host;
     e->device.weights = dev;
-    e->repack_q4_0 = repack;
+    e->repack_q4_0 = e->target == LGG_ESTIMATE_MASTER ? 0 : repack;
+    e->repack = master_repack;
     return LGG_OK;
 ovf:
     return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the weights' size overflows 64 bits");
@@ -447,7 +530,8 @@ static lgg_status kv_cache(const facts *m, lgg_estimate *e, lgg_error *err) {
             k_row = (uint64_t)m->token_shift * m->n_embd;
             v_row = (uint64_t)m->n_embd * m->wkv_head;
         }
-        if (!type_bytes(e->type_k, k_row, e->kv_size, 1, &k) || !type_bytes(e->type_v, v_row, e->kv_size, 1, &v))
+        uint32_t cells = m->row->family == FAM_ATTN && is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
+        if (!type_bytes(e->type_k, k_row, cells, 1, &k) || !type_bytes(e->type_v, v_row, cells, 1, &v))
             return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
         lgg_estimate_part *part = on_device(e, m, il) ? &e->device : &e->host;
         if (lgg__add_ovf(part->kv_k, k, &part->kv_k) || lgg__add_ovf(part->kv_v, v, &part->kv_v))
@@ -556,13 +640,15 @@ static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
     bool nomem = false;
     if (graph_compute(m, e, T, &exact, &nomem)) {
         e->host.compute = exact; /* on the host alone: the device's stays 0 */
-        e->compute_exact = true;
+        e->compute_exact = e->target != LGG_ESTIMATE_MASTER; /* b4747's graph: master's is not replayed yet */
         return LGG_OK;
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev = {0, false}, out = {0, false}, in = {0, false};
     term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
-    term(&out, m->n_embd, T, 4, 1);                    /* the final norm feeding them */
+    /* the final norm feeding them; in master also the last layer's output and residual (measured: the
+     * llama-like and plain-FFN references' peak is the logits and 3E) */
+    term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
     term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
     term(&in, 3, T, 4, 1);
     for (uint32_t il = 0; il < m->n_layer; il++) take_max(on_device(e, m, il) ? &dev : &host, layer_peak(m, e, il, T));
@@ -603,16 +689,24 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
     memset(e, 0, sizeof *e);
     memcpy(e->arch, m->arch, sizeof e->arch);
     e->mmap = !p->no_mmap;
+    e->target = p->target == LGG_ESTIMATE_MASTER ? LGG_ESTIMATE_MASTER : LGG_ESTIMATE_B4747;
+    e->repack_isa = e->target == LGG_ESTIMATE_MASTER ? repack_isa(p->repack) : LGG_REPACK_NONE;
     e->n_layer = m->n_layer;
     e->n_ctx_train = m->n_ctx_train;
     e->n_vocab = m->n_vocab;
     if (!m->row) {
         lgg_status st = weights(files, n_files, m, e, err);
         if (st || (st = finish(e, err))) return st;
+        char known[512];
+        size_t k = 0;
+        for (size_t i = 0; i < sizeof ARCHS / sizeof ARCHS[0] && k < sizeof known; i++) {
+            int n = snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", ARCHS[i].name);
+            if (n > 0) k += (size_t)n;
+        }
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
-                         "architecture '%s' is not known to the estimator (it knows llama, qwen2, phi3, gemma, "
-                         "gemma2, qwen2moe, deepseek2, mamba, rwkv6, rwkv6qwen2): only the weights are estimated",
-                         m->arch);
+                         "architecture '%s' is not known to the estimator (it knows %s): only the weights are "
+                         "estimated",
+                         m->arch, known);
     }
     e->arch_known = true;
     lgg_status st;

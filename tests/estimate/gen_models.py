@@ -35,6 +35,7 @@ GGML_TYPES = {
     'Q4_K': (12, 256, 144), 'Q5_K': (13, 256, 176), 'Q6_K': (14, 256, 210), 'IQ2_XXS': (16, 256, 66),
     'IQ2_XS': (17, 256, 74), 'IQ3_XXS': (18, 256, 98), 'IQ1_S': (19, 256, 50), 'IQ4_NL': (20, 32, 18),
     'IQ3_S': (21, 256, 110), 'IQ2_S': (22, 256, 82), 'IQ4_XS': (23, 256, 136), 'BF16': (30, 1, 2),
+    'MXFP4': (39, 32, 17),
 }
 FALLBACK = {'Q4_K': 'Q5_0', 'Q5_K': 'Q5_1', 'Q6_K': 'Q8_0', 'Q2_K': 'IQ4_NL', 'Q3_K': 'IQ4_NL',
             'IQ2_XXS': 'IQ4_NL', 'IQ2_XS': 'IQ4_NL', 'IQ2_S': 'IQ4_NL', 'IQ3_XXS': 'IQ4_NL',
@@ -87,7 +88,107 @@ PRESETS = {
         yarn=dict(factor=40.0, orig=4096, log_mul=0.0707),
         vocab=dict(kind='bpe', pre='deepseek-llm', n=102400, n_regular=102400 - 15, n_special=15, bos=100000,
                    eos=100001, add_bos=True)),
+    # llama-like architectures llama.cpp master knows (their references: tests/estimate/master.json)
+    'qwen3-0.6b': dict(
+        arch='qwen3', name='Qwen3-0.6B-like', ftype=15, ctx=40960, n_embd=1024, n_layer=28, n_ff=3072,
+        n_head=16, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'granite-2b': dict(
+        arch='granite', name='Granite-3-2B-like', ftype=15, ctx=4096, n_embd=2048, n_layer=40, n_ff=8192,
+        n_head=32, n_head_kv=8, rope_base=10000000.0, eps=1e-5, tied=True,
+        scales=dict(logit_scale=8.0, residual_scale=0.22, embedding_scale=12.0, attention_scale=0.015625),
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'exaone-2.4b': dict(
+        arch='exaone', name='EXAONE-3.5-2.4B-like', ftype=15, ctx=32768, n_embd=2560, n_layer=30, n_ff=7168,
+        n_head=32, n_head_kv=8, rope_base=1000000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'internlm2-1.8b': dict(
+        arch='internlm2', name='InternLM2-1.8B-like', ftype=15, ctx=32768, n_embd=2048, n_layer=24, n_ff=8192,
+        n_head=16, n_head_kv=8, rope_base=1000000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'minicpm-1b': dict(
+        arch='minicpm', name='MiniCPM-1B-like', ftype=15, ctx=4096, n_embd=1536, n_layer=52, n_ff=3840,
+        n_head=24, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=True,
+        scales=dict(embedding_scale=12.0, residual_scale=1.4, logit_scale=256.0),
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'olmo2-1b': dict(
+        arch='olmo2', name='OLMo-2-1B-like', ftype=15, ctx=4096, n_embd=2048, n_layer=16, n_ff=8192,
+        n_head=16, n_head_kv=16, rope_base=500000.0, eps=1e-6, tied=False,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'command-r-small': dict(
+        arch='command-r', name='Command-R-small-like', ftype=15, ctx=131072, n_embd=2048, n_layer=8, n_ff=5632,
+        n_head=16, n_head_kv=4, rope_base=8000000.0, eps=1e-5, norm_eps=True, tied=True,
+        scales=dict(logit_scale=0.0625),
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # non-gated feed-forward, layer norms with biases
+    'gpt2-medium': dict(
+        arch='gpt2', name='GPT-2-medium-like', ftype=15, ctx=1024, n_embd=1024, n_layer=24, n_ff=4096,
+        n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'gptneox-410m': dict(
+        arch='gptneox', name='Pythia-410M-like', ftype=15, ctx=2048, n_embd=1024, n_layer=24, n_ff=4096,
+        n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False, par_res=True,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'phi2': dict(
+        arch='phi2', name='Phi-2-like', ftype=15, ctx=2048, n_embd=2560, n_layer=32, n_ff=10240,
+        n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False, qkv_bias=True,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'falcon-1b': dict(
+        arch='falcon', name='Falcon-1B-like', ftype=15, ctx=2048, n_embd=2048, n_layer=24, n_ff=8192,
+        n_head=32, n_head_kv=1, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'starcoder2-3b': dict(
+        arch='starcoder2', name='StarCoder2-3B-like', ftype=15, ctx=16384, n_embd=3072, n_layer=30, n_ff=12288,
+        n_head=24, n_head_kv=2, rope_base=999999.4, eps=1e-5, norm_eps=True, tied=True, qkv_bias=True,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'nemotron-4b': dict(
+        arch='nemotron', name='Minitron-4B-like', ftype=15, ctx=4096, n_embd=3072, n_layer=32, n_ff=9216,
+        n_head=24, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # experts and sliding windows (master)
+    'olmoe-small': dict(
+        arch='olmoe', name='OLMoE-1B-7B-like (4 layers)', ftype=15, ctx=4096, n_embd=2048, n_layer=4, n_ff=1024,
+        n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, tied=False, n_expert=64, n_expert_used=8,
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'qwen3moe-small': dict(
+        arch='qwen3moe', name='Qwen3-30B-A3B-like (4 layers)', ftype=15, ctx=40960, n_embd=2048, n_layer=4,
+        n_ff=6144, n_head=32, n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=False,
+        n_expert=128, n_expert_used=8, n_ff_exp=768,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'gemma3-1b': dict(
+        arch='gemma3', name='Gemma-3-1B-like', ftype=15, ctx=32768, n_embd=1152, n_layer=26, n_ff=6912,
+        n_head=4, n_head_kv=1, head_dim=256, rope_base=1000000.0, eps=1e-6, swa=512, swa_pattern=6, tied=True,
+        vocab=dict(kind='spm', n=256000, front=['<pad>', '<eos>', '<bos>', '<unk>', '<mask>',
+                                                '<start_of_turn>', '<end_of_turn>'],
+                   bos=2, eos=1, unk=3, pad=0, add_bos=True, add_space_prefix=False)),
+    'gpt-oss-small': dict(
+        arch='gpt-oss', name='gpt-oss-20b-like (4 layers)', ftype=38, ctx=131072, n_embd=2880, n_layer=4, n_ff=2880,
+        n_head=64, n_head_kv=8, head_dim=64, rope_base=150000.0, eps=1e-5, swa=128, tied=False,
+        n_expert=32, n_expert_used=4, n_ff_exp=2880,
+        types={'ffn_gate_exps': 'MXFP4', 'ffn_up_exps': 'MXFP4', 'ffn_down_exps': 'MXFP4', 'attn_q': 'Q8_0',
+               'attn_k': 'Q8_0', 'attn_v': 'Q8_0', 'attn_output': 'Q8_0', 'output': 'Q8_0', 'token_embd': 'Q8_0'},
+        vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
 }
+
+NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
+LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
+              'gemma3', 'gpt-oss')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -203,13 +304,20 @@ def tensor_list(p):
     T.append(('token_embd.weight', [E, V]))
     if a == 'llama' and p.get('rope_freqs'):
         T.append(('rope_freqs.weight', [hd // 2]))
+    if a == 'gpt2':
+        T.append(('position_embd.weight', [E, p['ctx']]))
     if a == 'phi3':
         T.append(('rope_factors_long.weight', [hd // 2]))
         T.append(('rope_factors_short.weight', [hd // 2]))
     for i in range(L):
         b = 'blk.%d.' % i
-        T.append((b + 'attn_norm.weight', [E]))
-        if a in ('llama', 'qwen2', 'gemma2', 'qwen2moe'):
+        if a != 'olmo2':
+            T.append((b + 'attn_norm.weight', [E]))
+        if a in NONGATED:
+            T.append((b + 'attn_norm.bias', [E]))
+            nongated_layer(p, T, b, E, F, H, HKV, hd)
+            continue
+        if a in ('llama', 'qwen2', 'gemma2', 'qwen2moe') + LLAMA_LIKE:
             T.append((b + 'attn_q.weight', [E, hd * H]))
             T.append((b + 'attn_k.weight', [E, hd * HKV]))
             T.append((b + 'attn_v.weight', [E, hd * HKV]))
@@ -218,6 +326,21 @@ def tensor_list(p):
                 T.append((b + 'attn_k.bias', [hd * HKV]))
                 T.append((b + 'attn_v.bias', [hd * HKV]))
             T.append((b + 'attn_output.weight', [hd * H, E]))
+            if a in ('qwen3', 'qwen3moe', 'gemma3'):
+                T.append((b + 'attn_q_norm.weight', [hd]))
+                T.append((b + 'attn_k_norm.weight', [hd]))
+            if a in ('gemma3', 'gpt-oss'):
+                T.append((b + 'post_attention_norm.weight', [E]))
+            if a == 'gpt-oss':
+                T.append((b + 'attn_output.bias', [E]))
+                T.append((b + 'attn_sinks.weight', [H]))
+            if a == 'olmoe':
+                T.append((b + 'attn_q_norm.weight', [E]))
+                T.append((b + 'attn_k_norm.weight', [hd * HKV]))
+            if a == 'olmo2':
+                T.append((b + 'attn_q_norm.weight', [hd * H]))
+                T.append((b + 'attn_k_norm.weight', [hd * HKV]))
+                T.append((b + 'post_attention_norm.weight', [E]))
             if a == 'gemma2':
                 T.append((b + 'post_attention_norm.weight', [E]))
         elif a == 'phi3':
@@ -236,7 +359,8 @@ def tensor_list(p):
             T.append((b + 'attn_kv_a_norm.weight', [kl]))
             T.append((b + 'attn_kv_b.weight', [kl, H * (hk - rot + hv)]))
             T.append((b + 'attn_output.weight', [H * hv, E]))
-        T.append((b + 'ffn_norm.weight', [E]))
+        if a not in ('olmo2', 'command-r', 'gpt-oss'):
+            T.append((b + 'ffn_norm.weight', [E]))
         if a == 'phi3':
             T.append((b + 'ffn_up.weight', [E, 2 * F]))
             T.append((b + 'ffn_down.weight', [F, E]))
@@ -259,26 +383,64 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
-        elif p.get('n_expert') and a == 'llama':
-            X = p['n_expert']
+        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss'):
+            X, FX = p['n_expert'], p.get('n_ff_exp', F)
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
-            T.append((b + 'ffn_gate_exps.weight', [E, F, X]))
-            T.append((b + 'ffn_up_exps.weight', [E, F, X]))
-            T.append((b + 'ffn_down_exps.weight', [F, E, X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            if a == 'gpt-oss':
+                T.append((b + 'ffn_gate_inp.bias', [X]))
+                T.append((b + 'ffn_gate_exps.bias', [FX, X]))
+                T.append((b + 'ffn_up_exps.bias', [FX, X]))
+                T.append((b + 'ffn_down_exps.bias', [E, X]))
         else:
             T.append((b + 'ffn_gate.weight', [E, F]))
             T.append((b + 'ffn_up.weight', [E, F]))
             T.append((b + 'ffn_down.weight', [F, E]))
-        if a == 'gemma2':
+        if a in ('gemma2', 'olmo2', 'gemma3'):
             T.append((b + 'post_ffw_norm.weight', [E]))
     T.append(('output_norm.weight', [E]))
+    if a in NONGATED:
+        T.append(('output_norm.bias', [E]))
     if not p['tied']:
         T.append(('output.weight', [E, V]))
+    if a == 'phi2':
+        T.append(('output.bias', [V]))
     return T
 
 
+def nongated_layer(p, T, b, E, F, H, HKV, hd):
+    """The rest of a layer of gpt2, gptneox, phi2, falcon, starcoder2, nemotron (after attn_norm)."""
+    a = p['arch']
+    if a in ('gptneox', 'falcon', 'gpt2'):
+        T.append((b + 'attn_qkv.weight', [E, hd * H + 2 * hd * HKV]))
+        if a != 'falcon':
+            T.append((b + 'attn_qkv.bias', [hd * H + 2 * hd * HKV]))
+    else:
+        T.append((b + 'attn_q.weight', [E, hd * H]))
+        T.append((b + 'attn_k.weight', [E, hd * HKV]))
+        T.append((b + 'attn_v.weight', [E, hd * HKV]))
+        if p.get('qkv_bias'):
+            T.append((b + 'attn_q.bias', [hd * H]))
+            T.append((b + 'attn_k.bias', [hd * HKV]))
+            T.append((b + 'attn_v.bias', [hd * HKV]))
+    T.append((b + 'attn_output.weight', [hd * H, E]))
+    if a != 'falcon':
+        T.append((b + 'attn_output.bias', [E]))
+    if a not in ('falcon', 'phi2'):
+        T.append((b + 'ffn_norm.weight', [E]))
+        T.append((b + 'ffn_norm.bias', [E]))
+    T.append((b + 'ffn_up.weight', [E, F]))
+    if a not in ('falcon', 'nemotron'):
+        T.append((b + 'ffn_up.bias', [F]))
+    T.append((b + 'ffn_down.weight', [F, E]))
+    if a not in ('falcon', 'nemotron'):
+        T.append((b + 'ffn_down.bias', [E]))
+
+
 def pick_type(p, name, ne):
-    if len(ne) == 1 or name.endswith('ffn_gate_inp.weight'):
+    if len(ne) == 1 or name.endswith('ffn_gate_inp.weight') or name.endswith('.bias'):
         return 'F32'
     L = p['n_layer']
     short = name.split('.')[-2]
@@ -328,7 +490,23 @@ def metadata(p):
     add(a + '.attention.head_count', U32, p['n_head'])
     add(a + '.attention.head_count_kv', U32, p['n_head_kv'])
     add(a + '.rope.freq_base', F32, p['rope_base'])
-    add(a + '.attention.layer_norm_rms_epsilon', F32, p['eps'])
+    add(a + ('.attention.layer_norm_epsilon' if p.get('norm_eps') else '.attention.layer_norm_rms_epsilon'),
+        F32, p['eps'])
+    if a == 'gpt-oss':
+        add(a + '.rope.dimension_count', U32, p['head_dim'])
+        add(a + '.attention.sliding_window', U32, p['swa'])
+    if a in ('olmoe', 'qwen3moe', 'gpt-oss'):
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        if 'n_ff_exp' in p:
+            add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+    if a == 'gemma3':
+        add(a + '.attention.sliding_window', U32, p['swa'])
+        add(a + '.attention.sliding_window_pattern', U32, p['swa_pattern'])
+    if 'par_res' in p:
+        add(a + '.use_parallel_residual', BOOL, p['par_res'])
+    for k, v in p.get('scales', {}).items():
+        add(a + '.' + k, F32, v)
     if 'head_dim' in p:
         add(a + '.attention.key_length', U32, p['head_dim'])
         add(a + '.attention.value_length', U32, p['head_dim'])

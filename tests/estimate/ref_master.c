@@ -1,0 +1,236 @@
+/* ref_master: what llama.cpp master (3f545becc) allocates for a model on the CPU backend, in exact bytes.
+ *
+ * Not part of libgguf and not built by make: tests/estimate/ref_master.sh compiles it against master's
+ * headers and libllama and runs it once per reference case.  It loads MODEL and creates a context with the
+ * settings given (llama-cli's spelling and defaults), and prints one JSON object on standard output:
+ *
+ *   {"buffers": [{"kind": "model"|"kv"|"rs"|"output"|"compute", "name": BUFFER, "bytes": N}, ...],
+ *    "status": 0, or 1 when llama.cpp refused the model or the settings}
+ *
+ * The exact bytes come from the calls whose results llama.cpp prints in MiB: this program defines
+ * ggml_backend_buffer_get_size and ggml_backend_sched_get_buffer_size itself (linked with -rdynamic, so
+ * libllama's calls reach these), forwards each to ggml's and keeps the last result; when llama.cpp then
+ * logs "... buffer size = X MiB", that result is the X it printed.
+ *
+ *   ref_master MODEL [-c N] [-b N] [-ub N] [-np N] [-fa on|off|auto] [-ctk TYPE] [-ctv TYPE]
+ *              [--no-mmap] [--no-repack] [--swa-full] [-kvu] [--allow-amx]
+ *
+ * The log lines about sizes and settings go to standard error (the rest of llama.cpp's log is dropped).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ggml-backend.h"
+#include "llama.h"
+
+static size_t last_size;
+static char line[4096];
+static size_t line_len;
+static int n_printed;
+
+size_t ggml_backend_buffer_get_size(ggml_backend_buffer_t buffer)
+{
+    static size_t (*real)(ggml_backend_buffer_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "ggml_backend_buffer_get_size");
+    size_t n = real(buffer);
+    last_size = n;
+    return n;
+}
+
+size_t ggml_backend_sched_get_buffer_size(ggml_backend_sched_t sched, ggml_backend_t backend)
+{
+    static size_t (*real)(ggml_backend_sched_t, ggml_backend_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "ggml_backend_sched_get_buffer_size");
+    size_t n = real(sched, backend);
+    last_size = n;
+    return n;
+}
+
+/* This machine has AMX; ggml's CPU backend would put Q4_K/Q6_K/Q8_0 matrices in an "AMX" buffer, which
+ * an AVX2 or AVX-512 host without AMX does not have.  ggml asks the kernel for the AMX tile state
+ * (arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) before offering that buffer: refusing that request
+ * here (unless --allow-amx) gives what such a host allocates (CPU_REPACK).  Other calls go to libc. */
+static int allow_amx;
+
+long syscall(long number, ...)
+{
+    va_list ap;
+    long a[6];
+    va_start(ap, number);
+    for (int i = 0; i < 6; i++)
+        a[i] = va_arg(ap, long);
+    va_end(ap);
+    if (number == 158 /* SYS_arch_prctl */ && a[0] == 0x1023 /* ARCH_REQ_XCOMP_PERM */ && !allow_amx)
+        return -1;
+    static long (*real)(long, ...);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "syscall");
+    return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+static void json_str(const char *s, size_t n)
+{
+    putchar('"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+/* "load_tensors:   CPU_Mapped model buffer size =   373.71 MiB": kind "model", name "CPU_Mapped" */
+static const struct {
+    const char *needle, *kind;
+} SIZE_LINES[] = {
+    {" model buffer size = ", "model"}, {" KV buffer size = ", "kv"},
+    {" RS buffer size = ", "rs"},       {"  output buffer size = ", "output"},
+    {" compute buffer size = ", "compute"},
+};
+
+static const char *KEEP[] = {
+    "buffer size", "llama_kv_cache", "llama_memory_recurrent", "n_ctx", "n_batch", "n_ubatch",
+    "flash_attn", "n_seq_max", "n_ctx_seq", "kv_unified", "swa", "graph nodes", "graph splits",
+    "repack", "REPACK", "error", "failed", "Flash Attention", "creating",
+};
+
+static void on_line(void)
+{
+    while (line_len && (line[line_len - 1] == '\n' || line[line_len - 1] == ' '))
+        line[--line_len] = 0;
+    int keep = 0;
+    for (size_t i = 0; i < sizeof KEEP / sizeof KEEP[0]; i++)
+        if (strstr(line, KEEP[i]))
+            keep = 1;
+    for (size_t i = 0; i < sizeof SIZE_LINES / sizeof SIZE_LINES[0]; i++) {
+        char *at = strstr(line, SIZE_LINES[i].needle);
+        if (!at)
+            continue;
+        char *colon = strchr(line, ':');
+        char *name = colon ? colon + 1 : line;
+        while (*name == ' ')
+            name++;
+        char *end = at;
+        while (end > name && end[-1] == ' ')
+            end--;
+        printf("%s{\"kind\": \"%s\", \"name\": ", n_printed++ ? ",\n  " : "\n  ", SIZE_LINES[i].kind);
+        json_str(name, (size_t)(end > name ? end - name : 0));
+        printf(", \"bytes\": %zu}", last_size);
+    }
+    if (keep)
+        fprintf(stderr, "%s\n", line);
+    line_len = 0;
+    line[0] = 0;
+}
+
+static void on_log(enum ggml_log_level level, const char *text, void *user)
+{
+    (void)level;
+    (void)user;
+    for (const char *p = text; *p; p++) {
+        if (line_len + 1 < sizeof line)
+            line[line_len++] = *p;
+        line[line_len] = 0;
+        if (*p == '\n')
+            on_line();
+    }
+}
+
+static enum ggml_type cache_type(const char *s)
+{
+    static const struct {
+        const char *name;
+        enum ggml_type type;
+    } T[] = {{"f32", GGML_TYPE_F32},   {"f16", GGML_TYPE_F16},   {"bf16", GGML_TYPE_BF16},
+             {"q8_0", GGML_TYPE_Q8_0}, {"q4_0", GGML_TYPE_Q4_0}, {"q4_1", GGML_TYPE_Q4_1},
+             {"iq4_nl", GGML_TYPE_IQ4_NL}, {"q5_0", GGML_TYPE_Q5_0}, {"q5_1", GGML_TYPE_Q5_1}};
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        if (!strcmp(s, T[i].name))
+            return T[i].type;
+    fprintf(stderr, "ref_master: unknown cache type %s\n", s);
+    exit(2);
+}
+
+static int parse(int argc, char **argv, struct llama_model_params *mp, struct llama_context_params *cp)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--no-mmap"))
+            mp->load_mode = LLAMA_LOAD_MODE_NONE;
+        else if (!strcmp(a, "--no-repack"))
+            mp->use_extra_bufts = false;
+        else if (!strcmp(a, "--swa-full"))
+            cp->swa_full = true;
+        else if (!strcmp(a, "--allow-amx"))
+            allow_amx = 1;
+        else if (!strcmp(a, "-kvu"))
+            cp->kv_unified = true;
+        else if (!v)
+            return -1;
+        else if (!strcmp(a, "-c"))
+            cp->n_ctx = (uint32_t)atol(v), i++;
+        else if (!strcmp(a, "-b"))
+            cp->n_batch = (uint32_t)atol(v), i++;
+        else if (!strcmp(a, "-ub"))
+            cp->n_ubatch = (uint32_t)atol(v), i++;
+        else if (!strcmp(a, "-np"))
+            cp->n_seq_max = (uint32_t)atol(v), i++;
+        else if (!strcmp(a, "-ctk"))
+            cp->type_k = cache_type(v), i++;
+        else if (!strcmp(a, "-ctv"))
+            cp->type_v = cache_type(v), i++;
+        else if (!strcmp(a, "-fa")) {
+            cp->flash_attn_type = !strcmp(v, "on")    ? LLAMA_FLASH_ATTN_TYPE_ENABLED
+                                  : !strcmp(v, "off") ? LLAMA_FLASH_ATTN_TYPE_DISABLED
+                                                      : LLAMA_FLASH_ATTN_TYPE_AUTO;
+            i++;
+        } else
+            return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct llama_model_params mp = llama_model_default_params();
+    struct llama_context_params cp = llama_context_default_params();
+    /* llama-cli's defaults (common/common.h), where they differ from the library's */
+    mp.n_gpu_layers = 0;
+    cp.n_ctx = 0;
+    cp.n_batch = 2048;
+    cp.n_ubatch = 512;
+    cp.n_seq_max = 1;
+    cp.swa_full = false; /* the library's default is true, llama-cli's false */
+    cp.n_threads = cp.n_threads_batch = 2;
+    if (argc < 2 || parse(argc, argv, &mp, &cp) != 0) {
+        fprintf(stderr, "usage: ref_master MODEL [-c N] [-b N] [-ub N] [-np N] [-fa on|off|auto] [-ctk T] "
+                        "[-ctv T] [--no-mmap] [--no-repack] [--swa-full] [-kvu]\n");
+        return 2;
+    }
+    llama_log_set(on_log, NULL);
+    llama_backend_init();
+    printf("{\"buffers\": [");
+    int status = 1;
+    struct llama_model *model = llama_model_load_from_file(argv[1], mp);
+    if (model) {
+        struct llama_context *ctx = llama_init_from_model(model, cp);
+        if (ctx) {
+            status = 0;
+            llama_free(ctx);
+        }
+        llama_model_free(model);
+    }
+    printf("\n ], \"status\": %d}\n", status);
+    llama_backend_free();
+    return 0;
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Regenerate tests/estimate/master.json: what llama.cpp master (3f545becc) allocates on the CPU backend.
+
+    tests/estimate/ref_master.py [--llama-bin DIR] [--llama-inc DIR] [--out FILE] [PRESET...]
+
+Compiles ref_master.c against master's headers (DIR/include and DIR/ggml/include, e.g. extracted with
+`git -C LLAMA_REPO archive 3f545becc include ggml/include | tar -x -C DIR`) and its libllama/libggml
+(--llama-bin, default /work/ref-llama-master/build/bin), writes each preset of gen_models.py to a
+temporary sparse file and runs ref_master once per case below.  Not run by make test (it needs master's
+libraries); the JSON it writes is what tests/test_estimate.c checks.  See docs/reference.md.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COMMIT = '3f545becc'
+
+# (preset, [options...]): every preset gets the common settings, some get more
+COMMON = [
+    ['-c', '4096'],
+    ['-c', '1000'],
+    ['-c', '4096', '-fa', 'off'],
+    ['-c', '4096', '-fa', 'on', '-ctk', 'q8_0', '-ctv', 'q8_0'],
+    ['-c', '2048', '-ub', '128'],
+    ['-c', '4096', '-np', '4'],
+    ['-c', '4096', '--no-repack'],
+    ['-c', '4096', '--no-mmap'],
+    ['-c', '1100', '-fa', 'off'],
+]
+# the architectures b4747 did not have references for: fewer settings each
+SHORT = [
+    ['-c', '4096'],
+    ['-c', '1100', '-fa', 'off'],
+    ['-c', '2048', '-ub', '128'],
+    ['-c', '4096', '-np', '2'],
+    ['-c', '4096', '--no-mmap'],
+]
+FIRST = ('smollm2-135m', 'gemma2-2b', 'qwen2-0.5b', 'phi3-mini', 'mixtral-tiny', 'qwen2moe-small', 'deepseek2-small')
+EXTRA = {
+    'gemma2-2b': [['-c', '8192', '--swa-full'], ['-c', '8192'], ['-c', '8192', '-np', '2']],
+    'phi3-mini': [['-c', '4096', '--swa-full']],
+    'gemma3-1b': [['-c', '8192', '--swa-full'], ['-c', '8192', '-ub', '128']],
+    'gpt-oss-small': [['-c', '8192', '--swa-full'], ['-c', '8192', '--no-repack']],
+}
+
+
+def build(inc, lib, tmp):
+    exe = os.path.join(tmp, 'ref_master')
+    subprocess.run(['cc', '-O1', '-std=c11', '-Wall', '-Wextra', '-I' + os.path.join(inc, 'include'),
+                    '-I' + os.path.join(inc, 'ggml', 'include'), os.path.join(HERE, 'ref_master.c'),
+                    '-o', exe, '-rdynamic', '-L' + lib, '-lllama', '-lggml', '-lggml-base', '-ldl',
+                    '-Wl,-rpath,' + lib], check=True)
+    return exe
+
+
+KEEP = ('llama_kv_cache: size', 'creating', 'Flash Attention', 'error', 'failed', 'quantized V')
+
+
+def effective(lines):
+    """llama_context's settings as it printed them: n_ctx, n_ctx_seq, n_batch, n_ubatch, flash attention."""
+    eff = {}
+    for l in lines:
+        m = re.match(r'llama_context: (n_ctx|n_ctx_seq|n_batch|n_ubatch|n_seq_max) += (\d+)$', l)
+        if m:
+            eff[m.group(1)] = int(m.group(2))
+        if 'Flash Attention enabled' in l or 'flash_attn            = enabled' in l:
+            eff['flash_attn'] = 1
+        if 'Flash Attention not supported' in l or 'flash_attn            = disabled' in l:
+            eff['flash_attn'] = 0
+    return eff
+
+
+def run_case(exe, model, options):
+    p = subprocess.run([exe, model] + options, capture_output=True, text=True, check=True)
+    out = json.loads(p.stdout)
+    bufs = {}
+    for b in out['buffers']:
+        key = b['kind'] + '.' + b['name']
+        bufs.setdefault(key, []).append(b['bytes'])
+    lines = p.stderr.splitlines()
+    log = [l for l in lines if any(k in l for k in KEEP) and 'layer ' not in l]
+    return out['status'], bufs, log, effective(lines)
+
+
+def main(argv):
+    opt = {'--llama-bin': '/work/ref-llama-master/build/bin', '--llama-inc': '/tmp/estimate-llama-inc',
+           '--out': os.path.join(HERE, 'master.json')}
+    presets = []
+    i = 1
+    while i < len(argv):
+        if argv[i] in opt and i + 1 < len(argv):
+            opt[argv[i]] = argv[i + 1]
+            i += 2
+        else:
+            presets.append(argv[i])
+            i += 1
+    sys.path.insert(0, HERE)
+    import gen_models
+    if not presets:
+        presets = list(gen_models.PRESETS)
+    cases = []
+    with tempfile.TemporaryDirectory(prefix='estimate-ref-') as tmp:
+        exe = build(opt['--llama-inc'], opt['--llama-bin'], tmp)
+        for preset in presets:
+            model = os.path.join(tmp, preset + '.gguf')
+            header, _, size = gen_models.build(gen_models.PRESETS[preset])
+            with open(model, 'wb') as f:
+                f.write(header)
+                f.truncate(size)
+            for options in (COMMON if preset in FIRST else SHORT) + EXTRA.get(preset, []):
+                status, bufs, log, eff = run_case(exe, model, options)
+                case = dict(id=preset + '.' + '_'.join(o.lstrip('-') for o in options), preset=preset,
+                            options=options, status=status, bytes=bufs, effective=eff, log=log)
+                cases.append(case)
+                sys.stderr.write('%s: %s %s\n' % (case['id'], status, json.dumps(bufs)))
+            os.unlink(model)
+    doc = dict(about='Bytes llama.cpp master (%s, CPU backend, x86-64 with AVX2 and AVX-512, AMX refused as on '
+                     'a host without it) allocated for models written by gen_models.py (sparse, all-zero '
+                     'weights), from ggml_backend_buffer_get_size and ggml_backend_sched_get_buffer_size '
+                     'around the lines llama.cpp prints (ref_master.c). Regenerate with ref_master.py.' % COMMIT,
+               command='ref_master MODEL OPTIONS (llama-cli spelling; defaults as llama-cli: -b 2048 -ub 512 '
+                       '-np 1 -fa auto, mmap, repack)',
+               fields={'bytes': 'KIND.BUFFER -> [bytes, ...] in the order llama.cpp printed them (model, kv, rs, '
+                                'output, compute; a SWA model has two kv buffers, the non-SWA cache first)',
+                       'status': '1 when llama.cpp refused the model or the settings',
+                       'effective': 'the settings llama_context printed (flash_attn: 1 when enabled)',
+                       'log': "llama.cpp's lines about the KV caches and flash attention"},
+               cases=cases)
+    with open(opt['--out'], 'w') as f:  # compact: a line per case
+        head = json.dumps({k: v for k, v in doc.items() if k != 'cases'}, indent=1)[:-2]
+        f.write(head + ',\n "cases": [\n')
+        f.write(',\n'.join('  ' + json.dumps(c) for c in cases))
+        f.write('\n ]\n}\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
