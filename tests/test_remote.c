@@ -8,6 +8,7 @@
 #include "gen.h"
 #include "httpd.h"
 #include "libgguf.h"
+#include "standin.h"
 #include "libgguf_remote.h"
 
 #include <dirent.h>
@@ -62,6 +63,15 @@ static char *url(const char *mode, const char *name) {
 }
 
 static bool holds(const char *out, const unsigned char *want, size_t n);
+
+/* A small model with a vocabulary: llama-2-tiny-random from ../shared's
+ * corpus, or without ../shared the stand-in of llama-quantize's Q8_0 model
+ * (standin.h): what these tests check is that a remote read gives what the
+ * local one does, which needs no particular model. */
+static const char *tiny_model(void) {
+    return shared_present() ? shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf")
+                            : model_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+}
 
 /* Run gguf with up to four arguments; NULL ones are left out. */
 static int run(char **out, char **err, const char *cmd, const char *a1, const char *a2, const char *a3,
@@ -134,21 +144,25 @@ static void all_commands(const char *file, const char *name) {
 }
 
 TEST(remote_every_command_same_as_file) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    static const char *const files[] = {
-        "corpus/ollama/llama-2-tiny-random@55b2b40c.gguf",
-        "corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf",
-        "golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
-        "golden/llama-quantize/pub-dense-f16.gguf",
+    /* without ../shared: the llama-quantize models' stand-ins, and a
+     * committed vocabulary-only file for the vocabulary one */
+    const bool shared = shared_present();
+    const char *const files[] = {
+        shared ? shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf")
+               : model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"),
+        shared ? shared_path("corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf") : "tests/data/t5-unigram-nmt-nfkc.gguf",
+        model_path("golden/llama-quantize/pub-dense-Q8_0.BE.gguf"),
+        model_path("golden/llama-quantize/pub-dense-f16.gguf"),
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *name = strrchr(files[i], '/') + 1;
-        if (!publish(shared_path(files[i]), name)) {
+        if (!publish(files[i], name)) {
             CHECKF(0, "cannot publish %s", files[i]);
             continue;
         }
-        all_commands(shared_path(files[i]), name);
+        all_commands(files[i], name);
     }
 }
 
@@ -207,9 +221,9 @@ static void expect_fail(const char *u, const char *want, const char *token) {
 }
 
 TEST(remote_faults) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     REQUIRE(publish(src, "m.gguf"));
     char local[2048];
     snprintf(local, sizeof local, "%s/m.gguf", root);
@@ -241,10 +255,10 @@ TEST(remote_faults) {
 
 /* A truncated file and a metadata-only one warn on a URL as on disk. */
 TEST(remote_truncated_warns) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     size_t n = 0;
-    unsigned char *b = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &n);
+    unsigned char *b = read_file(model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &n);
     REQUIRE(b != NULL);
     lgg_file *f = NULL;
     REQUIRE(lgg_open_memory(b, n, NULL, &f, NULL) == LGG_OK);
@@ -272,9 +286,9 @@ TEST(remote_truncated_warns) {
  * ignored (there, a read per tensor would be a GET from byte 0 each); and
  * hash - on a pipe that ends early. */
 TEST(remote_hash_one_pass) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    const char *src = model_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
     REQUIRE(publish(src, "h.gguf"));
     size_t n = 0;
     unsigned char *b = read_file(src, &n);
@@ -313,9 +327,9 @@ TEST(remote_hash_one_pass) {
 
 /* hf://OWNER/REPO/PATH[@REV] through HF_ENDPOINT. */
 TEST(remote_hf_names) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     REQUIRE(publish(src, "o/r/resolve/main/sub/m.gguf"));
     REQUIRE(publish(src, "o/r/resolve/v2/m.gguf"));
     char ep[256], local[2048];
@@ -384,9 +398,9 @@ static bool same_bytes(const char *a, const char *b) {
  * second run fetches only the listing; a damaged file is fetched again;
  * --include/--exclude. */
 TEST(remote_hf_snapshot) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const files[] = {"model.safetensors", "sub/config.json", NULL};
     REQUIRE(hub_repo("o/s", src, files));
     char ep[256], dir[2048], p[2300], *o = NULL, *e = NULL;
@@ -444,9 +458,9 @@ TEST(remote_hf_snapshot) {
  * the listing has a folder is not followed: refused, nothing written
  * through it. */
 TEST(remote_hf_snapshot_symlinks) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const files[] = {"sub/config.json", NULL};
     REQUIRE(hub_repo("o/sl", src, files));
     char ep[256], real[2048], link[2048], dir[2100], p[2300], *o = NULL, *e = NULL;
@@ -496,7 +510,7 @@ static bool hub_listed(const char *repo, const char *listing, const char *const 
  * beside `a/b`.  A file longer than the listing says is refused once one
  * byte more than listed came. */
 TEST(remote_hf_snapshot_clashes) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     char ep[256], dir[2048], *o = NULL, *e = NULL;
     snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
@@ -536,15 +550,19 @@ TEST(remote_hf_snapshot_clashes) {
     CHECKF(e && strstr(e, "/f: cannot rename the partial file over it"), "%s", e);
     CHECKF(entries_in(dir) == 1, "%d entries: the partial file left", entries_in(dir));
     free(o), free(e);
-    /* 100 bytes listed, 1750560 served */
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    /* 100 bytes listed, the whole model (1750560 bytes with ../shared) served */
+    const char *src = tiny_model();
     REQUIRE(hub_listed("o/c3", "[{\"type\":\"file\",\"oid\":\"1\",\"size\":100,\"path\":\"m.safetensors\"}]",
                        (const char *const[]){NULL}));
     REQUIRE(publish(src, "o/c3/main/m.safetensors"));
     snprintf(dir, sizeof dir, "%s/clash-size", scratch_dir());
     httpd_take_counts(other);
     CHECK_EQ_U(run(&o, &e, "download", "-q", "-o", dir, "hf://o/c3"), 1);
-    char *want = text_replace("gguf download: DIR/m.safetensors: 1750560 bytes, the listing says 100\n", "DIR", dir);
+    struct stat sst;
+    char said[128];
+    snprintf(said, sizeof said, "gguf download: DIR/m.safetensors: %lld bytes, the listing says 100\n",
+             stat(src, &sst) == 0 ? (long long)sst.st_size : -1LL); /* 1750560 for the shared model */
+    char *want = text_replace(said, "DIR", dir);
     CHECK_STR(e, want);
     unsigned long long sent = httpd_take_counts(other).sent;
     CHECKF(sent <= 101, "%llu bytes sent", sent);
@@ -559,9 +577,9 @@ TEST(remote_hf_snapshot_clashes) {
  * ls.  Against httpd.c's hub shape: the tree API over per-repository
  * folders, LFS files answered with a 302 to another origin. */
 TEST(remote_hf_quant_tags) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const q[] = {"m-Q8_0.gguf", "m-Q4_0.gguf", "m-Q4_K_M.gguf", "big/m-IQ4_XS-00001-of-00002.gguf",
                                     "big/m-IQ4_XS-00002-of-00002.gguf", NULL};
     static const char *const n[] = {"n.F16.gguf", "n.BF16.gguf", "config.json", NULL};
@@ -812,7 +830,7 @@ TEST(remote_hf_name_one_checker) {
 /* The server started, a model published as d.gguf: its bytes and sha256
  * (NULL when that fails). */
 static unsigned char *publish_d(size_t *n, char sha[65]) {
-    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    const char *src = model_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
     if (!setup() || !publish(src, "d.gguf")) return NULL;
     unsigned char *b = read_file(src, n);
     if (b) sha256_hex(b, *n, sha);
@@ -842,7 +860,7 @@ static char *with_ext(const char *p, const char *ext) {
 }
 
 TEST(remote_download) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -920,7 +938,7 @@ TEST(remote_download) {
 
 /* What lies at OUT.part and OUT.part.etag is not followed or trusted. */
 TEST(remote_download_planted) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1014,7 +1032,7 @@ static void *dl_thread(void *p) {
 /* Two downloads to one OUT: the second refuses while the first runs; the
  * file is whole. */
 TEST(remote_download_concurrent) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1050,7 +1068,7 @@ TEST(remote_download_concurrent) {
 
 /* A body that is not GGUF is refused at its first bytes. */
 TEST(remote_download_not_gguf) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1077,7 +1095,7 @@ TEST(remote_download_not_gguf) {
 
 /* -o DIR, -o DIR/ and -o . name the file inside as the URL names it. */
 TEST(remote_download_into_dir) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1111,7 +1129,7 @@ TEST(remote_download_into_dir) {
 
 /* --timeout bounds a stall, never a transfer that progresses. */
 TEST(remote_timeout) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1139,7 +1157,7 @@ TEST(remote_timeout) {
  * asked for, with the count; a moderate set read with a bounded number of
  * connections (the server keeps each one alive, as real servers do). */
 TEST(remote_many_shards) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     buf b = {0};
     gen_header(&b, 3, 0, 4);
@@ -1179,7 +1197,7 @@ TEST(remote_many_shards) {
     snprintf(dir, sizeof dir, "%s/many", root);
     mkdir(dir, 0755);
     snprintf(prefix, sizeof prefix, "%s/m", dir);
-    st = run(&o, &e, "split", "--max-tensors=1", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), prefix, NULL);
+    st = run(&o, &e, "split", "--max-tensors=1", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), prefix, NULL);
     REQUIRE(st == 0);
     free(o), free(e);
     unsigned n = 0;
@@ -1213,13 +1231,13 @@ TEST(remote_many_shards) {
 
 /* A shard set from its first shard's URL: the set's totals, as on disk. */
 TEST(remote_shard_set) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     char name[128], from[256];
     for (int k = 1; k <= 3; k++) {
         snprintf(name, sizeof name, "pub-dense-Q8_0-split-%05d-of-00003.gguf", k);
         snprintf(from, sizeof from, "golden/llama-quantize/%s", name);
-        REQUIRE(publish(shared_path(from), name));
+        REQUIRE(publish(model_path(from), name));
     }
     char local[2048];
     snprintf(local, sizeof local, "%s/pub-dense-Q8_0-split-00001-of-00003.gguf", root);
@@ -1235,9 +1253,9 @@ TEST(remote_shard_set) {
 /* The hub's listing in pages (Link: <...>; rel="next"): followed to the
  * end, the same listing as in one page. */
 TEST(remote_hf_listing_pages) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const files[] = {"a-Q4_K_M.gguf", "b-Q8_0.gguf", "c/config.json", "d.txt", NULL};
     REQUIRE(hub_repo("o/pages", src, files));
     char ep[256], *o1 = NULL, *o2 = NULL, *e = NULL;
