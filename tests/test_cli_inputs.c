@@ -4,6 +4,7 @@
  * (issue 22, items 1, 2, 16, 17). */
 #include "gen.h"
 #include "libgguf.h"
+#include "standin.h"
 #include "test.h"
 
 #include <dirent.h>
@@ -97,17 +98,17 @@ TEST(cli_set_refuses_its_value_file) {
 
 /* quantize --imatrix im.dat IN im.dat PRESET */
 TEST(cli_quantize_refuses_its_imatrix) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the model and its importance matrix, or their stand-ins (standin.h) */
     const char *d = fresh("q-self");
     char im[700], want[2400];
     snprintf(im, sizeof im, "%s/im.dat", d);
-    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-dense-f16.imatrix.dat"), im));
+    REQUIRE(file_copy(model_path("golden/llama-quantize/pub-dense-f16.imatrix.dat"), im));
     size_t n = 0;
     unsigned char *before = read_file(im, &n);
     REQUIRE(before);
     char *se = NULL;
     CHECK_EQ_U(run_gguf_capture(NULL, &se, "quantize", "-q", "--imatrix", im,
-                                shared_path("golden/llama-quantize/pub-dense-f16.gguf"), im, "Q4_K_M", NULL),
+                                model_path("golden/llama-quantize/pub-dense-f16.gguf"), im, "Q4_K_M", NULL),
                1);
     refusal(want, sizeof want, "quantize", im, im);
     CHECK_STR(se, want);
