@@ -6,8 +6,15 @@
  *   convert_hf_to_gguf.py --outtype f16 --metadata meta.json --outfile DIR MODEL
  *   convert_hf_to_gguf.py --outtype f16 --model-name "My Model" --outfile DIR MODEL
  *   convert_hf_to_gguf.py --outtype f16|f32 --bigendian --no-lazy --outfile OUT MODEL
- * with meta.json holding META below. */
+ * with meta.json holding META below.
+ *
+ * Without ../shared, the errors and the ignored switches are checked on a
+ * checkpoint made from a seed (embed_cases.h) whose conversion by the
+ * reference is known; the outputs of the other options are known for
+ * TinyLlama-2-Test-2x32 only, and those tests say so. */
+#include "embed_cases.h"
 #include "libgguf.h"
+#include "standin.h"
 #include "test.h"
 
 #include <stdio.h>
@@ -34,6 +41,27 @@ static const char *model(void) {
     return dir;
 }
 
+/* need_shared(), saying what the test needs: the reference's outputs with
+ * these options are known for TinyLlama-2-Test-2x32 only. */
+static bool need_tinyllama(void) {
+    if (shared_present()) return true;
+    test_skip("needs ../shared/golden/convert/TinyLlama-2-Test-2x32 (random weights, 4 MB, and Llama 2's 0.5 MB "
+              "tokenizer.model), the checkpoint whose outputs of convert_hf_to_gguf.py with these options are recorded");
+    return false;
+}
+
+/* The checkpoint the errors are checked on: TinyLlama-2-Test-2x32, or
+ * without ../shared the seeded all-MiniLM-Tiny-Test (its reference f16
+ * sha256 into *f16 when f16 is not NULL); NULL, the test failed, when it
+ * cannot be made. */
+static const char *any_model(const char **f16) {
+    const char *const *sha = NULL;
+    const char *dir = shared_present() ? model() : embed_case("all-MiniLM-Tiny-Test", &sha);
+    CHECKF(dir != NULL, "cannot make the seeded checkpoint");
+    if (f16) *f16 = sha ? sha[1] : NULL;
+    return dir;
+}
+
 static void put(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     if (f) fputs(text, f), fclose(f);
@@ -57,7 +85,7 @@ static void same_as_reference(const char *opt, const char *value, const char *ou
 }
 
 TEST(convert_refopts_golden) {
-    if (!need_shared()) return;
+    if (!need_tinyllama()) return;
     const char *meta = scratch_path("meta.json");
     put(meta, META);
     char dir[4200], file[4400];
@@ -82,17 +110,19 @@ TEST(convert_refopts_golden) {
 /* The switches the reference uses for memory and logging change nothing:
  * the bytes of its own f16 output beside the checkpoint. */
 TEST(convert_refopts_ignored) {
-    if (!need_shared()) return;
-    char want[4300], hex[65], ref[65];
-    snprintf(want, sizeof want, "%s.f16.gguf", model());
+    const char *f16 = NULL, *dir = any_model(&f16); /* without ../shared: the reference's f16 sha256 of the seeded case */
+    if (!dir) return;
+    char want[4300], hex[65], ref[65] = "";
+    snprintf(want, sizeof want, "%s.f16.gguf", dir);
     const char *out = scratch_path("ignored.gguf");
     char *so = NULL, *se = NULL;
     int st = run_gguf_capture(&so, &se, "convert", "-q", "--no-fsync", "--use-temp-file", "--no-lazy", "--verbose", "-o",
-                              out, model(), NULL);
+                              out, dir, NULL);
     CHECKF(st == 0 && so && !*so && se && !*se, "status %d: %s", st, se ? se : "");
     file_sha256(out, hex);
-    file_sha256(want, ref);
-    CHECK(*ref && !strcmp(hex, ref));
+    if (f16) snprintf(ref, sizeof ref, "%s", f16);
+    else file_sha256(want, ref);
+    CHECKF(*ref && !strcmp(hex, ref), "sha256 %s, the reference's f16 output %s", hex, ref);
     unlink(out);
     free(so), free(se);
 }
@@ -127,7 +157,7 @@ static const struct {
 };
 
 TEST(convert_refopts_split) {
-    if (!need_shared()) return;
+    if (!need_tinyllama()) return;
     for (size_t c = 0; c < sizeof SPLITS / sizeof SPLITS[0]; c++) {
         size_t n = 0;
         while (n < 4 && SPLITS[c].sha[n]) n++;
@@ -161,10 +191,10 @@ TEST(convert_refopts_split) {
 
 /* Exact stderr and status, nothing on stdout, no output left. */
 static void expect(const char *want_err, int want, const char *a, const char *b, const char *c) {
-    const char *out = scratch_path("never.gguf");
+    const char *out = scratch_path("never.gguf"), *dir = any_model(NULL);
     char *so = NULL, *se = NULL;
-    int st = run_gguf_capture(&so, &se, "convert", a, b, c ? c : "-o", c ? "-o" : out, c ? out : model(),
-                              c ? model() : NULL, NULL);
+    int st = run_gguf_capture(&so, &se, "convert", a, b, c ? c : "-o", c ? "-o" : out, c ? out : dir, c ? dir : NULL,
+                              NULL);
     CHECKF(st == want, "%s %s: status %d", a, b, st);
     CHECK_STR(so, "");
     CHECK_STR(se, want_err);
@@ -173,7 +203,7 @@ static void expect(const char *want_err, int want, const char *a, const char *b,
 }
 
 TEST(convert_refopts_errors) {
-    if (!need_shared()) return;
+    if (!any_model(NULL)) return;
     expect("gguf convert: --metadata takes a JSON file (the reference's override file); 'general.name=str:X' is a "
            "key to set: use --set\n" USAGE,
            2, "--metadata", "general.name=str:X", NULL);
@@ -200,7 +230,7 @@ TEST(convert_refopts_errors) {
     /* the override file is an input: never the output */
     put(bad, META);
     char *so = NULL, *se = NULL;
-    int st = run_gguf_capture(&so, &se, "convert", "-q", "--metadata", bad, "-o", bad, model(), NULL);
+    int st = run_gguf_capture(&so, &se, "convert", "-q", "--metadata", bad, "-o", bad, any_model(NULL), NULL);
     snprintf(msg, sizeof msg, "gguf convert: %s: refusing to write over the input %s (the same file); nothing written\n",
              bad, bad);
     CHECK(st == 1);

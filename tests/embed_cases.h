@@ -1,0 +1,16 @@
+/* embed_cases.h -- the embedding models' checkpoints of
+ * test_convert_embed.c (BERT-style, weights from a counter, the WordPiece
+ * or SentencePiece vocabulary of tests/data), for the tests that want a
+ * checkpoint whose conversion by llama.cpp b4747's convert_hf_to_gguf.py
+ * is known without ../shared. */
+#ifndef LGG_TEST_EMBED_CASES_H
+#define LGG_TEST_EMBED_CASES_H
+
+/* The checkpoint of the case NAME (e.g. "all-MiniLM-Tiny-Test"), written
+ * again under scratch_dir()/NAME (static path); *sha, when sha is not NULL,
+ * gets the reference's outputs' sha256s for f32, f16, bf16, q8_0 and auto.
+ * NULL when there is no such case, it needs ../shared and that is missing,
+ * or it cannot be written. */
+const char *embed_case(const char *name, const char *const **sha);
+
+#endif
