@@ -7,10 +7,12 @@
 #define LGG_TEST_EMBED_CASES_H
 
 /* The checkpoint of the case NAME (e.g. "all-MiniLM-Tiny-Test"), written
- * again under scratch_dir()/NAME (static path); *sha, when sha is not NULL,
- * gets the reference's outputs' sha256s for f32, f16, bf16, q8_0 and auto.
- * NULL when there is no such case, it needs ../shared and that is missing,
- * or it cannot be written. */
-const char *embed_case(const char *name, const char *const **sha);
+ * again as BASE/NAME (BASE made if missing; NULL: scratch_dir()), its path
+ * in a static buffer; NULL when there is no such case, it needs ../shared
+ * and that is missing, or it cannot be written. */
+const char *embed_case(const char *name, const char *base);
+/* The sha256s of the reference's outputs for case NAME: f32, f16, bf16,
+ * q8_0 and auto; NULL as for embed_case. */
+const char *const *embed_case_sha(const char *name);
 
 #endif

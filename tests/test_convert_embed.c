@@ -326,11 +326,12 @@ static const ecase CASES[] = {
      {"00c739ddc2ea0d0dc6d43d714046524a62419d4c9194eadcde76334fe52c91c3", "d4346628ee055bad20202407a6bb8729c028480cae8cf2e4241d4c1881b82c0f", "9de28d585838ee50bb601368bf5da907b91473d0a20ba545a68653bf1e9ea0de", "671d5726623aa6dbd60028cb46a9b20cd16b7f29a5b002dcb7cf422c60eb5be6", "9de28d585838ee50bb601368bf5da907b91473d0a20ba545a68653bf1e9ea0de"}},
 };
 
-static const char *make_case(const ecase *e) {
+/* The checkpoint of e under `base` (NULL: LGG_EMBED_CHECKPOINTS or the scratch folder). */
+static const char *make_case_in(const ecase *e, const char *base) {
     static char dir[4096];
     const char *keep = getenv("LGG_EMBED_CHECKPOINTS");
     char sub[4200];
-    snprintf(dir, sizeof dir, "%s/%s", keep && *keep ? keep : scratch_dir(), e->name);
+    snprintf(dir, sizeof dir, "%s/%s", base ? base : keep && *keep ? keep : scratch_dir(), e->name);
     mkdir(dir, 0755);
     static etensor t[128];
     size_t n = e->heads == 3 ? nomic_tensors(t, e->H, e->L, e->FF, e->V, e->TV)
@@ -361,17 +362,27 @@ static const char *make_case(const ecase *e) {
     return ok ? dir : NULL;
 }
 
+static const char *make_case(const ecase *e) { return make_case_in(e, NULL); }
+
 /* A case that borrows a tokenizer.json of ../shared/golden/convert (the
  * RoBERTa one): without ../shared it is left out. */
 static bool borrows(const ecase *e) { return e->tokdir && !strstr(e->tokdir, ".model"); }
 
-const char *embed_case(const char *name, const char *const **sha) {
+static const ecase *find_case(const char *name) {
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
-        if (!strcmp(CASES[i].name, name) && (!borrows(&CASES[i]) || shared_present())) {
-            if (sha) *sha = CASES[i].sha;
-            return make_case(&CASES[i]);
-        }
+        if (!strcmp(CASES[i].name, name) && (!borrows(&CASES[i]) || shared_present())) return &CASES[i];
     return NULL;
+}
+
+const char *embed_case(const char *name, const char *base) {
+    const ecase *e = find_case(name);
+    if (e && base) mkdir(base, 0755);
+    return e ? make_case_in(e, base) : NULL;
+}
+
+const char *const *embed_case_sha(const char *name) {
+    const ecase *e = find_case(name);
+    return e ? e->sha : NULL;
 }
 
 TEST(convert_embed_families) {
