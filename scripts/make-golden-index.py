@@ -9,6 +9,11 @@ README.md) and writes, under tests/data/golden/:
                    sha256 and the first 8 hex digits of each row's sha256
   quant/           the inputs: input.<case>.f32, input.<case>.imatrix.f32 and
                    random.<type>.bin (copied: tens of KB)
+  llama-quantize.json  the runs of ../shared/golden/llama-quantize/
+                   *.presets.json without the tensor data's hashes: each
+                   run's arguments, exit status, output sha256, keys and
+                   types in order, tensor names and types (repeated lists
+                   written once: the runs name them by index)
   standin/         the header (everything before the tensor data) of each
                    model the CLI tests open, and standin.tsv: each one's
                    reference size and sha256.  The tests fill the data from
@@ -57,6 +62,8 @@ STANDINS = [
     ("golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf", "seeded"),
     ("golden/llama-quantize/pub-dense-Q8_0-split-00003-of-00003.gguf", "seeded"),
     ("golden/llama-quantize/pub-moe-f32.gguf", "seeded"),
+    ("golden/llama-quantize/pub-dense-f16.imatrix.dat", "whole"),
+    ("golden/llama-quantize/pub-moe-f32.imatrix.dat", "whole"),
     ("corpus/threatflux-gguf/test_model@0f14d3d7.gguf", "zeros"),
     ("corpus/crabml/tinyllamas-stories-260k-f32@e8579850.gguf", "seeded"),
     ("corpus/ggml/superpoint@1297967f.gguf", "seeded"),
@@ -72,8 +79,6 @@ STANDINS = [
     ("corpus/llama.cpp/ggml-vocab-deepseek-coder@640ee63d.gguf", "vocab"),
     ("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf", "vocab"),
     ("golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf", "vocab"),
-    ("golden/llama-quantize/pub-dense-f16.imatrix.dat", "whole"),
-    ("golden/llama-quantize/pub-moe-f32.imatrix.dat", "whole"),
 ]
 # A "vocab" stand-in keeps every key and value of a file with a vocabulary but the
 # items of its long arrays past the first VOCAB_KEEP: those are made by the
@@ -215,6 +220,32 @@ def gguf_data_offset(b):
     return (pos + align - 1) // align * align
 
 
+def quantize_runs():
+    """The llama-quantize runs (what test_quant_model.c checks without
+    ../shared): the key lists and tensor name lists written once."""
+    out = {"reference": None, "kvs": [], "names": [], "models": {}}
+    for fn in ("pub-dense-f16.presets.json", "pub-moe-f32.presets.json"):
+        d = json.loads(read("golden/llama-quantize/" + fn))
+        out["reference"] = d["reference"]
+        runs = []
+        for r in d["runs"]:
+            run = {k: r[k] for k in ("model", "args", "preset", "tag", "rc")}
+            if "tensors" in r:
+                kvs = [list(kv) for kv in r["kvs"]]
+                names = [t[0] for t in r["tensors"]]
+                for key, val in (("kvs", kvs), ("names", names)):
+                    if val not in out[key]:
+                        out[key].append(val)
+                    run[key] = out[key].index(val)
+                run["file_sha256"] = r["file_sha256"]
+                run["types"] = " ".join(t[1] for t in r["tensors"])
+            runs.append(run)
+        out["models"][fn] = runs
+    with open(OUT + "/llama-quantize.json", "w") as f:
+        json.dump(out, f, separators=(",", ":"))
+        f.write("\n")
+
+
 def standins():
     os.makedirs(OUT + "/standin", exist_ok=True)
     rows = ["reference\tbytes\tsha256\thead_bytes\tdata\tarrays"]
@@ -306,6 +337,7 @@ def estimate():
 if __name__ == "__main__":
     shutil.copyfile(os.path.join(SHARED, "ggml-public-names.txt"), "tests/data/ggml-public-names.txt")
     quant_index()
+    quantize_runs()
     standins()
     corpus()
     estimate()

@@ -295,18 +295,18 @@ const char *standin_path(const char *name) {
     return p[k];
 }
 
-static bool have_shared(void) {
+bool shared_present(void) {
     struct stat st;
     return stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool need_models(void) {
-    if (have_shared()) return true;
+    if (shared_present()) return true;
     return standin_dir() != NULL;
 }
 
 const char *model_path(const char *rel) {
-    if (have_shared()) return shared_path(rel);
+    if (shared_present()) return shared_path(rel);
     return standin_path(strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
 }
 
@@ -318,7 +318,7 @@ const char *need_model(const char *rel) {
 }
 
 const char *ggml_types_dir(void) {
-    return have_shared() ? shared_path("golden/ggml-types") : standin_dir();
+    return shared_present() ? shared_path("golden/ggml-types") : standin_dir();
 }
 
 /* The quantization vector NAME (input.*, random.*, quant.*, dequant.* as in
@@ -349,7 +349,7 @@ static unsigned char *golden_vector(const char *name, size_t *n) {
 }
 
 const char *ref_path(const char *rel) {
-    if (have_shared()) return shared_path(rel);
+    if (shared_present()) return shared_path(rel);
     static char p[8][1600];
     static int k;
     k = (k + 1) % 8;

@@ -6,8 +6,10 @@
  * refused connection); `gguf download` and its resuming. */
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 #include "gen.h"
+#include "embed_cases.h"
 #include "httpd.h"
 #include "libgguf.h"
+#include "standin.h"
 #include "libgguf_remote.h"
 
 #include <dirent.h>
@@ -62,6 +64,15 @@ static char *url(const char *mode, const char *name) {
 }
 
 static bool holds(const char *out, const unsigned char *want, size_t n);
+
+/* A small model with a vocabulary: llama-2-tiny-random from ../shared's
+ * corpus, or without ../shared the stand-in of llama-quantize's Q8_0 model
+ * (standin.h): what these tests check is that a remote read gives what the
+ * local one does, which needs no particular model. */
+static const char *tiny_model(void) {
+    return shared_present() ? shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf")
+                            : model_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+}
 
 /* Run gguf with up to four arguments; NULL ones are left out. */
 static int run(char **out, char **err, const char *cmd, const char *a1, const char *a2, const char *a3,
@@ -134,21 +145,25 @@ static void all_commands(const char *file, const char *name) {
 }
 
 TEST(remote_every_command_same_as_file) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    static const char *const files[] = {
-        "corpus/ollama/llama-2-tiny-random@55b2b40c.gguf",
-        "corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf",
-        "golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
-        "golden/llama-quantize/pub-dense-f16.gguf",
+    /* without ../shared: the llama-quantize models' stand-ins, and a
+     * committed vocabulary-only file for the vocabulary one */
+    const bool shared = shared_present();
+    const char *const files[] = {
+        shared ? shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf")
+               : model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"),
+        shared ? shared_path("corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf") : "tests/data/t5-unigram-nmt-nfkc.gguf",
+        model_path("golden/llama-quantize/pub-dense-Q8_0.BE.gguf"),
+        model_path("golden/llama-quantize/pub-dense-f16.gguf"),
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         const char *name = strrchr(files[i], '/') + 1;
-        if (!publish(shared_path(files[i]), name)) {
+        if (!publish(files[i], name)) {
             CHECKF(0, "cannot publish %s", files[i]);
             continue;
         }
-        all_commands(shared_path(files[i]), name);
+        all_commands(files[i], name);
     }
 }
 
@@ -207,9 +222,9 @@ static void expect_fail(const char *u, const char *want, const char *token) {
 }
 
 TEST(remote_faults) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     REQUIRE(publish(src, "m.gguf"));
     char local[2048];
     snprintf(local, sizeof local, "%s/m.gguf", root);
@@ -241,10 +256,10 @@ TEST(remote_faults) {
 
 /* A truncated file and a metadata-only one warn on a URL as on disk. */
 TEST(remote_truncated_warns) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     size_t n = 0;
-    unsigned char *b = read_file(shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &n);
+    unsigned char *b = read_file(model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), &n);
     REQUIRE(b != NULL);
     lgg_file *f = NULL;
     REQUIRE(lgg_open_memory(b, n, NULL, &f, NULL) == LGG_OK);
@@ -272,9 +287,9 @@ TEST(remote_truncated_warns) {
  * ignored (there, a read per tensor would be a GET from byte 0 each); and
  * hash - on a pipe that ends early. */
 TEST(remote_hash_one_pass) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    const char *src = model_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
     REQUIRE(publish(src, "h.gguf"));
     size_t n = 0;
     unsigned char *b = read_file(src, &n);
@@ -313,9 +328,9 @@ TEST(remote_hash_one_pass) {
 
 /* hf://OWNER/REPO/PATH[@REV] through HF_ENDPOINT. */
 TEST(remote_hf_names) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     REQUIRE(publish(src, "o/r/resolve/main/sub/m.gguf"));
     REQUIRE(publish(src, "o/r/resolve/v2/m.gguf"));
     char ep[256], local[2048];
@@ -384,9 +399,9 @@ static bool same_bytes(const char *a, const char *b) {
  * second run fetches only the listing; a damaged file is fetched again;
  * --include/--exclude. */
 TEST(remote_hf_snapshot) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const files[] = {"model.safetensors", "sub/config.json", NULL};
     REQUIRE(hub_repo("o/s", src, files));
     char ep[256], dir[2048], p[2300], *o = NULL, *e = NULL;
@@ -444,9 +459,9 @@ TEST(remote_hf_snapshot) {
  * the listing has a folder is not followed: refused, nothing written
  * through it. */
 TEST(remote_hf_snapshot_symlinks) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const files[] = {"sub/config.json", NULL};
     REQUIRE(hub_repo("o/sl", src, files));
     char ep[256], real[2048], link[2048], dir[2100], p[2300], *o = NULL, *e = NULL;
@@ -496,7 +511,7 @@ static bool hub_listed(const char *repo, const char *listing, const char *const 
  * beside `a/b`.  A file longer than the listing says is refused once one
  * byte more than listed came. */
 TEST(remote_hf_snapshot_clashes) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     char ep[256], dir[2048], *o = NULL, *e = NULL;
     snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
@@ -536,15 +551,19 @@ TEST(remote_hf_snapshot_clashes) {
     CHECKF(e && strstr(e, "/f: cannot rename the partial file over it"), "%s", e);
     CHECKF(entries_in(dir) == 1, "%d entries: the partial file left", entries_in(dir));
     free(o), free(e);
-    /* 100 bytes listed, 1750560 served */
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    /* 100 bytes listed, the whole model (1750560 bytes with ../shared) served */
+    const char *src = tiny_model();
     REQUIRE(hub_listed("o/c3", "[{\"type\":\"file\",\"oid\":\"1\",\"size\":100,\"path\":\"m.safetensors\"}]",
                        (const char *const[]){NULL}));
     REQUIRE(publish(src, "o/c3/main/m.safetensors"));
     snprintf(dir, sizeof dir, "%s/clash-size", scratch_dir());
     httpd_take_counts(other);
     CHECK_EQ_U(run(&o, &e, "download", "-q", "-o", dir, "hf://o/c3"), 1);
-    char *want = text_replace("gguf download: DIR/m.safetensors: 1750560 bytes, the listing says 100\n", "DIR", dir);
+    struct stat sst;
+    char said[128];
+    snprintf(said, sizeof said, "gguf download: DIR/m.safetensors: %lld bytes, the listing says 100\n",
+             stat(src, &sst) == 0 ? (long long)sst.st_size : -1LL); /* 1750560 for the shared model */
+    char *want = text_replace(said, "DIR", dir);
     CHECK_STR(e, want);
     unsigned long long sent = httpd_take_counts(other).sent;
     CHECKF(sent <= 101, "%llu bytes sent", sent);
@@ -559,9 +578,9 @@ TEST(remote_hf_snapshot_clashes) {
  * ls.  Against httpd.c's hub shape: the tree API over per-repository
  * folders, LFS files answered with a 302 to another origin. */
 TEST(remote_hf_quant_tags) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const q[] = {"m-Q8_0.gguf", "m-Q4_0.gguf", "m-Q4_K_M.gguf", "big/m-IQ4_XS-00001-of-00002.gguf",
                                     "big/m-IQ4_XS-00002-of-00002.gguf", NULL};
     static const char *const n[] = {"n.F16.gguf", "n.BF16.gguf", "config.json", NULL};
@@ -812,7 +831,7 @@ TEST(remote_hf_name_one_checker) {
 /* The server started, a model published as d.gguf: its bytes and sha256
  * (NULL when that fails). */
 static unsigned char *publish_d(size_t *n, char sha[65]) {
-    const char *src = shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
+    const char *src = model_path("golden/llama-quantize/pub-dense-Q8_0.gguf");
     if (!setup() || !publish(src, "d.gguf")) return NULL;
     unsigned char *b = read_file(src, n);
     if (b) sha256_hex(b, *n, sha);
@@ -842,7 +861,7 @@ static char *with_ext(const char *p, const char *ext) {
 }
 
 TEST(remote_download) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -920,7 +939,7 @@ TEST(remote_download) {
 
 /* What lies at OUT.part and OUT.part.etag is not followed or trusted. */
 TEST(remote_download_planted) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1014,7 +1033,7 @@ static void *dl_thread(void *p) {
 /* Two downloads to one OUT: the second refuses while the first runs; the
  * file is whole. */
 TEST(remote_download_concurrent) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1050,7 +1069,7 @@ TEST(remote_download_concurrent) {
 
 /* A body that is not GGUF is refused at its first bytes. */
 TEST(remote_download_not_gguf) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1077,7 +1096,7 @@ TEST(remote_download_not_gguf) {
 
 /* -o DIR, -o DIR/ and -o . name the file inside as the URL names it. */
 TEST(remote_download_into_dir) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1111,7 +1130,7 @@ TEST(remote_download_into_dir) {
 
 /* --timeout bounds a stall, never a transfer that progresses. */
 TEST(remote_timeout) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     size_t n = 0;
     char sha[65];
     unsigned char *want = publish_d(&n, sha);
@@ -1139,7 +1158,7 @@ TEST(remote_timeout) {
  * asked for, with the count; a moderate set read with a bounded number of
  * connections (the server keeps each one alive, as real servers do). */
 TEST(remote_many_shards) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     buf b = {0};
     gen_header(&b, 3, 0, 4);
@@ -1179,7 +1198,7 @@ TEST(remote_many_shards) {
     snprintf(dir, sizeof dir, "%s/many", root);
     mkdir(dir, 0755);
     snprintf(prefix, sizeof prefix, "%s/m", dir);
-    st = run(&o, &e, "split", "--max-tensors=1", shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), prefix, NULL);
+    st = run(&o, &e, "split", "--max-tensors=1", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"), prefix, NULL);
     REQUIRE(st == 0);
     free(o), free(e);
     unsigned n = 0;
@@ -1213,13 +1232,13 @@ TEST(remote_many_shards) {
 
 /* A shard set from its first shard's URL: the set's totals, as on disk. */
 TEST(remote_shard_set) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
     char name[128], from[256];
     for (int k = 1; k <= 3; k++) {
         snprintf(name, sizeof name, "pub-dense-Q8_0-split-%05d-of-00003.gguf", k);
         snprintf(from, sizeof from, "golden/llama-quantize/%s", name);
-        REQUIRE(publish(shared_path(from), name));
+        REQUIRE(publish(model_path(from), name));
     }
     char local[2048];
     snprintf(local, sizeof local, "%s/pub-dense-Q8_0-split-00001-of-00003.gguf", root);
@@ -1235,9 +1254,9 @@ TEST(remote_shard_set) {
 /* The hub's listing in pages (Link: <...>; rel="next"): followed to the
  * end, the same listing as in one page. */
 TEST(remote_hf_listing_pages) {
-    if (!need_shared()) return;
+    if (!need_models()) return;
     REQUIRE(setup());
-    const char *src = shared_path("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
+    const char *src = tiny_model();
     static const char *const files[] = {"a-Q4_K_M.gguf", "b-Q8_0.gguf", "c/config.json", "d.txt", NULL};
     REQUIRE(hub_repo("o/pages", src, files));
     char ep[256], *o1 = NULL, *o2 = NULL, *e = NULL;
@@ -1346,11 +1365,120 @@ TEST(remote_ls_many_sets_in_bounded_time) {
 
 /* ---- gguf convert hf://OWNER/REPO ------------------------------------ */
 
+/* Without ../shared the hub tests convert a checkpoint made from a seed
+ * whose conversions by llama.cpp b4747's convert_hf_to_gguf.py are known
+ * (embed_cases.h), its weights cut in two shards as the golden gemma-2's
+ * are. */
+#define SEEDED_MODEL "bge-reranker-tiny-test"
+
+/* One shard of the safetensors header `h` (a JSON object): the tensors
+ * names[from..to) with their data from `data`, written to dir/file. */
+static bool write_shard(const char *dir, const char *file, json_t *h, const char **names, size_t from, size_t to,
+                        const unsigned char *data) {
+    json_t *o = json_object();
+    uint64_t off = 0;
+    for (size_t i = from; i < to; i++) {
+        json_t *t = json_deep_copy(json_object_get(h, names[i]));
+        json_t *dof = json_object_get(t, "data_offsets");
+        const uint64_t a = (uint64_t)json_integer_value(json_array_get(dof, 0)), b = (uint64_t)json_integer_value(json_array_get(dof, 1));
+        json_object_set_new(t, "data_offsets", json_pack("[II]", (json_int_t)off, (json_int_t)(off + b - a)));
+        json_object_set_new(o, names[i], t);
+        off += b - a;
+    }
+    char *text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    char path[2300];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    FILE *f = text ? fopen(path, "wb") : NULL;
+    uint64_t hl = text ? strlen(text) : 0;
+    bool ok = f && fwrite(&hl, 8, 1, f) == 1 && fwrite(text, 1, hl, f) == hl;
+    for (size_t i = from; ok && i < to; i++) {
+        json_t *dof = json_object_get(json_object_get(h, names[i]), "data_offsets");
+        const uint64_t a = (uint64_t)json_integer_value(json_array_get(dof, 0)), b = (uint64_t)json_integer_value(json_array_get(dof, 1));
+        ok = fwrite(data + a, 1, b - a, f) == b - a;
+    }
+    if (f) ok = (fclose(f) == 0) && ok;
+    free(text);
+    json_decref(o);
+    return ok;
+}
+
+static int by_offset(const void *a, const void *b, void *h) {
+    const json_int_t x = json_integer_value(json_array_get(json_object_get(json_object_get(h, *(const char *const *)a), "data_offsets"), 0));
+    const json_int_t y = json_integer_value(json_array_get(json_object_get(json_object_get(h, *(const char *const *)b), "data_offsets"), 0));
+    return (x > y) - (x < y);
+}
+
+/* dir/model.safetensors as model-00001-of-00002.safetensors (the first
+ * half of its tensors in file order), model-00002-of-00002.safetensors
+ * and model.safetensors.index.json, as a sharded checkpoint is. */
+static bool shard_in_two(const char *dir) {
+    char p[2300];
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    size_t n = 0;
+    unsigned char *b = read_file(p, &n);
+    uint64_t hl = 0;
+    if (b && n >= 8) memcpy(&hl, b, 8);
+    json_t *h = b && hl <= n - 8 ? json_loadb((const char *)b + 8, (size_t)hl, 0, NULL) : NULL;
+    const char *names[256];
+    size_t k = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(h, key, v) if (k < 256 && strcmp(key, "__metadata__")) names[k++] = key;
+    qsort_r(names, k, sizeof names[0], by_offset, h);
+    /* the second shard starts at the largest tensor: it is read in several
+     * requests, as the golden gemma-2's second shard is */
+    size_t cut = 0, biggest = 0;
+    for (size_t i = 0; i < k; i++) {
+        json_t *dof = json_object_get(json_object_get(h, names[i]), "data_offsets");
+        const size_t len = (size_t)(json_integer_value(json_array_get(dof, 1)) - json_integer_value(json_array_get(dof, 0)));
+        if (len > biggest) biggest = len, cut = i;
+    }
+    if (cut == 0) cut = k / 2;
+    bool ok = h && k >= 2 && k < 256 &&
+              write_shard(dir, "model-00001-of-00002.safetensors", h, names, 0, cut, b + 8 + hl) &&
+              write_shard(dir, "model-00002-of-00002.safetensors", h, names, cut, k, b + 8 + hl);
+    json_t *map = json_object();
+    for (size_t i = 0; i < k; i++)
+        json_object_set_new(map, names[i], json_string(i < cut ? "model-00001-of-00002.safetensors"
+                                                                : "model-00002-of-00002.safetensors"));
+    json_t *index = json_pack("{s{sI}so}", "metadata", "total_size", (json_int_t)(n - 8 - hl), "weight_map", map);
+    snprintf(p, sizeof p, "%s/model.safetensors.index.json", dir);
+    ok = ok && index && json_dump_file(index, p, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0;
+    json_decref(index);
+    json_decref(h);
+    free(b);
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    return ok && unlink(p) == 0;
+}
+
+/* The folder of checkpoint `model`: ../shared/golden/convert/MODEL, or
+ * without ../shared the seeded one (SEEDED_MODEL), made and sharded once. */
+static const char *checkpoint_dir(const char *model) {
+    static char dir[2048];
+    if (shared_present()) {
+        snprintf(dir, sizeof dir, "%s/%s", shared_path("golden/convert"), model);
+        return dir;
+    }
+    static int made; /* 0 not yet, 1 made and sharded, -1 failed */
+    if (strcmp(model, SEEDED_MODEL)) return NULL;
+    if (!made) {
+        char base[2048];
+        snprintf(base, sizeof base, "%s/hub-seeded", scratch_dir());
+        const char *d = embed_case(model, base);
+        if (d) snprintf(dir, sizeof dir, "%s", d);
+        made = d && shard_in_two(dir) ? 1 : -1;
+    }
+    CHECKF(made == 1, "%s: cannot make and shard the seeded checkpoint", SEEDED_MODEL);
+    return made == 1 ? dir : NULL;
+}
+
 /* The golden checkpoint `model` as the hub repository o/MODEL (main); its
  * size in bytes (0: not published). */
 static uint64_t hub_golden(const char *model, const char *skip) {
     char dir[2048], name[2600], from[4200];
-    snprintf(dir, sizeof dir, "%s/%s", shared_path("golden/convert"), model);
+    const char *cd = checkpoint_dir(model);
+    if (!cd) return 0;
+    snprintf(dir, sizeof dir, "%s", cd);
     DIR *d = opendir(dir);
     if (!d) return 0;
     uint64_t total = 0;
@@ -1367,9 +1495,18 @@ static uint64_t hub_golden(const char *model, const char *skip) {
     return total;
 }
 
-/* The reference's sha256 of the f16 conversion of `model` (index.json). */
+/* The reference's sha256 of the f16 conversion of `model` (index.json, or
+ * the seeded checkpoint's record). */
 static bool golden_sha_of(const char *model, const char *outtype, char out[65]) {
     char p[2048];
+    if (!shared_present()) {
+        static const char *const types[5] = {"f32", "f16", "bf16", "q8_0", "auto"};
+        const char *const *sha = strcmp(model, SEEDED_MODEL) ? NULL : embed_case_sha(model);
+        if (!sha) return false;
+        for (int k = 0; k < 5; k++)
+            if (!strcmp(outtype, types[k])) return snprintf(out, 65, "%s", sha[k]) == 64;
+        return false;
+    }
     snprintf(p, sizeof p, "%s/index.json", shared_path("golden/convert"));
     json_t *idx = json_load_file(p, 0, NULL), *run;
     size_t i;
@@ -1436,16 +1573,21 @@ static char *listing(const char *dir) {
  * (in the current directory), every byte of the repository fetched about
  * once (the two servers' counts), the token seen by the hub only. */
 TEST(remote_convert_hub_golden) {
-    if (!need_shared()) return;
     REQUIRE(setup());
-    static const char *const models[] = {"TinyLlama-2-Test-2x32", "Qwen2.5-Tiny-Test-Instruct", "gemma-2-tiny-12L-test"};
+    static const char *const golden[] = {"TinyLlama-2-Test-2x32", "Qwen2.5-Tiny-Test-Instruct", "gemma-2-tiny-12L-test"};
+    static const char *const seeded[] = {SEEDED_MODEL};
+    const bool shared = shared_present();
+    const char *const *models = shared ? golden : seeded;
+    const size_t n_models = shared ? 3 : 1;
+    size_t converted = 0;
     char ep[256], cwd[2048], local[2048], want[65], hex[65];
     snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
     setenv("HF_ENDPOINT", ep, 1);
     setenv("HF_TOKEN", "secret", 1);
-    for (size_t m = 0; m < sizeof models / sizeof models[0]; m++) {
+    for (size_t m = 0; m < n_models; m++) {
         uint64_t size = hub_golden(models[m], NULL);
         if (!size || !golden_sha(models[m], want)) continue; /* reference material absent */
+        converted++;
         snprintf(cwd, sizeof cwd, "%s/hubconv-%zu", scratch_dir(), m);
         snprintf(local, sizeof local, "%s/local-%zu", scratch_dir(), m);
         mkdir(local, 0755);
@@ -1483,6 +1625,7 @@ TEST(remote_convert_hub_golden) {
         CHECKF(hub_c.with_auth > 0 && cdn_c.with_auth == 0, "%s: token to the hub %lu times, to the CDN %lu times",
                models[m], hub_c.with_auth, cdn_c.with_auth);
     }
+    CHECKF(converted > 0, "no checkpoint converted");
     unsetenv("HF_TOKEN");
     unsetenv("HF_ENDPOINT");
 }
@@ -1515,13 +1658,12 @@ static int sha_among(const char *cwd, const char *f, char (*want)[65], int n, ch
  * changes on the hub mid-run fails the run, naming the file, and leaves
  * none of them. */
 TEST(remote_convert_hub_outtypes) {
-    if (!need_shared()) return;
     REQUIRE(setup());
-    const char *model = "gemma-2-tiny-12L-test";
+    const char *model = shared_present() ? "gemma-2-tiny-12L-test" : SEEDED_MODEL;
     char ep[256], cwd[2048], want[4][65], hex[65], local[2048], scratch[2200], *e = NULL;
     uint64_t size = hub_golden(model, NULL);
-    if (!size || !golden_sha_of(model, "f16", want[0]) || !golden_sha_of(model, "q8_0", want[1])) return;
-    snprintf(local, sizeof local, "%s/%s", shared_path("golden/convert"), model);
+    REQUIRE(size && golden_sha_of(model, "f16", want[0]) && golden_sha_of(model, "q8_0", want[1]));
+    snprintf(local, sizeof local, "%s", checkpoint_dir(model));
     snprintf(scratch, sizeof scratch, "%s/hubtypes-single.gguf", scratch_dir());
     REQUIRE(local_convert_sha(local, "Q4_K_M", scratch, want[2]) && local_convert_sha(local, "Q5_K_M", scratch, want[3]));
     snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
@@ -1570,11 +1712,10 @@ TEST(remote_convert_hub_outtypes) {
  * a CDN that never finishes an answer are errors naming the file, and
  * leave nothing behind. */
 TEST(remote_convert_hub_faults) {
-    if (!need_shared()) return;
     REQUIRE(setup());
-    const char *model = "gemma-2-tiny-12L-test";
-    char ep[256], cwd[2048], want[65], hex[65], *e = NULL;
-    if (!hub_golden(model, NULL) || !golden_sha(model, want)) return;
+    const char *model = shared_present() ? "gemma-2-tiny-12L-test" : SEEDED_MODEL;
+    char ep[256], cwd[2048], want[65], hex[65], msg[512], *e = NULL;
+    REQUIRE(hub_golden(model, NULL) && golden_sha(model, want));
     snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
     setenv("HF_ENDPOINT", ep, 1);
     static const char *const modes[] = {"cut", "flaky", "stall"};
@@ -1595,10 +1736,10 @@ TEST(remote_convert_hub_faults) {
     /* a GGUF file by its quantization is no checkpoint to convert: a usage error, no request */
     httpd_take_counts(srv);
     snprintf(cwd, sizeof cwd, "%s/hubfail-tag", scratch_dir());
-    int ut = convert_in(cwd, &e, "-q", NULL, NULL, "gemma-2-tiny-12L-test:Q4_K_M");
-    CHECKF(ut == 2 && e && strstr(e, "hf://o/gemma-2-tiny-12L-test:Q4_K_M: convert reads a safetensors repository") &&
-               httpd_take_counts(srv).requests == 0,
-           "tag: %d: %s", ut, e);
+    snprintf(msg, sizeof msg, "%s:Q4_K_M", model);
+    int ut = convert_in(cwd, &e, "-q", NULL, NULL, msg);
+    snprintf(msg, sizeof msg, "hf://o/%s:Q4_K_M: convert reads a safetensors repository", model);
+    CHECKF(ut == 2 && e && strstr(e, msg) && httpd_take_counts(srv).requests == 0, "tag: %d: %s", ut, e);
     free(e), e = NULL;
     /* failures: the message names the file; nothing is left */
     httpd_set_cdn_mode(srv, "trunc");
@@ -1612,9 +1753,9 @@ TEST(remote_convert_hub_faults) {
     snprintf(cwd, sizeof cwd, "%s/hubfail-change", scratch_dir());
     st = convert_in(cwd, &e, "-q", NULL, NULL, model);
     left = listing(cwd);
-    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/resolve/main/model-00002-of-00002.safetensors: the file "
-                                     "changed on the server while it was read") && !*left,
-           "change: %d: %s (left: %s)", st, e, left);
+    snprintf(msg, sizeof msg, "%s/resolve/main/model-00002-of-00002.safetensors: the file changed on the server while it was read",
+             model);
+    CHECKF(st == 1 && e && strstr(e, msg) && !*left, "change: %d: %s (left: %s)", st, e, left);
     free(e), free(left), e = NULL;
     httpd_set_change(other, NULL, 0);
     /* the repository's commit changes after the first two files (config.json, the first shard) */
@@ -1623,9 +1764,9 @@ TEST(remote_convert_hub_faults) {
     st = convert_in(cwd, &e, "-q", NULL, NULL, model);
     httpd_set_commit_after(srv, 0);
     left = listing(cwd);
-    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/model-00002-of-00002.safetensors: the repository changed on the "
-                                     "hub during the conversion (commit c0c0") && !*left,
-           "commit: %d: %s (left: %s)", st, e, left);
+    snprintf(msg, sizeof msg, "%s/model-00002-of-00002.safetensors: the repository changed on the hub during the conversion "
+             "(commit c0c0", model);
+    CHECKF(st == 1 && e && strstr(e, msg) && !*left, "commit: %d: %s (left: %s)", st, e, left);
     free(e), free(left), e = NULL;
     char gone[2048];
     snprintf(gone, sizeof gone, "%s/o/%s/main/model-00002-of-00002.safetensors", root, model);
@@ -1633,9 +1774,8 @@ TEST(remote_convert_hub_faults) {
     snprintf(cwd, sizeof cwd, "%s/hubfail-missing", scratch_dir());
     st = convert_in(cwd, &e, "-q", NULL, NULL, model);
     left = listing(cwd);
-    CHECKF(st == 1 && e && strstr(e, "gemma-2-tiny-12L-test/model-00002-of-00002.safetensors: missing or incomplete shard") &&
-               !*left,
-           "missing shard: %d: %s (left: %s)", st, e, left);
+    snprintf(msg, sizeof msg, "%s/model-00002-of-00002.safetensors: missing or incomplete shard", model);
+    CHECKF(st == 1 && e && strstr(e, msg) && !*left, "missing shard: %d: %s (left: %s)", st, e, left);
     free(e), free(left);
     unsetenv("HF_ENDPOINT");
 }
@@ -1645,9 +1785,8 @@ TEST(remote_convert_hub_faults) {
  * license, language and tags, a row per written file with the
  * quantization its general.file_type names, how to run it. */
 TEST(remote_convert_model_card) {
-    if (!need_shared()) return;
     REQUIRE(setup());
-    const char *model = "TinyLlama-2-Test-2x32";
+    const char *model = shared_present() ? "TinyLlama-2-Test-2x32" : SEEDED_MODEL;
     REQUIRE(hub_golden(model, NULL));
     char ep[256], cwd[2048], card[2300], name[512], *e = NULL;
     snprintf(name, sizeof name, "o/%s/main/README.md", model);
@@ -1659,27 +1798,36 @@ TEST(remote_convert_model_card) {
     CHECKF(st == 0, "%d: %s", st, e);
     free(e);
     char *names = listing(cwd);
-    /* two outputs and the card, nothing else */
-    char f16[256] = "", q8[256] = "";
-    CHECKF(sscanf(names, "README.md %255s %255s", f16, q8) == 2 && strstr(f16, "-F16.gguf") &&
-               strstr(q8, "-Q8_0.gguf") && !strstr(names, ".README"),
-           "left: %s", names);
+    /* two outputs and the card, nothing else (in the order of their names) */
+    char got[3][200];
+    const char *f16 = "", *q8 = "";
+    const int n_names = sscanf(names, "%199s %199s %199s %*s", got[0], got[1], got[2]);
+    int cards = 0;
+    for (int i = 0; i < n_names; i++) {
+        if (!strcmp(got[i], "README.md")) cards++;
+        else if (strstr(got[i], "-F16.gguf")) f16 = got[i];
+        else if (strstr(got[i], "-Q8_0.gguf")) q8 = got[i];
+    }
+    CHECKF(n_names == 3 && cards == 1 && *f16 && *q8 && !strstr(names, ".README"), "left: %s", names);
     snprintf(card, sizeof card, "%s/README.md", cwd);
     size_t n = 0;
     char *text = (char *)read_file(card, &n);
     REQUIRE(text);
-    CHECKF(!strncmp(text, "---\nbase_model: \"o/TinyLlama-2-Test-2x32\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
-                          "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# TinyLlama-2-Test-2x32-GGUF\n",
-                    strlen("---\nbase_model: \"o/TinyLlama-2-Test-2x32\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
-                           "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# TinyLlama-2-Test-2x32-GGUF\n")),
-           "front matter: %s", text);
+    char front[1024];
+    snprintf(front, sizeof front,
+             "---\nbase_model: \"o/%s\"\nlicense: \"apache-2.0\"\nlanguage:\n- \"en\"\n"
+             "tags:\n- gguf\n- llama-cpp\n- \"text-generation\"\n---\n\n# %s-GGUF\n",
+             model, model);
+    CHECKF(!strncmp(text, front, strlen(front)), "front matter: %s", text);
     char row[1200], run[600];
-    snprintf(row, sizeof row, "| [%s](%s) | F16 | ", f16, f16);
+    snprintf(row, sizeof row, "| [%.190s](%.190s) | F16 | ", f16, f16);
     CHECKF(strstr(text, row), "no row '%s' in %s", row, text);
-    snprintf(row, sizeof row, "| [%s](%s) | Q8_0 | ", q8, q8);
+    snprintf(row, sizeof row, "| [%.190s](%.190s) | Q8_0 | ", q8, q8);
     CHECKF(strstr(text, row), "no row '%s' in %s", row, text);
-    snprintf(run, sizeof run, "llama-cli -m %s -p", f16);
-    CHECKF(strstr(text, run) && strstr(text, "llama-cli -hf YOU/TinyLlama-2-Test-2x32-GGUF:F16"), "how to run: %s", text);
+    snprintf(run, sizeof run, "llama-cli -m %.190s -p", f16);
+    char hf[600];
+    snprintf(hf, sizeof hf, "llama-cli -hf YOU/%s-GGUF:F16", model);
+    CHECKF(strstr(text, run) && strstr(text, hf), "how to run: %s", text);
     free(text), free(names);
     unsetenv("HF_ENDPOINT");
 }
