@@ -311,7 +311,7 @@ const char *model_path(const char *rel) {
 }
 
 const char *need_model(const char *rel) {
-    const char *p = have_shared() ? shared_path(rel) : standin_dir() ? model_path(rel) : NULL;
+    const char *p = shared_present() ? shared_path(rel) : standin_dir() ? model_path(rel) : NULL;
     if (p && access(p, R_OK) == 0) return p;
     test_skip("neither %s nor a stand-in for it is there", shared_path(rel));
     return NULL;
