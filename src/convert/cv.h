@@ -126,7 +126,7 @@ enum {
 struct lgg_convert;
 struct lgg_convert_options;
 struct cv_tensor;
-/* What a family does in code (bert.c): each hook may be NULL. */
+/* What a family does in code (its row's hooks): each hook may be NULL. */
 typedef struct cv_hooks {
     /* The reference's __init__: checks config.json and amends it as the
      * reference amends its hparams (before anything is read from it). */
@@ -141,34 +141,14 @@ typedef struct cv_hooks {
     /* The vocabulary, instead of the SPM/BPE choice (tc: tokenizer_config.json or NULL). */
     lgg_status (*vocab)(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
 } cv_hooks;
-/* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
-const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
-/* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and InternLM2. */
-const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
-/* fam_nemotron_minicpm.c */
-const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch);
-const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
-const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
-const cv_hooks *lgg__cv_qwen1_hooks(const char *hf_arch);              /* fam_qwen1.c */
-/* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
-const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
-/* fam_rwkv.c: the same for RWKV-6. */
-const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
-/* fam_more.c: the same for the last group's smaller families. */
-const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
+/* fam_ssm.c: torch's float32 exp. */
 float lgg__cv_torch_expf(float x);
-/* fam_group11.c: the same for issue 25's group 11 (CodeShell, Chameleon, Refact, Xverse, Jais, OpenELM). */
-const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
-const cv_hooks *lgg__cv_plamo_hooks(const char *hf_arch); /* fam_plamo.c */
-const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch); /* fam_wav.c: WavTokenizerDec */
 /* fam_deci.c: DeciLM's (DeciLM-7B, Nemotron-51B); its key tables (families.c). */
-const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch);
 extern const cv_mkey lgg__cv_deci_base[], lgg__cv_deci_tail[], lgg__cv_deci_51b_head[], lgg__cv_deci_51b[];
 /* fam_bitnet.c: the same for BitNet; torch 1.13's float32 sum of the |x|
  * of n source values (dtype F32, F16 or BF16) with `lanes` floats per
  * vector (8 or 16) on `threads` threads; a row made ternary by iscale,
  * rounded to `work` (F32 or F16). */
-const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch);
 float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads);
 void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work);
 
@@ -180,6 +160,7 @@ typedef struct cv_family {
     unsigned vocab;       /* CV_V_*: tried in order SPM then BPE when both bits are set */
     unsigned flags;       /* CV_F_* */
     const char *experts_key; /* config.json's expert count for CV_X_EXPERT tensors, or NULL */
+    const cv_hooks *hooks;   /* what the family does in code (its file under families/), or NULL */
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);

@@ -237,7 +237,4 @@ static lgg_status bitnet_scales(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch) {
-    static const cv_hooks BITNET = {NULL, NULL, bitnet_tensor, bitnet_scales, NULL};
-    return strcmp(hf_arch, "BitnetForCausalLM") ? NULL : &BITNET;
-}
+const cv_hooks lgg__cv_hooks_bitnet = {NULL, NULL, bitnet_tensor, bitnet_scales, NULL};

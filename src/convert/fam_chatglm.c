@@ -186,9 +186,4 @@ static lgg_status glm_vocab(lgg_convert *c, json_t *tc, const lgg_convert_option
     return lgg__cv_bpe(c, tc, o, err);
 }
 
-const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch) {
-    static const cv_hooks GLM_HOOKS = {glm_init, glm_name, NULL, glm_meta, glm_vocab};
-    char key[128];
-    snprintf(key, sizeof key, "|%.100s|", hf_arch);
-    return strstr("|GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration|", key) ? &GLM_HOOKS : NULL;
-}
+const cv_hooks lgg__cv_hooks_chatglm = {glm_init, glm_name, NULL, glm_meta, glm_vocab};

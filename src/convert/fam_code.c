@@ -192,18 +192,9 @@ static lgg_status exaone_init(lgg_convert *c, lgg_error *err) {
     return bad ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
 }
 
-const cv_hooks *lgg__cv_code_hooks(const char *hf_arch) {
-    static const cv_hooks GPT2 = {NULL, gpt2_name, gpt2_tensor, NULL, NULL};
-    static const cv_hooks NEOX = {NULL, NULL, neox_tensor, NULL, NULL};
-    static const cv_hooks FALCON = {falcon_init, NULL, falcon_tensor, NULL, NULL};
-    static const cv_hooks GRANITEMOE = {NULL, NULL, granitemoe_tensor, NULL, NULL};
-    static const cv_hooks EXAONE = {exaone_init, NULL, NULL, NULL, NULL};
-    static const cv_hooks INTERNLM2 = {NULL, NULL, internlm2_tensor, NULL, NULL};
-    if (!strcmp(hf_arch, "GPT2LMHeadModel")) return &GPT2;
-    if (!strcmp(hf_arch, "GPTNeoXForCausalLM")) return &NEOX;
-    if (!strcmp(hf_arch, "FalconForCausalLM") || !strcmp(hf_arch, "RWForCausalLM")) return &FALCON;
-    if (!strcmp(hf_arch, "GraniteMoeForCausalLM")) return &GRANITEMOE;
-    if (!strcmp(hf_arch, "ExaoneForCausalLM")) return &EXAONE;
-    if (!strcmp(hf_arch, "InternLM2ForCausalLM")) return &INTERNLM2;
-    return NULL;
-}
+const cv_hooks lgg__cv_hooks_gpt2 = {NULL, gpt2_name, gpt2_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_gptneox = {NULL, NULL, neox_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_falcon = {falcon_init, NULL, falcon_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_granitemoe = {NULL, NULL, granitemoe_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_exaone = {exaone_init, NULL, NULL, NULL, NULL};
+const cv_hooks lgg__cv_hooks_internlm2 = {NULL, NULL, internlm2_tensor, NULL, NULL};

@@ -274,7 +274,4 @@ static lgg_status deci_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return llama_hf_vocab(c, tc, err);
 }
 
-const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch) {
-    static const cv_hooks DECI = {deci_init, NULL, deci_tensor, deci_meta, deci_vocab};
-    return !strcmp(hf_arch, "DeciLMForCausalLM") ? &DECI : NULL;
-}
+const cv_hooks lgg__cv_hooks_deci = {deci_init, NULL, deci_tensor, deci_meta, deci_vocab};

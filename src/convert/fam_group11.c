@@ -389,19 +389,9 @@ static lgg_status openelm_meta(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch) {
-    static const cv_hooks JAIS = {jais_init, jais_name, jais_tensor, NULL, NULL};
-    static const cv_hooks OPENELM = {openelm_init, NULL, openelm_tensor, openelm_meta, NULL};
-    static const cv_hooks XVERSE = {NULL, NULL, xverse_tensor, NULL, xverse_vocab};
-    static const cv_hooks REFACT = {refact_init, NULL, refact_tensor, NULL, refact_vocab};
-    static const cv_hooks CODESHELL = {NULL, NULL, codeshell_tensor, NULL, NULL};
-    static const cv_hooks CHAMELEON = {NULL, chameleon_name, chameleon_tensor, chameleon_meta, NULL};
-    if (!strcmp(hf_arch, "CodeShellForCausalLM")) return &CODESHELL;
-    if (!strcmp(hf_arch, "GPTRefactForCausalLM")) return &REFACT;
-    if (!strcmp(hf_arch, "XverseForCausalLM")) return &XVERSE;
-    if (!strcmp(hf_arch, "JAISLMHeadModel")) return &JAIS;
-    if (!strcmp(hf_arch, "OpenELMForCausalLM")) return &OPENELM;
-    if (!strcmp(hf_arch, "ChameleonForConditionalGeneration") || !strcmp(hf_arch, "ChameleonForCausalLM"))
-        return &CHAMELEON;
-    return NULL;
-}
+const cv_hooks lgg__cv_hooks_jais = {jais_init, jais_name, jais_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_openelm = {openelm_init, NULL, openelm_tensor, openelm_meta, NULL};
+const cv_hooks lgg__cv_hooks_xverse = {NULL, NULL, xverse_tensor, NULL, xverse_vocab};
+const cv_hooks lgg__cv_hooks_refact = {refact_init, NULL, refact_tensor, NULL, refact_vocab};
+const cv_hooks lgg__cv_hooks_codeshell = {NULL, NULL, codeshell_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_chameleon = {NULL, chameleon_name, chameleon_tensor, chameleon_meta, NULL};

@@ -264,15 +264,8 @@ static lgg_status dbrx_meta(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_more_hooks(const char *hf_arch) {
-    static const cv_hooks QWEN2VL = {NULL, qwen2vl_name, NULL, qwen2vl_meta, NULL};
-    static const cv_hooks BLOOM = {NULL, bloom_name, bloom_tensor, bloom_meta, NULL};
-    static const cv_hooks MPT = {NULL, NULL, NULL, mpt_meta, NULL};
-    static const cv_hooks BAICHUAN = {NULL, NULL, baichuan_tensor, NULL, NULL};
-    static const cv_hooks DBRX = {NULL, NULL, dbrx_tensor, dbrx_meta, NULL};
-    if (!strcmp(hf_arch, "DbrxForCausalLM")) return &DBRX;
-    if (!strcmp(hf_arch, "BaichuanForCausalLM") || !strcmp(hf_arch, "BaiChuanForCausalLM")) return &BAICHUAN;
-    if (!strcmp(hf_arch, "MPTForCausalLM")) return &MPT;
-    if (!strcmp(hf_arch, "BloomForCausalLM") || !strcmp(hf_arch, "BloomModel")) return &BLOOM;
-    return !strcmp(hf_arch, "Qwen2VLForConditionalGeneration") ? &QWEN2VL : NULL;
-}
+const cv_hooks lgg__cv_hooks_qwen2vl = {NULL, qwen2vl_name, NULL, qwen2vl_meta, NULL};
+const cv_hooks lgg__cv_hooks_bloom = {NULL, bloom_name, bloom_tensor, bloom_meta, NULL};
+const cv_hooks lgg__cv_hooks_mpt = {NULL, NULL, NULL, mpt_meta, NULL};
+const cv_hooks lgg__cv_hooks_baichuan = {NULL, NULL, baichuan_tensor, NULL, NULL};
+const cv_hooks lgg__cv_hooks_dbrx = {NULL, NULL, dbrx_tensor, dbrx_meta, NULL};

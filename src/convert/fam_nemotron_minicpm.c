@@ -69,7 +69,7 @@ static lgg_status nemotron_vocab(lgg_convert *c, json_t *tc, const lgg_convert_o
     return st;
 }
 
-static const cv_hooks NEMOTRON_HOOKS = {nemotron_init, NULL, nemotron_tensor, nemotron_meta, nemotron_vocab};
+const cv_hooks lgg__cv_hooks_nemotron = {nemotron_init, NULL, nemotron_tensor, nemotron_meta, nemotron_vocab};
 
 static lgg_status need_num(const lgg_convert *c, const char *key, double *v, lgg_error *err) {
     const json_t *j = json_object_get(c->config, key);
@@ -102,9 +102,5 @@ static lgg_status minicpm_meta(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
-static const cv_hooks MINICPM_HOOKS = {NULL, NULL, NULL, minicpm_meta, NULL};
+const cv_hooks lgg__cv_hooks_minicpm = {NULL, NULL, NULL, minicpm_meta, NULL};
 
-const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch) {
-    if (!strcmp(hf_arch, "NemotronForCausalLM")) return &NEMOTRON_HOOKS;
-    return strcmp(hf_arch, "MiniCPMForCausalLM") ? NULL : &MINICPM_HOOKS;
-}

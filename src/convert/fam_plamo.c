@@ -49,7 +49,4 @@ static lgg_status plamo_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_plamo_hooks(const char *hf_arch) {
-    static const cv_hooks PLAMO = {NULL, NULL, plamo_tensor, NULL, NULL};
-    return !strcmp(hf_arch, "PlamoForCausalLM") ? &PLAMO : NULL;
-}
+const cv_hooks lgg__cv_hooks_plamo = {NULL, NULL, plamo_tensor, NULL, NULL};

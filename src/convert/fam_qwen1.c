@@ -334,7 +334,4 @@ static lgg_status qwen_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return st;
 }
 
-const cv_hooks *lgg__cv_qwen1_hooks(const char *hf_arch) {
-    static const cv_hooks QWEN1_HOOKS = {NULL, NULL, NULL, NULL, qwen_vocab};
-    return !strcmp(hf_arch, "QWenLMHeadModel") ? &QWEN1_HOOKS : NULL;
-}
+const cv_hooks lgg__cv_hooks_qwen = {NULL, NULL, NULL, NULL, qwen_vocab};

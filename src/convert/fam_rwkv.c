@@ -457,8 +457,5 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return st;
 }
 
-const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch) {
-    static const cv_hooks RWKV6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab};
-    static const cv_hooks QWEN2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL}; /* SentencePiece, else BPE */
-    return !strcmp(hf_arch, "Rwkv6ForCausalLM") ? &RWKV6 : !strcmp(hf_arch, "RWKV6Qwen2ForCausalLM") ? &QWEN2 : NULL;
-}
+const cv_hooks lgg__cv_hooks_rwkv6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab};
+const cv_hooks lgg__cv_hooks_rwkv6qwen2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL}; /* SentencePiece, else BPE */

@@ -42,7 +42,4 @@ static lgg_status wav_vocab(lgg_convert *c, json_t *tc, const lgg_convert_option
                : LGG_OK;
 }
 
-const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch) {
-    static const cv_hooks WAV = {wav_init, wav_name, NULL, NULL, wav_vocab};
-    return !strcmp(hf_arch, "WavTokenizerDec") ? &WAV : NULL;
-}
+const cv_hooks lgg__cv_hooks_wavtokenizer = {wav_init, wav_name, NULL, NULL, wav_vocab};
