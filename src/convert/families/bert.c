@@ -3,7 +3,7 @@
  * drops, the keys it writes after the common ones (attention not causal,
  * the sentence-transformers pooling type), and its vocabulary (the token
  * type count, then WordPiece, wpm.c). */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,8 +230,8 @@ static lgg_status nomic_meta(lgg_convert *c, lgg_error *err) {
                                                                                 : LGG_OK;
 }
 
-const cv_hooks lgg__cv_hooks_bert = {NULL, bert_name, NULL, bert_meta, bert_vocab};
-const cv_hooks lgg__cv_hooks_roberta = {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab};
-const cv_hooks lgg__cv_hooks_nomic_bert = {nomic_init, bert_name, NULL, nomic_meta, bert_vocab};
-const cv_hooks lgg__cv_hooks_jina_bert = {NULL, bert_name, jina_tensor, bert_meta, jina_vocab};
-const cv_hooks lgg__cv_hooks_xlmr = {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab};
+const cv_hooks lgg__cv_hooks_bert = {NULL, bert_name, NULL, bert_meta, bert_vocab, NULL};
+const cv_hooks lgg__cv_hooks_roberta = {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab, NULL};
+const cv_hooks lgg__cv_hooks_nomic_bert = {nomic_init, bert_name, NULL, nomic_meta, bert_vocab, NULL};
+const cv_hooks lgg__cv_hooks_jina_bert = {NULL, bert_name, jina_tensor, bert_meta, jina_vocab, NULL};
+const cv_hooks lgg__cv_hooks_xlmr = {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab, NULL};
