@@ -1,4 +1,4 @@
-/* fuzz_tiktoken.c -- Qwen (v1)'s vocabulary file (src/convert/fam_qwen1.c):
+/* fuzz_tiktoken.c -- Qwen (v1)'s vocabulary file (src/convert/families/qwen.c):
  * the input after its first byte is qwen.tiktoken ("BASE64 RANK" lines) of
  * a tiny QWenLMHeadModel folder (config.json, tokenizer_config.json, three
  * small tensors) converted with lgg_convert_open and written to /dev/null.

@@ -211,7 +211,7 @@ LGG_API void lgg_convert_free(lgg_convert *c); /* NULL is a no-op */
  * does not name, a tensor that is neither lora_A, lora_B nor a norm, an
  * lm_head the base model drops (tied embeddings); LGG_ERR_UNSUPPORTED for
  * a pair on an expert matrix or a norm, or a family converted with code
- * (BERT's and issue 25's group 11 in fam_group11.c); LGG_ERR_IO when adapter_model.safetensors is missing (a
+ * (BERT's and issue 25's group 11: src/convert/families/); LGG_ERR_IO when adapter_model.safetensors is missing (a
  * PyTorch adapter_model.bin is not read). */
 LGG_API lgg_status lgg_convert_open_lora(const char *adapter_dir, const char *base_dir, const lgg_convert_options *o,
                                          lgg_convert **out, lgg_error *err);

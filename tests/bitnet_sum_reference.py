@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # bitnet_sum_reference.py -- torch's float32 sums and means of |x| that
 # tests/test_convert_bitnet.c's convert_bitnet_torch_sum checks
-# src/convert/fam_bitnet.c against: x is convert_cases.c's generator
+# src/convert/families/bitnet.c against: x is convert_cases.c's generator
 # (cv_case_value) from element `first` on, as F32, or rounded to BF16 or F16
 # by torch (nearest even, as the test's lgg_f32_to_bf16 / lgg_f32_to_f16).
 # Prints the test's table rows.  Run it with Debian's torch 1.13 twice, as

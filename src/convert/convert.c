@@ -373,17 +373,7 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%.60s' is not supported (supported: %s)",
                             c->dir, json_string_value(a0), list);
     }
-    /* each family file answers for its own architecture names, or NULL */
-    static const cv_hooks *(*const HOOKS_OF[])(const char *) = {
-        lgg__cv_family_hooks, lgg__cv_code_hooks,   lgg__cv_nemotron_minicpm_hooks, lgg__cv_t5_hooks, lgg__cv_chatglm_hooks,
-        lgg__cv_ssm_hooks,    lgg__cv_rwkv_hooks,   lgg__cv_more_hooks,             lgg__cv_group11_hooks,
-        lgg__cv_plamo_hooks,
-        lgg__cv_wav_hooks,
-        lgg__cv_deci_hooks,
-        lgg__cv_bitnet_hooks,
-        lgg__cv_qwen1_hooks,
-    };
-    for (size_t i = 0; !c->hooks && i < sizeof HOOKS_OF / sizeof HOOKS_OF[0]; i++) c->hooks = HOOKS_OF[i](json_string_value(a0));
+    c->hooks = c->fam->hooks;
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {

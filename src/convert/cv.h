@@ -23,12 +23,11 @@ enum {
                          others of its block into one 3-D tensor, emitted when the block's last
                          expert tensor arrives */
     CV_X_TRANSPOSE = 32, /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
-    CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (fam_ssm.c); high bits, clear of
+    CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (families/mamba.c); high bits, clear of
                            the other family files' */
-    CV_X_QKV_BY_HEAD = 8192, /* BLOOM's fused rows per head (q, k, v) regrouped as all q, all k, all v */
     CV_X_EXPERT_T = 16384,   /* each expert's matrix transposed: output row u of expert u / ne[1] is a
                                 column of the source (DBRX's w2) */
-    CV_X_TERNARY = 1u << 20  /* BitNet's weights made ternary with the tensor's scale (fam_bitnet.c) */
+    CV_X_TERNARY = 1u << 20  /* BitNet's weights made ternary with the tensor's scale (families/bitnet.c) */
 };
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
@@ -94,6 +93,26 @@ typedef struct cv_mkey {
     unsigned kind, required;
 } cv_mkey;
 
+/* set_gguf_parameters of the reference's base class: every key optional
+ * except the block count. */
+#define BASE_PARAMS BASE_PARAMS_CTX("max_position_embeddings|n_ctx", 0)
+/* The same with the context length from CTX ('|' separated). */
+#define BASE_PARAMS_CTX(CTX, REQ)                                                            \
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED}, \
+    {"context_length", CTX, CV_M_U32, REQ},                                                  \
+    {"embedding_length", "hidden_size|n_embd", CV_M_U32, 0},                                 \
+    {"feed_forward_length", "intermediate_size|n_inner", CV_M_U32, 0},                       \
+    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, 0},                     \
+    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, 0},                         \
+    {"rope.freq_base", "rope_theta", CV_M_F32, 0},                                           \
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, 0},                       \
+    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0}, \
+    {"expert_count", "num_local_experts", CV_M_U32, 0},                                      \
+    {"expert_used_count", "num_experts_per_tok", CV_M_U32, 0},                               \
+    {"attention.key_length", "head_dim", CV_M_U32, 0},                                       \
+    {"attention.value_length", "head_dim", CV_M_U32, 0},                                     \
+    {"general.file_type", "", CV_M_FILE_TYPE, 0}
+
 enum { CV_V_SPM = 1, CV_V_BPE = 2 };
 /* CV_F_EOT_107: CodeGemma's end-of-turn token id (107 unless the tokenizer
  * files name one), which the reference writes for every Gemma. */
@@ -126,7 +145,7 @@ enum {
 struct lgg_convert;
 struct lgg_convert_options;
 struct cv_tensor;
-/* What a family does in code (bert.c): each hook may be NULL. */
+/* What a family does in code (its row's hooks): each hook may be NULL. */
 typedef struct cv_hooks {
     /* The reference's __init__: checks config.json and amends it as the
      * reference amends its hparams (before anything is read from it). */
@@ -140,35 +159,16 @@ typedef struct cv_hooks {
     lgg_status (*meta)(struct lgg_convert *c, lgg_error *err);
     /* The vocabulary, instead of the SPM/BPE choice (tc: tokenizer_config.json or NULL). */
     lgg_status (*vocab)(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
+    /* Tensors the family computes, added before the others (instead of
+     * llama 3's rope_freqs, generated.c). */
+    lgg_status (*generated)(struct lgg_convert *c, lgg_error *err);
 } cv_hooks;
-/* bert.c: the hooks of config.json's architecture name hf_arch, or NULL. */
-const cv_hooks *lgg__cv_family_hooks(const char *hf_arch);
-/* fam_code.c: the same for GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and InternLM2. */
-const cv_hooks *lgg__cv_code_hooks(const char *hf_arch);
-/* fam_nemotron_minicpm.c */
-const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch);
-const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch);                 /* fam_t5.c */
-const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch);            /* fam_chatglm.c */
-const cv_hooks *lgg__cv_qwen1_hooks(const char *hf_arch);              /* fam_qwen1.c */
-/* fam_ssm.c: the same for Mamba's names; torch's float32 exp. */
-const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch);
-/* fam_rwkv.c: the same for RWKV-6. */
-const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch);
-/* fam_more.c: the same for the last group's smaller families. */
-const cv_hooks *lgg__cv_more_hooks(const char *hf_arch);
+/* families/mamba.c: torch's float32 exp. */
 float lgg__cv_torch_expf(float x);
-/* fam_group11.c: the same for issue 25's group 11 (CodeShell, Chameleon, Refact, Xverse, Jais, OpenELM). */
-const cv_hooks *lgg__cv_group11_hooks(const char *hf_arch);
-const cv_hooks *lgg__cv_plamo_hooks(const char *hf_arch); /* fam_plamo.c */
-const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch); /* fam_wav.c: WavTokenizerDec */
-/* fam_deci.c: DeciLM's (DeciLM-7B, Nemotron-51B); its key tables (families.c). */
-const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch);
-extern const cv_mkey lgg__cv_deci_base[], lgg__cv_deci_tail[], lgg__cv_deci_51b_head[], lgg__cv_deci_51b[];
-/* fam_bitnet.c: the same for BitNet; torch 1.13's float32 sum of the |x|
+/* families/bitnet.c: the same for BitNet; torch 1.13's float32 sum of the |x|
  * of n source values (dtype F32, F16 or BF16) with `lanes` floats per
  * vector (8 or 16) on `threads` threads; a row made ternary by iscale,
  * rounded to `work` (F32 or F16). */
-const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch);
 float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads);
 void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work);
 
@@ -180,6 +180,7 @@ typedef struct cv_family {
     unsigned vocab;       /* CV_V_*: tried in order SPM then BPE when both bits are set */
     unsigned flags;       /* CV_F_* */
     const char *experts_key; /* config.json's expert count for CV_X_EXPERT tensors, or NULL */
+    const cv_hooks *hooks;   /* what the family does in code (its file under families/), or NULL */
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);

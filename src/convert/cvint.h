@@ -58,13 +58,13 @@ typedef struct cv_tensor {
     unsigned xform;          /* CV_X_* */
     uint64_t heads;          /* for the permutation */
     /* The source row of output row u when a family reorders rows or takes
-     * some of them (a fused matrix's heads or halves, fam_code.c), or
+     * some of them (a fused matrix's heads or halves, families/fused_qkv.c), or
      * NULL; row_arg holds its parameters. */
     uint64_t (*row_of)(const struct cv_tensor *t, uint64_t u);
     uint64_t row_arg[4];
     /* The source block of output column block j (blocks of col_block
      * elements of a row) when a family reorders a row's columns (PLaMo's
-     * attention output, fam_plamo.c), or NULL; its parameters in row_arg. */
+     * attention output, families/plamo.c), or NULL; its parameters in row_arg. */
     uint64_t (*col_of)(const struct cv_tensor *t, uint64_t j);
     uint64_t col_block;
     uint32_t n_dims;
@@ -74,7 +74,7 @@ typedef struct cv_tensor {
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */
-    float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (fam_bitnet.c) */
+    float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (families/bitnet.c) */
     struct lgg_convert *c;
 } cv_tensor;
 
@@ -83,7 +83,7 @@ struct lgg_convert {
     char *dir;
     json_t *config;
     const cv_family *fam;
-    const cv_hooks *hooks;   /* the family's code (bert.c), or NULL */
+    const cv_hooks *hooks;   /* its row's hooks (families/NAME.c), or NULL */
     lgg_safetensors **shards;
     char **shard_names;
     size_t n_shards;
@@ -230,6 +230,11 @@ lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_opti
 
 /* generated.c: tensors the reference computes, added before the others. */
 lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
+/* config.json's rope_scaling.NAME: n numbers, as float32 (malloc'd); the
+ * long and short factors of a rope_scaling that is not null, dims / 2 each,
+ * added as rope_factors_long and rope_factors_short. */
+lgg_status lgg__cv_factor_list(struct lgg_convert *c, const json_t *rs, const char *name, uint64_t n, float **out, lgg_error *err);
+lgg_status lgg__cv_long_short(struct lgg_convert *c, int64_t dims, lgg_error *err);
 /* tensors.c: a new zeroed entry at the end of c's tensor list (NULL when
  * out of memory, with err set); add a generated 1-D F32 tensor, which
  * takes `values` on success. */
@@ -238,6 +243,9 @@ lgg_status lgg__cv_add_generated(struct lgg_convert *c, const char *name, float 
 /* A copy of entry i (a plain tensor read from the checkpoint) under another
  * name, at the end of the list (what a family writes twice or splits). */
 lgg_status lgg__cv_dup_tensor(struct lgg_convert *c, size_t i, const char *name, lgg_error *err);
+/* Rows [0, first) of the 2-D t stay in it; rows [first, all) become a copy
+ * named `second` (t's "blk.N." kept) at the end of the list; t moves. */
+lgg_status lgg__cv_split_rows(struct lgg_convert *c, cv_tensor *t, uint64_t first, const char *second, lgg_error *err);
 
 /* modelcard.c: README.md's YAML front matter (*out NULL: none), and the
  * general.* values the reference takes from it: names into n (fields still

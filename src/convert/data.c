@@ -21,10 +21,6 @@ uint64_t lgg__cv_out_bytes(const cv_tensor *t) {
  * (heads, 2, rows/heads/2, ...) and swaps the two middle axes. */
 static uint64_t src_row(const cv_tensor *t, uint64_t u) {
     if (t->row_of) return t->row_of(t, u);
-    if (t->xform & CV_X_QKV_BY_HEAD) { /* part p of head h sits at rows (h * 3 + p) * hd */
-        uint64_t n = t->n_units / 3, hd = n / t->heads, p = u / n, w = u % n;
-        return (w / hd * 3 + p) * hd + w % hd;
-    }
     if (!(t->xform & (CV_X_PERM_Q | CV_X_PERM_K))) return u;
     uint64_t half = t->n_units / t->heads / 2, h = u / (2 * half), r = u % (2 * half);
     return h * 2 * half + (r % 2) * half + r / 2;
@@ -88,7 +84,7 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
     }
     uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : 2);
     uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
-    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_QKV_BY_HEAD | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
+    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
         lo = src->offset, hi = src->offset + src->size;
     cv_window *w = &c->win[s];
     if (!w->need_hi || lo < w->need_lo) w->need_lo = lo;

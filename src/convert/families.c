@@ -6,26 +6,6 @@
 
 #include <string.h>
 
-/* set_gguf_parameters of the reference's base class: every key optional
- * except the block count. */
-#define BASE_PARAMS BASE_PARAMS_CTX("max_position_embeddings|n_ctx", 0)
-/* The same with the context length from CTX ('|' separated). */
-#define BASE_PARAMS_CTX(CTX, REQ)                                                            \
-    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED}, \
-    {"context_length", CTX, CV_M_U32, REQ},                                                  \
-    {"embedding_length", "hidden_size|n_embd", CV_M_U32, 0},                                 \
-    {"feed_forward_length", "intermediate_size|n_inner", CV_M_U32, 0},                       \
-    {"attention.head_count", "num_attention_heads|n_head", CV_M_U32, 0},                     \
-    {"attention.head_count_kv", "num_key_value_heads", CV_M_U32, 0},                         \
-    {"rope.freq_base", "rope_theta", CV_M_F32, 0},                                           \
-    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, 0},                       \
-    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0}, \
-    {"expert_count", "num_local_experts", CV_M_U32, 0},                                      \
-    {"expert_used_count", "num_experts_per_tok", CV_M_U32, 0},                               \
-    {"attention.key_length", "head_dim", CV_M_U32, 0},                                       \
-    {"attention.value_length", "head_dim", CV_M_U32, 0},                                     \
-    {"general.file_type", "", CV_M_FILE_TYPE, 0}
-
 static const cv_mkey LLAMA_META[] = {
     BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -201,11 +181,11 @@ static const cv_mkey JAIS_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* OpenELM: every key written by fam_group11.c (per-layer arrays). */
+/* OpenELM: every key written by families/openelm.c (per-layer arrays). */
 static const cv_mkey OPENELM_META[] = {{NULL, NULL, 0, 0}};
 
 /* Refact: the feed-forward width and the single kv head computed by
- * fam_group11.c's init (stored as lgg.ff_dim and lgg.one). */
+ * families/openelm.c's init (stored as lgg.ff_dim and lgg.one). */
 static const cv_mkey REFACT_META[] = {
     {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
     {"embedding_length", "n_embd", CV_M_U32, CV_M_REQUIRED},
@@ -296,7 +276,7 @@ static const cv_mkey OLMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* Nemotron: the common keys, then its own (fam_nemotron_minicpm.c adds the
+/* Nemotron: the common keys, then its own (families/nemotron.c adds the
  * rope scaling type); the epsilon is skipped where the common keys wrote
  * it (the reference writes it twice and fails). */
 static const cv_mkey NEMOTRON_META[] = {
@@ -326,7 +306,7 @@ static const cv_mkey MINICPM3_META[] = {
 };
 
 /* T5 writes its own keys; T5Encoder the same but the decoder's start id
- * (fam_t5.c makes n_positions 512 when absent). */
+ * (families/t5.c makes n_positions 512 when absent). */
 #define T5_PARAMS                                                                                \
     {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},                                  \
     {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},                                    \
@@ -348,7 +328,7 @@ static const cv_mkey T5_META[] = {
 
 static const cv_mkey T5ENCODER_META[] = {T5_PARAMS, {"general.file_type", "", CV_M_FILE_TYPE, 0}, {NULL, NULL, 0, 0}};
 
-/* ChatGLM / GLM-4: its own keys with fallbacks (fam_chatglm.c fills in
+/* ChatGLM / GLM-4: its own keys with fallbacks (families/chatglm.c fills in
  * the feed-forward width and the epsilon, then adds the rope keys). */
 static const cv_mkey CHATGLM_META[] = {
     {"context_length", "seq_length|hidden_size|n_embed", CV_M_U32, CV_M_REQUIRED},
@@ -388,7 +368,7 @@ static const cv_tmap LLAMA_TENSORS[] = {
 };
 
 /* GraniteMoE: llama's attention; experts already stacked, gate and up in
- * one matrix (fam_code.c splits it). */
+ * one matrix (families/granitemoe.c splits it). */
 static const cv_tmap GRANITEMOE_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -515,7 +495,7 @@ static const cv_tmap PHIMOE_TENSORS[] = {
 
 /* PLaMo: its own keys only, with the context (4096) and the key/value head
  * count (5, PLaMo-13B's; config.json's is not it) hard-coded as the
- * reference writes them; the q and output shuffles are in fam_plamo.c. */
+ * reference writes them; the q and output shuffles are in families/plamo.c. */
 static const cv_mkey PLAMO_META[] = {
     {"context_length", "4096", CV_M_U32_CONST, 0},
     {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
@@ -686,8 +666,8 @@ static const cv_mkey GPTNEOX_META[] = {
 };
 
 /* Falcon: the context fixed at 2048 (config.json has none), the QKV
- * layout fam_gpt.c makes, the feed-forward length 4 * hidden_size; the
- * key/value head count defaults to 1 (fam_gpt.c). */
+ * layout families/fused_qkv.c makes, the feed-forward length 4 * hidden_size; the
+ * key/value head count defaults to 1 (families/fused_qkv.c). */
 static const cv_mkey FALCON_META[] = {
     {"context_length", "2048", CV_M_U32_CONST, 0},
     {"tensor_data_layout", "jploski", CV_M_STR, 0},
@@ -701,7 +681,7 @@ static const cv_mkey FALCON_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* GPT-2's names without "transformer." (fam_gpt.c); its Conv1D weights are
+/* GPT-2's names without "transformer." (families/gpt2.c); its Conv1D weights are
  * stored (in, out) and written transposed, biases as they are. */
 static const cv_tmap GPT2_TENSORS[] = {
     {"wte", "token_embd", 0},
@@ -746,7 +726,7 @@ static const cv_tmap FALCON_TENSORS[] = {
 };
 
 /* Exaone: its own order; the norms' epsilon from layer_norm_epsilon,
- * written as the RMS one (fam_code.c fills the defaults). */
+ * written as the RMS one (families/exaone.c fills the defaults). */
 static const cv_mkey EXAONE_META[] = {
     {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
     {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
@@ -793,7 +773,7 @@ static const cv_mkey INTERNLM2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* InternLM2's fused wqkv becomes attn_q, attn_k and attn_v (fam_code.c). */
+/* InternLM2's fused wqkv becomes attn_q, attn_k and attn_v (families/fused_qkv.c). */
 static const cv_tmap INTERNLM2_TENSORS[] = {
     {"model.tok_embeddings", "token_embd", 0},
     {"output", "output", 0},
@@ -819,7 +799,7 @@ static const cv_mkey INTERNLM3_META[] = {
 
 /* T5: encoder and decoder blocks (relative attention biases in the first
  * ones), gated (wi_0/wi_1) or plain (wi) feed-forwards; the embeddings under
- * any of three names (fam_t5.c keeps the first). */
+ * any of three names (families/t5.c keeps the first). */
 #define T5_BLOCK(SIDE, FFN_LAYER)                                                             \
     {#SIDE "oder.block.#.layer.0.layer_norm", #SIDE ".blk.#.attn_norm", 0},                   \
     {#SIDE "oder.block.#.layer.0.SelfAttention.q", #SIDE ".blk.#.attn_q", 0},                 \
@@ -850,7 +830,7 @@ static const cv_tmap T5_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* ChatGLM's names ("transformer." dropped: fam_chatglm.c), its fused
+/* ChatGLM's names ("transformer." dropped: families/chatglm.c), its fused
  * q/k/v kept; GLM-4 in Hugging Face's own layout (GlmForCausalLM): separate
  * q/k/v, the fused gate/up kept as ffn_up. */
 static const cv_tmap CHATGLM_TENSORS[] = {
@@ -873,8 +853,8 @@ static const cv_tmap CHATGLM_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* BERT's names after bert.c's renames ("bert." dropped, .gamma/.beta made
- * .weight/.bias); its keys are the common ones, bert.c adds the rest. */
+/* BERT's names after families/bert.c's renames ("bert." dropped, .gamma/.beta made
+ * .weight/.bias); its keys are the common ones, families/bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
 #define BERT_ATTN                                                                 \
@@ -900,7 +880,7 @@ static const cv_tmap BERT_TENSORS[] = {
 };
 
 /* Jina's BERT v2 (ALiBi, no position embeddings): a fused gate/up matrix,
- * which bert.c splits into its two halves (gated_layers: gate then up;
+ * which families/bert.c splits into its two halves (gated_layers: gate then up;
  * jina-v2-code's up_gated_layer: up then gate), q/k norms in the code
  * models. */
 static const cv_tmap JINA_BERT_TENSORS[] = {
@@ -932,7 +912,7 @@ static const cv_tmap NOMIC_BERT_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* Mamba and RWKV-6: every key is written by fam_ssm.c / fam_rwkv.c; A_log, the output head and the
+/* Mamba and RWKV-6: every key is written by families/mamba.c / families/rwkv6.c; A_log, the output head and the
  * vocabulary are its too.  Both naming schemes the reference maps. */
 static const cv_mkey MAMBA_META[] = {{NULL, NULL, 0, 0}};
 
@@ -962,7 +942,7 @@ static const cv_tmap MAMBA_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* RWKV-6: keys, reshapes and the world vocabulary in fam_rwkv.c. */
+/* RWKV-6: keys, reshapes and the world vocabulary in families/rwkv6.c. */
 static const cv_tmap RWKV6_TENSORS[] = {
     {"rwkv.embeddings", "token_embd", 0},
     {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},
@@ -1021,7 +1001,7 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* BLOOM after fam_more.c's "transformer." removal. */
+/* BLOOM after families/bloom.c's "transformer." removal. */
 static const cv_tmap BLOOM_TENSORS[] = {
     {"word_embeddings", "token_embd", 0},
     {"word_embeddings_layernorm", "token_embd_norm", 0},
@@ -1037,7 +1017,7 @@ static const cv_tmap BLOOM_TENSORS[] = {
 };
 
 /* Qwen (v1): its own keys, all required (rope base rotary_emb_base, the
- * rope dimension hidden_size / num_attention_heads); fam_qwen1.c reads its
+ * rope dimension hidden_size / num_attention_heads); families/qwen.c reads its
  * vocabulary. */
 static const cv_mkey QWEN_META[] = {
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
@@ -1066,7 +1046,7 @@ static const cv_tmap QWEN_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* CodeShell (GPT-2 names, a fused qkv kept); fam_group11.c copies the
+/* CodeShell (GPT-2 names, a fused qkv kept); families/codeshell.c copies the
  * embeddings to `output` when there is no lm_head. */
 static const cv_tmap CODESHELL_TENSORS[] = {
     {"transformer.wte", "token_embd", 0},
@@ -1082,7 +1062,7 @@ static const cv_tmap CODESHELL_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* Refact: kv and gate_up are split by fam_group11.c (into attn_v, ffn_up). */
+/* Refact: kv and gate_up are split by families/refact.c (into attn_v, ffn_up). */
 static const cv_tmap REFACT_TENSORS[] = {
     {"transformer.wte", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -1098,7 +1078,7 @@ static const cv_tmap REFACT_TENSORS[] = {
 };
 
 /* Jais: GPT-2 names, its Conv1D matrices (in x out) transposed; the
- * scales and dropped buffers are fam_group11.c's. */
+ * scales and dropped buffers are families/jais.c's. */
 static const cv_tmap JAIS_TENSORS[] = {
     {"transformer.wte", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -1114,7 +1094,7 @@ static const cv_tmap JAIS_TENSORS[] = {
 };
 
 /* OpenELM: a fused qkv kept, QK norms, proj_1 split into gate and up
- * (fam_group11.c); the output shares the embeddings. */
+ * (families/openelm.c); the output shares the embeddings. */
 static const cv_tmap OPENELM_TENSORS[] = {
     {"transformer.token_embeddings", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -1131,7 +1111,7 @@ static const cv_tmap OPENELM_TENSORS[] = {
 };
 
 /* Chameleon: llama's names and permutation, per-head q/k norms
- * (fam_group11.c rebuilds them; the image tokenizer is dropped there). */
+ * (families/chameleon.c rebuilds them; the image tokenizer is dropped there). */
 static const cv_tmap CHAMELEON_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "output", 0},
@@ -1175,7 +1155,7 @@ static const cv_mkey BAICHUAN_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* W_pack is split by fam_more.c. */
+/* W_pack is split by families/baichuan.c. */
 static const cv_tmap BAICHUAN_TENSORS[] = {
     OUTER_NORMS,
     {"model.layers.#.self_attn.W_pack", "blk.#.attn_qkv", 0},
@@ -1186,7 +1166,7 @@ static const cv_tmap BAICHUAN_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* DBRX: all experts of a block in one tensor each (fam_more.c). */
+/* DBRX: all experts of a block in one tensor each (families/dbrx.c). */
 static const cv_tmap DBRX_TENSORS[] = {
     {"transformer.wte", "token_embd", 0},
     {"transformer.norm_f", "output_norm", 0},
@@ -1280,7 +1260,7 @@ static const cv_tmap ARCTIC_TENSORS[] = {
 };
 
 /* WavTokenizer's decoder: the base keys, then its own; posnet.n_embd and
- * the others are config.json's nested values (fam_wav.c). */
+ * the others are config.json's nested values (families/wavtokenizer.c). */
 static const cv_mkey WAVTOKENIZER_META[] = {
     BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -1322,29 +1302,9 @@ static const cv_tmap WAVTOKENIZER_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
-/* DeciLM: every key written by fam_deci.c, from these tables: DeciLM-7B's
- * are llama's (its per-layer KV head counts after the base keys);
- * Nemotron-51B's come around its per-layer arrays. */
+/* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
-const cv_mkey lgg__cv_deci_base[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
-const cv_mkey lgg__cv_deci_tail[] = {
-    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
-    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
-    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
-    {NULL, NULL, 0, 0},
-};
-const cv_mkey lgg__cv_deci_51b_head[] = {{"rope.freq_base", "rope_theta", CV_M_F32, 0}, {NULL, NULL, 0, 0}};
-const cv_mkey lgg__cv_deci_51b[] = {
-    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},
-    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
-    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
-    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
-    {"attention.key_length", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
-    {"attention.value_length", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
-    {"general.file_type", "", CV_M_FILE_TYPE, 0},
-    {NULL, NULL, 0, 0},
-};
-/* q and k are permuted by fam_deci.c with each layer's head counts;
+/* q and k are permuted by families/deci.c with each layer's head counts;
  * Nemotron-51B's linear-attention layers have one matrix for attention. */
 static const cv_tmap DECI_TENSORS[] = {
     {"model.embed_tokens", "token_embd", 0},
@@ -1357,78 +1317,116 @@ static const cv_tmap DECI_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* What the families with code do (families/NAME.c): the rows' hooks. */
+extern const cv_hooks lgg__cv_hooks_baichuan;
+extern const cv_hooks lgg__cv_hooks_bert;
+extern const cv_hooks lgg__cv_hooks_bitnet;
+extern const cv_hooks lgg__cv_hooks_bloom;
+extern const cv_hooks lgg__cv_hooks_chameleon;
+extern const cv_hooks lgg__cv_hooks_chatglm;
+extern const cv_hooks lgg__cv_hooks_codeshell;
+extern const cv_hooks lgg__cv_hooks_dbrx;
+extern const cv_hooks lgg__cv_hooks_deci;
+extern const cv_hooks lgg__cv_hooks_exaone;
+extern const cv_hooks lgg__cv_hooks_falcon;
+extern const cv_hooks lgg__cv_hooks_gpt2;
+extern const cv_hooks lgg__cv_hooks_gptneox;
+extern const cv_hooks lgg__cv_hooks_granitemoe;
+extern const cv_hooks lgg__cv_hooks_internlm2;
+extern const cv_hooks lgg__cv_hooks_jais;
+extern const cv_hooks lgg__cv_hooks_jina_bert;
+extern const cv_hooks lgg__cv_hooks_mamba;
+extern const cv_hooks lgg__cv_hooks_minicpm;
+extern const cv_hooks lgg__cv_hooks_minicpm3;
+extern const cv_hooks lgg__cv_hooks_mpt;
+extern const cv_hooks lgg__cv_hooks_nemotron;
+extern const cv_hooks lgg__cv_hooks_nomic_bert;
+extern const cv_hooks lgg__cv_hooks_openelm;
+extern const cv_hooks lgg__cv_hooks_phi3;
+extern const cv_hooks lgg__cv_hooks_plamo;
+extern const cv_hooks lgg__cv_hooks_qwen;
+extern const cv_hooks lgg__cv_hooks_qwen2vl;
+extern const cv_hooks lgg__cv_hooks_refact;
+extern const cv_hooks lgg__cv_hooks_roberta;
+extern const cv_hooks lgg__cv_hooks_rwkv6;
+extern const cv_hooks lgg__cv_hooks_rwkv6qwen2;
+extern const cv_hooks lgg__cv_hooks_t5;
+extern const cv_hooks lgg__cv_hooks_wavtokenizer;
+extern const cv_hooks lgg__cv_hooks_xlmr;
+extern const cv_hooks lgg__cv_hooks_xverse;
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts"},
-    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
-    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts"},
-    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL},
-    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL},
-    {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL},
-    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, PHIMOE_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts"},
-    {"PlamoForCausalLM", "plamo", PLAMO_META, PLAMO_TENSORS, CV_V_SPM, 0, NULL},
-    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts"},
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts", NULL},
+    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
+    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts", NULL},
+    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL, NULL},
+    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL, NULL},
+    {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
+    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, PHIMOE_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
+    {"PlamoForCausalLM", "plamo", PLAMO_META, PLAMO_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
+    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts", NULL},
     {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, DEEPSEEK2_TENSORS, CV_V_BPE,
-     CV_F_SKIP_PAST_LAYERS, "n_routed_experts"},
-    {"CohereForCausalLM", "command-r", COMMAND_R_META, COHERE_TENSORS, CV_V_BPE, 0, NULL},
-    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, COHERE_TENSORS, CV_V_BPE, 0, NULL},
-    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, STARCODER2_TENSORS, CV_V_BPE, 0, NULL},
-    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, OLMO_TENSORS, CV_V_BPE, 0, NULL},
-    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, CV_V_BPE, 0, NULL},
-    {"OlmoeForCausalLM", "olmoe", OLMOE_META, OLMOE_TENSORS, CV_V_BPE, 0, "num_experts"},
+     CV_F_SKIP_PAST_LAYERS, "n_routed_experts", NULL},
+    {"CohereForCausalLM", "command-r", COMMAND_R_META, COHERE_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, COHERE_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, STARCODER2_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, OLMO_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"OlmoeForCausalLM", "olmoe", OLMOE_META, OLMOE_TENSORS, CV_V_BPE, 0, "num_experts", NULL},
     /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
-     QWEN2_TENSORS, CV_V_BPE, 0, NULL},
-    {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL},
-    {"GPT2LMHeadModel", "gpt2", GPT2_META, GPT2_TENSORS, CV_V_BPE, 0, NULL},
-    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, GPTNEOX_TENSORS, CV_V_BPE, 0, NULL},
-    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, FALCON_TENSORS, CV_V_BPE, 0, NULL},
+     QWEN2_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"GPT2LMHeadModel", "gpt2", GPT2_META, GPT2_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gpt2},
+    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, GPTNEOX_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
+    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, FALCON_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
     {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts"},
-    {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
-    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, INTERNLM2_TENSORS, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL},
-    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, LLAMA_TENSORS, CV_V_SPM, CV_F_INTERNLM3_VOCAB, NULL},
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts", NULL},
+    {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_exaone},
+    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, INTERNLM2_TENSORS, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL, &lgg__cv_hooks_internlm2},
+    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, LLAMA_TENSORS, CV_V_SPM, CV_F_INTERNLM3_VOCAB, NULL, NULL},
     {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL},
-    /* ChatGLM / GLM-4: hooks in fam_chatglm.c */
-    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, CHATGLM_TENSORS, 0, 0, NULL},
-    /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (fam_nemotron_minicpm.c) */
-    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL},
-    /* MiniCPM: base keys, then its scale factors (fam_nemotron_minicpm.c) */
-    {"MiniCPMForCausalLM", "minicpm", BASE_META, LLAMA_TENSORS, CV_V_SPM, 0, NULL},
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL, &lgg__cv_hooks_granitemoe},
+    /* ChatGLM / GLM-4: hooks in families/chatglm.c */
+    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, CHATGLM_TENSORS, 0, 0, NULL, &lgg__cv_hooks_chatglm},
+    /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (families/nemotron.c) */
+    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_nemotron},
+    /* MiniCPM: base keys, then its scale factors (families/minicpm.c) */
+    {"MiniCPMForCausalLM", "minicpm", BASE_META, LLAMA_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm},
     /* MiniCPM 3: DeepSeek V2's latent attention names, a dense MLP, nothing permuted */
-    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, DEEPSEEK2_TENSORS, CV_V_SPM, 0, NULL},
-    /* T5: tensors and vocabulary from fam_t5.c and ugm.c */
+    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, DEEPSEEK2_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm3},
+    /* T5: tensors and vocabulary from families/t5.c and ugm.c */
     {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
-     T5_META, T5_TENSORS, 0, 0, NULL},
-    {"T5EncoderModel", "t5encoder", T5ENCODER_META, T5_TENSORS, 0, 0, NULL},
-    {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL}, /* norms with biases, no permutation */
-    {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL}, /* vocabulary: fam_group11.c */
-    {"JAISLMHeadModel", "jais", JAIS_META, JAIS_TENSORS, CV_V_BPE, 0, NULL},
-    {"OpenELMForCausalLM", "openelm", OPENELM_META, OPENELM_TENSORS, CV_V_SPM, 0, NULL},
-    {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL},
-    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
-    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL},
-    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL},
-    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
-    {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
-    {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL},
-    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL},
-    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL},
-    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL},
-    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL},
-    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL},
-    {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL},
-    {"DeciLMForCausalLM", "deci", NO_META, DECI_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL},
-    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, CV_V_SPM, 0, NULL}, /* ternary weights: fam_bitnet.c */
-    {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts"},
-    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts"},
-    {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL},
-    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL},
-    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
-    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL},
-    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, WAVTOKENIZER_TENSORS, 0, 0, NULL}, /* fam_wav.c */
-    {"QWenLMHeadModel", "qwen", QWEN_META, QWEN_TENSORS, 0, 0, NULL},
+     T5_META, T5_TENSORS, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"T5EncoderModel", "t5encoder", T5ENCODER_META, T5_TENSORS, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL, NULL}, /* norms with biases, no permutation */
+    {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL, &lgg__cv_hooks_xverse}, /* vocabulary: families/xverse.c */
+    {"JAISLMHeadModel", "jais", JAIS_META, JAIS_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_jais},
+    {"OpenELMForCausalLM", "openelm", OPENELM_META, OPENELM_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_openelm},
+    {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_refact},
+    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_codeshell},
+    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL, NULL},
+    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_chameleon},
+    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_bert},
+    {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_roberta},
+    {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_nomic_bert},
+    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_xlmr},
+    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_jina_bert},
+    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL, &lgg__cv_hooks_mamba},
+    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL, &lgg__cv_hooks_rwkv6},
+    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_baichuan},
+    {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_dbrx},
+    {"DeciLMForCausalLM", "deci", NO_META, DECI_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_deci},
+    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_bitnet}, /* ternary weights: families/bitnet.c */
+    {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts", NULL},
+    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts", NULL},
+    {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_mpt},
+    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_bloom},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_qwen2vl},
+    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
+    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, WAVTOKENIZER_TENSORS, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
+    {"QWenLMHeadModel", "qwen", QWEN_META, QWEN_TENSORS, 0, 0, NULL, &lgg__cv_hooks_qwen},
 };
 
 /* Classes the reference registers that are not converted, each with why

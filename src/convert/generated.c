@@ -1,8 +1,8 @@
 /* generated.c -- tensors the reference computes rather than reads, which
  * come first in its output: llama 3's rope_freqs (the per-frequency
- * scaling factors of its "llama3" rope scaling) and Phi-3's long and short
- * rope factors (copied from config.json, with the attention factor that the
- * reference writes as it makes them, before any other hyperparameter).
+ * scaling factors of its "llama3" rope scaling), and the long and short
+ * rope factors copied from config.json that families (families/phi3.c,
+ * minicpm.c, minicpm3.c) write from their `generated` hook.
  *
  * The reference computes them with torch in float32; every step here is the
  * same float32 operation: a tensor divided by a scalar is a true division,
@@ -60,7 +60,7 @@ static lgg_status llama3_factors(lgg_convert *c, float **out, uint64_t *n, lgg_e
 }
 
 /* config.json's rope_scaling.NAME: n numbers, as float32 (malloc'd). */
-static lgg_status factor_list(lgg_convert *c, const json_t *rs, const char *name, uint64_t n, float **out, lgg_error *err) {
+lgg_status lgg__cv_factor_list(lgg_convert *c, const json_t *rs, const char *name, uint64_t n, float **out, lgg_error *err) {
     const json_t *a = json_object_get(rs, name);
     if (!json_is_array(a))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.%s' is missing", c->dir, name);
@@ -80,53 +80,18 @@ static lgg_status factor_list(lgg_convert *c, const json_t *rs, const char *name
     return LGG_OK;
 }
 
-/* Phi-3's rope_scaling {"type": "longrope"|"su"|"yarn", "long_factor": [...],
- * "short_factor": [...]}: the attention factor, then the two tensors. */
-static lgg_status phi3_factors(lgg_convert *c, lgg_error *err) {
-    const json_t *rs = json_object_get(c->config, "rope_scaling");
-    if (!rs || json_is_null(rs)) return LGG_OK;
-    int64_t embd = lgg__cv_hparam_int(c, "hidden_size", -1), heads = lgg__cv_hparam_int(c, "num_attention_heads", -1);
-    int64_t ctx = lgg__cv_hparam_int(c, "max_position_embeddings", -1), orig = lgg__cv_hparam_int(c, "original_max_position_embeddings", -1);
-    if (embd <= 0 || heads <= 0 || ctx <= 0 || orig <= 0)
-        return lgg__cv_fail(err, LGG_ERR_INVALID,
-                            "%s/config.json: keys 'hidden_size', 'num_attention_heads', 'max_position_embeddings' and "
-                            "'original_max_position_embeddings' must be positive counts for rope_scaling",
-                            c->dir);
-    const json_t *ty = json_object_get(rs, "type");
-    const char *type = json_is_string(ty) ? json_string_value(ty) : "";
-    if (!json_is_object(rs) || !*type)
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.type' is missing", c->dir);
-    double scale = (double)ctx / (double)orig, attn;
-    if (!strcasecmp(type, "su") || !strcasecmp(type, "longrope"))
-        attn = scale > 1.0 ? sqrt(1 + log(scale) / log((double)orig)) : 1.0;
-    else if (!strcasecmp(type, "yarn"))
-        attn = scale > 1.0 ? 0.1 * log(scale) + 1.0 : 1.0;
-    else
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: rope_scaling type '%s' is not supported", c->dir, type);
-    c->attn_factor = (float)attn, c->has_attn_factor = 1;
-    int64_t dims = embd / heads;
-    float *lf = NULL, *sf = NULL;
-    lgg_status st = dims % 2 ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: odd rope dimension count %lld", c->dir, (long long)dims)
-                             : factor_list(c, rs, "long_factor", (uint64_t)dims / 2, &lf, err);
-    if (!st) st = factor_list(c, rs, "short_factor", (uint64_t)dims / 2, &sf, err);
-    if (!st && (st = lgg__cv_add_generated(c, "rope_factors_long.weight", lf, (uint64_t)dims / 2, err)) == LGG_OK) lf = NULL;
-    if (!st && (st = lgg__cv_add_generated(c, "rope_factors_short.weight", sf, (uint64_t)dims / 2, err)) == LGG_OK) sf = NULL;
-    free(lf), free(sf);
-    return st;
-}
-
 /* The long and short factors of a rope_scaling that is not null, dims / 2
  * each (MiniCPM: hidden_size / num_attention_heads dimensions; MiniCPM 3:
  * qk_rope_head_dim). */
-static lgg_status long_short(lgg_convert *c, int64_t dims, lgg_error *err) {
+lgg_status lgg__cv_long_short(lgg_convert *c, int64_t dims, lgg_error *err) {
     const json_t *rs = json_object_get(c->config, "rope_scaling");
     if (!rs || json_is_null(rs)) return LGG_OK;
     if (dims <= 0 || dims % 2 || dims > (1 << 20))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: the rope dimension count (%lld) is not even and positive", c->dir,
                             (long long)dims);
     float *lf = NULL, *sf = NULL;
-    lgg_status st = factor_list(c, rs, "long_factor", (uint64_t)dims / 2, &lf, err);
-    if (!st) st = factor_list(c, rs, "short_factor", (uint64_t)dims / 2, &sf, err);
+    lgg_status st = lgg__cv_factor_list(c, rs, "long_factor", (uint64_t)dims / 2, &lf, err);
+    if (!st) st = lgg__cv_factor_list(c, rs, "short_factor", (uint64_t)dims / 2, &sf, err);
     if (!st && (st = lgg__cv_add_generated(c, "rope_factors_long.weight", lf, (uint64_t)dims / 2, err)) == LGG_OK) lf = NULL;
     if (!st && (st = lgg__cv_add_generated(c, "rope_factors_short.weight", sf, (uint64_t)dims / 2, err)) == LGG_OK) sf = NULL;
     free(lf), free(sf);
@@ -134,12 +99,7 @@ static lgg_status long_short(lgg_convert *c, int64_t dims, lgg_error *err) {
 }
 
 lgg_status lgg__cv_generated(lgg_convert *c, lgg_error *err) {
-    if (!strcmp(c->fam->arch, "phi3") || !strcmp(c->fam->arch, "phimoe")) return phi3_factors(c, err);
-    if (!strcmp(c->fam->arch, "minicpm")) {
-        int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);
-        return long_short(c, h > 0 && n > 0 ? h / n : -1, err);
-    }
-    if (!strcmp(c->fam->arch, "minicpm3")) return long_short(c, lgg__cv_hparam_int(c, "qk_rope_head_dim", -1), err);
+    if (c->hooks && c->hooks->generated) return c->hooks->generated(c, err);
     if (!(c->fam->flags & CV_F_LLAMA_ROPE_FREQS)) return LGG_OK;
     float *f = NULL;
     uint64_t n = 0;

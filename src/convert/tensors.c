@@ -4,6 +4,7 @@
 #include "cvint.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,5 +45,23 @@ lgg_status lgg__cv_dup_tensor(lgg_convert *c, size_t i, const char *name, lgg_er
     *t = c->t[i];
     t->name = n, t->gen = NULL, t->stack = NULL, t->n_stack = 0;
     c->n_t++;
+    return LGG_OK;
+}
+
+/* Rows [0, first) stay in t; rows [first, all) become `second`. */
+lgg_status lgg__cv_split_rows(lgg_convert *c, cv_tensor *t, uint64_t first, const char *second, lgg_error *err) {
+    const lgg_st_tensor *s = t->src;
+    if (s->n_dims != 2 || s->shape[0] <= first)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': fewer than %llu rows to split (config.json)",
+                            c->dir, c->shard_names[t->shard], s->name.ptr, (unsigned long long)first + 1);
+    uint64_t rows = s->shape[0];
+    char name[160];
+    t->ne[1] = (int64_t)first, t->n_units = first;
+    const char *dot = strchr(t->name, '.'), *dot2 = dot ? strchr(dot + 1, '.') : NULL; /* blk.N. */
+    snprintf(name, sizeof name, "%.*s%s.weight", dot2 ? (int)(dot2 - t->name + 1) : 0, t->name, second);
+    lgg_status st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), name, err); /* t moves */
+    if (st) return st;
+    cv_tensor *v = &c->t[c->n_t - 1];
+    v->row_skip = first, v->ne[1] = (int64_t)(rows - first), v->n_units = rows - first;
     return LGG_OK;
 }

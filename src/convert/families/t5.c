@@ -1,8 +1,8 @@
-/* fam_t5.c -- what T5 and T5Encoder do in code in the reference converter:
+/* t5.c -- what T5 and T5Encoder do in code in the reference converter:
  * a context of 512 when config.json has no n_positions, one token
  * embedding from whichever of the shared copies comes first, and the
  * Unigram vocabulary of ugm.c. */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,10 +40,4 @@ static lgg_status t5_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options
     return lgg__cv_ugm_t5(c, tc, err);
 }
 
-const cv_hooks *lgg__cv_t5_hooks(const char *hf_arch) {
-    static const cv_hooks T5_HOOKS = {t5_init, NULL, t5_tensor, NULL, t5_vocab};
-    char key[128];
-    snprintf(key, sizeof key, "|%.100s|", hf_arch);
-    return strstr("|T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|"
-                  "UMT5ForConditionalGeneration|T5EncoderModel|", key) ? &T5_HOOKS : NULL;
-}
+const cv_hooks lgg__cv_hooks_t5 = {t5_init, NULL, t5_tensor, NULL, t5_vocab, NULL};

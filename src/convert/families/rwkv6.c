@@ -1,4 +1,4 @@
-/* fam_rwkv.c -- what RWKV-6 (Rwkv6ForCausalLM, and RWKV6Qwen2ForCausalLM
+/* rwkv6.c -- what RWKV-6 (Rwkv6ForCausalLM, and RWKV6Qwen2ForCausalLM
  * with Qwen2's attention sizes and vocabulary) does in code in the
  * reference converter: its hyperparameters, the time-mix tensors
  * reshaped (the low-rank matrices transposed, the 1x1xN vectors squeezed,
@@ -6,7 +6,7 @@
  * value matrices divided by 2^(block / rescale_every), and the RWKV "world"
  * vocabulary (rwkv_vocab_v20230424.txt: one Python string or bytes literal
  * per line). */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -457,8 +457,5 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return st;
 }
 
-const cv_hooks *lgg__cv_rwkv_hooks(const char *hf_arch) {
-    static const cv_hooks RWKV6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab};
-    static const cv_hooks QWEN2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL}; /* SentencePiece, else BPE */
-    return !strcmp(hf_arch, "Rwkv6ForCausalLM") ? &RWKV6 : !strcmp(hf_arch, "RWKV6Qwen2ForCausalLM") ? &QWEN2 : NULL;
-}
+const cv_hooks lgg__cv_hooks_rwkv6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab, NULL};
+const cv_hooks lgg__cv_hooks_rwkv6qwen2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL, NULL}; /* SentencePiece, else BPE */

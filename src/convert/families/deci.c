@@ -1,15 +1,37 @@
-/* fam_deci.c -- what the reference's DeciLM class does in code.  Two real
+/* deci.c -- what the reference's DeciLM class does in code.  Two real
  * kinds of checkpoint: DeciLM-7B (num_key_value_heads_per_layer, written as
  * a per-layer array, and its vocabulary read from tokenizer.json as gguf-py's
  * LlamaHfVocab reads it) and Llama-3.1-Nemotron-51B (block_configs: per
  * layer, full attention with n_heads_in_group, a linear layer in its place,
  * or none, and a feed-forward width from ffn_mult; a Llama 3 BPE
  * vocabulary). */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* DeciLM's keys (every one written by deci_meta): DeciLM-7B's are llama's
+ * (its per-layer KV head counts after the base keys); Nemotron-51B's come
+ * around its per-layer arrays. */
+static const cv_mkey DECI_BASE[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+static const cv_mkey DECI_TAIL[] = {
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
+    {NULL, NULL, 0, 0},
+};
+static const cv_mkey DECI_51B_HEAD[] = {{"rope.freq_base", "rope_theta", CV_M_F32, 0}, {NULL, NULL, 0, 0}};
+static const cv_mkey DECI_51B[] = {
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"attention.key_length", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"attention.value_length", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
 
 enum { TT_NORMAL = 1, TT_CONTROL = 3, TT_USER = 4, TT_BYTE = 6 };
 
@@ -121,12 +143,12 @@ static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
         a[i] = (int32_t)nkv, a[n + i] = (int32_t)nh, a[2 * n + i] = (int32_t)ff;
     }
     if (!st && n == 0 && (nas || per)) st = bad_key(c, "num_hidden_layers", err); /* gguf-py cannot write an empty list */
-    if (!st) st = lgg__cv_meta_keys(c, nas ? lgg__cv_deci_51b_head : lgg__cv_deci_base, err);
+    if (!st) st = lgg__cv_meta_keys(c, nas ? DECI_51B_HEAD : DECI_BASE, err);
     if (!st && (nas || per)) st = put_array(c, "attention.head_count_kv", a, err);
     if (!st && nas) st = put_array(c, "attention.head_count", a + n, err);
     if (!st && nas) st = put_array(c, "feed_forward_length", a + 2 * n, err);
-    if (!st && nas) st = lgg__cv_meta_keys(c, lgg__cv_deci_51b, err);
-    if (!st) st = lgg__cv_meta_keys(c, lgg__cv_deci_tail, err);
+    if (!st && nas) st = lgg__cv_meta_keys(c, DECI_51B, err);
+    if (!st) st = lgg__cv_meta_keys(c, DECI_TAIL, err);
     free(a);
     return st;
 }
@@ -274,7 +296,4 @@ static lgg_status deci_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return llama_hf_vocab(c, tc, err);
 }
 
-const cv_hooks *lgg__cv_deci_hooks(const char *hf_arch) {
-    static const cv_hooks DECI = {deci_init, NULL, deci_tensor, deci_meta, deci_vocab};
-    return !strcmp(hf_arch, "DeciLMForCausalLM") ? &DECI : NULL;
-}
+const cv_hooks lgg__cv_hooks_deci = {deci_init, NULL, deci_tensor, deci_meta, deci_vocab, NULL};

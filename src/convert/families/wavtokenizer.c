@@ -1,9 +1,9 @@
-/* fam_wav.c -- what WavTokenizerDec (an audio decoder: convnext and posnet
+/* wavtokenizer.c -- what WavTokenizerDec (an audio decoder: convnext and posnet
  * blocks) does in code in the reference converter: its nested posnet and
  * convnext widths and depths, the codebook's training buffers dropped, and
  * no vocabulary (tokenizer.ggml.model "none").  Its keys and tensor names
  * are data in families.c. */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,7 +42,4 @@ static lgg_status wav_vocab(lgg_convert *c, json_t *tc, const lgg_convert_option
                : LGG_OK;
 }
 
-const cv_hooks *lgg__cv_wav_hooks(const char *hf_arch) {
-    static const cv_hooks WAV = {wav_init, wav_name, NULL, NULL, wav_vocab};
-    return !strcmp(hf_arch, "WavTokenizerDec") ? &WAV : NULL;
-}
+const cv_hooks lgg__cv_hooks_wavtokenizer = {wav_init, wav_name, NULL, NULL, wav_vocab, NULL};

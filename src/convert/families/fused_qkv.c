@@ -1,77 +1,13 @@
-/* fam_code.c -- what GPT-2, GPT-NeoX, Falcon, GraniteMoE, Exaone and
- * InternLM2 do in code in the reference converter: GPT-2's transposed matrices (the table's
- * CV_X_TRANSPOSE), its dropped attention buffers and its output matrix (a
- * copy of the embeddings); the fused QKV matrices that GPT-NeoX and Falcon
- * reorder into all queries, then all keys, then all values; GraniteMoE's
- * gate and up experts split from one matrix; InternLM2's wqkv split
- * into q, k and v with llama's permutation (each a row map,
- * cv_tensor.row_of, so the data is still read row by row); Exaone's
- * defaults. */
-#include "cvint.h"
+/* fused_qkv.c -- the fused QKV matrices that GPT-NeoX, Falcon and
+ * InternLM2 hold, as their reference classes reorder or split them: all
+ * queries, then all keys, then all values (each a row map, cv_tensor.row_of,
+ * so the data is still read row by row); InternLM2's q and k then take
+ * llama's permutation; Falcon's key/value head count default. */
+#include "../cvint.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
-
-static int ends(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !strcmp(s + a - b, suf);
-}
-
-/* GPT-2's names with or without "transformer." (the reference maps both);
- * its causal-mask buffers are dropped. */
-static int gpt2_name(const char *hf, char *out, size_t cap) {
-    if (ends(hf, ".attn.bias") || ends(hf, ".attn.masked_bias")) return 0;
-    if (starts(hf, "transformer.")) hf += 12;
-    size_t l = strlen(hf);
-    if (l >= cap) return 0;
-    memcpy(out, hf, l + 1);
-    return 1;
-}
-
-/* A second output tensor from t's source, named `name`, after the last
- * one (NULL when out of memory, err set); t may move. */
-static cv_tensor *add_copy(lgg_convert *c, const cv_tensor *t, const char *name, lgg_error *err) {
-    cv_tensor copy = *t;
-    cv_tensor *o = lgg__cv_new_tensor(c, err);
-    if (!o) return NULL;
-    *o = copy;
-    if (!(o->name = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory"), NULL;
-    c->n_t++;
-    return o;
-}
-
-/* GPT-2's output matrix is its embeddings: written again, right after them. */
-static lgg_status gpt2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    if (strcmp(t->name, "token_embd.weight")) return LGG_OK;
-    return add_copy(c, t, "output.weight", err) ? LGG_OK : LGG_ERR_NOMEM;
-}
-
-/* GraniteMoE's experts hold their gate rows and then their up rows in one
- * matrix (input_linear, 2 * intermediate_size rows each): the gate half,
- * then the up half as a second tensor. */
-static uint64_t half_row(const cv_tensor *t, uint64_t u) {
-    uint64_t ff = t->row_arg[0];
-    return u / ff * 2 * ff + t->row_arg[1] * ff + u % ff;
-}
-
-static lgg_status granitemoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    if (!ends(t->src_name, ".block_sparse_moe.input_linear.weight")) return LGG_OK;
-    int64_t ff = lgg__cv_hparam_int(c, "intermediate_size", 0);
-    const char *gate = strstr(t->name, "ffn_gate_exps");
-    if (!gate || t->src->n_dims != 3 || ff <= 0 || t->src->shape[1] % 2 || t->src->shape[1] / 2 != (uint64_t)ff)
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': needs 2 * intermediate_size (config.json) rows per expert",
-                            c->dir, c->shard_names[t->shard], t->src_name);
-    t->ne[1] = ff, t->n_units /= 2, t->row_of = half_row, t->row_arg[0] = (uint64_t)ff, t->row_arg[1] = 0;
-    char name[128];
-    snprintf(name, sizeof name, "%.*sffn_up_exps%s", (int)(gate - t->name), t->name, gate + 13);
-    cv_tensor *up = add_copy(c, t, name, err);
-    if (!up) return LGG_ERR_NOMEM;
-    up->row_arg[1] = 1;
-    return LGG_OK;
-}
 
 /* GPT-NeoX's fused rows are grouped per head as (q, k, v), each head_dim
  * rows; the output has every head's q, then every k, then every v. */
@@ -155,12 +91,13 @@ static lgg_status internlm2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err)
     int at = (int)(q - t->name);
     uint64_t rows[3] = {(uint64_t)nh * hd, (uint64_t)nkv * hd, (uint64_t)nkv * hd};
     t->row_of = internlm2_row, t->row_arg[0] = (uint64_t)nh, t->row_arg[1] = (uint64_t)nkv, t->row_arg[3] = hd;
-    for (int part = 2; part >= 0; part--) { /* t itself last: add_copy may move it */
+    for (int part = 2; part >= 0; part--) { /* t itself last: a copy may move it */
         t->ne[1] = (int64_t)rows[part], t->n_units = rows[part], t->row_arg[2] = (uint64_t)part;
         if (part == 0) break;
         snprintf(name, sizeof name, "%.*sattn_%c%s", at, t->name, part == 1 ? 'k' : 'v', q + 6);
         size_t idx = (size_t)(t - c->t);
-        if (!add_copy(c, t, name, err)) return LGG_ERR_NOMEM;
+        lgg_status st = lgg__cv_dup_tensor(c, idx, name, err);
+        if (st) return st;
         t = &c->t[idx];
     }
     /* the copies went after t in the order v, k: put k before v */
@@ -177,33 +114,6 @@ static lgg_status falcon_init(lgg_convert *c, lgg_error *err) {
                                                                         : LGG_OK;
 }
 
-/* Exaone: SiLU only (the reference asserts it); the feed-forward length
- * 4 * hidden_size and the rotary fraction 1 when config.json has none. */
-static lgg_status exaone_init(lgg_convert *c, lgg_error *err) {
-    const char *act = json_string_value(json_object_get(c->config, "activation_function"));
-    if (!act || strcmp(act, "silu"))
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: key 'activation_function' must be \"silu\"", c->dir);
-    int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1);
-    int bad = 0;
-    if (!json_object_get(c->config, "intermediate_size") && h >= 0 && h <= INT64_MAX / 4)
-        bad |= json_object_set_new(c->config, "intermediate_size", json_integer(4 * h));
-    if (!lgg__cv_first_key(c->config, "partial_rotary_factor|rope_pct", NULL, 0))
-        bad |= json_object_set_new(c->config, "partial_rotary_factor", json_real(1.0));
-    return bad ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
-}
-
-const cv_hooks *lgg__cv_code_hooks(const char *hf_arch) {
-    static const cv_hooks GPT2 = {NULL, gpt2_name, gpt2_tensor, NULL, NULL};
-    static const cv_hooks NEOX = {NULL, NULL, neox_tensor, NULL, NULL};
-    static const cv_hooks FALCON = {falcon_init, NULL, falcon_tensor, NULL, NULL};
-    static const cv_hooks GRANITEMOE = {NULL, NULL, granitemoe_tensor, NULL, NULL};
-    static const cv_hooks EXAONE = {exaone_init, NULL, NULL, NULL, NULL};
-    static const cv_hooks INTERNLM2 = {NULL, NULL, internlm2_tensor, NULL, NULL};
-    if (!strcmp(hf_arch, "GPT2LMHeadModel")) return &GPT2;
-    if (!strcmp(hf_arch, "GPTNeoXForCausalLM")) return &NEOX;
-    if (!strcmp(hf_arch, "FalconForCausalLM") || !strcmp(hf_arch, "RWForCausalLM")) return &FALCON;
-    if (!strcmp(hf_arch, "GraniteMoeForCausalLM")) return &GRANITEMOE;
-    if (!strcmp(hf_arch, "ExaoneForCausalLM")) return &EXAONE;
-    if (!strcmp(hf_arch, "InternLM2ForCausalLM")) return &INTERNLM2;
-    return NULL;
-}
+const cv_hooks lgg__cv_hooks_gptneox = {NULL, NULL, neox_tensor, NULL, NULL, NULL};
+const cv_hooks lgg__cv_hooks_falcon = {falcon_init, NULL, falcon_tensor, NULL, NULL, NULL};
+const cv_hooks lgg__cv_hooks_internlm2 = {NULL, NULL, internlm2_tensor, NULL, NULL, NULL};

@@ -1,4 +1,4 @@
-/* fam_plamo.c -- what PLaMo does in code in the reference converter: its
+/* plamo.c -- what PLaMo does in code in the reference converter: its
  * q rows and its attention output's columns are shuffled so that ggml's
  * broadcast of the key/value heads over the query heads finds PLaMo's
  * grouping.  PLaMo-13B's query head g * 5 + k (g of 8 groups) attends with
@@ -6,7 +6,7 @@
  * the first two axes, for the q rows and the output's columns alike.  It
  * asserts 5120 x 5120 matrices and writes those constants: any other shape
  * is refused here, as it fails there. */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +49,4 @@ static lgg_status plamo_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_plamo_hooks(const char *hf_arch) {
-    static const cv_hooks PLAMO = {NULL, NULL, plamo_tensor, NULL, NULL};
-    return !strcmp(hf_arch, "PlamoForCausalLM") ? &PLAMO : NULL;
-}
+const cv_hooks lgg__cv_hooks_plamo = {NULL, NULL, plamo_tensor, NULL, NULL, NULL};

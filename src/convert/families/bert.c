@@ -3,7 +3,7 @@
  * drops, the keys it writes after the common ones (attention not causal,
  * the sentence-transformers pooling type), and its vocabulary (the token
  * type count, then WordPiece, wpm.c). */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,21 +230,8 @@ static lgg_status nomic_meta(lgg_convert *c, lgg_error *err) {
                                                                                 : LGG_OK;
 }
 
-const cv_hooks *lgg__cv_family_hooks(const char *hf_arch) {
-    static const struct {
-        const char *names;
-        cv_hooks hooks;
-    } BY_NAME[] = {
-        {"|BertModel|BertForMaskedLM|CamembertModel|", {NULL, bert_name, NULL, bert_meta, bert_vocab}},
-        {"|RobertaModel|", {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab}},
-        {"|NomicBertModel|", {nomic_init, bert_name, NULL, nomic_meta, bert_vocab}},
-        {"|JinaBertModel|JinaBertForMaskedLM|", {NULL, bert_name, jina_tensor, bert_meta, jina_vocab}},
-        {"|XLMRobertaModel|XLMRobertaForSequenceClassification|",
-         {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab}},
-    };
-    char key[128];
-    snprintf(key, sizeof key, "|%.100s|", hf_arch);
-    for (size_t i = 0; i < sizeof BY_NAME / sizeof BY_NAME[0]; i++)
-        if (strstr(BY_NAME[i].names, key)) return &BY_NAME[i].hooks;
-    return NULL;
-}
+const cv_hooks lgg__cv_hooks_bert = {NULL, bert_name, NULL, bert_meta, bert_vocab, NULL};
+const cv_hooks lgg__cv_hooks_roberta = {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab, NULL};
+const cv_hooks lgg__cv_hooks_nomic_bert = {nomic_init, bert_name, NULL, nomic_meta, bert_vocab, NULL};
+const cv_hooks lgg__cv_hooks_jina_bert = {NULL, bert_name, jina_tensor, bert_meta, jina_vocab, NULL};
+const cv_hooks lgg__cv_hooks_xlmr = {roberta_init, roberta_name, roberta_tensor, bert_meta, xlmr_vocab, NULL};

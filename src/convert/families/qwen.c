@@ -1,4 +1,4 @@
-/* fam_qwen1.c -- Qwen (v1)'s vocabulary as the reference converter
+/* qwen.c -- Qwen (v1)'s vocabulary as the reference converter
  * (convert_hf_to_gguf.py b4747, _set_vocab_qwen) writes it.  The reference
  * runs the checkpoint's own tokenization_qwen.py (a tiktoken encoding over
  * qwen.tiktoken: "BASE64 RANK" lines, then the special tokens that file
@@ -13,7 +13,7 @@
  *              these merges with tokenization_qwen.py's pattern encodes)
  *   specials   bos and eos <|endoftext|> when the files give no special id,
  *              unk <|endoftext|> where unset. */
-#include "cvint.h"
+#include "../cvint.h"
 #include "libgguf_tokenize.h"
 
 #include <stdio.h>
@@ -334,7 +334,4 @@ static lgg_status qwen_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return st;
 }
 
-const cv_hooks *lgg__cv_qwen1_hooks(const char *hf_arch) {
-    static const cv_hooks QWEN1_HOOKS = {NULL, NULL, NULL, NULL, qwen_vocab};
-    return !strcmp(hf_arch, "QWenLMHeadModel") ? &QWEN1_HOOKS : NULL;
-}
+const cv_hooks lgg__cv_hooks_qwen = {NULL, NULL, NULL, NULL, qwen_vocab, NULL};

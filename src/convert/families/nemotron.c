@@ -1,11 +1,9 @@
-/* fam_nemotron_minicpm.c -- what Nemotron and MiniCPM do in code in the
- * reference converter.  Nemotron: its layer norms are stored as w - 1
- * (layernorm1p), so the reference adds 1 to every tensor named
- * "...norm.weight" (in f16 when the source is f16: data.c's CV_X_ADD1), its
- * rope scaling type, and the pad and unk ids it hard-codes after the
- * SentencePiece vocabulary.  MiniCPM: its three scale factors, computed
- * from config.json. */
-#include "cvint.h"
+/* nemotron.c -- what Nemotron does in code in the reference converter:
+ * its layer norms are stored as w - 1 (layernorm1p), so the reference adds
+ * 1 to every tensor named "...norm.weight" (in f16 when the source is f16:
+ * data.c's CV_X_ADD1); its rope scaling type; the pad and unk ids it
+ * hard-codes after the SentencePiece vocabulary. */
+#include "../cvint.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -69,42 +67,6 @@ static lgg_status nemotron_vocab(lgg_convert *c, json_t *tc, const lgg_convert_o
     return st;
 }
 
-static const cv_hooks NEMOTRON_HOOKS = {nemotron_init, NULL, nemotron_tensor, nemotron_meta, nemotron_vocab};
+const cv_hooks lgg__cv_hooks_nemotron = {nemotron_init, NULL, nemotron_tensor, nemotron_meta, nemotron_vocab, NULL};
 
-static lgg_status need_num(const lgg_convert *c, const char *key, double *v, lgg_error *err) {
-    const json_t *j = json_object_get(c->config, key);
-    if (!json_is_number(j)) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a number", c->dir, key);
-    *v = json_number_value(j);
-    return LGG_OK;
-}
 
-/* embedding_scale = scale_emb, residual_scale = scale_depth /
- * sqrt(num_hidden_layers), logit_scale = hidden_size / dim_model_base (in
- * Python's doubles, stored as f32); longrope's scaling type. */
-static lgg_status minicpm_meta(lgg_convert *c, lgg_error *err) {
-    double emb, depth, layers, hidden, base;
-    lgg_status st = need_num(c, "scale_emb", &emb, err);
-    if (!st) st = need_num(c, "scale_depth", &depth, err);
-    if (!st) st = need_num(c, "num_hidden_layers", &layers, err);
-    if (!st) st = need_num(c, "hidden_size", &hidden, err);
-    if (!st) st = need_num(c, "dim_model_base", &base, err);
-    if (!st && (layers <= 0 || base == 0))
-        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: keys 'num_hidden_layers' and 'dim_model_base' must not be 0", c->dir);
-    if (!st) st = put_f32(c, "embedding_scale", (float)emb, err);
-    if (!st) st = put_f32(c, "residual_scale", (float)(depth / pow(layers, 0.5)), err);
-    if (!st) st = put_f32(c, "logit_scale", (float)(hidden / base), err);
-    const json_t *rs = json_object_get(c->config, "rope_scaling"), *ty = json_object_get(rs, "type");
-    if (!st && json_is_string(ty) && !strcmp(json_string_value(ty), "longrope")) {
-        char key[96];
-        snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
-        if (lgg_writer_set_str(c->w, key, "longrope", NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
-    }
-    return st;
-}
-
-static const cv_hooks MINICPM_HOOKS = {NULL, NULL, NULL, minicpm_meta, NULL};
-
-const cv_hooks *lgg__cv_nemotron_minicpm_hooks(const char *hf_arch) {
-    if (!strcmp(hf_arch, "NemotronForCausalLM")) return &NEMOTRON_HOOKS;
-    return strcmp(hf_arch, "MiniCPMForCausalLM") ? NULL : &MINICPM_HOOKS;
-}

@@ -1,4 +1,4 @@
-/* fam_bitnet.c -- what BitNet b1.58 (BitnetForCausalLM) does in code in the
+/* bitnet.c -- what BitNet b1.58 (BitnetForCausalLM) does in code in the
  * reference converter: each attention and feed-forward matrix becomes
  * ternary, w -> clamp(round(w / s), -1, 1) * s in float32, where s is the
  * mean of |w| (at least 1e-5), then back to the working dtype.
@@ -17,7 +17,7 @@
  * depend on the machine.  tests/test_convert_bitnet.c checks the sums
  * against torch's for widths 8 and 16 and 1 to 3 threads.  The scales are
  * all taken before any data is written, one tensor per thread. */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -237,7 +237,4 @@ static lgg_status bitnet_scales(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks *lgg__cv_bitnet_hooks(const char *hf_arch) {
-    static const cv_hooks BITNET = {NULL, NULL, bitnet_tensor, bitnet_scales, NULL};
-    return strcmp(hf_arch, "BitnetForCausalLM") ? NULL : &BITNET;
-}
+const cv_hooks lgg__cv_hooks_bitnet = {NULL, NULL, bitnet_tensor, bitnet_scales, NULL, NULL};

@@ -1,4 +1,4 @@
-/* fam_chatglm.c -- what ChatGLM / GLM-4 does in code in the reference
+/* chatglm.c -- what ChatGLM / GLM-4 does in code in the reference
  * converter: its parameters' fallbacks (the context is the embedding width
  * when config.json has no seq_length), the "transformer." prefix dropped,
  * GLM-4's rope (a partial rotary dimension count, base 10000 * rope_ratio),
@@ -11,7 +11,7 @@
  * refused; with a tokenizer.json alone it is the byte-level BPE reader's,
  * then eos, eot and unk from the added tokens <|endoftext|> and <|user|>
  * where the files gave none. */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,9 +186,4 @@ static lgg_status glm_vocab(lgg_convert *c, json_t *tc, const lgg_convert_option
     return lgg__cv_bpe(c, tc, o, err);
 }
 
-const cv_hooks *lgg__cv_chatglm_hooks(const char *hf_arch) {
-    static const cv_hooks GLM_HOOKS = {glm_init, glm_name, NULL, glm_meta, glm_vocab};
-    char key[128];
-    snprintf(key, sizeof key, "|%.100s|", hf_arch);
-    return strstr("|GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration|", key) ? &GLM_HOOKS : NULL;
-}
+const cv_hooks lgg__cv_hooks_chatglm = {glm_init, glm_name, NULL, glm_meta, glm_vocab, NULL};

@@ -1,9 +1,9 @@
-/* fam_ssm.c -- what the Mamba family (MambaForCausalLM, MambaLMHeadModel,
+/* mamba.c -- what the Mamba family (MambaForCausalLM, MambaLMHeadModel,
  * FalconMambaForCausalLM) does in code in the reference converter: its
  * vocabulary size padded to a multiple, its own hyperparameters with their
  * defaults, A = -exp(A_log) computed as torch computes it, and the output
  * head dropped when it equals the embeddings. */
-#include "cvint.h"
+#include "../cvint.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -181,10 +181,4 @@ static lgg_status mamba_vocab(lgg_convert *c, json_t *tc, const lgg_convert_opti
                         c->dir);
 }
 
-const cv_hooks *lgg__cv_ssm_hooks(const char *hf_arch) {
-    static const cv_hooks MAMBA = {mamba_init, NULL, mamba_tensor, mamba_meta, mamba_vocab};
-    static const char *const names[] = {"MambaForCausalLM", "MambaLMHeadModel", "FalconMambaForCausalLM"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(hf_arch, names[i])) return &MAMBA;
-    return NULL;
-}
+const cv_hooks lgg__cv_hooks_mamba = {mamba_init, NULL, mamba_tensor, mamba_meta, mamba_vocab, NULL};
