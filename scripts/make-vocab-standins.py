@@ -271,6 +271,7 @@ class Tok:
         self.lib.lgg_tokenize.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint,
                                           ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
         self.lib.lgg_tokenizer_free.argtypes = [ctypes.c_void_p]
+        self.lib.lgg_tokenizer_open_dir.argtypes = [ctypes.c_char_p, ctypes.c_uint, ctypes.c_void_p, ctypes.c_void_p]
         self.err = ctypes.create_string_buffer(512)
 
     def open(self, data):
@@ -291,6 +292,145 @@ class Tok:
         arr = (ctypes.c_int32 * max(k, 1))()
         self.lib.lgg_tokenize(t, text, len(text), flags, arr, k, self.err)
         return list(arr[:k])
+
+
+# ---- SentencePiece tokenizer.model files (tests/test_tokspm.c) ----
+# The golden checkpoints' models: a small one copied whole, a large one
+# reduced as an SPM vocabulary is: its pieces that are substrings of a text
+# (or U+2581 and one), and every unknown, control, user-defined and byte piece.
+SPM_MODELS = [("golden/convert/gemma-2-tiny-12L-test/tokenizer.model", "whole"),
+              ("golden/convert/TinyLlama-2-Test-2x32/tokenizer.model", "reduced")]
+SPM_OUT = "tests/data/golden/spm"
+
+
+def pb_varint(b, pos):
+    v = shift = 0
+    while True:
+        c = b[pos]
+        pos += 1
+        v |= (c & 0x7F) << shift
+        shift += 7
+        if c < 0x80:
+            return v, pos
+
+
+def pb_fields(b):
+    """(field number, the field's whole bytes, its payload) of each top-level field"""
+    pos = 0
+    while pos < len(b):
+        start = pos
+        key, pos = pb_varint(b, pos)
+        wt = key & 7
+        if wt == 0:
+            _, pos = pb_varint(b, pos)
+            payload = None
+        elif wt == 1 or wt == 5:
+            pos += 8 if wt == 1 else 4
+            payload = None
+        else:
+            assert wt == 2
+            n, pos = pb_varint(b, pos)
+            payload = b[pos:pos + n]
+            pos += n
+        yield key >> 3, b[start:pos], payload
+
+
+def pb_piece(payload):
+    """(text, type) of a SentencePiece message (type NORMAL when absent)"""
+    text, ty = b"", 1
+    for num, raw, pl in pb_fields(payload):
+        if num == 1:
+            text = pl
+        elif num == 3:
+            ty = pb_varint(raw, 1)[0]
+    return text, ty
+
+
+def pb_len(n):
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def spm_placeholder(i):
+    """a piece no text matches, score 0, type UNUSED: as tests/test_tokspm.c writes it"""
+    t = placeholder(i)
+    inner = b"\x0a" + pb_len(len(t)) + t + b"\x15\0\0\0\0\x18\x05"
+    return b"\x0a" + pb_len(len(inner)) + inner
+
+
+def spm_expand(compact, ids, n):
+    pieces = [f[1] for f in pb_fields(compact) if f[0] == 1]
+    rest = [f[1] for f in pb_fields(compact) if f[0] != 1]
+    full = [spm_placeholder(i) for i in range(n)]
+    for j, i in enumerate(ids):
+        full[i] = pieces[j]
+    return b"".join(full + rest)
+
+
+def spm_texts():
+    texts = open("tests/tokenize/texts.inp", "rb").read().split(SEP)
+    return texts + open("tests/tokenize/spm_texts.txt", "rb").read().split(b"\n")
+
+
+def spm_reduce(data):
+    big = forms("llama", spm_texts())
+    pieces, rest, ids = [], [], []
+    i = 0
+    for num, raw, pl in pb_fields(data):
+        if num != 1:
+            rest.append(raw)
+            continue
+        text, ty = pb_piece(pl)
+        t = text.decode("utf-8", "replace")
+        if ty not in (1, 5) or t in big or (t.startswith("\u2581") and t[1:] in big):
+            pieces.append(raw)
+            ids.append(i)
+        i += 1
+    return b"".join(pieces + rest), ids, i
+
+
+def spm_open(tok, data):
+    d = "/tmp/make-vocab-standins.%d" % os.getpid()
+    os.makedirs(d, exist_ok=True)
+    with open(d + "/tokenizer.model", "wb") as f:
+        f.write(data)
+    t = ctypes.c_void_p()
+    rc = tok.lib.lgg_tokenizer_open_dir(d.encode(), 0, ctypes.byref(t), tok.err)
+    os.remove(d + "/tokenizer.model")
+    os.rmdir(d)
+    return t if rc == 0 else None
+
+
+def spm_models(tok):
+    os.makedirs(SPM_OUT, exist_ok=True)
+    rows = ["reference\tbytes\tsha256\tform\tpieces\tkept ids"]
+    for rel, form in SPM_MODELS:
+        data = open(os.path.join(SHARED, rel), "rb").read()
+        name = rel.split("/")[-2]
+        sha = hashlib.sha256(data).hexdigest()
+        if form == "whole":
+            with open(os.path.join(SPM_OUT, name + ".model"), "wb") as f:
+                f.write(data)
+            rows.append("%s\t%d\t%s\twhole\t-\t-" % (rel, len(data), sha))
+            continue
+        compact, ids, n = spm_reduce(data)
+        a, b = spm_open(tok, data), spm_open(tok, spm_expand(compact, ids, n))
+        assert a and b, name
+        diff = [t for t in spm_texts() for f in (0, 1) if tok.ids(a, t, f) != tok.ids(b, t, f)]
+        tok.lib.lgg_tokenizer_free(a)
+        tok.lib.lgg_tokenizer_free(b)
+        print("%-45s %6d of %6d pieces kept, %7d bytes, %d texts differ" % (name, len(ids), n, len(compact), len(diff)))
+        if diff:
+            sys.exit("%s: the reduced model differs from the reference: %r" % (name, diff[0][:60]))
+        with open(os.path.join(SPM_OUT, name + ".model"), "wb") as f:
+            f.write(compact)
+        rows.append("%s\t%d\t%s\treduced\t%d\t%s" % (rel, len(data), sha, n, ",".join(map(str, ids))))
+    with open(os.path.join(SPM_OUT, "spm.tsv"), "w") as f:
+        f.write("\n".join(rows) + "\n")
 
 
 def main():
@@ -333,6 +473,7 @@ def main():
         rows.append("corpus/llama.cpp/%s\t%d\t%s\t%s" % (base, len(data), hashlib.sha256(data).hexdigest(), base))
     with open(os.path.join(OUT, "vocab.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
+    spm_models(tok)
 
 
 if __name__ == "__main__":
