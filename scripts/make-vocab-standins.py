@@ -35,6 +35,7 @@ import ast
 import ctypes
 import glob
 import hashlib
+import json
 import os
 import re
 import struct
@@ -54,11 +55,10 @@ SCALAR = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q
 
 
 def gguf_read(b):
-    """[(key, type, value)] of a little-endian GGUF v2/v3 without tensors;
+    """[(key, type, value)] of a little-endian GGUF v2/v3's keys;
     an array's value is (element type, [items])."""
     assert b[:4] == b"GGUF" and struct.unpack_from("<I", b, 4)[0] in (2, 3)
-    n_tensors, n_kv = struct.unpack_from("<QQ", b, 8)
-    assert n_tensors == 0
+    n_kv = struct.unpack_from("<Q", b, 16)[0]  # the tensor infos after the keys are not read
     pos = 24
 
     def string():
@@ -229,8 +229,9 @@ def forms(model, texts):
     return "\x00".join(out)
 
 
-def reduce(path, texts, keep_ids):
-    kvs = gguf_read(open(path, "rb").read())
+def reduce(path, texts, keep_ids, only=""):
+    """the compact form of vocabulary file PATH (its keys starting with ONLY)"""
+    kvs = [kv for kv in gguf_read(open(path, "rb").read()) if kv[0].startswith(only)]
     kv = {k: (t, v) for k, t, v in kvs}
     model = kv["tokenizer.ggml.model"][1].decode()
     toks = kv["tokenizer.ggml.tokens"][1][1]
@@ -433,6 +434,81 @@ def spm_models(tok):
         f.write("\n".join(rows) + "\n")
 
 
+# ---- the golden Qwen2.5 checkpoint's tokenizer (tokenize_pre_qwen25_golden,
+# tokenize_compare): its tokenizer.json reduced (the vocabulary entries and
+# merges the texts reach, every added token; ids are the file's own) with
+# its tokenizer_config.json, and the reference converter's GGUF's tokenizer
+# keys reduced as above ----
+QWEN = "golden/convert/Qwen2.5-Tiny-Test-Instruct"
+QWEN_OUT = "tests/data/golden/qwen25"
+
+
+def compare_texts():
+    """gguf tokenize --compare's built-in texts (tools/cmd_tokenize.c), one a line"""
+    src = open("tools/cmd_tokenize.c", encoding="utf-8").read()
+    body = re.search(r"COMPARE_TEXTS\[\] = \{(.*?)\n\};", src, re.S).group(1)
+    return ["".join(ast.literal_eval(m) for m in re.findall(r'"(?:[^"\\]|\\.)*"', line)).encode()
+            for line in body.split("\n") if '"' in line]
+
+
+def qwen_texts():
+    return [check_text()] + compare_texts() + [b"Hello world", b"1234567"]
+
+
+def qwen_json(j, texts):
+    big = forms("gpt2", texts)
+    added = {a["id"] for a in j["added_tokens"]}
+    m = j["model"]
+    m["vocab"] = {t: i for t, i in m["vocab"].items() if t in big or i in added}
+    m["merges"] = [x for x in m["merges"] if (x.replace(" ", "", 1) if isinstance(x, str) else "".join(x)) in big]
+    return (json.dumps(j, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def qwen_dir_ids(tok, files, texts):
+    d = "/tmp/make-vocab-standins.%d" % os.getpid()
+    os.makedirs(d, exist_ok=True)
+    for name, data in files.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(data)
+    t = ctypes.c_void_p()
+    ok = tok.lib.lgg_tokenizer_open_dir(d.encode(), 0, ctypes.byref(t), tok.err) == 0
+    ids = [tok.ids(t, x, 3) for x in texts] if ok else None
+    hash_ = ctypes.create_string_buffer(65)
+    pre = ctypes.c_char_p()
+    conv = ctypes.CDLL(os.path.join(BUILD, "libgguf-convert.so"))
+    conv.lgg_convert_bpe_pre(d.encode(), ctypes.byref(pre), hash_, tok.err)
+    tok.lib.lgg_tokenizer_free(t)
+    for name in files:
+        os.remove(os.path.join(d, name))
+    os.rmdir(d)
+    return ids, hash_.value
+
+
+def qwen(tok):
+    texts = qwen_texts()
+    src = os.path.join(SHARED, QWEN)
+    real = {n: open(os.path.join(src, n), "rb").read() for n in ("tokenizer.json", "tokenizer_config.json")}
+    small = dict(real)
+    small["tokenizer.json"] = qwen_json(json.loads(real["tokenizer.json"]), texts)
+    a, b = qwen_dir_ids(tok, real, texts), qwen_dir_ids(tok, small, texts)
+    gguf = src + ".f16.gguf"
+    compact, kept, n = reduce(gguf, texts, set(), "tokenizer.")
+    g1, g2 = tok.open(open(gguf, "rb").read()), tok.open(gguf_write(expand(compact)))
+    gdiff = sum(tok.ids(g1, t, 3) != tok.ids(g2, t, 3) for t in texts)
+    tok.lib.lgg_tokenizer_free(g1)
+    tok.lib.lgg_tokenizer_free(g2)
+    print("%-45s tokenizer.json %d bytes, check hash %s; GGUF %d of %d tokens kept, %d texts differ" %
+          (QWEN, len(small["tokenizer.json"]), b[1].decode(), kept, n, gdiff))
+    if a != b or gdiff or not a[0]:
+        sys.exit("%s: the reduced tokenizer differs from the reference" % QWEN)
+    os.makedirs(QWEN_OUT, exist_ok=True)
+    for name, data in small.items():
+        with open(os.path.join(QWEN_OUT, name), "wb") as f:
+            f.write(data)
+    with open(os.path.join(QWEN_OUT, "vocab.gguf"), "wb") as f:
+        f.write(gguf_write(compact))
+
+
 def main():
     expects = sorted(glob.glob("tests/tokenize/expect/ggml-vocab-*.txt"))
     refs = []
@@ -474,6 +550,7 @@ def main():
     with open(os.path.join(OUT, "vocab.tsv"), "w") as f:
         f.write("\n".join(rows) + "\n")
     spm_models(tok)
+    qwen(tok)
 
 
 if __name__ == "__main__":

@@ -71,9 +71,7 @@ static bool expansion_fill(expansion *x, int which, const lgg_value *v) {
     return true;
 }
 
-/* The stand-in of compact file FROM, written to TO (through a temporary
- * name: a concurrent worker never sees half). */
-static bool expand(const char *from, const char *to) {
+bool vocab_expand(const char *from, const char *to) {
     static const char *const ARRAYS[] = {"tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type"};
     static const uint32_t ELEM[] = {LGG_VT_STRING, LGG_VT_F32, LGG_VT_I32};
     lgg_file *f = NULL;
@@ -146,7 +144,7 @@ const char *vocab_standin_dir(void) {
         char from[600], to[1600];
         snprintf(from, sizeof from, "%s/%s", VOCAB_DATA, rows[i].compact);
         snprintf(to, sizeof to, "%s/%s", dir, rows[i].base);
-        if (access(to, R_OK) != 0 && !expand(from, to)) state = -1;
+        if (access(to, R_OK) != 0 && !vocab_expand(from, to)) state = -1;
     }
     return state == 1 ? dir : NULL;
 }

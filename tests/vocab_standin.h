@@ -9,6 +9,10 @@
 #define LGG_TEST_VOCAB_STANDIN_H
 #include "test.h"
 
+/* The stand-in of compact file FROM (a GGUF with test.vocab.ids and
+ * test.vocab.n_tokens) written to TO, through a temporary name (a concurrent
+ * worker never sees half); false (the test failed) when it cannot be. */
+bool vocab_expand(const char *from, const char *to);
 /* The directory holding every stand-in of vocab.tsv under its reference's
  * base name (ggml-vocab-NAME@HASH.gguf), built once per process; NULL (the
  * test failed) when one cannot be built. */
