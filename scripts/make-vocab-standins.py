@@ -6,7 +6,7 @@ models/ggml-vocab-*.gguf) for the tokenizer tests when ../shared is not there
 
 A reduced vocabulary keeps every token id, so ids are unchanged, but only the
 entries that can take part in tokenizing the tests' texts (texts.inp, the CLI
-cases' texts, the converter's check text):
+cases' texts, compare_bert.txt, the converter's check text):
   BPE  the merges whose result is a substring of an input (byte-level form),
        ranks kept in order, and every token that is such a substring;
   SPM  every token that is a substring of an input (spaces as U+2581), or
@@ -185,6 +185,7 @@ def all_texts():
     texts += [check_text(), "\u010a".encode()]
     for f in ("tests/tokenize/stdin.txt", "tests/tokenize/beyond.txt"):
         texts.append(open(f, "rb").read())
+    texts += open("tests/tokenize/compare_bert.txt", "rb").read().split(b"\n")  # tokenize_compare_bert's
     for t, _ in cli_cases().values():
         texts += t
     texts.append(b" ".join(texts))

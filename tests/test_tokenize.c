@@ -731,6 +731,56 @@ TEST(tokenize_compare) {
     compare_run("reduced", QWEN25_STANDIN, gguf, n / 2);
 }
 
+/* --compare on a BERT folder (the WordPiece tokenizer.json the npm
+ * tokenizers writes for bert-base-uncased) against llama.cpp's
+ * ggml-vocab-bert-bge.gguf (WPM, the same vocabulary): six texts agree; on
+ * Devanagari the two references differ (Hugging Face's BertNormalizer strips
+ * the vowel signs and the virama, llama.cpp's WPM gives [UNK]), and
+ * --compare shows it: the checkpoint side is the npm library's ids, the GGUF
+ * side llama-tokenize b4747's ([101, 9269, 1024, 100, 102]).  The GGUF is
+ * vocab_realistic's: the checkout's, ../shared's, or the reduced stand-in,
+ * which keeps what these texts reach (their words are in texts.inp's) */
+TEST(tokenize_compare_bert) {
+    char gguf[1600], dir[1100], to[1200];
+    const char *v = vocab_realistic("ggml-vocab-bert-bge");
+    if (!v || !have_node_tokenizers()) {
+        test_skip("ggml-vocab-bert-bge.gguf (%s/models, ../shared or its stand-in) or the npm tokenizers is missing",
+                  llama_cpp_dir());
+        return;
+    }
+    snprintf(gguf, sizeof gguf, "%s", v);
+    snprintf(dir, sizeof dir, "%s", scratch_path("cmp-bert"));
+    REQUIRE(bert_folder(dir) == 0);
+    snprintf(to, sizeof to, "%s/tokenizer.json", dir);
+    char *out = NULL, *err = NULL;
+    size_t ol, el;
+    int status;
+    /* seven texts, the last Devanagari (scripts/make-vocab-standins.py reads them too) */
+    const char *texts = "tests/tokenize/compare_bert.txt", *one = scratch_path("cmp-bert.inp");
+    static const char HINDI[] = "hindi: \xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80";
+    FILE *g = fopen(one, "wb");
+    REQUIRE(g);
+    fputs(HINDI, g);
+    fclose(g);
+    /* Hugging Face's ids of the Devanagari text */
+    char *hf_argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", to, (char *)one, NULL};
+    REQUIRE(run_capture(hf_argv, &out, &ol, &err, &el, &status) == 0 && status == 0 && out);
+    char want[512] = "checkpoint [";
+    size_t w = strlen(want);
+    for (char *p = out + 1; *p && *p != ']' && w < sizeof want - 8; p++) {
+        if (*p == ',') want[w++] = ',', want[w++] = ' ';
+        else want[w++] = *p;
+        if (w == strlen("checkpoint [101, 9269, 1024, ")) want[w++] = '>';
+    }
+    want[w] = 0;
+    free(out), free(err);
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, gguf, "-f", texts, NULL) == 1);
+    CHECKF(out && strstr(out, "6 of 7 texts agree\n") && strstr(out, "text 7:") && strstr(out, want) &&
+               strstr(out, "gguf       [101, 9269, 1024, >100, 102]"),
+           "want %s in: %s", want, out ? out : "");
+    free(out), free(err);
+}
+
 /* ---- threads: one tokenizer, four threads at once, the same ids as alone
  * (the BPE expressions come from a pool, the HF side's under a lock) ---- */
 typedef struct thr_job {
