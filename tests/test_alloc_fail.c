@@ -17,9 +17,11 @@
 #include "gen.h"
 #include "libgguf.h"
 #include "standin.h"
+#include "vocab_standin.h"
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -399,9 +401,21 @@ TEST(alloc_fail_model_with_tensors) {
     if (!need_models()) return; /* or its stand-in: the header, seeded data */
     run_all("corpus/ollama/llama-2-tiny-random@55b2b40c.gguf");
 }
+/* bert-bge's vocabulary, or without ../shared its reduced stand-in (every
+ * id, the entries the tests reach: a vocabulary-only file of the same keys) */
 TEST(alloc_fail_vocab) {
-    if (!need_shared()) return;
-    run_all("corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf");
+    struct stat st;
+    if (stat(shared_path(""), &st) == 0) {
+        run_all("corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf");
+        return;
+    }
+    const char *path = vocab_standin("ggml-vocab-bert-bge", "fbcbe22278fb");
+    REQUIRE(path != NULL);
+    size_t size = 0;
+    unsigned char *data = read_file(path, &size);
+    REQUIRE(data != NULL);
+    run_on("ggml-vocab-bert-bge (reduced)", data, size);
+    free(data);
 }
 TEST(alloc_fail_big_endian_model) {
     if (!need_models()) return;

@@ -3,14 +3,17 @@
  *
  * A case NAME has NAME.cmd (the arguments, one per line), NAME.out, NAME.err
  * and NAME.status.  "@SHARED@" in any of them stands for the shared reference
- * directory, "@STANDIN@" for the stand-ins of its models (standin.h), and
- * "@REF@/REL" for the reference file REL (a path under ../shared) when
- * ../shared is there, else for its stand-in (model_path(), standin.h): a
- * case on a file whose stand-in gives what the reference gives.  Run
+ * directory, "@STANDIN@" for the stand-ins of its models (standin.h),
+ * "@VOCAB@" for ../shared/corpus/llama.cpp when ../shared is there, else the
+ * directory of the reduced vocabularies (vocab_standin.h), and "@REF@/REL"
+ * for the reference file REL (a path under ../shared) when ../shared is
+ * there, else for its stand-in (model_path(), standin.h): a case on a file
+ * whose stand-in gives what the reference gives.  Run
  * with GGUF_CLI_REGEN=1 to rewrite the expectations from the current tool
  * (then read the diff before committing it). */
 #include "test.h"
 #include "standin.h"
+#include "vocab_standin.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -48,20 +51,39 @@ static const char *standin_placeholder(const char *cmd, const char *in) {
     return dir ? dir : "\n@@";
 }
 
-/* TEXT with "@SHARED@" and "@STANDIN@" made the directories they stand for. */
-static char *with_paths(const char *text, const char *shared, const char *standin) {
-    char *a = text_replace(text, "@SHARED@", shared);
-    char *b = text_replace(a, "@STANDIN@", standin);
+/* The vocabularies' directory when the case names "@VOCAB@": the shared
+ * reference's corpus/llama.cpp, or without it the reduced stand-ins (built
+ * on first use); else a string no output holds. */
+static const char *vocab_placeholder(const char *cmd, const char *in, const char *shared) {
+    static char dir[4200];
+    if (!strstr(cmd, "@VOCAB@") && !(in && strstr(in, "@VOCAB@"))) return "\n@@@";
+    if (access(shared, R_OK) == 0) {
+        snprintf(dir, sizeof dir, "%s/corpus/llama.cpp", shared);
+        return dir;
+    }
+    const char *d = vocab_standin_dir();
+    return d ? d : "\n@@@";
+}
+
+/* TEXT with "@SHARED@", "@STANDIN@" and "@VOCAB@" made the directories they
+ * stand for (paths[0], [1], [2]). */
+static char *with_paths(const char *text, const char *const paths[3]) {
+    char *a = text_replace(text, "@VOCAB@", paths[2]);
+    char *b = text_replace(a, "@SHARED@", paths[0]);
+    char *c = text_replace(b, "@STANDIN@", paths[1]);
     free(a);
-    return b;
+    free(b);
+    return c;
 }
 
 /* The tool's output with those directories made placeholders again. */
-static char *placeholders(const char *text, const char *shared, const char *standin) {
-    char *a = text_replace(text, standin, "@STANDIN@");
-    char *b = text_replace(a, shared, "@SHARED@");
+static char *placeholders(const char *text, const char *shared, const char *standin, const char *vocab) {
+    char *a = text_replace(text, vocab, "@VOCAB@");
+    char *b = text_replace(a, standin, "@STANDIN@");
+    char *c = text_replace(b, shared, "@SHARED@");
     free(a);
-    return b;
+    free(b);
+    return c;
 }
 
 #define MAX_REFS 8
@@ -138,8 +160,10 @@ static void run_case(void *arg) {
         return;
     }
     const char *standin = standin_placeholder(cmd_raw, in_raw);
-    char *cmd = swap_refs(with_paths(cmd_raw, shared, standin), rf, true);
-    char *in = in_raw ? with_paths(in_raw, shared, standin) : NULL;
+    const char *vocab = vocab_placeholder(cmd_raw, in_raw, shared);
+    const char *const paths[3] = {shared, standin, vocab};
+    char *cmd = swap_refs(with_paths(cmd_raw, paths), rf, true);
+    char *in = in_raw ? with_paths(in_raw, paths) : NULL;
     if (in && in[0] && in[strlen(in) - 1] == '\n') in[strlen(in) - 1] = 0;
     const bool piped = in && !strncmp(in, "pipe:", 5);
     char *argv[72];
@@ -160,8 +184,8 @@ static void run_case(void *arg) {
     const bool have_shared = access(shared, R_OK) == 0; /* else no path in the output is the shared one */
     out = swap_refs(out, rf, false);
     err = swap_refs(err, rf, false);
-    char *out_t = placeholders(out ? out : "", have_shared ? shared : "\n@@", standin);
-    char *err_t = placeholders(err ? err : "", have_shared ? shared : "\n@@", standin);
+    char *out_t = placeholders(out ? out : "", have_shared ? shared : "\n@@", standin, vocab);
+    char *err_t = placeholders(err ? err : "", have_shared ? shared : "\n@@", standin, vocab);
     char st[16];
     snprintf(st, sizeof st, "%d\n", status);
     const char *ext[3] = {"out", "err", "status"};

@@ -8,6 +8,7 @@
 #include "libgguf_convert.h"
 #include "libgguf_tokenize.h"
 #include "test.h"
+#include "vocab_standin.h"
 #include "../fuzz/tok_vocabs.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS /* cross builds leave the tokenizer part out */
@@ -208,19 +209,9 @@ static size_t split_texts(char *in, size_t n, char **text, size_t *len, size_t m
     return k;
 }
 
-static void ref_case(void *arg) {
-    const char *label = arg; /* NAME@SHA */
-    char name[256], path[1100];
-    snprintf(name, sizeof name, "%s", label);
-    char *at = strchr(name, '@');
-    REQUIRE(at != NULL);
-    *at = 0;
-    char *vocab = find_vocab(name, at + 1);
-    if (!vocab) {
-        test_skip("%s (sha256 %s...) is neither in %s/models nor in %s", name, at + 1, llama_cpp_dir(),
-                  shared_path("corpus/llama.cpp"));
-        return;
-    }
+/* the expected ids of LABEL (NAME@SHA) against the vocabulary file VOCAB */
+static void ref_run(const char *label, const char *name, const char *vocab) {
+    char path[1100];
     snprintf(path, sizeof path, "tests/tokenize/expect/%s.txt", label);
     size_t n_in, n_exp;
     char *in = read_text("tests/tokenize/texts.inp", &n_in), *exp = read_text(path, &n_exp);
@@ -274,9 +265,30 @@ static void ref_case(void *arg) {
     CHECK(lines == (int)n_texts * 2);
     if (!opened) CHECKF(errors == lines, "%s: we refuse it (%s) but the reference does not", name, err.message);
     lgg_tokenizer_free(t);
-    free(vocab);
     free(in);
     free(exp);
+}
+
+/* NAME@SHA: the reference file when it is at hand, and its reduced stand-in
+ * (vocab_standin.h) always, each against llama-tokenize's ids */
+static void ref_case(void *arg) {
+    const char *label = arg; /* NAME@SHA */
+    char name[256], reduced[300];
+    snprintf(name, sizeof name, "%s", label);
+    char *at = strchr(name, '@');
+    REQUIRE(at != NULL);
+    *at = 0;
+    char *vocab = find_vocab(name, at + 1);
+    const char *standin = vocab_standin(name, at + 1);
+    if (!vocab && !standin) {
+        test_skip("%s (sha256 %s...) is neither in %s/models nor in %s, and has no stand-in in vocab.tsv", name, at + 1,
+                  llama_cpp_dir(), shared_path("corpus/llama.cpp"));
+        return;
+    }
+    if (vocab) ref_run(label, name, vocab);
+    snprintf(reduced, sizeof reduced, "%s (reduced)", name);
+    if (standin) ref_run(label, reduced, standin);
+    free(vocab);
 }
 
 __attribute__((constructor)) static void register_ref_cases(void) {
@@ -591,15 +603,24 @@ TEST(tokenize_pre_wordpiece_bert) {
     CHECK_STR(hash, "0876d13b50744004aa9aeae05e7b0647eac9d801b5ba4668afc01e709c15e19f");
 }
 
-/* the repository's golden Qwen2.5 checkpoint: the hash the reference printed */
+/* the repository's golden Qwen2.5 checkpoint: the hash the reference
+ * printed; when ../shared is there, and always for the reduced copy of its
+ * tokenizer (tests/data/golden/qwen25, scripts/make-vocab-standins.py: the
+ * entries the check text reaches) */
+#define QWEN25_STANDIN "tests/data/golden/qwen25"
 TEST(tokenize_pre_qwen25_golden) {
-    if (!need_shared()) return;
-    const char *pre = NULL;
-    char hash[65] = "";
-    lgg_error err;
-    REQUIRE(lgg_convert_bpe_pre(shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct"), &pre, hash, &err) == LGG_OK);
-    CHECK_STR(pre, "qwen2");
-    CHECK_STR(hash, "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea");
+    struct stat st;
+    const char *dirs[2] = {stat(shared_path(""), &st) == 0 ? shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct") : NULL,
+                           QWEN25_STANDIN}; /* shared_path's buffer: no other call while dirs[0] is used */
+    for (int i = 0; i < 2; i++) {
+        if (!dirs[i]) continue;
+        const char *pre = NULL;
+        char hash[65] = "";
+        lgg_error err;
+        CHECKF(lgg_convert_bpe_pre(dirs[i], &pre, hash, &err) == LGG_OK, "%s: %s", dirs[i], err.message);
+        CHECK_STR(pre, "qwen2");
+        CHECK_STR(hash, "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea");
+    }
 }
 
 __attribute__((constructor)) static void register_pre_cases(void) {
@@ -647,21 +668,22 @@ static int vocab_copy(const char *src, const char *dst, long keep) {
     return rc;
 }
 
-TEST(tokenize_compare) {
-    if (!need_shared()) return;
-    const char *dir = shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct");
-    char gguf[1024];
-    snprintf(gguf, sizeof gguf, "%s", shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf"));
-    char good[1024], cut[1024], none[1024];
-    snprintf(good, sizeof good, "%s", scratch_path("cmp-good.gguf"));
-    snprintf(cut, sizeof cut, "%s", scratch_path("cmp-cut.gguf"));
-    snprintf(none, sizeof none, "%s", scratch_path("cmp-none.gguf"));
-    REQUIRE(vocab_copy(gguf, good, -1) == 0 && vocab_copy(gguf, cut, 20000) == 0 && vocab_copy(gguf, none, 0) == 0);
+/* gguf tokenize --compare DIR on the vocabulary-only copies of GGUF: whole
+ * (agrees), with the merges cut to CUT (differs) or left out (refused) */
+static void compare_run(const char *tag, const char *dir, const char *gguf, long cut) {
+    char good[1024], cutp[1024], none[1024], name[64];
+    snprintf(name, sizeof name, "cmp-%s-good.gguf", tag);
+    snprintf(good, sizeof good, "%s", scratch_path(name));
+    snprintf(name, sizeof name, "cmp-%s-cut.gguf", tag);
+    snprintf(cutp, sizeof cutp, "%s", scratch_path(name));
+    snprintf(name, sizeof name, "cmp-%s-none.gguf", tag);
+    snprintf(none, sizeof none, "%s", scratch_path(name));
+    REQUIRE(vocab_copy(gguf, good, -1) == 0 && vocab_copy(gguf, cutp, cut) == 0 && vocab_copy(gguf, none, 0) == 0);
     char *out = NULL, *err = NULL;
     CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, good, NULL) == 0);
     CHECKF(out && strstr(out, "14 of 14 texts agree\n"), "good: %s", out ? out : "");
     free(out), free(err);
-    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, cut, NULL) == 1);
+    CHECK(run_gguf_capture(&out, &err, "tokenize", "--compare", dir, cutp, NULL) == 1);
     CHECKF(out && strstr(out, "first difference at token") && strstr(out, " texts agree\n") && !strstr(out, "14 of 14"),
            "cut: %s", out ? out : "");
     free(out), free(err);
@@ -679,6 +701,35 @@ TEST(tokenize_compare) {
     free(out), free(err);
 }
 
+/* the merges of GGUF (0 when it has none) */
+static long merges_of(const char *gguf) {
+    lgg_file *f = NULL;
+    lgg_error err;
+    if (lgg_open_file(gguf, NULL, &f, &err) != LGG_OK) return 0;
+    int64_t k = lgg_find_key_cstr(f, "tokenizer.ggml.merges");
+    long n = k < 0 ? 0 : (long)lgg_kv_at(f, (uint64_t)k)->value.count;
+    lgg_close(f);
+    return n;
+}
+
+/* the golden Qwen2.5 checkpoint and the reference converter's GGUF when
+ * ../shared is there; and always their reduced copies (the checkpoint's
+ * tokenizer.json and the GGUF's vocabulary cut to what the texts reach,
+ * tests/data/golden/qwen25), the merges then cut to half of theirs */
+TEST(tokenize_compare) {
+    struct stat st;
+    if (stat(shared_path(""), &st) == 0) { /* shared_path's buffer is one: copied */
+        char dir[1024], gguf[1024];
+        snprintf(dir, sizeof dir, "%s", shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct"));
+        snprintf(gguf, sizeof gguf, "%s", shared_path("golden/convert/Qwen2.5-Tiny-Test-Instruct.f16.gguf"));
+        compare_run("full", dir, gguf, 20000);
+    }
+    const char *gguf = scratch_path("qwen25-vocab.gguf");
+    REQUIRE(vocab_expand(QWEN25_STANDIN "/vocab.gguf", gguf));
+    const long n = merges_of(gguf);
+    REQUIRE(n > 100);
+    compare_run("reduced", QWEN25_STANDIN, gguf, n / 2);
+}
 
 /* --compare on a BERT folder (the WordPiece tokenizer.json the npm
  * tokenizers writes for bert-base-uncased) against llama.cpp's
@@ -686,28 +737,31 @@ TEST(tokenize_compare) {
  * Devanagari the two references differ (Hugging Face's BertNormalizer strips
  * the vowel signs and the virama, llama.cpp's WPM gives [UNK]), and
  * --compare shows it: the checkpoint side is the npm library's ids, the GGUF
- * side llama-tokenize b4747's ([101, 9269, 1024, 100, 102]) */
+ * side llama-tokenize b4747's ([101, 9269, 1024, 100, 102]).  The GGUF is
+ * vocab_realistic's: the checkout's, ../shared's, or the reduced stand-in,
+ * which keeps what these texts reach (their words are in texts.inp's) */
 TEST(tokenize_compare_bert) {
-    char gguf[1100], dir[1100], to[1200];
-    snprintf(gguf, sizeof gguf, "%s/models/ggml-vocab-bert-bge.gguf", llama_cpp_dir());
-    if (access(gguf, R_OK) != 0 || !have_node_tokenizers()) {
-        test_skip("%s or the npm tokenizers is missing", gguf);
+    char gguf[1600], dir[1100], to[1200];
+    const char *v = vocab_realistic("ggml-vocab-bert-bge");
+    if (!v || !have_node_tokenizers()) {
+        test_skip("ggml-vocab-bert-bge.gguf (%s/models, ../shared or its stand-in) or the npm tokenizers is missing",
+                  llama_cpp_dir());
         return;
     }
+    snprintf(gguf, sizeof gguf, "%s", v);
     snprintf(dir, sizeof dir, "%s", scratch_path("cmp-bert"));
     REQUIRE(bert_folder(dir) == 0);
     snprintf(to, sizeof to, "%s/tokenizer.json", dir);
     char *out = NULL, *err = NULL;
     size_t ol, el;
     int status;
-    const char *texts = scratch_path("cmp-bert.txt"), *one = scratch_path("cmp-bert.inp");
+    /* seven texts, the last Devanagari (scripts/make-vocab-standins.py reads them too) */
+    const char *texts = "tests/tokenize/compare_bert.txt", *one = scratch_path("cmp-bert.inp");
     static const char HINDI[] = "hindi: \xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d\xe0\xa4\xa6\xe0\xa5\x80";
-    FILE *f = fopen(texts, "wb"), *g = fopen(one, "wb");
-    REQUIRE(f && g);
-    fprintf(f, "Hello world\nThe quick brown fox's 3.14 jumps!\ndef f(x): return x**2\n\xe4\xb8\xad\xe6\x96\x87 "
-               "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\n   spaces\tand tabs  \nunaffable tokenization [SEP] [MASK]\n%s\n", HINDI);
+    FILE *g = fopen(one, "wb");
+    REQUIRE(g);
     fputs(HINDI, g);
-    fclose(f), fclose(g);
+    fclose(g);
     /* Hugging Face's ids of the Devanagari text */
     char *hf_argv[] = {"/usr/bin/env", "node", "tests/tokenize/hf_encode.js", to, (char *)one, NULL};
     REQUIRE(run_capture(hf_argv, &out, &ol, &err, &el, &status) == 0 && status == 0 && out);
@@ -794,7 +848,9 @@ TEST(tokenize_threads) {
     }
 }
 
-/* llama.cpp's vocabulary GGUFs of gpt-2, gpt-neox, starcoder and falcon with
+/* llama.cpp's vocabulary GGUFs of gpt-2, gpt-neox, starcoder and falcon
+ * (vocab_realistic: the checkout's, ../shared's, or the reduced stand-in,
+ * which keeps what the check text reaches) with
  * their tokenizer.json rebuilt (tests/tokenize/rebuild_json.py): the check
  * hash is the reference's entry for each (gpt-neox's is the one mpt and olmo
  * share, and the later name, olmo, wins as in the reference) */
@@ -806,12 +862,14 @@ static void rebuild_case(void *arg) {
     const char *name = arg;
     for (size_t i = 0; i < sizeof R / sizeof *R; i++) {
         if (strcmp(R[i].name, name)) continue;
-        char vocab[1100], tool[1100], out[1100];
-        snprintf(vocab, sizeof vocab, "%s/models/ggml-vocab-%s.gguf", llama_cpp_dir(), name);
-        if (access(vocab, R_OK) != 0) {
-            test_skip("%s is missing", vocab);
+        char vocab[1500], tool[1100], out[1100], full[64];
+        snprintf(full, sizeof full, "ggml-vocab-%s", name);
+        const char *v = vocab_realistic(full);
+        if (!v) {
+            test_skip("%s/models/%s.gguf is missing, and vocab.tsv has no stand-in of it", llama_cpp_dir(), full);
             return;
         }
+        snprintf(vocab, sizeof vocab, "%s", v);
         snprintf(tool, sizeof tool, "%s/gguf", build_dir());
         snprintf(out, sizeof out, "%s", scratch_path(name));
         char *argv[] = {"/usr/bin/env", "python3", "tests/tokenize/rebuild_json.py", tool, vocab, out, (char *)R[i].kind, NULL};

@@ -41,35 +41,119 @@ static size_t load_texts(char **store, char **text, size_t *len, size_t max) {
     return k;
 }
 
-static void spm_case(void *arg) {
-    const char *file = arg; /* NAME@SHA (of NAME@SHA.txt) */
-    char name[256], model[1200], dir[1200], expect[1400];
-    snprintf(name, sizeof name, "%s", file);
-    char *at = strchr(name, '@');
-    REQUIRE(at != NULL);
-    *at = 0;
-    if (!strcmp(name, "unigram-nmt-nfkc")) snprintf(model, sizeof model, "tests/data/%s.model", name);
-    else snprintf(model, sizeof model, "%s", shared_path("golden/convert/"));
-    if (strcmp(name, "unigram-nmt-nfkc")) {
-        size_t l = strlen(model);
-        snprintf(model + l, sizeof model - l, "%s/tokenizer.model", name);
+/* ---- without ../shared: tests/data/golden/spm/ (scripts/make-vocab-standins.py):
+ * a small model copied whole, a large one reduced to the pieces the texts
+ * can reach, expanded here to every id (the others: placeholder pieces no
+ * text matches, score 0, type UNUSED) ---- */
+
+#define SPM_DATA "tests/data/golden/spm"
+
+static size_t pb_varint(const unsigned char *b, size_t n, size_t *pos) {
+    size_t v = 0;
+    for (int shift = 0; *pos < n && shift < 64; shift += 7) {
+        const unsigned char c = b[(*pos)++];
+        v |= (size_t)(c & 0x7f) << shift;
+        if (c < 0x80) return v;
     }
-    size_t mn;
-    unsigned char *m = read_file(model, &mn);
-    if (!m) {
-        test_skip("%s is missing", model);
-        return;
+    *pos = n + 1; /* truncated */
+    return 0;
+}
+
+static size_t pb_put_len(unsigned char *o, size_t v) {
+    size_t k = 0;
+    do {
+        o[k++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    return k;
+}
+
+/* the placeholder piece of id I at O (the script's spm_placeholder); its bytes */
+static size_t pb_placeholder(unsigned char *o, size_t i) {
+    char t[32];
+    const size_t tl = (size_t)snprintf(t, sizeof t, "\xee\x80\x80%zu\xee\x80\x81", i);
+    size_t k = 0;
+    o[k++] = 0x0a, k += pb_put_len(o + k, tl + 9);
+    o[k++] = 0x0a, k += pb_put_len(o + k, tl);
+    memcpy(o + k, t, tl), k += tl;
+    memcpy(o + k, "\x15\0\0\0\0\x18\x05", 7);
+    return k + 7;
+}
+
+/* the compact model C (CN bytes: the kept pieces, then the model's other
+ * fields) with N pieces, the kept ones' ids IDS (K, ascending): every piece
+ * at its id, then the other fields; NULL when C is not of that shape */
+static unsigned char *spm_expand(const unsigned char *c, size_t cn, size_t n, const size_t *ids, size_t k, size_t *out_n) {
+    unsigned char *o = malloc(cn + n * 40 + 1);
+    size_t on = 0, j = 0, pos = 0, i = 0;
+    for (; o && i < n; i++) {
+        if (j < k && ids[j] == i) {
+            const size_t start = pos, key = pb_varint(c, cn, &pos), len = pb_varint(c, cn, &pos);
+            if (key != 0x0a || pos > cn || len > cn - pos) break;
+            pos += len;
+            memcpy(o + on, c + start, pos - start), on += pos - start, j++;
+        } else {
+            on += pb_placeholder(o + on, i);
+        }
     }
-    char sha[65];
-    sha256_hex(m, mn, sha);
-    CHECKF(!strncmp(sha, at + 1, 12), "%s: sha256 %.12s, the expected ids are of %.12s", model, sha, at + 1);
-    /* a folder with only tokenizer.model */
-    snprintf(dir, sizeof dir, "%s", scratch_path(name));
+    if (!o || i != n || j != k) {
+        free(o);
+        return NULL;
+    }
+    memcpy(o + on, c + pos, cn - pos);
+    *out_n = on + cn - pos;
+    return o;
+}
+
+/* spm.tsv's model NAME: its bytes (the copy, or the reduced one expanded)
+ * and the reference's sha256; NULL when spm.tsv has no row for it */
+static unsigned char *spm_standin(const char *name, size_t *n, char sha[65]) {
+    size_t tn;
+    char *tsv = (char *)read_file(SPM_DATA "/spm.tsv", &tn), *save = NULL, *t = tsv ? realloc(tsv, tn + 1) : NULL;
+    unsigned char *out = NULL;
+    if (!t) free(tsv);
+    if (t) t[tn] = 0;
+    for (char *line = t ? strtok_r(t, "\n", &save) : NULL; line && !out; line = strtok_r(NULL, "\n", &save)) {
+        char rel[512], form[16], path[700];
+        size_t pieces = 0, k = 0, cn;
+        int off = 0;
+        if (sscanf(line, "%511s %*s %64s %15s %zu %n", rel, sha, form, &pieces, &off) < 3) continue;
+        char *dir_end = strrchr(rel, '/');
+        if (!dir_end || dir_end - rel < (ptrdiff_t)strlen(name) || strncmp(dir_end - strlen(name), name, strlen(name)))
+            continue;
+        snprintf(path, sizeof path, "%s/%s.model", SPM_DATA, name);
+        unsigned char *c = read_file(path, &cn);
+        if (c && !strcmp(form, "whole")) { /* the reference itself */
+            char got[65];
+            sha256_hex(c, cn, got);
+            CHECKF(!strcmp(got, sha), "%s: sha256 %s, the reference's is %s", path, got, sha);
+            out = c, *n = cn;
+            break;
+        }
+        size_t *ids = malloc((pieces + 1) * sizeof *ids);
+        for (char *p = line + off; ids && off && *p && k < pieces; k++) {
+            ids[k] = strtoul(p, &p, 10);
+            if (*p == ',') p++;
+        }
+        out = c && ids ? spm_expand(c, cn, pieces, ids, k, n) : NULL;
+        CHECKF(out != NULL, "%s: cannot expand the reduced model", path);
+        free(ids);
+        free(c);
+        break;
+    }
+    free(t);
+    return out;
+}
+
+/* M (MN bytes), a tokenizer.model, in a folder of its own named DIRNAME,
+ * against the expected ids of FILE (NAME@SHA) */
+static void spm_run(const char *file, const char *name, const char *dirname, const unsigned char *m, size_t mn) {
+    char dir[1200], expect[1400];
+    snprintf(dir, sizeof dir, "%s", scratch_path(dirname));
     mkdir(dir, 0755);
     snprintf(expect, sizeof expect, "%s/tokenizer.model", dir);
     FILE *f = fopen(expect, "wb");
     REQUIRE(f && fwrite(m, 1, mn, f) == mn && fclose(f) == 0);
-    free(m);
     lgg_tokenizer *t = NULL;
     lgg_error err;
     REQUIRE(lgg_tokenizer_open_dir(dir, 0, &t, &err) == LGG_OK || (test_fail(__FILE__, __LINE__, "%s", err.message), 0));
@@ -108,6 +192,38 @@ static void spm_case(void *arg) {
     free(exp);
     free(store);
     lgg_tokenizer_free(t);
+}
+
+/* NAME@SHA: the model (the repository's, or ../shared's golden checkpoint's)
+ * when it is there, and spm.tsv's stand-in of it always */
+static void spm_case(void *arg) {
+    const char *file = arg; /* NAME@SHA (of NAME@SHA.txt) */
+    char name[256], model[1200], sha[65] = "", sha_st[65] = "", label[300];
+    snprintf(name, sizeof name, "%s", file);
+    char *at = strchr(name, '@');
+    REQUIRE(at != NULL);
+    *at = 0;
+    if (!strcmp(name, "unigram-nmt-nfkc")) snprintf(model, sizeof model, "tests/data/%s.model", name);
+    else snprintf(model, sizeof model, "%sgolden/convert/%s/tokenizer.model", shared_path(""), name);
+    size_t mn, sn = 0;
+    unsigned char *m = read_file(model, &mn), *st = spm_standin(name, &sn, sha_st);
+    if (!m && !st) {
+        test_skip("%s is missing, and %s/spm.tsv has no stand-in of it", model, SPM_DATA);
+        return;
+    }
+    if (m) {
+        sha256_hex(m, mn, sha);
+        CHECKF(!strncmp(sha, at + 1, 12), "%s: sha256 %.12s, the expected ids are of %.12s", model, sha, at + 1);
+        spm_run(file, name, name, m, mn);
+    }
+    if (st) {
+        CHECKF(!strncmp(sha_st, at + 1, 12), "%s's stand-in: of sha256 %.12s, the expected ids are of %.12s", name,
+               sha_st, at + 1);
+        snprintf(label, sizeof label, "%s (stand-in)", name);
+        spm_run(file, label, "spm-standin", st, sn);
+    }
+    free(m);
+    free(st);
 }
 
 /* A T5-style UGM vocabulary written from unigram-nmt-nfkc.model as the

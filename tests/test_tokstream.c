@@ -7,6 +7,7 @@
  * 4 MiB. */
 #include "libgguf_tokenize.h"
 #include "test.h"
+#include "vocab_standin.h"
 #include "../fuzz/tok_vocabs.h"
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
@@ -175,11 +176,10 @@ static void synth_case(void *arg) {
 
 static void real_case(void *arg) {
     const char *name = arg;
-    char path[1024];
-    const char *d = getenv("GGUF_LLAMA_CPP");
-    snprintf(path, sizeof path, "%s/models/%s.gguf", d && *d ? d : "../ref/llama.cpp", name);
-    if (access(path, R_OK)) {
-        test_skip("%s is not there (llama.cpp b4747 checkout: $GGUF_LLAMA_CPP or ../ref/llama.cpp)", path);
+    const char *path = vocab_realistic(name);
+    if (!path) {
+        test_skip("%s.gguf is not there (llama.cpp b4747 checkout: $GGUF_LLAMA_CPP or ../ref/llama.cpp), nor a "
+                  "stand-in of it", name);
         return;
     }
     lgg_tokenizer *t = open_path(path);
@@ -351,13 +351,15 @@ static char *run_out(char *const argv[]) {
  * ($LLAMA_TOKENIZE or ../ref/llama-build/bin/llama-tokenize) */
 static void cli_case(void *arg) {
     const char *name = arg;
-    char vocab[1024], gguf[1024];
-    const char *d = getenv("GGUF_LLAMA_CPP");
-    snprintf(vocab, sizeof vocab, "%s/models/ggml-vocab-%s.gguf", d && *d ? d : "../ref/llama.cpp", name);
-    if (access(vocab, R_OK)) {
-        test_skip("%s is not there (llama.cpp b4747 checkout: $GGUF_LLAMA_CPP or ../ref/llama.cpp)", vocab);
+    char vocab[1500], gguf[1024], full[64];
+    snprintf(full, sizeof full, "ggml-vocab-%s", name);
+    const char *v = vocab_realistic(full);
+    if (!v) {
+        test_skip("%s.gguf is not there (llama.cpp b4747 checkout: $GGUF_LLAMA_CPP or ../ref/llama.cpp), nor a "
+                  "stand-in of it", full);
         return;
     }
+    snprintf(vocab, sizeof vocab, "%s", v);
     size_t n;
     char *text = gen_text(7, (1 << 20) + (384 << 10), &n);
     for (size_t i = 0; i < n; i++) /* llama-tokenize reads -f as a C string */

@@ -1,5 +1,5 @@
 detokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf
+@VOCAB@/ggml-vocab-bert-bge@b2cbd5df.gguf
 101
 7632
 1010

@@ -1,5 +1,5 @@
 detokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-gpt-2@5ea85cf5.gguf
+@VOCAB@/ggml-vocab-gpt-2@5ea85cf5.gguf
 15496
 837
 995

@@ -1,4 +1,4 @@
 detokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-gpt-2@5ea85cf5.gguf
+@VOCAB@/ggml-vocab-gpt-2@5ea85cf5.gguf
 1
 50257

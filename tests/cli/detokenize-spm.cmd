@@ -1,5 +1,5 @@
 detokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf
+@VOCAB@/ggml-vocab-llama-spm@658295a5.gguf
 [1,
 15043,
 3186,

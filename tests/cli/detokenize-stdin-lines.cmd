@@ -1,3 +1,3 @@
 detokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf
+@VOCAB@/ggml-vocab-llama-spm@658295a5.gguf
 -

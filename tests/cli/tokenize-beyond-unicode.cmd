@@ -1,3 +1,3 @@
 tokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-gpt-2@5ea85cf5.gguf
+@VOCAB@/ggml-vocab-gpt-2@5ea85cf5.gguf
 -

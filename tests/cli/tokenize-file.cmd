@@ -2,4 +2,4 @@ tokenize
 --ids
 -f
 tests/tokenize/stdin.txt
-@SHARED@/corpus/llama.cpp/ggml-vocab-falcon@334d50da.gguf
+@VOCAB@/ggml-vocab-falcon@334d50da.gguf

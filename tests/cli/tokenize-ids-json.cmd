@@ -1,5 +1,5 @@
 tokenize
 --ids
 --json
-@SHARED@/corpus/llama.cpp/ggml-vocab-gpt-2@5ea85cf5.gguf
+@VOCAB@/ggml-vocab-gpt-2@5ea85cf5.gguf
 x

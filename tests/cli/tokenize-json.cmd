@@ -1,4 +1,4 @@
 tokenize
 --json
-@SHARED@/corpus/llama.cpp/ggml-vocab-deepseek-llm@5d66091c.gguf
+@VOCAB@/ggml-vocab-deepseek-llm@5d66091c.gguf
 x = 12345 + 'ab'  # 注释

@@ -1,5 +1,5 @@
 tokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-phi-3@745be416.gguf
+@VOCAB@/ggml-vocab-phi-3@745be416.gguf
 --no-bos
 <|user|>hi <|end|> x
 --ids

@@ -1,3 +1,3 @@
 tokenize
-@SHARED@/golden/ggml-types/type-f32.gguf
+@STANDIN@/type-f32.gguf
 x

@@ -1,3 +1,3 @@
 tokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-phi-3@745be416.gguf
+@VOCAB@/ggml-vocab-phi-3@745be416.gguf
 <|user|>hi <|end|> x

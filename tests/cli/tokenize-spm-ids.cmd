@@ -1,4 +1,4 @@
 tokenize
 --ids
-@SHARED@/corpus/llama.cpp/ggml-vocab-llama-spm@658295a5.gguf
+@VOCAB@/ggml-vocab-llama-spm@658295a5.gguf
 Hello world

@@ -1,3 +1,3 @@
 tokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf
+@VOCAB@/ggml-vocab-bert-bge@b2cbd5df.gguf
 -

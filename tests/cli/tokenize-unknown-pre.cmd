@@ -1,3 +1,3 @@
 tokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-stablelm@310cec63.gguf
+@VOCAB@/ggml-vocab-stablelm@310cec63.gguf
 x

@@ -1,2 +1,2 @@
 tokenize
-@SHARED@/corpus/llama.cpp/ggml-vocab-gpt-2@5ea85cf5.gguf
+@VOCAB@/ggml-vocab-gpt-2@5ea85cf5.gguf
