@@ -164,33 +164,72 @@ static const char *const REFERENCE_ARCHS[] = {
     "GraniteMoeForCausalLM", "ChameleonForConditionalGeneration", "ChameleonForCausalLM",
 };
 
-TEST(convert_reference_archs_named) {
-    static char list[8192];
-    size_t need = lgg_convert_supported_models(list, sizeof list);
-    CHECK(need < sizeof list);
+/* True when NAME converts (it is in LIST, lgg_convert_supported_models'
+ * lines); else checks that a config.json naming it is refused by name with a
+ * reason ("is not converted: ..."), never as an unknown architecture. */
+static bool converts_or_refused_by_name(const char *list, const char *name) {
+    char line[160];
+    snprintf(line, sizeof line, "\n%s\n", name);
+    if (strstr(list, line) || !strncmp(list, line + 1, strlen(line) - 1)) return true;
     char dir[4200], path[4300];
     snprintf(dir, sizeof dir, "%s/archs", scratch_dir());
     mkdir(dir, 0700);
     snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *f = fopen(path, "w");
+    if (f) fprintf(f, "{\"architectures\": [\"%s\"]}", name), fclose(f);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+    lgg_convert_free(c);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, name) && strstr(err.message, "is not converted:"),
+           "%s: neither converted nor refused by name (%d, '%s')", name, (int)st, st ? err.message : "");
+    return false;
+}
+
+static const char *supported_list(void) {
+    static char list[8192];
+    size_t need = lgg_convert_supported_models(list, sizeof list);
+    CHECK(need < sizeof list);
+    return list;
+}
+
+TEST(convert_reference_archs_named) {
+    const char *list = supported_list();
     size_t converts = 0;
-    for (size_t i = 0; i < sizeof REFERENCE_ARCHS / sizeof REFERENCE_ARCHS[0]; i++) {
-        char line[128];
-        snprintf(line, sizeof line, "\n%s\n", REFERENCE_ARCHS[i]);
-        if (strstr(list, line) || !strncmp(list, line + 1, strlen(line) - 1)) {
-            converts++;
-            continue;
-        }
-        FILE *f = fopen(path, "w");
-        if (f) fprintf(f, "{\"architectures\": [\"%s\"]}", REFERENCE_ARCHS[i]), fclose(f);
-        lgg_convert *c = NULL;
-        lgg_error err;
-        lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
-        lgg_convert_free(c);
-        CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, REFERENCE_ARCHS[i]) && strstr(err.message, "is not converted:"),
-               "%s: neither converted nor refused by name (%d, '%s')", REFERENCE_ARCHS[i], (int)st, st ? err.message : "");
-    }
+    for (size_t i = 0; i < sizeof REFERENCE_ARCHS / sizeof REFERENCE_ARCHS[0]; i++)
+        converts += converts_or_refused_by_name(list, REFERENCE_ARCHS[i]);
     CHECKF(converts == 81, "only %zu of the reference's %zu names convert", converts,
            sizeof REFERENCE_ARCHS / sizeof REFERENCE_ARCHS[0]);
+}
+
+/* Every architecture name llama.cpp master registers (text models and
+ * projectors: tests/data/master-architectures.tsv, from its conversion/
+ * package by scripts/master-architectures.py) converts or is refused by
+ * name with a reason; and every name that converts is one master knows. */
+TEST(convert_master_archs_named) {
+    size_t n = 0;
+    unsigned char *raw = read_file("tests/data/master-architectures.tsv", &n);
+    REQUIRE(raw != NULL);
+    char *tsv = realloc(raw, n + 1);
+    REQUIRE(tsv != NULL);
+    tsv[n] = 0;
+    const char *list = supported_list();
+    size_t text = 0, converts = 0, projectors = 0;
+    for (char *save = NULL, *row = strtok_r(tsv, "\n", &save); row; row = strtok_r(NULL, "\n", &save)) {
+        if (row[0] == '#') continue;
+        char *kind = strchr(row, '\t');
+        REQUIRE(kind != NULL);
+        *kind++ = 0;
+        const bool is_text = !strncmp(kind, "text\t", 5);
+        text += is_text, projectors += !is_text;
+        const bool ok = converts_or_refused_by_name(list, row);
+        converts += ok && is_text; /* a name may be both: counted once */
+    }
+    CHECKF(text == 258 && projectors == 62, "the list has %zu text names and %zu projectors (master: 258, 62)", text, projectors);
+    size_t ours = 0;
+    for (const char *p = list; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) ours++;
+    CHECKF(converts == ours, "%zu names convert, %zu of them in master's list", ours, converts);
+    free(tsv);
 }
 
 TEST(convert_tiny_model_ok) {
