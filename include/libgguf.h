@@ -1412,6 +1412,12 @@ typedef struct lgg_quant_options {
     size_t n_tensor_types;
     const lgg_imatrix *imatrix;      /* NULL, or already filtered; one without entries counts as none */
     const lgg_allocator *allocator;  /* NULL: malloc/free */
+    /* llama-quantize --prune-layers (master): the layers left out (sorted,
+     * distinct, none negative); the others' "blk.N." renumbered in order,
+     * ARCH.block_count set to the count kept; the imatrix is looked up by
+     * the original names */
+    const int32_t *prune_layers;
+    size_t n_prune_layers;
 } lgg_quant_options;
 #define LGG_QUANT_OPTIONS_INIT \
     {.size = sizeof(lgg_quant_options), .output_tensor_type = LGG_TYPE_COUNT, .token_embedding_type = LGG_TYPE_COUNT}
@@ -1429,11 +1435,13 @@ typedef struct lgg_quant_item {
     bool fallback;          /* the rules' type did not divide the row length; a fallback was used */
     const float *imatrix;   /* weights used (ne[0]*ne[2]), or NULL */
     uint64_t size;          /* output bytes */
+    lgg_str name;           /* output name: t's, or with --prune-layers its renumbered layer */
 } lgg_quant_item;
 
 typedef struct lgg_quant_plan lgg_quant_plan;
 
-/* Decide every tensor's output type exactly as llama-quantize (b4747) does:
+/* Decide every tensor's output type exactly as llama-quantize (llama.cpp
+ * master 3f545becc; b4747 where master did not change it) does:
  * tensor order (by layer number, then name), which tensors are quantized
  * (2-D/3-D weights; not norms, expert gates, position embeddings...), the
  * preset's rules by architecture, layer, grouped-query attention, expert
@@ -1502,7 +1510,8 @@ LGG_API void lgg_quant_write_options_init(lgg_quant_write_options *o);
  * removed, the overrides, then, when the plan uses an imatrix,
  * quantize.imatrix.file (when imatrix_file is set) and .dataset (when the
  * matrix names one; strings), .entries_count and .chunks_count (when > 0;
- * i32), exactly as llama-quantize writes them.  Rows are converted by
+ * u32 as llama.cpp master writes them; b4747 wrote i32), exactly as
+ * llama-quantize writes them.  Rows are converted by
  * n_threads threads ahead of the writer through a bounded ring of buffers,
  * so memory stays at a few MiB per thread whatever the model's size; the
  * caller's thread writes and is one of the n_threads (n_threads - 1 are

@@ -75,6 +75,10 @@ bool test_reduced_sweeps(void);
 unsigned char *read_file(const char *path, size_t *size);
 /* Directory of the build (GGUF_BUILD, default "build"). */
 const char *build_dir(void);
+/* build/gguf with ARGV in the directory DIR, stdin and stdout /dev/null,
+ * stderr to ERRPATH (NULL: /dev/null); its exit status, -1 when it did not
+ * exit normally. */
+int run_gguf_in(const char *dir, char *const argv[], const char *errpath);
 /* A fresh scratch directory for this test run (removed at exit). */
 const char *scratch_dir(void);
 /* scratch_dir()/name (in one of 8 rotating static buffers). */

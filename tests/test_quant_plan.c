@@ -4,6 +4,8 @@
 #include "libgguf.h"
 #include "test.h"
 
+#include "quant_master_models.h" /* qmm_values: values from a name */
+
 #include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -88,7 +90,10 @@ static uint32_t type_of(const lgg_quant_plan *p, const char *name) {
 }
 
 TEST(quant_presets) {
-    CHECK_EQ_U(lgg_quant_preset_count(), 37);
+    CHECK_EQ_U(lgg_quant_preset_count(), 39);
+    CHECK(!strcmp(lgg_quant_preset_find("40")->name, "Q1_0") && lgg_quant_preset_find("q1_0")->type == LGG_TYPE_Q1_0);
+    CHECK(!strcmp(lgg_quant_preset_find("41")->name, "Q2_0") && lgg_quant_preset_find("Q2_0")->type == LGG_TYPE_Q2_0);
+    CHECK(lgg_quant_preset_find("39") == NULL); /* NVFP4: no preset in master */
     CHECK(lgg_quant_preset_find("q4_k_m")->ftype == 15);
     CHECK(!strcmp(lgg_quant_preset_find("15")->name, "Q4_K"));  /* the first with id 15: the alias */
     CHECK(!strcmp(lgg_quant_preset_find("0")->name, "F32"));    /* not COPY */
@@ -102,7 +107,8 @@ TEST(quant_presets) {
     const char *want[] = {"Q4_0", "Q4_1", "Q5_0", "Q5_1", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ1_S", "IQ1_M",
                           "TQ1_0", "TQ2_0", "Q2_K", "Q2_K_S", "IQ3_XXS", "IQ3_S", "IQ3_M", "Q3_K", "IQ3_XS",
                           "Q3_K_S", "Q3_K_M", "Q3_K_L", "IQ4_NL", "IQ4_XS", "Q4_K", "Q4_K_S", "Q4_K_M", "Q5_K",
-                          "Q5_K_S", "Q5_K_M", "Q6_K", "Q8_0", "F16", "BF16", "F32", "COPY", "MXFP4_MOE"};
+                          "Q5_K_S", "Q5_K_M", "Q6_K", "Q8_0", "F16", "BF16", "F32", "COPY", "MXFP4_MOE",
+                          "Q1_0", "Q2_0"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) CHECKF(lgg_quant_preset_find(want[i]), "%s", want[i]);
 }
 
@@ -134,14 +140,31 @@ TEST(quant_plan_fallbacks) {
     CHECK(!memcmp(lgg_quant_plan_at(p, 1)->t->name.ptr, "token_embd.weight", 17));
     lgg_quant_plan_free(p);
 
-    /* a forced type that does not divide a row is refused */
+    /* master: a forced type, and --pure's, fall back too (b4747-era: refused) */
     lgg_tensor_type_rule r = {"attn_q", LGG_TYPE_Q4_K};
     o.tensor_types = &r;
     o.n_tensor_types = 1;
     o.pure = true;
     o.preset = lgg_quant_preset_find("Q4_K_S");
+    REQUIRE(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_OK);
+    CHECK(type_of(p, "blk.0.attn_q.weight") == LGG_TYPE_Q5_0 && item(p, "blk.0.attn_q.weight")->fallback);
+    CHECK(type_of(p, "blk.0.ffn_down.weight") == LGG_TYPE_Q5_0);
+    lgg_quant_plan_free(p);
+    o.tensor_types = NULL;
+    o.n_tensor_types = 0;
+    o.pure = false;
+    /* Q2_0 (block 64) falls back to Q4_0; Q1_0 (block 128) has no fallback:
+     * master refuses with this reason */
+    o.preset = lgg_quant_preset_find("Q2_0");
+    REQUIRE(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_OK);
+    CHECK(type_of(p, "blk.0.attn_q.weight") == LGG_TYPE_Q4_0);
+    CHECK(type_of(p, "token_embd.weight") == LGG_TYPE_Q5_0); /* Q2_0's Q4_K, fallen back */
+    CHECK(type_of(p, "output.weight") == LGG_TYPE_Q8_0);
+    lgg_quant_plan_free(p);
+    o.preset = lgg_quant_preset_find("Q1_0");
     CHECK(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_ERR_TENSOR_BLOCK);
     CHECK(p == NULL);
+    CHECKF(strstr(err.message, "no tensor type fallback is defined for type q1_0") != NULL, "%s", err.message);
     lgg_close(f);
 }
 
@@ -168,7 +191,8 @@ TEST(quant_plan_rules_and_moe) {
     CHECK(lgg_quant_plan_file_type(p) == 38);
     lgg_quant_plan_free(p);
 
-    /* --tensor-type: regular expressions, the last match wins */
+    /* --tensor-type: regular expressions, the first match wins (master;
+     * b4747-era: the last) */
     lgg_tensor_type_rule r[] = {{"attn_q", LGG_TYPE_Q8_0}, {"blk\\.1\\.attn_(q|k)", LGG_TYPE_Q5_K},
                                 {"exps", LGG_TYPE_Q6_K}};
     o.preset = lgg_quant_preset_find("Q4_K_M");
@@ -176,7 +200,7 @@ TEST(quant_plan_rules_and_moe) {
     o.n_tensor_types = 3;
     REQUIRE(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_OK);
     CHECK(type_of(p, "blk.0.attn_q.weight") == LGG_TYPE_Q8_0);
-    CHECK(type_of(p, "blk.1.attn_q.weight") == LGG_TYPE_Q5_K);
+    CHECK(type_of(p, "blk.1.attn_q.weight") == LGG_TYPE_Q8_0);
     CHECK(type_of(p, "blk.0.attn_k.weight") == LGG_TYPE_Q4_K);
     CHECK(type_of(p, "blk.0.ffn_up_exps.weight") == LGG_TYPE_Q6_K);
     lgg_quant_plan_free(p);
@@ -378,4 +402,88 @@ TEST(quant_plan_write_many_chunks) {
     lgg_quant_plan_free(p);
     lgg_close(f);
     unlink(in);
+}
+
+/* --prune-layers (master's remap_layer): pruned layers dropped, the later
+ * ones renumbered in order, block_count the count kept, the imatrix found
+ * by the input's names, and each kept tensor written with its own data
+ * (master 3f545becc writes the data of the tensor that had the new name,
+ * and crashes on some models: not reproduced; docs/reference.md). */
+TEST(quant_plan_prune_layers) {
+    char path[1024], out[1100];
+    snprintf(path, sizeof path, "%s/prune.gguf", scratch_dir());
+    snprintf(out, sizeof out, "%s/prune-out.gguf", scratch_dir());
+    const spec s[] = {{"token_embd.weight", 256, 8, 1},     {"blk.0.attn_q.weight", 256, 16, 1},
+                      {"blk.1.attn_q.weight", 256, 16, 1},  {"blk.2.attn_q.weight", 256, 16, 1},
+                      {"blk.2.attn_norm.weight", 256, 1, 1}, {"blk.3.attn_q.weight", 256, 16, 1}};
+    { /* each tensor's values from its name, so that layers differ */
+        lgg_writer *mw;
+        REQUIRE(lgg_writer_create(NULL, &mw, NULL) == LGG_OK);
+        lgg_writer_set_str(mw, "general.architecture", "llama", NULL);
+        lgg_writer_set_u32(mw, "llama.block_count", 4, NULL);
+        float *bufs[6];
+        for (size_t i = 0; i < 6; i++) {
+            int64_t ne[2] = {s[i].ne0, s[i].ne1};
+            bufs[i] = qmm_values(s[i].name, (size_t)(ne[0] * ne[1]));
+            CHECK(lgg_writer_add_tensor_buffer(mw, s[i].name, strlen(s[i].name), ne[1] > 1 ? 2 : 1, ne, LGG_TYPE_F32,
+                                               bufs[i], (uint64_t)(ne[0] * ne[1]) * 4, LGG_LITTLE_ENDIAN,
+                                               NULL) == LGG_OK);
+        }
+        lgg_write_options wo0;
+        lgg_write_options_init(&wo0);
+        wo0.flags = LGG_WRITE_NO_SYNC;
+        CHECK(lgg_writer_write_file(mw, path, &wo0, NULL) == LGG_OK);
+        for (size_t i = 0; i < 6; i++) free(bufs[i]);
+        lgg_writer_free(mw);
+    }
+    lgg_file *f;
+    REQUIRE(lgg_open_file(path, NULL, &f, NULL) == LGG_OK);
+    lgg_quant_options o;
+    lgg_quant_options_init(&o);
+    o.preset = lgg_quant_preset_find("Q8_0");
+    const int32_t prune[] = {1, 9};
+    o.prune_layers = prune;
+    o.n_prune_layers = 2;
+    lgg_quant_plan *p = NULL;
+    lgg_error err;
+    REQUIRE(lgg_quant_plan_create((const lgg_file *const *)&f, 1, &o, &p, &err) == LGG_OK);
+    CHECK_EQ_U(lgg_quant_plan_count(p), 5);
+    static const char *const want[][2] = {{"token_embd.weight", "token_embd.weight"},
+                                          {"blk.0.attn_q.weight", "blk.0.attn_q.weight"},
+                                          {"blk.1.attn_norm.weight", "blk.2.attn_norm.weight"},
+                                          {"blk.1.attn_q.weight", "blk.2.attn_q.weight"},
+                                          {"blk.2.attn_q.weight", "blk.3.attn_q.weight"}};
+    for (size_t i = 0; i < 5 && i < lgg_quant_plan_count(p); i++) {
+        const lgg_quant_item *it = lgg_quant_plan_at(p, i);
+        CHECKF(it->name.len == strlen(want[i][0]) && !memcmp(it->name.ptr, want[i][0], it->name.len) &&
+                   it->t->name.len == strlen(want[i][1]) && !memcmp(it->t->name.ptr, want[i][1], it->t->name.len),
+               "item %zu: %.*s from %.*s", i, (int)it->name.len, it->name.ptr, (int)it->t->name.len, it->t->name.ptr);
+    }
+    lgg_quant_write_options wo;
+    lgg_quant_write_options_init(&wo);
+    wo.write_flags = LGG_WRITE_NO_SYNC;
+    REQUIRE(lgg_quant_plan_write(p, out, &wo, &err) == LGG_OK);
+    lgg_file *g;
+    REQUIRE(lgg_open_file(out, NULL, &g, NULL) == LGG_OK);
+    lgg_value v;
+    uint64_t bc = 0;
+    CHECK(lgg_get(g, "llama.block_count", &v) == LGG_OK && v.type == LGG_VT_U32 && lgg_value_uint(&v, &bc) == LGG_OK &&
+          bc == 3);
+    CHECK(!strncmp(lgg_kv_at(g, lgg_kv_count(g) - 1)->key.ptr, "llama.block_count", 17)); /* set last */
+    /* blk.1.attn_q is the input's blk.2.attn_q, quantized */
+    const lgg_tensor *a = NULL, *b = NULL;
+    for (uint64_t i = 0; i < lgg_tensor_count(g); i++)
+        if (lgg_tensor_at(g, i)->name.len == 19 && !memcmp(lgg_tensor_at(g, i)->name.ptr, "blk.1.attn_q.weight", 19))
+            a = lgg_tensor_at(g, i);
+    for (uint64_t i = 0; i < lgg_tensor_count(f); i++)
+        if (lgg_tensor_at(f, i)->name.len == 19 && !memcmp(lgg_tensor_at(f, i)->name.ptr, "blk.2.attn_q.weight", 19))
+            b = lgg_tensor_at(f, i);
+    REQUIRE(a && b && a->type == LGG_TYPE_Q8_0);
+    uint8_t q[16 * 272];
+    size_t w = 0;
+    CHECK(lgg_quantize(LGG_TYPE_Q8_0, (const float *)b->data, q, sizeof q, 16, 256, NULL, &w) == LGG_OK &&
+          w == a->size && !memcmp(q, a->data, w));
+    lgg_close(g);
+    lgg_quant_plan_free(p);
+    lgg_close(f);
 }

@@ -307,3 +307,23 @@ double children_cpu_s(void) {
     getrusage(RUSAGE_CHILDREN, &ru);
     return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
+
+int run_gguf_in(const char *dir, char *const argv[], const char *errpath) {
+    char tool[4200], abs_build[4096];
+    if (!realpath(build_dir(), abs_build)) return -1;
+    snprintf(tool, sizeof tool, "%s/gguf", abs_build);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, errpath ? errpath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addchdir_np(&fa, dir);
+    pid_t pid;
+    int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) return -1;
+    int st;
+    while (waitpid(pid, &st, 0) < 0) {
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}

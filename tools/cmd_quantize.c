@@ -23,10 +23,14 @@ static const cli_opt OPTS[] = {
     {'E', "--token-embedding-type", "TYPE", "type of token_embd.weight"},
     {'T', "--tensor-type", "PATTERN=TYPE", "type of the tensors whose name matches the POSIX\n"
                                            "extended regular expression PATTERN (lower-cased;\n"
-                                           "may repeat; the last match wins)"},
-    {'K', "--override-kv", "KEY=TYPE:VALUE", "set a metadata key in OUT: TYPE int (i32), float\n"
-                                             "(f32), bool (true/false), str (at most 127 bytes),\n"
-                                             "or any type of 'gguf set' (may repeat)"},
+                                           "may repeat; the first match wins)"},
+    {'Y', "--tensor-type-file", "FILE", "--tensor-type for each PATTERN=TYPE in FILE\n(separated by white space)"},
+    {'Z', "--prune-layers", "LIST", "leave out the layers LIST (comma-separated ids) and\n"
+                                   "renumber the others, as llama-quantize master"},
+    {'K', "--override-kv", "KEY=TYPE:VALUE", "set a metadata key in OUT: TYPE int (u32 of the\n"
+                                             "absolute value), float (f32), bool (true/false),\n"
+                                             "str (at most 127 bytes), or any type of 'gguf set'\n"
+                                             "(may repeat)"},
     {'S', "--keep-split", NULL, "one output per input split, OUT-0000i-of-0000n.gguf"},
     {'F', "--no-fsync", NULL, "do not sync OUT to disk before renaming it into place\n(faster; still atomic, but not durable)"},
     {'D', "--dry-run", NULL, "print each tensor's plan and the output's size on stdout;\nwrite nothing"},
@@ -43,7 +47,8 @@ static const cli_spec SPEC = {
     "gguf quantize [options] IN [OUT] PRESET [THREADS]",
     "Quantize the model IN into OUT with one of llama-quantize's presets, choosing\n"
     "each tensor's type by llama-quantize's rules and producing the same bytes\n"
-    "(checked against llama.cpp b4747 on the golden models).  Without OUT, the\n"
+    "(checked against llama.cpp master 3f545becc, and b4747 where master did not\n"
+    "change it, on the golden and seeded models).  Without OUT, the\n"
     "output is named as `gguf name` and `gguf convert` name it (the naming\n"
     "convention, from the output's metadata: Llama-3.2-1B-Instruct-Q4_K_M.gguf),\n"
     "beside IN, and a file of that name is not replaced without -f.\n"
@@ -77,6 +82,8 @@ typedef struct qopts {
     lgg_tensor_type_rule rules[256];
     char *rule_text[256];
     size_t n_rules;
+    int32_t prune[4096];
+    size_t n_prune;
     lgg_quant_kv kv[256];
     cli_val kv_val[256];
     char *kv_key[256];
@@ -100,9 +107,8 @@ static int parse_type(const char *s, uint32_t *out) {
     return lgg_type_from_name(s, strlen(s), out) == LGG_OK && lgg_type_get(*out)->block_size != 0;
 }
 
-/* llama.cpp's override spellings (int is i32, float f32, as llama-quantize
- * b4747 writes them), then everything `gguf set` accepts. */
-/* llama-quantize's own spellings: int (i32, decimal), float (f32 from a
+/* llama-quantize's own spellings: int (u32 of its absolute value, as
+ * master writes it; b4747 wrote i32), float (f32 from a
  * double), bool (true/false), str (at most 127 bytes).  1 with the value's
  * bytes in buf, 0 after an error in why, -1 for another spelling. */
 static int llama_override(const char *tv, const char *text, lgg_wvalue *v, uint8_t buf[8], char *why, size_t cap) {
@@ -110,11 +116,12 @@ static int llama_override(const char *tv, const char *text, lgg_wvalue *v, uint8
     if (!strncmp(tv, "int:", 4)) {
         errno = 0;
         long long x = strtoll(tv + 4, &end, 10);
-        if (errno || end == tv + 4 || *end || x < INT32_MIN || x > INT32_MAX)
+        if (errno || end == tv + 4 || *end || x == LLONG_MIN)
             return snprintf(why, cap, "invalid int value for KV override '%s'", text), 0;
-        const int32_t i = (int32_t)x;
-        memcpy(buf, &i, 4);
-        *v = (lgg_wvalue){LGG_VT_I32, 0, 1, NULL};
+        /* master writes (uint32_t)abs(value) (b4747: i32) */
+        const uint32_t u = (uint32_t)(unsigned long long)(x < 0 ? -x : x);
+        memcpy(buf, &u, 4);
+        *v = (lgg_wvalue){LGG_VT_U32, 0, 1, NULL};
     } else if (!strncmp(tv, "float:", 6)) {
         double x = strtod(tv + 6, &end);
         if (end == tv + 6 || *end) return snprintf(why, cap, "invalid float value for KV override '%s'", text), 0;
@@ -212,6 +219,51 @@ static int parse_rule(qopts *q, const char *text, char *why, size_t cap) {
     return 1;
 }
 
+/* --tensor-type-file: each word of the file, as llama-quantize reads it
+ * (std::ifstream >> std::string), a --tensor-type */
+static int parse_rule_file(qopts *q, const char *path, char *why, size_t cap) {
+    FILE *f = fopen(path, "r");
+    if (!f) return snprintf(why, cap, "failed to open file '%s': %s", path, strerror(errno)), 0;
+    char word[4096];
+    int ok = 1;
+    while (ok && fscanf(f, "%4095s", word) == 1) ok = parse_rule(q, word, why, cap);
+    fclose(f);
+    return ok;
+}
+
+static int cmp_i32(const void *a, const void *b) {
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* --prune-layers 3,1,2: master's parse_layer_prune (std::stoi of each
+ * comma-separated id; a negative or unreadable one is refused), sorted,
+ * duplicates dropped; repeated options add up */
+static int parse_prune(qopts *q, const char *list, char *why, size_t cap) {
+    const char *p = list;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        const size_t n = e ? (size_t)(e - p) : strlen(p);
+        char id[64];
+        snprintf(id, sizeof id, "%.*s", (int)(n < 63 ? n : 63), p);
+        char *end;
+        errno = 0;
+        const long v = strtol(id, &end, 10);
+        if (end == id || errno || v < 0 || v > INT32_MAX)
+            return snprintf(why, cap, "invalid layer id '%s'", id), 0;
+        if (q->n_prune == sizeof q->prune / sizeof q->prune[0]) return snprintf(why, cap, "too many layer ids"), 0;
+        q->prune[q->n_prune++] = (int32_t)v;
+        if (!e) break;
+        p = e + 1;
+    }
+    qsort(q->prune, q->n_prune, sizeof q->prune[0], cmp_i32);
+    size_t k = 0;
+    for (size_t i = 0; i < q->n_prune; i++)
+        if (!k || q->prune[k - 1] != q->prune[i]) q->prune[k++] = q->prune[i];
+    q->n_prune = k;
+    return 1;
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -234,7 +286,7 @@ static void print_item(FILE *o, const lgg_quant_plan *plan, size_t i, size_t n) 
     cli_fmt_bytes(a, sizeof a, it->t->size);
     cli_fmt_bytes(b, sizeof b, it->size);
     fprintf(o, "[%4zu/%4zu] ", i + 1, n);
-    cli_text_name(o, it->t->name);
+    cli_text_name(o, it->name);
     fprintf(o, " %s %s -> %s%s, %s -> %s\n", shape, cli_type_name(it->t->type), cli_type_name(it->type),
             it->convert ? "" : " (copied)", a, b);
     if (it->fallback) fprintf(o, "           (fallback: the row length is not a multiple of the block size)\n");
@@ -247,7 +299,7 @@ static void print_json(const lgg_quant_plan *plan, const lgg_quant_preset *pr, u
     for (size_t i = 0; i < n; i++) {
         const lgg_quant_item *it = lgg_quant_plan_at(plan, i);
         printf("%s\n  {\"name\": ", i ? "," : "");
-        cli_json_str(stdout, it->t->name.ptr, it->t->name.len);
+        cli_json_str(stdout, it->name.ptr, it->name.len);
         printf(", \"shape\": ");
         cli_json_shape(stdout, it->t);
         printf(", \"type\": \"%s\", \"new_type\": \"%s\", \"converted\": %s, \"fallback\": %s, \"size\": %llu, "
@@ -339,6 +391,8 @@ static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
         else o->token_embedding_type = ty;
         return 0;
     case 'T': return !parse_rule(q, val, why, cap);
+    case 'Y': return !parse_rule_file(q, val, why, cap);
+    case 'Z': return !parse_prune(q, val, why, cap);
     default: return !parse_override(q, val, why, cap);
     }
 }
@@ -426,6 +480,8 @@ static int open_and_plan(qrun *r) {
     if (rc != CLI_OK) return rc;
     r->o->tensor_types = q->rules;
     r->o->n_tensor_types = q->n_rules;
+    r->o->prune_layers = q->n_prune ? q->prune : NULL;
+    r->o->n_prune_layers = q->n_prune;
     if (lgg_quant_plan_create((const lgg_file *const *)r->files, r->n_files, r->o, &r->plan, &r->err) != LGG_OK) {
         if (r->err.code == LGG_ERR_UNSUPPORTED && !r->o->allow_requantize && strstr(r->err.message, "requantiz"))
             cli_err("quantize", r->in, "%s; --allow-requantize converts it anyway (at a loss of quality)", r->err.message);
@@ -495,8 +551,8 @@ static lgg_file *describe_output(qrun *r, const lgg_quant_write_options *wo) {
     if (st == LGG_OK) st = lgg_quant_plan_set_metadata(r->plan, wo, w, &r->err);
     for (size_t i = 0; st == LGG_OK && i < lgg_quant_plan_count(r->plan); i++) {
         const lgg_quant_item *it = lgg_quant_plan_at(r->plan, i);
-        st = lgg_writer_add_tensor_callback(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
-                                            it->type, no_data, NULL, LGG_LITTLE_ENDIAN, &r->err);
+        st = lgg_writer_add_tensor_callback(w, it->name.ptr, (size_t)it->name.len, it->t->n_dims, it->t->ne, it->type,
+                                            no_data, NULL, LGG_LITTLE_ENDIAN, &r->err);
     }
     if (st == LGG_OK) lgg_writer_describe(w, &d, &r->err);
     lgg_writer_free(w);

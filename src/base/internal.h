@@ -56,7 +56,7 @@ LGG_HIDDEN lgg_status lgg__fail(lgg_error *err, lgg_status code, uint64_t offset
 #define LGG__FIRST_lgg_validate_options sizeof(lgg_validate_options)
 #define LGG__FIRST_lgg_write_options sizeof(lgg_write_options)
 #define LGG__FIRST_lgg_split_options sizeof(lgg_split_options)
-#define LGG__FIRST_lgg_quant_options sizeof(lgg_quant_options)
+#define LGG__FIRST_lgg_quant_options offsetof(lgg_quant_options, prune_layers) /* before --prune-layers */
 #define LGG__FIRST_lgg_quant_write_options sizeof(lgg_quant_write_options)
 #define LGG__FIRST_lgg_estimate_params sizeof(lgg_estimate_params)
 

@@ -1,12 +1,12 @@
 /* plan.c -- llama-quantize's presets and its choice of type for each tensor.
  *
- * The rules follow llama.cpp's src/llama-quant.cpp as of b4747 (the version
- * the golden files were made with), written anew: which tensors are
- * quantized, the per-preset mixture by architecture, layer position,
- * grouped-query attention and expert count, the fallbacks for row lengths
- * a block size does not divide, and the refusals.  Later additions that do
- * not change b4747's choices (MXFP4_MOE, --tensor-type, more tensors kept
- * as they are) are included. */
+ * The rules follow llama.cpp master's src/llama-quant.cpp (3f545becc),
+ * written anew: which tensors are quantized, the per-preset mixture by
+ * architecture, tensor category, layer position, grouped-query attention and
+ * expert count, the fallbacks for row lengths a block size does not divide,
+ * and the refusals.  Where master changed b4747's rules (the version the
+ * golden files were made with) it is followed, and the comment says what
+ * b4747 did; docs/reference.md lists the changes. */
 #include "model/plan.h"
 #include "format/file.h"
 
@@ -24,13 +24,15 @@ enum {
     FT_Q3_K_S = 11, FT_Q3_K_M = 12, FT_Q3_K_L = 13, FT_Q4_K_S = 14, FT_Q4_K_M = 15, FT_Q5_K_S = 16, FT_Q5_K_M = 17,
     FT_Q6_K = 18, FT_IQ2_XXS = 19, FT_IQ2_XS = 20, FT_Q2_K_S = 21, FT_IQ3_XS = 22, FT_IQ3_XXS = 23, FT_IQ1_S = 24,
     FT_IQ4_NL = 25, FT_IQ3_S = 26, FT_IQ3_M = 27, FT_IQ2_S = 28, FT_IQ2_M = 29, FT_IQ4_XS = 30, FT_IQ1_M = 31,
-    FT_BF16 = 32, FT_TQ1_0 = 36, FT_TQ2_0 = 37, FT_MXFP4_MOE = 38,
+    FT_BF16 = 32, FT_TQ1_0 = 36, FT_TQ2_0 = 37, FT_MXFP4_MOE = 38, FT_NVFP4 = 39, FT_Q1_0 = 40, FT_Q2_0 = 41,
     FT_GUESSED = 1024
 };
 
 #define NONE LGG_TYPE_COUNT
 
 static const lgg_quant_preset PRESETS[] = {
+    {"Q1_0", FT_Q1_0, LGG_TYPE_Q1_0, " 1.125 bpw quantization"},
+    {"Q2_0", FT_Q2_0, LGG_TYPE_Q2_0, " 2.25 bpw quantization (group 64)"},
     {"Q4_0", FT_Q4_0, LGG_TYPE_Q4_0, " 4.34G, +0.4685 ppl @ Llama-3-8B"},
     {"Q4_1", FT_Q4_1, LGG_TYPE_Q4_1, " 4.78G, +0.4511 ppl @ Llama-3-8B"},
     {"MXFP4_MOE", FT_MXFP4_MOE, LGG_TYPE_MXFP4, " MXFP4 MoE"},
@@ -125,6 +127,8 @@ struct lgg_quant_plan {
     size_t n_fallback;
     const lgg_imatrix *imatrix; /* NULL when none or empty */
     bool keep_split;
+    bool pruned;          /* --prune-layers: ARCH.block_count becomes block_count */
+    uint32_t block_count;
 };
 
 /* sscanf("blk.%d.") as llama.cpp: whitespace, a sign and digits after
@@ -182,13 +186,16 @@ static bool allows_quantization(const lgg_quant_options *o, const lgg_tensor *t,
     if (nd < 2) return false;
     if (has(name, "_norm.weight")) return false;
     if (o->leave_output_tensor && !strcmp(name, "output.weight")) return false;
+    /* master's list (b4747's, with the DeepSeek-V4, MiniMax, multimodal and
+     * audio names; ssm_conv1d and .position_embd without their suffixes) */
     static const char *const KEEP[] = {
-        "ffn_gate_inp.weight", "altup", "laurel", "per_layer_model_proj", "ssm_conv1d.weight",
-        "shortconv.conv.weight", "time_mix_first.weight", "time_mix_w0.weight", "time_mix_w1.weight",
+        "ffn_gate_inp.weight", "ffn_gate_tid2eid.weight", "altup", "laurel", "per_layer_model_proj", "ssm_conv1d",
+        "shortconv.conv.weight", "indexer.k_proj.weight", "indexer.q_proj.weight", "time_mix_first.weight", "time_mix_w0.weight", "time_mix_w1.weight",
         "time_mix_w2.weight", "time_mix_v0.weight", "time_mix_v1.weight", "time_mix_v2.weight", "time_mix_a0.weight",
         "time_mix_a1.weight", "time_mix_a2.weight", "time_mix_g1.weight", "time_mix_g2.weight",
         "time_mix_decay_w1.weight", "time_mix_decay_w2.weight", "time_mix_lerp_fused.weight", "attn_rel_b.weight",
-        ".position_embd.",
+        ".position_embd", "sam.pos_embd", "sam.neck.", "sam.net_", ".rel_pos", ".patch_embd", ".patch_merger",
+        "a.rvq.codebook", "mm.a.code_embd",
     };
     for (size_t i = 0; i < sizeof KEEP / sizeof KEEP[0]; i++)
         if (has(name, KEEP[i])) return false;
@@ -200,6 +207,7 @@ typedef struct qstate {
     const lgg_quant_options *o;
     uint32_t ftype;
     bool falcon;
+    bool bailingmoe3;
     bool is_70b;
     bool has_output;
     bool has_imatrix;
@@ -249,23 +257,44 @@ static uint32_t rule_token_embd(const qstate *q, uint32_t ft, uint32_t nt) {
     if (q->o->token_embedding_type < NONE) return q->o->token_embedding_type;
     if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ1_M)) return LGG_TYPE_Q2_K;
     if (FT_IN(ft, FT_IQ2_S, FT_IQ2_M, FT_IQ3_XXS)) return LGG_TYPE_IQ3_S;
-    if (FT_IN(ft, FT_TQ1_0, FT_TQ2_0)) return LGG_TYPE_Q4_K;
+    if (FT_IN(ft, FT_TQ1_0, FT_TQ2_0, FT_Q2_0)) return LGG_TYPE_Q4_K;
     return nt;
 }
 
+/* master's tensor categories (llama-quant.cpp tensor_get_category): the
+ * first that matches, in this order */
+enum { CAT_TOKEN_EMBD, CAT_Q, CAT_V, CAT_K, CAT_QKV, CAT_KV_B, CAT_AO, CAT_UP, CAT_GATE, CAT_DOWN, CAT_OUTPUT, CAT_OTHER };
+
+static int category(const char *name) {
+    if (!strcmp(name, "output.weight")) return CAT_OUTPUT;
+    if (!strcmp(name, "token_embd.weight") || !strcmp(name, "per_layer_token_embd.weight")) return CAT_TOKEN_EMBD;
+    static const struct { const char *sub; int cat; } BY_NAME[] = {
+        {"attn_qkv.weight", CAT_QKV}, {"attn_kv_b.weight", CAT_KV_B}, {"attn_v.weight", CAT_V},
+        {"attn_k.weight", CAT_K},     {"attn_q.weight", CAT_Q},       {"attn_output.weight", CAT_AO},
+        {"ffn_up", CAT_UP},           {"ffn_gate", CAT_GATE},         {"ffn_down", CAT_DOWN},
+    };
+    for (size_t i = 0; i < sizeof BY_NAME / sizeof BY_NAME[0]; i++)
+        if (has(name, BY_NAME[i].sub)) return BY_NAME[i].cat;
+    return CAT_OTHER;
+}
+
+/* master: attn_qkv and attn_kv_b take attn_v's rules (b4747: attn_qkv had its
+ * own, attn_kv_b none) */
+static bool cat_is_attn_v(int c) { return c == CAT_V || c == CAT_QKV || c == CAT_KV_B; }
+
 /* The 1- and 2-bit presets (IQ1_*, IQ2_*) */
-static uint32_t rule_very_low_bit(qstate *q, const char *name, uint32_t ft, uint32_t nt) {
+static uint32_t rule_very_low_bit(qstate *q, int cat, uint32_t ft, uint32_t nt) {
     const bool s_or_m = ft == FT_IQ2_S || ft == FT_IQ2_M;
-    if (has(name, "attn_v.weight")) {
+    if (cat_is_attn_v(cat)) {
         if (q->n_gqa >= 4 || q->n_expert >= 4) nt = LGG_TYPE_Q4_K;
         else nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
         q->i_attention_wv++;
-    } else if (q->n_expert == 8 && has(name, "attn_k.weight")) {
+    } else if (q->n_expert == 8 && cat == CAT_K) {
         nt = LGG_TYPE_Q4_K;
-    } else if (has(name, "ffn_down")) {
+    } else if (cat == CAT_DOWN) {
         if (q->i_ffn_down < q->n_layer / 8) nt = s_or_m ? LGG_TYPE_IQ3_S : LGG_TYPE_Q2_K;
         q->i_ffn_down++;
-    } else if (has(name, "attn_output.weight")) {
+    } else if (cat == CAT_AO) {
         if (q->n_expert == 8) nt = LGG_TYPE_Q5_K;
         else if (ft == FT_IQ1_S || ft == FT_IQ1_M) nt = LGG_TYPE_IQ2_XXS;
         else if (s_or_m) nt = LGG_TYPE_IQ3_S;
@@ -340,41 +369,44 @@ static uint32_t rule_attn_output(const qstate *q, uint32_t ft, uint32_t nt) {
     return nt;
 }
 
-/* llama-quantize's per-tensor rules (llama_tensor_get_type), by role */
+/* MXFP4_MOE: experts (3-d) MXFP4, the rest Q8_0; bailingmoe3's 3-d
+ * projections that are not ffn experts stay Q8_0 */
+static uint32_t rule_mxfp4_moe(const qstate *q, const lgg_tensor *t, int cat) {
+    const bool ffn = cat == CAT_UP || cat == CAT_GATE || cat == CAT_DOWN;
+    return t->ne[2] > 1 && (!q->bailingmoe3 || ffn) ? LGG_TYPE_MXFP4 : LGG_TYPE_Q8_0;
+}
+
+/* llama-quantize's per-tensor rules (llama_tensor_get_type_impl), by category */
 static lgg_status rule_by_role(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, lgg_error *err) {
     const uint32_t ft = q->ftype;
     uint32_t nt = *io;
     lgg_status st = LGG_OK;
     int il;
-    const int nl = q->n_layer;
-    if (!strcmp(name, "output.weight") || (!q->has_output && !strcmp(name, "token_embd.weight"))) {
+    const int nl = q->n_layer, cat = category(name);
+    if (cat == CAT_OUTPUT || (!q->has_output && cat == CAT_TOKEN_EMBD)) {
         nt = rule_output(q, t, ft, nt);
     } else if (ft == FT_MXFP4_MOE) {
-        nt = t->ne[2] > 1 ? LGG_TYPE_MXFP4 : LGG_TYPE_Q8_0;
-    } else if (!strcmp(name, "token_embd.weight") || !strcmp(name, "per_layer_token_embd.weight")) {
+        nt = rule_mxfp4_moe(q, t, cat);
+    } else if (cat == CAT_TOKEN_EMBD) {
         nt = rule_token_embd(q, ft, nt);
     } else if (FT_IN(ft, FT_IQ2_XXS, FT_IQ2_XS, FT_IQ1_S, FT_IQ2_S, FT_IQ2_M, FT_IQ1_M)) {
-        nt = rule_very_low_bit(q, name, ft, nt);
-    } else if (has(name, "attn_v.weight")) {
+        nt = rule_very_low_bit(q, cat, ft, nt);
+    } else if (cat_is_attn_v(cat)) {
         nt = rule_attn_v(q, ft, nt);
-    } else if (has(name, "attn_k.weight")) {
+    } else if (cat == CAT_K) {
         if (q->n_expert == 8) nt = LGG_TYPE_Q8_0;
         else if (ft == FT_IQ3_XS) nt = LGG_TYPE_IQ3_XXS;
         else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ2_S;
-    } else if (has(name, "attn_q.weight")) {
+    } else if (cat == CAT_Q) {
         if (ft == FT_IQ3_XS) nt = LGG_TYPE_IQ3_XXS;
         else if (ft == FT_IQ3_XXS) nt = LGG_TYPE_IQ2_S;
-    } else if (has(name, "ffn_down")) {
+    } else if (cat == CAT_DOWN) {
         if ((st = layer_info(q, q->i_ffn_down, name, &il, err)) == LGG_OK) nt = rule_ffn_down(q, il, ft, nt);
         q->i_ffn_down++;
-    } else if (has(name, "attn_output.weight")) {
+    } else if (cat == CAT_AO) {
         nt = rule_attn_output(q, ft, nt);
-    } else if (has(name, "attn_qkv.weight")) {
-        if (ft == FT_Q3_K_M || ft == FT_Q3_K_L || ft == FT_IQ3_M) nt = LGG_TYPE_Q4_K;
-        else if (ft == FT_Q4_K_M) nt = LGG_TYPE_Q5_K;
-        else if (ft == FT_Q5_K_M) nt = LGG_TYPE_Q6_K;
-    } else if (has(name, "ffn_gate") || has(name, "ffn_up")) {
-        int *i = has(name, "ffn_gate") ? &q->i_ffn_gate : &q->i_ffn_up;
+    } else if (cat == CAT_GATE || cat == CAT_UP) {
+        int *i = cat == CAT_GATE ? &q->i_ffn_gate : &q->i_ffn_up;
         if ((st = layer_info(q, *i, name, &il, err)) == LGG_OK && ft == FT_IQ3_XS && il >= nl / 8 && il < 7 * nl / 8)
             nt = LGG_TYPE_IQ3_XXS;
         (*i)++;
@@ -390,17 +422,27 @@ static lgg_status fallback_type(const lgg_tensor *t, const char *name, uint32_t 
     if (t->ne[0] % blck(*nt) == 0) return LGG_OK;
     uint32_t fb;
     switch (*nt) {
+    /* master: Q2_K and Q3_K fall back to Q4_0 (b4747: IQ4_NL) */
+    case LGG_TYPE_Q2_0: case LGG_TYPE_Q2_K: case LGG_TYPE_Q3_K:
     case LGG_TYPE_TQ1_0: case LGG_TYPE_TQ2_0: fb = LGG_TYPE_Q4_0; break;
     case LGG_TYPE_IQ2_XXS: case LGG_TYPE_IQ2_XS: case LGG_TYPE_IQ2_S: case LGG_TYPE_IQ3_XXS:
-    case LGG_TYPE_IQ3_S: case LGG_TYPE_IQ1_S: case LGG_TYPE_IQ1_M: case LGG_TYPE_Q2_K:
-    case LGG_TYPE_Q3_K: case LGG_TYPE_IQ4_XS: fb = LGG_TYPE_IQ4_NL; break;
+    case LGG_TYPE_IQ3_S: case LGG_TYPE_IQ1_S: case LGG_TYPE_IQ1_M: case LGG_TYPE_IQ4_XS: fb = LGG_TYPE_IQ4_NL; break;
     case LGG_TYPE_Q4_K: fb = LGG_TYPE_Q5_0; break;
     case LGG_TYPE_Q5_K: fb = LGG_TYPE_Q5_1; break;
     case LGG_TYPE_Q6_K: fb = LGG_TYPE_Q8_0; break;
-    default:
+    default: {
+        /* master's reason, with ggml's name (lower case for every type that
+         * reaches here: the K-types all have a fallback) */
+        char gname[32];
+        size_t k = 0;
+        for (const char *c = lgg_type_name(*nt); *c && k + 1 < sizeof gname; c++)
+            gname[k++] = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+        gname[k] = 0;
         return lgg__fail(err, LGG_ERR_TENSOR_BLOCK, LGG_NO_OFFSET,
-                         "%s: %" PRId64 " columns are not a multiple of %s's block of %u, and %s has no fallback",
-                         name, t->ne[0], lgg_type_name(*nt), blck(*nt), lgg_type_name(*nt));
+                         "%s: %" PRId64 " columns are not a multiple of %s's block of %u: no tensor type fallback "
+                         "is defined for type %s",
+                         name, t->ne[0], lgg_type_name(*nt), blck(*nt), gname);
+    }
     }
     if (t->ne[0] % blck(fb) != 0) fb = LGG_TYPE_F16;
     *nt = fb;
@@ -408,10 +450,10 @@ static lgg_status fallback_type(const lgg_tensor *t, const char *name, uint32_t 
     return LGG_OK;
 }
 
-static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, bool *fell_back,
-                             lgg_error *err) {
+static lgg_status rules_type(qstate *q, const lgg_tensor *t, const char *name, uint32_t *io, bool run_rules,
+                             bool *fell_back, lgg_error *err) {
     uint32_t nt = *io;
-    lgg_status st = rule_by_role(q, t, name, &nt, err);
+    lgg_status st = run_rules ? rule_by_role(q, t, name, &nt, err) : LGG_OK;
     if (st != LGG_OK) return st;
     if (!lgg_type_is_valid(nt) || blck(nt) == 0)
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s: type %u cannot be written", name, nt);
@@ -479,6 +521,9 @@ static uint32_t guess_file_type(const lgg_file *f0, const src_tensor *s, size_t 
     case LGG_TYPE_Q6_K: ft = FT_Q6_K; break;
     case LGG_TYPE_TQ1_0: ft = FT_TQ1_0; break;
     case LGG_TYPE_TQ2_0: ft = FT_TQ2_0; break;
+    case LGG_TYPE_NVFP4: ft = FT_NVFP4; break;
+    case LGG_TYPE_Q1_0: ft = FT_Q1_0; break;
+    case LGG_TYPE_Q2_0: ft = FT_Q2_0; break;
     case LGG_TYPE_IQ2_XXS: ft = FT_IQ2_XXS; break;
     case LGG_TYPE_IQ2_XS: ft = FT_IQ2_XS; break;
     case LGG_TYPE_IQ2_S: ft = FT_IQ2_S; break;
@@ -518,29 +563,31 @@ const lgg_file *lgg__plan_file(const lgg_quant_plan *p, size_t i) { return i < p
 size_t lgg__plan_n_files(const lgg_quant_plan *p) { return p->n_files; }
 const lgg_imatrix *lgg__plan_imatrix(const lgg_quant_plan *p) { return p->imatrix; }
 const char *lgg__plan_name(const lgg_quant_plan *p, size_t i) { return p->names[i]; }
+bool lgg__plan_block_count(const lgg_quant_plan *p, uint32_t *n) {
+    *n = p->block_count;
+    return p->pruned;
+}
 const lgg_allocator *lgg__plan_allocator(const lgg_quant_plan *p) { return p->a; }
 
+/* master's tensor_requires_imatrix (b4747: IQ2_* and IQ1_S even for the
+ * embeddings and output, IQ3_XXS never) */
 static bool very_low_bit_needs(const lgg_quant_options *o, uint32_t type, const char *name) {
-    const bool embd = !strcmp(name, "token_embd.weight"), out = !strcmp(name, "output.weight");
-    return type == LGG_TYPE_IQ2_XXS || type == LGG_TYPE_IQ2_XS || type == LGG_TYPE_IQ2_S || type == LGG_TYPE_IQ1_S ||
-           (type == LGG_TYPE_IQ1_M && !embd && !out) ||
-           (type == LGG_TYPE_Q2_K && o->preset->ftype == FT_Q2_K_S && !embd);
+    const int cat = category(name);
+    if (cat == CAT_TOKEN_EMBD || cat == CAT_OUTPUT) return false;
+    return type == LGG_TYPE_IQ3_XXS || type == LGG_TYPE_IQ2_XXS || type == LGG_TYPE_IQ2_XS || type == LGG_TYPE_IQ2_S ||
+           type == LGG_TYPE_IQ1_M || type == LGG_TYPE_IQ1_S || (type == LGG_TYPE_Q2_K && o->preset->ftype == FT_Q2_K_S);
 }
 
-/* The options, before anything is allocated: a preset, an imatrix where the
- * preset needs one (and finite), valid override types. */
+/* The options, before anything is allocated: a preset, a finite imatrix,
+ * valid override types. */
 static lgg_status check_options(const lgg_file *const *files, size_t n_files, const lgg_quant_options *o,
                                 const lgg_imatrix **im, lgg_error *err) {
     if (!files || n_files == 0 || !o || !o->preset)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "quantize: no input files or no preset");
     for (size_t i = 0; i < n_files; i++)
         if (!files[i]) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "quantize: input file %zu is NULL", i);
-    const lgg_quant_preset *pr = o->preset;
     *im = o->imatrix && lgg_imatrix_count(o->imatrix) > 0 ? o->imatrix : NULL;
-    if (!*im && FT_IN(pr->ftype, FT_IQ2_XS, FT_IQ2_XXS, FT_IQ2_S, FT_Q2_K_S, FT_IQ1_S, FT_IQ1_M) && pr->type != NONE)
-        return lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
-                         "Please do not use IQ1_S, IQ1_M, IQ2_S, IQ2_XXS, IQ2_XS or Q2_K_S quantization without an "
-                         "importance matrix");
+    /* the imatrix a tensor needs: per tensor (check_conversion), as master (b4747: per preset) */
     if (o->output_tensor_type != NONE && (!lgg_type_is_valid(o->output_tensor_type) || !lgg_type_get(o->output_tensor_type)->block_size))
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "bad output tensor type %u", o->output_tensor_type);
     if (o->token_embedding_type != NONE && (!lgg_type_is_valid(o->token_embedding_type) || !lgg_type_get(o->token_embedding_type)->block_size))
@@ -560,6 +607,7 @@ static lgg_status check_options(const lgg_file *const *files, size_t n_files, co
 typedef struct build {
     lgg_quant_plan *p;
     const lgg_allocator *a;
+    const lgg_quant_options *o;
     src_tensor *s;     /* the tensors of every file, in output order */
     size_t total, n;
     regex_t *re;       /* --tensor-type patterns */
@@ -579,6 +627,87 @@ static lgg_status compile_rules(build *b, const lgg_quant_options *o, lgg_error 
         }
     }
     return LGG_OK;
+}
+
+/* The first "blk.<digits>." in name (std::regex_search of blk\.(\d+)\.):
+ * the digits' offset and length, or false. */
+static bool find_block(const char *name, size_t *at, size_t *len) {
+    for (const char *p = strstr(name, "blk."); p; p = strstr(p + 1, "blk.")) {
+        size_t k = 0;
+        while (p[4 + k] >= '0' && p[4 + k] <= '9') k++;
+        if (k && p[4 + k] == '.') {
+            *at = (size_t)(p + 4 - name);
+            *len = k;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool pruned_layer(const lgg_quant_options *o, long blk) {
+    for (size_t i = 0; i < o->n_prune_layers; i++)
+        if (o->prune_layers[i] == blk) return true;
+    return false;
+}
+
+/* --prune-layers, as master's remap_layer in tensor order: a pruned layer's
+ * tensors are dropped; a layer below the first pruned keeps its number; the
+ * others take the next number in order of first appearance. */
+static lgg_status prune_layers(build *b, lgg_error *err) {
+    const lgg_quant_options *o = b->o;
+    if (!o->prune_layers || !o->n_prune_layers) return LGG_OK;
+    enum { MAXL = 4096 };
+    long *from = lgg__calloc(b->a, MAXL, sizeof *from), *to = lgg__calloc(b->a, MAXL, sizeof *to);
+    size_t n_map = 0, k = 0, i = 0;
+    long next = 0;
+    lgg_status st = from && to ? LGG_OK : lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    for (; i < b->n && st == LGG_OK; i++) {
+        src_tensor s = b->s[i];
+        b->s[i].name = NULL;
+        size_t at, len, m;
+        if (find_block(s.name, &at, &len)) {
+            const long blk = len > 9 ? LONG_MAX : strtol(s.name + at, NULL, 10);
+            for (m = 0; m < n_map && from[m] != blk; m++) {
+            }
+            if (m == n_map && n_map == MAXL) {
+                st = lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "--prune-layers: more than %d layers", MAXL);
+            } else if (m == n_map) {
+                from[m] = blk;
+                to[m] = pruned_layer(o, blk) ? -1 : blk < o->prune_layers[0] ? blk : next;
+                next = to[m] >= 0 ? to[m] + 1 : next;
+                n_map++;
+            }
+            if (st == LGG_OK && to[m] < 0) {
+                lgg__free(b->a, s.name);
+                continue;
+            }
+            char num[24];
+            const int nn = snprintf(num, sizeof num, "%ld", st == LGG_OK ? to[m] : 0L);
+            const size_t l = strlen(s.name), nl = l - len + (size_t)nn;
+            char *r = st == LGG_OK ? lgg__alloc(b->a, nl + 1) : NULL;
+            if (r) {
+                memcpy(r, s.name, at);
+                memcpy(r + at, num, (size_t)nn);
+                memcpy(r + at + nn, s.name + at + len, l - at - len + 1);
+                lgg__free(b->a, s.name);
+                s.name = r;
+                if (!parse_layer(r, &s.layer)) s.layer = -1;
+            } else if (st == LGG_OK) {
+                st = lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+            }
+        }
+        b->s[k++] = s;
+    }
+    for (; i < b->n; i++) { /* after an error: kept, for the caller to free */
+        b->s[k++] = b->s[i];
+        if (k - 1 != i) b->s[i].name = NULL;
+    }
+    b->n = k;
+    b->p->pruned = st == LGG_OK;
+    b->p->block_count = (uint32_t)next;
+    lgg__free(b->a, from);
+    lgg__free(b->a, to);
+    return st;
 }
 
 /* Every tensor of every file with its name and layer, in llama-quantize's
@@ -601,8 +730,10 @@ static lgg_status gather_sources(build *b, const lgg_file *const *files, size_t 
             if (!parse_layer(nm, &s->layer)) s->layer = -1;
         }
     }
-    qsort(b->s, b->n, sizeof *b->s, keep_split ? cmp_src_split : cmp_src);
-    return LGG_OK;
+    qsort(b->s, b->n, sizeof *b->s, cmp_src);
+    lgg_status st = prune_layers(b, err);
+    if (st == LGG_OK && keep_split) qsort(b->s, b->n, sizeof *b->s, cmp_src_split);
+    return st;
 }
 
 /* The model facts the per-tensor rules read: architecture, layers, heads,
@@ -617,6 +748,7 @@ static void model_facts(qstate *q, const lgg_file *f0, const build *b, const lgg
     q->o = o;
     q->ftype = o->preset->ftype;
     q->falcon = !strcmp(archz, "falcon");
+    q->bailingmoe3 = !strcmp(archz, "bailingmoe3");
     q->has_imatrix = has_im;
     uint32_t n_layer = 0, n_head = 0, n_head_kv = 0, n_expert = 0;
     get_u32(f0, archz, "block_count", &n_layer);
@@ -634,27 +766,39 @@ static void model_facts(qstate *q, const lgg_file *f0, const build *b, const lgg
     }
 }
 
-/* The type a quantized tensor gets: the preset's, the per-tensor rules',
- * the --tensor-type patterns', then the token-embedding and output
- * overrides. */
+/* The type a quantized tensor gets, as master's llama_tensor_get_type: the
+ * token-embedding and output overrides as they are; else the first
+ * --tensor-type pattern that matches (b4747-era: the last, after the rules),
+ * or without one the per-tensor rules (unless --pure); then the fallback for
+ * rows the type's block does not divide (master: --pure and the patterns'
+ * types too). */
 static lgg_status target_type(build *b, qstate *q, lgg_quant_item *it, const char *nm, uint32_t *nt,
                               lgg_error *err) {
     const lgg_quant_options *o = q->o;
-    *nt = o->preset->type;
-    if (!o->pure && lgg_type_get(o->preset->type)->quantized) {
-        bool fb = false;
-        lgg_status st = rules_type(q, it->t, nm, nt, &fb, err);
-        if (st != LGG_OK) return st;
-        if (fb) {
-            it->fallback = true;
-            b->p->n_fallback++;
-        } else {
-            for (size_t r = 0; r < b->n_re; r++)
-                if (regexec(&b->re[r], nm, 0, NULL, 0) == 0) *nt = o->tensor_types[r].type;
-        }
+    const int cat = category(nm);
+    if (o->token_embedding_type < NONE && cat == CAT_TOKEN_EMBD) {
+        *nt = o->token_embedding_type;
+        return LGG_OK;
     }
-    if (o->token_embedding_type < NONE && !strcmp(nm, "token_embd.weight")) *nt = o->token_embedding_type;
-    if (o->output_tensor_type < NONE && !strcmp(nm, "output.weight")) *nt = o->output_tensor_type;
+    if (o->output_tensor_type < NONE && cat == CAT_OUTPUT) {
+        *nt = o->output_tensor_type;
+        return LGG_OK;
+    }
+    *nt = o->preset->type;
+    if (!lgg_type_get(o->preset->type)->quantized) return LGG_OK;
+    bool manual = false;
+    for (size_t r = 0; r < b->n_re && !manual; r++)
+        if (regexec(&b->re[r], nm, 0, NULL, 0) == 0) {
+            *nt = o->tensor_types[r].type;
+            manual = true;
+        }
+    bool fb = false;
+    lgg_status st = rules_type(q, it->t, nm, nt, !manual && !o->pure, &fb, err);
+    if (st != LGG_OK) return st;
+    if (fb) {
+        it->fallback = true;
+        b->p->n_fallback++;
+    }
     return LGG_OK;
 }
 
@@ -664,16 +808,23 @@ static lgg_status check_conversion(const build *b, const lgg_quant_options *o, l
     const lgg_tensor *t = it->t;
     if (b->p->imatrix) {
         uint64_t cnt;
-        const float *v = lgg_imatrix_find(b->p->imatrix, nm, strlen(nm), &cnt);
+        /* by the input's name (master's remap_imatrix undoes --prune-layers' renumbering) */
+        const size_t on = strnlen(t->name.ptr ? t->name.ptr : "", (size_t)t->name.len);
+        const float *v = lgg_imatrix_find(b->p->imatrix, on ? t->name.ptr : "", on, &cnt);
         const uint64_t want = (uint64_t)t->ne[0] * (uint64_t)t->ne[2];
         if (v && cnt == want) it->imatrix = v;
         else if (v && strcmp(nm, "token_embd.weight") != 0)
             return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
                              "imatrix size %" PRIu64 " is different from tensor size %" PRIu64 " for %s", cnt, want, nm);
     }
-    if (very_low_bit_needs(o, nt, nm) && !it->imatrix)
+    if (very_low_bit_needs(o, nt, nm) && !it->imatrix) {
+        if (!b->p->imatrix)
+            return lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
+                             "this quantization requires an imatrix! (offending tensor: %s, target type: %s)", nm,
+                             lgg_type_name(nt));
         return lgg__fail(err, LGG_ERR_NEEDS_IMATRIX, LGG_NO_OFFSET,
                          "Missing importance matrix for tensor %s in a very low-bit quantization", nm);
+    }
     const lgg_type_info *si = lgg_type_get(t->type);
     if (si->quantized && !o->allow_requantize)
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "requantizing from type %s is disabled", si->name);
@@ -705,6 +856,7 @@ static lgg_status plan_item(build *b, qstate *q, size_t i, lgg_error *err) {
     it->file = s->file;
     it->tensor = s->index;
     it->t = t;
+    it->name = (lgg_str){nm, strlen(nm)};
     it->type = t->type;
     bool quantize = o->preset->type != NONE && allows_quantization(o, t, nm);
     uint32_t nt = t->type;
@@ -732,6 +884,7 @@ static lgg_status build_alloc(build *b, const lgg_file *const *files, size_t n_f
         p->a = &p->a_copy;
     }
     b->a = a = p->a;
+    b->o = o;
     p->imatrix = im;
     p->n_files = n_files;
     p->keep_split = o->keep_split;

@@ -268,6 +268,19 @@ static lgg_status set_str_127(lgg_writer *w, const char *key, const char *s, siz
     return set_last(w, key, &v, err);
 }
 
+/* --prune-layers: ARCH.block_count (u32), last, as master sets it */
+static lgg_status set_block_count(const lgg_quant_plan *p, lgg_writer *w, lgg_error *err) {
+    uint32_t n;
+    if (!lgg__plan_block_count(p, &n)) return LGG_OK;
+    lgg_value av;
+    lgg_str arch = {"", 0};
+    if (lgg_get(lgg__plan_file(p, 0), "general.architecture", &av) == LGG_OK) lgg_value_string(&av, &arch);
+    char key[160];
+    snprintf(key, sizeof key, "%.*s.block_count", (int)(arch.len < 120 ? arch.len : 120), arch.ptr ? arch.ptr : "");
+    lgg_wvalue v = {LGG_VT_U32, 0, 1, &n};
+    return set_last(w, key, &v, err);
+}
+
 lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_write_options *o, lgg_writer *w,
                                        lgg_error *err) {
     if (!p || !o || !w) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "NULL argument");
@@ -302,17 +315,18 @@ lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lgg_quant_
         if (lgg_imatrix_dataset(im, &ds) &&
             (st = set_str_127(w, "quantize.imatrix.dataset", ds.ptr ? ds.ptr : "", (size_t)ds.len, err)) != LGG_OK)
             return st;
-        int32_t ne = (int32_t)lgg_imatrix_count(im);
-        lgg_wvalue iv = {LGG_VT_I32, 0, 1, &ne};
+        /* u32, as master writes every integer override (b4747: i32) */
+        uint32_t ne = (uint32_t)lgg_imatrix_count(im);
+        lgg_wvalue iv = {LGG_VT_U32, 0, 1, &ne};
         if ((st = set_last(w, "quantize.imatrix.entries_count", &iv, err)) != LGG_OK) return st;
         const int64_t ch = lgg_imatrix_chunks(im);
         if (ch > 0) {
-            int32_t c32 = (int32_t)ch;
+            uint32_t c32 = (uint32_t)ch;
             iv.data = &c32;
             if ((st = set_last(w, "quantize.imatrix.chunks_count", &iv, err)) != LGG_OK) return st;
         }
     }
-    return LGG_OK;
+    return set_block_count(p, w, err);
 }
 
 static lgg_status build_writer(const lgg_quant_plan *p, size_t split, size_t n_split, const lgg_quant_write_options *o,
@@ -339,10 +353,10 @@ static lgg_status build_writer(const lgg_quant_plan *p, size_t split, size_t n_s
         /* no contexts for a dry run (sizes only); &ctx[i] on NULL would be undefined */
         item_ctx *const c = ctx ? &ctx[i] : NULL;
         if (it->convert)
-            st = lgg__writer_add_tensor_view(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
+            st = lgg__writer_add_tensor_view(w, it->name.ptr, (size_t)it->name.len, it->t->n_dims, it->t->ne,
                                              it->type, view_converted, c, LGG_LITTLE_ENDIAN, err);
         else
-            st = lgg_writer_add_tensor_callback(w, it->t->name.ptr, (size_t)it->t->name.len, it->t->n_dims, it->t->ne,
+            st = lgg_writer_add_tensor_callback(w, it->name.ptr, (size_t)it->name.len, it->t->n_dims, it->t->ne,
                                                 it->type, read_copied, c, lgg_file_endian(f), err);
         if (st != LGG_OK) goto fail;
     }
