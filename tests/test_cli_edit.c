@@ -216,9 +216,9 @@ TEST(cli_set_get_rm_every_type_in_place_and_with_output) {
  * editor does), a standard key takes the spec's; a new key is a usage error
  * that shows the typed forms. */
 TEST(cli_set_without_type_keeps_the_key_type) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the model, or its stand-in (standin.h) */
     const char *work = tmp_path("untyped.gguf"), *out = tmp_path("untyped-out.gguf");
-    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-dense-f16.gguf"), work));
+    REQUIRE(file_copy(model_path("golden/llama-quantize/pub-dense-f16.gguf"), work));
     CHECK_EQ_U(run_gguf(NULL, 0, "set", work, "general.name=Another: the sequel", "llama.block_count=7",
                         "tokenizer.ggml.scores=0.5,-1", "general.author=a@b", "-o", out, NULL), 0);
     lgg_file *f = NULL;
@@ -243,7 +243,7 @@ TEST(cli_set_without_type_keeps_the_key_type) {
                   "usage: gguf set [-o OUT] [--force] [--keep-duplicates] FILE KEY=[TYPE:]VALUE... "
                   "[--rename OLD=NEW]...\n");
     free(so), free(se);
-    CHECK(same_file_bytes(work, shared_path("golden/llama-quantize/pub-dense-f16.gguf"), 0));
+    CHECK(same_file_bytes(work, model_path("golden/llama-quantize/pub-dense-f16.gguf"), 0));
     unlink(work);
     unlink(out);
 }

@@ -45,16 +45,16 @@ static uint32_t key_type(const char *file, const char *key) {
 #define DENSE "golden/llama-quantize/pub-dense-f16.gguf"
 
 TEST(cli_set_output_before_file_and_renames) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     const char *in = scratch("s.gguf"), *out = scratch("s-out.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     char *o = NULL, *e = NULL;
     /* -o first used to crash: the file is found wherever it stands */
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "set", "-o", out, in, "general.name=str:X", NULL), 0);
     CHECK_EQ_U(run_gguf_capture(&o, NULL, "get", out, "general.name", NULL), 0);
     CHECK_STR(o, "X\n");
     free(o);
-    CHECK(same_bytes(in, shared_path(DENSE)));
+    CHECK(same_bytes(in, model_path(DENSE)));
     /* --rename renames, in order with the assignments */
     CHECK_EQ_U(run_gguf_capture(NULL, &e, "set", in, "--rename", "general.name=general.basename", "-o", out, NULL), 0);
     CHECK_STR(e, "");
@@ -73,9 +73,9 @@ TEST(cli_set_output_before_file_and_renames) {
 }
 
 TEST(cli_set_keeps_types) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     const char *in = scratch("t.gguf"), *out = scratch("t-out.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     REQUIRE(key_type(in, "llama.attention.layer_norm_rms_epsilon") == LGG_VT_F32);
     REQUIRE(key_type(in, "llama.context_length") == LGG_VT_U32);
     char *e = NULL, *o = NULL;
@@ -130,9 +130,9 @@ TEST(cli_set_keeps_types) {
 }
 
 TEST(cli_number_text) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     const char *in = scratch("n.gguf"), *out = scratch("n-out.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     static const struct {
         const char *assign, *text;
     } C[] = {
@@ -157,14 +157,14 @@ TEST(cli_number_text) {
 }
 
 TEST(cli_copy_keeps_byte_order_and_version) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     static const char *const IN[] = {"golden/llama-quantize/pub-dense-Q8_0.BE.gguf",
                                      "golden/llama-quantize/pub-dense-f16.BE.gguf"};
     for (int i = 0; i < 2; i++) {
         const char *out = scratch("be-copy.gguf");
-        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", shared_path(IN[i]), out, NULL), 0);
-        CHECKF(same_bytes(out, shared_path(IN[i])), "%s: a canonical big-endian copy must be identical", IN[i]);
-        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", "--endian", "little", shared_path(IN[i]), out, NULL), 0);
+        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", model_path(IN[i]), out, NULL), 0);
+        CHECKF(same_bytes(out, model_path(IN[i])), "%s: a canonical big-endian copy must be identical", IN[i]);
+        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "copy", "--endian", "little", model_path(IN[i]), out, NULL), 0);
         lgg_file *f = NULL;
         REQUIRE(lgg_open_file(out, NULL, &f, NULL) == LGG_OK);
         CHECK(lgg_file_endian(f) == LGG_LITTLE_ENDIAN);
@@ -246,30 +246,37 @@ TEST(cli_cat_refuses_a_terminal_and_writes_npy) {
  * llama-quantize writes; a file of that name is replaced only with -f, a
  * given OUT always. */
 TEST(cli_quantize_default_output_name) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     const char *in = scratch("q-in.gguf"), *out = scratch("tiny-llama-11-3.7M-Q8_0.gguf");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     unlink(out);
+    /* llama-quantize's Q8_0 of the model; of a stand-in, its Q8_0 under a given name */
+    char q8[1200]; /* model_path's buffer is reused by the calls below */
+    snprintf(q8, sizeof q8, "%s", model_path("golden/llama-quantize/pub-dense-Q8_0.gguf"));
+    if (!shared_present()) {
+        snprintf(q8, sizeof q8, "%s", scratch("q8-named.gguf"));
+        CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, q8, "Q8_0", NULL), 0);
+    }
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, "Q8_0", NULL), 0);
-    CHECK(same_bytes(out, shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    CHECK(same_bytes(out, q8));
     char *so = NULL, *se = NULL;
     CHECK_EQ_U(run_gguf_capture(&so, NULL, "name", out, NULL), 0);
     CHECK_STR(so, "tiny-llama-11-3.7M-Q8_0.gguf\n");
     free(so);
     /* again: refused, the file untouched; with -f (and THREADS) replaced */
-    REQUIRE(file_copy(shared_path(DENSE), out));
+    REQUIRE(file_copy(model_path(DENSE), out));
     CHECK_EQ_U(run_gguf_capture(&so, &se, "quantize", "-q", in, "Q8_0", NULL), 1);
     char want[1200];
     snprintf(want, sizeof want, "gguf quantize: %s: exists (the default output name): -f replaces it, or give OUT\n", out);
     CHECK_STR(se, want);
-    CHECK(same_bytes(out, shared_path(DENSE)));
+    CHECK(same_bytes(out, model_path(DENSE)));
     free(so), free(se);
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", "-f", in, "Q8_0", "2", NULL), 0);
-    CHECK(same_bytes(out, shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    CHECK(same_bytes(out, q8));
     /* OUT given: replaced without -f, as before */
-    REQUIRE(file_copy(shared_path(DENSE), out));
+    REQUIRE(file_copy(model_path(DENSE), out));
     CHECK_EQ_U(run_gguf_capture(NULL, NULL, "quantize", "-q", in, out, "Q8_0", NULL), 0);
-    CHECK(same_bytes(out, shared_path("golden/llama-quantize/pub-dense-Q8_0.gguf")));
+    CHECK(same_bytes(out, q8));
     unlink(out);
     unlink(in);
     /* --keep-split: the set's shards take the name, and none is replaced */
@@ -278,7 +285,7 @@ TEST(cli_quantize_default_output_name) {
     char src[600];
     for (int i = 0; i < 3; i++) {
         snprintf(src, sizeof src, "golden/llama-quantize/%s", SH[i]);
-        REQUIRE(file_copy(shared_path(src), scratch(SH[i])));
+        REQUIRE(file_copy(model_path(src), scratch(SH[i])));
     }
     const char *q2 = scratch("tiny-llama-11-3.7M-Q4_0-00002-of-00003.gguf");
     unlink(q2);
@@ -324,9 +331,9 @@ TEST(utf8_decode_maximal_subparts) {
 }
 
 TEST(cli_json_replaces_ill_formed_utf8_once_per_subpart) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     const char *in = scratch("u.gguf"), *out = scratch("u-out.gguf"), *val = scratch("u.txt");
-    REQUIRE(file_copy(shared_path(DENSE), in));
+    REQUIRE(file_copy(model_path(DENSE), in));
     FILE *f = fopen(val, "wb");
     REQUIRE(f);
     fwrite("a\xF1\x80\x80\xE1\x80\xC2" "b", 1, 8, f);
@@ -368,13 +375,13 @@ TEST(cli_copy_drops_repeated_keys_unless_asked) {
 
 /* SIGINT/SIGTERM in the middle of a write remove the temporary file. */
 TEST(cli_signal_leaves_no_temporary_file) {
-    if (!need_shared()) return;
+    if (!need_models()) return; /* the models, or their stand-ins (standin.h) */
     const char *dir = scratch("sig");
     mkdir(dir, 0700);
     char in[1200], out[1200];
     snprintf(in, sizeof in, "%s/in.gguf", dir);
     snprintf(out, sizeof out, "%s/out.gguf", dir);
-    REQUIRE(file_copy(shared_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
+    REQUIRE(file_copy(model_path("golden/llama-quantize/pub-moe-f32.gguf"), in));
     char tool[1024];
     snprintf(tool, sizeof tool, "%s/gguf", build_dir());
     int caught = 0;

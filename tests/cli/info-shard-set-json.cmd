@@ -1,3 +1,3 @@
 info
 --json
-@SHARED@/golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf
+@REF@/golden/llama-quantize/pub-dense-Q8_0-split-00002-of-00003.gguf

@@ -1,3 +1,3 @@
 quantize
-@SHARED@/golden/llama-quantize/pub-dense-f16.gguf
+@REF@/golden/llama-quantize/pub-dense-f16.gguf
 Q4_KM
