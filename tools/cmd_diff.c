@@ -7,7 +7,7 @@
  * big-endian copy of a file is identical to it.  Values are compared after
  * dequantization to f32, bit for bit; the error figures are accumulated in
  * double over the pairs where both values are finite. */
-#include "cli.h"
+#include "tool.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* cmd_info.c -- `gguf info [--json] FILE...`: a human summary of each model
  * file: format, architecture and hyperparameters, size, tensor types, and
  * for a shard the set it belongs to. */
-#include "cli.h"
+#include "tool.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* cmd_ls.c -- `gguf ls hf://OWNER/REPO[@REV]`: a Hugging Face repository's
  * files with their sizes, from the hub's API (lgg_hub_list), then its GGUF
  * files grouped into shard sets with the quantization their names carry. */
-#include "cli.h"
+#include "tool.h"
 
 #include "libgguf_remote.h"
 
