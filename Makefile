@@ -317,7 +317,7 @@ check-aarch64:
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS ?=
 FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
-$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(TOK_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(TOK_SRC) $(REMOTE_SRC) $(wildcard include/*.h include/libgguf/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools/common -o $@ $< $(if $(filter $*,$(FUZZ_CLI)),$(CLI_SRC)) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(TOK_SRC) $(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
 fuzz-build: $(FUZZ_LIBFUZZER)
@@ -344,10 +344,13 @@ bench: $(BENCH_BIN)
 
 # install: every part built (header, static and shared library, .pc), the
 # tool and its manual page.  uninstall removes those files, of every part.
-installed_files = $(foreach p,$(1),$(INCLUDEDIR)/$(notdir $($(p)_HDR)) $(LIBDIR)/lib$(p).a \
+# The core's header includes its topic headers, installed in INCLUDEDIR/libgguf/.
+TOPIC_HDRS := $(sort $(wildcard include/libgguf/*.h))
+installed_files = $(foreach p,$(1),$(INCLUDEDIR)/$(notdir $($(p)_HDR)) $(if $(filter gguf,$(p)),$(TOPIC_HDRS:include/%=$(INCLUDEDIR)/%)) $(LIBDIR)/lib$(p).a \
     $(LIBDIR)/lib$(p).so.$(VERSION) $(LIBDIR)/lib$(p).so.$(SOMAJOR) $(LIBDIR)/lib$(p).so $(PKGCONFIGDIR)/lib$(p).pc)
 install: all
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(INCLUDEDIR)/libgguf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(TOPIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/libgguf/
 	$(foreach p,$(BUILT_PARTS),install -m 644 $($(p)_HDR) $(DESTDIR)$(INCLUDEDIR)/ && \
 	    install -m 644 $($(p)_A) $(DESTDIR)$(LIBDIR)/ && \
 	    install -m 755 $($(p)_SO) $(DESTDIR)$(LIBDIR)/ && \
@@ -360,6 +363,7 @@ install: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(call installed_files,$(PARTS)) $(BINDIR)/gguf $(MANDIR)/man1/gguf.1)
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gguf/web/,$(WEB_INSTALLED))
+	rmdir $(DESTDIR)$(INCLUDEDIR)/libgguf 2>/dev/null || true
 
 # ---- web: the GGUF Editor (web/, docs/web.md) -------------------------------
 # The core (src/base, src/format) and the CLI's value text and JSON
@@ -374,7 +378,7 @@ EMCC ?= emcc
 WEB_ENV := NODE_PATH=/usr/share/nodejs
 WEB_CORE_SRC := $(sort $(shell find src/base src/format -name '*.c' -not -name '*_avx*')) web/compat.c
 WEB_GLUE_SRC := web/gguf_web.c $(CLI_SRC)
-WEB_HDRS := $(wildcard include/*.h web/*.h) $(CLI_HDRS) $(shell find src/base src/format -name '*.h')
+WEB_HDRS := $(wildcard include/*.h include/libgguf/*.h web/*.h) $(CLI_HDRS) $(shell find src/base src/format -name '*.h')
 WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools/common
 WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json,_web_kv_rows,_web_kv_find,_web_kv_filter,_web_kv_filter_indices,_web_open_header,_web_hf_url,_web_hf_tree_url,_web_hf_select,_web_set_item
 WEB_ASSETS := $(addprefix $(BUILD)/web/,index.html app.js style.css)
