@@ -965,17 +965,17 @@ LGG_API lgg_status lgg_writer_update_file(const lgg_writer *w, const char *path,
 LGG_API lgg_status lgg_writer_update_in_place(const lgg_writer *w, const lgg_write_options *opts, bool *in_place,
                                               lgg_error *err);
 
-#ifdef __cplusplus
-}
-#endif
-
 /* The topics beyond the format, each in its own header (docs/library.md):
- * including libgguf.h includes them all. */
+ * including libgguf.h includes them all, inside its extern "C". */
 #include "libgguf/support.h" /* what the companion parts share */
 #include "libgguf/names.h" /* file names */
 #include "libgguf/split.h" /* shard sets */
 #include "libgguf/quant.h" /* tensor data */
 #include "libgguf/model.h" /* whole models */
 #include "libgguf/estimate.h" /* the memory estimate */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LIBGGUF_H */

@@ -5,11 +5,7 @@
 #define LIBGGUF_ESTIMATE_H
 
 #ifndef LIBGGUF_H
-#error "include libgguf.h, which includes this header"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
 #endif
 
 /* ======================================================================== */
@@ -128,9 +124,5 @@ LGG_API lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t
 LGG_API lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_files,
                                                const lgg_estimate_params *p, uint64_t device_budget,
                                                uint32_t *n_gpu_layers, lgg_error *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* LIBGGUF_ESTIMATE_H */

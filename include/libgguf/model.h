@@ -6,11 +6,7 @@
 #define LIBGGUF_MODEL_H
 
 #ifndef LIBGGUF_H
-#error "include libgguf.h, which includes this header"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
 #endif
 
 /* ======================================================================== */
@@ -231,9 +227,5 @@ LGG_API lgg_status lgg_quant_plan_set_metadata(const lgg_quant_plan *p, const lg
 /* Bytes the output file(s) of lgg_quant_plan_write would have, in total. */
 LGG_API lgg_status lgg_quant_plan_output_size(const lgg_quant_plan *p, const lgg_quant_write_options *o,
                                               uint64_t *size, lgg_error *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* LIBGGUF_MODEL_H */

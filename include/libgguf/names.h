@@ -5,11 +5,7 @@
 #define LIBGGUF_NAMES_H
 
 #ifndef LIBGGUF_H
-#error "include libgguf.h, which includes this header"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
 #endif
 
 /* ======================================================================== */
@@ -99,9 +95,5 @@ LGG_API size_t lgg_hf_tree_url(const char *repo, const char *revision, const cha
  * (libgguf-remote's lgg_hub_select names its quantizations). */
 LGG_API lgg_status lgg_hf_select(const char *const *paths, size_t n, const char *tag, const char *has, size_t *index,
                                  lgg_error *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* LIBGGUF_NAMES_H */

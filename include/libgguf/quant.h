@@ -5,11 +5,7 @@
 #define LIBGGUF_QUANT_H
 
 #ifndef LIBGGUF_H
-#error "include libgguf.h, which includes this header"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
 #endif
 
 /* ======================================================================== */
@@ -118,9 +114,5 @@ LGG_API lgg_status lgg_quantize_rows(const lgg_file *f, const lgg_tensor *t, uin
  * as lgg_quantize_rows, plus LGG_ERR_NOMEM. */
 LGG_API lgg_status lgg_quantize_tensor(const lgg_file *f, const lgg_tensor *t, uint32_t type, const float *imatrix,
                                        void *dst, size_t dst_size, int n_threads);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* LIBGGUF_QUANT_H */

@@ -5,11 +5,7 @@
 #define LIBGGUF_SPLIT_H
 
 #ifndef LIBGGUF_H
-#error "include libgguf.h, which includes this header"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
 #endif
 
 /* ======================================================================== */
@@ -119,9 +115,5 @@ LGG_API lgg_status lgg_merge_check(const lgg_file *const *shards, uint32_t n, lg
  * endian is the shards' to give back the file before the split. */
 LGG_API lgg_status lgg_merge_writer(const lgg_file *const *shards, const int *fds, uint32_t n,
                                     const lgg_allocator *allocator, lgg_writer **out, lgg_error *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* LIBGGUF_SPLIT_H */

@@ -5,11 +5,7 @@
 #define LIBGGUF_SUPPORT_H
 
 #ifndef LIBGGUF_H
-#error "include libgguf.h, which includes this header"
-#endif
-
-#ifdef __cplusplus
-extern "C" {
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
 #endif
 
 /* ======================================================================== */
@@ -50,9 +46,5 @@ LGG_API uint64_t lgg_hash_keyed(const uint64_t key[2], const void *p, size_t n);
 /* A fresh key: the kernel's random bytes, or (when it has none to give
  * without blocking) the time, `salt` (an address, say) and the pid mixed. */
 LGG_API void lgg_hash_key_new(uint64_t key[2], const void *salt);
-
-#ifdef __cplusplus
-}
-#endif
 
 #endif /* LIBGGUF_SUPPORT_H */
