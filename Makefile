@@ -154,7 +154,12 @@ REMOTELIB  := $(gguf-remote_A)
 TOK_SRC    := $(gguf-tokenize_SRC)
 TOK_LIBS   := $(gguf-tokenize_LIBS)
 TOKLIB     := $(gguf-tokenize_A)
-TOOL_SRC := $(sort $(wildcard tools/*.c))
+# The CLI's part (tools/common/): the tool, the fuzz targets and the web
+# editor build on it.
+CLI_SRC  := $(sort $(wildcard tools/common/*.c))
+CLI_HDRS := $(wildcard tools/common/*.h)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TOOL_SRC := $(sort $(wildcard tools/*.c)) $(CLI_SRC)
 TEST_SRC := $(sort $(wildcard tests/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
 BENCH_SRC:= $(sort $(wildcard bench/bench_*.c))
@@ -206,20 +211,20 @@ $(TOOL): $(TOOL_OBJ) $(TOOL_A)
 	$(Q)$(CC) $(LDFLAGS_ALL) -o $@ $(TOOL_OBJ) $(TOOL_A) $(LDLIBS) $(foreach p,$(TOOL_PARTS),$($(p)_LIBS)) $(TOOL_LIBS)
 
 # Fuzz targets as plain programs that replay their corpus (fuzz/replay.c main).
-# Some targets link part of the CLI: FUZZ_EXTRA_<target> lists those sources.
-FUZZ_EXTRA_fuzz_dump := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
-$(BUILD)/fuzz/fuzz_dump $(BUILD)/libfuzzer/fuzz_dump: $(FUZZ_EXTRA_fuzz_dump) tools/cli.h
-FUZZ_EXTRA_fuzz_args := tools/cli.c tools/cli_args.c tools/cli_data.c tools/cli_edit.c tools/cli_write.c tools/cli_remote.c tools/cli_mem.c tools/cli_inputs.c
-$(BUILD)/fuzz/fuzz_args $(BUILD)/libfuzzer/fuzz_args: $(FUZZ_EXTRA_fuzz_args) tools/cli.h
+# Targets of the CLI's part name themselves in FUZZ_CLI: they link its
+# objects (the libFuzzer builds compile its sources with the sanitizers).
+FUZZ_CLI := fuzz_dump fuzz_args
+$(FUZZ_CLI:%=$(BUILD)/fuzz/%): $(CLI_OBJ)
+$(FUZZ_CLI:%=$(BUILD)/libfuzzer/%): $(CLI_SRC) $(CLI_HDRS)
 # Targets of the converter and tokenizer parts name themselves in FUZZ_CONV
 # (they link libgguf-convert, libgguf-tokenize and their libraries).
 FUZZ_CONV := fuzz_safetensors fuzz_spm fuzz_convert_json fuzz_tokenize fuzz_tokenizer_json fuzz_spmodel fuzz_tiktoken
 # ... and those of the remote part in FUZZ_REMOTE (libgguf-remote and libcurl).
-FUZZ_REMOTE := fuzz_http fuzz_dump fuzz_args fuzz_hub_listing
+FUZZ_REMOTE := fuzz_http fuzz_hub_listing
 $(BUILD)/fuzz/%: fuzz/%.c fuzz/replay.c fuzz/fuzz.h $(STATIC) $(CONVLIB) $(TOKLIB) $(REMOTELIB)
 	@mkdir -p $(dir $@)
 	$(call show,CCLD,$@)
-	$(Q)$(CC) $(CFLAGS_ALL) -Itools $(LDFLAGS_ALL) -o $@ $< $(FUZZ_EXTRA_$*) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB) $(TOKLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
+	$(Q)$(CC) $(CFLAGS_ALL) -Itools/common $(LDFLAGS_ALL) -o $@ $< $(if $(filter $*,$(FUZZ_CLI)),$(CLI_OBJ)) fuzz/replay.c $(if $(filter $*,$(FUZZ_CONV)),$(CONVLIB) $(TOKLIB)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTELIB)) $(STATIC) $(LDLIBS) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_LIBS))
 
 $(BUILD)/bench/%: bench/%.c bench/bench.h $(STATIC) $(CONVLIB) $(TOKLIB)
 	@mkdir -p $(dir $@)
@@ -312,9 +317,9 @@ check-aarch64:
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ARGS ?=
 FUZZ_LIBFUZZER := $(FUZZ_SRC:fuzz/%.c=$(BUILD)/libfuzzer/%)
-$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(TOK_SRC) $(REMOTE_SRC) $(wildcard include/*.h) $(shell find src -name '*.h')
+$(BUILD)/libfuzzer/%: fuzz/%.c fuzz/fuzz.h $(LIB_SRC) $(CONV_SRC) $(TOK_SRC) $(REMOTE_SRC) $(wildcard include/*.h include/libgguf/*.h) $(shell find src -name '*.h')
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools -o $@ $< $(FUZZ_EXTRA_$*) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(TOK_SRC) $(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ_FLAGS) -Iinclude -Isrc -Itools/common -o $@ $< $(if $(filter $*,$(FUZZ_CLI)),$(CLI_SRC)) $(LIB_SRC) $(if $(filter $*,$(FUZZ_CONV)),$(CONV_SRC) $(TOK_SRC) $(CONV_LIBS) $(TOK_LIBS)) $(if $(filter $*,$(FUZZ_REMOTE)),$(REMOTE_SRC) $(REMOTE_LIBS)) $(SIMD_avx2) -lpthread -lm
 fuzz-build: $(FUZZ_LIBFUZZER)
 fuzz: fuzz-build
 	@mkdir -p fuzz/crashes
@@ -339,10 +344,13 @@ bench: $(BENCH_BIN)
 
 # install: every part built (header, static and shared library, .pc), the
 # tool and its manual page.  uninstall removes those files, of every part.
-installed_files = $(foreach p,$(1),$(INCLUDEDIR)/$(notdir $($(p)_HDR)) $(LIBDIR)/lib$(p).a \
+# The core's header includes its topic headers, installed in INCLUDEDIR/libgguf/.
+TOPIC_HDRS := $(sort $(wildcard include/libgguf/*.h))
+installed_files = $(foreach p,$(1),$(INCLUDEDIR)/$(notdir $($(p)_HDR)) $(if $(filter gguf,$(p)),$(TOPIC_HDRS:include/%=$(INCLUDEDIR)/%)) $(LIBDIR)/lib$(p).a \
     $(LIBDIR)/lib$(p).so.$(VERSION) $(LIBDIR)/lib$(p).so.$(SOMAJOR) $(LIBDIR)/lib$(p).so $(PKGCONFIGDIR)/lib$(p).pc)
 install: all
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(INCLUDEDIR)/libgguf $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 644 $(TOPIC_HDRS) $(DESTDIR)$(INCLUDEDIR)/libgguf/
 	$(foreach p,$(BUILT_PARTS),install -m 644 $($(p)_HDR) $(DESTDIR)$(INCLUDEDIR)/ && \
 	    install -m 644 $($(p)_A) $(DESTDIR)$(LIBDIR)/ && \
 	    install -m 755 $($(p)_SO) $(DESTDIR)$(LIBDIR)/ && \
@@ -355,6 +363,7 @@ install: all
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(call installed_files,$(PARTS)) $(BINDIR)/gguf $(MANDIR)/man1/gguf.1)
 	rm -f $(addprefix $(DESTDIR)$(DATADIR)/gguf/web/,$(WEB_INSTALLED))
+	rmdir $(DESTDIR)$(INCLUDEDIR)/libgguf 2>/dev/null || true
 
 # ---- web: the GGUF Editor (web/, docs/web.md) -------------------------------
 # The core (src/base, src/format) and the CLI's value text and JSON
@@ -368,9 +377,9 @@ EMCC ?= emcc
 # emcc's own node scripts need Debian's node modules (acorn) when node is not Debian's
 WEB_ENV := NODE_PATH=/usr/share/nodejs
 WEB_CORE_SRC := $(sort $(shell find src/base src/format -name '*.c' -not -name '*_avx*')) web/compat.c
-WEB_GLUE_SRC := web/gguf_web.c tools/cli.c tools/cli_edit.c tools/cli_mem.c tools/cli_inputs.c tools/cli_args.c
-WEB_HDRS := $(wildcard include/*.h web/*.h tools/cli.h) $(shell find src/base src/format -name '*.h')
-WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools
+WEB_GLUE_SRC := web/gguf_web.c $(CLI_SRC)
+WEB_HDRS := $(wildcard include/*.h include/libgguf/*.h web/*.h) $(CLI_HDRS) $(shell find src/base src/format -name '*.h')
+WEB_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 $(WARN) -fno-strict-aliasing -ffp-contract=off -include web/compat.h -Iinclude -Isrc -Itools/common
 WEB_EXPORTS := _malloc,_free,_lgg_version,_web_open,_web_need,_web_close,_web_reset,_web_set,_web_remove,_web_rename,_web_commit,_web_error_json,_web_view_json,_web_array_page,_web_header,_web_header_len,_web_plan_json,_web_kv_rows,_web_kv_find,_web_kv_filter,_web_kv_filter_indices,_web_open_header,_web_hf_url,_web_hf_tree_url,_web_hf_select,_web_set_item
 WEB_ASSETS := $(addprefix $(BUILD)/web/,index.html app.js style.css)
 WEB_TEST := $(BUILD)/web-test
@@ -391,7 +400,7 @@ $(WEB_TEST)/serve: tests/web/serve.c tests/httpd.c tests/httpd.h
 WEB_VERDICT_SRC := tests/web/verdicts.c tests/hostile.c tests/gen.c tests/util.c
 $(WEB_TEST)/verdicts: $(WEB_VERDICT_SRC) $(WEB_GLUE_SRC) $(WEB_HDRS) tests/hostile.h tests/gen.h tests/test.h $(STATIC)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Itools -Itests -ffunction-sections -fdata-sections -Wl,--gc-sections -o $@ $(WEB_VERDICT_SRC) $(WEB_GLUE_SRC) $(STATIC) $(LDLIBS)
+	$(CC) $(CFLAGS_ALL) -Itools/common -Itests -ffunction-sections -fdata-sections -Wl,--gc-sections -o $@ $(WEB_VERDICT_SRC) $(WEB_GLUE_SRC) $(STATIC) $(LDLIBS)
 # ... and for node, reading the corpus files straight from the disk
 $(WEB_TEST)/verdicts.js: $(WEB_VERDICT_SRC) $(WEB_CORE_SRC) $(WEB_GLUE_SRC) $(WEB_HDRS) tests/hostile.h tests/gen.h tests/test.h
 	@mkdir -p $(dir $@)

@@ -1,4 +1,4 @@
-/* fuzz_dump.c -- the CLI's value renderers (tools/cli.c, as `gguf dump`
+/* fuzz_dump.c -- the CLI's value renderers (tools/common/cli.c, as `gguf dump`
  * uses them) on every value of every file that opens.
  *
  * Text renderings (shortened and --full) go to /dev/null.  Each JSON

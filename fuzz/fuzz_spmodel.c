@@ -1,6 +1,6 @@
-/* fuzz_spmodel.c -- the tokenizer part's own SentencePiece protobuf reader
- * (src/tokenize/tok_spmodel.c, not the converter's lgg_spm_parse that
- * fuzz_spm covers), through the public API: the input after its first byte
+/* fuzz_spmodel.c -- a SentencePiece tokenizer.model as the tokenizer part
+ * opens it (src/tokenize/tok_spmodel.c over lgg_spm_parse, the one reader,
+ * which fuzz_spm covers alone), through the public API: the input after its first byte
  * is tokenizer.model in a temp folder with no tokenizer.json, opened with
  * lgg_tokenizer_open_dir.  The first byte's low three bits pick the folder's
  * tokenizer_config.json (none; add_bos_token / add_eos_token / legacy

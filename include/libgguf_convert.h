@@ -15,6 +15,7 @@
 #define LIBGGUF_CONVERT_H
 
 #include "libgguf.h"
+#include "libgguf_tokenize.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,31 +63,8 @@ LGG_API const lgg_st_tensor *lgg_st_at(const lgg_safetensors *s, size_t i); /* N
 /* The file's bytes (the tensor offsets index into them). */
 LGG_API const uint8_t *lgg_st_bytes(const lgg_safetensors *s);
 
-/* ======================================================================== */
-/* SentencePiece model (tokenizer.model)                                     */
-/* ======================================================================== */
-
-/* A piece as the reference converter sees it: `type` is 1 normal, 2
- * unknown, 3 control, 5 unused, 6 byte (user-defined pieces count as
- * normal, as SentencePieceProcessor's Is* queries report them). */
-typedef struct lgg_spm_piece {
-    lgg_str piece;
-    float score;
-    int32_t type;
-} lgg_spm_piece;
-
-typedef struct lgg_spm lgg_spm;
-
-/* Read the pieces of a serialized ModelProto (`data` must outlive the
- * handle).  Only the protobuf wire format is decoded: field 1 (pieces) of
- * the model, fields 1-3 of each piece; every other field is skipped by its
- * wire type.  Errors: LGG_ERR_ARG, LGG_ERR_NOMEM, LGG_ERR_TRUNCATED (a
- * length or varint past the end), LGG_ERR_INVALID (bad wire type, piece
- * type outside 1-6, no pieces).  Free with lgg_spm_free. */
-LGG_API lgg_status lgg_spm_parse(const void *data, size_t size, lgg_spm **out, lgg_error *err);
-LGG_API void lgg_spm_free(lgg_spm *s); /* NULL is a no-op */
-LGG_API size_t lgg_spm_count(const lgg_spm *s);
-LGG_API const lgg_spm_piece *lgg_spm_at(const lgg_spm *s, size_t i); /* NULL past the end */
+/* SentencePiece models (tokenizer.model): lgg_spm_parse and the rest are
+ * libgguf-tokenize's (libgguf_tokenize.h), the one reader both parts use. */
 
 /* ======================================================================== */
 /* Conversion                                                                */

@@ -192,6 +192,53 @@ LGG_API const char *lgg_tokenizer_pre(const lgg_tokenizer *t);
  * name does not open.  Thread-safe. */
 LGG_API const char *lgg_tokenizer_pre_name(size_t i, size_t *len);
 
+
+/* ======================================================================== */
+/* SentencePiece models (tokenizer.model)                                    */
+/* ======================================================================== */
+
+/* The one reader of a serialized SentencePiece ModelProto, for this part
+ * (lgg_tokenizer_open_dir) and for the converter (libgguf-convert): only
+ * the protobuf wire format is decoded, on a bounded cursor, without
+ * protobuf's library.  A piece as the reference converter sees it: `type`
+ * is 1 normal, 2 unknown, 3 control, 5 unused, 6 byte (user-defined pieces
+ * count as normal, as SentencePieceProcessor's Is* queries report them);
+ * `proto_type` is the type as the model stores it (4 for user-defined). */
+typedef struct lgg_spm_piece {
+    lgg_str piece;
+    float score;
+    int32_t type;
+    int32_t proto_type;
+} lgg_spm_piece;
+
+/* The model's trainer_spec and normalizer_spec fields a vocabulary needs,
+ * with the proto's defaults where a field is absent.  Strings and the
+ * charsmap point into the caller's buffer. */
+typedef struct lgg_spm_specs {
+    int32_t model_type;     /* trainer_spec.model_type: 1 UNIGRAM (default), 2 BPE, 3 WORD, 4 CHAR */
+    int32_t unk_id, bos_id, eos_id; /* trainer_spec's (defaults 0, 1, 2; -1: none) */
+    bool byte_fallback, treat_whitespace_as_suffix; /* trainer_spec's (default false) */
+    lgg_str bos_piece, eos_piece; /* trainer_spec's, else "<s>" and "</s>" */
+    lgg_str normalizer_name;      /* normalizer_spec.name ("" when absent) */
+    const uint8_t *charsmap;      /* normalizer_spec.precompiled_charsmap, or NULL */
+    size_t charsmap_len;
+    bool add_dummy_prefix, remove_extra_whitespaces, escape_whitespaces; /* normalizer_spec's (default true) */
+} lgg_spm_specs;
+
+typedef struct lgg_spm lgg_spm;
+
+/* Read the pieces (field 1; fields 1-3 of each) and the specs (fields 2
+ * and 3) of a serialized ModelProto (`data` must outlive the handle);
+ * every other field is skipped by its wire type.  Errors: LGG_ERR_ARG,
+ * LGG_ERR_NOMEM, LGG_ERR_TRUNCATED (a length or varint past the end),
+ * LGG_ERR_INVALID (bad wire type, piece type outside 1-6, no pieces),
+ * LGG_ERR_LIMIT (more than 2^31-1 pieces).  Free with lgg_spm_free. */
+LGG_API lgg_status lgg_spm_parse(const void *data, size_t size, lgg_spm **out, lgg_error *err);
+LGG_API void lgg_spm_free(lgg_spm *s); /* NULL is a no-op */
+LGG_API size_t lgg_spm_count(const lgg_spm *s);
+LGG_API const lgg_spm_piece *lgg_spm_at(const lgg_spm *s, size_t i); /* NULL past the end */
+LGG_API const lgg_spm_specs *lgg_spm_get_specs(const lgg_spm *s); /* NULL for NULL */
+
 #ifdef __cplusplus
 }
 #endif

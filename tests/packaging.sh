@@ -46,7 +46,7 @@ for lib in libgguf libgguf-tokenize libgguf-convert libgguf-remote; do
     readelf -d "$so" | grep -q 'BIND_NOW' || fail "$lib: not linked with -z now"
     readelf -lW "$so" | grep -q 'GNU_RELRO' || fail "$lib: not linked with -z relro"
 done
-for h in libgguf.h libgguf_tokenize.h libgguf_convert.h libgguf_remote.h; do
+for h in libgguf.h libgguf_tokenize.h libgguf_convert.h libgguf_remote.h $(cd include && ls libgguf/*.h); do
     [ -f "$root/usr/include/gguf/$h" ] || fail "/usr/include/gguf/$h not installed"
 done
 

@@ -39,7 +39,7 @@ static bool all_in(const char *x, const char *y) {
 
 TEST(simd_name_documentation_is_true) {
     size_t hn = 0, sn = 0;
-    char *h = (char *)read_file("include/libgguf.h", &hn), *s = (char *)read_file("src/quant/dequant.c", &sn);
+    char *h = (char *)read_file("include/libgguf/quant.h", &hn), *s = (char *)read_file("src/quant/dequant.c", &sn);
     REQUIRE(h && s);
     h = realloc(h, hn + 1);
     s = realloc(s, sn + 1);

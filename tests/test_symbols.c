@@ -5,6 +5,7 @@
 #include "test.h"
 
 #include <ctype.h>
+#include <glob.h>
 #include <stdlib.h>
 
 static unsigned char *names_buf;
@@ -60,15 +61,14 @@ TEST(symbols_exported_names_do_not_clash_with_ggml) {
     names_buf = NULL;
 }
 
-TEST(symbols_header_names_do_not_clash_with_ggml) {
-    size_t n;
-    char **names = load_names(&n);
-    REQUIRE(names != NULL);
-    CHECK(!in_list(names, n, "libgguf.h"));
+/* Every identifier of ours in one header: none may be a ggml name (ggml
+ * names mentioned in comments would be words inside comments; we check all
+ * identifiers, so a header must not even mention them as code). */
+static int header_ids(char **names, size_t n, const char *path) {
     size_t sz;
-    unsigned char *h = read_file("include/libgguf.h", &sz);
-    REQUIRE(h != NULL);
-    /* every identifier in the header: none may be a ggml name */
+    unsigned char *h = read_file(path, &sz);
+    CHECKF(h != NULL, "%s: cannot read it", path);
+    if (!h) return 0;
     int ids = 0;
     for (size_t i = 0; i < sz;) {
         if (isalpha(h[i]) || h[i] == '_') {
@@ -78,19 +78,41 @@ TEST(symbols_header_names_do_not_clash_with_ggml) {
             size_t l = j - i < 255 ? j - i : 255;
             memcpy(id, h + i, l);
             id[l] = 0;
-            /* ggml names mentioned in comments would be words inside comments; we
-               check all identifiers, so the header must not even mention them as code */
             if (!strncmp(id, "lgg_", 4) || !strncmp(id, "LGG_", 4)) {
                 ids++;
-                CHECKF(!in_list(names, n, id), "header defines ggml name %s", id);
+                CHECKF(!in_list(names, n, id), "%s defines ggml name %s", path, id);
             }
             i = j;
         } else {
             i++;
         }
     }
-    CHECK(ids > 100);
     free(h);
+    return ids;
+}
+
+/* Every public header (the headers in include/ and the core's topic headers in
+ * include/libgguf/): its name and its identifiers. */
+TEST(symbols_header_names_do_not_clash_with_ggml) {
+    size_t n;
+    char **names = load_names(&n);
+    REQUIRE(names != NULL);
+    glob_t g;
+    REQUIRE(glob("include/*.h", 0, NULL, &g) == 0);
+    REQUIRE(glob("include/libgguf/*.h", GLOB_APPEND, NULL, &g) == 0);
+    int ids = 0, core = 0;
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        const char *path = g.gl_pathv[k], *base = strrchr(path, '/') + 1;
+        CHECKF(!in_list(names, n, base), "header name %s is ggml's", base);
+        int m = header_ids(names, n, path);
+        CHECKF(m > 0, "%s: no lgg_ identifier read", path);
+        ids += m;
+        core += !strcmp(path, "include/libgguf.h");
+    }
+    CHECK(core == 1);
+    CHECKF(g.gl_pathc >= 10, "%zu public headers read (the 4 parts' and the core's topic headers)", g.gl_pathc);
+    CHECK(ids > 100);
+    globfree(&g);
     free(names);
     free(names_buf);
     names_buf = NULL;

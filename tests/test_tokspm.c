@@ -284,4 +284,89 @@ __attribute__((constructor)) static void register_spm_cases(void) {
     test_register_dir("tests/tokenize/spm", ".txt", "tokenize_spm/", spm_case);
 }
 
+
+/* ---- the one ModelProto reader (lgg_spm_parse), which the converter uses too ---- */
+
+static void pb_varint(buf *b, uint64_t v) {
+    while (v >= 0x80) buf_u8(b, (uint8_t)(v | 0x80)), v >>= 7;
+    buf_u8(b, (uint8_t)v);
+}
+static void pb_bytes(buf *b, unsigned field, const void *p, size_t n) {
+    pb_varint(b, (uint64_t)field << 3 | 2);
+    pb_varint(b, n);
+    buf_put(b, p, n);
+}
+static void pb_uint(buf *b, unsigned field, uint64_t v) {
+    pb_varint(b, (uint64_t)field << 3);
+    pb_varint(b, v);
+}
+
+/* Pieces of types normal, user-defined and byte, a trainer_spec and a
+ * normalizer_spec, built by the wire format's rules (protobuf's encoding
+ * guide: key = field << 3 | wire type), with fields the reader skips. */
+TEST(tokenize_spm_proto_reader) {
+    static const char *const text[] = {"<unk>", "<user>", "<0x41>"};
+    static const int type[] = {2, 4, 6};
+    buf m = {0}, sub = {0};
+    for (int i = 0; i < 3; i++) {
+        buf p = {0};
+        pb_bytes(&p, 1, text[i], strlen(text[i]));
+        buf_u8(&p, 0x15); /* field 2, fixed32: the score */
+        float sc = -1.5f * (float)i;
+        uint32_t u;
+        memcpy(&u, &sc, 4);
+        buf_u32(&p, u);
+        pb_uint(&p, 3, (uint64_t)type[i]);
+        pb_bytes(&m, 1, p.p, p.n);
+        buf_free(&p);
+    }
+    pb_uint(&sub, 3, 2);            /* model_type BPE */
+    pb_uint(&sub, 24, 0);           /* treat_whitespace_as_suffix */
+    pb_uint(&sub, 35, 1);           /* byte_fallback */
+    pb_uint(&sub, 40, 0);           /* unk_id */
+    pb_uint(&sub, 41, 5);           /* bos_id */
+    pb_uint(&sub, 42, 0xFFFFFFFFFFFFFFFFull); /* eos_id -1, as protobuf writes a negative int32 */
+    pb_bytes(&sub, 46, "[BOS]", 5); /* bos_piece */
+    pb_bytes(&sub, 7, "skipped", 7);
+    pb_bytes(&m, 2, sub.p, sub.n);
+    sub.n = 0;
+    pb_bytes(&sub, 1, "identity", 8);
+    pb_bytes(&sub, 2, "\x01\x02\x03", 3); /* precompiled_charsmap */
+    pb_uint(&sub, 3, 0);                  /* add_dummy_prefix false */
+    pb_bytes(&m, 3, sub.p, sub.n);
+    pb_uint(&m, 9, 7); /* an unknown top-level field */
+    lgg_spm *s = NULL;
+    lgg_error err;
+    REQUIRE(lgg_spm_parse(m.p, m.n, &s, &err) == LGG_OK);
+    CHECK_EQ_U(lgg_spm_count(s), 3);
+    const lgg_spm_piece *p = lgg_spm_at(s, 1);
+    REQUIRE(p);
+    CHECK(p->piece.len == 6 && !memcmp(p->piece.ptr, "<user>", 6));
+    CHECK_EQ_U(p->type, 1); /* user-defined counts as normal for the converter */
+    CHECK_EQ_U(p->proto_type, 4); /* the tokenizer keeps what the model says */
+    CHECK(lgg_spm_at(s, 2)->type == 6 && lgg_spm_at(s, 2)->score == -3.0f);
+    CHECK(lgg_spm_at(s, 3) == NULL);
+    const lgg_spm_specs *sp = lgg_spm_get_specs(s);
+    REQUIRE(sp);
+    CHECK_EQ_U(sp->model_type, 2);
+    CHECK(sp->byte_fallback && !sp->treat_whitespace_as_suffix);
+    CHECK(sp->unk_id == 0 && sp->bos_id == 5 && sp->eos_id == -1);
+    CHECK(sp->bos_piece.len == 5 && !memcmp(sp->bos_piece.ptr, "[BOS]", 5));
+    CHECK(sp->eos_piece.len == 4 && !memcmp(sp->eos_piece.ptr, "</s>", 4)); /* absent: the default */
+    CHECK(sp->normalizer_name.len == 8 && !memcmp(sp->normalizer_name.ptr, "identity", 8));
+    CHECK(sp->charsmap_len == 3 && sp->charsmap && sp->charsmap[2] == 3);
+    CHECK(!sp->add_dummy_prefix && sp->remove_extra_whitespaces && sp->escape_whitespaces);
+    lgg_spm_free(s);
+    CHECK(lgg_spm_get_specs(NULL) == NULL);
+    /* every cut is refused or read, never a crash; a piece of type 7 is refused */
+    for (size_t cut = 0; cut < m.n; cut++)
+        if (lgg_spm_parse(m.p, cut, &s, &err) == LGG_OK) lgg_spm_free(s);
+    buf bad = {0}, piece = {0};
+    pb_bytes(&piece, 1, "x", 1);
+    pb_uint(&piece, 3, 7);
+    pb_bytes(&bad, 1, piece.p, piece.n);
+    CHECK(lgg_spm_parse(bad.p, bad.n, &s, &err) == LGG_ERR_INVALID);
+    buf_free(&bad), buf_free(&piece), buf_free(&sub), buf_free(&m);
+}
+
 #endif

@@ -27,7 +27,7 @@
  * --model-card writes README.md for the outputs as GGUF-my-repo does: the
  * front matter (base_model, the source card's license and language, tags),
  * a table of the files, how to run them with llama.cpp. */
-#include "cli.h"
+#include "tool.h"
 
 #include "libgguf_convert.h"
 #include "libgguf_remote.h"

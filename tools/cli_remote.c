@@ -9,7 +9,7 @@
  * A shard set from a server may name thousands of shards: at most
  * LIVE handles keep a connection (the least recently read is idled), and
  * a set of more than $GGUF_MAX_SHARDS (default 4096) is refused. */
-#include "cli.h"
+#include "tool.h"
 
 #include "libgguf_remote.h"
 
@@ -87,7 +87,7 @@ void cli_remote_command(const char *cmd) {
     if (cmd) R.cmd = cmd;
 }
 
-int cli_is_remote(const char *path) { return lgg_remote_is_url(path); }
+static int is_url(const char *path) { return lgg_remote_is_url(path); }
 
 void cli_remote_fill(lgg_remote_options *ro) {
     if (R.token) ro->token = R.token;
@@ -187,4 +187,23 @@ const char *cli_data_fetch(lgg_file *f, const lgg_tensor *t) {
     if (lgg_file_load_tensor(f, (uint64_t)(t - first), &e) == LGG_OK) return NULL;
     snprintf(why, sizeof why, "cannot be read: %s", e.message);
     return why;
+}
+
+lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_options *o) {
+    lgg_file *f = NULL;
+    lgg_error e;
+    memset(&e, 0, sizeof e);
+    int net = 0;
+    cli_remote_command(cmd);
+    if (cli_remote_open_file(path, o, &f, &e, &net) != LGG_OK) {
+        if (net) cli_err(cmd, NULL, "%s", e.message); /* the message names the URL */
+        else cli_err_lgg(cmd, path, &e);
+        return NULL;
+    }
+    return f;
+}
+
+void cli_remote_install(void) {
+    static const cli_remote_hooks hooks = {is_url, cli_open_remote, cli_remote_option, cli_remote_pick};
+    cli_remote_hooks_set(&hooks);
 }

@@ -1,7 +1,7 @@
 /* cli_shards.c -- open a gguf-split shard set from its first shard's name
  * (merge and hash).  Only the headers are mapped; the data stays on disk
  * (or, for a set on a server, at the server: each shard's header is read). */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

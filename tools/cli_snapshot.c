@@ -9,7 +9,7 @@
  * size (and sha256, for an LFS file) is not fetched again, so a second run
  * of the same command fetches only the listing.  The globs are
  * huggingface-cli's: fnmatch on the path, '*' crossing '/'. */
-#include "cli.h"
+#include "tool.h"
 
 #include "libgguf_remote.h"
 

@@ -6,7 +6,7 @@
  * straight from the mapping and values are converted 16 MiB of output at a
  * time.  OUT is replaced atomically (temporary file in the same directory,
  * flushed to disk, renamed), so a failure never leaves a half-written OUT. */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

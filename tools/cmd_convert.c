@@ -1,7 +1,7 @@
 /* cmd_convert.c -- `gguf convert [options] MODEL_DIR [-o OUT]`: a Hugging
  * Face checkpoint to GGUF, the bytes llama.cpp's convert_hf_to_gguf.py
  * (b4747) writes.  The conversion itself is libgguf-convert's. */
-#include "cli.h"
+#include "tool.h"
 #include "libgguf_convert.h"
 #include "libgguf_tokenize.h"
 

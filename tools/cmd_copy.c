@@ -2,7 +2,7 @@
  * [--alignment N]`: rewrite a file in ggml's canonical layout, optionally in
  * another byte order, version or alignment.  OUT is replaced safely (a
  * temporary file renamed over it); OUT may not be IN under any name. */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* cmd_detokenize.c -- `gguf detokenize MODEL (ID... | -)`: the text token ids
  * stand for, as llama.cpp b4747's llama_detokenize gives it (special tokens
  * spelled out, nothing removed). */
-#include "cli.h"
+#include "tool.h"
 #include "libgguf_tokenize.h"
 
 #include <errno.h>

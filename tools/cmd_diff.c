@@ -7,7 +7,7 @@
  * big-endian copy of a file is identical to it.  Values are compared after
  * dequantization to f32, bit for bit; the error figures are accumulated in
  * double over the pairs where both values are finite. */
-#include "cli.h"
+#include "tool.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -86,13 +86,21 @@ static void text_type(FILE *o, const lgg_value *v) {
     else fputs(lgg_vtype_name(v->type), o);
 }
 
-static void text_kv(FILE *o, char mark, const lgg_kv *kv) {
+/* "M KEY: " for a metadata line marked M, then a value's "TYPE<sep>VALUE". */
+static void text_key(FILE *o, char mark, lgg_str key) {
     fprintf(o, "%c ", mark);
-    cli_text_name(o, kv->key);
+    cli_text_name(o, key);
     fputs(": ", o);
-    text_type(o, &kv->value);
-    fputs(" = ", o);
-    cli_text_value(o, &kv->value, 8, 60);
+}
+static void text_typed(FILE *o, const lgg_value *v, const char *sep) {
+    text_type(o, v);
+    fputs(sep, o);
+    cli_text_value(o, v, 8, 60);
+}
+
+static void text_kv(FILE *o, char mark, const lgg_kv *kv) {
+    text_key(o, mark, kv->key);
+    text_typed(o, &kv->value, " = ");
     fputc('\n', o);
 }
 
@@ -121,27 +129,27 @@ static void text_section(textout *t, int section, const char *title) {
     if (t->section != section) printf("%s:\n", title), t->section = section;
 }
 
+/* The pairs of X whose key Y lacks ('-': removed from A, '+': added in
+ * B), counted in *n; 1 when there were none (JSON: still the first). */
+static int kv_only_in(const lgg_file *X, const lgg_file *Y, char mark, int json, textout *tx, uint64_t *n) {
+    int first = 1;
+    for (uint64_t i = 0; i < lgg_kv_count(X); i++) {
+        const lgg_kv *kv = lgg_kv_at(X, i);
+        if (lgg_find_key(Y, kv->key.ptr, (size_t)kv->key.len) >= 0) continue;
+        (*n)++;
+        if (json) json_kv(stdout, kv, &first);
+        else text_section(tx, 1, "metadata"), text_kv(stdout, mark, kv);
+    }
+    return first;
+}
+
 static void diff_metadata(const lgg_file *A, const lgg_file *B, int json, textout *tx, counts *c) {
     FILE *o = stdout;
     int first;
     if (json) fputs(",\n  \"metadata\": {\"removed\": [", o);
-    first = 1;
-    for (uint64_t i = 0; i < lgg_kv_count(A); i++) {
-        const lgg_kv *kv = lgg_kv_at(A, i);
-        if (lgg_find_key(B, kv->key.ptr, (size_t)kv->key.len) >= 0) continue;
-        c->kv_removed++;
-        if (json) json_kv(o, kv, &first);
-        else text_section(tx, 1, "metadata"), text_kv(o, '-', kv);
-    }
+    first = kv_only_in(A, B, '-', json, tx, &c->kv_removed);
     if (json) fputs(first ? "], \"added\": [" : "\n  ], \"added\": [", o);
-    first = 1;
-    for (uint64_t i = 0; i < lgg_kv_count(B); i++) {
-        const lgg_kv *kv = lgg_kv_at(B, i);
-        if (lgg_find_key(A, kv->key.ptr, (size_t)kv->key.len) >= 0) continue;
-        c->kv_added++;
-        if (json) json_kv(o, kv, &first);
-        else text_section(tx, 1, "metadata"), text_kv(o, '+', kv);
-    }
+    first = kv_only_in(B, A, '+', json, tx, &c->kv_added);
     if (json) fputs(first ? "], \"changed\": [" : "\n  ], \"changed\": [", o);
     first = 1;
     for (uint64_t i = 0; i < lgg_kv_count(A); i++) {
@@ -162,16 +170,10 @@ static void diff_metadata(const lgg_file *A, const lgg_file *B, int json, textou
             fputc('}', o);
         } else {
             text_section(tx, 1, "metadata");
-            fputs("~ ", o);
-            cli_text_name(o, ka->key);
-            fputs(": ", o);
-            text_type(o, &ka->value);
-            fputc(' ', o);
-            cli_text_value(o, &ka->value, 8, 60);
+            text_key(o, '~', ka->key);
+            text_typed(o, &ka->value, " ");
             fputs(" -> ", o);
-            text_type(o, &kb->value);
-            fputc(' ', o);
-            cli_text_value(o, &kb->value, 8, 60);
+            text_typed(o, &kb->value, " ");
             fputc('\n', o);
         }
     }

@@ -7,7 +7,7 @@
  * must also open as GGUF before the rename, and the user is told whether
  * the sha256 was verified.  A failure leaves OUT as it was; OUT.part stays
  * only when it can be resumed. */
-#include "cli.h"
+#include "tool.h"
 
 #include "libgguf_remote.h"
 

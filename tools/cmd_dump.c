@@ -1,7 +1,7 @@
 /* cmd_dump.c -- `gguf dump FILE [--json] [--no-tensors] [--full]`: all
  * metadata in file order, then the tensor list.  The JSON shape is a
  * contract (docs/json.md): fields may be added, never changed. */
-#include "cli.h"
+#include "tool.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* cmd_estimate.c -- `gguf estimate [options] MODEL`: the memory llama.cpp
  * (b4747) allocates to run MODEL, from its header alone
  * (lgg_estimate_model), with llama.cpp's option names and defaults. */
-#include "cli.h"
+#include "tool.h"
 
 #include <stdlib.h>
 #include <string.h>

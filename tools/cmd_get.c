@@ -1,6 +1,6 @@
 /* cmd_get.c -- `gguf get [--json] FILE KEY...`: values on stdout, one per
  * line; KEY may index into arrays, as tokenizer.ggml.tokens[5]. */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  *  - exit 0 success, 1 failure or a mismatch, 3 no entry of the manifest
  *    applies, 4 the manifest has no known hash type, 5 it cannot be read.
  * Usage errors exit 2 here (llama-gguf-hash: 1), as for every gguf command. */
-#include "cli.h"
+#include "tool.h"
 #include "hash.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* cmd_info.c -- `gguf info [--json] FILE...`: a human summary of each model
  * file: format, architecture and hyperparameters, size, tensor types, and
  * for a shard the set it belongs to. */
-#include "cli.h"
+#include "tool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -290,15 +290,10 @@ static void print_json(const facts *x) {
            x->kind);
 }
 
-static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
-    (void)val, (void)why, (void)cap;
-    if (id == 'j') *(int *)ud = 1;
-    return 0;
-}
-
 int cmd_info(int argc, char **argv) {
-    int json = 0, n = 0;
-    int rc = cli_parse(&SPEC, argc, argv, on_opt, &json, &n);
+    int flags[256] = {0}, n = 0;
+    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
+    const int json = flags['j'];
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     for (int i = 1; i <= n; i++) {
         facts x;

@@ -1,7 +1,7 @@
 /* cmd_ls.c -- `gguf ls hf://OWNER/REPO[@REV]`: a Hugging Face repository's
  * files with their sizes, from the hub's API (lgg_hub_list), then its GGUF
  * files grouped into shard sets with the quantization their names carry. */
-#include "cli.h"
+#include "tool.h"
 
 #include "libgguf_remote.h"
 
@@ -124,15 +124,10 @@ static int print(const lgg_hub_repo *r, int json) {
     return 0;
 }
 
-static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
-    (void)val, (void)why, (void)cap;
-    if (id == 'j') *(int *)ud = 1;
-    return 0;
-}
-
 int cmd_ls(int argc, char **argv) {
-    int json = 0, np = 0;
-    int rc = cli_parse(&SPEC, argc, argv, on_opt, &json, &np);
+    int flags[256] = {0}, np = 0;
+    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &np);
+    const int json = flags['j'];
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     const char *name = argv[1];
     if (!lgg_hub_is_repo_name(name) || strchr(name + 5, ':'))

@@ -2,7 +2,7 @@
  * file, identical to the file before the split (llama.cpp leaves the split
  * keys in; we remove them).  Memory stays bounded: the shards are mapped,
  * not read, and the data is copied with copy_file_range. */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

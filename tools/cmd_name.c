@@ -1,7 +1,7 @@
 /* cmd_name.c -- `gguf name FILE...`: the file name the GGUF naming
  * convention recommends for each FILE, built from its metadata as gguf-py
  * builds it; every shard of a set gets the set's name. */
-#include "cli.h"
+#include "tool.h"
 
 #include <stdlib.h>
 #include <string.h>

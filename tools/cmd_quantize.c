@@ -1,6 +1,6 @@
 /* cmd_quantize.c -- `gguf quantize [options] IN OUT PRESET [THREADS]`:
  * llama-quantize's presets and options, the same bytes. */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* cmd_rm.c -- `gguf rm [-o OUT] FILE KEY...`. */
-#include "cli.h"
+#include "tool.h"
 
 #include <string.h>
 

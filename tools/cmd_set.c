@@ -1,6 +1,6 @@
 /* cmd_set.c -- `gguf set [-o OUT] [--force] FILE KEY=TYPE:VALUE...
  * [--rename OLD=NEW]...`: edit metadata, in the order given. */
-#include "cli.h"
+#include "tool.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * [--dry-run] IN PREFIX`: cut a model into PREFIX-00001-of-0000N.gguf...
  * exactly as llama.cpp's gguf-split does, so its loader and `gguf merge`
  * take them back. */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <fcntl.h>

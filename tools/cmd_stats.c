@@ -8,7 +8,7 @@
  * needs the final min and max anyway.  Both passes run in element order, so
  * the figures do not depend on the chunk size; the data is converted a second
  * time only when the tensor does not fit in one chunk. */
-#include "cli.h"
+#include "tool.h"
 
 #include <math.h>
 #include <stdlib.h>

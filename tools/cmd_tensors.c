@@ -1,6 +1,6 @@
 /* cmd_tensors.c -- `gguf tensors [--json] FILE...`: name, type, shape,
  * offset and size of each tensor. */
-#include "cli.h"
+#include "tool.h"
 
 #include <string.h>
 

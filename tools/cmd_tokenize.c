@@ -2,7 +2,7 @@
  * [--no-parse-special] MODEL (TEXT | -f FILE | -)`: the token ids of a text
  * as llama.cpp b4747 gives them for MODEL's vocabulary (libgguf-tokenize),
  * printed as llama-tokenize prints them. */
-#include "cli.h"
+#include "tool.h"
 #include "libgguf_tokenize.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * finding per line, "FILE: offset N: error|warning|note: message", and
  * "FILE: ok" for a file without errors.  Exit 0 when no file has errors, 1
  * when any has (structural ones included), 2 for a usage error. */
-#include "cli.h"
+#include "tool.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -3,7 +3,7 @@
  * broken download trips (a header or tensor data cut short, non-zero padding,
  * bytes past the declared end), and optionally the whole file's sha256 (what
  * sha256sum prints, the hub's LFS oid) against the published one. */
-#include "cli.h"
+#include "tool.h"
 #include "hash.h"
 
 #include <ctype.h>

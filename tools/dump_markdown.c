@@ -6,7 +6,7 @@
  * counts).  One difference: control characters other than tab and newline
  * are shown as \xNN (gguf_dump.py prints them raw, terminal escapes
  * included). */
-#include "cli.h"
+#include "tool.h"
 
 #include <math.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* gguf.c -- the command-line tool's entry point: dispatches to one file per
  * subcommand.  Uses only the public API (libgguf.h). */
-#include "cli.h"
+#include "tool.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -114,6 +114,7 @@ static int man_page(const char *template) {
 }
 
 int main(int argc, char **argv) {
+    cli_remote_install();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

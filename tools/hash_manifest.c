@@ -1,6 +1,6 @@
 /* hash_manifest.c -- llama-gguf-hash's manifest format, indexed so that a
  * check is O(log n) per line rather than a rescan of the file per tensor. */
-#include "cli.h"
+#include "tool.h"
 #include "hash.h"
 
 #include <errno.h>

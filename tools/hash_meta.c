@@ -3,7 +3,7 @@
  * little-endian encoding of the pairs in file order and of the tensor infos
  * without their offsets, so the digest survives a byte-order change, a
  * version upgrade, a new alignment or a split. */
-#include "cli.h"
+#include "tool.h"
 #include "hash.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* gguf_web.c -- the C side of the GGUF Editor (web/): what the page calls in
  * the WebAssembly module.  Only the public API (libgguf.h) and the CLI's
- * value text and JSON renderings (tools/cli.c, tools/cli_edit.c), so the
+ * value text and JSON renderings (tools/common/cli.c, cli_edit.c), so the
  * page parses, validates, edits and writes exactly as `gguf set`/`gguf rm`.
  *
  * A document is the header prefix of a file the page read (a local Blob or

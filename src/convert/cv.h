@@ -189,16 +189,6 @@ void lgg__cv_family_list(char *buf, size_t cap);
 /* Why a class the reference converts is not converted here yet, or NULL. */
 const char *lgg__cv_family_not_yet(const char *hf_arch);
 
-/* ---- a SentencePiece model's specs (spm.c) ---- */
-typedef struct cv_spm_specs {
-    uint32_t model_type; /* 1 UNIGRAM, 2 BPE, ... */
-    int add_dummy_prefix, remove_extra_whitespaces;
-    const uint8_t *charsmap; /* normalizer_spec.precompiled_charsmap (in the caller's buffer), or NULL */
-    size_t charsmap_len;
-    lgg_str bos_piece, eos_piece; /* trainer_spec's (in the caller's buffer), else "<s>" and "</s>" */
-} cv_spm_specs;
-lgg_status lgg__cv_spm_specs(const void *data, size_t size, cv_spm_specs *out, lgg_error *err);
-
 /* ---- naming heuristics (naming.c) ---- */
 typedef struct cv_names {
     char *name, *org, *basename, *finetune, *version, *size_label;

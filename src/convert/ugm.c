@@ -41,7 +41,7 @@ static void slot(const lgg_spm *spm, size_t i, ugm *u, size_t k) {
 
 /* type_count: tokenizer.ggml.token_type_count after add_space_prefix
  * (XLM-RoBERTa's; T5 writes none). */
-static lgg_status write_ugm(lgg_convert *c, const ugm *u, const cv_spm_specs *sp, int type_count, lgg_error *err) {
+static lgg_status write_ugm(lgg_convert *c, const ugm *u, const lgg_spm_specs *sp, int type_count, lgg_error *err) {
     lgg_wvalue tok = {LGG_VT_ARRAY, LGG_VT_STRING, u->n, u->tok};
     lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, u->n, u->score};
     lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, u->n, u->type};
@@ -67,7 +67,7 @@ typedef struct unigram {
     void *map;
     size_t msize;
     lgg_spm *spm;
-    cv_spm_specs sp;
+    const lgg_spm_specs *sp;
     ugm u;
 } unigram;
 
@@ -77,23 +77,21 @@ static void unigram_free(unigram *g) {
     free(g->map);
 }
 
-/* The specs of g->name (mapped). */
+/* g->name mapped and read: its pieces and specs. */
 static lgg_status unigram_open(lgg_convert *c, unigram *g, lgg_error *err) {
     lgg_error e2;
     lgg_status st = lgg__cv_map_file(c, g->name, &g->map, &g->msize, err);
-    if (!st && (st = lgg__cv_spm_specs(g->map, g->msize, &g->sp, &e2)) != LGG_OK)
+    if (!st && (st = lgg_spm_parse(g->map, g->msize, &g->spm, &e2)) != LGG_OK)
         st = lgg__cv_fail(err, st, "%s/%s: %s", c->dir, g->name, e2.message);
+    if (!st) g->sp = lgg_spm_get_specs(g->spm);
     return st;
 }
 
 /* Its pieces (a Unigram model's) and vocab_size slots (at least `min`,
  * at least the pieces; the pieces' count when config.json has none). */
 static lgg_status unigram_read(lgg_convert *c, unigram *g, int64_t min, lgg_error *err) {
-    lgg_error e2;
-    if (g->sp.model_type != 1)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: model type %u, not Unigram (1)", c->dir, g->name, g->sp.model_type);
-    lgg_status st = lgg_spm_parse(g->map, g->msize, &g->spm, &e2);
-    if (st) return lgg__cv_fail(err, st, "%s/%s: %s", c->dir, g->name, e2.message);
+    if (g->sp->model_type != 1)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: model type %d, not Unigram (1)", c->dir, g->name, (int)g->sp->model_type);
     size_t np = lgg_spm_count(g->spm);
     int64_t vs = lgg__cv_hparam_int(c, "vocab_size", (int64_t)np);
     if (vs < min || (uint64_t)vs < np || vs > (64 << 20))
@@ -126,7 +124,7 @@ lgg_status lgg__cv_ugm_xlmr(lgg_convert *c, json_t *tc, lgg_error *err) {
         for (size_t k = 0; k < 4; k++)
             u->tok[k].ptr = FIRST[k], u->tok[k].len = strlen(FIRST[k]), u->score[k] = 0.0f, u->type[k] = k < 3 ? 3 : 2;
         for (size_t k = 4; k < u->n; k++) slot(g.spm, k - 1, u, k);
-        st = write_ugm(c, u, &g.sp, 1, err);
+        st = write_ugm(c, u, g.sp, 1, err);
     }
     if (!st) st = unigram_tail(c, tc, u->n, 1, err);
     unigram_free(&g);
@@ -155,7 +153,7 @@ lgg_status lgg__cv_ugm_t5(lgg_convert *c, json_t *tc, lgg_error *err) {
     ugm *u = &g.u;
     json_t *added = NULL;
     lgg_status st = unigram_open(c, &g, err);
-    if (!st && g.sp.model_type == 2 && !strcmp(g.name, "tokenizer.model")) { /* Pile-T5: a BPE SentencePiece vocabulary */
+    if (!st && g.sp->model_type == 2 && !strcmp(g.name, "tokenizer.model")) { /* Pile-T5: a BPE SentencePiece vocabulary */
         unigram_free(&g);
         return lgg__cv_spm(c, tc, err);
     }
@@ -168,7 +166,7 @@ lgg_status lgg__cv_ugm_t5(lgg_convert *c, json_t *tc, lgg_error *err) {
         }
         st = t5_added(c, u, &added, err);
     }
-    if (!st) st = write_ugm(c, u, &g.sp, 0, err);
+    if (!st) st = write_ugm(c, u, g.sp, 0, err);
     if (!st) st = unigram_tail(c, tc, u->n, 0, err);
     json_decref(added);
     unigram_free(&g);

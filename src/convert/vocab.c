@@ -254,9 +254,8 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     if (!st && tc) st = added_tokens_decoder(c, tc, v, err);
     if (!st && (c->fam->flags & (CV_F_PHI3_VOCAB | CV_F_INTERNLM2_VOCAB))) st = added_tokens_tokenizer(c, v, err);
     if (!st) st = write_tokens(c, v, err); /* the writer copies the texts */
-    cv_spm_specs specs;
-    if (!st && (c->fam->flags & CV_F_INTERNLM2_VOCAB) && (st = lgg__cv_spm_specs(map, msize, &specs, err)) == LGG_OK &&
-        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", specs.add_dummy_prefix != 0, NULL))
+    if (!st && (c->fam->flags & CV_F_INTERNLM2_VOCAB) &&
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", lgg_spm_get_specs(spm)->add_dummy_prefix, NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
     json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
     if (!st && (c->fam->flags & CV_F_INTERNLM3_VOCAB) && json_is_boolean(aps) &&

@@ -107,10 +107,8 @@ static lgg_status glm3_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
     lgg_spm *spm = NULL;
     lgg_error e2;
     lgg_status st = lgg__cv_map_file(c, "tokenizer.model", &map, &msize, err);
-    cv_spm_specs sp;
     if (!st && (st = lgg_spm_parse(map, msize, &spm, &e2)) != LGG_OK) st = lgg__cv_fail(err, st, "%s/%s", c->dir, e2.message);
-    if (!st && (st = lgg__cv_spm_specs(map, msize, &sp, &e2)) != LGG_OK)
-        st = lgg__cv_fail(err, st, "%s/tokenizer.model: %s", c->dir, e2.message);
+    const lgg_spm_specs *sp = lgg_spm_get_specs(spm);
     size_t np = spm ? lgg_spm_count(spm) : 0;
     if (!st && (np < 3 || n < np + N_SPECIAL))
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: padded_vocab_size %zu does not hold tokenizer.model's %zu pieces and the %d special tokens",
@@ -126,7 +124,7 @@ static lgg_status glm3_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
             const lgg_spm_piece *p = lgg_spm_at(spm, i);
             /* the code gives "" for SentencePiece's unk, bos and eos (bos and eos: the control pieces
              * trainer_spec names): score 0 unless the id is one of those renamed */
-            int blank = p->type == 2 || (p->type == 3 && (same(p->piece, sp.bos_piece) || same(p->piece, sp.eos_piece)));
+            int blank = p->type == 2 || (p->type == 3 && (same(p->piece, sp->bos_piece) || same(p->piece, sp->eos_piece)));
             tok[i] = i < 3 ? (lgg_str){RENAMED[i], strlen(RENAMED[i])} : blank ? (lgg_str){"", 0} : p->piece;
             score[i] = i < 3 || !blank ? p->score : 0.0f;
             type[i] = p->type == 4 ? 1 : p->type; /* USER_DEFINED is read as NORMAL */

@@ -116,7 +116,7 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
     if (how & CLI_OPEN_META) o.flags |= LGG_OPEN_ALLOW_MISSING_DATA;
     if ((how & CLI_OPEN_INSPECT) == CLI_OPEN_INSPECT) o.flags |= LGG_OPEN_ALLOW_BAD_LAYOUT;
     if (cli_is_remote(path)) {
-        f = cli_open_remote(cmd, path, &o);
+        f = cli_remote_hooks_get()->open(cmd, path, &o);
     } else if (cli_open_path(path, &o, how, &f, &e) != LGG_OK) {
         if (!cli_hint_convert(cmd, path, "a GGUF file")) cli_err_lgg(cmd, path, &e);
         return NULL;
@@ -129,20 +129,6 @@ lgg_file *cli_open(const char *cmd, const char *path, int how) {
 }
 
 int cli_open_status(const lgg_file *f) { return lgg_file_layout_error(f, NULL) ? CLI_FAIL : CLI_OK; }
-
-lgg_file *cli_open_remote(const char *cmd, const char *path, const lgg_open_options *o) {
-    lgg_file *f = NULL;
-    lgg_error e;
-    memset(&e, 0, sizeof e);
-    int net = 0;
-    cli_remote_command(cmd);
-    if (cli_remote_open_file(path, o, &f, &e, &net) != LGG_OK) {
-        if (net) cli_err(cmd, NULL, "%s", e.message); /* the message names the URL */
-        else cli_err_lgg(cmd, path, &e);
-        return NULL;
-    }
-    return f;
-}
 
 /* The shortest decimal that reads back to the same value (as Python's repr
  * and JavaScript find it), written without an exponent for magnitudes in

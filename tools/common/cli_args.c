@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const cli_remote_hooks *hooks; /* set once by the tool, before any command */
+
+void cli_remote_hooks_set(const cli_remote_hooks *h) { hooks = h; }
+const cli_remote_hooks *cli_remote_hooks_get(void) { return hooks; }
+int cli_is_remote(const char *path) { return hooks && hooks->is_remote(path); }
+
 /* Does `arg` (up to len bytes) equal one of the '|'-separated spellings? */
 static int spelled(const char *names, const char *arg, size_t len) {
     for (const char *p = names; *p;) {
@@ -97,7 +103,7 @@ void cli_err_no_tensor(const char *cmd, const char *path, const lgg_file *f, con
     cli_err(cmd, path, "no tensor named '%s'%s", name, cli_near_hint(&n));
 }
 
-/* Every command takes these (cli_parse hands them to cli_remote.c). */
+/* Every command takes these (cli_parse hands them to the tool's remote hooks). */
 static const cli_opt COMMON[] = {
     {0, "--token", "TOKEN", "bearer token for a file on a server, sent to its own\nhost only (default: $HF_TOKEN)"},
     {0, "--timeout", "SECONDS", "network timeout, 1 to 86400 (docs/remote.md)"},
@@ -292,6 +298,7 @@ static int unknown_option(const cli_spec *s, const char *a, size_t len) {
 }
 
 int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud, int *n_pos) {
+    const cli_remote_hooks *remote = cli_remote_hooks_get();
     /* --help anywhere (before "--") wins over every other argument */
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -317,12 +324,12 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
         const char *eq = a[1] == '-' ? strchr(a, '=') : NULL;
         size_t len = eq ? (size_t)(eq - a) : strlen(a);
         const cli_opt *o = find_opt(s->opts, a, len);
-        if (!o && (!strncmp(a, "--token", len) || !strncmp(a, "--timeout", len)) && (len == 7 || len == 9)) {
-            /* every command's: how to reach a remote file (cli_remote.c) */
+        if (!o && remote && (!strncmp(a, "--token", len) || !strncmp(a, "--timeout", len)) && (len == 7 || len == 9)) {
+            /* every command's: how to reach a remote file (the tool's hooks) */
             const char *v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
             if (!v) return cli_usage_error(s->cmd, s->usage, "%.*s needs a value", (int)len, a);
             char why[256] = "";
-            if (cli_remote_option(a, len, v, why, sizeof why) < 0)
+            if (remote->option(a, len, v, why, sizeof why) < 0)
                 return cli_usage_error(s->cmd, s->usage, "%s", why);
             continue;
         }
@@ -349,10 +356,10 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
      * for every command (after --token and --timeout are known); not for
      * ls, which lists the repository itself, convert, whose source is a
      * checkpoint repository, nor download without :QUANT (a snapshot) */
-    for (int k = 1; k <= np && strcmp(s->cmd, "ls") && strcmp(s->cmd, "convert"); k++) {
+    for (int k = 1; remote && k <= np && strcmp(s->cmd, "ls") && strcmp(s->cmd, "convert"); k++) {
         if (!strcmp(s->cmd, "download") && !strncmp(argv[k], "hf://", 5) && !strchr(argv[k] + 5, ':')) continue;
         char why2[1024];
-        if (cli_remote_pick(&argv[k], why2, sizeof why2) < 0) {
+        if (remote->pick(&argv[k], why2, sizeof why2) < 0) {
             cli_err(s->cmd, NULL, "%s", why2);
             return CLI_FAIL;
         }

@@ -1,0 +1,150 @@
+/* libgguf/estimate.h -- the memory estimate: what llama.cpp (b4747, or master) allocates
+ * to run a model. Part of libgguf's public API, included by libgguf.h (only
+ * that one is included directly; its conventions hold here). */
+#ifndef LIBGGUF_ESTIMATE_H
+#define LIBGGUF_ESTIMATE_H
+
+#ifndef LIBGGUF_H
+#error "include libgguf.h, which includes this header (inside its extern \"C\")"
+#endif
+
+/* ======================================================================== */
+/* Memory estimate: what llama.cpp (b4747, or master) allocates for a model  */
+/* ======================================================================== */
+
+/* Run settings, with llama.cpp's names and llama-cli's defaults
+ * (lgg_estimate_params_init). */
+typedef struct lgg_estimate_params {
+    size_t size;           /* sizeof(lgg_estimate_params), or 0 (see lgg_open_options) */
+    uint32_t n_ctx;        /* -c: context size; 0 = the model's context_length.  Default 4096 */
+    uint32_t n_batch;      /* -b: logical batch.  Default 2048 */
+    uint32_t n_ubatch;     /* -ub: physical batch.  Default 512 */
+    uint32_t n_seq_max;    /* -np: parallel sequences (they share n_ctx).  Default 1 */
+    uint32_t type_k;       /* -ctk: K cache type (F32, F16, BF16, Q8_0, Q4_0, Q4_1, IQ4_NL, Q5_0, Q5_1).  F16 */
+    uint32_t type_v;       /* -ctv: V cache type (the same list; quantized needs flash_attn).  F16 */
+    bool flash_attn;       /* -fa */
+    bool no_mmap;          /* --no-mmap: weights are read into host memory instead of mapped */
+    uint32_t n_gpu_layers; /* -ngl: layers offloaded to one device, counted from the last layer; the
+                              output layer is offloaded when it exceeds n_layer.  Default 0 */
+    const lgg_allocator *allocator; /* NULL: malloc/free (the replayed compute graph's working memory) */
+    /* Added (zero: the earlier behaviour). */
+    uint32_t target;   /* whose allocation: LGG_ESTIMATE_B4747 (default) or LGG_ESTIMATE_MASTER
+                          (llama.cpp master 3f545becc: context padded to 256, SWA caches, CPU_REPACK) */
+    uint32_t repack;   /* master: LGG_REPACK_HOST (default: as this CPU does), LGG_REPACK_NONE
+                          (--no-repack), LGG_REPACK_AVX2, LGG_REPACK_AVX512 (--repack) */
+    bool swa_full;     /* master: --swa-full (sliding-window layers get a full-size cache) */
+    bool no_flash_attn; /* master: -fa off (master's default, auto, turns flash attention on for the CPU;
+                           flash_attn is b4747's switch) */
+} lgg_estimate_params;
+#define LGG_ESTIMATE_B4747 0u
+#define LGG_ESTIMATE_MASTER 1u
+#define LGG_REPACK_HOST 0u
+#define LGG_REPACK_NONE 1u
+#define LGG_REPACK_AVX2 2u   /* Q4_0, Q4_K, IQ4_NL, MXFP4 matrices with rows a multiple of 8 */
+#define LGG_REPACK_AVX512 3u /* those and Q2_K */
+#define LGG_ESTIMATE_PARAMS_INIT                                                                   \
+    {.size = sizeof(lgg_estimate_params), .n_ctx = 4096, .n_batch = 2048, .n_ubatch = 512, .n_seq_max = 1, \
+     .type_k = LGG_TYPE_F16, .type_v = LGG_TYPE_F16}
+
+/* Fill `p` with llama-cli's defaults (above). */
+LGG_API void lgg_estimate_params_init(lgg_estimate_params *p);
+
+/* Bytes held by one place (the host, or the device). */
+typedef struct lgg_estimate_part {
+    uint64_t weights;  /* model tensors (mapped file range, or allocated buffers) */
+    uint64_t kv_k;     /* K cache (recurrent models: the conv/token-shift state) */
+    uint64_t kv_v;     /* V cache (recurrent models: the SSM/WKV state) */
+    uint64_t output;   /* logits buffer (host only) */
+    uint64_t compute;  /* compute buffer reserved for the worst-case graph (an estimate: docs/estimate.md) */
+    uint64_t total;    /* the sum of the above */
+} lgg_estimate_part;
+
+typedef struct lgg_estimate {
+    char arch[32];            /* general.architecture (cut at 31 bytes) */
+    bool arch_known;          /* false: only the weights are filled (see lgg_estimate_model) */
+    bool recurrent;           /* mamba/rwkv: fixed-size state instead of a KV cache */
+    /* Settings as llama.cpp uses them. */
+    uint32_t n_ctx;           /* padded to a multiple of 32, or of 256 with flash attention */
+    uint32_t n_ctx_train;     /* the model's context_length */
+    uint32_t n_batch;         /* min(n_ctx, n_batch), at least 64 */
+    uint32_t n_ubatch;        /* min(n_batch, n_ubatch) */
+    uint32_t n_seq_max;
+    uint32_t kv_size;         /* KV cells: n_ctx (recurrent: max(1, n_seq_max)) */
+    uint32_t type_k, type_v;  /* as used (recurrent models: F32) */
+    bool flash_attn;          /* as used: forced off when the K and V head sizes differ */
+    bool mmap;
+    uint32_t n_layer;
+    uint32_t n_gpu_layers;    /* as used: min(requested, n_layer + 1) */
+    bool output_offloaded;    /* the output layer is on the device */
+    uint64_t n_vocab;         /* tokenizer entries (the logits' row length) */
+    /* Figures.  `all` sums host and device; with n_gpu_layers 0 it equals `host`. */
+    lgg_estimate_part all;
+    lgg_estimate_part host;
+    lgg_estimate_part device;
+    /* Bytes of Q4_0 matrices that a CPU build with repacking (x86 with AVX2)
+     * moves into an extra CPU_AARCH64 buffer; depends on the CPU, so it is a
+     * note and stays counted in the weights. */
+    uint64_t repack_q4_0;
+    /* true: the compute buffer comes from replaying llama.cpp's graph for
+     * this model through a copy of ggml's allocator, exact to the byte;
+     * false: a model of the allocator's peaks (docs/estimate.md). */
+    bool compute_exact;
+    /* Added. */
+    uint32_t target;      /* the params' target */
+    uint64_t repack;      /* master: bytes of the CPU_REPACK buffer (in host.weights; 0 without repacking) */
+    uint32_t repack_isa;  /* master: the LGG_REPACK_* used (LGG_REPACK_NONE: none) */
+    uint32_t kv_size_swa; /* master: KV cells of the sliding-window layers (kv_size when there are none,
+                             or with swa_full) */
+    uint32_t n_swa_layers; /* layers with a sliding-window cache of kv_size_swa cells */
+} lgg_estimate;
+
+/* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,
+ * docs/estimate.md) allocates to run the model whose
+ * header is in files[0..n_files) (one file, or every shard of a set in
+ * order; the shards' tensors are summed, metadata comes from files[0]) with
+ * settings `p` (NULL: defaults).  Only headers are read; tensor data need
+ * not be present.  Weights, KV cache and output buffer are exact; the
+ * compute buffer is exact where the model's graph is replayed (compute_exact:
+ * llama, mistral, mixtral, qwen2, qwen2moe, gemma, gemma2, phi3, deepseek2, on
+ * the host, b4747 only) and otherwise a model of ggml's
+ * allocator (docs/estimate.md).
+ * Returns LGG_OK and fills *out.  Errors (err says which key or setting):
+ * LGG_ERR_ARG (NULL, n_files 0, a setting out of range: batch 0, a cache
+ * type llama.cpp refuses, a quantized V cache without flash attention as
+ * llama.cpp refuses it), LGG_ERR_NOT_FOUND (a required hyperparameter is
+ * missing, e.g. the head count), LGG_ERR_INVALID (a hyperparameter is zero
+ * or inconsistent: zero heads, a context of 0, a head size the cache type's
+ * block does not divide), LGG_ERR_RANGE (a product overflows),
+ * LGG_ERR_UNSUPPORTED (an architecture the estimator does not know: *out
+ * still has arch, mmap and the weights (all on the host), with arch_known
+ * false; the other figures are 0).
+ * Thread-safe (reads the files only). */
+LGG_API lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                                      lgg_estimate *out, lgg_error *err);
+
+/* The largest context (a multiple of the padding, at most 2^32 - 256) at which
+ * host.total <= host_budget and, when device_budget is not 0,
+ * device.total <= device_budget; other settings from `p`.  *n_ctx is the
+ * -c value (already padded).  Errors: those of lgg_estimate_model, and
+ * LGG_ERR_RANGE when even the smallest context does not fit. */
+LGG_API lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
+                                        uint64_t host_budget, uint64_t device_budget, uint32_t *n_ctx,
+                                        lgg_error *err);
+
+/* lgg_estimate_fit_ctx searching contexts up to max_ctx only (rounded down
+ * to the padding, at least the smallest context; 0: no bound), e.g. the
+ * model's n_ctx_train: past it llama.cpp runs, but the model was not
+ * trained for it. */
+LGG_API lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files,
+                                            const lgg_estimate_params *p, uint64_t host_budget,
+                                            uint64_t device_budget, uint32_t max_ctx, uint32_t *n_ctx,
+                                            lgg_error *err);
+
+/* The largest n_gpu_layers (0 ... n_layer + 1) at which device.total <=
+ * device_budget, at the settings `p` (its n_gpu_layers ignored).  0 always
+ * fits.  Errors: those of lgg_estimate_model. */
+LGG_API lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_files,
+                                               const lgg_estimate_params *p, uint64_t device_budget,
+                                               uint32_t *n_gpu_layers, lgg_error *err);
+
+#endif /* LIBGGUF_ESTIMATE_H */
