@@ -48,7 +48,7 @@ static size_t load_texts(char **store, char **text, size_t *len, size_t max) {
 
 #define SPM_DATA "tests/data/golden/spm"
 
-static size_t pb_varint(const unsigned char *b, size_t n, size_t *pos) {
+static size_t pb_read_varint(const unsigned char *b, size_t n, size_t *pos) {
     size_t v = 0;
     for (int shift = 0; *pos < n && shift < 64; shift += 7) {
         const unsigned char c = b[(*pos)++];
@@ -88,7 +88,7 @@ static unsigned char *spm_expand(const unsigned char *c, size_t cn, size_t n, co
     size_t on = 0, j = 0, pos = 0, i = 0;
     for (; o && i < n; i++) {
         if (j < k && ids[j] == i) {
-            const size_t start = pos, key = pb_varint(c, cn, &pos), len = pb_varint(c, cn, &pos);
+            const size_t start = pos, key = pb_read_varint(c, cn, &pos), len = pb_read_varint(c, cn, &pos);
             if (key != 0x0a || pos > cn || len > cn - pos) break;
             pos += len;
             memcpy(o + on, c + start, pos - start), on += pos - start, j++;
