@@ -8,13 +8,6 @@
 
 #define CORPUS_DATA "tests/data/golden"
 
-static bool have_shared_dir(void) {
-    struct stat st;
-    return stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-bool corpus_is_shared(void) { return have_shared_dir(); }
-
 static bool parse_row(const char *line, corpus_row *r) {
     char data[8], both[8], v[24], nt[24], nkv[24]; /* "-": none */
     memset(r, 0, sizeof *r);
@@ -34,14 +27,11 @@ int corpus_index(const corpus_row **rows) {
     static int n;
     if (!table) {
         size_t len = 0;
-        char *tsv = (char *)read_file(CORPUS_DATA "/corpus.tsv", &len);
-        char *t = tsv ? realloc(tsv, len + 1) : NULL;
+        char *t = (char *)read_file(CORPUS_DATA "/corpus.tsv", &len);
         if (!t) {
-            free(tsv);
             *rows = NULL;
             return 0;
         }
-        t[len] = 0;
         int cap = 1;
         for (size_t i = 0; i < len; i++) cap += t[i] == '\n';
         table = calloc((size_t)cap, sizeof *table);
@@ -59,7 +49,7 @@ int corpus_index(const corpus_row **rows) {
 }
 
 bool need_corpus(void) {
-    if (have_shared_dir()) return true;
+    if (shared_present()) return true;
     const corpus_row *rows;
     if (corpus_index(&rows) > 0) return true;
     test_skip("neither the reference material (%s) nor %s/corpus.tsv is there", shared_path(""), CORPUS_DATA);
@@ -107,7 +97,7 @@ const char *corpus_path(const char *rel) {
     static char p[8][1600];
     static int k;
     k = (k + 1) % 8;
-    if (have_shared_dir()) {
+    if (shared_present()) {
         snprintf(p[k], sizeof p[k], "%scorpus/%s", shared_path(""), rel);
         return p[k];
     }

@@ -21,8 +21,6 @@ int corpus_index(const corpus_row **rows);
 /* True when ../shared is there or the compact copy is readable; else marks
  * the test skipped with the reason.  `if (!need_corpus()) return;` */
 bool need_corpus(void);
-/* True when the files come from ../shared (false: the compact copy). */
-bool corpus_is_shared(void);
 /* The corpus file REL (a path under corpus/, as in tests/corpus_expect.tsv):
  * ../shared's, or without it the file rebuilt from its prefix (a "whole"
  * one checked against the reference's sha256: a test failure when it

@@ -72,12 +72,17 @@ int test_failures(void) { return cur_failures; }
 
 /* The runner's side of util.c's helpers (here, so that programs that use
  * util.c without the runner, fuzz/gen_corpus.c, link). */
-bool need_shared(void) {
+bool shared_present(void) {
     static int have = -1;
     if (have < 0) {
         struct stat st;
         have = stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
     }
+    return have;
+}
+
+bool need_shared(void) {
+    const bool have = shared_present();
     if (!have) test_skip("the reference material (%s, or GGUF_SHARED) is missing", shared_path(""));
     return have;
 }

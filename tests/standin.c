@@ -267,8 +267,6 @@ const char *standin_dir(void) {
         char *tsv = (char *)read_file(STANDIN_DATA "/standin.tsv", &n);
         CHECKF(tsv != NULL, "%s/standin.tsv is missing", STANDIN_DATA);
         state = tsv && (mkdir(dir, 0700) == 0 || errno == EEXIST) ? 1 : -1;
-        tsv = tsv ? realloc(tsv, n + 1) : NULL;
-        if (tsv) tsv[n] = 0;
         char *save = NULL;
         for (char *line = tsv ? strtok_r(tsv, "\n", &save) : NULL; line && state == 1;
              line = strtok_r(NULL, "\n", &save)) {
@@ -293,11 +291,6 @@ const char *standin_path(const char *name) {
     k = (k + 1) % 4;
     snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
     return p[k];
-}
-
-bool shared_present(void) {
-    struct stat st;
-    return stat(shared_path(""), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool need_models(void) {

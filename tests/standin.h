@@ -34,9 +34,6 @@ void pyswap_q8_0(const lgg_tensor *t, uint8_t *p);
  * material is there, else its stand-in (REL's base name in standin.tsv);
  * NULL when neither is (then need_models() has said why). */
 const char *model_path(const char *rel);
-/* Whether ../shared (or GGUF_SHARED) is there: false means the stand-ins
- * and the compact copy are what the tests read. */
-bool shared_present(void);
 /* need_shared(), or true without ../shared when the stand-ins are built:
  * for a test whose models are all llama-quantize's.  `if (!need_models())
  * return;` */

@@ -64,6 +64,9 @@ const char *shared_path(const char *rel);
 /* True when ../shared (or GGUF_SHARED) is there; otherwise marks the running
  * test skipped, with the reason, and returns false: `if (!need_shared()) return;` */
 bool need_shared(void);
+/* The same question without skipping: is ../shared (GGUF_SHARED) there?
+ * False means the stand-ins and the compact copies are what tests read. */
+bool shared_present(void);
 /* LGG_TEST_SWEEPS=reduced (the sanitizer builds' make targets set it):
  * the byte-identity sweeps check one outtype per checkpoint instead of
  * every one, write several outputs at once for one checkpoint in four, and
@@ -72,6 +75,8 @@ bool need_shared(void);
  * plain build checks everything. */
 bool test_reduced_sweeps(void);
 /* Read a whole file; returns malloc'd bytes (caller frees) or NULL. */
+/* The whole file, malloc'd, followed by a NUL (not counted in *size), so a
+ * text file is a C string; NULL if it cannot be opened. */
 unsigned char *read_file(const char *path, size_t *size);
 /* Directory of the build (GGUF_BUILD, default "build"). */
 const char *build_dir(void);

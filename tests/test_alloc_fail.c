@@ -404,8 +404,7 @@ TEST(alloc_fail_model_with_tensors) {
 /* bert-bge's vocabulary, or without ../shared its reduced stand-in (every
  * id, the entries the tests reach: a vocabulary-only file of the same keys) */
 TEST(alloc_fail_vocab) {
-    struct stat st;
-    if (stat(shared_path(""), &st) == 0) {
+    if (shared_present()) {
         run_all("corpus/llama.cpp/ggml-vocab-bert-bge@b2cbd5df.gguf");
         return;
     }

@@ -208,11 +208,8 @@ TEST(convert_reference_archs_named) {
  * name with a reason; and every name that converts is one master knows. */
 TEST(convert_master_archs_named) {
     size_t n = 0;
-    unsigned char *raw = read_file("tests/data/master-architectures.tsv", &n);
-    REQUIRE(raw != NULL);
-    char *tsv = realloc(raw, n + 1);
+    char *tsv = (char *)read_file("tests/data/master-architectures.tsv", &n);
     REQUIRE(tsv != NULL);
-    tsv[n] = 0;
     const char *list = supported_list();
     size_t text = 0, converts = 0, projectors = 0;
     for (char *save = NULL, *row = strtok_r(tsv, "\n", &save); row; row = strtok_r(NULL, "\n", &save)) {

@@ -74,7 +74,7 @@ static void accepted_in_compact_copy(void) {
 
 TEST(corpus_accepted_by_both_references_open_with_manifest_counts) {
     if (!need_corpus()) return;
-    if (!corpus_is_shared()) {
+    if (!shared_present()) {
         accepted_in_compact_copy();
         return;
     }
@@ -135,7 +135,7 @@ TEST(corpus_every_gguf_file_has_its_expected_outcome) {
     fclose(x);
     const corpus_row *rows;
     /* without ../shared, every file of the compact copy (all but the vocabularies) */
-    CHECKF(corpus_is_shared() ? n > 250 : n == corpus_index(&rows), "%d files checked", n);
+    CHECKF(shared_present() ? n > 250 : n == corpus_index(&rows), "%d files checked", n);
 }
 
 TEST(corpus_known_cases_and_messages) {

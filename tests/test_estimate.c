@@ -377,13 +377,7 @@ static char *load_case_file(const char *name, const char *ext) {
     char p[1024];
     size_t n;
     snprintf(p, sizeof p, "tests/estimate/cli/%s.%s", name, ext);
-    char *text = (char *)read_file(p, &n), *r = text ? realloc(text, n + 1) : NULL;
-    if (!r) {
-        free(text);
-        return NULL;
-    }
-    r[n] = 0;
-    return r;
+    return (char *)read_file(p, &n);
 }
 
 /* "@PRESET@" becomes the generated model's path (NULL if it cannot be made). */

@@ -60,8 +60,6 @@ TEST(quantize_master_presets) {
     size_t n;
     char *tsv = (char *)read_file(INDEX, &n);
     REQUIRE(tsv != NULL);
-    tsv = realloc(tsv, n + 1);
-    tsv[n] = 0;
     const char *dir = scratch_dir();
     /* the models, as the script made them */
     for (size_t i = 0; i < QMM_N_MODELS; i++) {

@@ -150,7 +150,7 @@ TEST(source_corpus_same_as_memory) {
     }
     fclose(x);
     const corpus_row *rows;
-    CHECKF(corpus_is_shared() ? n > 250 : n == corpus_index(&rows), "%d files", n); /* all of the compact copy */
+    CHECKF(shared_present() ? n > 250 : n == corpus_index(&rows), "%d files", n); /* all of the compact copy */
 }
 
 /* A 4 MB vocabulary header: six reads from 256 KiB, about twice the header. */

@@ -267,7 +267,7 @@ TEST(split_merge_round_trips_every_valid_corpus_file) {
     }
     fclose(x);
     /* the compact copy: its 23 valid files, no vocabulary */
-    CHECKF(n >= (corpus_is_shared() ? 25 : 23), "only %d corpus files", n);
+    CHECKF(n >= (shared_present() ? 25 : 23), "only %d corpus files", n);
 }
 
 /* A generated model: `nt` tensors of assorted types and sizes, alignment

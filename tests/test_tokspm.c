@@ -109,10 +109,8 @@ static unsigned char *spm_expand(const unsigned char *c, size_t cn, size_t n, co
  * and the reference's sha256; NULL when spm.tsv has no row for it */
 static unsigned char *spm_standin(const char *name, size_t *n, char sha[65]) {
     size_t tn;
-    char *tsv = (char *)read_file(SPM_DATA "/spm.tsv", &tn), *save = NULL, *t = tsv ? realloc(tsv, tn + 1) : NULL;
+    char *t = (char *)read_file(SPM_DATA "/spm.tsv", &tn), *save = NULL;
     unsigned char *out = NULL;
-    if (!t) free(tsv);
-    if (t) t[tn] = 0;
     for (char *line = t ? strtok_r(t, "\n", &save) : NULL; line && !out; line = strtok_r(NULL, "\n", &save)) {
         char rel[512], form[16], path[700];
         size_t pieces = 0, k = 0, cn;

@@ -265,7 +265,7 @@ TEST(writer_round_trips_every_valid_corpus_file) {
     }
     fclose(x);
     /* the compact copy: its 23 valid files, no vocabulary */
-    CHECKF(n >= (corpus_is_shared() ? 30 : 23), "only %d files", n);
+    CHECKF(n >= (shared_present() ? 30 : 23), "only %d files", n);
     CHECKF(canon >= 1, "only %d canonical files", canon);
 }
 

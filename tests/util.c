@@ -37,15 +37,16 @@ unsigned char *read_file(const char *path, size_t *size) {
     size_t cap = 1 << 16, n = 0;
     unsigned char *p = malloc(cap);
     for (;;) {
-        if (n == cap) {
+        if (n + 1 >= cap) { /* room for the NUL after the bytes */
             cap *= 2;
             p = realloc(p, cap);
         }
-        size_t r = fread(p + n, 1, cap - n, f);
+        size_t r = fread(p + n, 1, cap - 1 - n, f);
         if (r == 0) break;
         n += r;
     }
     fclose(f);
+    p[n] = 0; /* a text file reads as a C string */
     *size = n;
     return p;
 }

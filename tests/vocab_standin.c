@@ -111,13 +111,8 @@ typedef struct vocab_row {
 
 static int vocab_rows(vocab_row *rows, int cap) {
     size_t n;
-    char *tsv = (char *)read_file(VOCAB_DATA "/vocab.tsv", &n);
-    char *t = tsv ? realloc(tsv, n + 1) : NULL;
-    if (!t) {
-        free(tsv);
-        return 0;
-    }
-    t[n] = 0;
+    char *t = (char *)read_file(VOCAB_DATA "/vocab.tsv", &n);
+    if (!t) return 0;
     int k = 0;
     char *save = NULL;
     for (char *line = strtok_r(t, "\n", &save); line && k < cap; line = strtok_r(NULL, "\n", &save)) {
