@@ -27,14 +27,8 @@ static const char *llama_cpp_dir(void) {
     return d && *d ? d : "../ref/llama.cpp";
 }
 
-/* a whole file with a NUL after it (read_file adds none) */
-static char *read_text(const char *path, size_t *n) {
-    unsigned char *b = read_file(path, n);
-    char *s = b ? realloc(b, *n + 1) : NULL;
-    if (s) s[*n] = 0;
-    else free(b);
-    return s;
-}
+/* a whole file as text (read_file ends it with a NUL) */
+static char *read_text(const char *path, size_t *n) { return (char *)read_file(path, n); }
 
 typedef struct tok_text {
     char *p;
@@ -621,6 +615,31 @@ TEST(tokenize_pre_qwen25_golden) {
         CHECK_STR(pre, "qwen2");
         CHECK_STR(hash, "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea");
     }
+}
+
+/* an older tokenizer.json whose model has no "type": Hugging Face's library
+ * infers BPE from vocab + merges, so the reference names its pre-tokenizer as
+ * for the typed file; an inferred WordLevel model is refused by its name */
+TEST(tokenize_pre_untyped_model) {
+    size_t n = 0;
+    char *j = read_text(QWEN25_STANDIN "/tokenizer.json", &n), *typed = j ? strstr(j, "\"model\":{\"type\":\"BPE\",") : NULL;
+    REQUIRE(typed != NULL);
+    memmove(typed + 9, typed + 22, strlen(typed + 22) + 1); /* drop "type":"BPE", */
+    const char *dir = scratch_dir();
+    size_t m = 0;
+    char *tc = read_text(QWEN25_STANDIN "/tokenizer_config.json", &m);
+    REQUIRE(tc && put_text(dir, "tokenizer.json", j) && put_text(dir, "tokenizer_config.json", tc));
+    const char *pre = NULL;
+    char hash[65] = "";
+    lgg_error err;
+    CHECKF(lgg_convert_bpe_pre(dir, &pre, hash, &err) == LGG_OK, "%s", err.message);
+    CHECK_STR(pre, "qwen2");
+    CHECK_STR(hash, "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea");
+    static const char WORDLEVEL[] = "{\"model\": {\"vocab\": {\"a\": 0, \"[UNK]\": 1}, \"unk_token\": \"[UNK]\"}}";
+    lgg_tokenizer *t = NULL;
+    CHECK(lgg_tokenizer_open_json(WORDLEVEL, sizeof WORDLEVEL - 1, NULL, 0, &t, &err) == LGG_ERR_UNSUPPORTED && !t);
+    CHECKF(strstr(err.message, "type 'WordLevel' is not supported") != NULL, "%s", err.message);
+    free(j), free(tc);
 }
 
 __attribute__((constructor)) static void register_pre_cases(void) {

@@ -539,12 +539,31 @@ static lgg_status load_unigram(lgg_tokenizer *t, json_t *m, json_t *vocab, lgg_e
 
 /* model.vocab and added_tokens -> the tokens; then the model's own fields */
 /* The model's type and vocabulary's container checked; h->model set. */
+/* A model without "type" (older files): Hugging Face's library tries each
+ * model in turn and takes the first whose required fields are all there:
+ * BPE (vocab object, merges), WordPiece (vocab object, unk_token,
+ * continuing_subword_prefix, max_input_chars_per_word), WordLevel (vocab
+ * object, unk_token), Unigram (vocab array). */
+static const char *model_type(json_t *m) {
+    const char *t = type_of(m);
+    json_t *vocab = json_object_get(m, "vocab");
+    if (t || !vocab) return t;
+    if (json_is_object(vocab) && json_is_array(json_object_get(m, "merges"))) return "BPE";
+    int unk = json_is_string(json_object_get(m, "unk_token"));
+    if (json_is_object(vocab) && unk && json_is_string(json_object_get(m, "continuing_subword_prefix")) &&
+        json_is_integer(json_object_get(m, "max_input_chars_per_word")))
+        return "WordPiece";
+    if (json_is_object(vocab) && unk) return "WordLevel";
+    return json_is_array(vocab) ? "Unigram" : NULL;
+}
+
 static lgg_status model_kind(struct tok_hf *h, json_t *m, const json_t *vocab, lgg_error *err) {
     if (!json_is_object(m)) return bad(err, "model", "missing%s", NULL);
-    if (is_type(m, "BPE")) h->model = M_BPE;
-    else if (is_type(m, "WordPiece")) h->model = M_WORDPIECE;
-    else if (is_type(m, "Unigram")) h->model = M_UNIGRAM;
-    else return unsupported(err, "model", type_of(m));
+    const char *t = model_type(m);
+    if (t && !strcmp(t, "BPE")) h->model = M_BPE;
+    else if (t && !strcmp(t, "WordPiece")) h->model = M_WORDPIECE;
+    else if (t && !strcmp(t, "Unigram")) h->model = M_UNIGRAM;
+    else return unsupported(err, "model", t);
     if (h->model == M_UNIGRAM ? !json_is_array(vocab) : !json_is_object(vocab))
         return bad(err, "model.vocab", h->model == M_UNIGRAM ? "not an array%s" : "not an object%s", NULL);
     if (h->model == M_UNIGRAM && json_array_size(vocab) >= MAX_ID) return bad(err, "model.vocab", "more than 2^26 pieces%s", NULL);

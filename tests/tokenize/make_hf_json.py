@@ -154,4 +154,11 @@ dump("unigram-charsmap-ctc", {"type": "Unigram", "unk_id": 0, "vocab": UG, "byte
 dump("unigram-bytes-metaspace", {"type": "Unigram", "unk_id": 0, "vocab": UG + [["<0x%02X>" % b, -10.0] for b in range(256)], "byte_fallback": True},
      pre={"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": False},
      decoder={"type": "Sequence", "decoders": [{"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": False}, {"type": "ByteFallback"}]})
+# ---- older files whose model has no "type": Hugging Face's library infers
+# the model from the fields present (BPE, WordPiece, then Unigram) ----
+for src, dst in [("bytelevel-regex", "untyped-bpe"), ("spm-bytefallback", "untyped-bpe-spm"),
+                 ("wordpiece-prefix", "untyped-wordpiece"), ("unigram-bytes-metaspace", "untyped-unigram")]:
+    j = json.load(open("hf/%s.json" % src))
+    del j["model"]["type"]
+    json.dump(j, open("hf/%s.json" % dst, "w"), ensure_ascii=False, indent=1)
 print(len(os.listdir("hf")), "files")
