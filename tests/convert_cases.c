@@ -290,4 +290,43 @@ void cv_case_refused(const char *dir, const char *config, const char *drop, cons
     if ((f = fopen(path, "w"))) fputs(config, f), fclose(f); /* as it was (the references are made from it) */
 }
 
+/* A Mixtral checkpoint whose one block (4 experts, their w1/w2/w3 of 64 x
+ * 65536 each in BF16: 96 MiB) is larger than LGG_CONVERT_IO_CHUNK, the
+ * tokenizer the SentencePiece stand-in, the weights the generator's (what
+ * it is compared with is the local folder's conversion, not a reference).
+ * Returns model.safetensors' size, 0 on failure. */
+uint64_t cv_case_moe_large(const char *dir) {
+    static const char CONFIG[] =
+        "{\"architectures\":[\"MixtralForCausalLM\"],\"hidden_size\":64,\"intermediate_size\":65536,"
+        "\"max_position_embeddings\":4096,\"num_attention_heads\":4,\"num_hidden_layers\":1,\"num_key_value_heads\":4,"
+        "\"rms_norm_eps\":1e-05,\"rope_theta\":10000.0,\"tie_word_embeddings\":false,\"vocab_size\":32000,"
+        "\"num_local_experts\":4,\"num_experts_per_tok\":2}";
+    mkdir(dir, 0755);
+    size_t nt = 0;
+    unsigned char *tok = read_file("tests/data/golden/spm/TinyLlama-2-Test-2x32.model", &nt);
+    int ok = tok && put_file(dir, "tokenizer.model", tok, nt) && put_text(dir, "config.json", CONFIG);
+    free(tok);
+    if (!ok) return 0;
+    tspec t[24];
+    size_t n = 0;
+    ADD(32000, 64, "lm_head.weight");
+    ADD(32000, 64, "model.embed_tokens.weight");
+    ADD(64, 0, "model.layers.0.input_layernorm.weight");
+    ADD(64, 0, "model.layers.0.post_attention_layernorm.weight");
+    ADD(4, 64, "model.layers.0.block_sparse_moe.gate.weight");
+    for (int e = 0; e < 4; e++) {
+        ADD(65536, 64, "model.layers.0.block_sparse_moe.experts.%d.w1.weight", e);
+        ADD(64, 65536, "model.layers.0.block_sparse_moe.experts.%d.w2.weight", e);
+        ADD(65536, 64, "model.layers.0.block_sparse_moe.experts.%d.w3.weight", e);
+    }
+    static const char *const ATTN[] = {"k", "o", "q", "v"};
+    for (int k = 0; k < 4; k++) ADD(64, 64, "model.layers.0.self_attn.%s_proj.weight", ATTN[k]);
+    ADD(64, 0, "model.norm.weight");
+    n = cv_case_sort(t, n);
+    char p[4200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    return cv_case_weights(dir, t, n, LGG_TYPE_BF16) && stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
 #endif

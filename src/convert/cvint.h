@@ -128,6 +128,9 @@ struct lgg_convert {
     lgg_convert_io io;       /* the caller's files (lgg_convert_options.io), when has_io */
     int has_io;
     struct cv_window *win;   /* has_io: per shard, the bytes of it held (data.c) */
+    struct cv_piece *pieces; /* has_io: the source tensors by shard and offset, each with the one the
+                                output reads after it (data.c's read-ahead), made with win */
+    size_t n_pieces;
     struct cv_share *share;  /* rows shared with other outputs written at once (share.c), or NULL */
     uint32_t share_id;       /* this output's number among them */
     uint64_t share_order;    /* the order it writes its tensors in: 0 the checkpoint's, else a hash of the

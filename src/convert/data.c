@@ -39,8 +39,19 @@ static int grow(void **p, size_t *cap, size_t need) {
  * bytes [lo, hi).  Before a callback converts units [u0, u1) of a tensor,
  * fetch() makes each shard's window cover every source byte they need
  * (the rows' hull, per shard), reading ahead to LGG_CONVERT_IO_CHUNK bytes
- * and keeping what the old window already holds: read in output order,
- * which is the files' order for most checkpoints, each byte comes once. */
+ * and keeping what the old window already holds.  The read-ahead runs on
+ * through the file only while the next tensor in it is the one the output
+ * reads next (cv_piece): in output order, which is the files' order for
+ * most checkpoints, it reads whole chunks; stacked experts, whose matrices
+ * the output takes one kind at a time (every w1, then every w2) while the
+ * file holds them expert by expert, are read one matrix at a time, so
+ * each byte comes once. */
+typedef struct cv_piece {
+    uint32_t shard;
+    uint64_t lo, hi; /* the source tensor's bytes in the file */
+    uint64_t next;   /* where the tensor the output reads after it starts, in this shard (else UINT64_MAX) */
+    size_t order;    /* its first place in the output's order */
+} cv_piece;
 typedef struct cv_window {
     uint8_t *buf;
     size_t cap;
@@ -53,6 +64,69 @@ void lgg__cv_windows_free(struct lgg_convert *c) {
     for (size_t i = 0; c->win && i < c->n_shards; i++) free(c->win[i].buf);
     free(c->win);
     c->win = NULL;
+    free(c->pieces);
+    c->pieces = NULL;
+    c->n_pieces = 0;
+}
+
+static int piece_cmp(const void *a, const void *b) {
+    const cv_piece *x = a, *y = b;
+    if (x->shard != y->shard) return x->shard < y->shard ? -1 : 1;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The source tensors in the order the output reads them (the quantize
+ * plan's when it shares rows, else the tensors'), then sorted by place in
+ * the file, a tensor read twice kept once (at its first read). */
+static lgg_status plan_pieces(struct lgg_convert *c, lgg_error *err) {
+    size_t n = 0;
+    for (size_t i = 0; i < c->n_t; i++) n += c->t[i].gen ? 0 : c->t[i].stack ? c->t[i].n_stack : 1;
+    cv_piece *p = malloc((n ? n : 1) * sizeof *p);
+    size_t *at = malloc((c->n_t ? c->n_t : 1) * sizeof *at); /* tensor index by place in the output */
+    if (!p || !at) return free(p), free(at), lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < c->n_t; i++) at[c->share_pos ? c->share_pos[i] : i] = i;
+    size_t k = 0;
+    for (size_t j = 0; j < c->n_t; j++) {
+        const cv_tensor *t = &c->t[at[j]];
+        for (uint32_t e = 0; !t->gen && e < (t->stack ? t->n_stack : 1); e++, k++) {
+            const lgg_st_tensor *src = t->stack ? t->stack[e].t : t->src;
+            p[k] = (cv_piece){t->stack ? t->stack[e].shard : t->shard, src->offset, src->offset + src->size, UINT64_MAX, k};
+        }
+    }
+    for (size_t i = 0; i + 1 < n; i++) { /* the next tensor read (another than this one) */
+        size_t j = i + 1;
+        while (j < n && p[j].shard == p[i].shard && p[j].lo == p[i].lo) j++;
+        if (j < n && p[j].shard == p[i].shard) p[i].next = p[j].lo;
+    }
+    free(at);
+    qsort(p, n, sizeof *p, piece_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!m || p[i].shard != p[m - 1].shard || p[i].lo != p[m - 1].lo) p[m++] = p[i];
+    c->pieces = p, c->n_pieces = m;
+    return LGG_OK;
+}
+
+/* How far past hi a read of shard s from lo may run: to the end of the
+ * tensor holding byte hi - 1, and on through the tensors after it in the
+ * file while each is the one the output reads next (UINT64_MAX: no tensor
+ * holds hi - 1). */
+static uint64_t read_ahead_end(const struct lgg_convert *c, uint32_t s, uint64_t lo, uint64_t hi) {
+    size_t a = 0, b = c->n_pieces; /* the last piece starting at or before hi - 1 */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        const cv_piece *q = &c->pieces[mid];
+        if (q->shard < s || (q->shard == s && q->lo <= hi - 1)) a = mid + 1;
+        else b = mid;
+    }
+    if (!a || c->pieces[a - 1].shard != s || c->pieces[a - 1].hi < hi) return UINT64_MAX;
+    const cv_piece *p = &c->pieces[a - 1];
+    uint64_t end = p->hi;
+    while (end - lo < LGG_CONVERT_IO_CHUNK && p + 1 < c->pieces + c->n_pieces && p[1].shard == s && p[1].lo == end &&
+           p->next == end)
+        p++, end = p->hi;
+    return end;
 }
 
 /* An output that no longer writes lets go of its io windows (64 MiB per
@@ -93,8 +167,11 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
 
 static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, uint64_t u1, lgg_error *err) {
     if (t->gen) return LGG_OK;
-    if (!c->win && !(c->win = calloc(c->n_shards, sizeof *c->win)))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (!c->win) {
+        lgg_status st = plan_pieces(c, err);
+        if (st) return st;
+        if (!(c->win = calloc(c->n_shards, sizeof *c->win))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    }
     if (t->stack) { /* expert e is units [e * rows, (e + 1) * rows) */
         uint64_t rows = t->n_units / t->n_stack;
         for (uint64_t e = u0 / rows; e * rows < u1; e++) {
@@ -115,6 +192,8 @@ static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, 
         moved = 1;
         lgg__cv_exists(c, c->shard_names[s], &size);
         uint64_t end = lo + LGG_CONVERT_IO_CHUNK < hi ? hi : lo + LGG_CONVERT_IO_CHUNK;
+        uint64_t ahead = read_ahead_end(c, s, lo, hi);
+        if (ahead < end) end = ahead;
         if (end > size) end = size;
         uint64_t keep = lo >= w->lo && lo < w->hi ? (w->hi < end ? w->hi : end) - lo : 0;
         if (keep) memmove(w->buf, w->buf + (lo - w->lo), (size_t)keep);
@@ -292,12 +371,26 @@ static lgg_status convert_units(struct lgg_convert *c, const cv_tensor *t, uint6
     return st;
 }
 
+/* Where a part of units [a, u1) read through the io ends: for stacked
+ * experts at the end of expert a's rows (one window holds one expert's
+ * matrix, not the hull of several with the other matrices between them in
+ * the file); else u1. */
+static uint64_t io_part_end(const struct lgg_convert *c, const cv_tensor *t, uint64_t a, uint64_t u1) {
+    if (!c->has_io || !t->stack) return u1;
+    uint64_t rows = t->n_units / t->n_stack, b = (a / rows + 1) * rows;
+    return b < u1 ? b : u1;
+}
+
 /* share.c's filling of a block: rows [first, first + n) of t read (through
  * the io windows when there are any), then rounded for the presets. */
 static lgg_status load_rows(struct lgg_convert *c, const cv_tensor *t, uint64_t first, uint64_t n, float *x,
                             lgg_error *err) {
-    lgg_status st = c->has_io ? fetch(c, t, first, first + n, err) : LGG_OK;
-    for (uint64_t r = 0; !st && r < n; r++) load_row(t, first + r, x + r * t->unit);
+    lgg_status st = LGG_OK;
+    for (uint64_t a = first, b; !st && a < first + n; a = b) {
+        b = io_part_end(c, t, a, first + n);
+        st = c->has_io ? fetch(c, t, a, b, err) : LGG_OK;
+        for (uint64_t r = a; !st && r < b; r++) load_row(t, r, x + (r - first) * t->unit);
+    }
     return st;
 }
 
@@ -343,18 +436,20 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
     uint64_t u0 = offset / ob, u1 = (offset + n + ob - 1) / ob;
     if (u1 > t->n_units) return lgg__cv_fail(err, LGG_ERR_RANGE, "%s: read past the tensor", t->name);
     const int shared = c->share && !lgg__cv_share_alone(c);
-    lgg_status st = c->has_io && !shared ? fetch(c, t, u0, u1, err) : LGG_OK; /* shared: the filler's fetch */
-    if (st) return st;
-    if (offset % ob == 0 && n % ob == 0) { /* whole units: straight into the writer's buffer */
-        st = shared ? shared_units(c, t, u0, u1, ob, dst, err) : convert_units(c, t, u0, u1, ob, NULL, dst, err);
-    } else {
-        if (!grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
-            return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
-        st = shared ? shared_units(c, t, u0, u1, ob, c->scratch, err)
-                    : convert_units(c, t, u0, u1, ob, NULL, c->scratch, err);
-        if (!st) memcpy(dst, c->scratch + (offset - u0 * ob), n);
+    const int whole = offset % ob == 0 && n % ob == 0; /* whole units: straight into the writer's buffer */
+    if (!whole && !grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
+    uint8_t *out = whole ? dst : c->scratch;
+    lgg_status st = LGG_OK;
+    for (uint64_t a = u0, b; !st && a < u1; a = b) {
+        b = shared ? u1 : io_part_end(c, t, a, u1);
+        st = c->has_io && !shared ? fetch(c, t, a, b, err) : LGG_OK; /* shared: the filler's fetch */
+        if (!st)
+            st = shared ? shared_units(c, t, a, b, ob, out + (a - u0) * ob, err)
+                        : convert_units(c, t, a, b, ob, NULL, out + (a - u0) * ob, err);
     }
     if (st) return st;
+    if (!whole) memcpy(dst, c->scratch + (offset - u0 * ob), n);
     c->done += n;
     if (c->progress) c->progress(c->progress_ud, c->done, c->total);
     return LGG_OK;
