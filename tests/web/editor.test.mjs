@@ -159,6 +159,19 @@ test('metadata and tensors tables show what the CLI reads, with the types gguf s
   check(summary.includes('architecturellama') && summary.includes('file typeMOSTLY_Q8_0 (7)'), `summary: ${summary}`);
 });
 
+test('llama.cpp master\'s tensor types (MXFP4, NVFP4, Q1_0, Q2_0): named and sized as the CLI gives them', async () => {
+  const f = path.join(WORK, 'newtypes.gguf');
+  gguf('quantize', '-q', '--tensor-type', 'ffn_up=mxfp4', '--tensor-type', 'ffn_down=nvfp4', '--tensor-type', 'attn_q=q1_0',
+    '--tensor-type', 'attn_k=q2_0', path.join(SHARED, 'golden/llama-quantize/pub-dense-f16.gguf'), f, 'Q8_0');
+  const dump = JSON.parse(gguf('dump', '--json', f));
+  eq([...new Set(dump.tensors.map((t) => t.type))].sort(), ['F32', 'MXFP4', 'NVFP4', 'Q1_0', 'Q2_0', 'Q8_0'], 'the file\'s types');
+  await newPage();
+  await openLocal(f);
+  eq(await alertText(), null, 'alert');
+  const tens = await rows('Tensors');
+  eq(tens.map((r) => [r[0], r[1], r[2], Number(r[3])]), dump.tensors.map((t) => [t.name, t.type, `[${t.shape.join(', ')}]`, t.size]), 'tensors');
+});
+
 test('the shared corpus: every file ggml reads opens with ggml\'s pair and tensor counts', async () => {
   await newPage();
   const manifest = fs.readFileSync(path.join(SHARED, 'corpus/MANIFEST.tsv'), 'utf8').trim().split('\n').map((l) => l.split('\t'));
