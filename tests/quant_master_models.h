@@ -23,12 +23,18 @@ typedef struct qmm_model {
 
 /* dense llama with grouped-query attention; rows of 192 (Q1_0 refuses,
  * the K-types fall back) and tied embeddings; a llama MoE; phi3's fused
- * attn_qkv */
+ * attn_qkv; then the rules that look at more than names: falcon's (its
+ * output always Q8_0, its own attn_v/ffn_down steps), eight experts or more
+ * (attn_k/attn_v raised), and llama's 70B (80 layers with grouped-query
+ * attention) */
 static const qmm_model QMM_MODELS[] = {
     {"dense", "llama", 4, 256, 256, 4, 1, 32, 0, 0, 0},
     {"odd", "llama", 2, 192, 320, 3, 3, 32, 0, 0, 1},
     {"moe", "llama", 2, 256, 128, 4, 1, 32, 4, 0, 0},
     {"fused", "phi3", 3, 256, 256, 4, 4, 32, 0, 1, 0},
+    {"falcon", "falcon", 3, 256, 256, 4, 1, 32, 0, 1, 0},
+    {"moe8", "llama", 2, 256, 128, 4, 1, 32, 8, 0, 0},
+    {"llama70", "llama", 80, 256, 256, 8, 1, 32, 0, 0, 0},
 };
 #define QMM_N_MODELS (sizeof QMM_MODELS / sizeof QMM_MODELS[0])
 
@@ -59,6 +65,7 @@ static float *qmm_values(const char *name, size_t n) {
     return x;
 }
 
+#define QMM_MAX_TENSORS 1024 /* llama70's 80 layers hold 723 */
 typedef struct qmm_tensor {
     char name[64];
     int64_t ne[3];
@@ -125,8 +132,8 @@ static inline int qmm_set_u32(lgg_writer *w, const qmm_model *m, const char *suf
 static inline int qmm_write_model(const qmm_model *m, const char *path) {
     lgg_writer *w = NULL;
     if (lgg_writer_create(NULL, &w, NULL) != LGG_OK) return 0;
-    char key[96];
-    snprintf(key, sizeof key, "%s.attention.layer_norm_rms_epsilon", m->arch);
+    char key[96]; /* falcon's norms are layer norms: its loader reads layer_norm_epsilon */
+    snprintf(key, sizeof key, "%s.attention.%s", m->arch, strcmp(m->arch, "falcon") ? "layer_norm_rms_epsilon" : "layer_norm_epsilon");
     int ok = lgg_writer_set_str(w, "general.architecture", m->arch, NULL) == LGG_OK &&
              lgg_writer_set_str(w, "general.name", m->name, NULL) == LGG_OK &&
              qmm_set_u32(w, m, "context_length", 256) && qmm_set_u32(w, m, "embedding_length", (uint32_t)m->n_embd) &&
@@ -139,9 +146,10 @@ static inline int qmm_write_model(const qmm_model *m, const char *path) {
              lgg_writer_set_f32(w, key, 1e-5f, NULL) == LGG_OK;
     if (ok && m->n_expert > 1)
         ok = qmm_set_u32(w, m, "expert_count", (uint32_t)m->n_expert) && qmm_set_u32(w, m, "expert_used_count", 2);
-    qmm_tensor t[128];
-    const int n = qmm_tensors(m, t, 128);
-    float *bufs[128] = {0};
+    qmm_tensor *t = calloc(QMM_MAX_TENSORS, sizeof *t);
+    float **bufs = calloc(QMM_MAX_TENSORS, sizeof *bufs);
+    const int n = t && bufs ? qmm_tensors(m, t, QMM_MAX_TENSORS) : 0;
+    ok = ok && t && bufs;
     for (int i = 0; ok && i < n; i++) {
         const size_t ne = (size_t)(t[i].ne[0] * t[i].ne[1] * t[i].ne[2]);
         bufs[i] = qmm_values(t[i].name, ne);
@@ -154,6 +162,7 @@ static inline int qmm_write_model(const qmm_model *m, const char *path) {
     wo.flags |= LGG_WRITE_NO_SYNC;
     ok = ok && lgg_writer_write_file(w, path, &wo, NULL) == LGG_OK;
     for (int i = 0; i < n; i++) free(bufs[i]);
+    free(bufs), free(t);
     lgg_writer_free(w);
     return ok;
 }
@@ -164,12 +173,12 @@ static inline void qmm_put_i32(FILE *f, int32_t v) { fwrite(&v, 4, 1, f); }
  * 3-d matrix but token_embd, positive values from the name's seed, 10 calls,
  * 10 chunks, dataset "qmm") to path; 1 on success. */
 static inline int qmm_write_imatrix(const qmm_model *m, const char *path) {
-    qmm_tensor t[128];
-    const int n = qmm_tensors(m, t, 128);
+    qmm_tensor *t = calloc(QMM_MAX_TENSORS, sizeof *t);
+    const int n = t ? qmm_tensors(m, t, QMM_MAX_TENSORS) : 0;
     int k = 0;
     for (int i = 0; i < n; i++) k += t[i].ne[1] > 1 && strcmp(t[i].name, "token_embd.weight") != 0;
-    FILE *f = fopen(path, "wb");
-    if (!f) return 0;
+    FILE *f = t ? fopen(path, "wb") : NULL;
+    if (!f) return free(t), 0;
     qmm_put_i32(f, k);
     for (int i = 0; i < n; i++) {
         if (t[i].ne[1] <= 1 || !strcmp(t[i].name, "token_embd.weight")) continue;
@@ -189,6 +198,7 @@ static inline int qmm_write_imatrix(const qmm_model *m, const char *path) {
     qmm_put_i32(f, 10);
     qmm_put_i32(f, 3);
     fwrite("qmm", 1, 3, f);
+    free(t);
     return fclose(f) == 0;
 }
 #endif
