@@ -480,12 +480,12 @@ static lgg_status weights(const lgg_file *const *files, size_t n_files, const fa
             if (t->type == LGG_TYPE_Q4_0 && t->n_dims == 2 && t->ne[1] % 8 == 0 && il != UINT32_MAX) repack += t->size;
             bool moved = m->row && repacked(e, t, il);
             if (moved && lgg__add_ovf(master_repack, sz, &master_repack)) goto ovf;
+            if (moved) continue; /* in the CPU_REPACK buffer, not in the mapped one */
             if (!e->mmap) {
-                if (moved) continue; /* read straight into the CPU_REPACK buffer */
                 if (lgg__add_ovf(host, sz, &host)) goto ovf;
                 continue;
             }
-            /* a mapped buffer spans its file from the first tensor to the end of the last */
+            /* a mapped buffer spans its file from the first of its tensors to the end of the last */
             uint64_t end = t->file_offset + t->size;
             if (t->file_offset < lo) lo = t->file_offset;
             if (end > hi) hi = end;

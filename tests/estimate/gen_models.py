@@ -176,6 +176,13 @@ PRESETS = {
         vocab=dict(kind='spm', n=256000, front=['<pad>', '<eos>', '<bos>', '<unk>', '<mask>',
                                                 '<start_of_turn>', '<end_of_turn>'],
                    bos=2, eos=1, unk=3, pad=0, add_bos=True, add_space_prefix=False)),
+    # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
+    # buffer ends before it
+    'llama-layers-last': dict(
+        arch='llama', name='Llama-layers-last-like', ftype=15, ctx=4096, n_embd=1024, n_layer=8, n_ff=2816,
+        n_head=16, n_head_kv=4, rope_base=10000.0, eps=1e-5, tied=False, globals_first=True,
+        types={'ffn_down': 'Q4_K', 'attn_v': 'Q4_K'},
+        vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
     'gpt-oss-small': dict(
         arch='gpt-oss', name='gpt-oss-20b-like (4 layers)', ftype=38, ctx=131072, n_embd=2880, n_layer=4, n_ff=2880,
         n_head=64, n_head_kv=8, head_dim=64, rope_base=150000.0, eps=1e-5, swa=128, tied=False,
@@ -407,6 +414,9 @@ def tensor_list(p):
         T.append(('output.weight', [E, V]))
     if a == 'phi2':
         T.append(('output.bias', [V]))
+    if p.get('globals_first'):  # output, output_norm, token_embd, then the layers (llama.cpp's own test models)
+        first = [t for t in T if not t[0].startswith('blk.')]
+        T = sorted(first, key=lambda t: t[0]) + [t for t in T if t[0].startswith('blk.')]
     return T
 
 

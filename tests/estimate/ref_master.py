@@ -39,6 +39,9 @@ SHORT = [
     ['-c', '4096', '-np', '2'],
     ['-c', '4096', '--no-mmap'],
 ]
+# presets for a weights rule (llama-layers-last: the mapped buffer ends before its repacked last matrices)
+WEIGHTS_ONLY = ('llama-layers-last',)
+WEIGHTS = [['-c', '4096'], ['-c', '4096', '--no-mmap'], ['-c', '4096', '--no-repack']]
 FIRST = ('smollm2-135m', 'gemma2-2b', 'qwen2-0.5b', 'phi3-mini', 'mixtral-tiny', 'qwen2moe-small', 'deepseek2-small')
 EXTRA = {
     'gemma2-2b': [['-c', '8192', '--swa-full'], ['-c', '8192'], ['-c', '8192', '-np', '2']],
@@ -111,7 +114,8 @@ def main(argv):
             with open(model, 'wb') as f:
                 f.write(header)
                 f.truncate(size)
-            for options in (COMMON if preset in FIRST else SHORT) + EXTRA.get(preset, []):
+            for options in (COMMON if preset in FIRST else WEIGHTS if preset in WEIGHTS_ONLY else SHORT) + \
+                    EXTRA.get(preset, []):
                 status, bufs, log, eff = run_case(exe, model, options)
                 case = dict(id=preset + '.' + '_'.join(o.lstrip('-') for o in options), preset=preset,
                             options=options, status=status, bytes=bufs, effective=eff, log=log)
