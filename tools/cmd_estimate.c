@@ -15,9 +15,9 @@ static const cli_opt OPTS[] = {
     {'k', "-ctk|--cache-type-k", "TYPE", "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0\n"
                                          "q5_1 (default f16)"},
     {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
-    {'a', "-fa|--flash-attn", "[=MODE]", "flash attention (pads the context to 256, not 32);\n"
-                                         "--flash-attn=off|on|auto: master's spelling (its\n"
-                                         "default, auto, is on for the CPU)"},
+    {'a', "-fa|--flash-attn", "[on|off|auto]", "flash attention (pads the context to 256, not 32);\n"
+                                               "-fa off|on|auto (or --flash-attn=MODE): master's\n"
+                                               "spelling (its default, auto, is on for the CPU)"},
     {'m', "--no-mmap", NULL, "weights read into host memory"},
     {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "offload N layers to one device, counted from the\n"
                                                    "last; above the layer count the output layer too\n"

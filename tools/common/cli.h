@@ -24,7 +24,9 @@ typedef struct cli_opt {
     int id;            /* passed to the command's handler */
     const char *names; /* spellings separated by '|': "-o|--output" */
     const char *arg;   /* the value's name ("OUT"), or NULL for a flag; "[=OUT]": an
-                          optional value, given only as --name=OUT (else NULL) */
+                          optional value, given only as --name=OUT (else NULL);
+                          "[on|off]": optional, as --name=VALUE or as the next
+                          argument when that is one of the words (llama.cpp's -fa) */
     const char *help;  /* help text (lines after the first are indented);
                           NULL: an alias accepted for scripts, not listed */
 } cli_opt;

@@ -40,7 +40,7 @@ static size_t opt_label(const cli_opt *o, char *buf, size_t cap) {
         else buf[k++] = *p;
     }
     buf[k] = 0;
-    if (o->arg) k += (size_t)snprintf(buf + k, cap - k, o->arg[0] == '[' ? "%s" : " %s", o->arg); /* "[=FILE]": optional */
+    if (o->arg) k += (size_t)snprintf(buf + k, cap - k, !strncmp(o->arg, "[=", 2) ? "%s" : " %s", o->arg); /* "[=FILE]": optional */
     return k < cap ? k : cap - 1;
 }
 
@@ -297,6 +297,17 @@ static int unknown_option(const cli_spec *s, const char *a, size_t len) {
     return cli_usage_error(s->cmd, s->usage, "unknown option '%.*s'%s", (int)len, a, cli_near_hint(&n));
 }
 
+/* Whether w is one of the words of list ("on|off|auto]"), which ends at ']'. */
+static int is_word_of(const char *list, const char *w) {
+    size_t n = strlen(w);
+    for (const char *p = list; *p && *p != ']';) {
+        size_t k = strcspn(p, "|]");
+        if (k == n && !strncmp(p, w, n)) return 1;
+        p += k + (p[k] == '|');
+    }
+    return 0;
+}
+
 int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud, int *n_pos) {
     const cli_remote_hooks *remote = cli_remote_hooks_get();
     /* --help anywhere (before "--") wins over every other argument */
@@ -335,8 +346,9 @@ int cli_parse(const cli_spec *s, int argc, char **argv, cli_opt_fn fn, void *ud,
         }
         if (!o) return unknown_option(s, a, len);
         const char *val = NULL;
-        if (o->arg && o->arg[0] == '[') { /* an optional value: only as --name=VALUE */
+        if (o->arg && o->arg[0] == '[') { /* an optional value: --name=VALUE, or for "[A|B]" the next argument when it is A or B */
             val = eq ? eq + 1 : NULL;
+            if (!eq && o->arg[1] != '=' && i + 1 < argc && is_word_of(o->arg + 1, argv[i + 1])) val = argv[++i];
         } else if (o->arg) {
             if (eq) val = eq + 1;
             else if (i + 1 < argc) val = argv[++i];
