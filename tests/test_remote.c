@@ -696,6 +696,90 @@ TEST(remote_hf_quant_tags) {
     unsetenv("HF_ENDPOINT");
 }
 
+/* Model preset `preset` of tests/estimate/gen_models.py (sparse: the
+ * header, then a hole) written to root/NAME; 1 on success. */
+static int hub_preset(const char *preset, const char *name) {
+    char to[2048];
+    snprintf(to, sizeof to, "%s/%s", root, name);
+    for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(to, 0755);
+        *p = '/';
+    }
+    char *argv[] = {"/usr/bin/env", "python3", "tests/estimate/gen_models.py", (char *)preset, to, NULL};
+    char *o = NULL, *e = NULL;
+    size_t ol, el;
+    int status = -1, ok = run_capture(argv, &o, &ol, &e, &el, &status) == 0 && status == 0;
+    if (!ok) test_fail(__FILE__, __LINE__, "gen_models.py %s: %s", preset, e ? e : "");
+    free(o), free(e);
+    return ok;
+}
+
+/* gguf ls --fit: a row per quantization from each file's header alone
+ * (range requests: a small part of the repository's bytes), with the
+ * figures `gguf estimate --fit` gives for the same file; a file the
+ * estimator cannot size gets a row saying why, and exit status 1. */
+TEST(remote_ls_fit) {
+    REQUIRE(setup());
+    REQUIRE(hub_preset("smollm2-135m", "o/fit/main/m-Q8_0.gguf") && hub_preset("gpt2-medium", "o/fit/main/m-Q4_K_M.gguf"));
+    char ep[256], local[2][2100], *o1 = NULL, *e1 = NULL;
+    snprintf(local[0], sizeof local[0], "%s/o/fit/main/m-Q4_K_M.gguf", root);
+    snprintf(local[1], sizeof local[1], "%s/o/fit/main/m-Q8_0.gguf", root);
+    snprintf(ep, sizeof ep, "http://127.0.0.1:%d/hf", httpd_port(srv));
+    setenv("HF_ENDPOINT", ep, 1);
+    httpd_take_counts(srv), httpd_take_counts(other);
+    int s1 = run_gguf_capture(&o1, &e1, "ls", "--json", "--fit", "600M", "-c", "8192", "hf://o/fit", (char *)NULL);
+    httpd_counts hub_c = httpd_take_counts(srv), cdn_c = httpd_take_counts(other);
+    CHECKF(s1 == 0, "ls --fit: %d %s", s1, e1);
+    json_t *j = o1 ? json_loads(o1, 0, NULL) : NULL, *rows = json_object_get(json_object_get(j, "fit"), "rows");
+    CHECKF(json_array_size(rows) == 2, "rows: %s", o1);
+    CHECK(json_integer_value(json_object_get(json_object_get(j, "fit"), "host_budget")) == 600 << 20);
+    static const char *const QUANT[] = {"Q4_K_M", "Q8_0"};
+    int fits[2] = {0, 0};
+    for (size_t k = 0; k < 2 && k < json_array_size(rows); k++) {
+        json_t *r = json_array_get(rows, k);
+        CHECK_STR(json_string_value(json_object_get(r, "quantization")), QUANT[k]);
+        /* the same file on disk through gguf estimate */
+        char *o2 = NULL, *e2 = NULL;
+        int s2 = run_gguf_capture(&o2, &e2, "estimate", "--json", "--fit", "600M", "-c", "8192", local[k], (char *)NULL);
+        json_t *est = o2 ? json_loads(o2, 0, NULL) : NULL, *fit = json_object_get(est, "fit");
+        CHECKF(est != NULL, "estimate %s: %d %s", local[k], s2, e2);
+        json_t *at = json_object_get(fit, "at_fit");
+        CHECK(json_integer_value(json_object_get(r, "max_ctx")) == json_integer_value(json_object_get(fit, "ctx")));
+        CHECK(json_integer_value(json_object_get(r, "weights")) == json_integer_value(json_object_get(est, "weights")));
+        CHECK(json_integer_value(json_object_get(r, "total")) == json_integer_value(json_object_get(est, "total")));
+        CHECK(json_equal(json_object_get(r, "kv_cache"), json_object_get(est, "kv_cache")));
+        fits[k] = json_is_true(json_object_get(r, "fits"));
+        CHECK(fits[k] == (json_integer_value(json_object_get(est, "total")) <= 600 << 20));
+        CHECK(at != NULL);
+        json_decref(est);
+        free(o2), free(e2);
+    }
+    CHECKF(fits[1] && !fits[0], "the 144 MB Q8_0 (504 MB at 8192) fits 600 MiB, the gpt2 (1.3 GB) does not: %s", o1);
+    json_decref(j);
+    unsigned long long size = 0;
+    for (int k = 0; k < 2; k++) {
+        struct stat st;
+        if (stat(local[k], &st) == 0) size += (unsigned long long)st.st_size;
+    }
+    printf("    %llu bytes fetched for two models of %llu bytes, %lu + %lu requests\n", hub_c.sent + cdn_c.sent, size,
+           hub_c.requests, cdn_c.requests);
+    CHECKF(hub_c.sent + cdn_c.sent < size / 20, "%llu bytes fetched of %llu", hub_c.sent + cdn_c.sent, size);
+    free(o1), free(e1);
+    /* the text table, and a file the estimator does not know: its row says why, exit status 1 */
+    REQUIRE(publish("tests/data/t5-unigram-nmt-nfkc.gguf", "o/fit/main/t5-F16.gguf"));
+    s1 = run_gguf_capture(&o1, &e1, "ls", "--fit", "600M", "-c", "8192", "hf://o/fit", (char *)NULL);
+    CHECKF(s1 == 1 && o1 && strstr(o1, "\nFit (host 0.59 GiB; -c 8192, -ngl 0, target b4747; bytes; largest context up to "
+                                       "the training context):\n  quant           weights       KV cache     host total "
+                                       "max context  fits\n  Q4_K_M ") && strstr(o1, "  F16      architecture 't5' is not known"),
+           "%d %s / %s", s1, o1, e1);
+    free(o1), free(e1);
+    s1 = run(&o1, &e1, "ls", "--fit", "0", "hf://o/fit", NULL);
+    CHECKF(s1 == 2 && e1 && strstr(e1, "--fit must be a byte count above 0"), "%d %s", s1, e1);
+    free(o1), free(e1);
+    unsetenv("HF_ENDPOINT");
+}
+
 /* hf:// names: what may not be sent is refused before any request, and the
  * rest is percent-encoded as huggingface_hub's hf_hub_url does (the
  * expected URLs are Python's urllib.parse.quote(path) and

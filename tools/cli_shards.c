@@ -179,3 +179,39 @@ int cli_shards_single(const char *cmd, const char *path, cli_shards *s) {
     s->n = 1;
     return CLI_OK;
 }
+
+/* A model's headers: one file, or the set whose first shard PATH is (the
+ * others found by name beside it; standard input holds one file).  The set
+ * owns every file. */
+int cli_shards_header(const char *cmd, const char *path, cli_shards *m) {
+    memset(m, 0, sizeof *m);
+    lgg_file *f0 = cli_open(cmd, path, CLI_OPEN_META | CLI_OPEN_HEADER); /* the header is all it needs */
+    if (!f0) return CLI_FAIL;
+    lgg_value v;
+    uint64_t count = 1;
+    if (lgg_get(f0, "split.count", &v) == LGG_OK && (lgg_value_uint(&v, &count) != LGG_OK || count == 0 ||
+                                                      count > 65535)) {
+        cli_err(cmd, path, "split.count is not a shard count from 1 to 65535");
+        lgg_close(f0);
+        return CLI_FAIL;
+    }
+    uint32_t idx, cnt;
+    size_t plen = 0;
+    if (count != 1 && (cli_is_stdin(path) || !lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) ||
+                       idx != 0 || cnt != count)) {
+        cli_err(cmd, path, "one shard of a set of %llu: give the first shard's file, named "
+                "PREFIX-00001-of-%05llu.gguf", (unsigned long long)count, (unsigned long long)count);
+        lgg_close(f0);
+        return CLI_FAIL;
+    }
+    char *prefix = strndup(path, plen);
+    if (!prefix || cli_shards_by_name(cmd, prefix, (uint32_t)count, CLI_OPEN_META | CLI_OPEN_HEADER, f0, 0, m) != CLI_OK) {
+        if (!prefix) cli_err(cmd, NULL, "out of memory");
+        free(prefix);
+        lgg_close(f0);
+        return CLI_FAIL;
+    }
+    free(prefix);
+    m->borrowed = UINT32_MAX; /* f0 belongs to the set now */
+    return CLI_OK;
+}

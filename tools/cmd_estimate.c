@@ -133,43 +133,6 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     }
 }
 
-/* ---- opening a file or a shard set ---- */
-
-/* The other shards are found by name: a set is read from its first shard
- * on disk (standard input holds one file).  The set owns every file. */
-static int model_open(const char *path, cli_shards *m) {
-    memset(m, 0, sizeof *m);
-    lgg_file *f0 = cli_open("estimate", path, CLI_OPEN_META | CLI_OPEN_HEADER); /* the header is all it needs */
-    if (!f0) return CLI_FAIL;
-    lgg_value v;
-    uint64_t count = 1;
-    if (lgg_get(f0, "split.count", &v) == LGG_OK && (lgg_value_uint(&v, &count) != LGG_OK || count == 0 ||
-                                                      count > 65535)) {
-        cli_err("estimate", path, "split.count is not a shard count from 1 to 65535");
-        lgg_close(f0);
-        return CLI_FAIL;
-    }
-    uint32_t idx, cnt;
-    size_t plen = 0;
-    if (count != 1 && (cli_is_stdin(path) || !lgg_split_name_parse(path, strlen(path), &idx, &cnt, &plen) ||
-                       idx != 0 || cnt != count)) {
-        cli_err("estimate", path, "one shard of a set of %llu: give the first shard's file, named "
-                "PREFIX-00001-of-%05llu.gguf", (unsigned long long)count, (unsigned long long)count);
-        lgg_close(f0);
-        return CLI_FAIL;
-    }
-    char *prefix = strndup(path, plen);
-    if (!prefix || cli_shards_by_name("estimate", prefix, (uint32_t)count, CLI_OPEN_META | CLI_OPEN_HEADER, f0, 0, m) != CLI_OK) {
-        if (!prefix) cli_err("estimate", NULL, "out of memory");
-        free(prefix);
-        lgg_close(f0);
-        return CLI_FAIL;
-    }
-    free(prefix);
-    m->borrowed = UINT32_MAX; /* f0 belongs to the set now */
-    return CLI_OK;
-}
-
 /* ---- output ---- */
 
 static const char *type_lower(uint32_t t, char *buf, size_t cap) {
@@ -444,7 +407,7 @@ int cmd_estimate(int argc, char **argv) {
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     o.path = argv[1];
     cli_shards m;
-    if (model_open(o.path, &m) != CLI_OK) return CLI_FAIL;
+    if (cli_shards_header("estimate", o.path, &m) != CLI_OK) return CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e, fit;

@@ -1,6 +1,8 @@
 /* cmd_ls.c -- `gguf ls hf://OWNER/REPO[@REV]`: a Hugging Face repository's
  * files with their sizes, from the hub's API (lgg_hub_list), then its GGUF
- * files grouped into shard sets with the quantization their names carry. */
+ * files grouped into shard sets with the quantization their names carry;
+ * with --fit/--fit-device, which of them fit a budget, from their headers
+ * alone (range requests, no download) through the estimator. */
 #include "tool.h"
 
 #include "libgguf_remote.h"
@@ -10,23 +12,69 @@
 
 static const cli_opt OPTS[] = {
     {'j', "--json", NULL, "one JSON object: \"files\" (path, size, sha256) and \"gguf\"\n"
-                          "(quantization, shard files, total size)"},
+                          "(quantization, shard files, total size); with --fit, \"fit\""},
+    {'f', "--fit", "BYTES", "the host's (RAM) budget: one more table, a row per\n"
+                            "quantization (weights, KV cache and total at -c, the\n"
+                            "largest context that fits, whether -c fits), read from\n"
+                            "each file's header (as 'gguf estimate --fit')"},
+    {'d', "--fit-device", "BYTES", "the device's (GPU) budget, with -ngl (as 'gguf\n"
+                                   "estimate --fit-device')"},
+    {'c', "-c|--ctx-size", "N", "with --fit: the context (default 4096; 0 = the model's)"},
+    {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "with --fit-device: layers offloaded (default 0)"},
+    {'T', "--target", "WHICH", "with --fit: b4747 (default) or master (as 'gguf estimate')"},
     {0},
 };
 static const cli_spec SPEC = {
     "ls",
-    "gguf ls [--json] [--token TOKEN] [--timeout SECONDS] hf://OWNER/REPO[@REV]",
+    "gguf ls [--json] [--fit BYTES] [--fit-device BYTES] [-c N] [-ngl N] [--target WHICH] [--token TOKEN]\n"
+    "       [--timeout SECONDS] hf://OWNER/REPO[@REV]",
     "List a Hugging Face repository's files with their sizes in bytes (the hub's\n"
     "tree API, under $HF_ENDPOINT, default https://huggingface.co), then its GGUF\n"
     "files, a shard set (NAME-00001-of-0000N.gguf ...) as one line, with the\n"
     "quantization their names carry (Q4_K_M, IQ4_XS, F16, ...; '-' for none), the\n"
-    "number of files and their total size.\n",
+    "number of files and their total size.  With --fit or --fit-device, which of\n"
+    "them fit: each one's header is read by range requests (no download) and\n"
+    "estimated as 'gguf estimate' does.\n",
     OPTS,
-    "Exit status: 0 success, 1 failure (the repository cannot be listed), 2 usage\n"
+    "BYTES: as 'gguf estimate' (16G is 16 GiB; 16GB is 10^9 bytes times 16).\n"
+    "Exit status: 0 success, 1 failure (the repository cannot be listed, or a\n"
+    "GGUF file's header cannot be read or estimated: its row says why), 2 usage\n"
     "error.\n",
     1, 1, "an hf://OWNER/REPO name is required",
     0,
 };
+
+typedef struct ls_opts {
+    int json;
+    uint64_t fit, fit_device; /* budgets; 0: none given */
+    lgg_estimate_params p;
+} ls_opts;
+
+static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
+    ls_opts *o = ud;
+    uint64_t n;
+    switch (id) {
+    case 'j': o->json = 1; return 0;
+    case 'f':
+    case 'd': {
+        const char *name = id == 'f' ? "--fit" : "--fit-device";
+        if (!cli_size_option("ls", name, v, 1, id == 'f' ? &o->fit : &o->fit_device) || !(id == 'f' ? o->fit : o->fit_device))
+            return cli_why(why, cap, "%s must be a byte count above 0 such as 16G, 16GiB or 16GB, not '%s'", name, v);
+        return 0;
+    }
+    case 'T':
+        if (!strcmp(v, "master")) o->p.target = LGG_ESTIMATE_MASTER;
+        else if (!strcmp(v, "b4747")) o->p.target = LGG_ESTIMATE_B4747;
+        else return cli_why(why, cap, "--target must be b4747 or master, not '%s'", v);
+        return 0;
+    default:
+        if (!cli_parse_u64(v, &n) || n > UINT32_MAX)
+            return cli_why(why, cap, "%s must be a whole number below 2^32, not '%s'", id == 'c' ? "-c" : "-ngl", v);
+        if (id == 'c') o->p.n_ctx = (uint32_t)n;
+        else o->p.n_gpu_layers = (uint32_t)n;
+        return 0;
+    }
+}
 
 /* A shard's set: the name before "-NNNNN-of-MMMMM.gguf" and MMMMM. */
 typedef struct shard {
@@ -89,9 +137,87 @@ static void print_files(const lgg_hub_repo *r, int json) {
     printf(json ? "], \"gguf\": [" : "");
 }
 
+/* One fit row: the set whose first file is `first`, read by its headers. */
+typedef struct fit_row {
+    lgg_estimate e;     /* at -c */
+    uint32_t max_ctx;   /* the largest context that fits (up to the training context), 0: none */
+    int fits;           /* -c's totals within the budgets */
+    char why[512];      /* the header or the estimate failed: why ("" otherwise) */
+} fit_row;
+
+static void fit_one(const ls_opts *o, const char *repo, const char *rev, const char *first, fit_row *r) {
+    memset(r, 0, sizeof *r);
+    char name[4400];
+    snprintf(name, sizeof name, "hf://%s/%s%s%s", repo, first, rev ? "@" : "", rev ? rev : "");
+    cli_shards m;
+    if (cli_shards_header("ls", name, &m) != CLI_OK) { /* its diagnostic names the file */
+        snprintf(r->why, sizeof r->why, "its header cannot be read");
+        return;
+    }
+    const lgg_file *const *files = (const lgg_file *const *)m.files;
+    lgg_error err;
+    memset(&err, 0, sizeof err);
+    if (lgg_estimate_model(files, m.n, &o->p, &r->e, &err) != LGG_OK) {
+        snprintf(r->why, sizeof r->why, "%s", err.message);
+    } else {
+        const uint64_t host = o->fit ? o->fit : UINT64_MAX;
+        r->fits = r->e.host.total <= host && (!o->fit_device || r->e.device.total <= o->fit_device);
+        lgg_status st = lgg_estimate_fit_ctx_max(files, m.n, &o->p, host, o->fit_device, r->e.n_ctx_train, &r->max_ctx, &err);
+        if (st != LGG_OK) r->max_ctx = 0;
+    }
+    cli_shards_close(&m);
+}
+
+static void fit_json(const char *q, const char *first, const fit_row *r, int comma) {
+    printf("%s{\"quantization\": \"%s\", \"first\": ", comma ? ", " : "", q);
+    cli_json_str(stdout, first, strlen(first));
+    if (*r->why) {
+        printf(", \"error\": ");
+        cli_json_str(stdout, r->why, strlen(r->why));
+        printf("}");
+        return;
+    }
+    const lgg_estimate *e = &r->e;
+    printf(", \"arch\": ");
+    cli_json_str(stdout, e->arch, strlen(e->arch));
+    printf(", \"n_ctx\": %u, \"weights\": %llu, \"kv_cache\": {\"k\": %llu, \"v\": %llu}, \"total\": %llu, "
+           "\"device_total\": %llu, \"max_ctx\": ", e->n_ctx, (unsigned long long)e->all.weights,
+           (unsigned long long)e->all.kv_k, (unsigned long long)e->all.kv_v, (unsigned long long)e->host.total,
+           (unsigned long long)e->device.total);
+    if (r->max_ctx) printf("%u", r->max_ctx);
+    else printf("null");
+    printf(", \"fits\": %s}", r->fits ? "true" : "false");
+}
+
+static void fit_text(const char *q, const fit_row *r) {
+    if (*r->why) {
+        printf("  %-8s %s\n", *q ? q : "-", r->why);
+        return;
+    }
+    const lgg_estimate *e = &r->e;
+    char ctx[16] = "-";
+    if (r->max_ctx) snprintf(ctx, sizeof ctx, "%u", r->max_ctx);
+    printf("  %-8s %14llu %14llu %14llu %11s  %s\n", *q ? q : "-", (unsigned long long)e->all.weights,
+           (unsigned long long)(e->all.kv_k + e->all.kv_v), (unsigned long long)e->host.total, ctx,
+           r->fits ? "yes" : "no");
+}
+
+/* The budgets, as a heading line. */
+static void fit_heading(const ls_opts *o) {
+    char h[32] = "", d[32] = "";
+    if (o->fit) snprintf(h, sizeof h, "host %.2f GiB", (double)o->fit / 1073741824.0);
+    if (o->fit_device) snprintf(d, sizeof d, "%sdevice %.2f GiB", o->fit ? ", " : "", (double)o->fit_device / 1073741824.0);
+    printf("\nFit (%s%s; -c %u%s, -ngl %u, target %s; bytes; largest context up to the training context):\n", h, d,
+           o->p.n_ctx, o->p.n_ctx ? "" : " (the model's)", o->p.n_gpu_layers,
+           o->p.target == LGG_ESTIMATE_MASTER ? "master" : "b4747");
+    printf("  %-8s %14s %14s %14s %11s  %s\n", "quant", "weights", "KV cache", "host total", "max context", "fits");
+}
+
 /* The files, then the GGUF files by set (in the order of each set's first
- * file); -1 when out of memory. */
-static int print(const lgg_hub_repo *r, int json) {
+ * file), then with a budget the fit of each set; -1 when out of memory, 1
+ * when a set's header could not be read or estimated. */
+static int print(const lgg_hub_repo *r, const ls_opts *o, const char *repo, const char *rev) {
+    const int json = o->json, fit = o->fit || o->fit_device;
     size_t n = lgg_hub_file_count(r);
     size_t *group = malloc((n + 1) * sizeof *group);
     uint64_t *total = calloc(n + 1, sizeof *total), *count = calloc(n + 1, sizeof *count);
@@ -119,15 +245,33 @@ static int print(const lgg_hub_repo *r, int json) {
         }
         any = 1;
     }
-    if (json) printf("]}\n");
+    if (json) printf("]");
+    int bad = 0, rows = 0;
+    if (fit && json) printf(", \"fit\": {\"host_budget\": %llu, \"device_budget\": %llu, \"rows\": [",
+                            (unsigned long long)o->fit, (unsigned long long)o->fit_device);
+    if (fit && !json) fit_heading(o);
+    for (size_t i = 0; fit && i < n; i++) {
+        const lgg_hub_file *f = lgg_hub_file_at(r, i);
+        if (!is_gguf(f->path) || group[i] != i) continue;
+        char q[64];
+        lgg_hub_quant_name(f->path, q, sizeof q);
+        fit_row row;
+        fit_one(o, repo, rev, f->path, &row);
+        bad |= *row.why != 0;
+        if (json) fit_json(q, f->path, &row, rows++);
+        else fit_text(q, &row);
+    }
+    if (fit && json) printf("]}");
+    if (json) printf("}\n");
     free(group), free(total), free(count);
-    return 0;
+    return bad;
 }
 
 int cmd_ls(int argc, char **argv) {
-    int flags[256] = {0}, np = 0;
-    int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &np);
-    const int json = flags['j'];
+    ls_opts o = {0};
+    lgg_estimate_params_init(&o.p);
+    int np = 0;
+    int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     const char *name = argv[1];
     if (!lgg_hub_is_repo_name(name) || strchr(name + 5, ':'))
@@ -136,8 +280,8 @@ int cmd_ls(int argc, char **argv) {
     const char *rev;
     lgg_hub_repo *r = cli_hub_list("ls", name, repo, sizeof repo, &rev);
     if (!r) return CLI_FAIL;
-    int printed = print(r, json);
+    int printed = print(r, &o, repo, rev);
     lgg_hub_free(r);
-    if (printed) cli_err("ls", name, "out of memory");
+    if (printed < 0) cli_err("ls", name, "out of memory");
     return printed ? CLI_FAIL : CLI_OK;
 }

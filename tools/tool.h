@@ -128,6 +128,10 @@ int cli_shards_by_name(const char *cmd, const char *prefix, uint32_t n, int how,
  * shard is not beside it. */
 int cli_shards_around(const char *path, const lgg_file *f, cli_shards *s);
 void cli_shards_close(cli_shards *s);
+/* A model's headers (estimate, ls --fit): PATH one file, or the first shard
+ * of a set (PREFIX-00001-of-0000N.gguf) whose others are found by name;
+ * CLI_FAIL after the diagnostic. */
+int cli_shards_header(const char *cmd, const char *path, cli_shards *m);
 
 
 #endif
