@@ -17,7 +17,7 @@
  * gate, up for Qwen2-MoE and DeepSeek, over linear, linear_1, linear_v for
  * Grok). */
 static const cv_tmap NAMEMAP[] = {
-    /* llama's names */
+    /* Llama's and Mistral's, shared by most (Mixtral's experts stacked w1, w2, w3) */
     {"model.embed_tokens", "token_embd", 0},
     {"lm_head", "output", 0},
     {"model.norm", "output_norm", 0},
@@ -34,14 +34,14 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
     {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(1)},
     {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
-    /* granitemoe's names */
+    /* first needed by granitemoe */
     {"model.layers.#.block_sparse_moe.router.layer", "blk.#.ffn_gate_inp", 0},
     {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.block_sparse_moe.output_linear", "blk.#.ffn_down_exps", 0},
-    /* gemma2's names */
+    /* first needed by gemma2 */
     {"model.layers.#.pre_feedforward_layernorm", "blk.#.ffn_norm", 0},
     {"model.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
-    /* qwen2moe's names */
+    /* Qwen2-MoE's, DeepSeek's and OLMoE's MoE (experts stacked down, gate, up) */
     {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
     {"model.layers.#.mlp.shared_expert_gate", "blk.#.ffn_gate_inp_shexp", 0},
     {"model.layers.#.mlp.shared_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
@@ -50,10 +50,10 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(0)},
     {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(1)},
     {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
-    /* phi3's names */
+    /* first needed by phi3 */
     {"model.layers.#.self_attn.qkv_proj", "blk.#.attn_qkv", 0},
     {"model.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
-    /* plamo's names */
+    /* first needed by plamo */
     {"model.layers.layers.#.norm", "blk.#.attn_norm", 0},
     {"model.layers.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
     {"model.layers.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
@@ -62,30 +62,30 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
     {"model.layers.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
     {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    /* deepseek's names */
+    /* first needed by deepseek */
     {"model.layers.#.mlp.gate.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
     {"model.layers.#.mlp.shared_experts.gate_proj", "blk.#.ffn_gate_shexp", 0},
     {"model.layers.#.mlp.shared_experts.up_proj", "blk.#.ffn_up_shexp", 0},
     {"model.layers.#.mlp.shared_experts.down_proj", "blk.#.ffn_down_shexp", 0},
-    /* deepseek2's names */
+    /* first needed by deepseek2 */
     {"model.layers.#.self_attn.q_a_proj", "blk.#.attn_q_a", 0},
     {"model.layers.#.self_attn.q_a_layernorm", "blk.#.attn_q_a_norm", 0},
     {"model.layers.#.self_attn.q_b_proj", "blk.#.attn_q_b", 0},
     {"model.layers.#.self_attn.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
     {"model.layers.#.self_attn.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
     {"model.layers.#.self_attn.kv_b_proj", "blk.#.attn_kv_b", 0},
-    /* cohere's names */
+    /* first needed by cohere */
     {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
     {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
-    /* starcoder2's names */
+    /* first needed by starcoder2 */
     {"model.layers.#.mlp.c_fc", "blk.#.ffn_up", 0},
     {"model.layers.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    /* phi2's names */
+    /* first needed by phi2 */
     {"model.final_layernorm", "output_norm", 0},
     {"model.layers.#.self_attn.dense", "blk.#.attn_output", 0},
     {"model.layers.#.mlp.fc1", "blk.#.ffn_up", 0},
     {"model.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
-    /* gpt2's names */
+    /* GPT-2's, without "transformer." (families/gpt2.c drops it) */
     {"wte", "token_embd", 0},
     {"wpe", "position_embd", 0},
     {"ln_f", "output_norm", 0},
@@ -95,7 +95,7 @@ static const cv_tmap NAMEMAP[] = {
     {"h.#.attn.c_proj", "blk.#.attn_output", 0},
     {"h.#.mlp.c_fc", "blk.#.ffn_up", 0},
     {"h.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    /* gptneox's names */
+    /* first needed by gptneox */
     {"gpt_neox.embed_in", "token_embd", 0},
     {"embed_out", "output", 0},
     {"gpt_neox.final_layer_norm", "output_norm", 0},
@@ -105,7 +105,7 @@ static const cv_tmap NAMEMAP[] = {
     {"gpt_neox.layers.#.attention.dense", "blk.#.attn_output", 0},
     {"gpt_neox.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
     {"gpt_neox.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    /* falcon's names */
+    /* Falcon's: 7B's one norm per block, 40B's two (ln_mlp the first) */
     {"transformer.word_embeddings", "token_embd", 0},
     {"transformer.ln_f", "output_norm", 0},
     {"transformer.h.#.input_layernorm", "blk.#.attn_norm", 0},
@@ -115,7 +115,7 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer.h.#.self_attention.dense", "blk.#.attn_output", 0},
     {"transformer.h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
     {"transformer.h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    /* exaone's names */
+    /* first needed by exaone */
     {"transformer.wte", "token_embd", 0},
     {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
     {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
@@ -126,7 +126,7 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer.h.#.mlp.c_fc_0", "blk.#.ffn_gate", 0},
     {"transformer.h.#.mlp.c_fc_1", "blk.#.ffn_up", 0},
     {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    /* internlm2's names */
+    /* InternLM2's (its fused wqkv split by families/fused_qkv.c) */
     {"model.tok_embeddings", "token_embd", 0},
     {"output", "output", 0},
     {"model.layers.#.attention_norm", "blk.#.attn_norm", 0},
@@ -136,7 +136,7 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.feed_forward.w1", "blk.#.ffn_gate", 0},
     {"model.layers.#.feed_forward.w3", "blk.#.ffn_up", 0},
     {"model.layers.#.feed_forward.w2", "blk.#.ffn_down", 0},
-    /* t5's names */
+    /* T5's encoder and decoder blocks (gated wi_0/wi_1 or plain wi) */
     {"shared", "token_embd", 0},
     {"encoder.embed_tokens", "token_embd", 0},
     {"decoder.embed_tokens", "token_embd", 0},
@@ -170,7 +170,7 @@ static const cv_tmap NAMEMAP[] = {
     {"decoder.block.#.layer.1.EncDecAttention.v", "dec.blk.#.cross_attn_v", 0},
     {"decoder.block.#.layer.1.EncDecAttention.o", "dec.blk.#.cross_attn_o", 0},
     {"decoder.block.#.layer.1.EncDecAttention.relative_attention_bias", "dec.blk.#.cross_attn_rel_b", 0},
-    /* chatglm's names */
+    /* ChatGLM's, without "transformer." (families/chatglm.c drops it) */
     {"embedding.word_embeddings", "token_embd", 0},
     {"output_layer", "output", 0},
     {"encoder.final_layernorm", "output_norm", 0},
@@ -180,7 +180,7 @@ static const cv_tmap NAMEMAP[] = {
     {"encoder.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
     {"encoder.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
     {"encoder.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    /* bert's names */
+    /* first needed by bert */
     {"embeddings.word_embeddings", "token_embd", 0},
     {"embeddings.token_type_embeddings", "token_types", 0},
     {"embeddings.LayerNorm", "token_embd_norm", 0},
@@ -196,7 +196,7 @@ static const cv_tmap NAMEMAP[] = {
     {"encoder.layer.#.output.LayerNorm", "blk.#.layer_output_norm", 0},
     {"classifier.dense", "cls", 0},
     {"classifier.out_proj", "cls.output", 0},
-    /* jina-bert's names */
+    /* first needed by jina-bert */
     {"encoder.layer.#.mlp.gated_layers", "blk.#.ffn_gate", 0},
     {"encoder.layer.#.mlp.up_gated_layer", "blk.#.ffn_up", 0},
     {"encoder.layer.#.mlp.wo", "blk.#.ffn_down", 0},
@@ -206,7 +206,7 @@ static const cv_tmap NAMEMAP[] = {
     {"encoder.layer.#.layer_norm_2", "blk.#.layer_output_norm", 0},
     {"encoder.layer.#.attention.self.layer_norm_q", "blk.#.attn_q_norm", 0},
     {"encoder.layer.#.attention.self.layer_norm_k", "blk.#.attn_k_norm", 0},
-    /* nomic-bert's names */
+    /* first needed by nomic-bert */
     {"emb_ln", "token_embd_norm", 0},
     {"encoder.layers.#.attn.Wqkv", "blk.#.attn_qkv", 0},
     {"encoder.layers.#.attn.out_proj", "blk.#.attn_output", 0},
@@ -215,7 +215,7 @@ static const cv_tmap NAMEMAP[] = {
     {"encoder.layers.#.mlp.fc12", "blk.#.ffn_gate", 0},
     {"encoder.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
     {"encoder.layers.#.norm2", "blk.#.layer_output_norm", 0},
-    /* mamba's names */
+    /* Mamba's: both naming schemes the reference maps */
     {"backbone.embeddings", "token_embd", 0},
     {"backbone.embedding", "token_embd", 0},
     {"model.embedding", "token_embd", 0},
@@ -237,7 +237,7 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.A_log", "blk.#.ssm_a", 0},
     {"model.layers.#.D", "blk.#.ssm_d", 0},
     {"model.layers.#.out_proj", "blk.#.ssm_out", 0},
-    /* rwkv6's names */
+    /* first needed by rwkv6 */
     {"rwkv.embeddings", "token_embd", 0},
     {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},
     {"rwkv.ln_out", "output_norm", 0},
@@ -267,7 +267,7 @@ static const cv_tmap NAMEMAP[] = {
     {"rwkv.blocks.#.feed_forward.key", "blk.#.channel_mix_key", 0},
     {"rwkv.blocks.#.feed_forward.receptance", "blk.#.channel_mix_receptance", 0},
     {"rwkv.blocks.#.feed_forward.value", "blk.#.channel_mix_value", 0},
-    /* rwkv6qwen2's names */
+    /* first needed by rwkv6qwen2 */
     {"model.layers.#.self_attn.time_maa_w1", "blk.#.time_mix_w1", 0},
     {"model.layers.#.self_attn.time_maa_w2", "blk.#.time_mix_w2", 0},
     {"model.layers.#.self_attn.time_maa_x", "blk.#.time_mix_lerp_x", 0},
@@ -280,7 +280,7 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.self_attn.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
     {"model.layers.#.self_attn.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
     {"model.layers.#.self_attn.gate", "blk.#.time_mix_gate", 0},
-    /* bloom's names */
+    /* BLOOM's, without "transformer." (families/bloom.c drops it) */
     {"word_embeddings", "token_embd", 0},
     {"word_embeddings_layernorm", "token_embd_norm", 0},
     {"h.#.input_layernorm", "blk.#.attn_norm", 0},
@@ -289,21 +289,21 @@ static const cv_tmap NAMEMAP[] = {
     {"h.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
     {"h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
     {"h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    /* qwen's names */
+    /* first needed by qwen */
     {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", 0},
     {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
     {"transformer.h.#.mlp.w1", "blk.#.ffn_up", 0},
     {"transformer.h.#.mlp.w2", "blk.#.ffn_gate", 0},
-    /* codeshell's names */
+    /* first needed by codeshell */
     {"transformer.wpe", "position_embd", 0},
     {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", 0},
-    /* refact's names */
+    /* first needed by refact */
     {"transformer.h.#.attn.q", "blk.#.attn_q", 0},
     {"transformer.h.#.attn.kv", "blk.#.attn_k", 0},
     {"transformer.h.#.mlp.gate_up_proj", "blk.#.ffn_gate", 0},
-    /* jais's names */
+    /* first needed by jais */
     {"transformer.h.#.mlp.c_fc2", "blk.#.ffn_gate", 0},
-    /* openelm's names */
+    /* first needed by openelm */
     {"transformer.token_embeddings", "token_embd", 0},
     {"transformer.norm", "output_norm", 0},
     {"transformer.layers.#.attn_norm", "blk.#.attn_norm", 0},
@@ -314,7 +314,7 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer.layers.#.ffn_norm", "blk.#.ffn_norm", 0},
     {"transformer.layers.#.ffn.proj_1", "blk.#.ffn_gate", 0},
     {"transformer.layers.#.ffn.proj_2", "blk.#.ffn_down", 0},
-    /* mpt's names */
+    /* first needed by mpt */
     {"transformer.norm_f", "output_norm", 0},
     {"transformer.blocks.#.norm_1", "blk.#.attn_norm", 0},
     {"transformer.blocks.#.attn.Wqkv", "blk.#.attn_qkv", 0},
@@ -322,9 +322,9 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer.blocks.#.norm_2", "blk.#.ffn_norm", 0},
     {"transformer.blocks.#.ffn.up_proj", "blk.#.ffn_up", 0},
     {"transformer.blocks.#.ffn.down_proj", "blk.#.ffn_down", 0},
-    /* baichuan's names */
+    /* first needed by baichuan */
     {"model.layers.#.self_attn.W_pack", "blk.#.attn_qkv", 0},
-    /* dbrx's names */
+    /* first needed by dbrx */
     {"transformer.blocks.#.norm_attn_norm.norm_1", "blk.#.attn_norm", 0},
     {"transformer.blocks.#.norm_attn_norm.attn.Wqkv", "blk.#.attn_qkv", 0},
     {"transformer.blocks.#.norm_attn_norm.attn.out_proj", "blk.#.attn_output", 0},
@@ -333,10 +333,10 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer.blocks.#.ffn.experts.mlp.w1", "blk.#.ffn_gate_exps", 0},
     {"transformer.blocks.#.ffn.experts.mlp.v1", "blk.#.ffn_up_exps", 0},
     {"transformer.blocks.#.ffn.experts.mlp.w2", "blk.#.ffn_down_exps", 0},
-    /* bitnet's names */
+    /* first needed by bitnet */
     {"model.layers.#.self_attn.inner_attn_ln", "blk.#.attn_sub_norm", 0},
     {"model.layers.#.mlp.ffn_layernorm", "blk.#.ffn_sub_norm", 0},
-    /* grok's names */
+    /* Grok's (experts stacked linear, linear_1, linear_v) */
     {"transformer.in_out_embed", "token_embd", 0},
     {"transformer.rms_norm", "output_norm", 0},
     {"transformer.decoder_layer.#.rms_norm", "blk.#.attn_norm", 0},
@@ -351,12 +351,12 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer.decoder_layer.#.moe.*.linear", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
     {"transformer.decoder_layer.#.moe.*.linear_1", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(1)},
     {"transformer.decoder_layer.#.moe.*.linear_v", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
-    /* arctic's names */
+    /* first needed by arctic */
     {"model.layers.#.residual_layernorm", "blk.#.ffn_norm", 0},
     {"model.layers.#.residual_mlp.w1", "blk.#.ffn_gate", 0},
     {"model.layers.#.residual_mlp.w2", "blk.#.ffn_down", 0},
     {"model.layers.#.residual_mlp.w3", "blk.#.ffn_up", 0},
-    /* wavtokenizer's names */
+    /* WavTokenizer's decoder, as llama.cpp's examples/tts/convert_pt_to_hf.py names it (a posnet block's "norm" is attn_norm) */
     {"backbone.embed", "conv1d", 0},
     {"backbone.norm", "token_embd_norm", 0},
     {"backbone.final_layer_norm", "output_norm", 0},
@@ -375,7 +375,7 @@ static const cv_tmap NAMEMAP[] = {
     {"backbone.posnet.#.k", "posnet.#.attn_k", 0},
     {"backbone.posnet.#.v", "posnet.#.attn_v", 0},
     {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
-    /* deci's names */
+    /* DeciLM's (Nemotron-51B's linear-attention layers have one matrix for attention) */
     {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
 };
 
