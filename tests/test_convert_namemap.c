@@ -83,6 +83,11 @@ TEST(convert_namemap_families) {
         {"BitnetForCausalLM", "model.layers.0.mlp.ffn_layernorm.weight", "blk.0.ffn_sub_norm.weight", 0},
         {"LlamaForCausalLM", "model.layers.x.self_attn.q_proj.weight", NULL, 0},
         {"LlamaForCausalLM", "model.layers.0.self_attn.q_proj.weight.weight", NULL, 0},
+        /* a name of the shared map that the family does not write (its kinds): refused as its reference does */
+        {"LlamaForCausalLM", "model.layers.0.self_attn.q_norm.weight", NULL, 0},
+        {"Qwen2ForCausalLM", "model.layers.0.mlp.experts.0.gate_proj.weight", NULL, 0},
+        {"GPT2LMHeadModel", "model.layers.0.self_attn.q_proj.weight", NULL, 0},
+        {"Olmo2ForCausalLM", "model.layers.0.self_attn.q_norm.weight", "blk.0.attn_q_norm.weight", 0},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
         const map_case *k = &CASES[i];

@@ -189,6 +189,7 @@ typedef struct cv_family {
     const char *arch;     /* general.architecture */
     const cv_mkey *meta;
     const cv_tmap *tensors;  /* its own tensor names (where it differs from namemap.c's), or NULL */
+    const char *kinds;       /* the GGUF names (space-separated, "blk.#.attn_q") it takes from namemap.c */
     unsigned vocab;       /* CV_V_*: tried in order SPM then BPE when both bits are set */
     unsigned flags;       /* CV_F_* */
     const char *experts_key; /* config.json's expert count for CV_X_EXPERT tensors, or NULL */

@@ -613,78 +613,235 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* What each family writes: the GGUF tensor names its reference maps (gguf-py's MODEL_TENSORS for
+ * the architecture), so that a name of the shared map (namemap.c) that another family uses is not
+ * taken (a Llama checkpoint's stray q_norm stays "no GGUF name", as the reference refuses it). */
+#define KINDS_T5 \
+    "dec.blk.#.attn_k dec.blk.#.attn_norm dec.blk.#.attn_o dec.blk.#.attn_q dec.blk.#.attn_rel_b " \
+    "dec.blk.#.attn_v dec.blk.#.cross_attn_k dec.blk.#.cross_attn_norm dec.blk.#.cross_attn_o " \
+    "dec.blk.#.cross_attn_q dec.blk.#.cross_attn_rel_b dec.blk.#.cross_attn_v dec.blk.#.ffn_down " \
+    "dec.blk.#.ffn_gate dec.blk.#.ffn_norm dec.blk.#.ffn_up dec.output_norm enc.blk.#.attn_k " \
+    "enc.blk.#.attn_norm enc.blk.#.attn_o enc.blk.#.attn_q enc.blk.#.attn_rel_b enc.blk.#.attn_v " \
+    "enc.blk.#.ffn_down enc.blk.#.ffn_gate enc.blk.#.ffn_norm enc.blk.#.ffn_up enc.output_norm output " \
+    "token_embd "
+#define KINDS_LLAMA \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_QWEN2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_QWEN2MOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp " \
+    "blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm " \
+    "token_embd "
+#define KINDS_GEMMA \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
+#define KINDS_GEMMA2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm " \
+    "output_norm token_embd "
+#define KINDS_PHI3 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
+    "output_norm token_embd "
+#define KINDS_PHIMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output output_norm " \
+    "token_embd "
+#define KINDS_PLAMO \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_up output output_norm token_embd "
+#define KINDS_DEEPSEEK \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.exp_probs_b.bias " \
+    "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_DEEPSEEK2 \
+    "blk.#.attn_kv_a_mqa blk.#.attn_kv_a_norm blk.#.attn_kv_b blk.#.attn_norm blk.#.attn_output " \
+    "blk.#.attn_q blk.#.attn_q_a blk.#.attn_q_a_norm blk.#.attn_q_b blk.#.exp_probs_b.bias " \
+    "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_COMMAND_R \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up output_norm token_embd "
+#define KINDS_STARCODER2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_OLMO \
+    "blk.#.attn_k blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
+    "output token_embd "
+#define KINDS_OLMO2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output " \
+    "output_norm token_embd "
+#define KINDS_OLMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
+    "blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_PHI2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_GPT2 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
+    "output_norm position_embd token_embd "
+#define KINDS_FALCON \
+    "blk.#.attn_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_up " \
+    "output output_norm token_embd "
+#define KINDS_INTERNLM2 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_GRANITEMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm output output_norm token_embd "
+#define KINDS_CHATGLM \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_qkv blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_T5ENCODER \
+    "dec.blk.#.attn_k dec.blk.#.attn_norm dec.blk.#.attn_o dec.blk.#.attn_q dec.blk.#.attn_rel_b " \
+    "dec.blk.#.attn_v dec.blk.#.cross_attn_k dec.blk.#.cross_attn_norm dec.blk.#.cross_attn_o " \
+    "dec.blk.#.cross_attn_q dec.blk.#.cross_attn_rel_b dec.blk.#.cross_attn_v dec.blk.#.ffn_down " \
+    "dec.blk.#.ffn_gate dec.blk.#.ffn_norm dec.blk.#.ffn_up dec.output_norm enc.blk.#.attn_k " \
+    "enc.blk.#.attn_norm enc.blk.#.attn_o enc.blk.#.attn_q enc.blk.#.attn_rel_b enc.blk.#.attn_v " \
+    "enc.blk.#.ffn_down enc.blk.#.ffn_gate enc.blk.#.ffn_norm enc.blk.#.ffn_up enc.output_norm output " \
+    "token_embd "
+#define KINDS_JAIS \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_OPENELM \
+    "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm output output_norm token_embd "
+#define KINDS_REFACT \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_norm output output_norm token_embd "
+#define KINDS_CHAMELEON \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm " \
+    "token_embd "
+#define KINDS_BERT \
+    "blk.#.attn_k blk.#.attn_output blk.#.attn_output_norm blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_up blk.#.layer_output_norm cls cls.output position_embd token_embd token_embd_norm " \
+    "token_types "
+#define KINDS_NOMIC_BERT \
+    "blk.#.attn_output blk.#.attn_output_norm blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
+    "blk.#.layer_output_norm token_embd token_embd_norm token_types "
+#define KINDS_JINA_BERT_V2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_output_norm " \
+    "blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
+    "blk.#.layer_output_norm cls token_embd token_embd_norm token_types "
+#define KINDS_MAMBA \
+    "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_out " \
+    "blk.#.ssm_x output output_norm token_embd "
+#define KINDS_RWKV6 \
+    "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
+    "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
+    "blk.#.time_mix_decay_w1 blk.#.time_mix_decay_w2 blk.#.time_mix_first blk.#.time_mix_gate " \
+    "blk.#.time_mix_key blk.#.time_mix_lerp_g blk.#.time_mix_lerp_k blk.#.time_mix_lerp_r " \
+    "blk.#.time_mix_lerp_v blk.#.time_mix_lerp_w blk.#.time_mix_lerp_x blk.#.time_mix_ln " \
+    "blk.#.time_mix_output blk.#.time_mix_receptance blk.#.time_mix_value blk.#.time_mix_w1 " \
+    "blk.#.time_mix_w2 output output_norm token_embd token_embd_norm "
+#define KINDS_DBRX \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_output_norm blk.#.attn_qkv blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_BITNET \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_sub_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_sub_norm blk.#.ffn_up output_norm token_embd "
+#define KINDS_GROK \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_output_norm blk.#.attn_q blk.#.attn_v " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "blk.#.layer_output_norm output output_norm token_embd "
+#define KINDS_ARCTIC \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
+    "blk.#.ffn_norm_exps blk.#.ffn_up blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_BLOOM \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
+    "output_norm token_embd token_embd_norm "
+#define KINDS_RWKV6QWEN2 \
+    "blk.#.attn_norm blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.time_mix_decay " \
+    "blk.#.time_mix_decay_w1 blk.#.time_mix_decay_w2 blk.#.time_mix_gate blk.#.time_mix_key " \
+    "blk.#.time_mix_lerp_g blk.#.time_mix_lerp_k blk.#.time_mix_lerp_r blk.#.time_mix_lerp_v " \
+    "blk.#.time_mix_lerp_w blk.#.time_mix_lerp_x blk.#.time_mix_output blk.#.time_mix_receptance " \
+    "blk.#.time_mix_value blk.#.time_mix_w1 blk.#.time_mix_w2 output output_norm token_embd "
+#define KINDS_WAVTOKENIZER_DEC \
+    "conv1d convnext.#.dw convnext.#.gamma convnext.#.norm convnext.#.pw1 convnext.#.pw2 output " \
+    "output_norm posnet.#.attn_k posnet.#.attn_norm posnet.#.attn_output posnet.#.attn_q posnet.#.attn_v " \
+    "posnet.#.conv1 posnet.#.conv2 posnet.#.norm1 posnet.#.norm2 token_embd token_embd_norm "
+
 static const cv_family FAMILIES[] = {
-    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, CV_V_SPM | CV_V_BPE,
+    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
-    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, NULL, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
-    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, NULL, CV_V_BPE, 0, "num_experts", NULL},
-    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
-    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
-    {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
-    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, NULL, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
-    {"PlamoForCausalLM", "plamo", PLAMO_META, NULL, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
-    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, NULL, CV_V_SPM | CV_V_BPE, CV_F_PERMUTE_QK, "n_routed_experts", NULL},
-    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, NULL, CV_V_BPE,
+    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
+    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, NULL, KINDS_QWEN2MOE, CV_V_BPE, 0, "num_experts", NULL},
+    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
+    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
+    {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
+    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, NULL, KINDS_PHIMOE, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
+    {"PlamoForCausalLM", "plamo", PLAMO_META, NULL, KINDS_PLAMO, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
+    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, NULL, KINDS_DEEPSEEK, CV_V_SPM | CV_V_BPE, CV_F_PERMUTE_QK, "n_routed_experts", NULL},
+    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, NULL, KINDS_DEEPSEEK2, CV_V_BPE,
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts", NULL},
-    {"CohereForCausalLM", "command-r", COMMAND_R_META, NULL, CV_V_BPE, 0, NULL, NULL},
-    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, NULL, CV_V_BPE, 0, NULL, NULL},
-    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, NULL, CV_V_BPE, 0, NULL, NULL},
-    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, NULL, CV_V_BPE, CV_F_PERMUTE_QK, NULL, NULL},
-    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"OlmoeForCausalLM", "olmoe", OLMOE_META, NULL, CV_V_BPE, 0, "num_experts", NULL},
+    {"CohereForCausalLM", "command-r", COMMAND_R_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
+    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
+    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, NULL, KINDS_STARCODER2, CV_V_BPE, 0, NULL, NULL},
+    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, NULL, KINDS_OLMO, CV_V_BPE, CV_F_PERMUTE_QK, NULL, NULL},
+    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, 0, NULL, NULL},
+    {"OlmoeForCausalLM", "olmoe", OLMOE_META, NULL, KINDS_OLMOE, CV_V_BPE, 0, "num_experts", NULL},
     /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
-     NULL, CV_V_BPE, 0, NULL, NULL},
-    {"PhiForCausalLM", "phi2", PHI2_META, NULL, CV_V_BPE, 0, NULL, NULL},
-    {"GPT2LMHeadModel", "gpt2", GPT2_META, NULL, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_gpt2},
-    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
-    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
-    {"GraniteForCausalLM", "granite", GRANITE_META, NULL, CV_V_SPM | CV_V_BPE,
+     NULL, KINDS_QWEN2, CV_V_BPE, 0, NULL, NULL},
+    {"PhiForCausalLM", "phi2", PHI2_META, NULL, KINDS_PHI2, CV_V_BPE, 0, NULL, NULL},
+    {"GPT2LMHeadModel", "gpt2", GPT2_META, NULL, KINDS_GPT2, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_gpt2},
+    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
+    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, NULL, KINDS_FALCON, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
+    {"GraniteForCausalLM", "granite", GRANITE_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, "num_local_experts", NULL},
-    {"ExaoneForCausalLM", "exaone", EXAONE_META, NULL, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_exaone},
-    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, NULL, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL, &lgg__cv_hooks_internlm2},
-    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, NULL, CV_V_SPM, CV_F_INTERNLM3_VOCAB | CV_F_PERMUTE_QK, NULL, NULL},
-    {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, NULL, CV_V_SPM | CV_V_BPE,
+    {"ExaoneForCausalLM", "exaone", EXAONE_META, NULL, KINDS_QWEN2, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_exaone},
+    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, NULL, KINDS_INTERNLM2, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL, &lgg__cv_hooks_internlm2},
+    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, NULL, KINDS_LLAMA, CV_V_SPM, CV_F_INTERNLM3_VOCAB | CV_F_PERMUTE_QK, NULL, NULL},
+    {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, NULL, KINDS_GRANITEMOE, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granitemoe},
     /* ChatGLM / GLM-4: hooks in families/chatglm.c */
-    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, NULL, 0, 0, NULL, &lgg__cv_hooks_chatglm},
+    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, NULL, KINDS_CHATGLM, 0, 0, NULL, &lgg__cv_hooks_chatglm},
     /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (families/nemotron.c) */
-    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, NULL, CV_V_SPM, 0, NULL, &lgg__cv_hooks_nemotron},
+    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, NULL, KINDS_QWEN2, CV_V_SPM, 0, NULL, &lgg__cv_hooks_nemotron},
     /* MiniCPM: base keys, then its scale factors (families/minicpm.c) */
-    {"MiniCPMForCausalLM", "minicpm", BASE_META, NULL, CV_V_SPM, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_minicpm},
+    {"MiniCPMForCausalLM", "minicpm", BASE_META, NULL, KINDS_LLAMA, CV_V_SPM, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_minicpm},
     /* MiniCPM 3: DeepSeek V2's latent attention names, a dense MLP, nothing permuted */
-    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, NULL, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm3},
+    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, NULL, KINDS_DEEPSEEK2, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm3},
     /* T5: tensors and vocabulary from families/t5.c and ugm.c */
     {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
-     T5_META, NULL, 0, 0, NULL, &lgg__cv_hooks_t5},
-    {"T5EncoderModel", "t5encoder", T5ENCODER_META, NULL, 0, 0, NULL, &lgg__cv_hooks_t5},
-    {"OrionForCausalLM", "orion", ORION_META, NULL, CV_V_SPM, 0, NULL, NULL}, /* norms with biases, no permutation */
-    {"XverseForCausalLM", "xverse", XVERSE_META, NULL, 0, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_xverse}, /* vocabulary: families/xverse.c */
-    {"JAISLMHeadModel", "jais", JAIS_META, NULL, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_jais},
-    {"OpenELMForCausalLM", "openelm", OPENELM_META, NULL, CV_V_SPM, 0, NULL, &lgg__cv_hooks_openelm},
-    {"GPTRefactForCausalLM", "refact", REFACT_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_refact},
-    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_codeshell},
-    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, NULL, CV_V_BPE, 0, NULL, NULL},
-    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, NULL, CV_V_BPE, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_chameleon},
-    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, NULL, 0, 0, NULL, &lgg__cv_hooks_bert},
-    {"RobertaModel", "bert", BERT_META, NULL, 0, 0, NULL, &lgg__cv_hooks_roberta},
-    {"NomicBertModel", "nomic-bert", BERT_META, NULL, 0, 0, NULL, &lgg__cv_hooks_nomic_bert},
-    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, NULL, 0, 0, NULL, &lgg__cv_hooks_xlmr},
-    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, NULL, 0, 0, NULL, &lgg__cv_hooks_jina_bert},
-    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, NULL, 0, 0, NULL, &lgg__cv_hooks_mamba},
-    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, NULL, 0, 0, NULL, &lgg__cv_hooks_rwkv6},
-    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, NULL, CV_V_SPM, 0, NULL, &lgg__cv_hooks_baichuan},
-    {"DbrxForCausalLM", "dbrx", MAMBA_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_dbrx},
-    {"DeciLMForCausalLM", "deci", NO_META, NULL, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_deci},
-    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_bitnet}, /* ternary weights: families/bitnet.c */
-    {"GrokForCausalLM", "grok", BASE_META, NULL, CV_V_SPM, 0, "num_local_experts", NULL},
-    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB | CV_F_PERMUTE_QK, "num_local_experts", NULL},
-    {"MPTForCausalLM", "mpt", MAMBA_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_mpt},
-    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, NULL, CV_V_BPE, 0, NULL, &lgg__cv_hooks_bloom},
-    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, NULL, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_qwen2vl},
-    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
-    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, NULL, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
-    {"QWenLMHeadModel", "qwen", QWEN_META, NULL, 0, 0, NULL, &lgg__cv_hooks_qwen},
+     T5_META, NULL, KINDS_T5, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"T5EncoderModel", "t5encoder", T5ENCODER_META, NULL, KINDS_T5ENCODER, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"OrionForCausalLM", "orion", ORION_META, NULL, KINDS_QWEN2, CV_V_SPM, 0, NULL, NULL}, /* norms with biases, no permutation */
+    {"XverseForCausalLM", "xverse", XVERSE_META, NULL, KINDS_LLAMA, 0, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_xverse}, /* vocabulary: families/xverse.c */
+    {"JAISLMHeadModel", "jais", JAIS_META, NULL, KINDS_JAIS, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_jais},
+    {"OpenELMForCausalLM", "openelm", OPENELM_META, NULL, KINDS_OPENELM, CV_V_SPM, 0, NULL, &lgg__cv_hooks_openelm},
+    {"GPTRefactForCausalLM", "refact", REFACT_META, NULL, KINDS_REFACT, CV_V_BPE, 0, NULL, &lgg__cv_hooks_refact},
+    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, NULL, KINDS_GPT2, CV_V_BPE, 0, NULL, &lgg__cv_hooks_codeshell},
+    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, NULL, KINDS_GPT2, CV_V_BPE, 0, NULL, NULL},
+    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, NULL, KINDS_CHAMELEON, CV_V_BPE, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_chameleon},
+    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, NULL, KINDS_BERT, 0, 0, NULL, &lgg__cv_hooks_bert},
+    {"RobertaModel", "bert", BERT_META, NULL, KINDS_BERT, 0, 0, NULL, &lgg__cv_hooks_roberta},
+    {"NomicBertModel", "nomic-bert", BERT_META, NULL, KINDS_NOMIC_BERT, 0, 0, NULL, &lgg__cv_hooks_nomic_bert},
+    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, NULL, KINDS_BERT, 0, 0, NULL, &lgg__cv_hooks_xlmr},
+    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, NULL, KINDS_JINA_BERT_V2, 0, 0, NULL, &lgg__cv_hooks_jina_bert},
+    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, NULL, KINDS_MAMBA, 0, 0, NULL, &lgg__cv_hooks_mamba},
+    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, NULL, KINDS_RWKV6, 0, 0, NULL, &lgg__cv_hooks_rwkv6},
+    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, NULL, KINDS_JAIS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_baichuan},
+    {"DbrxForCausalLM", "dbrx", MAMBA_META, NULL, KINDS_DBRX, CV_V_BPE, 0, NULL, &lgg__cv_hooks_dbrx},
+    {"DeciLMForCausalLM", "deci", NO_META, NULL, KINDS_QWEN2, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_deci},
+    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, KINDS_BITNET, CV_V_SPM, 0, NULL, &lgg__cv_hooks_bitnet}, /* ternary weights: families/bitnet.c */
+    {"GrokForCausalLM", "grok", BASE_META, NULL, KINDS_GROK, CV_V_SPM, 0, "num_local_experts", NULL},
+    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, KINDS_ARCTIC, CV_V_SPM, CV_F_ARCTIC_VOCAB | CV_F_PERMUTE_QK, "num_local_experts", NULL},
+    {"MPTForCausalLM", "mpt", MAMBA_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_mpt},
+    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, NULL, KINDS_BLOOM, CV_V_BPE, 0, NULL, &lgg__cv_hooks_bloom},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_qwen2vl},
+    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, KINDS_RWKV6QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
+    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, NULL, KINDS_WAVTOKENIZER_DEC, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
+    {"QWenLMHeadModel", "qwen", QWEN_META, NULL, KINDS_JAIS, 0, 0, NULL, &lgg__cv_hooks_qwen},
 };
 
 /* Classes the reference registers that are not converted, each with why

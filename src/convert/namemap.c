@@ -493,6 +493,17 @@ static unsigned family_xform(const cv_family *f, const char *base) {
     return x;
 }
 
+/* Whether family f writes GGUF name `gguf` ("blk.#.attn_q"): a word of its kinds. */
+static int takes_kind(const cv_family *f, const char *gguf) {
+    size_t n = strlen(gguf);
+    for (const char *p = f->kinds; p && *p;) {
+        size_t k = strcspn(p, " ");
+        if (k == n && !memcmp(p, gguf, n)) return 1;
+        p += k + (p[k] == ' ');
+    }
+    return !f->kinds;
+}
+
 const cv_tmap *lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid,
                                 long *xid) {
     char base[512], key[512];
@@ -505,8 +516,10 @@ const cv_tmap *lgg__cv_map_name(const cv_family *f, const char *hf, char *out, s
     const cv_tmap *m = NULL;
     for (const cv_tmap *o = f->tensors; o && o->hf && !m; o++)
         if (match(o->hf, o->gguf, base, suffix, out, cap, bid, xid)) m = o;
-    if (!m && name_key(base, key, sizeof key < KEY_CAP ? sizeof key : KEY_CAP))
+    if (!m && name_key(base, key, sizeof key < KEY_CAP ? sizeof key : KEY_CAP)) {
         m = shared_row(base, key, suffix, out, cap, bid, xid);
+        if (m && m->gguf && !takes_kind(f, m->gguf)) return NULL; /* another family's name */
+    }
     if (m && (m->xform & CV_X_NO_NAME)) return NULL; /* a name the family's reference does not map */
     if (m) *xform = m->xform | family_xform(f, base);
     return m;
