@@ -330,3 +330,17 @@ uint64_t cv_case_moe_large(const char *dir) {
 }
 
 #endif
+
+const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {
+    static tspec t[512];
+    const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, files);
+    if (!dir || (prepare && !prepare(dir))) return NULL;
+    return cv_case_weights(dir, t, m->shapes(t, m), m->dtype) ? dir : NULL;
+}
+
+void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2], int (*prepare)(const char *dir)) {
+    int same = 0, all = cv_case_outtypes() * (int)n;
+    for (size_t i = 0; i < n; i++)
+        same += cv_case_run(cv_fcase_make(&cases[i], files, prepare), cases[i].name, cases[i].sha, cv_case_q4km, 1);
+    CHECKF(same == all, "%d of %d byte-identical to the reference", same, all);
+}

@@ -79,4 +79,24 @@ void cv_case_refused(const char *dir, const char *config, const char *drop, cons
  * tokenizer); model.safetensors' size, 0 on failure. */
 uint64_t cv_case_moe_large(const char *dir);
 
+/* A decoder family's tiny checkpoint (test_convert_gpt2.c, ..._falcon.c,
+ * ...): its config.json, the tokenizer files `tokfiles` of golden/convert/
+ * TOKDIR, its tensors from `shapes` (prefix: GPT-2's names under
+ * "transformer."), weights in dtype; sha the reference's outputs for f32,
+ * f16, bf16, q8_0 and auto. */
+typedef struct cv_fcase {
+    const char *name, *config, *tokdir, *tokfiles;
+    size_t (*shapes)(tspec *t, const struct cv_fcase *m);
+    int prefix;
+    uint64_t H, L, nh, nkv, V;
+    uint32_t dtype;
+    const char *sha[5];
+} cv_fcase;
+/* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
+ * on its folder (NULL: none; 0 fails): the folder, or NULL. */
+const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));
+/* Each of the n cases through cv_case_run (Q4_K_M shared with the plain
+ * types), failing the current test unless all are byte-identical. */
+void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2], int (*prepare)(const char *dir));
+
 #endif

@@ -135,67 +135,6 @@ static lgg_status check_index(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
-/* Match a Hugging Face base name against a table pattern ('#' = a block
- * number); on a match write the GGUF name into out. */
-static int match(const char *pat, const char *gguf, const char *name, const char *suffix, char *out, size_t cap,
-                 long *bid, long *xid) {
-    const char *p = pat, *s = name, *num = NULL;
-    size_t nlen = 0;
-    while (*p) {
-        if (*p == '*') { /* an expert number */
-            if (*s < '0' || *s > '9') return 0;
-            const char *x = s;
-            while (*s >= '0' && *s <= '9') s++;
-            *xid = s - x > 9 ? LONG_MAX : strtol(x, NULL, 10);
-            p++;
-        } else if (*p == '#') {
-            if (*s < '0' || *s > '9') return 0;
-            num = s;
-            while (*s >= '0' && *s <= '9') s++;
-            nlen = (size_t)(s - num);
-            p++;
-        } else if (*p++ != *s++) {
-            return 0;
-        }
-    }
-    if (*s) return 0;
-    size_t o = 0;
-    for (const char *g = gguf; *g && o + 1 < cap; g++) {
-        if (*g == '#' && num) {
-            for (size_t i = 0; i < nlen && o + 1 < cap; i++) out[o++] = num[i];
-        } else {
-            out[o++] = *g;
-        }
-    }
-    out[o] = 0;
-    if (strlen(out) + strlen(suffix) + 1 > cap) return 0;
-    strcat(out, suffix);
-    *bid = num ? (nlen > 9 ? LONG_MAX : strtol(num, NULL, 10)) : -1;
-    return 1;
-}
-
-/* The table entry for an HF name: 1 mapped, 0 no entry.  For an expert,
- * *xid is its number and *slot the entry's rank among the expert entries. */
-int lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
-                    unsigned *slot) {
-    char base[512];
-    const char *suffix = "";
-    size_t l = strlen(hf);
-    if (l >= sizeof base) return 0;
-    memcpy(base, hf, l + 1);
-    if (ends_with(base, ".weight")) suffix = ".weight", base[l - 7] = 0;
-    else if (ends_with(base, ".bias")) suffix = ".bias", base[l - 5] = 0;
-    *slot = 0;
-    for (const cv_tmap *m = f->tensors; m->hf; m++) {
-        if (match(m->hf, m->gguf, base, suffix, out, cap, bid, xid)) {
-            *xform = m->xform;
-            return 1;
-        }
-        *slot += (m->xform & CV_X_EXPERT) != 0;
-    }
-    return 0;
-}
-
 /* Tensors the reference keeps in F32 whatever the output type. */
 static int keep_f32(const char *name, uint32_t hf_dims) {
     static const char *const suffixes[] = {
@@ -267,10 +206,8 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': experts of one block differ in shape or dtype",
                                 c->dir, c->shard_names[v[x].shard], v[x].t->name.ptr);
     char name[128];
-    const cv_tmap *m = c->fam->tensors;
-    for (unsigned k = 0; m->hf && (k < slot || !(m->xform & CV_X_EXPERT)); m++) k += (m->xform & CV_X_EXPERT) != 0;
-    const char *hash = strchr(m->gguf, '#');
-    snprintf(name, sizeof name, "%.*s%llu%s.weight", (int)(hash - m->gguf), m->gguf, (unsigned long long)bid, hash + 1);
+    const char *g = c->expert_gguf[slot], *hash = strchr(g, '#');
+    snprintf(name, sizeof name, "%.*s%llu%s.weight", (int)(hash - g), g, (unsigned long long)bid, hash + 1);
     lgg_status st = lgg__cv_add_tensor(c, v[0].shard, t0, name, 0, err);
     if (st) return st;
     cv_tensor *t = &c->t[c->n_t - 1];
@@ -286,8 +223,9 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
 
 /* Hold one expert's matrix until its block has all of them (3 per expert);
  * then stack each of the three kinds, in table order. */
-static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid, unsigned slot,
-                             lgg_error *err) {
+static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid,
+                             const cv_tmap *row, lgg_error *err) {
+    unsigned slot = CV_X_SLOT_OF(row->xform);
     if (!c->experts) {
         const char *key = c->fam->experts_key ? c->fam->experts_key : "num_local_experts";
         int64_t n = lgg__cv_hparam_int(c, key, 0);
@@ -301,6 +239,7 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     if (bid < 0 || xid < 0 || (uint64_t)xid >= c->n_experts || slot > 2)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': expert number beyond the %u experts",
                             c->dir, c->shard_names[shard], t->name.ptr, c->n_experts);
+    c->expert_gguf[slot] = row->gguf;
     cv_src *e = &c->experts[((uint64_t)bid * 3 + slot) * c->n_experts + (uint64_t)xid];
     if (!e->t) c->n_pending[bid]++;
     e->shard = shard, e->t = t;
@@ -332,18 +271,19 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
             if (lgg__cv_skipped(c, t->name.ptr)) continue;
             char out[512], renamed[512];
             const char *hf = t->name.ptr;
-            unsigned xform = 0, slot = 0;
+            unsigned xform = 0;
             long bid = -1, xid = -1;
             if (c->hooks && c->hooks->hf_name) { /* the family's own renames and drops */
                 if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
                 hf = renamed;
             }
-            if (!lgg__cv_map_name(c->fam, hf, out, sizeof out, &xform, &bid, &xid, &slot) ||
+            const cv_tmap *row = lgg__cv_map_name(c->fam, hf, out, sizeof out, &xform, &bid, &xid);
+            if (!row ||
                 (bid >= 0 && (uint64_t)bid >= c->block_count))
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
                                     c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
             if (xform & CV_X_SKIP) continue;
-            lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, slot, err)
+            lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, row, err)
                                                   : lgg__cv_add_tensor(c, s, t, out, xform, err);
             if (!st && !(xform & CV_X_EXPERT) && c->hooks && c->hooks->tensor) st = c->hooks->tensor(c, &c->t[c->n_t - 1], err);
             if (st) return st;

@@ -29,9 +29,18 @@ enum {
                                 column of the source (DBRX's w2) */
     CV_X_TERNARY = 1u << 20  /* BitNet's weights made ternary with the tensor's scale (families/bitnet.c) */
 };
+/* A CV_X_EXPERT row's place among its block's three stacked tensors (they
+ * are written in slot order). */
+/* CV_X_NO_NAME: a family's row for a shared name its reference does not
+ * map (BitNet's lm_head): the tensor has no GGUF name. */
+#define CV_X_NO_NAME (1u << 27)
+#define CV_X_SLOT(k) ((unsigned)(k) << 28)
+#define CV_X_SLOT_OF(x) (((x) >> 28) & 3u)
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block
  * number, '*' for an expert number) and the GGUF name it becomes ('#'
- * replaced by the same number). */
+ * replaced by the same number).  The rows every family shares are
+ * namemap.c's; a family's own (cv_family.tensors) hold only where it
+ * differs, and are tried first. */
 typedef struct cv_tmap {
     const char *hf, *gguf;
     unsigned xform;
@@ -138,6 +147,9 @@ enum {
                                     from tokenizer.model, eos replaced by <|im_end|> */
     CV_F_INTERNLM3_VOCAB = 512,  /* InternLM3's: the space prefix from tokenizer_config.json before the special
                                     tokens, eos replaced by a special <|im_end|> */
+    CV_F_PERMUTE_QK = 2048,      /* q_proj and k_proj permuted as the reference's LlamaModel does (namemap.c) */
+    CV_F_NORM_ADD1 = 4096,       /* Gemma's: 1 added to every tensor whose name ends in "norm" (namemap.c) */
+    CV_F_CONV1D = 8192,          /* GPT-2's Conv1D matrices (c_attn, c_proj, c_fc, c_fc2) written transposed */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
                                     past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
                                     score 0, the others USER_DEFINED with -10000 */
@@ -176,7 +188,8 @@ typedef struct cv_family {
     const char *hf_archs; /* config.json "architectures" names, '|' separated */
     const char *arch;     /* general.architecture */
     const cv_mkey *meta;
-    const cv_tmap *tensors;
+    const cv_tmap *tensors;  /* its own tensor names (where it differs from namemap.c's), or NULL */
+    const char *kinds;       /* the GGUF names (space-separated, "blk.#.attn_q") it takes from namemap.c */
     unsigned vocab;       /* CV_V_*: tried in order SPM then BPE when both bits are set */
     unsigned flags;       /* CV_F_* */
     const char *experts_key; /* config.json's expert count for CV_X_EXPERT tensors, or NULL */

@@ -95,6 +95,7 @@ struct lgg_convert {
     cv_src *experts;         /* pending expert matrices: [block][3 * n_experts] */
     uint32_t *n_pending;     /* per block */
     uint32_t n_experts;
+    const char *expert_gguf[3]; /* the GGUF pattern of each expert slot (its map row's) */
     char *default_name;
     uint8_t *scratch;
     size_t scratch_cap;
@@ -156,8 +157,13 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
                       lgg_error *err);
 lgg_status lgg__cv_load_config(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_open_shards(struct lgg_convert *c, lgg_error *err);
-int lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid, long *xid,
-                     unsigned *slot);
+/* namemap.c: a HF tensor name mapped (the family's rows, then the shared
+ * map): its row, or NULL; *xform its transforms with the family's; *bid
+ * the block number (-1: none), *xid an expert's number. */
+const cv_tmap *lgg__cv_map_name(const cv_family *f, const char *hf, char *out, size_t cap, unsigned *xform, long *bid,
+                                long *xid);
+/* The shared map's rows (*rows) and their count. */
+size_t lgg__cv_namemap_rows(const cv_tmap **rows);
 lgg_status lgg__cv_add_tensor(struct lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf,
                               unsigned xform, lgg_error *err);
 int lgg__cv_skipped(const struct lgg_convert *c, const char *name);

@@ -342,156 +342,8 @@ static const cv_mkey CHATGLM_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-#define ATTN_FFN(QX, KX)                                                    \
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", QX},                \
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", KX},                \
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},                 \
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},            \
-    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},                  \
-    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},                      \
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}
 
-/* Mixtral's experts are stacked in the order of their entries here (the
- * reference's w1, w2, w3). */
-static const cv_tmap LLAMA_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
-    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
-    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
-    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
-    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
-    {NULL, NULL, 0},
-};
 
-/* GraniteMoE: llama's attention; experts already stacked, gate and up in
- * one matrix (families/granitemoe.c splits it). */
-static const cv_tmap GRANITEMOE_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.block_sparse_moe.router.layer", "blk.#.ffn_gate_inp", 0},
-    {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_exps", 0},
-    {"model.layers.#.block_sparse_moe.output_linear", "blk.#.ffn_down_exps", 0},
-    {NULL, NULL, 0},
-};
-
-static const cv_tmap QWEN2_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    ATTN_FFN(0, 0),
-    {NULL, NULL, 0},
-};
-
-/* Gemma stores norm weights as w - 1; the reference adds the 1 back to every
- * tensor whose name ends in "norm.weight".  lm_head is skipped (tied). */
-static const cv_tmap GEMMA2_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "", CV_X_SKIP},
-    {"model.norm", "output_norm", CV_X_ADD1},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", CV_X_ADD1},
-    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", CV_X_ADD1},
-    {"model.layers.#.pre_feedforward_layernorm", "blk.#.ffn_norm", CV_X_ADD1},
-    {"model.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", CV_X_ADD1},
-    ATTN_FFN(0, 0),
-    {NULL, NULL, 0},
-};
-
-/* Qwen2-MoE stacks its experts as down, gate, up (the order of these entries). */
-static const cv_tmap QWEN2MOE_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
-    {"model.layers.#.mlp.shared_expert_gate", "blk.#.ffn_gate_inp_shexp", 0},
-    {"model.layers.#.mlp.shared_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
-    {"model.layers.#.mlp.shared_expert.up_proj", "blk.#.ffn_up_shexp", 0},
-    {"model.layers.#.mlp.shared_expert.down_proj", "blk.#.ffn_down_shexp", 0},
-    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},
-    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},
-    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT},
-    {NULL, NULL, 0},
-};
-
-static const cv_tmap GEMMA_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "", CV_X_SKIP},
-    {"model.norm", "output_norm", CV_X_ADD1},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", CV_X_ADD1},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", CV_X_ADD1},
-    ATTN_FFN(0, 0),
-    {NULL, NULL, 0},
-};
-
-/* Phi-3 keeps its fused projections: llama.cpp splits them at run time. */
-static const cv_tmap PHI3_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.self_attn.qkv_proj", "blk.#.attn_qkv", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* DeepSeek's blocks past the attention: the leading dense FFNs, the router
- * (V3's selection bias renamed), shared experts, and routed experts
- * stacked as down, gate, up. */
-#define DEEPSEEK_FFN                                                                                     \
-    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},                                              \
-    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},                                                  \
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},                                              \
-    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},                                               \
-    {"model.layers.#.mlp.gate.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},                   \
-    {"model.layers.#.mlp.shared_experts.gate_proj", "blk.#.ffn_gate_shexp", 0},                         \
-    {"model.layers.#.mlp.shared_experts.up_proj", "blk.#.ffn_up_shexp", 0},                             \
-    {"model.layers.#.mlp.shared_experts.down_proj", "blk.#.ffn_down_shexp", 0},                         \
-    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},                     \
-    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},                     \
-    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT}
-
-#define OUTER_NORMS                                                        \
-    {"model.embed_tokens", "token_embd", 0},                               \
-    {"lm_head", "output", 0},                                              \
-    {"model.norm", "output_norm", 0},                                      \
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},              \
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0}
-
-/* PhiMoE: biased layer norms and projections, Mixtral's experts (stacked
- * w1, w2, w3) without llama's permutation. */
-static const cv_tmap PHIMOE_TENSORS[] = {
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
-    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
-    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
-    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
-    {NULL, NULL, 0},
-};
 
 /* PLaMo: its own keys only, with the context (4096) and the key/value head
  * count (5, PLaMo-13B's; config.json's is not it) hard-coded as the
@@ -508,122 +360,6 @@ static const cv_mkey PLAMO_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* One norm per block before the parallel attention and MLP. */
-static const cv_tmap PLAMO_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"model.norm", "output_norm", 0},
-    {"lm_head", "output", 0},
-    {"model.layers.layers.#.norm", "blk.#.attn_norm", 0},
-    {"model.layers.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
-    {"model.layers.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
-    {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-static const cv_tmap DEEPSEEK_TENSORS[] = {
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    DEEPSEEK_FFN,
-    {NULL, NULL, 0},
-};
-
-static const cv_tmap DEEPSEEK2_TENSORS[] = {
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.q_a_proj", "blk.#.attn_q_a", 0},
-    {"model.layers.#.self_attn.q_a_layernorm", "blk.#.attn_q_a_norm", 0},
-    {"model.layers.#.self_attn.q_b_proj", "blk.#.attn_q_b", 0},
-    {"model.layers.#.self_attn.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
-    {"model.layers.#.self_attn.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
-    {"model.layers.#.self_attn.kv_b_proj", "blk.#.attn_kv_b", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    DEEPSEEK_FFN,
-    {NULL, NULL, 0},
-};
-
-#define QK_NORMS                                                     \
-    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},     \
-    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0}
-
-/* Cohere: one norm per block (attention and FFN in parallel), tied output;
- * Command-R's per-head q/k norms (2-D, kept F32 as every *_norm). */
-static const cv_tmap COHERE_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    QK_NORMS,
-    ATTN_FFN(0, 0),
-    {NULL, NULL, 0},
-};
-
-/* StarCoder2: biased layer norms and projections, a plain two-matrix MLP. */
-static const cv_tmap STARCODER2_TENSORS[] = {
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.c_fc", "blk.#.ffn_up", 0},
-    {"model.layers.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* OLMo: no norm weights (non-parametric layer norms), llama's permutation. */
-static const cv_tmap OLMO_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
-    {NULL, NULL, 0},
-};
-
-/* OLMo 2: norms after attention and after the FFN, and QK norms. */
-static const cv_tmap OLMO2_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
-    {"model.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
-    QK_NORMS,
-    ATTN_FFN(0, 0),
-    {NULL, NULL, 0},
-};
-
-/* OLMoE: QK norms, experts stacked as down, gate, up. */
-static const cv_tmap OLMOE_TENSORS[] = {
-    OUTER_NORMS,
-    QK_NORMS,
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.gate", "blk.#.ffn_gate_inp", 0},
-    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT},
-    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT},
-    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT},
-    {NULL, NULL, 0},
-};
-
-/* Phi-2: biased everything, a dense output projection, fc1/fc2. */
-static const cv_tmap PHI2_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.final_layernorm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.dense", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.fc1", "blk.#.ffn_up", 0},
-    {"model.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
 
 /* GPT-2: its own keys, the feed-forward length 4 * n_embd. */
 static const cv_mkey GPT2_META[] = {
@@ -681,50 +417,6 @@ static const cv_mkey FALCON_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* GPT-2's names without "transformer." (families/gpt2.c); its Conv1D weights are
- * stored (in, out) and written transposed, biases as they are. */
-static const cv_tmap GPT2_TENSORS[] = {
-    {"wte", "token_embd", 0},
-    {"wpe", "position_embd", 0},
-    {"ln_f", "output_norm", 0},
-    {"lm_head", "output", 0},
-    {"h.#.ln_1", "blk.#.attn_norm", 0},
-    {"h.#.ln_2", "blk.#.ffn_norm", 0},
-    {"h.#.attn.c_attn", "blk.#.attn_qkv", CV_X_TRANSPOSE},
-    {"h.#.attn.c_proj", "blk.#.attn_output", CV_X_TRANSPOSE},
-    {"h.#.mlp.c_fc", "blk.#.ffn_up", CV_X_TRANSPOSE},
-    {"h.#.mlp.c_proj", "blk.#.ffn_down", CV_X_TRANSPOSE},
-    {NULL, NULL, 0},
-};
-
-static const cv_tmap GPTNEOX_TENSORS[] = {
-    {"gpt_neox.embed_in", "token_embd", 0},
-    {"embed_out", "output", 0},
-    {"gpt_neox.final_layer_norm", "output_norm", 0},
-    {"gpt_neox.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"gpt_neox.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"gpt_neox.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},
-    {"gpt_neox.layers.#.attention.dense", "blk.#.attn_output", 0},
-    {"gpt_neox.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
-    {"gpt_neox.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* Falcon 7B's one norm per block, 40B's two (ln_mlp is the first). */
-static const cv_tmap FALCON_TENSORS[] = {
-    {"transformer.word_embeddings", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.ln_f", "output_norm", 0},
-    {"transformer.h.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"transformer.h.#.ln_mlp", "blk.#.attn_norm", 0},
-    {"transformer.h.#.ln_attn", "blk.#.attn_norm_2", 0},
-    {"transformer.h.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
-    {"transformer.h.#.self_attention.dense", "blk.#.attn_output", 0},
-    {"transformer.h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
-    {"transformer.h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
 /* Exaone: its own order; the norms' epsilon from layer_norm_epsilon,
  * written as the RMS one (families/exaone.c fills the defaults). */
 static const cv_mkey EXAONE_META[] = {
@@ -742,22 +434,6 @@ static const cv_mkey EXAONE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-static const cv_tmap EXAONE_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.ln_f", "output_norm", 0},
-    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
-    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
-    {"transformer.h.#.attn.attention.q_proj", "blk.#.attn_q", 0},
-    {"transformer.h.#.attn.attention.k_proj", "blk.#.attn_k", 0},
-    {"transformer.h.#.attn.attention.v_proj", "blk.#.attn_v", 0},
-    {"transformer.h.#.attn.attention.out_proj", "blk.#.attn_output", 0},
-    {"transformer.h.#.mlp.c_fc_0", "blk.#.ffn_gate", 0},
-    {"transformer.h.#.mlp.c_fc_1", "blk.#.ffn_up", 0},
-    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
 /* InternLM2: its own order, every key required but the rope scaling. */
 static const cv_mkey INTERNLM2_META[] = {
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},
@@ -773,21 +449,6 @@ static const cv_mkey INTERNLM2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* InternLM2's fused wqkv becomes attn_q, attn_k and attn_v (families/fused_qkv.c). */
-static const cv_tmap INTERNLM2_TENSORS[] = {
-    {"model.tok_embeddings", "token_embd", 0},
-    {"output", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.attention_norm", "blk.#.attn_norm", 0},
-    {"model.layers.#.attention.wqkv", "blk.#.attn_q", 0},
-    {"model.layers.#.attention.wo", "blk.#.attn_output", 0},
-    {"model.layers.#.ffn_norm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.feed_forward.w1", "blk.#.ffn_gate", 0},
-    {"model.layers.#.feed_forward.w3", "blk.#.ffn_up", 0},
-    {"model.layers.#.feed_forward.w2", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
 /* InternLM3: the base keys, the vocabulary size, the rope dimensions. */
 static const cv_mkey INTERNLM3_META[] = {
     BASE_PARAMS,
@@ -797,224 +458,15 @@ static const cv_mkey INTERNLM3_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* T5: encoder and decoder blocks (relative attention biases in the first
- * ones), gated (wi_0/wi_1) or plain (wi) feed-forwards; the embeddings under
- * any of three names (families/t5.c keeps the first). */
-#define T5_BLOCK(SIDE, FFN_LAYER)                                                             \
-    {#SIDE "oder.block.#.layer.0.layer_norm", #SIDE ".blk.#.attn_norm", 0},                   \
-    {#SIDE "oder.block.#.layer.0.SelfAttention.q", #SIDE ".blk.#.attn_q", 0},                 \
-    {#SIDE "oder.block.#.layer.0.SelfAttention.k", #SIDE ".blk.#.attn_k", 0},                 \
-    {#SIDE "oder.block.#.layer.0.SelfAttention.v", #SIDE ".blk.#.attn_v", 0},                 \
-    {#SIDE "oder.block.#.layer.0.SelfAttention.o", #SIDE ".blk.#.attn_o", 0},                 \
-    {#SIDE "oder.block.#.layer.0.SelfAttention.relative_attention_bias", #SIDE ".blk.#.attn_rel_b", 0}, \
-    {#SIDE "oder.block.#.layer." FFN_LAYER ".layer_norm", #SIDE ".blk.#.ffn_norm", 0},         \
-    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi_0", #SIDE ".blk.#.ffn_gate", 0}, \
-    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi", #SIDE ".blk.#.ffn_up", 0},     \
-    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wi_1", #SIDE ".blk.#.ffn_up", 0},   \
-    {#SIDE "oder.block.#.layer." FFN_LAYER ".DenseReluDense.wo", #SIDE ".blk.#.ffn_down", 0},   \
-    {#SIDE "oder.final_layer_norm", #SIDE ".output_norm", 0}
-
-static const cv_tmap T5_TENSORS[] = {
-    {"shared", "token_embd", 0},
-    {"encoder.embed_tokens", "token_embd", 0},
-    {"decoder.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    T5_BLOCK(enc, "1"),
-    T5_BLOCK(dec, "2"),
-    {"decoder.block.#.layer.1.layer_norm", "dec.blk.#.cross_attn_norm", 0},
-    {"decoder.block.#.layer.1.EncDecAttention.q", "dec.blk.#.cross_attn_q", 0},
-    {"decoder.block.#.layer.1.EncDecAttention.k", "dec.blk.#.cross_attn_k", 0},
-    {"decoder.block.#.layer.1.EncDecAttention.v", "dec.blk.#.cross_attn_v", 0},
-    {"decoder.block.#.layer.1.EncDecAttention.o", "dec.blk.#.cross_attn_o", 0},
-    {"decoder.block.#.layer.1.EncDecAttention.relative_attention_bias", "dec.blk.#.cross_attn_rel_b", 0},
-    {NULL, NULL, 0},
-};
-
-/* ChatGLM's names ("transformer." dropped: families/chatglm.c), its fused
- * q/k/v kept; GLM-4 in Hugging Face's own layout (GlmForCausalLM): separate
- * q/k/v, the fused gate/up kept as ffn_up. */
-static const cv_tmap CHATGLM_TENSORS[] = {
-    {"embedding.word_embeddings", "token_embd", 0},
-    {"output_layer", "output", 0},
-    {"encoder.final_layernorm", "output_norm", 0},
-    {"encoder.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"encoder.layers.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
-    {"encoder.layers.#.self_attention.dense", "blk.#.attn_output", 0},
-    {"encoder.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"encoder.layers.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
-    {"encoder.layers.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
 
 /* BERT's names after families/bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, families/bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
-#define BERT_ATTN                                                                 \
-    {"embeddings.word_embeddings", "token_embd", 0},                              \
-    {"embeddings.token_type_embeddings", "token_types", 0},                       \
-    {"embeddings.LayerNorm", "token_embd_norm", 0},                               \
-    {"encoder.layer.#.attention.self.query", "blk.#.attn_q", 0},                  \
-    {"encoder.layer.#.attention.self.key", "blk.#.attn_k", 0},                    \
-    {"encoder.layer.#.attention.self.value", "blk.#.attn_v", 0},                  \
-    {"encoder.layer.#.attention.output.dense", "blk.#.attn_output", 0},           \
-    {"encoder.layer.#.attention.output.LayerNorm", "blk.#.attn_output_norm", 0},  \
-    {"classifier", "cls", 0}
-
-static const cv_tmap BERT_TENSORS[] = {
-    BERT_ATTN,
-    {"embeddings.position_embeddings", "position_embd", 0},
-    {"encoder.layer.#.intermediate.dense", "blk.#.ffn_up", 0},
-    {"encoder.layer.#.output.dense", "blk.#.ffn_down", 0},
-    {"encoder.layer.#.output.LayerNorm", "blk.#.layer_output_norm", 0},
-    {"classifier.dense", "cls", 0},
-    {"classifier.out_proj", "cls.output", 0},
-    {NULL, NULL, 0},
-};
-
-/* Jina's BERT v2 (ALiBi, no position embeddings): a fused gate/up matrix,
- * which families/bert.c splits into its two halves (gated_layers: gate then up;
- * jina-v2-code's up_gated_layer: up then gate), q/k norms in the code
- * models. */
-static const cv_tmap JINA_BERT_TENSORS[] = {
-    BERT_ATTN,
-    {"encoder.layer.#.mlp.gated_layers", "blk.#.ffn_gate", 0},
-    {"encoder.layer.#.mlp.up_gated_layer", "blk.#.ffn_up", 0},
-    {"encoder.layer.#.mlp.wo", "blk.#.ffn_down", 0},
-    {"encoder.layer.#.mlp.down_layer", "blk.#.ffn_down", 0},
-    {"encoder.layer.#.mlp.layernorm", "blk.#.layer_output_norm", 0},
-    {"encoder.layer.#.layer_norm_1", "blk.#.attn_norm_2", 0},
-    {"encoder.layer.#.layer_norm_2", "blk.#.layer_output_norm", 0},
-    {"encoder.layer.#.attention.self.layer_norm_q", "blk.#.attn_q_norm", 0},
-    {"encoder.layer.#.attention.self.layer_norm_k", "blk.#.attn_k_norm", 0},
-    {NULL, NULL, 0},
-};
-
-/* Nomic's BERT: fused q/k/v, a gated feed-forward, rotary positions. */
-static const cv_tmap NOMIC_BERT_TENSORS[] = {
-    {"embeddings.word_embeddings", "token_embd", 0},
-    {"embeddings.token_type_embeddings", "token_types", 0},
-    {"emb_ln", "token_embd_norm", 0},
-    {"encoder.layers.#.attn.Wqkv", "blk.#.attn_qkv", 0},
-    {"encoder.layers.#.attn.out_proj", "blk.#.attn_output", 0},
-    {"encoder.layers.#.norm1", "blk.#.attn_output_norm", 0},
-    {"encoder.layers.#.mlp.fc11", "blk.#.ffn_up", 0},
-    {"encoder.layers.#.mlp.fc12", "blk.#.ffn_gate", 0},
-    {"encoder.layers.#.mlp.fc2", "blk.#.ffn_down", 0},
-    {"encoder.layers.#.norm2", "blk.#.layer_output_norm", 0},
-    {NULL, NULL, 0},
-};
 
 /* Mamba and RWKV-6: every key is written by families/mamba.c / families/rwkv6.c; A_log, the output head and the
  * vocabulary are its too.  Both naming schemes the reference maps. */
 static const cv_mkey MAMBA_META[] = {{NULL, NULL, 0, 0}};
-
-static const cv_tmap MAMBA_TENSORS[] = {
-    {"backbone.embeddings", "token_embd", 0},
-    {"backbone.embedding", "token_embd", 0},
-    {"model.embedding", "token_embd", 0},
-    {"backbone.norm_f", "output_norm", 0},
-    {"model.norm_f", "output_norm", 0},
-    {"lm_head", "output", 0},
-    {"backbone.layers.#.norm", "blk.#.attn_norm", 0},
-    {"model.layers.#.norm", "blk.#.attn_norm", 0},
-    {"backbone.layers.#.mixer.in_proj", "blk.#.ssm_in", 0},
-    {"backbone.layers.#.mixer.conv1d", "blk.#.ssm_conv1d", 0},
-    {"backbone.layers.#.mixer.x_proj", "blk.#.ssm_x", 0},
-    {"backbone.layers.#.mixer.dt_proj", "blk.#.ssm_dt", 0},
-    {"backbone.layers.#.mixer.A_log", "blk.#.ssm_a", 0},
-    {"backbone.layers.#.mixer.D", "blk.#.ssm_d", 0},
-    {"backbone.layers.#.mixer.out_proj", "blk.#.ssm_out", 0},
-    {"model.layers.#.in_proj", "blk.#.ssm_in", 0},
-    {"model.layers.#.conv1d", "blk.#.ssm_conv1d", 0},
-    {"model.layers.#.x_proj", "blk.#.ssm_x", 0},
-    {"model.layers.#.dt_proj", "blk.#.ssm_dt", 0},
-    {"model.layers.#.A_log", "blk.#.ssm_a", 0},
-    {"model.layers.#.D", "blk.#.ssm_d", 0},
-    {"model.layers.#.out_proj", "blk.#.ssm_out", 0},
-    {NULL, NULL, 0},
-};
-
-/* RWKV-6: keys, reshapes and the world vocabulary in families/rwkv6.c. */
-static const cv_tmap RWKV6_TENSORS[] = {
-    {"rwkv.embeddings", "token_embd", 0},
-    {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},
-    {"rwkv.ln_out", "output_norm", 0},
-    {"head", "output", 0},
-    {"rwkv.blocks.#.ln1", "blk.#.attn_norm", 0},
-    {"rwkv.blocks.#.ln2", "blk.#.attn_norm_2", 0},
-    {"rwkv.blocks.#.attention.time_maa_w1", "blk.#.time_mix_w1", 0},
-    {"rwkv.blocks.#.attention.time_maa_w2", "blk.#.time_mix_w2", 0},
-    {"rwkv.blocks.#.attention.time_maa_x", "blk.#.time_mix_lerp_x", 0},
-    {"rwkv.blocks.#.attention.time_maa_k", "blk.#.time_mix_lerp_k", 0},
-    {"rwkv.blocks.#.attention.time_maa_v", "blk.#.time_mix_lerp_v", 0},
-    {"rwkv.blocks.#.attention.time_maa_r", "blk.#.time_mix_lerp_r", 0},
-    {"rwkv.blocks.#.attention.time_maa_g", "blk.#.time_mix_lerp_g", 0},
-    {"rwkv.blocks.#.attention.time_maa_w", "blk.#.time_mix_lerp_w", 0},
-    {"rwkv.blocks.#.attention.time_faaaa", "blk.#.time_mix_first", 0},
-    {"rwkv.blocks.#.attention.time_decay", "blk.#.time_mix_decay", 0},
-    {"rwkv.blocks.#.attention.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
-    {"rwkv.blocks.#.attention.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
-    {"rwkv.blocks.#.attention.key", "blk.#.time_mix_key", 0},
-    {"rwkv.blocks.#.attention.value", "blk.#.time_mix_value", 0},
-    {"rwkv.blocks.#.attention.receptance", "blk.#.time_mix_receptance", 0},
-    {"rwkv.blocks.#.attention.gate", "blk.#.time_mix_gate", 0},
-    {"rwkv.blocks.#.attention.ln_x", "blk.#.time_mix_ln", 0},
-    {"rwkv.blocks.#.attention.output", "blk.#.time_mix_output", 0},
-    {"rwkv.blocks.#.feed_forward.time_maa_k", "blk.#.channel_mix_lerp_k", 0},
-    {"rwkv.blocks.#.feed_forward.time_maa_r", "blk.#.channel_mix_lerp_r", 0},
-    {"rwkv.blocks.#.feed_forward.key", "blk.#.channel_mix_key", 0},
-    {"rwkv.blocks.#.feed_forward.receptance", "blk.#.channel_mix_receptance", 0},
-    {"rwkv.blocks.#.feed_forward.value", "blk.#.channel_mix_value", 0},
-    {NULL, NULL, 0},
-};
-
-/* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names and blocks. */
-static const cv_tmap RWKV6QWEN2_TENSORS[] = {
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.time_maa_w1", "blk.#.time_mix_w1", 0},
-    {"model.layers.#.self_attn.time_maa_w2", "blk.#.time_mix_w2", 0},
-    {"model.layers.#.self_attn.time_maa_x", "blk.#.time_mix_lerp_x", 0},
-    {"model.layers.#.self_attn.time_maa_k", "blk.#.time_mix_lerp_k", 0},
-    {"model.layers.#.self_attn.time_maa_v", "blk.#.time_mix_lerp_v", 0},
-    {"model.layers.#.self_attn.time_maa_r", "blk.#.time_mix_lerp_r", 0},
-    {"model.layers.#.self_attn.time_maa_g", "blk.#.time_mix_lerp_g", 0},
-    {"model.layers.#.self_attn.time_maa_w", "blk.#.time_mix_lerp_w", 0},
-    {"model.layers.#.self_attn.time_decay", "blk.#.time_mix_decay", 0},
-    {"model.layers.#.self_attn.time_decay_w1", "blk.#.time_mix_decay_w1", 0},
-    {"model.layers.#.self_attn.time_decay_w2", "blk.#.time_mix_decay_w2", 0},
-    {"model.layers.#.self_attn.k_proj", "blk.#.time_mix_key", 0},
-    {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
-    {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
-    {"model.layers.#.self_attn.gate", "blk.#.time_mix_gate", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
-    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
-    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* BLOOM after families/bloom.c's "transformer." removal. */
-static const cv_tmap BLOOM_TENSORS[] = {
-    {"word_embeddings", "token_embd", 0},
-    {"word_embeddings_layernorm", "token_embd_norm", 0},
-    {"lm_head", "output", 0},
-    {"ln_f", "output_norm", 0},
-    {"h.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"h.#.self_attention.query_key_value", "blk.#.attn_qkv", 0},
-    {"h.#.self_attention.dense", "blk.#.attn_output", 0},
-    {"h.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"h.#.mlp.dense_h_to_4h", "blk.#.ffn_up", 0},
-    {"h.#.mlp.dense_4h_to_h", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
 
 /* Qwen (v1): its own keys, all required (rope base rotary_emb_base, the
  * rope dimension hidden_size / num_attention_heads); families/qwen.c reads its
@@ -1030,112 +482,6 @@ static const cv_mkey QWEN_META[] = {
     {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
     {"general.file_type", "", CV_M_FILE_TYPE, 0},
     {NULL, NULL, 0, 0},
-};
-
-static const cv_tmap QWEN_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.ln_f", "output_norm", 0},
-    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
-    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", 0},
-    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
-    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
-    {"transformer.h.#.mlp.w1", "blk.#.ffn_up", 0},
-    {"transformer.h.#.mlp.w2", "blk.#.ffn_gate", 0},
-    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* CodeShell (GPT-2 names, a fused qkv kept); families/codeshell.c copies the
- * embeddings to `output` when there is no lm_head. */
-static const cv_tmap CODESHELL_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"transformer.wpe", "position_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.ln_f", "output_norm", 0},
-    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
-    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", 0},
-    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
-    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
-    {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", 0},
-    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* Refact: kv and gate_up are split by families/refact.c (into attn_v, ffn_up). */
-static const cv_tmap REFACT_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.ln_f", "output_norm", 0},
-    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
-    {"transformer.h.#.attn.q", "blk.#.attn_q", 0},
-    {"transformer.h.#.attn.kv", "blk.#.attn_k", 0},
-    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", 0},
-    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
-    {"transformer.h.#.mlp.gate_up_proj", "blk.#.ffn_gate", 0},
-    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* Jais: GPT-2 names, its Conv1D matrices (in x out) transposed; the
- * scales and dropped buffers are families/jais.c's. */
-static const cv_tmap JAIS_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.ln_f", "output_norm", 0},
-    {"transformer.h.#.ln_1", "blk.#.attn_norm", 0},
-    {"transformer.h.#.attn.c_attn", "blk.#.attn_qkv", CV_X_TRANSPOSE},
-    {"transformer.h.#.attn.c_proj", "blk.#.attn_output", CV_X_TRANSPOSE},
-    {"transformer.h.#.ln_2", "blk.#.ffn_norm", 0},
-    {"transformer.h.#.mlp.c_fc", "blk.#.ffn_up", CV_X_TRANSPOSE},
-    {"transformer.h.#.mlp.c_fc2", "blk.#.ffn_gate", CV_X_TRANSPOSE},
-    {"transformer.h.#.mlp.c_proj", "blk.#.ffn_down", CV_X_TRANSPOSE},
-    {NULL, NULL, 0},
-};
-
-/* OpenELM: a fused qkv kept, QK norms, proj_1 split into gate and up
- * (families/openelm.c); the output shares the embeddings. */
-static const cv_tmap OPENELM_TENSORS[] = {
-    {"transformer.token_embeddings", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"transformer.norm", "output_norm", 0},
-    {"transformer.layers.#.attn_norm", "blk.#.attn_norm", 0},
-    {"transformer.layers.#.attn.qkv_proj", "blk.#.attn_qkv", 0},
-    {"transformer.layers.#.attn.q_norm", "blk.#.attn_q_norm", 0},
-    {"transformer.layers.#.attn.k_norm", "blk.#.attn_k_norm", 0},
-    {"transformer.layers.#.attn.out_proj", "blk.#.attn_output", 0},
-    {"transformer.layers.#.ffn_norm", "blk.#.ffn_norm", 0},
-    {"transformer.layers.#.ffn.proj_1", "blk.#.ffn_gate", 0},
-    {"transformer.layers.#.ffn.proj_2", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* Chameleon: llama's names and permutation, per-head q/k norms
- * (families/chameleon.c rebuilds them; the image tokenizer is dropped there). */
-static const cv_tmap CHAMELEON_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
-    {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
-    ATTN_FFN(CV_X_PERM_Q, CV_X_PERM_K),
-    {NULL, NULL, 0},
-};
-
-/* MPT (its fused q/k/v kept; act.scales tensors are not in the table). */
-static const cv_tmap MPT_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"transformer.norm_f", "output_norm", 0},
-    {"lm_head", "output", 0},
-    {"transformer.blocks.#.norm_1", "blk.#.attn_norm", 0},
-    {"transformer.blocks.#.attn.Wqkv", "blk.#.attn_qkv", 0},
-    {"transformer.blocks.#.attn.out_proj", "blk.#.attn_output", 0},
-    {"transformer.blocks.#.norm_2", "blk.#.ffn_norm", 0},
-    {"transformer.blocks.#.ffn.up_proj", "blk.#.ffn_up", 0},
-    {"transformer.blocks.#.ffn.down_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
 };
 
 /* Baichuan: llama's keys its own way (the data layout named first, the
@@ -1155,33 +501,6 @@ static const cv_mkey BAICHUAN_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* W_pack is split by families/baichuan.c. */
-static const cv_tmap BAICHUAN_TENSORS[] = {
-    OUTER_NORMS,
-    {"model.layers.#.self_attn.W_pack", "blk.#.attn_qkv", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
-    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {NULL, NULL, 0},
-};
-
-/* DBRX: all experts of a block in one tensor each (families/dbrx.c). */
-static const cv_tmap DBRX_TENSORS[] = {
-    {"transformer.wte", "token_embd", 0},
-    {"transformer.norm_f", "output_norm", 0},
-    {"lm_head", "output", 0},
-    {"transformer.blocks.#.norm_attn_norm.norm_1", "blk.#.attn_norm", 0},
-    {"transformer.blocks.#.norm_attn_norm.attn.Wqkv", "blk.#.attn_qkv", 0},
-    {"transformer.blocks.#.norm_attn_norm.attn.out_proj", "blk.#.attn_output", 0},
-    {"transformer.blocks.#.norm_attn_norm.norm_2", "blk.#.attn_output_norm", 0},
-    {"transformer.blocks.#.ffn.router.layer", "blk.#.ffn_gate_inp", 0},
-    {"transformer.blocks.#.ffn.experts.mlp.w1", "blk.#.ffn_gate_exps", 0},
-    {"transformer.blocks.#.ffn.experts.mlp.v1", "blk.#.ffn_up_exps", 0},
-    {"transformer.blocks.#.ffn.experts.mlp.w2", "blk.#.ffn_down_exps", 0},
-    {NULL, NULL, 0},
-};
-
 /* BitNet b1.58: the base keys, linear rope scaling of factor 1; llama's
  * names (nothing permuted, no output head) and the two sub-norms. */
 static const cv_mkey BITNET_META[] = {
@@ -1191,44 +510,6 @@ static const cv_mkey BITNET_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-static const cv_tmap BITNET_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_TERNARY},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_TERNARY},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", CV_X_TERNARY},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", CV_X_TERNARY},
-    {"model.layers.#.mlp.gate_proj", "blk.#.ffn_gate", CV_X_TERNARY},
-    {"model.layers.#.mlp.up_proj", "blk.#.ffn_up", CV_X_TERNARY},
-    {"model.layers.#.mlp.down_proj", "blk.#.ffn_down", CV_X_TERNARY},
-    {"model.layers.#.self_attn.inner_attn_ln", "blk.#.attn_sub_norm", 0},
-    {"model.layers.#.mlp.ffn_layernorm", "blk.#.ffn_sub_norm", 0},
-    {NULL, NULL, 0},
-};
-
-/* Grok: the experts of a block stacked in the order of their entries
- * here (the reference's linear, linear_1, linear_v); nothing permuted. */
-static const cv_tmap GROK_TENSORS[] = {
-    {"transformer.in_out_embed", "token_embd", 0},
-    {"transformer.rms_norm", "output_norm", 0},
-    {"lm_head", "output", 0},
-    {"transformer.decoder_layer.#.rms_norm", "blk.#.attn_norm", 0},
-    {"transformer.decoder_layer.#.multi_head_attention.query", "blk.#.attn_q", 0},
-    {"transformer.decoder_layer.#.multi_head_attention.key", "blk.#.attn_k", 0},
-    {"transformer.decoder_layer.#.multi_head_attention.value", "blk.#.attn_v", 0},
-    {"transformer.decoder_layer.#.multi_head_attention.linear", "blk.#.attn_output", 0},
-    {"transformer.decoder_layer.#.rms_norm_1", "blk.#.attn_output_norm", 0},
-    {"transformer.decoder_layer.#.rms_norm_2", "blk.#.ffn_norm", 0},
-    {"transformer.decoder_layer.#.rms_norm_3", "blk.#.layer_output_norm", 0},
-    {"transformer.decoder_layer.#.router", "blk.#.ffn_gate_inp", 0},
-    {"transformer.decoder_layer.#.moe.*.linear", "blk.#.ffn_gate_exps", CV_X_EXPERT},
-    {"transformer.decoder_layer.#.moe.*.linear_1", "blk.#.ffn_down_exps", CV_X_EXPERT},
-    {"transformer.decoder_layer.#.moe.*.linear_v", "blk.#.ffn_up_exps", CV_X_EXPERT},
-    {NULL, NULL, 0},
-};
-
 /* Arctic: llama's attention (permuted), a dense residual MLP beside the
  * experts; its norm names are the reference's Arctic-only mapping. */
 static const cv_mkey ARCTIC_META[] = {
@@ -1236,27 +517,6 @@ static const cv_mkey ARCTIC_META[] = {
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
     {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
     {NULL, NULL, 0, 0},
-};
-
-static const cv_tmap ARCTIC_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.self_attn.q_proj", "blk.#.attn_q", CV_X_PERM_Q},
-    {"model.layers.#.self_attn.k_proj", "blk.#.attn_k", CV_X_PERM_K},
-    {"model.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"model.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.#.residual_layernorm", "blk.#.ffn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm_exps", 0},
-    {"model.layers.#.residual_mlp.w1", "blk.#.ffn_gate", 0},
-    {"model.layers.#.residual_mlp.w2", "blk.#.ffn_down", 0},
-    {"model.layers.#.residual_mlp.w3", "blk.#.ffn_up", 0},
-    {"model.layers.#.block_sparse_moe.gate", "blk.#.ffn_gate_inp", 0},
-    {"model.layers.#.block_sparse_moe.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT},
-    {"model.layers.#.block_sparse_moe.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT},
-    {"model.layers.#.block_sparse_moe.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT},
-    {NULL, NULL, 0},
 };
 
 /* WavTokenizer's decoder: the base keys, then its own; posnet.n_embd and
@@ -1276,47 +536,8 @@ static const cv_mkey WAVTOKENIZER_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* Names as llama.cpp's examples/tts/convert_pt_to_hf.py writes them; a
- * posnet block's "norm" is attn_norm in every block (the reference's map
- * gives that name the later of its two meanings). */
-static const cv_tmap WAVTOKENIZER_TENSORS[] = {
-    {"backbone.embedding", "token_embd", 0},
-    {"backbone.embed", "conv1d", 0},
-    {"backbone.norm", "token_embd_norm", 0},
-    {"backbone.final_layer_norm", "output_norm", 0},
-    {"head.out", "output", 0},
-    {"backbone.convnext.#.dwconv", "convnext.#.dw", 0},
-    {"backbone.convnext.#.norm", "convnext.#.norm", 0},
-    {"backbone.convnext.#.pwconv1", "convnext.#.pw1", 0},
-    {"backbone.convnext.#.pwconv2", "convnext.#.pw2", 0},
-    {"backbone.convnext.#.gamma", "convnext.#.gamma", 0},
-    {"backbone.posnet.#.conv1", "posnet.#.conv1", 0},
-    {"backbone.posnet.#.conv2", "posnet.#.conv2", 0},
-    {"backbone.posnet.#.norm1", "posnet.#.norm1", 0},
-    {"backbone.posnet.#.norm2", "posnet.#.norm2", 0},
-    {"backbone.posnet.#.norm", "posnet.#.attn_norm", 0},
-    {"backbone.posnet.#.q", "posnet.#.attn_q", 0},
-    {"backbone.posnet.#.k", "posnet.#.attn_k", 0},
-    {"backbone.posnet.#.v", "posnet.#.attn_v", 0},
-    {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
-    {NULL, NULL, 0},
-};
-
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
-/* q and k are permuted by families/deci.c with each layer's head counts;
- * Nemotron-51B's linear-attention layers have one matrix for attention. */
-static const cv_tmap DECI_TENSORS[] = {
-    {"model.embed_tokens", "token_embd", 0},
-    {"lm_head", "output", 0},
-    {"model.norm", "output_norm", 0},
-    {"model.layers.#.input_layernorm", "blk.#.attn_norm", 0},
-    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    ATTN_FFN(0, 0),
-    {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
-    {NULL, NULL, 0},
-};
-
 /* What the families with code do (families/NAME.c): the rows' hooks. */
 extern const cv_hooks lgg__cv_hooks_baichuan;
 extern const cv_hooks lgg__cv_hooks_bert;
@@ -1355,78 +576,272 @@ extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
 extern const cv_hooks lgg__cv_hooks_xverse;
 
+/* The families' own tensor names: only where a family's differ from the
+ * shared map (namemap.c), tried before it; the transforms the reference
+ * makes by name are the rows' flags (CV_F_PERMUTE_QK, CV_F_NORM_ADD1,
+ * CV_F_CONV1D). */
+static const cv_tmap GEMMA_TENSORS[] = {
+    {"lm_head", "", CV_X_SKIP}, /* tied to the embeddings */
+    {NULL, NULL, 0},
+};
+static const cv_tmap GEMMA2_TENSORS[] = {
+    {"lm_head", "", CV_X_SKIP},
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {NULL, NULL, 0},
+};
+/* OLMo 2: norms after attention and after the FFN. */
+static const cv_tmap OLMO2_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {NULL, NULL, 0},
+};
+/* Arctic: the reference's Arctic-only name of the experts' norm (residual_layernorm is ffn_norm). */
+static const cv_tmap ARCTIC_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.ffn_norm_exps", 0},
+    {NULL, NULL, 0},
+};
+/* BitNet: no output head (the reference's stops on an lm_head). */
+static const cv_tmap BITNET_TENSORS[] = {
+    {"lm_head", "", CV_X_NO_NAME},
+    {NULL, NULL, 0},
+};
+/* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
+static const cv_tmap RWKV6QWEN2_TENSORS[] = {
+    {"model.layers.#.self_attn.k_proj", "blk.#.time_mix_key", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
+    {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
+    {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {NULL, NULL, 0},
+};
+
+/* What each family writes: the GGUF tensor names its reference maps (gguf-py's MODEL_TENSORS for
+ * the architecture), so that a name of the shared map (namemap.c) that another family uses is not
+ * taken (a Llama checkpoint's stray q_norm stays "no GGUF name", as the reference refuses it). */
+#define KINDS_T5 \
+    "dec.blk.#.attn_k dec.blk.#.attn_norm dec.blk.#.attn_o dec.blk.#.attn_q dec.blk.#.attn_rel_b " \
+    "dec.blk.#.attn_v dec.blk.#.cross_attn_k dec.blk.#.cross_attn_norm dec.blk.#.cross_attn_o " \
+    "dec.blk.#.cross_attn_q dec.blk.#.cross_attn_rel_b dec.blk.#.cross_attn_v dec.blk.#.ffn_down " \
+    "dec.blk.#.ffn_gate dec.blk.#.ffn_norm dec.blk.#.ffn_up dec.output_norm enc.blk.#.attn_k " \
+    "enc.blk.#.attn_norm enc.blk.#.attn_o enc.blk.#.attn_q enc.blk.#.attn_rel_b enc.blk.#.attn_v " \
+    "enc.blk.#.ffn_down enc.blk.#.ffn_gate enc.blk.#.ffn_norm enc.blk.#.ffn_up enc.output_norm output " \
+    "token_embd "
+#define KINDS_LLAMA \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_QWEN2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_QWEN2MOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp " \
+    "blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm " \
+    "token_embd "
+#define KINDS_GEMMA \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
+#define KINDS_GEMMA2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm " \
+    "output_norm token_embd "
+#define KINDS_PHI3 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
+    "output_norm token_embd "
+#define KINDS_PHIMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output output_norm " \
+    "token_embd "
+#define KINDS_PLAMO \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_up output output_norm token_embd "
+#define KINDS_DEEPSEEK \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.exp_probs_b.bias " \
+    "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_DEEPSEEK2 \
+    "blk.#.attn_kv_a_mqa blk.#.attn_kv_a_norm blk.#.attn_kv_b blk.#.attn_norm blk.#.attn_output " \
+    "blk.#.attn_q blk.#.attn_q_a blk.#.attn_q_a_norm blk.#.attn_q_b blk.#.exp_probs_b.bias " \
+    "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_COMMAND_R \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up output_norm token_embd "
+#define KINDS_STARCODER2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_OLMO \
+    "blk.#.attn_k blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
+    "output token_embd "
+#define KINDS_OLMO2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output " \
+    "output_norm token_embd "
+#define KINDS_OLMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
+    "blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_PHI2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_GPT2 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
+    "output_norm position_embd token_embd "
+#define KINDS_FALCON \
+    "blk.#.attn_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_up " \
+    "output output_norm token_embd "
+#define KINDS_INTERNLM2 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_GRANITEMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm output output_norm token_embd "
+#define KINDS_CHATGLM \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_qkv blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_T5ENCODER \
+    "dec.blk.#.attn_k dec.blk.#.attn_norm dec.blk.#.attn_o dec.blk.#.attn_q dec.blk.#.attn_rel_b " \
+    "dec.blk.#.attn_v dec.blk.#.cross_attn_k dec.blk.#.cross_attn_norm dec.blk.#.cross_attn_o " \
+    "dec.blk.#.cross_attn_q dec.blk.#.cross_attn_rel_b dec.blk.#.cross_attn_v dec.blk.#.ffn_down " \
+    "dec.blk.#.ffn_gate dec.blk.#.ffn_norm dec.blk.#.ffn_up dec.output_norm enc.blk.#.attn_k " \
+    "enc.blk.#.attn_norm enc.blk.#.attn_o enc.blk.#.attn_q enc.blk.#.attn_rel_b enc.blk.#.attn_v " \
+    "enc.blk.#.ffn_down enc.blk.#.ffn_gate enc.blk.#.ffn_norm enc.blk.#.ffn_up enc.output_norm output " \
+    "token_embd "
+#define KINDS_JAIS \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_OPENELM \
+    "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv blk.#.ffn_down " \
+    "blk.#.ffn_gate blk.#.ffn_norm output output_norm token_embd "
+#define KINDS_REFACT \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_norm output output_norm token_embd "
+#define KINDS_CHAMELEON \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm " \
+    "token_embd "
+#define KINDS_BERT \
+    "blk.#.attn_k blk.#.attn_output blk.#.attn_output_norm blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_up blk.#.layer_output_norm cls cls.output position_embd token_embd token_embd_norm " \
+    "token_types "
+#define KINDS_NOMIC_BERT \
+    "blk.#.attn_output blk.#.attn_output_norm blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
+    "blk.#.layer_output_norm token_embd token_embd_norm token_types "
+#define KINDS_JINA_BERT_V2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_output_norm " \
+    "blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
+    "blk.#.layer_output_norm cls token_embd token_embd_norm token_types "
+#define KINDS_MAMBA \
+    "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_out " \
+    "blk.#.ssm_x output output_norm token_embd "
+#define KINDS_RWKV6 \
+    "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
+    "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
+    "blk.#.time_mix_decay_w1 blk.#.time_mix_decay_w2 blk.#.time_mix_first blk.#.time_mix_gate " \
+    "blk.#.time_mix_key blk.#.time_mix_lerp_g blk.#.time_mix_lerp_k blk.#.time_mix_lerp_r " \
+    "blk.#.time_mix_lerp_v blk.#.time_mix_lerp_w blk.#.time_mix_lerp_x blk.#.time_mix_ln " \
+    "blk.#.time_mix_output blk.#.time_mix_receptance blk.#.time_mix_value blk.#.time_mix_w1 " \
+    "blk.#.time_mix_w2 output output_norm token_embd token_embd_norm "
+#define KINDS_DBRX \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_output_norm blk.#.attn_qkv blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_BITNET \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_sub_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_sub_norm blk.#.ffn_up output_norm token_embd "
+#define KINDS_GROK \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_output_norm blk.#.attn_q blk.#.attn_v " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "blk.#.layer_output_norm output output_norm token_embd "
+#define KINDS_ARCTIC \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
+    "blk.#.ffn_norm_exps blk.#.ffn_up blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_BLOOM \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
+    "output_norm token_embd token_embd_norm "
+#define KINDS_RWKV6QWEN2 \
+    "blk.#.attn_norm blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.time_mix_decay " \
+    "blk.#.time_mix_decay_w1 blk.#.time_mix_decay_w2 blk.#.time_mix_gate blk.#.time_mix_key " \
+    "blk.#.time_mix_lerp_g blk.#.time_mix_lerp_k blk.#.time_mix_lerp_r blk.#.time_mix_lerp_v " \
+    "blk.#.time_mix_lerp_w blk.#.time_mix_lerp_x blk.#.time_mix_output blk.#.time_mix_receptance " \
+    "blk.#.time_mix_value blk.#.time_mix_w1 blk.#.time_mix_w2 output output_norm token_embd "
+#define KINDS_WAVTOKENIZER_DEC \
+    "conv1d convnext.#.dw convnext.#.gamma convnext.#.norm convnext.#.pw1 convnext.#.pw2 output " \
+    "output_norm posnet.#.attn_k posnet.#.attn_norm posnet.#.attn_output posnet.#.attn_q posnet.#.attn_v " \
+    "posnet.#.conv1 posnet.#.conv2 posnet.#.norm1 posnet.#.norm2 token_embd token_embd_norm "
+
 static const cv_family FAMILIES[] = {
-    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_local_experts", NULL},
-    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
-    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, QWEN2MOE_TENSORS, CV_V_BPE, 0, "num_experts", NULL},
-    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107, NULL, NULL},
-    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE, NULL, NULL},
-    {"Phi3ForCausalLM", "phi3", PHI3_META, PHI3_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
-    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, PHIMOE_TENSORS, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
-    {"PlamoForCausalLM", "plamo", PLAMO_META, PLAMO_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
-    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, DEEPSEEK_TENSORS, CV_V_SPM | CV_V_BPE, 0, "n_routed_experts", NULL},
-    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, DEEPSEEK2_TENSORS, CV_V_BPE,
+    {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
+    {"Qwen2ForCausalLM", "qwen2", QWEN2_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
+    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, NULL, KINDS_QWEN2MOE, CV_V_BPE, 0, "num_experts", NULL},
+    {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
+    {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
+    {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
+    {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, NULL, KINDS_PHIMOE, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
+    {"PlamoForCausalLM", "plamo", PLAMO_META, NULL, KINDS_PLAMO, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
+    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, NULL, KINDS_DEEPSEEK, CV_V_SPM | CV_V_BPE, CV_F_PERMUTE_QK, "n_routed_experts", NULL},
+    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", DEEPSEEK2_META, NULL, KINDS_DEEPSEEK2, CV_V_BPE,
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts", NULL},
-    {"CohereForCausalLM", "command-r", COMMAND_R_META, COHERE_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, COHERE_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, STARCODER2_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, OLMO_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"OlmoeForCausalLM", "olmoe", OLMOE_META, OLMOE_TENSORS, CV_V_BPE, 0, "num_experts", NULL},
+    {"CohereForCausalLM", "command-r", COMMAND_R_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
+    {"Cohere2ForCausalLM", "cohere2", COHERE2_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
+    {"Starcoder2ForCausalLM", "starcoder2", BASE_META, NULL, KINDS_STARCODER2, CV_V_BPE, 0, NULL, NULL},
+    {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, NULL, KINDS_OLMO, CV_V_BPE, CV_F_PERMUTE_QK, NULL, NULL},
+    {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, 0, NULL, NULL},
+    {"OlmoeForCausalLM", "olmoe", OLMOE_META, NULL, KINDS_OLMOE, CV_V_BPE, 0, "num_experts", NULL},
     /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
-     QWEN2_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"PhiForCausalLM", "phi2", PHI2_META, PHI2_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"GPT2LMHeadModel", "gpt2", GPT2_META, GPT2_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gpt2},
-    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, GPTNEOX_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
-    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, FALCON_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
-    {"GraniteForCausalLM", "granite", GRANITE_META, LLAMA_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, "num_local_experts", NULL},
-    {"ExaoneForCausalLM", "exaone", EXAONE_META, EXAONE_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_exaone},
-    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, INTERNLM2_TENSORS, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL, &lgg__cv_hooks_internlm2},
-    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, LLAMA_TENSORS, CV_V_SPM, CV_F_INTERNLM3_VOCAB, NULL, NULL},
-    {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, GRANITEMOE_TENSORS, CV_V_SPM | CV_V_BPE,
-     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM, NULL, &lgg__cv_hooks_granitemoe},
+     NULL, KINDS_QWEN2, CV_V_BPE, 0, NULL, NULL},
+    {"PhiForCausalLM", "phi2", PHI2_META, NULL, KINDS_PHI2, CV_V_BPE, 0, NULL, NULL},
+    {"GPT2LMHeadModel", "gpt2", GPT2_META, NULL, KINDS_GPT2, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_gpt2},
+    {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
+    {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, NULL, KINDS_FALCON, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
+    {"GraniteForCausalLM", "granite", GRANITE_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, "num_local_experts", NULL},
+    {"ExaoneForCausalLM", "exaone", EXAONE_META, NULL, KINDS_QWEN2, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_exaone},
+    {"InternLM2ForCausalLM", "internlm2", INTERNLM2_META, NULL, KINDS_INTERNLM2, CV_V_SPM, CV_F_INTERNLM2_VOCAB, NULL, &lgg__cv_hooks_internlm2},
+    {"InternLM3ForCausalLM", "llama", INTERNLM3_META, NULL, KINDS_LLAMA, CV_V_SPM, CV_F_INTERNLM3_VOCAB | CV_F_PERMUTE_QK, NULL, NULL},
+    {"GraniteMoeForCausalLM", "granitemoe", GRANITE_META, NULL, KINDS_GRANITEMOE, CV_V_SPM | CV_V_BPE,
+     CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granitemoe},
     /* ChatGLM / GLM-4: hooks in families/chatglm.c */
-    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, CHATGLM_TENSORS, 0, 0, NULL, &lgg__cv_hooks_chatglm},
+    {"GlmForCausalLM|ChatGLMModel|ChatGLMForConditionalGeneration", "chatglm", CHATGLM_META, NULL, KINDS_CHATGLM, 0, 0, NULL, &lgg__cv_hooks_chatglm},
     /* Nemotron: qwen2's names (biased norms, no gate_proj), +1 on the norm weights (families/nemotron.c) */
-    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_nemotron},
+    {"NemotronForCausalLM", "nemotron", NEMOTRON_META, NULL, KINDS_QWEN2, CV_V_SPM, 0, NULL, &lgg__cv_hooks_nemotron},
     /* MiniCPM: base keys, then its scale factors (families/minicpm.c) */
-    {"MiniCPMForCausalLM", "minicpm", BASE_META, LLAMA_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm},
+    {"MiniCPMForCausalLM", "minicpm", BASE_META, NULL, KINDS_LLAMA, CV_V_SPM, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_minicpm},
     /* MiniCPM 3: DeepSeek V2's latent attention names, a dense MLP, nothing permuted */
-    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, DEEPSEEK2_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm3},
+    {"MiniCPM3ForCausalLM", "minicpm3", MINICPM3_META, NULL, KINDS_DEEPSEEK2, CV_V_SPM, 0, NULL, &lgg__cv_hooks_minicpm3},
     /* T5: tensors and vocabulary from families/t5.c and ugm.c */
     {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
-     T5_META, T5_TENSORS, 0, 0, NULL, &lgg__cv_hooks_t5},
-    {"T5EncoderModel", "t5encoder", T5ENCODER_META, T5_TENSORS, 0, 0, NULL, &lgg__cv_hooks_t5},
-    {"OrionForCausalLM", "orion", ORION_META, QWEN2_TENSORS, CV_V_SPM, 0, NULL, NULL}, /* norms with biases, no permutation */
-    {"XverseForCausalLM", "xverse", XVERSE_META, LLAMA_TENSORS, 0, 0, NULL, &lgg__cv_hooks_xverse}, /* vocabulary: families/xverse.c */
-    {"JAISLMHeadModel", "jais", JAIS_META, JAIS_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_jais},
-    {"OpenELMForCausalLM", "openelm", OPENELM_META, OPENELM_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_openelm},
-    {"GPTRefactForCausalLM", "refact", REFACT_META, REFACT_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_refact},
-    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_codeshell},
-    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, CODESHELL_TENSORS, CV_V_BPE, 0, NULL, NULL},
-    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, CHAMELEON_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_chameleon},
-    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_bert},
-    {"RobertaModel", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_roberta},
-    {"NomicBertModel", "nomic-bert", BERT_META, NOMIC_BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_nomic_bert},
-    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_xlmr},
-    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, JINA_BERT_TENSORS, 0, 0, NULL, &lgg__cv_hooks_jina_bert},
-    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, MAMBA_TENSORS, 0, 0, NULL, &lgg__cv_hooks_mamba},
-    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, RWKV6_TENSORS, 0, 0, NULL, &lgg__cv_hooks_rwkv6},
-    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, BAICHUAN_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_baichuan},
-    {"DbrxForCausalLM", "dbrx", MAMBA_META, DBRX_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_dbrx},
-    {"DeciLMForCausalLM", "deci", NO_META, DECI_TENSORS, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_deci},
-    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_bitnet}, /* ternary weights: families/bitnet.c */
-    {"GrokForCausalLM", "grok", BASE_META, GROK_TENSORS, CV_V_SPM, 0, "num_local_experts", NULL},
-    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, CV_V_SPM, CV_F_ARCTIC_VOCAB, "num_local_experts", NULL},
-    {"MPTForCausalLM", "mpt", MAMBA_META, MPT_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_mpt},
-    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, BLOOM_TENSORS, CV_V_BPE, 0, NULL, &lgg__cv_hooks_bloom},
-    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_qwen2vl},
-    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
-    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, WAVTOKENIZER_TENSORS, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
-    {"QWenLMHeadModel", "qwen", QWEN_META, QWEN_TENSORS, 0, 0, NULL, &lgg__cv_hooks_qwen},
+     T5_META, NULL, KINDS_T5, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"T5EncoderModel", "t5encoder", T5ENCODER_META, NULL, KINDS_T5ENCODER, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"OrionForCausalLM", "orion", ORION_META, NULL, KINDS_QWEN2, CV_V_SPM, 0, NULL, NULL}, /* norms with biases, no permutation */
+    {"XverseForCausalLM", "xverse", XVERSE_META, NULL, KINDS_LLAMA, 0, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_xverse}, /* vocabulary: families/xverse.c */
+    {"JAISLMHeadModel", "jais", JAIS_META, NULL, KINDS_JAIS, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_jais},
+    {"OpenELMForCausalLM", "openelm", OPENELM_META, NULL, KINDS_OPENELM, CV_V_SPM, 0, NULL, &lgg__cv_hooks_openelm},
+    {"GPTRefactForCausalLM", "refact", REFACT_META, NULL, KINDS_REFACT, CV_V_BPE, 0, NULL, &lgg__cv_hooks_refact},
+    {"CodeShellForCausalLM", "codeshell", CODESHELL_META, NULL, KINDS_GPT2, CV_V_BPE, 0, NULL, &lgg__cv_hooks_codeshell},
+    {"GPTBigCodeForCausalLM", "starcoder", STARCODER_META, NULL, KINDS_GPT2, CV_V_BPE, 0, NULL, NULL},
+    {"ChameleonForConditionalGeneration|ChameleonForCausalLM", "chameleon", BASE_META, NULL, KINDS_CHAMELEON, CV_V_BPE, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_chameleon},
+    {"BertModel|BertForMaskedLM|CamembertModel", "bert", BERT_META, NULL, KINDS_BERT, 0, 0, NULL, &lgg__cv_hooks_bert},
+    {"RobertaModel", "bert", BERT_META, NULL, KINDS_BERT, 0, 0, NULL, &lgg__cv_hooks_roberta},
+    {"NomicBertModel", "nomic-bert", BERT_META, NULL, KINDS_NOMIC_BERT, 0, 0, NULL, &lgg__cv_hooks_nomic_bert},
+    {"XLMRobertaModel|XLMRobertaForSequenceClassification", "bert", BERT_META, NULL, KINDS_BERT, 0, 0, NULL, &lgg__cv_hooks_xlmr},
+    {"JinaBertModel|JinaBertForMaskedLM", "jina-bert-v2", BERT_META, NULL, KINDS_JINA_BERT_V2, 0, 0, NULL, &lgg__cv_hooks_jina_bert},
+    {"MambaForCausalLM|MambaLMHeadModel|FalconMambaForCausalLM", "mamba", MAMBA_META, NULL, KINDS_MAMBA, 0, 0, NULL, &lgg__cv_hooks_mamba},
+    {"Rwkv6ForCausalLM", "rwkv6", MAMBA_META, NULL, KINDS_RWKV6, 0, 0, NULL, &lgg__cv_hooks_rwkv6},
+    {"BaichuanForCausalLM|BaiChuanForCausalLM", "baichuan", BAICHUAN_META, NULL, KINDS_JAIS, CV_V_SPM, 0, NULL, &lgg__cv_hooks_baichuan},
+    {"DbrxForCausalLM", "dbrx", MAMBA_META, NULL, KINDS_DBRX, CV_V_BPE, 0, NULL, &lgg__cv_hooks_dbrx},
+    {"DeciLMForCausalLM", "deci", NO_META, NULL, KINDS_QWEN2, CV_V_BPE, CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_deci},
+    {"BitnetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, KINDS_BITNET, CV_V_SPM, 0, NULL, &lgg__cv_hooks_bitnet}, /* ternary weights: families/bitnet.c */
+    {"GrokForCausalLM", "grok", BASE_META, NULL, KINDS_GROK, CV_V_SPM, 0, "num_local_experts", NULL},
+    {"ArcticForCausalLM", "arctic", ARCTIC_META, ARCTIC_TENSORS, KINDS_ARCTIC, CV_V_SPM, CV_F_ARCTIC_VOCAB | CV_F_PERMUTE_QK, "num_local_experts", NULL},
+    {"MPTForCausalLM", "mpt", MAMBA_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_mpt},
+    {"BloomForCausalLM|BloomModel", "bloom", MAMBA_META, NULL, KINDS_BLOOM, CV_V_BPE, 0, NULL, &lgg__cv_hooks_bloom},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", BASE_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_qwen2vl},
+    {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, KINDS_RWKV6QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
+    {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, NULL, KINDS_WAVTOKENIZER_DEC, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
+    {"QWenLMHeadModel", "qwen", QWEN_META, NULL, KINDS_JAIS, 0, 0, NULL, &lgg__cv_hooks_qwen},
 };
 
 /* Classes the reference registers that are not converted, each with why

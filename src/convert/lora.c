@@ -67,9 +67,9 @@ static lgg_status add_pair(lgg_convert *c, const pair *p, lgg_error *err) {
         if (!c->hooks->hf_name(name, hf, sizeof hf)) return LGG_OK;
         name = hf;
     }
-    unsigned xform = 0, slot = 0;
+    unsigned xform = 0;
     long bid = -1, xid = -1;
-    if (!lgg__cv_map_name(c->fam, name, out, sizeof out - 8, &xform, &bid, &xid, &slot) ||
+    if (!lgg__cv_map_name(c->fam, name, out, sizeof out - 8, &xform, &bid, &xid) ||
         (bid >= 0 && (uint64_t)bid >= c->block_count))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': target '%s' has no GGUF name in the %s table",
                             c->dir, file, p->a->name.ptr, p->base, c->fam->arch);
@@ -101,9 +101,9 @@ static lgg_status add_plain(lgg_convert *c, const lgg_st_tensor *t, const char *
         if (!c->hooks->hf_name(name, hf, sizeof hf)) return LGG_OK;
         name = hf;
     }
-    unsigned xform = 0, slot = 0;
+    unsigned xform = 0;
     long bid = -1, xid = -1;
-    if (!lgg__cv_map_name(c->fam, name, out, sizeof out, &xform, &bid, &xid, &slot) ||
+    if (!lgg__cv_map_name(c->fam, name, out, sizeof out, &xform, &bid, &xid) ||
         (bid >= 0 && (uint64_t)bid >= c->block_count))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table", c->dir,
                             c->shard_names[0], t->name.ptr, c->fam->arch);

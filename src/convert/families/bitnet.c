@@ -176,12 +176,17 @@ void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work) {
     }
 }
 
-/* The table marks the seven matrices; only their weights (the reference
- * matches the ".weight" names) are made ternary. */
+/* The seven matrices (the reference's ATTN_Q, ATTN_K, ATTN_V, ATTN_OUT,
+ * FFN_UP, FFN_DOWN, FFN_GATE), their weights only, are made ternary. */
 static lgg_status bitnet_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    static const char *const kinds[] = {"attn_q.weight", "attn_k.weight", "attn_v.weight", "attn_output.weight",
+                                        "ffn_up.weight", "ffn_down.weight", "ffn_gate.weight"};
     (void)c, (void)err;
     size_t l = t->src_name ? strlen(t->src_name) : 0;
-    if ((t->xform & CV_X_TERNARY) && (l < 7 || strcmp(t->src_name + l - 7, ".weight"))) t->xform &= ~(unsigned)CV_X_TERNARY;
+    const char *kind = strncmp(t->name, "blk.", 4) ? NULL : strchr(t->name + 4, '.');
+    if (!kind || l < 7 || strcmp(t->src_name + l - 7, ".weight")) return LGG_OK;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(kind + 1, kinds[i])) t->xform |= CV_X_TERNARY;
     return LGG_OK;
 }
 
