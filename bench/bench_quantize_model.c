@@ -10,6 +10,11 @@
  * Each run's CPU time (user+system) is printed too: on a shared machine it
  * is the steadier figure.  Every run writes a new output file (the previous
  * one is removed, untimed), as a user quantizing to a new name does.
+ * With LLAMA_QUANTIZE naming a llama-quantize (llama.cpp master's: its
+ * libraries on LD_LIBRARY_PATH), that one is run too, in turn with ours
+ * (ours, it, ours, it ...), on the same input with the same 2 threads: the
+ * ratio of the two in the same run, and whether the outputs are the same
+ * bytes, are printed beside the fixed figures.
  * Env: BENCH_DIR (default $TMPDIR or /tmp), GGUF_BUILD (default build),
  * BENCH_MODEL (a path: the model is kept there and reused by later runs). */
 #include "libgguf.h"
@@ -150,6 +155,51 @@ static double run_cpu(char *const argv[], double *cpu) {
 }
 static double run(char *const argv[]) { return run_cpu(argv, NULL); }
 
+/* Whether two files hold the same bytes. */
+static bool same_file(const char *a, const char *b) {
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    bool same = fa && fb;
+    static char x[1 << 16], y[1 << 16];
+    while (same) {
+        size_t na = fread(x, 1, sizeof x, fa), nb = fread(y, 1, sizeof y, fb);
+        same = na == nb && !memcmp(x, y, na);
+        if (na < sizeof x) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* ours (argv, writing out) and llama-quantize `lq` in turn, repeat times
+ * each; prints the best of each, their ratio and whether the outputs are
+ * the same bytes; 1 when a run failed. */
+static int versus(char *const ours[], const char *lq, const char *in, const char *out, const char *dir,
+                  const char *preset, int repeat) {
+    char theirs_out[700];
+    snprintf(theirs_out, sizeof theirs_out, "%s/theirs.gguf", dir);
+    char *lq_argv[] = {(char *)lq, (char *)in, theirs_out, (char *)preset, "2", NULL};
+    double best_a = 1e30, best_b = 1e30, cpu_a = 1e30, cpu_b = 1e30;
+    bool same = true;
+    for (int r = 0; r < repeat; r++) {
+        unlink(out), unlink(theirs_out);
+        double ca = 0, cb = 0, a = run_cpu(ours, &ca), b = run_cpu(lq_argv, &cb);
+        if (a < 0 || b < 0) {
+            fprintf(stderr, "bench: %s failed\n", a < 0 ? "gguf quantize" : lq);
+            return 1;
+        }
+        same = same && same_file(out, theirs_out);
+        if (a < best_a) best_a = a;
+        if (b < best_b) best_b = b;
+        if (ca < cpu_a) cpu_a = ca;
+        if (cb < cpu_b) cpu_b = cb;
+    }
+    unlink(out), unlink(theirs_out);
+    printf("  vs LLAMA_QUANTIZE in the same run: %6.2f s (cpu %6.2f s) against %6.2f s (cpu %6.2f s): %5.2fx faster "
+           "(cpu %5.2fx), output %s\n",
+           best_a, cpu_a, best_b, cpu_b, best_b / best_a, cpu_b / cpu_a, same ? "byte-identical" : "DIFFERENT");
+    return same ? 0 : 1;
+}
+
 int main(void) {
     const char *base = getenv("BENCH_DIR") ? getenv("BENCH_DIR") : getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     const char *build = getenv("GGUF_BUILD") ? getenv("GGUF_BUILD") : "build";
@@ -186,6 +236,11 @@ int main(void) {
         double llama;
     } P[] = {{"Q4_K_M", 26.6}, {"Q8_0", 4.75}, {"Q4_0", 4.40}};
     int rc = 0;
+    const char *master = getenv("LLAMA_QUANTIZE");
+    if (master && access(master, X_OK) != 0) {
+        fprintf(stderr, "bench: LLAMA_QUANTIZE=%s is not an executable\n", master);
+        return 1;
+    }
     for (size_t i = 0; i < 6; i++) {
         const bool sync = i >= 3;
         char *argv[] = {tool, "quantize", "-q", sync ? "-q" : "--no-fsync", in, out, (char *)P[i % 3].preset, "2", NULL};
@@ -211,6 +266,7 @@ int main(void) {
         printf("gguf quantize %-7s 2 threads%s: %6.2f s (cpu %6.2f s) = %5.2fx cp | llama-quantize %5.2f s: %5.2fx faster\n",
                P[i % 3].preset, sync ? "" : " --no-fsync", best, best_cpu, best / cp, P[i % 3].llama,
                P[i % 3].llama / best);
+        if (!sync && master) rc |= versus(argv, master, in, out, dir, P[i].preset, repeat);
     }
     if (!keep) unlink(in);
     rmdir(dir);
