@@ -329,7 +329,6 @@ uint64_t cv_case_moe_large(const char *dir) {
     return cv_case_weights(dir, t, n, LGG_TYPE_BF16) && stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-#endif
 
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {
     static tspec t[512];
@@ -344,3 +343,5 @@ void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2],
         same += cv_case_run(cv_fcase_make(&cases[i], files, prepare), cases[i].name, cases[i].sha, cv_case_q4km, 1);
     CHECKF(same == all, "%d of %d byte-identical to the reference", same, all);
 }
+
+#endif
