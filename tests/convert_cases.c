@@ -330,6 +330,18 @@ uint64_t cv_case_moe_large(const char *dir) {
 }
 
 
+size_t cv_fcase_llama_attn(tspec *t, const cv_fcase *m, uint64_t hd, unsigned long long b) {
+    const uint64_t H = m->H;
+    size_t n = 0;
+    ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+    ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+    ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+    ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+    ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+    ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+    return n;
+}
+
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {
     static tspec t[512];
     const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, files);

@@ -92,6 +92,9 @@ typedef struct cv_fcase {
     uint32_t dtype;
     const char *sha[5];
 } cv_fcase;
+/* Block b of a llama-style checkpoint of case m: its two norms and the
+ * q/k/v/o projections (head size hd), at t[0..]; returns how many (6). */
+size_t cv_fcase_llama_attn(tspec *t, const cv_fcase *m, uint64_t hd, unsigned long long b);
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));

@@ -21,12 +21,7 @@ static size_t granitemoe_shapes(tspec *t, const cv_fcase *m) {
     ADD(m->V, H, "model.embed_tokens.weight");
     ADD(H, 0, "model.norm.weight");
     for (unsigned long long b = 0; b < m->L; b++) {
-        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
-        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
-        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
-        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
-        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
-        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        n += cv_fcase_llama_attn(t + n, m, hd, b);
         ADD(2 * FF, H, "model.layers.%llu.block_sparse_moe.input_linear.weight", b);
         t[n - 1].lead = E;
         ADD(H, FF, "model.layers.%llu.block_sparse_moe.output_linear.weight", b);

@@ -21,12 +21,7 @@ static size_t internlm3_shapes(tspec *t, const cv_fcase *m) {
     ADD(m->V, H, "lm_head.weight");
     ADD(H, 0, "model.norm.weight");
     for (unsigned long long b = 0; b < m->L; b++) {
-        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
-        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
-        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
-        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
-        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
-        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        n += cv_fcase_llama_attn(t + n, m, hd, b);
         ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
         ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
         ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);

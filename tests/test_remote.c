@@ -44,15 +44,20 @@ __attribute__((destructor)) static void teardown(void) {
     httpd_stop(other);
 }
 
-/* Put the bytes of `from` under the server's root as `name`. */
-static bool publish(const char *from, const char *name) {
-    char to[2048];
-    snprintf(to, sizeof to, "%s/%s", root, name);
+/* root/NAME into `to`, its folders made. */
+static void served_path(const char *name, char *to, size_t cap) {
+    snprintf(to, cap, "%s/%s", root, name);
     for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
         *p = 0;
         mkdir(to, 0755);
         *p = '/';
     }
+}
+
+/* Put the bytes of `from` under the server's root as `name`. */
+static bool publish(const char *from, const char *name) {
+    char to[2048];
+    served_path(name, to, sizeof to);
     return file_copy(from, to);
 }
 
@@ -362,12 +367,7 @@ TEST(remote_hf_names) {
 /* Write `text` under the server's root as `name`. */
 static bool publish_text(const char *name, const char *text) {
     char to[2048];
-    snprintf(to, sizeof to, "%s/%s", root, name);
-    for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-        *p = 0;
-        mkdir(to, 0755);
-        *p = '/';
-    }
+    served_path(name, to, sizeof to);
     FILE *f = fopen(to, "w");
     if (!f) return false;
     fputs(text, f);
@@ -700,12 +700,7 @@ TEST(remote_hf_quant_tags) {
  * header, then a hole) written to root/NAME; 1 on success. */
 static int hub_preset(const char *preset, const char *name) {
     char to[2048];
-    snprintf(to, sizeof to, "%s/%s", root, name);
-    for (char *p = to + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-        *p = 0;
-        mkdir(to, 0755);
-        *p = '/';
-    }
+    served_path(name, to, sizeof to);
     char *argv[] = {"/usr/bin/env", "python3", "tests/estimate/gen_models.py", (char *)preset, to, NULL};
     char *o = NULL, *e = NULL;
     size_t ol, el;

@@ -699,14 +699,6 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_CHATGLM \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_qkv blk.#.attn_v " \
     "blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
-#define KINDS_T5ENCODER \
-    "dec.blk.#.attn_k dec.blk.#.attn_norm dec.blk.#.attn_o dec.blk.#.attn_q dec.blk.#.attn_rel_b " \
-    "dec.blk.#.attn_v dec.blk.#.cross_attn_k dec.blk.#.cross_attn_norm dec.blk.#.cross_attn_o " \
-    "dec.blk.#.cross_attn_q dec.blk.#.cross_attn_rel_b dec.blk.#.cross_attn_v dec.blk.#.ffn_down " \
-    "dec.blk.#.ffn_gate dec.blk.#.ffn_norm dec.blk.#.ffn_up dec.output_norm enc.blk.#.attn_k " \
-    "enc.blk.#.attn_norm enc.blk.#.attn_o enc.blk.#.attn_q enc.blk.#.attn_rel_b enc.blk.#.attn_v " \
-    "enc.blk.#.ffn_down enc.blk.#.ffn_gate enc.blk.#.ffn_norm enc.blk.#.ffn_up enc.output_norm output " \
-    "token_embd "
 #define KINDS_JAIS \
     "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm " \
     "blk.#.ffn_up output output_norm token_embd "
@@ -814,7 +806,7 @@ static const cv_family FAMILIES[] = {
     /* T5: tensors and vocabulary from families/t5.c and ugm.c */
     {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
      T5_META, NULL, KINDS_T5, 0, 0, NULL, &lgg__cv_hooks_t5},
-    {"T5EncoderModel", "t5encoder", T5ENCODER_META, NULL, KINDS_T5ENCODER, 0, 0, NULL, &lgg__cv_hooks_t5},
+    {"T5EncoderModel", "t5encoder", T5ENCODER_META, NULL, KINDS_T5, 0, 0, NULL, &lgg__cv_hooks_t5},
     {"OrionForCausalLM", "orion", ORION_META, NULL, KINDS_QWEN2, CV_V_SPM, 0, NULL, NULL}, /* norms with biases, no permutation */
     {"XverseForCausalLM", "xverse", XVERSE_META, NULL, KINDS_LLAMA, 0, CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_xverse}, /* vocabulary: families/xverse.c */
     {"JAISLMHeadModel", "jais", JAIS_META, NULL, KINDS_JAIS, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_jais},
