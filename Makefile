@@ -183,6 +183,18 @@ SIMD_avx2 :=
 SIMD_avx512 :=
 endif
 
+# Each command's usage, prose, options and epilog are data: tools/spec/NAME.txt,
+# turned by scripts/cli-spec.awk into build/gen/spec_NAME.h, which
+# tools/cmd_NAME.c includes (its OPTS and SPEC tables).
+SPEC_TXT := $(sort $(wildcard tools/spec/*.txt))
+SPEC_HDR := $(SPEC_TXT:tools/spec/%.txt=$(BUILD)/gen/spec_%.h)
+$(BUILD)/gen/spec_%.h: tools/spec/%.txt scripts/cli-spec.awk
+	@mkdir -p $(dir $@)
+	$(call show,GEN,$@)
+	$(Q)awk -f scripts/cli-spec.awk $< > $@.tmp || { rm -f $@.tmp; exit 1; }; mv $@.tmp $@
+$(foreach n,$(SPEC_TXT:tools/spec/%.txt=%),$(eval $(BUILD)/obj/tools/cmd_$(n).o: $(BUILD)/gen/spec_$(n).h))
+$(BUILD)/obj/tools/%.o: CFLAGS_ALL += -I$(BUILD)/gen
+
 TOOL   := $(BUILD)/gguf
 TESTBIN:= $(BUILD)/test_runner
 tool_missing = $(sort $(filter-out $(LINKABLE),$(TOOL_LIBS)) $(foreach p,$(TOOL_PARTS),$(call missing,$(p))))

@@ -15,28 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const cli_opt OPTS[] = {
-    {'a', "--as", "FORMAT", "raw: the bytes as stored in the file (default; big-endian files\n"
-                            "give big-endian bytes); f32: the values, dequantized, as\n"
-                            "little-endian 32-bit floats; npy: a NumPy .npy file (F32, F16,\n"
-                            "F64 and the integer types as stored, others dequantized to f32;\n"
-                            "the shape in NumPy's order, outermost dimension first)"},
-    {'o', "-o|--output", "OUT", "write to OUT instead: a temporary file next to it is renamed\n"
-                                "over OUT once complete; OUT may not be FILE itself"},
-    {'f', "-f|--force", NULL, "write binary data to a terminal"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "cat",
-    "gguf cat [--as raw|f32|npy] [-o OUT] FILE TENSOR",
-    "Write one tensor's data to stdout (or OUT).  FILE may be \"-\" for standard\n"
-    "input.  Binary data is not written to a terminal unless -o or --force is given.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure (no such tensor, unreadable data,\n"
-    "write error), 2 usage error.\n",
-    2, 2, "FILE and TENSOR are required",
-    0,
-};
+#include "spec_cat.h" /* from tools/spec/cat.txt (scripts/cli-spec.awk) */
 
 typedef struct catopts {
     const char *as, *out;

@@ -10,30 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const cli_opt OPTS[] = {
-    {'e', "--endian", "little|big", "byte order of OUT (default: IN's); metadata, tensor infos\n"
-                                    "and every tensor's data are converted"},
-    {'v', "--version", "N", "GGUF version of OUT: 3, 2, or 1 (default: IN's; 1 fails if\n"
-                            "a length, count or dimension needs more than 32 bits)"},
-    {'a', "--alignment", "N", "data alignment (a power of two); sets general.alignment"},
-    {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
-    {0},
-};
-static const cli_spec SPEC = {
-    "copy",
-    "gguf copy [--endian little|big] [--version N] [--alignment N] [--keep-duplicates] IN OUT",
-    "Write a canonical copy of IN (\"-\" for standard input) to OUT: metadata and\n"
-    "tensor infos in IN's order, tensor data padded to the alignment, as ggml\n"
-    "writes files.  By default OUT keeps IN's byte order and version, so a\n"
-    "canonical file copies to identical bytes.\n\n"
-    "OUT is written to a temporary file in its directory and renamed into place,\n"
-    "so it is either left as it was or completely written.  Writing onto IN\n"
-    "(even through another name or a hard link) is refused.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure, 2 usage error.\n",
-    2, 2, "IN and OUT are required",
-    0,
-};
+#include "spec_copy.h" /* from tools/spec/copy.txt (scripts/cli-spec.awk) */
 
 typedef struct copts {
     lgg_write_options o;

@@ -8,23 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_spec SPEC = {
-    "detokenize",
-    "gguf detokenize MODEL (ID... | -)",
-    "Print the text the token ids give with MODEL's vocabulary (a GGUF file, URL\n"
-    "or hf:// name), as llama.cpp b4747's llama_detokenize gives it with\n"
-    "remove_special = false and unparse_special = true (control tokens keep\n"
-    "their text), or Hugging Face's decode for a checkpoint folder, followed by\n"
-    "a newline.  The ids may be written as\n"
-    "`gguf tokenize --ids` prints them: brackets, commas and white space are\n"
-    "ignored.  \"-\" reads them from standard input, so that\n"
-    "  gguf tokenize --ids MODEL TEXT | gguf detokenize MODEL -\n"
-    "gives TEXT back.\n",
-    NULL,
-    "Exit status: 0 success, 1 failure (no vocabulary, an id outside it), 2 usage error.\n",
-    2, -1, "MODEL and at least one ID are required",
-    0,
-};
+#include "spec_detokenize.h" /* from tools/spec/detokenize.txt (scripts/cli-spec.awk) */
 
 /* the ids of one operand ("15043", "[1,", "2]", "3,4") or of standard
  * input's text appended to v */

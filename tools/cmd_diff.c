@@ -13,40 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "{\"a\", \"b\", \"metadata\": {\"removed\", \"added\", \"changed\"},\n"
-                          "\"tensors\": {\"removed\", \"added\", \"common\"}, \"identical\"};\n"
-                          "common tensors carry type_a/b, shape_a/b, identical and the\n"
-                          "figures above (max_abs_err, rmse, cos, differ)"},
-    {'m', "--metadata", NULL, "compare metadata only: no tensor is read or listed"},
-    {0},
-};
+#include "spec_diff.h" /* from tools/spec/diff.txt (scripts/cli-spec.awk) */
 
 /* diff(1)'s convention: 0 same, 1 different, 2 trouble. */
 enum { SAME = 0, DIFFERENT = 1, TROUBLE = 2 };
-
-static const cli_spec SPEC = {
-    "diff",
-    "gguf diff [--json] [--metadata] A B",
-    "Compare two GGUF files (either may be \"-\" for standard input):\n"
-    "  metadata   keys only in A (-), only in B (+), and changed (~) with the\n"
-    "             old and new value (shortened in text, complete in JSON)\n"
-    "  tensors    tensors only in A (-) or only in B (+), type and shape\n"
-    "             changes (~), and for tensors in both with the same number\n"
-    "             of elements, after dequantizing both to f32:\n"
-    "               max_abs_err  largest |a - b|\n"
-    "               rmse         sqrt(mean((a - b)^2))\n"
-    "               cos          cosine similarity of A's and B's values\n"
-    "               differ       how many values differ bit for bit\n"
-    "             (figures in double, over pairs where both values are finite)\n\n"
-    "Content is compared, not layout: byte order, alignment and the order of\n"
-    "keys and tensors do not count.  Identical files print nothing.\n",
-    OPTS,
-    "Exit status (as diff(1)): 0 identical, 1 different, 2 usage error or\n"
-    "trouble (a file cannot be opened, tensor data cannot be read).\n",
-    2, 2, "two files are required",
-    0,
-};
 
 /* ---- metadata ---------------------------------------------------------- */
 

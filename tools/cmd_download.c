@@ -24,40 +24,7 @@ typedef struct dopts {
     size_t ni, ne;
 } dopts;
 
-static const cli_opt OPTS[] = {
-    {'o', "-o|--output", "OUT", "where to put it (default: the URL's file name, in the current\n"
-                                "directory); a directory (or OUT ending in '/'): the URL's file\n"
-                                "name inside it; for a shard set, the first shard's name"},
-    {'q', "-q|--quiet", NULL, "no progress"},
-    {'I', "--include", "GLOB", "a repository: only the files whose path matches (may repeat)"},
-    {'X', "--exclude", "GLOB", "a repository: not the files whose path matches (may repeat)"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "download",
-    "gguf download [-o OUT] [--token TOKEN] [--timeout SECONDS] URL|hf://OWNER/REPO/PATH[@REV]|hf://OWNER/REPO:QUANT\n"
-    "       gguf download [-o DIR] [--include GLOB]... [--exclude GLOB]... hf://OWNER/REPO[@REV]",
-    "Download a GGUF file, or every shard of a set given its first shard\n"
-    "(NAME-00001-of-0000N.gguf), to OUT.  The bytes go to OUT.part first; a\n"
-    "dropped or stalled connection is resumed, and so is an interrupted run (run\n"
-    "the same command again) when the server names the file's version (ETag).\n"
-    "A body that does not start with \"GGUF\" is stopped at once.  The file must\n"
-    "open as GGUF and match the sha256 and size the server names (the Hugging\n"
-    "Face hub does) before it is renamed to OUT; the last line says whether the\n"
-    "sha256 was verified.  A symlink or another user's file at OUT.part is\n"
-    "refused, and a second download to the same OUT refuses while one runs.\n"
-    "--token (or $HF_TOKEN) is sent to the URL's own host only; hf:// names use\n"
-    "$HF_ENDPOINT (default https://huggingface.co).\n"
-    "hf://OWNER/REPO without a path or :QUANT downloads the whole repository into\n"
-    "DIR (default ./REPO), keeping its folders: each file checked against the\n"
-    "sha256 the hub lists for it, an interrupted file resumed, a complete one (same\n"
-    "size and sha256) not fetched again; --include/--exclude take shell globs on\n"
-    "the path, as huggingface-cli's do.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure (OUT is left as it was), 2 usage error.\n",
-    1, 1, "a URL or hf:// name is required",
-    0,
-};
+#include "spec_download.h" /* from tools/spec/download.txt (scripts/cli-spec.awk) */
 
 static int on_opt(void *ud, int id, const char *val, char *why, size_t cap) {
     dopts *o = ud;

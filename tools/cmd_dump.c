@@ -5,26 +5,7 @@
 
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "complete JSON (see gguf(1) for the shape)"},
-    {'n', "--no-tensors", NULL, "leave out the tensor list"},
-    {'f', "--full", NULL, "do not shorten long arrays and strings in the text form"},
-    {'m', "--markdown", NULL, "the metadata and tensor tables in Markdown, as gguf-py's\n"
-                              "gguf_dump.py --markdown prints them"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "dump",
-    "gguf dump [--json | --markdown] [--no-tensors] [--full] FILE",
-    "Print all metadata of FILE (\"-\" for standard input) in file order, then the\n"
-    "tensor list.  A truncated or metadata-only file is dumped from its header,\n"
-    "with a warning; so is a file whose tensor data would overlap or lie outside\n"
-    "any file, with the error (exit status 1).\n",
-    OPTS,
-    "Exit status: 0 success, 1 the file cannot be read or its tensor table is bad,\n2 usage error.\n",
-    1, 1, "no FILE given",
-    0,
-};
+#include "spec_dump.h" /* from tools/spec/dump.txt (scripts/cli-spec.awk) */
 
 /* Where the data section starts.  A file without tensors may end at its
  * header, but ggml and our writer put the data section at the next multiple

@@ -7,65 +7,7 @@
 #include <string.h>
 
 /* llama.cpp's spellings, so a llama-cli command line can be pasted. */
-static const cli_opt OPTS[] = {
-    {'c', "-c|--ctx-size", "N", "context size (default 4096; 0 = the model's)"},
-    {'b', "-b|--batch-size", "N", "logical batch (default 2048)"},
-    {'u', "-ub|--ubatch-size", "N", "physical batch (default 512)"},
-    {'p', "-np|--parallel", "N", "parallel sequences, sharing the context (default 1)"},
-    {'k', "-ctk|--cache-type-k", "TYPE", "K cache type: f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0\n"
-                                         "q5_1 (default f16)"},
-    {'v', "-ctv|--cache-type-v", "TYPE", "V cache type, the same list (quantized needs -fa)\n(default f16)"},
-    {'a', "-fa|--flash-attn", "[on|off|auto]", "flash attention (pads the context to 256, not 32);\n"
-                                               "-fa off|on|auto (or --flash-attn=MODE): master's\n"
-                                               "spelling (its default, auto, is on for the CPU)"},
-    {'m', "--no-mmap", NULL, "weights read into host memory"},
-    {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "offload N layers to one device, counted from the\n"
-                                                   "last; above the layer count the output layer too\n"
-                                                   "(default 0)"},
-    {'f', "--fit", "BYTES", "the host's (RAM) budget: also print the largest context\n"
-                            "whose host total fits (a GPU's budget: --fit-device)"},
-    {'d', "--fit-device", "BYTES", "the device's (GPU) budget: also print the largest -ngl\n"
-                                   "whose device total fits (with both, the context is\n"
-                                   "fitted at that -ngl)"},
-    {'t', "--fit-beyond-train", NULL, "let --fit search past the model's training context\n"
-                                      "(by default it stops there)"},
-    {'T', "--target", "WHICH", "whose allocation: b4747 (default) or master (llama.cpp\n"
-                               "3f545becc: context padded to 256, smaller sliding-\n"
-                               "window caches, CPU_REPACK)"},
-    {'R', "--no-repack", NULL, "master: no CPU_REPACK copy of the weights"},
-    {'P', "--repack", NULL, "master: repack as an x86 CPU with AVX-512 does, whatever\n"
-                            "this CPU has (default: as this CPU does)"},
-    {'S', "--swa-full", NULL, "master: full-size cache for sliding-window layers"},
-    {'j', "--json", NULL, "every figure in bytes as JSON (docs/estimate.md)"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "estimate",
-    "gguf estimate [-c N] [-b N] [-ub N] [-np N] [-ctk TYPE] [-ctv TYPE] [-fa] [--no-mmap] [-ngl N] "
-    "[--fit BYTES] [--fit-device BYTES] [--fit-beyond-train] [--target WHICH] [--no-repack] [--repack] "
-    "[--swa-full] [--json] MODEL",
-    "Estimate the memory llama.cpp (b4747) allocates to run MODEL (a file, \"-\" for\n"
-    "standard input, or the first shard of a set: PREFIX-00001-of-0000N.gguf), from\n"
-    "the header alone: the weights (mapped, or read into memory with --no-mmap), the\n"
-    "KV cache (K and V), the output buffer, the compute buffer and the total.\n"
-    "Options as llama.cpp's, with its defaults.\n",
-    OPTS,
-    "BYTES: an integer with an optional K, M, G or T suffix (powers of 1024;\n"
-    "KiB..TiB the same, KB..TB powers of 1000; a note says what a bare G meant).\n"
-    "Weights, KV cache and output are exact; the compute buffer is exact where\n"
-    "llama.cpp's graph is replayed (llama, qwen2, gemma, phi3, deepseek2 and their\n"
-    "kin, on the host: \"compute_exact\" in the JSON), else estimated\n"
-    "(docs/estimate.md).\n"
-    "--fit searches contexts up to the model's training context (--fit-beyond-train:\n"
-    "further, with a note) and checks the host's total; the device's only with\n"
-    "--fit-device (otherwise the device's total at the answer is printed, unchecked).\n"
-    "With --fit or --fit-device the table shows the figures at the answer.\n"
-    "When even the smallest context does not fit, the figures are those of the\n"
-    "smallest context, \"fit\": {\"ctx\": null} in the JSON, and the exit status 1.\n"
-    "Exit status: 0 success, 1 failure (or nothing fits), 2 usage error.\n",
-    1, 1, "MODEL is required",
-    0,
-};
+#include "spec_estimate.h" /* from tools/spec/estimate.txt (scripts/cli-spec.awk) */
 
 typedef struct opts {
     const char *path;

@@ -6,25 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "print JSON: the value for one KEY (arrays as {\"type\", \"items\"}),\n"
-                          "an object {KEY: value, ...} for several"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "get",
-    "gguf get [--json] FILE KEY...",
-    "Print the value of each KEY in FILE (\"-\" for standard input), one per line:\n"
-    "strings raw (their exact bytes), integers in decimal, floats as the shortest\n"
-    "decimal that reads back the same, bools as true/false, arrays as [a, b, ...].\n"
-    "KEY[i] is the i-th element of an array (from 0; negative counts from the end),\n"
-    "and KEY[i][j] indexes arrays of arrays.\n",
-    OPTS,
-    "Exit status: 0 success, 1 missing key, index out of range or bad file,\n"
-    "2 usage error.\n",
-    2, -1, "FILE and KEY are required",
-    0,
-};
+#include "spec_get.h" /* from tools/spec/get.txt (scripts/cli-spec.awk) */
 
 /* Split "name[3][-1]" into the key and its indices; 0 if the text after the
  * key is not a list of [integer]. */

@@ -28,37 +28,7 @@
 enum { EXIT_MISSING_ENTRY = 3, EXIT_UNKNOWN_HASH = 4, EXIT_MANIFEST_ERROR = 5 };
 
 enum { O_XXH64 = 1, O_SHA1, O_SHA256, O_ALL, O_UUID, O_NO_LAYER, O_CHECK, O_METADATA, O_SHARDS, O_JSON, O_THREADS };
-static const cli_opt OPTS[] = {
-    {O_XXH64, "--xxh64", NULL, "xxh64 hashes (the default)"},
-    {O_SHA1, "--sha1", NULL, "sha1 hashes"},
-    {O_SHA256, "--sha256", NULL, "sha256 hashes"},
-    {O_ALL, "--all", NULL, "xxh64, sha1 and sha256"},
-    {O_UUID, "--uuid", NULL, "the model's UUIDv5 (llama.cpp's namespace)"},
-    {O_NO_LAYER, "--no-layer|--no_layer", NULL, "only the whole-model lines"},
-    {O_CHECK, "-c|--check", "MANIFEST", "compare with a manifest this command (or llama-gguf-hash) printed;\n"
-                                        "without a hash option, the strongest hash it has"},
-    {O_METADATA, "--metadata", NULL, "also hash the metadata in a canonical encoding that does not\n"
-                                    "depend on byte order, version or alignment (FILE@metadata)"},
-    {O_SHARDS, "--shards", NULL, "FILE is the first shard of a gguf-split set: hash the set as\n"
-                                "one model (the hashes equal the merged file's)"},
-    {O_JSON, "--json", NULL, "the hashes (and verdicts) as JSON"},
-    {O_THREADS, "--threads", "N", "hashing threads, 1 to 64 (default: the CPUs, at most 8)"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "hash",
-    "gguf hash [--xxh64] [--sha1] [--sha256] [--all] [--uuid] [--no-layer] [-c MANIFEST]\n"
-    "                 [--metadata] [--shards] [--json] [--threads N] FILE...",
-    "Hash each tensor's data and the whole model's, printing the lines llama.cpp's\n"
-    "llama-gguf-hash prints (\"TYPE  HASH  FILE:TENSOR\", then \"TYPE  HASH  FILE\"),\n"
-    "reading the file once with bounded memory (FILE - is standard input, read in\n"
-    "one pass; a file on a server is read in one request).  See docs/hash.md.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure or mismatch, 2 usage error, 3 no manifest entry\n"
-    "for this model, 4 the manifest has no known hash type, 5 the manifest cannot be read.\n",
-    1, -1, "no FILE given",
-    1,
-};
+#include "spec_hash.h" /* from tools/spec/hash.txt (scripts/cli-spec.awk) */
 
 typedef struct opts {
     unsigned algos; /* HASH_XXH64|SHA1|SHA256|UUID */

@@ -6,27 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "one JSON object per file, one per line (see gguf(1))"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "info",
-    "gguf info [--json] FILE...",
-    "Summarise each FILE (\"-\" for standard input): what it is (model, vocab,\n"
-    "adapter, projector, imatrix or unknown), version, byte order, alignment,\n"
-    "architecture, name, hyperparameters (context length, embedding size, layers,\n"
-    "heads and KV heads, vocabulary size, rope base and scaling, experts),\n"
-    "parameter count and size label, file type, bits per weight, tensors by type,\n"
-    "and data size.  For a shard of a set, which shard it is and, when the other\n"
-    "shards are beside it, the set's totals.  A truncated or metadata-only file\n"
-    "is summarised from its header, with a warning; so is a file whose tensor\n"
-    "data would overlap or lie outside any file, with the error (exit status 1).\n",
-    OPTS,
-    "Exit status: 0 success, 1 a file cannot be read or its tensor table is bad,\n2 usage error.\n",
-    1, -1, "no FILE given",
-    0,
-};
+#include "spec_info.h" /* from tools/spec/info.txt (scripts/cli-spec.awk) */
 
 /* Totals over one file's tensors. */
 typedef struct sums {

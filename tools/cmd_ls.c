@@ -10,39 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "one JSON object: \"files\" (path, size, sha256) and \"gguf\"\n"
-                          "(quantization, shard files, total size); with --fit, \"fit\""},
-    {'f', "--fit", "BYTES", "the host's (RAM) budget: one more table, a row per\n"
-                            "quantization (weights, KV cache and total at -c, the\n"
-                            "largest context that fits, whether -c fits), read from\n"
-                            "each file's header (as 'gguf estimate --fit')"},
-    {'d', "--fit-device", "BYTES", "the device's (GPU) budget, with -ngl (as 'gguf\n"
-                                   "estimate --fit-device')"},
-    {'c', "-c|--ctx-size", "N", "with --fit: the context (default 4096; 0 = the model's)"},
-    {'g', "-ngl|--n-gpu-layers|--gpu-layers", "N", "with --fit-device: layers offloaded (default 0)"},
-    {'T', "--target", "WHICH", "with --fit: b4747 (default) or master (as 'gguf estimate')"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "ls",
-    "gguf ls [--json] [--fit BYTES] [--fit-device BYTES] [-c N] [-ngl N] [--target WHICH] [--token TOKEN]\n"
-    "       [--timeout SECONDS] hf://OWNER/REPO[@REV]",
-    "List a Hugging Face repository's files with their sizes in bytes (the hub's\n"
-    "tree API, under $HF_ENDPOINT, default https://huggingface.co), then its GGUF\n"
-    "files, a shard set (NAME-00001-of-0000N.gguf ...) as one line, with the\n"
-    "quantization their names carry (Q4_K_M, IQ4_XS, F16, ...; '-' for none), the\n"
-    "number of files and their total size.  With --fit or --fit-device, which of\n"
-    "them fit: each one's header is read by range requests (no download) and\n"
-    "estimated as 'gguf estimate' does.\n",
-    OPTS,
-    "BYTES: as 'gguf estimate' (16G is 16 GiB; 16GB is 10^9 bytes times 16).\n"
-    "Exit status: 0 success, 1 failure (the repository cannot be listed, or a\n"
-    "GGUF file's header cannot be read or estimated: its row says why), 2 usage\n"
-    "error.\n",
-    1, 1, "an hf://OWNER/REPO name is required",
-    0,
-};
+#include "spec_ls.h" /* from tools/spec/ls.txt (scripts/cli-spec.awk) */
 
 typedef struct ls_opts {
     int json;

@@ -10,26 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const cli_opt OPTS[] = {
-    {'m', "--merge", NULL, "llama-gguf-split's mode flag, accepted for its command\nlines (merging is what this command does)"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "merge",
-    "gguf merge FIRST_SHARD OUT",
-    "Merge the shard set whose first shard is FIRST_SHARD (PREFIX-00001-of-0000N.gguf)\n"
-    "into OUT.  The other shards are found by name; the set is checked first: the\n"
-    "count, each shard's split.no, split.count and split.tensors.count, metadata\n"
-    "only in the first shard, each tensor in exactly one shard.  OUT gets the\n"
-    "first shard's metadata without the split.* keys and every tensor in order.\n"
-    "--merge is accepted (and ignored), as llama-gguf-split spells the command.\n\n"
-    "OUT is written to a temporary file in its directory and renamed into place.\n"
-    "Writing onto a shard (even through another name or a link) is refused.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure, 2 usage error.\n",
-    2, 2, "FIRST_SHARD and OUT are required",
-    0,
-};
+#include "spec_merge.h" /* from tools/spec/merge.txt (scripts/cli-spec.awk) */
 
 int cmd_merge(int argc, char **argv) {
     int flags[256] = {0}, np = 0;

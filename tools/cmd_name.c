@@ -6,23 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_spec SPEC = {
-    "name",
-    "gguf name FILE...",
-    "Print the file name the GGUF naming convention recommends for each FILE:\n"
-    "  <BaseName>-<SizeLabel>-<FineTune>-<Version>-<Encoding>-<Type>-<Shard>.gguf\n"
-    "from general.basename (or general.name), general.size_label (or the size\n"
-    "computed from the parameter count), general.finetune, general.version,\n"
-    "general.file_type, general.type and split.no/split.count; absent parts are\n"
-    "left out, as gguf-py does.  For a shard whose set lies beside it, the name\n"
-    "comes from the first shard's metadata and the whole set's parameters, so\n"
-    "every shard gets the same base name.  With several files, each line is\n"
-    "\"FILE: NAME\".\n",
-    NULL,
-    "Exit status: 0 success, 1 failure, 2 usage error.\n",
-    1, -1, "FILE is required",
-    0,
-};
+#include "spec_name.h" /* from tools/spec/name.txt (scripts/cli-spec.awk) */
 
 static int name_one(const char *path, bool label) {
     lgg_file *f = cli_open("name", path, CLI_OPEN_META);

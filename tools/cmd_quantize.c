@@ -12,53 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static const cli_opt OPTS[] = {
-    {'R', "--allow-requantize", NULL, "convert tensors that are already quantized"},
-    {'L', "--leave-output-tensor", NULL, "copy output.weight as it is"},
-    {'P', "--pure", NULL, "no per-tensor mixture: every quantized tensor gets the\npreset's type"},
-    {'i', "--imatrix", "FILE", "importance matrix (llama.cpp's .dat or GGUF format)"},
-    {'I', "--include-weights", "NAME", "use the imatrix only for tensors whose name contains\nNAME (may repeat)"},
-    {'X', "--exclude-weights", "NAME", "do not use it for tensors whose name contains NAME\n(may repeat; not together with --include-weights)"},
-    {'O', "--output-tensor-type", "TYPE", "type of output.weight"},
-    {'E', "--token-embedding-type", "TYPE", "type of token_embd.weight"},
-    {'T', "--tensor-type", "PATTERN=TYPE", "type of the tensors whose name matches the POSIX\n"
-                                           "extended regular expression PATTERN (lower-cased;\n"
-                                           "may repeat; the first match wins)"},
-    {'Y', "--tensor-type-file", "FILE", "--tensor-type for each PATTERN=TYPE in FILE\n(separated by white space)"},
-    {'Z', "--prune-layers", "LIST", "leave out the layers LIST (comma-separated ids) and\n"
-                                   "renumber the others, as llama-quantize master"},
-    {'K', "--override-kv", "KEY=TYPE:VALUE", "set a metadata key in OUT: TYPE int (u32 of the\n"
-                                             "absolute value), float (f32), bool (true/false),\n"
-                                             "str (at most 127 bytes), or any type of 'gguf set'\n"
-                                             "(may repeat)"},
-    {'S', "--keep-split", NULL, "one output per input split, OUT-0000i-of-0000n.gguf"},
-    {'F', "--no-fsync", NULL, "do not sync OUT to disk before renaming it into place\n(faster; still atomic, but not durable)"},
-    {'D', "--dry-run", NULL, "print each tensor's plan and the output's size on stdout;\nwrite nothing"},
-    {'j', "--json", NULL, "with --dry-run: the plan as JSON"},
-    {'q', "-q|--quiet", NULL, "no progress and no summary"},
-    {'f', "-f|--force", NULL, "without OUT: replace a file of the default name (a\n"
-                              "given OUT is always replaced)"},
-    {0},
-};
-
-static void help_presets(void);
-static const cli_spec SPEC = {
-    "quantize",
-    "gguf quantize [options] IN [OUT] PRESET [THREADS]",
-    "Quantize the model IN into OUT with one of llama-quantize's presets, choosing\n"
-    "each tensor's type by llama-quantize's rules and producing the same bytes\n"
-    "(checked against llama.cpp master 3f545becc, and b4747 where master did not\n"
-    "change it, on the golden and seeded models).  Without OUT, the\n"
-    "output is named as `gguf name` and `gguf convert` name it (the naming\n"
-    "convention, from the output's metadata: Llama-3.2-1B-Instruct-Q4_K_M.gguf),\n"
-    "beside IN, and a file of that name is not replaced without -f.\n"
-    "THREADS (default: one per CPU) convert rows while OUT is written sequentially\n"
-    "into a temporary file that is renamed over OUT at the end.\n",
-    OPTS,
-    NULL,
-    2, 4, "IN and PRESET are required",
-    0,
-};
+#include "spec_quantize.h" /* from tools/spec/quantize.txt (scripts/cli-spec.awk) */
 
 static void help_presets(void) {
     printf("\nPresets (name or id):\n");

@@ -3,22 +3,7 @@
 
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
-    {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
-    {0},
-};
-static const cli_spec SPEC = {
-    "rm",
-    "gguf rm [-o OUT] [--keep-duplicates] FILE KEY...",
-    "Remove metadata keys (every pair with that key).  A missing key is an error\n"
-    "and nothing is written.  Without -o, FILE is replaced safely (see\n"
-    "gguf set --help).\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure (missing key, bad file), 2 usage error.\n",
-    2, -1, "FILE and at least one KEY are required",
-    0,
-};
+#include "spec_rm.h" /* from tools/spec/rm.txt (scripts/cli-spec.awk) */
 
 typedef struct rmopts {
     const char *out;

@@ -5,47 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'r', "--rename", "OLD=NEW", "rename a key (keeps its position and value)"},
-    {'o', "-o|--output", "OUT", "write the result to OUT; FILE is not touched"},
-    {'f', "--force", NULL, "write what validate would reject: keys that break the\n"
-                           "naming rule, standard keys of another type than the\n"
-                           "spec's, a general.alignment that is not a multiple of 8"},
-    {'k', "--keep-duplicates", NULL, CLI_KEEP_DUPS_HELP},
-    {0},
-};
-static const cli_spec SPEC = {
-    "set",
-    "gguf set [-o OUT] [--force] [--keep-duplicates] FILE KEY=[TYPE:]VALUE... [--rename OLD=NEW]...",
-    "Add or change metadata values.  An existing key keeps its position; a new key\n"
-    "is appended.  Assignments and renames apply in the order given.\n\n"
-    "  KEY=TYPE:VALUE        TYPE is u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 bool str,\n"
-    "                        or the generic int, float (llama.cpp's --override-kv\n"
-    "                        spellings).  A generic type keeps an existing key's\n"
-    "                        integer or float type (range-checked); a new key gets\n"
-    "                        the spec's type for a standard key, else i32 or f32.\n"
-    "                        An explicit type that differs from the key's changes\n"
-    "                        it, with a note on stderr.  Integers are decimal or\n"
-    "                        0x hex; bools are true/false/1/0.\n"
-    "  KEY=VALUE             a key the file has (or a standard key) keeps its\n"
-    "                        type: general.name=Another is general.name=str:Another\n"
-    "                        (a VALUE that starts with a TYPE: is read as one)\n"
-    "  KEY=str@PATH          a string with the bytes of the file PATH\n"
-    "  KEY=arr[TYPE]:A,B,C   an array; in string arrays write \\, for a comma and\n"
-    "                        \\\\ for a backslash; arr[TYPE]: is an empty array\n\n"
-    "Keys must follow the spec's naming rule (lower_snake_case segments separated\n"
-    "by dots), standard keys must have the spec's type (llama.context_length a\n"
-    "u32, ...) and general.alignment must be a power of two and a multiple of 8,\n"
-    "as validate checks, unless --force is given.  Without -o, FILE is edited safely: when the\n"
-    "header keeps its padded size only the header is rewritten (one write, then\n"
-    "fsync); otherwise a complete new file is written beside it (after checking\n"
-    "the free space) and renamed over it.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure (bad file, refused key or value),\n"
-    "2 usage error (bad assignment text).\n",
-    1, -1, "FILE and at least one KEY=TYPE:VALUE are required",
-    1,
-};
+#include "spec_set.h" /* from tools/spec/set.txt (scripts/cli-spec.awk) */
 
 typedef struct op {
     int rename;

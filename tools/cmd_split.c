@@ -10,32 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const cli_opt OPTS[] = {
-    {'t', "--max-tensors|--split-max-tensors", "N", "at most N tensors per shard (default: 128)"},
-    {'s', "--max-size|--split-max-size", "N[K|M|G]", "at most N bytes of tensor data per shard (each tensor\n"
-                                                    "padded to the alignment; metadata not counted), in\n"
-                                                    "decimal units as llama.cpp: K=1000, M=1000^2, G=1000^3\n"
-                                                    "(either case; KB/MB/GB too, KiB/MiB/GiB for powers of\n"
-                                                    "1024); a tensor larger than N gets its own shard"},
-    {'f', "--no-tensor-first-split", NULL, "the first shard holds the metadata and no tensor"},
-    {'d', "--dry-run", NULL, "print the plan (shard, tensors, first tensor, bytes)\nand write nothing"},
-    {'x', "--split", NULL, "llama-gguf-split's mode flag, accepted for its command\nlines (splitting is what this command does)"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "split",
-    "gguf split [--max-tensors N | --max-size N[K|M|G]] [--no-tensor-first-split] [--dry-run] IN PREFIX",
-    "Split IN into shards PREFIX-00001-of-0000N.gguf ... as llama.cpp's\n"
-    "llama-gguf-split --split does (same bytes): all metadata in the first shard,\n"
-    "split.no, split.tensors.count and split.count in every shard, tensors in\n"
-    "IN's order.  llama-gguf-split's option names are accepted too.\n\n"
-    "Prints each shard's name as it is written.  Shards are written safely (a\n"
-    "temporary file renamed into place); a shard can never replace IN.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure, 2 usage error.\n",
-    2, 2, "IN and PREFIX are required",
-    0,
-};
+#include "spec_split.h" /* from tools/spec/split.txt (scripts/cli-spec.awk) */
 
 typedef struct sopts {
     lgg_split_options so;

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define NBINS 10
 #define BAR_WIDTH 40
 
@@ -25,29 +24,7 @@ typedef struct tstats {
     const char *error; /* why the values could not be read, or NULL */
 } tstats;
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "an array of {name, type, shape, n, min, max, mean, std, absmax,\n"
-                          "nan, inf, zeros, histogram: {min, max, counts}}; statistics of\n"
-                          "no finite values are null; a tensor whose values cannot be read\n"
-                          "has an \"error\" field instead"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "stats",
-    "gguf stats [--json] FILE [TENSOR...]",
-    "Statistics of each tensor's values (all tensors, or the ones named),\n"
-    "dequantized to f32 and accumulated in double:\n"
-    "  min, max, mean, std (population), absmax   over the finite values\n"
-    "  nan, inf    how many values are NaN / infinite\n"
-    "  zeros       fraction of all values that are zero (either sign)\n"
-    "  histogram   10 equal bins over [min, max]\n"
-    "FILE may be \"-\" for standard input.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure (no such tensor, unreadable data),\n"
-    "2 usage error.\n",
-    1, -1, "no FILE given",
-    0,
-};
+#include "spec_stats.h" /* from tools/spec/stats.txt (scripts/cli-spec.awk) */
 _Static_assert(NBINS == 10, "the help text says 10 bins");
 
 /* Pass 1: counts, extremes and the running sum, element by element in file

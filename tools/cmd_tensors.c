@@ -4,23 +4,7 @@
 
 #include <string.h>
 
-static const cli_opt OPTS[] = {
-    {'j', "--json", NULL, "a JSON array of {name, type, shape, offset, size} per file,\none per line"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "tensors",
-    "gguf tensors [--json] FILE...",
-    "List each tensor of each FILE (\"-\" for standard input): name, type, shape,\n"
-    "offset (relative to the data section) and size in bytes.  A truncated or\n"
-    "metadata-only file is listed from its header, with a warning; so is a file\n"
-    "whose tensor data would overlap or lie outside any file, with the error\n"
-    "(exit status 1).\n",
-    OPTS,
-    "Exit status: 0 success, 1 a file cannot be read or its tensor table is bad,\n2 usage error.\n",
-    1, -1, "no FILE given",
-    0,
-};
+#include "spec_tensors.h" /* from tools/spec/tensors.txt (scripts/cli-spec.awk) */
 
 static void print_json(const lgg_file *f) {
     uint64_t n = lgg_tensor_count(f);

@@ -13,35 +13,7 @@
 
 enum { OPT_IDS = 'i', OPT_JSON = 'j', OPT_NO_BOS = 'b', OPT_NO_PARSE = 'p', OPT_FILE = 'f', OPT_COMPARE = 'c' };
 
-static const cli_opt OPTS[] = {
-    {OPT_IDS, "--ids", NULL, "print the ids only, as [1, 15043, 3186]"},
-    {OPT_JSON, "--json", NULL, "print {\"ids\": [...], \"pieces\": [...]}"},
-    {OPT_NO_BOS, "--no-bos", NULL, "add no BOS/EOS (llama_tokenize's add_special = false)"},
-    {OPT_NO_PARSE, "--no-parse-special", NULL, "take control tokens' texts as plain text"},
-    {OPT_FILE, "-f|--file", "FILE", "read the text from FILE (bytes exactly); with --compare, one text a line"},
-    {OPT_COMPARE, "--compare", NULL, "MODEL_DIR FILE.gguf: tokenize each text both ways (Hugging Face's ids\n"
-                                    "for the checkpoint, llama.cpp's for the GGUF, BOS/EOS included) and\n"
-                                    "show the first disagreement; exit 1 when any text differs"},
-    {0},
-};
-
-static const cli_spec SPEC = {
-    "tokenize",
-    "gguf tokenize [--ids | --json] [--no-bos] [--no-parse-special] MODEL (TEXT | -f FILE | -)\n"
-    "       gguf tokenize --compare MODEL_DIR FILE.gguf [-f TEXTS]",
-    "Print the tokens llama.cpp b4747's llama_tokenize gives for the text with\n"
-    "MODEL's vocabulary (a GGUF file, URL or hf:// name): add_special unless\n"
-    "--no-bos (BOS and EOS as the file's add_bos/add_eos ask), parse_special\n"
-    "unless --no-parse-special.  For a checkpoint folder, the ids transformers'\n"
-    "AutoTokenizer gives (tokenizer.json and tokenizer_config.json's rules).\n"
-    "TEXT is taken byte for byte, with no escape processing; -f FILE and -\n"
-    "(standard input) read bytes exactly.  By default one line per token,\n"
-    "`id -> 'piece'`, as llama-tokenize prints them.\n",
-    OPTS,
-    "Exit status: 0 success, 1 failure (no vocabulary, a text llama.cpp cannot take), 2 usage error.\n",
-    1, 2, "MODEL is required",
-    0,
-};
+#include "spec_tokenize.h" /* from tools/spec/tokenize.txt (scripts/cli-spec.awk) */
 
 typedef struct args {
     int flag[256];

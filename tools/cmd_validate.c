@@ -7,31 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const cli_opt OPTS[] = {
-    {'s', "--strict", NULL, "treat every deviation from the letter of the spec as an error\n(a file name that breaks the naming convention stays a warning)"},
-    {'j', "--json", NULL, "one JSON object per file, one per line: {\"file\", \"ok\", \"errors\",\n\"warnings\", \"notes\", \"findings\": [{\"severity\", \"offset\", \"message\"}]}"},
-    {'q', "-q|--quiet", NULL, "no \"FILE: ok\" line for good files"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "validate",
-    "gguf validate [--strict] [--json] [-q] FILE...",
-    "Check each FILE (\"-\" for standard input) against the GGUF specification and\n"
-    "print every finding:\n"
-    "  FILE: offset N: error|warning|note: message\n"
-    "then \"FILE: ok\" when it has no errors.  Errors break the spec; warnings are\n"
-    "allowed but suspicious; notes say what llama.cpp would refuse in a valid file.\n"
-    "The file name is checked against the naming convention (a warning at most;\n"
-    "not for standard input or pipes): under --strict, or when the name tries it\n"
-    "(a size label such as 8B after its first part) and gets it wrong; the\n"
-    "convention is advice, so model.gguf or ggml-model-Q4_K_M.gguf pass.  A truncated file is an error that says how\n"
-    "many bytes are missing.\n",
-    OPTS,
-    "Exit status: 0 no file has errors, 1 some file has errors (or cannot be\n"
-    "opened), 2 usage error.\n",
-    1, -1, "no FILE given",
-    0,
-};
+#include "spec_validate.h" /* from tools/spec/validate.txt (scripts/cli-spec.awk) */
 
 static void print_text(const char *path, const lgg_report *r, int quiet) {
     for (size_t i = 0; i < lgg_report_count(r); i++) {

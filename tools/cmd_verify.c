@@ -16,24 +16,7 @@
 #include <unistd.h>
 
 enum { O_SHA256 = 1, O_JSON };
-static const cli_opt OPTS[] = {
-    {O_SHA256, "--sha256", "HEX", "also compare the whole file's sha256 (as sha256sum prints it, the\n"
-                                  "Hugging Face LFS oid); the k-th --sha256 is for the k-th FILE"},
-    {O_JSON, "--json", NULL, "the results as JSON"},
-    {0},
-};
-static const cli_spec SPEC = {
-    "verify",
-    "gguf verify [--json] FILE... [--sha256 HEX]...",
-    "Check that each FILE is a complete GGUF file: the header and every tensor's\n"
-    "data are all there (a truncated file gives its size and the size it needs),\n"
-    "the padding is zero, nothing follows the declared end.  Prints FILE: intact\n"
-    "or FILE: not intact; each problem goes to stderr naming the file.\n",
-    OPTS,
-    "Exit status: 0 every file intact, 1 some file not intact, 2 usage error.\n",
-    1, -1, "no FILE given",
-    1,
-};
+#include "spec_verify.h" /* from tools/spec/verify.txt (scripts/cli-spec.awk) */
 
 typedef struct vres {
     bool intact, have_sha, sha_ok;
