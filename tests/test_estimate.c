@@ -11,6 +11,7 @@
 #include "test.h"
 
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -363,6 +364,123 @@ TEST(estimate_master) {
         if (path && ju(c, "status") == 0) check_master_case(c, path);
         CHECKF(ju(c, "status") == 0, "%s: master refused it", tag);
     }
+    json_decref(root);
+}
+
+/* ---- several devices (tests/estimate/devices.json, made by ref_devices.py) ---- */
+
+typedef struct dev_case {
+    lgg_estimate_params p;
+    lgg_estimate_override ot[8];
+    char pat[8][64];
+} dev_case;
+
+/* A rule of the case's options: CPU is the host, GPU<n> device n. */
+static void dev_rule(dev_case *c, const char *pattern, int32_t device) {
+    uint32_t i = c->p.n_overrides;
+    if (i == 8) return;
+    snprintf(c->pat[i], sizeof c->pat[i], "%s", pattern);
+    c->ot[i] = (lgg_estimate_override){c->pat[i], device};
+    c->p.n_overrides = i + 1;
+}
+
+/* The settings of a case: master's allocation as the reference host (AVX-512, no mmap: it loads so). */
+static void dev_params(json_t *c, dev_case *d) {
+    memset(d, 0, sizeof *d);
+    json_t *opts = json_object_get(c, "options"), *free_mib = json_object_get(c, "free_mib");
+    params_from_options(opts, &d->p);
+    d->p.target = LGG_ESTIMATE_MASTER;
+    d->p.repack = LGG_REPACK_AVX512;
+    d->p.no_mmap = true;
+    d->p.n_gpu_layers = (uint32_t)ju(c, "ngl");
+    d->p.n_devices = (uint32_t)json_array_size(free_mib);
+    d->p.overrides = d->ot;
+    for (size_t i = 0; i < json_array_size(free_mib) && i < LGG_ESTIMATE_MAX_DEVICES; i++)
+        d->p.device_free[i] = (uint64_t)json_integer_value(json_array_get(free_mib, i)) << 20;
+    for (size_t i = 0; i < json_array_size(opts); i++) {
+        const char *a = json_string_value(json_array_get(opts, i));
+        const char *v = i + 1 < json_array_size(opts) ? json_string_value(json_array_get(opts, i + 1)) : "";
+        char pat[64];
+        if (!strcmp(a, "-fa")) d->p.flash_attn = false, d->p.no_flash_attn = !strcmp(v, "off");
+        else if (!strcmp(a, "-nkvo")) d->p.no_kv_offload = true;
+        else if (!strcmp(a, "-sm")) d->p.split_mode = !strcmp(v, "none") ? LGG_SPLIT_NONE : LGG_SPLIT_LAYER;
+        else if (!strcmp(a, "-mg")) d->p.main_gpu = (uint32_t)atoi(v);
+        else if (!strcmp(a, "-cmoe")) dev_rule(d, "\\.ffn_(up|down|gate|gate_up)_(ch|)exps", -1);
+        else if (!strcmp(a, "-ncmoe"))
+            for (int l = 0; l < atoi(v); l++) {
+                snprintf(pat, sizeof pat, "blk\\.%d\\.ffn_(up|down|gate|gate_up)_(ch|)exps", l);
+                dev_rule(d, pat, -1);
+            }
+        else if (!strcmp(a, "-ot")) {
+            const char *eq = strchr(v, '=');
+            snprintf(pat, sizeof pat, "%.*s", eq ? (int)(eq - v) : 0, v);
+            dev_rule(d, pat, eq && !strcmp(eq + 1, "CPU") ? -1 : eq ? atoi(eq + 4) : -1);
+        } else if (!strcmp(a, "-ts")) {
+            char *end = (char *)v;
+            for (uint32_t k = 0; k < LGG_ESTIMATE_MAX_DEVICES && *end; k++) {
+                d->p.tensor_split[k] = strtof(end, &end);
+                if (*end == ',') end++;
+            }
+        }
+    }
+}
+
+/* One place's model and context bytes against the reference's: exact (the host's model leaves out the
+ * CPU_REPACK copies, which master's unallocated load does not count). */
+static bool dev_place_agrees(const char *tag, const char *place, json_t *ref, uint64_t weights, uint64_t kv) {
+    bool ok = weights == ju(ref, "model") && kv == ju(ref, "context");
+    CHECKF(ok, "%s: %s model %llu context %llu, master %llu %llu", tag, place, (unsigned long long)weights,
+           (unsigned long long)kv, (unsigned long long)ju(ref, "model"), (unsigned long long)ju(ref, "context"));
+    return ok;
+}
+
+/* The worst ratio of our compute buffer to master's, over the devices (the host's is not compared: see
+ * docs/estimate.md). */
+static double dev_compute_ratio(const lgg_estimate *e, json_t *devs, double worst) {
+    for (size_t d = 0; d < json_array_size(devs); d++) {
+        uint64_t want = ju(json_array_get(devs, d), "compute"), got = e->devices[d].compute;
+        if (!want && !got) continue;
+        double r = want ? (double)got / (double)want : 9.0;
+        if (fabs(r - 1.0) > fabs(worst - 1.0)) worst = r;
+    }
+    return worst;
+}
+
+TEST(estimate_devices) {
+    json_t *root = load_references("tests/estimate/devices.json");
+    if (!root) return;
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 100);
+    double worst = 1.0;
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i), *devs = json_object_get(c, "devices");
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *path = model_path(own_generator(), json_string_value(json_object_get(c, "preset")));
+        CHECKF(path != NULL && ju(c, "status") == 0, "%s: no model, or master refused it", tag);
+        if (!path || ju(c, "status") != 0) continue;
+        dev_case d;
+        dev_params(c, &d);
+        lgg_estimate e;
+        lgg_error err;
+        lgg_status st;
+        REQUIRE(estimate_file(path, &d.p, &e, &err, &st));
+        CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+        if (st != LGG_OK) continue;
+        /* -sm none: master's model has the main device alone */
+        bool one = d.p.split_mode == LGG_SPLIT_NONE;
+        CHECKF(json_array_size(devs) == (one ? 1 : e.n_devices), "%s: %zu devices in the reference", tag,
+               json_array_size(devs));
+        for (size_t k = 0; k < json_array_size(devs); k++) {
+            const lgg_estimate_part *pt = &e.devices[one ? d.p.main_gpu : k];
+            char place[32];
+            snprintf(place, sizeof place, "device %zu", k);
+            dev_place_agrees(tag, place, json_array_get(devs, k), pt->weights, pt->kv_k + pt->kv_v);
+        }
+        dev_place_agrees(tag, "host", json_object_get(c, "host"), e.host.weights - e.repack, e.host.kv_k + e.host.kv_v);
+        if (!one) worst = dev_compute_ratio(&e, devs, worst);
+    }
+    /* the devices' compute buffers are modelled, not replayed: report how far they are */
+    fprintf(stderr, "  estimate_devices: worst device compute buffer %.3f of master's\n", worst);
     json_decref(root);
 }
 
@@ -776,3 +894,62 @@ TEST(estimate_allocator_hook) {
 }
 
 #endif /* LGG_TEST_NO_GOLDEN_LIBS */
+
+/* Settings for several devices that llama.cpp refuses, or that are not estimated, each with its reason. */
+TEST(estimate_placement_errors) {
+    lgg_estimate_params p;
+    lgg_estimate e;
+    lgg_error err;
+    static const lgg_estimate_override bad_dev = {"blk\\.0\\.", 2}, bad_re = {"blk(", -1}, none = {NULL, -1};
+    static const struct {
+        const char *what;
+        uint32_t n_devices, split_mode, main_gpu;
+        float ts0;
+        const lgg_estimate_override *ot;
+        uint32_t n_ot;
+        lgg_status st;
+        const char *why;
+    } cases[] = {
+        {"17 devices", 17, LGG_SPLIT_LAYER, 0, 0.0f, NULL, 0, LGG_ERR_ARG, "17 devices"},
+        {"main device", 2, LGG_SPLIT_NONE, 2, 0.0f, NULL, 0, LGG_ERR_ARG, "main device 2, but there are 2 devices"},
+        {"row split", 2, LGG_SPLIT_ROW, 0, 0.0f, NULL, 0, LGG_ERR_UNSUPPORTED, "row split"},
+        {"split mode", 2, 7, 0, 0.0f, NULL, 0, LGG_ERR_ARG, "split mode 7"},
+        {"negative share", 2, LGG_SPLIT_LAYER, 0, -1.0f, NULL, 0, LGG_ERR_ARG, "tensor split 0"},
+        {"NaN share", 2, LGG_SPLIT_LAYER, 0, NAN, NULL, 0, LGG_ERR_ARG, "tensor split 0"},
+        {"rule's device", 2, LGG_SPLIT_LAYER, 0, 0.0f, &bad_dev, 1, LGG_ERR_ARG, "device 2, but there are 2"},
+        {"rule's pattern", 2, LGG_SPLIT_LAYER, 0, 0.0f, &bad_re, 1, LGG_ERR_ARG, "tensor override 'blk('"},
+        {"rule without pattern", 1, LGG_SPLIT_LAYER, 0, 0.0f, &none, 1, LGG_ERR_ARG, "has no pattern"},
+        {"rules NULL", 1, LGG_SPLIT_LAYER, 0, 0.0f, NULL, 3, LGG_ERR_ARG, "overrides is NULL"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        lgg_estimate_params_init(&p);
+        p.n_gpu_layers = 99;
+        p.n_devices = cases[i].n_devices;
+        p.split_mode = cases[i].split_mode;
+        p.main_gpu = cases[i].main_gpu;
+        p.tensor_split[0] = cases[i].ts0;
+        p.overrides = cases[i].ot;
+        p.n_overrides = cases[i].n_ot;
+        lgg_status st = est("llama", LLAMA_OK, &p, &e, &err);
+        CHECKF(st == cases[i].st && strstr(err.message, cases[i].why), "%s: %d %s", cases[i].what, st, err.message);
+    }
+    /* b4747's -ngl 2 of 2 layers: both layers, not the output layer */
+    lgg_estimate_params_init(&p);
+    p.n_gpu_layers = 2;
+    p.n_devices = 2;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.device_layers[0] == 1 && e.device_layers[1] == 1 && e.output_device == -1);
+    /* master's: layer 1 and the output (layer 0 on the host); 1:1 puts the output (at 1/2) on the
+     * second device, 3:1 on the first */
+    p.target = LGG_ESTIMATE_MASTER;
+    p.n_devices = 2;
+    p.tensor_split[0] = 3.0f, p.tensor_split[1] = 1.0f;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.device_layers[0] == 1 && e.output_device == 0 && e.devices[1].total == 0);
+    p.tensor_split[0] = 1.0f;
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECKF(e.n_devices == 2 && e.device_layers[0] == 1 && e.device_layers[1] == 0 && e.output_device == 1,
+           "%u devices, layers %u %u, output on %d", e.n_devices, e.device_layers[0], e.device_layers[1],
+           e.output_device);
+    CHECK(e.device.total == e.devices[0].total + e.devices[1].total && e.devices[1].kv_k == 0 && e.devices[0].kv_k);
+}

@@ -9,12 +9,26 @@
 /* llama.cpp's spellings, so a llama-cli command line can be pasted. */
 #include "spec_estimate.h" /* from tools/spec/estimate.txt (scripts/cli-spec.awk) */
 
+enum { MAX_DEV = LGG_ESTIMATE_MAX_DEVICES, MAX_OT = 512, NAME_CAP = 32 };
+
 typedef struct opts {
     const char *path;
     lgg_estimate_params p;
     uint64_t fit, fit_device;
     bool want_fit, want_fit_device, json, beyond;
+    /* several devices: how many each option says (0: it was not given) */
+    uint32_t n_ts, n_budgets, n_names;
+    uint64_t budgets[MAX_DEV];
+    char names[MAX_DEV][NAME_CAP]; /* -dev: the devices' names (else GPU0, GPU1, ...) */
+    bool no_devices;               /* -dev none */
+    /* -ot, --cpu-moe, --n-cpu-moe in order; a device named by -ot is resolved once all are read */
+    lgg_estimate_override ot[MAX_OT];
+    char *ot_pattern[MAX_OT], *ot_buffer[MAX_OT];
+    uint32_t n_ot;
 } opts;
+
+/* llama.cpp's pattern for experts' matrices (common.h's LLM_FFN_EXPS_REGEX), of every layer or of one */
+#define EXPS_PATTERN "\\.ffn_(up|down|gate|gate_up)_(ch|)exps"
 
 /* The option's first spelling, for a usage error. */
 static const char *opt_name(int id, char *buf, size_t cap) {
@@ -26,11 +40,168 @@ static const char *opt_name(int id, char *buf, size_t cap) {
     return buf;
 }
 
+/* One tensor placement rule; buffer NULL: the host. */
+static int add_rule(opts *o, const char *pattern, size_t len, const char *buffer, char *why, size_t cap) {
+    if (o->n_ot == MAX_OT) return cli_why(why, cap, "more than %d tensor overrides", MAX_OT);
+    char *pat = strndup(pattern, len), *buf = buffer ? strdup(buffer) : NULL;
+    if (!pat || (buffer && !buf)) {
+        free(pat);
+        return cli_why(why, cap, "out of memory");
+    }
+    o->ot_pattern[o->n_ot] = pat;
+    o->ot_buffer[o->n_ot] = buf;
+    o->ot[o->n_ot] = (lgg_estimate_override){pat, -1};
+    o->n_ot++;
+    return 0;
+}
+
+/* -ot PATTERN=BUFFER[,PATTERN=BUFFER...], split as llama.cpp splits it */
+static int on_override(opts *o, const char *v, char *why, size_t cap) {
+    for (const char *s = v;;) {
+        size_t len = strcspn(s, ",");
+        const char *eq = memchr(s, '=', len);
+        if (!eq || eq == s || eq + 1 == s + len)
+            return cli_why(why, cap, "--override-tensor takes PATTERN=BUFFER[,...] (BUFFER: CPU or a device), not '%s'", v);
+        char buffer[NAME_CAP];
+        snprintf(buffer, sizeof buffer, "%.*s", (int)(s + len - eq - 1), eq + 1);
+        int rc = add_rule(o, s, (size_t)(eq - s), strcmp(buffer, "CPU") ? buffer : NULL, why, cap);
+        if (rc) return rc;
+        if (!s[len]) return 0;
+        s += len + 1;
+    }
+}
+
+/* A list of up to MAX_DEV words split on ',' (and '/' when slash): each passed to one(). */
+static int each_word(const char *v, bool slash, const char *opt, int (*one)(opts *, uint32_t, const char *, size_t),
+                     opts *o, uint32_t *count, char *why, size_t cap) {
+    uint32_t n = 0;
+    for (const char *s = v;; n++) {
+        size_t len = strcspn(s, slash ? ",/" : ",");
+        if (n == MAX_DEV) return cli_why(why, cap, "%s: more than %d devices", opt, MAX_DEV);
+        if (!len || one(o, n, s, len)) return cli_why(why, cap, "%s: '%.*s' in '%s' is not valid", opt, (int)len, s, v);
+        if (!s[len]) break;
+        s += len + 1;
+    }
+    *count = n + 1;
+    return 0;
+}
+
+static int one_share(opts *o, uint32_t i, const char *s, size_t len) {
+    char buf[64], *end;
+    if (len >= sizeof buf) return 1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    float f = strtof(buf, &end);
+    o->p.tensor_split[i] = f;
+    return *end || !(f >= 0.0f && f <= 1e30f);
+}
+
+static int one_budget(opts *o, uint32_t i, const char *s, size_t len) {
+    char buf[64];
+    if (len >= sizeof buf) return 1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    return !cli_size_option("estimate", "--fit-device", buf, 1, &o->budgets[i]) || !o->budgets[i];
+}
+
+static int one_name(opts *o, uint32_t i, const char *s, size_t len) {
+    if (len >= NAME_CAP) return 1;
+    snprintf(o->names[i], NAME_CAP, "%.*s", (int)len, s);
+    return !strcmp(o->names[i], "none") || !strcmp(o->names[i], "CPU");
+}
+
+/* The placement options (-ts, -sm, -mg, -nkvo, -ot, -cmoe, -ncmoe, -dev); 1: not one of them. */
+static int on_placement(opts *o, int id, const char *v, char *why, size_t cap) {
+    lgg_estimate_params *p = &o->p;
+    uint64_t n;
+    switch (id) {
+    case 's': return each_word(v, true, "--tensor-split", one_share, o, &o->n_ts, why, cap);
+    case 'D':
+        if (!strcmp(v, "none")) return o->no_devices = true, 0;
+        return each_word(v, false, "--device", one_name, o, &o->n_names, why, cap);
+    case 'M':
+        if (!strcmp(v, "none")) p->split_mode = LGG_SPLIT_NONE;
+        else if (!strcmp(v, "layer")) p->split_mode = LGG_SPLIT_LAYER;
+        else if (!strcmp(v, "row")) p->split_mode = LGG_SPLIT_ROW;
+        else return cli_why(why, cap, "--split-mode must be none, layer or row, not '%s'", v);
+        return 0;
+    case 'K': p->no_kv_offload = true; return 0;
+    case 'o': return on_override(o, v, why, cap);
+    case 'E': return add_rule(o, EXPS_PATTERN, strlen(EXPS_PATTERN), NULL, why, cap);
+    case 'G':
+    case 'N':
+        if (!cli_parse_u64(v, &n) || n >= (id == 'G' ? MAX_DEV : 100000))
+            return cli_why(why, cap, "%s must be a whole number below %d, not '%s'",
+                           id == 'G' ? "--main-gpu" : "--n-cpu-moe", id == 'G' ? MAX_DEV : 100000, v);
+        if (id == 'G') return p->main_gpu = (uint32_t)n, 0;
+        for (uint64_t il = 0; il < n; il++) {
+            char pat[64];
+            int len = snprintf(pat, sizeof pat, "blk\\.%llu%s", (unsigned long long)il, EXPS_PATTERN);
+            int rc = add_rule(o, pat, (size_t)len, NULL, why, cap);
+            if (rc) return rc;
+        }
+        return 0;
+    default: return 1;
+    }
+}
+
+/* The device an -ot BUFFER names: one of -dev's names, else NAME<index> as
+ * llama.cpp's backends name their buffers (CUDA0, Vulkan1, GPU2); -1: none. */
+static int device_named(const opts *o, uint32_t n, const char *name) {
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(o->names[i], name)) return (int)i;
+    size_t k = strlen(name);
+    while (k && name[k - 1] >= '0' && name[k - 1] <= '9') k--;
+    uint64_t i;
+    if (!k || !name[k] || !cli_parse_u64(name + k, &i) || i >= n) return -1;
+    return (int)i;
+}
+
+/* After the options: the number of devices they agree on, names for them,
+ * the budgets and the -ot devices. */
+static int settle_devices(opts *o) {
+    static const char *const what[3] = {"--tensor-split", "--fit-device", "--device"};
+    const uint32_t counts[3] = {o->n_ts, o->n_budgets, o->n_names};
+    uint32_t n = 0, from = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        if (counts[i] && n && counts[i] != n)
+            return cli_usage_error("estimate", SPEC.usage, "%s gives %u devices but %s %u", what[from], n, what[i],
+                                   counts[i]);
+        if (counts[i]) n = counts[i], from = i;
+    }
+    if (!n) n = 1;
+    if (o->no_devices && (o->n_ts || o->n_budgets || o->n_names))
+        return cli_usage_error("estimate", SPEC.usage, "--device none leaves no device for %s", what[from]);
+    for (uint32_t i = 0; i < n && !o->n_names; i++) snprintf(o->names[i], NAME_CAP, n == 1 ? "device" : "GPU%u", i);
+    for (uint32_t r = 0; r < o->n_ot; r++) {
+        if (!o->ot_buffer[r]) continue;
+        int d = o->no_devices ? -1 : device_named(o, n, o->ot_buffer[r]);
+        if (d < 0)
+            return cli_usage_error("estimate", SPEC.usage, "--override-tensor: no buffer '%s' (CPU, or one of the %u "
+                                   "device%s: %s%s, or NAME<index>)", o->ot_buffer[r], n, n == 1 ? "" : "s",
+                                   o->names[0], n > 1 ? ", ..." : "");
+        o->ot[r].device = d;
+    }
+    o->p.n_devices = n;
+    for (uint32_t i = 0; i < n && n > 1 && o->want_fit_device; i++)
+        o->p.device_free[i] = o->n_budgets ? o->budgets[i] : o->fit_device;
+    if (o->no_devices) o->p.n_gpu_layers = 0;
+    o->p.overrides = o->ot;
+    o->p.n_overrides = o->n_ot;
+    return CLI_OK;
+}
+
+static void free_rules(opts *o) {
+    for (uint32_t r = 0; r < o->n_ot; r++) free(o->ot_pattern[r]), free(o->ot_buffer[r]);
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     opts *o = ud;
     lgg_estimate_params *p = &o->p;
     char name[32] = "";
     uint64_t n;
+    int rc = on_placement(o, id, v, why, cap);
+    if (rc != 1) return rc;
     switch (id) {
     case 'a':
         if (v && !strcmp(v, "off")) p->flash_attn = false, p->no_flash_attn = true;
@@ -56,12 +227,19 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
                            opt_name(id, name, sizeof name), v);
         return 0;
     case 'f':
-    case 'd':
-        if (!cli_size_option("estimate", opt_name(id, name, sizeof name), v, 1, id == 'f' ? &o->fit : &o->fit_device))
+        if (!cli_size_option("estimate", opt_name(id, name, sizeof name), v, 1, &o->fit))
             return cli_why(why, cap, "%s must be a byte count such as 16G, 16GiB or 16GB, not '%s'",
                            opt_name(id, name, sizeof name), v);
-        if (id == 'f') o->want_fit = true;
-        else o->want_fit_device = true;
+        o->want_fit = true;
+        return 0;
+    case 'd':
+        if (strchr(v, ',')) {
+            if ((rc = each_word(v, false, "--fit-device", one_budget, o, &o->n_budgets, why, cap))) return rc;
+        } else if (!cli_size_option("estimate", "--fit-device", v, 1, &o->fit_device)) {
+            return cli_why(why, cap, "--fit-device must be a byte count such as 16G, 16GiB or 16GB (one per device, "
+                                     "comma-separated), not '%s'", v);
+        }
+        o->want_fit_device = true;
         return 0;
     default:
         if (!cli_parse_u64(v, &n) || n > UINT32_MAX)
@@ -109,6 +287,9 @@ static void json_settings(FILE *o, const lgg_estimate *e) {
 }
 
 typedef struct fit_result {
+    bool has_plan;      /* --fit-device: the flags that realise the budgets */
+    est_plan plan;
+    lgg_estimate at_plan;
     bool has_ctx, has_ngl;
     bool none;          /* --fit: even the smallest context does not fit */
     bool capped;        /* --fit stopped at the limit: a larger context would fit */
@@ -136,7 +317,7 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
     if (e->target == LGG_ESTIMATE_MASTER && e->arch_known && !e->recurrent)
         snprintf(out[n++], NOTE_CAP, "the compute buffer is an estimate: llama.cpp master's graph is not replayed");
     if (e->n_gpu_layers)
-        snprintf(out[n++], NOTE_CAP, "the split between host and device compute buffers is modelled without a GPU reference");
+        snprintf(out[n++], NOTE_CAP, "with offloading, the compute buffers of the host and the devices are modelled, not replayed (docs/estimate.md)");
     if (e->recurrent)
         snprintf(out[n++], NOTE_CAP, "recurrent model: the cache holds one state per sequence, whatever the context");
     /* the context asked for (a fitted one has its own note) */
@@ -155,6 +336,58 @@ static const char *gib(uint64_t bytes, char *buf, size_t cap) {
     return buf;
 }
 
+/* Whether anything is placed on a device (else the host holds it all). */
+static bool has_devices(const lgg_estimate *e) {
+    return e->n_gpu_layers || e->device.total;
+}
+
+/* The host's layers: those no device holds. */
+static uint32_t host_layers(const lgg_estimate *e) {
+    uint32_t n = e->n_layer;
+    for (uint32_t d = 0; d < e->n_devices; d++) n -= e->device_layers[d];
+    return n;
+}
+
+/* {"name": "host", ...}, then one object per device ("device" alone, else the devices' names). */
+static void json_devices(const opts *o, const lgg_estimate *e) {
+    printf("{\"name\": \"host\", \"layers\": %u, \"output_layer\": %s, ", host_layers(e),
+           e->output_device < 0 ? "true" : "false");
+    json_part(stdout, &e->host);
+    for (uint32_t d = 0; d < e->n_devices; d++) {
+        printf("}, {\"name\": ");
+        cli_json_str(stdout, o->names[d], strlen(o->names[d]));
+        printf(", \"layers\": %u, \"output_layer\": %s, ", e->device_layers[d],
+               e->output_device == (int32_t)d ? "true" : "false");
+        json_part(stdout, e->n_devices == 1 ? &e->device : &e->devices[d]);
+    }
+    printf("}");
+}
+
+/* Added to "fit": "plan", the flags --fit-device's budgets call for (null without it). */
+static void json_plan(const fit_result *fr) {
+    printf(", \"plan\": ");
+    if (!fr->has_plan) {
+        printf("null");
+        return;
+    }
+    const est_plan *pl = &fr->plan;
+    const lgg_estimate *e = &fr->at_plan;
+    printf("{\"fits\": %s, \"flags\": ", pl->found ? "true" : "false");
+    cli_json_str(stdout, pl->flags, strlen(pl->flags));
+    printf(", \"steps\": [");
+    for (int i = 0; i < pl->n_steps; i++) {
+        printf("%s", i ? ", " : "");
+        cli_json_str(stdout, pl->steps[i], strlen(pl->steps[i]));
+    }
+    printf("], \"n_gpu_layers\": %u, \"n_cpu_moe\": %u, \"cache_type\": \"%s\", \"host_total\": %llu, "
+           "\"device_totals\": [", e->n_gpu_layers, pl->n_cpu_moe, pl->quant_cache ? "q8_0" : "as asked",
+           (unsigned long long)e->host.total);
+    for (uint32_t d = 0; d < e->n_devices; d++)
+        printf("%s%llu", d ? ", " : "",
+               (unsigned long long)(e->n_devices == 1 ? e->device.total : e->devices[d].total));
+    printf("]}");
+}
+
 /* at_fit: the figures at the fitted answer (NULL: no answer). */
 static void print_json(const opts *o, const lgg_estimate *e, const fit_result *fr, const lgg_estimate *at_fit) {
     printf("{\"model\": ");
@@ -166,15 +399,7 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     printf(", ");
     json_settings(stdout, e);
     printf(", \"devices\": [");
-    if (e->n_gpu_layers) {
-        printf("{\"name\": \"host\", \"layers\": %u, \"output_layer\": %s, ", e->n_layer - (e->n_gpu_layers > e->n_layer ? e->n_layer : e->n_gpu_layers),
-               e->output_offloaded ? "false" : "true");
-        json_part(stdout, &e->host);
-        printf("}, {\"name\": \"device\", \"layers\": %u, \"output_layer\": %s, ",
-               e->n_gpu_layers > e->n_layer ? e->n_layer : e->n_gpu_layers, e->output_offloaded ? "true" : "false");
-        json_part(stdout, &e->device);
-        printf("}");
-    }
+    if (has_devices(e)) json_devices(o, e);
     printf("], \"fit\": {\"ctx\": ");
     if (fr->has_ctx) printf("%u", fr->ctx);
     else printf("null");
@@ -186,8 +411,15 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     if (o->want_fit) printf("%llu", (unsigned long long)o->fit);
     else printf("null");
     printf(", \"device_budget\": ");
-    if (o->want_fit_device) printf("%llu", (unsigned long long)o->fit_device);
+    if (o->want_fit_device && e->n_devices == 1) printf("%llu", (unsigned long long)o->fit_device);
     else printf("null");
+    if (e->n_devices > 1) { /* added: one budget per device */
+        printf(", \"device_budgets\": [");
+        for (uint32_t d = 0; d < e->n_devices; d++)
+            if (o->want_fit_device) printf("%s%llu", d ? ", " : "", (unsigned long long)o->p.device_free[d]);
+            else printf("%snull", d ? ", " : "");
+        printf("]");
+    }
     printf(", \"ctx_limit\": ");
     if (fr->limit) printf("%u", fr->limit);
     else printf("null");
@@ -203,6 +435,7 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     } else {
         printf("null");
     }
+    json_plan(fr);
     printf("}, \"compute_exact\": %s, \"notes\": [", e->compute_exact ? "true" : "false");
     char nt[MAX_NOTES][NOTE_CAP];
     size_t n = notes(e, &o->p, fr->has_ctx || fr->has_ngl, nt);
@@ -213,10 +446,31 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     printf("]}\n");
 }
 
+/* The layers row of the table with several devices ("+ out": the output layer). */
+static void print_layers(const lgg_estimate *e) {
+    char cell[32];
+    printf("%-9s %27s", "layers", "");
+    snprintf(cell, sizeof cell, "%u%s", host_layers(e), e->output_device < 0 ? " + out" : "");
+    printf(" %27s", cell);
+    for (uint32_t d = 0; d < e->n_devices; d++) {
+        snprintf(cell, sizeof cell, "%u%s", e->device_layers[d], e->output_device == (int32_t)d ? " + out" : "");
+        printf(" %27s", cell);
+    }
+    printf("\n");
+}
+
 static void row(const char *name, const uint64_t *v, int nv) {
     printf("%-9s", name);
     for (int i = 0; i < nv; i++) printf(" %15llu %11.2f", (unsigned long long)v[i], (double)v[i] / 1048576.0);
     printf("\n");
+}
+
+/* The flags the budgets call for, and the steps that led there. */
+static void print_plan(const fit_result *fr) {
+    const est_plan *pl = &fr->plan;
+    printf("\nplan: %s", pl->found ? "" : "nothing fits the budgets; ");
+    for (int i = 0; i < pl->n_steps; i++) printf("%s%s", i ? "; then " : "", pl->steps[i]);
+    printf("\nplan: llama.cpp flags: %s\n", pl->flags);
 }
 
 /* e: the figures to show (at the fitted answer when there is one). */
@@ -228,13 +482,20 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
            e->n_ctx, e->n_batch, e->n_ubatch, e->n_seq_max, e->kv_size, type_lower(e->type_k, tk, sizeof tk),
            type_lower(e->type_v, tv, sizeof tv), e->flash_attn ? "on" : "off", e->mmap ? "on" : "off",
            e->n_gpu_layers);
-    const lgg_estimate_part *parts[3] = {&e->all, &e->host, &e->device};
-    int nv = e->n_gpu_layers ? 3 : 1;
+    const lgg_estimate_part *parts[2 + MAX_DEV] = {&e->all, &e->host, &e->device};
+    int nv = !has_devices(e) ? 1 : e->n_devices == 1 ? 3 : 2 + (int)e->n_devices;
+    for (uint32_t d = 0; d < e->n_devices && e->n_devices > 1; d++) parts[2 + d] = &e->devices[d];
     if (nv == 1) printf("%-9s %15s %11s\n", "", "bytes", "MiB");
-    else printf("%-9s %27s %27s %27s\n", "", "host + device (bytes, MiB)", "host", "device");
+    else if (nv == 3) printf("%-9s %27s %27s %27s\n", "", "host + device (bytes, MiB)", "host", "device");
+    else {
+        printf("%-9s %27s %27s", "", "host + devices (bytes, MiB)", "host");
+        for (uint32_t d = 0; d < e->n_devices; d++) printf(" %27s", o->names[d]);
+        printf("\n");
+        print_layers(e);
+    }
     static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
     for (int r = 0; r < 6; r++) {
-        uint64_t v[3];
+        uint64_t v[2 + MAX_DEV];
         for (int i = 0; i < nv; i++) {
             const lgg_estimate_part *p = parts[i];
             const uint64_t f[6] = {p->weights, p->kv_k, p->kv_v, p->output, p->compute, p->total};
@@ -243,9 +504,15 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
         row(names[r], v, nv);
     }
     char b1[32], b2[32];
-    if (fr->has_ngl)
+    if (fr->has_ngl && e->n_devices > 1) {
+        printf("\nfit: -ngl %u (the most layers whose totals fit each device's budget:", fr->ngl);
+        for (uint32_t d = 0; d < e->n_devices; d++)
+            printf("%s %s %s", d ? "," : "", o->names[d], gib(o->p.device_free[d], b1, sizeof b1));
+        printf(")\n");
+    } else if (fr->has_ngl) {
         printf("\nfit: -ngl %u (the most layers whose device (GPU) total fits %s)\n", fr->ngl,
                gib(o->fit_device, b1, sizeof b1));
+    }
     if (o->want_fit) printf("%s", fr->has_ngl ? "" : "\n");
     if (fr->capped)
         printf("fit: -c %u (the model's training context; its host (RAM) total fits %s; larger contexts\n"
@@ -260,6 +527,7 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
         printf("fit: the device was not checked: at -c %u it needs %s (--fit-device BYTES checks it)\n",
                fr->ctx, gib(fr->device_at, b2, sizeof b2));
     if (fr->has_ctx || fr->has_ngl) printf("fit: the table above shows the figures at the answer\n");
+    if (fr->has_plan) print_plan(fr);
     if (fr->has_ctx && fr->ctx > e->n_ctx_train && e->n_ctx_train)
         printf("fit: note: -c %u is past the model's training context (%u): llama.cpp runs it, the model was\n"
                "     not trained for it\n", fr->ctx, e->n_ctx_train);
@@ -298,6 +566,15 @@ static lgg_status at_ctx(const cli_shards *m, const lgg_estimate_params *p, uint
     return lgg_estimate_model((const lgg_file *const *)m->files, m->n, &q, e, err);
 }
 
+/* Whether every device's total fits its budget (none given: yes). */
+static bool fits_devices(const opts *o, const lgg_estimate *x) {
+    if (!o->want_fit_device) return true;
+    if (x->n_devices == 1) return x->device.total <= o->fit_device;
+    for (uint32_t d = 0; d < x->n_devices; d++)
+        if (x->devices[d].total > o->p.device_free[d]) return false;
+    return true;
+}
+
 /* --fit-device, then --fit up to the training context (or past it).  When
  * no context fits, *e becomes the estimate at the smallest one, fr->none is
  * set and the reason is in err. */
@@ -305,6 +582,12 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
                     lgg_error *err) {
     const lgg_file *const *files = (const lgg_file *const *)m->files;
     if (o->want_fit_device) {
+        est_budgets b;
+        b.host = o->want_fit ? o->fit : UINT64_MAX;
+        for (uint32_t d = 0; d < LGG_ESTIMATE_MAX_DEVICES; d++) b.device[d] = d ? p->device_free[d] : o->fit_device;
+        if (p->n_devices > 1) b.device[0] = p->device_free[0];
+        if (cli_estimate_plan(m, p, &b, &fr->plan, &fr->at_plan, err) != CLI_OK) return CLI_FAIL;
+        fr->has_plan = true;
         if (lgg_estimate_fit_gpu_layers(files, m->n, p, o->fit_device, &fr->ngl, err) != LGG_OK) return CLI_FAIL;
         fr->has_ngl = true;
         p->n_gpu_layers = fr->ngl;
@@ -324,7 +607,7 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
     lgg_estimate x;
     /* did the limit stop the search?  the next padding step would fit */
     if (fr->limit && fr->ctx < UINT32_MAX - 512 && at_ctx(m, p, fr->ctx + 1, &x, err) == LGG_OK &&
-        x.host.total <= o->fit && (!dev || x.device.total <= dev))
+        x.host.total <= o->fit && fits_devices(o, &x))
         fr->capped = true;
     if (p->n_gpu_layers && !o->want_fit_device) {
         if (at_ctx(m, p, fr->ctx, &x, err) != LGG_OK) return CLI_FAIL;
@@ -346,10 +629,14 @@ int cmd_estimate(int argc, char **argv) {
     lgg_estimate_params_init(&o.p);
     int np = 0;
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
-    if (rc) return rc == CLI_HELP ? CLI_OK : rc;
+    if (!rc) rc = settle_devices(&o);
+    if (rc) {
+        free_rules(&o);
+        return rc == CLI_HELP ? CLI_OK : rc;
+    }
     o.path = argv[1];
     cli_shards m;
-    if (cli_shards_header("estimate", o.path, &m) != CLI_OK) return CLI_FAIL;
+    if (cli_shards_header("estimate", o.path, &m) != CLI_OK) return free_rules(&o), CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e, fit;
@@ -370,5 +657,6 @@ int cmd_estimate(int argc, char **argv) {
         rc = fr.none ? fail(&o, &err) : CLI_OK;
     }
     cli_shards_close(&m);
+    free_rules(&o);
     return rc;
 }

@@ -111,6 +111,7 @@ typedef struct cli_shards {
     uint32_t n;
     uint32_t borrowed; /* index of a file the caller lent and keeps, or UINT32_MAX */
 } cli_shards;
+
 /* Open the set whose first shard is FIRST (the others found by name); print
  * the diagnostic and return CLI_FAIL if a shard is missing or unreadable.
  * The set's consistency is left to lgg_merge_check. */
@@ -133,5 +134,24 @@ void cli_shards_close(cli_shards *s);
  * CLI_FAIL after the diagnostic. */
 int cli_shards_header(const char *cmd, const char *path, cli_shards *m);
 
+/* ---- gguf estimate --fit-device: the flags that realise the budgets (estimate_plan.c) ---- */
+typedef struct est_budgets {
+    uint64_t host;                               /* UINT64_MAX: unchecked */
+    uint64_t device[LGG_ESTIMATE_MAX_DEVICES];   /* one per device (one device: [0]) */
+} est_budgets;
+typedef struct est_plan {
+    bool found;        /* false: even the fewest layers do not fit */
+    uint32_t n_cpu_moe;
+    bool quant_cache;  /* q8_0 K and V, flash attention on */
+    char steps[4][96]; /* the steps taken, in words */
+    int n_steps;
+    char flags[256];   /* llama.cpp's flags: -ngl, -ts, --n-cpu-moe, -c, -fa -ctk -ctv */
+} est_plan;
+/* Every layer on the devices; then experts to the host; then a q8_0 cache; then
+ * fewer layers, at the settings p (its -ngl ignored; p->device_free holds the
+ * budgets of several devices).  *e: the figures at the answer.  CLI_OK, or
+ * CLI_FAIL with err set. */
+int cli_estimate_plan(const cli_shards *m, const lgg_estimate_params *p, const est_budgets *b, est_plan *out,
+                      lgg_estimate *e, lgg_error *err);
 
 #endif

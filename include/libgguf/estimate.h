@@ -12,6 +12,22 @@
 /* Memory estimate: what llama.cpp (b4747, or master) allocates for a model  */
 /* ======================================================================== */
 
+/* llama.cpp's llama_max_devices(): the most devices a model is split over. */
+#define LGG_ESTIMATE_MAX_DEVICES 16
+
+/* A tensor placement rule, llama.cpp's --override-tensor PATTERN=BUFFER: a tensor whose name the
+ * pattern matches (searched anywhere in the name, as std::regex_search does) is placed on `device`,
+ * whatever its layer's place.  The pattern is a POSIX extended regular expression, which reads the
+ * patterns people write for llama.cpp's ECMAScript ones the same (blk\.[0-9]+\.ffn_.*_exps,
+ * \.ffn_(up|down|gate)_exps; not \d or lookarounds).  A rule to the host keeps repacking
+ * (master's CPU_REPACK), as llama.cpp's override to CPU does. */
+typedef struct lgg_estimate_override {
+    const char *pattern;
+    int32_t device; /* LGG_ESTIMATE_HOST: the host (llama.cpp's CPU buffer), else a device index below
+                       n_devices */
+} lgg_estimate_override;
+#define LGG_ESTIMATE_HOST (-1)
+
 /* Run settings, with llama.cpp's names and llama-cli's defaults
  * (lgg_estimate_params_init). */
 typedef struct lgg_estimate_params {
@@ -35,7 +51,24 @@ typedef struct lgg_estimate_params {
     bool swa_full;     /* master: --swa-full (sliding-window layers get a full-size cache) */
     bool no_flash_attn; /* master: -fa off (master's default, auto, turns flash attention on for the CPU;
                            flash_attn is b4747's switch) */
+    /* Added: several devices, placed as llama.cpp's llama_model_load places them (both targets). */
+    uint32_t n_devices;   /* devices the n_gpu_layers offloaded layers are split over: 0 or 1 is one
+                             device (`device` alone), at most LGG_ESTIMATE_MAX_DEVICES */
+    float tensor_split[LGG_ESTIMATE_MAX_DEVICES]; /* -ts: each device's share of the layers; all 0: by
+                             device_free, or equal shares when that is all 0 too */
+    uint64_t device_free[LGG_ESTIMATE_MAX_DEVICES]; /* each device's free memory: llama.cpp's default
+                             split, and with n_devices > 1 the budget lgg_estimate_fit_* check each
+                             device against (0: unchecked) */
+    uint32_t split_mode;  /* -sm: LGG_SPLIT_LAYER (default) or LGG_SPLIT_NONE (everything offloaded on
+                             main_gpu); row splits are not estimated (LGG_ERR_UNSUPPORTED) */
+    uint32_t main_gpu;    /* -mg: the device of LGG_SPLIT_NONE */
+    bool no_kv_offload;   /* -nkvo: every layer's KV cache on the host */
+    uint32_t n_overrides; /* -ot, --cpu-moe, --n-cpu-moe: the rules below, the first match wins */
+    const lgg_estimate_override *overrides;
 } lgg_estimate_params;
+#define LGG_SPLIT_LAYER 0u
+#define LGG_SPLIT_NONE 1u
+#define LGG_SPLIT_ROW 2u
 #define LGG_ESTIMATE_B4747 0u
 #define LGG_ESTIMATE_MASTER 1u
 #define LGG_REPACK_HOST 0u
@@ -96,6 +129,11 @@ typedef struct lgg_estimate {
     uint32_t kv_size_swa; /* master: KV cells of the sliding-window layers (kv_size when there are none,
                              or with swa_full) */
     uint32_t n_swa_layers; /* layers with a sliding-window cache of kv_size_swa cells */
+    /* Added: several devices (n_devices > 1 in the params).  `device` is their sum. */
+    uint32_t n_devices;    /* 1 with one device, else the params' n_devices */
+    lgg_estimate_part devices[LGG_ESTIMATE_MAX_DEVICES]; /* each device's figures */
+    uint32_t device_layers[LGG_ESTIMATE_MAX_DEVICES];  /* repeating layers each device holds */
+    int32_t output_device; /* the output layer's device, -1: the host */
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,
@@ -124,7 +162,8 @@ LGG_API lgg_status lgg_estimate_model(const lgg_file *const *files, size_t n_fil
 
 /* The largest context (a multiple of the padding, at most 2^32 - 256) at which
  * host.total <= host_budget and, when device_budget is not 0,
- * device.total <= device_budget; other settings from `p`.  *n_ctx is the
+ * device.total <= device_budget (with n_devices > 1: each device's total <=
+ * its device_free where that is not 0); other settings from `p`.  *n_ctx is the
  * -c value (already padded).  Errors: those of lgg_estimate_model, and
  * LGG_ERR_RANGE when even the smallest context does not fit. */
 LGG_API lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
@@ -141,8 +180,9 @@ LGG_API lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t
                                             lgg_error *err);
 
 /* The largest n_gpu_layers (0 ... n_layer + 1) at which device.total <=
- * device_budget, at the settings `p` (its n_gpu_layers ignored).  0 always
- * fits.  Errors: those of lgg_estimate_model. */
+ * device_budget (with n_devices > 1: each device's total <= its
+ * device_free, device_budget unused), at the settings `p` (its n_gpu_layers
+ * ignored).  0 always fits.  Errors: those of lgg_estimate_model. */
 LGG_API lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_files,
                                                const lgg_estimate_params *p, uint64_t device_budget,
                                                uint32_t *n_gpu_layers, lgg_error *err);

@@ -1,6 +1,7 @@
 /* estimate.c -- the memory llama.cpp b4747 allocates to run a model, from the
  * header alone: weights, KV cache, output buffer, compute buffer, and their
- * split between the host and one device with n_gpu_layers.
+ * split between the host and the devices (n_gpu_layers, and placement.c's
+ * rules for several devices and tensor overrides).
  *
  * Weights, KV cache and output follow llama.cpp's allocation rules exactly;
  * the compute buffer is a model of ggml-alloc's peak (docs/estimate.md says
@@ -8,6 +9,7 @@
 #include "base/internal.h"
 #include "format/file.h"
 #include "model/galloc.h"
+#include "model/placement.h"
 
 #include <stdio.h>
 
@@ -19,6 +21,9 @@
 #define KQ_MASK_PAD 64u
 /* Tensor alignment of ggml's CPU buffers. */
 #define BUF_ALIGN 32u
+/* and of a device's: CUDA's (ggml_backend_cuda_buffer_type_get_alignment); Metal's is 32, Vulkan's the
+ * device's storage-buffer offset alignment (16 to 256) */
+#define DEV_ALIGN 128u
 
 enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV };
 enum { FFN_GATED, FFN_FUSED_UP }; /* gate+up+down, or one up of 2*n_ff (phi3) */
@@ -413,7 +418,6 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
                          "head sizes K %u / V %u are not multiples of the cache types' blocks (%s, %s)", m->head_k,
                          m->head_v, lgg_type_name(e->type_k), lgg_type_name(e->type_v));
     e->n_gpu_layers = p->n_gpu_layers > m->n_layer + 1 ? m->n_layer + 1 : p->n_gpu_layers;
-    e->output_offloaded = e->n_gpu_layers > m->n_layer;
     return LGG_OK;
 }
 
@@ -437,11 +441,8 @@ static uint32_t tensor_layer(const facts *m, lgg_str name) {
     return m->n_layer;
 }
 
-static bool on_device(const lgg_estimate *e, const facts *m, uint32_t il) {
-    if (il == UINT32_MAX) return false;
-    return il >= m->n_layer - (e->n_gpu_layers > m->n_layer ? m->n_layer : e->n_gpu_layers) &&
-           (il < m->n_layer || e->output_offloaded);
-}
+/* The part of the host or of device d. */
+static lgg_estimate_part *part_of(lgg_estimate *e, int32_t d) { return d == LGG__HOST ? &e->host : &e->devices[d]; }
 
 
 /* The repacking master's CPU backend does on x86 (ggml_repack_get_optimal_repack_type): which ISA. */
@@ -463,18 +464,51 @@ static bool repacked(const lgg_estimate *e, const lgg_tensor *t, uint32_t il) {
     return type && il != UINT32_MAX && (t->n_dims == 2 || t->n_dims == 3) && t->ne[1] % 8 == 0;
 }
 
-static lgg_status weights(const lgg_file *const *files, size_t n_files, const facts *m, lgg_estimate *e,
-                          lgg_error *err) {
-    uint64_t host = 0, dev = 0, repack = 0, master_repack = 0;
+/* A tensor each layer reads (rope frequencies): llama.cpp creates it with each layer
+ * (TENSOR_DUPLICATED), so every place holding a layer has its own copy. */
+static bool every_layer_reads(lgg_str name) {
+    static const char *const shared[] = {"rope_freqs.", "rope_factors_long.", "rope_factors_short."};
+    for (size_t i = 0; i < sizeof shared / sizeof shared[0]; i++)
+        if (name.len > strlen(shared[i]) && !memcmp(name.ptr, shared[i], strlen(shared[i]))) return true;
+    return false;
+}
+
+/* Its copies on the devices holding layers; *on_host: the host holds one too.  true on overflow. */
+static bool copy_per_device(const lgg__placement *pl, lgg_estimate *e, uint64_t size, bool *on_host) {
+    bool has[LGG_ESTIMATE_MAX_DEVICES] = {false};
+    *on_host = false;
+    for (uint32_t il = 0; il < e->n_layer; il++) {
+        int32_t d = lgg__layer_device(pl, il);
+        if (d == LGG__HOST) *on_host = true;
+        else has[d] = true;
+    }
+    for (uint32_t d = 0; d < e->n_devices; d++)
+        if (has[d] && lgg__add_ovf(e->devices[d].weights, pad_up(size, DEV_ALIGN), &e->devices[d].weights))
+            return true;
+    return false;
+}
+
+/* pl NULL: an unknown architecture, everything on the host */
+static lgg_status weights(const lgg_file *const *files, size_t n_files, const facts *m, const lgg__placement *pl,
+                          lgg_estimate *e, lgg_error *err) {
+    uint64_t host = 0, repack = 0, master_repack = 0;
     for (size_t k = 0; k < n_files; k++) {
         uint64_t lo = UINT64_MAX, hi = 0, n = lgg_tensor_count(files[k]);
         for (uint64_t i = 0; i < n; i++) {
             const lgg_tensor *t = lgg_tensor_at(files[k], i);
             uint32_t il = tensor_layer(m, t->name);
-            bool d = m->row && on_device(e, m, il);
-            uint64_t sz = pad_up(t->size, BUF_ALIGN);
-            if (d) {
-                if (lgg__add_ovf(dev, sz, &dev)) goto ovf;
+            bool overridden;
+            int32_t d = pl ? lgg__tensor_device(pl, t->name, il, &overridden) : LGG__HOST;
+            if (d == LGG__PLACE_NOMEM) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+            uint64_t sz = pad_up(t->size, d == LGG__HOST ? BUF_ALIGN : DEV_ALIGN);
+            if (pl && !overridden && every_layer_reads(t->name)) {
+                bool on_host;
+                if (copy_per_device(pl, e, t->size, &on_host)) goto ovf;
+                if (!on_host) continue;
+                d = LGG__HOST, sz = pad_up(t->size, BUF_ALIGN), il = 0;
+            }
+            if (d != LGG__HOST) {
+                if (lgg__add_ovf(e->devices[d].weights, sz, &e->devices[d].weights)) goto ovf;
                 continue;
             }
             if (t->type == LGG_TYPE_Q4_0 && t->n_dims == 2 && t->ne[1] % 8 == 0 && il != UINT32_MAX) repack += t->size;
@@ -492,14 +526,14 @@ static lgg_status weights(const lgg_file *const *files, size_t n_files, const fa
         }
         if (e->mmap && hi > lo && lgg__add_ovf(host, hi - lo, &host)) goto ovf;
     }
-    /* a tied output layer on the device gets its own copy of token_embd */
+    /* a tied output layer on a device gets its own copy of token_embd */
     int64_t te = lgg_find_tensor_cstr(files[0], "token_embd.weight");
-    if (m->row && m->tied && e->output_offloaded && te >= 0 &&
-        lgg__add_ovf(dev, pad_up(lgg_tensor_at(files[0], (uint64_t)te)->size, BUF_ALIGN), &dev))
-        goto ovf;
+    if (m->row && m->tied && e->output_device != LGG__HOST && te >= 0) {
+        uint64_t *w = &e->devices[e->output_device].weights;
+        if (lgg__add_ovf(*w, pad_up(lgg_tensor_at(files[0], (uint64_t)te)->size, DEV_ALIGN), w)) goto ovf;
+    }
     if (lgg__add_ovf(host, master_repack, &host)) goto ovf;
     e->host.weights = host;
-    e->device.weights = dev;
     e->repack_q4_0 = e->target == LGG_ESTIMATE_MASTER ? 0 : repack;
     e->repack = master_repack;
     return LGG_OK;
@@ -516,7 +550,7 @@ static bool type_bytes(uint32_t type, uint64_t n1, uint64_t n2, uint64_t n3, uin
     return lgg_type_nbytes(type, n, out) == LGG_OK;
 }
 
-static lgg_status kv_cache(const facts *m, lgg_estimate *e, lgg_error *err) {
+static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
     for (uint32_t il = 0; il < m->n_layer; il++) {
         uint64_t k_row, v_row, k, v;
         if (m->row->family == FAM_ATTN) {
@@ -533,7 +567,7 @@ static lgg_status kv_cache(const facts *m, lgg_estimate *e, lgg_error *err) {
         uint32_t cells = m->row->family == FAM_ATTN && is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
         if (!type_bytes(e->type_k, k_row, cells, 1, &k) || !type_bytes(e->type_v, v_row, cells, 1, &v))
             return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
-        lgg_estimate_part *part = on_device(e, m, il) ? &e->device : &e->host;
+        lgg_estimate_part *part = part_of(e, lgg__kv_device(pl, il));
         if (lgg__add_ovf(part->kv_k, k, &part->kv_k) || lgg__add_ovf(part->kv_v, v, &part->kv_v))
             return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the KV cache size overflows");
     }
@@ -607,12 +641,20 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
     return best;
 }
 
+/* Whether anything is on a device (weights or cache): then each place has a compute buffer. */
+static bool offloaded(const lgg_estimate *e) {
+    if (e->n_gpu_layers > 0) return true;
+    for (uint32_t d = 0; d < e->n_devices; d++)
+        if (e->devices[d].weights || e->devices[d].kv_k || e->devices[d].kv_v) return true;
+    return false;
+}
+
 /* The buffer ggml-alloc reserves for llama.cpp's worst-case graph, replayed
  * (galloc.c, graphs.c): exact where the graph is rebuilt.  false: use the
  * model of the peaks below (*nomem: because an allocation failed). */
 static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uint64_t *bytes, bool *nomem) {
     const bool moe = m->row->moe && m->n_expert > 0;
-    if (m->row->graph == NO_GRAPH || e->n_gpu_layers > 0 || (!moe && !m->has_ff)) return false;
+    if (m->row->graph == NO_GRAPH || offloaded(e) || (!moe && !m->has_ff)) return false;
     uint32_t h[MAX_LAYERS], hkv[MAX_LAYERS], ff[MAX_LAYERS];
     for (uint32_t il = 0; il < m->n_layer; il++) {
         h[il] = layer_u32(&m->head, il), hkv[il] = layer_u32(&m->head_kv, il);
@@ -634,7 +676,7 @@ static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uin
     return st == LGG_OK;
 }
 
-static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
+static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
     uint64_t exact;
     bool nomem = false;
@@ -644,20 +686,24 @@ static lgg_status compute(const facts *m, lgg_estimate *e, lgg_error *err) {
         return LGG_OK;
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
-    acc host = {0, false}, dev = {0, false}, out = {0, false}, in = {0, false};
+    acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
     term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
     term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
     term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
     term(&in, 3, T, 4, 1);
-    for (uint32_t il = 0; il < m->n_layer; il++) take_max(on_device(e, m, il) ? &dev : &host, layer_peak(m, e, il, T));
-    take_max(e->output_offloaded ? &dev : &host, out);
-    if (e->n_gpu_layers > 0) take_max(&host, in);
-    if (host.ovf || dev.ovf)
-        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the compute buffer's size overflows");
+    for (uint32_t il = 0; il <= m->n_layer; il++) {
+        int32_t d = lgg__layer_device(pl, il);
+        take_max(d == LGG__HOST ? &host : &dev[d], il < m->n_layer ? layer_peak(m, e, il, T) : out);
+    }
+    if (offloaded(e)) take_max(&host, in);
+    for (uint32_t d = 0; d < e->n_devices; d++) {
+        if (dev[d].ovf) host.ovf = true;
+        e->devices[d].compute = dev[d].v;
+    }
+    if (host.ovf) return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the compute buffer's size overflows");
     e->host.compute = host.v;
-    e->device.compute = dev.v;
     return LGG_OK;
 }
 
@@ -672,16 +718,35 @@ static lgg_status sum_part(lgg_estimate_part *p) {
     return LGG_OK;
 }
 
-/* The totals of host and device, and `all`, their sum (the output buffer is
- * the host's only). */
+/* a += b, figure by figure (not the total) */
+static bool add_part(lgg_estimate_part *a, const lgg_estimate_part *b) {
+    return lgg__add_ovf(a->weights, b->weights, &a->weights) || lgg__add_ovf(a->kv_k, b->kv_k, &a->kv_k) ||
+           lgg__add_ovf(a->kv_v, b->kv_v, &a->kv_v) || lgg__add_ovf(a->compute, b->compute, &a->compute);
+}
+
+/* The totals of host and devices, `device` the devices' sum, and `all`,
+ * host and device (the output buffer is the host's only). */
 static lgg_status finish(lgg_estimate *e, lgg_error *err) {
     lgg_estimate_part *a = &e->all;
     a->output = e->host.output;
-    if (sum_part(&e->host) || sum_part(&e->device) || lgg__add_ovf(e->host.weights, e->device.weights, &a->weights) ||
+    bool ovf = false;
+    for (uint32_t d = 0; d < e->n_devices; d++) ovf = ovf || add_part(&e->device, &e->devices[d]) || sum_part(&e->devices[d]);
+    if (ovf || sum_part(&e->host) || sum_part(&e->device) || lgg__add_ovf(e->host.weights, e->device.weights, &a->weights) ||
         lgg__add_ovf(e->host.kv_k, e->device.kv_k, &a->kv_k) || lgg__add_ovf(e->host.kv_v, e->device.kv_v, &a->kv_v) ||
         lgg__add_ovf(e->host.compute, e->device.compute, &a->compute) || sum_part(a))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the total overflows 64 bits");
     return LGG_OK;
+}
+
+/* The devices and where the layers went. */
+static void place_layers(const lgg__placement *pl, const lgg_estimate_params *p, lgg_estimate *e) {
+    e->n_devices = p->n_devices > 1 ? p->n_devices : 1;
+    for (uint32_t il = 0; il < e->n_layer; il++) {
+        int32_t d = lgg__layer_device(pl, il);
+        if (d != LGG__HOST) e->device_layers[d]++;
+    }
+    e->output_device = lgg__layer_device(pl, e->n_layer);
+    e->output_offloaded = e->output_device != LGG__HOST;
 }
 
 static lgg_status run(const lgg_file *const *files, size_t n_files, const facts *m, const lgg_estimate_params *p,
@@ -694,8 +759,10 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
     e->n_layer = m->n_layer;
     e->n_ctx_train = m->n_ctx_train;
     e->n_vocab = m->n_vocab;
+    e->n_devices = 1;
+    e->output_device = LGG__HOST;
     if (!m->row) {
-        lgg_status st = weights(files, n_files, m, e, err);
+        lgg_status st = weights(files, n_files, m, NULL, e, err);
         if (st || (st = finish(e, err))) return st;
         char known[512];
         size_t k = 0;
@@ -709,14 +776,22 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
                          m->arch, known);
     }
     e->arch_known = true;
-    lgg_status st;
-    if ((st = settle(m, p, e, err)) || (st = weights(files, n_files, m, e, err)) || (st = kv_cache(m, e, err)))
-        return st;
-    /* llama_output_reserve: n_vocab floats per sequence */
-    if (!type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &e->host.output))
-        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
-    if ((st = compute(m, e, err))) return st;
-    return finish(e, err);
+    lgg__placement pl;
+    lgg_status st = settle(m, p, e, err);
+    if (st == LGG_OK) st = lgg__placement_init(&pl, p, m->n_layer, e->n_gpu_layers, err);
+    else memset(&pl, 0, sizeof pl);
+    if (st == LGG_OK) {
+        place_layers(&pl, p, e);
+        if (!(st = weights(files, n_files, m, &pl, e, err)) && !(st = kv_cache(m, &pl, e, err))) {
+            /* llama_output_reserve: n_vocab floats per sequence */
+            if (!type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &e->host.output))
+                st = lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
+            else if (!(st = compute(m, &pl, e, err)))
+                st = finish(e, err);
+        }
+    }
+    lgg__placement_free(&pl);
+    return st;
 }
 
 static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_estimate_params **p,
@@ -754,8 +829,15 @@ static lgg_status search_start(const lgg_file *const *files, size_t n_files, con
     return st;
 }
 
-static bool fits(const lgg_estimate *e, uint64_t host_budget, uint64_t device_budget) {
-    return e->host.total <= host_budget && (device_budget == 0 || e->device.total <= device_budget);
+/* With several devices, each against its own budget (the params' device_free); with one, device_budget. */
+static bool fits(const lgg_estimate *e, const lgg_estimate_params *p, uint64_t host_budget, uint64_t device_budget) {
+    if (e->host.total > host_budget) return false;
+    if (e->n_devices > 1) {
+        for (uint32_t d = 0; d < e->n_devices; d++)
+            if (p->device_free[d] && e->devices[d].total > p->device_free[d]) return false;
+        return true;
+    }
+    return device_budget == 0 || e->device.total <= device_budget;
 }
 
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
@@ -775,7 +857,7 @@ lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files
     if (st) return st;
     q.n_ctx = 1;
     if ((st = run(files, n_files, &m, &q, &e, err))) return st;
-    if (!fits(&e, host_budget, device_budget))
+    if (!fits(&e, &q, host_budget, device_budget))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET,
                          "even the smallest context (%u) needs %llu bytes on the host and %llu on the device", e.n_ctx,
                          (unsigned long long)e.host.total, (unsigned long long)e.device.total);
@@ -790,7 +872,7 @@ lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files
         q.n_ctx = (uint32_t)(mid * step);
         st = run(files, n_files, &m, &q, &e, err);
         if (st != LGG_OK && st != LGG_ERR_RANGE) return st;
-        if (st == LGG_OK && fits(&e, host_budget, device_budget)) lo = mid;
+        if (st == LGG_OK && fits(&e, &q, host_budget, device_budget)) lo = mid;
         else hi = mid - 1;
     }
     /* the compute buffer is not monotonic in the context by a block or two of
@@ -800,7 +882,7 @@ lgg_status lgg_estimate_fit_ctx_max(const lgg_file *const *files, size_t n_files
         q.n_ctx = (uint32_t)(k * step);
         st = run(files, n_files, &m, &q, &e, err);
         if (st != LGG_OK && st != LGG_ERR_RANGE) return st;
-        if (st == LGG_OK && fits(&e, host_budget, device_budget)) best = lo = k;
+        if (st == LGG_OK && fits(&e, &q, host_budget, device_budget)) best = lo = k;
     }
     *n_ctx = (uint32_t)(lo * step);
     return LGG_OK;
@@ -819,7 +901,7 @@ lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_fi
     for (uint32_t n = m.n_layer + 1;; n--) {
         q.n_gpu_layers = n;
         if ((st = run(files, n_files, &m, &q, &e, err))) return st;
-        if (n == 0 || e.device.total <= device_budget) {
+        if (n == 0 || (e.n_devices > 1 ? fits(&e, &q, UINT64_MAX, 0) : e.device.total <= device_budget)) {
             *n_gpu_layers = n;
             return LGG_OK;
         }

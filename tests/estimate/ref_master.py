@@ -89,9 +89,8 @@ def run_case(exe, model, options):
     return out['status'], bufs, log, effective(lines)
 
 
-def main(argv):
-    opt = {'--llama-bin': '/work/ref-llama-master/build/bin', '--llama-inc': '/tmp/estimate-llama-inc',
-           '--out': os.path.join(HERE, 'master.json')}
+def parse_argv(argv, opt):
+    """Fill opt's --NAME VALUE pairs from argv; the other words are presets (returned)."""
     presets = []
     i = 1
     while i < len(argv):
@@ -101,6 +100,22 @@ def main(argv):
         else:
             presets.append(argv[i])
             i += 1
+    return presets
+
+
+def write_compact(path, doc):
+    """doc as JSON with its cases one a line."""
+    with open(path, 'w') as f:
+        head = json.dumps({k: v for k, v in doc.items() if k != 'cases'}, indent=1)[:-2]
+        f.write(head + ',\n "cases": [\n')
+        f.write(',\n'.join('  ' + json.dumps(c) for c in doc['cases']))
+        f.write('\n ]\n}\n')
+
+
+def main(argv):
+    opt = {'--llama-bin': '/work/ref-llama-master/build/bin', '--llama-inc': '/tmp/estimate-llama-inc',
+           '--out': os.path.join(HERE, 'master.json')}
+    presets = parse_argv(argv, opt)
     sys.path.insert(0, HERE)
     import gen_models
     if not presets:
@@ -134,11 +149,7 @@ def main(argv):
                        'effective': 'the settings llama_context printed (flash_attn: 1 when enabled)',
                        'log': "llama.cpp's lines about the KV caches and flash attention"},
                cases=cases)
-    with open(opt['--out'], 'w') as f:  # compact: a line per case
-        head = json.dumps({k: v for k, v in doc.items() if k != 'cases'}, indent=1)[:-2]
-        f.write(head + ',\n "cases": [\n')
-        f.write(',\n'.join('  ' + json.dumps(c) for c in cases))
-        f.write('\n ]\n}\n')
+    write_compact(opt['--out'], doc)
     return 0
 
 
