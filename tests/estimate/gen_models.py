@@ -176,6 +176,33 @@ PRESETS = {
         vocab=dict(kind='spm', n=256000, front=['<pad>', '<eos>', '<bos>', '<unk>', '<mask>',
                                                 '<start_of_turn>', '<end_of_turn>'],
                    bos=2, eos=1, unk=3, pad=0, add_bos=True, add_space_prefix=False)),
+    # llama-like architectures master added (their tensors as master's src/models/NAME.cpp loads them)
+    'smollm3-3b': dict(
+        arch='smollm3', name='SmolLM3-3B-like', ftype=15, ctx=65536, n_embd=2048, n_layer=36, n_ff=11008,
+        n_head=16, n_head_kv=4, rope_base=5000000.0, eps=1e-6, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=128256, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'mistral3-small': dict(
+        arch='mistral3', name='Mistral-Small-3-like (8 layers)', ftype=15, ctx=131072, n_embd=5120, n_layer=8,
+        n_ff=32768, n_head=32, n_head_kv=8, head_dim=128, rope_base=1000000000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=True,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'arcee-afm': dict(
+        arch='arcee', name='AFM-4.5B-like (12 layers)', ftype=15, ctx=65536, n_embd=2560, n_layer=12,
+        n_ff=18432, n_head=20, n_head_kv=4, rope_base=10000.0, eps=1e-5, tied=False, no_gate=True,
+        vocab=dict(kind='bpe', pre='smollm', n=128004, n_front=17, bos=1, eos=2, add_bos=True,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'ernie4_5-0.3b': dict(
+        arch='ernie4_5', name='ERNIE-4.5-0.3B-like', ftype=15, ctx=131072, n_embd=1024, n_layer=18, n_ff=3072,
+        n_head=16, n_head_kv=2, rope_base=500000.0, eps=1e-5, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=103424, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'seed_oss-small': dict(
+        arch='seed_oss', name='Seed-OSS-36B-like (8 layers)', ftype=15, ctx=524288, n_embd=5120, n_layer=8,
+        n_ff=27648, n_head=80, n_head_kv=8, head_dim=128, rope_base=10000000.0, eps=1e-6, tied=False,
+        qkv_bias=True, post_attn_norm_only=True,
+        vocab=dict(kind='bpe', pre='smollm', n=155136, n_front=17, bos=1, eos=2, add_bos=True,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
     # buffer ends before it
     'llama-layers-last': dict(
@@ -195,7 +222,7 @@ PRESETS = {
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
-              'gemma3', 'gpt-oss')
+              'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -366,7 +393,9 @@ def tensor_list(p):
             T.append((b + 'attn_kv_a_norm.weight', [kl]))
             T.append((b + 'attn_kv_b.weight', [kl, H * (hk - rot + hv)]))
             T.append((b + 'attn_output.weight', [H * hv, E]))
-        if a not in ('olmo2', 'command-r', 'gpt-oss'):
+        if p.get('post_attn_norm_only'):  # seed_oss: the FFN's input norm is post_attention_norm
+            T.append((b + 'post_attention_norm.weight', [E]))
+        elif a not in ('olmo2', 'command-r', 'gpt-oss'):
             T.append((b + 'ffn_norm.weight', [E]))
         if a == 'phi3':
             T.append((b + 'ffn_up.weight', [E, 2 * F]))
@@ -402,7 +431,8 @@ def tensor_list(p):
                 T.append((b + 'ffn_up_exps.bias', [FX, X]))
                 T.append((b + 'ffn_down_exps.bias', [E, X]))
         else:
-            T.append((b + 'ffn_gate.weight', [E, F]))
+            if not p.get('no_gate'):  # arcee: up and down only (ReLU^2)
+                T.append((b + 'ffn_gate.weight', [E, F]))
             T.append((b + 'ffn_up.weight', [E, F]))
             T.append((b + 'ffn_down.weight', [F, E]))
         if a in ('gemma2', 'olmo2', 'gemma3'):
