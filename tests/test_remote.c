@@ -710,6 +710,33 @@ static int hub_preset(const char *preset, const char *name) {
     return ok;
 }
 
+/* ls --fit-device with a budget per device: each device's total as 'gguf estimate' gives it for the
+ * same file (the Q8_0 at `path`), and whether each fits its own budget. */
+static void ls_fit_devices(const char *path) {
+    char *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+    int s1 = run_gguf_capture(&o1, &e1, "ls", "--json", "--fit-device", "100M,60M", "-ngl", "99", "--target", "master",
+                              "hf://o/fit", (char *)NULL);
+    int s2 = run_gguf_capture(&o2, &e2, "estimate", "--json", "-ngl", "99", "--target", "master", "-ts", "100,60", path,
+                              (char *)NULL);
+    json_t *j = o1 ? json_loads(o1, 0, NULL) : NULL, *est = o2 ? json_loads(o2, 0, NULL) : NULL;
+    json_t *fit = json_object_get(j, "fit"), *row = json_array_get(json_object_get(fit, "rows"), 1);
+    json_t *totals = json_object_get(row, "device_totals"), *devs = json_object_get(est, "devices");
+    CHECKF(s2 == 0 && json_array_size(totals) == 2 && json_array_size(devs) == 3, "ls %d %s / estimate %d %s", s1,
+           o1, s2, e2);
+    int fits = 1;
+    for (size_t d = 0; d < 2 && d < json_array_size(totals); d++) {
+        json_int_t got = json_integer_value(json_array_get(totals, d));
+        json_int_t want = json_integer_value(json_object_get(json_array_get(devs, d + 1), "total"));
+        json_int_t budget = json_integer_value(json_array_get(json_object_get(fit, "device_budgets"), d));
+        CHECKF(got == want && got > 0, "device %zu: ls %lld, estimate %lld", d, (long long)got, (long long)want);
+        fits = fits && got <= budget;
+    }
+    CHECK(json_integer_value(json_array_get(json_object_get(fit, "device_budgets"), 1)) == 60 << 20);
+    CHECKF(json_is_true(json_object_get(row, "fits")) == fits, "fits: %s", o1);
+    json_decref(j), json_decref(est);
+    free(o1), free(e1), free(o2), free(e2);
+}
+
 /* gguf ls --fit: a row per quantization from each file's header alone
  * (range requests: a small part of the repository's bytes), with the
  * figures `gguf estimate --fit` gives for the same file; a file the
@@ -772,6 +799,7 @@ TEST(remote_ls_fit) {
     s1 = run(&o1, &e1, "ls", "--fit", "0", "hf://o/fit", NULL);
     CHECKF(s1 == 2 && e1 && strstr(e1, "--fit must be a byte count above 0"), "%d %s", s1, e1);
     free(o1), free(e1);
+    ls_fit_devices(local[1]);
     unsetenv("HF_ENDPOINT");
 }
 

@@ -14,17 +14,40 @@
 
 typedef struct ls_opts {
     int json;
-    uint64_t fit, fit_device; /* budgets; 0: none given */
+    uint64_t fit, fit_device; /* budgets; 0: none given (several devices: in p.device_free) */
     lgg_estimate_params p;
 } ls_opts;
+
+/* --fit-device A,B,...: one budget per device, as 'gguf estimate' takes them */
+static int device_budgets(ls_opts *o, const char *v, char *why, size_t cap) {
+    uint32_t n = 0;
+    for (const char *s = v;; n++) {
+        char word[64];
+        size_t len = strcspn(s, ",");
+        if (n == LGG_ESTIMATE_MAX_DEVICES || !len || len >= sizeof word)
+            return cli_why(why, cap, "--fit-device takes up to %d byte counts such as 24G,24G, not '%s'",
+                           LGG_ESTIMATE_MAX_DEVICES, v);
+        memcpy(word, s, len);
+        word[len] = 0;
+        if (!cli_size_option("ls", "--fit-device", word, 1, &o->p.device_free[n]) || !o->p.device_free[n])
+            return cli_why(why, cap, "--fit-device: '%s' is not a byte count above 0 such as 24G", word);
+        if (!s[len]) break;
+        s += len + 1;
+    }
+    o->p.n_devices = n + 1;
+    o->fit_device = o->p.device_free[0];
+    return 0;
+}
 
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     ls_opts *o = ud;
     uint64_t n;
     switch (id) {
     case 'j': o->json = 1; return 0;
-    case 'f':
-    case 'd': {
+    case 'd':
+        if (strchr(v, ',')) return device_budgets(o, v, why, cap);
+        /* fall through */
+    case 'f': {
         const char *name = id == 'f' ? "--fit" : "--fit-device";
         if (!cli_size_option("ls", name, v, 1, id == 'f' ? &o->fit : &o->fit_device) || !(id == 'f' ? o->fit : o->fit_device))
             return cli_why(why, cap, "%s must be a byte count above 0 such as 16G, 16GiB or 16GB, not '%s'", name, v);
@@ -113,6 +136,14 @@ typedef struct fit_row {
     char why[512];      /* the header or the estimate failed: why ("" otherwise) */
 } fit_row;
 
+/* Each device's total within its budget (none given: yes). */
+static int devices_fit(const ls_opts *o, const lgg_estimate *e) {
+    if (e->n_devices == 1) return !o->fit_device || e->device.total <= o->fit_device;
+    for (uint32_t d = 0; d < e->n_devices; d++)
+        if (e->devices[d].total > o->p.device_free[d]) return 0;
+    return 1;
+}
+
 static void fit_one(const ls_opts *o, const char *repo, const char *rev, const char *first, fit_row *r) {
     memset(r, 0, sizeof *r);
     char name[4400];
@@ -129,7 +160,7 @@ static void fit_one(const ls_opts *o, const char *repo, const char *rev, const c
         snprintf(r->why, sizeof r->why, "%s", err.message);
     } else {
         const uint64_t host = o->fit ? o->fit : UINT64_MAX;
-        r->fits = r->e.host.total <= host && (!o->fit_device || r->e.device.total <= o->fit_device);
+        r->fits = r->e.host.total <= host && devices_fit(o, &r->e);
         lgg_status st = lgg_estimate_fit_ctx_max(files, m.n, &o->p, host, o->fit_device, r->e.n_ctx_train, &r->max_ctx, &err);
         if (st != LGG_OK) r->max_ctx = 0;
     }
@@ -154,6 +185,11 @@ static void fit_json(const char *q, const char *first, const fit_row *r, int com
            (unsigned long long)e->device.total);
     if (r->max_ctx) printf("%u", r->max_ctx);
     else printf("null");
+    if (e->n_devices > 1) { /* added: each device's total */
+        printf(", \"device_totals\": [");
+        for (uint32_t d = 0; d < e->n_devices; d++) printf("%s%llu", d ? ", " : "", (unsigned long long)e->devices[d].total);
+        printf("]");
+    }
     printf(", \"fits\": %s}", r->fits ? "true" : "false");
 }
 
@@ -172,9 +208,15 @@ static void fit_text(const char *q, const fit_row *r) {
 
 /* The budgets, as a heading line. */
 static void fit_heading(const ls_opts *o) {
-    char h[32] = "", d[32] = "";
+    char h[32] = "", d[16 * 24] = "";
     if (o->fit) snprintf(h, sizeof h, "host %.2f GiB", (double)o->fit / 1073741824.0);
-    if (o->fit_device) snprintf(d, sizeof d, "%sdevice %.2f GiB", o->fit ? ", " : "", (double)o->fit_device / 1073741824.0);
+    if (o->fit_device && o->p.n_devices < 2)
+        snprintf(d, sizeof d, "%sdevice %.2f GiB", o->fit ? ", " : "", (double)o->fit_device / 1073741824.0);
+    for (uint32_t i = 0, k = 0; o->p.n_devices > 1 && i < o->p.n_devices && k < sizeof d; i++) {
+        int w = snprintf(d + k, sizeof d - k, "%s%s%.2f GiB", o->fit || i ? ", " : "", i ? "" : "devices ",
+                         (double)o->p.device_free[i] / 1073741824.0);
+        if (w > 0) k += (size_t)w;
+    }
     printf("\nFit (%s%s; -c %u%s, -ngl %u, target %s; bytes; largest context up to the training context):\n", h, d,
            o->p.n_ctx, o->p.n_ctx ? "" : " (the model's)", o->p.n_gpu_layers,
            o->p.target == LGG_ESTIMATE_MASTER ? "master" : "b4747");
@@ -215,8 +257,17 @@ static int print(const lgg_hub_repo *r, const ls_opts *o, const char *repo, cons
     }
     if (json) printf("]");
     int bad = 0, rows = 0;
-    if (fit && json) printf(", \"fit\": {\"host_budget\": %llu, \"device_budget\": %llu, \"rows\": [",
-                            (unsigned long long)o->fit, (unsigned long long)o->fit_device);
+    if (fit && json) {
+        printf(", \"fit\": {\"host_budget\": %llu, \"device_budget\": %llu, ", (unsigned long long)o->fit,
+               (unsigned long long)(o->p.n_devices > 1 ? 0 : o->fit_device));
+        if (o->p.n_devices > 1) { /* added: one budget per device */
+            printf("\"device_budgets\": [");
+            for (uint32_t i = 0; i < o->p.n_devices; i++)
+                printf("%s%llu", i ? ", " : "", (unsigned long long)o->p.device_free[i]);
+            printf("], ");
+        }
+        printf("\"rows\": [");
+    }
     if (fit && !json) fit_heading(o);
     for (size_t i = 0; fit && i < n; i++) {
         const lgg_hub_file *f = lgg_hub_file_at(r, i);
