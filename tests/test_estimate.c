@@ -35,12 +35,12 @@ static const char *python3(void) {
 /* Write PRESET with GENERATOR into the scratch directory once per run;
  * returns its path (static per preset) or NULL. */
 static const char *model_path(const char *generator, const char *preset) {
-    static char done[32][64], paths[32][512];
+    static char done[64][64], paths[64][512];
     static int n;
     for (int i = 0; i < n; i++)
         if (!strcmp(done[i], preset)) return paths[i];
     const char *py = python3();
-    if (!py || n == 32 || access(generator, R_OK) != 0) return NULL;
+    if (!py || n == 64 || access(generator, R_OK) != 0) return NULL;
     snprintf(paths[n], sizeof paths[n], "%s/%s.gguf", scratch_dir(), preset);
     char *argv[] = {(char *)py, (char *)generator, (char *)preset, paths[n], NULL};
     char *out, *err;

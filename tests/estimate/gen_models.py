@@ -203,6 +203,25 @@ PRESETS = {
         qkv_bias=True, post_attn_norm_only=True,
         vocab=dict(kind='bpe', pre='smollm', n=155136, n_front=17, bos=1, eos=2, add_bos=True,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'granitemoe-1b': dict(
+        arch='granitemoe', name='Granite-3-1B-A400M-like', ftype=15, ctx=4096, n_embd=1024, n_layer=24, n_ff=512,
+        n_head=16, n_head_kv=8, rope_base=10000.0, eps=1e-6, tied=True, n_expert=32, n_expert_used=8,
+        scales=dict(logit_scale=6.0, residual_scale=0.22, embedding_scale=12.0, attention_scale=0.015625),
+        vocab=dict(kind='bpe', pre='smollm', n=49155, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # norms after attention and FFN only, q/k norms
+    'exaone4-1.2b': dict(
+        arch='exaone4', name='EXAONE-4.0-1.2B-like', ftype=15, ctx=65536, n_embd=2048, n_layer=30, n_ff=4096,
+        n_head=32, n_head_kv=8, head_dim=64, rope_base=1000000.0, eps=1e-5, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=102400, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # a dense first layer, then 128 experts with 2 shared and a sigmoid router with a bias
+    'dots1-small': dict(
+        arch='dots1', name='dots.llm1-like (4 layers)', ftype=15, ctx=32768, n_embd=4096, n_layer=4, n_ff=10944,
+        n_head=32, n_head_kv=32, head_dim=128, rope_base=10000000.0, eps=1e-5, tied=False,
+        n_expert=128, n_expert_used=6, n_ff_exp=1408, n_expert_shared=2, n_dense_lead=1,
+        vocab=dict(kind='bpe', pre='qwen2', n=152064, n_regular=151643, n_special=421, bos=151643,
+                   eos=151645, add_bos=False)),
     # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
     # buffer ends before it
     'llama-layers-last': dict(
@@ -222,7 +241,8 @@ PRESETS = {
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
-              'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss')
+              'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
+              'dots1')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -345,7 +365,7 @@ def tensor_list(p):
         T.append(('rope_factors_short.weight', [hd // 2]))
     for i in range(L):
         b = 'blk.%d.' % i
-        if a != 'olmo2':
+        if a not in ('olmo2', 'exaone4'):
             T.append((b + 'attn_norm.weight', [E]))
         if a in NONGATED:
             T.append((b + 'attn_norm.bias', [E]))
@@ -360,9 +380,11 @@ def tensor_list(p):
                 T.append((b + 'attn_k.bias', [hd * HKV]))
                 T.append((b + 'attn_v.bias', [hd * HKV]))
             T.append((b + 'attn_output.weight', [hd * H, E]))
-            if a in ('qwen3', 'qwen3moe', 'gemma3'):
+            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1'):
                 T.append((b + 'attn_q_norm.weight', [hd]))
                 T.append((b + 'attn_k_norm.weight', [hd]))
+            if a == 'exaone4':
+                T.append((b + 'post_attention_norm.weight', [E]))
             if a in ('gemma3', 'gpt-oss'):
                 T.append((b + 'post_attention_norm.weight', [E]))
             if a == 'gpt-oss':
@@ -395,11 +417,21 @@ def tensor_list(p):
             T.append((b + 'attn_output.weight', [H * hv, E]))
         if p.get('post_attn_norm_only'):  # seed_oss: the FFN's input norm is post_attention_norm
             T.append((b + 'post_attention_norm.weight', [E]))
-        elif a not in ('olmo2', 'command-r', 'gpt-oss'):
+        elif a not in ('olmo2', 'command-r', 'gpt-oss', 'exaone4'):
             T.append((b + 'ffn_norm.weight', [E]))
         if a == 'phi3':
             T.append((b + 'ffn_up.weight', [E, 2 * F]))
             T.append((b + 'ffn_down.weight', [F, E]))
+        elif a == 'dots1' and i >= p['n_dense_lead']:
+            X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'exp_probs_b.bias', [X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            T.append((b + 'ffn_gate_shexp.weight', [E, FX * S]))
+            T.append((b + 'ffn_up_shexp.weight', [E, FX * S]))
+            T.append((b + 'ffn_down_shexp.weight', [FX * S, E]))
         elif a == 'deepseek2' and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
@@ -419,7 +451,7 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
-        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss'):
+        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe'):
             X, FX = p['n_expert'], p.get('n_ff_exp', F)
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
@@ -435,7 +467,7 @@ def tensor_list(p):
                 T.append((b + 'ffn_gate.weight', [E, F]))
             T.append((b + 'ffn_up.weight', [E, F]))
             T.append((b + 'ffn_down.weight', [F, E]))
-        if a in ('gemma2', 'olmo2', 'gemma3'):
+        if a in ('gemma2', 'olmo2', 'gemma3', 'exaone4'):
             T.append((b + 'post_ffw_norm.weight', [E]))
     T.append(('output_norm.weight', [E]))
     if a in NONGATED:
@@ -535,7 +567,16 @@ def metadata(p):
     if a == 'gpt-oss':
         add(a + '.rope.dimension_count', U32, p['head_dim'])
         add(a + '.attention.sliding_window', U32, p['swa'])
-    if a in ('olmoe', 'qwen3moe', 'gpt-oss'):
+    if a == 'dots1':
+        add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        add(a + '.expert_shared_count', U32, p['n_expert_shared'])
+        add(a + '.expert_weights_scale', F32, 1.0)
+        add(a + '.expert_weights_norm', BOOL, True)
+        add(a + '.expert_gating_func', U32, 2)
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+    if a in ('olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe'):
         add(a + '.expert_count', U32, p['n_expert'])
         add(a + '.expert_used_count', U32, p['n_expert_used'])
         if 'n_ff_exp' in p:
