@@ -46,47 +46,51 @@ typedef struct arch_row {
     uint32_t swa_window;   /* master: the default attention.sliding_window (0: none unless the key says) */
     uint8_t swa_period;    /* master: the default attention.sliding_window_pattern; 0: every layer gets a
                               full-size cache in master too */
+    bool nextn_skipped;    /* master loads none of the last nextn_predict_layers layers' tensors (the
+                              multi-token-prediction layers; their KV cache is kept) */
 } arch_row;
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false},
+    {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     true},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -107,6 +111,7 @@ typedef struct facts {
     bool norm_w, probs_bias, mla_known;
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
+    uint32_t n_nextn;                  /* nextn_predict_layers (rows with nextn_skipped) */
     uint32_t d_conv, d_inner, d_state; /* mamba */
     uint32_t wkv_head, token_shift;    /* rwkv */
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
@@ -261,8 +266,12 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
         return st;
     if (m->row->shared_ff && (st = get_u32(f, m, m->row->shared_ff, false, 0, &m->n_ff_shexp, err))) return st;
     if ((st = get_u32(f, m, "expert_shared_count", false, 0, &m->n_expert_shared, err)) ||
-        (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)))
+        (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)) ||
+        (m->row->nextn_skipped && (st = get_u32(f, m, "nextn_predict_layers", false, 0, &m->n_nextn, err))))
         return st;
+    if (m->n_nextn >= m->n_layer)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.nextn_predict_layers %u is not below block_count %u",
+                         m->arch, m->n_nextn, m->n_layer);
     if (m->n_ff_shexp == 0 && m->n_expert_shared > 0) m->n_ff_shexp = m->n_ff_exp * m->n_expert_shared;
     return m->row->mla ? mla_facts(f, m, err) : LGG_OK;
 }
@@ -496,6 +505,12 @@ static bool copy_per_device(const lgg__placement *pl, lgg_estimate *e, uint64_t 
     return false;
 }
 
+/* A layer master does not load (a multi-token-prediction one). */
+static bool skipped_layer(const facts *m, const lgg_estimate *e, uint32_t il) {
+    return m->row && m->row->nextn_skipped && e->target == LGG_ESTIMATE_MASTER && il < m->n_layer &&
+           il >= m->n_layer - m->n_nextn;
+}
+
 /* pl NULL: an unknown architecture, everything on the host */
 static lgg_status weights(const lgg_file *const *files, size_t n_files, const facts *m, const lgg__placement *pl,
                           lgg_estimate *e, lgg_error *err) {
@@ -505,6 +520,7 @@ static lgg_status weights(const lgg_file *const *files, size_t n_files, const fa
         for (uint64_t i = 0; i < n; i++) {
             const lgg_tensor *t = lgg_tensor_at(files[k], i);
             uint32_t il = tensor_layer(m, t->name);
+            if (skipped_layer(m, e, il)) continue; /* never loaded: in no buffer, not even the mapped one */
             bool overridden;
             int32_t d = pl ? lgg__tensor_device(pl, t->name, il, &overridden) : LGG__HOST;
             if (d == LGG__PLACE_NOMEM) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
@@ -772,16 +788,11 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
     if (!m->row) {
         lgg_status st = weights(files, n_files, m, NULL, e, err);
         if (st || (st = finish(e, err))) return st;
-        char known[512];
-        size_t k = 0;
-        for (size_t i = 0; i < sizeof ARCHS / sizeof ARCHS[0] && k < sizeof known; i++) {
-            int n = snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", ARCHS[i].name);
-            if (n > 0) k += (size_t)n;
-        }
+        /* the list would not fit one message: the docs have it */
         return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
-                         "architecture '%s' is not known to the estimator (it knows %s): only the weights are "
-                         "estimated",
-                         m->arch, known);
+                         "architecture '%s' is not known to the estimator (docs/estimate.md lists the %zu it "
+                         "knows): only the weights are estimated",
+                         m->arch, sizeof ARCHS / sizeof ARCHS[0]);
     }
     e->arch_known = true;
     lgg__placement pl;

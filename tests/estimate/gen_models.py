@@ -222,6 +222,15 @@ PRESETS = {
         n_expert=128, n_expert_used=6, n_ff_exp=1408, n_expert_shared=2, n_dense_lead=1,
         vocab=dict(kind='bpe', pre='qwen2', n=152064, n_regular=151643, n_special=421, bos=151643,
                    eos=151645, add_bos=False)),
+    # GLM-4.5-Air-like: a dense first layer, experts with a shared one, q/k/v biases, and a last (MTP) layer
+    # master does not load
+    'glm4moe-small': dict(
+        arch='glm4moe', name='GLM-4.5-Air-like (3 layers and the MTP one)', ftype=15, ctx=131072, n_embd=4096,
+        n_layer=4, n_ff=10944, n_head=96, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-5, tied=False,
+        qkv_bias=True, post_attn_norm_only=True, n_expert=128, n_expert_used=8, n_ff_exp=1408,
+        n_expert_shared=1, n_dense_lead=1, nextn=1,
+        vocab=dict(kind='bpe', pre='qwen2', n=151552, n_regular=151329, n_special=223, bos=151329,
+                   eos=151336, add_bos=False)),
     # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
     # buffer ends before it
     'llama-layers-last': dict(
@@ -242,7 +251,7 @@ PRESETS = {
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
-              'dots1')
+              'dots1', 'glm4moe')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -422,7 +431,7 @@ def tensor_list(p):
         if a == 'phi3':
             T.append((b + 'ffn_up.weight', [E, 2 * F]))
             T.append((b + 'ffn_down.weight', [F, E]))
-        elif a == 'dots1' and i >= p['n_dense_lead']:
+        elif a in ('dots1', 'glm4moe') and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             T.append((b + 'exp_probs_b.bias', [X]))
@@ -469,6 +478,11 @@ def tensor_list(p):
             T.append((b + 'ffn_down.weight', [F, E]))
         if a in ('gemma2', 'olmo2', 'gemma3', 'exaone4'):
             T.append((b + 'post_ffw_norm.weight', [E]))
+        if i >= L - p.get('nextn', 0):  # a multi-token-prediction layer
+            T.append((b + 'nextn.eh_proj.weight', [2 * E, E]))
+            T.append((b + 'nextn.enorm.weight', [E]))
+            T.append((b + 'nextn.hnorm.weight', [E]))
+            T.append((b + 'nextn.shared_head_norm.weight', [E]))
     T.append(('output_norm.weight', [E]))
     if a in NONGATED:
         T.append(('output_norm.bias', [E]))
@@ -567,7 +581,7 @@ def metadata(p):
     if a == 'gpt-oss':
         add(a + '.rope.dimension_count', U32, p['head_dim'])
         add(a + '.attention.sliding_window', U32, p['swa'])
-    if a == 'dots1':
+    if a in ('dots1', 'glm4moe'):
         add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
         add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
         add(a + '.expert_shared_count', U32, p['n_expert_shared'])
@@ -576,6 +590,8 @@ def metadata(p):
         add(a + '.expert_gating_func', U32, 2)
         add(a + '.expert_count', U32, p['n_expert'])
         add(a + '.expert_used_count', U32, p['n_expert_used'])
+    if p.get('nextn'):
+        add(a + '.nextn_predict_layers', U32, p['nextn'])
     if a in ('olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe'):
         add(a + '.expert_count', U32, p['n_expert'])
         add(a + '.expert_used_count', U32, p['n_expert_used'])
