@@ -231,6 +231,13 @@ PRESETS = {
         n_expert_shared=1, n_dense_lead=1, nextn=1,
         vocab=dict(kind='bpe', pre='qwen2', n=151552, n_regular=151329, n_special=223, bos=151329,
                    eos=151336, add_bos=False)),
+    # GLM-4-9B-like: q/k/v biases, gate and up fused in ffn_up, norms before and after attention and FFN
+    'glm4-9b': dict(
+        arch='glm4', name='GLM-4-9B-0414-like', ftype=15, ctx=32768, n_embd=4096, n_layer=40, n_ff=13696,
+        n_head=32, n_head_kv=2, head_dim=128, rope_base=10000.0, eps=1e-5, tied=False, qkv_bias=True,
+        fused_up=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=151552, n_regular=151329, n_special=223, bos=151329,
+                   eos=151336, add_bos=False)),
     # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
     # buffer ends before it
     'llama-layers-last': dict(
@@ -251,7 +258,7 @@ PRESETS = {
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
-              'dots1', 'glm4moe')
+              'dots1', 'glm4moe', 'glm4')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -392,7 +399,7 @@ def tensor_list(p):
             if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1'):
                 T.append((b + 'attn_q_norm.weight', [hd]))
                 T.append((b + 'attn_k_norm.weight', [hd]))
-            if a == 'exaone4':
+            if a in ('exaone4', 'glm4'):
                 T.append((b + 'post_attention_norm.weight', [E]))
             if a in ('gemma3', 'gpt-oss'):
                 T.append((b + 'post_attention_norm.weight', [E]))
@@ -471,12 +478,15 @@ def tensor_list(p):
                 T.append((b + 'ffn_gate_exps.bias', [FX, X]))
                 T.append((b + 'ffn_up_exps.bias', [FX, X]))
                 T.append((b + 'ffn_down_exps.bias', [E, X]))
+        elif p.get('fused_up'):  # glm4: gate and up in one matrix
+            T.append((b + 'ffn_up.weight', [E, 2 * F]))
+            T.append((b + 'ffn_down.weight', [F, E]))
         else:
             if not p.get('no_gate'):  # arcee: up and down only (ReLU^2)
                 T.append((b + 'ffn_gate.weight', [E, F]))
             T.append((b + 'ffn_up.weight', [E, F]))
             T.append((b + 'ffn_down.weight', [F, E]))
-        if a in ('gemma2', 'olmo2', 'gemma3', 'exaone4'):
+        if a in ('gemma2', 'olmo2', 'gemma3', 'exaone4', 'glm4'):
             T.append((b + 'post_ffw_norm.weight', [E]))
         if i >= L - p.get('nextn', 0):  # a multi-token-prediction layer
             T.append((b + 'nextn.eh_proj.weight', [2 * E, E]))
