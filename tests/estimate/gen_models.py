@@ -238,6 +238,13 @@ PRESETS = {
         fused_up=True,
         vocab=dict(kind='bpe', pre='qwen2', n=151552, n_regular=151329, n_special=223, bos=151329,
                    eos=151336, add_bos=False)),
+    # MiniMax-M2-like: q/k norms over all heads, 256 experts with a sigmoid router and a bias
+    'minimax-m2-small': dict(
+        arch='minimax-m2', name='MiniMax-M2-like (4 layers)', ftype=15, ctx=196608, n_embd=3072, n_layer=4,
+        n_ff=1536, n_head=48, n_head_kv=8, head_dim=128, rope_base=5000000.0, eps=1e-6, tied=False,
+        n_expert=256, n_expert_used=8, n_ff_exp=1536, probs_bias=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=200064, n_regular=199744, n_special=320, bos=199744,
+                   eos=199745, add_bos=False)),
     # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
     # buffer ends before it
     'llama-layers-last': dict(
@@ -258,7 +265,7 @@ PRESETS = {
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
-              'dots1', 'glm4moe', 'glm4')
+              'dots1', 'glm4moe', 'glm4', 'minimax-m2')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -406,6 +413,9 @@ def tensor_list(p):
             if a == 'gpt-oss':
                 T.append((b + 'attn_output.bias', [E]))
                 T.append((b + 'attn_sinks.weight', [H]))
+            if a == 'minimax-m2':
+                T.append((b + 'attn_q_norm.weight', [hd * H]))
+                T.append((b + 'attn_k_norm.weight', [hd * HKV]))
             if a == 'olmoe':
                 T.append((b + 'attn_q_norm.weight', [E]))
                 T.append((b + 'attn_k_norm.weight', [hd * HKV]))
@@ -467,9 +477,11 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
-        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe'):
+        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2'):
             X, FX = p['n_expert'], p.get('n_ff_exp', F)
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            if p.get('probs_bias'):
+                T.append((b + 'exp_probs_b.bias', [X]))
             T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
             T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
             T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
@@ -602,7 +614,9 @@ def metadata(p):
         add(a + '.expert_used_count', U32, p['n_expert_used'])
     if p.get('nextn'):
         add(a + '.nextn_predict_layers', U32, p['nextn'])
-    if a in ('olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe'):
+    if a == 'minimax-m2':
+        add(a + '.expert_gating_func', U32, 2)
+    if a in ('olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2'):
         add(a + '.expert_count', U32, p['n_expert'])
         add(a + '.expert_used_count', U32, p['n_expert_used'])
         if 'n_ff_exp' in p:
