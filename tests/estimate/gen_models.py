@@ -245,6 +245,14 @@ PRESETS = {
         n_expert=256, n_expert_used=8, n_ff_exp=1536, probs_bias=True,
         vocab=dict(kind='bpe', pre='qwen2', n=200064, n_regular=199744, n_special=320, bos=199744,
                    eos=199745, add_bos=False)),
+    # Llama-4-Scout-like: 16 experts and a shared one in every layer; chunked attention (8192) on three
+    # layers of four
+    'llama4-scout-small': dict(
+        arch='llama4', name='Llama-4-Scout-like (4 layers)', ftype=15, ctx=10485760, n_embd=5120, n_layer=4,
+        n_ff=16384, n_head=40, n_head_kv=8, head_dim=128, rope_base=500000.0, eps=1e-5, tied=False,
+        n_expert=16, n_expert_used=1, n_ff_exp=8192, moe_step=1,
+        vocab=dict(kind='bpe', pre='smollm', n=202048, n_front=17, bos=1, eos=2, add_bos=True,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     # the layers last in the file, their last matrix Q4_K: master moves it into CPU_REPACK, so the mapped
     # buffer ends before it
     'llama-layers-last': dict(
@@ -265,7 +273,7 @@ PRESETS = {
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
-              'dots1', 'glm4moe', 'glm4', 'minimax-m2')
+              'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -448,6 +456,15 @@ def tensor_list(p):
         if a == 'phi3':
             T.append((b + 'ffn_up.weight', [E, 2 * F]))
             T.append((b + 'ffn_down.weight', [F, E]))
+        elif a == 'llama4' and (i + 1) % p['moe_step'] == 0:
+            X, FX = p['n_expert'], p['n_ff_exp']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            T.append((b + 'ffn_gate_shexp.weight', [E, FX]))
+            T.append((b + 'ffn_up_shexp.weight', [E, FX]))
+            T.append((b + 'ffn_down_shexp.weight', [FX, E]))
         elif a in ('dots1', 'glm4moe') and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
@@ -616,6 +633,11 @@ def metadata(p):
         add(a + '.nextn_predict_layers', U32, p['nextn'])
     if a == 'minimax-m2':
         add(a + '.expert_gating_func', U32, 2)
+    if a == 'llama4':
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        add(a + '.interleave_moe_layer_step', U32, p['moe_step'])
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
     if a in ('olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2'):
         add(a + '.expert_count', U32, p['n_expert'])
         add(a + '.expert_used_count', U32, p['n_expert_used'])
