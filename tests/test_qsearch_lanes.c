@@ -1,0 +1,163 @@
+/* test_qsearch_lanes.c -- the SIMD make_qkx2_quants kernels (AVX-512: 16 or
+ * 32 sub-blocks in the lanes of one or two vectors; AVX2: 16 in two) called
+ * directly on seeded sub-blocks, each against the scalar search
+ * (lgg__make_qkx3_quants with ggml's reference weights), comparing the levels
+ * byte for byte and the scales and mins bit for bit.  Every lane of a call
+ * gets a sub-block of its own kind (gaussian, one-signed, zeros, constant,
+ * huge, tiny, denormal, NaN, Inf, FLT_MAX, ties, signed zeros), so the
+ * per-lane selects meet their neighbours' special cases; some calls give
+ * every lane the same kind.  The row tests (test_quantize.c) reach only the
+ * kernel the dispatch picks on this CPU; here both are checked where the CPU
+ * has them. */
+#include "test.h"
+#include "quant/quant_internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#if defined(LGG__QX86)
+
+static uint64_t lane_rng = 0xD1B54A32D192ED03ull;
+static float lane_rand(void) {
+    lane_rng ^= lane_rng << 13, lane_rng ^= lane_rng >> 7, lane_rng ^= lane_rng << 17;
+    return (float)((double)(lane_rng >> 11) / 9007199254740992.0);
+}
+
+enum { KINDS = 16 };
+
+/* one sub-block of n values of the given kind */
+static void lane_fill(float *x, int n, int kind) {
+    static const float special[] = {NAN, INFINITY, -INFINITY, FLT_MAX, -FLT_MAX, 1e38f, -3e38f};
+    const float c = (lane_rand() - 0.5f) * 8.0f;
+    for (int i = 0; i < n; i++) {
+        const float u = lane_rand(), g = lane_rand() + lane_rand() + lane_rand() - 1.5f;
+        switch (kind) {
+        case 0: x[i] = g; break;
+        case 1: x[i] = fabsf(g) + 0.25f; break;             /* min > 0: clamped to 0 */
+        case 2: x[i] = -fabsf(g) - 1e-3f; break;            /* all negative */
+        case 3: x[i] = 0.0f; break;                         /* flat */
+        case 4: x[i] = c; break;                            /* constant: flat, or not when c > 0 */
+        case 5: x[i] = g * 3e4f; break;
+        case 6: x[i] = g * 1e-30f; break;
+        case 7: x[i] = u < 0.3f ? 0.0f : g * 1e-39f; break; /* denormals */
+        case 8: x[i] = u < 0.1f ? NAN : g; break;
+        case 9: x[i] = u < 0.1f ? (u < 0.05f ? INFINITY : -INFINITY) : g; break;
+        case 10: x[i] = u < 0.05f ? special[(int)(lane_rand() * 7.0f) % 7] : g; break;
+        case 11: x[i] = (float)((int)(u * 33.0f) - 16) * 0.5f; break; /* ties after scaling */
+        case 12: x[i] = u < 0.5f ? -0.0f : 0.0f; break;
+        case 13: x[i] = (float)((int)(u * 4.0f)) - 1.5f; break;       /* few distinct values */
+        case 14: x[i] = i == 0 ? 1e6f : g; break;                    /* one outlier */
+        default: x[i] = g * (i % 2 ? 1e-3f : 1.0f) + 100.0f; break;  /* far from 0 */
+        }
+    }
+}
+
+typedef struct lane_shape {
+    const char *name;
+    int n, nmax, wmode, nstep;
+    float rmin;
+    bool use_mad;
+} lane_shape;
+
+/* Q4_K, Q5_K, Q2_K */
+static const lane_shape SHAPES[] = {
+    {"q4_k", 32, 15, LGG__QW_AVABS, 20, -1.0f, false},
+    {"q5_k", 32, 31, LGG__QW_AVABS, 15, -0.5f, false},
+    {"q2_k", 16, 3, LGG__QW_ABS, 15, -0.5f, true},
+};
+
+/* the scalar search of sub-block j of x: levels to L, scale and min */
+static void lane_ref(const lane_shape *s, const float *x, uint8_t *L, float *scale, float *min) {
+    float w[32], av = 0;
+    uint8_t Laux[32];
+    if (s->wmode == LGG__QW_AVABS) {
+        float sum_x2 = 0;
+        for (int i = 0; i < s->n; i++) sum_x2 += x[i] * x[i];
+        av = sqrtf(sum_x2 / (float)s->n);
+    }
+    for (int i = 0; i < s->n; i++) w[i] = s->wmode == LGG__QW_AVABS ? av + fabsf(x[i]) : fabsf(x[i]);
+    *scale = lgg__make_qkx3_quants(s->n, s->nmax, x, w, L, min, Laux, s->rmin, 0.1f, s->nstep, s->use_mad);
+}
+
+typedef void (*lanes_fn)(int n, int nmax, const float *const x[], uint8_t *const L[], float *const scales[],
+                         float *const mins[], float rmin, float rdelta, int nstep);
+
+/* One call of fn on `groups` groups of 8 sub-blocks (group g at x + base[g]*8n)
+ * against the scalar search of each; returns whether all matched. */
+static bool lanes_call(const lane_shape *s, lanes_fn fn, int groups, const int *base, const float *x,
+                       const char *what, int round) {
+    enum { MAXSUB = 32 };
+    uint8_t L[MAXSUB * 32], Lr[32];
+    float sc[MAXSUB], mn[MAXSUB];
+    memset(L, 0xA5, sizeof L);
+    memset(sc, 0xA5, sizeof sc);
+    memset(mn, 0xA5, sizeof mn);
+    const float *xs[4];
+    uint8_t *Ls[4];
+    float *ss[4], *ms[4];
+    for (int g = 0; g < groups; g++) {
+        const int j = base[g] * 8;
+        xs[g] = x + j * s->n, Ls[g] = L + j * s->n, ss[g] = sc + j, ms[g] = mn + j;
+    }
+    fn(s->n, s->nmax, xs, Ls, ss, ms, s->rmin, 0.1f, s->nstep);
+    bool ok = true;
+    for (int g = 0; g < groups && ok; g++)
+        for (int k = 0; k < 8 && ok; k++) {
+            const int j = base[g] * 8 + k;
+            float rs, rm;
+            lane_ref(s, x + j * s->n, Lr, &rs, &rm);
+            const bool same = memcmp(L + j * s->n, Lr, (size_t)s->n) == 0 && memcmp(&sc[j], &rs, 4) == 0 &&
+                              memcmp(&mn[j], &rm, 4) == 0;
+            CHECKF(same, "%s %s round %d: sub-block %d differs from the scalar search (scale %a/%a min %a/%a)",
+                   what, s->name, round, j, (double)sc[j], (double)rs, (double)mn[j], (double)rm);
+            ok = same;
+        }
+    return ok;
+}
+
+/* seeded rounds of 32 sub-blocks through fn (x32: the four groups; x16: the
+ * first two, and one group twice) */
+static int lanes_rounds(lanes_fn fn, bool x32, const char *what) {
+    float x[32 * 32];
+    int calls = 0;
+    for (size_t t = 0; t < sizeof SHAPES / sizeof SHAPES[0]; t++) {
+        const lane_shape *s = &SHAPES[t];
+        for (int round = 0; round < 400; round++) {
+            const int all = round % 4 == 3 ? (int)(lane_rand() * KINDS) % KINDS : -1;
+            for (int j = 0; j < 32; j++) lane_fill(x + j * s->n, s->n, all >= 0 ? all : (int)(lane_rand() * KINDS) % KINDS);
+            static const int b4[4] = {0, 1, 2, 3}, b2[2] = {2, 3}, b1[2] = {1, 1};
+            bool ok = x32 ? lanes_call(s, fn, 4, b4, x, what, round) : lanes_call(s, fn, 2, b4, x, what, round);
+            if (!x32) ok = ok && lanes_call(s, fn, 2, round % 2 ? b2 : b1, x, what, round);
+            calls++;
+            if (!ok) return calls;
+        }
+    }
+    return calls;
+}
+
+TEST(quant_qkx2_lanes_avx512) {
+    if (!lgg__cpu_avx512()) {
+        test_skip("this CPU has no AVX-512 F/BW/VL: the AVX-512 search cannot run");
+        return;
+    }
+    const int a = lanes_rounds(lgg__qkx2_x32_avx512, true, "avx512 x32");
+    const int b = lanes_rounds(lgg__qkx2_x16_avx512, false, "avx512 x16");
+    printf("    avx512 make_qkx2_quants: %d calls of 32 sub-blocks, %d of 16, every lane as the scalar search\n", a, b);
+}
+
+TEST(quant_qkx2_lanes_avx2) {
+    if (!lgg__cpu_avx2_f16c()) {
+        test_skip("this CPU has no AVX2 + F16C: the AVX2 search cannot run");
+        return;
+    }
+    const int a = lanes_rounds(lgg__qkx2_x16_avx2, false, "avx2 x16");
+    printf("    avx2 make_qkx2_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", a);
+}
+
+#else
+
+TEST(quant_qkx2_lanes_avx512) { test_skip("not an x86 build: no AVX-512 search"); }
+TEST(quant_qkx2_lanes_avx2) { test_skip("not an x86 build: no AVX2 search"); }
+
+#endif
