@@ -111,6 +111,11 @@ static inline bool qk5_fast(const qk5_group *g, __m512 iscale) {
     return (__mmask16)(ok | g->flat) == 0xFFFF;
 }
 
+/* every lane in the search has min <= each of its x */
+static inline bool qk5_above_min(const qk5_group *g) {
+    return (__mmask16)(_mm512_cmp_ps_mask(g->mn, g->xmin, _CMP_LE_OQ) | g->flat) == 0xFFFF;
+}
+
 static inline __attribute__((always_inline)) void qk5_setup(qk5_group *g, const int n, int nmax,
                                                            const float *const p[16], const int wmode,
                                                            const float *const pw[16], const bool use_mad) {
@@ -157,11 +162,30 @@ static inline __attribute__((always_inline)) void qk5_setup(qk5_group *g, const 
     g->scale = scale, g->best = best, g->b_iscale = iscale, g->b_mn = mn;
 }
 
+/* A candidate's levels in [0, nmax] on level16's fast path, each clamp
+ * left out where no lane can need it (the lanes outside the search, flat
+ * ones, may get anything: their sums are never used):
+ *  - lo: without it, every lane has min <= its smallest x, so x - min >= 0
+ *    (rounding is monotonic) and, iscale being positive, so is v;
+ *  - hi: without it, the numerator of iscale is at most nmax + 1/4, and as x
+ *    - min <= max - min =: d, v <= fl(fl(num / d) * d) <= num (1 + 2^-24)^2
+ *    < nmax + 1/2, which rounds to nmax at most. */
+static inline __m512 level16_fast(__m512 v, bool lo, bool hi, int nmax) {
+    __m512 r = _mm512_roundscale_ps(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    if (lo) r = _mm512_max_ps(r, _mm512_setzero_ps());
+    if (hi) r = _mm512_min_ps(r, _mm512_set1_ps((float)nmax));
+    return r;
+}
+
 /* one candidate's level of element i, and its terms of the three sums (the
- * scalar code's w*l, (w*l)*l, (w*l)*x) */
-static inline __attribute__((always_inline)) void qk5_lsum(qk5_group *g, int i, __m512 iscale, bool fast, int nmax,
+ * scalar code's w*l, (w*l)*l, (w*l)*x); fast 0 takes the exact slow path, 1
+ * the fast one with both clamps, 2 without the lower, 3 without the upper, 4
+ * without either */
+static inline __attribute__((always_inline)) void qk5_lsum(qk5_group *g, int i, __m512 iscale, int fast, int nmax,
                                                           __m512 *sl, __m512 *sl2, __m512 *sxl) {
-    const __m512 l = level16(_mm512_mul_ps(iscale, _mm512_sub_ps(g->xt[i], g->mn)), fast, 0, nmax);
+    const __m512 v = _mm512_mul_ps(iscale, _mm512_sub_ps(g->xt[i], g->mn));
+    const __m512 l = fast ? level16_fast(v, fast == 1 || fast == 3, fast == 1 || fast == 2, nmax)
+                          : level16(v, false, 0, nmax);
     g->La[i] = l;
     const __m512 wl = _mm512_mul_ps(g->wt[i], l);
     *sl = _mm512_add_ps(*sl, wl);
@@ -250,7 +274,12 @@ static inline __attribute__((always_inline)) void qkx2_lanes(const int NG, const
         qk5_lsum(A, i, isa, fast, nmax, &sla, &sl2a, &sxla);                                                           \
         if (NG == 2) qk5_lsum(B, i, isb, fast, nmax, &slb, &sl2b, &sxlb);                                              \
     }
-        if (qk5_fast(A, isa) && (NG == 1 || qk5_fast(B, isb))) QK5_LSUMS(true) else QK5_LSUMS(false)
+        if (!qk5_fast(A, isa) || (NG == 2 && !qk5_fast(B, isb))) QK5_LSUMS(0)
+        else {
+            const bool lo = !qk5_above_min(A) || (NG == 2 && !qk5_above_min(B));
+            const bool hi = num > (float)nmax + 0.25f;
+            if (lo && hi) QK5_LSUMS(1) else if (hi) QK5_LSUMS(2) else if (lo) QK5_LSUMS(3) else QK5_LSUMS(4)
+        }
 #undef QK5_LSUMS
         __m512 tsa, tma, tsb = zero, tmb = zero;
         const __mmask16 dpa = qk5_fit(A, sla, sl2a, sxla, &tsa, &tma);
