@@ -6,7 +6,8 @@
  * gets a sub-block of its own kind (gaussian, one-signed, zeros, constant,
  * huge, tiny, denormal, NaN, Inf, FLT_MAX, ties, signed zeros), so the
  * per-lane selects meet their neighbours' special cases; some calls give
- * every lane the same kind.  The row tests (test_quantize.c) reach only the
+ * every lane the same kind.  make_qx_quants (rmse_type 1: Q6_K, Q3_K, and
+ * Q4_0/Q5_0 with an imatrix) likewise, against lgg__make_qx_quants.  The row tests (test_quantize.c) reach only the
  * kernel the dispatch picks on this CPU; here both are checked where the CPU
  * has them. */
 #include "test.h"
@@ -136,6 +137,43 @@ static int lanes_rounds(lanes_fn fn, bool x32, const char *what) {
     return calls;
 }
 
+/* make_qx_quants (rmse_type 1): Q6_K (n 16, nmax 32), Q3_K (16, 4), Q4_0
+ * and Q5_0 (32, 8 and 16) with an imatrix; weights x^2 or given */
+typedef void (*qx1_fn)(int n, int nmax, const float *const x[2], const float *const qw[2], int8_t *const L[2],
+                       float *const scales[2]);
+
+static int qx1_rounds(qx1_fn fn, const char *what) {
+    static const int shapes[][2] = {{16, 32}, {16, 4}, {32, 8}, {32, 16}};
+    float x[16 * 32], w[16 * 32];
+    int calls = 0;
+    for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; t++) {
+        const int n = shapes[t][0], nmax = shapes[t][1];
+        for (int round = 0; round < 300; round++) {
+            const int all = round % 4 == 3 ? (int)(lane_rand() * KINDS) % KINDS : -1;
+            for (int j = 0; j < 16; j++) lane_fill(x + j * n, n, all >= 0 ? all : (int)(lane_rand() * KINDS) % KINDS);
+            for (int i = 0; i < 16 * n; i++) w[i] = round % 3 == 0 ? (float)(i % 4) : 0.25f + lane_rand();
+            const bool given = round % 2 == 1;
+            int8_t L[16 * 32], Lr[32];
+            float sc[16];
+            memset(L, 0x5A, sizeof L);
+            memset(sc, 0x5A, sizeof sc);
+            const float *const xs[2] = {x, x + 8 * n}, *const ws[2] = {given ? w : NULL, given ? w + 8 * n : NULL};
+            int8_t *const Ls[2] = {L, L + 8 * n};
+            float *const ss[2] = {sc, sc + 8};
+            fn(n, nmax, xs, ws, Ls, ss);
+            calls++;
+            for (int j = 0; j < 16; j++) {
+                const float rs = lgg__make_qx_quants(n, nmax, x + j * n, Lr, 1, given ? w + j * n : NULL);
+                const bool same = memcmp(L + j * n, Lr, (size_t)n) == 0 && memcmp(&sc[j], &rs, 4) == 0;
+                CHECKF(same, "%s qx n=%d nmax=%d round %d: sub-block %d differs from the scalar search (%a/%a)", what,
+                       n, nmax, round, j, (double)sc[j], (double)rs);
+                if (!same) return calls;
+            }
+        }
+    }
+    return calls;
+}
+
 TEST(quant_qkx2_lanes_avx512) {
     if (!lgg__cpu_avx512()) {
         test_skip("this CPU has no AVX-512 F/BW/VL: the AVX-512 search cannot run");
@@ -144,6 +182,8 @@ TEST(quant_qkx2_lanes_avx512) {
     const int a = lanes_rounds(lgg__qkx2_x32_avx512, true, "avx512 x32");
     const int b = lanes_rounds(lgg__qkx2_x16_avx512, false, "avx512 x16");
     printf("    avx512 make_qkx2_quants: %d calls of 32 sub-blocks, %d of 16, every lane as the scalar search\n", a, b);
+    const int c = qx1_rounds(lgg__qx1_x16_avx512, "avx512");
+    printf("    avx512 make_qx_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", c);
 }
 
 TEST(quant_qkx2_lanes_avx2) {
@@ -153,6 +193,8 @@ TEST(quant_qkx2_lanes_avx2) {
     }
     const int a = lanes_rounds(lgg__qkx2_x16_avx2, false, "avx2 x16");
     printf("    avx2 make_qkx2_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", a);
+    const int c = qx1_rounds(lgg__qx1_x16_avx2, "avx2");
+    printf("    avx2 make_qx_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", c);
 }
 
 #else

@@ -115,7 +115,8 @@ void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, i
             const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
             int8_t *const Ls[2] = {L + j * n, L + k * n};
             float *const ss[2] = {scales + j, scales + k};
-            lgg__qx1_x16_avx2(n, nmax, xs, ws, Ls, ss);
+            if (lgg__cpu_avx512()) lgg__qx1_x16_avx512(n, nmax, xs, ws, Ls, ss);
+            else lgg__qx1_x16_avx2(n, nmax, xs, ws, Ls, ss);
         }
 #else
     (void)simd;

@@ -513,7 +513,8 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
             const float *const ws[2] = {qw ? qw + i * QK_K : NULL, qw ? qw + i * QK_K + 128 : NULL};
             int8_t *const Ls[2] = {L, L + 128};
             float *const ss[2] = {scales, scales + 8};
-            lgg__qx1_x16_avx2(16, 32, xs, ws, Ls, ss);
+            if (lgg__cpu_avx512()) lgg__qx1_x16_avx512(16, 32, xs, ws, Ls, ss);
+            else lgg__qx1_x16_avx2(16, 32, xs, ws, Ls, ss);
             jb = QK_K / 16;
         }
 #endif

@@ -313,6 +313,85 @@ void lgg__qkx2_x32_avx512(int n, int nmax, const float *const x[4], uint8_t *con
     else qkx2_lanes(2, 16, nmax, x, LGG__QW_ABS, NULL, L, scales, mins, rmin, rdelta, nstep, true);
 }
 
+/* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
+ * on 16 sub-blocks of n (16 or 32) values in one vector, halves x[0], x[1]
+ * as above, as qx1_x16 in quant_avx2.c does it on two groups of 8: w*x formed
+ * once (the scalar sum is (w*x)*l, in that order), each candidate's levels
+ * and sums in one pass, the best levels recomputed at the end from the
+ * iscale that produced them. */
+static inline __attribute__((always_inline)) void qx1_lanes(const int n, const int nmax, const float *const x[2],
+                                                           const float *const qw[2], int8_t *const L[2],
+                                                           float *const scales[2]) {
+    const __m512 zero = _mm512_setzero_ps();
+    __m512 xt[32], wt[32], wx[32];
+    const float *p[16], *pw[16];
+    lane_ptrs(x, 0, n, p);
+    load_t16(n, p, xt);
+    if (qw[0]) {
+        lane_ptrs(qw, 0, n, pw);
+        load_t16(n, pw, wt);
+    }
+    __m512 amax = zero, max = zero;
+    __mmask16 nan = 0;
+    for (int i = 0; i < n; i++) {
+        if (!qw[0]) wt[i] = _mm512_mul_ps(xt[i], xt[i]);
+        wx[i] = _mm512_mul_ps(wt[i], xt[i]);
+        const __m512 a = abs16(xt[i]);
+        const __mmask16 gt = _mm512_cmp_ps_mask(a, amax, _CMP_GT_OQ);
+        amax = sel16(amax, a, gt);
+        max = sel16(max, xt[i], gt);
+        nan |= _mm512_cmp_ps_mask(xt[i], xt[i], _CMP_UNORD_Q);
+    }
+    const __mmask16 tiny = _mm512_cmp_ps_mask(amax, _mm512_set1_ps(1e-15f), _CMP_LT_OQ);
+    /* |iscale * x| <= |iscale| * amax unless a NaN hides from amax; the
+     * (discarded) near-zero lanes must not force the slow path */
+    const __m512 bound = sel16(amax, _mm512_set1_ps(INFINITY), nan);
+    __m512 is = _mm512_div_ps(_mm512_set1_ps((float)-nmax), max), lx, l2;
+#define QX5_SUMS(fast)                                                                                                 \
+    _Pragma("GCC unroll 2") for (int i = 0; i < n; i++) {                                                              \
+        const __m512 l = level16(_mm512_mul_ps(is, xt[i]), fast, -nmax, nmax - 1);                                    \
+        lx = _mm512_add_ps(lx, _mm512_mul_ps(wx[i], l));                                                               \
+        l2 = _mm512_add_ps(l2, _mm512_mul_ps(_mm512_mul_ps(wt[i], l), l));                                             \
+    }
+#define QX5_LEVELS_SUMS()                                                                                              \
+    do {                                                                                                               \
+        lx = l2 = zero;                                                                                                \
+        const __mmask16 ok =                                                                                           \
+            _mm512_cmp_ps_mask(_mm512_mul_ps(abs16(is), bound), _mm512_set1_ps(2097152.f), _CMP_LT_OQ);                \
+        if ((__mmask16)(ok | tiny) == 0xFFFF) QX5_SUMS(true) else QX5_SUMS(false)                                      \
+    } while (0)
+    QX5_LEVELS_SUMS();
+    __m512 b_is = is;
+    __m512 scale = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(l2, zero, _CMP_NEQ_UQ), lx, l2);
+    __m512 best = _mm512_mul_ps(scale, lx);
+    for (int k = -9; k <= 9; k++) {
+        if (k == 0) continue;
+        is = _mm512_div_ps(_mm512_set1_ps(-((float)nmax + 0.1f * (float)k)), max);
+        QX5_LEVELS_SUMS();
+        const __mmask16 upd = (__mmask16)(_mm512_cmp_ps_mask(l2, zero, _CMP_GT_OQ) &
+                                          _mm512_cmp_ps_mask(_mm512_mul_ps(lx, lx), _mm512_mul_ps(best, l2), _CMP_GT_OQ));
+        b_is = sel16(b_is, is, upd);
+        scale = sel16(scale, _mm512_div_ps(lx, l2), upd);
+        best = sel16(best, _mm512_mul_ps(scale, lx), upd);
+    }
+#undef QX5_LEVELS_SUMS
+#undef QX5_SUMS
+    /* a (near) zero sub-block: level 0 (stored as 0, not nmax) and scale 0 */
+    store_halves(scales[0], scales[1], _mm512_maskz_mov_ps((__mmask16)~tiny, scale));
+    for (int i = 0; i < n; i++)
+        xt[i] = _mm512_add_ps(level16(_mm512_mul_ps(b_is, xt[i]), false, -nmax, nmax - 1), _mm512_set1_ps((float)nmax));
+    uint8_t *pL[16];
+    for (int j = 0; j < 16; j++) pL[j] = (uint8_t *)L[j / 8] + (j % 8) * n;
+    levels_out16(n, xt, tiny, pL);
+}
+
+void lgg__qx1_x16_avx512(int n, int nmax, const float *const x[2], const float *const qw[2], int8_t *const L[2],
+                         float *const scales[2]) {
+    if (n == 16 && nmax == 32) qx1_lanes(16, 32, x, qw, L, scales); /* Q6_K */
+    else if (n == 16) qx1_lanes(16, nmax, x, qw, L, scales);
+    else qx1_lanes(32, nmax, x, qw, L, scales);
+}
+
 #elif defined(__AVX2__)
 /* A build that compiles every file with the same flags and no AVX-512 (the
  * libFuzzer one): the same searches, by the AVX2 kernel, eight lanes at a
@@ -326,5 +405,10 @@ void lgg__qkx2_x32_avx512(int n, int nmax, const float *const x[4], uint8_t *con
                           float *const mins[4], float rmin, float rdelta, int nstep) {
     lgg__qkx2_x16_avx2(n, nmax, x, L, scales, mins, rmin, rdelta, nstep);
     lgg__qkx2_x16_avx2(n, nmax, x + 2, L + 2, scales + 2, mins + 2, rmin, rdelta, nstep);
+}
+
+void lgg__qx1_x16_avx512(int n, int nmax, const float *const x[2], const float *const qw[2], int8_t *const L[2],
+                         float *const scales[2]) {
+    lgg__qx1_x16_avx2(n, nmax, x, qw, L, scales);
 }
 #endif
