@@ -6,7 +6,7 @@
  * gets a sub-block of its own kind (gaussian, one-signed, zeros, constant,
  * huge, tiny, denormal, NaN, Inf, FLT_MAX, ties, signed zeros), so the
  * per-lane selects meet their neighbours' special cases; some calls give
- * every lane the same kind.  make_qx_quants (rmse_type 1: Q6_K, Q3_K, and
+ * every lane the same kind.  make_qkx3_quants with imatrix weights, and make_qx_quants (rmse_type 1: Q6_K, Q3_K, and
  * Q4_0/Q5_0 with an imatrix) likewise, against lgg__make_qx_quants.  The row tests (test_quantize.c) reach only the
  * kernel the dispatch picks on this CPU; here both are checked where the CPU
  * has them. */
@@ -61,17 +61,29 @@ typedef struct lane_shape {
     bool use_mad;
 } lane_shape;
 
-/* Q4_K, Q5_K, Q2_K */
+/* Q4_K, Q5_K, Q2_K; with an imatrix (weights given: make_qkx3_quants) Q4_K
+ * and Q2_K */
 static const lane_shape SHAPES[] = {
     {"q4_k", 32, 15, LGG__QW_AVABS, 20, -1.0f, false},
     {"q5_k", 32, 31, LGG__QW_AVABS, 15, -0.5f, false},
     {"q2_k", 16, 3, LGG__QW_ABS, 15, -0.5f, true},
 };
+static const lane_shape SHAPES3[] = {
+    {"q4_k+imatrix", 32, 15, LGG__QW_GIVEN, 36, -0.9f, false},
+    {"q2_k+imatrix", 16, 3, LGG__QW_GIVEN, 36, -0.9f, false},
+};
+static float lane_w[32 * 32]; /* the weights of LGG__QW_GIVEN */
 
 /* the scalar search of sub-block j of x: levels to L, scale and min */
-static void lane_ref(const lane_shape *s, const float *x, uint8_t *L, float *scale, float *min) {
+static void lane_ref(const lane_shape *s, int j, const float *xrow, uint8_t *L, float *scale, float *min) {
+    const float *x = xrow + j * s->n;
     float w[32], av = 0;
     uint8_t Laux[32];
+    if (s->wmode == LGG__QW_GIVEN) {
+        *scale = lgg__make_qkx3_quants(s->n, s->nmax, x, lane_w + j * s->n, L, min, Laux, s->rmin, 0.05f, s->nstep,
+                                       false);
+        return;
+    }
     if (s->wmode == LGG__QW_AVABS) {
         float sum_x2 = 0;
         for (int i = 0; i < s->n; i++) sum_x2 += x[i] * x[i];
@@ -86,7 +98,10 @@ typedef void (*lanes_fn)(int n, int nmax, const float *const x[], uint8_t *const
 
 /* One call of fn on `groups` groups of 8 sub-blocks (group g at x + base[g]*8n)
  * against the scalar search of each; returns whether all matched. */
-static bool lanes_call(const lane_shape *s, lanes_fn fn, int groups, const int *base, const float *x,
+typedef void (*lanes3_fn)(int n, int nmax, const float *const x[], const float *const w[], uint8_t *const L[],
+                          float *const scales[], float *const mins[], float rmin, float rdelta, int nstep);
+
+static bool lanes_call(const lane_shape *s, lanes_fn fn, lanes3_fn fn3, int groups, const int *base, const float *x,
                        const char *what, int round) {
     enum { MAXSUB = 32 };
     uint8_t L[MAXSUB * 32], Lr[32];
@@ -101,13 +116,16 @@ static bool lanes_call(const lane_shape *s, lanes_fn fn, int groups, const int *
         const int j = base[g] * 8;
         xs[g] = x + j * s->n, Ls[g] = L + j * s->n, ss[g] = sc + j, ms[g] = mn + j;
     }
-    fn(s->n, s->nmax, xs, Ls, ss, ms, s->rmin, 0.1f, s->nstep);
+    if (s->wmode == LGG__QW_GIVEN) {
+        const float *ws[2] = {lane_w + base[0] * 8 * s->n, lane_w + base[1] * 8 * s->n};
+        fn3(s->n, s->nmax, xs, ws, Ls, ss, ms, s->rmin, 0.05f, s->nstep);
+    } else fn(s->n, s->nmax, xs, Ls, ss, ms, s->rmin, 0.1f, s->nstep);
     bool ok = true;
     for (int g = 0; g < groups && ok; g++)
         for (int k = 0; k < 8 && ok; k++) {
             const int j = base[g] * 8 + k;
             float rs, rm;
-            lane_ref(s, x + j * s->n, Lr, &rs, &rm);
+            lane_ref(s, j, x, Lr, &rs, &rm);
             const bool same = memcmp(L + j * s->n, Lr, (size_t)s->n) == 0 && memcmp(&sc[j], &rs, 4) == 0 &&
                               memcmp(&mn[j], &rm, 4) == 0;
             CHECKF(same, "%s %s round %d: sub-block %d differs from the scalar search (scale %a/%a min %a/%a)",
@@ -118,18 +136,21 @@ static bool lanes_call(const lane_shape *s, lanes_fn fn, int groups, const int *
 }
 
 /* seeded rounds of 32 sub-blocks through fn (x32: the four groups; x16: the
- * first two, and one group twice) */
-static int lanes_rounds(lanes_fn fn, bool x32, const char *what) {
+ * first two, and one group twice), or through fn3 with weights (x16) */
+static int lanes_rounds(lanes_fn fn, lanes3_fn fn3, bool x32, const char *what) {
     float x[32 * 32];
     int calls = 0;
-    for (size_t t = 0; t < sizeof SHAPES / sizeof SHAPES[0]; t++) {
-        const lane_shape *s = &SHAPES[t];
+    const lane_shape *shapes = fn3 ? SHAPES3 : SHAPES;
+    const size_t nshapes = fn3 ? sizeof SHAPES3 / sizeof SHAPES3[0] : sizeof SHAPES / sizeof SHAPES[0];
+    for (size_t t = 0; t < nshapes; t++) {
+        const lane_shape *s = &shapes[t];
         for (int round = 0; round < 400; round++) {
             const int all = round % 4 == 3 ? (int)(lane_rand() * KINDS) % KINDS : -1;
             for (int j = 0; j < 32; j++) lane_fill(x + j * s->n, s->n, all >= 0 ? all : (int)(lane_rand() * KINDS) % KINDS);
+            for (int i = 0; i < 32 * s->n; i++) lane_w[i] = round % 3 == 0 ? (float)(i % 4) : 0.25f + lane_rand();
             static const int b4[4] = {0, 1, 2, 3}, b2[2] = {2, 3}, b1[2] = {1, 1};
-            bool ok = x32 ? lanes_call(s, fn, 4, b4, x, what, round) : lanes_call(s, fn, 2, b4, x, what, round);
-            if (!x32) ok = ok && lanes_call(s, fn, 2, round % 2 ? b2 : b1, x, what, round);
+            bool ok = lanes_call(s, fn, fn3, x32 ? 4 : 2, b4, x, what, round);
+            if (!x32) ok = ok && lanes_call(s, fn, fn3, 2, round % 2 ? b2 : b1, x, what, round);
             calls++;
             if (!ok) return calls;
         }
@@ -179,9 +200,11 @@ TEST(quant_qkx2_lanes_avx512) {
         test_skip("this CPU has no AVX-512 F/BW/VL: the AVX-512 search cannot run");
         return;
     }
-    const int a = lanes_rounds(lgg__qkx2_x32_avx512, true, "avx512 x32");
-    const int b = lanes_rounds(lgg__qkx2_x16_avx512, false, "avx512 x16");
+    const int a = lanes_rounds(lgg__qkx2_x32_avx512, NULL, true, "avx512 x32");
+    const int b = lanes_rounds(lgg__qkx2_x16_avx512, NULL, false, "avx512 x16");
     printf("    avx512 make_qkx2_quants: %d calls of 32 sub-blocks, %d of 16, every lane as the scalar search\n", a, b);
+    const int d = lanes_rounds(NULL, lgg__qkx3_x16_avx512, false, "avx512 x16");
+    printf("    avx512 make_qkx3_quants (imatrix weights): %d calls of 16 sub-blocks, every lane as the scalar search\n", d);
     const int c = qx1_rounds(lgg__qx1_x16_avx512, "avx512");
     printf("    avx512 make_qx_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", c);
 }
@@ -191,8 +214,10 @@ TEST(quant_qkx2_lanes_avx2) {
         test_skip("this CPU has no AVX2 + F16C: the AVX2 search cannot run");
         return;
     }
-    const int a = lanes_rounds(lgg__qkx2_x16_avx2, false, "avx2 x16");
+    const int a = lanes_rounds(lgg__qkx2_x16_avx2, NULL, false, "avx2 x16");
     printf("    avx2 make_qkx2_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", a);
+    const int d = lanes_rounds(NULL, lgg__qkx3_x16_avx2, false, "avx2 x16");
+    printf("    avx2 make_qkx3_quants (imatrix weights): %d calls of 16 sub-blocks, every lane as the scalar search\n", d);
     const int c = qx1_rounds(lgg__qx1_x16_avx2, "avx2");
     printf("    avx2 make_qx_quants: %d calls of 16 sub-blocks, every lane as the scalar search\n", c);
 }

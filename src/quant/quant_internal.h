@@ -122,6 +122,11 @@ LGG_HIDDEN void lgg__qkx2_x16_avx512(int n, int nmax, const float *const x[2], u
 LGG_HIDDEN void lgg__qkx2_x32_avx512(int n, int nmax, const float *const x[4], uint8_t *const L[4],
                                     float *const scales[4], float *const mins[4], float rmin, float rdelta,
                                     int nstep);
+/* ... and make_qkx3_quants (use_mad false) with weights w[g] on 16, laid
+ * out as lgg__qkx3_x16_avx2's two groups */
+LGG_HIDDEN void lgg__qkx3_x16_avx512(int n, int nmax, const float *const x[2], const float *const w[2],
+                                    uint8_t *const L[2], float *const scales[2], float *const mins[2], float rmin,
+                                    float rdelta, int nstep);
 /* ... and make_qx_quants with rmse_type 1 (weights qw[g], or x^2 when NULL)
  * on 16 sub-blocks of 16 or 32 in one vector, laid out as
  * lgg__qx1_x16_avx2's two groups */

@@ -313,6 +313,12 @@ void lgg__qkx2_x32_avx512(int n, int nmax, const float *const x[4], uint8_t *con
     else qkx2_lanes(2, 16, nmax, x, LGG__QW_ABS, NULL, L, scales, mins, rmin, rdelta, nstep, true);
 }
 
+void lgg__qkx3_x16_avx512(int n, int nmax, const float *const x[2], const float *const w[2], uint8_t *const L[2],
+                          float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep) {
+    if (n == 32) qkx2_lanes(1, 32, nmax, x, LGG__QW_GIVEN, w, L, scales, mins, rmin, rdelta, nstep, false);
+    else qkx2_lanes(1, 16, nmax, x, LGG__QW_GIVEN, w, L, scales, mins, rmin, rdelta, nstep, false);
+}
+
 /* lgg__make_qx_quants with rmse_type 1 (weights qw, or x^2 when qw is NULL)
  * on 16 sub-blocks of n (16 or 32) values in one vector, halves x[0], x[1]
  * as above, as qx1_x16 in quant_avx2.c does it on two groups of 8: w*x formed
@@ -410,5 +416,10 @@ void lgg__qkx2_x32_avx512(int n, int nmax, const float *const x[4], uint8_t *con
 void lgg__qx1_x16_avx512(int n, int nmax, const float *const x[2], const float *const qw[2], int8_t *const L[2],
                          float *const scales[2]) {
     lgg__qx1_x16_avx2(n, nmax, x, qw, L, scales);
+}
+
+void lgg__qkx3_x16_avx512(int n, int nmax, const float *const x[2], const float *const w[2], uint8_t *const L[2],
+                          float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep) {
+    lgg__qkx3_x16_avx2(n, nmax, x, w, L, scales, mins, rmin, rdelta, nstep);
 }
 #endif
