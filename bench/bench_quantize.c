@@ -126,7 +126,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < NPR; i++) imx[i] = 0.5f + fabsf(gauss());
     const ctx c = {src, h16, hb16, f32, dst, n * sizeof(float) + 4096};
 
-    printf("quantizer SIMD: %s; M values/s, 1 thread, best of 3\n", lgg__cpu_avx2_f16c() ? "avx2" : "none");
+    printf("quantizer SIMD: %s; M values/s, 1 thread, best of 3\n",
+           lgg__cpu_avx512() ? "avx2, avx512 (K-quant scale search)" : lgg__cpu_avx2_f16c() ? "avx2" : "none");
     printf("%-8s %-8s %10s %10s %8s\n", "type", "path", "scalar", "dispatch", "ratio");
     line("f16>f32", "convert", rate(op_conv, &c, LGG_TYPE_F16, NULL, 0), rate(op_conv, &c, LGG_TYPE_F16, NULL, 1));
     line("bf16>f32", "convert", rate(op_conv, &c, LGG_TYPE_BF16, NULL, 0), rate(op_conv, &c, LGG_TYPE_BF16, NULL, 1));

@@ -242,7 +242,9 @@ TEST(quant_simd_matches_scalar) {
         size_t bs;
     } T[] = {{"q2_k", lgg__qrow_q2_k_path, 84}, {"q4_k", lgg__qrow_q4_k_path, 144}, {"q5_k", lgg__qrow_q5_k_path, 176},
                  {"q6_k", lgg__qrow_q6_k_path, 210}};
-    printf("    quantizer SIMD path on this CPU: %s\n", lgg__cpu_avx2_f16c() ? "avx2" : "none (scalar only)");
+    printf("    quantizer SIMD path on this CPU: %s\n", lgg__cpu_avx512()      ? "avx2, avx512 (K-quant scale search)"
+                                                 : lgg__cpu_avx2_f16c() ? "avx2"
+                                                                        : "none (scalar only)");
     enum { N = 1024 };
     float *x = malloc(N * sizeof(float));
     REQUIRE(x);

@@ -33,6 +33,10 @@ static void probe(void) {
     if (__builtin_cpu_supports("avx2")) {
         bits |= LGG__CPU_AVX2;
         if (cpu_has_f16c()) bits |= LGG__CPU_F16C;
+        /* libgcc's answer includes the OS's saving of the ZMM and mask state */
+        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+            __builtin_cpu_supports("avx512vl"))
+            bits |= LGG__CPU_AVX512;
     }
 #endif
 #if defined(__aarch64__) && defined(__ARM_NEON)
@@ -49,5 +53,10 @@ unsigned lgg__cpu_features(void) {
 
 bool lgg__cpu_avx2_f16c(void) {
     const unsigned want = LGG__CPU_AVX2 | LGG__CPU_F16C;
+    return (lgg__cpu_features() & want) == want;
+}
+
+bool lgg__cpu_avx512(void) {
+    const unsigned want = LGG__CPU_AVX2 | LGG__CPU_F16C | LGG__CPU_AVX512;
     return (lgg__cpu_features() & want) == want;
 }

@@ -114,10 +114,14 @@ LGG_HIDDEN void lgg__fan_out(void *(*fn)(void *), void *jobs, size_t size, unsig
 #define LGG__CPU_AVX2 1u
 #define LGG__CPU_F16C 2u
 #define LGG__CPU_NEON 4u
+#define LGG__CPU_AVX512 8u /* AVX-512 F, BW and VL */
 LGG_HIDDEN unsigned lgg__cpu_features(void);
 /* AVX2 and F16C both present: the condition for every *_avx2.c kernel
  * (they convert halves with F16C). */
 LGG_HIDDEN bool lgg__cpu_avx2_f16c(void);
+/* ... and AVX-512 F, BW, VL besides: the condition for every *_avx512.c
+ * kernel (built with -mavx512f -mavx512bw -mavx512vl -mavx2 -mf16c) */
+LGG_HIDDEN bool lgg__cpu_avx512(void);
 LGG_HIDDEN void lgg__quote(char *dst, size_t cap, const char *s, uint64_t len, size_t max);
 
 /* UTF-8 validity (utf8.c).  Returns true if s[0..len) is valid UTF-8 (no

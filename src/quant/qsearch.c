@@ -95,7 +95,8 @@ void lgg__qkx3_batch(int nsub, int n, int nmax, const float *x, const float *w, 
             const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
             uint8_t *const Ls[2] = {L + j * n, L + k * n};
             float *const ss[2] = {scales + j, scales + k}, *const ms[2] = {mins + j, mins + k};
-            lgg__qkx3_x16_avx2(n, nmax, xs, ws, Ls, ss, ms, -0.9f, 0.05f, 36);
+            if (lgg__cpu_avx512()) lgg__qkx3_x16_avx512(n, nmax, xs, ws, Ls, ss, ms, -0.9f, 0.05f, 36);
+            else lgg__qkx3_x16_avx2(n, nmax, xs, ws, Ls, ss, ms, -0.9f, 0.05f, 36);
         }
 #else
     (void)simd;
@@ -115,7 +116,8 @@ void lgg__qx1_batch(int nsub, int n, int nmax, const float *x, const float *w, i
             const float *const xs[2] = {x + j * n, x + k * n}, *const ws[2] = {w + j * n, w + k * n};
             int8_t *const Ls[2] = {L + j * n, L + k * n};
             float *const ss[2] = {scales + j, scales + k};
-            lgg__qx1_x16_avx2(n, nmax, xs, ws, Ls, ss);
+            if (lgg__cpu_avx512()) lgg__qx1_x16_avx512(n, nmax, xs, ws, Ls, ss);
+            else lgg__qx1_x16_avx2(n, nmax, xs, ws, Ls, ss);
         }
 #else
     (void)simd;

@@ -112,6 +112,26 @@ static inline bool lgg__qkx2_x16_shape(int n, int wmode, bool use_mad) {
 }
 LGG_HIDDEN void lgg__qkx2_x16_avx2(int n, int nmax, const float *const x[2], uint8_t *const L[2],
                                   float *const scales[2], float *const mins[2], float rmin, float rdelta, int nstep);
+/* quant_avx512.c (x86 builds only): the same search on 16 sub-blocks in the
+ * lanes of one vector (halves x[0], x[1] of 8 sub-blocks each, laid out as
+ * above), or on 32 in two (x[0..3]), bit-identical to the scalar search; the
+ * same two shapes */
+LGG_HIDDEN void lgg__qkx2_x16_avx512(int n, int nmax, const float *const x[2], uint8_t *const L[2],
+                                    float *const scales[2], float *const mins[2], float rmin, float rdelta,
+                                    int nstep);
+LGG_HIDDEN void lgg__qkx2_x32_avx512(int n, int nmax, const float *const x[4], uint8_t *const L[4],
+                                    float *const scales[4], float *const mins[4], float rmin, float rdelta,
+                                    int nstep);
+/* ... and make_qkx3_quants (use_mad false) with weights w[g] on 16, laid
+ * out as lgg__qkx3_x16_avx2's two groups */
+LGG_HIDDEN void lgg__qkx3_x16_avx512(int n, int nmax, const float *const x[2], const float *const w[2],
+                                    uint8_t *const L[2], float *const scales[2], float *const mins[2], float rmin,
+                                    float rdelta, int nstep);
+/* ... and make_qx_quants with rmse_type 1 (weights qw[g], or x^2 when NULL)
+ * on 16 sub-blocks of 16 or 32 in one vector, laid out as
+ * lgg__qx1_x16_avx2's two groups */
+LGG_HIDDEN void lgg__qx1_x16_avx512(int n, int nmax, const float *const x[2], const float *const qw[2],
+                                   int8_t *const L[2], float *const scales[2]);
 /* the second group of a call that starts at sub-block j of nsub: j + 8, or j
  * again (the same 8 twice) when only 8 are left */
 static inline int lgg__x16_second(int j, int nsub) { return j + 16 <= nsub ? j + 8 : j; }

@@ -78,6 +78,31 @@ static void ref_weights(int n, const float *x, int wmode, float *w) {
     for (int l = 0; l < n; l++) w[l] = wmode == LGG__QW_AVABS ? av_x + fabsf(x[l]) : fabsf(x[l]);
 }
 
+#if defined(LGG__QX86)
+/* the AVX-512 searches on the groups of 8 sub-blocks of qkx2_batch: four
+ * groups (two vectors) at a time while at least three are left (the last
+ * group repeated when three), then one vector of the one or two left (the
+ * group repeated when one); returns the sub-blocks done (a multiple of 8) */
+static int qkx2_avx512(int nsub, int n, int nmax, const float *x, uint8_t *L, float *scales, float *mins,
+                       float rmin, int nstep) {
+    int j = 0;
+    while (j + 8 <= nsub) {
+        const int left = (nsub - j) / 8, take = left >= 4 ? 4 : left, ng = left >= 3 ? 4 : 2;
+        const float *xs[4];
+        uint8_t *Ls[4];
+        float *ss[4], *ms[4];
+        for (int g = 0; g < ng; g++) {
+            const int s = j + 8 * (g < take ? g : take - 1);
+            xs[g] = x + s * n, Ls[g] = L + s * n, ss[g] = scales + s, ms[g] = mins + s;
+        }
+        if (ng == 4) lgg__qkx2_x32_avx512(n, nmax, xs, Ls, ss, ms, rmin, 0.1f, nstep);
+        else lgg__qkx2_x16_avx512(n, nmax, xs, Ls, ss, ms, rmin, 0.1f, nstep);
+        j += 8 * take;
+    }
+    return j;
+}
+#endif
+
 /* ggml's make_qkx2_quants (the asymmetric fit with explicit weights) on nsub
  * consecutive sub-blocks of n values with the reference weights of wmode; 16 at a time in SIMD lanes (which
  * form the weights themselves) when asked and available */
@@ -85,7 +110,9 @@ static void qkx2_batch(int nsub, int n, int nmax, const float *x, int wmode, uin
                        float *mins, float rmin, int nstep, bool use_mad, bool simd) {
     int j = 0;
 #if defined(LGG__QX86)
-    if (simd && lgg__cpu_avx2_f16c() && lgg__qkx2_x16_shape(n, wmode, use_mad))
+    if (simd && lgg__cpu_avx512() && lgg__qkx2_x16_shape(n, wmode, use_mad))
+        j = qkx2_avx512(nsub, n, nmax, x, L, scales, mins, rmin, nstep);
+    else if (simd && lgg__cpu_avx2_f16c() && lgg__qkx2_x16_shape(n, wmode, use_mad))
         for (int k; j + 8 <= nsub; j = k + 8) {
             k = lgg__x16_second(j, nsub);
             const float *const xs[2] = {x + j * n, x + k * n};
@@ -320,12 +347,14 @@ static void k4_put(uint8_t *sc, int j, uint8_t ls, uint8_t lm) {
     }
 }
 
-/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31) of nsb (1 or 2)
- * consecutive super-blocks (blocks of bs bytes at b): writes d, dmin, scales;
- * two at a time keep 16 sub-block searches in flight */
+/* reference scales for Q4_K (nmax 15) and Q5_K (nmax 31) of nsb (1 to
+ * K45_NSB) consecutive super-blocks (blocks of bs bytes at b): writes d,
+ * dmin, scales; two at a time keep 16 sub-block searches in flight (AVX2),
+ * four 32 (AVX-512) */
+#define K45_NSB 4
 static void k45_scales_ref(const float *x, uint8_t *b, size_t bs, int nsb, uint8_t *L, int nmax, float rmin,
                            int nstep, bool simd) {
-    float mins[2 * QK_K / 32], scales[2 * QK_K / 32];
+    float mins[K45_NSB * QK_K / 32], scales[K45_NSB * QK_K / 32];
     qkx2_batch(nsb * QK_K / 32, 32, nmax, x, LGG__QW_AVABS, L, scales, mins, rmin, nstep, false, simd);
     for (int k = 0; k < nsb; k++, b += bs) {
         const float *sk = scales + k * QK_K / 32, *mk = mins + k * QK_K / 32;
@@ -431,15 +460,17 @@ static void q5_k_pack(const uint8_t *L, uint8_t *qh, uint8_t *ql) {
 
 /* Q4_K (nmax 15, bs 144) and Q5_K (nmax 31, bs 176) rows */
 static void qrow_k45(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd, int nmax, size_t bs) {
-    uint8_t L[2 * QK_K];
+    uint8_t L[K45_NSB * QK_K];
     const int64_t nb = n / QK_K;
+    int most = 1; /* super-blocks per scale search */
 #if defined(LGG__QX86)
     simd = simd && lgg__cpu_avx2_f16c();
+    if (simd && !qw) most = lgg__cpu_avx512() ? K45_NSB : 2;
 #else
     simd = false;
 #endif
     for (int64_t i = 0; i < nb;) {
-        const int nsb = !qw && simd && i + 1 < nb ? 2 : 1;
+        const int nsb = nb - i < most ? (int)(nb - i) : most;
         const float *xb = x + i * QK_K;
         uint8_t *b = y + i * (int64_t)bs;
         if (qw) k45_scales_imatrix(xb, b, L, nmax, qw + i * QK_K, simd);
@@ -482,7 +513,8 @@ void lgg__qrow_q6_k_path(const float *x, uint8_t *y, int64_t n, const float *qw,
             const float *const ws[2] = {qw ? qw + i * QK_K : NULL, qw ? qw + i * QK_K + 128 : NULL};
             int8_t *const Ls[2] = {L, L + 128};
             float *const ss[2] = {scales, scales + 8};
-            lgg__qx1_x16_avx2(16, 32, xs, ws, Ls, ss);
+            if (lgg__cpu_avx512()) lgg__qx1_x16_avx512(16, 32, xs, ws, Ls, ss);
+            else lgg__qx1_x16_avx2(16, 32, xs, ws, Ls, ss);
             jb = QK_K / 16;
         }
 #endif
