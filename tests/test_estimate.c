@@ -893,8 +893,6 @@ TEST(estimate_allocator_hook) {
     }
 }
 
-#endif /* LGG_TEST_NO_GOLDEN_LIBS */
-
 /* Settings for several devices that llama.cpp refuses, or that are not estimated, each with its reason. */
 TEST(estimate_placement_errors) {
     lgg_estimate_params p;
@@ -953,3 +951,5 @@ TEST(estimate_placement_errors) {
            e.output_device);
     CHECK(e.device.total == e.devices[0].total + e.devices[1].total && e.devices[1].kv_k == 0 && e.devices[0].kv_k);
 }
+
+#endif /* LGG_TEST_NO_GOLDEN_LIBS */
