@@ -58,8 +58,7 @@ int cv_case_outtypes(void);
 int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
                    size_t n_presets);
 /* Whether golden/convert/FILE of ../shared is readable (without it a
- * family test has no reference material: it is marked skipped, with the
- * reason, and returns). */
+ * family test has no reference material and returns). */
 int cv_case_material(const char *file);
 /* Fails the current test unless arch is one of lgg_convert_supported_models' lines. */
 void cv_case_supported(const char *arch);

@@ -33,20 +33,11 @@
 # run; the shims are ../shared/golden/convert/reference/shims (see its
 # README.md for the Debian packages).  Run from the repository's root after
 # `make build/test_runner`.
-#
-# LGG_REF_MASTER=1: the reference is llama.cpp master (LLAMA_CPP a 3f545becc
-# work tree, for the families only master converts, e.g.
-# LGG_REF_TEST=convert_qwen3): the shims are ../shared/golden/convert-master/shims
-# alone (tests/ref-shims are b4747's).
 set -eu
 ref=$1 node=$2
 shift 2
 here=$(cd "$(dirname "$0")" && pwd)
-if [ "${LGG_REF_MASTER:-}" = 1 ]; then
-    shims=$(cd ../shared/golden/convert-master/shims && pwd) own=
-else
-    shims=$(cd ../shared/golden/convert/reference/shims && pwd) own=$here/ref-shims:
-fi
+shims=$(cd ../shared/golden/convert/reference/shims && pwd)
 keep=$(mktemp -d)
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner "${LGG_REF_TEST:-convert_more_families}" >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
@@ -70,7 +61,7 @@ for dir in $models; do
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument
         # the transformers/tiktoken stand-ins of tests/ref-shims over the shared ones
-        PYTHONPATH=$own$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+        PYTHONPATH=$here/ref-shims:$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
             /usr/bin/python3 $run ${LGG_REF_ARGS:-} --outtype $t --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"

@@ -106,10 +106,7 @@ typedef struct cv_mkey {
  * except the block count. */
 #define BASE_PARAMS BASE_PARAMS_CTX("max_position_embeddings|n_ctx", 0)
 /* The same with the context length from CTX ('|' separated). */
-#define BASE_PARAMS_CTX(CTX, REQ) BASE_PARAMS_X(CTX, REQ, "num_local_experts")
-/* llama.cpp master's base class: the expert count from num_experts too. */
-#define BASE_PARAMS_MASTER BASE_PARAMS_X("max_position_embeddings|n_ctx", 0, "num_local_experts|num_experts")
-#define BASE_PARAMS_X(CTX, REQ, EXPERTS)                                                     \
+#define BASE_PARAMS_CTX(CTX, REQ)                                                            \
     {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED}, \
     {"context_length", CTX, CV_M_U32, REQ},                                                  \
     {"embedding_length", "hidden_size|n_embd", CV_M_U32, 0},                                 \
@@ -119,7 +116,7 @@ typedef struct cv_mkey {
     {"rope.freq_base", "rope_theta", CV_M_F32, 0},                                           \
     {"attention.layer_norm_rms_epsilon", "rms_norm_eps", CV_M_F32, 0},                       \
     {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0}, \
-    {"expert_count", EXPERTS, CV_M_U32, 0},                                                  \
+    {"expert_count", "num_local_experts", CV_M_U32, 0},                                      \
     {"expert_used_count", "num_experts_per_tok", CV_M_U32, 0},                               \
     {"attention.key_length", "head_dim", CV_M_U32, 0},                                       \
     {"attention.value_length", "head_dim", CV_M_U32, 0},                                     \
@@ -153,8 +150,6 @@ enum {
     CV_F_PERMUTE_QK = 2048,      /* q_proj and k_proj permuted as the reference's LlamaModel does (namemap.c) */
     CV_F_NORM_ADD1 = 4096,       /* Gemma's: 1 added to every tensor whose name ends in "norm" (namemap.c) */
     CV_F_CONV1D = 8192,          /* GPT-2's Conv1D matrices (c_attn, c_proj, c_fc, c_fc2) written transposed */
-    CV_F_MASTER = 16384,         /* a family only llama.cpp master (3f545becc) converts: master's metadata
-                                    (general.sampling.*, general.quantization_version before the tokenizer) */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
                                     past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
                                     score 0, the others USER_DEFINED with -10000 */

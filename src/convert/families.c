@@ -30,13 +30,6 @@ static const cv_mkey GRANITE_META[] = {
 
 static const cv_mkey QWEN2_META[] = {BASE_PARAMS, {"rope.scaling", "yarn", CV_M_ROPE_SCALING, 0}, {NULL, NULL, 0, 0}};
 
-/* Qwen3-MoE (master's Qwen2MoeModel on master's base class) */
-static const cv_mkey QWEN3MOE_META[] = {
-    BASE_PARAMS_MASTER,
-    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
-    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
-    {NULL, NULL, 0, 0},
-};
 static const cv_mkey QWEN2MOE_META[] = {
     BASE_PARAMS,
     {"expert_count", "num_experts", CV_M_U32, 0},
@@ -573,7 +566,6 @@ extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
-extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -639,13 +631,6 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_QWEN2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
-#define KINDS_QWEN3 \
-    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
-    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
-#define KINDS_QWEN3MOE \
-    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
-    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
-    "output output_norm token_embd "
 #define KINDS_QWEN2MOE \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
     "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp " \
@@ -849,10 +834,6 @@ static const cv_family FAMILIES[] = {
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, KINDS_RWKV6QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
     {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, NULL, KINDS_WAVTOKENIZER_DEC, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
     {"QWenLMHeadModel", "qwen", QWEN_META, NULL, KINDS_JAIS, 0, 0, NULL, &lgg__cv_hooks_qwen},
-    /* llama.cpp master's families (b4747 has none of them): master's metadata (CV_F_MASTER) */
-    {"Qwen3ForCausalLM", "qwen3", QWEN2_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
-    {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts",
-     &lgg__cv_hooks_qwen3},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -942,7 +923,7 @@ static const struct {
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen2Model|Qwen3DSparkModel|"
-     "Qwen3Model|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
+     "Qwen3ForCausalLM|Qwen3Model|Qwen3MoeForCausalLM|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
      "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
      "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},

@@ -501,91 +501,7 @@ lgg_status lgg__cv_meta_keys(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     return st;
 }
 
-/* ---- llama.cpp master's metadata (CV_F_MASTER families) ---- */
-
-/* gguf-py's Metadata sampling fields: general.sampling.KEY from generation_config.json's FROM, the
- * --metadata file's general.sampling.KEY over it; 's' a string, 'i' an int32, 'f' a float32. */
-static const struct {
-    const char *key, *from;
-    char type;
-} SAMPLING[] = {
-    {"sequence", "sequence", 's'},         {"top_k", "top_k", 'i'},
-    {"top_p", "top_p", 'f'},               {"min_p", "min_p", 'f'},
-    {"xtc_probability", "xtc_probability", 'f'}, {"xtc_threshold", "xtc_threshold", 'f'},
-    {"temp", "temperature", 'f'},          {"penalty_last_n", "penalty_last_n", 'i'},
-    {"penalty_repeat", "penalty_repeat", 'f'}, {"mirostat", "mirostat", 'i'},
-    {"mirostat_tau", "mirostat_tau", 'f'}, {"mirostat_eta", "mirostat_eta", 'f'},
-};
-
-/* A JSON file of the folder (or the --metadata path when path is set) as an object, or NULL where
- * gguf-py reads nothing: absent, unreadable or not JSON (generation_config.json is not always valid);
- * bounded as every JSON input is. */
-static json_t *lenient_json(lgg_convert *c, const char *name, const char *path) {
-    const uint64_t max = c->max_json ? c->max_json : LGG_CONVERT_MAX_OTHER_JSON;
-    json_t *o = NULL;
-    if (path) {
-        struct stat sb;
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size <= max)
-            o = json_load_file(path, JSON_DECODE_ANY, NULL);
-    } else {
-        char *text = NULL, *p = c->has_io ? NULL : lgg__cv_path(c->dir, name);
-        size_t n = 0;
-        lgg_error ignored;
-        if (lgg__cv_exists(c, name, NULL) && lgg__cv_load(c, name, max, &text, &n, &ignored) == LGG_OK && text) {
-            o = json_loadb(text, n, JSON_DECODE_ANY, NULL);
-            if (p) lgg__cv_note_input(c, p, &ignored); /* never an output, like the files it reads strictly */
-        }
-        free(text);
-        free(p);
-    }
-    if (o && !json_is_object(o)) {
-        json_decref(o);
-        o = NULL;
-    }
-    return o;
-}
-
-/* One sampling value as its type wants it (a bool counts as 0 or 1, as in Python). */
-static lgg_status sampling_one(lgg_convert *c, char type, const char *key, const json_t *v, lgg_error *err) {
-    if (type == 's') {
-        if (!json_is_string(v)) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a string", key);
-        return set_str(c->w, key, json_string_value(v), err);
-    }
-    double d = json_is_boolean(v) ? (json_is_true(v) ? 1.0 : 0.0) : json_number_value(v);
-    if (!json_is_number(v) && !json_is_boolean(v)) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not a number", key);
-    if (type == 'f') return wfail(lgg_writer_set_f32(c->w, key, (float)d, NULL), key, err);
-    if (!json_is_integer(v) && !json_is_boolean(v))
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: not an integer (%g)", key, d);
-    json_int_t i = json_is_integer(v) ? json_integer_value(v) : (json_int_t)d;
-    if (i < INT32_MIN || i > INT32_MAX) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: %lld is not an int32", key, (long long)i);
-    int32_t x = (int32_t)i;
-    lgg_value val = {.type = LGG_VT_I32, .count = 1, .data = (const uint8_t *)&x, .size = 4, .len_width = 8};
-    return wfail(lgg_writer_set_value(c->w, key, strlen(key), &val, NULL), key, err);
-}
-
-/* general.sampling.* as master writes them, right after general.type. */
-static lgg_status sampling(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
-    json_t *gen = lenient_json(c, "generation_config.json", NULL);
-    json_t *over = o->metadata_override ? lenient_json(c, NULL, o->metadata_override) : NULL;
-    lgg_status st = LGG_OK;
-    for (size_t i = 0; !st && i < sizeof SAMPLING / sizeof SAMPLING[0]; i++) {
-        char key[64];
-        snprintf(key, sizeof key, "general.sampling.%s", SAMPLING[i].key);
-        const json_t *v = over ? json_object_get(over, key) : NULL;
-        if (!v || json_is_null(v)) v = gen ? json_object_get(gen, SAMPLING[i].from) : NULL;
-        if (v && !json_is_null(v)) st = sampling_one(c, SAMPLING[i].type, key, v, err);
-    }
-    json_decref(gen);
-    json_decref(over);
-    return st;
-}
-
-static lgg_status quantization_version(lgg_convert *c, lgg_error *err) {
-    return wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
-}
-
 lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
-    const bool master = (c->fam->flags & CV_F_MASTER) != 0;
     lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
     if (!st && c->has_attn_factor) {
         char key[96];
@@ -599,16 +515,14 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
     if (!st && c->lora) st = set_str(c->w, "adapter.type", "lora", err);
-    if (!st && master) st = sampling(c, o, err);
     if (!st) st = general(c, o, err);
     if (c->lora) { /* an adapter's parameters are its alpha alone, and it has no vocabulary */
         if (!st) st = wfail(lgg_writer_set_f32(c->w, "adapter.lora.alpha", c->lora_alpha, NULL), "adapter.lora.alpha", err);
     } else {
         if (!st) st = lgg__cv_meta_keys(c, c->fam->meta, err);
         if (!st && c->hooks && c->hooks->meta) st = c->hooks->meta(c, err);
-        if (!st && master) st = quantization_version(c, err); /* master: before the tokenizer */
         if (!st) st = lgg__cv_vocab(c, o, err);
     }
-    if (!st && !(master && !c->lora)) st = quantization_version(c, err);
+    if (!st) st = wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
     return st;
 }
