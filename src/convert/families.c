@@ -38,6 +38,17 @@ static const cv_mkey QWEN2MOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Qwen3 and Qwen3-MoE (llama.cpp master's Qwen3Model, Qwen3MoeModel):
+ * master's base parameters; the MoE's expert widths after them. */
+static const cv_mkey QWEN3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+static const cv_mkey QWEN3MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -636,6 +647,14 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp " \
     "blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm " \
     "token_embd "
+#define KINDS_QWEN3 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_QWEN3MOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
+    "output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -767,6 +786,10 @@ static const cv_family FAMILIES[] = {
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, NULL, KINDS_QWEN2MOE, CV_V_BPE, 0, "num_experts", NULL},
+    /* Qwen3 and Qwen3-MoE: only master converts them (its target by default); Qwen2's and Qwen2-MoE's names
+       with q_norm/k_norm */
+    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
@@ -923,7 +946,7 @@ static const struct {
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen2Model|Qwen3DSparkModel|"
-     "Qwen3ForCausalLM|Qwen3Model|Qwen3MoeForCausalLM|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
+     "Qwen3Model|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
      "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
      "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
