@@ -42,6 +42,11 @@ static const cli_opt OPTS[] = {
     {'Z', "--no-lazy", NULL, "accepted and ignored (the conversion is always streamed)"},
     {'V', "--verbose", NULL, "accepted and ignored"},
     {'p', "--pre", "NAME", "tokenizer.ggml.pre for a BPE tokenizer.json whose\npre-tokenizer is not recognised (a name llama.cpp\nknows)"},
+    {'R', "--target", "master|b4747", "whose converter the output follows byte for byte:\n"
+                                      "llama.cpp master (3f545becc: general.sampling.*,\n"
+                                      "general.quantization_version before the tokenizer) or\n"
+                                      "b4747 (default: b4747 for the architectures b4747\n"
+                                      "converts, master for those only master converts)"},
     {'s', "--split-max-size", "N[K|M|G]", "write shards OUT-0000i-of-0000n.gguf of at most N bytes\n"
                                           "of tensor data each (the reference's layout; one\nshard is written unsplit as OUT)"},
     {'n', "--split-max-tensors", "N", "shards of at most N tensors"},
@@ -211,6 +216,11 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'p':
         if (check_pre(v, why, cap)) return 1;
         c->o.pre = v;
+        break;
+    case 'R':
+        if (!strcmp(v, "master")) c->o.target = LGG_CONVERT_TARGET_MASTER;
+        else if (!strcmp(v, "b4747")) c->o.target = LGG_CONVERT_TARGET_B4747;
+        else return cli_why(why, cap, "--target wants master or b4747, not '%s'", v);
         break;
     case 's':
         if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
