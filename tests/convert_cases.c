@@ -112,6 +112,8 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
     return dir;
 }
 
+uint32_t cv_case_target;
+
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
@@ -122,6 +124,7 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
     for (int k = first; k < last; k++) {
         lgg_convert_options o;
         lgg_convert_options_init(&o);
+        o.target = cv_case_target;
         o.outtype = types[k];
         lgg_convert *c = NULL;
         lgg_error err;
@@ -180,6 +183,7 @@ static void *write_shared(void *arg) {
 static lgg_status open_out(const char *dir, const char *preset, uint32_t outtype, shared_out *o) {
     lgg_convert_options opt;
     lgg_convert_options_init(&opt);
+    opt.target = cv_case_target;
     opt.outtype = preset ? LGG_CONVERT_AUTO : outtype;
     o->preset = preset, o->st = LGG_OK;
     return lgg_convert_open(dir, &opt, &o->c, &o->err);

@@ -45,6 +45,9 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
  * how many are the same.  With reduced sweeps (test_reduced_sweeps), one
  * outtype, each call the next of the five. */
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+/* The lgg_convert_options.target cv_case_check and cv_case_shared convert
+ * with (0, the default, unless a test sets it and sets it back). */
+extern uint32_t cv_case_target;
 /* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
  * reduced sweeps (what a family test's count of matches is held to). */
 int cv_case_outtypes(void);

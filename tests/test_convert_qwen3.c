@@ -22,16 +22,9 @@
 /* Qwen3's attention: the llama-style q/k/v/o projections with head_dim
  * wide heads, and the per-head RMS norms of q and k. */
 static size_t qwen3_attn(tspec *t, const cv_fcase *m, unsigned long long b) {
-    uint64_t H = m->H, hd = 16;
-    size_t n = 0;
-    ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
-    ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
-    ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
-    ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
-    ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
-    ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
-    ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
-    ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+    size_t n = cv_fcase_llama_attn(t, m, 16, b);
+    ADD(16, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+    ADD(16, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
     return n;
 }
 
@@ -43,6 +36,24 @@ static size_t qwen3_shapes(tspec *t, const cv_fcase *m) {
     ADD(H, 0, "model.norm.weight");
     for (unsigned long long b = 0; b < m->L; b++) {
         n += qwen3_attn(t + n, m, b);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+/* Qwen2.5-0.5B: biased q/k/v, tied embeddings. */
+static size_t qwen2_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, FF = 96, hd = H / m->nh;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += cv_fcase_llama_attn(t + n, m, hd, b);
+        ADD(m->nh * hd, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
+        ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.k_proj.bias", b);
+        ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.v_proj.bias", b);
         ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
         ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
         ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
@@ -95,6 +106,19 @@ static const cv_fcase CASES[] = {
      "oef\":0.001,\"sliding_window\":null,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_vers"
      "ion\":\"4.51.0\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}",
      "", "", qwen3moe_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"447b22b27709397a7876e40426d9467c9292500aef82984af4a60fe95ef49b78", "a9510089dc43abd0274488906a74938fc9da3a72148fb896842b819cd43a3b0e", "1e4be4bdc6fb820c4af18d367c861711a6d2dfa86f8c1451a39e98d623f60535", "e659fa79e1c41cb1fb81118e4868a10fbe29cac2584b8de9094a86b76e706688", "1e4be4bdc6fb820c4af18d367c861711a6d2dfa86f8c1451a39e98d623f60535"}},
+};
+
+/* Qwen2.5-0.5B's config (a family b4747 converts) with Qwen3's tokenizer,
+ * converted with target master. */
+static const cv_fcase QWEN2_MASTER[] = {
+    {"Qwen2.5-Tiny-Master-Test",
+     "{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\""
+     ":151645,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":96,\"max_p"
+     "osition_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":4,\"num_hid"
+     "den_layers\":2,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_theta\":1000000.0,\"sliding_window\":327"
+     "68,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.43.1\",\"use_cache\":t"
+     "rue,\"use_sliding_window\":false,\"vocab_size\":151936}",
+     "", "", qwen2_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"6d7ad229931c382e224cf60f579e52ece0b8e74bc98aa57bf20c227ccf61e3c8", "0c817495c32e94afd960d9a4db2c0643b3acb413d9db758edcd9b439f4e18286", "c3f60599877c937ecadd0820f175c970114d6d09c2664403e7a50576ea9884df", "9f951aede7a65c69d0eb77e75a059fd5b359ead3f59457ced754d500129bbb2b", "c3f60599877c937ecadd0820f175c970114d6d09c2664403e7a50576ea9884df"}},
 };
 
 static const char *npm_models(void) {
@@ -161,6 +185,14 @@ TEST(convert_qwen3) {
     cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, qwen3_tokenizer);
     cv_case_supported("Qwen3ForCausalLM");
     cv_case_supported("Qwen3MoeForCausalLM");
+}
+
+/* A family b4747 converts, with target master: master's bytes. */
+TEST(convert_target_master_qwen2) {
+    if (!have_tokenizer()) return;
+    cv_case_target = LGG_CONVERT_TARGET_MASTER;
+    cv_fcase_run(QWEN2_MASTER, 1, FILES, qwen3_tokenizer);
+    cv_case_target = LGG_CONVERT_TARGET_DEFAULT;
 }
 
 #endif
