@@ -15,7 +15,7 @@
 # config.json written; the float8 dtype names).
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
-# convert_target_master_qwen2").
+# convert_target_master_qwen2 convert_target_master_llama").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -23,7 +23,7 @@ shift 2
 shims=$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")

@@ -279,6 +279,17 @@ extern const char *const LGG__CV_SOURCE_KEYS[];
  * rope scaling keys (CV_M_ROPE_SCALING "master"). */
 lgg_status lgg__cv_master_sampling(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_master_rope(struct lgg_convert *c, lgg_error *err);
+/* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
+ * first set, with their values. */
+typedef struct cv_master_add {
+    int val[3], order[3], n;
+} cv_master_add;
+/* master's reading of tokenizer.json's post-processor (RobertaProcessing,
+ * TemplateProcessing) into *a, before tokenizer_config.json's add_*_token
+ * flags: tc (a copy of tokenizer_config.json, or NULL) gets the bos, cls,
+ * eos, sep tokens the templates name, and eot_token (*eot set) when an EOS
+ * other than tokenizer_config.json's ends the single template. */
+void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

@@ -103,3 +103,113 @@ lgg_status lgg__cv_master_rope(lgg_convert *c, lgg_error *err) {
     if (!st) st = rope_f32(c, rp, "beta_slow", "yarn_beta_slow", err);
     return st;
 }
+
+/* Python's truth of a JSON value (None, "", {}, [] and false are false). */
+static int truthy(const json_t *v) {
+    if (!v || json_is_null(v) || json_is_false(v)) return 0;
+    if (json_is_string(v)) return json_string_length(v) > 0;
+    if (json_is_object(v)) return json_object_size(v) > 0;
+    if (json_is_array(v)) return json_array_size(v) > 0;
+    return 1;
+}
+
+static int same(const json_t *a, const json_t *b) { return a && b && json_equal(a, b); }
+
+/* Element i of a template (negative: from the end): its SpecialToken's or Sequence's id. */
+static const json_t *tmpl_id(const json_t *tmpl, long i, const char *kind) {
+    long n = (long)json_array_size(tmpl);
+    if (i < 0) i += n;
+    return i < 0 || i >= n ? NULL : json_object_get(json_object_get(json_array_get(tmpl, (size_t)i), kind), "id");
+}
+
+static void add_flag(cv_master_add *a, int k, int v) {
+    int i = 0;
+    while (i < a->n && a->order[i] != k) i++;
+    if (i == a->n) a->order[a->n++] = k;
+    a->val[k] = v;
+}
+
+/* tokenizer_config.json's X_token set to v (tc is the working copy; none: not kept). */
+static const json_t *tc_set(json_t *tc, const char *key, const json_t *v) {
+    if (tc) json_object_set(tc, key, v ? (json_t *)v : json_null());
+    return tc ? json_object_get(tc, key) : v;
+}
+
+/* TemplateProcessing's pair template between its A and B: whether a
+ * separator is added. */
+static void pair_sep(const json_t *pair, const json_t *first, const json_t *last, json_t *tc, const json_t **sep,
+                     const json_t *eos, cv_master_add *a) {
+    long n = (long)json_array_size(pair);
+    long lo = first && same(tmpl_id(pair, 0, "SpecialToken"), first) ? 1 : 0;
+    long hi = last && same(tmpl_id(pair, -1, "SpecialToken"), last) ? n - 1 : n;
+    if (hi - lo < 1) return;
+    const json_t *sa = json_object_get(json_object_get(json_array_get(pair, (size_t)lo), "Sequence"), "id");
+    const json_t *sb = json_object_get(json_object_get(json_array_get(pair, (size_t)(hi - 1)), "Sequence"), "id");
+    if (!json_is_string(sa) || strcmp(json_string_value(sa), "A") || !json_is_string(sb) || strcmp(json_string_value(sb), "B") ||
+        hi - lo - 2 < 1)
+        return;
+    int add = 0;
+    const json_t *e = json_object_get(json_object_get(json_array_get(pair, (size_t)(lo + 1)), "SpecialToken"), "id");
+    if (truthy(e) && (same(e, *sep) || same(e, eos)) && !truthy(last)) add = 1;
+    if (hi - lo - 2 == 2) {
+        e = json_object_get(json_object_get(json_array_get(pair, (size_t)(lo + 2)), "SpecialToken"), "id");
+        if (truthy(e) && (same(e, *sep) || same(e, eos))) add = 1;
+    }
+    add_flag(a, 2, add);
+    if (add && !truthy(*sep) && tc) *sep = tc_set(tc, "sep_token", eos);
+}
+
+/* TemplateProcessing's single template: BOS and EOS added, and the tokens
+ * it names as tokenizer_config.json's when that names others. */
+static void template_single(const json_t *single, json_t *tc, const json_t **bos, const json_t **cls, const json_t **eos,
+                            int *eot, cv_master_add *a, const json_t **first, const json_t **last) {
+    *first = *last = NULL;
+    if (json_array_size(single) <= 1) return;
+    const json_t *f = tmpl_id(single, 0, "SpecialToken"), *l = tmpl_id(single, -1, "SpecialToken");
+    if (truthy(f)) {
+        *first = f;
+        if (!tc) *bos = f;
+        else if (!same(f, *bos) && !same(f, *cls)) {
+            if (!truthy(*bos)) *bos = tc_set(tc, "bos_token", f);
+            if (!truthy(*cls)) *cls = tc_set(tc, "cls_token", f);
+        }
+        add_flag(a, 0, same(f, *bos) || same(f, *cls));
+    }
+    if (truthy(l)) {
+        *last = l;
+        if (!tc) *eos = l;
+        else if (!same(l, *eos)) {
+            if (!*eot) *eot = 1, tc_set(tc, "eot_token", *eos);
+            *eos = tc_set(tc, "eos_token", l);
+        }
+        add_flag(a, 1, same(l, *eos));
+    }
+}
+
+void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot) {
+    const json_t *bos = json_object_get(tc, "bos_token"), *cls = json_object_get(tc, "cls_token");
+    const json_t *eos = json_object_get(tc, "eos_token"), *sep = json_object_get(tc, "sep_token");
+    if (!truthy(tc)) tc = NULL;
+    if (!truthy(bos) && truthy(cls) && tc) bos = tc_set(tc, "bos_token", cls);
+    if (!truthy(eos) && truthy(sep) && tc) eos = tc_set(tc, "eos_token", sep);
+    const json_t *post = json_object_get(tj, "post_processor");
+    if (!truthy(post)) return;
+    const json_t *list = json_object_get(post, "processors");
+    size_t n = list ? json_array_size(list) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = list ? json_array_get(list, i) : post;
+        const json_t *ty = json_object_get(p, "type");
+        const char *type = json_is_string(ty) ? json_string_value(ty) : "";
+        if (!strcmp(type, "RobertaProcessing")) {
+            add_flag(a, 0, 1), add_flag(a, 1, 1), add_flag(a, 2, 1);
+            const json_t *pc = json_object_get(p, "cls"), *ps = json_object_get(p, "sep");
+            if (!truthy(cls) && tc) cls = tc_set(tc, "cls_token", pc ? json_array_get(pc, 0) : bos);
+            if (!truthy(sep) && tc) sep = tc_set(tc, "sep_token", ps ? json_array_get(ps, 0) : eos);
+        } else if (!strcmp(type, "TemplateProcessing")) {
+            const json_t *first, *last;
+            template_single(json_object_get(p, "single"), tc, &bos, &cls, &eos, eot, a, &first, &last);
+            const json_t *pair = json_object_get(p, "pair");
+            if (json_array_size(pair)) pair_sep(pair, first, last, tc, &sep, eos, a);
+        }
+    }
+}
