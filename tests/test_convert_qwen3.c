@@ -190,7 +190,8 @@ static lgg_status open_target(const char *dir, uint32_t target, char *msg, size_
 
 /* lgg_convert_options.target on an architecture only master converts:
  * b4747 is refused with the reason, master is its default, an unknown
- * target is an argument error. */
+ * target is an argument error; a Qwen3 reranker (by its README.md) is
+ * refused. */
 TEST(convert_target_master_only) {
     if (!have_tokenizer()) return;
     const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
@@ -204,6 +205,13 @@ TEST(convert_target_master_only) {
     CHECKF(st == LGG_OK, "master: status %d, '%s'", (int)st, msg);
     st = open_target(dir, LGG_CONVERT_TARGET_DEFAULT, msg, sizeof msg);
     CHECKF(st == LGG_OK, "default: status %d, '%s'", (int)st, msg);
+    char card[4300];
+    snprintf(card, sizeof card, "%s/README.md", dir);
+    FILE *f = fopen(card, "w");
+    if (f) fputs("---\nlicense: apache-2.0\n---\n# Qwen3-Reranker-0.6B\n", f), fclose(f);
+    st = open_target(dir, LGG_CONVERT_TARGET_DEFAULT, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "a Qwen3 reranker"), "reranker: status %d, '%s'", (int)st, msg);
+    remove(card);
     st = open_target(dir, 3, msg, sizeof msg);
     CHECKF(st == LGG_ERR_ARG && strstr(msg, "bad target 3"), "target 3: status %d, '%s'", (int)st, msg);
 }

@@ -577,6 +577,7 @@ extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
+extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -787,8 +788,8 @@ static const cv_family FAMILIES[] = {
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, NULL, KINDS_QWEN2MOE, CV_V_BPE, 0, "num_experts", NULL},
     /* Qwen3 and Qwen3-MoE: only master converts them (its target by default); Qwen2's and Qwen2-MoE's names
-       with q_norm/k_norm */
-    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, NULL},
+       with q_norm/k_norm; a Qwen3 reranker refused (families/qwen3.c) */
+    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
     {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
