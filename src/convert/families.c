@@ -49,6 +49,15 @@ static const cv_mkey QWEN3MOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* SmolLM3 (master's LlamaModel with its own architecture name): master's
+ * base parameters, then llama's vocab_size and rope dimension. */
+static const cv_mkey SMOLLM3_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -790,6 +799,9 @@ static const cv_family FAMILIES[] = {
     /* Qwen3 and Qwen3-MoE: only master converts them (its target by default); Qwen2's and Qwen2-MoE's names
        with q_norm/k_norm; a Qwen3 reranker refused (families/qwen3.c) */
     {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    /* SmolLM3: master's only; llama's names, permutation and vocabulary rules */
+    {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL, NULL},
     {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
@@ -925,7 +937,7 @@ static const struct {
     {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|IQuestCoderForCausalLM|Llama4ForCausalLM|"
      "Llama4ForConditionalGeneration|LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
-     "LlamaModel|LlavaForConditionalGeneration|SmolLM3ForCausalLM|VLlama3ForCausalLM|"
+     "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
     {"Mamba2ForCausalLM", MASTER_HAS("mamba")},
