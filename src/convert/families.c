@@ -796,13 +796,6 @@ static const cv_family FAMILIES[] = {
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
     {"Qwen2ForCausalLM", "qwen2", QWEN2_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, NULL},
     {"Qwen2MoeForCausalLM", "qwen2moe", QWEN2MOE_META, NULL, KINDS_QWEN2MOE, CV_V_BPE, 0, "num_experts", NULL},
-    /* Qwen3 and Qwen3-MoE: only master converts them (its target by default); Qwen2's and Qwen2-MoE's names
-       with q_norm/k_norm; a Qwen3 reranker refused (families/qwen3.c) */
-    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
-    /* SmolLM3: master's only; llama's names, permutation and vocabulary rules */
-    {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
-     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL, NULL},
-    {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
@@ -870,6 +863,14 @@ static const cv_family FAMILIES[] = {
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, KINDS_RWKV6QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
     {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, NULL, KINDS_WAVTOKENIZER_DEC, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
     {"QWenLMHeadModel", "qwen", QWEN_META, NULL, KINDS_JAIS, 0, 0, NULL, &lgg__cv_hooks_qwen},
+    /* The families only llama.cpp master converts (CV_F_MASTER: its target by default). */
+    /* Qwen3 and Qwen3-MoE: Qwen2's and Qwen2-MoE's names with q_norm/k_norm; a Qwen3 reranker refused
+       (families/qwen3.c) */
+    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
+    /* SmolLM3: llama's names, permutation and vocabulary rules */
+    {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL, NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
