@@ -103,6 +103,20 @@ typedef struct lgg_convert_io {
  * file's end); the converter holds about this much per shard it reads. */
 #define LGG_CONVERT_IO_CHUNK (64ull << 20)
 
+/* The reference a conversion reproduces (lgg_convert_options.target):
+ * DEFAULT is llama.cpp b4747's convert_hf_to_gguf.py for the architectures
+ * b4747 knows and master's for those only master knows (Qwen3, ...);
+ * B4747 refuses an architecture b4747 did not convert; MASTER writes what
+ * llama.cpp master (3f545becc) writes: general.sampling.* from
+ * generation_config.json, general.quantization_version before the
+ * tokenizer keys, tokenizer.ggml.add_sep_token from tokenizer.json's
+ * post-processor (docs/convert.md). */
+typedef enum lgg_convert_target {
+    LGG_CONVERT_TARGET_DEFAULT = 0,
+    LGG_CONVERT_TARGET_B4747 = 1,
+    LGG_CONVERT_TARGET_MASTER = 2,
+} lgg_convert_target;
+
 typedef struct lgg_convert_options {
     size_t size;          /* sizeof(lgg_convert_options), or 0 (see lgg_open_options in libgguf.h) */
     uint32_t outtype;     /* lgg_convert_outtype */
@@ -120,6 +134,7 @@ typedef struct lgg_convert_options {
                                       config.json and the folder's name give (the default output
                                       name follows); bounded as the "others" below */
     const char *model_name; /* NULL, or general.name (and the default name's name), over all else */
+    uint32_t target;        /* lgg_convert_target: whose converter the output follows byte for byte */
 } lgg_convert_options;
 #define LGG_CONVERT_OPTIONS_INIT {.size = sizeof(lgg_convert_options), .outtype = LGG_CONVERT_F16}
 

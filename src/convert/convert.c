@@ -313,6 +313,13 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: architecture '%.60s' is not supported (supported: %s)",
                             c->dir, json_string_value(a0), list);
     }
+    int master_only = (c->fam->flags & CV_F_MASTER) != 0;
+    if (master_only && c->target == LGG_CONVERT_TARGET_B4747)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                            "%s/config.json: architecture '%.60s' is not converted by llama.cpp b4747 (only master "
+                            "converts it): it has no b4747 output to follow; use target master (docs/convert.md)",
+                            c->dir, json_string_value(a0));
+    c->master = c->target == LGG_CONVERT_TARGET_MASTER || (master_only && c->target == LGG_CONVERT_TARGET_DEFAULT);
     c->hooks = c->fam->hooks;
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
@@ -347,6 +354,8 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
     if (!o) lgg_convert_options_init(copy);
     if (copy->outtype > LGG_CONVERT_AUTO)
         return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", copy->outtype);
+    if (copy->target > LGG_CONVERT_TARGET_MASTER)
+        return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad target %u", copy->target);
     lgg_convert *c = calloc(1, sizeof *c);
     if (!c || !(c->dir = strdup(dir))) {
         free(c);
@@ -357,6 +366,7 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
     c->n_threads = copy->n_threads > 0 ? copy->n_threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
     c->vocab_only = copy->vocab_only;
     c->max_json = copy->max_json_size;
+    c->target = copy->target;
     if (copy->io && !(st0 = lgg_options_copy(&c->io, sizeof c->io, sizeof c->io, copy->io, "lgg_convert_io", err))) {
         c->has_io = 1;
         if (!c->io.file_at || !c->io.read) st0 = lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: io without callbacks");

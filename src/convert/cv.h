@@ -122,6 +122,28 @@ typedef struct cv_mkey {
     {"attention.value_length", "head_dim", CV_M_U32, 0},                                     \
     {"general.file_type", "", CV_M_FILE_TYPE, 0}
 
+/* llama.cpp master's TextModel.set_gguf_parameters, for the families only
+ * master converts (in its order; key_length/value_length from head_dim,
+ * general.file_type last). */
+#define MASTER_BASE_PARAMS                                                                                       \
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},                    \
+    {"context_length", "max_position_embeddings|n_ctx|n_positions|max_length|max_sequence_length|model_max_length", \
+     CV_M_U32, 0},                                                                                                \
+    {"embedding_length", "hidden_size|n_embd|dim", CV_M_U32, 0},                                                  \
+    {"feed_forward_length", "prefix_dense_intermediate_size|dense_intermediate_size|intermediate_size|n_inner|hidden_dim", \
+     CV_M_U32, 0},                                                                                                \
+    {"attention.head_count", "num_attention_heads|n_head|n_heads", CV_M_U32, 0},                                 \
+    {"attention.head_count_kv", "num_key_value_heads|n_kv_heads", CV_M_U32, 0},                                  \
+    {"rope.scaling", "master", CV_M_ROPE_SCALING, 0},                                                            \
+    {"rope.freq_base", "global_rope_theta|rope_global_theta|rope_theta_global|rope_theta|rotary_emb_base", CV_M_F32, 0}, \
+    {"attention.layer_norm_rms_epsilon", "rms_norm_eps|norm_eps", CV_M_F32, 0},                                   \
+    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0},              \
+    {"expert_count", "num_local_experts|num_experts|n_routed_experts", CV_M_U32, 0},                              \
+    {"expert_used_count", "num_experts_per_tok|num_experts_per_token|top_k_experts", CV_M_U32, 0},                \
+    {"attention.key_length", "head_dim", CV_M_U32, 0},                                                            \
+    {"attention.value_length", "head_dim", CV_M_U32, 0},                                                          \
+    {"general.file_type", "", CV_M_FILE_TYPE, 0}
+
 enum { CV_V_SPM = 1, CV_V_BPE = 2 };
 /* CV_F_EOT_107: CodeGemma's end-of-turn token id (107 unless the tokenizer
  * files name one), which the reference writes for every Gemma. */
@@ -150,6 +172,7 @@ enum {
     CV_F_PERMUTE_QK = 2048,      /* q_proj and k_proj permuted as the reference's LlamaModel does (namemap.c) */
     CV_F_NORM_ADD1 = 4096,       /* Gemma's: 1 added to every tensor whose name ends in "norm" (namemap.c) */
     CV_F_CONV1D = 8192,          /* GPT-2's Conv1D matrices (c_attn, c_proj, c_fc, c_fc2) written transposed */
+    CV_F_MASTER = 16384,         /* only llama.cpp master converts it: its default target is master, b4747 refused */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
                                     past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
                                     score 0, the others USER_DEFINED with -10000 */

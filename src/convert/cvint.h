@@ -113,6 +113,8 @@ struct lgg_convert {
     float attn_factor;       /* <arch>.rope.scaling.attn_factor, written after general.architecture */
     int has_attn_factor;     /* (the reference sets it while making the generated tensors) */
     uint64_t max_json;       /* lgg_convert_options.max_json_size */
+    uint32_t target;         /* lgg_convert_options.target as asked */
+    int master;              /* the output follows llama.cpp master (the target resolved for the family) */
     char **inputs;           /* the files read, as DIR/NAME (lgg_convert_input) */
     size_t n_inputs;
     struct {
@@ -272,6 +274,22 @@ lgg_status lgg__cv_card_meta(const json_t *card, const char *where, int64_t tota
 void lgg__cv_card_free(cv_card *c);
 /* The keys of a base model or dataset entry, in the order they are written. */
 extern const char *const LGG__CV_SOURCE_KEYS[];
+
+/* master.c: general.sampling.* from generation_config.json; master's
+ * rope scaling keys (CV_M_ROPE_SCALING "master"). */
+lgg_status lgg__cv_master_sampling(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_master_rope(struct lgg_convert *c, lgg_error *err);
+/* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
+ * first set, with their values. */
+typedef struct cv_master_add {
+    int val[3], order[3], n;
+} cv_master_add;
+/* master's reading of tokenizer.json's post-processor (RobertaProcessing,
+ * TemplateProcessing) into *a, before tokenizer_config.json's add_*_token
+ * flags: tc (a copy of tokenizer_config.json, or NULL) gets the bos, cls,
+ * eos, sep tokens the templates name, and eot_token (*eot set) when an EOS
+ * other than tokenizer_config.json's ends the single template. */
+void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

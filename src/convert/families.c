@@ -38,6 +38,26 @@ static const cv_mkey QWEN2MOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Qwen3 and Qwen3-MoE (llama.cpp master's Qwen3Model, Qwen3MoeModel):
+ * master's base parameters; the MoE's expert widths after them. */
+static const cv_mkey QWEN3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+static const cv_mkey QWEN3MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* SmolLM3 (master's LlamaModel with its own architecture name): master's
+ * base parameters, then llama's vocab_size and rope dimension. */
+static const cv_mkey SMOLLM3_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -566,6 +586,7 @@ extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
+extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -636,6 +657,14 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp " \
     "blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm " \
     "token_embd "
+#define KINDS_QWEN3 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_QWEN3MOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
+    "output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -834,6 +863,14 @@ static const cv_family FAMILIES[] = {
     {"RWKV6Qwen2ForCausalLM", "rwkv6qwen2", MAMBA_META, RWKV6QWEN2_TENSORS, KINDS_RWKV6QWEN2, CV_V_SPM | CV_V_BPE, 0, NULL, &lgg__cv_hooks_rwkv6qwen2},
     {"WavTokenizerDec", "wavtokenizer-dec", WAVTOKENIZER_META, NULL, KINDS_WAVTOKENIZER_DEC, 0, 0, NULL, &lgg__cv_hooks_wavtokenizer}, /* families/wavtokenizer.c */
     {"QWenLMHeadModel", "qwen", QWEN_META, NULL, KINDS_JAIS, 0, 0, NULL, &lgg__cv_hooks_qwen},
+    /* The families only llama.cpp master converts (CV_F_MASTER: its target by default). */
+    /* Qwen3 and Qwen3-MoE: Qwen2's and Qwen2-MoE's names with q_norm/k_norm; a Qwen3 reranker refused
+       (families/qwen3.c) */
+    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
+    /* SmolLM3: llama's names, permutation and vocabulary rules */
+    {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL, NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -901,7 +938,7 @@ static const struct {
     {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|IQuestCoderForCausalLM|Llama4ForCausalLM|"
      "Llama4ForConditionalGeneration|LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
-     "LlamaModel|LlavaForConditionalGeneration|SmolLM3ForCausalLM|VLlama3ForCausalLM|"
+     "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
     {"Mamba2ForCausalLM", MASTER_HAS("mamba")},
@@ -923,7 +960,7 @@ static const struct {
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen2Model|Qwen3DSparkModel|"
-     "Qwen3ForCausalLM|Qwen3Model|Qwen3MoeForCausalLM|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
+     "Qwen3Model|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
      "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
      "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},

@@ -55,6 +55,7 @@ static lgg_status rope_dim(lgg_convert *c, const char *key, int by_heads, lgg_er
 }
 
 static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
+    if (!strcmp(m->from, "master")) return lgg__cv_master_rope(c, err);
     int log_mul = !strcmp(m->from, "yarn+log"), rope_type = !strcmp(m->from, "linear+rope_type");
     const char *type = log_mul ? "yarn" : rope_type ? "linear" : m->from;
     const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(rs, "factor");
@@ -501,6 +502,10 @@ lgg_status lgg__cv_meta_keys(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     return st;
 }
 
+static lgg_status quant_version(lgg_convert *c, lgg_error *err) {
+    return wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
+}
+
 lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
     if (!st && c->has_attn_factor) {
@@ -515,14 +520,16 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
     if (!st && c->lora) st = set_str(c->w, "adapter.type", "lora", err);
+    if (!st && c->master && !c->lora) st = lgg__cv_master_sampling(c, err);
     if (!st) st = general(c, o, err);
     if (c->lora) { /* an adapter's parameters are its alpha alone, and it has no vocabulary */
         if (!st) st = wfail(lgg_writer_set_f32(c->w, "adapter.lora.alpha", c->lora_alpha, NULL), "adapter.lora.alpha", err);
     } else {
         if (!st) st = lgg__cv_meta_keys(c, c->fam->meta, err);
         if (!st && c->hooks && c->hooks->meta) st = c->hooks->meta(c, err);
+        if (!st && c->master) st = quant_version(c, err); /* master: before the tokenizer keys */
         if (!st) st = lgg__cv_vocab(c, o, err);
     }
-    if (!st) st = wfail(lgg_writer_set_u32(c->w, "general.quantization_version", 2, NULL), "general.quantization_version", err);
+    if (!st && (!c->master || c->lora)) st = quant_version(c, err);
     return st;
 }

@@ -279,7 +279,8 @@ static const char *const SPECIAL_KEY[N_SPECIAL] = {
 typedef struct special {
     int64_t id[N_SPECIAL];
     int order[N_SPECIAL], n_order;
-    int add[2]; /* add_bos_token, add_eos_token: -1 unset */
+    cv_master_add add; /* add_bos_token, add_eos_token (and target master's add_sep_token) */
+    int n_types;       /* the types read from the files: N_FILE_SPECIAL, + eot when master's post-processor adds it */
     size_t n_vocab;
 } special;
 
@@ -295,17 +296,28 @@ static lgg_status set_special(lgg_convert *c, special *s, int typ, const json_t 
     return LGG_OK;
 }
 
-/* Special token names resolve only through tokenizer.json's added tokens. */
+/* Special token names resolve only through tokenizer.json's added tokens.
+ * Target master reads tokenizer.json's post-processor first (into s->add
+ * and tc, a copy). */
 static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s, lgg_error *err) {
     json_t *tj = NULL;
     lgg_status st = lgg__cv_tokenizer_json(c, 0, &tj, err);
     if (st) return st;
+    int eot = 0;
+    if (c->master && tj) lgg__cv_master_post(tj, tc, &s->add, &eot);
+    s->n_types = N_FILE_SPECIAL + eot;
     json_t *added = tj ? json_object_get(tj, "added_tokens") : NULL;
-    for (int typ = 0; tc && typ < N_FILE_SPECIAL && !st; typ++) {
+    for (int typ = 0; tc && typ < s->n_types && !st; typ++) {
         char key[32];
         snprintf(key, sizeof key, "add_%s_token", SPECIAL[typ]);
         json_t *a = json_object_get(tc, key);
-        if (typ < 2 && json_is_boolean(a)) s->add[typ] = json_is_true(a);
+        int k = typ < 2 ? typ : typ == 3 && c->master ? 2 : -1; /* bos, eos; sep: master writes it */
+        if (k >= 0 && json_is_boolean(a)) {
+            int i = 0;
+            while (i < s->add.n && s->add.order[i] != k) i++;
+            if (i == s->add.n) s->add.order[s->add.n++] = k;
+            s->add.val[k] = json_is_true(a);
+        }
         snprintf(key, sizeof key, "%s_token", SPECIAL[typ]);
         json_t *e = json_object_get(tc, key);
         if (json_is_object(e)) e = json_object_get(e, "content");
@@ -365,11 +377,30 @@ static lgg_status chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
     return LGG_OK;
 }
 
+/* The add_*_token flags, in the order they were set (a key the family's
+ * parameters wrote stays: Phi-2's add_bos_token, which the reference fails
+ * writing twice). */
+static lgg_status add_flags(lgg_convert *c, const special *s, lgg_error *err) {
+    static const char *const ADD_KEY[3] = {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token",
+                                           "tokenizer.ggml.add_sep_token"};
+    uint32_t have;
+    for (int i = 0; i < s->add.n; i++) {
+        const char *key = ADD_KEY[s->add.order[i]];
+        if (lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK &&
+            lgg_writer_set_bool(c->w, key, s->add.val[s->add.order[i]] != 0, NULL))
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    }
+    return LGG_OK;
+}
+
 lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err) {
-    special s = {.n_vocab = n_vocab, .add = {-1, -1}};
+    special s = {.n_vocab = n_vocab};
     for (int i = 0; i < N_SPECIAL; i++) s.id[i] = -1;
+    json_t *own = c->master && tc ? json_deep_copy(tc) : NULL; /* master's post-processor rewrites its tokens */
+    if (c->master && tc && !own) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (own) tc = own;
     lgg_status st = special_from_tokenizer(c, tc, &s, err);
-    for (int typ = 0; typ < N_FILE_SPECIAL && !st; typ++) {
+    for (int typ = 0; typ < s.n_types && !st; typ++) {
         char key[32];
         snprintf(key, sizeof key, "%s_token_id", SPECIAL[typ]);
         st = set_special(c, &s, typ, json_object_get(c->config, key), "config.json", err);
@@ -389,14 +420,9 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
         if (SPECIAL_KEY[typ] && lgg_writer_set_u32(c->w, SPECIAL_KEY[typ], (uint32_t)s.id[typ], NULL))
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", SPECIAL_KEY[typ]);
     }
-    static const char *const ADD_KEY[2] = {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token"};
-    uint32_t have;
-    for (int k = 0; k < 2 && !st; k++) /* a key the family's parameters wrote stays (Phi-2's add_bos_token: the
-                                          reference fails writing it twice) */
-        if (s.add[k] >= 0 && lgg_writer_key_type(c->w, ADD_KEY[k], strlen(ADD_KEY[k]), &have, NULL) != LGG_OK &&
-            lgg_writer_set_bool(c->w, ADD_KEY[k], s.add[k] != 0, NULL))
-            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", ADD_KEY[k]);
+    if (!st) st = add_flags(c, &s, err);
     if (!st) st = chat_template(c, tc, err);
+    json_decref(own);
     return st;
 }
 

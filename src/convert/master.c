@@ -1,0 +1,215 @@
+/* master.c -- what llama.cpp master's converter (3f545becc) writes that
+ * b4747's did not, for a conversion whose target is master
+ * (lgg_convert_options.target): the sampling defaults of
+ * generation_config.json as general.sampling.*, and master's reading of
+ * rope_scaling (rope_parameters) in its base parameters. */
+#include "cvint.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static lgg_status wset(lgg_status st, const char *key, lgg_error *err) {
+    return st ? lgg__cv_fail(err, st, "cannot set metadata key '%s'", key) : LGG_OK;
+}
+
+/* generation_config.json's field, its key, and the type master writes it as. */
+static const struct {
+    const char *field, *key;
+    char type; /* 's' string, 'i' i32, 'f' f32 */
+} SAMPLING[] = {
+    {"sequence", "general.sampling.sequence", 's'},
+    {"top_k", "general.sampling.top_k", 'i'},
+    {"top_p", "general.sampling.top_p", 'f'},
+    {"min_p", "general.sampling.min_p", 'f'},
+    {"xtc_probability", "general.sampling.xtc_probability", 'f'},
+    {"xtc_threshold", "general.sampling.xtc_threshold", 'f'},
+    {"temperature", "general.sampling.temp", 'f'},
+    {"penalty_last_n", "general.sampling.penalty_last_n", 'i'},
+    {"penalty_repeat", "general.sampling.penalty_repeat", 'f'},
+    {"mirostat", "general.sampling.mirostat", 'i'},
+    {"mirostat_tau", "general.sampling.mirostat_tau", 'f'},
+    {"mirostat_eta", "general.sampling.mirostat_eta", 'f'},
+};
+
+/* One sampling value: a null (or absent) one is not written; a value of
+ * another JSON type than the key's is refused (master would write it
+ * mistyped or fail). */
+static lgg_status sampling_one(lgg_convert *c, size_t k, const json_t *v, lgg_error *err) {
+    const char *key = SAMPLING[k].key;
+    if (!v || json_is_null(v)) return LGG_OK;
+    if (SAMPLING[k].type == 's' && json_is_string(v)) return wset(lgg_writer_set_str(c->w, key, json_string_value(v), NULL), key, err);
+    if (SAMPLING[k].type == 'i' && json_is_integer(v) && json_integer_value(v) >= INT32_MIN && json_integer_value(v) <= INT32_MAX) {
+        int32_t i = (int32_t)json_integer_value(v);
+        lgg_wvalue w = {LGG_VT_I32, 0, 1, &i};
+        return wset(lgg_writer_set(c->w, key, strlen(key), &w, NULL), key, err);
+    }
+    if (SAMPLING[k].type == 'f' && json_is_number(v))
+        return wset(lgg_writer_set_f32(c->w, key, (float)json_number_value(v), NULL), key, err);
+    return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/generation_config.json: key '%s' is not a %s", c->dir, SAMPLING[k].field,
+                        SAMPLING[k].type == 's' ? "string" : SAMPLING[k].type == 'i' ? "32-bit integer" : "number");
+}
+
+lgg_status lgg__cv_master_sampling(lgg_convert *c, lgg_error *err) {
+    json_t *g = NULL;
+    lgg_status st = lgg__cv_json(c, "generation_config.json", 0, &g, err);
+    if (st == LGG_ERR_INVALID) return LGG_OK; /* master reads a malformed file as none */
+    for (size_t k = 0; !st && json_is_object(g) && k < sizeof SAMPLING / sizeof SAMPLING[0]; k++)
+        st = sampling_one(c, k, json_object_get(g, SAMPLING[k].field), err);
+    json_decref(g);
+    return st;
+}
+
+static lgg_status rope_f32(lgg_convert *c, const json_t *rp, const char *fields, const char *name, lgg_error *err) {
+    char key[160], which[64];
+    const json_t *v = lgg__cv_first_key(rp, fields, which, sizeof which);
+    if (!v) return LGG_OK;
+    if (!json_is_number(v))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'rope_scaling.%s' is not a number", c->dir, which);
+    snprintf(key, sizeof key, "%s.rope.scaling.%s", c->fam->arch, name);
+    return wset(lgg_writer_set_f32(c->w, key, (float)json_number_value(v), NULL), key, err);
+}
+
+/* yarn's original context: rope_scaling's, else config.json's own. */
+static lgg_status yarn_ctx(lgg_convert *c, const json_t *rp, lgg_error *err) {
+    const json_t *v = json_object_get(rp, "original_max_position_embeddings");
+    if (!v) v = json_object_get(c->config, "original_max_position_embeddings");
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/config.json: key 'rope_scaling.original_max_position_embeddings' is missing or not a count", c->dir);
+    char key[160];
+    snprintf(key, sizeof key, "%s.rope.scaling.original_context_length", c->fam->arch);
+    return wset(lgg_writer_set_u32(c->w, key, (uint32_t)json_integer_value(v), NULL), key, err);
+}
+
+lgg_status lgg__cv_master_rope(lgg_convert *c, lgg_error *err) {
+    const json_t *rp = json_object_get(c->config, "rope_parameters");
+    if (!rp) rp = json_object_get(c->config, "rope_scaling");
+    if (!json_is_object(rp)) return LGG_OK;
+    if (json_is_object(json_object_get(rp, "full_attention"))) rp = json_object_get(rp, "full_attention");
+    char which[64], key[160];
+    const json_t *ty = lgg__cv_first_key(rp, "rope_type|type", which, sizeof which), *f = lgg__cv_first_key(rp, "factor", key, sizeof key);
+    const char *type = json_is_string(ty) ? json_string_value(ty) : "";
+    const char *gguf = !strcmp(type, "su") || !strcmp(type, "longrope") ? "longrope"
+                       : (!strcmp(type, "linear") || !strcmp(type, "yarn")) && f ? type : NULL;
+    if (!gguf) return LGG_OK;
+    snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
+    lgg_status st = wset(lgg_writer_set_str(c->w, key, gguf, NULL), key, err);
+    if (!st && strcmp(gguf, "longrope")) st = rope_f32(c, rp, "factor", "factor", err);
+    if (st || strcmp(gguf, "yarn")) return st;
+    if (!(st = yarn_ctx(c, rp, err))) st = rope_f32(c, rp, "extrapolation_factor", "yarn_ext_factor", err);
+    if (!st) st = rope_f32(c, rp, "attention_factor|attn_factor", "yarn_attn_factor", err);
+    if (!st) st = rope_f32(c, rp, "beta_fast", "yarn_beta_fast", err);
+    if (!st) st = rope_f32(c, rp, "beta_slow", "yarn_beta_slow", err);
+    return st;
+}
+
+/* Python's truth of a JSON value (None, "", {}, [] and false are false). */
+static int truthy(const json_t *v) {
+    if (!v || json_is_null(v) || json_is_false(v)) return 0;
+    if (json_is_string(v)) return json_string_length(v) > 0;
+    if (json_is_object(v)) return json_object_size(v) > 0;
+    if (json_is_array(v)) return json_array_size(v) > 0;
+    return 1;
+}
+
+static int same(const json_t *a, const json_t *b) { return a && b && json_equal(a, b); }
+
+/* Element i of a template (negative: from the end): its SpecialToken's or Sequence's id. */
+static const json_t *tmpl_id(const json_t *tmpl, long i, const char *kind) {
+    long n = (long)json_array_size(tmpl);
+    if (i < 0) i += n;
+    return i < 0 || i >= n ? NULL : json_object_get(json_object_get(json_array_get(tmpl, (size_t)i), kind), "id");
+}
+
+static void add_flag(cv_master_add *a, int k, int v) {
+    int i = 0;
+    while (i < a->n && a->order[i] != k) i++;
+    if (i == a->n) a->order[a->n++] = k;
+    a->val[k] = v;
+}
+
+/* tokenizer_config.json's X_token set to v (tc is the working copy; none: not kept). */
+static const json_t *tc_set(json_t *tc, const char *key, const json_t *v) {
+    if (tc) json_object_set(tc, key, v ? (json_t *)v : json_null());
+    return tc ? json_object_get(tc, key) : v;
+}
+
+/* TemplateProcessing's pair template between its A and B: whether a
+ * separator is added. */
+static void pair_sep(const json_t *pair, const json_t *first, const json_t *last, json_t *tc, const json_t **sep,
+                     const json_t *eos, cv_master_add *a) {
+    long n = (long)json_array_size(pair);
+    long lo = first && same(tmpl_id(pair, 0, "SpecialToken"), first) ? 1 : 0;
+    long hi = last && same(tmpl_id(pair, -1, "SpecialToken"), last) ? n - 1 : n;
+    if (hi - lo < 1) return;
+    const json_t *sa = json_object_get(json_object_get(json_array_get(pair, (size_t)lo), "Sequence"), "id");
+    const json_t *sb = json_object_get(json_object_get(json_array_get(pair, (size_t)(hi - 1)), "Sequence"), "id");
+    if (!json_is_string(sa) || strcmp(json_string_value(sa), "A") || !json_is_string(sb) || strcmp(json_string_value(sb), "B") ||
+        hi - lo - 2 < 1)
+        return;
+    int add = 0;
+    const json_t *e = json_object_get(json_object_get(json_array_get(pair, (size_t)(lo + 1)), "SpecialToken"), "id");
+    if (truthy(e) && (same(e, *sep) || same(e, eos)) && !truthy(last)) add = 1;
+    if (hi - lo - 2 == 2) {
+        e = json_object_get(json_object_get(json_array_get(pair, (size_t)(lo + 2)), "SpecialToken"), "id");
+        if (truthy(e) && (same(e, *sep) || same(e, eos))) add = 1;
+    }
+    add_flag(a, 2, add);
+    if (add && !truthy(*sep) && tc) *sep = tc_set(tc, "sep_token", eos);
+}
+
+/* TemplateProcessing's single template: BOS and EOS added, and the tokens
+ * it names as tokenizer_config.json's when that names others. */
+static void template_single(const json_t *single, json_t *tc, const json_t **bos, const json_t **cls, const json_t **eos,
+                            int *eot, cv_master_add *a, const json_t **first, const json_t **last) {
+    *first = *last = NULL;
+    if (json_array_size(single) <= 1) return;
+    const json_t *f = tmpl_id(single, 0, "SpecialToken"), *l = tmpl_id(single, -1, "SpecialToken");
+    if (truthy(f)) {
+        *first = f;
+        if (!tc) *bos = f;
+        else if (!same(f, *bos) && !same(f, *cls)) {
+            if (!truthy(*bos)) *bos = tc_set(tc, "bos_token", f);
+            if (!truthy(*cls)) *cls = tc_set(tc, "cls_token", f);
+        }
+        add_flag(a, 0, same(f, *bos) || same(f, *cls));
+    }
+    if (truthy(l)) {
+        *last = l;
+        if (!tc) *eos = l;
+        else if (!same(l, *eos)) {
+            if (!*eot) *eot = 1, tc_set(tc, "eot_token", *eos);
+            *eos = tc_set(tc, "eos_token", l);
+        }
+        add_flag(a, 1, same(l, *eos));
+    }
+}
+
+void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot) {
+    const json_t *bos = json_object_get(tc, "bos_token"), *cls = json_object_get(tc, "cls_token");
+    const json_t *eos = json_object_get(tc, "eos_token"), *sep = json_object_get(tc, "sep_token");
+    if (!truthy(tc)) tc = NULL;
+    if (!truthy(bos) && truthy(cls) && tc) bos = tc_set(tc, "bos_token", cls);
+    if (!truthy(eos) && truthy(sep) && tc) eos = tc_set(tc, "eos_token", sep);
+    const json_t *post = json_object_get(tj, "post_processor");
+    if (!truthy(post)) return;
+    const json_t *list = json_object_get(post, "processors");
+    size_t n = list ? json_array_size(list) : 1;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *p = list ? json_array_get(list, i) : post;
+        const json_t *ty = json_object_get(p, "type");
+        const char *type = json_is_string(ty) ? json_string_value(ty) : "";
+        if (!strcmp(type, "RobertaProcessing")) {
+            add_flag(a, 0, 1), add_flag(a, 1, 1), add_flag(a, 2, 1);
+            const json_t *pc = json_object_get(p, "cls"), *ps = json_object_get(p, "sep");
+            if (!truthy(cls) && tc) cls = tc_set(tc, "cls_token", pc ? json_array_get(pc, 0) : bos);
+            if (!truthy(sep) && tc) sep = tc_set(tc, "sep_token", ps ? json_array_get(ps, 0) : eos);
+        } else if (!strcmp(type, "TemplateProcessing")) {
+            const json_t *first, *last;
+            template_single(json_object_get(p, "single"), tc, &bos, &cls, &eos, eot, a, &first, &last);
+            const json_t *pair = json_object_get(p, "pair");
+            if (json_array_size(pair)) pair_sep(pair, first, last, tc, &sep, eos, a);
+        }
+    }
+}

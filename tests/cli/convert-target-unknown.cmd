@@ -1,0 +1,4 @@
+convert
+--target
+b4748
+/nonexistent
