@@ -4,11 +4,16 @@
  * whose scalar code stays the reference: the tests compare the two byte for
  * byte).
  *
- * make_qkx2_quants, the scale search of Q4_K/Q5_K/Q2_K, as quant_avx2.c runs
- * it but on 16 sub-blocks per vector: each lane performs the scalar code's
- * IEEE operations in the scalar code's order (add, mul, div, sqrt, compare;
- * no FMA, no reassociation, no approximate reciprocal), the scalar branches
- * becoming per-lane selects under mask registers. */
+ * The scale searches as quant_avx2.c runs them (its qk2_* and qx1_* steps,
+ * mirrored one for one) but on 16 sub-blocks per vector: make_qkx2_quants
+ * (Q4_K/Q5_K/Q2_K; 32 sub-blocks in two vectors), make_qkx3_quants (their
+ * imatrix search) and make_qx_quants with rmse_type 1 (Q6_K, Q3_K).  Each
+ * lane performs the scalar code's IEEE operations in the scalar code's order
+ * (add, mul, div, sqrt, compare; no FMA, no reassociation, no approximate
+ * reciprocal), the scalar branches becoming per-lane selects under mask
+ * registers.  On a CPU where 512-bit operations issue on two ports and
+ * 256-bit ones on three, the gain over AVX2 is about 1.4x (the searches are
+ * bound by floating-point throughput). */
 #include "quant/quant_internal.h"
 
 #if defined(__AVX512F__) && defined(__AVX512BW__)
