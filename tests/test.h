@@ -23,6 +23,17 @@ void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((
 /* Failures so far in the running test. */
 int test_failures(void);
 
+/* A test that measures wall time (a browser's response, say): the runner
+ * runs it after the others, alone, so that -j N does not load the machine
+ * under it. */
+void test_register_alone(const char *name, test_fn fn);
+#define TEST_ALONE(name)                                                           \
+    static void test_##name(void);                                                 \
+    __attribute__((constructor)) static void test_reg_##name(void) {               \
+        test_register_alone(#name, test_##name);                                   \
+    }                                                                              \
+    static void test_##name(void)
+
 #define TEST(name)                                                                 \
     static void test_##name(void);                                                 \
     __attribute__((constructor)) static void test_reg_##name(void) {               \

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-TEST(web_editor) {
+TEST_ALONE(web_editor) { /* its browser tests bound the editor's response times */
     char *argv[] = {"tests/web/run.sh", (char *)build_dir(), NULL};
     char *out = NULL, *err = NULL;
     size_t on = 0, en = 0;
