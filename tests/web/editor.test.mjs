@@ -402,7 +402,7 @@ function writeManyKeys(file, n) {
   fs.writeFileSync(file, Buffer.concat(parts));
 }
 
-test('a million keys: only the rows in view are in the DOM, shown within 10 s, an edit within 5 s, saved as gguf set writes it', async () => {
+test('a million keys: only the rows in view are in the DOM, shown within 20 s, an edit within 10 s, saved as gguf set writes it', async () => {
   const file = out('million.gguf');
   writeManyKeys(file, 1000000);
   await newPage();
@@ -419,7 +419,9 @@ test('a million keys: only the rows in view are in the DOM, shown within 10 s, a
   await settled();
   eq(await alertText(), null, 'alert');
   const longest = Math.round(await page.evaluate(() => window.longest));
-  check(openMs < 10000, `${openMs} ms until the first rows show`);
+  // bounds with room for a loaded CI machine (measured 4.6-13.3 s), still far from the 48 s of the eager
+  // table this test keeps out (issue 38, item 11)
+  check(openMs < 20000, `${openMs} ms until the first rows show`);
   const meta = await rows('Metadata');
   check(meta.length < 2000, `${meta.length} rows in the DOM`);
   eq(meta.filter((r) => r.length === 4).slice(0, 3).map((r) => r.slice(0, 3)),
@@ -441,7 +443,7 @@ test('a million keys: only the rows in view are in the DOM, shown within 10 s, a
   await page.getByRole('form', { name: 'Edit metadata' }).waitFor({ state: 'hidden', timeout: 60000 });
   const editMs = Date.now() - t1;
   eq(await alertText(), null, 'alert after the edit');
-  check(editMs < 5000, `${editMs} ms for an edit`);
+  check(editMs < 10000, `${editMs} ms for an edit`); // measured 1.5-6.6 s; the eager one took over 30 s
   eq((await metaRow('test.k0000005')).slice(0, 3), ['test.k0000005', 'u32', '4242'], 'edited row');
   await save(out('million-saved.gguf'));
   eq(gguf('get', out('million-saved.gguf'), 'test.k0000005').trim(), '4242', 'the saved key, read natively');
