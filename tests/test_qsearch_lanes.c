@@ -19,6 +19,13 @@
 
 #if defined(LGG__QX86)
 
+/* The same bits; for a NaN, any NaN: its sign is which operand the scalar code's compiler put first
+ * (gcc's and clang's builds of the scalar search give opposite signs on the same input), not part of
+ * the search's result. */
+static bool same_float(float a, float b) {
+    if (a != a || b != b) return a != a && b != b;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
 static uint64_t lane_rng = 0xD1B54A32D192ED03ull;
 static float lane_rand(void) {
     lane_rng ^= lane_rng << 13, lane_rng ^= lane_rng >> 7, lane_rng ^= lane_rng << 17;
@@ -126,8 +133,8 @@ static bool lanes_call(const lane_shape *s, lanes_fn fn, lanes3_fn fn3, int grou
             const int j = base[g] * 8 + k;
             float rs, rm;
             lane_ref(s, j, x, Lr, &rs, &rm);
-            const bool same = memcmp(L + j * s->n, Lr, (size_t)s->n) == 0 && memcmp(&sc[j], &rs, 4) == 0 &&
-                              memcmp(&mn[j], &rm, 4) == 0;
+            const bool same = memcmp(L + j * s->n, Lr, (size_t)s->n) == 0 && same_float(sc[j], rs) &&
+                              same_float(mn[j], rm);
             CHECKF(same, "%s %s round %d: sub-block %d differs from the scalar search (scale %a/%a min %a/%a)",
                    what, s->name, round, j, (double)sc[j], (double)rs, (double)mn[j], (double)rm);
             ok = same;
@@ -185,7 +192,7 @@ static int qx1_rounds(qx1_fn fn, const char *what) {
             calls++;
             for (int j = 0; j < 16; j++) {
                 const float rs = lgg__make_qx_quants(n, nmax, x + j * n, Lr, 1, given ? w + j * n : NULL);
-                const bool same = memcmp(L + j * n, Lr, (size_t)n) == 0 && memcmp(&sc[j], &rs, 4) == 0;
+                const bool same = memcmp(L + j * n, Lr, (size_t)n) == 0 && same_float(sc[j], rs);
                 CHECKF(same, "%s qx n=%d nmax=%d round %d: sub-block %d differs from the scalar search (%a/%a)", what,
                        n, nmax, round, j, (double)sc[j], (double)rs);
                 if (!same) return calls;
