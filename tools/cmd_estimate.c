@@ -566,15 +566,6 @@ static lgg_status at_ctx(const cli_shards *m, const lgg_estimate_params *p, uint
     return lgg_estimate_model((const lgg_file *const *)m->files, m->n, &q, e, err);
 }
 
-/* Whether every device's total fits its budget (none given: yes). */
-static bool fits_devices(const opts *o, const lgg_estimate *x) {
-    if (!o->want_fit_device) return true;
-    if (x->n_devices == 1) return x->device.total <= o->fit_device;
-    for (uint32_t d = 0; d < x->n_devices; d++)
-        if (x->devices[d].total > o->p.device_free[d]) return false;
-    return true;
-}
-
 /* --fit-device, then --fit up to the training context (or past it).  When
  * no context fits, *e becomes the estimate at the smallest one, fr->none is
  * set and the reason is in err. */
@@ -582,10 +573,7 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
                     lgg_error *err) {
     const lgg_file *const *files = (const lgg_file *const *)m->files;
     if (o->want_fit_device) {
-        est_budgets b;
-        b.host = o->want_fit ? o->fit : UINT64_MAX;
-        for (uint32_t d = 0; d < LGG_ESTIMATE_MAX_DEVICES; d++) b.device[d] = d ? p->device_free[d] : o->fit_device;
-        if (p->n_devices > 1) b.device[0] = p->device_free[0];
+        const est_budgets b = cli_estimate_budgets(p, o->want_fit ? o->fit : 0, o->fit_device);
         if (cli_estimate_plan(m, p, &b, &fr->plan, &fr->at_plan, err) != CLI_OK) return CLI_FAIL;
         fr->has_plan = true;
         if (lgg_estimate_fit_gpu_layers(files, m->n, p, o->fit_device, &fr->ngl, err) != LGG_OK) return CLI_FAIL;
@@ -604,10 +592,11 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
     }
     if (st != LGG_OK) return CLI_FAIL;
     fr->has_ctx = true;
+    const est_budgets b = cli_estimate_budgets(p, o->fit, o->want_fit_device ? o->fit_device : 0);
     lgg_estimate x;
     /* did the limit stop the search?  the next padding step would fit */
     if (fr->limit && fr->ctx < UINT32_MAX - 512 && at_ctx(m, p, fr->ctx + 1, &x, err) == LGG_OK &&
-        x.host.total <= o->fit && fits_devices(o, &x))
+        cli_estimate_fits(&x, &b))
         fr->capped = true;
     if (p->n_gpu_layers && !o->want_fit_device) {
         if (at_ctx(m, p, fr->ctx, &x, err) != LGG_OK) return CLI_FAIL;

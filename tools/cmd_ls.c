@@ -136,14 +136,6 @@ typedef struct fit_row {
     char why[512];      /* the header or the estimate failed: why ("" otherwise) */
 } fit_row;
 
-/* Each device's total within its budget (none given: yes). */
-static int devices_fit(const ls_opts *o, const lgg_estimate *e) {
-    if (e->n_devices == 1) return !o->fit_device || e->device.total <= o->fit_device;
-    for (uint32_t d = 0; d < e->n_devices; d++)
-        if (e->devices[d].total > o->p.device_free[d]) return 0;
-    return 1;
-}
-
 static void fit_one(const ls_opts *o, const char *repo, const char *rev, const char *first, fit_row *r) {
     memset(r, 0, sizeof *r);
     char name[4400];
@@ -160,7 +152,8 @@ static void fit_one(const ls_opts *o, const char *repo, const char *rev, const c
         snprintf(r->why, sizeof r->why, "%s", err.message);
     } else {
         const uint64_t host = o->fit ? o->fit : UINT64_MAX;
-        r->fits = r->e.host.total <= host && devices_fit(o, &r->e);
+        const est_budgets b = cli_estimate_budgets(&o->p, o->fit, o->fit_device);
+        r->fits = cli_estimate_fits(&r->e, &b);
         lgg_status st = lgg_estimate_fit_ctx_max(files, m.n, &o->p, host, o->fit_device, r->e.n_ctx_train, &r->max_ctx, &err);
         if (st != LGG_OK) r->max_ctx = 0;
     }

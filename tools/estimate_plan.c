@@ -19,13 +19,22 @@ typedef struct planner {
     uint32_t n_user_rules;
 } planner;
 
-/* Whether every place fits its budget. */
-static bool fits_budgets(const lgg_estimate *e, const est_budgets *b) {
+bool cli_estimate_fits(const lgg_estimate *e, const est_budgets *b) {
     if (e->host.total > b->host) return false;
     if (e->n_devices == 1) return e->device.total <= b->device[0];
     for (uint32_t d = 0; d < e->n_devices; d++)
         if (e->devices[d].total > b->device[d]) return false;
     return true;
+}
+
+est_budgets cli_estimate_budgets(const lgg_estimate_params *p, uint64_t host, uint64_t device) {
+    est_budgets b;
+    b.host = host ? host : UINT64_MAX;
+    for (uint32_t d = 0; d < LGG_ESTIMATE_MAX_DEVICES; d++) {
+        uint64_t v = p->n_devices > 1 ? p->device_free[d] : d ? 0 : device;
+        b.device[d] = v ? v : UINT64_MAX;
+    }
+    return b;
 }
 
 /* The estimate with the experts of the first n_cpu_moe layers on the host. */
@@ -56,11 +65,11 @@ static bool has_experts(const cli_shards *m) {
 static bool fewest_cpu_moe(planner *pl, uint32_t n_layer, uint32_t *n_out, lgg_estimate *e, lgg_error *err,
                            lgg_status *st) {
     uint32_t lo = 1, hi = n_layer;
-    if ((*st = try_plan(pl, hi, e, err)) || !fits_budgets(e, pl->b)) return false;
+    if ((*st = try_plan(pl, hi, e, err)) || !cli_estimate_fits(e, pl->b)) return false;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if ((*st = try_plan(pl, mid, e, err))) return false;
-        if (fits_budgets(e, pl->b)) hi = mid;
+        if (cli_estimate_fits(e, pl->b)) hi = mid;
         else lo = mid + 1;
     }
     *n_out = lo;
@@ -71,7 +80,7 @@ static bool fewest_cpu_moe(planner *pl, uint32_t n_layer, uint32_t *n_out, lgg_e
 static bool plan_at_cache(planner *pl, bool moe, est_plan *out, lgg_estimate *e, lgg_error *err, lgg_status *st) {
     pl->p.n_gpu_layers = UINT32_MAX / 2;
     if ((*st = try_plan(pl, 0, e, err))) return false;
-    if (fits_budgets(e, pl->b)) return true;
+    if (cli_estimate_fits(e, pl->b)) return true;
     if (moe && fewest_cpu_moe(pl, e->n_layer, &out->n_cpu_moe, e, err, st)) return true;
     return false;
 }
@@ -136,7 +145,7 @@ int cli_estimate_plan(const cli_shards *m, const lgg_estimate_params *p, const e
             (pl.p.n_gpu_layers = ngl, try_plan(&pl, 0, e, err)))
             return CLI_FAIL;
         snprintf(next_step(out), cap, "fewer layers: -ngl %u", ngl);
-        found = fits_budgets(e, b);
+        found = cli_estimate_fits(e, b);
     }
     out->found = found;
     flags(e, out, out->flags, sizeof out->flags);

@@ -137,8 +137,13 @@ int cli_shards_header(const char *cmd, const char *path, cli_shards *m);
 /* ---- gguf estimate --fit-device: the flags that realise the budgets (estimate_plan.c) ---- */
 typedef struct est_budgets {
     uint64_t host;                               /* UINT64_MAX: unchecked */
-    uint64_t device[LGG_ESTIMATE_MAX_DEVICES];   /* one per device (one device: [0]) */
+    uint64_t device[LGG_ESTIMATE_MAX_DEVICES];   /* one per device (one device: [0]); UINT64_MAX: unchecked */
 } est_budgets;
+/* Whether the host and every device of e fit their budgets (estimate, its plan, ls --fit). */
+bool cli_estimate_fits(const lgg_estimate *e, const est_budgets *b);
+/* The budgets of --fit HOST (0: none) and --fit-device: `device` for one device (0: none), else
+ * p->device_free[d] for each of p->n_devices (0: unchecked). */
+est_budgets cli_estimate_budgets(const lgg_estimate_params *p, uint64_t host, uint64_t device);
 typedef struct est_plan {
     bool found;        /* false: even the fewest layers do not fit */
     uint32_t n_cpu_moe;
