@@ -149,7 +149,8 @@ typedef struct mcase {
     uint64_t H, L, FF, V, nh, nkv, hd;
     int experts, gemma; /* gemma 2: qwen2moe (experts of width FF/2, a shared one of width FF); 3: phi3;
                            4: deepseek2 (V2), 5: deepseek2 (V3), 6: deepseek (V1); 7: cohere; 8: starcoder2;
-                           9, 10, 11: olmo, olmo2, olmoe; 12: stablelm; 13: phi2 */
+                           9, 10, 11: olmo, olmo2, olmoe; 12: stablelm; 13: phi2;
+                           14: stablelm 2 12b */
     uint32_t dtype;
     const char *sha[5]; /* the reference's output for f32, f16, bf16, q8_0, auto */
     const char *files[4][2]; /* files written as given (name, text), after the copies */
@@ -285,6 +286,31 @@ static size_t stablelm_shapes(tspec *t, const mcase *m) {
             ADD(rows[k], 0, "model.layers.%llu.self_attn.%s_proj.bias", b, proj[k]);
         }
         ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(m->FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(m->FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, m->FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return sorted(t, n);
+}
+
+/* StableLM 2 12B: parallel residual (no post-attention norm), unbiased
+ * q/k/v, and q/k layer norms that are one vector per head (norms.10 sorts
+ * before norms.2: the stacks complete in the checkpoint's name order). */
+static size_t stablelm_12b_shapes(tspec *t, const mcase *m) {
+    uint64_t H = m->H, hd = m->hd;
+    size_t n = outer(t, H, m->V, 0);
+    ADD(H, 0, "model.norm.bias");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.input_layernorm.bias", b);
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        for (unsigned long long h = 0; h < m->nh; h++)
+            ADD(hd, 0, "model.layers.%llu.self_attn.q_layernorm.norms.%llu.weight", b, h);
+        for (unsigned long long h = 0; h < m->nkv; h++)
+            ADD(hd, 0, "model.layers.%llu.self_attn.k_layernorm.norms.%llu.weight", b, h);
         ADD(m->FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
         ADD(m->FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
         ADD(H, m->FF, "model.layers.%llu.mlp.down_proj.weight", b);
@@ -616,6 +642,18 @@ static const mcase CASES[] = {
      32, 2, 64, 151936, 4, 4, 8, 0, 12, LGG_TYPE_BF16,
      {"3f9778d0ab3a6517a10098992bd0a0daa08cb76f1c61580d051488b0584af5e5", "88318840e3cc0d6440d380d35a50ebdb3085eed07fd7b5185973678ac957624d", "f611e1ee9adfc43d2b1846061146bd6741ba5bf38c74fdf6b44358fc01adc849", "61add126271b5d1261f261a54d7aaa8d4e1309766bc13ff592d75207e941cc2b", "f611e1ee9adfc43d2b1846061146bd6741ba5bf38c74fdf6b44358fc01adc849"},
      {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
+    /* StableLM 2 12B: per-head q/k norms stacked per block (12 query heads: norms.10 and .11 arrive
+     * before norms.2), parallel residual, no q/k/v biases */
+    {"stablelm-2-12b-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
+     "{\"architectures\":[\"StableLmForCausalLM\"],\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidde"
+     "n_act\":\"silu\",\"hidden_size\":96,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_norm"
+     "_eps\":1e-05,\"max_position_embeddings\":4096,\"model_type\":\"stablelm\",\"num_attention_heads\":12,"
+     "\"num_hidden_layers\":2,\"num_key_value_heads\":4,\"partial_rotary_factor\":0.25,\"qk_layernorm\":tr"
+     "ue,\"rope_scaling\":null,\"rope_theta\":10000,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"
+     "t16\",\"use_cache\":true,\"use_parallel_residual\":true,\"use_qkv_bias\":false,\"vocab_size\":151936}",
+     96, 2, 64, 151936, 12, 4, 8, 0, 14, LGG_TYPE_BF16,
+     {"f43dde491699d090edf522ecd7123de20fb29a3472d91abf9191eafa3329f7dc", "47f0dcdf10e53467582e9a7c2b3dba62507faba0ef84936dc733e633e5c85427", "b159263323dc2fc7909f1ba0e29def3bb70697461867186bfd8b4fb344b47386", "c91617dd74745852abb0b3cd9f8bb0195ca08055ca92fb397b627a750659aeda", "b159263323dc2fc7909f1ba0e29def3bb70697461867186bfd8b4fb344b47386"},
+     {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}}},
     /* Phi-2: feed_forward_length 4 * hidden_size (config.json says 96), rope dimensions int(0.4 * 32) // 4,
      * add_bos_token false among the parameters (tokenizer_config.json without one: the reference fails with it) */
     {"phi-2-tiny", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json special_tokens_map.json generation_config.json",
@@ -658,7 +696,8 @@ static const char *make_case(const mcase *m) {
     const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, m->files);
     if (!dir) return NULL;
     static tspec t[1024];
-    size_t n = m->gemma == 13  ? phi2_shapes(t, m)
+    size_t n = m->gemma == 14  ? stablelm_12b_shapes(t, m)
+               : m->gemma == 13 ? phi2_shapes(t, m)
                : m->gemma == 12 ? stablelm_shapes(t, m)
                : m->gemma >= 9 ? olmo_shapes(t, m, m->gemma - 8)
                : m->gemma >= 7 ? cohere_starcoder_shapes(t, m, m->gemma == 8)
@@ -667,6 +706,47 @@ static const char *make_case(const mcase *m) {
                : m->gemma == 3 ? phi3_shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv)
                                : shapes(t, m->H, m->L, m->FF, m->V, m->nh, m->nkv, m->hd, m->experts, m->gemma);
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
+}
+
+/* StableLM 2 12B's head norms when the checkpoint lies: a head missing, a
+ * head beyond num_attention_heads, a norm that is not a vector; each is
+ * refused by name (the first as the reference's "Unprocessed norms"). */
+TEST(convert_stablelm_head_norms_bad) {
+    const mcase *m = NULL;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        if (CASES[i].gemma == 14) m = &CASES[i];
+    CHECK(m != NULL);
+    if (!m || !cv_case_material("Qwen2.5-Tiny-Test-Instruct/tokenizer.json")) return;
+    static const struct {
+        const char *drop, *add, *want;
+        uint64_t d0, d1;
+    } bad[] = {
+        {"model.layers.1.self_attn.k_layernorm.norms.3.weight", NULL, "block 1 has 3 of its 4 key head norm vectors", 0, 0},
+        {NULL, "model.layers.0.self_attn.q_layernorm.norms.12.weight", "not one of the 12 heads' norm vectors", 8, 0},
+        {"model.layers.0.self_attn.q_layernorm.norms.5.weight", "model.layers.0.self_attn.q_layernorm.norms.5.weight",
+         "not one of the 12 heads' norm vectors", 8, 2},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, m->files);
+        CHECK(dir != NULL);
+        if (!dir) return;
+        static tspec t[1024];
+        size_t n = stablelm_12b_shapes(t, m), w = 0;
+        for (size_t i = 0; i < n; i++) /* the dropped one out */
+            if (!bad[k].drop || strcmp(t[i].name, bad[k].drop)) t[w++] = t[i];
+        if (bad[k].add) {
+            memset(&t[w], 0, sizeof t[w]);
+            snprintf(t[w].name, sizeof t[w].name, "%s", bad[k].add);
+            t[w].d0 = bad[k].d0, t[w].d1 = bad[k].d1, w++;
+        }
+        CHECK(cv_case_weights(dir, t, sorted(t, w), m->dtype));
+        lgg_convert_options o = LGG_CONVERT_OPTIONS_INIT;
+        lgg_convert *cv = NULL;
+        lgg_error err = {0};
+        lgg_status st = lgg_convert_open(dir, &o, &cv, &err);
+        CHECKF(st == LGG_ERR_INVALID && strstr(err.message, bad[k].want), "case %zu: %d %s", k, (int)st, err.message);
+        lgg_convert_free(cv);
+    }
 }
 
 static const char *const Q4[] = {"Q4_K_M"}; /* the preset cv_case_shared writes with the plain types */

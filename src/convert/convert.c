@@ -195,30 +195,46 @@ lgg_status lgg__cv_add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tenso
     return LGG_OK;
 }
 
-/* A stacked expert tensor from the block's pending matrices of one slot. */
-static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_error *err) {
-    cv_src *v = c->experts + (bid * 3 + slot) * c->n_experts;
+/* One tensor stacked from n sources of equal shape and dtype, in index
+ * order: expert matrices into a 3-D tensor, head norms into a 2-D one. */
+static lgg_status add_stack(lgg_convert *c, const cv_src *v, uint32_t n, const char *name, const char *what,
+                            lgg_error *err) {
     const lgg_st_tensor *t0 = v[0].t;
-    const char *file = c->shard_names[v[0].shard];
-    for (uint32_t x = 0; x < c->n_experts; x++)
-        if (v[x].t->n_dims != 2 || v[x].t->dtype != t0->dtype || v[x].t->shape[0] != t0->shape[0] ||
-            v[x].t->shape[1] != t0->shape[1])
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': experts of one block differ in shape or dtype",
-                                c->dir, c->shard_names[v[x].shard], v[x].t->name.ptr);
-    char name[128];
-    const char *g = c->expert_gguf[slot], *hash = strchr(g, '#');
-    snprintf(name, sizeof name, "%.*s%llu%s.weight", (int)(hash - g), g, (unsigned long long)bid, hash + 1);
+    for (uint32_t x = 0; x < n; x++) {
+        const lgg_st_tensor *s = v[x].t;
+        int same = s->n_dims == t0->n_dims && s->dtype == t0->dtype;
+        for (uint32_t d = 0; same && d < s->n_dims; d++) same = s->shape[d] == t0->shape[d];
+        if (!same)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': %s of one block differ in shape or dtype",
+                                c->dir, c->shard_names[v[x].shard], s->name.ptr, what);
+    }
     lgg_status st = lgg__cv_add_tensor(c, v[0].shard, t0, name, 0, err);
     if (st) return st;
     cv_tensor *t = &c->t[c->n_t - 1];
-    if (!(t->stack = malloc(c->n_experts * sizeof *t->stack)))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s/%s: out of memory", c->dir, file);
-    memcpy(t->stack, v, c->n_experts * sizeof *t->stack);
-    t->n_stack = c->n_experts;
-    t->n_dims = 3;
-    t->ne[2] = (int64_t)c->n_experts;
-    t->n_units *= c->n_experts; /* its type is one expert's: a 2-D .weight, as the stacked 3-D one */
+    if (!(t->stack = malloc(n * sizeof *t->stack)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s/%s: out of memory", c->dir, c->shard_names[v[0].shard]);
+    memcpy(t->stack, v, n * sizeof *t->stack);
+    t->n_stack = n;
+    t->ne[t->n_dims++] = (int64_t)n;
+    t->n_units *= n; /* its type is one source's: a 2-D .weight as the 3-D one, a norm as the stacked norms */
     return LGG_OK;
+}
+
+/* The GGUF name of a stacked tensor: the map row's pattern with the block number. */
+static void stacked_name(char *name, size_t cap, const char *g, uint64_t bid) {
+    const char *hash = strchr(g, '#');
+    snprintf(name, cap, "%.*s%llu%s.weight", (int)(hash - g), g, (unsigned long long)bid, hash + 1);
+}
+
+/* A stacked expert tensor from the block's pending matrices of one slot. */
+static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_error *err) {
+    const cv_src *v = c->experts + (bid * 3 + slot) * c->n_experts;
+    if (v[0].t->n_dims != 2)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D", c->dir,
+                            c->shard_names[v[0].shard], v[0].t->name.ptr);
+    char name[128];
+    stacked_name(name, sizeof name, c->expert_gguf[slot], bid);
+    return add_stack(c, v, c->n_experts, name, "experts", err);
 }
 
 /* Hold one expert's matrix until its block has all of them (3 per expert);
@@ -249,6 +265,56 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
         if (st) return st;
     }
     c->n_pending[bid] = 0;
+    return LGG_OK;
+}
+
+/* The per-head norm stacks' storage, sized from config.json's head counts. */
+static lgg_status head_norms_init(lgg_convert *c, lgg_error *err) {
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", 0), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", nh);
+    if (!lgg__cv_heads_ok(nh) || !lgg__cv_heads_ok(nkv) || c->block_count > (1u << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: num_attention_heads or num_key_value_heads missing or "
+                            "out of range", c->dir);
+    c->n_heads[0] = (uint32_t)nh, c->n_heads[1] = (uint32_t)nkv;
+    c->head_slots = (uint32_t)(nh > nkv ? nh : nkv);
+    uint64_t blocks = c->block_count ? c->block_count : 1;
+    c->head_norms = calloc(blocks * 2 * c->head_slots, sizeof *c->head_norms);
+    c->n_head_pending = calloc(blocks * 2, sizeof *c->n_head_pending);
+    if (!c->head_norms || !c->n_head_pending) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+/* Hold one head's norm vector until its block has all of the slot's heads
+ * (as the reference does for StableLM 2 12B), then stack them in head order. */
+static lgg_status add_head_norm(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long head,
+                                const cv_tmap *row, const char *gguf, lgg_error *err) {
+    unsigned slot = CV_X_SLOT_OF(row->xform) & 1;
+    if (!c->head_norms) {
+        lgg_status st = head_norms_init(c, err);
+        if (st) return st;
+    }
+    if (bid < 0 || head < 0 || (uint64_t)head >= c->n_heads[slot] || t->n_dims != 1)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': not one of the %u heads' norm vectors", c->dir,
+                            c->shard_names[shard], t->name.ptr, c->n_heads[slot]);
+    uint64_t at = (uint64_t)bid * 2 + slot;
+    cv_src *v = c->head_norms + at * c->head_slots;
+    if (!v[head].t) c->n_head_pending[at]++;
+    v[head].shard = shard, v[head].t = t;
+    if (c->n_head_pending[at] < c->n_heads[slot]) return LGG_OK;
+    c->n_head_pending[at] = 0;
+    return add_stack(c, v, c->n_heads[slot], gguf, "head norms", err); /* gguf: the row's name for this block */
+}
+
+/* A block whose experts or head norms did not all arrive. */
+static lgg_status check_pending(const lgg_convert *c, lgg_error *err) {
+    for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
+        if (c->n_pending[b])
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u expert tensors (missing shard?)",
+                                c->dir, (unsigned long long)b, c->n_pending[b], 3 * c->n_experts);
+    for (uint64_t k = 0; c->n_head_pending && k < c->block_count * 2; k++)
+        if (c->n_head_pending[k])
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u %s norm vectors (missing shard?)",
+                                c->dir, (unsigned long long)(k / 2), c->n_head_pending[k], c->n_heads[k & 1],
+                                k & 1 ? "key head" : "query head");
     return LGG_OK;
 }
 
@@ -283,16 +349,14 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
                 return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it in the %s table",
                                     c->dir, c->shard_names[s], t->name.ptr, c->fam->arch);
             if (xform & CV_X_SKIP) continue;
-            lgg_status st = (xform & CV_X_EXPERT) ? add_expert(c, s, t, bid, xid, row, err)
-                                                  : lgg__cv_add_tensor(c, s, t, out, xform, err);
-            if (!st && !(xform & CV_X_EXPERT) && c->hooks && c->hooks->tensor) st = c->hooks->tensor(c, &c->t[c->n_t - 1], err);
+            int stacked = (xform & (CV_X_EXPERT | CV_X_HEAD_NORM)) != 0;
+            lgg_status st = (xform & CV_X_EXPERT)      ? add_expert(c, s, t, bid, xid, row, err)
+                            : (xform & CV_X_HEAD_NORM) ? add_head_norm(c, s, t, bid, xid, row, out, err)
+                                                       : lgg__cv_add_tensor(c, s, t, out, xform, err);
+            if (!st && !stacked && c->hooks && c->hooks->tensor) st = c->hooks->tensor(c, &c->t[c->n_t - 1], err);
             if (st) return st;
         }
-    for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
-        if (c->n_pending[b])
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u expert tensors (missing shard?)",
-                                c->dir, (unsigned long long)b, c->n_pending[b], 3 * c->n_experts);
-    return LGG_OK;
+    return check_pending(c, err);
 }
 
 lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
@@ -416,6 +480,8 @@ void lgg_convert_free(lgg_convert *c) {
     for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack), free(c->t[i].gen);
     free(c->experts);
     free(c->n_pending);
+    free(c->head_norms);
+    free(c->n_head_pending);
     free(c->t);
     for (size_t i = 0; i < c->n_shards; i++) {
         if (c->shards) lgg_st_close(c->shards[i]);

@@ -23,6 +23,9 @@ enum {
                          others of its block into one 3-D tensor, emitted when the block's last
                          expert tensor arrives */
     CV_X_TRANSPOSE = 32, /* a 2-D matrix written transposed (GPT-2's Conv1D weights) */
+    CV_X_HEAD_NORM = 64, /* one attention head's norm vector ('*' is the head): stacked with the
+                            block's others into one [heads, dim] tensor when its last head arrives;
+                            slot 0 counts num_attention_heads, slot 1 num_key_value_heads (StableLM 2 12B) */
     CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (families/mamba.c); high bits, clear of
                            the other family files' */
     CV_X_EXPERT_T = 16384,   /* each expert's matrix transposed: output row u of expert u / ne[1] is a

@@ -96,6 +96,9 @@ struct lgg_convert {
     uint32_t *n_pending;     /* per block */
     uint32_t n_experts;
     const char *expert_gguf[3]; /* the GGUF pattern of each expert slot (its map row's) */
+    cv_src *head_norms;      /* pending per-head norm vectors: [block][2][head_slots] (CV_X_HEAD_NORM) */
+    uint32_t *n_head_pending; /* per block and slot */
+    uint32_t head_slots, n_heads[2]; /* num_attention_heads, num_key_value_heads */
     char *default_name;
     uint8_t *scratch;
     size_t scratch_cap;

@@ -200,6 +200,12 @@ static const cv_mkey JAIS_META[] = {
     {"general.file_type", "", CV_M_FILE_TYPE, 0},
     {NULL, NULL, 0, 0},
 };
+/* StableLM 2 12B's q/k layer norms are one vector per head, stacked per block. */
+static const cv_tmap STABLELM_TENSORS[] = {
+    {"model.layers.#.self_attn.q_layernorm.norms.*", "blk.#.attn_q_norm", CV_X_HEAD_NORM | CV_X_SLOT(0)},
+    {"model.layers.#.self_attn.k_layernorm.norms.*", "blk.#.attn_k_norm", CV_X_HEAD_NORM | CV_X_SLOT(1)},
+    {NULL, NULL, 0},
+};
 
 /* OpenELM: every key written by families/openelm.c (per-layer arrays). */
 static const cv_mkey OPENELM_META[] = {{NULL, NULL, 0, 0}};
@@ -810,9 +816,8 @@ static const cv_family FAMILIES[] = {
     {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, NULL, KINDS_OLMO, CV_V_BPE, CV_F_PERMUTE_QK, NULL, NULL},
     {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, 0, NULL, NULL},
     {"OlmoeForCausalLM", "olmoe", OLMOE_META, NULL, KINDS_OLMOE, CV_V_BPE, 0, "num_experts", NULL},
-    /* StableLM 2 12B's per-head q/k norms (stacked by the reference) are not in the table: refused by name */
     {"StableLmForCausalLM|StableLMEpochForCausalLM|LlavaStableLMEpochForCausalLM", "stablelm", STABLELM_META,
-     NULL, KINDS_QWEN2, CV_V_BPE, 0, NULL, NULL},
+     STABLELM_TENSORS, KINDS_QWEN2, CV_V_BPE, 0, NULL, NULL},
     {"PhiForCausalLM", "phi2", PHI2_META, NULL, KINDS_PHI2, CV_V_BPE, 0, NULL, NULL},
     {"GPT2LMHeadModel", "gpt2", GPT2_META, NULL, KINDS_GPT2, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_gpt2},
     {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
