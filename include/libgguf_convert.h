@@ -76,7 +76,10 @@ typedef enum lgg_convert_outtype {
     LGG_CONVERT_F16 = 1,
     LGG_CONVERT_BF16 = 2,
     LGG_CONVERT_Q8_0 = 3,
-    LGG_CONVERT_AUTO = 4 /* f16 if the first tensor is f16, else bf16 */
+    LGG_CONVERT_AUTO = 4, /* f16 if the first tensor is f16, else bf16 */
+    LGG_CONVERT_TQ1_0 = 5, /* ternary, as the reference's tq1_0: matrices whose rows are a multiple of
+                              256 (else f16); token_embd and output f16 */
+    LGG_CONVERT_TQ2_0 = 6  /* the same with TQ2_0 */
 } lgg_convert_outtype;
 
 /* Where lgg_convert_open reads a checkpoint that is not a local folder (a

@@ -72,8 +72,8 @@ typedef struct copts {
 } copts;
 
 static int parse_outtype(const char *s, uint32_t *t) {
-    static const char *const names[] = {"f32", "f16", "bf16", "q8_0", "auto"};
-    for (uint32_t i = 0; i < 5; i++)
+    static const char *const names[] = {"f32", "f16", "bf16", "q8_0", "auto", "tq1_0", "tq2_0"}; /* by lgg_convert_outtype */
+    for (uint32_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(s, names[i])) return *t = i, 1;
     return 0;
 }
@@ -89,7 +89,7 @@ static int parse_outtypes(copts *c, const char *v, char *why, size_t cap) {
         outtype *o = &c->ot[c->n_ot++];
         o->preset = NULL;
         if (len >= sizeof one || (!parse_outtype(one, &o->type) && !(o->preset = lgg_quant_preset_find(one))))
-            return cli_why(why, cap, "unknown --outtype '%.*s' (f32, f16, bf16, q8_0, auto, or a quantize preset)",
+            return cli_why(why, cap, "unknown --outtype '%.*s' (f32, f16, bf16, q8_0, tq1_0, tq2_0, auto, or a quantize preset)",
                            (int)len, p);
         if (o->preset) o->type = LGG_CONVERT_AUTO;
         p += len;

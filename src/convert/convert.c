@@ -147,14 +147,37 @@ static int keep_f32(const char *name, uint32_t hf_dims) {
     return 0;
 }
 
+/* Each outtype (lgg_convert_outtype's index; AUTO is resolved before use):
+ * the type its matrices take, general.file_type, the file name's word. */
+static const struct {
+    uint32_t type, file_type;
+    const char *name;
+} OUTTYPES[] = {
+    {LGG_TYPE_F32, 0, "F32"},     {LGG_TYPE_F16, 1, "F16"},     {LGG_TYPE_BF16, 32, "BF16"}, {LGG_TYPE_Q8_0, 7, "Q8_0"},
+    {LGG_TYPE_F16, 1, "F16"} /* AUTO: never used resolved */, {LGG_TYPE_TQ1_0, 36, "TQ1_0"}, {LGG_TYPE_TQ2_0, 37, "TQ2_0"},
+};
+
+static uint32_t outtype_index(const lgg_convert *c) {
+    return c->outtype < sizeof OUTTYPES / sizeof OUTTYPES[0] ? c->outtype : LGG_CONVERT_F16;
+}
+
+uint32_t lgg__cv_file_type(const lgg_convert *c) { return OUTTYPES[outtype_index(c)].file_type; }
+
+const char *lgg__cv_outtype_name(const lgg_convert *c) { return OUTTYPES[outtype_index(c)].name; }
+
+uint32_t lgg__cv_matrix_type(const lgg_convert *c, uint64_t ne0) {
+    uint32_t type = OUTTYPES[outtype_index(c)].type;
+    const lgg_type_info *ti = lgg_type_get(type);
+    uint64_t block = ti ? ti->block_size : 1;
+    return block > 1 && ne0 % block ? LGG_TYPE_F16 : type; /* gguf-py's QuantError: "falling back to F16" */
+}
+
 static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_tensor *s, uint64_t ne0) {
     if (keep_f32(name, s->n_dims)) return LGG_TYPE_F32;
-    switch (c->outtype) {
-    case LGG_CONVERT_F32: return LGG_TYPE_F32;
-    case LGG_CONVERT_BF16: return LGG_TYPE_BF16;
-    case LGG_CONVERT_Q8_0: return ne0 % 32 ? LGG_TYPE_F16 : LGG_TYPE_Q8_0;
-    default: return LGG_TYPE_F16;
-    }
+    int ternary = c->outtype == LGG_CONVERT_TQ1_0 || c->outtype == LGG_CONVERT_TQ2_0;
+    if (ternary && (!strcmp(name, "token_embd.weight") || !strcmp(name, "output.weight")))
+        return LGG_TYPE_F16; /* the reference keeps the embeddings and the output head 16-bit */
+    return lgg__cv_matrix_type(c, ne0);
 }
 
 lgg_status lgg__cv_add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tensor *s, const char *gguf, unsigned xform,
@@ -416,7 +439,7 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
                        : LGG_OK;
     if (cst != LGG_OK) return cst;
     if (!o) lgg_convert_options_init(copy);
-    if (copy->outtype > LGG_CONVERT_AUTO)
+    if (copy->outtype > LGG_CONVERT_TQ2_0)
         return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", copy->outtype);
     if (copy->target > LGG_CONVERT_TARGET_MASTER)
         return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad target %u", copy->target);
@@ -509,10 +532,7 @@ size_t lgg_convert_default_name(const lgg_convert *c, char *buf, size_t cap) {
     return (size_t)snprintf(buf, cap, "%s", c && c->default_name ? c->default_name : "ggml-model.gguf");
 }
 
-const char *lgg_convert_ftype_name(const lgg_convert *c) {
-    static const char *const names[] = {"F32", "F16", "BF16", "Q8_0"};
-    return c && c->outtype < 4 ? names[c->outtype] : "";
-}
+const char *lgg_convert_ftype_name(const lgg_convert *c) { return c ? lgg__cv_outtype_name(c) : ""; }
 
 size_t lgg_convert_tensor_count(const lgg_convert *c) { return c ? c->n_t : 0; }
 

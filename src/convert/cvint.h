@@ -39,6 +39,12 @@ static inline int lgg__cv_heads_ok(int64_t h) { return h > 0 && h <= LGG_CV_MAX_
  * required. */
 lgg_status lgg__cv_tokenizer_json(struct lgg_convert *c, int required, json_t **out, lgg_error *err);
 
+/* The output types (lgg_convert_outtype, resolved: never AUTO): */
+uint32_t lgg__cv_file_type(const struct lgg_convert *c);    /* general.file_type's value */
+const char *lgg__cv_outtype_name(const struct lgg_convert *c); /* "F16", "TQ1_0": the default file name's */
+/* the type of a matrix that takes the outtype, rows of ne0 (F16 where its blocks do not divide them) */
+uint32_t lgg__cv_matrix_type(const struct lgg_convert *c, uint64_t ne0);
+
 /* One source matrix of a stacked (expert) tensor. */
 typedef struct cv_src {
     uint32_t shard;

@@ -178,6 +178,9 @@ lgg_status lgg_convert_open_lora(const char *adapter_dir, const char *base_dir, 
     lgg_status st = lgg__cv_new(base_dir, o, &copy, &c, err);
     if (st) return st;
     if (copy.vocab_only) st = lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open_lora: an adapter has no vocabulary");
+    if (!st && copy.outtype > LGG_CONVERT_AUTO) /* the reference's convert_lora_to_gguf.py has no tq1_0/tq2_0 */
+        st = lgg__cv_fail(err, LGG_ERR_ARG, "a LoRA adapter converts to f32, f16, bf16, q8_0 or auto, not %s",
+                          copy.outtype == LGG_CONVERT_TQ1_0 ? "tq1_0" : "tq2_0");
     if (!st) st = lgg__cv_load_config(c, err); /* the base's: its messages name the base folder */
     if (!st && c->hooks && c->hooks->tensor)
         st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: LoRA adapters of %s models are not supported",

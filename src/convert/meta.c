@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* ALL_F32, MOSTLY_F16, MOSTLY_BF16, MOSTLY_Q8_0 */
-static const char *const TYPE_NAMES[] = {"F32", "F16", "BF16", "Q8_0"};
 
 static lgg_status wfail(lgg_status st, const char *key, lgg_error *err) {
     return st ? lgg__cv_fail(err, st, "cannot set metadata key '%s'", key) : LGG_OK;
@@ -155,7 +153,7 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     uint32_t have;
     if (m->required == CV_M_UNLESS_WRITTEN && lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) == LGG_OK)
         return LGG_OK;
-    if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
+    if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, lgg__cv_file_type(c), NULL), key, err);
     if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
@@ -466,7 +464,7 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
             const char *sl = c->vocab_only ? NULL : n.size_label;
             snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s%s.gguf", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
-                     c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype], c->lora ? "-LoRA" : "");
+                     c->vocab_only ? "vocab" : lgg__cv_outtype_name(c), c->lora ? "-LoRA" : "");
             file_name_chars(c->default_name);
         }
     }

@@ -60,7 +60,6 @@ static lgg_status bloom_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 }
 
 static lgg_status bloom_meta(lgg_convert *c, lgg_error *err) {
-    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* meta.c's: F32, F16, BF16, Q8_0 */
     const json_t *embd = json_object_get(c->config, "hidden_size"), *nh = json_object_get(c->config, "n_head");
     const json_t *ctx = json_object_get(c->config, "seq_length"), *nl = json_object_get(c->config, "n_layer");
     const json_t *eps = json_object_get(c->config, "layer_norm_epsilon");
@@ -87,7 +86,7 @@ static lgg_status bloom_meta(lgg_convert *c, lgg_error *err) {
     }
     snprintf(key, sizeof key, "%s.attention.layer_norm_epsilon", c->fam->arch);
     if (lgg_writer_set_f32(c->w, key, (float)json_number_value(eps), NULL) ||
-        lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+        lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
     return LGG_OK;
 }

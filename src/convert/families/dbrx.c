@@ -11,7 +11,6 @@
  * tensor_force_quant); the experts (E x n_ff rows of d_model, no .weight)
  * become 3-D, w2 with each expert transposed. */
 static lgg_status dbrx_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    static const uint32_t TYPES[] = {LGG_TYPE_F32, LGG_TYPE_F16, LGG_TYPE_BF16, LGG_TYPE_Q8_0};
     size_t l = strlen(t->name);
     if (strstr(t->name, "_exps")) {
         const json_t *fc = json_object_get(c->config, "ffn_config");
@@ -32,14 +31,12 @@ static lgg_status dbrx_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
         }
     }
     if (t->n_dims > 1 && !(l >= 12 && !strcmp(t->name + l - 12, "_norm.weight"))) {
-        t->type = TYPES[c->outtype];
-        if (t->type == LGG_TYPE_Q8_0 && t->ne[0] % 32) t->type = LGG_TYPE_F16;
+        t->type = lgg__cv_matrix_type(c, (uint64_t)t->ne[0]); /* forced: not even token_embd kept 16-bit */
     }
     return LGG_OK;
 }
 
 static lgg_status dbrx_meta(lgg_convert *c, lgg_error *err) {
-    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* meta.c's: F32, F16, BF16, Q8_0 */
     const json_t *fc = json_object_get(c->config, "ffn_config"), *ac = json_object_get(c->config, "attn_config");
     static const struct {
         const char *key, *from; /* from: "obj.key" or a key of config.json */
@@ -69,7 +66,7 @@ static lgg_status dbrx_meta(lgg_convert *c, lgg_error *err) {
             return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
     }
     snprintf(key, sizeof key, "%s.attention.layer_norm_epsilon", c->fam->arch);
-    if (lgg_writer_set_f32(c->w, key, 1e-5f, NULL) || lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+    if (lgg_writer_set_f32(c->w, key, 1e-5f, NULL) || lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
     return LGG_OK;
 }

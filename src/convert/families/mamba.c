@@ -131,7 +131,6 @@ static lgg_status put_u32(lgg_convert *c, const char *name, uint32_t v, lgg_erro
 }
 
 static lgg_status mamba_meta(lgg_convert *c, lgg_error *err) {
-    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* meta.c's: F32, F16, BF16, Q8_0 */
     uint32_t d_model, d_conv, d_inner, d_state, dt_rank;
     lgg_status st = count_or(c, "hidden_size", "d_model", -1, &d_model, err);
     if (st || !d_model)
@@ -165,7 +164,7 @@ static lgg_status mamba_meta(lgg_convert *c, lgg_error *err) {
     int falcon = json_is_string(mt) && !strcmp(json_string_value(mt), "falcon_mamba");
     snprintf(key, sizeof key, "%s.ssm.dt_b_c_rms", c->fam->arch);
     if (!st && lgg_writer_set_bool(c->w, key, falcon, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
-    if (!st && lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+    if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     return st;
 }

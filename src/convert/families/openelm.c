@@ -57,7 +57,6 @@ static lgg_status openelm_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 /* Its keys, all written here: per-layer arrays (INT32, as gguf-py types a
  * list of ints) for the feed-forward widths and the head counts. */
 static lgg_status openelm_meta(lgg_convert *c, lgg_error *err) {
-    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* meta.c's: F32, F16, BF16, Q8_0 */
     json_t *nq, *nkv;
     int64_t ff[4096];
     lgg_status st = openelm_arrays(c, &nq, &nkv, ff, 4096, err);
@@ -86,7 +85,7 @@ static lgg_status openelm_meta(lgg_convert *c, lgg_error *err) {
         lgg_writer_set_u32(w, "openelm.rope.dimension_count", (uint32_t)hd, NULL) ||
         lgg_writer_set_u32(w, "openelm.attention.key_length", (uint32_t)hd, NULL) ||
         lgg_writer_set_u32(w, "openelm.attention.value_length", (uint32_t)hd, NULL) ||
-        lgg_writer_set_u32(w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+        lgg_writer_set_u32(w, "general.file_type", lgg__cv_file_type(c), NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set OpenELM's keys");
 #undef K
     return LGG_OK;

@@ -187,7 +187,6 @@ static lgg_status put(lgg_convert *c, const char *name, int f32, double v, lgg_e
 }
 
 static lgg_status rwkv_meta(lgg_convert *c, lgg_error *err) {
-    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* meta.c's: F32, F16, BF16, Q8_0 */
     const json_t *hs, *hd, *eps, *every, *ff;
     lgg_status st = need(c, "head_size", &hs, err);
     if (!st) st = need(c, "hidden_size", &hd, err);
@@ -219,7 +218,7 @@ static lgg_status rwkv_meta(lgg_convert *c, lgg_error *err) {
                 {"time_decay_extra_dim", 0, h == 4096 ? 128 : 64},
                 {"feed_forward_length", 0, ffn}};
     for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) st = put(c, keys[i].k, keys[i].f32, keys[i].v, err);
-    if (!st && lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+    if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     if (!st) st = put(c, "attention.head_count", 0, 0, err);
     return st;
@@ -227,7 +226,6 @@ static lgg_status rwkv_meta(lgg_convert *c, lgg_error *err) {
 
 /* RWKV6Qwen2: Qwen2's attention sizes, RMS norms, one token shift. */
 static lgg_status qwen2_meta(lgg_convert *c, lgg_error *err) {
-    static const uint32_t FILE_TYPES[] = {0, 1, 32, 7};
     static const char *const need_keys[] = {"num_attention_heads", "num_key_value_heads", "hidden_size", "rms_norm_eps",
                                             "intermediate_size"};
     const json_t *v[5];
@@ -252,7 +250,7 @@ static lgg_status qwen2_meta(lgg_convert *c, lgg_error *err) {
                 {"time_decay_extra_dim", 0, h >= 4096 ? 128 : 64},
                 {"feed_forward_length", 0, (double)json_integer_value(v[4])}};
     for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) st = put(c, keys[i].k, keys[i].f32, keys[i].v, err);
-    if (!st && lgg_writer_set_u32(c->w, "general.file_type", FILE_TYPES[c->outtype], NULL))
+    if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     if (!st) st = put(c, "attention.layer_norm_rms_epsilon", 1, json_number_value(v[3]), err);
     if (!st) st = put(c, "token_shift_count", 0, 1, err);
