@@ -367,6 +367,170 @@ TEST(estimate_master) {
     json_decref(root);
 }
 
+/* ---- adapters (tests/estimate/adapters.json, made by ref_adapters.py) ---- */
+
+/* Run ref_adapters.py's writer (the one the reference's adapters came from): argv after the script. */
+static bool write_adapter(char *const *args, size_t n) {
+    char *argv[12] = {(char *)python3(), "tests/estimate/ref_adapters.py"};
+    for (size_t i = 0; i < n && i + 3 < 12; i++) argv[2 + i] = args[i];
+    argv[2 + n] = NULL;
+    char *out = NULL, *err = NULL;
+    size_t ol, el;
+    int status = -1;
+    bool ok = run_capture(argv, &out, &ol, &err, &el, &status) == 0 && status == 0;
+    free(out), free(err);
+    return ok;
+}
+
+/* Case c's LoRA files (and its control vector) opened into f[], counted in p. */
+static bool open_adapters(json_t *c, const char *preset, lgg_file **f, lgg_estimate_params *p, lgg_error *err) {
+    json_t *loras = json_object_get(c, "loras");
+    static const lgg_file *list[8];
+    for (size_t k = 0; k < json_array_size(loras) && k < 7; k++) {
+        json_t *l = json_array_get(loras, k), *tg = json_object_get(l, "targets");
+        char rank[16], targets[256] = "", path[512];
+        snprintf(rank, sizeof rank, "%llu", (unsigned long long)ju(l, "rank"));
+        for (size_t i = 0; i < json_array_size(tg); i++)
+            snprintf(targets + strlen(targets), sizeof targets - strlen(targets), "%s%s", i ? "," : "",
+                     json_string_value(json_array_get(tg, i)));
+        snprintf(path, sizeof path, "%s/%s.lora%zu.gguf", scratch_dir(), preset, k);
+        char *args[] = {"--write-lora", (char *)preset, (char *)json_string_value(json_object_get(l, "type")), rank,
+                        targets, json_is_true(json_object_get(l, "embd")) ? "1" : "0", path};
+        if (!write_adapter(args, 7) || lgg_open_file(path, NULL, &f[k], err) != LGG_OK) return false;
+        list[k] = f[k];
+        p->n_loras = (uint32_t)k + 1;
+    }
+    p->loras = list;
+    if (json_is_true(json_object_get(c, "control_vector"))) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s.cvec.gguf", scratch_dir(), preset);
+        char *args[] = {"--write-cvec", (char *)preset, path};
+        if (!write_adapter(args, 3) || lgg_open_file(path, NULL, &f[7], err) != LGG_OK) return false;
+        p->control_vectors = (const lgg_file *const *)&f[7];
+        p->n_control_vectors = 1;
+    }
+    return true;
+}
+
+/* Master's LoRA and control-vector buffers (each adapter's, on the host: the mapped buffer type or the CPU
+ * one for pairs of repacked matrices) against the estimate's, and the weights with them. */
+static void check_adapter_case(json_t *c) {
+    const char *tag = json_string_value(json_object_get(c, "id")), *preset = json_string_value(json_object_get(c, "preset"));
+    const char *path = model_path(own_generator(), preset);
+    CHECKF(path != NULL && ju(c, "status") == 0, "%s: no model, or master refused it", tag);
+    if (!path || ju(c, "status") != 0) return;
+    lgg_estimate_params p;
+    master_params(json_object_get(c, "options"), &p);
+    lgg_file *f[8] = {NULL};
+    lgg_error err = {0};
+    lgg_estimate e;
+    lgg_status st = LGG_ERR_IO;
+    if (open_adapters(c, preset, f, &p, &err)) estimate_file(path, &p, &e, &err, &st);
+    CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
+    if (st == LGG_OK) {
+        json_t *b = json_object_get(c, "bytes");
+        uint64_t adapters = buffers(b, "lora.", "", NULL) + buffers(b, "cvec.", "", NULL);
+        CHECKF(e.adapters_host == adapters, "%s: adapters %llu, master %llu", tag, (unsigned long long)e.adapters_host,
+               (unsigned long long)adapters);
+        uint64_t w = buffers(b, "model.", "", NULL) + adapters;
+        CHECKF(e.all.weights == w, "%s: weights %llu, master %llu", tag, (unsigned long long)e.all.weights,
+               (unsigned long long)w);
+    }
+    for (size_t k = 0; k < 8; k++) lgg_close(f[k]);
+}
+
+TEST(estimate_adapters) {
+    json_t *root = load_references("tests/estimate/adapters.json");
+    if (!root) return;
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 6);
+    for (size_t i = 0; i < json_array_size(cases); i++) check_adapter_case(json_array_get(cases, i));
+    json_decref(root);
+}
+
+/* An adapter file: general.architecture arch, general.type gtype, adapter.type atype (NULL: absent), and
+ * tensors "NAME:NE0xNE1:TYPE" with zero data; its path in the scratch directory. */
+static const char *bad_adapter(const char *name, const char *arch, const char *gtype, const char *atype,
+                               const char *const *tensors) {
+    static char path[512];
+    snprintf(path, sizeof path, "%s/%s.gguf", scratch_dir(), name);
+    lgg_writer *w = NULL;
+    lgg_error err;
+    if (lgg_writer_create(NULL, &w, &err) != LGG_OK) return NULL;
+    bool ok = (!arch || lgg_writer_set_str(w, "general.architecture", arch, &err) == LGG_OK) &&
+              (!gtype || lgg_writer_set_str(w, "general.type", gtype, &err) == LGG_OK) &&
+              (!atype || lgg_writer_set_str(w, "adapter.type", atype, &err) == LGG_OK);
+    static uint8_t zero[1 << 16];
+    for (size_t i = 0; ok && tensors[i]; i++) {
+        char tn[128];
+        long long a = 0, b = 0;
+        char ty[8] = "";
+        const char *colon = strchr(tensors[i], ':');
+        if (!colon || sscanf(colon + 1, "%lldx%lld:%7s", &a, &b, ty) != 3) return lgg_writer_free(w), NULL;
+        snprintf(tn, sizeof tn, "%.*s", (int)(colon - tensors[i]), tensors[i]);
+        uint32_t type = !strcmp(ty, "f16") ? LGG_TYPE_F16 : LGG_TYPE_F32;
+        int64_t ne[2] = {a, b};
+        uint64_t size = (uint64_t)(a * (b ? b : 1)) * (type == LGG_TYPE_F16 ? 2 : 4);
+        ok = size <= sizeof zero && lgg_writer_add_tensor_buffer(w, tn, strlen(tn), b ? 2 : 1, ne, type, zero, size,
+                                                                 LGG_LITTLE_ENDIAN, &err) == LGG_OK;
+    }
+    ok = ok && lgg_writer_write_file(w, path, NULL, &err) == LGG_OK;
+    lgg_writer_free(w);
+    return ok ? path : NULL;
+}
+
+/* Adapters llama.cpp refuses are refused, naming the adapter and what is wrong (qwen2-0.5b: n_embd 896,
+ * 24 layers, attn_q 896 x 896). */
+TEST(estimate_adapters_refused) {
+    if (!python3()) {
+        test_skip("no python3 to write the model");
+        return;
+    }
+    const char *model = model_path(own_generator(), "qwen2-0.5b");
+    REQUIRE(model != NULL);
+    static const struct {
+        bool lora;
+        const char *arch, *gtype, *atype, *tensors[4], *want;
+    } cases[] = {
+        {true, "llama", "adapter", "lora", {"blk.0.attn_q.weight.lora_a:896x8:f32", "blk.0.attn_q.weight.lora_b:8x896:f32"},
+         "architecture is not the model's"},
+        {true, "qwen2", "model", "lora", {NULL}, "general.type is not 'adapter'"},
+        {true, "qwen2", "adapter", NULL, {NULL}, "adapter.type is not 'lora'"},
+        {true, "qwen2", "adapter", "lora", {"blk.0.attn_q.weight.lora_a:896x8:f32"}, "missing one component"},
+        {true, "qwen2", "adapter", "lora", {"blk.0.attn_q.weight.lora_b:8x896:f32"}, "missing one component"},
+        {true, "qwen2", "adapter", "lora", {"blk.99.attn_q.weight.lora_a:896x8:f32", "blk.99.attn_q.weight.lora_b:8x896:f32"},
+         "does not exist in the model"},
+        {true, "qwen2", "adapter", "lora", {"blk.0.attn_q.weight.lora_a:512x8:f32", "blk.0.attn_q.weight.lora_b:8x896:f32"},
+         "shape"},
+        {true, "qwen2", "adapter", "lora", {"blk.0.attn_q.weight.lora_c:896x8:f32"}, "unexpected suffix"},
+        {false, "controlvector", NULL, NULL, {"direction.1:512x0:f32"}, "n_embd 512 is not the model's"},
+        {false, "controlvector", NULL, NULL, {"direction.0:896x0:f32"}, "direction.0"},
+        {false, "controlvector", NULL, NULL, {"direction.1:896x0:f16"}, "not F32"},
+        {false, "controlvector", NULL, NULL, {"direction.1:896x0:f32", "direction.2:448x0:f32"}, "different lengths"},
+        {false, "controlvector", NULL, NULL, {"layer.1:896x0:f32"}, "not direction.N"},
+        {false, "controlvector", NULL, NULL, {NULL}, "no direction tensors"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "bad-adapter-%zu", i);
+        const char *path = bad_adapter(name, cases[i].arch, cases[i].gtype, cases[i].atype, cases[i].tensors);
+        CHECKF(path != NULL, "case %zu: cannot write the adapter", i);
+        lgg_file *a = NULL;
+        lgg_error err = {0};
+        if (!path || lgg_open_file(path, NULL, &a, &err) != LGG_OK) continue;
+        const lgg_file *list[1] = {a};
+        lgg_estimate_params p;
+        lgg_estimate_params_init(&p);
+        if (cases[i].lora) p.loras = list, p.n_loras = 1;
+        else p.control_vectors = list, p.n_control_vectors = 1;
+        lgg_estimate e;
+        lgg_status st = LGG_OK;
+        estimate_file(model, &p, &e, &err, &st);
+        CHECKF(st == LGG_ERR_INVALID && strstr(err.message, cases[i].want), "case %zu: %d %s", i, (int)st, err.message);
+        lgg_close(a);
+    }
+}
+
 /* ---- several devices (tests/estimate/devices.json, made by ref_devices.py) ---- */
 
 typedef struct dev_case {

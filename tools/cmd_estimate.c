@@ -9,7 +9,7 @@
 /* llama.cpp's spellings, so a llama-cli command line can be pasted. */
 #include "spec_estimate.h" /* from tools/spec/estimate.txt (scripts/cli-spec.awk) */
 
-enum { MAX_DEV = LGG_ESTIMATE_MAX_DEVICES, MAX_OT = 512, NAME_CAP = 32 };
+enum { MAX_DEV = LGG_ESTIMATE_MAX_DEVICES, MAX_OT = 512, NAME_CAP = 32, MAX_ADAPTERS = 64 };
 
 typedef struct opts {
     const char *path;
@@ -25,6 +25,12 @@ typedef struct opts {
     lgg_estimate_override ot[MAX_OT];
     char *ot_pattern[MAX_OT], *ot_buffer[MAX_OT];
     uint32_t n_ot;
+    /* --lora, --control-vector: the files as given (opened header-only after the options) */
+    const char *lora_path[MAX_ADAPTERS], *cvec_path[MAX_ADAPTERS];
+    uint32_t n_lora, n_cvec;
+    lgg_file *lora[MAX_ADAPTERS], *cvec[MAX_ADAPTERS];
+    char *lists[2 * MAX_ADAPTERS]; /* copies of the options' values, cut into the names above */
+    uint32_t n_lists;
 } opts;
 
 /* llama.cpp's pattern for experts' matrices (common.h's LLM_FFN_EXPS_REGEX), of every layer or of one */
@@ -195,6 +201,51 @@ static void free_rules(opts *o) {
     for (uint32_t r = 0; r < o->n_ot; r++) free(o->ot_pattern[r]), free(o->ot_buffer[r]);
 }
 
+/* --lora FILE[,FILE...] or --lora-scaled FILE:SCALE[,...] (and the control-vector pair), split as llama.cpp
+ * splits them (a comma list; FILE:SCALE split at its one ':'); the scales need no memory. */
+static int on_adapter(opts *o, int id, const char *v, char *why, size_t cap) {
+    bool lora = id == 'L' || id == 'l', scaled = id == 'l' || id == 'W';
+    const char **paths = lora ? o->lora_path : o->cvec_path;
+    uint32_t *n = lora ? &o->n_lora : &o->n_cvec;
+    if (o->n_lists == 2 * MAX_ADAPTERS) return cli_why(why, cap, "more than %d adapters", 2 * MAX_ADAPTERS);
+    char *copy = strdup(v);
+    if (!copy) return cli_why(why, cap, "out of memory");
+    o->lists[o->n_lists++] = copy;
+    for (char *s = copy;;) {
+        char *end = strchr(s, ','), *colon;
+        if (end) *end = 0;
+        if (scaled) {
+            colon = strchr(s, ':');
+            char *rest;
+            if (!colon || strchr(colon + 1, ':') || (strtof(colon + 1, &rest), rest == colon + 1 || *rest))
+                return cli_why(why, cap, "%s takes FILE:SCALE[,...], not '%s'", lora ? "--lora-scaled" : "--control-vector-scaled", s);
+            *colon = 0;
+        }
+        if (!*s) return cli_why(why, cap, "%s: an empty file name", lora ? "--lora" : "--control-vector");
+        if (*n == MAX_ADAPTERS) return cli_why(why, cap, "more than %d adapters of one kind", MAX_ADAPTERS);
+        paths[(*n)++] = s;
+        if (!end) return 0;
+        s = end + 1;
+    }
+}
+
+/* The adapters' headers; CLI_FAIL after the diagnostic. */
+static int open_adapters(opts *o) {
+    for (uint32_t k = 0; k < o->n_lora; k++)
+        if (!(o->lora[k] = cli_open("estimate", o->lora_path[k], CLI_OPEN_META | CLI_OPEN_HEADER))) return CLI_FAIL;
+    for (uint32_t k = 0; k < o->n_cvec; k++)
+        if (!(o->cvec[k] = cli_open("estimate", o->cvec_path[k], CLI_OPEN_META | CLI_OPEN_HEADER))) return CLI_FAIL;
+    o->p.loras = (const lgg_file *const *)o->lora, o->p.n_loras = o->n_lora;
+    o->p.control_vectors = (const lgg_file *const *)o->cvec, o->p.n_control_vectors = o->n_cvec;
+    return CLI_OK;
+}
+
+static void close_adapters(opts *o) {
+    for (uint32_t k = 0; k < o->n_lora; k++) lgg_close(o->lora[k]);
+    for (uint32_t k = 0; k < o->n_cvec; k++) lgg_close(o->cvec[k]);
+    for (uint32_t k = 0; k < o->n_lists; k++) free(o->lists[k]);
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     opts *o = ud;
     lgg_estimate_params *p = &o->p;
@@ -211,6 +262,10 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         return 0;
     case 'm': p->no_mmap = true; return 0;
     case 'j': o->json = true; return 0;
+    case 'L':
+    case 'l':
+    case 'V':
+    case 'W': return on_adapter(o, id, v, why, cap);
     case 'R': p->repack = LGG_REPACK_NONE; return 0;
     case 'P': p->repack = LGG_REPACK_AVX512; return 0;
     case 'S': p->swa_full = true; return 0;
@@ -298,7 +353,7 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
-enum { MAX_NOTES = 8, NOTE_CAP = 160 };
+enum { MAX_NOTES = 9, NOTE_CAP = 160 };
 
 /* Why a figure deserves a remark (for both the text and the JSON). */
 static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fitted, char out[MAX_NOTES][NOTE_CAP]) {
@@ -318,6 +373,12 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
         snprintf(out[n++], NOTE_CAP, "the compute buffer is an estimate: llama.cpp master's graph is not replayed");
     if (e->n_gpu_layers)
         snprintf(out[n++], NOTE_CAP, "with offloading, the compute buffers of the host and the devices are modelled, not replayed (docs/estimate.md)");
+    uint64_t adapters = e->adapters_host;
+    for (uint32_t d = 0; d < e->n_devices; d++) adapters += e->adapters_devices[d];
+    if (p->n_loras || p->n_control_vectors)
+        snprintf(out[n++], NOTE_CAP, "%.2f MiB of the weights are the adapters (LoRA files %u, control-vector files %u): "
+                 "%.2f MiB on the host", (double)adapters / 1048576.0, p->n_loras, p->n_control_vectors,
+                 (double)e->adapters_host / 1048576.0);
     if (e->recurrent)
         snprintf(out[n++], NOTE_CAP, "recurrent model: the cache holds one state per sequence, whatever the context");
     /* the context asked for (a fitted one has its own note) */
@@ -398,6 +459,12 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     json_part(stdout, &e->all);
     printf(", ");
     json_settings(stdout, e);
+    if (o->n_lora || o->n_cvec) { /* added with adapters (the output without them is unchanged) */
+        printf(", \"adapters\": {\"host\": %llu, \"devices\": [", (unsigned long long)e->adapters_host);
+        for (uint32_t d = 0; has_devices(e) && d < e->n_devices; d++)
+            printf("%s%llu", d ? ", " : "", (unsigned long long)e->adapters_devices[d]);
+        printf("]}");
+    }
     printf(", \"devices\": [");
     if (has_devices(e)) json_devices(o, e);
     printf("], \"fit\": {\"ctx\": ");
@@ -620,12 +687,14 @@ int cmd_estimate(int argc, char **argv) {
     int rc = cli_parse(&SPEC, argc, argv, on_opt, &o, &np);
     if (!rc) rc = settle_devices(&o);
     if (rc) {
+        close_adapters(&o);
         free_rules(&o);
         return rc == CLI_HELP ? CLI_OK : rc;
     }
     o.path = argv[1];
     cli_shards m;
-    if (cli_shards_header("estimate", o.path, &m) != CLI_OK) return free_rules(&o), CLI_FAIL;
+    if (open_adapters(&o) != CLI_OK || cli_shards_header("estimate", o.path, &m) != CLI_OK)
+        return close_adapters(&o), free_rules(&o), CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e, fit;
@@ -646,6 +715,7 @@ int cmd_estimate(int argc, char **argv) {
         rc = fr.none ? fail(&o, &err) : CLI_OK;
     }
     cli_shards_close(&m);
+    close_adapters(&o);
     free_rules(&o);
     return rc;
 }

@@ -65,6 +65,14 @@ typedef struct lgg_estimate_params {
     bool no_kv_offload;   /* -nkvo: every layer's KV cache on the host */
     uint32_t n_overrides; /* -ot, --cpu-moe, --n-cpu-moe: the rules below, the first match wins */
     const lgg_estimate_override *overrides;
+    /* Added: adapters, allocated as llama.cpp allocates them (both targets). */
+    uint32_t n_loras;     /* --lora: LoRA adapter files (general.type "adapter", adapter.type "lora", the
+                             model's architecture); each pair NAME.lora_a/NAME.lora_b is allocated where
+                             the model's NAME is (the host for a repacked one), in a buffer per place */
+    const lgg_file *const *loras;
+    uint32_t n_control_vectors; /* --control-vector: control vector files (F32 direction.N vectors of
+                             n_embd); with any, one n_embd F32 vector per layer 1..n_layer-1 on its layer's place */
+    const lgg_file *const *control_vectors;
 } lgg_estimate_params;
 #define LGG_SPLIT_LAYER 0u
 #define LGG_SPLIT_NONE 1u
@@ -134,6 +142,9 @@ typedef struct lgg_estimate {
     lgg_estimate_part devices[LGG_ESTIMATE_MAX_DEVICES]; /* each device's figures */
     uint32_t device_layers[LGG_ESTIMATE_MAX_DEVICES];  /* repeating layers each device holds */
     int32_t output_device; /* the output layer's device, -1: the host */
+    /* Added: of the weights above, the bytes of the LoRA adapters and control vectors */
+    uint64_t adapters_host;
+    uint64_t adapters_devices[LGG_ESTIMATE_MAX_DEVICES];
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,

@@ -571,6 +571,165 @@ ovf:
     return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the weights' size overflows 64 bits");
 }
 
+/* ---- adapters: LoRA and control vectors (llama-adapter.cpp) -------------- */
+
+/* The model's tensor `name` (len bytes) across the shards, or NULL. */
+static const lgg_tensor *model_tensor(const lgg_file *const *files, size_t n_files, const char *name, size_t len) {
+    for (size_t k = 0; k < n_files; k++) {
+        int64_t i = lgg_find_tensor(files[k], name, len);
+        if (i >= 0) return lgg_tensor_at(files[k], (uint64_t)i);
+    }
+    return NULL;
+}
+
+/* `size` bytes of adapter tensors in place d's buffer (its alignment); true on overflow. */
+static bool add_adapter(lgg_estimate *e, int32_t d, uint64_t size) {
+    uint64_t sz = pad_up(size, d == LGG__HOST ? BUF_ALIGN : DEV_ALIGN);
+    uint64_t *w = &part_of(e, d)->weights, *a = d == LGG__HOST ? &e->adapters_host : &e->adapters_devices[d];
+    return lgg__add_ovf(*w, sz, w) || lgg__add_ovf(*a, sz, a);
+}
+
+/* Key `key` of f is the string `want` (NULL: the architecture of the model). */
+static bool key_is(const lgg_file *f, const char *key, const char *want) {
+    lgg_value v;
+    lgg_str s;
+    return lgg_get(f, key, &v) == LGG_OK && lgg_value_string(&v, &s) == LGG_OK && s.len == strlen(want) &&
+           !memcmp(s.ptr, want, s.len);
+}
+
+static bool ends_with_str(lgg_str s, const char *suf) {
+    size_t n = strlen(suf);
+    return s.len >= n && !memcmp(s.ptr + s.len - n, suf, n);
+}
+
+/* One pair NAME.lora_a (a) / NAME.lora_b of LoRA k, checked as llama.cpp checks it, placed with NAME. */
+static lgg_status lora_pair(const lgg_file *const *files, size_t n_files, const facts *m, const lgg__placement *pl,
+                            lgg_estimate *e, const lgg_file *lf, const lgg_tensor *a, uint32_t k, lgg_error *err) {
+    lgg_str base = {a->name.ptr, a->name.len - 7};
+    char bname[512];
+    if (base.len + 8 > sizeof bname)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: a tensor name of %llu bytes", k,
+                         (unsigned long long)a->name.len);
+    memcpy(bname, base.ptr, base.len);
+    memcpy(bname + base.len, ".lora_b", 8);
+    int64_t bi = lgg_find_tensor_cstr(lf, bname);
+    if (bi < 0)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: tensor pair for '%.*s' is missing one component",
+                         k, (int)base.len, base.ptr);
+    const lgg_tensor *b = lgg_tensor_at(lf, (uint64_t)bi), *t = model_tensor(files, n_files, base.ptr, base.len);
+    uint32_t il = tensor_layer(m, base);
+    if (!t || skipped_layer(m, e, il))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: tensor '%.*s' does not exist in the model", k,
+                         (int)base.len, base.ptr);
+    bool embd = base.len == 17 && !memcmp(base.ptr, "token_embd.weight", 17);
+    bool shape = embd ? t->ne[0] == b->ne[1] && t->ne[1] == a->ne[1]
+                      : t->ne[0] == a->ne[0] && t->ne[1] == b->ne[1] && a->ne[1] == b->ne[0];
+    if (!shape)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: tensor '%.*s' has a shape the model's does not "
+                         "match (another base model?)", k, (int)base.len, base.ptr);
+    bool overridden;
+    int32_t d = lgg__tensor_device(pl, base, il, &overridden);
+    if (d == LGG__PLACE_NOMEM) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+    /* a repacked matrix's pair goes to the plain CPU buffer: the host either way */
+    if (add_adapter(e, d, a->size) || add_adapter(e, d, b->size))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the adapters' size overflows 64 bits");
+    return LGG_OK;
+}
+
+/* The NAME.lora_a beside a NAME.lora_b. */
+static bool has_lora_a(const lgg_file *lf, lgg_str b) {
+    char aname[512];
+    if (b.len + 1 > sizeof aname) return false;
+    memcpy(aname, b.ptr, b.len);
+    aname[b.len - 1] = 'a', aname[b.len] = 0;
+    return lgg_find_tensor_cstr(lf, aname) >= 0;
+}
+
+static lgg_status one_lora(const lgg_file *const *files, size_t n_files, const facts *m, const lgg__placement *pl,
+                           lgg_estimate *e, const lgg_file *lf, uint32_t k, lgg_error *err) {
+    if (!key_is(lf, "general.type", "adapter"))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: general.type is not 'adapter'", k);
+    if (!key_is(lf, "general.architecture", m->arch))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: its architecture is not the model's (%s)", k,
+                         m->arch);
+    if (!key_is(lf, "adapter.type", "lora"))
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: adapter.type is not 'lora'", k);
+    for (uint64_t i = 0, n = lgg_tensor_count(lf); i < n; i++) {
+        const lgg_tensor *t = lgg_tensor_at(lf, i);
+        lgg_status st = LGG_OK;
+        if (ends_with_str(t->name, ".lora_a")) {
+            st = lora_pair(files, n_files, m, pl, e, lf, t, k, err);
+        } else if (ends_with_str(t->name, ".lora_b")) {
+            if (!has_lora_a(lf, t->name))
+                st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                               "LoRA %u: tensor pair for '%.*s' is missing one component", k, (int)t->name.len - 7,
+                               t->name.ptr);
+        } else if (!ends_with_str(t->name, "_norm.weight")) { /* llama.cpp skips those */
+            st = lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "LoRA %u: tensor '%.*s' has an unexpected suffix", k,
+                           (int)t->name.len, t->name.ptr);
+        }
+        if (st) return st;
+    }
+    return LGG_OK;
+}
+
+/* The n_embd of control vector file cf ("direction.N" F32 vectors, N > 0), or 0 with err set. */
+static uint64_t cvec_embd(const lgg_file *cf, uint32_t k, lgg_error *err) {
+    uint64_t n_embd = 0, n = lgg_tensor_count(cf);
+    for (uint64_t i = 0; i < n; i++) {
+        const lgg_tensor *t = lgg_tensor_at(cf, i);
+        size_t j = 10;
+        bool named = t->name.len > 10 && !memcmp(t->name.ptr, "direction.", 10);
+        uint64_t layer = 0;
+        for (; named && j < t->name.len && t->name.ptr[j] >= '0' && t->name.ptr[j] <= '9' && layer < INT32_MAX; j++)
+            layer = layer * 10 + (uint64_t)(t->name.ptr[j] - '0');
+        const char *why = !named || j == 10 ? "a tensor that is not direction.N"
+                          : layer == 0      ? "direction.0 (layer 0 has none)"
+                          : t->type != LGG_TYPE_F32 ? "a direction that is not F32"
+                          : t->n_dims != 1  ? "a direction that is not a vector"
+                          : n_embd && (uint64_t)t->ne[0] != n_embd ? "directions of different lengths" : NULL;
+        if (why) {
+            lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "control vector %u: %s ('%.*s')", k, why, (int)t->name.len,
+                      t->name.ptr);
+            return 0;
+        }
+        n_embd = (uint64_t)t->ne[0];
+    }
+    if (!n_embd) lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "control vector %u: no direction tensors", k);
+    return n_embd;
+}
+
+/* With control vectors, llama.cpp allocates one n_embd F32 vector for each layer but the first. */
+static lgg_status control_vectors(const lgg_estimate_params *p, const facts *m, const lgg__placement *pl,
+                                  lgg_estimate *e, lgg_error *err) {
+    for (uint32_t k = 0; k < p->n_control_vectors; k++) {
+        uint64_t n_embd = cvec_embd(p->control_vectors[k], k, err);
+        if (!n_embd) return LGG_ERR_INVALID;
+        if (n_embd != m->n_embd)
+            return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                             "control vector %u: its n_embd %llu is not the model's (%u)", k,
+                             (unsigned long long)n_embd, m->n_embd);
+    }
+    for (uint32_t il = 1; p->n_control_vectors && il < m->n_layer; il++)
+        if (add_adapter(e, lgg__layer_device(pl, il), (uint64_t)m->n_embd * 4))
+            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the adapters' size overflows 64 bits");
+    return LGG_OK;
+}
+
+static lgg_status adapters(const lgg_file *const *files, size_t n_files, const facts *m, const lgg__placement *pl,
+                           const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    if ((p->n_loras && !p->loras) || (p->n_control_vectors && !p->control_vectors))
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_loras or n_control_vectors without their files");
+    for (uint32_t k = 0; k < p->n_loras; k++) {
+        if (!p->loras[k]) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "LoRA %u is NULL", k);
+        lgg_status st = one_lora(files, n_files, m, pl, e, p->loras[k], k, err);
+        if (st) return st;
+    }
+    for (uint32_t k = 0; k < p->n_control_vectors; k++)
+        if (!p->control_vectors[k]) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "control vector %u is NULL", k);
+    return control_vectors(p, m, pl, e, err);
+}
+
 /* ---- KV cache ------------------------------------------------------------ */
 
 /* Bytes of n1 * n2 * n3 elements of `type`; false on overflow. */
@@ -807,7 +966,8 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
     else memset(&pl, 0, sizeof pl);
     if (st == LGG_OK) {
         place_layers(&pl, p, e);
-        if (!(st = weights(files, n_files, m, &pl, e, err)) && !(st = kv_cache(m, &pl, e, err))) {
+        if (!(st = weights(files, n_files, m, &pl, e, err)) && !(st = adapters(files, n_files, m, &pl, p, e, err)) &&
+            !(st = kv_cache(m, &pl, e, err))) {
             /* llama_output_reserve: n_vocab floats per sequence */
             if (!type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &e->host.output))
                 st = lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");

@@ -13,7 +13,12 @@
  * logs "... buffer size = X MiB", that result is the X it printed.
  *
  *   ref_master MODEL [-c N] [-b N] [-ub N] [-np N] [-fa on|off|auto] [-ctk TYPE] [-ctv TYPE]
- *              [--no-mmap] [--no-repack] [--swa-full] [-kvu] [--allow-amx]
+ *              [--no-mmap] [--no-repack] [--swa-full] [-kvu] [--allow-amx] [--lora FILE]... [--control-vector]
+ *
+ * --lora FILE loads the adapter after the context (as llama-cli does): its buffers are kind "lora" (the
+ * "LoRA buffer size" lines).  --control-vector applies a zero control vector of the model's n_embd to every
+ * layer: the buffers llama.cpp allocates for it are kind "cvec" (it prints no line for them: this program
+ * wraps ggml_backend_alloc_ctx_tensors_from_buft while it applies the vector).
  *
  * The log lines about sizes and settings go to standard error (the rest of llama.cpp's log is dropped).
  */
@@ -50,6 +55,22 @@ size_t ggml_backend_sched_get_buffer_size(ggml_backend_sched_t sched, ggml_backe
     size_t n = real(sched, backend);
     last_size = n;
     return n;
+}
+
+/* While the control vector is applied: the buffers allocated then are its. */
+static int in_cvec;
+
+ggml_backend_buffer_t ggml_backend_alloc_ctx_tensors_from_buft(struct ggml_context *ctx, ggml_backend_buffer_type_t buft)
+{
+    static ggml_backend_buffer_t (*real)(struct ggml_context *, ggml_backend_buffer_type_t);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "ggml_backend_alloc_ctx_tensors_from_buft");
+    ggml_backend_buffer_t b = real(ctx, buft);
+    if (b && in_cvec) {
+        printf("%s{\"kind\": \"cvec\", \"name\": \"%s\", \"bytes\": %zu}", n_printed++ ? ",\n  " : "\n  ",
+               ggml_backend_buft_name(buft), ggml_backend_buffer_get_size(b));
+    }
+    return b;
 }
 
 /* This machine has AMX; ggml's CPU backend would put Q4_K/Q6_K/Q8_0 matrices in an "AMX" buffer, which
@@ -95,7 +116,7 @@ static const struct {
 } SIZE_LINES[] = {
     {" model buffer size = ", "model"}, {" KV buffer size = ", "kv"},
     {" RS buffer size = ", "rs"},       {"  output buffer size = ", "output"},
-    {" compute buffer size = ", "compute"},
+    {" compute buffer size = ", "compute"}, {" LoRA buffer size = ", "lora"},
 };
 
 static const char *KEEP[] = {
@@ -161,6 +182,9 @@ static enum ggml_type cache_type(const char *s)
     exit(2);
 }
 
+static const char *loras[8];
+static int n_loras, cvec;
+
 static int parse(int argc, char **argv, struct llama_model_params *mp, struct llama_context_params *cp)
 {
     for (int i = 2; i < argc; i++) {
@@ -175,6 +199,10 @@ static int parse(int argc, char **argv, struct llama_model_params *mp, struct ll
             allow_amx = 1;
         else if (!strcmp(a, "-kvu"))
             cp->kv_unified = true;
+        else if (!strcmp(a, "--control-vector"))
+            cvec = 1;
+        else if (!strcmp(a, "--lora") && v && n_loras < 8)
+            loras[n_loras++] = v, i++;
         else if (!v)
             return -1;
         else if (!strcmp(a, "-c"))
@@ -226,6 +254,19 @@ int main(int argc, char **argv)
         struct llama_context *ctx = llama_init_from_model(model, cp);
         if (ctx) {
             status = 0;
+            for (int k = 0; k < n_loras; k++)
+                if (!llama_adapter_lora_init(model, loras[k]))
+                    status = 1;
+            if (cvec) {
+                int32_t n_embd = llama_model_n_embd(model), n_layer = llama_model_n_layer(model);
+                size_t len = (size_t)n_embd * (size_t)(n_layer > 1 ? n_layer - 1 : 1);
+                float *zero = calloc(len, sizeof *zero);
+                in_cvec = 1;
+                if (!zero || llama_set_adapter_cvec(ctx, zero, len, n_embd, 1, n_layer) != 0)
+                    status = 1;
+                in_cvec = 0;
+                free(zero);
+            }
             llama_free(ctx);
         }
         llama_model_free(model);

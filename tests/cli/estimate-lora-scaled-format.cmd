@@ -1,0 +1,4 @@
+estimate
+--lora-scaled
+adapter.gguf
+model.gguf
