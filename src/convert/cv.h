@@ -140,6 +140,10 @@ typedef struct cv_mkey {
     {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0},              \
     {"expert_count", "num_local_experts|num_experts|n_routed_experts", CV_M_U32, 0},                              \
     {"expert_used_count", "num_experts_per_tok|num_experts_per_token|top_k_experts", CV_M_U32, 0},                \
+    {"expert_group_count", "n_group", CV_M_U32, 0},                                                               \
+    {"expert_group_used_count", "topk_group", CV_M_U32, 0},                                                       \
+    {"expert_gating_func", "score_function|scoring_func|score_func|moe_router_activation|moe_router_activation_func|" \
+     "expert_selection_fn=softmax:1,sigmoid:2,sqrtsoftplus:4", CV_M_ENUM, 0},                                     \
     {"attention.key_length", "head_dim", CV_M_U32, 0},                                                            \
     {"attention.value_length", "head_dim", CV_M_U32, 0},                                                          \
     {"general.file_type", "", CV_M_FILE_TYPE, 0}
@@ -173,6 +177,7 @@ enum {
     CV_F_NORM_ADD1 = 4096,       /* Gemma's: 1 added to every tensor whose name ends in "norm" (namemap.c) */
     CV_F_CONV1D = 8192,          /* GPT-2's Conv1D matrices (c_attn, c_proj, c_fc, c_fc2) written transposed */
     CV_F_MASTER = 16384,         /* only llama.cpp master converts it: its default target is master, b4747 refused */
+    CV_F_MTP = 32768,            /* master takes --mtp / --no-mtp for it (lgg_convert_options.mtp; refused otherwise) */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
                                     past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
                                     score 0, the others USER_DEFINED with -10000 */

@@ -39,6 +39,10 @@ static inline int lgg__cv_heads_ok(int64_t h) { return h > 0 && h <= LGG_CV_MAX_
  * required. */
 lgg_status lgg__cv_tokenizer_json(struct lgg_convert *c, int required, json_t **out, lgg_error *err);
 
+/* families/chatglm.c: the id of tokenizer.json's (tj) added token
+ * `content` (the last such entry, as a dict built by id keeps it), or -1. */
+int64_t lgg__cv_added_id(const json_t *tj, const char *content);
+
 /* One source matrix of a stacked (expert) tensor. */
 typedef struct cv_src {
     uint32_t shard;
@@ -139,6 +143,7 @@ struct lgg_convert {
     uint64_t share_order;    /* the order it writes its tensors in: 0 the checkpoint's, else a hash of the
                                 quantize plan's (outputs of one order share blocks) */
     uint32_t *share_pos;     /* each tensor's place in the quantize plan's order, or NULL (the checkpoint's) */
+    uint32_t mtp;            /* lgg_convert_options.mtp (only for a CV_F_MTP family, target master) */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
