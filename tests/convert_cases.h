@@ -113,6 +113,9 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg);
 #define CV_CASE_QWEN3_GEN                                                                                                 \
     "{\"bos_token_id\":151643,\"do_sample\":true,\"eos_token_id\":[151645,151643],\"pad_token_id\":151643,\"temperat" \
     "ure\":0.6,\"top_k\":20,\"top_p\":0.95,\"transformers_version\":\"4.51.0\"}"
+/* dir opened (vocabulary only) with lgg_convert_options.target and .mtp:
+ * its status, the error's message in msg ("" on success). */
+int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));
