@@ -113,6 +113,7 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
 }
 
 uint32_t cv_case_target;
+uint64_t cv_case_mtp;
 
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
@@ -125,6 +126,7 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
         lgg_convert_options o;
         lgg_convert_options_init(&o);
         o.target = cv_case_target;
+        o.mtp = cv_case_mtp;
         o.outtype = types[k];
         lgg_convert *c = NULL;
         lgg_error err;
@@ -184,6 +186,7 @@ static lgg_status open_out(const char *dir, const char *preset, uint32_t outtype
     lgg_convert_options opt;
     lgg_convert_options_init(&opt);
     opt.target = cv_case_target;
+    opt.mtp = cv_case_mtp;
     opt.outtype = preset ? LGG_CONVERT_AUTO : outtype;
     o->preset = preset, o->st = LGG_OK;
     return lgg_convert_open(dir, &opt, &o->c, &o->err);

@@ -48,6 +48,8 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
 /* The lgg_convert_options.target cv_case_check and cv_case_shared convert
  * with (0, the default, unless a test sets it and sets it back). */
 extern uint32_t cv_case_target;
+/* The same for lgg_convert_options.mtp (--mtp, --no-mtp). */
+extern uint64_t cv_case_mtp;
 /* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
  * reduced sweeps (what a family test's count of matches is held to). */
 int cv_case_outtypes(void);

@@ -66,30 +66,67 @@ static size_t glm45_moe(tspec *t, const cv_fcase *m, unsigned long long b) {
     return n;
 }
 
+/* Block b's feed-forward: dense (96 wide) in block 0 (first_k_dense_replace
+ * 1), GLM-4.5's MoE after it. */
+static size_t glm45_ffn(tspec *t, const cv_fcase *m, unsigned long long b) {
+    uint64_t H = m->H, FF = 96;
+    size_t n = 0;
+    if (b > 0) return glm45_moe(t, m, b);
+    ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+    ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+    ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    return n;
+}
+
+/* The next-token-prediction block's own tensors (block m->L): its
+ * projection of [embedding; hidden], two norms, its embeddings and shared
+ * head. */
+static size_t glm_nextn(tspec *t, const cv_fcase *m) {
+    unsigned long long x = m->L;
+    size_t n = 0;
+    ADD(m->H, 2 * m->H, "model.layers.%llu.eh_proj.weight", x);
+    ADD(m->H, 0, "model.layers.%llu.enorm.weight", x);
+    ADD(m->H, 0, "model.layers.%llu.hnorm.weight", x);
+    ADD(m->H, 0, "model.layers.%llu.shared_head.norm.weight", x);
+    ADD(m->V, m->H, "model.layers.%llu.embed_tokens.weight", x);
+    ADD(m->V, m->H, "model.layers.%llu.shared_head.head.weight", x);
+    return n;
+}
+
 /* GLM-4.5: block 0 dense (first_k_dense_replace 1), the others MoE, and
  * block L (num_nextn_predict_layers 1) the next-token-prediction block: a
  * MoE block with its projection of [embedding; hidden], two norms, and its
  * own embeddings and shared head. */
 static size_t glm45_shapes(tspec *t, const cv_fcase *m) {
-    uint64_t H = m->H, FF = 96;
     size_t n = glm_outer(t, m);
     for (unsigned long long b = 0; b <= m->L; b++) {
         n += glm_attn(t + n, m, b, 1);
-        if (b == 0) {
-            ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
-            ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
-            ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
-        } else {
-            n += glm45_moe(t + n, m, b);
-        }
+        n += glm45_ffn(t + n, m, b);
     }
-    unsigned long long x = m->L;
-    ADD(H, 2 * H, "model.layers.%llu.eh_proj.weight", x);
-    ADD(H, 0, "model.layers.%llu.enorm.weight", x);
-    ADD(H, 0, "model.layers.%llu.hnorm.weight", x);
-    ADD(H, 0, "model.layers.%llu.shared_head.norm.weight", x);
-    ADD(m->V, H, "model.layers.%llu.embed_tokens.weight", x);
-    ADD(m->V, H, "model.layers.%llu.shared_head.head.weight", x);
+    n += glm_nextn(t + n, m);
+    return cv_case_sort(t, n);
+}
+
+/* GLM-4.7-Flash (Glm4MoeLiteForCausalLM): DeepSeek V3's latent attention
+ * (q_lora_rank 24, kv_lora_rank 32, nope 16 + rope 8, v 16: q8_0 quantizes
+ * attn_v_b, rows of 32, and writes attn_k_b, rows of 16, in f16) in GLM-4.5's
+ * blocks, the next-token-prediction block appended. */
+static size_t glm_lite_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, QR = 24, KVR = 32, NOPE = 16, ROPE = 8, VD = 16;
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b <= m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(QR, H, "model.layers.%llu.self_attn.q_a_proj.weight", b);
+        ADD(QR, 0, "model.layers.%llu.self_attn.q_a_layernorm.weight", b);
+        ADD(m->nh * (NOPE + ROPE), QR, "model.layers.%llu.self_attn.q_b_proj.weight", b);
+        ADD(KVR + ROPE, H, "model.layers.%llu.self_attn.kv_a_proj_with_mqa.weight", b);
+        ADD(KVR, 0, "model.layers.%llu.self_attn.kv_a_layernorm.weight", b);
+        ADD(m->nh * (NOPE + VD), KVR, "model.layers.%llu.self_attn.kv_b_proj.weight", b);
+        ADD(H, m->nh * VD, "model.layers.%llu.self_attn.o_proj.weight", b);
+        n += glm45_ffn(t + n, m, b);
+    }
+    n += glm_nextn(t + n, m);
     return cv_case_sort(t, n);
 }
 
@@ -127,6 +164,23 @@ static const char *const FILES[][2] = {
     "layers\":1,\"rms_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":1000000,\"tie_word_embeddings\":false,\"t" \
     "orch_dtype\":\"bfloat16\",\"transformers_version\":\"4.54.0\",\"use_cache\":true,\"use_qk_norm\":" QK ",\"voca" \
     "b_size\":151680}"
+
+static const cv_fcase LITE[] = {
+    {"GLM-4.7-Flash-Tiny-Test",
+     "{\"architectures\":[\"Glm4MoeLiteForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"pad_token_"
+     "id\":151329,\"eos_token_id\":[151329,151336,151338],\"first_k_dense_replace\":1,\"hidden_act\":\"silu\",\"hidde"
+     "n_size\":32,\"intermediate_size\":96,\"kv_lora_rank\":32,\"max_position_embeddings\":202752,\"model_type\":\"gl"
+     "m4_moe_lite\",\"moe_intermediate_size\":32,\"n_group\":1,\"n_routed_experts\":4,\"n_shared_experts\":1,\"norm_"
+     "topk_prob\":true,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_h"
+     "eads\":4,\"num_nextn_predict_layers\":1,\"q_lora_rank\":24,\"qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,\"rms"
+     "_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":1000000,\"routed_scaling_factor\":1.8,\"scoring_func\":\"s"
+     "igmoid\",\"tie_word_embeddings\":false,\"topk_group\":1,\"topk_method\":\"noaux_tc\",\"torch_dtype\":\"bfloat1"
+     "6\",\"transformers_version\":\"5.0.0\",\"use_cache\":true,\"v_head_dim\":16,\"vocab_size\":151680}",
+     "", "", glm_lite_shapes, 0, 32, 2, 4, 4, 151680, LGG_TYPE_BF16,
+     {"eb4e9f88339c9f8d6c6d9df169a500527d31c9fdc4a73f313cb0685462021340", "01ddc4f8e448bd90f979e651fb5ccc9b875139dce6e44851976fe83ba9fa88c6",
+      "8b69a6d237508c5a876c6b1caacc3ae0249e8a32484f4c0bd39d1e9c75519f69", "622a699919e6f6a9a814c2030a3e09a7ccd7257debdc8176e8cd371197a58b86",
+      "8b69a6d237508c5a876c6b1caacc3ae0249e8a32484f4c0bd39d1e9c75519f69"}},
+};
 
 static const cv_fcase CASES[] = {
     {"GLM-4.5-Tiny-Test", GLM45_CONFIG("true"), "", "", glm45_shapes, 0, 32, 3, 4, 2, 151680, LGG_TYPE_BF16,
@@ -201,6 +255,15 @@ TEST(convert_glm4_mtp) {
     CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "not converted by llama.cpp b4747"), "b4747: status %d, '%s'", (int)st, msg);
     st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, LGG_CONVERT_MTP_KEEP, msg, sizeof msg);
     CHECKF(st == LGG_OK, "default: status %d, '%s'", (int)st, msg);
+    /* GLM-4.7-Flash: master takes both (convert_glm4_lite has their bytes), b4747 neither */
+    const char *lite = cv_fcase_make(&LITE[0], FILES, glm_tokenizer);
+    CHECK(lite != NULL);
+    for (uint64_t mtp = LGG_CONVERT_MTP_ONLY; lite && mtp <= LGG_CONVERT_MTP_NONE; mtp++) {
+        st = cv_case_open(lite, LGG_CONVERT_TARGET_DEFAULT, mtp, msg, sizeof msg);
+        CHECKF(st == LGG_OK, "GLM-4.7-Flash mtp %d: status %d, '%s'", (int)mtp, (int)st, msg);
+        st = cv_case_open(lite, LGG_CONVERT_TARGET_B4747, mtp, msg, sizeof msg);
+        CHECKF(st == LGG_ERR_UNSUPPORTED, "GLM-4.7-Flash b4747 mtp %d: status %d, '%s'", (int)mtp, (int)st, msg);
+    }
     /* a tokenizer without the eom token master looks up by name (a KeyError there) */
     ADDED[2] = "<|observer|>";
     CHECK(glm_tokenizer(dir));
@@ -208,6 +271,47 @@ TEST(convert_glm4_mtp) {
     st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, LGG_CONVERT_MTP_KEEP, msg, sizeof msg);
     CHECKF(st == LGG_ERR_INVALID && strstr(msg, "no added token '<|observation|>'"), "no eom: status %d, '%s'", (int)st, msg);
     CHECK(glm_tokenizer(dir));
+}
+
+/* GLM-4.7-Flash with --mtp (the next-token-prediction block, the
+ * embeddings, output norm and head alone) and --no-mtp (without it):
+ * master's sha256s for the five outtypes. */
+static const char *const LITE_MTP[2][5] = {
+    {"d10cedcaff97c1febc55be53e5c3727d7b67d86cfc4442b88f904897081dfd19", "0da65a803414839055d7691100119c19ff1f2b183d48f90e92af32a5bdc35b3a",
+      "c9f8241679d68a8a742bcba25966db91cb3cce1317a54b73bfd97a9d39331804", "6fd05649b121e3c4dbbdbded52db97dedefd68b4fcc0d6ee6c35806a8ae25f85",
+      "c9f8241679d68a8a742bcba25966db91cb3cce1317a54b73bfd97a9d39331804"},
+    {"cc19d3f9de2f0afe8361d51beb9ffb5be83fa7d34a34b99a5fcecb3c34e9c4c5", "00904e33864c4f1e8f17b8bfea92c9fd924a1bc90242850dce13c58acc549dda",
+      "34254c0044cd035de63e933d20a6cb7982d516c9cd791355578622a7a049d0ec", "b8139b4a76a2231fb02a5a986f40fcc4ea23b48c853b445a68b844115a491702",
+      "34254c0044cd035de63e933d20a6cb7982d516c9cd791355578622a7a049d0ec"},
+};
+
+TEST(convert_glm4_lite) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(LITE, 1, FILES, glm_tokenizer);
+    cv_case_supported("Glm4MoeLiteForCausalLM");
+    const char *dir = cv_fcase_make(&LITE[0], FILES, glm_tokenizer);
+    CHECK(dir != NULL);
+    int same = 0;
+    for (int k = 0; dir && k < 2; k++) {
+        cv_case_mtp = k ? LGG_CONVERT_MTP_NONE : LGG_CONVERT_MTP_ONLY;
+        same += cv_case_run(dir, k ? "GLM-4.7-Flash --no-mtp" : "GLM-4.7-Flash --mtp", LITE_MTP[k], cv_case_q4km, 1);
+        cv_case_mtp = LGG_CONVERT_MTP_KEEP;
+    }
+    CHECKF(same == 2 * cv_case_outtypes(), "--mtp, --no-mtp: %d of %d byte-identical to master", same, 2 * cv_case_outtypes());
+    /* master's default names (run without --outfile): "mtp-" and no size label with --mtp */
+    static const char *const NAMES[2] = {"GLM-4.7-Flash-Tiny-Test-4x19M-F16.gguf", "mtp-GLM-4.7-Flash-Tiny-Test-F16.gguf"};
+    for (int k = 0; dir && k < 2; k++) {
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.mtp = k ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_KEEP;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        char name[256] = "";
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+        lgg_convert_free(c);
+        CHECKF(st == LGG_OK && !strcmp(name, NAMES[k]), "default name %d: status %d, '%s'", k, (int)st, name);
+    }
 }
 
 TEST(convert_glm4) {

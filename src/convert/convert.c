@@ -253,9 +253,16 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
 }
 
 int lgg__cv_skipped(const lgg_convert *c, const char *name) {
-    if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && !strncmp(name, "model.layers.", 13) && name[13] >= '0' &&
-        name[13] <= '9' && strtoull(name + 13, NULL, 10) >= c->block_count)
+    int layer = !strncmp(name, "model.layers.", 13) && name[13] >= '0' && name[13] <= '9';
+    if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && layer && strtoull(name + 13, NULL, 10) >= c->block_count)
         return 1;
+    if (c->mtp) { /* master's --no-mtp drops the next-token-prediction blocks; --mtp keeps them and what they share */
+        int mtp = layer && strtoull(name + 13, NULL, 10) >= c->mtp_main;
+        if (c->mtp == LGG_CONVERT_MTP_NONE ? mtp
+                                           : !mtp && strcmp(name, "model.embed_tokens.weight") && strcmp(name, "model.norm.weight") &&
+                                                 strcmp(name, "lm_head.weight"))
+            return 1;
+    }
     return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
            ends_with(name, ".rotary_emb.inv_freq");
 }

@@ -144,6 +144,7 @@ struct lgg_convert {
                                 quantize plan's (outputs of one order share blocks) */
     uint32_t *share_pos;     /* each tensor's place in the quantize plan's order, or NULL (the checkpoint's) */
     uint32_t mtp;            /* lgg_convert_options.mtp (only for a CV_F_MTP family, target master) */
+    uint64_t mtp_main;       /* with mtp: the blocks before the next-token-prediction ones (the family's init) */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);

@@ -467,8 +467,10 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
                      (n.finetune ? strlen(n.finetune) : 0) + (n.version ? strlen(n.version) : 0);
         if ((c->default_name = malloc(cap))) {
             /* a vocabulary-only file has no size or encoding, and the type "vocab" */
-            const char *sl = c->vocab_only ? NULL : n.size_label;
-            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s%s.gguf", base, sl ? "-" : "", sl ? sl : "",
+            /* master's --mtp: "mtp-" before a name without the size */
+            int mtp = !c->vocab_only && c->mtp == LGG_CONVERT_MTP_ONLY;
+            const char *sl = c->vocab_only || mtp ? NULL : n.size_label;
+            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s%s-%s%s.gguf", mtp ? "mtp-" : "", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
                      c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype], c->lora ? "-LoRA" : "");
             file_name_chars(c->default_name);
