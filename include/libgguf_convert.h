@@ -138,7 +138,21 @@ typedef struct lgg_convert_options {
                                       name follows); bounded as the "others" below */
     const char *model_name; /* NULL, or general.name (and the default name's name), over all else */
     uint32_t target;        /* lgg_convert_target: whose converter the output follows byte for byte */
+    uint64_t mtp;           /* lgg_convert_mtp: the next-token-prediction (MTP, NextN) layers, as
+                               convert_hf_to_gguf.py's --mtp / --no-mtp (master only; a family master
+                               does not take them for is refused with the reason).  64 bits: the 4
+                               bytes after target are the older struct's tail padding */
 } lgg_convert_options;
+/* lgg_convert_options.mtp: KEEP writes what the checkpoint has (master's
+ * default); ONLY writes the MTP layers alone, with the embeddings, output
+ * norm and head they share (a draft model for speculative decoding: --mtp);
+ * NONE leaves them out (--no-mtp). */
+typedef enum lgg_convert_mtp {
+    LGG_CONVERT_MTP_KEEP = 0,
+    LGG_CONVERT_MTP_ONLY = 1,
+    LGG_CONVERT_MTP_NONE = 2,
+} lgg_convert_mtp;
+
 #define LGG_CONVERT_OPTIONS_INIT {.size = sizeof(lgg_convert_options), .outtype = LGG_CONVERT_F16}
 
 /* The default bounds of the JSON inputs, in bytes (jansson holds about

@@ -113,6 +113,7 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
 }
 
 uint32_t cv_case_target;
+uint64_t cv_case_mtp;
 
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
@@ -125,6 +126,7 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
         lgg_convert_options o;
         lgg_convert_options_init(&o);
         o.target = cv_case_target;
+        o.mtp = cv_case_mtp;
         o.outtype = types[k];
         lgg_convert *c = NULL;
         lgg_error err;
@@ -184,6 +186,7 @@ static lgg_status open_out(const char *dir, const char *preset, uint32_t outtype
     lgg_convert_options opt;
     lgg_convert_options_init(&opt);
     opt.target = cv_case_target;
+    opt.mtp = cv_case_mtp;
     opt.outtype = preset ? LGG_CONVERT_AUTO : outtype;
     o->preset = preset, o->st = LGG_OK;
     return lgg_convert_open(dir, &opt, &o->c, &o->err);
@@ -379,6 +382,20 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg) {
         if (!cv_case_copy(cv_case_npm_file(pkg, files[k]), to)) return 0;
     }
     return 1;
+}
+
+int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.target = target;
+    o.mtp = mtp;
+    o.vocab_only = true;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    snprintf(msg, cap, "%s", st ? err.message : "");
+    lgg_convert_free(c);
+    return (int)st;
 }
 
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {

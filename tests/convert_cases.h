@@ -48,6 +48,8 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
 /* The lgg_convert_options.target cv_case_check and cv_case_shared convert
  * with (0, the default, unless a test sets it and sets it back). */
 extern uint32_t cv_case_target;
+/* The same for lgg_convert_options.mtp (--mtp, --no-mtp). */
+extern uint64_t cv_case_mtp;
 /* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
  * reduced sweeps (what a family test's count of matches is held to). */
 int cv_case_outtypes(void);
@@ -113,6 +115,9 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg);
 #define CV_CASE_QWEN3_GEN                                                                                                 \
     "{\"bos_token_id\":151643,\"do_sample\":true,\"eos_token_id\":[151645,151643],\"pad_token_id\":151643,\"temperat" \
     "ure\":0.6,\"top_k\":20,\"top_p\":0.95,\"transformers_version\":\"4.51.0\"}"
+/* dir opened (vocabulary only) with lgg_convert_options.target and .mtp:
+ * its status, the error's message in msg ("" on success). */
+int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));

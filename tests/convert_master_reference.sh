@@ -1,7 +1,7 @@
 #!/bin/sh
 # convert_master_reference.sh -- remake the reference sha256s recorded in the
 # tests that hold llama.cpp master's converter output (tests/test_convert_qwen3.c,
-# test_convert_smollm3.c, test_convert_target.c):
+# test_convert_smollm3.c, test_convert_target.c, test_convert_glm4.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -15,8 +15,11 @@
 # README.md: transformers' AutoTokenizer over npm tokenizers, AutoConfig as
 # config.json written; the float8 dtype names).
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
+# LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
+# (default "GLM-4.7-Flash-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
-# convert_target_master_qwen2 convert_target_master_llama convert_smollm3").
+# convert_target_master_qwen2 convert_target_master_llama convert_smollm3
+# convert_glm4").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -24,7 +27,7 @@ shift 2
 shims=$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")
@@ -38,6 +41,22 @@ for dir in $models; do
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"
         [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"
+    done
+done
+# master's --mtp and --no-mtp on the checkpoints named in LGG_REF_MTP
+# (printed as "MODEL--mtp OUTTYPE SHA256").
+for dir in $models; do
+    name=$(basename "$dir")
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
+    for opt in --mtp --no-mtp; do
+        for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
+            out=$keep/$name$opt.$t.gguf
+            PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+                /usr/bin/python3 "$ref/convert_hf_to_gguf.py" $opt --outtype "$t" --outfile "$out" "$dir" >"$keep/$name$opt.$t.log" 2>&1 ||
+                { echo "$name$opt $t FAILED (see $keep/$name$opt.$t.log)"; continue; }
+            echo "$name$opt $t $(sha256sum "$out" | cut -d' ' -f1)"
+            [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"
+        done
     done
 done
 echo "checkpoints kept in $keep" >&2

@@ -88,20 +88,6 @@ static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, 
 
 static int have_tokenizer(void) { return access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) == 0; }
 
-/* dir opened with target `target`: its status, the message in msg. */
-static lgg_status open_target(const char *dir, uint32_t target, char *msg, size_t cap) {
-    lgg_convert_options o;
-    lgg_convert_options_init(&o);
-    o.target = target;
-    o.vocab_only = true;
-    lgg_convert *c = NULL;
-    lgg_error err;
-    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-    snprintf(msg, cap, "%s", st ? err.message : "");
-    lgg_convert_free(c);
-    return st;
-}
-
 /* lgg_convert_options.target on an architecture only master converts:
  * b4747 is refused with the reason, master is its default, an unknown
  * target is an argument error; a Qwen3 reranker (by its README.md) is
@@ -112,21 +98,21 @@ TEST(convert_target_master_only) {
     CHECK(dir != NULL);
     if (!dir) return;
     char msg[512];
-    lgg_status st = open_target(dir, LGG_CONVERT_TARGET_B4747, msg, sizeof msg);
+    lgg_status st = cv_case_open(dir, LGG_CONVERT_TARGET_B4747, 0, msg, sizeof msg);
     CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "'Qwen3ForCausalLM' is not converted by llama.cpp b4747"),
            "b4747: status %d, '%s'", (int)st, msg);
-    st = open_target(dir, LGG_CONVERT_TARGET_MASTER, msg, sizeof msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
     CHECKF(st == LGG_OK, "master: status %d, '%s'", (int)st, msg);
-    st = open_target(dir, LGG_CONVERT_TARGET_DEFAULT, msg, sizeof msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, 0, msg, sizeof msg);
     CHECKF(st == LGG_OK, "default: status %d, '%s'", (int)st, msg);
     char card[4300];
     snprintf(card, sizeof card, "%s/README.md", dir);
     FILE *f = fopen(card, "w");
     if (f) fputs("---\nlicense: apache-2.0\n---\n# Qwen3-Reranker-0.6B\n", f), fclose(f);
-    st = open_target(dir, LGG_CONVERT_TARGET_DEFAULT, msg, sizeof msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, 0, msg, sizeof msg);
     CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "a Qwen3 reranker"), "reranker: status %d, '%s'", (int)st, msg);
     remove(card);
-    st = open_target(dir, 3, msg, sizeof msg);
+    st = cv_case_open(dir, 3, 0, msg, sizeof msg);
     CHECKF(st == LGG_ERR_ARG && strstr(msg, "bad target 3"), "target 3: status %d, '%s'", (int)st, msg);
 }
 

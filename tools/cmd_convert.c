@@ -144,6 +144,12 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         else if (!strcmp(v, "b4747")) c->o.target = LGG_CONVERT_TARGET_B4747;
         else return cli_why(why, cap, "--target wants master or b4747, not '%s'", v);
         break;
+    case 'P':
+    case 'X':
+        if (c->o.mtp && c->o.mtp != (id == 'P' ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_NONE))
+            return cli_why(why, cap, "--mtp and --no-mtp are mutually exclusive");
+        c->o.mtp = id == 'P' ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_NONE;
+        break;
     case 's':
         if (!cli_size_option("convert", "--split-max-size", v, 0, &c->split.max_size) || !c->split.max_size)
             return cli_why(why, cap, "--split-max-size must be a positive N, NK, NM, NG, NGB or NGiB, not '%s'", v);

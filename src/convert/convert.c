@@ -317,9 +317,16 @@ static lgg_status check_pending(const lgg_convert *c, lgg_error *err) {
 }
 
 int lgg__cv_skipped(const lgg_convert *c, const char *name) {
-    if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && !strncmp(name, "model.layers.", 13) && name[13] >= '0' &&
-        name[13] <= '9' && strtoull(name + 13, NULL, 10) >= c->block_count)
+    int layer = !strncmp(name, "model.layers.", 13) && name[13] >= '0' && name[13] <= '9';
+    if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && layer && strtoull(name + 13, NULL, 10) >= c->block_count)
         return 1;
+    if (c->mtp) { /* master's --no-mtp drops the next-token-prediction blocks; --mtp keeps them and what they share */
+        int mtp = layer && strtoull(name + 13, NULL, 10) >= c->mtp_main;
+        if (c->mtp == LGG_CONVERT_MTP_NONE ? mtp
+                                           : !mtp && strcmp(name, "model.embed_tokens.weight") && strcmp(name, "model.norm.weight") &&
+                                                 strcmp(name, "lm_head.weight"))
+            return 1;
+    }
     return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
            ends_with(name, ".rotary_emb.inv_freq");
 }
@@ -382,6 +389,11 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
                             "converts it): it has no b4747 output to follow; use target master (docs/convert.md)",
                             c->dir, json_string_value(a0));
     c->master = c->target == LGG_CONVERT_TARGET_MASTER || (master_only && c->target == LGG_CONVERT_TARGET_DEFAULT);
+    if (c->mtp && (!c->master || !(c->fam->flags & CV_F_MTP)))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                            "%s/config.json: --%s (lgg_convert_options.mtp) is not taken for architecture '%.60s': "
+                            "llama.cpp %s refuses it (docs/convert.md)", c->dir, c->mtp == LGG_CONVERT_MTP_ONLY ? "mtp" : "no-mtp",
+                            json_string_value(a0), c->master ? "master" : "b4747");
     c->hooks = c->fam->hooks;
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
@@ -418,6 +430,8 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
         return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad outtype %u", copy->outtype);
     if (copy->target > LGG_CONVERT_TARGET_MASTER)
         return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad target %u", copy->target);
+    if (copy->mtp > LGG_CONVERT_MTP_NONE)
+        return lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: bad mtp %llu", (unsigned long long)copy->mtp);
     lgg_convert *c = calloc(1, sizeof *c);
     if (!c || !(c->dir = strdup(dir))) {
         free(c);
@@ -429,6 +443,7 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
     c->vocab_only = copy->vocab_only;
     c->max_json = copy->max_json_size;
     c->target = copy->target;
+    c->mtp = (uint32_t)copy->mtp;
     if (copy->io && !(st0 = lgg_options_copy(&c->io, sizeof c->io, sizeof c->io, copy->io, "lgg_convert_io", err))) {
         c->has_io = 1;
         if (!c->io.file_at || !c->io.read) st0 = lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: io without callbacks");

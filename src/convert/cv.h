@@ -29,7 +29,8 @@ enum {
     CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (families/mamba.c); high bits, clear of
                            the other family files' */
     CV_X_EXPERT_T = 16384,   /* each expert's matrix transposed: output row u of expert u / ne[1] is a
-                                column of the source (DBRX's w2) */
+                                column of the source (DBRX's w2); the experts' source rows start
+                                row_arg[0] apart when not 0 (MLA's k_b, families/glm4.c) */
     CV_X_TERNARY = 1u << 20  /* BitNet's weights made ternary with the tensor's scale (families/bitnet.c) */
 };
 /* A CV_X_EXPERT row's place among its block's three stacked tensors (they
@@ -143,6 +144,10 @@ typedef struct cv_mkey {
     {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0},              \
     {"expert_count", "num_local_experts|num_experts|n_routed_experts", CV_M_U32, 0},                              \
     {"expert_used_count", "num_experts_per_tok|num_experts_per_token|top_k_experts", CV_M_U32, 0},                \
+    {"expert_group_count", "n_group", CV_M_U32, 0},                                                               \
+    {"expert_group_used_count", "topk_group", CV_M_U32, 0},                                                       \
+    {"expert_gating_func", "score_function|scoring_func|score_func|moe_router_activation|moe_router_activation_func|" \
+     "expert_selection_fn=softmax:1,sigmoid:2,sqrtsoftplus:4", CV_M_ENUM, 0},                                     \
     {"attention.key_length", "head_dim", CV_M_U32, 0},                                                            \
     {"attention.value_length", "head_dim", CV_M_U32, 0},                                                          \
     {"general.file_type", "", CV_M_FILE_TYPE, 0}
@@ -176,6 +181,7 @@ enum {
     CV_F_NORM_ADD1 = 4096,       /* Gemma's: 1 added to every tensor whose name ends in "norm" (namemap.c) */
     CV_F_CONV1D = 8192,          /* GPT-2's Conv1D matrices (c_attn, c_proj, c_fc, c_fc2) written transposed */
     CV_F_MASTER = 16384,         /* only llama.cpp master converts it: its default target is master, b4747 refused */
+    CV_F_MTP = 32768,            /* master takes --mtp / --no-mtp for it (lgg_convert_options.mtp; refused otherwise) */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
                                     past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
                                     score 0, the others USER_DEFINED with -10000 */

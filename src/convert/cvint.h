@@ -45,6 +45,10 @@ const char *lgg__cv_outtype_name(const struct lgg_convert *c); /* "F16", "TQ1_0"
 /* the type of a matrix that takes the outtype, rows of ne0 (F16 where its blocks do not divide them) */
 uint32_t lgg__cv_matrix_type(const struct lgg_convert *c, uint64_t ne0);
 
+/* families/chatglm.c: the id of tokenizer.json's (tj) added token
+ * `content` (the last such entry, as a dict built by id keeps it), or -1. */
+int64_t lgg__cv_added_id(const json_t *tj, const char *content);
+
 /* One source matrix of a stacked (expert) tensor. */
 typedef struct cv_src {
     uint32_t shard;
@@ -148,6 +152,8 @@ struct lgg_convert {
     uint64_t share_order;    /* the order it writes its tensors in: 0 the checkpoint's, else a hash of the
                                 quantize plan's (outputs of one order share blocks) */
     uint32_t *share_pos;     /* each tensor's place in the quantize plan's order, or NULL (the checkpoint's) */
+    uint32_t mtp;            /* lgg_convert_options.mtp (only for a CV_F_MTP family, target master) */
+    uint64_t mtp_main;       /* with mtp: the blocks before the next-token-prediction ones (the family's init) */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);

@@ -226,9 +226,9 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
     if (t->xform & CV_X_EXPERT_T) { /* column u % rows of expert u / rows, element by element (need() took it all) */
         const uint8_t *p = src_bytes(t->c, shard, src->offset);
-        uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows;
+        uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows, stride = t->row_arg[0] ? t->row_arg[0] : n;
         for (uint64_t i = 0; i < n; i++) {
-            uint64_t k = (e * n + i) * rows + j;
+            uint64_t k = (e * stride + i) * rows + j;
             uint16_t h;
             if (es == 4) memcpy(x + i, p + k * 4, 4);
             else memcpy(&h, p + k * 2, 2), x[i] = src->dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);

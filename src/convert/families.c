@@ -58,6 +58,56 @@ static const cv_mkey SMOLLM3_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* GLM-4.5/4.6 (master's Glm4MoeModel): master's base parameters (block_count
+ * counts the next-token-prediction layers, lgg.rope_dim the partial rotary
+ * dimension: families/glm4.c's init), then its expert keys in master's
+ * order, the gating function always sigmoid.  GLM-4 0414 (Glm4Model): the
+ * base parameters and the rope dimension. */
+static const cv_mkey GLM4MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {"expert_count", "n_routed_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, 0},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, 0},
+    {"expert_gating_func", "2", CV_M_U32_CONST, 0},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, 0},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, 0},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* GLM-4.7-Flash (master's Glm4MoeLiteModel over its DeepseekV2Model):
+ * master's base parameters (head_count_kv 1: MLA as MQA), then DeepSeek V2's
+ * in master's order (the lgg.* values from families/glm4.c's init: master's
+ * defaults and its --no-mtp), the next-token-prediction count last. */
+static const cv_mkey GLM4MOELITE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"leading_dense_block_count", "lgg.leading", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "kv_lora_rank+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.value_length", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length_mla", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.value_length_mla", "v_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size|intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_count", "n_routed_experts", CV_M_U32, 0},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_ZERO_IF_ABSENT},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, 0},
+    {"expert_weights_norm", "lgg.norm_topk", CV_M_BOOL, 0},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0},
+    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey GLM4_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -576,6 +626,9 @@ extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
+extern const cv_hooks lgg__cv_hooks_glm4;
+extern const cv_hooks lgg__cv_hooks_glm4moe;
+extern const cv_hooks lgg__cv_hooks_glm4moelite;
 extern const cv_hooks lgg__cv_hooks_gpt2;
 extern const cv_hooks lgg__cv_hooks_gptneox;
 extern const cv_hooks lgg__cv_hooks_granitemoe;
@@ -631,6 +684,17 @@ static const cv_tmap BITNET_TENSORS[] = {
     {"lm_head", "", CV_X_NO_NAME},
     {NULL, NULL, 0},
 };
+/* GLM-4.5: the norm after attention is its own (not ffn_norm); GLM-4 0414:
+ * norms after attention and after the MLP as well. */
+static const cv_tmap GLM4MOE_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {NULL, NULL, 0},
+};
+static const cv_tmap GLM4_TENSORS[] = {
+    {"model.layers.#.post_self_attn_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.post_mlp_layernorm", "blk.#.post_ffw_norm", 0},
+    {NULL, NULL, 0},
+};
 /* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
 static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {"model.layers.#.self_attn.k_proj", "blk.#.time_mix_key", 0},
@@ -671,6 +735,25 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
     "output output_norm token_embd "
+#define KINDS_GLM4MOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens " \
+    "blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm " \
+    "blk.#.post_attention_norm output output_norm token_embd "
+#define KINDS_GLM4MOELITE \
+    "blk.#.attn_k_b blk.#.attn_kv_a_mqa blk.#.attn_kv_a_norm blk.#.attn_kv_b blk.#.attn_norm " \
+    "blk.#.attn_output blk.#.attn_q blk.#.attn_q_a blk.#.attn_q_a_norm blk.#.attn_q_b blk.#.attn_v_b " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens " \
+    "blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm " \
+    "output output_norm token_embd "
+#define KINDS_GLM4 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output output_norm " \
+    "token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -876,6 +959,14 @@ static const cv_family FAMILIES[] = {
     /* SmolLM3: llama's names, permutation and vocabulary rules */
     {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL, NULL},
+    /* GLM-4.5/4.6 with its next-token-prediction block, GLM-4 0414: families/glm4.c */
+    {"Glm4MoeForCausalLM", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER, "n_routed_experts",
+     &lgg__cv_hooks_glm4moe},
+    {"Glm4ForCausalLM", "glm4", GLM4_META, GLM4_TENSORS, KINDS_GLM4, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_glm4},
+    /* GLM-4.7-Flash: DeepSeek V2's latent attention as master writes it (kv_b split into k_b and v_b),
+       master's --mtp and --no-mtp */
+    {"Glm4MoeLiteForCausalLM", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, 0, CV_F_MASTER | CV_F_MTP,
+     "n_routed_experts", &lgg__cv_hooks_glm4moelite},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -919,7 +1010,7 @@ static const struct {
      "Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
-    {"Glm4ForCausalLM|Glm4MoeForCausalLM|Glm4MoeLiteForCausalLM|Glm4vForConditionalGeneration|"
+    {"Glm4vForConditionalGeneration|"
      "Glm4vMoeForConditionalGeneration|GlmMoeDsaForCausalLM|GlmOcrForConditionalGeneration|"
      "SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},

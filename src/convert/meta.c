@@ -84,12 +84,16 @@ static lgg_status rope_scaling(lgg_convert *c, const cv_mkey *m, lgg_error *err)
     return wfail(lgg_writer_set_f32(c->w, key, (float)(0.1 * json_number_value(ms)), NULL), key, err);
 }
 
-/* CV_M_ENUM: `from` is "key=name:value,name:value". */
-static lgg_status enum_param(lgg_convert *c, const char *key, const char *from, lgg_error *err) {
+/* CV_M_ENUM: `from` is "key=name:value,name:value" (key: the first present
+ * of '|' separated keys; none is an error only when required). */
+static lgg_status enum_param(lgg_convert *c, const char *key, const char *from, unsigned required, lgg_error *err) {
     const char *eq = strchr(from, '=');
-    char name[64];
+    char name[160], which[64];
     snprintf(name, sizeof name, "%.*s", (int)(eq - from), from);
-    const char *v = json_string_value(json_object_get(c->config, name));
+    const json_t *jv = hparam(c, name, which, sizeof which);
+    if (!jv && required != CV_M_REQUIRED) return LGG_OK;
+    if (jv) snprintf(name, sizeof name, "%s", which);
+    const char *v = json_string_value(jv);
     size_t vl = v ? strlen(v) : 0;
     for (const char *p = eq + 1; v && *p;) {
         const char *colon = strchr(p, ':');
@@ -117,7 +121,7 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     case CV_M_FALSE: return wfail(lgg_writer_set_bool(c->w, key, false, NULL), key, err);
     case CV_M_U32_CONST: return wfail(lgg_writer_set_u32(c->w, key, (uint32_t)strtoul(m->from, NULL, 10), NULL), key, err);
     case CV_M_F32_CONST: return wfail(lgg_writer_set_f32(c->w, key, strtof(m->from, NULL), NULL), key, err);
-    case CV_M_ENUM: return enum_param(c, key, m->from, err);
+    case CV_M_ENUM: return enum_param(c, key, m->from, m->required, err);
     case CV_M_SUM: {
         const char *op = m->from + strcspn(m->from, "+*");
         char first[64], which[64];
@@ -461,8 +465,10 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
                      (n.finetune ? strlen(n.finetune) : 0) + (n.version ? strlen(n.version) : 0);
         if ((c->default_name = malloc(cap))) {
             /* a vocabulary-only file has no size or encoding, and the type "vocab" */
-            const char *sl = c->vocab_only ? NULL : n.size_label;
-            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s%s.gguf", base, sl ? "-" : "", sl ? sl : "",
+            /* master's --mtp: "mtp-" before a name without the size */
+            int mtp = !c->vocab_only && c->mtp == LGG_CONVERT_MTP_ONLY;
+            const char *sl = c->vocab_only || mtp ? NULL : n.size_label;
+            snprintf(c->default_name, cap, "%s%s%s%s%s%s%s%s-%s%s.gguf", mtp ? "mtp-" : "", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
                      c->vocab_only ? "vocab" : lgg__cv_outtype_name(c), c->lora ? "-LoRA" : "");
             file_name_chars(c->default_name);

@@ -74,6 +74,13 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.self_attn.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
     {"model.layers.#.self_attn.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
     {"model.layers.#.self_attn.kv_b_proj", "blk.#.attn_kv_b", 0},
+    /* the next-token-prediction (NextN, MTP) block's own (GLM-4.5's, DeepSeek V3's) */
+    {"model.layers.#.eh_proj", "blk.#.nextn.eh_proj", 0},
+    {"model.layers.#.embed_tokens", "blk.#.nextn.embed_tokens", 0},
+    {"model.layers.#.enorm", "blk.#.nextn.enorm", 0},
+    {"model.layers.#.hnorm", "blk.#.nextn.hnorm", 0},
+    {"model.layers.#.shared_head.head", "blk.#.nextn.shared_head_head", 0},
+    {"model.layers.#.shared_head.norm", "blk.#.nextn.shared_head_norm", 0},
     /* first needed by cohere */
     {"model.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
     {"model.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},

