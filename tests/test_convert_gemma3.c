@@ -22,6 +22,7 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -164,6 +165,46 @@ TEST(convert_gemma3) {
     cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, gemma3_tokenizer);
     cv_case_supported("Gemma3ForCausalLM");
     cv_case_supported("Gemma3ForConditionalGeneration");
+}
+
+/* dir opened with config.json `config` (then written back as `orig`): its status, the message in msg. */
+static lgg_status open_with(const char *dir, const char *config, const char *orig, char *msg, size_t cap) {
+    put_text(dir, "config.json", config);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
+    snprintf(msg, cap, "%s", st ? err.message : "");
+    lgg_convert_free(c);
+    put_text(dir, "config.json", orig);
+    return st;
+}
+
+/* What master refuses is refused with the reason: an attention logit
+ * softcap (Gemma 2's, which Gemma 3 asserts away), a missing sliding
+ * window; a pooling module outside the checkpoint is not read. */
+TEST(convert_gemma3_refusals) {
+    if (!have_tokenizer()) return;
+    const char *made = cv_fcase_make(&CASES[0], FILES, gemma3_tokenizer);
+    CHECK(made != NULL);
+    if (!made) return;
+    char dir[4096], msg[512], *cfg = strdup(CASES[0].config), *k = cfg ? strstr(cfg, "\"attn_logit_softcapping\":null") : NULL;
+    snprintf(dir, sizeof dir, "%s", made);
+    CHECK(k != NULL);
+    if (k) memcpy(k + 25, "50.0", 4); /* "attn_logit_softcapping":50.0 */
+    lgg_status st = k ? open_with(dir, cfg, CASES[0].config, msg, sizeof msg) : LGG_OK;
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "attn_logit_softcapping"), "softcap: status %d, '%s'", (int)st, msg);
+    free(cfg);
+    cv_case_refused(dir, CASES[0].config, "\"sliding_window\":512,", "'sliding_window' is missing");
+    const char *emb = cv_fcase_make(&EMBEDDING[0], FILES, embedding_files);
+    CHECK(emb != NULL);
+    if (!emb) return;
+    put_text(emb, "modules.json", "[{\"path\":\"../1_Pooling\",\"type\":\"sentence_transformers.models.Pooling\"}]");
+    lgg_convert *c = NULL;
+    lgg_error err;
+    st = lgg_convert_open(emb, NULL, &c, &err);
+    lgg_convert_free(c);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, "not a folder of the checkpoint"), "pooling: status %d, '%s'", (int)st,
+           st ? err.message : "");
 }
 
 /* Gemma 3 with a tokenizer.model: SentencePiece, no space prefix, the token embedding cut to vocab_size. */

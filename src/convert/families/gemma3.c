@@ -168,8 +168,10 @@ static lgg_status pooling(lgg_convert *c, lgg_error *err) {
         }
     }
     char name[512];
-    if (!st && path && (size_t)snprintf(name, sizeof name, "%s/config.json", path) < sizeof name)
-        st = lgg__cv_json(c, name, 1, &pc, err);
+    if (!st && path && (path[0] == '/' || strstr(path, "..") || (size_t)snprintf(name, sizeof name, "%s/config.json", path) >= sizeof name))
+        st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/modules.json: the pooling module's path '%.100s' is not a folder of the checkpoint",
+                          c->dir, path);
+    if (!st && path) st = lgg__cv_json(c, name, 1, &pc, err);
     if (!st && path) {
         static const char *const MODE[] = {"pooling_mode_mean_tokens", "pooling_mode_cls_token", "pooling_mode_lasttoken"};
         static const char *const NAME[] = {"mean", "cls", "lasttoken"};
