@@ -408,10 +408,30 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
     return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_hidden_layers' is missing", c->dir);
 }
 
-/* --outtype auto: f16 when the first tensor read is f16, else bf16. */
+/* Master's --outtype auto: the first tensor of two or more dimensions in
+ * F16 or BF16 (the family's dropped ones not looked at) names it, else f16. */
+static uint32_t master_auto(const lgg_convert *c) {
+    char renamed[512];
+    for (size_t s = 0; s < c->n_shards; s++)
+        for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
+            const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
+            if (t->n_dims < 2 || (c->hooks && c->hooks->hf_name && !c->hooks->hf_name(t->name.ptr, renamed, sizeof renamed)))
+                continue;
+            if (t->dtype == LGG_TYPE_BF16) return LGG_CONVERT_BF16;
+            if (t->dtype == LGG_TYPE_F16) return LGG_CONVERT_F16;
+        }
+    return LGG_CONVERT_F16;
+}
+
+/* --outtype auto: f16 when the first tensor read is f16, else bf16 (b4747);
+ * master_auto's for target master. */
 static void resolve_outtype(lgg_convert *c, uint32_t outtype) {
     c->outtype = outtype;
     if (outtype != LGG_CONVERT_AUTO) return;
+    if (c->master && !c->lora) {
+        c->outtype = master_auto(c);
+        return;
+    }
     const lgg_st_tensor *first = NULL;
     for (size_t s = 0; s < c->n_shards && !first; s++) first = lgg_st_at(c->shards[s], 0);
     c->outtype = first && first->dtype == LGG_TYPE_F16 ? LGG_CONVERT_F16 : LGG_CONVERT_BF16;

@@ -80,7 +80,8 @@ enum {
     CV_M_ROPE_PCT,
     CV_M_ROPE_PCT_EMBD, /* int(P * hidden_size) // num_attention_heads (Phi-2) */
     CV_M_FALSE,         /* the boolean false */
-    CV_M_U32_CONST      /* `from` is the count itself (Falcon's context length) */
+    CV_M_U32_CONST,     /* `from` is the count itself (Falcon's context length) */
+    CV_M_MASTER_THETA   /* master's rope theta (lgg__cv_master_theta): `from` "full" or "swa" */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
@@ -139,7 +140,8 @@ typedef struct cv_mkey {
     {"attention.head_count", "num_attention_heads|n_head|n_heads", CV_M_U32, 0},                                 \
     {"attention.head_count_kv", "num_key_value_heads|n_kv_heads", CV_M_U32, 0},                                  \
     {"rope.scaling", "master", CV_M_ROPE_SCALING, 0},                                                            \
-    {"rope.freq_base", "global_rope_theta|rope_global_theta|rope_theta_global|rope_theta|rotary_emb_base", CV_M_F32, 0}, \
+    {"rope.freq_base", "full", CV_M_MASTER_THETA, 0},                                                            \
+    {"rope.freq_base_swa", "swa", CV_M_MASTER_THETA, 0},                                                         \
     {"attention.layer_norm_rms_epsilon", "rms_norm_eps|norm_eps", CV_M_F32, 0},                                   \
     {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon", CV_M_F32, 0},              \
     {"expert_count", "num_local_experts|num_experts|n_routed_experts", CV_M_U32, 0},                              \

@@ -294,6 +294,12 @@ extern const char *const LGG__CV_SOURCE_KEYS[];
  * rope scaling keys (CV_M_ROPE_SCALING "master"). */
 lgg_status lgg__cv_master_sampling(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_master_rope(struct lgg_convert *c, lgg_error *err);
+/* The rope theta master's rope_parameters hold for the global layers
+ * (swa 0) or the sliding-window ones (swa 1): 1 with *v (a number, or
+ * another JSON value the caller refuses) when there is one, else 0;
+ * CV_M_MASTER_THETA writes it as <arch>.rope.freq_base(_swa). */
+int lgg__cv_master_theta(const struct lgg_convert *c, int swa, const json_t **v);
+lgg_status lgg__cv_master_theta_key(struct lgg_convert *c, const char *key, int swa, lgg_error *err);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {

@@ -108,6 +108,10 @@ static const cv_mkey GLM4_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Gemma 3 and EmbeddingGemma (master's Gemma3Model): master's base
+ * parameters, then Gemma 3's own written over them (families/gemma3.c). */
+static const cv_mkey GEMMA3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -629,6 +633,8 @@ extern const cv_hooks lgg__cv_hooks_falcon;
 extern const cv_hooks lgg__cv_hooks_glm4;
 extern const cv_hooks lgg__cv_hooks_glm4moe;
 extern const cv_hooks lgg__cv_hooks_glm4moelite;
+extern const cv_hooks lgg__cv_hooks_gemma3;
+extern const cv_hooks lgg__cv_hooks_gemma_embedding;
 extern const cv_hooks lgg__cv_hooks_gpt2;
 extern const cv_hooks lgg__cv_hooks_gptneox;
 extern const cv_hooks lgg__cv_hooks_granitemoe;
@@ -669,7 +675,7 @@ static const cv_tmap GEMMA2_TENSORS[] = {
     {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
     {NULL, NULL, 0},
 };
-/* OLMo 2: norms after attention and after the FFN. */
+/* OLMo 2 and Gemma 3: norms after attention and after the FFN. */
 static const cv_tmap OLMO2_TENSORS[] = {
     {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
     {NULL, NULL, 0},
@@ -761,6 +767,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm " \
     "output_norm token_embd "
+#define KINDS_GEMMA3 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm " \
+    "blk.#.post_ffw_norm output output_norm token_embd "
 #define KINDS_PHI3 \
     "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output " \
     "output_norm token_embd "
@@ -967,6 +977,13 @@ static const cv_family FAMILIES[] = {
        master's --mtp and --no-mtp */
     {"Glm4MoeLiteForCausalLM", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, 0, CV_F_MASTER | CV_F_MTP,
      "n_routed_experts", &lgg__cv_hooks_glm4moelite},
+    /* Gemma 3 (the text part of the multimodal checkpoint too) and EmbeddingGemma: norms + 1, q/k norms,
+       the token embedding cut to the tokenizer, Gemma 3's parameters and vocabulary (families/gemma3.c) */
+    {"Gemma3ForCausalLM|Gemma3ForConditionalGeneration", "gemma3", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA3, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_gemma3},
+    {"Gemma3TextModel", "gemma-embedding", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA3, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_NORM_ADD1,
+     NULL, &lgg__cv_hooks_gemma_embedding},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1006,8 +1023,7 @@ static const struct {
     {"Exaone4ForCausalLM|Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|"
      "ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
     {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},
-    {"Gemma3ForCausalLM|Gemma3ForConditionalGeneration|Gemma3TextModel|Gemma3nForCausalLM|"
-     "Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
+    {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
     {"Glm4vForConditionalGeneration|"

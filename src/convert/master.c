@@ -2,7 +2,8 @@
  * b4747's did not, for a conversion whose target is master
  * (lgg_convert_options.target): the sampling defaults of
  * generation_config.json as general.sampling.*, and master's reading of
- * rope_scaling (rope_parameters) in its base parameters. */
+ * rope_scaling (rope_parameters) and of the global and sliding-window rope
+ * thetas in its base parameters. */
 #include "cvint.h"
 
 #include <stdint.h>
@@ -102,6 +103,52 @@ lgg_status lgg__cv_master_rope(lgg_convert *c, lgg_error *err) {
     if (!st) st = rope_f32(c, rp, "beta_fast", "yarn_beta_fast", err);
     if (!st) st = rope_f32(c, rp, "beta_slow", "yarn_beta_slow", err);
     return st;
+}
+
+/* master's find_hparam: the first of `keys` ('|' separated) config.json
+ * has, even when its value is null. */
+static const json_t *first_present(const json_t *obj, const char *keys) {
+    char k[64];
+    for (const char *p = keys; *p;) {
+        size_t l = strcspn(p, "|");
+        snprintf(k, sizeof k, "%.*s", (int)l, p);
+        const json_t *v = json_object_get(obj, k);
+        if (v) return v;
+        p += l + (p[l] == '|');
+    }
+    return NULL;
+}
+
+/* TextModel.__init__'s rope_parameters: config.json's rope_parameters (else
+ * rope_scaling) when a non-empty object; the global and sliding-window
+ * thetas mirrored into it from config.json's keys when it has neither
+ * full_attention nor sliding_attention. */
+int lgg__cv_master_theta(const lgg_convert *c, int swa, const json_t **v) {
+    const json_t *rp = json_object_get(c->config, "rope_parameters");
+    if (!rp) rp = json_object_get(c->config, "rope_scaling");
+    if (!json_is_object(rp)) rp = NULL;
+    *v = NULL;
+    if (rp && (json_object_get(rp, "full_attention") || json_object_get(rp, "sliding_attention"))) {
+        const json_t *sub = json_object_get(rp, swa ? "sliding_attention" : "full_attention");
+        if (!swa && !sub) sub = rp;
+        *v = json_object_get(sub, "rope_theta");
+    } else if (swa) {
+        *v = first_present(c->config, "local_rope_theta|rope_local_theta|rope_theta_local|swa_rope_theta|rope_local_base_freq");
+    } else {
+        *v = rp ? json_object_get(rp, "rope_theta") : NULL;
+        if (!*v) *v = first_present(c->config, "global_rope_theta|rope_global_theta|rope_theta_global|rope_theta|rotary_emb_base");
+    }
+    if (*v && json_is_null(*v)) *v = NULL;
+    return *v != NULL;
+}
+
+lgg_status lgg__cv_master_theta_key(lgg_convert *c, const char *key, int swa, lgg_error *err) {
+    const json_t *v;
+    if (!lgg__cv_master_theta(c, swa, &v)) return LGG_OK;
+    if (!json_is_number(v))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: the %s rope theta is not a number", c->dir,
+                            swa ? "sliding-window" : "global");
+    return wset(lgg_writer_set_f32(c->w, key, (float)json_number_value(v), NULL), key, err);
 }
 
 /* Python's truth of a JSON value (None, "", {}, [] and false are false). */
