@@ -155,7 +155,10 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     uint32_t have;
     if (m->required == CV_M_UNLESS_WRITTEN && lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) == LGG_OK)
         return LGG_OK;
-    if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, FILE_TYPES[c->outtype], NULL), key, err);
+    if (m->kind == CV_M_FILE_TYPE) { /* master: an MXFP4 checkpoint in f32, f16 or bf16 is MOSTLY_MXFP4_MOE (38) */
+        uint32_t ft = c->mxfp4 && c->outtype != LGG_CONVERT_Q8_0 ? 38 : FILE_TYPES[c->outtype];
+        return wfail(lgg_writer_set_u32(c->w, key, ft, NULL), key, err);
+    }
     if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
