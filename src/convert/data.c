@@ -440,8 +440,8 @@ lgg_status lgg__cv_read(void *ud, uint64_t offset, void *dst, size_t n, lgg_erro
     if (!whole && !grow((void **)&c->scratch, &c->scratch_cap, (size_t)((u1 - u0) * ob)))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory converting", t->name);
     uint8_t *out = whole ? dst : c->scratch;
-    lgg_status st = LGG_OK;
-    for (uint64_t a = u0, b; !st && a < u1; a = b) {
+    lgg_status st = t->raw ? t->raw(c, t, u0, u1, out, err) : LGG_OK; /* bytes its family makes */
+    for (uint64_t a = u0, b; !st && !t->raw && a < u1; a = b) {
         b = shared ? u1 : io_part_end(c, t, a, u1);
         st = c->has_io && !shared ? fetch(c, t, a, b, err) : LGG_OK; /* shared: the filler's fetch */
         if (!st)

@@ -112,6 +112,15 @@ static const cv_mkey GLM4_META[] = {
  * parameters, then Gemma 3's own written over them (families/gemma3.c). */
 static const cv_mkey GEMMA3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
 
+/* gpt-oss (master's GptOssModel): master's base parameters, then the
+ * sliding window and the experts' width. */
+static const cv_mkey GPTOSS_META[] = {
+    MASTER_BASE_PARAMS,
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -642,6 +651,7 @@ extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
 extern const cv_hooks lgg__cv_hooks_mamba;
+extern const cv_hooks lgg__cv_hooks_gptoss;
 extern const cv_hooks lgg__cv_hooks_minicpm;
 extern const cv_hooks lgg__cv_hooks_minicpm3;
 extern const cv_hooks lgg__cv_hooks_mpt;
@@ -666,6 +676,19 @@ extern const cv_hooks lgg__cv_hooks_xverse;
  * shared map (namemap.c), tried before it; the transforms the reference
  * makes by name are the rows' flags (CV_F_PERMUTE_QK, CV_F_NORM_ADD1,
  * CV_F_CONV1D). */
+/* gpt-oss's names (families/gpt_oss.c renames the sinks and the experts'
+ * biases first; gate_up's bias is split into gate and up there). */
+static const cv_tmap GPTOSS_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.self_attn.sinks", "blk.#.attn_sinks", 0},
+    {"model.layers.#.mlp.router", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.experts.gate_up_proj", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.mlp.experts.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap GEMMA_TENSORS[] = {
     {"lm_head", "", CV_X_SKIP}, /* tied to the embeddings */
     {NULL, NULL, 0},
@@ -760,6 +783,8 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output output_norm " \
     "token_embd "
+#define KINDS_GPTOSS \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -984,6 +1009,9 @@ static const cv_family FAMILIES[] = {
     {"Gemma3TextModel", "gemma-embedding", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA3, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_NORM_ADD1,
      NULL, &lgg__cv_hooks_gemma_embedding},
+    /* gpt-oss: MXFP4 experts written as MXFP4, sinks, the interleaved gate_up split (families/gpt_oss.c) */
+    {"GptOssForCausalLM", "gpt-oss", GPTOSS_META, GPTOSS_TENSORS, KINDS_GPTOSS, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_gptoss},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1030,7 +1058,6 @@ static const struct {
      "Glm4vMoeForConditionalGeneration|GlmMoeDsaForCausalLM|GlmOcrForConditionalGeneration|"
      "SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
-    {"GptOssForCausalLM", MASTER_HAS("gpt_oss")},
     {"BambaForCausalLM|GraniteMoeHybridForCausalLM|GraniteMoeSWAForCausalLM|"
      "GraniteMoeSharedForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},

@@ -16,7 +16,12 @@ static uint32_t outtype_index(const lgg_convert *c) {
     return c->outtype < sizeof OUTTYPES / sizeof OUTTYPES[0] ? c->outtype : LGG_CONVERT_F16;
 }
 
-uint32_t lgg__cv_file_type(const lgg_convert *c) { return OUTTYPES[outtype_index(c)].file_type; }
+uint32_t lgg__cv_file_type(const lgg_convert *c) {
+    /* master: an MXFP4 checkpoint (gpt-oss) in f32, f16 or bf16 is MOSTLY_MXFP4_MOE */
+    uint32_t o = outtype_index(c);
+    if (c->mxfp4 && (o == LGG_CONVERT_F32 || o == LGG_CONVERT_F16 || o == LGG_CONVERT_BF16)) return 38;
+    return OUTTYPES[o].file_type;
+}
 
 const char *lgg__cv_outtype_name(const lgg_convert *c) { return OUTTYPES[outtype_index(c)].name; }
 

@@ -37,6 +37,22 @@ static inline int32_t lgg__f2i(float v) {
     return (int32_t)v;
 }
 
+/* MXFP4's E8M0 exponent of a block whose largest |x| is amax (not NaN):
+ * ggml's (uint8_t)(floorf(log2f(amax)) - 2 + 127), 0 for amax 0.  For a
+ * normal amax whose mantissa is below 2 - 2^-10, floorf(log2f(amax)) is
+ * its exponent field less 127 (checked for every such float against
+ * glibc's log2f: log2f of it is at least 0.0014 below the next integer,
+ * far more than its error); the others (near a power of two from below,
+ * subnormal, infinite) take log2f itself. */
+static inline uint8_t lgg__mxfp4_e8m0(float amax) {
+    if (!(amax > 0.0f)) return 0;
+    uint32_t bits;
+    memcpy(&bits, &amax, sizeof bits);
+    const uint32_t ex = bits >> 23 & 0xff, man = bits & 0x7fffff;
+    const float l = ex >= 1 && ex < 255 && man < 0x7fe000 ? (float)((int)ex - 127) : floorf(log2f(amax));
+    return (uint8_t)lgg__f2i(l - 2 + 127);
+}
+
 static inline void lgg__put16(uint8_t *p, uint16_t v) {
     p[0] = (uint8_t)(v & 0xff);
     p[1] = (uint8_t)(v >> 8);
@@ -184,6 +200,8 @@ LGG_HIDDEN void lgg__qrow_nvfp4_path(const float *x, uint8_t *y, int64_t n, cons
 LGG_HIDDEN void lgg__fp4_codes_avx2(const float *x, int n, float d, uint8_t *q);
 /* the largest |x| of n (a multiple of 8) values, NaNs skipped, +0 if none */
 LGG_HIDDEN float lgg__absmax_avx2(const float *x, int n);
+/* MXFP4 blocks of n (a multiple of 32) values, the whole row in one call */
+LGG_HIDDEN void lgg__qrow_mxfp4_avx2(const float *x, uint8_t *y, int64_t n);
 LGG_HIDDEN void lgg__qrow_q1_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_q2_0(const float *x, uint8_t *y, int64_t n, const float *qw);
 LGG_HIDDEN void lgg__qrow_iq4_nl_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd);

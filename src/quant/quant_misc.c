@@ -114,11 +114,17 @@ static void fp4_codes(const float *x, int n, float d, uint8_t *q, bool simd) {
 void lgg__qrow_mxfp4_path(const float *x, uint8_t *y, int64_t n, const float *qw, bool simd) {
     (void)qw;
     simd = simd && lgg__cpu_avx2_f16c();
+#if defined(LGG__QX86)
+    if (simd) {
+        lgg__qrow_mxfp4_avx2(x, y, n);
+        return;
+    }
+#endif
     for (int64_t ib = 0; ib < n / 32; ib++) {
         const float *xb = x + ib * 32;
         uint8_t *b = y + ib * LGG__TS_MXFP4;
         const float amax = fp4_absmax(xb, 32, simd);
-        const uint8_t e = amax > 0.0f ? (uint8_t)lgg__f2i(floorf(log2f(amax)) - 2 + 127) : 0;
+        const uint8_t e = lgg__mxfp4_e8m0(amax);
         b[0] = e;
         fp4_codes(xb, 32, lgg__e8m0_half(e), b + 1, simd);
     }

@@ -15,6 +15,7 @@
  * the reductions that need care are described where they are done. */
 #include "quant/quant_internal.h"
 #include "quant/iq_tables.h"
+#include "quant/deq.h"
 
 #if defined(__AVX2__)
 
@@ -1016,6 +1017,62 @@ float lgg__absmax_avx2(const float *x, int n) {
     __m256 m = zero;
     for (int k = 0; k < n; k += 8) m = _mm256_max_ps(m, _mm256_max_ps(abs8(_mm256_loadu_ps(x + k)), zero));
     return hmax8(m);
+}
+
+/* The codes of an MXFP4 block's 32 values x at level scale d (MXFP4's
+ * half scale) when every |x| is below 16 d or below d / 2 (a block whose
+ * largest |x| is finite): c(|x|) is the count of the midpoints
+ * M = (0.5 1.5 2.5 3.5 5 7 10) d it exceeds.  fp4_codes_n's rule (the
+ * largest k with err_k < err_{k-1}) is that count computed exactly: the
+ * levels and midpoints are exact (a few bits times a power of two, finite
+ * for an E8M0 up to 252; above it, where log2f rounds a largest |x| near
+ * 2^128 up or the exponent wraps, 8 d or 12 d overflow and the scan's
+ * errors are infinite: fp4_codes_n); near a midpoint both errors
+ * are exact (Sterbenz: each level is within a factor 2 of |x| there, or
+ * |x| < d / 2 < d - |x| for the first), so they compare as the exact
+ * ones, a tie at M included (no k); |x| above a level gives |x| - L
+ * exactly (L is a multiple of ulp(|x|) when |x| < 16 d), below both levels
+ * the exact errors differ by at least d, far beyond their rounding.  NaN
+ * exceeds nothing: code 0, as the scan gives.  An infinite |x| (a block
+ * holding one) takes fp4_codes_n too. */
+static inline __attribute__((always_inline)) void fp4_codes_mid32(const float *x, float d, uint8_t *q) {
+    const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
+    const __m256 m0 = _mm256_set1_ps(0.5f * d), m1 = _mm256_set1_ps(1.5f * d), m2 = _mm256_set1_ps(2.5f * d),
+                 m3 = _mm256_set1_ps(3.5f * d), m4 = _mm256_set1_ps(5.0f * d), m5 = _mm256_set1_ps(7.0f * d),
+                 m6 = _mm256_set1_ps(10.0f * d);
+    __m256i code[4];
+#define GT(m) _mm256_castps_si256(_mm256_cmp_ps(a, (m), _CMP_GT_OQ)) /* -1 where |x| > m */
+    for (int v = 0; v < 4; v++) {
+        const __m256 xv = _mm256_loadu_ps(x + 8 * v), a = _mm256_andnot_ps(sign, xv);
+        const __m256i s01 = _mm256_add_epi32(GT(m0), GT(m1)), s23 = _mm256_add_epi32(GT(m2), GT(m3)),
+                      s45 = _mm256_add_epi32(GT(m4), GT(m5));
+        const __m256i c = _mm256_sub_epi32(_mm256_setzero_si256(),
+                                           _mm256_add_epi32(_mm256_add_epi32(s01, s23), _mm256_add_epi32(s45, GT(m6))));
+        const __m256i neg = _mm256_castps_si256(_mm256_cmp_ps(xv, zero, _CMP_LT_OQ));
+        const __m256i add8 = _mm256_and_si256(_mm256_and_si256(neg, _mm256_cmpgt_epi32(c, _mm256_setzero_si256())),
+                                              _mm256_set1_epi32(8));
+        code[v] = _mm256_or_si256(c, add8);
+    }
+#undef GT
+    for (int k = 0; k < 2; k++) { /* low nibbles from values 0..15, high from 16..31 */
+        const __m256i b = _mm256_or_si256(code[k], _mm256_slli_epi32(code[k + 2], 4));
+        const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(b), _mm256_extracti128_si256(b, 1));
+        _mm_storel_epi64((__m128i *)(q + 8 * k), _mm_packus_epi16(w, w));
+    }
+}
+
+/* MXFP4 (quant_misc.c's scalar loop, one call per row): per block of 32
+ * the largest |x|, its E8M0 exponent, the codes at half its scale. */
+void lgg__qrow_mxfp4_avx2(const float *x, uint8_t *y, int64_t n) {
+    for (int64_t ib = 0; ib < n / 32; ib++) {
+        const float *xb = x + ib * 32;
+        uint8_t *b = y + ib * 17;
+        const float amax = lgg__absmax_avx2(xb, 32);
+        const uint8_t e = lgg__mxfp4_e8m0(amax);
+        b[0] = e;
+        if (amax <= FLT_MAX && e <= 252) fp4_codes_mid32(xb, lgg__e8m0_half(e), b + 1);
+        else fp4_codes_n(xb, 4, lgg__e8m0_half(e), b + 1);
+    }
 }
 
 void lgg__fp4_codes_avx2(const float *x, int n, float d, uint8_t *q) {
