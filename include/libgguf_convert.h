@@ -26,10 +26,13 @@ extern "C" {
 /* ======================================================================== */
 
 /* One tensor of a safetensors file.  `dtype` is the lgg_type of the data
- * (LGG_TYPE_F32, LGG_TYPE_F16 or LGG_TYPE_BF16; other dtypes are refused);
+ * (LGG_TYPE_F32, LGG_TYPE_F16 or LGG_TYPE_BF16; LGG_TYPE_I8 for U8 and BOOL
+ * bytes; LGG_ST_F8_E4M3 for float8 e4m3fn, which has no ggml type; other
+ * dtypes are refused);
  * `shape` in the file's (row-major, outermost first) order; `offset` is the
  * absolute byte offset of the data in the file and `size` its length. */
 #define LGG_ST_MAX_DIMS 8
+#define LGG_ST_F8_E4M3 0x10000u /* a safetensors dtype outside the lgg_type ids */
 typedef struct lgg_st_tensor {
     lgg_str name;
     uint32_t dtype;
@@ -142,6 +145,8 @@ typedef struct lgg_convert_options {
                                convert_hf_to_gguf.py's --mtp / --no-mtp (master only; a family master
                                does not take them for is refused with the reason).  64 bits: the 4
                                bytes after target are the older struct's tail padding */
+    bool fp8_as_q8;         /* master's --fp8-as-q8: a block-scaled FP8 checkpoint's matrices (quant_method
+                               "fp8", dequantized as master does) are written as Q8_0 whatever the outtype */
 } lgg_convert_options;
 /* lgg_convert_options.mtp: KEEP writes what the checkpoint has (master's
  * default); ONLY writes the MTP layers alone, with the embeddings, output

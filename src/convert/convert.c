@@ -161,12 +161,21 @@ lgg_status lgg__cv_add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tenso
     if (s->n_dims > 4)
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': %u dimensions (GGUF holds at most 4)", c->dir,
                             file, s->name.ptr, s->n_dims);
-    if (s->dtype != LGG_TYPE_F32 && s->dtype != LGG_TYPE_F16 && s->dtype != LGG_TYPE_BF16)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': only F32, F16 and BF16 tensors are converted",
+    if (s->dtype != LGG_TYPE_F32 && s->dtype != LGG_TYPE_F16 && s->dtype != LGG_TYPE_BF16 && s->dtype != LGG_ST_F8_E4M3)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': only F32, F16, BF16 and (block-scaled) "
+                            "F8_E4M3 tensors are converted", c->dir, file, s->name.ptr);
+    const cv_fp8 *fp8 = NULL;
+    if (s->dtype == LGG_ST_F8_E4M3 && c->hooks && c->hooks->tensor)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': FP8 matrices of %s checkpoints are not "
+                            "converted (its tensors go through code of their own)", c->dir, file, s->name.ptr, c->fam->arch);
+    if (s->dtype == LGG_ST_F8_E4M3 && (xform & CV_X_TRANSPOSE))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: tensor '%s': a transposed FP8 matrix is not converted",
                             c->dir, file, s->name.ptr);
+    lgg_status fst = lgg__cv_fp8_scales(c, shard, s, &fp8, err);
+    if (fst) return fst;
     cv_tensor *t = lgg__cv_new_tensor(c, err);
     if (!t) return LGG_ERR_NOMEM;
-    t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform;
+    t->shard = shard, t->src = s, t->src_name = s->name.ptr, t->xform = xform, t->fp8 = fp8;
     t->work = s->dtype == LGG_TYPE_F16 ? LGG_TYPE_F16 : LGG_TYPE_F32;
     t->n_dims = s->n_dims ? s->n_dims : 1;
     uint64_t total = 1;
@@ -188,6 +197,8 @@ lgg_status lgg__cv_add_tensor(lgg_convert *c, uint32_t shard, const lgg_st_tenso
     if (total == 0) t->unit = 1;
     t->n_units = total / t->unit;
     t->type = out_type(c, gguf, s, (uint64_t)t->ne[0]);
+    if (fp8 && c->fp8_as_q8) /* master's tensor_force_quant: Q8_0 (F16 where its blocks do not divide the rows) */
+        t->type = t->ne[0] % 32 ? LGG_TYPE_F16 : LGG_TYPE_Q8_0;
     if (!(t->name = strdup(gguf))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     c->n_t++;
     return LGG_OK;
@@ -213,6 +224,11 @@ static lgg_status add_stack(lgg_convert *c, const cv_src *v, uint32_t n, const c
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s/%s: out of memory", c->dir, c->shard_names[v[0].shard]);
     memcpy(t->stack, v, n * sizeof *t->stack);
     t->n_stack = n;
+    t->stack[0].fp8 = t->fp8; /* each source's own scales (the first's were read with the tensor) */
+    for (uint32_t x = 1; x < n; x++) {
+        lgg_status fst = lgg__cv_fp8_scales(c, v[x].shard, v[x].t, &t->stack[x].fp8, err);
+        if (fst) return fst;
+    }
     t->ne[t->n_dims++] = (int64_t)n;
     t->n_units *= n; /* its type is one source's: a 2-D .weight as the 3-D one, a norm as the stacked norms */
     return LGG_OK;
@@ -327,6 +343,7 @@ int lgg__cv_skipped(const lgg_convert *c, const char *name) {
                                                  strcmp(name, "lm_head.weight"))
             return 1;
     }
+    if (lgg__cv_fp8_skipped(c, name)) return 1; /* consumed by the dequantization */
     return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
            ends_with(name, ".rotary_emb.inv_freq");
 }
@@ -395,6 +412,7 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
                             "llama.cpp %s refuses it (docs/convert.md)", c->dir, c->mtp == LGG_CONVERT_MTP_ONLY ? "mtp" : "no-mtp",
                             json_string_value(a0), c->master ? "master" : "b4747");
     c->hooks = c->fam->hooks;
+    if ((st = lgg__cv_fp8_init(c, err)) != LGG_OK) return st;
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {
@@ -464,6 +482,7 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
     c->max_json = copy->max_json_size;
     c->target = copy->target;
     c->mtp = (uint32_t)copy->mtp;
+    c->fp8_as_q8 = copy->fp8_as_q8;
     if (copy->io && !(st0 = lgg_options_copy(&c->io, sizeof c->io, sizeof c->io, copy->io, "lgg_convert_io", err))) {
         c->has_io = 1;
         if (!c->io.file_at || !c->io.read) st0 = lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: io without callbacks");
@@ -515,6 +534,7 @@ void lgg_convert_free(lgg_convert *c) {
     free(c->n_pending);
     free(c->head_norms);
     free(c->n_head_pending);
+    lgg__cv_fp8_free(c);
     free(c->t);
     for (size_t i = 0; i < c->n_shards; i++) {
         if (c->shards) lgg_st_close(c->shards[i]);

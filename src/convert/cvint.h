@@ -49,11 +49,31 @@ uint32_t lgg__cv_matrix_type(const struct lgg_convert *c, uint64_t ne0);
  * `content` (the last such entry, as a dict built by id keeps it), or -1. */
 int64_t lgg__cv_added_id(const json_t *tj, const char *content);
 
+/* A block-scaled FP8 matrix's scales (fp8.c): element (r, j) is e4m3(r, j) x
+ * scale[(r / bs0) * cols + j / bs1], as master's dequant_simple computes it. */
+typedef struct cv_fp8 {
+    float *scale;
+    uint64_t rows, cols;     /* the scale matrix's */
+    uint64_t bs0, bs1;       /* quantization_config.weight_block_size */
+} cv_fp8;
+
 /* One source matrix of a stacked (expert) tensor. */
 typedef struct cv_src {
     uint32_t shard;
     const lgg_st_tensor *t;
+    const cv_fp8 *fp8;       /* its scales when it is FP8, else NULL */
 } cv_src;
+
+/* fp8.c: config.json's quantization_config "fp8" (master's dequantization) */
+lgg_status lgg__cv_fp8_init(struct lgg_convert *c, lgg_error *err);
+/* the scale tensors the dequantization consumes (and the unused activation scales) */
+int lgg__cv_fp8_skipped(const struct lgg_convert *c, const char *name);
+/* src's scales (NULL when src is not FP8) in *out; an FP8 tensor without its scales is an error */
+lgg_status lgg__cv_fp8_scales(struct lgg_convert *c, uint32_t shard, const lgg_st_tensor *src, const cv_fp8 **out,
+                              lgg_error *err);
+/* row r of src (n bytes of e4m3 at p) dequantized into x */
+void lgg__cv_fp8_row(const cv_fp8 *f, uint64_t r, const uint8_t *p, uint64_t n, float *x);
+void lgg__cv_fp8_free(struct lgg_convert *c);
 
 typedef struct cv_tensor {
     char *name;              /* GGUF name */
@@ -61,6 +81,7 @@ typedef struct cv_tensor {
     uint32_t shard;
     const lgg_st_tensor *src;
     cv_src *stack;           /* stacked experts (n_stack of them), or NULL */
+    const cv_fp8 *fp8;       /* src's scales when src is FP8 (else NULL) */
     float *gen;              /* a generated tensor's values (owned), or NULL */
     uint32_t n_stack;
     uint32_t type;           /* output lgg_type */
@@ -114,6 +135,11 @@ struct lgg_convert {
     uint32_t *n_pending;     /* per block */
     uint32_t n_experts;
     const char *expert_gguf[3]; /* the GGUF pattern of each expert slot (its map row's) */
+    int fp8;                 /* quantization_config.quant_method "fp8": FP8 matrices dequantized */
+    int fp8_as_q8;           /* lgg_convert_options.fp8_as_q8 (master's --fp8-as-q8) */
+    uint64_t fp8_bs[2];      /* weight_block_size (0, 0: one scale per tensor or row) */
+    cv_fp8 **fp8s;           /* the scales read (owned) */
+    size_t n_fp8s;
     cv_src *head_norms;      /* pending per-head norm vectors: [block][2][head_slots] (CV_X_HEAD_NORM) */
     uint32_t *n_head_pending; /* per block and slot */
     uint32_t head_slots, n_heads[2]; /* num_attention_heads, num_key_value_heads */

@@ -156,7 +156,7 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
         uint64_t group = t->n_units / t->heads; /* 2 * half rows per head */
         a = a / group * group, b = (b + group - 1) / group * group;
     }
-    uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : 2);
+    uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : src->dtype == LGG_ST_F8_E4M3 ? 1 : 2);
     uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
     if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
         lo = src->offset, hi = src->offset + src->size;
@@ -218,13 +218,16 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     }
     const lgg_st_tensor *src = t->src;
     uint32_t shard = t->shard;
+    const cv_fp8 *fp8 = t->fp8;
     if (t->stack) { /* expert u / rows, its row u % rows */
         uint64_t rows = t->n_units / t->n_stack;
-        src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, u %= rows;
+        src = t->stack[u / rows].t, shard = t->stack[u / rows].shard, fp8 = t->stack[u / rows].fp8, u %= rows;
     }
     uint64_t n = t->unit, first = (src_row(t, u) + t->row_skip) * n;
     size_t es = src->dtype == LGG_TYPE_F32 ? 4 : 2;
-    if (t->xform & CV_X_EXPERT_T) { /* column u % rows of expert u / rows, element by element (need() took it all) */
+    if (fp8) { /* a block-scaled FP8 row (no other transform reads FP8: convert.c refuses them) */
+        lgg__cv_fp8_row(fp8, src_row(t, u) + t->row_skip, src_bytes(t->c, shard, src->offset + first), n, x);
+    } else if (t->xform & CV_X_EXPERT_T) { /* column u % rows of expert u / rows, element by element (need() took it all) */
         const uint8_t *p = src_bytes(t->c, shard, src->offset);
         uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows, stride = t->row_arg[0] ? t->row_arg[0] : n;
         for (uint64_t i = 0; i < n; i++) {

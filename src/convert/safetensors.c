@@ -32,6 +32,7 @@ static int dtype_of(const char *s, uint32_t *type, uint32_t *esize) {
     else if (!strcmp(s, "BF16")) *type = LGG_TYPE_BF16, *esize = 2;
     else if (!strcmp(s, "BOOL")) *type = LGG_TYPE_I8, *esize = 1; /* read only to be skipped (GPT-NeoX's mask) */
     else if (!strcmp(s, "U8")) *type = LGG_TYPE_I8, *esize = 1;   /* bytes: gpt-oss's MXFP4 blocks and scales */
+    else if (!strcmp(s, "F8_E4M3")) *type = LGG_ST_F8_E4M3, *esize = 1; /* block-scaled FP8 checkpoints (fp8.c) */
     else return 0;
     return 1;
 }
@@ -67,7 +68,7 @@ static lgg_status entry(const char *label, const char *name, const json_t *e, ui
                             label, name);
     uint32_t esize = 0;
     if (!dtype_of(json_string_value(dt), &t->dtype, &esize))
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': unsupported dtype '%s' (F32, F16, BF16, BOOL and U8 are read)",
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': unsupported dtype '%s' (F32, F16, BF16, F8_E4M3, BOOL and U8 are read)",
                             label, name, json_string_value(dt));
     if (json_array_size(sh) > LGG_ST_MAX_DIMS)
         return lgg__cv_fail(err, LGG_ERR_LIMIT, "%s: tensor '%s': %zu dimensions (at most %d)", label, name,
