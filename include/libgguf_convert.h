@@ -147,6 +147,9 @@ typedef struct lgg_convert_options {
                                bytes after target are the older struct's tail padding */
     bool fp8_as_q8;         /* master's --fp8-as-q8: a block-scaled FP8 checkpoint's matrices (quant_method
                                "fp8", dequantized as master does) are written as Q8_0 whatever the outtype */
+    bool fuse_gate_up_exps; /* master's --fuse-gate-up-exps (gate and up experts as one ffn_gate_up_exps):
+                               master takes it only for architectures not converted here yet (qwen3next,
+                               qwen35moe, gemma4, ...) and stops on the others; refused with that reason */
 } lgg_convert_options;
 /* lgg_convert_options.mtp: KEEP writes what the checkpoint has (master's
  * default); ONLY writes the MTP layers alone, with the embeddings, output

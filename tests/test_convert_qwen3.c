@@ -116,6 +116,23 @@ TEST(convert_target_master_only) {
     CHECKF(st == LGG_ERR_ARG && strstr(msg, "bad target 3"), "target 3: status %d, '%s'", (int)st, msg);
 }
 
+/* master's --fuse-gate-up-exps on Qwen3-MoE: master's converter stops ("Missing FFN_GATE_UP_EXP for
+ * MODEL_TENSORS of QWEN3MOE", measured), so the option is refused with that reason. */
+TEST(convert_fuse_gate_up_refused) {
+    if (!have_tokenizer()) return;
+    const char *dir = cv_fcase_make(&CASES[1], FILES, qwen3_tokenizer);
+    REQUIRE(dir != NULL);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.fuse_gate_up_exps = true;
+    lgg_convert *c = NULL;
+    lgg_error err = {0};
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && c == NULL && strstr(err.message, "no ffn_gate_up_exps for architecture 'qwen3moe'"),
+           "%d %s", (int)st, err.message);
+    lgg_convert_free(c);
+}
+
 TEST(convert_qwen3) {
     if (!have_tokenizer()) return; /* Qwen3's tokenizer not installed */
     cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, qwen3_tokenizer);

@@ -137,6 +137,7 @@ struct lgg_convert {
     const char *expert_gguf[3]; /* the GGUF pattern of each expert slot (its map row's) */
     int fp8;                 /* quantization_config.quant_method "fp8": FP8 matrices dequantized */
     int fp8_as_q8;           /* lgg_convert_options.fp8_as_q8 (master's --fp8-as-q8) */
+    int fuse_gate_up;        /* lgg_convert_options.fuse_gate_up_exps (master's --fuse-gate-up-exps) */
     uint64_t fp8_bs[2];      /* weight_block_size (0, 0: one scale per tensor or row) */
     cv_fp8 **fp8s;           /* the scales read (owned) */
     size_t n_fp8s;
