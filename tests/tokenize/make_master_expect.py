@@ -87,7 +87,8 @@ def reduce_vocab(tokenizer_json, all_texts):
     for k, v in vocab.items():
         tokens[v] = k
     # <mask>, user-defined: jina-v2-*'s names need it (b4747 refuses the vocabulary without it)
-    kept = [(tokens[i], 1) for i in ids] + [(s, 3) for s in sorted(specials, key=added.get)] + [("<mask>", 4)]
+    kept = [(tokens[i], 1) for i in ids if tokens[i] not in specials]  # GPT-4o's vocab holds its specials too
+    kept += [(s, 3) for s in sorted(specials, key=added.get)] + [("<mask>", 4)]
     index = {t: i for i, (t, _) in enumerate(kept)}
     merges = []
     for m in d["model"]["merges"]:
@@ -139,8 +140,9 @@ def master_names(tool):
 
 def run(tool, vocab, text_path, mode):
     extra = [] if mode == "A" else ["--no-bos", "--no-parse-special"]
+    env = dict(os.environ, GGML_NO_BACKTRACE="1")  # an abort would attach gdb
     r = subprocess.run([tool, "-m", vocab, "-f", text_path, "--ids", "--no-escape", "--log-disable"] + extra,
-                       capture_output=True, timeout=120)
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=120, env=env)
     out = r.stdout.decode().strip()
     return out if r.returncode == 0 and out.startswith("[") else "ERROR"
 
