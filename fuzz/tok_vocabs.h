@@ -1,6 +1,6 @@
 /* tok_vocabs.h -- small GGUF vocabularies written with libgguf's writer,
  * one per kind: BPE under each of llama.cpp b4747's pre-tokenizer names
- * (0..N_PRE-1), SPM, WPM, UGM and RWKV.  Deterministic bytes: the fuzz
+ * and one name of each row master added (0..N_PRE-1), SPM, WPM, UGM and RWKV.  Deterministic bytes: the fuzz
  * target tokenizes with them, and the tests compare their ids with what
  * llama-tokenize gives on the same files (tests/tokenize/expect/synth-*). */
 #ifndef LGG_TOK_VOCABS_H
@@ -15,7 +15,11 @@
 static const char *const PRE[] = {
     "default", "llama-bpe", "deepseek-llm", "deepseek-coder", "deepseek-v3", "falcon", "mpt", "starcoder", "gpt-2",
     "refact", "command-r", "qwen2", "stablelm2", "olmo", "dbrx", "smaug-bpe", "poro-chat", "chatglm-bpe", "viking",
-    "jais", "tekken", "smollm", "codeshell", "bloom", "gpt3-finnish", "exaone", "chameleon", "minerva-7b", "megrez"};
+    "jais", "tekken", "smollm", "codeshell", "bloom", "gpt3-finnish", "exaone", "chameleon", "minerva-7b", "megrez",
+    /* one name of each row only llama.cpp master knows (its engine: tok_split.c) */
+    "minicpm5", "falcon-h1", "youtu", "a.x-4.0", "jais-2", "kormo", "qwen35", "glm4", "exaone-moe", "gpt-4o",
+    "granite-embed-multi-97m", "tiny_aya", "superbpe", "trillion", "bailingmoe", "seed-coder", "hunyuan",
+    "hunyuan-dense", "kimi-k2", "afmoe", "laguna", "mellum2"};
 #define N_PRE (sizeof PRE / sizeof *PRE)
 enum { V_SPM = N_PRE, V_WPM, V_UGM, V_RWKV, N_VOCABS };
 

@@ -105,8 +105,13 @@ static int check_pre(const char *v, char *why, size_t cap) {
     for (size_t i = 0; (p = lgg_tokenizer_pre_name(i, &n)); i++)
         if (strlen(v) == n && !memcmp(v, p, n)) return 0;
     at = (size_t)snprintf(why, cap, "--pre '%.64s' is not a pre-tokenizer llama.cpp knows; one of:", v);
-    for (size_t i = 0; at < cap && (p = lgg_tokenizer_pre_name(i, &n)); i++)
+    for (size_t i = 0; at < cap && (p = lgg_tokenizer_pre_name(i, &n)); i++) {
+        if (at + n + 5 >= cap) { /* whole names only */
+            snprintf(why + at, cap - at, " ...");
+            break;
+        }
         at += (size_t)snprintf(why + at, cap - at, " %.*s", (int)n, p);
+    }
     return 1;
 }
 

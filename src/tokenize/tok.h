@@ -115,8 +115,9 @@ size_t lgg__tok_rwkv_unescape(const char *s, size_t n, char *out);
 /* GPT-2's and Llama 3's expressions, which llama.cpp matches by hand */
 extern const char lgg__tok_re_gpt2[], lgg__tok_re_llama3[];
 typedef struct tok_splitter tok_splitter;
-/* Build the splitter for a list of llama.cpp regex strings (NULL-terminated). */
-lgg_status lgg__tok_splitter_new(const char *const *exprs, tok_splitter **out, lgg_error *err);
+/* Build the splitter for a list of llama.cpp regex strings (NULL-terminated),
+ * run as b4747 runs them, or (master != 0) as llama.cpp master does. */
+lgg_status lgg__tok_splitter_new(const char *const *exprs, int master, tok_splitter **out, lgg_error *err);
 void lgg__tok_splitter_free(tok_splitter *s);
 /* Split code points cpts[0..n) into words; stores each word's code point
  * count in *lens (malloc'd, *n_lens entries).  0 ok, -1 no memory. */
@@ -133,6 +134,7 @@ typedef struct tok_token {
 struct lgg_tokenizer {
     lgg_vocab_type type;
     int pre;                  /* index into the pre-tokenizer table (tok_vocab.c) */
+    int pre_master;           /* a name only llama.cpp master knows: master's engine, no stream cuts */
     char pre_name[48];
     int32_t n;
     tok_token *tok;

@@ -12,14 +12,23 @@
  * is done here: the two matchers follow llama.cpp's (their edge cases are
  * the reference's answers), and the rest run through Oniguruma (a
  * backtracking engine with the same leftmost-first alternation as
- * ECMAScript), on the same collapsed text. */
+ * ECMAScript), on the same collapsed text.
+ *
+ * For the names only llama.cpp master knows, master's engine: it also
+ * matches Qwen2's and Qwen3.5's expressions, Kimi K2's (spelled \p{Han}+),
+ * AFMoE's and Tiny Aya's digit groups and [^\n]+|[\n]+ by hand, and collapses
+ * \p{Lu} \p{Ll} \p{Lt} \p{Lm} \p{Lo} (each as the whole letter category) and
+ * counts ASCII `~` in \p{S}.  Every hand-written matcher only moves forward
+ * and looks at most three code points ahead: linear in the text. */
 #include <oniguruma.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tokenize/tok.h"
 
-enum { SPLIT_GPT2, SPLIT_LLAMA3, SPLIT_COLLAPSED, SPLIT_WIDE };
+/* the hand-written matchers first, then the two Oniguruma kinds */
+enum { SPLIT_GPT2, SPLIT_LLAMA3, SPLIT_QWEN2, SPLIT_QWEN35, SPLIT_KIMI, SPLIT_DIGITS, SPLIT_THREES, SPLIT_NEWLINES, SPLIT_COLLAPSED, SPLIT_WIDE };
+#define HAND_WRITTEN(kind) ((kind) < SPLIT_COLLAPSED)
 
 /* Compiled expressions are kept in a pool: Oniguruma's regex_t is not
  * documented as safe to search from two threads at once, so each call takes
@@ -31,6 +40,7 @@ typedef struct regset {
 
 struct tok_splitter {
     size_t n;
+    int master; /* llama.cpp master's engine (tok_split.c's header) */
     int *kind;
     char **pattern; /* as given to Oniguruma */
     pthread_mutex_t lock;
@@ -44,30 +54,50 @@ static const char LLAMA3_RE_I[] =
 const char lgg__tok_re_llama3[] = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
                                 "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-/* the categories llama.cpp collapses, their byte and their ASCII members */
-static const struct {
-    char cat;
+/* the categories llama.cpp collapses, their byte and their ASCII members;
+ * master also knows the letter subcategories (each standing for every
+ * letter, A-Za-z included) and counts `~` among the symbols */
+typedef struct ucat {
+    const char *name; /* what follows \p{ */
     unsigned char byte;
     const char *ascii;
-} UCAT[] = {
-    {'N', 0xD1, "0-9"},
-    {'L', 0xD2, "A-Za-z"},
-    {'P', 0xD3, "!-#%-*,-/:-;?-@\\[-\\]_\\{\\}"},
-    {'M', 0xD4, ""},
-    {'S', 0xD5, "\\$\\+<->^`\\|"},
+} ucat;
+static const ucat UCAT_B4747[] = {
+    {"N}", 0xD1, "0-9"},
+    {"L}", 0xD2, "A-Za-z"},
+    {"P}", 0xD3, "!-#%-*,-/:-;?-@\\[-\\]_\\{\\}"},
+    {"M}", 0xD4, ""},
+    {"S}", 0xD5, "\\$\\+<->^`\\|"},
+    {NULL, 0, NULL},
+};
+static const ucat UCAT_MASTER[] = {
+    {"N}", 0xD1, "0-9"},
+    {"L}", 0xD2, "A-Za-z"},
+    {"P}", 0xD3, "!-#%-*,-/:-;?-@\\[-\\]_\\{\\}"},
+    {"M}", 0xD4, ""},
+    {"S}", 0xD5, "\\$\\+<->^`\\|\\~"},
+    {"Lu}", 0xD2, "A-Za-z"},
+    {"Ll}", 0xD2, "A-Za-z"},
+    {"Lt}", 0xD2, "A-Za-z"},
+    {"Lm}", 0xD2, "A-Za-z"},
+    {"Lo}", 0xD2, "A-Za-z"},
+    {NULL, 0, NULL},
 };
 
-static int ucat_at(const char *re, size_t i, size_t n) {
-    if (i + 4 >= n || re[i] != '\\' || re[i + 1] != 'p' || re[i + 2] != '{' || re[i + 4] != '}') return -1;
-    for (int k = 0; k < 5; k++)
-        if (re[i + 3] == UCAT[k].cat) return k;
-    return -1;
+/* the category spelled at re[i] (\p{X} or, for master, \p{Xy}): its row, or NULL */
+static const ucat *ucat_at(const ucat *tab, const char *re, size_t i, size_t n) {
+    if (i + 4 >= n || re[i] != '\\' || re[i + 1] != 'p' || re[i + 2] != '{') return NULL;
+    for (const ucat *u = tab; u->name; u++) {
+        size_t k = strlen(u->name);
+        if (i + 3 + k <= n && !memcmp(re + i + 3, u->name, k)) return u;
+    }
+    return NULL;
 }
 
-static int has_ucat(const char *re) {
+static int has_ucat(const ucat *tab, const char *re) {
     size_t n = strlen(re);
     for (size_t i = 0; i < n; i++)
-        if (ucat_at(re, i, n) >= 0) return 1;
+        if (ucat_at(tab, re, i, n)) return 1;
     return 0;
 }
 
@@ -87,19 +117,19 @@ static unsigned char collapse_cpt(uint32_t c) {
 
 /* The expression as Oniguruma must see it: \p{X} collapsed (when asked),
  * and ECMAScript's `$` (the end of the input only) spelled \z. */
-static char *rewrite(const char *re, int collapse) {
+static char *rewrite(const char *re, const ucat *tab) {
     size_t n = strlen(re);
     tok_buf b = {0};
     int inside = 0, fail = 0;
     for (size_t i = 0; i < n && !fail; i++) {
         char c = re[i];
-        int k = collapse ? ucat_at(re, i, n) : -1;
-        if (k >= 0) {
-            char one = (char)UCAT[k].byte;
+        const ucat *u = tab ? ucat_at(tab, re, i, n) : NULL;
+        if (u) {
+            char one = (char)u->byte;
             fail |= !inside && lgg__tok_buf_put(&b, "[", 1);
-            fail |= lgg__tok_buf_put(&b, &one, 1) | lgg__tok_buf_put(&b, UCAT[k].ascii, strlen(UCAT[k].ascii));
+            fail |= lgg__tok_buf_put(&b, &one, 1) | lgg__tok_buf_put(&b, u->ascii, strlen(u->ascii));
             fail |= !inside && lgg__tok_buf_put(&b, "]", 1);
-            i += 4;
+            i += 2 + strlen(u->name);
         } else if (c == '\\' && i + 1 < n) {
             fail |= lgg__tok_buf_put(&b, re + i, 2);
             i++;
@@ -135,7 +165,7 @@ static regset *regset_compile(const tok_splitter *s, lgg_error *err) {
         return NULL;
     }
     for (size_t i = 0; i < s->n; i++) {
-        if (s->kind[i] == SPLIT_GPT2 || s->kind[i] == SPLIT_LLAMA3) continue;
+        if (HAND_WRITTEN(s->kind[i])) continue;
         OnigErrorInfo einfo;
         const UChar *p = (const UChar *)s->pattern[i];
         int rc = onig_new(&r->re[i], p, p + strlen(s->pattern[i]), ONIG_OPTION_NONE,
@@ -161,7 +191,34 @@ static void regset_free(const tok_splitter *s, regset *r) {
     free(r);
 }
 
-lgg_status lgg__tok_splitter_new(const char *const *exprs, tok_splitter **out, lgg_error *err) {
+/* the expressions master matches by hand (besides GPT-2's and Llama 3's) */
+static const struct {
+    const char *re;
+    int kind;
+} MASTER_HAND[] = {
+    {"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+"
+     "[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+     SPLIT_QWEN2},
+    {"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?[^\\s\\p{L}"
+     "\\p{M}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+     SPLIT_QWEN35},
+    {"\\p{Han}+", SPLIT_KIMI},
+    {"\\p{AFMoE_digits}", SPLIT_DIGITS},
+    {"\\d{1,3}(?=(?:\\d{3})*\\b)", SPLIT_DIGITS},
+    {"[^\\n]+|[\\n]+", SPLIT_NEWLINES},
+    /* master runs this one through std::wregex (quadratic on a digit run): matched here by hand */
+    {"(?=(\\d{3})+(?!\\d))", SPLIT_THREES},
+};
+
+static int expr_kind(const char *re, int master, int collapse, const ucat *tab) {
+    if (!strcmp(re, lgg__tok_re_gpt2)) return SPLIT_GPT2;
+    if (!strcmp(re, lgg__tok_re_llama3) || !strcmp(re, LLAMA3_RE_I)) return SPLIT_LLAMA3;
+    for (size_t i = 0; master && i < sizeof MASTER_HAND / sizeof *MASTER_HAND; i++)
+        if (!strcmp(re, MASTER_HAND[i].re)) return MASTER_HAND[i].kind;
+    return collapse && has_ucat(tab, re) ? SPLIT_COLLAPSED : SPLIT_WIDE;
+}
+
+lgg_status lgg__tok_splitter_new(const char *const *exprs, int master, tok_splitter **out, lgg_error *err) {
     pthread_once(&onig_once, onig_init_once);
     tok_splitter *s = calloc(1, sizeof *s);
     size_t n = 0;
@@ -172,16 +229,16 @@ lgg_status lgg__tok_splitter_new(const char *const *exprs, tok_splitter **out, l
         return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory building the pre-tokenizer");
     }
     s->n = n;
+    s->master = master;
     pthread_mutex_init(&s->lock, NULL);
     /* llama.cpp collapses the text when any expression of the list uses \p{X} */
+    const ucat *tab = master ? UCAT_MASTER : UCAT_B4747;
     int collapse = 0;
-    for (size_t i = 0; i < n; i++) collapse |= has_ucat(exprs[i]);
+    for (size_t i = 0; i < n; i++) collapse |= has_ucat(tab, exprs[i]);
     for (size_t i = 0; i < n; i++) {
-        if (!strcmp(exprs[i], lgg__tok_re_gpt2)) s->kind[i] = SPLIT_GPT2;
-        else if (!strcmp(exprs[i], lgg__tok_re_llama3) || !strcmp(exprs[i], LLAMA3_RE_I)) s->kind[i] = SPLIT_LLAMA3;
-        else s->kind[i] = collapse && has_ucat(exprs[i]) ? SPLIT_COLLAPSED : SPLIT_WIDE;
-        if (s->kind[i] == SPLIT_COLLAPSED || s->kind[i] == SPLIT_WIDE) {
-            s->pattern[i] = rewrite(exprs[i], s->kind[i] == SPLIT_COLLAPSED);
+        s->kind[i] = expr_kind(exprs[i], master, collapse, tab);
+        if (!HAND_WRITTEN(s->kind[i])) {
+            s->pattern[i] = rewrite(exprs[i], s->kind[i] == SPLIT_COLLAPSED ? tab : NULL);
             if (!s->pattern[i]) {
                 lgg__tok_splitter_free(s);
                 return lgg_error_set(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory building the pre-tokenizer");
@@ -307,9 +364,39 @@ static void split_gpt2(seg *g) {
     }
 }
 
+/* the whitespace alternatives \s*[\r\n]+|\s+(?!\S)|\s+ at pos */
+static void ws_tail(seg *g, size_t *pos) {
+    size_t n_ws = 0, last_nl = 0;
+    while (IS(flags_at(g, *pos + n_ws), CPT_WHITESPACE)) {
+        uint32_t c2 = cpt_at(g, *pos + n_ws);
+        if (c2 == '\r' || c2 == '\n') last_nl = *pos + n_ws + 1;
+        n_ws++;
+    }
+    if (last_nl > 0) {
+        *pos = last_nl;
+        cut(g, *pos);
+        return;
+    }
+    ws_run(g, pos, n_ws);
+}
+
+/* \p{N}{1,max}: the digit run at pos cut every max code points */
+static void digit_groups(seg *g, size_t *pos, size_t max) {
+    size_t ini = *pos;
+    while (IS(flags_at(g, *pos), CPT_NUMBER)) {
+        if (++*pos - ini >= max) {
+            cut(g, *pos);
+            ini = *pos;
+        }
+    }
+    cut(g, *pos);
+}
+
 /* Llama 3: (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|
- * \s*[\r\n]+|\s+(?!\S)|\s+, as llama.cpp's matcher */
-static void split_llama3(seg *g) {
+ * \s*[\r\n]+|\s+(?!\S)|\s+, as llama.cpp's matcher; master's Qwen2 matcher is
+ * the same with \p{N} (max_digits 1), its Qwen3.5 one also puts \p{M} with
+ * the letters (letter = CPT_LETTER | CPT_MARK) */
+static void split_llama3(seg *g, size_t max_digits, unsigned letter) {
     for (size_t pos = g->ini; pos < g->end;) {
         uint32_t c = cpt_at(g, pos);
         unsigned f = flags_at(g, pos);
@@ -318,44 +405,135 @@ static void split_llama3(seg *g) {
             pos += cut(g, pos + k);
             continue;
         }
-        if (!(c == '\r' || c == '\n' || IS(f, CPT_NUMBER)) &&
-            (IS(f, CPT_LETTER) || IS(flags_at(g, pos + 1), CPT_LETTER))) {
+        if (!(c == '\r' || c == '\n' || IS(f, CPT_NUMBER)) && (IS(f, letter) || IS(flags_at(g, pos + 1), letter))) {
             pos++;
-            while (IS(flags_at(g, pos), CPT_LETTER)) pos++;
+            while (IS(flags_at(g, pos), letter)) pos++;
             cut(g, pos);
             continue;
         }
         if (IS(f, CPT_NUMBER)) {
-            size_t ini = pos;
-            while (IS(flags_at(g, pos), CPT_NUMBER)) {
-                if (++pos - ini >= 3) {
-                    cut(g, pos);
-                    ini = pos;
-                }
-            }
-            cut(g, pos);
+            digit_groups(g, &pos, max_digits);
             continue;
         }
         unsigned f2 = c == ' ' ? flags_at(g, pos + 1) : f;
-        if (!IS(f2, WLN) && f) { /* f, not f2: as the reference tests it */
+        if (!IS(f2, WLN | letter) && f) { /* f, not f2: as the reference tests it */
+            pos += c == ' ';
+            while (!IS(f2, WLN | letter) && f2) f2 = flags_at(g, ++pos);
+            for (uint32_t c2 = cpt_at(g, pos); c2 == '\r' || c2 == '\n'; c2 = cpt_at(g, ++pos)) {}
+            cut(g, pos);
+            continue;
+        }
+        ws_tail(g, &pos);
+    }
+}
+
+/* master's \p{Han}: the CJK ideograph blocks it lists */
+static int is_han(uint32_t c) {
+    static const uint32_t R[][2] = {{0x4E00, 0x9FFF},   {0x3400, 0x4DBF},   {0x20000, 0x2A6DF}, {0x2A700, 0x2B73F},
+                                    {0x2B740, 0x2B81F}, {0x2B820, 0x2CEAF}, {0x2CEB0, 0x2EBEF}, {0xF900, 0xFAFF},
+                                    {0x2F800, 0x2FA1F}};
+    for (size_t i = 0; i < sizeof R / sizeof *R; i++)
+        if (c >= R[i][0] && c <= R[i][1]) return 1;
+    return 0;
+}
+
+static int letter_not_han(const seg *g, size_t pos) {
+    return IS(flags_at(g, pos), CPT_LETTER) && !is_han(cpt_at(g, pos));
+}
+
+/* Kimi K2 (master): [\p{Han}]+ | letter words without Han, an optional
+ * non-letter non-digit before them and an optional contraction after |
+ * \p{N}{1,3} |  ?[^\s\p{L}\p{N}]+[\r\n]* | the whitespace alternatives;
+ * master's matcher tests the punctuation run on the next code point's
+ * flags, unlike Llama 3's */
+static void split_kimi(seg *g) {
+    for (size_t pos = g->ini; pos < g->end;) {
+        uint32_t c = cpt_at(g, pos);
+        unsigned f = flags_at(g, pos);
+        if (is_han(c)) {
+            while (is_han(cpt_at(g, pos))) pos++;
+            cut(g, pos);
+            continue;
+        }
+        int lead = !(c == '\r' || c == '\n' || IS(f, CPT_LETTER | CPT_NUMBER));
+        if (letter_not_han(g, pos) || (lead && letter_not_han(g, pos + 1))) {
+            pos += lead;
+            while (letter_not_han(g, pos)) pos++;
+            if (cpt_at(g, pos) == '\'') pos += contraction(g, pos, 1);
+            cut(g, pos);
+            continue;
+        }
+        if (IS(f, CPT_NUMBER)) {
+            digit_groups(g, &pos, 3);
+            continue;
+        }
+        unsigned f2 = c == ' ' ? flags_at(g, pos + 1) : f;
+        if (!IS(f2, WLN) && f2) {
             pos += c == ' ';
             while (!IS(f2, WLN) && f2) f2 = flags_at(g, ++pos);
             for (uint32_t c2 = cpt_at(g, pos); c2 == '\r' || c2 == '\n'; c2 = cpt_at(g, ++pos)) {}
             cut(g, pos);
             continue;
         }
-        size_t n_ws = 0, last_nl = 0;
-        while (IS(flags_at(g, pos + n_ws), CPT_WHITESPACE)) {
-            uint32_t c2 = cpt_at(g, pos + n_ws);
-            if (c2 == '\r' || c2 == '\n') last_nl = pos + n_ws + 1;
-            n_ws++;
-        }
-        if (last_nl > 0) {
-            pos = last_nl;
-            cut(g, pos);
+        ws_tail(g, &pos);
+    }
+}
+
+/* AFMoE's digits (master; also Tiny Aya's \d{1,3}(?=(?:\d{3})*\b)): a digit
+ * run cut in threes from its end.  Master's matcher does not end the piece
+ * before the run, so the text since the last cut joins the run's first
+ * group ("ab1234" gives "ab1", "234"); what follows the last run is one piece. */
+static void split_digits(seg *g) {
+    for (size_t pos = g->ini; pos < g->end;) {
+        if (!IS(flags_at(g, pos), CPT_NUMBER)) {
+            pos++;
             continue;
         }
-        ws_run(g, &pos, n_ws);
+        size_t ini = pos;
+        while (IS(flags_at(g, pos), CPT_NUMBER)) pos++;
+        size_t at = ini + (pos - ini) % 3;
+        if (at > ini) cut(g, at);
+        for (; at < pos; at += 3) cut(g, at + 3);
+    }
+    cut(g, g->end);
+}
+
+/* SuperBPE's (?=(\d{3})+(?!\d)) as std::wregex walks it: an empty match
+ * wherever the ASCII digits from there to the end of their run are a
+ * positive multiple of three, and each match cuts the piece there */
+static void split_threes(seg *g) {
+    for (size_t pos = g->ini; pos < g->end;) {
+        uint32_t c = g->cpts[pos];
+        if (c < '0' || c > '9') {
+            pos++;
+            continue;
+        }
+        size_t ini = pos;
+        while (pos < g->end && g->cpts[pos] >= '0' && g->cpts[pos] <= '9') pos++;
+        for (size_t at = ini + (pos - ini) % 3; at + 3 <= pos; at += 3) cut(g, at);
+    }
+    cut(g, g->end);
+}
+
+/* [^\n]+|[\n]+ (master): runs of newlines and of everything else */
+static void split_newlines(seg *g) {
+    for (size_t pos = g->ini; pos < g->end;) {
+        int nl = g->cpts[pos] == '\n';
+        while (pos < g->end && (g->cpts[pos] == '\n') == nl) pos++;
+        cut(g, pos);
+    }
+}
+
+static void split_hand(seg *g, int kind) {
+    switch (kind) {
+    case SPLIT_GPT2: split_gpt2(g); break;
+    case SPLIT_LLAMA3: split_llama3(g, 3, CPT_LETTER); break;
+    case SPLIT_QWEN2: split_llama3(g, 1, CPT_LETTER); break;
+    case SPLIT_QWEN35: split_llama3(g, 1, CPT_LETTER | CPT_MARK); break;
+    case SPLIT_KIMI: split_kimi(g); break;
+    case SPLIT_DIGITS: split_digits(g); break;
+    case SPLIT_THREES: split_threes(g); break;
+    default: split_newlines(g); break;
     }
 }
 
@@ -460,10 +638,9 @@ int lgg__tok_split(const tok_splitter *csp, const uint32_t *cpts, size_t n, size
         size_t start = 0;
         for (size_t i = 0; i < cur.n; i++) {
             size_t len = cur.p[i];
-            if (kind == SPLIT_GPT2 || kind == SPLIT_LLAMA3) {
+            if (HAND_WRITTEN(kind)) {
                 seg g = {cpts, start, start + len, start, &next, 0};
-                if (kind == SPLIT_GPT2) split_gpt2(&g);
-                else split_llama3(&g);
+                split_hand(&g, kind);
                 if (g.fail) goto done;
             } else if (split_onig(rs->re[k], text, off, start, start + len, &next, region)) {
                 goto done;

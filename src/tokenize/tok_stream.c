@@ -27,7 +27,9 @@
  *       its `$` only at fragment ends those make; expressions that cannot
  *       match there (digits, CJK, sentinels) leave a gap the next expression
  *       splits the same way.  These are the spots between lines and words of
- *       ordinary text.
+ *       ordinary text.  The names only llama.cpp master knows get no cut
+ *       (exaone-moe joins words across single spaces, AFMoE's digit groups
+ *       join the text before a run): held whole, as UGM.
  *     - SPM: no merge crosses p when no token of the vocabulary is a
  *       substring of the escaped text crossing p (checked for every
  *       substring up to the longest token), so both sides merge as they
@@ -134,7 +136,7 @@ static int safe_cut(const lgg_tokenize_stream *s, const char *b, size_t n, size_
     size_t r = (size_t)t->max_token_len + 1;
     switch (t->type) {
     case LGG_VOCAB_BPE:
-        if (p < 2) return 0;
+        if (p < 2 || t->pre_master) return 0;
         if (u[p - 1] == '\n' && (ascii_letter(u[p]) || ascii_digit(u[p])) && u[p - 2] < 0x80 && !ascii_ws(u[p - 2]))
             return special_clear(s, b, n, p, 2);
         if (u[p] == ' ' && ascii_letter(u[p - 1]) && ascii_letter(u[p + 1])) return special_clear(s, b, n, p, 2);

@@ -29,9 +29,9 @@ static const char *const RE_DEEPSEEK_CODER[] = {"[\r\n]", "\\s?\\p{L}+", "\\s?\\
 static const char *const RE_FALCON[] = {"[\\p{P}\\$\\+<=>\\^~\\|`]+", lgg__tok_re_gpt2, "[0-9][0-9][0-9]", NULL};
 static const char *const RE_STARCODER[] = {"\\p{N}", lgg__tok_re_gpt2, NULL};
 static const char *const RE_GPT2[] = {lgg__tok_re_gpt2, NULL};
-static const char *const RE_QWEN2[] = {
-    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
-    NULL};
+#define QWEN2_RE                                                                                                    \
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"
+static const char *const RE_QWEN2[] = {QWEN2_RE, NULL};
 static const char *const RE_PORO[] = {" ?[^(\\s|.,!?…。，、।۔،)]+", NULL};
 static const char *const RE_VIKING[] = {" ?[^(\\s|.,!?…。，、।۔،)]+", "\\p{N}", NULL};
 static const char *const RE_TEKKEN[] = {
@@ -40,10 +40,52 @@ static const char *const RE_TEKKEN[] = {
 static const char *const RE_CHAMELEON[] = {
     "<sentinel:[0-9]+>", "(IMGIMG)((A|B|C|D|E|F|G|H|I){1,4})Z", "([\\t\\n]|    |  )", "\\p{N}",
     "[\\p{P}!-/:-@\\[-`{-~]", lgg__tok_re_gpt2, NULL};
+/* llama.cpp master's (3f545becc) expressions for the names b4747 did not know */
+static const char *const RE_QWEN35[] = {
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?[\\p{L}\\p{M}]+|\\p{N}| ?[^\\s\\p{L}\\p{M}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_JAIS2[] = {
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s{512}(?!\\S)|\\s{256}(?!\\S)|\\s{128}(?!\\S)|\\s{64}(?!\\S)|\\s{32}(?!\\S)|\\s{16}(?!\\S)|\\s{8}(?!\\S)|\\s{4}(?!\\S)|\\s{1,2}(?!\\S)|\\s{1}",
+    NULL};
+static const char *const RE_YOUTU[] = {
+    "[가-힣ㄱ-ㆎ]+|[！…“”‘’—：；，、-〿︰-﹏]+|[ㄅ-ㄯ]+|[一-龥぀-ゟ゠-ヿ]+",
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_GPT4O[] = {
+    "[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}])([^a-z]))*((?=[\\p{L}])([^A-Z]))+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}])([^a-z]))+((?=[\\p{L}])([^A-Z]))*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_GRANITE_EMB[] = {
+    "[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}\\p{M}])([^a-z]))*((?=[\\p{L}\\p{M}])([^A-Z]))+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\\r\\n\\p{L}\\p{N}]?((?=[\\p{L}\\p{M}])([^a-z]))+((?=[\\p{L}\\p{M}])([^A-Z]))*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_TINY_AYA[] = {
+    "\\d{1,3}(?=(?:\\d{3})*\\b)",
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_KIMI_K2[] = {"\\p{Han}+", NULL};
+static const char *const RE_SUPERBPE[] = {"\\p{N}+", "(?=(\\d{3})+(?!\\d))", NULL};
+static const char *const RE_BAILINGMOE[] = {
+    "'(?:[sSdDmMtT]|[lL][lL]|[vV][eE]|[rR][eE])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_SEED_CODER[] = {
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1}| ?[^\\s\\p{L}\\p{N}\\r\\n]+|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_AFMOE[] = {
+    "\\p{AFMoE_digits}",
+    "[一-鿿㐀-䶿豈-﫿぀-ゟ゠-ヿ･-ﾟ⼀-⿟เ-๿຀-໿ក-៿က-႟ꩠ-ꩿꧠ-꧿가-힯ᄀ-ᇿ]+",
+    "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\\r\\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_LAGUNA[] = {"[^\\n]+|[\\n]+", QWEN2_RE, NULL};
+static const char *const RE_EXAONE_MOE[] = {
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?(?:\\p{L}\\p{M}*(?: \\p{L}\\p{M}*)*)+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]?|\\s*[\\r\\n]|\\s+(?!\\S)|\\s+",
+    NULL};
+static const char *const RE_MINICPM5[] = {
+    "\\p{N}{1,3}",
+    "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}+| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
+    NULL};
 static const char *const RE_DEFAULT[] = {"[\\p{P}\\$\\+<=>\\^~\\|]+", lgg__tok_re_gpt2, "\\p{N}+", "[0-9][0-9][0-9]", NULL};
 
 /* tokenizer.ggml.pre names, in llama.cpp's order, with what each sets */
-enum { KEEP_CLEAN = 0, NO_CLEAN = 1, IGNORE_MERGES = 2, ADD_BOS = 4, NO_BOS_ID = 8 };
+enum { KEEP_CLEAN = 0, NO_CLEAN = 1, IGNORE_MERGES = 2, ADD_BOS = 4, NO_BOS_ID = 8, MASTER = 16 };
 static const struct pre_type {
     const char *names; /* '|'-separated */
     const char *const *re;
@@ -78,6 +120,29 @@ static const struct pre_type {
     {"chameleon", RE_CHAMELEON, ADD_BOS | NO_CLEAN},
     {"minerva-7b", RE_STARCODER, 0},
     {"megrez", RE_QWEN2, 0},
+    /* the names only llama.cpp master (3f545becc) knows, run by its engine */
+    {"minicpm5", RE_MINICPM5, MASTER | IGNORE_MERGES},
+    {"falcon-h1|pixtral|midm-2.0|lfm2|jina-v5-nano", RE_LLAMA3, MASTER | IGNORE_MERGES | ADD_BOS},
+    {"youtu", RE_YOUTU, MASTER | NO_CLEAN | IGNORE_MERGES},
+    {"a.x-4.0|mellum|modern-bert|exaone4", RE_GPT2, MASTER},
+    {"jais-2", RE_JAIS2, MASTER},
+    {"kormo|f2llmv2", RE_QWEN2, MASTER | NO_CLEAN},
+    {"qwen35", RE_QWEN35, MASTER | NO_CLEAN},
+    {"glm4", RE_LLAMA3, MASTER | NO_BOS_ID},
+    {"exaone-moe", RE_EXAONE_MOE, MASTER},
+    {"gpt-4o|llama4|kanana2|talkie|minimax-m2", RE_GPT4O, MASTER | NO_CLEAN},
+    {"granite-embed-multi-97m", RE_GRANITE_EMB, MASTER | NO_CLEAN | IGNORE_MERGES},
+    {"tiny_aya|cohere2moe", RE_TINY_AYA, MASTER | NO_CLEAN},
+    {"superbpe", RE_SUPERBPE, MASTER | NO_CLEAN},
+    {"trillion|granite-docling", RE_GPT2, MASTER | NO_CLEAN},
+    {"bailingmoe|bailingmoe2|llada-moe", RE_BAILINGMOE, MASTER | NO_CLEAN},
+    {"seed-coder", RE_SEED_CODER, MASTER | NO_CLEAN},
+    {"hunyuan|grok-2|solar-open", RE_QWEN2, MASTER | NO_CLEAN},
+    {"hunyuan-dense|joyai-llm", RE_DEEPSEEK3, MASTER | NO_CLEAN},
+    {"kimi-k2", RE_KIMI_K2, MASTER | NO_CLEAN},
+    {"afmoe", RE_AFMOE, MASTER | NO_CLEAN},
+    {"laguna", RE_LAGUNA, MASTER | NO_CLEAN},
+    {"mellum2", RE_STARCODER, MASTER},
 };
 
 /* The i-th name of PRE (aliases flattened, in order): its len bytes, and
@@ -106,6 +171,15 @@ static int pre_find(const char *name, size_t len) {
         if (!p) return -1;
         if (n == len && !memcmp(p, name, n)) return row;
     }
+}
+
+/* master's names for BPE without the byte-level encoding (gemma4, sarvam-moe,
+ * whitespace): known, refused by name */
+static int pre_refused(const char *name, size_t len) {
+    static const char *const NAMES[] = {"gemma4", "granite-embed-multi-311m", "sarvam-moe", "whitespace"};
+    for (size_t i = 0; i < sizeof NAMES / sizeof *NAMES; i++)
+        if (strlen(NAMES[i]) == len && !memcmp(NAMES[i], name, len)) return 1;
+    return 0;
 }
 
 const char *lgg_tokenizer_pre_name(size_t i, size_t *len) {
@@ -183,6 +257,11 @@ static void slot_by_text(lgg_tokenizer *t, int key_set, const char *const *cand)
     if (n_found == 1) mark_control(t, found);
 }
 
+static const char *const EOG_TEXTS_MASTER[] = {
+    "<|eot_id|>", "<|im_end|>",      "<|end|>",          "<|return|>", "<|call|>",          "<|flush|>",
+    "<|calls|>",  "<end_of_turn>",   "<|endoftext|>",    "</s>",       "<|eom_id|>",        "<EOT>",
+    "_<EOT>",     "[EOT]",           "[EOS]",            "<|end_of_text|>", "<end_of_utterance>", "<eos>",
+    "<turn|>",    "<|tool_response>", "<｜end▁of▁sentence｜>", "[e~[", NULL};
 static const char *const EOG_TEXTS[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
                                         "<|eom_id|>", "<EOT>", NULL};
 
@@ -433,6 +512,11 @@ static lgg_status load_type(lgg_tokenizer *t, const lgg_file *f, lgg_error *err)
         int k = 0;
         if (pre.len) {
             k = pre_find(pre.ptr, (size_t)pre.len);
+            if (k < 0 && pre_refused(pre.ptr, (size_t)pre.len))
+                return lgg_error_set(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
+                                     "tokenizer.ggml.pre '%.*s': llama.cpp master's BPE on raw UTF-8 with spaces "
+                                     "escaped as U+2581 (no byte-level encoding) is not supported",
+                                     (int)pre.len, pre.ptr);
             if (k < 0)
                 return lgg_error_set(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
                                      "tokenizer.ggml.pre: unknown pre-tokenizer type '%.*s'",
@@ -445,6 +529,7 @@ static lgg_status load_type(lgg_tokenizer *t, const lgg_file *f, lgg_error *err)
         if (set & IGNORE_MERGES) t->ignore_merges = 1;
         if (set & ADD_BOS) t->add_bos = 1;
         if (set & NO_BOS_ID) t->bos = -1;
+        t->pre_master = (set & MASTER) != 0;
         break;
     }
     case LGG_VOCAB_SPM: t->add_space_prefix = 1, t->add_bos = 1; break;
@@ -492,7 +577,7 @@ static lgg_status load(lgg_tokenizer *t, const lgg_file *f, lgg_error *err) {
     lgg_status st;
     if ((st = load_type(t, f, err)) || (st = load_tokens(t, f, err))) return st;
     if (t->type == LGG_VOCAB_BPE) {
-        if ((st = load_merges(t, f, err)) || (st = lgg__tok_splitter_new(PRE[t->pre].re, &t->splitter, err))) return st;
+        if ((st = load_merges(t, f, err)) || (st = lgg__tok_splitter_new(PRE[t->pre].re, t->pre_master, &t->splitter, err))) return st;
     } else if (t->type == LGG_VOCAB_UGM) {
         if ((st = load_ugm(t, f, err))) return st;
     } else if (t->type == LGG_VOCAB_RWKV) {
@@ -539,10 +624,15 @@ static lgg_status load(lgg_tokenizer *t, const lgg_file *f, lgg_error *err) {
         {"<|fim_repo|>", "<|repo_name|>", "<fim-repo>", "<REPO>", NULL},
         {"<|file_sep|>", NULL},
     };
-    slot_by_text(t, set[0], EOT);
+    /* master (for the names only it knows) looks for more texts */
+    static const char *const EOT_MASTER[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
+                                             "<|end_of_text|>", "<EOT>", "_<EOT>", "[EOT]", "<｜end▁of▁sentence｜>",
+                                             "<end_of_utterance>", NULL};
+    slot_by_text(t, set[0], t->pre_master ? EOT_MASTER : EOT);
     slot_by_text(t, set[1], EOM);
     for (int i = 0; i < 6; i++) slot_by_text(t, set[2 + i], FIM[i]);
-    for (size_t i = 0; EOG_TEXTS[i]; i++) mark_control(t, lgg__tok_map_get(&t->text_to_id, EOG_TEXTS[i], strlen(EOG_TEXTS[i])));
+    for (const char *const *e = t->pre_master ? EOG_TEXTS_MASTER : EOG_TEXTS; *e; e++)
+        mark_control(t, lgg__tok_map_get(&t->text_to_id, *e, strlen(*e)));
     /* the special tokens, longest first (llama.cpp's sort leaves ties to its
      * introsort; here shorter ids first) */
     if (!(t->special = malloc(((size_t)t->n + 1) * sizeof *t->special))) return nomem(err);
