@@ -128,6 +128,18 @@ TEST(convert_gptoss) {
         CHECKF(st == 0 && !strcmp(hex, CASES[i].sha[3]), "%s through io: status %d, sha256 %s", CASES[i].name, st, hex);
     }
     CHECKF(same == 2 * cv_case_outtypes(), "%d of %d byte-identical to the reference", same, 2 * cv_case_outtypes());
+    /* master names an MXFP4 checkpoint's f16 output by its file type (convert_hf_to_gguf.py --outfile DIR) */
+    const char *dir = cv_fcase_make(&CASES[1], FILES, gptoss_tokenizer);
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.outtype = LGG_CONVERT_F16;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    char name[256] = "";
+    if (dir && lgg_convert_open(dir, &o, &c, &err) == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+    CHECKF(!strcmp(name, "GptOss-Tiny-Test-4x13M-MXFP4_MOE.gguf") && !strcmp(lgg_convert_ftype_name(c), "MXFP4_MOE"),
+           "default name '%s'", name);
+    lgg_convert_free(c);
     cv_case_supported("GptOssForCausalLM");
 }
 

@@ -445,6 +445,7 @@ size_t lgg_convert_default_name(const lgg_convert *c, char *buf, size_t cap) {
 
 const char *lgg_convert_ftype_name(const lgg_convert *c) {
     static const char *const names[] = {"F32", "F16", "BF16", "Q8_0"};
+    if (c && c->mxfp4 && c->outtype != LGG_CONVERT_Q8_0 && c->outtype < 4) return "MXFP4_MOE"; /* master's file type */
     return c && c->outtype < 4 ? names[c->outtype] : "";
 }
 

@@ -11,7 +11,6 @@
 #include <string.h>
 
 static const uint32_t FILE_TYPES[] = {0, 1, 32, 7}; /* ALL_F32, MOSTLY_F16, MOSTLY_BF16, MOSTLY_Q8_0 */
-static const char *const TYPE_NAMES[] = {"F32", "F16", "BF16", "Q8_0"};
 
 static lgg_status wfail(lgg_status st, const char *key, lgg_error *err) {
     return st ? lgg__cv_fail(err, st, "cannot set metadata key '%s'", key) : LGG_OK;
@@ -469,7 +468,7 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
             const char *sl = c->vocab_only ? NULL : n.size_label;
             snprintf(c->default_name, cap, "%s%s%s%s%s%s%s-%s%s.gguf", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
-                     c->vocab_only ? "vocab" : TYPE_NAMES[c->outtype], c->lora ? "-LoRA" : "");
+                     c->vocab_only ? "vocab" : lgg_convert_ftype_name(c), c->lora ? "-LoRA" : "");
             file_name_chars(c->default_name);
         }
     }
