@@ -443,12 +443,6 @@ size_t lgg_convert_default_name(const lgg_convert *c, char *buf, size_t cap) {
     return (size_t)snprintf(buf, cap, "%s", c && c->default_name ? c->default_name : "ggml-model.gguf");
 }
 
-const char *lgg_convert_ftype_name(const lgg_convert *c) {
-    static const char *const names[] = {"F32", "F16", "BF16", "Q8_0"};
-    if (c && c->mxfp4 && c->outtype != LGG_CONVERT_Q8_0 && c->outtype < 4) return "MXFP4_MOE"; /* master's file type */
-    return c && c->outtype < 4 ? names[c->outtype] : "";
-}
-
 size_t lgg_convert_tensor_count(const lgg_convert *c) { return c ? c->n_t : 0; }
 
 lgg_status lgg_convert_tensor_at(const lgg_convert *c, size_t i, lgg_convert_tensor *out) {

@@ -476,6 +476,12 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
     return st;
 }
 
+const char *lgg_convert_ftype_name(const lgg_convert *c) {
+    static const char *const names[] = {"F32", "F16", "BF16", "Q8_0"};
+    if (c && c->mxfp4 && c->outtype != LGG_CONVERT_Q8_0 && c->outtype < 4) return "MXFP4_MOE"; /* master's file type */
+    return c && c->outtype < 4 ? names[c->outtype] : "";
+}
+
 /* Add t to w as `type`, its data from the converter; keep_dims: with all
  * of its dimensions, trailing 1s too, as gguf-py writes them (the
  * quantizer's output follows ggml's rule instead). */
