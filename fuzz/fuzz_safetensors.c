@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static uint64_t esize(uint32_t t) { return t == LGG_TYPE_F32 ? 4 : 2; }
+static uint64_t esize(uint32_t t) { return t == LGG_TYPE_F32 ? 4 : t == LGG_TYPE_I8 ? 1 : 2; } /* I8: BOOL and U8 */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lgg_safetensors *s = NULL;

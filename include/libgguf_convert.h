@@ -251,8 +251,10 @@ LGG_API lgg_writer *lgg_convert_writer(lgg_convert *c);
 LGG_API size_t lgg_convert_default_name(const lgg_convert *c, char *buf, size_t cap);
 
 /* The encoding the reference names the output by: "F32", "F16", "BF16" or
- * "Q8_0" (LGG_CONVERT_AUTO resolved), the text --outfile's {ftype} stands
- * for (lower-cased there); "" for NULL. */
+ * "Q8_0" (LGG_CONVERT_AUTO resolved; "MXFP4_MOE" for the first three of a
+ * checkpoint whose quant_method is mxfp4, gpt-oss's, as llama.cpp master
+ * names it), the text --outfile's {ftype} stands for (lower-cased there);
+ * "" for NULL. */
 LGG_API const char *lgg_convert_ftype_name(const lgg_convert *c);
 
 /* The output tensors, in output order, for --dry-run. */

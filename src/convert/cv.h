@@ -29,8 +29,9 @@ enum {
     CV_X_NEG_EXP = 4096, /* Mamba's A = -exp(A_log), torch's exp (families/mamba.c); high bits, clear of
                            the other family files' */
     CV_X_EXPERT_T = 16384,   /* each expert's matrix transposed: output row u of expert u / ne[1] is a
-                                column of the source (DBRX's w2); the experts' source rows start
-                                row_arg[0] apart when not 0 (MLA's k_b, families/glm4.c) */
+                                column of the source (DBRX's w2; gpt-oss's every other column); row_arg:
+                                load_row's (the source rows' length, the column step and first, the
+                                experts' source rows apart: MLA's k_b, families/glm4.c) */
     CV_X_TERNARY = 1u << 20  /* BitNet's weights made ternary with the tensor's scale (families/bitnet.c) */
 };
 /* A CV_X_EXPERT row's place among its block's three stacked tensors (they

@@ -229,9 +229,13 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         lgg__cv_fp8_row(fp8, src_row(t, u) + t->row_skip, src_bytes(t->c, shard, src->offset + first), n, x);
     } else if (t->xform & CV_X_EXPERT_T) { /* column u % rows of expert u / rows, element by element (need() took it all) */
         const uint8_t *p = src_bytes(t->c, shard, src->offset);
-        uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows, stride = t->row_arg[0] ? t->row_arg[0] : n;
+        uint64_t rows = (uint64_t)t->ne[1], e = u / rows, j = u % rows;
+        /* row_arg: the source rows' length (0: rows), the step between the columns taken (0: 1), the first
+           (gpt-oss's interleaved gate_up: every other column), the experts' source rows apart (0: n; MLA's k_b) */
+        uint64_t len = t->row_arg[0] ? t->row_arg[0] : rows, col = j * (t->row_arg[1] ? t->row_arg[1] : 1) + t->row_arg[2];
+        uint64_t stride = t->row_arg[3] ? t->row_arg[3] : n;
         for (uint64_t i = 0; i < n; i++) {
-            uint64_t k = (e * stride + i) * rows + j;
+            uint64_t k = (e * stride + i) * len + col;
             uint16_t h;
             if (es == 4) memcpy(x + i, p + k * 4, 4);
             else memcpy(&h, p + k * 2, 2), x[i] = src->dtype == LGG_TYPE_F16 ? lgg_f16_to_f32(h) : lgg_bf16_to_f32(h);

@@ -23,7 +23,12 @@ uint32_t lgg__cv_file_type(const lgg_convert *c) {
     return OUTTYPES[o].file_type;
 }
 
-const char *lgg__cv_outtype_name(const lgg_convert *c) { return OUTTYPES[outtype_index(c)].name; }
+const char *lgg__cv_outtype_name(const lgg_convert *c) {
+    uint32_t o = outtype_index(c);
+    if (c->mxfp4 && (o == LGG_CONVERT_F32 || o == LGG_CONVERT_F16 || o == LGG_CONVERT_BF16))
+        return "MXFP4_MOE"; /* master's file type for an MXFP4 checkpoint */
+    return OUTTYPES[o].name;
+}
 
 uint32_t lgg__cv_matrix_type(const lgg_convert *c, uint64_t ne0) {
     uint32_t type = OUTTYPES[outtype_index(c)].type;

@@ -181,7 +181,7 @@ static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *er
     memcpy(k->name + l - 16, "attn_k_b.weight", 16);
     k->n_dims = 3, k->ne[0] = nope, k->ne[1] = kvr, k->ne[2] = nkv;
     k->unit = (uint64_t)nope, k->n_units = (uint64_t)(kvr * nkv);
-    k->xform |= CV_X_EXPERT_T, k->row_arg[0] = (uint64_t)(nope + v);
+    k->xform |= CV_X_EXPERT_T, k->row_arg[3] = (uint64_t)(nope + v);
     vb->n_dims = 3, vb->ne[0] = kvr, vb->ne[1] = v, vb->ne[2] = nkv;
     vb->unit = (uint64_t)kvr, vb->n_units = (uint64_t)(v * nkv);
     vb->row_of = vb_row, vb->row_arg[1] = (uint64_t)v, vb->row_arg[2] = (uint64_t)nope;

@@ -9,8 +9,10 @@
  * value j + 16 (the checkpoint's byte k holds values 2k, low, and 2k + 1);
  * gate_up's rows are interleaved, gate the even ones and up the odd ones
  * (its bias the same by column).  The sinks are attn_sinks.weight, the
- * down bias ffn_down_exps.bias.  Experts not in MXFP4 (a bf16 checkpoint)
- * are refused with the reason. */
+ * down bias ffn_down_exps.bias.  Experts not in MXFP4 (a bf16 checkpoint:
+ * gate_up_proj (experts, hidden, 2 ff), down_proj (experts, ff, hidden))
+ * are transposed per expert, gate_up's columns split the same way, and
+ * written in the outtype where the checkpoint has them. */
 #include "../cvint.h"
 
 #include <stdlib.h>
@@ -47,7 +49,8 @@ static int gptoss_hf_name(const char *hf, char *out, size_t cap) {
         out[n - 5] = '.'; /* "_bias" -> ".bias" */
         return 1;
     }
-    if (ends_with(hf, ".sinks")) return (size_t)snprintf(out, cap, "%s.weight", hf) < cap;
+    if (ends_with(hf, ".sinks") || ends_with(hf, "mlp.experts.gate_up_proj") || ends_with(hf, "mlp.experts.down_proj"))
+        return (size_t)snprintf(out, cap, "%s.weight", hf) < cap;
     return snprintf(out, cap, "%s", hf) >= 0 && n < cap;
 }
 
@@ -59,8 +62,41 @@ static uint64_t double_row(const cv_tensor *t, uint64_t u) {
     return 2 * u;
 }
 
-/* gate_up_proj_bias (experts, 2 * ff): gate the even columns, up the odd. */
+/* A bf16 checkpoint's experts (experts, in, out): each expert's matrix
+ * transposed, its columns first, first + step, ... (gate_up: step 2);
+ * q8_0 falls back to f16 on its new row length as master's quantizer does. */
+static lgg_status expert_t(struct lgg_convert *c, cv_tensor *t, uint64_t step, lgg_error *err) {
+    const lgg_st_tensor *s = t->src;
+    if (s->n_dims != 3 || !s->shape[0] || !s->shape[1] || !s->shape[2] || s->shape[2] % step)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': not (experts, in, out)%s", c->dir,
+                            c->shard_names[t->shard], s->name.ptr, step == 2 ? " with an even out" : "");
+    t->xform |= CV_X_EXPERT_T;
+    t->ne[0] = (int64_t)s->shape[1], t->ne[1] = (int64_t)(s->shape[2] / step), t->ne[2] = (int64_t)s->shape[0];
+    t->unit = s->shape[1], t->n_units = s->shape[0] * (s->shape[2] / step);
+    t->row_arg[0] = s->shape[2], t->row_arg[1] = step, t->row_arg[2] = 0;
+    if (c->outtype == LGG_CONVERT_Q8_0) t->type = t->ne[0] % 32 ? LGG_TYPE_F16 : LGG_TYPE_Q8_0;
+    return LGG_OK;
+}
+
+/* t's GGUF name with its ffn_gate_exps replaced by ffn_up_exps into up. */
+static lgg_status up_name(struct lgg_convert *c, const cv_tensor *t, char *up, size_t cap, lgg_error *err) {
+    const char *g = strstr(t->name, "ffn_gate_exps");
+    if (!g) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: '%s' is not a gate tensor", c->dir, t->name);
+    snprintf(up, cap, "%.*sffn_up_exps%s", (int)(g - t->name), t->name, g + strlen("ffn_gate_exps"));
+    return LGG_OK;
+}
+
+/* gate_up_proj_bias (experts, 2 * ff): gate the even columns, up the odd;
+ * a bf16 checkpoint's gate_up_proj and down_proj transposed. */
 static lgg_status gptoss_tensor(struct lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    char up[160];
+    lgg_status st;
+    if (ends_with(t->src_name, "mlp.experts.down_proj")) return expert_t(c, t, 1, err);
+    if (ends_with(t->src_name, "mlp.experts.gate_up_proj")) {
+        if ((st = expert_t(c, t, 2, err)) || (st = up_name(c, t, up, sizeof up, err))) return st;
+        if (!(st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err))) c->t[c->n_t - 1].row_arg[2] = 1; /* t moves */
+        return st;
+    }
     if (!ends_with(t->src_name, "mlp.experts.gate_up_proj_bias")) return LGG_OK;
     const lgg_st_tensor *s = t->src;
     if (s->n_dims != 2 || s->shape[1] % 2 || !s->shape[1])
@@ -68,11 +104,8 @@ static lgg_status gptoss_tensor(struct lgg_convert *c, cv_tensor *t, lgg_error *
                             c->shard_names[t->shard], s->name.ptr);
     t->ne[0] = (int64_t)(s->shape[1] / 2), t->unit = s->shape[1] / 2;
     t->row_of = double_row, t->col_of = interleaved_col, t->col_block = 1, t->row_arg[0] = 0;
-    char up[160];
-    const char *g = strstr(t->name, "ffn_gate_exps");
-    if (!g) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: '%s' is not a gate bias", c->dir, t->name);
-    snprintf(up, sizeof up, "%.*sffn_up_exps%s", (int)(g - t->name), t->name, g + strlen("ffn_gate_exps"));
-    lgg_status st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err); /* t moves */
+    if ((st = up_name(c, t, up, sizeof up, err))) return st;
+    st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err); /* t moves */
     if (!st) c->t[c->n_t - 1].row_arg[0] = 1;
     return st;
 }
@@ -208,11 +241,6 @@ static lgg_status gptoss_mxfp4(struct lgg_convert *c, lgg_error *err) {
                 snprintf(hf, sizeof hf, "%.*sup_proj.weight", (int)stem, name);
                 if (!st && gu) st = add_mxfp4(c, hf, bs, blocks, s, t, 2, 1, err);
                 blocks = NULL;
-            } else if (ends_with(name, "mlp.experts.gate_up_proj") || ends_with(name, "mlp.experts.down_proj")) {
-                st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
-                                  "%s/%s: tensor '%s': gpt-oss experts not in MXFP4 (a bf16 checkpoint): llama.cpp "
-                                  "master transposes and splits them; this converter reads MXFP4 experts only",
-                                  c->dir, c->shard_names[s], name);
             }
         }
     return st;
