@@ -201,6 +201,13 @@ static void free_rules(opts *o) {
     for (uint32_t r = 0; r < o->n_ot; r++) free(o->ot_pattern[r]), free(o->ot_buffer[r]);
 }
 
+/* Whether all of s is a number strtof reads (a scale: it needs no memory, so only its form is checked). */
+static bool is_number(const char *s) {
+    char *end;
+    strtof(s, &end);
+    return end != s && !*end;
+}
+
 /* --lora FILE[,FILE...] or --lora-scaled FILE:SCALE[,...] (and the control-vector pair), split as llama.cpp
  * splits them (a comma list; FILE:SCALE split at its one ':'); the scales need no memory. */
 static int on_adapter(opts *o, int id, const char *v, char *why, size_t cap) {
@@ -216,8 +223,7 @@ static int on_adapter(opts *o, int id, const char *v, char *why, size_t cap) {
         if (end) *end = 0;
         if (scaled) {
             colon = strchr(s, ':');
-            char *rest;
-            if (!colon || strchr(colon + 1, ':') || (strtof(colon + 1, &rest), rest == colon + 1 || *rest))
+            if (!colon || !is_number(colon + 1))
                 return cli_why(why, cap, "%s takes FILE:SCALE[,...], not '%s'", lora ? "--lora-scaled" : "--control-vector-scaled", s);
             *colon = 0;
         }

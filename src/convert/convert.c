@@ -17,11 +17,6 @@ void lgg_convert_options_init(lgg_convert_options *o) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static int ends_with(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !memcmp(s + a - b, suf, b);
-}
-
 /* model*.safetensors in the directory, sorted by name (bytes). */
 static lgg_status list_shards(lgg_convert *c, lgg_error *err) {
     DIR *d = c->has_io ? NULL : opendir(c->dir);
@@ -33,7 +28,7 @@ static lgg_status list_shards(lgg_convert *c, lgg_error *err) {
     lgg_status st = LGG_OK;
     for (size_t i = 0; st == LGG_OK && (name = d ? ((e = readdir(d)) ? e->d_name : NULL) : c->io.file_at(c->io.ud, i, &size));
          i++) {
-        if (strncmp(name, "model", 5) || !ends_with(name, ".safetensors")) continue;
+        if (strncmp(name, "model", 5) || !lgg__cv_ends_with(name, ".safetensors")) continue;
         if (c->n_shards == cap) {
             cap = cap ? 2 * cap : 8;
             char **v = realloc(c->shard_names, cap * sizeof *v);
@@ -141,9 +136,9 @@ static int keep_f32(const char *name, uint32_t hf_dims) {
         ".ffn_gate_inp.weight", "position_embd.weight", "token_types.weight", ".ssm_conv1d.weight",
         ".time_mix_first.weight", ".time_mix_w1.weight", ".time_mix_w2.weight", ".time_mix_decay_w1.weight",
         ".time_mix_decay_w2.weight", ".time_mix_lerp_fused.weight", ".norm1.weight", ".norm2.weight"};
-    if (hf_dims <= 1 || ends_with(name, "_norm.weight") || !ends_with(name, ".weight")) return 1;
+    if (hf_dims <= 1 || lgg__cv_ends_with(name, "_norm.weight") || !lgg__cv_ends_with(name, ".weight")) return 1;
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
-        if (ends_with(name, suffixes[i])) return 1;
+        if (lgg__cv_ends_with(name, suffixes[i])) return 1;
     return 0;
 }
 
@@ -344,8 +339,8 @@ int lgg__cv_skipped(const lgg_convert *c, const char *name) {
             return 1;
     }
     if (lgg__cv_fp8_skipped(c, name)) return 1; /* consumed by the dequantization */
-    return ends_with(name, ".attention.masked_bias") || ends_with(name, ".attention.bias") ||
-           ends_with(name, ".rotary_emb.inv_freq");
+    return lgg__cv_ends_with(name, ".attention.masked_bias") || lgg__cv_ends_with(name, ".attention.bias") ||
+           lgg__cv_ends_with(name, ".rotary_emb.inv_freq");
 }
 
 /* Every source tensor in the reference's order: shards by file name, names

@@ -4,6 +4,8 @@
 
 #include "cv.h"
 
+#include <string.h>
+
 struct lgg_convert;
 
 char *lgg__cv_path(const char *dir, const char *name);
@@ -38,6 +40,12 @@ static inline int lgg__cv_heads_ok(int64_t h) { return h > 0 && h <= LGG_CV_MAX_
  * releases it): a new reference, NULL when the file is absent and not
  * required. */
 lgg_status lgg__cv_tokenizer_json(struct lgg_convert *c, int required, json_t **out, lgg_error *err);
+
+/* Whether s ends with suf (tensor-name suffixes). */
+static inline int lgg__cv_ends_with(const char *s, const char *suf) {
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && !memcmp(s + a - b, suf, b);
+}
 
 /* The output types (lgg_convert_outtype, resolved: never AUTO): */
 uint32_t lgg__cv_file_type(const struct lgg_convert *c);    /* general.file_type's value */

@@ -9,11 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ends_with(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !memcmp(s + a - b, suf, b);
-}
-
 lgg_status lgg__cv_fp8_init(lgg_convert *c, lgg_error *err) {
     const json_t *q = json_object_get(c->config, "quantization_config");
     const char *m = json_string_value(json_object_get(q, "quant_method"));
@@ -30,8 +25,8 @@ lgg_status lgg__cv_fp8_init(lgg_convert *c, lgg_error *err) {
 }
 
 int lgg__cv_fp8_skipped(const lgg_convert *c, const char *name) {
-    return c->fp8 && (ends_with(name, "_scale_inv") || ends_with(name, ".activation_scale") ||
-                      ends_with(name, "_activation_scale"));
+    return c->fp8 && (lgg__cv_ends_with(name, "_scale_inv") || lgg__cv_ends_with(name, ".activation_scale") ||
+                      lgg__cv_ends_with(name, "_activation_scale"));
 }
 
 /* The tensor `name` in any shard (each sorted by name), or NULL. */

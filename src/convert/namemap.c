@@ -464,11 +464,6 @@ static int match(const char *pat, const char *gguf, const char *name, const char
     return 1;
 }
 
-static int ends_with(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !memcmp(s + a - b, suf, b);
-}
-
 /* The map's row for base (its key in key), or NULL. */
 static const cv_tmap *shared_row(const char *base, const char *key, const char *suffix, char *out, size_t cap, long *bid,
                                  long *xid) {
@@ -490,12 +485,12 @@ static const cv_tmap *shared_row(const char *base, const char *key, const char *
 static unsigned family_xform(const cv_family *f, const char *base) {
     unsigned x = 0;
     if (f->flags & CV_F_PERMUTE_QK) /* LlamaModel's permute of q_proj and k_proj */
-        x |= ends_with(base, ".q_proj") ? CV_X_PERM_Q : ends_with(base, ".k_proj") ? CV_X_PERM_K : 0;
-    if ((f->flags & CV_F_NORM_ADD1) && ends_with(base, "norm")) x |= CV_X_ADD1; /* Gemma's norm + 1 */
+        x |= lgg__cv_ends_with(base, ".q_proj") ? CV_X_PERM_Q : lgg__cv_ends_with(base, ".k_proj") ? CV_X_PERM_K : 0;
+    if ((f->flags & CV_F_NORM_ADD1) && lgg__cv_ends_with(base, "norm")) x |= CV_X_ADD1; /* Gemma's norm + 1 */
     if (f->flags & CV_F_CONV1D) { /* GPT-2's Conv1D matrices, stored (in, out) */
         static const char *const conv[] = {".attn.c_attn", ".attn.c_proj", ".mlp.c_fc", ".mlp.c_fc2", ".mlp.c_proj"};
         for (size_t i = 0; i < sizeof conv / sizeof conv[0]; i++)
-            if (ends_with(base, conv[i])) x |= CV_X_TRANSPOSE;
+            if (lgg__cv_ends_with(base, conv[i])) x |= CV_X_TRANSPOSE;
     }
     return x;
 }
@@ -518,8 +513,8 @@ const cv_tmap *lgg__cv_map_name(const cv_family *f, const char *hf, char *out, s
     size_t l = strlen(hf);
     if (l >= sizeof base) return NULL;
     memcpy(base, hf, l + 1);
-    if (ends_with(base, ".weight")) suffix = ".weight", base[l - 7] = 0;
-    else if (ends_with(base, ".bias")) suffix = ".bias", base[l - 5] = 0;
+    if (lgg__cv_ends_with(base, ".weight")) suffix = ".weight", base[l - 7] = 0;
+    else if (lgg__cv_ends_with(base, ".bias")) suffix = ".bias", base[l - 5] = 0;
     const cv_tmap *m = NULL;
     for (const cv_tmap *o = f->tensors; o && o->hf && !m; o++)
         if (match(o->hf, o->gguf, base, suffix, out, cap, bid, xid)) m = o;

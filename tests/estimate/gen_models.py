@@ -749,17 +749,20 @@ def build(p):
         nb = nbytes(t, ne)
         tensors.append(dict(name=name, ne=ne, type=t, offset=off, nbytes=nb))
         off += (nb + ALIGN - 1) // ALIGN * ALIGN
+    header = pack_header(kv, [(t['name'], t['ne'], t['type'], t['offset']) for t in tensors])
+    return header, tensors, len(header) + off
+
+
+def pack_header(kv, tensors):
+    """A GGUF v3 header padded to ALIGN: the (key, type, value) pairs, then (name, ne, type name, offset)."""
     out = [b'GGUF', struct.pack('<IQQ', 3, len(tensors), len(kv))]
     for k, ty, v in kv:
         out.append(enc_str(k) + struct.pack('<I', ty) + enc_val(ty, v))
-    for t in tensors:
-        out.append(enc_str(t['name']) + struct.pack('<I', len(t['ne'])) +
-                   struct.pack('<%dQ' % len(t['ne']), *t['ne']) +
-                   struct.pack('<IQ', GGML_TYPES[t['type']][0], t['offset']))
+    for name, ne, ty, offset in tensors:
+        out.append(enc_str(name) + struct.pack('<I', len(ne)) + struct.pack('<%dQ' % len(ne), *ne) +
+                   struct.pack('<IQ', GGML_TYPES[ty][0], offset))
     header = b''.join(out)
-    pad = (-len(header)) % ALIGN
-    header += b'\0' * pad
-    return header, tensors, len(header) + off
+    return header + b'\0' * ((-len(header)) % ALIGN)
 
 
 def summary(preset):

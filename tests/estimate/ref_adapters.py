@@ -13,7 +13,6 @@ writes the same adapters itself).  See docs/reference.md.
 """
 import json
 import os
-import struct
 import sys
 import tempfile
 
@@ -55,19 +54,16 @@ def lora_file(path, preset, spec):
     for name, a, b in pairs:
         for suffix, ne in (('.lora_a', a), ('.lora_b', b)):
             nb = gen_models.nbytes(spec['type'], ne)
-            tensors.append((name + suffix, ne, off))
+            tensors.append((name + suffix, ne, spec['type'], off))
             off += (nb + gen_models.ALIGN - 1) // gen_models.ALIGN * gen_models.ALIGN
-    out = [b'GGUF', struct.pack('<IQQ', 3, len(tensors), len(kv))]
-    for k, ty, v in kv:
-        out.append(gen_models.enc_str(k) + struct.pack('<I', ty) + gen_models.enc_val(ty, v))
-    for name, ne, o in tensors:
-        out.append(gen_models.enc_str(name) + struct.pack('<I', len(ne)) + struct.pack('<%dQ' % len(ne), *ne) +
-                   struct.pack('<IQ', gen_models.GGML_TYPES[spec['type']][0], o))
-    header = b''.join(out)
-    header += b'\0' * ((-len(header)) % gen_models.ALIGN)
+    write_sparse(path, gen_models.pack_header(kv, tensors), off)
+
+
+def write_sparse(path, header, data_bytes):
+    """header, then data_bytes of zeros (sparse)."""
     with open(path, 'wb') as f:
         f.write(header)
-        f.truncate(len(header) + off)
+        f.truncate(len(header) + data_bytes)
 
 
 def cvec_file(path, preset):
@@ -76,17 +72,9 @@ def cvec_file(path, preset):
     n = p['n_layer'] - 1
     nb = p['n_embd'] * 4
     step = (nb + gen_models.ALIGN - 1) // gen_models.ALIGN * gen_models.ALIGN
-    out = [b'GGUF', struct.pack('<IQQ', 3, n, 1),
-           gen_models.enc_str('general.architecture') + struct.pack('<I', gen_models.STR) +
-           gen_models.enc_val(gen_models.STR, 'controlvector')]
-    for il in range(1, n + 1):
-        out.append(gen_models.enc_str('direction.%d' % il) + struct.pack('<IQ', 1, p['n_embd']) +
-                   struct.pack('<IQ', 0, (il - 1) * step))
-    header = b''.join(out)
-    header += b'\0' * ((-len(header)) % gen_models.ALIGN)
-    with open(path, 'wb') as f:
-        f.write(header)
-        f.truncate(len(header) + n * step)
+    kv = [('general.architecture', gen_models.STR, 'controlvector')]
+    tensors = [('direction.%d' % il, [p['n_embd']], 'F32', (il - 1) * step) for il in range(1, n + 1)]
+    write_sparse(path, gen_models.pack_header(kv, tensors), n * step)
 
 
 def write_mode(argv):

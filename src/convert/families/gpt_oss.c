@@ -18,11 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ends_with(const char *s, const char *suf) {
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && !memcmp(s + a - b, suf, b);
-}
-
 static lgg_status gptoss_init(struct lgg_convert *c, lgg_error *err) {
     const json_t *q = json_object_get(c->config, "quantization_config");
     const json_t *m = json_object_get(q, "quant_method");
@@ -42,14 +37,14 @@ static lgg_status gptoss_init(struct lgg_convert *c, lgg_error *err) {
  * generated hook's. */
 static int gptoss_hf_name(const char *hf, char *out, size_t cap) {
     size_t n = strlen(hf);
-    if (strstr(hf, "mlp.experts.") && (ends_with(hf, "_blocks") || ends_with(hf, "_scales"))) return 0;
-    if (ends_with(hf, "_proj_bias") && strstr(hf, "mlp.experts.")) {
+    if (strstr(hf, "mlp.experts.") && (lgg__cv_ends_with(hf, "_blocks") || lgg__cv_ends_with(hf, "_scales"))) return 0;
+    if (lgg__cv_ends_with(hf, "_proj_bias") && strstr(hf, "mlp.experts.")) {
         if (n + 1 > cap) return 0;
         memcpy(out, hf, n + 1);
         out[n - 5] = '.'; /* "_bias" -> ".bias" */
         return 1;
     }
-    if (ends_with(hf, ".sinks") || ends_with(hf, "mlp.experts.gate_up_proj") || ends_with(hf, "mlp.experts.down_proj"))
+    if (lgg__cv_ends_with(hf, ".sinks") || lgg__cv_ends_with(hf, "mlp.experts.gate_up_proj") || lgg__cv_ends_with(hf, "mlp.experts.down_proj"))
         return (size_t)snprintf(out, cap, "%s.weight", hf) < cap;
     return snprintf(out, cap, "%s", hf) >= 0 && n < cap;
 }
@@ -91,13 +86,13 @@ static lgg_status up_name(struct lgg_convert *c, const cv_tensor *t, char *up, s
 static lgg_status gptoss_tensor(struct lgg_convert *c, cv_tensor *t, lgg_error *err) {
     char up[160];
     lgg_status st;
-    if (ends_with(t->src_name, "mlp.experts.down_proj")) return expert_t(c, t, 1, err);
-    if (ends_with(t->src_name, "mlp.experts.gate_up_proj")) {
+    if (lgg__cv_ends_with(t->src_name, "mlp.experts.down_proj")) return expert_t(c, t, 1, err);
+    if (lgg__cv_ends_with(t->src_name, "mlp.experts.gate_up_proj")) {
         if ((st = expert_t(c, t, 2, err)) || (st = up_name(c, t, up, sizeof up, err))) return st;
         if (!(st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err))) c->t[c->n_t - 1].row_arg[2] = 1; /* t moves */
         return st;
     }
-    if (!ends_with(t->src_name, "mlp.experts.gate_up_proj_bias")) return LGG_OK;
+    if (!lgg__cv_ends_with(t->src_name, "mlp.experts.gate_up_proj_bias")) return LGG_OK;
     const lgg_st_tensor *s = t->src;
     if (s->n_dims != 2 || s->shape[1] % 2 || !s->shape[1])
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': not (experts, an even width)", c->dir,
@@ -228,8 +223,8 @@ static lgg_status gptoss_mxfp4(struct lgg_convert *c, lgg_error *err) {
             const lgg_st_tensor *t = lgg_st_at(c->shards[s], i);
             const char *name = t->name.ptr;
             char hf[512];
-            int down = ends_with(name, "mlp.experts.down_proj_scales"), gu = ends_with(name, "mlp.experts.gate_up_proj_scales");
-            if (ends_with(name, "mlp.experts.down_proj_blocks") || ends_with(name, "mlp.experts.gate_up_proj_blocks")) {
+            int down = lgg__cv_ends_with(name, "mlp.experts.down_proj_scales"), gu = lgg__cv_ends_with(name, "mlp.experts.gate_up_proj_scales");
+            if (lgg__cv_ends_with(name, "mlp.experts.down_proj_blocks") || lgg__cv_ends_with(name, "mlp.experts.gate_up_proj_blocks")) {
                 blocks = t, bs = s;
             } else if ((down || gu) && !pairs(blocks, name)) {
                 st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s' has no _blocks tensor just before it",
