@@ -494,7 +494,7 @@ TEST(quant_mxfp4_ties_dispatched_as_scalar) {
     static uint8_t a[NB * 17], b[NB * 17];
     static const float M[] = {0, 0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4, 5, 6, 7, 8, 10, 12, 14, 15, 0x1.fffffep+3f};
     uint64_t r = 88172645463325252ull;
-    int differ = 0, refused = 0;
+    int differ = 0, refused = 0, row_differ = 0, rows_ok = 0;
     for (int round = 0; round < 40; round++) {
         for (int i = 0; i < NB * 32; i++) {
             r ^= r << 13, r ^= r >> 7, r ^= r << 17;
@@ -517,9 +517,22 @@ TEST(quant_mxfp4_ties_dispatched_as_scalar) {
             differ += sa != sb || (sa == LGG_OK && memcmp(a + ib * 17, b + ib * 17, 17) != 0);
             refused += sa != LGG_OK;
         }
+        /* then rows of 8 and of 11 blocks (the AVX2 path takes 8 at a time,
+         * blocks of either kind side by side, and the rest one by one) */
+        for (int per = 8; per <= 11; per += 3)
+            for (int ib = 0; ib + per <= NB; ib += per) {
+                size_t w = 0;
+                const size_t len = (size_t)per * 17;
+                const float *xr = x + ib * 32;
+                const lgg_status sa = lgg__quantize_path(LGG_TYPE_MXFP4, xr, a + ib * 17, len, 1, per * 32, NULL, &w, false);
+                const lgg_status sb = lgg__quantize_path(LGG_TYPE_MXFP4, xr, b + ib * 17, len, 1, per * 32, NULL, &w, true);
+                row_differ += sa != sb || (sa == LGG_OK && memcmp(a + ib * 17, b + ib * 17, len) != 0);
+                rows_ok += sa == LGG_OK;
+            }
     }
     CHECKF(differ == 0, "%d of %d blocks differ", differ, 40 * NB);
     CHECKF(refused < 40 * NB / 100, "%d of %d blocks refused", refused, 40 * NB);
+    CHECKF(row_differ == 0 && rows_ok > 40 * NB / 16, "%d rows differ, %d quantized", row_differ, rows_ok);
 }
 
 TEST(quant_fp4_scales_exact) {

@@ -1061,18 +1061,89 @@ static inline __attribute__((always_inline)) void fp4_codes_mid32(const float *x
     }
 }
 
-/* MXFP4 (quant_misc.c's scalar loop, one call per row): per block of 32
- * the largest |x|, its E8M0 exponent, the codes at half its scale. */
-void lgg__qrow_mxfp4_avx2(const float *x, uint8_t *y, int64_t n) {
-    for (int64_t ib = 0; ib < n / 32; ib++) {
-        const float *xb = x + ib * 32;
-        uint8_t *b = y + ib * 17;
-        const float amax = lgg__absmax_avx2(xb, 32);
-        const uint8_t e = lgg__mxfp4_e8m0(amax);
-        b[0] = e;
-        if (amax <= FLT_MAX && e <= 252) fp4_codes_mid32(xb, lgg__e8m0_half(e), b + 1);
-        else fp4_codes_n(xb, 4, lgg__e8m0_half(e), b + 1);
+/* One MXFP4 block whose largest |x| is amax, by itself: its E8M0 exponent,
+ * then the codes at half its scale (the midpoint count, or the scan where
+ * the levels overflow or a value is infinite). */
+static void mxfp4_block(const float *xb, uint8_t *b, float amax) {
+    const uint8_t e = lgg__mxfp4_e8m0(amax);
+    b[0] = e;
+    if (amax <= FLT_MAX && e <= 252) fp4_codes_mid32(xb, lgg__e8m0_half(e), b + 1);
+    else fp4_codes_n(xb, 4, lgg__e8m0_half(e), b + 1);
+}
+
+/* fp4_codes_mid32 with |x| scaled by 1/d = 2^(128-e) instead of the
+ * midpoints by d: the product of a float and a power of two is exact when
+ * it does not overflow (|x| < 16 d here) or land in the subnormals (then
+ * both it and |x| / d are below the first midpoint), so |x| > M d exactly
+ * when |x| / d > M, and the midpoints are constants.  inv_d normal: e from
+ * 1 to 252. */
+static inline __attribute__((always_inline)) void fp4_codes_scaled32(const float *x, __m256 inv_d, uint8_t *q) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256i code[4];
+#define GT(m) _mm256_castps_si256(_mm256_cmp_ps(s, _mm256_set1_ps(m), _CMP_GT_OQ)) /* -1 where |x|/d > m */
+    for (int v = 0; v < 4; v++) {
+        const __m256 xv = _mm256_loadu_ps(x + 8 * v), s = _mm256_mul_ps(_mm256_andnot_ps(sign, xv), inv_d);
+        const __m256i g0 = GT(0.5f);
+        const __m256i s01 = _mm256_add_epi32(g0, GT(1.5f)), s23 = _mm256_add_epi32(GT(2.5f), GT(3.5f)),
+                      s45 = _mm256_add_epi32(GT(5.0f), GT(7.0f));
+        const __m256i c = _mm256_sub_epi32(_mm256_setzero_si256(),
+                                           _mm256_add_epi32(_mm256_add_epi32(s01, s23), _mm256_add_epi32(s45, GT(10.0f))));
+        /* 8 for a negative x whose code is not 0 (|x| above the first midpoint) */
+        const __m256i neg = _mm256_and_si256(_mm256_srai_epi32(_mm256_castps_si256(xv), 31), g0);
+        code[v] = _mm256_or_si256(c, _mm256_and_si256(neg, _mm256_set1_epi32(8)));
     }
+#undef GT
+    /* low nibbles from values 0..15, high from 16..31: bytes 0..3 and 4..7
+     * of both halves come out of the packs in lanes 0, 4, 1, 5 */
+    const __m256i b0 = _mm256_or_si256(code[0], _mm256_slli_epi32(code[2], 4)),
+                  b1 = _mm256_or_si256(code[1], _mm256_slli_epi32(code[3], 4));
+    const __m256i w = _mm256_packus_epi32(b0, b1), p = _mm256_packus_epi16(w, w);
+    const __m256i o = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5));
+    _mm_storeu_si128((__m128i *)q, _mm256_castsi256_si128(o));
+}
+
+/* MXFP4 (quant_misc.c's scalar loop, one call per row).  Eight blocks at a
+ * time: their largest |x| gathered into one vector, whose E8M0 exponents
+ * are the exponent fields less 2 where lgg__mxfp4_e8m0 takes its fast path
+ * (exponent field 3 to 254, mantissa below 0x7fe000: the E8M0 is then 1 to
+ * 252); each such block's codes at 1/d from the same vector, the others
+ * block by block.  Gathering first keeps the exponent's scalar chain out
+ * of the way of the codes. */
+void lgg__qrow_mxfp4_avx2(const float *x, uint8_t *y, int64_t n) {
+    const int64_t nb = n / 32;
+    int64_t ib = 0;
+    for (; ib + 8 <= nb; ib += 8, x += 256, y += 8 * 17) {
+        const __m256 sign = _mm256_set1_ps(-0.0f);
+        __m256 m[8];
+        for (int b = 0; b < 8; b++) {
+            __m256 acc = _mm256_setzero_ps();
+            for (int v = 0; v < 4; v++) acc = _mm256_max_ps(_mm256_andnot_ps(sign, _mm256_loadu_ps(x + 32 * b + 8 * v)), acc);
+            m[b] = acc; /* a NaN lane keeps acc */
+        }
+        const __m256 amax = hred8x8(m, true);
+        const __m256i bits = _mm256_castps_si256(amax), ex = _mm256_srli_epi32(bits, 23);
+        const __m256i fast = _mm256_and_si256(
+            _mm256_and_si256(_mm256_cmpgt_epi32(ex, _mm256_set1_epi32(2)), _mm256_cmpgt_epi32(_mm256_set1_epi32(255), ex)),
+            _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7fe000), _mm256_and_si256(bits, _mm256_set1_epi32(0x7fffff))));
+        const int fm = _mm256_movemask_ps(_mm256_castsi256_ps(fast));
+        /* e = ex - 2; 1/d = 2^(128 - e): exponent field 255 - e = 257 - ex */
+        const __m256i inv_bits = _mm256_slli_epi32(_mm256_sub_epi32(_mm256_set1_epi32(257), ex), 23);
+        float af[8], inv[8];
+        int32_t exf[8];
+        _mm256_storeu_ps(af, amax);
+        _mm256_storeu_ps(inv, _mm256_castsi256_ps(inv_bits));
+        _mm256_storeu_si256((__m256i *)exf, ex);
+        for (int b = 0; b < 8; b++) {
+            uint8_t *yb = y + 17 * b;
+            if (fm >> b & 1) {
+                yb[0] = (uint8_t)(exf[b] - 2);
+                fp4_codes_scaled32(x + 32 * b, _mm256_set1_ps(inv[b]), yb + 1);
+            } else {
+                mxfp4_block(x + 32 * b, yb, af[b]);
+            }
+        }
+    }
+    for (; ib < nb; ib++, x += 32, y += 17) mxfp4_block(x, y, lgg__absmax_avx2(x, 32));
 }
 
 void lgg__fp4_codes_avx2(const float *x, int n, float d, uint8_t *q) {
