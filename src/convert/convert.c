@@ -229,12 +229,6 @@ static lgg_status add_stack(lgg_convert *c, const cv_src *v, uint32_t n, const c
     return LGG_OK;
 }
 
-/* The GGUF name of a stacked tensor: the map row's pattern with the block number. */
-static void stacked_name(char *name, size_t cap, const char *g, uint64_t bid) {
-    const char *hash = strchr(g, '#');
-    snprintf(name, cap, "%.*s%llu%s.weight", (int)(hash - g), g, (unsigned long long)bid, hash + 1);
-}
-
 /* A stacked expert tensor from the block's pending matrices of one slot. */
 static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_error *err) {
     const cv_src *v = c->experts + (bid * 3 + slot) * c->n_experts;
@@ -242,7 +236,7 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D", c->dir,
                             c->shard_names[v[0].shard], v[0].t->name.ptr);
     char name[128];
-    stacked_name(name, sizeof name, c->expert_gguf[slot], bid);
+    lgg__cv_stacked_name(name, sizeof name, c->expert_gguf[slot], bid);
     return add_stack(c, v, c->n_experts, name, "experts", err);
 }
 
@@ -339,6 +333,7 @@ int lgg__cv_skipped(const lgg_convert *c, const char *name) {
             return 1;
     }
     if (lgg__cv_fp8_skipped(c, name)) return 1; /* consumed by the dequantization */
+    if (lgg__cv_nvfp4_skipped(c, name)) return 1; /* written by nvfp4.c, or dropped */
     return lgg__cv_ends_with(name, ".attention.masked_bias") || lgg__cv_ends_with(name, ".attention.bias") ||
            lgg__cv_ends_with(name, ".rotary_emb.inv_freq");
 }
@@ -346,7 +341,8 @@ int lgg__cv_skipped(const lgg_convert *c, const char *name) {
 /* Every source tensor in the reference's order: shards by file name, names
  * within a shard in byte order. */
 static lgg_status plan(lgg_convert *c, lgg_error *err) {
-    lgg_status gst = lgg__cv_generated(c, err);
+    lgg_status gst = lgg__cv_nvfp4_plan(c, err);
+    if (!gst) gst = lgg__cv_generated(c, err);
     if (gst) return gst;
     for (uint32_t s = 0; s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
@@ -414,7 +410,7 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
                             "ffn_gate_up_exps for architecture '%s' and refuses it", c->dir,
                             c->master ? "master" : "b4747", c->fam->arch);
     c->hooks = c->fam->hooks;
-    if ((st = lgg__cv_fp8_init(c, err)) != LGG_OK) return st;
+    if ((st = lgg__cv_fp8_init(c, err)) != LGG_OK || (st = lgg__cv_nvfp4_init(c, err)) != LGG_OK) return st;
     if (c->hooks && c->hooks->init && (st = c->hooks->init(c, err)) != LGG_OK) return st;
     static const char *const bc[] = {"n_layers", "num_hidden_layers", "n_layer", "num_layers"};
     for (size_t i = 0; i < 4; i++) {

@@ -82,6 +82,17 @@ lgg_status lgg__cv_fp8_scales(struct lgg_convert *c, uint32_t shard, const lgg_s
 /* row r of src (n bytes of e4m3 at p) dequantized into x */
 void lgg__cv_fp8_row(const cv_fp8 *f, uint64_t r, const uint8_t *p, uint64_t n, float *x);
 void lgg__cv_fp8_free(struct lgg_convert *c);
+/* The source tensor `name` in any shard (each sorted by name) and its shard, or NULL. */
+const lgg_st_tensor *lgg__cv_find_tensor(const struct lgg_convert *c, const char *name, uint32_t *shard);
+
+/* nvfp4.c: NVFP4 checkpoints (ModelOpt's, compressed-tensors'), repacked as master does: detected from
+ * config.json's quantization_config (or hf_quant_config.json); the names the repacking consumes; the NVFP4
+ * tensors and their scales added before every other tensor. */
+lgg_status lgg__cv_nvfp4_init(struct lgg_convert *c, lgg_error *err);
+int lgg__cv_nvfp4_skipped(const struct lgg_convert *c, const char *name);
+lgg_status lgg__cv_nvfp4_plan(struct lgg_convert *c, lgg_error *err);
+/* A stacked tensor's GGUF name: a map row's pattern (its '#' the block) with block bid, ".weight". */
+void lgg__cv_stacked_name(char *name, size_t cap, const char *pattern, uint64_t bid);
 
 typedef struct cv_tensor {
     char *name;              /* GGUF name */
@@ -199,6 +210,8 @@ struct lgg_convert {
     uint64_t mtp_main;       /* with mtp: the blocks before the next-token-prediction ones (the family's init) */
     int mxfp4;               /* config.json's quantization_config.quant_method is "mxfp4" (gpt-oss): master's file
                                 type is MOSTLY_MXFP4_MOE for f32, f16 and bf16 */
+    int nvfp4;               /* an NVFP4 checkpoint (nvfp4.c): master's file type is MOSTLY_NVFP4 for f32, f16, bf16 */
+    int nvfp4_ct;            /* compressed-tensors' names (weight_packed, ..._global_scale) */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);

@@ -29,8 +29,7 @@ int lgg__cv_fp8_skipped(const lgg_convert *c, const char *name) {
                       lgg__cv_ends_with(name, "_activation_scale"));
 }
 
-/* The tensor `name` in any shard (each sorted by name), or NULL. */
-static const lgg_st_tensor *find(const lgg_convert *c, const char *name, uint32_t *shard) {
+const lgg_st_tensor *lgg__cv_find_tensor(const lgg_convert *c, const char *name, uint32_t *shard) {
     size_t len = strlen(name);
     for (uint32_t s = 0; s < c->n_shards; s++) {
         size_t lo = 0, hi = lgg_st_count(c->shards[s]);
@@ -99,7 +98,7 @@ lgg_status lgg__cv_fp8_scales(lgg_convert *c, uint32_t shard, const lgg_st_tenso
                             c->shard_names[shard], src->name.ptr);
     snprintf(name, sizeof name, "%s_scale_inv", src->name.ptr);
     uint32_t ss;
-    const lgg_st_tensor *s = find(c, name, &ss);
+    const lgg_st_tensor *s = lgg__cv_find_tensor(c, name, &ss);
     if (!s) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s' has no %s", c->dir, src->name.ptr, name);
     cv_fp8 *f = calloc(1, sizeof *f), **grown = f ? realloc(c->fp8s, (c->n_fp8s + 1) * sizeof *c->fp8s) : NULL;
     if (!grown) return free(f), lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");

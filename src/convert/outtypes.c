@@ -20,6 +20,7 @@ uint32_t lgg__cv_file_type(const lgg_convert *c) {
     /* master: an MXFP4 checkpoint (gpt-oss) in f32, f16 or bf16 is MOSTLY_MXFP4_MOE */
     uint32_t o = outtype_index(c);
     if (c->mxfp4 && (o == LGG_CONVERT_F32 || o == LGG_CONVERT_F16 || o == LGG_CONVERT_BF16)) return 38;
+    if (c->nvfp4 && (o == LGG_CONVERT_F32 || o == LGG_CONVERT_F16 || o == LGG_CONVERT_BF16)) return 39; /* NVFP4 */
     return OUTTYPES[o].file_type;
 }
 
@@ -27,6 +28,7 @@ const char *lgg__cv_outtype_name(const lgg_convert *c) {
     uint32_t o = outtype_index(c);
     if (c->mxfp4 && (o == LGG_CONVERT_F32 || o == LGG_CONVERT_F16 || o == LGG_CONVERT_BF16))
         return "MXFP4_MOE"; /* master's file type for an MXFP4 checkpoint */
+    if (c->nvfp4 && (o == LGG_CONVERT_F32 || o == LGG_CONVERT_F16 || o == LGG_CONVERT_BF16)) return "NVFP4";
     return OUTTYPES[o].name;
 }
 

@@ -65,3 +65,9 @@ lgg_status lgg__cv_split_rows(lgg_convert *c, cv_tensor *t, uint64_t first, cons
     v->row_skip = first, v->ne[1] = (int64_t)(rows - first), v->n_units = rows - first;
     return LGG_OK;
 }
+
+/* A stacked tensor (experts) named by its map row's pattern with the block number. */
+void lgg__cv_stacked_name(char *name, size_t cap, const char *g, uint64_t bid) {
+    const char *hash = strchr(g, '#');
+    snprintf(name, cap, "%.*s%llu%s.weight", (int)(hash - g), g, (unsigned long long)bid, hash + 1);
+}
