@@ -150,6 +150,10 @@ typedef struct lgg_convert_options {
     bool fuse_gate_up_exps; /* master's --fuse-gate-up-exps (gate and up experts as one ffn_gate_up_exps):
                                master takes it only for architectures not converted here yet (qwen3next,
                                qwen35moe, gemma4, ...) and stops on the others; refused with that reason */
+    bool sentence_transformers_dense_modules; /* master's option: an EmbeddingGemma checkpoint's
+                               sentence-transformers Dense modules (modules.json; each folder's
+                               model.safetensors and config.json) written as dense_2 / dense_3 with
+                               their feature sizes; other families ignore it, as master does */
 } lgg_convert_options;
 /* lgg_convert_options.mtp: KEEP writes what the checkpoint has (master's
  * default); ONLY writes the MTP layers alone, with the embeddings, output

@@ -17,6 +17,8 @@
 # config.json written; the float8 dtype names), then tests/ref-shims/master
 # (safetensors.torch.load_file, which master's EmbeddingGemma imports).
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
+# LGG_REF_DENSE: the checkpoints converted with --sentence-transformers-dense-modules
+# (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
 # (default "GLM-4.7-Flash-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
@@ -36,10 +38,13 @@ for dir in $models; do
     if [ $# -gt 0 ]; then
         case " $* " in *" $name "*) ;; *) continue ;; esac
     fi
+    opts=
+    case " ${LGG_REF_DENSE:-EmbeddingGemma-Dense-Tiny-Test} " in *" $name "*) opts=--sentence-transformers-dense-modules ;; esac
     for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
         out=$keep/$name.$t.gguf
+        # shellcheck disable=SC2086 # opts is one word or none
         PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
-            /usr/bin/python3 "$ref/convert_hf_to_gguf.py" --outtype "$t" --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
+            /usr/bin/python3 "$ref/convert_hf_to_gguf.py" $opts --outtype "$t" --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"
         [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"

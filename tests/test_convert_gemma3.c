@@ -106,17 +106,24 @@ static const cv_fcase CASES[] = {
 };
 
 /* EmbeddingGemma 300M's config (master's gemma-embedding). */
+#define EMBEDDING_CONFIG \
+     "{\"_sliding_window_pattern\":6,\"architectures\":[\"Gemma3TextModel\"],\"attention_bias\":false,\"attention_dropou" \
+     "t\":0.0,\"attn_logit_softcapping\":null,\"bos_token_id\":2,\"dtype\":\"float32\",\"eos_token_id\":1,\"final_logit_s" \
+     "oftcapping\":null,\"head_dim\":16,\"hidden_activation\":\"gelu_pytorch_tanh\",\"hidden_size\":32,\"initializer_ran" \
+     "ge\":0.02,\"intermediate_size\":64,\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"max_position_embed" \
+     "dings\":2048,\"model_type\":\"gemma3_text\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_hea" \
+     "ds\":1,\"pad_token_id\":0,\"query_pre_attn_scalar\":16,\"rms_norm_eps\":1e-06,\"rope_local_base_freq\":10000.0,\"r" \
+     "ope_scaling\":null,\"rope_theta\":1000000.0,\"sliding_window\":512,\"transformers_version\":\"4.57.0.dev0\",\"use_b" \
+     "idirectional_attention\":true,\"use_cache\":true,\"vocab_size\":262208}"
+
 static const cv_fcase EMBEDDING[] = {
     {"EmbeddingGemma-Tiny-Test",
-     "{\"_sliding_window_pattern\":6,\"architectures\":[\"Gemma3TextModel\"],\"attention_bias\":false,\"attention_dropou"
-     "t\":0.0,\"attn_logit_softcapping\":null,\"bos_token_id\":2,\"dtype\":\"float32\",\"eos_token_id\":1,\"final_logit_s"
-     "oftcapping\":null,\"head_dim\":16,\"hidden_activation\":\"gelu_pytorch_tanh\",\"hidden_size\":32,\"initializer_ran"
-     "ge\":0.02,\"intermediate_size\":64,\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"max_position_embed"
-     "dings\":2048,\"model_type\":\"gemma3_text\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_hea"
-     "ds\":1,\"pad_token_id\":0,\"query_pre_attn_scalar\":16,\"rms_norm_eps\":1e-06,\"rope_local_base_freq\":10000.0,\"r"
-     "ope_scaling\":null,\"rope_theta\":1000000.0,\"sliding_window\":512,\"transformers_version\":\"4.57.0.dev0\",\"use_b"
-     "idirectional_attention\":true,\"use_cache\":true,\"vocab_size\":262208}",
+     EMBEDDING_CONFIG,
      "", "", embedding_shapes, 0, 32, 2, 4, 1, 262208, LGG_TYPE_F32, {"e2e02e875df9c3612215e0dc8a146df0d687051cebb79de18230fc1f62f51277", "3c9e40873b26cf0ea2514439b99ecf7fc8f90aa6d20bc88ce7b9ca2243a58c26", "1c15008cc8633896773e4e654e112abf1878e535817ed0c785a9d1af771607de", "8e0b1768b04601f148332fe13cf0b9c11ec95b4362746b39a0026aeb80a29e59", "3c9e40873b26cf0ea2514439b99ecf7fc8f90aa6d20bc88ce7b9ca2243a58c26"}},
+    /* the same with its Dense modules, converted with the option */
+    {"EmbeddingGemma-Dense-Tiny-Test",
+     EMBEDDING_CONFIG,
+     "", "", embedding_shapes, 0, 32, 2, 4, 1, 262208, LGG_TYPE_F32, {"133adeadeb55f25e76985ebd41a14636224f9d2bf47dc75bc4653f78add5884e", "14cae51a931cec4c61f870850fc0290915ff421cc7269b45e73f69ceb26436f5", "d4192c9b69f8ae040de47b7919d605d1d9800e30938d32f14f9a9f51c843b483", "84252d21527c659cc27477edd8e85c14d70ed8ec2f24e4a22863c8913bcbc88d", "14cae51a931cec4c61f870850fc0290915ff421cc7269b45e73f69ceb26436f5"}},
 };
 
 /* Gemma 3 1B's config with a SentencePiece tokenizer.model (master's
@@ -213,11 +220,51 @@ TEST(convert_gemma3_spm) {
     cv_fcase_run(SPM, 1, FILES, NULL);
 }
 
+/* EmbeddingGemma's two Dense modules (768 -> 3072 -> 768 in the real one; 32 -> 96 -> 32 here): each
+ * folder's config.json and a model.safetensors holding linear.weight (out, in), F32. */
+static int dense_module(const char *dir, const char *name, uint64_t in, uint64_t out, uint64_t seed) {
+    char sub[4300], config[256];
+    snprintf(sub, sizeof sub, "%s/%s", dir, name);
+    mkdir(sub, 0755);
+    snprintf(config, sizeof config, "{\"in_features\":%llu,\"out_features\":%llu,\"bias\":false,\"activation_function\":"
+             "\"torch.nn.modules.linear.Identity\"}", (unsigned long long)in, (unsigned long long)out);
+    tspec t[2];
+    size_t n = 0;
+    ADD(out, in, "linear.weight");
+    ADD(seed, 0, "linear.bias"); /* not written: master takes the .weight tensors alone */
+    return put_text(sub, "config.json", config) && cv_case_weights(sub, t, n, LGG_TYPE_F32);
+}
+
+static int embedding_dense_files(const char *dir) {
+    return embedding_files(dir) && dense_module(dir, "2_Dense", 32, 96, 3) && dense_module(dir, "3_Dense", 96, 32, 5);
+}
+
 /* EmbeddingGemma: gemma-embedding with its sliding window and mean pooling. */
 TEST(convert_gemma_embedding) {
     if (!have_tokenizer()) return;
     cv_fcase_run(EMBEDDING, 1, FILES, embedding_files);
     cv_case_supported("Gemma3TextModel");
+}
+
+/* With master's --sentence-transformers-dense-modules: dense_2 and dense_3 before the model's tensors,
+ * their feature sizes after the sliding window. */
+TEST(convert_gemma_embedding_dense) {
+    if (!have_tokenizer()) return;
+    cv_case_st_dense = true;
+    cv_fcase_run(&EMBEDDING[1], 1, FILES, embedding_dense_files);
+    cv_case_st_dense = false;
+    const char *dir = cv_fcase_make(&EMBEDDING[1], FILES, embedding_dense_files);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    put_text(dir, "modules.json", "[{\"path\":\"../2_Dense\",\"type\":\"sentence_transformers.models.Dense\"}]");
+    lgg_convert_options o = LGG_CONVERT_OPTIONS_INIT;
+    o.sentence_transformers_dense_modules = true;
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+    lgg_convert_free(c);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(err.message, "not a folder of the checkpoint"), "../2_Dense: %d, '%s'",
+           (int)st, st ? err.message : "");
 }
 
 #endif

@@ -165,6 +165,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         break;
     case 'v': c->o.vocab_only = true; break;
     case '8': c->o.fp8_as_q8 = true; break;
+    case 'D': c->o.sentence_transformers_dense_modules = true; break;
     case 'G': c->o.fuse_gate_up_exps = true; break;
     case 'd': c->dry_run = true; break;
     case 'F': c->no_fsync = true; break;

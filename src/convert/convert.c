@@ -45,35 +45,13 @@ static lgg_status list_shards(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-/* A shard read through the io: its header alone (lgg__st_parse_head), its
- * tensors' data later, by data.c's windows. */
-static lgg_status st_open_io(lgg_convert *c, const char *name, lgg_safetensors **out, lgg_error *err) {
-    uint64_t size = 0, hl = 0;
-    uint8_t len[8];
-    char *label = lgg__cv_path(c->dir, name);
-    if (!label) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    lgg__cv_exists(c, name, &size);
-    lgg_status st = size >= 8 ? lgg__cv_pread(c, name, 0, len, 8, err) : LGG_OK;
-    for (int i = 7; i >= 0 && size >= 8; i--) hl = hl << 8 | len[i];
-    /* only a header that parse_into will accept is read; it refuses the others by their length */
-    uint64_t take = size >= 8 && hl <= size - 8 && hl <= ST_MAX_HEADER ? 8 + hl : 8;
-    uint8_t *head = st ? NULL : malloc((size_t)take);
-    if (!st && !head) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", label);
-    if (!st) memcpy(head, len, size >= 8 ? 8 : 0);
-    if (!st && take > 8) st = lgg__cv_pread(c, name, 8, head + 8, (size_t)(take - 8), err);
-    if (!st) st = lgg__st_parse_head(head, size, label, out, err);
-    else free(head);
-    free(label);
-    return st;
-}
-
 lgg_status lgg__cv_open_shards(lgg_convert *c, lgg_error *err) {
     c->shards = calloc(c->n_shards, sizeof *c->shards);
     if (!c->shards) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < c->n_shards; i++) {
         char *p = lgg__cv_path(c->dir, c->shard_names[i]);
         if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-        lgg_status st = c->has_io ? st_open_io(c, c->shard_names[i], &c->shards[i], err)
+        lgg_status st = c->has_io ? lgg__cv_st_open_io(c, c->shard_names[i], &c->shards[i], err)
                                   : lgg_st_open(p, &c->shards[i], err);
         if (!st) st = lgg__cv_note_input(c, p, err);
         free(p);
@@ -343,6 +321,8 @@ int lgg__cv_skipped(const lgg_convert *c, const char *name) {
 static lgg_status plan(lgg_convert *c, lgg_error *err) {
     lgg_status gst = lgg__cv_nvfp4_plan(c, err);
     if (!gst) gst = lgg__cv_generated(c, err);
+    for (size_t i = 0; !gst && i < c->n_extra_t; i++)
+        gst = lgg__cv_add_tensor(c, c->extra_t[i].shard, c->extra_t[i].t, c->extra_t[i].name, 0, err);
     if (gst) return gst;
     for (uint32_t s = 0; s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
@@ -482,6 +462,7 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
     c->mtp = (uint32_t)copy->mtp;
     c->fp8_as_q8 = copy->fp8_as_q8;
     c->fuse_gate_up = copy->fuse_gate_up_exps;
+    c->st_dense = copy->sentence_transformers_dense_modules;
     if (copy->io && !(st0 = lgg_options_copy(&c->io, sizeof c->io, sizeof c->io, copy->io, "lgg_convert_io", err))) {
         c->has_io = 1;
         if (!c->io.file_at || !c->io.read) st0 = lgg__cv_fail(err, LGG_ERR_ARG, "lgg_convert_open: io without callbacks");
@@ -535,12 +516,13 @@ void lgg_convert_free(lgg_convert *c) {
     free(c->n_head_pending);
     lgg__cv_fp8_free(c);
     free(c->t);
-    for (size_t i = 0; i < c->n_shards; i++) {
+    for (size_t i = 0; i < c->n_shards + c->n_extra; i++) {
         if (c->shards) lgg_st_close(c->shards[i]);
         free(c->shard_names[i]);
     }
     free(c->shards);
     free(c->shard_names);
+    free(c->extra_t);
     lgg__cv_windows_free(c);
     json_decref(c->config);
     json_decref(c->card_config);

@@ -136,6 +136,13 @@ typedef struct cv_tensor {
     struct lgg_convert *c;
 } cv_tensor;
 
+/* A tensor of an extra shard under its GGUF name (lgg_convert.extra_t). */
+typedef struct cv_extra {
+    uint32_t shard;
+    const lgg_st_tensor *t;
+    char name[64];
+} cv_extra;
+
 typedef struct lgg_convert lgg_convert;
 struct lgg_convert {
     char *dir;
@@ -144,7 +151,11 @@ struct lgg_convert {
     const cv_hooks *hooks;   /* its row's hooks (families/NAME.c), or NULL */
     lgg_safetensors **shards;
     char **shard_names;
-    size_t n_shards;
+    size_t n_shards;         /* the model*.safetensors files; then n_extra others (a module's, lgg__cv_open_extra_shard) */
+    size_t n_extra;
+    struct cv_extra *extra_t; /* tensors of the extra shards a family's generated hook names (plan adds them
+                                 after its generated ones, before the checkpoint's) */
+    size_t n_extra_t;
     cv_tensor *t;
     size_t n_t, cap_t;
     uint32_t outtype;        /* resolved: never AUTO */
@@ -157,6 +168,7 @@ struct lgg_convert {
     int fp8;                 /* quantization_config.quant_method "fp8": FP8 matrices dequantized */
     int fp8_as_q8;           /* lgg_convert_options.fp8_as_q8 (master's --fp8-as-q8) */
     int fuse_gate_up;        /* lgg_convert_options.fuse_gate_up_exps (master's --fuse-gate-up-exps) */
+    int st_dense;            /* lgg_convert_options.sentence_transformers_dense_modules */
     uint64_t fp8_bs[2];      /* weight_block_size (0, 0: one scale per tensor or row) */
     cv_fp8 **fp8s;           /* the scales read (owned) */
     size_t n_fp8s;
@@ -232,6 +244,11 @@ lgg_status lgg__cv_new(const char *dir, const lgg_convert_options *o, lgg_conver
                       lgg_error *err);
 lgg_status lgg__cv_load_config(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_open_shards(struct lgg_convert *c, lgg_error *err);
+/* Another safetensors file of the checkpoint (a sentence-transformers module's), opened as shard *index
+ * after the model's: its tensors are read like theirs but not planned with them. */
+lgg_status lgg__cv_open_extra_shard(struct lgg_convert *c, const char *name, uint32_t *index, lgg_error *err);
+/* A shard read through the io: its header alone (its tensors' data later, by data.c's windows). */
+lgg_status lgg__cv_st_open_io(struct lgg_convert *c, const char *name, lgg_safetensors **out, lgg_error *err);
 /* namemap.c: a HF tensor name mapped (the family's rows, then the shared
  * map): its row, or NULL; *xform its transforms with the family's; *bid
  * the block number (-1: none), *xid an expert's number. */

@@ -209,3 +209,43 @@ lgg_status lgg__cv_src_bytes(struct lgg_convert *c, uint32_t s, const lgg_st_ten
     else *p = *owned;
     return st;
 }
+
+/* A shard read through the io: its header alone (lgg__st_parse_head), its
+ * tensors' data later, by data.c's windows. */
+lgg_status lgg__cv_st_open_io(lgg_convert *c, const char *name, lgg_safetensors **out, lgg_error *err) {
+    uint64_t size = 0, hl = 0;
+    uint8_t len[8];
+    char *label = lgg__cv_path(c->dir, name);
+    if (!label) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg__cv_exists(c, name, &size);
+    lgg_status st = size >= 8 ? lgg__cv_pread(c, name, 0, len, 8, err) : LGG_OK;
+    for (int i = 7; i >= 0 && size >= 8; i--) hl = hl << 8 | len[i];
+    /* only a header that parse_into will accept is read; it refuses the others by their length */
+    uint64_t take = size >= 8 && hl <= size - 8 && hl <= ST_MAX_HEADER ? 8 + hl : 8;
+    uint8_t *head = st ? NULL : malloc((size_t)take);
+    if (!st && !head) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", label);
+    if (!st) memcpy(head, len, size >= 8 ? 8 : 0);
+    if (!st && take > 8) st = lgg__cv_pread(c, name, 8, head + 8, (size_t)(take - 8), err);
+    if (!st) st = lgg__st_parse_head(head, size, label, out, err);
+    else free(head);
+    free(label);
+    return st;
+}
+
+lgg_status lgg__cv_open_extra_shard(lgg_convert *c, const char *name, uint32_t *index, lgg_error *err) {
+    size_t n = c->n_shards + c->n_extra;
+    char **names = n < UINT32_MAX ? realloc(c->shard_names, (n + 1) * sizeof *names) : NULL;
+    if (names) c->shard_names = names;
+    lgg_safetensors **sh = names ? realloc(c->shards, (n + 1) * sizeof *sh) : NULL;
+    if (sh) c->shards = sh;
+    if (!sh || !(c->shard_names[n] = strdup(name))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    c->shards[n] = NULL;
+    c->n_extra++; /* freed with the others from here on */
+    char *p = lgg__cv_path(c->dir, name);
+    if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    lgg_status st = c->has_io ? lgg__cv_st_open_io(c, name, &c->shards[n], err) : lgg_st_open(p, &c->shards[n], err);
+    if (!st) st = lgg__cv_note_input(c, p, err);
+    free(p);
+    *index = (uint32_t)n;
+    return st;
+}

@@ -61,7 +61,7 @@ typedef struct cv_window {
 } cv_window;
 
 void lgg__cv_windows_free(struct lgg_convert *c) {
-    for (size_t i = 0; c->win && i < c->n_shards; i++) free(c->win[i].buf);
+    for (size_t i = 0; c->win && i < c->n_shards + c->n_extra; i++) free(c->win[i].buf);
     free(c->win);
     c->win = NULL;
     free(c->pieces);
@@ -170,7 +170,7 @@ static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, 
     if (!c->win) {
         lgg_status st = plan_pieces(c, err);
         if (st) return st;
-        if (!(c->win = calloc(c->n_shards, sizeof *c->win))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        if (!(c->win = calloc(c->n_shards + c->n_extra, sizeof *c->win))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     }
     if (t->stack) { /* expert e is units [e * rows, (e + 1) * rows) */
         uint64_t rows = t->n_units / t->n_stack;
@@ -183,7 +183,7 @@ static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, 
     }
     lgg_status st = LGG_OK;
     int moved = 0; /* a window was read: the windows this call does not use are let go */
-    for (uint32_t s = 0; s < c->n_shards; s++) {
+    for (uint32_t s = 0; s < c->n_shards + c->n_extra; s++) {
         cv_window *w = &c->win[s];
         uint64_t lo = w->need_lo, hi = w->need_hi, size = 0;
         w->used = hi != 0;
@@ -206,7 +206,7 @@ static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, 
         st = lgg__cv_pread(c, c->shard_names[s], lo + keep, w->buf + keep, (size_t)(end - lo - keep), err);
         if (!st) w->hi = end;
     }
-    for (uint32_t s = 0; moved && s < c->n_shards; s++)
+    for (uint32_t s = 0; moved && s < c->n_shards + c->n_extra; s++)
         if (!c->win[s].used) free(c->win[s].buf), c->win[s] = (cv_window){0};
     return st;
 }

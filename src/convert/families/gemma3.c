@@ -195,8 +195,129 @@ static lgg_status pooling(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
+/* ---- sentence-transformers' Dense modules (lgg_convert_options.sentence_transformers_dense_modules) ---- */
+
+/* One Dense module: its folder and the prefix master names its tensors and keys with. */
+typedef struct dense_mod {
+    char path[200];
+    const char *prefix;                /* "dense_2" for 2_Dense, "dense_3" for any other */
+} dense_mod;
+
+/* modules.json's Dense modules whose folder holds a model.safetensors, in its order (at most 8). */
+static lgg_status dense_modules(lgg_convert *c, dense_mod *out, size_t *n, lgg_error *err) {
+    json_t *mods = NULL;
+    lgg_status st = lgg__cv_json_value(c, "modules.json", 0, &mods, err);
+    size_t i;
+    const json_t *m;
+    *n = 0;
+    json_array_foreach(st ? NULL : mods, i, m) {
+        const char *ty = json_string_value(json_object_get(m, "type")), *path = json_string_value(json_object_get(m, "path"));
+        size_t k = ty ? strlen(ty) : 0;
+        char file[300];
+        if (k < 5 || strcmp(ty + k - 5, "Dense") || !path) continue;
+        if (path[0] == '/' || strstr(path, "..") || strlen(path) >= sizeof out->path || *n == 8) {
+            st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/modules.json: the Dense module's path '%.100s' is not a "
+                              "folder of the checkpoint (or there are more than 8)", c->dir, path);
+            break;
+        }
+        snprintf(file, sizeof file, "%s/model.safetensors", path);
+        if (!lgg__cv_exists(c, file, NULL)) continue; /* master skips a module without its weights */
+        snprintf(out[*n].path, sizeof out->path, "%s", path);
+        out[(*n)++].prefix = !strcmp(path, "2_Dense") ? "dense_2" : "dense_3";
+    }
+    json_decref(mods);
+    return st;
+}
+
+/* The GGUF name of a Dense module's tensor `name` ("linear" replaced by the
+ * prefix everywhere, as master does): PREFIX.weight or PREFIX_out.weight. */
+static int dense_name(const char *name, const char *prefix, char *out, size_t cap) {
+    char orig[256];
+    size_t o = 0;
+    for (const char *p = name; *p && o + 16 < sizeof orig;)
+        if (!strncmp(p, "linear", 6)) o += (size_t)snprintf(orig + o, sizeof orig - o, "%s", prefix), p += 6;
+        else orig[o++] = *p++;
+    orig[o] = 0;
+    snprintf(out, cap, "%s.weight", prefix);
+    if (!strcmp(orig, out)) return 1;
+    char alt[64];
+    snprintf(alt, sizeof alt, "%s_out.weight", prefix);
+    return !strcmp(orig, alt);
+}
+
+/* t of extra shard sh, to be added as `name` (plan adds them in order). */
+static lgg_status extra(lgg_convert *c, uint32_t sh, const lgg_st_tensor *t, const char *name, lgg_error *err) {
+    cv_extra *v = c->n_extra_t < 64 ? realloc(c->extra_t, (c->n_extra_t + 1) * sizeof *v) : NULL;
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory (or more than 64 module tensors)");
+    c->extra_t = v;
+    v[c->n_extra_t].shard = sh, v[c->n_extra_t].t = t;
+    snprintf(v[c->n_extra_t++].name, sizeof v->name, "%s", name);
+    return LGG_OK;
+}
+
+/* Master's generate_extra_tensors for EmbeddingGemma: each module's
+ * *.weight tensors, before the model's. */
+static lgg_status dense_tensors(lgg_convert *c, lgg_error *err) {
+    dense_mod mods[8];
+    size_t n = 0;
+    lgg_status st = c->st_dense ? dense_modules(c, mods, &n, err) : LGG_OK;
+    for (size_t i = 0; !st && i < n; i++) {
+        char file[300], gguf[64];
+        uint32_t sh = 0;
+        snprintf(file, sizeof file, "%.199s/model.safetensors", mods[i].path);
+        st = lgg__cv_open_extra_shard(c, file, &sh, err);
+        for (size_t k = 0; !st && k < lgg_st_count(c->shards[sh]); k++) {
+            const lgg_st_tensor *t = lgg_st_at(c->shards[sh], k);
+            if (!lgg__cv_ends_with(t->name.ptr, ".weight")) continue;
+            if (!dense_name(t->name.ptr, mods[i].prefix, gguf, sizeof gguf))
+                st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': no GGUF name for it (a Dense module's "
+                                  "linear.weight)", c->dir, file, t->name.ptr);
+            else st = extra(c, sh, t, gguf, err);
+        }
+    }
+    return st;
+}
+
+/* <arch>.PREFIX_feat_in and _feat_out from each module's config.json
+ * (in_features, out_features; skipped when either is null or it has no
+ * config.json), a later module of the same prefix giving the values. */
+static lgg_status dense_dims(lgg_convert *c, lgg_error *err) {
+    dense_mod mods[8];
+    size_t n = 0, nd = 0;
+    json_int_t dim[8][2];
+    const char *pre[8];
+    lgg_status st = c->st_dense ? dense_modules(c, mods, &n, err) : LGG_OK;
+    for (size_t i = 0; !st && i < n; i++) {
+        char file[300];
+        json_t *mc = NULL;
+        snprintf(file, sizeof file, "%.199s/config.json", mods[i].path);
+        if (!lgg__cv_exists(c, file, NULL)) continue;
+        if ((st = lgg__cv_json(c, file, 1, &mc, err))) break;
+        const json_t *in = json_object_get(mc, "in_features"), *out = json_object_get(mc, "out_features");
+        if (!in || !out || (!json_is_null(in) && !json_is_integer(in)) || (!json_is_null(out) && !json_is_integer(out)) ||
+            (json_is_integer(in) && (json_integer_value(in) < 0 || json_integer_value(in) > UINT32_MAX)) ||
+            (json_is_integer(out) && (json_integer_value(out) < 0 || json_integer_value(out) > UINT32_MAX)))
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: in_features and out_features must be counts or null", c->dir, file);
+        else if (json_is_integer(in) && json_is_integer(out)) {
+            size_t k = 0;
+            while (k < nd && strcmp(pre[k], mods[i].prefix)) k++;
+            pre[k] = mods[i].prefix, dim[k][0] = json_integer_value(in), dim[k][1] = json_integer_value(out);
+            nd += k == nd;
+        }
+        json_decref(mc);
+    }
+    for (size_t k = 0; !st && k < nd; k++)
+        for (int j = 0; j < 2 && !st; j++) {
+            char key[160];
+            snprintf(key, sizeof key, "%s.%s_feat_%s", c->fam->arch, pre[k], j ? "out" : "in");
+            if (lgg_writer_set_u32(c->w, key, (uint32_t)dim[k][j], NULL))
+                st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key);
+        }
+    return st;
+}
+
 /* EmbeddingGemma: Gemma 3's parameters, then config.json's own sliding
- * window (required) and the pooling type. */
+ * window (required), the Dense modules' sizes and the pooling type. */
 static lgg_status embedding_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = gemma3_meta(c, err);
     if (st) return st;
@@ -205,6 +326,7 @@ static lgg_status embedding_meta(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'sliding_window' is missing (EmbeddingGemma needs it)",
                             c->dir);
     st = put_num(c, "attention.sliding_window", "sliding_window", 0, 0, err);
+    if (!st) st = dense_dims(c, err);
     return st ? st : pooling(c, err);
 }
 
@@ -218,4 +340,5 @@ static lgg_status gemma3_vocab(lgg_convert *c, json_t *tc, const lgg_convert_opt
 }
 
 const cv_hooks lgg__cv_hooks_gemma3 = {gemma3_init, gemma3_name, gemma3_tensor, gemma3_meta, gemma3_vocab, NULL};
-const cv_hooks lgg__cv_hooks_gemma_embedding = {gemma3_init, gemma3_name, gemma3_tensor, embedding_meta, gemma3_vocab, NULL};
+const cv_hooks lgg__cv_hooks_gemma_embedding = {gemma3_init, gemma3_name, gemma3_tensor, embedding_meta, gemma3_vocab,
+                                                dense_tensors};
