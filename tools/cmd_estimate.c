@@ -21,6 +21,8 @@ typedef struct opts {
     uint64_t budgets[MAX_DEV];
     char names[MAX_DEV][NAME_CAP]; /* -dev: the devices' names (else GPU0, GPU1, ...) */
     bool no_devices;               /* -dev none */
+    char rpc[MAX_DEV][NAME_CAP];   /* --rpc: the servers' HOST:PORT, devices RPC0, RPC1, ... */
+    uint32_t n_rpc;
     /* -ot, --cpu-moe, --n-cpu-moe in order; a device named by -ot is resolved once all are read */
     lgg_estimate_override ot[MAX_OT];
     char *ot_pattern[MAX_OT], *ot_buffer[MAX_OT];
@@ -116,7 +118,25 @@ static int one_name(opts *o, uint32_t i, const char *s, size_t len) {
     return !strcmp(o->names[i], "none") || !strcmp(o->names[i], "CPU");
 }
 
-/* The placement options (-ts, -sm, -mg, -nkvo, -ot, -cmoe, -ncmoe, -dev); 1: not one of them. */
+/* HOST:PORT of an RPC server: a host without ':' (or a bracketed IPv6 one) and a port 1-65535. */
+static int one_server(opts *o, uint32_t i, const char *s, size_t len) {
+    const char *colon = NULL;
+    for (size_t k = 0; k < len; k++) colon = s[k] == ':' ? s + k : colon;
+    uint64_t port = 0;
+    char num[8];
+    size_t nl = colon ? (size_t)(s + len - colon - 1) : 0;
+    if (!colon || colon == s || len >= NAME_CAP || !nl || nl >= sizeof num) return 1;
+    snprintf(num, sizeof num, "%.*s", (int)nl, colon + 1);
+    if (!cli_parse_u64(num, &port) || !port || port > 65535) return 1;
+    if (memchr(s, ':', (size_t)(colon - s)) && !(s[0] == '[' && colon[-1] == ']')) return 1;
+    snprintf(o->rpc[i], NAME_CAP, "%.*s", (int)len, s);
+    return 0;
+}
+
+/* on_placement's answer for an option that is not one of them (1 is a bad value's) */
+enum { NOT_PLACEMENT = -2 };
+
+/* The placement options (-ts, -sm, -mg, -nkvo, -ot, -cmoe, -ncmoe, -dev, --rpc); NOT_PLACEMENT: not one of them. */
 static int on_placement(opts *o, int id, const char *v, char *why, size_t cap) {
     lgg_estimate_params *p = &o->p;
     uint64_t n;
@@ -131,6 +151,7 @@ static int on_placement(opts *o, int id, const char *v, char *why, size_t cap) {
         else if (!strcmp(v, "row")) p->split_mode = LGG_SPLIT_ROW;
         else return cli_why(why, cap, "--split-mode must be none, layer or row, not '%s'", v);
         return 0;
+    case 'r': return each_word(v, false, "--rpc", one_server, o, &o->n_rpc, why, cap);
     case 'K': p->no_kv_offload = true; return 0;
     case 'o': return on_override(o, v, why, cap);
     case 'E': return add_rule(o, EXPS_PATTERN, strlen(EXPS_PATTERN), NULL, why, cap);
@@ -147,15 +168,20 @@ static int on_placement(opts *o, int id, const char *v, char *why, size_t cap) {
             if (rc) return rc;
         }
         return 0;
-    default: return 1;
+    default: return NOT_PLACEMENT;
     }
 }
 
 /* The device an -ot BUFFER names: one of -dev's names, else NAME<index> as
  * llama.cpp's backends name their buffers (CUDA0, Vulkan1, GPU2); -1: none. */
 static int device_named(const opts *o, uint32_t n, const char *name) {
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(o->names[i], name)) return (int)i;
+    for (uint32_t i = 0; i < n; i++) {
+        char rpc_buffer[2 * NAME_CAP + 2]; /* an RPC device's buffer type: RPC<i>[HOST:PORT] */
+        uint64_t k = UINT64_MAX;
+        if (!strncmp(o->names[i], "RPC", 3) && cli_parse_u64(o->names[i] + 3, &k) && k < o->n_rpc)
+            snprintf(rpc_buffer, sizeof rpc_buffer, "%s[%s]", o->names[i], o->rpc[k]);
+        if (!strcmp(o->names[i], name) || (k < o->n_rpc && !strcmp(rpc_buffer, name))) return (int)i;
+    }
     size_t k = strlen(name);
     while (k && name[k - 1] >= '0' && name[k - 1] <= '9') k--;
     uint64_t i;
@@ -175,10 +201,22 @@ static int settle_devices(opts *o) {
                                    counts[i]);
         if (counts[i]) n = counts[i], from = i;
     }
-    if (!n) n = 1;
-    if (o->no_devices && (o->n_ts || o->n_budgets || o->n_names))
-        return cli_usage_error("estimate", SPEC.usage, "--device none leaves no device for %s", what[from]);
-    for (uint32_t i = 0; i < n && !o->n_names; i++) snprintf(o->names[i], NAME_CAP, n == 1 ? "device" : "GPU%u", i);
+    if (!n) n = o->n_rpc ? o->n_rpc : 1;
+    if (o->no_devices && (o->n_ts || o->n_budgets || o->n_names || o->n_rpc))
+        return cli_usage_error("estimate", SPEC.usage, "--device none leaves no device for %s",
+                               o->n_rpc && !(o->n_ts || o->n_budgets || o->n_names) ? "--rpc" : what[from]);
+    if (!o->n_names && n < o->n_rpc)
+        return cli_usage_error("estimate", SPEC.usage, "%s gives %u devices but --rpc %u servers", what[from], n, o->n_rpc);
+    for (uint32_t i = 0; i < o->n_names; i++) { /* an RPC device -dev names must be a server's */
+        uint64_t k;
+        if (!strncmp(o->names[i], "RPC", 3) && cli_parse_u64(o->names[i] + 3, &k) && k >= o->n_rpc)
+            return cli_usage_error("estimate", SPEC.usage, "--device: %s is not one of the %u --rpc servers", o->names[i],
+                                   o->n_rpc);
+    }
+    /* llama.cpp puts the RPC servers first, then the local devices */
+    for (uint32_t i = 0; i < n && !o->n_names; i++)
+        if (i < o->n_rpc) snprintf(o->names[i], NAME_CAP, "RPC%u", i);
+        else snprintf(o->names[i], NAME_CAP, n == 1 ? "device" : "GPU%u", i - o->n_rpc);
     for (uint32_t r = 0; r < o->n_ot; r++) {
         if (!o->ot_buffer[r]) continue;
         int d = o->no_devices ? -1 : device_named(o, n, o->ot_buffer[r]);
@@ -258,7 +296,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     char name[32] = "";
     uint64_t n;
     int rc = on_placement(o, id, v, why, cap);
-    if (rc != 1) return rc;
+    if (rc != NOT_PLACEMENT) return rc;
     switch (id) {
     case 'a':
         if (v && !strcmp(v, "off")) p->flash_attn = false, p->no_flash_attn = true;
