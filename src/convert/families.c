@@ -121,6 +121,23 @@ static const cv_mkey GPTOSS_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* ERNIE 4.5 (master's Ernie4_5Model): master's base parameters; ERNIE 4.5
+ * MoE's expert keys after them in master's order (the shared experts'
+ * width from families/ernie.c's init). */
+static const cv_mkey ERNIE_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+static const cv_mkey ERNIEMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_count", "moe_num_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_used_count", "moe_k", CV_M_U32, CV_M_REQUIRED},
+    {"interleave_moe_layer_step", "moe_layer_interval", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "moe_layer_start_index", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_count", "moe_num_shared_experts", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -671,6 +688,8 @@ extern const cv_hooks lgg__cv_hooks_t5;
 extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
 extern const cv_hooks lgg__cv_hooks_xverse;
+extern const cv_hooks lgg__cv_hooks_ernie;
+extern const cv_hooks lgg__cv_hooks_ernie_moe;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -722,6 +741,20 @@ static const cv_tmap GLM4MOE_TENSORS[] = {
 static const cv_tmap GLM4_TENSORS[] = {
     {"model.layers.#.post_self_attn_layernorm", "blk.#.post_attention_norm", 0},
     {"model.layers.#.post_mlp_layernorm", "blk.#.post_ffw_norm", 0},
+    {NULL, NULL, 0},
+};
+/* ERNIE 4.5: the fused matrices of the "ernie." checkpoints arrive whole as
+ * their first part (families/ernie.c splits them); the MoE's experts
+ * stacked gate, up, down (master's loop). */
+static const cv_tmap ERNIE_TENSORS[] = {
+    {"model.layers.#.self_attn.qkv_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.mlp.up_gate_proj", "blk.#.ffn_gate", 0},
+    {NULL, NULL, 0},
+};
+static const cv_tmap ERNIEMOE_TENSORS[] = {
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
     {NULL, NULL, 0},
 };
 /* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
@@ -785,6 +818,11 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "token_embd "
 #define KINDS_GPTOSS \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v output output_norm token_embd "
+#define KINDS_ERNIEMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.exp_probs_b.bias " \
+    "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1012,6 +1050,12 @@ static const cv_family FAMILIES[] = {
     /* gpt-oss: MXFP4 experts written as MXFP4, sinks, the interleaved gate_up split (families/gpt_oss.c) */
     {"GptOssForCausalLM", "gpt-oss", GPTOSS_META, GPTOSS_TENSORS, KINDS_GPTOSS, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_gptoss},
+    /* ERNIE 4.5 and ERNIE 4.5 MoE: SentencePiece with add_space_prefix from tokenizer_config.json, "ernie."
+       names, the fused matrices split, the MTP tensors left out (families/ernie.c) */
+    {"Ernie4_5ForCausalLM|Ernie4_5_ForCausalLM", "ernie4_5", ERNIE_META, ERNIE_TENSORS, KINDS_QWEN2, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_ernie},
+    {"Ernie4_5_MoeForCausalLM", "ernie4_5-moe", ERNIEMOE_META, ERNIEMOE_TENSORS, KINDS_ERNIEMOE, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, "moe_num_experts", &lgg__cv_hooks_ernie_moe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1046,8 +1090,7 @@ static const struct {
     {"Dots1ForCausalLM", MASTER_HAS("dots1")},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
-    {"Ernie4_5ForCausalLM|Ernie4_5_ForCausalLM|Ernie4_5_MoeForCausalLM|"
-     "PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
+    {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4ForCausalLM|Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|"
      "ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
     {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},

@@ -384,6 +384,8 @@ static const cv_tmap NAMEMAP[] = {
     {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
     /* DeciLM's (Nemotron-51B's linear-attention layers have one matrix for attention) */
     {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
+    /* first needed by ernie4_5-moe (ERNIE-4.5-21B-A3B-PT) */
+    {"model.layers.#.mlp.moe_statics.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
