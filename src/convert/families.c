@@ -147,6 +147,28 @@ static const cv_mkey EXAONE4_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* dots.llm1 (master's Dots1Model over its Qwen2MoeModel): master's base
+ * parameters, Qwen2-MoE's expert widths, then its own. */
+static const cv_mkey DOTS1_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* MiniMax-M2 (master's MiniMaxM2Model): master's base parameters, the
+ * experts' width (intermediate_size) and the rotary dimension. */
+static const cv_mkey MINIMAXM2_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -837,6 +859,15 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
     "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output " \
     "output_norm token_embd "
+#define KINDS_DOTS1 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_MINIMAXM2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_norm blk.#.ffn_up_exps output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1074,6 +1105,10 @@ static const cv_family FAMILIES[] = {
        sliding-window pattern (families/exaone.c) */
     {"Exaone4ForCausalLM", "exaone4", EXAONE4_META, OLMO2_TENSORS, KINDS_EXAONE4, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_exaone4},
+    /* dots.llm1: DeepSeek-style MoE in Qwen2-MoE's names (experts stacked down, gate, up), q/k norms */
+    {"Dots1ForCausalLM", "dots1", DOTS1_META, NULL, KINDS_DOTS1, CV_V_BPE, CV_F_MASTER, "n_routed_experts", NULL},
+    /* MiniMax-M2: Mixtral's experts (w1, w2, w3), q/k norms over all heads, the router's score correction */
+    {"MiniMaxM2ForCausalLM", "minimax-m2", MINIMAXM2_META, NULL, KINDS_MINIMAXM2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1105,7 +1140,6 @@ static const struct {
     {"DeepseekOCRForCausalLM|DeepseekV32ForCausalLM|DeepseekV4DSparkModel|"
      "DeepseekV4ForCausalLM|KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration|"
      "UnlimitedOCRForCausalLM|YoutuForCausalLM|YoutuVLForConditionalGeneration", MASTER_HAS("deepseek")},
-    {"Dots1ForCausalLM", MASTER_HAS("dots1")},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
@@ -1144,7 +1178,7 @@ static const struct {
     {"MellumForCausalLM", MASTER_HAS("mellum")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
-    {"MiniMaxM1ForCausalLM|MiniMaxM2ForCausalLM|MiniMaxM3SparseForCausalLM|"
+    {"MiniMaxM1ForCausalLM|MiniMaxM3SparseForCausalLM|"
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", MASTER_HAS("mistral3")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},

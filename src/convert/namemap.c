@@ -386,6 +386,8 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
     /* first needed by ernie4_5-moe (ERNIE-4.5-21B-A3B-PT) */
     {"model.layers.#.mlp.moe_statics.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
+    /* first needed by minimax-m2 (MiniMax-M2) */
+    {"model.layers.#.block_sparse_moe.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
