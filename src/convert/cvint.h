@@ -361,6 +361,13 @@ typedef struct cv_master_add {
  * eos, sep tokens the templates name, and eot_token (*eot set) when an EOS
  * other than tokenizer_config.json's ends the single template. */
 void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot);
+/* master's partial rotary dimension, int(head_dim (else hidden_size //
+ * heads) x partial_rotary_factor of its rope parameters, which mirror
+ * config.json's own; 0.5 without one), as config.json's lgg.rope_dim (GLM-4,
+ * Bailing V2).  The next-token-prediction blocks (num_nextn_predict_layers)
+ * added to num_hidden_layers (the block count and the tensors' bound). */
+lgg_status lgg__cv_master_rope_dim(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_master_nextn_blocks(struct lgg_convert *c, lgg_error *err);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

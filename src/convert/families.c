@@ -169,6 +169,37 @@ static const cv_mkey MINIMAXM2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Ling 2.0 (master's BailingMoeV2Model): master's base parameters (the
+ * next-token-prediction blocks in block_count), then its own in master's
+ * order (the rope dimension and shared width from families/bailingmoe.c). */
+static const cv_mkey BAILINGMOE2_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* SmallThinker (master's SmallThinkerModel): master's base parameters, then
+ * its MoE keys (the feed-forward length is the experts'), the gating
+ * function and sliding window from families/smallthinker.c. */
+static const cv_mkey SMALLTHINKER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_count", "moe_num_primary_experts", CV_M_U32, 0},
+    {"expert_used_count", "moe_num_active_primary_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_ffn_hidden_size", CV_M_U32, 0},
+    {"feed_forward_length", "moe_ffn_hidden_size", CV_M_U32, 0},
+    {"expert_gating_func", "lgg.gating", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window", "lgg.swa", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -722,6 +753,8 @@ extern const cv_hooks lgg__cv_hooks_xverse;
 extern const cv_hooks lgg__cv_hooks_ernie;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
+extern const cv_hooks lgg__cv_hooks_bailingmoe2;
+extern const cv_hooks lgg__cv_hooks_smallthinker;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -868,6 +901,16 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_norm blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_BAILINGMOE2 \
+    "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_SMALLTHINKER \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1109,6 +1152,13 @@ static const cv_family FAMILIES[] = {
     {"Dots1ForCausalLM", "dots1", DOTS1_META, NULL, KINDS_DOTS1, CV_V_BPE, CV_F_MASTER, "n_routed_experts", NULL},
     /* MiniMax-M2: Mixtral's experts (w1, w2, w3), q/k norms over all heads, the router's score correction */
     {"MiniMaxM2ForCausalLM", "minimax-m2", MINIMAXM2_META, NULL, KINDS_MINIMAXM2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* Ling 2.0: the fused qkv kept, q/k norms, experts stacked down, gate, up, the router's expert_bias, MTP
+       blocks (families/bailingmoe.c) */
+    {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
+     "num_experts", &lgg__cv_hooks_bailingmoe2},
+    /* SmallThinker: a primary router, experts up/gate/down stacked down, gate, up (families/smallthinker.c) */
+    {"SmallThinkerForCausalLM", "smallthinker", SMALLTHINKER_META, NULL, KINDS_SMALLTHINKER, CV_V_BPE, CV_F_MASTER,
+     "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1127,7 +1177,7 @@ static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
     {"AfmoeForCausalLM", MASTER_HAS("afmoe")},
-    {"BailingMoeForCausalLM|BailingMoeV2ForCausalLM|SarvamMoEForCausalLM|"
+    {"BailingMoeForCausalLM|SarvamMoEForCausalLM|"
      "modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"BertForSequenceClassification|DistilBertForMaskedLM|DistilBertForSequenceClassification|"
@@ -1202,7 +1252,6 @@ static const struct {
     {"Qwen2VLModel|Qwen2_5OmniModel|Qwen2_5_VLForConditionalGeneration", MASTER_HAS("qwenvl")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Sarashina2VisionForCausalLM", MASTER_HAS("sarashina2")},
-    {"SmallThinkerForCausalLM", MASTER_HAS("smallthinker")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
     {"UMT5Model", MASTER_HAS("t5")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
