@@ -16,8 +16,6 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
-#include <unistd.h>
-
 /* Block b: attention and norms, a dense MLP (block 0) or the MoE. */
 static size_t ling2_block(tspec *t, const cv_fcase *m, unsigned long long b) {
     uint64_t H = m->H, hd = 16, E = 4, FF = 32;
@@ -40,12 +38,8 @@ static size_t ling2_block(tspec *t, const cv_fcase *m, unsigned long long b) {
     ADD(FF, H, "model.layers.%llu.mlp.shared_experts.gate_proj.weight", b);
     ADD(FF, H, "model.layers.%llu.mlp.shared_experts.up_proj.weight", b);
     ADD(H, FF, "model.layers.%llu.mlp.shared_experts.down_proj.weight", b);
-    for (unsigned long long e = 0; e < E; e++) {
-        ADD(FF, H, "model.layers.%llu.mlp.experts.%llu.gate_proj.weight", b, e);
-        ADD(FF, H, "model.layers.%llu.mlp.experts.%llu.up_proj.weight", b, e);
-        ADD(H, FF, "model.layers.%llu.mlp.experts.%llu.down_proj.weight", b, e);
-    }
-    return n;
+    static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
+    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
 }
 
 static size_t ling2_shapes(tspec *t, const cv_fcase *m) {
@@ -79,14 +73,9 @@ static const cv_fcase CASES[] = {
      "", "", ling2_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"4693d6d1f53c23633cf8975090c501fb39d9286c5b6c1b987897a356aef7315d", "022cf33abba29f4c1249c8dc821c7b4a3dc9ac3dcfcc4e7c2bd5e15b224be9de", "1a40692a12d9ad6e787f4177990bead318c47351190bee9bbb2f8a72c0e68f4d", "68c85874162dfac236334d2a67f4d2dea2167ad75e0514d5698891d480892851", "1a40692a12d9ad6e787f4177990bead318c47351190bee9bbb2f8a72c0e68f4d"}},
 };
 
-static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
-
 TEST(convert_bailingmoe2) {
-    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return; /* Qwen3's tokenizer not installed */
-    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, qwen3_tokenizer);
-    cv_case_supported("BailingMoeV2ForCausalLM");
-    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
-    REQUIRE(dir != NULL);
+    const char *dir = cv_fcase_qwen3_run(CASES, sizeof CASES / sizeof CASES[0], FILES, "BailingMoeV2ForCausalLM");
+    if (!dir) return; /* skipped, or failed */
     cv_case_refused(dir, CASES[0].config, "\"num_shared_experts\":1,", "'num_shared_experts'");
     cv_case_refused(dir, CASES[0].config, "\"num_nextn_predict_layers\":1,", "no GGUF name"); /* the MTP block beyond */
 }

@@ -13,7 +13,7 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
-#include <unistd.h>
+static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
 
 static size_t dots1_shapes(tspec *t, const cv_fcase *m) {
     uint64_t H = m->H, hd = H / m->nh, E = 4, FF = 32;
@@ -37,11 +37,7 @@ static size_t dots1_shapes(tspec *t, const cv_fcase *m) {
         ADD(2 * FF, H, "model.layers.%llu.mlp.shared_experts.gate_proj.weight", b);
         ADD(2 * FF, H, "model.layers.%llu.mlp.shared_experts.up_proj.weight", b);
         ADD(H, 2 * FF, "model.layers.%llu.mlp.shared_experts.down_proj.weight", b);
-        for (unsigned long long e = 0; e < E; e++) {
-            ADD(FF, H, "model.layers.%llu.mlp.experts.%llu.gate_proj.weight", b, e);
-            ADD(FF, H, "model.layers.%llu.mlp.experts.%llu.up_proj.weight", b, e);
-            ADD(H, FF, "model.layers.%llu.mlp.experts.%llu.down_proj.weight", b, e);
-        }
+        n += cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
     }
     return cv_case_sort(t, n);
 }
@@ -61,14 +57,9 @@ static const cv_fcase CASES[] = {
      "", "", dots1_shapes, 0, 32, 2, 4, 4, 151936, LGG_TYPE_BF16, {"ded93df094578ac50160281094f18ec96fa973708df0514e4a7aadc603c2ae0b", "bfd4af9a7d9bdf465c9aef09006ad2c31ecd75777d4a343c96637737c33be4fa", "e2a85ed5a90e35298facb4503c471040f0c11c4d7994c38368a6b5960769717b", "312a684e87e26498ea743a601cd96ec460e244b53f79375afe7083485ea75e01", "e2a85ed5a90e35298facb4503c471040f0c11c4d7994c38368a6b5960769717b"}},
 };
 
-static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
-
 TEST(convert_dots1) {
-    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return; /* Qwen3's tokenizer not installed */
-    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, qwen3_tokenizer);
-    cv_case_supported("Dots1ForCausalLM");
-    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
-    REQUIRE(dir != NULL);
+    const char *dir = cv_fcase_qwen3_run(CASES, sizeof CASES / sizeof CASES[0], FILES, "Dots1ForCausalLM");
+    if (!dir) return; /* skipped, or failed */
     cv_case_refused(dir, CASES[0].config, "\"n_shared_experts\":2,", "'n_shared_experts'");
     cv_case_refused(dir, CASES[0].config, "\"n_routed_experts\":4,", "'n_routed_experts'");
 }

@@ -104,11 +104,8 @@ static size_t ernie_moe(tspec *t, const cv_fcase *m) {
         ADD(1, E, "model.layers.%llu.mlp.moe_statics.e_score_correction_bias", b);
         t[n - 1].dtype = "F32";
         n += ernie_mlp(t + n, H, 64, 0, "model.layers.%llu.mlp.shared_experts.%s.weight", b);
-        for (unsigned long long e = 0; e < E; e++) {
-            ADD(32, H, "model.layers.%llu.mlp.experts.%llu.gate_proj.weight", b, e);
-            ADD(32, H, "model.layers.%llu.mlp.experts.%llu.up_proj.weight", b, e);
-            ADD(H, 32, "model.layers.%llu.mlp.experts.%llu.down_proj.weight", b, e);
-        }
+        static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
+        n += cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, 32, H, W, 2);
     }
     n += ernie_attn(t + n, m, "model.mtp_block.0.", 0);
     n += ernie_mlp(t + n, H, 96, 0, "model.mtp_block.%llu.mlp.%s.weight", 0);

@@ -13,7 +13,7 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
-#include <unistd.h>
+static const char *const W[3] = {"w1", "w2", "w3"};
 
 static size_t minimax_m2_shapes(tspec *t, const cv_fcase *m) {
     uint64_t H = m->H, hd = 16, E = 4, FF = 32;
@@ -28,11 +28,7 @@ static size_t minimax_m2_shapes(tspec *t, const cv_fcase *m) {
         ADD(E, H, "model.layers.%llu.block_sparse_moe.gate.weight", b);
         ADD(E, 0, "model.layers.%llu.block_sparse_moe.e_score_correction_bias", b);
         t[n - 1].dtype = "F32";
-        for (unsigned long long e = 0; e < E; e++) {
-            ADD(FF, H, "model.layers.%llu.block_sparse_moe.experts.%llu.w1.weight", b, e);
-            ADD(H, FF, "model.layers.%llu.block_sparse_moe.experts.%llu.w2.weight", b, e);
-            ADD(FF, H, "model.layers.%llu.block_sparse_moe.experts.%llu.w3.weight", b, e);
-        }
+        n += cv_fcase_experts(t + n, "model.layers.%llu.block_sparse_moe.experts.%llu.%s.weight", b, E, FF, H, W, 1);
     }
     return cv_case_sort(t, n);
 }
@@ -55,14 +51,9 @@ static const cv_fcase CASES[] = {
      "", "", minimax_m2_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"a385a7fa8f11948e36cddab146c590a62acc3d60386fe62d1ac2c26f85b68e8d", "099b83a6ca1226ee11ad7eb0e54aecaab1ecdb1c10d4de568018b78091836733", "a6552136a692aec5391f87dfb9c183dbdb631ff35f7dc86ae576b143a05ee149", "da1bf56c58ab27c2fe9e6e131d9ba0f17f052d3f24b34b67edbe505c4eb255f9", "a6552136a692aec5391f87dfb9c183dbdb631ff35f7dc86ae576b143a05ee149"}},
 };
 
-static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
-
 TEST(convert_minimax_m2) {
-    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return; /* Qwen3's tokenizer not installed */
-    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, qwen3_tokenizer);
-    cv_case_supported("MiniMaxM2ForCausalLM");
-    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
-    REQUIRE(dir != NULL);
+    const char *dir = cv_fcase_qwen3_run(CASES, sizeof CASES / sizeof CASES[0], FILES, "MiniMaxM2ForCausalLM");
+    if (!dir) return; /* skipped, or failed */
     cv_case_refused(dir, CASES[0].config, "\"rotary_dim\":8,", "'rotary_dim'");
 }
 

@@ -13,7 +13,7 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
-#include <unistd.h>
+static const char *const W[3] = {"up", "gate", "down"};
 
 static size_t smallthinker_shapes(tspec *t, const cv_fcase *m) {
     uint64_t H = m->H, hd = 16, E = 4, FF = 32;
@@ -24,11 +24,7 @@ static size_t smallthinker_shapes(tspec *t, const cv_fcase *m) {
     for (unsigned long long b = 0; b < m->L; b++) {
         n += cv_fcase_llama_attn(t + n, m, hd, b);
         ADD(E, H, "model.layers.%llu.block_sparse_moe.primary_router.weight", b);
-        for (unsigned long long e = 0; e < E; e++) {
-            ADD(FF, H, "model.layers.%llu.block_sparse_moe.experts.%llu.up.weight", b, e);
-            ADD(FF, H, "model.layers.%llu.block_sparse_moe.experts.%llu.gate.weight", b, e);
-            ADD(H, FF, "model.layers.%llu.block_sparse_moe.experts.%llu.down.weight", b, e);
-        }
+        n += cv_fcase_experts(t + n, "model.layers.%llu.block_sparse_moe.experts.%llu.%s.weight", b, E, FF, H, W, 2);
     }
     return cv_case_sort(t, n);
 }
@@ -47,14 +43,9 @@ static const cv_fcase CASES[] = {
      "", "", smallthinker_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"2b794cda036f382074de146bf05a60c7838554bf8eb108e08bb87a3d50967111", "7ff66bf8b85fd9b7588c254dec33fd1f6bece83ef925f6beba8b9afb95f09fa1", "1e7919486d841589d030e58249e3c51f73ec2246d67f1b13d25ad477f6a0f2e7", "967e4711f671b885349d09cc13ec724d2ab57bdade524d78cebafddf5b69fd84", "1e7919486d841589d030e58249e3c51f73ec2246d67f1b13d25ad477f6a0f2e7"}},
 };
 
-static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
-
 TEST(convert_smallthinker) {
-    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return; /* Qwen3's tokenizer not installed */
-    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, qwen3_tokenizer);
-    cv_case_supported("SmallThinkerForCausalLM");
-    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
-    REQUIRE(dir != NULL);
+    const char *dir = cv_fcase_qwen3_run(CASES, sizeof CASES / sizeof CASES[0], FILES, "SmallThinkerForCausalLM");
+    if (!dir) return; /* skipped, or failed */
     cv_case_refused(dir, CASES[0].config, "\"moe_num_primary_experts\":4,", "'moe_num_primary_experts'");
 }
 
