@@ -121,4 +121,75 @@ TEST(convert_exaone4) {
     cv_case_refused(dir, EXAONE4_CASES[0].config, ",\"vocab_size\":151936", "'vocab_size'");
 }
 
+/* EXAONE MoE (ExaoneMoEForCausalLM), master's only: K-EXAONE's layout
+ * (pre-norm blocks with q/k norms, llama 3 rope factors, a dense first
+ * block, then 4 routed experts with a shared one and the router's F32
+ * score correction, sigmoid gating) and one next-token-prediction layer
+ * under mtp.* (a dense block as mtp.layers.0, its fc and norms), which
+ * master numbers after the main blocks.  Qwen3's tokenizer as above. */
+static size_t exaone_moe_block(tspec *t, const cv_fcase *m, const char *blk, unsigned long long b, int moe) {
+    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
+    size_t n = 0;
+    ADD(H, 0, "%s%llu.input_layernorm.weight", blk, b);
+    ADD(H, 0, "%s%llu.post_attention_layernorm.weight", blk, b);
+    ADD(m->nh * hd, H, "%s%llu.self_attn.q_proj.weight", blk, b);
+    ADD(m->nkv * hd, H, "%s%llu.self_attn.k_proj.weight", blk, b);
+    ADD(m->nkv * hd, H, "%s%llu.self_attn.v_proj.weight", blk, b);
+    ADD(H, m->nh * hd, "%s%llu.self_attn.o_proj.weight", blk, b);
+    ADD(hd, 0, "%s%llu.self_attn.q_norm.weight", blk, b);
+    ADD(hd, 0, "%s%llu.self_attn.k_norm.weight", blk, b);
+    static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
+    if (!moe) {
+        ADD(96, H, "%s%llu.mlp.gate_proj.weight", blk, b);
+        ADD(96, H, "%s%llu.mlp.up_proj.weight", blk, b);
+        ADD(H, 96, "%s%llu.mlp.down_proj.weight", blk, b);
+        return n;
+    }
+    ADD(E, H, "%s%llu.mlp.gate.weight", blk, b);
+    ADD(E, 0, "%s%llu.mlp.e_score_correction_bias", blk, b);
+    t[n - 1].dtype = "F32";
+    ADD(FF, H, "%s%llu.mlp.shared_experts.gate_proj.weight", blk, b);
+    ADD(FF, H, "%s%llu.mlp.shared_experts.up_proj.weight", blk, b);
+    ADD(H, FF, "%s%llu.mlp.shared_experts.down_proj.weight", blk, b);
+    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
+}
+
+static size_t exaone_moe_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) n += exaone_moe_block(t + n, m, "model.layers.", b, b > 0);
+    n += exaone_moe_block(t + n, m, "mtp.layers.", 0, 0);
+    ADD(H, 2 * H, "mtp.fc.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_embedding.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_hidden.weight");
+    ADD(H, 0, "mtp.norm.weight");
+    return cv_case_sort(t, n);
+}
+
+static const cv_fcase EXAONEMOE_CASES[] = {
+    {"K-EXAONE-Tiny",
+     "{\"architectures\":[\"ExaoneMoEForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":1"
+     "51645,\"first_k_dense_replace\":1,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_ran"
+     "ge\":0.02,\"intermediate_size\":96,\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"max_position_em"
+     "beddings\":262144,\"model_type\":\"exaone_moe\",\"moe_intermediate_size\":32,\"n_group\":1,\"norm_topk_prob\":t"
+     "rue,\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_valu"
+     "e_heads\":2,\"num_nextn_predict_layers\":1,\"num_shared_experts\":1,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"f"
+     "actor\":16.0,\"high_freq_factor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_t"
+     "ype\":\"llama3\"},\"rope_theta\":1000000,\"routed_scaling_factor\":2.5,\"scoring_func\":\"sigmoid\",\"sliding_w"
+     "indow\":128,\"sliding_window_pattern\":\"LG\",\"tie_word_embeddings\":false,\"topk_group\":1,\"torch_dtype\":\"b"
+     "float16\",\"transformers_version\":\"4.57.1\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", exaone_moe_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"8b59bd7a59cfcea26310002172b17a7d08bc1fcd0c156c42c810255713ba0424", "75fb808d4313b2daffb220dd8991a570d038a9ab70a2a99817f6237db2c0fe1f", "45261a59cb27155c003ff4782523c8b384f70cea9a099094de1aaa34139a798e", "205582d8e98af8754ea3dddb59ec8ff5f2bcc56c95f9c9bd7eafdedc87fefcd3", "45261a59cb27155c003ff4782523c8b384f70cea9a099094de1aaa34139a798e"}},
+};
+
+TEST(convert_exaone_moe) {
+    const char *dir = cv_fcase_qwen3_run(EXAONEMOE_CASES, 1, EXAONE4_FILES, "ExaoneMoEForCausalLM");
+    if (!dir) return; /* skipped, or failed */
+    cv_case_supported("ExaoneMoeForCausalLM");
+    cv_case_refused(dir, EXAONEMOE_CASES[0].config, "\"num_shared_experts\":1,", "'num_shared_experts'");
+    cv_case_refused(dir, EXAONEMOE_CASES[0].config, "\"num_nextn_predict_layers\":1,", "mtp.");
+}
+
 #endif

@@ -755,6 +755,7 @@ extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
+extern const cv_hooks lgg__cv_hooks_exaonemoe;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -820,6 +821,26 @@ static const cv_tmap ERNIEMOE_TENSORS[] = {
     {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
     {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
     {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {NULL, NULL, 0},
+};
+/* EXAONE MoE's MTP block: its layer's tensors as block N of mtp.layers.N, the
+ * shared ones as mtp.*; families/exaone.c moves both past the main blocks. */
+static const cv_tmap EXAONEMOE_TENSORS[] = {
+    {"mtp.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"mtp.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"mtp.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"mtp.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"mtp.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"mtp.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"mtp.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
+    {"mtp.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
+    {"mtp.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"mtp.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
+    {"mtp.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {"mtp.fc", "mtp.eh_proj", 0},
+    {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0},
+    {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0},
+    {"mtp.norm", "mtp.shared_head_norm", 0},
     {NULL, NULL, 0},
 };
 /* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
@@ -911,6 +932,12 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up " \
     "blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_EXAONEMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1159,6 +1186,10 @@ static const cv_family FAMILIES[] = {
     /* SmallThinker: a primary router, experts up/gate/down stacked down, gate, up (families/smallthinker.c) */
     {"SmallThinkerForCausalLM", "smallthinker", SMALLTHINKER_META, NULL, KINDS_SMALLTHINKER, CV_V_BPE, CV_F_MASTER,
      "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
+    /* EXAONE MoE: EXAONE 4's keys and rope factors, pre-norm blocks with DeepSeek-style experts, the mtp.*
+       block renamed after the main ones (families/exaone.c) */
+    {"ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", "exaone-moe", EXAONE4_META, EXAONEMOE_TENSORS, KINDS_EXAONEMOE, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_exaonemoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1193,7 +1224,7 @@ static const struct {
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
-    {"Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
+    {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"

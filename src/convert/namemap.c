@@ -401,6 +401,8 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.block_sparse_moe.experts.*.down", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(0)},
     {"model.layers.#.block_sparse_moe.experts.*.gate", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(1)},
     {"model.layers.#.block_sparse_moe.experts.*.up", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    /* first needed by exaone-moe (K-EXAONE) */
+    {"model.layers.#.mlp.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
