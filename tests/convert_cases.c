@@ -475,8 +475,6 @@ int cv_case_through_io(const char *dir, uint32_t outtype, char hex[65]) {
     return (int)st;
 }
 
-#endif
-
 size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_t E, uint64_t FF, uint64_t H,
                         const char *const w[3], int down) {
     size_t n = 0;
@@ -499,3 +497,5 @@ const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *cons
     CHECKF(dir != NULL, "%s: the checkpoint could not be made again", cases[0].name);
     return dir;
 }
+
+#endif
