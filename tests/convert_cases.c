@@ -482,4 +482,27 @@ int cv_case_through_io(const char *dir, uint32_t outtype, char hex[65]) {
     return (int)st;
 }
 
+size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_t E, uint64_t FF, uint64_t H,
+                        const char *const w[3], int down) {
+    size_t n = 0;
+    for (unsigned long long e = 0; e < E; e++)
+        for (int k = 0; k < 3; k++) {
+            snprintf(t[n].name, sizeof t[n].name, fmt, b, e, w[k]);
+            t[n].d0 = k == down ? H : FF, t[n].d1 = k == down ? FF : H, t[n].lead = t[n].d2 = 0;
+            t[n].dtype = NULL, t[n].ones = t[n].scalar = 0, n++;
+        }
+    return n;
+}
+
+static int qwen3_prepare(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
+
+const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *const files[][2], const char *arch) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return NULL; /* not installed: skipped */
+    cv_fcase_run(cases, n, files, qwen3_prepare);
+    cv_case_supported(arch);
+    const char *dir = cv_fcase_make(&cases[0], files, qwen3_prepare);
+    CHECKF(dir != NULL, "%s: the checkpoint could not be made again", cases[0].name);
+    return dir;
+}
+
 #endif

@@ -134,4 +134,15 @@ const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (
  * types), failing the current test unless all are byte-identical. */
 void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2], int (*prepare)(const char *dir));
 
+/* Block b's E experts at fmt ("...layers.%llu...experts.%llu.%s.weight":
+ * block, expert, w[k]), three matrices each in w's order, w[down] H rows of
+ * FF, the others FF rows of H; returns how many (3 E). */
+size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_t E, uint64_t FF, uint64_t H,
+                        const char *const w[3], int down);
+/* A master-only family's cases made with Qwen3's npm tokenizer (the test
+ * skips, NULL, without it): each through cv_fcase_run, arch supported, and
+ * the first case's folder made again for refusals (NULL when it could not
+ * be, a failed check). */
+const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *const files[][2], const char *arch);
+
 #endif

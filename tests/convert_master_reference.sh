@@ -21,17 +21,35 @@
 # (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
 # (default "GLM-4.7-Flash-Tiny-Test").
-# LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
-# convert_target_master_qwen2 convert_target_master_llama convert_smollm3
-# convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_nvfp4").
+# LGG_REF_TEST: the tests that write the checkpoints (default: DEFAULT_TESTS below).
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
 shift 2
 shims=$(cd ../shared/golden/convert-master/shims && pwd):$(cd tests/ref-shims/master && pwd)
 keep=$(mktemp -d)
+# the tests that write checkpoints whose references this script makes (one per line: merges append)
+DEFAULT_TESTS="
+convert_qwen3
+convert_target_master_qwen2
+convert_target_master_llama
+convert_smollm3
+convert_glm4
+convert_gemma3
+convert_gemma_embedding
+convert_gemma_embedding_dense
+convert_gptoss
+convert_nvfp4
+convert_ernie
+convert_exaone4
+convert_dots1
+convert_minimax_m2
+convert_bailingmoe2
+convert_smallthinker
+convert_exaone_moe
+"
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_nvfp4} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")

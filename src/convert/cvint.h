@@ -331,6 +331,11 @@ lgg_status lgg__cv_wpm(struct lgg_convert *c, json_t *tc, const lgg_convert_opti
 
 /* generated.c: tensors the reference computes, added before the others. */
 lgg_status lgg__cv_generated(struct lgg_convert *c, lgg_error *err);
+/* llama 3's rope factors (rope_freqs: *n of them, malloc'd into *out) for the
+ * scaling parameters rs (low/high_freq_factor), the theta base, factor and
+ * original context `old` (each family reads these from its own places). */
+lgg_status lgg__cv_llama3_freqs(struct lgg_convert *c, const json_t *rs, double base, double factor, double old, float **out,
+                                uint64_t *n, lgg_error *err);
 /* config.json's rope_scaling.NAME: n numbers, as float32 (malloc'd); the
  * long and short factors of a rope_scaling that is not null, dims / 2 each,
  * added as rope_factors_long and rope_factors_short. */
@@ -386,6 +391,13 @@ typedef struct cv_master_add {
  * eos, sep tokens the templates name, and eot_token (*eot set) when an EOS
  * other than tokenizer_config.json's ends the single template. */
 void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot);
+/* master's partial rotary dimension, int(head_dim (else hidden_size //
+ * heads) x partial_rotary_factor of its rope parameters, which mirror
+ * config.json's own; 0.5 without one), as config.json's lgg.rope_dim (GLM-4,
+ * Bailing V2).  The next-token-prediction blocks (num_nextn_predict_layers)
+ * added to num_hidden_layers (the block count and the tensors' bound). */
+lgg_status lgg__cv_master_rope_dim(struct lgg_convert *c, lgg_error *err);
+lgg_status lgg__cv_master_nextn_blocks(struct lgg_convert *c, lgg_error *err);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

@@ -121,6 +121,85 @@ static const cv_mkey GPTOSS_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* ERNIE 4.5 (master's Ernie4_5Model): master's base parameters; ERNIE 4.5
+ * MoE's expert keys after them in master's order (the shared experts'
+ * width from families/ernie.c's init). */
+static const cv_mkey ERNIE_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
+static const cv_mkey ERNIEMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_count", "moe_num_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_used_count", "moe_k", CV_M_U32, CV_M_REQUIRED},
+    {"interleave_moe_layer_step", "moe_layer_interval", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "moe_layer_start_index", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_count", "moe_num_shared_experts", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* EXAONE 4 (master's Exaone4Model): master's base parameters, vocab_size, the
+ * sliding window (its per-layer pattern from families/exaone.c's meta). */
+static const cv_mkey EXAONE4_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* dots.llm1 (master's Dots1Model over its Qwen2MoeModel): master's base
+ * parameters, Qwen2-MoE's expert widths, then its own. */
+static const cv_mkey DOTS1_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* MiniMax-M2 (master's MiniMaxM2Model): master's base parameters, the
+ * experts' width (intermediate_size) and the rotary dimension. */
+static const cv_mkey MINIMAXM2_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* Ling 2.0 (master's BailingMoeV2Model): master's base parameters (the
+ * next-token-prediction blocks in block_count), then its own in master's
+ * order (the rope dimension and shared width from families/bailingmoe.c). */
+static const cv_mkey BAILINGMOE2_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* SmallThinker (master's SmallThinkerModel): master's base parameters, then
+ * its MoE keys (the feed-forward length is the experts'), the gating
+ * function and sliding window from families/smallthinker.c. */
+static const cv_mkey SMALLTHINKER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_count", "moe_num_primary_experts", CV_M_U32, 0},
+    {"expert_used_count", "moe_num_active_primary_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_ffn_hidden_size", CV_M_U32, 0},
+    {"feed_forward_length", "moe_ffn_hidden_size", CV_M_U32, 0},
+    {"expert_gating_func", "lgg.gating", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window", "lgg.swa", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -671,6 +750,12 @@ extern const cv_hooks lgg__cv_hooks_t5;
 extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
 extern const cv_hooks lgg__cv_hooks_xverse;
+extern const cv_hooks lgg__cv_hooks_ernie;
+extern const cv_hooks lgg__cv_hooks_ernie_moe;
+extern const cv_hooks lgg__cv_hooks_exaone4;
+extern const cv_hooks lgg__cv_hooks_bailingmoe2;
+extern const cv_hooks lgg__cv_hooks_smallthinker;
+extern const cv_hooks lgg__cv_hooks_exaonemoe;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -722,6 +807,40 @@ static const cv_tmap GLM4MOE_TENSORS[] = {
 static const cv_tmap GLM4_TENSORS[] = {
     {"model.layers.#.post_self_attn_layernorm", "blk.#.post_attention_norm", 0},
     {"model.layers.#.post_mlp_layernorm", "blk.#.post_ffw_norm", 0},
+    {NULL, NULL, 0},
+};
+/* ERNIE 4.5: the fused matrices of the "ernie." checkpoints arrive whole as
+ * their first part (families/ernie.c splits them); the MoE's experts
+ * stacked gate, up, down (master's loop). */
+static const cv_tmap ERNIE_TENSORS[] = {
+    {"model.layers.#.self_attn.qkv_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.mlp.up_gate_proj", "blk.#.ffn_gate", 0},
+    {NULL, NULL, 0},
+};
+static const cv_tmap ERNIEMOE_TENSORS[] = {
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {NULL, NULL, 0},
+};
+/* EXAONE MoE's MTP block: its layer's tensors as block N of mtp.layers.N, the
+ * shared ones as mtp.*; families/exaone.c moves both past the main blocks. */
+static const cv_tmap EXAONEMOE_TENSORS[] = {
+    {"mtp.layers.#.input_layernorm", "blk.#.attn_norm", 0},
+    {"mtp.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
+    {"mtp.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
+    {"mtp.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
+    {"mtp.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
+    {"mtp.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
+    {"mtp.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
+    {"mtp.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
+    {"mtp.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"mtp.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
+    {"mtp.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {"mtp.fc", "mtp.eh_proj", 0},
+    {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0},
+    {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0},
+    {"mtp.norm", "mtp.shared_head_norm", 0},
     {NULL, NULL, 0},
 };
 /* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
@@ -785,6 +904,40 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "token_embd "
 #define KINDS_GPTOSS \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v output output_norm token_embd "
+#define KINDS_ERNIEMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.exp_probs_b.bias " \
+    "blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_EXAONE4 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output " \
+    "output_norm token_embd "
+#define KINDS_DOTS1 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_MINIMAXM2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_norm blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_BAILINGMOE2 \
+    "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_SMALLTHINKER \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_EXAONEMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1012,6 +1165,31 @@ static const cv_family FAMILIES[] = {
     /* gpt-oss: MXFP4 experts written as MXFP4, sinks, the interleaved gate_up split (families/gpt_oss.c) */
     {"GptOssForCausalLM", "gpt-oss", GPTOSS_META, GPTOSS_TENSORS, KINDS_GPTOSS, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_gptoss},
+    /* ERNIE 4.5 and ERNIE 4.5 MoE: SentencePiece with add_space_prefix from tokenizer_config.json, "ernie."
+       names, the fused matrices split, the MTP tensors left out (families/ernie.c) */
+    {"Ernie4_5ForCausalLM|Ernie4_5_ForCausalLM", "ernie4_5", ERNIE_META, ERNIE_TENSORS, KINDS_QWEN2, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_ernie},
+    {"Ernie4_5_MoeForCausalLM", "ernie4_5-moe", ERNIEMOE_META, ERNIEMOE_TENSORS, KINDS_ERNIEMOE, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, "moe_num_experts", &lgg__cv_hooks_ernie_moe},
+    /* EXAONE 4: norms after attention and the MLP only, q/k norms, llama 3's rope factors, the per-layer
+       sliding-window pattern (families/exaone.c) */
+    {"Exaone4ForCausalLM", "exaone4", EXAONE4_META, OLMO2_TENSORS, KINDS_EXAONE4, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_exaone4},
+    /* dots.llm1: DeepSeek-style MoE in Qwen2-MoE's names (experts stacked down, gate, up), q/k norms */
+    {"Dots1ForCausalLM", "dots1", DOTS1_META, NULL, KINDS_DOTS1, CV_V_BPE, CV_F_MASTER, "n_routed_experts", NULL},
+    /* MiniMax-M2: Mixtral's experts (w1, w2, w3), q/k norms over all heads, the router's score correction */
+    {"MiniMaxM2ForCausalLM", "minimax-m2", MINIMAXM2_META, NULL, KINDS_MINIMAXM2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* Ling 2.0: the fused qkv kept, q/k norms, experts stacked down, gate, up, the router's expert_bias, MTP
+       blocks (families/bailingmoe.c) */
+    {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
+     "num_experts", &lgg__cv_hooks_bailingmoe2},
+    /* SmallThinker: a primary router, experts up/gate/down stacked down, gate, up (families/smallthinker.c) */
+    {"SmallThinkerForCausalLM", "smallthinker", SMALLTHINKER_META, NULL, KINDS_SMALLTHINKER, CV_V_BPE, CV_F_MASTER,
+     "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
+    /* EXAONE MoE: EXAONE 4's keys and rope factors, pre-norm blocks with DeepSeek-style experts, the mtp.*
+       block renamed after the main ones (families/exaone.c) */
+    {"ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", "exaone-moe", EXAONE4_META, EXAONEMOE_TENSORS, KINDS_EXAONEMOE, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_exaonemoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1030,7 +1208,7 @@ static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
     {"AfmoeForCausalLM", MASTER_HAS("afmoe")},
-    {"BailingMoeForCausalLM|BailingMoeV2ForCausalLM|SarvamMoEForCausalLM|"
+    {"BailingMoeForCausalLM|SarvamMoEForCausalLM|"
      "modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"BertForSequenceClassification|DistilBertForMaskedLM|DistilBertForSequenceClassification|"
@@ -1043,13 +1221,10 @@ static const struct {
     {"DeepseekOCRForCausalLM|DeepseekV32ForCausalLM|DeepseekV4DSparkModel|"
      "DeepseekV4ForCausalLM|KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration|"
      "UnlimitedOCRForCausalLM|YoutuForCausalLM|YoutuVLForConditionalGeneration", MASTER_HAS("deepseek")},
-    {"Dots1ForCausalLM", MASTER_HAS("dots1")},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
-    {"Ernie4_5ForCausalLM|Ernie4_5_ForCausalLM|Ernie4_5_MoeForCausalLM|"
-     "PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
-    {"Exaone4ForCausalLM|Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|"
-     "ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
+    {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
+    {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
@@ -1084,7 +1259,7 @@ static const struct {
     {"MellumForCausalLM", MASTER_HAS("mellum")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
-    {"MiniMaxM1ForCausalLM|MiniMaxM2ForCausalLM|MiniMaxM3SparseForCausalLM|"
+    {"MiniMaxM1ForCausalLM|MiniMaxM3SparseForCausalLM|"
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", MASTER_HAS("mistral3")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
@@ -1108,7 +1283,6 @@ static const struct {
     {"Qwen2VLModel|Qwen2_5OmniModel|Qwen2_5_VLForConditionalGeneration", MASTER_HAS("qwenvl")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Sarashina2VisionForCausalLM", MASTER_HAS("sarashina2")},
-    {"SmallThinkerForCausalLM", MASTER_HAS("smallthinker")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
     {"UMT5Model", MASTER_HAS("t5")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},

@@ -26,6 +26,13 @@ static lgg_status llama3_factors(lgg_convert *c, float **out, uint64_t *n, lgg_e
     const json_t *rs = json_object_get(c->config, "rope_scaling");
     const json_t *rt = json_object_get(rs, "rope_type");
     if (!json_is_object(rs) || !json_is_string(rt) || strcasecmp(json_string_value(rt), "llama3")) return LGG_OK;
+    return lgg__cv_llama3_freqs(c, rs, num(c->config, "rope_theta", 10000.0), num(rs, "factor", 8.0),
+                                num(c->config, "original_max_position_embeddings", 8192), out, n, err);
+}
+
+lgg_status lgg__cv_llama3_freqs(lgg_convert *c, const json_t *rs, double base, double factor, double old, float **out,
+                                uint64_t *n, lgg_error *err) {
+    *out = NULL;
     const json_t *hd = json_object_get(c->config, "head_dim");
     const json_t *hs = json_object_get(c->config, "hidden_size"), *nh = json_object_get(c->config, "num_attention_heads");
     if (!json_is_integer(hd) && (!json_is_integer(hs) || !json_is_integer(nh) || json_integer_value(nh) <= 0))
@@ -33,9 +40,7 @@ static lgg_status llama3_factors(lgg_convert *c, float **out, uint64_t *n, lgg_e
     json_int_t dim = json_is_integer(hd) ? json_integer_value(hd) : json_integer_value(hs) / json_integer_value(nh);
     if (dim <= 0 || dim > (1 << 20))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: head dimension %lld out of range", c->dir, (long long)dim);
-    double base = num(c->config, "rope_theta", 10000.0), factor = num(rs, "factor", 8.0);
     double low = num(rs, "low_freq_factor", 1.0), high = num(rs, "high_freq_factor", 4.0);
-    double old = num(c->config, "original_max_position_embeddings", 8192);
     double low_wl = old / low, high_wl = old / high;
     if (low_wl == high_wl)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: rope_scaling low and high frequency factors are equal", c->dir);

@@ -260,3 +260,46 @@ void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eo
         }
     }
 }
+
+/* master's rope parameters: rope_parameters, else rope_scaling (a null one
+ * is none). */
+static const json_t *rope_params(const lgg_convert *c) {
+    const json_t *rp = json_object_get(c->config, "rope_parameters");
+    if (!rp) rp = json_object_get(c->config, "rope_scaling");
+    return json_is_object(rp) ? rp : NULL;
+}
+
+lgg_status lgg__cv_master_rope_dim(lgg_convert *c, lgg_error *err) {
+    const json_t *rp = rope_params(c);
+    char which[64];
+    const json_t *p = json_object_get(rp, "partial_rotary_factor");
+    if (!p && !json_object_get(rp, "full_attention") && !json_object_get(rp, "sliding_attention"))
+        p = lgg__cv_first_key(c->config, "partial_rotary_factor|rope_pct|rope_percent", which, sizeof which);
+    if (p && (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: partial_rotary_factor is not a number from 0 to 1", c->dir);
+    double f = p ? json_number_value(p) : 0.5;
+    int64_t dim = lgg__cv_hparam_int(c, "head_dim", -1);
+    if (!json_object_get(c->config, "head_dim") || json_is_null(json_object_get(c->config, "head_dim"))) {
+        int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);
+        dim = h >= 0 && lgg__cv_heads_ok(n) ? h / n : -1;
+    }
+    if (dim < 0 || dim > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s/config.json: key 'head_dim' (or hidden_size and num_attention_heads) missing or not a count", c->dir);
+    json_t *v = json_integer((json_int_t)((double)dim * f));
+    if (!v || json_object_set_new(c->config, "lgg.rope_dim", v))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_master_nextn_blocks(lgg_convert *c, lgg_error *err) {
+    const json_t *nl = json_object_get(c->config, "num_hidden_layers"), *nx = json_object_get(c->config, "num_nextn_predict_layers");
+    if (!json_is_integer(nl) || json_integer_value(nl) < 0 || json_integer_value(nl) > (1 << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_hidden_layers' is missing or not a count", c->dir);
+    if (nx && (!json_is_integer(nx) || json_integer_value(nx) < 0 || json_integer_value(nx) > (1 << 20)))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_nextn_predict_layers' is not a count", c->dir);
+    json_t *sum = json_integer(json_integer_value(nl) + (nx ? json_integer_value(nx) : 0));
+    if (!sum || json_object_set_new(c->config, "num_hidden_layers", sum))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}

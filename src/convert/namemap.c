@@ -384,6 +384,25 @@ static const cv_tmap NAMEMAP[] = {
     {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
     /* DeciLM's (Nemotron-51B's linear-attention layers have one matrix for attention) */
     {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
+    /* first needed by ernie4_5-moe (ERNIE-4.5-21B-A3B-PT) */
+    {"model.layers.#.mlp.moe_statics.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
+    /* first needed by minimax-m2 (MiniMax-M2) */
+    {"model.layers.#.block_sparse_moe.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
+    /* first needed by bailingmoe2 (Ling 2.0) */
+    {"model.word_embeddings", "token_embd", 0},
+    {"model.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},
+    {"model.layers.#.attention.dense", "blk.#.attn_output", 0},
+    {"model.layers.#.attention.query_layernorm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.attention.key_layernorm", "blk.#.attn_k_norm", 0},
+    {"model.layers.#.mlp.gate.expert_bias", "blk.#.exp_probs_b.bias", 0},
+    {"model.layers.#.final_layernorm", "blk.#.layer_output_norm", 0},
+    /* first needed by smallthinker (SmallThinker-4BA0.6B; experts stacked down, gate, up) */
+    {"model.layers.#.block_sparse_moe.primary_router", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.block_sparse_moe.experts.*.down", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.block_sparse_moe.experts.*.gate", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.block_sparse_moe.experts.*.up", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    /* first needed by exaone-moe (K-EXAONE) */
+    {"model.layers.#.mlp.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

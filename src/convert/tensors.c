@@ -48,13 +48,14 @@ lgg_status lgg__cv_dup_tensor(lgg_convert *c, size_t i, const char *name, lgg_er
     return LGG_OK;
 }
 
-/* Rows [0, first) stay in t; rows [first, all) become `second`. */
+/* Rows [0, first) of t's rows stay in t; the rest become `second` (t may
+ * be the second part of an earlier split: its rows start at row_skip). */
 lgg_status lgg__cv_split_rows(lgg_convert *c, cv_tensor *t, uint64_t first, const char *second, lgg_error *err) {
     const lgg_st_tensor *s = t->src;
-    if (s->n_dims != 2 || s->shape[0] <= first)
+    if (s->n_dims != 2 || t->n_units <= first)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': fewer than %llu rows to split (config.json)",
                             c->dir, c->shard_names[t->shard], s->name.ptr, (unsigned long long)first + 1);
-    uint64_t rows = s->shape[0];
+    uint64_t rows = t->n_units, skip = t->row_skip;
     char name[160];
     t->ne[1] = (int64_t)first, t->n_units = first;
     const char *dot = strchr(t->name, '.'), *dot2 = dot ? strchr(dot + 1, '.') : NULL; /* blk.N. */
@@ -62,7 +63,7 @@ lgg_status lgg__cv_split_rows(lgg_convert *c, cv_tensor *t, uint64_t first, cons
     lgg_status st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), name, err); /* t moves */
     if (st) return st;
     cv_tensor *v = &c->t[c->n_t - 1];
-    v->row_skip = first, v->ne[1] = (int64_t)(rows - first), v->n_units = rows - first;
+    v->row_skip = skip + first, v->ne[1] = (int64_t)(rows - first), v->n_units = rows - first;
     return LGG_OK;
 }
 

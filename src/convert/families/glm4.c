@@ -28,47 +28,21 @@ static const json_t *rope_params(const lgg_convert *c) {
     return json_is_object(rp) ? rp : NULL;
 }
 
-/* config.json's lgg.rope_dim: the partial rotary dimension (GLM4MOE_META
- * and GLM4_META write it); an M-RoPE checkpoint refused. */
+/* config.json's lgg.rope_dim (GLM4MOE_META and GLM4_META write it: master's
+ * partial rotary dimension); an M-RoPE checkpoint refused. */
 static lgg_status rope_dim(lgg_convert *c, lgg_error *err) {
-    const json_t *rp = rope_params(c);
-    if (json_object_get(rp, "mrope_section"))
+    if (json_object_get(rope_params(c), "mrope_section"))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                             "%s/config.json: rope 'mrope_section' (M-RoPE, GLM-4V's): llama.cpp master permutes its q/k "
                             "rows and writes the sections, which this converter does not yet", c->dir);
-    char which[64];
-    const json_t *p = json_object_get(rp, "partial_rotary_factor");
-    if (!p && !json_object_get(rp, "full_attention") && !json_object_get(rp, "sliding_attention"))
-        p = lgg__cv_first_key(c->config, "partial_rotary_factor|rope_pct|rope_percent", which, sizeof which);
-    if (p && (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1))
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: partial_rotary_factor is not a number from 0 to 1", c->dir);
-    double f = p ? json_number_value(p) : 0.5;
-    int64_t dim = lgg__cv_hparam_int(c, "head_dim", -1);
-    if (!json_object_get(c->config, "head_dim") || json_is_null(json_object_get(c->config, "head_dim"))) {
-        int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);
-        dim = h >= 0 && lgg__cv_heads_ok(n) ? h / n : -1;
-    }
-    if (dim < 0 || dim > UINT32_MAX)
-        return lgg__cv_fail(err, LGG_ERR_INVALID,
-                            "%s/config.json: key 'head_dim' (or hidden_size and num_attention_heads) missing or not a count", c->dir);
-    json_t *v = json_integer((json_int_t)((double)dim * f));
-    if (!v || json_object_set_new(c->config, "lgg.rope_dim", v))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    return LGG_OK;
+    return lgg__cv_master_rope_dim(c, err);
 }
 
 /* GLM-4.5: the next-token-prediction blocks counted in num_hidden_layers
  * (the block count and the tensors' bound), the rope dimension. */
 static lgg_status glm4moe_init(lgg_convert *c, lgg_error *err) {
-    const json_t *nl = json_object_get(c->config, "num_hidden_layers"), *nx = json_object_get(c->config, "num_nextn_predict_layers");
-    if (!json_is_integer(nl) || json_integer_value(nl) < 0 || json_integer_value(nl) > (1 << 20))
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_hidden_layers' is missing or not a count", c->dir);
-    if (nx && (!json_is_integer(nx) || json_integer_value(nx) < 0 || json_integer_value(nx) > (1 << 20)))
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_nextn_predict_layers' is not a count", c->dir);
-    json_t *sum = json_integer(json_integer_value(nl) + (nx ? json_integer_value(nx) : 0));
-    if (!sum || json_object_set_new(c->config, "num_hidden_layers", sum))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    return rope_dim(c, err);
+    lgg_status st = lgg__cv_master_nextn_blocks(c, err);
+    return st ? st : rope_dim(c, err);
 }
 
 static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return rope_dim(c, err); }
