@@ -39,7 +39,8 @@ static const cv_mkey QWEN2MOE_META[] = {
 };
 
 /* Qwen3 and Qwen3-MoE (llama.cpp master's Qwen3Model, Qwen3MoeModel):
- * master's base parameters; the MoE's expert widths after them. */
+ * master's base parameters (OLMo 3's and Seed-OSS's too); the MoE's expert
+ * widths after them. */
 static const cv_mkey QWEN3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
 
 static const cv_mkey QWEN3MOE_META[] = {
@@ -50,7 +51,8 @@ static const cv_mkey QWEN3MOE_META[] = {
 };
 
 /* SmolLM3 (master's LlamaModel with its own architecture name): master's
- * base parameters, then llama's vocab_size and rope dimension. */
+ * base parameters, then llama's vocab_size and rope dimension (Mistral 3's
+ * too, before families/mistral3.c's). */
 static const cv_mkey SMOLLM3_META[] = {
     MASTER_BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -99,6 +101,18 @@ static const cv_mkey GLM4MOELITE_META[] = {
     {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
     {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0},
     {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Llama 4 (master's Llama4Model): llama's, then the MoE interleave step and
+ * the experts' width (families/llama4.c's init keeps intermediate_size as
+ * intermediate_size_moe and puts intermediate_size_mlp in its place). */
+static const cv_mkey LLAMA4_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"interleave_moe_layer_step", "interleave_moe_layer_step", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "intermediate_size_moe", CV_M_U32, CV_M_REQUIRED},
     {NULL, NULL, 0, 0},
 };
 
@@ -650,13 +664,16 @@ extern const cv_hooks lgg__cv_hooks_granitemoe;
 extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
+extern const cv_hooks lgg__cv_hooks_llama4;
 extern const cv_hooks lgg__cv_hooks_mamba;
 extern const cv_hooks lgg__cv_hooks_gptoss;
 extern const cv_hooks lgg__cv_hooks_minicpm;
 extern const cv_hooks lgg__cv_hooks_minicpm3;
+extern const cv_hooks lgg__cv_hooks_mistral3;
 extern const cv_hooks lgg__cv_hooks_mpt;
 extern const cv_hooks lgg__cv_hooks_nemotron;
 extern const cv_hooks lgg__cv_hooks_nomic_bert;
+extern const cv_hooks lgg__cv_hooks_olmo3;
 extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
@@ -748,6 +765,14 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
     "blk.#.ffn_up blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_LLAMA4 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp output " \
+    "output_norm token_embd "
+#define KINDS_SEED_OSS \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_up blk.#.post_attention_norm output output_norm token_embd "
 #define KINDS_QWEN2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1012,6 +1037,18 @@ static const cv_family FAMILIES[] = {
     /* gpt-oss: MXFP4 experts written as MXFP4, sinks, the interleaved gate_up split (families/gpt_oss.c) */
     {"GptOssForCausalLM", "gpt-oss", GPTOSS_META, GPTOSS_TENSORS, KINDS_GPTOSS, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_gptoss},
+    /* Mistral 3 / Ministral 3: master's LlamaModel (SmolLM3's keys) as mistral3, the multimodal checkpoint's
+       text part, ministral3's yarn keys (families/mistral3.c) */
+    {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", "mistral3", SMOLLM3_META, NULL, KINDS_LLAMA,
+     CV_V_SPM | CV_V_BPE, CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS |
+     CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_mistral3},
+    /* Llama 4: dense and MoE blocks, a shared expert, experts stored (experts, in, out) (families/llama4.c) */
+    {"Llama4ForCausalLM|Llama4ForConditionalGeneration", "llama4", LLAMA4_META, NULL, KINDS_LLAMA4, CV_V_BPE,
+     CV_F_MASTER | CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_llama4},
+    /* OLMo 3: OLMo 2's tensors, master's base parameters, the sliding window and its layers (families/olmo3.c) */
+    {"Olmo3ForCausalLM", "olmo2", QWEN3_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_olmo3},
+    /* Seed-OSS: a row (master's base parameters, post_attention_layernorm as post_attention_norm) */
+    {"SeedOssForCausalLM", "seed_oss", QWEN3_META, OLMO2_TENSORS, KINDS_SEED_OSS, CV_V_BPE, CV_F_MASTER, NULL, NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1075,8 +1112,8 @@ static const struct {
      "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
-     "Eagle3Speculator|IQuestCoderForCausalLM|Llama4ForCausalLM|"
-     "Llama4ForConditionalGeneration|LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
+     "Eagle3Speculator|IQuestCoderForCausalLM|"
+     "LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
      "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
@@ -1086,11 +1123,9 @@ static const struct {
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MiniMaxM1ForCausalLM|MiniMaxM2ForCausalLM|MiniMaxM3SparseForCausalLM|"
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
-    {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", MASTER_HAS("mistral3")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"NanbeigeForCausalLM", MASTER_HAS("nanbeige")},
     {"NemotronHForCausalLM", MASTER_HAS("nemotron")},
-    {"Olmo3ForCausalLM|SeedOssForCausalLM", MASTER_HAS("olmo")},
     {"PanguEmbeddedForCausalLM", MASTER_HAS("pangu")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},

@@ -260,3 +260,43 @@ void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eo
         }
     }
 }
+
+/* Master's TextModel.__init__: hparams = {**config, **config["text_config"]}. */
+lgg_status lgg__cv_master_text_config(lgg_convert *c, lgg_error *err) {
+    json_t *tc = json_object_get(c->config, "text_config");
+    if (!json_is_object(tc)) return LGG_OK;
+    json_incref(tc);
+    int bad = json_object_update(c->config, tc) != 0;
+    json_decref(tc);
+    return bad ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}
+
+static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+int lgg__cv_master_multimodal(const char *hf) {
+    static const char *const PREFIX[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
+                                         "sound_encoder.", "sound_projection.", "speech_embeddings."};
+    static const char *const PART[] = {"visual.", "vision.", "audio.", "talker.", "vision_", "audio_", "token2wav.",
+                                       "code2wav.", "projector.", "pre_mm_projector_norm", "image_newline",
+                                       "view_seperator", "patch_embed", "patch_embedding", "patch_merger.",
+                                       "patch_merge_mlp.", "model.connector."};
+    for (size_t i = 0; i < sizeof PREFIX / sizeof PREFIX[0]; i++)
+        if (starts(hf, PREFIX[i])) return 1;
+    for (size_t i = 0; i < sizeof PART / sizeof PART[0]; i++)
+        if (strstr(hf, PART[i])) return 1;
+    return 0;
+}
+
+size_t lgg__cv_master_strip(const char *hf, const char *part, char *out, size_t o, size_t cap) {
+    size_t n = strlen(part);
+    for (const char *p = hf; *p && o < cap;) {
+        if (!strncmp(p, part, n)) {
+            p += n;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    if (o >= cap) return 0;
+    out[o] = 0;
+    return o;
+}

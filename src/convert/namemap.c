@@ -384,6 +384,18 @@ static const cv_tmap NAMEMAP[] = {
     {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
     /* DeciLM's (Nemotron-51B's linear-attention layers have one matrix for attention) */
     {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
+    /* Llama 4's feed_forward: the router, the stacked experts (after families/llama4.c's renames), the shared
+       expert, a dense block's MLP */
+    {"model.layers.#.feed_forward.router", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.feed_forward.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.feed_forward.experts.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.feed_forward.experts.down_proj", "blk.#.ffn_down_exps", 0},
+    {"model.layers.#.feed_forward.shared_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.feed_forward.shared_expert.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.feed_forward.shared_expert.down_proj", "blk.#.ffn_down_shexp", 0},
+    {"model.layers.#.feed_forward.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.feed_forward.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.feed_forward.down_proj", "blk.#.ffn_down", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
