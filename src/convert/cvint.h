@@ -358,6 +358,9 @@ lgg_status lgg__cv_master_theta_key(struct lgg_convert *c, const char *key, int 
 lgg_status lgg__cv_master_text_config(struct lgg_convert *c, lgg_error *err);
 int lgg__cv_master_multimodal(const char *hf);
 size_t lgg__cv_master_strip(const char *hf, const char *part, char *out, size_t o, size_t cap);
+/* Master's _try_set_pooling_type: sentence-transformers' pooling module
+ * (modules.json's *Pooling entry, inside the checkpoint) as <arch>.pooling_type. */
+lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {

@@ -52,7 +52,7 @@ static const cv_mkey QWEN3MOE_META[] = {
 
 /* SmolLM3 (master's LlamaModel with its own architecture name): master's
  * base parameters, then llama's vocab_size and rope dimension (Mistral 3's
- * too, before families/mistral3.c's). */
+ * and Arcee's too, before their hooks' keys). */
 static const cv_mkey SMOLLM3_META[] = {
     MASTER_BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -642,6 +642,7 @@ static const cv_mkey WAVTOKENIZER_META[] = {
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
 /* What the families with code do (families/NAME.c): the rows' hooks. */
+extern const cv_hooks lgg__cv_hooks_arcee;
 extern const cv_hooks lgg__cv_hooks_baichuan;
 extern const cv_hooks lgg__cv_hooks_bert;
 extern const cv_hooks lgg__cv_hooks_bitnet;
@@ -773,6 +774,9 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_SEED_OSS \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
     "blk.#.ffn_up blk.#.post_attention_norm output output_norm token_embd "
+#define KINDS_ARCEE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
 #define KINDS_QWEN2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1049,6 +1053,10 @@ static const cv_family FAMILIES[] = {
     {"Olmo3ForCausalLM", "olmo2", QWEN3_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_olmo3},
     /* Seed-OSS: a row (master's base parameters, post_attention_layernorm as post_attention_norm) */
     {"SeedOssForCausalLM", "seed_oss", QWEN3_META, OLMO2_TENSORS, KINDS_SEED_OSS, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* Arcee (AFM): master's LlamaModel without a gate, its pooling type (families/arcee.c) */
+    {"ArceeForCausalLM", "arcee", SMOLLM3_META, NULL, KINDS_ARCEE, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_arcee},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1111,7 +1119,7 @@ static const struct {
     {"LFM2ForCausalLM|Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2ForCausalLM|Lfm2Model|"
      "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
-    {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
+    {"ApertusForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|IQuestCoderForCausalLM|"
      "LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
      "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
