@@ -199,6 +199,14 @@ struct lgg_convert {
     uint64_t mtp_main;       /* with mtp: the blocks before the next-token-prediction ones (the family's init) */
     int mxfp4;               /* config.json's quantization_config.quant_method is "mxfp4" (gpt-oss): master's file
                                 type is MOSTLY_MXFP4_MOE for f32, f16 and bf16 */
+    /* F32 array keys the reference sets while it reads the tensors (before general.type), written right
+       after general.architecture in this order (Apertus's xielu.*: families/apertus.c); v owned */
+    struct {
+        char key[48];
+        float *v;
+        uint64_t n;
+    } early[4];
+    int n_early, early_done;
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);

@@ -52,7 +52,7 @@ static const cv_mkey QWEN3MOE_META[] = {
 
 /* SmolLM3 (master's LlamaModel with its own architecture name): master's
  * base parameters, then llama's vocab_size and rope dimension (Mistral 3's
- * and Arcee's too, before their hooks' keys). */
+ * Arcee's and Apertus's too, before their hooks' keys). */
 static const cv_mkey SMOLLM3_META[] = {
     MASTER_BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -642,6 +642,7 @@ static const cv_mkey WAVTOKENIZER_META[] = {
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
 /* What the families with code do (families/NAME.c): the rows' hooks. */
+extern const cv_hooks lgg__cv_hooks_apertus;
 extern const cv_hooks lgg__cv_hooks_arcee;
 extern const cv_hooks lgg__cv_hooks_baichuan;
 extern const cv_hooks lgg__cv_hooks_bert;
@@ -777,6 +778,9 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_ARCEE \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_norm " \
     "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_APERTUS \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
 #define KINDS_QWEN2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1057,6 +1061,10 @@ static const cv_family FAMILIES[] = {
     {"ArceeForCausalLM", "arcee", SMOLLM3_META, NULL, KINDS_ARCEE, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
      &lgg__cv_hooks_arcee},
+    /* Apertus: master's LlamaModel unpermuted, q/k norms, no gate, its xIELU scalars as xielu.* arrays
+       (families/apertus.c) */
+    {"ApertusForCausalLM", "apertus", SMOLLM3_META, NULL, KINDS_APERTUS, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_apertus},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1119,7 +1127,7 @@ static const struct {
     {"LFM2ForCausalLM|Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2ForCausalLM|Lfm2Model|"
      "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
-    {"ApertusForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
+    {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|IQuestCoderForCausalLM|"
      "LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
      "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"

@@ -396,6 +396,9 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.feed_forward.gate_proj", "blk.#.ffn_gate", 0},
     {"model.layers.#.feed_forward.up_proj", "blk.#.ffn_up", 0},
     {"model.layers.#.feed_forward.down_proj", "blk.#.ffn_down", 0},
+    /* Apertus's norms */
+    {"model.layers.#.attention_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.feedforward_layernorm", "blk.#.ffn_norm", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
