@@ -369,6 +369,9 @@ size_t lgg__cv_master_strip(const char *hf, const char *part, char *out, size_t 
 /* Master's _try_set_pooling_type: sentence-transformers' pooling module
  * (modules.json's *Pooling entry, inside the checkpoint) as <arch>.pooling_type. */
 lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
+/* Master's LlamaModel.filter_tensors (an hf_name hook): "text_model." out, then
+ * TextModel's multimodal filter, then "language_model." out. */
+int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {

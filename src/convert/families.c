@@ -667,6 +667,8 @@ extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
 extern const cv_hooks lgg__cv_hooks_llama4;
+extern const cv_hooks lgg__cv_hooks_llama_bare;
+extern const cv_hooks lgg__cv_hooks_llama_master;
 extern const cv_hooks lgg__cv_hooks_mamba;
 extern const cv_hooks lgg__cv_hooks_gptoss;
 extern const cv_hooks lgg__cv_hooks_minicpm;
@@ -1065,6 +1067,14 @@ static const cv_family FAMILIES[] = {
        (families/apertus.c) */
     {"ApertusForCausalLM", "apertus", SMOLLM3_META, NULL, KINDS_APERTUS, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_apertus},
+    /* master's LlamaModel as llama for names b4747 does not know: IQuestCoder, LLaVA's text part, the bare
+       LlamaModel (its names get "model.") (families/llama.c) */
+    {"IQuestCoderForCausalLM|LlavaForConditionalGeneration", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
+     "num_local_experts", &lgg__cv_hooks_llama_master},
+    {"LlamaModel", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
+     "num_local_experts", &lgg__cv_hooks_llama_bare},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1128,9 +1138,8 @@ static const struct {
      "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
-     "Eagle3Speculator|IQuestCoderForCausalLM|"
-     "LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
-     "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
+     "Eagle3Speculator|"
+     "LlamaBidirectionalModel|LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
     {"Mamba2ForCausalLM", MASTER_HAS("mamba")},

@@ -344,3 +344,9 @@ lgg_status lgg__cv_master_pooling(lgg_convert *c, lgg_error *err) {
     json_decref(mods);
     return st;
 }
+
+int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap) {
+    char tmp[512];
+    if (!lgg__cv_master_strip(hf, "text_model.", tmp, 0, sizeof tmp) || lgg__cv_master_multimodal(tmp)) return 0;
+    return lgg__cv_master_strip(tmp, "language_model.", out, 0, cap) != 0;
+}

@@ -33,10 +33,8 @@ static lgg_status llama4_init(lgg_convert *c, lgg_error *err) {
  * experts' gate_up_proj as its gate (the tensor hook adds up), down_proj
  * with ".weight". */
 static int llama4_name(const char *hf, char *out, size_t cap) {
-    char tmp[512];
-    if (!lgg__cv_master_strip(hf, "text_model.", tmp, 0, sizeof tmp) || lgg__cv_master_multimodal(tmp)) return 0;
-    size_t n = lgg__cv_master_strip(tmp, "language_model.", out, 0, cap);
-    if (!n) return 0;
+    if (!lgg__cv_master_llama_name(hf, out, cap)) return 0;
+    size_t n = strlen(out);
     if (lgg__cv_ends_with(out, ".experts.gate_up_proj")) {
         n -= strlen("gate_up_proj");
         return (size_t)snprintf(out + n, cap - n, "gate_proj.weight") < cap - n;

@@ -45,14 +45,6 @@ static lgg_status mistral3_init(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-/* LlamaModel's "text_model." out, then TextModel's multimodal filter, then
- * ModelBase's "language_model." out. */
-static int mistral3_name(const char *hf, char *out, size_t cap) {
-    char tmp[512];
-    if (!lgg__cv_master_strip(hf, "text_model.", tmp, 0, sizeof tmp) || lgg__cv_master_multimodal(tmp)) return 0;
-    return lgg__cv_master_strip(tmp, "language_model.", out, 0, cap) != 0;
-}
-
 static lgg_status put_f32(lgg_convert *c, const char *key, const char *field, lgg_error *err) {
     char k[160];
     snprintf(k, sizeof k, "%s.%s", c->fam->arch, key);
@@ -68,4 +60,4 @@ static lgg_status mistral3_meta(lgg_convert *c, lgg_error *err) {
     return st ? st : put_f32(c, "attention.temperature_scale", "llama_4_scaling_beta", err);
 }
 
-const cv_hooks lgg__cv_hooks_mistral3 = {mistral3_init, mistral3_name, NULL, mistral3_meta, NULL, NULL};
+const cv_hooks lgg__cv_hooks_mistral3 = {mistral3_init, lgg__cv_master_llama_name, NULL, mistral3_meta, NULL, NULL};
