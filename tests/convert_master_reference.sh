@@ -3,7 +3,8 @@
 # tests that hold llama.cpp master's converter output (tests/test_convert_qwen3.c,
 # test_convert_smollm3.c, test_convert_target.c, test_convert_glm4.c, test_convert_gemma3.c,
 # test_convert_mistral3.c, test_convert_llama4.c, test_convert_olmo3.c, test_convert_seed_oss.c,
-# test_convert_arcee.c, test_convert_apertus.c, test_convert_llama_master.c):
+# test_convert_arcee.c, test_convert_apertus.c, test_convert_llama_master.c, test_convert_maincoder.c,
+# test_convert_nanbeige.c, test_convert_mellum.c, test_convert_plm.c, test_convert_pangu.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -24,7 +25,7 @@
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
 # convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mistral3
 # convert_llama4 convert_olmo3 convert_seed_oss convert_arcee convert_apertus
-# convert_llama_master").
+# convert_llama_master convert_maincoder convert_nanbeige convert_mellum convert_plm convert_pangu").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -32,7 +33,7 @@ shift 2
 shims=$(cd ../shared/golden/convert-master/shims && pwd):$(cd tests/ref-shims/master && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mistral3 convert_llama4 convert_olmo3 convert_seed_oss convert_arcee convert_apertus convert_llama_master} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mistral3 convert_llama4 convert_olmo3 convert_seed_oss convert_arcee convert_apertus convert_llama_master convert_maincoder convert_nanbeige convert_mellum convert_plm convert_pangu} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")

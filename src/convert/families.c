@@ -53,6 +53,38 @@ static const cv_mkey QWEN3MOE_META[] = {
 /* SmolLM3 (master's LlamaModel with its own architecture name): master's
  * base parameters, then llama's vocab_size and rope dimension (Mistral 3's
  * Arcee's and Apertus's too, before their hooks' keys). */
+/* Maincoder (master's MaincoderModel): master's base parameters, then the
+ * rope dimension from head_dim when there is one. */
+static const cv_mkey MAINCODER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* PLM (master's PLMModel): master's base parameters, then its latent
+ * attention's. */
+static const cv_mkey PLM_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.value_length", "v_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* openPangu-Embedded (master's PanguEmbeddedModel): master's base
+ * parameters, vocab_size, the rope dimension, and without head_dim the key
+ * and value lengths (families/pangu.c's lgg.head_dim). */
+static const cv_mkey PANGU_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"attention.key_length", "lgg.head_dim", CV_M_U32, 0},
+    {"attention.value_length", "lgg.head_dim", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 static const cv_mkey SMOLLM3_META[] = {
     MASTER_BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -671,14 +703,17 @@ extern const cv_hooks lgg__cv_hooks_llama_bare;
 extern const cv_hooks lgg__cv_hooks_llama_master;
 extern const cv_hooks lgg__cv_hooks_mamba;
 extern const cv_hooks lgg__cv_hooks_gptoss;
+extern const cv_hooks lgg__cv_hooks_mellum;
 extern const cv_hooks lgg__cv_hooks_minicpm;
 extern const cv_hooks lgg__cv_hooks_minicpm3;
 extern const cv_hooks lgg__cv_hooks_mistral3;
 extern const cv_hooks lgg__cv_hooks_mpt;
+extern const cv_hooks lgg__cv_hooks_nanbeige;
 extern const cv_hooks lgg__cv_hooks_nemotron;
 extern const cv_hooks lgg__cv_hooks_nomic_bert;
 extern const cv_hooks lgg__cv_hooks_olmo3;
 extern const cv_hooks lgg__cv_hooks_openelm;
+extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
@@ -783,6 +818,16 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_APERTUS \
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_MAINCODER \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_MELLUM \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "output output_norm token_embd "
+#define KINDS_PLM \
+    "blk.#.attn_kv_a_mqa blk.#.attn_kv_a_norm blk.#.attn_kv_b blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
 #define KINDS_QWEN2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1075,6 +1120,20 @@ static const cv_family FAMILIES[] = {
     {"LlamaModel", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
      "num_local_experts", &lgg__cv_hooks_llama_bare},
+    /* Maincoder: a row (master's base parameters, the rope dimension from head_dim, q/k norms) */
+    {"MaincoderForCausalLM", "maincoder", MAINCODER_META, NULL, KINDS_MAINCODER, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* Nanbeige: master's LlamaModel, then its loop keys (families/nanbeige.c) */
+    {"NanbeigeForCausalLM", "nanbeige", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_nanbeige},
+    /* Mellum: q/k norms, experts stacked down, gate, up, its sliding window (families/mellum.c) */
+    /* PLM: a row (DeepSeek V2's latent attention names without q_lora, no gate; its own MLA keys) */
+    {"PLMForCausalLM", "plm", PLM_META, NULL, KINDS_PLM, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* openPangu-Embedded: SentencePiece, the tied lm_head dropped (families/pangu.c) */
+    {"PanguEmbeddedForCausalLM", "pangu-embedded", PANGU_META, NULL, KINDS_QWEN2, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_pangu},
+    {"MellumForCausalLM", "mellum", QWEN3_META, NULL, KINDS_MELLUM, CV_V_BPE, CV_F_MASTER, "lgg.experts",
+     &lgg__cv_hooks_mellum},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1141,20 +1200,15 @@ static const struct {
      "Eagle3Speculator|"
      "LlamaBidirectionalModel|LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
     {"Mamba2ForCausalLM", MASTER_HAS("mamba")},
-    {"MellumForCausalLM", MASTER_HAS("mellum")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MiniMaxM1ForCausalLM|MiniMaxM2ForCausalLM|MiniMaxM3SparseForCausalLM|"
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
-    {"NanbeigeForCausalLM", MASTER_HAS("nanbeige")},
     {"NemotronHForCausalLM", MASTER_HAS("nemotron")},
-    {"PanguEmbeddedForCausalLM", MASTER_HAS("pangu")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
-    {"PLMForCausalLM", MASTER_HAS("plm")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
