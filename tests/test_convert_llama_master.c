@@ -20,25 +20,8 @@
 
 static const char *const FILES[][2] = {{"generation_config.json", CV_CASE_QWEN3_GEN}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
 
-/* A llama text model under `pre`: 8-wide heads (hidden / heads), a 64-wide SwiGLU. */
-static size_t text_model(tspec *t, const cv_fcase *m, const char *pre) {
-    const uint64_t H = m->H, hd = H / m->nh, FF = 64;
-    size_t n = 0;
-    ADD(m->V, H, "%sembed_tokens.weight", pre);
-    ADD(H, 0, "%snorm.weight", pre);
-    for (unsigned long long b = 0; b < m->L; b++) {
-        ADD(H, 0, "%slayers.%llu.input_layernorm.weight", pre, b);
-        ADD(H, 0, "%slayers.%llu.post_attention_layernorm.weight", pre, b);
-        ADD(m->nh * hd, H, "%slayers.%llu.self_attn.q_proj.weight", pre, b);
-        ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.k_proj.weight", pre, b);
-        ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.v_proj.weight", pre, b);
-        ADD(H, m->nh * hd, "%slayers.%llu.self_attn.o_proj.weight", pre, b);
-        ADD(FF, H, "%slayers.%llu.mlp.gate_proj.weight", pre, b);
-        ADD(FF, H, "%slayers.%llu.mlp.up_proj.weight", pre, b);
-        ADD(H, FF, "%slayers.%llu.mlp.down_proj.weight", pre, b);
-    }
-    return n;
-}
+/* The text model under `pre`: 8-wide heads (hidden / heads), a 64-wide SwiGLU. */
+static size_t text_model(tspec *t, const cv_fcase *m, const char *pre) { return cv_fcase_llama_text(t, m, pre, m->H / m->nh, 64); }
 
 static size_t iquest_shapes(tspec *t, const cv_fcase *m) {
     size_t n = text_model(t, m, "model.");

@@ -25,27 +25,6 @@
 
 static const char *const FILES[][2] = {{"generation_config.json", CV_CASE_QWEN3_GEN}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
 
-/* The text model under `pre` ("language_model.model." or "model.language_model."): q/k/v/o with
- * 16-wide heads, a 64-wide SwiGLU, two norms per block. */
-static size_t text_model(tspec *t, const cv_fcase *m, const char *pre) {
-    const uint64_t H = m->H, hd = 16, FF = 64;
-    size_t n = 0;
-    ADD(m->V, H, "%sembed_tokens.weight", pre);
-    ADD(H, 0, "%snorm.weight", pre);
-    for (unsigned long long b = 0; b < m->L; b++) {
-        ADD(H, 0, "%slayers.%llu.input_layernorm.weight", pre, b);
-        ADD(H, 0, "%slayers.%llu.post_attention_layernorm.weight", pre, b);
-        ADD(m->nh * hd, H, "%slayers.%llu.self_attn.q_proj.weight", pre, b);
-        ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.k_proj.weight", pre, b);
-        ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.v_proj.weight", pre, b);
-        ADD(H, m->nh * hd, "%slayers.%llu.self_attn.o_proj.weight", pre, b);
-        ADD(FF, H, "%slayers.%llu.mlp.gate_proj.weight", pre, b);
-        ADD(FF, H, "%slayers.%llu.mlp.up_proj.weight", pre, b);
-        ADD(H, FF, "%slayers.%llu.mlp.down_proj.weight", pre, b);
-    }
-    return n;
-}
-
 /* A Pixtral tower's and the projector's tensors (which master leaves out), under `pre`. */
 static size_t vision(tspec *t, const cv_fcase *m, const char *pre) {
     size_t n = 0;
@@ -59,7 +38,7 @@ static size_t vision(tspec *t, const cv_fcase *m, const char *pre) {
 
 /* Mistral Small 3.1: transformers 4's names, an lm_head. */
 static size_t small31_shapes(tspec *t, const cv_fcase *m) {
-    size_t n = text_model(t, m, "language_model.model.");
+    size_t n = cv_fcase_llama_text(t, m, "language_model.model.", 16, 64);
     n += vision(t + n, m, "");
     ADD(m->V, m->H, "language_model.lm_head.weight");
     return cv_case_sort(t, n);
@@ -67,7 +46,7 @@ static size_t small31_shapes(tspec *t, const cv_fcase *m) {
 
 /* Ministral 3: transformers 5's names, tied embeddings. */
 static size_t ministral3_shapes(tspec *t, const cv_fcase *m) {
-    size_t n = text_model(t, m, "model.language_model.");
+    size_t n = cv_fcase_llama_text(t, m, "model.language_model.", 16, 64);
     n += vision(t + n, m, "model.");
     return cv_case_sort(t, n);
 }
