@@ -38,15 +38,17 @@ static size_t mellum_shapes(tspec *t, const cv_fcase *m) {
     return cv_case_sort(t, n);
 }
 
+#define MELLUM_CONFIG                                                                                                   \
+    "{\"architectures\":[\"MellumForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":151" \
+    "643,\"eos_token_id\":151645,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"" \
+    "intermediate_size\":128,\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"max_position_embeddings\":3276" \
+    "8,\"model_type\":\"mellum\",\"moe_intermediate_size\":64,\"norm_topk_prob\":true,\"num_attention_heads\":4,\"num_exp" \
+    "erts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_s" \
+    "caling\":null,\"rope_theta\":1000000.0,\"sliding_window\":4096,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa" \
+    "t16\",\"transformers_version\":\"4.57.0\",\"use_cache\":true,\"use_sliding_window\":true,\"vocab_size\":151936}"
+
 static const cv_fcase CASES[] = {
-    {"Mellum-Tiny-Test",
-     "{\"architectures\":[\"MellumForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":151"
-     "643,\"eos_token_id\":151645,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\""
-     "intermediate_size\":128,\"layer_types\":[\"sliding_attention\",\"full_attention\"],\"max_position_embeddings\":3276"
-     "8,\"model_type\":\"mellum\",\"moe_intermediate_size\":64,\"norm_topk_prob\":true,\"num_attention_heads\":4,\"num_exp"
-     "erts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_s"
-     "caling\":null,\"rope_theta\":1000000.0,\"sliding_window\":4096,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"
-     "t16\",\"transformers_version\":\"4.57.0\",\"use_cache\":true,\"use_sliding_window\":true,\"vocab_size\":151936}",
+    {"Mellum-Tiny-Test", MELLUM_CONFIG,
      "", "", mellum_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"ef6a0c48a1d22ab773ca96b5476f72ccbd2b35c83d2a904cff869cbea7cade3f", "f123753735767b4fcc4c9e75d7388f92aef47d3b4a11b3e9485c75fca6adb461", "cc4e97958d072b6f8913e983ec8e7fb4609093cae97dcbe98084c34c6b11a955", "bda504fea7c9911efaa0c8683275f5fec89e877864817895264a2e742962d02b", "cc4e97958d072b6f8913e983ec8e7fb4609093cae97dcbe98084c34c6b11a955"}},
 };
 
@@ -57,6 +59,16 @@ TEST(convert_mellum) {
     if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return;
     cv_fcase_run(CASES, 1, FILES, qwen3_tokenizer);
     cv_case_supported("MellumForCausalLM");
+}
+
+/* No expert count, and a sliding window without layer_types (master's KeyError): refused. */
+TEST(convert_mellum_refused) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return;
+    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    cv_case_refused(dir, MELLUM_CONFIG, "\"num_experts\":4,", "num_experts");
+    cv_case_refused(dir, MELLUM_CONFIG, "\"layer_types\":[\"sliding_attention\",\"full_attention\"],", "layer_types");
 }
 
 #endif

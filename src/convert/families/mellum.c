@@ -54,7 +54,10 @@ static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
 static lgg_status mellum_init(lgg_convert *c, lgg_error *err) {
     json_t *n = json_object_get(c->config, "num_local_experts");
     if (!n) n = json_object_get(c->config, "num_experts");
-    if (n && json_object_set(c->config, "lgg.experts", n)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (!n)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_local_experts' (or 'num_experts') is missing",
+                            c->dir);
+    if (json_object_set(c->config, "lgg.experts", n)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     return LGG_OK;
 }
 
