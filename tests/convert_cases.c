@@ -366,17 +366,43 @@ size_t cv_fcase_llama_attn(tspec *t, const cv_fcase *m, uint64_t hd, unsigned lo
     return n;
 }
 
-size_t cv_fcase_llama_tied(tspec *t, const cv_fcase *m) {
-    uint64_t H = m->H, FF = 64;
-    size_t n = 0;
-    ADD(m->V, H, "model.embed_tokens.weight");
-    ADD(H, 0, "model.norm.weight");
-    for (unsigned long long b = 0; b < m->L; b++) {
-        n += cv_fcase_llama_attn(t + n, m, H / m->nh, b);
-        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
-        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
-        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+size_t cv_fcase_llama_block(tspec *t, const cv_fcase *m, uint64_t hd, uint64_t ff, int bias, unsigned long long b) {
+    size_t n = cv_fcase_llama_attn(t, m, hd, b);
+    if (bias) {
+        ADD(m->nh * hd, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
+        ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.k_proj.bias", b);
+        ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.v_proj.bias", b);
     }
+    ADD(ff, m->H, "model.layers.%llu.mlp.gate_proj.weight", b);
+    ADD(ff, m->H, "model.layers.%llu.mlp.up_proj.weight", b);
+    ADD(m->H, ff, "model.layers.%llu.mlp.down_proj.weight", b);
+    return n;
+}
+
+size_t cv_fcase_llama_text(tspec *t, const cv_fcase *m, const char *pre, uint64_t hd, uint64_t ff) {
+    const uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "%sembed_tokens.weight", pre);
+    ADD(H, 0, "%snorm.weight", pre);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "%slayers.%llu.input_layernorm.weight", pre, b);
+        ADD(H, 0, "%slayers.%llu.post_attention_layernorm.weight", pre, b);
+        ADD(m->nh * hd, H, "%slayers.%llu.self_attn.q_proj.weight", pre, b);
+        ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.k_proj.weight", pre, b);
+        ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.v_proj.weight", pre, b);
+        ADD(H, m->nh * hd, "%slayers.%llu.self_attn.o_proj.weight", pre, b);
+        ADD(ff, H, "%slayers.%llu.mlp.gate_proj.weight", pre, b);
+        ADD(ff, H, "%slayers.%llu.mlp.up_proj.weight", pre, b);
+        ADD(H, ff, "%slayers.%llu.mlp.down_proj.weight", pre, b);
+    }
+    return n;
+}
+
+size_t cv_fcase_llama_tied(tspec *t, const cv_fcase *m) {
+    size_t n = 0;
+    ADD(m->V, m->H, "model.embed_tokens.weight");
+    ADD(m->H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) n += cv_fcase_llama_block(t + n, m, m->H / m->nh, 64, 0, b);
     return cv_case_sort(t, n);
 }
 

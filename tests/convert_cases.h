@@ -110,6 +110,13 @@ typedef struct cv_fcase {
 /* Block b of a llama-style checkpoint of case m: its two norms and the
  * q/k/v/o projections (head size hd), at t[0..]; returns how many (6). */
 size_t cv_fcase_llama_attn(tspec *t, const cv_fcase *m, uint64_t hd, unsigned long long b);
+/* Block b of a llama-style checkpoint: cv_fcase_llama_attn's tensors, q/k/v
+ * biases when `bias`, and an ff-wide SwiGLU; returns how many. */
+size_t cv_fcase_llama_block(tspec *t, const cv_fcase *m, uint64_t hd, uint64_t ff, int bias, unsigned long long b);
+/* A llama text model under `pre` ("model.", "language_model.model.", ""):
+ * embed_tokens, norm and m->L blocks (two norms, q/k/v/o with hd-wide
+ * heads, an ff-wide SwiGLU); returns how many (unsorted). */
+size_t cv_fcase_llama_text(tspec *t, const cv_fcase *m, const char *pre, uint64_t hd, uint64_t ff);
 /* A llama checkpoint of case m with tied embeddings (no lm_head): the
  * attention of cv_fcase_llama_attn (head size H / nh) and a 64-wide SwiGLU
  * feed-forward per block. */

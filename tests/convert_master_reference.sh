@@ -2,7 +2,10 @@
 # convert_master_reference.sh -- remake the reference sha256s recorded in the
 # tests that hold llama.cpp master's converter output (tests/test_convert_qwen3.c,
 # test_convert_smollm3.c, test_convert_target.c, test_convert_glm4.c, test_convert_gemma3.c,
-# test_convert_gptoss.c, test_convert_nvfp4.c):
+# test_convert_gptoss.c, test_convert_nvfp4.c,
+# test_convert_mistral3.c, test_convert_llama4.c, test_convert_olmo3.c, test_convert_seed_oss.c,
+# test_convert_arcee.c, test_convert_apertus.c, test_convert_llama_master.c, test_convert_maincoder.c,
+# test_convert_nanbeige.c, test_convert_mellum.c, test_convert_plm.c, test_convert_pangu.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -47,6 +50,18 @@ convert_minimax_m2
 convert_bailingmoe2
 convert_smallthinker
 convert_exaone_moe
+convert_mistral3
+convert_llama4
+convert_olmo3
+convert_seed_oss
+convert_arcee
+convert_apertus
+convert_llama_master
+convert_maincoder
+convert_nanbeige
+convert_mellum
+convert_plm
+convert_pangu
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

@@ -23,15 +23,7 @@ static size_t qwen2_shapes(tspec *t, const cv_fcase *m) {
     size_t n = 0;
     ADD(m->V, H, "model.embed_tokens.weight");
     ADD(H, 0, "model.norm.weight");
-    for (unsigned long long b = 0; b < m->L; b++) {
-        n += cv_fcase_llama_attn(t + n, m, hd, b);
-        ADD(m->nh * hd, 0, "model.layers.%llu.self_attn.q_proj.bias", b);
-        ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.k_proj.bias", b);
-        ADD(m->nkv * hd, 0, "model.layers.%llu.self_attn.v_proj.bias", b);
-        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
-        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
-        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
-    }
+    for (unsigned long long b = 0; b < m->L; b++) n += cv_fcase_llama_block(t + n, m, hd, FF, 1, b);
     return cv_case_sort(t, n);
 }
 

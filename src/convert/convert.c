@@ -529,6 +529,7 @@ void lgg_convert_free(lgg_convert *c) {
     free(c->default_name);
     free(c->scratch);
     free(c->row);
+    for (int i = 0; i < c->n_early; i++) free(c->early[i].v);
     for (size_t i = 0; i < c->n_inputs; i++) free(c->inputs[i]);
     free(c->inputs);
     free(c->dir);

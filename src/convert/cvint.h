@@ -224,6 +224,14 @@ struct lgg_convert {
                                 type is MOSTLY_MXFP4_MOE for f32, f16 and bf16 */
     int nvfp4;               /* an NVFP4 checkpoint (nvfp4.c): master's file type is MOSTLY_NVFP4 for f32, f16, bf16 */
     int nvfp4_ct;            /* compressed-tensors' names (weight_packed, ..._global_scale) */
+    /* F32 array keys the reference sets while it reads the tensors (before general.type), written right
+       after general.architecture in this order (Apertus's xielu.*: families/apertus.c); v owned */
+    struct {
+        char key[48];
+        float *v;
+        uint64_t n;
+    } early[4];
+    int n_early, early_done;
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
@@ -352,6 +360,12 @@ lgg_status lgg__cv_dup_tensor(struct lgg_convert *c, size_t i, const char *name,
 /* Rows [0, first) of the 2-D t stay in it; rows [first, all) become a copy
  * named `second` (t's "blk.N." kept) at the end of the list; t moves. */
 lgg_status lgg__cv_split_rows(struct lgg_convert *c, cv_tensor *t, uint64_t first, const char *second, lgg_error *err);
+/* Stacked experts stored (experts, in, out) (gpt-oss's and Llama 4's bf16
+ * experts): t made each expert transposed, `parts` outputs side by side in
+ * a source row, every step-th column (row_arg[2], the first, 0: set it for
+ * the others); t's GGUF name with ffn_gate_exps made ffn_up_exps into up. */
+lgg_status lgg__cv_expert_t(struct lgg_convert *c, cv_tensor *t, uint64_t step, uint64_t parts, lgg_error *err);
+lgg_status lgg__cv_up_name(struct lgg_convert *c, const cv_tensor *t, char *up, size_t cap, lgg_error *err);
 
 /* modelcard.c: README.md's YAML front matter (*out NULL: none), and the
  * general.* values the reference takes from it: names into n (fields still
@@ -380,6 +394,19 @@ lgg_status lgg__cv_master_rope(struct lgg_convert *c, lgg_error *err);
  * CV_M_MASTER_THETA writes it as <arch>.rope.freq_base(_swa). */
 int lgg__cv_master_theta(const struct lgg_convert *c, int swa, const json_t **v);
 lgg_status lgg__cv_master_theta_key(struct lgg_convert *c, const char *key, int swa, lgg_error *err);
+/* Master's TextModel: text_config's keys over config.json's top level;
+ * its filter_tensors' multimodal parts (1: the tensor is not the text
+ * model's); hf copied to out from out[o] on without every `part`
+ * (ModelBase's "language_model."): the length, 0 when it does not fit. */
+lgg_status lgg__cv_master_text_config(struct lgg_convert *c, lgg_error *err);
+int lgg__cv_master_multimodal(const char *hf);
+size_t lgg__cv_master_strip(const char *hf, const char *part, char *out, size_t o, size_t cap);
+/* Master's _try_set_pooling_type: sentence-transformers' pooling module
+ * (modules.json's *Pooling entry, inside the checkpoint) as <arch>.pooling_type. */
+lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
+/* Master's LlamaModel.filter_tensors (an hf_name hook): "text_model." out, then
+ * TextModel's multimodal filter, then "language_model." out. */
+int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {

@@ -39,7 +39,8 @@ static const cv_mkey QWEN2MOE_META[] = {
 };
 
 /* Qwen3 and Qwen3-MoE (llama.cpp master's Qwen3Model, Qwen3MoeModel):
- * master's base parameters; the MoE's expert widths after them. */
+ * master's base parameters (OLMo 3's and Seed-OSS's too); the MoE's expert
+ * widths after them. */
 static const cv_mkey QWEN3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
 
 static const cv_mkey QWEN3MOE_META[] = {
@@ -50,7 +51,40 @@ static const cv_mkey QWEN3MOE_META[] = {
 };
 
 /* SmolLM3 (master's LlamaModel with its own architecture name): master's
- * base parameters, then llama's vocab_size and rope dimension. */
+ * base parameters, then llama's vocab_size and rope dimension (Mistral 3's
+ * Arcee's and Apertus's too, before their hooks' keys). */
+/* Maincoder (master's MaincoderModel): master's base parameters, then the
+ * rope dimension from head_dim when there is one. */
+static const cv_mkey MAINCODER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* PLM (master's PLMModel): master's base parameters, then its latent
+ * attention's. */
+static const cv_mkey PLM_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.value_length", "v_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* openPangu-Embedded (master's PanguEmbeddedModel): master's base
+ * parameters, vocab_size, the rope dimension, and without head_dim the key
+ * and value lengths (families/pangu.c's lgg.head_dim). */
+static const cv_mkey PANGU_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"attention.key_length", "lgg.head_dim", CV_M_U32, 0},
+    {"attention.value_length", "lgg.head_dim", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 static const cv_mkey SMOLLM3_META[] = {
     MASTER_BASE_PARAMS,
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
@@ -99,6 +133,18 @@ static const cv_mkey GLM4MOELITE_META[] = {
     {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
     {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0},
     {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Llama 4 (master's Llama4Model): llama's, then the MoE interleave step and
+ * the experts' width (families/llama4.c's init keeps intermediate_size as
+ * intermediate_size_moe and puts intermediate_size_mlp in its place). */
+static const cv_mkey LLAMA4_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"interleave_moe_layer_step", "interleave_moe_layer_step", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "intermediate_size_moe", CV_M_U32, CV_M_REQUIRED},
     {NULL, NULL, 0, 0},
 };
 
@@ -707,6 +753,8 @@ static const cv_mkey WAVTOKENIZER_META[] = {
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
 /* What the families with code do (families/NAME.c): the rows' hooks. */
+extern const cv_hooks lgg__cv_hooks_apertus;
+extern const cv_hooks lgg__cv_hooks_arcee;
 extern const cv_hooks lgg__cv_hooks_baichuan;
 extern const cv_hooks lgg__cv_hooks_bert;
 extern const cv_hooks lgg__cv_hooks_bitnet;
@@ -729,14 +777,22 @@ extern const cv_hooks lgg__cv_hooks_granitemoe;
 extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
+extern const cv_hooks lgg__cv_hooks_llama4;
+extern const cv_hooks lgg__cv_hooks_llama_bare;
+extern const cv_hooks lgg__cv_hooks_llama_master;
 extern const cv_hooks lgg__cv_hooks_mamba;
 extern const cv_hooks lgg__cv_hooks_gptoss;
+extern const cv_hooks lgg__cv_hooks_mellum;
 extern const cv_hooks lgg__cv_hooks_minicpm;
 extern const cv_hooks lgg__cv_hooks_minicpm3;
+extern const cv_hooks lgg__cv_hooks_mistral3;
 extern const cv_hooks lgg__cv_hooks_mpt;
+extern const cv_hooks lgg__cv_hooks_nanbeige;
 extern const cv_hooks lgg__cv_hooks_nemotron;
 extern const cv_hooks lgg__cv_hooks_nomic_bert;
+extern const cv_hooks lgg__cv_hooks_olmo3;
 extern const cv_hooks lgg__cv_hooks_openelm;
+extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
@@ -867,6 +923,30 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm " \
     "blk.#.ffn_up blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_LLAMA4 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
+    "blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp output " \
+    "output_norm token_embd "
+#define KINDS_SEED_OSS \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_up blk.#.post_attention_norm output output_norm token_embd "
+#define KINDS_ARCEE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+#define KINDS_APERTUS \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_MAINCODER \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
+#define KINDS_MELLUM \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "output output_norm token_embd "
+#define KINDS_PLM \
+    "blk.#.attn_kv_a_mqa blk.#.attn_kv_a_norm blk.#.attn_kv_b blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
 #define KINDS_QWEN2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1190,6 +1270,48 @@ static const cv_family FAMILIES[] = {
        block renamed after the main ones (families/exaone.c) */
     {"ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", "exaone-moe", EXAONE4_META, EXAONEMOE_TENSORS, KINDS_EXAONEMOE, CV_V_BPE,
      CV_F_MASTER, "num_experts", &lgg__cv_hooks_exaonemoe},
+    /* Mistral 3 / Ministral 3: master's LlamaModel (SmolLM3's keys) as mistral3, the multimodal checkpoint's
+       text part, ministral3's yarn keys (families/mistral3.c) */
+    {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", "mistral3", SMOLLM3_META, NULL, KINDS_LLAMA,
+     CV_V_SPM | CV_V_BPE, CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS |
+     CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_mistral3},
+    /* Llama 4: dense and MoE blocks, a shared expert, experts stored (experts, in, out) (families/llama4.c) */
+    {"Llama4ForCausalLM|Llama4ForConditionalGeneration", "llama4", LLAMA4_META, NULL, KINDS_LLAMA4, CV_V_BPE,
+     CV_F_MASTER | CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_llama4},
+    /* OLMo 3: OLMo 2's tensors, master's base parameters, the sliding window and its layers (families/olmo3.c) */
+    {"Olmo3ForCausalLM", "olmo2", QWEN3_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_olmo3},
+    /* Seed-OSS: a row (master's base parameters, post_attention_layernorm as post_attention_norm) */
+    {"SeedOssForCausalLM", "seed_oss", QWEN3_META, OLMO2_TENSORS, KINDS_SEED_OSS, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* Arcee (AFM): master's LlamaModel without a gate, its pooling type (families/arcee.c) */
+    {"ArceeForCausalLM", "arcee", SMOLLM3_META, NULL, KINDS_ARCEE, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_arcee},
+    /* Apertus: master's LlamaModel unpermuted, q/k norms, no gate, its xIELU scalars as xielu.* arrays
+       (families/apertus.c) */
+    {"ApertusForCausalLM", "apertus", SMOLLM3_META, NULL, KINDS_APERTUS, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, NULL, &lgg__cv_hooks_apertus},
+    /* master's LlamaModel as llama for names b4747 does not know: IQuestCoder, LLaVA's text part, the bare
+       LlamaModel (its names get "model.") (families/llama.c) */
+    {"IQuestCoderForCausalLM|LlavaForConditionalGeneration", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
+     "num_local_experts", &lgg__cv_hooks_llama_master},
+    {"LlamaModel", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
+     "num_local_experts", &lgg__cv_hooks_llama_bare},
+    /* Maincoder: a row (master's base parameters, the rope dimension from head_dim, q/k norms) */
+    {"MaincoderForCausalLM", "maincoder", MAINCODER_META, NULL, KINDS_MAINCODER, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* Nanbeige: master's LlamaModel, then its loop keys (families/nanbeige.c) */
+    {"NanbeigeForCausalLM", "nanbeige", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_nanbeige},
+    /* Mellum: q/k norms, experts stacked down, gate, up, its sliding window (families/mellum.c) */
+    /* PLM: a row (DeepSeek V2's latent attention names without q_lora, no gate; its own MLA keys) */
+    {"PLMForCausalLM", "plm", PLM_META, NULL, KINDS_PLM, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* openPangu-Embedded: SentencePiece, the tied lm_head dropped (families/pangu.c) */
+    {"PanguEmbeddedForCausalLM", "pangu-embedded", PANGU_META, NULL, KINDS_QWEN2, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_pangu},
+    {"MellumForCausalLM", "mellum", QWEN3_META, NULL, KINDS_MELLUM, CV_V_BPE, CV_F_MASTER, "lgg.experts",
+     &lgg__cv_hooks_mellum},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1249,27 +1371,19 @@ static const struct {
     {"LFM2ForCausalLM|Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2ForCausalLM|Lfm2Model|"
      "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
-    {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
-     "Eagle3Speculator|IQuestCoderForCausalLM|Llama4ForCausalLM|"
-     "Llama4ForConditionalGeneration|LlamaBidirectionalModel|LlamaForCausalLMEagle3|"
-     "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
+    {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
+     "Eagle3Speculator|"
+     "LlamaBidirectionalModel|LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
     {"Mamba2ForCausalLM", MASTER_HAS("mamba")},
-    {"MellumForCausalLM", MASTER_HAS("mellum")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MiniMaxM1ForCausalLM|MiniMaxM3SparseForCausalLM|"
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
-    {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", MASTER_HAS("mistral3")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
-    {"NanbeigeForCausalLM", MASTER_HAS("nanbeige")},
     {"NemotronHForCausalLM", MASTER_HAS("nemotron")},
-    {"Olmo3ForCausalLM|SeedOssForCausalLM", MASTER_HAS("olmo")},
-    {"PanguEmbeddedForCausalLM", MASTER_HAS("pangu")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
-    {"PLMForCausalLM", MASTER_HAS("plm")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"

@@ -19,15 +19,31 @@ static double num(const json_t *o, const char *key, double dflt) {
     return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
+/* Master's rope parameters for rope_freqs: rope_parameters (else
+ * rope_scaling), its full_attention part when it has one; the base from
+ * master's theta, the original context from them, else config.json's. */
+static const json_t *master_rope(const lgg_convert *c, double *base, double *old) {
+    const json_t *rs = json_object_get(c->config, "rope_parameters"), *v = NULL;
+    if (!json_is_object(rs)) rs = json_object_get(c->config, "rope_scaling");
+    if (json_is_object(json_object_get(rs, "full_attention"))) rs = json_object_get(rs, "full_attention");
+    *base = lgg__cv_master_theta(c, 0, &v) && json_is_number(v) ? json_number_value(v) : 10000.0;
+    v = json_object_get(rs, "original_max_position_embeddings");
+    *old = num(json_is_number(v) ? rs : c->config, "original_max_position_embeddings", 8192);
+    return rs;
+}
+
 /* rope_freqs for rope_scaling {"rope_type": "llama3", ...}; *out NULL when
- * the config asks for none. */
+ * the config asks for none.  Master allows equal low and high frequency
+ * factors (Llama 4's): no wavelength falls between them. */
 static lgg_status llama3_factors(lgg_convert *c, float **out, uint64_t *n, lgg_error *err) {
     *out = NULL;
-    const json_t *rs = json_object_get(c->config, "rope_scaling");
+    double base = 10000.0, old = 8192;
+    const json_t *rs = c->master ? master_rope(c, &base, &old) : json_object_get(c->config, "rope_scaling");
     const json_t *rt = json_object_get(rs, "rope_type");
+    if (c->master && !rt) rt = json_object_get(rs, "type");
     if (!json_is_object(rs) || !json_is_string(rt) || strcasecmp(json_string_value(rt), "llama3")) return LGG_OK;
-    return lgg__cv_llama3_freqs(c, rs, num(c->config, "rope_theta", 10000.0), num(rs, "factor", 8.0),
-                                num(c->config, "original_max_position_embeddings", 8192), out, n, err);
+    if (!c->master) base = num(c->config, "rope_theta", 10000.0), old = num(c->config, "original_max_position_embeddings", 8192);
+    return lgg__cv_llama3_freqs(c, rs, base, num(rs, "factor", 8.0), old, out, n, err);
 }
 
 lgg_status lgg__cv_llama3_freqs(lgg_convert *c, const json_t *rs, double base, double factor, double old, float **out,
@@ -42,7 +58,7 @@ lgg_status lgg__cv_llama3_freqs(lgg_convert *c, const json_t *rs, double base, d
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: head dimension %lld out of range", c->dir, (long long)dim);
     double low = num(rs, "low_freq_factor", 1.0), high = num(rs, "high_freq_factor", 4.0);
     double low_wl = old / low, high_wl = old / high;
-    if (low_wl == high_wl)
+    if (low_wl == high_wl && !c->master)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: rope_scaling low and high frequency factors are equal", c->dir);
     *n = (uint64_t)(dim + 1) / 2;
     float *f = malloc(*n * sizeof *f);

@@ -303,3 +303,93 @@ lgg_status lgg__cv_master_nextn_blocks(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     return LGG_OK;
 }
+
+/* Master's TextModel.__init__: hparams = {**config, **config["text_config"]}. */
+lgg_status lgg__cv_master_text_config(lgg_convert *c, lgg_error *err) {
+    json_t *tc = json_object_get(c->config, "text_config");
+    if (!json_is_object(tc)) return LGG_OK;
+    json_incref(tc);
+    int bad = json_object_update(c->config, tc) != 0;
+    json_decref(tc);
+    return bad ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}
+
+static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+int lgg__cv_master_multimodal(const char *hf) {
+    static const char *const PREFIX[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
+                                         "sound_encoder.", "sound_projection.", "speech_embeddings."};
+    static const char *const PART[] = {"visual.", "vision.", "audio.", "talker.", "vision_", "audio_", "token2wav.",
+                                       "code2wav.", "projector.", "pre_mm_projector_norm", "image_newline",
+                                       "view_seperator", "patch_embed", "patch_embedding", "patch_merger.",
+                                       "patch_merge_mlp.", "model.connector."};
+    for (size_t i = 0; i < sizeof PREFIX / sizeof PREFIX[0]; i++)
+        if (starts(hf, PREFIX[i])) return 1;
+    for (size_t i = 0; i < sizeof PART / sizeof PART[0]; i++)
+        if (strstr(hf, PART[i])) return 1;
+    return 0;
+}
+
+size_t lgg__cv_master_strip(const char *hf, const char *part, char *out, size_t o, size_t cap) {
+    size_t n = strlen(part);
+    for (const char *p = hf; *p && o < cap;) {
+        if (!strncmp(p, part, n)) {
+            p += n;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    if (o >= cap) return 0;
+    out[o] = 0;
+    return o;
+}
+
+/* sentence-transformers' pooling module (modules.json's *Pooling entry,
+ * its config.json) as <arch>.pooling_type: mean 1, cls 2, last token 3. */
+lgg_status lgg__cv_master_pooling(lgg_convert *c, lgg_error *err) {
+    json_t *mods = NULL, *pc = NULL;
+    lgg_status st = lgg__cv_json_value(c, "modules.json", 0, &mods, err);
+    const char *path = NULL;
+    size_t i;
+    const json_t *m;
+    json_array_foreach(st ? NULL : mods, i, m) {
+        const char *ty = json_string_value(json_object_get(m, "type"));
+        size_t n = ty ? strlen(ty) : 0;
+        if (n >= 7 && !strcmp(ty + n - 7, "Pooling")) {
+            path = json_string_value(json_object_get(m, "path"));
+            break;
+        }
+    }
+    char name[512];
+    if (!st && path && (path[0] == '/' || strstr(path, "..") || (size_t)snprintf(name, sizeof name, "%s/config.json", path) >= sizeof name))
+        st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/modules.json: the pooling module's path '%.100s' is not a folder of the checkpoint",
+                          c->dir, path);
+    if (!st && path) st = lgg__cv_json(c, name, 1, &pc, err);
+    if (!st && path) {
+        static const char *const MODE[] = {"pooling_mode_mean_tokens", "pooling_mode_cls_token", "pooling_mode_lasttoken"};
+        static const char *const NAME[] = {"mean", "cls", "lasttoken"};
+        const json_t *mode = json_object_get(pc, "pooling_mode");
+        uint32_t type = 0;
+        for (uint32_t k = 0; k < 3 && !type; k++) {
+            const json_t *v = json_object_get(pc, MODE[k]);
+            if (v && !json_is_null(v) && !json_is_false(v) && !(json_is_number(v) && json_number_value(v) == 0)) type = k + 1;
+        }
+        for (uint32_t k = 0; k < 3 && !type; k++)
+            if (json_is_string(mode) && !strcmp(json_string_value(mode), NAME[k])) type = k + 1;
+        char key[160];
+        snprintf(key, sizeof key, "%s.pooling_type", c->fam->arch);
+        if (!type)
+            st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: only mean, CLS and last-token pooling are converted", c->dir, name);
+        else if (lgg_writer_set_u32(c->w, key, type, NULL))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key);
+    }
+    json_decref(pc);
+    json_decref(mods);
+    return st;
+}
+
+int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap) {
+    char tmp[512];
+    if (!lgg__cv_master_strip(hf, "text_model.", tmp, 0, sizeof tmp) || lgg__cv_master_multimodal(tmp)) return 0;
+    return lgg__cv_master_strip(tmp, "language_model.", out, 0, cap) != 0;
+}

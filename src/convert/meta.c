@@ -523,6 +523,10 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
         snprintf(key, sizeof key, "%s.attention.max_alibi_bias", c->fam->arch);
         st = wfail(lgg_writer_set_f32(c->w, key, c->max_alibi_bias, NULL), key, err);
     }
+    for (int i = 0; !st && i < c->n_early; i++) {
+        lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_F32, c->early[i].n, c->early[i].v};
+        st = wfail(lgg_writer_set(c->w, c->early[i].key, strlen(c->early[i].key), &a, NULL), c->early[i].key, err);
+    }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
     if (!st && c->lora) st = set_str(c->w, "adapter.type", "lora", err);
     if (!st && c->master && !c->lora) st = lgg__cv_master_sampling(c, err);

@@ -403,6 +403,21 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.block_sparse_moe.experts.*.up", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
     /* first needed by exaone-moe (K-EXAONE) */
     {"model.layers.#.mlp.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
+    /* Llama 4's feed_forward: the router, the stacked experts (after families/llama4.c's renames), the shared
+       expert, a dense block's MLP */
+    {"model.layers.#.feed_forward.router", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.feed_forward.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.feed_forward.experts.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.feed_forward.experts.down_proj", "blk.#.ffn_down_exps", 0},
+    {"model.layers.#.feed_forward.shared_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.feed_forward.shared_expert.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.feed_forward.shared_expert.down_proj", "blk.#.ffn_down_shexp", 0},
+    {"model.layers.#.feed_forward.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.feed_forward.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.feed_forward.down_proj", "blk.#.ffn_down", 0},
+    /* Apertus's norms */
+    {"model.layers.#.attention_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.feedforward_layernorm", "blk.#.ffn_norm", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

@@ -72,3 +72,28 @@ void lgg__cv_stacked_name(char *name, size_t cap, const char *g, uint64_t bid) {
     const char *hash = strchr(g, '#');
     snprintf(name, cap, "%.*s%llu%s.weight", (int)(hash - g), g, (unsigned long long)bid, hash + 1);
 }
+
+/* Stacked experts stored (experts, in, out): each expert's matrix
+ * transposed, `parts` output matrices side by side in a row (their first
+ * columns row_arg[2] apart: the caller sets it for the others), each taking
+ * every step-th column; q8_0 falls back to f16 on the new row length as
+ * master's quantizer does. */
+lgg_status lgg__cv_expert_t(lgg_convert *c, cv_tensor *t, uint64_t step, uint64_t parts, lgg_error *err) {
+    const lgg_st_tensor *s = t->src;
+    if (s->n_dims != 3 || !s->shape[0] || !s->shape[1] || !s->shape[2] || s->shape[2] % parts)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': not (experts, in, out)%s", c->dir,
+                            c->shard_names[t->shard], s->name.ptr, parts == 2 ? " with an even out" : "");
+    t->xform |= CV_X_EXPERT_T;
+    t->ne[0] = (int64_t)s->shape[1], t->ne[1] = (int64_t)(s->shape[2] / parts), t->ne[2] = (int64_t)s->shape[0];
+    t->unit = s->shape[1], t->n_units = s->shape[0] * (s->shape[2] / parts);
+    t->row_arg[0] = s->shape[2], t->row_arg[1] = step, t->row_arg[2] = 0;
+    if (c->outtype == LGG_CONVERT_Q8_0) t->type = t->ne[0] % 32 ? LGG_TYPE_F16 : LGG_TYPE_Q8_0;
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_up_name(lgg_convert *c, const cv_tensor *t, char *up, size_t cap, lgg_error *err) {
+    const char *g = strstr(t->name, "ffn_gate_exps");
+    if (!g) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: '%s' is not a gate tensor", c->dir, t->name);
+    snprintf(up, cap, "%.*sffn_up_exps%s", (int)(g - t->name), t->name, g + strlen("ffn_gate_exps"));
+    return LGG_OK;
+}

@@ -16,12 +16,8 @@
 /* Master's TextModel: hparams = {**config, **config["text_config"]};
  * Gemma3Model asserts attn_logit_softcapping is None. */
 static lgg_status gemma3_init(lgg_convert *c, lgg_error *err) {
-    json_t *tc = json_object_get(c->config, "text_config");
-    if (json_is_object(tc) && json_object_update(c->config, json_incref(tc)) != 0) {
-        json_decref(tc);
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    }
-    if (json_is_object(tc)) json_decref(tc);
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    if (st) return st;
     const json_t *cap = json_object_get(c->config, "attn_logit_softcapping");
     if (cap && !json_is_null(cap))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
@@ -30,42 +26,16 @@ static lgg_status gemma3_init(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
-
-/* Master's TextModel.filter_tensors: the multimodal parts are not the text model's. */
-static int multimodal(const char *hf) {
-    static const char *const PREFIX[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
-                                         "sound_encoder.", "sound_projection.", "speech_embeddings."};
-    static const char *const PART[] = {"visual.", "vision.", "audio.", "talker.", "vision_", "audio_", "token2wav.",
-                                       "code2wav.", "projector.", "pre_mm_projector_norm", "image_newline",
-                                       "view_seperator", "patch_embed", "patch_embedding", "patch_merger.",
-                                       "patch_merge_mlp.", "model.connector."};
-    for (size_t i = 0; i < sizeof PREFIX / sizeof PREFIX[0]; i++)
-        if (starts(hf, PREFIX[i])) return 1;
-    for (size_t i = 0; i < sizeof PART / sizeof PART[0]; i++)
-        if (strstr(hf, PART[i])) return 1;
-    return 0;
-}
-
 /* The multimodal tensors dropped; every "language_model." taken out (ModelBase.filter_tensors);
  * EmbeddingGemma's "layers.N...", "embed_tokens" and "norm" (which gguf-py maps as the
  * "model." ones) given the prefix the shared map knows them by. */
 static int gemma3_name(const char *hf, char *out, size_t cap) {
-    if (multimodal(hf)) return 0;
+    if (lgg__cv_master_multimodal(hf)) return 0;
     static const char *const BARE[] = {"layers.", "embed_tokens.", "norm."};
     size_t o = 0;
     for (size_t i = 0; i < 3; i++)
-        if (starts(hf, BARE[i])) o = (size_t)snprintf(out, cap, "model.");
-    for (const char *p = hf; *p && o < cap;) {
-        if (starts(p, "language_model.")) {
-            p += 15;
-            continue;
-        }
-        out[o++] = *p++;
-    }
-    if (o >= cap) return 0;
-    out[o] = 0;
-    return 1;
+        if (!strncmp(hf, BARE[i], strlen(BARE[i]))) o = (size_t)snprintf(out, cap, "model.");
+    return lgg__cv_master_strip(hf, "language_model.", out, o, cap) != 0;
 }
 
 /* The tokenizer's size master cuts the token embedding to: tokenizer.model's
@@ -148,50 +118,6 @@ static lgg_status gemma3_meta(lgg_convert *c, lgg_error *err) {
         st = put_num(c, "attention.sliding_window", "sliding_window", 0, 0, err);
     }
     if (!st) st = put_num(c, "attention.head_count_kv", "num_key_value_heads", 4, 0, err);
-    return st;
-}
-
-/* sentence-transformers' pooling module (modules.json's *Pooling entry,
- * its config.json) as <arch>.pooling_type: mean 1, cls 2, last token 3. */
-static lgg_status pooling(lgg_convert *c, lgg_error *err) {
-    json_t *mods = NULL, *pc = NULL;
-    lgg_status st = lgg__cv_json_value(c, "modules.json", 0, &mods, err);
-    const char *path = NULL;
-    size_t i;
-    const json_t *m;
-    json_array_foreach(st ? NULL : mods, i, m) {
-        const char *ty = json_string_value(json_object_get(m, "type"));
-        size_t n = ty ? strlen(ty) : 0;
-        if (n >= 7 && !strcmp(ty + n - 7, "Pooling")) {
-            path = json_string_value(json_object_get(m, "path"));
-            break;
-        }
-    }
-    char name[512];
-    if (!st && path && (path[0] == '/' || strstr(path, "..") || (size_t)snprintf(name, sizeof name, "%s/config.json", path) >= sizeof name))
-        st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/modules.json: the pooling module's path '%.100s' is not a folder of the checkpoint",
-                          c->dir, path);
-    if (!st && path) st = lgg__cv_json(c, name, 1, &pc, err);
-    if (!st && path) {
-        static const char *const MODE[] = {"pooling_mode_mean_tokens", "pooling_mode_cls_token", "pooling_mode_lasttoken"};
-        static const char *const NAME[] = {"mean", "cls", "lasttoken"};
-        const json_t *mode = json_object_get(pc, "pooling_mode");
-        uint32_t type = 0;
-        for (uint32_t k = 0; k < 3 && !type; k++) {
-            const json_t *v = json_object_get(pc, MODE[k]);
-            if (v && !json_is_null(v) && !json_is_false(v) && !(json_is_number(v) && json_number_value(v) == 0)) type = k + 1;
-        }
-        for (uint32_t k = 0; k < 3 && !type; k++)
-            if (json_is_string(mode) && !strcmp(json_string_value(mode), NAME[k])) type = k + 1;
-        char key[160];
-        snprintf(key, sizeof key, "%s.pooling_type", c->fam->arch);
-        if (!type)
-            st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: only mean, CLS and last-token pooling are converted", c->dir, name);
-        else if (lgg_writer_set_u32(c->w, key, type, NULL))
-            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key);
-    }
-    json_decref(pc);
-    json_decref(mods);
     return st;
 }
 
@@ -327,7 +253,7 @@ static lgg_status embedding_meta(lgg_convert *c, lgg_error *err) {
                             c->dir);
     st = put_num(c, "attention.sliding_window", "sliding_window", 0, 0, err);
     if (!st) st = dense_dims(c, err);
-    return st ? st : pooling(c, err);
+    return st ? st : lgg__cv_master_pooling(c, err);
 }
 
 /* tokenizer.model (SentencePiece, no space prefix) when there is one, else tokenizer.json's BPE. */

@@ -57,38 +57,14 @@ static uint64_t double_row(const cv_tensor *t, uint64_t u) {
     return 2 * u;
 }
 
-/* A bf16 checkpoint's experts (experts, in, out): each expert's matrix
- * transposed, its columns first, first + step, ... (gate_up: step 2);
- * q8_0 falls back to f16 on its new row length as master's quantizer does. */
-static lgg_status expert_t(struct lgg_convert *c, cv_tensor *t, uint64_t step, lgg_error *err) {
-    const lgg_st_tensor *s = t->src;
-    if (s->n_dims != 3 || !s->shape[0] || !s->shape[1] || !s->shape[2] || s->shape[2] % step)
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': not (experts, in, out)%s", c->dir,
-                            c->shard_names[t->shard], s->name.ptr, step == 2 ? " with an even out" : "");
-    t->xform |= CV_X_EXPERT_T;
-    t->ne[0] = (int64_t)s->shape[1], t->ne[1] = (int64_t)(s->shape[2] / step), t->ne[2] = (int64_t)s->shape[0];
-    t->unit = s->shape[1], t->n_units = s->shape[0] * (s->shape[2] / step);
-    t->row_arg[0] = s->shape[2], t->row_arg[1] = step, t->row_arg[2] = 0;
-    if (c->outtype == LGG_CONVERT_Q8_0) t->type = t->ne[0] % 32 ? LGG_TYPE_F16 : LGG_TYPE_Q8_0;
-    return LGG_OK;
-}
-
-/* t's GGUF name with its ffn_gate_exps replaced by ffn_up_exps into up. */
-static lgg_status up_name(struct lgg_convert *c, const cv_tensor *t, char *up, size_t cap, lgg_error *err) {
-    const char *g = strstr(t->name, "ffn_gate_exps");
-    if (!g) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: '%s' is not a gate tensor", c->dir, t->name);
-    snprintf(up, cap, "%.*sffn_up_exps%s", (int)(g - t->name), t->name, g + strlen("ffn_gate_exps"));
-    return LGG_OK;
-}
-
 /* gate_up_proj_bias (experts, 2 * ff): gate the even columns, up the odd;
  * a bf16 checkpoint's gate_up_proj and down_proj transposed. */
 static lgg_status gptoss_tensor(struct lgg_convert *c, cv_tensor *t, lgg_error *err) {
     char up[160];
     lgg_status st;
-    if (lgg__cv_ends_with(t->src_name, "mlp.experts.down_proj")) return expert_t(c, t, 1, err);
+    if (lgg__cv_ends_with(t->src_name, "mlp.experts.down_proj")) return lgg__cv_expert_t(c, t, 1, 1, err);
     if (lgg__cv_ends_with(t->src_name, "mlp.experts.gate_up_proj")) {
-        if ((st = expert_t(c, t, 2, err)) || (st = up_name(c, t, up, sizeof up, err))) return st;
+        if ((st = lgg__cv_expert_t(c, t, 2, 2, err)) || (st = lgg__cv_up_name(c, t, up, sizeof up, err))) return st;
         if (!(st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err))) c->t[c->n_t - 1].row_arg[2] = 1; /* t moves */
         return st;
     }
@@ -99,7 +75,7 @@ static lgg_status gptoss_tensor(struct lgg_convert *c, cv_tensor *t, lgg_error *
                             c->shard_names[t->shard], s->name.ptr);
     t->ne[0] = (int64_t)(s->shape[1] / 2), t->unit = s->shape[1] / 2;
     t->row_of = double_row, t->col_of = interleaved_col, t->col_block = 1, t->row_arg[0] = 0;
-    if ((st = up_name(c, t, up, sizeof up, err))) return st;
+    if ((st = lgg__cv_up_name(c, t, up, sizeof up, err))) return st;
     st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err); /* t moves */
     if (!st) c->t[c->n_t - 1].row_arg[0] = 1;
     return st;

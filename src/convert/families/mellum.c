@@ -1,0 +1,64 @@
+/* mellum.c -- Mellum (MellumForCausalLM) as llama.cpp master (3f545becc)
+ * converts it (conversion/mellum.py): master's base parameters, q/k norms,
+ * experts stacked down, gate, up; then expert_feed_forward_length
+ * (moe_intermediate_size) and, when use_sliding_window is true or absent
+ * and sliding_window is set, the window and layer_types' sliding layers
+ * (required then, as master reads them). */
+#include "../cvint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static lgg_status put(lgg_convert *c, const char *key, const lgg_wvalue *v, lgg_error *err) {
+    char k[160];
+    int n = snprintf(k, sizeof k, "%s.%s", c->fam->arch, key);
+    return lgg_writer_set(c->w, k, (size_t)n, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", k)
+                                                       : LGG_OK;
+}
+
+static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
+    const json_t *ff = json_object_get(c->config, "moe_intermediate_size"), *use = json_object_get(c->config, "use_sliding_window");
+    const json_t *sw = json_object_get(c->config, "sliding_window"), *lt = json_object_get(c->config, "layer_types");
+    lgg_status st = LGG_OK;
+    if (ff && !json_is_null(ff)) {
+        if (!json_is_integer(ff) || json_integer_value(ff) < 0 || json_integer_value(ff) > UINT32_MAX)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'moe_intermediate_size' is not a count", c->dir);
+        uint32_t v = (uint32_t)json_integer_value(ff);
+        lgg_wvalue w = {LGG_VT_U32, 0, 1, &v};
+        st = put(c, "expert_feed_forward_length", &w, err);
+    }
+    if (st || !(json_is_true(use) || !use || json_is_null(use)) || !sw || json_is_null(sw)) return st;
+    if (!json_is_integer(sw) || json_integer_value(sw) < 0 || json_integer_value(sw) > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'sliding_window' is not a count", c->dir);
+    if (!json_is_array(lt))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'layer_types' is missing or not a list (Mellum's "
+                            "sliding window needs it)", c->dir);
+    uint32_t w = (uint32_t)json_integer_value(sw);
+    lgg_wvalue v = {LGG_VT_U32, 0, 1, &w};
+    if ((st = put(c, "attention.sliding_window", &v, err))) return st;
+    size_t n = json_array_size(lt);
+    uint8_t *pat = malloc(n ? n : 1);
+    if (!pat) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(lt, i);
+        pat[i] = json_is_string(e) && !strcmp(json_string_value(e), "sliding_attention");
+    }
+    lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
+    st = put(c, "attention.sliding_window_pattern", &a, err);
+    free(pat);
+    return st;
+}
+
+/* The expert count master stacks by: num_local_experts, else num_experts (as lgg.experts). */
+static lgg_status mellum_init(lgg_convert *c, lgg_error *err) {
+    json_t *n = json_object_get(c->config, "num_local_experts");
+    if (!n) n = json_object_get(c->config, "num_experts");
+    if (!n)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'num_local_experts' (or 'num_experts') is missing",
+                            c->dir);
+    if (json_object_set(c->config, "lgg.experts", n)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+const cv_hooks lgg__cv_hooks_mellum = {mellum_init, NULL, NULL, mellum_meta, NULL, NULL};
