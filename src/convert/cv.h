@@ -212,6 +212,15 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* families/mamba.c: torch's float32 exp. */
 float lgg__cv_torch_expf(float x);
+/* families/mamba.c: Mamba 2's dimensions as llama.cpp master's Mamba2Model
+ * finds them (the hybrids built on it share them), its tensor shapes and its
+ * ssm.* keys. */
+typedef struct cv_mamba2 {
+    uint32_t d_model, expand, d_inner, n_group, head_dim, d_conv, d_state;
+} cv_mamba2;
+lgg_status lgg__cv_mamba2_dims(struct lgg_convert *c, cv_mamba2 *d, lgg_error *err);
+lgg_status lgg__cv_mamba2_tensor(struct lgg_convert *c, struct cv_tensor *t, const cv_mamba2 *d, lgg_error *err);
+lgg_status lgg__cv_mamba2_ssm_keys(struct lgg_convert *c, const cv_mamba2 *d, lgg_error *err);
 /* families/bitnet.c: the same for BitNet; torch 1.13's float32 sum of the |x|
  * of n source values (dtype F32, F16 or BF16) with `lanes` floats per
  * vector (8 or 16) on `threads` threads; a row made ternary by iscale,

@@ -651,6 +651,7 @@ extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
 extern const cv_hooks lgg__cv_hooks_mamba;
+extern const cv_hooks lgg__cv_hooks_mamba2;
 extern const cv_hooks lgg__cv_hooks_gptoss;
 extern const cv_hooks lgg__cv_hooks_minicpm;
 extern const cv_hooks lgg__cv_hooks_minicpm3;
@@ -879,6 +880,9 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_MAMBA \
     "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_out " \
     "blk.#.ssm_x output output_norm token_embd "
+#define KINDS_MAMBA2 \
+    "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out " \
+    "output output_norm token_embd "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1012,6 +1016,8 @@ static const cv_family FAMILIES[] = {
     /* gpt-oss: MXFP4 experts written as MXFP4, sinks, the interleaved gate_up split (families/gpt_oss.c) */
     {"GptOssForCausalLM", "gpt-oss", GPTOSS_META, GPTOSS_TENSORS, KINDS_GPTOSS, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_gptoss},
+    /* Mamba 2: Mamba's names, conv1d squeezed, A and D (n, 1), the gated norm by groups (families/mamba.c) */
+    {"Mamba2ForCausalLM", "mamba2", MAMBA_META, NULL, KINDS_MAMBA2, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_mamba2},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1080,7 +1086,6 @@ static const struct {
      "LlamaModel|LlavaForConditionalGeneration|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MaincoderForCausalLM", MASTER_HAS("maincoder")},
-    {"Mamba2ForCausalLM", MASTER_HAS("mamba")},
     {"MellumForCausalLM", MASTER_HAS("mellum")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},

@@ -384,6 +384,15 @@ static const cv_tmap NAMEMAP[] = {
     {"backbone.posnet.#.proj_out", "posnet.#.attn_output", 0},
     /* DeciLM's (Nemotron-51B's linear-attention layers have one matrix for attention) */
     {"model.layers.#.self_attn.linear_attn", "blk.#.attn_output", 0},
+    /* Mamba 2's gated norm; the hybrids' (Bamba, Granite 4, Falcon-H1, Jamba) mamba layers */
+    {"backbone.layers.#.mixer.norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.mamba.in_proj", "blk.#.ssm_in", 0},
+    {"model.layers.#.mamba.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.#.mamba.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.mamba.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.#.mamba.D", "blk.#.ssm_d", 0},
+    {"model.layers.#.mamba.norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.mamba.out_proj", "blk.#.ssm_out", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
