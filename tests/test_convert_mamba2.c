@@ -88,28 +88,18 @@ static const cv_fcase MAMBA2[] = {
 
 static int llama31_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "llama3_1"); }
 
-/* config with `from` replaced by `to`, then without `drop` (cv_case_refused). */
-static void refused_with(const char *dir, const char *from, const char *to, const char *drop, const char *named) {
-    char config[2048];
-    const char *at = strstr(MAMBA2_CODESTRAL_CONFIG, from);
-    CHECKF(at != NULL, "'%s' is not in the config", from);
-    if (!at) return;
-    snprintf(config, sizeof config, "%.*s%s%s", (int)(at - MAMBA2_CODESTRAL_CONFIG), MAMBA2_CODESTRAL_CONFIG, to,
-             at + strlen(from));
-    cv_case_refused(dir, config, drop, named);
-}
-
 /* What master asserts or cannot reshape is refused with the reason. */
 TEST(convert_mamba2_refused) {
     if (access(cv_case_npm_file("llama3_1", "tokenizer.json"), R_OK) != 0) return;
     const char *dir = cv_fcase_make(&MAMBA2[1], NULL, llama31_tokenizer);
     CHECK(dir != NULL);
     if (!dir) return;
-    refused_with(dir, "\"n_groups\":2", "\"n_groups\":3", "", "group count 3");
-    refused_with(dir, "\"expand\":2", "\"expand\":2,\"mamba_d_ssm\":96", "", "is not expand 2 * hidden_size 32");
-    refused_with(dir, "\"expand\":2", "\"expand\":1", "", "not d_inner 32");
-    refused_with(dir, "\"vocab_size\":128250", "\"vocab_size\":128250,\"pad_vocab_size_multiple\":0", "",
-                 "'pad_vocab_size_multiple'");
+    cv_case_refused_edit(dir, MAMBA2_CODESTRAL_CONFIG, "\"n_groups\":2", "\"n_groups\":3", "group count 3");
+    cv_case_refused_edit(dir, MAMBA2_CODESTRAL_CONFIG, "\"expand\":2", "\"expand\":2,\"mamba_d_ssm\":96",
+                         "is not expand 2 * hidden_size 32");
+    cv_case_refused_edit(dir, MAMBA2_CODESTRAL_CONFIG, "\"expand\":2", "\"expand\":1", "not d_inner 32");
+    cv_case_refused_edit(dir, MAMBA2_CODESTRAL_CONFIG, "\"vocab_size\":128250",
+                         "\"vocab_size\":128250,\"pad_vocab_size_multiple\":0", "'pad_vocab_size_multiple'");
     cv_case_refused(dir, MAMBA2_CODESTRAL_CONFIG, "\"hidden_size\":32,", "'hidden_size'");
 }
 

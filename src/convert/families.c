@@ -625,6 +625,23 @@ static const cv_mkey WAVTOKENIZER_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Granite 4 hybrids and Bamba (master's GraniteHybridModel over its
+ * GraniteMoeModel) and GraniteMoeShared: master's base parameters, llama's
+ * vocab_size and rope dimension (head_dim ignored), Granite's multipliers,
+ * the shared experts' width; the hybrids' ssm.* and per-block keys follow
+ * (families/granite_hybrid.c). */
+static const cv_mkey GRANITE_MASTER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO},
+    {"expert_shared_feed_forward_length", "shared_intermediate_size", CV_M_U32, CV_M_NONZERO},
+    {NULL, NULL, 0, 0},
+};
+
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
 /* What the families with code do (families/NAME.c): the rows' hooks. */
@@ -647,6 +664,7 @@ extern const cv_hooks lgg__cv_hooks_gemma_embedding;
 extern const cv_hooks lgg__cv_hooks_gpt2;
 extern const cv_hooks lgg__cv_hooks_gptneox;
 extern const cv_hooks lgg__cv_hooks_granitemoe;
+extern const cv_hooks lgg__cv_hooks_granite_hybrid;
 extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
@@ -883,6 +901,15 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_MAMBA2 \
     "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out " \
     "output output_norm token_embd "
+#define KINDS_GRANITEHYBRID \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt " \
+    "blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out output output_norm token_embd "
+#define KINDS_GRANITEMOE_SHARED \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1018,6 +1045,13 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_gptoss},
     /* Mamba 2: Mamba's names, conv1d squeezed, A and D (n, 1), the gated norm by groups (families/mamba.c) */
     {"Mamba2ForCausalLM", "mamba2", MAMBA_META, NULL, KINDS_MAMBA2, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_mamba2},
+    /* Granite 4 hybrids and Bamba: Mamba 2 and attention blocks, GraniteMoE's experts, a shared MLP
+       (families/granite_hybrid.c); GraniteMoeShared: GraniteMoE with the shared MLP */
+    {"GraniteMoeHybridForCausalLM|BambaForCausalLM", "granitehybrid", GRANITE_MASTER_META, NULL, KINDS_GRANITEHYBRID, 0,
+     CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_hybrid},
+    {"GraniteMoeSharedForCausalLM", "granitemoe", GRANITE_MASTER_META, NULL, KINDS_GRANITEMOE_SHARED, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_granitemoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1064,8 +1098,7 @@ static const struct {
      "Glm4vMoeForConditionalGeneration|GlmMoeDsaForCausalLM|GlmOcrForConditionalGeneration|"
      "SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
-    {"BambaForCausalLM|GraniteMoeHybridForCausalLM|GraniteMoeSWAForCausalLM|"
-     "GraniteMoeSharedForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
+    {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"Grok1ForCausalLM", MASTER_HAS("grok")},
     {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", MASTER_HAS("grovemoe")},

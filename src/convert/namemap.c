@@ -393,6 +393,14 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.mamba.D", "blk.#.ssm_d", 0},
     {"model.layers.#.mamba.norm", "blk.#.ssm_norm", 0},
     {"model.layers.#.mamba.out_proj", "blk.#.ssm_out", 0},
+    /* Granite 4's and GraniteMoeShared's shared MLP (input_linear split by families/granitemoe.c) */
+    {"model.layers.#.shared_mlp.input_linear", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down_shexp", 0},
+    /* Bamba's (and Jamba's) feed-forward and its norm */
+    {"model.layers.#.pre_ff_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.feed_forward.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.feed_forward.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.feed_forward.down_proj", "blk.#.ffn_down", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

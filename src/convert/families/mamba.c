@@ -48,7 +48,7 @@ static int truthy(const json_t *v) {
 
 /* find_hparam(keys) or dflt: the first of keys ('|'-separated) present,
  * when true. */
-static lgg_status count_or(lgg_convert *c, const char *keys, int64_t dflt, uint32_t *out, lgg_error *err) {
+lgg_status lgg__cv_find_count(lgg_convert *c, const char *keys, int64_t dflt, uint32_t *out, lgg_error *err) {
     char key[48] = "";
     const json_t *v = NULL;
     for (const char *p = keys; *p && !v;) {
@@ -72,7 +72,7 @@ static lgg_status count_or(lgg_convert *c, const char *keys, int64_t dflt, uint3
 }
 
 /* find_hparam(["layer_norm_epsilon", "rms_norm_eps"]) or 1e-5. */
-static lgg_status mamba_eps(lgg_convert *c, float *eps, lgg_error *err) {
+lgg_status lgg__cv_mamba_eps(lgg_convert *c, float *eps, lgg_error *err) {
     const char *ek = json_object_get(c->config, "layer_norm_epsilon") ? "layer_norm_epsilon" : "rms_norm_eps";
     const json_t *v = json_object_get(c->config, ek);
     if (truthy(v) && !json_is_number(v))
@@ -81,11 +81,10 @@ static lgg_status mamba_eps(lgg_convert *c, float *eps, lgg_error *err) {
     return LGG_OK;
 }
 
-/* The vocabulary size rounded up to pad_vocab_size_multiple (default
- * dflt), which the reference writes back into its hyperparameters. */
-static lgg_status pad_vocab(lgg_convert *c, int64_t dflt, lgg_error *err) {
-    const json_t *vs = json_object_get(c->config, "vocab_size"), *pm = json_object_get(c->config, "pad_vocab_size_multiple");
-    int64_t pad = pm ? (json_is_integer(pm) ? json_integer_value(pm) : 0) : dflt;
+/* The vocabulary size rounded up to a multiple of pad, which the reference
+ * writes back into its hyperparameters. */
+lgg_status lgg__cv_pad_vocab(lgg_convert *c, int64_t pad, lgg_error *err) {
+    const json_t *vs = json_object_get(c->config, "vocab_size");
     if (!json_is_integer(vs) || json_integer_value(vs) < 0 || json_integer_value(vs) > (1 << 30))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'vocab_size' is missing or not a count", c->dir);
     if (pad <= 0 || pad > (1 << 20))
@@ -93,6 +92,12 @@ static lgg_status pad_vocab(lgg_convert *c, int64_t dflt, lgg_error *err) {
     int64_t n = (json_integer_value(vs) + pad - 1) / pad * pad;
     return json_object_set_new(c->config, "vocab_size", json_integer(n)) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory")
                                                                         : LGG_OK;
+}
+
+/* pad_vocab_size_multiple, else dflt. */
+static lgg_status pad_vocab(lgg_convert *c, int64_t dflt, lgg_error *err) {
+    const json_t *pm = json_object_get(c->config, "pad_vocab_size_multiple");
+    return lgg__cv_pad_vocab(c, pm ? (json_is_integer(pm) ? json_integer_value(pm) : 0) : dflt, err);
 }
 
 static lgg_status mamba_init(lgg_convert *c, lgg_error *err) { return pad_vocab(c, 8, err); }
@@ -153,20 +158,20 @@ static lgg_status put_u32(lgg_convert *c, const char *name, uint32_t v, lgg_erro
 
 static lgg_status mamba_meta(lgg_convert *c, lgg_error *err) {
     uint32_t d_model, d_conv, d_inner, d_state, dt_rank;
-    lgg_status st = count_or(c, "hidden_size|d_model", -1, &d_model, err);
+    lgg_status st = lgg__cv_find_count(c, "hidden_size|d_model", -1, &d_model, err);
     if (st || !d_model)
         return st ? st : lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'hidden_size' (or d_model) is missing", c->dir);
-    if (!st) st = count_or(c, "conv_kernel|d_conv", 4, &d_conv, err);
-    if (!st) st = count_or(c, "intermediate_size|d_inner", 2 * (int64_t)d_model, &d_inner, err);
-    if (!st) st = count_or(c, "state_size|d_state", 16, &d_state, err);
-    if (!st) st = count_or(c, "time_step_rank|dt_rank", (d_model + 15) / 16, &dt_rank, err);
+    if (!st) st = lgg__cv_find_count(c, "conv_kernel|d_conv", 4, &d_conv, err);
+    if (!st) st = lgg__cv_find_count(c, "intermediate_size|d_inner", 2 * (int64_t)d_model, &d_inner, err);
+    if (!st) st = lgg__cv_find_count(c, "state_size|d_state", 16, &d_state, err);
+    if (!st) st = lgg__cv_find_count(c, "time_step_rank|dt_rank", (d_model + 15) / 16, &dt_rank, err);
     if (st) return st;
     if (d_inner != 2 * (uint64_t)d_model) /* the reference asserts it */
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: key 'intermediate_size' %u is not 2 * hidden_size", c->dir,
                             d_inner);
     float eps;
     const json_t *mt = json_object_get(c->config, "model_type");
-    if ((st = mamba_eps(c, &eps, err)) != LGG_OK) return st;
+    if ((st = lgg__cv_mamba_eps(c, &eps, err)) != LGG_OK) return st;
     const struct {
         const char *name;
         uint32_t v;
@@ -207,13 +212,13 @@ const cv_hooks lgg__cv_hooks_mamba = {mamba_init, NULL, mamba_tensor, mamba_meta
  * finds them; checked as master asserts them. */
 lgg_status lgg__cv_mamba2_dims(lgg_convert *c, cv_mamba2 *d, lgg_error *err) {
     uint32_t expand;
-    lgg_status st = count_or(c, "hidden_size|d_model|dim", -1, &d->d_model, err);
-    if (!st) st = count_or(c, "mamba_expand|expand", 2, &expand, err);
-    if (!st) st = count_or(c, "mamba_d_ssm|intermediate_size|d_inner", (int64_t)expand * d->d_model, &d->d_inner, err);
-    if (!st) st = count_or(c, "n_groups", 1, &d->n_group, err);
-    if (!st) st = count_or(c, "mamba_d_head|head_dim", 64, &d->head_dim, err);
-    if (!st) st = count_or(c, "conv_kernel|d_conv", 4, &d->d_conv, err);
-    if (!st) st = count_or(c, "state_size|d_state", 128, &d->d_state, err);
+    lgg_status st = lgg__cv_find_count(c, "hidden_size|d_model|dim", -1, &d->d_model, err);
+    if (!st) st = lgg__cv_find_count(c, "mamba_expand|expand", 2, &expand, err);
+    if (!st) st = lgg__cv_find_count(c, "mamba_d_ssm|intermediate_size|d_inner", (int64_t)expand * d->d_model, &d->d_inner, err);
+    if (!st) st = lgg__cv_find_count(c, "n_groups", 1, &d->n_group, err);
+    if (!st) st = lgg__cv_find_count(c, "mamba_d_head|head_dim", 64, &d->head_dim, err);
+    if (!st) st = lgg__cv_find_count(c, "conv_kernel|d_conv", 4, &d->d_conv, err);
+    if (!st) st = lgg__cv_find_count(c, "state_size|d_state", 128, &d->d_state, err);
     if (st) return st;
     if (!d->d_model || !d->d_inner || !d->head_dim || d->d_inner % d->head_dim || d->d_inner % d->n_group)
         return lgg__cv_fail(err, LGG_ERR_INVALID,
@@ -236,7 +241,7 @@ static lgg_status mamba2_init(lgg_convert *c, lgg_error *err) {
 
 /* Codestral's model.backbone. and model.lm_head names without "model.";
  * dt_bias as dt_proj's bias. */
-static int mamba2_hf_name(const char *hf, char *out, size_t cap) {
+int lgg__cv_mamba2_hf_name(const char *hf, char *out, size_t cap) {
     if (!strncmp(hf, "model.backbone", 14) || !strncmp(hf, "model.lm_head", 13)) hf += 6;
     size_t l = strlen(hf);
     if (lgg__cv_ends_with(hf, ".dt_bias")) snprintf(out, cap, "%.*s.dt_proj.bias", (int)(l - 8), hf);
@@ -245,7 +250,7 @@ static int mamba2_hf_name(const char *hf, char *out, size_t cap) {
 }
 
 /* Whether name is blk.N.WHAT exactly (no suffix). */
-static int block_name_is(const char *name, const char *what) {
+int lgg__cv_block_name_is(const char *name, const char *what) {
     if (strncmp(name, "blk.", 4)) return 0;
     const char *p = name + 4;
     while (*p >= '0' && *p <= '9') p++;
@@ -262,7 +267,7 @@ lgg_status lgg__cv_mamba2_tensor(lgg_convert *c, cv_tensor *t, const cv_mamba2 *
             if (t->ne[i] != 1) t->ne[k++] = t->ne[i];
         t->n_dims = k ? k : 1;
         for (uint32_t i = k; i < 4; i++) t->ne[i] = 1;
-    } else if (block_name_is(t->name, "ssm_a") || block_name_is(t->name, "ssm_d")) {
+    } else if (lgg__cv_block_name_is(t->name, "ssm_a") || lgg__cv_block_name_is(t->name, "ssm_d")) {
         if (t->n_dims == 4)
             return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': 4 dimensions and a trailing 1 are more than GGUF holds",
                                 c->dir, t->src_name);
@@ -270,6 +275,9 @@ lgg_status lgg__cv_mamba2_tensor(lgg_convert *c, cv_tensor *t, const cv_mamba2 *
         t->ne[0] = 1, t->n_dims++;
     } else if (lgg__cv_ends_with(t->name, ".ssm_norm.weight")) {
         uint64_t n = (uint64_t)t->ne[0] * (uint64_t)t->ne[1] * (uint64_t)t->ne[2] * (uint64_t)t->ne[3];
+        if (!d->n_group || d->d_inner % d->n_group)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': d_inner %u is not a multiple of the group count %u "
+                                "(config.json)", c->dir, t->src_name, d->d_inner, d->n_group);
         if (n != d->d_inner)
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': %llu values, not d_inner %u (config.json)", c->dir,
                                 t->src_name, (unsigned long long)n, d->d_inner);
@@ -309,7 +317,7 @@ static lgg_status mamba2_meta(lgg_convert *c, lgg_error *err) {
     cv_mamba2 d;
     float eps;
     lgg_status st = lgg__cv_mamba2_dims(c, &d, err);
-    if (!st) st = mamba_eps(c, &eps, err);
+    if (!st) st = lgg__cv_mamba_eps(c, &eps, err);
     if (st) return st;
     if (c->block_count > UINT32_MAX)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: the block count is beyond 32 bits", c->dir);
@@ -329,7 +337,7 @@ static lgg_status mamba2_meta(lgg_convert *c, lgg_error *err) {
 /* tokenizer.model (SentencePiece), tokenizer.json (BPE); Codestral's
  * tokenizer.model.v3 master asks to rename; master's bundled GPT-NeoX
  * vocabulary is not part of this tool. */
-static lgg_status mamba2_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+lgg_status lgg__cv_mamba2_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
     if (lgg__cv_exists(c, "tokenizer.model", NULL)) return lgg__cv_spm(c, tc, err);
     if (lgg__cv_exists(c, "tokenizer.model.v3", NULL))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tokenizer.model.v3: rename it to tokenizer.model (llama.cpp master "
@@ -340,4 +348,4 @@ static lgg_status mamba2_vocab(lgg_convert *c, json_t *tc, const lgg_convert_opt
                         "vocabulary, which is not part of this tool)", c->dir);
 }
 
-const cv_hooks lgg__cv_hooks_mamba2 = {mamba2_init, mamba2_hf_name, mamba2_tensor, mamba2_meta, mamba2_vocab, NULL};
+const cv_hooks lgg__cv_hooks_mamba2 = {mamba2_init, lgg__cv_mamba2_hf_name, mamba2_tensor, mamba2_meta, lgg__cv_mamba2_vocab, NULL};
