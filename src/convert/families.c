@@ -642,6 +642,10 @@ static const cv_mkey GRANITE_MASTER_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* LFM2 (master's LFM2Model): master's base parameters; families/lfm2.c
+ * writes its own over some of them and adds the rest. */
+static const cv_mkey LFM2_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
 /* What the families with code do (families/NAME.c): the rows' hooks. */
@@ -668,6 +672,7 @@ extern const cv_hooks lgg__cv_hooks_granite_hybrid;
 extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
+extern const cv_hooks lgg__cv_hooks_lfm2;
 extern const cv_hooks lgg__cv_hooks_mamba;
 extern const cv_hooks lgg__cv_hooks_mamba2;
 extern const cv_hooks lgg__cv_hooks_gptoss;
@@ -910,6 +915,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
     "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
     "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_LFM2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.shortconv.conv blk.#.shortconv.in_proj " \
+    "blk.#.shortconv.out_proj output token_embd token_embd_norm "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1049,6 +1058,8 @@ static const cv_family FAMILIES[] = {
        (families/granite_hybrid.c); GraniteMoeShared: GraniteMoE with the shared MLP */
     {"GraniteMoeHybridForCausalLM|BambaForCausalLM", "granitehybrid", GRANITE_MASTER_META, NULL, KINDS_GRANITEHYBRID, 0,
      CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_hybrid},
+    /* LFM2: short-convolution and attention blocks (families/lfm2.c) */
+    {"LFM2ForCausalLM|Lfm2ForCausalLM", "lfm2", LFM2_META, NULL, KINDS_LFM2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_lfm2},
     {"GraniteMoeSharedForCausalLM", "granitemoe", GRANITE_MASTER_META, NULL, KINDS_GRANITEMOE_SHARED, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL,
      &lgg__cv_hooks_granitemoe},
@@ -1110,8 +1121,7 @@ static const struct {
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
-    {"LFM2ForCausalLM|Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2ForCausalLM|Lfm2Model|"
-     "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
+    {"Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2Model|Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|IQuestCoderForCausalLM|Llama4ForCausalLM|"

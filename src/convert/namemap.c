@@ -401,6 +401,15 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.feed_forward.gate_proj", "blk.#.ffn_gate", 0},
     {"model.layers.#.feed_forward.up_proj", "blk.#.ffn_up", 0},
     {"model.layers.#.feed_forward.down_proj", "blk.#.ffn_down", 0},
+    /* LFM2's short-convolution blocks, norms and attention output */
+    {"model.embedding_norm", "token_embd_norm", 0},
+    {"model.layers.#.operator_norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.conv.conv", "blk.#.shortconv.conv", 0},
+    {"model.layers.#.conv.in_proj", "blk.#.shortconv.in_proj", 0},
+    {"model.layers.#.conv.out_proj", "blk.#.shortconv.out_proj", 0},
+    {"model.layers.#.self_attn.out_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.self_attn.q_layernorm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.self_attn.k_layernorm", "blk.#.attn_k_norm", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
