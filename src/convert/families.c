@@ -680,6 +680,7 @@ extern const cv_hooks lgg__cv_hooks_minicpm;
 extern const cv_hooks lgg__cv_hooks_minicpm3;
 extern const cv_hooks lgg__cv_hooks_mpt;
 extern const cv_hooks lgg__cv_hooks_nemotron;
+extern const cv_hooks lgg__cv_hooks_nemotron_h;
 extern const cv_hooks lgg__cv_hooks_nomic_bert;
 extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_phi3;
@@ -919,6 +920,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
     "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.shortconv.conv blk.#.shortconv.in_proj " \
     "blk.#.shortconv.out_proj output token_embd token_embd_norm "
+#define KINDS_NEMOTRON_H \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_up " \
+    "blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out output " \
+    "output_norm token_embd "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1060,6 +1065,9 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_hybrid},
     /* LFM2: short-convolution and attention blocks (families/lfm2.c) */
     {"LFM2ForCausalLM|Lfm2ForCausalLM", "lfm2", LFM2_META, NULL, KINDS_LFM2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_lfm2},
+    /* Nemotron-H (dense): the Granite hybrid's code with its block pattern (families/granite_hybrid.c) */
+    {"NemotronHForCausalLM", "nemotron_h", GRANITE_MASTER_META, NULL, KINDS_NEMOTRON_H, 0,
+     CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_nemotron_h},
     {"GraniteMoeSharedForCausalLM", "granitemoe", GRANITE_MASTER_META, NULL, KINDS_GRANITEMOE_SHARED, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL,
      &lgg__cv_hooks_granitemoe},
@@ -1137,7 +1145,6 @@ static const struct {
     {"Ministral3ForCausalLM|Mistral3ForConditionalGeneration", MASTER_HAS("mistral3")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"NanbeigeForCausalLM", MASTER_HAS("nanbeige")},
-    {"NemotronHForCausalLM", MASTER_HAS("nemotron")},
     {"Olmo3ForCausalLM|SeedOssForCausalLM", MASTER_HAS("olmo")},
     {"PanguEmbeddedForCausalLM", MASTER_HAS("pangu")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},

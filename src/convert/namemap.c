@@ -410,6 +410,13 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.self_attn.out_proj", "blk.#.attn_output", 0},
     {"model.layers.#.self_attn.q_layernorm", "blk.#.attn_q_norm", 0},
     {"model.layers.#.self_attn.k_layernorm", "blk.#.attn_k_norm", 0},
+    /* Nemotron-H's attention and MLP blocks (their mixer) */
+    {"backbone.layers.#.mixer.q_proj", "blk.#.attn_q", 0},
+    {"backbone.layers.#.mixer.k_proj", "blk.#.attn_k", 0},
+    {"backbone.layers.#.mixer.v_proj", "blk.#.attn_v", 0},
+    {"backbone.layers.#.mixer.o_proj", "blk.#.attn_output", 0},
+    {"backbone.layers.#.mixer.up_proj", "blk.#.ffn_up", 0},
+    {"backbone.layers.#.mixer.down_proj", "blk.#.ffn_down", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
