@@ -645,6 +645,13 @@ static const cv_mkey GRANITE_MASTER_META[] = {
 /* LFM2 (master's LFM2Model): master's base parameters; families/lfm2.c
  * writes its own over some of them and adds the rest. */
 static const cv_mkey LFM2_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+static const cv_mkey LFM2MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "num_dense_layers", CV_M_U32, CV_M_REQUIRED},
+    {"expert_gating_func", "2", CV_M_U32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
 
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
@@ -673,6 +680,7 @@ extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
 extern const cv_hooks lgg__cv_hooks_lfm2;
+extern const cv_hooks lgg__cv_hooks_lfm2moe;
 extern const cv_hooks lgg__cv_hooks_mamba;
 extern const cv_hooks lgg__cv_hooks_mamba2;
 extern const cv_hooks lgg__cv_hooks_gptoss;
@@ -924,6 +932,11 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_up " \
     "blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out output " \
     "output_norm token_embd "
+#define KINDS_LFM2MOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.shortconv.conv blk.#.shortconv.in_proj " \
+    "blk.#.shortconv.out_proj output token_embd token_embd_norm "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1065,6 +1078,8 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_hybrid},
     /* LFM2: short-convolution and attention blocks (families/lfm2.c) */
     {"LFM2ForCausalLM|Lfm2ForCausalLM", "lfm2", LFM2_META, NULL, KINDS_LFM2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_lfm2},
+    {"Lfm2MoeForCausalLM", "lfm2moe", LFM2MOE_META, NULL, KINDS_LFM2MOE, CV_V_BPE, CV_F_MASTER, "num_experts",
+     &lgg__cv_hooks_lfm2moe},
     /* Nemotron-H (dense): the Granite hybrid's code with its block pattern (families/granite_hybrid.c) */
     {"NemotronHForCausalLM", "nemotron_h", GRANITE_MASTER_META, NULL, KINDS_NEMOTRON_H, 0,
      CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_nemotron_h},
@@ -1129,7 +1144,7 @@ static const struct {
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
-    {"Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2Model|Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
+    {"Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2Model", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"ApertusForCausalLM|ArceeForCausalLM|Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|IQuestCoderForCausalLM|Llama4ForCausalLM|"

@@ -410,6 +410,12 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.self_attn.out_proj", "blk.#.attn_output", 0},
     {"model.layers.#.self_attn.q_layernorm", "blk.#.attn_q_norm", 0},
     {"model.layers.#.self_attn.k_layernorm", "blk.#.attn_k_norm", 0},
+    /* LFM2-MoE's router, expert bias and experts */
+    {"model.layers.#.feed_forward.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.feed_forward.expert_bias", "blk.#.exp_probs_b.bias", 0},
+    {"model.layers.#.feed_forward.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.feed_forward.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.feed_forward.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
     /* Nemotron-H's attention and MLP blocks (their mixer) */
     {"backbone.layers.#.mixer.q_proj", "blk.#.attn_q", 0},
     {"backbone.layers.#.mixer.k_proj", "blk.#.attn_k", 0},

@@ -3,7 +3,10 @@
  * the base parameters' place), the norm epsilon from norm_eps and the
  * feed-forward width as LFM2 adjusts it (both written over the base's, in
  * place), the short convolution's cache length; its conv weight squeezed
- * to (channels, kernel). */
+ * to (channels, kernel).  LFM2-MoE (master's LFM2MoeModel): the same
+ * blocks, its leading dense blocks then experts (stacked w1, w2, w3), the
+ * router and its expert bias; its KV head counts for "full_attention"
+ * blocks, the vocabulary size and cache length after its expert keys. */
 #include "../cvint.h"
 
 #include <math.h>
@@ -21,8 +24,9 @@ static lgg_status set_u32(lgg_convert *c, const char *name, uint32_t v, lgg_erro
     return set_key(c, name, &w, err);
 }
 
-/* num_key_value_heads for each "full_attention" block of layer_types, 0 for the others (INT32: gguf-py's list type). */
-static lgg_status kv_heads(lgg_convert *c, lgg_error *err) {
+/* num_key_value_heads per block of layer_types (INT32: gguf-py's list type):
+ * LFM2 0 for a "conv" block, LFM2-MoE for any block but "full_attention". */
+static lgg_status kv_heads(lgg_convert *c, int moe, lgg_error *err) {
     const json_t *lt = json_object_get(c->config, "layer_types"), *kv = json_object_get(c->config, "num_key_value_heads");
     size_t n = json_array_size(lt);
     if (!json_is_array(lt) || !json_is_integer(kv) || json_integer_value(kv) < 0 || json_integer_value(kv) > INT32_MAX ||
@@ -33,7 +37,8 @@ static lgg_status kv_heads(lgg_convert *c, lgg_error *err) {
     if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const json_t *e = json_array_get(lt, i);
-        v[i] = json_is_string(e) && !strcmp(json_string_value(e), "conv") ? 0 : (int32_t)json_integer_value(kv);
+        const char *k = json_is_string(e) ? json_string_value(e) : "";
+        v[i] = (moe ? strcmp(k, "full_attention") : !strcmp(k, "conv")) ? 0 : (int32_t)json_integer_value(kv);
     }
     lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, n, v};
     lgg_status st = set_key(c, "attention.head_count_kv", &w, err);
@@ -67,13 +72,22 @@ static lgg_status ff_dim(lgg_convert *c, uint32_t *out, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status lfm2_meta(lgg_convert *c, lgg_error *err) {
-    uint32_t ff, l_cache;
-    lgg_status st = kv_heads(c, err);
-    if (!st) st = lgg__cv_find_count(c, "vocab_size", -1, &ff, err);
-    if (!st) st = set_u32(c, "vocab_size", ff, err);
+/* The KV heads over the base's count, then vocab_size and the cache length. */
+static lgg_status kv_vocab_cache(lgg_convert *c, int moe, lgg_error *err) {
+    uint32_t n, l_cache;
+    lgg_status st = kv_heads(c, moe, err);
+    if (!st) st = lgg__cv_find_count(c, "vocab_size", -1, &n, err);
+    if (!st) st = set_u32(c, "vocab_size", n, err);
     if (!st) st = lgg__cv_find_count(c, "conv_L_cache", -1, &l_cache, err);
     if (!st) st = set_u32(c, "shortconv.l_cache", l_cache, err);
+    return st;
+}
+
+static lgg_status lfm2moe_meta(lgg_convert *c, lgg_error *err) { return kv_vocab_cache(c, 1, err); }
+
+static lgg_status lfm2_meta(lgg_convert *c, lgg_error *err) {
+    uint32_t ff = 0;
+    lgg_status st = kv_vocab_cache(c, 0, err);
     const json_t *eps = json_object_get(c->config, "norm_eps");
     if (!st && !json_is_number(eps)) st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'norm_eps' is needed", c->dir);
     float e = st ? 0 : (float)json_number_value(eps);
@@ -95,3 +109,4 @@ static lgg_status lfm2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_lfm2 = {NULL, NULL, lfm2_tensor, lfm2_meta, NULL, NULL};
+const cv_hooks lgg__cv_hooks_lfm2moe = {NULL, NULL, lfm2_tensor, lfm2moe_meta, NULL, NULL};
