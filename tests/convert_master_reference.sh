@@ -2,7 +2,7 @@
 # convert_master_reference.sh -- remake the reference sha256s recorded in the
 # tests that hold llama.cpp master's converter output (tests/test_convert_qwen3.c,
 # test_convert_smollm3.c, test_convert_target.c, test_convert_glm4.c, test_convert_gemma3.c, test_convert_mamba2.c,
-# test_convert_granite.c, test_convert_nemotron_h.c, test_convert_lfm2.c):
+# test_convert_granite.c, test_convert_falcon_h1.c, test_convert_nemotron_h.c, test_convert_lfm2.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -21,7 +21,7 @@
 # (default "GLM-4.7-Flash-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
-# convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mamba2 convert_granite convert_nemotron_h convert_lfm2").
+# convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mamba2 convert_granite convert_falcon_h1 convert_nemotron_h convert_lfm2").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -29,7 +29,7 @@ shift 2
 shims=$(cd ../shared/golden/convert-master/shims && pwd):$(cd tests/ref-shims/master && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mamba2 convert_granite convert_nemotron_h convert_lfm2} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_mamba2 convert_granite convert_falcon_h1 convert_nemotron_h convert_lfm2} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")

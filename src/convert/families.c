@@ -667,6 +667,7 @@ extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
+extern const cv_hooks lgg__cv_hooks_falcon_h1;
 extern const cv_hooks lgg__cv_hooks_glm4;
 extern const cv_hooks lgg__cv_hooks_glm4moe;
 extern const cv_hooks lgg__cv_hooks_glm4moelite;
@@ -755,6 +756,12 @@ static const cv_tmap GLM4MOE_TENSORS[] = {
 static const cv_tmap GLM4_TENSORS[] = {
     {"model.layers.#.post_self_attn_layernorm", "blk.#.post_attention_norm", 0},
     {"model.layers.#.post_mlp_layernorm", "blk.#.post_ffw_norm", 0},
+    {NULL, NULL, 0},
+};
+/* Falcon-H1: the norm before the MLP as master maps it, by its whole name
+ * (families/falcon_h1.c renames it first): no suffix. */
+static const cv_tmap FALCON_H1_TENSORS[] = {
+    {"model.layers.#.pre_ff_layernorm_weight", "blk.#.ffn_norm", 0},
     {NULL, NULL, 0},
 };
 /* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
@@ -937,6 +944,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.shortconv.conv blk.#.shortconv.in_proj " \
     "blk.#.shortconv.out_proj output token_embd token_embd_norm "
+#define KINDS_FALCON_H1 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm " \
+    "blk.#.ssm_out output output_norm token_embd "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1083,6 +1094,8 @@ static const cv_family FAMILIES[] = {
     /* Nemotron-H (dense): the Granite hybrid's code with its block pattern (families/granite_hybrid.c) */
     {"NemotronHForCausalLM", "nemotron_h", GRANITE_MASTER_META, NULL, KINDS_NEMOTRON_H, 0,
      CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_nemotron_h},
+    /* Falcon-H1: Mamba 2, attention and an MLP in every block, its multipliers applied (families/falcon_h1.c) */
+    {"FalconH1ForCausalLM", "falcon-h1", MAMBA_META, FALCON_H1_TENSORS, KINDS_FALCON_H1, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_falcon_h1},
     {"GraniteMoeSharedForCausalLM", "granitemoe", GRANITE_MASTER_META, NULL, KINDS_GRANITEMOE_SHARED, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL,
      &lgg__cv_hooks_granitemoe},
@@ -1124,7 +1137,6 @@ static const struct {
      "PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4ForCausalLM|Exaone4_5_ForConditionalGeneration|ExaoneMoEForCausalLM|"
      "ExaoneMoeForCausalLM", MASTER_HAS("exaone")},
-    {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
