@@ -314,6 +314,21 @@ void cv_case_refused(const char *dir, const char *config, const char *drop, cons
     if ((f = fopen(path, "w"))) fputs(config, f), fclose(f); /* as it was (the references are made from it) */
 }
 
+void cv_case_refused_edit(const char *dir, const char *config, const char *from, const char *to, const char *named) {
+    char path[4300];
+    const char *at = strstr(config, from);
+    CHECKF(at != NULL, "%s: '%s' is not in its config.json", dir, from);
+    size_t n = strlen(config) + strlen(to) + 1;
+    char *text = at ? malloc(n) : NULL;
+    if (!text) return;
+    snprintf(text, n, "%.*s%s%s", (int)(at - config), config, to, at + strlen(from));
+    cv_case_refused(dir, text, "", named);
+    free(text);
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *f = fopen(path, "w");
+    if (f) fputs(config, f), fclose(f);
+}
+
 /* A Mixtral checkpoint whose one block (4 experts, their w1/w2/w3 of 64 x
  * 65536 each in BF16: 96 MiB) is larger than LGG_CONVERT_IO_CHUNK, the
  * tokenizer the SentencePiece stand-in, the weights the generator's (what

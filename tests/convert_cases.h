@@ -84,6 +84,9 @@ int cv_case_run(const char *dir, const char *name, const char *const sha[5], con
  * with a message containing `named` (a failed check otherwise); then
  * config.json is written back as `config`. */
 void cv_case_refused(const char *dir, const char *config, const char *drop, const char *named);
+/* The same with `config`'s text `from` replaced by `to` (config is written
+ * back as it was). */
+void cv_case_refused_edit(const char *dir, const char *config, const char *from, const char *to, const char *named);
 /* dir (made) as a Mixtral checkpoint of one block larger than
  * LGG_CONVERT_IO_CHUNK (about 104 MiB; the SentencePiece stand-in's
  * tokenizer); model.safetensors' size, 0 on failure. */

@@ -113,7 +113,8 @@ static int keep_f32(const char *name, uint32_t hf_dims) {
     static const char *const suffixes[] = {
         ".ffn_gate_inp.weight", "position_embd.weight", "token_types.weight", ".ssm_conv1d.weight",
         ".time_mix_first.weight", ".time_mix_w1.weight", ".time_mix_w2.weight", ".time_mix_decay_w1.weight",
-        ".time_mix_decay_w2.weight", ".time_mix_lerp_fused.weight", ".norm1.weight", ".norm2.weight"};
+        ".time_mix_decay_w2.weight", ".time_mix_lerp_fused.weight", ".norm1.weight", ".norm2.weight",
+        ".shortconv.conv.weight"};
     if (hf_dims <= 1 || lgg__cv_ends_with(name, "_norm.weight") || !lgg__cv_ends_with(name, ".weight")) return 1;
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
         if (lgg__cv_ends_with(name, suffixes[i])) return 1;

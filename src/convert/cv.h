@@ -212,6 +212,28 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* families/mamba.c: torch's float32 exp. */
 float lgg__cv_torch_expf(float x);
+/* families/mamba.c: Mamba 2's dimensions as llama.cpp master's Mamba2Model
+ * finds them (the hybrids built on it share them), its tensor shapes and its
+ * ssm.* keys. */
+typedef struct cv_mamba2 {
+    uint32_t d_model, expand, d_inner, n_group, head_dim, d_conv, d_state;
+} cv_mamba2;
+lgg_status lgg__cv_mamba2_dims(struct lgg_convert *c, cv_mamba2 *d, lgg_error *err);
+lgg_status lgg__cv_mamba2_tensor(struct lgg_convert *c, struct cv_tensor *t, const cv_mamba2 *d, lgg_error *err);
+lgg_status lgg__cv_mamba2_ssm_keys(struct lgg_convert *c, const cv_mamba2 *d, lgg_error *err);
+lgg_status lgg__cv_mamba2_vocab(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
+int lgg__cv_mamba2_hf_name(const char *hf, char *out, size_t cap);
+/* find_hparam(keys) or dflt (keys '|'-separated; dflt < 0: required), as a
+ * 32-bit count; the vocabulary padded to a multiple; the state-space
+ * families' norm epsilon (layer_norm_epsilon, rms_norm_eps, or 1e-5);
+ * whether name is blk.N.WHAT exactly. */
+lgg_status lgg__cv_find_count(struct lgg_convert *c, const char *keys, int64_t dflt, uint32_t *out, lgg_error *err);
+lgg_status lgg__cv_pad_vocab(struct lgg_convert *c, int64_t pad, lgg_error *err);
+lgg_status lgg__cv_mamba_eps(struct lgg_convert *c, float *eps, lgg_error *err);
+int lgg__cv_block_name_is(const char *name, const char *what);
+/* families/granitemoe.c: GraniteMoE's fused expert and shared matrices split
+ * as master splits them (gate rows, then up rows). */
+lgg_status lgg__cv_granitemoe_tensor(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
 /* families/bitnet.c: the same for BitNet; torch 1.13's float32 sum of the |x|
  * of n source values (dtype F32, F16 or BF16) with `lanes` floats per
  * vector (8 or 16) on `threads` threads; a row made ternary by iscale,

@@ -124,6 +124,11 @@ typedef struct cv_tensor {
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */
+    /* then by a second factor, the same for every row (scale2) or row u's
+     * (row_scale, when not NULL): Falcon-H1's multipliers applied one after
+     * the other, as master's torch multiplies them; 0: none */
+    float scale2;
+    float (*row_scale)(const struct cv_tensor *t, uint64_t u);
     float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (families/bitnet.c) */
     /* A tensor whose output bytes its family makes itself, not from float
      * rows (gpt-oss's MXFP4 experts repacked: families/gpt_oss.c): units

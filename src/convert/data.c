@@ -212,6 +212,7 @@ static lgg_status fetch(struct lgg_convert *c, const cv_tensor *t, uint64_t u0, 
 }
 
 static void load_row(const cv_tensor *t, uint64_t u, float *x) {
+    const float s2 = t->row_scale ? t->row_scale(t, u) : t->scale2; /* u: the output row */
     if (t->gen) {
         memcpy(x, t->gen + u * t->unit, t->unit * sizeof *x);
         return;
@@ -263,9 +264,10 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
             x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
-    if (t->scale)
-        for (uint64_t i = 0; i < n; i++) {
-            x[i] *= t->scale;
+    const float sc[2] = {t->scale, s2};
+    for (int k = 0; k < 2; k++)
+        for (uint64_t i = 0; sc[k] && i < n; i++) {
+            x[i] *= sc[k];
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
 }

@@ -750,6 +750,34 @@ static const cv_mkey WAVTOKENIZER_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Granite 4 hybrids and Bamba (master's GraniteHybridModel over its
+ * GraniteMoeModel) and GraniteMoeShared: master's base parameters, llama's
+ * vocab_size and rope dimension (head_dim ignored), Granite's multipliers,
+ * the shared experts' width; the hybrids' ssm.* and per-block keys follow
+ * (families/granite_hybrid.c). */
+static const cv_mkey GRANITE_MASTER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO},
+    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO},
+    {"expert_shared_feed_forward_length", "shared_intermediate_size", CV_M_U32, CV_M_NONZERO},
+    {NULL, NULL, 0, 0},
+};
+
+/* LFM2 (master's LFM2Model): master's base parameters; families/lfm2.c
+ * writes its own over some of them and adds the rest. */
+static const cv_mkey LFM2_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+static const cv_mkey LFM2MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "num_dense_layers", CV_M_U32, CV_M_REQUIRED},
+    {"expert_gating_func", "2", CV_M_U32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* DeciLM: every key written by families/deci.c, from its own tables. */
 static const cv_mkey NO_META[] = {{NULL, NULL, 0, 0}};
 /* What the families with code do (families/NAME.c): the rows' hooks. */
@@ -766,6 +794,7 @@ extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
+extern const cv_hooks lgg__cv_hooks_falcon_h1;
 extern const cv_hooks lgg__cv_hooks_glm4;
 extern const cv_hooks lgg__cv_hooks_glm4moe;
 extern const cv_hooks lgg__cv_hooks_glm4moelite;
@@ -774,13 +803,17 @@ extern const cv_hooks lgg__cv_hooks_gemma_embedding;
 extern const cv_hooks lgg__cv_hooks_gpt2;
 extern const cv_hooks lgg__cv_hooks_gptneox;
 extern const cv_hooks lgg__cv_hooks_granitemoe;
+extern const cv_hooks lgg__cv_hooks_granite_hybrid;
 extern const cv_hooks lgg__cv_hooks_internlm2;
 extern const cv_hooks lgg__cv_hooks_jais;
 extern const cv_hooks lgg__cv_hooks_jina_bert;
 extern const cv_hooks lgg__cv_hooks_llama4;
 extern const cv_hooks lgg__cv_hooks_llama_bare;
 extern const cv_hooks lgg__cv_hooks_llama_master;
+extern const cv_hooks lgg__cv_hooks_lfm2;
+extern const cv_hooks lgg__cv_hooks_lfm2moe;
 extern const cv_hooks lgg__cv_hooks_mamba;
+extern const cv_hooks lgg__cv_hooks_mamba2;
 extern const cv_hooks lgg__cv_hooks_gptoss;
 extern const cv_hooks lgg__cv_hooks_mellum;
 extern const cv_hooks lgg__cv_hooks_minicpm;
@@ -789,6 +822,7 @@ extern const cv_hooks lgg__cv_hooks_mistral3;
 extern const cv_hooks lgg__cv_hooks_mpt;
 extern const cv_hooks lgg__cv_hooks_nanbeige;
 extern const cv_hooks lgg__cv_hooks_nemotron;
+extern const cv_hooks lgg__cv_hooks_nemotron_h;
 extern const cv_hooks lgg__cv_hooks_nomic_bert;
 extern const cv_hooks lgg__cv_hooks_olmo3;
 extern const cv_hooks lgg__cv_hooks_openelm;
@@ -897,6 +931,12 @@ static const cv_tmap EXAONEMOE_TENSORS[] = {
     {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0},
     {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0},
     {"mtp.norm", "mtp.shared_head_norm", 0},
+    {NULL, NULL, 0},
+};
+/* Falcon-H1: the norm before the MLP as master maps it, by its whole name
+ * (families/falcon_h1.c renames it first): no suffix. */
+static const cv_tmap FALCON_H1_TENSORS[] = {
+    {"model.layers.#.pre_ff_layernorm_weight", "blk.#.ffn_norm", 0},
     {NULL, NULL, 0},
 };
 /* RWKV6Qwen2: RWKV-6's time mix in Qwen2's names. */
@@ -1112,6 +1152,35 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
 #define KINDS_MAMBA \
     "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_out " \
     "blk.#.ssm_x output output_norm token_embd "
+#define KINDS_MAMBA2 \
+    "blk.#.attn_norm blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out " \
+    "output output_norm token_embd "
+#define KINDS_GRANITEHYBRID \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt " \
+    "blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out output output_norm token_embd "
+#define KINDS_GRANITEMOE_SHARED \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
+#define KINDS_LFM2 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up blk.#.shortconv.conv blk.#.shortconv.in_proj " \
+    "blk.#.shortconv.out_proj output token_embd token_embd_norm "
+#define KINDS_NEMOTRON_H \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_up " \
+    "blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm blk.#.ssm_out output " \
+    "output_norm token_embd "
+#define KINDS_LFM2MOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.shortconv.conv blk.#.shortconv.in_proj " \
+    "blk.#.shortconv.out_proj output token_embd token_embd_norm "
+#define KINDS_FALCON_H1 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ssm_a blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_in blk.#.ssm_norm " \
+    "blk.#.ssm_out output output_norm token_embd "
 #define KINDS_RWKV6 \
     "blk.#.attn_norm blk.#.attn_norm_2 blk.#.channel_mix_key blk.#.channel_mix_lerp_k " \
     "blk.#.channel_mix_lerp_r blk.#.channel_mix_receptance blk.#.channel_mix_value blk.#.time_mix_decay " \
@@ -1312,6 +1381,24 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_pangu},
     {"MellumForCausalLM", "mellum", QWEN3_META, NULL, KINDS_MELLUM, CV_V_BPE, CV_F_MASTER, "lgg.experts",
      &lgg__cv_hooks_mellum},
+    /* Mamba 2: Mamba's names, conv1d squeezed, A and D (n, 1), the gated norm by groups (families/mamba.c) */
+    {"Mamba2ForCausalLM", "mamba2", MAMBA_META, NULL, KINDS_MAMBA2, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_mamba2},
+    /* Granite 4 hybrids and Bamba: Mamba 2 and attention blocks, GraniteMoE's experts, a shared MLP
+       (families/granite_hybrid.c); GraniteMoeShared: GraniteMoE with the shared MLP */
+    {"GraniteMoeHybridForCausalLM|BambaForCausalLM", "granitehybrid", GRANITE_MASTER_META, NULL, KINDS_GRANITEHYBRID, 0,
+     CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_hybrid},
+    /* LFM2: short-convolution and attention blocks (families/lfm2.c) */
+    {"LFM2ForCausalLM|Lfm2ForCausalLM", "lfm2", LFM2_META, NULL, KINDS_LFM2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_lfm2},
+    {"Lfm2MoeForCausalLM", "lfm2moe", LFM2MOE_META, NULL, KINDS_LFM2MOE, CV_V_BPE, CV_F_MASTER, "num_experts",
+     &lgg__cv_hooks_lfm2moe},
+    /* Nemotron-H (dense): the Granite hybrid's code with its block pattern (families/granite_hybrid.c) */
+    {"NemotronHForCausalLM", "nemotron_h", GRANITE_MASTER_META, NULL, KINDS_NEMOTRON_H, 0,
+     CV_F_MASTER | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_nemotron_h},
+    /* Falcon-H1: Mamba 2, attention and an MLP in every block, its multipliers applied (families/falcon_h1.c) */
+    {"FalconH1ForCausalLM", "falcon-h1", MAMBA_META, FALCON_H1_TENSORS, KINDS_FALCON_H1, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_falcon_h1},
+    {"GraniteMoeSharedForCausalLM", "granitemoe", GRANITE_MASTER_META, NULL, KINDS_GRANITEMOE_SHARED, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_granitemoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1347,7 +1434,6 @@ static const struct {
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
-    {"FalconH1ForCausalLM", MASTER_HAS("falcon_h1")},
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
@@ -1355,8 +1441,7 @@ static const struct {
      "Glm4vMoeForConditionalGeneration|GlmMoeDsaForCausalLM|GlmOcrForConditionalGeneration|"
      "SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
-    {"BambaForCausalLM|GraniteMoeHybridForCausalLM|GraniteMoeSWAForCausalLM|"
-     "GraniteMoeSharedForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
+    {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"Grok1ForCausalLM", MASTER_HAS("grok")},
     {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", MASTER_HAS("grovemoe")},
@@ -1368,20 +1453,17 @@ static const struct {
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
-    {"LFM2ForCausalLM|Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2ForCausalLM|Lfm2Model|"
-     "Lfm2MoeForCausalLM", MASTER_HAS("lfm2")},
+    {"Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2Model", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
      "LlamaBidirectionalModel|LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"Mamba2ForCausalLM", MASTER_HAS("mamba")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MiniMaxM1ForCausalLM|MiniMaxM3SparseForCausalLM|"
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
-    {"NemotronHForCausalLM", MASTER_HAS("nemotron")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},

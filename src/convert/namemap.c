@@ -418,6 +418,42 @@ static const cv_tmap NAMEMAP[] = {
     /* Apertus's norms */
     {"model.layers.#.attention_layernorm", "blk.#.attn_norm", 0},
     {"model.layers.#.feedforward_layernorm", "blk.#.ffn_norm", 0},
+    /* Mamba 2's gated norm; the hybrids' (Bamba, Granite 4, Falcon-H1, Jamba) mamba layers */
+    {"backbone.layers.#.mixer.norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.mamba.in_proj", "blk.#.ssm_in", 0},
+    {"model.layers.#.mamba.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.#.mamba.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.mamba.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.#.mamba.D", "blk.#.ssm_d", 0},
+    {"model.layers.#.mamba.norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.mamba.out_proj", "blk.#.ssm_out", 0},
+    /* Granite 4's and GraniteMoeShared's shared MLP (input_linear split by families/granitemoe.c) */
+    {"model.layers.#.shared_mlp.input_linear", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down_shexp", 0},
+    /* Bamba's (and Jamba's) norm before the feed-forward (its feed_forward.* rows: Llama 4's above) */
+    {"model.layers.#.pre_ff_layernorm", "blk.#.ffn_norm", 0},
+    /* LFM2's short-convolution blocks, norms and attention output */
+    {"model.embedding_norm", "token_embd_norm", 0},
+    {"model.layers.#.operator_norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.conv.conv", "blk.#.shortconv.conv", 0},
+    {"model.layers.#.conv.in_proj", "blk.#.shortconv.in_proj", 0},
+    {"model.layers.#.conv.out_proj", "blk.#.shortconv.out_proj", 0},
+    {"model.layers.#.self_attn.out_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.self_attn.q_layernorm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.self_attn.k_layernorm", "blk.#.attn_k_norm", 0},
+    /* LFM2-MoE's router, expert bias and experts */
+    {"model.layers.#.feed_forward.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.feed_forward.expert_bias", "blk.#.exp_probs_b.bias", 0},
+    {"model.layers.#.feed_forward.experts.*.w1", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.feed_forward.experts.*.w2", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.feed_forward.experts.*.w3", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    /* Nemotron-H's attention and MLP blocks (their mixer) */
+    {"backbone.layers.#.mixer.q_proj", "blk.#.attn_q", 0},
+    {"backbone.layers.#.mixer.k_proj", "blk.#.attn_k", 0},
+    {"backbone.layers.#.mixer.v_proj", "blk.#.attn_v", 0},
+    {"backbone.layers.#.mixer.o_proj", "blk.#.attn_output", 0},
+    {"backbone.layers.#.mixer.up_proj", "blk.#.ffn_up", 0},
+    {"backbone.layers.#.mixer.down_proj", "blk.#.ffn_down", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
