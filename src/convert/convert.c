@@ -401,6 +401,7 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
                             "converts it): it has no b4747 output to follow; use target master (docs/convert.md)",
                             c->dir, json_string_value(a0));
     c->master = c->target == LGG_CONVERT_TARGET_MASTER || (master_only && c->target == LGG_CONVERT_TARGET_DEFAULT);
+    if (c->master) c->fam = lgg__cv_family_master(c->fam, json_string_value(a0));
     if (c->mtp && (!c->master || !(c->fam->flags & CV_F_MTP)))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                             "%s/config.json: --%s (lgg_convert_options.mtp) is not taken for architecture '%.60s': "

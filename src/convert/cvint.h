@@ -356,6 +356,11 @@ typedef struct cv_master_add {
  * eos, sep tokens the templates name, and eot_token (*eot set) when an EOS
  * other than tokenizer_config.json's ends the single template. */
 void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eot);
+/* sentence-transformers' pooling module (modules.json's first *Pooling
+ * entry, its config.json inside the checkpoint) as <arch>.pooling_type:
+ * mean 1, cls 2, last token 3 (master's _try_set_pooling_type); nothing
+ * without modules.json or a pooling entry. */
+lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

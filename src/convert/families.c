@@ -662,6 +662,8 @@ extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
+extern const cv_hooks lgg__cv_hooks_qwen2model;
+extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -989,7 +991,7 @@ static const cv_family FAMILIES[] = {
     /* The families only llama.cpp master converts (CV_F_MASTER: its target by default). */
     /* Qwen3 and Qwen3-MoE: Qwen2's and Qwen2-MoE's names with q_norm/k_norm; a Qwen3 reranker refused
        (families/qwen3.c) */
-    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    {"Qwen3ForCausalLM|Qwen3Model", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
     {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     /* SmolLM3: llama's names, permutation and vocabulary rules */
     {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -1012,6 +1014,13 @@ static const cv_family FAMILIES[] = {
     /* gpt-oss: MXFP4 experts written as MXFP4, sinks, the interleaved gate_up split (families/gpt_oss.c) */
     {"GptOssForCausalLM", "gpt-oss", GPTOSS_META, GPTOSS_TENSORS, KINDS_GPTOSS, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_gptoss},
+    /* Qwen2Model (gte-Qwen2's kind of encoder): Qwen2's names under "model.", master's base parameters and the
+       pooling type (families/qwen3.c) */
+    {"Qwen2Model", "qwen2", QWEN3_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen2model},
+    /* DeepSeek V2 and V3 with target master: GLM-4.7-Flash's DeepSeek V2 (kv_b split, head_count_kv 1, master's
+       base parameters) without its next-token-prediction layers, the byte-level BPE vocabulary (families/glm4.c) */
+    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
+     CV_F_MASTER_TWIN | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek2_master},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1098,8 +1107,8 @@ static const struct {
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
-     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen2Model|Qwen3DSparkModel|"
-     "Qwen3Model|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
+     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|"
+     "Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
      "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
      "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
@@ -1146,22 +1155,34 @@ static int in_list(const char *list, const char *name) {
 }
 
 
+#define N_FAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
+#define IS_TWIN(i) ((FAMILIES[i].flags & CV_F_MASTER_TWIN) != 0)
+
 const cv_family *lgg__cv_family_find(const char *hf_arch) {
-    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
-        if (in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        if (!IS_TWIN(i) && in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
     return NULL;
 }
 
+const cv_family *lgg__cv_family_master(const cv_family *f, const char *hf_arch) {
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        if (IS_TWIN(i) && in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
+    return f;
+}
+
 const char *lgg_convert_family_at(size_t i, const char **gguf_arch) {
-    if (i >= sizeof FAMILIES / sizeof FAMILIES[0]) return NULL;
-    if (gguf_arch) *gguf_arch = FAMILIES[i].arch;
-    return FAMILIES[i].hf_archs;
+    for (size_t k = 0; k < N_FAMILIES; k++) {
+        if (IS_TWIN(k) || i--) continue;
+        if (gguf_arch) *gguf_arch = FAMILIES[k].arch;
+        return FAMILIES[k].hf_archs;
+    }
+    return NULL;
 }
 
 /* Calls fn for every architecture name of the table, in table order. */
 static void each_name(void (*fn)(const char *name, size_t len, void *ud), void *ud) {
-    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
-        for (const char *p = FAMILIES[i].hf_archs; *p;) {
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        for (const char *p = IS_TWIN(i) ? "" : FAMILIES[i].hf_archs; *p;) {
             size_t l = strcspn(p, "|");
             fn(p, l, ud);
             p += l + (p[l] == '|');

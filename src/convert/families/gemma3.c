@@ -151,50 +151,6 @@ static lgg_status gemma3_meta(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
-/* sentence-transformers' pooling module (modules.json's *Pooling entry,
- * its config.json) as <arch>.pooling_type: mean 1, cls 2, last token 3. */
-static lgg_status pooling(lgg_convert *c, lgg_error *err) {
-    json_t *mods = NULL, *pc = NULL;
-    lgg_status st = lgg__cv_json_value(c, "modules.json", 0, &mods, err);
-    const char *path = NULL;
-    size_t i;
-    const json_t *m;
-    json_array_foreach(st ? NULL : mods, i, m) {
-        const char *ty = json_string_value(json_object_get(m, "type"));
-        size_t n = ty ? strlen(ty) : 0;
-        if (n >= 7 && !strcmp(ty + n - 7, "Pooling")) {
-            path = json_string_value(json_object_get(m, "path"));
-            break;
-        }
-    }
-    char name[512];
-    if (!st && path && (path[0] == '/' || strstr(path, "..") || (size_t)snprintf(name, sizeof name, "%s/config.json", path) >= sizeof name))
-        st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/modules.json: the pooling module's path '%.100s' is not a folder of the checkpoint",
-                          c->dir, path);
-    if (!st && path) st = lgg__cv_json(c, name, 1, &pc, err);
-    if (!st && path) {
-        static const char *const MODE[] = {"pooling_mode_mean_tokens", "pooling_mode_cls_token", "pooling_mode_lasttoken"};
-        static const char *const NAME[] = {"mean", "cls", "lasttoken"};
-        const json_t *mode = json_object_get(pc, "pooling_mode");
-        uint32_t type = 0;
-        for (uint32_t k = 0; k < 3 && !type; k++) {
-            const json_t *v = json_object_get(pc, MODE[k]);
-            if (v && !json_is_null(v) && !json_is_false(v) && !(json_is_number(v) && json_number_value(v) == 0)) type = k + 1;
-        }
-        for (uint32_t k = 0; k < 3 && !type; k++)
-            if (json_is_string(mode) && !strcmp(json_string_value(mode), NAME[k])) type = k + 1;
-        char key[160];
-        snprintf(key, sizeof key, "%s.pooling_type", c->fam->arch);
-        if (!type)
-            st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/%s: only mean, CLS and last-token pooling are converted", c->dir, name);
-        else if (lgg_writer_set_u32(c->w, key, type, NULL))
-            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key);
-    }
-    json_decref(pc);
-    json_decref(mods);
-    return st;
-}
-
 /* EmbeddingGemma: Gemma 3's parameters, then config.json's own sliding
  * window (required) and the pooling type. */
 static lgg_status embedding_meta(lgg_convert *c, lgg_error *err) {
@@ -205,7 +161,7 @@ static lgg_status embedding_meta(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'sliding_window' is missing (EmbeddingGemma needs it)",
                             c->dir);
     st = put_num(c, "attention.sliding_window", "sliding_window", 0, 0, err);
-    return st ? st : pooling(c, err);
+    return st ? st : lgg__cv_master_pooling(c, err);
 }
 
 /* tokenizer.model (SentencePiece, no space prefix) when there is one, else tokenizer.json's BPE. */
