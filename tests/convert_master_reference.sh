@@ -20,7 +20,7 @@
 # Qwen3 reranker calls).
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
-# (default "GLM-4.7-Flash-Tiny-Test").
+# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
 # convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding
@@ -52,7 +52,7 @@ done
 # (printed as "MODEL--mtp OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct} " in *" $name "*) ;; *) continue ;; esac
     for opt in --mtp --no-mtp; do
         for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
             out=$keep/$name$opt.$t.gguf

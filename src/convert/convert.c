@@ -144,6 +144,7 @@ static int keep_f32(const char *name, uint32_t hf_dims) {
 
 static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_tensor *s, uint64_t ne0) {
     if (keep_f32(name, s->n_dims)) return LGG_TYPE_F32;
+    if (c->master && lgg__cv_ends_with(name, ".ffn_gate_inp_shexp.weight")) return LGG_TYPE_F32; /* master's list has it */
     int ternary = c->outtype == LGG_CONVERT_TQ1_0 || c->outtype == LGG_CONVERT_TQ2_0;
     if (ternary && (!strcmp(name, "token_embd.weight") || !strcmp(name, "output.weight")))
         return LGG_TYPE_F16; /* the reference keeps the embeddings and the output head 16-bit */
@@ -328,6 +329,8 @@ static lgg_status check_pending(const lgg_convert *c, lgg_error *err) {
 }
 
 int lgg__cv_skipped(const lgg_convert *c, const char *name) {
+    char mtp_name[512];
+    if (c->fam->flags & CV_F_QWEN_MTP) name = lgg__cv_qwen_mtp_name(c, name, mtp_name, sizeof mtp_name);
     int layer = !strncmp(name, "model.layers.", 13) && name[13] >= '0' && name[13] <= '9';
     if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && layer && strtoull(name + 13, NULL, 10) >= c->block_count)
         return 1;
@@ -356,6 +359,8 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
             const char *hf = t->name.ptr;
             unsigned xform = 0;
             long bid = -1, xid = -1;
+            char mtp[512];
+            if (c->fam->flags & CV_F_QWEN_MTP) hf = lgg__cv_qwen_mtp_name(c, hf, mtp, sizeof mtp);
             if (c->hooks && c->hooks->hf_name) { /* the family's own renames and drops */
                 if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
                 hf = renamed;

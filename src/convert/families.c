@@ -108,6 +108,24 @@ static const cv_mkey GLM4_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Qwen3-Next (master's Qwen3NextModel): Qwen3-MoE's keys, the MTP blocks
+ * (lgg.nextn: families/qwen3next.c), the linear attention's sizes, the
+ * full-attention interval and the partial rotary dimension. */
+static const cv_mkey QWEN3NEXT_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {"ssm.conv_kernel", "linear_conv_kernel_dim", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.state_size", "linear_key_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.group_count", "linear_num_key_heads", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.time_step_rank", "linear_num_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.inner_size", "lgg.inner", CV_M_U32, CV_M_REQUIRED},
+    {"full_attention_interval", "lgg.interval", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma 3 and EmbeddingGemma (master's Gemma3Model): master's base
  * parameters, then Gemma 3's own written over them (families/gemma3.c). */
 static const cv_mkey GEMMA3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -664,6 +682,7 @@ extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2model;
 extern const cv_hooks lgg__cv_hooks_deepseek2_master;
+extern const cv_hooks lgg__cv_hooks_qwen3next;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -701,6 +720,15 @@ static const cv_tmap GEMMA2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 /* OLMo 2 and Gemma 3: norms after attention and after the FFN. */
+/* Qwen3-Next: post_attention_layernorm as the norm after attention (its
+ * tensor list has no ffn_norm), in_proj_qkvz as attn_qkv (split by
+ * families/qwen3next.c). */
+static const cv_tmap QWEN3NEXT_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.linear_attn.in_proj_qkvz", "blk.#.attn_qkv", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap OLMO2_TENSORS[] = {
     {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
     {NULL, NULL, 0},
@@ -787,6 +815,13 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "token_embd "
 #define KINDS_GPTOSS \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v output output_norm token_embd "
+#define KINDS_QWEN3NEXT \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.attn_q_norm blk.#.attn_qkv blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
+    "blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
+    "blk.#.nextn.shared_head_norm blk.#.post_attention_norm blk.#.ssm_a blk.#.ssm_ba blk.#.ssm_conv1d blk.#.ssm_dt " \
+    "blk.#.ssm_norm blk.#.ssm_out output output_norm token_embd "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1021,6 +1056,9 @@ static const cv_family FAMILIES[] = {
        base parameters) without its next-token-prediction layers, the byte-level BPE vocabulary (families/glm4.c) */
     {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
      CV_F_MASTER_TWIN | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek2_master},
+    /* Qwen3-Next: linear attention, gated attention, MoE with a shared expert, its MTP block (families/qwen3next.c) */
+    {"Qwen3NextForCausalLM", "qwen3next", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN3NEXT, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, "num_experts", &lgg__cv_hooks_qwen3next},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1108,7 +1146,7 @@ static const struct {
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|"
-     "Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
+     "Qwen3_5ForCausalLM|"
      "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
      "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},

@@ -31,8 +31,9 @@ static const json_t *rope_params(const lgg_convert *c) {
 }
 
 /* config.json's lgg.rope_dim: the partial rotary dimension (GLM4MOE_META
- * and GLM4_META write it); an M-RoPE checkpoint refused. */
-static lgg_status rope_dim(lgg_convert *c, lgg_error *err) {
+ * and GLM4_META write it; dflt the factor without one: GLM 0.5, Qwen3-Next
+ * 0.25); an M-RoPE checkpoint refused. */
+lgg_status lgg__cv_partial_rope_dim(lgg_convert *c, double dflt, lgg_error *err) {
     const json_t *rp = rope_params(c);
     if (json_object_get(rp, "mrope_section"))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
@@ -44,7 +45,7 @@ static lgg_status rope_dim(lgg_convert *c, lgg_error *err) {
         p = lgg__cv_first_key(c->config, "partial_rotary_factor|rope_pct|rope_percent", which, sizeof which);
     if (p && (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: partial_rotary_factor is not a number from 0 to 1", c->dir);
-    double f = p ? json_number_value(p) : 0.5;
+    double f = p ? json_number_value(p) : dflt;
     int64_t dim = lgg__cv_hparam_int(c, "head_dim", -1);
     if (!json_object_get(c->config, "head_dim") || json_is_null(json_object_get(c->config, "head_dim"))) {
         int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);
@@ -70,10 +71,10 @@ static lgg_status glm4moe_init(lgg_convert *c, lgg_error *err) {
     json_t *sum = json_integer(json_integer_value(nl) + (nx ? json_integer_value(nx) : 0));
     if (!sum || json_object_set_new(c->config, "num_hidden_layers", sum))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    return rope_dim(c, err);
+    return lgg__cv_partial_rope_dim(c, 0.5, err);
 }
 
-static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return rope_dim(c, err); }
+static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return lgg__cv_partial_rope_dim(c, 0.5, err); }
 
 /* The special ids `n` pairs (type, added token) name, set where the files
  * gave none, then the byte-level BPE vocabulary. */
