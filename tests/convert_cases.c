@@ -121,6 +121,7 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
 
 uint32_t cv_case_target;
 uint64_t cv_case_mtp;
+bool cv_case_fuse;
 
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
@@ -134,6 +135,7 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
         lgg_convert_options_init(&o);
         o.target = cv_case_target;
         o.mtp = cv_case_mtp;
+        o.fuse_gate_up_exps = cv_case_fuse;
         o.outtype = types[k];
         lgg_convert *c = NULL;
         lgg_error err;
@@ -194,6 +196,7 @@ static lgg_status open_out(const char *dir, const char *preset, uint32_t outtype
     lgg_convert_options_init(&opt);
     opt.target = cv_case_target;
     opt.mtp = cv_case_mtp;
+    opt.fuse_gate_up_exps = cv_case_fuse;
     opt.outtype = preset ? LGG_CONVERT_AUTO : outtype;
     o->preset = preset, o->st = LGG_OK;
     return lgg_convert_open(dir, &opt, &o->c, &o->err);

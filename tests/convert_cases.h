@@ -7,6 +7,7 @@
 #ifndef LGG_CONVERT_CASES_H
 #define LGG_CONVERT_CASES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,6 +52,8 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
 extern uint32_t cv_case_target;
 /* The same for lgg_convert_options.mtp (--mtp, --no-mtp). */
 extern uint64_t cv_case_mtp;
+/* The same for lgg_convert_options.fuse_gate_up_exps (--fuse-gate-up-exps). */
+extern bool cv_case_fuse;
 /* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
  * reduced sweeps (what a family test's count of matches is held to). */
 int cv_case_outtypes(void);

@@ -21,10 +21,12 @@
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
 # (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct").
+# LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
+# (default "Qwen3-Next-Tiny-Test-Instruct").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
 # convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding
-# convert_deepseek2_master").
+# convert_deepseek2_master convert_qwen3_reranker convert_qwen3next").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -32,7 +34,7 @@ shift 2
 shims=$(cd tests/ref-shims/master && pwd):$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master convert_qwen3_reranker convert_qwen3next} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")
@@ -62,6 +64,20 @@ for dir in $models; do
             echo "$name$opt $t $(sha256sum "$out" | cut -d' ' -f1)"
             [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"
         done
+    done
+done
+# master's --fuse-gate-up-exps on the checkpoints named in LGG_REF_FUSE
+# (printed as "MODEL--fuse-gate-up-exps OUTTYPE SHA256").
+for dir in $models; do
+    name=$(basename "$dir")
+    case " ${LGG_REF_FUSE:-Qwen3-Next-Tiny-Test-Instruct} " in *" $name "*) ;; *) continue ;; esac
+    for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
+        out=$keep/$name--fuse.$t.gguf
+        PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+            /usr/bin/python3 "$ref/convert_hf_to_gguf.py" --fuse-gate-up-exps --outtype "$t" --outfile "$out" "$dir" >"$keep/$name--fuse.$t.log" 2>&1 ||
+            { echo "$name--fuse-gate-up-exps $t FAILED (see $keep/$name--fuse.$t.log)"; continue; }
+        echo "$name--fuse-gate-up-exps $t $(sha256sum "$out" | cut -d' ' -f1)"
+        [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"
     done
 done
 echo "checkpoints kept in $keep" >&2

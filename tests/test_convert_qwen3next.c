@@ -135,6 +135,22 @@ TEST(convert_qwen3next) {
     CHECKF(same == 2 * cv_case_outtypes(), "--mtp, --no-mtp: %d of %d byte-identical to master", same, 2 * cv_case_outtypes());
 }
 
+/* master's --fuse-gate-up-exps: each block's gate and up experts as one ffn_gate_up_exps (the MTP block's too). */
+static const char *const FUSED[5] = {
+    "7477d73b774a3911a9ff9f16ad9b9594cc72378fa4642ac249ff6b9798fa6124", "cf2a010679105765a675138d066c95d11dd2ff9337ce3241d9da9584880a4db5",
+    "4f50f14ec1cd31d793981276c3777e641d2e96afcb30005129b6807a70bc637e", "00736a43c177d5b27a76b753b40ed09509fbc4fe1235331101a5dc40e5da5cea",
+    "4f50f14ec1cd31d793981276c3777e641d2e96afcb30005129b6807a70bc637e"};
+
+TEST(convert_qwen3next_fuse_gate_up) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
+    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
+    REQUIRE(dir != NULL);
+    cv_case_fuse = true;
+    int same = cv_case_run(dir, "Qwen3-Next --fuse-gate-up-exps", FUSED, cv_case_q4km, 1);
+    cv_case_fuse = false;
+    CHECKF(same == cv_case_outtypes(), "%d of %d byte-identical to master", same, cv_case_outtypes());
+}
+
 /* Refused, naming what: in_proj_qkvz rows that are not the key heads' groups (linear_num_key_heads 4), value
  * heads not a multiple of the key heads, a key head size of 0. */
 TEST(convert_qwen3next_refusals) {

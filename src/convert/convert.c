@@ -247,6 +247,25 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
     return add_stack(c, v, c->n_experts, name, "experts", err);
 }
 
+/* master's --fuse-gate-up-exps: each expert's gate rows then its up rows,
+ * stacked as one [experts, 2 x ff, n] ffn_gate_up_exps. */
+static lgg_status add_gate_up(lgg_convert *c, uint64_t bid, unsigned gate, unsigned up, lgg_error *err) {
+    const cv_src *g = c->experts + (bid * 3 + gate) * c->n_experts, *u = c->experts + (bid * 3 + up) * c->n_experts;
+    cv_src *v = malloc(2 * (size_t)c->n_experts * sizeof *v);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (uint32_t x = 0; x < c->n_experts; x++) v[2 * x] = g[x], v[2 * x + 1] = u[x];
+    char name[128];
+    stacked_name(name, sizeof name, "blk.#.ffn_gate_up_exps", bid);
+    lgg_status st = g[0].t->n_dims != 2 ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D",
+                                                        c->dir, c->shard_names[g[0].shard], g[0].t->name.ptr)
+                                        : add_stack(c, v, 2 * c->n_experts, name, "experts", err);
+    free(v);
+    if (st) return st;
+    cv_tensor *t = &c->t[c->n_t - 1];
+    t->ne[1] *= 2, t->ne[2] = (int64_t)c->n_experts;
+    return LGG_OK;
+}
+
 /* Hold one expert's matrix until its block has all of them (3 per expert);
  * then stack each of the three kinds, in table order. */
 static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid,
@@ -270,8 +289,16 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     if (!e->t) c->n_pending[bid]++;
     e->shard = shard, e->t = t;
     if (c->n_pending[bid] < 3 * c->n_experts) return LGG_OK;
-    for (unsigned k = 0; k < 3; k++) {
-        lgg_status st = add_stacked(c, (uint64_t)bid, k, err);
+    int gate = -1, up = -1; /* --fuse-gate-up-exps: their slots, written as one where the later of them comes */
+    for (int k = 0; c->fuse_gate_up && k < 3; k++) {
+        if (strstr(c->expert_gguf[k], ".ffn_gate_exps")) gate = k;
+        if (strstr(c->expert_gguf[k], ".ffn_up_exps")) up = k;
+    }
+    for (int k = 0; k < 3; k++) {
+        int fused = gate >= 0 && up >= 0 && (k == gate || k == up);
+        lgg_status st = !fused ? add_stacked(c, (uint64_t)bid, (unsigned)k, err)
+                        : k == (gate > up ? gate : up) ? add_gate_up(c, (uint64_t)bid, (unsigned)gate, (unsigned)up, err)
+                                                       : LGG_OK;
         if (st) return st;
     }
     c->n_pending[bid] = 0;
@@ -413,9 +440,9 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
                             "llama.cpp %s refuses it (docs/convert.md)", c->dir, c->mtp == LGG_CONVERT_MTP_ONLY ? "mtp" : "no-mtp",
                             json_string_value(a0), c->master ? "master" : "b4747");
     /* master fuses only for architectures whose tensor list has ffn_gate_up_exps (qwen3next, qwen35moe,
-     * gemma4, cohere2moe, mistral4, granite_swa), none converted here yet; for the others its converter stops
+     * gemma4, cohere2moe, mistral4, granite_swa: CV_F_GATE_UP_EXPS); for the others its converter stops
      * ("Missing FFN_GATE_UP_EXP for MODEL_TENSORS of ...") */
-    if (c->fuse_gate_up)
+    if (c->fuse_gate_up && !(c->master && (c->fam->flags & CV_F_GATE_UP_EXPS)))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: --fuse-gate-up-exps: llama.cpp %s has no "
                             "ffn_gate_up_exps for architecture '%s' and refuses it", c->dir,
                             c->master ? "master" : "b4747", c->fam->arch);

@@ -1058,7 +1058,7 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER_TWIN | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek2_master},
     /* Qwen3-Next: linear attention, gated attention, MoE with a shared expert, its MTP block (families/qwen3next.c) */
     {"Qwen3NextForCausalLM", "qwen3next", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN3NEXT, CV_V_BPE,
-     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, "num_experts", &lgg__cv_hooks_qwen3next},
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen3next},
 };
 
 /* Classes the reference registers that are not converted, each with why
