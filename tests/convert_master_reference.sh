@@ -22,11 +22,11 @@
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
 # (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct").
 # LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
-# (default "Qwen3-Next-Tiny-Test-Instruct").
+# (default "Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
 # convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding
-# convert_deepseek2_master convert_qwen3_reranker convert_qwen3next").
+# convert_deepseek2_master convert_qwen3_reranker convert_qwen3next convert_qwen35").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -34,7 +34,7 @@ shift 2
 shims=$(cd tests/ref-shims/master && pwd):$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master convert_qwen3_reranker convert_qwen3next} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master convert_qwen3_reranker convert_qwen3next convert_qwen35} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")
@@ -70,7 +70,7 @@ done
 # (printed as "MODEL--fuse-gate-up-exps OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_FUSE:-Qwen3-Next-Tiny-Test-Instruct} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_FUSE:-Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
     for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
         out=$keep/$name--fuse.$t.gguf
         PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \

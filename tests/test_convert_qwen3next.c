@@ -108,6 +108,90 @@ static const cv_fcase CASES[] = {
       "523f81145e20eaa52ac088ddc6c1134baac7b7009089a87686e20035e46e6269"}},
 };
 
+/* Qwen3.5's gated delta-net: q/k/v, z, b and a as separate projections. */
+static size_t linear_attn35(tspec *t, const cv_fcase *m, const char *p) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(NV, 0, "%s.linear_attn.A_log", p);
+    ADD(NV, 0, "%s.linear_attn.dt_bias", p);
+    ADD(1, KERNEL, "%s.linear_attn.conv1d.weight", p);
+    t[n - 1].lead = 2 * NK * KD + NV * VD;
+    ADD(2 * NK * KD + NV * VD, H, "%s.linear_attn.in_proj_qkv.weight", p);
+    ADD(NV * VD, H, "%s.linear_attn.in_proj_z.weight", p);
+    ADD(NV, H, "%s.linear_attn.in_proj_b.weight", p);
+    ADD(NV, H, "%s.linear_attn.in_proj_a.weight", p);
+    ADD(VD, 0, "%s.linear_attn.norm.weight", p);
+    ADD(H, NV * VD, "%s.linear_attn.out_proj.weight", p);
+    return n;
+}
+
+/* Qwen3.5's dense feed-forward with the block's two norms. */
+static size_t dense(tspec *t, const cv_fcase *m, const char *p) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(64, H, "%s.mlp.gate_proj.weight", p);
+    ADD(64, H, "%s.mlp.up_proj.weight", p);
+    ADD(H, 64, "%s.mlp.down_proj.weight", p);
+    ADD(H, 0, "%s.input_layernorm.weight", p);
+    ADD(H, 0, "%s.post_attention_layernorm.weight", p);
+    return n;
+}
+
+/* Qwen3.5 (m->nh 4: dense) and Qwen3.5-MoE: three linear blocks, a full one, the MTP block. */
+static size_t qwen35_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    char p[64];
+    int is_moe = strstr(m->config, "num_experts") != NULL;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b <= m->L; b++) {
+        if (b < m->L) snprintf(p, sizeof p, "model.layers.%llu", b);
+        else snprintf(p, sizeof p, "mtp.layers.0");
+        n += b % 4 == 3 || b == m->L ? full_attn(t + n, m, p) : linear_attn35(t + n, m, p);
+        n += is_moe ? moe(t + n, m, p) : dense(t + n, m, p);
+    }
+    ADD(H, 2 * H, "mtp.fc.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_embedding.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_hidden.weight");
+    ADD(H, 0, "mtp.norm.weight");
+    return cv_case_sort(t, n);
+}
+
+/* Qwen3.5 (its mrope_section in rope_parameters) and Qwen3.5-MoE (without: master's default sections). */
+static const cv_fcase QWEN35[] = {
+    {"Qwen3.5-Tiny-Test",
+     "{\"architectures\":[\"Qwen3_5ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_output_g"
+     "ate\":true,\"bos_token_id\":151643,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":16,\"hid"
+     "den_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_types\":[\"l"
+     "inear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":4,\""
+     "linear_key_head_dim\":16,\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_value_head_dim\":16,"
+     "\"max_position_embeddings\":262144,\"model_type\":\"qwen3_5_text\",\"mtp_num_hidden_layers\":1,\"num_attention"
+     "_heads\":4,\"num_hidden_layers\":4,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_parameters\":{\"mro"
+     "pe_interleaved\":true,\"mrope_section\":[11,11,10],\"partial_rotary_factor\":0.25,\"rope_theta\":10000000,\"ro"
+     "pe_type\":\"default\"},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4"
+     ".57.0.dev0\",\"use_cache\":true,\"vocab_size\":151936}",
+     "", "", qwen35_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"a0260184a418c1252a0d8a46813f5314f430a782c62f33d21ea01b62d7d427f9", "94f076520ffa5afa2389ec611b324485d45c27b3b93183f546f06d628f80a635",
+      "6ad565cf8fa71f3fbab6c435426251d2112a6ba950c6505026c6defd86440e8c", "55bbac7038048cbc378b830eff84680d76f023af1654e6a5d56ce9ab9cb68cbd",
+      "6ad565cf8fa71f3fbab6c435426251d2112a6ba950c6505026c6defd86440e8c"}},
+    {"Qwen3.5-MoE-Tiny-Test",
+     "{\"architectures\":[\"Qwen3_5MoeForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_outpu"
+     "t_gate\":true,\"bos_token_id\":151643,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":16,\""
+     "hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_types\":["
+     "\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":"
+     "4,\"linear_key_head_dim\":16,\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_value_head_dim\""
+     ":16,\"max_position_embeddings\":262144,\"model_type\":\"qwen3_5_moe_text\",\"mtp_num_hidden_layers\":1,\"num_a"
+     "ttention_heads\":4,\"num_hidden_layers\":4,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_parameters\""
+     ":{\"mrope_interleaved\":true,\"partial_rotary_factor\":0.25,\"rope_theta\":10000000,\"rope_type\":\"default\"}"
+     ",\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.57.0.dev0\",\"use_cac"
+     "he\":true,\"vocab_size\":151936,\"num_experts\":4,\"num_experts_per_tok\":2,\"moe_intermediate_size\":32,\"sha"
+     "red_expert_intermediate_size\":32,\"router_aux_loss_coef\":0.001}",
+     "", "", qwen35_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"01cf448b479eaa47e61e4fed87e57b281d810df6f7ade23947b7e51e21effd85", "3fe4d0a28ff8966e516829e7be7e1e55074b1a25ab9eb6d2d1d76ba0fab5a609",
+      "314dbb337e44449b5b65239fa030e17df627e17f0f5b8b8b6b4b91115d9581a3", "0ec581b77b092137ac86b6baf1ccb8729262e3b1fecaddc0bfd332fe5fc74116",
+      "314dbb337e44449b5b65239fa030e17df627e17f0f5b8b8b6b4b91115d9581a3"}},
+};
+
 static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
 
 /* With --mtp (the MTP block, the embeddings, output norm and head alone) and --no-mtp (without it). */
@@ -176,6 +260,39 @@ TEST(convert_qwen3next_refusals) {
         CHECKF(st != LGG_OK && strstr(msg, BAD[k][2]), "%s: status %d, '%s'", BAD[k][1], (int)st, msg);
     }
     put_text(dir, "config.json", CASES[0].config);
+    /* Qwen3.5: value heads of 8 where the projections hold heads of 16 */
+    const char *d35 = cv_fcase_make(&QWEN35[0], FILES, qwen3_tokenizer);
+    REQUIRE(d35 != NULL);
+    char cfg[4096], msg[512];
+    const char *at = strstr(QWEN35[0].config, "\"linear_value_head_dim\":16");
+    REQUIRE(at != NULL);
+    snprintf(cfg, sizeof cfg, "%.*s\"linear_value_head_dim\":8%s", (int)(at - QWEN35[0].config), QWEN35[0].config, at + 26);
+    put_text(d35, "config.json", cfg);
+    lgg_convert *c = NULL;
+    lgg_error err;
+    lgg_status st = lgg_convert_open(d35, NULL, &c, &err);
+    snprintf(msg, sizeof msg, "%s", st ? err.message : "");
+    lgg_convert_free(c);
+    CHECKF(st == LGG_ERR_INVALID && strstr(msg, "not linear_num_value_heads heads of 8"), "Qwen3.5 vd 8: status %d, '%s'", (int)st, msg);
+    put_text(d35, "config.json", QWEN35[0].config);
+}
+
+TEST(convert_qwen35) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
+    cv_fcase_run(QWEN35, sizeof QWEN35 / sizeof QWEN35[0], FILES, qwen3_tokenizer);
+    cv_case_supported("Qwen3_5ForCausalLM");
+    cv_case_supported("Qwen3_5MoeForCausalLM");
+    /* Qwen3.5-MoE with --fuse-gate-up-exps */
+    static const char *const FUSED35[5] = {
+        "e26125f554ca8f8697963b1f779fbec0530697344fb22f4ad913b36048138929", "e45268bab0efe1100d34a81b38e7729c58ca0a34feaf8a987f55d40faa00a654",
+        "ff651eb83187e3a966ad3b40e4c68ae63bb5cbe2d69cd2a9949963e8569a9484", "38fe09f4477bbd4974b9c0c43880bbf330df3a86cd90fd280ed28064460a3bbf",
+        "ff651eb83187e3a966ad3b40e4c68ae63bb5cbe2d69cd2a9949963e8569a9484"};
+    const char *dir = cv_fcase_make(&QWEN35[1], FILES, qwen3_tokenizer);
+    REQUIRE(dir != NULL);
+    cv_case_fuse = true;
+    int same = cv_case_run(dir, "Qwen3.5-MoE --fuse-gate-up-exps", FUSED35, cv_case_q4km, 1);
+    cv_case_fuse = false;
+    CHECKF(same == cv_case_outtypes(), "fused: %d of %d byte-identical to master", same, cv_case_outtypes());
 }
 
 #endif

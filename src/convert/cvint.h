@@ -364,7 +364,7 @@ lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
 
 /* families/glm4.c: config.json's lgg.rope_dim = int(head_dim (else hidden_size / num_attention_heads) x
  * the partial rotary factor master reads (rope_parameters, rope_scaling, then the config's own; dflt
- * without one); an M-RoPE checkpoint refused. */
+ * without one). */
 lgg_status lgg__cv_partial_rope_dim(struct lgg_convert *c, double dflt, lgg_error *err);
 /* families/qwen3next.c: master's _QwenMtpMixin names: mtp.* (and model.mtp.*) as blocks past
  * num_hidden_layers (lgg.main_layers) into out; hf itself when it is not one (CV_F_QWEN_MTP). */

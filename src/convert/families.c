@@ -683,6 +683,7 @@ extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2model;
 extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen3next;
+extern const cv_hooks lgg__cv_hooks_qwen35;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -822,6 +823,16 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
     "blk.#.nextn.shared_head_norm blk.#.post_attention_norm blk.#.ssm_a blk.#.ssm_ba blk.#.ssm_conv1d blk.#.ssm_dt " \
     "blk.#.ssm_norm blk.#.ssm_out output output_norm token_embd "
+#define QWEN35_COMMON \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.attn_q_norm blk.#.attn_qkv blk.#.attn_v blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm blk.#.post_attention_norm " \
+    "blk.#.ssm_a blk.#.ssm_alpha blk.#.ssm_beta blk.#.ssm_conv1d blk.#.ssm_dt blk.#.ssm_norm blk.#.ssm_out output " \
+    "output_norm token_embd "
+#define KINDS_QWEN35 QWEN35_COMMON "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up "
+#define KINDS_QWEN35MOE \
+    QWEN35_COMMON "blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_up_exps blk.#.ffn_up_shexp "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1059,6 +1070,11 @@ static const cv_family FAMILIES[] = {
     /* Qwen3-Next: linear attention, gated attention, MoE with a shared expert, its MTP block (families/qwen3next.c) */
     {"Qwen3NextForCausalLM", "qwen3next", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN3NEXT, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen3next},
+    /* Qwen3.5 and Qwen3.5-MoE: Qwen3-Next's with separate q/k/v, z, beta, alpha projections and tiled value heads */
+    {"Qwen3_5ForCausalLM", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35},
+    {"Qwen3_5MoeForCausalLM", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1146,9 +1162,7 @@ static const struct {
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|"
-     "Qwen3_5ForCausalLM|"
-     "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
-     "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
+     "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
      "Qwen3VLForConditionalGeneration|Qwen3VLMoeForConditionalGeneration", MASTER_HAS("qwen3vl")},

@@ -251,6 +251,11 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.linear_attn.A_log", "blk.#.ssm_a", 0},
     {"model.layers.#.linear_attn.norm", "blk.#.ssm_norm", 0},
     {"model.layers.#.linear_attn.out_proj", "blk.#.ssm_out", 0},
+    /* Qwen3.5's: q/k/v, the gate, beta and alpha as separate projections */
+    {"model.layers.#.linear_attn.in_proj_qkv", "blk.#.attn_qkv", 0},
+    {"model.layers.#.linear_attn.in_proj_z", "blk.#.attn_gate", 0},
+    {"model.layers.#.linear_attn.in_proj_b", "blk.#.ssm_beta", 0},
+    {"model.layers.#.linear_attn.in_proj_a", "blk.#.ssm_alpha", 0},
     /* first needed by rwkv6 */
     {"rwkv.embeddings", "token_embd", 0},
     {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},

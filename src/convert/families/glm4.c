@@ -32,13 +32,18 @@ static const json_t *rope_params(const lgg_convert *c) {
 
 /* config.json's lgg.rope_dim: the partial rotary dimension (GLM4MOE_META
  * and GLM4_META write it; dflt the factor without one: GLM 0.5, Qwen3-Next
- * 0.25); an M-RoPE checkpoint refused. */
-lgg_status lgg__cv_partial_rope_dim(lgg_convert *c, double dflt, lgg_error *err) {
-    const json_t *rp = rope_params(c);
-    if (json_object_get(rp, "mrope_section"))
+ * 0.25). */
+/* GLM's: an M-RoPE checkpoint (GLM-4V's) refused. */
+static lgg_status glm_rope_dim(lgg_convert *c, lgg_error *err) {
+    if (json_object_get(rope_params(c), "mrope_section"))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                             "%s/config.json: rope 'mrope_section' (M-RoPE, GLM-4V's): llama.cpp master permutes its q/k "
                             "rows and writes the sections, which this converter does not yet", c->dir);
+    return lgg__cv_partial_rope_dim(c, 0.5, err);
+}
+
+lgg_status lgg__cv_partial_rope_dim(lgg_convert *c, double dflt, lgg_error *err) {
+    const json_t *rp = rope_params(c);
     char which[64];
     const json_t *p = json_object_get(rp, "partial_rotary_factor");
     if (!p && !json_object_get(rp, "full_attention") && !json_object_get(rp, "sliding_attention"))
@@ -71,10 +76,10 @@ static lgg_status glm4moe_init(lgg_convert *c, lgg_error *err) {
     json_t *sum = json_integer(json_integer_value(nl) + (nx ? json_integer_value(nx) : 0));
     if (!sum || json_object_set_new(c->config, "num_hidden_layers", sum))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    return lgg__cv_partial_rope_dim(c, 0.5, err);
+    return glm_rope_dim(c, err);
 }
 
-static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return lgg__cv_partial_rope_dim(c, 0.5, err); }
+static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return glm_rope_dim(c, err); }
 
 /* The special ids `n` pairs (type, added token) name, set where the files
  * gave none, then the byte-level BPE vocabulary. */

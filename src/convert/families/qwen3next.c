@@ -8,7 +8,10 @@
  * A_log becomes -exp(A_log), dt_bias is dt_proj.bias, the conv1d kernel
  * loses its dimension of 1, every norm but the linear attention's gets + 1
  * (the family's CV_F_NORM_ADD1), and in_proj_qkvz, grouped per key head as
- * q, k, v, z, becomes attn_qkv (all q, all k, all v) and attn_gate (all z). */
+ * q, k, v, z, becomes attn_qkv (all q, all k, all v) and attn_gate (all z).
+ * Qwen3.5 and Qwen3.5-MoE (Qwen3_5TextModel, Qwen3_5MoeTextModel): the same
+ * with separate in_proj_qkv, in_proj_z, in_proj_b, in_proj_a, the value
+ * heads tiled (r, k) instead of grouped by key head, M-RoPE sections. */
 #include "../cvint.h"
 
 #include <stdio.h>
@@ -153,7 +156,70 @@ static lgg_status qwen3next_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err)
     if (ends(t->name, "ssm_norm.weight")) t->xform &= ~(unsigned)CV_X_ADD1; /* the linear attention's norm: as it is */
     if (ends(t->name, "ssm_conv1d.weight") && t->n_dims == 3 && t->ne[1] == 1) /* squeeze(): [channels, kernel] */
         t->n_dims = 2, t->ne[1] = t->ne[2], t->ne[2] = 1;
-    return ends(t->name, ".attn_qkv.weight") ? split_qkvz(c, t, err) : LGG_OK;
+    return ends(t->src_name, ".in_proj_qkvz.weight") ? split_qkvz(c, t, err) : LGG_OK;
+}
+
+/* Qwen3.5's V heads from grouped by key head (k, r) to tiled (r, k): the
+ * source index of output row (or element, or column block) o of `d` wide
+ * heads, with row_arg[2] key heads, row_arg[3] value heads per key head,
+ * the first row_arg[1] rows (q and k) as they are.  row_arg[0]: d. */
+static uint64_t v_tiled(const cv_tensor *t, uint64_t o) {
+    uint64_t d = t->row_arg[0], skip = t->row_arg[1], nk = t->row_arg[2], r = t->row_arg[3];
+    if (o < skip) return o;
+    o -= skip;
+    uint64_t h = o / d;
+    return skip + (h % nk * r + h / nk) * d + o % d;
+}
+
+static uint64_t v_tiled_cols(const cv_tensor *t, uint64_t j) { return v_tiled(t, j * t->row_arg[0]) / t->row_arg[0]; }
+
+/* The reorder of one tensor: rows from `skip` in heads of d, or (cols) its
+ * columns in blocks of d; a vector is reordered element by element. */
+static lgg_status tile(lgg_convert *c, cv_tensor *t, uint64_t d, uint64_t skip, int cols, lgg_error *err) {
+    int64_t nk = count(c, "linear_num_key_heads"), nv = count(c, "linear_num_value_heads");
+    uint64_t len = cols ? (uint64_t)t->ne[0] : t->n_dims == 1 ? (uint64_t)t->ne[0] : t->n_units;
+    if (len < skip || (len - skip) != (uint64_t)nv * d || (cols && t->n_dims != 2))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not linear_num_value_heads heads of %llu (config.json)", c->dir,
+                            t->src_name, (unsigned long long)d);
+    t->row_arg[0] = d, t->row_arg[1] = skip, t->row_arg[2] = (uint64_t)nk, t->row_arg[3] = (uint64_t)(nv / nk);
+    if (cols) t->col_of = v_tiled_cols, t->col_block = d;
+    else {
+        if (t->n_dims == 1) t->unit = 1, t->n_units = (uint64_t)t->ne[0];
+        t->row_of = v_tiled;
+    }
+    return LGG_OK;
+}
+
+/* Qwen3.5 (master's _LinearAttentionVReorderBase over Qwen3NextModel): Qwen3-Next's transforms, then, when
+ * there are fewer key than value heads, the value heads of qkv's v rows, the gate, beta, alpha, A_log,
+ * dt_bias, the conv's v channels and out_proj's columns tiled. */
+static lgg_status qwen35_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    lgg_status st = qwen3next_tensor(c, t, err);
+    int64_t nk = count(c, "linear_num_key_heads"), nv = count(c, "linear_num_value_heads");
+    int64_t kd = count(c, "linear_key_head_dim"), vd = count(c, "linear_value_head_dim");
+    if (st || nk == nv || !strstr(t->src_name, "linear_attn.")) return st;
+    if (ends(t->name, ".attn_qkv.weight")) return tile(c, t, (uint64_t)vd, (uint64_t)(2 * nk * kd), 0, err);
+    if (ends(t->name, ".attn_gate.weight")) return tile(c, t, (uint64_t)vd, 0, 0, err);
+    if (ends(t->name, ".ssm_beta.weight") || ends(t->name, ".ssm_alpha.weight") || ends(t->name, ".ssm_a") ||
+        ends(t->name, ".ssm_dt.bias"))
+        return tile(c, t, 1, 0, 0, err);
+    if (ends(t->name, ".ssm_conv1d.weight")) return tile(c, t, (uint64_t)vd, (uint64_t)(2 * nk * kd), 0, err);
+    if (ends(t->name, ".ssm_out.weight")) return tile(c, t, (uint64_t)vd, 0, 1, err);
+    return LGG_OK;
+}
+
+/* Qwen3.5 always has M-RoPE: master writes its default sections last when rope_parameters has none. */
+static lgg_status qwen35_meta(lgg_convert *c, lgg_error *err) {
+    const json_t *rp = json_object_get(c->config, "rope_parameters");
+    if (!json_object_get(c->config, "rope_parameters")) rp = json_object_get(c->config, "rope_scaling");
+    if (json_object_get(rp, "mrope_section")) return LGG_OK;
+    static const int32_t DEFAULT[4] = {11, 11, 10, 0};
+    char key[160];
+    snprintf(key, sizeof key, "%s.rope.dimension_sections", c->fam->arch);
+    lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, 4, DEFAULT};
+    return lgg_writer_set(c->w, key, strlen(key), &w, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key)
+                                                            : LGG_OK;
 }
 
 const cv_hooks lgg__cv_hooks_qwen3next = {qwen3next_init, qwen3next_name, qwen3next_tensor, NULL, NULL, qwen3next_generated};
+const cv_hooks lgg__cv_hooks_qwen35 = {qwen3next_init, qwen3next_name, qwen35_tensor, qwen35_meta, NULL, qwen3next_generated};
