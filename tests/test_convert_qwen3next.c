@@ -192,6 +192,42 @@ static const cv_fcase QWEN35[] = {
       "314dbb337e44449b5b65239fa030e17df627e17f0f5b8b8b6b4b91115d9581a3"}},
 };
 
+/* The multimodal checkpoint: Qwen3.5-MoE's text under model.language_model., a vision tower, the MTP block. */
+static size_t qwen35_vl_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = qwen35_shapes(t, m);
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(t[i].name, "model.", 6)) {
+            char name[96];
+            snprintf(name, sizeof name, "model.language_model.%.70s", t[i].name + 6);
+            memcpy(t[i].name, name, sizeof name);
+        }
+    ADD(32, 1536, "model.visual.patch_embed.proj.weight");
+    ADD(96, 32, "model.visual.blocks.0.attn.qkv.weight");
+    ADD(32, 128, "model.visual.merger.linear_fc1.weight");
+    return cv_case_sort(t, n);
+}
+
+static const cv_fcase QWEN35_VL[] = {
+    {"Qwen3.5-MoE-VL-Tiny-Test",
+     "{\"architectures\":[\"Qwen3_5MoeForConditionalGeneration\"],\"image_token_id\":151655,\"model_type\":\"qwen3_5"
+     "_moe\",\"text_config\":{\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_output_gate\":true,\"bos_tok"
+     "en_id\":151643,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":16,\"hidden_act\":\"silu\",\""
+     "hidden_size\":32,\"initializer_range\":0.02,\"layer_types\":[\"linear_attention\",\"linear_attention\",\"linea"
+     "r_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":4,\"linear_key_head_dim\":16,\"linear_num_key_hea"
+     "ds\":2,\"linear_num_value_heads\":4,\"linear_value_head_dim\":16,\"max_position_embeddings\":262144,\"model_ty"
+     "pe\":\"qwen3_5_moe_text\",\"moe_intermediate_size\":32,\"mtp_num_hidden_layers\":1,\"num_attention_heads\":4,\""
+     "num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":4,\"num_key_value_heads\":2,\"rms_norm_eps\":1"
+     "e-06,\"rope_parameters\":{\"mrope_interleaved\":true,\"mrope_section\":[11,11,10],\"partial_rotary_factor\":0."
+     "25,\"rope_theta\":10000000,\"rope_type\":\"default\"},\"shared_expert_intermediate_size\":32,\"use_cache\":tru"
+     "e,\"vocab_size\":151936},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\""
+     "4.57.0.dev0\",\"video_token_id\":151656,\"vision_config\":{\"depth\":1,\"hidden_size\":32,\"model_type\":\"qwe"
+     "n3_5_moe\",\"num_heads\":2,\"out_hidden_size\":32,\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_"
+     "size\":2},\"vision_end_token_id\":151653,\"vision_start_token_id\":151652}",
+     "", "", qwen35_vl_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"f4f8e8fadfa196e18526c98a72591c762b598efbba6f7e000bd44a98a005cdb4", "8bd104121110aa134cb61d49135194775ea070a16bc05d4c808a72a0519af29c",
+      "7d86a2c91d6beaa61215a536152c8ca8726effce3f1035458a34d97f11f8b03b", "2346a1e9307ec743264560dd64840b57514444913a8bc27191f313a85c5bbefc",
+      "7d86a2c91d6beaa61215a536152c8ca8726effce3f1035458a34d97f11f8b03b"}},
+};
+
 static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
 
 /* With --mtp (the MTP block, the embeddings, output norm and head alone) and --no-mtp (without it). */
@@ -293,6 +329,13 @@ TEST(convert_qwen35) {
     int same = cv_case_run(dir, "Qwen3.5-MoE --fuse-gate-up-exps", FUSED35, cv_case_q4km, 1);
     cv_case_fuse = false;
     CHECKF(same == cv_case_outtypes(), "fused: %d of %d byte-identical to master", same, cv_case_outtypes());
+}
+
+TEST(convert_qwen35_vl) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
+    cv_fcase_run(QWEN35_VL, 1, FILES, qwen3_tokenizer);
+    cv_case_supported("Qwen3_5ForConditionalGeneration");
+    cv_case_supported("Qwen3_5MoeForConditionalGeneration");
 }
 
 #endif

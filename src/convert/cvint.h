@@ -361,6 +361,11 @@ void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eo
  * mean 1, cls 2, last token 3 (master's _try_set_pooling_type); nothing
  * without modules.json or a pooling entry. */
 lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
+/* Master's TextModel: a multimodal checkpoint's text_config read over the
+ * top level (hparams = {**config, **text_config}); its filter_tensors: 1
+ * for a tensor of a multimodal part (vision, audio, projector, ...). */
+lgg_status lgg__cv_master_text_config(struct lgg_convert *c, lgg_error *err);
+int lgg__cv_master_multimodal(const char *hf);
 
 /* families/glm4.c: config.json's lgg.rope_dim = int(head_dim (else hidden_size / num_attention_heads) x
  * the partial rotary factor master reads (rope_parameters, rope_scaling, then the config's own; dflt

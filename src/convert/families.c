@@ -684,6 +684,7 @@ extern const cv_hooks lgg__cv_hooks_qwen2model;
 extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen3next;
 extern const cv_hooks lgg__cv_hooks_qwen35;
+extern const cv_hooks lgg__cv_hooks_qwen35_vl;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -1075,6 +1076,11 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35},
     {"Qwen3_5MoeForCausalLM", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35},
+    /* their multimodal checkpoints' text (text_config, language_model., the vision tower dropped) */
+    {"Qwen3_5ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
+    {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1161,8 +1167,7 @@ static const struct {
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
-     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|"
-     "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
+     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
      "Qwen3VLForConditionalGeneration|Qwen3VLMoeForConditionalGeneration", MASTER_HAS("qwen3vl")},

@@ -331,3 +331,28 @@ lgg_status lgg__cv_master_pooling(lgg_convert *c, lgg_error *err) {
     json_decref(mods);
     return st;
 }
+
+/* Master's TextModel.filter_tensors: cvint.h. */
+int lgg__cv_master_multimodal(const char *hf) {
+    static const char *const PREFIX[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
+                                         "sound_encoder.", "sound_projection.", "speech_embeddings."};
+    static const char *const PART[] = {"visual.", "vision.", "audio.", "talker.", "vision_", "audio_", "token2wav.",
+                                       "code2wav.", "projector.", "pre_mm_projector_norm", "image_newline",
+                                       "view_seperator", "patch_embed", "patch_embedding", "patch_merger.",
+                                       "patch_merge_mlp.", "model.connector."};
+    for (size_t i = 0; i < sizeof PREFIX / sizeof PREFIX[0]; i++)
+        if (!strncmp(hf, PREFIX[i], strlen(PREFIX[i]))) return 1;
+    for (size_t i = 0; i < sizeof PART / sizeof PART[0]; i++)
+        if (strstr(hf, PART[i])) return 1;
+    return 0;
+}
+
+/* Master's TextModel: hparams = {**config, **config["text_config"]}. */
+lgg_status lgg__cv_master_text_config(lgg_convert *c, lgg_error *err) {
+    json_t *tc = json_object_get(c->config, "text_config");
+    if (!json_is_object(tc)) return LGG_OK;
+    json_incref(tc);
+    int bad = json_object_update(c->config, tc) != 0;
+    json_decref(tc);
+    return bad ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}

@@ -16,12 +16,8 @@
 /* Master's TextModel: hparams = {**config, **config["text_config"]};
  * Gemma3Model asserts attn_logit_softcapping is None. */
 static lgg_status gemma3_init(lgg_convert *c, lgg_error *err) {
-    json_t *tc = json_object_get(c->config, "text_config");
-    if (json_is_object(tc) && json_object_update(c->config, json_incref(tc)) != 0) {
-        json_decref(tc);
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    }
-    if (json_is_object(tc)) json_decref(tc);
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    if (st) return st;
     const json_t *cap = json_object_get(c->config, "attn_logit_softcapping");
     if (cap && !json_is_null(cap))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
@@ -32,26 +28,11 @@ static lgg_status gemma3_init(lgg_convert *c, lgg_error *err) {
 
 static int starts(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
-/* Master's TextModel.filter_tensors: the multimodal parts are not the text model's. */
-static int multimodal(const char *hf) {
-    static const char *const PREFIX[] = {"mlp", "vit.", "vpm.", "siglip2.", "conformer.", "merger.", "resampler.",
-                                         "sound_encoder.", "sound_projection.", "speech_embeddings."};
-    static const char *const PART[] = {"visual.", "vision.", "audio.", "talker.", "vision_", "audio_", "token2wav.",
-                                       "code2wav.", "projector.", "pre_mm_projector_norm", "image_newline",
-                                       "view_seperator", "patch_embed", "patch_embedding", "patch_merger.",
-                                       "patch_merge_mlp.", "model.connector."};
-    for (size_t i = 0; i < sizeof PREFIX / sizeof PREFIX[0]; i++)
-        if (starts(hf, PREFIX[i])) return 1;
-    for (size_t i = 0; i < sizeof PART / sizeof PART[0]; i++)
-        if (strstr(hf, PART[i])) return 1;
-    return 0;
-}
-
 /* The multimodal tensors dropped; every "language_model." taken out (ModelBase.filter_tensors);
  * EmbeddingGemma's "layers.N...", "embed_tokens" and "norm" (which gguf-py maps as the
  * "model." ones) given the prefix the shared map knows them by. */
 static int gemma3_name(const char *hf, char *out, size_t cap) {
-    if (multimodal(hf)) return 0;
+    if (lgg__cv_master_multimodal(hf)) return 0;
     static const char *const BARE[] = {"layers.", "embed_tokens.", "norm."};
     size_t o = 0;
     for (size_t i = 0; i < 3; i++)

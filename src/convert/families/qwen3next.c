@@ -222,4 +222,20 @@ static lgg_status qwen35_meta(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_qwen3next = {qwen3next_init, qwen3next_name, qwen3next_tensor, NULL, NULL, qwen3next_generated};
+/* The multimodal checkpoint: text_config over the top level, then Qwen3.5's. */
+static lgg_status qwen35_vl_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    return st ? st : qwen3next_init(c, err);
+}
+
+/* Its vision tower dropped, "language_model." taken out (master's TextModel.filter_tensors). */
+static int qwen35_vl_name(const char *hf, char *out, size_t cap) {
+    if (lgg__cv_master_multimodal(hf)) return 0;
+    char plain[512];
+    const char *lm = strstr(hf, "language_model.");
+    if (lm && (size_t)snprintf(plain, sizeof plain, "%.*s%s", (int)(lm - hf), hf, lm + 15) < sizeof plain) hf = plain;
+    return qwen3next_name(hf, out, cap);
+}
+
+const cv_hooks lgg__cv_hooks_qwen35_vl = {qwen35_vl_init, qwen35_vl_name, qwen35_tensor, qwen35_meta, NULL, qwen3next_generated};
 const cv_hooks lgg__cv_hooks_qwen35 = {qwen3next_init, qwen3next_name, qwen35_tensor, qwen35_meta, NULL, qwen3next_generated};
