@@ -26,7 +26,8 @@
 # LGG_REF_TEST: the tests that write the checkpoints (default "convert_qwen3
 # convert_target_master_qwen2 convert_target_master_llama convert_smollm3
 # convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding
-# convert_deepseek2_master convert_qwen3_reranker convert_qwen3next convert_qwen35").
+# convert_deepseek2_master convert_qwen3_reranker convert_qwen3next convert_qwen35
+# convert_qwen35_vl").
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
@@ -34,7 +35,7 @@ shift 2
 shims=$(cd tests/ref-shims/master && pwd):$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # shellcheck disable=SC2086 # the test names are words
-LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master convert_qwen3_reranker convert_qwen3next convert_qwen35} >/dev/null 2>&1 || true
+LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-convert_qwen3 convert_target_master_qwen2 convert_target_master_llama convert_smollm3 convert_glm4 convert_gemma3 convert_gemma_embedding convert_gptoss convert_qwen3_embedding convert_deepseek2_master convert_qwen3_reranker convert_qwen3next convert_qwen35 convert_qwen35_vl} >/dev/null 2>&1 || true
 models=$(ls -d "$keep"/lggtest.*/more/*/ | sed 's:/$::')
 for dir in $models; do
     name=$(basename "$dir")
