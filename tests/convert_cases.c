@@ -394,18 +394,26 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg) {
     return 1;
 }
 
-int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+static int case_open(const char *dir, uint32_t target, uint64_t mtp, bool vocab_only, char *msg, size_t cap) {
     lgg_convert_options o;
     lgg_convert_options_init(&o);
     o.target = target;
     o.mtp = mtp;
-    o.vocab_only = true;
+    o.vocab_only = vocab_only;
     lgg_convert *c = NULL;
     lgg_error err;
     lgg_status st = lgg_convert_open(dir, &o, &c, &err);
     snprintf(msg, cap, "%s", st ? err.message : "");
     lgg_convert_free(c);
     return (int)st;
+}
+
+int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+    return case_open(dir, target, mtp, true, msg, cap);
+}
+
+int cv_case_open_plan(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+    return case_open(dir, target, mtp, false, msg, cap);
 }
 
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {

@@ -127,6 +127,8 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg);
 /* dir opened (vocabulary only) with lgg_convert_options.target and .mtp:
  * its status, the error's message in msg ("" on success). */
 int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
+/* The same with the tensors planned (not vocabulary-only): what a tensor's check refuses. */
+int cv_case_open_plan(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));

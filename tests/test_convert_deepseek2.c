@@ -151,20 +151,6 @@ TEST(convert_deepseek2_master) {
     cv_case_target = LGG_CONVERT_TARGET_DEFAULT;
 }
 
-/* dir opened (tensors planned) with target master and mtp: the status, the message in msg. */
-static lgg_status open_master(const char *dir, uint64_t mtp, char *msg, size_t cap) {
-    lgg_convert_options o;
-    lgg_convert_options_init(&o);
-    o.target = LGG_CONVERT_TARGET_MASTER;
-    o.mtp = mtp;
-    lgg_convert *c = NULL;
-    lgg_error err;
-    lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-    snprintf(msg, cap, "%s", st ? err.message : "");
-    lgg_convert_free(c);
-    return st;
-}
-
 /* Refused under target master, as master refuses them: --mtp and --no-mtp (master's DeepseekV2Model
  * takes neither), a kv_b_proj whose rows are not heads x (nope + v) (config.json's v_head_dim says 8). */
 TEST(convert_deepseek2_master_refusals) {
@@ -173,16 +159,16 @@ TEST(convert_deepseek2_master_refusals) {
     REQUIRE(dir != NULL);
     char msg[512];
     for (uint64_t mtp = LGG_CONVERT_MTP_ONLY; mtp <= LGG_CONVERT_MTP_NONE; mtp++) {
-        lgg_status st = open_master(dir, mtp, msg, sizeof msg);
+        lgg_status st = (lgg_status)cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, mtp, msg, sizeof msg);
         CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "is not taken for architecture 'DeepseekV3ForCausalLM'"),
                "mtp %d: status %d, '%s'", (int)mtp, (int)st, msg);
     }
-    CHECKF(open_master(dir, 0, msg, sizeof msg) == LGG_OK, "as made: '%s'", msg);
+    CHECKF(cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg) == LGG_OK, "as made: '%s'", msg);
     char *bad = strdup(CASES[1].config), *v = bad ? strstr(bad, "\"v_head_dim\":16") : NULL;
     REQUIRE(v != NULL);
     memcpy(v, "\"v_head_dim\":8 ", 15);
     put_text(dir, "config.json", bad);
-    lgg_status st = open_master(dir, 0, msg, sizeof msg);
+    lgg_status st = (lgg_status)cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
     CHECKF(st == LGG_ERR_INVALID && strstr(msg, "kv_b_proj.weight': not num_key_value_heads x"), "v_head_dim 8: status %d, '%s'",
            (int)st, msg);
     put_text(dir, "config.json", CASES[1].config);

@@ -261,14 +261,19 @@ static const char *const FUSED[5] = {
     "4f50f14ec1cd31d793981276c3777e641d2e96afcb30005129b6807a70bc637e", "00736a43c177d5b27a76b753b40ed09509fbc4fe1235331101a5dc40e5da5cea",
     "4f50f14ec1cd31d793981276c3777e641d2e96afcb30005129b6807a70bc637e"};
 
+/* Case m converted with --fuse-gate-up-exps: master's sha256s. */
+static void fused_run(const cv_fcase *m, const char *const sha[5]) {
+    const char *dir = cv_fcase_make(m, FILES, qwen3_tokenizer);
+    CHECK(dir != NULL);
+    cv_case_fuse = true;
+    int same = dir ? cv_case_run(dir, m->name, sha, cv_case_q4km, 1) : 0;
+    cv_case_fuse = false;
+    CHECKF(same == cv_case_outtypes(), "%s --fuse-gate-up-exps: %d of %d byte-identical to master", m->name, same, cv_case_outtypes());
+}
+
 TEST(convert_qwen3next_fuse_gate_up) {
     if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
-    const char *dir = cv_fcase_make(&CASES[0], FILES, qwen3_tokenizer);
-    REQUIRE(dir != NULL);
-    cv_case_fuse = true;
-    int same = cv_case_run(dir, "Qwen3-Next --fuse-gate-up-exps", FUSED, cv_case_q4km, 1);
-    cv_case_fuse = false;
-    CHECKF(same == cv_case_outtypes(), "%d of %d byte-identical to master", same, cv_case_outtypes());
+    fused_run(&CASES[0], FUSED);
 }
 
 /* Refused, naming what: in_proj_qkvz rows that are not the key heads' groups (linear_num_key_heads 4), value
@@ -288,11 +293,7 @@ TEST(convert_qwen3next_refusals) {
         REQUIRE(at != NULL);
         snprintf(cfg, sizeof cfg, "%.*s%s%s", (int)(at - CASES[0].config), CASES[0].config, BAD[k][1], at + strlen(BAD[k][0]));
         put_text(dir, "config.json", cfg);
-        lgg_convert *c = NULL;
-        lgg_error err;
-        lgg_status st = lgg_convert_open(dir, NULL, &c, &err);
-        snprintf(msg, sizeof msg, "%s", st ? err.message : "");
-        lgg_convert_free(c);
+        int st = cv_case_open_plan(dir, LGG_CONVERT_TARGET_DEFAULT, 0, msg, sizeof msg);
         CHECKF(st != LGG_OK && strstr(msg, BAD[k][2]), "%s: status %d, '%s'", BAD[k][1], (int)st, msg);
     }
     put_text(dir, "config.json", CASES[0].config);
@@ -304,11 +305,7 @@ TEST(convert_qwen3next_refusals) {
     REQUIRE(at != NULL);
     snprintf(cfg, sizeof cfg, "%.*s\"linear_value_head_dim\":8%s", (int)(at - QWEN35[0].config), QWEN35[0].config, at + 26);
     put_text(d35, "config.json", cfg);
-    lgg_convert *c = NULL;
-    lgg_error err;
-    lgg_status st = lgg_convert_open(d35, NULL, &c, &err);
-    snprintf(msg, sizeof msg, "%s", st ? err.message : "");
-    lgg_convert_free(c);
+    int st = cv_case_open_plan(d35, LGG_CONVERT_TARGET_DEFAULT, 0, msg, sizeof msg);
     CHECKF(st == LGG_ERR_INVALID && strstr(msg, "not linear_num_value_heads heads of 8"), "Qwen3.5 vd 8: status %d, '%s'", (int)st, msg);
     put_text(d35, "config.json", QWEN35[0].config);
 }
@@ -323,12 +320,7 @@ TEST(convert_qwen35) {
         "e26125f554ca8f8697963b1f779fbec0530697344fb22f4ad913b36048138929", "e45268bab0efe1100d34a81b38e7729c58ca0a34feaf8a987f55d40faa00a654",
         "ff651eb83187e3a966ad3b40e4c68ae63bb5cbe2d69cd2a9949963e8569a9484", "38fe09f4477bbd4974b9c0c43880bbf330df3a86cd90fd280ed28064460a3bbf",
         "ff651eb83187e3a966ad3b40e4c68ae63bb5cbe2d69cd2a9949963e8569a9484"};
-    const char *dir = cv_fcase_make(&QWEN35[1], FILES, qwen3_tokenizer);
-    REQUIRE(dir != NULL);
-    cv_case_fuse = true;
-    int same = cv_case_run(dir, "Qwen3.5-MoE --fuse-gate-up-exps", FUSED35, cv_case_q4km, 1);
-    cv_case_fuse = false;
-    CHECKF(same == cv_case_outtypes(), "fused: %d of %d byte-identical to master", same, cv_case_outtypes());
+    fused_run(&QWEN35[1], FUSED35);
 }
 
 TEST(convert_qwen35_vl) {
