@@ -152,7 +152,8 @@ TEST(convert_deepseek2_master) {
 }
 
 /* Refused under target master, as master refuses them: --mtp and --no-mtp (master's DeepseekV2Model
- * takes neither), a kv_b_proj whose rows are not heads x (nope + v) (config.json's v_head_dim says 8). */
+ * takes neither), a kv_b_proj whose rows are not heads x (nope + v) (config.json's v_head_dim says 8);
+ * and a tiktoken tokenizer without tokenizer.json (Kimi-K2's: master runs its Python tokenizer). */
 TEST(convert_deepseek2_master_refusals) {
     if (!have_tokenizer()) return;
     const char *dir = cv_fcase_make(&CASES[1], FILES, deepseek_tokenizer);
@@ -173,6 +174,15 @@ TEST(convert_deepseek2_master_refusals) {
            (int)st, msg);
     put_text(dir, "config.json", CASES[1].config);
     free(bad);
+    /* Kimi-K2's kind: tiktoken.model and no tokenizer.json */
+    char tj[4300], tm[4300];
+    snprintf(tj, sizeof tj, "%s/tokenizer.json", dir);
+    snprintf(tm, sizeof tm, "%s/tiktoken.model", dir);
+    REQUIRE(remove(tj) == 0 && put_text(dir, "tiktoken.model", "IQ== 0\n"));
+    st = (lgg_status)cv_case_open(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "(Kimi-K2's)"), "tiktoken: status %d, '%s'", (int)st, msg);
+    remove(tm);
+    CHECK(deepseek_tokenizer(dir));
 }
 
 #endif

@@ -159,8 +159,16 @@ static lgg_status mla_init(lgg_convert *c, int nextn, lgg_error *err) {
 static lgg_status glm4moelite_init(lgg_convert *c, lgg_error *err) { return mla_init(c, 1, err); }
 
 /* DeepSeek V2/V3 with target master: the same, its next-token-prediction
- * layers always dropped (master's DeepseekV2Model skips them). */
-static lgg_status deepseek2_init(lgg_convert *c, lgg_error *err) { return mla_init(c, 0, err); }
+ * layers always dropped (master's DeepseekV2Model skips them).  Without
+ * tokenizer.json master runs the checkpoint's own tokenizer code (Kimi-K2's
+ * tiktoken TikTokenTokenizer): refused by name. */
+static lgg_status deepseek2_init(lgg_convert *c, lgg_error *err) {
+    if (!lgg__cv_exists(c, "tokenizer.json", NULL) && lgg__cv_exists(c, "tiktoken.model", NULL))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: a tiktoken tokenizer without tokenizer.json (Kimi-K2's): llama.cpp "
+                            "master reads it by running the checkpoint's tokenizer code (trust_remote_code); this converter "
+                            "does not", c->dir);
+    return mla_init(c, 0, err);
+}
 
 /* v_b's row u: head u / v's value rows follow its nope key rows (row_arg[1]
  * v, row_arg[2] nope). */

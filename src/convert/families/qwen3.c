@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+extern const cv_hooks lgg__cv_hooks_qwen3_rerank;
+
 /* Whether s (n bytes) holds needle (lower case) with ASCII case ignored. */
 static int has_lower(const char *s, size_t n, const char *needle) {
     size_t m = strlen(needle);
@@ -70,7 +72,9 @@ static lgg_status qwen3_init(struct lgg_convert *c, lgg_error *err) {
         rerank = has_lower(card, n, "# qwen3-reranker") || has_lower(card, n, "# qwen3-vl-reranker");
         free(card);
     }
-    return rerank ? rerank_ids(c, err) : LGG_OK;
+    if (!rerank) return LGG_OK;
+    c->hooks = &lgg__cv_hooks_qwen3_rerank; /* its head's tensor hook only for a reranker (FP8 checkpoints take no hook) */
+    return rerank_ids(c, err);
 }
 
 /* Qwen3-Embedding's names (embed_tokens, layers.N..., norm) as the
@@ -138,5 +142,6 @@ static lgg_status qwen3_meta(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks lgg__cv_hooks_qwen3 = {qwen3_init, qwen3_name, qwen3_tensor, qwen3_meta, NULL, NULL};
+const cv_hooks lgg__cv_hooks_qwen3 = {qwen3_init, qwen3_name, NULL, qwen3_meta, NULL, NULL};
+const cv_hooks lgg__cv_hooks_qwen3_rerank = {qwen3_init, qwen3_name, qwen3_tensor, qwen3_meta, NULL, NULL};
 const cv_hooks lgg__cv_hooks_qwen2model = {NULL, qwen2_name, NULL, lgg__cv_master_pooling, NULL, NULL};
