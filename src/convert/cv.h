@@ -185,6 +185,11 @@ enum {
     CV_F_CONV1D = 8192,          /* GPT-2's Conv1D matrices (c_attn, c_proj, c_fc, c_fc2) written transposed */
     CV_F_MASTER = 16384,         /* only llama.cpp master converts it: its default target is master, b4747 refused */
     CV_F_MTP = 32768,            /* master takes --mtp / --no-mtp for it (lgg_convert_options.mtp; refused otherwise) */
+    CV_F_QWEN_MTP = 131072,      /* master's _QwenMtpMixin: mtp.* names read as blocks past num_hidden_layers
+                                    (lgg__cv_qwen_mtp_name, before the hf_name hook) */
+    CV_F_GATE_UP_EXPS = 262144,  /* its tensor list has ffn_gate_up_exps: master's --fuse-gate-up-exps is taken */
+    CV_F_MASTER_TWIN = 65536,    /* target master's row for names an earlier row converts as b4747 does
+                                    (lgg__cv_family_master); not found, listed or counted by name itself */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
                                     past vocab_size ignored, special ones CONTROL (UNKNOWN when unk_token) with
                                     score 0, the others USER_DEFINED with -10000 */
@@ -254,6 +259,8 @@ typedef struct cv_family {
 } cv_family;
 
 const cv_family *lgg__cv_family_find(const char *hf_arch);
+/* The row target master converts hf_arch with: its CV_F_MASTER_TWIN row, else f. */
+const cv_family *lgg__cv_family_master(const cv_family *f, const char *hf_arch);
 /* "LlamaForCausalLM, ..." for messages, cut to cap (> 20) with " and N more". */
 void lgg__cv_family_list(char *buf, size_t cap);
 /* Why a class the reference converts is not converted here yet, or NULL. */

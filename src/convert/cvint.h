@@ -430,6 +430,13 @@ void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eo
  * added to num_hidden_layers (the block count and the tensors' bound). */
 lgg_status lgg__cv_master_rope_dim(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_master_nextn_blocks(struct lgg_convert *c, lgg_error *err);
+/* master.c: config.json's lgg.rope_dim = int(head_dim (else hidden_size / num_attention_heads) x
+ * the partial rotary factor master reads (rope_parameters, rope_scaling, then the config's own; dflt
+ * without one). */
+lgg_status lgg__cv_partial_rope_dim(struct lgg_convert *c, double dflt, lgg_error *err);
+/* families/qwen3next.c: master's _QwenMtpMixin names: mtp.* (and model.mtp.*) as blocks past
+ * num_hidden_layers (lgg.main_layers) into out; hf itself when it is not one (CV_F_QWEN_MTP). */
+const char *lgg__cv_qwen_mtp_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

@@ -154,6 +154,24 @@ static const cv_mkey GLM4_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Qwen3-Next (master's Qwen3NextModel): Qwen3-MoE's keys, the MTP blocks
+ * (lgg.nextn: families/qwen3next.c), the linear attention's sizes, the
+ * full-attention interval and the partial rotary dimension. */
+static const cv_mkey QWEN3NEXT_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {"ssm.conv_kernel", "linear_conv_kernel_dim", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.state_size", "linear_key_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.group_count", "linear_num_key_heads", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.time_step_rank", "linear_num_value_heads", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.inner_size", "lgg.inner", CV_M_U32, CV_M_REQUIRED},
+    {"full_attention_interval", "lgg.interval", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma 3 and EmbeddingGemma (master's Gemma3Model): master's base
  * parameters, then Gemma 3's own written over them (families/gemma3.c). */
 static const cv_mkey GEMMA3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -831,6 +849,11 @@ extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
+extern const cv_hooks lgg__cv_hooks_qwen2model;
+extern const cv_hooks lgg__cv_hooks_deepseek2_master;
+extern const cv_hooks lgg__cv_hooks_qwen3next;
+extern const cv_hooks lgg__cv_hooks_qwen35;
+extern const cv_hooks lgg__cv_hooks_qwen35_vl;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -874,6 +897,15 @@ static const cv_tmap GEMMA2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 /* OLMo 2 and Gemma 3: norms after attention and after the FFN. */
+/* Qwen3-Next: post_attention_layernorm as the norm after attention (its
+ * tensor list has no ffn_norm), in_proj_qkvz as attn_qkv (split by
+ * families/qwen3next.c). */
+static const cv_tmap QWEN3NEXT_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.linear_attn.in_proj_qkvz", "blk.#.attn_qkv", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap OLMO2_TENSORS[] = {
     {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
     {NULL, NULL, 0},
@@ -1058,6 +1090,23 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up " \
     "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
     "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_QWEN3NEXT \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.attn_q_norm blk.#.attn_qkv blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
+    "blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
+    "blk.#.nextn.shared_head_norm blk.#.post_attention_norm blk.#.ssm_a blk.#.ssm_ba blk.#.ssm_conv1d blk.#.ssm_dt " \
+    "blk.#.ssm_norm blk.#.ssm_out output output_norm token_embd "
+#define QWEN35_COMMON \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.attn_q_norm blk.#.attn_qkv blk.#.attn_v blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm blk.#.post_attention_norm " \
+    "blk.#.ssm_a blk.#.ssm_alpha blk.#.ssm_beta blk.#.ssm_conv1d blk.#.ssm_dt blk.#.ssm_norm blk.#.ssm_out output " \
+    "output_norm token_embd "
+#define KINDS_QWEN35 QWEN35_COMMON "blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up "
+#define KINDS_QWEN35MOE \
+    QWEN35_COMMON "blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_up_exps blk.#.ffn_up_shexp "
 #define KINDS_GEMMA \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
@@ -1291,7 +1340,7 @@ static const cv_family FAMILIES[] = {
     /* The families only llama.cpp master converts (CV_F_MASTER: its target by default). */
     /* Qwen3 and Qwen3-MoE: Qwen2's and Qwen2-MoE's names with q_norm/k_norm; a Qwen3 reranker refused
        (families/qwen3.c) */
-    {"Qwen3ForCausalLM", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    {"Qwen3ForCausalLM|Qwen3Model", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
     {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     /* SmolLM3: llama's names, permutation and vocabulary rules */
     {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -1399,6 +1448,26 @@ static const cv_family FAMILIES[] = {
     {"GraniteMoeSharedForCausalLM", "granitemoe", GRANITE_MASTER_META, NULL, KINDS_GRANITEMOE_SHARED, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM | CV_F_PERMUTE_QK, NULL,
      &lgg__cv_hooks_granitemoe},
+    /* Qwen2Model (gte-Qwen2's kind of encoder): Qwen2's names under "model.", master's base parameters and the
+       pooling type (families/qwen3.c) */
+    {"Qwen2Model", "qwen2", QWEN3_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen2model},
+    /* DeepSeek V2 and V3 with target master: GLM-4.7-Flash's DeepSeek V2 (kv_b split, head_count_kv 1, master's
+       base parameters) without its next-token-prediction layers, the byte-level BPE vocabulary (families/glm4.c) */
+    {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
+     CV_F_MASTER_TWIN | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek2_master},
+    /* Qwen3-Next: linear attention, gated attention, MoE with a shared expert, its MTP block (families/qwen3next.c) */
+    {"Qwen3NextForCausalLM", "qwen3next", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN3NEXT, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen3next},
+    /* Qwen3.5 and Qwen3.5-MoE: Qwen3-Next's with separate q/k/v, z, beta, alpha projections and tiled value heads */
+    {"Qwen3_5ForCausalLM", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35},
+    {"Qwen3_5MoeForCausalLM", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35},
+    /* their multimodal checkpoints' text (text_config, language_model., the vision tower dropped) */
+    {"Qwen3_5ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
+    {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1469,10 +1538,7 @@ static const struct {
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
-     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen2Model|Qwen3DSparkModel|"
-     "Qwen3Model|Qwen3NextForCausalLM|Qwen3_5ForCausalLM|"
-     "Qwen3_5ForConditionalGeneration|Qwen3_5MoeForCausalLM|"
-     "Qwen3_5MoeForConditionalGeneration|RND1", MASTER_HAS("qwen")},
+     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
      "Qwen3VLForConditionalGeneration|Qwen3VLMoeForConditionalGeneration", MASTER_HAS("qwen3vl")},
@@ -1516,22 +1582,34 @@ static int in_list(const char *list, const char *name) {
 }
 
 
+#define N_FAMILIES (sizeof FAMILIES / sizeof FAMILIES[0])
+#define IS_TWIN(i) ((FAMILIES[i].flags & CV_F_MASTER_TWIN) != 0)
+
 const cv_family *lgg__cv_family_find(const char *hf_arch) {
-    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
-        if (in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        if (!IS_TWIN(i) && in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
     return NULL;
 }
 
+const cv_family *lgg__cv_family_master(const cv_family *f, const char *hf_arch) {
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        if (IS_TWIN(i) && in_list(FAMILIES[i].hf_archs, hf_arch)) return &FAMILIES[i];
+    return f;
+}
+
 const char *lgg_convert_family_at(size_t i, const char **gguf_arch) {
-    if (i >= sizeof FAMILIES / sizeof FAMILIES[0]) return NULL;
-    if (gguf_arch) *gguf_arch = FAMILIES[i].arch;
-    return FAMILIES[i].hf_archs;
+    for (size_t k = 0; k < N_FAMILIES; k++) {
+        if (IS_TWIN(k) || i--) continue;
+        if (gguf_arch) *gguf_arch = FAMILIES[k].arch;
+        return FAMILIES[k].hf_archs;
+    }
+    return NULL;
 }
 
 /* Calls fn for every architecture name of the table, in table order. */
 static void each_name(void (*fn)(const char *name, size_t len, void *ud), void *ud) {
-    for (size_t i = 0; i < sizeof FAMILIES / sizeof FAMILIES[0]; i++)
-        for (const char *p = FAMILIES[i].hf_archs; *p;) {
+    for (size_t i = 0; i < N_FAMILIES; i++)
+        for (const char *p = IS_TWIN(i) ? "" : FAMILIES[i].hf_archs; *p;) {
             size_t l = strcspn(p, "|");
             fn(p, l, ud);
             p += l + (p[l] == '|');

@@ -83,10 +83,38 @@ static lgg_status yarn_ctx(lgg_convert *c, const json_t *rp, lgg_error *err) {
     return wset(lgg_writer_set_u32(c->w, key, (uint32_t)json_integer_value(v), NULL), key, err);
 }
 
+/* rope_parameters' mrope_section as rope.dimension_sections: 4 i32, padded
+ * with 0 (master writes it after the scaling keys). */
+static lgg_status mrope_sections(lgg_convert *c, const json_t *rp, lgg_error *err) {
+    const json_t *ms = json_object_get(rp, "mrope_section");
+    if (!ms) return LGG_OK;
+    int32_t v[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < json_array_size(ms) && i < 4; i++) {
+        const json_t *e = json_array_get(ms, i);
+        if (!json_is_integer(e) || json_integer_value(e) < INT32_MIN || json_integer_value(e) > INT32_MAX)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: rope 'mrope_section' is not a list of integers", c->dir);
+        v[i] = (int32_t)json_integer_value(e);
+    }
+    if (!json_is_array(ms))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: rope 'mrope_section' is not a list of integers", c->dir);
+    char key[160];
+    snprintf(key, sizeof key, "%s.rope.dimension_sections", c->fam->arch);
+    lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, 4, v};
+    return wset(lgg_writer_set(c->w, key, strlen(key), &w, NULL), key, err);
+}
+
+static lgg_status master_scaling(lgg_convert *c, const json_t *rp, lgg_error *err);
+
 lgg_status lgg__cv_master_rope(lgg_convert *c, lgg_error *err) {
     const json_t *rp = json_object_get(c->config, "rope_parameters");
     if (!rp) rp = json_object_get(c->config, "rope_scaling");
     if (!json_is_object(rp)) return LGG_OK;
+    lgg_status st = master_scaling(c, rp, err);
+    return st ? st : mrope_sections(c, rp, err);
+}
+
+/* The scaling keys of rope_parameters (its full_attention's when it has one). */
+static lgg_status master_scaling(lgg_convert *c, const json_t *rp, lgg_error *err) {
     if (json_is_object(json_object_get(rp, "full_attention"))) rp = json_object_get(rp, "full_attention");
     char which[64], key[160];
     const json_t *ty = lgg__cv_first_key(rp, "rope_type|type", which, sizeof which), *f = lgg__cv_first_key(rp, "factor", key, sizeof key);
@@ -269,7 +297,9 @@ static const json_t *rope_params(const lgg_convert *c) {
     return json_is_object(rp) ? rp : NULL;
 }
 
-lgg_status lgg__cv_master_rope_dim(lgg_convert *c, lgg_error *err) {
+lgg_status lgg__cv_master_rope_dim(lgg_convert *c, lgg_error *err) { return lgg__cv_partial_rope_dim(c, 0.5, err); }
+
+lgg_status lgg__cv_partial_rope_dim(lgg_convert *c, double dflt, lgg_error *err) {
     const json_t *rp = rope_params(c);
     char which[64];
     const json_t *p = json_object_get(rp, "partial_rotary_factor");
@@ -277,7 +307,7 @@ lgg_status lgg__cv_master_rope_dim(lgg_convert *c, lgg_error *err) {
         p = lgg__cv_first_key(c->config, "partial_rotary_factor|rope_pct|rope_percent", which, sizeof which);
     if (p && (!json_is_number(p) || json_number_value(p) < 0 || json_number_value(p) > 1))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: partial_rotary_factor is not a number from 0 to 1", c->dir);
-    double f = p ? json_number_value(p) : 0.5;
+    double f = p ? json_number_value(p) : dflt;
     int64_t dim = lgg__cv_hparam_int(c, "head_dim", -1);
     if (!json_object_get(c->config, "head_dim") || json_is_null(json_object_get(c->config, "head_dim"))) {
         int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);

@@ -244,6 +244,18 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.A_log", "blk.#.ssm_a", 0},
     {"model.layers.#.D", "blk.#.ssm_d", 0},
     {"model.layers.#.out_proj", "blk.#.ssm_out", 0},
+    /* Qwen3-Next's linear attention (its in_proj_qkvz is the family's: split in two) */
+    {"model.layers.#.linear_attn.in_proj_ba", "blk.#.ssm_ba", 0},
+    {"model.layers.#.linear_attn.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.#.linear_attn.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.linear_attn.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.#.linear_attn.norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.linear_attn.out_proj", "blk.#.ssm_out", 0},
+    /* Qwen3.5's: q/k/v, the gate, beta and alpha as separate projections */
+    {"model.layers.#.linear_attn.in_proj_qkv", "blk.#.attn_qkv", 0},
+    {"model.layers.#.linear_attn.in_proj_z", "blk.#.attn_gate", 0},
+    {"model.layers.#.linear_attn.in_proj_b", "blk.#.ssm_beta", 0},
+    {"model.layers.#.linear_attn.in_proj_a", "blk.#.ssm_alpha", 0},
     /* first needed by rwkv6 */
     {"rwkv.embeddings", "token_embd", 0},
     {"rwkv.blocks.0.pre_ln", "token_embd_norm", 0},

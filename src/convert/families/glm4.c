@@ -1,7 +1,9 @@
 /* glm4.c -- GLM-4.5/4.6 (llama.cpp master's Glm4MoeModel), GLM-4 0414
  * (its Glm4Model) and GLM-4.7-Flash (Glm4MoeLiteModel: master's DeepSeek V2
  * with GLM's vocabulary and master's --mtp / --no-mtp), which only master
- * converts.  Both write a partial
+ * converts; master's DeepSeek V2 itself is DeepSeek V2/V3's target master
+ * (its latent attention split the same way, no next-token-prediction
+ * layers, the byte-level BPE vocabulary).  Both GLMs write a partial
  * rotary dimension: int(head_dim * partial_rotary_factor), the factor from
  * rope_parameters (else rope_scaling), where master mirrors config.json's
  * own partial_rotary_factor, 0.5 when none.  GLM-4.5's block count holds
@@ -28,9 +30,11 @@ static const json_t *rope_params(const lgg_convert *c) {
     return json_is_object(rp) ? rp : NULL;
 }
 
-/* config.json's lgg.rope_dim (GLM4MOE_META and GLM4_META write it: master's
- * partial rotary dimension); an M-RoPE checkpoint refused. */
-static lgg_status rope_dim(lgg_convert *c, lgg_error *err) {
+/* config.json's lgg.rope_dim: the partial rotary dimension (GLM4MOE_META
+ * and GLM4_META write it; dflt the factor without one: GLM 0.5, Qwen3-Next
+ * 0.25). */
+/* GLM's: an M-RoPE checkpoint (GLM-4V's) refused. */
+static lgg_status glm_rope_dim(lgg_convert *c, lgg_error *err) {
     if (json_object_get(rope_params(c), "mrope_section"))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                             "%s/config.json: rope 'mrope_section' (M-RoPE, GLM-4V's): llama.cpp master permutes its q/k "
@@ -42,10 +46,10 @@ static lgg_status rope_dim(lgg_convert *c, lgg_error *err) {
  * (the block count and the tensors' bound), the rope dimension. */
 static lgg_status glm4moe_init(lgg_convert *c, lgg_error *err) {
     lgg_status st = lgg__cv_master_nextn_blocks(c, err);
-    return st ? st : rope_dim(c, err);
+    return st ? st : glm_rope_dim(c, err);
 }
 
-static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return rope_dim(c, err); }
+static lgg_status glm4_init(lgg_convert *c, lgg_error *err) { return glm_rope_dim(c, err); }
 
 /* The special ids `n` pairs (type, added token) name, set where the files
  * gave none, then the byte-level BPE vocabulary. */
@@ -91,11 +95,11 @@ static lgg_status set_value(lgg_convert *c, const char *key, json_t *v, lgg_erro
     return !v || json_object_set_new(c->config, key, v) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
 }
 
-/* GLM-4.7-Flash: master's DeepseekV2Model reads these hparams with
+/* GLM-4.7-Flash and DeepSeek V2/V3 (target master): master's DeepseekV2Model reads these hparams with
  * defaults (lgg.*: GLM4MOELITE_META's), sets the kv heads to 1 (MLA as MQA;
  * the split of kv_b uses config.json's, kept as lgg.kv_heads), and counts
  * the next-token-prediction blocks unless --no-mtp (or none). */
-static lgg_status glm4moelite_init(lgg_convert *c, lgg_error *err) {
+static lgg_status mla_init(lgg_convert *c, int nextn, lgg_error *err) {
     int64_t nl = count_or(c, "num_hidden_layers", -1), nx = count_or(c, "num_nextn_predict_layers", 0);
     int64_t kvh = count_or(c, "num_key_value_heads", -1), kvr = count_or(c, "kv_lora_rank", 512);
     const char *bad = nl < 0 ? "num_hidden_layers" : nx < 0 ? "num_nextn_predict_layers" : kvh <= 0 ? "num_key_value_heads"
@@ -115,11 +119,25 @@ static lgg_status glm4moelite_init(lgg_convert *c, lgg_error *err) {
     const json_t *ms = json_object_get(rope_params(c), "mscale_all_dim");
     if (!st && json_is_number(ms)) st = set_value(c, "lgg.yarn_log_mul", json_real(0.1 * json_number_value(ms)), err);
     c->mtp_main = (uint64_t)nl;
-    if (!st && c->mtp != LGG_CONVERT_MTP_NONE && nx > 0) {
+    if (!st && nextn && c->mtp != LGG_CONVERT_MTP_NONE && nx > 0) {
         st = set_value(c, "num_hidden_layers", json_integer(nl + nx), err);
         if (!st) st = set_value(c, "lgg.nextn", json_integer(nx), err);
     }
     return st;
+}
+
+static lgg_status glm4moelite_init(lgg_convert *c, lgg_error *err) { return mla_init(c, 1, err); }
+
+/* DeepSeek V2/V3 with target master: the same, its next-token-prediction
+ * layers always dropped (master's DeepseekV2Model skips them).  Without
+ * tokenizer.json master runs the checkpoint's own tokenizer code (Kimi-K2's
+ * tiktoken TikTokenTokenizer): refused by name. */
+static lgg_status deepseek2_init(lgg_convert *c, lgg_error *err) {
+    if (!lgg__cv_exists(c, "tokenizer.json", NULL) && lgg__cv_exists(c, "tiktoken.model", NULL))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: a tiktoken tokenizer without tokenizer.json (Kimi-K2's): llama.cpp "
+                            "master reads it by running the checkpoint's tokenizer code (trust_remote_code); this converter "
+                            "does not", c->dir);
+    return mla_init(c, 0, err);
 }
 
 /* v_b's row u: head u / v's value rows follow its nope key rows (row_arg[1]
@@ -165,4 +183,5 @@ static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *er
 
 const cv_hooks lgg__cv_hooks_glm4moe = {glm4moe_init, NULL, NULL, NULL, glm4moe_vocab, NULL};
 const cv_hooks lgg__cv_hooks_glm4moelite = {glm4moelite_init, NULL, glm4moelite_tensor, NULL, glm4moe_vocab, NULL};
+const cv_hooks lgg__cv_hooks_deepseek2_master = {deepseek2_init, NULL, glm4moelite_tensor, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_glm4 = {glm4_init, NULL, NULL, NULL, glm4_vocab, NULL};

