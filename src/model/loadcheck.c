@@ -1,0 +1,554 @@
+/* loadcheck.c -- would llama.cpp master (3f545becc) load this file: its
+ * llama_model_load_from_file replayed on the header, in master's order
+ * (llama-model.cpp's load_hparams, llama-vocab.cpp's load, then each
+ * architecture's load_arch_tensors in src/models/NAME.cpp and
+ * llama-model-loader.cpp's create_tensor, check_tensor_dims and
+ * done_getting_tensors).  The per-architecture part is a table: one row per
+ * architecture, its keys and what its tensor list has beyond the common
+ * llama-like layer. */
+#include "base/internal.h"
+#include "format/file.h"
+
+#include <stdio.h>
+
+#define MAX_LAYERS 512u  /* LLAMA_MAX_LAYERS */
+#define MAX_EXPERTS 512u /* LLAMA_MAX_EXPERTS */
+
+/* create_tensor's flags */
+#define OPT 1u /* TENSOR_NOT_REQUIRED */
+#define DUP 2u /* TENSOR_DUPLICATED: not counted as created */
+
+/* What an architecture's tensor list has beyond the common layer (attn_norm, Q/K/V or fused QKV,
+ * attn_output, ffn_norm, gate/up/down). */
+#define T_LLAMA_OPT 0x01u  /* llama/mistral3: optional attn_output bias, rope_freqs, MLP biases; experts
+                              when expert_count > 0 (their gate optional) */
+#define T_QK_NORM 0x02u    /* attn_q_norm and attn_k_norm, required */
+#define T_POST_NORM 0x04u  /* gemma3: post_attention_norm and post_ffw_norm, required */
+#define T_Q_IS_EMBD 0x08u  /* qwen2: Q and attn_output are n_embd wide */
+#define T_KV_V 0x10u       /* K and V both n_embd_v_gqa wide (qwen2, qwen3, qwen3moe) */
+#define T_OUT_BIAS 0x20u   /* qwen2: optional output.bias */
+#define T_CLS_OUT 0x40u    /* qwen3: optional cls.output */
+#define T_MOE 0x80u        /* qwen3moe: experts on every layer, expert_count > 0 required */
+#define T_ROT_CHECK 0x100u /* llama: rope.dimension_count must be the head size */
+
+/* A key an architecture reads in its load_arch_hparams (after the common ones). */
+typedef struct arch_key {
+    const char *suffix; /* after "<arch>." */
+    uint8_t type;       /* LGG_VT_*; LGG_VT_COUNT: a u32 or an array (get_key_or_arr, optional) */
+    bool required;
+} arch_key;
+
+typedef struct arch_table {
+    const char *name;
+    uint32_t tensors; /* T_* */
+    arch_key keys[8];
+} arch_table;
+
+static const arch_table TABLES[] = {
+    {"llama", T_LLAMA_OPT | T_ROT_CHECK, {{"vocab_size", LGG_VT_U32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
+    {"qwen2", T_Q_IS_EMBD | T_KV_V | T_OUT_BIAS, {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
+    {"qwen3", T_QK_NORM | T_KV_V | T_CLS_OUT, {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
+    {"qwen3moe", T_QK_NORM | T_KV_V | T_MOE,
+     {{"expert_feed_forward_length", LGG_VT_U32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
+    {"gemma3", T_QK_NORM | T_POST_NORM,
+     {{"attention.sliding_window", LGG_VT_U32, false}, {"attention.sliding_window_pattern", LGG_VT_COUNT, false},
+      {"rope.freq_base_swa", LGG_VT_F32, false}, {"final_logit_softcapping", LGG_VT_F32, false},
+      {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
+    {"smollm3", 0, {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
+    {"mistral3", T_LLAMA_OPT,
+     {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}, {"attention.temperature_scale", LGG_VT_F32, false},
+      {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false},
+      {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}}},
+};
+
+/* One check: the file, what master computed so far, the findings. */
+typedef struct lc {
+    const lgg_file *f;
+    const arch_table *t;
+    lgg_load_check *out;
+    uint8_t *seen; /* per tensor of the file: created by master */
+    uint32_t n_layer, n_embd, n_head, n_head_kv, n_ff, head_k, head_v, n_rot, n_expert, n_expert_used;
+    uint32_t n_ff_exp, n_cls_out;
+    uint64_t n_vocab;
+    bool longrope;
+    bool stop; /* master throws inside load_tensors: nothing after is checked */
+} lc;
+
+const char *lgg_load_problem_name(uint32_t problem) {
+    static const char *const names[] = {NULL, "missing", "wrong type", "wrong shape", "unexpected", "bad value"};
+    return problem < sizeof names / sizeof names[0] ? names[problem] : NULL;
+}
+
+/* Printable ASCII of n bytes at s into dst (cut to fit). */
+static void printable(char *dst, size_t cap, const char *s, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < cap; i++) dst[k++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    dst[k] = 0;
+}
+
+static void issue(lc *c, bool tensor, uint32_t problem, const char *name, const char *expected, const char *found) {
+    lgg_load_check *o = c->out;
+    if (o->n_issues < LGG_LOAD_MAX_ISSUES) {
+        lgg_load_issue *i = &o->issues[o->n_issues];
+        i->tensor = tensor;
+        i->problem = problem;
+        printable(i->name, sizeof i->name, name, strlen(name));
+        snprintf(i->expected, sizeof i->expected, "%s", expected ? expected : "");
+        snprintf(i->found, sizeof i->found, "%s", found ? found : "");
+    }
+    o->n_issues++;
+}
+
+static const char *vt_name(uint32_t vt) {
+    const char *n = lgg_vtype_name(vt);
+    return n ? n : "?";
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+/* Key KEY as master's get_key reads it: of exactly type VT.  Absent: false (an issue when required);
+ * present with another type: an issue and false. */
+static bool key_of(lc *c, const char *key, uint32_t vt, bool required, lgg_value *v) {
+    if (lgg_get(c->f, key, v) != LGG_OK) {
+        if (required) issue(c, false, LGG_LOAD_MISSING, key, vt_name(vt), "");
+        return false;
+    }
+    if (v->type != vt) {
+        char found[64];
+        snprintf(found, sizeof found, "%s", vt_name(v->type));
+        if (v->type == LGG_VT_ARRAY) snprintf(found, sizeof found, "array of %s", vt_name(v->elem_type));
+        issue(c, false, LGG_LOAD_WRONG_TYPE, key, vt_name(vt), found);
+        return false;
+    }
+    return true;
+}
+
+static const char *akey(const lc *c, const char *suffix, char *buf, size_t cap) {
+    snprintf(buf, cap, "%s.%s", c->out->arch, suffix);
+    return buf;
+}
+
+static bool arch_u32(lc *c, const char *suffix, bool required, uint32_t *x) {
+    char k[160];
+    lgg_value v;
+    uint64_t u;
+    if (!key_of(c, akey(c, suffix, k, sizeof k), LGG_VT_U32, required, &v) || lgg_value_uint(&v, &u) != LGG_OK)
+        return false;
+    *x = (uint32_t)u;
+    return true;
+}
+
+static void arch_typed(lc *c, const char *suffix, uint32_t vt, bool required) {
+    char k[160];
+    lgg_value v;
+    key_of(c, akey(c, suffix, k, sizeof k), vt, required, &v);
+}
+
+/* get_key_or_arr into a per-layer array: a u32, or an array of n_layer u32/i32 (bool too); *x its
+ * first element.  required false throughout in load_hparams. */
+static void layer_key(lc *c, const char *suffix, uint32_t *x) {
+    char k[160], want[64], got[64];
+    lgg_value v, e;
+    uint64_t u;
+    akey(c, suffix, k, sizeof k);
+    if (lgg_get(c->f, k, &v) != LGG_OK) return;
+    if (v.type != LGG_VT_ARRAY) {
+        if (key_of(c, k, LGG_VT_U32, false, &v) && lgg_value_uint(&v, &u) == LGG_OK) *x = (uint32_t)u;
+        return;
+    }
+    if (v.count != c->n_layer) {
+        snprintf(want, sizeof want, "%u elements", c->n_layer);
+        snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
+        issue(c, false, LGG_LOAD_BAD_VALUE, k, want, got);
+        return;
+    }
+    if (v.elem_type != LGG_VT_U32 && v.elem_type != LGG_VT_I32 && v.elem_type != LGG_VT_BOOL) {
+        snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+        issue(c, false, LGG_LOAD_WRONG_TYPE, k, "u32 or array of u32/i32", got);
+        return;
+    }
+    if (v.count && lgg_array_get(&v, 0, &e) == LGG_OK) {
+        if (e.type == LGG_VT_BOOL) *x = e.data[0] != 0;
+        else if (lgg_value_uint(&e, &u) == LGG_OK) *x = (uint32_t)u;
+        else *x = 0; /* a negative i32 read as uint32_t: not a size master can use */
+    }
+}
+
+static void bad_value(lc *c, const char *key, const char *expected, uint64_t found) {
+    char got[32];
+    snprintf(got, sizeof got, "%llu", (unsigned long long)found);
+    issue(c, false, LGG_LOAD_BAD_VALUE, key, expected, got);
+}
+
+/* The expert counts and master's asserts on them. */
+static void expert_keys(lc *c) {
+    uint32_t groups = 0, group_used = 0;
+    char k[160];
+    arch_u32(c, "expert_count", false, &c->n_expert);
+    arch_u32(c, "expert_used_count", false, &c->n_expert_used);
+    arch_u32(c, "expert_group_count", false, &groups);
+    arch_u32(c, "expert_group_used_count", false, &group_used);
+    if (c->n_expert > MAX_EXPERTS) bad_value(c, akey(c, "expert_count", k, sizeof k), "at most 512", c->n_expert);
+    else if (c->n_expert_used > c->n_expert)
+        bad_value(c, akey(c, "expert_used_count", k, sizeof k), "at most expert_count", c->n_expert_used);
+    else if (c->n_expert > 0 && c->n_expert_used == 0)
+        bad_value(c, akey(c, "expert_used_count", k, sizeof k), "above 0 with experts", 0);
+    else if (c->n_expert > 0 && groups >= c->n_expert)
+        bad_value(c, akey(c, "expert_group_count", k, sizeof k), "below expert_count", groups);
+    else if (c->n_expert > 0 && groups > 1 && (c->n_expert % groups || !group_used || group_used >= groups))
+        bad_value(c, akey(c, "expert_group_used_count", k, sizeof k), "in 1..expert_group_count-1", group_used);
+    else if (c->n_expert == 0 && groups)
+        bad_value(c, akey(c, "expert_group_count", k, sizeof k), "0 without experts", groups);
+}
+
+/* rope.scaling.type: a name master knows (else its GGML_ASSERT). */
+static void rope_keys(lc *c) {
+    static const char *const types[] = {"none", "linear", "yarn", "longrope"};
+    char k[160];
+    lgg_value v;
+    lgg_str s;
+    arch_typed(c, "rope.scaling.finetuned", LGG_VT_BOOL, false);
+    arch_typed(c, "rope.scaling.original_context_length", LGG_VT_U32, false);
+    arch_typed(c, "rope.freq_base", LGG_VT_F32, false);
+    if (key_of(c, akey(c, "rope.scaling.type", k, sizeof k), LGG_VT_STRING, false, &v) &&
+        lgg_value_string(&v, &s) == LGG_OK) {
+        bool known = false;
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            known |= s.len == strlen(types[i]) && !memcmp(s.ptr, types[i], s.len);
+        c->longrope = s.len == 8 && !memcmp(s.ptr, "longrope", 8);
+        char got[64];
+        printable(got, sizeof got, s.ptr, (size_t)s.len);
+        if (!known) issue(c, false, LGG_LOAD_BAD_VALUE, k, "none, linear, yarn or longrope", got);
+    }
+    if (lgg_get(c->f, akey(c, "rope.scaling.factor", k, sizeof k), &v) == LGG_OK)
+        arch_typed(c, "rope.scaling.factor", LGG_VT_F32, false);
+    else arch_typed(c, "rope.scale_linear", LGG_VT_F32, false);
+    arch_typed(c, "rope.scaling.attn_factor", LGG_VT_F32, false);
+    arch_typed(c, "rope.scaling.alpha", LGG_VT_F32, false);
+}
+
+/* Head sizes and rotary dimensions (n_head > 0), llama's n_rot check, the SWA variants. */
+static void head_keys(lc *c) {
+    char k[160];
+    if (c->n_head > 0) {
+        c->head_k = c->head_v = c->n_embd / c->n_head;
+        arch_u32(c, "attention.key_length", false, &c->head_k);
+        arch_u32(c, "attention.value_length", false, &c->head_v);
+        c->n_rot = c->head_k;
+        arch_u32(c, "rope.dimension_count", false, &c->n_rot);
+        if ((c->t->tensors & T_ROT_CHECK) && c->n_rot != c->head_k) {
+            char want[32];
+            snprintf(want, sizeof want, "%u (the head size)", c->head_k);
+            bad_value(c, akey(c, "rope.dimension_count", k, sizeof k), want, c->n_rot);
+        }
+    }
+    arch_typed(c, "attention.key_length_swa", LGG_VT_U32, false);
+    arch_typed(c, "attention.value_length_swa", LGG_VT_U32, false);
+    arch_typed(c, "rope.dimension_count_swa", LGG_VT_U32, false);
+}
+
+static void arch_keys(lc *c) {
+    for (size_t i = 0; i < sizeof c->t->keys / sizeof c->t->keys[0] && c->t->keys[i].suffix; i++) {
+        const arch_key *ak = &c->t->keys[i];
+        uint32_t x = 0;
+        if (ak->type == LGG_VT_COUNT) {
+            char k[160];
+            lgg_value v;
+            /* get_key_or_arr into one uint32_t: an array is skipped (it is optional) */
+            if (lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &v) == LGG_OK && v.type != LGG_VT_ARRAY)
+                key_of(c, k, LGG_VT_U32, false, &v);
+        } else if (!strcmp(ak->suffix, "expert_feed_forward_length")) {
+            arch_u32(c, ak->suffix, ak->required, &c->n_ff_exp);
+        } else if (ak->type == LGG_VT_U32) {
+            arch_u32(c, ak->suffix, ak->required, &x);
+        } else {
+            arch_typed(c, ak->suffix, ak->type, ak->required);
+        }
+    }
+}
+
+/* llama_model::load_hparams: the common keys, then the architecture's. */
+static void hparams(lc *c) {
+    char k[160];
+    lgg_value v;
+    uint32_t ignored;
+    key_of(c, "general.name", LGG_VT_STRING, false, &v);
+    arch_u32(c, "context_length", true, &ignored);
+    arch_u32(c, "embedding_length", true, &c->n_embd);
+    arch_u32(c, "embedding_length_out", false, &ignored);
+    arch_typed(c, "attention.causal", LGG_VT_BOOL, false);
+    arch_u32(c, "pooling_type", false, &ignored);
+    if (arch_u32(c, "block_count", true, &c->n_layer) && (c->n_layer == 0 || c->n_layer > MAX_LAYERS))
+        bad_value(c, akey(c, "block_count", k, sizeof k), "1..512", c->n_layer);
+    if (c->n_layer == 0 || c->n_layer > MAX_LAYERS) return; /* master asserts here */
+    expert_keys(c);
+    layer_key(c, "feed_forward_length", &c->n_ff);
+    layer_key(c, "attention.head_count", &c->n_head);
+    c->n_head_kv = c->n_head;
+    layer_key(c, "attention.head_count_kv", &c->n_head_kv);
+    rope_keys(c);
+    head_keys(c);
+    if (lgg_get(c->f, akey(c, "classifier.output_labels", k, sizeof k), &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
+        if (v.elem_type != LGG_VT_STRING) {
+            char got[64];
+            snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+            issue(c, false, LGG_LOAD_WRONG_TYPE, k, "array of string", got);
+        } else if (v.count) {
+            c->n_cls_out = v.count > UINT32_MAX ? UINT32_MAX : (uint32_t)v.count;
+        }
+    }
+    arch_keys(c);
+}
+
+/* ---- vocabulary (llama_vocab::impl::load) ------------------------------------ */
+
+static bool str_is(const lgg_str *s, const char *z) { return s->len == strlen(z) && !memcmp(s->ptr, z, s->len); }
+
+/* The token list and the arrays as long as it. */
+static void vocab_arrays(lc *c) {
+    lgg_value v;
+    char want[64], got[64];
+    if (lgg_get(c->f, "tokenizer.ggml.tokens", &v) != LGG_OK) {
+        issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.tokens", "array of string", "");
+        return;
+    }
+    if (v.type != LGG_VT_ARRAY || v.elem_type != LGG_VT_STRING) {
+        issue(c, false, LGG_LOAD_WRONG_TYPE, "tokenizer.ggml.tokens", "array of string", vt_name(v.type));
+        return;
+    }
+    c->n_vocab = v.count;
+    static const char *const arrays[] = {"tokenizer.ggml.scores", "tokenizer.ggml.token_type"};
+    for (size_t i = 0; i < 2; i++) {
+        if (lgg_get(c->f, arrays[i], &v) != LGG_OK) continue;
+        bool ok = v.type == LGG_VT_ARRAY && (v.elem_type == LGG_VT_I32 || (i == 0 && v.elem_type == LGG_VT_F32));
+        if (!ok) {
+            snprintf(got, sizeof got, v.type == LGG_VT_ARRAY ? "array of %s" : "%s",
+                     vt_name(v.type == LGG_VT_ARRAY ? v.elem_type : v.type));
+            issue(c, false, LGG_LOAD_WRONG_TYPE, arrays[i], i ? "array of i32" : "array of f32 or i32", got);
+        } else if (v.count < c->n_vocab) {
+            snprintf(want, sizeof want, "at least %llu elements", (unsigned long long)c->n_vocab);
+            snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
+            issue(c, false, LGG_LOAD_BAD_VALUE, arrays[i], want, got);
+        }
+    }
+}
+
+static void vocab(lc *c) {
+    static const char *const models[] = {"llama", "bert", "gpt2", "hybriddna", "whitespace",
+                                         "t5", "rwkv", "plamo2", "gemma4"};
+    static const char *const ids[] = {"bos", "eos", "eot", "eom", "unk", "sep", "pad", "mask", "fim_pre",
+                                      "fim_suf", "fim_mid", "fim_pad", "fim_rep", "fim_sep", "prefix", "suffix",
+                                      "middle"};
+    lgg_value v, pre;
+    lgg_str m, p = {0};
+    if (!key_of(c, "tokenizer.ggml.model", LGG_VT_STRING, true, &v) || lgg_value_string(&v, &m) != LGG_OK) return;
+    if (key_of(c, "tokenizer.ggml.pre", LGG_VT_STRING, false, &pre)) lgg_value_string(&pre, &p);
+    key_of(c, "tokenizer.ggml.token_type_count", LGG_VT_U32, false, &v);
+    if (str_is(&m, "no_vocab") || str_is(&m, "none")) {
+        key_of(c, akey(c, "vocab_size", (char[160]){0}, 160), LGG_VT_U32, false, &v);
+        return;
+    }
+    bool known = false;
+    for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) known |= str_is(&m, models[i]);
+    if (!known) {
+        char got[64];
+        printable(got, sizeof got, m.ptr, (size_t)m.len);
+        issue(c, false, LGG_LOAD_BAD_VALUE, "tokenizer.ggml.model", "a tokenizer master knows", got);
+        return;
+    }
+    bool bpe = str_is(&m, "gpt2") || str_is(&m, "hybriddna") || str_is(&m, "whitespace");
+    if (bpe && !str_is(&p, "kimi-k2")) {
+        if (lgg_get(c->f, "tokenizer.ggml.merges", &v) != LGG_OK)
+            issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.merges", "array of string", "");
+        else if (v.type != LGG_VT_ARRAY || v.elem_type != LGG_VT_STRING)
+            issue(c, false, LGG_LOAD_WRONG_TYPE, "tokenizer.ggml.merges", "array of string", vt_name(v.type));
+    }
+    vocab_arrays(c);
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "tokenizer.ggml.%s_token_id", ids[i]);
+        key_of(c, k, LGG_VT_U32, false, &v);
+    }
+    key_of(c, "tokenizer.ggml.add_bos_token", LGG_VT_BOOL, false, &v);
+    key_of(c, "tokenizer.ggml.add_eos_token", LGG_VT_BOOL, false, &v);
+    key_of(c, "tokenizer.ggml.add_sep_token", LGG_VT_BOOL, false, &v);
+}
+
+/* ---- tensors ----------------------------------------------------------------- */
+
+static void shape_text(char *buf, size_t cap, const int64_t *ne, uint32_t nd) {
+    size_t k = (size_t)snprintf(buf, cap, "[");
+    for (uint32_t i = 0; i < nd && k < cap; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%s%lld", i ? ", " : "", (long long)ne[i]);
+    if (k < cap) snprintf(buf + k, cap - k, "]");
+}
+
+/* create_tensor(NAME, {ne0[, ne1[, ne2]]}, flags): true when the tensor is there (whatever its shape). */
+static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t ne1, int64_t ne2) {
+    const int64_t ne[3] = {ne0, ne1, ne2};
+    const uint32_t nd = ne2 ? 3 : ne1 ? 2 : 1;
+    int64_t id = lgg_find_tensor_cstr(c->f, name);
+    char exp[96], got[96];
+    shape_text(exp, sizeof exp, ne, nd);
+    if (id < 0) {
+        if (!(flags & OPT)) issue(c, true, LGG_LOAD_MISSING, name, exp, "");
+        return false;
+    }
+    const lgg_tensor *t = lgg_tensor_at(c->f, (uint64_t)id);
+    bool ok = true;
+    for (uint32_t i = 0; i < LGG_MAX_DIMS; i++) ok &= t->ne[i] == (i < nd ? ne[i] : 1);
+    if (!ok) {
+        shape_text(got, sizeof got, t->ne, t->n_dims ? t->n_dims : 1);
+        issue(c, true, LGG_LOAD_WRONG_SHAPE, name, exp, got);
+    }
+    if (!(flags & DUP) && !c->seen[id]) {
+        c->seen[id] = 1;
+        c->out->n_tensors_expected++;
+    }
+    return true;
+}
+
+static const char *blk(char *buf, size_t cap, uint32_t il, const char *rest) {
+    snprintf(buf, cap, "blk.%u.%s", il, rest);
+    return buf;
+}
+
+/* create_tensor_qkv: a fused attn_qkv when present, else Q, K and V with optional biases. */
+static void qkv(lc *c, uint32_t il, int64_t q, int64_t k, int64_t v) {
+    char n[64];
+    const int64_t E = c->n_embd;
+    if (want(c, OPT, blk(n, sizeof n, il, "attn_qkv.weight"), E, q + k + v, 0)) {
+        want(c, OPT, blk(n, sizeof n, il, "attn_qkv.bias"), q + k + v, 0, 0);
+        return;
+    }
+    want(c, 0, blk(n, sizeof n, il, "attn_q.weight"), E, q, 0);
+    want(c, 0, blk(n, sizeof n, il, "attn_k.weight"), E, k, 0);
+    want(c, 0, blk(n, sizeof n, il, "attn_v.weight"), E, v, 0);
+    want(c, OPT, blk(n, sizeof n, il, "attn_q.bias"), q, 0, 0);
+    want(c, OPT, blk(n, sizeof n, il, "attn_k.bias"), k, 0, 0);
+    want(c, OPT, blk(n, sizeof n, il, "attn_v.bias"), v, 0, 0);
+}
+
+/* The feed-forward of a layer: dense, or experts (llama/mistral3 when expert_count > 0; qwen3moe). */
+static void ffn(lc *c, uint32_t il) {
+    char n[64];
+    const uint32_t T = c->t->tensors;
+    const int64_t E = c->n_embd, F = c->n_ff, X = c->n_expert;
+    if (T & T_MOE) {
+        const int64_t FX = c->n_ff_exp ? c->n_ff_exp : (c->n_expert_used ? F / c->n_expert_used : 0);
+        want(c, 0, blk(n, sizeof n, il, "ffn_gate_inp.weight"), E, X, 0);
+        if (!c->n_expert || !c->n_expert_used) { /* master throws here, on layer 0 */
+            char k[160];
+            issue(c, false, LGG_LOAD_BAD_VALUE,
+                  akey(c, c->n_expert ? "expert_used_count" : "expert_count", k, sizeof k), "above 0", "0");
+            c->stop = true;
+            return;
+        }
+        want(c, 0, blk(n, sizeof n, il, "ffn_gate_exps.weight"), E, FX, X);
+        want(c, 0, blk(n, sizeof n, il, "ffn_down_exps.weight"), FX, E, X);
+        want(c, 0, blk(n, sizeof n, il, "ffn_up_exps.weight"), E, FX, X);
+    } else if ((T & T_LLAMA_OPT) && X > 0) {
+        want(c, 0, blk(n, sizeof n, il, "ffn_gate_inp.weight"), E, X, 0);
+        want(c, OPT, blk(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
+        want(c, 0, blk(n, sizeof n, il, "ffn_down_exps.weight"), F, E, X);
+        want(c, 0, blk(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
+    } else {
+        want(c, 0, blk(n, sizeof n, il, "ffn_gate.weight"), E, F, 0);
+        want(c, 0, blk(n, sizeof n, il, (T & T_POST_NORM) ? "ffn_up.weight" : "ffn_down.weight"),
+             (T & T_POST_NORM) ? E : F, (T & T_POST_NORM) ? F : E, 0);
+        want(c, 0, blk(n, sizeof n, il, (T & T_POST_NORM) ? "ffn_down.weight" : "ffn_up.weight"),
+             (T & T_POST_NORM) ? F : E, (T & T_POST_NORM) ? E : F, 0);
+        if (T & T_LLAMA_OPT) {
+            want(c, OPT, blk(n, sizeof n, il, "ffn_gate.bias"), F, 0, 0);
+            want(c, OPT, blk(n, sizeof n, il, "ffn_down.bias"), E, 0, 0);
+            want(c, OPT, blk(n, sizeof n, il, "ffn_up.bias"), F, 0, 0);
+        }
+    }
+}
+
+static void layer(lc *c, uint32_t il) {
+    char n[64];
+    const uint32_t T = c->t->tensors;
+    const int64_t E = c->n_embd, hk = c->head_k;
+    const int64_t q = (T & T_Q_IS_EMBD) ? E : hk * c->n_head;
+    const int64_t kv_v = (int64_t)c->head_v * c->n_head_kv, kv_k = (T & T_KV_V) ? kv_v : hk * c->n_head_kv;
+    want(c, 0, blk(n, sizeof n, il, "attn_norm.weight"), E, 0, 0);
+    qkv(c, il, q, kv_k, kv_v);
+    want(c, 0, blk(n, sizeof n, il, "attn_output.weight"), q, E, 0);
+    if (T & T_LLAMA_OPT) want(c, OPT, blk(n, sizeof n, il, "attn_output.bias"), E, 0, 0);
+    if (T & T_POST_NORM) want(c, 0, blk(n, sizeof n, il, "post_attention_norm.weight"), E, 0, 0);
+    if (T & T_QK_NORM) {
+        want(c, 0, blk(n, sizeof n, il, "attn_k_norm.weight"), hk, 0, 0);
+        want(c, 0, blk(n, sizeof n, il, "attn_q_norm.weight"), hk, 0, 0);
+    }
+    want(c, 0, blk(n, sizeof n, il, "ffn_norm.weight"), E, 0, 0);
+    if (T & T_LLAMA_OPT) {
+        const unsigned f = OPT | (il ? DUP : 0);
+        if (c->longrope) {
+            want(c, f, "rope_factors_long.weight", c->n_rot / 2, 0, 0);
+            want(c, f, "rope_factors_short.weight", c->n_rot / 2, 0, 0);
+        } else {
+            want(c, f, "rope_freqs.weight", c->n_rot / 2, 0, 0);
+        }
+    }
+    ffn(c, il);
+    if (c->stop) return;
+    if (T & T_POST_NORM) want(c, 0, blk(n, sizeof n, il, "post_ffw_norm.weight"), E, 0, 0);
+}
+
+static void tensors(lc *c) {
+    const uint32_t T = c->t->tensors;
+    const int64_t E = c->n_embd, V = (int64_t)c->n_vocab;
+    want(c, 0, "token_embd.weight", E, V, 0);
+    want(c, 0, "output_norm.weight", E, 0, 0);
+    bool out = want(c, OPT, "output.weight", E, V, 0);
+    if (T & T_OUT_BIAS) want(c, OPT, "output.bias", V, 0, 0);
+    if (!out) want(c, DUP, "token_embd.weight", E, V, 0);
+    if (T & T_CLS_OUT) want(c, OPT, "cls.output.weight", E, c->n_cls_out, 0);
+    for (uint32_t il = 0; il < c->n_layer && !c->stop; il++) layer(c, il);
+    if (c->stop) return;
+    /* done_getting_tensors: every tensor of the file must have been created */
+    for (uint64_t i = 0; i < c->f->n_tensors; i++) {
+        if (c->seen[i]) continue;
+        const lgg_tensor *t = lgg_tensor_at(c->f, i);
+        char name[96], got[96];
+        printable(name, sizeof name, t->name.ptr, (size_t)t->name.len);
+        shape_text(got, sizeof got, t->ne, t->n_dims ? t->n_dims : 1);
+        issue(c, true, LGG_LOAD_UNEXPECTED, name, "", got);
+    }
+}
+
+/* ---- the check ----------------------------------------------------------------- */
+
+lgg_status lgg_load_check_file(const lgg_file *f, lgg_load_check *out, lgg_error *err) {
+    if (!f || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "file or out is NULL");
+    memset(out, 0, sizeof *out);
+    lc c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    c.out = out;
+    c.n_cls_out = 1;
+    lgg_value v;
+    lgg_str s;
+    if (!key_of(&c, "general.architecture", LGG_VT_STRING, true, &v) || lgg_value_string(&v, &s) != LGG_OK) {
+        out->verdict = LGG_LOAD_REFUSED;
+        return LGG_OK;
+    }
+    printable(out->arch, sizeof out->arch, s.ptr, (size_t)s.len);
+    for (size_t i = 0; i < sizeof TABLES / sizeof TABLES[0]; i++)
+        if (str_is(&s, TABLES[i].name)) c.t = &TABLES[i];
+    if (!c.t) {
+        out->verdict = LGG_LOAD_NO_TABLE;
+        return LGG_OK;
+    }
+    hparams(&c);
+    if (!out->n_issues) vocab(&c);
+    if (!out->n_issues) {
+        c.seen = lgg__calloc(f->alloc, f->n_tensors ? f->n_tensors : 1, 1);
+        if (!c.seen) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory");
+        tensors(&c);
+        lgg__free(f->alloc, c.seen);
+    }
+    out->verdict = out->n_issues ? LGG_LOAD_REFUSED : LGG_LOAD_LOADS;
+    return LGG_OK;
+}
