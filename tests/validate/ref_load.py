@@ -19,6 +19,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMMIT = '3f545becc'
+# committed files (the CLI cases' too), checked as they are
+FILES = {'examples/Tiny-Llama-82K-v1.0-Q8_0.gguf': 'the example model',
+         'tests/data/tiny-llama-bad-load.gguf': 'the example with llama.attention.causal u8 and '
+                                                'rope.dimension_count 32 (gguf set)'}
 
 
 def build(inc, lib, tmp):
@@ -63,8 +67,12 @@ def main(argv):
             out.append(dict(id=case, preset=load_cases.CASES[case][0], what=load_cases.CASES[case][2],
                             loaded=r['loaded'], error=r['error']))
             sys.stderr.write('%s: %s %s\n' % (case, r['loaded'], r['error']))
+        for path, what in ([] if cases else FILES.items()):
+            r = run_case(exe, os.path.join(HERE, '..', '..', path))
+            out.append(dict(id=path, preset=None, what=what, loaded=r['loaded'], error=r['error']))
+            sys.stderr.write('%s: %s %s\n' % (path, r['loaded'], r['error']))
     doc = dict(about='Whether llama.cpp master (%s, CPU backend, mmap, no repacking) loads each case of '
-                     'load_cases.py (llama_model_load_from_file: hyperparameters, vocabulary, tensors), and '
+                     'load_cases.py and of the committed FILES (llama_model_load_from_file: hyperparameters, vocabulary, tensors), and '
                      "master's reason when it does not. Regenerate with ref_load.py." % COMMIT,
                fields={'loaded': 'llama_model_load_from_file returned a model',
                        'error': "master's 'error loading model' text, or 'aborted: ' and its GGML_ASSERT"},
