@@ -49,6 +49,7 @@ static void check_case(const char *id, const char *path, bool loaded, const char
     lgg_error err;
     lgg_open_options oo;
     lgg_open_options_init(&oo);
+    oo.flags |= LGG_OPEN_ALLOW_MISSING_DATA; /* the .cut cases */
     if (lgg_open_file(path, &oo, &f, &err) != LGG_OK) {
         CHECKF(0, "%s: %s", id, err.message);
         return;
@@ -99,7 +100,7 @@ TEST(validate_load_master) {
         check_case(id, path, loaded, error ? error : "", &n_checked);
         if (preset) unlink(path);
     }
-    /* the table covers every case but the one without a table (gpt2) */
+    /* the table covers every case but the one without a table (gpt2.ok) */
     CHECKF(n_checked + 1 == (int)json_array_size(cases), "%d of %zu cases checked", n_checked, json_array_size(cases));
     CHECK(n_refused >= 20);
     json_decref(root);

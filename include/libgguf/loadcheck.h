@@ -24,6 +24,8 @@
 #define LGG_LOAD_WRONG_SHAPE 3 /* a tensor of another shape than master creates */
 #define LGG_LOAD_UNEXPECTED 4  /* a tensor master does not create (it refuses extra tensors) */
 #define LGG_LOAD_BAD_VALUE 5   /* a key whose value master refuses or asserts on */
+#define LGG_LOAD_NO_DATA 6     /* a tensor whose data is not within the file (opened with
+                                  LGG_OPEN_ALLOW_MISSING_DATA): master checks this first */
 
 #define LGG_LOAD_MAX_ISSUES 64
 
@@ -44,7 +46,8 @@ typedef struct lgg_load_check {
 } lgg_load_check;
 
 /* Check a parsed file as llama.cpp master's llama_model_load_from_file does, in its order:
- * the hyperparameters (llama_model::load_hparams: the keys it requires, the type of every key it
+ * every tensor's data within the file (llama_model_loader's first check, whatever the
+ * architecture), the hyperparameters (llama_model::load_hparams: the keys it requires, the type of every key it
  * reads, the values it asserts on), the vocabulary (tokenizer.ggml.model, .tokens, .merges for BPE,
  * the score and token-type arrays, the special token ids' type), then the tensors the architecture
  * creates (load_tensors: each required one present, each one present of master's shape, no tensor
@@ -57,7 +60,7 @@ typedef struct lgg_load_check {
  * Thread-safe. */
 LGG_API lgg_status lgg_load_check_file(const lgg_file *f, lgg_load_check *out, lgg_error *err);
 
-/* "missing", "wrong type", "wrong shape", "unexpected", "bad value"; NULL for another value. */
+/* "missing", "wrong type", "wrong shape", "unexpected", "bad value", "no data"; NULL for another value. */
 LGG_API const char *lgg_load_problem_name(uint32_t problem);
 
 #endif /* LIBGGUF_LOADCHECK_H */

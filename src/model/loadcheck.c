@@ -15,21 +15,115 @@
 #define MAX_EXPERTS 512u /* LLAMA_MAX_EXPERTS */
 
 /* create_tensor's flags */
-#define OPT 1u /* TENSOR_NOT_REQUIRED */
-#define DUP 2u /* TENSOR_DUPLICATED: not counted as created */
+#define OPT 1u  /* TENSOR_NOT_REQUIRED */
+#define DUP 2u  /* TENSOR_DUPLICATED: not counted as created */
+#define DUP1 4u /* TENSOR_DUPLICATED on every layer but the first (rope factors) */
 
-/* What an architecture's tensor list has beyond the common layer (attn_norm, Q/K/V or fused QKV,
- * attn_output, ffn_norm, gate/up/down). */
-#define T_LLAMA_OPT 0x01u  /* llama/mistral3: optional attn_output bias, rope_freqs, MLP biases; experts
-                              when expert_count > 0 (their gate optional) */
-#define T_QK_NORM 0x02u    /* attn_q_norm and attn_k_norm, required */
-#define T_POST_NORM 0x04u  /* gemma3: post_attention_norm and post_ffw_norm, required */
-#define T_Q_IS_EMBD 0x08u  /* qwen2: Q and attn_output are n_embd wide */
-#define T_KV_V 0x10u       /* K and V both n_embd_v_gqa wide (qwen2, qwen3, qwen3moe) */
-#define T_OUT_BIAS 0x20u   /* qwen2: optional output.bias */
-#define T_CLS_OUT 0x40u    /* qwen3: optional cls.output */
-#define T_MOE 0x80u        /* qwen3moe: experts on every layer, expert_count > 0 required */
-#define T_ROT_CHECK 0x100u /* llama: rope.dimension_count must be the head size */
+/* A dimension, from the hyperparameters as LLAMA_LOAD_LOCALS has them (layer 0's head counts and FFN size). */
+enum {
+    D_NONE, D_E /* n_embd */, D_V /* the vocabulary's tokens */, D_F /* n_ff */, D_F2 /* 2 n_ff */,
+    D_Q /* head_k n_head */, D_KG /* head_k n_head_kv */, D_VG /* head_v n_head_kv */, D_HK /* head_k */,
+    D_X /* n_expert */, D_FX /* expert_feed_forward_length, else n_ff / n_expert_used */,
+    D_FS /* expert_shared_feed_forward_length, else n_ff */, D_ROT2 /* n_rot / 2 */, D_CLS /* classifier outputs */,
+    D_KN /* n_head_kv (n_embd / n_head) */, D_FXS /* expert_shared_feed_forward_length */
+};
+
+/* What a row does. */
+enum {
+    OP_T,      /* create_tensor(name, dims, flags) */
+    OP_QKV,    /* create_tensor_qkv(n_embd, d[0], d[1], d[2], flags): a fused attn_qkv, else Q, K, V (+ biases) */
+    OP_OUTPUT, /* output.weight optional; absent, token_embd.weight is reused (TENSOR_DUPLICATED) */
+    OP_EXPERTS /* master throws unless expert_count and expert_used_count are above 0 */
+};
+/* When a row applies. */
+enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
+       C_LONGROPE, C_NOT_LONGROPE };
+
+typedef struct tspec {
+    uint8_t op, cond, flags;
+    uint8_t d[3];
+    const char *name; /* a layer's: "attn_norm.weight" for blk.N.attn_norm.weight */
+} tspec;
+
+#define T(name, f, a, b, c) {OP_T, C_ALL, f, {a, b, c}, name}
+#define TC(cond, name, f, a, b, c) {OP_T, cond, f, {a, b, c}, name}
+#define QKV(q, k, v, f) {OP_QKV, C_ALL, f, {q, k, v}, NULL}
+#define END {0, 0, 0, {0, 0, 0}, NULL}
+
+/* the global tensors */
+static const tspec G_TIED[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                               {OP_OUTPUT, C_ALL, 0, {0, 0, 0}, NULL}, END};
+static const tspec G_QWEN2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                {OP_OUTPUT, C_ALL, 0, {0, 0, 0}, NULL}, T("output.bias", OPT, D_V, 0, 0), END};
+static const tspec G_QWEN3[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                {OP_OUTPUT, C_ALL, 0, {0, 0, 0}, NULL}, T("cls.output.weight", OPT, D_E, D_CLS, 0),
+                                END};
+static const tspec G_UNTIED[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                 T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec G_NO_OUTPUT[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0), END};
+
+/* the layers */
+static const tspec L_LLAMA[] = { /* llama, mistral3, granite: llama's optional biases and experts */
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
+    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0),
+    TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE, "ffn_gate_exps.weight", OPT, D_E, D_F, D_X),
+    TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X), TC(C_MOE, "ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    TC(C_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0), TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), END};
+#define DENSE_FFN T("ffn_gate.weight", 0, D_E, D_F, 0), T("ffn_down.weight", 0, D_F, D_E, 0), \
+                  T("ffn_up.weight", 0, D_E, D_F, 0)
+static const tspec L_QWEN2[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN,
+                                END};
+static const tspec L_QWEN3[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0),
+                                T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+                                T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN,
+                                END};
+#define EXPERTS(ff) T("ffn_gate_inp.weight", 0, D_E, D_X, 0), {OP_EXPERTS, C_ALL, 0, {0, 0, 0}, NULL}, \
+    T("ffn_gate_exps.weight", 0, D_E, ff, D_X), T("ffn_down_exps.weight", 0, ff, D_E, D_X),             \
+    T("ffn_up_exps.weight", 0, D_E, ff, D_X)
+static const tspec L_QWEN3MOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0),
+                                   T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+                                   T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                   EXPERTS(D_FX), END};
+static const tspec L_QWEN2MOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                   T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                   EXPERTS(D_FX), T("ffn_gate_inp_shexp.weight", 0, D_E, 0, 0),
+                                   T("ffn_gate_shexp.weight", 0, D_E, D_FS, 0),
+                                   T("ffn_down_shexp.weight", 0, D_FS, D_E, 0),
+                                   T("ffn_up_shexp.weight", 0, D_E, D_FS, 0), END};
+static const tspec L_OLMOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                T("attn_output.weight", 0, D_E, D_E, 0), T("attn_q_norm.weight", 0, D_E, 0, 0),
+                                T("attn_k_norm.weight", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                EXPERTS(D_F), END};
+#define GEMMA_FFN T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_F, 0), \
+    T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.weight", 0, D_F, D_E, 0), T("post_ffw_norm.weight", 0, D_E, 0, 0)
+static const tspec L_GEMMA2[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                 T("attn_output.weight", 0, D_Q, D_E, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+                                 GEMMA_FFN, END};
+static const tspec L_GEMMA3[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                 T("attn_output.weight", 0, D_Q, D_E, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+                                 T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+                                 GEMMA_FFN, END};
+static const tspec L_SMOLLM3[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                  T("attn_output.weight", 0, D_Q, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN,
+                                  END};
+static const tspec L_PHI3[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, OPT),
+                               T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                               T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F2, 0),
+                               T("rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+                               T("rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0), END};
+static const tspec L_OLMO2[] = {QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                                T("attn_q_norm.weight", 0, D_E, 0, 0), T("attn_k_norm.weight", 0, D_KN, 0, 0),
+                                T("post_attention_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_F, 0),
+                                T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                                T("post_ffw_norm.weight", 0, D_E, 0, 0), END};
 
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
@@ -38,27 +132,43 @@ typedef struct arch_key {
     bool required;
 } arch_key;
 
+#define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
+#define K_FF_EXP {"expert_feed_forward_length", LGG_VT_U32, false}
+#define K_FF_SHEXP {"expert_shared_feed_forward_length", LGG_VT_U32, false}
+#define K_SWA {"attention.sliding_window", LGG_VT_U32, false}
+#define K_SWA_PATTERN {"attention.sliding_window_pattern", LGG_VT_COUNT, false}
+#define K_SWA_BASE {"rope.freq_base_swa", LGG_VT_F32, false}
+
 typedef struct arch_table {
     const char *name;
-    uint32_t tensors; /* T_* */
-    arch_key keys[8];
+    const tspec *globals, *layer;
+    bool rot_check; /* llama: rope.dimension_count must be the head size */
+    arch_key keys[10];
 } arch_table;
 
+/* From master's src/models/NAME.cpp: load_arch_hparams' keys in its order, load_arch_tensors' tensors. */
 static const arch_table TABLES[] = {
-    {"llama", T_LLAMA_OPT | T_ROT_CHECK, {{"vocab_size", LGG_VT_U32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
-    {"qwen2", T_Q_IS_EMBD | T_KV_V | T_OUT_BIAS, {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
-    {"qwen3", T_QK_NORM | T_KV_V | T_CLS_OUT, {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
-    {"qwen3moe", T_QK_NORM | T_KV_V | T_MOE,
-     {{"expert_feed_forward_length", LGG_VT_U32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
-    {"gemma3", T_QK_NORM | T_POST_NORM,
-     {{"attention.sliding_window", LGG_VT_U32, false}, {"attention.sliding_window_pattern", LGG_VT_COUNT, false},
-      {"rope.freq_base_swa", LGG_VT_F32, false}, {"final_logit_softcapping", LGG_VT_F32, false},
-      {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
-    {"smollm3", 0, {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}}},
-    {"mistral3", T_LLAMA_OPT,
-     {{"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}, {"attention.temperature_scale", LGG_VT_F32, false},
-      {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false},
-      {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}}},
+    {"llama", G_TIED, L_LLAMA, true, {{"vocab_size", LGG_VT_U32, false}, RMS_EPS}},
+    {"qwen2", G_QWEN2, L_QWEN2, false, {RMS_EPS}},
+    {"qwen3", G_QWEN3, L_QWEN3, false, {RMS_EPS}},
+    {"qwen3moe", G_TIED, L_QWEN3MOE, false, {K_FF_EXP, RMS_EPS}},
+    {"qwen2moe", G_UNTIED, L_QWEN2MOE, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS}},
+    {"olmoe", G_UNTIED, L_OLMOE, false, {RMS_EPS}},
+    {"gemma2", G_NO_OUTPUT, L_GEMMA2, false,
+     {K_SWA_PATTERN, K_SWA_BASE, K_SWA, RMS_EPS, {"attn_logit_softcapping", LGG_VT_F32, false},
+      {"final_logit_softcapping", LGG_VT_F32, false}}},
+    {"gemma3", G_TIED, L_GEMMA3, false,
+     {K_SWA, K_SWA_PATTERN, K_SWA_BASE, {"final_logit_softcapping", LGG_VT_F32, false}, RMS_EPS}},
+    {"smollm3", G_TIED, L_SMOLLM3, false, {RMS_EPS}},
+    {"mistral3", G_TIED, L_LLAMA, false,
+     {RMS_EPS, {"attention.temperature_scale", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false},
+      {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false}, {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}}},
+    {"granite", G_TIED, L_LLAMA, false,
+     {RMS_EPS, {"logit_scale", LGG_VT_F32, true}, {"residual_scale", LGG_VT_F32, false},
+      {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false},
+      {"rope.scaling.finetuned", LGG_VT_BOOL, false}, K_FF_SHEXP}},
+    {"phi3", G_TIED, L_PHI3, false, {RMS_EPS, K_SWA}},
+    {"olmo2", G_UNTIED, L_OLMO2, false, {RMS_EPS, K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -68,14 +178,13 @@ typedef struct lc {
     lgg_load_check *out;
     uint8_t *seen; /* per tensor of the file: created by master */
     uint32_t n_layer, n_embd, n_head, n_head_kv, n_ff, head_k, head_v, n_rot, n_expert, n_expert_used;
-    uint32_t n_ff_exp, n_cls_out;
+    uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint64_t n_vocab;
     bool longrope;
-    bool stop; /* master throws inside load_tensors: nothing after is checked */
 } lc;
 
 const char *lgg_load_problem_name(uint32_t problem) {
-    static const char *const names[] = {NULL, "missing", "wrong type", "wrong shape", "unexpected", "bad value"};
+    static const char *const names[] = {NULL, "missing", "wrong type", "wrong shape", "unexpected", "bad value", "no data"};
     return problem < sizeof names / sizeof names[0] ? names[problem] : NULL;
 }
 
@@ -236,7 +345,7 @@ static void head_keys(lc *c) {
         arch_u32(c, "attention.value_length", false, &c->head_v);
         c->n_rot = c->head_k;
         arch_u32(c, "rope.dimension_count", false, &c->n_rot);
-        if ((c->t->tensors & T_ROT_CHECK) && c->n_rot != c->head_k) {
+        if (c->t->rot_check && c->n_rot != c->head_k) {
             char want[32];
             snprintf(want, sizeof want, "%u (the head size)", c->head_k);
             bad_value(c, akey(c, "rope.dimension_count", k, sizeof k), want, c->n_rot);
@@ -259,6 +368,8 @@ static void arch_keys(lc *c) {
                 key_of(c, k, LGG_VT_U32, false, &v);
         } else if (!strcmp(ak->suffix, "expert_feed_forward_length")) {
             arch_u32(c, ak->suffix, ak->required, &c->n_ff_exp);
+        } else if (!strcmp(ak->suffix, "expert_shared_feed_forward_length")) {
+            arch_u32(c, ak->suffix, ak->required, &c->n_ff_shexp);
         } else if (ak->type == LGG_VT_U32) {
             arch_u32(c, ak->suffix, ak->required, &x);
         } else {
@@ -408,105 +519,95 @@ static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t n
     return true;
 }
 
-static const char *blk(char *buf, size_t cap, uint32_t il, const char *rest) {
-    snprintf(buf, cap, "blk.%u.%s", il, rest);
+static int64_t dim(const lc *c, uint8_t d) {
+    const int64_t hk = c->head_k, hv = c->head_v, F = c->n_ff;
+    switch (d) {
+    case D_E: return c->n_embd;
+    case D_V: return (int64_t)c->n_vocab;
+    case D_F: return F;
+    case D_F2: return 2 * F;
+    case D_Q: return hk * c->n_head;
+    case D_KG: return hk * c->n_head_kv;
+    case D_VG: return hv * c->n_head_kv;
+    case D_HK: return hk;
+    case D_X: return c->n_expert;
+    case D_FX: return c->n_ff_exp ? c->n_ff_exp : c->n_expert_used ? F / c->n_expert_used : 0;
+    case D_FS: return c->n_ff_shexp ? c->n_ff_shexp : F;
+    case D_FXS: return c->n_ff_shexp;
+    case D_ROT2: return c->n_rot / 2;
+    case D_CLS: return c->n_cls_out;
+    case D_KN: return c->n_head ? (int64_t)c->n_head_kv * (c->n_embd / c->n_head) : 0;
+    default: return 0;
+    }
+}
+
+/* The name of a row: blk.N.NAME for a layer's (il >= 0), NAME for a global one. */
+static const char *row_name(char *buf, size_t cap, int64_t il, const char *name) {
+    if (il < 0) snprintf(buf, cap, "%s", name);
+    else if (!strncmp(name, "rope_", 5)) snprintf(buf, cap, "%s", name); /* rope factors: no layer number */
+    else snprintf(buf, cap, "blk.%lld.%s", (long long)il, name);
     return buf;
 }
 
 /* create_tensor_qkv: a fused attn_qkv when present, else Q, K and V with optional biases. */
-static void qkv(lc *c, uint32_t il, int64_t q, int64_t k, int64_t v) {
-    char n[64];
-    const int64_t E = c->n_embd;
-    if (want(c, OPT, blk(n, sizeof n, il, "attn_qkv.weight"), E, q + k + v, 0)) {
-        want(c, OPT, blk(n, sizeof n, il, "attn_qkv.bias"), q + k + v, 0, 0);
+static void qkv(lc *c, int64_t il, const tspec *r) {
+    char n[96], w[64];
+    const int64_t E = c->n_embd, q = dim(c, r->d[0]), k = dim(c, r->d[1]), v = dim(c, r->d[2]);
+    static const char *const part[] = {"attn_q", "attn_k", "attn_v"};
+    const int64_t size[] = {q, k, v};
+    if (want(c, OPT, row_name(n, sizeof n, il, "attn_qkv.weight"), E, q + k + v, 0)) {
+        want(c, OPT, row_name(n, sizeof n, il, "attn_qkv.bias"), q + k + v, 0, 0);
         return;
     }
-    want(c, 0, blk(n, sizeof n, il, "attn_q.weight"), E, q, 0);
-    want(c, 0, blk(n, sizeof n, il, "attn_k.weight"), E, k, 0);
-    want(c, 0, blk(n, sizeof n, il, "attn_v.weight"), E, v, 0);
-    want(c, OPT, blk(n, sizeof n, il, "attn_q.bias"), q, 0, 0);
-    want(c, OPT, blk(n, sizeof n, il, "attn_k.bias"), k, 0, 0);
-    want(c, OPT, blk(n, sizeof n, il, "attn_v.bias"), v, 0, 0);
+    for (int i = 0; i < 3; i++) {
+        snprintf(w, sizeof w, "%s.weight", part[i]);
+        want(c, r->flags, row_name(n, sizeof n, il, w), E, size[i], 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(w, sizeof w, "%s.bias", part[i]);
+        want(c, OPT, row_name(n, sizeof n, il, w), size[i], 0, 0);
+    }
 }
 
-/* The feed-forward of a layer: dense, or experts (llama/mistral3 when expert_count > 0; qwen3moe). */
-static void ffn(lc *c, uint32_t il) {
-    char n[64];
-    const uint32_t T = c->t->tensors;
-    const int64_t E = c->n_embd, F = c->n_ff, X = c->n_expert;
-    if (T & T_MOE) {
-        const int64_t FX = c->n_ff_exp ? c->n_ff_exp : (c->n_expert_used ? F / c->n_expert_used : 0);
-        want(c, 0, blk(n, sizeof n, il, "ffn_gate_inp.weight"), E, X, 0);
-        if (!c->n_expert || !c->n_expert_used) { /* master throws here, on layer 0 */
-            char k[160];
+static bool applies(const lc *c, uint8_t cond) {
+    switch (cond) {
+    case C_DENSE: return c->n_expert == 0;
+    case C_MOE: return c->n_expert > 0;
+    case C_SHEXP: return c->n_expert > 0 && c->n_ff_shexp > 0;
+    case C_LONGROPE: return c->longrope;
+    case C_NOT_LONGROPE: return !c->longrope;
+    default: return true;
+    }
+}
+
+/* One table's rows, for layer il (or the globals: il -1); false when master throws. */
+static bool rows(lc *c, const tspec *r, int64_t il) {
+    char n[96], k[160];
+    for (; r->op || r->name; r++) {
+        if (!applies(c, r->cond)) continue;
+        if (r->op == OP_QKV) {
+            qkv(c, il, r);
+        } else if (r->op == OP_OUTPUT) {
+            if (!want(c, OPT, "output.weight", c->n_embd, (int64_t)c->n_vocab, 0))
+                want(c, DUP, "token_embd.weight", c->n_embd, (int64_t)c->n_vocab, 0);
+        } else if (r->op == OP_EXPERTS) {
+            if (c->n_expert && c->n_expert_used) continue;
             issue(c, false, LGG_LOAD_BAD_VALUE,
                   akey(c, c->n_expert ? "expert_used_count" : "expert_count", k, sizeof k), "above 0", "0");
-            c->stop = true;
-            return;
-        }
-        want(c, 0, blk(n, sizeof n, il, "ffn_gate_exps.weight"), E, FX, X);
-        want(c, 0, blk(n, sizeof n, il, "ffn_down_exps.weight"), FX, E, X);
-        want(c, 0, blk(n, sizeof n, il, "ffn_up_exps.weight"), E, FX, X);
-    } else if ((T & T_LLAMA_OPT) && X > 0) {
-        want(c, 0, blk(n, sizeof n, il, "ffn_gate_inp.weight"), E, X, 0);
-        want(c, OPT, blk(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
-        want(c, 0, blk(n, sizeof n, il, "ffn_down_exps.weight"), F, E, X);
-        want(c, 0, blk(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
-    } else {
-        want(c, 0, blk(n, sizeof n, il, "ffn_gate.weight"), E, F, 0);
-        want(c, 0, blk(n, sizeof n, il, (T & T_POST_NORM) ? "ffn_up.weight" : "ffn_down.weight"),
-             (T & T_POST_NORM) ? E : F, (T & T_POST_NORM) ? F : E, 0);
-        want(c, 0, blk(n, sizeof n, il, (T & T_POST_NORM) ? "ffn_down.weight" : "ffn_up.weight"),
-             (T & T_POST_NORM) ? F : E, (T & T_POST_NORM) ? E : F, 0);
-        if (T & T_LLAMA_OPT) {
-            want(c, OPT, blk(n, sizeof n, il, "ffn_gate.bias"), F, 0, 0);
-            want(c, OPT, blk(n, sizeof n, il, "ffn_down.bias"), E, 0, 0);
-            want(c, OPT, blk(n, sizeof n, il, "ffn_up.bias"), F, 0, 0);
-        }
-    }
-}
-
-static void layer(lc *c, uint32_t il) {
-    char n[64];
-    const uint32_t T = c->t->tensors;
-    const int64_t E = c->n_embd, hk = c->head_k;
-    const int64_t q = (T & T_Q_IS_EMBD) ? E : hk * c->n_head;
-    const int64_t kv_v = (int64_t)c->head_v * c->n_head_kv, kv_k = (T & T_KV_V) ? kv_v : hk * c->n_head_kv;
-    want(c, 0, blk(n, sizeof n, il, "attn_norm.weight"), E, 0, 0);
-    qkv(c, il, q, kv_k, kv_v);
-    want(c, 0, blk(n, sizeof n, il, "attn_output.weight"), q, E, 0);
-    if (T & T_LLAMA_OPT) want(c, OPT, blk(n, sizeof n, il, "attn_output.bias"), E, 0, 0);
-    if (T & T_POST_NORM) want(c, 0, blk(n, sizeof n, il, "post_attention_norm.weight"), E, 0, 0);
-    if (T & T_QK_NORM) {
-        want(c, 0, blk(n, sizeof n, il, "attn_k_norm.weight"), hk, 0, 0);
-        want(c, 0, blk(n, sizeof n, il, "attn_q_norm.weight"), hk, 0, 0);
-    }
-    want(c, 0, blk(n, sizeof n, il, "ffn_norm.weight"), E, 0, 0);
-    if (T & T_LLAMA_OPT) {
-        const unsigned f = OPT | (il ? DUP : 0);
-        if (c->longrope) {
-            want(c, f, "rope_factors_long.weight", c->n_rot / 2, 0, 0);
-            want(c, f, "rope_factors_short.weight", c->n_rot / 2, 0, 0);
+            return false;
         } else {
-            want(c, f, "rope_freqs.weight", c->n_rot / 2, 0, 0);
+            unsigned f = r->flags & (OPT | DUP);
+            if ((r->flags & DUP1) && il > 0) f |= DUP;
+            want(c, f, row_name(n, sizeof n, il, r->name), dim(c, r->d[0]), dim(c, r->d[1]), dim(c, r->d[2]));
         }
     }
-    ffn(c, il);
-    if (c->stop) return;
-    if (T & T_POST_NORM) want(c, 0, blk(n, sizeof n, il, "post_ffw_norm.weight"), E, 0, 0);
+    return true;
 }
 
 static void tensors(lc *c) {
-    const uint32_t T = c->t->tensors;
-    const int64_t E = c->n_embd, V = (int64_t)c->n_vocab;
-    want(c, 0, "token_embd.weight", E, V, 0);
-    want(c, 0, "output_norm.weight", E, 0, 0);
-    bool out = want(c, OPT, "output.weight", E, V, 0);
-    if (T & T_OUT_BIAS) want(c, OPT, "output.bias", V, 0, 0);
-    if (!out) want(c, DUP, "token_embd.weight", E, V, 0);
-    if (T & T_CLS_OUT) want(c, OPT, "cls.output.weight", E, c->n_cls_out, 0);
-    for (uint32_t il = 0; il < c->n_layer && !c->stop; il++) layer(c, il);
-    if (c->stop) return;
+    if (!rows(c, c->t->globals, -1)) return;
+    for (uint32_t il = 0; il < c->n_layer; il++)
+        if (!rows(c, c->t->layer, il)) return;
     /* done_getting_tensors: every tensor of the file must have been created */
     for (uint64_t i = 0; i < c->f->n_tensors; i++) {
         if (c->seen[i]) continue;
@@ -520,6 +621,18 @@ static void tensors(lc *c) {
 
 /* ---- the check ----------------------------------------------------------------- */
 
+/* llama_model_loader's constructor: every tensor's data within the file ("data is not within the file
+ * bounds"), before anything else is read. */
+static void data_present(lc *c) {
+    for (uint64_t i = 0; i < c->f->n_tensors; i++) {
+        const lgg_tensor *t = lgg_tensor_at(c->f, i);
+        if (t->data_available) continue;
+        char name[96];
+        printable(name, sizeof name, t->name.ptr, (size_t)t->name.len);
+        issue(c, true, LGG_LOAD_NO_DATA, name, "data within the file", "past its end");
+    }
+}
+
 lgg_status lgg_load_check_file(const lgg_file *f, lgg_load_check *out, lgg_error *err) {
     if (!f || !out) return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "file or out is NULL");
     memset(out, 0, sizeof *out);
@@ -530,6 +643,13 @@ lgg_status lgg_load_check_file(const lgg_file *f, lgg_load_check *out, lgg_error
     c.n_cls_out = 1;
     lgg_value v;
     lgg_str s;
+    data_present(&c);
+    if (out->n_issues) {
+        out->verdict = LGG_LOAD_REFUSED;
+        if (lgg_get(f, "general.architecture", &v) == LGG_OK && lgg_value_string(&v, &s) == LGG_OK)
+            printable(out->arch, sizeof out->arch, s.ptr, (size_t)s.len);
+        return LGG_OK;
+    }
     if (!key_of(&c, "general.architecture", LGG_VT_STRING, true, &v) || lgg_value_string(&v, &s) != LGG_OK) {
         out->verdict = LGG_LOAD_REFUSED;
         return LGG_OK;

@@ -111,7 +111,31 @@ CASES = {
     'mistral3.ok': ('mistral3-small', None, 'mistral3'),
     'mistral3.o_bias': ('mistral3-small', add_tensor('blk.0.attn_output.bias', [5120]), 'an optional bias'),
     'gpt2.ok': ('gpt2-medium', None, 'an architecture without a table'),
+    'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
+    'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
 }
+# every covered architecture's preset, valid and broken the same three ways: the layer-1 tensor DROP
+# places into its list missing, blk.0.attn_output.weight of another shape, an extra tensor
+AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-2b', 'granite': 'granite-2b',
+        'phi3': 'phi3-mini', 'olmo2': 'olmo2-1b'}
+DROP = 4
+
+
+def drop_nth_of_layer1(a, kv, T):
+    names = [n for n, _ in T if n.startswith('blk.1.')]
+    T[:] = [t for t in T if t[0] != names[DROP % len(names)]]
+
+
+def widen_attn_output(a, kv, T):
+    T[:] = [(n, [s[0] * 2] + s[1:] if n == 'blk.0.attn_output.weight' else s) for n, s in T]
+
+
+for arch, preset in AUTO.items():
+    CASES[arch + '.ok'] = (preset, None, 'valid')
+    CASES[arch + '.drop'] = (preset, drop_nth_of_layer1, 'a layer-1 tensor missing')
+    CASES[arch + '.shape'] = (preset, widen_attn_output, 'attn_output twice as wide')
+    CASES[arch + '.extra'] = (preset, add_tensor('blk.1.extra.weight', [64]), 'a tensor master does not create')
+CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
 def build(case):
@@ -127,7 +151,7 @@ def build(case):
         tensors.append((name, ne, t, off))
         off += (gm.nbytes(t, ne) + gm.ALIGN - 1) // gm.ALIGN * gm.ALIGN
     header = gm.pack_header(kv, tensors)
-    return header, len(header) + off
+    return header, len(header) + (CUT if case.endswith('.cut') else off)
 
 
 def write(case, path):
