@@ -52,9 +52,12 @@ typedef struct lgg_load_check {
  * the score and token-type arrays, the special token ids' type), then the tensors the architecture
  * creates (load_tensors: each required one present, each one present of master's shape, no tensor
  * master does not create).  The tensors are checked only when the keys are right (their shapes
- * come from the keys).  Master stops at its first problem; this lists them all, the first one
- * being master's.  The tables cover llama, qwen2, qwen3, qwen3moe, gemma3, smollm3 and mistral3
- * (docs/validation.md); another architecture gives LGG_LOAD_NO_TABLE and no issues.  Not checked:
+ * come from the keys; a stage is checked only when the earlier ones pass).  Master stops at its
+ * first problem; this lists every problem of the stage it stops in, the first one
+ * being master's.  The tables cover 21 architectures: llama (dense and experts), qwen2, qwen3,
+ * qwen3moe, qwen2moe, olmoe, gemma, gemma2, gemma3, smollm3, mistral3, granite, phi3, olmo2, exaone,
+ * internlm2, minicpm, command-r, arcee, seed_oss, ernie4_5 (docs/validation.md); another
+ * architecture gives LGG_LOAD_NO_TABLE and no issues (unless its tensor data is missing).  Not checked:
  * the pre-tokenizer's name and the tensor types (the format's validation checks the types).
  * Returns LGG_OK with *out filled (whatever the verdict), LGG_ERR_ARG or LGG_ERR_NOMEM.
  * Thread-safe. */

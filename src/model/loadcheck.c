@@ -25,7 +25,8 @@ enum {
     D_Q /* head_k n_head */, D_KG /* head_k n_head_kv */, D_VG /* head_v n_head_kv */, D_HK /* head_k */,
     D_X /* n_expert */, D_FX /* expert_feed_forward_length, else n_ff / n_expert_used */,
     D_FS /* expert_shared_feed_forward_length, else n_ff */, D_ROT2 /* n_rot / 2 */, D_CLS /* classifier outputs */,
-    D_KN /* n_head_kv (n_embd / n_head) */, D_FXS /* expert_shared_feed_forward_length */
+    D_KN /* n_head_kv (n_embd / n_head) */, D_FXS /* expert_shared_feed_forward_length */, D_H /* n_head */,
+    D_HKV /* n_head_kv */
 };
 
 /* What a row does. */
@@ -37,7 +38,7 @@ enum {
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
-       C_LONGROPE, C_NOT_LONGROPE };
+       C_LONGROPE, C_NOT_LONGROPE, C_L64 /* block_count >= 64 (command-r's Q/K norms) */ };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -125,6 +126,32 @@ static const tspec L_OLMO2[] = {QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight",
                                 T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
                                 T("post_ffw_norm.weight", 0, D_E, 0, 0), END};
 
+#define ROPE_FREQS T("rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0)
+static const tspec L_EXAONE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                 T("attn_output.weight", 0, D_Q, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                 ROPE_FREQS, DENSE_FFN, END};
+static const tspec L_ARCEE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                T("attn_output.weight", 0, D_Q, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                ROPE_FREQS, T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                                END};
+static const tspec L_COMMAND_R[] = {T("attn_norm.weight", 0, D_E, 0, 0),
+                                    TC(C_L64, "attn_q_norm.weight", 0, D_HK, D_H, 0),
+                                    TC(C_L64, "attn_k_norm.weight", 0, D_HK, D_HKV, 0), QKV(D_E, D_VG, D_VG, 0),
+                                    T("attn_output.weight", 0, D_E, D_E, 0), DENSE_FFN, END};
+static const tspec L_SEED_OSS[] = {QKV(D_Q, D_KG, D_KG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+                                   T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+                                   T("ffn_gate.weight", 0, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                                   T("ffn_down.weight", 0, D_F, D_E, 0), END};
+static const tspec L_GEMMA[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                T("attn_output.weight", 0, D_Q, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                T("ffn_gate.weight", 0, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                                T("ffn_down.weight", 0, D_F, D_E, 0), END};
+static const tspec L_ERNIE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0),
+                                T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+                                T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, END};
+static const tspec G_COMMAND_R[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                    T("token_embd.weight", DUP, D_E, D_V, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -169,6 +196,17 @@ static const arch_table TABLES[] = {
       {"rope.scaling.finetuned", LGG_VT_BOOL, false}, K_FF_SHEXP}},
     {"phi3", G_TIED, L_PHI3, false, {RMS_EPS, K_SWA}},
     {"olmo2", G_UNTIED, L_OLMO2, false, {RMS_EPS, K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
+    {"exaone", G_TIED, L_EXAONE, false, {RMS_EPS}},
+    {"internlm2", G_UNTIED, L_QWEN2, false, {RMS_EPS}},
+    {"minicpm", G_TIED, L_LLAMA, false,
+     {RMS_EPS, {"embedding_scale", LGG_VT_F32, false}, {"residual_scale", LGG_VT_F32, false},
+      {"logit_scale", LGG_VT_F32, false}}},
+    {"command-r", G_COMMAND_R, L_COMMAND_R, false,
+     {{"logit_scale", LGG_VT_F32, false}, {"attention.layer_norm_epsilon", LGG_VT_F32, true}}},
+    {"arcee", G_TIED, L_ARCEE, false, {RMS_EPS}},
+    {"seed_oss", G_TIED, L_SEED_OSS, false, {RMS_EPS}},
+    {"gemma", G_NO_OUTPUT, L_GEMMA, false, {RMS_EPS}},
+    {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -537,6 +575,8 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_ROT2: return c->n_rot / 2;
     case D_CLS: return c->n_cls_out;
     case D_KN: return c->n_head ? (int64_t)c->n_head_kv * (c->n_embd / c->n_head) : 0;
+    case D_H: return c->n_head;
+    case D_HKV: return c->n_head_kv;
     default: return 0;
     }
 }
@@ -576,6 +616,7 @@ static bool applies(const lc *c, uint8_t cond) {
     case C_SHEXP: return c->n_expert > 0 && c->n_ff_shexp > 0;
     case C_LONGROPE: return c->longrope;
     case C_NOT_LONGROPE: return !c->longrope;
+    case C_L64: return c->n_layer >= 64;
     default: return true;
     }
 }

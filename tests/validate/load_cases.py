@@ -58,6 +58,16 @@ def set_key(key, ty, value):
     return f
 
 
+def as_arch(new, drop=()):
+    """The preset's architecture renamed to NEW (general.architecture and its keys), the tensors whose name
+    ends with one of DROP left out."""
+    def f(a, kv, T):
+        kv[:] = [(new + k[len(a):] if k.startswith(a + '.') else k, t, new if k == 'general.architecture' else v)
+                 for k, t, v in kv]
+        T[:] = [t for t in T if not any(t[0].endswith(d) for d in drop)]
+    return f
+
+
 def both(*fs):
     def f(a, kv, T):
         for g in fs:
@@ -96,6 +106,7 @@ CASES = {
                        'more experts used than there are'),
     'qwen2.ok': ('qwen2-0.5b', None, 'qwen2 with Q/K/V biases'),
     'qwen2.k_bias_bad': ('qwen2-0.5b', reshape_tensor('blk.5.attn_k.bias', [64]), 'a wrong optional bias'),
+    'qwen2.no_q_bias': ('qwen2-0.5b', drop_tensor('blk.1.attn_q.bias'), 'an optional bias missing'),
     'qwen2.no_ffn_down': ('qwen2-0.5b', drop_tensor('blk.23.ffn_down.weight'), 'the last layer incomplete'),
     'qwen3moe.ok': ('qwen3moe-small', None, 'qwen3moe'),
     'qwen3moe.exp_shape': ('qwen3moe-small', reshape_tensor('blk.2.ffn_down_exps.weight', [768, 2048, 64]),
@@ -114,21 +125,28 @@ CASES = {
     'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
     'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
 }
-# every covered architecture's preset, valid and broken the same three ways: the layer-1 tensor DROP
-# places into its list missing, blk.0.attn_output.weight of another shape, an extra tensor
+# every covered architecture's preset, valid and broken the same three ways: a layer-1 tensor missing (the
+# one 3 * len(arch) places into the layer's list, so that the architectures lose different ones), blk.0.attn_output.weight of another shape, an extra tensor
 AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-2b', 'granite': 'granite-2b',
-        'phi3': 'phi3-mini', 'olmo2': 'olmo2-1b'}
-DROP = 4
+        'phi3': 'phi3-mini', 'olmo2': 'olmo2-1b', 'exaone': 'exaone-2.4b', 'internlm2': 'internlm2-1.8b',
+        'minicpm': 'minicpm-1b', 'command-r': 'command-r-small', 'arcee': 'arcee-afm', 'seed_oss': 'seed_oss-small',
+        'ernie4_5': 'ernie4_5-0.3b'}
 
 
 def drop_nth_of_layer1(a, kv, T):
     names = [n for n, _ in T if n.startswith('blk.1.')]
-    T[:] = [t for t in T if t[0] != names[DROP % len(names)]]
+    T[:] = [t for t in T if t[0] != names[3 * len(a) % len(names)]]
 
 
 def widen_attn_output(a, kv, T):
     T[:] = [(n, [s[0] * 2] + s[1:] if n == 'blk.0.attn_output.weight' else s) for n, s in T]
 
+
+# gemma (1): gemma2's layer without its two post-norms
+GEMMA = as_arch('gemma', ('post_attention_norm.weight', 'post_ffw_norm.weight'))
+CASES['gemma.ok'] = ('gemma2-2b', GEMMA, "gemma2-2b's shapes as gemma")
+CASES['gemma.post_norms'] = ('gemma2-2b', as_arch('gemma'), 'gemma with post-norms it does not create')
+CASES['gemma.no_ffn_norm'] = ('gemma2-2b', both(GEMMA, drop_tensor('blk.5.ffn_norm.weight')), 'ffn_norm missing')
 
 for arch, preset in AUTO.items():
     CASES[arch + '.ok'] = (preset, None, 'valid')
