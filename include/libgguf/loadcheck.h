@@ -46,19 +46,21 @@ typedef struct lgg_load_check {
 } lgg_load_check;
 
 /* Check a parsed file as llama.cpp master's llama_model_load_from_file does, in its order:
- * every tensor's data within the file (llama_model_loader's first check, whatever the
- * architecture), the hyperparameters (llama_model::load_hparams: the keys it requires, the type of every key it
- * reads, the values it asserts on), the vocabulary (tokenizer.ggml.model, .tokens, .merges for BPE,
- * the score and token-type arrays, the special token ids' type), then the tensors the architecture
- * creates (load_tensors: each required one present, each one present of master's shape, no tensor
- * master does not create).  The tensors are checked only when the keys are right (their shapes
- * come from the keys; a stage is checked only when the earlier ones pass).  Master stops at its
- * first problem; this lists every problem of the stage it stops in, the first one
- * being master's.  The tables cover 21 architectures: llama (dense and experts), qwen2, qwen3,
- * qwen3moe, qwen2moe, olmoe, gemma, gemma2, gemma3, smollm3, mistral3, granite, phi3, olmo2, exaone,
- * internlm2, minicpm, command-r, arcee, seed_oss, ernie4_5 (docs/validation.md); another
- * architecture gives LGG_LOAD_NO_TABLE and no issues (unless its tensor data is missing).  Not checked:
- * the pre-tokenizer's name and the tensor types (the format's validation checks the types).
+ * 0. every tensor's data within the file (llama_model_loader's first check, whatever the
+ *    architecture; a file opened with LGG_OPEN_ALLOW_MISSING_DATA can lack it);
+ * 1. the hyperparameters (llama_model::load_hparams: the keys it requires, the type of every key
+ *    it reads, the values it asserts on);
+ * 2. the vocabulary (tokenizer.ggml.model, .tokens, for BPE .merges and a .pre master knows, the
+ *    score and token-type arrays, the special token ids' type);
+ * 3. the tensors the architecture creates (load_tensors: each required one present, each one
+ *    present of master's shape, no tensor master does not create).
+ * A stage is checked only when the earlier ones pass (the tensors' shapes come from the keys).
+ * Master stops at its first problem; this lists every problem of the stage it stops in, the
+ * first one being master's.  The tables cover 21 architectures: llama (dense and experts),
+ * qwen2, qwen3, qwen3moe, qwen2moe, olmoe, gemma, gemma2, gemma3, smollm3, mistral3, granite,
+ * phi3, olmo2, exaone, internlm2, minicpm, command-r, arcee, seed_oss, ernie4_5
+ * (docs/validation.md); another architecture gives LGG_LOAD_NO_TABLE and no issues (unless its
+ * tensor data is missing).  Not checked: the tensor types (the format's validation checks them).
  * Returns LGG_OK with *out filled (whatever the verdict), LGG_ERR_ARG or LGG_ERR_NOMEM.
  * Thread-safe. */
 LGG_API lgg_status lgg_load_check_file(const lgg_file *f, lgg_load_check *out, lgg_error *err);

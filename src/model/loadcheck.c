@@ -482,6 +482,39 @@ static void vocab_arrays(lc *c) {
     }
 }
 
+/* The pre-tokenizer names master's BPE vocabularies know (llama-vocab.cpp at 3f545becc, its
+ * `tokenizer_pre == "..."` tests; another name: "unknown pre-tokenizer type"; none: the default). */
+static const char *const PRE_NAMES[] = {
+    "a.x-4.0", "afmoe", "bailingmoe", "bailingmoe2", "bloom", "chameleon", "chatglm-bpe", "codeshell",
+    "cohere2moe", "command-r", "dbrx", "deepseek-coder", "deepseek-llm", "deepseek-r1-qwen", "deepseek-v3",
+    "default", "exaone", "exaone-moe", "exaone4", "f2llmv2", "falcon", "falcon-h1", "falcon3", "gemma4",
+    "gigachat", "glm4", "gpt-2", "gpt-4o", "gpt3-finnish", "granite-docling", "granite-embed-multi-311m",
+    "granite-embed-multi-97m", "grok-2", "hunyuan", "hunyuan-dense", "jais", "jais-2", "jina-de", "jina-es",
+    "jina-v1-en", "jina-v2-code", "jina-v2-de", "jina-v2-es", "jina-v5-nano", "joyai-llm", "kanana2", "kimi-k2",
+    "kormo", "laguna", "lfm2", "llada-moe", "llama-bpe", "llama-v3", "llama3", "llama4", "megrez", "mellum",
+    "mellum2", "midm-2.0", "minerva-7b", "minicpm5", "minimax-m2", "modern-bert", "mpt", "olmo", "phi-2",
+    "pixtral", "poro-chat", "qwen2", "qwen35", "refact", "roberta-bpe", "sarvam-moe", "seed-coder", "smaug-bpe",
+    "smollm", "solar-open", "stablelm2", "starcoder", "superbpe", "talkie", "tekken", "tiny_aya", "trillion",
+    "viking", "whitespace", "youtu"};
+
+/* A BPE vocabulary: its merges (but kimi-k2's), its pre-tokenizer a name master knows. */
+static void bpe_keys(lc *c, const lgg_str *pre) {
+    lgg_value v;
+    if (!str_is(pre, "kimi-k2")) {
+        if (lgg_get(c->f, "tokenizer.ggml.merges", &v) != LGG_OK)
+            issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.merges", "array of string", "");
+        else if (v.type != LGG_VT_ARRAY || v.elem_type != LGG_VT_STRING)
+            issue(c, false, LGG_LOAD_WRONG_TYPE, "tokenizer.ggml.merges", "array of string", vt_name(v.type));
+    }
+    bool known = pre->len == 0;
+    for (size_t i = 0; i < sizeof PRE_NAMES / sizeof PRE_NAMES[0] && !known; i++) known = str_is(pre, PRE_NAMES[i]);
+    if (!known) {
+        char got[64];
+        printable(got, sizeof got, pre->ptr, (size_t)pre->len);
+        issue(c, false, LGG_LOAD_BAD_VALUE, "tokenizer.ggml.pre", "a pre-tokenizer master knows", got);
+    }
+}
+
 static void vocab(lc *c) {
     static const char *const models[] = {"llama", "bert", "gpt2", "hybriddna", "whitespace",
                                          "t5", "rwkv", "plamo2", "gemma4"};
@@ -493,8 +526,11 @@ static void vocab(lc *c) {
     if (!key_of(c, "tokenizer.ggml.model", LGG_VT_STRING, true, &v) || lgg_value_string(&v, &m) != LGG_OK) return;
     if (key_of(c, "tokenizer.ggml.pre", LGG_VT_STRING, false, &pre)) lgg_value_string(&pre, &p);
     key_of(c, "tokenizer.ggml.token_type_count", LGG_VT_U32, false, &v);
-    if (str_is(&m, "no_vocab") || str_is(&m, "none")) {
-        key_of(c, akey(c, "vocab_size", (char[160]){0}, 160), LGG_VT_U32, false, &v);
+    if (str_is(&m, "no_vocab") || str_is(&m, "none")) { /* <arch>.vocab_size dummy tokens */
+        uint64_t n = 0;
+        if (key_of(c, akey(c, "vocab_size", (char[160]){0}, 160), LGG_VT_U32, false, &v) &&
+            lgg_value_uint(&v, &n) == LGG_OK)
+            c->n_vocab = n;
         return;
     }
     bool known = false;
@@ -505,13 +541,9 @@ static void vocab(lc *c) {
         issue(c, false, LGG_LOAD_BAD_VALUE, "tokenizer.ggml.model", "a tokenizer master knows", got);
         return;
     }
-    bool bpe = str_is(&m, "gpt2") || str_is(&m, "hybriddna") || str_is(&m, "whitespace");
-    if (bpe && !str_is(&p, "kimi-k2")) {
-        if (lgg_get(c->f, "tokenizer.ggml.merges", &v) != LGG_OK)
-            issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.merges", "array of string", "");
-        else if (v.type != LGG_VT_ARRAY || v.elem_type != LGG_VT_STRING)
-            issue(c, false, LGG_LOAD_WRONG_TYPE, "tokenizer.ggml.merges", "array of string", vt_name(v.type));
-    }
+    if (str_is(&m, "gpt2") || str_is(&m, "hybriddna") || str_is(&m, "whitespace")) bpe_keys(c, &p);
+    key_of(c, "tokenizer.ggml.add_space_prefix", LGG_VT_BOOL, false, &v);
+    key_of(c, "tokenizer.ggml.remove_extra_whitespaces", LGG_VT_BOOL, false, &v);
     vocab_arrays(c);
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
         char k[64];
