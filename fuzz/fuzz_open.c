@@ -258,6 +258,19 @@ static void check_file(const span *in, lgg_file *f, const lgg_limits *lim) {
         FUZZ_ASSERT(lgg_report_count_severity(r, LGG_SEV_ERROR) == errs);
         lgg_report_free(r);
     }
+
+    /* the load check (gguf validate --load): a verdict, and issues exactly when refused */
+    static lgg_load_check lc;
+    lgg_error le;
+    FUZZ_ASSERT(lgg_load_check_file(f, &lc, &le) == LGG_OK);
+    FUZZ_ASSERT(lc.verdict <= LGG_LOAD_NO_TABLE && memchr(lc.arch, 0, sizeof lc.arch) != NULL);
+    FUZZ_ASSERT((lc.verdict == LGG_LOAD_REFUSED) == (lc.n_issues > 0));
+    for (uint32_t i = 0; i < lc.n_issues && i < LGG_LOAD_MAX_ISSUES; i++) {
+        const lgg_load_issue *is = &lc.issues[i];
+        FUZZ_ASSERT(lgg_load_problem_name(is->problem) != NULL);
+        FUZZ_ASSERT(memchr(is->name, 0, sizeof is->name) && memchr(is->expected, 0, sizeof is->expected) &&
+                    memchr(is->found, 0, sizeof is->found));
+    }
 }
 
 static bool structural(lgg_status s) {

@@ -973,6 +973,7 @@ LGG_API lgg_status lgg_writer_update_in_place(const lgg_writer *w, const lgg_wri
 #include "libgguf/quant.h" /* tensor data */
 #include "libgguf/model.h" /* whole models */
 #include "libgguf/estimate.h" /* the memory estimate */
+#include "libgguf/loadcheck.h" /* would llama.cpp master load the file */
 
 #ifdef __cplusplus
 }

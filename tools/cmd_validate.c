@@ -1,9 +1,13 @@
-/* cmd_validate.c -- `gguf validate [--strict] [--json] [-q] FILE...`: one
- * finding per line, "FILE: offset N: error|warning|note: message", and
- * "FILE: ok" for a file without errors.  Exit 0 when no file has errors, 1
- * when any has (structural ones included), 2 for a usage error. */
+/* cmd_validate.c -- `gguf validate [--strict] [--load] [--json] [-q] FILE...`:
+ * one finding per line, "FILE: offset N: error|warning|note: message", and
+ * "FILE: ok" for a file without errors; with --load, whether llama.cpp
+ * master would load it (lgg_load_check_file), one line per problem.  Exit 0
+ * when no file has errors, 1 when any has (structural ones included, or
+ * master would refuse it), 2 for a usage error, 3 when --load has no table
+ * for an architecture (and nothing else failed). */
 #include "tool.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -20,7 +24,60 @@ static void print_text(const char *path, const lgg_report *r, int quiet) {
     if (!quiet && !lgg_report_count_severity(r, LGG_SEV_ERROR)) printf("%s: ok\n", path);
 }
 
-static void print_json(const char *path, const lgg_report *r) {
+/* Exit status 3: --load has no table for the file's architecture. */
+#define RC_NO_TABLE 3
+
+static const char *const VERDICTS[] = {"loads", "refused", "no table"};
+
+static void print_load_text(const char *path, const lgg_load_check *c) {
+    if (c->verdict == LGG_LOAD_NO_TABLE) {
+        printf("%s: load: not checked: no table for architecture '%s' (docs/validation.md lists the covered ones)\n",
+               path, c->arch);
+        return;
+    }
+    for (uint32_t i = 0; i < c->n_issues && i < LGG_LOAD_MAX_ISSUES; i++) {
+        const lgg_load_issue *is = &c->issues[i];
+        printf("%s: load: %s %s '%s'", path, lgg_load_problem_name(is->problem), is->tensor ? "tensor" : "key",
+               is->name);
+        if (is->expected[0]) printf(": expected %s", is->expected);
+        if (is->found[0]) printf("%s found %s", is->expected[0] ? "," : ":", is->found);
+        putchar('\n');
+    }
+    if (c->n_issues > LGG_LOAD_MAX_ISSUES)
+        printf("%s: load: ... and %u more problems\n", path, c->n_issues - LGG_LOAD_MAX_ISSUES);
+    if (c->verdict == LGG_LOAD_LOADS)
+        printf("%s: load: ok (%s, %llu tensors)\n", path, c->arch, (unsigned long long)c->n_tensors_expected);
+    else printf("%s: load: refused (%u problem%s)\n", path, c->n_issues, c->n_issues == 1 ? "" : "s");
+}
+
+static void json_field(const char *name, const char *s) {
+    printf(", \"%s\": ", name);
+    cli_json_str(stdout, s, strlen(s));
+}
+
+/* The "load" member; c NULL: not checked (the file has format errors). */
+static void print_load_json(const lgg_load_check *c) {
+    if (!c) {
+        fputs(", \"load\": {\"verdict\": \"not checked\"}", stdout);
+        return;
+    }
+    printf(", \"load\": {\"verdict\": \"%s\"", VERDICTS[c->verdict]);
+    json_field("arch", c->arch);
+    printf(", \"tensors_expected\": %llu, \"issues_total\": %u, \"issues\": [",
+           (unsigned long long)c->n_tensors_expected, c->n_issues);
+    for (uint32_t i = 0; i < c->n_issues && i < LGG_LOAD_MAX_ISSUES; i++) {
+        const lgg_load_issue *is = &c->issues[i];
+        printf("%s{\"kind\": \"%s\"", i ? ", " : "", is->tensor ? "tensor" : "key");
+        json_field("name", is->name);
+        json_field("problem", lgg_load_problem_name(is->problem));
+        json_field("expected", is->expected);
+        json_field("found", is->found);
+        putchar('}');
+    }
+    fputs("]}", stdout);
+}
+
+static void print_json(const char *path, const lgg_report *r, bool load, const lgg_load_check *c) {
     size_t ne = lgg_report_count_severity(r, LGG_SEV_ERROR);
     fputs("{\"file\": ", stdout);
     cli_json_str(stdout, path, strlen(path));
@@ -35,7 +92,9 @@ static void print_json(const char *path, const lgg_report *r) {
         cli_json_str(stdout, f->message, strlen(f->message));
         fputc('}', stdout);
     }
-    fputs("]}\n", stdout);
+    fputc(']', stdout);
+    if (load) print_load_json(c);
+    fputs("}\n", stdout);
 }
 
 /* The name to hold to the naming convention: a regular file's base name;
@@ -55,7 +114,33 @@ static const char *checked_name(const char *path) {
     return base ? base + 1 : path;
 }
 
-/* Validate one file: CLI_OK, or CLI_FAIL when it has errors or cannot be read. */
+/* Print the findings (and with --load the load check of a file without errors): the exit status. */
+static int report(const char *path, const lgg_file *f, const lgg_report *r, const int *flags) {
+    const bool errors = lgg_report_count_severity(r, LGG_SEV_ERROR) > 0;
+    lgg_load_check *c = NULL;
+    int rc = errors ? CLI_FAIL : CLI_OK;
+    if (flags['l'] && !errors && f) {
+        lgg_error e;
+        c = malloc(sizeof *c);
+        if (!c || lgg_load_check_file(f, c, &e) != LGG_OK) {
+            cli_err("validate", path, "%s", c ? e.message : "out of memory");
+            free(c);
+            return CLI_FAIL;
+        }
+        rc = c->verdict == LGG_LOAD_REFUSED ? CLI_FAIL : c->verdict == LGG_LOAD_NO_TABLE ? RC_NO_TABLE : CLI_OK;
+    }
+    if (flags['j']) {
+        print_json(cli_display_name(path), r, flags['l'], c);
+    } else {
+        print_text(cli_display_name(path), r, flags['q'] || c);
+        if (c) print_load_text(cli_display_name(path), c);
+    }
+    free(c);
+    return rc;
+}
+
+/* Validate one file: CLI_OK, CLI_FAIL when it has errors, cannot be read or (--load) master would refuse it,
+ * RC_NO_TABLE when --load has no table for it. */
 static int validate_one(const char *path, const int *flags) {
     lgg_file *f = NULL;
     lgg_error e;
@@ -85,9 +170,7 @@ static int validate_one(const char *path, const int *flags) {
         cli_err("validate", path, "out of memory");
         rc = CLI_FAIL;
     } else {
-        if (flags['j']) print_json(cli_display_name(path), r);
-        else print_text(cli_display_name(path), r, flags['q']);
-        if (lgg_report_count_severity(r, LGG_SEV_ERROR)) rc = CLI_FAIL;
+        rc = report(path, f, r, flags);
     }
     lgg_report_free(r);
     lgg_close(f);
@@ -98,7 +181,9 @@ int cmd_validate(int argc, char **argv) {
     int flags[256] = {0}, n = 0;
     int rc = cli_parse(&SPEC, argc, argv, cli_flag_opt, flags, &n);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
-    for (int i = 1; i <= n; i++)
-        if (validate_one(argv[i], flags) != CLI_OK) rc = CLI_FAIL;
+    for (int i = 1; i <= n; i++) {
+        int one = validate_one(argv[i], flags);
+        if (one == CLI_FAIL || (one == RC_NO_TABLE && rc == CLI_OK)) rc = one;
+    }
     return rc;
 }

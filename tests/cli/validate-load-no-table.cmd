@@ -1,0 +1,3 @@
+validate
+--load
+tests/data/mmproj-clip.gguf

@@ -1,0 +1,3 @@
+validate
+--load
+tests/data/tiny-llama-bad-load.gguf

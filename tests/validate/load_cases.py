@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""The files `gguf validate --load` is held to llama.cpp master's loader on (tests/validate/master_load.json).
+
+Each case is a preset of tests/estimate/gen_models.py (a realistic header, sparse all-zero data), valid
+or broken in one way: a tensor missing, of a wrong shape, added; a hyperparameter missing or of the
+wrong type; the vocabulary damaged.  The output is deterministic (the same case gives the same bytes).
+Only the Python 3 standard library is used.
+
+    load_cases.py --list              the cases, one a line: ID PRESET
+    load_cases.py --all DIR           write every case to DIR/ID.gguf
+    load_cases.py ID OUT.gguf         write one case
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'estimate'))
+import gen_models as gm  # noqa: E402
+
+
+# ---- the changes: each takes (arch, kv, tensors) and changes the lists in place ----------------------
+def drop_tensor(name):
+    def f(a, kv, T):
+        T[:] = [t for t in T if t[0] != name]
+    return f
+
+
+def reshape_tensor(name, ne):
+    def f(a, kv, T):
+        T[:] = [(n, list(ne) if n == name else s) for n, s in T]
+    return f
+
+
+def add_tensor(name, ne):
+    def f(a, kv, T):
+        T.append((name, list(ne)))
+    return f
+
+
+def drop_key(key):
+    def f(a, kv, T):
+        k = key.replace('{a}', a)
+        kv[:] = [x for x in kv if x[0] != k]
+    return f
+
+
+def retype_key(key, ty, value):
+    def f(a, kv, T):
+        k = key.replace('{a}', a)
+        kv[:] = [(n, ty, value) if n == k else (n, t, v) for n, t, v in kv]
+    return f
+
+
+def set_key(key, ty, value):
+    def f(a, kv, T):
+        k = key.replace('{a}', a)
+        kv[:] = [x for x in kv if x[0] != k] + [(k, ty, value)]
+    return f
+
+
+def as_arch(new, drop=()):
+    """The preset's architecture renamed to NEW (general.architecture and its keys), the tensors whose name
+    ends with one of DROP left out."""
+    def f(a, kv, T):
+        kv[:] = [(new + k[len(a):] if k.startswith(a + '.') else k, t, new if k == 'general.architecture' else v)
+                 for k, t, v in kv]
+        T[:] = [t for t in T if not any(t[0].endswith(d) for d in drop)]
+    return f
+
+
+def both(*fs):
+    def f(a, kv, T):
+        for g in fs:
+            g(a, kv, T)
+    return f
+
+
+# id -> (preset, change or None, what it shows)
+CASES = {
+    'qwen3.ok': ('qwen3-0.6b', None, 'valid, tied output'),
+    'qwen3.no_k_norm': ('qwen3-0.6b', drop_tensor('blk.3.attn_k_norm.weight'), 'a required tensor missing'),
+    'qwen3.q_shape': ('qwen3-0.6b', reshape_tensor('blk.0.attn_q.weight', [1024, 1024]), 'a wrong shape'),
+    'qwen3.extra': ('qwen3-0.6b', add_tensor('blk.0.attn_extra.weight', [1024]), 'a tensor master does not create'),
+    'qwen3.no_embd': ('qwen3-0.6b', drop_key('{a}.embedding_length'), 'a required hyperparameter missing'),
+    'qwen3.no_eps': ('qwen3-0.6b', drop_key('{a}.attention.layer_norm_rms_epsilon'), 'the RMS epsilon missing'),
+    'qwen3.block_count_u64': ('qwen3-0.6b', retype_key('{a}.block_count', gm.U64, 28), 'a key of the wrong type'),
+    'qwen3.freq_base_u32': ('qwen3-0.6b', retype_key('{a}.rope.freq_base', gm.U32, 1000000),
+                            'an optional key of the wrong type'),
+    'qwen3.no_tokens': ('qwen3-0.6b', drop_key('tokenizer.ggml.tokens'), 'no vocabulary'),
+    'qwen3.no_merges': ('qwen3-0.6b', drop_key('tokenizer.ggml.merges'), 'a BPE vocabulary without merges'),
+    'qwen3.pre_unknown': ('qwen3-0.6b', set_key('tokenizer.ggml.pre', gm.STR, 'no-such-pre'),
+                          'a pre-tokenizer master does not know'),
+    'qwen3.no_pre': ('qwen3-0.6b', drop_key('tokenizer.ggml.pre'), 'no pre-tokenizer: the default, with a warning'),
+    'qwen3.prefix_u8': ('qwen3-0.6b', set_key('tokenizer.ggml.add_space_prefix', gm.U8, 1),
+                        'add_space_prefix of the wrong type'),
+    'qwen3.bos_i32': ('qwen3-0.6b', retype_key('tokenizer.ggml.bos_token_id', gm.I32, 151643),
+                      'a special token id of the wrong type'),
+    'qwen3.output_bad': ('qwen3-0.6b', add_tensor('output.weight', [1024, 1000]),
+                         'an optional tensor of the wrong shape'),
+    'qwen3.untied': ('qwen3-0.6b', add_tensor('output.weight', [1024, 151936]), 'an optional tensor present'),
+    'smollm2.ok': ('smollm2-135m', None, 'llama, tied'),
+    'smollm2.rot': ('smollm2-135m', set_key('{a}.rope.dimension_count', gm.U32, 32),
+                    "llama's n_rot must equal the head size"),
+    'smollm2.ffn_bias': ('smollm2-135m', add_tensor('blk.2.ffn_up.bias', [1536]), "llama's optional MLP bias"),
+    'smollm2.ffn_bias_bad': ('smollm2-135m', add_tensor('blk.2.ffn_up.bias', [576]), 'a wrong optional bias'),
+    'mixtral.ok': ('mixtral-tiny', None, 'llama with experts'),
+    'mixtral.no_gate_exps': ('mixtral-tiny', drop_tensor('blk.1.ffn_gate_exps.weight'),
+                             "llama's expert gate is optional"),
+    'mixtral.no_up_exps': ('mixtral-tiny', drop_tensor('blk.1.ffn_up_exps.weight'), 'a required expert tensor'),
+    'mixtral.used_9': ('mixtral-tiny', retype_key('{a}.expert_used_count', gm.U32, 9),
+                       'more experts used than there are'),
+    'qwen2.ok': ('qwen2-0.5b', None, 'qwen2 with Q/K/V biases'),
+    'qwen2.k_bias_bad': ('qwen2-0.5b', reshape_tensor('blk.5.attn_k.bias', [64]), 'a wrong optional bias'),
+    'qwen2.no_q_bias': ('qwen2-0.5b', drop_tensor('blk.1.attn_q.bias'), 'an optional bias missing'),
+    'qwen2.no_ffn_down': ('qwen2-0.5b', drop_tensor('blk.23.ffn_down.weight'), 'the last layer incomplete'),
+    'qwen3moe.ok': ('qwen3moe-small', None, 'qwen3moe'),
+    'qwen3moe.exp_shape': ('qwen3moe-small', reshape_tensor('blk.2.ffn_down_exps.weight', [768, 2048, 64]),
+                           'an expert tensor with fewer experts'),
+    'qwen3moe.no_ffexp': ('qwen3moe-small', drop_key('{a}.expert_feed_forward_length'),
+                          'the experts size then n_ff / n_expert_used'),
+    'gemma3.ok': ('gemma3-1b', None, 'gemma3, sliding window'),
+    'gemma3.no_post_norm': ('gemma3-1b', drop_tensor('blk.7.post_ffw_norm.weight'), 'gemma3 post-norm missing'),
+    'gemma3.window_f32': ('gemma3-1b', retype_key('{a}.attention.sliding_window', gm.F32, 512.0),
+                          'sliding_window of the wrong type'),
+    'smollm3.ok': ('smollm3-3b', None, 'smollm3'),
+    'smollm3.no_ctx': ('smollm3-3b', drop_key('{a}.context_length'), 'context_length missing'),
+    'mistral3.ok': ('mistral3-small', None, 'mistral3'),
+    'mistral3.o_bias': ('mistral3-small', add_tensor('blk.0.attn_output.bias', [5120]), 'an optional bias'),
+    'gpt2.ok': ('gpt2-medium', None, 'an architecture without a table'),
+    'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
+    'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
+}
+# every covered architecture's preset, valid and broken the same three ways: a layer-1 tensor missing (the
+# one 3 * len(arch) places into the layer's list, so that the architectures lose different ones), blk.0.attn_output.weight of another shape, an extra tensor
+AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-2b', 'granite': 'granite-2b',
+        'phi3': 'phi3-mini', 'olmo2': 'olmo2-1b', 'exaone': 'exaone-2.4b', 'internlm2': 'internlm2-1.8b',
+        'minicpm': 'minicpm-1b', 'command-r': 'command-r-small', 'arcee': 'arcee-afm', 'seed_oss': 'seed_oss-small',
+        'ernie4_5': 'ernie4_5-0.3b'}
+
+
+def drop_nth_of_layer1(a, kv, T):
+    names = [n for n, _ in T if n.startswith('blk.1.')]
+    T[:] = [t for t in T if t[0] != names[3 * len(a) % len(names)]]
+
+
+def widen_attn_output(a, kv, T):
+    T[:] = [(n, [s[0] * 2] + s[1:] if n == 'blk.0.attn_output.weight' else s) for n, s in T]
+
+
+# gemma (1): gemma2's layer without its two post-norms
+GEMMA = as_arch('gemma', ('post_attention_norm.weight', 'post_ffw_norm.weight'))
+CASES['gemma.ok'] = ('gemma2-2b', GEMMA, "gemma2-2b's shapes as gemma")
+CASES['gemma.post_norms'] = ('gemma2-2b', as_arch('gemma'), 'gemma with post-norms it does not create')
+CASES['gemma.no_ffn_norm'] = ('gemma2-2b', both(GEMMA, drop_tensor('blk.5.ffn_norm.weight')), 'ffn_norm missing')
+
+for arch, preset in AUTO.items():
+    CASES[arch + '.ok'] = (preset, None, 'valid')
+    CASES[arch + '.drop'] = (preset, drop_nth_of_layer1, 'a layer-1 tensor missing')
+    CASES[arch + '.shape'] = (preset, widen_attn_output, 'attn_output twice as wide')
+    CASES[arch + '.extra'] = (preset, add_tensor('blk.1.extra.weight', [64]), 'a tensor master does not create')
+CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
+
+
+def build(case):
+    preset, change, _ = CASES[case]
+    p = gm.PRESETS[preset]
+    kv = gm.metadata(p)
+    T = [(n, list(ne)) for n, ne in gm.tensor_list(p)]
+    if change:
+        change(p['arch'], kv, T)
+    tensors, off = [], 0
+    for name, ne in T:
+        t = gm.pick_type(p, name, ne)
+        tensors.append((name, ne, t, off))
+        off += (gm.nbytes(t, ne) + gm.ALIGN - 1) // gm.ALIGN * gm.ALIGN
+    header = gm.pack_header(kv, tensors)
+    return header, len(header) + (CUT if case.endswith('.cut') else off)
+
+
+def write(case, path):
+    header, size = build(case)
+    with open(path, 'wb') as f:
+        f.write(header)
+        f.truncate(size)  # sparse: the data reads back as zeros
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == '--list':
+        for k, c in CASES.items():
+            print(k, c[0])
+        return 0
+    if len(argv) == 3 and argv[1] == '--all':
+        for k in CASES:
+            write(k, os.path.join(argv[2], k + '.gguf'))
+        return 0
+    if len(argv) != 3 or argv[1] not in CASES:
+        sys.stderr.write(__doc__)
+        return 2
+    write(argv[1], argv[2])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
