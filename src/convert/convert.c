@@ -228,7 +228,7 @@ static lgg_status add_gate_up(lgg_convert *c, uint64_t bid, unsigned gate, unsig
     if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (uint32_t x = 0; x < c->n_experts; x++) v[2 * x] = g[x], v[2 * x + 1] = u[x];
     char name[128];
-    stacked_name(name, sizeof name, "blk.#.ffn_gate_up_exps", bid);
+    lgg__cv_stacked_name(name, sizeof name, "blk.#.ffn_gate_up_exps", bid);
     lgg_status st = g[0].t->n_dims != 2 ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D",
                                                         c->dir, c->shard_names[g[0].shard], g[0].t->name.ptr)
                                         : add_stack(c, v, 2 * c->n_experts, name, "experts", err);
