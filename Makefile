@@ -419,9 +419,9 @@ $(WEB_TEST)/verdicts.js: $(WEB_VERDICT_SRC) $(WEB_CORE_SRC) $(WEB_GLUE_SRC) $(WE
 	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -Itests -o $@ $(WEB_VERDICT_SRC) $(WEB_CORE_SRC) $(WEB_GLUE_SRC) \
 	    -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node
 # ... and the fuzz targets that need only the core (fuzz_open also dequantizes:
-# the kernels' portable paths), replaying their corpora in node like make test does
+# the kernels' portable paths, and checks that master would load it), replaying their corpora in node like make test does
 WEB_FUZZ := fuzz_open fuzz_source fuzz_name
-WEB_FUZZ_SRC := $(WEB_CORE_SRC) $(sort $(shell find src/quant -name '*.c' -not -path '*/x86/*' -not -path '*/arm/*')) src/model/dequant_tensor.c
+WEB_FUZZ_SRC := $(WEB_CORE_SRC) $(sort $(shell find src/quant -name '*.c' -not -path '*/x86/*' -not -path '*/arm/*')) src/model/dequant_tensor.c src/model/loadcheck.c
 $(WEB_TEST)/fuzz_%.js: fuzz/fuzz_%.c fuzz/replay.c fuzz/fuzz.h $(WEB_FUZZ_SRC) $(WEB_HDRS) $(wildcard src/quant/*.h src/model/*.h)
 	@mkdir -p $(dir $@)
 	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -o $@ $< fuzz/replay.c $(WEB_FUZZ_SRC) -sSINGLE_FILE=1 -sNODERAWFS=1 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node
