@@ -246,6 +246,10 @@ void lgg__cv_windows_free(struct lgg_convert *c);
  * rebuilt) into *p. */
 lgg_status lgg__cv_src_bytes(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const uint8_t **p, void **owned,
                              lgg_error *err);
+/* Bytes [off, off + n) of src (shard sh) into *p: in the map, or read through the io into *buf (grown; the
+ * caller frees it).  For the families that repack a checkpoint's bytes row by row (gpt-oss's MXFP4, NVFP4). */
+lgg_status lgg__cv_span(struct lgg_convert *c, uint32_t sh, const lgg_st_tensor *src, uint64_t off, uint64_t n,
+                        uint8_t **buf, const uint8_t **p, lgg_error *err);
 
 /* convert.c, shared with lora.c: a new converter for dir with the caller's
  * options copied into *copy; config.json read (the family found, the block

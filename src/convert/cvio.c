@@ -249,3 +249,12 @@ lgg_status lgg__cv_open_extra_shard(lgg_convert *c, const char *name, uint32_t *
     *index = (uint32_t)n;
     return st;
 }
+
+lgg_status lgg__cv_span(struct lgg_convert *c, uint32_t sh, const lgg_st_tensor *src, uint64_t off, uint64_t n,
+                        uint8_t **buf, const uint8_t **p, lgg_error *err) {
+    if (!c->has_io) return *p = lgg_st_bytes(c->shards[sh]) + src->offset + off, LGG_OK;
+    uint8_t *b = n <= SIZE_MAX ? realloc(*buf, n ? (size_t)n : 1) : NULL;
+    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory reading %s", c->shard_names[sh]);
+    *buf = b, *p = b;
+    return lgg__cv_pread(c, c->shard_names[sh], src->offset + off, b, (size_t)n, err);
+}

@@ -144,16 +144,6 @@ static void repack_block(const uint8_t *w, const uint8_t *s, uint8_t *out) {
     }
 }
 
-/* Bytes [off, off + n) of source src (shard sh): in the map, or read through the io into *buf. */
-static lgg_status span(lgg_convert *c, uint32_t sh, const lgg_st_tensor *src, uint64_t off, uint64_t n, uint8_t **buf,
-                       const uint8_t **p, lgg_error *err) {
-    if (!c->has_io) return *p = lgg_st_bytes(c->shards[sh]) + src->offset + off, LGG_OK;
-    uint8_t *b = n <= SIZE_MAX ? realloc(*buf, n ? (size_t)n : 1) : NULL;
-    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory reading %s", c->shard_names[sh]);
-    *buf = b, *p = b;
-    return lgg__cv_pread(c, c->shard_names[sh], src->offset + off, b, (size_t)n, err);
-}
-
 /* Output row u (ob bytes at out) from its checkpoint row; requantized when a
  * quantize plan gives t another type. */
 static lgg_status store_row(const cv_tensor *t, uint64_t u, const uint8_t *w, const uint8_t *s, uint8_t *nv, float *x,
@@ -180,8 +170,8 @@ static lgg_status nv_rows(lgg_convert *c, const cv_tensor *t, uint64_t u0, uint6
         b = (e + 1) * rows < u1 ? (e + 1) * rows : u1;
         const cv_src *w = t->stack ? &t->stack[e] : NULL, *s = t->stack ? &t->stack[t->n_stack + e] : NULL;
         const uint8_t *pw = NULL, *ps = NULL;
-        st = span(c, w ? w->shard : t->shard, w ? w->t : t->src, r0 * wb, (b - a) * wb, &bw, &pw, err);
-        if (!st) st = span(c, s ? s->shard : t->shard2, s ? s->t : t->src2, r0 * sb, (b - a) * sb, &bs, &ps, err);
+        st = lgg__cv_span(c, w ? w->shard : t->shard, w ? w->t : t->src, r0 * wb, (b - a) * wb, &bw, &pw, err);
+        if (!st) st = lgg__cv_span(c, s ? s->shard : t->shard2, s ? s->t : t->src2, r0 * sb, (b - a) * sb, &bs, &ps, err);
         for (uint64_t u = a; !st && u < b; u++) {
             uint8_t *o = out + (u - u0) * ob;
             st = store_row(t, u, pw + (u - a) * wb, ps + (u - a) * sb, requant ? nv : o, x, o);

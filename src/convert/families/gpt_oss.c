@@ -99,20 +99,6 @@ static uint64_t mx_row(const cv_tensor *t, uint64_t u) {
     return e * rows * t->row_arg[0] + r * t->row_arg[0] + t->row_arg[1];
 }
 
-/* Bytes [off, off + n) of source tensor s of shard sh: in the map, or read
- * through the io into *buf (grown). */
-static lgg_status span(struct lgg_convert *c, uint32_t sh, const lgg_st_tensor *s, uint64_t off, uint64_t n,
-                       uint8_t **buf, const uint8_t **p, lgg_error *err) {
-    if (!c->has_io) {
-        *p = lgg_st_bytes(c->shards[sh]) + s->offset + off;
-        return LGG_OK;
-    }
-    uint8_t *b = n <= SIZE_MAX ? realloc(*buf, n ? (size_t)n : 1) : NULL;
-    if (!b) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory reading %s", c->shard_names[sh]);
-    *buf = b, *p = b;
-    return lgg__cv_pread(c, c->shard_names[sh], s->offset + off, b, (size_t)n, err);
-}
-
 /* Row u's MXFP4 bytes (ob of them) into out; requantized when a quantize
  * plan gives t another type (as llama-quantize dequantizes and quantizes). */
 static lgg_status mx_store(const cv_tensor *t, uint64_t u, const uint8_t *q, const uint8_t *e, uint8_t *mx, float *x,
@@ -135,8 +121,8 @@ static lgg_status mx_rows(struct lgg_convert *c, const cv_tensor *t, uint64_t u0
     uint8_t *mx = requant ? malloc((size_t)nb * 17) : NULL;
     float *x = requant ? malloc((size_t)t->unit * sizeof *x) : NULL;
     lgg_status st = requant && (!mx || !x) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", t->name) : LGG_OK;
-    if (!st) st = span(c, t->shard, t->src, r0 * nb * 16, (r1 - r0) * nb * 16, &bq, &q, err);
-    if (!st) st = span(c, t->shard2, t->src2, r0 * nb, (r1 - r0) * nb, &be, &e, err);
+    if (!st) st = lgg__cv_span(c, t->shard, t->src, r0 * nb * 16, (r1 - r0) * nb * 16, &bq, &q, err);
+    if (!st) st = lgg__cv_span(c, t->shard2, t->src2, r0 * nb, (r1 - r0) * nb, &be, &e, err);
     for (uint64_t u = u0; !st && u < u1; u++) {
         uint64_t r = mx_row(t, u) - r0;
         uint8_t *o = out + (u - u0) * ob;
