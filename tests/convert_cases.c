@@ -130,6 +130,69 @@ bool cv_case_fuse;
 
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
+/* tests/data/convert-master-sweep.tsv (tests/convert_master_sweep.sh): for a
+ * checkpoint of b4747's family tests, what llama.cpp master writes for it.
+ * Returns its line (without the name, malloc'd) or NULL. */
+static char *sweep_line(const char *name) {
+    size_t n = 0;
+    char *all = (char *)read_file("tests/data/convert-master-sweep.tsv", &n), *line = NULL;
+    size_t l = strlen(name);
+    for (char *p = all; p && p < all + n && !line;) {
+        char *e = memchr(p, '\n', (size_t)(all + n - p));
+        if (!e) e = all + n;
+        if ((size_t)(e - p) > l && !strncmp(p, name, l) && p[l] == '\t') line = strndup(p + l + 1, (size_t)(e - p - l - 1));
+        p = e + 1;
+    }
+    free(all);
+    return line;
+}
+
+static lgg_status convert_to(const char *dir, uint32_t target, uint32_t outtype, const char *out, lgg_error *err) {
+    lgg_convert_options o;
+    lgg_convert_options_init(&o);
+    o.target = target, o.outtype = outtype;
+    lgg_convert *c = NULL;
+    lgg_status st = lgg_convert_open(dir, &o, &c, err);
+    if (st == LGG_OK) st = lgg_writer_write_file(lgg_convert_writer(c), out, NULL, err);
+    lgg_convert_free(c);
+    return st;
+}
+
+static int file_sha(const char *path, char hex[65]) {
+    size_t n = 0;
+    unsigned char *b = read_file(path, &n);
+    hex[0] = 0;
+    if (b) sha256_hex(b, n, hex);
+    free(b);
+    return b != NULL;
+}
+
+int cv_case_master_sweep(const char *dir, const char *name) {
+    static unsigned turn; /* reduced sweeps: f16 and q8_0 in turn */
+    char *line = sweep_line(name);
+    if (!line || !strncmp(line, "no-reference\t", 13)) return free(line), 0;
+    /* keep-b4747: master fails on it or writes what its loader refuses; this
+     * converts it (as b4747 did, with master's other changes) */
+    int keep = !strncmp(line, "keep-b4747\t", 11), same = 0;
+    for (int k = 0; k < 2; k++) {
+        if ((keep && k) || (test_reduced_sweeps() && (int)(turn % 2) != k)) continue;
+        char out[4300], hex[65], want[65] = "";
+        snprintf(out, sizeof out, "%s.master%d.gguf", dir, k);
+        sscanf(line + (k ? 65 : 0), "%64[0-9a-f]", want);
+        lgg_error err;
+        lgg_status st = convert_to(dir, LGG_CONVERT_TARGET_MASTER, k ? LGG_CONVERT_Q8_0 : LGG_CONVERT_F16, out, &err);
+        CHECKF(st == LGG_OK, "%s --target master: %s", name, err.message);
+        if (!keep)
+            CHECKF(st == LGG_OK && file_sha(out, hex) && !strcmp(hex, want), "%s --target master %s: sha256 %s, master's %s",
+                   name, k ? "q8_0" : "f16", st == LGG_OK ? hex : "(none)", want);
+        same += st == LGG_OK && (keep || !strcmp(hex, want));
+        unlink(out);
+    }
+    turn++;
+    free(line);
+    return same;
+}
+
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
     static const uint32_t types[5] = {LGG_CONVERT_F32, LGG_CONVERT_F16, LGG_CONVERT_BF16, LGG_CONVERT_Q8_0, LGG_CONVERT_AUTO};
     static unsigned turn; /* reduced sweeps: each call the next outtype */
@@ -161,6 +224,7 @@ int cv_case_check(const char *dir, const char *name, const char *const sha[5]) {
         free(b);
         unlink(out);
     }
+    if (!cv_case_target && !cv_case_mtp && !cv_case_st_dense && !cv_case_fuse) cv_case_master_sweep(dir, name);
     return same;
 }
 

@@ -47,6 +47,14 @@ const char *cv_case_dir(const char *name, const char *tokdir, const char *tokfil
  * how many are the same.  With reduced sweeps (test_reduced_sweeps), one
  * outtype, each call the next of the five. */
 int cv_case_check(const char *dir, const char *name, const char *const sha[5]);
+/* The same checkpoint with target master, when tests/data/convert-master-sweep.tsv
+ * (tests/convert_master_sweep.sh) has a line for `name`: f16 and q8_0 (one of
+ * them in turn with reduced sweeps) must have master's sha256s; where master
+ * regressed ("keep-b4747": it fails, or writes a file its loader refuses) f16
+ * must convert; "no-reference" lines (the stand-ins cannot run master's path)
+ * are not converted.  cv_case_check calls it for every checkpoint it
+ * converts with the default options; returns how many converted as held. */
+int cv_case_master_sweep(const char *dir, const char *name);
 /* The lgg_convert_options.target cv_case_check and cv_case_shared convert
  * with (0, the default, unless a test sets it and sets it back). */
 extern uint32_t cv_case_target;

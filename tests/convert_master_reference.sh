@@ -79,6 +79,7 @@ convert_qwen3_reranker
 convert_qwen3next
 convert_qwen35
 convert_qwen35_vl
+convert_llama_hf_vocab
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true
@@ -92,9 +93,11 @@ for dir in $models; do
     case " ${LGG_REF_DENSE:-EmbeddingGemma-Dense-Tiny-Test} " in *" $name "*) opts=--sentence-transformers-dense-modules ;; esac
     for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
         out=$keep/$name.$t.gguf
-        # shellcheck disable=SC2086 # opts is one word or none
+        # gguf-py's LlamaHfVocab asks the tokenizer for is_fast, all_special_tokens and all_special_ids
+        case $name in *-HfVocab-*) run="$(pwd)/tests/convert_reference_hfft.py $ref" ;; *) run=$ref/convert_hf_to_gguf.py ;; esac
+        # shellcheck disable=SC2086 # opts is one word or none, run a script and maybe its first argument
         PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
-            /usr/bin/python3 "$ref/convert_hf_to_gguf.py" $opts --outtype "$t" --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
+            /usr/bin/python3 $run $opts --outtype "$t" --outfile "$out" "$dir" >"$keep/$name.$t.log" 2>&1 ||
             { echo "$name $t FAILED (see $keep/$name.$t.log)"; continue; }
         echo "$name $t $(sha256sum "$out" | cut -d' ' -f1)"
         [ -n "${LGG_REF_KEEP_OUT:-}" ] || rm -f "$out"

@@ -6,7 +6,7 @@
 # name ends in "-rms-eps", "-add-bos" or "-pad-id", or names Arctic, runs through
 # convert_reference_nodup.py (the reference without its duplicate-key failure and
 # its parameter count's failure on Arctic's 1-D ffn_norm_exps); one named
-# DeciLM-* runs through convert_reference_hfft.py (the AutoTokenizer stand-in
+# DeciLM-* or *-HfVocab-* runs through convert_reference_hfft.py (the AutoTokenizer stand-in
 # with what gguf-py's LlamaHfVocab also asks of it).
 #
 #   [LGG_REF_TEST=NAME] tests/convert_reference.sh LLAMA_CPP NODE_DIR [MODEL...]
@@ -56,7 +56,7 @@ for dir in $models; do
         out=$keep/$name.$t.gguf
         case $name in
         *-rms-eps | *-add-bos | *-pad-id | *arctic*) run="$here/convert_reference_nodup.py $ref" ;;
-        DeciLM-*) run="$here/convert_reference_hfft.py $ref" ;;
+        DeciLM-* | *-HfVocab-*) run="$here/convert_reference_hfft.py $ref" ;;
         *) run=$ref/convert_hf_to_gguf.py ;;
         esac
         # shellcheck disable=SC2086 # run is a script and maybe its first argument

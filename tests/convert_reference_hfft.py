@@ -8,6 +8,9 @@
 #                       additional_special_tokens; special_tokens_map.json's
 #                       values replace its), each once
 #   all_special_ids     their ids (the unknown token's for a missing one)
+# and answering vocab_size once per tokenizer (it does not change; the
+# stand-in asks node for the whole vocabulary each time, which LlamaHfVocab's
+# loop over thousands of added tokens, Gemma 3's 6415, makes hours long).
 # Usage: as convert_hf_to_gguf.py, with LLAMA_CPP first:
 #   python3 convert_reference_hfft.py LLAMA_CPP [converter arguments...]
 import json
@@ -57,7 +60,17 @@ def __init__(self, directory):
 
 
 transformers.PreTrainedTokenizerFast.__init__ = __init__
+_vocab_size = transformers.PreTrainedTokenizerFast.vocab_size
+
+
+def _cached_vocab_size(self):
+    if getattr(self, "_lgg_vocab_size", None) is None:
+        self._lgg_vocab_size = _vocab_size.fget(self)
+    return self._lgg_vocab_size
+
+
 transformers.PreTrainedTokenizerFast.is_fast = True
+transformers.PreTrainedTokenizerFast.vocab_size = property(_cached_vocab_size)
 transformers.PreTrainedTokenizerFast.all_special_tokens = property(_special_values)
 transformers.PreTrainedTokenizerFast.all_special_ids = property(_ids)
 sys.argv[0] = ref + "/convert_hf_to_gguf.py"

@@ -87,8 +87,9 @@ enum {
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
 /* CV_M_UNLESS_WRITTEN: skipped when an earlier entry wrote the key (where
- * the reference writes a key twice and fails: OLMo's and OLMoE's epsilons
- * after the base class wrote config.json's). */
+ * b4747 writes a key twice and fails: OLMo's and OLMoE's epsilons after the
+ * base class wrote config.json's); with target master, written over it in
+ * its place, as master's writer does. */
 /* CV_M_NONZERO: written only when present and not 0 (Python's truth test). */
 /* CV_M_TRUE_IF_ABSENT: a CV_M_BOOL written true when config.json lacks it. */
 enum {
@@ -162,9 +163,12 @@ enum { CV_V_SPM = 1, CV_V_BPE = 2 };
  * taken as written, no "looks special" rule and no space un-escaping, then
  * tokenizer.json's added tokens the same way); and a BPE vocabulary instead
  * when tokenizer_config.json's tokenizer_class is GPT2Tokenizer (Phi-4). */
-/* CV_F_LLAMA_VOCAB_SIZES: the reference's llama rules keyed on vocab_size:
- * 32016 (CodeLlama) adds the end-of-turn id of its fill-in-the-middle
- * tokens, 49152 (Granite's small models) add_bos_token false. */
+/* CV_F_LLAMA_VOCAB_SIZES: the reference's LlamaModel.set_vocab: without a
+ * tokenizer.model, a byte-fallback BPE tokenizer.json is read as gguf-py's
+ * LlamaHfVocab reads it (hfvocab.c) before the BPE reading; then its rules
+ * keyed on vocab_size: 32016 (CodeLlama) adds the end-of-turn id of its
+ * fill-in-the-middle tokens, 49152 (Granite's small models) add_bos_token
+ * false. */
 enum {
     CV_F_SPACE_PREFIX_FALSE = 1,
     CV_F_PREFIX_SPACE_FROM_CONFIG = 2,

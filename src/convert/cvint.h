@@ -314,6 +314,13 @@ int lgg__cv_looks_special(const char *t);
 char *lgg__cv_unspace(const char *s); /* U+2581 -> ' ', malloc'd */
 /* SpecialVocab: ids, add_* flags, chat template; n_vocab bounds the ids. */
 lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err);
+/* hfvocab.c: whether tokenizer.json is what gguf-py's LlamaHfVocab reads (a
+ * byte-fallback BPE with a Sequence decoder), and that reading of it. */
+int lgg__cv_llama_hf_applies(struct lgg_convert *c);
+lgg_status lgg__cv_llama_hf_vocab(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* tokenizer_config.json's chat_template: a string, or a list of named ones (the
+ * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
+lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
 lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
                                 lgg_error *err);
@@ -432,6 +439,9 @@ void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eo
  * config.json's own; 0.5 without one), as config.json's lgg.rope_dim (GLM-4,
  * Bailing V2).  The next-token-prediction blocks (num_nextn_predict_layers)
  * added to num_hidden_layers (the block count and the tensors' bound). */
+/* The rope parameters master reads: rope_parameters, else rope_scaling (a
+ * null or non-object one is none). */
+const json_t *lgg__cv_master_rope_params(const struct lgg_convert *c);
 lgg_status lgg__cv_master_rope_dim(struct lgg_convert *c, lgg_error *err);
 lgg_status lgg__cv_master_nextn_blocks(struct lgg_convert *c, lgg_error *err);
 /* master.c: config.json's lgg.rope_dim = int(head_dim (else hidden_size / num_attention_heads) x

@@ -691,6 +691,43 @@ static const cv_mkey INTERNLM3_META[] = {
 };
 
 
+/* Target master's keys for b4747's families where master's differ (the
+ * CV_F_MASTER_TWIN rows): master's base parameters, then what the family's
+ * class adds (an epsilon written again overwrites the base's in its place). */
+static const cv_mkey OLMOE_MASTER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"attention.layer_norm_rms_epsilon", "1e-5", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey DEEPSEEK_MASTER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"rope.scaling.type", "none", CV_M_STR, 0},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "1.0", CV_M_F32_CONST, 0},
+    {"expert_count", "n_routed_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey NEMOTRON_MASTER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_eps|layer_norm_epsilon|norm_epsilon|norm_eps", CV_M_F32, CV_M_REQUIRED},
+    {"rope.dimension_count", "partial_rotary_factor|rope_pct|rope_percent", CV_M_ROPE_PCT_EMBD, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+static const cv_mkey XVERSE_MASTER_META[] = {
+    MASTER_BASE_PARAMS,
+    {"tensor_data_layout", "Meta AI original pth", CV_M_STR, 0},
+    {"rope.dimension_count", "", CV_M_ROPE_DIM_HEADS, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* BERT's names after families/bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, families/bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
@@ -1455,6 +1492,21 @@ static const cv_family FAMILIES[] = {
        base parameters) without its next-token-prediction layers, the byte-level BPE vocabulary (families/glm4.c) */
     {"DeepseekV2ForCausalLM|DeepseekV3ForCausalLM", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
      CV_F_MASTER_TWIN | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek2_master},
+    /* b4747's families with target master where master's keys differ: its base parameters (their order, the
+       expert count among them, the epsilon from norm_eps), then the family's own (llama.cpp master's
+       conversion/ modules; tests/data/convert-master-sweep.tsv holds master's bytes for each old checkpoint) */
+    {"Qwen2MoeForCausalLM", "qwen2moe", QWEN3MOE_META, NULL, KINDS_QWEN2MOE, CV_V_BPE, CV_F_MASTER_TWIN, "num_experts", NULL},
+    {"DeepseekForCausalLM", "deepseek", DEEPSEEK_MASTER_META, NULL, KINDS_DEEPSEEK, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER_TWIN | CV_F_PERMUTE_QK, "n_routed_experts", NULL},
+    {"OlmoeForCausalLM", "olmoe", OLMOE_MASTER_META, NULL, KINDS_OLMOE, CV_V_BPE, CV_F_MASTER_TWIN, "num_experts", NULL},
+    {"InternLM2ForCausalLM", "internlm2", QWEN3_META, NULL, KINDS_INTERNLM2, CV_V_SPM,
+     CV_F_MASTER_TWIN | CV_F_INTERNLM2_VOCAB, NULL, &lgg__cv_hooks_internlm2},
+    {"InternLM3ForCausalLM", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM,
+     CV_F_MASTER_TWIN | CV_F_INTERNLM3_VOCAB | CV_F_PERMUTE_QK, NULL, NULL},
+    {"NemotronForCausalLM", "nemotron", NEMOTRON_MASTER_META, NULL, KINDS_QWEN2, CV_V_SPM, CV_F_MASTER_TWIN, NULL,
+     &lgg__cv_hooks_nemotron},
+    {"XverseForCausalLM", "xverse", XVERSE_MASTER_META, NULL, KINDS_LLAMA, 0, CV_F_MASTER_TWIN | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_xverse},
     /* Qwen3-Next: linear attention, gated attention, MoE with a shared expert, its MTP block (families/qwen3next.c) */
     {"Qwen3NextForCausalLM", "qwen3next", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN3NEXT, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen3next},

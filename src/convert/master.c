@@ -291,7 +291,7 @@ void lgg__cv_master_post(const json_t *tj, json_t *tc, cv_master_add *a, int *eo
 
 /* master's rope parameters: rope_parameters, else rope_scaling (a null one
  * is none). */
-static const json_t *rope_params(const lgg_convert *c) {
+const json_t *lgg__cv_master_rope_params(const lgg_convert *c) {
     const json_t *rp = json_object_get(c->config, "rope_parameters");
     if (!rp) rp = json_object_get(c->config, "rope_scaling");
     return json_is_object(rp) ? rp : NULL;
@@ -300,7 +300,7 @@ static const json_t *rope_params(const lgg_convert *c) {
 lgg_status lgg__cv_master_rope_dim(lgg_convert *c, lgg_error *err) { return lgg__cv_partial_rope_dim(c, 0.5, err); }
 
 lgg_status lgg__cv_partial_rope_dim(lgg_convert *c, double dflt, lgg_error *err) {
-    const json_t *rp = rope_params(c);
+    const json_t *rp = lgg__cv_master_rope_params(c);
     char which[64];
     const json_t *p = json_object_get(rp, "partial_rotary_factor");
     if (!p && !json_object_get(rp, "full_attention") && !json_object_get(rp, "sliding_attention"))

@@ -78,6 +78,8 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
         st = gpt2 ? lgg__cv_bpe(c, tc, o, err) : lgg__cv_spm(c, tc, err);
     } else if ((c->fam->vocab & CV_V_SPM) && lgg__cv_exists(c, "tokenizer.model", NULL)) {
         st = lgg__cv_spm(c, tc, err);
+    } else if ((c->fam->flags & CV_F_LLAMA_VOCAB_SIZES) && lgg__cv_llama_hf_applies(c)) {
+        st = lgg__cv_llama_hf_vocab(c, tc, err); /* LlamaModel.set_vocab's second try */
     } else if (c->fam->vocab & CV_V_BPE) {
         st = lgg__cv_bpe(c, tc, o, err);
     } else {

@@ -336,7 +336,7 @@ static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s,
     return st;
 }
 
-static lgg_status chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
+lgg_status lgg__cv_chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
     json_t *ct = tc ? json_object_get(tc, "chat_template") : NULL;
     if (json_is_string(ct))
         return lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(ct), NULL)
@@ -377,16 +377,16 @@ static lgg_status chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
     return LGG_OK;
 }
 
-/* The add_*_token flags, in the order they were set (a key the family's
- * parameters wrote stays: Phi-2's add_bos_token, which the reference fails
- * writing twice). */
+/* The add_*_token flags, in the order they were set.  A key the family's
+ * parameters wrote (Phi-2's add_bos_token) stays with b4747, which fails
+ * writing it twice; master's writer overwrites it in its place. */
 static lgg_status add_flags(lgg_convert *c, const special *s, lgg_error *err) {
     static const char *const ADD_KEY[3] = {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token",
                                            "tokenizer.ggml.add_sep_token"};
     uint32_t have;
     for (int i = 0; i < s->add.n; i++) {
         const char *key = ADD_KEY[s->add.order[i]];
-        if (lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK &&
+        if ((c->master || lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK) &&
             lgg_writer_set_bool(c->w, key, s->add.val[s->add.order[i]] != 0, NULL))
             return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
     }
@@ -421,7 +421,7 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", SPECIAL_KEY[typ]);
     }
     if (!st) st = add_flags(c, &s, err);
-    if (!st) st = chat_template(c, tc, err);
+    if (!st) st = lgg__cv_chat_template(c, tc, err);
     json_decref(own);
     return st;
 }

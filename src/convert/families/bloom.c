@@ -38,7 +38,7 @@ static uint64_t bloom_row(const cv_tensor *t, uint64_t u) {
 /* The fused q/k/v, per head (q, k, v) in the checkpoint, becomes all
  * heads' q, then k, then v (bloom_row, a row map); the
  * embeddings are also the output when no lm_head.weight or output.weight
- * is in the checkpoint. */
+ * is in the checkpoint (b4747; master writes no copy). */
 static lgg_status bloom_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (strstr(t->name, ".attn_qkv.")) {
         int64_t nh = lgg__cv_hparam_int(c, "n_head", lgg__cv_hparam_int(c, "num_attention_heads", 0));
@@ -48,7 +48,8 @@ static lgg_status bloom_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
                                 c->dir, t->src_name, (unsigned long long)t->n_units);
         t->row_of = bloom_row, t->row_arg[0] = (uint64_t)nh;
     }
-    if (strcmp(t->name, "token_embd.weight") || has_tensor(c, "lm_head.weight") || has_tensor(c, "output.weight"))
+    if (c->master || strcmp(t->name, "token_embd.weight") || has_tensor(c, "lm_head.weight") ||
+        has_tensor(c, "output.weight"))
         return LGG_OK;
     cv_tensor copy = *t;
     cv_tensor *o = lgg__cv_new_tensor(c, err); /* may move the list: t is not used after this */

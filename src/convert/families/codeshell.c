@@ -1,5 +1,5 @@
 /* codeshell.c -- what CodeShell does in code in the reference
- * converter: its output matrix copied from the token embeddings when the
+ * converter (b4747): its output matrix copied from the token embeddings when the
  * checkpoint has none. */
 #include "../cvint.h"
 
@@ -9,9 +9,10 @@
 #include <string.h>
 
 /* CodeShell: token_embd.weight is also written as output.weight, right
- * after it, unless a tensor is named lm_head.weight or output.weight. */
+ * after it, unless a tensor is named lm_head.weight or output.weight
+ * (b4747; master writes no copy: its loader takes the embeddings). */
 static lgg_status codeshell_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    if (strcmp(t->name, "token_embd.weight")) return LGG_OK;
+    if (c->master || strcmp(t->name, "token_embd.weight")) return LGG_OK;
     for (size_t s = 0; s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             const char *n = lgg_st_at(c->shards[s], i)->name.ptr;

@@ -22,20 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The rope parameters master reads (rope_parameters, else rope_scaling; a
- * null one is none). */
-static const json_t *rope_params(const lgg_convert *c) {
-    const json_t *rp = json_object_get(c->config, "rope_parameters");
-    if (!rp) rp = json_object_get(c->config, "rope_scaling");
-    return json_is_object(rp) ? rp : NULL;
-}
-
 /* config.json's lgg.rope_dim: the partial rotary dimension (GLM4MOE_META
  * and GLM4_META write it; dflt the factor without one: GLM 0.5, Qwen3-Next
  * 0.25). */
 /* GLM's: an M-RoPE checkpoint (GLM-4V's) refused. */
 static lgg_status glm_rope_dim(lgg_convert *c, lgg_error *err) {
-    if (json_object_get(rope_params(c), "mrope_section"))
+    if (json_object_get(lgg__cv_master_rope_params(c), "mrope_section"))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                             "%s/config.json: rope 'mrope_section' (M-RoPE, GLM-4V's): llama.cpp master permutes its q/k "
                             "rows and writes the sections, which this converter does not yet", c->dir);
@@ -116,7 +108,7 @@ static lgg_status mla_init(lgg_convert *c, int nextn, lgg_error *err) {
     if (!st) st = set_value(c, "lgg.leading", json_integer(lead), err);
     if (!st && !json_object_get(c->config, "rms_norm_eps")) st = set_value(c, "rms_norm_eps", json_real(1e-6), err);
     if (!st && json_is_true(json_object_get(c->config, "norm_topk_prob"))) st = set_value(c, "lgg.norm_topk", json_true(), err);
-    const json_t *ms = json_object_get(rope_params(c), "mscale_all_dim");
+    const json_t *ms = json_object_get(lgg__cv_master_rope_params(c), "mscale_all_dim");
     if (!st && json_is_number(ms)) st = set_value(c, "lgg.yarn_log_mul", json_real(0.1 * json_number_value(ms)), err);
     c->mtp_main = (uint64_t)nl;
     if (!st && nextn && c->mtp != LGG_CONVERT_MTP_NONE && nx > 0) {

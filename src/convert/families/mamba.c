@@ -131,11 +131,23 @@ static int same_values(lgg_convert *c, const cv_tensor *a, const cv_tensor *b, l
     return same;
 }
 
-/* A_log becomes -exp(A_log); the output head equal (torch.equal) to the
+/* torch's squeeze(): every dimension of 1 goes (the bytes stay). */
+static void squeeze(cv_tensor *t) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < t->n_dims; i++)
+        if (t->ne[i] != 1) t->ne[k++] = t->ne[i];
+    t->n_dims = k ? k : 1;
+    for (uint32_t i = k; i < 4; i++) t->ne[i] = 1;
+}
+
+/* A_log becomes -exp(A_log) (with target master the conv1d weights are
+ * squeezed, as master's MambaModel does; b4747 kept the (d_inner, 1,
+ * d_conv) shape); the output head equal (torch.equal) to the
  * embeddings read before it is dropped. */
 static lgg_status mamba_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (t->src_name && strlen(t->src_name) >= 6 && !strcmp(t->src_name + strlen(t->src_name) - 6, ".A_log"))
         t->xform |= CV_X_NEG_EXP;
+    if (c->master && lgg__cv_ends_with(t->name, ".ssm_conv1d.weight")) squeeze(t);
     if (strcmp(t->name, "output.weight")) return LGG_OK;
     for (size_t i = 0; i + 1 < c->n_t; i++) {
         int same = strcmp(c->t[i].name, "token_embd.weight") ? 0 : same_values(c, &c->t[i], t, err);
@@ -262,11 +274,7 @@ int lgg__cv_block_name_is(const char *name, const char *what) {
 lgg_status lgg__cv_mamba2_tensor(lgg_convert *c, cv_tensor *t, const cv_mamba2 *d, lgg_error *err) {
     if (lgg__cv_ends_with(t->src_name, ".A_log")) t->xform |= CV_X_NEG_EXP;
     if (lgg__cv_ends_with(t->name, ".ssm_conv1d.weight")) {
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < t->n_dims; i++)
-            if (t->ne[i] != 1) t->ne[k++] = t->ne[i];
-        t->n_dims = k ? k : 1;
-        for (uint32_t i = k; i < 4; i++) t->ne[i] = 1;
+        squeeze(t);
     } else if (lgg__cv_block_name_is(t->name, "ssm_a") || lgg__cv_block_name_is(t->name, "ssm_d")) {
         if (t->n_dims == 4)
             return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': 4 dimensions and a trailing 1 are more than GGUF holds",

@@ -339,6 +339,54 @@ static long py_literal(const char *s, size_t n, uint8_t *out) {
     return (long)o;
 }
 
+/* llama.cpp master's models/templates/llama-cpp-rwkv-world.jinja (3f545becc), the
+ * template master writes for an RWKV World vocabulary whose checkpoint has none. */
+static const char RWKV_WORLD_TEMPLATE[] =
+    "{%- if not add_generation_prompt is defined -%}\n"
+    "    {%- set add_generation_prompt = true -%}\n"
+    "{%- endif -%}\n"
+    "{%- set ns = namespace(system_prompt='') -%}\n"
+    "{%- for message in messages -%}\n"
+    "    {%- if message['role'] == 'system' -%}\n"
+    "        {%- set ns.system_prompt = message['content'] -%}\n"
+    "    {%- endif -%}\n"
+    "{%- endfor -%}\n"
+    "{{bos_token}}\n"
+    "{%- if ns.system_prompt != '' -%}\n"
+    "{{- 'System: ' + ns.system_prompt + '\\n\\n' -}}\n"
+    "{%- endif -%}\n"
+    "{%- for message in messages -%}\n"
+    "    {%- if message['role'] == 'user' -%}\n"
+    "        {{- 'User: ' + message['content']|trim + '\\n\\n' -}}\n"
+    "    {%- endif -%}\n"
+    "    {%- if message['role'] == 'assistant' and message['content'] is  not none -%}\n"
+    "        {%- set content = message['content'] -%}\n"
+    "        {%- if '</think>' in content -%}\n"
+    "            {%- set content = content.split('</think>')[-1] -%}\n"
+    "        {%- endif -%}\n"
+    "        {{- 'Assistant: ' + content|trim + '\\n\\n' -}}\n"
+    "    {%- endif -%}\n"
+    "{%- endfor -%}\n"
+    "{%- if add_generation_prompt -%}\n"
+    "    {{- 'Assistant:' -}}\n"
+    "    {%- if enable_thinking is defined and enable_thinking is false %}\n"
+    "        {{- ' <think>\\n</think>' }}\n"
+    "    {%- endif %}\n"
+    "    {%- if enable_thinking is defined and enable_thinking is true %}\n"
+    "        {{- ' <think>' }}\n"
+    "    {%- endif %}\n"
+    "{%- endif -%}";
+
+/* b4747 writes "rwkv-world" in place of any template; master keeps the
+ * checkpoint's (SpecialVocab) and writes its own file's when there is none. */
+static lgg_status world_template(lgg_convert *c, json_t *tc, lgg_error *err) {
+    uint32_t have;
+    lgg_status st = c->master ? lgg__cv_chat_template(c, tc, err) : LGG_OK;
+    if (st || (c->master && lgg_writer_key_type(c->w, "tokenizer.chat_template", 23, &have, NULL) == LGG_OK)) return st;
+    if (lgg_writer_set_str(c->w, "tokenizer.chat_template", c->master ? RWKV_WORLD_TEMPLATE : "rwkv-world", NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template");
+    return LGG_OK;
+}
 /* repr(b)[2:-1]: Python's text of a bytes value without b'' (at most 4
  * characters a byte). */
 static size_t py_bytes_repr(const uint8_t *b, size_t n, char *out) {
@@ -432,8 +480,7 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     free(owned), free(tok), free(type);
     if (st) return st;
     /* SpecialVocab with no size bound, then the reference's end-of-turn id
-     * ("\n\n", 261), the add_* flags, and its chat template "rwkv-world" in
-     * place of any other */
+     * ("\n\n", 261), the add_* flags, and the chat template (world_template) */
     json_t *ids = tc ? json_deep_copy(tc) : json_object();
     if (!ids) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     json_object_del(ids, "chat_template");
@@ -450,9 +497,7 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
         if (json_is_boolean(a) && lgg_writer_set_bool(c->w, ADD[k][1], json_is_true(a), NULL))
             st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", ADD[k][1]);
     }
-    if (!st && lgg_writer_set_str(c->w, "tokenizer.chat_template", "rwkv-world", NULL))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template");
-    return st;
+    return st ? st : world_template(c, tc, err);
 }
 
 const cv_hooks lgg__cv_hooks_rwkv6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab, NULL};
