@@ -363,6 +363,17 @@ static const scase CASES[] = {
      {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
       {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
                                 "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\",\"chat_template\":\"{{ messages }}\"}"}}},
+    /* the same without a chat template: b4747 writes "rwkv-world", master its llama-cpp-rwkv-world.jinja */
+    {"rwkv6-tiny-world-no-template", "TinyLlama-2-Test-2x32", "",
+     "{\"architectures\":[\"Rwkv6ForCausalLM\"],\"attention_hidden_size\":64,\"bos_token_id\":0,\"eos_token_id\":0,"
+     "\"head_size\":16,\"head_size_divisor\":8,\"hidden_size\":64,\"intermediate_size\":null,\"layer_norm_epsilon\":1e-05,"
+     "\"model_type\":\"rwkv6\",\"num_attention_heads\":4,\"num_hidden_layers\":3,\"rescale_every\":2,"
+     "\"tie_word_embeddings\":false,\"transformers_version\":\"4.34.0\",\"use_cache\":true,\"vocab_size\":96}",
+     64, 3, 4, 224, 96, 3, "rwkv.embeddings", LGG_TYPE_BF16,
+     {NULL, NULL, NULL, NULL, NULL},
+     {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
+      {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
+                                "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\"}"}}},
     /* recursal's QRWKV6 config.json fields (no rescale_every: nothing divided), Qwen2.5's BPE vocabulary;
      * w1 and w2 reordered r, k, v, w, g */
     {"QRWKV6-tiny-Instruct", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",

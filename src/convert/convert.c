@@ -123,10 +123,17 @@ static int keep_f32(const char *name, uint32_t hf_dims) {
 
 static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_tensor *s, uint64_t ne0) {
     if (keep_f32(name, s->n_dims)) return LGG_TYPE_F32;
-    if (c->master && lgg__cv_ends_with(name, ".ffn_gate_inp_shexp.weight")) return LGG_TYPE_F32; /* master's list has it */
+    if (c->master && (lgg__cv_ends_with(name, ".ffn_gate_inp_shexp.weight") ||
+                      lgg__cv_ends_with(name, ".altup_correct_coef.weight") ||
+                      lgg__cv_ends_with(name, ".altup_predict_coef.weight")))
+        return LGG_TYPE_F32; /* master's list has them */
     int ternary = c->outtype == LGG_CONVERT_TQ1_0 || c->outtype == LGG_CONVERT_TQ2_0;
     if (ternary && (!strcmp(name, "token_embd.weight") || !strcmp(name, "output.weight")))
         return LGG_TYPE_F16; /* the reference keeps the embeddings and the output head 16-bit */
+    if (ternary && c->master &&
+        (!strcmp(name, "per_layer_token_embd.weight") || lgg__cv_ends_with(name, ".altup_router.weight") ||
+         lgg__cv_ends_with(name, ".laurel_l.weight") || lgg__cv_ends_with(name, ".laurel_r.weight")))
+        return LGG_TYPE_F16; /* and master Gemma 3n's per-layer embeddings, AltUp router and Laurel */
     return lgg__cv_matrix_type(c, ne0);
 }
 

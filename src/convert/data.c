@@ -152,6 +152,8 @@ static const uint8_t *src_bytes(const struct lgg_convert *c, uint32_t shard, uin
  * of `group` rows) into the shard's hull. */
 static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, const cv_tensor *t, uint64_t a,
                  uint64_t b) {
+    if (t->zero_from && b > t->zero_from) b = t->zero_from; /* the zero rows read nothing */
+    if (t->zero_from && a >= b) return;
     if (t->xform & (CV_X_PERM_Q | CV_X_PERM_K)) {
         uint64_t group = t->n_units / t->heads; /* 2 * half rows per head */
         a = a / group * group, b = (b + group - 1) / group * group;
@@ -215,6 +217,10 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
     const float s2 = t->row_scale ? t->row_scale(t, u) : t->scale2; /* u: the output row */
     if (t->gen) {
         memcpy(x, t->gen + u * t->unit, t->unit * sizeof *x);
+        return;
+    }
+    if (t->zero_from && u >= t->zero_from) {
+        memset(x, 0, t->unit * sizeof *x);
         return;
     }
     const lgg_st_tensor *src = t->src;

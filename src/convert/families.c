@@ -906,6 +906,7 @@ extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
+extern const cv_hooks lgg__cv_hooks_gemma3n;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1303,6 +1304,12 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "output_norm posnet.#.attn_k posnet.#.attn_norm posnet.#.attn_output posnet.#.attn_q posnet.#.attn_v " \
     "posnet.#.conv1 posnet.#.conv2 posnet.#.norm1 posnet.#.norm2 token_embd token_embd_norm "
 
+/* Gemma 3n: Gemma 3's, its per-layer embeddings, AltUp and Laurel (namemap.c's gemma3n rows) */
+#define KINDS_GEMMA3N KINDS_GEMMA3 \
+    "per_layer_token_embd per_layer_model_proj per_layer_proj_norm altup_proj altup_unembd_proj blk.#.inp_gate " \
+    "blk.#.proj blk.#.post_norm blk.#.altup_correct_coef blk.#.altup_correct_scale blk.#.altup_predict_coef " \
+    "blk.#.altup_router blk.#.altup_router_norm blk.#.laurel_l blk.#.laurel_r blk.#.laurel_post_norm "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1520,6 +1527,10 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
     {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
+    /* Gemma 3n (the text of the multimodal checkpoint too): Gemma 3's without norm + 1, AltUp's projections
+       stacked, the embeddings padded to vocab_size, its keys (families/gemma3n.c) */
+    {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration", "gemma3n", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA3N,
+     CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_gemma3n},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1555,7 +1566,7 @@ static const struct {
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
-    {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
+    {"Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
     {"Glm4vForConditionalGeneration|"

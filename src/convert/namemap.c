@@ -466,6 +466,23 @@ static const cv_tmap NAMEMAP[] = {
     {"backbone.layers.#.mixer.o_proj", "blk.#.attn_output", 0},
     {"backbone.layers.#.mixer.up_proj", "blk.#.ffn_up", 0},
     {"backbone.layers.#.mixer.down_proj", "blk.#.ffn_down", 0},
+    /* Gemma 3n's per-layer embeddings, AltUp (projections stacked by families/gemma3n.c) and Laurel */
+    {"model.embed_tokens_per_layer", "per_layer_token_embd", 0},
+    {"model.per_layer_model_projection", "per_layer_model_proj", 0},
+    {"model.per_layer_projection_norm", "per_layer_proj_norm", 0},
+    {"model.altup_projections", "altup_proj", 0},
+    {"model.altup_unembed_projections", "altup_unembd_proj", 0},
+    {"model.layers.#.per_layer_input_gate", "blk.#.inp_gate", 0},
+    {"model.layers.#.per_layer_projection", "blk.#.proj", 0},
+    {"model.layers.#.post_per_layer_input_norm", "blk.#.post_norm", 0},
+    {"model.layers.#.altup.correction_coefs", "blk.#.altup_correct_coef", 0},
+    {"model.layers.#.altup.correct_output_scale", "blk.#.altup_correct_scale", 0},
+    {"model.layers.#.altup.prediction_coefs", "blk.#.altup_predict_coef", 0},
+    {"model.layers.#.altup.modality_router", "blk.#.altup_router", 0},
+    {"model.layers.#.altup.router_norm", "blk.#.altup_router_norm", 0},
+    {"model.layers.#.laurel.linear_left", "blk.#.laurel_l", 0},
+    {"model.layers.#.laurel.linear_right", "blk.#.laurel_r", 0},
+    {"model.layers.#.laurel.post_laurel_norm", "blk.#.laurel_post_norm", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
