@@ -854,6 +854,11 @@ extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen3next;
 extern const cv_hooks lgg__cv_hooks_qwen35;
 extern const cv_hooks lgg__cv_hooks_qwen35_vl;
+extern const cv_hooks lgg__cv_hooks_qwen3vl;
+extern const cv_hooks lgg__cv_hooks_qwen3vlmoe;
+extern const cv_hooks lgg__cv_hooks_qwen3omni;
+extern const cv_hooks lgg__cv_hooks_qwen3asr;
+extern const cv_hooks lgg__cv_hooks_qwen2vl_master;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -883,6 +888,13 @@ static const cv_tmap GPTOSS_TENSORS[] = {
     {"model.layers.#.mlp.experts.gate_up_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
+    {NULL, NULL, 0},
+};
+
+/* Qwen3-VL-MoE's stacked experts (families/qwen3vl.c names gate_up_proj's gate part gate_proj). */
+static const cv_tmap QWEN3VLMOE_TENSORS[] = {
+    {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
     {NULL, NULL, 0},
 };
@@ -1034,6 +1046,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
+    "output output_norm token_embd "
+#define KINDS_QWEN3VLMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
     "output output_norm token_embd "
 #define KINDS_GLM4MOE \
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
@@ -1468,6 +1484,21 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
     {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
+    /* Qwen3-VL, Qwen3-VL-MoE, Qwen3-Omni and Qwen3-ASR: the text as Qwen3's and Qwen3-MoE's, deepstack count (families/qwen3vl.c) */
+    {"Qwen3VLForConditionalGeneration", "qwen3vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_qwen3vl},
+    {"Qwen3VLMoeForConditionalGeneration", "qwen3vlmoe", QWEN3MOE_META, QWEN3VLMOE_TENSORS, KINDS_QWEN3VLMOE, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_qwen3vlmoe},
+    {"Qwen3OmniMoeForConditionalGeneration", "qwen3vlmoe", QWEN3MOE_META, QWEN3VLMOE_TENSORS, KINDS_QWEN3VLMOE, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_qwen3omni},
+    {"Qwen3ASRForConditionalGeneration", "qwen3vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_qwen3asr},
+    /* Qwen2.5-VL, the bare Qwen2VLModel, Qwen2.5-Omni's thinker, and Qwen2-VL with target master: master's base
+       parameters (the mrope sections among them) over the text_config (families/qwen2vl.c) */
+    {"Qwen2_5_VLForConditionalGeneration|Qwen2VLModel|Qwen2_5OmniModel", "qwen2vl", QWEN3_META, NULL, KINDS_QWEN2,
+     CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen2vl_master},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", QWEN3_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER_TWIN, NULL,
+     &lgg__cv_hooks_qwen2vl_master},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1540,9 +1571,6 @@ static const struct {
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
-    {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
-     "Qwen3VLForConditionalGeneration|Qwen3VLMoeForConditionalGeneration", MASTER_HAS("qwen3vl")},
-    {"Qwen2VLModel|Qwen2_5OmniModel|Qwen2_5_VLForConditionalGeneration", MASTER_HAS("qwenvl")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Sarashina2VisionForCausalLM", MASTER_HAS("sarashina2")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
