@@ -82,6 +82,7 @@ convert_qwen35
 convert_qwen35_vl
 convert_qwen3vl
 convert_qwen2vl_master
+convert_glm4v
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

@@ -154,6 +154,14 @@ static const cv_mkey GLM4_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* GLM-OCR (master's GlmOCRModel): GLM-4's, then its next-token-prediction layers. */
+static const cv_mkey GLMOCR_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Qwen3-Next (master's Qwen3NextModel): Qwen3-MoE's keys, the MTP blocks
  * (lgg.nextn: families/qwen3next.c), the linear attention's sizes, the
  * full-attention interval and the partial rotary dimension. */
@@ -859,6 +867,9 @@ extern const cv_hooks lgg__cv_hooks_qwen3vlmoe;
 extern const cv_hooks lgg__cv_hooks_qwen3omni;
 extern const cv_hooks lgg__cv_hooks_qwen3asr;
 extern const cv_hooks lgg__cv_hooks_qwen2vl_master;
+extern const cv_hooks lgg__cv_hooks_glm4v;
+extern const cv_hooks lgg__cv_hooks_glmocr;
+extern const cv_hooks lgg__cv_hooks_glm4vmoe;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -1070,6 +1081,9 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output output_norm " \
     "token_embd "
+#define KINDS_GLMOCR KINDS_GLM4 \
+    "blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
+    "blk.#.nextn.shared_head_norm "
 #define KINDS_GPTOSS \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v output output_norm token_embd "
 #define KINDS_ERNIEMOE \
@@ -1499,6 +1513,12 @@ static const cv_family FAMILIES[] = {
      CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen2vl_master},
     {"Qwen2VLForConditionalGeneration", "qwen2vl", QWEN3_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER_TWIN, NULL,
      &lgg__cv_hooks_qwen2vl_master},
+    /* GLM-4V and GLM-OCR (their q/k rows in NeoX order under M-RoPE), GLM-4.5V: the text as GLM-4's and GLM-4.5's */
+    {"Glm4vForConditionalGeneration", "glm4", GLM4_META, GLM4_TENSORS, KINDS_GLM4, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_glm4v},
+    {"GlmOcrForConditionalGeneration", "glm4", GLMOCR_META, GLM4_TENSORS, KINDS_GLMOCR, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_glmocr},
+    {"Glm4vMoeForConditionalGeneration", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER,
+     "n_routed_experts", &lgg__cv_hooks_glm4vmoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1537,9 +1557,7 @@ static const struct {
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration|Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
-    {"Glm4vForConditionalGeneration|"
-     "Glm4vMoeForConditionalGeneration|GlmMoeDsaForCausalLM|GlmOcrForConditionalGeneration|"
-     "SolarOpenForCausalLM", MASTER_HAS("glm")},
+    {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
