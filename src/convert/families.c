@@ -870,6 +870,7 @@ extern const cv_hooks lgg__cv_hooks_qwen2vl_master;
 extern const cv_hooks lgg__cv_hooks_glm4v;
 extern const cv_hooks lgg__cv_hooks_glmocr;
 extern const cv_hooks lgg__cv_hooks_glm4vmoe;
+extern const cv_hooks lgg__cv_hooks_sarashina2;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -1519,6 +1520,10 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_glmocr},
     {"Glm4vMoeForConditionalGeneration", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER,
      "n_routed_experts", &lgg__cv_hooks_glm4vmoe},
+    /* Sarashina2-Vision's text: master's LlamaModel under "llm." (families/sarashina2.c) */
+    {"Sarashina2VisionForCausalLM", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
+     "num_local_experts", &lgg__cv_hooks_sarashina2},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1590,7 +1595,6 @@ static const struct {
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
-    {"Sarashina2VisionForCausalLM", MASTER_HAS("sarashina2")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
     {"UMT5Model", MASTER_HAS("t5")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
