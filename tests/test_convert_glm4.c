@@ -200,6 +200,97 @@ static const cv_fcase CASES[] = {
       "85caf43329d27e73833af99345a9e7cdbd4106457264dab81d782a74d7763b3b"}},
 };
 
+/* t's "model." names under "model.language_model." with a vision tower (GLM-4V's), sorted. */
+static size_t glm_vl(tspec *t, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(t[i].name, "model.", 6)) {
+            char name[96];
+            snprintf(name, sizeof name, "model.language_model.%.70s", t[i].name + 6);
+            memcpy(t[i].name, name, sizeof name);
+        }
+    ADD(32, 1176, "model.visual.patch_embed.proj.weight");
+    ADD(96, 32, "model.visual.blocks.0.attn.qkv.weight");
+    ADD(32, 0, "model.visual.post_layernorm.weight");
+    ADD(32, 128, "model.visual.merger.proj.weight");
+    ADD(64, 32, "model.visual.embeddings.position_embedding.weight");
+    return cv_case_sort(t, n);
+}
+
+/* GLM-4.1V: GLM-4's text under model.language_model. */
+static size_t glm4v_shapes(tspec *t, const cv_fcase *m) { return glm_vl(t, glm4_shapes(t, m)); }
+
+/* GLM-OCR: GLM-4's blocks and a next-token-prediction block (block L). */
+static size_t glmocr_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, FF = 64;
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b <= m->L; b++) {
+        n += glm_attn(t + n, m, b, 0);
+        ADD(H, 0, "model.layers.%llu.post_self_attn_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_mlp_layernorm.weight", b);
+        ADD(2 * FF, H, "model.layers.%llu.mlp.gate_up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    n += glm_nextn(t + n, m);
+    return glm_vl(t, n);
+}
+
+/* GLM-4.5V: GLM-4.5-Air's blocks (no q/k norms, no next-token block). */
+static size_t glm45v_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += glm_attn(t + n, m, b, 0);
+        n += glm45_ffn(t + n, m, b);
+    }
+    return glm_vl(t, n);
+}
+
+#define GLM4V_VISION                                                                                                  \
+    "\"vision_config\":{\"depth\":1,\"hidden_act\":\"silu\",\"hidden_size\":32,\"image_size\":336,\"in_channels\":3,\"" \
+    "intermediate_size\":64,\"model_type\":\"glm4v\",\"num_heads\":2,\"out_hidden_size\":32,\"patch_size\":14,\"rms_n" \
+    "orm_eps\":1e-05,\"spatial_merge_size\":2,\"temporal_patch_size\":2}"
+
+/* GLM-4.1V-9B's, GLM-OCR's and GLM-4.5V's configs (M-RoPE sections; 16-wide heads, half rotary). */
+static const cv_fcase VL[] = {
+    {"GLM-4.1V-Tiny-Test",
+     "{\"architectures\":[\"Glm4vForConditionalGeneration\"],\"image_end_token_id\":151340,\"image_start_token_id\":151"
+     "339,\"image_token_id\":151343,\"model_type\":\"glm4v\",\"text_config\":{\"attention_bias\":true,\"attention_drop"
+     "out\":0.0,\"eos_token_id\":[151329,151336,151338],\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"i"
+     "nitializer_range\":0.02,\"intermediate_size\":64,\"max_position_embeddings\":65536,\"model_type\":\"glm4v_text\""
+     ",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":151329,\"partial_"
+     "rotary_factor\":0.5,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"rope_type\":\"default\",\"mrope_section\":[2,1,1]"
+     "},\"rope_theta\":10000,\"torch_dtype\":\"bfloat16\",\"use_cache\":true,\"vocab_size\":151680},\"tie_word_embed"
+     "dings\":false,\"transformers_version\":\"4.57.1\",\"video_end_token_id\":151342,\"video_start_token_id\":151341,"
+     "\"video_token_id\":151344," GLM4V_VISION "}",
+     "", "", glm4v_shapes, 0, 32, 2, 4, 2, 151680, LGG_TYPE_BF16, {"83851e557191c5fc9088e67d9d55ff3e70264034f980b9aea7ba04aeeb8d3f2c", "929cc54d2292c9171a2a3367dd5586fe90571da9d555ecd56d6de2e285784dc2",
+      "c7070e67e1c1565421d9ef4760ca2416d116cd2fbbf52b91d33bb5a55317ec60", "ed7f1cad9c0effe3b21bfcea64048b621590bb2af949b38d17b60f3770e38d60",
+      "c7070e67e1c1565421d9ef4760ca2416d116cd2fbbf52b91d33bb5a55317ec60"}},
+    {"GLM-OCR-Tiny-Test",
+     "{\"architectures\":[\"GlmOcrForConditionalGeneration\"],\"image_token_id\":59280,\"model_type\":\"glm_ocr\",\"te"
+     "xt_config\":{\"attention_bias\":true,\"attention_dropout\":0.0,\"eos_token_id\":[151329,151336,151338],\"head_dim"
+     "\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"max_posi"
+     "tion_embeddings\":131072,\"model_type\":\"glm_ocr_text\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_"
+     "key_value_heads\":2,\"num_nextn_predict_layers\":1,\"pad_token_id\":151329,\"rms_norm_eps\":1e-05,\"rope_parame"
+     "ters\":{\"mrope_section\":[2,1,1],\"partial_rotary_factor\":0.5,\"rope_theta\":10000,\"rope_type\":\"default\"}"
+     ",\"tie_word_embeddings\":false,\"use_cache\":true,\"vocab_size\":151680},\"tie_word_embeddings\":false,\"transfo"
+     "rmers_version\":\"5.0.0\"," GLM4V_VISION "}",
+     "", "", glmocr_shapes, 0, 32, 2, 4, 2, 151680, LGG_TYPE_BF16, {"1e91ab1e0ed338c50547e7c5a4d53822fef817c97c6f90cee93969ac59afbbdb", "835aab988c62e37a618bb25a83489886a474ff81b1ee42a92fdf40a0e5ca7be0",
+      "be3cae4b6cecfc7f29d0ccedaa3b6c4ed2eb0866b9da4686eab7b73244ab4f28", "ad8c389938ed22cb51ca1f66808c3e9011d0556c4e058697374f275f8a639382",
+      "be3cae4b6cecfc7f29d0ccedaa3b6c4ed2eb0866b9da4686eab7b73244ab4f28"}},
+    {"GLM-4.5V-Tiny-Test",
+     "{\"architectures\":[\"Glm4vMoeForConditionalGeneration\"],\"image_token_id\":151363,\"model_type\":\"glm4v_moe\""
+     ",\"text_config\":{\"attention_bias\":true,\"attention_dropout\":0.0,\"eos_token_id\":[151329,151336,151338],\"fir"
+     "st_k_dense_replace\":1,\"head_dim\":16,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"i"
+     "ntermediate_size\":96,\"max_position_embeddings\":65536,\"model_type\":\"glm4v_moe_text\",\"moe_intermediate_siz"
+     "e\":32,\"n_group\":1,\"n_routed_experts\":4,\"n_shared_experts\":1,\"norm_topk_prob\":true,\"num_attention_heads"
+     "\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":151329,\"parti"
+     "al_rotary_factor\":0.5,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"rope_type\":\"default\",\"mrope_section\":[2,1,"
+     "1]},\"rope_theta\":10000.0,\"routed_scaling_factor\":1.0,\"topk_group\":1,\"use_qk_norm\":false,\"vocab_size\":1"
+     "51680},\"tie_word_embeddings\":false,\"transformers_version\":\"4.55.0.dev0\"," GLM4V_VISION "}",
+     "", "", glm45v_shapes, 0, 32, 2, 4, 2, 151680, LGG_TYPE_BF16, {"0db4ed5ee7236cd5b1be20cfb0ddd6055e36abaf0be467330ae7af0cf8e08b88", "b0bce01454982aae188dcabca1614b0815635e8e2160f2c99538bbe8a1b3e2e5",
+      "e966f9db089587dc58e9c1d2c86acbf02391a374516a5c3a75d736b6147523f4", "f72a5ccc229efc40882c2a12cee299a3429a7b43cc45d74a9a7d53a177506a50",
+      "e966f9db089587dc58e9c1d2c86acbf02391a374516a5c3a75d736b6147523f4"}},
+};
+
 /* GLM's special tokens that Qwen3's tokenizer lacks (a test may rename one). */
 static const char *ADDED[] = {"[gMASK]", "<|user|>", "<|observation|>"};
 
@@ -319,6 +410,29 @@ TEST(convert_glm4) {
     cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], FILES, glm_tokenizer);
     cv_case_supported("Glm4MoeForCausalLM");
     cv_case_supported("Glm4ForCausalLM");
+}
+
+/* The text of GLM-4V, GLM-OCR and GLM-4.5V; hostile M-RoPE checkpoints refused. */
+TEST(convert_glm4v) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(VL, sizeof VL / sizeof VL[0], FILES, glm_tokenizer);
+    cv_case_supported("Glm4vForConditionalGeneration");
+    cv_case_supported("GlmOcrForConditionalGeneration");
+    cv_case_supported("Glm4vMoeForConditionalGeneration");
+    const char *dir = cv_fcase_make(&VL[0], FILES, glm_tokenizer);
+    REQUIRE(dir != NULL);
+    /* 3 key/value heads of 16 rows do not hold k_proj's 32 rows: refused before any reordering */
+    const char *from = "\"num_key_value_heads\":2";
+    const char *at = strstr(VL[0].config, from);
+    REQUIRE(at != NULL);
+    char path[4300], msg[512];
+    snprintf(path, sizeof path, "%s/config.json", dir);
+    FILE *f = fopen(path, "w");
+    if (f) fprintf(f, "%.*s\"num_key_value_heads\":3%s", (int)(at - VL[0].config), VL[0].config, at + strlen(from)), fclose(f);
+    lgg_status st = cv_case_open_plan(dir, LGG_CONVERT_TARGET_DEFAULT, 0, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_INVALID && strstr(msg, "k_proj") && strstr(msg, "NeoX"), "3 kv heads: status %d, '%s'", (int)st, msg);
+    f = fopen(path, "w");
+    if (f) fputs(VL[0].config, f), fclose(f);
 }
 
 #endif

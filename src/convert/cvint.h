@@ -384,6 +384,10 @@ lgg_status lgg__cv_split_rows(struct lgg_convert *c, cv_tensor *t, uint64_t firs
  * the others); t's GGUF name with ffn_gate_exps made ffn_up_exps into up. */
 lgg_status lgg__cv_expert_t(struct lgg_convert *c, cv_tensor *t, uint64_t step, uint64_t parts, lgg_error *err);
 lgg_status lgg__cv_up_name(struct lgg_convert *c, const cv_tensor *t, char *up, size_t cap, lgg_error *err);
+/* Stacked (experts, hidden, 2 ff) gate_up (Llama 4's, Qwen3-VL-MoE's): t
+ * the gate (the first ff columns, each expert transposed), a copy after it
+ * the up (the rest). */
+lgg_status lgg__cv_expert_gate_up(struct lgg_convert *c, cv_tensor *t, lgg_error *err);
 
 /* modelcard.c: README.md's YAML front matter (*out NULL: none), and the
  * general.* values the reference takes from it: names into n (fields still

@@ -154,6 +154,14 @@ static const cv_mkey GLM4_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* GLM-OCR (master's GlmOCRModel): GLM-4's, then its next-token-prediction layers. */
+static const cv_mkey GLMOCR_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "lgg.rope_dim", CV_M_U32, CV_M_REQUIRED},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Qwen3-Next (master's Qwen3NextModel): Qwen3-MoE's keys, the MTP blocks
  * (lgg.nextn: families/qwen3next.c), the linear attention's sizes, the
  * full-attention interval and the partial rotary dimension. */
@@ -891,6 +899,15 @@ extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen3next;
 extern const cv_hooks lgg__cv_hooks_qwen35;
 extern const cv_hooks lgg__cv_hooks_qwen35_vl;
+extern const cv_hooks lgg__cv_hooks_qwen3vl;
+extern const cv_hooks lgg__cv_hooks_qwen3vlmoe;
+extern const cv_hooks lgg__cv_hooks_qwen3omni;
+extern const cv_hooks lgg__cv_hooks_qwen3asr;
+extern const cv_hooks lgg__cv_hooks_qwen2vl_master;
+extern const cv_hooks lgg__cv_hooks_glm4v;
+extern const cv_hooks lgg__cv_hooks_glmocr;
+extern const cv_hooks lgg__cv_hooks_glm4vmoe;
+extern const cv_hooks lgg__cv_hooks_sarashina2;
 extern const cv_hooks lgg__cv_hooks_qwen2vl;
 extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
@@ -921,6 +938,13 @@ static const cv_tmap GPTOSS_TENSORS[] = {
     {"model.layers.#.mlp.experts.gate_up_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
+    {NULL, NULL, 0},
+};
+
+/* Qwen3-VL-MoE's stacked experts (families/qwen3vl.c names gate_up_proj's gate part gate_proj). */
+static const cv_tmap QWEN3VLMOE_TENSORS[] = {
+    {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
     {NULL, NULL, 0},
 };
@@ -1073,6 +1097,10 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_gate_inp_shexp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up_exps blk.#.ffn_up_shexp " \
     "output output_norm token_embd "
+#define KINDS_QWEN3VLMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "output output_norm token_embd "
 #define KINDS_GLM4MOE \
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp " \
@@ -1092,6 +1120,9 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output output_norm " \
     "token_embd "
+#define KINDS_GLMOCR KINDS_GLM4 \
+    "blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
+    "blk.#.nextn.shared_head_norm "
 #define KINDS_GPTOSS \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v output output_norm token_embd "
 #define KINDS_ERNIEMOE \
@@ -1531,6 +1562,31 @@ static const cv_family FAMILIES[] = {
        stacked, the embeddings padded to vocab_size, its keys (families/gemma3n.c) */
     {"Gemma3nForCausalLM|Gemma3nForConditionalGeneration", "gemma3n", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA3N,
      CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_gemma3n},
+    /* Qwen3-VL, Qwen3-VL-MoE, Qwen3-Omni and Qwen3-ASR: the text as Qwen3's and Qwen3-MoE's, deepstack count (families/qwen3vl.c) */
+    {"Qwen3VLForConditionalGeneration", "qwen3vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_qwen3vl},
+    {"Qwen3VLMoeForConditionalGeneration", "qwen3vlmoe", QWEN3MOE_META, QWEN3VLMOE_TENSORS, KINDS_QWEN3VLMOE, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_qwen3vlmoe},
+    {"Qwen3OmniMoeForConditionalGeneration", "qwen3vlmoe", QWEN3MOE_META, QWEN3VLMOE_TENSORS, KINDS_QWEN3VLMOE, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_qwen3omni},
+    {"Qwen3ASRForConditionalGeneration", "qwen3vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_qwen3asr},
+    /* Qwen2.5-VL, the bare Qwen2VLModel, Qwen2.5-Omni's thinker, and Qwen2-VL with target master: master's base
+       parameters (the mrope sections among them) over the text_config (families/qwen2vl.c) */
+    {"Qwen2_5_VLForConditionalGeneration|Qwen2VLModel|Qwen2_5OmniModel", "qwen2vl", QWEN3_META, NULL, KINDS_QWEN2,
+     CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen2vl_master},
+    {"Qwen2VLForConditionalGeneration", "qwen2vl", QWEN3_META, NULL, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER_TWIN, NULL,
+     &lgg__cv_hooks_qwen2vl_master},
+    /* GLM-4V and GLM-OCR (their q/k rows in NeoX order under M-RoPE), GLM-4.5V: the text as GLM-4's and GLM-4.5's */
+    {"Glm4vForConditionalGeneration", "glm4", GLM4_META, GLM4_TENSORS, KINDS_GLM4, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_glm4v},
+    {"GlmOcrForConditionalGeneration", "glm4", GLMOCR_META, GLM4_TENSORS, KINDS_GLMOCR, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_glmocr},
+    {"Glm4vMoeForConditionalGeneration", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER,
+     "n_routed_experts", &lgg__cv_hooks_glm4vmoe},
+    /* Sarashina2-Vision's text: master's LlamaModel under "llm." (families/sarashina2.c) */
+    {"Sarashina2VisionForCausalLM", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
+     "num_local_experts", &lgg__cv_hooks_sarashina2},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1569,9 +1625,7 @@ static const struct {
     {"Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
      "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
      "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
-    {"Glm4vForConditionalGeneration|"
-     "Glm4vMoeForConditionalGeneration|GlmMoeDsaForCausalLM|GlmOcrForConditionalGeneration|"
-     "SolarOpenForCausalLM", MASTER_HAS("glm")},
+    {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
@@ -1603,11 +1657,7 @@ static const struct {
      "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
-    {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
-     "Qwen3VLForConditionalGeneration|Qwen3VLMoeForConditionalGeneration", MASTER_HAS("qwen3vl")},
-    {"Qwen2VLModel|Qwen2_5OmniModel|Qwen2_5_VLForConditionalGeneration", MASTER_HAS("qwenvl")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
-    {"Sarashina2VisionForCausalLM", MASTER_HAS("sarashina2")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
     {"UMT5Model", MASTER_HAS("t5")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},

@@ -334,8 +334,29 @@ lgg_status lgg__cv_master_nextn_blocks(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-/* Master's TextModel.__init__: hparams = {**config, **config["text_config"]}. */
+/* The special-token ids a thinker's text_config brought that config.json's
+ * top level lacks made null: gguf-py's SpecialVocab reads the file (its
+ * top level, then its own text_config), where they are not. */
+static lgg_status thinker_text(lgg_convert *c, json_t *th, lgg_error *err) {
+    static const char *const ID[] = {"bos_token_id", "eos_token_id", "unk_token_id", "sep_token_id",
+                                     "pad_token_id", "cls_token_id", "mask_token_id"};
+    json_t *tc = json_is_object(th) ? json_object_get(th, "text_config") : NULL;
+    if (!tc)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'thinker_config' is not an object with a 'text_config'",
+                            c->dir);
+    for (size_t i = 0; i < sizeof ID / sizeof ID[0] && json_is_object(tc); i++)
+        if (!json_object_get(c->config, ID[i]) && json_object_get(tc, ID[i]) && json_object_set_new(tc, ID[i], json_null()))
+            return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return json_object_set(c->config, "text_config", tc) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}
+
+/* Master's load_hparams: a thinker_config's text_config is the text_config
+ * (Qwen2.5-Omni, Qwen3-Omni, Qwen3-ASR); its TextModel.__init__: hparams =
+ * {**config, **config["text_config"]}. */
 lgg_status lgg__cv_master_text_config(lgg_convert *c, lgg_error *err) {
+    json_t *th = json_object_get(c->config, "thinker_config");
+    lgg_status st = th ? thinker_text(c, th, err) : LGG_OK;
+    if (st) return st;
     json_t *tc = json_object_get(c->config, "text_config");
     if (!json_is_object(tc)) return LGG_OK;
     json_incref(tc);

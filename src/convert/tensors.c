@@ -97,3 +97,12 @@ lgg_status lgg__cv_up_name(lgg_convert *c, const cv_tensor *t, char *up, size_t 
     snprintf(up, cap, "%.*sffn_up_exps%s", (int)(g - t->name), t->name, g + strlen("ffn_gate_exps"));
     return LGG_OK;
 }
+
+lgg_status lgg__cv_expert_gate_up(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    char up[160];
+    lgg_status st;
+    if ((st = lgg__cv_expert_t(c, t, 1, 2, err)) || (st = lgg__cv_up_name(c, t, up, sizeof up, err))) return st;
+    uint64_t half = (uint64_t)t->ne[1];
+    if (!(st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err))) c->t[c->n_t - 1].row_arg[2] = half; /* t moves */
+    return st;
+}

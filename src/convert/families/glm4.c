@@ -13,9 +13,10 @@
  * byte-level BPE reader's with special ids named by added token, set where
  * the files gave none (master's _set_special_token): GLM-4.5 bos [gMASK],
  * eot <|user|>, unk <|endoftext|>, eom <|observation|>; GLM-4 eos, eot,
- * unk, bos from <|endoftext|> and <|user|>.  An M-RoPE checkpoint
- * (rope_parameters' mrope_section: GLM-4V's) is refused: master permutes its
- * q/k rows and writes the sections. */
+ * unk, bos from <|endoftext|> and <|user|>.  An M-RoPE Glm4ForCausalLM
+ * checkpoint (rope_parameters' mrope_section) is refused; the text of GLM-4V,
+ * GLM-OCR and GLM-4.5V (their ...ForConditionalGeneration) converts, the
+ * dense ones' q/k rows in NeoX order under M-RoPE as master puts them. */
 #include "../cvint.h"
 
 #include <stdio.h>
@@ -25,7 +26,7 @@
 /* config.json's lgg.rope_dim: the partial rotary dimension (GLM4MOE_META
  * and GLM4_META write it; dflt the factor without one: GLM 0.5, Qwen3-Next
  * 0.25). */
-/* GLM's: an M-RoPE checkpoint (GLM-4V's) refused. */
+/* GLM's: an M-RoPE checkpoint refused (GLM-4V's own hooks take it). */
 static lgg_status glm_rope_dim(lgg_convert *c, lgg_error *err) {
     if (json_object_get(lgg__cv_master_rope_params(c), "mrope_section"))
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
@@ -173,7 +174,79 @@ static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *er
     return LGG_OK;
 }
 
+/* GLM-4V, GLM-4.5V and GLM-OCR (master's Glm4Model, Glm4MoeModel,
+ * GlmOCRModel for their ...ForConditionalGeneration): the text_config over
+ * the top level, M-RoPE taken (master writes the sections with its base
+ * parameters); the dense models' q/k rows then permuted (lgg.mrope_hd: the
+ * head size), GLM-4.5V's are already in NeoX order. */
+static lgg_status glm4v_text(lgg_convert *c, int dense, lgg_error *err) {
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    if (st || !dense || !json_object_get(lgg__cv_master_rope_params(c), "mrope_section")) return st;
+    const json_t *hd = json_object_get(c->config, "head_dim");
+    int64_t h = lgg__cv_hparam_int(c, "hidden_size", -1), n = lgg__cv_hparam_int(c, "num_attention_heads", -1);
+    int64_t d = hd ? lgg__cv_hparam_int(c, "head_dim", -1) : h >= 0 && lgg__cv_heads_ok(n) ? h / n : -1;
+    if (d <= 0 || d > (1 << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'head_dim' (or hidden_size and num_attention_heads) "
+                            "missing or not a count", c->dir);
+    return set_value(c, "lgg.mrope_hd", json_integer(d), err);
+}
+
+static lgg_status glm4v_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = glm4v_text(c, 1, err);
+    return st ? st : lgg__cv_master_rope_dim(c, err);
+}
+
+static lgg_status glmocr_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = glm4v_text(c, 1, err);
+    if (!st) st = lgg__cv_master_nextn_blocks(c, err);
+    return st ? st : lgg__cv_master_rope_dim(c, err);
+}
+
+static lgg_status glm4vmoe_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = glm4v_text(c, 0, err);
+    if (!st) st = lgg__cv_master_nextn_blocks(c, err);
+    return st ? st : lgg__cv_master_rope_dim(c, err);
+}
+
+/* TextModel's multimodal filter, then every "language_model." out. */
+static int glm4v_name(const char *hf, char *out, size_t cap) {
+    return !lgg__cv_master_multimodal(hf) && lgg__cv_master_strip(hf, "language_model.", out, 0, cap) != 0;
+}
+
+/* Master's normal_to_neox: in each head (row_arg[0] rows) the first
+ * row_arg[1] (the rotary ones) as their even rows, then their odd ones. */
+static uint64_t neox_row(const cv_tensor *t, uint64_t u) {
+    uint64_t hd = t->row_arg[0], rot = t->row_arg[1], h = u / hd, r = u % hd;
+    if (r < rot) r = r < rot / 2 ? 2 * r : 2 * (r - rot / 2) + 1;
+    return h * hd + r;
+}
+
+/* With M-RoPE, q_proj's and k_proj's weights and biases in NeoX order
+ * (llama.cpp's M-RoPE takes only that): q of num_attention_heads heads, k
+ * of those or num_key_value_heads; an even rotary part. */
+static lgg_status glm4v_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    const json_t *hdj = json_object_get(c->config, "lgg.mrope_hd");
+    const char *s = t->src_name;
+    int q = lgg__cv_ends_with(s, "q_proj.weight") || lgg__cv_ends_with(s, "q_proj.bias");
+    int k = lgg__cv_ends_with(s, "k_proj.weight") || lgg__cv_ends_with(s, "k_proj.bias");
+    if (!hdj || (!q && !k)) return LGG_OK;
+    uint64_t hd = (uint64_t)json_integer_value(hdj), rot = (uint64_t)lgg__cv_hparam_int(c, "lgg.rope_dim", 0);
+    uint64_t rows = t->src->n_dims ? t->src->shape[0] : 0, heads = rows / hd;
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", -1), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", -1);
+    if (t->src->n_dims < 1 || t->src->n_dims > 2 || rows % hd || rot % 2 ||
+        ((int64_t)heads != nh && (q || (int64_t)heads != nkv)))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not %s heads of %llu rows with an even rotary part "
+                            "(M-RoPE's NeoX reordering)", c->dir, s, q ? "num_attention_heads" : "the attention's or the "
+                            "key/value", (unsigned long long)hd);
+    if (t->src->n_dims == 1) t->unit = 1, t->n_units = rows;
+    t->row_of = neox_row, t->row_arg[0] = hd, t->row_arg[1] = rot;
+    return LGG_OK;
+}
+
 const cv_hooks lgg__cv_hooks_glm4moe = {glm4moe_init, NULL, NULL, NULL, glm4moe_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4v = {glm4v_init, glm4v_name, glm4v_tensor, NULL, glm4_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glmocr = {glmocr_init, glm4v_name, glm4v_tensor, NULL, glm4_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4vmoe = {glm4vmoe_init, glm4v_name, NULL, NULL, glm4moe_vocab, NULL};
 const cv_hooks lgg__cv_hooks_glm4moelite = {glm4moelite_init, NULL, glm4moelite_tensor, NULL, glm4moe_vocab, NULL};
 const cv_hooks lgg__cv_hooks_deepseek2_master = {deepseek2_init, NULL, glm4moelite_tensor, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_glm4 = {glm4_init, NULL, NULL, NULL, glm4_vocab, NULL};

@@ -46,14 +46,9 @@ static int llama4_name(const char *hf, char *out, size_t cap) {
 /* gate_up_proj (experts, hidden, 2 ff): gate its first ff columns, up the
  * rest, each expert transposed; down_proj (experts, ff, hidden) transposed. */
 static lgg_status llama4_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    char up[160];
-    lgg_status st;
     if (lgg__cv_ends_with(t->src_name, ".experts.down_proj")) return lgg__cv_expert_t(c, t, 1, 1, err);
     if (!lgg__cv_ends_with(t->src_name, ".experts.gate_up_proj")) return LGG_OK;
-    if ((st = lgg__cv_expert_t(c, t, 1, 2, err)) || (st = lgg__cv_up_name(c, t, up, sizeof up, err))) return st;
-    uint64_t half = (uint64_t)t->ne[1];
-    if (!(st = lgg__cv_dup_tensor(c, (size_t)(t - c->t), up, err))) c->t[c->n_t - 1].row_arg[2] = half; /* t moves */
-    return st;
+    return lgg__cv_expert_gate_up(c, t, err);
 }
 
 /* After llama's keys, the interleave step and the experts' width (the

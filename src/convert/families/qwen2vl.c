@@ -1,6 +1,11 @@
 /* qwen2vl.c -- what Qwen2-VL does in code in the reference converter:
  * its text part only (the vision tower's tensors skipped) and its
- * multimodal rope sections. */
+ * multimodal rope sections.  llama.cpp master (3f545becc,
+ * conversion/qwenvl.py's Qwen2VLModel) converts Qwen2-VL, Qwen2.5-VL, the
+ * bare Qwen2VLModel and Qwen2.5-Omni's thinker the same way with its base
+ * parameters (the sections among them): the text_config (a thinker's),
+ * "thinker." out of names that start with it, TextModel's multimodal filter,
+ * "language_model." out, bare names as "model."'s. */
 #include "../cvint.h"
 
 #include <stdio.h>
@@ -36,3 +41,17 @@ static lgg_status qwen2vl_meta(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_qwen2vl = {NULL, qwen2vl_name, NULL, qwen2vl_meta, NULL, NULL};
+
+extern const cv_hooks lgg__cv_hooks_qwen3;
+
+static int master_name(const char *hf, char *out, size_t cap) {
+    char a[512], b[512];
+    if (!strncmp(hf, "thinker.", 8)) {
+        if (!lgg__cv_master_strip(hf, "thinker.", a, 0, sizeof a)) return 0;
+        hf = a;
+    }
+    if (lgg__cv_master_multimodal(hf) || !lgg__cv_master_strip(hf, "language_model.", b, 0, sizeof b)) return 0;
+    return lgg__cv_hooks_qwen3.hf_name(b, out, cap);
+}
+
+const cv_hooks lgg__cv_hooks_qwen2vl_master = {lgg__cv_master_text_config, master_name, NULL, NULL, NULL, NULL};

@@ -11,6 +11,7 @@
 #include "../cvint.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,8 +135,10 @@ static lgg_status qwen3_meta(lgg_convert *c, lgg_error *err) {
     if (st || !json_object_get(c->config, "lgg.rerank_yes")) return st;
     static const lgg_str LABELS[2] = {{"yes", 3}, {"no", 2}}, NAMES[1] = {{"rerank", 6}};
     lgg_wvalue labels = {LGG_VT_ARRAY, LGG_VT_STRING, 2, LABELS}, names = {LGG_VT_ARRAY, LGG_VT_STRING, 1, NAMES};
-    if (lgg_writer_set_u32(c->w, "qwen3.pooling_type", 4, NULL) ||
-        lgg_writer_set(c->w, "qwen3.classifier.output_labels", 30, &labels, NULL) ||
+    char pool[96], lab[96];
+    snprintf(pool, sizeof pool, "%s.pooling_type", c->fam->arch); /* qwen3, qwen3vl */
+    snprintf(lab, sizeof lab, "%s.classifier.output_labels", c->fam->arch);
+    if (lgg_writer_set_u32(c->w, pool, 4, NULL) || lgg_writer_set(c->w, lab, strlen(lab), &labels, NULL) ||
         lgg_writer_set_str(c->w, "tokenizer.chat_template.rerank", RERANK, NULL) ||
         lgg_writer_set(c->w, "tokenizer.chat_templates", 24, &names, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set the reranker's metadata");
