@@ -73,11 +73,11 @@ static size_t lfm2_shapes(tspec *t, const cv_fcase *m) {
     "transformers_version\":\"4.57.0\",\"use_cache\":true,\"use_pos_enc\":true,\"vocab_size\":128256}"
 
 static const cv_fcase CASES[] = {
-    {"Llama-Embed-Tiny-Test", LLAMA_EMBED_CONFIG, "", "", llama_shapes, 0, 32, 2, 4, 2, 128256, LGG_TYPE_BF16, {NULL}},
+    {"Llama-Embed-Tiny-Test", LLAMA_EMBED_CONFIG, "", "", llama_shapes, 0, 32, 2, 4, 2, 128256, LGG_TYPE_BF16, {"e28aac3925a9b2a804cc23c029711ae366ba4d8b66be4932b82d873e472c9cb3", "56147363b6f5908a722c7d4975a0e53599698e2b34220e1eaba3aa3388d024c4", "4404adb33898ec086b4411a79ad8a28d6d9efac71d4dae954477a02ac6fc8102", "051ce6505cd42e1a9d5dc476ade5e6d370ff3c75849a19ae2d06bf182b833d4e", "4404adb33898ec086b4411a79ad8a28d6d9efac71d4dae954477a02ac6fc8102"}},
     {"LFM2-Embedding-Tiny-Test", LFM2_EMBED_CONFIG("Lfm2BidirectionalModel"), "", "", lfm2_shapes, 0, 32, 3, 4, 2, 128256,
-     LGG_TYPE_BF16, {NULL}},
+     LGG_TYPE_BF16, {"fcebd543aa56af12f9981fd03d70473d8784b036d7ad258b98460ddf1a6db305", "88886841b2289777ed5d28d0371ecb63ed5b297f901a5d7c49e2880fc2600506", "f1000b933324dcb731a2a8d89e5e11fa9c10f9013abdf628f246d669379f4436", "0f5a279a66ad73c08438dba1ef52ed2096f4cee4bea355cc147da18ebb575c24", "f1000b933324dcb731a2a8d89e5e11fa9c10f9013abdf628f246d669379f4436"}},
     {"LFM2-ColBERT-Tiny-Test", LFM2_EMBED_CONFIG("Lfm2Model"), "", "", lfm2_shapes, 1, 32, 3, 4, 2, 128256, LGG_TYPE_F32,
-     {NULL}},
+     {"ac9fa2a263c71c4717db033b15aecd5a11f946aa941ea71508ced8b59bbaddac", "fe5b691d77e79dc188b72fb423da896828391f30d84bc0a97a228d8ff0761842", "7e4456fc51459c2358c6adb517a9930d7dcec34080b9245a31c3a2df09f1a7e9", "1f1fafe3a384095cf891157d9a6cf2610b6b58fe6754664c73e5416f00a6a83a", "fe5b691d77e79dc188b72fb423da896828391f30d84bc0a97a228d8ff0761842"}},
 };
 
 #define MODULES                                                                                                         \
