@@ -558,6 +558,23 @@ static const cv_mkey T5_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* UMT5Model (master's T5): the decoder's block count after the encoder's. */
+static const cv_mkey UMT5_META[] = {
+    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "d_ff", CV_M_U32, CV_M_REQUIRED},
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"decoder_block_count", "num_decoder_layers", CV_M_U32, 0},
+    {"attention.head_count", "num_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "d_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.value_length", "d_kv", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"attention.relative_buckets_count", "relative_attention_num_buckets", CV_M_U32, CV_M_REQUIRED},
+    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    {"decoder_start_token_id", "decoder_start_token_id", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
 static const cv_mkey T5ENCODER_META[] = {T5_PARAMS, {"general.file_type", "", CV_M_FILE_TYPE, 0}, {NULL, NULL, 0, 0}};
 
 /* ChatGLM / GLM-4: its own keys with fallbacks (families/chatglm.c fills in
@@ -1508,6 +1525,8 @@ static const cv_family FAMILIES[] = {
     {"LlamaBidirectionalModel", "llama-embed", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts",
      &lgg__cv_hooks_llama_embed},
+    /* UMT5Model: master's T5 (families/t5.c) */
+    {"UMT5Model", "t5", UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_t5},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1582,7 +1601,6 @@ static const struct {
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Sarashina2VisionForCausalLM", MASTER_HAS("sarashina2")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
-    {"UMT5Model", MASTER_HAS("t5")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},
