@@ -26,32 +26,7 @@ static size_t llama_shapes(tspec *t, const cv_fcase *m) { return cv_case_sort(t,
 
 /* LFM2's bare body: blocks 0 and 2 short convolutions (L_cache 3), 1
  * attention with q/k layer norms; a SwiGLU of 64. */
-static size_t lfm2_shapes(tspec *t, const cv_fcase *m) {
-    const uint64_t H = m->H, hd = H / m->nh, ff = 64;
-    size_t n = 0;
-    ADD(m->V, H, "embed_tokens.weight");
-    ADD(H, 0, "embedding_norm.weight");
-    for (unsigned long long b = 0; b < m->L; b++) {
-        ADD(H, 0, "layers.%llu.operator_norm.weight", b);
-        ADD(H, 0, "layers.%llu.ffn_norm.weight", b);
-        if (b == 1) {
-            ADD(m->nh * hd, H, "layers.%llu.self_attn.q_proj.weight", b);
-            ADD(m->nkv * hd, H, "layers.%llu.self_attn.k_proj.weight", b);
-            ADD(m->nkv * hd, H, "layers.%llu.self_attn.v_proj.weight", b);
-            ADD(H, m->nh * hd, "layers.%llu.self_attn.out_proj.weight", b);
-            ADD(hd, 0, "layers.%llu.self_attn.q_layernorm.weight", b);
-            ADD(hd, 0, "layers.%llu.self_attn.k_layernorm.weight", b);
-        } else {
-            ADD(1, 3, "layers.%llu.conv.conv.weight", b), t[n - 1].lead = H;
-            ADD(3 * H, H, "layers.%llu.conv.in_proj.weight", b);
-            ADD(H, H, "layers.%llu.conv.out_proj.weight", b);
-        }
-        ADD(ff, H, "layers.%llu.feed_forward.w1.weight", b);
-        ADD(H, ff, "layers.%llu.feed_forward.w2.weight", b);
-        ADD(ff, H, "layers.%llu.feed_forward.w3.weight", b);
-    }
-    return cv_case_sort(t, n);
-}
+static size_t lfm2_shapes(tspec *t, const cv_fcase *m) { return cv_case_sort(t, cv_fcase_lfm2(t, m, "")); }
 
 #define LLAMA_EMBED_CONFIG                                                                                              \
     "{\"architectures\":[\"LlamaBidirectionalModel\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_i" \

@@ -539,17 +539,19 @@ static const cv_mkey MINICPM3_META[] = {
 
 /* T5 writes its own keys; T5Encoder the same but the decoder's start id
  * (families/t5.c makes n_positions 512 when absent). */
-#define T5_PARAMS                                                                                \
+#define T5_PARAMS_HEAD                                                                           \
     {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},                                  \
     {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},                                    \
     {"feed_forward_length", "d_ff", CV_M_U32, CV_M_REQUIRED},                                    \
-    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},                                      \
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED}
+#define T5_PARAMS_TAIL                                                                           \
     {"attention.head_count", "num_heads", CV_M_U32, CV_M_REQUIRED},                              \
     {"attention.key_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                   \
     {"attention.value_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                 \
     {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},             \
     {"attention.relative_buckets_count", "relative_attention_num_buckets", CV_M_U32, CV_M_REQUIRED}, \
     {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED}
+#define T5_PARAMS T5_PARAMS_HEAD, T5_PARAMS_TAIL
 
 static const cv_mkey T5_META[] = {
     T5_PARAMS,
@@ -560,17 +562,9 @@ static const cv_mkey T5_META[] = {
 
 /* UMT5Model (master's T5): the decoder's block count after the encoder's. */
 static const cv_mkey UMT5_META[] = {
-    {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},
-    {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},
-    {"feed_forward_length", "d_ff", CV_M_U32, CV_M_REQUIRED},
-    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},
+    T5_PARAMS_HEAD,
     {"decoder_block_count", "num_decoder_layers", CV_M_U32, 0},
-    {"attention.head_count", "num_heads", CV_M_U32, CV_M_REQUIRED},
-    {"attention.key_length", "d_kv", CV_M_U32, CV_M_REQUIRED},
-    {"attention.value_length", "d_kv", CV_M_U32, CV_M_REQUIRED},
-    {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
-    {"attention.relative_buckets_count", "relative_attention_num_buckets", CV_M_U32, CV_M_REQUIRED},
-    {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},
+    T5_PARAMS_TAIL,
     {"decoder_start_token_id", "decoder_start_token_id", CV_M_U32, CV_M_REQUIRED},
     {"general.file_type", "", CV_M_FILE_TYPE, 0},
     {NULL, NULL, 0, 0},
