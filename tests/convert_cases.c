@@ -528,6 +528,33 @@ int cv_case_open_plan(const char *dir, uint32_t target, uint64_t mtp, char *msg,
     return case_open(dir, target, mtp, false, msg, cap);
 }
 
+size_t cv_fcase_lfm2(tspec *t, const cv_fcase *m, const char *pre) {
+    const uint64_t H = m->H, hd = H / m->nh, ff = 64;
+    size_t n = 0;
+    ADD(m->V, H, "%sembed_tokens.weight", pre);
+    ADD(H, 0, "%sembedding_norm.weight", pre);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "%slayers.%llu.operator_norm.weight", pre, b);
+        ADD(H, 0, "%slayers.%llu.ffn_norm.weight", pre, b);
+        if (b == 1) {
+            ADD(m->nh * hd, H, "%slayers.%llu.self_attn.q_proj.weight", pre, b);
+            ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.k_proj.weight", pre, b);
+            ADD(m->nkv * hd, H, "%slayers.%llu.self_attn.v_proj.weight", pre, b);
+            ADD(H, m->nh * hd, "%slayers.%llu.self_attn.out_proj.weight", pre, b);
+            ADD(hd, 0, "%slayers.%llu.self_attn.q_layernorm.weight", pre, b);
+            ADD(hd, 0, "%slayers.%llu.self_attn.k_layernorm.weight", pre, b);
+        } else {
+            ADD(1, 3, "%slayers.%llu.conv.conv.weight", pre, b), t[n - 1].lead = H;
+            ADD(3 * H, H, "%slayers.%llu.conv.in_proj.weight", pre, b);
+            ADD(H, H, "%slayers.%llu.conv.out_proj.weight", pre, b);
+        }
+        ADD(ff, H, "%slayers.%llu.feed_forward.w1.weight", pre, b);
+        ADD(H, ff, "%slayers.%llu.feed_forward.w2.weight", pre, b);
+        ADD(ff, H, "%slayers.%llu.feed_forward.w3.weight", pre, b);
+    }
+    return n;
+}
+
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir)) {
     static tspec t[512];
     const char *dir = cv_case_dir(m->name, m->tokdir, m->tokfiles, m->config, files);

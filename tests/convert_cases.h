@@ -149,6 +149,10 @@ int cv_case_npm_tokenizer(const char *dir, const char *pkg);
 int cv_case_open(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
 /* The same with the tensors planned (not vocabulary-only): what a tensor's check refuses. */
 int cv_case_open_plan(const char *dir, uint32_t target, uint64_t mtp, char *msg, size_t cap);
+/* LFM2's dense body under `pre` ("model." or ""): blocks 0 and 2 short
+ * convolutions (L_cache 3), 1 attention with q/k layer norms (heads of
+ * H / nh), a SwiGLU of 64; returns how many (unsorted). */
+size_t cv_fcase_lfm2(tspec *t, const cv_fcase *m, const char *pre);
 /* m's checkpoint with `files` (as cv_case_dir's, or NULL) and prepare run
  * on its folder (NULL: none; 0 fails): the folder, or NULL. */
 const char *cv_fcase_make(const cv_fcase *m, const char *const files[][2], int (*prepare)(const char *dir));

@@ -8,7 +8,8 @@
 # test_convert_nanbeige.c, test_convert_mellum.c, test_convert_plm.c, test_convert_pangu.c,
 # test_convert_mamba2.c, test_convert_granite.c, test_convert_falcon_h1.c, test_convert_nemotron_h.c, test_convert_lfm2.c,
 # test_convert_deepseek2.c, test_convert_qwen3next.c, test_convert_gemma3n.c,
-# test_convert_llama_hf_vocab.c, test_convert_qwen3vl.c, test_convert_qwen2vl.c, test_convert_sarashina2.c):
+# test_convert_llama_hf_vocab.c, test_convert_qwen3vl.c, test_convert_qwen2vl.c, test_convert_sarashina2.c,
+# test_convert_bert_master.c, test_convert_bidirectional.c, test_convert_umt5.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -87,6 +88,10 @@ convert_qwen3vl
 convert_qwen2vl_master
 convert_glm4v
 convert_sarashina2
+convert_bert_master
+convert_modern_bert
+convert_bidirectional
+convert_umt5
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

@@ -14,5 +14,8 @@ const char *embed_case(const char *name, const char *base);
 /* The sha256s of the reference's outputs for case NAME: f32, f16, bf16,
  * q8_0 and auto; NULL as for embed_case. */
 const char *const *embed_case_sha(const char *name);
+/* bert-base-uncased's WordPiece tokenizer.json (tests/data), BERT's
+ * tokenizer_config.json and special_tokens_map.json written into dir (1 done). */
+int embed_wordpiece(const char *dir);
 
 #endif

@@ -213,6 +213,11 @@ static int write_wordpiece(const char *dir, const char *vocab) {
     "\"unk_token\":\"[UNK]\"}"
 #define BERT_STM                                                                                                  \
     "{\"cls_token\":\"[CLS]\",\"mask_token\":\"[MASK]\",\"pad_token\":\"[PAD]\",\"sep_token\":\"[SEP]\",\"unk_token\":\"[UNK]\"}"
+int embed_wordpiece(const char *dir) {
+    return write_wordpiece(dir, "tests/data/bert-base-uncased-vocab.txt") && put_text(dir, "tokenizer_config.json", BERT_TC) &&
+           put_text(dir, "special_tokens_map.json", BERT_STM);
+}
+
 #define MODULES                                                                                                   \
     "[{\"idx\":0,\"name\":\"0\",\"path\":\"\",\"type\":\"sentence_transformers.models.Transformer\"},"                 \
     "{\"idx\":1,\"name\":\"1\",\"path\":\"1_Pooling\",\"type\":\"sentence_transformers.models.Pooling\"},"             \

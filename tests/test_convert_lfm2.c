@@ -19,32 +19,7 @@
 
 /* Blocks 0 and 2 short convolutions (L_cache 3), 1 attention (heads of 8);
  * a SwiGLU of 64 (block_ff_dim 96 adjusted). */
-static size_t lfm2_shapes(tspec *t, const cv_fcase *m) {
-    const uint64_t H = m->H, hd = H / m->nh, ff = 64;
-    size_t n = 0;
-    ADD(m->V, H, "model.embed_tokens.weight");
-    ADD(H, 0, "model.embedding_norm.weight");
-    for (unsigned long long b = 0; b < m->L; b++) {
-        ADD(H, 0, "model.layers.%llu.operator_norm.weight", b);
-        ADD(H, 0, "model.layers.%llu.ffn_norm.weight", b);
-        if (b == 1) {
-            ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
-            ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.k_proj.weight", b);
-            ADD(m->nkv * hd, H, "model.layers.%llu.self_attn.v_proj.weight", b);
-            ADD(H, m->nh * hd, "model.layers.%llu.self_attn.out_proj.weight", b);
-            ADD(hd, 0, "model.layers.%llu.self_attn.q_layernorm.weight", b);
-            ADD(hd, 0, "model.layers.%llu.self_attn.k_layernorm.weight", b);
-        } else {
-            ADD(1, 3, "model.layers.%llu.conv.conv.weight", b), t[n - 1].lead = H;
-            ADD(3 * H, H, "model.layers.%llu.conv.in_proj.weight", b);
-            ADD(H, H, "model.layers.%llu.conv.out_proj.weight", b);
-        }
-        ADD(ff, H, "model.layers.%llu.feed_forward.w1.weight", b);
-        ADD(H, ff, "model.layers.%llu.feed_forward.w2.weight", b);
-        ADD(ff, H, "model.layers.%llu.feed_forward.w3.weight", b);
-    }
-    return cv_case_sort(t, n);
-}
+static size_t lfm2_shapes(tspec *t, const cv_fcase *m) { return cv_case_sort(t, cv_fcase_lfm2(t, m, "model.")); }
 
 /* LFM2-8B-A1B's layout: block 0 dense (num_dense_layers 1), blocks 1 and 2
  * 4 experts of 32 with a router and an expert bias. */

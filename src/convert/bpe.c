@@ -353,7 +353,7 @@ static lgg_status merges(lgg_convert *c, const json_t *model, bpe *b, lgg_error 
 /* Each token through the style's rewrite (NULL: kept as it is). */
 static lgg_status rewrite(lgg_convert *c, const cv_vocab_style *vs, bpe *b, lgg_error *err) {
     for (size_t i = 0; vs->rewrite && i < b->n; i++) {
-        char *r = vs->rewrite(b->tok[i].ptr, b->tok[i].len);
+        char *r = vs->rewrite(b->tok[i].ptr, b->tok[i].len, b->type[i]);
         if (r == b->tok[i].ptr) continue;
         if (!r) return lgg__cv_fail(err, LGG_ERR_NOMEM, "%s: out of memory", c->dir);
         free(b->own[i]);

@@ -339,7 +339,7 @@ const char *lgg__cv_ref_pre(const char *hex);
  * special token ids are checked against the vocabulary's size. */
 typedef struct cv_vocab_style {
     const char *model;
-    char *(*rewrite)(const char *tok, size_t len);
+    char *(*rewrite)(const char *tok, size_t len, int32_t type);
     int bound_ids;
 } cv_vocab_style;
 lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,

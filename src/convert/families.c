@@ -547,17 +547,19 @@ static const cv_mkey MINICPM3_META[] = {
 
 /* T5 writes its own keys; T5Encoder the same but the decoder's start id
  * (families/t5.c makes n_positions 512 when absent). */
-#define T5_PARAMS                                                                                \
+#define T5_PARAMS_HEAD                                                                           \
     {"context_length", "n_positions", CV_M_U32, CV_M_REQUIRED},                                  \
     {"embedding_length", "d_model", CV_M_U32, CV_M_REQUIRED},                                    \
     {"feed_forward_length", "d_ff", CV_M_U32, CV_M_REQUIRED},                                    \
-    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED},                                      \
+    {"block_count", "num_layers", CV_M_U32, CV_M_REQUIRED}
+#define T5_PARAMS_TAIL                                                                           \
     {"attention.head_count", "num_heads", CV_M_U32, CV_M_REQUIRED},                              \
     {"attention.key_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                   \
     {"attention.value_length", "d_kv", CV_M_U32, CV_M_REQUIRED},                                 \
     {"attention.layer_norm_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED},             \
     {"attention.relative_buckets_count", "relative_attention_num_buckets", CV_M_U32, CV_M_REQUIRED}, \
     {"attention.layer_norm_rms_epsilon", "layer_norm_epsilon", CV_M_F32, CV_M_REQUIRED}
+#define T5_PARAMS T5_PARAMS_HEAD, T5_PARAMS_TAIL
 
 static const cv_mkey T5_META[] = {
     T5_PARAMS,
@@ -566,6 +568,15 @@ static const cv_mkey T5_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* UMT5Model (master's T5): the decoder's block count after the encoder's. */
+static const cv_mkey UMT5_META[] = {
+    T5_PARAMS_HEAD,
+    {"decoder_block_count", "num_decoder_layers", CV_M_U32, 0},
+    T5_PARAMS_TAIL,
+    {"decoder_start_token_id", "decoder_start_token_id", CV_M_U32, CV_M_REQUIRED},
+    {"general.file_type", "", CV_M_FILE_TYPE, 0},
+    {NULL, NULL, 0, 0},
+};
 static const cv_mkey T5ENCODER_META[] = {T5_PARAMS, {"general.file_type", "", CV_M_FILE_TYPE, 0}, {NULL, NULL, 0, 0}};
 
 /* ChatGLM / GLM-4: its own keys with fallbacks (families/chatglm.c fills in
@@ -739,6 +750,11 @@ static const cv_mkey XVERSE_MASTER_META[] = {
 /* BERT's names after families/bert.c's renames ("bert." dropped, .gamma/.beta made
  * .weight/.bias); its keys are the common ones, families/bert.c adds the rest. */
 static const cv_mkey BERT_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+/* The BERT names only master converts: master's base parameters; DistilBERT's
+ * epsilon (which its config.json does not hold) first. */
+static const cv_mkey BERT_MASTER_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+static const cv_mkey DISTILBERT_META[] = {
+    {"attention.layer_norm_epsilon", "1e-12", CV_M_F32_CONST, 0}, MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
 
 
 /* Mamba and RWKV-6: every key is written by families/mamba.c / families/rwkv6.c; A_log, the output head and the
@@ -848,6 +864,12 @@ extern const cv_hooks lgg__cv_hooks_apertus;
 extern const cv_hooks lgg__cv_hooks_arcee;
 extern const cv_hooks lgg__cv_hooks_baichuan;
 extern const cv_hooks lgg__cv_hooks_bert;
+extern const cv_hooks lgg__cv_hooks_distilbert;
+extern const cv_hooks lgg__cv_hooks_modern_bert;
+extern const cv_hooks lgg__cv_hooks_neo_bert;
+extern const cv_hooks lgg__cv_hooks_eurobert;
+extern const cv_hooks lgg__cv_hooks_lfm2_embed;
+extern const cv_hooks lgg__cv_hooks_llama_embed;
 extern const cv_hooks lgg__cv_hooks_bitnet;
 extern const cv_hooks lgg__cv_hooks_bloom;
 extern const cv_hooks lgg__cv_hooks_chameleon;
@@ -1260,6 +1282,15 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_output blk.#.attn_output_norm blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_up blk.#.layer_output_norm cls cls.output position_embd token_embd token_embd_norm " \
     "token_types "
+#define KINDS_MODERN_BERT \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up cls cls.norm " \
+    "cls.output output_norm token_embd token_embd_norm "
+#define KINDS_NEO_BERT \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_norm blk.#.ffn_up cls cls.output " \
+    "enc.output_norm token_embd "
+#define KINDS_EUROBERT \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_norm blk.#.ffn_up output_norm token_embd "
 #define KINDS_NOMIC_BERT \
     "blk.#.attn_output blk.#.attn_output_norm blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up " \
     "blk.#.layer_output_norm token_embd token_embd_norm token_types "
@@ -1587,6 +1618,28 @@ static const cv_family FAMILIES[] = {
     {"Sarashina2VisionForCausalLM", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
      "num_local_experts", &lgg__cv_hooks_sarashina2},
+    /* BERT's and RoBERTa's sequence classifiers (id2label as classifier.output_labels, the single projection as
+       cls.output), DistilBERT ("distilbert." and its masked-LM head dropped): families/bert.c */
+    {"BertForSequenceClassification", "bert", BERT_MASTER_META, NULL, KINDS_BERT, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_bert},
+    {"RobertaForSequenceClassification", "bert", BERT_MASTER_META, NULL, KINDS_BERT, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_roberta},
+    {"DistilBertModel|DistilBertForMaskedLM|DistilBertForSequenceClassification", "bert", DISTILBERT_META, NULL, KINDS_BERT, 0,
+     CV_F_MASTER, NULL, &lgg__cv_hooks_distilbert},
+    /* ModernBERT (fused qkv, a GLU pair as ffn_up, its local attention window), NeoBERT (SwiGLU, RMS norms, rope),
+       EuroBERT and Jina v5 (Llama's names, not causal): families/bert.c */
+    {"ModernBertModel|ModernBertForMaskedLM|ModernBertForSequenceClassification", "modern-bert", BERT_MASTER_META, NULL,
+     KINDS_MODERN_BERT, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_modern_bert},
+    {"NeoBERT|NeoBERTLMHead|NeoBERTForSequenceClassification", "neo-bert", BERT_MASTER_META, NULL, KINDS_NEO_BERT, 0,
+     CV_F_MASTER, NULL, &lgg__cv_hooks_neo_bert},
+    {"EuroBertModel|JinaEmbeddingsV5Model", "eurobert", BERT_MASTER_META, NULL, KINDS_EUROBERT, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_eurobert},
+    /* LFM2's ColBERT and embedding models (bare names, master's pooling; the bidirectional one not causal) and
+       llama-embed (master's LlamaModel under its own architecture name): families/lfm2.c, families/llama.c */
+    {"Lfm2Model|Lfm2BidirectionalModel", "lfm2", LFM2_META, NULL, KINDS_LFM2, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_lfm2_embed},
+    {"LlamaBidirectionalModel", "llama-embed", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts",
+     &lgg__cv_hooks_llama_embed},
+    /* UMT5Model: master's T5 (families/t5.c) */
+    {"UMT5Model", "t5", UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_t5},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1608,10 +1661,6 @@ static const struct {
     {"BailingMoeForCausalLM|SarvamMoEForCausalLM|"
      "modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
-    {"BertForSequenceClassification|DistilBertForMaskedLM|DistilBertForSequenceClassification|"
-     "DistilBertModel|EuroBertModel|JinaEmbeddingsV5Model|ModernBertForMaskedLM|"
-     "ModernBertForSequenceClassification|ModernBertModel|NeoBERT|"
-     "NeoBERTForSequenceClassification|NeoBERTLMHead|RobertaForSequenceClassification", MASTER_HAS("bert")},
     {"BitNetForCausalLM", MASTER_HAS("bitnet")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
@@ -1639,11 +1688,11 @@ static const struct {
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
-    {"Lfm25AudioTokenizer|Lfm2BidirectionalModel|Lfm2Model", MASTER_HAS("lfm2")},
+    {"Lfm25AudioTokenizer", MASTER_HAS("lfm2")},
     {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
-     "LlamaBidirectionalModel|LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
+     "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
@@ -1659,7 +1708,6 @@ static const struct {
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
-    {"UMT5Model", MASTER_HAS("t5")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},

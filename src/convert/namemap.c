@@ -483,6 +483,38 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.laurel.linear_left", "blk.#.laurel_l", 0},
     {"model.layers.#.laurel.linear_right", "blk.#.laurel_r", 0},
     {"model.layers.#.laurel.post_laurel_norm", "blk.#.laurel_post_norm", 0},
+    /* DistilBERT's (after "distilbert." is dropped) */
+    {"transformer.layer.#.attention.q_lin", "blk.#.attn_q", 0},
+    {"transformer.layer.#.attention.k_lin", "blk.#.attn_k", 0},
+    {"transformer.layer.#.attention.v_lin", "blk.#.attn_v", 0},
+    {"transformer.layer.#.attention.out_lin", "blk.#.attn_output", 0},
+    {"transformer.layer.#.sa_layer_norm", "blk.#.attn_output_norm", 0},
+    {"transformer.layer.#.ffn.lin1", "blk.#.ffn_up", 0},
+    {"transformer.layer.#.ffn.lin2", "blk.#.ffn_down", 0},
+    {"transformer.layer.#.output_layer_norm", "blk.#.layer_output_norm", 0},
+    {"pre_classifier", "cls", 0},
+    /* ModernBERT's (after "model." is dropped) */
+    {"embeddings.tok_embeddings", "token_embd", 0},
+    {"embeddings.norm", "token_embd_norm", 0},
+    {"layers.#.attn_norm", "blk.#.attn_norm", 0},
+    {"layers.#.attn.Wqkv", "blk.#.attn_qkv", 0},
+    {"layers.#.attn.Wo", "blk.#.attn_output", 0},
+    {"layers.#.mlp_norm", "blk.#.ffn_norm", 0},
+    {"layers.#.mlp.Wi", "blk.#.ffn_up", 0},
+    {"layers.#.mlp.Wo", "blk.#.ffn_down", 0},
+    {"final_norm", "output_norm", 0},
+    {"head.dense", "cls", 0},
+    {"head.norm", "cls.norm", 0},
+    /* NeoBERT's (after "model." is dropped); its classifier's dense layer */
+    {"encoder", "token_embd", 0},
+    {"transformer_encoder.#.qkv", "blk.#.attn_qkv", 0},
+    {"transformer_encoder.#.wo", "blk.#.attn_output", 0},
+    {"transformer_encoder.#.attention_norm", "blk.#.attn_norm", 0},
+    {"transformer_encoder.#.ffn_norm", "blk.#.ffn_norm", 0},
+    {"transformer_encoder.#.ffn.w12", "blk.#.ffn_up", 0},
+    {"transformer_encoder.#.ffn.w3", "blk.#.ffn_down", 0},
+    {"layer_norm", "enc.output_norm", 0},
+    {"dense", "cls", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

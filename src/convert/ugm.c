@@ -105,10 +105,11 @@ static lgg_status unigram_read(lgg_convert *c, unigram *g, int64_t min, lgg_erro
     return LGG_OK;
 }
 
-/* The special tokens, then whether BOS and EOS are added. */
+/* The special tokens, then whether BOS and EOS are added (b4747's; master
+ * writes only what the tokenizer files say). */
 static lgg_status unigram_tail(lgg_convert *c, json_t *tc, size_t n, int add_bos, lgg_error *err) {
     lgg_status st = lgg__cv_special_vocab(c, tc, n, err);
-    if (!st && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", add_bos, NULL) ||
+    if (!st && !c->master && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", add_bos, NULL) ||
                 lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL)))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
     return st;

@@ -282,7 +282,34 @@ typedef struct special {
     cv_master_add add; /* add_bos_token, add_eos_token (and target master's add_sep_token) */
     int n_types;       /* the types read from the files: N_FILE_SPECIAL, + eot when master's post-processor adds it */
     size_t n_vocab;
+    int norm[2]; /* target master: tokenizer.json's normalizer's lowercase, strip_accents (-1 unset, 0, 1) */
 } special;
+
+static int json_truth(const json_t *v) {
+    return json_is_true(v) || (json_is_integer(v) && json_integer_value(v)) || (json_is_real(v) && json_real_value(v)) ||
+           (json_is_string(v) && json_string_length(v)) || (json_is_array(v) && json_array_size(v)) ||
+           (json_is_object(v) && json_object_size(v));
+}
+
+/* master's reading of the normalizer (Lowercase, StripAccents, a
+ * BertNormalizer's flags, a Sequence of them; a null flag leaves it unset). */
+static void normalizer_flags(const json_t *n, int norm[2], int depth) {
+    const char *ty = json_string_value(json_object_get(n, "type"));
+    if (!ty || depth > 8) return;
+    if (!strcmp(ty, "Lowercase")) norm[0] = 1;
+    else if (!strcmp(ty, "StripAccents")) norm[1] = 1;
+    else if (!strcmp(ty, "BertNormalizer")) {
+        static const char *const key[2] = {"lowercase", "strip_accents"};
+        for (int k = 0; k < 2; k++) {
+            const json_t *v = json_object_get(n, key[k]);
+            if (v) norm[k] = json_is_null(v) ? -1 : json_truth(v);
+        }
+    } else if (!strcmp(ty, "Sequence")) {
+        size_t i;
+        const json_t *e;
+        json_array_foreach(json_object_get(n, "normalizers"), i, e) normalizer_flags(e, norm, depth + 1);
+    }
+}
 
 static lgg_status set_special(lgg_convert *c, special *s, int typ, const json_t *v, const char *where, lgg_error *err) {
     if (!json_is_integer(v)) return LGG_OK;
@@ -305,6 +332,7 @@ static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s,
     if (st) return st;
     int eot = 0;
     if (c->master && tj) lgg__cv_master_post(tj, tc, &s->add, &eot);
+    if (c->master && tj) normalizer_flags(json_object_get(tj, "normalizer"), s->norm, 0);
     s->n_types = N_FILE_SPECIAL + eot;
     json_t *added = tj ? json_object_get(tj, "added_tokens") : NULL;
     for (int typ = 0; tc && typ < s->n_types && !st; typ++) {
@@ -394,7 +422,7 @@ static lgg_status add_flags(lgg_convert *c, const special *s, lgg_error *err) {
 }
 
 lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg_error *err) {
-    special s = {.n_vocab = n_vocab};
+    special s = {.n_vocab = n_vocab, .norm = {-1, -1}};
     for (int i = 0; i < N_SPECIAL; i++) s.id[i] = -1;
     json_t *own = c->master && tc ? json_deep_copy(tc) : NULL; /* master's post-processor rewrites its tokens */
     if (c->master && tc && !own) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -422,6 +450,10 @@ lgg_status lgg__cv_special_vocab(lgg_convert *c, json_t *tc, size_t n_vocab, lgg
     }
     if (!st) st = add_flags(c, &s, err);
     if (!st) st = lgg__cv_chat_template(c, tc, err);
+    static const char *const NORM_KEY[2] = {"tokenizer.ggml.normalizer.lowercase", "tokenizer.ggml.normalizer.strip_accents"};
+    for (int k = 0; k < 2 && !st; k++)
+        if (s.norm[k] >= 0 && lgg_writer_set_bool(c->w, NORM_KEY[k], s.norm[k] != 0, NULL))
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", NORM_KEY[k]);
     json_decref(own);
     return st;
 }

@@ -72,15 +72,72 @@ static lgg_status pooling(lgg_convert *c, uint32_t *type, lgg_error *err) {
     return st;
 }
 
+/* config.json's id2label as master reads it (transformers' config: keys
+ * as numbers): *labels (malloc'd) the labels in key order, *n how many; *n 0
+ * when there are none or they are the two placeholders transformers adds
+ * (LABEL_0, LABEL_1). */
+static lgg_status cls_labels(const lgg_convert *c, lgg_str **labels, size_t *n, lgg_error *err) {
+    const json_t *m = json_object_get(c->config, "id2label");
+    size_t k = json_object_size(m);
+    *n = 0, *labels = NULL;
+    if (!m) return LGG_OK;
+    if (!json_is_object(m) || k > (1u << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'id2label' is not an object of labels", c->dir);
+    if (!k) return LGG_OK;
+    lgg_str *l = calloc(k, sizeof *l);
+    if (!l) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)m, key, v) {
+        char *end = NULL;
+        unsigned long id = strtoul(key, &end, 10);
+        if (!*key || *end || id >= k || l[id].ptr || !json_is_string(v)) {
+            free(l);
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'id2label' is not labels 0 to %zu", c->dir, k - 1);
+        }
+        l[id].ptr = json_string_value(v), l[id].len = json_string_length(v);
+    }
+    if (k == 2 && !strcmp(l[0].ptr, "LABEL_0")) return free(l), LGG_OK;
+    *labels = l, *n = k;
+    return LGG_OK;
+}
+
 static lgg_status bert_meta(lgg_convert *c, lgg_error *err) {
     char key[96];
     snprintf(key, sizeof key, "%s.attention.causal", c->fam->arch);
     if (lgg_writer_set_bool(c->w, key, false, NULL)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    if (c->master) { /* master's pooling rule, then the classifier's labels */
+        lgg_str *labels = NULL;
+        size_t n = 0;
+        lgg_status st = lgg__cv_master_pooling(c, err);
+        if (!st) st = cls_labels(c, &labels, &n, err);
+        lgg_wvalue arr = {LGG_VT_ARRAY, LGG_VT_STRING, n, labels};
+        snprintf(key, sizeof key, "%s.classifier.output_labels", c->fam->arch);
+        if (!st && n && lgg_writer_set(c->w, key, strlen(key), &arr, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+        free(labels);
+        return st;
+    }
     uint32_t type;
     lgg_status st = pooling(c, &type, err);
     if (st || !type) return st;
     snprintf(key, sizeof key, "%s.pooling_type", c->fam->arch);
     return lgg_writer_set_u32(c->w, key, type, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+}
+
+/* Target master: with labels, a sequence classifier's single projection
+ * (classifier.weight, .bias) is the output projection (cls.output). */
+static lgg_status cls_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!c->master || (strcmp(t->src_name, "classifier.weight") && strcmp(t->src_name, "classifier.bias"))) return LGG_OK;
+    lgg_str *labels = NULL;
+    size_t n = 0;
+    lgg_status st = cls_labels(c, &labels, &n, err);
+    free(labels);
+    if (st || !n) return st;
+    char *name = strdup(strstr(t->src_name, ".bias") ? "cls.output.bias" : "cls.output.weight");
+    if (!name) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    free(t->name);
+    t->name = name;
+    return LGG_OK;
 }
 
 /* The token type count, then the WordPiece vocabulary. */
@@ -115,7 +172,7 @@ static int roberta_name(const char *hf, char *out, size_t cap) {
 
 static lgg_status roberta_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     int64_t off = position_offset(c);
-    if (off < 0 || strcmp(t->name, "position_embd.weight")) return LGG_OK;
+    if (off < 0 || strcmp(t->name, "position_embd.weight")) return cls_tensor(c, t, err);
     if (t->n_dims != 2 || (uint64_t)off > (uint64_t)t->ne[1])
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': fewer rows than pad_token_id + 1 (config.json)", c->dir,
                             t->src_name);
@@ -129,8 +186,8 @@ static lgg_status roberta_vocab(lgg_convert *c, json_t *tc, const lgg_convert_op
     if (!lgg__cv_exists(c, "tokenizer.json", NULL)) return bert_vocab(c, tc, o, err);
     lgg_status st = lgg__cv_bpe(c, tc, o, err);
     if (st) return st;
-    if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
-        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL))
+    if (!c->master && (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) || /* b4747's; not master's */
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL)))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
     return lgg__cv_token_type_count(c, err);
 }
@@ -230,7 +287,116 @@ static lgg_status nomic_meta(lgg_convert *c, lgg_error *err) {
                                                                                 : LGG_OK;
 }
 
-const cv_hooks lgg__cv_hooks_bert = {NULL, bert_name, NULL, bert_meta, bert_vocab, NULL};
+/* DistilBERT: "distilbert." dropped, the masked-LM head (vocab_*) too, then BERT's. */
+static int distil_name(const char *hf, char *out, size_t cap) {
+    if (starts(hf, "distilbert.")) hf += 11;
+    return !starts(hf, "vocab_") && bert_name(hf, out, cap);
+}
+
+/* ---- the encoders master's conversion/bert.py adds: ModernBERT, NeoBERT, EuroBERT ---- */
+
+static lgg_status set_key(lgg_convert *c, const char *suffix, char type, const void *v, lgg_error *err) {
+    char key[128];
+    snprintf(key, sizeof key, "%s.%s", c->fam->arch, suffix);
+    lgg_status st = type == 'u'   ? lgg_writer_set_u32(c->w, key, *(const uint32_t *)v, NULL)
+                    : type == 'f' ? lgg_writer_set_f32(c->w, key, *(const float *)v, NULL)
+                                  : lgg_writer_set_str(c->w, key, (const char *)v, NULL);
+    return st ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+}
+
+/* config.json's count `name` (required: a missing one is refused). */
+static lgg_status count(lgg_convert *c, const char *name, uint32_t *v, lgg_error *err) {
+    const json_t *j = json_object_get(c->config, name);
+    if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, name);
+    *v = (uint32_t)json_integer_value(j);
+    return LGG_OK;
+}
+
+/* "model." dropped, then BERT's renames. */
+static int modern_name(const char *hf, char *out, size_t cap) { return bert_name(starts(hf, "model.") ? hf + 6 : hf, out, cap); }
+
+/* BERT's keys, then the local attention window and its period, no rope
+ * scaling, the vocabulary size and the activation (GeGLU or SwiGLU). */
+static lgg_status modern_meta(lgg_convert *c, lgg_error *err) {
+    uint32_t win, pat, vocab;
+    lgg_status st = bert_meta(c, err);
+    if (!st) st = count(c, "local_attention", &win, err);
+    if (!st) st = set_key(c, "attention.sliding_window", 'u', &win, err);
+    if (!st && json_object_get(c->config, "global_attn_every_n_layers") &&
+        !json_is_null(json_object_get(c->config, "global_attn_every_n_layers"))) {
+        st = count(c, "global_attn_every_n_layers", &pat, err);
+        if (!st) st = set_key(c, "attention.sliding_window_pattern", 'u', &pat, err);
+    }
+    if (!st) st = set_key(c, "rope.scaling.type", 's', "none", err);
+    if (!st) st = count(c, "vocab_size", &vocab, err);
+    if (!st) st = set_key(c, "vocab_size", 'u', &vocab, err);
+    const json_t *act = json_object_get(c->config, "hidden_activation");
+    if (!st && json_is_string(act) && json_string_length(act)) st = set_key(c, "hidden_activation", 's', json_string_value(act), err);
+    return st;
+}
+
+/* add_bos_token, add_eos_token and add_sep_token true, then tokenizer.json's
+ * BPE vocabulary (its own flags written over them). */
+static lgg_status modern_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", true, NULL) ||
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_eos_token", true, NULL) ||
+        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_sep_token", true, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return lgg__cv_bpe(c, tc, o, err);
+}
+
+/* NeoBERT: its decoder (the masked-LM head) dropped, "model." too. */
+static int neo_name(const char *hf, char *out, size_t cap) { return !starts(hf, "decoder.") && modern_name(hf, out, cap); }
+
+/* BERT's keys, then NeoBERT's: the SwiGLU width int(2 x intermediate_size / 3)
+ * over the base's, rope base 10000, no rope scaling, norm_eps (1e-6 without
+ * it) as the RMS epsilon, CLS pooling. */
+static lgg_status neo_meta(lgg_convert *c, lgg_error *err) {
+    uint32_t ff, cls = 2;
+    float base = 10000.0f, eps = 1e-6f;
+    lgg_status st = bert_meta(c, err);
+    if (!st) st = count(c, "intermediate_size", &ff, err);
+    ff = (uint32_t)(2.0 * ff / 3.0);
+    if (!st) st = set_key(c, "feed_forward_length", 'u', &ff, err);
+    if (!st) st = set_key(c, "rope.freq_base", 'f', &base, err);
+    if (!st) st = set_key(c, "rope.scaling.type", 's', "none", err);
+    const json_t *e = json_object_get(c->config, "norm_eps");
+    if (!st && e && !json_is_number(e)) st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'norm_eps' is not a number", c->dir);
+    if (json_is_number(e)) eps = (float)json_number_value(e);
+    if (!st) st = set_key(c, "attention.layer_norm_rms_epsilon", 'f', &eps, err);
+    if (!st) st = set_key(c, "pooling_type", 'u', &cls, err);
+    return st;
+}
+
+/* EuroBERT: Llama's names ("model." kept or added), not permuted. */
+static int euro_name(const char *hf, char *out, size_t cap) {
+    if (starts(hf, "model.")) hf += 6;
+    return snprintf(out, cap, "model.%s", hf) < (int)cap;
+}
+
+/* Not causal, no rope scaling, master's pooling. */
+static lgg_status euro_meta(lgg_convert *c, lgg_error *err) {
+    char key[96];
+    snprintf(key, sizeof key, "%s.attention.causal", c->fam->arch);
+    if (lgg_writer_set_bool(c->w, key, false, NULL)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    lgg_status st = set_key(c, "rope.scaling.type", 's', "none", err);
+    return st ? st : lgg__cv_master_pooling(c, err);
+}
+
+/* add_bos_token false, then tokenizer.json's BPE vocabulary. */
+static lgg_status euro_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_bos_token", false, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_bos_token");
+    return lgg__cv_bpe(c, tc, o, err);
+}
+
+const cv_hooks lgg__cv_hooks_modern_bert = {NULL, modern_name, cls_tensor, modern_meta, modern_vocab, NULL};
+const cv_hooks lgg__cv_hooks_neo_bert = {NULL, neo_name, cls_tensor, neo_meta, bert_vocab, NULL};
+const cv_hooks lgg__cv_hooks_eurobert = {NULL, euro_name, NULL, euro_meta, euro_vocab, NULL};
+
+const cv_hooks lgg__cv_hooks_bert = {NULL, bert_name, cls_tensor, bert_meta, bert_vocab, NULL};
+const cv_hooks lgg__cv_hooks_distilbert = {NULL, distil_name, cls_tensor, bert_meta, bert_vocab, NULL};
 const cv_hooks lgg__cv_hooks_roberta = {roberta_init, roberta_name, roberta_tensor, bert_meta, roberta_vocab, NULL};
 const cv_hooks lgg__cv_hooks_nomic_bert = {nomic_init, bert_name, NULL, nomic_meta, bert_vocab, NULL};
 const cv_hooks lgg__cv_hooks_jina_bert = {NULL, bert_name, jina_tensor, bert_meta, jina_vocab, NULL};

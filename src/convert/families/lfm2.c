@@ -10,6 +10,7 @@
 #include "../cvint.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,5 +109,31 @@ static lgg_status lfm2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return LGG_OK;
 }
 
+/* Lfm2Model and Lfm2BidirectionalModel (LFM2's ColBERT and embedding
+ * models): the bare model's names get "model.", its 1_Dense module (which
+ * master writes as dense_2) is not converted yet. */
+static lgg_status embed_init(lgg_convert *c, lgg_error *err) {
+    if (lgg__cv_exists(c, "1_Dense/model.safetensors", NULL))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                            "%s: the 1_Dense module (master's dense_2 and embedding_length_out) is not converted yet", c->dir);
+    return LGG_OK;
+}
+
+static int embed_name(const char *hf, char *out, size_t cap) {
+    return (size_t)snprintf(out, cap, "%s%s", strncmp(hf, "model.", 6) ? "model." : "", hf) < cap;
+}
+
+/* LFM2's keys, not causal for the bidirectional one, then master's pooling. */
+static lgg_status embed_meta(lgg_convert *c, lgg_error *err) {
+    lgg_status st = lfm2_meta(c, err);
+    char key[64];
+    snprintf(key, sizeof key, "%s.attention.causal", c->fam->arch);
+    const char *arch = json_string_value(json_array_get(json_object_get(c->config, "architectures"), 0));
+    if (!st && arch && !strcmp(arch, "Lfm2BidirectionalModel") && lgg_writer_set_bool(c->w, key, false, NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    return st ? st : lgg__cv_master_pooling(c, err);
+}
+
+const cv_hooks lgg__cv_hooks_lfm2_embed = {embed_init, embed_name, lfm2_tensor, embed_meta, NULL, NULL};
 const cv_hooks lgg__cv_hooks_lfm2 = {NULL, NULL, lfm2_tensor, lfm2_meta, NULL, NULL};
 const cv_hooks lgg__cv_hooks_lfm2moe = {NULL, NULL, lfm2_tensor, lfm2moe_meta, NULL, NULL};

@@ -35,5 +35,15 @@ static lgg_status bare_init(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
+/* LlamaBidirectionalModel (llama-embed): master maps its bare names ("layers.N...", "norm") as the
+ * "model." ones, and generates llama 3's rope factors as usual. */
+static int embed_name(const char *hf, char *out, size_t cap) {
+    char tmp[512];
+    if (!lgg__cv_master_llama_name(hf, tmp, sizeof tmp)) return 0;
+    int bare = strncmp(tmp, "model.", 6) && strncmp(tmp, "lm_head", 7);
+    return (size_t)snprintf(out, cap, "%s%s", bare ? "model." : "", tmp) < cap;
+}
+
+const cv_hooks lgg__cv_hooks_llama_embed = {lgg__cv_master_text_config, embed_name, NULL, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_llama_master = {lgg__cv_master_text_config, lgg__cv_master_llama_name, NULL, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_llama_bare = {bare_init, bare_name, NULL, NULL, NULL, NULL};
