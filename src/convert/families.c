@@ -264,6 +264,21 @@ static const cv_mkey SMALLTHINKER_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* AFMoE (master's AfmoeModel over its LlamaModel): SmolLM3's keys, then its
+ * MoE keys, each when present, in master's order. */
+static const cv_mkey AFMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"leading_dense_block_count", "num_dense_layers", CV_M_U32, 0},
+    {"expert_weights_norm", "route_norm", CV_M_BOOL, 0},
+    {"expert_weights_scale", "route_scale", CV_M_F32, 0},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -980,6 +995,22 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* AFMoE: four norms a block (post_attention_layernorm after attention,
+ * pre/post_mlp_layernorm around the MLP), a gate on the attention output,
+ * the router under mlp.router, experts stacked gate, up, down. */
+static const cv_tmap AFMOE_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.pre_mlp_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.post_mlp_layernorm", "blk.#.post_ffw_norm", 0},
+    {"model.layers.#.self_attn.gate_proj", "blk.#.attn_gate", 0},
+    {"model.layers.#.mlp.router.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.expert_bias", "blk.#.exp_probs_b.bias", 0},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {NULL, NULL, 0},
+};
+
 /* What each family writes: the GGUF tensor names its reference maps (gguf-py's MODEL_TENSORS for
  * the architecture), so that a name of the shared map (namemap.c) that another family uses is not
  * taken (a Llama checkpoint's stray q_norm stays "no GGUF name", as the reference refuses it). */
@@ -1266,6 +1297,13 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "output_norm posnet.#.attn_k posnet.#.attn_norm posnet.#.attn_output posnet.#.attn_q posnet.#.attn_v " \
     "posnet.#.conv1 posnet.#.conv2 posnet.#.norm1 posnet.#.norm2 token_embd token_embd_norm "
 
+#define KINDS_AFMOE \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.attn_q_norm blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.post_attention_norm " \
+    "blk.#.post_ffw_norm output output_norm token_embd "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1468,6 +1506,10 @@ static const cv_family FAMILIES[] = {
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
     {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
+    /* AFMoE (Trinity): master's LlamaModel unpermuted with gated attention, four norms, experts stacked
+       gate, up, down, the router's expert_bias (a row) */
+    {"AfmoeForCausalLM", "afmoe", AFMOE_META, AFMOE_TENSORS, KINDS_AFMOE, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_experts", NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1485,7 +1527,6 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"AfmoeForCausalLM", MASTER_HAS("afmoe")},
     {"BailingMoeForCausalLM|SarvamMoEForCausalLM|"
      "modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
