@@ -396,6 +396,8 @@ extern const char *const LGG__CV_SOURCE_KEYS[];
 /* master.c: general.sampling.* from generation_config.json; master's
  * rope scaling keys (CV_M_ROPE_SCALING "master"). */
 lgg_status lgg__cv_master_sampling(struct lgg_convert *c, lgg_error *err);
+/* Python's truth of a config.json value (None, 0, 0.0, "", [], {} and false are false). */
+int lgg__cv_py_truthy(const json_t *v);
 lgg_status lgg__cv_master_rope(struct lgg_convert *c, lgg_error *err);
 /* The rope theta master's rope_parameters hold for the global layers
  * (swa 0) or the sliding-window ones (swa 1): 1 with *v (a number, or

@@ -279,6 +279,20 @@ static const cv_mkey AFMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Bailing MoE (master's BailingMoeModel): master's base parameters, then
+ * its own in master's order (the experts' weights scale always 1). */
+static const cv_mkey BAILINGMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "1.0", CV_M_F32_CONST, 0},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -882,6 +896,7 @@ extern const cv_hooks lgg__cv_hooks_ernie;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
+extern const cv_hooks lgg__cv_hooks_bailingmoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 
@@ -1008,6 +1023,12 @@ static const cv_tmap AFMOE_TENSORS[] = {
     {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
     {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
     {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {NULL, NULL, 0},
+};
+
+/* Bailing MoE: the fused query_key_value arrives as attn_q (families/bailingmoe.c splits it). */
+static const cv_tmap BAILINGMOE_TENSORS[] = {
+    {"model.layers.#.attention.query_key_value", "blk.#.attn_q", 0},
     {NULL, NULL, 0},
 };
 
@@ -1304,6 +1325,11 @@ static const cv_tmap AFMOE_TENSORS[] = {
     "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.post_attention_norm " \
     "blk.#.post_ffw_norm output output_norm token_embd "
 
+#define KINDS_BAILINGMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1510,6 +1536,10 @@ static const cv_family FAMILIES[] = {
        gate, up, down, the router's expert_bias (a row) */
     {"AfmoeForCausalLM", "afmoe", AFMOE_META, AFMOE_TENSORS, KINDS_AFMOE, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_experts", NULL},
+    /* Bailing MoE (Ling-lite, Ling-plus): query_key_value split and q/k permuted, experts stacked down, gate, up,
+       norm_head refused (families/bailingmoe.c) */
+    {"BailingMoeForCausalLM", "bailingmoe", BAILINGMOE_META, BAILINGMOE_TENSORS, KINDS_BAILINGMOE, CV_V_BPE, CV_F_MASTER,
+     "num_experts", &lgg__cv_hooks_bailingmoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1527,8 +1557,7 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"BailingMoeForCausalLM|SarvamMoEForCausalLM|"
-     "modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
+    {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"BertForSequenceClassification|DistilBertForMaskedLM|DistilBertForSequenceClassification|"
      "DistilBertModel|EuroBertModel|JinaEmbeddingsV5Model|ModernBertForMaskedLM|"
