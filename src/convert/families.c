@@ -1032,6 +1032,13 @@ static const cv_tmap BAILINGMOE_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* KORMo (master's Qwen2Model): its norms' names. */
+static const cv_tmap KORMO_TENSORS[] = {
+    {"model.layers.#.pre_attention_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.pre_mlp_layernorm", "blk.#.ffn_norm", 0},
+    {NULL, NULL, 0},
+};
+
 /* What each family writes: the GGUF tensor names its reference maps (gguf-py's MODEL_TENSORS for
  * the architecture), so that a name of the shared map (namemap.c) that another family uses is not
  * taken (a Llama checkpoint's stray q_norm stays "no GGUF name", as the reference refuses it). */
@@ -1540,6 +1547,9 @@ static const cv_family FAMILIES[] = {
        norm_head refused (families/bailingmoe.c) */
     {"BailingMoeForCausalLM", "bailingmoe", BAILINGMOE_META, BAILINGMOE_TENSORS, KINDS_BAILINGMOE, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe},
+    /* KORMo: master's Qwen2Model (master's base parameters, the pooling type) with its norms' names */
+    {"KORMoForCausalLM", "qwen2", QWEN3_META, KORMO_TENSORS, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_arcee},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1607,7 +1617,7 @@ static const struct {
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
-     "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
+     "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
