@@ -293,6 +293,17 @@ static const cv_mkey BAILINGMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* RND1 (master's RND1Model over its Qwen2MoeModel): Qwen3-MoE's keys, then
+ * bidirectional attention and the mask token. */
+static const cv_mkey RND1_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {"attention.causal", "", CV_M_FALSE, 0},
+    {"tokenizer.ggml.mask_token_id", "mask_token_id", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -1337,6 +1348,11 @@ static const cv_tmap KORMO_TENSORS[] = {
     "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
     "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
 
+#define KINDS_RND1 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "output output_norm token_embd "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1550,6 +1566,8 @@ static const cv_family FAMILIES[] = {
     /* KORMo: master's Qwen2Model (master's base parameters, the pooling type) with its norms' names */
     {"KORMoForCausalLM", "qwen2", QWEN3_META, KORMO_TENSORS, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_arcee},
+    /* RND1: Qwen3-MoE's tensors and keys, bidirectional attention, the mask token (a row) */
+    {"RND1", "rnd1", RND1_META, NULL, KINDS_RND1, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1618,7 +1636,7 @@ static const struct {
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
-     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
+     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"Qwen3ASRForConditionalGeneration|Qwen3OmniMoeForConditionalGeneration|"
      "Qwen3VLForConditionalGeneration|Qwen3VLMoeForConditionalGeneration", MASTER_HAS("qwen3vl")},
