@@ -304,6 +304,13 @@ static const cv_mkey RND1_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Jais 2 (master's Jais2Model): master's base parameters and the rope dimension. */
+static const cv_mkey JAIS2_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -1353,6 +1360,10 @@ static const cv_tmap KORMO_TENSORS[] = {
     "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
     "output output_norm token_embd "
 
+#define KINDS_JAIS2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1568,6 +1579,8 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_arcee},
     /* RND1: Qwen3-MoE's tensors and keys, bidirectional attention, the mask token (a row) */
     {"RND1", "rnd1", RND1_META, NULL, KINDS_RND1, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
+    /* Jais 2: llama's names with biases and LayerNorms, an MLP without a gate (a row) */
+    {"Jais2ForCausalLM", "jais2", JAIS2_META, NULL, KINDS_JAIS2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1614,7 +1627,6 @@ static const struct {
     {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", MASTER_HAS("grovemoe")},
     {"HYV3ForCausalLM|HunYuanDenseV1ForCausalLM|HunYuanMoEV1ForCausalLM|"
      "HunYuanVLForConditionalGeneration", MASTER_HAS("hunyuan")},
-    {"Jais2ForCausalLM", MASTER_HAS("jais")},
     {"JambaForCausalLM", MASTER_HAS("jamba")},
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
