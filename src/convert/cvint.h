@@ -166,10 +166,14 @@ struct lgg_convert {
     uint32_t outtype;        /* resolved: never AUTO */
     uint64_t block_count;
     lgg_writer *w;
-    cv_src *experts;         /* pending expert matrices: [block][3 * n_experts] */
-    uint32_t *n_pending;     /* per block */
-    uint32_t n_experts;
-    const char *expert_gguf[3]; /* the GGUF pattern of each expert slot (its map row's) */
+    /* Pending expert matrices, per group: 0 the family's experts (experts_key), 1 a second set
+     * (CV_X_EXPERTS2 rows: GroveMoE's chunk experts, counted by config.json's lgg.experts2). */
+    struct cv_egroup {
+        cv_src *src;             /* [block][3 * n] */
+        uint32_t *pending;       /* per block */
+        uint32_t n;
+        const char *gguf[3];     /* the GGUF pattern of each expert slot (its map row's) */
+    } eg[2];
     int fp8;                 /* quantization_config.quant_method "fp8": FP8 matrices dequantized */
     int fp8_as_q8;           /* lgg_convert_options.fp8_as_q8 (master's --fp8-as-q8) */
     int fuse_gate_up;        /* lgg_convert_options.fuse_gate_up_exps (master's --fuse-gate-up-exps) */

@@ -311,6 +311,18 @@ static const cv_mkey JAIS2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* GroveMoE (master's GroveMoeModel): master's base parameters, the experts'
+ * width, then the chunk experts' (families/grovemoe.c) and the two values
+ * master hard-codes. */
+static const cv_mkey GROVEMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_chunk_feed_forward_length", "lgg.chunk_ff", CV_M_U32, CV_M_REQUIRED},
+    {"experts_per_group", "2", CV_M_U32_CONST, 0},
+    {"expert_group_scale", "0.05", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -915,6 +927,7 @@ extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
 extern const cv_hooks lgg__cv_hooks_bailingmoe;
+extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 
@@ -1054,6 +1067,16 @@ static const cv_tmap BAILINGMOE_TENSORS[] = {
 static const cv_tmap KORMO_TENSORS[] = {
     {"model.layers.#.pre_attention_layernorm", "blk.#.attn_norm", 0},
     {"model.layers.#.pre_mlp_layernorm", "blk.#.ffn_norm", 0},
+    {NULL, NULL, 0},
+};
+
+/* GroveMoE: the unused router expert_bias dropped, the chunk experts stacked down, gate, up apart from
+ * the experts (CV_X_EXPERTS2). */
+static const cv_tmap GROVEMOE_TENSORS[] = {
+    {"model.layers.#.mlp.expert_bias", "", CV_X_SKIP},
+    {"model.layers.#.mlp.chunk_experts.*.down_proj", "blk.#.ffn_down_chexps", CV_X_EXPERT | CV_X_EXPERTS2 | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.chunk_experts.*.gate_proj", "blk.#.ffn_gate_chexps", CV_X_EXPERT | CV_X_EXPERTS2 | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.chunk_experts.*.up_proj", "blk.#.ffn_up_chexps", CV_X_EXPERT | CV_X_EXPERTS2 | CV_X_SLOT(2)},
     {NULL, NULL, 0},
 };
 
@@ -1364,6 +1387,11 @@ static const cv_tmap KORMO_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_norm " \
     "blk.#.ffn_up output output_norm token_embd "
 
+#define KINDS_GROVEMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_chexps blk.#.ffn_down_exps blk.#.ffn_gate_chexps blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_chexps blk.#.ffn_up_exps output output_norm token_embd "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1581,6 +1609,9 @@ static const cv_family FAMILIES[] = {
     {"RND1", "rnd1", RND1_META, NULL, KINDS_RND1, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     /* Jais 2: llama's names with biases and LayerNorms, an MLP without a gate (a row) */
     {"Jais2ForCausalLM", "jais2", JAIS2_META, NULL, KINDS_JAIS2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* GroveMoE: Qwen3-MoE's tensors with a second set of experts, the chunk experts (families/grovemoe.c) */
+    {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", "grovemoe", GROVEMOE_META, GROVEMOE_TENSORS,
+     KINDS_GROVEMOE, CV_V_BPE, CV_F_MASTER, "num_experts", &lgg__cv_hooks_grovemoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1624,7 +1655,6 @@ static const struct {
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"Grok1ForCausalLM", MASTER_HAS("grok")},
-    {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", MASTER_HAS("grovemoe")},
     {"HYV3ForCausalLM|HunYuanDenseV1ForCausalLM|HunYuanMoEV1ForCausalLM|"
      "HunYuanVLForConditionalGeneration", MASTER_HAS("hunyuan")},
     {"JambaForCausalLM", MASTER_HAS("jamba")},
