@@ -21,13 +21,9 @@ static size_t grovemoe_shapes(tspec *t, const cv_fcase *m) {
     ADD(m->V, H, "lm_head.weight");
     ADD(H, 0, "model.norm.weight");
     for (unsigned long long b = 0; b < m->L; b++) {
-        n += cv_fcase_llama_attn(t + n, m, hd, b);
-        ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
-        ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
-        ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
+        n += cv_fcase_qwen3moe_block(t + n, m, hd, E, FF, b);
         ADD(E, 0, "model.layers.%llu.mlp.expert_bias", b);
         t[n - 1].dtype = "F32";
-        n += cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
         n += cv_fcase_experts(t + n, "model.layers.%llu.mlp.chunk_experts.%llu.%s.weight", b, E / 2, hd, H, W, 2);
     }
     return cv_case_sort(t, n);

@@ -12,21 +12,12 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
-static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
-
 static size_t rnd1_shapes(tspec *t, const cv_fcase *m) {
-    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
     size_t n = 0;
-    ADD(m->V, H, "model.embed_tokens.weight");
-    ADD(m->V, H, "lm_head.weight");
-    ADD(H, 0, "model.norm.weight");
-    for (unsigned long long b = 0; b < m->L; b++) {
-        n += cv_fcase_llama_attn(t + n, m, hd, b);
-        ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
-        ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
-        ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
-        n += cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
-    }
+    ADD(m->V, m->H, "model.embed_tokens.weight");
+    ADD(m->V, m->H, "lm_head.weight");
+    ADD(m->H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) n += cv_fcase_qwen3moe_block(t + n, m, 16, 4, 32, b);
     return cv_case_sort(t, n);
 }
 
