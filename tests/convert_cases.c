@@ -637,6 +637,15 @@ size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_
     return n;
 }
 
+size_t cv_fcase_qwen3moe_block(tspec *t, const cv_fcase *m, uint64_t hd, uint64_t E, uint64_t FF, unsigned long long b) {
+    static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
+    size_t n = cv_fcase_llama_attn(t, m, hd, b);
+    ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+    ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+    ADD(E, m->H, "model.layers.%llu.mlp.gate.weight", b);
+    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, m->H, W, 2);
+}
+
 static int qwen3_prepare(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
 
 const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *const files[][2], const char *arch) {

@@ -165,6 +165,10 @@ void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2],
  * FF, the others FF rows of H; returns how many (3 E). */
 size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_t E, uint64_t FF, uint64_t H,
                         const char *const w[3], int down);
+/* Block b of a Qwen3-MoE-style checkpoint of case m: cv_fcase_llama_attn's
+ * tensors (hd-wide heads), q/k norms, the router (mlp.gate) and E experts
+ * FF wide (gate_proj, up_proj, down_proj); returns how many. */
+size_t cv_fcase_qwen3moe_block(tspec *t, const cv_fcase *m, uint64_t hd, uint64_t E, uint64_t FF, unsigned long long b);
 /* A master-only family's cases made with Qwen3's npm tokenizer (the test
  * skips, NULL, without it): each through cv_fcase_run, arch supported, and
  * the first case's folder made again for refusals (NULL when it could not

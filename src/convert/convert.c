@@ -217,33 +217,45 @@ static lgg_status add_stack(lgg_convert *c, const cv_src *v, uint32_t n, const c
 }
 
 /* A stacked expert tensor from the block's pending matrices of one slot. */
-static lgg_status add_stacked(lgg_convert *c, uint64_t bid, unsigned slot, lgg_error *err) {
-    const cv_src *v = c->experts + (bid * 3 + slot) * c->n_experts;
+static lgg_status add_stacked(lgg_convert *c, const struct cv_egroup *g, uint64_t bid, unsigned slot, lgg_error *err) {
+    const cv_src *v = g->src + (bid * 3 + slot) * g->n;
     if (v[0].t->n_dims != 2)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D", c->dir,
                             c->shard_names[v[0].shard], v[0].t->name.ptr);
     char name[128];
-    lgg__cv_stacked_name(name, sizeof name, c->expert_gguf[slot], bid);
-    return add_stack(c, v, c->n_experts, name, "experts", err);
+    lgg__cv_stacked_name(name, sizeof name, g->gguf[slot], bid);
+    return add_stack(c, v, g->n, name, "experts", err);
 }
 
 /* master's --fuse-gate-up-exps: each expert's gate rows then its up rows,
  * stacked as one [experts, 2 x ff, n] ffn_gate_up_exps. */
-static lgg_status add_gate_up(lgg_convert *c, uint64_t bid, unsigned gate, unsigned up, lgg_error *err) {
-    const cv_src *g = c->experts + (bid * 3 + gate) * c->n_experts, *u = c->experts + (bid * 3 + up) * c->n_experts;
-    cv_src *v = malloc(2 * (size_t)c->n_experts * sizeof *v);
+static lgg_status add_gate_up(lgg_convert *c, const struct cv_egroup *eg, uint64_t bid, unsigned gate, unsigned up,
+                              lgg_error *err) {
+    const cv_src *g = eg->src + (bid * 3 + gate) * eg->n, *u = eg->src + (bid * 3 + up) * eg->n;
+    cv_src *v = malloc(2 * (size_t)eg->n * sizeof *v);
     if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    for (uint32_t x = 0; x < c->n_experts; x++) v[2 * x] = g[x], v[2 * x + 1] = u[x];
+    for (uint32_t x = 0; x < eg->n; x++) v[2 * x] = g[x], v[2 * x + 1] = u[x];
     char name[128];
     lgg__cv_stacked_name(name, sizeof name, "blk.#.ffn_gate_up_exps", bid);
     lgg_status st = g[0].t->n_dims != 2 ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': an expert's matrix is not 2-D",
                                                         c->dir, c->shard_names[g[0].shard], g[0].t->name.ptr)
-                                        : add_stack(c, v, 2 * c->n_experts, name, "experts", err);
+                                        : add_stack(c, v, 2 * eg->n, name, "experts", err);
     free(v);
     if (st) return st;
     cv_tensor *t = &c->t[c->n_t - 1];
-    t->ne[1] *= 2, t->ne[2] = (int64_t)c->n_experts;
+    t->ne[1] *= 2, t->ne[2] = (int64_t)eg->n;
     return LGG_OK;
+}
+
+/* A group's storage, its count from config.json's `key`. */
+static lgg_status expert_group_init(lgg_convert *c, struct cv_egroup *g, const char *key, lgg_error *err) {
+    int64_t n = lgg__cv_hparam_int(c, key, 0);
+    if (n <= 0 || n > 4096 || c->block_count > (1u << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' missing or out of range", c->dir, key);
+    g->n = (uint32_t)n;
+    g->src = calloc(c->block_count * 3 * g->n, sizeof *g->src);
+    g->pending = calloc(c->block_count ? c->block_count : 1, sizeof *g->pending);
+    return !g->src || !g->pending ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
 }
 
 /* Hold one expert's matrix until its block has all of them (3 per expert);
@@ -251,37 +263,33 @@ static lgg_status add_gate_up(lgg_convert *c, uint64_t bid, unsigned gate, unsig
 static lgg_status add_expert(lgg_convert *c, uint32_t shard, const lgg_st_tensor *t, long bid, long xid,
                              const cv_tmap *row, lgg_error *err) {
     unsigned slot = CV_X_SLOT_OF(row->xform);
-    if (!c->experts) {
-        const char *key = c->fam->experts_key ? c->fam->experts_key : "num_local_experts";
-        int64_t n = lgg__cv_hparam_int(c, key, 0);
-        if (n <= 0 || n > 4096 || c->block_count > (1u << 20))
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' missing or out of range", c->dir, key);
-        c->n_experts = (uint32_t)n;
-        c->experts = calloc(c->block_count * 3 * c->n_experts, sizeof *c->experts);
-        c->n_pending = calloc(c->block_count ? c->block_count : 1, sizeof *c->n_pending);
-        if (!c->experts || !c->n_pending) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    struct cv_egroup *g = &c->eg[(row->xform & CV_X_EXPERTS2) ? 1 : 0];
+    if (!g->src) {
+        const char *key = g == &c->eg[1] ? "lgg.experts2" : c->fam->experts_key ? c->fam->experts_key : "num_local_experts";
+        lgg_status st = expert_group_init(c, g, key, err);
+        if (st) return st;
     }
-    if (bid < 0 || xid < 0 || (uint64_t)xid >= c->n_experts || slot > 2)
+    if (bid < 0 || xid < 0 || (uint64_t)xid >= g->n || slot > 2)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: tensor '%s': expert number beyond the %u experts",
-                            c->dir, c->shard_names[shard], t->name.ptr, c->n_experts);
-    c->expert_gguf[slot] = row->gguf;
-    cv_src *e = &c->experts[((uint64_t)bid * 3 + slot) * c->n_experts + (uint64_t)xid];
-    if (!e->t) c->n_pending[bid]++;
+                            c->dir, c->shard_names[shard], t->name.ptr, g->n);
+    g->gguf[slot] = row->gguf;
+    cv_src *e = &g->src[((uint64_t)bid * 3 + slot) * g->n + (uint64_t)xid];
+    if (!e->t) g->pending[bid]++;
     e->shard = shard, e->t = t;
-    if (c->n_pending[bid] < 3 * c->n_experts) return LGG_OK;
+    if (g->pending[bid] < 3 * g->n) return LGG_OK;
     int gate = -1, up = -1; /* --fuse-gate-up-exps: their slots, written as one where the later of them comes */
     for (int k = 0; c->fuse_gate_up && k < 3; k++) {
-        if (strstr(c->expert_gguf[k], ".ffn_gate_exps")) gate = k;
-        if (strstr(c->expert_gguf[k], ".ffn_up_exps")) up = k;
+        if (strstr(g->gguf[k], ".ffn_gate_exps")) gate = k;
+        if (strstr(g->gguf[k], ".ffn_up_exps")) up = k;
     }
     for (int k = 0; k < 3; k++) {
         int fused = gate >= 0 && up >= 0 && (k == gate || k == up);
-        lgg_status st = !fused ? add_stacked(c, (uint64_t)bid, (unsigned)k, err)
-                        : k == (gate > up ? gate : up) ? add_gate_up(c, (uint64_t)bid, (unsigned)gate, (unsigned)up, err)
+        lgg_status st = !fused ? add_stacked(c, g, (uint64_t)bid, (unsigned)k, err)
+                        : k == (gate > up ? gate : up) ? add_gate_up(c, g, (uint64_t)bid, (unsigned)gate, (unsigned)up, err)
                                                        : LGG_OK;
         if (st) return st;
     }
-    c->n_pending[bid] = 0;
+    g->pending[bid] = 0;
     return LGG_OK;
 }
 
@@ -323,10 +331,11 @@ static lgg_status add_head_norm(lgg_convert *c, uint32_t shard, const lgg_st_ten
 
 /* A block whose experts or head norms did not all arrive. */
 static lgg_status check_pending(const lgg_convert *c, lgg_error *err) {
-    for (uint64_t b = 0; c->n_pending && b < c->block_count; b++)
-        if (c->n_pending[b])
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u expert tensors (missing shard?)",
-                                c->dir, (unsigned long long)b, c->n_pending[b], 3 * c->n_experts);
+    for (int k = 0; k < 2; k++)
+        for (uint64_t b = 0; c->eg[k].pending && b < c->block_count; b++)
+            if (c->eg[k].pending[b])
+                return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u expert tensors (missing shard?)",
+                                    c->dir, (unsigned long long)b, c->eg[k].pending[b], 3 * c->eg[k].n);
     for (uint64_t k = 0; c->n_head_pending && k < c->block_count * 2; k++)
         if (c->n_head_pending[k])
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: block %llu has %u of its %u %s norm vectors (missing shard?)",
@@ -551,8 +560,7 @@ void lgg_convert_free(lgg_convert *c) {
     lgg_convert_unshare(c);
     lgg_writer_free(c->w);
     for (size_t i = 0; i < c->n_t; i++) free(c->t[i].name), free(c->t[i].stack), free(c->t[i].gen);
-    free(c->experts);
-    free(c->n_pending);
+    for (int k = 0; k < 2; k++) free(c->eg[k].src), free(c->eg[k].pending);
     free(c->head_norms);
     free(c->n_head_pending);
     lgg__cv_fp8_free(c);

@@ -39,6 +39,9 @@ enum {
 /* CV_X_NO_NAME: a family's row for a shared name its reference does not
  * map (BitNet's lm_head): the tensor has no GGUF name. */
 #define CV_X_NO_NAME (1u << 27)
+/* CV_X_EXPERTS2: a CV_X_EXPERT row of the block's second set of experts (GroveMoE's chunk experts),
+ * stacked apart from the first, config.json's lgg.experts2 of them (the family's init sets it). */
+#define CV_X_EXPERTS2 (1u << 26)
 #define CV_X_SLOT(k) ((unsigned)(k) << 28)
 #define CV_X_SLOT_OF(x) (((x) >> 28) & 3u)
 /* A Hugging Face tensor name (without .weight/.bias; '#' stands for the block

@@ -168,10 +168,14 @@ struct lgg_convert {
     uint32_t outtype;        /* resolved: never AUTO */
     uint64_t block_count;
     lgg_writer *w;
-    cv_src *experts;         /* pending expert matrices: [block][3 * n_experts] */
-    uint32_t *n_pending;     /* per block */
-    uint32_t n_experts;
-    const char *expert_gguf[3]; /* the GGUF pattern of each expert slot (its map row's) */
+    /* Pending expert matrices, per group: 0 the family's experts (experts_key), 1 a second set
+     * (CV_X_EXPERTS2 rows: GroveMoE's chunk experts, counted by config.json's lgg.experts2). */
+    struct cv_egroup {
+        cv_src *src;             /* [block][3 * n] */
+        uint32_t *pending;       /* per block */
+        uint32_t n;
+        const char *gguf[3];     /* the GGUF pattern of each expert slot (its map row's) */
+    } eg[2];
     int fp8;                 /* quantization_config.quant_method "fp8": FP8 matrices dequantized */
     int fp8_as_q8;           /* lgg_convert_options.fp8_as_q8 (master's --fp8-as-q8) */
     int fuse_gate_up;        /* lgg_convert_options.fuse_gate_up_exps (master's --fuse-gate-up-exps) */
@@ -409,6 +413,8 @@ extern const char *const LGG__CV_SOURCE_KEYS[];
 /* master.c: general.sampling.* from generation_config.json; master's
  * rope scaling keys (CV_M_ROPE_SCALING "master"). */
 lgg_status lgg__cv_master_sampling(struct lgg_convert *c, lgg_error *err);
+/* Python's truth of a config.json value (None, 0, 0.0, "", [], {} and false are false). */
+int lgg__cv_py_truthy(const json_t *v);
 lgg_status lgg__cv_master_rope(struct lgg_convert *c, lgg_error *err);
 /* The rope theta master's rope_parameters hold for the global layers
  * (swa 0) or the sliding-window ones (swa 1): 1 with *v (a number, or

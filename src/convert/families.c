@@ -272,6 +272,65 @@ static const cv_mkey SMALLTHINKER_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* AFMoE (master's AfmoeModel over its LlamaModel): SmolLM3's keys, then its
+ * MoE keys, each when present, in master's order. */
+static const cv_mkey AFMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"leading_dense_block_count", "num_dense_layers", CV_M_U32, 0},
+    {"expert_weights_norm", "route_norm", CV_M_BOOL, 0},
+    {"expert_weights_scale", "route_scale", CV_M_F32, 0},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Bailing MoE (master's BailingMoeModel): master's base parameters, then
+ * its own in master's order (the experts' weights scale always 1). */
+static const cv_mkey BAILINGMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "1.0", CV_M_F32_CONST, 0},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* RND1 (master's RND1Model over its Qwen2MoeModel): Qwen3-MoE's keys, then
+ * bidirectional attention and the mask token. */
+static const cv_mkey RND1_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "shared_expert_intermediate_size", CV_M_U32, 0},
+    {"attention.causal", "", CV_M_FALSE, 0},
+    {"tokenizer.ggml.mask_token_id", "mask_token_id", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* Jais 2 (master's Jais2Model): master's base parameters and the rope dimension. */
+static const cv_mkey JAIS2_META[] = {
+    MASTER_BASE_PARAMS,
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* GroveMoE (master's GroveMoeModel): master's base parameters, the experts'
+ * width, then the chunk experts' (families/grovemoe.c) and the two values
+ * master hard-codes. */
+static const cv_mkey GROVEMOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, 0},
+    {"expert_chunk_feed_forward_length", "lgg.chunk_ff", CV_M_U32, CV_M_REQUIRED},
+    {"experts_per_group", "2", CV_M_U32_CONST, 0},
+    {"expert_group_scale", "0.05", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -943,6 +1002,8 @@ extern const cv_hooks lgg__cv_hooks_ernie;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
+extern const cv_hooks lgg__cv_hooks_bailingmoe;
+extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
@@ -1061,6 +1122,45 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
     {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
     {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {NULL, NULL, 0},
+};
+
+/* AFMoE: four norms a block (post_attention_layernorm after attention,
+ * pre/post_mlp_layernorm around the MLP), a gate on the attention output,
+ * the router under mlp.router, experts stacked gate, up, down. */
+static const cv_tmap AFMOE_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"model.layers.#.pre_mlp_layernorm", "blk.#.ffn_norm", 0},
+    {"model.layers.#.post_mlp_layernorm", "blk.#.post_ffw_norm", 0},
+    {"model.layers.#.self_attn.gate_proj", "blk.#.attn_gate", 0},
+    {"model.layers.#.mlp.router.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.expert_bias", "blk.#.exp_probs_b.bias", 0},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {NULL, NULL, 0},
+};
+
+/* Bailing MoE: the fused query_key_value arrives as attn_q (families/bailingmoe.c splits it). */
+static const cv_tmap BAILINGMOE_TENSORS[] = {
+    {"model.layers.#.attention.query_key_value", "blk.#.attn_q", 0},
+    {NULL, NULL, 0},
+};
+
+/* KORMo (master's Qwen2Model): its norms' names. */
+static const cv_tmap KORMO_TENSORS[] = {
+    {"model.layers.#.pre_attention_layernorm", "blk.#.attn_norm", 0},
+    {"model.layers.#.pre_mlp_layernorm", "blk.#.ffn_norm", 0},
+    {NULL, NULL, 0},
+};
+
+/* GroveMoE: the unused router expert_bias dropped, the chunk experts stacked down, gate, up apart from
+ * the experts (CV_X_EXPERTS2). */
+static const cv_tmap GROVEMOE_TENSORS[] = {
+    {"model.layers.#.mlp.expert_bias", "", CV_X_SKIP},
+    {"model.layers.#.mlp.chunk_experts.*.down_proj", "blk.#.ffn_down_chexps", CV_X_EXPERT | CV_X_EXPERTS2 | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.chunk_experts.*.gate_proj", "blk.#.ffn_gate_chexps", CV_X_EXPERT | CV_X_EXPERTS2 | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.chunk_experts.*.up_proj", "blk.#.ffn_up_chexps", CV_X_EXPERT | CV_X_EXPERTS2 | CV_X_SLOT(2)},
     {NULL, NULL, 0},
 };
 
@@ -1371,6 +1471,31 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     "per_layer_token_embd per_layer_model_proj per_layer_proj_norm altup_proj altup_unembd_proj blk.#.inp_gate " \
     "blk.#.proj blk.#.post_norm blk.#.altup_correct_coef blk.#.altup_correct_scale blk.#.altup_predict_coef " \
     "blk.#.altup_router blk.#.altup_router_norm blk.#.laurel_l blk.#.laurel_r blk.#.laurel_post_norm "
+#define KINDS_AFMOE \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
+    "blk.#.attn_q_norm blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.post_attention_norm " \
+    "blk.#.post_ffw_norm output output_norm token_embd "
+
+#define KINDS_BAILINGMOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp output output_norm token_embd "
+
+#define KINDS_RND1 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "output output_norm token_embd "
+
+#define KINDS_JAIS2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_norm " \
+    "blk.#.ffn_up output output_norm token_embd "
+
+#define KINDS_GROVEMOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_chexps blk.#.ffn_down_exps blk.#.ffn_gate_chexps blk.#.ffn_gate_exps " \
+    "blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_chexps blk.#.ffn_up_exps output output_norm token_embd "
 
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -1640,6 +1765,24 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_llama_embed},
     /* UMT5Model: master's T5 (families/t5.c) */
     {"UMT5Model", "t5", UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_t5},
+    /* AFMoE (Trinity): master's LlamaModel unpermuted with gated attention, four norms, experts stacked
+       gate, up, down, the router's expert_bias (a row) */
+    {"AfmoeForCausalLM", "afmoe", AFMOE_META, AFMOE_TENSORS, KINDS_AFMOE, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS, "num_experts", NULL},
+    /* Bailing MoE (Ling-lite, Ling-plus): query_key_value split and q/k permuted, experts stacked down, gate, up,
+       norm_head refused (families/bailingmoe.c) */
+    {"BailingMoeForCausalLM", "bailingmoe", BAILINGMOE_META, BAILINGMOE_TENSORS, KINDS_BAILINGMOE, CV_V_BPE, CV_F_MASTER,
+     "num_experts", &lgg__cv_hooks_bailingmoe},
+    /* KORMo: master's Qwen2Model (master's base parameters, the pooling type) with its norms' names */
+    {"KORMoForCausalLM", "qwen2", QWEN3_META, KORMO_TENSORS, KINDS_QWEN2, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_arcee},
+    /* RND1: Qwen3-MoE's tensors and keys, bidirectional attention, the mask token (a row) */
+    {"RND1", "rnd1", RND1_META, NULL, KINDS_RND1, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
+    /* Jais 2: llama's names with biases and LayerNorms, an MLP without a gate (a row) */
+    {"Jais2ForCausalLM", "jais2", JAIS2_META, NULL, KINDS_JAIS2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* GroveMoE: Qwen3-MoE's tensors with a second set of experts, the chunk experts (families/grovemoe.c) */
+    {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", "grovemoe", GROVEMOE_META, GROVEMOE_TENSORS,
+     KINDS_GROVEMOE, CV_V_BPE, CV_F_MASTER, "num_experts", &lgg__cv_hooks_grovemoe},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1657,9 +1800,7 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"AfmoeForCausalLM", MASTER_HAS("afmoe")},
-    {"BailingMoeForCausalLM|SarvamMoEForCausalLM|"
-     "modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
+    {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"BitNetForCausalLM", MASTER_HAS("bitnet")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
@@ -1679,10 +1820,8 @@ static const struct {
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"Grok1ForCausalLM", MASTER_HAS("grok")},
-    {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", MASTER_HAS("grovemoe")},
     {"HYV3ForCausalLM|HunYuanDenseV1ForCausalLM|HunYuanMoEV1ForCausalLM|"
      "HunYuanVLForConditionalGeneration", MASTER_HAS("hunyuan")},
-    {"Jais2ForCausalLM", MASTER_HAS("jais")},
     {"JambaForCausalLM", MASTER_HAS("jamba")},
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
@@ -1703,8 +1842,8 @@ static const struct {
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
-     "DSparkSpeculator|DotsOCRForCausalLM|KORMoForCausalLM|Lfm2DSparkDraftModel|"
-     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel|RND1", MASTER_HAS("qwen")},
+     "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
+     "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},

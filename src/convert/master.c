@@ -188,6 +188,13 @@ static int truthy(const json_t *v) {
     return 1;
 }
 
+int lgg__cv_py_truthy(const json_t *v) {
+    if (!v || json_is_null(v) || json_is_false(v)) return 0;
+    if (json_is_integer(v)) return json_integer_value(v) != 0;
+    if (json_is_real(v)) return json_real_value(v) != 0;
+    return truthy(v);
+}
+
 static int same(const json_t *a, const json_t *b) { return a && b && json_equal(a, b); }
 
 /* Element i of a template (negative: from the end): its SpecialToken's or Sequence's id. */

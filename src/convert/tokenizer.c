@@ -40,6 +40,24 @@ static lgg_status eot_id(lgg_convert *c, json_t *tc, json_int_t dflt, lgg_error 
                : LGG_OK;
 }
 
+/* tokenizer_config.json's add_prefix_space as tokenizer.ggml.add_space_prefix
+ * (CV_F_PREFIX_SPACE_FROM_CONFIG), or false (CV_F_SPACE_PREFIX_FALSE). */
+static lgg_status space_prefix(lgg_convert *c, json_t *tc, lgg_error *err) {
+    json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
+    int set = -1;
+    if ((c->fam->flags & CV_F_PREFIX_SPACE_FROM_CONFIG) && json_is_boolean(aps)) set = json_is_true(aps);
+    if (c->fam->flags & CV_F_SPACE_PREFIX_FALSE) set = 0;
+    if (set >= 0 && lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", set != 0, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    return LGG_OK;
+}
+
+/* master's LlamaModel (and the families over it) writes add_space_prefix
+ * before the vocabulary; b4747's and the others' after it. */
+static int master_llama_prefix(const lgg_convert *c) {
+    return c->master && (c->fam->flags & CV_F_LLAMA_VOCAB_SIZES) && (c->fam->flags & CV_F_PREFIX_SPACE_FROM_CONFIG);
+}
+
 static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
     if (c->fam->flags & CV_F_EOT_107) {
         lgg_status st = eot_id(c, tc, 107, err);
@@ -51,12 +69,10 @@ static lgg_status family_extras(lgg_convert *c, json_t *tc, lgg_error *err) {
         lgg_status st = eot_id(c, tc, 32010, err);
         if (st) return st;
     }
-    json_t *aps = tc ? json_object_get(tc, "add_prefix_space") : NULL;
-    int set = -1;
-    if ((c->fam->flags & CV_F_PREFIX_SPACE_FROM_CONFIG) && json_is_boolean(aps)) set = json_is_true(aps);
-    if (c->fam->flags & CV_F_SPACE_PREFIX_FALSE) set = 0;
-    if (set >= 0 && lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", set != 0, NULL))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.add_space_prefix");
+    if (!master_llama_prefix(c)) {
+        lgg_status st = space_prefix(c, tc, err);
+        if (st) return st;
+    }
     /* Granite's small models (a llama with vocab_size 49152) add no BOS; where the
      * tokenizer files set add_bos_token already, the reference stops at the
      * duplicate key: this keeps the one key, false */
@@ -72,6 +88,10 @@ lgg_status lgg__cv_vocab(lgg_convert *c, const lgg_convert_options *o, lgg_error
     if (st) return st;
     json_t *cls = tc ? json_object_get(tc, "tokenizer_class") : NULL;
     int gpt2 = json_is_string(cls) && !strcmp(json_string_value(cls), "GPT2Tokenizer");
+    if (master_llama_prefix(c) && (st = space_prefix(c, tc, err)) != LGG_OK) {
+        json_decref(tc);
+        return st;
+    }
     if (c->hooks && c->hooks->vocab) {
         st = c->hooks->vocab(c, tc, o, err);
     } else if (c->fam->flags & CV_F_PHI3_VOCAB) { /* by the tokenizer's class: BPE, else SentencePiece or nothing */

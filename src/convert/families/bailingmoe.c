@@ -1,5 +1,10 @@
-/* bailingmoe.c -- Ling 2.0 (llama.cpp master's BailingMoeV2Model), which only
- * master converts: the next-token-prediction blocks counted in the block
+/* bailingmoe.c -- Bailing MoE (Ling-lite, Ling-plus: llama.cpp master's
+ * BailingMoeModel) and Ling 2.0 (its BailingMoeV2Model), which only master
+ * converts.  Bailing V1: the fused query_key_value split into q, k and v
+ * (num_attention_heads, num_key_value_heads, num_key_value_heads heads of
+ * head_dim rows), q and k permuted as llama's; norm_head (master divides the
+ * output head by its columns' norms in torch float32, an order of
+ * summation this converter does not reproduce) refused.  Ling 2.0: the next-token-prediction blocks counted in the block
  * count, master's partial rotary dimension (0.5 of head_dim without a
  * factor), and the shared experts' width: moe_shared_expert_intermediate_size,
  * else moe_intermediate_size x num_shared_experts. */
@@ -19,3 +24,35 @@ static lgg_status bailingmoe2_init(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_bailingmoe2 = {bailingmoe2_init, NULL, NULL, NULL, NULL, NULL};
+
+/* Bailing V1's config: norm_head refused (see above). */
+static lgg_status bailingmoe_init(lgg_convert *c, lgg_error *err) {
+    if (lgg__cv_py_truthy(json_object_get(c->config, "norm_head")))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                            "%s/config.json: norm_head is set: llama.cpp master divides lm_head by its column norms "
+                            "(torch float32 sums); this converter does not reproduce that", c->dir);
+    return LGG_OK;
+}
+
+/* query_key_value (arriving as attn_q) into q, k and v, q and k permuted. */
+static lgg_status bailingmoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!lgg__cv_ends_with(t->src_name, "attention.query_key_value.weight")) return LGG_OK;
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", -1), nkv = lgg__cv_hparam_int(c, "num_key_value_heads", -1);
+    int64_t hd = lgg__cv_hparam_int(c, "head_dim", -1), h = lgg__cv_hparam_int(c, "hidden_size", -1);
+    if (hd < 0 && lgg__cv_heads_ok(nh) && h > 0) hd = h / nh;
+    if (!lgg__cv_heads_ok(nh) || !lgg__cv_heads_ok(nkv) || hd <= 0 || hd % 2 || hd > (1 << 20) || t->n_dims != 2 ||
+        t->n_units != (uint64_t)(nh + 2 * nkv) * (uint64_t)hd)
+        return lgg__cv_fail(err, LGG_ERR_INVALID,
+                            "%s: tensor '%s': not (num_attention_heads + 2 * num_key_value_heads) * head_dim rows (config.json)",
+                            c->dir, t->src_name);
+    size_t q = (size_t)(t - c->t), k = c->n_t, v = c->n_t + 1; /* where the splits add attn_k and attn_v */
+    lgg_status st = lgg__cv_split_rows(c, t, (uint64_t)(nh * hd), "attn_k", err); /* c->t may move */
+    if (!st) st = lgg__cv_split_rows(c, &c->t[k], (uint64_t)(nkv * hd), "attn_v", err);
+    if (st) return st;
+    c->t[q].xform |= CV_X_PERM_Q, c->t[q].heads = (uint64_t)nh;
+    c->t[k].xform |= CV_X_PERM_K, c->t[k].heads = (uint64_t)nkv;
+    c->t[v].xform &= ~(unsigned)(CV_X_PERM_Q | CV_X_PERM_K);
+    return LGG_OK;
+}
+
+const cv_hooks lgg__cv_hooks_bailingmoe = {bailingmoe_init, NULL, bailingmoe_tensor, NULL, NULL, NULL};
