@@ -359,7 +359,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 275);
+    CHECK(json_array_size(cases) >= 281);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));
@@ -952,6 +952,27 @@ TEST(estimate_arch_families) {
                              "ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4;ssm.group_count=1",
                 &p, &e, &err) == LGG_OK);
     CHECK(e.n_recurrent_layers == 2 && e.all.kv_v == 2 * (2ull * 4 * 4096 * 2) + e.state_s);
+    /* qwen3next: attention every full_attention_interval-th layer (4 by default), or as
+     * attention.recurrent_layers says */
+    const char *q3n = "context_length=2048;embedding_length=8;block_count=8;attention.head_count=2;"
+                      "ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4;ssm.group_count=2";
+    REQUIRE(est("qwen3next", q3n, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 6 && e.all.kv_k == 2 * (2ull * 4 * 4096 * 2) + e.state_r);
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s;full_attention_interval=2", q3n);
+    REQUIRE(est("qwen3next", spec, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 4);
+    snprintf(spec, sizeof spec, "%s;attention.recurrent_layers=[1,1,1,1,1,1,1,0]", q3n);
+    REQUIRE(est("qwen3next", spec, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 7);
+    snprintf(spec, sizeof spec, "%s;full_attention_interval=0", q3n);
+    CHECK(est("qwen3next", spec, &p, &e, &err) == LGG_ERR_INVALID);
+    /* master takes up to 1024 experts, b4747 256 */
+    snprintf(spec, sizeof spec, "%s;expert_count=512;expert_used_count=10", q3n);
+    CHECK(est("qwen3next", spec, &p, &e, &err) == LGG_ERR_INVALID);
+    p.target = LGG_ESTIMATE_MASTER;
+    CHECK(est("qwen3next", spec, &p, &e, &err) == LGG_OK);
+    p.target = LGG_ESTIMATE_B4747;
     CHECK(est("jamba", "context_length=2048;embedding_length=8;block_count=3;attention.head_count=2;"
                        "attention.head_count_kv=0;ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4",
               &p, &e, &err) == LGG_ERR_INVALID);

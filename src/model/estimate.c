@@ -15,8 +15,9 @@
 
 /* llama.cpp's LLAMA_MAX_LAYERS: a larger block_count is refused there too. */
 #define MAX_LAYERS 512u
-/* llama.cpp's LLAMA_MAX_EXPERTS (it asserts on more). */
+/* llama.cpp's LLAMA_MAX_EXPERTS (it asserts on more): b4747's, and master's (Qwen3-Next has 512) */
 #define MAX_EXPERTS 256u
+#define MAX_EXPERTS_MASTER 1024u
 /* GGML_KQ_MASK_PAD: the mask's row count and the smallest n_batch. */
 #define KQ_MASK_PAD 64u
 /* Tensor alignment of ggml's CPU buffers. */
@@ -32,7 +33,9 @@ enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV };
  * (llama_memory_hybrid's filters): every layer a state (mamba, rwkv); a state where head_count_kv is 0, the
  * cache elsewhere (jamba, granitehybrid, lfm2); both in every layer (falcon-h1); a state where head_count_kv
  * and feed_forward_length are 0, the cache where only the FFN size is 0, neither in FFN layers (nemotron_h). */
-enum { LAYERS_STATE, LAYERS_KV0, LAYERS_BOTH, LAYERS_NEMOTRON };
+enum { LAYERS_STATE, LAYERS_KV0, LAYERS_BOTH, LAYERS_NEMOTRON, LAYERS_INTERVAL };
+/* LAYERS_INTERVAL (qwen3next): attention every full_attention_interval-th layer (default 4), or where
+ * attention.recurrent_layers says 0; the multi-token-prediction layers have neither. */
 enum { FFN_GATED, FFN_FUSED_UP }; /* gate+up+down, or one up of 2*n_ff (phi3) */
 #define NO_GRAPH (-1)
 
@@ -117,6 +120,8 @@ static const arch_row ARCHS[] = {
     {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
      LAYERS_NEMOTRON},
+    {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -141,10 +146,14 @@ typedef struct facts {
     uint32_t d_conv, d_inner, d_state, n_group, dt_rank; /* mamba (mamba2: n_group) */
     uint32_t wkv_head, token_shift;    /* rwkv */
     uint32_t l_cache;                  /* lfm2's short convolution */
+    uint32_t attn_interval;            /* LAYERS_INTERVAL: every attn_interval-th layer has attention */
+    lgg_value recr_layers;             /* ... or this per-layer array (has_recr_layers) says which do not */
+    bool has_recr_layers;
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
     const lgg_allocator *alloc; /* the caller's (lgg_estimate_params.allocator) */
+    uint32_t target;            /* the params' target: what llama.cpp accepts */
 } facts;
 
 void lgg_estimate_params_init(lgg_estimate_params *p) {
@@ -286,9 +295,10 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     if ((st = get_u32(f, m, "expert_count", false, 0, &m->n_expert, err)) ||
         (st = get_u32(f, m, "expert_used_count", false, 0, &m->n_expert_used, err)))
         return st;
-    if (m->n_expert > MAX_EXPERTS)
+    const uint32_t max_experts = m->target == LGG_ESTIMATE_MASTER ? MAX_EXPERTS_MASTER : MAX_EXPERTS;
+    if (m->n_expert > max_experts)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.expert_count %u exceeds llama.cpp's %u experts",
-                         m->arch, m->n_expert, MAX_EXPERTS);
+                         m->arch, m->n_expert, max_experts);
     if (m->n_expert_used > m->n_expert || (m->n_expert > 0 && m->n_expert_used == 0))
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: expert_used_count %u with expert_count %u",
                          m->arch, m->n_expert_used, m->n_expert);
@@ -309,6 +319,18 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
 
 static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
     lgg_status st;
+    if (m->row->layers == LAYERS_INTERVAL) {
+        if ((st = get_u32(f, m, "full_attention_interval", false, 4, &m->attn_interval, err))) return st;
+        if (m->attn_interval == 0)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "full_attention_interval"), "%s.full_attention_interval is 0",
+                             m->arch);
+        m->has_recr_layers = get_key(f, m, "attention.recurrent_layers", &m->recr_layers) == LGG_OK &&
+                             m->recr_layers.type == LGG_VT_ARRAY;
+        if (m->has_recr_layers && m->recr_layers.count < m->n_layer)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.recurrent_layers"),
+                             "%s.attention.recurrent_layers has %llu elements for %u layers", m->arch,
+                             (unsigned long long)m->recr_layers.count, m->n_layer);
+    }
     if (m->row->family == FAM_MAMBA) {
         if ((st = get_u32(f, m, "ssm.conv_kernel", true, 0, &m->d_conv, err)) ||
             (st = get_u32(f, m, "ssm.inner_size", true, 0, &m->d_inner, err)) ||
@@ -336,10 +358,22 @@ static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
 /* A layer's feed-forward size (0 without the key). */
 static uint32_t layer_ff(const facts *m, uint32_t il) { return m->has_ff ? layer_u32(&m->ff, il) : 0; }
 
+/* qwen3next's layer il: recurrent (1), attention (0), or a multi-token-prediction one (2). */
+static int interval_layer(const facts *m, uint32_t il) {
+    if (il >= m->n_layer - m->n_nextn) return 2;
+    if (!m->has_recr_layers) return (il + 1) % m->attn_interval != 0;
+    lgg_value e;
+    bool b = false;
+    uint64_t x = 0;
+    if (lgg_array_get(&m->recr_layers, il, &e) != LGG_OK) return 0;
+    return lgg_value_bool(&e, &b) == LGG_OK ? b : lgg_value_uint(&e, &x) == LGG_OK && x != 0;
+}
+
 /* Layer il holds a recurrent state (llama_hparams::is_recr and the hybrid memory's filter). */
 static bool layer_recurrent(const facts *m, uint32_t il) {
     if (m->row->family == FAM_ATTN) return false;
     switch (m->row->layers) {
+    case LAYERS_INTERVAL: return interval_layer(m, il) == 1;
     case LAYERS_KV0: return layer_u32(&m->head_kv, il) == 0;
     case LAYERS_NEMOTRON: return layer_u32(&m->head_kv, il) == 0 && layer_ff(m, il) == 0;
     default: return true;
@@ -353,6 +387,7 @@ static bool layer_attention(const facts *m, uint32_t il) {
     case LAYERS_KV0: return layer_u32(&m->head_kv, il) != 0;
     case LAYERS_BOTH: return true;
     case LAYERS_NEMOTRON: return layer_u32(&m->head_kv, il) != 0 && layer_ff(m, il) == 0;
+    case LAYERS_INTERVAL: return interval_layer(m, il) == 0;
     default: return false;
     }
 }
@@ -377,12 +412,14 @@ static uint64_t vocab_size(const lgg_file *f) {
     return t >= 0 ? (uint64_t)lgg_tensor_at(f, (uint64_t)t)->ne[1] : 0;
 }
 
-static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts *m, lgg_error *err) {
+static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint32_t target, facts *m,
+                             lgg_error *err) {
     const lgg_file *f = files[0];
     lgg_value v;
     lgg_str s;
     memset(m, 0, sizeof *m);
     m->f = f;
+    m->target = target;
     if (lgg_get(f, "general.architecture", &v) != LGG_OK || lgg_value_string(&v, &s) != LGG_OK)
         return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing general.architecture (a string)");
     size_t n = s.len < sizeof m->arch - 1 ? (size_t)s.len : sizeof m->arch - 1;
@@ -524,7 +561,9 @@ static uint32_t tensor_layer(const facts *m, lgg_str name) {
     static const char *const input[] = {"token_embd.", "token_embd_norm.", "position_embd.", "token_types."};
     for (size_t i = 0; i < sizeof input / sizeof input[0]; i++) {
         size_t l = strlen(input[i]);
-        if (name.len >= l && !memcmp(name.ptr, input[i], l)) return UINT32_MAX;
+        if (name.len < l || memcmp(name.ptr, input[i], l)) continue;
+        /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
+        return i == 1 && m->row && !strcmp(m->row->name, "lfm2") ? m->n_layer : UINT32_MAX;
     }
     if (name.len > 4 && !memcmp(name.ptr, "blk.", 4)) {
         uint64_t il = 0;
@@ -1088,7 +1127,7 @@ static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_
         lgg_estimate_params_init(defaults);
         *p = defaults;
     }
-    lgg_status st = read_facts(files, n_files, m, err);
+    lgg_status st = read_facts(files, n_files, (*p)->target, m, err);
     m->alloc = (*p)->allocator;
     return st;
 }

@@ -332,6 +332,15 @@ PRESETS = {
         ssm=dict(d_conv=4, d_inner=8192, d_state=128, dt_rank=128, n_group=8),
         vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Qwen3-Next-80B-A3B-like: gated delta-net layers, full attention every 4th, experts with a shared one
+    # (64 experts, not 512: master's CPU_REPACK copy would take gigabytes)
+    'qwen3next-small': dict(
+        arch='qwen3next', name='Qwen3-Next-like (8 layers, 64 experts)', ftype=15, ctx=262144, n_embd=2048,
+        n_layer=8, n_ff=5120, n_head=16, n_head_kv=2, head_dim=256, rope_base=10000000.0, eps=1e-6, tied=False,
+        n_expert=64, n_expert_used=10, n_ff_exp=512, n_ff_shexp=512, full_attn_interval=4,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=32, n_group=16),
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
@@ -441,7 +450,8 @@ def spm_vocab(v):
 def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
-RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h')
+RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h',
+             'qwen3next')
 
 
 def per_layer(v, i):
@@ -537,6 +547,9 @@ def recurrent_layer(p, T, b, i):
                   (b + 'shortconv.out_proj.weight', [E, E])]
         return
     T.append((b + 'attn_norm.weight', [E]))
+    if a == 'qwen3next':
+        qwen3next_layer(p, T, b, i)
+        return
     if a in ('mamba', 'mamba2'):
         mamba_layer(p, T, b, a == 'mamba2')
         return
@@ -561,6 +574,26 @@ def recurrent_layer(p, T, b, i):
         attn_qkvo(p, T, b, i)
     T.append((b + 'ffn_norm.weight', [E]))
     gated_ffn(p, T, b, i)
+
+
+def qwen3next_layer(p, T, b, i):
+    """A Qwen3-Next block after attn_norm (master's src/models/qwen3next.cpp)."""
+    E, H, hkv, hd, m = p['n_embd'], p['n_head'], p['n_head_kv'], p['head_dim'], p['ssm']
+    T.append((b + 'post_attention_norm.weight', [E]))
+    if (i + 1) % p['full_attn_interval'] == 0:
+        T += [(b + 'attn_q.weight', [E, hd * H * 2]), (b + 'attn_k.weight', [E, hd * hkv]),
+              (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_output.weight', [hd * H, E]),
+              (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd])]
+    else:
+        key, value, nv = m['d_state'] * m['n_group'], m['d_state'] * m['dt_rank'], m['dt_rank']
+        T += [(b + 'ssm_in.weight', [E, 2 * key + 2 * value]), (b + 'ssm_conv1d.weight', [m['d_conv'], 2 * key + value]),
+              (b + 'ssm_dt.bias', [nv]), (b + 'ssm_a', [nv]), (b + 'ssm_ba.weight', [E, 2 * nv]),
+              (b + 'ssm_norm.weight', [m['d_state']]), (b + 'ssm_out.weight', [value, E])]
+    X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+    T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
+          (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+          (b + 'ffn_gate_inp_shexp.weight', [E]), (b + 'ffn_gate_shexp.weight', [E, FS]),
+          (b + 'ffn_up_shexp.weight', [E, FS]), (b + 'ffn_down_shexp.weight', [FS, E])]
 
 
 def recurrent_tensor_list(p):
@@ -833,9 +866,13 @@ def recurrent_metadata(p, add):
                 add(a + '.attention.%s_lora_rank' % k, U32, r[n])
     if 'shortconv' in p:
         add(a + '.shortconv.l_cache', U32, p['shortconv'])
-    if a == 'jamba':
+    if a in ('jamba', 'qwen3next'):
         add(a + '.expert_count', U32, p['n_expert'])
         add(a + '.expert_used_count', U32, p['n_expert_used'])
+    if a == 'qwen3next':
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+        add(a + '.full_attention_interval', U32, p['full_attn_interval'])
     if a == 'nemotron_h':  # both: the MTP head's norm reads the plain one
         add(a + '.attention.layer_norm_epsilon', F32, p['eps'])
 

@@ -58,6 +58,7 @@ EXTRA = {
     'granitehybrid-small': [['-c', '8192', '-np', '3', '-fa', 'off']],
     'lfm2-1.2b': [['-c', '8192', '-ub', '256', '-np', '4']],
     'nemotron_h-small': [['-c', '8192', '-ctk', 'q8_0', '-ctv', 'q8_0']],
+    'qwen3next-small': [['-c', '8192', '-np', '4', '-fa', 'off']],
 }
 
 
