@@ -98,6 +98,16 @@ static const arch_row ARCHS[] = {
     {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0},
     {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0},
     {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0},
+    /* newer families of master's converter */
+    {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0},
+    {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0}, /* SWA (SmallThinker-21B) not modelled */
+    /* the experts are feed_forward_length wide */
+    {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
+     NO_GRAPH, 0, 0, false, 0},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* up, down */
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
     {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
     {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},

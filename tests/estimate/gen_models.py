@@ -260,6 +260,36 @@ PRESETS = {
         n_head=16, n_head_kv=4, rope_base=10000.0, eps=1e-5, tied=False, globals_first=True,
         types={'ffn_down': 'Q4_K', 'attn_v': 'Q4_K'},
         vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    # newer families of master's converter (their tensors as master's src/models/NAME.cpp loads them)
+    'ernie4_5-moe-small': dict(
+        arch='ernie4_5-moe', name='ERNIE-4.5-21B-A3B-like (4 layers)', ftype=15, ctx=131072, n_embd=2560, n_layer=4,
+        n_ff=12288, n_head=20, n_head_kv=4, head_dim=128, rope_base=500000.0, eps=1e-5, tied=False,
+        n_expert=64, n_expert_used=6, n_ff_exp=1536, n_ff_shexp=3072, n_dense_lead=1, moe_step=1,
+        vocab=dict(kind='bpe', pre='smollm', n=103424, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'smallthinker-4b': dict(
+        arch='smallthinker', name='SmallThinker-4B-A0.6B-like (8 layers)', ftype=15, ctx=32768, n_embd=1536, n_layer=8,
+        n_ff=768, n_head=12, n_head_kv=2, head_dim=128, rope_base=1500000.0, eps=1e-6, tied=False,
+        n_expert=32, n_expert_used=4, n_ff_exp=768,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'hunyuan-moe-small': dict(
+        arch='hunyuan-moe', name='Hunyuan-A13B-like (4 layers)', ftype=15, ctx=262144, n_embd=4096, n_layer=4,
+        n_ff=3072, n_head=32, n_head_kv=8, head_dim=128, rope_base=11158840.0, eps=1e-5, tied=True,
+        n_expert=64, n_expert_used=8, n_ff_exp=3072, n_ff_shexp=3072,
+        vocab=dict(kind='bpe', pre='smollm', n=128167, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'hunyuan-dense-1.8b': dict(
+        arch='hunyuan-dense', name='Hunyuan-1.8B-like (8 layers)', ftype=15, ctx=262144, n_embd=2048, n_layer=8,
+        n_ff=6144, n_head=16, n_head_kv=4, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=120818, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # up and down only (xIELU), q/k norms
+    'apertus-8b': dict(
+        arch='apertus', name='Apertus-8B-like (8 layers)', ftype=15, ctx=65536, n_embd=4096, n_layer=8, n_ff=21504,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=12000000.0, eps=1e-5, tied=False, no_gate=True,
+        vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     'gpt-oss-small': dict(
         arch='gpt-oss', name='gpt-oss-20b-like (4 layers)', ftype=38, ctx=131072, n_embd=2880, n_layer=4, n_ff=2880,
         n_head=64, n_head_kv=8, head_dim=64, rope_base=150000.0, eps=1e-5, swa=128, tied=False,
@@ -346,7 +376,8 @@ PRESETS = {
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
-              'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4')
+              'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4', 'ernie4_5-moe', 'smallthinker', 'hunyuan-moe',
+              'hunyuan-dense', 'apertus')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -646,7 +677,7 @@ def tensor_list(p):
                 T.append((b + 'attn_k.bias', [hd * HKV]))
                 T.append((b + 'attn_v.bias', [hd * HKV]))
             T.append((b + 'attn_output.weight', [hd * H, E]))
-            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1'):
+            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1', 'hunyuan-moe', 'hunyuan-dense', 'apertus'):
                 T.append((b + 'attn_q_norm.weight', [hd]))
                 T.append((b + 'attn_k_norm.weight', [hd]))
             if a in ('exaone4', 'glm4'):
@@ -710,6 +741,16 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FX * S]))
             T.append((b + 'ffn_up_shexp.weight', [E, FX * S]))
             T.append((b + 'ffn_down_shexp.weight', [FX * S, E]))
+        elif a == 'ernie4_5-moe' and i >= p['n_dense_lead']:
+            X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'exp_probs_b.bias', [X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
+            T.append((b + 'ffn_down_shexp.weight', [FS, E]))
+            T.append((b + 'ffn_up_shexp.weight', [E, FS]))
         elif a == 'deepseek2' and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
@@ -729,7 +770,8 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
-        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2'):
+        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2',
+                                         'smallthinker', 'hunyuan-moe'):
             X, FX = p['n_expert'], p.get('n_ff_exp', F)
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             if p.get('probs_bias'):
@@ -737,6 +779,10 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
             T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
             T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            if a == 'hunyuan-moe':  # the experts are n_ff wide, the shared one n_ff_shexp
+                FS = p['n_ff_shexp']
+                T += [(b + 'ffn_gate_shexp.weight', [E, FS]), (b + 'ffn_up_shexp.weight', [E, FS]),
+                      (b + 'ffn_down_shexp.weight', [FS, E])]
             if a == 'gpt-oss':
                 T.append((b + 'ffn_gate_inp.bias', [X]))
                 T.append((b + 'ffn_gate_exps.bias', [FX, X]))
@@ -912,6 +958,20 @@ def metadata(p):
         add(a + '.nextn_predict_layers', U32, p['nextn'])
     if a == 'minimax-m2':
         add(a + '.expert_gating_func', U32, 2)
+    if a in ('ernie4_5-moe', 'smallthinker', 'hunyuan-moe'):
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        if 'n_ff_shexp' in p:
+            add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+    if a == 'smallthinker':  # softmax (the converter writes it: master has no default)
+        add(a + '.expert_gating_func', U32, 1)
+    if a == 'ernie4_5-moe':
+        add(a + '.interleave_moe_layer_step', U32, p['moe_step'])
+        add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
+    if a == 'apertus':  # xIELU's constants (no architecture prefix in master's key names)
+        for k, v in (('alpha_n', 0.8), ('alpha_p', 0.8), ('beta', 0.5), ('eps', -1e-6)):
+            add('xielu.' + k, F32, v)
     if a == 'llama4':
         add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
         add(a + '.interleave_moe_layer_step', U32, p['moe_step'])
