@@ -345,12 +345,12 @@ static void check_master_case(json_t *c, const char *path) {
            (unsigned long long)rs);
     CHECKF(e.all.output == out, "%s: output %llu, master %llu", tag, (unsigned long long)e.all.output,
            (unsigned long long)out);
-    /* ernie4_5-moe and hunyuan-moe: master's buffer holds the logits above what the last expert layer
-     * left allocated (ernie: logits + 3 n_ff_exp n_expert_used floats a token), which the model does not
-     * follow (-15.4%, -22.3% at worst) */
+    /* ernie4_5-moe, exaone-moe and hunyuan-moe: master's buffer holds the logits above what the last
+     * expert layer left allocated (ernie: logits + 3 n_ff_exp n_expert_used floats a token), which the
+     * model does not follow (-15.4%, -15.6%, -22.3% at worst) */
     double tol = !strcmp(e.arch, "deepseek2")                          ? 0.15
                  : !strcmp(e.arch, "gpt-oss") && e.repack_isa == LGG_REPACK_NONE ? 0.20
-                 : !strcmp(e.arch, "ernie4_5-moe")                                ? 0.17
+                 : !strcmp(e.arch, "ernie4_5-moe") || !strcmp(e.arch, "exaone-moe") ? 0.17
                  : !strcmp(e.arch, "hunyuan-moe")                                 ? 0.25
                                                                                  : 0.10;
     CHECKF(!e.compute_exact && within(e.all.compute, comp, tol), "%s: compute %llu, master %llu", tag,
@@ -364,7 +364,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 308);
+    CHECK(json_array_size(cases) >= 318);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

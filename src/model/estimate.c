@@ -108,6 +108,11 @@ static const arch_row ARCHS[] = {
      NO_GRAPH, 0, 0, false, 0},
     {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
     {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* up, down */
+    {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0},
+    /* a sliding window of 128 on three layers of four by default */
+    {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
     {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
     {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},

@@ -290,6 +290,20 @@ PRESETS = {
         n_head=32, n_head_kv=8, head_dim=128, rope_base=12000000.0, eps=1e-5, tied=False, no_gate=True,
         vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Ling-mini-2.0-like: attn_qkv fused, q/k norms, a dense first layer, 256 experts with a shared one
+    'bailingmoe2-small': dict(
+        arch='bailingmoe2', name='Ling-mini-2.0-like (4 layers)', ftype=15, ctx=32768, n_embd=2048, n_layer=4,
+        n_ff=5120, n_head=16, n_head_kv=4, head_dim=128, rope_base=600000.0, eps=1e-6, tied=False,
+        n_expert=256, n_expert_used=8, n_ff_exp=512, n_expert_shared=1, n_dense_lead=1,
+        vocab=dict(kind='bpe', pre='smollm', n=157184, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # K-EXAONE-like: sliding window of 128 on three layers of four, q/k norms, experts with a shared one
+    'exaone-moe-small': dict(
+        arch='exaone-moe', name='K-EXAONE-like (8 layers)', ftype=15, ctx=262144, n_embd=3072, n_layer=8,
+        n_ff=12288, n_head=32, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-5, tied=False, swa=128,
+        n_expert=64, n_expert_used=8, n_ff_exp=1536, n_ff_shexp=1536, n_expert_shared=1, n_dense_lead=1,
+        vocab=dict(kind='bpe', pre='smollm', n=153600, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     'gpt-oss-small': dict(
         arch='gpt-oss', name='gpt-oss-20b-like (4 layers)', ftype=38, ctx=131072, n_embd=2880, n_layer=4, n_ff=2880,
         n_head=64, n_head_kv=8, head_dim=64, rope_base=150000.0, eps=1e-5, swa=128, tied=False,
@@ -377,7 +391,7 @@ NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
               'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4', 'ernie4_5-moe', 'smallthinker', 'hunyuan-moe',
-              'hunyuan-dense', 'apertus')
+              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -668,7 +682,12 @@ def tensor_list(p):
             T.append((b + 'attn_norm.bias', [E]))
             nongated_layer(p, T, b, E, F, H, HKV, hd)
             continue
-        if a in ('llama', 'qwen2', 'gemma2', 'qwen2moe') + LLAMA_LIKE:
+        if a == 'bailingmoe2':  # one fused attn_qkv
+            T.append((b + 'attn_qkv.weight', [E, hd * H + 2 * hd * HKV]))
+            T.append((b + 'attn_output.weight', [hd * H, E]))
+            T.append((b + 'attn_q_norm.weight', [hd]))
+            T.append((b + 'attn_k_norm.weight', [hd]))
+        elif a in ('llama', 'qwen2', 'gemma2', 'qwen2moe') + LLAMA_LIKE:
             T.append((b + 'attn_q.weight', [E, hd * H]))
             T.append((b + 'attn_k.weight', [E, hd * HKV]))
             T.append((b + 'attn_v.weight', [E, hd * HKV]))
@@ -677,7 +696,8 @@ def tensor_list(p):
                 T.append((b + 'attn_k.bias', [hd * HKV]))
                 T.append((b + 'attn_v.bias', [hd * HKV]))
             T.append((b + 'attn_output.weight', [hd * H, E]))
-            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1', 'hunyuan-moe', 'hunyuan-dense', 'apertus'):
+            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1', 'hunyuan-moe', 'hunyuan-dense', 'apertus',
+                     'exaone-moe'):
                 T.append((b + 'attn_q_norm.weight', [hd]))
                 T.append((b + 'attn_k_norm.weight', [hd]))
             if a in ('exaone4', 'glm4'):
@@ -751,6 +771,13 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
+        elif a in ('bailingmoe2', 'exaone-moe') and i >= p['n_dense_lead']:
+            X, FX = p['n_expert'], p['n_ff_exp']
+            FS = p.get('n_ff_shexp', FX * p['n_expert_shared'])
+            T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'exp_probs_b.bias', [X]),
+                  (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
+                  (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'ffn_gate_shexp.weight', [E, FS]),
+                  (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])]
         elif a == 'deepseek2' and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
@@ -966,6 +993,19 @@ def metadata(p):
             add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
     if a == 'smallthinker':  # softmax (the converter writes it: master has no default)
         add(a + '.expert_gating_func', U32, 1)
+    if a in ('bailingmoe2', 'exaone-moe'):
+        add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        if 'n_ff_shexp' in p:
+            add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+        add(a + '.expert_shared_count', U32, p['n_expert_shared'])
+        add(a + '.expert_weights_scale', F32, 1.0)
+        add(a + '.expert_weights_norm', BOOL, True)
+        add(a + '.expert_gating_func', U32, 2)
+    if a == 'exaone-moe':
+        add(a + '.attention.sliding_window', U32, p['swa'])
     if a == 'ernie4_5-moe':
         add(a + '.interleave_moe_layer_step', U32, p['moe_step'])
         add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
