@@ -135,7 +135,6 @@ static const arch_row ARCHS[] = {
     {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
      LAYERS_NEMOTRON},
-    {"plamo2", FAM_MAMBA, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL},
 };

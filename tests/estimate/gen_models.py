@@ -376,13 +376,6 @@ PRESETS = {
         ssm=dict(d_conv=4, d_inner=8192, d_state=128, dt_rank=128, n_group=8),
         vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
-    # PLaMo-2-1B-like: Mamba layers (dt_dim = max(64, n_embd / 16)), attention on one layer of two, gate and up fused
-    'plamo2-1b': dict(
-        arch='plamo2', name='PLaMo-2-1B-like', ftype=15, ctx=4096, n_embd=2048, n_layer=16, n_ff=8192,
-        n_head=16, n_head_kv=[0, 1] * 8, head_dim=128, rope_base=10000.0, eps=1e-6, tied=True,
-        ssm=dict(d_conv=4, d_inner=4096, d_state=64, dt_rank=32, n_group=0),
-        vocab=dict(kind='bpe', pre='smollm', n=100000, n_front=17, bos=1, eos=2, add_bos=False,
-                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     # Qwen3-Next-80B-A3B-like: gated delta-net layers, full attention every 4th, experts with a shared one
     # (64 experts, not 512: master's CPU_REPACK copy would take gigabytes)
     'qwen3next-small': dict(
@@ -503,7 +496,7 @@ def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
 RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h',
-             'qwen3next', 'plamo2')
+             'qwen3next')
 
 
 def per_layer(v, i):
@@ -602,9 +595,6 @@ def recurrent_layer(p, T, b, i):
     if a == 'qwen3next':
         qwen3next_layer(p, T, b, i)
         return
-    if a == 'plamo2':
-        plamo2_layer(p, T, b, i)
-        return
     if a in ('mamba', 'mamba2'):
         mamba_layer(p, T, b, a == 'mamba2')
         return
@@ -649,23 +639,6 @@ def qwen3next_layer(p, T, b, i):
           (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
           (b + 'ffn_gate_inp_shexp.weight', [E]), (b + 'ffn_gate_shexp.weight', [E, FS]),
           (b + 'ffn_up_shexp.weight', [E, FS]), (b + 'ffn_down_shexp.weight', [FS, E])]
-
-
-def plamo2_layer(p, T, b, i):
-    """A PLaMo 2 block after attn_norm (master's src/models/plamo2.cpp)."""
-    E, H, hkv, hd, m, F = p['n_embd'], p['n_head'], per_layer(p['n_head_kv'], i), p['head_dim'], p['ssm'], p['n_ff']
-    DI, DS, R = m['d_inner'], m['d_state'], m['dt_rank']
-    dt = max(64, E // 16)
-    if hkv == 0:
-        T += [(b + 'ssm_in.weight', [E, 2 * DI]), (b + 'ssm_conv1d.weight', [m['d_conv'], DI]),
-              (b + 'ssm_x.weight', [DI, dt + 2 * DS]), (b + 'ssm_dt.weight', [dt, R]), (b + 'ssm_dt.bias', [R]),
-              (b + 'ssm_a', [R]), (b + 'ssm_d', [R]), (b + 'ssm_out.weight', [DI, E]), (b + 'ssm_dt_norm', [dt]),
-              (b + 'ssm_b_norm', [DS]), (b + 'ssm_c_norm', [DS])]
-    else:
-        T += [(b + 'attn_qkv.weight', [E, hd * (H + 2 * hkv)]), (b + 'attn_q_norm.weight', [hd, H]),
-              (b + 'attn_k_norm.weight', [hd, hkv]), (b + 'attn_output.weight', [H * hd, E])]
-    T += [(b + 'post_attention_norm', [E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_down.weight', [F, E]),
-          (b + 'ffn_up.weight', [E, 2 * F]), (b + 'post_ffw_norm', [E])]
 
 
 def recurrent_tensor_list(p):

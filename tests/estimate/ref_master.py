@@ -59,7 +59,6 @@ EXTRA = {
     'lfm2-1.2b': [['-c', '8192', '-ub', '256', '-np', '4']],
     'nemotron_h-small': [['-c', '8192', '-ctk', 'q8_0', '-ctv', 'q8_0']],
     'qwen3next-small': [['-c', '8192', '-np', '4', '-fa', 'off']],
-    'plamo2-1b': [['-c', '4096', '-np', '3', '-ctk', 'q8_0']],
     'ernie4_5-moe-small': [['-c', '8192', '-fa', 'off', '-ub', '256']],
     'hunyuan-moe-small': [['-c', '8192', '-np', '2', '-fa', 'off']],
 }
