@@ -333,16 +333,25 @@ static void check_master_case(json_t *c, const char *path) {
     CHECKF(st == LGG_OK, "%s: %s", tag, err.message);
     if (st != LGG_OK) return;
     uint64_t repack = 0, kv = buffers(b, "kv.", "", NULL), out = buffers(b, "output.", "", NULL);
+    uint64_t rs = buffers(b, "rs.", "", NULL); /* recurrent states (RS buffer): counted in K and V */
     uint64_t w = buffers(b, "model.", "CPU_REPACK", &repack), comp = buffers(b, "compute.", "", NULL);
     CHECKF(e.all.weights == w && e.repack == repack, "%s: weights %llu (repack %llu), master %llu (%llu)", tag,
            (unsigned long long)e.all.weights, (unsigned long long)e.repack, (unsigned long long)w,
            (unsigned long long)repack);
-    CHECKF(e.all.kv_k + e.all.kv_v == kv, "%s: KV %llu, master %llu", tag,
-           (unsigned long long)(e.all.kv_k + e.all.kv_v), (unsigned long long)kv);
+    CHECKF(e.all.kv_k + e.all.kv_v == kv + rs, "%s: KV %llu, master %llu", tag,
+           (unsigned long long)(e.all.kv_k + e.all.kv_v), (unsigned long long)(kv + rs));
+    CHECKF(e.state_r + e.state_s == rs && (rs != 0) == (e.n_recurrent_layers != 0), "%s: states %llu in %u layers, "
+           "master %llu", tag, (unsigned long long)(e.state_r + e.state_s), e.n_recurrent_layers,
+           (unsigned long long)rs);
     CHECKF(e.all.output == out, "%s: output %llu, master %llu", tag, (unsigned long long)e.all.output,
            (unsigned long long)out);
+    /* ernie4_5-moe, exaone-moe and hunyuan-moe: master's buffer holds the logits above what the last
+     * expert layer left allocated (ernie: logits + 3 n_ff_exp n_expert_used floats a token), which the
+     * model does not follow (-15.4%, -15.6%, -22.3% at worst) */
     double tol = !strcmp(e.arch, "deepseek2")                          ? 0.15
                  : !strcmp(e.arch, "gpt-oss") && e.repack_isa == LGG_REPACK_NONE ? 0.20
+                 : !strcmp(e.arch, "ernie4_5-moe") || !strcmp(e.arch, "exaone-moe") ? 0.17
+                 : !strcmp(e.arch, "hunyuan-moe")                                 ? 0.25
                                                                                  : 0.10;
     CHECKF(!e.compute_exact && within(e.all.compute, comp, tol), "%s: compute %llu, master %llu", tag,
            (unsigned long long)e.all.compute, (unsigned long long)comp);
@@ -355,7 +364,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 156);
+    CHECK(json_array_size(cases) >= 318);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));
@@ -907,11 +916,72 @@ TEST(estimate_arch_families) {
     CHECK_EQ_U(e.all.kv_v, 2ull * 16 * 16 * 3 * 4);
     CHECK(est("mamba", "context_length=2048;embedding_length=8;block_count=2;ssm.conv_kernel=4", &p, &e, &err) ==
           LGG_ERR_NOT_FOUND);
-    /* rwkv6: token_shift_count (default 2) * n_embd and n_embd * wkv_head_size */
-    REQUIRE(est("rwkv6", "context_length=2048;embedding_length=8;block_count=2;wkv_head_size=4", &p, &e, &err) ==
+    /* rwkv6: token_shift_count (default 2) * n_embd and n_embd * wkv.head_size (llama.cpp's key) */
+    REQUIRE(est("rwkv6", "context_length=2048;embedding_length=8;block_count=2;wkv.head_size=4", &p, &e, &err) ==
             LGG_OK);
     CHECK_EQ_U(e.all.kv_k, 2ull * 2 * 8 * 3 * 4);
     CHECK_EQ_U(e.all.kv_v, 2ull * 8 * 4 * 3 * 4);
+    CHECK(e.state_r == e.all.kv_k && e.state_s == e.all.kv_v && e.n_recurrent_layers == 2 && e.rs_size == 3);
+    CHECK(est("rwkv6", "context_length=2048;embedding_length=8;block_count=2;wkv_head_size=4", &p, &e, &err) ==
+          LGG_ERR_NOT_FOUND);
+    /* mamba2: the conv state also holds B and C, 2 * n_group * d_state columns */
+    REQUIRE(est("mamba2", "context_length=2048;embedding_length=8;block_count=2;ssm.conv_kernel=4;ssm.inner_size=16;"
+                          "ssm.state_size=8;ssm.group_count=2",
+                &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.all.kv_k, 2ull * 3 * (16 + 2 * 2 * 8) * 3 * 4);
+    CHECK_EQ_U(e.all.kv_v, 2ull * 8 * 16 * 3 * 4);
+    /* hybrids: a KV cache (of the types asked) where head_count_kv is not 0, a state elsewhere */
+    lgg_estimate_params_init(&p);
+    p.n_seq_max = 2;
+    const char *jamba = "context_length=2048;embedding_length=8;block_count=3;attention.head_count=2;"
+                        "attention.head_count_kv=[0,1,0];ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4";
+    REQUIRE(est("jamba", jamba, &p, &e, &err) == LGG_OK);
+    CHECK(!e.recurrent && e.n_recurrent_layers == 2 && e.rs_size == 2 && e.kv_size == 4096);
+    CHECK_EQ_U(e.state_r, 2ull * 3 * 16 * 2 * 4);
+    CHECK_EQ_U(e.all.kv_k, 1ull * 4 * 4096 * 2 + e.state_r);
+    CHECK_EQ_U(e.all.kv_v, 1ull * 4 * 4096 * 2 + 2ull * 4 * 16 * 2 * 4);
+    /* lfm2: the short convolution's state only, n_embd * (l_cache - 1) */
+    REQUIRE(est("lfm2", "context_length=2048;embedding_length=8;block_count=3;attention.head_count=2;"
+                        "attention.head_count_kv=[0,1,0];shortconv.l_cache=3",
+                &p, &e, &err) == LGG_OK);
+    CHECK(e.state_r == 2ull * 8 * 2 * 2 * 4 && e.state_s == 0);
+    /* nemotron_h: FFN layers (feed_forward_length not 0) hold neither */
+    REQUIRE(est("nemotron_h", "context_length=2048;embedding_length=8;block_count=3;attention.head_count=2;"
+                              "attention.head_count_kv=[0,1,0];feed_forward_length=[0,0,32];ssm.conv_kernel=4;"
+                              "ssm.inner_size=16;ssm.state_size=4;ssm.group_count=1",
+                &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 1 && e.state_s == 4ull * 16 * 2 * 4);
+    CHECK_EQ_U(e.all.kv_v, 1ull * 4 * 4096 * 2 + e.state_s);
+    /* falcon-h1: every layer both */
+    REQUIRE(est("falcon-h1", "context_length=2048;embedding_length=8;block_count=2;attention.head_count=2;"
+                             "ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4;ssm.group_count=1",
+                &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 2 && e.all.kv_v == 2 * (2ull * 4 * 4096 * 2) + e.state_s);
+    /* qwen3next: attention every full_attention_interval-th layer (4 by default), or as
+     * attention.recurrent_layers says */
+    const char *q3n = "context_length=2048;embedding_length=8;block_count=8;attention.head_count=2;"
+                      "ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4;ssm.group_count=2";
+    REQUIRE(est("qwen3next", q3n, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 6 && e.all.kv_k == 2 * (2ull * 4 * 4096 * 2) + e.state_r);
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s;full_attention_interval=2", q3n);
+    REQUIRE(est("qwen3next", spec, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 4);
+    snprintf(spec, sizeof spec, "%s;attention.recurrent_layers=[1,1,1,1,1,1,1,0]", q3n);
+    REQUIRE(est("qwen3next", spec, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 7);
+    snprintf(spec, sizeof spec, "%s;full_attention_interval=0", q3n);
+    CHECK(est("qwen3next", spec, &p, &e, &err) == LGG_ERR_INVALID);
+    /* master takes up to 1024 experts, b4747 256 */
+    snprintf(spec, sizeof spec, "%s;expert_count=512;expert_used_count=10", q3n);
+    CHECK(est("qwen3next", spec, &p, &e, &err) == LGG_ERR_INVALID);
+    p.target = LGG_ESTIMATE_MASTER;
+    CHECK(est("qwen3next", spec, &p, &e, &err) == LGG_OK);
+    p.target = LGG_ESTIMATE_B4747;
+    CHECK(est("jamba", "context_length=2048;embedding_length=8;block_count=3;attention.head_count=2;"
+                       "attention.head_count_kv=0;ssm.conv_kernel=4;ssm.inner_size=16;ssm.state_size=4",
+              &p, &e, &err) == LGG_ERR_INVALID);
+    lgg_estimate_params_init(&p);
     /* MoE: experts change the compute buffer, not the cache */
     lgg_estimate_params_init(&p);
     lgg_estimate dense;

@@ -382,6 +382,10 @@ static void json_settings(FILE *o, const lgg_estimate *e) {
     if (e->target == LGG_ESTIMATE_MASTER)
         fprintf(o, ", \"target\": \"master\", \"repack\": %llu, \"kv_size_swa\": %u, \"n_swa_layers\": %u",
                 (unsigned long long)e->repack, e->kv_size_swa, e->n_swa_layers);
+    /* added: recurrent and hybrid models' states (in kv_cache's k and v) */
+    if (e->n_recurrent_layers)
+        fprintf(o, ", \"recurrent_layers\": %u, \"rs_size\": %u, \"state_r\": %llu, \"state_s\": %llu",
+                e->n_recurrent_layers, e->rs_size, (unsigned long long)e->state_r, (unsigned long long)e->state_s);
     fputc('}', o);
 }
 
@@ -425,6 +429,10 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
                  (double)e->adapters_host / 1048576.0);
     if (e->recurrent)
         snprintf(out[n++], NOTE_CAP, "recurrent model: the cache holds one state per sequence, whatever the context");
+    else if (e->n_recurrent_layers)
+        snprintf(out[n++], NOTE_CAP, "hybrid model: K and V include the recurrent states of %u layers (%.2f MiB, one "
+                 "per sequence, whatever the context)", e->n_recurrent_layers,
+                 (double)(e->state_r + e->state_s) / 1048576.0);
     /* the context asked for (a fitted one has its own note) */
     if (!fitted && e->n_ctx_train && e->n_ctx > e->n_ctx_train)
         snprintf(out[n++], NOTE_CAP, "-c %u is past the model's training context (%u): llama.cpp runs it, the model was "

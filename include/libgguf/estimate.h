@@ -103,7 +103,8 @@ typedef struct lgg_estimate_part {
 typedef struct lgg_estimate {
     char arch[32];            /* general.architecture (cut at 31 bytes) */
     bool arch_known;          /* false: only the weights are filled (see lgg_estimate_model) */
-    bool recurrent;           /* mamba/rwkv: fixed-size state instead of a KV cache */
+    bool recurrent;           /* mamba/rwkv: fixed-size state instead of a KV cache (hybrids: false, and
+                                 n_recurrent_layers says which layers have a state) */
     /* Settings as llama.cpp uses them. */
     uint32_t n_ctx;           /* padded to a multiple of 32, or of 256 with flash attention */
     uint32_t n_ctx_train;     /* the model's context_length */
@@ -145,6 +146,12 @@ typedef struct lgg_estimate {
     /* Added: of the weights above, the bytes of the LoRA adapters and control vectors */
     uint64_t adapters_host;
     uint64_t adapters_devices[LGG_ESTIMATE_MAX_DEVICES];
+    /* Added: recurrent states (llama_memory_recurrent, alone or in a hybrid's llama_memory_hybrid): of
+     * kv_k and kv_v above, the bytes of the R states (conv, token shift) and of the S states (SSM, WKV),
+     * F32, rs_size rows (one per sequence, whatever the context) in each of n_recurrent_layers layers. */
+    uint64_t state_r, state_s;
+    uint32_t n_recurrent_layers;
+    uint32_t rs_size;
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,

@@ -15,8 +15,9 @@
 
 /* llama.cpp's LLAMA_MAX_LAYERS: a larger block_count is refused there too. */
 #define MAX_LAYERS 512u
-/* llama.cpp's LLAMA_MAX_EXPERTS (it asserts on more). */
+/* llama.cpp's LLAMA_MAX_EXPERTS (it asserts on more): b4747's, and master's (Qwen3-Next has 512) */
 #define MAX_EXPERTS 256u
+#define MAX_EXPERTS_MASTER 1024u
 /* GGML_KQ_MASK_PAD: the mask's row count and the smallest n_batch. */
 #define KQ_MASK_PAD 64u
 /* Tensor alignment of ggml's CPU buffers. */
@@ -25,7 +26,16 @@
  * device's storage-buffer offset alignment (16 to 256) */
 #define DEV_ALIGN 128u
 
-enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV };
+/* The recurrent state's shape: none (attention only), Mamba's (conv and SSM states), RWKV's (token shift
+ * and WKV states), LFM2's short convolution (a conv state alone). */
+enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV };
+/* Which layers of a recurrent or hybrid model hold a recurrent state, and which an attention KV cache
+ * (llama_memory_hybrid's filters): every layer a state (mamba, rwkv); a state where head_count_kv is 0, the
+ * cache elsewhere (jamba, granitehybrid, lfm2); both in every layer (falcon-h1); a state where head_count_kv
+ * and feed_forward_length are 0, the cache where only the FFN size is 0, neither in FFN layers (nemotron_h). */
+enum { LAYERS_STATE, LAYERS_KV0, LAYERS_BOTH, LAYERS_NEMOTRON, LAYERS_INTERVAL };
+/* LAYERS_INTERVAL (qwen3next): attention every full_attention_interval-th layer (default 4), or where
+ * attention.recurrent_layers says 0; the multi-token-prediction layers have neither. */
 enum { FFN_GATED, FFN_FUSED_UP }; /* gate+up+down, or one up of 2*n_ff (phi3) */
 #define NO_GRAPH (-1)
 
@@ -48,55 +58,85 @@ typedef struct arch_row {
                               full-size cache in master too */
     bool nextn_skipped;    /* master loads none of the last nextn_predict_layers layers' tensors (the
                               multi-token-prediction layers; their KV cache is kept) */
+    uint8_t layers;        /* LAYERS_*: for a family other than FAM_ATTN, which layers are recurrent */
 } arch_row;
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0},
     {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     true},
-    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true},
+     true, 0},
+    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0},
     {"minimax-m2", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false},
+     false, 0},
     /* chunked attention on three layers of four, 8192 by default: the same cache as a sliding window */
     {"llama4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 8192, 4,
-     false},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false},
+     false, 0},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0},
+    /* newer families of master's converter */
+    {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0},
+    {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0}, /* SWA (SmallThinker-21B) not modelled */
+    /* the experts are feed_forward_length wide */
+    {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
+     NO_GRAPH, 0, 0, false, 0},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* up, down */
+    {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0},
+    /* a sliding window of 128 on three layers of four by default */
+    {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    /* recurrent: a state per sequence in every layer */
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    /* hybrid: a KV cache for the attention layers, a state for the others */
+    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0},
+    {"granitehybrid", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
+     NO_GRAPH, 0, 0, false, LAYERS_KV0},
+    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0},
+    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH},
+    {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
+     LAYERS_NEMOTRON},
+    {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -118,12 +158,17 @@ typedef struct facts {
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t n_nextn;                  /* nextn_predict_layers (rows with nextn_skipped) */
-    uint32_t d_conv, d_inner, d_state; /* mamba */
+    uint32_t d_conv, d_inner, d_state, n_group, dt_rank; /* mamba (mamba2: n_group) */
     uint32_t wkv_head, token_shift;    /* rwkv */
+    uint32_t l_cache;                  /* lfm2's short convolution */
+    uint32_t attn_interval;            /* LAYERS_INTERVAL: every attn_interval-th layer has attention */
+    lgg_value recr_layers;             /* ... or this per-layer array (has_recr_layers) says which do not */
+    bool has_recr_layers;
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
     const lgg_allocator *alloc; /* the caller's (lgg_estimate_params.allocator) */
+    uint32_t target;            /* the params' target: what llama.cpp accepts */
 } facts;
 
 void lgg_estimate_params_init(lgg_estimate_params *p) {
@@ -209,15 +254,19 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     m->has_head = true;
     lgg_status st = check_layers(m, "attention.head_count", &m->head, &lo, &hi, err);
     if (st) return st;
-    if (lo == 0)
+    if (lo == 0 && (m->row->family == FAM_ATTN || hi == 0)) /* a hybrid's recurrent layers may have none */
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count"), "%s.attention.head_count is 0", m->arch);
     if (get_key(f, m, "attention.head_count_kv", &m->head_kv) != LGG_OK) m->head_kv = m->head;
     st = check_layers(m, "attention.head_count_kv", &m->head_kv, &lo_kv, &hi_kv, err);
     if (st) return st;
-    if (lo_kv == 0)
+    if (lo_kv == 0 && m->row->family == FAM_ATTN) /* a hybrid's recurrent layers have none */
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s.attention.head_count_kv is 0", m->arch);
+    if (hi_kv == 0)
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s: no layer has attention heads",
+                         m->arch);
     /* llama.cpp derives the head size from the first layer's head count */
     uint32_t h0 = layer_u32(&m->head, 0);
+    if (h0 == 0) h0 = hi;
     uint32_t def = m->n_embd / h0;
     if ((st = get_u32(f, m, "attention.key_length", false, def, &m->head_k, err)) ||
         (st = get_u32(f, m, "attention.value_length", false, def, &m->head_v, err)))
@@ -261,9 +310,10 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     if ((st = get_u32(f, m, "expert_count", false, 0, &m->n_expert, err)) ||
         (st = get_u32(f, m, "expert_used_count", false, 0, &m->n_expert_used, err)))
         return st;
-    if (m->n_expert > MAX_EXPERTS)
+    const uint32_t max_experts = m->target == LGG_ESTIMATE_MASTER ? MAX_EXPERTS_MASTER : MAX_EXPERTS;
+    if (m->n_expert > max_experts)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.expert_count %u exceeds llama.cpp's %u experts",
-                         m->arch, m->n_expert, MAX_EXPERTS);
+                         m->arch, m->n_expert, max_experts);
     if (m->n_expert_used > m->n_expert || (m->n_expert > 0 && m->n_expert_used == 0))
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: expert_used_count %u with expert_count %u",
                          m->arch, m->n_expert_used, m->n_expert);
@@ -284,21 +334,90 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
 
 static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
     lgg_status st;
+    if (m->row->layers == LAYERS_INTERVAL) {
+        if ((st = get_u32(f, m, "full_attention_interval", false, 4, &m->attn_interval, err))) return st;
+        if (m->attn_interval == 0)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "full_attention_interval"), "%s.full_attention_interval is 0",
+                             m->arch);
+        m->has_recr_layers = get_key(f, m, "attention.recurrent_layers", &m->recr_layers) == LGG_OK &&
+                             m->recr_layers.type == LGG_VT_ARRAY;
+        if (m->has_recr_layers && m->recr_layers.count < m->n_layer)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.recurrent_layers"),
+                             "%s.attention.recurrent_layers has %llu elements for %u layers", m->arch,
+                             (unsigned long long)m->recr_layers.count, m->n_layer);
+    }
     if (m->row->family == FAM_MAMBA) {
         if ((st = get_u32(f, m, "ssm.conv_kernel", true, 0, &m->d_conv, err)) ||
             (st = get_u32(f, m, "ssm.inner_size", true, 0, &m->d_inner, err)) ||
-            (st = get_u32(f, m, "ssm.state_size", true, 0, &m->d_state, err)))
+            (st = get_u32(f, m, "ssm.state_size", true, 0, &m->d_state, err)) ||
+            (st = get_u32(f, m, "ssm.group_count", false, 0, &m->n_group, err)) ||
+            (st = get_u32(f, m, "ssm.time_step_rank", false, 0, &m->dt_rank, err)))
             return st;
         if (m->d_inner == 0 || m->d_state == 0)
             return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s: ssm.inner_size or ssm.state_size is 0",
                              m->arch);
         return LGG_OK;
     }
-    if ((st = get_u32(f, m, "wkv_head_size", true, 0, &m->wkv_head, err)) ||
+    if (m->row->family == FAM_SHORTCONV) {
+        if ((st = get_u32(f, m, "shortconv.l_cache", true, 0, &m->l_cache, err))) return st;
+        if (m->l_cache == 0) return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.shortconv.l_cache is 0", m->arch);
+        return LGG_OK;
+    }
+    if ((st = get_u32(f, m, "wkv.head_size", true, 0, &m->wkv_head, err)) ||
         (st = get_u32(f, m, "token_shift_count", false, 2, &m->token_shift, err)))
         return st;
-    if (m->wkv_head == 0) return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.wkv_head_size is 0", m->arch);
+    if (m->wkv_head == 0) return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.wkv.head_size is 0", m->arch);
     return LGG_OK;
+}
+
+/* A layer's feed-forward size (0 without the key). */
+static uint32_t layer_ff(const facts *m, uint32_t il) { return m->has_ff ? layer_u32(&m->ff, il) : 0; }
+
+/* qwen3next's layer il: recurrent (1), attention (0), or a multi-token-prediction one (2). */
+static int interval_layer(const facts *m, uint32_t il) {
+    if (il >= m->n_layer - m->n_nextn) return 2;
+    if (!m->has_recr_layers) return (il + 1) % m->attn_interval != 0;
+    lgg_value e;
+    bool b = false;
+    uint64_t x = 0;
+    if (lgg_array_get(&m->recr_layers, il, &e) != LGG_OK) return 0;
+    return lgg_value_bool(&e, &b) == LGG_OK ? b : lgg_value_uint(&e, &x) == LGG_OK && x != 0;
+}
+
+/* Layer il holds a recurrent state (llama_hparams::is_recr and the hybrid memory's filter). */
+static bool layer_recurrent(const facts *m, uint32_t il) {
+    if (m->row->family == FAM_ATTN) return false;
+    switch (m->row->layers) {
+    case LAYERS_INTERVAL: return interval_layer(m, il) == 1;
+    case LAYERS_KV0: return layer_u32(&m->head_kv, il) == 0;
+    case LAYERS_NEMOTRON: return layer_u32(&m->head_kv, il) == 0 && layer_ff(m, il) == 0;
+    default: return true;
+    }
+}
+
+/* Layer il has attention, and a KV cache. */
+static bool layer_attention(const facts *m, uint32_t il) {
+    if (m->row->family == FAM_ATTN) return true;
+    switch (m->row->layers) {
+    case LAYERS_KV0: return layer_u32(&m->head_kv, il) != 0;
+    case LAYERS_BOTH: return true;
+    case LAYERS_NEMOTRON: return layer_u32(&m->head_kv, il) != 0 && layer_ff(m, il) == 0;
+    case LAYERS_INTERVAL: return interval_layer(m, il) == 0;
+    default: return false;
+    }
+}
+
+/* The bytes of one sequence's R (conv, token shift) and S (SSM, WKV) states in one layer, as
+ * llama_hparams::n_embd_r and n_embd_s count them (F32). */
+static void state_row(const facts *m, uint64_t *r, uint64_t *s) {
+    if (m->row->family == FAM_RWKV) {
+        *r = (uint64_t)m->token_shift * m->n_embd, *s = (uint64_t)m->n_embd * m->wkv_head;
+    } else if (m->row->family == FAM_SHORTCONV) {
+        *r = (uint64_t)m->n_embd * (m->l_cache - 1), *s = 0;
+    } else {
+        *r = (uint64_t)(m->d_conv ? m->d_conv - 1 : 0) * ((uint64_t)m->d_inner + 2ull * m->n_group * m->d_state);
+        *s = (uint64_t)m->d_state * m->d_inner;
+    }
 }
 
 static uint64_t vocab_size(const lgg_file *f) {
@@ -308,12 +427,14 @@ static uint64_t vocab_size(const lgg_file *f) {
     return t >= 0 ? (uint64_t)lgg_tensor_at(f, (uint64_t)t)->ne[1] : 0;
 }
 
-static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts *m, lgg_error *err) {
+static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint32_t target, facts *m,
+                             lgg_error *err) {
     const lgg_file *f = files[0];
     lgg_value v;
     lgg_str s;
     memset(m, 0, sizeof *m);
     m->f = f;
+    m->target = target;
     if (lgg_get(f, "general.architecture", &v) != LGG_OK || lgg_value_string(&v, &s) != LGG_OK)
         return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET, "missing general.architecture (a string)");
     size_t n = s.len < sizeof m->arch - 1 ? (size_t)s.len : sizeof m->arch - 1;
@@ -343,11 +464,8 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, facts
     if (m->n_vocab == 0)
         return lgg__fail(err, LGG_ERR_NOT_FOUND, LGG_NO_OFFSET,
                          "no vocabulary size: tokenizer.ggml.tokens and token_embd.weight are missing");
-    if (m->row->family == FAM_ATTN) {
-        if ((st = attn_facts(f, m, err))) return st;
-    } else if ((st = recurrent_facts(f, m, err))) {
-        return st;
-    }
+    if ((m->row->family == FAM_ATTN || m->row->layers != LAYERS_STATE) && (st = attn_facts(f, m, err))) return st;
+    if (m->row->family != FAM_ATTN && (st = recurrent_facts(f, m, err))) return st;
     if ((st = ffn_facts(f, m, err))) return st;
     if (m->row->swa_period &&
         ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
@@ -405,7 +523,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_batch and n_ubatch cannot both be 0");
     if (p->n_batch == 0 && p->target == LGG_ESTIMATE_MASTER)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "n_batch cannot be 0");
-    bool recurrent = m->row->family != FAM_ATTN;
+    bool recurrent = m->row->family != FAM_ATTN && m->row->layers == LAYERS_STATE; /* no attention at all */
     bool master = e->target == LGG_ESTIMATE_MASTER;
     /* master's -fa auto turns it on where the CPU backend runs it, which is everywhere here */
     e->flash_attn = master ? !p->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
@@ -430,8 +548,14 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     uint32_t ub = p->n_ubatch ? p->n_ubatch : e->n_batch;
     e->n_ubatch = ub < e->n_batch ? ub : e->n_batch;
     e->n_seq_max = p->n_seq_max ? p->n_seq_max : 1;
+    if (master) { /* n_ctx_seq = pad(n_ctx / n_seq_max, 256) cells a sequence, n_ctx their sum */
+        uint64_t seq = e->n_ctx / e->n_seq_max, all;
+        all = (seq ? pad_up(seq, 256) : 256) * e->n_seq_max;
+        e->n_ctx = all > UINT32_MAX ? UINT32_MAX : (uint32_t)all;
+    }
     e->recurrent = recurrent;
     e->kv_size = recurrent ? e->n_seq_max : e->n_ctx;
+    e->rs_size = m->row->family != FAM_ATTN ? e->n_seq_max : 0; /* max(1, n_seq_max) state rows */
     if (e->target == LGG_ESTIMATE_MASTER && !recurrent) master_cells(m, p, e);
     else e->kv_size_swa = e->kv_size;
     e->type_k = recurrent ? LGG_TYPE_F32 : p->type_k;
@@ -452,7 +576,9 @@ static uint32_t tensor_layer(const facts *m, lgg_str name) {
     static const char *const input[] = {"token_embd.", "token_embd_norm.", "position_embd.", "token_types."};
     for (size_t i = 0; i < sizeof input / sizeof input[0]; i++) {
         size_t l = strlen(input[i]);
-        if (name.len >= l && !memcmp(name.ptr, input[i], l)) return UINT32_MAX;
+        if (name.len < l || memcmp(name.ptr, input[i], l)) continue;
+        /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
+        return i == 1 && m->row && !strcmp(m->row->name, "lfm2") ? m->n_layer : UINT32_MAX;
     }
     if (name.len > 4 && !memcmp(name.ptr, "blk.", 4)) {
         uint64_t il = 0;
@@ -739,25 +865,29 @@ static bool type_bytes(uint32_t type, uint64_t n1, uint64_t n2, uint64_t n3, uin
     return lgg_type_nbytes(type, n, out) == LGG_OK;
 }
 
+/* Each layer's KV cache (its attention layers'), and the recurrent states: R with K, S with V, F32, one row
+ * per sequence (llama_memory_recurrent, alone or in llama_memory_hybrid), in the layer's place. */
 static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
+    uint64_t r_row = 0, s_row = 0;
+    if (m->row->family != FAM_ATTN) state_row(m, &r_row, &s_row);
     for (uint32_t il = 0; il < m->n_layer; il++) {
-        uint64_t k_row, v_row, k, v;
-        if (m->row->family == FAM_ATTN) {
+        uint64_t k = 0, v = 0, r = 0, s = 0;
+        if (layer_attention(m, il)) {
             uint64_t hkv = layer_u32(&m->head_kv, il);
-            k_row = (uint64_t)m->head_k * hkv;
-            v_row = (uint64_t)m->head_v * hkv;
-        } else if (m->row->family == FAM_MAMBA) {
-            k_row = (uint64_t)(m->d_conv ? m->d_conv - 1 : 0) * m->d_inner;
-            v_row = (uint64_t)m->d_state * m->d_inner;
-        } else {
-            k_row = (uint64_t)m->token_shift * m->n_embd;
-            v_row = (uint64_t)m->n_embd * m->wkv_head;
+            uint32_t cells = is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
+            if (!type_bytes(e->type_k, (uint64_t)m->head_k * hkv, cells, 1, &k) ||
+                !type_bytes(e->type_v, (uint64_t)m->head_v * hkv, cells, 1, &v))
+                return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
         }
-        uint32_t cells = m->row->family == FAM_ATTN && is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
-        if (!type_bytes(e->type_k, k_row, cells, 1, &k) || !type_bytes(e->type_v, v_row, cells, 1, &v))
-            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
+        if (layer_recurrent(m, il)) {
+            if (!type_bytes(LGG_TYPE_F32, r_row, e->rs_size, 1, &r) || !type_bytes(LGG_TYPE_F32, s_row, e->rs_size, 1, &s))
+                return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the recurrent state's size overflows", il);
+            e->n_recurrent_layers++;
+        }
         lgg_estimate_part *part = part_of(e, lgg__kv_device(pl, il));
-        if (lgg__add_ovf(part->kv_k, k, &part->kv_k) || lgg__add_ovf(part->kv_v, v, &part->kv_v))
+        if (lgg__add_ovf(part->kv_k, k, &part->kv_k) || lgg__add_ovf(part->kv_v, v, &part->kv_v) ||
+            lgg__add_ovf(part->kv_k, r, &part->kv_k) || lgg__add_ovf(part->kv_v, s, &part->kv_v) ||
+            lgg__add_ovf(e->state_r, r, &e->state_r) || lgg__add_ovf(e->state_s, s, &e->state_s))
             return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the KV cache size overflows");
     }
     return LGG_OK;
@@ -783,27 +913,44 @@ static void take_max(acc *best, acc a) {
     if (a.v > best->v) best->v = a.v;
 }
 
-/* Peak of one layer's attention and FFN (see docs/estimate.md). */
+static acc ffn_peak(const facts *m, uint32_t il, uint64_t T, acc base, acc best);
+
+/* The tensors alive in a recurrent layer's mixer, beside the residual and the normed input (rough: in
+ * master's references the output's peak is larger; docs/estimate.md). */
+static void mixer_terms(const facts *m, const lgg_estimate *e, uint64_t T, acc *a) {
+    const uint64_t E = m->n_embd;
+    uint64_t r, s;
+    state_row(m, &r, &s);
+    term(a, 2, r + s, e->rs_size, 4);                  /* the states read and written */
+    if (m->row->family == FAM_RWKV) {
+        term(a, 14, E, T, 4);                          /* token shift, the mixes and projections */
+    } else if (m->row->family == FAM_SHORTCONV) {
+        term(a, 5, E, T, 4);                           /* in_proj (3E), the convolution's input and output */
+    } else {
+        const uint64_t conv = (uint64_t)m->d_inner + 2ull * m->n_group * m->d_state;
+        term(a, (uint64_t)m->d_inner + conv + m->dt_rank, T, 4, 1); /* in_proj */
+        term(a, 2, conv, T, 4);                        /* the convolution's input and output */
+        term(a, 2, m->d_inner, T, 4);                  /* the scan's output, gated */
+    }
+}
+
+/* Peak of one layer's attention (or recurrent mixer, or both) and FFN (see docs/estimate.md). */
 static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
     acc best = {0, false};
     acc base = {0, false};
-    const uint64_t E = m->n_embd, kv = e->kv_size, Tp = pad_up(T, KQ_MASK_PAD);
+    /* master: each sequence's stream of kv_size / n_seq_max cells attends its share of the batch */
+    const uint64_t E = m->n_embd, kv = e->target == LGG_ESTIMATE_MASTER ? e->kv_size / e->n_seq_max : e->kv_size;
+    const uint64_t Tp = pad_up(T, KQ_MASK_PAD);
     term(&base, 3, T, 4, 1);                           /* tokens, positions, output ids */
-    if (m->row->family == FAM_MAMBA) {
-        term(&base, 2, E, T, 4);                       /* residual, normed input */
-        term(&base, 6, m->d_inner, T, 4);              /* in_proj (x, z), conv, scan output, y */
-        term(&base, 2, m->d_state, m->d_inner, 4);     /* the states read and written */
-        return base;
-    }
-    if (m->row->family == FAM_RWKV) {
-        term(&base, 16, E, T, 4);                      /* token shift, the mixes and projections */
-        term(&base, 2, E, m->wkv_head, 4);             /* wkv state in and out */
-        return base;
-    }
-    term(&base, kv, Tp, e->flash_attn ? 6 : 4, 1);    /* KQ mask (f32, plus its f16 copy with FA) */
-    const uint64_t H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
+    if (!e->recurrent) term(&base, kv, Tp, e->flash_attn ? 6 : 4, 1); /* KQ mask (f32, plus its f16 copy with FA) */
     acc at = base;
     term(&at, 2, E, T, 4);                             /* residual, normed input */
+    if (layer_recurrent(m, il)) mixer_terms(m, e, T, &at);
+    if (!layer_attention(m, il)) {
+        take_max(&best, at);
+        return layer_ff(m, il) || (m->row->moe && m->n_expert) ? ffn_peak(m, il, T, base, best) : best;
+    }
+    const uint64_t H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
     term(&at, H, m->head_k, T, 4);                     /* Q */
     term(&at, H, m->head_v, T, 4);                     /* attention output */
     if (e->flash_attn) {
@@ -814,6 +961,13 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
     if (m->row->qkv_fused) term(&at, 2 * Hkv, m->head_k, T, 4); /* the fused output's K and V parts */
     if (m->row->mla) term(&at, H, 2 * (uint64_t)m->head_k + m->head_v, T, 4); /* decompressed K, V, K states */
     take_max(&best, at);
+    if (m->row->layers == LAYERS_NEMOTRON && !layer_ff(m, il)) return best; /* attention alone */
+    return ffn_peak(m, il, T, base, best);
+}
+
+/* The FFN's peak, or `best` when that is larger. */
+static acc ffn_peak(const facts *m, uint32_t il, uint64_t T, acc base, acc best) {
+    const uint64_t E = m->n_embd;
     acc ff = base;
     /* residual, normed input and (but for the fused up, whose halves are
      * copied out while it lives) the FFN output */
@@ -988,7 +1142,7 @@ static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_
         lgg_estimate_params_init(defaults);
         *p = defaults;
     }
-    lgg_status st = read_facts(files, n_files, m, err);
+    lgg_status st = read_facts(files, n_files, (*p)->target, m, err);
     m->alloc = (*p)->allocator;
     return st;
 }

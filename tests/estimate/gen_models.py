@@ -260,6 +260,50 @@ PRESETS = {
         n_head=16, n_head_kv=4, rope_base=10000.0, eps=1e-5, tied=False, globals_first=True,
         types={'ffn_down': 'Q4_K', 'attn_v': 'Q4_K'},
         vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    # newer families of master's converter (their tensors as master's src/models/NAME.cpp loads them)
+    'ernie4_5-moe-small': dict(
+        arch='ernie4_5-moe', name='ERNIE-4.5-21B-A3B-like (4 layers)', ftype=15, ctx=131072, n_embd=2560, n_layer=4,
+        n_ff=12288, n_head=20, n_head_kv=4, head_dim=128, rope_base=500000.0, eps=1e-5, tied=False,
+        n_expert=64, n_expert_used=6, n_ff_exp=1536, n_ff_shexp=3072, n_dense_lead=1, moe_step=1,
+        vocab=dict(kind='bpe', pre='smollm', n=103424, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'smallthinker-4b': dict(
+        arch='smallthinker', name='SmallThinker-4B-A0.6B-like (8 layers)', ftype=15, ctx=32768, n_embd=1536, n_layer=8,
+        n_ff=768, n_head=12, n_head_kv=2, head_dim=128, rope_base=1500000.0, eps=1e-6, tied=False,
+        n_expert=32, n_expert_used=4, n_ff_exp=768,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'hunyuan-moe-small': dict(
+        arch='hunyuan-moe', name='Hunyuan-A13B-like (4 layers)', ftype=15, ctx=262144, n_embd=4096, n_layer=4,
+        n_ff=3072, n_head=32, n_head_kv=8, head_dim=128, rope_base=11158840.0, eps=1e-5, tied=True,
+        n_expert=64, n_expert_used=8, n_ff_exp=3072, n_ff_shexp=3072,
+        vocab=dict(kind='bpe', pre='smollm', n=128167, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'hunyuan-dense-1.8b': dict(
+        arch='hunyuan-dense', name='Hunyuan-1.8B-like (8 layers)', ftype=15, ctx=262144, n_embd=2048, n_layer=8,
+        n_ff=6144, n_head=16, n_head_kv=4, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
+        vocab=dict(kind='bpe', pre='smollm', n=120818, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # up and down only (xIELU), q/k norms
+    'apertus-8b': dict(
+        arch='apertus', name='Apertus-8B-like (8 layers)', ftype=15, ctx=65536, n_embd=4096, n_layer=8, n_ff=21504,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=12000000.0, eps=1e-5, tied=False, no_gate=True,
+        vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Ling-mini-2.0-like: attn_qkv fused, q/k norms, a dense first layer, 256 experts with a shared one
+    'bailingmoe2-small': dict(
+        arch='bailingmoe2', name='Ling-mini-2.0-like (4 layers)', ftype=15, ctx=32768, n_embd=2048, n_layer=4,
+        n_ff=5120, n_head=16, n_head_kv=4, head_dim=128, rope_base=600000.0, eps=1e-6, tied=False,
+        n_expert=256, n_expert_used=8, n_ff_exp=512, n_expert_shared=1, n_dense_lead=1,
+        vocab=dict(kind='bpe', pre='smollm', n=157184, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # K-EXAONE-like: sliding window of 128 on three layers of four, q/k norms, experts with a shared one
+    'exaone-moe-small': dict(
+        arch='exaone-moe', name='K-EXAONE-like (8 layers)', ftype=15, ctx=262144, n_embd=3072, n_layer=8,
+        n_ff=12288, n_head=32, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-5, tied=False, swa=128,
+        n_expert=64, n_expert_used=8, n_ff_exp=1536, n_ff_shexp=1536, n_expert_shared=1, n_dense_lead=1,
+        vocab=dict(kind='bpe', pre='smollm', n=153600, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     'gpt-oss-small': dict(
         arch='gpt-oss', name='gpt-oss-20b-like (4 layers)', ftype=38, ctx=131072, n_embd=2880, n_layer=4, n_ff=2880,
         n_head=64, n_head_kv=8, head_dim=64, rope_base=150000.0, eps=1e-5, swa=128, tied=False,
@@ -268,12 +312,86 @@ PRESETS = {
                'attn_k': 'Q8_0', 'attn_v': 'Q8_0', 'attn_output': 'Q8_0', 'output': 'Q8_0', 'token_embd': 'Q8_0'},
         vocab=dict(kind='bpe', pre='smollm', n=49152, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # recurrent (llama_memory_recurrent: R and S state rows per sequence) and hybrid models
+    # (llama_memory_hybrid: a KV cache for the attention layers, states for the others)
+    'mamba-130m': dict(
+        arch='mamba', name='Mamba-130M-like', ftype=15, ctx=1048576, n_embd=768, n_layer=24, n_ff=0,
+        n_head=0, n_head_kv=0, rope_base=10000.0, eps=1e-5, tied=True,
+        ssm=dict(d_conv=4, d_inner=1536, d_state=16, dt_rank=48),
+        vocab=dict(kind='bpe', pre='smollm', n=50280, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'mamba2-370m': dict(
+        arch='mamba2', name='Mamba2-370M-like', ftype=15, ctx=1048576, n_embd=1024, n_layer=48, n_ff=0,
+        n_head=0, n_head_kv=0, rope_base=10000.0, eps=1e-5, tied=True,
+        ssm=dict(d_conv=4, d_inner=2048, d_state=128, dt_rank=32, n_group=1),
+        vocab=dict(kind='bpe', pre='smollm', n=50288, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'rwkv6-1.6b': dict(
+        arch='rwkv6', name='RWKV6-Finch-1.6B-like', ftype=15, ctx=1048576, n_embd=2048, n_layer=24, n_ff=7168,
+        n_head=0, n_head_kv=0, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        rwkv=dict(head_size=64, time_mix_extra_dim=32, time_decay_extra_dim=64, rescale=6),
+        vocab=dict(kind='bpe', pre='smollm', n=65536, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    'rwkv7-0.4b': dict(
+        arch='rwkv7', name='RWKV7-Goose-0.4B-like', ftype=15, ctx=1048576, n_embd=1024, n_layer=24, n_ff=4096,
+        n_head=0, n_head_kv=0, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        rwkv=dict(head_size=64, decay_lora=64, iclr_lora=64, value_res_mix_lora=32, gate_lora=128),
+        vocab=dict(kind='bpe', pre='smollm', n=65536, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Jamba-like: attention on one layer of four (head_count_kv 0: a Mamba layer), experts every other layer
+    'jamba-small': dict(
+        arch='jamba', name='Jamba-mini-like (8 layers)', ftype=15, ctx=262144, n_embd=2048, n_layer=8, n_ff=5632,
+        n_head=16, n_head_kv=[0, 0, 0, 0, 4, 0, 0, 0], rope_base=10000.0, eps=1e-6, tied=False,
+        n_expert=8, n_expert_used=2, moe_layers=[1, 3, 5, 7],
+        ssm=dict(d_conv=4, d_inner=4096, d_state=16, dt_rank=128),
+        vocab=dict(kind='bpe', pre='smollm', n=65536, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Granite-4.0-H-Micro-like: Mamba2 layers with attention on a few
+    'granitehybrid-small': dict(
+        arch='granitehybrid', name='Granite-4.0-H-like (10 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=10,
+        n_ff=8192, n_head=32, n_head_kv=[0, 0, 0, 0, 0, 8, 0, 0, 0, 8], head_dim=64, rope_base=10000.0, eps=1e-5,
+        tied=True, scales=dict(logit_scale=8.0, residual_scale=0.22, embedding_scale=12.0, attention_scale=0.0078125),
+        ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=64, n_group=1),
+        vocab=dict(kind='bpe', pre='smollm', n=100352, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # LFM2-1.2B-like: short convolutions (state of l_cache - 1 columns) and attention on 6 of 16 layers
+    'lfm2-1.2b': dict(
+        arch='lfm2', name='LFM2-1.2B-like', ftype=15, ctx=128000, n_embd=2048, n_layer=16, n_ff=8192,
+        n_head=32, n_head_kv=[0, 0, 8, 0, 0, 8, 0, 0, 8, 0, 8, 0, 8, 0, 8, 0], rope_base=1000000.0, eps=1e-5,
+        tied=True, shortconv=3,
+        vocab=dict(kind='bpe', pre='smollm', n=65536, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Falcon-H1-1.5B-like: every layer has attention and a Mamba2 mixer side by side
+    'falcon-h1-small': dict(
+        arch='falcon-h1', name='Falcon-H1-1.5B-like (8 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=8,
+        n_ff=6144, n_head=8, n_head_kv=2, head_dim=128, rope_base=100000000000.0, eps=1e-5, tied=False,
+        ssm=dict(d_conv=4, d_inner=3072, d_state=256, dt_rank=48, n_group=1),
+        vocab=dict(kind='bpe', pre='smollm', n=65537, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Nemotron-H-8B-like: Mamba2 layers, plain FFN layers (ReLU^2, up and down) and a few attention layers
+    'nemotron_h-small': dict(
+        arch='nemotron_h', name='Nemotron-H-8B-like (12 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=12,
+        n_ff=[0, 21504, 0, 21504, 0, 0, 21504, 0, 21504, 0, 21504, 0], n_head=32,
+        n_head_kv=[0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0], head_dim=128, rope_base=10000.0, eps=1e-5, tied=False,
+        ssm=dict(d_conv=4, d_inner=8192, d_state=128, dt_rank=128, n_group=8),
+        vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Qwen3-Next-80B-A3B-like: gated delta-net layers, full attention every 4th, experts with a shared one
+    # (64 experts, not 512: master's CPU_REPACK copy would take gigabytes)
+    'qwen3next-small': dict(
+        arch='qwen3next', name='Qwen3-Next-like (8 layers, 64 experts)', ftype=15, ctx=262144, n_embd=2048,
+        n_layer=8, n_ff=5120, n_head=16, n_head_kv=2, head_dim=256, rope_base=10000000.0, eps=1e-6, tied=False,
+        n_expert=64, n_expert_used=10, n_ff_exp=512, n_ff_shexp=512, full_attn_interval=4,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=32, n_group=16),
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
-              'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4')
+              'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4', 'ernie4_5-moe', 'smallthinker', 'hunyuan-moe',
+              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -377,10 +495,172 @@ def spm_vocab(v):
 def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
+RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h',
+             'qwen3next')
+
+
+def per_layer(v, i):
+    return v[i] if isinstance(v, list) else v
+
+
+def mamba_layer(p, T, b, mamba2, norms=False):
+    """A Mamba (1 or 2) mixer's tensors, as master's src/models/mamba*.cpp, jamba.cpp, granite-hybrid.cpp load them."""
+    E, m = p['n_embd'], p['ssm']
+    DI, DS, DC, R = m['d_inner'], m['d_state'], m['d_conv'], m['dt_rank']
+    if mamba2:
+        G = m['n_group']
+        conv = DI + 2 * G * DS
+        T += [(b + 'ssm_in.weight', [E, DI + conv + R]), (b + 'ssm_conv1d.weight', [DC, conv]),
+              (b + 'ssm_conv1d.bias', [conv]), (b + 'ssm_dt.bias', [R]), (b + 'ssm_a', [1, R]), (b + 'ssm_d', [1, R]),
+              (b + 'ssm_norm.weight', [DI // G, G]), (b + 'ssm_out.weight', [DI, E])]
+        return
+    T += [(b + 'ssm_in.weight', [E, 2 * DI]), (b + 'ssm_conv1d.weight', [DC, DI]), (b + 'ssm_conv1d.bias', [DI]),
+          (b + 'ssm_x.weight', [DI, R + 2 * DS])]
+    if norms:  # jamba
+        T.append((b + 'ssm_dt_norm.weight', [R]))
+    T += [(b + 'ssm_dt.weight', [R, DI]), (b + 'ssm_dt.bias', [DI])]
+    if norms:
+        T += [(b + 'ssm_b_norm.weight', [DS]), (b + 'ssm_c_norm.weight', [DS])]
+    T += [(b + 'ssm_a', [DS, DI]), (b + 'ssm_d', [DI]), (b + 'ssm_out.weight', [DI, E])]
+
+
+def rwkv_layer(p, T, b, i):
+    """An RWKV6 or RWKV7 block (master's src/models/rwkv6.cpp, rwkv7.cpp)."""
+    E, F, r = p['n_embd'], p['n_ff'], p['rwkv']
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_norm.bias', [E]), (b + 'attn_norm_2.weight', [E]),
+          (b + 'attn_norm_2.bias', [E])]
+    if p['arch'] == 'rwkv6':
+        X, D, hs = r['time_mix_extra_dim'], r['time_decay_extra_dim'], r['head_size']
+        T += [(b + 'time_mix_w1.weight', [E, X * 5]), (b + 'time_mix_w2.weight', [X, E, 5]),
+              (b + 'time_mix_lerp_x.weight', [E, 1, 1]), (b + 'time_mix_lerp_fused.weight', [E, 1, 1, 5]),
+              (b + 'time_mix_first.weight', [hs, E // hs]), (b + 'time_mix_decay.weight', [E]),
+              (b + 'time_mix_decay_w1.weight', [E, D]), (b + 'time_mix_decay_w2.weight', [D, E])]
+        T += [(b + 'time_mix_' + n + '.weight', [E, E]) for n in ('key', 'value', 'receptance', 'gate')]
+    else:
+        dl, il, vl, gl = r['decay_lora'], r['iclr_lora'], r['value_res_mix_lora'], r['gate_lora']
+        v = il if i == 0 else vl
+        T += [(b + 'time_mix_w0.weight', [E]), (b + 'time_mix_w1.weight', [E, dl]), (b + 'time_mix_w2.weight', [dl, E]),
+              (b + 'time_mix_a0.weight', [E]), (b + 'time_mix_a1.weight', [E, il]), (b + 'time_mix_a2.weight', [il, E]),
+              (b + 'time_mix_v0.weight', [E]), (b + 'time_mix_v1.weight', [E, v]), (b + 'time_mix_v2.weight', [v, E]),
+              (b + 'time_mix_g1.weight', [E, gl]), (b + 'time_mix_g2.weight', [gl, E]),
+              (b + 'time_mix_lerp_fused.weight', [E, 1, 1, 6]), (b + 'time_mix_k_k.weight', [E]),
+              (b + 'time_mix_k_a.weight', [E]), (b + 'time_mix_r_k.weight', [E])]
+        T += [(b + 'time_mix_' + n + '.weight', [E, E]) for n in ('key', 'value', 'receptance')]
+    T += [(b + 'time_mix_ln.weight', [E]), (b + 'time_mix_ln.bias', [E]), (b + 'time_mix_output.weight', [E, E]),
+          (b + 'channel_mix_lerp_k.weight', [E, 1, 1])]
+    if p['arch'] == 'rwkv6':
+        T.append((b + 'channel_mix_lerp_r.weight', [E, 1, 1]))
+    T += [(b + 'channel_mix_key.weight', [E, F]), (b + 'channel_mix_value.weight', [F, E])]
+    if p['arch'] == 'rwkv6':
+        T.append((b + 'channel_mix_receptance.weight', [E, E]))
+
+
+def attn_qkvo(p, T, b, i, q_out=None):
+    E, H, hkv = p['n_embd'], p['n_head'], per_layer(p['n_head_kv'], i)
+    hd = p.get('head_dim', E // H)
+    T += [(b + 'attn_q.weight', [E, hd * H]), (b + 'attn_k.weight', [E, hd * hkv]), (b + 'attn_v.weight', [E, hd * hkv]),
+          (b + 'attn_output.weight', [hd * H, E])]
+
+
+def gated_ffn(p, T, b, i):
+    E, F = p['n_embd'], per_layer(p['n_ff'], i)
+    if i in p.get('moe_layers', ()):
+        X = p['n_expert']
+        T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_gate_exps.weight', [E, F, X]),
+              (b + 'ffn_down_exps.weight', [F, E, X]), (b + 'ffn_up_exps.weight', [E, F, X])]
+        return
+    T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+
+
+def recurrent_layer(p, T, b, i):
+    a, E = p['arch'], p['n_embd']
+    hkv, ff = per_layer(p['n_head_kv'], i), per_layer(p['n_ff'], i)
+    if a in ('rwkv6', 'rwkv7'):
+        rwkv_layer(p, T, b, i)
+        return
+    if a == 'lfm2':
+        T.append((b + 'ffn_norm.weight', [E]))
+        gated_ffn(p, T, b, i)
+        T.append((b + 'attn_norm.weight', [E]))
+        if hkv:
+            hd = E // p['n_head']
+            T += [(b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd])]
+            attn_qkvo(p, T, b, i)
+        else:
+            L = p['shortconv']
+            T += [(b + 'shortconv.conv.weight', [L, E]), (b + 'shortconv.in_proj.weight', [E, 3 * E]),
+                  (b + 'shortconv.out_proj.weight', [E, E])]
+        return
+    T.append((b + 'attn_norm.weight', [E]))
+    if a == 'qwen3next':
+        qwen3next_layer(p, T, b, i)
+        return
+    if a in ('mamba', 'mamba2'):
+        mamba_layer(p, T, b, a == 'mamba2')
+        return
+    if a == 'falcon-h1':
+        mamba_layer(p, T, b, True)
+        attn_qkvo(p, T, b, i)
+        T.append((b + 'ffn_norm', [E]))  # no .weight: master's tn(LLM_TENSOR_FFN_NORM, i)
+        gated_ffn(p, T, b, i)
+        return
+    if a == 'nemotron_h':
+        if hkv == 0 and ff == 0:
+            mamba_layer(p, T, b, True)
+        elif ff == 0:
+            attn_qkvo(p, T, b, i)
+        else:
+            T += [(b + 'ffn_down.weight', [ff, E]), (b + 'ffn_up.weight', [E, ff])]
+        return
+    # jamba, granitehybrid
+    if hkv == 0:
+        mamba_layer(p, T, b, a == 'granitehybrid', norms=a == 'jamba')
+    else:
+        attn_qkvo(p, T, b, i)
+    T.append((b + 'ffn_norm.weight', [E]))
+    gated_ffn(p, T, b, i)
+
+
+def qwen3next_layer(p, T, b, i):
+    """A Qwen3-Next block after attn_norm (master's src/models/qwen3next.cpp)."""
+    E, H, hkv, hd, m = p['n_embd'], p['n_head'], p['n_head_kv'], p['head_dim'], p['ssm']
+    T.append((b + 'post_attention_norm.weight', [E]))
+    if (i + 1) % p['full_attn_interval'] == 0:
+        T += [(b + 'attn_q.weight', [E, hd * H * 2]), (b + 'attn_k.weight', [E, hd * hkv]),
+              (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_output.weight', [hd * H, E]),
+              (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd])]
+    else:
+        key, value, nv = m['d_state'] * m['n_group'], m['d_state'] * m['dt_rank'], m['dt_rank']
+        T += [(b + 'ssm_in.weight', [E, 2 * key + 2 * value]), (b + 'ssm_conv1d.weight', [m['d_conv'], 2 * key + value]),
+              (b + 'ssm_dt.bias', [nv]), (b + 'ssm_a', [nv]), (b + 'ssm_ba.weight', [E, 2 * nv]),
+              (b + 'ssm_norm.weight', [m['d_state']]), (b + 'ssm_out.weight', [value, E])]
+    X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+    T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
+          (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+          (b + 'ffn_gate_inp_shexp.weight', [E]), (b + 'ffn_gate_shexp.weight', [E, FS]),
+          (b + 'ffn_up_shexp.weight', [E, FS]), (b + 'ffn_down_shexp.weight', [FS, E])]
+
+
+def recurrent_tensor_list(p):
+    a, E, V = p['arch'], p['n_embd'], p['vocab']['n']
+    T = [('token_embd.weight', [E, V])]
+    if a in ('rwkv6', 'rwkv7'):
+        T += [('token_embd_norm.weight', [E]), ('token_embd_norm.bias', [E])]
+    for i in range(p['n_layer']):
+        recurrent_layer(p, T, 'blk.%d.' % i, i)
+    T.append(('token_embd_norm.weight' if a == 'lfm2' else 'output_norm.weight', [E]))  # lfm2's output norm's name
+    if a in ('rwkv6', 'rwkv7'):
+        T.append(('output_norm.bias', [E]))
+    if not p['tied']:
+        T.append(('output.weight', [E, V]))
+    return T
+
 
 def tensor_list(p):
     """[(name, ne)] in ggml order (ne[0] = row length)."""
     a = p['arch']
+    if a in RECURRENT:
+        return recurrent_tensor_list(p)
     E, L, F = p['n_embd'], p['n_layer'], p['n_ff']
     H, HKV = p['n_head'], p['n_head_kv']
     V = p['vocab']['n']
@@ -402,7 +682,12 @@ def tensor_list(p):
             T.append((b + 'attn_norm.bias', [E]))
             nongated_layer(p, T, b, E, F, H, HKV, hd)
             continue
-        if a in ('llama', 'qwen2', 'gemma2', 'qwen2moe') + LLAMA_LIKE:
+        if a == 'bailingmoe2':  # one fused attn_qkv
+            T.append((b + 'attn_qkv.weight', [E, hd * H + 2 * hd * HKV]))
+            T.append((b + 'attn_output.weight', [hd * H, E]))
+            T.append((b + 'attn_q_norm.weight', [hd]))
+            T.append((b + 'attn_k_norm.weight', [hd]))
+        elif a in ('llama', 'qwen2', 'gemma2', 'qwen2moe') + LLAMA_LIKE:
             T.append((b + 'attn_q.weight', [E, hd * H]))
             T.append((b + 'attn_k.weight', [E, hd * HKV]))
             T.append((b + 'attn_v.weight', [E, hd * HKV]))
@@ -411,7 +696,8 @@ def tensor_list(p):
                 T.append((b + 'attn_k.bias', [hd * HKV]))
                 T.append((b + 'attn_v.bias', [hd * HKV]))
             T.append((b + 'attn_output.weight', [hd * H, E]))
-            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1'):
+            if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1', 'hunyuan-moe', 'hunyuan-dense', 'apertus',
+                     'exaone-moe'):
                 T.append((b + 'attn_q_norm.weight', [hd]))
                 T.append((b + 'attn_k_norm.weight', [hd]))
             if a in ('exaone4', 'glm4'):
@@ -475,6 +761,23 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FX * S]))
             T.append((b + 'ffn_up_shexp.weight', [E, FX * S]))
             T.append((b + 'ffn_down_shexp.weight', [FX * S, E]))
+        elif a == 'ernie4_5-moe' and i >= p['n_dense_lead']:
+            X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+            T.append((b + 'ffn_gate_inp.weight', [E, X]))
+            T.append((b + 'exp_probs_b.bias', [X]))
+            T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
+            T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
+            T.append((b + 'ffn_down_shexp.weight', [FS, E]))
+            T.append((b + 'ffn_up_shexp.weight', [E, FS]))
+        elif a in ('bailingmoe2', 'exaone-moe') and i >= p['n_dense_lead']:
+            X, FX = p['n_expert'], p['n_ff_exp']
+            FS = p.get('n_ff_shexp', FX * p['n_expert_shared'])
+            T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'exp_probs_b.bias', [X]),
+                  (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
+                  (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'ffn_gate_shexp.weight', [E, FS]),
+                  (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])]
         elif a == 'deepseek2' and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
@@ -494,7 +797,8 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_shexp.weight', [E, FS]))
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
-        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2'):
+        elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2',
+                                         'smallthinker', 'hunyuan-moe'):
             X, FX = p['n_expert'], p.get('n_ff_exp', F)
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             if p.get('probs_bias'):
@@ -502,6 +806,10 @@ def tensor_list(p):
             T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
             T.append((b + 'ffn_up_exps.weight', [E, FX, X]))
             T.append((b + 'ffn_down_exps.weight', [FX, E, X]))
+            if a == 'hunyuan-moe':  # the experts are n_ff wide, the shared one n_ff_shexp
+                FS = p['n_ff_shexp']
+                T += [(b + 'ffn_gate_shexp.weight', [E, FS]), (b + 'ffn_up_shexp.weight', [E, FS]),
+                      (b + 'ffn_down_shexp.weight', [FS, E])]
             if a == 'gpt-oss':
                 T.append((b + 'ffn_gate_inp.bias', [X]))
                 T.append((b + 'ffn_gate_exps.bias', [FX, X]))
@@ -564,8 +872,15 @@ def nongated_layer(p, T, b, E, F, H, HKV, hd):
         T.append((b + 'ffn_down.bias', [E]))
 
 
+# kept F32 by llama-quantize (ssm_a, ssm_d and the other names without .weight too)
+F32_NAMES = ('ssm_conv1d', 'shortconv.conv', 'time_mix_first', 'time_mix_w0', 'time_mix_w1', 'time_mix_w2',
+             'time_mix_v0', 'time_mix_v1', 'time_mix_v2', 'time_mix_a0', 'time_mix_a1', 'time_mix_a2', 'time_mix_g1',
+             'time_mix_g2', 'time_mix_decay_w1', 'time_mix_decay_w2', 'time_mix_lerp_fused', '_norm.weight')
+
+
 def pick_type(p, name, ne):
-    if len(ne) == 1 or name.endswith('ffn_gate_inp.weight') or name.endswith('.bias'):
+    if len(ne) == 1 or name.endswith('ffn_gate_inp.weight') or name.endswith('.bias') or \
+            not name.endswith('.weight') or any(k in name for k in F32_NAMES) or all(d == 1 for d in ne[1:]):
         return 'F32'
     L = p['n_layer']
     short = name.split('.')[-2]
@@ -599,6 +914,42 @@ def nbytes(t, ne):
     return n
 
 
+def recurrent_metadata(p, add):
+    """The state sizes of the recurrent and hybrid presets."""
+    a = p['arch']
+    if 'ssm' in p:
+        m = p['ssm']
+        add(a + '.ssm.conv_kernel', U32, m['d_conv'])
+        add(a + '.ssm.inner_size', U32, m['d_inner'])
+        add(a + '.ssm.state_size', U32, m['d_state'])
+        add(a + '.ssm.time_step_rank', U32, m['dt_rank'])
+        if 'n_group' in m:
+            add(a + '.ssm.group_count', U32, m['n_group'])
+    if 'rwkv' in p:
+        r = p['rwkv']
+        add(a + '.wkv.head_size', U32, r['head_size'])
+        if a == 'rwkv6':
+            add(a + '.time_mix_extra_dim', U32, r['time_mix_extra_dim'])
+            add(a + '.time_decay_extra_dim', U32, r['time_decay_extra_dim'])
+            add(a + '.rescale_every_n_layers', U32, r['rescale'])
+            add(a + '.token_shift_count', U32, 2)
+        else:  # rwkv7: token_shift_count left to its default (2)
+            for k, n in (('decay', 'decay_lora'), ('iclr', 'iclr_lora'), ('value_residual_mix', 'value_res_mix_lora'),
+                         ('gate', 'gate_lora')):
+                add(a + '.attention.%s_lora_rank' % k, U32, r[n])
+    if 'shortconv' in p:
+        add(a + '.shortconv.l_cache', U32, p['shortconv'])
+    if a in ('jamba', 'qwen3next'):
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+    if a == 'qwen3next':
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+        add(a + '.full_attention_interval', U32, p['full_attn_interval'])
+    if a == 'nemotron_h':  # both: the MTP head's norm reads the plain one
+        add(a + '.attention.layer_norm_epsilon', F32, p['eps'])
+
+
 def metadata(p):
     a = p['arch']
     kv = []
@@ -611,12 +962,13 @@ def metadata(p):
     add(a + '.context_length', U32, p['ctx'])
     add(a + '.embedding_length', U32, p['n_embd'])
     add(a + '.block_count', U32, p['n_layer'])
-    add(a + '.feed_forward_length', U32, p['n_ff'])
-    add(a + '.attention.head_count', U32, p['n_head'])
-    add(a + '.attention.head_count_kv', U32, p['n_head_kv'])
+    for key, v in (('feed_forward_length', p['n_ff']), ('attention.head_count', p['n_head']),
+                   ('attention.head_count_kv', p['n_head_kv'])):
+        add(a + '.' + key, *((ARR, (U32, v)) if isinstance(v, list) else (U32, v)))  # per layer: an array
     add(a + '.rope.freq_base', F32, p['rope_base'])
     add(a + ('.attention.layer_norm_epsilon' if p.get('norm_eps') else '.attention.layer_norm_rms_epsilon'),
         F32, p['eps'])
+    recurrent_metadata(p, add)
     if a == 'gpt-oss':
         add(a + '.rope.dimension_count', U32, p['head_dim'])
         add(a + '.attention.sliding_window', U32, p['swa'])
@@ -633,6 +985,33 @@ def metadata(p):
         add(a + '.nextn_predict_layers', U32, p['nextn'])
     if a == 'minimax-m2':
         add(a + '.expert_gating_func', U32, 2)
+    if a in ('ernie4_5-moe', 'smallthinker', 'hunyuan-moe'):
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        if 'n_ff_shexp' in p:
+            add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+    if a == 'smallthinker':  # softmax (the converter writes it: master has no default)
+        add(a + '.expert_gating_func', U32, 1)
+    if a in ('bailingmoe2', 'exaone-moe'):
+        add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
+        add(a + '.expert_count', U32, p['n_expert'])
+        add(a + '.expert_used_count', U32, p['n_expert_used'])
+        add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
+        if 'n_ff_shexp' in p:
+            add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
+        add(a + '.expert_shared_count', U32, p['n_expert_shared'])
+        add(a + '.expert_weights_scale', F32, 1.0)
+        add(a + '.expert_weights_norm', BOOL, True)
+        add(a + '.expert_gating_func', U32, 2)
+    if a == 'exaone-moe':
+        add(a + '.attention.sliding_window', U32, p['swa'])
+    if a == 'ernie4_5-moe':
+        add(a + '.interleave_moe_layer_step', U32, p['moe_step'])
+        add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
+    if a == 'apertus':  # xIELU's constants (no architecture prefix in master's key names)
+        for k, v in (('alpha_n', 0.8), ('alpha_p', 0.8), ('beta', 0.5), ('eps', -1e-6)):
+            add('xielu.' + k, F32, v)
     if a == 'llama4':
         add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
         add(a + '.interleave_moe_layer_step', U32, p['moe_step'])

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Regenerate tests/estimate/master.json: what llama.cpp master (3f545becc) allocates on the CPU backend.
 
-    tests/estimate/ref_master.py [--llama-bin DIR] [--llama-inc DIR] [--out FILE] [PRESET...]
+    tests/estimate/ref_master.py [--llama-bin DIR] [--llama-inc DIR] [--out FILE] [--update yes] [PRESET...]
 
 Compiles ref_master.c against master's headers (DIR/include and DIR/ggml/include, e.g. extracted with
 `git -C LLAMA_REPO archive 3f545becc include ggml/include | tar -x -C DIR`) and its libllama/libggml
 (--llama-bin, default /work/ref-llama-master/build/bin), writes each preset of gen_models.py to a
 temporary sparse file and runs ref_master once per case below.  Not run by make test (it needs master's
 libraries); the JSON it writes is what tests/test_estimate.c checks.  See docs/reference.md.
+With --update yes, the cases of the presets named replace theirs in FILE and the other presets' cases are kept
+(in FILE's order, the new presets' cases after them).
 """
 import json
 import os
@@ -49,6 +51,16 @@ EXTRA = {
     'gemma3-1b': [['-c', '8192', '--swa-full'], ['-c', '8192', '-ub', '128']],
     'gpt-oss-small': [['-c', '8192', '--swa-full'], ['-c', '8192', '--no-repack']],
     'llama4-scout-small': [['-c', '16384'], ['-c', '16384', '--swa-full'], ['-c', '32768', '-np', '2']],
+    # recurrent states: one row per sequence whatever the context
+    'mamba-130m': [['-c', '65536'], ['-c', '4096', '-np', '4', '-ub', '256']],
+    'rwkv6-1.6b': [['-c', '4096', '-np', '3']],
+    'jamba-small': [['-c', '16384', '-np', '4'], ['-c', '4096', '-fa', 'off', '-ctk', 'q8_0']],
+    'granitehybrid-small': [['-c', '8192', '-np', '3', '-fa', 'off']],
+    'lfm2-1.2b': [['-c', '8192', '-ub', '256', '-np', '4']],
+    'nemotron_h-small': [['-c', '8192', '-ctk', 'q8_0', '-ctv', 'q8_0']],
+    'qwen3next-small': [['-c', '8192', '-np', '4', '-fa', 'off']],
+    'ernie4_5-moe-small': [['-c', '8192', '-fa', 'off', '-ub', '256']],
+    'hunyuan-moe-small': [['-c', '8192', '-np', '2', '-fa', 'off']],
 }
 
 
@@ -115,7 +127,7 @@ def write_compact(path, doc):
 
 def main(argv):
     opt = {'--llama-bin': '/work/ref-llama-master/build/bin', '--llama-inc': '/tmp/estimate-llama-inc',
-           '--out': os.path.join(HERE, 'master.json')}
+           '--out': os.path.join(HERE, 'master.json'), '--update': 'no'}
     presets = parse_argv(argv, opt)
     sys.path.insert(0, HERE)
     import gen_models
@@ -138,6 +150,10 @@ def main(argv):
                 cases.append(case)
                 sys.stderr.write('%s: %s %s\n' % (case['id'], status, json.dumps(bufs)))
             os.unlink(model)
+    if opt['--update'] == 'yes' and os.path.exists(opt['--out']):
+        with open(opt['--out']) as f:
+            kept = [c for c in json.load(f)['cases'] if c['preset'] not in presets]
+        cases = kept + cases
     doc = dict(about='Bytes llama.cpp master (%s, CPU backend, x86-64 with AVX2 and AVX-512, AMX refused as on '
                      'a host without it) allocated for models written by gen_models.py (sparse, all-zero '
                      'weights), from ggml_backend_buffer_get_size and ggml_backend_sched_get_buffer_size '
