@@ -370,7 +370,7 @@ static const scase CASES[] = {
      "\"model_type\":\"rwkv6\",\"num_attention_heads\":4,\"num_hidden_layers\":3,\"rescale_every\":2,"
      "\"tie_word_embeddings\":false,\"transformers_version\":\"4.34.0\",\"use_cache\":true,\"vocab_size\":96}",
      64, 3, 4, 224, 96, 3, "rwkv.embeddings", LGG_TYPE_BF16,
-     {NULL, NULL, NULL, NULL, NULL},
+     {"fac77cac0143df3cb62a7f9ca587b31ff08450c21d85dd96c6c700bd65ab9adb", "6f2016790a2053808a02fcca954f2e6246b64f011a801cda7e4dd6c523e4fbc1", "d428681385df6c8a46b4b3ea0408deec21abf1a745624720d0293fcf6ab4dc3c", "b5b56bad29a0f34c4083ae4c9e98c07714c45a30d5ca8b29f33a6932a6923f9e", "d428681385df6c8a46b4b3ea0408deec21abf1a745624720d0293fcf6ab4dc3c"},
      {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
       {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
                                 "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\"}"}}},
