@@ -318,6 +318,16 @@ static int copy_file(const char *from, const char *to) {
     "16 b'\\x80' 1\n17 b'\\xe4\\xbd' 2\n18 b\"'\" 1\n19 '\\r\\n' 2\n20 '\\x7f' 1\n21 '\xc3\xa9' 2\n"        \
     "22 '\\U0001f600' 4\n23 b'a\\\\b' 3\n24 '\\101' 1\n"
 
+/* RWKV/v6-Finch-1B6-HF's config.json, shrunk; its tokenizer_config.json with MORE fields. */
+#define RWKV6_TINY_CONFIG                                                                                             \
+    "{\"architectures\":[\"Rwkv6ForCausalLM\"],\"attention_hidden_size\":64,\"bos_token_id\":0,\"eos_token_id\":0,"  \
+    "\"head_size\":16,\"head_size_divisor\":8,\"hidden_size\":64,\"intermediate_size\":null,\"layer_norm_epsilon\":1e-05," \
+    "\"model_type\":\"rwkv6\",\"num_attention_heads\":4,\"num_hidden_layers\":3,\"rescale_every\":2,"                   \
+    "\"tie_word_embeddings\":false,\"transformers_version\":\"4.34.0\",\"use_cache\":true,\"vocab_size\":96}"
+#define RWKV6_TC(MORE)                                                                                                \
+    "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\",\"unk_token\":\"<s>\","   \
+    "\"tokenizer_class\":\"Rwkv6Tokenizer\"" MORE "}"
+
 static const scase CASES[] = {
     /* state-spaces/mamba-130m's config (no architectures there: users add it), its names
      * (backbone.embedding), its head equal to the embeddings (dropped), a vocabulary padded from
@@ -354,26 +364,18 @@ static const scase CASES[] = {
      * multiples of 32), three blocks with rescale_every 2 (the third block's output and value halved),
      * the world vocabulary above, a chat template and add_bos_token the reference puts after its eot */
     {"rwkv6-tiny-world", "TinyLlama-2-Test-2x32", "",
-     "{\"architectures\":[\"Rwkv6ForCausalLM\"],\"attention_hidden_size\":64,\"bos_token_id\":0,\"eos_token_id\":0,"
-     "\"head_size\":16,\"head_size_divisor\":8,\"hidden_size\":64,\"intermediate_size\":null,\"layer_norm_epsilon\":1e-05,"
-     "\"model_type\":\"rwkv6\",\"num_attention_heads\":4,\"num_hidden_layers\":3,\"rescale_every\":2,"
-     "\"tie_word_embeddings\":false,\"transformers_version\":\"4.34.0\",\"use_cache\":true,\"vocab_size\":96}",
+     RWKV6_TINY_CONFIG,
      64, 3, 4, 224, 96, 3, "rwkv.embeddings", LGG_TYPE_BF16,
      {"6df92c99c4d0d3a59af4d94ce3aabec5d2512f254690172dd9679f4157de3c5b", "08e01a6fb86eabcadd99ec03643d28529c138177edfd07b31e9eaf534738eb74", "2c29af384d12aa42a2bad0c4c93d223271e3b8b68f9311e67b6566df038d8fb0", "e08df4966bedeaa43854700b92cc67d23fae93da3cffefb8d2be70ebab0c23ee", "2c29af384d12aa42a2bad0c4c93d223271e3b8b68f9311e67b6566df038d8fb0"},
      {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
-      {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
-                                "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\",\"chat_template\":\"{{ messages }}\"}"}}},
+      {"tokenizer_config.json", RWKV6_TC(",\"chat_template\":\"{{ messages }}\"")}}},
     /* the same without a chat template: b4747 writes "rwkv-world", master its llama-cpp-rwkv-world.jinja */
     {"rwkv6-tiny-world-no-template", "TinyLlama-2-Test-2x32", "",
-     "{\"architectures\":[\"Rwkv6ForCausalLM\"],\"attention_hidden_size\":64,\"bos_token_id\":0,\"eos_token_id\":0,"
-     "\"head_size\":16,\"head_size_divisor\":8,\"hidden_size\":64,\"intermediate_size\":null,\"layer_norm_epsilon\":1e-05,"
-     "\"model_type\":\"rwkv6\",\"num_attention_heads\":4,\"num_hidden_layers\":3,\"rescale_every\":2,"
-     "\"tie_word_embeddings\":false,\"transformers_version\":\"4.34.0\",\"use_cache\":true,\"vocab_size\":96}",
+     RWKV6_TINY_CONFIG,
      64, 3, 4, 224, 96, 3, "rwkv.embeddings", LGG_TYPE_BF16,
      {"fac77cac0143df3cb62a7f9ca587b31ff08450c21d85dd96c6c700bd65ab9adb", "6f2016790a2053808a02fcca954f2e6246b64f011a801cda7e4dd6c523e4fbc1", "d428681385df6c8a46b4b3ea0408deec21abf1a745624720d0293fcf6ab4dc3c", "b5b56bad29a0f34c4083ae4c9e98c07714c45a30d5ca8b29f33a6932a6923f9e", "d428681385df6c8a46b4b3ea0408deec21abf1a745624720d0293fcf6ab4dc3c"},
      {{"rwkv_vocab_v20230424.txt", WORLD_VOCAB},
-      {"tokenizer_config.json", "{\"add_bos_token\":false,\"add_prefix_space\":false,\"bos_token\":\"<s>\",\"eos_token\":\"<s>\","
-                                "\"unk_token\":\"<s>\",\"tokenizer_class\":\"Rwkv6Tokenizer\"}"}}},
+      {"tokenizer_config.json", RWKV6_TC("")}}},
     /* recursal's QRWKV6 config.json fields (no rescale_every: nothing divided), Qwen2.5's BPE vocabulary;
      * w1 and w2 reordered r, k, v, w, g */
     {"QRWKV6-tiny-Instruct", "Qwen2.5-Tiny-Test-Instruct", "tokenizer.json tokenizer_config.json special_tokens_map.json generation_config.json",
