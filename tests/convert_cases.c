@@ -167,8 +167,16 @@ static int file_sha(const char *path, char hex[65]) {
     return b != NULL;
 }
 
+/* Checkpoints whose master bytes are known and not followed yet (docs/convert.md, Targets). */
+static const char *const NOT_FOLLOWED[] = {
+    "grok-1-tiny",  /* master's GrokModel: its softcapping, output scale and multiplier keys */
+    "flan-t5-tiny", /* master's T5Model: decoder_block_count */
+};
+
 int cv_case_master_sweep(const char *dir, const char *name) {
     static unsigned turn; /* reduced sweeps: f16 and q8_0 in turn */
+    for (size_t i = 0; i < sizeof NOT_FOLLOWED / sizeof NOT_FOLLOWED[0]; i++)
+        if (!strcmp(name, NOT_FOLLOWED[i])) return 0;
     char *line = sweep_line(name);
     if (!line || !strncmp(line, "no-reference\t", 13)) return free(line), 0;
     /* keep-b4747: master fails on it or writes what its loader refuses; this

@@ -39,11 +39,13 @@ for dir in $(ls -d "$keep"/lggtest.*/more/*/ "$keep"/lggtest.*/*/ | sed 's:/$::'
     line=$name
     for t in f16 q8_0; do
         out=$keep/$name.$t.gguf
-        args=
+        args= run=$ref/convert_hf_to_gguf.py
         case $name in chameleon-*) args=--no-lazy ;; esac # torch 1.13's meta tensors lack repeat_interleave
+        # gguf-py's LlamaHfVocab asks the tokenizer for is_fast, all_special_tokens and all_special_ids
+        case $name in DeciLM-*) run="$(pwd)/tests/convert_reference_hfft.py $ref" ;; esac
         # shellcheck disable=SC2086
         if PYTHONPATH=$shims:$ref/gguf-py NODE_PATH=$node/node_modules \
-            /usr/bin/python3 "$ref/convert_hf_to_gguf.py" $args --outtype "$t" --outfile "$out" "$dir" >"$keep/$name.log" 2>&1; then
+            /usr/bin/python3 $run $args --outtype "$t" --outfile "$out" "$dir" >"$keep/$name.log" 2>&1; then
             line="$line	$(sha256sum "$out" | cut -d' ' -f1)"
             rm -f "$out"
             continue
@@ -58,3 +60,5 @@ for dir in $(ls -d "$keep"/lggtest.*/more/*/ "$keep"/lggtest.*/*/ | sed 's:/$::'
     printf '%s\n' "$line"
 done
 echo "checkpoints kept in $keep" >&2
+# A refusal case both converters refuse (bitnet_b1_58-tiny-with-head) is not a
+# checkpoint the tests convert: its line was left out of the committed file.
