@@ -353,7 +353,7 @@ static int neo_name(const char *hf, char *out, size_t cap) { return !starts(hf, 
  * over the base's, rope base 10000, no rope scaling, norm_eps (1e-6 without
  * it) as the RMS epsilon, CLS pooling. */
 static lgg_status neo_meta(lgg_convert *c, lgg_error *err) {
-    uint32_t ff, cls = 2;
+    uint32_t ff = 0, cls = 2;
     float base = 10000.0f, eps = 1e-6f;
     lgg_status st = bert_meta(c, err);
     if (!st) st = count(c, "intermediate_size", &ff, err);
