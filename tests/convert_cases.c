@@ -130,20 +130,25 @@ bool cv_case_fuse;
 
 int cv_case_outtypes(void) { return test_reduced_sweeps() ? 1 : 5; }
 
-/* tests/data/convert-master-sweep.tsv (tests/convert_master_sweep.sh): for a
- * checkpoint of b4747's family tests, what llama.cpp master writes for it.
- * Returns its line (without the name, malloc'd) or NULL. */
+/* tests/data/convert-master-sweep.tsv (tests/convert_master_sweep.sh): read
+ * once, since each family test's checkpoints look into it. */
+static char *sweep_all;
+static size_t sweep_len;
+static void sweep_load(void) { sweep_all = (char *)read_file("tests/data/convert-master-sweep.tsv", &sweep_len); }
+
+/* For a checkpoint of b4747's family tests, what llama.cpp master writes for
+ * it: its line (without the name, malloc'd) or NULL. */
 static char *sweep_line(const char *name) {
-    size_t n = 0;
-    char *all = (char *)read_file("tests/data/convert-master-sweep.tsv", &n), *line = NULL;
-    size_t l = strlen(name);
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, sweep_load);
+    char *all = sweep_all, *line = NULL;
+    size_t n = sweep_len, l = strlen(name);
     for (char *p = all; p && p < all + n && !line;) {
         char *e = memchr(p, '\n', (size_t)(all + n - p));
         if (!e) e = all + n;
         if ((size_t)(e - p) > l && !strncmp(p, name, l) && p[l] == '\t') line = strndup(p + l + 1, (size_t)(e - p - l - 1));
         p = e + 1;
     }
-    free(all);
     return line;
 }
 
