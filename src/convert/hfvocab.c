@@ -11,15 +11,26 @@
 
 enum { TT_NORMAL = 1, TT_CONTROL = 3, TT_USER = 4, TT_BYTE = 6 };
 
+/* What LlamaHfVocab makes of a tokenizer.json. */
+typedef enum hf_kind { HF_LLAMA, HF_LLAMA3, HF_OTHER } hf_kind;
+
+/* A Llama tokenizer is a BPE model with byte_fallback and a Sequence
+ * decoder; a Llama 3 one (ignore_merges, no byte fallback) the reference
+ * names in its refusal. */
+static hf_kind hf_classify(const json_t *tj) {
+    const json_t *model = json_object_get(tj, "model"), *bf = json_object_get(model, "byte_fallback");
+    const char *type = json_string_value(json_object_get(model, "type"));
+    const char *dec = json_string_value(json_object_get(json_object_get(tj, "decoder"), "type"));
+    if (!type || strcmp(type, "BPE")) return HF_OTHER;
+    if (json_is_true(json_object_get(model, "ignore_merges")) && json_is_false(bf)) return HF_LLAMA3;
+    return json_is_true(bf) && dec && !strcmp(dec, "Sequence") ? HF_LLAMA : HF_OTHER;
+}
+
 int lgg__cv_llama_hf_applies(lgg_convert *c) {
     json_t *tj = NULL;
     lgg_error e;
     if (!lgg__cv_exists(c, "tokenizer.json", NULL) || lgg__cv_tokenizer_json(c, 0, &tj, &e) != LGG_OK || !tj) return 0;
-    const json_t *model = json_object_get(tj, "model");
-    const char *type = json_string_value(json_object_get(model, "type"));
-    const char *dec = json_string_value(json_object_get(json_object_get(tj, "decoder"), "type"));
-    int yes = type && !strcmp(type, "BPE") && json_is_true(json_object_get(model, "byte_fallback")) && dec &&
-              !strcmp(dec, "Sequence");
+    int yes = hf_classify(tj) == HF_LLAMA;
     json_decref(tj);
     return yes;
 }
@@ -99,14 +110,12 @@ lgg_status lgg__cv_llama_hf_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
     lgg_status st = lgg__cv_tokenizer_json(c, 1, &tj, err);
     if (st) return st;
     const json_t *model = json_object_get(tj, "model"), *vocab = json_object_get(model, "vocab");
-    const json_t *added = json_object_get(tj, "added_tokens"), *bf = json_object_get(model, "byte_fallback");
-    const char *type = json_string_value(json_object_get(model, "type"));
-    const char *dec = json_string_value(json_object_get(json_object_get(tj, "decoder"), "type"));
-    int bpe = type && !strcmp(type, "BPE");
-    if (bpe && json_is_true(json_object_get(model, "ignore_merges")) && json_is_false(bf))
+    const json_t *added = json_object_get(tj, "added_tokens");
+    hf_kind kind = hf_classify(tj);
+    if (kind == HF_LLAMA3)
         st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/tokenizer.json: a Llama 3 tokenizer, which the reference's LlamaHfVocab "
                           "refuses", c->dir);
-    else if (!bpe || !json_is_true(bf) || !dec || strcmp(dec, "Sequence") || !json_is_object(vocab))
+    else if (kind != HF_LLAMA || !json_is_object(vocab))
         st = lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
                           "%s/tokenizer.json: not a Llama BPE tokenizer (BPE with byte_fallback and a Sequence decoder)", c->dir);
     size_t nb = json_object_size(vocab), na = json_array_size(added), n = nb, ns = 0;
