@@ -49,6 +49,10 @@ static inline int lgg__cv_ends_with(const char *s, const char *suf) {
 
 /* The output types (lgg_convert_outtype, resolved: never AUTO): */
 uint32_t lgg__cv_file_type(const struct lgg_convert *c);    /* general.file_type's value */
+/* Whether a key may be written now: b4747's writer fails on a key written
+ * twice (the value written first is kept here), master's overwrites it in
+ * its place. */
+int lgg__cv_may_write(const struct lgg_convert *c, const char *key);
 const char *lgg__cv_outtype_name(const struct lgg_convert *c); /* "F16", "TQ1_0": the default file name's */
 /* the type of a matrix that takes the outtype, rows of ne0 (F16 where its blocks do not divide them) */
 uint32_t lgg__cv_matrix_type(const struct lgg_convert *c, uint64_t ne0);

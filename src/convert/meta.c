@@ -150,14 +150,16 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     }
 }
 
+int lgg__cv_may_write(const lgg_convert *c, const char *key) {
+    uint32_t have;
+    return c->master || lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK;
+}
+
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
     if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10)) snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
-    uint32_t have;
-    /* b4747 fails writing a key twice; master's writer overwrites it in its place */
-    if (m->required == CV_M_UNLESS_WRITTEN && !c->master && lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) == LGG_OK)
-        return LGG_OK;
+    if (m->required == CV_M_UNLESS_WRITTEN && !lgg__cv_may_write(c, key)) return LGG_OK;
     if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, lgg__cv_file_type(c), NULL), key, err);
     if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);

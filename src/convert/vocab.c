@@ -405,16 +405,14 @@ lgg_status lgg__cv_chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
     return LGG_OK;
 }
 
-/* The add_*_token flags, in the order they were set.  A key the family's
- * parameters wrote (Phi-2's add_bos_token) stays with b4747, which fails
- * writing it twice; master's writer overwrites it in its place. */
+/* The add_*_token flags, in the order they were set (a key the family's
+ * parameters wrote, Phi-2's add_bos_token: lgg__cv_may_write). */
 static lgg_status add_flags(lgg_convert *c, const special *s, lgg_error *err) {
     static const char *const ADD_KEY[3] = {"tokenizer.ggml.add_bos_token", "tokenizer.ggml.add_eos_token",
                                            "tokenizer.ggml.add_sep_token"};
-    uint32_t have;
     for (int i = 0; i < s->add.n; i++) {
         const char *key = ADD_KEY[s->add.order[i]];
-        if ((c->master || lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK) &&
+        if (lgg__cv_may_write(c, key) &&
             lgg_writer_set_bool(c->w, key, s->add.val[s->add.order[i]] != 0, NULL))
             return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
     }

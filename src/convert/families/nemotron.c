@@ -52,20 +52,15 @@ static lgg_status nemotron_meta(lgg_convert *c, lgg_error *err) {
     return put_f32(c, "rope.scaling.factor", (float)json_number_value(f), err);
 }
 
-/* The SentencePiece vocabulary, then pad 0 and unk 1.  Where the
- * special-token step has written either already (an id in config.json),
- * b4747 stops at the duplicate key; this keeps the value written first, as
- * its other duplicate-key cases here do.  Master's writer overwrites the
- * value in its place. */
+/* The SentencePiece vocabulary, then pad 0 and unk 1 (where the
+ * special-token step has written either already, an id in config.json:
+ * lgg__cv_may_write). */
 static lgg_status nemotron_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
     (void)o;
     lgg_status st = lgg__cv_spm(c, tc, err);
     static const char *const keys[2] = {"tokenizer.ggml.padding_token_id", "tokenizer.ggml.unknown_token_id"};
-    for (uint32_t i = 0; i < 2 && !st; i++) {
-        uint32_t have;
-        if (c->master || lgg_writer_key_type(c->w, keys[i], strlen(keys[i]), &have, NULL) != LGG_OK)
-            st = put_u32(c, keys[i], i, err);
-    }
+    for (uint32_t i = 0; i < 2 && !st; i++)
+        if (lgg__cv_may_write(c, keys[i])) st = put_u32(c, keys[i], i, err);
     return st;
 }
 
