@@ -258,3 +258,8 @@ lgg_status lgg__cv_span(struct lgg_convert *c, uint32_t sh, const lgg_st_tensor 
     *buf = b, *p = b;
     return lgg__cv_pread(c, c->shard_names[sh], src->offset + off, b, (size_t)n, err);
 }
+
+int lgg__cv_may_write(const lgg_convert *c, const char *key) {
+    uint32_t have;
+    return c->master || lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK;
+}

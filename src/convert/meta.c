@@ -150,11 +150,6 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     }
 }
 
-int lgg__cv_may_write(const lgg_convert *c, const char *key) {
-    uint32_t have;
-    return c->master || lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK;
-}
-
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
     if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10)) snprintf(key, sizeof key, "%s", m->key);
