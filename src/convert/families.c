@@ -627,7 +627,8 @@ static const cv_mkey T5_META[] = {
     {NULL, NULL, 0, 0},
 };
 
-/* UMT5Model (master's T5): the decoder's block count after the encoder's. */
+/* Master's T5 (UMT5Model, and the b4747 names under target master): the
+ * decoder's block count after the encoder's. */
 static const cv_mkey UMT5_META[] = {
     T5_PARAMS_HEAD,
     {"decoder_block_count", "num_decoder_layers", CV_M_U32, 0},
@@ -1765,6 +1766,8 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_llama_embed},
     /* UMT5Model: master's T5 (families/t5.c) */
     {"UMT5Model", "t5", UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_t5},
+    {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
+     UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER_TWIN, NULL, &lgg__cv_hooks_t5},
     /* AFMoE (Trinity): master's LlamaModel unpermuted with gated attention, four norms, experts stacked
        gate, up, down, the router's expert_bias (a row) */
     {"AfmoeForCausalLM", "afmoe", AFMOE_META, AFMOE_TENSORS, KINDS_AFMOE, CV_V_SPM | CV_V_BPE,

@@ -21,6 +21,14 @@ static const cv_mkey DECI_TAIL[] = {
     {"rope.scaling", "linear", CV_M_ROPE_SCALING, 0},
     {NULL, NULL, 0, 0},
 };
+/* Master: DeciLM-7B's base keys are master's (linear rope scaling among
+ * them, before the rope base); Nemotron-51B's path writes no scaling. */
+static const cv_mkey DECI_MASTER_BASE[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+static const cv_mkey DECI_MASTER_TAIL[] = {
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
 static const cv_mkey DECI_51B_HEAD[] = {{"rope.freq_base", "rope_theta", CV_M_F32, 0}, {NULL, NULL, 0, 0}};
 static const cv_mkey DECI_51B[] = {
     {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},
@@ -142,12 +150,12 @@ static lgg_status deci_meta(lgg_convert *c, lgg_error *err) {
         a[i] = (int32_t)nkv, a[n + i] = (int32_t)nh, a[2 * n + i] = (int32_t)ff;
     }
     if (!st && n == 0 && (nas || per)) st = bad_key(c, "num_hidden_layers", err); /* gguf-py cannot write an empty list */
-    if (!st) st = lgg__cv_meta_keys(c, nas ? DECI_51B_HEAD : DECI_BASE, err);
+    if (!st) st = lgg__cv_meta_keys(c, nas ? DECI_51B_HEAD : c->master ? DECI_MASTER_BASE : DECI_BASE, err);
     if (!st && (nas || per)) st = put_array(c, "attention.head_count_kv", a, err);
     if (!st && nas) st = put_array(c, "attention.head_count", a + n, err);
     if (!st && nas) st = put_array(c, "feed_forward_length", a + 2 * n, err);
     if (!st && nas) st = lgg__cv_meta_keys(c, DECI_51B, err);
-    if (!st) st = lgg__cv_meta_keys(c, DECI_TAIL, err);
+    if (!st) st = lgg__cv_meta_keys(c, c->master ? DECI_MASTER_TAIL : DECI_TAIL, err);
     free(a);
     return st;
 }
