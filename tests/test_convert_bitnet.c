@@ -141,17 +141,17 @@ static const bcase CASES[] = {
     {"bitnet_b1_58-large-tiny-f16", LGG_TYPE_F16, 48, 4, 700, 1, 0, {"1b579f0d1ed37a98069a2c109f47d26d21e4561156045b159baabaa0dabc0554", "49ddccf772639c3f9a445703855a613b2bd3d9455e1779929d06b9c74589da2c", "66fecb29c411f82a3ae8b65c0cfc036bd43584aa2b62c86db20d95834de42cc1", "c364a73f7411f318fcf5c7a3e19b90d0543dcf7be367caea2857303354df8b55", "49ddccf772639c3f9a445703855a613b2bd3d9455e1779929d06b9c74589da2c"}},
 };
 
-/* 1bitLLM/bitnet_b1_58-large's config.json at a tiny size. */
-static void config_of(const bcase *m, char *out, size_t cap) {
+/* 1bitLLM/bitnet_b1_58-large's config.json at a tiny size, under the architecture name arch. */
+static void config_of(const bcase *m, const char *arch, char *out, size_t cap) {
     snprintf(out, cap,
-             "{\"architectures\":[\"BitnetForCausalLM\"],\"attention_bias\":%s,\"attention_dropout\":0.0,\"bos_token_id\":1,"
+             "{\"architectures\":[\"%s\"],\"attention_bias\":%s,\"attention_dropout\":0.0,\"bos_token_id\":1,"
              "\"eos_token_id\":2,\"hidden_act\":\"silu\",\"hidden_size\":%llu,\"initializer_range\":0.02,\"input_bits\":8,"
              "\"intermediate_size\":%llu,\"max_position_embeddings\":2048,\"model_type\":\"llama\",\"num_attention_heads\":%llu,"
              "\"num_hidden_layers\":%llu,\"num_key_value_heads\":%llu,\"pad_token_id\":32000,\"pretraining_tp\":1,"
              "\"rms_norm_eps\":1e-05,\"rope_scaling\":null,\"rope_theta\":10000.0,\"tie_word_embeddings\":true,"
              "\"torch_dtype\":\"%s\",\"transformers_version\":\"4.39.3\",\"use_cache\":true,\"vocab_size\":32002,"
              "\"weight_bits\":1}",
-             m->bias ? "true" : "false", (unsigned long long)m->H, (unsigned long long)m->ff, (unsigned long long)m->nh, (unsigned long long)m->L,
+             arch, m->bias ? "true" : "false", (unsigned long long)m->H, (unsigned long long)m->ff, (unsigned long long)m->nh, (unsigned long long)m->L,
              (unsigned long long)m->nh, m->dtype == LGG_TYPE_F32 ? "float32" : m->dtype == LGG_TYPE_F16 ? "float16" : "bfloat16");
 }
 
@@ -191,15 +191,20 @@ static size_t shapes(tspec *t, const bcase *m, int with_head) {
     return cv_case_sort(t, n);
 }
 
-/* The checkpoint of m, with an output head in a folder of its own. */
-static const char *make_case(const bcase *m, char *config, size_t cap, int with_head) {
+/* The checkpoint of m under the architecture name arch in the folder `name`. */
+static const char *make_named(const bcase *m, const char *arch, const char *name, char *config, size_t cap, int with_head) {
     static const char *const files[][2] = {{"tokenizer_config.json", BITNET_TC}, {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
-    config_of(m, config, cap);
-    const char *dir = cv_case_dir(with_head ? "bitnet_b1_58-tiny-with-head" : m->name, SPM_DIR, "tokenizer.model special_tokens_map.json", config, files);
+    config_of(m, arch, config, cap);
+    const char *dir = cv_case_dir(name, SPM_DIR, "tokenizer.model special_tokens_map.json", config, files);
     static tspec t[64];
     if (!dir) return NULL;
     size_t n = shapes(t, m, with_head);
     return cv_case_weights(dir, t, n, m->dtype) ? dir : NULL;
+}
+
+/* The checkpoint of m, with an output head in a folder of its own. */
+static const char *make_case(const bcase *m, char *config, size_t cap, int with_head) {
+    return make_named(m, "BitnetForCausalLM", with_head ? "bitnet_b1_58-tiny-with-head" : m->name, config, cap, with_head);
 }
 
 /* An lgg_convert_io over a case's folder (its five files). */
@@ -273,6 +278,24 @@ TEST(convert_bitnet_families) {
         CHECKF(st != LGG_OK && strstr(err.message, "'lm_head.weight'"), "lm_head: status %d, '%s'", (int)st,
                st ? err.message : "");
     }
+}
+
+/* BitNetForCausalLM, the name llama.cpp master (3f545becc) registers beside
+ * b4747's: the same BitnetModel, so the first case's checkpoint under it
+ * converts (target master, the name's default) to master's bytes
+ * (sha256s from tests/convert_master_reference.sh). */
+static const char *const MASTER_SHA[5] = {"81463c635a42ebd320d9353b4a0ebf640d813e4b72fa93aa2bdd4e4514fafe6c", "4c4056b8e0a3b342370c51ebe8714fffe5feb9cb561b3fff416e3b6f5bc72be5",
+                                          "c39409a88b8e4cf8b3d6bfeba729aecc8314483d658bb6ba95e8a4ae56ec226d", "2c0541a24b48686e6dd32a5ee90791de8609ea48a1238b6c7d8737eecfa70ea7",
+                                          "c39409a88b8e4cf8b3d6bfeba729aecc8314483d658bb6ba95e8a4ae56ec226d"};
+
+TEST(convert_bitnet_master) {
+    char config[2048];
+    if (!cv_case_material(SPM_DIR "/tokenizer.model")) return; /* reference material absent */
+    const char *dir = make_named(&CASES[0], "BitNetForCausalLM", "bitnet_b1_58-large-tiny-master", config, sizeof config, 0);
+    int same = cv_case_run(dir, "bitnet_b1_58-large-tiny-master", MASTER_SHA, NULL, 0);
+    CHECKF(same == cv_case_outtypes(), "%d of %d byte-identical to master", same, cv_case_outtypes());
+    cv_case_supported("BitNetForCausalLM");
+    if (dir) cv_case_refused(dir, config, "\"num_hidden_layers\":2,", "'num_hidden_layers'");
 }
 
 #endif

@@ -295,7 +295,7 @@ static lgg_status pre_name(lgg_convert *c, const lgg_convert_options *o, const c
 /* Tokens and types by id: the base vocabulary, then the added tokens
  * (which win an id they share), [PADi] for ids neither names. */
 static lgg_status fill_tokens(lgg_convert *c, const json_t *added, const lgg_str *by, size_t n_ids, bpe *b,
-                              lgg_error *err) {
+                              int flagged, lgg_error *err) {
     size_t i;
     const json_t *a;
     for (i = 0; i < b->n; i++) {
@@ -313,8 +313,8 @@ static lgg_status fill_tokens(lgg_convert *c, const json_t *added, const lgg_str
         size_t k = (size_t)json_integer_value(id);
         const char *text = json_string_value(ct);
         b->tok[k].ptr = text, b->tok[k].len = strlen(text);
-        b->type[k] = (json_is_true(json_object_get(a, "special")) || lgg__cv_looks_special(text)) ? 3 : 4;
-        if (b->type[k] == 4) { /* the reference writes user-defined spaces as ' ' */
+        b->type[k] = (json_is_true(json_object_get(a, "special")) || (!flagged && lgg__cv_looks_special(text))) ? 3 : 4;
+        if (b->type[k] == 4 && !flagged) { /* the reference writes user-defined spaces as ' ' */
             free(b->own[k]);
             if (!(b->own[k] = lgg__cv_unspace(text))) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
             b->tok[k].ptr = b->own[k], b->tok[k].len = strlen(b->own[k]);
@@ -377,7 +377,12 @@ static lgg_status write_bpe(lgg_convert *c, const bpe *b, const char *model, con
 }
 
 lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
-    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0};
+    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0, 0};
+    return lgg__cv_vocab_json(c, tc, o, &GPT2, err);
+}
+
+lgg_status lgg__cv_bpe_flagged(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0, 1};
     return lgg__cv_vocab_json(c, tc, o, &GPT2, err);
 }
 
@@ -409,7 +414,7 @@ lgg_status lgg__cv_vocab_json(lgg_convert *c, json_t *tc, const lgg_convert_opti
     if (!st && (!(b.tok = calloc(b.n + 1, sizeof *b.tok)) || !(b.type = calloc(b.n + 1, sizeof *b.type)) ||
                 !(b.own = calloc(b.n + 1, sizeof *b.own))))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    if (!st) st = fill_tokens(c, added, by, n_ids, &b, err);
+    if (!st) st = fill_tokens(c, added, by, n_ids, &b, vs->flagged, err);
     if (!st) st = merges(c, model, &b, err);
     if (!st) st = rewrite(c, vs, &b, err);
     if (!st) st = write_bpe(c, &b, vs->model, pre, err);

@@ -85,7 +85,8 @@ enum {
     CV_M_ROPE_PCT_EMBD, /* int(P * hidden_size) // num_attention_heads (Phi-2) */
     CV_M_FALSE,         /* the boolean false */
     CV_M_U32_CONST,     /* `from` is the count itself (Falcon's context length) */
-    CV_M_MASTER_THETA   /* master's rope theta (lgg__cv_master_theta): `from` "full" or "swa" */
+    CV_M_MASTER_THETA,  /* master's rope theta (lgg__cv_master_theta): `from` "full" or "swa" */
+    CV_M_POOLING        /* master's _try_set_pooling_type (lgg__cv_master_pooling): `key` unused */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
@@ -104,8 +105,8 @@ enum {
     CV_M_TRUE_IF_ABSENT = 5
 };
 /* One metadata pair written in set_gguf_parameters order: `key` is appended
- * to "<arch>." (a key starting with "general." or "tokenizer." is used as
- * it is); `from`
+ * to "<arch>." (a key starting with "general.", "tokenizer." or "diffusion."
+ * is used as it is); `from`
  * lists the config.json keys to try, '|' separated, the first present wins. */
 typedef struct cv_mkey {
     const char *key, *from;

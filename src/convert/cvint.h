@@ -336,6 +336,9 @@ lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *
                                 lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
+/* The same with the added tokens typed by their "special" flag alone and
+ * kept as written (Dream's and LLaDA's own get_vocab_base in master). */
+lgg_status lgg__cv_bpe_flagged(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 /* bpe.c: the reference's check hash of the ids t gives its check text; the
  * pre-tokenizer its table names for a hash (NULL: none). */
 struct lgg_tokenizer;
@@ -349,6 +352,7 @@ typedef struct cv_vocab_style {
     const char *model;
     char *(*rewrite)(const char *tok, size_t len, int32_t type);
     int bound_ids;
+    int flagged; /* added tokens typed by their "special" flag alone, as written (Dream's and LLaDA's get_vocab_base) */
 } cv_vocab_style;
 lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
                               lgg_error *err);

@@ -331,6 +331,37 @@ static const cv_mkey GROVEMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Dream (master's DreamModel): master's base parameters, the pooling type,
+ * bidirectional attention and the mask token. */
+static const cv_mkey DREAM_META[] = {
+    MASTER_BASE_PARAMS,
+    {"pooling_type", "", CV_M_POOLING, 0},
+    {"attention.causal", "", CV_M_FALSE, 0},
+    {"tokenizer.ggml.mask_token_id", "mask_token_id", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
+/* LLaDA (master's LLaDAModel): master's base parameters, the pooling type
+ * and vocab_size; the rest from families/llada.c. */
+static const cv_mkey LLADA_META[] = {
+    MASTER_BASE_PARAMS,
+    {"pooling_type", "", CV_M_POOLING, 0},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* LLaDA-MoE (master's LLaDAMoEModel): master's base parameters, the
+ * experts' width, master's hard-coded mask token, bidirectional attention,
+ * logits not shifted. */
+static const cv_mkey LLADA_MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "expert_intermediate_size", CV_M_U32, 0},
+    {"tokenizer.ggml.mask_token_id", "156895", CV_M_U32_CONST, 0},
+    {"attention.causal", "", CV_M_FALSE, 0},
+    {"diffusion.shift_logits", "", CV_M_FALSE, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* Gemma's parameters; Gemma 2 appends its own after general.file_type. */
 #define GEMMA_PARAMS                                                                              \
     {"context_length", "max_position_embeddings", CV_M_U32, CV_M_REQUIRED},                      \
@@ -1008,6 +1039,8 @@ extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
+extern const cv_hooks lgg__cv_hooks_llada;
+extern const cv_hooks lgg__cv_hooks_dream;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1498,6 +1531,15 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_v blk.#.ffn_down_chexps blk.#.ffn_down_exps blk.#.ffn_gate_chexps blk.#.ffn_gate_exps " \
     "blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_chexps blk.#.ffn_up_exps output output_norm token_embd "
 
+#define KINDS_DREAM \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_norm blk.#.ffn_up output output_norm rope_freqs token_embd "
+
+#define KINDS_LLADA_MOE \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
+    "output output_norm token_embd "
+
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, "num_local_experts", NULL},
@@ -1786,6 +1828,16 @@ static const cv_family FAMILIES[] = {
     /* GroveMoE: Qwen3-MoE's tensors with a second set of experts, the chunk experts (families/grovemoe.c) */
     {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", "grovemoe", GROVEMOE_META, GROVEMOE_TENSORS,
      KINDS_GROVEMOE, CV_V_BPE, CV_F_MASTER, "num_experts", &lgg__cv_hooks_grovemoe},
+    /* Dream: Qwen2's names, bidirectional attention, the mask token, its own BPE reading (families/dream.c) */
+    {"DreamModel", "dream", DREAM_META, NULL, KINDS_DREAM, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_dream},
+    /* LLaDA: OLMo-style names, q/k permuted as llama's, its own sizes' keys (families/llada.c) */
+    {"LLaDAModelLM", "llada", LLADA_META, NULL, KINDS_DREAM, CV_V_BPE, CV_F_MASTER | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_llada},
+    /* LLaDA-MoE: Qwen3-MoE's tensors (experts stacked down, gate, up), the diffusion keys (a row) */
+    {"LLaDAMoEModel|LLaDAMoEModelLM", "llada-moe", LLADA_MOE_META, NULL, KINDS_LLADA_MOE, CV_V_BPE, CV_F_MASTER,
+     "num_experts", NULL},
+    /* BitNet under master's second name: b4747's BitNet (families/bitnet.c), master's by default */
+    {"BitNetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, KINDS_BITNET, CV_V_SPM, CV_F_MASTER, NULL, &lgg__cv_hooks_bitnet},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1805,14 +1857,12 @@ static const struct {
 } NOT_YET[] = {
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
-    {"BitNetForCausalLM", MASTER_HAS("bitnet")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
     {"DeepseekOCRForCausalLM|DeepseekV32ForCausalLM|DeepseekV4DSparkModel|"
      "DeepseekV4ForCausalLM|KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration|"
      "UnlimitedOCRForCausalLM|YoutuForCausalLM|YoutuVLForConditionalGeneration", MASTER_HAS("deepseek")},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
-    {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
@@ -1831,7 +1881,6 @@ static const struct {
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
     {"Lfm25AudioTokenizer", MASTER_HAS("lfm2")},
-    {"LLaDAMoEModel|LLaDAMoEModelLM|LLaDAModelLM", MASTER_HAS("llada")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"

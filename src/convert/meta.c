@@ -152,13 +152,15 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
 
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
-    if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10)) snprintf(key, sizeof key, "%s", m->key);
+    if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10) || !strncmp(m->key, "diffusion.", 10))
+        snprintf(key, sizeof key, "%s", m->key);
     else snprintf(key, sizeof key, "%s.%s", c->fam->arch, m->key);
     if (m->required == CV_M_UNLESS_WRITTEN && !lgg__cv_may_write(c, key)) return LGG_OK;
     if (m->kind == CV_M_FILE_TYPE) return wfail(lgg_writer_set_u32(c->w, key, lgg__cv_file_type(c), NULL), key, err);
     if (m->kind == CV_M_ROPE_DIM || m->kind == CV_M_ROPE_DIM_HEADS) return rope_dim(c, key, m->kind == CV_M_ROPE_DIM_HEADS, err);
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     if (m->kind == CV_M_MASTER_THETA) return lgg__cv_master_theta_key(c, key, !strcmp(m->from, "swa"), err);
+    if (m->kind == CV_M_POOLING) return lgg__cv_master_pooling(c, err);
     if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
     json_t *v = (c->fam->flags & CV_F_NO_HEAD_DIM) && !strcmp(m->from, "head_dim") ? NULL : hparam(c, m->from, which, sizeof which);
     if (v && m->required == CV_M_NONZERO && json_is_number(v) && json_number_value(v) == 0) v = NULL;

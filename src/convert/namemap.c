@@ -515,6 +515,19 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer_encoder.#.ffn.w3", "blk.#.ffn_down", 0},
     {"layer_norm", "enc.output_norm", 0},
     {"dense", "cls", 0},
+    /* LLaDA's (OLMo's layout under model.transformer.: ff_proj the gate, ff_out the down projection) */
+    {"model.transformer.wte", "token_embd", 0},
+    {"model.transformer.ln_f", "output_norm", 0},
+    {"model.transformer.ff_out", "output", 0},
+    {"model.transformer.blocks.#.attn_norm", "blk.#.attn_norm", 0},
+    {"model.transformer.blocks.#.q_proj", "blk.#.attn_q", 0},
+    {"model.transformer.blocks.#.k_proj", "blk.#.attn_k", 0},
+    {"model.transformer.blocks.#.v_proj", "blk.#.attn_v", 0},
+    {"model.transformer.blocks.#.attn_out", "blk.#.attn_output", 0},
+    {"model.transformer.blocks.#.ff_norm", "blk.#.ffn_norm", 0},
+    {"model.transformer.blocks.#.ff_proj", "blk.#.ffn_gate", 0},
+    {"model.transformer.blocks.#.up_proj", "blk.#.ffn_up", 0},
+    {"model.transformer.blocks.#.ff_out", "blk.#.ffn_down", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
