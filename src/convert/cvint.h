@@ -217,6 +217,7 @@ struct lgg_convert {
         int if_none;         /* only when the files gave no special id at all (Qwen (v1)'s bos and eos) */
     } late_special[4];
     int n_late_special;
+    int no_pad_special;      /* no padding token read from the files (Hunyuan's pad_token_id < 0) */
     int lora;                /* a LoRA adapter (lora.c): dir is the adapter's, config the base's */
     float lora_alpha;        /* adapter_config.json's lora_alpha */
     json_t *card_config;     /* the adapter folder's own config.json (its _name_or_path names it), or NULL */
@@ -439,6 +440,9 @@ lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
 /* Master's LlamaModel.filter_tensors (an hf_name hook): "text_model." out, then
  * TextModel's multimodal filter, then "language_model." out. */
 int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap);
+/* TextModel's filter_tensors (an hf_name hook): the multimodal parts out, then
+ * ModelBase's "language_model." out (GLM-4V's text, Hunyuan). */
+int lgg__cv_master_text_name(const char *hf, char *out, size_t cap);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {

@@ -1007,6 +1007,7 @@ extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
+extern const cv_hooks lgg__cv_hooks_hunyuan;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1783,6 +1784,12 @@ static const cv_family FAMILIES[] = {
     /* GroveMoE: Qwen3-MoE's tensors with a second set of experts, the chunk experts (families/grovemoe.c) */
     {"GroveMoeForCausalLM|modeling_grove_moe.GroveMoeForCausalLM", "grovemoe", GROVEMOE_META, GROVEMOE_TENSORS,
      KINDS_GROVEMOE, CV_V_BPE, CV_F_MASTER, "num_experts", &lgg__cv_hooks_grovemoe},
+    /* Hunyuan dense V1 and HunyuanOCR/HunyuanVL's text: Qwen3's tensors (q/k norms named query/key_layernorm),
+       NTK-alpha rope, eod/eot ids, tokenizer.json only (families/hunyuan.c) */
+    {"HunYuanDenseV1ForCausalLM", "hunyuan-dense", QWEN3_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_hunyuan},
+    {"HunYuanVLForConditionalGeneration", "hunyuan_vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_hunyuan},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1820,8 +1827,10 @@ static const struct {
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"Grok1ForCausalLM", MASTER_HAS("grok")},
-    {"HYV3ForCausalLM|HunYuanDenseV1ForCausalLM|HunYuanMoEV1ForCausalLM|"
-     "HunYuanVLForConditionalGeneration", MASTER_HAS("hunyuan")},
+    {"HYV3ForCausalLM", MASTER_HAS("hunyuan")},
+    {"HunYuanMoEV1ForCausalLM",
+     "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
+     "tokenization_hy.py (trust_remote_code), which is not reproduced here"},
     {"JambaForCausalLM", MASTER_HAS("jamba")},
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},

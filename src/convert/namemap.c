@@ -515,6 +515,9 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer_encoder.#.ffn.w3", "blk.#.ffn_down", 0},
     {"layer_norm", "enc.output_norm", 0},
     {"dense", "cls", 0},
+    /* Hunyuan's q/k norms (dense V1, A13B, HunyuanOCR) */
+    {"model.layers.#.self_attn.query_layernorm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.self_attn.key_layernorm", "blk.#.attn_k_norm", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };
