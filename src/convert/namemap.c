@@ -518,6 +518,10 @@ static const cv_tmap NAMEMAP[] = {
     /* Hunyuan's q/k norms (dense V1, A13B, HunyuanOCR) */
     {"model.layers.#.self_attn.query_layernorm", "blk.#.attn_q_norm", 0},
     {"model.layers.#.self_attn.key_layernorm", "blk.#.attn_k_norm", 0},
+    /* Hunyuan's shared expert (A13B, Hy3) */
+    {"model.layers.#.mlp.shared_mlp.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.mlp.shared_mlp.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.mlp.shared_mlp.down_proj", "blk.#.ffn_down_shexp", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

@@ -15,7 +15,13 @@
  *           and generation_config.json's first eos_token_id (of two or
  *           more) as the EOT; the hy.tiktoken path (the checkpoint's own
  *           tokenization_hy.py) is refused
- *   tensor  lm_head dropped when tie_word_embeddings. */
+ *   tensor  lm_head dropped when tie_word_embeddings.
+ * And HY V3 (HYV3ForCausalLM, hy_v3: conversion/hunyuan.py's HYV3Model): the
+ * next-token-prediction blocks past num_hidden_layers counted in the block
+ * count unless --no-mtp, their final_layernorm the shared head's norm; the
+ * expert keys' values (shared width moe_intermediate_size x
+ * num_shared_experts, route_norm default true, router_scaling_factor
+ * default 1) as lgg.* for families.c's HYV3_META. */
 #include "../cvint.h"
 
 #include <math.h>
@@ -181,5 +187,46 @@ static lgg_status hunyuan_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     c->n_t--;
     return LGG_OK;
 }
+
+/* A config.json integer >= 0 (dflt when absent or null), -1 when it is not one. */
+static int64_t count_or(const lgg_convert *c, const char *key, int64_t dflt) {
+    const json_t *v = json_object_get(c->config, key);
+    if (!v || json_is_null(v)) return dflt;
+    return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= UINT32_MAX ? json_integer_value(v) : -1;
+}
+
+static lgg_status set_value(lgg_convert *c, const char *key, json_t *v) {
+    return v && !json_object_set_new(c->config, key, v) ? LGG_OK : LGG_ERR_NOMEM;
+}
+
+static lgg_status hyv3_init(lgg_convert *c, lgg_error *err) {
+    int64_t nl = count_or(c, "num_hidden_layers", -1), nx = count_or(c, "num_nextn_predict_layers", 0);
+    int64_t ff = count_or(c, "moe_intermediate_size", -1), sh = count_or(c, "num_shared_experts", 1);
+    const json_t *scale = json_object_get(c->config, "router_scaling_factor");
+    const char *bad = nl < 0 || nl > (1 << 20) ? "num_hidden_layers" : nx < 0 || nx > (1 << 20) ? "num_nextn_predict_layers"
+                      : ff < 0 ? "moe_intermediate_size" : sh < 0 || (uint64_t)ff * (uint64_t)sh > UINT32_MAX ? "num_shared_experts"
+                      : scale && !json_is_number(scale) ? "router_scaling_factor" : NULL;
+    if (bad) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or out of range", c->dir, bad);
+    const json_t *norm = json_object_get(c->config, "route_norm");
+    lgg_status st = set_value(c, "lgg.shexp_ff", json_integer(ff * sh));
+    if (!st) st = set_value(c, "lgg.route_norm", json_boolean(!norm || lgg__cv_py_truthy(norm)));
+    if (!st) st = set_value(c, "lgg.route_scale", json_real(scale ? json_number_value(scale) : 1.0));
+    c->mtp_main = (uint64_t)nl;
+    if (!st && nx > 0 && c->mtp != LGG_CONVERT_MTP_NONE) {
+        st = set_value(c, "num_hidden_layers", json_integer(nl + nx));
+        if (!st) st = set_value(c, "lgg.nextn", json_integer(nx));
+    }
+    return st ? oom(err) : LGG_OK;
+}
+
+/* final_layernorm is a next-token-prediction block's (the shared head's norm); master cannot name a main block's. */
+static lgg_status hyv3_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    const char *at = strstr(t->src_name, ".final_layernorm.");
+    if (!at || strncmp(t->src_name, "model.layers.", 13) || strtoull(t->src_name + 13, NULL, 10) >= c->mtp_main) return LGG_OK;
+    return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': a final_layernorm in a block before num_hidden_layers has no GGUF name",
+                        c->dir, t->src_name);
+}
+
+const cv_hooks lgg__cv_hooks_hy_v3 = {hyv3_init, lgg__cv_master_text_name, hyv3_tensor, NULL, NULL, NULL};
 
 const cv_hooks lgg__cv_hooks_hunyuan = {hunyuan_init, lgg__cv_master_text_name, hunyuan_tensor, hunyuan_meta, hunyuan_vocab, NULL};
