@@ -471,6 +471,9 @@ lgg_status lgg__cv_partial_rope_dim(struct lgg_convert *c, double dflt, lgg_erro
 /* families/qwen3next.c: master's _QwenMtpMixin names: mtp.* (and model.mtp.*) as blocks past
  * num_hidden_layers (lgg.main_layers) into out; hf itself when it is not one (CV_F_QWEN_MTP). */
 const char *lgg__cv_qwen_mtp_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
+/* families/jamba.c: master's JambaModel renames (".moe." as ".feed_forward.", a dense block's
+ * ".experts.0." out), into out (hf itself when it does not fit; hf and out may not overlap). */
+const char *lgg__cv_jamba_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

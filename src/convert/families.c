@@ -301,6 +301,17 @@ static const cv_mkey BAILINGMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Jamba (master's JambaModel, no base parameters): these counts, then
+ * families/jamba.c's keys. */
+static const cv_mkey JAMBA_META[] = {
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "max_position_embeddings|n_ctx", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|mamba_d_model", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* HY V3 (master's HYV3Model): master's base parameters, then the experts'
  * (families/hunyuan.c's lgg.* values), sigmoid gating, the MTP count. */
 static const cv_mkey HYV3_META[] = {
@@ -1022,6 +1033,7 @@ extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_hunyuan;
 extern const cv_hooks lgg__cv_hooks_hy_v3;
+extern const cv_hooks lgg__cv_hooks_jamba;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1521,6 +1533,11 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_v blk.#.ffn_down_chexps blk.#.ffn_down_exps blk.#.ffn_gate_chexps blk.#.ffn_gate_exps " \
     "blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_chexps blk.#.ffn_up_exps output output_norm token_embd "
 
+#define KINDS_JAMBA \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ssm_a " \
+    "blk.#.ssm_b_norm blk.#.ssm_c_norm blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_dt_norm blk.#.ssm_in " \
+    "blk.#.ssm_out blk.#.ssm_x output output_norm token_embd "
 #define KINDS_HYV3 \
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.exp_probs_b blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
@@ -1824,6 +1841,9 @@ static const cv_family FAMILIES[] = {
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
      &lgg__cv_hooks_hy_v3},
+    /* Jamba: Mamba and attention blocks, dense and MoE feed-forwards (families/jamba.c) */
+    {"JambaForCausalLM", "jamba", JAMBA_META, NULL, KINDS_JAMBA, CV_V_SPM, CV_F_MASTER | CV_F_JAMBA_NAMES, "lgg.experts",
+     &lgg__cv_hooks_jamba},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1864,7 +1884,6 @@ static const struct {
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
      "tokenization_hy.py (trust_remote_code), which is not reproduced here"},
-    {"JambaForCausalLM", MASTER_HAS("jamba")},
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
