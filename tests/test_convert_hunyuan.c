@@ -112,35 +112,21 @@ TEST(convert_hunyuan) {
     cv_case_refused_edit(dir, CASES[1].config, "\"alpha\":1000.0,", "", "alpha");
 }
 
-static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
-
 /* Hy3's block b: attention with q/k norms, a dense MLP (block 0) or the
  * routed and shared experts; the block past the last (the MTP block) with
  * its own projections and norms. */
 static size_t hy3_block(tspec *t, const cv_fcase *m, unsigned long long b) {
-    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
+    uint64_t H = m->H, hd = 16;
     size_t n = cv_fcase_llama_attn(t, m, hd, b);
     ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
     ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
-    if (b == 0) {
-        ADD(96, H, "model.layers.%llu.mlp.gate_proj.weight", b);
-        ADD(96, H, "model.layers.%llu.mlp.up_proj.weight", b);
-        ADD(H, 96, "model.layers.%llu.mlp.down_proj.weight", b);
-        return n;
-    }
-    ADD(E, H, "model.layers.%llu.mlp.router.gate.weight", b);
-    ADD(E, 0, "model.layers.%llu.mlp.expert_bias", b);
-    t[n - 1].dtype = "F32";
-    ADD(FF, H, "model.layers.%llu.mlp.shared_mlp.gate_proj.weight", b);
-    ADD(FF, H, "model.layers.%llu.mlp.shared_mlp.up_proj.weight", b);
-    ADD(H, FF, "model.layers.%llu.mlp.shared_mlp.down_proj.weight", b);
     if (b == m->L) {
         ADD(H, 2 * H, "model.layers.%llu.eh_proj.weight", b);
         ADD(H, 0, "model.layers.%llu.enorm.weight", b);
         ADD(H, 0, "model.layers.%llu.hnorm.weight", b);
         ADD(H, 0, "model.layers.%llu.final_layernorm.weight", b);
     }
-    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
+    return n + cv_fcase_router_moe(t + n, m, b == 0, "shared_mlp", b);
 }
 
 static size_t hy3_shapes(tspec *t, const cv_fcase *m) {

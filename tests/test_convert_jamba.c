@@ -70,29 +70,25 @@ static size_t jamba_shapes(tspec *t, const cv_fcase *m) {
     return cv_case_sort(t, n);
 }
 
+#define JAMBA_CONFIG \
+    "{\"architectures\":[\"JambaForCausalLM\"],\"attention_dropout\":0.0,\"attn_layer_offset\":1,\"attn_layer_period\":2" \
+    ",\"bos_token_id\":1,\"eos_token_id\":2,\"expert_layer_offset\":1,\"expert_layer_period\":2,\"hidden_act\":\"silu\",\"h" \
+    "idden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":48,\"mamba_conv_bias\":true,\"mamba_d_conv\":4,\"ma" \
+    "mba_d_state\":8,\"mamba_dt_rank\":4,\"mamba_expand\":2,\"mamba_proj_bias\":false,\"max_position_embeddings\":262144," \
+    "\"model_type\":\"jamba\",\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":4" \
+    ",\"num_key_value_heads\":2,\"num_logits_to_keep\":1,\"output_router_logits\":false,\"pad_token_id\":0,\"rms_norm_eps" \
+    "\":1e-06,\"router_aux_loss_coef\":0.001,\"sliding_window\":null,\"tie_word_embeddings\":false,\"torch_dtype\":\"bflo" \
+    "at16\",\"transformers_version\":\"4.40.0.dev0\",\"use_cache\":true,\"use_mamba_kernels\":true,\"vocab_size\":32000}"
+
 static const cv_fcase CASES[] = {
     {"Jamba-Tiny-Test",
-     "{\"architectures\":[\"JambaForCausalLM\"],\"attention_dropout\":0.0,\"attn_layer_offset\":1,\"attn_layer_period\":2"
-     ",\"bos_token_id\":1,\"eos_token_id\":2,\"expert_layer_offset\":1,\"expert_layer_period\":2,\"hidden_act\":\"silu\",\"h"
-     "idden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":48,\"mamba_conv_bias\":true,\"mamba_d_conv\":4,\"ma"
-     "mba_d_state\":8,\"mamba_dt_rank\":4,\"mamba_expand\":2,\"mamba_proj_bias\":false,\"max_position_embeddings\":262144,"
-     "\"model_type\":\"jamba\",\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":4"
-     ",\"num_key_value_heads\":2,\"num_logits_to_keep\":1,\"output_router_logits\":false,\"pad_token_id\":0,\"rms_norm_eps"
-     "\":1e-06,\"router_aux_loss_coef\":0.001,\"sliding_window\":null,\"tie_word_embeddings\":false,\"torch_dtype\":\"bflo"
-     "at16\",\"transformers_version\":\"4.40.0.dev0\",\"use_cache\":true,\"use_mamba_kernels\":true,\"vocab_size\":32000}",
+     JAMBA_CONFIG,
      "TinyLlama-2-Test-2x32", "tokenizer.model tokenizer.json tokenizer_config.json special_tokens_map.json", jamba_shapes, 0,
      32, 4, 4, 2, 32000, LGG_TYPE_BF16, {"06f3a07628b327927f22800ca892aa51e9492cc6b65a18fb2d7fc629e0a92035", "dbf2f2e00508bc5139462154621cc1b3edd790d74ab3c9a074b34c0c1a407c66",
       "03dd19b74981b1cd9025e325ae496e7a8f1fc7bd6c3d8ccaffa4dca8c1bf86b9", "820bc388eef0a144d9fa17d8d66997b6a7bafe0116ff6aacc48206b76d7faf5c",
       "03dd19b74981b1cd9025e325ae496e7a8f1fc7bd6c3d8ccaffa4dca8c1bf86b9"}},
     {"Jamba-HfVocab-Tiny-Test",
-     "{\"architectures\":[\"JambaForCausalLM\"],\"attention_dropout\":0.0,\"attn_layer_offset\":1,\"attn_layer_period\":2"
-     ",\"bos_token_id\":1,\"eos_token_id\":2,\"expert_layer_offset\":1,\"expert_layer_period\":2,\"hidden_act\":\"silu\",\"h"
-     "idden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":48,\"mamba_conv_bias\":true,\"mamba_d_conv\":4,\"ma"
-     "mba_d_state\":8,\"mamba_dt_rank\":4,\"mamba_expand\":2,\"mamba_proj_bias\":false,\"max_position_embeddings\":262144,"
-     "\"model_type\":\"jamba\",\"num_attention_heads\":4,\"num_experts\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":4"
-     ",\"num_key_value_heads\":2,\"num_logits_to_keep\":1,\"output_router_logits\":false,\"pad_token_id\":0,\"rms_norm_eps"
-     "\":1e-06,\"router_aux_loss_coef\":0.001,\"sliding_window\":null,\"tie_word_embeddings\":false,\"torch_dtype\":\"bflo"
-     "at16\",\"transformers_version\":\"4.40.0.dev0\",\"use_cache\":true,\"use_mamba_kernels\":true,\"vocab_size\":32000}",
+     JAMBA_CONFIG,
      "TinyLlama-2-Test-2x32", "tokenizer.json tokenizer_config.json special_tokens_map.json", jamba_shapes, 0,
      32, 4, 4, 2, 32000, LGG_TYPE_BF16, {"2113d9220a9bbaf40d70a2ec17cc3ee08abe6f143460cf8defbc96b6e869ac65", "57166b5ae8af9fd78053242de071e3d588ed8a90db81266aac7834e1c86f16c5",
       "cd28802e7ae9bad03dc064722b72b1c38003649df05af8ef1bf06aa074f68a15", "7f39fbd6de4c1b30557119e72013ed27b2bbaaf37c27edce8ae6e6dacef82362",

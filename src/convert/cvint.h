@@ -443,6 +443,8 @@ int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap);
 /* TextModel's filter_tensors (an hf_name hook): the multimodal parts out, then
  * ModelBase's "language_model." out (GLM-4V's text, Hunyuan). */
 int lgg__cv_master_text_name(const char *hf, char *out, size_t cap);
+/* families/pangu.c (a tensor hook): a mapped lm_head taken out when tie_word_embeddings is true in Python's sense. */
+lgg_status lgg__cv_drop_tied_head(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {

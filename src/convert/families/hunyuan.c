@@ -179,15 +179,6 @@ static lgg_status hunyuan_vocab(lgg_convert *c, json_t *tc, const lgg_convert_op
     return st ? st : fix_special(c, err);
 }
 
-/* modify_tensors: a tied lm_head is skipped (the mapped tensor, the last added, taken out). */
-static lgg_status hunyuan_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    (void)err;
-    if (strcmp(t->src_name, "lm_head.weight") || !lgg__cv_py_truthy(json_object_get(c->config, "tie_word_embeddings"))) return LGG_OK;
-    free(t->name);
-    c->n_t--;
-    return LGG_OK;
-}
-
 /* A config.json integer >= 0 (dflt when absent or null), -1 when it is not one. */
 static int64_t count_or(const lgg_convert *c, const char *key, int64_t dflt) {
     const json_t *v = json_object_get(c->config, key);
@@ -229,4 +220,4 @@ static lgg_status hyv3_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 
 const cv_hooks lgg__cv_hooks_hy_v3 = {hyv3_init, lgg__cv_master_text_name, hyv3_tensor, NULL, NULL, NULL};
 
-const cv_hooks lgg__cv_hooks_hunyuan = {hunyuan_init, lgg__cv_master_text_name, hunyuan_tensor, hunyuan_meta, hunyuan_vocab, NULL};
+const cv_hooks lgg__cv_hooks_hunyuan = {hunyuan_init, lgg__cv_master_text_name, lgg__cv_drop_tied_head, hunyuan_meta, hunyuan_vocab, NULL};
