@@ -11,7 +11,8 @@
 # test_convert_llama_hf_vocab.c, test_convert_qwen3vl.c, test_convert_qwen2vl.c, test_convert_sarashina2.c,
 # test_convert_bert_master.c, test_convert_bidirectional.c, test_convert_umt5.c, test_convert_afmoe.c,
 # test_convert_bailing_v1.c, test_convert_kormo.c, test_convert_rnd1.c, test_convert_jais2.c,
-# test_convert_grovemoe.c, test_convert_dream.c, test_convert_llada.c, test_convert_bitnet.c's convert_bitnet_master):
+# test_convert_grovemoe.c, test_convert_dream.c, test_convert_llada.c, test_convert_bitnet.c's convert_bitnet_master,
+# test_convert_hunyuan.c, test_convert_jamba.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -31,7 +32,7 @@
 # LGG_REF_DENSE: the checkpoints converted with --sentence-transformers-dense-modules
 # (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
-# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct").
+# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test").
 # LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
 # (default "Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default: DEFAULT_TESTS below).
@@ -103,6 +104,9 @@ convert_grovemoe
 convert_dream
 convert_llada
 convert_bitnet_master
+convert_hunyuan
+convert_hy_v3
+convert_jamba
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true
@@ -130,7 +134,7 @@ done
 # (printed as "MODEL--mtp OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
     for opt in --mtp --no-mtp; do
         for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
             out=$keep/$name$opt.$t.gguf

@@ -15,31 +15,17 @@
 
 #ifndef LGG_TEST_NO_GOLDEN_LIBS
 
-static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
-
 /* Block b: attention with its gate and q/k norms, four norms, a dense MLP
  * (block 0) or the MoE. */
 static size_t afmoe_block(tspec *t, const cv_fcase *m, unsigned long long b) {
-    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
+    uint64_t H = m->H, hd = 16;
     size_t n = cv_fcase_llama_attn(t, m, hd, b);
     ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
     ADD(hd, 0, "model.layers.%llu.self_attn.k_norm.weight", b);
     ADD(m->nh * hd, H, "model.layers.%llu.self_attn.gate_proj.weight", b);
     ADD(H, 0, "model.layers.%llu.pre_mlp_layernorm.weight", b);
     ADD(H, 0, "model.layers.%llu.post_mlp_layernorm.weight", b);
-    if (b == 0) {
-        ADD(96, H, "model.layers.%llu.mlp.gate_proj.weight", b);
-        ADD(96, H, "model.layers.%llu.mlp.up_proj.weight", b);
-        ADD(H, 96, "model.layers.%llu.mlp.down_proj.weight", b);
-        return n;
-    }
-    ADD(E, H, "model.layers.%llu.mlp.router.gate.weight", b);
-    ADD(E, 0, "model.layers.%llu.mlp.expert_bias", b);
-    t[n - 1].dtype = "F32";
-    ADD(FF, H, "model.layers.%llu.mlp.shared_experts.gate_proj.weight", b);
-    ADD(FF, H, "model.layers.%llu.mlp.shared_experts.up_proj.weight", b);
-    ADD(H, FF, "model.layers.%llu.mlp.shared_experts.down_proj.weight", b);
-    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
+    return n + cv_fcase_router_moe(t + n, m, b == 0, "shared_experts", b);
 }
 
 static size_t afmoe_shapes(tspec *t, const cv_fcase *m) {

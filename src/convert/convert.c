@@ -381,6 +381,7 @@ static lgg_status plan(lgg_convert *c, lgg_error *err) {
             long bid = -1, xid = -1;
             char mtp[512];
             if (c->fam->flags & CV_F_QWEN_MTP) hf = lgg__cv_qwen_mtp_name(c, hf, mtp, sizeof mtp);
+            if (c->fam->flags & CV_F_JAMBA_NAMES) hf = lgg__cv_jamba_name(c, hf, mtp, sizeof mtp);
             if (c->hooks && c->hooks->hf_name) { /* the family's own renames and drops */
                 if (!c->hooks->hf_name(hf, renamed, sizeof renamed)) continue;
                 hf = renamed;

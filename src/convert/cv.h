@@ -196,6 +196,8 @@ enum {
     CV_F_QWEN_MTP = 131072,      /* master's _QwenMtpMixin: mtp.* names read as blocks past num_hidden_layers
                                     (lgg__cv_qwen_mtp_name, before the hf_name hook) */
     CV_F_GATE_UP_EXPS = 262144,  /* its tensor list has ffn_gate_up_exps: master's --fuse-gate-up-exps is taken */
+    CV_F_JAMBA_NAMES = 524288,   /* Jamba's renames by the config's MoE layers (lgg__cv_jamba_name, before the
+                                    hf_name hook) */
     CV_F_MASTER_TWIN = 65536,    /* target master's row for names an earlier row converts as b4747 does
                                     (lgg__cv_family_master); not found, listed or counted by name itself */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids
@@ -225,6 +227,8 @@ typedef struct cv_hooks {
 } cv_hooks;
 /* families/mamba.c: torch's float32 exp. */
 float lgg__cv_torch_expf(float x);
+/* families/mamba.c: torch's squeeze() of a tensor's shape (every dimension of 1 out). */
+void lgg__cv_squeeze(struct cv_tensor *t);
 /* families/mamba.c: Mamba 2's dimensions as llama.cpp master's Mamba2Model
  * finds them (the hybrids built on it share them), its tensor shapes and its
  * ssm.* keys. */

@@ -217,6 +217,7 @@ struct lgg_convert {
         int if_none;         /* only when the files gave no special id at all (Qwen (v1)'s bos and eos) */
     } late_special[4];
     int n_late_special;
+    int no_pad_special;      /* no padding token read from the files (Hunyuan's pad_token_id < 0) */
     int lora;                /* a LoRA adapter (lora.c): dir is the adapter's, config the base's */
     float lora_alpha;        /* adapter_config.json's lora_alpha */
     json_t *card_config;     /* the adapter folder's own config.json (its _name_or_path names it), or NULL */
@@ -443,6 +444,11 @@ lgg_status lgg__cv_master_pooling(struct lgg_convert *c, lgg_error *err);
 /* Master's LlamaModel.filter_tensors (an hf_name hook): "text_model." out, then
  * TextModel's multimodal filter, then "language_model." out. */
 int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap);
+/* TextModel's filter_tensors (an hf_name hook): the multimodal parts out, then
+ * ModelBase's "language_model." out (GLM-4V's text, Hunyuan). */
+int lgg__cv_master_text_name(const char *hf, char *out, size_t cap);
+/* families/pangu.c (a tensor hook): a mapped lm_head taken out when tie_word_embeddings is true in Python's sense. */
+lgg_status lgg__cv_drop_tied_head(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
 /* The add_{bos,eos,sep}_token flags (k = 0, 1, 2) in the order they were
  * first set, with their values. */
 typedef struct cv_master_add {
@@ -471,6 +477,9 @@ lgg_status lgg__cv_partial_rope_dim(struct lgg_convert *c, double dflt, lgg_erro
 /* families/qwen3next.c: master's _QwenMtpMixin names: mtp.* (and model.mtp.*) as blocks past
  * num_hidden_layers (lgg.main_layers) into out; hf itself when it is not one (CV_F_QWEN_MTP). */
 const char *lgg__cv_qwen_mtp_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
+/* families/jamba.c: master's JambaModel renames (".moe." as ".feed_forward.", a dense block's
+ * ".experts.0." out), into out (hf itself when it does not fit; hf and out may not overlap). */
+const char *lgg__cv_jamba_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
 
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);

@@ -301,6 +301,30 @@ static const cv_mkey BAILINGMOE_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Jamba (master's JambaModel, no base parameters): these counts, then
+ * families/jamba.c's keys. */
+static const cv_mkey JAMBA_META[] = {
+    {"block_count", "n_layers|num_hidden_layers|n_layer|num_layers", CV_M_U32, CV_M_REQUIRED},
+    {"context_length", "max_position_embeddings|n_ctx", CV_M_U32, CV_M_REQUIRED},
+    {"embedding_length", "hidden_size|mamba_d_model", CV_M_U32, CV_M_REQUIRED},
+    {"feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.head_count", "num_attention_heads", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* HY V3 (master's HYV3Model): master's base parameters, then the experts'
+ * (families/hunyuan.c's lgg.* values), sigmoid gating, the MTP count. */
+static const cv_mkey HYV3_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "lgg.route_norm", CV_M_BOOL, CV_M_REQUIRED},
+    {"expert_weights_scale", "lgg.route_scale", CV_M_F32, CV_M_REQUIRED},
+    {"expert_gating_func", "2", CV_M_U32_CONST, 0},
+    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+
 /* RND1 (master's RND1Model over its Qwen2MoeModel): Qwen3-MoE's keys, then
  * bidirectional attention and the mask token. */
 static const cv_mkey RND1_META[] = {
@@ -1041,6 +1065,9 @@ extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_llada;
 extern const cv_hooks lgg__cv_hooks_dream;
+extern const cv_hooks lgg__cv_hooks_hunyuan;
+extern const cv_hooks lgg__cv_hooks_hy_v3;
+extern const cv_hooks lgg__cv_hooks_jamba;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1156,6 +1183,15 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
     {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
     {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {NULL, NULL, 0},
+};
+
+/* HY V3 (Hy3): the router under mlp.router, its expert_bias (no suffix,
+ * as master names it), an MTP block's final_layernorm. */
+static const cv_tmap HYV3_TENSORS[] = {
+    {"model.layers.#.mlp.router.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.mlp.expert_bias", "blk.#.exp_probs_b", 0},
+    {"model.layers.#.final_layernorm", "blk.#.nextn.shared_head_norm", 0},
     {NULL, NULL, 0},
 };
 
@@ -1539,6 +1575,17 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps " \
     "output output_norm token_embd "
+#define KINDS_JAMBA \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.ssm_a " \
+    "blk.#.ssm_b_norm blk.#.ssm_c_norm blk.#.ssm_conv1d blk.#.ssm_d blk.#.ssm_dt blk.#.ssm_dt_norm blk.#.ssm_in " \
+    "blk.#.ssm_out blk.#.ssm_x output output_norm token_embd "
+#define KINDS_HYV3 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm " \
+    "blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
 
 static const cv_family FAMILIES[] = {
     {"LLaMAForCausalLM|LlamaForCausalLM|MistralForCausalLM|MixtralForCausalLM", "llama", LLAMA_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -1838,6 +1885,19 @@ static const cv_family FAMILIES[] = {
      "num_experts", NULL},
     /* BitNet under master's second name: b4747's BitNet (families/bitnet.c), master's by default */
     {"BitNetForCausalLM", "bitnet", BITNET_META, BITNET_TENSORS, KINDS_BITNET, CV_V_SPM, CV_F_MASTER, NULL, &lgg__cv_hooks_bitnet},
+    /* Hunyuan dense V1 and HunyuanOCR/HunyuanVL's text: Qwen3's tensors (q/k norms named query/key_layernorm),
+       NTK-alpha rope, eod/eot ids, tokenizer.json only (families/hunyuan.c) */
+    {"HunYuanDenseV1ForCausalLM", "hunyuan-dense", QWEN3_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_hunyuan},
+    {"HunYuanVLForConditionalGeneration", "hunyuan_vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_hunyuan},
+    /* HY V3 (Hy3): Qwen3-MoE-like with a dense first block, the router's bias, shared experts under
+       mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
+    {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
+     &lgg__cv_hooks_hy_v3},
+    /* Jamba: Mamba and attention blocks, dense and MoE feed-forwards (families/jamba.c) */
+    {"JambaForCausalLM", "jamba", JAMBA_META, NULL, KINDS_JAMBA, CV_V_SPM, CV_F_MASTER | CV_F_JAMBA_NAMES, "lgg.experts",
+     &lgg__cv_hooks_jamba},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1873,9 +1933,9 @@ static const struct {
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"Grok1ForCausalLM", MASTER_HAS("grok")},
-    {"HYV3ForCausalLM|HunYuanDenseV1ForCausalLM|HunYuanMoEV1ForCausalLM|"
-     "HunYuanVLForConditionalGeneration", MASTER_HAS("hunyuan")},
-    {"JambaForCausalLM", MASTER_HAS("jamba")},
+    {"HunYuanMoEV1ForCausalLM",
+     "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
+     "tokenization_hy.py (trust_remote_code), which is not reproduced here"},
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},

@@ -446,6 +446,10 @@ lgg_status lgg__cv_master_pooling(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
+int lgg__cv_master_text_name(const char *hf, char *out, size_t cap) {
+    return !lgg__cv_master_multimodal(hf) && lgg__cv_master_strip(hf, "language_model.", out, 0, cap) != 0;
+}
+
 int lgg__cv_master_llama_name(const char *hf, char *out, size_t cap) {
     char tmp[512];
     if (!lgg__cv_master_strip(hf, "text_model.", tmp, 0, sizeof tmp) || lgg__cv_master_multimodal(tmp)) return 0;

@@ -528,6 +528,21 @@ static const cv_tmap NAMEMAP[] = {
     {"model.transformer.blocks.#.ff_proj", "blk.#.ffn_gate", 0},
     {"model.transformer.blocks.#.up_proj", "blk.#.ffn_up", 0},
     {"model.transformer.blocks.#.ff_out", "blk.#.ffn_down", 0},
+    /* Hunyuan's q/k norms (dense V1, A13B, HunyuanOCR) */
+    {"model.layers.#.self_attn.query_layernorm", "blk.#.attn_q_norm", 0},
+    {"model.layers.#.self_attn.key_layernorm", "blk.#.attn_k_norm", 0},
+    /* Jamba's Mamba blocks and experts (stacked down, gate, up) */
+    {"model.layers.#.mamba.x_proj", "blk.#.ssm_x", 0},
+    {"model.layers.#.mamba.dt_layernorm", "blk.#.ssm_dt_norm", 0},
+    {"model.layers.#.mamba.b_layernorm", "blk.#.ssm_b_norm", 0},
+    {"model.layers.#.mamba.c_layernorm", "blk.#.ssm_c_norm", 0},
+    {"model.layers.#.feed_forward.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.feed_forward.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.feed_forward.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    /* Hunyuan's shared expert (A13B, Hy3) */
+    {"model.layers.#.mlp.shared_mlp.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.mlp.shared_mlp.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.mlp.shared_mlp.down_proj", "blk.#.ffn_down_shexp", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

@@ -312,7 +312,7 @@ static void normalizer_flags(const json_t *n, int norm[2], int depth) {
 }
 
 static lgg_status set_special(lgg_convert *c, special *s, int typ, const json_t *v, const char *where, lgg_error *err) {
-    if (!json_is_integer(v)) return LGG_OK;
+    if (!json_is_integer(v) || (typ == 4 && c->no_pad_special)) return LGG_OK;
     json_int_t id = json_integer_value(v);
     if (id < 0)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/%s: %s token id %lld is negative", c->dir, where, SPECIAL[typ],

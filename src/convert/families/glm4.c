@@ -208,11 +208,6 @@ static lgg_status glm4vmoe_init(lgg_convert *c, lgg_error *err) {
     return st ? st : lgg__cv_master_rope_dim(c, err);
 }
 
-/* TextModel's multimodal filter, then every "language_model." out. */
-static int glm4v_name(const char *hf, char *out, size_t cap) {
-    return !lgg__cv_master_multimodal(hf) && lgg__cv_master_strip(hf, "language_model.", out, 0, cap) != 0;
-}
-
 /* Master's normal_to_neox: in each head (row_arg[0] rows) the first
  * row_arg[1] (the rotary ones) as their even rows, then their odd ones. */
 static uint64_t neox_row(const cv_tensor *t, uint64_t u) {
@@ -244,9 +239,9 @@ static lgg_status glm4v_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_glm4moe = {glm4moe_init, NULL, NULL, NULL, glm4moe_vocab, NULL};
-const cv_hooks lgg__cv_hooks_glm4v = {glm4v_init, glm4v_name, glm4v_tensor, NULL, glm4_vocab, NULL};
-const cv_hooks lgg__cv_hooks_glmocr = {glmocr_init, glm4v_name, glm4v_tensor, NULL, glm4_vocab, NULL};
-const cv_hooks lgg__cv_hooks_glm4vmoe = {glm4vmoe_init, glm4v_name, NULL, NULL, glm4moe_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4v = {glm4v_init, lgg__cv_master_text_name, glm4v_tensor, NULL, glm4_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glmocr = {glmocr_init, lgg__cv_master_text_name, glm4v_tensor, NULL, glm4_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4vmoe = {glm4vmoe_init, lgg__cv_master_text_name, NULL, NULL, glm4moe_vocab, NULL};
 const cv_hooks lgg__cv_hooks_glm4moelite = {glm4moelite_init, NULL, glm4moelite_tensor, NULL, glm4moe_vocab, NULL};
 const cv_hooks lgg__cv_hooks_deepseek2_master = {deepseek2_init, NULL, glm4moelite_tensor, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_glm4 = {glm4_init, NULL, NULL, NULL, glm4_vocab, NULL};

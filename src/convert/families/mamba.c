@@ -132,7 +132,7 @@ static int same_values(lgg_convert *c, const cv_tensor *a, const cv_tensor *b, l
 }
 
 /* torch's squeeze(): every dimension of 1 goes (the bytes stay). */
-static void squeeze(cv_tensor *t) {
+void lgg__cv_squeeze(cv_tensor *t) {
     uint32_t k = 0;
     for (uint32_t i = 0; i < t->n_dims; i++)
         if (t->ne[i] != 1) t->ne[k++] = t->ne[i];
@@ -147,7 +147,7 @@ static void squeeze(cv_tensor *t) {
 static lgg_status mamba_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     if (t->src_name && strlen(t->src_name) >= 6 && !strcmp(t->src_name + strlen(t->src_name) - 6, ".A_log"))
         t->xform |= CV_X_NEG_EXP;
-    if (c->master && lgg__cv_ends_with(t->name, ".ssm_conv1d.weight")) squeeze(t);
+    if (c->master && lgg__cv_ends_with(t->name, ".ssm_conv1d.weight")) lgg__cv_squeeze(t);
     if (strcmp(t->name, "output.weight")) return LGG_OK;
     for (size_t i = 0; i + 1 < c->n_t; i++) {
         int same = strcmp(c->t[i].name, "token_embd.weight") ? 0 : same_values(c, &c->t[i], t, err);
@@ -274,7 +274,7 @@ int lgg__cv_block_name_is(const char *name, const char *what) {
 lgg_status lgg__cv_mamba2_tensor(lgg_convert *c, cv_tensor *t, const cv_mamba2 *d, lgg_error *err) {
     if (lgg__cv_ends_with(t->src_name, ".A_log")) t->xform |= CV_X_NEG_EXP;
     if (lgg__cv_ends_with(t->name, ".ssm_conv1d.weight")) {
-        squeeze(t);
+        lgg__cv_squeeze(t);
     } else if (lgg__cv_block_name_is(t->name, "ssm_a") || lgg__cv_block_name_is(t->name, "ssm_d")) {
         if (t->n_dims == 4)
             return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': 4 dimensions and a trailing 1 are more than GGUF holds",

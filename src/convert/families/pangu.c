@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The mapped lm_head (the last tensor added) taken out again when tied. */
-static lgg_status pangu_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+/* The mapped lm_head (the last tensor added) taken out again when tied
+ * (master's `if self.hparams.get("tie_word_embeddings", False)`). */
+lgg_status lgg__cv_drop_tied_head(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     (void)err;
-    if (strcmp(t->src_name, "lm_head.weight") || !json_is_true(json_object_get(c->config, "tie_word_embeddings"))) return LGG_OK;
+    if (strcmp(t->src_name, "lm_head.weight") || !lgg__cv_py_truthy(json_object_get(c->config, "tie_word_embeddings"))) return LGG_OK;
     free(t->name);
     c->n_t--;
     return LGG_OK;
@@ -30,4 +31,4 @@ static lgg_status pangu_init(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks lgg__cv_hooks_pangu = {pangu_init, NULL, pangu_tensor, NULL, NULL, NULL};
+const cv_hooks lgg__cv_hooks_pangu = {pangu_init, NULL, lgg__cv_drop_tied_head, NULL, NULL, NULL};
