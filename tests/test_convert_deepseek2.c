@@ -49,10 +49,20 @@ static size_t ffn(tspec *t, const cv_fcase *m, unsigned long long b, int v3, uin
     return n;
 }
 
-/* Block b's norms and latent attention (V3: q through a rank-24 bottleneck). */
+/* Block b's norms and latent attention (V3: q through a rank-24 bottleneck;
+ * v3 2: V3.2's, with the sparse attention's indexer: IXH heads of IXD, its
+ * key's LayerNorm in F32). */
+enum { IXH = 4, IXD = 16 };
 static size_t mla(tspec *t, const cv_fcase *m, unsigned long long b, int v3) {
     uint64_t H = m->H, QR = 24;
     size_t n = 0;
+    if (v3 == 2) {
+        ADD(IXH * IXD, QR, "model.layers.%llu.self_attn.indexer.wq_b.weight", b);
+        ADD(IXD, H, "model.layers.%llu.self_attn.indexer.wk.weight", b);
+        ADD(IXD, 0, "model.layers.%llu.self_attn.indexer.k_norm.weight", b), t[n - 1].dtype = "F32";
+        ADD(IXD, 0, "model.layers.%llu.self_attn.indexer.k_norm.bias", b), t[n - 1].dtype = "F32";
+        ADD(IXH, H, "model.layers.%llu.self_attn.indexer.weights_proj.weight", b);
+    }
     ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
     ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
     if (v3) {
@@ -83,19 +93,22 @@ static size_t v2_shapes(tspec *t, const cv_fcase *m) {
     return cv_case_sort(t, n);
 }
 
-/* V3: the blocks, then the prediction layer (its own norms, eh_proj and shared head). */
-static size_t v3_shapes(tspec *t, const cv_fcase *m) {
+/* V3 (v 1) and V3.2 (v 2): the blocks, then the prediction layer (its own norms, eh_proj and shared head). */
+static size_t v3x_shapes(tspec *t, const cv_fcase *m, int v) {
     size_t n = outer(t, m);
     unsigned long long b;
-    for (b = 0; b < m->L; b++) n += mla(t + n, m, b, 1), n += ffn(t + n, m, b, 1, 1);
+    for (b = 0; b < m->L; b++) n += mla(t + n, m, b, v), n += ffn(t + n, m, b, 1, 1);
     ADD(m->H, 0, "model.layers.%llu.enorm.weight", b);
     ADD(m->H, 0, "model.layers.%llu.hnorm.weight", b);
     ADD(m->H, 2 * m->H, "model.layers.%llu.eh_proj.weight", b);
     ADD(m->H, 0, "model.layers.%llu.shared_head.norm.weight", b);
-    n += mla(t + n, m, b, 1);
+    n += mla(t + n, m, b, v);
     n += ffn(t + n, m, b, 1, 1);
     return cv_case_sort(t, n);
 }
+
+static size_t v3_shapes(tspec *t, const cv_fcase *m) { return v3x_shapes(t, m, 1); }
+static size_t v32_shapes(tspec *t, const cv_fcase *m) { return v3x_shapes(t, m, 2); }
 
 /* DeepSeek-V3's generation_config.json. */
 static const char *const FILES[][2] = {
@@ -183,6 +196,98 @@ TEST(convert_deepseek2_master_refusals) {
     CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "(Kimi-K2's)"), "tiktoken: status %d, '%s'", (int)st, msg);
     remove(tm);
     CHECK(deepseek_tokenizer(dir));
+}
+
+/* DeepSeek V3.2 (DeepseekV32ForCausalLM, deepseek32): DeepSeek-V3.2-Exp's
+ * kind of config.json (V3's with the indexer's index_n_heads, index_head_dim,
+ * index_topk) and tensors (V3's, each block with the indexer's wq_b, wk, its
+ * key's LayerNorm and weights_proj), the prediction layer kept as block 3
+ * (master's default), DeepSeek-V3's tokenizer (its tokenizer_config.json
+ * adds the BOS, which master asserts). */
+static const cv_fcase V32[] = {
+    {"DeepSeek-V3.2-Master-Tiny",
+     "{\"architectures\":[\"DeepseekV32ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_toke"
+     "n_id\":0,\"eos_token_id\":1,\"ep_size\":1,\"first_k_dense_replace\":1,\"hidden_act\":\"silu\",\"hidden_size\""
+     ":32,\"index_head_dim\":16,\"index_n_heads\":4,\"index_topk\":8,\"initializer_range\":0.02,\"intermediate_siz"
+     "e\":64,\"kv_lora_rank\":32,\"max_position_embeddings\":163840,\"model_type\":\"deepseek_v32\",\"moe_intermed"
+     "iate_size\":32,\"moe_layer_freq\":1,\"n_group\":2,\"n_routed_experts\":4,\"n_shared_experts\":1,\"norm_topk_"
+     "prob\":true,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidden_layers\":3,\"num_key_value_heads"
+     "\":4,\"num_nextn_predict_layers\":1,\"q_lora_rank\":24,\"qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,\"rms_n"
+     "orm_eps\":1e-06,\"rope_scaling\":{\"beta_fast\":32,\"beta_slow\":1,\"factor\":40,\"mscale\":1.0,\"mscale_all_d"
+     "im\":1.0,\"original_max_position_embeddings\":4096,\"type\":\"yarn\"},\"rope_theta\":10000,\"routed_scaling_f"
+     "actor\":2.5,\"scoring_func\":\"sigmoid\",\"tie_word_embeddings\":false,\"topk_group\":1,\"topk_method\":\"noa"
+     "ux_tc\",\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.44.2\",\"use_cache\":true,\"v_head_dim\":16"
+     ",\"vocab_size\":129280}",
+     "", "", v32_shapes, 0, 32, 3, 4, 4, 129280, LGG_TYPE_BF16,
+     {"f185ab7ebef659a8001d0a4bc02533432e2c5958e394a8d5eb7303019acb21c6", "bab9a839c4f219eb06a70ef133579d6234e3e1661857ffaa84c86bc62e92127e",
+      "fdba40872d58d1f5a346cd155084e8794760a6195aa7dc896e64644f3559d291", "a1c84005ad1325cfe74cf334980c4e5f613b46f051687f1f0e65ff8410edb7d6",
+      "fdba40872d58d1f5a346cd155084e8794760a6195aa7dc896e64644f3559d291"}},
+};
+
+/* With --mtp (the prediction layer, the embeddings, output norm and head alone) and --no-mtp (without it). */
+static const char *const V32_MTP[2][5] = {
+    {"1fe7c0f63dcea0cd7ad2fc05e8212a9cdc193db32c23eceefb658cf37ed46a7f", "1ae11c47d81b27ba2bde558813ffbdd8b019d6d2bbec3adc86595385fe3cf6c2",
+      "5644134b13bd36e75b8636a1f37d14c03281b75835d2c080d10e67b0f935bdd2", "9dd38ca9ba7e56210269826bf1ec8e737f9224385396446eb8ea2e842da25dbb",
+      "5644134b13bd36e75b8636a1f37d14c03281b75835d2c080d10e67b0f935bdd2"},
+    {"6e3d8a1be6e8778762dda4c9e98609da0daf03f6d63d63aa6b5c296b575f70f1", "08f6aae3413db2a152ad58278c1445068b992b8e6feaf68ee7c7e6524a837be5",
+      "682d18f3da650a6addc127c852763d94419ba9e0fbfc5554b14221f238336dec", "9fbc7a9b2667d2dbe8cd986d8e657e703543932da9dc5d2d0ae72171dec9d4c6",
+      "682d18f3da650a6addc127c852763d94419ba9e0fbfc5554b14221f238336dec"}};
+
+TEST(convert_deepseek32) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(V32, 1, FILES, deepseek_tokenizer);
+    cv_case_supported("DeepseekV32ForCausalLM");
+    const char *dir = cv_fcase_make(&V32[0], FILES, deepseek_tokenizer);
+    REQUIRE(dir != NULL);
+    int same = 0;
+    for (int k = 0; k < 2; k++) {
+        cv_case_mtp = k ? LGG_CONVERT_MTP_NONE : LGG_CONVERT_MTP_ONLY;
+        same += cv_case_run(dir, k ? "DeepSeek V3.2 --no-mtp" : "DeepSeek V3.2 --mtp", V32_MTP[k], cv_case_q4km, 1);
+        cv_case_mtp = LGG_CONVERT_MTP_KEEP;
+    }
+    CHECKF(same == 2 * cv_case_outtypes(), "--mtp, --no-mtp: %d of %d byte-identical to master", same, 2 * cv_case_outtypes());
+    /* master's default names (run without --outfile): with --mtp as without, the size label the tensors' */
+    static const char *const NAMES[2] = {"DeepSeek-V3.2-Master-Tiny-4x8.4M-F16.gguf", "DeepSeek-V3.2-Master-Tiny-4x8.3M-F16.gguf"};
+    for (int k = 0; k < 2; k++) {
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.mtp = k ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_KEEP;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        char name[256] = "";
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+        lgg_convert_free(c);
+        CHECKF(st == LGG_OK && !strcmp(name, NAMES[k]), "default name %d: status %d, '%s'", k, (int)st, name);
+    }
+}
+
+/* Refused as master refuses them: a tokenizer that does not add its BOS (master's assertion), an indexer
+ * key missing; a bad count of prediction layers. */
+TEST(convert_deepseek32_refusals) {
+    if (!have_tokenizer()) return;
+    const char *dir = cv_fcase_make(&V32[0], FILES, deepseek_tokenizer);
+    REQUIRE(dir != NULL);
+    char msg[512];
+    CHECKF(cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg) == LGG_OK, "as made: '%s'", msg);
+    REQUIRE(put_text(dir, "tokenizer_config.json", "{\"tokenizer_class\":\"LlamaTokenizerFast\",\"add_bos_token\":false}"));
+    lgg_status st = (lgg_status)cv_case_open(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "does not add its BOS"), "add_bos_token false: status %d, '%s'", (int)st, msg);
+    REQUIRE(put_text(dir, "tokenizer_config.json", "{\"tokenizer_class\":\"PreTrainedTokenizerFast\"}"));
+    st = (lgg_status)cv_case_open(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+    CHECKF(st == LGG_ERR_UNSUPPORTED && strstr(msg, "does not add its BOS"), "another class: status %d, '%s'", (int)st, msg);
+    REQUIRE(deepseek_tokenizer(dir));
+    static const char *const EDIT[][3] = {{"\"index_topk\":8,", "", "index_topk"},
+                                          {"\"num_nextn_predict_layers\":1", "\"num_nextn_predict_layers\":-1", "num_nextn_predict_layers"}};
+    for (size_t k = 0; k < sizeof EDIT / sizeof EDIT[0]; k++) {
+        char *bad = text_replace(V32[0].config, EDIT[k][0], EDIT[k][1]);
+        REQUIRE(bad != NULL);
+        put_text(dir, "config.json", bad);
+        free(bad);
+        st = (lgg_status)cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+        CHECKF(st != LGG_OK && strstr(msg, EDIT[k][2]), "%s: status %d, '%s'", EDIT[k][2], (int)st, msg);
+    }
+    put_text(dir, "config.json", V32[0].config);
 }
 
 #endif

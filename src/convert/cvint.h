@@ -468,6 +468,10 @@ lgg_status lgg__cv_partial_rope_dim(struct lgg_convert *c, double dflt, lgg_erro
  * num_hidden_layers (lgg.main_layers) into out; hf itself when it is not one (CV_F_QWEN_MTP). */
 const char *lgg__cv_qwen_mtp_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
 
+/* families/glm4.c: master's DeepseekV2Model __init__ and hparams (nextn: count the next-token-prediction
+ * blocks unless --no-mtp), and its kv_b_proj split into attn_k_b and attn_v_b (a tensor hook). */
+lgg_status lgg__cv_mla_init(struct lgg_convert *c, int nextn, lgg_error *err);
+lgg_status lgg__cv_mla_kv_b(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 /* The keys of table m in its order (a family hook writing its keys around its own). */

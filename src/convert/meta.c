@@ -470,7 +470,7 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
         if ((c->default_name = malloc(cap))) {
             /* a vocabulary-only file has no size or encoding, and the type "vocab" */
             /* master's --mtp: "mtp-" before a name without the size */
-            int mtp = !c->vocab_only && c->mtp == LGG_CONVERT_MTP_ONLY;
+            int mtp = !c->vocab_only && c->mtp == LGG_CONVERT_MTP_ONLY && !(c->fam->flags & CV_F_MTP_PLAIN_NAME);
             const char *sl = c->vocab_only || mtp ? NULL : n.size_label;
             snprintf(c->default_name, cap, "%s%s%s%s%s%s%s%s-%s%s.gguf", mtp ? "mtp-" : "", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",

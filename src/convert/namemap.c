@@ -515,6 +515,11 @@ static const cv_tmap NAMEMAP[] = {
     {"transformer_encoder.#.ffn.w3", "blk.#.ffn_down", 0},
     {"layer_norm", "enc.output_norm", 0},
     {"dense", "cls", 0},
+    /* DeepSeek V3.2's sparse-attention indexer */
+    {"model.layers.#.self_attn.indexer.wq_b", "blk.#.indexer.attn_q_b", 0},
+    {"model.layers.#.self_attn.indexer.wk", "blk.#.indexer.attn_k", 0},
+    {"model.layers.#.self_attn.indexer.k_norm", "blk.#.indexer.k_norm", 0},
+    {"model.layers.#.self_attn.indexer.weights_proj", "blk.#.indexer.proj", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

@@ -174,6 +174,10 @@ static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *er
     return LGG_OK;
 }
 
+/* What master's DeepSeek V3.2, Kimi and Youtu classes share with DeepSeek V2 (families/deepseek.c). */
+lgg_status lgg__cv_mla_init(lgg_convert *c, int nextn, lgg_error *err) { return mla_init(c, nextn, err); }
+lgg_status lgg__cv_mla_kv_b(lgg_convert *c, cv_tensor *t, lgg_error *err) { return glm4moelite_tensor(c, t, err); }
+
 /* GLM-4V, GLM-4.5V and GLM-OCR (master's Glm4Model, Glm4MoeModel,
  * GlmOCRModel for their ...ForConditionalGeneration): the text_config over
  * the top level, M-RoPE taken (master writes the sections with its base

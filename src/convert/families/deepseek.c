@@ -1,0 +1,45 @@
+/* deepseek.c -- the classes llama.cpp master's conversion/deepseek.py
+ * converts on top of DeepSeek V2's latent attention (families/glm4.c's
+ * split of kv_b_proj and hparams): DeepSeek V3.2 (DeepseekV32Model: the
+ * "deepseek32" architecture, its sparse-attention indexer's tensors and
+ * keys, the next-token-prediction blocks kept past num_hidden_layers unless
+ * --no-mtp, and master's assertion that the tokenizer adds its BOS). */
+#include "../cvint.h"
+
+#include <string.h>
+
+static lgg_status set_value(lgg_convert *c, const char *key, json_t *v, lgg_error *err) {
+    return !v || json_object_set_new(c->config, key, v) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}
+
+/* Master asserts the tokenizer's add_bos_token: LlamaTokenizerFast's
+ * (tokenizer_config.json's, true when absent); another class has none. */
+static lgg_status bos_asserted(lgg_convert *c, lgg_error *err) {
+    json_t *tc = NULL;
+    lgg_status st = lgg__cv_json(c, "tokenizer_config.json", 0, &tc, err);
+    if (st) return st;
+    const char *cls = json_string_value(json_object_get(tc, "tokenizer_class"));
+    const json_t *ab = json_object_get(tc, "add_bos_token");
+    int llama = cls && (!strcmp(cls, "LlamaTokenizerFast") || !strcmp(cls, "LlamaTokenizer"));
+    int bos = llama && (!ab || json_is_true(ab));
+    json_decref(tc);
+    if (!bos)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/tokenizer_config.json: the tokenizer does not add its BOS "
+                            "(LlamaTokenizerFast with add_bos_token true): llama.cpp master refuses DeepSeek V3.2 without it",
+                            c->dir);
+    return LGG_OK;
+}
+
+/* DeepSeek V3.2: V2's hparams with the next-token-prediction blocks counted
+ * (their count written whenever config.json has one, 0 too, unless
+ * --no-mtp); the indexer's keys are DEEPSEEK32_META's. */
+static lgg_status deepseek32_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = bos_asserted(c, err);
+    if (!st) st = lgg__cv_mla_init(c, 1, err);
+    const json_t *nx = json_object_get(c->config, "num_nextn_predict_layers");
+    if (!st && c->mtp != LGG_CONVERT_MTP_NONE && json_is_integer(nx) && !json_object_get(c->config, "lgg.nextn"))
+        st = set_value(c, "lgg.nextn", json_integer(json_integer_value(nx)), err);
+    return st;
+}
+
+const cv_hooks lgg__cv_hooks_deepseek32 = {deepseek32_init, NULL, lgg__cv_mla_kv_b, NULL, NULL, NULL};
