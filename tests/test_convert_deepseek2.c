@@ -290,4 +290,65 @@ TEST(convert_deepseek32_refusals) {
     put_text(dir, "config.json", V32[0].config);
 }
 
+/* Youtu-LLM (YoutuForCausalLM) and Youtu-VL's text (YoutuVLForConditionalGeneration), master's DeepSeek V2
+ * under their names: Youtu-LLM-2B's kind of config (V3's latent attention with a low-rank Q, every block
+ * dense: no n_routed_experts, tied embeddings, no lm_head); Youtu-VL with a SigLIP 2 tower and its merger
+ * (left out) and an lm_head in the file though tied (master drops it). Youtu's own tokenizer is not at
+ * hand: DeepSeek-V3's (same kind, byte-level BPE; "deepseek-v3"). */
+static size_t youtu_text(tspec *t, const cv_fcase *m, int head) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    if (head) ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += mla(t + n, m, b, 1);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+    }
+    return n;
+}
+
+static size_t youtu_shapes(tspec *t, const cv_fcase *m) { return cv_case_sort(t, youtu_text(t, m, 0)); }
+
+static size_t youtu_vl_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = youtu_text(t, m, 1);
+    ADD(32, 768, "siglip2.vision_model.embeddings.patch_embedding.weight");
+    ADD(32, 32, "siglip2.vision_model.encoder.layers.0.self_attn.q_proj.weight");
+    ADD(32, 0, "siglip2.vision_model.post_layernorm.weight");
+    ADD(32, 128, "merger.mlp.0.weight");
+    return cv_case_sort(t, n);
+}
+
+#define YOUTU_TEXT                                                                                                     \
+    "\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":128000,\"eos_token_id\":128001,\"hidden_act\":" \
+    "\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"kv_lora_rank\":32,\"max_posit" \
+    "ion_embeddings\":131072,\"mlp_bias\":false,\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_he" \
+    "ads\":4,\"q_lora_rank\":24,\"qk_head_dim\":24,\"qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,\"rms_norm_eps\":1" \
+    "e-06,\"rope_interleave\":true,\"rope_scaling\":null,\"rope_theta\":1600000,\"tie_word_embeddings\":true,\"torch_" \
+    "dtype\":\"bfloat16\",\"use_cache\":true,\"v_head_dim\":16,\"vocab_size\":129280"
+
+static const cv_fcase YOUTU[] = {
+    {"Youtu-LLM-Master-Tiny",
+     "{\"architectures\":[\"YoutuForCausalLM\"],\"model_type\":\"youtu\",\"transformers_version\":\"4.56.0\"," YOUTU_TEXT "}",
+     "", "", youtu_shapes, 0, 32, 2, 4, 4, 129280, LGG_TYPE_BF16, {"394569163663c8e60687437049fc57a52eb001832c85e5941ba16e97b4d7948f", "b0a154787b2d29b1218de15a7b6a316936fc18f6f0fcf961d4c5b784aaf700c5",
+      "64a8e1beecfee732610cf316903f63fb5f0989388797844f40675596be5b3694", "3b8839240b86d2691c26ad2db9a3a527e1b4e574ec87478f91a883ba82aa5fc2",
+      "64a8e1beecfee732610cf316903f63fb5f0989388797844f40675596be5b3694"}},
+    {"Youtu-VL-Master-Tiny",
+     "{\"architectures\":[\"YoutuVLForConditionalGeneration\"],\"model_type\":\"youtu_vl\",\"transformers_version\""
+     ":\"4.56.0\",\"vision_config\":{\"hidden_size\":32,\"model_type\":\"siglip2_vision_model\",\"num_hidden_layers\""
+     ":1,\"patch_size\":16,\"spatial_merge_size\":2,\"fullatt_block_indexes\":[0]}," YOUTU_TEXT "}",
+     "", "", youtu_vl_shapes, 0, 32, 2, 4, 4, 129280, LGG_TYPE_BF16, {"019502d5a01c4bf0a426e4da088146051f333a9ff2455e7cbf1f8ca407fec5d9", "df67179640446fc54f89f42fa29ff0f8f86806655b978d1dac04eb27bac607d0",
+      "a0e7ea6ff9e42bcef32acbf27901f99cdd6b62369d38da8b62c2541a52bd88ef", "e133b7b18d120d64734049b5ec60c4260c858410d4b30ee482351da8dece235f",
+      "a0e7ea6ff9e42bcef32acbf27901f99cdd6b62369d38da8b62c2541a52bd88ef"}},
+};
+
+TEST(convert_youtu) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(YOUTU, sizeof YOUTU / sizeof YOUTU[0], FILES, deepseek_tokenizer);
+    cv_case_supported("YoutuForCausalLM");
+    cv_case_supported("YoutuVLForConditionalGeneration");
+}
+
 #endif

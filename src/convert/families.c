@@ -1015,6 +1015,7 @@ extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
+extern const cv_hooks lgg__cv_hooks_youtu;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1797,6 +1798,10 @@ static const cv_family FAMILIES[] = {
        blocks kept (families/deepseek.c) */
     {"DeepseekV32ForCausalLM", "deepseek32", DEEPSEEK32_META, NULL, KINDS_DEEPSEEK32, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_MTP_PLAIN_NAME, "n_routed_experts", &lgg__cv_hooks_deepseek32},
+    /* Youtu-LLM and Youtu-VL's text: master's DeepSeek V2 (latent attention split, dense blocks, tied embeddings;
+       families/deepseek.c) */
+    {"YoutuForCausalLM|YoutuVLForConditionalGeneration", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
+     CV_F_MASTER | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_youtu},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1821,7 +1826,7 @@ static const struct {
     {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
     {"DeepseekOCRForCausalLM|DeepseekV4DSparkModel|"
      "DeepseekV4ForCausalLM|KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration|"
-     "UnlimitedOCRForCausalLM|YoutuForCausalLM|YoutuVLForConditionalGeneration", MASTER_HAS("deepseek")},
+     "UnlimitedOCRForCausalLM", MASTER_HAS("deepseek")},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},

@@ -3,7 +3,10 @@
  * split of kv_b_proj and hparams): DeepSeek V3.2 (DeepseekV32Model: the
  * "deepseek32" architecture, its sparse-attention indexer's tensors and
  * keys, the next-token-prediction blocks kept past num_hidden_layers unless
- * --no-mtp, and master's assertion that the tokenizer adds its BOS). */
+ * --no-mtp, and master's assertion that the tokenizer adds its BOS), and
+ * Youtu-LLM and Youtu-VL's text (master's DeepseekV2Model itself under
+ * their names: dense blocks only, tied embeddings, text_config's keys over
+ * the top level, the vision tower and projector left out). */
 #include "../cvint.h"
 
 #include <string.h>
@@ -42,4 +45,20 @@ static lgg_status deepseek32_init(lgg_convert *c, lgg_error *err) {
     return st;
 }
 
+/* Youtu: text_config over the top level, then DeepSeek V2's hparams (every
+ * block dense without n_routed_experts). */
+static lgg_status youtu_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    return st ? st : lgg__cv_mla_init(c, 0, err);
+}
+
+/* Master's DeepseekV2Model filter: DeepSeek-OCR's vision towers (sam_model,
+ * qwen2_model) and TextModel's multimodal parts out, then every
+ * "language_model." out. */
+static int ds_name(const char *hf, char *out, size_t cap) {
+    if (strstr(hf, "sam_model") || strstr(hf, "qwen2_model") || lgg__cv_master_multimodal(hf)) return 0;
+    return lgg__cv_master_strip(hf, "language_model.", out, 0, cap) != 0;
+}
+
+const cv_hooks lgg__cv_hooks_youtu = {youtu_init, ds_name, lgg__cv_mla_kv_b, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_deepseek32 = {deepseek32_init, NULL, lgg__cv_mla_kv_b, NULL, NULL, NULL};

@@ -98,8 +98,6 @@ static lgg_status mla_init(lgg_convert *c, int nextn, lgg_error *err) {
     const char *bad = nl < 0 ? "num_hidden_layers" : nx < 0 ? "num_nextn_predict_layers" : kvh <= 0 ? "num_key_value_heads"
                       : kvr < 0 ? "kv_lora_rank" : NULL;
     if (bad) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, bad);
-    if (json_is_true(json_object_get(c->config, "tie_word_embeddings")))
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: tied embeddings: not converted yet for this architecture", c->dir);
     const json_t *fk = json_object_get(c->config, "first_k_dense_replace"), *moe = json_object_get(c->config, "n_routed_experts");
     int64_t lead = !fk || json_is_null(fk) ? (moe && !json_is_null(moe) ? 0 : nl) : count_or(c, "first_k_dense_replace", -1);
     if (lead < 0) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'first_k_dense_replace' is not a count", c->dir);
@@ -147,8 +145,13 @@ static void q8_rule(const lgg_convert *c, cv_tensor *t) {
 /* kv_b ([heads x (nope + v)] rows of kv_lora_rank) split as master does for
  * MLA's absorption: attn_k_b, each head's nope rows transposed (nope x
  * kv_lora_rank x heads), and attn_v_b, each head's v rows (kv_lora_rank x v
- * x heads), in kv_b's place. */
+ * x heads), in kv_b's place; lm_head dropped with tie_word_embeddings. */
 static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strcmp(t->name, "output.weight") && json_is_true(json_object_get(c->config, "tie_word_embeddings"))) {
+        free(t->name); /* master drops lm_head when the embeddings are tied (the last tensor added) */
+        c->n_t--;
+        return LGG_OK;
+    }
     size_t l = strlen(t->name);
     if (l < 16 || strcmp(t->name + l - 16, "attn_kv_b.weight")) return LGG_OK;
     int64_t nkv = count_or(c, "lgg.kv_heads", -1), nope = count_or(c, "qk_nope_head_dim", -1), v = count_or(c, "v_head_dim", -1);
