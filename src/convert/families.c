@@ -1824,9 +1824,14 @@ static const struct {
     {"BitNetForCausalLM", MASTER_HAS("bitnet")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
-    {"DeepseekOCRForCausalLM|DeepseekV4DSparkModel|"
-     "DeepseekV4ForCausalLM|KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration|"
-     "UnlimitedOCRForCausalLM", MASTER_HAS("deepseek")},
+    {"DeepseekOCRForCausalLM|DeepseekV4ForCausalLM|UnlimitedOCRForCausalLM", MASTER_HAS("deepseek")},
+    {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
+     "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
+     "converted here yet"},
+    {"KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration",
+     "its text is DeepSeek V3's, but its tokenizer is tiktoken (tiktoken.model and the checkpoint's "
+     "tokenization code, no tokenizer.json): llama.cpp master (3f545becc, conversion/deepseek.py) reads it by "
+     "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"DreamModel", MASTER_HAS("dream")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
