@@ -102,6 +102,7 @@ convert_jais2
 convert_grovemoe
 convert_deepseek32
 convert_youtu
+convert_deepseek_ocr
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

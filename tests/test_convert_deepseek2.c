@@ -351,4 +351,96 @@ TEST(convert_youtu) {
     cv_case_supported("YoutuVLForConditionalGeneration");
 }
 
+/* DeepSeek-OCR and Unlimited-OCR's text (DeepseekOCRForCausalLM, UnlimitedOCRForCausalLM: deepseek2-ocr):
+ * DeepSeek-OCR's config.json (its decoder under language_config, repeated at the top level: plain multi-head
+ * attention, qk_rope_head_dim 0, no kv_lora_rank, a dense first block, routed and shared experts) and
+ * tensors (q/k/v/o projections; the SAM and CLIP towers, the projector, image_newline and view_seperator,
+ * all left out); DeepSeek-V3's tokenizer stands in for DeepSeek-OCR's, its tokenizer_config.json without a
+ * chat template (master's default template is written); Unlimited-OCR's real config is not at hand: the
+ * same with a sliding_window_size, and the stand-in tokenizer's chat template (it replaces the default in
+ * place). */
+static size_t ocr_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H;
+    size_t n = outer(t, m);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
+        ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
+        ADD(H, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(H, H, "model.layers.%llu.self_attn.k_proj.weight", b);
+        ADD(H, H, "model.layers.%llu.self_attn.v_proj.weight", b);
+        ADD(H, H, "model.layers.%llu.self_attn.o_proj.weight", b);
+        n += ffn(t + n, m, b, 0, 2);
+    }
+    ADD(H, 0, "model.image_newline");
+    ADD(H, 0, "model.view_seperator");
+    ADD(H, 64, "model.projector.layers.weight");
+    ADD(H, 0, "model.projector.layers.bias");
+    ADD(48, 16, "model.sam_model.blocks.0.attn.qkv.weight");
+    ADD(16, 0, "model.sam_model.blocks.0.norm1.weight");
+    ADD(32, 0, "model.vision_model.embeddings.class_embedding");
+    ADD(96, 32, "model.vision_model.transformer.layers.0.self_attn.qkv_proj.weight");
+    return cv_case_sort(t, n);
+}
+
+#define OCR_LANG(SW)                                                                                                   \
+    "\"bos_token_id\":0,\"eos_token_id\":1,\"first_k_dense_replace\":1,\"hidden_size\":32,\"intermediate_size\":64,\"" \
+    "kv_lora_rank\":null,\"lm_head\":true,\"max_position_embeddings\":8192,\"moe_intermediate_size\":32,\"n_group\":1" \
+    ",\"n_routed_experts\":4,\"n_shared_experts\":2,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_hidde" \
+    "n_layers\":3,\"num_key_value_heads\":4,\"q_lora_rank\":null,\"qk_nope_head_dim\":0,\"qk_rope_head_dim\":0,\"rm_" \
+    "head\":false," SW "\"topk_group\":1,\"topk_method\":\"greedy\",\"use_mla\":false,\"v_head_dim\":0,\"vocab_siz" \
+    "e\":129280"
+#define OCR_CONFIG(ARCH, SW)                                                                                           \
+    "{\"candidate_resolutions\":[[1024,1024]],\"global_view_pos\":\"head\",\"architectures\":[\"" ARCH "\"],\"lang" \
+    "uage_config\":{\"architectures\":[\"DeepseekV2ForCausalLM\"]," OCR_LANG(SW) ",\"torch_dtype\":\"bfloat16\"},\"" \
+    "model_type\":\"deepseek_vl_v2\",\"projector_config\":{\"input_dim\":64,\"model_type\":\"mlp_projector\",\"n_e" \
+    "mbed\":32,\"projector_type\":\"linear\"},\"tile_tag\":\"2D\",\"torch_dtype\":\"bfloat16\",\"transformers_vers" \
+    "ion\":\"4.46.3\",\"vision_config\":{\"image_size\":1024,\"model_name\":\"deeplip_b_l\",\"model_type\":\"visio" \
+    "n\"}," OCR_LANG(SW) "}"
+
+static const cv_fcase OCR[] = {
+    {"DeepSeek-OCR-Master-Tiny", OCR_CONFIG("DeepseekOCRForCausalLM", ""), "", "", ocr_shapes, 0, 32, 3, 4, 4, 129280,
+     LGG_TYPE_BF16, {"73701c0418cc6066108f17a886db7458f690188a862bd084940d32b710608a80", "67e25d71d3a9e90147cd873cc8a4399cd0b4a08d82fbd997cfb2c98531a27b6e",
+      "d938ae24801b61069a4e86cb1182c696a4434146a36c3e0fd5ebf5f1fd4a787a", "e276886c4daabcc063633b5c29d19318144977cf790056e3230a50675760dabe",
+      "d938ae24801b61069a4e86cb1182c696a4434146a36c3e0fd5ebf5f1fd4a787a"}},
+    {"Unlimited-OCR-Master-Tiny", OCR_CONFIG("UnlimitedOCRForCausalLM", "\"sliding_window_size\":128,"), "", "", ocr_shapes, 0,
+     32, 3, 4, 4, 129280, LGG_TYPE_BF16, {"7916725d700218c0db3848078b668ef0113282be478d30d0da254ee99d1eac31", "b561e132a9f5ee1a5c5b06f8864dbcc16451f5ab358bf441a0ae3b1145438292",
+      "eb666a35320ced058b45ee63e342240b230a11d602320501594c59d0e108487e", "f81c838cf6535e7f63dc88db2ff3f240cb796902b1f373e0a831b70f36e4399f",
+      "eb666a35320ced058b45ee63e342240b230a11d602320501594c59d0e108487e"}},
+};
+
+/* DeepSeek-V3's tokenizer; for DeepSeek-OCR a tokenizer_config.json without a chat template. */
+static int ocr_tokenizer(const char *dir) {
+    return deepseek_tokenizer(dir) &&
+           (!strstr(dir, "DeepSeek-OCR") ||
+            put_text(dir, "tokenizer_config.json",
+                     "{\"add_bos_token\":true,\"add_eos_token\":false,\"bos_token\":{\"__type\":\"AddedToken\",\"content\":"
+                     "\"<\uff5cbegin\u2581of\u2581sentence\uff5c>\",\"lstrip\":false,\"normalized\":true,\"rstrip\":false,\"s"
+                     "ingle_word\":false},\"clean_up_tokenization_spaces\":false,\"eos_token\":{\"__type\":\"AddedToken\",\"cont"
+                     "ent\":\"<\uff5cend\u2581of\u2581sentence\uff5c>\",\"lstrip\":false,\"normalized\":true,\"rstrip\":false,"
+                     "\"single_word\":false},\"legacy\":true,\"model_max_length\":8192,\"pad_token\":null,\"unk_token\":null,\""
+                     "tokenizer_class\":\"LlamaTokenizerFast\",\"use_default_system_prompt\":false}"));
+}
+
+TEST(convert_deepseek_ocr) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(OCR, sizeof OCR / sizeof OCR[0], FILES, ocr_tokenizer);
+    cv_case_supported("DeepseekOCRForCausalLM");
+    cv_case_supported("UnlimitedOCRForCausalLM");
+    /* a negative sliding window, and a decoder without its block count, refused with the key named */
+    const char *dir = cv_fcase_make(&OCR[1], FILES, ocr_tokenizer);
+    REQUIRE(dir != NULL);
+    static const char *const EDIT[][3] = {{"\"sliding_window_size\":128", "\"sliding_window_size\":-128", "sliding window"},
+                                          {"\"num_hidden_layers\":3", "\"num_hidden_layers\":-3", "num_hidden_layers"}};
+    char msg[512];
+    for (size_t k = 0; k < sizeof EDIT / sizeof EDIT[0]; k++) {
+        char *bad = text_replace(OCR[1].config, EDIT[k][0], EDIT[k][1]);
+        REQUIRE(bad != NULL);
+        put_text(dir, "config.json", bad);
+        free(bad);
+        lgg_status st = (lgg_status)cv_case_open_plan(dir, LGG_CONVERT_TARGET_MASTER, 0, msg, sizeof msg);
+        CHECKF(st == LGG_ERR_INVALID && strstr(msg, EDIT[k][2]), "%s: status %d, '%s'", EDIT[k][2], (int)st, msg);
+    }
+    put_text(dir, "config.json", OCR[1].config);
+}
+
 #endif

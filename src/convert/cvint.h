@@ -247,6 +247,8 @@ struct lgg_convert {
         uint64_t n;
     } early[4];
     int n_early, early_done;
+    const char *early_template; /* tokenizer.chat_template set right after general.architecture (the family's
+                                   default, replaced in place by tokenizer_config.json's: DeepSeek-OCR's), or NULL */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
@@ -468,8 +470,8 @@ lgg_status lgg__cv_partial_rope_dim(struct lgg_convert *c, double dflt, lgg_erro
  * num_hidden_layers (lgg.main_layers) into out; hf itself when it is not one (CV_F_QWEN_MTP). */
 const char *lgg__cv_qwen_mtp_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
 
-/* families/glm4.c: master's DeepseekV2Model __init__ and hparams (nextn: count the next-token-prediction
- * blocks unless --no-mtp), and its kv_b_proj split into attn_k_b and attn_v_b (a tensor hook). */
+/* families/glm4.c: master's DeepseekV2Model __init__ and hparams (nextn 1: count the next-token-prediction
+ * blocks unless --no-mtp; 2: DeepSeek-OCR's, without latent attention), and its kv_b_proj split into attn_k_b and attn_v_b (a tensor hook). */
 lgg_status lgg__cv_mla_init(struct lgg_convert *c, int nextn, lgg_error *err);
 lgg_status lgg__cv_mla_kv_b(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
 /* meta.c */

@@ -134,6 +134,23 @@ static const cv_mkey GLM4MOE_META[] = {
     {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0}, \
     {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0}
 static const cv_mkey GLM4MOELITE_META[] = {MLA_PARAMS, {NULL, NULL, 0, 0}};
+/* DeepSeek-OCR (master's DeepseekV2Model as deepseek2-ocr): DeepSeek V2's without the latent attention's keys,
+   with the sliding window */
+static const cv_mkey DEEPSEEK2OCR_META[] = {
+    MASTER_BASE_PARAMS,
+    {"leading_dense_block_count", "lgg.leading", CV_M_U32, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
+    {"expert_feed_forward_length", "moe_intermediate_size|intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_count", "n_routed_experts", CV_M_U32, 0},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_ZERO_IF_ABSENT},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, 0},
+    {"expert_weights_norm", "lgg.norm_topk", CV_M_BOOL, 0},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window", "lgg.sliding_window", CV_M_U32, 0},
+    {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0},
+    {NULL, NULL, 0, 0},
+};
 /* DeepSeek V3.2 (master's DeepseekV32Model): DeepSeek V2's, then its sparse attention's indexer */
 static const cv_mkey DEEPSEEK32_META[] = {
     MLA_PARAMS,
@@ -1016,6 +1033,7 @@ extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
+extern const cv_hooks lgg__cv_hooks_deepseek_ocr;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1249,6 +1267,7 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "output output_norm token_embd "
 #define KINDS_DEEPSEEK32 KINDS_GLM4MOELITE \
     "blk.#.indexer.attn_k blk.#.indexer.attn_q_b blk.#.indexer.k_norm blk.#.indexer.proj "
+#define KINDS_DEEPSEEK2OCR KINDS_GLM4MOELITE "blk.#.attn_k blk.#.attn_v "
 #define KINDS_GLM4 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output output_norm " \
@@ -1802,6 +1821,10 @@ static const cv_family FAMILIES[] = {
        families/deepseek.c) */
     {"YoutuForCausalLM|YoutuVLForConditionalGeneration", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
      CV_F_MASTER | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_youtu},
+    /* DeepSeek-OCR and Unlimited-OCR's text: master's DeepSeek V2 as deepseek2-ocr (plain attention, its default chat
+       template first; families/deepseek.c) */
+    {"DeepseekOCRForCausalLM|UnlimitedOCRForCausalLM", "deepseek2-ocr", DEEPSEEK2OCR_META, NULL, KINDS_DEEPSEEK2OCR, CV_V_BPE,
+     CV_F_MASTER | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek_ocr},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1824,7 +1847,7 @@ static const struct {
     {"BitNetForCausalLM", MASTER_HAS("bitnet")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
-    {"DeepseekOCRForCausalLM|DeepseekV4ForCausalLM|UnlimitedOCRForCausalLM", MASTER_HAS("deepseek")},
+    {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
      "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
      "converted here yet"},

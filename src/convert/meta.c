@@ -516,6 +516,7 @@ static lgg_status quant_version(lgg_convert *c, lgg_error *err) {
 
 lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
+    if (!st && c->early_template) st = set_str(c->w, "tokenizer.chat_template", c->early_template, err);
     if (!st && c->has_attn_factor) {
         char key[96];
         snprintf(key, sizeof key, "%s.rope.scaling.attn_factor", c->fam->arch);

@@ -6,9 +6,13 @@
  * --no-mtp, and master's assertion that the tokenizer adds its BOS), and
  * Youtu-LLM and Youtu-VL's text (master's DeepseekV2Model itself under
  * their names: dense blocks only, tied embeddings, text_config's keys over
- * the top level, the vision tower and projector left out). */
+ * the top level, the vision tower and projector left out), and DeepSeek-OCR
+ * and Unlimited-OCR's text (the same class as "deepseek2-ocr": plain
+ * multi-head attention, no latent-attention keys, a default chat template
+ * written first). */
 #include "../cvint.h"
 
+#include <stdint.h>
 #include <string.h>
 
 static lgg_status set_value(lgg_convert *c, const char *key, json_t *v, lgg_error *err) {
@@ -60,5 +64,28 @@ static int ds_name(const char *hf, char *out, size_t cap) {
     return lgg__cv_master_strip(hf, "language_model.", out, 0, cap) != 0;
 }
 
+/* DeepSeek-OCR: language_config (master's name for its text_config) over
+ * the top level (master's rope_theta default comes after its rope
+ * parameters are read: no freq_base without one), DeepSeek V2's hparams
+ * without latent attention, the sliding window (sliding_window_size, else
+ * sliding_window, when not 0), master's default chat template. */
+static lgg_status ocr_init(lgg_convert *c, lgg_error *err) {
+    json_t *lc = json_object_get(c->config, "language_config");
+    lgg_status st = json_is_object(lc) && json_object_set(c->config, "text_config", lc)
+                        ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory")
+                        : lgg__cv_master_text_config(c, err);
+    if (!st) st = lgg__cv_mla_init(c, 2, err);
+    const json_t *sw = json_object_get(c->config, "sliding_window_size");
+    if (!json_is_integer(sw) || !json_integer_value(sw)) sw = json_object_get(c->config, "sliding_window");
+    if (!st && json_is_integer(sw) && json_integer_value(sw)) {
+        if (json_integer_value(sw) < 0 || json_integer_value(sw) > UINT32_MAX)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: the sliding window is not a count", c->dir);
+        st = set_value(c, "lgg.sliding_window", json_integer(json_integer_value(sw)), err);
+    }
+    c->early_template = "{% for m in messages %}{{m['content']}}{% endfor %}";
+    return st;
+}
+
+const cv_hooks lgg__cv_hooks_deepseek_ocr = {ocr_init, ds_name, lgg__cv_mla_kv_b, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_youtu = {youtu_init, ds_name, lgg__cv_mla_kv_b, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_deepseek32 = {deepseek32_init, NULL, lgg__cv_mla_kv_b, NULL, NULL, NULL};
