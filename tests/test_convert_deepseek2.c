@@ -239,27 +239,9 @@ TEST(convert_deepseek32) {
     cv_case_supported("DeepseekV32ForCausalLM");
     const char *dir = cv_fcase_make(&V32[0], FILES, deepseek_tokenizer);
     REQUIRE(dir != NULL);
-    int same = 0;
-    for (int k = 0; k < 2; k++) {
-        cv_case_mtp = k ? LGG_CONVERT_MTP_NONE : LGG_CONVERT_MTP_ONLY;
-        same += cv_case_run(dir, k ? "DeepSeek V3.2 --no-mtp" : "DeepSeek V3.2 --mtp", V32_MTP[k], cv_case_q4km, 1);
-        cv_case_mtp = LGG_CONVERT_MTP_KEEP;
-    }
-    CHECKF(same == 2 * cv_case_outtypes(), "--mtp, --no-mtp: %d of %d byte-identical to master", same, 2 * cv_case_outtypes());
-    /* master's default names (run without --outfile): with --mtp as without, the size label the tensors' */
+    /* master's default names: with --mtp as without, the size label the tensors' */
     static const char *const NAMES[2] = {"DeepSeek-V3.2-Master-Tiny-4x8.4M-F16.gguf", "DeepSeek-V3.2-Master-Tiny-4x8.3M-F16.gguf"};
-    for (int k = 0; k < 2; k++) {
-        lgg_convert_options o;
-        lgg_convert_options_init(&o);
-        o.mtp = k ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_KEEP;
-        lgg_convert *c = NULL;
-        lgg_error err;
-        char name[256] = "";
-        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
-        if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
-        lgg_convert_free(c);
-        CHECKF(st == LGG_OK && !strcmp(name, NAMES[k]), "default name %d: status %d, '%s'", k, (int)st, name);
-    }
+    cv_case_mtp_run(dir, "DeepSeek V3.2", V32_MTP, NAMES);
 }
 
 /* Refused as master refuses them: a tokenizer that does not add its BOS (master's assertion), an indexer
