@@ -683,4 +683,29 @@ const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *cons
     return dir;
 }
 
+void cv_case_mtp_run(const char *dir, const char *what, const char *const sha[2][5], const char *const names[2]) {
+    int same = 0;
+    for (int k = 0; dir && k < 2; k++) {
+        char label[128];
+        snprintf(label, sizeof label, "%s %s", what, k ? "--no-mtp" : "--mtp");
+        cv_case_mtp = k ? LGG_CONVERT_MTP_NONE : LGG_CONVERT_MTP_ONLY;
+        same += cv_case_run(dir, label, sha[k], cv_case_q4km, 1);
+        cv_case_mtp = LGG_CONVERT_MTP_KEEP;
+    }
+    CHECKF(same == 2 * cv_case_outtypes(), "%s --mtp, --no-mtp: %d of %d byte-identical to master", what, same,
+           2 * cv_case_outtypes());
+    for (int k = 0; dir && k < 2; k++) {
+        lgg_convert_options o;
+        lgg_convert_options_init(&o);
+        o.mtp = k ? LGG_CONVERT_MTP_ONLY : LGG_CONVERT_MTP_KEEP;
+        lgg_convert *c = NULL;
+        lgg_error err;
+        char name[256] = "";
+        lgg_status st = lgg_convert_open(dir, &o, &c, &err);
+        if (st == LGG_OK) lgg_convert_default_name(c, name, sizeof name);
+        lgg_convert_free(c);
+        CHECKF(st == LGG_OK && !strcmp(name, names[k]), "%s default name %d: status %d, '%s'", what, k, (int)st, name);
+    }
+}
+
 #endif

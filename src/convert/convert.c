@@ -125,7 +125,8 @@ static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_te
     if (keep_f32(name, s->n_dims)) return LGG_TYPE_F32;
     if (c->master && (lgg__cv_ends_with(name, ".ffn_gate_inp_shexp.weight") ||
                       lgg__cv_ends_with(name, ".altup_correct_coef.weight") ||
-                      lgg__cv_ends_with(name, ".altup_predict_coef.weight")))
+                      lgg__cv_ends_with(name, ".altup_predict_coef.weight") ||
+                      lgg__cv_ends_with(name, ".indexer.proj.weight")))
         return LGG_TYPE_F32; /* master's list has them */
     int ternary = c->outtype == LGG_CONVERT_TQ1_0 || c->outtype == LGG_CONVERT_TQ2_0;
     if (ternary && (!strcmp(name, "token_embd.weight") || !strcmp(name, "output.weight")))

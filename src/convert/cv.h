@@ -198,6 +198,8 @@ enum {
     CV_F_GATE_UP_EXPS = 262144,  /* its tensor list has ffn_gate_up_exps: master's --fuse-gate-up-exps is taken */
     CV_F_JAMBA_NAMES = 524288,   /* Jamba's renames by the config's MoE layers (lgg__cv_jamba_name, before the
                                     hf_name hook) */
+    CV_F_MTP_PLAIN_NAME = 1048576, /* master's --mtp keeps the default file name (no "mtp-", the size label of the
+                                    tensors written: DeepSeek V3.2's) */
     CV_F_MASTER_TWIN = 65536,    /* target master's row for names an earlier row converts as b4747 does
                                     (lgg__cv_family_master); not found, listed or counted by name itself */
     CV_F_ARCTIC_VOCAB = 1024     /* Arctic's (vocab.c): no added_tokens.json; added_tokens_decoder as written, ids

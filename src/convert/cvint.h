@@ -248,6 +248,8 @@ struct lgg_convert {
         uint64_t n;
     } early[4];
     int n_early, early_done;
+    const char *early_template; /* tokenizer.chat_template set right after general.architecture (the family's
+                                   default, replaced in place by tokenizer_config.json's: DeepSeek-OCR's), or NULL */
 };
 
 void lgg__cv_windows_free(struct lgg_convert *c);
@@ -481,6 +483,10 @@ const char *lgg__cv_qwen_mtp_name(const struct lgg_convert *c, const char *hf, c
  * ".experts.0." out), into out (hf itself when it does not fit; hf and out may not overlap). */
 const char *lgg__cv_jamba_name(const struct lgg_convert *c, const char *hf, char *out, size_t cap);
 
+/* families/glm4.c: master's DeepseekV2Model __init__ and hparams (nextn 1: count the next-token-prediction
+ * blocks unless --no-mtp; 2: DeepSeek-OCR's, without latent attention), and its kv_b_proj split into attn_k_b and attn_v_b (a tensor hook). */
+lgg_status lgg__cv_mla_init(struct lgg_convert *c, int nextn, lgg_error *err);
+lgg_status lgg__cv_mla_kv_b(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 /* The keys of table m in its order (a family hook writing its keys around its own). */

@@ -115,24 +115,48 @@ static const cv_mkey GLM4MOE_META[] = {
  * master's base parameters (head_count_kv 1: MLA as MQA), then DeepSeek V2's
  * in master's order (the lgg.* values from families/glm4.c's init: master's
  * defaults and its --no-mtp), the next-token-prediction count last. */
-static const cv_mkey GLM4MOELITE_META[] = {
+#define MLA_PARAMS \
+    MASTER_BASE_PARAMS, \
+    {"leading_dense_block_count", "lgg.leading", CV_M_U32, CV_M_REQUIRED}, \
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0}, \
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.key_length", "kv_lora_rank+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED}, \
+    {"attention.value_length", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED}, \
+    {"attention.key_length_mla", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED}, \
+    {"attention.value_length_mla", "v_head_dim", CV_M_U32, CV_M_REQUIRED}, \
+    {"expert_feed_forward_length", "moe_intermediate_size|intermediate_size", CV_M_U32, CV_M_REQUIRED}, \
+    {"expert_count", "n_routed_experts", CV_M_U32, 0}, \
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_ZERO_IF_ABSENT}, \
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, 0}, \
+    {"expert_weights_norm", "lgg.norm_topk", CV_M_BOOL, 0}, \
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED}, \
+    {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0}, \
+    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0}
+static const cv_mkey GLM4MOELITE_META[] = {MLA_PARAMS, {NULL, NULL, 0, 0}};
+/* DeepSeek-OCR (master's DeepseekV2Model as deepseek2-ocr): DeepSeek V2's without the latent attention's keys,
+   with the sliding window */
+static const cv_mkey DEEPSEEK2OCR_META[] = {
     MASTER_BASE_PARAMS,
     {"leading_dense_block_count", "lgg.leading", CV_M_U32, CV_M_REQUIRED},
     {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
     {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
-    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
-    {"attention.key_length", "kv_lora_rank+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
-    {"attention.value_length", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
-    {"attention.key_length_mla", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
-    {"attention.value_length_mla", "v_head_dim", CV_M_U32, CV_M_REQUIRED},
     {"expert_feed_forward_length", "moe_intermediate_size|intermediate_size", CV_M_U32, CV_M_REQUIRED},
     {"expert_count", "n_routed_experts", CV_M_U32, 0},
     {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_ZERO_IF_ABSENT},
     {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, 0},
     {"expert_weights_norm", "lgg.norm_topk", CV_M_BOOL, 0},
     {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window", "lgg.sliding_window", CV_M_U32, 0},
     {"rope.scaling.yarn_log_multiplier", "lgg.yarn_log_mul", CV_M_F32, 0},
-    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, 0},
+    {NULL, NULL, 0, 0},
+};
+/* DeepSeek V3.2 (master's DeepseekV32Model): DeepSeek V2's, then its sparse attention's indexer */
+static const cv_mkey DEEPSEEK32_META[] = {
+    MLA_PARAMS,
+    {"attention.indexer.head_count", "index_n_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.key_length", "index_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.top_k", "index_topk", CV_M_U32, CV_M_REQUIRED},
     {NULL, NULL, 0, 0},
 };
 
@@ -1068,6 +1092,9 @@ extern const cv_hooks lgg__cv_hooks_dream;
 extern const cv_hooks lgg__cv_hooks_hunyuan;
 extern const cv_hooks lgg__cv_hooks_hy_v3;
 extern const cv_hooks lgg__cv_hooks_jamba;
+extern const cv_hooks lgg__cv_hooks_deepseek32;
+extern const cv_hooks lgg__cv_hooks_youtu;
+extern const cv_hooks lgg__cv_hooks_deepseek_ocr;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1308,6 +1335,9 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens " \
     "blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm " \
     "output output_norm token_embd "
+#define KINDS_DEEPSEEK32 KINDS_GLM4MOELITE \
+    "blk.#.indexer.attn_k blk.#.indexer.attn_q_b blk.#.indexer.k_norm blk.#.indexer.proj "
+#define KINDS_DEEPSEEK2OCR KINDS_GLM4MOELITE "blk.#.attn_k blk.#.attn_v "
 #define KINDS_GLM4 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up blk.#.post_attention_norm blk.#.post_ffw_norm output output_norm " \
@@ -1898,6 +1928,18 @@ static const cv_family FAMILIES[] = {
     /* Jamba: Mamba and attention blocks, dense and MoE feed-forwards (families/jamba.c) */
     {"JambaForCausalLM", "jamba", JAMBA_META, NULL, KINDS_JAMBA, CV_V_SPM, CV_F_MASTER | CV_F_JAMBA_NAMES, "lgg.experts",
      &lgg__cv_hooks_jamba},
+    /* DeepSeek V3.2: DeepSeek V3's with the indexer of its sparse attention and the next-token-prediction
+       blocks kept (families/deepseek.c) */
+    {"DeepseekV32ForCausalLM", "deepseek32", DEEPSEEK32_META, NULL, KINDS_DEEPSEEK32, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_MTP_PLAIN_NAME, "n_routed_experts", &lgg__cv_hooks_deepseek32},
+    /* Youtu-LLM and Youtu-VL's text: master's DeepSeek V2 (latent attention split, dense blocks, tied embeddings;
+       families/deepseek.c) */
+    {"YoutuForCausalLM|YoutuVLForConditionalGeneration", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
+     CV_F_MASTER | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_youtu},
+    /* DeepSeek-OCR and Unlimited-OCR's text: master's DeepSeek V2 as deepseek2-ocr (plain attention, its default chat
+       template first; families/deepseek.c) */
+    {"DeepseekOCRForCausalLM|UnlimitedOCRForCausalLM", "deepseek2-ocr", DEEPSEEK2OCR_META, NULL, KINDS_DEEPSEEK2OCR, CV_V_BPE,
+     CV_F_MASTER | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek_ocr},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1919,9 +1961,14 @@ static const struct {
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
-    {"DeepseekOCRForCausalLM|DeepseekV32ForCausalLM|DeepseekV4DSparkModel|"
-     "DeepseekV4ForCausalLM|KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration|"
-     "UnlimitedOCRForCausalLM|YoutuForCausalLM|YoutuVLForConditionalGeneration", MASTER_HAS("deepseek")},
+    {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
+    {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
+     "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
+     "converted here yet"},
+    {"KimiK25ForConditionalGeneration|KimiVLForConditionalGeneration",
+     "its text is DeepSeek V3's, but its tokenizer is tiktoken (tiktoken.model and the checkpoint's "
+     "tokenization code, no tokenizer.json): llama.cpp master (3f545becc, conversion/deepseek.py) reads it by "
+     "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},

@@ -467,7 +467,7 @@ static lgg_status general(lgg_convert *c, const lgg_convert_options *o, lgg_erro
         if ((c->default_name = malloc(cap))) {
             /* a vocabulary-only file has no size or encoding, and the type "vocab" */
             /* master's --mtp: "mtp-" before a name without the size */
-            int mtp = !c->vocab_only && c->mtp == LGG_CONVERT_MTP_ONLY;
+            int mtp = !c->vocab_only && c->mtp == LGG_CONVERT_MTP_ONLY && !(c->fam->flags & CV_F_MTP_PLAIN_NAME);
             const char *sl = c->vocab_only || mtp ? NULL : n.size_label;
             snprintf(c->default_name, cap, "%s%s%s%s%s%s%s%s-%s%s.gguf", mtp ? "mtp-" : "", base, sl ? "-" : "", sl ? sl : "",
                      n.finetune ? "-" : "", n.finetune ? n.finetune : "", n.version ? "-" : "", n.version ? n.version : "",
@@ -513,6 +513,7 @@ static lgg_status quant_version(lgg_convert *c, lgg_error *err) {
 
 lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_error *err) {
     lgg_status st = set_str(c->w, "general.architecture", c->fam->arch, err);
+    if (!st && c->early_template) st = set_str(c->w, "tokenizer.chat_template", c->early_template, err);
     if (!st && c->has_attn_factor) {
         char key[96];
         snprintf(key, sizeof key, "%s.rope.scaling.attn_factor", c->fam->arch);

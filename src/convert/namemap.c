@@ -543,6 +543,11 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.mlp.shared_mlp.gate_proj", "blk.#.ffn_gate_shexp", 0},
     {"model.layers.#.mlp.shared_mlp.up_proj", "blk.#.ffn_up_shexp", 0},
     {"model.layers.#.mlp.shared_mlp.down_proj", "blk.#.ffn_down_shexp", 0},
+    /* DeepSeek V3.2's sparse-attention indexer */
+    {"model.layers.#.self_attn.indexer.wq_b", "blk.#.indexer.attn_q_b", 0},
+    {"model.layers.#.self_attn.indexer.wk", "blk.#.indexer.attn_k", 0},
+    {"model.layers.#.self_attn.indexer.k_norm", "blk.#.indexer.k_norm", 0},
+    {"model.layers.#.self_attn.indexer.weights_proj", "blk.#.indexer.proj", 0},
 };
 
 enum { N_MAP = sizeof NAMEMAP / sizeof NAMEMAP[0], KEY_CAP = 128 };

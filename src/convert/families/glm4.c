@@ -91,28 +91,29 @@ static lgg_status set_value(lgg_convert *c, const char *key, json_t *v, lgg_erro
 /* GLM-4.7-Flash and DeepSeek V2/V3 (target master): master's DeepseekV2Model reads these hparams with
  * defaults (lgg.*: GLM4MOELITE_META's), sets the kv heads to 1 (MLA as MQA;
  * the split of kv_b uses config.json's, kept as lgg.kv_heads), and counts
- * the next-token-prediction blocks unless --no-mtp (or none). */
+ * the next-token-prediction blocks unless --no-mtp (or none); nextn 2:
+ * DeepSeek-OCR's (no latent attention: its kv heads and kv_lora_rank as
+ * they are, no next-token-prediction blocks). */
 static lgg_status mla_init(lgg_convert *c, int nextn, lgg_error *err) {
+    int ocr = nextn == 2;
     int64_t nl = count_or(c, "num_hidden_layers", -1), nx = count_or(c, "num_nextn_predict_layers", 0);
     int64_t kvh = count_or(c, "num_key_value_heads", -1), kvr = count_or(c, "kv_lora_rank", 512);
     const char *bad = nl < 0 ? "num_hidden_layers" : nx < 0 ? "num_nextn_predict_layers" : kvh <= 0 ? "num_key_value_heads"
-                      : kvr < 0 ? "kv_lora_rank" : NULL;
+                      : kvr < 0 && !ocr ? "kv_lora_rank" : NULL;
     if (bad) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, bad);
-    if (json_is_true(json_object_get(c->config, "tie_word_embeddings")))
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: tied embeddings: not converted yet for this architecture", c->dir);
     const json_t *fk = json_object_get(c->config, "first_k_dense_replace"), *moe = json_object_get(c->config, "n_routed_experts");
     int64_t lead = !fk || json_is_null(fk) ? (moe && !json_is_null(moe) ? 0 : nl) : count_or(c, "first_k_dense_replace", -1);
     if (lead < 0) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'first_k_dense_replace' is not a count", c->dir);
     lgg_status st = set_value(c, "lgg.kv_heads", json_integer(kvh), err);
-    if (!st) st = set_value(c, "num_key_value_heads", json_integer(1), err);
-    if (!st) st = set_value(c, "kv_lora_rank", json_integer(kvr), err);
+    if (!st && !ocr) st = set_value(c, "num_key_value_heads", json_integer(1), err);
+    if (!st && !ocr) st = set_value(c, "kv_lora_rank", json_integer(kvr), err);
     if (!st) st = set_value(c, "lgg.leading", json_integer(lead), err);
     if (!st && !json_object_get(c->config, "rms_norm_eps")) st = set_value(c, "rms_norm_eps", json_real(1e-6), err);
     if (!st && json_is_true(json_object_get(c->config, "norm_topk_prob"))) st = set_value(c, "lgg.norm_topk", json_true(), err);
     const json_t *ms = json_object_get(lgg__cv_master_rope_params(c), "mscale_all_dim");
     if (!st && json_is_number(ms)) st = set_value(c, "lgg.yarn_log_mul", json_real(0.1 * json_number_value(ms)), err);
     c->mtp_main = (uint64_t)nl;
-    if (!st && nextn && c->mtp != LGG_CONVERT_MTP_NONE && nx > 0) {
+    if (!st && nextn == 1 && c->mtp != LGG_CONVERT_MTP_NONE && nx > 0) {
         st = set_value(c, "num_hidden_layers", json_integer(nl + nx), err);
         if (!st) st = set_value(c, "lgg.nextn", json_integer(nx), err);
     }
@@ -147,8 +148,13 @@ static void q8_rule(const lgg_convert *c, cv_tensor *t) {
 /* kv_b ([heads x (nope + v)] rows of kv_lora_rank) split as master does for
  * MLA's absorption: attn_k_b, each head's nope rows transposed (nope x
  * kv_lora_rank x heads), and attn_v_b, each head's v rows (kv_lora_rank x v
- * x heads), in kv_b's place. */
+ * x heads), in kv_b's place; lm_head dropped with tie_word_embeddings. */
 static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!strcmp(t->name, "output.weight") && json_is_true(json_object_get(c->config, "tie_word_embeddings"))) {
+        free(t->name); /* master drops lm_head when the embeddings are tied (the last tensor added) */
+        c->n_t--;
+        return LGG_OK;
+    }
     size_t l = strlen(t->name);
     if (l < 16 || strcmp(t->name + l - 16, "attn_kv_b.weight")) return LGG_OK;
     int64_t nkv = count_or(c, "lgg.kv_heads", -1), nope = count_or(c, "qk_nope_head_dim", -1), v = count_or(c, "v_head_dim", -1);
@@ -173,6 +179,10 @@ static lgg_status glm4moelite_tensor(lgg_convert *c, cv_tensor *t, lgg_error *er
     q8_rule(c, k), q8_rule(c, vb);
     return LGG_OK;
 }
+
+/* What master's DeepSeek V3.2, Kimi and Youtu classes share with DeepSeek V2 (families/deepseek.c). */
+lgg_status lgg__cv_mla_init(lgg_convert *c, int nextn, lgg_error *err) { return mla_init(c, nextn, err); }
+lgg_status lgg__cv_mla_kv_b(lgg_convert *c, cv_tensor *t, lgg_error *err) { return glm4moelite_tensor(c, t, err); }
 
 /* GLM-4V, GLM-4.5V and GLM-OCR (master's Glm4Model, Glm4MoeModel,
  * GlmOCRModel for their ...ForConditionalGeneration): the text_config over

@@ -1,7 +1,8 @@
 """The shared `transformers` stand-in (../shared/golden/convert-master/shims/transformers, found further on
 sys.path) with what master's Qwen3 reranker path calls on top: `convert_tokens_to_ids` (a token's id in the
 vocabulary with the added tokens, else the unknown token's id, else None, as transformers' fast tokenizers
-answer). Everything else is the shared stand-in's, re-exported."""
+answer), and what master's DeepSeek V3.2 asserts: `add_bos_token` (LlamaTokenizerFast's). Everything else is the
+shared stand-in's, re-exported."""
 import importlib.util
 import os
 import sys
@@ -27,3 +28,14 @@ def _convert_tokens_to_ids(self, tokens):
 
 
 PreTrainedTokenizerFast.convert_tokens_to_ids = _convert_tokens_to_ids  # noqa: F821 (re-exported above)
+
+
+def _add_bos_token(self):
+    # LlamaTokenizerFast's add_bos_token (tokenizer_config.json's, default true), which master's DeepseekV32Model
+    # asserts; other classes have no such attribute here (master's getattr(..., False) then answers False)
+    if self.init_kwargs.get("tokenizer_class") in ("LlamaTokenizer", "LlamaTokenizerFast"):
+        return bool(self.init_kwargs.get("add_bos_token", True))
+    raise AttributeError("add_bos_token")
+
+
+PreTrainedTokenizerFast.add_bos_token = property(_add_bos_token)  # noqa: F821 (re-exported above)
