@@ -25,8 +25,8 @@ length, contractions in both cases, whitespace runs, CR LF, emoji, `~`).
 The test (tests/test_tokenize.c, tokenize_master/*) sets tokenizer.ggml.pre
 of VOCAB.gguf to each name and compares, so it needs neither master's build
 nor ../shared.  Names master runs without the byte-level encoding (gemma4,
-granite-embed-multi-311m, sarvam-moe, whitespace) are left out: we refuse
-them by name.
+granite-embed-multi-311m, sarvam-moe, whitespace) are left out: the first
+three are make_master_raw_expect.py's, whitespace we refuse by name.
 
 Usage (from the repository's root):
   tests/tokenize/make_master_expect.py /work/ref-llama-master/build/bin/llama-tokenize \\
