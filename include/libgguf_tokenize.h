@@ -186,8 +186,8 @@ LGG_API bool lgg_tokenizer_add_eos(const lgg_tokenizer *t);
 LGG_API const char *lgg_tokenizer_pre(const lgg_tokenizer *t);
 
 /* The i-th tokenizer.ggml.pre name llama.cpp knows (every spelling: b4747's
- * 42, "default", "llama3", "llama-bpe", ..., in its order, then the 41 only
- * master 3f545becc knows, "minicpm5", ..., "mellum2"), from i = 0 until it
+ * 42, "default", "llama3", "llama-bpe", ..., in its order, then the 44 only
+ * master 3f545becc knows, "minicpm5", ..., "mellum2", "gemma4", ..., "sarvam-moe"), from i = 0 until it
  * returns NULL: a pointer to static text (not NUL-terminated) whose length
  * is stored in *len (when len is not NULL).  A BPE vocabulary with another
  * name does not open.  Thread-safe. */

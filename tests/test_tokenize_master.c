@@ -37,14 +37,19 @@ static void texts_add(texts *t, int k, const char *path) {
     }
 }
 
-/* VOCAB with tokenizer.ggml.pre set to pre, opened as a tokenizer (NULL and
+/* VOCAB with tokenizer.ggml.pre set to pre (a "model=NAME" pre: with
+ * tokenizer.ggml.model NAME and no pre), opened as a tokenizer (NULL and
  * *why set when it does not open) */
 static lgg_tokenizer *open_as(const lgg_file *f, const char *pre, lgg_error *why) {
     lgg_writer *w = NULL;
     lgg_tokenizer *t = NULL;
     lgg_file *g = NULL;
     const char *path = scratch_path("master-vocab.gguf");
-    if (lgg_writer_from_file(f, -1, NULL, 0, &w, why) || lgg_writer_set_str(w, "tokenizer.ggml.pre", pre, why) ||
+    int model = !strncmp(pre, "model=", 6);
+    if (lgg_writer_from_file(f, -1, NULL, 0, &w, why) ||
+        (model ? lgg_writer_set_str(w, "tokenizer.ggml.model", pre + 6, why) ||
+                     lgg_writer_remove(w, "tokenizer.ggml.pre", 18, why)
+               : lgg_writer_set_str(w, "tokenizer.ggml.pre", pre, why)) ||
         lgg_writer_write_file(w, path, NULL, why) || lgg_open_file(path, NULL, &g, why) ||
         lgg_tokenizer_open_gguf(g, &t, why))
         t = NULL;
@@ -172,11 +177,11 @@ static void check_name(const lgg_file *f, const char *label, const char *pre, co
     lgg_tokenizer_free(t);
 }
 
-static void master_case(void *arg) {
-    const char *label = arg; /* VOCAB */
+/* dir/VOCAB.txt's lines for every name it has (at least min_names) */
+static void master_dir_case(const char *dir, const char *label, int min_names) {
     char path[512], vocab[512];
-    snprintf(path, sizeof path, "tests/tokenize/master/%s.txt", label);
-    snprintf(vocab, sizeof vocab, "tests/tokenize/master/%s.gguf", label);
+    snprintf(path, sizeof path, "tests/tokenize/%s/%s.txt", dir, label);
+    snprintf(vocab, sizeof vocab, "tests/tokenize/%s/%s.gguf", dir, label);
     texts tx = {0};
     texts_add(&tx, 0, "tests/tokenize/texts.inp");
     texts_add(&tx, 1, "tests/tokenize/master/texts.inp");
@@ -198,7 +203,7 @@ static void master_case(void *arg) {
     int n_names = 0, kept = 0;
     for (char *pre = strtok_r(names, ",", &save); pre; pre = strtok_r(NULL, ",", &save), n_names++)
         check_name(f, label, pre, &tx, el, n_el, &kept);
-    CHECKF(n_names >= 83, "%d names", n_names); /* master's 87 but the 4 without byte-level encoding */
+    CHECKF(n_names >= min_names, "%d names", n_names);
     CHECK(kept < n_names * (int)tx.n * 2 / 50); /* what b4747 keeps is rare */
     free(names);
     lgg_close(f);
@@ -207,21 +212,27 @@ static void master_case(void *arg) {
     free(tx.buf[1]);
 }
 
+/* master's 83 byte-level names (all but the ones below and whitespace) */
+static void master_case(void *arg) { master_dir_case("master", arg, 83); }
+
+/* master's SPM-style BPE (no byte-level encoding, spaces escaped): gemma4,
+ * granite-embed-multi-311m, sarvam-moe, and tokenizer.ggml.model "gemma4"
+ * (tests/tokenize/make_master_raw_expect.py) */
+static void master_raw_case(void *arg) { master_dir_case("master-raw", arg, 4); }
+
 __attribute__((constructor)) static void register_master_cases(void) {
     test_register_dir("tests/tokenize/master", ".txt", "tokenize_master/", master_case);
+    test_register_dir("tests/tokenize/master-raw", ".txt", "tokenize_master_raw/", master_raw_case);
 }
 
-/* master's names without the byte-level encoding are refused by name */
+/* master's whitespace pre-tokenizer (its own tokenizer model's) is refused by name */
 TEST(tokenize_master_refused) {
-    static const char *const NAMES[] = {"gemma4", "granite-embed-multi-311m", "sarvam-moe", "whitespace"};
     lgg_file *f = NULL;
     lgg_error err;
     REQUIRE(lgg_open_file("tests/tokenize/master/qwen3.gguf", NULL, &f, &err) == LGG_OK);
-    for (size_t i = 0; i < 4; i++) {
-        lgg_tokenizer *t = open_as(f, NAMES[i], &err);
-        CHECKF(t == NULL && strstr(err.message, "no byte-level encoding"), "%s: %s", NAMES[i], t ? "opened" : err.message);
-        lgg_tokenizer_free(t);
-    }
+    lgg_tokenizer *t = open_as(f, "whitespace", &err);
+    CHECKF(t == NULL && strstr(err.message, "no byte-level encoding"), "whitespace: %s", t ? "opened" : err.message);
+    lgg_tokenizer_free(t);
     lgg_close(f);
 }
 
@@ -263,7 +274,7 @@ TEST(tokenize_master_hostile_linear) {
         CHECKF(took < 3.0, "%s: %.1f s of processor time for %zu bytes", pre, took, (size_t)(p - text));
         lgg_tokenizer_free(t);
     }
-    CHECK_EQ_U(names, 41);
+    CHECK_EQ_U(names, 44);
     lgg_close(f);
     free(text);
 }

@@ -136,26 +136,6 @@ static const struct {
     {"972da7b59cec44d1f0a490a86c96df53859e486e481563e5dddac155013d87ac", "laguna"},
 };
 
-/* The merge rule as the reference writes it: "a b"; pairs (the newer
- * format) have their spaces written as U+0120. NULL if malformed. */
-static char *merge_text(const json_t *m) {
-    if (json_is_string(m)) return strdup(json_string_value(m));
-    if (!json_is_array(m) || json_array_size(m) != 2 || !json_is_string(json_array_get(m, 0)) ||
-        !json_is_string(json_array_get(m, 1)))
-        return NULL;
-    const char *a = json_string_value(json_array_get(m, 0)), *b = json_string_value(json_array_get(m, 1));
-    char *o = malloc(2 * (strlen(a) + strlen(b)) + 2), *w = o;
-    if (!o) return NULL;
-    for (int k = 0; k < 2; k++) {
-        for (const char *p = k ? b : a; *p; p++)
-            if (*p == ' ') *w++ = (char)0xc4, *w++ = (char)0xa0;
-            else *w++ = *p;
-        if (!k) *w++ = ' ';
-    }
-    *w = 0;
-    return o;
-}
-
 typedef struct bpe {
     size_t n;         /* vocab_size */
     lgg_str *tok;
@@ -342,7 +322,7 @@ static lgg_status merges(lgg_convert *c, const json_t *model, bpe *b, lgg_error 
     if (!b->merges || !b->merge_own) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     const json_t *e;
     json_array_foreach(m, i, e) {
-        if (!(b->merge_own[i] = merge_text(e)))
+        if (!(b->merge_own[i] = lgg__cv_merge_text(e)))
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: model.merges[%zu] is not a merge rule", c->dir, i);
         b->merges[i].ptr = b->merge_own[i], b->merges[i].len = strlen(b->merge_own[i]);
         b->n_merges = i + 1;

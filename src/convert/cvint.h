@@ -331,12 +331,28 @@ lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_voc
  * byte-fallback BPE with a Sequence decoder), and that reading of it. */
 int lgg__cv_llama_hf_applies(struct lgg_convert *c);
 lgg_status lgg__cv_llama_hf_vocab(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* The same reading as a family's set_vocab writes it: tokenizer.ggml.model
+ * `model` ("llama" also writes pre "default"; another name no pre), the
+ * tokens listed in user_defined (NULL-ended, or NULL) typed USER_DEFINED,
+ * tokenizer.json's merges when `merges` (SpecialVocab's load_merges). */
+typedef struct cv_hf_vocab {
+    const char *model;
+    const char *const *user_defined;
+    int merges;
+} cv_hf_vocab;
+lgg_status lgg__cv_llama_hf_vocab_as(struct lgg_convert *c, json_t *tc, const cv_hf_vocab *how, lgg_error *err);
 /* tokenizer_config.json's chat_template: a string, or a list of named ones (the
  * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
 lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
 lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
                                 lgg_error *err);
+/* vocab.c: a merge rule as the reference writes it, "a b" (pairs, the newer
+ * format, with their spaces written as U+0120; malloc'd, NULL if malformed);
+ * tokenizer.json's model.merges as tokenizer.ggml.merges (gguf-py's
+ * SpecialVocab with load_merges; none written when it has none). */
+char *lgg__cv_merge_text(const json_t *m);
+lgg_status lgg__cv_write_merges(struct lgg_convert *c, const json_t *model, lgg_error *err);
 /* bpe.c: a BPE tokenizer.json vocabulary; *n_vocab gets its size. */
 lgg_status lgg__cv_bpe(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err);
 /* The same with the added tokens typed by their "special" flag alone and

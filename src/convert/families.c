@@ -1095,6 +1095,8 @@ extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
 extern const cv_hooks lgg__cv_hooks_deepseek_ocr;
+extern const cv_hooks lgg__cv_hooks_gemma4;
+extern const cv_hooks lgg__cv_hooks_gemma4_unified;
 
 /* The families' own tensor names: only where a family's differ from the
  * shared map (namemap.c), tried before it; the transforms the reference
@@ -1571,6 +1573,11 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "per_layer_token_embd per_layer_model_proj per_layer_proj_norm altup_proj altup_unembd_proj blk.#.inp_gate " \
     "blk.#.proj blk.#.post_norm blk.#.altup_correct_coef blk.#.altup_correct_scale blk.#.altup_predict_coef " \
     "blk.#.altup_router blk.#.altup_router_norm blk.#.laurel_l blk.#.laurel_r blk.#.laurel_post_norm "
+/* Gemma 4: Gemma 3's, the per-layer embeddings, the layer scalar, the MoE block (namemap.c's gemma4 rows) */
+#define KINDS_GEMMA4 KINDS_GEMMA3 \
+    "per_layer_token_embd per_layer_model_proj per_layer_proj_norm blk.#.inp_gate blk.#.proj " \
+    "blk.#.post_norm blk.#.layer_output_scale blk.#.pre_ffw_norm_2 blk.#.post_ffw_norm_1 blk.#.post_ffw_norm_2 " \
+    "blk.#.ffn_gate_inp blk.#.ffn_gate_inp.scale blk.#.ffn_gate_up_exps blk.#.ffn_down_exps blk.#.ffn_down_exps.scale "
 #define KINDS_AFMOE \
     "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q " \
     "blk.#.attn_q_norm blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps " \
@@ -1940,6 +1947,13 @@ static const cv_family FAMILIES[] = {
        template first; families/deepseek.c) */
     {"DeepseekOCRForCausalLM|UnlimitedOCRForCausalLM", "deepseek2-ocr", DEEPSEEK2OCR_META, NULL, KINDS_DEEPSEEK2OCR, CV_V_BPE,
      CV_F_MASTER | CV_F_SKIP_PAST_LAYERS, "n_routed_experts", &lgg__cv_hooks_deepseek_ocr},
+    /* Gemma 4 (the text of the multimodal checkpoints too): Gemma 3's without norm + 1, rope_freqs for the
+       full layers' proportional rope, per-layer embeddings, the MoE block's fused experts and scales, LlamaHfVocab
+       as tokenizer model "gemma4" (families/gemma4.c) */
+    {"Gemma4ForCausalLM|Gemma4ForConditionalGeneration", "gemma4", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA4, CV_V_BPE,
+     CV_F_MASTER | CV_F_GATE_UP_EXPS, NULL, &lgg__cv_hooks_gemma4},
+    {"Gemma4UnifiedForConditionalGeneration", "gemma4", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA4, CV_V_BPE,
+     CV_F_MASTER | CV_F_GATE_UP_EXPS, NULL, &lgg__cv_hooks_gemma4_unified},
 };
 
 /* Classes the reference registers that are not converted, each with why
@@ -1972,9 +1986,7 @@ static const struct {
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
-    {"Gemma4AssistantForCausalLM|Gemma4ForCausalLM|"
-     "Gemma4ForConditionalGeneration|Gemma4UnifiedAssistantForCausalLM|"
-     "Gemma4UnifiedForConditionalGeneration", MASTER_HAS("gemma")},
+    {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"

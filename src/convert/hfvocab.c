@@ -101,11 +101,37 @@ static int is_byte_token(const char *s, size_t l) {
     return l == 6 && !memcmp(s, "<0x", 3) && s[5] == '>' && s[3] && s[4] && strchr(HEX, s[3]) && strchr(HEX, s[4]);
 }
 
+/* The tokens as `how` names its model: "llama" with pre "default"
+ * (LlamaModel's), another name without a pre (Gemma 4's "gemma4"), the
+ * tokens of how->user_defined made USER_DEFINED; then the merges when
+ * how->merges. */
+static lgg_status write_as(lgg_convert *c, const cv_hf_vocab *how, const json_t *model, size_t n, const lgg_str *tok,
+                           const float *score, int32_t *tt, lgg_error *err) {
+    for (const char *const *u = how->user_defined; u && *u; u++)
+        for (size_t i = 0; i < n; i++)
+            if (tok[i].len == strlen(*u) && !memcmp(tok[i].ptr, *u, tok[i].len)) tt[i] = TT_USER;
+    if (!strcmp(how->model, "llama")) return lgg__cv_llama_tokens(c, n, tok, score, tt, err);
+    lgg_wvalue tv = {LGG_VT_ARRAY, LGG_VT_STRING, n, tok};
+    lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, n, score};
+    lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, n, tt};
+    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", how->model, NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tv, NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.scores", 21, &sc, NULL) ||
+        lgg_writer_set(c->w, "tokenizer.ggml.token_type", 25, &ty, NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set the tokenizer's metadata");
+    return how->merges ? lgg__cv_write_merges(c, model, err) : LGG_OK;
+}
+
+lgg_status lgg__cv_llama_hf_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
+    static const cv_hf_vocab LLAMA = {"llama", NULL, 0};
+    return lgg__cv_llama_hf_vocab_as(c, tc, &LLAMA, err);
+}
+
 /* gguf-py's LlamaHfVocab: a byte-fallback BPE tokenizer.json read as a
  * llama vocabulary: the base tokens by id (BYTE for <0xXX>, CONTROL for the
  * special tokens, else NORMAL), then the added tokens past them in id order
  * (CONTROL when special, else USER_DEFINED), every score -1000. */
-lgg_status lgg__cv_llama_hf_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
+lgg_status lgg__cv_llama_hf_vocab_as(lgg_convert *c, json_t *tc, const cv_hf_vocab *how, lgg_error *err) {
     json_t *tj = NULL;
     lgg_status st = lgg__cv_tokenizer_json(c, 1, &tj, err);
     if (st) return st;
@@ -162,7 +188,7 @@ lgg_status lgg__cv_llama_hf_vocab(lgg_convert *c, json_t *tc, lgg_error *err) {
         tt[n] = in_ids(ids, ns, past[j].id) ? TT_CONTROL : TT_USER, score[n++] = -1000.0f;
     }
     free(past);
-    if (!st) st = lgg__cv_llama_tokens(c, n, tok, score, tt, err);
+    if (!st) st = write_as(c, how, model, n, tok, score, tt, err);
     if (!st) st = lgg__cv_special_vocab(c, tc, n, err);
     free(tok), free(score), free(tt);
     json_decref(tj);

@@ -483,6 +483,16 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.laurel.linear_left", "blk.#.laurel_l", 0},
     {"model.layers.#.laurel.linear_right", "blk.#.laurel_r", 0},
     {"model.layers.#.laurel.post_laurel_norm", "blk.#.laurel_post_norm", 0},
+    /* Gemma 4's layer scalar, second feed-forward norms and MoE block (router scales: families/gemma4.c) */
+    {"model.layers.#.layer_scalar", "blk.#.layer_output_scale", 0},
+    {"model.layers.#.pre_feedforward_layernorm_2", "blk.#.pre_ffw_norm_2", 0},
+    {"model.layers.#.post_feedforward_layernorm_1", "blk.#.post_ffw_norm_1", 0},
+    {"model.layers.#.post_feedforward_layernorm_2", "blk.#.post_ffw_norm_2", 0},
+    {"model.layers.#.router.proj", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.router.scale", "blk.#.ffn_gate_inp.scale", 0},
+    {"model.layers.#.router.per_expert_scale", "blk.#.ffn_down_exps.scale", 0},
+    {"model.layers.#.experts.gate_up_proj", "blk.#.ffn_gate_up_exps", 0},
+    {"model.layers.#.experts.down_proj", "blk.#.ffn_down_exps", 0},
     /* DistilBERT's (after "distilbert." is dropped) */
     {"transformer.layer.#.attention.q_lin", "blk.#.attn_q", 0},
     {"transformer.layer.#.attention.k_lin", "blk.#.attn_k", 0},

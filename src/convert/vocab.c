@@ -465,3 +465,43 @@ lgg_status lgg__cv_spm(lgg_convert *c, json_t *tc, lgg_error *err) {
     vocab_free(&v);
     return st;
 }
+
+char *lgg__cv_merge_text(const json_t *m) {
+    if (json_is_string(m)) return strdup(json_string_value(m));
+    if (!json_is_array(m) || json_array_size(m) != 2 || !json_is_string(json_array_get(m, 0)) ||
+        !json_is_string(json_array_get(m, 1)))
+        return NULL;
+    const char *a = json_string_value(json_array_get(m, 0)), *b = json_string_value(json_array_get(m, 1));
+    char *o = malloc(2 * (strlen(a) + strlen(b)) + 2), *w = o;
+    if (!o) return NULL;
+    for (int k = 0; k < 2; k++) {
+        for (const char *p = k ? b : a; *p; p++)
+            if (*p == ' ') *w++ = (char)0xc4, *w++ = (char)0xa0;
+            else *w++ = *p;
+        if (!k) *w++ = ' ';
+    }
+    *w = 0;
+    return o;
+}
+
+lgg_status lgg__cv_write_merges(lgg_convert *c, const json_t *model, lgg_error *err) {
+    const json_t *m = json_object_get(model, "merges"), *e;
+    size_t n = json_array_size(m), i, done = 0;
+    if (!n) return LGG_OK;
+    lgg_str *mg = calloc(n, sizeof *mg);
+    lgg_status st = mg ? LGG_OK : lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (!st) json_array_foreach(m, i, e) {
+        char *t = lgg__cv_merge_text(e);
+        if (!t) {
+            st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: model.merges[%zu] is not a merge rule", c->dir, i);
+            break;
+        }
+        mg[done].ptr = t, mg[done++].len = strlen(t);
+    }
+    lgg_wvalue v = {LGG_VT_ARRAY, LGG_VT_STRING, n, mg};
+    if (!st && lgg_writer_set(c->w, "tokenizer.ggml.merges", 21, &v, NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.ggml.merges");
+    for (size_t k = 0; k < done; k++) free((char *)mg[k].ptr);
+    free(mg);
+    return st;
+}

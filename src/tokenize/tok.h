@@ -151,6 +151,9 @@ struct lgg_tokenizer {
     int32_t bos, eos, unk, sep, pad;
     int add_space_prefix, add_bos, add_eos, ignore_merges, clean_spaces;
     int remove_extra_ws, escape_ws, ws_suffix;
+    int raw_bpe;              /* master's SPM-style BPE (gemma4, sarvam-moe): spaces escaped as U+2581, words
+                                 merged on raw UTF-8, byte fallback and detokenizing through <0xXX> tokens */
+    int nl_words;             /* gemma4's: a word of newlines is one token when the vocabulary has it */
     int spm_legacy_off;       /* transformers' LlamaTokenizer with legacy false: SPM's space prefix
                                  only at the text's start, not after special tokens */
     tok_splitter *splitter;   /* BPE */

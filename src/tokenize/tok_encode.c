@@ -172,9 +172,21 @@ static int bpe_bigram(const lgg_tokenizer *t, const char *w, syms *s, heap *h, t
     return heap_push(h, (bigram){l, r, (double)rank, s->p[l].n, s->p[r].n});
 }
 
-/* one pre-tokenized word, already byte-encoded */
+/* A piece no token spells, byte by byte: the bytes that are tokens (raw BPE: the <0xXX> ones), the others dropped. */
+static int bpe_bytes(const lgg_tokenizer *t, const char *p, size_t n, tok_ids *out) {
+    static const char HEX[] = "0123456789ABCDEF";
+    for (size_t j = 0; j < n; j++) {
+        uint8_t c = (uint8_t)p[j];
+        char b[6] = {'<', '0', 'x', HEX[c >> 4], HEX[c & 15], '>'};
+        int32_t id = t->raw_bpe ? lookup(t, b, 6) : lookup(t, p + j, 1);
+        if (id >= 0 && lgg__tok_ids_push(out, id)) return -1;
+    }
+    return 0;
+}
+
+/* one pre-tokenized word, already byte-encoded (raw BPE: as it is) */
 static int bpe_word(const lgg_tokenizer *t, const char *w, size_t n, syms *s, heap *h, tok_buf *key, tok_ids *out) {
-    if (t->ignore_merges) {
+    if (t->ignore_merges || (t->nl_words && w[0] == '\n')) { /* a newline run is a whole word of newlines */
         int32_t id = lookup(t, w, n);
         if (id >= 0) return lgg__tok_ids_push(out, id);
     }
@@ -197,11 +209,7 @@ static int bpe_word(const lgg_tokenizer *t, const char *w, size_t n, syms *s, he
             if (lgg__tok_ids_push(out, id)) return -1;
             continue;
         }
-        /* no token: the single bytes that are tokens, the others dropped */
-        for (size_t j = 0; j < s->p[i].n; j++) {
-            id = lookup(t, w + s->p[i].off + j, 1);
-            if (id >= 0 && lgg__tok_ids_push(out, id)) return -1;
-        }
+        if (bpe_bytes(t, w + s->p[i].off, s->p[i].n, out)) return -1;
     }
     return 0;
 }
@@ -244,7 +252,7 @@ static int bpe_encode(const lgg_tokenizer *t, const char *text, size_t len, size
                 rc = too_big(err, base + pos[i], cpts[i]);
                 goto done;
             }
-            if (lgg__tok_utf8_put(&u, cpts[i])) goto nomem;
+            if (lgg__tok_utf8_put(t->raw_bpe ? &word : &u, cpts[i])) goto nomem;
             for (size_t j = 0; j < u.n; j++) {
                 if (lgg__tok_utf8_put(&word, lgg__tok_byte_to_cpt((uint8_t)u.p[j]))) {
                     lgg__tok_buf_free(&u);
@@ -641,7 +649,16 @@ int lgg__tok_encode_piece(const lgg_tokenizer *t, const char *text, size_t len, 
                 if (s[j] == ' ' ? lgg__tok_buf_put(&sp, ESCAPED_SPACE, 3) : lgg__tok_buf_put(&sp, s + j, 1)) goto nomem;
             rc = spm_encode(t, sp.p, sp.n, out, err);
             break;
-        case LGG_VOCAB_BPE: rc = bpe_encode(t, s, f.len, at, out, err); break;
+        case LGG_VOCAB_BPE:
+            if (!t->raw_bpe) {
+                rc = bpe_encode(t, s, f.len, at, out, err);
+                break;
+            }
+            sp.n = 0; /* master's SPM-style BPE: every space escaped first */
+            for (size_t j = 0; j < f.len; j++)
+                if (s[j] == ' ' ? lgg__tok_buf_put(&sp, ESCAPED_SPACE, 3) : lgg__tok_buf_put(&sp, s + j, 1)) goto nomem;
+            rc = sp.n ? bpe_encode(t, sp.p, sp.n, at, out, err) : 0;
+            break;
         case LGG_VOCAB_WPM: rc = wpm_encode(t, s, f.len, at, out, err); break;
         case LGG_VOCAB_UGM: rc = ugm_encode(t, s, f.len, out, err); break;
         case LGG_VOCAB_RWKV: rc = rwkv_encode(t, s, f.len, at, out, err); break;
@@ -704,6 +721,25 @@ int64_t lgg_tokenize(const lgg_tokenizer *t, const char *text, size_t len, unsig
 
 /* ---- pieces and detokenizing ---- */
 
+/* A SentencePiece-style token's piece: a normal one with U+2581 as spaces, a <0xXX> byte as that byte. */
+static int spm_style_piece(const tok_token *k, uint32_t a, tok_buf *b) {
+    if (a & TOK_ATTR_NORMAL) {
+        for (size_t i = 0; i < k->len; i++) {
+            int sp = i + 3 <= k->len && !memcmp(k->text + i, ESCAPED_SPACE, 3);
+            if (lgg__tok_buf_put(b, sp ? " " : k->text + i, 1)) return -2;
+            i += sp ? 2 : 0;
+        }
+        return 0;
+    }
+    if (a & TOK_ATTR_BYTE) {
+        char hex[3] = {0};
+        if (k->len >= 3) memcpy(hex, k->text + 3, k->len >= 5 ? 2 : k->len - 3);
+        char c = (char)strtol(hex, NULL, 16);
+        return lgg__tok_buf_put(b, &c, 1) ? -2 : 0;
+    }
+    return 0;
+}
+
 int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b) {
     const tok_token *k = &t->tok[id];
     uint32_t a = k->attr;
@@ -713,23 +749,10 @@ int lgg__tok_piece_for_cache(const lgg_tokenizer *t, int32_t id, tok_buf *b) {
     case LGG_VOCAB_WPM:
     case LGG_VOCAB_UGM:
         if (a & as_is) return lgg__tok_buf_put(b, k->text, k->len) ? -2 : 0;
-        if (a & TOK_ATTR_NORMAL) {
-            for (size_t i = 0; i < k->len; i++) {
-                int sp = i + 3 <= k->len && !memcmp(k->text + i, ESCAPED_SPACE, 3);
-                if (lgg__tok_buf_put(b, sp ? " " : k->text + i, 1)) return -2;
-                i += sp ? 2 : 0;
-            }
-            return 0;
-        }
-        if (a & TOK_ATTR_BYTE) {
-            char hex[3] = {0};
-            if (k->len >= 3) memcpy(hex, k->text + 3, k->len >= 5 ? 2 : k->len - 3);
-            char c = (char)strtol(hex, NULL, 16);
-            return lgg__tok_buf_put(b, &c, 1) ? -2 : 0;
-        }
-        return 0;
+        return spm_style_piece(k, a, b);
     case LGG_VOCAB_BPE:
         if (a & as_is) return lgg__tok_buf_put(b, k->text, k->len) ? -2 : 0;
+        if (t->raw_bpe && (a & (TOK_ATTR_NORMAL | TOK_ATTR_BYTE))) return spm_style_piece(k, a, b);
         if (a & TOK_ATTR_NORMAL) {
             for (size_t p = 0; p < k->len;) {
                 uint32_t c = lgg__tok_utf8_decode(k->text, k->len, &p);

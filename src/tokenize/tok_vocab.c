@@ -82,10 +82,13 @@ static const char *const RE_MINICPM5[] = {
     "\\p{N}{1,3}",
     "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}+| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+",
     NULL};
+/* master's SPM-style BPE (gemma4, sarvam-moe): lines and runs of newlines */
+static const char *const RE_LINES[] = {"[^\\n]+|[\\n]+", NULL};
 static const char *const RE_DEFAULT[] = {"[\\p{P}\\$\\+<=>\\^~\\|]+", lgg__tok_re_gpt2, "\\p{N}+", "[0-9][0-9][0-9]", NULL};
 
 /* tokenizer.ggml.pre names, in llama.cpp's order, with what each sets */
-enum { KEEP_CLEAN = 0, NO_CLEAN = 1, IGNORE_MERGES = 2, ADD_BOS = 4, NO_BOS_ID = 8, MASTER = 16 };
+enum { KEEP_CLEAN = 0, NO_CLEAN = 1, IGNORE_MERGES = 2, ADD_BOS = 4, NO_BOS_ID = 8, MASTER = 16, RAW_BPE = 32,
+       NL_WORDS = 64, FORCE_BOS = 128 };
 static const struct pre_type {
     const char *names; /* '|'-separated */
     const char *const *re;
@@ -143,6 +146,9 @@ static const struct pre_type {
     {"afmoe", RE_AFMOE, MASTER | NO_CLEAN},
     {"laguna", RE_LAGUNA, MASTER | NO_CLEAN},
     {"mellum2", RE_STARCODER, MASTER},
+    /* BPE on raw UTF-8 with spaces escaped (no byte-level encoding); gemma4's newline words and forced BOS */
+    {"gemma4|granite-embed-multi-311m", RE_LINES, MASTER | RAW_BPE | NL_WORDS | FORCE_BOS},
+    {"sarvam-moe", RE_LINES, MASTER | RAW_BPE | NO_CLEAN},
 };
 
 /* The i-th name of PRE (aliases flattened, in order): its len bytes, and
@@ -173,10 +179,9 @@ static int pre_find(const char *name, size_t len) {
     }
 }
 
-/* master's names for BPE without the byte-level encoding (gemma4, sarvam-moe,
- * whitespace): known, refused by name */
+/* master's name for its whitespace tokenizer model's pre-tokenizer: known, refused by name */
 static int pre_refused(const char *name, size_t len) {
-    static const char *const NAMES[] = {"gemma4", "granite-embed-multi-311m", "sarvam-moe", "whitespace"};
+    static const char *const NAMES[] = {"whitespace"};
     for (size_t i = 0; i < sizeof NAMES / sizeof *NAMES; i++)
         if (strlen(NAMES[i]) == len && !memcmp(NAMES[i], name, len)) return 1;
     return 0;
@@ -495,6 +500,8 @@ static lgg_status load_type(lgg_tokenizer *t, const lgg_file *f, lgg_error *err)
     if (IS_MODEL("llama")) t->type = LGG_VOCAB_SPM, t->bos = 1, t->eos = 2, t->unk = 0, t->sep = -1, t->pad = -1;
     else if (IS_MODEL("bert")) t->type = LGG_VOCAB_WPM, t->bos = 101, t->eos = -1, t->unk = 100, t->sep = 102, t->pad = 0;
     else if (IS_MODEL("gpt2")) t->type = LGG_VOCAB_BPE, t->bos = 11, t->eos = 11, t->unk = -1, t->sep = -1, t->pad = -1;
+    else if (IS_MODEL("gemma4")) /* master's: BPE with pre-tokenizer gemma4 whatever the file says, no default ids */
+        t->type = LGG_VOCAB_BPE, t->bos = t->eos = t->unk = t->sep = t->pad = -1, pre.ptr = "gemma4", pre.len = 6;
     else if (IS_MODEL("t5")) t->type = LGG_VOCAB_UGM, t->bos = -1, t->eos = 1, t->unk = 2, t->sep = -1, t->pad = 0;
     else if (IS_MODEL("rwkv")) t->type = LGG_VOCAB_RWKV, t->bos = t->eos = t->unk = t->sep = t->pad = -1;
     else if (IS_MODEL("no_vocab") || IS_MODEL("none"))
@@ -514,8 +521,8 @@ static lgg_status load_type(lgg_tokenizer *t, const lgg_file *f, lgg_error *err)
             k = pre_find(pre.ptr, (size_t)pre.len);
             if (k < 0 && pre_refused(pre.ptr, (size_t)pre.len))
                 return lgg_error_set(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
-                                     "tokenizer.ggml.pre '%.*s': llama.cpp master's BPE on raw UTF-8 with spaces "
-                                     "escaped as U+2581 (no byte-level encoding) is not supported",
+                                     "tokenizer.ggml.pre '%.*s': llama.cpp master's pre-tokenizer of its whitespace "
+                                     "tokenizer model (no byte-level encoding) is not supported",
                                      (int)pre.len, pre.ptr);
             if (k < 0)
                 return lgg_error_set(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
@@ -529,6 +536,7 @@ static lgg_status load_type(lgg_tokenizer *t, const lgg_file *f, lgg_error *err)
         if (set & IGNORE_MERGES) t->ignore_merges = 1;
         if (set & ADD_BOS) t->add_bos = 1;
         if (set & NO_BOS_ID) t->bos = -1;
+        t->raw_bpe = (set & RAW_BPE) != 0, t->nl_words = (set & NL_WORDS) != 0;
         t->pre_master = (set & MASTER) != 0;
         break;
     }
@@ -613,6 +621,7 @@ static lgg_status load(lgg_tokenizer *t, const lgg_file *f, lgg_error *err) {
     if ((st = key_bool(f, "tokenizer.ggml.add_bos_token", &t->add_bos, err)) ||
         (st = key_bool(f, "tokenizer.ggml.add_eos_token", &t->add_eos, err)))
         return st;
+    if (t->type == LGG_VOCAB_BPE && (PRE[t->pre].set & FORCE_BOS)) t->add_bos = 1; /* master's Gemma 4 workaround */
     static const char *const EOT[] = {"<|eot_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>", "<EOT>",
                                       "<｜end▁of▁sentence｜>", NULL};
     static const char *const EOM[] = {"<|eom_id|>", NULL};

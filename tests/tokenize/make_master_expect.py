@@ -25,8 +25,8 @@ length, contractions in both cases, whitespace runs, CR LF, emoji, `~`).
 The test (tests/test_tokenize.c, tokenize_master/*) sets tokenizer.ggml.pre
 of VOCAB.gguf to each name and compares, so it needs neither master's build
 nor ../shared.  Names master runs without the byte-level encoding (gemma4,
-granite-embed-multi-311m, sarvam-moe, whitespace) are left out: we refuse
-them by name.
+granite-embed-multi-311m, sarvam-moe, whitespace) are left out: the first
+three are make_master_raw_expect.py's, whitespace we refuse by name.
 
 Usage (from the repository's root):
   tests/tokenize/make_master_expect.py /work/ref-llama-master/build/bin/llama-tokenize \\
@@ -160,6 +160,23 @@ def grouped(lines):
     return "\n".join(out) + "\n"
 
 
+def expect_lines(tool, all_texts, names, vocab_of):
+    """'PRE MODE i IDS' lines: llama-tokenize on vocab_of(pre) for each name, text and mode"""
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as pool:
+        paths = []
+        for i, t in enumerate(all_texts):
+            paths.append(os.path.join(tmp, "t%d.txt" % i))
+            open(paths[-1], "wb").write(t)
+        for pre in names:
+            vocab = os.path.join(tmp, "v.gguf")
+            open(vocab, "wb").write(vocab_of(pre))
+            jobs = [(m, i, pool.submit(run, tool, vocab, p, m)) for i, p in enumerate(paths) for m in "AB"]
+            lines += ["%s %s %d %s" % (pre, m, i, j.result()) for m, i, j in jobs]
+            print(pre, sum(l.endswith("ERROR") for l in lines[-len(jobs):]), "errors", file=sys.stderr)
+    return lines
+
+
 def main():
     tool = sys.argv[1]
     for tokenizer_json in sys.argv[2:]:
@@ -174,18 +191,7 @@ def one(tool, tokenizer_json):
     with open("%s/%s.gguf" % (OUT, name), "wb") as f:
         f.write(vocab_file(kept, merges, index, "qwen2"))
     names = [n for n in master_names(tool) if n not in REFUSED]
-    lines = []
-    with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(2) as pool:
-        paths = []
-        for i, t in enumerate(all_texts):
-            paths.append(os.path.join(tmp, "t%d.txt" % i))
-            open(paths[-1], "wb").write(t)
-        for pre in names:
-            vocab = os.path.join(tmp, "v.gguf")
-            open(vocab, "wb").write(vocab_file(kept, merges, index, pre))
-            jobs = [(m, i, pool.submit(run, tool, vocab, p, m)) for i, p in enumerate(paths) for m in "AB"]
-            lines += ["%s %s %d %s" % (pre, m, i, j.result()) for m, i, j in jobs]
-            print(pre, sum(l.endswith("ERROR") for l in lines[-len(jobs):]), "errors", file=sys.stderr)
+    lines = expect_lines(tool, all_texts, names, lambda pre: vocab_file(kept, merges, index, pre))
     open("%s/%s.txt" % (OUT, name), "w").write(grouped(lines))
     print("%s: %d tokens, %d merges, %d names, %d lines" % (name, len(kept), len(merges), len(names), len(lines)))
 
