@@ -328,7 +328,8 @@ lgg_status lgg__cv_special_vocab(struct lgg_convert *c, json_t *tc, size_t n_voc
  * byte-fallback BPE with a Sequence decoder), and that reading of it. */
 int lgg__cv_llama_hf_applies(struct lgg_convert *c);
 lgg_status lgg__cv_llama_hf_vocab(struct lgg_convert *c, json_t *tc, lgg_error *err);
-/* tokenizer_config.json's chat_template: a string, or a list of named ones (the
+/* chattemplate.c: tokenizer_config.json's chat_template (with target master, else
+ * chat_template.jinja or .json): a string, or a list of named ones (the
  * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
 lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
