@@ -341,7 +341,8 @@ typedef struct cv_hf_vocab {
     int merges;
 } cv_hf_vocab;
 lgg_status lgg__cv_llama_hf_vocab_as(struct lgg_convert *c, json_t *tc, const cv_hf_vocab *how, lgg_error *err);
-/* tokenizer_config.json's chat_template: a string, or a list of named ones (the
+/* chattemplate.c: tokenizer_config.json's chat_template (with target master, else
+ * chat_template.jinja or .json): a string, or a list of named ones (the
  * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
 lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */

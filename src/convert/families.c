@@ -1016,6 +1016,7 @@ extern const cv_hooks lgg__cv_hooks_chatglm;
 extern const cv_hooks lgg__cv_hooks_codeshell;
 extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
+extern const cv_hooks lgg__cv_hooks_grok;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
 extern const cv_hooks lgg__cv_hooks_falcon_h1;
@@ -1894,6 +1895,12 @@ static const cv_family FAMILIES[] = {
     {"UMT5Model", "t5", UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_t5},
     {"T5WithLMHeadModel|T5ForConditionalGeneration|MT5ForConditionalGeneration|UMT5ForConditionalGeneration", "t5",
      UMT5_META, NULL, KINDS_T5, 0, CV_F_MASTER_TWIN, NULL, &lgg__cv_hooks_t5},
+    /* Grok: master's base keys, then its softcapping and scales (families/grok.c); Grok1ForCausalLM
+       (Grok 2's name) the same class */
+    {"GrokForCausalLM", "grok", QWEN3_META, NULL, KINDS_GROK, CV_V_SPM | CV_V_BPE, CV_F_MASTER_TWIN, "num_local_experts",
+     &lgg__cv_hooks_grok},
+    {"Grok1ForCausalLM", "grok", QWEN3_META, NULL, KINDS_GROK, CV_V_SPM | CV_V_BPE, CV_F_MASTER, "num_local_experts",
+     &lgg__cv_hooks_grok},
     /* AFMoE (Trinity): master's LlamaModel unpermuted with gated attention, four norms, experts stacked
        gate, up, down, the router's expert_bias (a row) */
     {"AfmoeForCausalLM", "afmoe", AFMOE_META, AFMOE_TENSORS, KINDS_AFMOE, CV_V_SPM | CV_V_BPE,
@@ -1991,7 +1998,6 @@ static const struct {
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
-    {"Grok1ForCausalLM", MASTER_HAS("grok")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
      "tokenization_hy.py (trust_remote_code), which is not reproduced here"},

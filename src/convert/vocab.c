@@ -364,47 +364,6 @@ static lgg_status special_from_tokenizer(lgg_convert *c, json_t *tc, special *s,
     return st;
 }
 
-lgg_status lgg__cv_chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
-    json_t *ct = tc ? json_object_get(tc, "chat_template") : NULL;
-    if (json_is_string(ct))
-        return lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(ct), NULL)
-                   ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template")
-                   : LGG_OK;
-    if (!json_is_array(ct)) return LGG_OK;
-    const json_t *dflt = NULL;
-    lgg_str names[64];
-    char store[64][64];
-    size_t n = 0, i;
-    json_t *ch;
-    json_array_foreach(ct, i, ch) {
-        json_t *nm = json_object_get(ch, "name"), *tp = json_object_get(ch, "template");
-        const char *name = json_is_string(nm) ? json_string_value(nm) : "";
-        if (!*name || !json_is_string(tp)) continue;
-        if (!strcmp(name, "default")) {
-            dflt = tp;
-            continue;
-        }
-        if (n == 64 || strlen(name) >= 40)
-            return lgg__cv_fail(err, LGG_ERR_LIMIT, "%s/tokenizer_config.json: too many or too long chat template names", c->dir);
-        char key[96];
-        for (size_t k = 0; name[k]; k++) {
-            char ch2 = name[k];
-            store[n][k] = ((ch2 >= 'a' && ch2 <= 'z') || (ch2 >= 'A' && ch2 <= 'Z') || (ch2 >= '0' && ch2 <= '9')) ? ch2 : '_';
-            store[n][k + 1] = 0;
-        }
-        snprintf(key, sizeof key, "tokenizer.chat_template.%s", store[n]);
-        if (lgg_writer_set_str(c->w, key, json_string_value(tp), NULL))
-            return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
-        names[n].ptr = store[n], names[n].len = strlen(store[n]), n++;
-    }
-    lgg_wvalue arr = {LGG_VT_ARRAY, LGG_VT_STRING, n, names};
-    if (n && lgg_writer_set(c->w, "tokenizer.chat_templates", 24, &arr, NULL))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_templates");
-    if (dflt && lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(dflt), NULL))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template");
-    return LGG_OK;
-}
-
 /* The add_*_token flags, in the order they were set (a key the family's
  * parameters wrote, Phi-2's add_bos_token: lgg__cv_may_write). */
 static lgg_status add_flags(lgg_convert *c, const special *s, lgg_error *err) {
