@@ -68,18 +68,34 @@ def byte_map():
     return {b: chr(c) for b, c in zip(bs, cs)}
 
 
+def substrings_in_vocab(encoded_texts, vocab):
+    """Every substring of the texts that is a token of vocab (the tokens a reduced vocabulary keeps)."""
+    longest = max(len(k) for k in vocab)
+    found = set()
+    for e in encoded_texts:
+        for i in range(len(e)):
+            for j in range(i + 1, min(len(e), i + longest) + 1):
+                if e[i:j] in vocab:
+                    found.add(e[i:j])
+    return found
+
+
+def merges_between(merges, index):
+    """The merges (in rank order) whose two parts and result are all kept tokens."""
+    kept = []
+    for m in merges:
+        a, b = m if isinstance(m, list) else m.split(" ", 1)
+        if a in index and b in index and a + b in index:
+            kept.append(a + " " + b)
+    return kept
+
+
 def reduce_vocab(tokenizer_json, all_texts):
     d = json.load(open(tokenizer_json, encoding="utf-8"))
     vocab = d["model"]["vocab"]
     bm = byte_map()
     enc = ["".join(bm[b] for b in t) for t in all_texts] + ["".join(bm[b] for b in s.encode()) for s in SPECIALS]
-    longest = max(len(k) for k in vocab)
-    keep = set(bm.values())
-    for e in enc:
-        for i in range(len(e)):
-            for j in range(i + 1, min(len(e), i + longest) + 1):
-                if e[i:j] in vocab:
-                    keep.add(e[i:j])
+    keep = set(bm.values()) | substrings_in_vocab(enc, vocab)
     ids = sorted(vocab[k] for k in keep)
     added = {a["content"]: a["id"] for a in d["added_tokens"]}
     specials = [x for x in SPECIALS if x in added]
@@ -90,12 +106,7 @@ def reduce_vocab(tokenizer_json, all_texts):
     kept = [(tokens[i], 1) for i in ids if tokens[i] not in specials]  # GPT-4o's vocab holds its specials too
     kept += [(s, 3) for s in sorted(specials, key=added.get)] + [("<mask>", 4)]
     index = {t: i for i, (t, _) in enumerate(kept)}
-    merges = []
-    for m in d["model"]["merges"]:
-        a, b = m if isinstance(m, list) else m.split(" ", 1)
-        if a in index and b in index and a + b in index:
-            merges.append(a + " " + b)
-    return kept, merges, index
+    return kept, merges_between(d["model"]["merges"], index), index
 
 
 def gguf(kvs):

@@ -42,22 +42,11 @@ def reduce_vocab(tokenizer_json, all_texts):
     d = json.load(open(tokenizer_json, encoding="utf-8"))
     vocab = d["model"]["vocab"]
     enc = [t.decode("utf-8", "replace").replace(" ", "\u2581") for t in all_texts] + ["\n"]
-    longest = max(len(k) for k in vocab)
-    keep = set("<0x%02X>" % b for b in range(256)) | set(CONTROL)
-    for e in enc:
-        for i in range(len(e)):
-            for j in range(i + 1, min(len(e), i + longest) + 1):
-                if e[i:j] in vocab:
-                    keep.add(e[i:j])
+    keep = set("<0x%02X>" % b for b in range(256)) | set(CONTROL) | mme.substrings_in_vocab(enc, vocab)
     kept = sorted((k for k in keep if k in vocab), key=vocab.get)
     typed = [(k, 3 if k in CONTROL else 6 if len(k) == 6 and k.startswith("<0x") else 1) for k in kept]
     index = {t: i for i, (t, _) in enumerate(typed)}
-    merges = []
-    for m in d["model"]["merges"]:
-        a, b = m if isinstance(m, list) else m.split(" ", 1)
-        if a in index and b in index and a + b in index:
-            merges.append(a + " " + b)
-    return typed, merges, index
+    return typed, mme.merges_between(d["model"]["merges"], index), index
 
 
 def vocab_file(kept, merges, index, name):
