@@ -53,6 +53,12 @@ uint32_t lgg__cv_file_type(const struct lgg_convert *c);    /* general.file_type
  * twice (the value written first is kept here), master's overwrites it in
  * its place. */
 int lgg__cv_may_write(const struct lgg_convert *c, const char *key);
+/* cvio.c: <arch>.NAME = v, the family's own keys (refused, not cut, when too long) */
+lgg_status lgg__cv_put_arch(struct lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err);
+lgg_status lgg__cv_put_arch_u32(struct lgg_convert *c, const char *name, uint32_t v, lgg_error *err);
+lgg_status lgg__cv_put_arch_f32(struct lgg_convert *c, const char *name, double v, lgg_error *err);
+lgg_status lgg__cv_put_arch_bool(struct lgg_convert *c, const char *name, int v, lgg_error *err);
+lgg_status lgg__cv_put_arch_str(struct lgg_convert *c, const char *name, const char *v, lgg_error *err);
 const char *lgg__cv_outtype_name(const struct lgg_convert *c); /* "F16", "TQ1_0": the default file name's */
 /* the type of a matrix that takes the outtype, rows of ne0 (F16 where its blocks do not divide them) */
 uint32_t lgg__cv_matrix_type(const struct lgg_convert *c, uint64_t ne0);

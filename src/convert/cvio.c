@@ -263,3 +263,35 @@ int lgg__cv_may_write(const lgg_convert *c, const char *key) {
     uint32_t have;
     return c->master || lgg_writer_key_type(c->w, key, strlen(key), &have, NULL) != LGG_OK;
 }
+
+/* The family's own keys, <arch>.NAME: one writer for every family (a name
+ * too long for the key buffer is refused, never cut). */
+lgg_status lgg__cv_put_arch(lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err) {
+    char key[192];
+    int n = snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
+    if (n < 0 || (size_t)n >= sizeof key) return lgg__cv_fail(err, LGG_ERR_LIMIT, "metadata key '%s.%s' is too long", c->fam->arch, name);
+    if (lgg_writer_set(c->w, key, (size_t)n, v, NULL)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key);
+    return LGG_OK;
+}
+
+lgg_status lgg__cv_put_arch_u32(lgg_convert *c, const char *name, uint32_t v, lgg_error *err) {
+    lgg_wvalue w = {LGG_VT_U32, 0, 1, &v};
+    return lgg__cv_put_arch(c, name, &w, err);
+}
+
+lgg_status lgg__cv_put_arch_f32(lgg_convert *c, const char *name, double v, lgg_error *err) {
+    float f = (float)v;
+    lgg_wvalue w = {LGG_VT_F32, 0, 1, &f};
+    return lgg__cv_put_arch(c, name, &w, err);
+}
+
+lgg_status lgg__cv_put_arch_bool(lgg_convert *c, const char *name, int v, lgg_error *err) {
+    uint8_t b = v != 0;
+    lgg_wvalue w = {LGG_VT_BOOL, 0, 1, &b};
+    return lgg__cv_put_arch(c, name, &w, err);
+}
+
+lgg_status lgg__cv_put_arch_str(lgg_convert *c, const char *name, const char *v, lgg_error *err) {
+    lgg_wvalue w = {LGG_VT_STRING, 0, strlen(v), v};
+    return lgg__cv_put_arch(c, name, &w, err);
+}

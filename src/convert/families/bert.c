@@ -296,12 +296,9 @@ static int distil_name(const char *hf, char *out, size_t cap) {
 /* ---- the encoders master's conversion/bert.py adds: ModernBERT, NeoBERT, EuroBERT ---- */
 
 static lgg_status set_key(lgg_convert *c, const char *suffix, char type, const void *v, lgg_error *err) {
-    char key[128];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, suffix);
-    lgg_status st = type == 'u'   ? lgg_writer_set_u32(c->w, key, *(const uint32_t *)v, NULL)
-                    : type == 'f' ? lgg_writer_set_f32(c->w, key, *(const float *)v, NULL)
-                                  : lgg_writer_set_str(c->w, key, (const char *)v, NULL);
-    return st ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+    return type == 'u'   ? lgg__cv_put_arch_u32(c, suffix, *(const uint32_t *)v, err)
+           : type == 'f' ? lgg__cv_put_arch_f32(c, suffix, *(const float *)v, err)
+                         : lgg__cv_put_arch_str(c, suffix, (const char *)v, err);
 }
 
 /* config.json's count `name` (required: a missing one is refused). */

@@ -101,12 +101,6 @@ static lgg_status falcon_h1_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err)
     return LGG_OK;
 }
 
-static lgg_status put(lgg_convert *c, const char *name, uint32_t v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set_u32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* Mamba 2's keys in its order with Falcon-H1's values where it writes its
  * own over them (block count, context, feed-forward width, heads), then
  * vocab_size, the KV heads, key/value length and the rope base. */
@@ -132,20 +126,16 @@ static lgg_status falcon_h1_meta(lgg_convert *c, lgg_error *err) {
         uint32_t v;
     } counts[] = {{"context_length", ctx}, {"embedding_length", d.d_model}, {"feed_forward_length", ff},
                   {"attention.head_count", heads}, {"block_count", (uint32_t)c->block_count}};
-    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = put(c, counts[i].name, counts[i].v, err);
+    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = lgg__cv_put_arch_u32(c, counts[i].name, counts[i].v, err);
     if (!st) st = lgg__cv_mamba2_ssm_keys(c, &d, err);
-    char key[96];
-    snprintf(key, sizeof key, "%s.attention.layer_norm_rms_epsilon", c->fam->arch);
-    if (!st && lgg_writer_set_f32(c->w, key, eps, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    if (!st) st = lgg__cv_put_arch_f32(c, "attention.layer_norm_rms_epsilon", eps, err);
     if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
-    if (!st) st = put(c, "vocab_size", vocab, err);
-    if (!st) st = put(c, "attention.head_count_kv", kv, err);
-    if (!st) st = put(c, "attention.key_length", hd, err);
-    if (!st) st = put(c, "attention.value_length", hd, err);
-    snprintf(key, sizeof key, "%s.rope.freq_base", c->fam->arch);
-    if (!st && lgg_writer_set_f32(c->w, key, (float)json_number_value(theta), NULL))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    if (!st) st = lgg__cv_put_arch_u32(c, "vocab_size", vocab, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.head_count_kv", kv, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.key_length", hd, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.value_length", hd, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "rope.freq_base", json_number_value(theta), err);
     return st;
 }
 

@@ -125,12 +125,6 @@ static float torch_erfinvf(float y) {
     return x;
 }
 
-static lgg_status set_key(lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err) {
-    char key[128];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set(c->w, key, strlen(key), v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* config.json's count `field` (required) as <arch>.KEY. */
 static lgg_status set_count(lgg_convert *c, const char *key, const char *field, lgg_error *err) {
     const json_t *v = json_object_get(c->config, field);
@@ -138,7 +132,7 @@ static lgg_status set_count(lgg_convert *c, const char *key, const char *field, 
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, field);
     uint32_t x = (uint32_t)json_integer_value(v);
     lgg_wvalue w = {LGG_VT_U32, 0, 0, &x};
-    return set_key(c, key, &w, err);
+    return lgg__cv_put_arch(c, key, &w, err);
 }
 
 /* The list `field` (required, at most 2^20 entries) as an array: activation_sparsity_pattern's
@@ -163,7 +157,7 @@ static lgg_status set_list(lgg_convert *c, const char *key, const char *field, u
     }
     lgg_wvalue w = {LGG_VT_ARRAY, type, n, v};
     lgg_status st = i < n ? lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: %s[%zu] is not a number", c->dir, field, i)
-                          : set_key(c, key, &w, err);
+                          : lgg__cv_put_arch(c, key, &w, err);
     free(v);
     return st;
 }

@@ -90,12 +90,6 @@ static int gemma4_name(const char *hf, char *out, size_t cap) {
     return 1;
 }
 
-static lgg_status set_u32(lgg_convert *c, const char *name, uint64_t x, lgg_error *err) {
-    char key[128];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set_u32(c->w, key, (uint32_t)x, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* An array of n values (INT32, or BOOL bytes) as <arch>.NAME (or the key
  * NAME itself when it starts with "tokenizer."); none when n is 0, as
  * gguf-py's add_array writes no empty array. */
@@ -139,10 +133,10 @@ static lgg_status gemma4_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) { 
 static lgg_status gemma4_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = lgg__cv_hooks_gemma3.meta(c, err);
     const json_t *types = json_object_get(c->config, "layer_types"), *pl = json_object_get(c->config, "hidden_size_per_layer_input");
-    if (!st) st = set_u32(c, "attention.shared_kv_layers", (uint64_t)json_integer_value(json_object_get(c->config, "num_kv_shared_layers")), err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.shared_kv_layers", (uint64_t)json_integer_value(json_object_get(c->config, "num_kv_shared_layers")), err);
     if (!st && pl && !json_is_null(pl) && !is_count(pl) && !json_is_false(pl))
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'hidden_size_per_layer_input' is not a count", c->dir);
-    if (!st) st = set_u32(c, "embedding_length_per_layer_input", is_count(pl) ? (uint64_t)json_integer_value(pl) : 0, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "embedding_length_per_layer_input", is_count(pl) ? (uint64_t)json_integer_value(pl) : 0, err);
     size_t n = json_array_size(types);
     uint8_t *swa = malloc(n + 1);
     if (!swa) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -153,22 +147,22 @@ static lgg_status gemma4_meta(lgg_convert *c, lgg_error *err) {
     if (!st) st = set_array(c, "attention.sliding_window_pattern", LGG_VT_BOOL, n, swa, err);
     uint64_t hd_full = (uint64_t)json_integer_value(full_layer_value(c, "global_head_dim", "head_dim"));
     uint64_t hd_swa = (uint64_t)json_integer_value(json_object_get(c->config, "head_dim"));
-    if (!st) st = set_u32(c, "attention.key_length", hd_full, err);
-    if (!st) st = set_u32(c, "attention.value_length", hd_full, err);
-    if (!st) st = set_u32(c, "attention.key_length_swa", hd_swa, err);
-    if (!st) st = set_u32(c, "attention.value_length_swa", hd_swa, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.key_length", hd_full, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.value_length", hd_full, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.key_length_swa", hd_swa, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.value_length_swa", hd_swa, err);
     char which[64];
     const json_t *eff = lgg__cv_first_key(c->config, "expert_intermediate_size|moe_intermediate_size", which, sizeof which);
     if (!st && eff && !json_is_null(eff))
-        st = is_count(eff) ? set_u32(c, "expert_feed_forward_length", (uint64_t)json_integer_value(eff), err)
+        st = is_count(eff) ? lgg__cv_put_arch_u32(c, "expert_feed_forward_length", (uint64_t)json_integer_value(eff), err)
                            : lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a count", c->dir, which);
     if (!st) st = layer_lists(c, swa, n, err);
     free(swa);
     const json_t *prf = json_object_get(json_object_get(c->config, "rope_parameters"), "partial_rotary_factor");
     if (!st && prf && !json_is_number(prf))
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: rope_parameters.partial_rotary_factor is not a number", c->dir);
-    if (!st) st = set_u32(c, "rope.dimension_count", hd_full, err);
-    if (!st) st = set_u32(c, "rope.dimension_count_swa", (uint64_t)((double)hd_swa * (prf ? json_number_value(prf) : 1.0)), err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "rope.dimension_count", hd_full, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "rope.dimension_count_swa", (uint64_t)((double)hd_swa * (prf ? json_number_value(prf) : 1.0)), err);
     return st;
 }
 

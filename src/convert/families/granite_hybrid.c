@@ -161,17 +161,6 @@ static lgg_status hybrid_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return st ? st : lgg__cv_mamba2_tensor(c, t, &d, err);
 }
 
-static lgg_status put(lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set(c->w, key, strlen(key), v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
-static lgg_status put_u32(lgg_convert *c, const char *name, uint32_t v, lgg_error *err) {
-    lgg_wvalue w = {LGG_VT_U32, 0, 0, &v};
-    return put(c, name, &w, err);
-}
-
 /* One entry per block: the KV heads of an attention block, 0 for a Mamba 2 one (INT32, gguf-py's type). */
 static lgg_status put_kv_heads(lgg_convert *c, lgg_error *err) {
     uint32_t kv;
@@ -188,7 +177,7 @@ static lgg_status put_kv_heads(lgg_convert *c, lgg_error *err) {
         v[b] = k == 'A' ? (int32_t)kv : 0;
     }
     lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, c->block_count, v};
-    if (!st) st = put(c, "attention.head_count_kv", &w, err); /* over the base's count, in its place */
+    if (!st) st = lgg__cv_put_arch(c, "attention.head_count_kv", &w, err); /* over the base's count, in its place */
     free(v);
     return st;
 }
@@ -213,22 +202,20 @@ static lgg_status hybrid_meta(lgg_convert *c, lgg_error *err) {
         uint32_t v;
     } counts[] = {{"ssm.conv_kernel", d.d_conv}, {"ssm.state_size", d.d_state}, {"ssm.group_count", d.n_group},
                   {"ssm.inner_size", d.d_inner}, {"ssm.time_step_rank", n_heads}};
-    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = put_u32(c, counts[i].name, counts[i].v, err);
+    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = lgg__cv_put_arch_u32(c, counts[i].name, counts[i].v, err);
     uint32_t rope_dim = 0;
     const json_t *re = json_object_get(c->config, "attn_rotary_emb");
     if (!st && re && !json_is_null(re) && !(json_is_integer(re) && !json_integer_value(re)))
         st = lgg__cv_find_count(c, "attn_rotary_emb", 0, &rope_dim, err);
-    if (!st && rope_dim) st = put_u32(c, "rope.dimension_count", rope_dim, err);
+    if (!st && rope_dim) st = lgg__cv_put_arch_u32(c, "rope.dimension_count", rope_dim, err);
     if (!st) st = put_kv_heads(c, err);
     int use_rope = ssm == 0;
     const json_t *archs = json_object_get(c->config, "architectures");
     for (size_t i = 0; i < json_array_size(archs); i++)
         if (json_is_string(json_array_get(archs, i)) && !strcmp(json_string_value(json_array_get(archs, i)), "BambaForCausalLM"))
             use_rope = 1;
-    char key[96];
-    snprintf(key, sizeof key, "%s.rope.scaling.finetuned", c->fam->arch);
-    if (!st && lgg_writer_set_bool(c->w, key, use_rope, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
-    if (!st && !use_rope) st = put_u32(c, "context_length", 1u << 20, err);
+    if (!st) st = lgg__cv_put_arch_bool(c, "rope.scaling.finetuned", use_rope, err);
+    if (!st && !use_rope) st = lgg__cv_put_arch_u32(c, "context_length", 1u << 20, err);
     if (!st && nemotron_h(c)) st = nemotron_meta(c, err);
     return st;
 }
@@ -238,8 +225,8 @@ static lgg_status hybrid_meta(lgg_convert *c, lgg_error *err) {
  * "moe" in a list) over the base's, in place. */
 static lgg_status nemotron_meta(lgg_convert *c, lgg_error *err) {
     uint32_t hd = (uint32_t)lgg__cv_hparam_int(c, "lgg.head_dim", 0), ff;
-    lgg_status st = put_u32(c, "attention.key_length", hd, err);
-    if (!st) st = put_u32(c, "attention.value_length", hd, err);
+    lgg_status st = lgg__cv_put_arch_u32(c, "attention.key_length", hd, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "attention.value_length", hd, err);
     if (!st) st = lgg__cv_find_count(c, "intermediate_size|n_inner|hidden_dim|mamba_intermediate_size|mamba_n_inner|mamba_hidden_dim",
                                      -1, &ff, err);
     const json_t *p = st ? NULL : nemotron_pattern(c, err);
@@ -253,7 +240,7 @@ static lgg_status nemotron_meta(lgg_convert *c, lgg_error *err) {
         v[b] = mlp ? (int32_t)ff : 0;
     }
     lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, c->block_count, v};
-    st = put(c, "feed_forward_length", &w, err);
+    st = lgg__cv_put_arch(c, "feed_forward_length", &w, err);
     free(v);
     return st;
 }

@@ -13,13 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static lgg_status put(lgg_convert *c, const char *what, char type, double v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
-    lgg_status st = type == 'u' ? lgg_writer_set_u32(c->w, key, (uint32_t)v, NULL) : lgg_writer_set_f32(c->w, key, (float)v, NULL);
-    return st ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* config.json's number `key`: *v, 1 when present (0 absent); a present
  * non-number, or for a count one outside 0..2^32-1, fails. */
 static int number(lgg_convert *c, const char *key, int count, double *v, lgg_status *st, lgg_error *err) {
@@ -64,7 +57,7 @@ static lgg_status yarn(lgg_convert *c, lgg_error *err) {
         st = required(c, FROM[k], &v, err);
         if (!st && k == 1 && (v < 0 || v > UINT32_MAX || v != floor(v)))
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a count", c->dir, FROM[k]);
-        if (!st) st = put(c, KEY[k], k == 1 ? 'u' : 'f', v, err);
+        if (!st) st = k == 1 ? lgg__cv_put_arch_u32(c, KEY[k], (uint32_t)v, err) : lgg__cv_put_arch_f32(c, KEY[k], v, err);
     }
     return st;
 }
@@ -74,26 +67,26 @@ static lgg_status grok_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = LGG_OK;
     double v = 30.0, w = 30.0, rope_dim;
     number(c, "attn_logit_softcapping", 0, &v, &st, err);
-    if (!st) st = put(c, "attn_logit_softcapping", 'f', v, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "attn_logit_softcapping", v, err);
     number(c, "router_logit_softcapping", 0, &w, &st, err);
-    if (!st) st = put(c, "router_logit_softcapping", 'f', w, err);
-    if (number(c, "final_logit_softcapping", 0, &v, &st, err) && v != 0) st = put(c, "final_logit_softcapping", 'f', v, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "router_logit_softcapping", w, err);
+    if (number(c, "final_logit_softcapping", 0, &v, &st, err) && v != 0) st = lgg__cv_put_arch_f32(c, "final_logit_softcapping", v, err);
     int64_t hd = lgg__cv_hparam_int(c, "head_dim", -1), h = lgg__cv_hparam_int(c, "hidden_size", -1),
             nh = lgg__cv_hparam_int(c, "num_attention_heads", -1);
     if (!st && hd < 0 && (h < 0 || !lgg__cv_heads_ok(nh)))
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: no head_dim, nor hidden_size and num_attention_heads", c->dir);
     rope_dim = hd >= 0 ? (double)hd : (double)(h / nh);
-    if (number(c, "moe_intermediate_size", 1, &v, &st, err)) st = put(c, "expert_feed_forward_length", 'u', v, err);
+    if (number(c, "moe_intermediate_size", 1, &v, &st, err)) st = lgg__cv_put_arch_u32(c, "expert_feed_forward_length", (uint32_t)v, err);
     const char *rt = json_string_value(json_object_get(c->config, "rope_type"));
     if (!st && rt && (!strcmp(rt, "yarn") || !strcmp(rt, "original"))) st = yarn(c, err);
-    if (number(c, "attn_temperature_len", 1, &v, &st, err) && v != 0) st = put(c, "attention.temperature_length", 'u', v, err);
+    if (number(c, "attn_temperature_len", 1, &v, &st, err) && v != 0) st = lgg__cv_put_arch_u32(c, "attention.temperature_length", (uint32_t)v, err);
     v = pow(rope_dim, -0.5);
     number(c, "attn_output_multiplier", 0, &v, &st, err);
-    if (!st) st = put(c, "attention.output_scale", 'f', v, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "attention.output_scale", v, err);
     if (!st) st = required(c, "embedding_multiplier_scale", &v, err);
-    if (!st) st = put(c, "embedding_scale", 'f', v, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "embedding_scale", v, err);
     if (!st) st = required(c, "output_multiplier_scale", &v, err);
-    if (!st) st = put(c, "logit_scale", 'f', v, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "logit_scale", v, err);
     return st;
 }
 

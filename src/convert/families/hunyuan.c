@@ -80,25 +80,9 @@ static lgg_status hunyuan_init(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status put(lgg_convert *c, const char *key, lgg_vtype t, const void *v, lgg_error *err) {
-    char k[160];
-    int n = snprintf(k, sizeof k, "%s.%s", c->fam->arch, key);
-    lgg_wvalue w = {t, 0, 1, v};
-    if (lgg_writer_set(c->w, k, (size_t)n, &w, NULL)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", k);
-    return LGG_OK;
-}
-
-static lgg_status put_f32(lgg_convert *c, const char *key, double v, lgg_error *err) {
-    float f = (float)v;
-    return put(c, key, LGG_VT_F32, &f, err);
-}
-
-static lgg_status put_u32(lgg_convert *c, const char *key, uint32_t v, lgg_error *err) { return put(c, key, LGG_VT_U32, &v, err); }
 
 static lgg_status scaling_none(lgg_convert *c, lgg_error *err) {
-    char k[160];
-    snprintf(k, sizeof k, "%s.rope.scaling.type", c->fam->arch);
-    return lgg_writer_set_str(c->w, k, "none", NULL) ? oom(err) : LGG_OK;
+    return lgg__cv_put_arch_str(c, "rope.scaling.type", "none", err);
 }
 
 /* HunyuanVLTextModel's xdrope keys (over those HunYuanModel wrote). */
@@ -120,12 +104,12 @@ static lgg_status vl_meta(lgg_convert *c, lgg_error *err) {
                             "xdrope_section, a number factor and a max_position_embeddings count",
                             c->dir);
     uint32_t n = (uint32_t)json_integer_value(ctx);
-    lgg_status st = put_f32(c, "rope.freq_base", json_number_value(th), err);
-    if (!st) st = put_f32(c, "rope.scaling.alpha", json_number_value(alpha), err);
+    lgg_status st = lgg__cv_put_arch_f32(c, "rope.freq_base", json_number_value(th), err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "rope.scaling.alpha", json_number_value(alpha), err);
     if (!st) st = scaling_none(c, err);
-    if (!st) st = put_f32(c, "rope.scaling.factor", f ? json_number_value(f) : 1.0, err);
-    if (!st) st = put_u32(c, "rope.scaling.original_context_length", n, err);
-    if (!st) st = put_u32(c, "context_length", n, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "rope.scaling.factor", f ? json_number_value(f) : 1.0, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "rope.scaling.original_context_length", n, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "context_length", n, err);
     char key[64];
     int kl = snprintf(key, sizeof key, "%s.rope.dimension_sections", c->fam->arch);
     lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_I32, ns, s};
@@ -138,12 +122,12 @@ static lgg_status hunyuan_meta(lgg_convert *c, lgg_error *err) {
     const json_t *th, *alpha = json_object_get(lgg__cv_master_rope_params(c), "alpha");
     double base = lgg__cv_master_theta(c, 0, &th) ? json_number_value(th) : 10000.0;
     double a = alpha ? json_number_value(alpha) : 50.0, dim = (double)json_integer_value(json_object_get(c->config, "head_dim"));
-    lgg_status st = put_f32(c, "rope.freq_base", base * pow(a, dim / (dim - 2)), err);
+    lgg_status st = lgg__cv_put_arch_f32(c, "rope.freq_base", base * pow(a, dim / (dim - 2)), err);
     if (!st) st = scaling_none(c, err);
-    if (!st) st = put_f32(c, "rope.scaling.factor", 1.0, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "rope.scaling.factor", 1.0, err);
     if (!st && !strcmp(rope_type(c), "dynamic")) {
-        st = put_u32(c, "rope.scaling.original_context_length", 256 * 1024, err);
-        if (!st) st = put_u32(c, "context_length", 256 * 1024, err);
+        st = lgg__cv_put_arch_u32(c, "rope.scaling.original_context_length", 256 * 1024, err);
+        if (!st) st = lgg__cv_put_arch_u32(c, "context_length", 256 * 1024, err);
     }
     return !st && is_vl(c) && !strcmp(rope_type(c), "xdrope") ? vl_meta(c, err) : st;
 }

@@ -74,17 +74,6 @@ static lgg_status jamba_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status put(lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err) {
-    char key[96];
-    int n = snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set(c->w, key, (size_t)n, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
-static lgg_status put_u32(lgg_convert *c, const char *name, uint32_t u, lgg_error *err) {
-    lgg_wvalue v = {LGG_VT_U32, 0, 1, &u};
-    return put(c, name, &v, err);
-}
-
 /* [0] * attn_layer_offset, then num_key_value_heads every attn_layer_period blocks up to the block count. */
 static lgg_status kv_heads(lgg_convert *c, lgg_error *err) {
     uint64_t off = (uint64_t)first_count(c, "attn_layer_offset", 0), per = (uint64_t)first_count(c, "attn_layer_period", 1);
@@ -96,7 +85,7 @@ static lgg_status kv_heads(lgg_convert *c, lgg_error *err) {
     if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (uint64_t i = off; i < n; i++) v[i] = (i - off) % per == 0 ? (int32_t)kv : 0;
     lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, n, v};
-    lgg_status st = put(c, "attention.head_count_kv", &w, err);
+    lgg_status st = lgg__cv_put_arch(c, "attention.head_count_kv", &w, err);
     free(v);
     return st;
 }
@@ -109,7 +98,7 @@ static lgg_status rms_eps(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a number", c->dir, which);
     float eps = v && json_is_number(v) && json_number_value(v) != 0 ? (float)json_number_value(v) : 1e-6f;
     lgg_wvalue w = {LGG_VT_F32, 0, 1, &eps};
-    return put(c, "attention.layer_norm_rms_epsilon", &w, err);
+    return lgg__cv_put_arch(c, "attention.layer_norm_rms_epsilon", &w, err);
 }
 
 /* After the table's counts: the per-block KV heads, the ssm.* sizes, the
@@ -123,13 +112,13 @@ static lgg_status jamba_meta(lgg_convert *c, lgg_error *err) {
     if (!st) st = lgg__cv_find_count(c, "mamba_dt_rank", (d_model + 15) / 16, &dt_rank, err);
     if (!st && (uint64_t)d_model * (uint64_t)expand > UINT32_MAX)
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: mamba_expand x hidden_size is beyond 32 bits", c->dir);
-    if (!st) st = put_u32(c, "ssm.conv_kernel", d_conv, err);
-    if (!st) st = put_u32(c, "ssm.inner_size", (uint32_t)(d_model * expand), err);
-    if (!st) st = put_u32(c, "ssm.state_size", d_state, err);
-    if (!st) st = put_u32(c, "ssm.time_step_rank", dt_rank, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "ssm.conv_kernel", d_conv, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "ssm.inner_size", (uint32_t)(d_model * expand), err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "ssm.state_size", d_state, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "ssm.time_step_rank", dt_rank, err);
     if (!st) st = rms_eps(c, err);
-    if (!st) st = put_u32(c, "expert_count", (uint32_t)first_count(c, "num_local_experts|num_experts", 0), err);
-    if (!st) st = put_u32(c, "expert_used_count", (uint32_t)first_count(c, "num_experts_per_tok|num_experts_per_token", 0), err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "expert_count", (uint32_t)first_count(c, "num_local_experts|num_experts", 0), err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "expert_used_count", (uint32_t)first_count(c, "num_experts_per_tok|num_experts_per_token", 0), err);
     if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     return st;

@@ -14,17 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static lgg_status set_key(lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set(c->w, key, strlen(key), v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
-static lgg_status set_u32(lgg_convert *c, const char *name, uint32_t v, lgg_error *err) {
-    lgg_wvalue w = {LGG_VT_U32, 0, 0, &v};
-    return set_key(c, name, &w, err);
-}
-
 /* num_key_value_heads per block of layer_types (INT32: gguf-py's list type):
  * LFM2 0 for a "conv" block, LFM2-MoE for any block but "full_attention". */
 static lgg_status kv_heads(lgg_convert *c, int moe, lgg_error *err) {
@@ -42,7 +31,7 @@ static lgg_status kv_heads(lgg_convert *c, int moe, lgg_error *err) {
         v[i] = (moe ? strcmp(k, "full_attention") : !strcmp(k, "conv")) ? 0 : (int32_t)json_integer_value(kv);
     }
     lgg_wvalue w = {LGG_VT_ARRAY, LGG_VT_I32, n, v};
-    lgg_status st = set_key(c, "attention.head_count_kv", &w, err);
+    lgg_status st = lgg__cv_put_arch(c, "attention.head_count_kv", &w, err);
     free(v);
     return st;
 }
@@ -78,9 +67,9 @@ static lgg_status kv_vocab_cache(lgg_convert *c, int moe, lgg_error *err) {
     uint32_t n, l_cache;
     lgg_status st = kv_heads(c, moe, err);
     if (!st) st = lgg__cv_find_count(c, "vocab_size", -1, &n, err);
-    if (!st) st = set_u32(c, "vocab_size", n, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "vocab_size", n, err);
     if (!st) st = lgg__cv_find_count(c, "conv_L_cache", -1, &l_cache, err);
-    if (!st) st = set_u32(c, "shortconv.l_cache", l_cache, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "shortconv.l_cache", l_cache, err);
     return st;
 }
 
@@ -93,9 +82,9 @@ static lgg_status lfm2_meta(lgg_convert *c, lgg_error *err) {
     if (!st && !json_is_number(eps)) st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'norm_eps' is needed", c->dir);
     float e = st ? 0 : (float)json_number_value(eps);
     lgg_wvalue w = {LGG_VT_F32, 0, 0, &e};
-    if (!st) st = set_key(c, "attention.layer_norm_rms_epsilon", &w, err);
+    if (!st) st = lgg__cv_put_arch(c, "attention.layer_norm_rms_epsilon", &w, err);
     if (!st) st = ff_dim(c, &ff, err);
-    if (!st) st = set_u32(c, "feed_forward_length", ff, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "feed_forward_length", ff, err);
     return st;
 }
 
@@ -126,11 +115,8 @@ static int embed_name(const char *hf, char *out, size_t cap) {
 /* LFM2's keys, not causal for the bidirectional one, then master's pooling. */
 static lgg_status embed_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = lfm2_meta(c, err);
-    char key[64];
-    snprintf(key, sizeof key, "%s.attention.causal", c->fam->arch);
     const char *arch = json_string_value(json_array_get(json_object_get(c->config, "architectures"), 0));
-    if (!st && arch && !strcmp(arch, "Lfm2BidirectionalModel") && lgg_writer_set_bool(c->w, key, false, NULL))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    if (!st && arch && !strcmp(arch, "Lfm2BidirectionalModel")) st = lgg__cv_put_arch_bool(c, "attention.causal", 0, err);
     return st ? st : lgg__cv_master_pooling(c, err);
 }
 

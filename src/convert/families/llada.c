@@ -33,12 +33,6 @@ static lgg_status llada_init(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status set_u32(lgg_convert *c, const char *what, uint32_t v, lgg_error *err) {
-    char key[160];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
-    return lgg_writer_set_u32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key) : LGG_OK;
-}
-
 static lgg_status set_false(lgg_convert *c, const char *key, lgg_error *err) {
     return lgg_writer_set_bool(c->w, key, false, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", key) : LGG_OK;
 }
@@ -60,13 +54,11 @@ static lgg_status llada_meta(lgg_convert *c, lgg_error *err) {
     if (!st) st = count_or(c, "max_sequence_length", 4096, &ctx, err);
     if (!st) st = count_or(c, "d_model", 4096, &embd, err);
     if (!st) st = count_or(c, "mlp_hidden_size", 12288, &ff, err);
-    if (!st) st = set_u32(c, "rope.dimension_count", rope, err);
-    if (!st) st = set_u32(c, "context_length", ctx, err);
-    if (!st) st = set_u32(c, "embedding_length", embd, err);
-    if (!st) st = set_u32(c, "feed_forward_length", ff, err);
-    char key[160];
-    snprintf(key, sizeof key, "%s.attention.causal", c->fam->arch);
-    if (!st) st = set_false(c, key, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "rope.dimension_count", rope, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "context_length", ctx, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "embedding_length", embd, err);
+    if (!st) st = lgg__cv_put_arch_u32(c, "feed_forward_length", ff, err);
+    if (!st) st = lgg__cv_put_arch_bool(c, "attention.causal", 0, err);
     return st ? st : set_false(c, "diffusion.shift_logits", err);
 }
 

@@ -162,12 +162,6 @@ static lgg_status mamba_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return LGG_OK;
 }
 
-static lgg_status put_u32(lgg_convert *c, const char *name, uint32_t v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set_u32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 static lgg_status mamba_meta(lgg_convert *c, lgg_error *err) {
     uint32_t d_model, d_conv, d_inner, d_state, dt_rank;
     lgg_status st = lgg__cv_find_count(c, "hidden_size|d_model", -1, &d_model, err);
@@ -192,15 +186,11 @@ static lgg_status mamba_meta(lgg_convert *c, lgg_error *err) {
                   {"ssm.inner_size", d_inner},   {"ssm.state_size", d_state},    {"ssm.time_step_rank", dt_rank}};
     if (c->block_count > UINT32_MAX)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: the block count is beyond 32 bits", c->dir);
-    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = put_u32(c, counts[i].name, counts[i].v, err);
-    char key[96];
-    snprintf(key, sizeof key, "%s.attention.layer_norm_rms_epsilon", c->fam->arch);
-    if (!st && lgg_writer_set_f32(c->w, key, eps, NULL))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = lgg__cv_put_arch_u32(c, counts[i].name, counts[i].v, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "attention.layer_norm_rms_epsilon", eps, err);
     /* Falcon Mamba norms B, C and dt */
     int falcon = json_is_string(mt) && !strcmp(json_string_value(mt), "falcon_mamba");
-    snprintf(key, sizeof key, "%s.ssm.dt_b_c_rms", c->fam->arch);
-    if (!st && lgg_writer_set_bool(c->w, key, falcon, NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
+    if (!st) st = lgg__cv_put_arch_bool(c, "ssm.dt_b_c_rms", falcon, err);
     if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     return st;
@@ -300,12 +290,6 @@ static lgg_status mamba2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return st ? st : lgg__cv_mamba2_tensor(c, t, &d, err);
 }
 
-static lgg_status put_f32(lgg_convert *c, const char *name, float v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    return lgg_writer_set_f32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* The ssm.* keys master's Mamba2Model writes (the hybrids write them too). */
 lgg_status lgg__cv_mamba2_ssm_keys(lgg_convert *c, const cv_mamba2 *d, lgg_error *err) {
     const struct {
@@ -317,7 +301,7 @@ lgg_status lgg__cv_mamba2_ssm_keys(lgg_convert *c, const cv_mamba2 *d, lgg_error
                   {"ssm.time_step_rank", d->d_inner / d->head_dim},
                   {"ssm.group_count", d->n_group}};
     lgg_status st = LGG_OK;
-    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = put_u32(c, counts[i].name, counts[i].v, err);
+    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = lgg__cv_put_arch_u32(c, counts[i].name, counts[i].v, err);
     return st;
 }
 
@@ -334,9 +318,9 @@ static lgg_status mamba2_meta(lgg_convert *c, lgg_error *err) {
         uint32_t v;
     } counts[] = {{"context_length", 1u << 20}, {"embedding_length", d.d_model}, {"feed_forward_length", 0},
                   {"attention.head_count", 0},   {"block_count", (uint32_t)c->block_count}};
-    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = put_u32(c, counts[i].name, counts[i].v, err);
+    for (size_t i = 0; !st && i < sizeof counts / sizeof counts[0]; i++) st = lgg__cv_put_arch_u32(c, counts[i].name, counts[i].v, err);
     if (!st) st = lgg__cv_mamba2_ssm_keys(c, &d, err);
-    if (!st) st = put_f32(c, "attention.layer_norm_rms_epsilon", eps, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "attention.layer_norm_rms_epsilon", eps, err);
     if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     return st;

@@ -10,13 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static lgg_status put(lgg_convert *c, const char *key, const lgg_wvalue *v, lgg_error *err) {
-    char k[160];
-    int n = snprintf(k, sizeof k, "%s.%s", c->fam->arch, key);
-    return lgg_writer_set(c->w, k, (size_t)n, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", k)
-                                                       : LGG_OK;
-}
-
 static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
     const json_t *ff = json_object_get(c->config, "moe_intermediate_size"), *use = json_object_get(c->config, "use_sliding_window");
     const json_t *sw = json_object_get(c->config, "sliding_window"), *lt = json_object_get(c->config, "layer_types");
@@ -26,7 +19,7 @@ static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'moe_intermediate_size' is not a count", c->dir);
         uint32_t v = (uint32_t)json_integer_value(ff);
         lgg_wvalue w = {LGG_VT_U32, 0, 1, &v};
-        st = put(c, "expert_feed_forward_length", &w, err);
+        st = lgg__cv_put_arch(c, "expert_feed_forward_length", &w, err);
     }
     if (st || !(json_is_true(use) || !use || json_is_null(use)) || !sw || json_is_null(sw)) return st;
     if (!json_is_integer(sw) || json_integer_value(sw) < 0 || json_integer_value(sw) > UINT32_MAX)
@@ -36,7 +29,7 @@ static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
                             "sliding window needs it)", c->dir);
     uint32_t w = (uint32_t)json_integer_value(sw);
     lgg_wvalue v = {LGG_VT_U32, 0, 1, &w};
-    if ((st = put(c, "attention.sliding_window", &v, err))) return st;
+    if ((st = lgg__cv_put_arch(c, "attention.sliding_window", &v, err))) return st;
     size_t n = json_array_size(lt);
     uint8_t *pat = malloc(n ? n : 1);
     if (!pat) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -45,7 +38,7 @@ static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
         pat[i] = json_is_string(e) && !strcmp(json_string_value(e), "sliding_attention");
     }
     lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
-    st = put(c, "attention.sliding_window_pattern", &a, err);
+    st = lgg__cv_put_arch(c, "attention.sliding_window_pattern", &a, err);
     free(pat);
     return st;
 }

@@ -6,12 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static lgg_status put_f32(lgg_convert *c, const char *what, float v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
-    return lgg_writer_set_f32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 static lgg_status need_num(const lgg_convert *c, const char *key, double *v, lgg_error *err) {
     const json_t *j = json_object_get(c->config, key);
     if (!json_is_number(j)) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a number", c->dir, key);
@@ -31,15 +25,12 @@ static lgg_status minicpm_meta(lgg_convert *c, lgg_error *err) {
     if (!st) st = need_num(c, "dim_model_base", &base, err);
     if (!st && (layers <= 0 || base == 0))
         st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: keys 'num_hidden_layers' and 'dim_model_base' must not be 0", c->dir);
-    if (!st) st = put_f32(c, "embedding_scale", (float)emb, err);
-    if (!st) st = put_f32(c, "residual_scale", (float)(depth / pow(layers, 0.5)), err);
-    if (!st) st = put_f32(c, "logit_scale", (float)(hidden / base), err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "embedding_scale", (float)emb, err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "residual_scale", (float)(depth / pow(layers, 0.5)), err);
+    if (!st) st = lgg__cv_put_arch_f32(c, "logit_scale", (float)(hidden / base), err);
     const json_t *rs = json_object_get(c->config, "rope_scaling"), *ty = json_object_get(rs, "type");
-    if (!st && json_is_string(ty) && !strcmp(json_string_value(ty), "longrope")) {
-        char key[96];
-        snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
-        if (lgg_writer_set_str(c->w, key, "longrope", NULL)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
-    }
+    if (!st && json_is_string(ty) && !strcmp(json_string_value(ty), "longrope"))
+        st = lgg__cv_put_arch_str(c, "rope.scaling.type", "longrope", err);
     return st;
 }
 

@@ -13,12 +13,6 @@ static lgg_status put_u32(lgg_convert *c, const char *key, uint32_t v, lgg_error
     return lgg_writer_set_u32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
 }
 
-static lgg_status put_f32(lgg_convert *c, const char *what, float v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
-    return lgg_writer_set_f32(c->w, key, v, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* The layer norm epsilon is required (the table writes it unless the
  * common keys did). */
 static lgg_status nemotron_init(lgg_convert *c, lgg_error *err) {
@@ -41,15 +35,12 @@ static lgg_status nemotron_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) 
  * top-level "factor" (the key the reference reads). */
 static lgg_status nemotron_meta(lgg_convert *c, lgg_error *err) {
     const json_t *rs = json_object_get(c->config, "rope_scaling"), *f = json_object_get(c->config, "factor");
-    char key[96];
-    snprintf(key, sizeof key, "%s.rope.scaling.type", c->fam->arch);
     int linear = rs && !json_is_null(rs);
-    if (lgg_writer_set_str(c->w, key, linear ? "linear" : "none", NULL))
-        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key);
-    if (!linear) return LGG_OK;
+    lgg_status st = lgg__cv_put_arch_str(c, "rope.scaling.type", linear ? "linear" : "none", err);
+    if (st || !linear) return st;
     if (!json_is_number(f))
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'factor' is missing or not a number (with rope_scaling)", c->dir);
-    return put_f32(c, "rope.scaling.factor", (float)json_number_value(f), err);
+    return lgg__cv_put_arch_f32(c, "rope.scaling.factor", (float)json_number_value(f), err);
 }
 
 /* The SentencePiece vocabulary, then pad 0 and unk 1 (where the

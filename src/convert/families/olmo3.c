@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static lgg_status set(lgg_convert *c, const char *key, const lgg_wvalue *v, lgg_error *err) {
-    char k[160];
-    int n = snprintf(k, sizeof k, "%s.%s", c->fam->arch, key);
-    if (lgg_writer_set(c->w, k, (size_t)n, v, NULL)) return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set metadata key '%s'", k);
-    return LGG_OK;
-}
-
 static lgg_status olmo3_meta(lgg_convert *c, lgg_error *err) {
     const json_t *sw = json_object_get(c->config, "sliding_window"), *lt = json_object_get(c->config, "layer_types");
     if (!sw) return LGG_OK;
@@ -25,7 +18,7 @@ static lgg_status olmo3_meta(lgg_convert *c, lgg_error *err) {
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'layer_types' is not a list", c->dir);
     uint32_t w = (uint32_t)json_integer_value(sw);
     lgg_wvalue v = {LGG_VT_U32, 0, 1, &w};
-    lgg_status st = set(c, "attention.sliding_window", &v, err);
+    lgg_status st = lgg__cv_put_arch(c, "attention.sliding_window", &v, err);
     uint64_t n = lt ? json_array_size(lt) : c->block_count;
     uint8_t *pat = !st ? malloc(n ? (size_t)n : 1) : NULL;
     if (!st && !pat) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -34,7 +27,7 @@ static lgg_status olmo3_meta(lgg_convert *c, lgg_error *err) {
         pat[i] = lt ? json_is_string(e) && !strcmp(json_string_value(e), "sliding_attention") : (i + 1) % 4 != 0;
     }
     lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
-    if (!st) st = set(c, "attention.sliding_window_pattern", &a, err);
+    if (!st) st = lgg__cv_put_arch(c, "attention.sliding_window_pattern", &a, err);
     free(pat);
     return st;
 }

@@ -179,11 +179,9 @@ static lgg_status need(lgg_convert *c, const char *key, const json_t **v, lgg_er
     return *v ? LGG_OK : lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing", c->dir, key);
 }
 
+/* a key of the table: F32 or UINT32 (the value a double either way) */
 static lgg_status put(lgg_convert *c, const char *name, int f32, double v, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, name);
-    int bad = f32 ? lgg_writer_set_f32(c->w, key, (float)v, NULL) : lgg_writer_set_u32(c->w, key, (uint32_t)v, NULL);
-    return bad ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
+    return f32 ? lgg__cv_put_arch_f32(c, name, v, err) : lgg__cv_put_arch_u32(c, name, (uint32_t)v, err);
 }
 
 static lgg_status rwkv_meta(lgg_convert *c, lgg_error *err) {
