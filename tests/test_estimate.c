@@ -286,6 +286,14 @@ TEST(estimate_cases) {
 
 /* ---- llama.cpp master (tests/estimate/master.json, made by ref_master.py) ---- */
 
+/* --pooling's TYPE as an LGG_POOLING_* (LGG_POOLING_MODEL for an unknown one). */
+static uint32_t pooling_named(const char *v) {
+    static const char *const NAMES[] = {"none", "mean", "cls", "last", "rank"};
+    for (uint32_t i = 0; i < 5; i++)
+        if (!strcmp(v, NAMES[i])) return LGG_POOLING_NONE + i;
+    return LGG_POOLING_MODEL;
+}
+
 /* Settings from ref_master's arguments: master's allocation, repacking as the reference host (x86 with
  * AVX-512) did, whatever CPU runs the test. */
 static void master_params(json_t *opts, lgg_estimate_params *p) {
@@ -298,6 +306,9 @@ static void master_params(json_t *opts, lgg_estimate_params *p) {
         if (!strcmp(a, "--no-repack")) p->repack = LGG_REPACK_NONE;
         else if (!strcmp(a, "--swa-full")) p->swa_full = true;
         else if (!strcmp(a, "-fa") && v) p->no_flash_attn = !strcmp(v, "off");
+        else if (!strcmp(a, "--embedding")) p->embeddings = true;
+        else if (!strcmp(a, "--reranking")) p->embeddings = true, p->pooling = LGG_POOLING_RANK;
+        else if (!strcmp(a, "--pooling") && v) p->pooling = pooling_named(v);
     }
 }
 
@@ -814,6 +825,54 @@ static lgg_status est(const char *arch, const char *spec, const lgg_estimate_par
 }
 
 #define LLAMA_OK "context_length=2048;embedding_length=8;block_count=2;attention.head_count=2"
+
+/* An embedding context's output buffer as each target's output_reserve sizes it (16 tokens, n_embd 8), its
+ * pooling from the model's key or the params, and the refusals. */
+TEST(estimate_embeddings) {
+    lgg_estimate e;
+    lgg_error err;
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    p.embeddings = true;
+    p.n_seq_max = 2;
+    /* b4747: embeddings instead of the logits, and none with pooling */
+    REQUIRE(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    CHECK(e.embeddings && e.pooling == LGG_POOLING_NONE);
+    CHECK_EQ_U(e.all.output, 8 * 2 * 4);
+    CHECK_EQ_U(e.output_embd, 8 * 2 * 4);
+    REQUIRE(est("llama", LLAMA_OK ";pooling_type=1", &p, &e, &err) == LGG_OK);
+    CHECK(e.pooling == LGG_POOLING_MEAN);
+    CHECK_EQ_U(e.all.output, 0);
+    CHECK(!e.compute_exact);
+    /* master: beside the logits, embedding_length_out wide when the model says */
+    p.target = LGG_ESTIMATE_MASTER;
+    REQUIRE(est("llama", LLAMA_OK ";pooling_type=1", &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.all.output, (16 + 8) * 2 * 4);
+    REQUIRE(est("llama", LLAMA_OK ";embedding_length_out=4", &p, &e, &err) == LGG_OK);
+    CHECK_EQ_U(e.output_embd, 4 * 2 * 4);
+    CHECK_EQ_U(e.all.output, (16 + 4) * 2 * 4);
+    /* the params' pooling wins over the model's */
+    p.pooling = LGG_POOLING_NONE;
+    REQUIRE(est("llama", LLAMA_OK ";pooling_type=3", &p, &e, &err) == LGG_OK);
+    CHECK(e.pooling == LGG_POOLING_NONE);
+    /* rank pooling without a head: master runs it, b4747 asserts (refused) */
+    p.pooling = LGG_POOLING_RANK;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_OK);
+    p.target = LGG_ESTIMATE_B4747;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    CHECK(strstr(err.message, "cls.weight") != NULL);
+    /* a pooling llama.cpp does not have, in the params or in the model */
+    p.pooling = 6;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_ARG);
+    p.pooling = LGG_POOLING_MODEL;
+    CHECK(est("llama", LLAMA_OK ";pooling_type=5", &p, &e, &err) == LGG_ERR_INVALID);
+    CHECK(strstr(err.message, "llama.pooling_type 5") != NULL);
+    /* without embeddings the key is not read: the plain output */
+    p.embeddings = false;
+    REQUIRE(est("llama", LLAMA_OK ";pooling_type=5", &p, &e, &err) == LGG_OK);
+    CHECK(!e.embeddings && e.pooling == LGG_POOLING_NONE && e.output_embd == 0);
+    CHECK_EQ_U(e.all.output, 16 * 2 * 4);
+}
 
 TEST(estimate_hparams) {
     lgg_estimate e;

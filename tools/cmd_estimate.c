@@ -290,6 +290,18 @@ static void close_adapters(opts *o) {
     for (uint32_t k = 0; k < o->n_lists; k++) free(o->lists[k]);
 }
 
+/* --embedding, --pooling TYPE, --reranking, as llama.cpp's common arguments set them (--pooling alone
+ * leaves a plain context: a note says so). */
+static int on_embedding(opts *o, int id, const char *v, char *why, size_t cap) {
+    static const char *const NAMES[] = {"none", "mean", "cls", "last", "rank"};
+    lgg_estimate_params *p = &o->p;
+    if (id == 'e') return p->embeddings = true, 0;
+    if (id == 'X') return p->embeddings = true, p->pooling = LGG_POOLING_RANK, 0;
+    for (uint32_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(v, NAMES[i])) return p->pooling = LGG_POOLING_NONE + i, 0;
+    return cli_why(why, cap, "--pooling must be none, mean, cls, last or rank, not '%s'", v);
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     opts *o = ud;
     lgg_estimate_params *p = &o->p;
@@ -310,6 +322,9 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'l':
     case 'V':
     case 'W': return on_adapter(o, id, v, why, cap);
+    case 'e':
+    case 'O':
+    case 'X': return on_embedding(o, id, v, why, cap);
     case 'R': p->repack = LGG_REPACK_NONE; return 0;
     case 'P': p->repack = LGG_REPACK_AVX512; return 0;
     case 'S': p->swa_full = true; return 0;
@@ -401,11 +416,20 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
-enum { MAX_NOTES = 9, NOTE_CAP = 160 };
+enum { MAX_NOTES = 11, NOTE_CAP = 160 };
+
+/* An LGG_POOLING_* as llama.cpp's --pooling spells it. */
+static const char *pooling_name(uint32_t pooling) {
+    static const char *const NAMES[] = {"model", "none", "mean", "cls", "last", "rank"};
+    return pooling < sizeof NAMES / sizeof NAMES[0] ? NAMES[pooling] : "?";
+}
+
+static const char *gib(uint64_t bytes, char *buf, size_t cap);
 
 /* Why a figure deserves a remark (for both the text and the JSON). */
 static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fitted, char out[MAX_NOTES][NOTE_CAP]) {
     size_t n = 0;
+    char size[32];
     if (p->flash_attn && !e->flash_attn && !e->recurrent)
         snprintf(out[n++], NOTE_CAP, "flash attention forced off: the K and V head sizes differ (as llama.cpp does)");
     if (e->repack_q4_0)
@@ -427,6 +451,12 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
         snprintf(out[n++], NOTE_CAP, "%.2f MiB of the weights are the adapters (LoRA files %u, control-vector files %u): "
                  "%.2f MiB on the host", (double)adapters / 1048576.0, p->n_loras, p->n_control_vectors,
                  (double)e->adapters_host / 1048576.0);
+    if (e->embeddings)
+        snprintf(out[n++], NOTE_CAP, "embedding context (pooling %s): the output buffer holds %s of embeddings%s",
+                 pooling_name(e->pooling), gib(e->output_embd, size, sizeof size),
+                 e->target == LGG_ESTIMATE_MASTER ? " beside the logits" : " and no logits");
+    else if (p->pooling)
+        snprintf(out[n++], NOTE_CAP, "--pooling without --embedding changes nothing (as in llama.cpp)");
     if (e->recurrent)
         snprintf(out[n++], NOTE_CAP, "recurrent model: the cache holds one state per sequence, whatever the context");
     else if (e->n_recurrent_layers)
@@ -517,6 +547,9 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
             printf("%s%llu", d ? ", " : "", (unsigned long long)e->adapters_devices[d]);
         printf("]}");
     }
+    if (e->embeddings) /* added with --embedding */
+        printf(", \"embeddings\": {\"pooling\": \"%s\", \"output\": %llu}", pooling_name(e->pooling),
+               (unsigned long long)e->output_embd);
     printf(", \"devices\": [");
     if (has_devices(e)) json_devices(o, e);
     printf("], \"fit\": {\"ctx\": ");

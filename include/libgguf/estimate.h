@@ -73,7 +73,20 @@ typedef struct lgg_estimate_params {
     uint32_t n_control_vectors; /* --control-vector: control vector files (F32 direction.N vectors of
                              n_embd); with any, one n_embd F32 vector per layer 1..n_layer-1 on its layer's place */
     const lgg_file *const *control_vectors;
+    /* Added: an embedding context (llama.cpp's --embedding, --pooling, --reranking: llama_context_params'
+     * embeddings and pooling_type). */
+    bool embeddings;      /* the output buffer holds embeddings: beside the logits in master, instead of them
+                             in b4747 (and only without pooling there) */
+    uint32_t pooling;     /* LGG_POOLING_MODEL (0: the model's <arch>.pooling_type, none without it), or
+                             LGG_POOLING_NONE, _MEAN, _CLS, _LAST, _RANK (--reranking: embeddings and RANK);
+                             used only with embeddings */
 } lgg_estimate_params;
+#define LGG_POOLING_MODEL 0u
+#define LGG_POOLING_NONE 1u
+#define LGG_POOLING_MEAN 2u
+#define LGG_POOLING_CLS 3u
+#define LGG_POOLING_LAST 4u
+#define LGG_POOLING_RANK 5u
 #define LGG_SPLIT_LAYER 0u
 #define LGG_SPLIT_NONE 1u
 #define LGG_SPLIT_ROW 2u
@@ -152,6 +165,12 @@ typedef struct lgg_estimate {
     uint64_t state_r, state_s;
     uint32_t n_recurrent_layers;
     uint32_t rs_size;
+    /* Added: an embedding context (the params' embeddings).  pooling: the LGG_POOLING_* used (the model's
+     * when asked for LGG_POOLING_MODEL; LGG_POOLING_NONE without embeddings); output_embd: of output, the
+     * embeddings' bytes (n_embd_out floats per sequence). */
+    bool embeddings;
+    uint32_t pooling;
+    uint64_t output_embd;
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,

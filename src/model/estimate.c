@@ -167,6 +167,8 @@ typedef struct facts {
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
+    bool cls, cls_b;            /* the classification head's cls.weight and cls.bias (rank pooling) */
+    uint64_t cls_rows, cls_out_rows; /* the rows of cls.weight and cls.output.weight (0: absent) */
     const lgg_allocator *alloc; /* the caller's (lgg_estimate_params.allocator) */
     uint32_t target;            /* the params' target: what llama.cpp accepts */
 } facts;
@@ -427,6 +429,14 @@ static uint64_t vocab_size(const lgg_file *f) {
     return t >= 0 ? (uint64_t)lgg_tensor_at(f, (uint64_t)t)->ne[1] : 0;
 }
 
+/* The classification head rank pooling runs (llm_graph_context::build_pooling), as far as f has it. */
+static void head_facts(const lgg_file *f, facts *m) {
+    int64_t c = lgg_find_tensor_cstr(f, "cls.weight"), o = lgg_find_tensor_cstr(f, "cls.output.weight");
+    if (c >= 0) m->cls = true, m->cls_rows = lgg_tensor_at(f, (uint64_t)c)->n_dims > 1 ? lgg_tensor_at(f, (uint64_t)c)->ne[1] : 1;
+    if (o >= 0) m->cls_out_rows = lgg_tensor_at(f, (uint64_t)o)->n_dims > 1 ? lgg_tensor_at(f, (uint64_t)o)->ne[1] : 1;
+    m->cls_b |= lgg_find_tensor_cstr(f, "cls.bias") >= 0;
+}
+
 static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint32_t target, facts *m,
                              lgg_error *err) {
     const lgg_file *f = files[0];
@@ -448,6 +458,7 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint3
         m->bias_k |= lgg_find_tensor_cstr(files[k], "blk.0.attn_k.bias") >= 0;
         m->bias_v |= lgg_find_tensor_cstr(files[k], "blk.0.attn_v.bias") >= 0;
         m->bias_o |= lgg_find_tensor_cstr(files[k], "blk.0.attn_output.bias") >= 0;
+        head_facts(files[k], m);
     }
     if (!m->row) return LGG_OK; /* only the weights can be estimated */
     lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
@@ -511,6 +522,30 @@ static void master_cells(const facts *m, const lgg_estimate_params *p, lgg_estim
     for (uint32_t il = 0; il < m->n_layer; il++) e->n_swa_layers += is_swa(m, e, il);
 }
 
+/* An embedding context's pooling: the one asked for, else the model's <arch>.pooling_type (llama.cpp's
+ * enum: 0 none, 1 mean, 2 cls, 3 last, 4 rank), else none (llama_context's constructor). */
+static lgg_status settle_embeddings(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    e->pooling = LGG_POOLING_NONE;
+    if (!p->embeddings) return LGG_OK;
+    e->embeddings = true;
+    if (p->pooling > LGG_POOLING_RANK)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "pooling %u is not one of LGG_POOLING_*", p->pooling);
+    uint32_t model;
+    lgg_status st = get_u32(m->f, m, "pooling_type", false, UINT32_MAX, &model, err);
+    if (st) return st;
+    if (model != UINT32_MAX && model > 4)
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "pooling_type"),
+                         "%s.pooling_type %u is not one of llama.cpp's (0 none, 1 mean, 2 cls, 3 last, 4 rank)", m->arch,
+                         model);
+    e->pooling = p->pooling != LGG_POOLING_MODEL ? p->pooling : model == UINT32_MAX ? LGG_POOLING_NONE : model + 1;
+    /* b4747's build_pooling asserts on a missing head; master's runs without it (Qwen3's reranker has none) */
+    if (e->pooling == LGG_POOLING_RANK && e->target != LGG_ESTIMATE_MASTER && !(m->cls && m->cls_b))
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET,
+                         "rank pooling needs the classification head cls.weight and cls.bias, which the model does "
+                         "not have (llama.cpp b4747 aborts; master runs without it: --target master)");
+    return LGG_OK;
+}
+
 static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
     if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v)) {
         const char *bad = lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k);
@@ -565,7 +600,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
                          "head sizes K %u / V %u are not multiples of the cache types' blocks (%s, %s)", m->head_k,
                          m->head_v, lgg_type_name(e->type_k), lgg_type_name(e->type_v));
     e->n_gpu_layers = p->n_gpu_layers > m->n_layer + 1 ? m->n_layer + 1 : p->n_gpu_layers;
-    return LGG_OK;
+    return settle_embeddings(m, p, e, err);
 }
 
 /* ---- weights ------------------------------------------------------------ */
@@ -893,6 +928,29 @@ static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimat
     return LGG_OK;
 }
 
+/* ---- output buffer ------------------------------------------------------- */
+
+/* llama_output_reserve: n_vocab logits per sequence, and in an embedding context n_embd_out floats per
+ * sequence beside them (master; <arch>.embedding_length_out, else n_embd), or instead of them (b4747, which
+ * keeps them only without pooling: pooled embeddings go to a map of their own). */
+static lgg_status output_buffer(const facts *m, lgg_estimate *e, lgg_error *err) {
+    const bool master = e->target == LGG_ESTIMATE_MASTER;
+    uint32_t embd = m->n_embd;
+    uint64_t logits = 0;
+    if (master && e->embeddings) {
+        lgg_status st = get_u32(m->f, m, "embedding_length_out", false, 0, &embd, err);
+        if (st) return st;
+        if (!embd) embd = m->n_embd;
+    }
+    bool ok = true;
+    if (!e->embeddings || master) ok = type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &logits);
+    if (e->embeddings && (master || e->pooling == LGG_POOLING_NONE))
+        ok = ok && type_bytes(LGG_TYPE_F32, embd, e->n_seq_max, 1, &e->output_embd);
+    if (!ok || lgg__add_ovf(logits, e->output_embd, &e->host.output))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
+    return LGG_OK;
+}
+
 /* ---- compute buffer ------------------------------------------------------ */
 
 /* Overflow-checked sums of products: each term is a product of up to four
@@ -1019,13 +1077,34 @@ static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uin
     return st == LGG_OK;
 }
 
+/* The pooling's tensors (llm_graph_context::build_pooling), added after the logits while they stay
+ * allocated: for S sequences (the worst-case batch's: master's n_seq_max, b4747's 1) of T tokens. */
+static acc pooling_terms(const facts *m, const lgg_estimate *e, uint64_t T) {
+    const uint64_t E = m->n_embd, S = e->target == LGG_ESTIMATE_MASTER ? e->n_seq_max : 1;
+    acc a = {0, false};
+    if (e->pooling == LGG_POOLING_MEAN) {
+        term(&a, E, T, 4, 1); /* the transposed hidden states, made contiguous */
+        term(&a, T, S, 4, 1); /* the averaging matrix */
+    } else if (e->pooling != LGG_POOLING_NONE) {
+        term(&a, S, 4, 1, 1); /* the rows picked (cls, last, rank) */
+    }
+    if (e->pooling != LGG_POOLING_NONE) term(&a, E, S, 4, 1); /* one pooled row per sequence */
+    if (e->pooling == LGG_POOLING_RANK) /* the head's products and their bias, activation or softmax */
+        term(&a, 2 * (m->cls_rows + m->cls_out_rows), S, 4, 1);
+    return a;
+}
+
 static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
+    const acc pool = pooling_terms(m, e, T);
     uint64_t exact;
     bool nomem = false;
     if (graph_compute(m, e, T, &exact, &nomem)) {
-        e->host.compute = exact; /* on the host alone: the device's stays 0 */
-        e->compute_exact = e->target != LGG_ESTIMATE_MASTER; /* b4747's graph: master's is not replayed yet */
+        /* on the host alone: the device's stays 0.  Pooling is not replayed: counted on top */
+        if (pool.ovf || lgg__add_ovf(exact, pool.v, &e->host.compute))
+            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the compute buffer's size overflows");
+        /* b4747's graph: master's is not replayed yet */
+        e->compute_exact = e->target != LGG_ESTIMATE_MASTER && !pool.v;
         return LGG_OK;
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
@@ -1034,6 +1113,8 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
     term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
+    term(&out, pool.v, 1, 1, 1);                       /* the pooling (an embedding context) */
+    out.ovf |= pool.ovf;
     term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
     term(&in, 3, T, 4, 1);
     for (uint32_t il = 0; il <= m->n_layer; il++) {
@@ -1122,10 +1203,7 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
         place_layers(&pl, p, e);
         if (!(st = weights(files, n_files, m, &pl, e, err)) && !(st = adapters(files, n_files, m, &pl, p, e, err)) &&
             !(st = kv_cache(m, &pl, e, err))) {
-            /* llama_output_reserve: n_vocab floats per sequence */
-            if (!type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &e->host.output))
-                st = lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
-            else if (!(st = compute(m, &pl, e, err)))
+            if (!(st = output_buffer(m, e, err)) && !(st = compute(m, &pl, e, err)))
                 st = finish(e, err);
         }
     }

@@ -14,6 +14,10 @@
  *
  *   ref_master MODEL [-c N] [-b N] [-ub N] [-np N] [-fa on|off|auto] [-ctk TYPE] [-ctv TYPE]
  *              [--no-mmap] [--no-repack] [--swa-full] [-kvu] [--allow-amx] [--lora FILE]... [--control-vector]
+ *              [--embedding] [--pooling none|mean|cls|last|rank] [--reranking]
+ *
+ * --embedding, --pooling and --reranking set llama_context_params' embeddings and pooling_type as
+ * common/arg.cpp does (--reranking: embeddings with rank pooling).
  *
  * --lora FILE loads the adapter after the context (as llama-cli does): its buffers are kind "lora" (the
  * "LoRA buffer size" lines).  --control-vector applies a zero control vector of the model's n_embd to every
@@ -201,6 +205,20 @@ static int parse(int argc, char **argv, struct llama_model_params *mp, struct ll
             cp->kv_unified = true;
         else if (!strcmp(a, "--control-vector"))
             cvec = 1;
+        else if (!strcmp(a, "--embedding"))
+            cp->embeddings = true;
+        else if (!strcmp(a, "--reranking"))
+            cp->embeddings = true, cp->pooling_type = LLAMA_POOLING_TYPE_RANK;
+        else if (!strcmp(a, "--pooling") && v) {
+            static const char *const P[] = {"none", "mean", "cls", "last", "rank"};
+            int k = 0;
+            while (k < 5 && strcmp(v, P[k]))
+                k++;
+            if (k == 5)
+                return -1;
+            cp->pooling_type = (enum llama_pooling_type)k; /* LLAMA_POOLING_TYPE_NONE is 0, ... RANK 4 */
+            i++;
+        }
         else if (!strcmp(a, "--lora") && v && n_loras < 8)
             loras[n_loras++] = v, i++;
         else if (!v)

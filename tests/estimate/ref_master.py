@@ -61,7 +61,20 @@ EXTRA = {
     'qwen3next-small': [['-c', '8192', '-np', '4', '-fa', 'off']],
     'ernie4_5-moe-small': [['-c', '8192', '-fa', 'off', '-ub', '256']],
     'hunyuan-moe-small': [['-c', '8192', '-np', '2', '-fa', 'off']],
+    # embedding contexts: the output buffer's embeddings beside the logits, the pooling's tensors
+    'qwen3-0.6b': [['-c', '4096', '--embedding'], ['-c', '4096', '--embedding', '--pooling', 'mean'],
+                   ['-c', '4096', '--embedding', '--pooling', 'mean', '-np', '4'],
+                   ['-c', '2048', '-ub', '128', '--embedding', '--pooling', 'cls'],
+                   ['-c', '4096', '-fa', 'off', '--embedding', '--pooling', 'last'], ['-c', '4096', '--reranking'],
+                   ['-c', '4096', '--pooling', 'mean']],
+    'smollm2-135m': [['-c', '4096', '--embedding', '--pooling', 'mean', '-ub', '128']],
+    'qwen3-embedding-0.6b': [['-c', '4096', '--embedding'], ['-c', '8192', '--embedding', '-np', '4'],
+                             ['-c', '4096', '--embedding', '--pooling', 'none']],
+    'qwen3-reranker-0.6b': [['-c', '4096', '--reranking'], ['-c', '4096', '--embedding'],
+                            ['-c', '4096', '--reranking', '-np', '2', '--no-mmap']],
 }
+# presets whose cases are their EXTRA ones alone
+EXTRA_ONLY = ('qwen3-embedding-0.6b', 'qwen3-reranker-0.6b')
 
 
 def build(inc, lib, tmp):
@@ -142,8 +155,9 @@ def main(argv):
             with open(model, 'wb') as f:
                 f.write(header)
                 f.truncate(size)
-            for options in (COMMON if preset in FIRST else WEIGHTS if preset in WEIGHTS_ONLY else SHORT) + \
-                    EXTRA.get(preset, []):
+            base = COMMON if preset in FIRST else WEIGHTS if preset in WEIGHTS_ONLY else \
+                [] if preset in EXTRA_ONLY else SHORT
+            for options in base + EXTRA.get(preset, []):
                 status, bufs, log, eff = run_case(exe, model, options)
                 case = dict(id=preset + '.' + '_'.join(o.lstrip('-') for o in options), preset=preset,
                             options=options, status=status, bytes=bufs, effective=eff, log=log)
