@@ -1224,6 +1224,13 @@ TEST(estimate_placement_errors) {
         lgg_status st = est("llama", LLAMA_OK, &p, &e, &err);
         CHECKF(st == cases[i].st && strstr(err.message, cases[i].why), "%s: %d %s", cases[i].what, st, err.message);
     }
+    /* row split: refused with each target's reason (the GPU decides the split; master has it on SYCL only) */
+    lgg_estimate_params_init(&p);
+    p.n_gpu_layers = 99;
+    p.split_mode = LGG_SPLIT_ROW;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_UNSUPPORTED && strstr(err.message, "compute capability"));
+    p.target = LGG_ESTIMATE_MASTER;
+    CHECK(est("llama", LLAMA_OK, &p, &e, &err) == LGG_ERR_UNSUPPORTED && strstr(err.message, "SYCL devices only"));
     /* b4747's -ngl 2 of 2 layers: both layers, not the output layer */
     lgg_estimate_params_init(&p);
     p.n_gpu_layers = 2;
