@@ -33,6 +33,8 @@ typedef struct opts {
     lgg_file *lora[MAX_ADAPTERS], *cvec[MAX_ADAPTERS];
     char *lists[2 * MAX_ADAPTERS]; /* copies of the options' values, cut into the names above */
     uint32_t n_lists;
+    const char *draft_path; /* -md (its header opened after the options) */
+    bool draft_ctx_asked;   /* -cd was given (b4747's option) */
 } opts;
 
 /* llama.cpp's pattern for experts' matrices (common.h's LLM_FFN_EXPS_REGEX), of every layer or of one */
@@ -325,6 +327,7 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'e':
     case 'O':
     case 'X': return on_embedding(o, id, v, why, cap);
+    case 'F': o->draft_path = v; return 0;
     case 'R': p->repack = LGG_REPACK_NONE; return 0;
     case 'P': p->repack = LGG_REPACK_AVX512; return 0;
     case 'S': p->swa_full = true; return 0;
@@ -362,6 +365,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         else if (id == 'b') p->n_batch = (uint32_t)n;
         else if (id == 'u') p->n_ubatch = (uint32_t)n;
         else if (id == 'p') p->n_seq_max = (uint32_t)n;
+        else if (id == 'Y') p->draft_n_gpu_layers = (uint32_t)n;
+        else if (id == 'Z') p->draft_n_ctx = (uint32_t)n, o->draft_ctx_asked = true;
         else p->n_gpu_layers = (uint32_t)n;
         return 0;
     }
@@ -416,7 +421,7 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
-enum { MAX_NOTES = 11, NOTE_CAP = 160 };
+enum { MAX_NOTES = 12, NOTE_CAP = 160 };
 
 /* An LGG_POOLING_* as llama.cpp's --pooling spells it. */
 static const char *pooling_name(uint32_t pooling) {
@@ -451,6 +456,9 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
         snprintf(out[n++], NOTE_CAP, "%.2f MiB of the weights are the adapters (LoRA files %u, control-vector files %u): "
                  "%.2f MiB on the host", (double)adapters / 1048576.0, p->n_loras, p->n_control_vectors,
                  (double)e->adapters_host / 1048576.0);
+    if (e->has_draft)
+        snprintf(out[n++], NOTE_CAP, "the draft model is counted apart (\"+ model\": both); --fit and --fit-device check "
+                 "both together");
     if (e->embeddings)
         snprintf(out[n++], NOTE_CAP, "embedding context (pooling %s): the output buffer holds %s of embeddings%s",
                  pooling_name(e->pooling), gib(e->output_embd, size, sizeof size),
@@ -481,7 +489,7 @@ static const char *gib(uint64_t bytes, char *buf, size_t cap) {
 
 /* Whether anything is placed on a device (else the host holds it all). */
 static bool has_devices(const lgg_estimate *e) {
-    return e->n_gpu_layers || e->device.total;
+    return e->n_gpu_layers || e->device.total || e->draft_n_gpu_layers || e->draft_device.total;
 }
 
 /* The host's layers: those no device holds. */
@@ -504,6 +512,33 @@ static void json_devices(const opts *o, const lgg_estimate *e) {
         json_part(stdout, e->n_devices == 1 ? &e->device : &e->devices[d]);
     }
     printf("}");
+}
+
+/* Added with -md: "draft": the draft model's settings and figures (its own "devices"), and the totals of
+ * the model and the draft together. */
+static void json_draft(const opts *o, const lgg_estimate *e) {
+    printf(", \"draft\": {\"model\": ");
+    cli_json_str(stdout, cli_display_name(o->draft_path), strlen(cli_display_name(o->draft_path)));
+    printf(", \"arch\": ");
+    cli_json_str(stdout, e->draft_arch, strnlen(e->draft_arch, sizeof e->draft_arch));
+    printf(", \"contexts\": %u, \"settings\": {\"n_ctx\": %u, \"n_batch\": %u, \"n_ubatch\": %u, \"n_seq_max\": %u, "
+           "\"type_k\": \"f16\", \"type_v\": \"f16\", \"n_gpu_layers\": %u, \"n_layer\": %u}, ",
+           e->draft_contexts, e->draft_n_ctx, e->draft_n_batch, e->draft_n_ubatch, e->draft_n_seq_max,
+           e->draft_n_gpu_layers, e->draft_n_layer);
+    json_part(stdout, &e->draft_all);
+    printf(", \"compute_exact\": %s, \"devices\": [", e->draft_compute_exact ? "true" : "false");
+    if (has_devices(e)) {
+        printf("{\"name\": \"host\", ");
+        json_part(stdout, &e->draft_host);
+        for (uint32_t d = 0; d < e->n_devices; d++) {
+            printf("}, {\"name\": ");
+            cli_json_str(stdout, o->names[d], strlen(o->names[d]));
+            printf(", ");
+            json_part(stdout, e->n_devices == 1 ? &e->draft_device : &e->draft_devices[d]);
+        }
+        printf("}");
+    }
+    printf("], \"total_with_model\": %llu}", (unsigned long long)(e->all.total + e->draft_all.total));
 }
 
 /* Added to "fit": "plan", the flags --fit-device's budgets call for (null without it). */
@@ -552,7 +587,9 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
                (unsigned long long)e->output_embd);
     printf(", \"devices\": [");
     if (has_devices(e)) json_devices(o, e);
-    printf("], \"fit\": {\"ctx\": ");
+    printf("]");
+    if (e->has_draft) json_draft(o, e);
+    printf(", \"fit\": {\"ctx\": ");
     if (fr->has_ctx) printf("%u", fr->ctx);
     else printf("null");
     printf(", \"n_gpu_layers\": ");
@@ -625,6 +662,35 @@ static void print_plan(const fit_result *fr) {
     printf("\nplan: llama.cpp flags: %s\n", pl->flags);
 }
 
+/* The figure rows of a table, one column per part. */
+static void figure_rows(const lgg_estimate_part *const *parts, int nv) {
+    static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
+    for (int r = 0; r < 6; r++) {
+        uint64_t v[2 + MAX_DEV];
+        for (int i = 0; i < nv; i++) {
+            const lgg_estimate_part *p = parts[i];
+            const uint64_t f[6] = {p->weights, p->kv_k, p->kv_v, p->output, p->compute, p->total};
+            v[i] = f[r];
+        }
+        row(names[r], v, nv);
+    }
+}
+
+/* -md: the draft model's settings, its figures in the model's columns, and both totals together. */
+static void print_draft(const opts *o, const lgg_estimate *e, const lgg_estimate_part *const *model, int nv) {
+    printf("\ndraft     %s (%.*s, %u layers)\n", cli_display_name(o->draft_path), (int)sizeof e->draft_arch,
+           e->draft_arch, e->draft_n_layer);
+    printf("settings  n_ctx %u, n_batch %u, n_ubatch %u, n_seq_max %u, K f16, V f16, n_gpu_layers %u;\n"
+           "          %u context%s\n\n", e->draft_n_ctx, e->draft_n_batch, e->draft_n_ubatch, e->draft_n_seq_max,
+           e->draft_n_gpu_layers, e->draft_contexts, e->draft_contexts == 1 ? "" : "s (one per sequence)");
+    const lgg_estimate_part *parts[2 + MAX_DEV] = {&e->draft_all, &e->draft_host, &e->draft_device};
+    for (uint32_t d = 0; d < e->n_devices && e->n_devices > 1; d++) parts[2 + d] = &e->draft_devices[d];
+    figure_rows(parts, nv);
+    uint64_t both[2 + MAX_DEV];
+    for (int i = 0; i < nv; i++) both[i] = model[i]->total + parts[i]->total;
+    row("+ model", both, nv);
+}
+
 /* e: the figures to show (at the fitted answer when there is one). */
 static void print_text(const opts *o, const lgg_estimate *e, const fit_result *fr) {
     char tk[16], tv[16];
@@ -645,16 +711,8 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
         printf("\n");
         print_layers(e);
     }
-    static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
-    for (int r = 0; r < 6; r++) {
-        uint64_t v[2 + MAX_DEV];
-        for (int i = 0; i < nv; i++) {
-            const lgg_estimate_part *p = parts[i];
-            const uint64_t f[6] = {p->weights, p->kv_k, p->kv_v, p->output, p->compute, p->total};
-            v[i] = f[r];
-        }
-        row(names[r], v, nv);
-    }
+    figure_rows(parts, nv);
+    if (e->has_draft) print_draft(o, e, parts, nv);
     char b1[32], b2[32];
     if (fr->has_ngl && e->n_devices > 1) {
         printf("\nfit: -ngl %u (the most layers whose totals fit each device's budget:", fr->ngl);
@@ -752,7 +810,7 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
         fr->capped = true;
     if (p->n_gpu_layers && !o->want_fit_device) {
         if (at_ctx(m, p, fr->ctx, &x, err) != LGG_OK) return CLI_FAIL;
-        fr->device_at = x.device.total;
+        fr->device_at = x.device.total + x.draft_device.total; /* with a draft model, both */
     }
     return CLI_OK;
 }
@@ -762,6 +820,24 @@ static int fitted_figures(const cli_shards *m, const lgg_estimate_params *p, con
                           lgg_error *err) {
     if (!fr->has_ctx && !fr->has_ngl) return CLI_OK;
     return at_ctx(m, p, fr->has_ctx ? fr->ctx : p->n_ctx, fit, err) == LGG_OK ? CLI_OK : CLI_FAIL;
+}
+
+/* -md's header (and its shards'); CLI_FAIL after the diagnostic.  -ngld and -cd need it, -cd b4747. */
+static int open_draft(opts *o, cli_shards *dm) {
+    if (!o->draft_path && (o->p.draft_n_gpu_layers || o->draft_ctx_asked))
+        return cli_usage_error("estimate", SPEC.usage, "%s needs a draft model (-md FILE)",
+                               o->draft_ctx_asked ? "--ctx-size-draft" : "--gpu-layers-draft");
+    if (o->draft_ctx_asked && o->p.target == LGG_ESTIMATE_MASTER)
+        return cli_usage_error("estimate", SPEC.usage, "--ctx-size-draft is b4747's: master gives the draft context "
+                               "the target's size");
+    if (!o->draft_path) return CLI_OK;
+    if (cli_shards_header("estimate", o->draft_path, dm) != CLI_OK) return CLI_FAIL;
+    o->p.draft_files = (const lgg_file *const *)dm->files, o->p.n_draft_files = dm->n;
+    return CLI_OK;
+}
+
+static void close_draft(const opts *o, cli_shards *dm) {
+    if (o->draft_path && dm->files) cli_shards_close(dm);
 }
 
 int cmd_estimate(int argc, char **argv) {
@@ -777,9 +853,11 @@ int cmd_estimate(int argc, char **argv) {
         return rc == CLI_HELP ? CLI_OK : rc;
     }
     o.path = argv[1];
-    cli_shards m;
-    if (open_adapters(&o) != CLI_OK || cli_shards_header("estimate", o.path, &m) != CLI_OK)
-        return close_adapters(&o), free_rules(&o), CLI_FAIL;
+    cli_shards m, dm = {0};
+    if (open_adapters(&o) != CLI_OK || (rc = open_draft(&o, &dm)) != CLI_OK)
+        return close_adapters(&o), free_rules(&o), rc ? rc : CLI_FAIL;
+    if (cli_shards_header("estimate", o.path, &m) != CLI_OK)
+        return close_draft(&o, &dm), close_adapters(&o), free_rules(&o), CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e, fit;
@@ -800,6 +878,7 @@ int cmd_estimate(int argc, char **argv) {
         rc = fr.none ? fail(&o, &err) : CLI_OK;
     }
     cli_shards_close(&m);
+    close_draft(&o, &dm);
     close_adapters(&o);
     free_rules(&o);
     return rc;

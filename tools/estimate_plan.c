@@ -19,11 +19,15 @@ typedef struct planner {
     uint32_t n_user_rules;
 } planner;
 
+/* a + b <= budget, without wrapping */
+static bool sum_fits(uint64_t a, uint64_t b, uint64_t budget) { return a <= budget && b <= budget - a; }
+
+/* With a draft model (-md), its totals count with the model's. */
 bool cli_estimate_fits(const lgg_estimate *e, const est_budgets *b) {
-    if (e->host.total > b->host) return false;
-    if (e->n_devices == 1) return e->device.total <= b->device[0];
+    if (!sum_fits(e->host.total, e->draft_host.total, b->host)) return false;
+    if (e->n_devices == 1) return sum_fits(e->device.total, e->draft_device.total, b->device[0]);
     for (uint32_t d = 0; d < e->n_devices; d++)
-        if (e->devices[d].total > b->device[d]) return false;
+        if (!sum_fits(e->devices[d].total, e->draft_devices[d].total, b->device[d])) return false;
     return true;
 }
 

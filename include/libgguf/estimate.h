@@ -80,6 +80,19 @@ typedef struct lgg_estimate_params {
     uint32_t pooling;     /* LGG_POOLING_MODEL (0: the model's <arch>.pooling_type, none without it), or
                              LGG_POOLING_NONE, _MEAN, _CLS, _LAST, _RANK (--reranking: embeddings and RANK);
                              used only with embeddings */
+    /* Added: master's llama_context_params.n_outputs_max, the outputs of the worst-case batch (their logits
+     * are in the compute buffer).  0: n_batch, llama.cpp's default (every token); a draft context has one per
+     * sequence.  b4747 has no such setting: every token. */
+    uint32_t n_outputs_max;
+    /* Added: a draft model for speculative decoding (llama.cpp's -md), its context made as llama.cpp's server
+     * makes it (docs/estimate.md): master one context of the target's n_ctx, n_batch, n_ubatch and sequences
+     * with one output per sequence; b4747 one context per sequence of draft_n_ctx (0: the asked n_ctx /
+     * n_seq_max) cells, its n_batch that size.  F16 caches, the same devices, -ts, split mode and -nkvo, no
+     * tensor overrides or adapters.  Its figures are the estimate's draft_* (not in the others). */
+    const lgg_file *const *draft_files; /* its file, or every shard of a set in order; NULL: no draft */
+    size_t n_draft_files;
+    uint32_t draft_n_gpu_layers;        /* -ngld: the draft's offloaded layers (counted as n_gpu_layers is) */
+    uint32_t draft_n_ctx;               /* -cd, b4747 only: each draft context's size (0: as above) */
 } lgg_estimate_params;
 #define LGG_POOLING_MODEL 0u
 #define LGG_POOLING_NONE 1u
@@ -171,6 +184,17 @@ typedef struct lgg_estimate {
     bool embeddings;
     uint32_t pooling;
     uint64_t output_embd;
+    /* Added: the draft model (the params' draft_files), counted in none of the figures above: its weights
+     * once, its contexts' (draft_contexts: master 1, b4747 one per sequence) KV cache, output and compute
+     * buffers summed; draft_host and draft_devices[] as host and devices[] are (draft_device their sum), and
+     * draft_all their sum.  The lgg_estimate_fit_* searches check the model's and the draft's totals together. */
+    bool has_draft;
+    char draft_arch[32];
+    uint32_t draft_n_layer, draft_n_ctx, draft_n_batch, draft_n_ubatch, draft_n_seq_max, draft_contexts;
+    uint32_t draft_n_gpu_layers;
+    bool draft_compute_exact;
+    lgg_estimate_part draft_all, draft_host, draft_device;
+    lgg_estimate_part draft_devices[LGG_ESTIMATE_MAX_DEVICES];
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,

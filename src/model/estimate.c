@@ -1094,8 +1094,11 @@ static acc pooling_terms(const facts *m, const lgg_estimate *e, uint64_t T) {
     return a;
 }
 
-static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
+/* master's worst-case batch: T tokens, min(T, n_outputs_max) of them outputs (0: n_batch, so all) */
+static lgg_status compute(const facts *m, const lgg__placement *pl, uint32_t n_outputs_max, lgg_estimate *e,
+                          lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
+    const uint64_t O = e->target == LGG_ESTIMATE_MASTER && n_outputs_max && n_outputs_max < T ? n_outputs_max : T;
     const acc pool = pooling_terms(m, e, T);
     uint64_t exact;
     bool nomem = false;
@@ -1109,10 +1112,10 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
-    term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
+    term(&out, m->n_vocab, O, 4, 1);                   /* logits of every output of the batch */
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
-    term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
+    term(&out, m->n_embd, O, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
     term(&out, pool.v, 1, 1, 1);                       /* the pooling (an embedding context) */
     out.ovf |= pool.ovf;
     term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
@@ -1173,6 +1176,82 @@ static void place_layers(const lgg__placement *pl, const lgg_estimate_params *p,
     e->output_offloaded = e->output_device != LGG__HOST;
 }
 
+static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_estimate_params **p,
+                        lgg_estimate_params *defaults, facts *m, lgg_error *err);
+static lgg_status run(const lgg_file *const *files, size_t n_files, const facts *m, const lgg_estimate_params *p,
+                      lgg_estimate *e, lgg_error *err);
+
+/* ---- a draft model (speculative decoding) -------------------------------- */
+
+/* The draft context's settings as llama.cpp's server derives them from the target's (p asked, e used):
+ * master's common_speculative_init_from_params (the target's n_ctx, batches and sequences, one output per
+ * sequence), b4747's server (a context per sequence, of -cd cells or the asked -c over the sequences, its
+ * n_batch its padded size: set by the caller once known).  Both: F16 caches; the target's devices, -ts, split
+ * mode, -nkvo, flash attention, mmap and repacking; no tensor overrides, adapters or embeddings. */
+static lgg_estimate_params draft_params(const lgg_estimate_params *p, const lgg_estimate *e) {
+    lgg_estimate_params q = *p;
+    q.draft_files = NULL, q.n_draft_files = 0;
+    q.overrides = NULL, q.n_overrides = 0;
+    q.loras = NULL, q.n_loras = 0, q.control_vectors = NULL, q.n_control_vectors = 0;
+    q.embeddings = false, q.pooling = LGG_POOLING_MODEL;
+    q.type_k = q.type_v = LGG_TYPE_F16;
+    q.n_gpu_layers = p->draft_n_gpu_layers;
+    if (e->target == LGG_ESTIMATE_MASTER) {
+        q.n_ctx = e->n_ctx;
+        q.n_outputs_max = e->n_seq_max;
+    } else {
+        q.n_ctx = p->draft_n_ctx ? p->draft_n_ctx : p->n_ctx / e->n_seq_max; /* 0: the draft model's own */
+        q.n_seq_max = 1;
+    }
+    return q;
+}
+
+/* Every context's buffers (KV cache, output, compute) k times: b4747's one draft context per sequence. */
+static bool times_contexts(lgg_estimate_part *a, uint64_t k) {
+    return lgg__mul_ovf(a->kv_k, k, &a->kv_k) || lgg__mul_ovf(a->kv_v, k, &a->kv_v) ||
+           lgg__mul_ovf(a->output, k, &a->output) || lgg__mul_ovf(a->compute, k, &a->compute) || sum_part(a);
+}
+
+/* "the draft model: " before err's message */
+static lgg_status draft_fail(lgg_status st, lgg_error *err) {
+    if (!err) return st;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err->message);
+    snprintf(err->message, sizeof err->message, "the draft model: %.*s", (int)sizeof msg - 20, msg);
+    return st;
+}
+
+/* The draft model's figures (e->draft_*) beside the target's in e. */
+static lgg_status draft(const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    lgg_estimate_params q = draft_params(p, e), defaults;
+    const lgg_estimate_params *qp = &q;
+    facts m;
+    lgg_estimate d;
+    lgg_status st = start(p->draft_files, p->n_draft_files, &qp, &defaults, &m, err);
+    if (st == LGG_OK) st = run(p->draft_files, p->n_draft_files, &m, &q, &d, err);
+    if (st == LGG_OK && e->target != LGG_ESTIMATE_MASTER) { /* n_batch: the context's padded size */
+        q.n_ctx = q.n_batch = d.n_ctx;
+        st = run(p->draft_files, p->n_draft_files, &m, &q, &d, err);
+    }
+    if (st != LGG_OK) return draft_fail(st, err);
+    const uint32_t k = e->target == LGG_ESTIMATE_MASTER ? 1 : e->n_seq_max;
+    bool ovf = times_contexts(&d.host, k);
+    for (uint32_t i = 0; i < d.n_devices; i++) ovf = ovf || times_contexts(&d.devices[i], k);
+    ovf = ovf || times_contexts(&d.device, k);
+    /* all: host and devices again (the output buffer is the host's) */
+    d.all = d.device, d.all.output = d.host.output;
+    ovf = ovf || add_part(&d.all, &d.host) || sum_part(&d.all);
+    if (ovf) return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the draft model: the total overflows 64 bits");
+    e->has_draft = true;
+    memcpy(e->draft_arch, d.arch, sizeof e->draft_arch);
+    e->draft_n_layer = d.n_layer, e->draft_n_ctx = d.n_ctx, e->draft_n_batch = d.n_batch;
+    e->draft_n_ubatch = d.n_ubatch, e->draft_n_seq_max = d.n_seq_max, e->draft_contexts = k;
+    e->draft_n_gpu_layers = d.n_gpu_layers, e->draft_compute_exact = d.compute_exact;
+    e->draft_all = d.all, e->draft_host = d.host, e->draft_device = d.device;
+    memcpy(e->draft_devices, d.devices, sizeof e->draft_devices);
+    return LGG_OK;
+}
+
 static lgg_status run(const lgg_file *const *files, size_t n_files, const facts *m, const lgg_estimate_params *p,
                       lgg_estimate *e, lgg_error *err) {
     memset(e, 0, sizeof *e);
@@ -1203,8 +1282,9 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
         place_layers(&pl, p, e);
         if (!(st = weights(files, n_files, m, &pl, e, err)) && !(st = adapters(files, n_files, m, &pl, p, e, err)) &&
             !(st = kv_cache(m, &pl, e, err))) {
-            if (!(st = output_buffer(m, e, err)) && !(st = compute(m, &pl, e, err)))
-                st = finish(e, err);
+            if (!(st = output_buffer(m, e, err)) && !(st = compute(m, &pl, p->n_outputs_max, e, err)) &&
+                !(st = finish(e, err)) && p->draft_files)
+                st = draft(p, e, err);
         }
     }
     lgg__placement_free(&pl);
@@ -1248,13 +1328,18 @@ static lgg_status search_start(const lgg_file *const *files, size_t n_files, con
 
 /* With several devices, each against its own budget (the params' device_free); with one, device_budget. */
 static bool fits(const lgg_estimate *e, const lgg_estimate_params *p, uint64_t host_budget, uint64_t device_budget) {
-    if (e->host.total > host_budget) return false;
+    /* with a draft model, the two together (sums of 64-bit totals: a wrap would be a false fit) */
+    uint64_t t;
+    if (lgg__add_ovf(e->host.total, e->draft_host.total, &t) || t > host_budget) return false;
     if (e->n_devices > 1) {
         for (uint32_t d = 0; d < e->n_devices; d++)
-            if (p->device_free[d] && e->devices[d].total > p->device_free[d]) return false;
+            if (p->device_free[d] && (lgg__add_ovf(e->devices[d].total, e->draft_devices[d].total, &t) ||
+                                      t > p->device_free[d]))
+                return false;
         return true;
     }
-    return device_budget == 0 || e->device.total <= device_budget;
+    return device_budget == 0 ||
+           (!lgg__add_ovf(e->device.total, e->draft_device.total, &t) && t <= device_budget);
 }
 
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
