@@ -56,6 +56,8 @@ static const char *model_path(const char *generator, const char *preset) {
 }
 
 static const char *own_generator(void) { return "tests/estimate/gen_models.py"; }
+/* The projectors' generator (gen_mmproj.py: llama.cpp's mmproj layout, realistic shapes). */
+static const char *mmproj_generator(void) { return "tests/estimate/gen_mmproj.py"; }
 
 /* ---- checks shared by both reference sets ---- */
 
@@ -695,7 +697,7 @@ TEST(estimate_devices) {
 }
 
 /* ---- the CLI: tests/estimate/cli/NAME.args (one argument a line; @PRESET@
- * is the generated model of that preset), and the exact NAME.out, NAME.err,
+ * is the generated model of that preset, gen_mmproj.py's for a name ending in -mmproj), and the exact NAME.out, NAME.err,
  * NAME.status, in which the scratch directory reads @DIR@.  NAME.stdin, if
  * present, is the standard input: @PRESET@, or pipe:@PRESET@ for its bytes
  * through a pipe.  Each case is a test of its own, "estimate_cli/NAME".
@@ -713,7 +715,8 @@ static const char *case_arg(char *line) {
     size_t l = strlen(line);
     if (l <= 2 || line[0] != '@' || line[l - 1] != '@') return line;
     line[l - 1] = 0;
-    return model_path(own_generator(), line + 1);
+    const bool proj = l > 9 && !strcmp(line + l - 8, "-mmproj"); /* a projector: gen_mmproj.py's */
+    return model_path(proj ? mmproj_generator() : own_generator(), line + 1);
 }
 
 static void compare_or_regen(const char *name, char *const got[3]) {
@@ -976,6 +979,61 @@ TEST(estimate_draft) {
     CHECK(!strncmp(err.message, "the draft model: architecture 'nosucharch'", 42));
     CHECK(est_draft("llama", "context_length=2048;embedding_length=8;block_count=1", &p, &e, &err) == LGG_ERR_NOT_FOUND);
     CHECK(strstr(err.message, "the draft model: missing hyperparameter llama.attention.head_count") != NULL);
+}
+
+/* A projector beside a model: its buffer's place and alignment, the compute model's attention term, the fit
+ * counting it, and files clip would not load. */
+TEST(estimate_mmproj) {
+    const char *model = model_path(own_generator(), "smollm2-135m");
+    const char *proj = model_path(mmproj_generator(), "gemma3-4b-mmproj");
+    if (!python3()) {
+        test_skip("no python3 to write the models");
+        return;
+    }
+    REQUIRE(model && proj);
+    lgg_file *mf = NULL, *pf = NULL;
+    lgg_error err;
+    REQUIRE(lgg_open_file(model, NULL, &mf, &err) == LGG_OK && lgg_open_file(proj, NULL, &pf, &err) == LGG_OK);
+    const lgg_file *files[1] = {mf};
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    p.mmproj = pf;
+    lgg_estimate e, plain;
+    /* b4747: clip on the CPU, tensors padded to 32 bytes: the generator's data section, which pads each so */
+    REQUIRE(lgg_estimate_model(files, 1, &p, &e, &err) == LGG_OK);
+    CHECK(e.has_mmproj && e.mmproj_device == -1 && !strcmp(e.mmproj_type, "gemma3"));
+    CHECK(e.mmproj_n_layer == 27 && e.mmproj_n_embd == 1152 && e.mmproj_n_patches == 4096);
+    CHECK_EQ_U(e.mmproj_weights, lgg_file_size(pf) - lgg_file_data_offset(pf));
+    /* without flash attention (b4747's clip had none): every head's 4096 x 4096 scores */
+    CHECK(e.mmproj_compute >= 4096ull * 4096 * 16 * 4);
+    p.mmproj = NULL;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &plain, &err) == LGG_OK);
+    CHECK(plain.all.total == e.all.total && !plain.has_mmproj);
+    /* master: on the first device when layers are offloaded (128-byte alignment), flash attention by -fa */
+    p.mmproj = pf;
+    p.target = LGG_ESTIMATE_MASTER;
+    p.repack = LGG_REPACK_NONE;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &e, &err) == LGG_OK);
+    CHECK(e.mmproj_device == -1 && e.mmproj_compute < 4096ull * 4096 * 16 * 4);
+    p.n_gpu_layers = 99;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &e, &err) == LGG_OK);
+    CHECK(e.mmproj_device == 0 && e.mmproj_weights > lgg_file_size(pf) - lgg_file_data_offset(pf));
+    p.no_mmproj_offload = true;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &e, &err) == LGG_OK);
+    CHECK(e.mmproj_device == -1);
+    /* the fit counts it: the host budget the model alone fits at 4096 fits a smaller context with it */
+    p.n_gpu_layers = 0;
+    p.mmproj = NULL;
+    REQUIRE(lgg_estimate_model(files, 1, &p, &plain, &err) == LGG_OK);
+    uint32_t ctx = 0;
+    p.mmproj = pf;
+    CHECK(lgg_estimate_fit_ctx_max(files, 1, &p, plain.host.total + e.mmproj_weights, 0, 8192, &ctx, &err) == LGG_OK);
+    CHECK(ctx < 4096);
+    /* a model is not a projector */
+    p.mmproj = mf;
+    CHECK(lgg_estimate_model(files, 1, &p, &e, &err) == LGG_ERR_INVALID &&
+          !strncmp(err.message, "the projector: not a multimodal projector", 41));
+    lgg_close(mf), lgg_close(pf);
 }
 
 TEST(estimate_hparams) {

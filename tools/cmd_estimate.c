@@ -35,6 +35,8 @@ typedef struct opts {
     uint32_t n_lists;
     const char *draft_path; /* -md (its header opened after the options) */
     bool draft_ctx_asked;   /* -cd was given (b4747's option) */
+    const char *mmproj_path; /* --mmproj (its header opened after the options) */
+    lgg_file *mmproj;
 } opts;
 
 /* llama.cpp's pattern for experts' matrices (common.h's LLM_FFN_EXPS_REGEX), of every layer or of one */
@@ -328,6 +330,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'O':
     case 'X': return on_embedding(o, id, v, why, cap);
     case 'F': o->draft_path = v; return 0;
+    case 'I': o->mmproj_path = v; return 0;
+    case 'J': p->no_mmproj_offload = true; return 0;
     case 'R': p->repack = LGG_REPACK_NONE; return 0;
     case 'P': p->repack = LGG_REPACK_AVX512; return 0;
     case 'S': p->swa_full = true; return 0;
@@ -421,7 +425,7 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
-enum { MAX_NOTES = 12, NOTE_CAP = 160 };
+enum { MAX_NOTES = 13, NOTE_CAP = 160 };
 
 /* An LGG_POOLING_* as llama.cpp's --pooling spells it. */
 static const char *pooling_name(uint32_t pooling) {
@@ -456,6 +460,9 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
         snprintf(out[n++], NOTE_CAP, "%.2f MiB of the weights are the adapters (LoRA files %u, control-vector files %u): "
                  "%.2f MiB on the host", (double)adapters / 1048576.0, p->n_loras, p->n_control_vectors,
                  (double)e->adapters_host / 1048576.0);
+    if (e->has_mmproj)
+        snprintf(out[n++], NOTE_CAP, "the projector is counted apart (\"+ model\": everything); its compute buffer is "
+                 "modelled, not replayed");
     if (e->has_draft)
         snprintf(out[n++], NOTE_CAP, "the draft model is counted apart (\"+ model\": both); --fit and --fit-device check "
                  "both together");
@@ -541,6 +548,26 @@ static void json_draft(const opts *o, const lgg_estimate *e) {
     printf("], \"total_with_model\": %llu}", (unsigned long long)(e->all.total + e->draft_all.total));
 }
 
+/* Where the projector is: "host" or its device's name. */
+static const char *mmproj_place(const opts *o, const lgg_estimate *e) {
+    return e->mmproj_device < 0 ? "host" : o->names[e->mmproj_device];
+}
+
+/* Added with --mmproj: "mmproj", the projector's shape, place and figures. */
+static void json_mmproj(const opts *o, const lgg_estimate *e) {
+    printf(", \"mmproj\": {\"model\": ");
+    cli_json_str(stdout, cli_display_name(o->mmproj_path), strlen(cli_display_name(o->mmproj_path)));
+    printf(", \"projector\": ");
+    cli_json_str(stdout, e->mmproj_type, strnlen(e->mmproj_type, sizeof e->mmproj_type));
+    printf(", \"place\": ");
+    cli_json_str(stdout, mmproj_place(o, e), strlen(mmproj_place(o, e)));
+    printf(", \"n_layer\": %u, \"n_embd\": %u, \"image_size\": %u, \"patch_size\": %u, \"n_patches\": %u, "
+           "\"weights\": %llu, \"compute\": %llu, \"total\": %llu, \"compute_exact\": false}", e->mmproj_n_layer,
+           e->mmproj_n_embd, e->mmproj_image_size, e->mmproj_patch_size, e->mmproj_n_patches,
+           (unsigned long long)e->mmproj_weights, (unsigned long long)e->mmproj_compute,
+           (unsigned long long)(e->mmproj_weights + e->mmproj_compute));
+}
+
 /* Added to "fit": "plan", the flags --fit-device's budgets call for (null without it). */
 static void json_plan(const fit_result *fr) {
     printf(", \"plan\": ");
@@ -589,6 +616,7 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
     if (has_devices(e)) json_devices(o, e);
     printf("]");
     if (e->has_draft) json_draft(o, e);
+    if (e->has_mmproj) json_mmproj(o, e);
     printf(", \"fit\": {\"ctx\": ");
     if (fr->has_ctx) printf("%u", fr->ctx);
     else printf("null");
@@ -691,6 +719,25 @@ static void print_draft(const opts *o, const lgg_estimate *e, const lgg_estimate
     row("+ model", both, nv);
 }
 
+/* --mmproj: the projector's shape, its weights and compute buffer in its place's column (and the first), and
+ * the totals of everything in each column. */
+static void print_mmproj(const opts *o, const lgg_estimate *e, const lgg_estimate_part *const *model, int nv) {
+    printf("\nmmproj    %s (%.*s, %u layers, n_embd %u, %u px images, %u positions), on the %s\n\n",
+           cli_display_name(o->mmproj_path), (int)sizeof e->mmproj_type, e->mmproj_type, e->mmproj_n_layer,
+           e->mmproj_n_embd, e->mmproj_image_size, e->mmproj_n_patches, mmproj_place(o, e));
+    const int col = nv == 1 ? 0 : e->mmproj_device < 0 ? 1 : 2 + (e->n_devices > 1 ? e->mmproj_device : 0);
+    uint64_t w[2 + MAX_DEV] = {0}, c[2 + MAX_DEV] = {0}, t[2 + MAX_DEV] = {0}, all[2 + MAX_DEV];
+    w[0] = w[col] = e->mmproj_weights, c[0] = c[col] = e->mmproj_compute;
+    t[0] = t[col] = e->mmproj_weights + e->mmproj_compute;
+    const lgg_estimate_part *draft[2 + MAX_DEV] = {&e->draft_all, &e->draft_host, &e->draft_device};
+    for (uint32_t d = 0; d < e->n_devices && e->n_devices > 1; d++) draft[2 + d] = &e->draft_devices[d];
+    for (int i = 0; i < nv; i++) all[i] = model[i]->total + draft[i]->total + t[i];
+    row("weights", w, nv);
+    row("compute", c, nv);
+    row("total", t, nv);
+    row("+ model", all, nv);
+}
+
 /* e: the figures to show (at the fitted answer when there is one). */
 static void print_text(const opts *o, const lgg_estimate *e, const fit_result *fr) {
     char tk[16], tv[16];
@@ -713,6 +760,7 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
     }
     figure_rows(parts, nv);
     if (e->has_draft) print_draft(o, e, parts, nv);
+    if (e->has_mmproj) print_mmproj(o, e, parts, nv);
     char b1[32], b2[32];
     if (fr->has_ngl && e->n_devices > 1) {
         printf("\nfit: -ngl %u (the most layers whose totals fit each device's budget:", fr->ngl);
@@ -822,7 +870,8 @@ static int fitted_figures(const cli_shards *m, const lgg_estimate_params *p, con
     return at_ctx(m, p, fr->has_ctx ? fr->ctx : p->n_ctx, fit, err) == LGG_OK ? CLI_OK : CLI_FAIL;
 }
 
-/* -md's header (and its shards'); CLI_FAIL after the diagnostic.  -ngld and -cd need it, -cd b4747. */
+/* --mmproj's header, and -md's (and its shards'); CLI_FAIL after the diagnostic.  -ngld and -cd need -md,
+ * -cd b4747. */
 static int open_draft(opts *o, cli_shards *dm) {
     if (!o->draft_path && (o->p.draft_n_gpu_layers || o->draft_ctx_asked))
         return cli_usage_error("estimate", SPEC.usage, "%s needs a draft model (-md FILE)",
@@ -830,6 +879,10 @@ static int open_draft(opts *o, cli_shards *dm) {
     if (o->draft_ctx_asked && o->p.target == LGG_ESTIMATE_MASTER)
         return cli_usage_error("estimate", SPEC.usage, "--ctx-size-draft is b4747's: master gives the draft context "
                                "the target's size");
+    if (o->mmproj_path) {
+        if (!(o->mmproj = cli_open("estimate", o->mmproj_path, CLI_OPEN_META | CLI_OPEN_HEADER))) return CLI_FAIL;
+        o->p.mmproj = o->mmproj;
+    }
     if (!o->draft_path) return CLI_OK;
     if (cli_shards_header("estimate", o->draft_path, dm) != CLI_OK) return CLI_FAIL;
     o->p.draft_files = (const lgg_file *const *)dm->files, o->p.n_draft_files = dm->n;
@@ -838,6 +891,7 @@ static int open_draft(opts *o, cli_shards *dm) {
 
 static void close_draft(const opts *o, cli_shards *dm) {
     if (o->draft_path && dm->files) cli_shards_close(dm);
+    lgg_close(o->mmproj);
 }
 
 int cmd_estimate(int argc, char **argv) {
@@ -855,7 +909,7 @@ int cmd_estimate(int argc, char **argv) {
     o.path = argv[1];
     cli_shards m, dm = {0};
     if (open_adapters(&o) != CLI_OK || (rc = open_draft(&o, &dm)) != CLI_OK)
-        return close_adapters(&o), free_rules(&o), rc ? rc : CLI_FAIL;
+        return close_draft(&o, &dm), close_adapters(&o), free_rules(&o), rc ? rc : CLI_FAIL;
     if (cli_shards_header("estimate", o.path, &m) != CLI_OK)
         return close_draft(&o, &dm), close_adapters(&o), free_rules(&o), CLI_FAIL;
     lgg_error err;

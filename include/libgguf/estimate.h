@@ -93,6 +93,14 @@ typedef struct lgg_estimate_params {
     size_t n_draft_files;
     uint32_t draft_n_gpu_layers;        /* -ngld: the draft's offloaded layers (counted as n_gpu_layers is) */
     uint32_t draft_n_ctx;               /* -cd, b4747 only: each draft context's size (0: as above) */
+    /* Added: a multimodal projector (llama.cpp's --mmproj, general.architecture "clip" with a vision encoder),
+     * as master's mtmd/clip.cpp allocates it: its tensors in one buffer, each padded to the place's alignment,
+     * on the first device when anything is offloaded (n_gpu_layers, or a device's weights) and on the host
+     * with no_mmproj_offload (--no-mmproj-offload) or nothing offloaded; and the compute buffer of its
+     * warm-up image (image_size square), modelled.  Its figures are the estimate's mmproj_* (not in the
+     * others). */
+    const lgg_file *mmproj;
+    bool no_mmproj_offload;
 } lgg_estimate_params;
 #define LGG_POOLING_MODEL 0u
 #define LGG_POOLING_NONE 1u
@@ -195,6 +203,14 @@ typedef struct lgg_estimate {
     bool draft_compute_exact;
     lgg_estimate_part draft_all, draft_host, draft_device;
     lgg_estimate_part draft_devices[LGG_ESTIMATE_MAX_DEVICES];
+    /* Added: the projector (the params' mmproj), counted in none of the figures above: its weights and its
+     * compute buffer (a model of the vision encoder's peak for one warm-up image: not replayed) on
+     * mmproj_device (-1: the host); the lgg_estimate_fit_* searches count them where they are. */
+    bool has_mmproj;
+    char mmproj_type[32];     /* clip.projector_type (or clip.vision.projector_type) */
+    int32_t mmproj_device;
+    uint32_t mmproj_n_layer, mmproj_n_embd, mmproj_image_size, mmproj_patch_size, mmproj_n_patches;
+    uint64_t mmproj_weights, mmproj_compute;
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,

@@ -9,6 +9,7 @@
 #include "base/internal.h"
 #include "format/file.h"
 #include "model/galloc.h"
+#include "model/mmproj.h"
 #include "model/placement.h"
 
 #include <stdio.h>
@@ -1212,12 +1213,12 @@ static bool times_contexts(lgg_estimate_part *a, uint64_t k) {
            lgg__mul_ovf(a->output, k, &a->output) || lgg__mul_ovf(a->compute, k, &a->compute) || sum_part(a);
 }
 
-/* "the draft model: " before err's message */
-static lgg_status draft_fail(lgg_status st, lgg_error *err) {
+/* "WHOSE: " before err's message (the draft model's, the projector's: not the model's own) */
+static lgg_status named_fail(lgg_status st, const char *whose, lgg_error *err) {
     if (!err) return st;
     char msg[sizeof err->message];
     snprintf(msg, sizeof msg, "%s", err->message);
-    snprintf(err->message, sizeof err->message, "the draft model: %.*s", (int)sizeof msg - 20, msg);
+    snprintf(err->message, sizeof err->message, "%s: %.*s", whose, (int)sizeof msg - 24, msg);
     return st;
 }
 
@@ -1233,7 +1234,7 @@ static lgg_status draft(const lgg_estimate_params *p, lgg_estimate *e, lgg_error
         q.n_ctx = q.n_batch = d.n_ctx;
         st = run(p->draft_files, p->n_draft_files, &m, &q, &d, err);
     }
-    if (st != LGG_OK) return draft_fail(st, err);
+    if (st != LGG_OK) return named_fail(st, "the draft model", err);
     const uint32_t k = e->target == LGG_ESTIMATE_MASTER ? 1 : e->n_seq_max;
     bool ovf = times_contexts(&d.host, k);
     for (uint32_t i = 0; i < d.n_devices; i++) ovf = ovf || times_contexts(&d.devices[i], k);
@@ -1249,6 +1250,27 @@ static lgg_status draft(const lgg_estimate_params *p, lgg_estimate *e, lgg_error
     e->draft_n_gpu_layers = d.n_gpu_layers, e->draft_compute_exact = d.compute_exact;
     e->draft_all = d.all, e->draft_host = d.host, e->draft_device = d.device;
     memcpy(e->draft_devices, d.devices, sizeof e->draft_devices);
+    return LGG_OK;
+}
+
+/* ---- a multimodal projector (mmproj.c) ---------------------------------- */
+
+/* Where and how clip runs it: master's mtmd on the first GPU unless --no-mmproj-offload (here: when anything
+ * is offloaded), with flash attention as -fa says (auto: on); b4747's clip.cpp on the CPU alone (its GPU
+ * backends are commented out) and without flash attention. */
+static lgg_status mmproj(const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    const bool master = e->target == LGG_ESTIMATE_MASTER;
+    const int32_t dev = master && !p->no_mmproj_offload && offloaded(e) ? 0 : LGG__HOST;
+    lgg__mmproj mp;
+    lgg_status st = lgg__mmproj_estimate(p->mmproj, dev == LGG__HOST ? BUF_ALIGN : DEV_ALIGN,
+                                         master && !p->no_flash_attn, &mp, err);
+    if (st) return named_fail(st, "the projector", err);
+    e->has_mmproj = true;
+    memcpy(e->mmproj_type, mp.type, sizeof e->mmproj_type);
+    e->mmproj_device = dev;
+    e->mmproj_n_layer = mp.n_layer, e->mmproj_n_embd = mp.n_embd, e->mmproj_image_size = mp.image_size;
+    e->mmproj_patch_size = mp.patch_size, e->mmproj_n_patches = mp.n_pos;
+    e->mmproj_weights = mp.weights, e->mmproj_compute = mp.compute;
     return LGG_OK;
 }
 
@@ -1285,6 +1307,7 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
             if (!(st = output_buffer(m, e, err)) && !(st = compute(m, &pl, p->n_outputs_max, e, err)) &&
                 !(st = finish(e, err)) && p->draft_files)
                 st = draft(p, e, err);
+            if (st == LGG_OK && p->mmproj) st = mmproj(p, e, err);
         }
     }
     lgg__placement_free(&pl);
@@ -1327,19 +1350,25 @@ static lgg_status search_start(const lgg_file *const *files, size_t n_files, con
 }
 
 /* With several devices, each against its own budget (the params' device_free); with one, device_budget. */
+/* A place's total with the draft model's and the projector's there; false on overflow. */
+static bool place_total(const lgg_estimate *e, int32_t d, bool all_devices, uint64_t *t) {
+    const lgg_estimate_part *m = d == LGG__HOST ? &e->host : all_devices ? &e->device : &e->devices[d];
+    const lgg_estimate_part *x = d == LGG__HOST ? &e->draft_host : all_devices ? &e->draft_device : &e->draft_devices[d];
+    uint64_t proj = e->has_mmproj && e->mmproj_device == (all_devices ? 0 : d) ? e->mmproj_weights : 0;
+    return !(lgg__add_ovf(m->total, x->total, t) || lgg__add_ovf(*t, proj, t) ||
+             lgg__add_ovf(*t, proj ? e->mmproj_compute : 0, t));
+}
+
 static bool fits(const lgg_estimate *e, const lgg_estimate_params *p, uint64_t host_budget, uint64_t device_budget) {
-    /* with a draft model, the two together (sums of 64-bit totals: a wrap would be a false fit) */
+    /* with a draft model and a projector, all together (a wrapped sum would be a false fit) */
     uint64_t t;
-    if (lgg__add_ovf(e->host.total, e->draft_host.total, &t) || t > host_budget) return false;
+    if (!place_total(e, LGG__HOST, false, &t) || t > host_budget) return false;
     if (e->n_devices > 1) {
         for (uint32_t d = 0; d < e->n_devices; d++)
-            if (p->device_free[d] && (lgg__add_ovf(e->devices[d].total, e->draft_devices[d].total, &t) ||
-                                      t > p->device_free[d]))
-                return false;
+            if (p->device_free[d] && (!place_total(e, (int32_t)d, false, &t) || t > p->device_free[d])) return false;
         return true;
     }
-    return device_budget == 0 ||
-           (!lgg__add_ovf(e->device.total, e->draft_device.total, &t) && t <= device_budget);
+    return device_budget == 0 || (place_total(e, 0, true, &t) && t <= device_budget);
 }
 
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
