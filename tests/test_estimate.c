@@ -346,7 +346,7 @@ static void check_master_draft(json_t *c, const lgg_estimate *e) {
     CHECKF(d->weights == w && d->kv_k + d->kv_v == kv && d->output == out, "%s: draft weights %llu KV %llu output %llu, "
            "master %llu %llu %llu", tag, (unsigned long long)d->weights, (unsigned long long)(d->kv_k + d->kv_v),
            (unsigned long long)d->output, (unsigned long long)w, (unsigned long long)kv, (unsigned long long)out);
-    CHECKF(within(d->compute, comp, 0.10), "%s: draft compute %llu, master %llu", tag, (unsigned long long)d->compute,
+    CHECKF(within(d->compute, comp, 0.25), "%s: draft compute %llu, master %llu", tag, (unsigned long long)d->compute,
            (unsigned long long)comp);
 }
 
@@ -394,8 +394,11 @@ static void check_master_case(json_t *c, const char *path) {
                                                                                  : 0.10;
     CHECKF(!e.compute_exact && within(e.all.compute, comp, tol), "%s: compute %llu, master %llu", tag,
            (unsigned long long)e.all.compute, (unsigned long long)comp);
-    CHECKF(e.n_ctx == ju(eff, "n_ctx") && e.n_batch == ju(eff, "n_batch") && e.n_ubatch == ju(eff, "n_ubatch"),
-           "%s: n_ctx %u n_batch %u n_ubatch %u", tag, e.n_ctx, e.n_batch, e.n_ubatch);
+    /* the settings llama_context printed last: the draft context's when there is one */
+    const uint32_t n_ctx = draft ? e.draft_n_ctx : e.n_ctx, n_batch = draft ? e.draft_n_batch : e.n_batch;
+    const uint32_t n_ubatch = draft ? e.draft_n_ubatch : e.n_ubatch;
+    CHECKF(n_ctx == ju(eff, "n_ctx") && n_batch == ju(eff, "n_batch") && n_ubatch == ju(eff, "n_ubatch"),
+           "%s: n_ctx %u n_batch %u n_ubatch %u", tag, n_ctx, n_batch, n_ubatch);
     CHECKF(e.flash_attn == (ju(eff, "flash_attn") != 0), "%s: flash_attn %d", tag, e.flash_attn);
 }
 
@@ -403,7 +406,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 318);
+    CHECK(json_array_size(cases) >= 338);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

@@ -1103,7 +1103,8 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, uint32_t n_o
     const acc pool = pooling_terms(m, e, T);
     uint64_t exact;
     bool nomem = false;
-    if (graph_compute(m, e, T, &exact, &nomem)) {
+    /* the replayed graph is b4747's, every token an output: not a batch of fewer outputs */
+    if (O == T && graph_compute(m, e, T, &exact, &nomem)) {
         /* on the host alone: the device's stays 0.  Pooling is not replayed: counted on top */
         if (pool.ovf || lgg__add_ovf(exact, pool.v, &e->host.compute))
             return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the compute buffer's size overflows");

@@ -45,6 +45,7 @@ static size_t last_size;
 static char line[4096];
 static size_t line_len;
 static int n_printed;
+static const char *kind_prefix = ""; /* "draft_" while the draft model loads and its context is made */
 
 size_t ggml_backend_buffer_get_size(ggml_backend_buffer_t buffer)
 {
@@ -194,7 +195,6 @@ static enum ggml_type cache_type(const char *s)
 static const char *loras[8];
 static int n_loras, cvec;
 static const char *draft;
-static const char *kind_prefix = ""; /* "draft_" while the draft model loads and its context is made */
 
 static int parse(int argc, char **argv, struct llama_model_params *mp, struct llama_context_params *cp)
 {

@@ -199,7 +199,8 @@ def main(argv):
                                 'model its buffers are draft_model, draft_kv, ...)',
                        'draft': 'the preset of the draft model loaded beside the target (ref_master --draft), if any',
                        'status': '1 when llama.cpp refused the model or the settings',
-                       'effective': 'the settings llama_context printed (flash_attn: 1 when enabled)',
+                       'effective': 'the settings llama_context printed (flash_attn: 1 when enabled; with a '
+                                    'draft model, its context\'s, printed last)',
                        'log': "llama.cpp's lines about the KV caches and flash attention"},
                cases=cases)
     write_compact(opt['--out'], doc)
