@@ -858,7 +858,9 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
         fr->capped = true;
     if (p->n_gpu_layers && !o->want_fit_device) {
         if (at_ctx(m, p, fr->ctx, &x, err) != LGG_OK) return CLI_FAIL;
-        fr->device_at = x.device.total + x.draft_device.total; /* with a draft model, both */
+        /* with a draft model and a projector there, all */
+        fr->device_at = x.device.total + x.draft_device.total +
+                        (x.has_mmproj && x.mmproj_device == 0 ? x.mmproj_weights + x.mmproj_compute : 0);
     }
     return CLI_OK;
 }

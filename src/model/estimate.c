@@ -1433,7 +1433,9 @@ lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_fi
     for (uint32_t n = m.n_layer + 1;; n--) {
         q.n_gpu_layers = n;
         if ((st = run(files, n_files, &m, &q, &e, err))) return st;
-        if (n == 0 || (e.n_devices > 1 ? fits(&e, &q, UINT64_MAX, 0) : e.device.total <= device_budget)) {
+        uint64_t t; /* one device: its total with the draft's and the projector's there */
+        if (n == 0 || (e.n_devices > 1 ? fits(&e, &q, UINT64_MAX, 0)
+                                       : place_total(&e, 0, true, &t) && t <= device_budget)) {
             *n_gpu_layers = n;
             return LGG_OK;
         }
