@@ -1039,6 +1039,45 @@ TEST(estimate_mmproj) {
     lgg_close(mf), lgg_close(pf);
 }
 
+/* how far the projector's modelled compute buffer may be from master's (docs/estimate.md) */
+#define MMPROJ_COMPUTE_TOL 0.10
+
+/* Master's clip (tests/estimate/mmproj.json, made by ref_mmproj.py): the weights' buffer exact, the compute
+ * buffer (modelled) within the tolerance docs/estimate.md states. */
+TEST(estimate_mmproj_master) {
+    json_t *root = load_references("tests/estimate/mmproj.json");
+    if (!root) return;
+    json_t *cases = json_object_get(root, "cases");
+    CHECK(json_array_size(cases) >= 4);
+    const char *model = model_path(own_generator(), "smollm2-135m");
+    lgg_file *mf = NULL;
+    lgg_error err;
+    REQUIRE(model && lgg_open_file(model, NULL, &mf, &err) == LGG_OK);
+    const lgg_file *files[1] = {mf};
+    for (size_t i = 0; i < json_array_size(cases); i++) {
+        json_t *c = json_array_get(cases, i);
+        const char *tag = json_string_value(json_object_get(c, "id"));
+        const char *proj = model_path(mmproj_generator(), json_string_value(json_object_get(c, "preset")));
+        lgg_file *pf = NULL;
+        CHECKF(proj && ju(c, "status") == 0 && lgg_open_file(proj, NULL, &pf, &err) == LGG_OK, "%s: no projector", tag);
+        if (!pf) continue;
+        lgg_estimate_params p;
+        master_params(json_object_get(c, "options"), &p);
+        p.repack = LGG_REPACK_NONE;
+        p.mmproj = pf;
+        lgg_estimate e;
+        lgg_status st = lgg_estimate_model(files, 1, &p, &e, &err);
+        CHECKF(st == LGG_OK && e.mmproj_device == -1, "%s: %s", tag, err.message);
+        CHECKF(e.mmproj_weights == ju(c, "weights"), "%s: weights %llu, master %llu", tag,
+               (unsigned long long)e.mmproj_weights, (unsigned long long)ju(c, "weights"));
+    CHECKF(within(e.mmproj_compute, ju(c, "compute"), MMPROJ_COMPUTE_TOL), "%s: compute %llu, master %llu", tag,
+               (unsigned long long)e.mmproj_compute, (unsigned long long)ju(c, "compute"));
+        lgg_close(pf);
+    }
+    lgg_close(mf);
+    json_decref(root);
+}
+
 TEST(estimate_hparams) {
     lgg_estimate e;
     lgg_error err;
