@@ -1039,6 +1039,64 @@ TEST(estimate_mmproj) {
     lgg_close(mf), lgg_close(pf);
 }
 
+/* A projector header: general.architecture ARCH, clip.has_vision_encoder VISION, projector type gemma3,
+ * image_size IMG, patch_size PATCH, embedding_length 8, block_count 1, head_count 2; one F32 tensor. */
+static void mk_projector(buf *b, const char *arch, bool vision, uint32_t img, uint32_t patch) {
+    static const char *const keys[] = {"clip.vision.image_size", "clip.vision.patch_size",
+                                       "clip.vision.embedding_length", "clip.vision.block_count",
+                                       "clip.vision.attention.head_count"};
+    const uint32_t vals[] = {img, patch, 8, 1, 2};
+    memset(b, 0, sizeof *b);
+    gen_header(b, 3, 1, 8);
+    gen_key(b, 3, "general.architecture", 8);
+    gen_str(b, 3, arch);
+    gen_key(b, 3, "clip.has_vision_encoder", 7);
+    buf_u8(b, vision);
+    gen_key(b, 3, "clip.projector_type", 8);
+    gen_str(b, 3, "gemma3");
+    for (int i = 0; i < 5; i++) {
+        gen_key(b, 3, keys[i], 4);
+        buf_u32(b, vals[i]);
+    }
+    uint64_t ne[1] = {8};
+    gen_tensor(b, 3, "v.post_ln.weight", 1, ne, 0, 0);
+    buf_pad(b, 32);
+    for (int i = 0; i < 8; i++) buf_u32(b, 0);
+}
+
+/* A hand-built projector beside the hand-built llama: the status, the message in err. */
+static lgg_status est_projector(const char *arch, bool vision, uint32_t img, uint32_t patch, lgg_estimate *e,
+                                lgg_error *err) {
+    buf t, pb;
+    mk_model(&t, "llama", LLAMA_OK);
+    mk_projector(&pb, arch, vision, img, patch);
+    lgg_file *tf = NULL, *pf = NULL;
+    lgg_status st = lgg_open_memory(t.p, t.n, NULL, &tf, err);
+    if (st == LGG_OK) st = lgg_open_memory(pb.p, pb.n, NULL, &pf, err);
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    p.mmproj = pf;
+    const lgg_file *files[1] = {tf};
+    if (st == LGG_OK) st = lgg_estimate_model(files, 1, &p, e, err);
+    lgg_close(tf), lgg_close(pf), buf_free(&t), buf_free(&pb);
+    return st;
+}
+
+/* Projector headers clip would refuse, or whose sizes overflow: refused with the reason, never a crash. */
+TEST(estimate_mmproj_bad) {
+    lgg_estimate e;
+    lgg_error err;
+    REQUIRE(est_projector("clip", true, 32, 16, &e, &err) == LGG_OK);
+    CHECK(e.mmproj_n_patches == 4 && e.mmproj_weights == 32);
+    CHECK(est_projector("clip", false, 32, 16, &e, &err) == LGG_ERR_UNSUPPORTED && strstr(err.message, "no vision"));
+    CHECK(est_projector("llama", true, 32, 16, &e, &err) == LGG_ERR_INVALID && strstr(err.message, "not 'clip'"));
+    CHECK(est_projector("clip", true, 32, 0, &e, &err) == LGG_ERR_INVALID && strstr(err.message, "is 0"));
+    CHECK(est_projector("clip", true, 8, 16, &e, &err) == LGG_ERR_INVALID && strstr(err.message, "smaller"));
+    CHECK(est_projector("clip", true, 4000000000u, 1, &e, &err) == LGG_ERR_INVALID && strstr(err.message, "patches"));
+    /* 61035^2 patches: b4747's clip (no flash attention) would hold P x P scores, past 64 bits */
+    CHECK(est_projector("clip", true, 4000000000u, 65536, &e, &err) == LGG_ERR_RANGE && strstr(err.message, "overflows"));
+}
+
 /* how far the projector's modelled compute buffer may be from master's (docs/estimate.md) */
 #define MMPROJ_COMPUTE_TOL 0.10
 

@@ -67,7 +67,10 @@ static lgg_status read_hparams(const lgg_file *f, lgg__mmproj *o, lgg_error *err
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
                          "the projector's image_size %u, patch_size %u, embedding_length %u or head_count %u is 0 "
                          "(or the image is smaller than a patch)", o->image_size, o->patch_size, o->n_embd, o->n_head);
-    const uint64_t side = o->image_size / o->patch_size;
+    const uint64_t side = o->image_size / o->patch_size; /* below 2^32: its square fits 64 bits */
+    if (side * side >= UINT32_MAX)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "the projector's image_size %u over patch_size %u gives "
+                         "%llu patches", o->image_size, o->patch_size, (unsigned long long)(side * side));
     o->n_pos = (uint32_t)(side * side) + (lgg_find_tensor_cstr(f, "v.class_embd") >= 0);
     return LGG_OK;
 }
