@@ -33,6 +33,10 @@ typedef struct opts {
     lgg_file *lora[MAX_ADAPTERS], *cvec[MAX_ADAPTERS];
     char *lists[2 * MAX_ADAPTERS]; /* copies of the options' values, cut into the names above */
     uint32_t n_lists;
+    const char *draft_path; /* -md (its header opened after the options) */
+    bool draft_ctx_asked;   /* -cd was given (b4747's option) */
+    const char *mmproj_path; /* --mmproj (its header opened after the options) */
+    lgg_file *mmproj;
 } opts;
 
 /* llama.cpp's pattern for experts' matrices (common.h's LLM_FFN_EXPS_REGEX), of every layer or of one */
@@ -290,6 +294,18 @@ static void close_adapters(opts *o) {
     for (uint32_t k = 0; k < o->n_lists; k++) free(o->lists[k]);
 }
 
+/* --embedding, --pooling TYPE, --reranking, as llama.cpp's common arguments set them (--pooling alone
+ * leaves a plain context: a note says so). */
+static int on_embedding(opts *o, int id, const char *v, char *why, size_t cap) {
+    static const char *const NAMES[] = {"none", "mean", "cls", "last", "rank"};
+    lgg_estimate_params *p = &o->p;
+    if (id == 'e') return p->embeddings = true, 0;
+    if (id == 'X') return p->embeddings = true, p->pooling = LGG_POOLING_RANK, 0;
+    for (uint32_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(v, NAMES[i])) return p->pooling = LGG_POOLING_NONE + i, 0;
+    return cli_why(why, cap, "--pooling must be none, mean, cls, last or rank, not '%s'", v);
+}
+
 static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     opts *o = ud;
     lgg_estimate_params *p = &o->p;
@@ -310,6 +326,12 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
     case 'l':
     case 'V':
     case 'W': return on_adapter(o, id, v, why, cap);
+    case 'e':
+    case 'O':
+    case 'X': return on_embedding(o, id, v, why, cap);
+    case 'F': o->draft_path = v; return 0;
+    case 'I': o->mmproj_path = v; return 0;
+    case 'J': p->no_mmproj_offload = true; return 0;
     case 'R': p->repack = LGG_REPACK_NONE; return 0;
     case 'P': p->repack = LGG_REPACK_AVX512; return 0;
     case 'S': p->swa_full = true; return 0;
@@ -347,6 +369,8 @@ static int on_opt(void *ud, int id, const char *v, char *why, size_t cap) {
         else if (id == 'b') p->n_batch = (uint32_t)n;
         else if (id == 'u') p->n_ubatch = (uint32_t)n;
         else if (id == 'p') p->n_seq_max = (uint32_t)n;
+        else if (id == 'Y') p->draft_n_gpu_layers = (uint32_t)n;
+        else if (id == 'Z') p->draft_n_ctx = (uint32_t)n, o->draft_ctx_asked = true;
         else p->n_gpu_layers = (uint32_t)n;
         return 0;
     }
@@ -401,11 +425,20 @@ typedef struct fit_result {
     uint64_t device_at; /* -ngl without --fit-device: the device's total at ctx, unchecked */
 } fit_result;
 
-enum { MAX_NOTES = 9, NOTE_CAP = 160 };
+enum { MAX_NOTES = 13, NOTE_CAP = 160 };
+
+/* An LGG_POOLING_* as llama.cpp's --pooling spells it. */
+static const char *pooling_name(uint32_t pooling) {
+    static const char *const NAMES[] = {"model", "none", "mean", "cls", "last", "rank"};
+    return pooling < sizeof NAMES / sizeof NAMES[0] ? NAMES[pooling] : "?";
+}
+
+static const char *gib(uint64_t bytes, char *buf, size_t cap);
 
 /* Why a figure deserves a remark (for both the text and the JSON). */
 static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fitted, char out[MAX_NOTES][NOTE_CAP]) {
     size_t n = 0;
+    char size[32];
     if (p->flash_attn && !e->flash_attn && !e->recurrent)
         snprintf(out[n++], NOTE_CAP, "flash attention forced off: the K and V head sizes differ (as llama.cpp does)");
     if (e->repack_q4_0)
@@ -427,6 +460,18 @@ static size_t notes(const lgg_estimate *e, const lgg_estimate_params *p, bool fi
         snprintf(out[n++], NOTE_CAP, "%.2f MiB of the weights are the adapters (LoRA files %u, control-vector files %u): "
                  "%.2f MiB on the host", (double)adapters / 1048576.0, p->n_loras, p->n_control_vectors,
                  (double)e->adapters_host / 1048576.0);
+    if (e->has_mmproj)
+        snprintf(out[n++], NOTE_CAP, "the projector is counted apart (\"+ model\": everything); its compute buffer is "
+                 "modelled, not replayed");
+    if (e->has_draft)
+        snprintf(out[n++], NOTE_CAP, "the draft model is counted apart (\"+ model\": both); --fit and --fit-device check "
+                 "both together");
+    if (e->embeddings)
+        snprintf(out[n++], NOTE_CAP, "embedding context (pooling %s): the output buffer holds %s of embeddings%s",
+                 pooling_name(e->pooling), gib(e->output_embd, size, sizeof size),
+                 e->target == LGG_ESTIMATE_MASTER ? " beside the logits" : " and no logits");
+    else if (p->pooling)
+        snprintf(out[n++], NOTE_CAP, "--pooling without --embedding changes nothing (as in llama.cpp)");
     if (e->recurrent)
         snprintf(out[n++], NOTE_CAP, "recurrent model: the cache holds one state per sequence, whatever the context");
     else if (e->n_recurrent_layers)
@@ -451,7 +496,7 @@ static const char *gib(uint64_t bytes, char *buf, size_t cap) {
 
 /* Whether anything is placed on a device (else the host holds it all). */
 static bool has_devices(const lgg_estimate *e) {
-    return e->n_gpu_layers || e->device.total;
+    return e->n_gpu_layers || e->device.total || e->draft_n_gpu_layers || e->draft_device.total;
 }
 
 /* The host's layers: those no device holds. */
@@ -474,6 +519,53 @@ static void json_devices(const opts *o, const lgg_estimate *e) {
         json_part(stdout, e->n_devices == 1 ? &e->device : &e->devices[d]);
     }
     printf("}");
+}
+
+/* Added with -md: "draft": the draft model's settings and figures (its own "devices"), and the totals of
+ * the model and the draft together. */
+static void json_draft(const opts *o, const lgg_estimate *e) {
+    printf(", \"draft\": {\"model\": ");
+    cli_json_str(stdout, cli_display_name(o->draft_path), strlen(cli_display_name(o->draft_path)));
+    printf(", \"arch\": ");
+    cli_json_str(stdout, e->draft_arch, strnlen(e->draft_arch, sizeof e->draft_arch));
+    printf(", \"contexts\": %u, \"settings\": {\"n_ctx\": %u, \"n_batch\": %u, \"n_ubatch\": %u, \"n_seq_max\": %u, "
+           "\"type_k\": \"f16\", \"type_v\": \"f16\", \"n_gpu_layers\": %u, \"n_layer\": %u}, ",
+           e->draft_contexts, e->draft_n_ctx, e->draft_n_batch, e->draft_n_ubatch, e->draft_n_seq_max,
+           e->draft_n_gpu_layers, e->draft_n_layer);
+    json_part(stdout, &e->draft_all);
+    printf(", \"compute_exact\": %s, \"devices\": [", e->draft_compute_exact ? "true" : "false");
+    if (has_devices(e)) {
+        printf("{\"name\": \"host\", ");
+        json_part(stdout, &e->draft_host);
+        for (uint32_t d = 0; d < e->n_devices; d++) {
+            printf("}, {\"name\": ");
+            cli_json_str(stdout, o->names[d], strlen(o->names[d]));
+            printf(", ");
+            json_part(stdout, e->n_devices == 1 ? &e->draft_device : &e->draft_devices[d]);
+        }
+        printf("}");
+    }
+    printf("], \"total_with_model\": %llu}", (unsigned long long)(e->all.total + e->draft_all.total));
+}
+
+/* Where the projector is: "host" or its device's name. */
+static const char *mmproj_place(const opts *o, const lgg_estimate *e) {
+    return e->mmproj_device < 0 ? "host" : o->names[e->mmproj_device];
+}
+
+/* Added with --mmproj: "mmproj", the projector's shape, place and figures. */
+static void json_mmproj(const opts *o, const lgg_estimate *e) {
+    printf(", \"mmproj\": {\"model\": ");
+    cli_json_str(stdout, cli_display_name(o->mmproj_path), strlen(cli_display_name(o->mmproj_path)));
+    printf(", \"projector\": ");
+    cli_json_str(stdout, e->mmproj_type, strnlen(e->mmproj_type, sizeof e->mmproj_type));
+    printf(", \"place\": ");
+    cli_json_str(stdout, mmproj_place(o, e), strlen(mmproj_place(o, e)));
+    printf(", \"n_layer\": %u, \"n_embd\": %u, \"image_size\": %u, \"patch_size\": %u, \"n_patches\": %u, "
+           "\"weights\": %llu, \"compute\": %llu, \"total\": %llu, \"compute_exact\": false}", e->mmproj_n_layer,
+           e->mmproj_n_embd, e->mmproj_image_size, e->mmproj_patch_size, e->mmproj_n_patches,
+           (unsigned long long)e->mmproj_weights, (unsigned long long)e->mmproj_compute,
+           (unsigned long long)(e->mmproj_weights + e->mmproj_compute));
 }
 
 /* Added to "fit": "plan", the flags --fit-device's budgets call for (null without it). */
@@ -517,9 +609,15 @@ static void print_json(const opts *o, const lgg_estimate *e, const fit_result *f
             printf("%s%llu", d ? ", " : "", (unsigned long long)e->adapters_devices[d]);
         printf("]}");
     }
+    if (e->embeddings) /* added with --embedding */
+        printf(", \"embeddings\": {\"pooling\": \"%s\", \"output\": %llu}", pooling_name(e->pooling),
+               (unsigned long long)e->output_embd);
     printf(", \"devices\": [");
     if (has_devices(e)) json_devices(o, e);
-    printf("], \"fit\": {\"ctx\": ");
+    printf("]");
+    if (e->has_draft) json_draft(o, e);
+    if (e->has_mmproj) json_mmproj(o, e);
+    printf(", \"fit\": {\"ctx\": ");
     if (fr->has_ctx) printf("%u", fr->ctx);
     else printf("null");
     printf(", \"n_gpu_layers\": ");
@@ -592,6 +690,54 @@ static void print_plan(const fit_result *fr) {
     printf("\nplan: llama.cpp flags: %s\n", pl->flags);
 }
 
+/* The figure rows of a table, one column per part. */
+static void figure_rows(const lgg_estimate_part *const *parts, int nv) {
+    static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
+    for (int r = 0; r < 6; r++) {
+        uint64_t v[2 + MAX_DEV];
+        for (int i = 0; i < nv; i++) {
+            const lgg_estimate_part *p = parts[i];
+            const uint64_t f[6] = {p->weights, p->kv_k, p->kv_v, p->output, p->compute, p->total};
+            v[i] = f[r];
+        }
+        row(names[r], v, nv);
+    }
+}
+
+/* -md: the draft model's settings, its figures in the model's columns, and both totals together. */
+static void print_draft(const opts *o, const lgg_estimate *e, const lgg_estimate_part *const *model, int nv) {
+    printf("\ndraft     %s (%.*s, %u layers)\n", cli_display_name(o->draft_path), (int)sizeof e->draft_arch,
+           e->draft_arch, e->draft_n_layer);
+    printf("settings  n_ctx %u, n_batch %u, n_ubatch %u, n_seq_max %u, K f16, V f16, n_gpu_layers %u;\n"
+           "          %u context%s\n\n", e->draft_n_ctx, e->draft_n_batch, e->draft_n_ubatch, e->draft_n_seq_max,
+           e->draft_n_gpu_layers, e->draft_contexts, e->draft_contexts == 1 ? "" : "s (one per sequence)");
+    const lgg_estimate_part *parts[2 + MAX_DEV] = {&e->draft_all, &e->draft_host, &e->draft_device};
+    for (uint32_t d = 0; d < e->n_devices && e->n_devices > 1; d++) parts[2 + d] = &e->draft_devices[d];
+    figure_rows(parts, nv);
+    uint64_t both[2 + MAX_DEV];
+    for (int i = 0; i < nv; i++) both[i] = model[i]->total + parts[i]->total;
+    row("+ model", both, nv);
+}
+
+/* --mmproj: the projector's shape, its weights and compute buffer in its place's column (and the first), and
+ * the totals of everything in each column. */
+static void print_mmproj(const opts *o, const lgg_estimate *e, const lgg_estimate_part *const *model, int nv) {
+    printf("\nmmproj    %s (%.*s, %u layers, n_embd %u, %u px images, %u positions), on the %s\n\n",
+           cli_display_name(o->mmproj_path), (int)sizeof e->mmproj_type, e->mmproj_type, e->mmproj_n_layer,
+           e->mmproj_n_embd, e->mmproj_image_size, e->mmproj_n_patches, mmproj_place(o, e));
+    const int col = nv == 1 ? 0 : e->mmproj_device < 0 ? 1 : 2 + (e->n_devices > 1 ? e->mmproj_device : 0);
+    uint64_t w[2 + MAX_DEV] = {0}, c[2 + MAX_DEV] = {0}, t[2 + MAX_DEV] = {0}, all[2 + MAX_DEV];
+    w[0] = w[col] = e->mmproj_weights, c[0] = c[col] = e->mmproj_compute;
+    t[0] = t[col] = e->mmproj_weights + e->mmproj_compute;
+    const lgg_estimate_part *draft[2 + MAX_DEV] = {&e->draft_all, &e->draft_host, &e->draft_device};
+    for (uint32_t d = 0; d < e->n_devices && e->n_devices > 1; d++) draft[2 + d] = &e->draft_devices[d];
+    for (int i = 0; i < nv; i++) all[i] = model[i]->total + draft[i]->total + t[i];
+    row("weights", w, nv);
+    row("compute", c, nv);
+    row("total", t, nv);
+    row("+ model", all, nv);
+}
+
 /* e: the figures to show (at the fitted answer when there is one). */
 static void print_text(const opts *o, const lgg_estimate *e, const fit_result *fr) {
     char tk[16], tv[16];
@@ -612,16 +758,9 @@ static void print_text(const opts *o, const lgg_estimate *e, const fit_result *f
         printf("\n");
         print_layers(e);
     }
-    static const char *const names[6] = {"weights", "kv k", "kv v", "output", "compute", "total"};
-    for (int r = 0; r < 6; r++) {
-        uint64_t v[2 + MAX_DEV];
-        for (int i = 0; i < nv; i++) {
-            const lgg_estimate_part *p = parts[i];
-            const uint64_t f[6] = {p->weights, p->kv_k, p->kv_v, p->output, p->compute, p->total};
-            v[i] = f[r];
-        }
-        row(names[r], v, nv);
-    }
+    figure_rows(parts, nv);
+    if (e->has_draft) print_draft(o, e, parts, nv);
+    if (e->has_mmproj) print_mmproj(o, e, parts, nv);
     char b1[32], b2[32];
     if (fr->has_ngl && e->n_devices > 1) {
         printf("\nfit: -ngl %u (the most layers whose totals fit each device's budget:", fr->ngl);
@@ -719,7 +858,9 @@ static int run_fits(const opts *o, const cli_shards *m, lgg_estimate_params *p, 
         fr->capped = true;
     if (p->n_gpu_layers && !o->want_fit_device) {
         if (at_ctx(m, p, fr->ctx, &x, err) != LGG_OK) return CLI_FAIL;
-        fr->device_at = x.device.total;
+        /* with a draft model and a projector there, all */
+        fr->device_at = x.device.total + x.draft_device.total +
+                        (x.has_mmproj && x.mmproj_device == 0 ? x.mmproj_weights + x.mmproj_compute : 0);
     }
     return CLI_OK;
 }
@@ -729,6 +870,30 @@ static int fitted_figures(const cli_shards *m, const lgg_estimate_params *p, con
                           lgg_error *err) {
     if (!fr->has_ctx && !fr->has_ngl) return CLI_OK;
     return at_ctx(m, p, fr->has_ctx ? fr->ctx : p->n_ctx, fit, err) == LGG_OK ? CLI_OK : CLI_FAIL;
+}
+
+/* --mmproj's header, and -md's (and its shards'); CLI_FAIL after the diagnostic.  -ngld and -cd need -md,
+ * -cd b4747. */
+static int open_draft(opts *o, cli_shards *dm) {
+    if (!o->draft_path && (o->p.draft_n_gpu_layers || o->draft_ctx_asked))
+        return cli_usage_error("estimate", SPEC.usage, "%s needs a draft model (-md FILE)",
+                               o->draft_ctx_asked ? "--ctx-size-draft" : "--gpu-layers-draft");
+    if (o->draft_ctx_asked && o->p.target == LGG_ESTIMATE_MASTER)
+        return cli_usage_error("estimate", SPEC.usage, "--ctx-size-draft is b4747's: master gives the draft context "
+                               "the target's size");
+    if (o->mmproj_path) {
+        if (!(o->mmproj = cli_open("estimate", o->mmproj_path, CLI_OPEN_META | CLI_OPEN_HEADER))) return CLI_FAIL;
+        o->p.mmproj = o->mmproj;
+    }
+    if (!o->draft_path) return CLI_OK;
+    if (cli_shards_header("estimate", o->draft_path, dm) != CLI_OK) return CLI_FAIL;
+    o->p.draft_files = (const lgg_file *const *)dm->files, o->p.n_draft_files = dm->n;
+    return CLI_OK;
+}
+
+static void close_draft(const opts *o, cli_shards *dm) {
+    if (o->draft_path && dm->files) cli_shards_close(dm);
+    lgg_close(o->mmproj);
 }
 
 int cmd_estimate(int argc, char **argv) {
@@ -744,9 +909,11 @@ int cmd_estimate(int argc, char **argv) {
         return rc == CLI_HELP ? CLI_OK : rc;
     }
     o.path = argv[1];
-    cli_shards m;
-    if (open_adapters(&o) != CLI_OK || cli_shards_header("estimate", o.path, &m) != CLI_OK)
-        return close_adapters(&o), free_rules(&o), CLI_FAIL;
+    cli_shards m, dm = {0};
+    if (open_adapters(&o) != CLI_OK || (rc = open_draft(&o, &dm)) != CLI_OK)
+        return close_draft(&o, &dm), close_adapters(&o), free_rules(&o), rc ? rc : CLI_FAIL;
+    if (cli_shards_header("estimate", o.path, &m) != CLI_OK)
+        return close_draft(&o, &dm), close_adapters(&o), free_rules(&o), CLI_FAIL;
     lgg_error err;
     memset(&err, 0, sizeof err);
     lgg_estimate e, fit;
@@ -767,6 +934,7 @@ int cmd_estimate(int argc, char **argv) {
         rc = fr.none ? fail(&o, &err) : CLI_OK;
     }
     cli_shards_close(&m);
+    close_draft(&o, &dm);
     close_adapters(&o);
     free_rules(&o);
     return rc;

@@ -19,11 +19,25 @@ typedef struct planner {
     uint32_t n_user_rules;
 } planner;
 
+/* a + b + c <= budget, without wrapping */
+static bool sum_fits(uint64_t a, uint64_t b, uint64_t c, uint64_t budget) {
+    return a <= budget && b <= budget - a && c <= budget - a - b;
+}
+
+/* The projector's bytes at place d (-1: the host). */
+static uint64_t mmproj_at(const lgg_estimate *e, int32_t d) {
+    uint64_t t;
+    if (!e->has_mmproj || e->mmproj_device != d) return 0;
+    return __builtin_add_overflow(e->mmproj_weights, e->mmproj_compute, &t) ? UINT64_MAX : t;
+}
+
+/* With a draft model (-md) and a projector (--mmproj), their totals count with the model's. */
 bool cli_estimate_fits(const lgg_estimate *e, const est_budgets *b) {
-    if (e->host.total > b->host) return false;
-    if (e->n_devices == 1) return e->device.total <= b->device[0];
+    if (!sum_fits(e->host.total, e->draft_host.total, mmproj_at(e, -1), b->host)) return false;
+    if (e->n_devices == 1) return sum_fits(e->device.total, e->draft_device.total, mmproj_at(e, 0), b->device[0]);
     for (uint32_t d = 0; d < e->n_devices; d++)
-        if (e->devices[d].total > b->device[d]) return false;
+        if (!sum_fits(e->devices[d].total, e->draft_devices[d].total, mmproj_at(e, (int32_t)d), b->device[d]))
+            return false;
     return true;
 }
 

@@ -73,7 +73,41 @@ typedef struct lgg_estimate_params {
     uint32_t n_control_vectors; /* --control-vector: control vector files (F32 direction.N vectors of
                              n_embd); with any, one n_embd F32 vector per layer 1..n_layer-1 on its layer's place */
     const lgg_file *const *control_vectors;
+    /* Added: an embedding context (llama.cpp's --embedding, --pooling, --reranking: llama_context_params'
+     * embeddings and pooling_type). */
+    bool embeddings;      /* the output buffer holds embeddings: beside the logits in master, instead of them
+                             in b4747 (and only without pooling there) */
+    uint32_t pooling;     /* LGG_POOLING_MODEL (0: the model's <arch>.pooling_type, none without it), or
+                             LGG_POOLING_NONE, _MEAN, _CLS, _LAST, _RANK (--reranking: embeddings and RANK);
+                             used only with embeddings */
+    /* Added: master's llama_context_params.n_outputs_max, the outputs of the worst-case batch (their logits
+     * are in the compute buffer).  0: n_batch, llama.cpp's default (every token); a draft context has one per
+     * sequence.  b4747 has no such setting: every token. */
+    uint32_t n_outputs_max;
+    /* Added: a draft model for speculative decoding (llama.cpp's -md), its context made as llama.cpp's server
+     * makes it (docs/estimate.md): master one context of the target's n_ctx, n_batch, n_ubatch and sequences
+     * with one output per sequence; b4747 one context per sequence of draft_n_ctx (0: the asked n_ctx /
+     * n_seq_max) cells, its n_batch that size.  F16 caches, the same devices, -ts, split mode and -nkvo, no
+     * tensor overrides or adapters.  Its figures are the estimate's draft_* (not in the others). */
+    const lgg_file *const *draft_files; /* its file, or every shard of a set in order; NULL: no draft */
+    size_t n_draft_files;
+    uint32_t draft_n_gpu_layers;        /* -ngld: the draft's offloaded layers (counted as n_gpu_layers is) */
+    uint32_t draft_n_ctx;               /* -cd, b4747 only: each draft context's size (0: as above) */
+    /* Added: a multimodal projector (llama.cpp's --mmproj, general.architecture "clip" with a vision encoder),
+     * as master's mtmd/clip.cpp allocates it: its tensors in one buffer, each padded to the place's alignment,
+     * on the first device when anything is offloaded (n_gpu_layers, or a device's weights) and on the host
+     * with no_mmproj_offload (--no-mmproj-offload) or nothing offloaded; and the compute buffer of its
+     * warm-up image (image_size square), modelled.  Its figures are the estimate's mmproj_* (not in the
+     * others). */
+    const lgg_file *mmproj;
+    bool no_mmproj_offload;
 } lgg_estimate_params;
+#define LGG_POOLING_MODEL 0u
+#define LGG_POOLING_NONE 1u
+#define LGG_POOLING_MEAN 2u
+#define LGG_POOLING_CLS 3u
+#define LGG_POOLING_LAST 4u
+#define LGG_POOLING_RANK 5u
 #define LGG_SPLIT_LAYER 0u
 #define LGG_SPLIT_NONE 1u
 #define LGG_SPLIT_ROW 2u
@@ -152,6 +186,31 @@ typedef struct lgg_estimate {
     uint64_t state_r, state_s;
     uint32_t n_recurrent_layers;
     uint32_t rs_size;
+    /* Added: an embedding context (the params' embeddings).  pooling: the LGG_POOLING_* used (the model's
+     * when asked for LGG_POOLING_MODEL; LGG_POOLING_NONE without embeddings); output_embd: of output, the
+     * embeddings' bytes (n_embd_out floats per sequence). */
+    bool embeddings;
+    uint32_t pooling;
+    uint64_t output_embd;
+    /* Added: the draft model (the params' draft_files), counted in none of the figures above: its weights
+     * once, its contexts' (draft_contexts: master 1, b4747 one per sequence) KV cache, output and compute
+     * buffers summed; draft_host and draft_devices[] as host and devices[] are (draft_device their sum), and
+     * draft_all their sum.  The lgg_estimate_fit_* searches check the model's and the draft's totals together. */
+    bool has_draft;
+    char draft_arch[32];
+    uint32_t draft_n_layer, draft_n_ctx, draft_n_batch, draft_n_ubatch, draft_n_seq_max, draft_contexts;
+    uint32_t draft_n_gpu_layers;
+    bool draft_compute_exact;
+    lgg_estimate_part draft_all, draft_host, draft_device;
+    lgg_estimate_part draft_devices[LGG_ESTIMATE_MAX_DEVICES];
+    /* Added: the projector (the params' mmproj), counted in none of the figures above: its weights and its
+     * compute buffer (a model of the vision encoder's peak for one warm-up image: not replayed) on
+     * mmproj_device (-1: the host); the lgg_estimate_fit_* searches count them where they are. */
+    bool has_mmproj;
+    char mmproj_type[32];     /* clip.projector_type (or clip.vision.projector_type) */
+    int32_t mmproj_device;
+    uint32_t mmproj_n_layer, mmproj_n_embd, mmproj_image_size, mmproj_patch_size, mmproj_n_patches;
+    uint64_t mmproj_weights, mmproj_compute;
 } lgg_estimate;
 
 /* Estimate the memory llama.cpp b4747 (p->target: or master at 3f545becc,

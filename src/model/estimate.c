@@ -9,6 +9,7 @@
 #include "base/internal.h"
 #include "format/file.h"
 #include "model/galloc.h"
+#include "model/mmproj.h"
 #include "model/placement.h"
 
 #include <stdio.h>
@@ -167,6 +168,8 @@ typedef struct facts {
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
+    bool cls, cls_b;            /* the classification head's cls.weight and cls.bias (rank pooling) */
+    uint64_t cls_rows, cls_out_rows; /* the rows of cls.weight and cls.output.weight (0: absent) */
     const lgg_allocator *alloc; /* the caller's (lgg_estimate_params.allocator) */
     uint32_t target;            /* the params' target: what llama.cpp accepts */
 } facts;
@@ -427,6 +430,14 @@ static uint64_t vocab_size(const lgg_file *f) {
     return t >= 0 ? (uint64_t)lgg_tensor_at(f, (uint64_t)t)->ne[1] : 0;
 }
 
+/* The classification head rank pooling runs (llm_graph_context::build_pooling), as far as f has it. */
+static void head_facts(const lgg_file *f, facts *m) {
+    int64_t c = lgg_find_tensor_cstr(f, "cls.weight"), o = lgg_find_tensor_cstr(f, "cls.output.weight");
+    if (c >= 0) m->cls = true, m->cls_rows = lgg_tensor_at(f, (uint64_t)c)->n_dims > 1 ? lgg_tensor_at(f, (uint64_t)c)->ne[1] : 1;
+    if (o >= 0) m->cls_out_rows = lgg_tensor_at(f, (uint64_t)o)->n_dims > 1 ? lgg_tensor_at(f, (uint64_t)o)->ne[1] : 1;
+    m->cls_b |= lgg_find_tensor_cstr(f, "cls.bias") >= 0;
+}
+
 static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint32_t target, facts *m,
                              lgg_error *err) {
     const lgg_file *f = files[0];
@@ -448,6 +459,7 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint3
         m->bias_k |= lgg_find_tensor_cstr(files[k], "blk.0.attn_k.bias") >= 0;
         m->bias_v |= lgg_find_tensor_cstr(files[k], "blk.0.attn_v.bias") >= 0;
         m->bias_o |= lgg_find_tensor_cstr(files[k], "blk.0.attn_output.bias") >= 0;
+        head_facts(files[k], m);
     }
     if (!m->row) return LGG_OK; /* only the weights can be estimated */
     lgg_status st = get_u32(f, m, "block_count", true, 0, &m->n_layer, err);
@@ -511,6 +523,30 @@ static void master_cells(const facts *m, const lgg_estimate_params *p, lgg_estim
     for (uint32_t il = 0; il < m->n_layer; il++) e->n_swa_layers += is_swa(m, e, il);
 }
 
+/* An embedding context's pooling: the one asked for, else the model's <arch>.pooling_type (llama.cpp's
+ * enum: 0 none, 1 mean, 2 cls, 3 last, 4 rank), else none (llama_context's constructor). */
+static lgg_status settle_embeddings(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    e->pooling = LGG_POOLING_NONE;
+    if (!p->embeddings) return LGG_OK;
+    e->embeddings = true;
+    if (p->pooling > LGG_POOLING_RANK)
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "pooling %u is not one of LGG_POOLING_*", p->pooling);
+    uint32_t model;
+    lgg_status st = get_u32(m->f, m, "pooling_type", false, UINT32_MAX, &model, err);
+    if (st) return st;
+    if (model != UINT32_MAX && model > 4)
+        return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "pooling_type"),
+                         "%s.pooling_type %u is not one of llama.cpp's (0 none, 1 mean, 2 cls, 3 last, 4 rank)", m->arch,
+                         model);
+    e->pooling = p->pooling != LGG_POOLING_MODEL ? p->pooling : model == UINT32_MAX ? LGG_POOLING_NONE : model + 1;
+    /* b4747's build_pooling asserts on a missing head; master's runs without it (Qwen3's reranker has none) */
+    if (e->pooling == LGG_POOLING_RANK && e->target != LGG_ESTIMATE_MASTER && !(m->cls && m->cls_b))
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET,
+                         "rank pooling needs the classification head cls.weight and cls.bias, which the model does "
+                         "not have (llama.cpp b4747 aborts; master runs without it: --target master)");
+    return LGG_OK;
+}
+
 static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
     if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v)) {
         const char *bad = lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k);
@@ -565,7 +601,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
                          "head sizes K %u / V %u are not multiples of the cache types' blocks (%s, %s)", m->head_k,
                          m->head_v, lgg_type_name(e->type_k), lgg_type_name(e->type_v));
     e->n_gpu_layers = p->n_gpu_layers > m->n_layer + 1 ? m->n_layer + 1 : p->n_gpu_layers;
-    return LGG_OK;
+    return settle_embeddings(m, p, e, err);
 }
 
 /* ---- weights ------------------------------------------------------------ */
@@ -893,6 +929,29 @@ static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimat
     return LGG_OK;
 }
 
+/* ---- output buffer ------------------------------------------------------- */
+
+/* llama_output_reserve: n_vocab logits per sequence, and in an embedding context n_embd_out floats per
+ * sequence beside them (master; <arch>.embedding_length_out, else n_embd), or instead of them (b4747, which
+ * keeps them only without pooling: pooled embeddings go to a map of their own). */
+static lgg_status output_buffer(const facts *m, lgg_estimate *e, lgg_error *err) {
+    const bool master = e->target == LGG_ESTIMATE_MASTER;
+    uint32_t embd = m->n_embd;
+    uint64_t logits = 0;
+    if (master && e->embeddings) {
+        lgg_status st = get_u32(m->f, m, "embedding_length_out", false, 0, &embd, err);
+        if (st) return st;
+        if (!embd) embd = m->n_embd;
+    }
+    bool ok = true;
+    if (!e->embeddings || master) ok = type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &logits);
+    if (e->embeddings && (master || e->pooling == LGG_POOLING_NONE))
+        ok = ok && type_bytes(LGG_TYPE_F32, embd, e->n_seq_max, 1, &e->output_embd);
+    if (!ok || lgg__add_ovf(logits, e->output_embd, &e->host.output))
+        return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
+    return LGG_OK;
+}
+
 /* ---- compute buffer ------------------------------------------------------ */
 
 /* Overflow-checked sums of products: each term is a product of up to four
@@ -1019,21 +1078,48 @@ static bool graph_compute(const facts *m, const lgg_estimate *e, uint64_t T, uin
     return st == LGG_OK;
 }
 
-static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
+/* The pooling's tensors (llm_graph_context::build_pooling), added after the logits while they stay
+ * allocated: for S sequences (the worst-case batch's: master's n_seq_max, b4747's 1) of T tokens. */
+static acc pooling_terms(const facts *m, const lgg_estimate *e, uint64_t T) {
+    const uint64_t E = m->n_embd, S = e->target == LGG_ESTIMATE_MASTER ? e->n_seq_max : 1;
+    acc a = {0, false};
+    if (e->pooling == LGG_POOLING_MEAN) {
+        term(&a, E, T, 4, 1); /* the transposed hidden states, made contiguous */
+        term(&a, T, S, 4, 1); /* the averaging matrix */
+    } else if (e->pooling != LGG_POOLING_NONE) {
+        term(&a, S, 4, 1, 1); /* the rows picked (cls, last, rank) */
+    }
+    if (e->pooling != LGG_POOLING_NONE) term(&a, E, S, 4, 1); /* one pooled row per sequence */
+    if (e->pooling == LGG_POOLING_RANK) /* the head's products and their bias, activation or softmax */
+        term(&a, 2 * (m->cls_rows + m->cls_out_rows), S, 4, 1);
+    return a;
+}
+
+/* master's worst-case batch: T tokens, min(T, n_outputs_max) of them outputs (0: n_batch, so all) */
+static lgg_status compute(const facts *m, const lgg__placement *pl, uint32_t n_outputs_max, lgg_estimate *e,
+                          lgg_error *err) {
     const uint64_t T = e->n_ubatch < e->n_ctx ? e->n_ubatch : e->n_ctx;
+    const uint64_t O = e->target == LGG_ESTIMATE_MASTER && n_outputs_max && n_outputs_max < T ? n_outputs_max : T;
+    const acc pool = pooling_terms(m, e, T);
     uint64_t exact;
     bool nomem = false;
-    if (graph_compute(m, e, T, &exact, &nomem)) {
-        e->host.compute = exact; /* on the host alone: the device's stays 0 */
-        e->compute_exact = e->target != LGG_ESTIMATE_MASTER; /* b4747's graph: master's is not replayed yet */
+    /* the replayed graph is b4747's, every token an output: not a batch of fewer outputs */
+    if (O == T && graph_compute(m, e, T, &exact, &nomem)) {
+        /* on the host alone: the device's stays 0.  Pooling is not replayed: counted on top */
+        if (pool.ovf || lgg__add_ovf(exact, pool.v, &e->host.compute))
+            return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the compute buffer's size overflows");
+        /* b4747's graph: master's is not replayed yet */
+        e->compute_exact = e->target != LGG_ESTIMATE_MASTER && !pool.v;
         return LGG_OK;
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
-    term(&out, m->n_vocab, T, 4, 1);                   /* logits of every token of the batch */
+    term(&out, m->n_vocab, O, 4, 1);                   /* logits of every output of the batch */
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
-    term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
+    term(&out, m->n_embd, O, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);
+    term(&out, pool.v, 1, 1, 1);                       /* the pooling (an embedding context) */
+    out.ovf |= pool.ovf;
     term(&in, m->n_embd, T, 4, 1);                     /* token embeddings (always on the host) */
     term(&in, 3, T, 4, 1);
     for (uint32_t il = 0; il <= m->n_layer; il++) {
@@ -1092,6 +1178,103 @@ static void place_layers(const lgg__placement *pl, const lgg_estimate_params *p,
     e->output_offloaded = e->output_device != LGG__HOST;
 }
 
+static lgg_status start(const lgg_file *const *files, size_t n_files, const lgg_estimate_params **p,
+                        lgg_estimate_params *defaults, facts *m, lgg_error *err);
+static lgg_status run(const lgg_file *const *files, size_t n_files, const facts *m, const lgg_estimate_params *p,
+                      lgg_estimate *e, lgg_error *err);
+
+/* ---- a draft model (speculative decoding) -------------------------------- */
+
+/* The draft context's settings as llama.cpp's server derives them from the target's (p asked, e used):
+ * master's common_speculative_init_from_params (the target's n_ctx, batches and sequences, one output per
+ * sequence), b4747's server (a context per sequence, of -cd cells or the asked -c over the sequences, its
+ * n_batch its padded size: set by the caller once known).  Both: F16 caches; the target's devices, -ts, split
+ * mode, -nkvo, flash attention, mmap and repacking; no tensor overrides, adapters or embeddings. */
+static lgg_estimate_params draft_params(const lgg_estimate_params *p, const lgg_estimate *e) {
+    lgg_estimate_params q = *p;
+    q.draft_files = NULL, q.n_draft_files = 0;
+    q.overrides = NULL, q.n_overrides = 0;
+    q.loras = NULL, q.n_loras = 0, q.control_vectors = NULL, q.n_control_vectors = 0;
+    q.embeddings = false, q.pooling = LGG_POOLING_MODEL;
+    q.type_k = q.type_v = LGG_TYPE_F16;
+    q.n_gpu_layers = p->draft_n_gpu_layers;
+    if (e->target == LGG_ESTIMATE_MASTER) {
+        q.n_ctx = e->n_ctx;
+        q.n_outputs_max = e->n_seq_max;
+    } else {
+        q.n_ctx = p->draft_n_ctx ? p->draft_n_ctx : p->n_ctx / e->n_seq_max; /* 0: the draft model's own */
+        q.n_seq_max = 1;
+    }
+    return q;
+}
+
+/* Every context's buffers (KV cache, output, compute) k times: b4747's one draft context per sequence. */
+static bool times_contexts(lgg_estimate_part *a, uint64_t k) {
+    return lgg__mul_ovf(a->kv_k, k, &a->kv_k) || lgg__mul_ovf(a->kv_v, k, &a->kv_v) ||
+           lgg__mul_ovf(a->output, k, &a->output) || lgg__mul_ovf(a->compute, k, &a->compute) || sum_part(a);
+}
+
+/* "WHOSE: " before err's message (the draft model's, the projector's: not the model's own) */
+static lgg_status named_fail(lgg_status st, const char *whose, lgg_error *err) {
+    if (!err) return st;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s", err->message);
+    snprintf(err->message, sizeof err->message, "%s: %.*s", whose, (int)sizeof msg - 24, msg);
+    return st;
+}
+
+/* The draft model's figures (e->draft_*) beside the target's in e. */
+static lgg_status draft(const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    lgg_estimate_params q = draft_params(p, e), defaults;
+    const lgg_estimate_params *qp = &q;
+    facts m;
+    lgg_estimate d;
+    lgg_status st = start(p->draft_files, p->n_draft_files, &qp, &defaults, &m, err);
+    if (st == LGG_OK) st = run(p->draft_files, p->n_draft_files, &m, &q, &d, err);
+    if (st == LGG_OK && e->target != LGG_ESTIMATE_MASTER) { /* n_batch: the context's padded size */
+        q.n_ctx = q.n_batch = d.n_ctx;
+        st = run(p->draft_files, p->n_draft_files, &m, &q, &d, err);
+    }
+    if (st != LGG_OK) return named_fail(st, "the draft model", err);
+    const uint32_t k = e->target == LGG_ESTIMATE_MASTER ? 1 : e->n_seq_max;
+    bool ovf = times_contexts(&d.host, k);
+    for (uint32_t i = 0; i < d.n_devices; i++) ovf = ovf || times_contexts(&d.devices[i], k);
+    ovf = ovf || times_contexts(&d.device, k);
+    /* all: host and devices again (the output buffer is the host's) */
+    d.all = d.device, d.all.output = d.host.output;
+    ovf = ovf || add_part(&d.all, &d.host) || sum_part(&d.all);
+    if (ovf) return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the draft model: the total overflows 64 bits");
+    e->has_draft = true;
+    memcpy(e->draft_arch, d.arch, sizeof e->draft_arch);
+    e->draft_n_layer = d.n_layer, e->draft_n_ctx = d.n_ctx, e->draft_n_batch = d.n_batch;
+    e->draft_n_ubatch = d.n_ubatch, e->draft_n_seq_max = d.n_seq_max, e->draft_contexts = k;
+    e->draft_n_gpu_layers = d.n_gpu_layers, e->draft_compute_exact = d.compute_exact;
+    e->draft_all = d.all, e->draft_host = d.host, e->draft_device = d.device;
+    memcpy(e->draft_devices, d.devices, sizeof e->draft_devices);
+    return LGG_OK;
+}
+
+/* ---- a multimodal projector (mmproj.c) ---------------------------------- */
+
+/* Where and how clip runs it: master's mtmd on the first GPU unless --no-mmproj-offload (here: when anything
+ * is offloaded), with flash attention as -fa says (auto: on); b4747's clip.cpp on the CPU alone (its GPU
+ * backends are commented out) and without flash attention. */
+static lgg_status mmproj(const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
+    const bool master = e->target == LGG_ESTIMATE_MASTER;
+    const int32_t dev = master && !p->no_mmproj_offload && offloaded(e) ? 0 : LGG__HOST;
+    lgg__mmproj mp;
+    lgg_status st = lgg__mmproj_estimate(p->mmproj, dev == LGG__HOST ? BUF_ALIGN : DEV_ALIGN,
+                                         master && !p->no_flash_attn, &mp, err);
+    if (st) return named_fail(st, "the projector", err);
+    e->has_mmproj = true;
+    memcpy(e->mmproj_type, mp.type, sizeof e->mmproj_type);
+    e->mmproj_device = dev;
+    e->mmproj_n_layer = mp.n_layer, e->mmproj_n_embd = mp.n_embd, e->mmproj_image_size = mp.image_size;
+    e->mmproj_patch_size = mp.patch_size, e->mmproj_n_patches = mp.n_pos;
+    e->mmproj_weights = mp.weights, e->mmproj_compute = mp.compute;
+    return LGG_OK;
+}
+
 static lgg_status run(const lgg_file *const *files, size_t n_files, const facts *m, const lgg_estimate_params *p,
                       lgg_estimate *e, lgg_error *err) {
     memset(e, 0, sizeof *e);
@@ -1122,11 +1305,10 @@ static lgg_status run(const lgg_file *const *files, size_t n_files, const facts 
         place_layers(&pl, p, e);
         if (!(st = weights(files, n_files, m, &pl, e, err)) && !(st = adapters(files, n_files, m, &pl, p, e, err)) &&
             !(st = kv_cache(m, &pl, e, err))) {
-            /* llama_output_reserve: n_vocab floats per sequence */
-            if (!type_bytes(LGG_TYPE_F32, m->n_vocab, e->n_seq_max, 1, &e->host.output))
-                st = lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "the output buffer's size overflows");
-            else if (!(st = compute(m, &pl, e, err)))
-                st = finish(e, err);
+            if (!(st = output_buffer(m, e, err)) && !(st = compute(m, &pl, p->n_outputs_max, e, err)) &&
+                !(st = finish(e, err)) && p->draft_files)
+                st = draft(p, e, err);
+            if (st == LGG_OK && p->mmproj) st = mmproj(p, e, err);
         }
     }
     lgg__placement_free(&pl);
@@ -1169,14 +1351,25 @@ static lgg_status search_start(const lgg_file *const *files, size_t n_files, con
 }
 
 /* With several devices, each against its own budget (the params' device_free); with one, device_budget. */
+/* A place's total with the draft model's and the projector's there; false on overflow. */
+static bool place_total(const lgg_estimate *e, int32_t d, bool all_devices, uint64_t *t) {
+    const lgg_estimate_part *m = d == LGG__HOST ? &e->host : all_devices ? &e->device : &e->devices[d];
+    const lgg_estimate_part *x = d == LGG__HOST ? &e->draft_host : all_devices ? &e->draft_device : &e->draft_devices[d];
+    uint64_t proj = e->has_mmproj && e->mmproj_device == (all_devices ? 0 : d) ? e->mmproj_weights : 0;
+    return !(lgg__add_ovf(m->total, x->total, t) || lgg__add_ovf(*t, proj, t) ||
+             lgg__add_ovf(*t, proj ? e->mmproj_compute : 0, t));
+}
+
 static bool fits(const lgg_estimate *e, const lgg_estimate_params *p, uint64_t host_budget, uint64_t device_budget) {
-    if (e->host.total > host_budget) return false;
+    /* with a draft model and a projector, all together (a wrapped sum would be a false fit) */
+    uint64_t t;
+    if (!place_total(e, LGG__HOST, false, &t) || t > host_budget) return false;
     if (e->n_devices > 1) {
         for (uint32_t d = 0; d < e->n_devices; d++)
-            if (p->device_free[d] && e->devices[d].total > p->device_free[d]) return false;
+            if (p->device_free[d] && (!place_total(e, (int32_t)d, false, &t) || t > p->device_free[d])) return false;
         return true;
     }
-    return device_budget == 0 || e->device.total <= device_budget;
+    return device_budget == 0 || (place_total(e, 0, true, &t) && t <= device_budget);
 }
 
 lgg_status lgg_estimate_fit_ctx(const lgg_file *const *files, size_t n_files, const lgg_estimate_params *p,
@@ -1240,7 +1433,9 @@ lgg_status lgg_estimate_fit_gpu_layers(const lgg_file *const *files, size_t n_fi
     for (uint32_t n = m.n_layer + 1;; n--) {
         q.n_gpu_layers = n;
         if ((st = run(files, n_files, &m, &q, &e, err))) return st;
-        if (n == 0 || (e.n_devices > 1 ? fits(&e, &q, UINT64_MAX, 0) : e.device.total <= device_budget)) {
+        uint64_t t; /* one device: its total with the draft's and the projector's there */
+        if (n == 0 || (e.n_devices > 1 ? fits(&e, &q, UINT64_MAX, 0)
+                                       : place_total(&e, 0, true, &t) && t <= device_budget)) {
             *n_gpu_layers = n;
             return LGG_OK;
         }

@@ -62,10 +62,19 @@ lgg_status lgg__placement_init(lgg__placement *pl, const lgg_estimate_params *p,
     if (n > LGG_ESTIMATE_MAX_DEVICES)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "%u devices (llama.cpp splits over %d at most)", n,
                          LGG_ESTIMATE_MAX_DEVICES);
+    /* Row split puts each offloaded matrix in a backend's split buffer, whose per-device share is rounded to a
+     * row count the GPU's generation decides (get_row_rounding: CUDA's mmq_y by compute capability in
+     * b4747, SYCL's by GPU generation); at master 3f545becc only SYCL has that buffer (CUDA's went in
+     * 74976e1ae) and any other device makes llama_model_load fail ("does not support split buffers"). */
     if (p->split_mode == LGG_SPLIT_ROW)
-        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET,
-                         "row split (-sm row) is not estimated: how a matrix's rows are split is up to the "
-                         "backend's split buffer (CUDA, SYCL)");
+        return lgg__fail(err, LGG_ERR_UNSUPPORTED, LGG_NO_OFFSET, "%s",
+                         p->target == LGG_ESTIMATE_MASTER
+                             ? "row split (-sm row) is not estimated: llama.cpp master loads it on SYCL devices only "
+                               "(CUDA's split buffer was removed; other devices fail: \"does not support split "
+                               "buffers\"), whose rows are split in steps the GPU's generation sets"
+                             : "row split (-sm row) is not estimated: the CUDA and SYCL split buffers split each "
+                               "matrix's rows over the devices in steps each GPU's compute capability sets, which "
+                               "only the GPU backend knows");
     if (p->split_mode != LGG_SPLIT_LAYER && p->split_mode != LGG_SPLIT_NONE)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "split mode %u is none of LGG_SPLIT_*", p->split_mode);
     if (p->main_gpu >= n)

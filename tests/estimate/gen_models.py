@@ -94,6 +94,18 @@ PRESETS = {
         n_head=16, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True,
         vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
                    eos=151645, add_bos=False)),
+    # embedding and reranking models of the same shape (the rank head F16, as a converter leaves a small matrix)
+    'qwen3-embedding-0.6b': dict(
+        arch='qwen3', name='Qwen3-Embedding-0.6B-like', ftype=15, ctx=32768, n_embd=1024, n_layer=28, n_ff=3072,
+        n_head=16, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True, pooling=3,
+        vocab=dict(kind='bpe', pre='qwen2', n=151669, n_regular=151643, n_special=26, bos=151643,
+                   eos=151643, add_bos=False)),
+    'qwen3-reranker-0.6b': dict(
+        arch='qwen3', name='Qwen3-Reranker-0.6B-like', ftype=15, ctx=40960, n_embd=1024, n_layer=28, n_ff=3072,
+        n_head=16, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True, pooling=4,
+        cls_labels=['yes', 'no'], types={'output': 'F16'},
+        vocab=dict(kind='bpe', pre='qwen2', n=151669, n_regular=151643, n_special=26, bos=151643,
+                   eos=151645, add_bos=False)),
     'granite-2b': dict(
         arch='granite', name='Granite-3-2B-like', ftype=15, ctx=4096, n_embd=2048, n_layer=40, n_ff=8192,
         n_head=32, n_head_kv=8, rope_base=10000000.0, eps=1e-5, tied=True,
@@ -837,6 +849,8 @@ def tensor_list(p):
         T.append(('output.weight', [E, V]))
     if a == 'phi2':
         T.append(('output.bias', [V]))
+    if p.get('cls_labels'):  # a reranker's head: one row per label (Qwen3-Reranker: "yes", "no")
+        T.append(('cls.output.weight', [E, len(p['cls_labels'])]))
     if p.get('globals_first'):  # output, output_norm, token_embd, then the layers (llama.cpp's own test models)
         first = [t for t in T if not t[0].startswith('blk.')]
         T = sorted(first, key=lambda t: t[0]) + [t for t in T if t[0].startswith('blk.')]
@@ -1027,6 +1041,10 @@ def metadata(p):
         add(a + '.attention.sliding_window_pattern', U32, p['swa_pattern'])
     if 'par_res' in p:
         add(a + '.use_parallel_residual', BOOL, p['par_res'])
+    if 'pooling' in p:  # an embedding or reranking model's pooling (llama.cpp's enum: 3 last, 4 rank)
+        add(a + '.pooling_type', U32, p['pooling'])
+    if p.get('cls_labels'):
+        add(a + '.classifier.output_labels', ARR, (STR, p['cls_labels']))
     for k, v in p.get('scales', {}).items():
         add(a + '.' + k, F32, v)
     if 'head_dim' in p:

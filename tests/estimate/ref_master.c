@@ -14,6 +14,15 @@
  *
  *   ref_master MODEL [-c N] [-b N] [-ub N] [-np N] [-fa on|off|auto] [-ctk TYPE] [-ctv TYPE]
  *              [--no-mmap] [--no-repack] [--swa-full] [-kvu] [--allow-amx] [--lora FILE]... [--control-vector]
+ *              [--embedding] [--pooling none|mean|cls|last|rank] [--reranking]
+ *
+ * --embedding, --pooling and --reranking set llama_context_params' embeddings and pooling_type as
+ * common/arg.cpp does (--reranking: embeddings with rank pooling).
+ *
+ * --draft FILE loads a draft model after the context and makes its context as master's
+ * common_speculative_init_from_params makes it from common_base_params_to_speculative's settings: the
+ * target's parameters with F16 caches, n_ctx the target context's llama_n_ctx, n_outputs_max n_seq_max,
+ * one output per sequence, no embeddings.  Its buffers' kinds get a "draft_" prefix.
  *
  * --lora FILE loads the adapter after the context (as llama-cli does): its buffers are kind "lora" (the
  * "LoRA buffer size" lines).  --control-vector applies a zero control vector of the model's n_embd to every
@@ -36,6 +45,7 @@ static size_t last_size;
 static char line[4096];
 static size_t line_len;
 static int n_printed;
+static const char *kind_prefix = ""; /* "draft_" while the draft model loads and its context is made */
 
 size_t ggml_backend_buffer_get_size(ggml_backend_buffer_t buffer)
 {
@@ -144,7 +154,7 @@ static void on_line(void)
         char *end = at;
         while (end > name && end[-1] == ' ')
             end--;
-        printf("%s{\"kind\": \"%s\", \"name\": ", n_printed++ ? ",\n  " : "\n  ", SIZE_LINES[i].kind);
+        printf("%s{\"kind\": \"%s%s\", \"name\": ", n_printed++ ? ",\n  " : "\n  ", kind_prefix, SIZE_LINES[i].kind);
         json_str(name, (size_t)(end > name ? end - name : 0));
         printf(", \"bytes\": %zu}", last_size);
     }
@@ -184,6 +194,7 @@ static enum ggml_type cache_type(const char *s)
 
 static const char *loras[8];
 static int n_loras, cvec;
+static const char *draft;
 
 static int parse(int argc, char **argv, struct llama_model_params *mp, struct llama_context_params *cp)
 {
@@ -201,8 +212,24 @@ static int parse(int argc, char **argv, struct llama_model_params *mp, struct ll
             cp->kv_unified = true;
         else if (!strcmp(a, "--control-vector"))
             cvec = 1;
+        else if (!strcmp(a, "--embedding"))
+            cp->embeddings = true;
+        else if (!strcmp(a, "--reranking"))
+            cp->embeddings = true, cp->pooling_type = LLAMA_POOLING_TYPE_RANK;
+        else if (!strcmp(a, "--pooling") && v) {
+            static const char *const P[] = {"none", "mean", "cls", "last", "rank"};
+            int k = 0;
+            while (k < 5 && strcmp(v, P[k]))
+                k++;
+            if (k == 5)
+                return -1;
+            cp->pooling_type = (enum llama_pooling_type)k; /* LLAMA_POOLING_TYPE_NONE is 0, ... RANK 4 */
+            i++;
+        }
         else if (!strcmp(a, "--lora") && v && n_loras < 8)
             loras[n_loras++] = v, i++;
+        else if (!strcmp(a, "--draft") && v)
+            draft = v, i++;
         else if (!v)
             return -1;
         else if (!strcmp(a, "-c"))
@@ -226,6 +253,30 @@ static int parse(int argc, char **argv, struct llama_model_params *mp, struct ll
             return -1;
     }
     return 0;
+}
+
+/* The draft model and its context (see --draft above); 0 when both were made. */
+static int make_draft(struct llama_model_params mp, struct llama_context_params cp, struct llama_context *target)
+{
+    kind_prefix = "draft_";
+    int rc = 1;
+    struct llama_model *model = llama_model_load_from_file(draft, mp);
+    if (model) {
+        cp.type_k = cp.type_v = GGML_TYPE_F16;
+        cp.n_ctx = llama_n_ctx(target);
+        cp.n_outputs_max = cp.n_seq_max;
+        cp.n_outputs_max_per_seq = 1;
+        cp.embeddings = false;
+        cp.pooling_type = LLAMA_POOLING_TYPE_UNSPECIFIED;
+        struct llama_context *ctx = llama_init_from_model(model, cp);
+        if (ctx) {
+            rc = 0;
+            llama_free(ctx);
+        }
+        llama_model_free(model);
+    }
+    kind_prefix = "";
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -267,6 +318,8 @@ int main(int argc, char **argv)
                 in_cvec = 0;
                 free(zero);
             }
+            if (draft && make_draft(mp, cp, ctx) != 0)
+                status = 1;
             llama_free(ctx);
         }
         llama_model_free(model);

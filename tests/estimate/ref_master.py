@@ -61,7 +61,27 @@ EXTRA = {
     'qwen3next-small': [['-c', '8192', '-np', '4', '-fa', 'off']],
     'ernie4_5-moe-small': [['-c', '8192', '-fa', 'off', '-ub', '256']],
     'hunyuan-moe-small': [['-c', '8192', '-np', '2', '-fa', 'off']],
+    # embedding contexts: the output buffer's embeddings beside the logits, the pooling's tensors
+    'qwen3-0.6b': [['-c', '4096', '--embedding'], ['-c', '4096', '--embedding', '--pooling', 'mean'],
+                   ['-c', '4096', '--embedding', '--pooling', 'mean', '-np', '4'],
+                   ['-c', '2048', '-ub', '128', '--embedding', '--pooling', 'cls'],
+                   ['-c', '4096', '-fa', 'off', '--embedding', '--pooling', 'last'], ['-c', '4096', '--reranking'],
+                   ['-c', '4096', '--pooling', 'mean']],
+    'smollm2-135m': [['-c', '4096', '--embedding', '--pooling', 'mean', '-ub', '128']],
+    'qwen3-embedding-0.6b': [['-c', '4096', '--embedding'], ['-c', '8192', '--embedding', '-np', '4'],
+                             ['-c', '4096', '--embedding', '--pooling', 'none']],
+    'qwen3-reranker-0.6b': [['-c', '4096', '--reranking'], ['-c', '4096', '--embedding'],
+                            ['-c', '4096', '--reranking', '-np', '2', '--no-mmap']],
 }
+# a draft model beside the target (ref_master --draft): {target: {draft: [options, ...]}}; the case keeps the
+# draft's preset in "draft", its buffers' kinds are "draft_model", "draft_kv", ...
+DRAFT = {
+    'qwen3-0.6b': {'smollm2-135m': [['-c', '4096'], ['-c', '4096', '-np', '4'], ['-c', '1000', '-fa', 'off'],
+                                    ['-c', '2048', '-ub', '128', '--no-mmap']]},
+    'gemma2-2b': {'gemma3-1b': [['-c', '8192'], ['-c', '8192', '-np', '2', '--no-repack']]},
+}
+# presets whose cases are their EXTRA ones alone
+EXTRA_ONLY = ('qwen3-embedding-0.6b', 'qwen3-reranker-0.6b')
 
 
 def build(inc, lib, tmp):
@@ -102,6 +122,17 @@ def run_case(exe, model, options):
     return out['status'], bufs, log, effective(lines)
 
 
+def write_model(gen_models, tmp, preset):
+    """PRESET as a sparse file in tmp (once); its path."""
+    model = os.path.join(tmp, preset + '.gguf')
+    if not os.path.exists(model):
+        header, _, size = gen_models.build(gen_models.PRESETS[preset])
+        with open(model, 'wb') as f:
+            f.write(header)
+            f.truncate(size)
+    return model
+
+
 def parse_argv(argv, opt):
     """Fill opt's --NAME VALUE pairs from argv; the other words are presets (returned)."""
     presets = []
@@ -137,16 +168,19 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix='estimate-ref-') as tmp:
         exe = build(opt['--llama-inc'], opt['--llama-bin'], tmp)
         for preset in presets:
-            model = os.path.join(tmp, preset + '.gguf')
-            header, _, size = gen_models.build(gen_models.PRESETS[preset])
-            with open(model, 'wb') as f:
-                f.write(header)
-                f.truncate(size)
-            for options in (COMMON if preset in FIRST else WEIGHTS if preset in WEIGHTS_ONLY else SHORT) + \
-                    EXTRA.get(preset, []):
-                status, bufs, log, eff = run_case(exe, model, options)
-                case = dict(id=preset + '.' + '_'.join(o.lstrip('-') for o in options), preset=preset,
+            model = write_model(gen_models, tmp, preset)
+            base = COMMON if preset in FIRST else WEIGHTS if preset in WEIGHTS_ONLY else \
+                [] if preset in EXTRA_ONLY else SHORT
+            runs = [(options, None) for options in base + EXTRA.get(preset, [])]
+            runs += [(options, d) for d, opts in DRAFT.get(preset, {}).items() for options in opts]
+            for options, draft in runs:
+                extra = ['--draft', write_model(gen_models, tmp, draft)] if draft else []
+                status, bufs, log, eff = run_case(exe, model, options + extra)
+                case = dict(id=preset + ('+' + draft if draft else '') + '.' +
+                            '_'.join(o.lstrip('-') for o in options), preset=preset,
                             options=options, status=status, bytes=bufs, effective=eff, log=log)
+                if draft:
+                    case['draft'] = draft
                 cases.append(case)
                 sys.stderr.write('%s: %s %s\n' % (case['id'], status, json.dumps(bufs)))
             os.unlink(model)
@@ -161,9 +195,12 @@ def main(argv):
                command='ref_master MODEL OPTIONS (llama-cli spelling; defaults as llama-cli: -b 2048 -ub 512 '
                        '-np 1 -fa auto, mmap, repack)',
                fields={'bytes': 'KIND.BUFFER -> [bytes, ...] in the order llama.cpp printed them (model, kv, rs, '
-                                'output, compute; a SWA model has two kv buffers, the non-SWA cache first)',
+                                'output, compute; a SWA model has two kv buffers, the non-SWA cache first; with a draft '
+                                'model its buffers are draft_model, draft_kv, ...)',
+                       'draft': 'the preset of the draft model loaded beside the target (ref_master --draft), if any',
                        'status': '1 when llama.cpp refused the model or the settings',
-                       'effective': 'the settings llama_context printed (flash_attn: 1 when enabled)',
+                       'effective': 'the settings llama_context printed (flash_attn: 1 when enabled; with a '
+                                    'draft model, its context\'s, printed last)',
                        'log': "llama.cpp's lines about the KV caches and flash attention"},
                cases=cases)
     write_compact(opt['--out'], doc)
