@@ -1017,6 +1017,7 @@ extern const cv_hooks lgg__cv_hooks_codeshell;
 extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_grok;
+extern const cv_hooks lgg__cv_hooks_minimax01;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
 extern const cv_hooks lgg__cv_hooks_falcon_h1;
@@ -1368,6 +1369,10 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_norm blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_MINIMAX01 \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_q blk.#.attn_qkv " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output " \
+    "output_norm token_embd "
 #define KINDS_BAILINGMOE2 \
     "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
     "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
@@ -1736,6 +1741,10 @@ static const cv_family FAMILIES[] = {
     {"Dots1ForCausalLM", "dots1", DOTS1_META, NULL, KINDS_DOTS1, CV_V_BPE, CV_F_MASTER, "n_routed_experts", NULL},
     /* MiniMax-M2: Mixtral's experts (w1, w2, w3), q/k norms over all heads, the router's score correction */
     {"MiniMaxM2ForCausalLM", "minimax-m2", MINIMAXM2_META, NULL, KINDS_MINIMAXM2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* MiniMax-Text-01 and -M1: lightning-attention blocks (qkv_proj, output_gate, out_proj, norm) and softmax ones,
+       Mixtral's experts; suppressed zero embeddings, the residual scale and the template (families/minimax.c) */
+    {"MiniMaxText01ForCausalLM|MiniMaxM1ForCausalLM", "minimax-01", QWEN3_META, NULL, KINDS_MINIMAX01, CV_V_BPE, CV_F_MASTER,
+     "num_local_experts", &lgg__cv_hooks_minimax01},
     /* Ling 2.0: the fused qkv kept, q/k norms, experts stacked down, gate, up, the router's expert_bias, MTP
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
@@ -2012,8 +2021,7 @@ static const struct {
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
-    {"MiniMaxM1ForCausalLM|MiniMaxM3SparseForCausalLM|"
-     "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
+    {"MiniMaxM3SparseForCausalLM|MiniMaxM3SparseForConditionalGeneration", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},

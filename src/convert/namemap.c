@@ -400,6 +400,9 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.mlp.moe_statics.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
     /* first needed by minimax-m2 (MiniMax-M2) */
     {"model.layers.#.block_sparse_moe.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
+    /* first needed by minimax-01 (MiniMax-Text-01's lightning attention: its norm and output gate) */
+    {"model.layers.#.self_attn.norm", "blk.#.attn_norm_2", 0},
+    {"model.layers.#.self_attn.output_gate", "blk.#.attn_gate", 0},
     /* first needed by bailingmoe2 (Ling 2.0) */
     {"model.word_embeddings", "token_embd", 0},
     {"model.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},
