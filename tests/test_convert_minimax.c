@@ -202,4 +202,97 @@ TEST(convert_minimax01) {
     CHECK(rename(moved, path) == 0);
 }
 
+/* MiniMax-M3 (minimax-m3): MiniMaxAI/MiniMax-M3's text_config fields on 3 blocks (the first dense with full
+ * attention; the others MoE of 4 experts of 32, a shared expert of 32, the router's F32 score correction, and the
+ * sparse attention's indexer: index_q_proj, index_k_proj and their norms), per-head q/k norms, Gemma-style norms,
+ * rotary_dim 8 of head_dim 16; as MiniMaxM3SparseForCausalLM, and as the text of
+ * MiniMaxM3SparseForConditionalGeneration (its layout: language_model.*, vision tower, projector and patch merger
+ * tensors, which master leaves out; two dense blocks there). */
+static size_t minimaxm3_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, hd = 16, E = 4, FF = 32, DFF = 64, ID = 16, IH = 2;
+    const char *pre = m->prefix ? "language_model." : "";
+    unsigned dense = m->prefix ? 2 : 1;
+    size_t n = 0;
+    ADD(m->V, H, "%smodel.embed_tokens.weight", pre);
+    ADD(m->V, H, "%slm_head.weight", pre);
+    ADD(H, 0, "%smodel.norm.weight", pre);
+    for (unsigned b = 0; b < m->L; b++) {
+        ADD(H, 0, "%smodel.layers.%u.input_layernorm.weight", pre, b);
+        ADD(H, 0, "%smodel.layers.%u.post_attention_layernorm.weight", pre, b);
+        ADD(m->nh * hd, H, "%smodel.layers.%u.self_attn.q_proj.weight", pre, b);
+        ADD(m->nkv * hd, H, "%smodel.layers.%u.self_attn.k_proj.weight", pre, b);
+        ADD(m->nkv * hd, H, "%smodel.layers.%u.self_attn.v_proj.weight", pre, b);
+        ADD(H, m->nh * hd, "%smodel.layers.%u.self_attn.o_proj.weight", pre, b);
+        ADD(hd, 0, "%smodel.layers.%u.self_attn.q_norm.weight", pre, b);
+        ADD(hd, 0, "%smodel.layers.%u.self_attn.k_norm.weight", pre, b);
+        if (b < dense) {
+            ADD(DFF, H, "%smodel.layers.%u.mlp.gate_proj.weight", pre, b);
+            ADD(DFF, H, "%smodel.layers.%u.mlp.up_proj.weight", pre, b);
+            ADD(H, DFF, "%smodel.layers.%u.mlp.down_proj.weight", pre, b);
+            continue;
+        }
+        ADD(IH * ID, H, "%smodel.layers.%u.self_attn.index_q_proj.weight", pre, b);
+        ADD(ID, H, "%smodel.layers.%u.self_attn.index_k_proj.weight", pre, b);
+        ADD(ID, 0, "%smodel.layers.%u.self_attn.index_q_norm.weight", pre, b);
+        ADD(ID, 0, "%smodel.layers.%u.self_attn.index_k_norm.weight", pre, b);
+        ADD(E, H, "%smodel.layers.%u.block_sparse_moe.gate.weight", pre, b);
+        t[n - 1].dtype = "F32";
+        ADD(E, 0, "%smodel.layers.%u.block_sparse_moe.e_score_correction_bias", pre, b);
+        t[n - 1].dtype = "F32";
+        ADD(FF, H, "%smodel.layers.%u.block_sparse_moe.shared_experts.gate_proj.weight", pre, b);
+        ADD(FF, H, "%smodel.layers.%u.block_sparse_moe.shared_experts.up_proj.weight", pre, b);
+        ADD(H, FF, "%smodel.layers.%u.block_sparse_moe.shared_experts.down_proj.weight", pre, b);
+        char fmt[96];
+        snprintf(fmt, sizeof fmt, "%smodel.layers.%%llu.block_sparse_moe.experts.%%llu.%%s.weight", pre);
+        n += cv_fcase_experts(t + n, fmt, b, E, FF, H, W, 1);
+    }
+    if (m->prefix) {
+        ADD(32, 32, "vision_tower.vision_model.encoder.layers.0.self_attn.q_proj.weight");
+        ADD(32, 0, "vision_tower.vision_model.pre_layrnorm.weight");
+        ADD(64, 32, "multi_modal_projector.linear_1.weight");
+        ADD(32, 64, "multi_modal_projector.linear_2.weight");
+        ADD(64, 128, "patch_merge_mlp.linear_1.weight");
+        ADD(32, 64, "patch_merge_mlp.linear_2.weight");
+    }
+    return cv_case_sort(t, n);
+}
+
+#define MINIMAXM3_TEXT(FREQ)                                                                                              \
+    "\"architectures\":[\"MiniMaxM3SparseForCausalLM\"],\"attention_dropout\":0.0,\"dense_intermediate_size\":64,\"hea" \
+    "d_dim\":16,\"hidden_act\":\"swigluoai\",\"hidden_size\":32,\"intermediate_size\":32,\"max_position_embeddings\":10485" \
+    "76,\"model_type\":\"minimax_m3\",\"moe_layer_freq\":" FREQ ",\"n_shared_experts\":1,\"num_attention_heads\":4,\"num_" \
+    "experts_per_tok\":2,\"num_hidden_layers\":3,\"num_key_value_heads\":2,\"num_local_experts\":4,\"partial_rotary_fact" \
+    "or\":0.5,\"qk_norm_type\":\"per_head\",\"rms_norm_eps\":1e-06,\"rope_theta\":5000000,\"rotary_dim\":8,\"routed_scal" \
+    "ing_factor\":2.0,\"router_aux_loss_coef\":0.001,\"scoring_func\":\"sigmoid\",\"shared_intermediate_size\":32,\"spars" \
+    "e_attention_config\":{\"sparse_attention_freq\":" FREQ ",\"sparse_block_size\":128,\"sparse_disable_index_value\":" \
+    FREQ ",\"sparse_index_dim\":16,\"sparse_init_block\":0,\"sparse_local_block\":1,\"sparse_num_index_heads\":2,\"spar" \
+    "se_score_type\":\"max\",\"sparse_topk_blocks\":16,\"use_sparse_attention\":true},\"swiglu_alpha\":1.702,\"swiglu_l" \
+    "imit\":7.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"use_gemma_norm\":true,\"use_qk_norm\":true," \
+    "\"use_routing_bias\":true,\"vocab_size\":151936"
+
+static const cv_fcase CASES_M3[] = {
+    {"MiniMax-M3-Tiny", "{" MINIMAXM3_TEXT("[0,1,1]") ",\"transformers_version\":\"4.57.1\"}", "", "", minimaxm3_shapes, 0, 32,
+     3, 4, 2, 151936, LGG_TYPE_BF16,
+     {"4446476fa7ea8a51595feaab82dfd52c71cfdd6a152e3be09605bb7ab7e9672f", "1b929859df767e76f1a3845d3c79811e2b578ceee9b576c48d6aee616c025293", "c6dfa2825a473589623703a57e2e91647a61f71fb3a5d962efb94c6d9ea94de2", "f8bf7dd19efb560562a24a20bb7cd63559e23510ca93b38899e66c900719e6fe", "c6dfa2825a473589623703a57e2e91647a61f71fb3a5d962efb94c6d9ea94de2"}},
+    {"MiniMax-M3-VL-Tiny",
+     "{\"architectures\":[\"MiniMaxM3SparseForConditionalGeneration\"],\"image_token_index\":200025,\"img_token_compres"
+     "sion_config\":{\"spatial_merge_size\":2,\"temporal_patch_size\":2},\"model_type\":\"minimax_m3_vl\",\"projector_hi"
+     "dden_size\":64,\"text_config\":{" MINIMAXM3_TEXT("[0,0,1]") "},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"
+     "t16\",\"transformers_version\":\"4.57.1\",\"video_token_index\":200026,\"vision_config\":{\"hidden_size\":32,\"imag"
+     "e_size\":28,\"intermediate_size\":64,\"layer_norm_eps\":1e-05,\"model_type\":\"clip_vision_model\",\"num_attentio"
+     "n_heads\":2,\"num_hidden_layers\":1,\"patch_size\":14}}",
+     "", "", minimaxm3_shapes, 1, 32, 3, 4, 2, 151936, LGG_TYPE_BF16,
+     {"0610f3776e9690d1d6abb6a6978b3bdda779accfac318c9d664b91da15d724a9", "ca2b540b47f5e7320c8e0a7fc3e9b6bdcdaf9facf242edcf6dd9ed130844ed82", "581cc3b33fff7b7f153132fddfb4c0391d54034c69f34c4a0ebd8a831fdf6738", "1a0f5d99eb6775b6f1ff0d78a72f761d7e56360f763ffb3b32808fd66ff5f847", "581cc3b33fff7b7f153132fddfb4c0391d54034c69f34c4a0ebd8a831fdf6738"}},
+};
+
+TEST(convert_minimax_m3) {
+    const char *dir = cv_fcase_qwen3_run(CASES_M3, sizeof CASES_M3 / sizeof CASES_M3[0], FILES, "MiniMaxM3SparseForCausalLM");
+    if (!dir) return; /* skipped, or failed */
+    cv_case_supported("MiniMaxM3SparseForConditionalGeneration");
+    const char *cfg = CASES_M3[0].config;
+    cv_case_refused(dir, cfg, "\"sparse_topk_blocks\":16,", "'sparse_attention_config/sparse_topk_blocks'");
+    cv_case_refused(dir, cfg, "\"n_shared_experts\":1,", "'n_shared_experts'");
+    cv_case_refused_edit(dir, cfg, "\"moe_layer_freq\":[0,1,1]", "\"moe_layer_freq\":1", "'moe_layer_freq' is not a list");
+}
+
 #endif

@@ -265,6 +265,25 @@ static const cv_mkey MINIMAXM2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* MiniMax-M3 (master's MiniMaxM3Model over its MiniMaxM2Model): M2's keys, then its shared experts, routed
+ * scale and norm, the indexer's (from sparse_attention_config) and the leading dense blocks (families/minimax.c's
+ * lgg.* keys). */
+static const cv_mkey MINIMAXM3_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_dim", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_weights_norm", "lgg.true", CV_M_BOOL, CV_M_REQUIRED},
+    {"attention.indexer.head_count", "lgg.index_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.key_length", "lgg.index_dim", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.top_k", "lgg.index_top_k", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.block_size", "lgg.index_block", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.local_blocks", "lgg.index_local", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "lgg.dense_blocks", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Ling 2.0 (master's BailingMoeV2Model): master's base parameters (the
  * next-token-prediction blocks in block_count), then its own in master's
  * order (the rope dimension and shared width from families/bailingmoe.c). */
@@ -1018,6 +1037,7 @@ extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_grok;
 extern const cv_hooks lgg__cv_hooks_minimax01;
+extern const cv_hooks lgg__cv_hooks_minimaxm3;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
 extern const cv_hooks lgg__cv_hooks_falcon_h1;
@@ -1372,6 +1392,12 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
 #define KINDS_MINIMAX01 \
     "blk.#.attn_gate blk.#.attn_k blk.#.attn_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_q blk.#.attn_qkv " \
     "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output " \
+    "output_norm token_embd "
+#define KINDS_MINIMAXM3 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.indexer.k_norm blk.#.indexer.k_proj blk.#.indexer.q_norm blk.#.indexer.q_proj output " \
     "output_norm token_embd "
 #define KINDS_BAILINGMOE2 \
     "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
@@ -1745,6 +1771,10 @@ static const cv_family FAMILIES[] = {
        Mixtral's experts; suppressed zero embeddings, the residual scale and the template (families/minimax.c) */
     {"MiniMaxText01ForCausalLM|MiniMaxM1ForCausalLM", "minimax-01", QWEN3_META, NULL, KINDS_MINIMAX01, CV_V_BPE, CV_F_MASTER,
      "num_local_experts", &lgg__cv_hooks_minimax01},
+    /* MiniMax-M3 (and its ...ForConditionalGeneration's text): M2's names, dense blocks, shared experts, the sparse
+       attention's indexer; Gemma-style norms (families/minimax.c) */
+    {"MiniMaxM3SparseForCausalLM|MiniMaxM3SparseForConditionalGeneration", "minimax-m3", MINIMAXM3_META, NULL,
+     KINDS_MINIMAXM3, CV_V_BPE, CV_F_MASTER, "num_local_experts", &lgg__cv_hooks_minimaxm3},
     /* Ling 2.0: the fused qkv kept, q/k norms, experts stacked down, gate, up, the router's expert_bias, MTP
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
@@ -2021,7 +2051,6 @@ static const struct {
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
-    {"MiniMaxM3SparseForCausalLM|MiniMaxM3SparseForConditionalGeneration", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},

@@ -260,3 +260,53 @@ static lgg_status minimax01_vocab(lgg_convert *c, json_t *tc, const lgg_convert_
 }
 
 const cv_hooks lgg__cv_hooks_minimax01 = {minimax01_init, NULL, NULL, minimax01_meta, minimax01_vocab, NULL};
+
+/* ---- MiniMax-M3 (master's MiniMaxM3Model over its MiniMaxM2Model, minimax-m3): the text of
+ * MiniMaxM3SparseForConditionalGeneration too (text_config over the top level, the vision tower's tensors
+ * out).  Its keys after M2's: the shared experts' count, the routed scale, expert_weights_norm true, the
+ * indexer's from sparse_attention_config, the dense blocks before the first MoE one (moe_layer_freq's leading
+ * zeros); Gemma-style norms (1 added to every tensor whose name ends in "norm.weight") and every indexer
+ * tensor F32 (master's tensor_force_quant). */
+
+/* config.json's `key` copied to lgg.NAME (key '/'-separated: one level into an object), required. */
+static lgg_status flatten(lgg_convert *c, const char *key, const char *name, lgg_error *err) {
+    const char *slash = strchr(key, '/');
+    const json_t *v = c->config;
+    if (slash) v = json_object_get(v, "sparse_attention_config");
+    v = json_is_object(v) ? json_object_get(v, slash ? slash + 1 : key) : NULL;
+    if (!v) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing", c->dir, key);
+    return json_object_set(c->config, name, (json_t *)v) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}
+
+/* moe_layer_freq's leading entries equal to 0 (Python's 0 == v: 0, 0.0 and false), as lgg.dense_blocks. */
+static lgg_status leading_dense(lgg_convert *c, lgg_error *err) {
+    const json_t *f = json_object_get(c->config, "moe_layer_freq"), *v;
+    if (!json_is_array(f))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'moe_layer_freq' is %s", c->dir, f ? "not a list" : "missing");
+    size_t n = 0;
+    json_array_foreach(f, n, v) if (!(json_is_false(v) || (json_is_number(v) && json_number_value(v) == 0))) break;
+    return json_object_set_new(c->config, "lgg.dense_blocks", json_integer((json_int_t)n)) ||
+                   json_object_set_new(c->config, "lgg.true", json_true())
+               ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory")
+               : LGG_OK;
+}
+
+static lgg_status minimaxm3_init(lgg_convert *c, lgg_error *err) {
+    static const char *const SAC[5][2] = {{"sparse_attention_config/sparse_num_index_heads", "lgg.index_heads"},
+                                          {"sparse_attention_config/sparse_index_dim", "lgg.index_dim"},
+                                          {"sparse_attention_config/sparse_topk_blocks", "lgg.index_top_k"},
+                                          {"sparse_attention_config/sparse_block_size", "lgg.index_block"},
+                                          {"sparse_attention_config/sparse_local_block", "lgg.index_local"}};
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    for (int k = 0; k < 5 && !st; k++) st = flatten(c, SAC[k][0], SAC[k][1], err);
+    return st ? st : leading_dense(c, err);
+}
+
+static lgg_status minimaxm3_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    (void)c, (void)err;
+    if (lgg__cv_ends_with(t->src_name, "norm.weight")) t->xform |= CV_X_ADD1;
+    if (strstr(t->name, ".indexer.")) t->type = LGG_TYPE_F32;
+    return LGG_OK;
+}
+
+const cv_hooks lgg__cv_hooks_minimaxm3 = {minimaxm3_init, lgg__cv_master_text_name, minimaxm3_tensor, NULL, NULL, NULL};
