@@ -1038,6 +1038,7 @@ extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_grok;
 extern const cv_hooks lgg__cv_hooks_minimax01;
 extern const cv_hooks lgg__cv_hooks_minimaxm3;
+extern const cv_hooks lgg__cv_hooks_mimo2;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
 extern const cv_hooks lgg__cv_hooks_falcon_h1;
@@ -1138,6 +1139,16 @@ static const cv_tmap GPTOSS_TENSORS[] = {
 };
 
 /* Qwen3-VL-MoE's stacked experts (families/qwen3vl.c names gate_up_proj's gate part gate_proj). */
+/* MiMo V2: its experts stacked gate, up, down (master's loop), its attention sinks (named with ".weight" by
+ * families/mimo.c). */
+static const cv_tmap MIMO2_TENSORS[] = {
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {"model.layers.#.self_attn.attention_sink_bias", "blk.#.attn_sinks", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap QWEN3VLMOE_TENSORS[] = {
     {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
@@ -1399,6 +1410,12 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
     "blk.#.ffn_up_shexp blk.#.indexer.k_norm blk.#.indexer.k_proj blk.#.indexer.q_norm blk.#.indexer.q_proj output " \
     "output_norm token_embd "
+#define KINDS_MIMO2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_qkv blk.#.attn_sinks blk.#.attn_v " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.layer_output_norm blk.#.nextn.eh_proj " \
+    "blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
+    "blk.#.nextn.shared_head_norm output output_norm token_embd "
 #define KINDS_BAILINGMOE2 \
     "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
     "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
@@ -1775,6 +1792,10 @@ static const cv_family FAMILIES[] = {
        attention's indexer; Gemma-style norms (families/minimax.c) */
     {"MiniMaxM3SparseForCausalLM|MiniMaxM3SparseForConditionalGeneration", "minimax-m3", MINIMAXM3_META, NULL,
      KINDS_MINIMAXM3, CV_V_BPE, CV_F_MASTER, "num_local_experts", &lgg__cv_hooks_minimaxm3},
+    /* MiMo-V2-Flash and MiMo-V2.5's text: full and sliding-window attention, sinks, routed experts, three MTP
+       blocks; master's base keys, then its own (families/mimo.c) */
+    {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", "mimo2", QWEN3_META, MIMO2_TENSORS, KINDS_MIMO2, CV_V_BPE,
+     CV_F_MASTER | CV_F_QWEN_MTP, "n_routed_experts", &lgg__cv_hooks_mimo2},
     /* Ling 2.0: the fused qkv kept, q/k norms, experts stacked down, gate, up, the router's expert_bias, MTP
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
@@ -2049,7 +2070,6 @@ static const struct {
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
