@@ -1109,6 +1109,7 @@ extern const cv_hooks lgg__cv_hooks_bailingmoe;
 extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
+extern const cv_hooks lgg__cv_hooks_exaone45;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_llada;
 extern const cv_hooks lgg__cv_hooks_dream;
@@ -1213,24 +1214,35 @@ static const cv_tmap ERNIEMOE_TENSORS[] = {
     {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
     {NULL, NULL, 0},
 };
-/* EXAONE MoE's MTP block: its layer's tensors as block N of mtp.layers.N, the
- * shared ones as mtp.*; families/exaone.c moves both past the main blocks. */
+/* The MTP block of EXAONE MoE and EXAONE 4.5: its layer's attention and MLP as block N of mtp.layers.N, the
+ * shared tensors as mtp.*; families/exaone.c moves both past the main blocks. */
+#define EXAONE_MTP_ROWS \
+    {"mtp.layers.#.self_attn.q_proj", "blk.#.attn_q", 0}, \
+    {"mtp.layers.#.self_attn.k_proj", "blk.#.attn_k", 0}, \
+    {"mtp.layers.#.self_attn.v_proj", "blk.#.attn_v", 0}, \
+    {"mtp.layers.#.self_attn.o_proj", "blk.#.attn_output", 0}, \
+    {"mtp.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0}, \
+    {"mtp.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0}, \
+    {"mtp.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0}, \
+    {"mtp.layers.#.mlp.up_proj", "blk.#.ffn_up", 0}, \
+    {"mtp.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}, \
+    {"mtp.fc", "mtp.eh_proj", 0}, \
+    {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0}, \
+    {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0}, \
+    {"mtp.norm", "mtp.shared_head_norm", 0}
+/* EXAONE MoE's: pre-norm blocks. */
 static const cv_tmap EXAONEMOE_TENSORS[] = {
     {"mtp.layers.#.input_layernorm", "blk.#.attn_norm", 0},
     {"mtp.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"mtp.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"mtp.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"mtp.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"mtp.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"mtp.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
-    {"mtp.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
-    {"mtp.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
-    {"mtp.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
-    {"mtp.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {"mtp.fc", "mtp.eh_proj", 0},
-    {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0},
-    {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0},
-    {"mtp.norm", "mtp.shared_head_norm", 0},
+    EXAONE_MTP_ROWS,
+    {NULL, NULL, 0},
+};
+/* EXAONE 4.5's text: EXAONE 4's post-norm names, in its MTP block too. */
+static const cv_tmap EXAONE45_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"mtp.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"mtp.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
+    EXAONE_MTP_ROWS,
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -1805,6 +1817,9 @@ static const cv_family FAMILIES[] = {
      "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
     /* EXAONE MoE: EXAONE 4's keys and rope factors, pre-norm blocks with DeepSeek-style experts, the mtp.*
        block renamed after the main ones (families/exaone.c) */
+    /* EXAONE 4.5's text: EXAONE 4 with its text_config, vision tower out, one MTP block (families/exaone.c) */
+    {"Exaone4_5_ForConditionalGeneration", "exaone4", EXAONE4_META, EXAONE45_TENSORS, KINDS_EXAONE4, CV_V_BPE, CV_F_MASTER,
+     NULL, &lgg__cv_hooks_exaone45},
     {"ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", "exaone-moe", EXAONE4_META, EXAONEMOE_TENSORS, KINDS_EXAONEMOE, CV_V_BPE,
      CV_F_MASTER, "num_experts", &lgg__cv_hooks_exaonemoe},
     /* Mistral 3 / Ministral 3: master's LlamaModel (SmolLM3's keys) as mistral3, the multimodal checkpoint's
@@ -2052,7 +2067,6 @@ static const struct {
      "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
-    {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
