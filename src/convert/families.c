@@ -1111,6 +1111,7 @@ extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
 extern const cv_hooks lgg__cv_hooks_exaone45;
 extern const cv_hooks lgg__cv_hooks_step_vl;
+extern const cv_hooks lgg__cv_hooks_step35;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_llada;
 extern const cv_hooks lgg__cv_hooks_dream;
@@ -1429,6 +1430,12 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.layer_output_norm blk.#.nextn.eh_proj " \
     "blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
     "blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_STEP35 \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm " \
+    "blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
 #define KINDS_BAILINGMOE2 \
     "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
     "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
@@ -1761,6 +1768,10 @@ static const cv_family FAMILIES[] = {
     /* Qwen3 and Qwen3-MoE: Qwen2's and Qwen2-MoE's names with q_norm/k_norm; a Qwen3 reranker refused
        (families/qwen3.c) */
     {"Qwen3ForCausalLM|Qwen3Model", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    /* Step 3.5 and Step 3.7's text: full and sliding blocks, head-wise gates, stacked experts, MTP blocks past the
+       main ones (families/step3.c) */
+    {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration", "step35", QWEN3_META, NULL, KINDS_STEP35, CV_V_BPE, CV_F_MASTER,
+     NULL, &lgg__cv_hooks_step35},
     /* Step3-VL's text: master's Qwen3Model over its text_config, the vision tower out (families/qwen3.c) */
     {"StepVLForConditionalGeneration", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_step_vl},
@@ -2098,7 +2109,6 @@ static const struct {
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
-    {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration", MASTER_HAS("step3")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},

@@ -411,6 +411,16 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.block_sparse_moe.shared_experts.gate_proj", "blk.#.ffn_gate_shexp", 0},
     {"model.layers.#.block_sparse_moe.shared_experts.up_proj", "blk.#.ffn_up_shexp", 0},
     {"model.layers.#.block_sparse_moe.shared_experts.down_proj", "blk.#.ffn_down_shexp", 0},
+    /* first needed by step35 (Step 3.5: head-wise gate, router and its bias, stacked experts, shared expert) */
+    {"model.layers.#.self_attn.g_proj", "blk.#.attn_gate", 0},
+    {"model.layers.#.moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.moe.router_bias", "blk.#.exp_probs_b", 0},
+    {"model.layers.#.moe.gate_proj", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.moe.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.moe.down_proj", "blk.#.ffn_down_exps", 0},
+    {"model.layers.#.share_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.share_expert.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.share_expert.down_proj", "blk.#.ffn_down_shexp", 0},
     /* first needed by bailingmoe2 (Ling 2.0) */
     {"model.word_embeddings", "token_embd", 0},
     {"model.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},
