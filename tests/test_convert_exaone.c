@@ -192,4 +192,75 @@ TEST(convert_exaone_moe) {
     cv_case_refused(dir, EXAONEMOE_CASES[0].config, "\"num_nextn_predict_layers\":1,", "mtp.");
 }
 
+/* EXAONE 4.5's text (Exaone4_5_ForConditionalGeneration), master's only: LGAI-EXAONE/EXAONE-4.5-33B's layout
+ * (model.language_model.*, the Qwen2-VL-style vision tower under model.visual.*, which master leaves out, and one
+ * next-token-prediction layer under mtp.*: a post-norm block as mtp.layers.0 with its fc and norms), the text
+ * model's fields under text_config (transformers 5's rope_parameters, llama 3's). The second case sets
+ * num_nextn_predict_layers to 0 over the same tensors: master drops the mtp.* ones. */
+static size_t exaone45_block(tspec *t, const cv_fcase *m, const char *blk, unsigned b) {
+    uint64_t H = m->H, hd = 16, FF = 96;
+    size_t n = 0;
+    ADD(H, 0, "%s%u.post_attention_layernorm.weight", blk, b);
+    ADD(H, 0, "%s%u.post_feedforward_layernorm.weight", blk, b);
+    ADD(m->nh * hd, H, "%s%u.self_attn.q_proj.weight", blk, b);
+    ADD(m->nkv * hd, H, "%s%u.self_attn.k_proj.weight", blk, b);
+    ADD(m->nkv * hd, H, "%s%u.self_attn.v_proj.weight", blk, b);
+    ADD(H, m->nh * hd, "%s%u.self_attn.o_proj.weight", blk, b);
+    ADD(hd, 0, "%s%u.self_attn.q_norm.weight", blk, b);
+    ADD(hd, 0, "%s%u.self_attn.k_norm.weight", blk, b);
+    ADD(FF, H, "%s%u.mlp.gate_proj.weight", blk, b);
+    ADD(FF, H, "%s%u.mlp.up_proj.weight", blk, b);
+    ADD(H, FF, "%s%u.mlp.down_proj.weight", blk, b);
+    return n;
+}
+
+static size_t exaone45_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H;
+    size_t n = 0;
+    ADD(m->V, H, "model.language_model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.language_model.norm.weight");
+    for (unsigned b = 0; b < m->L; b++) n += exaone45_block(t + n, m, "model.language_model.layers.", b);
+    n += exaone45_block(t + n, m, "mtp.layers.", 0);
+    ADD(H, 2 * H, "mtp.fc.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_embedding.weight");
+    ADD(H, 0, "mtp.pre_fc_norm_hidden.weight");
+    ADD(H, 0, "mtp.norm.weight");
+    ADD(96, 32, "model.visual.blocks.0.attn.qkv.weight");
+    ADD(32, 0, "model.visual.blocks.0.norm1.weight");
+    ADD(32, 128, "model.visual.merger.mlp.0.weight");
+    ADD(32, 0, "model.visual.merger.ln_q.weight");
+    return cv_case_sort(t, n);
+}
+
+#define EXAONE45_CONFIG(NEXTN)                                                                                            \
+    "{\"architectures\":[\"Exaone4_5_ForConditionalGeneration\"],\"image_token_id\":67,\"model_type\":\"exaone4_5\",\"te" \
+    "xt_config\":{\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"head_dim\":16,\"hidden_act" \
+    "\":\"silu\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":96,\"layer_types\":[\"sliding_atte" \
+    "ntion\",\"sliding_attention\",\"sliding_attention\",\"full_attention\"],\"max_position_embeddings\":262144,\"model_t" \
+    "ype\":\"exaone4\",\"mtp_share_layers\":false,\"num_attention_heads\":4,\"num_hidden_layers\":4,\"num_key_value_head" \
+    "s\":2,\"num_nextn_predict_layers\":" NEXTN ",\"pad_token_id\":0,\"rms_norm_eps\":1e-05,\"rope_parameters\":{\"facto" \
+    "r\":16.0,\"high_freq_factor\":4.0,\"low_freq_factor\":1.0,\"original_max_position_embeddings\":8192,\"rope_theta\"" \
+    ":1000000,\"rope_type\":\"llama3\"},\"sliding_window\":4096,\"sliding_window_pattern\":\"LLLG\",\"tie_word_embeddin" \
+    "gs\":false,\"use_cache\":true,\"vocab_size\":151936},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"tr" \
+    "ansformers_version\":\"5.0.0\",\"video_token_id\":68,\"vision_config\":{\"depth\":1,\"hidden_size\":32,\"model_type" \
+    "\":\"exaone4_5_vision\",\"num_heads\":2,\"out_hidden_size\":32,\"patch_size\":14,\"spatial_merge_size\":2,\"tempo" \
+    "ral_patch_size\":2},\"vision_end_token_id\":74,\"vision_start_token_id\":73}"
+
+static const cv_fcase EXAONE45_CASES[] = {
+    {"EXAONE-4.5-Tiny-33B", EXAONE45_CONFIG("1"), "", "", exaone45_shapes, 1, 32, 4, 4, 2, 151936, LGG_TYPE_BF16,
+     {"9fad83a6f2bc5a686f33fc3cfbd9707b78a97b41d14b9c48bcac891f387490d2", "4f63583b39fcd29518e6bf62c18a02fbeb3743deb762b03d0ba114cd18da9b5a", "033a6db5bc230643ea73c4257f7c158fbf17c1f7d25e52e34a0d089ab9c34132", "4871fb61f119a420fd2cdc9f9908b0e25320a6e7329d2fc1836e6c92f282aa18", "033a6db5bc230643ea73c4257f7c158fbf17c1f7d25e52e34a0d089ab9c34132"}},
+    {"EXAONE-4.5-Tiny-NoMTP", EXAONE45_CONFIG("0"), "", "", exaone45_shapes, 1, 32, 4, 4, 2, 151936, LGG_TYPE_BF16,
+     {"d7e3d98da5bf9cbc2bee29adf4b0a8aa8197eecef8af2b58a1eb1427840ae5c2", "329250674b76fc63214311ff2f9c3e3177808a5b0b198a59a1ab6429a8cf5d5e", "24a519e95ba5b8002e825b1f1166d09d3e0fefbbffba531f52e22ded915f7469", "bc558489f1da02ab30d935f6d4c9d4a90171a517a010fd7f2573eb9b903d16da", "24a519e95ba5b8002e825b1f1166d09d3e0fefbbffba531f52e22ded915f7469"}},
+};
+
+TEST(convert_exaone45) {
+    const char *dir = cv_fcase_qwen3_run(EXAONE45_CASES, sizeof EXAONE45_CASES / sizeof EXAONE45_CASES[0], EXAONE4_FILES,
+                                         "Exaone4_5_ForConditionalGeneration");
+    if (!dir) return; /* skipped, or failed */
+    const char *cfg = EXAONE45_CASES[0].config;
+    cv_case_refused_edit(dir, cfg, "\"num_nextn_predict_layers\":1", "\"num_nextn_predict_layers\":2", "next-token-prediction layers");
+    cv_case_refused(dir, cfg, ",\"vocab_size\":151936", "'vocab_size'");
+}
+
 #endif

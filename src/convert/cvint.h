@@ -351,6 +351,10 @@ lgg_status lgg__cv_llama_hf_vocab_as(struct lgg_convert *c, json_t *tc, const cv
  * chat_template.jinja or .json): a string, or a list of named ones (the
  * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
 lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* chattemplate.c: NAME read as Python reads text: UTF-8 (anything else fails, as master does) with universal
+ * newlines ("\r\n" and "\r" become "\n"), no larger than a JSON file other than config.json and
+ * tokenizer.json may be; a new JSON string in *out. */
+lgg_status lgg__cv_text_file(struct lgg_convert *c, const char *name, json_t **out, lgg_error *err);
 /* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
 lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
                                 lgg_error *err);

@@ -265,6 +265,25 @@ static const cv_mkey MINIMAXM2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* MiniMax-M3 (master's MiniMaxM3Model over its MiniMaxM2Model): M2's keys, then its shared experts, routed
+ * scale and norm, the indexer's (from sparse_attention_config) and the leading dense blocks (families/minimax.c's
+ * lgg.* keys). */
+static const cv_mkey MINIMAXM3_META[] = {
+    MASTER_BASE_PARAMS,
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "rotary_dim", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "n_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_weights_norm", "lgg.true", CV_M_BOOL, CV_M_REQUIRED},
+    {"attention.indexer.head_count", "lgg.index_heads", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.key_length", "lgg.index_dim", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.top_k", "lgg.index_top_k", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.block_size", "lgg.index_block", CV_M_U32, CV_M_REQUIRED},
+    {"attention.indexer.local_blocks", "lgg.index_local", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "lgg.dense_blocks", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
 /* Ling 2.0 (master's BailingMoeV2Model): master's base parameters (the
  * next-token-prediction blocks in block_count), then its own in master's
  * order (the rope dimension and shared width from families/bailingmoe.c). */
@@ -1017,6 +1036,9 @@ extern const cv_hooks lgg__cv_hooks_codeshell;
 extern const cv_hooks lgg__cv_hooks_dbrx;
 extern const cv_hooks lgg__cv_hooks_deci;
 extern const cv_hooks lgg__cv_hooks_grok;
+extern const cv_hooks lgg__cv_hooks_minimax01;
+extern const cv_hooks lgg__cv_hooks_minimaxm3;
+extern const cv_hooks lgg__cv_hooks_mimo2;
 extern const cv_hooks lgg__cv_hooks_exaone;
 extern const cv_hooks lgg__cv_hooks_falcon;
 extern const cv_hooks lgg__cv_hooks_falcon_h1;
@@ -1087,6 +1109,9 @@ extern const cv_hooks lgg__cv_hooks_bailingmoe;
 extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
 extern const cv_hooks lgg__cv_hooks_exaonemoe;
+extern const cv_hooks lgg__cv_hooks_exaone45;
+extern const cv_hooks lgg__cv_hooks_step_vl;
+extern const cv_hooks lgg__cv_hooks_step35;
 extern const cv_hooks lgg__cv_hooks_gemma3n;
 extern const cv_hooks lgg__cv_hooks_llada;
 extern const cv_hooks lgg__cv_hooks_dream;
@@ -1117,6 +1142,16 @@ static const cv_tmap GPTOSS_TENSORS[] = {
 };
 
 /* Qwen3-VL-MoE's stacked experts (families/qwen3vl.c names gate_up_proj's gate part gate_proj). */
+/* MiMo V2: its experts stacked gate, up, down (master's loop), its attention sinks (named with ".weight" by
+ * families/mimo.c). */
+static const cv_tmap MIMO2_TENSORS[] = {
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {"model.layers.#.self_attn.attention_sink_bias", "blk.#.attn_sinks", 0},
+    {NULL, NULL, 0},
+};
+
 static const cv_tmap QWEN3VLMOE_TENSORS[] = {
     {"model.layers.#.mlp.experts.gate_proj", "blk.#.ffn_gate_exps", 0},
     {"model.layers.#.mlp.experts.down_proj", "blk.#.ffn_down_exps", 0},
@@ -1181,24 +1216,35 @@ static const cv_tmap ERNIEMOE_TENSORS[] = {
     {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
     {NULL, NULL, 0},
 };
-/* EXAONE MoE's MTP block: its layer's tensors as block N of mtp.layers.N, the
- * shared ones as mtp.*; families/exaone.c moves both past the main blocks. */
+/* The MTP block of EXAONE MoE and EXAONE 4.5: its layer's attention and MLP as block N of mtp.layers.N, the
+ * shared tensors as mtp.*; families/exaone.c moves both past the main blocks. */
+#define EXAONE_MTP_ROWS \
+    {"mtp.layers.#.self_attn.q_proj", "blk.#.attn_q", 0}, \
+    {"mtp.layers.#.self_attn.k_proj", "blk.#.attn_k", 0}, \
+    {"mtp.layers.#.self_attn.v_proj", "blk.#.attn_v", 0}, \
+    {"mtp.layers.#.self_attn.o_proj", "blk.#.attn_output", 0}, \
+    {"mtp.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0}, \
+    {"mtp.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0}, \
+    {"mtp.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0}, \
+    {"mtp.layers.#.mlp.up_proj", "blk.#.ffn_up", 0}, \
+    {"mtp.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}, \
+    {"mtp.fc", "mtp.eh_proj", 0}, \
+    {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0}, \
+    {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0}, \
+    {"mtp.norm", "mtp.shared_head_norm", 0}
+/* EXAONE MoE's: pre-norm blocks. */
 static const cv_tmap EXAONEMOE_TENSORS[] = {
     {"mtp.layers.#.input_layernorm", "blk.#.attn_norm", 0},
     {"mtp.layers.#.post_attention_layernorm", "blk.#.ffn_norm", 0},
-    {"mtp.layers.#.self_attn.q_proj", "blk.#.attn_q", 0},
-    {"mtp.layers.#.self_attn.k_proj", "blk.#.attn_k", 0},
-    {"mtp.layers.#.self_attn.v_proj", "blk.#.attn_v", 0},
-    {"mtp.layers.#.self_attn.o_proj", "blk.#.attn_output", 0},
-    {"mtp.layers.#.self_attn.q_norm", "blk.#.attn_q_norm", 0},
-    {"mtp.layers.#.self_attn.k_norm", "blk.#.attn_k_norm", 0},
-    {"mtp.layers.#.mlp.gate_proj", "blk.#.ffn_gate", 0},
-    {"mtp.layers.#.mlp.up_proj", "blk.#.ffn_up", 0},
-    {"mtp.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
-    {"mtp.fc", "mtp.eh_proj", 0},
-    {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0},
-    {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0},
-    {"mtp.norm", "mtp.shared_head_norm", 0},
+    EXAONE_MTP_ROWS,
+    {NULL, NULL, 0},
+};
+/* EXAONE 4.5's text: EXAONE 4's post-norm names, in its MTP block too. */
+static const cv_tmap EXAONE45_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"mtp.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"mtp.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
+    EXAONE_MTP_ROWS,
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -1368,6 +1414,28 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.exp_probs_b.bias blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
     "blk.#.ffn_norm blk.#.ffn_up_exps output output_norm token_embd "
+#define KINDS_MINIMAX01 \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_norm blk.#.attn_norm_2 blk.#.attn_output blk.#.attn_q blk.#.attn_qkv " \
+    "blk.#.attn_v blk.#.ffn_down_exps blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output " \
+    "output_norm token_embd "
+#define KINDS_MINIMAXM3 \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.indexer.k_norm blk.#.indexer.k_proj blk.#.indexer.q_norm blk.#.indexer.q_proj output " \
+    "output_norm token_embd "
+#define KINDS_MIMO2 \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_qkv blk.#.attn_sinks blk.#.attn_v " \
+    "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp " \
+    "blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps blk.#.layer_output_norm blk.#.nextn.eh_proj " \
+    "blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm blk.#.nextn.shared_head_head " \
+    "blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_STEP35 \
+    "blk.#.attn_gate blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
+    "blk.#.attn_v blk.#.exp_probs_b blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
+    "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
+    "blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm blk.#.nextn.hnorm " \
+    "blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
 #define KINDS_BAILINGMOE2 \
     "blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q_norm blk.#.attn_qkv " \
     "blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps blk.#.ffn_down_shexp blk.#.ffn_gate " \
@@ -1700,6 +1768,13 @@ static const cv_family FAMILIES[] = {
     /* Qwen3 and Qwen3-MoE: Qwen2's and Qwen2-MoE's names with q_norm/k_norm; a Qwen3 reranker refused
        (families/qwen3.c) */
     {"Qwen3ForCausalLM|Qwen3Model", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_qwen3},
+    /* Step 3.5 and Step 3.7's text: full and sliding blocks, head-wise gates, stacked experts, MTP blocks past the
+       main ones (families/step3.c) */
+    {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration", "step35", QWEN3_META, NULL, KINDS_STEP35, CV_V_BPE, CV_F_MASTER,
+     NULL, &lgg__cv_hooks_step35},
+    /* Step3-VL's text: master's Qwen3Model over its text_config, the vision tower out (families/qwen3.c) */
+    {"StepVLForConditionalGeneration", "qwen3", QWEN3_META, NULL, KINDS_QWEN3, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_step_vl},
     {"Qwen3MoeForCausalLM", "qwen3moe", QWEN3MOE_META, NULL, KINDS_QWEN3MOE, CV_V_BPE, CV_F_MASTER, "num_experts", NULL},
     /* SmolLM3: llama's names, permutation and vocabulary rules */
     {"SmolLM3ForCausalLM", "smollm3", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -1736,6 +1811,18 @@ static const cv_family FAMILIES[] = {
     {"Dots1ForCausalLM", "dots1", DOTS1_META, NULL, KINDS_DOTS1, CV_V_BPE, CV_F_MASTER, "n_routed_experts", NULL},
     /* MiniMax-M2: Mixtral's experts (w1, w2, w3), q/k norms over all heads, the router's score correction */
     {"MiniMaxM2ForCausalLM", "minimax-m2", MINIMAXM2_META, NULL, KINDS_MINIMAXM2, CV_V_BPE, CV_F_MASTER, NULL, NULL},
+    /* MiniMax-Text-01 and -M1: lightning-attention blocks (qkv_proj, output_gate, out_proj, norm) and softmax ones,
+       Mixtral's experts; suppressed zero embeddings, the residual scale and the template (families/minimax.c) */
+    {"MiniMaxText01ForCausalLM|MiniMaxM1ForCausalLM", "minimax-01", QWEN3_META, NULL, KINDS_MINIMAX01, CV_V_BPE, CV_F_MASTER,
+     "num_local_experts", &lgg__cv_hooks_minimax01},
+    /* MiniMax-M3 (and its ...ForConditionalGeneration's text): M2's names, dense blocks, shared experts, the sparse
+       attention's indexer; Gemma-style norms (families/minimax.c) */
+    {"MiniMaxM3SparseForCausalLM|MiniMaxM3SparseForConditionalGeneration", "minimax-m3", MINIMAXM3_META, NULL,
+     KINDS_MINIMAXM3, CV_V_BPE, CV_F_MASTER, "num_local_experts", &lgg__cv_hooks_minimaxm3},
+    /* MiMo-V2-Flash and MiMo-V2.5's text: full and sliding-window attention, sinks, routed experts, three MTP
+       blocks; master's base keys, then its own (families/mimo.c) */
+    {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", "mimo2", QWEN3_META, MIMO2_TENSORS, KINDS_MIMO2, CV_V_BPE,
+     CV_F_MASTER | CV_F_QWEN_MTP, "n_routed_experts", &lgg__cv_hooks_mimo2},
     /* Ling 2.0: the fused qkv kept, q/k norms, experts stacked down, gate, up, the router's expert_bias, MTP
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
@@ -1745,6 +1832,9 @@ static const cv_family FAMILIES[] = {
      "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
     /* EXAONE MoE: EXAONE 4's keys and rope factors, pre-norm blocks with DeepSeek-style experts, the mtp.*
        block renamed after the main ones (families/exaone.c) */
+    /* EXAONE 4.5's text: EXAONE 4 with its text_config, vision tower out, one MTP block (families/exaone.c) */
+    {"Exaone4_5_ForConditionalGeneration", "exaone4", EXAONE4_META, EXAONE45_TENSORS, KINDS_EXAONE4, CV_V_BPE, CV_F_MASTER,
+     NULL, &lgg__cv_hooks_exaone45},
     {"ExaoneMoEForCausalLM|ExaoneMoeForCausalLM", "exaone-moe", EXAONE4_META, EXAONEMOE_TENSORS, KINDS_EXAONEMOE, CV_V_BPE,
      CV_F_MASTER, "num_experts", &lgg__cv_hooks_exaonemoe},
     /* Mistral 3 / Ministral 3: master's LlamaModel (SmolLM3's keys) as mistral3, the multimodal checkpoint's
@@ -1992,7 +2082,6 @@ static const struct {
      "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
-    {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
@@ -2010,10 +2099,7 @@ static const struct {
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"MiMoV2FlashForCausalLM|MiMoV2ForCausalLM", MASTER_HAS("mimo")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
-    {"MiniMaxM1ForCausalLM|MiniMaxM3SparseForCausalLM|"
-     "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
@@ -2023,7 +2109,6 @@ static const struct {
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
-    {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},

@@ -400,6 +400,27 @@ static const cv_tmap NAMEMAP[] = {
     {"model.layers.#.mlp.moe_statics.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
     /* first needed by minimax-m2 (MiniMax-M2) */
     {"model.layers.#.block_sparse_moe.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
+    /* first needed by minimax-01 (MiniMax-Text-01's lightning attention: its norm and output gate) */
+    {"model.layers.#.self_attn.norm", "blk.#.attn_norm_2", 0},
+    {"model.layers.#.self_attn.output_gate", "blk.#.attn_gate", 0},
+    /* first needed by minimax-m3 (MiniMax-M3's sparse attention indexer and shared experts) */
+    {"model.layers.#.self_attn.index_q_proj", "blk.#.indexer.q_proj", 0},
+    {"model.layers.#.self_attn.index_k_proj", "blk.#.indexer.k_proj", 0},
+    {"model.layers.#.self_attn.index_q_norm", "blk.#.indexer.q_norm", 0},
+    {"model.layers.#.self_attn.index_k_norm", "blk.#.indexer.k_norm", 0},
+    {"model.layers.#.block_sparse_moe.shared_experts.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.block_sparse_moe.shared_experts.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.block_sparse_moe.shared_experts.down_proj", "blk.#.ffn_down_shexp", 0},
+    /* first needed by step35 (Step 3.5: head-wise gate, router and its bias, stacked experts, shared expert) */
+    {"model.layers.#.self_attn.g_proj", "blk.#.attn_gate", 0},
+    {"model.layers.#.moe.gate", "blk.#.ffn_gate_inp", 0},
+    {"model.layers.#.moe.router_bias", "blk.#.exp_probs_b", 0},
+    {"model.layers.#.moe.gate_proj", "blk.#.ffn_gate_exps", 0},
+    {"model.layers.#.moe.up_proj", "blk.#.ffn_up_exps", 0},
+    {"model.layers.#.moe.down_proj", "blk.#.ffn_down_exps", 0},
+    {"model.layers.#.share_expert.gate_proj", "blk.#.ffn_gate_shexp", 0},
+    {"model.layers.#.share_expert.up_proj", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.share_expert.down_proj", "blk.#.ffn_down_shexp", 0},
     /* first needed by bailingmoe2 (Ling 2.0) */
     {"model.word_embeddings", "token_embd", 0},
     {"model.layers.#.attention.query_key_value", "blk.#.attn_qkv", 0},

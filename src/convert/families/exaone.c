@@ -112,9 +112,22 @@ static int64_t count_of(const lgg_convert *c, const char *key, int64_t dflt) {
 }
 
 /* The main blocks (lgg.main_layers) and the next-token-prediction ones
- * (lgg.nextn, counted in num_hidden_layers as master's block count), the
- * leading dense blocks (first_k_dense_replace, else
- * first_last_k_dense_replace, else 0) and the shared experts' width. */
+ * (lgg.nextn, counted in num_hidden_layers as master's block count); more
+ * than one is refused. */
+static lgg_status mtp_blocks(lgg_convert *c, int64_t nh, int64_t nx, lgg_error *err) {
+    if (nx > 1)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                            "%s/config.json: %lld next-token-prediction layers: llama.cpp master writes the shared MTP "
+                            "tensors once per layer, which this converter does not yet (one layer converts)", c->dir, (long long)nx);
+    if (json_object_set_new(c->config, "lgg.main_layers", json_integer(nh)) ||
+        json_object_set_new(c->config, "lgg.nextn", json_integer(nx)) ||
+        json_object_set_new(c->config, "num_hidden_layers", json_integer(nh + nx)))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return LGG_OK;
+}
+
+/* The MTP blocks (mtp_blocks), the leading dense blocks (first_k_dense_replace,
+ * else first_last_k_dense_replace, else 0) and the shared experts' width. */
 static lgg_status exaonemoe_init(lgg_convert *c, lgg_error *err) {
     int64_t nh = count_of(c, "num_hidden_layers", -1), nx = count_of(c, "num_nextn_predict_layers", 0);
     int64_t lead = json_object_get(c->config, "first_k_dense_replace") ? count_of(c, "first_k_dense_replace", -1)
@@ -123,17 +136,10 @@ static lgg_status exaonemoe_init(lgg_convert *c, lgg_error *err) {
     const char *bad = nh < 0 ? "num_hidden_layers" : nx < 0 ? "num_nextn_predict_layers" : lead < 0 ? "first_k_dense_replace"
                       : ff < 0 ? "moe_intermediate_size" : sh < 0 ? "num_shared_experts" : NULL;
     if (bad) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, bad);
-    if (nx > 1)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
-                            "%s/config.json: %lld next-token-prediction layers: llama.cpp master writes the shared MTP "
-                            "tensors once per layer, which this converter does not yet (one layer converts)", c->dir, (long long)nx);
-    if (json_object_set_new(c->config, "lgg.main_layers", json_integer(nh)) ||
-        json_object_set_new(c->config, "lgg.nextn", json_integer(nx)) ||
-        json_object_set_new(c->config, "lgg.leading", json_integer(lead)) ||
-        json_object_set_new(c->config, "lgg.shexp_ff", json_integer(ff * sh)) ||
-        json_object_set_new(c->config, "num_hidden_layers", json_integer(nh + nx)))
+    if (json_object_set_new(c->config, "lgg.leading", json_integer(lead)) ||
+        json_object_set_new(c->config, "lgg.shexp_ff", json_integer(ff * sh)))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    return LGG_OK;
+    return mtp_blocks(c, nh, nx, err);
 }
 
 /* master's renames of the MTP tensors: mtp.layers.N.X is block N after the
@@ -142,12 +148,8 @@ static lgg_status exaonemoe_init(lgg_convert *c, lgg_error *err) {
  * rows (families.c) map them as block N (the shared ones as "mtp.*"
  * names); here they move past the main blocks.  Without an MTP layer
  * master drops the shared ones and stops on a layer's: both refused. */
-static lgg_status exaonemoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
-    if (strncmp(t->src_name, "mtp.", 4)) return LGG_OK;
-    int64_t nh = lgg__cv_hparam_int(c, "lgg.main_layers", 0), nx = lgg__cv_hparam_int(c, "lgg.nextn", 0);
-    if (nx < 1)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': an MTP tensor with num_nextn_predict_layers 0", c->dir,
-                            t->src_name);
+static lgg_status mtp_past_main(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    int64_t nh = lgg__cv_hparam_int(c, "lgg.main_layers", 0);
     char name[192];
     int n;
     if (!strncmp(t->name, "mtp.", 4)) n = snprintf(name, sizeof name, "blk.%lld.nextn.%s", (long long)nh, t->name + 4);
@@ -159,9 +161,53 @@ static lgg_status exaonemoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err)
     return LGG_OK;
 }
 
+static lgg_status exaonemoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (strncmp(t->src_name, "mtp.", 4)) return LGG_OK;
+    if (lgg__cv_hparam_int(c, "lgg.nextn", 0) < 1)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': an MTP tensor with num_nextn_predict_layers 0", c->dir,
+                            t->src_name);
+    return mtp_past_main(c, t, err);
+}
+
 static lgg_status exaonemoe_meta(lgg_convert *c, lgg_error *err) {
     lgg_status st = exaone4_meta(c, err);
     return st ? st : lgg__cv_meta_keys(c, EXAONEMOE_TAIL, err);
 }
 
 const cv_hooks lgg__cv_hooks_exaonemoe = {exaonemoe_init, NULL, exaonemoe_tensor, exaonemoe_meta, NULL, exaone4_generated};
+
+/* EXAONE 4.5's text (master's Exaone4_5_TextModel over Exaone4Model): text_config over the top level, the vision
+ * tower out and language_model. off (master's TextModel filter), EXAONE 4's keys and nextn_predict_layers; its MTP
+ * block past the main ones as EXAONE MoE's (one; the shared tensors would be written once per block for more),
+ * and, without num_nextn_predict_layers, the mtp.* tensors dropped as master drops them. */
+static lgg_status exaone45_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    if (st) return st;
+    int64_t nh = count_of(c, "num_hidden_layers", -1), nx = count_of(c, "num_nextn_predict_layers", 0);
+    if (json_is_null(json_object_get(c->config, "num_nextn_predict_layers"))) nx = 0; /* master's `or 0` */
+    if (nh < 0 || nx < 0)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir,
+                            nh < 0 ? "num_hidden_layers" : "num_nextn_predict_layers");
+    return mtp_blocks(c, nh, nx, err);
+}
+
+static lgg_status exaone45_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (strncmp(t->src_name, "mtp.", 4)) return LGG_OK;
+    if (lgg__cv_hparam_int(c, "lgg.nextn", 0) >= 1) return mtp_past_main(c, t, err);
+    free(t->name); /* master drops them without an MTP layer */
+    c->n_t--;
+    return LGG_OK;
+}
+
+static const cv_mkey EXAONE45_TAIL[] = {
+    {"nextn_predict_layers", "lgg.nextn", CV_M_U32, CV_M_NONZERO},
+    {NULL, NULL, 0, 0},
+};
+
+static lgg_status exaone45_meta(lgg_convert *c, lgg_error *err) {
+    lgg_status st = exaone4_meta(c, err);
+    return st ? st : lgg__cv_meta_keys(c, EXAONE45_TAIL, err);
+}
+
+const cv_hooks lgg__cv_hooks_exaone45 = {exaone45_init, lgg__cv_master_text_name, exaone45_tensor, exaone45_meta, NULL,
+                                         exaone4_generated};

@@ -145,6 +145,19 @@ static lgg_status qwen3_meta(lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
+/* Step3-VL's text (master's Step3VLTextModel, a Qwen3Model): text_config over the top level, then Qwen3's; its
+ * vision tower and projector out (master's TextModel filter) before Qwen3's names. */
+static lgg_status step_vl_init(struct lgg_convert *c, lgg_error *err) {
+    lgg_status st = lgg__cv_master_text_config(c, err);
+    return st ? st : qwen3_init(c, err);
+}
+
+static int step_vl_name(const char *hf, char *out, size_t cap) {
+    char text[512];
+    return lgg__cv_master_text_name(hf, text, sizeof text) && qwen3_name(text, out, cap);
+}
+
 const cv_hooks lgg__cv_hooks_qwen3 = {qwen3_init, qwen3_name, NULL, qwen3_meta, NULL, NULL};
+const cv_hooks lgg__cv_hooks_step_vl = {step_vl_init, step_vl_name, NULL, qwen3_meta, NULL, NULL};
 const cv_hooks lgg__cv_hooks_qwen3_rerank = {qwen3_init, qwen3_name, qwen3_tensor, qwen3_meta, NULL, NULL};
 const cv_hooks lgg__cv_hooks_qwen2model = {NULL, qwen2_name, NULL, lgg__cv_master_pooling, NULL, NULL};
