@@ -57,6 +57,9 @@ int lgg__cv_may_write(const struct lgg_convert *c, const char *key);
 lgg_status lgg__cv_put_arch(struct lgg_convert *c, const char *name, const lgg_wvalue *v, lgg_error *err);
 lgg_status lgg__cv_put_arch_u32(struct lgg_convert *c, const char *name, uint32_t v, lgg_error *err);
 lgg_status lgg__cv_put_arch_f32(struct lgg_convert *c, const char *name, double v, lgg_error *err);
+/* an array of n packed scalars of elem_type (lgg_vtype) */
+lgg_status lgg__cv_put_arch_array(struct lgg_convert *c, const char *name, uint32_t elem_type, const void *v, size_t n,
+                                  lgg_error *err);
 lgg_status lgg__cv_put_arch_bool(struct lgg_convert *c, const char *name, int v, lgg_error *err);
 lgg_status lgg__cv_put_arch_str(struct lgg_convert *c, const char *name, const char *v, lgg_error *err);
 const char *lgg__cv_outtype_name(const struct lgg_convert *c); /* "F16", "TQ1_0": the default file name's */

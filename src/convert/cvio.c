@@ -285,6 +285,12 @@ lgg_status lgg__cv_put_arch_f32(lgg_convert *c, const char *name, double v, lgg_
     return lgg__cv_put_arch(c, name, &w, err);
 }
 
+lgg_status lgg__cv_put_arch_array(lgg_convert *c, const char *name, uint32_t elem_type, const void *v, size_t n,
+                                  lgg_error *err) {
+    lgg_wvalue w = {LGG_VT_ARRAY, elem_type, n, v};
+    return lgg__cv_put_arch(c, name, &w, err);
+}
+
 lgg_status lgg__cv_put_arch_bool(lgg_convert *c, const char *name, int v, lgg_error *err) {
     uint8_t b = v != 0;
     lgg_wvalue w = {LGG_VT_BOOL, 0, 1, &b};

@@ -99,13 +99,6 @@ static int mimo2_hf_name(const char *hf, char *out, size_t cap) {
     return n > 0 && (size_t)n < sizeof tmp && lgg__cv_master_text_name(tmp, out, cap);
 }
 
-static lgg_status put_i32s(lgg_convert *c, const char *what, const int32_t *v, size_t n, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
-    lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_I32, n, v};
-    return lgg_writer_set(c->w, key, strlen(key), &a, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 static const cv_mkey MIMO2_TAIL[] = {
     {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
     {NULL, NULL, 0, 0},
@@ -136,9 +129,9 @@ static lgg_status mimo2_meta(lgg_convert *c, lgg_error *err) {
         pat[i] = i < json_array_size(p) ? (int32_t)json_integer_value(json_array_get(p, i)) : 1;
         heads[i] = (int32_t)(pat[i] == 1 ? kv_swa : kv);
     }
-    if (!st) st = put_i32s(c, "attention.head_count_kv", heads, n, err);
+    if (!st) st = lgg__cv_put_arch_array(c, "attention.head_count_kv", LGG_VT_I32, heads, n, err);
     if (!st) st = lgg__cv_meta_keys(c, MIMO2_TAIL, err);
-    if (!st) st = put_i32s(c, "attention.sliding_window_pattern", pat, n, err);
+    if (!st) st = lgg__cv_put_arch_array(c, "attention.sliding_window_pattern", LGG_VT_I32, pat, n, err);
     if (!st) st = lgg__cv_meta_keys(c, MIMO2_TAIL2, err);
     free(pat);
     free(heads);

@@ -90,13 +90,6 @@ static int sliding(const lgg_convert *c, size_t i) {
     return t && !strcmp(t, "sliding_attention");
 }
 
-static lgg_status put_array(lgg_convert *c, const char *what, uint32_t type, const void *v, size_t n, lgg_error *err) {
-    char key[96];
-    snprintf(key, sizeof key, "%s.%s", c->fam->arch, what);
-    lgg_wvalue a = {LGG_VT_ARRAY, type, n, v};
-    return lgg_writer_set(c->w, key, strlen(key), &a, NULL) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set %s", key) : LGG_OK;
-}
-
 /* Master's assertion: partial_rotary_factors (padded with 0.5) is 1 on the sliding blocks, 0.5 on the others. */
 static lgg_status check_factors(lgg_convert *c, size_t n, lgg_error *err) {
     const json_t *f = json_object_get(c->config, "partial_rotary_factors");
@@ -124,7 +117,7 @@ static lgg_status clamps(lgg_convert *c, const char *from, const char *what, siz
             st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' holds a non-number", c->dir, from);
         v[i] = (float)json_number_value(e);
     }
-    if (!st) st = put_array(c, what, LGG_VT_F32, v, n, err);
+    if (!st) st = lgg__cv_put_arch_array(c, what, LGG_VT_F32, v, n, err);
     free(v);
     return st;
 }
@@ -178,11 +171,11 @@ static lgg_status step35_meta(lgg_convert *c, lgg_error *err) {
     if (!st && (!heads || !kv || !pat)) st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; !st && i < n; i++)
         heads[i] = (int32_t)(sliding(c, i) ? sh : nh), kv[i] = (int32_t)(sliding(c, i) ? skv : nkv), pat[i] = (uint8_t)sliding(c, i);
-    if (!st) st = put_array(c, "attention.head_count", LGG_VT_I32, heads, n, err);
-    if (!st) st = put_array(c, "attention.head_count_kv", LGG_VT_I32, kv, n, err);
+    if (!st) st = lgg__cv_put_arch_array(c, "attention.head_count", LGG_VT_I32, heads, n, err);
+    if (!st) st = lgg__cv_put_arch_array(c, "attention.head_count_kv", LGG_VT_I32, kv, n, err);
     static const cv_mkey WINDOW[] = {{"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED}, {NULL, NULL, 0, 0}};
     if (!st) st = lgg__cv_meta_keys(c, WINDOW, err);
-    if (!st) st = put_array(c, "attention.sliding_window_pattern", LGG_VT_BOOL, pat, n, err);
+    if (!st) st = lgg__cv_put_arch_array(c, "attention.sliding_window_pattern", LGG_VT_BOOL, pat, n, err);
     free(heads), free(kv), free(pat);
     const json_t *every = json_object_get(c->config, "moe_every_n_layer"), *eps = json_object_get(c->config, "rms_norm_eps");
     if (!st) st = leading_dense(c, err);
