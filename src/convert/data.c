@@ -270,6 +270,10 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
             x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
+    for (uint64_t i = 0; t->add && i < n; i++) { /* torch's tensor + scalar: in float, rounded to an f16 source's type */
+        x[i] += t->add;
+        if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
+    }
     const float sc[2] = {t->scale, s2};
     for (int k = 0; k < 2; k++)
         for (uint64_t i = 0; sc[k] && i < n; i++) {

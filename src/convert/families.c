@@ -735,6 +735,10 @@ static const cv_mkey CHATGLM_META[] = {
 
 
 
+/* PLaMo 2 (master's Plamo2Model, no base parameters): every key is
+ * families/plamo2.c's. */
+static const cv_mkey PLAMO2_META[] = {{NULL, NULL, 0, 0}};
+
 /* PLaMo: its own keys only, with the context (4096) and the key/value head
  * count (5, PLaMo-13B's; config.json's is not it) hard-coded as the
  * reference writes them; the q and output shuffles are in families/plamo.c. */
@@ -1054,6 +1058,7 @@ extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
+extern const cv_hooks lgg__cv_hooks_plamo2;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2model;
@@ -1199,6 +1204,33 @@ static const cv_tmap EXAONEMOE_TENSORS[] = {
     {"mtp.pre_fc_norm_embedding", "mtp.enorm", 0},
     {"mtp.pre_fc_norm_hidden", "mtp.hnorm", 0},
     {"mtp.norm", "mtp.shared_head_norm", 0},
+    {NULL, NULL, 0},
+};
+/* PLaMo 2: every block's names under model.layers.layers (families/plamo2.c
+ * renames dt_bias, and the post norms to ..._weight); master's map holds the
+ * post norms, the dt/B/C norms, A_log and D whole, so they have no suffix,
+ * and the q/k norms (q_weight, k_weight) end in .weight. */
+static const cv_tmap PLAMO2_TENSORS[] = {
+    {"model.layers.layers.#.pre_mixer_norm", "blk.#.attn_norm", 0},
+    {"model.layers.layers.#.post_mixer_norm_weight", "blk.#.post_attention_norm", 0},
+    {"model.layers.layers.#.pre_mlp_norm", "blk.#.ffn_norm", 0},
+    {"model.layers.layers.#.post_mlp_norm_weight", "blk.#.post_ffw_norm", 0},
+    {"model.layers.layers.#.mixer.qkv_proj", "blk.#.attn_qkv", 0},
+    {"model.layers.layers.#.mixer.q_weight", "blk.#.attn_q_norm.weight", 0},
+    {"model.layers.layers.#.mixer.k_weight", "blk.#.attn_k_norm.weight", 0},
+    {"model.layers.layers.#.mixer.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
+    {"model.layers.layers.#.mixer.in_proj", "blk.#.ssm_in", 0},
+    {"model.layers.layers.#.mixer.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.layers.#.mixer.bcdt_proj", "blk.#.ssm_x", 0},
+    {"model.layers.layers.#.mixer.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.layers.#.mixer.dt_norm_weight", "blk.#.ssm_dt_norm", 0},
+    {"model.layers.layers.#.mixer.B_norm_weight", "blk.#.ssm_b_norm", 0},
+    {"model.layers.layers.#.mixer.C_norm_weight", "blk.#.ssm_c_norm", 0},
+    {"model.layers.layers.#.mixer.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.layers.#.mixer.D", "blk.#.ssm_d", 0},
+    {"model.layers.layers.#.mixer.out_proj", "blk.#.ssm_out", 0},
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -1419,6 +1451,7 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
     "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output output_norm " \
     "token_embd "
+#define KINDS_PLAMO2 "output output_norm token_embd "
 #define KINDS_PLAMO \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_up output output_norm token_embd "
@@ -1939,6 +1972,9 @@ static const cv_family FAMILIES[] = {
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
      &lgg__cv_hooks_hy_v3},
+    /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
+    {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_plamo2},
     /* Jamba: Mamba and attention blocks, dense and MoE feed-forwards (families/jamba.c) */
     {"JambaForCausalLM", "jamba", JAMBA_META, NULL, KINDS_JAMBA, CV_V_SPM, CV_F_MASTER | CV_F_JAMBA_NAMES, "lgg.experts",
      &lgg__cv_hooks_jamba},
@@ -2016,7 +2052,7 @@ static const struct {
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
-    {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
+    {"PLaMo3ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
