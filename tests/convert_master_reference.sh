@@ -115,6 +115,7 @@ convert_gemma4
 convert_chat_template
 convert_grok_master
 convert_plamo2
+convert_plamo3
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

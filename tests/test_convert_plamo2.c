@@ -1,4 +1,4 @@
-/* test_convert_plamo2.c -- PLaMo 2 (Plamo2ForCausalLM, plamo2), which only
+/* test_convert_plamo2.c -- PLaMo 2 (Plamo2ForCausalLM, plamo2) and PLaMo 3 (below), which only
  * llama.cpp master converts, against master's convert_hf_to_gguf.py
  * (3f545becc): a tiny checkpoint with pfnet/plamo-2-1b's config.json fields
  * (mamba_step 2: blocks 0 and 2 Mamba, 1 and 3 attention; mamba_num_heads,
@@ -163,6 +163,94 @@ TEST(convert_plamo2) {
         int st = cv_case_open(dir, 0, 0, msg, sizeof msg);
         CHECKF(st != LGG_OK && strstr(msg, BAD[i][1]), "bad tokenizer.jsonl %zu: status %d, '%s'", i, st, msg);
     }
+}
+
+/* ---- PLaMo 3 (Plamo3ForCausalLM, plamo3): attention in every block, the same vocabulary and norm offsets (its q/k
+ * norms + 1 too), master's base parameters and the sliding window; the chat template from chat_template.jinja over
+ * tokenizer_config.json's. ---- */
+
+static size_t plamo3_shapes(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, hd = 8, FF = 48;
+    const char *p = "model.layers.layers";
+    static const char *const NORMS[] = {"pre_mixer_norm", "post_mixer_norm", "pre_mlp_norm", "post_mlp_norm"};
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    if (strstr(m->config, "\"tie_word_embeddings\":false")) ADD(m->V, H, "lm_head.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        for (int k = 0; k < 4; k++) ADD(H, 0, "%s.%llu.%s.weight", p, b, NORMS[k]);
+        ADD((m->nh + 2 * m->nkv) * hd, H, "%s.%llu.mixer.qkv_proj.weight", p, b);
+        ADD(hd, 0, "%s.%llu.mixer.q_norm.weight", p, b);
+        ADD(hd, 0, "%s.%llu.mixer.k_norm.weight", p, b);
+        ADD(H, m->nh * hd, "%s.%llu.mixer.o_proj.weight", p, b);
+        ADD(2 * FF, H, "%s.%llu.mlp.gate_up_proj.weight", p, b);
+        ADD(H, FF, "%s.%llu.mlp.down_proj.weight", p, b);
+    }
+    return cv_case_sort(t, n);
+}
+
+/* pfnet/plamo-3-nict-2b-base's kind of config.json at a tiny size: window_size with a period of 8, a local rope
+ * base. */
+#define PLAMO3_CONFIG                                                                                                    \
+    "{\"architectures\":[\"Plamo3ForCausalLM\"],\"auto_map\":{\"AutoConfig\":\"modeling_plamo3.Plamo3Config\",\"AutoMo" \
+    "delForCausalLM\":\"modeling_plamo3.Plamo3ForCausalLM\"},\"bos_token_id\":1,\"eos_token_id\":1,\"head_dim\":8,\"hi" \
+    "dden_size\":32,\"image_feature_size\":null,\"image_proj_type\":\"linear\",\"image_token_id\":null,\"intermediate_s" \
+    "ize\":48,\"max_position_embeddings\":4096,\"model_type\":\"plamo3\",\"num_attention_heads\":4,\"num_hidden_layers" \
+    "\":2,\"num_key_value_heads\":2,\"pad_token_id\":3,\"rms_norm_eps\":1e-06,\"rope_local_theta\":10000,\"rope_theta\"" \
+    ":1000000,\"sliding_window_pattern\":8,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"transformers_v" \
+    "ersion\":\"4.57.1\",\"use_cache\":true,\"vocab_size\":384,\"window_size\":2048}"
+
+/* The same under PLaMo3ForCausalLM with sliding_window, a pattern list, an output head, in float16. */
+#define PLAMO3_LIST_CONFIG                                                                                               \
+    "{\"architectures\":[\"PLaMo3ForCausalLM\"],\"bos_token_id\":1,\"eos_token_id\":1,\"head_dim\":8,\"hidden_size\":3" \
+    "2,\"intermediate_size\":48,\"max_position_embeddings\":4096,\"model_type\":\"plamo3\",\"num_attention_heads\":4,\"" \
+    "num_hidden_layers\":2,\"num_key_value_heads\":1,\"rms_norm_eps\":1e-06,\"rope_theta\":1000000,\"sliding_window\":" \
+    "1024,\"sliding_window_pattern\":[true,false],\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"vocab_s" \
+    "ize\":320}"
+
+#define PLAMO3_TC(TEMPLATE)                                                                                              \
+    "{\"add_bos_token\":true,\"add_eos_token\":false,\"bos_token\":\"<|plamo:bos|>\",\"chat_template\":\"" TEMPLATE "\"," \
+    "\"clean_up_tokenization_spaces\":false,\"eos_token\":\"<|plamo:eos|>\",\"pad_token\":\"<|plamo:pad|>\",\"tokeniz" \
+    "er_class\":\"Plamo3Tokenizer\",\"unk_token\":\"<|plamo:unk|>\"}"
+
+/* chat_template.jinja (CRLF line ends, which master reads as "\n"), and tokenizer_config.json's own template,
+ * which it replaces. */
+static const char *const JINJA_FILES[][2] = {
+    {"tokenizer_config.json", PLAMO3_TC("{{ 'not this one' }}")},
+    {"chat_template.jinja", "{%- for message in messages -%}\r\n<|plamo:msg|>{{ message['role'] }}\r\n{{ message['co"
+                            "ntent'] }}<|plamo:eos|>\r\n{%- endfor -%}\r\n{%- if add_generation_prompt -%}<|plamo:msg|>a"
+                            "ssistant\r\n{%- endif -%}\r\n"},
+    {NULL, NULL},
+    {NULL, NULL}};
+static const char *const TC_FILES[][2] = {
+    {"tokenizer_config.json", PLAMO3_TC("{% for m in messages %}{{ m['content'] }}<|plamo:eos|>{% endfor %}")},
+    {NULL, NULL},
+    {NULL, NULL},
+    {NULL, NULL}};
+
+static const cv_fcase PLAMO3[] = {
+    {"PLaMo-3-Tiny-Test", PLAMO3_CONFIG, "", "", plamo3_shapes, 0, 32, 2, 4, 2, 384, LGG_TYPE_BF16,
+     {"ea842fa03578676031ae4c0257a14cd1c156d0ada62274050b334bdaf64ecbfc", "41bb71abd991368384599be7ea019deed9752c32bc5735c53dd01b1474b386e5",
+      "f57b89cbe64a58db22c30f2c74c60f247b5a20d386d4912e38fd3f1f4516abf9", "316cc8e429df9009ce06467e4e83b383fc120a286139a983abed1c584ca1883b",
+      "f57b89cbe64a58db22c30f2c74c60f247b5a20d386d4912e38fd3f1f4516abf9"}},
+    {"PLaMo-3-List-Tiny-Test", PLAMO3_LIST_CONFIG, "", "", plamo3_shapes, 0, 32, 2, 4, 1, 320, LGG_TYPE_F16,
+     {"52ef0348514e22c6ad365518a568a528babb52b580a916791929877c90e5c449", "1337bb32137e21ac721a254b4131e13e337fe2a5063c1846ddae5ad050c8c3ec",
+      "579f147848859140c1e24b2147a6c8322c8a29b9930b865775c8a056225c6436", "35d2206bab5113bacbbea93a209e93daea1d69f3bc9e66cf30ebbf78286be06b",
+      "1337bb32137e21ac721a254b4131e13e337fe2a5063c1846ddae5ad050c8c3ec"}},
+};
+
+TEST(convert_plamo3) {
+    int same = cv_case_run(cv_fcase_make(&PLAMO3[0], JINJA_FILES, write_jsonl), PLAMO3[0].name, PLAMO3[0].sha, cv_case_q4km, 1);
+    same += cv_case_run(cv_fcase_make(&PLAMO3[1], TC_FILES, write_jsonl), PLAMO3[1].name, PLAMO3[1].sha, cv_case_q4km, 1);
+    CHECKF(same == 2 * cv_case_outtypes(), "%d of %d byte-identical to the reference", same, 2 * cv_case_outtypes());
+    cv_case_supported("Plamo3ForCausalLM");
+    cv_case_supported("PLaMo3ForCausalLM");
+    const char *dir = cv_fcase_make(&PLAMO3[0], JINJA_FILES, write_jsonl);
+    CHECK(dir != NULL);
+    if (!dir) return;
+    cv_case_refused_edit(dir, PLAMO3[0].config, "\"sliding_window_pattern\":8", "\"sliding_window_pattern\":\"8\"",
+                         "'sliding_window_pattern'");
+    cv_case_refused(dir, PLAMO3[0].config, "\"vocab_size\":384,", "'vocab_size'");
 }
 
 #endif

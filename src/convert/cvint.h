@@ -142,8 +142,8 @@ typedef struct cv_tensor {
     float scale2;
     float (*row_scale)(const struct cv_tensor *t, uint64_t u);
     float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (families/bitnet.c) */
-    float add;               /* a constant added to every value after the source's transforms (PLaMo 2's norm
-                                offsets: 1, 1/5, 5^-1.5; families/plamo2.c), 0: none */
+    float add;               /* a constant added to every value after the source's transforms, in float (an f16
+                                source's sum rounded to f16; PLaMo's norm offsets: families/plamo2.c), 0: none */
     /* A tensor whose output bytes its family makes itself, not from float
      * rows (gpt-oss's MXFP4 experts repacked: families/gpt_oss.c): units
      * [u0, u1) into out, lgg__cv_out_bytes(t) each; else NULL.  src2 (in
@@ -353,6 +353,9 @@ lgg_status lgg__cv_llama_hf_vocab_as(struct lgg_convert *c, json_t *tc, const cv
  * chat_template.jinja or .json): a string, or a list of named ones (the
  * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
 lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* The same as master's Plamo3Model reads it: chat_template.jinja's text, else tokenizer_config.json's
+ * chat_template, written when it is not empty (no chat_template.json, no named companions). */
+lgg_status lgg__cv_chat_template_jinja_first(struct lgg_convert *c, json_t *tc, lgg_error *err);
 /* tokenizer.ggml.model "llama" (lgg__cv_model_tokens: `model`), pre "default", then the n tokens, scores and types. */
 lgg_status lgg__cv_model_tokens(struct lgg_convert *c, const char *model, size_t n, const lgg_str *tok, const float *score,
                                 const int32_t *type, lgg_error *err);

@@ -738,6 +738,9 @@ static const cv_mkey CHATGLM_META[] = {
 /* PLaMo 2 (master's Plamo2Model, no base parameters): every key is
  * families/plamo2.c's. */
 static const cv_mkey PLAMO2_META[] = {{NULL, NULL, 0, 0}};
+/* PLaMo 3 (master's Plamo3Model): master's base parameters and vocab_size; its sliding window is
+ * families/plamo2.c's. */
+static const cv_mkey PLAMO3_META[] = {MASTER_BASE_PARAMS, {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED}, {NULL, NULL, 0, 0}};
 
 /* PLaMo: its own keys only, with the context (4096) and the key/value head
  * count (5, PLaMo-13B's; config.json's is not it) hard-coded as the
@@ -1059,6 +1062,7 @@ extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_plamo2;
+extern const cv_hooks lgg__cv_hooks_plamo3;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2model;
@@ -1206,21 +1210,27 @@ static const cv_tmap EXAONEMOE_TENSORS[] = {
     {"mtp.norm", "mtp.shared_head_norm", 0},
     {NULL, NULL, 0},
 };
-/* PLaMo 2: every block's names under model.layers.layers (families/plamo2.c
- * renames dt_bias, and the post norms to ..._weight); master's map holds the
- * post norms, the dt/B/C norms, A_log and D whole, so they have no suffix,
- * and the q/k norms (q_weight, k_weight) end in .weight. */
+/* PLaMo 2 and 3: every block's names under model.layers.layers
+ * (families/plamo2.c renames the post norms to ..._weight, and PLaMo 2's
+ * dt_bias); master's map holds the post norms, PLaMo 2's dt/B/C norms, A_log
+ * and D whole, so they have no suffix; PLaMo 2's q/k norms (q_weight,
+ * k_weight) end in .weight. */
+#define PLAMO_ROWS \
+    {"model.layers.layers.#.pre_mixer_norm", "blk.#.attn_norm", 0}, \
+    {"model.layers.layers.#.post_mixer_norm_weight", "blk.#.post_attention_norm", 0}, \
+    {"model.layers.layers.#.pre_mlp_norm", "blk.#.ffn_norm", 0}, \
+    {"model.layers.layers.#.post_mlp_norm_weight", "blk.#.post_ffw_norm", 0}, \
+    {"model.layers.layers.#.mixer.qkv_proj", "blk.#.attn_qkv", 0}, \
+    {"model.layers.layers.#.mixer.q_norm", "blk.#.attn_q_norm", 0}, \
+    {"model.layers.layers.#.mixer.k_norm", "blk.#.attn_k_norm", 0}, \
+    {"model.layers.layers.#.mixer.o_proj", "blk.#.attn_output", 0}, \
+    {"model.layers.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0}, \
+    {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}
+static const cv_tmap PLAMO3_TENSORS[] = {PLAMO_ROWS, {NULL, NULL, 0}};
 static const cv_tmap PLAMO2_TENSORS[] = {
-    {"model.layers.layers.#.pre_mixer_norm", "blk.#.attn_norm", 0},
-    {"model.layers.layers.#.post_mixer_norm_weight", "blk.#.post_attention_norm", 0},
-    {"model.layers.layers.#.pre_mlp_norm", "blk.#.ffn_norm", 0},
-    {"model.layers.layers.#.post_mlp_norm_weight", "blk.#.post_ffw_norm", 0},
-    {"model.layers.layers.#.mixer.qkv_proj", "blk.#.attn_qkv", 0},
+    PLAMO_ROWS,
     {"model.layers.layers.#.mixer.q_weight", "blk.#.attn_q_norm.weight", 0},
     {"model.layers.layers.#.mixer.k_weight", "blk.#.attn_k_norm.weight", 0},
-    {"model.layers.layers.#.mixer.o_proj", "blk.#.attn_output", 0},
-    {"model.layers.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0},
-    {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0},
     {"model.layers.layers.#.mixer.in_proj", "blk.#.ssm_in", 0},
     {"model.layers.layers.#.mixer.conv1d", "blk.#.ssm_conv1d", 0},
     {"model.layers.layers.#.mixer.bcdt_proj", "blk.#.ssm_x", 0},
@@ -1975,6 +1985,9 @@ static const cv_family FAMILIES[] = {
     /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
     {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_plamo2},
+    /* PLaMo 3: attention only (sliding window), PLaMo's vocabulary and norm offsets (families/plamo2.c) */
+    {"PLaMo3ForCausalLM|Plamo3ForCausalLM", "plamo3", PLAMO3_META, PLAMO3_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_plamo3},
     /* Jamba: Mamba and attention blocks, dense and MoE feed-forwards (families/jamba.c) */
     {"JambaForCausalLM", "jamba", JAMBA_META, NULL, KINDS_JAMBA, CV_V_SPM, CV_F_MASTER | CV_F_JAMBA_NAMES, "lgg.experts",
      &lgg__cv_hooks_jamba},
@@ -2052,7 +2065,6 @@ static const struct {
      "MiniMaxM3SparseForConditionalGeneration|MiniMaxText01ForCausalLM", MASTER_HAS("minimax")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
-    {"PLaMo3ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"

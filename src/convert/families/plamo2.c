@@ -1,5 +1,6 @@
-/* plamo2.c -- PLaMo 2 (Plamo2ForCausalLM, plamo2) as llama.cpp master
- * (3f545becc, conversion/plamo.py's Plamo2Model) converts it:
+/* plamo2.c -- PLaMo 2 (Plamo2ForCausalLM, plamo2) and PLaMo 3
+ * (Plamo3ForCausalLM, plamo3) as llama.cpp master (3f545becc,
+ * conversion/plamo.py's Plamo2Model and Plamo3Model) converts them.  PLaMo 2:
  *   vocab   tokenizer.jsonl, one [token, score, type, ...] list a line
  *           (master's _set_vocab_plamo): a "<|plamo:...|>" token without a
  *           type of its own is CONTROL, the list padded to vocab_size with
@@ -15,7 +16,12 @@
  *           map holds whole, families.c's PLAMO2_TENSORS)
  *   tensor  A = -exp(A_log), conv1d squeezed to (d_inner, d_conv), and the
  *           norms' offsets the checkpoint leaves out: pre-mixer, pre-MLP and
- *           the final norm + 1, post-mixer + 1/5, post-MLP + 5^-1.5. */
+ *           the final norm + 1, post-mixer + 1/5, post-MLP + 5^-1.5 (an
+ *           f16 source's offset rounded to f16 first, as torch does).
+ * PLaMo 3: attention only; the same vocabulary, then the chat template
+ * (chat_template.jinja over tokenizer_config.json's); the same names and
+ * offsets, its q/k norms + 1; master's base parameters (families.c's
+ * table), vocab_size, the sliding window and its pattern. */
 #include "../cvint.h"
 
 #include <math.h>
@@ -213,12 +219,25 @@ static int plamo2_hf_name(const char *hf, char *out, size_t cap) {
     return n > 0 && (size_t)n < cap ? 1 : (snprintf(out, cap, "%s", hf), 1);
 }
 
-/* The constant master adds to a norm (the first of its name tests that matches), 0: none. */
-static float norm_offset(const char *hf) {
+/* The constant master adds to a norm (the first of its name tests that matches), 0: none;
+ * PLaMo 3's q/k norms + 1 too. */
+static float norm_offset(const char *hf, int qk_norms) {
+    if (qk_norms && (lgg__cv_ends_with(hf, ".mixer.q_norm.weight") || lgg__cv_ends_with(hf, ".mixer.k_norm.weight"))) return 1.0f;
     if (lgg__cv_ends_with(hf, ".pre_mixer_norm.weight") || lgg__cv_ends_with(hf, ".pre_mlp_norm.weight")) return 1.0f;
     if (lgg__cv_ends_with(hf, ".post_mixer_norm.weight")) return (float)(1.0 / 5);
     if (lgg__cv_ends_with(hf, ".post_mlp_norm.weight")) return (float)(1.0 / pow(5.0, 1.5));
     return lgg__cv_ends_with(hf, ".norm.weight") ? 1.0f : 0.0f;
+}
+
+/* The offset as torch adds it; an adapter's factors are not the norm itself: no offset applies there (master's
+ * LoRA tensor has no +=). */
+static lgg_status offset_checked(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    /* torch adds a Python number to a float16 tensor as a float16 scalar: the offset rounded first */
+    if (t->work == LGG_TYPE_F16) t->add = lgg_f16_to_f32(lgg__cv_f32_to_f16(t->add));
+    if (t->add && c->lora)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': a norm offset is not applied to a LoRA adapter", c->dir,
+                            t->src_name);
+    return LGG_OK;
 }
 
 static lgg_status plamo2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
@@ -232,11 +251,15 @@ static lgg_status plamo2_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
             return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': %u dimensions once squeezed, not 2", c->dir, n,
                                 t->n_dims);
     } else {
-        t->add = norm_offset(n);
+        t->add = norm_offset(n, 0);
     }
-    if (t->add && c->lora)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': a norm offset is not applied to a LoRA adapter", c->dir, n);
-    return LGG_OK;
+    return offset_checked(c, t, err);
+}
+
+/* PLaMo 3: the norms' offsets alone. */
+static lgg_status plamo3_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (t->src_name) t->add = norm_offset(t->src_name, 1);
+    return offset_checked(c, t, err);
 }
 
 /* ---- the metadata ---- */
@@ -312,5 +335,40 @@ static lgg_status plamo2_meta(lgg_convert *c, lgg_error *err) {
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
     return st;
 }
+
+/* PLaMo 3's keys after master's base parameters and vocab_size: the sliding window (window_size, else
+ * sliding_window, when not null) with sliding_window_pattern (required then: a count, or a list of booleans). */
+static lgg_status plamo3_meta(lgg_convert *c, lgg_error *err) {
+    const char *key = json_object_get(c->config, "window_size") ? "window_size" : "sliding_window";
+    const json_t *w = json_object_get(c->config, key), *pat = json_object_get(c->config, "sliding_window_pattern");
+    if (!w || json_is_null(w)) return LGG_OK;
+    if (!json_is_integer(w) || json_integer_value(w) < 0 || json_integer_value(w) > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a 32-bit count", c->dir, key);
+    lgg_status st = lgg__cv_put_arch_u32(c, "attention.sliding_window", (uint32_t)json_integer_value(w), err);
+    if (st) return st;
+    if (json_is_integer(pat) && json_integer_value(pat) >= 0 && json_integer_value(pat) <= UINT32_MAX)
+        return lgg__cv_put_arch_u32(c, "attention.sliding_window_pattern", (uint32_t)json_integer_value(pat), err);
+    size_t n = json_array_size(pat), i;
+    const json_t *b;
+    json_array_foreach(pat, i, b) if (!json_is_boolean(b)) n = 0;
+    if (!n || n > (1u << 20))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'sliding_window_pattern' is missing, or not a count "
+                            "nor a list of booleans (master reads it with the window)", c->dir);
+    uint8_t *v = malloc(n);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    json_array_foreach(pat, i, b) v[i] = json_is_true(b);
+    lgg_wvalue arr = {LGG_VT_ARRAY, LGG_VT_BOOL, n, v};
+    st = lgg__cv_put_arch(c, "attention.sliding_window_pattern", &arr, err);
+    free(v);
+    return st;
+}
+
+/* PLaMo 3's vocabulary: PLaMo 2's, then the chat template (chat_template.jinja first). */
+static lgg_status plamo3_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    lgg_status st = plamo_vocab(c, tc, o, err);
+    return st ? st : lgg__cv_chat_template_jinja_first(c, tc, err);
+}
+
+const cv_hooks lgg__cv_hooks_plamo3 = {NULL, plamo2_hf_name, plamo3_tensor, plamo3_meta, plamo3_vocab, NULL};
 
 const cv_hooks lgg__cv_hooks_plamo2 = {NULL, plamo2_hf_name, plamo2_tensor, plamo2_meta, plamo_vocab, NULL};
