@@ -980,17 +980,23 @@ static const cv_mkey WAVTOKENIZER_META[] = {
  * vocab_size and rope dimension (head_dim ignored), Granite's multipliers,
  * the shared experts' width; the hybrids' ssm.* and per-block keys follow
  * (families/granite_hybrid.c). */
+#define GRANITE_MASTER_PARAMS \
+    MASTER_BASE_PARAMS, \
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED}, \
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED}, \
+    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO}, \
+    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO}, \
+    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO}, \
+    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO}
 static const cv_mkey GRANITE_MASTER_META[] = {
-    MASTER_BASE_PARAMS,
-    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
-    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
-    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO},
-    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO},
-    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO},
-    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO},
+    GRANITE_MASTER_PARAMS,
     {"expert_shared_feed_forward_length", "shared_intermediate_size", CV_M_U32, CV_M_NONZERO},
     {NULL, NULL, 0, 0},
 };
+
+/* Granite SWA and MoE SWA (master's GraniteSWAModel, GraniteMoeSWAModel): Granite 4's keys without the
+ * shared width, which the MoE form writes after the window keys (families/granite_swa.c). */
+static const cv_mkey GRANITE_SWA_META[] = {GRANITE_MASTER_PARAMS, {NULL, NULL, 0, 0}};
 
 /* LFM2 (master's LFM2Model): master's base parameters; families/lfm2.c
  * writes its own over some of them and adds the rest. */
@@ -1062,6 +1068,8 @@ extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_plamo2;
+extern const cv_hooks lgg__cv_hooks_granite_swa;
+extern const cv_hooks lgg__cv_hooks_granite_moe_swa;
 extern const cv_hooks lgg__cv_hooks_plamo3;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
@@ -1241,6 +1249,20 @@ static const cv_tmap PLAMO2_TENSORS[] = {
     {"model.layers.layers.#.mixer.A_log", "blk.#.ssm_a", 0},
     {"model.layers.layers.#.mixer.D", "blk.#.ssm_d", 0},
     {"model.layers.layers.#.mixer.out_proj", "blk.#.ssm_out", 0},
+    {NULL, NULL, 0},
+};
+/* Granite SWA: its attention sinks (families/granite_swa.c reads them as sinks.weight). The MoE form: the
+ * experts' gate and up kept in one matrix (experts.gate_up_proj, with no suffix, or input_linear), the shared
+ * MLP's likewise in ffn_up_shexp. */
+#define GRANITE_SWA_SINKS {"model.layers.#.self_attn.sinks", "blk.#.attn_sinks", 0}
+static const cv_tmap GRANITE_SWA_TENSORS[] = {GRANITE_SWA_SINKS, {NULL, NULL, 0}};
+static const cv_tmap GRANITE_MOE_SWA_TENSORS[] = {
+    GRANITE_SWA_SINKS,
+    {"model.layers.#.block_sparse_moe.experts.gate_up_proj", "blk.#.ffn_gate_up_exps.weight", 0},
+    {"model.layers.#.block_sparse_moe.experts.down_proj", "blk.#.ffn_down_exps.weight", 0},
+    {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_up_exps", 0},
+    {"model.layers.#.shared_mlp.input_linear", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down_shexp", 0},
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -1982,6 +2004,13 @@ static const cv_family FAMILIES[] = {
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
      &lgg__cv_hooks_hy_v3},
+    /* Granite SWA, dense and MoE: Granite with a sliding window, sinks, fused experts (families/granite_swa.c) */
+    {"GraniteSWAForCausalLM", "granite_swa", GRANITE_SWA_META, GRANITE_SWA_TENSORS, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM |
+     CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_swa},
+    {"GraniteMoeSWAForCausalLM", "granite_swa", GRANITE_SWA_META, GRANITE_MOE_SWA_TENSORS, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM |
+     CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_moe_swa},
     /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
     {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_plamo2},
@@ -2045,8 +2074,8 @@ static const struct {
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
-    {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
-     "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
+    {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM",
+     MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
      "tokenization_hy.py (trust_remote_code), which is not reproduced here"},
