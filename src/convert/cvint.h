@@ -133,6 +133,8 @@ typedef struct cv_tensor {
     uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint64_t zero_from;      /* output rows from this one on are zeros, past the source's (Gemma 3n's embeddings
                                 padded to vocab_size); 0: none */
+    uint64_t zero_first;     /* output rows before this one are zeros, output row u >= it is row u - zero_first as
+                                read without them (Granite Switch's zero adapter slot); 0: none */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */

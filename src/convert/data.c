@@ -160,7 +160,7 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
     }
     uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : src->dtype == LGG_ST_F8_E4M3 ? 1 : 2);
     uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
-    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
+    if (t->row_of || t->zero_first || (t->xform & (CV_X_TRANSPOSE | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
         lo = src->offset, hi = src->offset + src->size;
     cv_window *w = &c->win[s];
     if (!w->need_hi || lo < w->need_lo) w->need_lo = lo;
@@ -219,10 +219,11 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         memcpy(x, t->gen + u * t->unit, t->unit * sizeof *x);
         return;
     }
-    if (t->zero_from && u >= t->zero_from) {
+    if ((t->zero_from && u >= t->zero_from) || u < t->zero_first) {
         memset(x, 0, t->unit * sizeof *x);
         return;
     }
+    u -= t->zero_first;
     const lgg_st_tensor *src = t->src;
     uint32_t shard = t->shard;
     const cv_fp8 *fp8 = t->fp8;

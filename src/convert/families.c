@@ -1070,6 +1070,7 @@ extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_plamo2;
 extern const cv_hooks lgg__cv_hooks_granite_swa;
 extern const cv_hooks lgg__cv_hooks_granite_moe_swa;
+extern const cv_hooks lgg__cv_hooks_granite_switch;
 extern const cv_hooks lgg__cv_hooks_plamo3;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
@@ -1263,6 +1264,26 @@ static const cv_tmap GRANITE_MOE_SWA_TENSORS[] = {
     {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_up_exps", 0},
     {"model.layers.#.shared_mlp.input_linear", "blk.#.ffn_up_shexp", 0},
     {"model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down_shexp", 0},
+    {NULL, NULL, 0},
+};
+/* Granite Switch: each projection's base weight and its adapters' stacked factors (A and B: lora_A, lora_B, and
+ * the fused projections' slices by the part they feed) as master names them; families/granite_switch.c adds the
+ * zero adapter, the permutations and the gate/up split. */
+#define SWITCH_LORA(HF, GGUF) {HF ".lora_A", GGUF ".lora_a", 0}, {HF ".lora_B", GGUF ".lora_b", 0}
+#define SWITCH_SLICE(HF, K, GGUF) \
+    {HF ".lora_A_slices." #K, GGUF ".lora_a", 0}, {HF ".lora_B_slices." #K, GGUF ".lora_b", 0}
+static const cv_tmap GRANITE_SWITCH_TENSORS[] = {
+    {"model.layers.#.self_attn.qkv_proj.base_layer", "blk.#.attn_qkv", 0},
+    SWITCH_SLICE("model.layers.#.self_attn.qkv_proj", 0, "blk.#.attn_q"),
+    SWITCH_SLICE("model.layers.#.self_attn.qkv_proj", 1, "blk.#.attn_k"),
+    SWITCH_SLICE("model.layers.#.self_attn.qkv_proj", 2, "blk.#.attn_v"),
+    {"model.layers.#.self_attn.o_proj.base_layer", "blk.#.attn_output", 0},
+    SWITCH_LORA("model.layers.#.self_attn.o_proj", "blk.#.attn_output"),
+    {"model.layers.#.shared_mlp.input_linear.base_layer", "blk.#.ffn_gate", 0},
+    SWITCH_SLICE("model.layers.#.shared_mlp.input_linear", 0, "blk.#.ffn_gate"),
+    SWITCH_SLICE("model.layers.#.shared_mlp.input_linear", 1, "blk.#.ffn_up"),
+    {"model.layers.#.shared_mlp.output_linear.base_layer", "blk.#.ffn_down", 0},
+    SWITCH_LORA("model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down"),
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -2011,6 +2032,11 @@ static const cv_family FAMILIES[] = {
     {"GraniteMoeSWAForCausalLM", "granite_swa", GRANITE_SWA_META, GRANITE_MOE_SWA_TENSORS, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM |
      CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_moe_swa},
+    /* Granite Switch: dense Granite with embedded LoRA adapters (families/granite_switch.c) */
+    {"GraniteSwitchForCausalLM", "graniteswitch", GRANITE_MASTER_META, GRANITE_SWITCH_TENSORS,
+     "blk.#.attn_norm blk.#.ffn_norm output_norm token_embd ", CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM, NULL,
+     &lgg__cv_hooks_granite_switch},
     /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
     {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_plamo2},
@@ -2074,8 +2100,7 @@ static const struct {
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
-    {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM",
-     MASTER_HAS("granite")},
+    {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
      "tokenization_hy.py (trust_remote_code), which is not reproduced here"},
