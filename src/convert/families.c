@@ -1093,6 +1093,7 @@ extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
 extern const cv_hooks lgg__cv_hooks_rwkv6;
 extern const cv_hooks lgg__cv_hooks_rwkv6qwen2;
+extern const cv_hooks lgg__cv_hooks_rwkv7;
 extern const cv_hooks lgg__cv_hooks_t5;
 extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
@@ -1284,6 +1285,33 @@ static const cv_tmap GRANITE_SWITCH_TENSORS[] = {
     SWITCH_SLICE("model.layers.#.shared_mlp.input_linear", 1, "blk.#.ffn_up"),
     {"model.layers.#.shared_mlp.output_linear.base_layer", "blk.#.ffn_down", 0},
     SWITCH_LORA("model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down"),
+    {NULL, NULL, 0},
+};
+/* RWKV-7: master's names after its renames (families/rwkv6.c: attention, feed_forward, ln2, ln_x, fla-hub's LoRA
+ * factors as w1/w2/w0); the token shifts under names of their own until families/rwkv6.c stacks them. */
+#define RWKV7_ATT(HF, GGUF) {"model.layers.#.attention." HF, "blk.#.time_mix_" GGUF, 0}
+static const cv_tmap RWKV7_TENSORS[] = {
+    {"model.embeddings", "token_embd", 0},
+    {"model.layers.0.pre_norm", "token_embd_norm", 0},
+    {"model.pre_ln", "token_embd_norm", 0},
+    {"model.ln_out", "output_norm", 0},
+    {"model.layers.#.attention_norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.ln1", "blk.#.attn_norm", 0},
+    {"model.layers.#.ln2", "blk.#.attn_norm_2", 0},
+    RWKV7_ATT("x_r", "lerp_r"), RWKV7_ATT("x_w", "lerp_w"), RWKV7_ATT("x_k", "lerp_k"),
+    RWKV7_ATT("x_v", "lerp_v"), RWKV7_ATT("x_a", "lerp_a"), RWKV7_ATT("x_g", "lerp_g"),
+    RWKV7_ATT("x_x", "lerp_fused.weight"),
+    RWKV7_ATT("w0", "w0"), RWKV7_ATT("w1", "w1"), RWKV7_ATT("w2", "w2"),
+    RWKV7_ATT("a0", "a0"), RWKV7_ATT("a1", "a1"), RWKV7_ATT("a2", "a2"),
+    RWKV7_ATT("v0", "v0"), RWKV7_ATT("v1", "v1"), RWKV7_ATT("v2", "v2"),
+    RWKV7_ATT("g1", "g1"), RWKV7_ATT("g2", "g2"),
+    RWKV7_ATT("k_k", "k_k"), RWKV7_ATT("k_a", "k_a"), RWKV7_ATT("r_k", "r_k"),
+    RWKV7_ATT("key", "key"), RWKV7_ATT("k_proj", "key"), RWKV7_ATT("value", "value"), RWKV7_ATT("v_proj", "value"),
+    RWKV7_ATT("receptance", "receptance"), RWKV7_ATT("r_proj", "receptance"), RWKV7_ATT("ln_x", "ln"),
+    RWKV7_ATT("output", "output"), RWKV7_ATT("o_proj", "output"),
+    {"model.layers.#.feed_forward.x_k", "blk.#.channel_mix_lerp_k", 0},
+    {"model.layers.#.feed_forward.key", "blk.#.channel_mix_key", 0},
+    {"model.layers.#.feed_forward.value", "blk.#.channel_mix_value", 0},
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -2037,6 +2065,9 @@ static const cv_family FAMILIES[] = {
      "blk.#.attn_norm blk.#.ffn_norm output_norm token_embd ", CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM, NULL,
      &lgg__cv_hooks_granite_switch},
+    /* RWKV-7: its time and channel mixes, the world vocabulary (families/rwkv6.c) */
+    {"RWKV7ForCausalLM|Rwkv7ForCausalLM", "rwkv7", MAMBA_META, RWKV7_TENSORS, "output output_norm ", 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_rwkv7},
     /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
     {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_plamo2},
@@ -2124,7 +2155,7 @@ static const struct {
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
-    {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
+    {"RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
