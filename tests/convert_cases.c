@@ -676,9 +676,15 @@ static int qwen3_prepare(const char *dir) { return cv_case_npm_tokenizer(dir, "q
 
 const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *const files[][2], const char *arch) {
     if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return NULL; /* not installed: skipped */
-    cv_fcase_run(cases, n, files, qwen3_prepare);
-    cv_case_supported(arch);
-    const char *dir = cv_fcase_make(&cases[0], files, qwen3_prepare);
+    const char *const archs[] = {arch, NULL};
+    return cv_fcase_run_named(cases, n, files, qwen3_prepare, archs);
+}
+
+const char *cv_fcase_run_named(const cv_fcase *cases, size_t n, const char *const files[][2],
+                               int (*prepare)(const char *dir), const char *const *archs) {
+    cv_fcase_run(cases, n, files, prepare);
+    for (size_t i = 0; archs[i]; i++) cv_case_supported(archs[i]);
+    const char *dir = cv_fcase_make(&cases[0], files, prepare);
     CHECKF(dir != NULL, "%s: the checkpoint could not be made again", cases[0].name);
     return dir;
 }

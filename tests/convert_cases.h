@@ -179,6 +179,10 @@ size_t cv_fcase_qwen3moe_block(tspec *t, const cv_fcase *m, uint64_t hd, uint64_
  * the first case's folder made again for refusals (NULL when it could not
  * be, a failed check). */
 const char *cv_fcase_qwen3_run(const cv_fcase *cases, size_t n, const char *const files[][2], const char *arch);
+/* Each of the n cases through cv_fcase_run (files and prepare as cv_fcase_make's), each name of archs (NULL-ended)
+ * supported, and the first case's folder made again for refusals (NULL when it could not be, a failed check). */
+const char *cv_fcase_run_named(const cv_fcase *cases, size_t n, const char *const files[][2],
+                               int (*prepare)(const char *dir), const char *const *archs);
 /* dir converted with --mtp (sha[0]) and --no-mtp (sha[1]) in each outtype, byte-identical to master's,
  * and master's default file names (run without --outfile) without and with --mtp (names[0], names[1]);
  * what (e.g. "GLM-4.7-Flash") names the failed checks. */

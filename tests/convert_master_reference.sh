@@ -14,7 +14,8 @@
 # test_convert_grovemoe.c, test_convert_dream.c, test_convert_llada.c, test_convert_bitnet.c's convert_bitnet_master,
 # test_convert_hunyuan.c, test_convert_jamba.c, test_convert_gemma4.c, test_convert_chat_template.c, test_convert_grok.c,
 # test_convert_minimax.c's convert_minimax01 and convert_minimax_m3, test_convert_mimo.c, test_convert_exaone.c's
-# convert_exaone45, test_convert_step3.c's convert_step_vl and convert_step35):
+# convert_exaone45, test_convert_step3.c's convert_step_vl and convert_step35,
+# test_convert_plamo2.c, test_convert_granite_swa.c, test_convert_granite_switch.c, test_convert_rwkv7.c):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -121,6 +122,11 @@ convert_mimo2
 convert_exaone45
 convert_step_vl
 convert_step35
+convert_plamo2
+convert_plamo3
+convert_granite_swa
+convert_granite_switch
+convert_rwkv7
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

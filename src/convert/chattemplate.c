@@ -149,13 +149,27 @@ static lgg_status write_list(lgg_convert *c, const json_t *ct, lgg_error *err) {
     return LGG_OK;
 }
 
+/* A template (a string) or a list of named ones, as gguf-py's add_chat_template writes it. */
+static lgg_status write_template(lgg_convert *c, const json_t *ct, lgg_error *err) {
+    if (json_is_string(ct) && lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(ct), NULL))
+        return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template");
+    return json_is_array(ct) ? write_list(c, ct, err) : LGG_OK;
+}
+
 lgg_status lgg__cv_chat_template(lgg_convert *c, json_t *tc, lgg_error *err) {
     json_t *ct = tc ? json_object_get(tc, "chat_template") : NULL, *alt = NULL;
     lgg_status st = LGG_OK;
     if (!ct && c->master && json_object_size(tc)) st = template_files(c, &alt, err), ct = alt;
-    if (!st && json_is_string(ct) && lgg_writer_set_str(c->w, "tokenizer.chat_template", json_string_value(ct), NULL))
-        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set tokenizer.chat_template");
-    if (!st && json_is_array(ct)) st = write_list(c, ct, err);
+    if (!st) st = write_template(c, ct, err);
     json_decref(alt);
+    return st;
+}
+
+lgg_status lgg__cv_chat_template_jinja_first(lgg_convert *c, json_t *tc, lgg_error *err) {
+    json_t *ct = tc ? json_object_get(tc, "chat_template") : NULL, *jinja = NULL;
+    lgg_status st = LGG_OK;
+    if (lgg__cv_exists(c, "chat_template.jinja", NULL)) st = lgg__cv_text_file(c, "chat_template.jinja", &jinja, err), ct = jinja;
+    if (!st && lgg__cv_py_truthy(ct)) st = write_template(c, ct, err); /* Python's `if chat_template:` */
+    json_decref(jinja);
     return st;
 }

@@ -136,6 +136,8 @@ typedef struct cv_tensor {
     uint64_t row_skip;       /* source rows before the first one converted (RoBERTa's position offset) */
     uint64_t zero_from;      /* output rows from this one on are zeros, past the source's (Gemma 3n's embeddings
                                 padded to vocab_size); 0: none */
+    uint64_t zero_first;     /* output rows before this one are zeros, output row u >= it is row u - zero_first as
+                                read without them (Granite Switch's zero adapter slot); 0: none */
     uint32_t qtype;          /* fused quantization: the type `type` is requantized to (0: none) */
     const float *imatrix;    /* its importance weights (ne[0] per ne[2] slice), or NULL */
     float scale;             /* source values multiplied by it (RWKV's rescale_every division, Jais's embedding and output multipliers), 0: none */
@@ -145,6 +147,8 @@ typedef struct cv_tensor {
     float scale2;
     float (*row_scale)(const struct cv_tensor *t, uint64_t u);
     float iscale;            /* CV_X_TERNARY: 1 / the tensor's scale (families/bitnet.c) */
+    float add;               /* a constant added to every value after the source's transforms, in float (an f16
+                                source's sum rounded to f16; PLaMo's norm offsets: families/plamo2.c), 0: none */
     /* A tensor whose output bytes its family makes itself, not from float
      * rows (gpt-oss's MXFP4 experts repacked: families/gpt_oss.c): units
      * [u0, u1) into out, lgg__cv_out_bytes(t) each; else NULL.  src2 (in
@@ -358,7 +362,12 @@ lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *e
  * newlines ("\r\n" and "\r" become "\n"), no larger than a JSON file other than config.json and
  * tokenizer.json may be; a new JSON string in *out. */
 lgg_status lgg__cv_text_file(struct lgg_convert *c, const char *name, json_t **out, lgg_error *err);
-/* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
+/* The same as master's Plamo3Model reads it: chat_template.jinja's text, else tokenizer_config.json's
+ * chat_template, written when it is not empty (no chat_template.json, no named companions). */
+lgg_status lgg__cv_chat_template_jinja_first(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* tokenizer.ggml.model "llama" (lgg__cv_model_tokens: `model`), pre "default", then the n tokens, scores and types. */
+lgg_status lgg__cv_model_tokens(struct lgg_convert *c, const char *model, size_t n, const lgg_str *tok, const float *score,
+                                const int32_t *type, lgg_error *err);
 lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
                                 lgg_error *err);
 /* vocab.c: a merge rule as the reference writes it, "a b" (pairs, the newer

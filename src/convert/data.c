@@ -160,7 +160,7 @@ static void need(struct lgg_convert *c, uint32_t s, const lgg_st_tensor *src, co
     }
     uint64_t row = t->unit * (src->dtype == LGG_TYPE_F32 ? 4 : src->dtype == LGG_ST_F8_E4M3 ? 1 : 2);
     uint64_t lo = src->offset + (a + t->row_skip) * row, hi = src->offset + (b + t->row_skip) * row;
-    if (t->row_of || (t->xform & (CV_X_TRANSPOSE | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
+    if (t->row_of || t->zero_first || (t->xform & (CV_X_TRANSPOSE | CV_X_EXPERT_T))) /* any row may come from anywhere in it */
         lo = src->offset, hi = src->offset + src->size;
     cv_window *w = &c->win[s];
     if (!w->need_hi || lo < w->need_lo) w->need_lo = lo;
@@ -219,10 +219,11 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
         memcpy(x, t->gen + u * t->unit, t->unit * sizeof *x);
         return;
     }
-    if (t->zero_from && u >= t->zero_from) {
+    if ((t->zero_from && u >= t->zero_from) || u < t->zero_first) {
         memset(x, 0, t->unit * sizeof *x);
         return;
     }
+    u -= t->zero_first;
     const lgg_st_tensor *src = t->src;
     uint32_t shard = t->shard;
     const cv_fp8 *fp8 = t->fp8;
@@ -270,6 +271,10 @@ static void load_row(const cv_tensor *t, uint64_t u, float *x) {
             x[i] = (t->xform & CV_X_ADD1) ? x[i] + 1.0f : -lgg__cv_torch_expf(x[i]);
             if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
         }
+    for (uint64_t i = 0; t->add && i < n; i++) { /* torch's tensor + scalar: in float, rounded to an f16 source's type */
+        x[i] += t->add;
+        if (t->work == LGG_TYPE_F16) x[i] = lgg_f16_to_f32(lgg__cv_f32_to_f16(x[i]));
+    }
     const float sc[2] = {t->scale, s2};
     for (int k = 0; k < 2; k++)
         for (uint64_t i = 0; sc[k] && i < n; i++) {

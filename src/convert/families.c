@@ -754,6 +754,13 @@ static const cv_mkey CHATGLM_META[] = {
 
 
 
+/* PLaMo 2 (master's Plamo2Model, no base parameters): every key is
+ * families/plamo2.c's. */
+static const cv_mkey PLAMO2_META[] = {{NULL, NULL, 0, 0}};
+/* PLaMo 3 (master's Plamo3Model): master's base parameters and vocab_size; its sliding window is
+ * families/plamo2.c's. */
+static const cv_mkey PLAMO3_META[] = {MASTER_BASE_PARAMS, {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED}, {NULL, NULL, 0, 0}};
+
 /* PLaMo: its own keys only, with the context (4096) and the key/value head
  * count (5, PLaMo-13B's; config.json's is not it) hard-coded as the
  * reference writes them; the q and output shuffles are in families/plamo.c. */
@@ -992,17 +999,23 @@ static const cv_mkey WAVTOKENIZER_META[] = {
  * vocab_size and rope dimension (head_dim ignored), Granite's multipliers,
  * the shared experts' width; the hybrids' ssm.* and per-block keys follow
  * (families/granite_hybrid.c). */
+#define GRANITE_MASTER_PARAMS \
+    MASTER_BASE_PARAMS, \
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED}, \
+    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED}, \
+    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO}, \
+    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO}, \
+    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO}, \
+    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO}
 static const cv_mkey GRANITE_MASTER_META[] = {
-    MASTER_BASE_PARAMS,
-    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
-    {"rope.dimension_count", "head_dim", CV_M_ROPE_DIM, CV_M_REQUIRED},
-    {"attention.scale", "attention_multiplier", CV_M_F32, CV_M_NONZERO},
-    {"embedding_scale", "embedding_multiplier", CV_M_F32, CV_M_NONZERO},
-    {"residual_scale", "residual_multiplier", CV_M_F32, CV_M_NONZERO},
-    {"logit_scale", "logits_scaling", CV_M_F32, CV_M_NONZERO},
+    GRANITE_MASTER_PARAMS,
     {"expert_shared_feed_forward_length", "shared_intermediate_size", CV_M_U32, CV_M_NONZERO},
     {NULL, NULL, 0, 0},
 };
+
+/* Granite SWA and MoE SWA (master's GraniteSWAModel, GraniteMoeSWAModel): Granite 4's keys without the
+ * shared width, which the MoE form writes after the window keys (families/granite_swa.c). */
+static const cv_mkey GRANITE_SWA_META[] = {GRANITE_MASTER_PARAMS, {NULL, NULL, 0, 0}};
 
 /* LFM2 (master's LFM2Model): master's base parameters; families/lfm2.c
  * writes its own over some of them and adds the rest. */
@@ -1076,6 +1089,11 @@ extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
 extern const cv_hooks lgg__cv_hooks_plamo;
+extern const cv_hooks lgg__cv_hooks_plamo2;
+extern const cv_hooks lgg__cv_hooks_granite_swa;
+extern const cv_hooks lgg__cv_hooks_granite_moe_swa;
+extern const cv_hooks lgg__cv_hooks_granite_switch;
+extern const cv_hooks lgg__cv_hooks_plamo3;
 extern const cv_hooks lgg__cv_hooks_qwen;
 extern const cv_hooks lgg__cv_hooks_qwen3;
 extern const cv_hooks lgg__cv_hooks_qwen2model;
@@ -1097,6 +1115,7 @@ extern const cv_hooks lgg__cv_hooks_refact;
 extern const cv_hooks lgg__cv_hooks_roberta;
 extern const cv_hooks lgg__cv_hooks_rwkv6;
 extern const cv_hooks lgg__cv_hooks_rwkv6qwen2;
+extern const cv_hooks lgg__cv_hooks_rwkv7;
 extern const cv_hooks lgg__cv_hooks_t5;
 extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
@@ -1245,6 +1264,100 @@ static const cv_tmap EXAONE45_TENSORS[] = {
     {"mtp.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
     {"mtp.layers.#.post_feedforward_layernorm", "blk.#.post_ffw_norm", 0},
     EXAONE_MTP_ROWS,
+    {NULL, NULL, 0},
+};
+/* PLaMo 2 and 3: every block's names under model.layers.layers
+ * (families/plamo2.c renames the post norms to ..._weight, and PLaMo 2's
+ * dt_bias); master's map holds the post norms, PLaMo 2's dt/B/C norms, A_log
+ * and D whole, so they have no suffix; PLaMo 2's q/k norms (q_weight,
+ * k_weight) end in .weight. */
+#define PLAMO_ROWS \
+    {"model.layers.layers.#.pre_mixer_norm", "blk.#.attn_norm", 0}, \
+    {"model.layers.layers.#.post_mixer_norm_weight", "blk.#.post_attention_norm", 0}, \
+    {"model.layers.layers.#.pre_mlp_norm", "blk.#.ffn_norm", 0}, \
+    {"model.layers.layers.#.post_mlp_norm_weight", "blk.#.post_ffw_norm", 0}, \
+    {"model.layers.layers.#.mixer.qkv_proj", "blk.#.attn_qkv", 0}, \
+    {"model.layers.layers.#.mixer.q_norm", "blk.#.attn_q_norm", 0}, \
+    {"model.layers.layers.#.mixer.k_norm", "blk.#.attn_k_norm", 0}, \
+    {"model.layers.layers.#.mixer.o_proj", "blk.#.attn_output", 0}, \
+    {"model.layers.layers.#.mlp.gate_up_proj", "blk.#.ffn_up", 0}, \
+    {"model.layers.layers.#.mlp.down_proj", "blk.#.ffn_down", 0}
+static const cv_tmap PLAMO3_TENSORS[] = {PLAMO_ROWS, {NULL, NULL, 0}};
+static const cv_tmap PLAMO2_TENSORS[] = {
+    PLAMO_ROWS,
+    {"model.layers.layers.#.mixer.q_weight", "blk.#.attn_q_norm.weight", 0},
+    {"model.layers.layers.#.mixer.k_weight", "blk.#.attn_k_norm.weight", 0},
+    {"model.layers.layers.#.mixer.in_proj", "blk.#.ssm_in", 0},
+    {"model.layers.layers.#.mixer.conv1d", "blk.#.ssm_conv1d", 0},
+    {"model.layers.layers.#.mixer.bcdt_proj", "blk.#.ssm_x", 0},
+    {"model.layers.layers.#.mixer.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.layers.#.mixer.dt_norm_weight", "blk.#.ssm_dt_norm", 0},
+    {"model.layers.layers.#.mixer.B_norm_weight", "blk.#.ssm_b_norm", 0},
+    {"model.layers.layers.#.mixer.C_norm_weight", "blk.#.ssm_c_norm", 0},
+    {"model.layers.layers.#.mixer.A_log", "blk.#.ssm_a", 0},
+    {"model.layers.layers.#.mixer.D", "blk.#.ssm_d", 0},
+    {"model.layers.layers.#.mixer.out_proj", "blk.#.ssm_out", 0},
+    {NULL, NULL, 0},
+};
+/* Granite SWA: its attention sinks (families/granite_swa.c reads them as sinks.weight). The MoE form: the
+ * experts' gate and up kept in one matrix (experts.gate_up_proj, with no suffix, or input_linear), the shared
+ * MLP's likewise in ffn_up_shexp. */
+#define GRANITE_SWA_SINKS {"model.layers.#.self_attn.sinks", "blk.#.attn_sinks", 0}
+static const cv_tmap GRANITE_SWA_TENSORS[] = {GRANITE_SWA_SINKS, {NULL, NULL, 0}};
+static const cv_tmap GRANITE_MOE_SWA_TENSORS[] = {
+    GRANITE_SWA_SINKS,
+    {"model.layers.#.block_sparse_moe.experts.gate_up_proj", "blk.#.ffn_gate_up_exps.weight", 0},
+    {"model.layers.#.block_sparse_moe.experts.down_proj", "blk.#.ffn_down_exps.weight", 0},
+    {"model.layers.#.block_sparse_moe.input_linear", "blk.#.ffn_gate_up_exps", 0},
+    {"model.layers.#.shared_mlp.input_linear", "blk.#.ffn_up_shexp", 0},
+    {"model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down_shexp", 0},
+    {NULL, NULL, 0},
+};
+/* Granite Switch: each projection's base weight and its adapters' stacked factors (A and B: lora_A, lora_B, and
+ * the fused projections' slices by the part they feed) as master names them; families/granite_switch.c adds the
+ * zero adapter, the permutations and the gate/up split. */
+#define SWITCH_LORA(HF, GGUF) {HF ".lora_A", GGUF ".lora_a", 0}, {HF ".lora_B", GGUF ".lora_b", 0}
+#define SWITCH_SLICE(HF, K, GGUF) \
+    {HF ".lora_A_slices." #K, GGUF ".lora_a", 0}, {HF ".lora_B_slices." #K, GGUF ".lora_b", 0}
+static const cv_tmap GRANITE_SWITCH_TENSORS[] = {
+    {"model.layers.#.self_attn.qkv_proj.base_layer", "blk.#.attn_qkv", 0},
+    SWITCH_SLICE("model.layers.#.self_attn.qkv_proj", 0, "blk.#.attn_q"),
+    SWITCH_SLICE("model.layers.#.self_attn.qkv_proj", 1, "blk.#.attn_k"),
+    SWITCH_SLICE("model.layers.#.self_attn.qkv_proj", 2, "blk.#.attn_v"),
+    {"model.layers.#.self_attn.o_proj.base_layer", "blk.#.attn_output", 0},
+    SWITCH_LORA("model.layers.#.self_attn.o_proj", "blk.#.attn_output"),
+    {"model.layers.#.shared_mlp.input_linear.base_layer", "blk.#.ffn_gate", 0},
+    SWITCH_SLICE("model.layers.#.shared_mlp.input_linear", 0, "blk.#.ffn_gate"),
+    SWITCH_SLICE("model.layers.#.shared_mlp.input_linear", 1, "blk.#.ffn_up"),
+    {"model.layers.#.shared_mlp.output_linear.base_layer", "blk.#.ffn_down", 0},
+    SWITCH_LORA("model.layers.#.shared_mlp.output_linear", "blk.#.ffn_down"),
+    {NULL, NULL, 0},
+};
+/* RWKV-7: master's names after its renames (families/rwkv6.c: attention, feed_forward, ln2, ln_x, fla-hub's LoRA
+ * factors as w1/w2/w0); the token shifts under names of their own until families/rwkv6.c stacks them. */
+#define RWKV7_ATT(HF, GGUF) {"model.layers.#.attention." HF, "blk.#.time_mix_" GGUF, 0}
+static const cv_tmap RWKV7_TENSORS[] = {
+    {"model.embeddings", "token_embd", 0},
+    {"model.layers.0.pre_norm", "token_embd_norm", 0},
+    {"model.pre_ln", "token_embd_norm", 0},
+    {"model.ln_out", "output_norm", 0},
+    {"model.layers.#.attention_norm", "blk.#.attn_norm", 0},
+    {"model.layers.#.ln1", "blk.#.attn_norm", 0},
+    {"model.layers.#.ln2", "blk.#.attn_norm_2", 0},
+    RWKV7_ATT("x_r", "lerp_r"), RWKV7_ATT("x_w", "lerp_w"), RWKV7_ATT("x_k", "lerp_k"),
+    RWKV7_ATT("x_v", "lerp_v"), RWKV7_ATT("x_a", "lerp_a"), RWKV7_ATT("x_g", "lerp_g"),
+    RWKV7_ATT("x_x", "lerp_fused.weight"),
+    RWKV7_ATT("w0", "w0"), RWKV7_ATT("w1", "w1"), RWKV7_ATT("w2", "w2"),
+    RWKV7_ATT("a0", "a0"), RWKV7_ATT("a1", "a1"), RWKV7_ATT("a2", "a2"),
+    RWKV7_ATT("v0", "v0"), RWKV7_ATT("v1", "v1"), RWKV7_ATT("v2", "v2"),
+    RWKV7_ATT("g1", "g1"), RWKV7_ATT("g2", "g2"),
+    RWKV7_ATT("k_k", "k_k"), RWKV7_ATT("k_a", "k_a"), RWKV7_ATT("r_k", "r_k"),
+    RWKV7_ATT("key", "key"), RWKV7_ATT("k_proj", "key"), RWKV7_ATT("value", "value"), RWKV7_ATT("v_proj", "value"),
+    RWKV7_ATT("receptance", "receptance"), RWKV7_ATT("r_proj", "receptance"), RWKV7_ATT("ln_x", "ln"),
+    RWKV7_ATT("output", "output"), RWKV7_ATT("o_proj", "output"),
+    {"model.layers.#.feed_forward.x_k", "blk.#.channel_mix_lerp_k", 0},
+    {"model.layers.#.feed_forward.key", "blk.#.channel_mix_key", 0},
+    {"model.layers.#.feed_forward.value", "blk.#.channel_mix_value", 0},
     {NULL, NULL, 0},
 };
 /* Falcon-H1: the norm before the MLP as master maps it, by its whole name
@@ -1487,6 +1600,7 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down_exps " \
     "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up_exps output output_norm " \
     "token_embd "
+#define KINDS_PLAMO2 "output output_norm token_embd "
 #define KINDS_PLAMO \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_gate blk.#.ffn_up output output_norm token_embd "
@@ -2029,6 +2143,27 @@ static const cv_family FAMILIES[] = {
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
      &lgg__cv_hooks_hy_v3},
+    /* Granite SWA, dense and MoE: Granite with a sliding window, sinks, fused experts (families/granite_swa.c) */
+    {"GraniteSWAForCausalLM", "granite_swa", GRANITE_SWA_META, GRANITE_SWA_TENSORS, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM |
+     CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_swa},
+    {"GraniteMoeSWAForCausalLM", "granite_swa", GRANITE_SWA_META, GRANITE_MOE_SWA_TENSORS, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_NO_HEAD_DIM |
+     CV_F_PERMUTE_QK, NULL, &lgg__cv_hooks_granite_moe_swa},
+    /* Granite Switch: dense Granite with embedded LoRA adapters (families/granite_switch.c) */
+    {"GraniteSwitchForCausalLM", "graniteswitch", GRANITE_MASTER_META, GRANITE_SWITCH_TENSORS,
+     "blk.#.attn_norm blk.#.ffn_norm output_norm token_embd ", CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_NO_HEAD_DIM, NULL,
+     &lgg__cv_hooks_granite_switch},
+    /* RWKV-7: its time and channel mixes, the world vocabulary (families/rwkv6.c) */
+    {"RWKV7ForCausalLM|Rwkv7ForCausalLM", "rwkv7", MAMBA_META, RWKV7_TENSORS, "output output_norm ", 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_rwkv7},
+    /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
+    {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_plamo2},
+    /* PLaMo 3: attention only (sliding window), PLaMo's vocabulary and norm offsets (families/plamo2.c) */
+    {"PLaMo3ForCausalLM|Plamo3ForCausalLM", "plamo3", PLAMO3_META, PLAMO3_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_plamo3},
     /* Jamba: Mamba and attention blocks, dense and MoE feed-forwards (families/jamba.c) */
     {"JambaForCausalLM", "jamba", JAMBA_META, NULL, KINDS_JAMBA, CV_V_SPM, CV_F_MASTER | CV_F_JAMBA_NAMES, "lgg.experts",
      &lgg__cv_hooks_jamba},
@@ -2085,8 +2220,7 @@ static const struct {
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
     {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
-    {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
-     "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
+    {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
      "tokenization_hy.py (trust_remote_code), which is not reproduced here"},
@@ -2102,13 +2236,12 @@ static const struct {
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"Phi4ForCausalLMV", MASTER_HAS("phi")},
-    {"PLaMo2ForCausalLM|PLaMo3ForCausalLM|Plamo2ForCausalLM|Plamo3ForCausalLM", MASTER_HAS("plamo")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
-    {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
+    {"RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},

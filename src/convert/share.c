@@ -74,6 +74,7 @@ static int same_tensors(const lgg_convert *a, const lgg_convert *b) {
             x->work != y->work || x->heads != y->heads || x->row_of != y->row_of ||
             memcmp(x->row_arg, y->row_arg, sizeof x->row_arg) || x->scale != y->scale || x->scale2 != y->scale2 ||
             x->row_scale != y->row_scale || !x->gen != !y->gen || x->zero_from != y->zero_from ||
+            x->zero_first != y->zero_first || x->add != y->add ||
             x->n_stack != y->n_stack || (x->src && y->src && x->src->offset != y->src->offset))
             return 0;
         if (x->gen && memcmp(x->gen, y->gen, (size_t)(x->unit * x->n_units) * sizeof *x->gen)) return 0;

@@ -42,18 +42,12 @@ static void slot(const lgg_spm *spm, size_t i, ugm *u, size_t k) {
 /* type_count: tokenizer.ggml.token_type_count after add_space_prefix
  * (XLM-RoBERTa's; T5 writes none). */
 static lgg_status write_ugm(lgg_convert *c, const ugm *u, const lgg_spm_specs *sp, int type_count, lgg_error *err) {
-    lgg_wvalue tok = {LGG_VT_ARRAY, LGG_VT_STRING, u->n, u->tok};
-    lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, u->n, u->score};
-    lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, u->n, u->type};
     lgg_wvalue cm = {LGG_VT_ARRAY, LGG_VT_U8, sp->charsmap_len, sp->charsmap};
-    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", "t5", NULL) ||
-        lgg_writer_set_str(c->w, "tokenizer.ggml.pre", "default", NULL) ||
-        lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tok, NULL) ||
-        lgg_writer_set(c->w, "tokenizer.ggml.scores", 21, &sc, NULL) ||
-        lgg_writer_set(c->w, "tokenizer.ggml.token_type", 25, &ty, NULL) ||
-        lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", sp->add_dummy_prefix, NULL))
+    lgg_status st = lgg__cv_model_tokens(c, "t5", u->n, u->tok, u->score, u->type, err);
+    if (st) return st;
+    if (lgg_writer_set_bool(c->w, "tokenizer.ggml.add_space_prefix", sp->add_dummy_prefix, NULL))
         return lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set the tokenizer's metadata");
-    lgg_status st = type_count ? lgg__cv_token_type_count(c, err) : LGG_OK;
+    st = type_count ? lgg__cv_token_type_count(c, err) : LGG_OK;
     if (st) return st;
     if (lgg_writer_set_bool(c->w, "tokenizer.ggml.remove_extra_whitespaces", sp->remove_extra_whitespaces, NULL) ||
         (sp->charsmap_len && lgg_writer_set(c->w, "tokenizer.ggml.precompiled_charsmap", 35, &cm, NULL)))

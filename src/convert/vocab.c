@@ -229,10 +229,15 @@ static lgg_status added_tokens_tokenizer(lgg_convert *c, vocab *v, lgg_error *er
 
 lgg_status lgg__cv_llama_tokens(lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
                                 lgg_error *err) {
+    return lgg__cv_model_tokens(c, "llama", n, tok, score, type, err);
+}
+
+lgg_status lgg__cv_model_tokens(lgg_convert *c, const char *model, size_t n, const lgg_str *tok, const float *score,
+                                const int32_t *type, lgg_error *err) {
     lgg_wvalue tv = {LGG_VT_ARRAY, LGG_VT_STRING, n, tok};
     lgg_wvalue sc = {LGG_VT_ARRAY, LGG_VT_F32, n, score};
     lgg_wvalue ty = {LGG_VT_ARRAY, LGG_VT_I32, n, type};
-    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", "llama", NULL) ||
+    if (lgg_writer_set_str(c->w, "tokenizer.ggml.model", model, NULL) ||
         lgg_writer_set_str(c->w, "tokenizer.ggml.pre", "default", NULL) ||
         lgg_writer_set(c->w, "tokenizer.ggml.tokens", 21, &tv, NULL) ||
         lgg_writer_set(c->w, "tokenizer.ggml.scores", 21, &sc, NULL) ||

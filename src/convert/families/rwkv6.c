@@ -1,6 +1,8 @@
-/* rwkv6.c -- what RWKV-6 (Rwkv6ForCausalLM, and RWKV6Qwen2ForCausalLM
- * with Qwen2's attention sizes and vocabulary) does in code in the
- * reference converter: its hyperparameters, the time-mix tensors
+/* rwkv6.c -- RWKV-7 (below: Rwkv7ForCausalLM as llama.cpp master converts
+ * it, fla-hub's names or RWKV's, the token shifts stacked, block 0's value
+ * mix a copy of its a mix) and what RWKV-6 (Rwkv6ForCausalLM, and
+ * RWKV6Qwen2ForCausalLM with Qwen2's attention sizes and vocabulary) does
+ * in code in the reference converter: its hyperparameters, the time-mix tensors
  * reshaped (the low-rank matrices transposed, the 1x1xN vectors squeezed,
  * the five token-shift interpolations stacked into one), the output and
  * value matrices divided by 2^(block / rescale_every), and the RWKV "world"
@@ -498,5 +500,208 @@ static lgg_status rwkv_vocab(lgg_convert *c, json_t *tc, const lgg_convert_optio
     return st ? st : world_template(c, tc, err);
 }
 
+/* ---- RWKV-7 (Rwkv7ForCausalLM, RWKV7ForCausalLM: master's Rwkv7Model) ---- */
+
+/* s with every `from` replaced by `to` (Python's str.replace), in place (out holds cap bytes); 0 when too long. */
+static int replace_all(char *s, size_t cap, const char *from, const char *to) {
+    char tmp[512];
+    size_t lf = strlen(from), lt = strlen(to), o = 0;
+    for (const char *p = s; *p;) {
+        const char *put = strncmp(p, from, lf) ? NULL : to;
+        size_t len = put ? lt : 1;
+        if (o + len >= sizeof tmp) return 0;
+        memcpy(tmp + o, put ? put : p, len);
+        o += len, p += put ? lf : 1;
+    }
+    if (o >= cap) return 0;
+    memcpy(s, tmp, o), s[o] = 0;
+    return 1;
+}
+
+/* Master's unified names (blocks as layers, attn as attention, ffn as feed_forward, g_norm as ln_x, the norm before
+ * the feed-forward as ln2) and fla-hub's LoRA names as w1/w2/w0; block 0's v0/v1/v2 dropped (its value mix is a
+ * copy of a's). */
+static int rwkv7_hf_name(const char *hf, char *out, size_t cap) {
+    static const char *const R[][2] = {{"blocks", "layers"}, {"ffn", "feed_forward"}, {"self_attn", "attention"},
+                                       {"attn", "attention"}, {"time_mixer.", ""}, {"feed_forward_norm", "ln2"},
+                                       {"g_norm", "ln_x"}, {"_lora.lora.0.weight", "1.weight"},
+                                       {"_lora.lora.2.weight", "2.weight"}, {"_lora.lora.2.bias", "0.weight"}};
+    snprintf(out, cap, "%s", hf);
+    for (size_t i = 0; i < sizeof R / sizeof R[0]; i++)
+        if (!replace_all(out, cap, R[i][0], R[i][1])) return snprintf(out, cap, "%s", hf), 1; /* too long: unmapped */
+    const char *num = strpbrk(out, "0123456789");
+    int block0 = num && num[0] == '0' && !(num[1] >= '0' && num[1] <= '9');
+    return !(block0 && strstr(out, "attention.v") && !strstr(out, "attention.v_proj") && !strstr(out, "attention.value"));
+}
+
+/* The token shifts x_r, x_w, x_k, x_v, x_a and x_g (x_g only with wkv_has_gate, the default) stacked in that
+ * order into blk.N.time_mix_lerp_fused when the block's last one arrives, where it was; their own shape kept. */
+static lgg_status rwkv7_fuse(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    const json_t *gate = json_object_get(c->config, "wkv_has_gate");
+    const char *order = !gate || lgg__cv_py_truthy(gate) ? "rwkvag" : "rwkva";
+    size_t k = strlen(order), at[6], found = 0, pre = (size_t)(strstr(t->name, ".time_mix_lerp_") - t->name);
+    for (size_t j = 0; j < k; j++)
+        for (size_t i = 0; i < c->n_t; i++) {
+            const char *n = c->t[i].name;
+            if (!strncmp(n, t->name, pre) && !strncmp(n + pre, ".time_mix_lerp_", 15) && n[pre + 15] == order[j] && !n[pre + 16]) {
+                at[j] = i, found++;
+                break;
+            }
+        }
+    if (found < k) return LGG_OK;
+    uint64_t each = c->t[at[0]].unit * c->t[at[0]].n_units;
+    for (size_t j = 0; j < k; j++)
+        if (c->t[at[j]].unit * c->t[at[j]].n_units != each || c->t[at[j]].n_dims != c->t[at[0]].n_dims)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': the block's token shifts differ in shape", c->dir, t->src_name);
+    float *v = malloc((each && k ? each * k : 1) * sizeof *v);
+    char *name = malloc(pre + 32);
+    if (!v || !name) return free(v), free(name), lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t j = 0; j < k; j++) {
+        const uint8_t *p;
+        void *owned;
+        lgg_status st = lgg__cv_src_bytes(c, c->t[at[j]].shard, c->t[at[j]].src, &p, &owned, err);
+        if (st) return free(v), free(name), st;
+        for (uint64_t e = 0; e < each; e++) v[j * each + e] = src_at(p, &c->t[at[j]], e);
+        free(owned);
+    }
+    snprintf(name, pre + 32, "%.*s.time_mix_lerp_fused.weight", (int)pre, t->name);
+    cv_tensor *last = &c->t[c->n_t - 1];
+    uint32_t nd = last->n_dims;
+    if (nd > 3) return free(v), free(name), lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': more than 3 dimensions", c->dir, t->src_name);
+    free(last->name);
+    free(last->gen);
+    last->name = name, last->gen = v;
+    last->ne[nd] = (int64_t)k, last->n_dims = nd + 1;
+    last->n_units *= k;
+    last->type = last->work = LGG_TYPE_F32;
+    for (size_t i = c->n_t - 1; i-- > 0;)
+        for (size_t j = 0; j < k; j++)
+            if (at[j] == i) drop(c, i);
+    return LGG_OK;
+}
+
+/* Output row u of a flattened or squeezed tensor: the shape changes, the rows do not. */
+static void reshape(cv_tensor *t, uint32_t nd, const int64_t ne[4]) {
+    memcpy(t->ne, ne, 4 * sizeof *ne);
+    t->n_dims = nd ? nd : 1;
+    uint64_t total = t->unit * t->n_units;
+    t->unit = (uint64_t)ne[0], t->n_units = t->unit ? total / t->unit : 0;
+    if (t->n_dims == 1) t->type = LGG_TYPE_F32; /* master keeps 1-D tensors F32 */
+}
+
+/* Whether a "_lora.lora" name (fla-hub's) came before t or is t: master's LoRA factors stay as they are from then on. */
+static int fla_lora_seen(const lgg_convert *c, const cv_tensor *t) {
+    for (const cv_tensor *x = c->t; x <= t; x++)
+        if (x->src_name && strstr(x->src_name, "_lora.lora")) return 1;
+    return 0;
+}
+
+static lgg_status rwkv7_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (strstr(t->name, ".time_mix_lerp_") && !strstr(t->name, "lerp_fused")) return rwkv7_fuse(c, t, err);
+    if (ends(t->name, ".time_mix_lerp_fused.weight")) { /* x_x, already stacked: (parts, 1, 1, n / parts) */
+        const json_t *gate = json_object_get(c->config, "wkv_has_gate");
+        int64_t k = !gate || lgg__cv_py_truthy(gate) ? 6 : 5, n = (int64_t)(t->unit * t->n_units);
+        if (n % k) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not %lld token shifts", c->dir, t->src_name, (long long)k);
+        int64_t ne[4] = {n / k, 1, 1, k};
+        reshape(t, 4, ne);
+        t->type = LGG_TYPE_F32;
+        return LGG_OK;
+    }
+    if (!ends(t->name, ".weight") && !ends(t->name, ".bias")) {
+        size_t l = strlen(t->name);
+        char *n = realloc(t->name, l + 8);
+        if (!n) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        memcpy(n + l, ".weight", 8);
+        t->name = n;
+    }
+    int64_t ne[4] = {1, 1, 1, 1};
+    uint32_t nd = 0;
+    for (uint32_t d = 0; d < t->n_dims; d++) /* squeeze() */
+        if (t->ne[d] != 1) ne[nd++] = t->ne[d];
+    reshape(t, nd, ne);
+    static const char *const LORA[] = {"time_mix_w1.weight", "time_mix_w2.weight", "time_mix_a1.weight", "time_mix_a2.weight",
+                                       "time_mix_v1.weight", "time_mix_v2.weight", "time_mix_g1.weight", "time_mix_g2.weight"};
+    for (size_t i = 0; i < 8 && !fla_lora_seen(c, t); i++)
+        if (ends(t->name, LORA[i])) {
+            if (t->n_dims != 2) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not a matrix", c->dir, t->src_name);
+            uint32_t type = i < 2 ? LGG_TYPE_F32 : lgg__cv_matrix_type(c, (uint64_t)t->ne[1]);
+            lgg_status st = swap_last(c, t, err);
+            if (st) return st;
+            t->type = type;
+            break;
+        }
+    if (strstr(t->name, "r_k")) { /* flatten() */
+        int64_t flat[4] = {(int64_t)(t->unit * t->n_units), 1, 1, 1};
+        reshape(t, 1, flat);
+    }
+    const char *a = strstr(t->name, ".time_mix_a");
+    if (a && !strncmp(t->name, "blk.0.", 6)) { /* block 0: a copy as time_mix_v*, written first */
+        size_t i = (size_t)(t - c->t), at = (size_t)(a - t->name) + 10; /* t moves with the copy */
+        lgg_status st = lgg__cv_dup_tensor(c, i, t->name, err);
+        if (st) return st;
+        c->t[i].name[at] = 'v'; /* ".time_mix_a" -> ".time_mix_v" */
+        if (c->t[i].gen) { /* the copy owns its own values */
+            uint64_t n = c->t[i].unit * c->t[i].n_units;
+            float *g = malloc((n ? n : 1) * sizeof *g);
+            if (!g) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+            memcpy(g, c->t[i].gen, n * sizeof *g);
+            c->t[c->n_t - 1].gen = g;
+        }
+    }
+    return LGG_OK;
+}
+
+/* hparams[a] when present (null: dflt), else hparams[b] (KeyError when absent; null: dflt), as master reads them. */
+static lgg_status either(lgg_convert *c, const char *a, const char *b, double dflt, int number, double *out, lgg_error *err) {
+    const char *k = json_object_get(c->config, a) ? a : b;
+    const json_t *v = json_object_get(c->config, k);
+    if (!v) return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' (or '%s') is missing", c->dir, a, b);
+    if (json_is_null(v) && dflt >= 0) return *out = dflt, LGG_OK;
+    if (number ? !json_is_number(v) : !json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is not a %s", c->dir, k, number ? "number" : "32-bit count");
+    *out = json_number_value(v);
+    return LGG_OK;
+}
+
+/* max(1, round(h^exponent * multiplier / 32)) * 32 (Python's round: half to even). */
+static double lora_rank(double h, double exponent, double multiplier) {
+    double r = nearbyint(pow(h, exponent) * multiplier / 32);
+    return (r < 1 ? 1 : r) * 32;
+}
+
+static lgg_status rwkv7_meta(lgg_convert *c, lgg_error *err) {
+    double hs = 0, eps = 0, h = 0, ff = 0, r[4] = {0};
+    int named = json_object_get(c->config, "head_size") && json_object_get(c->config, "layer_norm_epsilon");
+    lgg_status st = either(c, named ? "head_size" : "head_dim", "head_dim", -1, 0, &hs, err);
+    if (!st) st = either(c, named ? "layer_norm_epsilon" : "norm_eps", "norm_eps", -1, 1, &eps, err);
+    if (!st) st = either(c, "hidden_size", "hidden_size", -1, 0, &h, err);
+    if (!st) st = either(c, "intermediate_size", "intermediate_size", h * 4, 0, &ff, err);
+    static const char *const RANK[2][4] = {{"lora_rank_decay", "lora_rank_iclr", "lora_rank_value_residual_mix", "lora_rank_gate"},
+                                           {"decay_low_rank_dim", "a_low_rank_dim", "v_low_rank_dim", "gate_low_rank_dim"}};
+    const double dflt[4] = {lora_rank(h, 0.5, 1.8), lora_rank(h, 0.5, 1.8), lora_rank(h, 0.5, 1.3), lora_rank(h, 0.8, 0.6)};
+    int set = 1; /* the first set when all four of its keys are there (master's KeyError falls to the second) */
+    for (int i = 0; i < 4; i++) set &= json_object_get(c->config, RANK[0][i]) != NULL;
+    for (int i = 0; !st && i < 4; i++) st = either(c, RANK[!set][i], RANK[!set][i], dflt[i], 0, &r[i], err);
+    if (st) return st;
+    struct {
+        const char *k;
+        int f32;
+        double v;
+    } keys[] = {{"context_length", 0, 1048576}, {"embedding_length", 0, h}, {"block_count", 0, (double)c->block_count},
+                {"attention.layer_norm_epsilon", 1, eps}, {"wkv.head_size", 0, hs}, {"attention.decay_lora_rank", 0, r[0]},
+                {"attention.iclr_lora_rank", 0, r[1]}, {"attention.value_residual_mix_lora_rank", 0, r[2]},
+                {"attention.gate_lora_rank", 0, r[3]}, {"feed_forward_length", 0, ff}};
+    for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) {
+        if (!keys[i].f32 && keys[i].v > UINT32_MAX)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: %s is beyond 32 bits", c->dir, keys[i].k);
+        st = put(c, keys[i].k, keys[i].f32, keys[i].v, err);
+    }
+    if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
+    if (!st) st = put(c, "attention.head_count", 0, 0, err);
+    return st;
+}
+
+const cv_hooks lgg__cv_hooks_rwkv7 = {NULL, rwkv7_hf_name, rwkv7_tensor, rwkv7_meta, rwkv_vocab, NULL};
 const cv_hooks lgg__cv_hooks_rwkv6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab, NULL};
 const cv_hooks lgg__cv_hooks_rwkv6qwen2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL, NULL}; /* SentencePiece, else BPE */
