@@ -174,6 +174,11 @@ static const arch_row ARCHS[] = {
     /* non-causal encoders: no KV cache */
     {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
     {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
+    {"jina-bert-v2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
+     false},
+    /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
+    {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
+     false},
     {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
     {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
     {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
@@ -1025,8 +1030,9 @@ static void mixer_terms(const facts *m, const lgg_estimate *e, uint64_t T, acc *
 /* Peak of one layer's attention (or recurrent mixer, or both) and FFN (see docs/estimate.md). */
 /* An encoder layer's peak (no KV cache: the ubatch's T tokens attend to each other), the larger of
  * attention and FFN, measured on master's bert, nomic-bert and gemma-embedding: the T x T mask (f16 alone
- * with flash attention, f32 without), the residual and normed input (2E); then Q, K and V (and a fused
- * projection's output), KQ without flash attention, the attention output; or the FFN's input, output and
+ * with flash attention, f32 without), the residual and normed input (2E); then Q, K and V (a fused
+ * projection's output, and Q and K taken out of it), KQ without flash attention, the attention output; or
+ * the FFN's input, output and
  * residual (3E) with up (plain) or gate, up and their product (gated). */
 static acc encoder_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
     const uint64_t E = m->n_embd, H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
@@ -1034,7 +1040,8 @@ static acc encoder_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint
     term(&at, T, T, e->flash_attn ? 2 : 4, 1);
     ff = at;
     term(&at, 2, E, T, 4);
-    term(&at, H * m->head_k + Hkv * (m->head_k + m->head_v), T, 4, m->row->qkv_fused ? 2 : 1);
+    term(&at, H * m->head_k + Hkv * (m->head_k + m->head_v), T, 4, 1);
+    if (m->row->qkv_fused) term(&at, (H + Hkv) * m->head_k, T, 4, 1); /* Q and K out of the fused output */
     if (!e->flash_attn) term(&at, T, T, H, 4);
     term(&at, H, m->head_v, T, 4);
     term(&ff, 3, E, T, 4);

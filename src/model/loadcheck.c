@@ -39,7 +39,8 @@ enum {
     D_ALTUP, D_ALTUP1 /* 3 */, D_ALTUP2 /* 16 */, D_LAUREL, D_PLE1 /* 256 */, D_PLE /* 256 n_layer */,
     D_KGL /* head_k n_head_kv(il): this layer's */, D_SC /* shortconv.l_cache */, D_E3 /* 3 n_embd */,
     D_QL /* attention.q_lora_rank */, D_KL /* attention.kv_lora_rank */, D_KLR /* kv_lora_rank + n_rot */,
-    D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */
+    D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */,
+    D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */
 };
 
 /* What a row does. */
@@ -56,7 +57,7 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_LONGROPE, C_NOT_LONGROPE, C_L64 /* block_count >= 64 (command-r's Q/K norms) */,
        C_RECR /* a recurrent layer (hparams.is_recr) */, C_NOT_RECR /* an attention layer, or an MTP one */,
        C_MTP /* one of the last nextn_predict_layers layers */,
-       C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD };
+       C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD, C_FIRST /* layer 0 */, C_NOT_FIRST };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -351,6 +352,27 @@ static const tspec L_MINICPM3[] = {
     DENSE_FFN, T("rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
     T("rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0), END};
 
+/* jina-bert-v2: ALiBi, optional Q/K norms and a second attention norm, a gated FFN whose up is n_ff or 2 n_ff */
+static const tspec G_JINA2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_types.weight", 0, D_E, D_TT, 0),
+                                NORM_B("token_embd_norm"), T("cls.weight", OPT, D_E, D_ONE, 0),
+                                T("cls.bias", OPT, D_ONE, 0, 0), END};
+static const tspec L_JINA2[] = {
+    QKV(D_E, D_VG, D_VG, 0), T("attn_q_norm.weight", OPT, D_E, 0, 0), T("attn_q_norm.bias", OPT, D_E, 0, 0),
+    T("attn_k_norm.weight", OPT, D_E, 0, 0), T("attn_k_norm.bias", OPT, D_E, 0, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("attn_output.bias", 0, D_E, 0, 0), NORM_B("attn_output_norm"), T("attn_norm_2.weight", OPT, D_E, 0, 0),
+    T("attn_norm_2.bias", OPT, D_E, 0, 0), T("ffn_gate.weight", OPT, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_FUP, 0),
+    T("ffn_up.bias", OPT, D_FUP, 0, 0), T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_down.bias", 0, D_E, 0, 0),
+    NORM_B("layer_output_norm"), END};
+/* ModernBERT: no attention norm in layer 0 (optional there), fused Q/K/V, gate and up in one matrix */
+static const tspec G_MODERN[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_embd_norm.weight", 0, D_E, 0, 0),
+                                 T("output_norm.weight", 0, D_E, 0, 0), T("cls.output.weight", OPT, D_E, D_CLS, 0),
+                                 T("cls.output.bias", OPT, D_CLS, 0, 0), T("cls.weight", OPT, D_E, D_E, 0),
+                                 T("cls.norm.weight", OPT, D_E, 0, 0), END};
+static const tspec L_MODERN[] = {TC(C_FIRST, "attn_norm.weight", OPT, D_E, 0, 0), TC(C_NOT_FIRST, "attn_norm.weight", 0, D_E, 0, 0),
+                                 T("attn_qkv.weight", 0, D_E, D_E3, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                                 T("ffn_up.weight", 0, D_E, D_F2, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                                 T("ffn_norm.weight", 0, D_E, 0, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -424,6 +446,10 @@ static const arch_table TABLES[] = {
     {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
     {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
     {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
+    {"jina-bert-v2", G_JINA2, L_JINA2, false, {NORM_EPS}},
+    {"modern-bert", G_MODERN, L_MODERN, false,
+     {{"attention.sliding_window", LGG_VT_U32, false}, K_SWA_BASE, K_SWA_PATTERN, NORM_EPS,
+      {"hidden_activation", LGG_VT_STRING, false}}},
     {"minicpm3", G_TIED, L_MINICPM3, false,
      {RMS_EPS, {"attention.q_lora_rank", LGG_VT_U32, true}, {"attention.kv_lora_rank", LGG_VT_U32, true}}},
     {"lfm2moe", G_LFM2MOE, L_LFM2MOE, false,
@@ -924,6 +950,15 @@ static uint32_t layer_head_kv(const lc *c, int64_t il) {
     return (uint32_t)x;
 }
 
+/* jina-bert-v2 sizes ffn_up by the file's: 2 n_ff when it is that wide, else n_ff. */
+static int64_t up_width(const lc *c) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.ffn_up.weight", (long long)c->il);
+    int64_t id = lgg_find_tensor_cstr(c->f, n);
+    const int64_t F = c->n_ff;
+    return id >= 0 && lgg_tensor_at(c->f, (uint64_t)id)->ne[1] == 2 * F ? 2 * F : F;
+}
+
 static int64_t dim(const lc *c, uint8_t d) {
     const int64_t hk = c->head_k, hv = c->head_v, F = c->n_ff;
     switch (d) {
@@ -957,6 +992,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_CTX: return c->n_ctx_train;
     case D_TT: return c->n_token_types;
     case D_KGL: return hk * layer_head_kv(c, c->il);
+    case D_FUP: return up_width(c);
     case D_QL: return c->q_lora;
     case D_KL: return c->kv_lora;
     case D_KLR: return (int64_t)c->kv_lora + c->n_rot;
@@ -1023,6 +1059,8 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     switch (cond) {
     case C_RECR: return recurrent(c, il);
     case C_NOT_RECR: return !recurrent(c, il);
+    case C_FIRST: return il == 0;
+    case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;
     case C_NOT_LEAD: return il >= 0 && (uint64_t)il >= c->n_dense_lead;
     case C_MTP: return il >= 0 && (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn;

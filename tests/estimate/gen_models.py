@@ -546,6 +546,17 @@ PRESETS = {
         kv=[('attention.q_lora_rank', U32, 768), ('attention.kv_lora_rank', U32, 256), ('rope.dimension_count', U32, 32),
             ('attention.key_length', U32, 96), ('attention.value_length', U32, 64)],
         vocab=dict(kind='bpe', pre='default', n=73448, n_front=17, bos=1, eos=2, add_bos=True)),
+    'jina-bert-v2-base': dict(
+        arch='jina-bert-v2', name='jina-embeddings-v2-base-en-like', ftype=15, ctx=8192, n_embd=768, n_layer=12,
+        n_ff=3072, n_head=12, n_head_kv=12, rope_base=10000.0, eps=1e-12, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='jina-v1-en', n=30528, n_front=17, bos=1, eos=2, add_bos=True, token_types=2)),
+    'modern-bert-base': dict(
+        arch='modern-bert', name='ModernBERT-base-like', ftype=15, ctx=8192, n_embd=768, n_layer=22, n_ff=1152,
+        n_head=12, n_head_kv=12, rope_base=160000.0, eps=1e-5, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 2), ('attention.sliding_window', U32, 128),
+            ('rope.freq_base_swa', F32, 10000.0)],
+        vocab=dict(kind='bpe', pre='modern-bert', n=50368, n_front=17, bos=1, eos=2, add_bos=True)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
@@ -1024,6 +1035,16 @@ SPECS = {
                   'attn_q_b.weight QL,H*HK', 'attn_kv_a_mqa.weight E,KL+R', 'attn_kv_b.weight KL,H*(HK-R+HV)',
                   'attn_output.weight H*HV,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E',
                   'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'jina-bert-v2': (['token_embd.weight E,V', 'token_types.weight E,2', 'token_embd_norm.weight E',
+                      'token_embd_norm.bias E'],
+                     ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
+                      'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
+                      'attn_output_norm.bias E', 'ffn_gate.weight E,F', 'ffn_up.weight E,F', 'ffn_down.weight F,E',
+                      'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+    # a name ending in "@1": not in layer 0 (ModernBERT's first layer has no attention norm)
+    'modern-bert': (['token_embd.weight E,V', 'token_embd_norm.weight E', 'output_norm.weight E'],
+                    ['attn_norm.weight@1 E', 'attn_qkv.weight E,3*E', 'attn_output.weight E,E', 'ffn_up.weight E,2*F',
+                     'ffn_down.weight F,E', 'ffn_norm.weight E'], []),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
@@ -1048,6 +1069,10 @@ def spec_tensor_list(p):
                 if p['tied']:
                     continue
                 name = name[:-1]
+            if name.endswith('@1'):
+                if b == 'blk.0.':
+                    continue
+                name = name[:-2]
             out.append((b + name, [eval(d, {}, env) for d in dims.split(',')]))
         return out
     T = expand(pre, '')

@@ -142,7 +142,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'bloom': 'bloom-560m', 'mpt': 'mpt-7b', 'olmo': 'olmo-1b', 'orion': 'orion-14b', 'xverse': 'xverse-7b',
         'codeshell': 'codeshell-7b', 'chatglm': 'chatglm-9b', 'bert': 'bert-minilm', 'nomic-bert': 'nomic-bert-v1.5',
         'gemma-embedding': 'gemma-embedding-300m', 'jais': 'jais-13b', 'bitnet': 'bitnet-large',
-        'gemma3n': 'gemma3n-e2b', 'lfm2moe': 'lfm2moe-small', 'minicpm3': 'minicpm3-4b'}
+        'gemma3n': 'gemma3n-e2b', 'lfm2moe': 'lfm2moe-small', 'minicpm3': 'minicpm3-4b',
+        'jina-bert-v2': 'jina-bert-v2-base', 'modern-bert': 'modern-bert-base'}
 
 
 def drop_nth_of_layer1(a, kv, T):
