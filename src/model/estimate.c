@@ -61,8 +61,9 @@ typedef struct arch_row {
     bool nextn_skipped;    /* master loads none of the last nextn_predict_layers layers' tensors (the
                               multi-token-prediction layers; their KV cache is kept) */
     uint8_t layers;        /* LAYERS_*: for a family other than FAM_ATTN, which layers are recurrent */
-    bool encoder;          /* a non-causal encoder (BERT and kin): llama.cpp gives it no KV cache (no memory at
-                              all), its batch is -b whatever the context, each ubatch attends to itself */
+    uint8_t encoder;       /* ENC_*: llama.cpp gives it no memory at all (no KV cache), each ubatch attends to
+                              itself; non-causal (attention.causal false, or a diffusion model), its batch is -b
+                              whatever the context */
     int8_t kv_from_start;  /* master: only the first N layers have a KV cache, the others reuse one of theirs
                               (gemma3n: 20); KV_SHARED_KEY: block_count less attention.shared_kv_layers */
     bool output_first;     /* master creates the tied output (a duplicate of token_embd) before token_embd itself:
@@ -70,6 +71,9 @@ typedef struct arch_row {
 } arch_row;
 
 #define KV_SHARED_KEY (-1)
+/* arch_row.encoder: an embedding encoder (BERT and kin: no logits in its graph), a diffusion model (non-causal
+ * whatever the file says, logits for every token) */
+enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION };
 
 static const arch_row ARCHS[] = {
     {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
@@ -179,6 +183,15 @@ static const arch_row ARCHS[] = {
     /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
     {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
      false},
+    {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    /* diffusion language models: non-causal, no memory, logits for every token */
+    {"dream", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
+     false},
+    {"llada", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
+     false},
     {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
     {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
     {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
@@ -214,6 +227,7 @@ typedef struct facts {
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t n_nextn;                  /* nextn_predict_layers (rows with nextn_skipped) */
     uint32_t n_kv_layers;              /* the leading layers with a KV cache of their own (row->kv_from_start) */
+    bool causal;                       /* attention.causal (default true; a diffusion model's is false) */
     uint32_t d_conv, d_inner, d_state, n_group, dt_rank; /* mamba (mamba2: n_group) */
     uint32_t wkv_head, token_shift;    /* rwkv */
     uint32_t l_cache;                  /* lfm2's short convolution */
@@ -542,6 +556,9 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint3
     if (m->row->family != FAM_ATTN && (st = recurrent_facts(f, m, err))) return st;
     if ((st = ffn_facts(f, m, err))) return st;
     if ((st = kv_layer_facts(f, m, err))) return st;
+    bool causal = true;
+    m->causal = m->row->encoder != ENC_DIFFUSION &&
+                !(get_key(f, m, "attention.causal", &v) == LGG_OK && lgg_value_bool(&v, &causal) == LGG_OK && !causal);
     if (m->row->swa_period &&
         ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
          (st = get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err))))
@@ -614,7 +631,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     if (n_ctx > UINT32_MAX - (pad - 1))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "context size %u overflows when padded", n_ctx);
     e->n_ctx = (n_ctx + pad - 1) / pad * pad;
-    if (m->row->encoder) { /* non-causal: -b as given */
+    if (m->row->encoder && !m->causal) { /* non-causal: -b as given */
         e->n_batch = p->n_batch;
     } else if (master) { /* min(the context asked for, -b): master pads the context afterwards */
         e->n_batch = p->n_batch < n_ctx ? p->n_batch : n_ctx;
@@ -1146,7 +1163,8 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
-    if (!m->row->encoder) term(&out, m->n_vocab, T, 4, 1); /* logits of every token (an encoder's graph has none) */
+    if (m->row->encoder != ENC_EMBED) term(&out, m->n_vocab, T, 4, 1); /* logits of every token (none in an
+                                                                             embedding encoder's graph) */
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
     term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);

@@ -373,6 +373,26 @@ static const tspec L_MODERN[] = {TC(C_FIRST, "attn_norm.weight", OPT, D_E, 0, 0)
                                  T("ffn_up.weight", 0, D_E, D_F2, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
                                  T("ffn_norm.weight", 0, D_E, 0, 0), END};
 
+/* NeoBERT: fused Q/K/V, SwiGLU's gate and up in one matrix, the encoder's output norm */
+static const tspec G_NEOBERT[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("cls.weight", OPT, D_E, D_E, 0),
+                                  T("cls.bias", OPT, D_E, 0, 0), T("cls.output.weight", OPT, D_E, D_CLS, 0),
+                                  T("cls.output.bias", OPT, D_CLS, 0, 0), T("enc.output_norm.weight", 0, D_E, 0, 0), END};
+static const tspec L_NEOBERT[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+                                  T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                  T("ffn_up.weight", 0, D_E, D_F2, 0), T("ffn_down.weight", 0, D_F, D_E, 0), END};
+/* EuroBERT: a llama-like layer, gate, up, down in that order */
+static const tspec L_EUROBERT[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                   T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                   T("ffn_gate.weight", 0, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                                   T("ffn_down.weight", 0, D_F, D_E, 0), END};
+/* LLaDA: separate Q, K, V (no fused form), llama's optional biases and rope frequencies */
+static const tspec L_LLADA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_q.weight", 0, D_E, D_Q, 0), T("attn_k.weight", 0, D_E, D_KG, 0),
+    T("attn_v.weight", 0, D_E, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), ROPE_FREQS, T("ffn_gate.weight", 0, D_E, D_F, 0),
+    T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_gate.bias", OPT, D_F, 0, 0),
+    T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -446,6 +466,10 @@ static const arch_table TABLES[] = {
     {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
     {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
     {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
+    {"neo-bert", G_NEOBERT, L_NEOBERT, false, {RMS_EPS}},
+    {"eurobert", G_NO_OUTPUT, L_EUROBERT, false, {RMS_EPS}},
+    {"dream", G_QWEN2, L_QWEN2, false, {RMS_EPS}},
+    {"llada", G_TIED, L_LLADA, false, {RMS_EPS}},
     {"jina-bert-v2", G_JINA2, L_JINA2, false, {NORM_EPS}},
     {"modern-bert", G_MODERN, L_MODERN, false,
      {{"attention.sliding_window", LGG_VT_U32, false}, K_SWA_BASE, K_SWA_PATTERN, NORM_EPS,

@@ -557,6 +557,26 @@ PRESETS = {
         kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 2), ('attention.sliding_window', U32, 128),
             ('rope.freq_base_swa', F32, 10000.0)],
         vocab=dict(kind='bpe', pre='modern-bert', n=50368, n_front=17, bos=1, eos=2, add_bos=True)),
+    'neo-bert': dict(
+        arch='neo-bert', name='NeoBERT-like', ftype=15, ctx=4096, n_embd=768, n_layer=28, n_ff=3072, n_head=12,
+        n_head_kv=12, rope_base=10000.0, eps=1e-5, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 2)],
+        vocab=dict(kind='bpe', pre='default', n=30522, n_front=17, bos=1, eos=2, add_bos=True)),
+    'eurobert-210m': dict(
+        arch='eurobert', name='EuroBERT-210m-like', ftype=15, ctx=8192, n_embd=768, n_layer=12, n_ff=3072,
+        n_head=12, n_head_kv=12, rope_base=250000.0, eps=1e-5, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
+    # diffusion language models (non-causal, no memory)
+    'dream-7b': dict(
+        arch='dream', name='Dream-v0-7B-like (4 layers)', ftype=15, ctx=131072, n_embd=3584, n_layer=4, n_ff=18944,
+        n_head=28, n_head_kv=4, rope_base=1000000.0, eps=1e-6, tied=False, qkv_bias=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=152064, n_regular=151643, n_special=421, bos=151643, eos=151643,
+                   add_bos=False)),
+    'llada-8b': dict(
+        arch='llada', name='LLaDA-8B-like (4 layers)', ftype=15, ctx=4096, n_embd=4096, n_layer=4, n_ff=12288,
+        n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='llama-bpe', n=126464, n_front=17, bos=1, eos=2, add_bos=True)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
@@ -1045,6 +1065,20 @@ SPECS = {
     'modern-bert': (['token_embd.weight E,V', 'token_embd_norm.weight E', 'output_norm.weight E'],
                     ['attn_norm.weight@1 E', 'attn_qkv.weight E,3*E', 'attn_output.weight E,E', 'ffn_up.weight E,2*F',
                      'ffn_down.weight F,E', 'ffn_norm.weight E'], []),
+    'neo-bert': (['token_embd.weight E,V', 'enc.output_norm.weight E'],
+                 ['attn_norm.weight E', 'attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'ffn_norm.weight E',
+                  'ffn_up.weight E,2*F', 'ffn_down.weight F,E'], []),
+    'eurobert': (['token_embd.weight E,V', 'output_norm.weight E'],
+                 ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G',
+                  'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_up.weight E,F',
+                  'ffn_down.weight F,E'], []),
+    'dream': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+              'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G', 'attn_v.bias G', 'attn_output.weight E,E',
+              'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+              ['output_norm.weight E', 'output.weight? E,V']),
+    'llada': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+              'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+              'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),

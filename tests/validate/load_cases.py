@@ -143,7 +143,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'codeshell': 'codeshell-7b', 'chatglm': 'chatglm-9b', 'bert': 'bert-minilm', 'nomic-bert': 'nomic-bert-v1.5',
         'gemma-embedding': 'gemma-embedding-300m', 'jais': 'jais-13b', 'bitnet': 'bitnet-large',
         'gemma3n': 'gemma3n-e2b', 'lfm2moe': 'lfm2moe-small', 'minicpm3': 'minicpm3-4b',
-        'jina-bert-v2': 'jina-bert-v2-base', 'modern-bert': 'modern-bert-base'}
+        'jina-bert-v2': 'jina-bert-v2-base', 'modern-bert': 'modern-bert-base',
+        'neo-bert': 'neo-bert', 'eurobert': 'eurobert-210m', 'dream': 'dream-7b', 'llada': 'llada-8b'}
 
 
 def drop_nth_of_layer1(a, kv, T):
