@@ -71,9 +71,10 @@ typedef struct arch_row {
 } arch_row;
 
 #define KV_SHARED_KEY (-1)
-/* arch_row.encoder: an embedding encoder (BERT and kin: no logits in its graph), a diffusion model (non-causal
- * whatever the file says, logits for every token) */
-enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION };
+/* arch_row.encoder: an embedding encoder (BERT and kin: no memory, no logits in its graph), a diffusion model
+ * (non-causal whatever the file says, no memory, logits for every token), a decoder's layers for embeddings (a KV
+ * cache, no logits: llama-embed) */
+enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
 
 static const arch_row ARCHS[] = {
     {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
@@ -183,6 +184,12 @@ static const arch_row ARCHS[] = {
     /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
     {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
      false},
+    /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
+    {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
+    {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
+     ENC_EMBED_CACHED, 0, false},
     {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
      false},
     {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
@@ -603,6 +610,12 @@ static void master_cells(const facts *m, const lgg_estimate_params *p, lgg_estim
     for (uint32_t il = 0; il < m->n_layer; il++) e->n_swa_layers += is_swa(m, e, il);
 }
 
+/* Without memory (no KV cache): an embedding encoder, a diffusion model. */
+static bool no_memory(const facts *m) { return m->row->encoder == ENC_EMBED || m->row->encoder == ENC_DIFFUSION; }
+
+/* An embedding graph computes no logits. */
+static bool no_logits(const facts *m) { return m->row->encoder == ENC_EMBED || m->row->encoder == ENC_EMBED_CACHED; }
+
 static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
     if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v)) {
         const char *bad = lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k);
@@ -631,7 +644,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     if (n_ctx > UINT32_MAX - (pad - 1))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "context size %u overflows when padded", n_ctx);
     e->n_ctx = (n_ctx + pad - 1) / pad * pad;
-    if (m->row->encoder && !m->causal) { /* non-causal: -b as given */
+    if (!m->causal) { /* non-causal (llama_context's causal_attn false): -b as given */
         e->n_batch = p->n_batch;
     } else if (master) { /* min(the context asked for, -b): master pads the context afterwards */
         e->n_batch = p->n_batch < n_ctx ? p->n_batch : n_ctx;
@@ -648,9 +661,9 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
         e->n_ctx = all > UINT32_MAX ? UINT32_MAX : (uint32_t)all;
     }
     e->recurrent = recurrent;
-    e->kv_size = recurrent ? e->n_seq_max : m->row->encoder ? 0 : e->n_ctx;
+    e->kv_size = recurrent ? e->n_seq_max : no_memory(m) ? 0 : e->n_ctx;
     e->rs_size = m->row->family != FAM_ATTN ? e->n_seq_max : 0; /* max(1, n_seq_max) state rows */
-    if (e->target == LGG_ESTIMATE_MASTER && !recurrent && !m->row->encoder) master_cells(m, p, e);
+    if (e->target == LGG_ESTIMATE_MASTER && !recurrent && !no_memory(m)) master_cells(m, p, e);
     else e->kv_size_swa = e->kv_size;
     e->type_k = recurrent ? LGG_TYPE_F32 : p->type_k;
     e->type_v = recurrent ? LGG_TYPE_F32 : p->type_v;
@@ -1061,14 +1074,21 @@ static acc encoder_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint
     if (m->row->qkv_fused) term(&at, (H + Hkv) * m->head_k, T, 4, 1); /* Q and K out of the fused output */
     if (!e->flash_attn) term(&at, T, T, H, 4);
     term(&at, H, m->head_v, T, 4);
+    acc moe = ff;
     term(&ff, 3, E, T, 4);
     term(&ff, m->row->ffn == FFN_PLAIN ? 1 : 3, layer_ff(m, il), T, 4);
     take_max(&at, ff);
+    if (m->row->moe && m->n_expert) { /* an expert layer: the chosen experts' up and down, the router */
+        term(&moe, 3, E, T, 4);
+        term(&moe, m->n_expert_used, (uint64_t)m->n_ff_exp + E, T, 4);
+        term(&moe, 3, m->n_expert, T, 4);
+        take_max(&at, moe);
+    }
     return at;
 }
 
 static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
-    if (m->row->encoder) return encoder_peak(m, e, il, T);
+    if (no_memory(m)) return encoder_peak(m, e, il, T);
     acc best = {0, false};
     acc base = {0, false};
     /* master: each sequence's stream of kv_size / n_seq_max cells attends its share of the batch */
@@ -1111,7 +1131,8 @@ static acc ffn_peak(const facts *m, uint32_t il, uint64_t T, acc base, acc best)
         term(&ff, E, m->n_expert_used, T, 4);          /* their down projections */
         term(&ff, 2, m->n_ff_shexp, T, 4);             /* shared experts */
     } else {
-        term(&ff, m->row->ffn == FFN_FUSED_UP ? 4 : 2, m->n_ff_max, T, 4);
+        /* gate, up (and, measured on the embedding graphs whose FFN is their peak, their product) */
+        term(&ff, m->row->ffn == FFN_FUSED_UP ? 4 : no_logits(m) ? 3 : 2, m->n_ff_max, T, 4);
     }
     take_max(&best, ff);
     return best;
@@ -1163,8 +1184,7 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, lgg_estimate
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
-    if (m->row->encoder != ENC_EMBED) term(&out, m->n_vocab, T, 4, 1); /* logits of every token (none in an
-                                                                             embedding encoder's graph) */
+    if (!no_logits(m)) term(&out, m->n_vocab, T, 4, 1); /* logits of every token (none in an embedding graph) */
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
     term(&out, m->n_embd, T, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);

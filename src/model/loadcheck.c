@@ -57,7 +57,8 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_LONGROPE, C_NOT_LONGROPE, C_L64 /* block_count >= 64 (command-r's Q/K norms) */,
        C_RECR /* a recurrent layer (hparams.is_recr) */, C_NOT_RECR /* an attention layer, or an MTP one */,
        C_MTP /* one of the last nextn_predict_layers layers */,
-       C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD, C_FIRST /* layer 0 */, C_NOT_FIRST };
+       C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD, C_FIRST /* layer 0 */, C_NOT_FIRST,
+       C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -393,6 +394,17 @@ static const tspec L_LLADA[] = {
     T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_gate.bias", OPT, D_F, 0, 0),
     T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
 
+/* nomic-bert-moe: experts (up, down, router) on the layers il % moe_every_n_layers == 1, else up and down */
+static const tspec G_NOMIC_MOE[] = {{OP_TOKEN_TYPES, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                    T("token_types.weight", OPT, D_E, D_TT, 0), NORM_B("token_embd_norm"), END};
+static const tspec L_NOMIC_MOE[] = {
+    QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    NORM_B("attn_output_norm"), TC(C_MOE_EVERY, "ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    TC(C_MOE_EVERY, "ffn_down_exps.weight", 0, D_F, D_E, D_X), TC(C_MOE_EVERY, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_MOE_EVERY, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_MOE_EVERY, "ffn_up.bias", OPT, D_F, 0, 0),
+    TC(C_NOT_MOE_EVERY, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NOT_MOE_EVERY, "ffn_down.bias", OPT, D_E, 0, 0),
+    NORM_B("layer_output_norm"), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -466,6 +478,8 @@ static const arch_table TABLES[] = {
     {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
     {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
     {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
+    {"nomic-bert-moe", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS, {"moe_every_n_layers", LGG_VT_U32, false}}},
+    {"llama-embed", G_TIED, L_LLAMA, true, {{"vocab_size", LGG_VT_U32, false}, RMS_EPS}},
     {"neo-bert", G_NEOBERT, L_NEOBERT, false, {RMS_EPS}},
     {"eurobert", G_NO_OUTPUT, L_EUROBERT, false, {RMS_EPS}},
     {"dream", G_QWEN2, L_QWEN2, false, {RMS_EPS}},
@@ -525,7 +539,7 @@ typedef struct lc {
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
-    uint32_t q_lora, kv_lora;
+    uint32_t q_lora, kv_lora, moe_every;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -727,7 +741,8 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"dense_3_feat_in", offsetof(lc, dense_3_in)},
                  {"shortconv.l_cache", offsetof(lc, l_cache)},
                  {"attention.q_lora_rank", offsetof(lc, q_lora)},
-                 {"attention.kv_lora_rank", offsetof(lc, kv_lora)}};
+                 {"attention.kv_lora_rank", offsetof(lc, kv_lora)},
+                 {"moe_every_n_layers", offsetof(lc, moe_every)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1083,6 +1098,8 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     switch (cond) {
     case C_RECR: return recurrent(c, il);
     case C_NOT_RECR: return !recurrent(c, il);
+    case C_MOE_EVERY: return c->moe_every > 0 && il % c->moe_every == 1;
+    case C_NOT_MOE_EVERY: return !(c->moe_every > 0 && il % c->moe_every == 1);
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;

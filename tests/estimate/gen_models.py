@@ -577,6 +577,17 @@ PRESETS = {
         arch='llada', name='LLaDA-8B-like (4 layers)', ftype=15, ctx=4096, n_embd=4096, n_layer=4, n_ff=12288,
         n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, tied=False,
         vocab=dict(kind='bpe', pre='llama-bpe', n=126464, n_front=17, bos=1, eos=2, add_bos=True)),
+    'nomic-bert-moe-v2': dict(
+        arch='nomic-bert-moe', name='nomic-embed-text-v2-moe-like', ftype=15, ctx=512, n_embd=768, n_layer=12,
+        n_ff=3072, n_head=12, n_head_kv=12, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True, n_expert=8,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1), ('moe_every_n_layers', U32, 2),
+            ('expert_count', U32, 8), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='bpe', pre='default', n=250048, n_front=17, bos=1, eos=2, add_bos=True, token_types=1)),
+    'llama-embed-8b': dict(
+        arch='llama-embed', name='llama-embed-nemotron-8b-like (4 layers)', ftype=15, ctx=131072, n_embd=4096,
+        n_layer=4, n_ff=14336, n_head=32, n_head_kv=8, rope_base=500000.0, eps=1e-5, tied=False,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1), ('rope.dimension_count', U32, 128)],
+        vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
@@ -1065,6 +1076,16 @@ SPECS = {
     'modern-bert': (['token_embd.weight E,V', 'token_embd_norm.weight E', 'output_norm.weight E'],
                     ['attn_norm.weight@1 E', 'attn_qkv.weight E,3*E', 'attn_output.weight E,E', 'ffn_up.weight E,2*F',
                      'ffn_down.weight F,E', 'ffn_norm.weight E'], []),
+    # a name ending in "%2": on the odd layers (the expert ones) only, "%1": on the others
+    'nomic-bert-moe': (['token_embd.weight E,V', 'token_types.weight E,1', 'token_embd_norm.weight E',
+                        'token_embd_norm.bias E'],
+                       ['attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'attn_output_norm.weight E',
+                        'attn_output_norm.bias E', 'ffn_up_exps.weight%2 E,F,X', 'ffn_down_exps.weight%2 F,E,X',
+                        'ffn_gate_inp.weight%2 E,X', 'ffn_up.weight%1 E,F', 'ffn_up.bias%1 F', 'ffn_down.weight%1 F,E',
+                        'ffn_down.bias%1 E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+    'llama-embed': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                    'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+                    'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
     'neo-bert': (['token_embd.weight E,V', 'enc.output_norm.weight E'],
                  ['attn_norm.weight E', 'attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'ffn_norm.weight E',
                   'ffn_up.weight E,2*F', 'ffn_down.weight F,E'], []),
@@ -1089,7 +1110,7 @@ def spec_tensor_list(p):
     """A family of SPECS: its names with the preset's dimensions."""
     hd = p.get('head_dim', p['n_embd'] // p['n_head'])
     env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
-               HD=hd, H=p['n_head'])
+               HD=hd, H=p['n_head'], X=p.get('n_expert', 0))
     if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
         m = p['mla']
         env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
@@ -1105,6 +1126,10 @@ def spec_tensor_list(p):
                 name = name[:-1]
             if name.endswith('@1'):
                 if b == 'blk.0.':
+                    continue
+                name = name[:-2]
+            if name[-2:] in ('%1', '%2'):  # an expert (odd) layer's, or another's
+                if (int(b.split('.')[1]) % 2 == 1) != (name[-1] == '2'):
                     continue
                 name = name[:-2]
             out.append((b + name, [eval(d, {}, env) for d in dims.split(',')]))
