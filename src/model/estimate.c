@@ -187,6 +187,8 @@ static const arch_row ARCHS[] = {
     /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
     {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
      false},
+    {"jina-bert-v3", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
     /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
     {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
      ENC_EMBED_CACHED, 0, false},

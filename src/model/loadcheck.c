@@ -479,6 +479,8 @@ static const arch_table TABLES[] = {
     {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
     {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
     {"nomic-bert-moe", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS, {"moe_every_n_layers", LGG_VT_U32, false}}},
+    /* jina-bert-v3: the same loader, no experts (moe_every_n_layers not read) */
+    {"jina-bert-v3", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS}},
     {"llama-embed", G_TIED, L_LLAMA, true, {{"vocab_size", LGG_VT_U32, false}, RMS_EPS}},
     {"neo-bert", G_NEOBERT, L_NEOBERT, false, {RMS_EPS}},
     {"eurobert", G_NO_OUTPUT, L_EUROBERT, false, {RMS_EPS}},

@@ -588,6 +588,11 @@ PRESETS = {
         n_layer=4, n_ff=14336, n_head=32, n_head_kv=8, rope_base=500000.0, eps=1e-5, tied=False,
         kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1), ('rope.dimension_count', U32, 128)],
         vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
+    'jina-bert-v3': dict(
+        arch='jina-bert-v3', name='jina-embeddings-v3-like', ftype=15, ctx=8194, n_embd=1024, n_layer=24, n_ff=4096,
+        n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='default', n=250002, n_front=17, bos=1, eos=2, add_bos=True, token_types=1)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
@@ -1083,6 +1088,12 @@ SPECS = {
                         'attn_output_norm.bias E', 'ffn_up_exps.weight%2 E,F,X', 'ffn_down_exps.weight%2 F,E,X',
                         'ffn_gate_inp.weight%2 E,X', 'ffn_up.weight%1 E,F', 'ffn_up.bias%1 F', 'ffn_down.weight%1 F,E',
                         'ffn_down.bias%1 E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+    'jina-bert-v3': (['token_embd.weight E,V', 'token_types.weight E,1', 'token_embd_norm.weight E',
+                      'token_embd_norm.bias E'],
+                     ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
+                      'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
+                      'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
+                      'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
     'llama-embed': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
                     'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
                     'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),

@@ -145,7 +145,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'gemma3n': 'gemma3n-e2b', 'lfm2moe': 'lfm2moe-small', 'minicpm3': 'minicpm3-4b',
         'jina-bert-v2': 'jina-bert-v2-base', 'modern-bert': 'modern-bert-base',
         'neo-bert': 'neo-bert', 'eurobert': 'eurobert-210m', 'dream': 'dream-7b', 'llada': 'llada-8b',
-        'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b'}
+        'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b',
+        'jina-bert-v3': 'jina-bert-v3'}
 
 
 def drop_nth_of_layer1(a, kv, T):
