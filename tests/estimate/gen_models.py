@@ -1003,6 +1003,10 @@ def built_tensor_list(p):
 # after them), each "NAME DIMS" with DIMS Python expressions of E (n_embd), V (vocabulary), F (n_ff),
 # Q (head_dim n_head), G (head_dim n_head_kv), HD (head_dim), C (context_length); a name ending in "?" only when
 # untied
+BERT_LAYER = ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
+              'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
+              'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
+              'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E']
 SPECS = {
     'baichuan': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
                  'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
@@ -1043,11 +1047,7 @@ SPECS = {
                   'ffn_norm.bias E', 'ffn_down.weight F,E', 'ffn_down.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F'],
                   ['output_norm.weight E', 'output_norm.bias E', 'output.weight E,V']),
     'bert': (['token_embd.weight E,V', 'token_types.weight E,2', 'position_embd.weight E,C',
-              'token_embd_norm.weight E', 'token_embd_norm.bias E'],
-             ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
-              'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
-              'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
-              'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+              'token_embd_norm.weight E', 'token_embd_norm.bias E'], BERT_LAYER, []),
     'nomic-bert': (['token_embd.weight E,V', 'token_types.weight E,2', 'token_embd_norm.weight E',
                     'token_embd_norm.bias E'],
                    ['attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'attn_output_norm.weight E',
@@ -1089,11 +1089,7 @@ SPECS = {
                         'ffn_gate_inp.weight%2 E,X', 'ffn_up.weight%1 E,F', 'ffn_up.bias%1 F', 'ffn_down.weight%1 F,E',
                         'ffn_down.bias%1 E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
     'jina-bert-v3': (['token_embd.weight E,V', 'token_types.weight E,1', 'token_embd_norm.weight E',
-                      'token_embd_norm.bias E'],
-                     ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
-                      'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
-                      'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
-                      'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+                      'token_embd_norm.bias E'], BERT_LAYER, []),
     'llama-embed': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
                     'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
                     'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
