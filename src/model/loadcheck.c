@@ -40,7 +40,8 @@ enum {
     D_KGL /* head_k n_head_kv(il): this layer's */, D_SC /* shortconv.l_cache */, D_E3 /* 3 n_embd */,
     D_QL /* attention.q_lora_rank */, D_KL /* attention.kv_lora_rank */, D_KLR /* kv_lora_rank + n_rot */,
     D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */,
-    D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */
+    D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */,
+    D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */
 };
 
 /* What a row does. */
@@ -50,7 +51,8 @@ enum {
     OP_OUTPUT, /* output.weight optional; absent, token_embd.weight is reused (TENSOR_DUPLICATED) */
     OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
     OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
-    OP_TOKEN_TYPES   /* BERT's loaders throw without tokenizer.ggml.token_type_count */
+    OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
+    OP_POST_NORM     /* grok: layer_output_norm when present, else post_ffw_norm */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -405,6 +407,24 @@ static const tspec L_NOMIC_MOE[] = {
     TC(C_NOT_MOE_EVERY, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NOT_MOE_EVERY, "ffn_down.bias", OPT, D_E, 0, 0),
     NORM_B("layer_output_norm"), END};
 
+/* DBRX: fused Q/K/V, a norm after attention, experts of n_ff (master throws without experts) */
+static const tspec G_DBRX[] = {{OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                               T("output_norm.weight", 0, D_E, 0, 0), T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_DBRX[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+                               T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output_norm.weight", 0, D_E, 0, 0),
+                               T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_F, D_X),
+                               T("ffn_down_exps.weight", 0, D_F, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_F, D_X), END};
+/* Grok: optional dense FFN beside the experts (of expert_feed_forward_length, else n_ff), a post-FFN norm named
+ * layer_output_norm or post_ffw_norm */
+static const tspec G_GROK[] = {{OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                               T("output_norm.weight", 0, D_E, 0, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_GROK[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("attn_output_norm.weight", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", OPT, D_E, D_F, 0),
+    T("ffn_down.weight", OPT, D_F, D_E, 0), T("ffn_up.weight", OPT, D_E, D_F, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_gate_exps.weight", OPT, D_E, D_FXG, D_X), T("ffn_down_exps.weight", 0, D_FXG, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_FXG, D_X), {OP_POST_NORM, C_ALL, 0, {0}, NULL}, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -478,6 +498,14 @@ static const arch_table TABLES[] = {
     {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
     {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
     {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
+    {"dbrx", G_DBRX, L_DBRX, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, true}}},
+    {"grok", G_GROK, L_GROK, false,
+     {RMS_EPS, K_FF_EXP, {"logit_scale", LGG_VT_F32, false}, {"embedding_scale", LGG_VT_F32, false},
+      {"attention.output_scale", LGG_VT_F32, false}, {"attn_logit_softcapping", LGG_VT_F32, false},
+      {"router_logit_softcapping", LGG_VT_F32, false}, {"final_logit_softcapping", LGG_VT_F32, false},
+      {"attention.temperature_length", LGG_VT_U32, false}, {"rope.scaling.yarn_ext_factor", LGG_VT_F32, false},
+      {"rope.scaling.yarn_attn_factor", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false},
+      {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false}}},
     {"nomic-bert-moe", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS, {"moe_every_n_layers", LGG_VT_U32, false}}},
     /* jina-bert-v3: the same loader, no experts (moe_every_n_layers not read) */
     {"jina-bert-v3", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS}},
@@ -1034,6 +1062,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_TT: return c->n_token_types;
     case D_KGL: return hk * layer_head_kv(c, c->il);
     case D_FUP: return up_width(c);
+    case D_FXG: return c->n_ff_exp ? c->n_ff_exp : F;
     case D_QL: return c->q_lora;
     case D_KL: return c->kv_lora;
     case D_KLR: return (int64_t)c->kv_lora + c->n_rot;
@@ -1134,6 +1163,9 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
                 want(c, 0, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
                 want(c, 0, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
             }
+        } else if (r->op == OP_POST_NORM) {
+            if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
+                want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
         } else if (r->op == OP_TOKEN_TYPES) {
             if (c->n_token_types) continue;
             issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.token_type_count", "above 0", "");

@@ -593,6 +593,19 @@ PRESETS = {
         n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
         kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
         vocab=dict(kind='bpe', pre='default', n=250002, n_front=17, bos=1, eos=2, add_bos=True, token_types=1)),
+    # experts of the real models' sizes, fewer of them and fewer layers (master's CPU_REPACK copy of the
+    # whole models would take tens of GB)
+    'dbrx-small': dict(
+        arch='dbrx', name='DBRX-like (2 layers, 4 of its 16 experts)', ftype=15, ctx=32768, n_embd=6144, n_layer=2,
+        n_ff=10752, n_head=48, n_head_kv=8, rope_base=500000.0, eps=1e-5, norm_eps=True, tied=False, n_expert=4,
+        kv=[('attention.clamp_kqv', F32, 8.0), ('expert_count', U32, 4), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='bpe', pre='dbrx', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    # for validate --load's references only (its estimate needs grok's attention and experts modelled: not yet)
+    'grok-small': dict(
+        arch='grok', name='Grok-1-like (2 layers, 2 of its 8 experts)', ftype=15, ctx=8192, n_embd=6144, n_layer=2,
+        n_ff=32768, n_head=48, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=False, n_expert=2,
+        kv=[('expert_feed_forward_length', U32, 32768), ('expert_count', U32, 2), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='spm', n=131072, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
@@ -1090,6 +1103,13 @@ SPECS = {
                         'ffn_down.bias%1 E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
     'jina-bert-v3': (['token_embd.weight E,V', 'token_types.weight E,1', 'token_embd_norm.weight E',
                       'token_embd_norm.bias E'], BERT_LAYER, []),
+    'dbrx': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,E+2*G', 'attn_output.weight E,E',
+             'attn_output_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,F,X',
+             'ffn_down_exps.weight F,E,X', 'ffn_up_exps.weight E,F,X'], ['output_norm.weight E', 'output.weight E,V']),
+    'grok': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+             'attn_v.weight E,G', 'attn_output.weight E,E', 'attn_output_norm.weight E', 'ffn_norm.weight E',
+             'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,F,X', 'ffn_down_exps.weight F,E,X',
+             'ffn_up_exps.weight E,F,X', 'layer_output_norm.weight E'], ['output_norm.weight E', 'output.weight? E,V']),
     'llama-embed': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
                     'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
                     'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),

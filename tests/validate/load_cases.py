@@ -146,7 +146,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'jina-bert-v2': 'jina-bert-v2-base', 'modern-bert': 'modern-bert-base',
         'neo-bert': 'neo-bert', 'eurobert': 'eurobert-210m', 'dream': 'dream-7b', 'llada': 'llada-8b',
         'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b',
-        'jina-bert-v3': 'jina-bert-v3'}
+        'jina-bert-v3': 'jina-bert-v3', 'dbrx': 'dbrx-small', 'grok': 'grok-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
