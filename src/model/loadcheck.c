@@ -425,6 +425,23 @@ static const tspec L_GROK[] = {
     T("ffn_gate_exps.weight", OPT, D_E, D_FXG, D_X), T("ffn_down_exps.weight", 0, D_FXG, D_E, D_X),
     T("ffn_up_exps.weight", 0, D_E, D_FXG, D_X), {OP_POST_NORM, C_ALL, 0, {0}, NULL}, END};
 
+/* GPT-NeoX, Phi-2, StarCoder2, Nemotron: layer norms with biases, a plain FFN */
+static const tspec G_PHI2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                               T("output.weight", 0, D_E, D_V, 0), T("output.bias", 0, D_V, 0, 0), END};
+static const tspec L_PHI2[] = {NORM_B("attn_norm"), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                               T("attn_output.bias", 0, D_E, 0, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                               T("ffn_down.bias", 0, D_E, 0, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                               T("ffn_up.bias", 0, D_F, 0, 0), END};
+static const tspec G_STARCODER2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                                     {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+/* StarCoder2 and Nemotron (whose output and FFN biases are optional) */
+#define SC2_BLOCK(f)                                                                                           \
+    NORM_B("attn_norm"), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),                      \
+        T("attn_output.bias", f, D_E, 0, 0), NORM_B("ffn_norm"), T("ffn_down.weight", 0, D_F, D_E, 0),           \
+        T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.bias", f, D_E, 0, 0), T("ffn_up.bias", f, D_F, 0, 0)
+static const tspec L_STARCODER2[] = {SC2_BLOCK(0), END};
+static const tspec L_NEMOTRON[] = {SC2_BLOCK(OPT), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -498,6 +515,10 @@ static const arch_table TABLES[] = {
     {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
     {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
     {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
+    {"gptneox", G_ORION, L_STARCODER, false, {NORM_EPS, {"use_parallel_residual", LGG_VT_BOOL, true}}},
+    {"phi2", G_PHI2, L_PHI2, false, {NORM_EPS}},
+    {"starcoder2", G_STARCODER2, L_STARCODER2, false, {NORM_EPS}},
+    {"nemotron", G_ORION, L_NEMOTRON, false, {NORM_EPS}},
     {"dbrx", G_DBRX, L_DBRX, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, true}}},
     {"grok", G_GROK, L_GROK, false,
      {RMS_EPS, K_FF_EXP, {"logit_scale", LGG_VT_F32, false}, {"embedding_scale", LGG_VT_F32, false},
