@@ -440,6 +440,11 @@ static const tspec G_STARCODER2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NOR
         T("attn_output.bias", f, D_E, 0, 0), NORM_B("ffn_norm"), T("ffn_down.weight", 0, D_F, D_E, 0),           \
         T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.bias", f, D_E, 0, 0), T("ffn_up.bias", f, D_F, 0, 0)
 static const tspec L_STARCODER2[] = {SC2_BLOCK(0), END};
+/* Falcon: an optional second attention norm (the 40B's), fused Q/K/V, no biases, no FFN norm */
+static const tspec L_FALCON[] = {NORM_B("attn_norm"), T("attn_norm_2.weight", OPT, D_E, 0, 0),
+                                 T("attn_norm_2.bias", OPT, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+                                 T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                                 T("ffn_up.weight", 0, D_E, D_F, 0), END};
 static const tspec L_NEMOTRON[] = {SC2_BLOCK(OPT), END};
 
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
@@ -518,6 +523,7 @@ static const arch_table TABLES[] = {
     {"gptneox", G_ORION, L_STARCODER, false, {NORM_EPS, {"use_parallel_residual", LGG_VT_BOOL, true}}},
     {"phi2", G_PHI2, L_PHI2, false, {NORM_EPS}},
     {"starcoder2", G_STARCODER2, L_STARCODER2, false, {NORM_EPS}},
+    {"falcon", G_STARCODER2, L_FALCON, false, {NORM_EPS}},
     {"nemotron", G_ORION, L_NEMOTRON, false, {NORM_EPS}},
     {"dbrx", G_DBRX, L_DBRX, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, true}}},
     {"grok", G_GROK, L_GROK, false,
