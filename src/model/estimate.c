@@ -37,7 +37,9 @@ enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV };
 enum { LAYERS_STATE, LAYERS_KV0, LAYERS_BOTH, LAYERS_NEMOTRON, LAYERS_INTERVAL };
 /* LAYERS_INTERVAL (qwen3next): attention every full_attention_interval-th layer (default 4), or where
  * attention.recurrent_layers says 0; the multi-token-prediction layers have neither. */
-enum { FFN_GATED, FFN_FUSED_UP }; /* gate+up+down, or one up of 2*n_ff (phi3) */
+/* gate+up+down, or one up of 2*n_ff (phi3), or up and down alone (an encoder's: the others count a plain FFN as
+ * gated) */
+enum { FFN_GATED, FFN_FUSED_UP, FFN_PLAIN };
 #define NO_GRAPH (-1)
 
 /* What an architecture's graph and hyperparameters look like.  Only the
@@ -60,84 +62,161 @@ typedef struct arch_row {
     bool nextn_skipped;    /* master loads none of the last nextn_predict_layers layers' tensors (the
                               multi-token-prediction layers; their KV cache is kept) */
     uint8_t layers;        /* LAYERS_*: for a family other than FAM_ATTN, which layers are recurrent */
+    uint8_t encoder;       /* ENC_*: llama.cpp gives it no memory at all (no KV cache), each ubatch attends to
+                              itself; non-causal (attention.causal false, or a diffusion model), its batch is -b
+                              whatever the context */
+    int8_t kv_from_start;  /* master: only the first N layers have a KV cache, the others reuse one of theirs
+                              (gemma3n: 20); KV_SHARED_KEY: block_count less attention.shared_kv_layers */
+    bool output_first;     /* master creates the tied output (a duplicate of token_embd) before token_embd itself:
+                              without mmap both are allocated (gemma3n), with mmap they share the mapping */
 } arch_row;
 
+#define KV_SHARED_KEY (-1)
+/* arch_row.encoder: an embedding encoder (BERT and kin: no memory, no logits in its graph), a diffusion model
+ * (non-causal whatever the file says, no memory, logits for every token), a decoder's layers for embeddings (a KV
+ * cache, no logits: llama-embed) */
+enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
+
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
     {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     true, 0},
-    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0},
+     true, 0, false, 0, false},
+    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false},
     {"minimax-m2", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0},
+     false, 0, false, 0, false},
     /* chunked attention on three layers of four, 8192 by default: the same cache as a sliding window */
     {"llama4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 8192, 4,
-     false, 0},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0},
+     false, 0, false, 0, false},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false},
     /* newer families of master's converter */
     {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false},
     {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0}, /* SWA (SmallThinker-21B) not modelled */
+     false, 0, false, 0, false}, /* SWA (SmallThinker-21B) not modelled */
     /* the experts are feed_forward_length wide */
     {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, 0},
-    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0}, /* up, down */
+     NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* up, down */
     {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false},
     /* a sliding window of 128 on three layers of four by default */
     {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
     /* recurrent: a state per sequence in every layer */
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
-    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
-    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
-    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
     /* hybrid: a KV cache for the attention layers, a state for the others */
-    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0},
+    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
     {"granitehybrid", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, LAYERS_KV0},
-    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0},
-    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH},
+     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
+    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
+    {"lfm2moe", FAM_SHORTCONV, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, LAYERS_KV0, false, 0, false},
+    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
-     LAYERS_NEMOTRON},
+     LAYERS_NEMOTRON, false, 0, false},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+    /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */
+    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+    {"qwen35moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+    /* Command R7B: a sliding window (attention.sliding_window, required) on three layers of four */
+    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false},
+    /* Phi-3.5-MoE: experts of feed_forward_length; DeepSeek-MoE (V1): leading dense layers, shared experts */
+    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"deepseek", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, false, 0, false},
+    /* plain dense families (a non-gated FFN counted as gated, as gpt2's) */
+    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    /* non-causal encoders: no KV cache */
+    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
+    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
+    {"jina-bert-v2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
+     false},
+    /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
+    {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
+     false},
+    /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
+    {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    {"jina-bert-v3", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    /* DBRX: fused Q/K/V, experts of feed_forward_length */
+    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false},
+    /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
+    {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
+     ENC_EMBED_CACHED, 0, false},
+    {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
+     false},
+    /* diffusion language models: non-causal, no memory, logits for every token */
+    {"dream", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
+     false},
+    {"llada", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
+     false},
+    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
+    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    /* Gemma 3n: a sliding window on four layers of five, per-layer embeddings; layers from the 20th on reuse
+     * the KV cache of layer 18 (sliding) or 19 */
+    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true},
+    /* MiniCPM3: latent projections, the decompressed K and V cached (key_length, value_length) */
+    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    /* the text models of the Qwen VL checkpoints (multi-section RoPE changes no buffer) */
+    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"qwen3vlmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, false, 0, false},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -159,6 +238,8 @@ typedef struct facts {
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t n_nextn;                  /* nextn_predict_layers (rows with nextn_skipped) */
+    uint32_t n_kv_layers;              /* the leading layers with a KV cache of their own (row->kv_from_start) */
+    bool causal;                       /* attention.causal (default true; a diffusion model's is false) */
     uint32_t d_conv, d_inner, d_state, n_group, dt_rank; /* mamba (mamba2: n_group) */
     uint32_t wkv_head, token_shift;    /* rwkv */
     uint32_t l_cache;                  /* lfm2's short convolution */
@@ -305,6 +386,10 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     uint32_t lo;
     lgg_status st;
     m->n_ff_max = 0;
+    if (m->row->nextn_skipped && (st = get_u32(f, m, "nextn_predict_layers", false, 0, &m->n_nextn, err))) return st;
+    if (m->n_nextn >= m->n_layer)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.nextn_predict_layers %u is not below block_count %u",
+                         m->arch, m->n_nextn, m->n_layer);
     if (get_key(f, m, "feed_forward_length", &v) == LGG_OK) {
         if ((st = check_layers(m, "feed_forward_length", &v, &lo, &m->n_ff_max, err))) return st;
         m->ff = v, m->has_ff = true;
@@ -325,12 +410,8 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
         return st;
     if (m->row->shared_ff && (st = get_u32(f, m, m->row->shared_ff, false, 0, &m->n_ff_shexp, err))) return st;
     if ((st = get_u32(f, m, "expert_shared_count", false, 0, &m->n_expert_shared, err)) ||
-        (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)) ||
-        (m->row->nextn_skipped && (st = get_u32(f, m, "nextn_predict_layers", false, 0, &m->n_nextn, err))))
+        (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)))
         return st;
-    if (m->n_nextn >= m->n_layer)
-        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.nextn_predict_layers %u is not below block_count %u",
-                         m->arch, m->n_nextn, m->n_layer);
     if (m->n_ff_shexp == 0 && m->n_expert_shared > 0) m->n_ff_shexp = m->n_ff_exp * m->n_expert_shared;
     return m->row->mla ? mla_facts(f, m, err) : LGG_OK;
 }
@@ -423,6 +504,24 @@ static void state_row(const facts *m, uint64_t *r, uint64_t *s) {
     }
 }
 
+/* How many leading layers have a KV cache of their own: all, or as the row says (master's layer reuse). */
+static lgg_status kv_layer_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    m->n_kv_layers = m->n_layer;
+    if (m->row->kv_from_start > 0) {
+        if ((uint32_t)m->row->kv_from_start < m->n_layer) m->n_kv_layers = (uint32_t)m->row->kv_from_start;
+    } else if (m->row->kv_from_start == KV_SHARED_KEY) {
+        uint32_t shared;
+        lgg_status st = get_u32(f, m, "attention.shared_kv_layers", false, 0, &shared, err);
+        if (st) return st;
+        if (shared >= m->n_layer)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.shared_kv_layers"),
+                             "%s.attention.shared_kv_layers %u leaves no layer with a KV cache of %u", m->arch, shared,
+                             m->n_layer);
+        m->n_kv_layers = m->n_layer - shared;
+    }
+    return LGG_OK;
+}
+
 static uint64_t vocab_size(const lgg_file *f) {
     lgg_value v;
     if (lgg_get(f, "tokenizer.ggml.tokens", &v) == LGG_OK && v.type == LGG_VT_ARRAY) return v.count;
@@ -479,6 +578,10 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint3
     if ((m->row->family == FAM_ATTN || m->row->layers != LAYERS_STATE) && (st = attn_facts(f, m, err))) return st;
     if (m->row->family != FAM_ATTN && (st = recurrent_facts(f, m, err))) return st;
     if ((st = ffn_facts(f, m, err))) return st;
+    if ((st = kv_layer_facts(f, m, err))) return st;
+    bool causal = true;
+    m->causal = m->row->encoder != ENC_DIFFUSION &&
+                !(get_key(f, m, "attention.causal", &v) == LGG_OK && lgg_value_bool(&v, &causal) == LGG_OK && !causal);
     if (m->row->swa_period &&
         ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
          (st = get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err))))
@@ -547,6 +650,12 @@ static lgg_status settle_embeddings(const facts *m, const lgg_estimate_params *p
     return LGG_OK;
 }
 
+/* Without memory (no KV cache): an embedding encoder, a diffusion model. */
+static bool no_memory(const facts *m) { return m->row->encoder == ENC_EMBED || m->row->encoder == ENC_DIFFUSION; }
+
+/* An embedding graph computes no logits. */
+static bool no_logits(const facts *m) { return m->row->encoder == ENC_EMBED || m->row->encoder == ENC_EMBED_CACHED; }
+
 static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estimate *e, lgg_error *err) {
     if (!cache_type_ok(p->type_k) || !cache_type_ok(p->type_v)) {
         const char *bad = lgg_type_name(cache_type_ok(p->type_k) ? p->type_v : p->type_k);
@@ -575,7 +684,9 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     if (n_ctx > UINT32_MAX - (pad - 1))
         return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "context size %u overflows when padded", n_ctx);
     e->n_ctx = (n_ctx + pad - 1) / pad * pad;
-    if (master) { /* min(the context asked for, -b): master pads the context afterwards */
+    if (!m->causal) { /* non-causal (llama_context's causal_attn false): -b as given */
+        e->n_batch = p->n_batch;
+    } else if (master) { /* min(the context asked for, -b): master pads the context afterwards */
         e->n_batch = p->n_batch < n_ctx ? p->n_batch : n_ctx;
     } else {
         e->n_batch = p->n_batch < e->n_ctx ? p->n_batch : e->n_ctx;
@@ -590,9 +701,9 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
         e->n_ctx = all > UINT32_MAX ? UINT32_MAX : (uint32_t)all;
     }
     e->recurrent = recurrent;
-    e->kv_size = recurrent ? e->n_seq_max : e->n_ctx;
+    e->kv_size = recurrent ? e->n_seq_max : no_memory(m) ? 0 : e->n_ctx;
     e->rs_size = m->row->family != FAM_ATTN ? e->n_seq_max : 0; /* max(1, n_seq_max) state rows */
-    if (e->target == LGG_ESTIMATE_MASTER && !recurrent) master_cells(m, p, e);
+    if (e->target == LGG_ESTIMATE_MASTER && !recurrent && !no_memory(m)) master_cells(m, p, e);
     else e->kv_size_swa = e->kv_size;
     e->type_k = recurrent ? LGG_TYPE_F32 : p->type_k;
     e->type_v = recurrent ? LGG_TYPE_F32 : p->type_v;
@@ -609,12 +720,13 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
 /* Layer index of a tensor: 0..n_layer-1 for blk.N., n_layer for the output
  * layer's, UINT32_MAX for the input layer's (always on the host). */
 static uint32_t tensor_layer(const facts *m, lgg_str name) {
-    static const char *const input[] = {"token_embd.", "token_embd_norm.", "position_embd.", "token_types."};
+    static const char *const input[] = {"token_embd.", "token_embd_norm.", "position_embd.", "token_types.",
+                                        "per_layer_token_embd."};
     for (size_t i = 0; i < sizeof input / sizeof input[0]; i++) {
         size_t l = strlen(input[i]);
         if (name.len < l || memcmp(name.ptr, input[i], l)) continue;
-        /* lfm2's output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
-        return i == 1 && m->row && !strcmp(m->row->name, "lfm2") ? m->n_layer : UINT32_MAX;
+        /* lfm2's (and lfm2moe's) output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
+        return i == 1 && m->row && !strncmp(m->row->name, "lfm2", 4) ? m->n_layer : UINT32_MAX;
     }
     if (name.len > 4 && !memcmp(name.ptr, "blk.", 4)) {
         uint64_t il = 0;
@@ -640,13 +752,24 @@ static uint32_t repack_isa(uint32_t asked) {
     return LGG_REPACK_NONE;
 }
 
+/* The name contains `part`. */
+static bool name_has(lgg_str name, const char *part) {
+    size_t n = strlen(part);
+    for (size_t i = 0; i + n <= name.len; i++)
+        if (!memcmp(name.ptr + i, part, n)) return true;
+    return false;
+}
+
 /* A matrix master copies into the CPU_REPACK buffer: one a MUL_MAT (2-D) or MUL_MAT_ID (3-D) reads, of a
  * type the ISA repacks, with a multiple of 8 rows; token_embd is read by GET_ROWS and stays. */
 static bool repacked(const lgg_estimate *e, const lgg_tensor *t, uint32_t il) {
     if (e->repack_isa != LGG_REPACK_AVX2 && e->repack_isa != LGG_REPACK_AVX512) return false;
     bool type = t->type == LGG_TYPE_Q4_0 || t->type == LGG_TYPE_Q4_K || t->type == LGG_TYPE_IQ4_NL ||
                 t->type == LGG_TYPE_MXFP4 || (t->type == LGG_TYPE_Q2_K && e->repack_isa == LGG_REPACK_AVX512);
-    return type && il != UINT32_MAX && (t->n_dims == 2 || t->n_dims == 3) && t->ne[1] % 8 == 0;
+    /* MUL_MAT takes a 2-D matrix, MUL_MAT_ID a 3-D one: the experts' (gemma3n's 3-D altup_proj is read by
+     * MUL_MAT, and stays) */
+    return type && il != UINT32_MAX && (t->n_dims == 2 || (t->n_dims == 3 && name_has(t->name, "_exps."))) &&
+           t->ne[1] % 8 == 0;
 }
 
 /* A tensor each layer reads (rope frequencies): llama.cpp creates it with each layer
@@ -724,6 +847,10 @@ static lgg_status weights(const lgg_file *const *files, size_t n_files, const fa
         uint64_t *w = &e->devices[e->output_device].weights;
         if (lgg__add_ovf(*w, pad_up(lgg_tensor_at(files[0], (uint64_t)te)->size, DEV_ALIGN), w)) goto ovf;
     }
+    /* the output layer's own copy of token_embd, read into memory without mmap (output_first) */
+    if (m->row && m->row->output_first && m->tied && !e->mmap && e->output_device == LGG__HOST && te >= 0 &&
+        lgg__add_ovf(host, pad_up(lgg_tensor_at(files[0], (uint64_t)te)->size, BUF_ALIGN), &host))
+        goto ovf;
     if (lgg__add_ovf(host, master_repack, &host)) goto ovf;
     e->host.weights = host;
     e->repack_q4_0 = e->target == LGG_ESTIMATE_MASTER ? 0 : repack;
@@ -908,7 +1035,7 @@ static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimat
     if (m->row->family != FAM_ATTN) state_row(m, &r_row, &s_row);
     for (uint32_t il = 0; il < m->n_layer; il++) {
         uint64_t k = 0, v = 0, r = 0, s = 0;
-        if (layer_attention(m, il)) {
+        if (layer_attention(m, il) && il < m->n_kv_layers) {
             uint64_t hkv = layer_u32(&m->head_kv, il);
             uint32_t cells = is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
             if (!type_bytes(e->type_k, (uint64_t)m->head_k * hkv, cells, 1, &k) ||
@@ -994,7 +1121,37 @@ static void mixer_terms(const facts *m, const lgg_estimate *e, uint64_t T, acc *
 }
 
 /* Peak of one layer's attention (or recurrent mixer, or both) and FFN (see docs/estimate.md). */
+/* An encoder layer's peak (no KV cache: the ubatch's T tokens attend to each other), the larger of
+ * attention and FFN, measured on master's bert, nomic-bert and gemma-embedding: the T x T mask (f16 alone
+ * with flash attention, f32 without), the residual and normed input (2E); then Q, K and V (a fused
+ * projection's output, and Q and K taken out of it), KQ without flash attention, the attention output; or
+ * the FFN's input, output and
+ * residual (3E) with up (plain) or gate, up and their product (gated). */
+static acc encoder_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
+    const uint64_t E = m->n_embd, H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
+    acc at = {0, false}, ff = {0, false};
+    term(&at, T, T, e->flash_attn ? 2 : 4, 1);
+    ff = at;
+    term(&at, 2, E, T, 4);
+    term(&at, H * m->head_k + Hkv * (m->head_k + m->head_v), T, 4, 1);
+    if (m->row->qkv_fused) term(&at, (H + Hkv) * m->head_k, T, 4, 1); /* Q and K out of the fused output */
+    if (!e->flash_attn) term(&at, T, T, H, 4);
+    term(&at, H, m->head_v, T, 4);
+    acc moe = ff;
+    term(&ff, 3, E, T, 4);
+    term(&ff, m->row->ffn == FFN_PLAIN ? 1 : 3, layer_ff(m, il), T, 4);
+    take_max(&at, ff);
+    if (m->row->moe && m->n_expert) { /* an expert layer: the chosen experts' up and down, the router */
+        term(&moe, 3, E, T, 4);
+        term(&moe, m->n_expert_used, (uint64_t)m->n_ff_exp + E, T, 4);
+        term(&moe, 3, m->n_expert, T, 4);
+        take_max(&at, moe);
+    }
+    return at;
+}
+
 static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
+    if (no_memory(m)) return encoder_peak(m, e, il, T);
     acc best = {0, false};
     acc base = {0, false};
     /* master: each sequence's stream of kv_size / n_seq_max cells attends its share of the batch */
@@ -1037,7 +1194,8 @@ static acc ffn_peak(const facts *m, uint32_t il, uint64_t T, acc base, acc best)
         term(&ff, E, m->n_expert_used, T, 4);          /* their down projections */
         term(&ff, 2, m->n_ff_shexp, T, 4);             /* shared experts */
     } else {
-        term(&ff, m->row->ffn == FFN_FUSED_UP ? 4 : 2, m->n_ff_max, T, 4);
+        /* gate, up (and, measured on the embedding graphs whose FFN is their peak, their product) */
+        term(&ff, m->row->ffn == FFN_FUSED_UP ? 4 : no_logits(m) ? 3 : 2, m->n_ff_max, T, 4);
     }
     take_max(&best, ff);
     return best;
@@ -1114,7 +1272,7 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, uint32_t n_o
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
-    term(&out, m->n_vocab, O, 4, 1);                   /* logits of every output of the batch */
+    if (!no_logits(m)) term(&out, m->n_vocab, O, 4, 1); /* logits of every output of the batch (none in an embedding graph) */
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
     term(&out, m->n_embd, O, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);

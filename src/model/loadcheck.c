@@ -9,6 +9,7 @@
 #include "base/internal.h"
 #include "format/file.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 #define MAX_LAYERS 512u  /* LLAMA_MAX_LAYERS */
@@ -26,7 +27,21 @@ enum {
     D_X /* n_expert */, D_FX /* expert_feed_forward_length, else n_ff / n_expert_used */,
     D_FS /* expert_shared_feed_forward_length, else n_ff */, D_ROT2 /* n_rot / 2 */, D_CLS /* classifier outputs */,
     D_KN /* n_head_kv (n_embd / n_head) */, D_FXS /* expert_shared_feed_forward_length */, D_H /* n_head */,
-    D_HKV /* n_head_kv */
+    D_HKV /* n_head_kv */, D_Q2 /* 2 head_k n_head: Q and its gate */, D_E2 /* 2 n_embd */,
+    /* gated delta-net (qwen35): head size ssm.state_size, ssm.group_count K heads, ssm.time_step_rank V heads */
+    D_GDN_QKV /* 2 d_state n_group + d_state dt_rank */, D_GDN_V /* d_state dt_rank */, D_CONV /* ssm.conv_kernel */,
+    D_DTR /* ssm.time_step_rank */, D_DS /* ssm.state_size */, D_HALF_HEAD /* (n_embd / n_head) / 2 */,
+    D_FXR /* expert_feed_forward_length as read */, D_FXS2 /* n_ff_exp expert_shared_count */,
+    D_E2G /* n_embd + 2 head_v n_head_kv: a fused Q/K/V whose Q is n_embd wide */, D_CTX /* context_length */,
+    D_TT /* tokenizer.ggml.token_type_count */, D_ONE /* 1 */, D_D2 /* dense_2_feat_out */, D_D3 /* dense_3_feat_in */,
+    /* gemma3n's fixed sizes (llama_hparams' defaults, no key): AltUp's 4 inputs, LAuReL's rank 64, per-layer
+     * inputs of 256 */
+    D_ALTUP, D_ALTUP1 /* 3 */, D_ALTUP2 /* 16 */, D_LAUREL, D_PLE1 /* 256 */, D_PLE /* 256 n_layer */,
+    D_KGL /* head_k n_head_kv(il): this layer's */, D_SC /* shortconv.l_cache */, D_E3 /* 3 n_embd */,
+    D_QL /* attention.q_lora_rank */, D_KL /* attention.kv_lora_rank */, D_KLR /* kv_lora_rank + n_rot */,
+    D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */,
+    D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */,
+    D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */
 };
 
 /* What a row does. */
@@ -34,11 +49,18 @@ enum {
     OP_T,      /* create_tensor(name, dims, flags) */
     OP_QKV,    /* create_tensor_qkv(n_embd, d[0], d[1], d[2], flags): a fused attn_qkv, else Q, K, V (+ biases) */
     OP_OUTPUT, /* output.weight optional; absent, token_embd.weight is reused (TENSOR_DUPLICATED) */
-    OP_EXPERTS /* master throws unless expert_count and expert_used_count are above 0 */
+    OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
+    OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
+    OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
+    OP_POST_NORM     /* grok: layer_output_norm when present, else post_ffw_norm */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
-       C_LONGROPE, C_NOT_LONGROPE, C_L64 /* block_count >= 64 (command-r's Q/K norms) */ };
+       C_LONGROPE, C_NOT_LONGROPE, C_L64 /* block_count >= 64 (command-r's Q/K norms) */,
+       C_RECR /* a recurrent layer (hparams.is_recr) */, C_NOT_RECR /* an attention layer, or an MTP one */,
+       C_MTP /* one of the last nextn_predict_layers layers */,
+       C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD, C_FIRST /* layer 0 */, C_NOT_FIRST,
+       C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -49,6 +71,7 @@ typedef struct tspec {
 #define T(name, f, a, b, c) {OP_T, C_ALL, f, {a, b, c}, name}
 #define TC(cond, name, f, a, b, c) {OP_T, cond, f, {a, b, c}, name}
 #define QKV(q, k, v, f) {OP_QKV, C_ALL, f, {q, k, v}, NULL}
+#define QKVC(cond, q, k, v, f) {OP_QKV, cond, f, {q, k, v}, NULL}
 #define END {0, 0, 0, {0, 0, 0}, NULL}
 
 /* the global tensors */
@@ -152,25 +175,313 @@ static const tspec L_ERNIE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_
 static const tspec G_COMMAND_R[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
                                     T("token_embd.weight", DUP, D_E, D_V, 0), END};
 
+/* Qwen3-VL's text model: qwen3's layer; with experts, qwen3moe's */
+#define L_QWEN3VL L_QWEN3
+#define L_QWEN3VLMOE L_QWEN3MOE
+/* Qwen3.5: gated delta-net layers and attention ones (Q with its gate), post-attention norm as the FFN's input
+ * norm, the multi-token-prediction layers last (an attention layer and nextn's tensors) */
+#define QWEN35_MIXER                                                                                             \
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),                          \
+        QKVC(C_NOT_RECR, D_Q2, D_KG, D_VG, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_Q, D_E, 0),           \
+        TC(C_NOT_RECR, "attn_q_norm.weight", 0, D_HK, 0, 0), TC(C_NOT_RECR, "attn_k_norm.weight", 0, D_HK, 0, 0), \
+        TC(C_RECR, "attn_qkv.weight", OPT, D_E, D_GDN_QKV, 0), TC(C_RECR, "attn_gate.weight", OPT, D_E, D_GDN_V, 0), \
+        TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_GDN_QKV, 0), TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0),       \
+        TC(C_RECR, "ssm_a", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_beta.weight", 0, D_E, D_DTR, 0),                     \
+        TC(C_RECR, "ssm_alpha.weight", 0, D_E, D_DTR, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DS, 0, 0),           \
+        TC(C_RECR, "ssm_out.weight", 0, D_GDN_V, D_E, 0)
+#define NEXTN                                                                                                    \
+    TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0), TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0),           \
+        TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0),  \
+        TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0),                                            \
+        TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0)
+static const tspec L_QWEN35[] = {QWEN35_MIXER, DENSE_FFN, NEXTN, END};
+static const tspec L_QWEN35MOE[] = {QWEN35_MIXER, T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+                                    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), {OP_GATE_UP_EXPS, C_ALL, 0, {0}, NULL},
+                                    T("ffn_gate_inp_shexp.weight", 0, D_E, 0, 0),
+                                    T("ffn_gate_shexp.weight", 0, D_E, D_FS, 0), T("ffn_up_shexp.weight", 0, D_E, D_FS, 0),
+                                    T("ffn_down_shexp.weight", 0, D_FS, D_E, 0), NEXTN, END};
+
+/* Command R7B: one norm before attention and FFN (run in parallel); no output matrix of its own */
+static const tspec L_COHERE2[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                  T("attn_output.weight", 0, D_E, D_E, 0), DENSE_FFN, END};
+/* Phi-3.5-MoE: layer norms with biases, biases on the attention, experts of n_ff, the rope factors */
+static const tspec G_PHIMOE[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                 T("output_norm.bias", 0, D_E, 0, 0), T("output.weight", 0, D_E, D_V, 0),
+                                 T("output.bias", 0, D_V, 0, 0), END};
+static const tspec L_PHIMOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_norm.bias", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+    T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output.bias", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_norm.bias", 0, D_E, 0, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_gate_exps.weight", 0, D_E, D_F, D_X), T("ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_F, D_X), T("rope_factors_long.weight", OPT | DUP1, D_HALF_HEAD, 0, 0),
+    T("rope_factors_short.weight", OPT | DUP1, D_HALF_HEAD, 0, 0), END};
+/* DeepSeek-MoE (V1): the leading dense layers, then experts and the shared ones */
+static const tspec L_DEEPSEEK[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), {OP_EXPERTS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0),
+    END};
+
+/* Plain dense families of master's (src/models/NAME.cpp) */
+#define NORM_B(name) T(name ".weight", 0, D_E, 0, 0), T(name ".bias", 0, D_E, 0, 0)
+static const tspec L_BAICHUAN[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                   T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                   DENSE_FFN, END};
+static const tspec G_STABLELM[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.bias", 0, D_E, 0, 0),
+                                   T("output_norm.weight", 0, D_E, 0, 0), T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_STABLELM[] = {NORM_B("attn_norm"), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                                   T("attn_q_norm.weight", OPT, D_HK, D_H, 0), T("attn_k_norm.weight", OPT, D_HK, D_HKV, 0),
+                                   T("ffn_norm.weight", OPT, D_E, 0, 0), T("ffn_norm.bias", OPT, D_E, 0, 0), DENSE_FFN,
+                                   END};
+/* starcoder, bloom, codeshell: layer norms and every projection with a bias, a plain FFN */
+#define BIASED_BLOCK(qkv)                                                                                      \
+    NORM_B("attn_norm"), qkv, T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output.bias", 0, D_E, 0, 0),       \
+        NORM_B("ffn_norm"), T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_down.bias", 0, D_E, 0, 0),              \
+        T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_up.bias", 0, D_F, 0, 0)
+#define FUSED_QKV_B T("attn_qkv.weight", 0, D_E, D_E2G, 0), T("attn_qkv.bias", 0, D_E2G, 0, 0)
+static const tspec G_STARCODER[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("position_embd.weight", 0, D_E, D_CTX, 0),
+                                    NORM_B("output_norm"), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_STARCODER[] = {BIASED_BLOCK(FUSED_QKV_B), END};
+static const tspec G_BLOOM[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("token_embd_norm"),
+                                NORM_B("output_norm"), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec G_CODESHELL[] = {T("token_embd.weight", OPT, D_E, D_V, 0), NORM_B("output_norm"),
+                                    T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_CODESHELL[] = {BIASED_BLOCK(QKV(D_E, D_VG, D_VG, 0)), END};
+static const tspec G_MPT[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("position_embd.weight", OPT, D_E, D_CTX, 0),
+                              T("output_norm.weight", 0, D_E, 0, 0), T("output_norm.bias", OPT, D_E, 0, 0),
+                              {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_MPT[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_norm.bias", OPT, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+    T("attn_qkv.bias", OPT, D_E2G, 0, 0), T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_norm.bias", OPT, D_E, 0, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+    T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_up.bias", OPT, D_F, 0, 0),
+    T("attn_q_norm.weight", OPT, D_E, 0, 0), T("attn_q_norm.bias", OPT, D_E, 0, 0), T("attn_k_norm.weight", OPT, D_E, 0, 0),
+    T("attn_k_norm.bias", OPT, D_E, 0, 0), T("ffn.act.scales", OPT, D_F, 0, 0), END};
+/* OLMo: norms without weights */
+static const tspec G_OLMO[] = {T("token_embd.weight", 0, D_E, D_V, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_OLMO[] = {QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0), DENSE_FFN, END};
+static const tspec G_ORION[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                                T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_ORION[] = {NORM_B("attn_norm"), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                                NORM_B("ffn_norm"), DENSE_FFN, END};
+/* ChatGLM / GLM-4 (0414's predecessor): gate and up in one matrix */
+static const tspec L_CHATGLM[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+                                  T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                  T("ffn_up.weight", 0, D_E, D_F2, 0), T("ffn_down.weight", 0, D_F, D_E, 0), END};
+
+/* BERT and nomic-bert (one loader in master): token types, the embedding norm, norms after attention and FFN */
+static const tspec G_BERT[] = {{OP_TOKEN_TYPES, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                               T("token_types.weight", OPT, D_E, D_TT, 0), T("position_embd.weight", 0, D_E, D_CTX, 0),
+                               T("cls.weight", OPT, D_E, D_E, 0), T("cls.bias", OPT, D_E, 0, 0),
+                               T("cls.output.weight", OPT, D_E, D_CLS, 0), T("cls.output.bias", OPT, D_CLS, 0, 0),
+                               NORM_B("token_embd_norm"), END};
+static const tspec G_NOMIC[] = {{OP_TOKEN_TYPES, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                T("token_types.weight", OPT, D_E, D_TT, 0), NORM_B("token_embd_norm"), END};
+#define BERT_BLOCK                                                                                             \
+    QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),     \
+        NORM_B("attn_output_norm"), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_up.bias", OPT, D_F, 0, 0),        \
+        T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_down.bias", OPT, D_E, 0, 0)
+static const tspec L_BERT[] = {BERT_BLOCK, NORM_B("layer_output_norm"), END};
+static const tspec L_NOMIC[] = {BERT_BLOCK, T("ffn_gate.weight", 0, D_E, D_F, 0), NORM_B("layer_output_norm"), END};
+
+/* EmbeddingGemma: gemma3's layer; its optional dense projections after pooling */
+static const tspec G_GEMMA_EMBD[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                     {OP_OUTPUT, C_ALL, 0, {0}, NULL}, T("dense_2.weight", OPT, D_E, D_D2, 0),
+                                     T("dense_3.weight", OPT, D_D3, D_E, 0), END};
+static const tspec L_GEMMA_EMBD[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("post_attention_norm.weight", 0, D_E, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_F, 0),
+    T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.weight", 0, D_F, D_E, 0), T("post_ffw_norm.weight", 0, D_E, 0, 0),
+    END};
+/* Jais: ALiBi, every projection with a bias, a gated FFN */
+static const tspec G_JAIS[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                               T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_JAIS[] = {NORM_B("attn_norm"), FUSED_QKV_B, T("attn_output.weight", 0, D_E, D_E, 0),
+                               T("attn_output.bias", 0, D_E, 0, 0), NORM_B("ffn_norm"), T("ffn_down.weight", 0, D_F, D_E, 0),
+                               T("ffn_down.bias", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_F, 0),
+                               T("ffn_gate.bias", 0, D_F, 0, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                               T("ffn_up.bias", 0, D_F, 0, 0), END};
+/* BitNet b1.58: norms inside attention and FFN, optional per-matrix scales */
+#define SCALED(name, a, b) T(name ".weight", 0, a, b, 0), T(name ".scale", OPT, D_ONE, 0, 0)
+static const tspec L_BITNET[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_sub_norm.weight", 0, D_E, 0, 0), SCALED("attn_q", D_E, D_E),
+    SCALED("attn_k", D_E, D_VG), SCALED("attn_v", D_E, D_VG), SCALED("attn_output", D_E, D_E),
+    T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_sub_norm.weight", 0, D_F, 0, 0), SCALED("ffn_gate", D_E, D_F),
+    SCALED("ffn_down", D_F, D_E), SCALED("ffn_up", D_E, D_F), END};
+
+/* Gemma 3n: AltUp (4 inputs), LAuReL (rank 64), per-layer inputs of 256: master's fixed sizes */
+static const tspec G_GEMMA3N[] = {
+    {OP_OUTPUT, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+    T("altup_proj.weight", 0, D_E, D_E, D_ALTUP1), T("altup_unembd_proj.weight", 0, D_E, D_E, D_ALTUP1),
+    T("per_layer_token_embd.weight", 0, D_PLE, D_V, 0), T("per_layer_model_proj.weight", 0, D_E, D_PLE, 0),
+    T("per_layer_proj_norm.weight", 0, D_PLE1, 0, 0), T("output_norm.weight", 0, D_E, 0, 0), END};
+static const tspec L_GEMMA3N[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+    T("post_attention_norm.weight", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate.weight", 0, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+    T("post_ffw_norm.weight", 0, D_E, 0, 0), T("inp_gate.weight", 0, D_E, D_PLE1, 0),
+    T("proj.weight", 0, D_PLE1, D_E, 0), T("post_norm.weight", 0, D_E, 0, 0),
+    T("altup_correct_coef.weight", 0, D_ALTUP, D_ALTUP, 0), T("altup_correct_scale.weight", 0, D_E, 0, 0),
+    T("altup_predict_coef.weight", 0, D_ALTUP, D_ALTUP2, 0), T("altup_router.weight", 0, D_E, D_ALTUP, 0),
+    T("altup_router_norm.weight", 0, D_E, 0, 0), T("laurel_l.weight", 0, D_E, D_LAUREL, 0),
+    T("laurel_r.weight", 0, D_LAUREL, D_E, 0), T("laurel_post_norm.weight", 0, D_E, 0, 0), END};
+
+/* LFM2-MoE: the FFN first (dense, then experts with a selection bias), attention where head_count_kv is not 0,
+ * a short convolution elsewhere; the output norm named token_embd_norm */
+static const tspec G_LFM2MOE[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_embd_norm.weight", 0, D_E, 0, 0),
+                                  {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_LFM2MOE[] = {
+    T("ffn_norm.weight", 0, D_E, 0, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), T("attn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_RECR, "attn_q_norm.weight", 0, D_HK, 0, 0), TC(C_NOT_RECR, "attn_k_norm.weight", 0, D_HK, 0, 0),
+    QKVC(C_NOT_RECR, D_E, D_KGL, D_KGL, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_RECR, "shortconv.conv.weight", 0, D_SC, D_E, 0), TC(C_RECR, "shortconv.in_proj.weight", 0, D_E, D_E3, 0),
+    TC(C_RECR, "shortconv.out_proj.weight", 0, D_E, D_E, 0), END};
+
+/* MiniCPM3: latent Q and KV projections (the rotary part rope.dimension_count of the K head) */
+static const tspec L_MINICPM3[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_q_a_norm.weight", 0, D_QL, 0, 0), T("attn_kv_a_norm.weight", 0, D_KL, 0, 0),
+    T("attn_q_a.weight", 0, D_E, D_QL, 0), T("attn_q_b.weight", 0, D_QL, D_Q, 0), T("attn_kv_a_mqa.weight", 0, D_E, D_KLR, 0),
+    T("attn_kv_b.weight", 0, D_KL, D_KVB, 0), T("attn_output.weight", 0, D_HV, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    DENSE_FFN, T("rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+    T("rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0), END};
+
+/* jina-bert-v2: ALiBi, optional Q/K norms and a second attention norm, a gated FFN whose up is n_ff or 2 n_ff */
+static const tspec G_JINA2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_types.weight", 0, D_E, D_TT, 0),
+                                NORM_B("token_embd_norm"), T("cls.weight", OPT, D_E, D_ONE, 0),
+                                T("cls.bias", OPT, D_ONE, 0, 0), END};
+static const tspec L_JINA2[] = {
+    QKV(D_E, D_VG, D_VG, 0), T("attn_q_norm.weight", OPT, D_E, 0, 0), T("attn_q_norm.bias", OPT, D_E, 0, 0),
+    T("attn_k_norm.weight", OPT, D_E, 0, 0), T("attn_k_norm.bias", OPT, D_E, 0, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("attn_output.bias", 0, D_E, 0, 0), NORM_B("attn_output_norm"), T("attn_norm_2.weight", OPT, D_E, 0, 0),
+    T("attn_norm_2.bias", OPT, D_E, 0, 0), T("ffn_gate.weight", OPT, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_FUP, 0),
+    T("ffn_up.bias", OPT, D_FUP, 0, 0), T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_down.bias", 0, D_E, 0, 0),
+    NORM_B("layer_output_norm"), END};
+/* ModernBERT: no attention norm in layer 0 (optional there), fused Q/K/V, gate and up in one matrix */
+static const tspec G_MODERN[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_embd_norm.weight", 0, D_E, 0, 0),
+                                 T("output_norm.weight", 0, D_E, 0, 0), T("cls.output.weight", OPT, D_E, D_CLS, 0),
+                                 T("cls.output.bias", OPT, D_CLS, 0, 0), T("cls.weight", OPT, D_E, D_E, 0),
+                                 T("cls.norm.weight", OPT, D_E, 0, 0), END};
+static const tspec L_MODERN[] = {TC(C_FIRST, "attn_norm.weight", OPT, D_E, 0, 0), TC(C_NOT_FIRST, "attn_norm.weight", 0, D_E, 0, 0),
+                                 T("attn_qkv.weight", 0, D_E, D_E3, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                                 T("ffn_up.weight", 0, D_E, D_F2, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                                 T("ffn_norm.weight", 0, D_E, 0, 0), END};
+
+/* NeoBERT: fused Q/K/V, SwiGLU's gate and up in one matrix, the encoder's output norm */
+static const tspec G_NEOBERT[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("cls.weight", OPT, D_E, D_E, 0),
+                                  T("cls.bias", OPT, D_E, 0, 0), T("cls.output.weight", OPT, D_E, D_CLS, 0),
+                                  T("cls.output.bias", OPT, D_CLS, 0, 0), T("enc.output_norm.weight", 0, D_E, 0, 0), END};
+static const tspec L_NEOBERT[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+                                  T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                  T("ffn_up.weight", 0, D_E, D_F2, 0), T("ffn_down.weight", 0, D_F, D_E, 0), END};
+/* EuroBERT: a llama-like layer, gate, up, down in that order */
+static const tspec L_EUROBERT[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                   T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                   T("ffn_gate.weight", 0, D_E, D_F, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                                   T("ffn_down.weight", 0, D_F, D_E, 0), END};
+/* LLaDA: separate Q, K, V (no fused form), llama's optional biases and rope frequencies */
+static const tspec L_LLADA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_q.weight", 0, D_E, D_Q, 0), T("attn_k.weight", 0, D_E, D_KG, 0),
+    T("attn_v.weight", 0, D_E, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), ROPE_FREQS, T("ffn_gate.weight", 0, D_E, D_F, 0),
+    T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_gate.bias", OPT, D_F, 0, 0),
+    T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
+
+/* nomic-bert-moe: experts (up, down, router) on the layers il % moe_every_n_layers == 1, else up and down */
+static const tspec G_NOMIC_MOE[] = {{OP_TOKEN_TYPES, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                    T("token_types.weight", OPT, D_E, D_TT, 0), NORM_B("token_embd_norm"), END};
+static const tspec L_NOMIC_MOE[] = {
+    QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    NORM_B("attn_output_norm"), TC(C_MOE_EVERY, "ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    TC(C_MOE_EVERY, "ffn_down_exps.weight", 0, D_F, D_E, D_X), TC(C_MOE_EVERY, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_MOE_EVERY, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_MOE_EVERY, "ffn_up.bias", OPT, D_F, 0, 0),
+    TC(C_NOT_MOE_EVERY, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NOT_MOE_EVERY, "ffn_down.bias", OPT, D_E, 0, 0),
+    NORM_B("layer_output_norm"), END};
+
+/* DBRX: fused Q/K/V, a norm after attention, experts of n_ff (master throws without experts) */
+static const tspec G_DBRX[] = {{OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                               T("output_norm.weight", 0, D_E, 0, 0), T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_DBRX[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+                               T("attn_output.weight", 0, D_E, D_E, 0), T("attn_output_norm.weight", 0, D_E, 0, 0),
+                               T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_F, D_X),
+                               T("ffn_down_exps.weight", 0, D_F, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_F, D_X), END};
+/* Grok: optional dense FFN beside the experts (of expert_feed_forward_length, else n_ff), a post-FFN norm named
+ * layer_output_norm or post_ffw_norm */
+static const tspec G_GROK[] = {{OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                               T("output_norm.weight", 0, D_E, 0, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_GROK[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("attn_output_norm.weight", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", OPT, D_E, D_F, 0),
+    T("ffn_down.weight", OPT, D_F, D_E, 0), T("ffn_up.weight", OPT, D_E, D_F, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_gate_exps.weight", OPT, D_E, D_FXG, D_X), T("ffn_down_exps.weight", 0, D_FXG, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_FXG, D_X), {OP_POST_NORM, C_ALL, 0, {0}, NULL}, END};
+
+/* GPT-NeoX, Phi-2, StarCoder2, Nemotron: layer norms with biases, a plain FFN */
+static const tspec G_PHI2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                               T("output.weight", 0, D_E, D_V, 0), T("output.bias", 0, D_V, 0, 0), END};
+static const tspec L_PHI2[] = {NORM_B("attn_norm"), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                               T("attn_output.bias", 0, D_E, 0, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                               T("ffn_down.bias", 0, D_E, 0, 0), T("ffn_up.weight", 0, D_E, D_F, 0),
+                               T("ffn_up.bias", 0, D_F, 0, 0), END};
+static const tspec G_STARCODER2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                                     {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+/* StarCoder2 and Nemotron (whose output and FFN biases are optional) */
+#define SC2_BLOCK(f)                                                                                           \
+    NORM_B("attn_norm"), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),                      \
+        T("attn_output.bias", f, D_E, 0, 0), NORM_B("ffn_norm"), T("ffn_down.weight", 0, D_F, D_E, 0),           \
+        T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_down.bias", f, D_E, 0, 0), T("ffn_up.bias", f, D_F, 0, 0)
+static const tspec L_STARCODER2[] = {SC2_BLOCK(0), END};
+/* Falcon: an optional second attention norm (the 40B's), fused Q/K/V, no biases, no FFN norm */
+static const tspec L_FALCON[] = {NORM_B("attn_norm"), T("attn_norm_2.weight", OPT, D_E, 0, 0),
+                                 T("attn_norm_2.bias", OPT, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0),
+                                 T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
+                                 T("ffn_up.weight", 0, D_E, D_F, 0), END};
+static const tspec L_NEMOTRON[] = {SC2_BLOCK(OPT), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
-    uint8_t type;       /* LGG_VT_*; LGG_VT_COUNT: a u32 or an array (get_key_or_arr, optional) */
+    uint8_t type;       /* LGG_VT_*; LGG_VT_COUNT: a u32 or an array (get_key_or_arr, optional); KT_*: below */
     bool required;
 } arch_key;
 
+/* get_key_or_arr(key, rope_sections, 4, ...): an array of 4 (u)int32, or one int32 for all four */
+#define KT_SECTIONS (LGG_VT_COUNT + 1)
+/* get_key_or_arr(key, is_recr, n_layer, false): which layers are recurrent, one element a layer */
+#define KT_LAYER_FLAGS (LGG_VT_COUNT + 2)
+/* not a key read: the recurrent layers (C_RECR) are those whose head_count_kv is 0 (lfm2moe), not qwen35's */
+#define KT_RECR_KV0 (LGG_VT_COUNT + 3)
+
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
+#define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
 #define K_FF_EXP {"expert_feed_forward_length", LGG_VT_U32, false}
 #define K_FF_SHEXP {"expert_shared_feed_forward_length", LGG_VT_U32, false}
 #define K_SWA {"attention.sliding_window", LGG_VT_U32, false}
 #define K_SWA_PATTERN {"attention.sliding_window_pattern", LGG_VT_COUNT, false}
 #define K_SWA_BASE {"rope.freq_base_swa", LGG_VT_F32, false}
+#define K_SECTIONS {"rope.dimension_sections", KT_SECTIONS, true}
+/* the sliding-window families whose window is required: pattern, base, window */
+#define K_SWA_REQUIRED K_SWA_PATTERN, K_SWA_BASE, {"attention.sliding_window", LGG_VT_U32, true}
+#define K_DEEPSTACK {"n_deepstack_layers", LGG_VT_U32, false}
+#define K_GDN {"ssm.conv_kernel", LGG_VT_U32, true}, {"ssm.inner_size", LGG_VT_U32, true},                     \
+    {"ssm.state_size", LGG_VT_U32, true}, {"ssm.time_step_rank", LGG_VT_U32, true},                              \
+    {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},                          \
+    {"attention.recurrent_layers", KT_LAYER_FLAGS, false}, {"full_attention_interval", LGG_VT_U32, false}
 
 typedef struct arch_table {
     const char *name;
     const tspec *globals, *layer;
     bool rot_check; /* llama: rope.dimension_count must be the head size */
-    arch_key keys[10];
+    arch_key keys[14];
 } arch_table;
 
 /* From master's src/models/NAME.cpp: load_arch_hparams' keys in its order, load_arch_tensors' tensors. */
@@ -207,6 +518,72 @@ static const arch_table TABLES[] = {
     {"seed_oss", G_TIED, L_SEED_OSS, false, {RMS_EPS}},
     {"gemma", G_NO_OUTPUT, L_GEMMA, false, {RMS_EPS}},
     {"ernie4_5", G_TIED, L_ERNIE, false, {RMS_EPS}},
+    {"qwen2vl", G_QWEN2, L_QWEN2, false, {K_SECTIONS}},
+    {"bert", G_BERT, L_BERT, false, {NORM_EPS}},
+    {"gptneox", G_ORION, L_STARCODER, false, {NORM_EPS, {"use_parallel_residual", LGG_VT_BOOL, true}}},
+    {"phi2", G_PHI2, L_PHI2, false, {NORM_EPS}},
+    {"starcoder2", G_STARCODER2, L_STARCODER2, false, {NORM_EPS}},
+    {"falcon", G_STARCODER2, L_FALCON, false, {NORM_EPS}},
+    {"nemotron", G_ORION, L_NEMOTRON, false, {NORM_EPS}},
+    {"dbrx", G_DBRX, L_DBRX, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, true}}},
+    {"grok", G_GROK, L_GROK, false,
+     {RMS_EPS, K_FF_EXP, {"logit_scale", LGG_VT_F32, false}, {"embedding_scale", LGG_VT_F32, false},
+      {"attention.output_scale", LGG_VT_F32, false}, {"attn_logit_softcapping", LGG_VT_F32, false},
+      {"router_logit_softcapping", LGG_VT_F32, false}, {"final_logit_softcapping", LGG_VT_F32, false},
+      {"attention.temperature_length", LGG_VT_U32, false}, {"rope.scaling.yarn_ext_factor", LGG_VT_F32, false},
+      {"rope.scaling.yarn_attn_factor", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false},
+      {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false}}},
+    {"nomic-bert-moe", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS, {"moe_every_n_layers", LGG_VT_U32, false}}},
+    /* jina-bert-v3: the same loader, no experts (moe_every_n_layers not read) */
+    {"jina-bert-v3", G_NOMIC_MOE, L_NOMIC_MOE, false, {NORM_EPS}},
+    {"llama-embed", G_TIED, L_LLAMA, true, {{"vocab_size", LGG_VT_U32, false}, RMS_EPS}},
+    {"neo-bert", G_NEOBERT, L_NEOBERT, false, {RMS_EPS}},
+    {"eurobert", G_NO_OUTPUT, L_EUROBERT, false, {RMS_EPS}},
+    {"dream", G_QWEN2, L_QWEN2, false, {RMS_EPS}},
+    {"llada", G_TIED, L_LLADA, false, {RMS_EPS}},
+    {"jina-bert-v2", G_JINA2, L_JINA2, false, {NORM_EPS}},
+    {"modern-bert", G_MODERN, L_MODERN, false,
+     {{"attention.sliding_window", LGG_VT_U32, false}, K_SWA_BASE, K_SWA_PATTERN, NORM_EPS,
+      {"hidden_activation", LGG_VT_STRING, false}}},
+    {"minicpm3", G_TIED, L_MINICPM3, false,
+     {RMS_EPS, {"attention.q_lora_rank", LGG_VT_U32, true}, {"attention.kv_lora_rank", LGG_VT_U32, true}}},
+    {"lfm2moe", G_LFM2MOE, L_LFM2MOE, false,
+     {{"shortconv.l_cache", LGG_VT_U32, true}, RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false},
+      {"expert_feed_forward_length", LGG_VT_U32, true}, {"expert_gating_func", LGG_VT_U32, true},
+      {"attention.head_count_kv", KT_RECR_KV0, false}}},
+    {"gemma3n", G_GEMMA3N, L_GEMMA3N, false,
+     {K_SWA_REQUIRED,
+      RMS_EPS}},
+    {"gemma-embedding", G_GEMMA_EMBD, L_GEMMA_EMBD, false,
+     {K_SWA_REQUIRED,
+      RMS_EPS, {"dense_2_feat_in", LGG_VT_U32, false}, {"dense_2_feat_out", LGG_VT_U32, false},
+      {"dense_3_feat_in", LGG_VT_U32, false}, {"dense_3_feat_out", LGG_VT_U32, false}}},
+    {"jais", G_JAIS, L_JAIS, false, {NORM_EPS, {"attention.max_alibi_bias", LGG_VT_F32, false}}},
+    {"bitnet", G_NO_OUTPUT, L_BITNET, false, {RMS_EPS}},
+    {"nomic-bert", G_NOMIC, L_NOMIC, false, {NORM_EPS, {"moe_every_n_layers", LGG_VT_U32, false}}},
+    {"baichuan", G_UNTIED, L_BAICHUAN, false, {RMS_EPS}},
+    {"stablelm", G_STABLELM, L_STABLELM, false, {NORM_EPS}},
+    {"starcoder", G_STARCODER, L_STARCODER, false, {NORM_EPS}},
+    {"refact", G_TIED, L_LLAMA, false, {RMS_EPS}},
+    {"bloom", G_BLOOM, L_STARCODER, false, {NORM_EPS}},
+    {"mpt", G_MPT, L_MPT, false,
+     {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, false}, {"attention.max_alibi_bias", LGG_VT_F32, false}}},
+    {"olmo", G_OLMO, L_OLMO, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, false}}},
+    {"orion", G_ORION, L_ORION, false, {NORM_EPS}},
+    {"xverse", G_UNTIED, L_BAICHUAN, false, {RMS_EPS}},
+    {"codeshell", G_CODESHELL, L_CODESHELL, false, {NORM_EPS}},
+    {"chatglm", G_TIED, L_CHATGLM, false, {RMS_EPS}},
+    {"cohere2", G_COMMAND_R, L_COHERE2, false,
+     {K_SWA_REQUIRED,
+      {"logit_scale", LGG_VT_F32, true}, {"attention.layer_norm_epsilon", LGG_VT_F32, true}}},
+    {"phimoe", G_PHIMOE, L_PHIMOE, false, {RMS_EPS}},
+    {"deepseek", G_TIED, L_DEEPSEEK, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false}}},
+    {"qwen3vl", G_QWEN3, L_QWEN3VL, false, {K_DEEPSTACK, K_SECTIONS, RMS_EPS}},
+    {"qwen3vlmoe", G_TIED, L_QWEN3VLMOE, false, {K_DEEPSTACK, K_SECTIONS, K_FF_EXP, RMS_EPS}},
+    {"qwen35", G_TIED, L_QWEN35, false, {RMS_EPS, K_SECTIONS, K_GDN}},
+    {"qwen35moe", G_TIED, L_QWEN35MOE, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_SECTIONS, K_GDN}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -217,6 +594,14 @@ typedef struct lc {
     uint8_t *seen; /* per tensor of the file: created by master */
     uint32_t n_layer, n_embd, n_head, n_head_kv, n_ff, head_k, head_v, n_rot, n_expert, n_expert_used;
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
+    uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
+    uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
+    uint32_t q_lora, kv_lora, moe_every;
+    lgg_value recr;  /* attention.recurrent_layers (has_recr) */
+    bool has_recr;
+    lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
+    bool has_head_kv, recr_kv0;
+    int64_t il;        /* the layer whose rows are being checked (-1: the globals) */
     uint64_t n_vocab;
     bool longrope;
 } lc;
@@ -394,20 +779,75 @@ static void head_keys(lc *c) {
     arch_typed(c, "rope.dimension_count_swa", LGG_VT_U32, false);
 }
 
+/* Where a u32 key's value is kept (NULL: read and checked, not kept). */
+static uint32_t *key_slot(lc *c, const char *suffix) {
+    static const struct {
+        const char *suffix;
+        size_t at;
+    } slots[] = {{"expert_feed_forward_length", offsetof(lc, n_ff_exp)},
+                 {"expert_shared_feed_forward_length", offsetof(lc, n_ff_shexp)},
+                 {"ssm.conv_kernel", offsetof(lc, ssm_conv)},
+                 {"ssm.state_size", offsetof(lc, ssm_state)},
+                 {"ssm.time_step_rank", offsetof(lc, ssm_dtr)},
+                 {"ssm.group_count", offsetof(lc, ssm_group)},
+                 {"nextn_predict_layers", offsetof(lc, n_nextn)},
+                 {"full_attention_interval", offsetof(lc, attn_interval)},
+                 {"leading_dense_block_count", offsetof(lc, n_dense_lead)},
+                 {"expert_shared_count", offsetof(lc, n_expert_shared)},
+                 {"dense_2_feat_out", offsetof(lc, dense_2_out)},
+                 {"dense_3_feat_in", offsetof(lc, dense_3_in)},
+                 {"shortconv.l_cache", offsetof(lc, l_cache)},
+                 {"attention.q_lora_rank", offsetof(lc, q_lora)},
+                 {"attention.kv_lora_rank", offsetof(lc, kv_lora)},
+                 {"moe_every_n_layers", offsetof(lc, moe_every)}};
+    for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
+        if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
+    return NULL;
+}
+
+/* get_key_or_arr into an array of n: an array of n (u)int32 elements, or one int32. */
+static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
+    char k[160], want[64], got[64];
+    lgg_value v;
+    akey(c, ak->suffix, k, sizeof k);
+    if (lgg_get(c->f, k, &v) != LGG_OK) {
+        if (ak->required) issue(c, false, LGG_LOAD_MISSING, k, "array of i32", "");
+        return;
+    }
+    if (v.type != LGG_VT_ARRAY) {
+        key_of(c, k, LGG_VT_I32, ak->required, &v);
+        return;
+    }
+    if (v.count != n) {
+        snprintf(want, sizeof want, "%u elements", n);
+        snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
+        issue(c, false, LGG_LOAD_BAD_VALUE, k, want, got);
+    } else if (v.elem_type != LGG_VT_I32 && v.elem_type != LGG_VT_U32) {
+        snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+        issue(c, false, LGG_LOAD_WRONG_TYPE, k, "array of i32", got);
+    }
+}
+
 static void arch_keys(lc *c) {
     for (size_t i = 0; i < sizeof c->t->keys / sizeof c->t->keys[0] && c->t->keys[i].suffix; i++) {
         const arch_key *ak = &c->t->keys[i];
-        uint32_t x = 0;
-        if (ak->type == LGG_VT_COUNT) {
+        uint32_t x = 0, *slot = key_slot(c, ak->suffix);
+        if (ak->type == KT_RECR_KV0) {
+            c->recr_kv0 = true;
+        } else if (ak->type == KT_SECTIONS) {
+            sections_key(c, ak, 4);
+        } else if (ak->type == KT_LAYER_FLAGS) {
+            char k[160];
+            c->has_recr = lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &c->recr) == LGG_OK &&
+                          c->recr.type == LGG_VT_ARRAY && c->recr.count >= c->n_layer;
+        } else if (ak->type == LGG_VT_COUNT) {
             char k[160];
             lgg_value v;
             /* get_key_or_arr into one uint32_t: an array is skipped (it is optional) */
             if (lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &v) == LGG_OK && v.type != LGG_VT_ARRAY)
                 key_of(c, k, LGG_VT_U32, false, &v);
-        } else if (!strcmp(ak->suffix, "expert_feed_forward_length")) {
-            arch_u32(c, ak->suffix, ak->required, &c->n_ff_exp);
-        } else if (!strcmp(ak->suffix, "expert_shared_feed_forward_length")) {
-            arch_u32(c, ak->suffix, ak->required, &c->n_ff_shexp);
+        } else if (slot) {
+            arch_u32(c, ak->suffix, ak->required, slot);
         } else if (ak->type == LGG_VT_U32) {
             arch_u32(c, ak->suffix, ak->required, &x);
         } else {
@@ -422,7 +862,7 @@ static void hparams(lc *c) {
     lgg_value v;
     uint32_t ignored;
     key_of(c, "general.name", LGG_VT_STRING, false, &v);
-    arch_u32(c, "context_length", true, &ignored);
+    arch_u32(c, "context_length", true, &c->n_ctx_train);
     arch_u32(c, "embedding_length", true, &c->n_embd);
     arch_u32(c, "embedding_length_out", false, &ignored);
     arch_typed(c, "attention.causal", LGG_VT_BOOL, false);
@@ -435,6 +875,8 @@ static void hparams(lc *c) {
     layer_key(c, "attention.head_count", &c->n_head);
     c->n_head_kv = c->n_head;
     layer_key(c, "attention.head_count_kv", &c->n_head_kv);
+    c->has_head_kv = lgg_get(c->f, akey(c, "attention.head_count_kv", k, sizeof k), &c->head_kv) == LGG_OK &&
+                     c->head_kv.type == LGG_VT_ARRAY && c->head_kv.count == c->n_layer;
     rope_keys(c);
     head_keys(c);
     if (lgg_get(c->f, akey(c, "classifier.output_labels", k, sizeof k), &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
@@ -446,7 +888,11 @@ static void hparams(lc *c) {
             c->n_cls_out = v.count > UINT32_MAX ? UINT32_MAX : (uint32_t)v.count;
         }
     }
+    c->attn_interval = 4;
     arch_keys(c);
+    if (c->n_nextn >= c->n_layer) /* master's GGML_ASSERT */
+        bad_value(c, akey(c, "nextn_predict_layers", k, sizeof k), "below block_count", c->n_nextn);
+    if (c->attn_interval == 0) bad_value(c, akey(c, "full_attention_interval", k, sizeof k), "above 0", 0);
 }
 
 /* ---- vocabulary (llama_vocab::impl::load) ------------------------------------ */
@@ -525,7 +971,9 @@ static void vocab(lc *c) {
     lgg_str m, p = {0};
     if (!key_of(c, "tokenizer.ggml.model", LGG_VT_STRING, true, &v) || lgg_value_string(&v, &m) != LGG_OK) return;
     if (key_of(c, "tokenizer.ggml.pre", LGG_VT_STRING, false, &pre)) lgg_value_string(&pre, &p);
-    key_of(c, "tokenizer.ggml.token_type_count", LGG_VT_U32, false, &v);
+    uint64_t tt = 0;
+    if (key_of(c, "tokenizer.ggml.token_type_count", LGG_VT_U32, false, &v) && lgg_value_uint(&v, &tt) == LGG_OK)
+        c->n_token_types = (uint32_t)tt;
     if (str_is(&m, "no_vocab") || str_is(&m, "none")) { /* <arch>.vocab_size dummy tokens */
         uint64_t n = 0;
         if (key_of(c, akey(c, "vocab_size", (char[160]){0}, 160), LGG_VT_U32, false, &v) &&
@@ -589,6 +1037,24 @@ static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t n
     return true;
 }
 
+/* Layer il's head_count_kv (hparams.n_head_kv(il)). */
+static uint32_t layer_head_kv(const lc *c, int64_t il) {
+    lgg_value e;
+    uint64_t x = 0;
+    if (!c->has_head_kv || il < 0) return c->n_head_kv;
+    if (lgg_array_get(&c->head_kv, (uint64_t)il, &e) != LGG_OK || lgg_value_uint(&e, &x) != LGG_OK) return 0;
+    return (uint32_t)x;
+}
+
+/* jina-bert-v2 sizes ffn_up by the file's: 2 n_ff when it is that wide, else n_ff. */
+static int64_t up_width(const lc *c) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.ffn_up.weight", (long long)c->il);
+    int64_t id = lgg_find_tensor_cstr(c->f, n);
+    const int64_t F = c->n_ff;
+    return id >= 0 && lgg_tensor_at(c->f, (uint64_t)id)->ne[1] == 2 * F ? 2 * F : F;
+}
+
 static int64_t dim(const lc *c, uint8_t d) {
     const int64_t hk = c->head_k, hv = c->head_v, F = c->n_ff;
     switch (d) {
@@ -609,6 +1075,38 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_KN: return c->n_head ? (int64_t)c->n_head_kv * (c->n_embd / c->n_head) : 0;
     case D_H: return c->n_head;
     case D_HKV: return c->n_head_kv;
+    case D_Q2: return 2 * hk * c->n_head;
+    case D_E2: return 2 * (int64_t)c->n_embd;
+    case D_GDN_QKV: return 2 * (int64_t)c->ssm_state * c->ssm_group + (int64_t)c->ssm_state * c->ssm_dtr;
+    case D_GDN_V: return (int64_t)c->ssm_state * c->ssm_dtr;
+    case D_CONV: return c->ssm_conv;
+    case D_DTR: return c->ssm_dtr;
+    case D_DS: return c->ssm_state;
+    case D_HALF_HEAD: return c->n_head ? (int64_t)(c->n_embd / c->n_head) / 2 : 0;
+    case D_FXR: return c->n_ff_exp;
+    case D_E2G: return (int64_t)c->n_embd + 2 * hv * c->n_head_kv;
+    case D_CTX: return c->n_ctx_train;
+    case D_TT: return c->n_token_types;
+    case D_KGL: return hk * layer_head_kv(c, c->il);
+    case D_FUP: return up_width(c);
+    case D_FXG: return c->n_ff_exp ? c->n_ff_exp : F;
+    case D_QL: return c->q_lora;
+    case D_KL: return c->kv_lora;
+    case D_KLR: return (int64_t)c->kv_lora + c->n_rot;
+    case D_KVB: return (int64_t)c->n_head * (hk - c->n_rot + hv);
+    case D_HV: return hv * c->n_head;
+    case D_SC: return c->l_cache;
+    case D_E3: return 3 * (int64_t)c->n_embd;
+    case D_ALTUP: return 4;
+    case D_ALTUP1: return 3;
+    case D_ALTUP2: return 16;
+    case D_LAUREL: return 64;
+    case D_PLE1: return 256;
+    case D_PLE: return 256 * (int64_t)c->n_layer;
+    case D_ONE: return 1;
+    case D_D2: return c->dense_2_out;
+    case D_D3: return c->dense_3_in;
+    case D_FXS2: return (int64_t)c->n_ff_exp * c->n_expert_shared;
     default: return 0;
     }
 }
@@ -641,8 +1139,30 @@ static void qkv(lc *c, int64_t il, const tspec *r) {
     }
 }
 
-static bool applies(const lc *c, uint8_t cond) {
+/* Layer il is recurrent (qwen35's is_recr): as attention.recurrent_layers says, else all but every
+ * full_attention_interval-th layer; the MTP layers never. */
+static bool recurrent(const lc *c, int64_t il) {
+    if (il < 0 || (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn) return false;
+    if (c->recr_kv0) return layer_head_kv(c, il) == 0;
+    if (!c->has_recr) return c->attn_interval && ((uint64_t)il + 1) % c->attn_interval != 0;
+    lgg_value e;
+    uint64_t x = 0;
+    if (lgg_array_get(&c->recr, (uint64_t)il, &e) != LGG_OK) return false;
+    if (e.type == LGG_VT_BOOL) return e.data[0] != 0;
+    return lgg_value_uint(&e, &x) == LGG_OK && x != 0;
+}
+
+static bool applies(const lc *c, uint8_t cond, int64_t il) {
     switch (cond) {
+    case C_RECR: return recurrent(c, il);
+    case C_NOT_RECR: return !recurrent(c, il);
+    case C_MOE_EVERY: return c->moe_every > 0 && il % c->moe_every == 1;
+    case C_NOT_MOE_EVERY: return !(c->moe_every > 0 && il % c->moe_every == 1);
+    case C_FIRST: return il == 0;
+    case C_NOT_FIRST: return il > 0;
+    case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;
+    case C_NOT_LEAD: return il >= 0 && (uint64_t)il >= c->n_dense_lead;
+    case C_MTP: return il >= 0 && (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn;
     case C_DENSE: return c->n_expert == 0;
     case C_MOE: return c->n_expert > 0;
     case C_SHEXP: return c->n_expert > 0 && c->n_ff_shexp > 0;
@@ -656,13 +1176,27 @@ static bool applies(const lc *c, uint8_t cond) {
 /* One table's rows, for layer il (or the globals: il -1); false when master throws. */
 static bool rows(lc *c, const tspec *r, int64_t il) {
     char n[96], k[160];
+    c->il = il;
     for (; r->op || r->name; r++) {
-        if (!applies(c, r->cond)) continue;
+        if (!applies(c, r->cond, il)) continue;
         if (r->op == OP_QKV) {
             qkv(c, il, r);
         } else if (r->op == OP_OUTPUT) {
             if (!want(c, OPT, "output.weight", c->n_embd, (int64_t)c->n_vocab, 0))
                 want(c, DUP, "token_embd.weight", c->n_embd, (int64_t)c->n_vocab, 0);
+        } else if (r->op == OP_GATE_UP_EXPS) {
+            const int64_t E = c->n_embd, F = dim(c, D_FX), X = c->n_expert;
+            if (!want(c, OPT, row_name(n, sizeof n, il, "ffn_gate_up_exps.weight"), E, 2 * F, X)) {
+                want(c, 0, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
+                want(c, 0, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
+            }
+        } else if (r->op == OP_POST_NORM) {
+            if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
+                want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
+        } else if (r->op == OP_TOKEN_TYPES) {
+            if (c->n_token_types) continue;
+            issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.token_type_count", "above 0", "");
+            return false;
         } else if (r->op == OP_EXPERTS) {
             if (c->n_expert && c->n_expert_used) continue;
             issue(c, false, LGG_LOAD_BAD_VALUE,

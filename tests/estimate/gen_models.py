@@ -397,13 +397,234 @@ PRESETS = {
         ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=32, n_group=16),
         vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
                    eos=151645, add_bos=False)),
+    # architectures added for master's references: their tensors from LAYERS below (one function a family),
+    # their extra keys in 'kv' ((suffix, type, value) after "<arch>.")
+    'qwen2vl-2b': dict(
+        arch='qwen2vl', name='Qwen2-VL-2B-like (text)', ftype=15, ctx=32768, n_embd=1536, n_layer=28, n_ff=8960,
+        n_head=12, n_head_kv=2, rope_base=1000000.0, eps=1e-6, tied=True, qkv_bias=True,
+        kv=[('rope.dimension_sections', ARR, (I32, [16, 24, 24, 0]))],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'qwen3vl-2b': dict(
+        arch='qwen3vl', name='Qwen3-VL-2B-like (text)', ftype=15, ctx=262144, n_embd=2048, n_layer=28, n_ff=6144,
+        n_head=16, n_head_kv=8, head_dim=128, rope_base=5000000.0, eps=1e-6, tied=True,
+        kv=[('rope.dimension_sections', ARR, (I32, [24, 20, 20, 0])), ('n_deepstack_layers', U32, 3)],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'qwen3vlmoe-small': dict(
+        arch='qwen3vlmoe', name='Qwen3-VL-30B-A3B-like (text, 4 layers)', ftype=15, ctx=262144, n_embd=2048,
+        n_layer=4, n_ff=6144, n_head=32, n_head_kv=4, head_dim=128, rope_base=5000000.0, eps=1e-6, tied=False,
+        n_expert=128, n_expert_used=8, n_ff_exp=768,
+        kv=[('rope.dimension_sections', ARR, (I32, [24, 20, 20, 0])), ('n_deepstack_layers', U32, 3),
+            ('expert_count', U32, 128), ('expert_used_count', U32, 8), ('expert_feed_forward_length', U32, 768)],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    # Qwen3.5: gated delta-net layers, full attention every 4th, one multi-token-prediction layer appended
+    'qwen35-4b': dict(
+        arch='qwen35', name='Qwen3.5-4B-like (8 layers and the MTP one)', ftype=15, ctx=262144, n_embd=2560,
+        n_layer=9, nextn=1, n_ff=9216, n_head=16, n_head_kv=4, head_dim=256, rope_base=10000000.0, eps=1e-6,
+        tied=True, ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=32, n_group=16),
+        kv=[('rope.dimension_sections', ARR, (I32, [11, 11, 10, 0])), ('rope.dimension_count', U32, 64),
+            ('full_attention_interval', U32, 4)],
+        vocab=dict(kind='bpe', pre='qwen35', n=248320, n_regular=248044, n_special=276, bos=248044,
+                   eos=248046, add_bos=False)),
+    'qwen35moe-small': dict(
+        arch='qwen35moe', name='Qwen3.5-35B-A3B-like (8 layers and the MTP one, 64 experts)', ftype=15, ctx=262144,
+        n_embd=2048, n_layer=9, nextn=1, n_ff=512, n_head=16, n_head_kv=2, head_dim=256, rope_base=10000000.0,
+        eps=1e-6, tied=False, n_expert=64, n_expert_used=8, n_ff_exp=512, n_ff_shexp=512,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=32, n_group=16),
+        kv=[('rope.dimension_sections', ARR, (I32, [11, 11, 10, 0])), ('rope.dimension_count', U32, 64),
+            ('full_attention_interval', U32, 4), ('expert_count', U32, 64), ('expert_used_count', U32, 8),
+            ('expert_feed_forward_length', U32, 512), ('expert_shared_feed_forward_length', U32, 512)],
+        vocab=dict(kind='bpe', pre='qwen35', n=248320, n_regular=248044, n_special=276, bos=248044,
+                   eos=248046, add_bos=False)),
+    # Command R7B: a sliding window of 4096 on three layers of four, no output matrix
+    'cohere2-7b': dict(
+        arch='cohere2', name='Command-R7B-like (8 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=8, n_ff=14336,
+        n_head=32, n_head_kv=8, rope_base=50000.0, eps=1e-5, norm_eps=True, tied=True,
+        kv=[('attention.sliding_window', U32, 4096), ('attention.sliding_window_pattern', U32, 4),
+            ('logit_scale', F32, 0.25)],
+        vocab=dict(kind='bpe', pre='command-r', n=256000, n_front=17, bos=5, eos=255001, add_bos=True)),
+    'phimoe-small': dict(
+        arch='phimoe', name='Phi-3.5-MoE-like (4 layers)', ftype=15, ctx=131072, n_embd=4096, n_layer=4, n_ff=6400,
+        n_head=32, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=False, qkv_bias=True, n_expert=16,
+        n_expert_used=2, kv=[('expert_count', U32, 16), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='spm', n=32064, front=['<unk>', '<s>', '</s>'], back=['<|endoftext|>'], n_back=64,
+                   bos=1, eos=32000, unk=0, add_bos=False)),
+    'deepseek-moe-small': dict(
+        arch='deepseek', name='DeepSeek-MoE-16B-like (4 layers)', ftype=15, ctx=4096, n_embd=2048, n_layer=4,
+        n_ff=10944, n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-6, tied=False, n_expert=64, n_expert_used=6,
+        n_ff_exp=1408, n_expert_shared=2, n_dense_lead=1,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 1408),
+            ('expert_shared_count', U32, 2), ('expert_weights_scale', F32, 1.0), ('expert_count', U32, 64),
+            ('expert_used_count', U32, 6)],
+        vocab=dict(kind='bpe', pre='deepseek-llm', n=102400, n_regular=102400 - 15, n_special=15, bos=100000,
+                   eos=100001, add_bos=True)),
+    # plain dense families, their tensors from SPECS below
+    'baichuan-7b': dict(
+        arch='baichuan', name='Baichuan2-7B-like (8 layers)', ftype=15, ctx=4096, n_embd=4096, n_layer=8, n_ff=11008,
+        n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-6, tied=False,
+        vocab=dict(kind='spm', n=125696, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    'stablelm-1.6b': dict(
+        arch='stablelm', name='StableLM-2-1.6B-like', ftype=15, ctx=4096, n_embd=2048, n_layer=24, n_ff=5632,
+        n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False, qkv_bias=True,
+        kv=[('rope.dimension_count', U32, 16)],
+        vocab=dict(kind='bpe', pre='stablelm2', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    'starcoder-1b': dict(
+        arch='starcoder', name='StarCoderBase-1B-like', ftype=15, ctx=8192, n_embd=2048, n_layer=24, n_ff=8192,
+        n_head=16, n_head_kv=1, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        vocab=dict(kind='bpe', pre='starcoder', n=49152, n_front=17, bos=1, eos=2, add_bos=False)),
+    'refact-1.6b': dict(
+        arch='refact', name='Refact-1.6B-like', ftype=15, ctx=4096, n_embd=2048, n_layer=32, n_ff=5632, n_head=32,
+        n_head_kv=1, rope_base=10000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='refact', n=49216, n_front=17, bos=1, eos=2, add_bos=False)),
+    'bloom-560m': dict(
+        arch='bloom', name='BLOOM-560M-like', ftype=15, ctx=2048, n_embd=1024, n_layer=24, n_ff=4096, n_head=16,
+        n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        vocab=dict(kind='bpe', pre='bloom', n=250880, n_front=17, bos=1, eos=2, add_bos=False)),
+    'mpt-7b': dict(
+        arch='mpt', name='MPT-7B-like (8 layers)', ftype=15, ctx=2048, n_embd=4096, n_layer=8, n_ff=16384, n_head=32,
+        n_head_kv=32, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        kv=[('attention.max_alibi_bias', F32, 8.0)],
+        vocab=dict(kind='bpe', pre='mpt', n=50432, n_front=17, bos=1, eos=2, add_bos=False)),
+    'olmo-1b': dict(
+        arch='olmo', name='OLMo-1B-like', ftype=15, ctx=2048, n_embd=2048, n_layer=16, n_ff=8192, n_head=16,
+        n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        vocab=dict(kind='bpe', pre='olmo', n=50304, n_front=17, bos=1, eos=2, add_bos=False)),
+    'orion-14b': dict(
+        arch='orion', name='Orion-14B-like (8 layers)', ftype=15, ctx=4096, n_embd=5120, n_layer=8, n_ff=15360,
+        n_head=40, n_head_kv=40, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        vocab=dict(kind='spm', n=84608, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    'xverse-7b': dict(
+        arch='xverse', name='XVERSE-7B-like (8 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=8, n_ff=11008,
+        n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-6, tied=False,
+        vocab=dict(kind='spm', n=100534, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    'codeshell-7b': dict(
+        arch='codeshell', name='CodeShell-7B-like (8 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=8,
+        n_ff=16384, n_head=32, n_head_kv=8, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        vocab=dict(kind='bpe', pre='codeshell', n=70144, n_front=17, bos=1, eos=2, add_bos=False)),
+    'chatglm-9b': dict(
+        arch='chatglm', name='GLM-4-9B-like (8 layers)', ftype=15, ctx=131072, n_embd=4096, n_layer=8, n_ff=13696,
+        n_head=32, n_head_kv=2, rope_base=10000.0, eps=1e-5, tied=False,
+        kv=[('rope.dimension_count', U32, 64)],
+        vocab=dict(kind='bpe', pre='chatglm-bpe', n=151552, n_front=17, bos=1, eos=2, add_bos=False)),
+    # non-causal encoders (master gives them no KV cache); a BPE vocabulary stands in for their WordPiece one
+    'bert-minilm': dict(
+        arch='bert', name='all-MiniLM-L6-v2-like', ftype=15, ctx=512, n_embd=384, n_layer=6, n_ff=1536, n_head=12,
+        n_head_kv=12, rope_base=10000.0, eps=1e-12, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='default', n=30522, n_front=17, bos=1, eos=2, add_bos=True, token_types=2)),
+    'nomic-bert-v1.5': dict(
+        arch='nomic-bert', name='nomic-embed-text-v1.5-like', ftype=15, ctx=2048, n_embd=768, n_layer=12, n_ff=3072,
+        n_head=12, n_head_kv=12, rope_base=1000.0, eps=1e-12, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='default', n=30522, n_front=17, bos=1, eos=2, add_bos=True, token_types=2)),
+    'gemma-embedding-300m': dict(
+        arch='gemma-embedding', name='EmbeddingGemma-300M-like', ftype=15, ctx=2048, n_embd=768, n_layer=24,
+        n_ff=1152, n_head=3, n_head_kv=1, head_dim=256, rope_base=1000000.0, eps=1e-6, tied=True,
+        kv=[('attention.sliding_window', U32, 512), ('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='spm', n=262144, front=['<pad>', '<eos>', '<bos>', '<unk>', '<mask>'],
+                   bos=2, eos=1, unk=3, pad=0, add_bos=True, add_space_prefix=False)),
+    'jais-13b': dict(
+        arch='jais', name='Jais-13B-like (8 layers)', ftype=15, ctx=2048, n_embd=5120, n_layer=8, n_ff=13653,
+        n_head=40, n_head_kv=40, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=False,
+        kv=[('attention.max_alibi_bias', F32, 8.0)],
+        vocab=dict(kind='bpe', pre='jais', n=84992, n_front=17, bos=1, eos=2, add_bos=False)),
+    'bitnet-large': dict(
+        arch='bitnet', name='bitnet_b1_58-large-like', ftype=15, ctx=2048, n_embd=1536, n_layer=24, n_ff=4096,
+        n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, tied=True,
+        vocab=dict(kind='spm', n=32002, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    # Gemma 3n E2B: per-layer embeddings, AltUp and LAuReL, a sliding window of 512 on four layers of five;
+    # layers 20 and later reuse earlier layers' KV caches
+    'gemma3n-e2b': dict(
+        arch='gemma3n', name='Gemma-3n-E2B-like', ftype=15, ctx=32768, n_embd=2048, n_layer=30, n_ff=8192, n_head=8,
+        n_head_kv=2, head_dim=256, rope_base=1000000.0, eps=1e-6, tied=True, altup=4, laurel=64, n_embd_altup=256,
+        kv=[('attention.sliding_window', U32, 512), ('rope.freq_base_swa', F32, 10000.0)],
+        types={'altup_proj': 'F16', 'altup_unembd_proj': 'F16'},
+        vocab=dict(kind='spm', n=262400, front=['<pad>', '<eos>', '<bos>', '<unk>', '<mask>'],
+                   bos=2, eos=1, unk=3, pad=0, add_bos=True, add_space_prefix=False)),
+    # LFM2-8B-A1B: lfm2's short convolutions and attention layers, experts after two dense layers
+    'lfm2moe-small': dict(
+        arch='lfm2moe', name='LFM2-8B-A1B-like (8 layers)', ftype=15, ctx=128000, n_embd=2048, n_layer=8, n_ff=7168,
+        n_head=32, n_head_kv=[0, 0, 8, 0, 0, 0, 8, 0], rope_base=1000000.0, eps=1e-5, tied=True, shortconv=3,
+        n_expert=32, n_expert_used=4, n_ff_exp=1792, n_dense_lead=2,
+        kv=[('leading_dense_block_count', U32, 2), ('expert_feed_forward_length', U32, 1792),
+            ('expert_gating_func', U32, 2), ('expert_count', U32, 32), ('expert_used_count', U32, 4)],
+        vocab=dict(kind='bpe', pre='lfm2', n=65536, n_front=17, bos=1, eos=2, add_bos=False)),
+    # MiniCPM3-4B: latent Q and KV projections, the decompressed K (96) and V (64) cached per head
+    'minicpm3-4b': dict(
+        arch='minicpm3', name='MiniCPM3-4B-like (8 layers)', ftype=15, ctx=32768, n_embd=2560, n_layer=8, n_ff=6400,
+        n_head=40, n_head_kv=40, rope_base=10000.0, eps=1e-5, tied=False, mla=dict(q=768, kv=256, rope=32, k=96, v=64),
+        kv=[('attention.q_lora_rank', U32, 768), ('attention.kv_lora_rank', U32, 256), ('rope.dimension_count', U32, 32),
+            ('attention.key_length', U32, 96), ('attention.value_length', U32, 64)],
+        vocab=dict(kind='bpe', pre='default', n=73448, n_front=17, bos=1, eos=2, add_bos=True)),
+    'jina-bert-v2-base': dict(
+        arch='jina-bert-v2', name='jina-embeddings-v2-base-en-like', ftype=15, ctx=8192, n_embd=768, n_layer=12,
+        n_ff=3072, n_head=12, n_head_kv=12, rope_base=10000.0, eps=1e-12, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='jina-v1-en', n=30528, n_front=17, bos=1, eos=2, add_bos=True, token_types=2)),
+    'modern-bert-base': dict(
+        arch='modern-bert', name='ModernBERT-base-like', ftype=15, ctx=8192, n_embd=768, n_layer=22, n_ff=1152,
+        n_head=12, n_head_kv=12, rope_base=160000.0, eps=1e-5, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 2), ('attention.sliding_window', U32, 128),
+            ('rope.freq_base_swa', F32, 10000.0)],
+        vocab=dict(kind='bpe', pre='modern-bert', n=50368, n_front=17, bos=1, eos=2, add_bos=True)),
+    'neo-bert': dict(
+        arch='neo-bert', name='NeoBERT-like', ftype=15, ctx=4096, n_embd=768, n_layer=28, n_ff=3072, n_head=12,
+        n_head_kv=12, rope_base=10000.0, eps=1e-5, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 2)],
+        vocab=dict(kind='bpe', pre='default', n=30522, n_front=17, bos=1, eos=2, add_bos=True)),
+    'eurobert-210m': dict(
+        arch='eurobert', name='EuroBERT-210m-like', ftype=15, ctx=8192, n_embd=768, n_layer=12, n_ff=3072,
+        n_head=12, n_head_kv=12, rope_base=250000.0, eps=1e-5, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
+    # diffusion language models (non-causal, no memory)
+    'dream-7b': dict(
+        arch='dream', name='Dream-v0-7B-like (4 layers)', ftype=15, ctx=131072, n_embd=3584, n_layer=4, n_ff=18944,
+        n_head=28, n_head_kv=4, rope_base=1000000.0, eps=1e-6, tied=False, qkv_bias=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=152064, n_regular=151643, n_special=421, bos=151643, eos=151643,
+                   add_bos=False)),
+    'llada-8b': dict(
+        arch='llada', name='LLaDA-8B-like (4 layers)', ftype=15, ctx=4096, n_embd=4096, n_layer=4, n_ff=12288,
+        n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='llama-bpe', n=126464, n_front=17, bos=1, eos=2, add_bos=True)),
+    'nomic-bert-moe-v2': dict(
+        arch='nomic-bert-moe', name='nomic-embed-text-v2-moe-like', ftype=15, ctx=512, n_embd=768, n_layer=12,
+        n_ff=3072, n_head=12, n_head_kv=12, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True, n_expert=8,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1), ('moe_every_n_layers', U32, 2),
+            ('expert_count', U32, 8), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='bpe', pre='default', n=250048, n_front=17, bos=1, eos=2, add_bos=True, token_types=1)),
+    'llama-embed-8b': dict(
+        arch='llama-embed', name='llama-embed-nemotron-8b-like (4 layers)', ftype=15, ctx=131072, n_embd=4096,
+        n_layer=4, n_ff=14336, n_head=32, n_head_kv=8, rope_base=500000.0, eps=1e-5, tied=False,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1), ('rope.dimension_count', U32, 128)],
+        vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
+    'jina-bert-v3': dict(
+        arch='jina-bert-v3', name='jina-embeddings-v3-like', ftype=15, ctx=8194, n_embd=1024, n_layer=24, n_ff=4096,
+        n_head=16, n_head_kv=16, rope_base=10000.0, eps=1e-5, norm_eps=True, tied=True,
+        kv=[('attention.causal', BOOL, False), ('pooling_type', U32, 1)],
+        vocab=dict(kind='bpe', pre='default', n=250002, n_front=17, bos=1, eos=2, add_bos=True, token_types=1)),
+    # experts of the real models' sizes, fewer of them and fewer layers (master's CPU_REPACK copy of the
+    # whole models would take tens of GB)
+    'dbrx-small': dict(
+        arch='dbrx', name='DBRX-like (2 layers, 4 of its 16 experts)', ftype=15, ctx=32768, n_embd=6144, n_layer=2,
+        n_ff=10752, n_head=48, n_head_kv=8, rope_base=500000.0, eps=1e-5, norm_eps=True, tied=False, n_expert=4,
+        kv=[('attention.clamp_kqv', F32, 8.0), ('expert_count', U32, 4), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='bpe', pre='dbrx', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    # for validate --load's references only (its estimate needs grok's attention and experts modelled: not yet)
+    'grok-small': dict(
+        arch='grok', name='Grok-1-like (2 layers, 2 of its 8 experts)', ftype=15, ctx=8192, n_embd=6144, n_layer=2,
+        n_ff=32768, n_head=48, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=False, n_expert=2,
+        kv=[('expert_feed_forward_length', U32, 32768), ('expert_count', U32, 2), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='spm', n=131072, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
 }
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
               'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4', 'ernie4_5-moe', 'smallthinker', 'hunyuan-moe',
-              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2')
+              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2', 'qwen2vl', 'qwen3vl', 'qwen3vlmoe')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -584,6 +805,20 @@ def gated_ffn(p, T, b, i):
     T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
 
 
+def lfm2_mixer(p, T, b, i):
+    """LFM2's operator: attention where head_count_kv is not 0, a short convolution elsewhere."""
+    E = p['n_embd']
+    T.append((b + 'attn_norm.weight', [E]))
+    if per_layer(p['n_head_kv'], i):
+        hd = E // p['n_head']
+        T += [(b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd])]
+        attn_qkvo(p, T, b, i)
+    else:
+        L = p['shortconv']
+        T += [(b + 'shortconv.conv.weight', [L, E]), (b + 'shortconv.in_proj.weight', [E, 3 * E]),
+              (b + 'shortconv.out_proj.weight', [E, E])]
+
+
 def recurrent_layer(p, T, b, i):
     a, E = p['arch'], p['n_embd']
     hkv, ff = per_layer(p['n_head_kv'], i), per_layer(p['n_ff'], i)
@@ -593,15 +828,7 @@ def recurrent_layer(p, T, b, i):
     if a == 'lfm2':
         T.append((b + 'ffn_norm.weight', [E]))
         gated_ffn(p, T, b, i)
-        T.append((b + 'attn_norm.weight', [E]))
-        if hkv:
-            hd = E // p['n_head']
-            T += [(b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd])]
-            attn_qkvo(p, T, b, i)
-        else:
-            L = p['shortconv']
-            T += [(b + 'shortconv.conv.weight', [L, E]), (b + 'shortconv.in_proj.weight', [E, 3 * E]),
-                  (b + 'shortconv.out_proj.weight', [E, E])]
+        lfm2_mixer(p, T, b, i)
         return
     T.append((b + 'attn_norm.weight', [E]))
     if a == 'qwen3next':
@@ -668,9 +895,297 @@ def recurrent_tensor_list(p):
     return T
 
 
+
+# ---------------------------------------------------------------------------------------------------------
+# families whose layers are built by one function each (master's src/models/NAME.cpp, in its order):
+# f(p, T, b, i) appends layer i's tensors (prefix b) to T
+def qwen35_layer(p, T, b, i):
+    """Qwen3.5 (dense or experts): gated delta-net layers, attention every 4th, the MTP layers last."""
+    E, H, hkv, hd, m = p['n_embd'], p['n_head'], p['n_head_kv'], p['head_dim'], p['ssm']
+    mtp = i >= p['n_layer'] - p.get('nextn', 0)
+    T += [(b + 'attn_norm.weight', [E]), (b + 'post_attention_norm.weight', [E])]
+    if mtp or (i + 1) % 4 == 0:
+        T += [(b + 'attn_q.weight', [E, hd * H * 2]), (b + 'attn_k.weight', [E, hd * hkv]),
+              (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_output.weight', [hd * H, E]),
+              (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd])]
+    else:
+        key, value, nv = m['d_state'] * m['n_group'], m['d_state'] * m['dt_rank'], m['dt_rank']
+        T += [(b + 'attn_qkv.weight', [E, 2 * key + value]), (b + 'attn_gate.weight', [E, value]),
+              (b + 'ssm_conv1d.weight', [m['d_conv'], 2 * key + value]), (b + 'ssm_dt.bias', [nv]),
+              (b + 'ssm_a', [nv]), (b + 'ssm_beta.weight', [E, nv]), (b + 'ssm_alpha.weight', [E, nv]),
+              (b + 'ssm_norm.weight', [m['d_state']]), (b + 'ssm_out.weight', [value, E])]
+    if p['arch'] == 'qwen35moe':
+        X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+        T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
+              (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+              (b + 'ffn_gate_inp_shexp.weight', [E]), (b + 'ffn_gate_shexp.weight', [E, FS]),
+              (b + 'ffn_up_shexp.weight', [E, FS]), (b + 'ffn_down_shexp.weight', [FS, E])]
+    else:
+        F = p['n_ff']
+        T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+    if mtp:
+        T += [(b + 'nextn.eh_proj.weight', [2 * E, E]), (b + 'nextn.enorm.weight', [E]),
+              (b + 'nextn.hnorm.weight', [E]), (b + 'nextn.shared_head_norm.weight', [E])]
+
+
+def cohere2_layer(p, T, b, i):
+    """Command R7B: one norm before the parallel attention and FFN."""
+    E, F = p['n_embd'], p['n_ff']
+    T.append((b + 'attn_norm.weight', [E]))
+    attn_qkvo(p, T, b, i)
+    T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+
+
+def phimoe_layer(p, T, b, i):
+    """Phi-3.5-MoE: layer norms with biases, Q/K/V and output biases, 16 experts of n_ff."""
+    E, F, X, hkv = p['n_embd'], p['n_ff'], p['n_expert'], p['n_head_kv']
+    hd = E // p['n_head']
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_norm.bias', [E]), (b + 'attn_q.weight', [E, E]),
+          (b + 'attn_k.weight', [E, hd * hkv]), (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_q.bias', [E]),
+          (b + 'attn_k.bias', [hd * hkv]), (b + 'attn_v.bias', [hd * hkv]), (b + 'attn_output.weight', [E, E]),
+          (b + 'attn_output.bias', [E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_norm.bias', [E]),
+          (b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_gate_exps.weight', [E, F, X]),
+          (b + 'ffn_down_exps.weight', [F, E, X]), (b + 'ffn_up_exps.weight', [E, F, X])]
+
+
+def deepseek_layer(p, T, b, i):
+    """DeepSeek-MoE (V1): leading dense layers, then experts with shared ones."""
+    E, F = p['n_embd'], p['n_ff']
+    T.append((b + 'attn_norm.weight', [E]))
+    attn_qkvo(p, T, b, i)
+    T.append((b + 'ffn_norm.weight', [E]))
+    if i < p['n_dense_lead']:
+        T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+        return
+    X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
+    T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_gate_exps.weight', [E, FX, X]),
+          (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+          (b + 'ffn_gate_shexp.weight', [E, FX * S]), (b + 'ffn_down_shexp.weight', [FX * S, E]),
+          (b + 'ffn_up_shexp.weight', [E, FX * S])]
+
+
+def gemma3n_layer(p, T, b, i):
+    """Gemma 3n: gemma3's layer, then the per-layer input's gate and projection, AltUp and LAuReL."""
+    E, F, H, hkv, hd = p['n_embd'], p['n_ff'], p['n_head'], p['n_head_kv'], p['head_dim']
+    A, R, EA = p['altup'], p['laurel'], p['n_embd_altup']
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_q.weight', [E, hd * H]), (b + 'attn_k.weight', [E, hd * hkv]),
+          (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_output.weight', [hd * H, E]),
+          (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd]), (b + 'post_attention_norm.weight', [E]),
+          (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]), (b + 'ffn_up.weight', [E, F]),
+          (b + 'ffn_down.weight', [F, E]), (b + 'post_ffw_norm.weight', [E]), (b + 'inp_gate.weight', [E, EA]),
+          (b + 'proj.weight', [EA, E]), (b + 'post_norm.weight', [E]), (b + 'altup_correct_coef.weight', [A, A]),
+          (b + 'altup_correct_scale.weight', [E]), (b + 'altup_predict_coef.weight', [A, A * A]),
+          (b + 'altup_router.weight', [E, A]), (b + 'altup_router_norm.weight', [E]), (b + 'laurel_l.weight', [E, R]),
+          (b + 'laurel_r.weight', [R, E]), (b + 'laurel_post_norm.weight', [E])]
+
+
+def gemma3n_globals(p):
+    E, V, A, EA, L = p['n_embd'], p['vocab']['n'], p['altup'], p['n_embd_altup'], p['n_layer']
+    return [('altup_proj.weight', [E, E, A - 1]), ('altup_unembd_proj.weight', [E, E, A - 1]),
+            ('per_layer_token_embd.weight', [EA * L, V]), ('per_layer_model_proj.weight', [E, EA * L]),
+            ('per_layer_proj_norm.weight', [EA])]
+
+
+def lfm2moe_layer(p, T, b, i):
+    """LFM2-MoE: the FFN (dense, then experts with a selection bias), then attention or a short convolution."""
+    E = p['n_embd']
+    T.append((b + 'ffn_norm.weight', [E]))
+    if i >= p['n_dense_lead']:
+        X, FX = p['n_expert'], p['n_ff_exp']
+        T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_gate_exps.weight', [E, FX, X]),
+              (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+              (b + 'exp_probs_b.bias', [X])]
+    else:
+        gated_ffn(p, T, b, i)
+    lfm2_mixer(p, T, b, i)
+
+
+# tensors before the layers, after token_embd
+GLOBALS = {'gemma3n': gemma3n_globals}
+LAYERS = {'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+          'deepseek': deepseek_layer}
+# the output norm has a bias; the output matrix too
+OUTPUT_BIASES = ('phimoe',)
+
+
+def built_tensor_list(p):
+    """token_embd, the layers by LAYERS, output_norm and (untied) output."""
+    E, V = p['n_embd'], p['vocab']['n']
+    T = [('token_embd.weight', [E, V])] + (GLOBALS[p['arch']](p) if p['arch'] in GLOBALS else [])
+    for i in range(p['n_layer']):
+        LAYERS[p['arch']](p, T, 'blk.%d.' % i, i)
+    T.append(('token_embd_norm.weight' if p['arch'] == 'lfm2moe' else 'output_norm.weight', [E]))  # LFM2's name
+    if p['arch'] in OUTPUT_BIASES:
+        T.append(('output_norm.bias', [E]))
+    if not p['tied']:
+        T.append(('output.weight', [E, V]))
+    if p['arch'] in OUTPUT_BIASES:
+        T.append(('output.bias', [V]))
+    return T
+
+
+# the plain families' tensors as master's src/models/NAME.cpp creates them: (before the layers, a layer's,
+# after them), each "NAME DIMS" with DIMS Python expressions of E (n_embd), V (vocabulary), F (n_ff),
+# Q (head_dim n_head), G (head_dim n_head_kv), HD (head_dim), C (context_length); a name ending in "?" only when
+# untied
+BERT_LAYER = ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
+              'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
+              'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
+              'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E']
+SPECS = {
+    'baichuan': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+                 'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+                 'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight E,V']),
+    'stablelm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_norm.bias E', 'attn_q.weight E,E',
+                 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G', 'attn_v.bias G',
+                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_norm.bias E', 'ffn_gate.weight E,F',
+                 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                 ['output_norm.bias E', 'output_norm.weight E', 'output.weight E,V']),
+    'starcoder': (['token_embd.weight E,V', 'position_embd.weight E,C'],
+                  ['attn_norm.weight E', 'attn_norm.bias E', 'attn_qkv.weight E,E+2*G', 'attn_qkv.bias E+2*G',
+                   'attn_output.weight E,E', 'attn_output.bias E', 'ffn_norm.weight E', 'ffn_norm.bias E',
+                   'ffn_down.weight F,E', 'ffn_down.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F'],
+                  ['output_norm.weight E', 'output_norm.bias E', 'output.weight? E,V']),
+    'refact': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+               'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'bloom': (['token_embd.weight E,V', 'token_embd_norm.weight E', 'token_embd_norm.bias E'],
+              ['attn_norm.weight E', 'attn_norm.bias E', 'attn_qkv.weight E,E+2*G', 'attn_qkv.bias E+2*G',
+               'attn_output.weight E,E', 'attn_output.bias E', 'ffn_norm.weight E', 'ffn_norm.bias E',
+               'ffn_down.weight F,E', 'ffn_down.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F'],
+              ['output_norm.weight E', 'output_norm.bias E', 'output.weight? E,V']),
+    'mpt': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,E+2*G', 'attn_output.weight E,E',
+            'ffn_norm.weight E', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+            ['output_norm.weight E', 'output.weight? E,V']),
+    'olmo': (['token_embd.weight E,V'], ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G',
+             'attn_output.weight E,E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+             ['output.weight? E,V']),
+    'orion': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_norm.bias E', 'attn_q.weight E,E',
+              'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E',
+              'ffn_norm.bias E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+              ['output_norm.weight E', 'output_norm.bias E', 'output.weight E,V']),
+    'xverse': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+               'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight E,V']),
+    'codeshell': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_norm.bias E', 'attn_qkv.weight E,E+2*G',
+                  'attn_qkv.bias E+2*G', 'attn_output.weight E,E', 'attn_output.bias E', 'ffn_norm.weight E',
+                  'ffn_norm.bias E', 'ffn_down.weight F,E', 'ffn_down.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F'],
+                  ['output_norm.weight E', 'output_norm.bias E', 'output.weight E,V']),
+    'bert': (['token_embd.weight E,V', 'token_types.weight E,2', 'position_embd.weight E,C',
+              'token_embd_norm.weight E', 'token_embd_norm.bias E'], BERT_LAYER, []),
+    'nomic-bert': (['token_embd.weight E,V', 'token_types.weight E,2', 'token_embd_norm.weight E',
+                    'token_embd_norm.bias E'],
+                   ['attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'attn_output_norm.weight E',
+                    'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_down.weight F,E', 'ffn_gate.weight E,F',
+                    'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+    'gemma-embedding': (['token_embd.weight E,V'],
+                        ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G', 'attn_v.weight E,G',
+                         'attn_output.weight Q,E', 'post_attention_norm.weight E', 'attn_k_norm.weight HD',
+                         'attn_q_norm.weight HD', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_up.weight E,F',
+                         'ffn_down.weight F,E', 'post_ffw_norm.weight E'], ['output_norm.weight E']),
+    'jais': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_norm.bias E', 'attn_qkv.weight E,E+2*G',
+             'attn_qkv.bias E+2*G', 'attn_output.weight E,E', 'attn_output.bias E', 'ffn_norm.weight E',
+             'ffn_norm.bias E', 'ffn_down.weight F,E', 'ffn_down.bias E', 'ffn_gate.weight E,F', 'ffn_gate.bias F',
+             'ffn_up.weight E,F', 'ffn_up.bias F'], ['output_norm.weight E', 'output_norm.bias E', 'output.weight E,V']),
+    'bitnet': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_sub_norm.weight E', 'attn_q.weight E,E',
+               'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E',
+               'ffn_sub_norm.weight F', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+               ['output_norm.weight E']),
+    'minicpm3': (['token_embd.weight E,V'],
+                 ['attn_norm.weight E', 'attn_q_a_norm.weight QL', 'attn_kv_a_norm.weight KL', 'attn_q_a.weight E,QL',
+                  'attn_q_b.weight QL,H*HK', 'attn_kv_a_mqa.weight E,KL+R', 'attn_kv_b.weight KL,H*(HK-R+HV)',
+                  'attn_output.weight H*HV,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E',
+                  'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'jina-bert-v2': (['token_embd.weight E,V', 'token_types.weight E,2', 'token_embd_norm.weight E',
+                      'token_embd_norm.bias E'],
+                     ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G',
+                      'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
+                      'attn_output_norm.bias E', 'ffn_gate.weight E,F', 'ffn_up.weight E,F', 'ffn_down.weight F,E',
+                      'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+    # a name ending in "@1": not in layer 0 (ModernBERT's first layer has no attention norm)
+    'modern-bert': (['token_embd.weight E,V', 'token_embd_norm.weight E', 'output_norm.weight E'],
+                    ['attn_norm.weight@1 E', 'attn_qkv.weight E,3*E', 'attn_output.weight E,E', 'ffn_up.weight E,2*F',
+                     'ffn_down.weight F,E', 'ffn_norm.weight E'], []),
+    # a name ending in "%2": on the odd layers (the expert ones) only, "%1": on the others
+    'nomic-bert-moe': (['token_embd.weight E,V', 'token_types.weight E,1', 'token_embd_norm.weight E',
+                        'token_embd_norm.bias E'],
+                       ['attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'attn_output_norm.weight E',
+                        'attn_output_norm.bias E', 'ffn_up_exps.weight%2 E,F,X', 'ffn_down_exps.weight%2 F,E,X',
+                        'ffn_gate_inp.weight%2 E,X', 'ffn_up.weight%1 E,F', 'ffn_up.bias%1 F', 'ffn_down.weight%1 F,E',
+                        'ffn_down.bias%1 E', 'layer_output_norm.weight E', 'layer_output_norm.bias E'], []),
+    'jina-bert-v3': (['token_embd.weight E,V', 'token_types.weight E,1', 'token_embd_norm.weight E',
+                      'token_embd_norm.bias E'], BERT_LAYER, []),
+    'dbrx': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,E+2*G', 'attn_output.weight E,E',
+             'attn_output_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,F,X',
+             'ffn_down_exps.weight F,E,X', 'ffn_up_exps.weight E,F,X'], ['output_norm.weight E', 'output.weight E,V']),
+    'grok': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+             'attn_v.weight E,G', 'attn_output.weight E,E', 'attn_output_norm.weight E', 'ffn_norm.weight E',
+             'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,F,X', 'ffn_down_exps.weight F,E,X',
+             'ffn_up_exps.weight E,F,X', 'layer_output_norm.weight E'], ['output_norm.weight E', 'output.weight? E,V']),
+    'llama-embed': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                    'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+                    'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'neo-bert': (['token_embd.weight E,V', 'enc.output_norm.weight E'],
+                 ['attn_norm.weight E', 'attn_qkv.weight E,E+2*G', 'attn_output.weight E,E', 'ffn_norm.weight E',
+                  'ffn_up.weight E,2*F', 'ffn_down.weight F,E'], []),
+    'eurobert': (['token_embd.weight E,V', 'output_norm.weight E'],
+                 ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G',
+                  'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_up.weight E,F',
+                  'ffn_down.weight F,E'], []),
+    'dream': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+              'attn_v.weight E,G', 'attn_q.bias E', 'attn_k.bias G', 'attn_v.bias G', 'attn_output.weight E,E',
+              'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+              ['output_norm.weight E', 'output.weight? E,V']),
+    'llada': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+              'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+              'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
+                'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
+                ['output_norm.weight E', 'output.weight? E,V']),
+}
+
+
+def spec_tensor_list(p):
+    """A family of SPECS: its names with the preset's dimensions."""
+    hd = p.get('head_dim', p['n_embd'] // p['n_head'])
+    env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
+               HD=hd, H=p['n_head'], X=p.get('n_expert', 0))
+    if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
+        m = p['mla']
+        env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
+    pre, layer, post = SPECS[p['arch']]
+
+    def expand(items, b):
+        out = []
+        for item in items:
+            name, dims = item.split(' ')
+            if name.endswith('?'):
+                if p['tied']:
+                    continue
+                name = name[:-1]
+            if name.endswith('@1'):
+                if b == 'blk.0.':
+                    continue
+                name = name[:-2]
+            if name[-2:] in ('%1', '%2'):  # an expert (odd) layer's, or another's
+                if (int(b.split('.')[1]) % 2 == 1) != (name[-1] == '2'):
+                    continue
+                name = name[:-2]
+            out.append((b + name, [eval(d, {}, env) for d in dims.split(',')]))
+        return out
+    T = expand(pre, '')
+    for i in range(p['n_layer']):
+        T += expand(layer, 'blk.%d.' % i)
+    return T + expand(post, '')
+
+
 def tensor_list(p):
     """[(name, ne)] in ggml order (ne[0] = row length)."""
     a = p['arch']
+    if a in SPECS:
+        return spec_tensor_list(p)
+    if a in LAYERS:
+        return built_tensor_list(p)
     if a in RECURRENT:
         return recurrent_tensor_list(p)
     E, L, F = p['n_embd'], p['n_layer'], p['n_ff']
@@ -709,7 +1224,7 @@ def tensor_list(p):
                 T.append((b + 'attn_v.bias', [hd * HKV]))
             T.append((b + 'attn_output.weight', [hd * H, E]))
             if a in ('qwen3', 'qwen3moe', 'gemma3', 'exaone4', 'dots1', 'hunyuan-moe', 'hunyuan-dense', 'apertus',
-                     'exaone-moe'):
+                     'exaone-moe', 'qwen3vl', 'qwen3vlmoe'):
                 T.append((b + 'attn_q_norm.weight', [hd]))
                 T.append((b + 'attn_k_norm.weight', [hd]))
             if a in ('exaone4', 'glm4'):
@@ -810,7 +1325,7 @@ def tensor_list(p):
             T.append((b + 'ffn_up_shexp.weight', [E, FS]))
             T.append((b + 'ffn_down_shexp.weight', [FS, E]))
         elif p.get('n_expert') and a in ('llama', 'olmoe', 'qwen3moe', 'gpt-oss', 'granitemoe', 'minimax-m2',
-                                         'smallthinker', 'hunyuan-moe'):
+                                         'smallthinker', 'hunyuan-moe', 'qwen3vlmoe'):
             X, FX = p['n_expert'], p.get('n_ff_exp', F)
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             if p.get('probs_bias'):
@@ -983,6 +1498,8 @@ def metadata(p):
     add(a + ('.attention.layer_norm_epsilon' if p.get('norm_eps') else '.attention.layer_norm_rms_epsilon'),
         F32, p['eps'])
     recurrent_metadata(p, add)
+    for k, ty, v in p.get('kv', ()):
+        add(a + '.' + k, ty, v)
     if a == 'gpt-oss':
         add(a + '.rope.dimension_count', U32, p['head_dim'])
         add(a + '.attention.sliding_window', U32, p['swa'])
@@ -1110,6 +1627,8 @@ def metadata(p):
         add('tokenizer.ggml.padding_token_id', U32, v['pad'])
     add('tokenizer.ggml.add_bos_token', BOOL, bool(v.get('add_bos', True)))
     add('tokenizer.ggml.add_eos_token', BOOL, False)
+    if 'token_types' in v:  # BERT's token type count (segment embeddings)
+        add('tokenizer.ggml.token_type_count', U32, v['token_types'])
     if 'add_space_prefix' in v:
         add('tokenizer.ggml.add_space_prefix', BOOL, v['add_space_prefix'])
     return kv
@@ -1150,11 +1669,24 @@ def build(p):
     return header, tensors, len(header) + off
 
 
+_ENCODED = {}  # (key, id of an array value) -> (the value, its bytes): a vocabulary is encoded once a process
+
+
+def enc_kv(k, ty, v):
+    if ty != ARR:
+        return enc_str(k) + struct.pack('<I', ty) + enc_val(ty, v)
+    hit = _ENCODED.get((k, id(v)))
+    if hit is None or hit[0] is not v:
+        hit = (v, enc_str(k) + struct.pack('<I', ty) + enc_val(ty, v))
+        _ENCODED[(k, id(v))] = hit
+    return hit[1]
+
+
 def pack_header(kv, tensors):
     """A GGUF v3 header padded to ALIGN: the (key, type, value) pairs, then (name, ne, type name, offset)."""
     out = [b'GGUF', struct.pack('<IQQ', 3, len(tensors), len(kv))]
     for k, ty, v in kv:
-        out.append(enc_str(k) + struct.pack('<I', ty) + enc_val(ty, v))
+        out.append(enc_kv(k, ty, v))
     for name, ne, ty, offset in tensors:
         out.append(enc_str(name) + struct.pack('<I', len(ne)) + struct.pack('<%dQ' % len(ne), *ne) +
                    struct.pack('<IQ', GGML_TYPES[ty][0], offset))

@@ -135,7 +135,20 @@ CASES = {
 AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-2b', 'granite': 'granite-2b',
         'phi3': 'phi3-mini', 'olmo2': 'olmo2-1b', 'exaone': 'exaone-2.4b', 'internlm2': 'internlm2-1.8b',
         'minicpm': 'minicpm-1b', 'command-r': 'command-r-small', 'arcee': 'arcee-afm', 'seed_oss': 'seed_oss-small',
-        'ernie4_5': 'ernie4_5-0.3b'}
+        'ernie4_5': 'ernie4_5-0.3b', 'qwen2vl': 'qwen2vl-2b', 'qwen3vl': 'qwen3vl-2b',
+        'qwen3vlmoe': 'qwen3vlmoe-small', 'qwen35': 'qwen35-4b', 'qwen35moe': 'qwen35moe-small',
+        'cohere2': 'cohere2-7b', 'phimoe': 'phimoe-small', 'deepseek': 'deepseek-moe-small',
+        'baichuan': 'baichuan-7b', 'stablelm': 'stablelm-1.6b', 'starcoder': 'starcoder-1b', 'refact': 'refact-1.6b',
+        'bloom': 'bloom-560m', 'mpt': 'mpt-7b', 'olmo': 'olmo-1b', 'orion': 'orion-14b', 'xverse': 'xverse-7b',
+        'codeshell': 'codeshell-7b', 'chatglm': 'chatglm-9b', 'bert': 'bert-minilm', 'nomic-bert': 'nomic-bert-v1.5',
+        'gemma-embedding': 'gemma-embedding-300m', 'jais': 'jais-13b', 'bitnet': 'bitnet-large',
+        'gemma3n': 'gemma3n-e2b', 'lfm2moe': 'lfm2moe-small', 'minicpm3': 'minicpm3-4b',
+        'jina-bert-v2': 'jina-bert-v2-base', 'modern-bert': 'modern-bert-base',
+        'neo-bert': 'neo-bert', 'eurobert': 'eurobert-210m', 'dream': 'dream-7b', 'llada': 'llada-8b',
+        'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b',
+        'jina-bert-v3': 'jina-bert-v3', 'dbrx': 'dbrx-small', 'grok': 'grok-small',
+        'gptneox': 'gptneox-410m', 'phi2': 'phi2', 'starcoder2': 'starcoder2-3b', 'nemotron': 'nemotron-4b',
+        'falcon': 'falcon-1b'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -161,10 +174,15 @@ for arch, preset in AUTO.items():
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
+_METADATA = {}  # preset -> its metadata, made once (the vocabularies are what takes the time)
+
+
 def build(case):
     preset, change, _ = CASES[case]
     p = gm.PRESETS[preset]
-    kv = gm.metadata(p)
+    if preset not in _METADATA:
+        _METADATA[preset] = gm.metadata(p)
+    kv = list(_METADATA[preset])
     T = [(n, list(ne)) for n, ne in gm.tensor_list(p)]
     if change:
         change(p['arch'], kv, T)

@@ -2,13 +2,14 @@
 """Regenerate tests/validate/master_load.json: whether llama.cpp master (3f545becc) loads each case of
 load_cases.py, and master's reason when it does not.
 
-    tests/validate/ref_load.py [--llama-bin DIR] [--llama-inc DIR] [--out FILE] [CASE...]
+    tests/validate/ref_load.py [--llama-bin DIR] [--llama-inc DIR] [--out FILE] [--update yes] [CASE...]
 
 Compiles ref_load.c against master's headers (DIR/include and DIR/ggml/include, e.g. extracted with
 `git -C LLAMA_REPO archive 3f545becc include ggml/include | tar -x -C DIR`) and its libllama/libggml
 (--llama-bin, default /work/ref-llama-master/build/bin), writes each case to a temporary sparse file and
 runs ref_load on it, one process a case (master aborts on some files: its GGML_ASSERT line is the
-reason then).  Not run by make test (it needs master's libraries); the JSON it writes is what
+reason then).  With --update yes, the cases named replace theirs in FILE and the others are kept (FILE's order,
+new cases last).  Not run by make test (it needs master's libraries); the JSON it writes is what
 tests/test_validate_load.c holds `gguf validate --load` to.  See docs/reference.md.
 """
 import json
@@ -45,7 +46,7 @@ def run_case(exe, model):
 
 def main(argv):
     opt = {'--llama-bin': '/work/ref-llama-master/build/bin', '--llama-inc': '/tmp/lead/refinc',
-           '--out': os.path.join(HERE, 'master_load.json')}
+           '--out': os.path.join(HERE, 'master_load.json'), '--update': 'no'}
     cases, i = [], 1
     while i < len(argv):
         if argv[i] in opt and i + 1 < len(argv):
@@ -71,6 +72,11 @@ def main(argv):
             r = run_case(exe, os.path.join(HERE, '..', '..', path))
             out.append(dict(id=path, preset=None, what=what, loaded=r['loaded'], error=r['error']))
             sys.stderr.write('%s: %s %s\n' % (path, r['loaded'], r['error']))
+    if opt['--update'] == 'yes' and cases and os.path.exists(opt['--out']):
+        with open(opt['--out']) as f:
+            old = json.load(f)['cases']
+        fresh = {c['id']: c for c in out}
+        out = [fresh.pop(c['id'], c) for c in old] + list(fresh.values())
     doc = dict(about='Whether llama.cpp master (%s, CPU backend, mmap, no repacking) loads each case of '
                      'load_cases.py and of the committed FILES (llama_model_load_from_file: hyperparameters, vocabulary, tensors), and '
                      "master's reason when it does not. Regenerate with ref_load.py." % COMMIT,
