@@ -636,12 +636,15 @@ int cmd_convert(int argc, char **argv) {
     int rc = cli_parse(&spec, argc, argv, on_opt, &c, &np);
     if (rc) return rc == CLI_HELP ? CLI_OK : rc;
     if (c.print_models) {
-        char list[8192];
-        if (lgg_convert_supported_models(list, sizeof list) >= sizeof list) {
-            cli_err("convert", NULL, "the list of architectures outgrew its buffer");
+        size_t need = lgg_convert_supported_models(NULL, 0); /* as snprintf: the length, then the list */
+        char *list = malloc(need + 1);
+        if (!list) {
+            cli_err("convert", NULL, "out of memory");
             return CLI_FAIL;
         }
+        lgg_convert_supported_models(list, need + 1);
         fputs(list, stdout);
+        free(list);
         return CLI_OK;
     }
     if (np != !c.lora) return cli_usage_error("convert", SPEC.usage, c.lora ? "--lora takes no MODEL_DIR" : "MODEL_DIR is required");
