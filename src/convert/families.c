@@ -523,6 +523,25 @@ static const cv_mkey COHERE2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Cohere2 MoE (master's Cohere2MoeModel): master's base parameters, then
+ * its own in master's order (families/cohere2moe.c's lgg.* values). */
+static const cv_mkey COHERE2MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"logit_scale", "logit_scale", CV_M_F32, CV_M_REQUIRED},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window_pattern", "layer_types", CV_M_SWA_LAYERS, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "lgg.leading", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "lgg.topk_norm", CV_M_BOOL, CV_M_REQUIRED},
+    {"expert_shared_count", "lgg.shexp_n", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, 0},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, CV_M_NONZERO},
+    {"rope.dimension_count", "head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling.type", "none", CV_M_STR, 0},
+    {NULL, NULL, 0, 0},
+};
+
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 
 /* Xverse: Orion's context keys, llama's rope dimensions and scaling. */
@@ -1092,6 +1111,7 @@ extern const cv_hooks lgg__cv_hooks_llada;
 extern const cv_hooks lgg__cv_hooks_dream;
 extern const cv_hooks lgg__cv_hooks_hunyuan;
 extern const cv_hooks lgg__cv_hooks_hy_v3;
+extern const cv_hooks lgg__cv_hooks_cohere2moe;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1436,6 +1456,11 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
 #define KINDS_COMMAND_R \
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up output_norm token_embd "
+#define KINDS_COHERE2MOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
 #define KINDS_STARCODER2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1640,6 +1665,10 @@ static const cv_family FAMILIES[] = {
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts", NULL},
     {"CohereForCausalLM", "command-r", COMMAND_R_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
     {"Cohere2ForCausalLM", "cohere2", COHERE2_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
+    /* Cohere2 MoE (North-Mini-Code): Cohere2's parallel block with leading dense blocks, routed experts stacked
+       down, gate, up, optional shared experts, zero biases dropped (families/cohere2moe.c) */
+    {"Cohere2MoeForCausalLM", "cohere2moe", COHERE2MOE_META, NULL, KINDS_COHERE2MOE, CV_V_BPE, CV_F_MASTER, "num_experts",
+     &lgg__cv_hooks_cohere2moe},
     {"Starcoder2ForCausalLM", "starcoder2", BASE_META, NULL, KINDS_STARCODER2, CV_V_BPE, 0, NULL, NULL},
     {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, NULL, KINDS_OLMO, CV_V_BPE, CV_F_PERMUTE_QK, NULL, NULL},
     {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, 0, NULL, NULL},
@@ -1981,7 +2010,6 @@ static const struct {
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
-    {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
     {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
      "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "

@@ -150,6 +150,26 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     }
 }
 
+/* CV_M_SWA_LAYERS: each entry of the list m->from as a bool, "sliding_attention" true (a missing list
+ * is an error when required, as master's hparams[...] fails). */
+static lgg_status swa_layers(lgg_convert *c, const cv_mkey *m, const char *key, lgg_error *err) {
+    const json_t *lt = json_object_get(c->config, m->from);
+    if (!lt && m->required != CV_M_REQUIRED) return LGG_OK;
+    if (!json_is_array(lt))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a list", c->dir, m->from);
+    size_t n = json_array_size(lt);
+    uint8_t *pat = malloc(n ? n : 1);
+    if (!pat) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(lt, i);
+        pat[i] = json_is_string(e) && !strcmp(json_string_value(e), "sliding_attention");
+    }
+    lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
+    lgg_status st = wfail(lgg_writer_set(c->w, key, strlen(key), &a, NULL), key, err);
+    free(pat);
+    return st;
+}
+
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
     if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10) || !strncmp(m->key, "diffusion.", 10))
@@ -161,6 +181,7 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     if (m->kind == CV_M_MASTER_THETA) return lgg__cv_master_theta_key(c, key, !strcmp(m->from, "swa"), err);
     if (m->kind == CV_M_POOLING) return lgg__cv_master_pooling(c, err);
+    if (m->kind == CV_M_SWA_LAYERS) return swa_layers(c, m, key, err);
     if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
     json_t *v = (c->fam->flags & CV_F_NO_HEAD_DIM) && !strcmp(m->from, "head_dim") ? NULL : hparam(c, m->from, which, sizeof which);
     if (v && m->required == CV_M_NONZERO && json_is_number(v) && json_number_value(v) == 0) v = NULL;
