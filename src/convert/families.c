@@ -543,6 +543,8 @@ static const cv_mkey COHERE2MOE_META[] = {
 };
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+/* master's TextModel.set_gguf_parameters alone (ruGPT-3 XL) */
+static const cv_mkey MASTER_BASE_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
 
 /* Xverse: Orion's context keys, llama's rope dimensions and scaling. */
 static const cv_mkey XVERSE_META[] = {
@@ -1112,6 +1114,7 @@ extern const cv_hooks lgg__cv_hooks_dream;
 extern const cv_hooks lgg__cv_hooks_hunyuan;
 extern const cv_hooks lgg__cv_hooks_hy_v3;
 extern const cv_hooks lgg__cv_hooks_cohere2moe;
+extern const cv_hooks lgg__cv_hooks_rugpt3xl;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1233,6 +1236,16 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
     {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
     {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {NULL, NULL, 0},
+};
+
+/* ruGPT-3 XL: q, k and v each mapped as the fused attn_qkv (families/gpt2.c fuses them), the learned
+ * position embeddings. */
+static const cv_tmap RUGPT3XL_TENSORS[] = {
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_qkv", 0},
+    {"model.embed_positions", "position_embd", 0},
     {NULL, NULL, 0},
 };
 
@@ -1677,6 +1690,9 @@ static const cv_family FAMILIES[] = {
      STABLELM_TENSORS, KINDS_QWEN2, CV_V_BPE, 0, NULL, NULL},
     {"PhiForCausalLM", "phi2", PHI2_META, NULL, KINDS_PHI2, CV_V_BPE, 0, NULL, NULL},
     {"GPT2LMHeadModel", "gpt2", GPT2_META, NULL, KINDS_GPT2, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_gpt2},
+    /* ruGPT-3 XL: GPT-2's tensors under llama's names, q/k/v fused (families/gpt2.c), master's base keys */
+    {"RuGPT3XLForCausalLM", "gpt2", MASTER_BASE_META, RUGPT3XL_TENSORS, KINDS_GPT2, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_rugpt3xl},
     {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
     {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, NULL, KINDS_FALCON, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
     {"GraniteForCausalLM", "granite", GRANITE_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -2023,7 +2039,6 @@ static const struct {
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
-    {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
