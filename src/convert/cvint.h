@@ -240,12 +240,14 @@ struct lgg_convert {
                                 type is MOSTLY_MXFP4_MOE for f32, f16 and bf16 */
     int nvfp4;               /* an NVFP4 checkpoint (nvfp4.c): master's file type is MOSTLY_NVFP4 for f32, f16, bf16 */
     int nvfp4_ct;            /* compressed-tensors' names (weight_packed, ..._global_scale) */
-    /* F32 array keys the reference sets while it reads the tensors (before general.type), written right
-       after general.architecture in this order (Apertus's xielu.*: families/apertus.c); v owned */
+    /* F32 keys the reference sets while it reads the tensors (before general.type), written right after
+       general.architecture in this order: arrays of n (Apertus's xielu.*: families/apertus.c), or v[0] alone
+       when `scalar` (Talkie's logit_scale: families/talkie.c); v owned */
     struct {
         char key[48];
         float *v;
         uint64_t n;
+        int scalar;
     } early[4];
     int n_early, early_done;
     const char *early_template; /* tokenizer.chat_template set right after general.architecture (the family's

@@ -545,6 +545,13 @@ static const cv_mkey COHERE2MOE_META[] = {
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
 /* master's TextModel.set_gguf_parameters alone (ruGPT-3 XL) */
 static const cv_mkey MASTER_BASE_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+/* Talkie (master's TalkieModel): the base's, then the rms epsilon master hard-codes, float32's
+ * torch.finfo eps (2^-23), over config.json's (its talkie.logit_scale: families/talkie.c) */
+static const cv_mkey TALKIE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"attention.layer_norm_rms_epsilon", "1.1920928955078125e-07", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
 
 /* Xverse: Orion's context keys, llama's rope dimensions and scaling. */
 static const cv_mkey XVERSE_META[] = {
@@ -1115,6 +1122,7 @@ extern const cv_hooks lgg__cv_hooks_hunyuan;
 extern const cv_hooks lgg__cv_hooks_hy_v3;
 extern const cv_hooks lgg__cv_hooks_cohere2moe;
 extern const cv_hooks lgg__cv_hooks_rugpt3xl;
+extern const cv_hooks lgg__cv_hooks_talkie;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1246,6 +1254,26 @@ static const cv_tmap RUGPT3XL_TENSORS[] = {
     {"model.layers.#.self_attn.k_proj", "blk.#.attn_qkv", 0},
     {"model.layers.#.self_attn.v_proj", "blk.#.attn_qkv", 0},
     {"model.embed_positions", "position_embd", 0},
+    {NULL, NULL, 0},
+};
+
+/* Talkie: its own names (families/talkie.c adds ".weight" as master does), the per-head query gain as the
+ * q norm, the attention and MLP output gains as .scale tensors, the embedding skip gain as the layer
+ * output scale; lm_head_gain becomes talkie.logit_scale (named here only to reach the tensor hook). */
+static const cv_tmap TALKIE_TENSORS[] = {
+    {"model.embed", "token_embd", 0},
+    {"model.blocks.#.attn.attn_query", "blk.#.attn_q", 0},
+    {"model.blocks.#.attn.attn_key", "blk.#.attn_k", 0},
+    {"model.blocks.#.attn.attn_value", "blk.#.attn_v", 0},
+    {"model.blocks.#.attn.attn_resid", "blk.#.attn_output", 0},
+    {"model.blocks.#.attn.head_gain.head_g", "blk.#.attn_q_norm", 0},
+    {"model.blocks.#.attn_gain.a_g", "blk.#.attn_output.scale", 0},
+    {"model.blocks.#.mlp_gain.a_g", "blk.#.ffn_down.scale", 0},
+    {"model.blocks.#.embed_skip.a_g", "blk.#.layer_output_scale", 0},
+    {"model.blocks.#.mlp.mlp_gate", "blk.#.ffn_gate", 0},
+    {"model.blocks.#.mlp.mlp_linear", "blk.#.ffn_up", 0},
+    {"model.blocks.#.mlp.mlp_resid", "blk.#.ffn_down", 0},
+    {"lm_head_gain.w_g", "lm_head_gain", 0},
     {NULL, NULL, 0},
 };
 
@@ -1474,6 +1502,9 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_up " \
     "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
     "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_TALKIE \
+    "blk.#.attn_k blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_up blk.#.layer_output_scale output token_embd "
 #define KINDS_STARCODER2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1980,6 +2011,9 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_hunyuan},
     {"HunYuanVLForConditionalGeneration", "hunyuan_vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_hunyuan},
+    /* Talkie: parameter-free norms, gains as tensors and the logit scale, q/k rows signed (families/talkie.c) */
+    {"TalkieForCausalLM", "talkie", TALKIE_META, TALKIE_TENSORS, KINDS_TALKIE, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_talkie},
     /* HY V3 (Hy3): Qwen3-MoE-like with a dense first block, the router's bias, shared experts under
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
@@ -2025,7 +2059,6 @@ static const struct {
 } NOT_YET[] = {
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
-    {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
      "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
@@ -2049,6 +2082,7 @@ static const struct {
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
     {"Lfm25AudioTokenizer", MASTER_HAS("lfm2")},
+    {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
@@ -2067,7 +2101,6 @@ static const struct {
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM|RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"Step3p5ForCausalLM|Step3p7ForConditionalGeneration|StepVLForConditionalGeneration", MASTER_HAS("step3")},
-    {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},
     {"PaddleOCRVisionModel", PROJECTOR("ernie")},

@@ -547,6 +547,7 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     }
     for (int i = 0; !st && i < c->n_early; i++) {
         lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_F32, c->early[i].n, c->early[i].v};
+        if (c->early[i].scalar) a = (lgg_wvalue){LGG_VT_F32, 0, 1, c->early[i].v};
         st = wfail(lgg_writer_set(c->w, c->early[i].key, strlen(c->early[i].key), &a, NULL), c->early[i].key, err);
     }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);
