@@ -1123,6 +1123,7 @@ extern const cv_hooks lgg__cv_hooks_hy_v3;
 extern const cv_hooks lgg__cv_hooks_cohere2moe;
 extern const cv_hooks lgg__cv_hooks_rugpt3xl;
 extern const cv_hooks lgg__cv_hooks_talkie;
+extern const cv_hooks lgg__cv_hooks_cogvlm;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1274,6 +1275,17 @@ static const cv_tmap TALKIE_TENSORS[] = {
     {"model.blocks.#.mlp.mlp_linear", "blk.#.ffn_up", 0},
     {"model.blocks.#.mlp.mlp_resid", "blk.#.ffn_down", 0},
     {"lm_head_gain.w_g", "lm_head_gain", 0},
+    {NULL, NULL, 0},
+};
+
+/* CogVLM's text: the language expert's attention and MLP (the vision expert's are dropped by master's
+ * multimodal filter). */
+static const cv_tmap COGVLM_TENSORS[] = {
+    {"model.layers.#.self_attn.language_expert_query_key_value", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.language_expert_dense", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.language_mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.mlp.language_mlp.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.language_mlp.down_proj", "blk.#.ffn_down", 0},
     {NULL, NULL, 0},
 };
 
@@ -1505,6 +1517,9 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
 #define KINDS_TALKIE \
     "blk.#.attn_k blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
     "blk.#.ffn_up blk.#.layer_output_scale output token_embd "
+#define KINDS_COGVLM \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up " \
+    "output output_norm token_embd "
 #define KINDS_STARCODER2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1848,6 +1863,10 @@ static const cv_family FAMILIES[] = {
     {"IQuestCoderForCausalLM|LlavaForConditionalGeneration", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
      "num_local_experts", &lgg__cv_hooks_llama_master},
+    /* CogVLM's text: master's LlamaModel as cogvlm, the language expert's tensors (families/llama.c) */
+    {"CogVLMForCausalLM", "cogvlm", SMOLLM3_META, COGVLM_TENSORS, KINDS_COGVLM, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_cogvlm},
     {"LlamaModel", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
      "num_local_experts", &lgg__cv_hooks_llama_bare},
@@ -2082,7 +2101,6 @@ static const struct {
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
     {"LagunaForCausalLM", MASTER_HAS("laguna")},
     {"Lfm25AudioTokenizer", MASTER_HAS("lfm2")},
-    {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
