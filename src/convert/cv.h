@@ -260,6 +260,8 @@ lgg_status lgg__cv_granitemoe_tensor(struct lgg_convert *c, struct cv_tensor *t,
  * vector (8 or 16) on `threads` threads; a row made ternary by iscale,
  * rounded to `work` (F32 or F16). */
 float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads);
+/* The same sum of the values themselves when signed_sum (Sarvam's expert-bias mean, families/bailingmoe.c). */
+float lgg__cv_torch_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads, int signed_sum);
 void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work);
 
 typedef struct cv_family {

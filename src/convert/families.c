@@ -1124,6 +1124,7 @@ extern const cv_hooks lgg__cv_hooks_cohere2moe;
 extern const cv_hooks lgg__cv_hooks_rugpt3xl;
 extern const cv_hooks lgg__cv_hooks_talkie;
 extern const cv_hooks lgg__cv_hooks_cogvlm;
+extern const cv_hooks lgg__cv_hooks_sarvam;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1831,6 +1832,10 @@ static const cv_family FAMILIES[] = {
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe2},
+    /* Sarvam-MoE: Ling 2.0's, the full head as the rope dimension, the expert_bias made zero-mean
+       (families/bailingmoe.c) */
+    {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL,
+     KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER, "num_experts", &lgg__cv_hooks_sarvam},
     /* SmallThinker: a primary router, experts up/gate/down stacked down, gate, up (families/smallthinker.c) */
     {"SmallThinkerForCausalLM", "smallthinker", SMALLTHINKER_META, NULL, KINDS_SMALLTHINKER, CV_V_BPE, CV_F_MASTER,
      "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
@@ -2076,7 +2081,6 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
