@@ -649,14 +649,15 @@ size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_
     return n;
 }
 
-size_t cv_fcase_router_moe(tspec *t, const cv_fcase *m, int dense, const char *shared, unsigned long long b) {
+size_t cv_fcase_router_moe(tspec *t, const cv_fcase *m, int dense, const char *router, const char *bias, const char *shared,
+                           unsigned long long b) {
     static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
     uint64_t H = m->H, E = 4, FF = 32;
     size_t n = 0;
     for (int k = 0; dense && k < 3; k++) ADD(k == 2 ? H : 96, k == 2 ? 96 : H, "model.layers.%llu.mlp.%s.weight", b, W[k]);
     if (dense) return n;
-    ADD(E, H, "model.layers.%llu.mlp.router.gate.weight", b);
-    ADD(E, 0, "model.layers.%llu.mlp.expert_bias", b);
+    ADD(E, H, "model.layers.%llu.mlp.%s.weight", b, router);
+    ADD(E, 0, "model.layers.%llu.mlp.%s", b, bias);
     t[n - 1].dtype = "F32";
     for (int k = 0; k < 3; k++)
         ADD(k == 2 ? H : FF, k == 2 ? FF : H, "model.layers.%llu.mlp.%s.%s.weight", b, shared, W[k]);

@@ -21,7 +21,7 @@
 
 /* Block b: attention and norms, a dense MLP (block 0) or the MoE. */
 static size_t ling2_block(tspec *t, const cv_fcase *m, unsigned long long b) {
-    uint64_t H = m->H, hd = 16, E = 4, FF = 32;
+    uint64_t H = m->H, hd = 16;
     size_t n = 0;
     ADD(H, 0, "model.layers.%llu.input_layernorm.weight", b);
     ADD(H, 0, "model.layers.%llu.post_attention_layernorm.weight", b);
@@ -29,20 +29,7 @@ static size_t ling2_block(tspec *t, const cv_fcase *m, unsigned long long b) {
     ADD(H, m->nh * hd, "model.layers.%llu.attention.dense.weight", b);
     ADD(hd, 0, "model.layers.%llu.attention.query_layernorm.weight", b);
     ADD(hd, 0, "model.layers.%llu.attention.key_layernorm.weight", b);
-    if (b == 0) {
-        ADD(96, H, "model.layers.%llu.mlp.gate_proj.weight", b);
-        ADD(96, H, "model.layers.%llu.mlp.up_proj.weight", b);
-        ADD(H, 96, "model.layers.%llu.mlp.down_proj.weight", b);
-        return n;
-    }
-    ADD(E, H, "model.layers.%llu.mlp.gate.weight", b);
-    ADD(E, 0, "model.layers.%llu.mlp.gate.expert_bias", b);
-    t[n - 1].dtype = "F32";
-    ADD(FF, H, "model.layers.%llu.mlp.shared_experts.gate_proj.weight", b);
-    ADD(FF, H, "model.layers.%llu.mlp.shared_experts.up_proj.weight", b);
-    ADD(H, FF, "model.layers.%llu.mlp.shared_experts.down_proj.weight", b);
-    static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
-    return n + cv_fcase_experts(t + n, "model.layers.%llu.mlp.experts.%llu.%s.weight", b, E, FF, H, W, 2);
+    return n + cv_fcase_router_moe(t + n, m, b == 0, "gate", "gate.expert_bias", "shared_experts", b);
 }
 
 static size_t ling2_shapes(tspec *t, const cv_fcase *m) {

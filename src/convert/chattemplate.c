@@ -19,10 +19,10 @@ enum { MAX_TEMPLATES = 64, MAX_NAME = 40 };
  * config.json and tokenizer.json (--max-json-size replaces it). */
 static uint64_t template_cap(const lgg_convert *c) { return c->max_json ? c->max_json : LGG_CONVERT_MAX_OTHER_JSON; }
 
-/* NAME read as Python reads text: UTF-8 (anything else fails, as master
+/* lgg__cv_read_text: NAME read as Python reads text: UTF-8 (anything else fails, as master
  * does) with universal newlines ("\r\n" and "\r" become "\n"); a new JSON
  * string in *out. */
-static lgg_status read_text(lgg_convert *c, const char *name, json_t **out, lgg_error *err) {
+lgg_status lgg__cv_read_text(lgg_convert *c, const char *name, json_t **out, lgg_error *err) {
     char *b = NULL, *p = lgg__cv_path(c->dir, name);
     size_t n = 0, w = 0;
     lgg_status st = p ? lgg__cv_load(c, name, template_cap(c), &b, &n, err) : lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -84,7 +84,7 @@ static lgg_status jinja_templates(lgg_convert *c, json_t **out, lgg_error *err) 
     char *names[MAX_TEMPLATES];
     size_t n = 0;
     json_t *dflt = NULL, *list = NULL;
-    lgg_status st = read_text(c, "chat_template.jinja", &dflt, err);
+    lgg_status st = lgg__cv_read_text(c, "chat_template.jinja", &dflt, err);
     if (!st) st = additional_names(c, names, &n, err);
     if (!st && n && (!(list = json_array()) || add_named(list, "default", 7, dflt, err)))
         st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -92,7 +92,7 @@ static lgg_status jinja_templates(lgg_convert *c, json_t **out, lgg_error *err) 
         char rel[64 + MAX_NAME];
         json_t *t = NULL;
         snprintf(rel, sizeof rel, "additional_chat_templates/%s", names[i]);
-        st = read_text(c, rel, &t, err);
+        st = lgg__cv_read_text(c, rel, &t, err);
         if (!st) st = add_named(list, names[i], stem_len(names[i]), t, err);
         json_decref(t);
     }

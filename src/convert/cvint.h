@@ -347,6 +347,8 @@ lgg_status lgg__cv_llama_hf_vocab_as(struct lgg_convert *c, json_t *tc, const cv
  * chat_template.jinja or .json): a string, or a list of named ones (the
  * default as tokenizer.chat_template, the others as tokenizer.chat_template.NAME). */
 lgg_status lgg__cv_chat_template(struct lgg_convert *c, json_t *tc, lgg_error *err);
+/* chattemplate.c: NAME read as Python reads text (UTF-8 or refused, universal newlines), a new JSON string. */
+lgg_status lgg__cv_read_text(struct lgg_convert *c, const char *name, json_t **out, lgg_error *err);
 /* tokenizer.ggml.model "llama", pre "default", then the n tokens, scores and types. */
 lgg_status lgg__cv_llama_tokens(struct lgg_convert *c, size_t n, const lgg_str *tok, const float *score, const int32_t *type,
                                 lgg_error *err);
@@ -375,6 +377,7 @@ typedef struct cv_vocab_style {
     char *(*rewrite)(const char *tok, size_t len, int32_t type);
     int bound_ids;
     int flagged; /* added tokens typed by their "special" flag alone, as written (Dream's and LLaDA's get_vocab_base) */
+    const char *control; /* a token typed CONTROL whatever its flags (Laguna's </assistant>), or NULL */
 } cv_vocab_style;
 lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
                               lgg_error *err);

@@ -543,6 +543,12 @@ static const cv_mkey COHERE2MOE_META[] = {
 };
 
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+/* Laguna (master's LagunaModel): the base's and vocab_size; families/laguna.c writes the rest */
+static const cv_mkey LAGUNA_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
 /* master's TextModel.set_gguf_parameters alone (ruGPT-3 XL) */
 static const cv_mkey MASTER_BASE_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
 /* Talkie (master's TalkieModel): the base's, then the rms epsilon master hard-codes, float32's
@@ -1125,6 +1131,7 @@ extern const cv_hooks lgg__cv_hooks_rugpt3xl;
 extern const cv_hooks lgg__cv_hooks_talkie;
 extern const cv_hooks lgg__cv_hooks_cogvlm;
 extern const cv_hooks lgg__cv_hooks_sarvam;
+extern const cv_hooks lgg__cv_hooks_laguna;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1287,6 +1294,17 @@ static const cv_tmap COGVLM_TENSORS[] = {
     {"model.layers.#.mlp.language_mlp.gate_proj", "blk.#.ffn_gate", 0},
     {"model.layers.#.mlp.language_mlp.up_proj", "blk.#.ffn_up", 0},
     {"model.layers.#.mlp.language_mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Laguna: the attention gate g_proj, experts stacked gate, up, down, the router's score correction under
+ * mlp.experts (the shared expert, router and q/k norms are namemap.c's). */
+static const cv_tmap LAGUNA_TENSORS[] = {
+    {"model.layers.#.self_attn.g_proj", "blk.#.attn_gate", 0},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {"model.layers.#.mlp.experts.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
     {NULL, NULL, 0},
 };
 
@@ -1521,6 +1539,10 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
 #define KINDS_COGVLM \
     "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up " \
     "output output_norm token_embd "
+#define KINDS_LAGUNA \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_shexp output output_norm token_embd "
 #define KINDS_STARCODER2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -2038,6 +2060,10 @@ static const cv_family FAMILIES[] = {
     /* Talkie: parameter-free norms, gains as tensors and the logit scale, q/k rows signed (families/talkie.c) */
     {"TalkieForCausalLM", "talkie", TALKIE_META, TALKIE_TENSORS, KINDS_TALKIE, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_talkie},
+    /* Laguna: per-layer heads, a head-wise attention gate, experts stacked gate, up, down, a shared expert,
+       </assistant> as CONTROL (families/laguna.c) */
+    {"LagunaForCausalLM", "laguna", LAGUNA_META, LAGUNA_TENSORS, KINDS_LAGUNA, CV_V_BPE, CV_F_MASTER, "num_experts",
+     &lgg__cv_hooks_laguna},
     /* HY V3 (Hy3): Qwen3-MoE-like with a dense first block, the router's bias, shared experts under
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
@@ -2103,7 +2129,6 @@ static const struct {
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
-    {"LagunaForCausalLM", MASTER_HAS("laguna")},
     {"Lfm25AudioTokenizer", MASTER_HAS("lfm2")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
