@@ -15,7 +15,7 @@
 # test_convert_hunyuan.c, test_convert_jamba.c, test_convert_gemma4.c, test_convert_chat_template.c, test_convert_grok.c,
 # test_convert_cohere2moe.c, test_convert_gpt2.c's convert_rugpt3xl, test_convert_talkie.c,
 # test_convert_cogvlm.c, test_convert_bailingmoe.c's convert_sarvam,
-# test_convert_laguna.c):
+# test_convert_laguna.c, test_convert_glm4.c's convert_solar_open):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -122,6 +122,7 @@ convert_talkie
 convert_cogvlm
 convert_sarvam
 convert_laguna
+convert_solar_open
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true

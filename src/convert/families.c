@@ -1132,6 +1132,7 @@ extern const cv_hooks lgg__cv_hooks_talkie;
 extern const cv_hooks lgg__cv_hooks_cogvlm;
 extern const cv_hooks lgg__cv_hooks_sarvam;
 extern const cv_hooks lgg__cv_hooks_laguna;
+extern const cv_hooks lgg__cv_hooks_solar_open;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1821,6 +1822,9 @@ static const cv_family FAMILIES[] = {
     /* GLM-4.5/4.6 with its next-token-prediction block, GLM-4 0414: families/glm4.c */
     {"Glm4MoeForCausalLM", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER, "n_routed_experts",
      &lgg__cv_hooks_glm4moe},
+    /* Solar Open: GLM-4.5's, with its own special tokens (families/glm4.c) */
+    {"SolarOpenForCausalLM", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER, "n_routed_experts",
+     &lgg__cv_hooks_solar_open},
     {"Glm4ForCausalLM", "glm4", GLM4_META, GLM4_TENSORS, KINDS_GLM4, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_glm4},
     /* GLM-4.7-Flash: DeepSeek V2's latent attention as master writes it (kv_b split into k_b and v_b),
        master's --mtp and --no-mtp */
@@ -2120,7 +2124,7 @@ static const struct {
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
-    {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
+    {"GlmMoeDsaForCausalLM", MASTER_HAS("glm")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
