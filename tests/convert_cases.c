@@ -710,3 +710,27 @@ void cv_case_mtp_run(const char *dir, const char *what, const char *const sha[2]
 }
 
 #endif
+
+int cv_case_qwen3_added(const char *dir, const char *const *names, const int *ids, int n) {
+    if (!cv_case_npm_tokenizer(dir, "qwen3")) return 0;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    size_t size = 0;
+    char *text = (char *)read_file(path, &size);
+    const char *list = text ? strstr(text, "\"added_tokens\": [") : NULL;
+    const char *end = list ? strstr(list, "\n  ]") : NULL;
+    FILE *f = end ? fopen(path, "wb") : NULL;
+    int ok = f != NULL;
+    if (f) {
+        fwrite(text, 1, (size_t)(end - text), f);
+        for (int k = 0; k < n; k++)
+            fprintf(f,
+                    ",\n    {\n      \"id\": %d,\n      \"content\": \"%s\",\n      \"single_word\": false,\n      "
+                    "\"lstrip\": false,\n      \"rstrip\": false,\n      \"normalized\": false,\n      \"special\": true\n    }",
+                    ids ? ids[k] : 151669 + k, names[k]);
+        fputs(end, f);
+        ok = fclose(f) == 0;
+    }
+    free(text);
+    return ok;
+}

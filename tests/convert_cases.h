@@ -139,6 +139,9 @@ size_t cv_fcase_llama_tied(tspec *t, const cv_fcase *m);
  * tokenizer.json and tokenizer_config.json copied into dir (1 done). */
 const char *cv_case_npm_file(const char *pkg, const char *file);
 int cv_case_npm_tokenizer(const char *dir, const char *pkg);
+/* Qwen3's npm tokenizer into dir with the n special tokens `names` appended to tokenizer.json's added
+ * tokens (ids[k], else from 151669 on): a family's named tokens (GLM's, Solar Open's); 1 done. */
+int cv_case_qwen3_added(const char *dir, const char *const *names, const int *ids, int n);
 /* Qwen3's generation_config.json (the sampling defaults llama.cpp master
  * writes as general.sampling.*). */
 #define CV_CASE_QWEN3_GEN                                                                                                 \

@@ -294,34 +294,8 @@ static const cv_fcase VL[] = {
 /* GLM's special tokens that Qwen3's tokenizer lacks (a test may rename one). */
 static const char *ADDED[] = {"[gMASK]", "<|user|>", "<|observation|>"};
 
-/* Qwen3's tokenizer.json with the n special tokens `names` appended to its
- * added tokens (ids[k], else from 151669 on), and its tokenizer_config.json. */
-static int add_tokens(const char *dir, const char *const *names, const int *ids, int n) {
-    if (!cv_case_npm_tokenizer(dir, "qwen3")) return 0;
-    char path[4300];
-    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
-    size_t size = 0;
-    char *text = (char *)read_file(path, &size);
-    const char *list = text ? strstr(text, "\"added_tokens\": [") : NULL;
-    const char *end = list ? strstr(list, "\n  ]") : NULL;
-    FILE *f = end ? fopen(path, "wb") : NULL;
-    int ok = f != NULL;
-    if (f) {
-        fwrite(text, 1, (size_t)(end - text), f);
-        for (int k = 0; k < n; k++)
-            fprintf(f,
-                    ",\n    {\n      \"id\": %d,\n      \"content\": \"%s\",\n      \"single_word\": false,\n      "
-                    "\"lstrip\": false,\n      \"rstrip\": false,\n      \"normalized\": false,\n      \"special\": true\n    }",
-                    ids ? ids[k] : 151669 + k, names[k]);
-        fputs(end, f);
-        ok = fclose(f) == 0;
-    }
-    free(text);
-    return ok;
-}
-
 /* GLM's special tokens (ids 151669-151671). */
-static int glm_tokenizer(const char *dir) { return add_tokens(dir, ADDED, NULL, 3); }
+static int glm_tokenizer(const char *dir) { return cv_case_qwen3_added(dir, ADDED, NULL, 3); }
 
 /* Solar Open's special tokens as added tokens (its <|endoftext|> is Qwen3's): <unk>, which Qwen3's
  * vocabulary holds as a plain token (id 128244), made an added special one at that id; <|startoftext|>
@@ -329,7 +303,7 @@ static int glm_tokenizer(const char *dir) { return add_tokens(dir, ADDED, NULL, 
 static int solar_tokenizer(const char *dir) {
     static const char *const SOLAR[] = {"<unk>", "<|startoftext|>"};
     static const int IDS[] = {128244, 151669};
-    return add_tokens(dir, SOLAR, IDS, 2);
+    return cv_case_qwen3_added(dir, SOLAR, IDS, 2);
 }
 
 static int have_tokenizer(void) { return access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) == 0; }

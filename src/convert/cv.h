@@ -87,8 +87,9 @@ enum {
     CV_M_U32_CONST,     /* `from` is the count itself (Falcon's context length) */
     CV_M_MASTER_THETA,  /* master's rope theta (lgg__cv_master_theta): `from` "full" or "swa" */
     CV_M_POOLING,       /* master's _try_set_pooling_type (lgg__cv_master_pooling): `key` unused */
-    CV_M_SWA_LAYERS     /* a bool array, one per entry of the list `from` (layer_types): whether it is
-                           "sliding_attention" (master's add_sliding_window_pattern of that list) */
+    CV_M_SWA_LAYERS     /* a bool array, one per entry of the list `from` ("KEY" or "KEY=VALUE"): whether
+                           it is VALUE, "sliding_attention" without one (master's add_sliding_window_pattern
+                           of layer_types, GLM-DSA's indexer types) */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */

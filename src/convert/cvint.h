@@ -509,6 +509,9 @@ const char *lgg__cv_jamba_name(const struct lgg_convert *c, const char *hf, char
  * blocks unless --no-mtp; 2: DeepSeek-OCR's, without latent attention), and its kv_b_proj split into attn_k_b and attn_v_b (a tensor hook). */
 lgg_status lgg__cv_mla_init(struct lgg_convert *c, int nextn, lgg_error *err);
 lgg_status lgg__cv_mla_kv_b(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
+/* families/glm4.c: GLM-4.5's vocabulary (the byte-level BPE reader's, then bos [gMASK], eot <|user|>, unk
+ * <|endoftext|>, eom <|observation|> by added token where the files named none; GLM-DSA's too). */
+lgg_status lgg__cv_glm_vocab(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 /* The keys of table m in its order (a family hook writing its keys around its own). */

@@ -152,11 +152,19 @@ static const cv_mkey DEEPSEEK2OCR_META[] = {
     {NULL, NULL, 0, 0},
 };
 /* DeepSeek V3.2 (master's DeepseekV32Model): DeepSeek V2's, then its sparse attention's indexer */
-static const cv_mkey DEEPSEEK32_META[] = {
+/* The sparse attention's indexer keys (DeepSeek V3.2's, GLM-DSA's). */
+#define DSA_INDEXER_KEYS                                                             \
+    {"attention.indexer.head_count", "index_n_heads", CV_M_U32, CV_M_REQUIRED},      \
+    {"attention.indexer.key_length", "index_head_dim", CV_M_U32, CV_M_REQUIRED},     \
+    {"attention.indexer.top_k", "index_topk", CV_M_U32, CV_M_REQUIRED}
+static const cv_mkey DEEPSEEK32_META[] = {MLA_PARAMS, DSA_INDEXER_KEYS, {NULL, NULL, 0, 0}};
+/* GLM-DSA (master's GlmMoeDsaModel): DeepSeek V3.2's, the rope dimension over it in place (families/deepseek.c's
+ * lgg.dsa_rope), then the indexer's keys and which layers' indexers are "full". */
+static const cv_mkey GLMDSA_META[] = {
     MLA_PARAMS,
-    {"attention.indexer.head_count", "index_n_heads", CV_M_U32, CV_M_REQUIRED},
-    {"attention.indexer.key_length", "index_head_dim", CV_M_U32, CV_M_REQUIRED},
-    {"attention.indexer.top_k", "index_topk", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "lgg.dsa_rope", CV_M_U32, CV_M_REQUIRED},
+    DSA_INDEXER_KEYS,
+    {"attention.indexer.types", "indexer_types=full", CV_M_SWA_LAYERS, 0},
     {NULL, NULL, 0, 0},
 };
 
@@ -1133,6 +1141,7 @@ extern const cv_hooks lgg__cv_hooks_cogvlm;
 extern const cv_hooks lgg__cv_hooks_sarvam;
 extern const cv_hooks lgg__cv_hooks_laguna;
 extern const cv_hooks lgg__cv_hooks_solar_open;
+extern const cv_hooks lgg__cv_hooks_glm_dsa;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -2079,6 +2088,10 @@ static const cv_family FAMILIES[] = {
        blocks kept (families/deepseek.c) */
     {"DeepseekV32ForCausalLM", "deepseek32", DEEPSEEK32_META, NULL, KINDS_DEEPSEEK32, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_MTP_PLAIN_NAME, "n_routed_experts", &lgg__cv_hooks_deepseek32},
+    /* GLM-DSA (GLM-5.2): DeepSeek V3.2's with GLM's special tokens, its rope dimension and indexer types
+       (families/deepseek.c) */
+    {"GlmMoeDsaForCausalLM", "glm-dsa", GLMDSA_META, NULL, KINDS_DEEPSEEK32, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_MTP_PLAIN_NAME, "n_routed_experts", &lgg__cv_hooks_glm_dsa},
     /* Youtu-LLM and Youtu-VL's text: master's DeepSeek V2 (latent attention split, dense blocks, tied embeddings;
        families/deepseek.c) */
     {"YoutuForCausalLM|YoutuVLForConditionalGeneration", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
@@ -2124,7 +2137,6 @@ static const struct {
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Exaone4_5_ForConditionalGeneration", MASTER_HAS("exaone")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
-    {"GlmMoeDsaForCausalLM", MASTER_HAS("glm")},
     {"GraniteMoeSWAForCausalLM|GraniteSWAForCausalLM|GraniteSpeechForConditionalGeneration|"
      "GraniteSpeechPlusForConditionalGeneration|GraniteSwitchForCausalLM", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",

@@ -150,19 +150,23 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     }
 }
 
-/* CV_M_SWA_LAYERS: each entry of the list m->from as a bool, "sliding_attention" true (a missing list
- * is an error when required, as master's hparams[...] fails). */
+/* CV_M_SWA_LAYERS: each entry of the list m->from ("KEY" or "KEY=VALUE") as a bool, true where it is VALUE
+ * ("sliding_attention" without one); a missing list is an error when required, as master's hparams[...]
+ * fails. */
 static lgg_status swa_layers(lgg_convert *c, const cv_mkey *m, const char *key, lgg_error *err) {
-    const json_t *lt = json_object_get(c->config, m->from);
-    if (!lt && m->required != CV_M_REQUIRED) return LGG_OK;
+    char name[64];
+    const char *eq = strchr(m->from, '='), *want = eq ? eq + 1 : "sliding_attention";
+    snprintf(name, sizeof name, "%.*s", (int)(eq ? (size_t)(eq - m->from) : strlen(m->from)), m->from);
+    const json_t *lt = json_object_get(c->config, name);
+    if ((!lt || json_is_null(lt)) && m->required != CV_M_REQUIRED) return LGG_OK;
     if (!json_is_array(lt))
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a list", c->dir, m->from);
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a list", c->dir, name);
     size_t n = json_array_size(lt);
     uint8_t *pat = malloc(n ? n : 1);
     if (!pat) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         const json_t *e = json_array_get(lt, i);
-        pat[i] = json_is_string(e) && !strcmp(json_string_value(e), "sliding_attention");
+        pat[i] = json_is_string(e) && !strcmp(json_string_value(e), want);
     }
     lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
     lgg_status st = wfail(lgg_writer_set(c->w, key, strlen(key), &a, NULL), key, err);
