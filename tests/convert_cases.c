@@ -649,14 +649,15 @@ size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_
     return n;
 }
 
-size_t cv_fcase_router_moe(tspec *t, const cv_fcase *m, int dense, const char *shared, unsigned long long b) {
+size_t cv_fcase_router_moe(tspec *t, const cv_fcase *m, int dense, const char *router, const char *bias, const char *shared,
+                           unsigned long long b) {
     static const char *const W[3] = {"gate_proj", "up_proj", "down_proj"};
     uint64_t H = m->H, E = 4, FF = 32;
     size_t n = 0;
     for (int k = 0; dense && k < 3; k++) ADD(k == 2 ? H : 96, k == 2 ? 96 : H, "model.layers.%llu.mlp.%s.weight", b, W[k]);
     if (dense) return n;
-    ADD(E, H, "model.layers.%llu.mlp.router.gate.weight", b);
-    ADD(E, 0, "model.layers.%llu.mlp.expert_bias", b);
+    ADD(E, H, "model.layers.%llu.mlp.%s.weight", b, router);
+    ADD(E, 0, "model.layers.%llu.mlp.%s", b, bias);
     t[n - 1].dtype = "F32";
     for (int k = 0; k < 3; k++)
         ADD(k == 2 ? H : FF, k == 2 ? FF : H, "model.layers.%llu.mlp.%s.%s.weight", b, shared, W[k]);
@@ -715,3 +716,27 @@ void cv_case_mtp_run(const char *dir, const char *what, const char *const sha[2]
 }
 
 #endif
+
+int cv_case_qwen3_added(const char *dir, const char *const *names, const int *ids, int n) {
+    if (!cv_case_npm_tokenizer(dir, "qwen3")) return 0;
+    char path[4300];
+    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
+    size_t size = 0;
+    char *text = (char *)read_file(path, &size);
+    const char *list = text ? strstr(text, "\"added_tokens\": [") : NULL;
+    const char *end = list ? strstr(list, "\n  ]") : NULL;
+    FILE *f = end ? fopen(path, "wb") : NULL;
+    int ok = f != NULL;
+    if (f) {
+        fwrite(text, 1, (size_t)(end - text), f);
+        for (int k = 0; k < n; k++)
+            fprintf(f,
+                    ",\n    {\n      \"id\": %d,\n      \"content\": \"%s\",\n      \"single_word\": false,\n      "
+                    "\"lstrip\": false,\n      \"rstrip\": false,\n      \"normalized\": false,\n      \"special\": true\n    }",
+                    ids ? ids[k] : 151669 + k, names[k]);
+        fputs(end, f);
+        ok = fclose(f) == 0;
+    }
+    free(text);
+    return ok;
+}

@@ -139,6 +139,9 @@ size_t cv_fcase_llama_tied(tspec *t, const cv_fcase *m);
  * tokenizer.json and tokenizer_config.json copied into dir (1 done). */
 const char *cv_case_npm_file(const char *pkg, const char *file);
 int cv_case_npm_tokenizer(const char *dir, const char *pkg);
+/* Qwen3's npm tokenizer into dir with the n special tokens `names` appended to tokenizer.json's added
+ * tokens (ids[k], else from 151669 on): a family's named tokens (GLM's, Solar Open's); 1 done. */
+int cv_case_qwen3_added(const char *dir, const char *const *names, const int *ids, int n);
 /* Qwen3's generation_config.json (the sampling defaults llama.cpp master
  * writes as general.sampling.*). */
 #define CV_CASE_QWEN3_GEN                                                                                                 \
@@ -165,11 +168,11 @@ void cv_fcase_run(const cv_fcase *cases, size_t n, const char *const files[][2],
  * FF, the others FF rows of H; returns how many (3 E). */
 size_t cv_fcase_experts(tspec *t, const char *fmt, unsigned long long b, uint64_t E, uint64_t FF, uint64_t H,
                         const char *const w[3], int down);
-/* Block b's feed-forward under model.layers.N.mlp. (AFMoE's, Hy3's): a
- * 96-wide SwiGLU when dense, else the router (router.gate), its F32
- * expert_bias, a 32-wide shared expert under `shared` and 4 experts 32
- * wide (gate_proj, up_proj, down_proj); returns how many. */
-size_t cv_fcase_router_moe(tspec *t, const cv_fcase *m, int dense, const char *shared, unsigned long long b);
+/* Block b's feed-forward under model.layers.N.mlp. (AFMoE's, Hy3's, Ling 2.0's, Laguna's): a 96-wide
+ * SwiGLU when dense, else the router (mlp.ROUTER.weight), its F32 expert bias (mlp.BIAS), a 32-wide
+ * shared expert under `shared` and 4 experts 32 wide (gate_proj, up_proj, down_proj); returns how many. */
+size_t cv_fcase_router_moe(tspec *t, const cv_fcase *m, int dense, const char *router, const char *bias, const char *shared,
+                           unsigned long long b);
 /* Block b of a Qwen3-MoE-style checkpoint of case m: cv_fcase_llama_attn's
  * tensors (hd-wide heads), q/k norms, the router (mlp.gate) and E experts
  * FF wide (gate_proj, up_proj, down_proj); returns how many. */

@@ -15,7 +15,11 @@
 # test_convert_hunyuan.c, test_convert_jamba.c, test_convert_gemma4.c, test_convert_chat_template.c, test_convert_grok.c,
 # test_convert_minimax.c's convert_minimax01 and convert_minimax_m3, test_convert_mimo.c, test_convert_exaone.c's
 # convert_exaone45, test_convert_step3.c's convert_step_vl and convert_step35,
-# test_convert_plamo2.c, test_convert_granite_swa.c, test_convert_granite_switch.c, test_convert_rwkv7.c):
+# test_convert_plamo2.c, test_convert_granite_swa.c, test_convert_granite_switch.c, test_convert_rwkv7.c,
+# test_convert_cohere2moe.c, test_convert_gpt2.c's convert_rugpt3xl, test_convert_talkie.c,
+# test_convert_cogvlm.c, test_convert_bailingmoe.c's convert_sarvam,
+# test_convert_laguna.c, test_convert_glm4.c's convert_solar_open,
+# test_convert_deepseek2.c's convert_glm_dsa):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
 # convert_hf_to_gguf.py (3f545becc: convert_hf_to_gguf.py, conversion/, gguf-py)
 # converts each one in every outtype; prints "MODEL OUTTYPE SHA256" lines.
@@ -35,7 +39,7 @@
 # LGG_REF_DENSE: the checkpoints converted with --sentence-transformers-dense-modules
 # (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
-# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny").
+# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test").
 # LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
 # (default "Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default: DEFAULT_TESTS below).
@@ -127,6 +131,14 @@ convert_plamo3
 convert_granite_swa
 convert_granite_switch
 convert_rwkv7
+convert_cohere2moe
+convert_rugpt3xl
+convert_talkie
+convert_cogvlm
+convert_sarvam
+convert_laguna
+convert_solar_open
+convert_glm_dsa
 "
 # shellcheck disable=SC2086 # the test names are words
 LGG_TEST_KEEP=1 TMPDIR=$keep ./build/test_runner ${LGG_REF_TEST:-$DEFAULT_TESTS} >/dev/null 2>&1 || true
@@ -154,7 +166,7 @@ done
 # (printed as "MODEL--mtp OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
     for opt in --mtp --no-mtp; do
         for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
             out=$keep/$name$opt.$t.gguf

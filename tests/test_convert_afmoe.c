@@ -25,7 +25,7 @@ static size_t afmoe_block(tspec *t, const cv_fcase *m, unsigned long long b) {
     ADD(m->nh * hd, H, "model.layers.%llu.self_attn.gate_proj.weight", b);
     ADD(H, 0, "model.layers.%llu.pre_mlp_layernorm.weight", b);
     ADD(H, 0, "model.layers.%llu.post_mlp_layernorm.weight", b);
-    return n + cv_fcase_router_moe(t + n, m, b == 0, "shared_experts", b);
+    return n + cv_fcase_router_moe(t + n, m, b == 0, "router.gate", "expert_bias", "shared_experts", b);
 }
 
 static size_t afmoe_shapes(tspec *t, const cv_fcase *m) {

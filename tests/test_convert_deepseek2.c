@@ -425,4 +425,45 @@ TEST(convert_deepseek_ocr) {
     put_text(dir, "config.json", OCR[1].config);
 }
 
+/* GLM-DSA (GlmMoeDsaForCausalLM, glm-dsa: zai-org/GLM-5.2), master's DeepSeek V3.2 with GLM's vocabulary:
+ * V3.2's kind of checkpoint (latent attention, the indexer in every block, the prediction layer kept as
+ * block 3) with GLM-5's config fields (model_type glm_moe_dsa, indexer_types, partial_rotary_factor,
+ * GLM's token ids); Qwen3's tokenizer with GLM's special tokens appended (no GLM tokenizer is in npm). */
+#define GLMDSA_CONFIG(TYPES)                                                                                              \
+    "{\"architectures\":[\"GlmMoeDsaForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"eos_token_id\":[1" \
+    "51329,151336,151338],\"first_k_dense_replace\":1,\"hidden_act\":\"silu\",\"hidden_size\":32,\"index_head_dim\":16,\"i" \
+    "ndex_n_heads\":4,\"index_topk\":8," TYPES "\"initializer_range\":0.02,\"intermediate_size\":64,\"kv_lora_rank\":32,\"ma" \
+    "x_position_embeddings\":202752,\"model_type\":\"glm_moe_dsa\",\"moe_intermediate_size\":32,\"n_group\":1,\"n_routed_e" \
+    "xperts\":4,\"n_shared_experts\":1,\"norm_topk_prob\":true,\"num_attention_heads\":4,\"num_experts_per_tok\":2,\"num_h" \
+    "idden_layers\":3,\"num_key_value_heads\":4,\"num_nextn_predict_layers\":1,\"pad_token_id\":151329,\"partial_rotary_fa" \
+    "ctor\":1.0,\"q_lora_rank\":24,\"qk_nope_head_dim\":16,\"qk_rope_head_dim\":8,\"rms_norm_eps\":1e-05,\"rope_scaling\":n" \
+    "ull,\"rope_theta\":1000000,\"routed_scaling_factor\":2.5,\"scoring_func\":\"sigmoid\",\"tie_word_embeddings\":false,\"" \
+    "topk_group\":1,\"topk_method\":\"noaux_tc\",\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"5.3.0\",\"use_cach" \
+    "e\":true,\"v_head_dim\":16,\"vocab_size\":151936}"
+
+static const cv_fcase GLMDSA[] = {
+    {"GLM-5.2-Tiny-Test", GLMDSA_CONFIG("\"indexer_types\":[\"full\",\"shared\",\"shared\"],"), "", "", v32_shapes, 0, 32, 3,
+     4, 4, 151936, LGG_TYPE_BF16, {"31fa904bfe528d95f5a5c996d643002a14e544eb9663140f711bab2b6fd84fa9", "acd5139ac37efc072d18bda379635718d5ebb8415bf0b005d651ed6866dc1216", "717d01d142c0b262e5f4ecaa39317e3691f893953e5d0bbfdfa687a7eb375721", "3a15d9f9d65ffaba7b4fe3f156b8bf8267dbc294b58a725aee1b6205f98be047", "717d01d142c0b262e5f4ecaa39317e3691f893953e5d0bbfdfa687a7eb375721"}},
+};
+
+/* With --mtp and with --no-mtp. */
+static const char *const GLMDSA_MTP[2][5] = {{"1687563046c7a5bbad63bf8fe63be3134baaf097355ae1fc827e8ca2f960246d", "f082c6a07371d12fafdbbe71b90c08ed99bbbdf94f871029869959abceba1fe1", "5017751f9c62bd9125d111b3220477ff0b62847996caf4618a9757633ae08563", "d6dfd9833bbd04acaab52b4aaf055c53ac730ebed2cb8cbcac32174ae41768db", "5017751f9c62bd9125d111b3220477ff0b62847996caf4618a9757633ae08563"},
+                                             {"4df0bcf127e55c019597ce6ca03dee97493478f66d3f307ba511c41e0e494bae", "2cf7101421bd4dead461e189614b26d37163dcc7b92ed42701e90fcbb0091c14", "e4a37f048b7bcc50cd344431c21c127cb92de192df4fd08565a159ef9c677d7f", "30fa33d73016a2bfaa4c86c900ea3c167967fb1f140092ba2dc66af8cc5ac6fd", "e4a37f048b7bcc50cd344431c21c127cb92de192df4fd08565a159ef9c677d7f"}};
+
+static int glm_tokenizer(const char *dir) {
+    static const char *const GLM[] = {"[gMASK]", "<|user|>", "<|observation|>"};
+    return cv_case_qwen3_added(dir, GLM, NULL, 3);
+}
+
+TEST(convert_glm_dsa) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) != 0) return;
+    cv_fcase_run(GLMDSA, 1, NULL, glm_tokenizer);
+    cv_case_supported("GlmMoeDsaForCausalLM");
+    const char *dir = cv_fcase_make(&GLMDSA[0], NULL, glm_tokenizer);
+    REQUIRE(dir != NULL);
+    /* master's default names (run without --outfile): the same with --mtp */
+    static const char *const NAMES[2] = {"GLM-5.2-Tiny-Test-4x10M-F16.gguf", "GLM-5.2-Tiny-Test-4x10M-F16.gguf"};
+    cv_case_mtp_run(dir, "GLM-DSA", GLMDSA_MTP, NAMES);
+}
+
 #endif

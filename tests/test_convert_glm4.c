@@ -294,30 +294,16 @@ static const cv_fcase VL[] = {
 /* GLM's special tokens that Qwen3's tokenizer lacks (a test may rename one). */
 static const char *ADDED[] = {"[gMASK]", "<|user|>", "<|observation|>"};
 
-/* Qwen3's tokenizer.json with GLM's special tokens appended to its added
- * tokens (ids 151669-151671), and its tokenizer_config.json. */
-static int glm_tokenizer(const char *dir) {
-    if (!cv_case_npm_tokenizer(dir, "qwen3")) return 0;
-    char path[4300];
-    snprintf(path, sizeof path, "%s/tokenizer.json", dir);
-    size_t size = 0;
-    char *text = (char *)read_file(path, &size);
-    const char *list = text ? strstr(text, "\"added_tokens\": [") : NULL;
-    const char *end = list ? strstr(list, "\n  ]") : NULL;
-    FILE *f = end ? fopen(path, "wb") : NULL;
-    int ok = f != NULL;
-    if (f) {
-        fwrite(text, 1, (size_t)(end - text), f);
-        for (int k = 0; k < 3; k++)
-            fprintf(f,
-                    ",\n    {\n      \"id\": %d,\n      \"content\": \"%s\",\n      \"single_word\": false,\n      "
-                    "\"lstrip\": false,\n      \"rstrip\": false,\n      \"normalized\": false,\n      \"special\": true\n    }",
-                    151669 + k, ADDED[k]);
-        fputs(end, f);
-        ok = fclose(f) == 0;
-    }
-    free(text);
-    return ok;
+/* GLM's special tokens (ids 151669-151671). */
+static int glm_tokenizer(const char *dir) { return cv_case_qwen3_added(dir, ADDED, NULL, 3); }
+
+/* Solar Open's special tokens as added tokens (its <|endoftext|> is Qwen3's): <unk>, which Qwen3's
+ * vocabulary holds as a plain token (id 128244), made an added special one at that id; <|startoftext|>
+ * appended. */
+static int solar_tokenizer(const char *dir) {
+    static const char *const SOLAR[] = {"<unk>", "<|startoftext|>"};
+    static const int IDS[] = {128244, 151669};
+    return cv_case_qwen3_added(dir, SOLAR, IDS, 2);
 }
 
 static int have_tokenizer(void) { return access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK) == 0; }
@@ -415,6 +401,43 @@ TEST(convert_glm4v) {
     CHECKF(st == LGG_ERR_INVALID && strstr(msg, "k_proj") && strstr(msg, "NeoX"), "3 kv heads: status %d, '%s'", (int)st, msg);
     f = fopen(path, "w");
     if (f) fputs(VL[0].config, f), fclose(f);
+}
+
+/* Solar Open (SolarOpenForCausalLM: upstage/Solar-Open-100B): its config.json fields (every block MoE, no
+ * n_group/topk_group/use_qk_norm/attention_bias, yarn rope_scaling by "type") on GLM-4.5's tensor names
+ * without attention biases or q/k norms. */
+static size_t solar_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = glm_outer(t, m);
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += cv_fcase_llama_attn(t + n, m, 16, b);
+        n += glm45_moe(t + n, m, b);
+    }
+    return cv_case_sort(t, n);
+}
+
+static const cv_fcase SOLAR[] = {
+    {"Solar-Open-Tiny-Test",
+     "{\"architectures\":[\"SolarOpenForCausalLM\"],\"first_k_dense_replace\":0,\"head_dim\":16,\"hidden_act\":\"silu\",\"hid"
+     "den_size\":32,\"intermediate_size\":96,\"max_position_embeddings\":131072,\"model_type\":\"solar_open\",\"moe_interme"
+     "diate_size\":32,\"n_routed_experts\":4,\"n_shared_experts\":1,\"norm_topk_prob\":true,\"num_attention_heads\":4,\"num_"
+     "experts_per_tok\":2,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"partial_rotary_factor\":1.0,\"rms_norm_eps\":1e"
+     "-05,\"rope_scaling\":{\"factor\":2.0,\"original_max_position_embeddings\":65536,\"type\":\"yarn\"},\"rope_theta\":100000"
+     "0,\"routed_scaling_factor\":1.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4."
+     "57.1\",\"vocab_size\":151936}",
+     "", "", solar_shapes, 0, 32, 2, 4, 2, 151936, LGG_TYPE_BF16, {"2806b8a58a62bb056b15045fb6cbddcebef9a184622db977cd822ca75575fdc6", "93bbdebb4faed7fd2fe799ad7174a7e8e1deaebbf653c9ecfb6a15d097eefc95", "f917c412e8541ba87c629b3de5772b6f922118ddf10790a20b98ca64d7446974", "6ea2047425ef25cbbcb7855f6e0886c40261b48d15e441be370749a71a96f9a7", "f917c412e8541ba87c629b3de5772b6f922118ddf10790a20b98ca64d7446974"}},
+};
+
+TEST(convert_solar_open) {
+    if (!have_tokenizer()) return;
+    cv_fcase_run(SOLAR, 1, NULL, solar_tokenizer);
+    cv_case_supported("SolarOpenForCausalLM");
+    /* without its <|startoftext|> (master's get_added_vocab()[...] KeyError): refused */
+    cv_fcase no_unk = SOLAR[0];
+    no_unk.name = "Solar-Open-NoUnk-Tiny-Test";
+    const char *dir = cv_fcase_make(&no_unk, NULL, glm_tokenizer);
+    char msg[512] = "";
+    int st = dir ? cv_case_open(dir, 0, 0, msg, sizeof msg) : -1;
+    CHECKF(st != 0 && strstr(msg, "<unk>"), "no <unk>: status %d, '%s'", st, msg);
 }
 
 #endif

@@ -126,7 +126,7 @@ static size_t hy3_block(tspec *t, const cv_fcase *m, unsigned long long b) {
         ADD(H, 0, "model.layers.%llu.hnorm.weight", b);
         ADD(H, 0, "model.layers.%llu.final_layernorm.weight", b);
     }
-    return n + cv_fcase_router_moe(t + n, m, b == 0, "shared_mlp", b);
+    return n + cv_fcase_router_moe(t + n, m, b == 0, "router.gate", "expert_bias", "shared_mlp", b);
 }
 
 static size_t hy3_shapes(tspec *t, const cv_fcase *m) {

@@ -332,6 +332,9 @@ static lgg_status merges(lgg_convert *c, const json_t *model, bpe *b, lgg_error 
 
 /* Each token through the style's rewrite (NULL: kept as it is). */
 static lgg_status rewrite(lgg_convert *c, const cv_vocab_style *vs, bpe *b, lgg_error *err) {
+    size_t cl = vs->control ? strlen(vs->control) : 0;
+    for (size_t i = 0; vs->control && i < b->n; i++) /* the style's CONTROL token (LLAMA_TOKEN_TYPE_CONTROL, 3) */
+        if (b->tok[i].len == cl && b->tok[i].ptr && !memcmp(b->tok[i].ptr, vs->control, cl)) b->type[i] = 3;
     for (size_t i = 0; vs->rewrite && i < b->n; i++) {
         char *r = vs->rewrite(b->tok[i].ptr, b->tok[i].len, b->type[i]);
         if (r == b->tok[i].ptr) continue;
@@ -357,12 +360,12 @@ static lgg_status write_bpe(lgg_convert *c, const bpe *b, const char *model, con
 }
 
 lgg_status lgg__cv_bpe(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
-    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0, 0};
+    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0, 0, NULL};
     return lgg__cv_vocab_json(c, tc, o, &GPT2, err);
 }
 
 lgg_status lgg__cv_bpe_flagged(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
-    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0, 1};
+    static const cv_vocab_style GPT2 = {"gpt2", NULL, 0, 1, NULL};
     return lgg__cv_vocab_json(c, tc, o, &GPT2, err);
 }
 

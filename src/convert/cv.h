@@ -86,7 +86,10 @@ enum {
     CV_M_FALSE,         /* the boolean false */
     CV_M_U32_CONST,     /* `from` is the count itself (Falcon's context length) */
     CV_M_MASTER_THETA,  /* master's rope theta (lgg__cv_master_theta): `from` "full" or "swa" */
-    CV_M_POOLING        /* master's _try_set_pooling_type (lgg__cv_master_pooling): `key` unused */
+    CV_M_POOLING,       /* master's _try_set_pooling_type (lgg__cv_master_pooling): `key` unused */
+    CV_M_SWA_LAYERS     /* a bool array, one per entry of the list `from` ("KEY" or "KEY=VALUE"): whether
+                           it is VALUE, "sliding_attention" without one (master's add_sliding_window_pattern
+                           of layer_types, GLM-DSA's indexer types) */
 };
 /* CV_M_ZERO_IF_ABSENT: a U32 written as 0 when config.json lacks it (or
  * has null). */
@@ -258,6 +261,8 @@ lgg_status lgg__cv_granitemoe_tensor(struct lgg_convert *c, struct cv_tensor *t,
  * vector (8 or 16) on `threads` threads; a row made ternary by iscale,
  * rounded to `work` (F32 or F16). */
 float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads);
+/* The same sum of the values themselves when signed_sum (Sarvam's expert-bias mean, families/bailingmoe.c). */
+float lgg__cv_torch_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads, int signed_sum);
 void lgg__cv_ternary_row(float *x, uint64_t n, float iscale, uint32_t work);
 
 typedef struct cv_family {

@@ -253,12 +253,14 @@ struct lgg_convert {
                                 type is MOSTLY_MXFP4_MOE for f32, f16 and bf16 */
     int nvfp4;               /* an NVFP4 checkpoint (nvfp4.c): master's file type is MOSTLY_NVFP4 for f32, f16, bf16 */
     int nvfp4_ct;            /* compressed-tensors' names (weight_packed, ..._global_scale) */
-    /* F32 array keys the reference sets while it reads the tensors (before general.type), written right
-       after general.architecture in this order (Apertus's xielu.*: families/apertus.c); v owned */
+    /* F32 keys the reference sets while it reads the tensors (before general.type), written right after
+       general.architecture in this order: arrays of n (Apertus's xielu.*: families/apertus.c), or v[0] alone
+       when `scalar` (Talkie's logit_scale: families/talkie.c); v owned */
     struct {
         char key[48];
         float *v;
         uint64_t n;
+        int scalar;
     } early[4];
     int n_early, early_done;
     const char *early_template; /* tokenizer.chat_template set right after general.architecture (the family's
@@ -395,6 +397,7 @@ typedef struct cv_vocab_style {
     char *(*rewrite)(const char *tok, size_t len, int32_t type);
     int bound_ids;
     int flagged; /* added tokens typed by their "special" flag alone, as written (Dream's and LLaDA's get_vocab_base) */
+    const char *control; /* a token typed CONTROL whatever its flags (Laguna's </assistant>), or NULL */
 } cv_vocab_style;
 lgg_status lgg__cv_vocab_json(struct lgg_convert *c, json_t *tc, const lgg_convert_options *o, const cv_vocab_style *vs,
                               lgg_error *err);
@@ -526,6 +529,9 @@ const char *lgg__cv_jamba_name(const struct lgg_convert *c, const char *hf, char
  * blocks unless --no-mtp; 2: DeepSeek-OCR's, without latent attention), and its kv_b_proj split into attn_k_b and attn_v_b (a tensor hook). */
 lgg_status lgg__cv_mla_init(struct lgg_convert *c, int nextn, lgg_error *err);
 lgg_status lgg__cv_mla_kv_b(struct lgg_convert *c, struct cv_tensor *t, lgg_error *err);
+/* families/glm4.c: GLM-4.5's vocabulary (the byte-level BPE reader's, then bos [gMASK], eot <|user|>, unk
+ * <|endoftext|>, eom <|observation|> by added token where the files named none; GLM-DSA's too). */
+lgg_status lgg__cv_glm_vocab(struct lgg_convert *c, json_t *tc, const struct lgg_convert_options *o, lgg_error *err);
 /* meta.c */
 lgg_status lgg__cv_metadata(struct lgg_convert *c, const lgg_convert_options *o, lgg_error *err);
 /* The keys of table m in its order (a family hook writing its keys around its own). */

@@ -152,11 +152,19 @@ static const cv_mkey DEEPSEEK2OCR_META[] = {
     {NULL, NULL, 0, 0},
 };
 /* DeepSeek V3.2 (master's DeepseekV32Model): DeepSeek V2's, then its sparse attention's indexer */
-static const cv_mkey DEEPSEEK32_META[] = {
+/* The sparse attention's indexer keys (DeepSeek V3.2's, GLM-DSA's). */
+#define DSA_INDEXER_KEYS                                                             \
+    {"attention.indexer.head_count", "index_n_heads", CV_M_U32, CV_M_REQUIRED},      \
+    {"attention.indexer.key_length", "index_head_dim", CV_M_U32, CV_M_REQUIRED},     \
+    {"attention.indexer.top_k", "index_topk", CV_M_U32, CV_M_REQUIRED}
+static const cv_mkey DEEPSEEK32_META[] = {MLA_PARAMS, DSA_INDEXER_KEYS, {NULL, NULL, 0, 0}};
+/* GLM-DSA (master's GlmMoeDsaModel): DeepSeek V3.2's, the rope dimension over it in place (families/deepseek.c's
+ * lgg.dsa_rope), then the indexer's keys and which layers' indexers are "full". */
+static const cv_mkey GLMDSA_META[] = {
     MLA_PARAMS,
-    {"attention.indexer.head_count", "index_n_heads", CV_M_U32, CV_M_REQUIRED},
-    {"attention.indexer.key_length", "index_head_dim", CV_M_U32, CV_M_REQUIRED},
-    {"attention.indexer.top_k", "index_topk", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "lgg.dsa_rope", CV_M_U32, CV_M_REQUIRED},
+    DSA_INDEXER_KEYS,
+    {"attention.indexer.types", "indexer_types=full", CV_M_SWA_LAYERS, 0},
     {NULL, NULL, 0, 0},
 };
 
@@ -542,7 +550,41 @@ static const cv_mkey COHERE2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Cohere2 MoE (master's Cohere2MoeModel): master's base parameters, then
+ * its own in master's order (families/cohere2moe.c's lgg.* values). */
+static const cv_mkey COHERE2MOE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"logit_scale", "logit_scale", CV_M_F32, CV_M_REQUIRED},
+    {"attention.sliding_window", "sliding_window", CV_M_U32, CV_M_REQUIRED},
+    {"attention.sliding_window_pattern", "layer_types", CV_M_SWA_LAYERS, CV_M_REQUIRED},
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "lgg.leading", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_norm", "lgg.topk_norm", CV_M_BOOL, CV_M_REQUIRED},
+    {"expert_shared_count", "lgg.shexp_n", CV_M_U32, 0},
+    {"expert_shared_feed_forward_length", "lgg.shexp_ff", CV_M_U32, 0},
+    {"nextn_predict_layers", "num_nextn_predict_layers", CV_M_U32, CV_M_NONZERO},
+    {"rope.dimension_count", "head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"rope.scaling.type", "none", CV_M_STR, 0},
+    {NULL, NULL, 0, 0},
+};
+
 static const cv_mkey BASE_META[] = {BASE_PARAMS, {NULL, NULL, 0, 0}};
+/* Laguna (master's LagunaModel): the base's and vocab_size; families/laguna.c writes the rest */
+static const cv_mkey LAGUNA_META[] = {
+    MASTER_BASE_PARAMS,
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+/* master's TextModel.set_gguf_parameters alone (ruGPT-3 XL) */
+static const cv_mkey MASTER_BASE_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+/* Talkie (master's TalkieModel): the base's, then the rms epsilon master hard-codes, float32's
+ * torch.finfo eps (2^-23), over config.json's (its talkie.logit_scale: families/talkie.c) */
+static const cv_mkey TALKIE_META[] = {
+    MASTER_BASE_PARAMS,
+    {"attention.layer_norm_rms_epsilon", "1.1920928955078125e-07", CV_M_F32_CONST, 0},
+    {NULL, NULL, 0, 0},
+};
 
 /* Xverse: Orion's context keys, llama's rope dimensions and scaling. */
 static const cv_mkey XVERSE_META[] = {
@@ -1136,6 +1178,14 @@ extern const cv_hooks lgg__cv_hooks_llada;
 extern const cv_hooks lgg__cv_hooks_dream;
 extern const cv_hooks lgg__cv_hooks_hunyuan;
 extern const cv_hooks lgg__cv_hooks_hy_v3;
+extern const cv_hooks lgg__cv_hooks_cohere2moe;
+extern const cv_hooks lgg__cv_hooks_rugpt3xl;
+extern const cv_hooks lgg__cv_hooks_talkie;
+extern const cv_hooks lgg__cv_hooks_cogvlm;
+extern const cv_hooks lgg__cv_hooks_sarvam;
+extern const cv_hooks lgg__cv_hooks_laguna;
+extern const cv_hooks lgg__cv_hooks_solar_open;
+extern const cv_hooks lgg__cv_hooks_glm_dsa;
 extern const cv_hooks lgg__cv_hooks_jamba;
 extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
@@ -1372,6 +1422,58 @@ static const cv_tmap RWKV6QWEN2_TENSORS[] = {
     {"model.layers.#.self_attn.v_proj", "blk.#.time_mix_value", 0},
     {"model.layers.#.self_attn.q_proj", "blk.#.time_mix_receptance", 0},
     {"model.layers.#.self_attn.o_proj", "blk.#.time_mix_output", 0},
+    {NULL, NULL, 0},
+};
+
+/* ruGPT-3 XL: q, k and v each mapped as the fused attn_qkv (families/gpt2.c fuses them), the learned
+ * position embeddings. */
+static const cv_tmap RUGPT3XL_TENSORS[] = {
+    {"model.layers.#.self_attn.q_proj", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.k_proj", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.v_proj", "blk.#.attn_qkv", 0},
+    {"model.embed_positions", "position_embd", 0},
+    {NULL, NULL, 0},
+};
+
+/* Talkie: its own names (families/talkie.c adds ".weight" as master does), the per-head query gain as the
+ * q norm, the attention and MLP output gains as .scale tensors, the embedding skip gain as the layer
+ * output scale; lm_head_gain becomes talkie.logit_scale (named here only to reach the tensor hook). */
+static const cv_tmap TALKIE_TENSORS[] = {
+    {"model.embed", "token_embd", 0},
+    {"model.blocks.#.attn.attn_query", "blk.#.attn_q", 0},
+    {"model.blocks.#.attn.attn_key", "blk.#.attn_k", 0},
+    {"model.blocks.#.attn.attn_value", "blk.#.attn_v", 0},
+    {"model.blocks.#.attn.attn_resid", "blk.#.attn_output", 0},
+    {"model.blocks.#.attn.head_gain.head_g", "blk.#.attn_q_norm", 0},
+    {"model.blocks.#.attn_gain.a_g", "blk.#.attn_output.scale", 0},
+    {"model.blocks.#.mlp_gain.a_g", "blk.#.ffn_down.scale", 0},
+    {"model.blocks.#.embed_skip.a_g", "blk.#.layer_output_scale", 0},
+    {"model.blocks.#.mlp.mlp_gate", "blk.#.ffn_gate", 0},
+    {"model.blocks.#.mlp.mlp_linear", "blk.#.ffn_up", 0},
+    {"model.blocks.#.mlp.mlp_resid", "blk.#.ffn_down", 0},
+    {"lm_head_gain.w_g", "lm_head_gain", 0},
+    {NULL, NULL, 0},
+};
+
+/* CogVLM's text: the language expert's attention and MLP (the vision expert's are dropped by master's
+ * multimodal filter). */
+static const cv_tmap COGVLM_TENSORS[] = {
+    {"model.layers.#.self_attn.language_expert_query_key_value", "blk.#.attn_qkv", 0},
+    {"model.layers.#.self_attn.language_expert_dense", "blk.#.attn_output", 0},
+    {"model.layers.#.mlp.language_mlp.gate_proj", "blk.#.ffn_gate", 0},
+    {"model.layers.#.mlp.language_mlp.up_proj", "blk.#.ffn_up", 0},
+    {"model.layers.#.mlp.language_mlp.down_proj", "blk.#.ffn_down", 0},
+    {NULL, NULL, 0},
+};
+
+/* Laguna: the attention gate g_proj, experts stacked gate, up, down, the router's score correction under
+ * mlp.experts (the shared expert, router and q/k norms are namemap.c's). */
+static const cv_tmap LAGUNA_TENSORS[] = {
+    {"model.layers.#.self_attn.g_proj", "blk.#.attn_gate", 0},
+    {"model.layers.#.mlp.experts.*.gate_proj", "blk.#.ffn_gate_exps", CV_X_EXPERT | CV_X_SLOT(0)},
+    {"model.layers.#.mlp.experts.*.up_proj", "blk.#.ffn_up_exps", CV_X_EXPERT | CV_X_SLOT(1)},
+    {"model.layers.#.mlp.experts.*.down_proj", "blk.#.ffn_down_exps", CV_X_EXPERT | CV_X_SLOT(2)},
+    {"model.layers.#.mlp.experts.e_score_correction_bias", "blk.#.exp_probs_b.bias", 0},
     {NULL, NULL, 0},
 };
 
@@ -1618,6 +1720,21 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
 #define KINDS_COMMAND_R \
     "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm " \
     "blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_up output_norm token_embd "
+#define KINDS_COHERE2MOE \
+    "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_up " \
+    "blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
+    "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_TALKIE \
+    "blk.#.attn_k blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v blk.#.ffn_down blk.#.ffn_gate " \
+    "blk.#.ffn_up blk.#.layer_output_scale output token_embd "
+#define KINDS_COGVLM \
+    "blk.#.attn_norm blk.#.attn_output blk.#.attn_qkv blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up " \
+    "output output_norm token_embd "
+#define KINDS_LAGUNA \
+    "blk.#.attn_k blk.#.attn_k_norm blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_q_norm blk.#.attn_v " \
+    "blk.#.ffn_down blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_shexp output output_norm token_embd "
 #define KINDS_STARCODER2 \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
@@ -1822,6 +1939,10 @@ static const cv_family FAMILIES[] = {
      CV_F_SKIP_PAST_LAYERS, "n_routed_experts", NULL},
     {"CohereForCausalLM", "command-r", COMMAND_R_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
     {"Cohere2ForCausalLM", "cohere2", COHERE2_META, NULL, KINDS_COMMAND_R, CV_V_BPE, 0, NULL, NULL},
+    /* Cohere2 MoE (North-Mini-Code): Cohere2's parallel block with leading dense blocks, routed experts stacked
+       down, gate, up, optional shared experts, zero biases dropped (families/cohere2moe.c) */
+    {"Cohere2MoeForCausalLM", "cohere2moe", COHERE2MOE_META, NULL, KINDS_COHERE2MOE, CV_V_BPE, CV_F_MASTER, "num_experts",
+     &lgg__cv_hooks_cohere2moe},
     {"Starcoder2ForCausalLM", "starcoder2", BASE_META, NULL, KINDS_STARCODER2, CV_V_BPE, 0, NULL, NULL},
     {"OlmoForCausalLM|OLMoForCausalLM", "olmo", OLMO_META, NULL, KINDS_OLMO, CV_V_BPE, CV_F_PERMUTE_QK, NULL, NULL},
     {"Olmo2ForCausalLM", "olmo2", BASE_META, OLMO2_TENSORS, KINDS_OLMO2, CV_V_BPE, 0, NULL, NULL},
@@ -1830,6 +1951,9 @@ static const cv_family FAMILIES[] = {
      STABLELM_TENSORS, KINDS_QWEN2, CV_V_BPE, 0, NULL, NULL},
     {"PhiForCausalLM", "phi2", PHI2_META, NULL, KINDS_PHI2, CV_V_BPE, 0, NULL, NULL},
     {"GPT2LMHeadModel", "gpt2", GPT2_META, NULL, KINDS_GPT2, CV_V_BPE, CV_F_CONV1D, NULL, &lgg__cv_hooks_gpt2},
+    /* ruGPT-3 XL: GPT-2's tensors under llama's names, q/k/v fused (families/gpt2.c), master's base keys */
+    {"RuGPT3XLForCausalLM", "gpt2", MASTER_BASE_META, RUGPT3XL_TENSORS, KINDS_GPT2, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_rugpt3xl},
     {"GPTNeoXForCausalLM", "gptneox", GPTNEOX_META, NULL, KINDS_PHI3, CV_V_BPE, 0, NULL, &lgg__cv_hooks_gptneox},
     {"FalconForCausalLM|RWForCausalLM", "falcon", FALCON_META, NULL, KINDS_FALCON, CV_V_BPE, 0, NULL, &lgg__cv_hooks_falcon},
     {"GraniteForCausalLM", "granite", GRANITE_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
@@ -1896,6 +2020,9 @@ static const cv_family FAMILIES[] = {
     /* GLM-4.5/4.6 with its next-token-prediction block, GLM-4 0414: families/glm4.c */
     {"Glm4MoeForCausalLM", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER, "n_routed_experts",
      &lgg__cv_hooks_glm4moe},
+    /* Solar Open: GLM-4.5's, with its own special tokens (families/glm4.c) */
+    {"SolarOpenForCausalLM", "glm4moe", GLM4MOE_META, GLM4MOE_TENSORS, KINDS_GLM4MOE, 0, CV_F_MASTER, "n_routed_experts",
+     &lgg__cv_hooks_solar_open},
     {"Glm4ForCausalLM", "glm4", GLM4_META, GLM4_TENSORS, KINDS_GLM4, 0, CV_F_MASTER, NULL, &lgg__cv_hooks_glm4},
     /* GLM-4.7-Flash: DeepSeek V2's latent attention as master writes it (kv_b split into k_b and v_b),
        master's --mtp and --no-mtp */
@@ -1941,6 +2068,10 @@ static const cv_family FAMILIES[] = {
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe2},
+    /* Sarvam-MoE: Ling 2.0's, the full head as the rope dimension, the expert_bias made zero-mean
+       (families/bailingmoe.c) */
+    {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL,
+     KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER, "num_experts", &lgg__cv_hooks_sarvam},
     /* SmallThinker: a primary router, experts up/gate/down stacked down, gate, up (families/smallthinker.c) */
     {"SmallThinkerForCausalLM", "smallthinker", SMALLTHINKER_META, NULL, KINDS_SMALLTHINKER, CV_V_BPE, CV_F_MASTER,
      "moe_num_primary_experts", &lgg__cv_hooks_smallthinker},
@@ -1976,6 +2107,10 @@ static const cv_family FAMILIES[] = {
     {"IQuestCoderForCausalLM|LlavaForConditionalGeneration", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
      "num_local_experts", &lgg__cv_hooks_llama_master},
+    /* CogVLM's text: master's LlamaModel as cogvlm, the language expert's tensors (families/llama.c) */
+    {"CogVLMForCausalLM", "cogvlm", SMOLLM3_META, COGVLM_TENSORS, KINDS_COGVLM, CV_V_SPM | CV_V_BPE,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK, NULL,
+     &lgg__cv_hooks_cogvlm},
     {"LlamaModel", "llama", SMOLLM3_META, NULL, KINDS_LLAMA, CV_V_SPM | CV_V_BPE,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG | CV_F_LLAMA_VOCAB_SIZES | CV_F_LLAMA_ROPE_FREQS | CV_F_PERMUTE_QK,
      "num_local_experts", &lgg__cv_hooks_llama_bare},
@@ -2139,6 +2274,13 @@ static const cv_family FAMILIES[] = {
      &lgg__cv_hooks_hunyuan},
     {"HunYuanVLForConditionalGeneration", "hunyuan_vl", QWEN3_META, NULL, KINDS_QWEN3, CV_V_BPE, CV_F_MASTER, NULL,
      &lgg__cv_hooks_hunyuan},
+    /* Talkie: parameter-free norms, gains as tensors and the logit scale, q/k rows signed (families/talkie.c) */
+    {"TalkieForCausalLM", "talkie", TALKIE_META, TALKIE_TENSORS, KINDS_TALKIE, CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_talkie},
+    /* Laguna: per-layer heads, a head-wise attention gate, experts stacked gate, up, down, a shared expert,
+       </assistant> as CONTROL (families/laguna.c) */
+    {"LagunaForCausalLM", "laguna", LAGUNA_META, LAGUNA_TENSORS, KINDS_LAGUNA, CV_V_BPE, CV_F_MASTER, "num_experts",
+     &lgg__cv_hooks_laguna},
     /* HY V3 (Hy3): Qwen3-MoE-like with a dense first block, the router's bias, shared experts under
        mlp.shared_mlp, sigmoid gating, next-token-prediction blocks (--mtp, --no-mtp; families/hunyuan.c) */
     {"HYV3ForCausalLM", "hy_v3", HYV3_META, HYV3_TENSORS, KINDS_HYV3, CV_V_BPE, CV_F_MASTER | CV_F_MTP, "num_experts",
@@ -2171,6 +2313,10 @@ static const cv_family FAMILIES[] = {
        blocks kept (families/deepseek.c) */
     {"DeepseekV32ForCausalLM", "deepseek32", DEEPSEEK32_META, NULL, KINDS_DEEPSEEK32, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_MTP_PLAIN_NAME, "n_routed_experts", &lgg__cv_hooks_deepseek32},
+    /* GLM-DSA (GLM-5.2): DeepSeek V3.2's with GLM's special tokens, its rope dimension and indexer types
+       (families/deepseek.c) */
+    {"GlmMoeDsaForCausalLM", "glm-dsa", GLMDSA_META, NULL, KINDS_DEEPSEEK32, CV_V_BPE,
+     CV_F_MASTER | CV_F_MTP | CV_F_MTP_PLAIN_NAME, "n_routed_experts", &lgg__cv_hooks_glm_dsa},
     /* Youtu-LLM and Youtu-VL's text: master's DeepSeek V2 (latent attention split, dense blocks, tied embeddings;
        families/deepseek.c) */
     {"YoutuForCausalLM|YoutuVLForConditionalGeneration", "deepseek2", GLM4MOELITE_META, NULL, KINDS_GLM4MOELITE, CV_V_BPE,
@@ -2203,10 +2349,7 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", MASTER_HAS("bailingmoe")},
     {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
-    {"CogVLMForCausalLM", MASTER_HAS("cogvlm")},
-    {"Cohere2MoeForCausalLM", MASTER_HAS("command_r")},
     {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
      "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
@@ -2218,8 +2361,6 @@ static const struct {
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
     {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
-    {"GlmMoeDsaForCausalLM|SolarOpenForCausalLM", MASTER_HAS("glm")},
-    {"RuGPT3XLForCausalLM", MASTER_HAS("gpt2")},
     {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
@@ -2227,7 +2368,6 @@ static const struct {
     {"JanusForConditionalGeneration", MASTER_HAS("januspro")},
     {"KimiK3ForConditionalGeneration", MASTER_HAS("kimi_k3")},
     {"KimiLinearForCausalLM|KimiLinearModel", MASTER_HAS("kimi_linear")},
-    {"LagunaForCausalLM", MASTER_HAS("laguna")},
     {"Lfm25AudioTokenizer", MASTER_HAS("lfm2")},
     {"Eagle3DraftModel|Eagle3LlamaForCausalLM|"
      "Eagle3Speculator|"
@@ -2242,7 +2382,6 @@ static const struct {
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
     {"RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
-    {"TalkieForCausalLM", MASTER_HAS("talkie")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},
     {"PaddleOCRVisionModel", PROJECTOR("ernie")},

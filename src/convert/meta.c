@@ -150,6 +150,30 @@ static lgg_status computed(lgg_convert *c, const cv_mkey *m, const char *key, lg
     }
 }
 
+/* CV_M_SWA_LAYERS: each entry of the list m->from ("KEY" or "KEY=VALUE") as a bool, true where it is VALUE
+ * ("sliding_attention" without one); a missing list is an error when required, as master's hparams[...]
+ * fails. */
+static lgg_status swa_layers(lgg_convert *c, const cv_mkey *m, const char *key, lgg_error *err) {
+    char name[64];
+    const char *eq = strchr(m->from, '='), *want = eq ? eq + 1 : "sliding_attention";
+    snprintf(name, sizeof name, "%.*s", (int)(eq ? (size_t)(eq - m->from) : strlen(m->from)), m->from);
+    const json_t *lt = json_object_get(c->config, name);
+    if ((!lt || json_is_null(lt)) && m->required != CV_M_REQUIRED) return LGG_OK;
+    if (!json_is_array(lt))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a list", c->dir, name);
+    size_t n = json_array_size(lt);
+    uint8_t *pat = malloc(n ? n : 1);
+    if (!pat) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(lt, i);
+        pat[i] = json_is_string(e) && !strcmp(json_string_value(e), want);
+    }
+    lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
+    lgg_status st = wfail(lgg_writer_set(c->w, key, strlen(key), &a, NULL), key, err);
+    free(pat);
+    return st;
+}
+
 static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     char key[160], which[64];
     if (!strncmp(m->key, "general.", 8) || !strncmp(m->key, "tokenizer.", 10) || !strncmp(m->key, "diffusion.", 10))
@@ -161,6 +185,7 @@ static lgg_status one_param(lgg_convert *c, const cv_mkey *m, lgg_error *err) {
     if (m->kind == CV_M_ROPE_SCALING) return rope_scaling(c, m, err);
     if (m->kind == CV_M_MASTER_THETA) return lgg__cv_master_theta_key(c, key, !strcmp(m->from, "swa"), err);
     if (m->kind == CV_M_POOLING) return lgg__cv_master_pooling(c, err);
+    if (m->kind == CV_M_SWA_LAYERS) return swa_layers(c, m, key, err);
     if (m->kind >= CV_M_SUM) return computed(c, m, key, err);
     json_t *v = (c->fam->flags & CV_F_NO_HEAD_DIM) && !strcmp(m->from, "head_dim") ? NULL : hparam(c, m->from, which, sizeof which);
     if (v && m->required == CV_M_NONZERO && json_is_number(v) && json_number_value(v) == 0) v = NULL;
@@ -526,6 +551,7 @@ lgg_status lgg__cv_metadata(lgg_convert *c, const lgg_convert_options *o, lgg_er
     }
     for (int i = 0; !st && i < c->n_early; i++) {
         lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_F32, c->early[i].n, c->early[i].v};
+        if (c->early[i].scalar) a = (lgg_wvalue){LGG_VT_F32, 0, 1, c->early[i].v};
         st = wfail(lgg_writer_set(c->w, c->early[i].key, strlen(c->early[i].key), &a, NULL), c->early[i].key, err);
     }
     if (!st) st = set_str(c->w, "general.type", c->lora ? "adapter" : "model", err);

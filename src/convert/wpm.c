@@ -31,6 +31,6 @@ static char *phantom_master(const char *tok, size_t len, int32_t type) {
 
 lgg_status lgg__cv_wpm(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
     /* the special token ids are checked against the token count (SpecialVocab's n_vocab) */
-    static const cv_vocab_style WPM = {"bert", phantom, 1, 0}, WPM_MASTER = {"bert", phantom_master, 1, 0};
+    static const cv_vocab_style WPM = {"bert", phantom, 1, 0, NULL}, WPM_MASTER = {"bert", phantom_master, 1, 0, NULL};
     return lgg__cv_vocab_json(c, tc, o, c->master ? &WPM_MASTER : &WPM, err);
 }

@@ -10,6 +10,8 @@
  * else moe_intermediate_size x num_shared_experts. */
 #include "../cvint.h"
 
+#include <stdlib.h>
+
 static lgg_status bailingmoe2_init(lgg_convert *c, lgg_error *err) {
     lgg_status st = lgg__cv_master_nextn_blocks(c, err);
     if (!st) st = lgg__cv_master_rope_dim(c, err);
@@ -56,3 +58,43 @@ static lgg_status bailingmoe_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err
 }
 
 const cv_hooks lgg__cv_hooks_bailingmoe = {bailingmoe_init, NULL, bailingmoe_tensor, NULL, NULL, NULL};
+
+/* Sarvam-MoE (SarvamMoEForCausalLM, master's SarvamMoEModel over BailingMoeV2Model): Ling 2.0's, with the
+ * full head as the rope dimension (head_dim, else hidden_size // num_attention_heads: master writes it over
+ * Ling's partial one, in its place). */
+static lgg_status sarvam_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = bailingmoe2_init(c, err);
+    if (st) return st;
+    int64_t hd = lgg__cv_hparam_int(c, "head_dim", -1), h = lgg__cv_hparam_int(c, "hidden_size", -1);
+    int64_t nh = lgg__cv_hparam_int(c, "num_attention_heads", -1);
+    if (hd < 0 && lgg__cv_heads_ok(nh) && h >= 0) hd = h / nh;
+    if (hd < 0 || hd > UINT32_MAX)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'head_dim' (or 'hidden_size' and "
+                            "'num_attention_heads') is missing or not a count", c->dir);
+    json_t *v = json_integer(hd);
+    return !v || json_object_set_new(c->config, "lgg.rope_dim", v) ? lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory") : LGG_OK;
+}
+
+/* The router's expert_bias made zero-mean as master's torch does it: t - t.mean() in float32, the mean
+ * torch's float32 sum (families/bitnet.c) divided by the count.  An expert_bias of another dtype
+ * (master's mean and subtraction would round to it) is not reproduced: refused. */
+static lgg_status sarvam_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (!lgg__cv_ends_with(t->src_name, ".expert_bias")) return LGG_OK;
+    uint64_t n = t->unit * t->n_units;
+    if (t->src->dtype != LGG_TYPE_F32 || t->n_dims != 1 || n == 0)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: tensor '%s': only a non-empty F32 expert_bias is made zero-mean "
+                            "here (llama.cpp master's torch mean in another dtype is not reproduced)", c->dir, t->src_name);
+    const uint8_t *p;
+    void *owned = NULL;
+    float *v = malloc((size_t)n * sizeof *v);
+    lgg_status st = v ? lgg__cv_src_bytes(c, t->shard, t->src, &p, &owned, err) : lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    if (st) return free(v), st;
+    float mean = lgg__cv_torch_sum(p, LGG_TYPE_F32, n, 8, 1, 1) / (float)n;
+    lgg_dequantize(LGG_TYPE_F32, p, (size_t)n * 4, LGG_LITTLE_ENDIAN, v, n);
+    free(owned);
+    for (uint64_t i = 0; i < n; i++) v[i] -= mean;
+    t->gen = v;
+    return LGG_OK;
+}
+
+const cv_hooks lgg__cv_hooks_sarvam = {sarvam_init, NULL, sarvam_tensor, NULL, NULL, NULL};

@@ -32,6 +32,7 @@ enum { MAX_LANES = 16, BUF = 4096, GRAIN = 32768 /* at::internal::GRAIN_SIZE */ 
 typedef struct reader {
     const uint8_t *p;
     uint32_t dtype;
+    int signed_sum; /* the values as they are (a plain sum), not their |x| */
     uint64_t next, end; /* elements not yet in buf: [next, end) */
     size_t at, have;
     float buf[BUF];
@@ -46,7 +47,7 @@ static const float *take(reader *r, size_t k) {
         size_t es = r->dtype == LGG_TYPE_F32 ? 4 : 2;
         float *d = r->buf + left;
         if (lgg_dequantize(r->dtype, r->p + r->next * es, m * es, LGG_LITTLE_ENDIAN, d, m) != LGG_OK) memset(d, 0, m * 4);
-        for (size_t i = 0; i < m; i++) d[i] = fabsf(d[i]);
+        for (size_t i = 0; i < m && !r->signed_sum; i++) d[i] = fabsf(d[i]);
         r->next += m, r->at = 0, r->have = left + m;
     }
     r->at += k;
@@ -110,8 +111,8 @@ static void row_sum(reader *r, uint64_t size, int lanes, float out[MAX_LANES]) {
 /* One loop call of cascade_sum over n contiguous elements from `first`: n
  * / lanes vectors, then the scalar tail, then the lanes in order; added
  * to the output (0). */
-static float sum_range(const uint8_t *p, uint32_t dtype, uint64_t first, uint64_t n, int lanes) {
-    reader rd = {.p = p, .dtype = dtype, .next = first, .end = first + n}, *r = &rd;
+static float sum_range(const uint8_t *p, uint32_t dtype, uint64_t first, uint64_t n, int lanes, int signed_sum) {
+    reader rd = {.p = p, .dtype = dtype, .signed_sum = signed_sum, .next = first, .end = first + n}, *r = &rd;
     float v[MAX_LANES], f = 0;
     if (n < (uint64_t)lanes) { /* scalar_outer_sum's row_sum over single values */
         row_sum(r, n, 1, v);
@@ -124,23 +125,27 @@ static float sum_range(const uint8_t *p, uint32_t dtype, uint64_t first, uint64_
     return 0.0f + f;
 }
 
-float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads) {
+float lgg__cv_torch_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads, int signed_sum) {
     if (lanes < 1 || lanes > MAX_LANES) lanes = 8;
-    if (threads <= 1 || n < GRAIN) return sum_range(src, dtype, 0, n, lanes);
+    if (threads <= 1 || n < GRAIN) return sum_range(src, dtype, 0, n, lanes, signed_sum);
     /* TensorIterator's two-pass reduction: a partial sum per thread (each
      * its own share of at::parallel_for's split, when there is more than
      * one grain), then the sum of all `threads` partials. */
     if (threads > 64) threads = 64;
     float part[64] = {0};
     if (n == GRAIN) {
-        part[0] = sum_range(src, dtype, 0, n, lanes);
+        part[0] = sum_range(src, dtype, 0, n, lanes, signed_sum);
     } else {
         uint64_t nt = (n + GRAIN - 1) / GRAIN < (uint64_t)threads ? (n + GRAIN - 1) / GRAIN : (uint64_t)threads;
         uint64_t chunk = (n + nt - 1) / nt;
         for (uint64_t t = 0; t < nt && t * chunk < n; t++)
-            part[t] = sum_range(src, dtype, t * chunk, (t + 1) * chunk < n ? chunk : n - t * chunk, lanes);
+            part[t] = sum_range(src, dtype, t * chunk, (t + 1) * chunk < n ? chunk : n - t * chunk, lanes, signed_sum);
     }
-    return sum_range((const uint8_t *)part, LGG_TYPE_F32, 0, (uint64_t)threads, lanes); /* all positive: |x| is x */
+    return sum_range((const uint8_t *)part, LGG_TYPE_F32, 0, (uint64_t)threads, lanes, 1); /* the partials as they are */
+}
+
+float lgg__cv_torch_abs_sum(const void *src, uint32_t dtype, uint64_t n, int lanes, int threads) {
+    return lgg__cv_torch_sum(src, dtype, n, lanes, threads, 0);
 }
 
 /* Rows of a ternary matrix: torch's round (half to even), clamp to

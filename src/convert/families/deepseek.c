@@ -9,7 +9,8 @@
  * the top level, the vision tower and projector left out), and DeepSeek-OCR
  * and Unlimited-OCR's text (the same class as "deepseek2-ocr": plain
  * multi-head attention, no latent-attention keys, a default chat template
- * written first). */
+ * written first), and GLM-DSA (conversion/glm.py's GlmMoeDsaModel over
+ * DeepseekV2Model: V3.2's without the BOS assertion, GLM's vocabulary). */
 #include "../cvint.h"
 
 #include <stdint.h>
@@ -40,13 +41,17 @@ static lgg_status bos_asserted(lgg_convert *c, lgg_error *err) {
 /* DeepSeek V3.2: V2's hparams with the next-token-prediction blocks counted
  * (their count written whenever config.json has one, 0 too, unless
  * --no-mtp); the indexer's keys are DEEPSEEK32_META's. */
-static lgg_status deepseek32_init(lgg_convert *c, lgg_error *err) {
-    lgg_status st = bos_asserted(c, err);
-    if (!st) st = lgg__cv_mla_init(c, 1, err);
+static lgg_status dsa_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = lgg__cv_mla_init(c, 1, err);
     const json_t *nx = json_object_get(c->config, "num_nextn_predict_layers");
     if (!st && c->mtp != LGG_CONVERT_MTP_NONE && json_is_integer(nx) && !json_object_get(c->config, "lgg.nextn"))
         st = set_value(c, "lgg.nextn", json_integer(json_integer_value(nx)), err);
     return st;
+}
+
+static lgg_status deepseek32_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = bos_asserted(c, err);
+    return st ? st : dsa_init(c, err);
 }
 
 /* Youtu: text_config over the top level, then DeepSeek V2's hparams (every
@@ -89,3 +94,23 @@ static lgg_status ocr_init(lgg_convert *c, lgg_error *err) {
 const cv_hooks lgg__cv_hooks_deepseek_ocr = {ocr_init, ds_name, lgg__cv_mla_kv_b, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_youtu = {youtu_init, ds_name, lgg__cv_mla_kv_b, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_deepseek32 = {deepseek32_init, NULL, lgg__cv_mla_kv_b, NULL, NULL, NULL};
+
+/* GLM-DSA (GlmMoeDsaForCausalLM: master's GlmMoeDsaModel over DeepseekV2Model): DeepSeek V3.2's hparams and
+ * latent attention, GLM's named special tokens, and as lgg.dsa_rope the rope dimension master writes over
+ * qk_rope_head_dim in its place: int(qk_rope_head_dim x the partial rotary factor of its rope parameters,
+ * else config.json's, else 1). */
+static lgg_status glm_dsa_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = dsa_init(c, err);
+    if (st) return st;
+    const json_t *rp = lgg__cv_master_rope_params(c), *f = json_object_get(rp, "partial_rotary_factor");
+    if (!f && !json_object_get(rp, "full_attention") && !json_object_get(rp, "sliding_attention"))
+        f = json_object_get(c->config, "partial_rotary_factor");
+    int64_t rd = lgg__cv_hparam_int(c, "qk_rope_head_dim", -1);
+    double d = (double)rd * (json_is_number(f) ? json_number_value(f) : 1.0);
+    if (rd < 0 || (f && !json_is_null(f) && !json_is_number(f)) || !(d >= 0 && d <= UINT32_MAX))
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'qk_rope_head_dim' (or its partial_rotary_factor) "
+                            "is missing or out of range", c->dir);
+    return set_value(c, "lgg.dsa_rope", json_integer((json_int_t)d), err);
+}
+
+const cv_hooks lgg__cv_hooks_glm_dsa = {glm_dsa_init, NULL, lgg__cv_mla_kv_b, NULL, lgg__cv_glm_vocab, NULL};

@@ -55,7 +55,7 @@ static lgg_status named_specials(lgg_convert *c, json_t *tc, const lgg_convert_o
         int64_t id = lgg__cv_added_id(tj, sp[k][1]);
         if (id < 0) {
             json_decref(tj);
-            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: no added token '%s' (GLM's %s token)", c->dir,
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/tokenizer.json: no added token '%s' (the %s token master reads by name)", c->dir,
                                 sp[k][1], sp[k][0]);
         }
         c->late_special[k].type = sp[k][0], c->late_special[k].id = id, c->late_special[k].if_none = 0;
@@ -65,9 +65,16 @@ static lgg_status named_specials(lgg_convert *c, json_t *tc, const lgg_convert_o
     return lgg__cv_bpe(c, tc, o, err);
 }
 
-static lgg_status glm4moe_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+lgg_status lgg__cv_glm_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
     static const char *const SP[4][2] = {
         {"bos", "[gMASK]"}, {"eot", "<|user|>"}, {"unk", "<|endoftext|>"}, {"eom", "<|observation|>"}};
+    return named_specials(c, tc, o, SP, 4, err);
+}
+
+/* Solar Open (master's SolarOpenModel over Glm4MoeModel): its own four named special tokens. */
+static lgg_status solar_open_vocab(lgg_convert *c, json_t *tc, const lgg_convert_options *o, lgg_error *err) {
+    static const char *const SP[4][2] = {
+        {"eos", "<|endoftext|>"}, {"eot", "<|endoftext|>"}, {"unk", "<unk>"}, {"bos", "<|startoftext|>"}};
     return named_specials(c, tc, o, SP, 4, err);
 }
 
@@ -248,10 +255,11 @@ static lgg_status glm4v_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
     return LGG_OK;
 }
 
-const cv_hooks lgg__cv_hooks_glm4moe = {glm4moe_init, NULL, NULL, NULL, glm4moe_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4moe = {glm4moe_init, NULL, NULL, NULL, lgg__cv_glm_vocab, NULL};
+const cv_hooks lgg__cv_hooks_solar_open = {glm4moe_init, NULL, NULL, NULL, solar_open_vocab, NULL};
 const cv_hooks lgg__cv_hooks_glm4v = {glm4v_init, lgg__cv_master_text_name, glm4v_tensor, NULL, glm4_vocab, NULL};
 const cv_hooks lgg__cv_hooks_glmocr = {glmocr_init, lgg__cv_master_text_name, glm4v_tensor, NULL, glm4_vocab, NULL};
-const cv_hooks lgg__cv_hooks_glm4vmoe = {glm4vmoe_init, lgg__cv_master_text_name, NULL, NULL, glm4moe_vocab, NULL};
-const cv_hooks lgg__cv_hooks_glm4moelite = {glm4moelite_init, NULL, glm4moelite_tensor, NULL, glm4moe_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4vmoe = {glm4vmoe_init, lgg__cv_master_text_name, NULL, NULL, lgg__cv_glm_vocab, NULL};
+const cv_hooks lgg__cv_hooks_glm4moelite = {glm4moelite_init, NULL, glm4moelite_tensor, NULL, lgg__cv_glm_vocab, NULL};
 const cv_hooks lgg__cv_hooks_deepseek2_master = {deepseek2_init, NULL, glm4moelite_tensor, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_glm4 = {glm4_init, NULL, NULL, NULL, glm4_vocab, NULL};

@@ -47,3 +47,17 @@ static int embed_name(const char *hf, char *out, size_t cap) {
 const cv_hooks lgg__cv_hooks_llama_embed = {lgg__cv_master_text_config, embed_name, NULL, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_llama_master = {lgg__cv_master_text_config, lgg__cv_master_llama_name, NULL, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_llama_bare = {bare_init, bare_name, NULL, NULL, NULL, NULL};
+
+/* CogVLM's text (CogVLMForCausalLM, cogvlm: master's CogVLMModel, a LlamaModel): its language expert's
+ * fused query_key_value, dense and MLP (families.c's table), the vision expert's and the vision tower
+ * dropped by master's multimodal filter ("vision_", "vision.").  Master's LlamaModel.modify_tensors
+ * requires num_key_value_heads (or n_kv_heads), which CogVLM's own configs lack (they have
+ * num_multi_query_heads): master stops on their first tensor (KeyError), refused here the same way. */
+static lgg_status cogvlm_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    if (json_object_get(c->config, "num_key_value_heads") || json_object_get(c->config, "n_kv_heads")) return LGG_OK;
+    return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED,
+                        "%s: tensor '%s': config.json has no num_key_value_heads (nor n_kv_heads), which llama.cpp master "
+                        "(3f545becc) requires for CogVLM's text (its LlamaModel stops with KeyError)", c->dir, t->src_name);
+}
+
+const cv_hooks lgg__cv_hooks_cogvlm = {lgg__cv_master_text_config, lgg__cv_master_llama_name, cogvlm_tensor, NULL, NULL, NULL};

@@ -7,12 +7,17 @@
 #include "../cvint.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+
+/* layer_types' sliding layers (required: master reads it when the window is used). */
+static const cv_mkey MELLUM_SWA[] = {
+    {"attention.sliding_window_pattern", "layer_types", CV_M_SWA_LAYERS, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
 
 static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
     const json_t *ff = json_object_get(c->config, "moe_intermediate_size"), *use = json_object_get(c->config, "use_sliding_window");
-    const json_t *sw = json_object_get(c->config, "sliding_window"), *lt = json_object_get(c->config, "layer_types");
+    const json_t *sw = json_object_get(c->config, "sliding_window");
     lgg_status st = LGG_OK;
     if (ff && !json_is_null(ff)) {
         if (!json_is_integer(ff) || json_integer_value(ff) < 0 || json_integer_value(ff) > UINT32_MAX)
@@ -24,23 +29,10 @@ static lgg_status mellum_meta(lgg_convert *c, lgg_error *err) {
     if (st || !(json_is_true(use) || !use || json_is_null(use)) || !sw || json_is_null(sw)) return st;
     if (!json_is_integer(sw) || json_integer_value(sw) < 0 || json_integer_value(sw) > UINT32_MAX)
         return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'sliding_window' is not a count", c->dir);
-    if (!json_is_array(lt))
-        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'layer_types' is missing or not a list (Mellum's "
-                            "sliding window needs it)", c->dir);
     uint32_t w = (uint32_t)json_integer_value(sw);
     lgg_wvalue v = {LGG_VT_U32, 0, 1, &w};
     if ((st = lgg__cv_put_arch(c, "attention.sliding_window", &v, err))) return st;
-    size_t n = json_array_size(lt);
-    uint8_t *pat = malloc(n ? n : 1);
-    if (!pat) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(lt, i);
-        pat[i] = json_is_string(e) && !strcmp(json_string_value(e), "sliding_attention");
-    }
-    lgg_wvalue a = {LGG_VT_ARRAY, LGG_VT_BOOL, n, pat};
-    st = lgg__cv_put_arch(c, "attention.sliding_window_pattern", &a, err);
-    free(pat);
-    return st;
+    return lgg__cv_meta_keys(c, MELLUM_SWA, err);
 }
 
 /* The expert count master stacks by: num_local_experts, else num_experts (as lgg.experts). */
