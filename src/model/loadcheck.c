@@ -41,7 +41,8 @@ enum {
     D_QL /* attention.q_lora_rank */, D_KL /* attention.kv_lora_rank */, D_KLR /* kv_lora_rank + n_rot */,
     D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */,
     D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */,
-    D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */
+    D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */,
+    D_QR /* n_head n_rot (gpt-oss sizes its heads by the rotary dimension) */, D_KVR /* n_head_kv n_rot */
 };
 
 /* What a row does. */
@@ -446,6 +447,15 @@ static const tspec L_FALCON[] = {NORM_B("attn_norm"), T("attn_norm_2.weight", OP
                                  T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
                                  T("ffn_up.weight", 0, D_E, D_F, 0), END};
 static const tspec L_NEMOTRON[] = {SC2_BLOCK(OPT), END};
+/* gpt-oss: heads of rope.dimension_count, attention sinks, every expert matrix with a bias, the router's too */
+static const tspec L_GPT_OSS[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0), QKV(D_QR, D_KVR, D_KVR, 0),
+    T("attn_output.weight", 0, D_QR, D_E, 0), T("attn_sinks.weight", 0, D_H, 0, 0),
+    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    T("ffn_down_exps.weight", 0, D_FXR, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_FXR, D_X),
+    T("attn_output.bias", 0, D_E, 0, 0), T("ffn_gate_inp.bias", 0, D_X, 0, 0),
+    T("ffn_gate_exps.bias", 0, D_FXR, D_X, 0), T("ffn_down_exps.bias", 0, D_E, D_X, 0),
+    T("ffn_up_exps.bias", 0, D_FXR, D_X, 0), END};
 
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
@@ -525,6 +535,9 @@ static const arch_table TABLES[] = {
     {"starcoder2", G_STARCODER2, L_STARCODER2, false, {NORM_EPS}},
     {"falcon", G_STARCODER2, L_FALCON, false, {NORM_EPS}},
     {"nemotron", G_ORION, L_NEMOTRON, false, {NORM_EPS}},
+    {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
+      K_SWA_PATTERN, K_SWA_BASE}},
     {"dbrx", G_DBRX, L_DBRX, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, true}}},
     {"grok", G_GROK, L_GROK, false,
      {RMS_EPS, K_FF_EXP, {"logit_scale", LGG_VT_F32, false}, {"embedding_scale", LGG_VT_F32, false},
@@ -1107,6 +1120,8 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_D2: return c->dense_2_out;
     case D_D3: return c->dense_3_in;
     case D_FXS2: return (int64_t)c->n_ff_exp * c->n_expert_shared;
+    case D_QR: return (int64_t)c->n_head * c->n_rot;
+    case D_KVR: return (int64_t)c->n_head_kv * c->n_rot;
     default: return 0;
     }
 }

@@ -148,7 +148,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b',
         'jina-bert-v3': 'jina-bert-v3', 'dbrx': 'dbrx-small', 'grok': 'grok-small',
         'gptneox': 'gptneox-410m', 'phi2': 'phi2', 'starcoder2': 'starcoder2-3b', 'nemotron': 'nemotron-4b',
-        'falcon': 'falcon-1b'}
+        'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
