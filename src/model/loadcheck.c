@@ -42,7 +42,8 @@ enum {
     D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */,
     D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */,
     D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */,
-    D_QR /* n_head n_rot (gpt-oss sizes its heads by the rotary dimension) */, D_KVR /* n_head_kv n_rot */
+    D_QR /* n_head n_rot (gpt-oss sizes its heads by the rotary dimension) */, D_KVR /* n_head_kv n_rot */,
+    D_FXSH /* D_FX expert_shared_count: glm4moe's shared experts */
 };
 
 /* What a row does. */
@@ -61,7 +62,10 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_RECR /* a recurrent layer (hparams.is_recr) */, C_NOT_RECR /* an attention layer, or an MTP one */,
        C_MTP /* one of the last nextn_predict_layers layers */,
        C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD, C_FIRST /* layer 0 */, C_NOT_FIRST,
-       C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY };
+       C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY,
+       C_MOE_STEP /* interleave_moe_layer_step > 0 and (il + 1) a multiple of it (llama4) */, C_NOT_MOE_STEP,
+       C_TRUNK /* not one of the last nextn_predict_layers layers */,
+       C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */ };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -457,6 +461,31 @@ static const tspec L_GPT_OSS[] = {
     T("ffn_gate_exps.bias", 0, D_FXR, D_X, 0), T("ffn_down_exps.bias", 0, D_E, D_X, 0),
     T("ffn_up_exps.bias", 0, D_FXR, D_X, 0), END};
 
+/* G_TIED after master's check for experts (llama4, glm4moe) */
+static const tspec G_TIED_EXPERTS[] = {{OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                       T("output_norm.weight", 0, D_E, 0, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+/* Llama 4: experts with a shared one every interleave_moe_layer_step-th layer, a dense FFN elsewhere */
+static const tspec L_LLAMA4[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+    T("attn_output.weight", 0, D_Q, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), ROPE_FREQS,
+    TC(C_MOE_STEP, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE_STEP, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_MOE_STEP, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X), TC(C_MOE_STEP, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_MOE_STEP, "ffn_gate_shexp.weight", 0, D_E, D_FXR, 0), TC(C_MOE_STEP, "ffn_down_shexp.weight", 0, D_FXR, D_E, 0),
+    TC(C_MOE_STEP, "ffn_up_shexp.weight", 0, D_E, D_FXR, 0), TC(C_NOT_MOE_STEP, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_NOT_MOE_STEP, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NOT_MOE_STEP, "ffn_up.weight", 0, D_E, D_F, 0), END};
+/* GLM-4.5: the leading dense layers, then experts with a selection bias and shared ones; the MTP layers last
+ * (master creates their tensors but skips them: their Q/K/V optional) */
+static const tspec L_GLM4MOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKVC(C_TRUNK, D_Q, D_KG, D_VG, 0),
+    QKVC(C_MTP, D_Q, D_KG, D_VG, OPT), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_q_norm.weight", OPT, D_HK, 0, 0),
+    T("attn_k_norm.weight", OPT, D_HK, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FX, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FX, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FX, D_X), TC(C_MOE_SHARED, "ffn_gate_shexp.weight", 0, D_E, D_FXSH, 0),
+    TC(C_MOE_SHARED, "ffn_down_shexp.weight", 0, D_FXSH, D_E, 0), TC(C_MOE_SHARED, "ffn_up_shexp.weight", 0, D_E, D_FXSH, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), NEXTN, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -535,6 +564,15 @@ static const arch_table TABLES[] = {
     {"starcoder2", G_STARCODER2, L_STARCODER2, false, {NORM_EPS}},
     {"falcon", G_STARCODER2, L_FALCON, false, {NORM_EPS}},
     {"nemotron", G_ORION, L_NEMOTRON, false, {NORM_EPS}},
+    /* llama4: the window's pattern and base are read only when attention.sliding_window is absent or not 0 */
+    {"llama4", G_TIED_EXPERTS, L_LLAMA4, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"interleave_moe_layer_step", LGG_VT_U32, true},
+      K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
+    {"glm4moe", G_TIED_EXPERTS, L_GLM4MOE, false,
+     {{"expert_feed_forward_length", LGG_VT_U32, true}, RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false},
+      {"expert_shared_count", LGG_VT_U32, true}, {"leading_dense_block_count", LGG_VT_U32, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
+      {"expert_gating_func", LGG_VT_U32, false}, {"nextn_predict_layers", LGG_VT_U32, false}}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},
@@ -609,7 +647,7 @@ typedef struct lc {
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
-    uint32_t q_lora, kv_lora, moe_every;
+    uint32_t q_lora, kv_lora, moe_every, moe_step;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -812,7 +850,8 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"shortconv.l_cache", offsetof(lc, l_cache)},
                  {"attention.q_lora_rank", offsetof(lc, q_lora)},
                  {"attention.kv_lora_rank", offsetof(lc, kv_lora)},
-                 {"moe_every_n_layers", offsetof(lc, moe_every)}};
+                 {"moe_every_n_layers", offsetof(lc, moe_every)},
+                 {"interleave_moe_layer_step", offsetof(lc, moe_step)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1122,6 +1161,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_FXS2: return (int64_t)c->n_ff_exp * c->n_expert_shared;
     case D_QR: return (int64_t)c->n_head * c->n_rot;
     case D_KVR: return (int64_t)c->n_head_kv * c->n_rot;
+    case D_FXSH: return dim(c, D_FX) * c->n_expert_shared;
     default: return 0;
     }
 }
@@ -1173,6 +1213,10 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_NOT_RECR: return !recurrent(c, il);
     case C_MOE_EVERY: return c->moe_every > 0 && il % c->moe_every == 1;
     case C_NOT_MOE_EVERY: return !(c->moe_every > 0 && il % c->moe_every == 1);
+    case C_MOE_STEP: return c->moe_step > 0 && (il + 1) % c->moe_step == 0;
+    case C_NOT_MOE_STEP: return !(c->moe_step > 0 && (il + 1) % c->moe_step == 0);
+    case C_TRUNK: return il >= 0 && (uint64_t)il < (uint64_t)c->n_layer - c->n_nextn;
+    case C_MOE_SHARED: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_expert_shared > 0;
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;

@@ -148,7 +148,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b',
         'jina-bert-v3': 'jina-bert-v3', 'dbrx': 'dbrx-small', 'grok': 'grok-small',
         'gptneox': 'gptneox-410m', 'phi2': 'phi2', 'starcoder2': 'starcoder2-3b', 'nemotron': 'nemotron-4b',
-        'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small'}
+        'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small',
+        'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -171,6 +172,13 @@ for arch, preset in AUTO.items():
     CASES[arch + '.drop'] = (preset, drop_nth_of_layer1, 'a layer-1 tensor missing')
     CASES[arch + '.shape'] = (preset, widen_attn_output, 'attn_output twice as wide')
     CASES[arch + '.extra'] = (preset, add_tensor('blk.1.extra.weight', [64]), 'a tensor master does not create')
+# glm4moe's MTP layer (blk.3): master creates its tensors but skips them, Q/K/V then optional; the selection bias
+CASES['glm4moe.mtp_no_q'] = ('glm4moe-small', drop_tensor('blk.3.attn_q.weight'), "the MTP layer's Q missing")
+CASES['glm4moe.mtp_no_eh'] = ('glm4moe-small', drop_tensor('blk.3.nextn.eh_proj.weight'), "the MTP layer's eh_proj missing")
+CASES['glm4moe.no_probs_b'] = ('glm4moe-small', drop_tensor('blk.1.exp_probs_b.bias'), 'the selection bias missing')
+# llama4's experts every interleave_moe_layer_step-th layer: with 2, layer 0 would be dense
+CASES['llama4.step2'] = ('llama4-scout-small', set_key('{a}.interleave_moe_layer_step', gm.U32, 2),
+                         'experts where master wants a dense FFN')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
