@@ -43,7 +43,10 @@ enum {
     D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */,
     D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */,
     D_QR /* n_head n_rot (gpt-oss sizes its heads by the rotary dimension) */, D_KVR /* n_head_kv n_rot */,
-    D_FXSH /* D_FX expert_shared_count: glm4moe's shared experts */
+    D_FXSH /* D_FX expert_shared_count: glm4moe's shared experts */,
+    /* deepseek2's heads: key_length_mla and value_length_mla when both are there (MLA), else key/value_length */
+    D_QM /* n_head head_k_mla */, D_NOPE /* head_k_mla - n_rot */, D_VM /* head_v_mla */,
+    D_KVBM /* n_head (head_k_mla - n_rot + head_v_mla) */, D_OM /* n_head head_v_mla */
 };
 
 /* What a row does. */
@@ -65,7 +68,8 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY,
        C_MOE_STEP /* interleave_moe_layer_step > 0 and (il + 1) a multiple of it (llama4) */, C_NOT_MOE_STEP,
        C_TRUNK /* not one of the last nextn_predict_layers layers */,
-       C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */ };
+       C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */,
+       C_QLORA /* attention.q_lora_rank > 0 */, C_NO_QLORA, C_MLA /* deepseek2's split K/V (is_mla) */, C_NOT_MLA };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -486,6 +490,22 @@ static const tspec L_GLM4MOE[] = {
     TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
     TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), NEXTN, END};
 
+/* DeepSeek-V2/V3: latent Q (or a plain one without q_lora_rank) and KV, K and V split when the file is MLA's
+ * (key_length_mla), the leading dense layers, experts with an optional selection bias and shared ones */
+static const tspec L_DEEPSEEK2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_QLORA, "attn_q_a_norm.weight", 0, D_QL, 0, 0),
+    T("attn_kv_a_norm.weight", 0, D_KL, 0, 0), TC(C_QLORA, "attn_q_a.weight", 0, D_E, D_QL, 0),
+    TC(C_QLORA, "attn_q_b.weight", 0, D_QL, D_QM, 0), TC(C_NO_QLORA, "attn_q.weight", 0, D_E, D_QM, 0),
+    T("attn_kv_a_mqa.weight", 0, D_E, D_KLR, 0), TC(C_MLA, "attn_k_b.weight", 0, D_NOPE, D_KL, D_H),
+    TC(C_MLA, "attn_v_b.weight", 0, D_KL, D_VM, D_H), TC(C_NOT_MLA, "attn_kv_b.weight", 0, D_KL, D_KVBM, 0),
+    T("attn_output.weight", 0, D_OM, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0), {OP_EXPERTS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X), {OP_GATE_UP_EXPS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0), TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0),
+    TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0), NEXTN, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -499,6 +519,9 @@ typedef struct arch_key {
 #define KT_LAYER_FLAGS (LGG_VT_COUNT + 2)
 /* not a key read: the recurrent layers (C_RECR) are those whose head_count_kv is 0 (lfm2moe), not qwen35's */
 #define KT_RECR_KV0 (LGG_VT_COUNT + 3)
+/* a u32 required unless the model is a "lite" one (deepseek2's q_lora_rank: 26 or 27 layers, or 48 with a
+ * vocabulary of 128256, from <arch>.vocab_size else the token list) */
+#define KT_U32_UNLESS_LITE (LGG_VT_COUNT + 4)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -520,7 +543,7 @@ typedef struct arch_table {
     const char *name;
     const tspec *globals, *layer;
     bool rot_check; /* llama: rope.dimension_count must be the head size */
-    arch_key keys[14];
+    arch_key keys[16];
 } arch_table;
 
 /* From master's src/models/NAME.cpp: load_arch_hparams' keys in its order, load_arch_tensors' tensors. */
@@ -573,6 +596,14 @@ static const arch_table TABLES[] = {
       {"expert_shared_count", LGG_VT_U32, true}, {"leading_dense_block_count", LGG_VT_U32, false},
       {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
       {"expert_gating_func", LGG_VT_U32, false}, {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"deepseek2", G_TIED, L_DEEPSEEK2, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"attention.q_lora_rank", KT_U32_UNLESS_LITE, true},
+      {"attention.kv_lora_rank", LGG_VT_U32, true}, {"attention.key_length_mla", LGG_VT_U32, false},
+      {"attention.value_length_mla", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, false},
+      {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}, {"nextn_predict_layers", LGG_VT_U32, false},
+      {"attention.temperature_scale", LGG_VT_F32, false}, {"attention.temperature_length", LGG_VT_U32, false}}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},
@@ -647,7 +678,7 @@ typedef struct lc {
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
-    uint32_t q_lora, kv_lora, moe_every, moe_step;
+    uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -851,7 +882,9 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"attention.q_lora_rank", offsetof(lc, q_lora)},
                  {"attention.kv_lora_rank", offsetof(lc, kv_lora)},
                  {"moe_every_n_layers", offsetof(lc, moe_every)},
-                 {"interleave_moe_layer_step", offsetof(lc, moe_step)}};
+                 {"interleave_moe_layer_step", offsetof(lc, moe_step)},
+                 {"attention.key_length_mla", offsetof(lc, k_mla)},
+                 {"attention.value_length_mla", offsetof(lc, v_mla)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -880,12 +913,26 @@ static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
     }
 }
 
+/* deepseek2's is_lite: 26 or 27 layers, or 48 with 128256 tokens (vocab_size, else the token list's length) */
+static bool lite(lc *c) {
+    char k[160];
+    lgg_value v;
+    uint64_t n = 0;
+    if (lgg_get(c->f, akey(c, "vocab_size", k, sizeof k), &v) == LGG_OK && v.type == LGG_VT_U32)
+        lgg_value_uint(&v, &n);
+    else if (lgg_get(c->f, "tokenizer.ggml.tokens", &v) == LGG_OK && v.type == LGG_VT_ARRAY)
+        n = v.count;
+    return c->n_layer == 26 || c->n_layer == 27 || (c->n_layer == 48 && n == 128256);
+}
+
 static void arch_keys(lc *c) {
     for (size_t i = 0; i < sizeof c->t->keys / sizeof c->t->keys[0] && c->t->keys[i].suffix; i++) {
         const arch_key *ak = &c->t->keys[i];
         uint32_t x = 0, *slot = key_slot(c, ak->suffix);
         if (ak->type == KT_RECR_KV0) {
             c->recr_kv0 = true;
+        } else if (ak->type == KT_U32_UNLESS_LITE) {
+            arch_u32(c, ak->suffix, !lite(c), slot ? slot : &x);
         } else if (ak->type == KT_SECTIONS) {
             sections_key(c, ak, 4);
         } else if (ak->type == KT_LAYER_FLAGS) {
@@ -1107,6 +1154,11 @@ static int64_t up_width(const lc *c) {
     return id >= 0 && lgg_tensor_at(c->f, (uint64_t)id)->ne[1] == 2 * F ? 2 * F : F;
 }
 
+/* hparams.is_mla(): both MLA head sizes given */
+static bool is_mla(const lc *c) { return c->k_mla && c->v_mla; }
+static int64_t head_k_mla(const lc *c) { return is_mla(c) ? c->k_mla : c->head_k; }
+static int64_t head_v_mla(const lc *c) { return is_mla(c) ? c->v_mla : c->head_v; }
+
 static int64_t dim(const lc *c, uint8_t d) {
     const int64_t hk = c->head_k, hv = c->head_v, F = c->n_ff;
     switch (d) {
@@ -1162,6 +1214,11 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QR: return (int64_t)c->n_head * c->n_rot;
     case D_KVR: return (int64_t)c->n_head_kv * c->n_rot;
     case D_FXSH: return dim(c, D_FX) * c->n_expert_shared;
+    case D_QM: return (int64_t)c->n_head * head_k_mla(c);
+    case D_NOPE: return head_k_mla(c) - c->n_rot;
+    case D_VM: return head_v_mla(c);
+    case D_KVBM: return (int64_t)c->n_head * (head_k_mla(c) - c->n_rot + head_v_mla(c));
+    case D_OM: return (int64_t)c->n_head * head_v_mla(c);
     default: return 0;
     }
 }
@@ -1217,6 +1274,10 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_NOT_MOE_STEP: return !(c->moe_step > 0 && (il + 1) % c->moe_step == 0);
     case C_TRUNK: return il >= 0 && (uint64_t)il < (uint64_t)c->n_layer - c->n_nextn;
     case C_MOE_SHARED: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_expert_shared > 0;
+    case C_QLORA: return c->q_lora > 0;
+    case C_NO_QLORA: return c->q_lora == 0;
+    case C_MLA: return is_mla(c);
+    case C_NOT_MLA: return !is_mla(c);
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;

@@ -149,7 +149,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'jina-bert-v3': 'jina-bert-v3', 'dbrx': 'dbrx-small', 'grok': 'grok-small',
         'gptneox': 'gptneox-410m', 'phi2': 'phi2', 'starcoder2': 'starcoder2-3b', 'nemotron': 'nemotron-4b',
         'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small',
-        'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small'}
+        'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
+        'deepseek2': 'deepseek2-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -179,6 +180,12 @@ CASES['glm4moe.no_probs_b'] = ('glm4moe-small', drop_tensor('blk.1.exp_probs_b.b
 # llama4's experts every interleave_moe_layer_step-th layer: with 2, layer 0 would be dense
 CASES['llama4.step2'] = ('llama4-scout-small', set_key('{a}.interleave_moe_layer_step', gm.U32, 2),
                          'experts where master wants a dense FFN')
+# deepseek2: MLA's split K/V (key_length_mla and value_length_mla) instead of attn_kv_b; a lite model's Q
+CASES['deepseek2.mla_kv_b'] = ('deepseek2-small', both(set_key('{a}.attention.key_length_mla', gm.U32, 192),
+                                                      set_key('{a}.attention.value_length_mla', gm.U32, 128)),
+                               "MLA's sizes with the unsplit attn_kv_b")
+CASES['deepseek2.no_q_lora'] = ('deepseek2-small', drop_key('{a}.attention.q_lora_rank'),
+                                'q_lora_rank missing (required but for the lite models)')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
