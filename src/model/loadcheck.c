@@ -46,7 +46,10 @@ enum {
     D_FXSH /* D_FX expert_shared_count: glm4moe's shared experts */,
     /* deepseek2's heads: key_length_mla and value_length_mla when both are there (MLA), else key/value_length */
     D_QM /* n_head head_k_mla */, D_NOPE /* head_k_mla - n_rot */, D_VM /* head_v_mla */,
-    D_KVBM /* n_head (head_k_mla - n_rot + head_v_mla) */, D_OM /* n_head head_v_mla */
+    D_KVBM /* n_head (head_k_mla - n_rot + head_v_mla) */, D_OM /* n_head head_v_mla */,
+    /* Mamba: ssm.inner_size, its double, dt_rank + 2 d_state; Mamba-2: d_inner + 2 n_group d_state (the
+     * convolved part), that + d_inner + dt_rank (the input projection), d_inner / n_group, n_group */
+    D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG
 };
 
 /* What a row does. */
@@ -57,7 +60,8 @@ enum {
     OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
     OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
-    OP_POST_NORM     /* grok: layer_output_norm when present, else post_ffw_norm */
+    OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
+    OP_MAMBA_EXPAND  /* mamba: master throws unless ssm.inner_size is 2 n_embd */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -506,6 +510,27 @@ static const tspec L_DEEPSEEK2[] = {
     TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0), TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0),
     TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0), NEXTN, END};
 
+/* GLM-4 (0414): post-attention and post-FFN norms, gate and up in one matrix; the MTP layers (GLM-OCR's) last,
+ * skipped by master, their Q/K/V optional */
+static const tspec L_GLM4[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKVC(C_TRUNK, D_Q, D_KG, D_VG, 0),
+                               QKVC(C_MTP, D_Q, D_KG, D_VG, OPT), T("attn_output.weight", 0, D_Q, D_E, 0),
+                               T("post_attention_norm.weight", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                               T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F2, 0),
+                               T("post_ffw_norm.weight", 0, D_E, 0, 0), NEXTN, END};
+/* Mamba and Mamba-2: a selective state-space layer only */
+static const tspec G_MAMBA[] = {{OP_MAMBA_EXPAND, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                T("output_norm.weight", 0, D_E, 0, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_MAMBA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("ssm_in.weight", 0, D_E, D_DI2, 0), T("ssm_conv1d.weight", 0, D_CONV, D_DI, 0),
+    T("ssm_conv1d.bias", 0, D_DI, 0, 0), T("ssm_x.weight", 0, D_DI, D_MX, 0), T("ssm_dt.weight", 0, D_DTR, D_DI, 0),
+    T("ssm_dt.bias", 0, D_DI, 0, 0), T("ssm_a", 0, D_DS, D_DI, 0), T("ssm_d", 0, D_DI, 0, 0),
+    T("ssm_out.weight", 0, D_DI, D_E, 0), END};
+static const tspec L_MAMBA2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("ssm_in.weight", 0, D_E, D_M2IN, 0),
+    T("ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0), T("ssm_conv1d.bias", 0, D_M2CONV, 0, 0),
+    T("ssm_dt.bias", 0, D_DTR, 0, 0), T("ssm_a", 0, D_ONE, D_DTR, 0), T("ssm_d", 0, D_ONE, D_DTR, 0),
+    T("ssm_norm.weight", 0, D_DIG, D_NG, 0), T("ssm_out.weight", 0, D_DI, D_E, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -538,6 +563,10 @@ typedef struct arch_key {
     {"ssm.state_size", LGG_VT_U32, true}, {"ssm.time_step_rank", LGG_VT_U32, true},                              \
     {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},                          \
     {"attention.recurrent_layers", KT_LAYER_FLAGS, false}, {"full_attention_interval", LGG_VT_U32, false}
+
+/* a Mamba layer's sizes, each required */
+#define K_SSM {"ssm.conv_kernel", LGG_VT_U32, true}, {"ssm.inner_size", LGG_VT_U32, true},                     \
+    {"ssm.state_size", LGG_VT_U32, true}, {"ssm.time_step_rank", LGG_VT_U32, true}
 
 typedef struct arch_table {
     const char *name;
@@ -604,6 +633,11 @@ static const arch_table TABLES[] = {
       {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, false},
       {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}, {"nextn_predict_layers", LGG_VT_U32, false},
       {"attention.temperature_scale", LGG_VT_F32, false}, {"attention.temperature_length", LGG_VT_U32, false}}},
+    {"glm4", G_TIED, L_GLM4, false,
+     {RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false}, {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"mamba", G_MAMBA, L_MAMBA, false,
+     {K_SSM, {"ssm.dt_b_c_rms", LGG_VT_BOOL, false}, RMS_EPS}},
+    {"mamba2", G_TIED, L_MAMBA2, false, {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, RMS_EPS}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},
@@ -678,7 +712,7 @@ typedef struct lc {
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
-    uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla;
+    uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -884,7 +918,8 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"moe_every_n_layers", offsetof(lc, moe_every)},
                  {"interleave_moe_layer_step", offsetof(lc, moe_step)},
                  {"attention.key_length_mla", offsetof(lc, k_mla)},
-                 {"attention.value_length_mla", offsetof(lc, v_mla)}};
+                 {"attention.value_length_mla", offsetof(lc, v_mla)},
+                 {"ssm.inner_size", offsetof(lc, ssm_inner)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1214,6 +1249,13 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QR: return (int64_t)c->n_head * c->n_rot;
     case D_KVR: return (int64_t)c->n_head_kv * c->n_rot;
     case D_FXSH: return dim(c, D_FX) * c->n_expert_shared;
+    case D_DI: return c->ssm_inner;
+    case D_DI2: return 2 * (int64_t)c->ssm_inner;
+    case D_MX: return (int64_t)c->ssm_dtr + 2 * (int64_t)c->ssm_state;
+    case D_M2CONV: return (int64_t)c->ssm_inner + 2 * (int64_t)c->ssm_group * c->ssm_state;
+    case D_M2IN: return (int64_t)c->ssm_inner + dim(c, D_M2CONV) + c->ssm_dtr;
+    case D_DIG: return c->ssm_group ? c->ssm_inner / c->ssm_group : 0;
+    case D_NG: return c->ssm_group;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1313,6 +1355,10 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
+        } else if (r->op == OP_MAMBA_EXPAND) {
+            if (c->ssm_inner == 2 * (uint64_t)c->n_embd) continue;
+            bad_value(c, akey(c, "ssm.inner_size", k, sizeof k), "2 embedding_length", c->ssm_inner);
+            return false;
         } else if (r->op == OP_TOKEN_TYPES) {
             if (c->n_token_types) continue;
             issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.token_type_count", "above 0", "");
