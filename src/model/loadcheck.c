@@ -49,7 +49,8 @@ enum {
     D_KVBM /* n_head (head_k_mla - n_rot + head_v_mla) */, D_OM /* n_head head_v_mla */,
     /* Mamba: ssm.inner_size, its double, dt_rank + 2 d_state; Mamba-2: d_inner + 2 n_group d_state (the
      * convolved part), that + d_inner + dt_rank (the input projection), d_inner / n_group, n_group */
-    D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG
+    D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG,
+    D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */
 };
 
 /* What a row does. */
@@ -531,6 +532,24 @@ static const tspec L_MAMBA2[] = {
     T("ssm_dt.bias", 0, D_DTR, 0, 0), T("ssm_a", 0, D_ONE, D_DTR, 0), T("ssm_d", 0, D_ONE, D_DTR, 0),
     T("ssm_norm.weight", 0, D_DIG, D_NG, 0), T("ssm_out.weight", 0, D_DI, D_E, 0), END};
 
+/* Qwen3-Next: qwen35moe's layers with beta and alpha in one ssm_ba and the legacy fused ssm_in optional */
+static const tspec L_QWEN3NEXT[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+    QKVC(C_NOT_RECR, D_Q2, D_KG, D_VG, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_Q, D_E, 0),
+    TC(C_NOT_RECR, "attn_q_norm.weight", 0, D_HK, 0, 0), TC(C_NOT_RECR, "attn_k_norm.weight", 0, D_HK, 0, 0),
+    TC(C_RECR, "ssm_in.weight", OPT, D_E, D_QKVZ, 0), TC(C_RECR, "attn_qkv.weight", OPT, D_E, D_GDN_QKV, 0),
+    TC(C_RECR, "attn_gate.weight", OPT, D_E, D_GDN_V, 0), TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_GDN_QKV, 0),
+    TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_a", 0, D_DTR, 0, 0),
+    TC(C_RECR, "ssm_ba.weight", 0, D_E, D_DTR2, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DS, 0, 0),
+    TC(C_RECR, "ssm_out.weight", 0, D_GDN_V, D_E, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), {OP_GATE_UP_EXPS, C_ALL, 0, {0}, NULL},
+    T("ffn_gate_inp_shexp.weight", 0, D_E, 0, 0), T("ffn_gate_shexp.weight", 0, D_E, D_FS, 0),
+    T("ffn_up_shexp.weight", 0, D_E, D_FS, 0), T("ffn_down_shexp.weight", 0, D_FS, D_E, 0),
+    TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0), TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -638,6 +657,7 @@ static const arch_table TABLES[] = {
     {"mamba", G_MAMBA, L_MAMBA, false,
      {K_SSM, {"ssm.dt_b_c_rms", LGG_VT_BOOL, false}, RMS_EPS}},
     {"mamba2", G_TIED, L_MAMBA2, false, {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, RMS_EPS}},
+    {"qwen3next", G_TIED_EXPERTS, L_QWEN3NEXT, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_GDN}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},
@@ -1256,6 +1276,8 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_M2IN: return (int64_t)c->ssm_inner + dim(c, D_M2CONV) + c->ssm_dtr;
     case D_DIG: return c->ssm_group ? c->ssm_inner / c->ssm_group : 0;
     case D_NG: return c->ssm_group;
+    case D_QKVZ: return 2 * (int64_t)c->ssm_state * c->ssm_group + 2 * (int64_t)c->ssm_state * c->ssm_dtr;
+    case D_DTR2: return 2 * (int64_t)c->ssm_dtr;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);

@@ -150,7 +150,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'gptneox': 'gptneox-410m', 'phi2': 'phi2', 'starcoder2': 'starcoder2-3b', 'nemotron': 'nemotron-4b',
         'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small',
         'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
-        'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m'}
+        'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
+        'qwen3next': 'qwen3next-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -188,6 +189,8 @@ CASES['deepseek2.no_q_lora'] = ('deepseek2-small', drop_key('{a}.attention.q_lor
                                 'q_lora_rank missing (required but for the lite models)')
 CASES['mamba.expand3'] = ('mamba-130m', set_key('{a}.ssm.inner_size', gm.U32, 2304),
                           'an expansion factor of 3, which master refuses')
+CASES['qwen3next.no_ssm_in'] = ('qwen3next-small', drop_tensor('blk.0.ssm_in.weight'),
+                               'the legacy fused ssm_in missing (optional, as attn_qkv and attn_gate are)')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
