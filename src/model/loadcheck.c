@@ -50,7 +50,8 @@ enum {
     /* Mamba: ssm.inner_size, its double, dt_rank + 2 d_state; Mamba-2: d_inner + 2 n_group d_state (the
      * convolved part), that + d_inner + dt_rank (the input projection), d_inner / n_group, n_group */
     D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG,
-    D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */
+    D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */,
+    D_EOUT /* embedding_length_out, else n_embd */
 };
 
 /* What a row does. */
@@ -550,6 +551,18 @@ static const tspec L_QWEN3NEXT[] = {
     TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0),
     TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), END};
 
+/* LFM2: lfm2moe's layer with a dense FFN on every layer (master sets n_layer_dense_lead to n_layer); the
+ * optional dense_2 projection of LFM2-ColBert (master creates it after the layers) */
+static const tspec G_LFM2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_embd_norm.weight", 0, D_E, 0, 0),
+                               {OP_OUTPUT, C_ALL, 0, {0}, NULL}, T("dense_2_out.weight", OPT, D_E, D_EOUT, 0),
+                               T("dense_2_out.bias", OPT, D_EOUT, 0, 0), END};
+static const tspec L_LFM2[] = {
+    T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, T("attn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_RECR, "attn_q_norm.weight", 0, D_HK, 0, 0), TC(C_NOT_RECR, "attn_k_norm.weight", 0, D_HK, 0, 0),
+    QKVC(C_NOT_RECR, D_E, D_KGL, D_KGL, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_RECR, "shortconv.conv.weight", 0, D_SC, D_E, 0), TC(C_RECR, "shortconv.in_proj.weight", 0, D_E, D_E3, 0),
+    TC(C_RECR, "shortconv.out_proj.weight", 0, D_E, D_E, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -658,6 +671,8 @@ static const arch_table TABLES[] = {
      {K_SSM, {"ssm.dt_b_c_rms", LGG_VT_BOOL, false}, RMS_EPS}},
     {"mamba2", G_TIED, L_MAMBA2, false, {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, RMS_EPS}},
     {"qwen3next", G_TIED_EXPERTS, L_QWEN3NEXT, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_GDN}},
+    {"lfm2", G_LFM2, L_LFM2, false,
+     {{"shortconv.l_cache", LGG_VT_U32, true}, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}, K_SWA}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},
@@ -732,7 +747,7 @@ typedef struct lc {
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
-    uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner;
+    uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -1018,7 +1033,7 @@ static void hparams(lc *c) {
     key_of(c, "general.name", LGG_VT_STRING, false, &v);
     arch_u32(c, "context_length", true, &c->n_ctx_train);
     arch_u32(c, "embedding_length", true, &c->n_embd);
-    arch_u32(c, "embedding_length_out", false, &ignored);
+    arch_u32(c, "embedding_length_out", false, &c->n_embd_out);
     arch_typed(c, "attention.causal", LGG_VT_BOOL, false);
     arch_u32(c, "pooling_type", false, &ignored);
     if (arch_u32(c, "block_count", true, &c->n_layer) && (c->n_layer == 0 || c->n_layer > MAX_LAYERS))
@@ -1278,6 +1293,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_NG: return c->ssm_group;
     case D_QKVZ: return 2 * (int64_t)c->ssm_state * c->ssm_group + 2 * (int64_t)c->ssm_state * c->ssm_dtr;
     case D_DTR2: return 2 * (int64_t)c->ssm_dtr;
+    case D_EOUT: return c->n_embd_out ? c->n_embd_out : c->n_embd;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);

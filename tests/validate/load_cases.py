@@ -151,7 +151,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small',
         'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
-        'qwen3next': 'qwen3next-small'}
+        'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -191,6 +191,9 @@ CASES['mamba.expand3'] = ('mamba-130m', set_key('{a}.ssm.inner_size', gm.U32, 23
                           'an expansion factor of 3, which master refuses')
 CASES['qwen3next.no_ssm_in'] = ('qwen3next-small', drop_tensor('blk.0.ssm_in.weight'),
                                'the legacy fused ssm_in missing (optional, as attn_qkv and attn_gate are)')
+# lfm2's layer 0 is a short convolution (its attn_output change is no change): an attention layer's K
+CASES['lfm2.k_shape'] = ('lfm2-1.2b', reshape_tensor('blk.2.attn_k.weight', [2048, 1024]),
+                         "an attention layer's K of twice its head_count_kv's width")
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
