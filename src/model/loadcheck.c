@@ -715,6 +715,7 @@ static const arch_table TABLES[] = {
     {"baichuan", G_UNTIED, L_BAICHUAN, false, {RMS_EPS}},
     {"stablelm", G_STABLELM, L_STABLELM, false, {NORM_EPS}},
     {"starcoder", G_STARCODER, L_STARCODER, false, {NORM_EPS}},
+    {"gpt2", G_STARCODER, L_STARCODER, false, {NORM_EPS}}, /* starcoder's loader, as master's gpt2.cpp */
     {"refact", G_TIED, L_LLAMA, false, {RMS_EPS}},
     {"bloom", G_BLOOM, L_STARCODER, false, {NORM_EPS}},
     {"mpt", G_MPT, L_MPT, false,

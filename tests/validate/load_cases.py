@@ -126,7 +126,7 @@ CASES = {
     'smollm3.no_ctx': ('smollm3-3b', drop_key('{a}.context_length'), 'context_length missing'),
     'mistral3.ok': ('mistral3-small', None, 'mistral3'),
     'mistral3.o_bias': ('mistral3-small', add_tensor('blk.0.attn_output.bias', [5120]), 'an optional bias'),
-    'gpt2.ok': ('gpt2-medium', None, 'an architecture without a table'),
+    'rwkv6.ok': ('rwkv6-1.6b', None, 'an architecture without a table'),
     'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
     'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
 }
@@ -151,7 +151,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small',
         'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
-        'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b'}
+        'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
+        'gpt2': 'gpt2-medium'}
 
 
 def drop_nth_of_layer1(a, kv, T):
