@@ -75,7 +75,8 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_MOE_STEP /* interleave_moe_layer_step > 0 and (il + 1) a multiple of it (llama4) */, C_NOT_MOE_STEP,
        C_TRUNK /* not one of the last nextn_predict_layers layers */,
        C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */,
-       C_QLORA /* attention.q_lora_rank > 0 */, C_NO_QLORA, C_MLA /* deepseek2's split K/V (is_mla) */, C_NOT_MLA };
+       C_QLORA /* attention.q_lora_rank > 0 */, C_NO_QLORA, C_MLA /* deepseek2's split K/V (is_mla) */, C_NOT_MLA,
+       C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -563,6 +564,21 @@ static const tspec L_LFM2[] = {
     TC(C_RECR, "shortconv.conv.weight", 0, D_SC, D_E, 0), TC(C_RECR, "shortconv.in_proj.weight", 0, D_E, D_E3, 0),
     TC(C_RECR, "shortconv.out_proj.weight", 0, D_E, D_E, 0), END};
 
+/* Jamba: Mamba layers (with norms on dt, B and C) where head_count_kv is 0, attention elsewhere; experts of n_ff
+ * where the file has the layer's router (optional to master), a dense FFN where not */
+static const tspec L_JAMBA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_RECR, "ssm_in.weight", 0, D_E, D_DI2, 0),
+    TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_DI, 0), TC(C_RECR, "ssm_conv1d.bias", 0, D_DI, 0, 0),
+    TC(C_RECR, "ssm_x.weight", 0, D_DI, D_MX, 0), TC(C_RECR, "ssm_dt_norm.weight", 0, D_DTR, 0, 0),
+    TC(C_RECR, "ssm_dt.weight", 0, D_DTR, D_DI, 0), TC(C_RECR, "ssm_dt.bias", 0, D_DI, 0, 0),
+    TC(C_RECR, "ssm_b_norm.weight", 0, D_DS, 0, 0), TC(C_RECR, "ssm_c_norm.weight", 0, D_DS, 0, 0),
+    TC(C_RECR, "ssm_a", 0, D_DS, D_DI, 0), TC(C_RECR, "ssm_d", 0, D_DI, 0, 0), TC(C_RECR, "ssm_out.weight", 0, D_DI, D_E, 0),
+    QKVC(C_NOT_RECR, D_E, D_KGL, D_KGL, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_E, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate_inp.weight", OPT, D_E, D_X, 0),
+    TC(C_HAS_ROUTER, "ffn_gate_exps.weight", 0, D_E, D_F, D_X), TC(C_HAS_ROUTER, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    TC(C_HAS_ROUTER, "ffn_up_exps.weight", 0, D_E, D_F, D_X), TC(C_NO_ROUTER, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_NO_ROUTER, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NO_ROUTER, "ffn_up.weight", 0, D_E, D_F, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -673,6 +689,7 @@ static const arch_table TABLES[] = {
     {"qwen3next", G_TIED_EXPERTS, L_QWEN3NEXT, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_GDN}},
     {"lfm2", G_LFM2, L_LFM2, false,
      {{"shortconv.l_cache", LGG_VT_U32, true}, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}, K_SWA}},
+    {"jamba", G_MAMBA, L_JAMBA, false, {K_SSM, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},
@@ -1345,6 +1362,13 @@ static bool recurrent(const lc *c, int64_t il) {
     return lgg_value_uint(&e, &x) == LGG_OK && x != 0;
 }
 
+/* jamba: layer il's ffn_gate_inp.weight is in the file (master then creates its experts) */
+static bool has_router(const lc *c, int64_t il) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.ffn_gate_inp.weight", (long long)il);
+    return il >= 0 && lgg_find_tensor_cstr(c->f, n) >= 0;
+}
+
 static bool applies(const lc *c, uint8_t cond, int64_t il) {
     switch (cond) {
     case C_RECR: return recurrent(c, il);
@@ -1355,6 +1379,8 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_NOT_MOE_STEP: return !(c->moe_step > 0 && (il + 1) % c->moe_step == 0);
     case C_TRUNK: return il >= 0 && (uint64_t)il < (uint64_t)c->n_layer - c->n_nextn;
     case C_MOE_SHARED: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_expert_shared > 0;
+    case C_HAS_ROUTER: return has_router(c, il);
+    case C_NO_ROUTER: return !has_router(c, il);
     case C_QLORA: return c->q_lora > 0;
     case C_NO_QLORA: return c->q_lora == 0;
     case C_MLA: return is_mla(c);

@@ -152,7 +152,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
         'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
-        'gpt2': 'gpt2-medium'}
+        'gpt2': 'gpt2-medium', 'jamba': 'jamba-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -195,6 +195,9 @@ CASES['qwen3next.no_ssm_in'] = ('qwen3next-small', drop_tensor('blk.0.ssm_in.wei
 # lfm2's layer 0 is a short convolution (its attn_output change is no change): an attention layer's K
 CASES['lfm2.k_shape'] = ('lfm2-1.2b', reshape_tensor('blk.2.attn_k.weight', [2048, 1024]),
                          "an attention layer's K of twice its head_count_kv's width")
+# jamba: a layer's router decides between experts and a dense FFN
+CASES['jamba.no_router'] = ('jamba-small', drop_tensor('blk.3.ffn_gate_inp.weight'),
+                            'a router missing: master then wants a dense FFN, and the experts are extra')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
