@@ -579,6 +579,24 @@ static const tspec L_JAMBA[] = {
     TC(C_HAS_ROUTER, "ffn_up_exps.weight", 0, D_E, D_F, D_X), TC(C_NO_ROUTER, "ffn_gate.weight", 0, D_E, D_F, 0),
     TC(C_NO_ROUTER, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NO_ROUTER, "ffn_up.weight", 0, D_E, D_F, 0), END};
 
+/* Granite 4.0 hybrid: Mamba-2 layers where head_count_kv is 0 (the conv bias optional), attention with an
+ * optional output bias elsewhere; llama's FFN (experts of n_ff with optional shared ones, else dense with
+ * optional biases) */
+static const tspec L_GRANITEHYBRID[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_RECR, "ssm_in.weight", 0, D_E, D_M2IN, 0),
+    TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0), TC(C_RECR, "ssm_conv1d.bias", OPT, D_M2CONV, 0, 0),
+    TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_a", 0, D_ONE, D_DTR, 0),
+    TC(C_RECR, "ssm_d", 0, D_ONE, D_DTR, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DIG, D_NG, 0),
+    TC(C_RECR, "ssm_out.weight", 0, D_DI, D_E, 0), QKVC(C_NOT_RECR, D_Q, D_KGL, D_KGL, 0),
+    TC(C_NOT_RECR, "attn_output.weight", 0, D_Q, D_E, 0), TC(C_NOT_RECR, "attn_output.bias", OPT, D_E, 0, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), ROPE_FREQS, TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_MOE, "ffn_gate_exps.weight", OPT, D_E, D_F, D_X), TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    TC(C_MOE, "ffn_up_exps.weight", 0, D_E, D_F, D_X), TC(C_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
+    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
+    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -690,6 +708,10 @@ static const arch_table TABLES[] = {
     {"lfm2", G_LFM2, L_LFM2, false,
      {{"shortconv.l_cache", LGG_VT_U32, true}, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}, K_SWA}},
     {"jamba", G_MAMBA, L_JAMBA, false, {K_SSM, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}}},
+    {"granitehybrid", G_MAMBA, L_GRANITEHYBRID, false,
+     {RMS_EPS, {"logit_scale", LGG_VT_F32, false}, {"residual_scale", LGG_VT_F32, false},
+      {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false}, K_SSM,
+      {"ssm.group_count", LGG_VT_U32, true}, {"attention.head_count_kv", KT_RECR_KV0, false}, K_FF_SHEXP}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},

@@ -152,7 +152,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
         'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
-        'gpt2': 'gpt2-medium', 'jamba': 'jamba-small'}
+        'gpt2': 'gpt2-medium', 'jamba': 'jamba-small',
+        'granitehybrid': 'granitehybrid-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -198,6 +199,8 @@ CASES['lfm2.k_shape'] = ('lfm2-1.2b', reshape_tensor('blk.2.attn_k.weight', [204
 # jamba: a layer's router decides between experts and a dense FFN
 CASES['jamba.no_router'] = ('jamba-small', drop_tensor('blk.3.ffn_gate_inp.weight'),
                             'a router missing: master then wants a dense FFN, and the experts are extra')
+CASES['granitehybrid.expand3'] = ('granitehybrid-small', set_key('{a}.ssm.inner_size', gm.U32, 6144),
+                                  'an expansion factor of 3: master asserts')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
