@@ -597,6 +597,18 @@ static const tspec L_GRANITEHYBRID[] = {
     TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
     TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0), END};
 
+/* Falcon-H1: a Mamba-2 mixer and attention side by side in every layer (layer 0's head counts and n_ff), the
+ * FFN norm named without ".weight" (master's tn(FFN_NORM, il)), optional biases */
+static const tspec G_FALCON_H1[] = {T("token_embd.weight", 0, D_E, D_V, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL},
+                                    T("output_norm.weight", 0, D_E, 0, 0), END};
+static const tspec L_FALCON_H1[] = {
+    T("ssm_in.weight", 0, D_E, D_M2IN, 0), T("ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0),
+    T("ssm_conv1d.bias", OPT, D_M2CONV, 0, 0), T("ssm_dt.bias", 0, D_DTR, 0, 0), T("ssm_a", 0, D_ONE, D_DTR, 0),
+    T("ssm_d", 0, D_ONE, D_DTR, 0), T("ssm_norm.weight", OPT, D_DIG, D_NG, 0), T("ssm_out.weight", 0, D_DI, D_E, 0),
+    QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    T("attn_norm.weight", 0, D_E, 0, 0), T("ffn_norm", 0, D_E, 0, 0), ROPE_FREQS, DENSE_FFN,
+    T("ffn_gate.bias", OPT, D_F, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -712,6 +724,7 @@ static const arch_table TABLES[] = {
      {RMS_EPS, {"logit_scale", LGG_VT_F32, false}, {"residual_scale", LGG_VT_F32, false},
       {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false}, K_SSM,
       {"ssm.group_count", LGG_VT_U32, true}, {"attention.head_count_kv", KT_RECR_KV0, false}, K_FF_SHEXP}},
+    {"falcon-h1", G_FALCON_H1, L_FALCON_H1, false, {RMS_EPS, K_SSM, {"ssm.group_count", LGG_VT_U32, true}}},
     {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
       K_SWA_PATTERN, K_SWA_BASE}},

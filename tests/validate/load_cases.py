@@ -153,7 +153,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
         'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
         'gpt2': 'gpt2-medium', 'jamba': 'jamba-small',
-        'granitehybrid': 'granitehybrid-small'}
+        'granitehybrid': 'granitehybrid-small', 'falcon-h1': 'falcon-h1-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
