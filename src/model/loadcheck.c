@@ -41,7 +41,17 @@ enum {
     D_QL /* attention.q_lora_rank */, D_KL /* attention.kv_lora_rank */, D_KLR /* kv_lora_rank + n_rot */,
     D_KVB /* n_head (head_k - n_rot + head_v) */, D_HV /* head_v n_head */,
     D_FUP /* jina-bert-v2's ffn_up: 2 n_ff when the file's is, else n_ff (master asserts one or the other) */,
-    D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */
+    D_FXG /* grok's experts: expert_feed_forward_length, else n_ff */,
+    D_QR /* n_head n_rot (gpt-oss sizes its heads by the rotary dimension) */, D_KVR /* n_head_kv n_rot */,
+    D_FXSH /* D_FX expert_shared_count: glm4moe's shared experts */,
+    /* deepseek2's heads: key_length_mla and value_length_mla when both are there (MLA), else key/value_length */
+    D_QM /* n_head head_k_mla */, D_NOPE /* head_k_mla - n_rot */, D_VM /* head_v_mla */,
+    D_KVBM /* n_head (head_k_mla - n_rot + head_v_mla) */, D_OM /* n_head head_v_mla */,
+    /* Mamba: ssm.inner_size, its double, dt_rank + 2 d_state; Mamba-2: d_inner + 2 n_group d_state (the
+     * convolved part), that + d_inner + dt_rank (the input projection), d_inner / n_group, n_group */
+    D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG,
+    D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */,
+    D_EOUT /* embedding_length_out, else n_embd */
 };
 
 /* What a row does. */
@@ -52,7 +62,8 @@ enum {
     OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
     OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
-    OP_POST_NORM     /* grok: layer_output_norm when present, else post_ffw_norm */
+    OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
+    OP_MAMBA_EXPAND  /* mamba: master throws unless ssm.inner_size is 2 n_embd */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -60,7 +71,12 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_RECR /* a recurrent layer (hparams.is_recr) */, C_NOT_RECR /* an attention layer, or an MTP one */,
        C_MTP /* one of the last nextn_predict_layers layers */,
        C_LEAD /* one of the leading_dense_block_count layers */, C_NOT_LEAD, C_FIRST /* layer 0 */, C_NOT_FIRST,
-       C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY };
+       C_MOE_EVERY /* il % moe_every_n_layers == 1 */, C_NOT_MOE_EVERY,
+       C_MOE_STEP /* interleave_moe_layer_step > 0 and (il + 1) a multiple of it (llama4) */, C_NOT_MOE_STEP,
+       C_TRUNK /* not one of the last nextn_predict_layers layers */,
+       C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */,
+       C_QLORA /* attention.q_lora_rank > 0 */, C_NO_QLORA, C_MLA /* deepseek2's split K/V (is_mla) */, C_NOT_MLA,
+       C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -446,6 +462,152 @@ static const tspec L_FALCON[] = {NORM_B("attn_norm"), T("attn_norm_2.weight", OP
                                  T("attn_output.weight", 0, D_E, D_E, 0), T("ffn_down.weight", 0, D_F, D_E, 0),
                                  T("ffn_up.weight", 0, D_E, D_F, 0), END};
 static const tspec L_NEMOTRON[] = {SC2_BLOCK(OPT), END};
+/* gpt-oss: heads of rope.dimension_count, attention sinks, every expert matrix with a bias, the router's too */
+static const tspec L_GPT_OSS[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0), QKV(D_QR, D_KVR, D_KVR, 0),
+    T("attn_output.weight", 0, D_QR, D_E, 0), T("attn_sinks.weight", 0, D_H, 0, 0),
+    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    T("ffn_down_exps.weight", 0, D_FXR, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_FXR, D_X),
+    T("attn_output.bias", 0, D_E, 0, 0), T("ffn_gate_inp.bias", 0, D_X, 0, 0),
+    T("ffn_gate_exps.bias", 0, D_FXR, D_X, 0), T("ffn_down_exps.bias", 0, D_E, D_X, 0),
+    T("ffn_up_exps.bias", 0, D_FXR, D_X, 0), END};
+
+/* G_TIED after master's check for experts (llama4, glm4moe) */
+static const tspec G_TIED_EXPERTS[] = {{OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                       T("output_norm.weight", 0, D_E, 0, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+/* Llama 4: experts with a shared one every interleave_moe_layer_step-th layer, a dense FFN elsewhere */
+static const tspec L_LLAMA4[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+    T("attn_output.weight", 0, D_Q, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), ROPE_FREQS,
+    TC(C_MOE_STEP, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE_STEP, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_MOE_STEP, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X), TC(C_MOE_STEP, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_MOE_STEP, "ffn_gate_shexp.weight", 0, D_E, D_FXR, 0), TC(C_MOE_STEP, "ffn_down_shexp.weight", 0, D_FXR, D_E, 0),
+    TC(C_MOE_STEP, "ffn_up_shexp.weight", 0, D_E, D_FXR, 0), TC(C_NOT_MOE_STEP, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_NOT_MOE_STEP, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NOT_MOE_STEP, "ffn_up.weight", 0, D_E, D_F, 0), END};
+/* GLM-4.5: the leading dense layers, then experts with a selection bias and shared ones; the MTP layers last
+ * (master creates their tensors but skips them: their Q/K/V optional) */
+static const tspec L_GLM4MOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKVC(C_TRUNK, D_Q, D_KG, D_VG, 0),
+    QKVC(C_MTP, D_Q, D_KG, D_VG, OPT), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_q_norm.weight", OPT, D_HK, 0, 0),
+    T("attn_k_norm.weight", OPT, D_HK, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FX, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FX, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FX, D_X), TC(C_MOE_SHARED, "ffn_gate_shexp.weight", 0, D_E, D_FXSH, 0),
+    TC(C_MOE_SHARED, "ffn_down_shexp.weight", 0, D_FXSH, D_E, 0), TC(C_MOE_SHARED, "ffn_up_shexp.weight", 0, D_E, D_FXSH, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), NEXTN, END};
+
+/* DeepSeek-V2/V3: latent Q (or a plain one without q_lora_rank) and KV, K and V split when the file is MLA's
+ * (key_length_mla), the leading dense layers, experts with an optional selection bias and shared ones */
+static const tspec L_DEEPSEEK2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_QLORA, "attn_q_a_norm.weight", 0, D_QL, 0, 0),
+    T("attn_kv_a_norm.weight", 0, D_KL, 0, 0), TC(C_QLORA, "attn_q_a.weight", 0, D_E, D_QL, 0),
+    TC(C_QLORA, "attn_q_b.weight", 0, D_QL, D_QM, 0), TC(C_NO_QLORA, "attn_q.weight", 0, D_E, D_QM, 0),
+    T("attn_kv_a_mqa.weight", 0, D_E, D_KLR, 0), TC(C_MLA, "attn_k_b.weight", 0, D_NOPE, D_KL, D_H),
+    TC(C_MLA, "attn_v_b.weight", 0, D_KL, D_VM, D_H), TC(C_NOT_MLA, "attn_kv_b.weight", 0, D_KL, D_KVBM, 0),
+    T("attn_output.weight", 0, D_OM, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0), {OP_EXPERTS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X), {OP_GATE_UP_EXPS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0), TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0),
+    TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0), NEXTN, END};
+
+/* GLM-4 (0414): post-attention and post-FFN norms, gate and up in one matrix; the MTP layers (GLM-OCR's) last,
+ * skipped by master, their Q/K/V optional */
+static const tspec L_GLM4[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKVC(C_TRUNK, D_Q, D_KG, D_VG, 0),
+                               QKVC(C_MTP, D_Q, D_KG, D_VG, OPT), T("attn_output.weight", 0, D_Q, D_E, 0),
+                               T("post_attention_norm.weight", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                               T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F2, 0),
+                               T("post_ffw_norm.weight", 0, D_E, 0, 0), NEXTN, END};
+/* Mamba and Mamba-2: a selective state-space layer only */
+static const tspec G_MAMBA[] = {{OP_MAMBA_EXPAND, C_ALL, 0, {0}, NULL}, T("token_embd.weight", 0, D_E, D_V, 0),
+                                T("output_norm.weight", 0, D_E, 0, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_MAMBA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("ssm_in.weight", 0, D_E, D_DI2, 0), T("ssm_conv1d.weight", 0, D_CONV, D_DI, 0),
+    T("ssm_conv1d.bias", 0, D_DI, 0, 0), T("ssm_x.weight", 0, D_DI, D_MX, 0), T("ssm_dt.weight", 0, D_DTR, D_DI, 0),
+    T("ssm_dt.bias", 0, D_DI, 0, 0), T("ssm_a", 0, D_DS, D_DI, 0), T("ssm_d", 0, D_DI, 0, 0),
+    T("ssm_out.weight", 0, D_DI, D_E, 0), END};
+static const tspec L_MAMBA2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("ssm_in.weight", 0, D_E, D_M2IN, 0),
+    T("ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0), T("ssm_conv1d.bias", 0, D_M2CONV, 0, 0),
+    T("ssm_dt.bias", 0, D_DTR, 0, 0), T("ssm_a", 0, D_ONE, D_DTR, 0), T("ssm_d", 0, D_ONE, D_DTR, 0),
+    T("ssm_norm.weight", 0, D_DIG, D_NG, 0), T("ssm_out.weight", 0, D_DI, D_E, 0), END};
+
+/* Qwen3-Next: qwen35moe's layers with beta and alpha in one ssm_ba and the legacy fused ssm_in optional */
+static const tspec L_QWEN3NEXT[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+    QKVC(C_NOT_RECR, D_Q2, D_KG, D_VG, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_Q, D_E, 0),
+    TC(C_NOT_RECR, "attn_q_norm.weight", 0, D_HK, 0, 0), TC(C_NOT_RECR, "attn_k_norm.weight", 0, D_HK, 0, 0),
+    TC(C_RECR, "ssm_in.weight", OPT, D_E, D_QKVZ, 0), TC(C_RECR, "attn_qkv.weight", OPT, D_E, D_GDN_QKV, 0),
+    TC(C_RECR, "attn_gate.weight", OPT, D_E, D_GDN_V, 0), TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_GDN_QKV, 0),
+    TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_a", 0, D_DTR, 0, 0),
+    TC(C_RECR, "ssm_ba.weight", 0, D_E, D_DTR2, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DS, 0, 0),
+    TC(C_RECR, "ssm_out.weight", 0, D_GDN_V, D_E, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), {OP_GATE_UP_EXPS, C_ALL, 0, {0}, NULL},
+    T("ffn_gate_inp_shexp.weight", 0, D_E, 0, 0), T("ffn_gate_shexp.weight", 0, D_E, D_FS, 0),
+    T("ffn_up_shexp.weight", 0, D_E, D_FS, 0), T("ffn_down_shexp.weight", 0, D_FS, D_E, 0),
+    TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0), TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), END};
+
+/* LFM2: lfm2moe's layer with a dense FFN on every layer (master sets n_layer_dense_lead to n_layer); the
+ * optional dense_2 projection of LFM2-ColBert (master creates it after the layers) */
+static const tspec G_LFM2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("token_embd_norm.weight", 0, D_E, 0, 0),
+                               {OP_OUTPUT, C_ALL, 0, {0}, NULL}, T("dense_2_out.weight", OPT, D_E, D_EOUT, 0),
+                               T("dense_2_out.bias", OPT, D_EOUT, 0, 0), END};
+static const tspec L_LFM2[] = {
+    T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, T("attn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_RECR, "attn_q_norm.weight", 0, D_HK, 0, 0), TC(C_NOT_RECR, "attn_k_norm.weight", 0, D_HK, 0, 0),
+    QKVC(C_NOT_RECR, D_E, D_KGL, D_KGL, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_RECR, "shortconv.conv.weight", 0, D_SC, D_E, 0), TC(C_RECR, "shortconv.in_proj.weight", 0, D_E, D_E3, 0),
+    TC(C_RECR, "shortconv.out_proj.weight", 0, D_E, D_E, 0), END};
+
+/* Jamba: Mamba layers (with norms on dt, B and C) where head_count_kv is 0, attention elsewhere; experts of n_ff
+ * where the file has the layer's router (optional to master), a dense FFN where not */
+static const tspec L_JAMBA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_RECR, "ssm_in.weight", 0, D_E, D_DI2, 0),
+    TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_DI, 0), TC(C_RECR, "ssm_conv1d.bias", 0, D_DI, 0, 0),
+    TC(C_RECR, "ssm_x.weight", 0, D_DI, D_MX, 0), TC(C_RECR, "ssm_dt_norm.weight", 0, D_DTR, 0, 0),
+    TC(C_RECR, "ssm_dt.weight", 0, D_DTR, D_DI, 0), TC(C_RECR, "ssm_dt.bias", 0, D_DI, 0, 0),
+    TC(C_RECR, "ssm_b_norm.weight", 0, D_DS, 0, 0), TC(C_RECR, "ssm_c_norm.weight", 0, D_DS, 0, 0),
+    TC(C_RECR, "ssm_a", 0, D_DS, D_DI, 0), TC(C_RECR, "ssm_d", 0, D_DI, 0, 0), TC(C_RECR, "ssm_out.weight", 0, D_DI, D_E, 0),
+    QKVC(C_NOT_RECR, D_E, D_KGL, D_KGL, 0), TC(C_NOT_RECR, "attn_output.weight", 0, D_E, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate_inp.weight", OPT, D_E, D_X, 0),
+    TC(C_HAS_ROUTER, "ffn_gate_exps.weight", 0, D_E, D_F, D_X), TC(C_HAS_ROUTER, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    TC(C_HAS_ROUTER, "ffn_up_exps.weight", 0, D_E, D_F, D_X), TC(C_NO_ROUTER, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_NO_ROUTER, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_NO_ROUTER, "ffn_up.weight", 0, D_E, D_F, 0), END};
+
+/* Granite 4.0 hybrid: Mamba-2 layers where head_count_kv is 0 (the conv bias optional), attention with an
+ * optional output bias elsewhere; llama's FFN (experts of n_ff with optional shared ones, else dense with
+ * optional biases) */
+static const tspec L_GRANITEHYBRID[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_RECR, "ssm_in.weight", 0, D_E, D_M2IN, 0),
+    TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0), TC(C_RECR, "ssm_conv1d.bias", OPT, D_M2CONV, 0, 0),
+    TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_a", 0, D_ONE, D_DTR, 0),
+    TC(C_RECR, "ssm_d", 0, D_ONE, D_DTR, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DIG, D_NG, 0),
+    TC(C_RECR, "ssm_out.weight", 0, D_DI, D_E, 0), QKVC(C_NOT_RECR, D_Q, D_KGL, D_KGL, 0),
+    TC(C_NOT_RECR, "attn_output.weight", 0, D_Q, D_E, 0), TC(C_NOT_RECR, "attn_output.bias", OPT, D_E, 0, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), ROPE_FREQS, TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_MOE, "ffn_gate_exps.weight", OPT, D_E, D_F, D_X), TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    TC(C_MOE, "ffn_up_exps.weight", 0, D_E, D_F, D_X), TC(C_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
+    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
+    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0), END};
+
+/* Falcon-H1: a Mamba-2 mixer and attention side by side in every layer (layer 0's head counts and n_ff), the
+ * FFN norm named without ".weight" (master's tn(FFN_NORM, il)), optional biases */
+static const tspec G_FALCON_H1[] = {T("token_embd.weight", 0, D_E, D_V, 0), {OP_OUTPUT, C_ALL, 0, {0}, NULL},
+                                    T("output_norm.weight", 0, D_E, 0, 0), END};
+static const tspec L_FALCON_H1[] = {
+    T("ssm_in.weight", 0, D_E, D_M2IN, 0), T("ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0),
+    T("ssm_conv1d.bias", OPT, D_M2CONV, 0, 0), T("ssm_dt.bias", 0, D_DTR, 0, 0), T("ssm_a", 0, D_ONE, D_DTR, 0),
+    T("ssm_d", 0, D_ONE, D_DTR, 0), T("ssm_norm.weight", OPT, D_DIG, D_NG, 0), T("ssm_out.weight", 0, D_DI, D_E, 0),
+    QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    T("attn_norm.weight", 0, D_E, 0, 0), T("ffn_norm", 0, D_E, 0, 0), ROPE_FREQS, DENSE_FFN,
+    T("ffn_gate.bias", OPT, D_F, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
 
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
@@ -460,6 +622,9 @@ typedef struct arch_key {
 #define KT_LAYER_FLAGS (LGG_VT_COUNT + 2)
 /* not a key read: the recurrent layers (C_RECR) are those whose head_count_kv is 0 (lfm2moe), not qwen35's */
 #define KT_RECR_KV0 (LGG_VT_COUNT + 3)
+/* a u32 required unless the model is a "lite" one (deepseek2's q_lora_rank: 26 or 27 layers, or 48 with a
+ * vocabulary of 128256, from <arch>.vocab_size else the token list) */
+#define KT_U32_UNLESS_LITE (LGG_VT_COUNT + 4)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -477,11 +642,15 @@ typedef struct arch_key {
     {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},                          \
     {"attention.recurrent_layers", KT_LAYER_FLAGS, false}, {"full_attention_interval", LGG_VT_U32, false}
 
+/* a Mamba layer's sizes, each required */
+#define K_SSM {"ssm.conv_kernel", LGG_VT_U32, true}, {"ssm.inner_size", LGG_VT_U32, true},                     \
+    {"ssm.state_size", LGG_VT_U32, true}, {"ssm.time_step_rank", LGG_VT_U32, true}
+
 typedef struct arch_table {
     const char *name;
     const tspec *globals, *layer;
     bool rot_check; /* llama: rope.dimension_count must be the head size */
-    arch_key keys[14];
+    arch_key keys[16];
 } arch_table;
 
 /* From master's src/models/NAME.cpp: load_arch_hparams' keys in its order, load_arch_tensors' tensors. */
@@ -525,6 +694,40 @@ static const arch_table TABLES[] = {
     {"starcoder2", G_STARCODER2, L_STARCODER2, false, {NORM_EPS}},
     {"falcon", G_STARCODER2, L_FALCON, false, {NORM_EPS}},
     {"nemotron", G_ORION, L_NEMOTRON, false, {NORM_EPS}},
+    /* llama4: the window's pattern and base are read only when attention.sliding_window is absent or not 0 */
+    {"llama4", G_TIED_EXPERTS, L_LLAMA4, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"interleave_moe_layer_step", LGG_VT_U32, true},
+      K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
+    {"glm4moe", G_TIED_EXPERTS, L_GLM4MOE, false,
+     {{"expert_feed_forward_length", LGG_VT_U32, true}, RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false},
+      {"expert_shared_count", LGG_VT_U32, true}, {"leading_dense_block_count", LGG_VT_U32, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
+      {"expert_gating_func", LGG_VT_U32, false}, {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"deepseek2", G_TIED, L_DEEPSEEK2, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"attention.q_lora_rank", KT_U32_UNLESS_LITE, true},
+      {"attention.kv_lora_rank", LGG_VT_U32, true}, {"attention.key_length_mla", LGG_VT_U32, false},
+      {"attention.value_length_mla", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, false},
+      {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}, {"nextn_predict_layers", LGG_VT_U32, false},
+      {"attention.temperature_scale", LGG_VT_F32, false}, {"attention.temperature_length", LGG_VT_U32, false}}},
+    {"glm4", G_TIED, L_GLM4, false,
+     {RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false}, {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"mamba", G_MAMBA, L_MAMBA, false,
+     {K_SSM, {"ssm.dt_b_c_rms", LGG_VT_BOOL, false}, RMS_EPS}},
+    {"mamba2", G_TIED, L_MAMBA2, false, {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, RMS_EPS}},
+    {"qwen3next", G_TIED_EXPERTS, L_QWEN3NEXT, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_GDN}},
+    {"lfm2", G_LFM2, L_LFM2, false,
+     {{"shortconv.l_cache", LGG_VT_U32, true}, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}, K_SWA}},
+    {"jamba", G_MAMBA, L_JAMBA, false, {K_SSM, RMS_EPS, {"attention.head_count_kv", KT_RECR_KV0, false}}},
+    {"granitehybrid", G_MAMBA, L_GRANITEHYBRID, false,
+     {RMS_EPS, {"logit_scale", LGG_VT_F32, false}, {"residual_scale", LGG_VT_F32, false},
+      {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false}, K_SSM,
+      {"ssm.group_count", LGG_VT_U32, true}, {"attention.head_count_kv", KT_RECR_KV0, false}, K_FF_SHEXP}},
+    {"falcon-h1", G_FALCON_H1, L_FALCON_H1, false, {RMS_EPS, K_SSM, {"ssm.group_count", LGG_VT_U32, true}}},
+    {"gpt-oss", G_UNTIED, L_GPT_OSS, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"attention.sliding_window", LGG_VT_U32, true},
+      K_SWA_PATTERN, K_SWA_BASE}},
     {"dbrx", G_DBRX, L_DBRX, false, {NORM_EPS, {"attention.clamp_kqv", LGG_VT_F32, true}}},
     {"grok", G_GROK, L_GROK, false,
      {RMS_EPS, K_FF_EXP, {"logit_scale", LGG_VT_F32, false}, {"embedding_scale", LGG_VT_F32, false},
@@ -564,6 +767,7 @@ static const arch_table TABLES[] = {
     {"baichuan", G_UNTIED, L_BAICHUAN, false, {RMS_EPS}},
     {"stablelm", G_STABLELM, L_STABLELM, false, {NORM_EPS}},
     {"starcoder", G_STARCODER, L_STARCODER, false, {NORM_EPS}},
+    {"gpt2", G_STARCODER, L_STARCODER, false, {NORM_EPS}}, /* starcoder's loader, as master's gpt2.cpp */
     {"refact", G_TIED, L_LLAMA, false, {RMS_EPS}},
     {"bloom", G_BLOOM, L_STARCODER, false, {NORM_EPS}},
     {"mpt", G_MPT, L_MPT, false,
@@ -596,7 +800,7 @@ typedef struct lc {
     uint32_t n_ff_exp, n_ff_shexp, n_cls_out;
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
-    uint32_t q_lora, kv_lora, moe_every;
+    uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -799,7 +1003,11 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"shortconv.l_cache", offsetof(lc, l_cache)},
                  {"attention.q_lora_rank", offsetof(lc, q_lora)},
                  {"attention.kv_lora_rank", offsetof(lc, kv_lora)},
-                 {"moe_every_n_layers", offsetof(lc, moe_every)}};
+                 {"moe_every_n_layers", offsetof(lc, moe_every)},
+                 {"interleave_moe_layer_step", offsetof(lc, moe_step)},
+                 {"attention.key_length_mla", offsetof(lc, k_mla)},
+                 {"attention.value_length_mla", offsetof(lc, v_mla)},
+                 {"ssm.inner_size", offsetof(lc, ssm_inner)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -828,12 +1036,26 @@ static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
     }
 }
 
+/* deepseek2's is_lite: 26 or 27 layers, or 48 with 128256 tokens (vocab_size, else the token list's length) */
+static bool lite(lc *c) {
+    char k[160];
+    lgg_value v;
+    uint64_t n = 0;
+    if (lgg_get(c->f, akey(c, "vocab_size", k, sizeof k), &v) == LGG_OK && v.type == LGG_VT_U32)
+        lgg_value_uint(&v, &n);
+    else if (lgg_get(c->f, "tokenizer.ggml.tokens", &v) == LGG_OK && v.type == LGG_VT_ARRAY)
+        n = v.count;
+    return c->n_layer == 26 || c->n_layer == 27 || (c->n_layer == 48 && n == 128256);
+}
+
 static void arch_keys(lc *c) {
     for (size_t i = 0; i < sizeof c->t->keys / sizeof c->t->keys[0] && c->t->keys[i].suffix; i++) {
         const arch_key *ak = &c->t->keys[i];
         uint32_t x = 0, *slot = key_slot(c, ak->suffix);
         if (ak->type == KT_RECR_KV0) {
             c->recr_kv0 = true;
+        } else if (ak->type == KT_U32_UNLESS_LITE) {
+            arch_u32(c, ak->suffix, !lite(c), slot ? slot : &x);
         } else if (ak->type == KT_SECTIONS) {
             sections_key(c, ak, 4);
         } else if (ak->type == KT_LAYER_FLAGS) {
@@ -864,7 +1086,7 @@ static void hparams(lc *c) {
     key_of(c, "general.name", LGG_VT_STRING, false, &v);
     arch_u32(c, "context_length", true, &c->n_ctx_train);
     arch_u32(c, "embedding_length", true, &c->n_embd);
-    arch_u32(c, "embedding_length_out", false, &ignored);
+    arch_u32(c, "embedding_length_out", false, &c->n_embd_out);
     arch_typed(c, "attention.causal", LGG_VT_BOOL, false);
     arch_u32(c, "pooling_type", false, &ignored);
     if (arch_u32(c, "block_count", true, &c->n_layer) && (c->n_layer == 0 || c->n_layer > MAX_LAYERS))
@@ -1055,6 +1277,11 @@ static int64_t up_width(const lc *c) {
     return id >= 0 && lgg_tensor_at(c->f, (uint64_t)id)->ne[1] == 2 * F ? 2 * F : F;
 }
 
+/* hparams.is_mla(): both MLA head sizes given */
+static bool is_mla(const lc *c) { return c->k_mla && c->v_mla; }
+static int64_t head_k_mla(const lc *c) { return is_mla(c) ? c->k_mla : c->head_k; }
+static int64_t head_v_mla(const lc *c) { return is_mla(c) ? c->v_mla : c->head_v; }
+
 static int64_t dim(const lc *c, uint8_t d) {
     const int64_t hk = c->head_k, hv = c->head_v, F = c->n_ff;
     switch (d) {
@@ -1107,6 +1334,24 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_D2: return c->dense_2_out;
     case D_D3: return c->dense_3_in;
     case D_FXS2: return (int64_t)c->n_ff_exp * c->n_expert_shared;
+    case D_QR: return (int64_t)c->n_head * c->n_rot;
+    case D_KVR: return (int64_t)c->n_head_kv * c->n_rot;
+    case D_FXSH: return dim(c, D_FX) * c->n_expert_shared;
+    case D_DI: return c->ssm_inner;
+    case D_DI2: return 2 * (int64_t)c->ssm_inner;
+    case D_MX: return (int64_t)c->ssm_dtr + 2 * (int64_t)c->ssm_state;
+    case D_M2CONV: return (int64_t)c->ssm_inner + 2 * (int64_t)c->ssm_group * c->ssm_state;
+    case D_M2IN: return (int64_t)c->ssm_inner + dim(c, D_M2CONV) + c->ssm_dtr;
+    case D_DIG: return c->ssm_group ? c->ssm_inner / c->ssm_group : 0;
+    case D_NG: return c->ssm_group;
+    case D_QKVZ: return 2 * (int64_t)c->ssm_state * c->ssm_group + 2 * (int64_t)c->ssm_state * c->ssm_dtr;
+    case D_DTR2: return 2 * (int64_t)c->ssm_dtr;
+    case D_EOUT: return c->n_embd_out ? c->n_embd_out : c->n_embd;
+    case D_QM: return (int64_t)c->n_head * head_k_mla(c);
+    case D_NOPE: return head_k_mla(c) - c->n_rot;
+    case D_VM: return head_v_mla(c);
+    case D_KVBM: return (int64_t)c->n_head * (head_k_mla(c) - c->n_rot + head_v_mla(c));
+    case D_OM: return (int64_t)c->n_head * head_v_mla(c);
     default: return 0;
     }
 }
@@ -1152,12 +1397,29 @@ static bool recurrent(const lc *c, int64_t il) {
     return lgg_value_uint(&e, &x) == LGG_OK && x != 0;
 }
 
+/* jamba: layer il's ffn_gate_inp.weight is in the file (master then creates its experts) */
+static bool has_router(const lc *c, int64_t il) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.ffn_gate_inp.weight", (long long)il);
+    return il >= 0 && lgg_find_tensor_cstr(c->f, n) >= 0;
+}
+
 static bool applies(const lc *c, uint8_t cond, int64_t il) {
     switch (cond) {
     case C_RECR: return recurrent(c, il);
     case C_NOT_RECR: return !recurrent(c, il);
     case C_MOE_EVERY: return c->moe_every > 0 && il % c->moe_every == 1;
     case C_NOT_MOE_EVERY: return !(c->moe_every > 0 && il % c->moe_every == 1);
+    case C_MOE_STEP: return c->moe_step > 0 && (il + 1) % c->moe_step == 0;
+    case C_NOT_MOE_STEP: return !(c->moe_step > 0 && (il + 1) % c->moe_step == 0);
+    case C_TRUNK: return il >= 0 && (uint64_t)il < (uint64_t)c->n_layer - c->n_nextn;
+    case C_MOE_SHARED: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_expert_shared > 0;
+    case C_HAS_ROUTER: return has_router(c, il);
+    case C_NO_ROUTER: return !has_router(c, il);
+    case C_QLORA: return c->q_lora > 0;
+    case C_NO_QLORA: return c->q_lora == 0;
+    case C_MLA: return is_mla(c);
+    case C_NOT_MLA: return !is_mla(c);
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;
@@ -1193,6 +1455,10 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
+        } else if (r->op == OP_MAMBA_EXPAND) {
+            if (c->ssm_inner == 2 * (uint64_t)c->n_embd) continue;
+            bad_value(c, akey(c, "ssm.inner_size", k, sizeof k), "2 embedding_length", c->ssm_inner);
+            return false;
         } else if (r->op == OP_TOKEN_TYPES) {
             if (c->n_token_types) continue;
             issue(c, false, LGG_LOAD_MISSING, "tokenizer.ggml.token_type_count", "above 0", "");

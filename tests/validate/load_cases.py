@@ -126,7 +126,7 @@ CASES = {
     'smollm3.no_ctx': ('smollm3-3b', drop_key('{a}.context_length'), 'context_length missing'),
     'mistral3.ok': ('mistral3-small', None, 'mistral3'),
     'mistral3.o_bias': ('mistral3-small', add_tensor('blk.0.attn_output.bias', [5120]), 'an optional bias'),
-    'gpt2.ok': ('gpt2-medium', None, 'an architecture without a table'),
+    'rwkv6.ok': ('rwkv6-1.6b', None, 'an architecture without a table'),
     'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
     'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
 }
@@ -148,7 +148,12 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'nomic-bert-moe': 'nomic-bert-moe-v2', 'llama-embed': 'llama-embed-8b',
         'jina-bert-v3': 'jina-bert-v3', 'dbrx': 'dbrx-small', 'grok': 'grok-small',
         'gptneox': 'gptneox-410m', 'phi2': 'phi2', 'starcoder2': 'starcoder2-3b', 'nemotron': 'nemotron-4b',
-        'falcon': 'falcon-1b'}
+        'falcon': 'falcon-1b', 'gpt-oss': 'gpt-oss-small',
+        'llama4': 'llama4-scout-small', 'glm4moe': 'glm4moe-small',
+        'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
+        'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
+        'gpt2': 'gpt2-medium', 'jamba': 'jamba-small',
+        'granitehybrid': 'granitehybrid-small', 'falcon-h1': 'falcon-h1-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -171,6 +176,31 @@ for arch, preset in AUTO.items():
     CASES[arch + '.drop'] = (preset, drop_nth_of_layer1, 'a layer-1 tensor missing')
     CASES[arch + '.shape'] = (preset, widen_attn_output, 'attn_output twice as wide')
     CASES[arch + '.extra'] = (preset, add_tensor('blk.1.extra.weight', [64]), 'a tensor master does not create')
+# glm4moe's MTP layer (blk.3): master creates its tensors but skips them, Q/K/V then optional; the selection bias
+CASES['glm4moe.mtp_no_q'] = ('glm4moe-small', drop_tensor('blk.3.attn_q.weight'), "the MTP layer's Q missing")
+CASES['glm4moe.mtp_no_eh'] = ('glm4moe-small', drop_tensor('blk.3.nextn.eh_proj.weight'), "the MTP layer's eh_proj missing")
+CASES['glm4moe.no_probs_b'] = ('glm4moe-small', drop_tensor('blk.1.exp_probs_b.bias'), 'the selection bias missing')
+# llama4's experts every interleave_moe_layer_step-th layer: with 2, layer 0 would be dense
+CASES['llama4.step2'] = ('llama4-scout-small', set_key('{a}.interleave_moe_layer_step', gm.U32, 2),
+                         'experts where master wants a dense FFN')
+# deepseek2: MLA's split K/V (key_length_mla and value_length_mla) instead of attn_kv_b; a lite model's Q
+CASES['deepseek2.mla_kv_b'] = ('deepseek2-small', both(set_key('{a}.attention.key_length_mla', gm.U32, 192),
+                                                      set_key('{a}.attention.value_length_mla', gm.U32, 128)),
+                               "MLA's sizes with the unsplit attn_kv_b")
+CASES['deepseek2.no_q_lora'] = ('deepseek2-small', drop_key('{a}.attention.q_lora_rank'),
+                                'q_lora_rank missing (required but for the lite models)')
+CASES['mamba.expand3'] = ('mamba-130m', set_key('{a}.ssm.inner_size', gm.U32, 2304),
+                          'an expansion factor of 3, which master refuses')
+CASES['qwen3next.no_ssm_in'] = ('qwen3next-small', drop_tensor('blk.0.ssm_in.weight'),
+                               'the legacy fused ssm_in missing (optional, as attn_qkv and attn_gate are)')
+# lfm2's layer 0 is a short convolution (its attn_output change is no change): an attention layer's K
+CASES['lfm2.k_shape'] = ('lfm2-1.2b', reshape_tensor('blk.2.attn_k.weight', [2048, 1024]),
+                         "an attention layer's K of twice its head_count_kv's width")
+# jamba: a layer's router decides between experts and a dense FFN
+CASES['jamba.no_router'] = ('jamba-small', drop_tensor('blk.3.ffn_gate_inp.weight'),
+                            'a router missing: master then wants a dense FFN, and the experts are extra')
+CASES['granitehybrid.expand3'] = ('granitehybrid-small', set_key('{a}.ssm.inner_size', gm.U32, 6144),
+                                  'an expansion factor of 3: master asserts')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
