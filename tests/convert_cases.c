@@ -715,7 +715,6 @@ void cv_case_mtp_run(const char *dir, const char *what, const char *const sha[2]
     }
 }
 
-#endif
 
 int cv_case_qwen3_added(const char *dir, const char *const *names, const int *ids, int n) {
     if (!cv_case_npm_tokenizer(dir, "qwen3")) return 0;
@@ -740,3 +739,5 @@ int cv_case_qwen3_added(const char *dir, const char *const *names, const int *id
     free(text);
     return ok;
 }
+
+#endif
