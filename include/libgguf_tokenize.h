@@ -94,6 +94,16 @@ LGG_API lgg_status lgg_tokenizer_open_dir(const char *dir, unsigned flags, lgg_t
 LGG_API lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
                                            lgg_tokenizer **out, lgg_error *err);
 
+/* The same from a tokenizer.json the caller has already parsed with jansson
+ * (json_loadb with flags 0 or JSON_ALLOW_NUL: with JSON_DECODE_INT_AS_REAL
+ * the ids would be reals, and are refused), so that a program that reads the
+ * file itself does not parse it twice: a large vocabulary's JSON takes half
+ * a second.  `root` is only read and stays the caller's; `config` is
+ * tokenizer_config.json's text, as above. */
+struct json_t;
+LGG_API lgg_status lgg_tokenizer_open_jansson(const struct json_t *root, const char *config, size_t config_len,
+                                              lgg_tokenizer **out, lgg_error *err);
+
 /* NULL is a no-op. */
 LGG_API void lgg_tokenizer_free(lgg_tokenizer *t);
 

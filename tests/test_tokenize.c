@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -940,4 +941,65 @@ __attribute__((constructor)) static void register_rebuild_cases(void) {
     }
 }
 
+
+/* lgg_tokenizer_open_jansson on the caller's own parse gives the ids the
+ * text gives, for every component file of tests/tokenize/hf (each with a
+ * tokenizer_config.json's rules), leaves the caller's reference alone, and
+ * refuses a parse whose integers were read as reals. */
+TEST(tokenize_open_jansson_matches_text) {
+    static const char *const TEXTS[] = {
+        "Hello world", " leading  spaces\tand\ttabs\n", "3333 digits 12345 and punctuation!?...",
+        "Ünïcödé ﬁ ligatures and 日本語", "[CLS] special-ish <s> tokens </s>", "",
+    };
+    static const char CFG[] = "{\"add_bos_token\": false, \"model_max_length\": 1e30}";
+    DIR *dir = opendir("tests/tokenize/hf");
+    REQUIRE(dir);
+    int files = 0;
+    for (struct dirent *de; (de = readdir(dir));) {
+        size_t len = strlen(de->d_name);
+        if (len < 6 || strcmp(de->d_name + len - 5, ".json")) continue;
+        char path[1200];
+        snprintf(path, sizeof path, "tests/tokenize/hf/%s", de->d_name);
+        size_t n = 0;
+        char *j = read_text(path, &n);
+        REQUIRE(j);
+        json_error_t je;
+        json_t *root = json_loadb(j, n, 0, &je);
+        CHECKF(root != NULL, "%s: %s", path, je.text);
+        lgg_tokenizer *a = NULL, *b = NULL;
+        lgg_error ea, eb;
+        lgg_status sa = lgg_tokenizer_open_json(j, n, CFG, sizeof CFG - 1, &a, &ea);
+        lgg_status sb = root ? lgg_tokenizer_open_jansson(root, CFG, sizeof CFG - 1, &b, &eb) : LGG_ERR_ARG;
+        CHECKF(sa == sb, "%s: %s from the text, %s from the parse", path, lgg_status_name(sa), lgg_status_name(sb));
+        for (size_t k = 0; a && b && k < sizeof TEXTS / sizeof TEXTS[0]; k++)
+            for (unsigned flags = 0; flags < 4; flags++) {
+                int32_t ia[256], ib[256];
+                int64_t na = lgg_tokenize(a, TEXTS[k], strlen(TEXTS[k]), flags, ia, 256, &ea);
+                int64_t nb = lgg_tokenize(b, TEXTS[k], strlen(TEXTS[k]), flags, ib, 256, &eb);
+                CHECKF(na == nb && (na <= 0 || na > 256 || !memcmp(ia, ib, (size_t)na * sizeof ia[0])),
+                       "%s: \"%s\" flags %u: %lld ids from the text, %lld from the parse", path, TEXTS[k], flags,
+                       (long long)na, (long long)nb);
+            }
+        CHECKF(!root || root->refcount == 1, "%s: the caller's reference count is %zu", path,
+               root ? (size_t)root->refcount : 0);
+        lgg_tokenizer_free(a), lgg_tokenizer_free(b);
+        json_decref(root);
+        files += sa == LGG_OK;
+        free(j);
+    }
+    closedir(dir);
+    CHECKF(files >= 40, "%d component files opened", files);
+    /* ids read as reals are not ids */
+    size_t n = 0;
+    char *j = read_text("tests/tokenize/hf/bytelevel-regex.json", &n);
+    REQUIRE(j);
+    json_error_t je;
+    json_t *reals = json_loadb(j, n, JSON_DECODE_INT_AS_REAL, &je);
+    lgg_tokenizer *t = NULL;
+    lgg_error e;
+    CHECK(reals && lgg_tokenizer_open_jansson(reals, NULL, 0, &t, &e) != LGG_OK && !t);
+    json_decref(reals);
+    free(j);
+    CHECK(lgg_tokenizer_open_jansson(NULL, NULL, 0, &t, &e) == LGG_ERR_ARG && !t);
+}
 #endif

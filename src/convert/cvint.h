@@ -215,6 +215,7 @@ struct lgg_convert {
     int n_threads;           /* threads converting rows in a callback (<= 0: one per CPU) */
     json_t *tokenizer_json;  /* lgg__cv_tokenizer_json's copy, during the vocabulary step */
     int tokenizer_json_read;
+    int tokenizer_json_reals; /* it was read with every integer a real (an integer beyond 64 bits) */
     int has_chat_eos;        /* InternLM2: eos becomes <|im_end|>'s id, chat_eos */
     uint32_t chat_eos;
     float attn_factor;       /* <arch>.rope.scaling.attn_factor, written after general.architecture */

@@ -106,10 +106,19 @@ int64_t lgg__cv_hparam_int(const lgg_convert *c, const char *key, int64_t dflt) 
     return dflt;
 }
 
+static lgg_status json_value(lgg_convert *c, const char *name, int required, json_t **out, int *as_reals,
+                             lgg_error *err);
+static lgg_status json_object_of(lgg_convert *c, const char *name, int required, json_t **out, int *as_reals,
+                                 lgg_error *err);
+
+lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
+    return json_object_of(c, name, required, out, NULL, err);
+}
+
 lgg_status lgg__cv_tokenizer_json(lgg_convert *c, int required, json_t **out, lgg_error *err) {
     *out = NULL;
     if (!c->tokenizer_json_read) {
-        lgg_status st = lgg__cv_json(c, "tokenizer.json", required, &c->tokenizer_json, err);
+        lgg_status st = json_object_of(c, "tokenizer.json", required, &c->tokenizer_json, &c->tokenizer_json_reals, err);
         if (st) return st;
         c->tokenizer_json_read = 1;
     }
@@ -137,8 +146,10 @@ static uint64_t json_cap(const lgg_convert *c, const char *name) {
     return LGG_CONVERT_MAX_OTHER_JSON; /* tokenizer_config.json, the index, added_tokens.json */
 }
 
-lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
-    lgg_status st = lgg__cv_json_value(c, name, required, out, err);
+/* lgg__cv_json, with json_value's as_reals */
+static lgg_status json_object_of(lgg_convert *c, const char *name, int required, json_t **out, int *as_reals,
+                                 lgg_error *err) {
+    lgg_status st = json_value(c, name, required, out, as_reals, err);
     if (st || !*out || json_is_object(*out)) return st;
     json_decref(*out);
     *out = NULL;
@@ -152,7 +163,15 @@ lgg_status lgg__cv_json(lgg_convert *c, const char *name, int required, json_t *
  * beyond 64 bits (tokenizer_config.json's model_max_length is 1e30), so such
  * a file is read again with every integer as a real. */
 lgg_status lgg__cv_json_value(lgg_convert *c, const char *name, int required, json_t **out, lgg_error *err) {
+    return json_value(c, name, required, out, NULL, err);
+}
+
+/* As lgg__cv_json_value; *as_reals (when not NULL) says the file was read
+ * the second way, every integer a real. */
+static lgg_status json_value(lgg_convert *c, const char *name, int required, json_t **out, int *as_reals,
+                             lgg_error *err) {
     *out = NULL;
+    if (as_reals) *as_reals = 0;
     if (!required && !lgg__cv_exists(c, name, NULL)) return LGG_OK;
     char *p = lgg__cv_path(c->dir, name), *text = NULL;
     if (!p) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
@@ -165,7 +184,10 @@ lgg_status lgg__cv_json_value(lgg_convert *c, const char *name, int required, js
     } else if (!st && !(st = lgg__cv_note_input(c, p, err))) {
         json_error_t je;
         j = json_loadb(text, size, 0, &je);
-        if (!j && strstr(je.text, "too big")) j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &je);
+        if (!j && strstr(je.text, "too big")) {
+            j = json_loadb(text, size, JSON_DECODE_INT_AS_REAL, &je);
+            if (as_reals) *as_reals = 1;
+        }
         /* jansson leaves the error as it began (line -1, no text) when an
          * allocation fails while it builds a value */
         if (!j && (json_error_code(&je) == json_error_out_of_memory || (je.line == -1 && !je.text[0])))

@@ -177,6 +177,10 @@ struct lgg_tokenizer {
  * NULL) into t: tokens, text_to_id and t->hf. */
 lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, const char *config, size_t config_len,
                             lgg_error *err);
+/* The same from tokenizer.json already parsed: takes over one reference to
+ * root (released before it returns) and only reads it. */
+lgg_status lgg__tok_hf_load_root(lgg_tokenizer *t, struct json_t *root, const char *config, size_t config_len,
+                                 lgg_error *err);
 void lgg__tok_hf_free(struct tok_hf *h);
 /* encode (add_special: the post-processor's tokens; parse_special: special
  * added tokens split out); 0 ok, else minus the status set in err (no

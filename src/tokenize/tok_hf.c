@@ -784,6 +784,11 @@ lgg_status lgg__tok_hf_load(lgg_tokenizer *t, const char *json, size_t len, cons
     json_error_t je;
     json_t *root = json_loadb(json, len, JSON_ALLOW_NUL, &je);
     if (!root) return lgg_error_set(err, LGG_ERR_INVALID, (uint64_t)je.position, "tokenizer.json: line %d: %s", je.line, je.text);
+    return lgg__tok_hf_load_root(t, root, config, config_len, err);
+}
+
+lgg_status lgg__tok_hf_load_root(lgg_tokenizer *t, json_t *root, const char *config, size_t config_len, lgg_error *err) {
+    json_error_t je;
     struct tok_hf *h = calloc(1, sizeof *h);
     lgg_status st = LGG_OK;
     if (!h) {

@@ -2,6 +2,7 @@
  * llama_vocab::load reads it: the type and pre-tokenizer, the tokens and
  * their attributes, the special ids and flags, the tokens whose texts it
  * marks as control, the special-token list and the piece of every id. */
+#include <jansson.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -699,14 +700,8 @@ const char *lgg_token_text(const lgg_tokenizer *t, int32_t id, size_t *len) {
     return t->tok[id].text;
 }
 
-/* a whole file into memory (NULL with err set) */
-lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
-                                   lgg_tokenizer **out, lgg_error *err) {
-    if (!json || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_json: NULL argument");
-    *out = NULL;
-    lgg_tokenizer *t = calloc(1, sizeof *t);
-    if (!t) return nomem(err);
-    lgg_status st = lgg__tok_hf_load(t, json, len, config, config_len, err);
+/* t's pieces once tok_hf has loaded it (or its status, t freed) */
+static lgg_status finish_hf(lgg_tokenizer *t, lgg_status st, lgg_tokenizer **out, lgg_error *err) {
     if (!st) st = build_pieces(t, err);
     if (st) {
         lgg_tokenizer_free(t);
@@ -714,6 +709,26 @@ lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *con
     }
     *out = t;
     return LGG_OK;
+}
+
+lgg_status lgg_tokenizer_open_json(const char *json, size_t len, const char *config, size_t config_len,
+                                   lgg_tokenizer **out, lgg_error *err) {
+    if (!json || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_json: NULL argument");
+    *out = NULL;
+    lgg_tokenizer *t = calloc(1, sizeof *t);
+    if (!t) return nomem(err);
+    return finish_hf(t, lgg__tok_hf_load(t, json, len, config, config_len, err), out, err);
+}
+
+lgg_status lgg_tokenizer_open_jansson(const struct json_t *root, const char *config, size_t config_len,
+                                      lgg_tokenizer **out, lgg_error *err) {
+    if (!root || !out) return lgg_error_set(err, LGG_ERR_ARG, LGG_NO_OFFSET, "lgg_tokenizer_open_jansson: NULL argument");
+    *out = NULL;
+    lgg_tokenizer *t = calloc(1, sizeof *t);
+    if (!t) return nomem(err);
+    /* read only: the reference taken here is the one the loader releases */
+    json_t *r = json_incref((json_t *)root);
+    return finish_hf(t, lgg__tok_hf_load_root(t, r, config, config_len, err), out, err);
 }
 
 lgg_vocab_type lgg_tokenizer_type(const lgg_tokenizer *t) { return t ? t->type : (lgg_vocab_type)0; }
