@@ -309,6 +309,12 @@ static const cv_mkey BAILINGMOE2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Ling 3.0 (master's BailingMoeV3Model): master's base parameters (the
+ * next-token-prediction blocks in block_count, one key/value head, as master
+ * sets it, written over by families/bailingmoe.c's per-layer list with the
+ * rest of its keys). */
+static const cv_mkey BAILINGMOE3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
 /* SmallThinker (master's SmallThinkerModel): master's base parameters, then
  * its MoE keys (the feed-forward length is the experts'), the gating
  * function and sliding window from families/smallthinker.c. */
@@ -1166,6 +1172,7 @@ extern const cv_hooks lgg__cv_hooks_ernie;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
+extern const cv_hooks lgg__cv_hooks_bailingmoe3;
 extern const cv_hooks lgg__cv_hooks_bailingmoe;
 extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
@@ -1466,6 +1473,32 @@ static const cv_tmap COGVLM_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Ling 3.0: the KDA layers' projections, convolutions, gates, A_log, dt_proj (dt_bias renamed) and output
+ * norm, the latent-attention layers' under attention. (g_proj is KDA's gate here, the attention gate on a
+ * latent-attention block: families/bailingmoe.c). */
+static const cv_tmap BAILINGMOE3_TENSORS[] = {
+    {"model.layers.#.attention.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.attention.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.attention.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.attention.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.attention.q_conv1d", "blk.#.ssm_conv1d_q", 0},
+    {"model.layers.#.attention.k_conv1d", "blk.#.ssm_conv1d_k", 0},
+    {"model.layers.#.attention.v_conv1d", "blk.#.ssm_conv1d_v", 0},
+    {"model.layers.#.attention.f_proj", "blk.#.ssm_f_a", 0},
+    {"model.layers.#.attention.g_proj", "blk.#.ssm_g_a", 0},
+    {"model.layers.#.attention.b_proj", "blk.#.ssm_beta", 0},
+    {"model.layers.#.attention.A_log", "blk.#.ssm_a", CV_X_NEG_EXP},
+    {"model.layers.#.attention.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.attention.o_norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.attention.q_a_proj", "blk.#.attn_q_a", 0},
+    {"model.layers.#.attention.q_a_layernorm", "blk.#.attn_q_a_norm", 0},
+    {"model.layers.#.attention.q_b_proj", "blk.#.attn_q_b", 0},
+    {"model.layers.#.attention.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
+    {"model.layers.#.attention.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
+    {"model.layers.#.attention.kv_b_proj", "blk.#.attn_kv_b", 0},
+    {NULL, NULL, 0},
+};
+
 /* Laguna: the attention gate g_proj, experts stacked gate, up, down, the router's score correction under
  * mlp.experts (the shared expert, router and q/k norms are namemap.c's). */
 static const cv_tmap LAGUNA_TENSORS[] = {
@@ -1657,6 +1690,11 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
     "blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
     "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_BAILINGMOE3 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj " \
+    "blk.#.nextn.enorm blk.#.nextn.hnorm output output_norm token_embd "
 #define KINDS_SMALLTHINKER \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up " \
@@ -2068,6 +2106,10 @@ static const cv_family FAMILIES[] = {
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe2},
+    /* Ling 3.0: KDA linear attention with latent attention every layer_group_size layers, Ling 2.0's MoE and
+       next-token-prediction blocks (families/bailingmoe.c) */
+    {"BailingMoeV3ForCausalLM", "bailingmoe3", BAILINGMOE3_META, BAILINGMOE3_TENSORS, KINDS_BAILINGMOE3, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_bailingmoe3},
     /* Sarvam-MoE: Ling 2.0's, the full head as the rope dimension, the expert_bias made zero-mean
        (families/bailingmoe.c) */
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL,
@@ -2349,7 +2391,6 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
      "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
