@@ -1164,6 +1164,7 @@ extern const cv_hooks lgg__cv_hooks_roberta;
 extern const cv_hooks lgg__cv_hooks_rwkv6;
 extern const cv_hooks lgg__cv_hooks_rwkv6qwen2;
 extern const cv_hooks lgg__cv_hooks_rwkv7;
+extern const cv_hooks lgg__cv_hooks_arwkv7;
 extern const cv_hooks lgg__cv_hooks_t5;
 extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
@@ -1695,6 +1696,8 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
     "blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj " \
     "blk.#.nextn.enorm blk.#.nextn.hnorm output output_norm token_embd "
+#define KINDS_ARWKV7 \
+    "blk.#.attn_norm blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
 #define KINDS_SMALLTHINKER \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up " \
@@ -2342,6 +2345,9 @@ static const cv_family FAMILIES[] = {
     /* RWKV-7: its time and channel mixes, the world vocabulary (families/rwkv6.c) */
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM", "rwkv7", MAMBA_META, RWKV7_TENSORS, "output output_norm ", 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_rwkv7},
+    /* ARWKV-7: RWKV-7's time mixes in Qwen2.5's blocks (its MLP and RMS norms), Qwen's BPE (families/rwkv6.c) */
+    {"RwkvHybridForCausalLM", "arwkv7", MAMBA_META, RWKV7_TENSORS, KINDS_ARWKV7, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_arwkv7},
     /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
     {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_plamo2},
@@ -2422,7 +2428,6 @@ static const struct {
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
-    {"RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},
     {"PaddleOCRVisionModel", PROJECTOR("ernie")},
