@@ -1136,6 +1136,7 @@ extern const cv_hooks lgg__cv_hooks_olmo3;
 extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
+extern const cv_hooks lgg__cv_hooks_phi4v;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_plamo2;
 extern const cv_hooks lgg__cv_hooks_granite_swa;
@@ -1973,6 +1974,9 @@ static const cv_family FAMILIES[] = {
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
+    /* Phi-4-reasoning-vision's text: Phi-3's, which only master converts under this name (families/phi3.c) */
+    {"Phi4ForCausalLMV", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB | CV_F_MASTER, NULL,
+     &lgg__cv_hooks_phi4v},
     {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, NULL, KINDS_PHIMOE, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
     {"PlamoForCausalLM", "plamo", PLAMO_META, NULL, KINDS_PLAMO, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
     {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, NULL, KINDS_DEEPSEEK, CV_V_SPM | CV_V_BPE, CV_F_PERMUTE_QK, "n_routed_experts", NULL},
@@ -2422,7 +2426,6 @@ static const struct {
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
     {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
-    {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
