@@ -1171,6 +1171,7 @@ extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
 extern const cv_hooks lgg__cv_hooks_xverse;
 extern const cv_hooks lgg__cv_hooks_ernie;
+extern const cv_hooks lgg__cv_hooks_paddleocr;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
@@ -2087,6 +2088,10 @@ static const cv_family FAMILIES[] = {
        names, the fused matrices split, the MTP tensors left out (families/ernie.c) */
     {"Ernie4_5ForCausalLM|Ernie4_5_ForCausalLM", "ernie4_5", ERNIE_META, ERNIE_TENSORS, KINDS_QWEN2, CV_V_SPM,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_ernie},
+    /* PaddleOCR-VL's text: ERNIE 4.5's as "paddleocr" (M-RoPE sections from the base parameters), its vision parts
+       left out (families/ernie.c) */
+    {"PaddleOCRVLForConditionalGeneration", "paddleocr", ERNIE_META, ERNIE_TENSORS, KINDS_QWEN2, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_paddleocr},
     {"Ernie4_5_MoeForCausalLM", "ernie4_5-moe", ERNIEMOE_META, ERNIEMOE_TENSORS, KINDS_ERNIEMOE, CV_V_SPM,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, "moe_num_experts", &lgg__cv_hooks_ernie_moe},
     /* EXAONE 4: norms after attention and the MLP only, q/k norms, llama 3's rope factors, the per-layer
@@ -2410,7 +2415,6 @@ static const struct {
      "tokenization code, no tokenizer.json): llama.cpp master (3f545becc, conversion/deepseek.py) reads it by "
      "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
-    {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
     {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
