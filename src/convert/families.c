@@ -1150,6 +1150,7 @@ extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen3next;
 extern const cv_hooks lgg__cv_hooks_qwen35;
 extern const cv_hooks lgg__cv_hooks_qwen35_vl;
+extern const cv_hooks lgg__cv_hooks_minicpmv46;
 extern const cv_hooks lgg__cv_hooks_qwen3vl;
 extern const cv_hooks lgg__cv_hooks_qwen3vlmoe;
 extern const cv_hooks lgg__cv_hooks_qwen3omni;
@@ -2233,6 +2234,10 @@ static const cv_family FAMILIES[] = {
     /* their multimodal checkpoints' text (text_config, language_model., the vision tower dropped) */
     {"Qwen3_5ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
+    /* MiniCPM-V 4.6's text: Qwen3.5's multimodal checkpoint without its merger and MTP tensors, the MTP blocks still
+       counted (families/qwen3next.c) */
+    {"MiniCPMV4_6ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
+     CV_F_MASTER | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_minicpmv46},
     {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
     /* Gemma 3n (the text of the multimodal checkpoint too): Gemma 3's without norm + 1, AltUp's projections
@@ -2428,7 +2433,6 @@ static const struct {
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
