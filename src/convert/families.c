@@ -1202,6 +1202,7 @@ extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
 extern const cv_hooks lgg__cv_hooks_deepseek_ocr;
 extern const cv_hooks lgg__cv_hooks_gemma4;
+extern const cv_hooks lgg__cv_hooks_gemma4_assistant;
 extern const cv_hooks lgg__cv_hooks_gemma4_unified;
 
 /* The families' own tensor names: only where a family's differ from the
@@ -1500,6 +1501,15 @@ static const cv_tmap BAILINGMOE3_TENSORS[] = {
     {"model.layers.#.attention.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
     {"model.layers.#.attention.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
     {"model.layers.#.attention.kv_b_proj", "blk.#.attn_kv_b", 0},
+    {NULL, NULL, 0},
+};
+
+/* Gemma 4's assistants: OLMo 2's (Gemma 4's) rows, then the projections from the backbone's embedding and
+ * state and back to its width. */
+static const cv_tmap GEMMA4_ASSISTANT_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"pre_projection", "nextn.pre_projection", 0},
+    {"post_projection", "nextn.post_projection", 0},
     {NULL, NULL, 0},
 };
 
@@ -2392,6 +2402,10 @@ static const cv_family FAMILIES[] = {
        as tokenizer model "gemma4" (families/gemma4.c) */
     {"Gemma4ForCausalLM|Gemma4ForConditionalGeneration", "gemma4", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA4, CV_V_BPE,
      CV_F_MASTER | CV_F_GATE_UP_EXPS, NULL, &lgg__cv_hooks_gemma4},
+    /* Gemma 4's drafting assistants: Gemma 4's blocks (q projections alone), the projections from and to the
+       backbone, the masked embedding left out (families/gemma4.c) */
+    {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", "gemma4-assistant", GEMMA3_META,
+     GEMMA4_ASSISTANT_TENSORS, KINDS_GEMMA4, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_gemma4_assistant},
     {"Gemma4UnifiedForConditionalGeneration", "gemma4", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA4, CV_V_BPE,
      CV_F_MASTER | CV_F_GATE_UP_EXPS, NULL, &lgg__cv_hooks_gemma4_unified},
 };
@@ -2420,7 +2434,6 @@ static const struct {
      "tokenization code, no tokenizer.json): llama.cpp master (3f545becc, conversion/deepseek.py) reads it by "
      "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
-    {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
