@@ -42,7 +42,7 @@ int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
     hl += (size_t)snprintf(h + hl, cap - hl, "{");
     for (size_t i = 0; i < n; i++) {
         const char *dt = t[i].dtype ? t[i].dtype : lgg_type_name(dtype);
-        size_t es = !strcmp(dt, "F32") ? 4 : !strcmp(dt, "BOOL") || !strcmp(dt, "U8") || !strcmp(dt, "F8_E4M3") ? 1 : 2;
+        size_t es = !strcmp(dt, "F32") ? 4 : !strcmp(dt, "I64") ? 8 : !strcmp(dt, "BOOL") || !strcmp(dt, "U8") || !strcmp(dt, "F8_E4M3") ? 1 : 2;
         uint64_t b = elements(&t[i]) * es;
         char shape[64] = "";
         int o = 0;
@@ -77,6 +77,10 @@ int cv_case_weights(const char *dir, const tspec *t, size_t n, uint32_t dtype) {
             if (!strcmp(dt, "F32")) fwrite(&v, 4, 1, f);
             else if (!strcmp(dt, "BOOL")) fwrite(&bit, 1, 1, f);
             else if (!strcmp(dt, "U8")) fwrite(&byte, 1, 1, f);
+            else if (!strcmp(dt, "I64")) { /* an index: the element's place in its tensor */
+                int64_t ix = (int64_t)e;
+                fwrite(&ix, 8, 1, f);
+            }
             else if (!strcmp(dt, "F8_E4M3")) { /* any code but the two NaNs, sign bits included */
                 uint8_t e4 = (byte & 0x7f) == 0x7f ? (uint8_t)(byte ^ 1) : byte;
                 fwrite(&e4, 1, 1, f);

@@ -16,7 +16,8 @@
  * them when not 0 (3-D), each element of d1 a row of d2 when d2 is not 0
  * (4-D with lead: gpt-oss's MXFP4 blocks); `dtype` a safetensors dtype name
  * overriding the file's (NULL: the file's, "BOOL": 0/1 bytes, "U8": bytes
- * from the generator, "F8_E4M3": the same but never a NaN code), `ones` leading dimensions of 1, `scalar` a 0-d tensor. */
+ * from the generator, "F8_E4M3": the same but never a NaN code, "I64": each
+ * element's index), `ones` leading dimensions of 1, `scalar` a 0-d tensor. */
 typedef struct tspec {
     char name[96];
     uint64_t d0, d1, lead, d2;

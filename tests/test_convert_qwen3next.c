@@ -193,7 +193,8 @@ static const cv_fcase QWEN35[] = {
 };
 
 /* The multimodal checkpoint: Qwen3.5-MoE's text under model.language_model., a vision tower, the MTP block. */
-static size_t qwen35_vl_shapes(tspec *t, const cv_fcase *m) {
+/* qwen35_shapes' tensors with model.* under model.language_model. (lm_head and mtp.* as they are); how many. */
+static size_t qwen35_text_under_lm(tspec *t, const cv_fcase *m) {
     size_t n = qwen35_shapes(t, m);
     for (size_t i = 0; i < n; i++)
         if (!strncmp(t[i].name, "model.", 6)) {
@@ -201,6 +202,11 @@ static size_t qwen35_vl_shapes(tspec *t, const cv_fcase *m) {
             snprintf(name, sizeof name, "model.language_model.%.70s", t[i].name + 6);
             memcpy(t[i].name, name, sizeof name);
         }
+    return n;
+}
+
+static size_t qwen35_vl_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = qwen35_text_under_lm(t, m);
     ADD(32, 1536, "model.visual.patch_embed.proj.weight");
     ADD(96, 32, "model.visual.blocks.0.attn.qkv.weight");
     ADD(32, 128, "model.visual.merger.linear_fc1.weight");
@@ -226,6 +232,38 @@ static const cv_fcase QWEN35_VL[] = {
      "", "", qwen35_vl_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"f4f8e8fadfa196e18526c98a72591c762b598efbba6f7e000bd44a98a005cdb4", "8bd104121110aa134cb61d49135194775ea070a16bc05d4c808a72a0519af29c",
       "7d86a2c91d6beaa61215a536152c8ca8726effce3f1035458a34d97f11f8b03b", "2346a1e9307ec743264560dd64840b57514444913a8bc27191f313a85c5bbefc",
       "7d86a2c91d6beaa61215a536152c8ca8726effce3f1035458a34d97f11f8b03b"}},
+};
+
+/* MiniCPM-V 4.6: Qwen3.5's text under model.language_model. (its MTP block under mtp.), the SigLIP tower under
+ * model.vision_tower. and the merger under model.merger. */
+static size_t minicpmv46_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = qwen35_text_under_lm(t, m);
+    ADD(16, 3 * 14 * 14, "model.vision_tower.embeddings.patch_embedding.weight");
+    ADD(16, 16, "model.vision_tower.encoder.layers.0.self_attn.q_proj.weight");
+    ADD(16, 0, "model.vision_tower.post_layernorm.weight");
+    ADD(16, 0, "model.merger.mlp.0.pre_norm.weight");
+    ADD(32, 16, "model.merger.mlp.0.linear_1.weight");
+    return cv_case_sort(t, n);
+}
+
+static const cv_fcase MINICPMV46[] = {
+    {"MiniCPM-V-4.6-Tiny-Test",
+     "{\"architectures\":[\"MiniCPMV4_6ForConditionalGeneration\"],\"image_token_id\":151655,\"model_type\":\"mini"
+     "cpmv4_6\",\"text_config\":{\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_output_gate\":true,\"bos_"
+     "token_id\":151643,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":16,\"hidden_act\":\"silu"
+     "\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_types\":[\"linear_attentio"
+     "n\",\"linear_attention\",\"linear_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":4,\"linear_key_he"
+     "ad_dim\":16,\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_value_head_dim\":16,\"max_positi"
+     "on_embeddings\":262144,\"model_type\":\"qwen3_5_text\",\"mtp_num_hidden_layers\":1,\"num_attention_heads\":4,"
+     "\"num_hidden_layers\":4,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_parameters\":{\"mrope_interle"
+     "aved\":true,\"mrope_section\":[11,11,10],\"partial_rotary_factor\":0.25,\"rope_theta\":10000000,\"rope_type\":"
+     "\"default\"},\"use_cache\":true,\"vocab_size\":151936},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"
+     "t16\",\"transformers_version\":\"4.57.1\",\"video_token_id\":151656,\"vision_config\":{\"hidden_size\":16,\"i"
+     "mage_size\":980,\"intermediate_size\":64,\"model_type\":\"siglip_vision_model\",\"num_attention_heads\":2,\"nu"
+     "m_hidden_layers\":1,\"patch_size\":14}}",
+     "", "", minicpmv46_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"24ce5e97007fbefde6bf411f0b66cf81fecc09b24cede56fa5068d2b35434131", "961f3bb28ff8017c0299807ce211819b505be9ff5fa52b2a15e43323f13e497c",
+      "e0cc0bed223c59af3221bbb8e5c15e776a064cfd898935761a0db8582552102c", "2c711b558009793552012ceaec38076fd14adc4e7c13cee1a7823fb6147061a5",
+      "e0cc0bed223c59af3221bbb8e5c15e776a064cfd898935761a0db8582552102c"}},
 };
 
 static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
@@ -328,6 +366,17 @@ TEST(convert_qwen35_vl) {
     cv_fcase_run(QWEN35_VL, 1, FILES, qwen3_tokenizer);
     cv_case_supported("Qwen3_5ForConditionalGeneration");
     cv_case_supported("Qwen3_5MoeForConditionalGeneration");
+}
+
+/* MiniCPM-V 4.6's text: its merger and MTP tensors left out, the MTP block still counted; without
+ * mtp_num_hidden_layers refused (master asserts). */
+TEST(convert_minicpmv46) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
+    cv_fcase_run(MINICPMV46, 1, FILES, qwen3_tokenizer);
+    cv_case_supported("MiniCPMV4_6ForConditionalGeneration");
+    const char *dir = cv_fcase_make(&MINICPMV46[0], FILES, qwen3_tokenizer);
+    REQUIRE(dir != NULL);
+    cv_case_refused(dir, MINICPMV46[0].config, "\"mtp_num_hidden_layers\":1,", "mtp_num_hidden_layers");
 }
 
 #endif

@@ -126,7 +126,8 @@ static uint32_t out_type(const lgg_convert *c, const char *name, const lgg_st_te
     if (c->master && (lgg__cv_ends_with(name, ".ffn_gate_inp_shexp.weight") ||
                       lgg__cv_ends_with(name, ".altup_correct_coef.weight") ||
                       lgg__cv_ends_with(name, ".altup_predict_coef.weight") ||
-                      lgg__cv_ends_with(name, ".indexer.proj.weight")))
+                      lgg__cv_ends_with(name, ".indexer.proj.weight") || lgg__cv_ends_with(name, ".ssm_conv1d_q.weight") ||
+                      lgg__cv_ends_with(name, ".ssm_conv1d_k.weight") || lgg__cv_ends_with(name, ".ssm_conv1d_v.weight")))
         return LGG_TYPE_F32; /* master's list has them */
     int ternary = c->outtype == LGG_CONVERT_TQ1_0 || c->outtype == LGG_CONVERT_TQ2_0;
     if (ternary && (!strcmp(name, "token_embd.weight") || !strcmp(name, "output.weight")))

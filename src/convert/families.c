@@ -309,6 +309,12 @@ static const cv_mkey BAILINGMOE2_META[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Ling 3.0 (master's BailingMoeV3Model): master's base parameters (the
+ * next-token-prediction blocks in block_count, one key/value head, as master
+ * sets it, written over by families/bailingmoe.c's per-layer list with the
+ * rest of its keys). */
+static const cv_mkey BAILINGMOE3_META[] = {MASTER_BASE_PARAMS, {NULL, NULL, 0, 0}};
+
 /* SmallThinker (master's SmallThinkerModel): master's base parameters, then
  * its MoE keys (the feed-forward length is the experts'), the gating
  * function and sliding window from families/smallthinker.c. */
@@ -1130,6 +1136,7 @@ extern const cv_hooks lgg__cv_hooks_olmo3;
 extern const cv_hooks lgg__cv_hooks_openelm;
 extern const cv_hooks lgg__cv_hooks_pangu;
 extern const cv_hooks lgg__cv_hooks_phi3;
+extern const cv_hooks lgg__cv_hooks_phi4v;
 extern const cv_hooks lgg__cv_hooks_plamo;
 extern const cv_hooks lgg__cv_hooks_plamo2;
 extern const cv_hooks lgg__cv_hooks_granite_swa;
@@ -1143,6 +1150,7 @@ extern const cv_hooks lgg__cv_hooks_deepseek2_master;
 extern const cv_hooks lgg__cv_hooks_qwen3next;
 extern const cv_hooks lgg__cv_hooks_qwen35;
 extern const cv_hooks lgg__cv_hooks_qwen35_vl;
+extern const cv_hooks lgg__cv_hooks_minicpmv46;
 extern const cv_hooks lgg__cv_hooks_qwen3vl;
 extern const cv_hooks lgg__cv_hooks_qwen3vlmoe;
 extern const cv_hooks lgg__cv_hooks_qwen3omni;
@@ -1158,14 +1166,17 @@ extern const cv_hooks lgg__cv_hooks_roberta;
 extern const cv_hooks lgg__cv_hooks_rwkv6;
 extern const cv_hooks lgg__cv_hooks_rwkv6qwen2;
 extern const cv_hooks lgg__cv_hooks_rwkv7;
+extern const cv_hooks lgg__cv_hooks_arwkv7;
 extern const cv_hooks lgg__cv_hooks_t5;
 extern const cv_hooks lgg__cv_hooks_wavtokenizer;
 extern const cv_hooks lgg__cv_hooks_xlmr;
 extern const cv_hooks lgg__cv_hooks_xverse;
 extern const cv_hooks lgg__cv_hooks_ernie;
+extern const cv_hooks lgg__cv_hooks_paddleocr;
 extern const cv_hooks lgg__cv_hooks_ernie_moe;
 extern const cv_hooks lgg__cv_hooks_exaone4;
 extern const cv_hooks lgg__cv_hooks_bailingmoe2;
+extern const cv_hooks lgg__cv_hooks_bailingmoe3;
 extern const cv_hooks lgg__cv_hooks_bailingmoe;
 extern const cv_hooks lgg__cv_hooks_grovemoe;
 extern const cv_hooks lgg__cv_hooks_smallthinker;
@@ -1191,6 +1202,7 @@ extern const cv_hooks lgg__cv_hooks_deepseek32;
 extern const cv_hooks lgg__cv_hooks_youtu;
 extern const cv_hooks lgg__cv_hooks_deepseek_ocr;
 extern const cv_hooks lgg__cv_hooks_gemma4;
+extern const cv_hooks lgg__cv_hooks_gemma4_assistant;
 extern const cv_hooks lgg__cv_hooks_gemma4_unified;
 
 /* The families' own tensor names: only where a family's differ from the
@@ -1466,6 +1478,41 @@ static const cv_tmap COGVLM_TENSORS[] = {
     {NULL, NULL, 0},
 };
 
+/* Ling 3.0: the KDA layers' projections, convolutions, gates, A_log, dt_proj (dt_bias renamed) and output
+ * norm, the latent-attention layers' under attention. (g_proj is KDA's gate here, the attention gate on a
+ * latent-attention block: families/bailingmoe.c). */
+static const cv_tmap BAILINGMOE3_TENSORS[] = {
+    {"model.layers.#.attention.q_proj", "blk.#.attn_q", 0},
+    {"model.layers.#.attention.k_proj", "blk.#.attn_k", 0},
+    {"model.layers.#.attention.v_proj", "blk.#.attn_v", 0},
+    {"model.layers.#.attention.o_proj", "blk.#.attn_output", 0},
+    {"model.layers.#.attention.q_conv1d", "blk.#.ssm_conv1d_q", 0},
+    {"model.layers.#.attention.k_conv1d", "blk.#.ssm_conv1d_k", 0},
+    {"model.layers.#.attention.v_conv1d", "blk.#.ssm_conv1d_v", 0},
+    {"model.layers.#.attention.f_proj", "blk.#.ssm_f_a", 0},
+    {"model.layers.#.attention.g_proj", "blk.#.ssm_g_a", 0},
+    {"model.layers.#.attention.b_proj", "blk.#.ssm_beta", 0},
+    {"model.layers.#.attention.A_log", "blk.#.ssm_a", CV_X_NEG_EXP},
+    {"model.layers.#.attention.dt_proj", "blk.#.ssm_dt", 0},
+    {"model.layers.#.attention.o_norm", "blk.#.ssm_norm", 0},
+    {"model.layers.#.attention.q_a_proj", "blk.#.attn_q_a", 0},
+    {"model.layers.#.attention.q_a_layernorm", "blk.#.attn_q_a_norm", 0},
+    {"model.layers.#.attention.q_b_proj", "blk.#.attn_q_b", 0},
+    {"model.layers.#.attention.kv_a_proj_with_mqa", "blk.#.attn_kv_a_mqa", 0},
+    {"model.layers.#.attention.kv_a_layernorm", "blk.#.attn_kv_a_norm", 0},
+    {"model.layers.#.attention.kv_b_proj", "blk.#.attn_kv_b", 0},
+    {NULL, NULL, 0},
+};
+
+/* Gemma 4's assistants: OLMo 2's (Gemma 4's) rows, then the projections from the backbone's embedding and
+ * state and back to its width. */
+static const cv_tmap GEMMA4_ASSISTANT_TENSORS[] = {
+    {"model.layers.#.post_attention_layernorm", "blk.#.post_attention_norm", 0},
+    {"pre_projection", "nextn.pre_projection", 0},
+    {"post_projection", "nextn.post_projection", 0},
+    {NULL, NULL, 0},
+};
+
 /* Laguna: the attention gate g_proj, experts stacked gate, up, down, the router's score correction under
  * mlp.experts (the shared expert, router and q/k norms are namemap.c's). */
 static const cv_tmap LAGUNA_TENSORS[] = {
@@ -1657,6 +1704,13 @@ static const cv_tmap GROVEMOE_TENSORS[] = {
     "blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm blk.#.ffn_up blk.#.ffn_up_exps " \
     "blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj blk.#.nextn.embed_tokens blk.#.nextn.enorm " \
     "blk.#.nextn.hnorm blk.#.nextn.shared_head_head blk.#.nextn.shared_head_norm output output_norm token_embd "
+#define KINDS_BAILINGMOE3 \
+    "blk.#.attn_norm blk.#.attn_output blk.#.exp_probs_b.bias blk.#.ffn_down blk.#.ffn_down_exps " \
+    "blk.#.ffn_down_shexp blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_gate_shexp blk.#.ffn_norm " \
+    "blk.#.ffn_up blk.#.ffn_up_exps blk.#.ffn_up_shexp blk.#.layer_output_norm blk.#.nextn.eh_proj " \
+    "blk.#.nextn.enorm blk.#.nextn.hnorm output output_norm token_embd "
+#define KINDS_ARWKV7 \
+    "blk.#.attn_norm blk.#.ffn_down blk.#.ffn_gate blk.#.ffn_norm blk.#.ffn_up output output_norm token_embd "
 #define KINDS_SMALLTHINKER \
     "blk.#.attn_k blk.#.attn_norm blk.#.attn_output blk.#.attn_q blk.#.attn_v blk.#.ffn_down " \
     "blk.#.ffn_down_exps blk.#.ffn_gate blk.#.ffn_gate_exps blk.#.ffn_gate_inp blk.#.ffn_norm blk.#.ffn_up " \
@@ -1932,6 +1986,9 @@ static const cv_family FAMILIES[] = {
     {"GemmaForCausalLM", "gemma", GEMMA_META, GEMMA_TENSORS, KINDS_GEMMA, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_EOT_107 | CV_F_NORM_ADD1, NULL, NULL},
     {"Gemma2ForCausalLM", "gemma2", GEMMA2_META, GEMMA2_TENSORS, KINDS_GEMMA2, CV_V_SPM, CV_F_SPACE_PREFIX_FALSE | CV_F_NORM_ADD1, NULL, NULL},
     {"Phi3ForCausalLM", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, NULL, &lgg__cv_hooks_phi3},
+    /* Phi-4-reasoning-vision's text: Phi-3's, which only master converts under this name (families/phi3.c) */
+    {"Phi4ForCausalLMV", "phi3", PHI3_META, NULL, KINDS_PHI3, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB | CV_F_MASTER, NULL,
+     &lgg__cv_hooks_phi4v},
     {"PhiMoEForCausalLM", "phimoe", PHIMOE_META, NULL, KINDS_PHIMOE, CV_V_SPM | CV_V_BPE, CV_F_PHI3_VOCAB, "num_local_experts", &lgg__cv_hooks_phi3},
     {"PlamoForCausalLM", "plamo", PLAMO_META, NULL, KINDS_PLAMO, CV_V_SPM, 0, NULL, &lgg__cv_hooks_plamo},
     {"DeepseekForCausalLM", "deepseek", DEEPSEEK_META, NULL, KINDS_DEEPSEEK, CV_V_SPM | CV_V_BPE, CV_F_PERMUTE_QK, "n_routed_experts", NULL},
@@ -2042,6 +2099,10 @@ static const cv_family FAMILIES[] = {
        names, the fused matrices split, the MTP tensors left out (families/ernie.c) */
     {"Ernie4_5ForCausalLM|Ernie4_5_ForCausalLM", "ernie4_5", ERNIE_META, ERNIE_TENSORS, KINDS_QWEN2, CV_V_SPM,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_ernie},
+    /* PaddleOCR-VL's text: ERNIE 4.5's as "paddleocr" (M-RoPE sections from the base parameters), its vision parts
+       left out (families/ernie.c) */
+    {"PaddleOCRVLForConditionalGeneration", "paddleocr", ERNIE_META, ERNIE_TENSORS, KINDS_QWEN2, CV_V_SPM,
+     CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, NULL, &lgg__cv_hooks_paddleocr},
     {"Ernie4_5_MoeForCausalLM", "ernie4_5-moe", ERNIEMOE_META, ERNIEMOE_TENSORS, KINDS_ERNIEMOE, CV_V_SPM,
      CV_F_MASTER | CV_F_PREFIX_SPACE_FROM_CONFIG, "moe_num_experts", &lgg__cv_hooks_ernie_moe},
     /* EXAONE 4: norms after attention and the MLP only, q/k norms, llama 3's rope factors, the per-layer
@@ -2068,6 +2129,10 @@ static const cv_family FAMILIES[] = {
        blocks (families/bailingmoe.c) */
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe2},
+    /* Ling 3.0: KDA linear attention with latent attention every layer_group_size layers, Ling 2.0's MoE and
+       next-token-prediction blocks (families/bailingmoe.c) */
+    {"BailingMoeV3ForCausalLM", "bailingmoe3", BAILINGMOE3_META, BAILINGMOE3_TENSORS, KINDS_BAILINGMOE3, CV_V_BPE,
+     CV_F_MASTER, "num_experts", &lgg__cv_hooks_bailingmoe3},
     /* Sarvam-MoE: Ling 2.0's, the full head as the rope dimension, the expert_bias made zero-mean
        (families/bailingmoe.c) */
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL,
@@ -2179,6 +2244,10 @@ static const cv_family FAMILIES[] = {
     /* their multimodal checkpoints' text (text_config, language_model., the vision tower dropped) */
     {"Qwen3_5ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
+    /* MiniCPM-V 4.6's text: Qwen3.5's multimodal checkpoint without its merger and MTP tensors, the MTP blocks still
+       counted (families/qwen3next.c) */
+    {"MiniCPMV4_6ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
+     CV_F_MASTER | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_minicpmv46},
     {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
     /* Gemma 3n (the text of the multimodal checkpoint too): Gemma 3's without norm + 1, AltUp's projections
@@ -2300,6 +2369,9 @@ static const cv_family FAMILIES[] = {
     /* RWKV-7: its time and channel mixes, the world vocabulary (families/rwkv6.c) */
     {"RWKV7ForCausalLM|Rwkv7ForCausalLM", "rwkv7", MAMBA_META, RWKV7_TENSORS, "output output_norm ", 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_rwkv7},
+    /* ARWKV-7: RWKV-7's time mixes in Qwen2.5's blocks (its MLP and RMS norms), Qwen's BPE (families/rwkv6.c) */
+    {"RwkvHybridForCausalLM", "arwkv7", MAMBA_META, RWKV7_TENSORS, KINDS_ARWKV7, CV_V_SPM | CV_V_BPE, CV_F_MASTER, NULL,
+     &lgg__cv_hooks_arwkv7},
     /* PLaMo 2: Mamba and attention blocks, tokenizer.jsonl (families/plamo2.c) */
     {"PLaMo2ForCausalLM|Plamo2ForCausalLM", "plamo2", PLAMO2_META, PLAMO2_TENSORS, KINDS_PLAMO2, 0, CV_F_MASTER, NULL,
      &lgg__cv_hooks_plamo2},
@@ -2330,6 +2402,10 @@ static const cv_family FAMILIES[] = {
        as tokenizer model "gemma4" (families/gemma4.c) */
     {"Gemma4ForCausalLM|Gemma4ForConditionalGeneration", "gemma4", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA4, CV_V_BPE,
      CV_F_MASTER | CV_F_GATE_UP_EXPS, NULL, &lgg__cv_hooks_gemma4},
+    /* Gemma 4's drafting assistants: Gemma 4's blocks (q projections alone), the projections from and to the
+       backbone, the masked embedding left out (families/gemma4.c) */
+    {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", "gemma4-assistant", GEMMA3_META,
+     GEMMA4_ASSISTANT_TENSORS, KINDS_GEMMA4, CV_V_BPE, CV_F_MASTER, NULL, &lgg__cv_hooks_gemma4_assistant},
     {"Gemma4UnifiedForConditionalGeneration", "gemma4", GEMMA3_META, OLMO2_TENSORS, KINDS_GEMMA4, CV_V_BPE,
      CV_F_MASTER | CV_F_GATE_UP_EXPS, NULL, &lgg__cv_hooks_gemma4_unified},
 };
@@ -2349,7 +2425,6 @@ static const cv_family FAMILIES[] = {
 static const struct {
     const char *hf_archs, *why;
 } NOT_YET[] = {
-    {"BailingMoeV3ForCausalLM", MASTER_HAS("bailingmoe3")},
     {"DeepseekV4ForCausalLM", MASTER_HAS("deepseek")},
     {"DeepseekV4DSparkModel", "a draft model of DeepSeek V4: llama.cpp master (3f545becc) converts it with "
      "conversion/deepseek.py only with --target-model-dir (the target's tokenizer), and DeepSeek V4 itself is not "
@@ -2359,8 +2434,6 @@ static const struct {
      "tokenization code, no tokenizer.json): llama.cpp master (3f545becc, conversion/deepseek.py) reads it by "
      "running that code (trust_remote_code) and checking the encoding's hash (kimi-k2); this converter does not yet"},
     {"Dots3NoteForCausalLM|Dots3NoteForConditionalGeneration|Dots3NoteTextForCausalLM", MASTER_HAS("dots3")},
-    {"PaddleOCRVLForConditionalGeneration", MASTER_HAS("ernie")},
-    {"Gemma4AssistantForCausalLM|Gemma4UnifiedAssistantForCausalLM", MASTER_HAS("gemma")},
     {"GraniteSpeechForConditionalGeneration|GraniteSpeechPlusForConditionalGeneration", MASTER_HAS("granite")},
     {"HunYuanMoEV1ForCausalLM",
      "llama.cpp master (3f545becc) reads Hunyuan-A13B's hy.tiktoken vocabulary only through the checkpoint's own "
@@ -2373,15 +2446,12 @@ static const struct {
      "Eagle3Speculator|"
      "LlamaForCausalLMEagle3|VLlama3ForCausalLM|"
      "VoxtralForConditionalGeneration", MASTER_HAS("llama")},
-    {"MiniCPMV4_6ForConditionalGeneration", MASTER_HAS("minicpm")},
     {"MuseGlimmerAssistantModel|MuseGlimmerForConditionalGeneration", MASTER_HAS("muse_glimmer")},
-    {"Phi4ForCausalLMV", MASTER_HAS("phi")},
     {"PocketTTSModel", MASTER_HAS("pockettts")},
     {"AudioFlamingo3ForConditionalGeneration|DFlashDraftModel|DSparkDraftModel|"
      "DSparkSpeculator|DotsOCRForCausalLM|Lfm2DSparkDraftModel|"
      "LingDSparkModel|Qwen2AudioForConditionalGeneration|Qwen3DSparkModel", MASTER_HAS("qwen")},
     {"Qwen3TTSForConditionalGeneration", MASTER_HAS("qwen3tts")},
-    {"RwkvHybridForCausalLM", MASTER_HAS("rwkv")},
     {"UltravoxModel", MASTER_HAS("ultravox")},
     {"DeepseekOCR2ForCausalLM", PROJECTOR("deepseek")},
     {"PaddleOCRVisionModel", PROJECTOR("ernie")},

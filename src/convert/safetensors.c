@@ -32,6 +32,7 @@ static int dtype_of(const char *s, uint32_t *type, uint32_t *esize) {
     else if (!strcmp(s, "BF16")) *type = LGG_TYPE_BF16, *esize = 2;
     else if (!strcmp(s, "BOOL")) *type = LGG_TYPE_I8, *esize = 1; /* read only to be skipped (GPT-NeoX's mask) */
     else if (!strcmp(s, "U8")) *type = LGG_TYPE_I8, *esize = 1;   /* bytes: gpt-oss's MXFP4 blocks and scales */
+    else if (!strcmp(s, "I64")) *type = LGG_TYPE_I64, *esize = 8; /* read only to be skipped (Gemma 4 assistants' token ordering) */
     else if (!strcmp(s, "F8_E4M3")) *type = LGG_ST_F8_E4M3, *esize = 1; /* block-scaled FP8 checkpoints (fp8.c) */
     else return 0;
     return 1;

@@ -10,7 +10,9 @@
  * else moe_intermediate_size x num_shared_experts. */
 #include "../cvint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static lgg_status bailingmoe2_init(lgg_convert *c, lgg_error *err) {
     lgg_status st = lgg__cv_master_nextn_blocks(c, err);
@@ -98,3 +100,177 @@ static lgg_status sarvam_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_sarvam = {sarvam_init, NULL, sarvam_tensor, NULL, NULL, NULL};
+
+/* Ling 3.0 (BailingMoeV3ForCausalLM, master's BailingMoeV3Model: inclusionAI/Ling-3.0-tiny).  Each group of
+ * layer_group_size layers is KDA (Kimi delta attention) linear attention but its last, which is latent
+ * attention (MLA, with a head-wise gate); so are the layers past the last whole group and the
+ * next-token-prediction blocks (counted in the block count, as Ling 2.0's).  Master's checks: the KDA
+ * projections without LoRA (no_kda_lora), the safe gate (kda_safe_gate), head-wise attention gates. */
+static lgg_status ling3_bad(const lgg_convert *c, const char *what, lgg_error *err) {
+    return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: %s (llama.cpp master's BailingMoeV3 stops on it)", c->dir, what);
+}
+
+/* Whether block bid is latent attention: master's is_full_attention (lgg.n_layer: the blocks before the
+ * next-token-prediction ones). */
+static int ling3_full(const lgg_convert *c, uint64_t bid) {
+    uint64_t n = (uint64_t)lgg__cv_hparam_int(c, "lgg.n_layer", 0), g = (uint64_t)lgg__cv_hparam_int(c, "layer_group_size", 1);
+    return bid >= n || (bid + 1) % g == 0 || bid >= n / g * g;
+}
+
+static lgg_status ling3_init(lgg_convert *c, lgg_error *err) {
+    const json_t *gran = json_object_get(c->config, "gated_attention_proj_granularity_type");
+    if (!lgg__cv_py_truthy(json_object_get(c->config, "no_kda_lora")))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: KDA LoRA projections (no_kda_lora not set): "
+                            "llama.cpp master does not convert them", c->dir);
+    if (!json_is_true(json_object_get(c->config, "kda_safe_gate")))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: kda_safe_gate is not true: llama.cpp master "
+                            "converts only the safe KDA gate", c->dir);
+    if (!json_is_string(gran) || strcmp(json_string_value(gran), "head_wise"))
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: gated_attention_proj_granularity_type is not "
+                            "\"head_wise\": llama.cpp master converts only head-wise attention gates", c->dir);
+    static const char *const NEED[] = {"num_hidden_layers", "layer_group_size", "num_attention_heads", "head_dim",
+                                       "short_conv_kernel_size", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim",
+                                       "v_head_dim", "moe_intermediate_size", "moe_shared_expert_intermediate_size",
+                                       "num_shared_experts", "first_k_dense_replace", "vocab_size", "num_experts"};
+    for (size_t i = 0; i < sizeof NEED / sizeof NEED[0]; i++) {
+        int64_t v = lgg__cv_hparam_int(c, NEED[i], -1);
+        if (v < (i == 1 || i == 2 ? 1 : 0) || v > UINT32_MAX) {
+            char what[96];
+            snprintf(what, sizeof what, "key '%s' is missing or not a count", NEED[i]);
+            return ling3_bad(c, what, err);
+        }
+    }
+    static const char *const NUM[] = {"kda_lower_bound", "routed_scaling_factor"};
+    for (size_t i = 0; i < 2; i++)
+        if (!json_is_number(json_object_get(c->config, NUM[i]))) return ling3_bad(c, "kda_lower_bound or routed_scaling_factor is not a number", err);
+    if (!json_is_boolean(json_object_get(c->config, "norm_topk_prob"))) return ling3_bad(c, "norm_topk_prob is not a boolean", err);
+    const json_t *qr = json_object_get(c->config, "q_lora_rank");
+    if (qr && !json_is_null(qr) && (!json_is_integer(qr) || json_integer_value(qr) < 0 || json_integer_value(qr) > UINT32_MAX))
+        return ling3_bad(c, "q_lora_rank is not a count", err);
+    const json_t *nx = json_object_get(c->config, "num_nextn_predict_layers"); /* master: get(..., 0) or 0 */
+    if (nx && !json_is_null(nx) && (!json_is_integer(nx) || json_integer_value(nx) < 0 || json_integer_value(nx) > (1 << 20)))
+        return ling3_bad(c, "num_nextn_predict_layers is not a count", err);
+    int64_t n = lgg__cv_hparam_int(c, "num_hidden_layers", 0), nh = lgg__cv_hparam_int(c, "num_attention_heads", 0);
+    int64_t extra = json_is_integer(nx) ? json_integer_value(nx) : 0;
+    if (n > (1 << 20) || !lgg__cv_heads_ok(nh)) return ling3_bad(c, "num_hidden_layers or num_attention_heads out of range", err);
+    c->mtp_main = (uint64_t)n;
+    json_t *vals[] = {json_integer(n), json_integer(n + extra), json_integer(1), json_integer(nh), json_integer(extra)};
+    const char *keys[] = {"lgg.n_layer", "num_hidden_layers", "num_key_value_heads", "lgg.kv_heads", "lgg.nextn"};
+    lgg_status st = LGG_OK;
+    for (size_t i = 0; i < 5; i++)
+        if ((!vals[i] || json_object_set_new(c->config, keys[i], vals[i])) && !st)
+            st = lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    return st;
+}
+
+/* set_gguf_parameters' keys after the per-layer key/value heads, in master's order. */
+static const cv_mkey LING3_TAIL[] = {
+    {"vocab_size", "vocab_size", CV_M_U32, CV_M_REQUIRED},
+    {"ssm.conv_kernel", "short_conv_kernel_size", CV_M_U32, CV_M_REQUIRED},
+    {"kda.head_dim", "head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"kda.safe_gate", "kda_safe_gate", CV_M_BOOL, CV_M_REQUIRED},
+    {"kda.gate_lower_bound", "kda_lower_bound", CV_M_F32, CV_M_REQUIRED},
+    {"attention.q_lora_rank", "q_lora_rank", CV_M_U32, 0},
+    {"attention.kv_lora_rank", "kv_lora_rank", CV_M_U32, CV_M_REQUIRED},
+    {"rope.dimension_count", "qk_rope_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"attention.key_length", "kv_lora_rank+qk_rope_head_dim", CV_M_SUM, CV_M_UNLESS_WRITTEN},
+    {"attention.key_length_mla", "qk_nope_head_dim+qk_rope_head_dim", CV_M_SUM, CV_M_REQUIRED},
+    {"attention.value_length_mla", "v_head_dim", CV_M_U32, CV_M_REQUIRED},
+    {"expert_feed_forward_length", "moe_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_feed_forward_length", "moe_shared_expert_intermediate_size", CV_M_U32, CV_M_REQUIRED},
+    {"expert_shared_count", "num_shared_experts", CV_M_U32, CV_M_REQUIRED},
+    {"leading_dense_block_count", "first_k_dense_replace", CV_M_U32, CV_M_REQUIRED},
+    {"expert_weights_scale", "routed_scaling_factor", CV_M_F32, CV_M_REQUIRED},
+    {"expert_weights_norm", "norm_topk_prob", CV_M_BOOL, CV_M_REQUIRED},
+    {NULL, NULL, 0, 0},
+};
+
+/* A SwiGLU clamp list (config.json's `from`) as master's clamp_limits makes it: the first block_count
+ * values, null as 0, padded with 0 to block_count; absent: nothing. */
+static lgg_status ling3_clamps(lgg_convert *c, const char *from, const char *key, lgg_error *err) {
+    const json_t *v = json_object_get(c->config, from);
+    if (!v || json_is_null(v)) return LGG_OK;
+    if (!json_is_array(v)) return ling3_bad(c, "a SwiGLU clamp list that is not a list", err);
+    size_t n = (size_t)c->block_count;
+    float *f = calloc(n ? n : 1, sizeof *f);
+    if (!f) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n && i < json_array_size(v); i++) {
+        const json_t *e = json_array_get(v, i);
+        if (!json_is_null(e) && !json_is_number(e)) return free(f), ling3_bad(c, "a SwiGLU clamp that is not a number", err);
+        f[i] = json_is_null(e) ? 0.0f : (float)json_number_value(e);
+    }
+    lgg_status st = lgg__cv_put_arch_array(c, key, LGG_VT_F32, f, n, err);
+    free(f);
+    return st;
+}
+
+static lgg_status ling3_meta(lgg_convert *c, lgg_error *err) {
+    size_t n = (size_t)c->block_count;
+    int32_t *kv = malloc(n ? n * sizeof *kv : 1);
+    if (!kv) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) kv[i] = ling3_full(c, i);
+    lgg_status st = lgg__cv_put_arch_array(c, "attention.head_count_kv", LGG_VT_I32, kv, n, err); /* over the base's 1 */
+    free(kv);
+    if (!st) st = lgg__cv_meta_keys(c, LING3_TAIL, err);
+    if (!st) st = ling3_clamps(c, "expert_swiglu_limit_list", "swiglu_clamp_exp", err);
+    if (!st) st = ling3_clamps(c, "share_expert_swiglu_limit_list", "swiglu_clamp_shexp", err);
+    int64_t nx = lgg__cv_hparam_int(c, "lgg.nextn", 0);
+    return st || !nx ? st : lgg__cv_put_arch_u32(c, "nextn_predict_layers", (uint32_t)nx, err);
+}
+
+/* dt_bias as dt_proj's bias (master's rename). */
+static int ling3_name(const char *hf, char *out, size_t cap) {
+    size_t l = strlen(hf);
+    if (lgg__cv_ends_with(hf, ".dt_bias")) snprintf(out, cap, "%.*s.dt_proj.bias", (int)(l - 8), hf);
+    else snprintf(out, cap, "%s", hf);
+    return 1;
+}
+
+/* The block of a GGUF name blk.N.*, or -1. */
+static int64_t ling3_block(const cv_tensor *t) {
+    return strncmp(t->name, "blk.", 4) ? -1 : (int64_t)strtoull(t->name + 4, NULL, 10);
+}
+
+/* The KDA convolutions as [1, channels, 1, kernel] (from [channels, 1, kernel] or [channels, kernel]). */
+static lgg_status ling3_conv(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    const lgg_st_tensor *s = t->src;
+    if ((s->n_dims != 3 || s->shape[1] != 1) && s->n_dims != 2)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': not [channels, 1, kernel] or [channels, kernel]", c->dir,
+                            t->src_name);
+    int64_t ch = (int64_t)s->shape[0], k = (int64_t)s->shape[s->n_dims - 1];
+    t->n_dims = 4, t->ne[0] = k, t->ne[1] = 1, t->ne[2] = ch, t->ne[3] = 1;
+    t->unit = (uint64_t)k, t->n_units = (uint64_t)ch;
+    return LGG_OK;
+}
+
+/* Per tensor: the convolutions reshaped; A = exp(A_log) as a column (-exp's negation: exact); g_proj the
+ * attention gate on latent-attention blocks, else KDA's; an f_proj on a latent-attention block refused (as
+ * master does); kv_b split as DeepSeek V2's, over num_attention_heads. */
+static lgg_status ling3_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    int64_t bid = ling3_block(t);
+    if (bid < 0) return LGG_OK;
+    const char *dot = strchr(t->name + 4, '.') + 1;
+    if (!strncmp(dot, "ssm_conv1d_", 11)) return ling3_conv(c, t, err);
+    if (!strcmp(dot, "ssm_a")) {
+        if (t->src->n_dims != 1)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': A_log is not a vector", c->dir, t->src_name);
+        t->n_dims = 2, t->ne[1] = t->ne[0], t->ne[0] = 1, t->unit = 1, t->n_units = (uint64_t)t->ne[1];
+        t->scale = -1.0f; /* after CV_X_NEG_EXP's -exp */
+        return LGG_OK;
+    }
+    int full = ling3_full(c, (uint64_t)bid);
+    if (!strcmp(dot, "ssm_f_a.weight") && full)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s: tensor '%s': an f_proj on latent-attention block %lld (llama.cpp "
+                            "master's BailingMoeV3 stops on it)", c->dir, t->src_name, (long long)bid);
+    if (!strcmp(dot, "ssm_g_a.weight") && full) {
+        char name[64];
+        snprintf(name, sizeof name, "blk.%lld.attn_gate.weight", (long long)bid);
+        char *dup = strdup(name);
+        if (!dup) return lgg__cv_fail(err, LGG_ERR_NOMEM, "out of memory");
+        free(t->name), t->name = dup;
+        return LGG_OK;
+    }
+    return lgg__cv_mla_kv_b(c, t, err);
+}
+
+const cv_hooks lgg__cv_hooks_bailingmoe3 = {ling3_init, ling3_name, ling3_tensor, ling3_meta, NULL, NULL};

@@ -7,7 +7,8 @@
  * the next-token-prediction tensors (mtp_block.N, mtp_emb_norm.N,
  * mtp_hidden_norm.N, mtp_linear_proj.N) and writes the shared experts'
  * width as master computes it: intermediate_size // num_key_value_heads,
- * when there are shared experts. */
+ * when there are shared experts.  PaddleOCR-VL's text is the dense model's
+ * under another architecture name, its vision parts left out. */
 #include "../cvint.h"
 
 #include <stdio.h>
@@ -89,4 +90,12 @@ static lgg_status ernie_moe_init(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_ernie = {NULL, ernie_name, ernie_tensor, NULL, NULL, NULL};
+
+/* PaddleOCR-VL's text (master's PaddleOCRModel: its Ernie4_5Model as "paddleocr"): ERNIE 4.5's, the
+ * vision tower (visual.) and projector (mlp_AR.) left out by master's text filter. */
+static int paddleocr_name(const char *hf, char *out, size_t cap) {
+    return ernie_name(hf, out, cap) && !lgg__cv_master_multimodal(out);
+}
+
+const cv_hooks lgg__cv_hooks_paddleocr = {NULL, paddleocr_name, ernie_tensor, NULL, NULL, NULL};
 const cv_hooks lgg__cv_hooks_ernie_moe = {ernie_moe_init, ernie_moe_name, NULL, NULL, NULL, NULL};

@@ -227,5 +227,24 @@ static lgg_status unified_meta(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_gemma4 = {gemma4_init, gemma4_name, gemma4_tensor, gemma4_meta, gemma4_vocab, gemma4_generated};
+/* Gemma 4's drafting assistants (Gemma4AssistantForCausalLM, Gemma4UnifiedAssistantForCausalLM: master's
+ * Gemma4AssistantModel over Gemma4Model, "gemma4-assistant"): Gemma 4's, the masked embedding (centroids,
+ * token ordering) left out as master leaves it, then the backbone's width (backbone_hidden_size) as
+ * embedding_length_out and every block as a next-token-prediction one. */
+static int assistant_name(const char *hf, char *out, size_t cap) {
+    return !strstr(hf, "masked_embedding") && gemma4_name(hf, out, cap);
+}
+
+static lgg_status assistant_meta(lgg_convert *c, lgg_error *err) {
+    lgg_status st = gemma4_meta(c, err);
+    const json_t *bh = json_object_get(c->config, "backbone_hidden_size");
+    if (!st && !is_count(bh))
+        st = lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key 'backbone_hidden_size' is missing or not a count", c->dir);
+    if (!st) st = lgg__cv_put_arch_u32(c, "embedding_length_out", (uint64_t)json_integer_value(bh), err);
+    return st ? st : lgg__cv_put_arch_u32(c, "nextn_predict_layers", c->block_count, err);
+}
+
+const cv_hooks lgg__cv_hooks_gemma4_assistant = {gemma4_init, assistant_name, gemma4_tensor, assistant_meta, gemma4_vocab,
+                                                 gemma4_generated};
 const cv_hooks lgg__cv_hooks_gemma4_unified = {gemma4_init,  gemma4_name,  gemma4_tensor,
                                                unified_meta, gemma4_vocab, gemma4_generated};

@@ -1,4 +1,4 @@
-/* phi3.c -- what Phi-3 and PhiMoE do in code in the reference converter:
+/* phi3.c -- what Phi-3 and PhiMoE (and Phi-4-reasoning-vision's text) do in code in the reference converter:
  * their long and short rope factors (copied from config.json), with the
  * attention factor that the reference writes as it makes them, before any
  * other hyperparameter. */
@@ -44,3 +44,8 @@ static lgg_status phi3_generated(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_phi3 = {NULL, NULL, NULL, NULL, NULL, phi3_generated};
+
+/* Phi-4-reasoning-vision's text (Phi4ForCausalLMV: master converts it with Phi3MiniModel): Phi-3's, the
+ * SigLIP2 tower (model.vision_tower.) and the projector (model.mm_projector.) left out as master's text
+ * filter leaves them. */
+const cv_hooks lgg__cv_hooks_phi4v = {NULL, lgg__cv_master_text_name, NULL, NULL, NULL, phi3_generated};

@@ -238,4 +238,23 @@ static int qwen35_vl_name(const char *hf, char *out, size_t cap) {
 }
 
 const cv_hooks lgg__cv_hooks_qwen35_vl = {qwen35_vl_init, qwen35_vl_name, qwen35_tensor, qwen35_meta, NULL, qwen3next_generated};
+
+/* MiniCPM-V 4.6's text (MiniCPMV4_6ForConditionalGeneration: master's MiniCPMV4_6TextModel over Qwen3_5TextModel):
+ * Qwen3.5's multimodal checkpoint with its merger (model.merger.) and its MTP tensors (names starting "mtp") left
+ * out, before master's MTP renames.  Master still counts mtp_num_hidden_layers in the block count (blocks without
+ * tensors, and nextn_predict_layers); without that count it asserts on the MTP layers it no longer sees. */
+static lgg_status minicpmv46_init(lgg_convert *c, lgg_error *err) {
+    lgg_status st = qwen35_vl_init(c, err);
+    if (!st && count(c, "mtp_num_hidden_layers") <= 0)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: no mtp_num_hidden_layers: llama.cpp master's "
+                            "MiniCPM-V 4.6 leaves the MTP tensors out and then asserts on finding none", c->dir);
+    return st;
+}
+
+static int minicpmv46_name(const char *hf, char *out, size_t cap) {
+    return strncmp(hf, "mtp", 3) && strncmp(hf, "model.merger.", 13) && qwen35_vl_name(hf, out, cap);
+}
+
+const cv_hooks lgg__cv_hooks_minicpmv46 = {minicpmv46_init, minicpmv46_name, qwen35_tensor, qwen35_meta, NULL,
+                                           qwen3next_generated};
 const cv_hooks lgg__cv_hooks_qwen35 = {qwen3next_init, qwen3next_name, qwen35_tensor, qwen35_meta, NULL, qwen3next_generated};

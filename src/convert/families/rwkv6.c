@@ -1,6 +1,6 @@
 /* rwkv6.c -- RWKV-7 (below: Rwkv7ForCausalLM as llama.cpp master converts
  * it, fla-hub's names or RWKV's, the token shifts stacked, block 0's value
- * mix a copy of its a mix) and what RWKV-6 (Rwkv6ForCausalLM, and
+ * mix a copy of its a mix; ARWKV-7, Qwen2.5's blocks with its time mixes) and what RWKV-6 (Rwkv6ForCausalLM, and
  * RWKV6Qwen2ForCausalLM with Qwen2's attention sizes and vocabulary) does
  * in code in the reference converter: its hyperparameters, the time-mix tensors
  * reshaped (the low-rank matrices transposed, the 1x1xN vectors squeezed,
@@ -703,5 +703,56 @@ static lgg_status rwkv7_meta(lgg_convert *c, lgg_error *err) {
 }
 
 const cv_hooks lgg__cv_hooks_rwkv7 = {NULL, rwkv7_hf_name, rwkv7_tensor, rwkv7_meta, rwkv_vocab, NULL};
+
+/* ---- ARWKV-7 (RwkvHybridForCausalLM: master's ARwkv7Model over Rwkv7Model; RWKV-Red-Team/ARWKV-7B-Preview-0.1) ----
+ * Qwen2.5's blocks with RWKV-7 time mixes (self_attn.time_mixer.*) for attention: RWKV-7's tensors and renames, a
+ * Qwen-style MLP and RMS norms, Qwen's BPE vocabulary (SentencePiece first when the folder has one). */
+
+/* Without the gate (wkv_has_gate false) the token shift x_g, which the checkpoint still holds, is not stacked:
+ * master leaves it unwritten. */
+static lgg_status arwkv7_tensor(lgg_convert *c, cv_tensor *t, lgg_error *err) {
+    const json_t *gate = json_object_get(c->config, "wkv_has_gate");
+    if (ends(t->name, ".time_mix_lerp_g") && gate && !lgg__cv_py_truthy(gate)) {
+        drop(c, (size_t)(t - c->t));
+        return LGG_OK;
+    }
+    return rwkv7_tensor(c, t, err);
+}
+
+/* Master's keys: the LoRA ranks its own (64, 64, 32, and 128 with the gate, else 0), RMS epsilon, one token shift. */
+static lgg_status arwkv7_meta(lgg_convert *c, lgg_error *err) {
+    static const char *const COUNT[] = {"hidden_size", "head_size", "intermediate_size"};
+    for (size_t i = 0; i < 3; i++) {
+        int64_t v = lgg__cv_hparam_int(c, COUNT[i], -1);
+        if (v < 0 || v > UINT32_MAX)
+            return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing or not a count", c->dir, COUNT[i]);
+    }
+    const json_t *eps = json_object_get(c->config, "rms_norm_eps"), *gate = json_object_get(c->config, "wkv_has_gate");
+    if (!json_is_number(eps) || !gate)
+        return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: key '%s' is missing%s", c->dir,
+                            gate ? "rms_norm_eps" : "wkv_has_gate", gate ? " or not a number" : "");
+    if (lgg__cv_hparam_int(c, "wkv_version", -1) != 7)
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: wkv_version is not 7 (llama.cpp master's ARWKV-7 "
+                            "asserts it)", c->dir);
+    struct {
+        const char *k;
+        int f32;
+        double v;
+    } keys[] = {{"context_length", 0, 1048576}, {"embedding_length", 0, (double)lgg__cv_hparam_int(c, "hidden_size", 0)},
+                {"block_count", 0, (double)c->block_count}, {"attention.layer_norm_rms_epsilon", 1, json_number_value(eps)},
+                {"wkv.head_size", 0, (double)lgg__cv_hparam_int(c, "head_size", 0)}, {"attention.decay_lora_rank", 0, 64},
+                {"attention.iclr_lora_rank", 0, 64}, {"attention.value_residual_mix_lora_rank", 0, 32},
+                {"attention.gate_lora_rank", 0, lgg__cv_py_truthy(gate) ? 128 : 0},
+                {"feed_forward_length", 0, (double)lgg__cv_hparam_int(c, "intermediate_size", 0)}};
+    lgg_status st = LGG_OK;
+    for (size_t i = 0; !st && i < sizeof keys / sizeof keys[0]; i++) st = put(c, keys[i].k, keys[i].f32, keys[i].v, err);
+    if (!st && lgg_writer_set_u32(c->w, "general.file_type", lgg__cv_file_type(c), NULL))
+        st = lgg__cv_fail(err, LGG_ERR_NOMEM, "cannot set general.file_type");
+    if (!st) st = put(c, "token_shift_count", 0, 1, err);
+    if (!st) st = put(c, "attention.head_count", 0, 0, err);
+    return st;
+}
+
+const cv_hooks lgg__cv_hooks_arwkv7 = {NULL, rwkv7_hf_name, arwkv7_tensor, arwkv7_meta, NULL, NULL};
 const cv_hooks lgg__cv_hooks_rwkv6 = {NULL, NULL, rwkv_tensor, rwkv_meta, rwkv_vocab, NULL};
 const cv_hooks lgg__cv_hooks_rwkv6qwen2 = {NULL, NULL, rwkv_tensor, qwen2_meta, NULL, NULL}; /* SentencePiece, else BPE */
