@@ -51,7 +51,9 @@ enum {
      * convolved part), that + d_inner + dt_rank (the input projection), d_inner / n_group, n_group */
     D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG,
     D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */,
-    D_EOUT /* embedding_length_out, else n_embd */
+    D_EOUT /* embedding_length_out, else n_embd */,
+    D_FXSB /* (expert_shared_feed_forward_length, else expert_feed_forward_length) expert_shared_count */,
+    D_FXSE /* expert_shared_feed_forward_length, else expert_feed_forward_length */
 };
 
 /* What a row does. */
@@ -76,7 +78,10 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_TRUNK /* not one of the last nextn_predict_layers layers */,
        C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */,
        C_QLORA /* attention.q_lora_rank > 0 */, C_NO_QLORA, C_MLA /* deepseek2's split K/V (is_mla) */, C_NOT_MLA,
-       C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER };
+       C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER,
+       C_NOT_LEAD_SHEXP /* C_NOT_LEAD with expert_shared_feed_forward_length > 0 (ernie4_5-moe) */,
+       C_LEAD_OR_MTP /* a leading dense layer or an MTP one (exaone-moe's dense FFN) */,
+       C_NOT_LEAD_TRUNK /* neither (exaone-moe's experts) */ };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -609,6 +614,108 @@ static const tspec L_FALCON_H1[] = {
     T("attn_norm.weight", 0, D_E, 0, 0), T("ffn_norm", 0, D_E, 0, 0), ROPE_FREQS, DENSE_FFN,
     T("ffn_gate.bias", OPT, D_F, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
 
+/* EXAONE 4: Q/K norms, norms after attention and FFN only, an n_embd-wide output projection; the MTP layers last
+ * (master creates and skips them: their Q/K/V optional) */
+static const tspec L_EXAONE4[] = {
+    QKVC(C_TRUNK, D_Q, D_KG, D_VG, 0), QKVC(C_MTP, D_Q, D_KG, D_VG, OPT), T("attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_TRUNK, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), DENSE_FFN,
+    T("post_ffw_norm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0),
+    TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), END};
+/* Hunyuan (dense: master's hunyuan-vl loader; MoE): Q/K norms, K before Q; the MoE's experts of n_ff and shared
+ * ones of expert_shared_feed_forward_length, else n_ff */
+#define HUNYUAN_ATTN                                                                                           \
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),      \
+        T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),                          \
+        T("ffn_norm.weight", 0, D_E, 0, 0)
+static const tspec L_HUNYUAN_DENSE[] = {HUNYUAN_ATTN, DENSE_FFN, END};
+static const tspec L_HUNYUAN_MOE[] = {
+    HUNYUAN_ATTN, T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_F, D_X),
+    T("ffn_down_exps.weight", 0, D_F, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    T("ffn_gate_shexp.weight", 0, D_E, D_FS, 0), T("ffn_up_shexp.weight", 0, D_E, D_FS, 0),
+    T("ffn_down_shexp.weight", 0, D_FS, D_E, 0), END};
+/* Apertus: xIELU's up and down only, Q/K norms with optional biases */
+static const tspec L_APERTUS[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0), QKV(D_Q, D_VG, D_VG, 0),
+    T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+    T("attn_q_norm.bias", OPT, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.bias", OPT, D_HK, 0, 0),
+    END};
+/* dots.llm1: K and V as wide as Q, Q/K norms, the leading dense layers, then experts (an optional selection bias)
+ * with expert_shared_count shared ones */
+static const tspec L_DOTS1[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_Q, D_Q, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0), {OP_EXPERTS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0),
+    END};
+/* ERNIE 4.5 MoE: ernie4_5's layer; past the leading dense layers experts (gate and selection bias optional) and,
+ * with expert_shared_feed_forward_length, shared ones */
+static const tspec L_ERNIE_MOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", OPT, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_NOT_LEAD_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
+    TC(C_NOT_LEAD_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), END};
+/* MiniMax-M2: Q/K norms over all heads, experts of n_ff with a required selection bias */
+static const tspec L_MINIMAX_M2[] = {
+    QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_norm.weight", 0, D_E, 0, 0),
+    T("attn_q_norm.weight", 0, D_Q, 0, 0), T("attn_k_norm.weight", 0, D_KG, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_F, D_X),
+    T("ffn_down_exps.weight", 0, D_F, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    T("exp_probs_b.bias", 0, D_X, 0, 0), END};
+/* SmallThinker: master asserts experts in every layer (expert_feed_forward_length wide) */
+static const tspec L_SMALLTHINKER[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), T("ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_FXR, D_X), END};
+/* Ling 2.0 (bailingmoe2): master asserts experts before the layers; a fused Q/K/V, Q/K norms, the leading dense
+ * layers, then experts with shared ones; the MTP layers last (nextn's tensors and a layer_output_norm) */
+static const tspec G_BAILINGMOE2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                      T("output.weight", 0, D_E, D_V, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_BAILINGMOE2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXSB, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXSB, D_E, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXSB, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0),
+    TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0), TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), TC(C_MTP, "layer_output_norm.weight", 0, D_E, 0, 0),
+    END};
+/* K-EXAONE (exaone-moe): Q/K norms; a dense FFN on the leading and the MTP layers, experts (master throws
+ * without them) with shared ones elsewhere; the MTP layers' Q/K/V optional as master skips them */
+static const tspec L_EXAONE_MOE[] = {
+    QKVC(C_TRUNK, D_Q, D_KG, D_KG, 0), QKVC(C_MTP, D_Q, D_KG, D_KG, OPT), T("attn_output.weight", 0, D_Q, D_E, 0),
+    ROPE_FREQS, T("attn_norm.weight", 0, D_E, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LEAD_OR_MTP, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD_OR_MTP, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD_OR_MTP, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD_TRUNK, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD_TRUNK, "exp_probs_b.bias", OPT, D_X, 0, 0), {OP_EXPERTS, C_NOT_LEAD_TRUNK, 0, {0}, NULL},
+    TC(C_NOT_LEAD_TRUNK, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_NOT_LEAD_TRUNK, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD_TRUNK, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_NOT_LEAD_TRUNK, "ffn_gate_shexp.weight", 0, D_E, D_FXSE, 0),
+    TC(C_NOT_LEAD_TRUNK, "ffn_down_shexp.weight", 0, D_FXSE, D_E, 0),
+    TC(C_NOT_LEAD_TRUNK, "ffn_up_shexp.weight", 0, D_E, D_FXSE, 0), TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0),
+    TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -625,6 +732,9 @@ typedef struct arch_key {
 /* a u32 required unless the model is a "lite" one (deepseek2's q_lora_rank: 26 or 27 layers, or 48 with a
  * vocabulary of 128256, from <arch>.vocab_size else the token list) */
 #define KT_U32_UNLESS_LITE (LGG_VT_COUNT + 4)
+/* get_key_or_arr(key, float array, n_layer), required: one f32, or an array of n_layer f32 (apertus' xIELU);
+ * the suffix is the key's whole name (master's xielu.* keys have no architecture prefix) */
+#define KT_F32_LAYERS (LGG_VT_COUNT + 5)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -641,6 +751,10 @@ typedef struct arch_key {
     {"ssm.state_size", LGG_VT_U32, true}, {"ssm.time_step_rank", LGG_VT_U32, true},                              \
     {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},                          \
     {"attention.recurrent_layers", KT_LAYER_FLAGS, false}, {"full_attention_interval", LGG_VT_U32, false}
+
+/* granite's and granitemoe's: the epsilon, the logit scale (required), the other scales */
+#define K_GRANITE RMS_EPS, {"logit_scale", LGG_VT_F32, true}, {"residual_scale", LGG_VT_F32, false},          \
+    {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false}
 
 /* a Mamba layer's sizes, each required */
 #define K_SSM {"ssm.conv_kernel", LGG_VT_U32, true}, {"ssm.inner_size", LGG_VT_U32, true},                     \
@@ -670,10 +784,7 @@ static const arch_table TABLES[] = {
     {"mistral3", G_TIED, L_LLAMA, false,
      {RMS_EPS, {"attention.temperature_scale", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false},
       {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false}, {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}}},
-    {"granite", G_TIED, L_LLAMA, false,
-     {RMS_EPS, {"logit_scale", LGG_VT_F32, true}, {"residual_scale", LGG_VT_F32, false},
-      {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false},
-      {"rope.scaling.finetuned", LGG_VT_BOOL, false}, K_FF_SHEXP}},
+    {"granite", G_TIED, L_LLAMA, false, {K_GRANITE, {"rope.scaling.finetuned", LGG_VT_BOOL, false}, K_FF_SHEXP}},
     {"phi3", G_TIED, L_PHI3, false, {RMS_EPS, K_SWA}},
     {"olmo2", G_UNTIED, L_OLMO2, false, {RMS_EPS, K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
     {"exaone", G_TIED, L_EXAONE, false, {RMS_EPS}},
@@ -788,6 +899,38 @@ static const arch_table TABLES[] = {
     {"qwen3vlmoe", G_TIED, L_QWEN3VLMOE, false, {K_DEEPSTACK, K_SECTIONS, K_FF_EXP, RMS_EPS}},
     {"qwen35", G_TIED, L_QWEN35, false, {RMS_EPS, K_SECTIONS, K_GDN}},
     {"qwen35moe", G_TIED, L_QWEN35MOE, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_SECTIONS, K_GDN}},
+    {"granitemoe", G_TIED, L_LLAMA, false, {K_GRANITE, K_FF_SHEXP}},
+    /* exaone4: the window's pattern and base are read only with 64 layers (checked whatever the count) */
+    {"exaone4", G_TIED, L_EXAONE4, false,
+     {{"nextn_predict_layers", LGG_VT_U32, false}, K_SWA_PATTERN, K_SWA_BASE, K_SWA, RMS_EPS}},
+    {"hunyuan-dense", G_TIED, L_HUNYUAN_DENSE, false, {RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false}}},
+    {"hunyuan-moe", G_TIED, L_HUNYUAN_MOE, false, {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP}},
+    {"apertus", G_UNTIED, L_APERTUS, false,
+     {RMS_EPS, {"xielu.alpha_n", KT_F32_LAYERS, true}, {"xielu.alpha_p", KT_F32_LAYERS, true},
+      {"xielu.beta", KT_F32_LAYERS, true}, {"xielu.eps", KT_F32_LAYERS, true}}},
+    {"dots1", G_UNTIED, L_DOTS1, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, false}}},
+    {"ernie4_5-moe", G_TIED, L_ERNIE_MOE, false,
+     {{"rope.dimension_sections", KT_SECTIONS, false}, RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true},
+      K_FF_SHEXP, {"interleave_moe_layer_step", LGG_VT_U32, true}, {"leading_dense_block_count", LGG_VT_U32, false}}},
+    {"minimax-m2", G_UNTIED, L_MINIMAX_M2, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"expert_gating_func", LGG_VT_U32, false}}},
+    /* smallthinker: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"smallthinker", G_TIED, L_SMALLTHINKER, false,
+     {K_SWA, K_SWA_PATTERN, K_SWA_BASE, K_FF_EXP, RMS_EPS, {"expert_gating_func", LGG_VT_U32, false}}},
+    {"bailingmoe2", G_BAILINGMOE2, L_BAILINGMOE2, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      K_FF_SHEXP, {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, true},
+      {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"exaone-moe", G_UNTIED, L_EXAONE_MOE, false,
+     {K_SWA_PATTERN, K_SWA_BASE, {"attention.sliding_window", LGG_VT_U32, true}, RMS_EPS,
+      {"expert_shared_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"leading_dense_block_count", LGG_VT_U32, false},
+      {"nextn_predict_layers", LGG_VT_U32, false}}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -880,10 +1023,18 @@ static void arch_typed(lc *c, const char *suffix, uint32_t vt, bool required) {
     key_of(c, akey(c, suffix, k, sizeof k), vt, required, &v);
 }
 
+/* An array key of COUNT elements where master wants N (get_key_or_arr's "wrong array length"). */
+static void wrong_length(lc *c, const char *key, uint32_t n, uint64_t count) {
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%u elements", n);
+    snprintf(got, sizeof got, "%llu elements", (unsigned long long)count);
+    issue(c, false, LGG_LOAD_BAD_VALUE, key, want, got);
+}
+
 /* get_key_or_arr into a per-layer array: a u32, or an array of n_layer u32/i32 (bool too); *x its
  * first element.  required false throughout in load_hparams. */
 static void layer_key(lc *c, const char *suffix, uint32_t *x) {
-    char k[160], want[64], got[64];
+    char k[160], got[64];
     lgg_value v, e;
     uint64_t u;
     akey(c, suffix, k, sizeof k);
@@ -893,9 +1044,7 @@ static void layer_key(lc *c, const char *suffix, uint32_t *x) {
         return;
     }
     if (v.count != c->n_layer) {
-        snprintf(want, sizeof want, "%u elements", c->n_layer);
-        snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
-        issue(c, false, LGG_LOAD_BAD_VALUE, k, want, got);
+        wrong_length(c, k, c->n_layer, v.count);
         return;
     }
     if (v.elem_type != LGG_VT_U32 && v.elem_type != LGG_VT_I32 && v.elem_type != LGG_VT_BOOL) {
@@ -1015,7 +1164,7 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
 
 /* get_key_or_arr into an array of n: an array of n (u)int32 elements, or one int32. */
 static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
-    char k[160], want[64], got[64];
+    char k[160], got[64];
     lgg_value v;
     akey(c, ak->suffix, k, sizeof k);
     if (lgg_get(c->f, k, &v) != LGG_OK) {
@@ -1027,13 +1176,29 @@ static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
         return;
     }
     if (v.count != n) {
-        snprintf(want, sizeof want, "%u elements", n);
-        snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
-        issue(c, false, LGG_LOAD_BAD_VALUE, k, want, got);
+        wrong_length(c, k, n, v.count);
     } else if (v.elem_type != LGG_VT_I32 && v.elem_type != LGG_VT_U32) {
         snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
         issue(c, false, LGG_LOAD_WRONG_TYPE, k, "array of i32", got);
     }
+}
+
+/* get_key_or_arr into an array of n_layer floats, required: one f32, or an array of n_layer f32; the key named
+ * as it is, without the architecture's prefix. */
+static void f32_layers_key(lc *c, const arch_key *ak) {
+    char k[160], got[64];
+    lgg_value v;
+    snprintf(k, sizeof k, "%s", ak->suffix);
+    if (lgg_get(c->f, k, &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
+        if (v.count != c->n_layer) {
+            wrong_length(c, k, c->n_layer, v.count);
+        } else if (v.elem_type != LGG_VT_F32) {
+            snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+            issue(c, false, LGG_LOAD_WRONG_TYPE, k, "f32 or array of f32", got);
+        }
+        return;
+    }
+    key_of(c, k, LGG_VT_F32, ak->required, &v);
 }
 
 /* deepseek2's is_lite: 26 or 27 layers, or 48 with 128256 tokens (vocab_size, else the token list's length) */
@@ -1058,6 +1223,8 @@ static void arch_keys(lc *c) {
             arch_u32(c, ak->suffix, !lite(c), slot ? slot : &x);
         } else if (ak->type == KT_SECTIONS) {
             sections_key(c, ak, 4);
+        } else if (ak->type == KT_F32_LAYERS) {
+            f32_layers_key(c, ak);
         } else if (ak->type == KT_LAYER_FLAGS) {
             char k[160];
             c->has_recr = lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &c->recr) == LGG_OK &&
@@ -1347,6 +1514,8 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QKVZ: return 2 * (int64_t)c->ssm_state * c->ssm_group + 2 * (int64_t)c->ssm_state * c->ssm_dtr;
     case D_DTR2: return 2 * (int64_t)c->ssm_dtr;
     case D_EOUT: return c->n_embd_out ? c->n_embd_out : c->n_embd;
+    case D_FXSB: return (int64_t)(c->n_ff_shexp ? c->n_ff_shexp : c->n_ff_exp) * c->n_expert_shared;
+    case D_FXSE: return c->n_ff_shexp ? c->n_ff_shexp : c->n_ff_exp;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1423,6 +1592,9 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;
+    case C_NOT_LEAD_SHEXP: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_ff_shexp > 0;
+    case C_LEAD_OR_MTP: return applies(c, C_LEAD, il) || applies(c, C_MTP, il);
+    case C_NOT_LEAD_TRUNK: return !applies(c, C_LEAD_OR_MTP, il);
     case C_NOT_LEAD: return il >= 0 && (uint64_t)il >= c->n_dense_lead;
     case C_MTP: return il >= 0 && (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn;
     case C_DENSE: return c->n_expert == 0;

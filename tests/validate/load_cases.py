@@ -153,7 +153,11 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
         'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
         'gpt2': 'gpt2-medium', 'jamba': 'jamba-small',
-        'granitehybrid': 'granitehybrid-small', 'falcon-h1': 'falcon-h1-small'}
+        'granitehybrid': 'granitehybrid-small', 'falcon-h1': 'falcon-h1-small',
+        'granitemoe': 'granitemoe-1b', 'exaone4': 'exaone4-1.2b', 'hunyuan-dense': 'hunyuan-dense-1.8b',
+        'hunyuan-moe': 'hunyuan-moe-small', 'apertus': 'apertus-8b', 'dots1': 'dots1-small',
+        'ernie4_5-moe': 'ernie4_5-moe-small', 'minimax-m2': 'minimax-m2-small', 'smallthinker': 'smallthinker-4b',
+        'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -201,6 +205,23 @@ CASES['jamba.no_router'] = ('jamba-small', drop_tensor('blk.3.ffn_gate_inp.weigh
                             'a router missing: master then wants a dense FFN, and the experts are extra')
 CASES['granitehybrid.expand3'] = ('granitehybrid-small', set_key('{a}.ssm.inner_size', gm.U32, 6144),
                                   'an expansion factor of 3: master asserts')
+# apertus' xIELU keys (no architecture prefix): required, one f32 or an array of block_count f32
+CASES['apertus.no_beta'] = ('apertus-8b', drop_key('xielu.beta'), 'a required xIELU key missing')
+CASES['apertus.alpha_layers'] = ('apertus-8b', set_key('xielu.alpha_n', gm.ARR, (gm.F32, [0.8] * 8)),
+                                 'xielu.alpha_n as one f32 a layer')
+CASES['apertus.alpha_short'] = ('apertus-8b', set_key('xielu.alpha_n', gm.ARR, (gm.F32, [0.8] * 3)),
+                                'xielu.alpha_n an array of 3 for 8 layers')
+# ernie4_5-moe's dense first layer, then experts; smallthinker and exaone-moe without experts
+CASES['ernie4_5-moe.no_down_exps'] = ('ernie4_5-moe-small', drop_tensor('blk.2.ffn_down_exps.weight'),
+                                      "an expert layer's down projection missing")
+CASES['smallthinker.no_experts'] = ('smallthinker-4b', both(set_key('{a}.expert_count', gm.U32, 0),
+                                                            set_key('{a}.expert_used_count', gm.U32, 0)),
+                                    'no experts: master asserts')
+CASES['exaone-moe.no_experts'] = ('exaone-moe-small', both(set_key('{a}.expert_count', gm.U32, 0),
+                                                          set_key('{a}.expert_used_count', gm.U32, 0)),
+                                  'no experts: master throws at the first expert layer')
+CASES['dots1.lead2'] = ('dots1-small', set_key('{a}.leading_dense_block_count', gm.U32, 2),
+                        'two leading dense layers where the file has one')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
