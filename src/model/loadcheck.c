@@ -53,7 +53,10 @@ enum {
     D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */,
     D_EOUT /* embedding_length_out, else n_embd */,
     D_FXSB /* (expert_shared_feed_forward_length, else expert_feed_forward_length) expert_shared_count */,
-    D_FXSE /* expert_shared_feed_forward_length, else expert_feed_forward_length */
+    D_FXSE /* expert_shared_feed_forward_length, else expert_feed_forward_length */,
+    /* RWKV: wkv.head_size, n_embd / it, time_mix_extra_dim (and 5 times it), time_decay_extra_dim, the RWKV-7
+     * LoRA ranks (attention.decay/iclr/value_residual_mix/gate_lora_rank), the fused lerps' 5 (RWKV-6) and 6 */
+    D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX
 };
 
 /* What a row does. */
@@ -65,7 +68,8 @@ enum {
     OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
-    OP_MAMBA_EXPAND  /* mamba: master throws unless ssm.inner_size is 2 n_embd */
+    OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
+    OP_RWKV6_LERP    /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -85,11 +89,12 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
 
 typedef struct tspec {
     uint8_t op, cond, flags;
-    uint8_t d[3];
+    uint8_t d[4]; /* the fourth only for RWKV's fused lerps */
     const char *name; /* a layer's: "attn_norm.weight" for blk.N.attn_norm.weight */
 } tspec;
 
 #define T(name, f, a, b, c) {OP_T, C_ALL, f, {a, b, c}, name}
+#define T4(name, f, a, b, c, e) {OP_T, C_ALL, f, {a, b, c, e}, name}
 #define TC(cond, name, f, a, b, c) {OP_T, cond, f, {a, b, c}, name}
 #define QKV(q, k, v, f) {OP_QKV, C_ALL, f, {q, k, v}, NULL}
 #define QKVC(cond, q, k, v, f) {OP_QKV, cond, f, {q, k, v}, NULL}
@@ -716,6 +721,39 @@ static const tspec L_EXAONE_MOE[] = {
     TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0),
     TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0), END};
 
+/* RWKV-6 and RWKV-7: the embedding's layer norm (LN0), biased norms, an output of its own; time mixing (a fused
+ * lerp of 5 or 6, [n_embd, 1, 1, N]) and channel mixing of n_ff */
+static const tspec G_RWKV[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("token_embd_norm"), NORM_B("output_norm"),
+                               T("output.weight", 0, D_E, D_V, 0), END};
+#define LERP(name, f) T(name, f, D_E, D_ONE, D_ONE)
+static const tspec L_RWKV6[] = {
+    NORM_B("attn_norm"), NORM_B("attn_norm_2"), T("time_mix_w1.weight", 0, D_E, D_TMX5, 0),
+    T("time_mix_w2.weight", 0, D_TMX, D_E, D_FIVE), LERP("time_mix_lerp_x.weight", 0), LERP("time_mix_lerp_w.weight", OPT),
+    LERP("time_mix_lerp_k.weight", OPT), LERP("time_mix_lerp_v.weight", OPT), LERP("time_mix_lerp_r.weight", OPT),
+    LERP("time_mix_lerp_g.weight", OPT), T4("time_mix_lerp_fused.weight", OPT, D_E, D_ONE, D_ONE, D_FIVE),
+    {OP_RWKV6_LERP, C_ALL, 0, {0}, NULL}, T("time_mix_first.weight", 0, D_WKV, D_EWKV, 0),
+    T("time_mix_decay.weight", 0, D_E, 0, 0), T("time_mix_decay_w1.weight", 0, D_E, D_TDX, 0),
+    T("time_mix_decay_w2.weight", 0, D_TDX, D_E, 0), T("time_mix_key.weight", 0, D_E, D_E, 0),
+    T("time_mix_value.weight", 0, D_E, D_E, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0),
+    T("time_mix_gate.weight", 0, D_E, D_E, 0), NORM_B("time_mix_ln"), T("time_mix_output.weight", 0, D_E, D_E, 0),
+    LERP("channel_mix_lerp_k.weight", 0), LERP("channel_mix_lerp_r.weight", 0), T("channel_mix_key.weight", 0, D_E, D_F, 0),
+    T("channel_mix_value.weight", 0, D_F, D_E, 0), T("channel_mix_receptance.weight", 0, D_E, D_E, 0), END};
+/* RWKV-7: LoRAs of the decay (w), in-context learning rate (a), value residual mix (v: layer 0's of the iclr rank,
+ * master's "actually not used") and gate (g) */
+static const tspec L_RWKV7[] = {
+    NORM_B("attn_norm"), NORM_B("attn_norm_2"), T("time_mix_w0.weight", 0, D_E, 0, 0),
+    T("time_mix_w1.weight", 0, D_E, D_LDECAY, 0), T("time_mix_w2.weight", 0, D_LDECAY, D_E, 0),
+    T("time_mix_a0.weight", 0, D_E, 0, 0), T("time_mix_a1.weight", 0, D_E, D_LICLR, 0),
+    T("time_mix_a2.weight", 0, D_LICLR, D_E, 0), T("time_mix_v0.weight", 0, D_E, 0, 0),
+    TC(C_FIRST, "time_mix_v1.weight", 0, D_E, D_LICLR, 0), TC(C_FIRST, "time_mix_v2.weight", 0, D_LICLR, D_E, 0),
+    TC(C_NOT_FIRST, "time_mix_v1.weight", 0, D_E, D_LVRES, 0), TC(C_NOT_FIRST, "time_mix_v2.weight", 0, D_LVRES, D_E, 0),
+    T("time_mix_g1.weight", 0, D_E, D_LGATE, 0), T("time_mix_g2.weight", 0, D_LGATE, D_E, 0),
+    T4("time_mix_lerp_fused.weight", 0, D_E, D_ONE, D_ONE, D_SIX), T("time_mix_k_k.weight", 0, D_E, 0, 0),
+    T("time_mix_k_a.weight", 0, D_E, 0, 0), T("time_mix_r_k.weight", 0, D_E, 0, 0), T("time_mix_key.weight", 0, D_E, D_E, 0),
+    T("time_mix_value.weight", 0, D_E, D_E, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0), NORM_B("time_mix_ln"),
+    T("time_mix_output.weight", 0, D_E, D_E, 0), LERP("channel_mix_lerp_k.weight", 0),
+    T("channel_mix_key.weight", 0, D_E, D_F, 0), T("channel_mix_value.weight", 0, D_F, D_E, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -925,6 +963,16 @@ static const arch_table TABLES[] = {
       K_FF_SHEXP, {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
       {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, true},
       {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"rwkv6", G_RWKV, L_RWKV6, false,
+     {{"attention.layer_norm_epsilon", LGG_VT_F32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, false},
+      {"wkv.head_size", LGG_VT_U32, true}, {"time_mix_extra_dim", LGG_VT_U32, true},
+      {"time_decay_extra_dim", LGG_VT_U32, true}, {"rescale_every_n_layers", LGG_VT_U32, false},
+      {"token_shift_count", LGG_VT_U32, false}}},
+    {"rwkv7", G_RWKV, L_RWKV7, false,
+     {{"attention.layer_norm_epsilon", LGG_VT_F32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, false},
+      {"wkv.head_size", LGG_VT_U32, true}, {"attention.decay_lora_rank", LGG_VT_U32, true},
+      {"attention.iclr_lora_rank", LGG_VT_U32, true}, {"attention.value_residual_mix_lora_rank", LGG_VT_U32, true},
+      {"attention.gate_lora_rank", LGG_VT_U32, false}, {"token_shift_count", LGG_VT_U32, false}}},
     {"exaone-moe", G_UNTIED, L_EXAONE_MOE, false,
      {K_SWA_PATTERN, K_SWA_BASE, {"attention.sliding_window", LGG_VT_U32, true}, RMS_EPS,
       {"expert_shared_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
@@ -944,6 +992,7 @@ typedef struct lc {
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
     uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
+    uint32_t wkv, tmx, tdx, lora_decay, lora_iclr, lora_vres, lora_gate; /* RWKV's sizes */
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -1156,7 +1205,14 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"interleave_moe_layer_step", offsetof(lc, moe_step)},
                  {"attention.key_length_mla", offsetof(lc, k_mla)},
                  {"attention.value_length_mla", offsetof(lc, v_mla)},
-                 {"ssm.inner_size", offsetof(lc, ssm_inner)}};
+                 {"ssm.inner_size", offsetof(lc, ssm_inner)},
+                 {"wkv.head_size", offsetof(lc, wkv)},
+                 {"time_mix_extra_dim", offsetof(lc, tmx)},
+                 {"time_decay_extra_dim", offsetof(lc, tdx)},
+                 {"attention.decay_lora_rank", offsetof(lc, lora_decay)},
+                 {"attention.iclr_lora_rank", offsetof(lc, lora_iclr)},
+                 {"attention.value_residual_mix_lora_rank", offsetof(lc, lora_vres)},
+                 {"attention.gate_lora_rank", offsetof(lc, lora_gate)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1401,10 +1457,9 @@ static void shape_text(char *buf, size_t cap, const int64_t *ne, uint32_t nd) {
     if (k < cap) snprintf(buf + k, cap - k, "]");
 }
 
-/* create_tensor(NAME, {ne0[, ne1[, ne2]]}, flags): true when the tensor is there (whatever its shape). */
-static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t ne1, int64_t ne2) {
-    const int64_t ne[3] = {ne0, ne1, ne2};
-    const uint32_t nd = ne2 ? 3 : ne1 ? 2 : 1;
+/* create_tensor(NAME, {ne0[, ne1[, ne2[, ne3]]]}, flags): true when the tensor is there (whatever its shape). */
+static bool want4(lc *c, unsigned flags, const char *name, const int64_t ne[4]) {
+    const uint32_t nd = ne[3] ? 4 : ne[2] ? 3 : ne[1] ? 2 : 1;
     int64_t id = lgg_find_tensor_cstr(c->f, name);
     char exp[96], got[96];
     shape_text(exp, sizeof exp, ne, nd);
@@ -1424,6 +1479,21 @@ static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t n
         c->out->n_tensors_expected++;
     }
     return true;
+}
+
+static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t ne1, int64_t ne2) {
+    const int64_t ne[4] = {ne0, ne1, ne2, 0};
+    return want4(c, flags, name, ne);
+}
+
+/* rwkv6: master's GGML_ASSERT that layer il has a fused lerp or time_mix_lerp_w */
+static bool rwkv6_lerp(lc *c, int64_t il) {
+    char fused[64], w[64];
+    snprintf(fused, sizeof fused, "blk.%lld.time_mix_lerp_fused.weight", (long long)il);
+    snprintf(w, sizeof w, "blk.%lld.time_mix_lerp_w.weight", (long long)il);
+    if (lgg_find_tensor_cstr(c->f, fused) >= 0 || lgg_find_tensor_cstr(c->f, w) >= 0) return true;
+    issue(c, true, LGG_LOAD_BAD_VALUE, fused, "it or time_mix_lerp_w (master asserts)", "neither");
+    return false;
 }
 
 /* Layer il's head_count_kv (hparams.n_head_kv(il)). */
@@ -1516,6 +1586,17 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_EOUT: return c->n_embd_out ? c->n_embd_out : c->n_embd;
     case D_FXSB: return (int64_t)(c->n_ff_shexp ? c->n_ff_shexp : c->n_ff_exp) * c->n_expert_shared;
     case D_FXSE: return c->n_ff_shexp ? c->n_ff_shexp : c->n_ff_exp;
+    case D_WKV: return c->wkv;
+    case D_EWKV: return c->wkv ? c->n_embd / c->wkv : 0;
+    case D_TMX: return c->tmx;
+    case D_TMX5: return 5 * (int64_t)c->tmx;
+    case D_TDX: return c->tdx;
+    case D_LDECAY: return c->lora_decay;
+    case D_LICLR: return c->lora_iclr;
+    case D_LVRES: return c->lora_vres;
+    case D_LGATE: return c->lora_gate;
+    case D_FIVE: return 5;
+    case D_SIX: return 6;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1627,6 +1708,8 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
+        } else if (r->op == OP_RWKV6_LERP) {
+            if (!rwkv6_lerp(c, il)) return false;
         } else if (r->op == OP_MAMBA_EXPAND) {
             if (c->ssm_inner == 2 * (uint64_t)c->n_embd) continue;
             bad_value(c, akey(c, "ssm.inner_size", k, sizeof k), "2 embedding_length", c->ssm_inner);
@@ -1643,7 +1726,8 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else {
             unsigned f = r->flags & (OPT | DUP);
             if ((r->flags & DUP1) && il > 0) f |= DUP;
-            want(c, f, row_name(n, sizeof n, il, r->name), dim(c, r->d[0]), dim(c, r->d[1]), dim(c, r->d[2]));
+            const int64_t ne[4] = {dim(c, r->d[0]), dim(c, r->d[1]), dim(c, r->d[2]), dim(c, r->d[3])};
+            want4(c, f, row_name(n, sizeof n, il, r->name), ne);
         }
     }
     return true;

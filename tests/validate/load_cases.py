@@ -126,7 +126,7 @@ CASES = {
     'smollm3.no_ctx': ('smollm3-3b', drop_key('{a}.context_length'), 'context_length missing'),
     'mistral3.ok': ('mistral3-small', None, 'mistral3'),
     'mistral3.o_bias': ('mistral3-small', add_tensor('blk.0.attn_output.bias', [5120]), 'an optional bias'),
-    'rwkv6.ok': ('rwkv6-1.6b', None, 'an architecture without a table'),
+    'unknown_arch.ok': ('qwen3-0.6b', as_arch('nosucharch'), 'an architecture without a table'),
     'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
     'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
 }
@@ -157,7 +157,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'granitemoe': 'granitemoe-1b', 'exaone4': 'exaone4-1.2b', 'hunyuan-dense': 'hunyuan-dense-1.8b',
         'hunyuan-moe': 'hunyuan-moe-small', 'apertus': 'apertus-8b', 'dots1': 'dots1-small',
         'ernie4_5-moe': 'ernie4_5-moe-small', 'minimax-m2': 'minimax-m2-small', 'smallthinker': 'smallthinker-4b',
-        'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small'}
+        'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small', 'rwkv6': 'rwkv6-1.6b',
+        'rwkv7': 'rwkv7-0.4b'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -222,6 +223,16 @@ CASES['exaone-moe.no_experts'] = ('exaone-moe-small', both(set_key('{a}.expert_c
                                   'no experts: master throws at the first expert layer')
 CASES['dots1.lead2'] = ('dots1-small', set_key('{a}.leading_dense_block_count', gm.U32, 2),
                         'two leading dense layers where the file has one')
+# RWKV-6's fused lerp, or time_mix_lerp_w (master asserts one of them); RWKV-7's layer 0 value LoRA of the iclr rank
+CASES['rwkv6.no_lerp'] = ('rwkv6-1.6b', drop_tensor('blk.2.time_mix_lerp_fused.weight'),
+                          'a layer without its fused lerp nor time_mix_lerp_w: master asserts')
+CASES['rwkv6.lerp_w'] = ('rwkv6-1.6b', both(drop_tensor('blk.2.time_mix_lerp_fused.weight'),
+                                            add_tensor('blk.2.time_mix_lerp_w.weight', [2048, 1, 1])),
+                         'time_mix_lerp_w in place of the fused lerp')
+CASES['rwkv6.fused_4'] = ('rwkv6-1.6b', reshape_tensor('blk.0.time_mix_lerp_fused.weight', [2048, 1, 1, 4]),
+                          'a fused lerp of 4 where master wants 5')
+CASES['rwkv7.v1_rank'] = ('rwkv7-0.4b', reshape_tensor('blk.0.time_mix_v1.weight', [1024, 32]),
+                          "layer 0's value LoRA of value_residual_mix_lora_rank, where master wants iclr_lora_rank")
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
