@@ -56,7 +56,8 @@ enum {
     D_FXSE /* expert_shared_feed_forward_length, else expert_feed_forward_length */,
     /* RWKV: wkv.head_size, n_embd / it, time_mix_extra_dim (and 5 times it), time_decay_extra_dim, the RWKV-7
      * LoRA ranks (attention.decay/iclr/value_residual_mix/gate_lora_rank), the fused lerps' 5 (RWKV-6) and 6 */
-    D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX
+    D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX,
+    D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */
 };
 
 /* What a row does. */
@@ -85,7 +86,10 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER,
        C_NOT_LEAD_SHEXP /* C_NOT_LEAD with expert_shared_feed_forward_length > 0 (ernie4_5-moe) */,
        C_LEAD_OR_MTP /* a leading dense layer or an MTP one (exaone-moe's dense FFN) */,
-       C_NOT_LEAD_TRUNK /* neither (exaone-moe's experts) */ };
+       C_NOT_LEAD_TRUNK /* neither (exaone-moe's experts) */,
+       /* nemotron_h's trunk layers that are not recurrent: attention where n_ff(il) is 0, else an FFN (experts
+        * with expert_count, dense without) */
+       C_ATTN_FF0, C_FFN_MOE, C_FFN_DENSE };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -754,6 +758,32 @@ static const tspec L_RWKV7[] = {
     T("time_mix_output.weight", 0, D_E, D_E, 0), LERP("channel_mix_lerp_k.weight", 0),
     T("channel_mix_key.weight", 0, D_E, D_F, 0), T("channel_mix_value.weight", 0, D_F, D_E, 0), END};
 
+/* Nemotron-H: Mamba-2 layers where head_count_kv and feed_forward_length are both 0, attention where only
+ * feed_forward_length is, an FFN elsewhere (up and down: dense of the layer's n_ff, or experts of
+ * moe_latent_size with shared ones and a required selection bias); the MTP layers last, an attention and an expert
+ * sub-layer each (master skips them: their Q/K/V optional) */
+static const tspec L_NEMOTRON_H[] = {
+    TC(C_TRUNK, "attn_norm.weight", 0, D_E, 0, 0), TC(C_RECR, "ssm_in.weight", 0, D_E, D_M2IN, 0),
+    TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0), TC(C_RECR, "ssm_conv1d.bias", OPT, D_M2CONV, 0, 0),
+    TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_a", 0, D_ONE, D_DTR, 0),
+    TC(C_RECR, "ssm_d", 0, D_ONE, D_DTR, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DIG, D_NG, 0),
+    TC(C_RECR, "ssm_out.weight", 0, D_DI, D_E, 0), QKVC(C_ATTN_FF0, D_Q, D_KGL, D_VGL, 0),
+    TC(C_ATTN_FF0, "attn_output.weight", 0, D_Q, D_E, 0), TC(C_ATTN_FF0, "attn_output.bias", OPT, D_E, 0, 0),
+    TC(C_FFN_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_FFN_MOE, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_FFN_MOE, "ffn_latent_down.weight", OPT, D_E, D_ME, 0), TC(C_FFN_MOE, "ffn_latent_up.weight", OPT, D_ME, D_E, 0),
+    TC(C_FFN_MOE, "ffn_down_exps.weight", 0, D_FX, D_ME, D_X), TC(C_FFN_MOE, "ffn_up_exps.weight", 0, D_ME, D_FX, D_X),
+    TC(C_FFN_MOE, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), TC(C_FFN_MOE, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_FFN_DENSE, "ffn_down.weight", 0, D_FL, D_E, 0), TC(C_FFN_DENSE, "ffn_up.weight", 0, D_E, D_FL, 0),
+    TC(C_FFN_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_FFN_DENSE, "ffn_up.bias", OPT, D_FL, 0, 0),
+    TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0), TC(C_MTP, "nextn.shared_head_norm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "attn_norm.weight", 0, D_E, 0, 0), QKVC(C_MTP, D_Q, D_KGL, D_VGL, OPT),
+    TC(C_MTP, "attn_output.weight", 0, D_Q, D_E, 0), TC(C_MTP, "attn_output.bias", OPT, D_E, 0, 0),
+    TC(C_MTP, "post_attention_norm.weight", 0, D_E, 0, 0), TC(C_MTP, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_MTP, "exp_probs_b.bias", 0, D_X, 0, 0), TC(C_MTP, "ffn_down_exps.weight", 0, D_FX, D_ME, D_X),
+    TC(C_MTP, "ffn_up_exps.weight", 0, D_ME, D_FX, D_X), TC(C_MTP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
+    TC(C_MTP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -773,6 +803,8 @@ typedef struct arch_key {
 /* get_key_or_arr(key, float array, n_layer), required: one f32, or an array of n_layer f32 (apertus' xIELU);
  * the suffix is the key's whole name (master's xielu.* keys have no architecture prefix) */
 #define KT_F32_LAYERS (LGG_VT_COUNT + 5)
+/* not a key read: as KT_RECR_KV0, and the layer's feed_forward_length 0 too (nemotron_h) */
+#define KT_RECR_KV0_FF0 (LGG_VT_COUNT + 6)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -973,6 +1005,11 @@ static const arch_table TABLES[] = {
       {"wkv.head_size", LGG_VT_U32, true}, {"attention.decay_lora_rank", LGG_VT_U32, true},
       {"attention.iclr_lora_rank", LGG_VT_U32, true}, {"attention.value_residual_mix_lora_rank", LGG_VT_U32, true},
       {"attention.gate_lora_rank", LGG_VT_U32, false}, {"token_shift_count", LGG_VT_U32, false}}},
+    {"nemotron_h", G_TIED, L_NEMOTRON_H, false,
+     {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},
+      {"attention.head_count_kv", KT_RECR_KV0_FF0, false}, RMS_EPS, NORM_EPS, K_FF_EXP, K_FF_SHEXP,
+      {"expert_shared_count", LGG_VT_U32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"moe_latent_size", LGG_VT_U32, false}}},
     {"exaone-moe", G_UNTIED, L_EXAONE_MOE, false,
      {K_SWA_PATTERN, K_SWA_BASE, {"attention.sliding_window", LGG_VT_U32, true}, RMS_EPS,
       {"expert_shared_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
@@ -993,10 +1030,13 @@ typedef struct lc {
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
     uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
     uint32_t wkv, tmx, tdx, lora_decay, lora_iclr, lora_vres, lora_gate; /* RWKV's sizes */
+    uint32_t moe_latent;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
-    bool has_head_kv, recr_kv0;
+    bool has_head_kv, recr_kv0, recr_ff0;
+    lgg_value ff; /* feed_forward_length, one element a layer (has_ff) */
+    bool has_ff;
     int64_t il;        /* the layer whose rows are being checked (-1: the globals) */
     uint64_t n_vocab;
     bool longrope;
@@ -1212,7 +1252,8 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"attention.decay_lora_rank", offsetof(lc, lora_decay)},
                  {"attention.iclr_lora_rank", offsetof(lc, lora_iclr)},
                  {"attention.value_residual_mix_lora_rank", offsetof(lc, lora_vres)},
-                 {"attention.gate_lora_rank", offsetof(lc, lora_gate)}};
+                 {"attention.gate_lora_rank", offsetof(lc, lora_gate)},
+                 {"moe_latent_size", offsetof(lc, moe_latent)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1273,8 +1314,9 @@ static void arch_keys(lc *c) {
     for (size_t i = 0; i < sizeof c->t->keys / sizeof c->t->keys[0] && c->t->keys[i].suffix; i++) {
         const arch_key *ak = &c->t->keys[i];
         uint32_t x = 0, *slot = key_slot(c, ak->suffix);
-        if (ak->type == KT_RECR_KV0) {
+        if (ak->type == KT_RECR_KV0 || ak->type == KT_RECR_KV0_FF0) {
             c->recr_kv0 = true;
+            c->recr_ff0 = ak->type == KT_RECR_KV0_FF0;
         } else if (ak->type == KT_U32_UNLESS_LITE) {
             arch_u32(c, ak->suffix, !lite(c), slot ? slot : &x);
         } else if (ak->type == KT_SECTIONS) {
@@ -1322,6 +1364,8 @@ static void hparams(lc *c) {
     layer_key(c, "attention.head_count_kv", &c->n_head_kv);
     c->has_head_kv = lgg_get(c->f, akey(c, "attention.head_count_kv", k, sizeof k), &c->head_kv) == LGG_OK &&
                      c->head_kv.type == LGG_VT_ARRAY && c->head_kv.count == c->n_layer;
+    c->has_ff = lgg_get(c->f, akey(c, "feed_forward_length", k, sizeof k), &c->ff) == LGG_OK &&
+                c->ff.type == LGG_VT_ARRAY && c->ff.count == c->n_layer;
     rope_keys(c);
     head_keys(c);
     if (lgg_get(c->f, akey(c, "classifier.output_labels", k, sizeof k), &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
@@ -1496,14 +1540,20 @@ static bool rwkv6_lerp(lc *c, int64_t il) {
     return false;
 }
 
-/* Layer il's head_count_kv (hparams.n_head_kv(il)). */
-static uint32_t layer_head_kv(const lc *c, int64_t il) {
+/* Layer il's element of a per-layer key (an array of n_layer, when HAS), else the scalar ALL. */
+static uint32_t per_layer(const lgg_value *arr, bool has, uint32_t all, int64_t il) {
     lgg_value e;
     uint64_t x = 0;
-    if (!c->has_head_kv || il < 0) return c->n_head_kv;
-    if (lgg_array_get(&c->head_kv, (uint64_t)il, &e) != LGG_OK || lgg_value_uint(&e, &x) != LGG_OK) return 0;
+    if (!has || il < 0) return all;
+    if (lgg_array_get(arr, (uint64_t)il, &e) != LGG_OK || lgg_value_uint(&e, &x) != LGG_OK) return 0;
     return (uint32_t)x;
 }
+
+/* Layer il's head_count_kv (hparams.n_head_kv(il)). */
+static uint32_t layer_head_kv(const lc *c, int64_t il) { return per_layer(&c->head_kv, c->has_head_kv, c->n_head_kv, il); }
+
+/* Layer il's feed_forward_length (hparams.n_ff(il)). */
+static uint32_t layer_ff(const lc *c, int64_t il) { return per_layer(&c->ff, c->has_ff, c->n_ff, il); }
 
 /* jina-bert-v2 sizes ffn_up by the file's: 2 n_ff when it is that wide, else n_ff. */
 static int64_t up_width(const lc *c) {
@@ -1597,6 +1647,9 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_LGATE: return c->lora_gate;
     case D_FIVE: return 5;
     case D_SIX: return 6;
+    case D_VGL: return hv * layer_head_kv(c, c->il);
+    case D_FL: return layer_ff(c, c->il);
+    case D_ME: return c->moe_latent ? c->moe_latent : c->n_embd;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1638,7 +1691,7 @@ static void qkv(lc *c, int64_t il, const tspec *r) {
  * full_attention_interval-th layer; the MTP layers never. */
 static bool recurrent(const lc *c, int64_t il) {
     if (il < 0 || (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn) return false;
-    if (c->recr_kv0) return layer_head_kv(c, il) == 0;
+    if (c->recr_kv0) return layer_head_kv(c, il) == 0 && (!c->recr_ff0 || layer_ff(c, il) == 0);
     if (!c->has_recr) return c->attn_interval && ((uint64_t)il + 1) % c->attn_interval != 0;
     lgg_value e;
     uint64_t x = 0;
@@ -1673,6 +1726,9 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;
+    case C_ATTN_FF0: return applies(c, C_TRUNK, il) && !recurrent(c, il) && layer_ff(c, il) == 0;
+    case C_FFN_MOE: return applies(c, C_TRUNK, il) && !recurrent(c, il) && layer_ff(c, il) != 0 && c->n_expert;
+    case C_FFN_DENSE: return applies(c, C_TRUNK, il) && !recurrent(c, il) && layer_ff(c, il) != 0 && !c->n_expert;
     case C_NOT_LEAD_SHEXP: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_ff_shexp > 0;
     case C_LEAD_OR_MTP: return applies(c, C_LEAD, il) || applies(c, C_MTP, il);
     case C_NOT_LEAD_TRUNK: return !applies(c, C_LEAD_OR_MTP, il);

@@ -158,7 +158,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'hunyuan-moe': 'hunyuan-moe-small', 'apertus': 'apertus-8b', 'dots1': 'dots1-small',
         'ernie4_5-moe': 'ernie4_5-moe-small', 'minimax-m2': 'minimax-m2-small', 'smallthinker': 'smallthinker-4b',
         'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small', 'rwkv6': 'rwkv6-1.6b',
-        'rwkv7': 'rwkv7-0.4b'}
+        'rwkv7': 'rwkv7-0.4b', 'nemotron_h': 'nemotron_h-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -233,6 +233,37 @@ CASES['rwkv6.fused_4'] = ('rwkv6-1.6b', reshape_tensor('blk.0.time_mix_lerp_fuse
                           'a fused lerp of 4 where master wants 5')
 CASES['rwkv7.v1_rank'] = ('rwkv7-0.4b', reshape_tensor('blk.0.time_mix_v1.weight', [1024, 32]),
                           "layer 0's value LoRA of value_residual_mix_lora_rank, where master wants iclr_lora_rank")
+# nemotron_h: blk.5 attention (head_count_kv 8, feed_forward_length 0), blk.1 an FFN, blk.0 Mamba-2; both epsilons
+CASES['nemotron_h.k_shape'] = ('nemotron_h-small', reshape_tensor('blk.5.attn_k.weight', [4096, 2048]),
+                               "the attention layer's K of twice its head_count_kv's width")
+CASES['nemotron_h.up_bias'] = ('nemotron_h-small', add_tensor('blk.1.ffn_up.bias', [21504]), "an FFN layer's optional bias")
+CASES['nemotron_h.no_norm_eps'] = ('nemotron_h-small', drop_key('{a}.attention.layer_norm_epsilon'),
+                                   'layer_norm_epsilon missing (master requires it beside the RMS one)')
+CASES['nemotron_h.ffn_as_attn'] = ('nemotron_h-small', drop_tensor('blk.1.ffn_up.weight'),
+                                   "an FFN layer's up projection missing")
+
+
+def nemotron_h_experts(a, kv, T):
+    """nemotron_h-small's FFN layers as Nemotron-H-MoE's: 8 experts of 256 (2 used), a shared one of 512, a
+    selection bias each"""
+    E, X, FX, FS = 4096, 8, 256, 512
+    kv += [(a + '.expert_count', gm.U32, X), (a + '.expert_used_count', gm.U32, 2),
+           (a + '.expert_feed_forward_length', gm.U32, FX), (a + '.expert_shared_feed_forward_length', gm.U32, FS)]
+    ffn = sorted({n.split('.')[1] for n, _ in T if n.endswith('.ffn_up.weight')}, key=int)
+    T[:] = [t for t in T if not (t[0].endswith('.ffn_up.weight') or t[0].endswith('.ffn_down.weight'))]
+    for i in ffn:
+        b = 'blk.%s.' % i
+        T.extend([(b + 'ffn_gate_inp.weight', [E, X]), (b + 'exp_probs_b.bias', [X]),
+                  (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+                  (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])])
+
+
+CASES['nemotron_h.moe'] = ('nemotron_h-small', nemotron_h_experts, 'the FFN layers as experts with a shared one')
+CASES['nemotron_h.moe_no_probs_b'] = ('nemotron_h-small', both(nemotron_h_experts, drop_tensor('blk.3.exp_probs_b.bias')),
+                                      'an expert layer without its selection bias (required)')
+CASES['nemotron_h.moe_latent'] = ('nemotron_h-small', both(nemotron_h_experts,
+                                                          set_key('{a}.moe_latent_size', gm.U32, 1024)),
+                                  'moe_latent_size 1024 with experts n_embd wide')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
