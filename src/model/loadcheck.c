@@ -57,7 +57,8 @@ enum {
     /* RWKV: wkv.head_size, n_embd / it, time_mix_extra_dim (and 5 times it), time_decay_extra_dim, the RWKV-7
      * LoRA ranks (attention.decay/iclr/value_residual_mix/gate_lora_rank), the fused lerps' 5 (RWKV-6) and 6 */
     D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX,
-    D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */
+    D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */,
+    D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */
 };
 
 /* What a row does. */
@@ -70,7 +71,8 @@ enum {
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
     OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
-    OP_RWKV6_LERP    /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
+    OP_RWKV6_LERP,   /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
+    OP_LERP_6_OR_5   /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -758,6 +760,34 @@ static const tspec L_RWKV7[] = {
     T("time_mix_output.weight", 0, D_E, D_E, 0), LERP("channel_mix_lerp_k.weight", 0),
     T("channel_mix_key.weight", 0, D_E, D_F, 0), T("channel_mix_value.weight", 0, D_F, D_E, 0), END};
 
+/* RWKV-6 with Qwen2's FFN (rwkv6qwen2): no LN0, RMS norms, K/V of the KV heads, optional biases */
+static const tspec G_RWKV6QWEN2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                     T("output_norm.bias", OPT, D_E, 0, 0), T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_RWKV6QWEN2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("time_mix_w1.weight", 0, D_E, D_TMX5, 0),
+    T("time_mix_w2.weight", 0, D_TMX, D_E, D_FIVE), LERP("time_mix_lerp_x.weight", 0),
+    T4("time_mix_lerp_fused.weight", 0, D_E, D_ONE, D_ONE, D_FIVE), T("time_mix_first.weight", OPT, D_WKV, D_EWKV, 0),
+    T("time_mix_decay.weight", 0, D_E, 0, 0), T("time_mix_decay_w1.weight", 0, D_E, D_TDX, 0),
+    T("time_mix_decay_w2.weight", 0, D_TDX, D_E, 0), T("time_mix_key.weight", 0, D_E, D_RKV, 0),
+    T("time_mix_value.weight", 0, D_E, D_RKV, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0),
+    T("time_mix_gate.weight", 0, D_E, D_E, 0), T("time_mix_key.bias", OPT, D_RKV, 0, 0),
+    T("time_mix_value.bias", OPT, D_RKV, 0, 0), T("time_mix_receptance.bias", OPT, D_E, 0, 0),
+    T("time_mix_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, END};
+/* RWKV-7 with a transformer FFN (arwkv7): no LN0, the gate LoRA and time_mix_ln optional, a fused lerp of 6 or 5 */
+static const tspec L_ARWKV7[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("time_mix_w0.weight", 0, D_E, 0, 0),
+    T("time_mix_w1.weight", 0, D_E, D_LDECAY, 0), T("time_mix_w2.weight", 0, D_LDECAY, D_E, 0),
+    T("time_mix_a0.weight", 0, D_E, 0, 0), T("time_mix_a1.weight", 0, D_E, D_LICLR, 0),
+    T("time_mix_a2.weight", 0, D_LICLR, D_E, 0), T("time_mix_v0.weight", 0, D_E, 0, 0),
+    TC(C_FIRST, "time_mix_v1.weight", 0, D_E, D_LICLR, 0), TC(C_FIRST, "time_mix_v2.weight", 0, D_LICLR, D_E, 0),
+    TC(C_NOT_FIRST, "time_mix_v1.weight", 0, D_E, D_LVRES, 0), TC(C_NOT_FIRST, "time_mix_v2.weight", 0, D_LVRES, D_E, 0),
+    T("time_mix_g1.weight", OPT, D_E, D_LGATE, 0), T("time_mix_g2.weight", OPT, D_LGATE, D_E, 0),
+    {OP_LERP_6_OR_5, C_ALL, 0, {0}, NULL}, T("time_mix_k_k.weight", 0, D_E, 0, 0), T("time_mix_k_a.weight", 0, D_E, 0, 0),
+    T("time_mix_r_k.weight", 0, D_E, 0, 0), T("time_mix_key.weight", 0, D_E, D_E, 0),
+    T("time_mix_value.weight", 0, D_E, D_E, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0),
+    T("time_mix_ln.weight", OPT, D_E, 0, 0), T("time_mix_ln.bias", OPT, D_E, 0, 0),
+    T("time_mix_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, END};
+
 /* Nemotron-H: Mamba-2 layers where head_count_kv and feed_forward_length are both 0, attention where only
  * feed_forward_length is, an FFN elsewhere (up and down: dense of the layer's n_ff, or experts of
  * moe_latent_size with shared ones and a required selection bias); the MTP layers last, an attention and an expert
@@ -825,6 +855,15 @@ typedef struct arch_key {
 /* granite's and granitemoe's: the epsilon, the logit scale (required), the other scales */
 #define K_GRANITE RMS_EPS, {"logit_scale", LGG_VT_F32, true}, {"residual_scale", LGG_VT_F32, false},          \
     {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false}
+
+/* RWKV-6's and RWKV-7's (and their hybrids'): both epsilons optional, the head size and LoRA sizes required */
+#define K_RWKV_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, false}
+#define K_RWKV6 K_RWKV_EPS, {"wkv.head_size", LGG_VT_U32, true}, {"time_mix_extra_dim", LGG_VT_U32, true},          \
+    {"time_decay_extra_dim", LGG_VT_U32, true}, {"rescale_every_n_layers", LGG_VT_U32, false},                   \
+    {"token_shift_count", LGG_VT_U32, false}
+#define K_RWKV7 K_RWKV_EPS, {"wkv.head_size", LGG_VT_U32, true}, {"attention.decay_lora_rank", LGG_VT_U32, true},   \
+    {"attention.iclr_lora_rank", LGG_VT_U32, true}, {"attention.value_residual_mix_lora_rank", LGG_VT_U32, true}, \
+    {"attention.gate_lora_rank", LGG_VT_U32, false}, {"token_shift_count", LGG_VT_U32, false}
 
 /* a Mamba layer's sizes, each required */
 #define K_SSM {"ssm.conv_kernel", LGG_VT_U32, true}, {"ssm.inner_size", LGG_VT_U32, true},                     \
@@ -996,15 +1035,13 @@ static const arch_table TABLES[] = {
       {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, true},
       {"nextn_predict_layers", LGG_VT_U32, false}}},
     {"rwkv6", G_RWKV, L_RWKV6, false,
-     {{"attention.layer_norm_epsilon", LGG_VT_F32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, false},
-      {"wkv.head_size", LGG_VT_U32, true}, {"time_mix_extra_dim", LGG_VT_U32, true},
-      {"time_decay_extra_dim", LGG_VT_U32, true}, {"rescale_every_n_layers", LGG_VT_U32, false},
-      {"token_shift_count", LGG_VT_U32, false}}},
+     {K_RWKV6}},
     {"rwkv7", G_RWKV, L_RWKV7, false,
-     {{"attention.layer_norm_epsilon", LGG_VT_F32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, false},
-      {"wkv.head_size", LGG_VT_U32, true}, {"attention.decay_lora_rank", LGG_VT_U32, true},
-      {"attention.iclr_lora_rank", LGG_VT_U32, true}, {"attention.value_residual_mix_lora_rank", LGG_VT_U32, true},
-      {"attention.gate_lora_rank", LGG_VT_U32, false}, {"token_shift_count", LGG_VT_U32, false}}},
+     {K_RWKV7}},
+    {"rwkv6qwen2", G_RWKV6QWEN2, L_RWKV6QWEN2, false,
+     {K_RWKV6}},
+    {"arwkv7", G_UNTIED, L_ARWKV7, false,
+     {K_RWKV7}},
     {"nemotron_h", G_TIED, L_NEMOTRON_H, false,
      {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},
       {"attention.head_count_kv", KT_RECR_KV0_FF0, false}, RMS_EPS, NORM_EPS, K_FF_EXP, K_FF_SHEXP,
@@ -1530,6 +1567,16 @@ static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t n
     return want4(c, flags, name, ne);
 }
 
+/* arwkv7: master tries time_mix_lerp_fused of [n_embd, 1, 1, 6] and, when that throws, of 5 */
+static void lerp_6_or_5(lc *c, int64_t il) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.time_mix_lerp_fused.weight", (long long)il);
+    int64_t id = lgg_find_tensor_cstr(c->f, n);
+    const lgg_tensor *t = id >= 0 ? lgg_tensor_at(c->f, (uint64_t)id) : NULL;
+    const int64_t six[4] = {c->n_embd, 1, 1, 6}, five[4] = {c->n_embd, 1, 1, 5};
+    want4(c, 0, n, t && t->ne[0] == six[0] && t->ne[1] == 1 && t->ne[2] == 1 && t->ne[3] == 6 ? six : five);
+}
+
 /* rwkv6: master's GGML_ASSERT that layer il has a fused lerp or time_mix_lerp_w */
 static bool rwkv6_lerp(lc *c, int64_t il) {
     char fused[64], w[64];
@@ -1650,6 +1697,9 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_VGL: return hv * layer_head_kv(c, c->il);
     case D_FL: return layer_ff(c, c->il);
     case D_ME: return c->moe_latent ? c->moe_latent : c->n_embd;
+    case D_RKV:
+        if (c->n_head_kv == 0 || (c->wkv && c->n_embd / c->wkv == c->n_head_kv)) return c->n_embd;
+        return (int64_t)c->n_head_kv * c->wkv;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1764,6 +1814,8 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
+        } else if (r->op == OP_LERP_6_OR_5) {
+            lerp_6_or_5(c, il);
         } else if (r->op == OP_RWKV6_LERP) {
             if (!rwkv6_lerp(c, il)) return false;
         } else if (r->op == OP_MAMBA_EXPAND) {

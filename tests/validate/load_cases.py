@@ -264,6 +264,50 @@ CASES['nemotron_h.moe_no_probs_b'] = ('nemotron_h-small', both(nemotron_h_expert
 CASES['nemotron_h.moe_latent'] = ('nemotron_h-small', both(nemotron_h_experts,
                                                           set_key('{a}.moe_latent_size', gm.U32, 1024)),
                                   'moe_latent_size 1024 with experts n_embd wide')
+
+
+def rwkv_hybrid(new, ff):
+    """An RWKV preset as NEW (rwkv6qwen2, arwkv7): no LN0, the layers' second norms, biases and channel mixing out,
+    a transformer FFN of FF in"""
+    drop = ('token_embd_norm.weight', 'token_embd_norm.bias', 'attn_norm.bias', 'attn_norm_2.weight', 'attn_norm_2.bias',
+            'channel_mix_lerp_k.weight', 'channel_mix_lerp_r.weight', 'channel_mix_key.weight', 'channel_mix_value.weight',
+            'channel_mix_receptance.weight') + (('time_mix_ln.weight', 'time_mix_ln.bias') if new == 'rwkv6qwen2' else
+                                                ('output_norm.bias',))
+    rename = as_arch(new, drop)
+
+    def f(a, kv, T):
+        rename(a, kv, T)
+        E = [s for n, s in T if n == 'token_embd.weight'][0][0]
+        for i in sorted({int(n.split('.')[1]) for n, _ in T if n.startswith('blk.')}):
+            b = 'blk.%d.' % i
+            T.extend([(b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, ff]), (b + 'ffn_down.weight', [ff, E]),
+                      (b + 'ffn_up.weight', [E, ff])])
+    return f
+
+
+R6Q = rwkv_hybrid('rwkv6qwen2', 7168)
+A7 = rwkv_hybrid('arwkv7', 4096)
+CASES['rwkv6qwen2.ok'] = ('rwkv6-1.6b', R6Q, "rwkv6-1.6b's time mixing with Qwen2's FFN")
+CASES['rwkv6qwen2.drop'] = ('rwkv6-1.6b', both(R6Q, drop_tensor('blk.1.time_mix_decay_w2.weight')), 'a tensor missing')
+CASES['rwkv6qwen2.shape'] = ('rwkv6-1.6b', both(R6Q, reshape_tensor('blk.0.time_mix_output.weight', [4096, 2048])),
+                             'time_mix_output twice as wide')
+CASES['rwkv6qwen2.extra'] = ('rwkv6-1.6b', both(R6Q, add_tensor('blk.1.extra.weight', [64])), 'a tensor master does not create')
+CASES['rwkv6qwen2.kv8'] = ('rwkv6-1.6b', both(R6Q, set_key('rwkv6qwen2.attention.head_count_kv', gm.U32, 8)),
+                           'head_count_kv 8: K and V of 8 heads, the file has them n_embd wide')
+CASES['rwkv6qwen2.no_first'] = ('rwkv6-1.6b', both(R6Q, drop_tensor('blk.3.time_mix_first.weight')),
+                                'time_mix_first missing (optional here)')
+CASES['arwkv7.ok'] = ('rwkv7-0.4b', A7, "rwkv7-0.4b's time mixing with a transformer FFN")
+CASES['arwkv7.drop'] = ('rwkv7-0.4b', both(A7, drop_tensor('blk.1.time_mix_a2.weight')), 'a tensor missing')
+CASES['arwkv7.shape'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.0.time_mix_output.weight', [2048, 1024])),
+                         'time_mix_output twice as wide')
+CASES['arwkv7.extra'] = ('rwkv7-0.4b', both(A7, add_tensor('blk.1.extra.weight', [64])), 'a tensor master does not create')
+CASES['arwkv7.lerp5'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.2.time_mix_lerp_fused.weight', [1024, 1, 1, 5])),
+                         'a fused lerp of 5 (no gate): master retries with 5')
+CASES['arwkv7.lerp4'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.2.time_mix_lerp_fused.weight', [1024, 1, 1, 4])),
+                         'a fused lerp of 4: neither')
+CASES['arwkv7.no_gate'] = ('rwkv7-0.4b', both(A7, drop_tensor('blk.1.time_mix_g1.weight'), drop_tensor('blk.1.time_mix_g2.weight'),
+                                            drop_tensor('blk.1.time_mix_ln.weight')),
+                           'the gate LoRA and time_mix_ln missing (optional here)')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
