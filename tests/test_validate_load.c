@@ -101,7 +101,7 @@ TEST(validate_load_master) {
         check_case(id, path, loaded, error ? error : "", &n_checked);
         if (preset) unlink(path);
     }
-    /* the table covers every case but the one without a table (rwkv6.ok) */
+    /* the table covers every case but the one without a table (unknown_arch.ok) */
     CHECKF(n_checked + 1 == (int)json_array_size(cases), "%d of %zu cases checked", n_checked, json_array_size(cases));
     CHECK(n_refused >= 20);
     json_decref(root);

@@ -51,7 +51,14 @@ enum {
      * convolved part), that + d_inner + dt_rank (the input projection), d_inner / n_group, n_group */
     D_DI, D_DI2, D_MX, D_M2CONV, D_M2IN, D_DIG, D_NG,
     D_QKVZ /* qwen3next's legacy ssm_in: 2 d_state n_group + 2 d_state dt_rank */, D_DTR2 /* 2 ssm.time_step_rank */,
-    D_EOUT /* embedding_length_out, else n_embd */
+    D_EOUT /* embedding_length_out, else n_embd */,
+    D_FXSB /* (expert_shared_feed_forward_length, else expert_feed_forward_length) expert_shared_count */,
+    D_FXSE /* expert_shared_feed_forward_length, else expert_feed_forward_length */,
+    /* RWKV: wkv.head_size, n_embd / it, time_mix_extra_dim (and 5 times it), time_decay_extra_dim, the RWKV-7
+     * LoRA ranks (attention.decay/iclr/value_residual_mix/gate_lora_rank), the fused lerps' 5 (RWKV-6) and 6 */
+    D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX,
+    D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */,
+    D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */
 };
 
 /* What a row does. */
@@ -63,7 +70,9 @@ enum {
     OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
-    OP_MAMBA_EXPAND  /* mamba: master throws unless ssm.inner_size is 2 n_embd */
+    OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
+    OP_RWKV6_LERP,   /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
+    OP_LERP_6_OR_5   /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -76,15 +85,22 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_TRUNK /* not one of the last nextn_predict_layers layers */,
        C_MOE_SHARED /* C_NOT_LEAD with expert_shared_count > 0 */,
        C_QLORA /* attention.q_lora_rank > 0 */, C_NO_QLORA, C_MLA /* deepseek2's split K/V (is_mla) */, C_NOT_MLA,
-       C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER };
+       C_HAS_ROUTER /* the file has this layer's ffn_gate_inp.weight (jamba's experts) */, C_NO_ROUTER,
+       C_NOT_LEAD_SHEXP /* C_NOT_LEAD with expert_shared_feed_forward_length > 0 (ernie4_5-moe) */,
+       C_LEAD_OR_MTP /* a leading dense layer or an MTP one (exaone-moe's dense FFN) */,
+       C_NOT_LEAD_TRUNK /* neither (exaone-moe's experts) */,
+       /* nemotron_h's trunk layers that are not recurrent: attention where n_ff(il) is 0, else an FFN (experts
+        * with expert_count, dense without) */
+       C_ATTN_FF0, C_FFN_MOE, C_FFN_DENSE };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
-    uint8_t d[3];
+    uint8_t d[4]; /* the fourth only for RWKV's fused lerps */
     const char *name; /* a layer's: "attn_norm.weight" for blk.N.attn_norm.weight */
 } tspec;
 
 #define T(name, f, a, b, c) {OP_T, C_ALL, f, {a, b, c}, name}
+#define T4(name, f, a, b, c, e) {OP_T, C_ALL, f, {a, b, c, e}, name}
 #define TC(cond, name, f, a, b, c) {OP_T, cond, f, {a, b, c}, name}
 #define QKV(q, k, v, f) {OP_QKV, C_ALL, f, {q, k, v}, NULL}
 #define QKVC(cond, q, k, v, f) {OP_QKV, cond, f, {q, k, v}, NULL}
@@ -609,6 +625,195 @@ static const tspec L_FALCON_H1[] = {
     T("attn_norm.weight", 0, D_E, 0, 0), T("ffn_norm", 0, D_E, 0, 0), ROPE_FREQS, DENSE_FFN,
     T("ffn_gate.bias", OPT, D_F, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_F, 0, 0), END};
 
+/* EXAONE 4: Q/K norms, norms after attention and FFN only, an n_embd-wide output projection; the MTP layers last
+ * (master creates and skips them: their Q/K/V optional) */
+static const tspec L_EXAONE4[] = {
+    QKVC(C_TRUNK, D_Q, D_KG, D_VG, 0), QKVC(C_MTP, D_Q, D_KG, D_VG, OPT), T("attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_TRUNK, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), DENSE_FFN,
+    T("post_ffw_norm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0),
+    TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), END};
+/* Hunyuan (dense: master's hunyuan-vl loader; MoE): Q/K norms, K before Q; the MoE's experts of n_ff and shared
+ * ones of expert_shared_feed_forward_length, else n_ff */
+#define HUNYUAN_ATTN                                                                                           \
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),      \
+        T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),                          \
+        T("ffn_norm.weight", 0, D_E, 0, 0)
+static const tspec L_HUNYUAN_DENSE[] = {HUNYUAN_ATTN, DENSE_FFN, END};
+static const tspec L_HUNYUAN_MOE[] = {
+    HUNYUAN_ATTN, T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_F, D_X),
+    T("ffn_down_exps.weight", 0, D_F, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    T("ffn_gate_shexp.weight", 0, D_E, D_FS, 0), T("ffn_up_shexp.weight", 0, D_E, D_FS, 0),
+    T("ffn_down_shexp.weight", 0, D_FS, D_E, 0), END};
+/* Apertus: xIELU's up and down only, Q/K norms with optional biases */
+static const tspec L_APERTUS[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0), QKV(D_Q, D_VG, D_VG, 0),
+    T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_up.weight", 0, D_E, D_F, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+    T("attn_q_norm.bias", OPT, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.bias", OPT, D_HK, 0, 0),
+    END};
+/* dots.llm1: K and V as wide as Q, Q/K norms, the leading dense layers, then experts (an optional selection bias)
+ * with expert_shared_count shared ones */
+static const tspec L_DOTS1[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_Q, D_Q, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0), {OP_EXPERTS, C_NOT_LEAD, 0, {0}, NULL},
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0),
+    END};
+/* ERNIE 4.5 MoE: ernie4_5's layer; past the leading dense layers experts (gate and selection bias optional) and,
+ * with expert_shared_feed_forward_length, shared ones */
+static const tspec L_ERNIE_MOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", OPT, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_NOT_LEAD_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
+    TC(C_NOT_LEAD_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0), TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), END};
+/* MiniMax-M2: Q/K norms over all heads, experts of n_ff with a required selection bias */
+static const tspec L_MINIMAX_M2[] = {
+    QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_norm.weight", 0, D_E, 0, 0),
+    T("attn_q_norm.weight", 0, D_Q, 0, 0), T("attn_k_norm.weight", 0, D_KG, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_F, D_X),
+    T("ffn_down_exps.weight", 0, D_F, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_F, D_X),
+    T("exp_probs_b.bias", 0, D_X, 0, 0), END};
+/* SmallThinker: master asserts experts in every layer (expert_feed_forward_length wide) */
+static const tspec L_SMALLTHINKER[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, T("ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    T("ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), T("ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_FXR, D_X), END};
+/* Ling 2.0 (bailingmoe2): master asserts experts before the layers; a fused Q/K/V, Q/K norms, the leading dense
+ * layers, then experts with shared ones; the MTP layers last (nextn's tensors and a layer_output_norm) */
+static const tspec G_BAILINGMOE2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                      T("output.weight", 0, D_E, D_V, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_BAILINGMOE2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E2G, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", OPT, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FXSB, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FXSB, D_E, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FXSB, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0),
+    TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0), TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), TC(C_MTP, "layer_output_norm.weight", 0, D_E, 0, 0),
+    END};
+/* K-EXAONE (exaone-moe): Q/K norms; a dense FFN on the leading and the MTP layers, experts (master throws
+ * without them) with shared ones elsewhere; the MTP layers' Q/K/V optional as master skips them */
+static const tspec L_EXAONE_MOE[] = {
+    QKVC(C_TRUNK, D_Q, D_KG, D_KG, 0), QKVC(C_MTP, D_Q, D_KG, D_KG, OPT), T("attn_output.weight", 0, D_Q, D_E, 0),
+    ROPE_FREQS, T("attn_norm.weight", 0, D_E, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LEAD_OR_MTP, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD_OR_MTP, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD_OR_MTP, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD_TRUNK, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD_TRUNK, "exp_probs_b.bias", OPT, D_X, 0, 0), {OP_EXPERTS, C_NOT_LEAD_TRUNK, 0, {0}, NULL},
+    TC(C_NOT_LEAD_TRUNK, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_NOT_LEAD_TRUNK, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD_TRUNK, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_NOT_LEAD_TRUNK, "ffn_gate_shexp.weight", 0, D_E, D_FXSE, 0),
+    TC(C_NOT_LEAD_TRUNK, "ffn_down_shexp.weight", 0, D_FXSE, D_E, 0),
+    TC(C_NOT_LEAD_TRUNK, "ffn_up_shexp.weight", 0, D_E, D_FXSE, 0), TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0),
+    TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.shared_head_norm.weight", OPT, D_E, 0, 0), TC(C_MTP, "nextn.embed_tokens.weight", OPT, D_E, D_V, 0),
+    TC(C_MTP, "nextn.shared_head_head.weight", OPT, D_E, D_V, 0), END};
+
+/* RWKV-6 and RWKV-7: the embedding's layer norm (LN0), biased norms, an output of its own; time mixing (a fused
+ * lerp of 5 or 6, [n_embd, 1, 1, N]) and channel mixing of n_ff */
+static const tspec G_RWKV[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("token_embd_norm"), NORM_B("output_norm"),
+                               T("output.weight", 0, D_E, D_V, 0), END};
+#define LERP(name, f) T(name, f, D_E, D_ONE, D_ONE)
+static const tspec L_RWKV6[] = {
+    NORM_B("attn_norm"), NORM_B("attn_norm_2"), T("time_mix_w1.weight", 0, D_E, D_TMX5, 0),
+    T("time_mix_w2.weight", 0, D_TMX, D_E, D_FIVE), LERP("time_mix_lerp_x.weight", 0), LERP("time_mix_lerp_w.weight", OPT),
+    LERP("time_mix_lerp_k.weight", OPT), LERP("time_mix_lerp_v.weight", OPT), LERP("time_mix_lerp_r.weight", OPT),
+    LERP("time_mix_lerp_g.weight", OPT), T4("time_mix_lerp_fused.weight", OPT, D_E, D_ONE, D_ONE, D_FIVE),
+    {OP_RWKV6_LERP, C_ALL, 0, {0}, NULL}, T("time_mix_first.weight", 0, D_WKV, D_EWKV, 0),
+    T("time_mix_decay.weight", 0, D_E, 0, 0), T("time_mix_decay_w1.weight", 0, D_E, D_TDX, 0),
+    T("time_mix_decay_w2.weight", 0, D_TDX, D_E, 0), T("time_mix_key.weight", 0, D_E, D_E, 0),
+    T("time_mix_value.weight", 0, D_E, D_E, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0),
+    T("time_mix_gate.weight", 0, D_E, D_E, 0), NORM_B("time_mix_ln"), T("time_mix_output.weight", 0, D_E, D_E, 0),
+    LERP("channel_mix_lerp_k.weight", 0), LERP("channel_mix_lerp_r.weight", 0), T("channel_mix_key.weight", 0, D_E, D_F, 0),
+    T("channel_mix_value.weight", 0, D_F, D_E, 0), T("channel_mix_receptance.weight", 0, D_E, D_E, 0), END};
+/* RWKV-7: LoRAs of the decay (w), in-context learning rate (a), value residual mix (v: layer 0's of the iclr rank,
+ * master's "actually not used") and gate (g) */
+static const tspec L_RWKV7[] = {
+    NORM_B("attn_norm"), NORM_B("attn_norm_2"), T("time_mix_w0.weight", 0, D_E, 0, 0),
+    T("time_mix_w1.weight", 0, D_E, D_LDECAY, 0), T("time_mix_w2.weight", 0, D_LDECAY, D_E, 0),
+    T("time_mix_a0.weight", 0, D_E, 0, 0), T("time_mix_a1.weight", 0, D_E, D_LICLR, 0),
+    T("time_mix_a2.weight", 0, D_LICLR, D_E, 0), T("time_mix_v0.weight", 0, D_E, 0, 0),
+    TC(C_FIRST, "time_mix_v1.weight", 0, D_E, D_LICLR, 0), TC(C_FIRST, "time_mix_v2.weight", 0, D_LICLR, D_E, 0),
+    TC(C_NOT_FIRST, "time_mix_v1.weight", 0, D_E, D_LVRES, 0), TC(C_NOT_FIRST, "time_mix_v2.weight", 0, D_LVRES, D_E, 0),
+    T("time_mix_g1.weight", 0, D_E, D_LGATE, 0), T("time_mix_g2.weight", 0, D_LGATE, D_E, 0),
+    T4("time_mix_lerp_fused.weight", 0, D_E, D_ONE, D_ONE, D_SIX), T("time_mix_k_k.weight", 0, D_E, 0, 0),
+    T("time_mix_k_a.weight", 0, D_E, 0, 0), T("time_mix_r_k.weight", 0, D_E, 0, 0), T("time_mix_key.weight", 0, D_E, D_E, 0),
+    T("time_mix_value.weight", 0, D_E, D_E, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0), NORM_B("time_mix_ln"),
+    T("time_mix_output.weight", 0, D_E, D_E, 0), LERP("channel_mix_lerp_k.weight", 0),
+    T("channel_mix_key.weight", 0, D_E, D_F, 0), T("channel_mix_value.weight", 0, D_F, D_E, 0), END};
+
+/* RWKV-6 with Qwen2's FFN (rwkv6qwen2): no LN0, RMS norms, K/V of the KV heads, optional biases */
+static const tspec G_RWKV6QWEN2[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                     T("output_norm.bias", OPT, D_E, 0, 0), T("output.weight", 0, D_E, D_V, 0), END};
+static const tspec L_RWKV6QWEN2[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("time_mix_w1.weight", 0, D_E, D_TMX5, 0),
+    T("time_mix_w2.weight", 0, D_TMX, D_E, D_FIVE), LERP("time_mix_lerp_x.weight", 0),
+    T4("time_mix_lerp_fused.weight", 0, D_E, D_ONE, D_ONE, D_FIVE), T("time_mix_first.weight", OPT, D_WKV, D_EWKV, 0),
+    T("time_mix_decay.weight", 0, D_E, 0, 0), T("time_mix_decay_w1.weight", 0, D_E, D_TDX, 0),
+    T("time_mix_decay_w2.weight", 0, D_TDX, D_E, 0), T("time_mix_key.weight", 0, D_E, D_RKV, 0),
+    T("time_mix_value.weight", 0, D_E, D_RKV, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0),
+    T("time_mix_gate.weight", 0, D_E, D_E, 0), T("time_mix_key.bias", OPT, D_RKV, 0, 0),
+    T("time_mix_value.bias", OPT, D_RKV, 0, 0), T("time_mix_receptance.bias", OPT, D_E, 0, 0),
+    T("time_mix_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, END};
+/* RWKV-7 with a transformer FFN (arwkv7): no LN0, the gate LoRA and time_mix_ln optional, a fused lerp of 6 or 5 */
+static const tspec L_ARWKV7[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("time_mix_w0.weight", 0, D_E, 0, 0),
+    T("time_mix_w1.weight", 0, D_E, D_LDECAY, 0), T("time_mix_w2.weight", 0, D_LDECAY, D_E, 0),
+    T("time_mix_a0.weight", 0, D_E, 0, 0), T("time_mix_a1.weight", 0, D_E, D_LICLR, 0),
+    T("time_mix_a2.weight", 0, D_LICLR, D_E, 0), T("time_mix_v0.weight", 0, D_E, 0, 0),
+    TC(C_FIRST, "time_mix_v1.weight", 0, D_E, D_LICLR, 0), TC(C_FIRST, "time_mix_v2.weight", 0, D_LICLR, D_E, 0),
+    TC(C_NOT_FIRST, "time_mix_v1.weight", 0, D_E, D_LVRES, 0), TC(C_NOT_FIRST, "time_mix_v2.weight", 0, D_LVRES, D_E, 0),
+    T("time_mix_g1.weight", OPT, D_E, D_LGATE, 0), T("time_mix_g2.weight", OPT, D_LGATE, D_E, 0),
+    {OP_LERP_6_OR_5, C_ALL, 0, {0}, NULL}, T("time_mix_k_k.weight", 0, D_E, 0, 0), T("time_mix_k_a.weight", 0, D_E, 0, 0),
+    T("time_mix_r_k.weight", 0, D_E, 0, 0), T("time_mix_key.weight", 0, D_E, D_E, 0),
+    T("time_mix_value.weight", 0, D_E, D_E, 0), T("time_mix_receptance.weight", 0, D_E, D_E, 0),
+    T("time_mix_ln.weight", OPT, D_E, 0, 0), T("time_mix_ln.bias", OPT, D_E, 0, 0),
+    T("time_mix_output.weight", 0, D_E, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0), DENSE_FFN, END};
+
+/* Nemotron-H: Mamba-2 layers where head_count_kv and feed_forward_length are both 0, attention where only
+ * feed_forward_length is, an FFN elsewhere (up and down: dense of the layer's n_ff, or experts of
+ * moe_latent_size with shared ones and a required selection bias); the MTP layers last, an attention and an expert
+ * sub-layer each (master skips them: their Q/K/V optional) */
+static const tspec L_NEMOTRON_H[] = {
+    TC(C_TRUNK, "attn_norm.weight", 0, D_E, 0, 0), TC(C_RECR, "ssm_in.weight", 0, D_E, D_M2IN, 0),
+    TC(C_RECR, "ssm_conv1d.weight", 0, D_CONV, D_M2CONV, 0), TC(C_RECR, "ssm_conv1d.bias", OPT, D_M2CONV, 0, 0),
+    TC(C_RECR, "ssm_dt.bias", 0, D_DTR, 0, 0), TC(C_RECR, "ssm_a", 0, D_ONE, D_DTR, 0),
+    TC(C_RECR, "ssm_d", 0, D_ONE, D_DTR, 0), TC(C_RECR, "ssm_norm.weight", 0, D_DIG, D_NG, 0),
+    TC(C_RECR, "ssm_out.weight", 0, D_DI, D_E, 0), QKVC(C_ATTN_FF0, D_Q, D_KGL, D_VGL, 0),
+    TC(C_ATTN_FF0, "attn_output.weight", 0, D_Q, D_E, 0), TC(C_ATTN_FF0, "attn_output.bias", OPT, D_E, 0, 0),
+    TC(C_FFN_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_FFN_MOE, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_FFN_MOE, "ffn_latent_down.weight", OPT, D_E, D_ME, 0), TC(C_FFN_MOE, "ffn_latent_up.weight", OPT, D_ME, D_E, 0),
+    TC(C_FFN_MOE, "ffn_down_exps.weight", 0, D_FX, D_ME, D_X), TC(C_FFN_MOE, "ffn_up_exps.weight", 0, D_ME, D_FX, D_X),
+    TC(C_FFN_MOE, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), TC(C_FFN_MOE, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0),
+    TC(C_FFN_DENSE, "ffn_down.weight", 0, D_FL, D_E, 0), TC(C_FFN_DENSE, "ffn_up.weight", 0, D_E, D_FL, 0),
+    TC(C_FFN_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_FFN_DENSE, "ffn_up.bias", OPT, D_FL, 0, 0),
+    TC(C_MTP, "nextn.enorm.weight", 0, D_E, 0, 0), TC(C_MTP, "nextn.hnorm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "nextn.eh_proj.weight", 0, D_E2, D_E, 0), TC(C_MTP, "nextn.shared_head_norm.weight", 0, D_E, 0, 0),
+    TC(C_MTP, "attn_norm.weight", 0, D_E, 0, 0), QKVC(C_MTP, D_Q, D_KGL, D_VGL, OPT),
+    TC(C_MTP, "attn_output.weight", 0, D_Q, D_E, 0), TC(C_MTP, "attn_output.bias", OPT, D_E, 0, 0),
+    TC(C_MTP, "post_attention_norm.weight", 0, D_E, 0, 0), TC(C_MTP, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_MTP, "exp_probs_b.bias", 0, D_X, 0, 0), TC(C_MTP, "ffn_down_exps.weight", 0, D_FX, D_ME, D_X),
+    TC(C_MTP, "ffn_up_exps.weight", 0, D_ME, D_FX, D_X), TC(C_MTP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
+    TC(C_MTP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -625,6 +830,11 @@ typedef struct arch_key {
 /* a u32 required unless the model is a "lite" one (deepseek2's q_lora_rank: 26 or 27 layers, or 48 with a
  * vocabulary of 128256, from <arch>.vocab_size else the token list) */
 #define KT_U32_UNLESS_LITE (LGG_VT_COUNT + 4)
+/* get_key_or_arr(key, float array, n_layer), required: one f32, or an array of n_layer f32 (apertus' xIELU);
+ * the suffix is the key's whole name (master's xielu.* keys have no architecture prefix) */
+#define KT_F32_LAYERS (LGG_VT_COUNT + 5)
+/* not a key read: as KT_RECR_KV0, and the layer's feed_forward_length 0 too (nemotron_h) */
+#define KT_RECR_KV0_FF0 (LGG_VT_COUNT + 6)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -641,6 +851,19 @@ typedef struct arch_key {
     {"ssm.state_size", LGG_VT_U32, true}, {"ssm.time_step_rank", LGG_VT_U32, true},                              \
     {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},                          \
     {"attention.recurrent_layers", KT_LAYER_FLAGS, false}, {"full_attention_interval", LGG_VT_U32, false}
+
+/* granite's and granitemoe's: the epsilon, the logit scale (required), the other scales */
+#define K_GRANITE RMS_EPS, {"logit_scale", LGG_VT_F32, true}, {"residual_scale", LGG_VT_F32, false},          \
+    {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false}
+
+/* RWKV-6's and RWKV-7's (and their hybrids'): both epsilons optional, the head size and LoRA sizes required */
+#define K_RWKV_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, false}, {"attention.layer_norm_rms_epsilon", LGG_VT_F32, false}
+#define K_RWKV6 K_RWKV_EPS, {"wkv.head_size", LGG_VT_U32, true}, {"time_mix_extra_dim", LGG_VT_U32, true},          \
+    {"time_decay_extra_dim", LGG_VT_U32, true}, {"rescale_every_n_layers", LGG_VT_U32, false},                   \
+    {"token_shift_count", LGG_VT_U32, false}
+#define K_RWKV7 K_RWKV_EPS, {"wkv.head_size", LGG_VT_U32, true}, {"attention.decay_lora_rank", LGG_VT_U32, true},   \
+    {"attention.iclr_lora_rank", LGG_VT_U32, true}, {"attention.value_residual_mix_lora_rank", LGG_VT_U32, true}, \
+    {"attention.gate_lora_rank", LGG_VT_U32, false}, {"token_shift_count", LGG_VT_U32, false}
 
 /* a Mamba layer's sizes, each required */
 #define K_SSM {"ssm.conv_kernel", LGG_VT_U32, true}, {"ssm.inner_size", LGG_VT_U32, true},                     \
@@ -670,10 +893,7 @@ static const arch_table TABLES[] = {
     {"mistral3", G_TIED, L_LLAMA, false,
      {RMS_EPS, {"attention.temperature_scale", LGG_VT_F32, false}, {"rope.scaling.yarn_beta_fast", LGG_VT_F32, false},
       {"rope.scaling.yarn_beta_slow", LGG_VT_F32, false}, {"rope.scaling.yarn_log_multiplier", LGG_VT_F32, false}}},
-    {"granite", G_TIED, L_LLAMA, false,
-     {RMS_EPS, {"logit_scale", LGG_VT_F32, true}, {"residual_scale", LGG_VT_F32, false},
-      {"embedding_scale", LGG_VT_F32, false}, {"attention.scale", LGG_VT_F32, false},
-      {"rope.scaling.finetuned", LGG_VT_BOOL, false}, K_FF_SHEXP}},
+    {"granite", G_TIED, L_LLAMA, false, {K_GRANITE, {"rope.scaling.finetuned", LGG_VT_BOOL, false}, K_FF_SHEXP}},
     {"phi3", G_TIED, L_PHI3, false, {RMS_EPS, K_SWA}},
     {"olmo2", G_UNTIED, L_OLMO2, false, {RMS_EPS, K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
     {"exaone", G_TIED, L_EXAONE, false, {RMS_EPS}},
@@ -788,6 +1008,51 @@ static const arch_table TABLES[] = {
     {"qwen3vlmoe", G_TIED, L_QWEN3VLMOE, false, {K_DEEPSTACK, K_SECTIONS, K_FF_EXP, RMS_EPS}},
     {"qwen35", G_TIED, L_QWEN35, false, {RMS_EPS, K_SECTIONS, K_GDN}},
     {"qwen35moe", G_TIED, L_QWEN35MOE, false, {K_FF_EXP, K_FF_SHEXP, RMS_EPS, K_SECTIONS, K_GDN}},
+    {"granitemoe", G_TIED, L_LLAMA, false, {K_GRANITE, K_FF_SHEXP}},
+    /* exaone4: the window's pattern and base are read only with 64 layers (checked whatever the count) */
+    {"exaone4", G_TIED, L_EXAONE4, false,
+     {{"nextn_predict_layers", LGG_VT_U32, false}, K_SWA_PATTERN, K_SWA_BASE, K_SWA, RMS_EPS}},
+    {"hunyuan-dense", G_TIED, L_HUNYUAN_DENSE, false, {RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false}}},
+    {"hunyuan-moe", G_TIED, L_HUNYUAN_MOE, false, {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP}},
+    {"apertus", G_UNTIED, L_APERTUS, false,
+     {RMS_EPS, {"xielu.alpha_n", KT_F32_LAYERS, true}, {"xielu.alpha_p", KT_F32_LAYERS, true},
+      {"xielu.beta", KT_F32_LAYERS, true}, {"xielu.eps", KT_F32_LAYERS, true}}},
+    {"dots1", G_UNTIED, L_DOTS1, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, false}}},
+    {"ernie4_5-moe", G_TIED, L_ERNIE_MOE, false,
+     {{"rope.dimension_sections", KT_SECTIONS, false}, RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true},
+      K_FF_SHEXP, {"interleave_moe_layer_step", LGG_VT_U32, true}, {"leading_dense_block_count", LGG_VT_U32, false}}},
+    {"minimax-m2", G_UNTIED, L_MINIMAX_M2, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, {"expert_gating_func", LGG_VT_U32, false}}},
+    /* smallthinker: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"smallthinker", G_TIED, L_SMALLTHINKER, false,
+     {K_SWA, K_SWA_PATTERN, K_SWA_BASE, K_FF_EXP, RMS_EPS, {"expert_gating_func", LGG_VT_U32, false}}},
+    {"bailingmoe2", G_BAILINGMOE2, L_BAILINGMOE2, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      K_FF_SHEXP, {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_gating_func", LGG_VT_U32, true},
+      {"nextn_predict_layers", LGG_VT_U32, false}}},
+    {"rwkv6", G_RWKV, L_RWKV6, false,
+     {K_RWKV6}},
+    {"rwkv7", G_RWKV, L_RWKV7, false,
+     {K_RWKV7}},
+    {"rwkv6qwen2", G_RWKV6QWEN2, L_RWKV6QWEN2, false,
+     {K_RWKV6}},
+    {"arwkv7", G_UNTIED, L_ARWKV7, false,
+     {K_RWKV7}},
+    {"nemotron_h", G_TIED, L_NEMOTRON_H, false,
+     {K_SSM, {"ssm.group_count", LGG_VT_U32, true}, {"nextn_predict_layers", LGG_VT_U32, false},
+      {"attention.head_count_kv", KT_RECR_KV0_FF0, false}, RMS_EPS, NORM_EPS, K_FF_EXP, K_FF_SHEXP,
+      {"expert_shared_count", LGG_VT_U32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"moe_latent_size", LGG_VT_U32, false}}},
+    {"exaone-moe", G_UNTIED, L_EXAONE_MOE, false,
+     {K_SWA_PATTERN, K_SWA_BASE, {"attention.sliding_window", LGG_VT_U32, true}, RMS_EPS,
+      {"expert_shared_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"leading_dense_block_count", LGG_VT_U32, false},
+      {"nextn_predict_layers", LGG_VT_U32, false}}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -801,10 +1066,14 @@ typedef struct lc {
     uint32_t ssm_conv, ssm_state, ssm_dtr, ssm_group, n_nextn, attn_interval; /* qwen35's gated delta-net */
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
     uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
+    uint32_t wkv, tmx, tdx, lora_decay, lora_iclr, lora_vres, lora_gate; /* RWKV's sizes */
+    uint32_t moe_latent;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
-    bool has_head_kv, recr_kv0;
+    bool has_head_kv, recr_kv0, recr_ff0;
+    lgg_value ff; /* feed_forward_length, one element a layer (has_ff) */
+    bool has_ff;
     int64_t il;        /* the layer whose rows are being checked (-1: the globals) */
     uint64_t n_vocab;
     bool longrope;
@@ -880,10 +1149,18 @@ static void arch_typed(lc *c, const char *suffix, uint32_t vt, bool required) {
     key_of(c, akey(c, suffix, k, sizeof k), vt, required, &v);
 }
 
+/* An array key of COUNT elements where master wants N (get_key_or_arr's "wrong array length"). */
+static void wrong_length(lc *c, const char *key, uint32_t n, uint64_t count) {
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%u elements", n);
+    snprintf(got, sizeof got, "%llu elements", (unsigned long long)count);
+    issue(c, false, LGG_LOAD_BAD_VALUE, key, want, got);
+}
+
 /* get_key_or_arr into a per-layer array: a u32, or an array of n_layer u32/i32 (bool too); *x its
  * first element.  required false throughout in load_hparams. */
 static void layer_key(lc *c, const char *suffix, uint32_t *x) {
-    char k[160], want[64], got[64];
+    char k[160], got[64];
     lgg_value v, e;
     uint64_t u;
     akey(c, suffix, k, sizeof k);
@@ -893,9 +1170,7 @@ static void layer_key(lc *c, const char *suffix, uint32_t *x) {
         return;
     }
     if (v.count != c->n_layer) {
-        snprintf(want, sizeof want, "%u elements", c->n_layer);
-        snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
-        issue(c, false, LGG_LOAD_BAD_VALUE, k, want, got);
+        wrong_length(c, k, c->n_layer, v.count);
         return;
     }
     if (v.elem_type != LGG_VT_U32 && v.elem_type != LGG_VT_I32 && v.elem_type != LGG_VT_BOOL) {
@@ -1007,7 +1282,15 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"interleave_moe_layer_step", offsetof(lc, moe_step)},
                  {"attention.key_length_mla", offsetof(lc, k_mla)},
                  {"attention.value_length_mla", offsetof(lc, v_mla)},
-                 {"ssm.inner_size", offsetof(lc, ssm_inner)}};
+                 {"ssm.inner_size", offsetof(lc, ssm_inner)},
+                 {"wkv.head_size", offsetof(lc, wkv)},
+                 {"time_mix_extra_dim", offsetof(lc, tmx)},
+                 {"time_decay_extra_dim", offsetof(lc, tdx)},
+                 {"attention.decay_lora_rank", offsetof(lc, lora_decay)},
+                 {"attention.iclr_lora_rank", offsetof(lc, lora_iclr)},
+                 {"attention.value_residual_mix_lora_rank", offsetof(lc, lora_vres)},
+                 {"attention.gate_lora_rank", offsetof(lc, lora_gate)},
+                 {"moe_latent_size", offsetof(lc, moe_latent)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1015,7 +1298,7 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
 
 /* get_key_or_arr into an array of n: an array of n (u)int32 elements, or one int32. */
 static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
-    char k[160], want[64], got[64];
+    char k[160], got[64];
     lgg_value v;
     akey(c, ak->suffix, k, sizeof k);
     if (lgg_get(c->f, k, &v) != LGG_OK) {
@@ -1027,13 +1310,29 @@ static void sections_key(lc *c, const arch_key *ak, uint32_t n) {
         return;
     }
     if (v.count != n) {
-        snprintf(want, sizeof want, "%u elements", n);
-        snprintf(got, sizeof got, "%llu elements", (unsigned long long)v.count);
-        issue(c, false, LGG_LOAD_BAD_VALUE, k, want, got);
+        wrong_length(c, k, n, v.count);
     } else if (v.elem_type != LGG_VT_I32 && v.elem_type != LGG_VT_U32) {
         snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
         issue(c, false, LGG_LOAD_WRONG_TYPE, k, "array of i32", got);
     }
+}
+
+/* get_key_or_arr into an array of n_layer floats, required: one f32, or an array of n_layer f32; the key named
+ * as it is, without the architecture's prefix. */
+static void f32_layers_key(lc *c, const arch_key *ak) {
+    char k[160], got[64];
+    lgg_value v;
+    snprintf(k, sizeof k, "%s", ak->suffix);
+    if (lgg_get(c->f, k, &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
+        if (v.count != c->n_layer) {
+            wrong_length(c, k, c->n_layer, v.count);
+        } else if (v.elem_type != LGG_VT_F32) {
+            snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+            issue(c, false, LGG_LOAD_WRONG_TYPE, k, "f32 or array of f32", got);
+        }
+        return;
+    }
+    key_of(c, k, LGG_VT_F32, ak->required, &v);
 }
 
 /* deepseek2's is_lite: 26 or 27 layers, or 48 with 128256 tokens (vocab_size, else the token list's length) */
@@ -1052,12 +1351,15 @@ static void arch_keys(lc *c) {
     for (size_t i = 0; i < sizeof c->t->keys / sizeof c->t->keys[0] && c->t->keys[i].suffix; i++) {
         const arch_key *ak = &c->t->keys[i];
         uint32_t x = 0, *slot = key_slot(c, ak->suffix);
-        if (ak->type == KT_RECR_KV0) {
+        if (ak->type == KT_RECR_KV0 || ak->type == KT_RECR_KV0_FF0) {
             c->recr_kv0 = true;
+            c->recr_ff0 = ak->type == KT_RECR_KV0_FF0;
         } else if (ak->type == KT_U32_UNLESS_LITE) {
             arch_u32(c, ak->suffix, !lite(c), slot ? slot : &x);
         } else if (ak->type == KT_SECTIONS) {
             sections_key(c, ak, 4);
+        } else if (ak->type == KT_F32_LAYERS) {
+            f32_layers_key(c, ak);
         } else if (ak->type == KT_LAYER_FLAGS) {
             char k[160];
             c->has_recr = lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &c->recr) == LGG_OK &&
@@ -1099,6 +1401,8 @@ static void hparams(lc *c) {
     layer_key(c, "attention.head_count_kv", &c->n_head_kv);
     c->has_head_kv = lgg_get(c->f, akey(c, "attention.head_count_kv", k, sizeof k), &c->head_kv) == LGG_OK &&
                      c->head_kv.type == LGG_VT_ARRAY && c->head_kv.count == c->n_layer;
+    c->has_ff = lgg_get(c->f, akey(c, "feed_forward_length", k, sizeof k), &c->ff) == LGG_OK &&
+                c->ff.type == LGG_VT_ARRAY && c->ff.count == c->n_layer;
     rope_keys(c);
     head_keys(c);
     if (lgg_get(c->f, akey(c, "classifier.output_labels", k, sizeof k), &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
@@ -1234,10 +1538,9 @@ static void shape_text(char *buf, size_t cap, const int64_t *ne, uint32_t nd) {
     if (k < cap) snprintf(buf + k, cap - k, "]");
 }
 
-/* create_tensor(NAME, {ne0[, ne1[, ne2]]}, flags): true when the tensor is there (whatever its shape). */
-static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t ne1, int64_t ne2) {
-    const int64_t ne[3] = {ne0, ne1, ne2};
-    const uint32_t nd = ne2 ? 3 : ne1 ? 2 : 1;
+/* create_tensor(NAME, {ne0[, ne1[, ne2[, ne3]]]}, flags): true when the tensor is there (whatever its shape). */
+static bool want4(lc *c, unsigned flags, const char *name, const int64_t ne[4]) {
+    const uint32_t nd = ne[3] ? 4 : ne[2] ? 3 : ne[1] ? 2 : 1;
     int64_t id = lgg_find_tensor_cstr(c->f, name);
     char exp[96], got[96];
     shape_text(exp, sizeof exp, ne, nd);
@@ -1259,14 +1562,45 @@ static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t n
     return true;
 }
 
-/* Layer il's head_count_kv (hparams.n_head_kv(il)). */
-static uint32_t layer_head_kv(const lc *c, int64_t il) {
+static bool want(lc *c, unsigned flags, const char *name, int64_t ne0, int64_t ne1, int64_t ne2) {
+    const int64_t ne[4] = {ne0, ne1, ne2, 0};
+    return want4(c, flags, name, ne);
+}
+
+/* arwkv7: master tries time_mix_lerp_fused of [n_embd, 1, 1, 6] and, when that throws, of 5 */
+static void lerp_6_or_5(lc *c, int64_t il) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.time_mix_lerp_fused.weight", (long long)il);
+    int64_t id = lgg_find_tensor_cstr(c->f, n);
+    const lgg_tensor *t = id >= 0 ? lgg_tensor_at(c->f, (uint64_t)id) : NULL;
+    const int64_t six[4] = {c->n_embd, 1, 1, 6}, five[4] = {c->n_embd, 1, 1, 5};
+    want4(c, 0, n, t && t->ne[0] == six[0] && t->ne[1] == 1 && t->ne[2] == 1 && t->ne[3] == 6 ? six : five);
+}
+
+/* rwkv6: master's GGML_ASSERT that layer il has a fused lerp or time_mix_lerp_w */
+static bool rwkv6_lerp(lc *c, int64_t il) {
+    char fused[64], w[64];
+    snprintf(fused, sizeof fused, "blk.%lld.time_mix_lerp_fused.weight", (long long)il);
+    snprintf(w, sizeof w, "blk.%lld.time_mix_lerp_w.weight", (long long)il);
+    if (lgg_find_tensor_cstr(c->f, fused) >= 0 || lgg_find_tensor_cstr(c->f, w) >= 0) return true;
+    issue(c, true, LGG_LOAD_BAD_VALUE, fused, "it or time_mix_lerp_w (master asserts)", "neither");
+    return false;
+}
+
+/* Layer il's element of a per-layer key (an array of n_layer, when HAS), else the scalar ALL. */
+static uint32_t per_layer(const lgg_value *arr, bool has, uint32_t all, int64_t il) {
     lgg_value e;
     uint64_t x = 0;
-    if (!c->has_head_kv || il < 0) return c->n_head_kv;
-    if (lgg_array_get(&c->head_kv, (uint64_t)il, &e) != LGG_OK || lgg_value_uint(&e, &x) != LGG_OK) return 0;
+    if (!has || il < 0) return all;
+    if (lgg_array_get(arr, (uint64_t)il, &e) != LGG_OK || lgg_value_uint(&e, &x) != LGG_OK) return 0;
     return (uint32_t)x;
 }
+
+/* Layer il's head_count_kv (hparams.n_head_kv(il)). */
+static uint32_t layer_head_kv(const lc *c, int64_t il) { return per_layer(&c->head_kv, c->has_head_kv, c->n_head_kv, il); }
+
+/* Layer il's feed_forward_length (hparams.n_ff(il)). */
+static uint32_t layer_ff(const lc *c, int64_t il) { return per_layer(&c->ff, c->has_ff, c->n_ff, il); }
 
 /* jina-bert-v2 sizes ffn_up by the file's: 2 n_ff when it is that wide, else n_ff. */
 static int64_t up_width(const lc *c) {
@@ -1347,6 +1681,25 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QKVZ: return 2 * (int64_t)c->ssm_state * c->ssm_group + 2 * (int64_t)c->ssm_state * c->ssm_dtr;
     case D_DTR2: return 2 * (int64_t)c->ssm_dtr;
     case D_EOUT: return c->n_embd_out ? c->n_embd_out : c->n_embd;
+    case D_FXSB: return (int64_t)(c->n_ff_shexp ? c->n_ff_shexp : c->n_ff_exp) * c->n_expert_shared;
+    case D_FXSE: return c->n_ff_shexp ? c->n_ff_shexp : c->n_ff_exp;
+    case D_WKV: return c->wkv;
+    case D_EWKV: return c->wkv ? c->n_embd / c->wkv : 0;
+    case D_TMX: return c->tmx;
+    case D_TMX5: return 5 * (int64_t)c->tmx;
+    case D_TDX: return c->tdx;
+    case D_LDECAY: return c->lora_decay;
+    case D_LICLR: return c->lora_iclr;
+    case D_LVRES: return c->lora_vres;
+    case D_LGATE: return c->lora_gate;
+    case D_FIVE: return 5;
+    case D_SIX: return 6;
+    case D_VGL: return hv * layer_head_kv(c, c->il);
+    case D_FL: return layer_ff(c, c->il);
+    case D_ME: return c->moe_latent ? c->moe_latent : c->n_embd;
+    case D_RKV:
+        if (c->n_head_kv == 0 || (c->wkv && c->n_embd / c->wkv == c->n_head_kv)) return c->n_embd;
+        return (int64_t)c->n_head_kv * c->wkv;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1388,7 +1741,7 @@ static void qkv(lc *c, int64_t il, const tspec *r) {
  * full_attention_interval-th layer; the MTP layers never. */
 static bool recurrent(const lc *c, int64_t il) {
     if (il < 0 || (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn) return false;
-    if (c->recr_kv0) return layer_head_kv(c, il) == 0;
+    if (c->recr_kv0) return layer_head_kv(c, il) == 0 && (!c->recr_ff0 || layer_ff(c, il) == 0);
     if (!c->has_recr) return c->attn_interval && ((uint64_t)il + 1) % c->attn_interval != 0;
     lgg_value e;
     uint64_t x = 0;
@@ -1423,6 +1776,12 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_FIRST: return il == 0;
     case C_NOT_FIRST: return il > 0;
     case C_LEAD: return il >= 0 && (uint64_t)il < c->n_dense_lead;
+    case C_ATTN_FF0: return applies(c, C_TRUNK, il) && !recurrent(c, il) && layer_ff(c, il) == 0;
+    case C_FFN_MOE: return applies(c, C_TRUNK, il) && !recurrent(c, il) && layer_ff(c, il) != 0 && c->n_expert;
+    case C_FFN_DENSE: return applies(c, C_TRUNK, il) && !recurrent(c, il) && layer_ff(c, il) != 0 && !c->n_expert;
+    case C_NOT_LEAD_SHEXP: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_ff_shexp > 0;
+    case C_LEAD_OR_MTP: return applies(c, C_LEAD, il) || applies(c, C_MTP, il);
+    case C_NOT_LEAD_TRUNK: return !applies(c, C_LEAD_OR_MTP, il);
     case C_NOT_LEAD: return il >= 0 && (uint64_t)il >= c->n_dense_lead;
     case C_MTP: return il >= 0 && (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn;
     case C_DENSE: return c->n_expert == 0;
@@ -1455,6 +1814,10 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
+        } else if (r->op == OP_LERP_6_OR_5) {
+            lerp_6_or_5(c, il);
+        } else if (r->op == OP_RWKV6_LERP) {
+            if (!rwkv6_lerp(c, il)) return false;
         } else if (r->op == OP_MAMBA_EXPAND) {
             if (c->ssm_inner == 2 * (uint64_t)c->n_embd) continue;
             bad_value(c, akey(c, "ssm.inner_size", k, sizeof k), "2 embedding_length", c->ssm_inner);
@@ -1471,7 +1834,8 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else {
             unsigned f = r->flags & (OPT | DUP);
             if ((r->flags & DUP1) && il > 0) f |= DUP;
-            want(c, f, row_name(n, sizeof n, il, r->name), dim(c, r->d[0]), dim(c, r->d[1]), dim(c, r->d[2]));
+            const int64_t ne[4] = {dim(c, r->d[0]), dim(c, r->d[1]), dim(c, r->d[2]), dim(c, r->d[3])};
+            want4(c, f, row_name(n, sizeof n, il, r->name), ne);
         }
     }
     return true;

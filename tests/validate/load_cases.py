@@ -126,7 +126,7 @@ CASES = {
     'smollm3.no_ctx': ('smollm3-3b', drop_key('{a}.context_length'), 'context_length missing'),
     'mistral3.ok': ('mistral3-small', None, 'mistral3'),
     'mistral3.o_bias': ('mistral3-small', add_tensor('blk.0.attn_output.bias', [5120]), 'an optional bias'),
-    'rwkv6.ok': ('rwkv6-1.6b', None, 'an architecture without a table'),
+    'unknown_arch.ok': ('qwen3-0.6b', as_arch('nosucharch'), 'an architecture without a table'),
     'qwen3.cut': ('qwen3-0.6b', None, 'the file cut 1000 bytes into its data'),
     'gpt2.cut': ('gpt2-medium', None, 'the file cut 1000 bytes into its data (any architecture)'),
 }
@@ -153,7 +153,12 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'deepseek2': 'deepseek2-small', 'glm4': 'glm4-9b', 'mamba': 'mamba-130m', 'mamba2': 'mamba2-370m',
         'qwen3next': 'qwen3next-small', 'lfm2': 'lfm2-1.2b',
         'gpt2': 'gpt2-medium', 'jamba': 'jamba-small',
-        'granitehybrid': 'granitehybrid-small', 'falcon-h1': 'falcon-h1-small'}
+        'granitehybrid': 'granitehybrid-small', 'falcon-h1': 'falcon-h1-small',
+        'granitemoe': 'granitemoe-1b', 'exaone4': 'exaone4-1.2b', 'hunyuan-dense': 'hunyuan-dense-1.8b',
+        'hunyuan-moe': 'hunyuan-moe-small', 'apertus': 'apertus-8b', 'dots1': 'dots1-small',
+        'ernie4_5-moe': 'ernie4_5-moe-small', 'minimax-m2': 'minimax-m2-small', 'smallthinker': 'smallthinker-4b',
+        'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small', 'rwkv6': 'rwkv6-1.6b',
+        'rwkv7': 'rwkv7-0.4b', 'nemotron_h': 'nemotron_h-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -201,6 +206,108 @@ CASES['jamba.no_router'] = ('jamba-small', drop_tensor('blk.3.ffn_gate_inp.weigh
                             'a router missing: master then wants a dense FFN, and the experts are extra')
 CASES['granitehybrid.expand3'] = ('granitehybrid-small', set_key('{a}.ssm.inner_size', gm.U32, 6144),
                                   'an expansion factor of 3: master asserts')
+# apertus' xIELU keys (no architecture prefix): required, one f32 or an array of block_count f32
+CASES['apertus.no_beta'] = ('apertus-8b', drop_key('xielu.beta'), 'a required xIELU key missing')
+CASES['apertus.alpha_layers'] = ('apertus-8b', set_key('xielu.alpha_n', gm.ARR, (gm.F32, [0.8] * 8)),
+                                 'xielu.alpha_n as one f32 a layer')
+CASES['apertus.alpha_short'] = ('apertus-8b', set_key('xielu.alpha_n', gm.ARR, (gm.F32, [0.8] * 3)),
+                                'xielu.alpha_n an array of 3 for 8 layers')
+# ernie4_5-moe's dense first layer, then experts; smallthinker and exaone-moe without experts
+CASES['ernie4_5-moe.no_down_exps'] = ('ernie4_5-moe-small', drop_tensor('blk.2.ffn_down_exps.weight'),
+                                      "an expert layer's down projection missing")
+CASES['smallthinker.no_experts'] = ('smallthinker-4b', both(set_key('{a}.expert_count', gm.U32, 0),
+                                                            set_key('{a}.expert_used_count', gm.U32, 0)),
+                                    'no experts: master asserts')
+CASES['exaone-moe.no_experts'] = ('exaone-moe-small', both(set_key('{a}.expert_count', gm.U32, 0),
+                                                          set_key('{a}.expert_used_count', gm.U32, 0)),
+                                  'no experts: master throws at the first expert layer')
+CASES['dots1.lead2'] = ('dots1-small', set_key('{a}.leading_dense_block_count', gm.U32, 2),
+                        'two leading dense layers where the file has one')
+# RWKV-6's fused lerp, or time_mix_lerp_w (master asserts one of them); RWKV-7's layer 0 value LoRA of the iclr rank
+CASES['rwkv6.no_lerp'] = ('rwkv6-1.6b', drop_tensor('blk.2.time_mix_lerp_fused.weight'),
+                          'a layer without its fused lerp nor time_mix_lerp_w: master asserts')
+CASES['rwkv6.lerp_w'] = ('rwkv6-1.6b', both(drop_tensor('blk.2.time_mix_lerp_fused.weight'),
+                                            add_tensor('blk.2.time_mix_lerp_w.weight', [2048, 1, 1])),
+                         'time_mix_lerp_w in place of the fused lerp')
+CASES['rwkv6.fused_4'] = ('rwkv6-1.6b', reshape_tensor('blk.0.time_mix_lerp_fused.weight', [2048, 1, 1, 4]),
+                          'a fused lerp of 4 where master wants 5')
+CASES['rwkv7.v1_rank'] = ('rwkv7-0.4b', reshape_tensor('blk.0.time_mix_v1.weight', [1024, 32]),
+                          "layer 0's value LoRA of value_residual_mix_lora_rank, where master wants iclr_lora_rank")
+# nemotron_h: blk.5 attention (head_count_kv 8, feed_forward_length 0), blk.1 an FFN, blk.0 Mamba-2; both epsilons
+CASES['nemotron_h.k_shape'] = ('nemotron_h-small', reshape_tensor('blk.5.attn_k.weight', [4096, 2048]),
+                               "the attention layer's K of twice its head_count_kv's width")
+CASES['nemotron_h.up_bias'] = ('nemotron_h-small', add_tensor('blk.1.ffn_up.bias', [21504]), "an FFN layer's optional bias")
+CASES['nemotron_h.no_norm_eps'] = ('nemotron_h-small', drop_key('{a}.attention.layer_norm_epsilon'),
+                                   'layer_norm_epsilon missing (master requires it beside the RMS one)')
+CASES['nemotron_h.ffn_as_attn'] = ('nemotron_h-small', drop_tensor('blk.1.ffn_up.weight'),
+                                   "an FFN layer's up projection missing")
+
+
+def nemotron_h_experts(a, kv, T):
+    """nemotron_h-small's FFN layers as Nemotron-H-MoE's: 8 experts of 256 (2 used), a shared one of 512, a
+    selection bias each"""
+    E, X, FX, FS = 4096, 8, 256, 512
+    kv += [(a + '.expert_count', gm.U32, X), (a + '.expert_used_count', gm.U32, 2),
+           (a + '.expert_feed_forward_length', gm.U32, FX), (a + '.expert_shared_feed_forward_length', gm.U32, FS)]
+    ffn = sorted({n.split('.')[1] for n, _ in T if n.endswith('.ffn_up.weight')}, key=int)
+    T[:] = [t for t in T if not (t[0].endswith('.ffn_up.weight') or t[0].endswith('.ffn_down.weight'))]
+    for i in ffn:
+        b = 'blk.%s.' % i
+        T.extend([(b + 'ffn_gate_inp.weight', [E, X]), (b + 'exp_probs_b.bias', [X]),
+                  (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+                  (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])])
+
+
+CASES['nemotron_h.moe'] = ('nemotron_h-small', nemotron_h_experts, 'the FFN layers as experts with a shared one')
+CASES['nemotron_h.moe_no_probs_b'] = ('nemotron_h-small', both(nemotron_h_experts, drop_tensor('blk.3.exp_probs_b.bias')),
+                                      'an expert layer without its selection bias (required)')
+CASES['nemotron_h.moe_latent'] = ('nemotron_h-small', both(nemotron_h_experts,
+                                                          set_key('{a}.moe_latent_size', gm.U32, 1024)),
+                                  'moe_latent_size 1024 with experts n_embd wide')
+
+
+def rwkv_hybrid(new, ff):
+    """An RWKV preset as NEW (rwkv6qwen2, arwkv7): no LN0, the layers' second norms, biases and channel mixing out,
+    a transformer FFN of FF in"""
+    drop = ('token_embd_norm.weight', 'token_embd_norm.bias', 'attn_norm.bias', 'attn_norm_2.weight', 'attn_norm_2.bias',
+            'channel_mix_lerp_k.weight', 'channel_mix_lerp_r.weight', 'channel_mix_key.weight', 'channel_mix_value.weight',
+            'channel_mix_receptance.weight') + (('time_mix_ln.weight', 'time_mix_ln.bias') if new == 'rwkv6qwen2' else
+                                                ('output_norm.bias',))
+    rename = as_arch(new, drop)
+
+    def f(a, kv, T):
+        rename(a, kv, T)
+        E = [s for n, s in T if n == 'token_embd.weight'][0][0]
+        for i in sorted({int(n.split('.')[1]) for n, _ in T if n.startswith('blk.')}):
+            b = 'blk.%d.' % i
+            T.extend([(b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, ff]), (b + 'ffn_down.weight', [ff, E]),
+                      (b + 'ffn_up.weight', [E, ff])])
+    return f
+
+
+R6Q = rwkv_hybrid('rwkv6qwen2', 7168)
+A7 = rwkv_hybrid('arwkv7', 4096)
+CASES['rwkv6qwen2.ok'] = ('rwkv6-1.6b', R6Q, "rwkv6-1.6b's time mixing with Qwen2's FFN")
+CASES['rwkv6qwen2.drop'] = ('rwkv6-1.6b', both(R6Q, drop_tensor('blk.1.time_mix_decay_w2.weight')), 'a tensor missing')
+CASES['rwkv6qwen2.shape'] = ('rwkv6-1.6b', both(R6Q, reshape_tensor('blk.0.time_mix_output.weight', [4096, 2048])),
+                             'time_mix_output twice as wide')
+CASES['rwkv6qwen2.extra'] = ('rwkv6-1.6b', both(R6Q, add_tensor('blk.1.extra.weight', [64])), 'a tensor master does not create')
+CASES['rwkv6qwen2.kv8'] = ('rwkv6-1.6b', both(R6Q, set_key('rwkv6qwen2.attention.head_count_kv', gm.U32, 8)),
+                           'head_count_kv 8: K and V of 8 heads, the file has them n_embd wide')
+CASES['rwkv6qwen2.no_first'] = ('rwkv6-1.6b', both(R6Q, drop_tensor('blk.3.time_mix_first.weight')),
+                                'time_mix_first missing (optional here)')
+CASES['arwkv7.ok'] = ('rwkv7-0.4b', A7, "rwkv7-0.4b's time mixing with a transformer FFN")
+CASES['arwkv7.drop'] = ('rwkv7-0.4b', both(A7, drop_tensor('blk.1.time_mix_a2.weight')), 'a tensor missing')
+CASES['arwkv7.shape'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.0.time_mix_output.weight', [2048, 1024])),
+                         'time_mix_output twice as wide')
+CASES['arwkv7.extra'] = ('rwkv7-0.4b', both(A7, add_tensor('blk.1.extra.weight', [64])), 'a tensor master does not create')
+CASES['arwkv7.lerp5'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.2.time_mix_lerp_fused.weight', [1024, 1, 1, 5])),
+                         'a fused lerp of 5 (no gate): master retries with 5')
+CASES['arwkv7.lerp4'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.2.time_mix_lerp_fused.weight', [1024, 1, 1, 4])),
+                         'a fused lerp of 4: neither')
+CASES['arwkv7.no_gate'] = ('rwkv7-0.4b', both(A7, drop_tensor('blk.1.time_mix_g1.weight'), drop_tensor('blk.1.time_mix_g2.weight'),
+                                            drop_tensor('blk.1.time_mix_ln.weight')),
+                           'the gate LoRA and time_mix_ln missing (optional here)')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
