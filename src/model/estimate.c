@@ -217,6 +217,20 @@ static const arch_row ARCHS[] = {
     {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
     {"qwen3vlmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
      false, 0, false, 0, false},
+    /* master-only families (#36, batch 3).  LLaDA-MoE: a diffusion model with experts in every layer */
+    {"llada-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_DIFFUSION, 0, false},
+    /* Ling (V1): experts with expert_shared_count shared ones of the experts' size */
+    {"bailingmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_NONE, 0, false},
+    /* GroveMoE: experts, and chunk experts (one per group of two) beside them */
+    {"grovemoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_NONE, 0, false},
+    /* HunyuanOCR's text model (q/k norms; multi-section RoPE changes no buffer), openPangu-Embedded */
+    {"hunyuan_vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false},
+    {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -766,9 +780,9 @@ static bool repacked(const lgg_estimate *e, const lgg_tensor *t, uint32_t il) {
     if (e->repack_isa != LGG_REPACK_AVX2 && e->repack_isa != LGG_REPACK_AVX512) return false;
     bool type = t->type == LGG_TYPE_Q4_0 || t->type == LGG_TYPE_Q4_K || t->type == LGG_TYPE_IQ4_NL ||
                 t->type == LGG_TYPE_MXFP4 || (t->type == LGG_TYPE_Q2_K && e->repack_isa == LGG_REPACK_AVX512);
-    /* MUL_MAT takes a 2-D matrix, MUL_MAT_ID a 3-D one: the experts' (gemma3n's 3-D altup_proj is read by
+    /* MUL_MAT takes a 2-D matrix, MUL_MAT_ID a 3-D one: the experts' and chunk experts' (*_exps, grovemoe's *_chexps; gemma3n's 3-D altup_proj is read by
      * MUL_MAT, and stays) */
-    return type && il != UINT32_MAX && (t->n_dims == 2 || (t->n_dims == 3 && name_has(t->name, "_exps."))) &&
+    return type && il != UINT32_MAX && (t->n_dims == 2 || (t->n_dims == 3 && name_has(t->name, "exps."))) &&
            t->ne[1] % 8 == 0;
 }
 

@@ -612,6 +612,41 @@ PRESETS = {
         n_ff=10752, n_head=48, n_head_kv=8, rope_base=500000.0, eps=1e-5, norm_eps=True, tied=False, n_expert=4,
         kv=[('attention.clamp_kqv', F32, 8.0), ('expert_count', U32, 4), ('expert_used_count', U32, 2)],
         vocab=dict(kind='bpe', pre='dbrx', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    # master-only MoE families (#36, batch 3): the real models' sizes, 4 layers
+    'llada-moe-7b': dict(
+        arch='llada-moe', name='LLaDA-MoE-7B-A1B-like (4 layers)', ftype=15, ctx=8192, n_embd=2048, n_layer=4,
+        n_ff=8192, n_head=16, n_head_kv=16, head_dim=128, rope_base=50000.0, eps=1e-5, tied=False, n_expert=64,
+        n_ff_exp=1024,
+        kv=[('expert_feed_forward_length', U32, 1024), ('expert_count', U32, 64), ('expert_used_count', U32, 8),
+            ('attention.causal', BOOL, False)],
+        vocab=dict(kind='bpe', pre='llada-moe', n=157184, n_front=17, bos=1, eos=2, add_bos=False)),
+    'bailingmoe-lite': dict(
+        arch='bailingmoe', name='Ling-lite-like (4 layers)', ftype=15, ctx=16384, n_embd=2048, n_layer=4, n_ff=5632,
+        n_head=16, n_head_kv=4, head_dim=128, rope_base=600000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=1408,
+        n_expert_shared=2,
+        kv=[('rope.dimension_count', U32, 128), ('leading_dense_block_count', U32, 0),
+            ('expert_feed_forward_length', U32, 1408), ('expert_weights_scale', F32, 1.0),
+            ('expert_shared_count', U32, 2), ('expert_weights_norm', BOOL, True), ('expert_count', U32, 64),
+            ('expert_used_count', U32, 6)],
+        vocab=dict(kind='bpe', pre='bailingmoe', n=126464, n_front=17, bos=1, eos=2, add_bos=False)),
+    'grovemoe-inst': dict(
+        arch='grovemoe', name='GroveMoE-Inst-like (4 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=4,
+        n_ff=6144, n_head=32, n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=False, n_expert=128,
+        n_ff_exp=768, n_ff_chexp=128, n_chexp=64,
+        kv=[('expert_feed_forward_length', U32, 768), ('expert_chunk_feed_forward_length', U32, 128),
+            ('experts_per_group', U32, 2), ('expert_group_scale', F32, 0.05), ('expert_count', U32, 128),
+            ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'hunyuan-vl-ocr': dict(
+        arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
+        n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
+        kv=[('rope.dimension_sections', ARR, (I32, [0, 64, 64, 0]))],
+        vocab=dict(kind='bpe', pre='hunyuan-dense', n=120818, n_front=17, bos=1, eos=2, add_bos=False)),
+    'pangu-embedded-1b': dict(
+        arch='pangu-embedded', name='openPangu-Embedded-1B-like', ftype=15, ctx=32768, n_embd=1536, n_layer=26,
+        n_ff=6144, n_head=12, n_head_kv=6, rope_base=4000000.0, eps=1e-5, tied=False, qkv_bias=True,
+        vocab=dict(kind='spm', n=153376, front=['<unk>', '<s>', '</s>'], bos=1, eos=45892, unk=0, add_bos=True)),
     # for validate --load's references only (its estimate needs grok's attention and experts modelled: not yet)
     'grok-small': dict(
         arch='grok', name='Grok-1-like (2 layers, 2 of its 8 experts)', ftype=15, ctx=8192, n_embd=6144, n_layer=2,
@@ -1139,6 +1174,30 @@ SPECS = {
     'llada': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
               'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
               'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'llada-moe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                  'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+                  'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X',
+                  'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X'],
+                  ['output_norm.weight E', 'output.weight E,V']),
+    'bailingmoe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                   'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate_inp.weight E,X',
+                   'ffn_gate_exps.weight E,FX,X', 'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X',
+                   'ffn_gate_shexp.weight E,FS', 'ffn_down_shexp.weight FS,E', 'ffn_up_shexp.weight E,FS'],
+                   ['output_norm.weight E', 'output.weight E,V']),
+    'grovemoe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                 'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+                 'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X',
+                 'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X', 'ffn_gate_chexps.weight E,CF,CX',
+                 'ffn_down_chexps.weight CF,E,CX', 'ffn_up_chexps.weight E,CF,CX'],
+                 ['output_norm.weight E', 'output.weight? E,V']),
+    'hunyuan_vl': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                   'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+                   'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                   ['output_norm.weight E', 'output.weight? E,V']),
+    'pangu-embedded': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                       'attn_v.weight E,G', 'attn_q.bias Q', 'attn_k.bias G', 'attn_v.bias G', 'attn_output.weight Q,E',
+                       'attn_output.bias E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E',
+                       'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
@@ -1149,7 +1208,8 @@ def spec_tensor_list(p):
     """A family of SPECS: its names with the preset's dimensions."""
     hd = p.get('head_dim', p['n_embd'] // p['n_head'])
     env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
-               HD=hd, H=p['n_head'], X=p.get('n_expert', 0))
+               HD=hd, H=p['n_head'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
+               FS=p.get('n_ff_exp', 0) * p.get('n_expert_shared', 0), CF=p.get('n_ff_chexp', 0), CX=p.get('n_chexp', 0))
     if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
         m = p['mla']
         env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
