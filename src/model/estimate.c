@@ -229,6 +229,11 @@ static const arch_row ARCHS[] = {
     /* HunyuanOCR's text model (q/k norms; multi-section RoPE changes no buffer), openPangu-Embedded */
     {"hunyuan_vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
      false},
+    /* Gemma 4: sliding-window layers as attention.sliding_window_pattern flags them, with their own head sizes
+     * (key_length_swa) and KV head counts; the last shared_kv_layers layers reuse earlier caches; the tied output
+     * is created before token_embd, as gemma3n's */
+    {"gemma4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 6, false, 0,
+     ENC_NONE, KV_SHARED_KEY, true},
     {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
      false},
 };
@@ -242,6 +247,7 @@ typedef struct facts {
     lgg_value head, head_kv; /* scalar or one element per layer */
     bool has_head;
     uint32_t head_k, head_v;  /* per-head K and V sizes */
+    uint32_t head_k_swa, head_v_swa; /* the sliding-window layers' (attention.key_length_swa; else head_k, head_v) */
     uint32_t n_ff_max;        /* largest dense FFN size */
     lgg_value ff;             /* feed_forward_length: scalar or per layer (has_ff) */
     bool has_ff;
@@ -261,6 +267,8 @@ typedef struct facts {
     lgg_value recr_layers;             /* ... or this per-layer array (has_recr_layers) says which do not */
     bool has_recr_layers;
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
+    lgg_value swa_layers;       /* ... or attention.sliding_window_pattern as one flag a layer (has_swa_layers) */
+    bool has_swa_layers;
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
     bool cls, cls_b;            /* the classification head's cls.weight and cls.bias (rank pooling) */
@@ -369,10 +377,13 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     if ((st = get_u32(f, m, "attention.key_length", false, def, &m->head_k, err)) ||
         (st = get_u32(f, m, "attention.value_length", false, def, &m->head_v, err)))
         return st;
-    if (m->head_k == 0 || m->head_v == 0)
+    if ((st = get_u32(f, m, "attention.key_length_swa", false, m->head_k, &m->head_k_swa, err)) ||
+        (st = get_u32(f, m, "attention.value_length_swa", false, m->head_v, &m->head_v_swa, err)))
+        return st;
+    if (m->head_k == 0 || m->head_v == 0 || m->head_k_swa == 0 || m->head_v_swa == 0)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
-                         "%s: head size 0 (embedding_length %u, head_count %u, key/value_length)", m->arch, m->n_embd,
-                         h0);
+                         "%s: head size 0 (embedding_length %u, head_count %u, key/value_length, their _swa)", m->arch,
+                         m->n_embd, h0);
     return LGG_OK;
 }
 
@@ -536,6 +547,21 @@ static lgg_status kv_layer_facts(const lgg_file *f, facts *m, lgg_error *err) {
     return LGG_OK;
 }
 
+/* attention.sliding_window_pattern: a period (all but the last layer of each slide), or one flag a layer
+ * (master's get_key_or_arr: gemma4's layer_types) */
+static lgg_status swa_pattern_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    lgg_value v;
+    if (get_key(f, m, "attention.sliding_window_pattern", &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
+        if (v.count != m->n_layer)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.sliding_window_pattern"),
+                             "%s.attention.sliding_window_pattern has %llu elements for %u layers", m->arch,
+                             (unsigned long long)v.count, m->n_layer);
+        m->swa_layers = v, m->has_swa_layers = true;
+        return LGG_OK;
+    }
+    return get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err);
+}
+
 static uint64_t vocab_size(const lgg_file *f) {
     lgg_value v;
     if (lgg_get(f, "tokenizer.ggml.tokens", &v) == LGG_OK && v.type == LGG_VT_ARRAY) return v.count;
@@ -596,9 +622,8 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint3
     bool causal = true;
     m->causal = m->row->encoder != ENC_DIFFUSION &&
                 !(get_key(f, m, "attention.causal", &v) == LGG_OK && lgg_value_bool(&v, &causal) == LGG_OK && !causal);
-    if (m->row->swa_period &&
-        ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
-         (st = get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err))))
+    if (m->row->swa_period && ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
+                               (st = swa_pattern_facts(f, m, err))))
         return st;
     /* deepseek3's expert-selection bias, on every expert layer: the first one tells */
     char name[64];
@@ -619,10 +644,26 @@ static bool cache_type_ok(uint32_t t) {
     return false;
 }
 
-/* Sliding-window layer il (llama_hparams::set_swa_pattern: all but the last of each period). */
-static bool is_swa(const facts *m, const lgg_estimate *e, uint32_t il) {
-    return e->kv_size_swa != e->kv_size && (m->swa_period == 0 || il % m->swa_period < m->swa_period - 1u);
+/* Layer il is a sliding-window one (llama_hparams::set_swa_pattern: all but the last of each period; or the
+ * pattern's flag for the layer), whatever its cache's size. */
+static bool layer_swa(const facts *m, uint32_t il) {
+    if (!m->n_swa) return false;
+    if (!m->has_swa_layers) return m->swa_period == 0 || il % m->swa_period < m->swa_period - 1u;
+    lgg_value e;
+    bool b = false;
+    uint64_t x = 0;
+    if (lgg_array_get(&m->swa_layers, il, &e) != LGG_OK) return false;
+    return lgg_value_bool(&e, &b) == LGG_OK ? b : lgg_value_uint(&e, &x) == LGG_OK && x != 0;
 }
+
+/* Sliding-window layer il with a cache smaller than the others'. */
+static bool is_swa(const facts *m, const lgg_estimate *e, uint32_t il) {
+    return e->kv_size_swa != e->kv_size && layer_swa(m, il);
+}
+
+/* Layer il's K and V head sizes (llama_hparams::n_embd_head_k(il): the _swa ones on sliding-window layers). */
+static uint64_t head_k_of(const facts *m, uint32_t il) { return layer_swa(m, il) ? m->head_k_swa : m->head_k; }
+static uint64_t head_v_of(const facts *m, uint32_t il) { return layer_swa(m, il) ? m->head_v_swa : m->head_v; }
 
 /* Master's KV cells: one stream per sequence (kv_unified off), each of n_ctx / n_seq_max cells padded to 256;
  * the sliding-window layers' cache min(that, n_swa + n_ubatch) padded to 256 (llama_kv_cache_iswa). */
@@ -1045,15 +1086,21 @@ static bool type_bytes(uint32_t type, uint64_t n1, uint64_t n2, uint64_t n3, uin
 /* Each layer's KV cache (its attention layers'), and the recurrent states: R with K, S with V, F32, one row
  * per sequence (llama_memory_recurrent, alone or in llama_memory_hybrid), in the layer's place. */
 static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
-    uint64_t r_row = 0, s_row = 0;
+    uint64_t r_row = 0, s_row = 0, v_max = 0;
     if (m->row->family != FAM_ATTN) state_row(m, &r_row, &s_row);
+    /* master without flash attention stores V transposed, every layer's as wide as the widest layer's
+     * (llama_kv_cache: n_embd_v_gqa_max; gemma4's full-attention layers get the sliding ones' width) */
+    for (uint32_t il = 0; il < m->n_layer && e->target == LGG_ESTIMATE_MASTER && !e->flash_attn; il++) {
+        uint64_t w = layer_attention(m, il) ? head_v_of(m, il) * layer_u32(&m->head_kv, il) : 0;
+        if (w > v_max) v_max = w;
+    }
     for (uint32_t il = 0; il < m->n_layer; il++) {
         uint64_t k = 0, v = 0, r = 0, s = 0;
         if (layer_attention(m, il) && il < m->n_kv_layers) {
             uint64_t hkv = layer_u32(&m->head_kv, il);
             uint32_t cells = is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
-            if (!type_bytes(e->type_k, (uint64_t)m->head_k * hkv, cells, 1, &k) ||
-                !type_bytes(e->type_v, (uint64_t)m->head_v * hkv, cells, 1, &v))
+            if (!type_bytes(e->type_k, head_k_of(m, il) * hkv, cells, 1, &k) ||
+                !type_bytes(e->type_v, v_max ? v_max : head_v_of(m, il) * hkv, cells, 1, &v))
                 return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
         }
         if (layer_recurrent(m, il)) {
@@ -1181,14 +1228,15 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
         return layer_ff(m, il) || (m->row->moe && m->n_expert) ? ffn_peak(m, il, T, base, best) : best;
     }
     const uint64_t H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
-    term(&at, H, m->head_k, T, 4);                     /* Q */
-    term(&at, H, m->head_v, T, 4);                     /* attention output */
+    const uint64_t hk = head_k_of(m, il), hv = head_v_of(m, il);
+    term(&at, H, hk, T, 4);                            /* Q */
+    term(&at, H, hv, T, 4);                            /* attention output */
     if (e->flash_attn) {
-        term(&at, Hkv, (uint64_t)m->head_k + m->head_v, T, 4); /* K and V of the batch */
+        term(&at, Hkv, hk + hv, T, 4);                 /* K and V of the batch */
     } else {
         term(&at, kv, T, H, 4);                        /* KQ and its softmax, in place */
     }
-    if (m->row->qkv_fused) term(&at, 2 * Hkv, m->head_k, T, 4); /* the fused output's K and V parts */
+    if (m->row->qkv_fused) term(&at, 2 * Hkv, hk, T, 4); /* the fused output's K and V parts */
     if (m->row->mla) term(&at, H, 2 * (uint64_t)m->head_k + m->head_v, T, 4); /* decompressed K, V, K states */
     take_max(&best, at);
     if (m->row->layers == LAYERS_NEMOTRON && !layer_ff(m, il)) return best; /* attention alone */

@@ -612,6 +612,18 @@ PRESETS = {
         n_ff=10752, n_head=48, n_head_kv=8, rope_base=500000.0, eps=1e-5, norm_eps=True, tied=False, n_expert=4,
         kv=[('attention.clamp_kqv', F32, 8.0), ('expert_count', U32, 4), ('expert_used_count', U32, 2)],
         vocab=dict(kind='bpe', pre='dbrx', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    # Gemma 4 31B: five sliding-window layers (head 256, 16 KV heads, window 1024) to one full-attention layer
+    # (head 512, 4 KV heads); 6 of its 60 layers
+    'gemma4-31b': dict(
+        arch='gemma4', name='Gemma-4-31B-like (6 layers)', ftype=15, ctx=262144, n_embd=5376, n_layer=6, n_ff=21504,
+        n_head=32, n_head_kv=[16, 16, 16, 16, 16, 4], head_dim=512, head_dim_swa=256, rope_base=1000000.0, eps=1e-6,
+        tied=True, swa_layers=[True, True, True, True, True, False],
+        kv=[('attention.key_length_swa', U32, 256), ('attention.value_length_swa', U32, 256),
+            ('attention.sliding_window', U32, 1024), ('attention.sliding_window_pattern', ARR, (BOOL, [1, 1, 1, 1, 1, 0])),
+            ('attention.shared_kv_layers', U32, 0), ('embedding_length_per_layer_input', U32, 0),
+            ('rope.dimension_count', U32, 512), ('rope.dimension_count_swa', U32, 256),
+            ('rope.freq_base_swa', F32, 10000.0), ('final_logit_softcapping', F32, 30.0)],
+        vocab=dict(kind='bpe', pre='gemma4', n=262144, n_front=17, bos=2, eos=1, add_bos=True)),
     # master-only MoE families (#36, batch 3): the real models' sizes, 4 layers
     'llada-moe-7b': dict(
         arch='llada-moe', name='LLaDA-MoE-7B-A1B-like (4 layers)', ftype=15, ctx=8192, n_embd=2048, n_layer=4,
@@ -1035,9 +1047,27 @@ def lfm2moe_layer(p, T, b, i):
     lfm2_mixer(p, T, b, i)
 
 
+def gemma4_layer(p, T, b, i):
+    """Gemma 4: per-layer head sizes and KV heads (the full-attention layers': key_length, their V read from K
+    as the 31B's attention_k_eq_v has it, so no attn_v), q/k norms, norms after attention and FFN."""
+    E, F, H = p['n_embd'], p['n_ff'], p['n_head']
+    full = not p['swa_layers'][i]
+    hd, hkv = (p['head_dim'] if full else p['head_dim_swa']), p['n_head_kv'][i]
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_q.weight', [E, hd * H]), (b + 'attn_k.weight', [E, hd * hkv])]
+    if not full:
+        T.append((b + 'attn_v.weight', [E, hd * hkv]))
+    T += [(b + 'attn_output.weight', [hd * H, E]), (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd]),
+          (b + 'post_attention_norm.weight', [E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]),
+          (b + 'ffn_up.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'post_ffw_norm.weight', [E])]
+
+
+def gemma4_globals(p):
+    return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
+
+
 # tensors before the layers, after token_embd
-GLOBALS = {'gemma3n': gemma3n_globals}
-LAYERS = {'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
+LAYERS = {'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
