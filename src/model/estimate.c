@@ -69,6 +69,8 @@ typedef struct arch_row {
                               (gemma3n: 20); KV_SHARED_KEY: block_count less attention.shared_kv_layers */
     bool output_first;     /* master creates the tied output (a duplicate of token_embd) before token_embd itself:
                               without mmap both are allocated (gemma3n), with mmap they share the mapping */
+    bool swa_full_first;   /* master: the full-attention layer opens each period of swa_period layers
+                              (set_swa_pattern's dense_first: laguna, cohere2moe), not closes it */
 } arch_row;
 
 #define KV_SHARED_KEY (-1)
@@ -78,164 +80,176 @@ typedef struct arch_row {
 enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false, false},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false, false},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false, false},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false, false},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false, false},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     true, 0, false, 0, false},
-    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false},
+     true, 0, false, 0, false, false},
+    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false, false},
     {"minimax-m2", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false},
+     false, 0, false, 0, false, false},
     /* chunked attention on three layers of four, 8192 by default: the same cache as a sliding window */
     {"llama4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 8192, 4,
-     false, 0, false, 0, false},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false},
+     false, 0, false, 0, false, false},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false, false},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false, false},
     /* newer families of master's converter */
     {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false}, /* SWA (SmallThinker-21B) not modelled */
+     false, 0, false, 0, false, false}, /* SWA (SmallThinker-21B) not modelled */
     /* the experts are feed_forward_length wide */
     {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* up, down */
+     NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false}, /* up, down */
     {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     /* a sliding window of 128 on three layers of four by default */
     {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false, false},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     /* recurrent: a state per sequence in every layer */
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
+    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
+    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
+    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
     /* hybrid: a KV cache for the attention layers, a state for the others */
-    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
+    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false},
     {"granitehybrid", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
-    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
+     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false},
+    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false},
     {"lfm2moe", FAM_SHORTCONV, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, LAYERS_KV0, false, 0, false},
-    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false},
+     false, LAYERS_KV0, false, 0, false, false},
+    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
-     LAYERS_NEMOTRON, false, 0, false},
+     LAYERS_NEMOTRON, false, 0, false, false},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false},
     /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */
-    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false},
     {"qwen35moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false},
     /* Command R7B: a sliding window (attention.sliding_window, required) on three layers of four */
-    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false},
+    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false},
     /* Phi-3.5-MoE: experts of feed_forward_length; DeepSeek-MoE (V1): leading dense layers, shared experts */
-    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     {"deepseek", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false},
+     false, 0, false, 0, false, false},
     /* plain dense families (a non-gated FFN counted as gated, as gpt2's) */
-    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     /* non-causal encoders: no KV cache */
-    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
-    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
+    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false},
+    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false},
     {"jina-bert-v2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false},
+     false, false},
     /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
     {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false},
+     false, false},
     /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
     {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false},
     {"jina-bert-v3", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false},
     /* DBRX: fused Q/K/V, experts of feed_forward_length */
-    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false},
+    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false},
     /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
     {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
-     ENC_EMBED_CACHED, 0, false},
+     ENC_EMBED_CACHED, 0, false, false},
     {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false},
     {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false},
     /* diffusion language models: non-causal, no memory, logits for every token */
     {"dream", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false},
+     false, false},
     {"llada", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false},
-    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
-    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+     false, false},
+    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false},
+    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     /* Gemma 3n: a sliding window on four layers of five, per-layer embeddings; layers from the 20th on reuse
      * the KV cache of layer 18 (sliding) or 19 */
-    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true},
+    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true, false},
     /* MiniCPM3: latent projections, the decompressed K and V cached (key_length, value_length) */
-    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     /* the text models of the Qwen VL checkpoints (multi-section RoPE changes no buffer) */
-    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
     {"qwen3vlmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false},
+     false, 0, false, 0, false, false},
     /* master-only families (#36, batch 3).  LLaDA-MoE: a diffusion model with experts in every layer */
     {"llada-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_DIFFUSION, 0, false},
+     false, 0, ENC_DIFFUSION, 0, false, false},
     /* Ling (V1): experts with expert_shared_count shared ones of the experts' size */
     {"bailingmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_NONE, 0, false},
+     false, 0, ENC_NONE, 0, false, false},
     /* GroveMoE: experts, and chunk experts (one per group of two) beside them */
     {"grovemoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_NONE, 0, false},
+     false, 0, ENC_NONE, 0, false, false},
     /* HunyuanOCR's text model (q/k norms; multi-section RoPE changes no buffer), openPangu-Embedded */
     {"hunyuan_vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false},
+     false, false},
     /* Gemma 4: sliding-window layers as attention.sliding_window_pattern flags them, with their own head sizes
      * (key_length_swa) and KV head counts; the last shared_kv_layers layers reuse earlier caches; the tied output
      * is created before token_embd, as gemma3n's */
     {"gemma4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 6, false, 0,
-     ENC_NONE, KV_SHARED_KEY, true},
+     ENC_NONE, KV_SHARED_KEY, true, false},
     {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false},
+     false, false},
+    /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
+     * layers of four when attention.sliding_window is set */
+    {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
+     0, ENC_NONE, 0, false, false},
+    /* Laguna: per-layer head counts, experts with a shared one after the leading dense layers; the full-attention
+     * layer first of each four */
+    {"laguna", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true},
+    /* Cohere2 MoE: cohere2's parallel attention and FFN, experts after the leading dense layers, its
+     * sliding-window layers flagged by attention.sliding_window_pattern (else three of four, full first) */
+    {"cohere2moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -648,6 +662,7 @@ static bool cache_type_ok(uint32_t t) {
  * pattern's flag for the layer), whatever its cache's size. */
 static bool layer_swa(const facts *m, uint32_t il) {
     if (!m->n_swa) return false;
+    if (!m->has_swa_layers && m->row->swa_full_first) return m->swa_period == 0 || il % m->swa_period != 0;
     if (!m->has_swa_layers) return m->swa_period == 0 || il % m->swa_period < m->swa_period - 1u;
     lgg_value e;
     bool b = false;

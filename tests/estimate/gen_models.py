@@ -650,6 +650,35 @@ PRESETS = {
             ('expert_used_count', U32, 8)],
         vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
                    eos=151645, add_bos=False)),
+    # MoE families with leading dense layers and sliding windows (4 layers: the dense one and three expert ones)
+    'afmoe-mini': dict(
+        arch='afmoe', name='Trinity-Mini-like (4 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=4, n_ff=6144,
+        n_head=32, n_head_kv=4, head_dim=128, rope_base=10000.0, eps=1e-5, tied=False, n_expert=128, n_ff_exp=1024,
+        n_expert_shared=1, n_ff_shexp=1024,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 1024),
+            ('expert_shared_count', U32, 1), ('expert_gating_func', U32, 2), ('expert_weights_scale', F32, 2.5),
+            ('expert_weights_norm', BOOL, True), ('attention.sliding_window', U32, 2048),
+            ('attention.sliding_window_pattern', U32, 4), ('expert_count', U32, 128), ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='afmoe', n=200192, n_front=17, bos=1, eos=2, add_bos=False)),
+    'laguna-xs': dict(
+        arch='laguna', name='Laguna-XS-like (4 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=4, n_ff=8192,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=500000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=512,
+        n_ff_shexp=512,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 512),
+            ('expert_shared_feed_forward_length', U32, 512), ('expert_gating_func', U32, 2),
+            ('expert_weights_scale', F32, 2.5), ('expert_weights_norm', BOOL, True), ('attention.sliding_window', U32, 512),
+            ('expert_count', U32, 64), ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='laguna', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    'cohere2moe-small': dict(
+        arch='cohere2moe', name='Cohere2-MoE-like (4 layers)', ftype=15, ctx=131072, n_embd=4096, n_layer=4, n_ff=14336,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=50000.0, eps=1e-5, norm_eps=True, tied=True, n_expert=64,
+        n_ff_exp=2048, n_ff_shexp=2048,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 2048),
+            ('expert_shared_count', U32, 1), ('expert_shared_feed_forward_length', U32, 2048),
+            ('expert_weights_norm', BOOL, True), ('logit_scale', F32, 0.25), ('attention.sliding_window', U32, 4096),
+            ('attention.sliding_window_pattern', ARR, (BOOL, [1, 1, 1, 0])), ('expert_count', U32, 64),
+            ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='cohere2moe', n=256000, n_front=17, bos=5, eos=255001, add_bos=True)),
     'hunyuan-vl-ocr': dict(
         arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
         n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
@@ -1097,6 +1126,11 @@ BERT_LAYER = ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'at
               'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
               'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
               'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E']
+# a dense FFN in layer 0, then experts with a selection bias and a shared expert (afmoe, laguna)
+DENSE_THEN_BIASED_EXPERTS = [
+    'ffn_gate_inp.weight@1 E,X', 'exp_probs_b.bias@1 X', 'ffn_gate_exps.weight@1 E,FX,X', 'ffn_down_exps.weight@1 FX,E,X',
+    'ffn_up_exps.weight@1 E,FX,X', 'ffn_gate_shexp.weight@1 E,FSX', 'ffn_down_shexp.weight@1 FSX,E',
+    'ffn_up_shexp.weight@1 E,FSX', 'ffn_gate.weight@0 E,F', 'ffn_down.weight@0 F,E', 'ffn_up.weight@0 E,F']
 SPECS = {
     'baichuan': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
                  'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
@@ -1228,6 +1262,21 @@ SPECS = {
                        'attn_v.weight E,G', 'attn_q.bias Q', 'attn_k.bias G', 'attn_v.bias G', 'attn_output.weight Q,E',
                        'attn_output.bias E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E',
                        'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    # "@0": only in layer 0 (the leading dense layer), "@1": not in layer 0
+    'afmoe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'post_attention_norm.weight E', 'attn_q.weight E,Q',
+              'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD',
+              'attn_k_norm.weight HD', 'attn_gate.weight E,Q', 'ffn_norm.weight E', 'post_ffw_norm.weight E']
+              + DENSE_THEN_BIASED_EXPERTS, ['output_norm.weight E', 'output.weight? E,V']),
+    'laguna': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+               'attn_gate.weight E,H', 'ffn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS,
+               ['output_norm.weight E', 'output.weight? E,V']),
+    'cohere2moe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                   'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_gate.weight@0 E,F', 'ffn_down.weight@0 F,E',
+                   'ffn_up.weight@0 E,F', 'ffn_gate_inp.weight@1 E,X', 'ffn_down_exps.weight@1 FX,E,X',
+                   'ffn_gate_exps.weight@1 E,FX,X', 'ffn_up_exps.weight@1 E,FX,X', 'ffn_gate_shexp.weight@1 E,FSX',
+                   'ffn_down_shexp.weight@1 FSX,E', 'ffn_up_shexp.weight@1 E,FSX'],
+                   ['output_norm.weight E', 'output.weight? E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
@@ -1239,7 +1288,8 @@ def spec_tensor_list(p):
     hd = p.get('head_dim', p['n_embd'] // p['n_head'])
     env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
                HD=hd, H=p['n_head'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
-               FS=p.get('n_ff_exp', 0) * p.get('n_expert_shared', 0), CF=p.get('n_ff_chexp', 0), CX=p.get('n_chexp', 0))
+               FS=p.get('n_ff_exp', 0) * p.get('n_expert_shared', 0), CF=p.get('n_ff_chexp', 0), CX=p.get('n_chexp', 0),
+               FSX=p.get('n_ff_shexp', 0))
     if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
         m = p['mla']
         env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
@@ -1255,6 +1305,10 @@ def spec_tensor_list(p):
                 name = name[:-1]
             if name.endswith('@1'):
                 if b == 'blk.0.':
+                    continue
+                name = name[:-2]
+            if name.endswith('@0'):
+                if b != 'blk.0.':
                     continue
                 name = name[:-2]
             if name[-2:] in ('%1', '%2'):  # an expert (odd) layer's, or another's
