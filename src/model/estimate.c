@@ -238,6 +238,10 @@ static const arch_row ARCHS[] = {
      ENC_NONE, KV_SHARED_KEY, true, false},
     {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
      false, false},
+    /* MiMo-V2: sliding-window layers flagged one by one, per-layer KV heads, K and V heads of different sizes,
+     * experts with a selection bias (its dense first layers are counted as expert ones) */
+    {"mimo2", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false, 0,
+     ENC_NONE, 0, false, false},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,

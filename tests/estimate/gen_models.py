@@ -679,6 +679,18 @@ PRESETS = {
             ('attention.sliding_window_pattern', ARR, (BOOL, [1, 1, 1, 0])), ('expert_count', U32, 64),
             ('expert_used_count', U32, 8)],
         vocab=dict(kind='bpe', pre='cohere2moe', n=256000, n_front=17, bos=5, eos=255001, add_bos=True)),
+    # MiMo-V2-Flash: a full-attention first layer (4 KV heads), sliding ones of window 128 (8 KV heads), K heads 192
+    # and V heads 128 wide; 4 of its 48 layers (a dense first layer, then experts: 32 of its 256)
+    'mimo2-flash': dict(
+        arch='mimo2', name='MiMo-V2-Flash-like (4 layers, 32 experts)', ftype=15, ctx=262144, n_embd=4096, n_layer=4,
+        n_ff=16384, n_head=64, n_head_kv=[4, 8, 8, 8], head_k=192, head_v=128, rope_base=5000000.0, eps=1e-5,
+        tied=False, swa_layers=[False, True, True, True], n_expert=32, n_ff_exp=2048, n_dense_lead=1,
+        kv=[('attention.key_length', U32, 192), ('attention.value_length', U32, 128), ('attention.sliding_window', U32, 128),
+            ('attention.sliding_window_pattern', ARR, (BOOL, [0, 1, 1, 1])), ('rope.dimension_count', U32, 64),
+            ('rope.freq_base_swa', F32, 10000.0), ('expert_feed_forward_length', U32, 2048), ('expert_count', U32, 32),
+            ('expert_used_count', U32, 8), ('attention.value_scale', F32, 0.707)],
+        vocab=dict(kind='bpe', pre='qwen2', n=152576, n_regular=151643, n_special=933, bos=151643,
+                   eos=151645, add_bos=False)),
     'hunyuan-vl-ocr': dict(
         arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
         n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
@@ -1090,13 +1102,30 @@ def gemma4_layer(p, T, b, i):
           (b + 'ffn_up.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'post_ffw_norm.weight', [E])]
 
 
+def mimo2_layer(p, T, b, i):
+    """MiMo-V2: K 192 and V 128 wide heads, per-layer KV heads, attention sinks on the sliding-window layers, a dense
+    first layer, then experts with a selection bias."""
+    E, F, H, hkv, hk, hv = p['n_embd'], p['n_ff'], p['n_head'], p['n_head_kv'][i], p['head_k'], p['head_v']
+    T += [(b + 'attn_q.weight', [E, hk * H]), (b + 'attn_k.weight', [E, hk * hkv]), (b + 'attn_v.weight', [E, hv * hkv]),
+          (b + 'attn_output.weight', [hv * H, E]), (b + 'attn_norm.weight', [E])]
+    if p['swa_layers'][i]:
+        T.append((b + 'attn_sinks.weight', [H]))
+    T.append((b + 'ffn_norm.weight', [E]))
+    if i < p['n_dense_lead']:
+        T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+        return
+    X, FX = p['n_expert'], p['n_ff_exp']
+    T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_gate_exps.weight', [E, FX, X]),
+          (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'exp_probs_b.bias', [X])]
+
+
 def gemma4_globals(p):
     return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
 
 
 # tensors before the layers, after token_embd
 GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
-LAYERS = {'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+LAYERS = {'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
