@@ -71,6 +71,9 @@ typedef struct arch_row {
                               without mmap both are allocated (gemma3n), with mmap they share the mapping */
     bool swa_full_first;   /* master: the full-attention layer opens each period of swa_period layers
                               (set_swa_pattern's dense_first: laguna, cohere2moe), not closes it */
+    bool no_flash_attn;    /* master turns flash attention off whatever -fa says (grok) */
+    uint8_t expert_rows;   /* the chosen experts' rows a token at the FFN's peak: 0 = 2 (gate and up); 3 where the
+                              product is measured alive beside them (grok) */
 } arch_row;
 
 #define KV_SHARED_KEY (-1)
@@ -80,180 +83,183 @@ typedef struct arch_row {
 enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false, false},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false, false},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false, false},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false, false, false, 0},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false, false},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false, false},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     true, 0, false, 0, false, false},
-    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false, false},
+     true, 0, false, 0, false, false, false, 0},
+    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false, false, false, 0},
     {"minimax-m2", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false},
+     false, 0, false, 0, false, false, false, 0},
     /* chunked attention on three layers of four, 8192 by default: the same cache as a sliding window */
     {"llama4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 8192, 4,
-     false, 0, false, 0, false, false},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false, false},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false, false},
+     false, 0, false, 0, false, false, false, 0},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false, false, false, 0},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false, false, false, 0},
     /* newer families of master's converter */
     {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false}, /* SWA (SmallThinker-21B) not modelled */
+     false, 0, false, 0, false, false, false, 0}, /* SWA (SmallThinker-21B) not modelled */
     /* the experts are feed_forward_length wide */
     {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false}, /* up, down */
+     NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* up, down */
     {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* a sliding window of 128 on three layers of four by default */
     {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false, false, false, 0},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* recurrent: a state per sequence in every layer */
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
-    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
-    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
-    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
     /* hybrid: a KV cache for the attention layers, a state for the others */
-    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false},
+    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
     {"granitehybrid", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false},
-    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false},
+     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
+    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
     {"lfm2moe", FAM_SHORTCONV, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, LAYERS_KV0, false, 0, false, false},
-    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false},
+     false, LAYERS_KV0, false, 0, false, false, false, 0},
+    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false, false, 0},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
-     LAYERS_NEMOTRON, false, 0, false, false},
+     LAYERS_NEMOTRON, false, 0, false, false, false, 0},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */
-    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false},
+    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     {"qwen35moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     /* Command R7B: a sliding window (attention.sliding_window, required) on three layers of four */
-    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false},
+    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0},
     /* Phi-3.5-MoE: experts of feed_forward_length; DeepSeek-MoE (V1): leading dense layers, shared experts */
-    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"deepseek", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false},
+     false, 0, false, 0, false, false, false, 0},
     /* plain dense families (a non-gated FFN counted as gated, as gpt2's) */
-    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* non-causal encoders: no KV cache */
-    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false},
-    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false},
+    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
+    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
     {"jina-bert-v2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false, false},
+     false, false, false, 0},
     /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
     {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false, false},
+     false, false, false, 0},
     /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
     {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false},
+     false, false, false, 0},
     {"jina-bert-v3", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false},
+     false, false, false, 0},
     /* DBRX: fused Q/K/V, experts of feed_forward_length */
-    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false},
+    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
     /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
     {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
-     ENC_EMBED_CACHED, 0, false, false},
+     ENC_EMBED_CACHED, 0, false, false, false, 0},
     {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false},
+     false, false, false, 0},
     {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false},
+     false, false, false, 0},
     /* diffusion language models: non-causal, no memory, logits for every token */
     {"dream", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false, false},
+     false, false, false, 0},
     {"llada", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false, false},
-    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false},
-    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+     false, false, false, 0},
+    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
+    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* Gemma 3n: a sliding window on four layers of five, per-layer embeddings; layers from the 20th on reuse
      * the KV cache of layer 18 (sliding) or 19 */
-    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true, false},
+    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true, false, false, 0},
     /* MiniCPM3: latent projections, the decompressed K and V cached (key_length, value_length) */
-    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* the text models of the Qwen VL checkpoints (multi-section RoPE changes no buffer) */
-    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
-    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false},
+    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"qwen3vlmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false},
+     false, 0, false, 0, false, false, false, 0},
     /* master-only families (#36, batch 3).  LLaDA-MoE: a diffusion model with experts in every layer */
     {"llada-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_DIFFUSION, 0, false, false},
+     false, 0, ENC_DIFFUSION, 0, false, false, false, 0},
     /* Ling (V1): experts with expert_shared_count shared ones of the experts' size */
     {"bailingmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_NONE, 0, false, false},
+     false, 0, ENC_NONE, 0, false, false, false, 0},
     /* GroveMoE: experts, and chunk experts (one per group of two) beside them */
     {"grovemoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_NONE, 0, false, false},
+     false, 0, ENC_NONE, 0, false, false, false, 0},
     /* HunyuanOCR's text model (q/k norms; multi-section RoPE changes no buffer), openPangu-Embedded */
     {"hunyuan_vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false, false},
+     false, false, false, 0},
     /* Gemma 4: sliding-window layers as attention.sliding_window_pattern flags them, with their own head sizes
      * (key_length_swa) and KV head counts; the last shared_kv_layers layers reuse earlier caches; the tied output
      * is created before token_embd, as gemma3n's */
     {"gemma4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 6, false, 0,
-     ENC_NONE, KV_SHARED_KEY, true, false},
+     ENC_NONE, KV_SHARED_KEY, true, false, false, 0},
     {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false, false},
+     false, false, false, 0},
     /* MiMo-V2: sliding-window layers flagged one by one, per-layer KV heads, K and V heads of different sizes,
      * experts with a selection bias (its dense first layers are counted as expert ones) */
     {"mimo2", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false, 0,
-     ENC_NONE, 0, false, false},
+     ENC_NONE, 0, false, false, false, 0},
+    /* Grok-1: experts of expert_feed_forward_length (an optional dense FFN beside them) */
+    {"grok", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
+     ENC_NONE, 0, false, false, true, 3},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
-     0, ENC_NONE, 0, false, false},
+     0, ENC_NONE, 0, false, false, false, 0},
     /* Laguna: per-layer head counts, experts with a shared one after the leading dense layers; the full-attention
      * layer first of each four */
     {"laguna", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0},
     /* Cohere2 MoE: cohere2's parallel attention and FFN, experts after the leading dense layers, its
      * sliding-window layers flagged by attention.sliding_window_pattern (else three of four, full first) */
     {"cohere2moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -745,7 +751,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     bool recurrent = m->row->family != FAM_ATTN && m->row->layers == LAYERS_STATE; /* no attention at all */
     bool master = e->target == LGG_ESTIMATE_MASTER;
     /* master's -fa auto turns it on where the CPU backend runs it, which is everywhere here */
-    e->flash_attn = master ? !p->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
+    e->flash_attn = master ? !p->no_flash_attn && !m->row->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
     if (lgg_type_get(p->type_v)->quantized && !e->flash_attn)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "V cache quantization requires flash_attn%s",
                          p->flash_attn && !master ? " (forced off: the K and V head sizes differ)" : "");
@@ -1271,7 +1277,8 @@ static acc ffn_peak(const facts *m, uint32_t il, uint64_t T, acc base, acc best)
     term(&ff, m->row->ffn == FFN_FUSED_UP ? 2 : 3, E, T, 4);
     if (m->row->moe && m->n_expert > 0 && il >= m->n_dense_lead) {
         term(&ff, 3, m->n_expert, T, 4);               /* router logits, probabilities, sorted ids */
-        term(&ff, 2, m->n_ff_exp, m->n_expert_used, T * 4); /* gate and up of the chosen experts */
+        /* gate and up of the chosen experts (and, where measured so, their product: grok) */
+        term(&ff, m->row->expert_rows ? m->row->expert_rows : 2, m->n_ff_exp, m->n_expert_used, T * 4);
         term(&ff, E, m->n_expert_used, T, 4);          /* their down projections */
         term(&ff, 2, m->n_ff_shexp, T, 4);             /* shared experts */
     } else {

@@ -700,7 +700,7 @@ PRESETS = {
         arch='pangu-embedded', name='openPangu-Embedded-1B-like', ftype=15, ctx=32768, n_embd=1536, n_layer=26,
         n_ff=6144, n_head=12, n_head_kv=6, rope_base=4000000.0, eps=1e-5, tied=False, qkv_bias=True,
         vocab=dict(kind='spm', n=153376, front=['<unk>', '<s>', '</s>'], bos=1, eos=45892, unk=0, add_bos=True)),
-    # for validate --load's references only (its estimate needs grok's attention and experts modelled: not yet)
+    # Grok-1's sizes (2 layers, 2 of its 8 experts): validate --load's references and master's estimate ones
     'grok-small': dict(
         arch='grok', name='Grok-1-like (2 layers, 2 of its 8 experts)', ftype=15, ctx=8192, n_embd=6144, n_layer=2,
         n_ff=32768, n_head=48, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=False, n_expert=2,
