@@ -350,6 +350,7 @@ static const struct {
     {"mpt", 0.12, false},    /* -10.9% at -c 1100 -fa off (ALiBi) */
     {"bitnet", 0.12, false}, /* -10.1% with -ub 128 and -np 2 (the sub-norms' tensors) */
     {"bailingmoe", 0.12, false}, /* Ling V1: shared experts as deepseek V1's, -10.4% with -ub 128 and -np 2 */
+    {"arctic", 0.12, false}, /* the residual FFN's output and the layer input beside the experts: -10.4% */
 };
 
 static double master_tolerance(const lgg_estimate *e) {
@@ -428,7 +429,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 580);
+    CHECK(json_array_size(cases) >= 600);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

@@ -248,6 +248,19 @@ static const arch_row ARCHS[] = {
     /* Grok-1: experts of expert_feed_forward_length (an optional dense FFN beside them) */
     {"grok", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
      ENC_NONE, 0, false, false, true, 3},
+    /* Snowflake Arctic: a dense residual FFN beside experts of feed_forward_length; its peak is the experts' FFN
+     * (gate, up and product rows) while the residual FFN's output waits */
+    {"arctic", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 3},
+    /* Granite 4 with sliding-window layers flagged one by one (attention sinks change no buffer) */
+    {"granite_swa", FAM_ATTN, FFN_GATED, false, true, false, true, NULL, "expert_shared_feed_forward_length", NO_GRAPH, 0,
+     4, false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* Step 3.5: sliding-window layers flagged one by one, dense and expert layers as the file has them */
+    {"step35", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* Hy3: q/k norms, dense and expert layers (with a shared expert) as the file has them */
+    {"hy_v3", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
