@@ -261,6 +261,21 @@ static const arch_row ARCHS[] = {
     /* Hy3: q/k norms, dense and expert layers (with a shared expert) as the file has them */
     {"hy_v3", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* dense families: PLaMo, Qwen (v1: fused Q/K/V, its FFN n_ff/2 wide, counted n_ff), Maincoder (q/k norms),
+     * Nanbeige (its looped layers share weights, not caches: one loop here), Jais 2 (plain FFN, biases); Mellum's
+     * experts in every layer (its sliding window, when the file has one, not modelled) */
+    {"plamo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    {"qwen", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    {"maincoder", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0},
+    {"nanbeige", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0},
+    {"jais2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    {"mellum", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
+     0, ENC_NONE, 0, false, false, false, 0},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
