@@ -158,6 +158,9 @@ static const arch_row ARCHS[] = {
     {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false, false, 0},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
      LAYERS_NEMOTRON, false, 0, false, false, false, 0},
+    /* Nemotron 3 (Nano): nemotron_h's layers, the FFN ones with experts (up and down) and a shared expert */
+    {"nemotron_h_moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, LAYERS_NEMOTRON, false, 0, false, false, false, 0},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */

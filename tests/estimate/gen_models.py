@@ -388,6 +388,18 @@ PRESETS = {
         ssm=dict(d_conv=4, d_inner=8192, d_state=128, dt_rank=128, n_group=8),
         vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Nemotron-3-Nano-30B-A3B-like: Mamba2 layers, expert layers (128 experts of 1856, 6 used, a shared one of 3712)
+    # and an attention layer; 8 of its 52 layers
+    'nemotron_h_moe-nano': dict(
+        arch='nemotron_h_moe', name='Nemotron-3-Nano-30B-A3B-like (8 layers)', ftype=15, ctx=262144, n_embd=2688,
+        n_layer=8, n_ff=[0, 1856, 0, 1856, 0, 0, 1856, 0], n_head=32, n_head_kv=[0, 0, 0, 0, 0, 2, 0, 0], head_dim=128,
+        rope_base=10000.0, eps=1e-5, tied=False, n_expert=128, n_ff_exp=1856, n_ff_shexp=3712,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=64, n_group=8),
+        kv=[('expert_feed_forward_length', U32, 1856), ('expert_shared_feed_forward_length', U32, 3712),
+            ('expert_count', U32, 128), ('expert_used_count', U32, 6), ('expert_weights_norm', BOOL, True),
+            ('expert_weights_scale', F32, 2.5)],
+        vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
     # Qwen3-Next-80B-A3B-like: gated delta-net layers, full attention every 4th, experts with a shared one
     # (64 experts, not 512: master's CPU_REPACK copy would take gigabytes)
     'qwen3next-small': dict(
@@ -876,7 +888,7 @@ def spm_vocab(v):
 def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
-RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h',
+RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h', 'nemotron_h_moe',
              'qwen3next')
 
 
@@ -991,11 +1003,16 @@ def recurrent_layer(p, T, b, i):
         T.append((b + 'ffn_norm', [E]))  # no .weight: master's tn(LLM_TENSOR_FFN_NORM, i)
         gated_ffn(p, T, b, i)
         return
-    if a == 'nemotron_h':
+    if a in ('nemotron_h', 'nemotron_h_moe'):
         if hkv == 0 and ff == 0:
             mamba_layer(p, T, b, True)
         elif ff == 0:
             attn_qkvo(p, T, b, i)
+        elif a == 'nemotron_h_moe':  # experts (up and down, ReLU^2) with a selection bias, a shared expert
+            X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+            T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'exp_probs_b.bias', [X]),
+                  (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+                  (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])]
         else:
             T += [(b + 'ffn_down.weight', [ff, E]), (b + 'ffn_up.weight', [E, ff])]
         return
@@ -1750,7 +1767,7 @@ def recurrent_metadata(p, add):
         add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
         add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
         add(a + '.full_attention_interval', U32, p['full_attn_interval'])
-    if a == 'nemotron_h':  # both: the MTP head's norm reads the plain one
+    if a in ('nemotron_h', 'nemotron_h_moe'):  # both: the MTP head's norm reads the plain one
         add(a + '.attention.layer_norm_epsilon', F32, p['eps'])
 
 
