@@ -35,6 +35,8 @@ enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV };
  * cache elsewhere (jamba, granitehybrid, lfm2); both in every layer (falcon-h1); a state where head_count_kv
  * and feed_forward_length are 0, the cache where only the FFN size is 0, neither in FFN layers (nemotron_h). */
 enum { LAYERS_STATE, LAYERS_KV0, LAYERS_BOTH, LAYERS_NEMOTRON, LAYERS_INTERVAL };
+/* LAYERS_KV0 on an attention family (deci): the layers whose head_count_kv is 0 have no attention and no cache
+ * (a linear replacement or nothing), and no state either. */
 /* LAYERS_INTERVAL (qwen3next): attention every full_attention_interval-th layer (default 4), or where
  * attention.recurrent_layers says 0; the multi-token-prediction layers have neither. */
 /* gate+up+down, or one up of 2*n_ff (phi3), or up and down alone (an encoder's: the others count a plain FFN as
@@ -279,6 +281,9 @@ static const arch_row ARCHS[] = {
      false, false, 0},
     {"mellum", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
      0, ENC_NONE, 0, false, false, false, 0},
+    /* DeciLM / Nemotron-NAS: per-layer heads, KV heads (0: no attention) and FFN sizes (0: none) */
+    {"deci", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE, 0,
+     false, false, false, 0},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
@@ -415,12 +420,13 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     m->has_head = true;
     lgg_status st = check_layers(m, "attention.head_count", &m->head, &lo, &hi, err);
     if (st) return st;
-    if (lo == 0 && (m->row->family == FAM_ATTN || hi == 0)) /* a hybrid's recurrent layers may have none */
+    /* a hybrid's recurrent layers may have none, and deci's attention-free ones */
+    if (lo == 0 && ((m->row->family == FAM_ATTN && m->row->layers != LAYERS_KV0) || hi == 0))
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count"), "%s.attention.head_count is 0", m->arch);
     if (get_key(f, m, "attention.head_count_kv", &m->head_kv) != LGG_OK) m->head_kv = m->head;
     st = check_layers(m, "attention.head_count_kv", &m->head_kv, &lo_kv, &hi_kv, err);
     if (st) return st;
-    if (lo_kv == 0 && m->row->family == FAM_ATTN) /* a hybrid's recurrent layers have none */
+    if (lo_kv == 0 && m->row->family == FAM_ATTN && m->row->layers != LAYERS_KV0) /* a hybrid's recurrent layers have none */
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s.attention.head_count_kv is 0", m->arch);
     if (hi_kv == 0)
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s: no layer has attention heads",
@@ -561,7 +567,7 @@ static bool layer_recurrent(const facts *m, uint32_t il) {
 
 /* Layer il has attention, and a KV cache. */
 static bool layer_attention(const facts *m, uint32_t il) {
-    if (m->row->family == FAM_ATTN) return true;
+    if (m->row->family == FAM_ATTN) return m->row->layers != LAYERS_KV0 || layer_u32(&m->head_kv, il) != 0;
     switch (m->row->layers) {
     case LAYERS_KV0: return layer_u32(&m->head_kv, il) != 0;
     case LAYERS_BOTH: return true;
@@ -1152,7 +1158,9 @@ static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimat
     }
     for (uint32_t il = 0; il < m->n_layer; il++) {
         uint64_t k = 0, v = 0, r = 0, s = 0;
-        if (layer_attention(m, il) && il < m->n_kv_layers) {
+        /* an attention family's cache holds every layer, deci's attention-free ones too (K 0 wide, V as wide as
+         * the widest when transposed); a hybrid's only its attention layers */
+        if ((layer_attention(m, il) || m->row->family == FAM_ATTN) && il < m->n_kv_layers) {
             uint64_t hkv = layer_u32(&m->head_kv, il);
             uint32_t cells = is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
             if (!type_bytes(e->type_k, head_k_of(m, il) * hkv, cells, 1, &k) ||

@@ -763,6 +763,13 @@ PRESETS = {
         n_head=16, n_head_kv=4, head_dim=128, rope_base=500000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=768,
         kv=[('expert_feed_forward_length', U32, 768), ('expert_count', U32, 64), ('expert_used_count', U32, 8)],
         vocab=dict(kind='bpe', pre='mellum', n=98304, n_front=17, bos=1, eos=2, add_bos=False)),
+    # Llama-3.3-Nemotron-Super-49B-like (deci): full attention, a linear replacement, no attention, FFNs of three
+    # sizes and none; 4 of its 80 layers
+    'deci-super': dict(
+        arch='deci', name='Llama-3.3-Nemotron-Super-49B-like (4 layers)', ftype=15, ctx=131072, n_embd=8192, n_layer=4,
+        n_ff=[28672, 14336, 0, 5632], n_head=[64, 64, 0, 64], n_head_kv=[8, 0, 0, 8], rope_base=500000.0, eps=1e-5,
+        tied=False, kv=[('rope.dimension_count', U32, 128)],
+        vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
     'hunyuan-vl-ocr': dict(
         arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
         n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
@@ -1196,13 +1203,28 @@ def mimo2_layer(p, T, b, i):
           (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'exp_probs_b.bias', [X])]
 
 
+def deci_layer(p, T, b, i):
+    """DeciLM (Nemotron-NAS): attention, a linear replacement (attn_output alone: KV heads 0) or none (heads 0); an FFN
+    of the layer's size, or none."""
+    E, H, hkv, F = p['n_embd'], p['n_head'][i], p['n_head_kv'][i], p['n_ff'][i]
+    hd = E // p['n_head'][0]
+    if H and not hkv:
+        T += [(b + 'attn_norm.weight', [E]), (b + 'attn_output.weight', [E, E])]
+    elif hkv:
+        T += [(b + 'attn_norm.weight', [E]), (b + 'attn_q.weight', [E, hd * H]), (b + 'attn_k.weight', [E, hd * hkv]),
+              (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_output.weight', [hd * H, E])]
+    if F:
+        T += [(b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]),
+              (b + 'ffn_up.weight', [E, F])]
+
+
 def gemma4_globals(p):
     return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
 
 
 # tensors before the layers, after token_embd
 GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
-LAYERS = {'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+LAYERS = {'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
