@@ -284,6 +284,12 @@ static const arch_row ARCHS[] = {
     /* DeciLM / Nemotron-NAS: per-layer heads, KV heads (0: no attention) and FFN sizes (0: none) */
     {"deci", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE, 0,
      false, false, false, 0},
+    /* RND1: a diffusion model with qwen3moe's layers (experts in every layer) */
+    {"rnd1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
+     ENC_DIFFUSION, 0, false, false, false, 0},
+    /* PLaMo 3: fused Q/K/V, gate and up fused; a sliding window (when the file has one) on seven layers of eight */
+    {"plamo3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, NO_GRAPH, 0, 8, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,

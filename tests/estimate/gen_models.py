@@ -770,6 +770,21 @@ PRESETS = {
         n_ff=[28672, 14336, 0, 5632], n_head=[64, 64, 0, 64], n_head_kv=[8, 0, 0, 8], rope_base=500000.0, eps=1e-5,
         tied=False, kv=[('rope.dimension_count', U32, 128)],
         vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
+    # RND1 (a diffusion model of Qwen3-30B-A3B's shapes; 4 layers, 32 of its 128 experts)
+    'rnd1-base': dict(
+        arch='rnd1', name='RND1-Base-like (4 layers, 32 experts)', ftype=15, ctx=4096, n_embd=2048, n_layer=4, n_ff=6144,
+        n_head=32, n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=False, n_expert=32, n_ff_exp=768,
+        kv=[('expert_feed_forward_length', U32, 768), ('expert_count', U32, 32), ('expert_used_count', U32, 8),
+            ('attention.causal', BOOL, False)],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    # PLaMo 3-like: fused Q/K/V, q/k norms, gate and up fused, a sliding window on seven layers of eight (shapes
+    # approximate; 8 layers)
+    'plamo3-small': dict(
+        arch='plamo3', name='PLaMo-3-like (8 layers)', ftype=15, ctx=32768, n_embd=2048, n_layer=8, n_ff=8192, n_head=16,
+        n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True,
+        kv=[('attention.sliding_window', U32, 2048), ('rope.freq_base_swa', F32, 10000.0)],
+        vocab=dict(kind='spm', n=100000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
     'hunyuan-vl-ocr': dict(
         arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
         n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
@@ -1447,6 +1462,14 @@ SPECS = {
                'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
                'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X',
                'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X'], ['output_norm.weight E', 'output.weight E,V']),
+    'rnd1': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+             'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+             'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X', 'ffn_down_exps.weight FX,E,X',
+             'ffn_up_exps.weight E,FX,X'], ['output_norm.weight E', 'output.weight? E,V']),
+    'plamo3': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_q_norm.weight HD',
+               'attn_k_norm.weight HD', 'attn_output.weight Q,E', 'post_attention_norm E', 'ffn_norm.weight E',
+               'post_ffw_norm E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
+               ['output_norm.weight E', 'output.weight? E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
