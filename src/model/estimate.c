@@ -290,6 +290,9 @@ static const arch_row ARCHS[] = {
     /* PLaMo 3: fused Q/K/V, gate and up fused; a sliding window (when the file has one) on seven layers of eight */
     {"plamo3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, NO_GRAPH, 0, 8, false, 0, ENC_NONE, 0, false,
      false, false, 0},
+    /* OpenELM: per-layer heads, KV heads and FFN sizes, fused Q/K/V */
+    {"openelm", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,

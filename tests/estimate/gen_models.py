@@ -785,6 +785,12 @@ PRESETS = {
         n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True,
         kv=[('attention.sliding_window', U32, 2048), ('rope.freq_base_swa', F32, 10000.0)],
         vocab=dict(kind='spm', n=100000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    # OpenELM-270M-like: layer-wise scaling of heads, KV heads and FFN sizes (4 of its 16 layers' sizes)
+    'openelm-270m': dict(
+        arch='openelm', name='OpenELM-270M-like (4 layers)', ftype=15, ctx=2048, n_embd=1280, n_layer=4,
+        n_ff=[768, 2048, 3328, 5120], n_head=[12, 16, 16, 20], n_head_kv=[3, 4, 4, 5], head_dim=64, rope_base=10000.0,
+        eps=1e-6, tied=True,
+        vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
     'hunyuan-vl-ocr': dict(
         arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
         n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
@@ -1233,13 +1239,22 @@ def deci_layer(p, T, b, i):
               (b + 'ffn_up.weight', [E, F])]
 
 
+def openelm_layer(p, T, b, i):
+    """OpenELM: per-layer heads, KV heads and FFN sizes (layer-wise scaling), fused Q/K/V, q/k norms."""
+    E, H, hkv, F, hd = p['n_embd'], p['n_head'][i], p['n_head_kv'][i], p['n_ff'][i], p['head_dim']
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_qkv.weight', [E, (H + 2 * hkv) * hd]),
+          (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd]), (b + 'attn_output.weight', [H * hd, E]),
+          (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]),
+          (b + 'ffn_up.weight', [E, F])]
+
+
 def gemma4_globals(p):
     return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
 
 
 # tensors before the layers, after token_embd
 GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
-LAYERS = {'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+LAYERS = {'openelm': openelm_layer, 'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
