@@ -163,6 +163,9 @@ static const arch_row ARCHS[] = {
     /* Nemotron 3 (Nano): nemotron_h's layers, the FFN ones with experts (up and down) and a shared expert */
     {"nemotron_h_moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, LAYERS_NEMOTRON, false, 0, false, false, false, 0},
+    /* PLaMo 2: Mamba layers where head_count_kv is 0 (their state as mamba's), fused-Q/K/V attention elsewhere */
+    {"plamo2", FAM_MAMBA, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE,
+     0, false, false, false, 0},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
      "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */

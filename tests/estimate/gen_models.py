@@ -400,6 +400,12 @@ PRESETS = {
             ('expert_weights_scale', F32, 2.5)],
         vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # PLaMo-2-1B-like: Mamba layers and an attention layer every fourth (8 of its 16 layers)
+    'plamo2-1b': dict(
+        arch='plamo2', name='PLaMo-2-1B-like (8 layers)', ftype=15, ctx=32768, n_embd=2048, n_layer=8, n_ff=8192,
+        n_head=16, n_head_kv=[0, 0, 0, 1, 0, 0, 0, 1], head_dim=128, rope_base=10000.0, eps=1e-6, tied=True,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=64, dt_rank=32, n_group=0),
+        vocab=dict(kind='spm', n=100000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
     # Qwen3-Next-80B-A3B-like: gated delta-net layers, full attention every 4th, experts with a shared one
     # (64 experts, not 512: master's CPU_REPACK copy would take gigabytes)
     'qwen3next-small': dict(
@@ -916,7 +922,7 @@ def spm_vocab(v):
 def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
-RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h', 'nemotron_h_moe',
+RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h', 'nemotron_h_moe', 'plamo2',
              'qwen3next')
 
 
@@ -1019,6 +1025,9 @@ def recurrent_layer(p, T, b, i):
         lfm2_mixer(p, T, b, i)
         return
     T.append((b + 'attn_norm.weight', [E]))
+    if a == 'plamo2':
+        plamo2_layer(p, T, b, i)
+        return
     if a == 'qwen3next':
         qwen3next_layer(p, T, b, i)
         return
@@ -1051,6 +1060,24 @@ def recurrent_layer(p, T, b, i):
         attn_qkvo(p, T, b, i)
     T.append((b + 'ffn_norm.weight', [E]))
     gated_ffn(p, T, b, i)
+
+
+def plamo2_layer(p, T, b, i):
+    """PLaMo 2 after attn_norm: a Mamba mixer (head_count_kv 0) or fused-Q/K/V attention, then the FFN (gate and up
+    fused); the post norms have no .weight suffix, as master names them."""
+    E, F, m = p['n_embd'], p['n_ff'], p['ssm']
+    if per_layer(p['n_head_kv'], i) == 0:
+        DI, DS, DC, NH = m['d_inner'], m['d_state'], m['d_conv'], m['dt_rank']
+        DT = max(64, E // 16)
+        T += [(b + 'ssm_in.weight', [E, 2 * DI]), (b + 'ssm_conv1d.weight', [DC, DI]), (b + 'ssm_x.weight', [DI, DT + 2 * DS]),
+              (b + 'ssm_dt.weight', [DT, NH]), (b + 'ssm_dt.bias', [NH]), (b + 'ssm_a', [NH]), (b + 'ssm_d', [NH]),
+              (b + 'ssm_out.weight', [DI, E]), (b + 'ssm_dt_norm', [DT]), (b + 'ssm_b_norm', [DS]), (b + 'ssm_c_norm', [DS])]
+    else:
+        H, hkv, hd = p['n_head'], per_layer(p['n_head_kv'], i), p['head_dim']
+        T += [(b + 'attn_qkv.weight', [E, (H + 2 * hkv) * hd]), (b + 'attn_q_norm.weight', [hd, H]),
+              (b + 'attn_k_norm.weight', [hd, hkv]), (b + 'attn_output.weight', [H * hd, E])]
+    T += [(b + 'post_attention_norm', [E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_down.weight', [F, E]),
+          (b + 'ffn_up.weight', [E, 2 * F]), (b + 'post_ffw_norm', [E])]
 
 
 def qwen3next_layer(p, T, b, i):
