@@ -338,6 +338,7 @@ static const struct {
     bool no_repack_only;
 } MASTER_TOLERANCES[] = {
     {"deepseek2", 0.15, false}, /* MLA with experts: master's MoE FFN keeps more expert activations alive */
+    {"mistral4", 0.15, false},  /* deepseek2's layers: the same gap, -13.6% at worst */
     {"gpt-oss", 0.20, true},    /* without repacking master's buffer is one expert activation larger */
     /* the logits above what the last expert layer left allocated (ernie: logits + 3 n_ff_exp n_expert_used
      * floats a token), which the model does not follow */
@@ -429,7 +430,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 660);
+    CHECK(json_array_size(cases) >= 665);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

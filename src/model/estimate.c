@@ -296,6 +296,9 @@ static const arch_row ARCHS[] = {
     /* OpenELM: per-layer heads, KV heads and FFN sizes, fused Q/K/V */
     {"openelm", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
      false, false, 0},
+    /* Mistral 4: deepseek2's loader and latent attention (its graph not replayed) */
+    {"mistral4", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
+     0, ENC_NONE, 0, false, false, false, 0},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,

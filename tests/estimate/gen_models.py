@@ -814,6 +814,14 @@ PRESETS = {
         vocab=dict(kind='spm', n=131072, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
 }
 
+# Mistral 4: deepseek2's loader and latent attention; deepseek2-small's layout with approximate Mistral 4 sizes
+# (4 layers, a dense one, 16 experts)
+PRESETS['mistral4-small'] = dict(
+    PRESETS['deepseek2-small'], arch='mistral4', name='Mistral-4-like (4 layers, 16 experts)', ctx=262144, n_embd=4096,
+    n_layer=4, n_ff=12288, n_head=32, n_head_kv=32, q_lora_rank=1024, n_ff_exp=2048, n_expert=16, n_expert_shared=1,
+    n_expert_used=4, yarn=dict(factor=64.0, orig=4096, log_mul=0.1),
+    vocab=dict(kind='bpe', pre='tekken', n=131072, n_regular=131072 - 1000, n_special=1000, bos=1, eos=2, add_bos=True))
+
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
@@ -1628,7 +1636,7 @@ def tensor_list(p):
         elif a == 'phi3':
             T.append((b + 'attn_qkv.weight', [E, E + 2 * hd * HKV]))
             T.append((b + 'attn_output.weight', [E, E]))
-        elif a == 'deepseek2':
+        elif a in ('deepseek2', 'mistral4'):
             kl, ql = p['kv_lora_rank'], p['q_lora_rank']
             hk, hv, rot = p['key_length'], p['value_length'], p['n_rot']
             if ql:
@@ -1684,7 +1692,7 @@ def tensor_list(p):
                   (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
                   (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'ffn_gate_shexp.weight', [E, FS]),
                   (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])]
-        elif a == 'deepseek2' and i >= p['n_dense_lead']:
+        elif a in ('deepseek2', 'mistral4') and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
@@ -1966,7 +1974,7 @@ def metadata(p):
         add(a + '.rope.scaling.attn_factor', F32, p['rope_attn_factor'])
         add(a + '.rope.scaling.original_context_length', U32, p['ctx_orig'])
         add(a + '.attention.sliding_window', U32, p['swa'])
-    if a == 'deepseek2':
+    if a in ('deepseek2', 'mistral4'):
         add(a + '.vocab_size', U32, p['vocab']['n'])
         add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
         add(a + '.attention.key_length', U32, p['key_length'])
