@@ -338,6 +338,7 @@ static const struct {
     bool no_repack_only;
 } MASTER_TOLERANCES[] = {
     {"deepseek2", 0.15, false}, /* MLA with experts: master's MoE FFN keeps more expert activations alive */
+    {"mistral4", 0.15, false},  /* deepseek2's layers: the same gap, -13.6% at worst */
     {"gpt-oss", 0.20, true},    /* without repacking master's buffer is one expert activation larger */
     /* the logits above what the last expert layer left allocated (ernie: logits + 3 n_ff_exp n_expert_used
      * floats a token), which the model does not follow */
@@ -349,6 +350,8 @@ static const struct {
     {"deepseek", 0.14, false},
     {"mpt", 0.12, false},    /* -10.9% at -c 1100 -fa off (ALiBi) */
     {"bitnet", 0.12, false}, /* -10.1% with -ub 128 and -np 2 (the sub-norms' tensors) */
+    {"bailingmoe", 0.12, false}, /* Ling V1: shared experts as deepseek V1's, -10.4% with -ub 128 and -np 2 */
+    {"arctic", 0.12, false}, /* the residual FFN's output and the layer input beside the experts: -10.4% */
 };
 
 static double master_tolerance(const lgg_estimate *e) {
@@ -427,7 +430,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 523);
+    CHECK(json_array_size(cases) >= 665);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

@@ -35,6 +35,8 @@ enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV };
  * cache elsewhere (jamba, granitehybrid, lfm2); both in every layer (falcon-h1); a state where head_count_kv
  * and feed_forward_length are 0, the cache where only the FFN size is 0, neither in FFN layers (nemotron_h). */
 enum { LAYERS_STATE, LAYERS_KV0, LAYERS_BOTH, LAYERS_NEMOTRON, LAYERS_INTERVAL };
+/* LAYERS_KV0 on an attention family (deci): the layers whose head_count_kv is 0 have no attention and no cache
+ * (a linear replacement or nothing), and no state either. */
 /* LAYERS_INTERVAL (qwen3next): attention every full_attention_interval-th layer (default 4), or where
  * attention.recurrent_layers says 0; the multi-token-prediction layers have neither. */
 /* gate+up+down, or one up of 2*n_ff (phi3), or up and down alone (an encoder's: the others count a plain FFN as
@@ -69,6 +71,11 @@ typedef struct arch_row {
                               (gemma3n: 20); KV_SHARED_KEY: block_count less attention.shared_kv_layers */
     bool output_first;     /* master creates the tied output (a duplicate of token_embd) before token_embd itself:
                               without mmap both are allocated (gemma3n), with mmap they share the mapping */
+    bool swa_full_first;   /* master: the full-attention layer opens each period of swa_period layers
+                              (set_swa_pattern's dense_first: laguna, cohere2moe), not closes it */
+    bool no_flash_attn;    /* master turns flash attention off whatever -fa says (grok) */
+    uint8_t expert_rows;   /* the chosen experts' rows a token at the FFN's peak: 0 = 2 (gate and up); 3 where the
+                              product is measured alive beside them (grok) */
 } arch_row;
 
 #define KV_SHARED_KEY (-1)
@@ -78,145 +85,232 @@ typedef struct arch_row {
 enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false, false, false, 0},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     true, 0, false, 0, false},
-    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false},
+     true, 0, false, 0, false, false, false, 0},
+    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false, false, false, 0},
     {"minimax-m2", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false},
+     false, 0, false, 0, false, false, false, 0},
     /* chunked attention on three layers of four, 8192 by default: the same cache as a sliding window */
     {"llama4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 8192, 4,
-     false, 0, false, 0, false},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false},
+     false, 0, false, 0, false, false, false, 0},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false, false, false, 0},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false, false, false, 0},
     /* newer families of master's converter */
     {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false}, /* SWA (SmallThinker-21B) not modelled */
+     false, 0, false, 0, false, false, false, 0}, /* SWA (SmallThinker-21B) not modelled */
     /* the experts are feed_forward_length wide */
     {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false}, /* up, down */
+     NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* up, down */
     {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* a sliding window of 128 on three layers of four by default */
     {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false, false, false, 0},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* recurrent: a state per sequence in every layer */
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
-    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
     /* hybrid: a KV cache for the attention layers, a state for the others */
-    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
+    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
     {"granitehybrid", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
-    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false},
+     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
+    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
     {"lfm2moe", FAM_SHORTCONV, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, LAYERS_KV0, false, 0, false},
-    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false},
+     false, LAYERS_KV0, false, 0, false, false, false, 0},
+    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false, false, 0},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
-     LAYERS_NEMOTRON, false, 0, false},
+     LAYERS_NEMOTRON, false, 0, false, false, false, 0},
+    /* Nemotron 3 (Nano): nemotron_h's layers, the FFN ones with experts (up and down) and a shared expert */
+    {"nemotron_h_moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, LAYERS_NEMOTRON, false, 0, false, false, false, 0},
+    /* PLaMo 2: Mamba layers where head_count_kv is 0 (their state as mamba's), fused-Q/K/V attention elsewhere */
+    {"plamo2", FAM_MAMBA, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE,
+     0, false, false, false, 0},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */
-    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     {"qwen35moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
     /* Command R7B: a sliding window (attention.sliding_window, required) on three layers of four */
-    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false},
+    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0},
     /* Phi-3.5-MoE: experts of feed_forward_length; DeepSeek-MoE (V1): leading dense layers, shared experts */
-    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"deepseek", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false},
+     false, 0, false, 0, false, false, false, 0},
     /* plain dense families (a non-gated FFN counted as gated, as gpt2's) */
-    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* non-causal encoders: no KV cache */
-    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
-    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
+    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
+    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
     {"jina-bert-v2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false},
+     false, false, false, 0},
     /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
     {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false},
+     false, false, false, 0},
     /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
     {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false, false, 0},
     {"jina-bert-v3", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false, false, 0},
     /* DBRX: fused Q/K/V, experts of feed_forward_length */
-    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false},
+    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
     /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
     {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
-     ENC_EMBED_CACHED, 0, false},
+     ENC_EMBED_CACHED, 0, false, false, false, 0},
     {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false, false, 0},
     {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false},
+     false, false, false, 0},
     /* diffusion language models: non-causal, no memory, logits for every token */
     {"dream", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false},
+     false, false, false, 0},
     {"llada", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false},
-    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false},
-    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+     false, false, false, 0},
+    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
+    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* Gemma 3n: a sliding window on four layers of five, per-layer embeddings; layers from the 20th on reuse
      * the KV cache of layer 18 (sliding) or 19 */
-    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true},
+    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true, false, false, 0},
     /* MiniCPM3: latent projections, the decompressed K and V cached (key_length, value_length) */
-    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     /* the text models of the Qwen VL checkpoints (multi-section RoPE changes no buffer) */
-    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
-    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false},
+    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
     {"qwen3vlmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false},
+     false, 0, false, 0, false, false, false, 0},
+    /* master-only families (#36, batch 3).  LLaDA-MoE: a diffusion model with experts in every layer */
+    {"llada-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_DIFFUSION, 0, false, false, false, 0},
+    /* Ling (V1): experts with expert_shared_count shared ones of the experts' size */
+    {"bailingmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* GroveMoE: experts, and chunk experts (one per group of two) beside them */
+    {"grovemoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* HunyuanOCR's text model (q/k norms; multi-section RoPE changes no buffer), openPangu-Embedded */
+    {"hunyuan_vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0},
+    /* Gemma 4: sliding-window layers as attention.sliding_window_pattern flags them, with their own head sizes
+     * (key_length_swa) and KV head counts; the last shared_kv_layers layers reuse earlier caches; the tied output
+     * is created before token_embd, as gemma3n's */
+    {"gemma4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 6, false, 0,
+     ENC_NONE, KV_SHARED_KEY, true, false, false, 0},
+    {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0},
+    /* MiMo-V2: sliding-window layers flagged one by one, per-layer KV heads, K and V heads of different sizes,
+     * experts with a selection bias (its dense first layers are counted as expert ones) */
+    {"mimo2", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false, 0,
+     ENC_NONE, 0, false, false, false, 0},
+    /* Grok-1: experts of expert_feed_forward_length (an optional dense FFN beside them) */
+    {"grok", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
+     ENC_NONE, 0, false, false, true, 3},
+    /* Snowflake Arctic: a dense residual FFN beside experts of feed_forward_length; its peak is the experts' FFN
+     * (gate, up and product rows) while the residual FFN's output waits */
+    {"arctic", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 3},
+    /* Granite 4 with sliding-window layers flagged one by one (attention sinks change no buffer) */
+    {"granite_swa", FAM_ATTN, FFN_GATED, false, true, false, true, NULL, "expert_shared_feed_forward_length", NO_GRAPH, 0,
+     4, false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* Step 3.5: sliding-window layers flagged one by one, dense and expert layers as the file has them */
+    {"step35", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* Hy3: q/k norms, dense and expert layers (with a shared expert) as the file has them */
+    {"hy_v3", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
+    /* dense families: PLaMo, Qwen (v1: fused Q/K/V, its FFN n_ff/2 wide, counted n_ff), Maincoder (q/k norms),
+     * Nanbeige (its looped layers share weights, not caches: one loop here), Jais 2 (plain FFN, biases); Mellum's
+     * experts in every layer (its sliding window, when the file has one, not modelled) */
+    {"plamo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    {"qwen", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    {"maincoder", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0},
+    {"nanbeige", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0},
+    {"jais2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    {"mellum", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
+     0, ENC_NONE, 0, false, false, false, 0},
+    /* DeciLM / Nemotron-NAS: per-layer heads, KV heads (0: no attention) and FFN sizes (0: none) */
+    {"deci", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE, 0,
+     false, false, false, 0},
+    /* RND1: a diffusion model with qwen3moe's layers (experts in every layer) */
+    {"rnd1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
+     ENC_DIFFUSION, 0, false, false, false, 0},
+    /* PLaMo 3: fused Q/K/V, gate and up fused; a sliding window (when the file has one) on seven layers of eight */
+    {"plamo3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, NO_GRAPH, 0, 8, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    /* OpenELM: per-layer heads, KV heads and FFN sizes, fused Q/K/V */
+    {"openelm", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0},
+    /* Mistral 4: deepseek2's loader and latent attention (its graph not replayed) */
+    {"mistral4", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
+     0, ENC_NONE, 0, false, false, false, 0},
+    /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
+     * layers of four when attention.sliding_window is set */
+    {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
+     0, ENC_NONE, 0, false, false, false, 0},
+    /* Laguna: per-layer head counts, experts with a shared one after the leading dense layers; the full-attention
+     * layer first of each four */
+    {"laguna", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0},
+    /* Cohere2 MoE: cohere2's parallel attention and FFN, experts after the leading dense layers, its
+     * sliding-window layers flagged by attention.sliding_window_pattern (else three of four, full first) */
+    {"cohere2moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -228,6 +322,7 @@ typedef struct facts {
     lgg_value head, head_kv; /* scalar or one element per layer */
     bool has_head;
     uint32_t head_k, head_v;  /* per-head K and V sizes */
+    uint32_t head_k_swa, head_v_swa; /* the sliding-window layers' (attention.key_length_swa; else head_k, head_v) */
     uint32_t n_ff_max;        /* largest dense FFN size */
     lgg_value ff;             /* feed_forward_length: scalar or per layer (has_ff) */
     bool has_ff;
@@ -247,6 +342,8 @@ typedef struct facts {
     lgg_value recr_layers;             /* ... or this per-layer array (has_recr_layers) says which do not */
     bool has_recr_layers;
     uint32_t n_swa, swa_period; /* master's sliding window (row->swa_window != 0) */
+    lgg_value swa_layers;       /* ... or attention.sliding_window_pattern as one flag a layer (has_swa_layers) */
+    bool has_swa_layers;
     uint64_t n_vocab;
     bool tied; /* no output.weight: the output layer reads token_embd */
     bool cls, cls_b;            /* the classification head's cls.weight and cls.bias (rank pooling) */
@@ -338,12 +435,13 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     m->has_head = true;
     lgg_status st = check_layers(m, "attention.head_count", &m->head, &lo, &hi, err);
     if (st) return st;
-    if (lo == 0 && (m->row->family == FAM_ATTN || hi == 0)) /* a hybrid's recurrent layers may have none */
+    /* a hybrid's recurrent layers may have none, and deci's attention-free ones */
+    if (lo == 0 && ((m->row->family == FAM_ATTN && m->row->layers != LAYERS_KV0) || hi == 0))
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count"), "%s.attention.head_count is 0", m->arch);
     if (get_key(f, m, "attention.head_count_kv", &m->head_kv) != LGG_OK) m->head_kv = m->head;
     st = check_layers(m, "attention.head_count_kv", &m->head_kv, &lo_kv, &hi_kv, err);
     if (st) return st;
-    if (lo_kv == 0 && m->row->family == FAM_ATTN) /* a hybrid's recurrent layers have none */
+    if (lo_kv == 0 && m->row->family == FAM_ATTN && m->row->layers != LAYERS_KV0) /* a hybrid's recurrent layers have none */
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s.attention.head_count_kv is 0", m->arch);
     if (hi_kv == 0)
         return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.head_count_kv"), "%s: no layer has attention heads",
@@ -355,10 +453,13 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     if ((st = get_u32(f, m, "attention.key_length", false, def, &m->head_k, err)) ||
         (st = get_u32(f, m, "attention.value_length", false, def, &m->head_v, err)))
         return st;
-    if (m->head_k == 0 || m->head_v == 0)
+    if ((st = get_u32(f, m, "attention.key_length_swa", false, m->head_k, &m->head_k_swa, err)) ||
+        (st = get_u32(f, m, "attention.value_length_swa", false, m->head_v, &m->head_v_swa, err)))
+        return st;
+    if (m->head_k == 0 || m->head_v == 0 || m->head_k_swa == 0 || m->head_v_swa == 0)
         return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
-                         "%s: head size 0 (embedding_length %u, head_count %u, key/value_length)", m->arch, m->n_embd,
-                         h0);
+                         "%s: head size 0 (embedding_length %u, head_count %u, key/value_length, their _swa)", m->arch,
+                         m->n_embd, h0);
     return LGG_OK;
 }
 
@@ -481,7 +582,7 @@ static bool layer_recurrent(const facts *m, uint32_t il) {
 
 /* Layer il has attention, and a KV cache. */
 static bool layer_attention(const facts *m, uint32_t il) {
-    if (m->row->family == FAM_ATTN) return true;
+    if (m->row->family == FAM_ATTN) return m->row->layers != LAYERS_KV0 || layer_u32(&m->head_kv, il) != 0;
     switch (m->row->layers) {
     case LAYERS_KV0: return layer_u32(&m->head_kv, il) != 0;
     case LAYERS_BOTH: return true;
@@ -520,6 +621,21 @@ static lgg_status kv_layer_facts(const lgg_file *f, facts *m, lgg_error *err) {
         m->n_kv_layers = m->n_layer - shared;
     }
     return LGG_OK;
+}
+
+/* attention.sliding_window_pattern: a period (all but the last layer of each slide), or one flag a layer
+ * (master's get_key_or_arr: gemma4's layer_types) */
+static lgg_status swa_pattern_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    lgg_value v;
+    if (get_key(f, m, "attention.sliding_window_pattern", &v) == LGG_OK && v.type == LGG_VT_ARRAY) {
+        if (v.count != m->n_layer)
+            return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.sliding_window_pattern"),
+                             "%s.attention.sliding_window_pattern has %llu elements for %u layers", m->arch,
+                             (unsigned long long)v.count, m->n_layer);
+        m->swa_layers = v, m->has_swa_layers = true;
+        return LGG_OK;
+    }
+    return get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err);
 }
 
 static uint64_t vocab_size(const lgg_file *f) {
@@ -582,9 +698,8 @@ static lgg_status read_facts(const lgg_file *const *files, size_t n_files, uint3
     bool causal = true;
     m->causal = m->row->encoder != ENC_DIFFUSION &&
                 !(get_key(f, m, "attention.causal", &v) == LGG_OK && lgg_value_bool(&v, &causal) == LGG_OK && !causal);
-    if (m->row->swa_period &&
-        ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
-         (st = get_u32(f, m, "attention.sliding_window_pattern", false, m->row->swa_period, &m->swa_period, err))))
+    if (m->row->swa_period && ((st = get_u32(f, m, "attention.sliding_window", false, m->row->swa_window, &m->n_swa, err)) ||
+                               (st = swa_pattern_facts(f, m, err))))
         return st;
     /* deepseek3's expert-selection bias, on every expert layer: the first one tells */
     char name[64];
@@ -605,10 +720,27 @@ static bool cache_type_ok(uint32_t t) {
     return false;
 }
 
-/* Sliding-window layer il (llama_hparams::set_swa_pattern: all but the last of each period). */
-static bool is_swa(const facts *m, const lgg_estimate *e, uint32_t il) {
-    return e->kv_size_swa != e->kv_size && (m->swa_period == 0 || il % m->swa_period < m->swa_period - 1u);
+/* Layer il is a sliding-window one (llama_hparams::set_swa_pattern: all but the last of each period; or the
+ * pattern's flag for the layer), whatever its cache's size. */
+static bool layer_swa(const facts *m, uint32_t il) {
+    if (!m->n_swa) return false;
+    if (!m->has_swa_layers && m->row->swa_full_first) return m->swa_period == 0 || il % m->swa_period != 0;
+    if (!m->has_swa_layers) return m->swa_period == 0 || il % m->swa_period < m->swa_period - 1u;
+    lgg_value e;
+    bool b = false;
+    uint64_t x = 0;
+    if (lgg_array_get(&m->swa_layers, il, &e) != LGG_OK) return false;
+    return lgg_value_bool(&e, &b) == LGG_OK ? b : lgg_value_uint(&e, &x) == LGG_OK && x != 0;
 }
+
+/* Sliding-window layer il with a cache smaller than the others'. */
+static bool is_swa(const facts *m, const lgg_estimate *e, uint32_t il) {
+    return e->kv_size_swa != e->kv_size && layer_swa(m, il);
+}
+
+/* Layer il's K and V head sizes (llama_hparams::n_embd_head_k(il): the _swa ones on sliding-window layers). */
+static uint64_t head_k_of(const facts *m, uint32_t il) { return layer_swa(m, il) ? m->head_k_swa : m->head_k; }
+static uint64_t head_v_of(const facts *m, uint32_t il) { return layer_swa(m, il) ? m->head_v_swa : m->head_v; }
 
 /* Master's KV cells: one stream per sequence (kv_unified off), each of n_ctx / n_seq_max cells padded to 256;
  * the sliding-window layers' cache min(that, n_swa + n_ubatch) padded to 256 (llama_kv_cache_iswa). */
@@ -671,7 +803,7 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     bool recurrent = m->row->family != FAM_ATTN && m->row->layers == LAYERS_STATE; /* no attention at all */
     bool master = e->target == LGG_ESTIMATE_MASTER;
     /* master's -fa auto turns it on where the CPU backend runs it, which is everywhere here */
-    e->flash_attn = master ? !p->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
+    e->flash_attn = master ? !p->no_flash_attn && !m->row->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
     if (lgg_type_get(p->type_v)->quantized && !e->flash_attn)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "V cache quantization requires flash_attn%s",
                          p->flash_attn && !master ? " (forced off: the K and V head sizes differ)" : "");
@@ -766,9 +898,9 @@ static bool repacked(const lgg_estimate *e, const lgg_tensor *t, uint32_t il) {
     if (e->repack_isa != LGG_REPACK_AVX2 && e->repack_isa != LGG_REPACK_AVX512) return false;
     bool type = t->type == LGG_TYPE_Q4_0 || t->type == LGG_TYPE_Q4_K || t->type == LGG_TYPE_IQ4_NL ||
                 t->type == LGG_TYPE_MXFP4 || (t->type == LGG_TYPE_Q2_K && e->repack_isa == LGG_REPACK_AVX512);
-    /* MUL_MAT takes a 2-D matrix, MUL_MAT_ID a 3-D one: the experts' (gemma3n's 3-D altup_proj is read by
+    /* MUL_MAT takes a 2-D matrix, MUL_MAT_ID a 3-D one: the experts' and chunk experts' (*_exps, grovemoe's *_chexps; gemma3n's 3-D altup_proj is read by
      * MUL_MAT, and stays) */
-    return type && il != UINT32_MAX && (t->n_dims == 2 || (t->n_dims == 3 && name_has(t->name, "_exps."))) &&
+    return type && il != UINT32_MAX && (t->n_dims == 2 || (t->n_dims == 3 && name_has(t->name, "exps."))) &&
            t->ne[1] % 8 == 0;
 }
 
@@ -1031,15 +1163,23 @@ static bool type_bytes(uint32_t type, uint64_t n1, uint64_t n2, uint64_t n3, uin
 /* Each layer's KV cache (its attention layers'), and the recurrent states: R with K, S with V, F32, one row
  * per sequence (llama_memory_recurrent, alone or in llama_memory_hybrid), in the layer's place. */
 static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
-    uint64_t r_row = 0, s_row = 0;
+    uint64_t r_row = 0, s_row = 0, v_max = 0;
     if (m->row->family != FAM_ATTN) state_row(m, &r_row, &s_row);
+    /* master without flash attention stores V transposed, every layer's as wide as the widest layer's
+     * (llama_kv_cache: n_embd_v_gqa_max; gemma4's full-attention layers get the sliding ones' width) */
+    for (uint32_t il = 0; il < m->n_layer && e->target == LGG_ESTIMATE_MASTER && !e->flash_attn; il++) {
+        uint64_t w = layer_attention(m, il) ? head_v_of(m, il) * layer_u32(&m->head_kv, il) : 0;
+        if (w > v_max) v_max = w;
+    }
     for (uint32_t il = 0; il < m->n_layer; il++) {
         uint64_t k = 0, v = 0, r = 0, s = 0;
-        if (layer_attention(m, il) && il < m->n_kv_layers) {
+        /* an attention family's cache holds every layer, deci's attention-free ones too (K 0 wide, V as wide as
+         * the widest when transposed); a hybrid's only its attention layers */
+        if ((layer_attention(m, il) || m->row->family == FAM_ATTN) && il < m->n_kv_layers) {
             uint64_t hkv = layer_u32(&m->head_kv, il);
             uint32_t cells = is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
-            if (!type_bytes(e->type_k, (uint64_t)m->head_k * hkv, cells, 1, &k) ||
-                !type_bytes(e->type_v, (uint64_t)m->head_v * hkv, cells, 1, &v))
+            if (!type_bytes(e->type_k, head_k_of(m, il) * hkv, cells, 1, &k) ||
+                !type_bytes(e->type_v, v_max ? v_max : head_v_of(m, il) * hkv, cells, 1, &v))
                 return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
         }
         if (layer_recurrent(m, il)) {
@@ -1167,14 +1307,15 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
         return layer_ff(m, il) || (m->row->moe && m->n_expert) ? ffn_peak(m, il, T, base, best) : best;
     }
     const uint64_t H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
-    term(&at, H, m->head_k, T, 4);                     /* Q */
-    term(&at, H, m->head_v, T, 4);                     /* attention output */
+    const uint64_t hk = head_k_of(m, il), hv = head_v_of(m, il);
+    term(&at, H, hk, T, 4);                            /* Q */
+    term(&at, H, hv, T, 4);                            /* attention output */
     if (e->flash_attn) {
-        term(&at, Hkv, (uint64_t)m->head_k + m->head_v, T, 4); /* K and V of the batch */
+        term(&at, Hkv, hk + hv, T, 4);                 /* K and V of the batch */
     } else {
         term(&at, kv, T, H, 4);                        /* KQ and its softmax, in place */
     }
-    if (m->row->qkv_fused) term(&at, 2 * Hkv, m->head_k, T, 4); /* the fused output's K and V parts */
+    if (m->row->qkv_fused) term(&at, 2 * Hkv, hk, T, 4); /* the fused output's K and V parts */
     if (m->row->mla) term(&at, H, 2 * (uint64_t)m->head_k + m->head_v, T, 4); /* decompressed K, V, K states */
     take_max(&best, at);
     if (m->row->layers == LAYERS_NEMOTRON && !layer_ff(m, il)) return best; /* attention alone */
@@ -1190,7 +1331,8 @@ static acc ffn_peak(const facts *m, uint32_t il, uint64_t T, acc base, acc best)
     term(&ff, m->row->ffn == FFN_FUSED_UP ? 2 : 3, E, T, 4);
     if (m->row->moe && m->n_expert > 0 && il >= m->n_dense_lead) {
         term(&ff, 3, m->n_expert, T, 4);               /* router logits, probabilities, sorted ids */
-        term(&ff, 2, m->n_ff_exp, m->n_expert_used, T * 4); /* gate and up of the chosen experts */
+        /* gate and up of the chosen experts (and, where measured so, their product: grok) */
+        term(&ff, m->row->expert_rows ? m->row->expert_rows : 2, m->n_ff_exp, m->n_expert_used, T * 4);
         term(&ff, E, m->n_expert_used, T, 4);          /* their down projections */
         term(&ff, 2, m->n_ff_shexp, T, 4);             /* shared experts */
     } else {

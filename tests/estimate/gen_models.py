@@ -388,6 +388,24 @@ PRESETS = {
         ssm=dict(d_conv=4, d_inner=8192, d_state=128, dt_rank=128, n_group=8),
         vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
                    special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # Nemotron-3-Nano-30B-A3B-like: Mamba2 layers, expert layers (128 experts of 1856, 6 used, a shared one of 3712)
+    # and an attention layer; 8 of its 52 layers
+    'nemotron_h_moe-nano': dict(
+        arch='nemotron_h_moe', name='Nemotron-3-Nano-30B-A3B-like (8 layers)', ftype=15, ctx=262144, n_embd=2688,
+        n_layer=8, n_ff=[0, 1856, 0, 1856, 0, 0, 1856, 0], n_head=32, n_head_kv=[0, 0, 0, 0, 0, 2, 0, 0], head_dim=128,
+        rope_base=10000.0, eps=1e-5, tied=False, n_expert=128, n_ff_exp=1856, n_ff_shexp=3712,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=128, dt_rank=64, n_group=8),
+        kv=[('expert_feed_forward_length', U32, 1856), ('expert_shared_feed_forward_length', U32, 3712),
+            ('expert_count', U32, 128), ('expert_used_count', U32, 6), ('expert_weights_norm', BOOL, True),
+            ('expert_weights_scale', F32, 2.5)],
+        vocab=dict(kind='bpe', pre='smollm', n=131072, n_front=17, bos=1, eos=2, add_bos=False,
+                   special_names=['<|endoftext|>', '<|im_start|>', '<|im_end|>'])),
+    # PLaMo-2-1B-like: Mamba layers and an attention layer every fourth (8 of its 16 layers)
+    'plamo2-1b': dict(
+        arch='plamo2', name='PLaMo-2-1B-like (8 layers)', ftype=15, ctx=32768, n_embd=2048, n_layer=8, n_ff=8192,
+        n_head=16, n_head_kv=[0, 0, 0, 1, 0, 0, 0, 1], head_dim=128, rope_base=10000.0, eps=1e-6, tied=True,
+        ssm=dict(d_conv=4, d_inner=4096, d_state=64, dt_rank=32, n_group=0),
+        vocab=dict(kind='spm', n=100000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
     # Qwen3-Next-80B-A3B-like: gated delta-net layers, full attention every 4th, experts with a shared one
     # (64 experts, not 512: master's CPU_REPACK copy would take gigabytes)
     'qwen3next-small': dict(
@@ -612,13 +630,197 @@ PRESETS = {
         n_ff=10752, n_head=48, n_head_kv=8, rope_base=500000.0, eps=1e-5, norm_eps=True, tied=False, n_expert=4,
         kv=[('attention.clamp_kqv', F32, 8.0), ('expert_count', U32, 4), ('expert_used_count', U32, 2)],
         vocab=dict(kind='bpe', pre='dbrx', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
-    # for validate --load's references only (its estimate needs grok's attention and experts modelled: not yet)
+    # Gemma 4 31B: five sliding-window layers (head 256, 16 KV heads, window 1024) to one full-attention layer
+    # (head 512, 4 KV heads); 6 of its 60 layers
+    'gemma4-31b': dict(
+        arch='gemma4', name='Gemma-4-31B-like (6 layers)', ftype=15, ctx=262144, n_embd=5376, n_layer=6, n_ff=21504,
+        n_head=32, n_head_kv=[16, 16, 16, 16, 16, 4], head_dim=512, head_dim_swa=256, rope_base=1000000.0, eps=1e-6,
+        tied=True, swa_layers=[True, True, True, True, True, False],
+        kv=[('attention.key_length_swa', U32, 256), ('attention.value_length_swa', U32, 256),
+            ('attention.sliding_window', U32, 1024), ('attention.sliding_window_pattern', ARR, (BOOL, [1, 1, 1, 1, 1, 0])),
+            ('attention.shared_kv_layers', U32, 0), ('embedding_length_per_layer_input', U32, 0),
+            ('rope.dimension_count', U32, 512), ('rope.dimension_count_swa', U32, 256),
+            ('rope.freq_base_swa', F32, 10000.0), ('final_logit_softcapping', F32, 30.0)],
+        vocab=dict(kind='bpe', pre='gemma4', n=262144, n_front=17, bos=2, eos=1, add_bos=True)),
+    # master-only MoE families (#36, batch 3): the real models' sizes, 4 layers
+    'llada-moe-7b': dict(
+        arch='llada-moe', name='LLaDA-MoE-7B-A1B-like (4 layers)', ftype=15, ctx=8192, n_embd=2048, n_layer=4,
+        n_ff=8192, n_head=16, n_head_kv=16, head_dim=128, rope_base=50000.0, eps=1e-5, tied=False, n_expert=64,
+        n_ff_exp=1024,
+        kv=[('expert_feed_forward_length', U32, 1024), ('expert_count', U32, 64), ('expert_used_count', U32, 8),
+            ('attention.causal', BOOL, False)],
+        vocab=dict(kind='bpe', pre='llada-moe', n=157184, n_front=17, bos=1, eos=2, add_bos=False)),
+    'bailingmoe-lite': dict(
+        arch='bailingmoe', name='Ling-lite-like (4 layers)', ftype=15, ctx=16384, n_embd=2048, n_layer=4, n_ff=5632,
+        n_head=16, n_head_kv=4, head_dim=128, rope_base=600000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=1408,
+        n_expert_shared=2,
+        kv=[('rope.dimension_count', U32, 128), ('leading_dense_block_count', U32, 0),
+            ('expert_feed_forward_length', U32, 1408), ('expert_weights_scale', F32, 1.0),
+            ('expert_shared_count', U32, 2), ('expert_weights_norm', BOOL, True), ('expert_count', U32, 64),
+            ('expert_used_count', U32, 6)],
+        vocab=dict(kind='bpe', pre='bailingmoe', n=126464, n_front=17, bos=1, eos=2, add_bos=False)),
+    'grovemoe-inst': dict(
+        arch='grovemoe', name='GroveMoE-Inst-like (4 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=4,
+        n_ff=6144, n_head=32, n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=False, n_expert=128,
+        n_ff_exp=768, n_ff_chexp=128, n_chexp=64,
+        kv=[('expert_feed_forward_length', U32, 768), ('expert_chunk_feed_forward_length', U32, 128),
+            ('experts_per_group', U32, 2), ('expert_group_scale', F32, 0.05), ('expert_count', U32, 128),
+            ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    # MoE families with leading dense layers and sliding windows (4 layers: the dense one and three expert ones)
+    'afmoe-mini': dict(
+        arch='afmoe', name='Trinity-Mini-like (4 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=4, n_ff=6144,
+        n_head=32, n_head_kv=4, head_dim=128, rope_base=10000.0, eps=1e-5, tied=False, n_expert=128, n_ff_exp=1024,
+        n_expert_shared=1, n_ff_shexp=1024,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 1024),
+            ('expert_shared_count', U32, 1), ('expert_gating_func', U32, 2), ('expert_weights_scale', F32, 2.5),
+            ('expert_weights_norm', BOOL, True), ('attention.sliding_window', U32, 2048),
+            ('attention.sliding_window_pattern', U32, 4), ('expert_count', U32, 128), ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='afmoe', n=200192, n_front=17, bos=1, eos=2, add_bos=False)),
+    'laguna-xs': dict(
+        arch='laguna', name='Laguna-XS-like (4 layers)', ftype=15, ctx=131072, n_embd=2048, n_layer=4, n_ff=8192,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=500000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=512,
+        n_ff_shexp=512,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 512),
+            ('expert_shared_feed_forward_length', U32, 512), ('expert_gating_func', U32, 2),
+            ('expert_weights_scale', F32, 2.5), ('expert_weights_norm', BOOL, True), ('attention.sliding_window', U32, 512),
+            ('expert_count', U32, 64), ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='laguna', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    'cohere2moe-small': dict(
+        arch='cohere2moe', name='Cohere2-MoE-like (4 layers)', ftype=15, ctx=131072, n_embd=4096, n_layer=4, n_ff=14336,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=50000.0, eps=1e-5, norm_eps=True, tied=True, n_expert=64,
+        n_ff_exp=2048, n_ff_shexp=2048,
+        kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 2048),
+            ('expert_shared_count', U32, 1), ('expert_shared_feed_forward_length', U32, 2048),
+            ('expert_weights_norm', BOOL, True), ('logit_scale', F32, 0.25), ('attention.sliding_window', U32, 4096),
+            ('attention.sliding_window_pattern', ARR, (BOOL, [1, 1, 1, 0])), ('expert_count', U32, 64),
+            ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='cohere2moe', n=256000, n_front=17, bos=5, eos=255001, add_bos=True)),
+    # MiMo-V2-Flash: a full-attention first layer (4 KV heads), sliding ones of window 128 (8 KV heads), K heads 192
+    # and V heads 128 wide; 4 of its 48 layers (a dense first layer, then experts: 32 of its 256)
+    'mimo2-flash': dict(
+        arch='mimo2', name='MiMo-V2-Flash-like (4 layers, 32 experts)', ftype=15, ctx=262144, n_embd=4096, n_layer=4,
+        n_ff=16384, n_head=64, n_head_kv=[4, 8, 8, 8], head_k=192, head_v=128, rope_base=5000000.0, eps=1e-5,
+        tied=False, swa_layers=[False, True, True, True], n_expert=32, n_ff_exp=2048, n_dense_lead=1,
+        kv=[('attention.key_length', U32, 192), ('attention.value_length', U32, 128), ('attention.sliding_window', U32, 128),
+            ('attention.sliding_window_pattern', ARR, (BOOL, [0, 1, 1, 1])), ('rope.dimension_count', U32, 64),
+            ('rope.freq_base_swa', F32, 10000.0), ('expert_feed_forward_length', U32, 2048), ('expert_count', U32, 32),
+            ('expert_used_count', U32, 8), ('attention.value_scale', F32, 0.707)],
+        vocab=dict(kind='bpe', pre='qwen2', n=152576, n_regular=151643, n_special=933, bos=151643,
+                   eos=151645, add_bos=False)),
+    # Snowflake Arctic: a dense residual FFN (n_embd wide) beside 128 experts of n_ff; 2 of 35 layers, 8 experts
+    'arctic-small': dict(
+        arch='arctic', name='Snowflake-Arctic-like (2 layers, 8 of its 128 experts)', ftype=15, ctx=4096, n_embd=7168,
+        n_layer=2, n_ff=4864, n_head=56, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=False, n_expert=8,
+        kv=[('expert_count', U32, 8), ('expert_used_count', U32, 2)],
+        vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    # Granite 4 with sliding-window layers (granite_swa): attention sinks, the pattern as one flag a layer
+    'granite-swa-small': dict(
+        arch='granite_swa', name='Granite-4-SWA-like (4 layers)', ftype=15, ctx=131072, n_embd=2560, n_layer=4,
+        n_ff=8192, n_head=40, n_head_kv=8, rope_base=10000000.0, eps=1e-5, tied=True,
+        kv=[('attention.sliding_window', U32, 4096), ('attention.sliding_window_pattern', ARR, (BOOL, [1, 1, 1, 0])),
+            ('logit_scale', F32, 10.0), ('residual_scale', F32, 0.22), ('embedding_scale', F32, 12.0),
+            ('attention.scale', F32, 0.0078125)],
+        vocab=dict(kind='bpe', pre='granite-docling', n=100352, n_front=17, bos=1, eos=2, add_bos=False)),
+    # Step-3.5-Flash-like: sliding-window layers flagged one by one, a dense first layer, experts with a shared one
+    'step35-flash': dict(
+        arch='step35', name='Step-3.5-Flash-like (4 layers, 32 experts)', ftype=15, ctx=65536, n_embd=4096, n_layer=4,
+        n_ff=11264, n_head=64, n_head_kv=8, head_dim=128, rope_base=5000000.0, eps=1e-5, tied=False, n_expert=32,
+        n_ff_exp=1280, n_ff_shexp=1280,
+        kv=[('attention.sliding_window', U32, 512), ('attention.sliding_window_pattern', ARR, (BOOL, [0, 1, 1, 1])),
+            ('expert_feed_forward_length', U32, 1280), ('expert_shared_feed_forward_length', U32, 1280),
+            ('expert_count', U32, 32), ('expert_used_count', U32, 8), ('rope.dimension_count', U32, 128)],
+        vocab=dict(kind='bpe', pre='qwen2', n=128896, n_front=17, bos=1, eos=2, add_bos=False)),
+    # Hy3-like (hy_v3): q/k norms, a dense first layer, experts with a selection bias and a shared expert
+    'hy-v3-small': dict(
+        arch='hy_v3', name='Hy3-like (4 layers, 32 experts)', ftype=15, ctx=131072, n_embd=4096, n_layer=4, n_ff=12288,
+        n_head=32, n_head_kv=8, head_dim=128, rope_base=1000000.0, eps=1e-5, tied=False, n_expert=32, n_ff_exp=1536,
+        n_ff_shexp=1536,
+        kv=[('expert_feed_forward_length', U32, 1536), ('expert_shared_feed_forward_length', U32, 1536),
+            ('expert_count', U32, 32), ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='hunyuan-dense', n=120832, n_front=17, bos=1, eos=2, add_bos=False)),
+    # dense families of master's converter (4 layers of the named models' sizes; jais2's, maincoder's, nanbeige's and
+    # mellum's approximate)
+    'plamo-13b': dict(
+        arch='plamo', name='PLaMo-13B-like (4 layers)', ftype=15, ctx=4096, n_embd=5120, n_layer=4, n_ff=13824,
+        n_head=40, n_head_kv=5, rope_base=10000.0, eps=1e-6, tied=False,
+        vocab=dict(kind='spm', n=50432, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    'qwen-7b': dict(
+        arch='qwen', name='Qwen-7B-like (4 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=4, n_ff=22016, n_head=32,
+        n_head_kv=32, rope_base=10000.0, eps=1e-6, tied=False,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151643, add_bos=False)),
+    'maincoder-1b': dict(
+        arch='maincoder', name='Maincoder-1B-like', ftype=15, ctx=32768, n_embd=1536, n_layer=24, n_ff=4096,
+        n_head=16, n_head_kv=4, head_dim=96, rope_base=1000000.0, eps=1e-6, tied=True,
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    'nanbeige-3b': dict(
+        arch='nanbeige', name='Nanbeige4-3B-like (8 layers)', ftype=15, ctx=65536, n_embd=2560, n_layer=8, n_ff=10496,
+        n_head=20, n_head_kv=4, head_dim=128, rope_base=70000000.0, eps=1e-5, tied=False,
+        vocab=dict(kind='bpe', pre='default', n=166144, n_front=17, bos=1, eos=2, add_bos=True)),
+    'jais2-8b': dict(
+        arch='jais2', name='Jais-2-8B-like (4 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=4, n_ff=16384,
+        n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, norm_eps=True, tied=False,
+        vocab=dict(kind='bpe', pre='jais-2', n=150272, n_front=17, bos=1, eos=2, add_bos=False)),
+    'mellum-moe': dict(
+        arch='mellum', name='Mellum-MoE-like (4 layers)', ftype=15, ctx=8192, n_embd=2048, n_layer=4, n_ff=6144,
+        n_head=16, n_head_kv=4, head_dim=128, rope_base=500000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=768,
+        kv=[('expert_feed_forward_length', U32, 768), ('expert_count', U32, 64), ('expert_used_count', U32, 8)],
+        vocab=dict(kind='bpe', pre='mellum', n=98304, n_front=17, bos=1, eos=2, add_bos=False)),
+    # Llama-3.3-Nemotron-Super-49B-like (deci): full attention, a linear replacement, no attention, FFNs of three
+    # sizes and none; 4 of its 80 layers
+    'deci-super': dict(
+        arch='deci', name='Llama-3.3-Nemotron-Super-49B-like (4 layers)', ftype=15, ctx=131072, n_embd=8192, n_layer=4,
+        n_ff=[28672, 14336, 0, 5632], n_head=[64, 64, 0, 64], n_head_kv=[8, 0, 0, 8], rope_base=500000.0, eps=1e-5,
+        tied=False, kv=[('rope.dimension_count', U32, 128)],
+        vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=1, eos=2, add_bos=True)),
+    # RND1 (a diffusion model of Qwen3-30B-A3B's shapes; 4 layers, 32 of its 128 experts)
+    'rnd1-base': dict(
+        arch='rnd1', name='RND1-Base-like (4 layers, 32 experts)', ftype=15, ctx=4096, n_embd=2048, n_layer=4, n_ff=6144,
+        n_head=32, n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=False, n_expert=32, n_ff_exp=768,
+        kv=[('expert_feed_forward_length', U32, 768), ('expert_count', U32, 32), ('expert_used_count', U32, 8),
+            ('attention.causal', BOOL, False)],
+        vocab=dict(kind='bpe', pre='qwen2', n=151936, n_regular=151643, n_special=293, bos=151643,
+                   eos=151645, add_bos=False)),
+    # PLaMo 3-like: fused Q/K/V, q/k norms, gate and up fused, a sliding window on seven layers of eight (shapes
+    # approximate; 8 layers)
+    'plamo3-small': dict(
+        arch='plamo3', name='PLaMo-3-like (8 layers)', ftype=15, ctx=32768, n_embd=2048, n_layer=8, n_ff=8192, n_head=16,
+        n_head_kv=4, head_dim=128, rope_base=1000000.0, eps=1e-6, tied=True,
+        kv=[('attention.sliding_window', U32, 2048), ('rope.freq_base_swa', F32, 10000.0)],
+        vocab=dict(kind='spm', n=100000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    # OpenELM-270M-like: layer-wise scaling of heads, KV heads and FFN sizes (4 of its 16 layers' sizes)
+    'openelm-270m': dict(
+        arch='openelm', name='OpenELM-270M-like (4 layers)', ftype=15, ctx=2048, n_embd=1280, n_layer=4,
+        n_ff=[768, 2048, 3328, 5120], n_head=[12, 16, 16, 20], n_head_kv=[3, 4, 4, 5], head_dim=64, rope_base=10000.0,
+        eps=1e-6, tied=True,
+        vocab=dict(kind='spm', n=32000, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
+    'hunyuan-vl-ocr': dict(
+        arch='hunyuan_vl', name='HunyuanOCR-like (text)', ftype=15, ctx=32768, n_embd=1024, n_layer=24, n_ff=3584,
+        n_head=16, n_head_kv=8, head_dim=128, rope_base=10000.0, eps=1e-5, tied=True,
+        kv=[('rope.dimension_sections', ARR, (I32, [0, 64, 64, 0]))],
+        vocab=dict(kind='bpe', pre='hunyuan-dense', n=120818, n_front=17, bos=1, eos=2, add_bos=False)),
+    'pangu-embedded-1b': dict(
+        arch='pangu-embedded', name='openPangu-Embedded-1B-like', ftype=15, ctx=32768, n_embd=1536, n_layer=26,
+        n_ff=6144, n_head=12, n_head_kv=6, rope_base=4000000.0, eps=1e-5, tied=False, qkv_bias=True,
+        vocab=dict(kind='spm', n=153376, front=['<unk>', '<s>', '</s>'], bos=1, eos=45892, unk=0, add_bos=True)),
+    # Grok-1's sizes (2 layers, 2 of its 8 experts): validate --load's references and master's estimate ones
     'grok-small': dict(
         arch='grok', name='Grok-1-like (2 layers, 2 of its 8 experts)', ftype=15, ctx=8192, n_embd=6144, n_layer=2,
         n_ff=32768, n_head=48, n_head_kv=8, rope_base=10000.0, eps=1e-5, tied=False, n_expert=2,
         kv=[('expert_feed_forward_length', U32, 32768), ('expert_count', U32, 2), ('expert_used_count', U32, 2)],
         vocab=dict(kind='spm', n=131072, front=['<unk>', '<s>', '</s>'], bos=1, eos=2, unk=0, add_bos=True)),
 }
+
+# Mistral 4: deepseek2's loader and latent attention; deepseek2-small's layout with approximate Mistral 4 sizes
+# (4 layers, a dense one, 16 experts)
+PRESETS['mistral4-small'] = dict(
+    PRESETS['deepseek2-small'], arch='mistral4', name='Mistral-4-like (4 layers, 16 experts)', ctx=262144, n_embd=4096,
+    n_layer=4, n_ff=12288, n_head=32, n_head_kv=32, q_lora_rank=1024, n_ff_exp=2048, n_expert=16, n_expert_shared=1,
+    n_expert_used=4, yarn=dict(factor=64.0, orig=4096, log_mul=0.1),
+    vocab=dict(kind='bpe', pre='tekken', n=131072, n_regular=131072 - 1000, n_special=1000, bos=1, eos=2, add_bos=True))
 
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
@@ -728,7 +930,7 @@ def spm_vocab(v):
 def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
-RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h',
+RECURRENT = ('mamba', 'mamba2', 'rwkv6', 'rwkv7', 'jamba', 'granitehybrid', 'lfm2', 'falcon-h1', 'nemotron_h', 'nemotron_h_moe', 'plamo2',
              'qwen3next')
 
 
@@ -831,6 +1033,9 @@ def recurrent_layer(p, T, b, i):
         lfm2_mixer(p, T, b, i)
         return
     T.append((b + 'attn_norm.weight', [E]))
+    if a == 'plamo2':
+        plamo2_layer(p, T, b, i)
+        return
     if a == 'qwen3next':
         qwen3next_layer(p, T, b, i)
         return
@@ -843,11 +1048,16 @@ def recurrent_layer(p, T, b, i):
         T.append((b + 'ffn_norm', [E]))  # no .weight: master's tn(LLM_TENSOR_FFN_NORM, i)
         gated_ffn(p, T, b, i)
         return
-    if a == 'nemotron_h':
+    if a in ('nemotron_h', 'nemotron_h_moe'):
         if hkv == 0 and ff == 0:
             mamba_layer(p, T, b, True)
         elif ff == 0:
             attn_qkvo(p, T, b, i)
+        elif a == 'nemotron_h_moe':  # experts (up and down, ReLU^2) with a selection bias, a shared expert
+            X, FX, FS = p['n_expert'], p['n_ff_exp'], p['n_ff_shexp']
+            T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'exp_probs_b.bias', [X]),
+                  (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]),
+                  (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])]
         else:
             T += [(b + 'ffn_down.weight', [ff, E]), (b + 'ffn_up.weight', [E, ff])]
         return
@@ -858,6 +1068,24 @@ def recurrent_layer(p, T, b, i):
         attn_qkvo(p, T, b, i)
     T.append((b + 'ffn_norm.weight', [E]))
     gated_ffn(p, T, b, i)
+
+
+def plamo2_layer(p, T, b, i):
+    """PLaMo 2 after attn_norm: a Mamba mixer (head_count_kv 0) or fused-Q/K/V attention, then the FFN (gate and up
+    fused); the post norms have no .weight suffix, as master names them."""
+    E, F, m = p['n_embd'], p['n_ff'], p['ssm']
+    if per_layer(p['n_head_kv'], i) == 0:
+        DI, DS, DC, NH = m['d_inner'], m['d_state'], m['d_conv'], m['dt_rank']
+        DT = max(64, E // 16)
+        T += [(b + 'ssm_in.weight', [E, 2 * DI]), (b + 'ssm_conv1d.weight', [DC, DI]), (b + 'ssm_x.weight', [DI, DT + 2 * DS]),
+              (b + 'ssm_dt.weight', [DT, NH]), (b + 'ssm_dt.bias', [NH]), (b + 'ssm_a', [NH]), (b + 'ssm_d', [NH]),
+              (b + 'ssm_out.weight', [DI, E]), (b + 'ssm_dt_norm', [DT]), (b + 'ssm_b_norm', [DS]), (b + 'ssm_c_norm', [DS])]
+    else:
+        H, hkv, hd = p['n_head'], per_layer(p['n_head_kv'], i), p['head_dim']
+        T += [(b + 'attn_qkv.weight', [E, (H + 2 * hkv) * hd]), (b + 'attn_q_norm.weight', [hd, H]),
+              (b + 'attn_k_norm.weight', [hd, hkv]), (b + 'attn_output.weight', [H * hd, E])]
+    T += [(b + 'post_attention_norm', [E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_down.weight', [F, E]),
+          (b + 'ffn_up.weight', [E, 2 * F]), (b + 'post_ffw_norm', [E])]
 
 
 def qwen3next_layer(p, T, b, i):
@@ -1000,9 +1228,68 @@ def lfm2moe_layer(p, T, b, i):
     lfm2_mixer(p, T, b, i)
 
 
+def gemma4_layer(p, T, b, i):
+    """Gemma 4: per-layer head sizes and KV heads (the full-attention layers': key_length, their V read from K
+    as the 31B's attention_k_eq_v has it, so no attn_v), q/k norms, norms after attention and FFN."""
+    E, F, H = p['n_embd'], p['n_ff'], p['n_head']
+    full = not p['swa_layers'][i]
+    hd, hkv = (p['head_dim'] if full else p['head_dim_swa']), p['n_head_kv'][i]
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_q.weight', [E, hd * H]), (b + 'attn_k.weight', [E, hd * hkv])]
+    if not full:
+        T.append((b + 'attn_v.weight', [E, hd * hkv]))
+    T += [(b + 'attn_output.weight', [hd * H, E]), (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd]),
+          (b + 'post_attention_norm.weight', [E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]),
+          (b + 'ffn_up.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'post_ffw_norm.weight', [E])]
+
+
+def mimo2_layer(p, T, b, i):
+    """MiMo-V2: K 192 and V 128 wide heads, per-layer KV heads, attention sinks on the sliding-window layers, a dense
+    first layer, then experts with a selection bias."""
+    E, F, H, hkv, hk, hv = p['n_embd'], p['n_ff'], p['n_head'], p['n_head_kv'][i], p['head_k'], p['head_v']
+    T += [(b + 'attn_q.weight', [E, hk * H]), (b + 'attn_k.weight', [E, hk * hkv]), (b + 'attn_v.weight', [E, hv * hkv]),
+          (b + 'attn_output.weight', [hv * H, E]), (b + 'attn_norm.weight', [E])]
+    if p['swa_layers'][i]:
+        T.append((b + 'attn_sinks.weight', [H]))
+    T.append((b + 'ffn_norm.weight', [E]))
+    if i < p['n_dense_lead']:
+        T += [(b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+        return
+    X, FX = p['n_expert'], p['n_ff_exp']
+    T += [(b + 'ffn_gate_inp.weight', [E, X]), (b + 'ffn_gate_exps.weight', [E, FX, X]),
+          (b + 'ffn_down_exps.weight', [FX, E, X]), (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'exp_probs_b.bias', [X])]
+
+
+def deci_layer(p, T, b, i):
+    """DeciLM (Nemotron-NAS): attention, a linear replacement (attn_output alone: KV heads 0) or none (heads 0); an FFN
+    of the layer's size, or none."""
+    E, H, hkv, F = p['n_embd'], p['n_head'][i], p['n_head_kv'][i], p['n_ff'][i]
+    hd = E // p['n_head'][0]
+    if H and not hkv:
+        T += [(b + 'attn_norm.weight', [E]), (b + 'attn_output.weight', [E, E])]
+    elif hkv:
+        T += [(b + 'attn_norm.weight', [E]), (b + 'attn_q.weight', [E, hd * H]), (b + 'attn_k.weight', [E, hd * hkv]),
+              (b + 'attn_v.weight', [E, hd * hkv]), (b + 'attn_output.weight', [hd * H, E])]
+    if F:
+        T += [(b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]),
+              (b + 'ffn_up.weight', [E, F])]
+
+
+def openelm_layer(p, T, b, i):
+    """OpenELM: per-layer heads, KV heads and FFN sizes (layer-wise scaling), fused Q/K/V, q/k norms."""
+    E, H, hkv, F, hd = p['n_embd'], p['n_head'][i], p['n_head_kv'][i], p['n_ff'][i], p['head_dim']
+    T += [(b + 'attn_norm.weight', [E]), (b + 'attn_qkv.weight', [E, (H + 2 * hkv) * hd]),
+          (b + 'attn_q_norm.weight', [hd]), (b + 'attn_k_norm.weight', [hd]), (b + 'attn_output.weight', [H * hd, E]),
+          (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]), (b + 'ffn_down.weight', [F, E]),
+          (b + 'ffn_up.weight', [E, F])]
+
+
+def gemma4_globals(p):
+    return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
+
+
 # tensors before the layers, after token_embd
-GLOBALS = {'gemma3n': gemma3n_globals}
-LAYERS = {'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
+LAYERS = {'openelm': openelm_layer, 'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
@@ -1032,6 +1319,11 @@ BERT_LAYER = ['attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'at
               'attn_v.bias G', 'attn_output.weight E,E', 'attn_output.bias E', 'attn_output_norm.weight E',
               'attn_output_norm.bias E', 'ffn_up.weight E,F', 'ffn_up.bias F', 'ffn_down.weight F,E',
               'ffn_down.bias E', 'layer_output_norm.weight E', 'layer_output_norm.bias E']
+# a dense FFN in layer 0, then experts with a selection bias and a shared expert (afmoe, laguna)
+DENSE_THEN_BIASED_EXPERTS = [
+    'ffn_gate_inp.weight@1 E,X', 'exp_probs_b.bias@1 X', 'ffn_gate_exps.weight@1 E,FX,X', 'ffn_down_exps.weight@1 FX,E,X',
+    'ffn_up_exps.weight@1 E,FX,X', 'ffn_gate_shexp.weight@1 E,FSX', 'ffn_down_shexp.weight@1 FSX,E',
+    'ffn_up_shexp.weight@1 E,FSX', 'ffn_gate.weight@0 E,F', 'ffn_down.weight@0 F,E', 'ffn_up.weight@0 E,F']
 SPECS = {
     'baichuan': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
                  'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
@@ -1139,6 +1431,95 @@ SPECS = {
     'llada': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
               'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
               'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'llada-moe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                  'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+                  'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X',
+                  'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X'],
+                  ['output_norm.weight E', 'output.weight E,V']),
+    'bailingmoe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                   'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate_inp.weight E,X',
+                   'ffn_gate_exps.weight E,FX,X', 'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X',
+                   'ffn_gate_shexp.weight E,FS', 'ffn_down_shexp.weight FS,E', 'ffn_up_shexp.weight E,FS'],
+                   ['output_norm.weight E', 'output.weight E,V']),
+    'grovemoe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                 'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+                 'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X',
+                 'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X', 'ffn_gate_chexps.weight E,CF,CX',
+                 'ffn_down_chexps.weight CF,E,CX', 'ffn_up_chexps.weight E,CF,CX'],
+                 ['output_norm.weight E', 'output.weight? E,V']),
+    'hunyuan_vl': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                   'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+                   'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                   ['output_norm.weight E', 'output.weight? E,V']),
+    'pangu-embedded': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                       'attn_v.weight E,G', 'attn_q.bias Q', 'attn_k.bias G', 'attn_v.bias G', 'attn_output.weight Q,E',
+                       'attn_output.bias E', 'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E',
+                       'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    # "@0": only in layer 0 (the leading dense layer), "@1": not in layer 0
+    'afmoe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'post_attention_norm.weight E', 'attn_q.weight E,Q',
+              'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD',
+              'attn_k_norm.weight HD', 'attn_gate.weight E,Q', 'ffn_norm.weight E', 'post_ffw_norm.weight E']
+              + DENSE_THEN_BIASED_EXPERTS, ['output_norm.weight E', 'output.weight? E,V']),
+    'laguna': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+               'attn_gate.weight E,H', 'ffn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS,
+               ['output_norm.weight E', 'output.weight? E,V']),
+    'cohere2moe': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                   'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_gate.weight@0 E,F', 'ffn_down.weight@0 F,E',
+                   'ffn_up.weight@0 E,F', 'ffn_gate_inp.weight@1 E,X', 'ffn_down_exps.weight@1 FX,E,X',
+                   'ffn_gate_exps.weight@1 E,FX,X', 'ffn_up_exps.weight@1 E,FX,X', 'ffn_gate_shexp.weight@1 E,FSX',
+                   'ffn_down_shexp.weight@1 FSX,E', 'ffn_up_shexp.weight@1 E,FSX'],
+                   ['output_norm.weight E', 'output.weight? E,V']),
+    'arctic': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,E',
+               'ffn_down.weight E,E', 'ffn_up.weight E,E', 'ffn_gate_inp.weight E,X', 'ffn_norm_exps.weight E',
+               'ffn_gate_exps.weight E,F,X', 'ffn_down_exps.weight F,E,X', 'ffn_up_exps.weight E,F,X'],
+               ['output_norm.weight E', 'output.weight? E,V']),
+    'granite_swa': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                    'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_sinks.weight H', 'ffn_norm.weight E',
+                    'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                    ['output_norm.weight E', 'output.weight? E,V']),
+    'step35': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+               'attn_q.weight E,Q', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight Q,E',
+               'attn_gate.weight E,H', 'ffn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS,
+               ['output_norm.weight E', 'output.weight E,V']),
+    'hy_v3': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+              'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+              'ffn_norm.weight E', 'ffn_gate.weight@0 E,F', 'ffn_down.weight@0 F,E', 'ffn_up.weight@0 E,F',
+              'ffn_gate_inp.weight@1 E,X', 'exp_probs_b@1 X', 'ffn_down_exps.weight@1 FX,E,X',
+              'ffn_gate_exps.weight@1 E,FX,X', 'ffn_up_exps.weight@1 E,FX,X', 'ffn_gate_shexp.weight@1 E,FSX',
+              'ffn_up_shexp.weight@1 E,FSX', 'ffn_down_shexp.weight@1 FSX,E'],
+              ['output_norm.weight E', 'output.weight? E,V']),
+    'plamo': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,E', 'attn_k.weight E,G',
+              'attn_v.weight E,G', 'attn_output.weight E,E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E',
+              'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight E,V']),
+    'qwen': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,3*E', 'attn_qkv.bias 3*E',
+             'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F//2', 'ffn_down.weight F//2,E',
+             'ffn_up.weight E,F//2'], ['output_norm.weight E', 'output.weight E,V']),
+    'maincoder': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                  'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+                  'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                  ['output_norm.weight E', 'output.weight? E,V']),
+    'nanbeige': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+                 'attn_v.weight E,G', 'attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+                 'ffn_down.weight F,E', 'ffn_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'jais2': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_norm.bias E', 'attn_q.weight E,Q',
+              'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q.bias E', 'attn_k.bias E',
+              'attn_v.bias E', 'attn_output.bias E', 'ffn_norm.weight E', 'ffn_norm.bias E', 'ffn_up.weight E,F',
+              'ffn_up.bias F', 'ffn_down.weight F,E', 'ffn_down.bias E'],
+              ['output_norm.weight E', 'output_norm.bias E', 'output.weight? E,V']),
+    'mellum': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+               'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X',
+               'ffn_down_exps.weight FX,E,X', 'ffn_up_exps.weight E,FX,X'], ['output_norm.weight E', 'output.weight E,V']),
+    'rnd1': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q.weight E,Q', 'attn_k.weight E,G',
+             'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_k_norm.weight HD', 'attn_q_norm.weight HD',
+             'ffn_norm.weight E', 'ffn_gate_inp.weight E,X', 'ffn_gate_exps.weight E,FX,X', 'ffn_down_exps.weight FX,E,X',
+             'ffn_up_exps.weight E,FX,X'], ['output_norm.weight E', 'output.weight? E,V']),
+    'plamo3': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_q_norm.weight HD',
+               'attn_k_norm.weight HD', 'attn_output.weight Q,E', 'post_attention_norm E', 'ffn_norm.weight E',
+               'post_ffw_norm E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
+               ['output_norm.weight E', 'output.weight? E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
@@ -1149,7 +1530,9 @@ def spec_tensor_list(p):
     """A family of SPECS: its names with the preset's dimensions."""
     hd = p.get('head_dim', p['n_embd'] // p['n_head'])
     env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
-               HD=hd, H=p['n_head'], X=p.get('n_expert', 0))
+               HD=hd, H=p['n_head'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
+               FS=p.get('n_ff_exp', 0) * p.get('n_expert_shared', 0), CF=p.get('n_ff_chexp', 0), CX=p.get('n_chexp', 0),
+               FSX=p.get('n_ff_shexp', 0))
     if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
         m = p['mla']
         env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
@@ -1165,6 +1548,10 @@ def spec_tensor_list(p):
                 name = name[:-1]
             if name.endswith('@1'):
                 if b == 'blk.0.':
+                    continue
+                name = name[:-2]
+            if name.endswith('@0'):
+                if b != 'blk.0.':
                     continue
                 name = name[:-2]
             if name[-2:] in ('%1', '%2'):  # an expert (odd) layer's, or another's
@@ -1249,7 +1636,7 @@ def tensor_list(p):
         elif a == 'phi3':
             T.append((b + 'attn_qkv.weight', [E, E + 2 * hd * HKV]))
             T.append((b + 'attn_output.weight', [E, E]))
-        elif a == 'deepseek2':
+        elif a in ('deepseek2', 'mistral4'):
             kl, ql = p['kv_lora_rank'], p['q_lora_rank']
             hk, hv, rot = p['key_length'], p['value_length'], p['n_rot']
             if ql:
@@ -1305,7 +1692,7 @@ def tensor_list(p):
                   (b + 'ffn_gate_exps.weight', [E, FX, X]), (b + 'ffn_down_exps.weight', [FX, E, X]),
                   (b + 'ffn_up_exps.weight', [E, FX, X]), (b + 'ffn_gate_shexp.weight', [E, FS]),
                   (b + 'ffn_down_shexp.weight', [FS, E]), (b + 'ffn_up_shexp.weight', [E, FS])]
-        elif a == 'deepseek2' and i >= p['n_dense_lead']:
+        elif a in ('deepseek2', 'mistral4') and i >= p['n_dense_lead']:
             X, FX, S = p['n_expert'], p['n_ff_exp'], p['n_expert_shared']
             T.append((b + 'ffn_gate_inp.weight', [E, X]))
             T.append((b + 'ffn_gate_exps.weight', [E, FX, X]))
@@ -1475,7 +1862,7 @@ def recurrent_metadata(p, add):
         add(a + '.expert_feed_forward_length', U32, p['n_ff_exp'])
         add(a + '.expert_shared_feed_forward_length', U32, p['n_ff_shexp'])
         add(a + '.full_attention_interval', U32, p['full_attn_interval'])
-    if a == 'nemotron_h':  # both: the MTP head's norm reads the plain one
+    if a in ('nemotron_h', 'nemotron_h_moe'):  # both: the MTP head's norm reads the plain one
         add(a + '.attention.layer_norm_epsilon', F32, p['eps'])
 
 
@@ -1587,7 +1974,7 @@ def metadata(p):
         add(a + '.rope.scaling.attn_factor', F32, p['rope_attn_factor'])
         add(a + '.rope.scaling.original_context_length', U32, p['ctx_orig'])
         add(a + '.attention.sliding_window', U32, p['swa'])
-    if a == 'deepseek2':
+    if a in ('deepseek2', 'mistral4'):
         add(a + '.vocab_size', U32, p['vocab']['n'])
         add(a + '.leading_dense_block_count', U32, p['n_dense_lead'])
         add(a + '.attention.key_length', U32, p['key_length'])

@@ -49,6 +49,7 @@ EXTRA = {
     'gemma2-2b': [['-c', '8192', '--swa-full'], ['-c', '8192'], ['-c', '8192', '-np', '2']],
     'phi3-mini': [['-c', '4096', '--swa-full']],
     'gemma3-1b': [['-c', '8192', '--swa-full'], ['-c', '8192', '-ub', '128']],
+    'gemma4-31b': [['-c', '8192', '--swa-full'], ['-c', '8192', '-ub', '128']],
     'gpt-oss-small': [['-c', '8192', '--swa-full'], ['-c', '8192', '--no-repack']],
     'llama4-scout-small': [['-c', '16384'], ['-c', '16384', '--swa-full'], ['-c', '32768', '-np', '2']],
     # recurrent states: one row per sequence whatever the context
