@@ -2130,9 +2130,9 @@ static const cv_family FAMILIES[] = {
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe2},
     /* Ling 3.0: KDA linear attention with latent attention every layer_group_size layers, Ling 2.0's MoE and
-       next-token-prediction blocks (families/bailingmoe.c) */
+       next-token-prediction blocks (--mtp, --no-mtp; families/bailingmoe.c) */
     {"BailingMoeV3ForCausalLM", "bailingmoe3", BAILINGMOE3_META, BAILINGMOE3_TENSORS, KINDS_BAILINGMOE3, CV_V_BPE,
-     CV_F_MASTER, "num_experts", &lgg__cv_hooks_bailingmoe3},
+     CV_F_MASTER | CV_F_MTP, "num_experts", &lgg__cv_hooks_bailingmoe3},
     /* Sarvam-MoE: Ling 2.0's, the full head as the rope dimension, the expert_bias made zero-mean
        (families/bailingmoe.c) */
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL,
