@@ -42,7 +42,7 @@
 # (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
 # (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test
-# Ling-3.0-tiny-mini").
+# Ling-3.0-tiny-mini MiniCPM-V-4.6-Tiny-Test").
 # LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
 # (default "Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default: DEFAULT_TESTS below).
@@ -177,7 +177,7 @@ done
 # (printed as "MODEL--mtp OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test Ling-3.0-tiny-mini} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test Ling-3.0-tiny-mini MiniCPM-V-4.6-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
     for opt in --mtp --no-mtp; do
         for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
             out=$keep/$name$opt.$t.gguf

@@ -368,8 +368,13 @@ TEST(convert_qwen35_vl) {
     cv_case_supported("Qwen3_5MoeForConditionalGeneration");
 }
 
+/* MiniCPM-V 4.6 with --mtp (the MTP blocks' count with the embeddings, output norm and head alone: its MTP
+ * tensors are left out) and --no-mtp (neither). */
+static const char *const MINICPMV46_MTP[2][5] = {{"f46adce6dd23d17ec82c965e1ccabea89e5d00e9ee73cc43e7c8be320571c615", "cc252709fe724bd2122fb8d837e8d162fadcd53b1423a547f51ffe8f83667b84", "b48f5240c55ac86303767035c1153e1cbd9e19a65ca7055ae48f70b93c981e02", "430bd214fd8cf6ae958db1666e1ddf28db1f7dc1ee404833519f60aec615f0c1", "b48f5240c55ac86303767035c1153e1cbd9e19a65ca7055ae48f70b93c981e02"},
+                                                 {"890e47b9a19df1d975c361b8b34f7cae0c43c0c45bf1df9e2adf84137756d1a3", "02dca9b77473e66c878d2b0f9f01b3789810b2d3ec15d453fd5b9c3df3cb0f9a", "64fa0741140db3bf3007b1dc43e265d7b634cbfe1ed5aaf514c74d6c349c7c1c", "4e0baedabf14622633f793f96cfc279d67589ca7040cb14a7a2aca06cb317630", "64fa0741140db3bf3007b1dc43e265d7b634cbfe1ed5aaf514c74d6c349c7c1c"}};
+
 /* MiniCPM-V 4.6's text: its merger and MTP tensors left out, the MTP block still counted; without
- * mtp_num_hidden_layers refused (master asserts). */
+ * mtp_num_hidden_layers refused (master asserts); --mtp and --no-mtp. */
 TEST(convert_minicpmv46) {
     if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
     cv_fcase_run(MINICPMV46, 1, FILES, qwen3_tokenizer);
@@ -377,6 +382,9 @@ TEST(convert_minicpmv46) {
     const char *dir = cv_fcase_make(&MINICPMV46[0], FILES, qwen3_tokenizer);
     REQUIRE(dir != NULL);
     cv_case_refused(dir, MINICPMV46[0].config, "\"mtp_num_hidden_layers\":1,", "mtp_num_hidden_layers");
+    /* master's default names (its runs with --outtype f16, without --outfile): "mtp-" and no size label with --mtp */
+    static const char *const NAMES[2] = {"MiniCPM-V-4.6-Tiny-Test-10M-F16.gguf", "mtp-MiniCPM-V-4.6-Tiny-Test-F16.gguf"};
+    cv_case_mtp_run(dir, "MiniCPM-V 4.6", MINICPMV46_MTP, NAMES);
 }
 
 #endif

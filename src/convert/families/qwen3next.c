@@ -67,9 +67,13 @@ static const char *mtp_rest(const char *hf, long *j) {
     return hf + 4;
 }
 
+/* MiniCPM-V 4.6's own filter drops every name starting "mtp" before the mixin's renames. */
+extern const cv_hooks lgg__cv_hooks_minicpmv46;
+static int minicpmv46(const lgg_convert *c) { return c->fam->hooks == &lgg__cv_hooks_minicpmv46; }
+
 const char *lgg__cv_qwen_mtp_name(const lgg_convert *c, const char *hf, char *out, size_t cap) {
     long j;
-    const char *rest = mtp_rest(hf, &j);
+    const char *rest = minicpmv46(c) ? NULL : mtp_rest(hf, &j);
     int64_t main = count(c, "lgg.main_layers");
     if (!rest || j == -2 || main < 0) return hf;
     static const char *const MAP[][2] = {
@@ -242,10 +246,11 @@ const cv_hooks lgg__cv_hooks_qwen35_vl = {qwen35_vl_init, qwen35_vl_name, qwen35
 /* MiniCPM-V 4.6's text (MiniCPMV4_6ForConditionalGeneration: master's MiniCPMV4_6TextModel over Qwen3_5TextModel):
  * Qwen3.5's multimodal checkpoint with its merger (model.merger.) and its MTP tensors (names starting "mtp") left
  * out, before master's MTP renames.  Master still counts mtp_num_hidden_layers in the block count (blocks without
- * tensors, and nextn_predict_layers); without that count it asserts on the MTP layers it no longer sees. */
+ * tensors, and nextn_predict_layers); without that count it asserts on the MTP layers it no longer sees.
+ * --no-mtp: neither counted; --mtp: those blocks' count with the embeddings, output norm and head alone. */
 static lgg_status minicpmv46_init(lgg_convert *c, lgg_error *err) {
     lgg_status st = qwen35_vl_init(c, err);
-    if (!st && count(c, "mtp_num_hidden_layers") <= 0)
+    if (!st && c->mtp != LGG_CONVERT_MTP_NONE && count(c, "mtp_num_hidden_layers") <= 0) /* --no-mtp: not counted */
         return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: no mtp_num_hidden_layers: llama.cpp master's "
                             "MiniCPM-V 4.6 leaves the MTP tensors out and then asserts on finding none", c->dir);
     return st;
