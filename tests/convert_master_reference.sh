@@ -17,7 +17,7 @@
 # convert_exaone45, test_convert_step3.c's convert_step_vl and convert_step35,
 # test_convert_plamo2.c, test_convert_granite_swa.c, test_convert_granite_switch.c, test_convert_rwkv7.c,
 # test_convert_arwkv7.c, test_convert_phi4v.c, test_convert_ernie.c's convert_paddleocr,
-# test_convert_qwen3next.c's convert_minicpmv46, test_convert_gemma4.c's convert_gemma4_assistant,
+# test_convert_qwen3next.c's convert_minicpmv46 and convert_minicpmv46_model_mtp, test_convert_gemma4.c's convert_gemma4_assistant,
 # test_convert_cohere2moe.c, test_convert_gpt2.c's convert_rugpt3xl, test_convert_talkie.c,
 # test_convert_cogvlm.c, test_convert_bailingmoe.c's convert_sarvam, test_convert_bailingmoe3.c,
 # test_convert_laguna.c, test_convert_glm4.c's convert_solar_open,
@@ -139,6 +139,7 @@ convert_arwkv7_gate
 convert_phi4v
 convert_paddleocr
 convert_minicpmv46
+convert_minicpmv46_model_mtp
 convert_gemma4_assistant
 convert_cohere2moe
 convert_rugpt3xl
