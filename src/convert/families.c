@@ -2130,9 +2130,9 @@ static const cv_family FAMILIES[] = {
     {"BailingMoeV2ForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL, KINDS_BAILINGMOE2, CV_V_BPE, CV_F_MASTER,
      "num_experts", &lgg__cv_hooks_bailingmoe2},
     /* Ling 3.0: KDA linear attention with latent attention every layer_group_size layers, Ling 2.0's MoE and
-       next-token-prediction blocks (families/bailingmoe.c) */
+       next-token-prediction blocks (--mtp, --no-mtp; families/bailingmoe.c) */
     {"BailingMoeV3ForCausalLM", "bailingmoe3", BAILINGMOE3_META, BAILINGMOE3_TENSORS, KINDS_BAILINGMOE3, CV_V_BPE,
-     CV_F_MASTER, "num_experts", &lgg__cv_hooks_bailingmoe3},
+     CV_F_MASTER | CV_F_MTP, "num_experts", &lgg__cv_hooks_bailingmoe3},
     /* Sarvam-MoE: Ling 2.0's, the full head as the rope dimension, the expert_bias made zero-mean
        (families/bailingmoe.c) */
     {"SarvamMoEForCausalLM|modeling_sarvam_moe.SarvamMoEForCausalLM", "bailingmoe2", BAILINGMOE2_META, NULL,
@@ -2245,9 +2245,9 @@ static const cv_family FAMILIES[] = {
     {"Qwen3_5ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_qwen35_vl},
     /* MiniCPM-V 4.6's text: Qwen3.5's multimodal checkpoint without its merger and MTP tensors, the MTP blocks still
-       counted (families/qwen3next.c) */
+       counted (--mtp, --no-mtp; families/qwen3next.c) */
     {"MiniCPMV4_6ForConditionalGeneration", "qwen35", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35, CV_V_BPE,
-     CV_F_MASTER | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_minicpmv46},
+     CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1, NULL, &lgg__cv_hooks_minicpmv46},
     {"Qwen3_5MoeForConditionalGeneration", "qwen35moe", QWEN3NEXT_META, QWEN3NEXT_TENSORS, KINDS_QWEN35MOE, CV_V_BPE,
      CV_F_MASTER | CV_F_MTP | CV_F_QWEN_MTP | CV_F_NORM_ADD1 | CV_F_GATE_UP_EXPS, "num_experts", &lgg__cv_hooks_qwen35_vl},
     /* Gemma 3n (the text of the multimodal checkpoint too): Gemma 3's without norm + 1, AltUp's projections

@@ -104,7 +104,8 @@ const cv_hooks lgg__cv_hooks_sarvam = {sarvam_init, NULL, sarvam_tensor, NULL, N
 /* Ling 3.0 (BailingMoeV3ForCausalLM, master's BailingMoeV3Model: inclusionAI/Ling-3.0-tiny).  Each group of
  * layer_group_size layers is KDA (Kimi delta attention) linear attention but its last, which is latent
  * attention (MLA, with a head-wise gate); so are the layers past the last whole group and the
- * next-token-prediction blocks (counted in the block count, as Ling 2.0's).  Master's checks: the KDA
+ * next-token-prediction blocks (counted in the block count, as Ling 2.0's; --no-mtp drops them with their
+ * count, --mtp keeps them with the word embeddings, output norm and head: convert.c).  Master's checks: the KDA
  * projections without LoRA (no_kda_lora), the safe gate (kda_safe_gate), head-wise attention gates. */
 static lgg_status ling3_bad(const lgg_convert *c, const char *what, lgg_error *err) {
     return lgg__cv_fail(err, LGG_ERR_INVALID, "%s/config.json: %s (llama.cpp master's BailingMoeV3 stops on it)", c->dir, what);
@@ -151,7 +152,7 @@ static lgg_status ling3_init(lgg_convert *c, lgg_error *err) {
     if (nx && !json_is_null(nx) && (!json_is_integer(nx) || json_integer_value(nx) < 0 || json_integer_value(nx) > (1 << 20)))
         return ling3_bad(c, "num_nextn_predict_layers is not a count", err);
     int64_t n = lgg__cv_hparam_int(c, "num_hidden_layers", 0), nh = lgg__cv_hparam_int(c, "num_attention_heads", 0);
-    int64_t extra = json_is_integer(nx) ? json_integer_value(nx) : 0;
+    int64_t extra = json_is_integer(nx) && c->mtp != LGG_CONVERT_MTP_NONE ? json_integer_value(nx) : 0; /* --no-mtp: none */
     if (n > (1 << 20) || !lgg__cv_heads_ok(nh)) return ling3_bad(c, "num_hidden_layers or num_attention_heads out of range", err);
     c->mtp_main = (uint64_t)n;
     json_t *vals[] = {json_integer(n), json_integer(n + extra), json_integer(1), json_integer(nh), json_integer(extra)};

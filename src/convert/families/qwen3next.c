@@ -53,9 +53,11 @@ static lgg_status qwen3next_init(lgg_convert *c, lgg_error *err) {
 }
 
 /* "mtp.layers.J.REST" (a J past the checkpoint's digits: -1) and the
- * block's own tensors. */
-static const char *mtp_rest(const char *hf, long *j) {
+ * block's own tensors; "model.mtp." as "mtp.", and the bare "mtp." unless
+ * `model_only`. */
+static const char *mtp_rest(const char *hf, int model_only, long *j) {
     if (!strncmp(hf, "model.mtp.", 10)) hf += 6;
+    else if (model_only) return NULL;
     if (strncmp(hf, "mtp.", 4)) return NULL;
     *j = -1;
     if (!strncmp(hf + 4, "layers.", 7) && hf[11] >= '0' && hf[11] <= '9') {
@@ -67,9 +69,14 @@ static const char *mtp_rest(const char *hf, long *j) {
     return hf + 4;
 }
 
+/* MiniCPM-V 4.6's own filter drops every name starting "mtp" before the mixin's renames: only its
+ * model.mtp.* are read as MTP blocks. */
+extern const cv_hooks lgg__cv_hooks_minicpmv46;
+static int minicpmv46(const lgg_convert *c) { return c->fam->hooks == &lgg__cv_hooks_minicpmv46; }
+
 const char *lgg__cv_qwen_mtp_name(const lgg_convert *c, const char *hf, char *out, size_t cap) {
     long j;
-    const char *rest = mtp_rest(hf, &j);
+    const char *rest = mtp_rest(hf, minicpmv46(c), &j);
     int64_t main = count(c, "lgg.main_layers");
     if (!rest || j == -2 || main < 0) return hf;
     static const char *const MAP[][2] = {
@@ -96,11 +103,11 @@ static lgg_status qwen3next_generated(lgg_convert *c, lgg_error *err) {
     for (uint32_t s = 0; counted && s < c->n_shards; s++)
         for (size_t i = 0; i < lgg_st_count(c->shards[s]); i++) {
             long j;
-            if (mtp_rest(lgg_st_at(c->shards[s], i)->name.ptr, &j) && j >= 0 && j + 1 > n) n = j + 1;
+            if (mtp_rest(lgg_st_at(c->shards[s], i)->name.ptr, minicpmv46(c), &j) && j >= 0 && j + 1 > n) n = j + 1;
         }
     if (n <= 0)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: a Qwen3-Next checkpoint without MTP layers (mtp.layers.N): llama.cpp "
-                            "master stops on it unless --no-mtp, which this converter does not take yet", c->dir);
+        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s: no MTP layers (config.json's mtp_num_hidden_layers, or %smtp.layers.N "
+                            "tensors): llama.cpp master stops on it unless --no-mtp", c->dir, minicpmv46(c) ? "model." : "");
     lgg_status st = put(c, "num_hidden_layers", main + n, err);
     if (!st) st = put(c, "lgg.nextn", n, err);
     if (!st) c->block_count = (uint64_t)(main + n);
@@ -242,19 +249,13 @@ const cv_hooks lgg__cv_hooks_qwen35_vl = {qwen35_vl_init, qwen35_vl_name, qwen35
 /* MiniCPM-V 4.6's text (MiniCPMV4_6ForConditionalGeneration: master's MiniCPMV4_6TextModel over Qwen3_5TextModel):
  * Qwen3.5's multimodal checkpoint with its merger (model.merger.) and its MTP tensors (names starting "mtp") left
  * out, before master's MTP renames.  Master still counts mtp_num_hidden_layers in the block count (blocks without
- * tensors, and nextn_predict_layers); without that count it asserts on the MTP layers it no longer sees. */
-static lgg_status minicpmv46_init(lgg_convert *c, lgg_error *err) {
-    lgg_status st = qwen35_vl_init(c, err);
-    if (!st && count(c, "mtp_num_hidden_layers") <= 0)
-        return lgg__cv_fail(err, LGG_ERR_UNSUPPORTED, "%s/config.json: no mtp_num_hidden_layers: llama.cpp master's "
-                            "MiniCPM-V 4.6 leaves the MTP tensors out and then asserts on finding none", c->dir);
-    return st;
-}
-
+ * tensors, and nextn_predict_layers).  An MTP block under model.mtp. passes that filter and is Qwen3.5's (counted
+ * from the checkpoint without mtp_num_hidden_layers); with neither, master asserts (qwen3next_generated refuses).
+ * --no-mtp: none counted; --mtp: the MTP blocks with the embeddings, output norm and head alone. */
 static int minicpmv46_name(const char *hf, char *out, size_t cap) {
     return strncmp(hf, "mtp", 3) && strncmp(hf, "model.merger.", 13) && qwen35_vl_name(hf, out, cap);
 }
 
-const cv_hooks lgg__cv_hooks_minicpmv46 = {minicpmv46_init, minicpmv46_name, qwen35_tensor, qwen35_meta, NULL,
+const cv_hooks lgg__cv_hooks_minicpmv46 = {qwen35_vl_init, minicpmv46_name, qwen35_tensor, qwen35_meta, NULL,
                                            qwen3next_generated};
 const cv_hooks lgg__cv_hooks_qwen35 = {qwen3next_init, qwen3next_name, qwen35_tensor, qwen35_meta, NULL, qwen3next_generated};
