@@ -822,6 +822,58 @@ PRESETS['mistral4-small'] = dict(
     n_expert_used=4, yarn=dict(factor=64.0, orig=4096, log_mul=0.1),
     vocab=dict(kind='bpe', pre='tekken', n=131072, n_regular=131072 - 1000, n_special=1000, bos=1, eos=2, add_bos=True))
 
+def dsa_keys(mla, indexer, n_expert, n_ff_exp, vocab, extra=()):
+    """The keys of a sparse-attention preset (deepseek32, glm-dsa): a dense first layer, n_expert experts (8 used, one
+    shared), latent attention in master's MLA layout (one KV head of kv_lora_rank + the rotary part), the indexer."""
+    return [('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, n_ff_exp),
+            ('expert_count', U32, n_expert), ('expert_used_count', U32, 8), ('expert_shared_count', U32, 1),
+            ('expert_weights_scale', F32, 2.5), ('expert_weights_norm', BOOL, True), ('expert_gating_func', U32, 2),
+            ('attention.q_lora_rank', U32, mla['q']), ('attention.kv_lora_rank', U32, mla['kv']),
+            ('attention.key_length', U32, mla['kv'] + mla['rope']), ('attention.value_length', U32, mla['kv']),
+            ('attention.key_length_mla', U32, mla['k']), ('attention.value_length_mla', U32, mla['v']),
+            ('rope.dimension_count', U32, mla['rope']), ('attention.indexer.head_count', U32, indexer['heads']),
+            ('attention.indexer.key_length', U32, indexer['k']), ('attention.indexer.top_k', U32, 2048)] + \
+        list(extra) + [('vocab_size', U32, vocab)]
+
+
+# DeepSeek-V3.2 (deepseek32): V3's latent attention in master's MLA layout (K and V decompression per head in
+# attn_k_b / attn_v_b) and the sparse-attention indexer (64 heads of 128, its keys cached apart); V3.2's sizes, 3
+# layers (a dense one), 16 of 256 experts
+DS32_MLA, DS32_INDEXER = dict(q=1536, kv=512, rope=64, k=192, v=128), dict(heads=64, k=128)
+PRESETS['deepseek32-small'] = dict(
+    arch='deepseek32', name='DeepSeek-V3.2-like (3 layers, 16 experts)', ftype=15, ctx=163840, n_embd=7168, n_layer=3,
+    n_ff=18432, n_head=128, n_head_kv=1, rope_base=10000.0, eps=1e-6, tied=False, n_expert=16, n_ff_exp=2048,
+    n_ff_shexp=2048, mla=DS32_MLA, indexer=DS32_INDEXER,
+    kv=dsa_keys(DS32_MLA, DS32_INDEXER, 16, 2048, 129280, [
+        ('rope.scaling.type', STR, 'yarn'), ('rope.scaling.factor', F32, 40.0),
+        ('rope.scaling.original_context_length', U32, 4096), ('rope.scaling.yarn_log_multiplier', F32, 0.1)]),
+    vocab=dict(kind='bpe', pre='deepseek-v3', n=129280, n_front=17, bos=0, eos=1, add_bos=True))
+
+# GLM-5.2 (glm-dsa): deepseek32's layers with GLM's sizes (approximate), 5 layers (a dense one), 16 of 256 experts; a
+# training context of 2^20 and no attention.indexer.types, so master keeps indexer keys in GLM-5.2's layers (0, 1,
+# 2, then every fourth): 3 of 5
+GLM_DSA_MLA, GLM_DSA_INDEXER = dict(q=2048, kv=512, rope=64, k=256, v=256), dict(heads=32, k=128)
+PRESETS['glm-dsa-small'] = dict(
+    arch='glm-dsa', name='GLM-5.2-like (5 layers, 16 experts)', ftype=15, ctx=1048576, n_embd=6144, n_layer=5,
+    n_ff=12288, n_head=64, n_head_kv=1, rope_base=1000000.0, eps=1e-5, tied=False, n_expert=16, n_ff_exp=2048,
+    n_ff_shexp=2048, mla=GLM_DSA_MLA, indexer=GLM_DSA_INDEXER, kv=dsa_keys(GLM_DSA_MLA, GLM_DSA_INDEXER, 16, 2048, 154880),
+    vocab=dict(kind='bpe', pre='glm4', n=154880, n_front=17, bos=0, eos=1, add_bos=False))
+
+# MiniMax-M3 (minimax-m3): minimax-m2's attention (q/k norms of one head, partial RoPE), a dense first layer then experts
+# with a selection bias and a shared one, and MiniMax Sparse Attention: an indexer (one head of IK a KV head) in the expert layers,
+# its keys (and a V row of one head) cached apart; approximate sizes, 4 layers, 16 experts
+PRESETS['minimax-m3-small'] = dict(
+    arch='minimax-m3', name='MiniMax-M3-like (4 layers, 16 experts)', ftype=15, ctx=196608, n_embd=3072, n_layer=4,
+    n_ff=8192, n_head=48, n_head_kv=8, head_dim=128, rope_base=5000000.0, eps=1e-6, tied=False, n_expert=16,
+    n_ff_exp=1536, n_ff_shexp=1536, indexer=dict(heads=8, k=128),
+    kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 1536), ('expert_count', U32, 16),
+        ('expert_used_count', U32, 8), ('expert_shared_count', U32, 1), ('expert_weights_scale', F32, 2.0),
+        ('expert_weights_norm', BOOL, True), ('expert_gating_func', U32, 2), ('rope.dimension_count', U32, 64),
+        ('attention.indexer.head_count', U32, 8), ('attention.indexer.key_length', U32, 128),
+        ('attention.indexer.top_k', U32, 16), ('attention.indexer.block_size', U32, 64),
+        ('attention.indexer.local_blocks', U32, 1)],
+    vocab=dict(kind='bpe', pre='minimax-m2', n=200064, n_front=17, bos=1, eos=2, add_bos=False))
+
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
@@ -1520,22 +1572,39 @@ SPECS = {
                'attn_k_norm.weight HD', 'attn_output.weight Q,E', 'post_attention_norm E', 'ffn_norm.weight E',
                'post_ffw_norm E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                ['output_norm.weight E', 'output.weight? E,V']),
+    # master's MLA layout and the sparse-attention indexer (IH heads of IK)
+    'deepseek32': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q_a_norm.weight QL', 'attn_kv_a_norm.weight KL',
+                   'attn_q_a.weight E,QL', 'attn_q_b.weight QL,H*HK', 'attn_kv_a_mqa.weight E,KL+R',
+                   'attn_k_b.weight HK-R,KL,H', 'attn_v_b.weight KL,HV,H', 'attn_output.weight H*HV,E',
+                   'ffn_norm.weight E', 'indexer.k_norm.weight IK', 'indexer.k_norm.bias IK', 'indexer.proj.weight E,IH',
+                   'indexer.attn_k.weight E,IK', 'indexer.attn_q_b.weight QL,IH*IK'] + DENSE_THEN_BIASED_EXPERTS,
+                   ['output_norm.weight E', 'output.weight? E,V']),
+    'glm-dsa': None,  # deepseek32's (below)
+    'minimax-m3': (['token_embd.weight E,V'], ['attn_q.weight E,Q', 'attn_k.weight E,G', 'attn_v.weight E,G',
+                   'attn_output.weight Q,E', 'attn_norm.weight E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+                   'ffn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS +
+                   ['indexer.q_proj.weight@1 E,IH*IK', 'indexer.k_proj.weight@1 E,IK', 'indexer.q_norm.weight@1 IK',
+                    'indexer.k_norm.weight@1 IK'], ['output_norm.weight E', 'output.weight E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
 }
+
+SPECS['glm-dsa'] = SPECS['deepseek32']
 
 
 def spec_tensor_list(p):
     """A family of SPECS: its names with the preset's dimensions."""
     hd = p.get('head_dim', p['n_embd'] // p['n_head'])
     env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
-               HD=hd, H=p['n_head'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
+               HD=hd, H=p['n_head'], HKV=p['n_head_kv'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
                FS=p.get('n_ff_exp', 0) * p.get('n_expert_shared', 0), CF=p.get('n_ff_chexp', 0), CX=p.get('n_chexp', 0),
                FSX=p.get('n_ff_shexp', 0))
     if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
         m = p['mla']
         env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
+    if 'indexer' in p:  # the sparse-attention indexer's heads and key size
+        env.update(IH=p['indexer']['heads'], IK=p['indexer']['k'])
     pre, layer, post = SPECS[p['arch']]
 
     def expand(items, b):
