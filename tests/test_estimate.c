@@ -431,7 +431,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 679);
+    CHECK(json_array_size(cases) >= 704);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));
@@ -1389,6 +1389,25 @@ TEST(estimate_indexer_cache) {
     p.no_flash_attn = true; /* master aborts: its sparse attention needs flash attention */
     CHECK(est("minimax-m3", msa, &p, &e, &err) == LGG_ERR_ARG);
 #undef DSA_OK
+}
+
+/* minimax-01's lightning attention: a state of key_length^2 floats per head and sequence (no R) in the layers but
+ * every full_attention_interval-th (default 8), which have a KV cache. */
+TEST(estimate_linear_attention) {
+    lgg_estimate_params p;
+    lgg_estimate_params_init(&p);
+    p.target = LGG_ESTIMATE_MASTER;
+    p.n_ctx = 256;
+    p.n_seq_max = 2;
+    lgg_estimate e;
+    lgg_error err;
+    const char *m01 = "context_length=2048;block_count=8;embedding_length=8;attention.head_count=2;"
+                      "attention.head_count_kv=1;attention.key_length=4;attention.value_length=4;residual_scale=1.0";
+    REQUIRE(est("minimax-01", m01, &p, &e, &err) == LGG_OK);
+    CHECK(e.n_recurrent_layers == 7 && e.rs_size == 2 && e.state_r == 0);
+    CHECK_EQ_U(e.state_s, 7ull * 4 * 4 * 2 * 2 * 4);
+    CHECK_EQ_U(e.all.kv_k, 1ull * 4 * 512 * 2); /* two streams of 256 cells */
+    CHECK_EQ_U(e.all.kv_v, 1ull * 4 * 512 * 2 + e.state_s);
 }
 
 TEST(estimate_shards_and_devices) {

@@ -874,11 +874,53 @@ PRESETS['minimax-m3-small'] = dict(
         ('attention.indexer.local_blocks', U32, 1)],
     vocab=dict(kind='bpe', pre='minimax-m2', n=200064, n_front=17, bos=1, eos=2, add_bos=False))
 
+# Chameleon-7B (chameleon): llama's layers with q/k norms per head (2-D); its graph copies the logits to blank the
+# image tokens' (ggml_set_1d); 4 of 32 layers
+PRESETS['chameleon-7b'] = dict(
+    arch='chameleon', name='Chameleon-7B-like (4 layers)', ftype=15, ctx=4096, n_embd=4096, n_layer=4, n_ff=11008,
+    n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-5, tied=False,
+    vocab=dict(kind='bpe', pre='chameleon', n=65536, n_front=17, bos=0, eos=2, add_bos=True))
+
+# MiniMax-Text-01 (minimax-01): lightning (linear) attention layers, whose state is head_dim x head_dim per head a
+# sequence, and softmax attention every full_attention_interval-th layer; experts of feed_forward_length in every
+# layer.  Its sizes, 4 layers (attention in the fourth), 4 of 32 experts
+PRESETS['minimax-01-small'] = dict(
+    arch='minimax-01', name='MiniMax-Text-01-like (4 layers, 4 experts)', ftype=15, ctx=1048576, n_embd=6144, n_layer=4,
+    n_ff=9216, n_head=64, n_head_kv=8, head_dim=128, rope_base=10000000.0, eps=1e-5, tied=False, n_expert=4,
+    kv=[('residual_scale', F32, 1.0), ('full_attention_interval', U32, 4), ('expert_count', U32, 4),
+        ('expert_used_count', U32, 2), ('rope.dimension_count', U32, 64)],
+    vocab=dict(kind='bpe', pre='minimax-m2', n=200064, n_front=17, bos=1, eos=2, add_bos=False))
+
+# PaddleOCR-VL's text model (paddleocr): ERNIE-4.5-0.3B's loader with heads of 128, multi-section RoPE
+PRESETS['paddleocr-0.9b'] = dict(
+    arch='paddleocr', name='PaddleOCR-VL-0.9B-like (text)', ftype=15, ctx=131072, n_embd=1024, n_layer=18, n_ff=3072,
+    n_head=16, n_head_kv=2, head_dim=128, rope_base=500000.0, eps=1e-5, tied=True,
+    kv=[('rope.dimension_sections', ARR, (I32, [16, 24, 24, 0])), ('rope.dimension_count', U32, 128)],
+    vocab=dict(kind='bpe', pre='smollm', n=103424, n_front=17, bos=1, eos=2, add_bos=False))
+
+# DeepSeek-OCR's decoder (deepseek2-ocr): deepseek2's layers without MLA (plain Q/K/V of n_embd), a dense first layer,
+# experts with two shared ones; its sizes, 4 of 12 layers
+PRESETS['deepseek2-ocr-3b'] = dict(
+    arch='deepseek2-ocr', name='DeepSeek-OCR-3B-like (4 layers)', ftype=15, ctx=8192, n_embd=1280, n_layer=4,
+    n_ff=6848, n_head=10, n_head_kv=10, rope_base=10000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=896,
+    n_ff_shexp=1792,
+    kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 896), ('expert_count', U32, 64),
+        ('expert_used_count', U32, 6), ('expert_shared_count', U32, 2), ('expert_weights_scale', F32, 1.0),
+        ('rope.dimension_count', U32, 128)],
+    vocab=dict(kind='bpe', pre='deepseek-v3', n=129280, n_front=17, bos=0, eos=1, add_bos=True))
+
+# CogVLM2's text model (cogvlm): llama-3-8B's layers with fused Q/K/V and a visual expert beside every attention and FFN
+# matrix (vis_*); 4 of 32 layers
+PRESETS['cogvlm-19b'] = dict(
+    arch='cogvlm', name='CogVLM2-Llama3-19B-like (text, 4 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=4,
+    n_ff=14336, n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, tied=False,
+    vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=128000, eos=128001, add_bos=True))
+
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
               'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4', 'ernie4_5-moe', 'smallthinker', 'hunyuan-moe',
-              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2', 'qwen2vl', 'qwen3vl', 'qwen3vlmoe')
+              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2', 'qwen2vl', 'qwen3vl', 'qwen3vlmoe', 'paddleocr')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1335,13 +1377,28 @@ def openelm_layer(p, T, b, i):
           (b + 'ffn_up.weight', [E, F])]
 
 
+def minimax01_layer(p, T, b, i):
+    """MiniMax-Text-01: a lightning-attention layer (fused Q/K/V, an output gate and norm) but every
+    full_attention_interval-th, which has softmax attention; experts in every layer."""
+    E, H, hkv, hd, F, X = p['n_embd'], p['n_head'], p['n_head_kv'], p['head_dim'], p['n_ff'], p['n_expert']
+    T.append((b + 'attn_norm.weight', [E]))
+    if (i + 1) % dict((k, v) for k, _, v in p['kv'])['full_attention_interval']:
+        T += [(b + 'attn_norm_2.weight', [H * hd]), (b + 'attn_qkv.weight', [E, 3 * H * hd]),
+              (b + 'attn_gate.weight', [E, H * hd])]
+    else:
+        T += [(b + 'attn_q.weight', [E, H * hd]), (b + 'attn_k.weight', [E, hkv * hd]), (b + 'attn_v.weight', [E, hkv * hd])]
+    T += [(b + 'attn_output.weight', [H * hd, E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate_inp.weight', [E, X]),
+          (b + 'ffn_gate_exps.weight', [E, F, X]), (b + 'ffn_down_exps.weight', [F, E, X]),
+          (b + 'ffn_up_exps.weight', [E, F, X])]
+
+
 def gemma4_globals(p):
     return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
 
 
 # tensors before the layers, after token_embd
 GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
-LAYERS = {'openelm': openelm_layer, 'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+LAYERS = {'minimax-01': minimax01_layer, 'openelm': openelm_layer, 'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
@@ -1580,6 +1637,17 @@ SPECS = {
                    'indexer.attn_k.weight E,IK', 'indexer.attn_q_b.weight QL,IH*IK'] + DENSE_THEN_BIASED_EXPERTS,
                    ['output_norm.weight E', 'output.weight? E,V']),
     'glm-dsa': None,  # deepseek32's (below)
+    'cogvlm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,3*Q', 'attn_output.weight Q,E',
+               'vis_attn_qkv.weight E,3*Q', 'vis_attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+               'ffn_down.weight F,E', 'ffn_up.weight E,F', 'vis_gate.weight E,F', 'vis_down.weight F,E',
+               'vis_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'deepseek2-ocr': (['token_embd.weight E,V'], ['attn_q.weight E,E', 'attn_k.weight E,E', 'attn_v.weight E,E',
+                      'attn_output.weight E,E', 'ffn_norm.weight E', 'attn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS,
+                      ['output_norm.weight E', 'output.weight? E,V']),
+    'chameleon': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q_norm.weight HD,H', 'attn_k_norm.weight HD,HKV',
+                  'attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight E,E',
+                  'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                  ['output_norm.weight E', 'output.weight? E,V']),
     'minimax-m3': (['token_embd.weight E,V'], ['attn_q.weight E,Q', 'attn_k.weight E,G', 'attn_v.weight E,G',
                    'attn_output.weight Q,E', 'attn_norm.weight E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
                    'ffn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS +
