@@ -345,6 +345,7 @@ static const struct {
     {"ernie4_5-moe", 0.17, false},
     {"exaone-moe", 0.17, false},
     {"hunyuan-moe", 0.25, false},
+    {"talkie", 0.14, false}, /* -13.4% at -c 1100 -fa off: master's attention peak is 4 E rows a token above the model's */
     {"minimax-m3", 0.14, false}, /* the logits above the last expert layer's 3 n_ff_exp n_expert_used rows: -12.5% */
     /* experts (phimoe's of n_ff, deepseek V1's with shared ones): as deepseek2, -11.8% and -12.4% at worst */
     {"phimoe", 0.14, false},
@@ -431,7 +432,7 @@ TEST(estimate_master) {
     json_t *root = load_references("tests/estimate/master.json");
     if (!root) return;
     json_t *cases = json_object_get(root, "cases");
-    CHECK(json_array_size(cases) >= 704);
+    CHECK(json_array_size(cases) >= 709);
     for (size_t i = 0; i < json_array_size(cases); i++) {
         json_t *c = json_array_get(cases, i);
         const char *tag = json_string_value(json_object_get(c, "id"));

@@ -334,6 +334,9 @@ static const arch_row ARCHS[] = {
     /* CogVLM2's text model: llama's layers with fused Q/K/V and a visual expert beside each matrix (vis_*) */
     {"cogvlm", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
      false, false, 0, IDX_NONE, 0},
+    /* talkie: llama's layers without norm weights, a q gain per head, an output scale per layer */
+    {"talkie", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0, IDX_NONE, 0},
     /* Chameleon: llama's layers with per-head q/k norms; its graph copies the logits to blank the image tokens' */
     {"chameleon", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
      false, false, false, 0, IDX_NONE, 1},

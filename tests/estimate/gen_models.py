@@ -916,6 +916,13 @@ PRESETS['cogvlm-19b'] = dict(
     n_ff=14336, n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, tied=False,
     vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=128000, eos=128001, add_bos=True))
 
+# talkie-1930-13b (talkie): llama's layers without norm weights but a q gain per head and an output scale per layer;
+# approximate 13B sizes, 4 of 40 layers
+PRESETS['talkie-13b'] = dict(
+    arch='talkie', name='talkie-1930-13B-like (4 layers)', ftype=15, ctx=4096, n_embd=5120, n_layer=4, n_ff=13824,
+    n_head=40, n_head_kv=40, rope_base=10000.0, eps=1e-5, tied=False, kv=[('logit_scale', F32, 1.0)],
+    vocab=dict(kind='bpe', pre='talkie', n=65536, n_front=17, bos=1, eos=2, add_bos=True))
+
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
@@ -1637,6 +1644,9 @@ SPECS = {
                    'indexer.attn_k.weight E,IK', 'indexer.attn_q_b.weight QL,IH*IK'] + DENSE_THEN_BIASED_EXPERTS,
                    ['output_norm.weight E', 'output.weight? E,V']),
     'glm-dsa': None,  # deepseek32's (below)
+    'talkie': (['token_embd.weight E,V', 'output.weight E,V'], ['attn_q.weight E,Q', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight 1,H', 'ffn_gate.weight E,F',
+               'ffn_up.weight E,F', 'ffn_down.weight F,E', 'layer_output_scale.weight 1'], []),
     'cogvlm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,3*Q', 'attn_output.weight Q,E',
                'vis_attn_qkv.weight E,3*Q', 'vis_attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
                'ffn_down.weight F,E', 'ffn_up.weight E,F', 'vis_gate.weight E,F', 'vis_down.weight F,E',
