@@ -86,7 +86,9 @@ typedef struct arch_row {
 /* arch_row.encoder: an embedding encoder (BERT and kin: no memory, no logits in its graph), a diffusion model
  * (non-causal whatever the file says, no memory, logits for every token), a decoder's layers for embeddings (a KV
  * cache, no logits: llama-embed) */
-enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
+enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED, ENC_RELATIVE };
+/* ENC_RELATIVE (t5encoder in master): an encoder graph (the ubatch attends to itself, with a relative-position bias)
+ * though master gives it a KV cache and logits, and decoder settings */
 /* arch_row.indexer (llama_kv_cache_dsa): none; a cache of one key head of attention.indexer.key_length in every
  * layer (deepseek32); in the layers attention.indexer.types flags (glm-dsa; without the key every layer when the
  * training context is under 2^20, else GLM-5.2's pattern: layers 0 and 1, then every fourth from 2).  Both beside
@@ -337,6 +339,9 @@ static const arch_row ARCHS[] = {
     /* talkie: llama's layers without norm weights, a q gain per head, an output scale per layer */
     {"talkie", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
      false, false, 0, IDX_NONE, 0},
+    /* T5's encoder: relative-position attention, its tensors under enc.; master gives it a KV cache and logits */
+    {"t5encoder", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_RELATIVE, 0,
+     false, false, false, 0, IDX_NONE, 0},
     /* Chameleon: llama's layers with per-head q/k norms; its graph copies the logits to blank the image tokens' */
     {"chameleon", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
      false, false, false, 0, IDX_NONE, 1},
@@ -947,12 +952,14 @@ static uint32_t tensor_layer(const facts *m, lgg_str name) {
         /* lfm2's (and lfm2moe's) output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
         return i == 1 && m->row && !strncmp(m->row->name, "lfm2", 4) ? m->n_layer : UINT32_MAX;
     }
-    if (name.len > 4 && !memcmp(name.ptr, "blk.", 4)) {
+    /* an encoder's layers are enc.blk.N (t5encoder) */
+    const size_t at = name.len > 8 && !memcmp(name.ptr, "enc.blk.", 8) ? 4 : 0;
+    if (name.len > at + 4 && !memcmp(name.ptr + at, "blk.", 4)) {
         uint64_t il = 0;
-        size_t i = 4;
+        size_t i = at + 4;
         for (; i < name.len && name.ptr[i] >= '0' && name.ptr[i] <= '9' && il <= MAX_LAYERS; i++)
             il = il * 10 + (uint64_t)(name.ptr[i] - '0');
-        if (i > 4 && i < name.len && name.ptr[i] == '.' && il < m->n_layer) return (uint32_t)il;
+        if (i > at + 4 && i < name.len && name.ptr[i] == '.' && il < m->n_layer) return (uint32_t)il;
     }
     return m->n_layer;
 }
@@ -1403,8 +1410,20 @@ static acc encoder_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint
     return at;
 }
 
+/* ENC_RELATIVE's layer peak, measured on master's t5encoder: the T x T mask (f16 with flash attention, f32 without),
+ * three T x T x n_head products (KQ, KQ with the relative-position bias, the softmax: the bias keeps the graph off
+ * flash attention), and 3E and one n_ff row a token. */
+static acc relative_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
+    acc at = {0, false};
+    term(&at, T, T, e->flash_attn ? 2 : 4, 1);
+    term(&at, 3 * (uint64_t)layer_u32(&m->head, il), T, T, 4);
+    term(&at, 3 * (uint64_t)m->n_embd + layer_ff(m, il), T, 4, 1);
+    return at;
+}
+
 static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
     if (no_memory(m)) return encoder_peak(m, e, il, T);
+    if (m->row->encoder == ENC_RELATIVE) return relative_peak(m, e, il, T);
     acc best = {0, false};
     acc base = {0, false};
     /* master: each sequence's stream of kv_size / n_seq_max cells attends its share of the batch */

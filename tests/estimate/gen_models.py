@@ -923,6 +923,14 @@ PRESETS['talkie-13b'] = dict(
     n_head=40, n_head_kv=40, rope_base=10000.0, eps=1e-5, tied=False, kv=[('logit_scale', F32, 1.0)],
     vocab=dict(kind='bpe', pre='talkie', n=65536, n_front=17, bos=1, eos=2, add_bos=True))
 
+# T5 v1.1's encoder (t5encoder, as image models use it): relative-position attention, a gated FFN, its tensors under
+# enc.; a unigram (t5) vocabulary; 4 of 24 layers
+PRESETS['t5encoder-xxl'] = dict(
+    arch='t5encoder', name='T5-v1.1-XXL-encoder-like (4 layers)', ftype=15, ctx=512, n_embd=4096, n_layer=4,
+    n_ff=10240, n_head=64, n_head_kv=64, head_dim=64, rope_base=10000.0, eps=1e-6, tied=True,
+    kv=[('attention.relative_buckets_count', U32, 32)],
+    vocab=dict(kind='spm', model='t5', n=32128, bos=0, eos=1, unk=2, add_bos=False))
+
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
@@ -1713,9 +1721,24 @@ def spec_tensor_list(p):
     return T + expand(post, '')
 
 
+def t5encoder_tensor_list(p):
+    """T5's encoder: every tensor under enc. (the relative-position bias in the first layer only)."""
+    E, F, V, Q = p['n_embd'], p['n_ff'], p['vocab']['n'], p['head_dim'] * p['n_head']
+    T = [('token_embd.weight', [E, V])]
+    for i in range(p['n_layer']):
+        b = 'enc.blk.%d.' % i
+        T += [(b + 'attn_norm.weight', [E])] + ([(b + 'attn_rel_b.weight', [p['n_head'], 32])] if i == 0 else [])
+        T += [(b + 'attn_q.weight', [E, Q]), (b + 'attn_k.weight', [E, Q]), (b + 'attn_v.weight', [E, Q]),
+              (b + 'attn_o.weight', [Q, E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]),
+              (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+    return T + [('enc.output_norm.weight', [E])]
+
+
 def tensor_list(p):
     """[(name, ne)] in ggml order (ne[0] = row length)."""
     a = p['arch']
+    if a == 't5encoder':
+        return t5encoder_tensor_list(p)
     if a in SPECS:
         return spec_tensor_list(p)
     if a in LAYERS:
@@ -2149,7 +2172,7 @@ def metadata(p):
         add('tokenizer.ggml.merges', ARR, (STR, merges))
     else:
         toks, types, scores = spm_vocab(v)
-        add('tokenizer.ggml.model', STR, 'llama')
+        add('tokenizer.ggml.model', STR, v.get('model', 'llama'))
         add('tokenizer.ggml.tokens', ARR, (STR, toks))
         add('tokenizer.ggml.scores', ARR, (F32, scores))
         add('tokenizer.ggml.token_type', ARR, (I32, types))
