@@ -28,8 +28,9 @@
 #define DEV_ALIGN 128u
 
 /* The recurrent state's shape: none (attention only), Mamba's (conv and SSM states), RWKV's (token shift
- * and WKV states), LFM2's short convolution (a conv state alone). */
-enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV };
+ * and WKV states), LFM2's short convolution (a conv state alone), lightning (linear) attention's (MiniMax-01: an S
+ * state of key_length x key_length per head, no R). */
+enum { FAM_ATTN, FAM_MAMBA, FAM_RWKV, FAM_SHORTCONV, FAM_LINEAR };
 /* Which layers of a recurrent or hybrid model hold a recurrent state, and which an attention KV cache
  * (llama_memory_hybrid's filters): every layer a state (mamba, rwkv); a state where head_count_kv is 0, the
  * cache elsewhere (jamba, granitehybrid, lfm2); both in every layer (falcon-h1); a state where head_count_kv
@@ -76,241 +77,286 @@ typedef struct arch_row {
     bool no_flash_attn;    /* master turns flash attention off whatever -fa says (grok) */
     uint8_t expert_rows;   /* the chosen experts' rows a token at the FFN's peak: 0 = 2 (gate and up); 3 where the
                               product is measured alive beside them (grok) */
+    uint8_t indexer;       /* master: IDX_*, the sparse-attention indexer's key cache beside the latent one */
+    uint8_t logits_copies; /* master: copies of the logits alive beside them at the output's peak (chameleon's
+                              ggml_set_1d blanking the image tokens: 1) */
 } arch_row;
 
 #define KV_SHARED_KEY (-1)
 /* arch_row.encoder: an embedding encoder (BERT and kin: no memory, no logits in its graph), a diffusion model
  * (non-causal whatever the file says, no memory, logits for every token), a decoder's layers for embeddings (a KV
  * cache, no logits: llama-embed) */
-enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED };
+enum { ENC_NONE, ENC_EMBED, ENC_DIFFUSION, ENC_EMBED_CACHED, ENC_RELATIVE };
+/* ENC_RELATIVE (t5encoder in master): an encoder graph (the ubatch attends to itself, with a relative-position bias)
+ * though master gives it a KV cache and logits, and decoder settings */
+/* arch_row.indexer (llama_kv_cache_dsa): none; a cache of one key head of attention.indexer.key_length in every
+ * layer (deepseek32); in the layers attention.indexer.types flags (glm-dsa; without the key every layer when the
+ * training context is under 2^20, else GLM-5.2's pattern: layers 0 and 1, then every fourth from 2).  Both beside
+ * a latent MLA cache.  IDX_AFTER_DENSE (llama_kv_cache_msa, minimax-m3): beside a plain attention cache, in the
+ * layers after the leading dense ones, with a V row of one head too (its cache is not MLA). */
+enum { IDX_NONE, IDX_EVERY, IDX_FLAGGED, IDX_AFTER_DENSE };
 
 static const arch_row ARCHS[] = {
-    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false, false, false, 0},
+    {"llama", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"qwen2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"phi3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, G_PHI3, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"gemma", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, G_GEMMA, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"gemma2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, G_GEMMA2, 4096, 2, false, 0, false, 0, false, false, false, 0, 0, 0},
     {"qwen2moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", G_LLAMA, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"deepseek2", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, G_DEEPSEEK2, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* llama.cpp master's llama-like architectures: the compute buffer is modelled */
-    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0},
-    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* up, down (ReLU^2) */
-    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* SWA: 32B only */
-    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"qwen3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"granite", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"exaone", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"internlm2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"minicpm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"olmo2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"command-r", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"olmoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"smollm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"mistral3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"arcee", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0}, /* up, down (ReLU^2) */
+    {"ernie4_5", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"seed_oss", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"granitemoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"exaone4", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0}, /* SWA: 32B only */
+    {"dots1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     {"glm4moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     true, 0, false, 0, false, false, false, 0},
-    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false, false, false, 0},
+     true, 0, false, 0, false, false, false, 0, 0, 0},
+    {"glm4", FAM_ATTN, FFN_FUSED_UP, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, 0, false, 0, false, false, false, 0, 0, 0},
     {"minimax-m2", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false, false, 0},
+     false, 0, false, 0, false, false, false, 0, 0, 0},
     /* chunked attention on three layers of four, 8192 by default: the same cache as a sliding window */
     {"llama4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 8192, 4,
-     false, 0, false, 0, false, false, false, 0},
-    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false, false, false, 0},
-    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false, false, false, 0},
+     false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"qwen3moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"gemma3", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 6, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"gpt-oss", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 2, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* newer families of master's converter */
     {"ernie4_5-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     {"smallthinker", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false, false, 0}, /* SWA (SmallThinker-21B) not modelled */
+     false, 0, false, 0, false, false, false, 0, 0, 0}, /* SWA (SmallThinker-21B) not modelled */
     /* the experts are feed_forward_length wide */
     {"hunyuan-moe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0}, /* up, down */
+     NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"hunyuan-dense", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"apertus", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0}, /* up, down */
     {"bailingmoe2", FAM_ATTN, FFN_GATED, true, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* a sliding window of 128 on three layers of four by default */
     {"exaone-moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 128, 4, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* ... and with a plain (non-gated) feed-forward: the model counts it as gated (a little more) */
-    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"gpt2", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"gptneox", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"falcon", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"phi2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"starcoder2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"nemotron", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* recurrent: a state per sequence in every layer */
-    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
-    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
-    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
-    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
-    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
-    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0},
+    {"mamba", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0, 0, 0},
+    {"mamba2", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0, 0, 0},
+    {"rwkv6", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0, 0, 0},
+    {"rwkv6qwen2", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0, 0, 0},
+    {"rwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0, 0, 0},
+    {"arwkv7", FAM_RWKV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_STATE, false, 0, false, false, false, 0, 0, 0},
     /* hybrid: a KV cache for the attention layers, a state for the others */
-    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
+    {"jamba", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0, 0, 0},
     {"granitehybrid", FAM_MAMBA, FFN_GATED, false, false, false, true, NULL, "expert_shared_feed_forward_length",
-     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
-    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0},
+     NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0, 0, 0},
+    {"lfm2", FAM_SHORTCONV, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, false, 0, false, false, false, 0, 0, 0},
     {"lfm2moe", FAM_SHORTCONV, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, LAYERS_KV0, false, 0, false, false, false, 0},
-    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false, false, 0},
+     false, LAYERS_KV0, false, 0, false, false, false, 0, 0, 0},
+    {"falcon-h1", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_BOTH, false, 0, false, false, false, 0, 0, 0},
     {"nemotron_h", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false,
-     LAYERS_NEMOTRON, false, 0, false, false, false, 0},
+     LAYERS_NEMOTRON, false, 0, false, false, false, 0, 0, 0},
     /* Nemotron 3 (Nano): nemotron_h's layers, the FFN ones with experts (up and down) and a shared expert */
     {"nemotron_h_moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, LAYERS_NEMOTRON, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, LAYERS_NEMOTRON, false, 0, false, false, false, 0, 0, 0},
     /* PLaMo 2: Mamba layers where head_count_kv is 0 (their state as mamba's), fused-Q/K/V attention elsewhere */
     {"plamo2", FAM_MAMBA, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE,
-     0, false, false, false, 0},
+     0, false, false, false, 0, 0, 0},
     {"qwen3next", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0, 0, 0},
     /* Qwen3.5: qwen3next's layers (gated delta-net, attention every 4th), dense or with experts */
-    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
+    {"qwen35", FAM_MAMBA, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0, 0, 0},
     {"qwen35moe", FAM_MAMBA, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, true, LAYERS_INTERVAL, false, 0, false, false, false, 0, 0, 0},
     /* Command R7B: a sliding window (attention.sliding_window, required) on three layers of four */
-    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0},
+    {"cohere2", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 4, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* Phi-3.5-MoE: experts of feed_forward_length; DeepSeek-MoE (V1): leading dense layers, shared experts */
-    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"phimoe", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     {"deepseek", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false, false, 0},
+     false, 0, false, 0, false, false, false, 0, 0, 0},
     /* plain dense families (a non-gated FFN counted as gated, as gpt2's) */
-    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"baichuan", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"stablelm", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"starcoder", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"refact", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"bloom", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"mpt", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"olmo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"orion", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"xverse", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"codeshell", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"chatglm", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* non-causal encoders: no KV cache */
-    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
-    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
+    {"bert", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0, 0, 0},
+    {"nomic-bert", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0, 0, 0},
     {"jina-bert-v2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* ModernBERT: gate and up in one matrix; its sliding window only masks (no cache) */
     {"modern-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* nomic-embed-text-v2-moe: experts (up and down) on every other layer */
     {"nomic-bert-moe", FAM_ATTN, FFN_PLAIN, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     {"jina-bert-v3", FAM_ATTN, FFN_PLAIN, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* DBRX: fused Q/K/V, experts of feed_forward_length */
-    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
+    {"dbrx", FAM_ATTN, FFN_GATED, true, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* llama's layers for embeddings: a KV cache all the same (master gives it memory) */
     {"llama-embed", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0,
-     ENC_EMBED_CACHED, 0, false, false, false, 0},
+     ENC_EMBED_CACHED, 0, false, false, false, 0, 0, 0},
     {"neo-bert", FAM_ATTN, FFN_FUSED_UP, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     {"eurobert", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_EMBED, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* diffusion language models: non-causal, no memory, logits for every token */
     {"dream", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     {"llada", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_DIFFUSION, 0,
-     false, false, false, 0},
-    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0},
-    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+     false, false, false, 0, 0, 0},
+    {"gemma-embedding", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, true, 0, false, false, false, 0, 0, 0},
+    {"jais", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"bitnet", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* Gemma 3n: a sliding window on four layers of five, per-layer embeddings; layers from the 20th on reuse
      * the KV cache of layer 18 (sliding) or 19 */
-    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true, false, false, 0},
+    {"gemma3n", FAM_ATTN, FFN_GATED, false, true, false, false, NULL, NULL, NO_GRAPH, 0, 5, false, 0, false, 20, true, false, false, 0, 0, 0},
     /* MiniCPM3: latent projections, the decompressed K and V cached (key_length, value_length) */
-    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"minicpm3", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     /* the text models of the Qwen VL checkpoints (multi-section RoPE changes no buffer) */
-    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
-    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0},
+    {"qwen2vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
+    {"qwen3vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, false, 0, false, false, false, 0, 0, 0},
     {"qwen3vlmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, false, 0, false, false, false, 0},
+     false, 0, false, 0, false, false, false, 0, 0, 0},
     /* master-only families (#36, batch 3).  LLaDA-MoE: a diffusion model with experts in every layer */
     {"llada-moe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_DIFFUSION, 0, false, false, false, 0},
+     false, 0, ENC_DIFFUSION, 0, false, false, false, 0, 0, 0},
     /* Ling (V1): experts with expert_shared_count shared ones of the experts' size */
     {"bailingmoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_NONE, 0, false, false, false, 0},
+     false, 0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* GroveMoE: experts, and chunk experts (one per group of two) beside them */
     {"grovemoe", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
-     false, 0, ENC_NONE, 0, false, false, false, 0},
+     false, 0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* HunyuanOCR's text model (q/k norms; multi-section RoPE changes no buffer), openPangu-Embedded */
     {"hunyuan_vl", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* Gemma 4: sliding-window layers as attention.sliding_window_pattern flags them, with their own head sizes
      * (key_length_swa) and KV head counts; the last shared_kv_layers layers reuse earlier caches; the tied output
      * is created before token_embd, as gemma3n's */
     {"gemma4", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 6, false, 0,
-     ENC_NONE, KV_SHARED_KEY, true, false, false, 0},
+     ENC_NONE, KV_SHARED_KEY, true, false, false, 0, 0, 0},
     {"pangu-embedded", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* MiMo-V2: sliding-window layers flagged one by one, per-layer KV heads, K and V heads of different sizes,
      * experts with a selection bias (its dense first layers are counted as expert ones) */
     {"mimo2", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false, 0,
-     ENC_NONE, 0, false, false, false, 0},
+     ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* Grok-1: experts of expert_feed_forward_length (an optional dense FFN beside them) */
     {"grok", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
-     ENC_NONE, 0, false, false, true, 3},
+     ENC_NONE, 0, false, false, true, 3, 0, 0},
     /* Snowflake Arctic: a dense residual FFN beside experts of feed_forward_length; its peak is the experts' FFN
      * (gate, up and product rows) while the residual FFN's output waits */
     {"arctic", FAM_ATTN, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
-     false, false, 3},
+     false, false, 3, 0, 0},
     /* Granite 4 with sliding-window layers flagged one by one (attention sinks change no buffer) */
     {"granite_swa", FAM_ATTN, FFN_GATED, false, true, false, true, NULL, "expert_shared_feed_forward_length", NO_GRAPH, 0,
-     4, false, 0, ENC_NONE, 0, false, false, false, 0},
+     4, false, 0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* Step 3.5: sliding-window layers flagged one by one, dense and expert layers as the file has them */
     {"step35", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* Hy3: q/k norms, dense and expert layers (with a shared expert) as the file has them */
     {"hy_v3", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* dense families: PLaMo, Qwen (v1: fused Q/K/V, its FFN n_ff/2 wide, counted n_ff), Maincoder (q/k norms),
      * Nanbeige (its looped layers share weights, not caches: one loop here), Jais 2 (plain FFN, biases); Mellum's
      * experts in every layer (its sliding window, when the file has one, not modelled) */
     {"plamo", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
-     false, false, 0},
+     false, false, 0, 0, 0},
     {"qwen", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
-     false, false, 0},
+     false, false, 0, 0, 0},
     {"maincoder", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     {"nanbeige", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     {"jais2", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
-     false, false, 0},
+     false, false, 0, 0, 0},
     {"mellum", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
-     0, ENC_NONE, 0, false, false, false, 0},
+     0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* DeciLM / Nemotron-NAS: per-layer heads, KV heads (0: no attention) and FFN sizes (0: none) */
     {"deci", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, LAYERS_KV0, ENC_NONE, 0,
-     false, false, false, 0},
+     false, false, false, 0, 0, 0},
     /* RND1: a diffusion model with qwen3moe's layers (experts in every layer) */
     {"rnd1", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false, 0,
-     ENC_DIFFUSION, 0, false, false, false, 0},
+     ENC_DIFFUSION, 0, false, false, false, 0, 0, 0},
     /* PLaMo 3: fused Q/K/V, gate and up fused; a sliding window (when the file has one) on seven layers of eight */
     {"plamo3", FAM_ATTN, FFN_FUSED_UP, true, true, false, false, NULL, NULL, NO_GRAPH, 0, 8, false, 0, ENC_NONE, 0, false,
-     false, false, 0},
+     false, false, 0, 0, 0},
     /* OpenELM: per-layer heads, KV heads and FFN sizes, fused Q/K/V */
     {"openelm", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
-     false, false, 0},
+     false, false, 0, 0, 0},
     /* Mistral 4: deepseek2's loader and latent attention (its graph not replayed) */
     {"mistral4", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0, false,
-     0, ENC_NONE, 0, false, false, false, 0},
+     0, ENC_NONE, 0, false, false, false, 0, 0, 0},
+    /* DeepSeek-V3.2: deepseek2's latent attention in master's MLA layout (one latent KV head, no V cache) and the
+     * sparse-attention indexer's key cache in every layer; its multi-token-prediction layers are neither loaded
+     * nor cached */
+    {"deepseek32", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     true, 0, ENC_NONE, 0, false, false, false, 0, IDX_EVERY, 0},
+    /* GLM-5 (glm-dsa): deepseek32's layers; the indexer keeps keys in the layers attention.indexer.types flags */
+    {"glm-dsa", FAM_ATTN, FFN_GATED, false, false, true, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     true, 0, ENC_NONE, 0, false, false, false, 0, IDX_FLAGGED, 0},
+    /* MiniMax-M3: minimax-m2's attention, a dense first layer then experts with a shared one; the sparse attention's
+     * indexer keeps keys (and a V row) in the expert layers */
+    {"minimax-m3", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_NONE, 0, false, false, false, 0, IDX_AFTER_DENSE, 0},
+    /* MiniMax-Text-01: lightning-attention layers (a state of key_length^2 a head) but every
+     * full_attention_interval-th (default 8), experts of feed_forward_length in every layer */
+    {"minimax-01", FAM_LINEAR, FFN_GATED, false, false, false, true, NULL, NULL, NO_GRAPH, 0, 0, false,
+     LAYERS_INTERVAL, ENC_NONE, 0, false, false, false, 0, IDX_NONE, 0},
+    /* PaddleOCR-VL's text model: ernie4_5's loader, qwen2vl's graph (multi-section RoPE changes no buffer) */
+    {"paddleocr", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0, IDX_NONE, 0},
+    /* DeepSeek-OCR's decoder: deepseek2's layers without MLA (plain Q/K/V), leading dense layers, shared experts */
+    {"deepseek2-ocr", FAM_ATTN, FFN_GATED, false, false, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 0,
+     false, 0, ENC_NONE, 0, false, false, false, 0, IDX_NONE, 0},
+    /* CogVLM2's text model: llama's layers with fused Q/K/V and a visual expert beside each matrix (vis_*) */
+    {"cogvlm", FAM_ATTN, FFN_GATED, true, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0, IDX_NONE, 0},
+    /* talkie: llama's layers without norm weights, a q gain per head, an output scale per layer */
+    {"talkie", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0, false,
+     false, false, 0, IDX_NONE, 0},
+    /* T5's encoder: relative-position attention, its tensors under enc.; master gives it a KV cache and logits */
+    {"t5encoder", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_RELATIVE, 0,
+     false, false, false, 0, IDX_NONE, 0},
+    /* Chameleon: llama's layers with per-head q/k norms; its graph copies the logits to blank the image tokens' */
+    {"chameleon", FAM_ATTN, FFN_GATED, false, false, false, false, NULL, NULL, NO_GRAPH, 0, 0, false, 0, ENC_NONE, 0,
+     false, false, false, 0, IDX_NONE, 1},
     /* Trinity (afmoe): gated attention, leading dense layers, experts with shared ones; a sliding window on three
      * layers of four when attention.sliding_window is set */
     {"afmoe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length", NULL, NO_GRAPH, 0, 4, false,
-     0, ENC_NONE, 0, false, false, false, 0},
+     0, ENC_NONE, 0, false, false, false, 0, 0, 0},
     /* Laguna: per-layer head counts, experts with a shared one after the leading dense layers; the full-attention
      * layer first of each four */
     {"laguna", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0, 0, 0},
     /* Cohere2 MoE: cohere2's parallel attention and FFN, experts after the leading dense layers, its
      * sliding-window layers flagged by attention.sliding_window_pattern (else three of four, full first) */
     {"cohere2moe", FAM_ATTN, FFN_GATED, false, true, false, true, "expert_feed_forward_length",
-     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0},
+     "expert_shared_feed_forward_length", NO_GRAPH, 0, 4, false, 0, ENC_NONE, 0, false, true, false, 0, 0, 0},
 };
 
 /* Hyperparameters of one model, checked once. */
@@ -330,6 +376,11 @@ typedef struct facts {
     /* deepseek2: the latent ranks (q_lora 0: none), RoPE dimensions, router */
     uint32_t q_lora, kv_lora, n_rot, gating;
     bool norm_w, probs_bias, mla_known;
+    bool mla_latent;    /* master's MLA layout (key_length_mla and value_length_mla set): the cache holds the latent
+                           K row alone, no V */
+    uint32_t indexer_k; /* the sparse-attention indexer's key size (row->indexer) */
+    lgg_value indexer_types; /* attention.indexer.types: a layer's indexer keeps keys (has_indexer_types) */
+    bool has_indexer_types;
     uint32_t n_expert, n_expert_used, n_ff_exp, n_ff_shexp, n_expert_shared;
     uint32_t n_dense_lead;             /* deepseek2: leading layers with a dense FFN */
     uint32_t n_nextn;                  /* nextn_predict_layers (rows with nextn_skipped) */
@@ -463,6 +514,32 @@ static lgg_status attn_facts(const lgg_file *f, facts *m, lgg_error *err) {
     return LGG_OK;
 }
 
+/* The sparse-attention indexer (llama_kv_cache_dsa): its key size, required as master requires it, and which
+ * layers keep keys. */
+static lgg_status indexer_facts(const lgg_file *f, facts *m, lgg_error *err) {
+    if (m->row->indexer == IDX_NONE || m->target != LGG_ESTIMATE_MASTER) return LGG_OK;
+    lgg_status st = get_u32(f, m, "attention.indexer.key_length", true, 0, &m->indexer_k, err);
+    if (st) return st;
+    if (m->row->indexer == IDX_AFTER_DENSE) { /* master asserts on a block size of 0 */
+        uint32_t block;
+        if ((st = get_u32(f, m, "attention.indexer.block_size", true, 0, &block, err))) return st;
+        return block ? LGG_OK : lgg__fail(err, LGG_ERR_INVALID, key_at(m, "attention.indexer.block_size"),
+                                          "%s.attention.indexer.block_size is 0", m->arch);
+    }
+    if (!m->mla_latent)
+        return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET,
+                         "%s needs MLA (attention.key_length_mla and value_length_mla), as llama.cpp master does", m->arch);
+    if (m->row->indexer != IDX_FLAGGED || get_key(f, m, "attention.indexer.types", &m->indexer_types) != LGG_OK)
+        return LGG_OK;
+    /* one flag for each layer but the multi-token-prediction ones (master reads it for n_layer() layers) */
+    facts trunk = *m;
+    trunk.n_layer = m->n_layer - m->n_nextn;
+    uint32_t lo, hi;
+    if ((st = check_layers(&trunk, "attention.indexer.types", &m->indexer_types, &lo, &hi, err))) return st;
+    m->has_indexer_types = true;
+    return LGG_OK;
+}
+
 /* deepseek2's latent attention and router, for its graph (missing keys:
  * the graph is not replayed, and the compute buffer is modelled). */
 static lgg_status mla_facts(const lgg_file *f, facts *m, lgg_error *err) {
@@ -475,6 +552,11 @@ static lgg_status mla_facts(const lgg_file *f, facts *m, lgg_error *err) {
         (st = get_u32(f, m, "expert_gating_func", false, 0, &m->gating, err)))
         return st;
     if (lite) m->q_lora = 0;
+    uint32_t k_mla, v_mla;
+    if ((st = get_u32(f, m, "attention.key_length_mla", false, 0, &k_mla, err)) ||
+        (st = get_u32(f, m, "attention.value_length_mla", false, 0, &v_mla, err)))
+        return st;
+    m->mla_latent = m->target == LGG_ESTIMATE_MASTER && k_mla && v_mla;
     bool b = false;
     m->norm_w = get_key(f, m, "expert_weights_norm", &v) == LGG_OK && lgg_value_bool(&v, &b) == LGG_OK && b;
     m->mla_known = m->kv_lora > 0 && m->n_rot > 0 && m->n_rot <= m->head_k && (lite || m->q_lora > 0) &&
@@ -514,13 +596,16 @@ static lgg_status ffn_facts(const lgg_file *f, facts *m, lgg_error *err) {
         (st = get_u32(f, m, "leading_dense_block_count", false, 0, &m->n_dense_lead, err)))
         return st;
     if (m->n_ff_shexp == 0 && m->n_expert_shared > 0) m->n_ff_shexp = m->n_ff_exp * m->n_expert_shared;
-    return m->row->mla ? mla_facts(f, m, err) : LGG_OK;
+    if (m->row->mla && (st = mla_facts(f, m, err))) return st;
+    return indexer_facts(f, m, err);
 }
 
 static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
     lgg_status st;
     if (m->row->layers == LAYERS_INTERVAL) {
-        if ((st = get_u32(f, m, "full_attention_interval", false, 4, &m->attn_interval, err))) return st;
+        /* master's default: every 4th layer (qwen3next), every 8th (minimax-01) */
+        const uint32_t interval = m->row->family == FAM_LINEAR ? 8 : 4;
+        if ((st = get_u32(f, m, "full_attention_interval", false, interval, &m->attn_interval, err))) return st;
         if (m->attn_interval == 0)
             return lgg__fail(err, LGG_ERR_INVALID, key_at(m, "full_attention_interval"), "%s.full_attention_interval is 0",
                              m->arch);
@@ -543,6 +628,7 @@ static lgg_status recurrent_facts(const lgg_file *f, facts *m, lgg_error *err) {
                              m->arch);
         return LGG_OK;
     }
+    if (m->row->family == FAM_LINEAR) return LGG_OK; /* its state is sized by the attention keys */
     if (m->row->family == FAM_SHORTCONV) {
         if ((st = get_u32(f, m, "shortconv.l_cache", true, 0, &m->l_cache, err))) return st;
         if (m->l_cache == 0) return lgg__fail(err, LGG_ERR_INVALID, LGG_NO_OFFSET, "%s.shortconv.l_cache is 0", m->arch);
@@ -599,6 +685,8 @@ static void state_row(const facts *m, uint64_t *r, uint64_t *s) {
         *r = (uint64_t)m->token_shift * m->n_embd, *s = (uint64_t)m->n_embd * m->wkv_head;
     } else if (m->row->family == FAM_SHORTCONV) {
         *r = (uint64_t)m->n_embd * (m->l_cache - 1), *s = 0;
+    } else if (m->row->family == FAM_LINEAR) { /* n_embd_head_la^2 x n_head() (the first layer's head count) */
+        *r = 0, *s = (uint64_t)m->head_k * m->head_k * layer_u32(&m->head, 0);
     } else {
         *r = (uint64_t)(m->d_conv ? m->d_conv - 1 : 0) * ((uint64_t)m->d_inner + 2ull * m->n_group * m->d_state);
         *s = (uint64_t)m->d_state * m->d_inner;
@@ -804,6 +892,10 @@ static lgg_status settle(const facts *m, const lgg_estimate_params *p, lgg_estim
     bool master = e->target == LGG_ESTIMATE_MASTER;
     /* master's -fa auto turns it on where the CPU backend runs it, which is everywhere here */
     e->flash_attn = master ? !p->no_flash_attn && !m->row->no_flash_attn : p->flash_attn && (recurrent || m->head_k == m->head_v);
+    if (master && m->row->indexer == IDX_AFTER_DENSE && !e->flash_attn) /* its MSA graph asserts on a transposed V */
+        return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET,
+                         "%s: llama.cpp master's sparse attention runs only with flash attention (it aborts with -fa off)",
+                         m->arch);
     if (lgg_type_get(p->type_v)->quantized && !e->flash_attn)
         return lgg__fail(err, LGG_ERR_ARG, LGG_NO_OFFSET, "V cache quantization requires flash_attn%s",
                          p->flash_attn && !master ? " (forced off: the K and V head sizes differ)" : "");
@@ -860,12 +952,14 @@ static uint32_t tensor_layer(const facts *m, lgg_str name) {
         /* lfm2's (and lfm2moe's) output norm is named token_embd_norm (LLM_TENSOR_OUTPUT_NORM_LFM2) */
         return i == 1 && m->row && !strncmp(m->row->name, "lfm2", 4) ? m->n_layer : UINT32_MAX;
     }
-    if (name.len > 4 && !memcmp(name.ptr, "blk.", 4)) {
+    /* an encoder's layers are enc.blk.N (t5encoder) */
+    const size_t at = name.len > 8 && !memcmp(name.ptr, "enc.blk.", 8) ? 4 : 0;
+    if (name.len > at + 4 && !memcmp(name.ptr + at, "blk.", 4)) {
         uint64_t il = 0;
-        size_t i = 4;
+        size_t i = at + 4;
         for (; i < name.len && name.ptr[i] >= '0' && name.ptr[i] <= '9' && il <= MAX_LAYERS; i++)
             il = il * 10 + (uint64_t)(name.ptr[i] - '0');
-        if (i > 4 && i < name.len && name.ptr[i] == '.' && il < m->n_layer) return (uint32_t)il;
+        if (i > at + 4 && i < name.len && name.ptr[i] == '.' && il < m->n_layer) return (uint32_t)il;
     }
     return m->n_layer;
 }
@@ -1162,6 +1256,24 @@ static bool type_bytes(uint32_t type, uint64_t n1, uint64_t n2, uint64_t n3, uin
 
 /* Each layer's KV cache (its attention layers'), and the recurrent states: R with K, S with V, F32, one row
  * per sequence (llama_memory_recurrent, alone or in llama_memory_hybrid), in the layer's place. */
+/* Whether layer il's indexer keeps keys (row->indexer; its multi-token-prediction layers have no cache at all). */
+static bool indexer_layer(const facts *m, const lgg_estimate *e, uint32_t il) {
+    if (m->row->indexer == IDX_NONE || e->target != LGG_ESTIMATE_MASTER || il >= m->n_layer - m->n_nextn) return false;
+    if (m->row->indexer == IDX_EVERY) return true;
+    if (m->row->indexer == IDX_AFTER_DENSE) return il >= m->n_dense_lead;
+    if (m->has_indexer_types) return layer_u32(&m->indexer_types, il) != 0;
+    return m->n_ctx_train < (1u << 20) || il < 2 || (il - 2) % 4 == 0; /* GLM 5/5.1: every layer; 5.2's pattern */
+}
+
+/* The indexer's key row a cell of layer il: one head of indexer_k; and its V row, one head of value_length (none
+ * beside a latent cache). */
+static uint64_t indexer_row(const facts *m, const lgg_estimate *e, uint32_t il) {
+    return indexer_layer(m, e, il) ? m->indexer_k : 0;
+}
+static uint64_t indexer_v_row(const facts *m, const lgg_estimate *e, uint32_t il) {
+    return indexer_layer(m, e, il) && !m->mla_latent ? m->head_v : 0;
+}
+
 static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimate *e, lgg_error *err) {
     uint64_t r_row = 0, s_row = 0, v_max = 0;
     if (m->row->family != FAM_ATTN) state_row(m, &r_row, &s_row);
@@ -1175,11 +1287,17 @@ static lgg_status kv_cache(const facts *m, const lgg__placement *pl, lgg_estimat
         uint64_t k = 0, v = 0, r = 0, s = 0;
         /* an attention family's cache holds every layer, deci's attention-free ones too (K 0 wide, V as wide as
          * the widest when transposed); a hybrid's only its attention layers */
-        if ((layer_attention(m, il) || m->row->family == FAM_ATTN) && il < m->n_kv_layers) {
-            uint64_t hkv = layer_u32(&m->head_kv, il);
+        /* a sparse-attention model's multi-token-prediction layers have no cache */
+        bool dsa_nextn = m->row->indexer != IDX_NONE && e->target == LGG_ESTIMATE_MASTER && il >= m->n_layer - m->n_nextn;
+        if ((layer_attention(m, il) || m->row->family == FAM_ATTN) && il < m->n_kv_layers && !dsa_nextn) {
+            uint64_t hkv = layer_u32(&m->head_kv, il), ik = 0, iv = 0;
             uint32_t cells = is_swa(m, e, il) ? e->kv_size_swa : e->kv_size;
+            /* the latent MLA cache has no V; the indexer's keys are a cache of their own, counted in K */
+            uint64_t v_row = m->mla_latent ? 0 : v_max ? v_max : head_v_of(m, il) * hkv;
             if (!type_bytes(e->type_k, head_k_of(m, il) * hkv, cells, 1, &k) ||
-                !type_bytes(e->type_v, v_max ? v_max : head_v_of(m, il) * hkv, cells, 1, &v))
+                !type_bytes(e->type_v, v_row, cells, 1, &v) ||
+                !type_bytes(e->type_k, indexer_row(m, e, il), cells, 1, &ik) || lgg__add_ovf(k, ik, &k) ||
+                !type_bytes(e->type_v, indexer_v_row(m, e, il), cells, 1, &iv) || lgg__add_ovf(v, iv, &v))
                 return lgg__fail(err, LGG_ERR_RANGE, LGG_NO_OFFSET, "layer %u: the KV cache size overflows", il);
         }
         if (layer_recurrent(m, il)) {
@@ -1252,6 +1370,8 @@ static void mixer_terms(const facts *m, const lgg_estimate *e, uint64_t T, acc *
         term(a, 14, E, T, 4);                          /* token shift, the mixes and projections */
     } else if (m->row->family == FAM_SHORTCONV) {
         term(a, 5, E, T, 4);                           /* in_proj (3E), the convolution's input and output */
+    } else if (m->row->family == FAM_LINEAR) {
+        term(a, 5 * (uint64_t)layer_u32(&m->head, 0), m->head_k, T, 4); /* fused Q/K/V, the gate, the output */
     } else {
         const uint64_t conv = (uint64_t)m->d_inner + 2ull * m->n_group * m->d_state;
         term(a, (uint64_t)m->d_inner + conv + m->dt_rank, T, 4, 1); /* in_proj */
@@ -1290,8 +1410,20 @@ static acc encoder_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint
     return at;
 }
 
+/* ENC_RELATIVE's layer peak, measured on master's t5encoder: the T x T mask (f16 with flash attention, f32 without),
+ * three T x T x n_head products (KQ, KQ with the relative-position bias, the softmax: the bias keeps the graph off
+ * flash attention), and 3E and one n_ff row a token. */
+static acc relative_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
+    acc at = {0, false};
+    term(&at, T, T, e->flash_attn ? 2 : 4, 1);
+    term(&at, 3 * (uint64_t)layer_u32(&m->head, il), T, T, 4);
+    term(&at, 3 * (uint64_t)m->n_embd + layer_ff(m, il), T, 4, 1);
+    return at;
+}
+
 static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64_t T) {
     if (no_memory(m)) return encoder_peak(m, e, il, T);
+    if (m->row->encoder == ENC_RELATIVE) return relative_peak(m, e, il, T);
     acc best = {0, false};
     acc base = {0, false};
     /* master: each sequence's stream of kv_size / n_seq_max cells attends its share of the batch */
@@ -1308,15 +1440,19 @@ static acc layer_peak(const facts *m, const lgg_estimate *e, uint32_t il, uint64
     }
     const uint64_t H = layer_u32(&m->head, il), Hkv = layer_u32(&m->head_kv, il);
     const uint64_t hk = head_k_of(m, il), hv = head_v_of(m, il);
-    term(&at, H, hk, T, 4);                            /* Q */
-    term(&at, H, hv, T, 4);                            /* attention output */
+    if (!m->mla_latent) {
+        term(&at, H, hk, T, 4);                        /* Q */
+        term(&at, H, hv, T, 4);                        /* attention output */
+    }
     if (e->flash_attn) {
-        term(&at, Hkv, hk + hv, T, 4);                 /* K and V of the batch */
+        if (!m->mla_latent) term(&at, Hkv, hk + hv, T, 4); /* K and V of the batch */
     } else {
         term(&at, kv, T, H, 4);                        /* KQ and its softmax, in place */
     }
     if (m->row->qkv_fused) term(&at, 2 * Hkv, hk, T, 4); /* the fused output's K and V parts */
-    if (m->row->mla) term(&at, H, 2 * (uint64_t)m->head_k + m->head_v, T, 4); /* decompressed K, V, K states */
+    /* decompressed K, V, K states; in master's latent layout the absorbed Q (key_length wide), its RoPE'd copy and
+     * the latent output (value_length), measured on deepseek32 (its indexer's scores not counted) */
+    if (m->row->mla) term(&at, H, 2 * (uint64_t)m->head_k + m->head_v, T, 4);
     take_max(&best, at);
     if (m->row->layers == LAYERS_NEMOTRON && !layer_ff(m, il)) return best; /* attention alone */
     return ffn_peak(m, il, T, base, best);
@@ -1414,7 +1550,8 @@ static lgg_status compute(const facts *m, const lgg__placement *pl, uint32_t n_o
     }
     if (nomem) return lgg__fail(err, LGG_ERR_NOMEM, LGG_NO_OFFSET, "out of memory (the compute graph)");
     acc host = {0, false}, dev[LGG_ESTIMATE_MAX_DEVICES] = {{0, false}}, out = {0, false}, in = {0, false};
-    if (!no_logits(m)) term(&out, m->n_vocab, O, 4, 1); /* logits of every output of the batch (none in an embedding graph) */
+    /* logits of every output of the batch (none in an embedding graph), and their copies */
+    if (!no_logits(m)) term(&out, m->n_vocab, O, 4, 1 + (e->target == LGG_ESTIMATE_MASTER ? m->row->logits_copies : 0));
     /* the final norm feeding them; in master also the last layer's output and residual (measured: the
      * llama-like and plain-FFN references' peak is the logits and 3E) */
     term(&out, m->n_embd, O, 4, e->target == LGG_ESTIMATE_MASTER ? 3 : 1);

@@ -822,11 +822,120 @@ PRESETS['mistral4-small'] = dict(
     n_expert_used=4, yarn=dict(factor=64.0, orig=4096, log_mul=0.1),
     vocab=dict(kind='bpe', pre='tekken', n=131072, n_regular=131072 - 1000, n_special=1000, bos=1, eos=2, add_bos=True))
 
+def dsa_keys(mla, indexer, n_expert, n_ff_exp, vocab, extra=()):
+    """The keys of a sparse-attention preset (deepseek32, glm-dsa): a dense first layer, n_expert experts (8 used, one
+    shared), latent attention in master's MLA layout (one KV head of kv_lora_rank + the rotary part), the indexer."""
+    return [('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, n_ff_exp),
+            ('expert_count', U32, n_expert), ('expert_used_count', U32, 8), ('expert_shared_count', U32, 1),
+            ('expert_weights_scale', F32, 2.5), ('expert_weights_norm', BOOL, True), ('expert_gating_func', U32, 2),
+            ('attention.q_lora_rank', U32, mla['q']), ('attention.kv_lora_rank', U32, mla['kv']),
+            ('attention.key_length', U32, mla['kv'] + mla['rope']), ('attention.value_length', U32, mla['kv']),
+            ('attention.key_length_mla', U32, mla['k']), ('attention.value_length_mla', U32, mla['v']),
+            ('rope.dimension_count', U32, mla['rope']), ('attention.indexer.head_count', U32, indexer['heads']),
+            ('attention.indexer.key_length', U32, indexer['k']), ('attention.indexer.top_k', U32, 2048)] + \
+        list(extra) + [('vocab_size', U32, vocab)]
+
+
+# DeepSeek-V3.2 (deepseek32): V3's latent attention in master's MLA layout (K and V decompression per head in
+# attn_k_b / attn_v_b) and the sparse-attention indexer (64 heads of 128, its keys cached apart); V3.2's sizes, 3
+# layers (a dense one), 16 of 256 experts
+DS32_MLA, DS32_INDEXER = dict(q=1536, kv=512, rope=64, k=192, v=128), dict(heads=64, k=128)
+PRESETS['deepseek32-small'] = dict(
+    arch='deepseek32', name='DeepSeek-V3.2-like (3 layers, 16 experts)', ftype=15, ctx=163840, n_embd=7168, n_layer=3,
+    n_ff=18432, n_head=128, n_head_kv=1, rope_base=10000.0, eps=1e-6, tied=False, n_expert=16, n_ff_exp=2048,
+    n_ff_shexp=2048, mla=DS32_MLA, indexer=DS32_INDEXER,
+    kv=dsa_keys(DS32_MLA, DS32_INDEXER, 16, 2048, 129280, [
+        ('rope.scaling.type', STR, 'yarn'), ('rope.scaling.factor', F32, 40.0),
+        ('rope.scaling.original_context_length', U32, 4096), ('rope.scaling.yarn_log_multiplier', F32, 0.1)]),
+    vocab=dict(kind='bpe', pre='deepseek-v3', n=129280, n_front=17, bos=0, eos=1, add_bos=True))
+
+# GLM-5.2 (glm-dsa): deepseek32's layers with GLM's sizes (approximate), 5 layers (a dense one), 16 of 256 experts; a
+# training context of 2^20 and no attention.indexer.types, so master keeps indexer keys in GLM-5.2's layers (0, 1,
+# 2, then every fourth): 3 of 5
+GLM_DSA_MLA, GLM_DSA_INDEXER = dict(q=2048, kv=512, rope=64, k=256, v=256), dict(heads=32, k=128)
+PRESETS['glm-dsa-small'] = dict(
+    arch='glm-dsa', name='GLM-5.2-like (5 layers, 16 experts)', ftype=15, ctx=1048576, n_embd=6144, n_layer=5,
+    n_ff=12288, n_head=64, n_head_kv=1, rope_base=1000000.0, eps=1e-5, tied=False, n_expert=16, n_ff_exp=2048,
+    n_ff_shexp=2048, mla=GLM_DSA_MLA, indexer=GLM_DSA_INDEXER, kv=dsa_keys(GLM_DSA_MLA, GLM_DSA_INDEXER, 16, 2048, 154880),
+    vocab=dict(kind='bpe', pre='glm4', n=154880, n_front=17, bos=0, eos=1, add_bos=False))
+
+# MiniMax-M3 (minimax-m3): minimax-m2's attention (q/k norms of one head, partial RoPE), a dense first layer then experts
+# with a selection bias and a shared one, and MiniMax Sparse Attention: an indexer (one head of IK a KV head) in the expert layers,
+# its keys (and a V row of one head) cached apart; approximate sizes, 4 layers, 16 experts
+PRESETS['minimax-m3-small'] = dict(
+    arch='minimax-m3', name='MiniMax-M3-like (4 layers, 16 experts)', ftype=15, ctx=196608, n_embd=3072, n_layer=4,
+    n_ff=8192, n_head=48, n_head_kv=8, head_dim=128, rope_base=5000000.0, eps=1e-6, tied=False, n_expert=16,
+    n_ff_exp=1536, n_ff_shexp=1536, indexer=dict(heads=8, k=128),
+    kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 1536), ('expert_count', U32, 16),
+        ('expert_used_count', U32, 8), ('expert_shared_count', U32, 1), ('expert_weights_scale', F32, 2.0),
+        ('expert_weights_norm', BOOL, True), ('expert_gating_func', U32, 2), ('rope.dimension_count', U32, 64),
+        ('attention.indexer.head_count', U32, 8), ('attention.indexer.key_length', U32, 128),
+        ('attention.indexer.top_k', U32, 16), ('attention.indexer.block_size', U32, 64),
+        ('attention.indexer.local_blocks', U32, 1)],
+    vocab=dict(kind='bpe', pre='minimax-m2', n=200064, n_front=17, bos=1, eos=2, add_bos=False))
+
+# Chameleon-7B (chameleon): llama's layers with q/k norms per head (2-D); its graph copies the logits to blank the
+# image tokens' (ggml_set_1d); 4 of 32 layers
+PRESETS['chameleon-7b'] = dict(
+    arch='chameleon', name='Chameleon-7B-like (4 layers)', ftype=15, ctx=4096, n_embd=4096, n_layer=4, n_ff=11008,
+    n_head=32, n_head_kv=32, rope_base=10000.0, eps=1e-5, tied=False,
+    vocab=dict(kind='bpe', pre='chameleon', n=65536, n_front=17, bos=0, eos=2, add_bos=True))
+
+# MiniMax-Text-01 (minimax-01): lightning (linear) attention layers, whose state is head_dim x head_dim per head a
+# sequence, and softmax attention every full_attention_interval-th layer; experts of feed_forward_length in every
+# layer.  Its sizes, 4 layers (attention in the fourth), 4 of 32 experts
+PRESETS['minimax-01-small'] = dict(
+    arch='minimax-01', name='MiniMax-Text-01-like (4 layers, 4 experts)', ftype=15, ctx=1048576, n_embd=6144, n_layer=4,
+    n_ff=9216, n_head=64, n_head_kv=8, head_dim=128, rope_base=10000000.0, eps=1e-5, tied=False, n_expert=4,
+    kv=[('residual_scale', F32, 1.0), ('full_attention_interval', U32, 4), ('expert_count', U32, 4),
+        ('expert_used_count', U32, 2), ('rope.dimension_count', U32, 64)],
+    vocab=dict(kind='bpe', pre='minimax-m2', n=200064, n_front=17, bos=1, eos=2, add_bos=False))
+
+# PaddleOCR-VL's text model (paddleocr): ERNIE-4.5-0.3B's loader with heads of 128, multi-section RoPE
+PRESETS['paddleocr-0.9b'] = dict(
+    arch='paddleocr', name='PaddleOCR-VL-0.9B-like (text)', ftype=15, ctx=131072, n_embd=1024, n_layer=18, n_ff=3072,
+    n_head=16, n_head_kv=2, head_dim=128, rope_base=500000.0, eps=1e-5, tied=True,
+    kv=[('rope.dimension_sections', ARR, (I32, [16, 24, 24, 0])), ('rope.dimension_count', U32, 128)],
+    vocab=dict(kind='bpe', pre='smollm', n=103424, n_front=17, bos=1, eos=2, add_bos=False))
+
+# DeepSeek-OCR's decoder (deepseek2-ocr): deepseek2's layers without MLA (plain Q/K/V of n_embd), a dense first layer,
+# experts with two shared ones; its sizes, 4 of 12 layers
+PRESETS['deepseek2-ocr-3b'] = dict(
+    arch='deepseek2-ocr', name='DeepSeek-OCR-3B-like (4 layers)', ftype=15, ctx=8192, n_embd=1280, n_layer=4,
+    n_ff=6848, n_head=10, n_head_kv=10, rope_base=10000.0, eps=1e-6, tied=False, n_expert=64, n_ff_exp=896,
+    n_ff_shexp=1792,
+    kv=[('leading_dense_block_count', U32, 1), ('expert_feed_forward_length', U32, 896), ('expert_count', U32, 64),
+        ('expert_used_count', U32, 6), ('expert_shared_count', U32, 2), ('expert_weights_scale', F32, 1.0),
+        ('rope.dimension_count', U32, 128)],
+    vocab=dict(kind='bpe', pre='deepseek-v3', n=129280, n_front=17, bos=0, eos=1, add_bos=True))
+
+# CogVLM2's text model (cogvlm): llama-3-8B's layers with fused Q/K/V and a visual expert beside every attention and FFN
+# matrix (vis_*); 4 of 32 layers
+PRESETS['cogvlm-19b'] = dict(
+    arch='cogvlm', name='CogVLM2-Llama3-19B-like (text, 4 layers)', ftype=15, ctx=8192, n_embd=4096, n_layer=4,
+    n_ff=14336, n_head=32, n_head_kv=32, rope_base=500000.0, eps=1e-5, tied=False,
+    vocab=dict(kind='bpe', pre='llama-bpe', n=128256, n_front=17, bos=128000, eos=128001, add_bos=True))
+
+# talkie-1930-13b (talkie): llama's layers without norm weights but a q gain per head and an output scale per layer;
+# approximate 13B sizes, 4 of 40 layers
+PRESETS['talkie-13b'] = dict(
+    arch='talkie', name='talkie-1930-13B-like (4 layers)', ftype=15, ctx=4096, n_embd=5120, n_layer=4, n_ff=13824,
+    n_head=40, n_head_kv=40, rope_base=10000.0, eps=1e-5, tied=False, kv=[('logit_scale', F32, 1.0)],
+    vocab=dict(kind='bpe', pre='talkie', n=65536, n_front=17, bos=1, eos=2, add_bos=True))
+
+# T5 v1.1's encoder (t5encoder, as image models use it): relative-position attention, a gated FFN, its tensors under
+# enc.; a unigram (t5) vocabulary; 4 of 24 layers
+PRESETS['t5encoder-xxl'] = dict(
+    arch='t5encoder', name='T5-v1.1-XXL-encoder-like (4 layers)', ftype=15, ctx=512, n_embd=4096, n_layer=4,
+    n_ff=10240, n_head=64, n_head_kv=64, head_dim=64, rope_base=10000.0, eps=1e-6, tied=True,
+    kv=[('attention.relative_buckets_count', U32, 32)],
+    vocab=dict(kind='spm', model='t5', n=32128, bos=0, eos=1, unk=2, add_bos=False))
+
 NONGATED = ('gpt2', 'gptneox', 'phi2', 'falcon', 'starcoder2', 'nemotron')
 LLAMA_LIKE = ('qwen3', 'granite', 'exaone', 'internlm2', 'minicpm', 'olmo2', 'command-r', 'olmoe', 'qwen3moe',
               'gemma3', 'gpt-oss', 'smollm3', 'mistral3', 'arcee', 'ernie4_5', 'seed_oss', 'granitemoe', 'exaone4',
               'dots1', 'glm4moe', 'glm4', 'minimax-m2', 'llama4', 'ernie4_5-moe', 'smallthinker', 'hunyuan-moe',
-              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2', 'qwen2vl', 'qwen3vl', 'qwen3vlmoe')
+              'hunyuan-dense', 'apertus', 'exaone-moe', 'bailingmoe2', 'qwen2vl', 'qwen3vl', 'qwen3vlmoe', 'paddleocr')
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1283,13 +1392,28 @@ def openelm_layer(p, T, b, i):
           (b + 'ffn_up.weight', [E, F])]
 
 
+def minimax01_layer(p, T, b, i):
+    """MiniMax-Text-01: a lightning-attention layer (fused Q/K/V, an output gate and norm) but every
+    full_attention_interval-th, which has softmax attention; experts in every layer."""
+    E, H, hkv, hd, F, X = p['n_embd'], p['n_head'], p['n_head_kv'], p['head_dim'], p['n_ff'], p['n_expert']
+    T.append((b + 'attn_norm.weight', [E]))
+    if (i + 1) % dict((k, v) for k, _, v in p['kv'])['full_attention_interval']:
+        T += [(b + 'attn_norm_2.weight', [H * hd]), (b + 'attn_qkv.weight', [E, 3 * H * hd]),
+              (b + 'attn_gate.weight', [E, H * hd])]
+    else:
+        T += [(b + 'attn_q.weight', [E, H * hd]), (b + 'attn_k.weight', [E, hkv * hd]), (b + 'attn_v.weight', [E, hkv * hd])]
+    T += [(b + 'attn_output.weight', [H * hd, E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate_inp.weight', [E, X]),
+          (b + 'ffn_gate_exps.weight', [E, F, X]), (b + 'ffn_down_exps.weight', [F, E, X]),
+          (b + 'ffn_up_exps.weight', [E, F, X])]
+
+
 def gemma4_globals(p):
     return [('rope_freqs.weight', [p['head_dim'] // 2])]  # the full-attention layers' proportional RoPE
 
 
 # tensors before the layers, after token_embd
 GLOBALS = {'gemma3n': gemma3n_globals, 'gemma4': gemma4_globals}
-LAYERS = {'openelm': openelm_layer, 'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
+LAYERS = {'minimax-01': minimax01_layer, 'openelm': openelm_layer, 'deci': deci_layer, 'mimo2': mimo2_layer, 'gemma4': gemma4_layer, 'lfm2moe': lfm2moe_layer, 'gemma3n': gemma3n_layer, 'qwen35': qwen35_layer, 'qwen35moe': qwen35_layer, 'cohere2': cohere2_layer, 'phimoe': phimoe_layer,
           'deepseek': deepseek_layer}
 # the output norm has a bias; the output matrix too
 OUTPUT_BIASES = ('phimoe',)
@@ -1520,22 +1644,53 @@ SPECS = {
                'attn_k_norm.weight HD', 'attn_output.weight Q,E', 'post_attention_norm E', 'ffn_norm.weight E',
                'post_ffw_norm E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                ['output_norm.weight E', 'output.weight? E,V']),
+    # master's MLA layout and the sparse-attention indexer (IH heads of IK)
+    'deepseek32': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q_a_norm.weight QL', 'attn_kv_a_norm.weight KL',
+                   'attn_q_a.weight E,QL', 'attn_q_b.weight QL,H*HK', 'attn_kv_a_mqa.weight E,KL+R',
+                   'attn_k_b.weight HK-R,KL,H', 'attn_v_b.weight KL,HV,H', 'attn_output.weight H*HV,E',
+                   'ffn_norm.weight E', 'indexer.k_norm.weight IK', 'indexer.k_norm.bias IK', 'indexer.proj.weight E,IH',
+                   'indexer.attn_k.weight E,IK', 'indexer.attn_q_b.weight QL,IH*IK'] + DENSE_THEN_BIASED_EXPERTS,
+                   ['output_norm.weight E', 'output.weight? E,V']),
+    'glm-dsa': None,  # deepseek32's (below)
+    'talkie': (['token_embd.weight E,V', 'output.weight E,V'], ['attn_q.weight E,Q', 'attn_k.weight E,G',
+               'attn_v.weight E,G', 'attn_output.weight Q,E', 'attn_q_norm.weight 1,H', 'ffn_gate.weight E,F',
+               'ffn_up.weight E,F', 'ffn_down.weight F,E', 'layer_output_scale.weight 1'], []),
+    'cogvlm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,3*Q', 'attn_output.weight Q,E',
+               'vis_attn_qkv.weight E,3*Q', 'vis_attn_output.weight Q,E', 'ffn_norm.weight E', 'ffn_gate.weight E,F',
+               'ffn_down.weight F,E', 'ffn_up.weight E,F', 'vis_gate.weight E,F', 'vis_down.weight F,E',
+               'vis_up.weight E,F'], ['output_norm.weight E', 'output.weight? E,V']),
+    'deepseek2-ocr': (['token_embd.weight E,V'], ['attn_q.weight E,E', 'attn_k.weight E,E', 'attn_v.weight E,E',
+                      'attn_output.weight E,E', 'ffn_norm.weight E', 'attn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS,
+                      ['output_norm.weight E', 'output.weight? E,V']),
+    'chameleon': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_q_norm.weight HD,H', 'attn_k_norm.weight HD,HKV',
+                  'attn_q.weight E,E', 'attn_k.weight E,G', 'attn_v.weight E,G', 'attn_output.weight E,E',
+                  'ffn_norm.weight E', 'ffn_gate.weight E,F', 'ffn_down.weight F,E', 'ffn_up.weight E,F'],
+                  ['output_norm.weight E', 'output.weight? E,V']),
+    'minimax-m3': (['token_embd.weight E,V'], ['attn_q.weight E,Q', 'attn_k.weight E,G', 'attn_v.weight E,G',
+                   'attn_output.weight Q,E', 'attn_norm.weight E', 'attn_q_norm.weight HD', 'attn_k_norm.weight HD',
+                   'ffn_norm.weight E'] + DENSE_THEN_BIASED_EXPERTS +
+                   ['indexer.q_proj.weight@1 E,IH*IK', 'indexer.k_proj.weight@1 E,IK', 'indexer.q_norm.weight@1 IK',
+                    'indexer.k_norm.weight@1 IK'], ['output_norm.weight E', 'output.weight E,V']),
     'chatglm': (['token_embd.weight E,V'], ['attn_norm.weight E', 'attn_qkv.weight E,Q+2*G', 'attn_qkv.bias Q+2*G',
                 'attn_output.weight E,E', 'ffn_norm.weight E', 'ffn_up.weight E,2*F', 'ffn_down.weight F,E'],
                 ['output_norm.weight E', 'output.weight? E,V']),
 }
+
+SPECS['glm-dsa'] = SPECS['deepseek32']
 
 
 def spec_tensor_list(p):
     """A family of SPECS: its names with the preset's dimensions."""
     hd = p.get('head_dim', p['n_embd'] // p['n_head'])
     env = dict(E=p['n_embd'], V=p['vocab']['n'], F=p['n_ff'], Q=hd * p['n_head'], G=hd * p['n_head_kv'], C=p['ctx'],
-               HD=hd, H=p['n_head'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
+               HD=hd, H=p['n_head'], HKV=p['n_head_kv'], X=p.get('n_expert', 0), FX=p.get('n_ff_exp', 0),
                FS=p.get('n_ff_exp', 0) * p.get('n_expert_shared', 0), CF=p.get('n_ff_chexp', 0), CX=p.get('n_chexp', 0),
                FSX=p.get('n_ff_shexp', 0))
     if 'mla' in p:  # latent ranks, the rotary part, the K and V head sizes
         m = p['mla']
         env.update(QL=m['q'], KL=m['kv'], R=m['rope'], HK=m['k'], HV=m['v'])
+    if 'indexer' in p:  # the sparse-attention indexer's heads and key size
+        env.update(IH=p['indexer']['heads'], IK=p['indexer']['k'])
     pre, layer, post = SPECS[p['arch']]
 
     def expand(items, b):
@@ -1566,9 +1721,24 @@ def spec_tensor_list(p):
     return T + expand(post, '')
 
 
+def t5encoder_tensor_list(p):
+    """T5's encoder: every tensor under enc. (the relative-position bias in the first layer only)."""
+    E, F, V, Q = p['n_embd'], p['n_ff'], p['vocab']['n'], p['head_dim'] * p['n_head']
+    T = [('token_embd.weight', [E, V])]
+    for i in range(p['n_layer']):
+        b = 'enc.blk.%d.' % i
+        T += [(b + 'attn_norm.weight', [E])] + ([(b + 'attn_rel_b.weight', [p['n_head'], 32])] if i == 0 else [])
+        T += [(b + 'attn_q.weight', [E, Q]), (b + 'attn_k.weight', [E, Q]), (b + 'attn_v.weight', [E, Q]),
+              (b + 'attn_o.weight', [Q, E]), (b + 'ffn_norm.weight', [E]), (b + 'ffn_gate.weight', [E, F]),
+              (b + 'ffn_down.weight', [F, E]), (b + 'ffn_up.weight', [E, F])]
+    return T + [('enc.output_norm.weight', [E])]
+
+
 def tensor_list(p):
     """[(name, ne)] in ggml order (ne[0] = row length)."""
     a = p['arch']
+    if a == 't5encoder':
+        return t5encoder_tensor_list(p)
     if a in SPECS:
         return spec_tensor_list(p)
     if a in LAYERS:
@@ -2002,7 +2172,7 @@ def metadata(p):
         add('tokenizer.ggml.merges', ARR, (STR, merges))
     else:
         toks, types, scores = spm_vocab(v)
-        add('tokenizer.ggml.model', STR, 'llama')
+        add('tokenizer.ggml.model', STR, v.get('model', 'llama'))
         add('tokenizer.ggml.tokens', ARR, (STR, toks))
         add('tokenizer.ggml.scores', ARR, (F32, scores))
         add('tokenizer.ggml.token_type', ARR, (I32, types))
