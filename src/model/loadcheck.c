@@ -58,7 +58,8 @@ enum {
      * LoRA ranks (attention.decay/iclr/value_residual_mix/gate_lora_rank), the fused lerps' 5 (RWKV-6) and 6 */
     D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX,
     D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */,
-    D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */
+    D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */,
+    D_FH /* n_ff / 2 (qwen's FFN: its converter writes the intermediate size doubled) */
 };
 
 /* What a row does. */
@@ -814,6 +815,40 @@ static const tspec L_NEMOTRON_H[] = {
     TC(C_MTP, "ffn_up_exps.weight", 0, D_ME, D_FX, D_X), TC(C_MTP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
     TC(C_MTP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), END};
 
+/* Qwen (1): a fused Q/K/V with its bias, the FFN of n_ff / 2 */
+static const tspec L_QWEN[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E3, 0),
+                               T("attn_qkv.bias", 0, D_E3, 0, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                               T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_FH, 0),
+                               T("ffn_down.weight", 0, D_FH, D_E, 0), T("ffn_up.weight", 0, D_E, D_FH, 0), END};
+/* PLaMo (1): attention and FFN in parallel from one norm, Q n_embd wide */
+static const tspec L_PLAMO[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                T("attn_output.weight", 0, D_E, D_E, 0), DENSE_FFN, END};
+/* openPangu-Embedded: a required attention output bias, the rope factors */
+static const tspec L_PANGU[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0), DENSE_FFN, END};
+/* Jais-2: layer norms with biases, separate Q/K/V (no fused form) whose biases are n_embd wide, a plain FFN */
+static const tspec G_JAIS2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                                {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_JAIS2[] = {
+    NORM_B("attn_norm"), T("attn_q.weight", 0, D_E, D_Q, 0), T("attn_k.weight", 0, D_E, D_KG, 0),
+    T("attn_v.weight", 0, D_E, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_q.bias", 0, D_E, 0, 0),
+    T("attn_k.bias", 0, D_E, 0, 0), T("attn_v.bias", 0, D_E, 0, 0), T("attn_output.bias", 0, D_E, 0, 0),
+    NORM_B("ffn_norm"), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_up.bias", 0, D_F, 0, 0),
+    T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_down.bias", 0, D_E, 0, 0), END};
+/* LLaDA-MoE: master asserts experts before the layers; Q n_embd wide, Q/K norms, experts of D_FX */
+static const tspec L_LLADA_MOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                    T("attn_output.weight", 0, D_E, D_E, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+                                    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_FX, D_X),
+                                    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_FX, D_X),
+                                    END};
+static const tspec G_UNTIED_EXPERTS[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                         T("output.weight", 0, D_E, D_V, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -1053,6 +1088,21 @@ static const arch_table TABLES[] = {
       K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
       {"expert_weights_norm", LGG_VT_BOOL, false}, {"leading_dense_block_count", LGG_VT_U32, false},
       {"nextn_predict_layers", LGG_VT_U32, false}}},
+    /* qwen3's and qwen3moe's loaders under other names (maincoder; rnd1, mellum: qwen3moe's with the window) */
+    {"maincoder", G_TIED, L_QWEN3, false, {RMS_EPS}},
+    {"rnd1", G_TIED, L_QWEN3MOE, false, {K_FF_EXP, RMS_EPS}},
+    /* mellum: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"mellum", G_UNTIED, L_QWEN3MOE, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
+    {"hunyuan_vl", G_TIED, L_HUNYUAN_DENSE, false, {RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false}}},
+    {"qwen", G_UNTIED, L_QWEN, false, {RMS_EPS}},
+    {"plamo", G_UNTIED, L_PLAMO, false, {RMS_EPS}},
+    {"pangu-embedded", G_TIED, L_PANGU, false, {RMS_EPS}},
+    /* nanbeige: exaone's tensors (master creates rope_freqs before the FFN norm), the layers looped num_loops times */
+    {"nanbeige", G_TIED, L_EXAONE, false,
+     {RMS_EPS, {"num_loops", LGG_VT_U32, false}, {"skip_loop_final_norm", LGG_VT_BOOL, false}}},
+    {"jais2", G_JAIS2, L_JAIS2, false, {NORM_EPS}},
+    {"llada-moe", G_UNTIED_EXPERTS, L_LLADA_MOE, false, {K_FF_EXP, RMS_EPS}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -1700,6 +1750,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_RKV:
         if (c->n_head_kv == 0 || (c->wkv && c->n_embd / c->wkv == c->n_head_kv)) return c->n_embd;
         return (int64_t)c->n_head_kv * c->wkv;
+    case D_FH: return F / 2;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);

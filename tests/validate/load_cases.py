@@ -158,7 +158,10 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'hunyuan-moe': 'hunyuan-moe-small', 'apertus': 'apertus-8b', 'dots1': 'dots1-small',
         'ernie4_5-moe': 'ernie4_5-moe-small', 'minimax-m2': 'minimax-m2-small', 'smallthinker': 'smallthinker-4b',
         'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small', 'rwkv6': 'rwkv6-1.6b',
-        'rwkv7': 'rwkv7-0.4b', 'nemotron_h': 'nemotron_h-small'}
+        'rwkv7': 'rwkv7-0.4b', 'nemotron_h': 'nemotron_h-small', 'maincoder': 'maincoder-1b', 'rnd1': 'rnd1-base',
+        'mellum': 'mellum-moe', 'hunyuan_vl': 'hunyuan-vl-ocr', 'qwen': 'qwen-7b', 'plamo': 'plamo-13b',
+        'pangu-embedded': 'pangu-embedded-1b', 'nanbeige': 'nanbeige-3b', 'jais2': 'jais2-8b',
+        'llada-moe': 'llada-moe-7b'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -308,6 +311,30 @@ CASES['arwkv7.lerp4'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.2.time_mix_l
 CASES['arwkv7.no_gate'] = ('rwkv7-0.4b', both(A7, drop_tensor('blk.1.time_mix_g1.weight'), drop_tensor('blk.1.time_mix_g2.weight'),
                                             drop_tensor('blk.1.time_mix_ln.weight')),
                            'the gate LoRA and time_mix_ln missing (optional here)')
+# qwen's and pangu-embedded's required biases; jais2's separate Q/K/V; expert asserts and keys
+CASES['qwen.no_qkv_bias'] = ('qwen-7b', drop_tensor('blk.2.attn_qkv.bias'), 'the fused Q/K/V bias missing (required)')
+CASES['pangu-embedded.no_o_bias'] = ('pangu-embedded-1b', drop_tensor('blk.4.attn_output.bias'),
+                                     'the attention output bias missing (required)')
+
+
+def fuse_qkv(layer):
+    def f(a, kv, T):
+        b = 'blk.%d.' % layer
+        parts = [s for n, s in T if n in (b + 'attn_q.weight', b + 'attn_k.weight', b + 'attn_v.weight')]
+        T[:] = [t for t in T if t[0] not in (b + 'attn_q.weight', b + 'attn_k.weight', b + 'attn_v.weight')]
+        T.append((b + 'attn_qkv.weight', [parts[0][0], sum(p[1] for p in parts)]))
+    return f
+
+
+CASES['jais2.fused_qkv'] = ('jais2-8b', fuse_qkv(1), "a fused attn_qkv, which jais2's loader does not take")
+CASES['maincoder.fused_qkv'] = ('maincoder-1b', fuse_qkv(1), 'a fused attn_qkv in place of Q/K/V (loads)')
+NO_EXPERTS = both(set_key('{a}.expert_count', gm.U32, 0), set_key('{a}.expert_used_count', gm.U32, 0))
+CASES['llada-moe.no_experts'] = ('llada-moe-7b', NO_EXPERTS, 'no experts: master asserts before the layers')
+CASES['rnd1.no_experts'] = ('rnd1-base', NO_EXPERTS, 'no experts: master throws at the first layer')
+CASES['mellum.no_ffexp'] = ('mellum-moe', drop_key('{a}.expert_feed_forward_length'),
+                            'expert_feed_forward_length missing (required here)')
+CASES['rnd1.no_ffexp'] = ('rnd1-base', drop_key('{a}.expert_feed_forward_length'),
+                          'expert_feed_forward_length missing: the experts then n_ff / n_expert_used wide')
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
