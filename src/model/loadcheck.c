@@ -59,7 +59,11 @@ enum {
     D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX,
     D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */,
     D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */,
-    D_FH /* n_ff / 2 (qwen's FFN: its converter writes the intermediate size doubled) */
+    D_FH /* n_ff / 2 (qwen's FFN: its converter writes the intermediate size doubled) */,
+    /* this layer's head counts and FFN size (openelm, plamo3): head_k n_head(il), head_v n_head(il), head_k
+     * (n_head(il) + 2 n_head_kv(il)), head_k n_head(il) + (head_k + head_v) n_head_kv(il), 2 n_ff(il) */
+    D_QHL, D_VHL, D_QKKL, D_QKVL, D_F2L,
+    D_FXS2X /* 2 expert_shared_feed_forward_length: granite_swa's shared gate and up in one */
 };
 
 /* What a row does. */
@@ -68,7 +72,8 @@ enum {
     OP_QKV,    /* create_tensor_qkv(n_embd, d[0], d[1], d[2], flags): a fused attn_qkv, else Q, K, V (+ biases) */
     OP_OUTPUT, /* output.weight optional; absent, token_embd.weight is reused (TENSOR_DUPLICATED) */
     OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
-    OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
+    OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up (of
+                      * d[0], D_FX when 0) */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
     OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
@@ -849,6 +854,49 @@ static const tspec L_LLADA_MOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E
 static const tspec G_UNTIED_EXPERTS[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
                                          T("output.weight", 0, D_E, D_V, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, END};
 
+/* Ling (bailingmoe): heads of the rotary dimension, experts asserted in the first layer, shared ones of
+ * expert_feed_forward_length expert_shared_count */
+static const tspec L_BAILINGMOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_QR, D_KVR, D_KVR, 0),
+                                     T("attn_output.weight", 0, D_QR, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                     EXPERTS(D_FXR), T("ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+                                     T("ffn_down_shexp.weight", 0, D_FXS2, D_E, 0),
+                                     T("ffn_up_shexp.weight", 0, D_E, D_FXS2, 0), END};
+/* Snowflake Arctic: a dense FFN of n_embd beside experts of n_ff with their own norm */
+static const tspec L_ARCTIC[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_E, 0), T("ffn_down.weight", 0, D_E, D_E, 0),
+    T("ffn_up.weight", 0, D_E, D_E, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_norm_exps.weight", 0, D_E, 0, 0),
+    T("ffn_gate_exps.weight", 0, D_E, D_F, D_X), T("ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_F, D_X), END};
+/* OpenELM: each layer its own head counts and FFN size; one fused Q/K/V (no split form), Q/K norms */
+static const tspec G_OPENELM[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                  T("token_embd.weight", DUP, D_E, D_V, 0), END};
+static const tspec L_OPENELM[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_QKKL, 0),
+                                  T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+                                  T("attn_output.weight", 0, D_QHL, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                  T("ffn_gate.weight", 0, D_E, D_FL, 0), T("ffn_down.weight", 0, D_FL, D_E, 0),
+                                  T("ffn_up.weight", 0, D_E, D_FL, 0), END};
+/* PLaMo 3: one fused Q/K/V of the layer's heads, Q/K norms, post-norms named without ".weight" as master names
+ * them, gate and up in one */
+static const tspec L_PLAMO3[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_QKVL, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_output.weight", 0, D_VHL, D_E, 0),
+    T("post_attention_norm", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("post_ffw_norm", 0, D_E, 0, 0),
+    T("ffn_up.weight", 0, D_E, D_F2L, 0), T("ffn_down.weight", 0, D_FL, D_E, 0), END};
+/* Granite 4 with sliding-window attention: per-layer sinks; llama's FFN or experts of n_ff with a shared gate/up */
+static const tspec L_GRANITE_SWA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", OPT, D_E, 0, 0), T("attn_sinks.weight", 0, D_H, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0),
+    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
+    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0),
+    TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    {OP_GATE_UP_EXPS, C_MOE, 0, {D_F}, NULL}, TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS2X, 0),
+    TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -870,6 +918,8 @@ typedef struct arch_key {
 #define KT_F32_LAYERS (LGG_VT_COUNT + 5)
 /* not a key read: as KT_RECR_KV0, and the layer's feed_forward_length 0 too (nemotron_h) */
 #define KT_RECR_KV0_FF0 (LGG_VT_COUNT + 6)
+/* get_arr into a per-layer array: an array (of bool, u32 or i32), at most 512 long (granite_swa's window pattern) */
+#define KT_LAYER_ARRAY (LGG_VT_COUNT + 7)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -1103,6 +1153,17 @@ static const arch_table TABLES[] = {
      {RMS_EPS, {"num_loops", LGG_VT_U32, false}, {"skip_loop_final_norm", LGG_VT_BOOL, false}}},
     {"jais2", G_JAIS2, L_JAIS2, false, {NORM_EPS}},
     {"llada-moe", G_UNTIED_EXPERTS, L_LLADA_MOE, false, {K_FF_EXP, RMS_EPS}},
+    {"bailingmoe", G_UNTIED, L_BAILINGMOE, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}}},
+    {"arctic", G_TIED, L_ARCTIC, false, {RMS_EPS}},
+    {"openelm", G_OPENELM, L_OPENELM, false, {RMS_EPS}},
+    /* plamo3: the window's base and pattern are read only when attention.sliding_window is above 0 */
+    {"plamo3", G_TIED, L_PLAMO3, false, {RMS_EPS, K_SWA, K_SWA_BASE, K_SWA_PATTERN}},
+    {"granite_swa", G_TIED, L_GRANITE_SWA, false,
+     {K_GRANITE, {"attention.sliding_window_pattern", KT_LAYER_ARRAY, true},
+      {"attention.sliding_window", LGG_VT_U32, true}, K_FF_SHEXP}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -1122,6 +1183,8 @@ typedef struct lc {
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
     bool has_head_kv, recr_kv0, recr_ff0;
+    lgg_value head; /* attention.head_count, one element a layer (has_head) */
+    bool has_head;
     lgg_value ff; /* feed_forward_length, one element a layer (has_ff) */
     bool has_ff;
     int64_t il;        /* the layer whose rows are being checked (-1: the globals) */
@@ -1385,6 +1448,23 @@ static void f32_layers_key(lc *c, const arch_key *ak) {
     key_of(c, k, LGG_VT_F32, ak->required, &v);
 }
 
+/* get_arr into a per-layer array (std::array of 512): an array of bool, u32 or i32 elements, at most 512 */
+static void layer_array_key(lc *c, const arch_key *ak) {
+    char k[160], got[64];
+    lgg_value v;
+    akey(c, ak->suffix, k, sizeof k);
+    if (lgg_get(c->f, k, &v) != LGG_OK || v.type != LGG_VT_ARRAY) {
+        if (ak->required) issue(c, false, LGG_LOAD_MISSING, k, "array of u32", "");
+        return;
+    }
+    if (v.elem_type != LGG_VT_BOOL && v.elem_type != LGG_VT_U32 && v.elem_type != LGG_VT_I32) {
+        snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+        issue(c, false, LGG_LOAD_WRONG_TYPE, k, "array of bool, u32 or i32", got);
+    } else if (v.count > MAX_LAYERS) {
+        wrong_length(c, k, MAX_LAYERS, v.count);
+    }
+}
+
 /* deepseek2's is_lite: 26 or 27 layers, or 48 with 128256 tokens (vocab_size, else the token list's length) */
 static bool lite(lc *c) {
     char k[160];
@@ -1410,6 +1490,8 @@ static void arch_keys(lc *c) {
             sections_key(c, ak, 4);
         } else if (ak->type == KT_F32_LAYERS) {
             f32_layers_key(c, ak);
+        } else if (ak->type == KT_LAYER_ARRAY) {
+            layer_array_key(c, ak);
         } else if (ak->type == KT_LAYER_FLAGS) {
             char k[160];
             c->has_recr = lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &c->recr) == LGG_OK &&
@@ -1451,6 +1533,8 @@ static void hparams(lc *c) {
     layer_key(c, "attention.head_count_kv", &c->n_head_kv);
     c->has_head_kv = lgg_get(c->f, akey(c, "attention.head_count_kv", k, sizeof k), &c->head_kv) == LGG_OK &&
                      c->head_kv.type == LGG_VT_ARRAY && c->head_kv.count == c->n_layer;
+    c->has_head = lgg_get(c->f, akey(c, "attention.head_count", k, sizeof k), &c->head) == LGG_OK &&
+                  c->head.type == LGG_VT_ARRAY && c->head.count == c->n_layer;
     c->has_ff = lgg_get(c->f, akey(c, "feed_forward_length", k, sizeof k), &c->ff) == LGG_OK &&
                 c->ff.type == LGG_VT_ARRAY && c->ff.count == c->n_layer;
     rope_keys(c);
@@ -1649,6 +1733,9 @@ static uint32_t per_layer(const lgg_value *arr, bool has, uint32_t all, int64_t 
 /* Layer il's head_count_kv (hparams.n_head_kv(il)). */
 static uint32_t layer_head_kv(const lc *c, int64_t il) { return per_layer(&c->head_kv, c->has_head_kv, c->n_head_kv, il); }
 
+/* Layer il's head_count (hparams.n_head(il)). */
+static uint32_t layer_head(const lc *c, int64_t il) { return per_layer(&c->head, c->has_head, c->n_head, il); }
+
 /* Layer il's feed_forward_length (hparams.n_ff(il)). */
 static uint32_t layer_ff(const lc *c, int64_t il) { return per_layer(&c->ff, c->has_ff, c->n_ff, il); }
 
@@ -1751,6 +1838,12 @@ static int64_t dim(const lc *c, uint8_t d) {
         if (c->n_head_kv == 0 || (c->wkv && c->n_embd / c->wkv == c->n_head_kv)) return c->n_embd;
         return (int64_t)c->n_head_kv * c->wkv;
     case D_FH: return F / 2;
+    case D_QHL: return hk * layer_head(c, c->il);
+    case D_VHL: return hv * layer_head(c, c->il);
+    case D_QKKL: return hk * (layer_head(c, c->il) + 2 * (int64_t)layer_head_kv(c, c->il));
+    case D_QKVL: return hk * layer_head(c, c->il) + (hk + hv) * layer_head_kv(c, c->il);
+    case D_F2L: return 2 * (int64_t)layer_ff(c, c->il);
+    case D_FXS2X: return 2 * (int64_t)c->n_ff_shexp;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1857,7 +1950,7 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
             if (!want(c, OPT, "output.weight", c->n_embd, (int64_t)c->n_vocab, 0))
                 want(c, DUP, "token_embd.weight", c->n_embd, (int64_t)c->n_vocab, 0);
         } else if (r->op == OP_GATE_UP_EXPS) {
-            const int64_t E = c->n_embd, F = dim(c, D_FX), X = c->n_expert;
+            const int64_t E = c->n_embd, F = dim(c, r->d[0] ? r->d[0] : D_FX), X = c->n_expert;
             if (!want(c, OPT, row_name(n, sizeof n, il, "ffn_gate_up_exps.weight"), E, 2 * F, X)) {
                 want(c, 0, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
                 want(c, 0, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
