@@ -125,15 +125,20 @@ static const tspec G_UNTIED[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("outp
 static const tspec G_NO_OUTPUT[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0), END};
 
 /* the layers */
+/* the rope factors: long and short with longrope, else rope_freqs (each optional, layer 0's counted) */
+#define ROPE_FACTORS                                                                                           \
+    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),                                      \
+        TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),                                 \
+        TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0)
+/* llama's FFN without experts, its biases optional */
+#define DENSE_FFN_OPT_B                                                                                        \
+    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),            \
+        TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),            \
+        TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0)
 static const tspec L_LLAMA[] = { /* llama, mistral3, granite: llama's optional biases and experts */
     T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
     T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
-    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
-    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
-    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0),
+    ROPE_FACTORS, DENSE_FFN_OPT_B,
     TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE, "ffn_gate_exps.weight", OPT, D_E, D_F, D_X),
     TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X), TC(C_MOE, "ffn_up_exps.weight", 0, D_E, D_F, D_X),
     TC(C_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0), TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0),
@@ -832,9 +837,7 @@ static const tspec L_PLAMO[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_
 static const tspec L_PANGU[] = {
     T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
     T("attn_output.bias", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
-    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0), DENSE_FFN, END};
+    ROPE_FACTORS, DENSE_FFN, END};
 /* Jais-2: layer norms with biases, separate Q/K/V (no fused form) whose biases are n_embd wide, a plain FFN */
 static const tspec G_JAIS2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
                                 {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
@@ -887,12 +890,7 @@ static const tspec L_PLAMO3[] = {
 static const tspec L_GRANITE_SWA[] = {
     T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
     T("attn_output.bias", OPT, D_E, 0, 0), T("attn_sinks.weight", 0, D_H, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
-    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
-    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
-    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0),
+    ROPE_FACTORS, DENSE_FFN_OPT_B,
     TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
     {OP_GATE_UP_EXPS, C_MOE, 0, {D_F}, NULL}, TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS2X, 0),
     TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), END};

@@ -336,20 +336,24 @@ CASES['mellum.no_ffexp'] = ('mellum-moe', drop_key('{a}.expert_feed_forward_leng
                             'expert_feed_forward_length missing (required here)')
 CASES['rnd1.no_ffexp'] = ('rnd1-base', drop_key('{a}.expert_feed_forward_length'),
                           'expert_feed_forward_length missing: the experts then n_ff / n_expert_used wide')
-CASES['bailingmoe.no_experts'] = ('bailingmoe-lite', NO_EXPERTS, 'no experts: master throws at the first layer')
-CASES['arctic.no_norm_exps'] = ('arctic-small', drop_tensor('blk.1.ffn_norm_exps.weight'), "the experts' norm missing")
-CASES['openelm.qkv_layer0'] = ('openelm-270m', reshape_tensor('blk.2.attn_qkv.weight', [1280, 1152]),
-                               "layer 2's fused Q/K/V sized by layer 0's head counts")
-CASES['openelm.up_layer0'] = ('openelm-270m', reshape_tensor('blk.3.ffn_up.weight', [1280, 768]),
-                              "layer 3's up projection of layer 0's FFN size")
-CASES['plamo3.norm_weight'] = ('plamo3-small', both(drop_tensor('blk.1.post_ffw_norm'),
-                                                    add_tensor('blk.1.post_ffw_norm.weight', [2048])),
-                               'a post-norm named with .weight, which master does not look for')
-CASES['granite_swa.no_pattern'] = ('granite-swa-small', drop_key('{a}.attention.sliding_window_pattern'),
-                                   'the window pattern missing (a required array)')
-CASES['granite_swa.pattern_u32'] = ('granite-swa-small', set_key('{a}.attention.sliding_window_pattern', gm.U32, 4),
-                                    'the window pattern as one u32, where master wants an array')
-CASES['granite_swa.no_sinks'] = ('granite-swa-small', drop_tensor('blk.2.attn_sinks.weight'), "a layer's sinks missing")
+# bailingmoe without experts; arctic's experts' norm; openelm's per-layer sizes; plamo3's post-norm names (no
+# .weight); granite_swa's window pattern (a required array) and sinks
+for case_id, preset, change, what in (
+        ('bailingmoe.no_experts', 'bailingmoe-lite', NO_EXPERTS, 'no experts: master throws at the first layer'),
+        ('arctic.no_norm_exps', 'arctic-small', drop_tensor('blk.1.ffn_norm_exps.weight'), "the experts' norm missing"),
+        ('openelm.qkv_layer0', 'openelm-270m', reshape_tensor('blk.2.attn_qkv.weight', [1280, 1152]),
+         "layer 2's fused Q/K/V sized by layer 0's head counts"),
+        ('openelm.up_layer0', 'openelm-270m', reshape_tensor('blk.3.ffn_up.weight', [1280, 768]),
+         "layer 3's up projection of layer 0's FFN size"),
+        ('plamo3.norm_weight', 'plamo3-small',
+         both(drop_tensor('blk.1.post_ffw_norm'), add_tensor('blk.1.post_ffw_norm.weight', [2048])),
+         'a post-norm named with .weight, which master does not look for'),
+        ('granite_swa.no_pattern', 'granite-swa-small', drop_key('{a}.attention.sliding_window_pattern'),
+         'the window pattern missing (a required array)'),
+        ('granite_swa.pattern_u32', 'granite-swa-small', set_key('{a}.attention.sliding_window_pattern', gm.U32, 4),
+         'the window pattern as one u32, where master wants an array'),
+        ('granite_swa.no_sinks', 'granite-swa-small', drop_tensor('blk.2.attn_sinks.weight'), "a layer's sinks missing")):
+    CASES[case_id] = (preset, change, what)
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
