@@ -63,7 +63,9 @@ enum {
     /* this layer's head counts and FFN size (openelm, plamo3): head_k n_head(il), head_v n_head(il), head_k
      * (n_head(il) + 2 n_head_kv(il)), head_k n_head(il) + (head_k + head_v) n_head_kv(il), 2 n_ff(il) */
     D_QHL, D_VHL, D_QKKL, D_QKVL, D_F2L,
-    D_FXS2X /* 2 expert_shared_feed_forward_length: granite_swa's shared gate and up in one */
+    D_FXS2X /* 2 expert_shared_feed_forward_length: granite_swa's shared gate and up in one */,
+    /* grovemoe's chunk experts: expert_chunk_feed_forward_length (else head_k), expert_count / experts_per_group */
+    D_FCH, D_XCH
 };
 
 /* What a row does. */
@@ -78,7 +80,8 @@ enum {
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
     OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
     OP_RWKV6_LERP,   /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
-    OP_LERP_6_OR_5   /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
+    OP_LERP_6_OR_5,  /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
+    OP_GROUPS        /* grovemoe: master asserts experts_per_group above 0 */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -97,7 +100,10 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_NOT_LEAD_TRUNK /* neither (exaone-moe's experts) */,
        /* nemotron_h's trunk layers that are not recurrent: attention where n_ff(il) is 0, else an FFN (experts
         * with expert_count, dense without) */
-       C_ATTN_FF0, C_FFN_MOE, C_FFN_DENSE };
+       C_ATTN_FF0, C_FFN_MOE, C_FFN_DENSE,
+       /* deci's layers by their own head counts and FFN size: attention reduced to a linear map (n_head_kv(il) 0,
+        * n_head(il) not), attention (n_head_kv(il) > 0), an FFN (n_ff(il) > 0) */
+       C_LINEAR_ATTN, C_ATTN_KV, C_FF };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -895,6 +901,39 @@ static const tspec L_GRANITE_SWA[] = {
     {OP_GATE_UP_EXPS, C_MOE, 0, {D_F}, NULL}, TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS2X, 0),
     TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), END};
 
+/* AFMoE (Trinity): post-norms, Q/K norms, a gate on the attention output; the leading dense layers, then experts
+ * with a required selection bias and shared ones of n_ff_exp expert_shared_count */
+static const tspec L_AFMOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+    T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+    T("attn_gate.weight", 0, D_E, D_Q, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("post_ffw_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_MOE_SHARED, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_MOE_SHARED, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0), TC(C_MOE_SHARED, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), END};
+/* GroveMoE: experts and, per group of experts_per_group, chunk experts; the asserts before the layers */
+static const tspec G_GROVEMOE[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                   {OP_OUTPUT, C_ALL, 0, {0}, NULL}, {OP_EXPERTS, C_ALL, 0, {0}, NULL},
+                                   {OP_GROUPS, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_GROVEMOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_FX, D_X),
+    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_FX, D_X),
+    T("ffn_gate_chexps.weight", 0, D_E, D_FCH, D_XCH), T("ffn_down_chexps.weight", 0, D_FCH, D_E, D_XCH),
+    T("ffn_up_chexps.weight", 0, D_E, D_FCH, D_XCH), END};
+/* DeciLM (Nemotron-NAS): each layer's heads and FFN size decide what it has: a linear map for attention, attention,
+ * none; an FFN or none; the biases optional */
+static const tspec L_DECI[] = {
+    TC(C_LINEAR_ATTN, "attn_norm.weight", 0, D_E, 0, 0), TC(C_LINEAR_ATTN, "attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_ATTN_KV, "attn_norm.weight", 0, D_E, 0, 0), QKVC(C_ATTN_KV, D_QHL, D_KGL, D_VGL, 0),
+    TC(C_ATTN_KV, "attn_output.weight", 0, D_QHL, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    TC(C_FF, "ffn_norm.weight", 0, D_E, 0, 0), ROPE_FACTORS, TC(C_FF, "ffn_gate.weight", 0, D_E, D_FL, 0),
+    TC(C_FF, "ffn_down.weight", 0, D_FL, D_E, 0), TC(C_FF, "ffn_up.weight", 0, D_E, D_FL, 0),
+    T("ffn_gate.bias", OPT, D_FL, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_FL, 0, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -1162,6 +1201,16 @@ static const arch_table TABLES[] = {
     {"granite_swa", G_TIED, L_GRANITE_SWA, false,
      {K_GRANITE, {"attention.sliding_window_pattern", KT_LAYER_ARRAY, true},
       {"attention.sliding_window", LGG_VT_U32, true}, K_FF_SHEXP}},
+    /* afmoe: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"afmoe", G_TIED, L_AFMOE, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_gating_func", LGG_VT_U32, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false}, K_SWA, K_SWA_PATTERN,
+      K_SWA_BASE}},
+    {"grovemoe", G_GROVEMOE, L_GROVEMOE, false,
+     {{"expert_feed_forward_length", LGG_VT_U32, true}, {"expert_chunk_feed_forward_length", LGG_VT_U32, false},
+      {"expert_group_scale", LGG_VT_F32, true}, {"experts_per_group", LGG_VT_U32, true}, RMS_EPS}},
+    {"deci", G_TIED, L_DECI, false, {RMS_EPS}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -1176,7 +1225,7 @@ typedef struct lc {
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
     uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
     uint32_t wkv, tmx, tdx, lora_decay, lora_iclr, lora_vres, lora_gate; /* RWKV's sizes */
-    uint32_t moe_latent;
+    uint32_t moe_latent, n_ff_chexp, n_group_experts;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
@@ -1401,7 +1450,9 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"attention.iclr_lora_rank", offsetof(lc, lora_iclr)},
                  {"attention.value_residual_mix_lora_rank", offsetof(lc, lora_vres)},
                  {"attention.gate_lora_rank", offsetof(lc, lora_gate)},
-                 {"moe_latent_size", offsetof(lc, moe_latent)}};
+                 {"moe_latent_size", offsetof(lc, moe_latent)},
+                 {"expert_chunk_feed_forward_length", offsetof(lc, n_ff_chexp)},
+                 {"experts_per_group", offsetof(lc, n_group_experts)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1842,6 +1893,8 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QKVL: return hk * layer_head(c, c->il) + (hk + hv) * layer_head_kv(c, c->il);
     case D_F2L: return 2 * (int64_t)layer_ff(c, c->il);
     case D_FXS2X: return 2 * (int64_t)c->n_ff_shexp;
+    case D_FCH: return c->n_ff_chexp ? c->n_ff_chexp : hk;
+    case D_XCH: return c->n_group_experts ? c->n_expert / c->n_group_experts : 0;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1924,6 +1977,9 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_NOT_LEAD_SHEXP: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_ff_shexp > 0;
     case C_LEAD_OR_MTP: return applies(c, C_LEAD, il) || applies(c, C_MTP, il);
     case C_NOT_LEAD_TRUNK: return !applies(c, C_LEAD_OR_MTP, il);
+    case C_LINEAR_ATTN: return layer_head_kv(c, il) == 0 && layer_head(c, il) > 0;
+    case C_ATTN_KV: return layer_head_kv(c, il) > 0;
+    case C_FF: return layer_ff(c, il) > 0;
     case C_NOT_LEAD: return il >= 0 && (uint64_t)il >= c->n_dense_lead;
     case C_MTP: return il >= 0 && (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn;
     case C_DENSE: return c->n_expert == 0;
@@ -1958,6 +2014,10 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
         } else if (r->op == OP_LERP_6_OR_5) {
             lerp_6_or_5(c, il);
+        } else if (r->op == OP_GROUPS) {
+            if (c->n_group_experts) continue;
+            bad_value(c, akey(c, "experts_per_group", k, sizeof k), "above 0", 0);
+            return false;
         } else if (r->op == OP_RWKV6_LERP) {
             if (!rwkv6_lerp(c, il)) return false;
         } else if (r->op == OP_MAMBA_EXPAND) {

@@ -162,7 +162,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'mellum': 'mellum-moe', 'hunyuan_vl': 'hunyuan-vl-ocr', 'qwen': 'qwen-7b', 'plamo': 'plamo-13b',
         'pangu-embedded': 'pangu-embedded-1b', 'nanbeige': 'nanbeige-3b', 'jais2': 'jais2-8b',
         'llada-moe': 'llada-moe-7b', 'bailingmoe': 'bailingmoe-lite', 'arctic': 'arctic-small',
-        'openelm': 'openelm-270m', 'plamo3': 'plamo3-small', 'granite_swa': 'granite-swa-small'}
+        'openelm': 'openelm-270m', 'plamo3': 'plamo3-small', 'granite_swa': 'granite-swa-small',
+        'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -353,6 +354,22 @@ for case_id, preset, change, what in (
         ('granite_swa.pattern_u32', 'granite-swa-small', set_key('{a}.attention.sliding_window_pattern', gm.U32, 4),
          'the window pattern as one u32, where master wants an array'),
         ('granite_swa.no_sinks', 'granite-swa-small', drop_tensor('blk.2.attn_sinks.weight'), "a layer's sinks missing")):
+    CASES[case_id] = (preset, change, what)
+# afmoe's dense first layer and selection bias; grovemoe's groups; deci's layers by their own sizes
+for case_id, preset, change, what in (
+        ('afmoe.no_probs_b', 'afmoe-mini', drop_tensor('blk.2.exp_probs_b.bias'), 'the selection bias missing (required)'),
+        ('afmoe.lead2', 'afmoe-mini', set_key('{a}.leading_dense_block_count', gm.U32, 2),
+         'two leading dense layers where the file has one'),
+        ('grovemoe.groups0', 'grovemoe-inst', set_key('{a}.experts_per_group', gm.U32, 0),
+         'experts_per_group 0: master asserts'),
+        ('grovemoe.no_chunk_ff', 'grovemoe-inst', drop_key('{a}.expert_chunk_feed_forward_length'),
+         'the chunk experts then head_k wide: loads'),
+        ('grovemoe.no_group_scale', 'grovemoe-inst', drop_key('{a}.expert_group_scale'), 'expert_group_scale missing'),
+        ('deci.linear_q', 'deci-super', add_tensor('blk.1.attn_q.weight', [8192, 8192]),
+         'a Q where the layer has a linear map for attention'),
+        ('deci.no_ffn_layer_ff', 'deci-super', add_tensor('blk.2.ffn_norm.weight', [8192]),
+         'an FFN norm on the layer without an FFN'),
+        ('deci.k_shape', 'deci-super', reshape_tensor('blk.3.attn_k.weight', [8192, 2048]), "a layer's K too wide")):
     CASES[case_id] = (preset, change, what)
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
