@@ -75,7 +75,7 @@ enum {
     OP_OUTPUT, /* output.weight optional; absent, token_embd.weight is reused (TENSOR_DUPLICATED) */
     OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
     OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up (of
-                      * d[0], D_FX when 0) */
+                      * d[0], D_FX when 0; the row's flags) */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
     OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
@@ -934,6 +934,18 @@ static const tspec L_DECI[] = {
     TC(C_FF, "ffn_down.weight", 0, D_FL, D_E, 0), TC(C_FF, "ffn_up.weight", 0, D_E, D_FL, 0),
     T("ffn_gate.bias", OPT, D_FL, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_FL, 0, 0), END};
 
+/* Hy3 (hy_v3): Q/K norms; every FFN tensor optional (a dense FFN, experts with a selection bias named without
+ * ".weight", shared ones of expert_shared_feed_forward_length, else expert_feed_forward_length); the MTP layers
+ * last with nextn's tensors */
+static const tspec L_HY_V3[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate.weight", OPT, D_E, D_F, 0), T("ffn_down.weight", OPT, D_F, D_E, 0), T("ffn_up.weight", OPT, D_E, D_F, 0),
+    T("ffn_gate_inp.weight", OPT, D_E, D_X, 0), T("exp_probs_b", OPT, D_X, 0, 0),
+    T("ffn_down_exps.weight", OPT, D_FX, D_E, D_X), {OP_GATE_UP_EXPS, C_ALL, OPT, {0}, NULL},
+    T("ffn_gate_shexp.weight", OPT, D_E, D_FXSE, 0), T("ffn_up_shexp.weight", OPT, D_E, D_FXSE, 0),
+    T("ffn_down_shexp.weight", OPT, D_FXSE, D_E, 0), NEXTN, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -1211,6 +1223,10 @@ static const arch_table TABLES[] = {
      {{"expert_feed_forward_length", LGG_VT_U32, true}, {"expert_chunk_feed_forward_length", LGG_VT_U32, false},
       {"expert_group_scale", LGG_VT_F32, true}, {"experts_per_group", LGG_VT_U32, true}, RMS_EPS}},
     {"deci", G_TIED, L_DECI, false, {RMS_EPS}},
+    {"hy_v3", G_TIED, L_HY_V3, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
+      {"nextn_predict_layers", LGG_VT_U32, false}}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -2006,8 +2022,8 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
         } else if (r->op == OP_GATE_UP_EXPS) {
             const int64_t E = c->n_embd, F = dim(c, r->d[0] ? r->d[0] : D_FX), X = c->n_expert;
             if (!want(c, OPT, row_name(n, sizeof n, il, "ffn_gate_up_exps.weight"), E, 2 * F, X)) {
-                want(c, 0, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
-                want(c, 0, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
+                want(c, r->flags, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
+                want(c, r->flags, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
             }
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))

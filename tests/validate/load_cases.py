@@ -163,7 +163,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'pangu-embedded': 'pangu-embedded-1b', 'nanbeige': 'nanbeige-3b', 'jais2': 'jais2-8b',
         'llada-moe': 'llada-moe-7b', 'bailingmoe': 'bailingmoe-lite', 'arctic': 'arctic-small',
         'openelm': 'openelm-270m', 'plamo3': 'plamo3-small', 'granite_swa': 'granite-swa-small',
-        'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super'}
+        'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super', 'hy_v3': 'hy-v3-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -369,7 +369,13 @@ for case_id, preset, change, what in (
          'a Q where the layer has a linear map for attention'),
         ('deci.no_ffn_layer_ff', 'deci-super', add_tensor('blk.2.ffn_norm.weight', [8192]),
          'an FFN norm on the layer without an FFN'),
-        ('deci.k_shape', 'deci-super', reshape_tensor('blk.3.attn_k.weight', [8192, 2048]), "a layer's K too wide")):
+        ('deci.k_shape', 'deci-super', reshape_tensor('blk.3.attn_k.weight', [8192, 2048]), "a layer's K too wide"),
+        ('hy_v3.no_probs_b', 'hy-v3-small', drop_tensor('blk.2.exp_probs_b'), 'the selection bias missing (optional)'),
+        ('hy_v3.probs_b_weight', 'hy-v3-small', both(drop_tensor('blk.2.exp_probs_b'), add_tensor('blk.2.exp_probs_b.bias', [32])),
+         'the selection bias named with .bias, which master does not look for'),
+        ('hy_v3.no_ffexp', 'hy-v3-small', drop_key('{a}.expert_feed_forward_length'), 'expert_feed_forward_length missing'),
+        ('hy_v3.shexp_shape', 'hy-v3-small', reshape_tensor('blk.3.ffn_up_shexp.weight', [4096, 3072]),
+         'a shared expert of twice its width')):
     CASES[case_id] = (preset, change, what)
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
