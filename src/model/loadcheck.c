@@ -65,7 +65,8 @@ enum {
     D_QHL, D_VHL, D_QKKL, D_QKVL, D_F2L,
     D_FXS2X /* 2 expert_shared_feed_forward_length: granite_swa's shared gate and up in one */,
     /* grovemoe's chunk experts: expert_chunk_feed_forward_length (else head_k), expert_count / experts_per_group */
-    D_FCH, D_XCH
+    D_FCH, D_XCH,
+    D_FSHC /* expert_shared_feed_forward_length, else expert_feed_forward_length expert_shared_count (laguna) */
 };
 
 /* What a row does. */
@@ -81,7 +82,9 @@ enum {
     OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
     OP_RWKV6_LERP,   /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
     OP_LERP_6_OR_5,  /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
-    OP_GROUPS        /* grovemoe: master asserts experts_per_group above 0 */
+    OP_GROUPS,       /* grovemoe: master asserts experts_per_group above 0 */
+    OP_HEAD_GATE     /* laguna: attn_gate as wide as the file's, n_head(il) or head_k n_head(il) (else master aborts);
+                      * n_head(il) when absent */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -946,6 +949,18 @@ static const tspec L_HY_V3[] = {
     T("ffn_gate_shexp.weight", OPT, D_E, D_FXSE, 0), T("ffn_up_shexp.weight", OPT, D_E, D_FXSE, 0),
     T("ffn_down_shexp.weight", OPT, D_FXSE, D_E, 0), NEXTN, END};
 
+/* Laguna: the layer's own head counts, Q/K norms, an attention gate a head or an element; the leading dense layers,
+ * then experts with a required selection bias and shared ones */
+static const tspec L_LAGUNA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_QHL, D_KGL, D_VGL, 0), T("attn_output.weight", 0, D_QHL, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), {OP_HEAD_GATE, C_ALL, 0, {0}, NULL},
+    T("ffn_norm.weight", 0, D_E, 0, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0), TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FSHC, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FSHC, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FSHC, D_E, 0), TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0), END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -965,6 +980,8 @@ typedef struct arch_key {
 /* get_key_or_arr(key, float array, n_layer), required: one f32, or an array of n_layer f32 (apertus' xIELU);
  * the suffix is the key's whole name (master's xielu.* keys have no architecture prefix) */
 #define KT_F32_LAYERS (LGG_VT_COUNT + 5)
+/* a u32 whose default is 1, not 0 (laguna's expert_shared_count) */
+#define KT_U32_DEFAULT1 (LGG_VT_COUNT + 8)
 /* not a key read: as KT_RECR_KV0, and the layer's feed_forward_length 0 too (nemotron_h) */
 #define KT_RECR_KV0_FF0 (LGG_VT_COUNT + 6)
 /* get_arr into a per-layer array: an array (of bool, u32 or i32), at most 512 long (granite_swa's window pattern) */
@@ -1227,6 +1244,12 @@ static const arch_table TABLES[] = {
      {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, false},
       {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
       {"nextn_predict_layers", LGG_VT_U32, false}}},
+    /* laguna: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"laguna", G_TIED, L_LAGUNA, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, true}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_gating_func", LGG_VT_U32, false}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_shared_count", KT_U32_DEFAULT1, false}, K_FF_SHEXP, K_SWA,
+      K_SWA_PATTERN, K_SWA_BASE}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -1555,6 +1578,9 @@ static void arch_keys(lc *c) {
             sections_key(c, ak, 4);
         } else if (ak->type == KT_F32_LAYERS) {
             f32_layers_key(c, ak);
+        } else if (ak->type == KT_U32_DEFAULT1) {
+            if (slot) *slot = 1;
+            arch_u32(c, ak->suffix, ak->required, slot ? slot : &x);
         } else if (ak->type == KT_LAYER_ARRAY) {
             layer_array_key(c, ak);
         } else if (ak->type == KT_LAYER_FLAGS) {
@@ -1804,6 +1830,27 @@ static uint32_t layer_head(const lc *c, int64_t il) { return per_layer(&c->head,
 /* Layer il's feed_forward_length (hparams.n_ff(il)). */
 static uint32_t layer_ff(const lc *c, int64_t il) { return per_layer(&c->ff, c->has_ff, c->n_ff, il); }
 
+/* laguna's attn_gate: one gate a head or one an element, the file's width deciding; another width aborts */
+static bool head_gate(lc *c, int64_t il) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.attn_gate.weight", (long long)il);
+    int64_t id = lgg_find_tensor_cstr(c->f, n);
+    const int64_t heads = layer_head(c, il), per_elem = (int64_t)c->head_k * heads;
+    int64_t width = heads;
+    if (id >= 0) {
+        width = lgg_tensor_at(c->f, (uint64_t)id)->ne[1];
+        if (width != heads && width != per_elem) {
+            char want_w[64], got[32];
+            snprintf(want_w, sizeof want_w, "width %lld or %lld (master aborts)", (long long)heads, (long long)per_elem);
+            snprintf(got, sizeof got, "%lld", (long long)width);
+            issue(c, true, LGG_LOAD_BAD_VALUE, n, want_w, got);
+            return false;
+        }
+    }
+    want(c, 0, n, c->n_embd, width, 0);
+    return true;
+}
+
 /* jina-bert-v2 sizes ffn_up by the file's: 2 n_ff when it is that wide, else n_ff. */
 static int64_t up_width(const lc *c) {
     char n[64];
@@ -1909,6 +1956,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QKVL: return hk * layer_head(c, c->il) + (hk + hv) * layer_head_kv(c, c->il);
     case D_F2L: return 2 * (int64_t)layer_ff(c, c->il);
     case D_FXS2X: return 2 * (int64_t)c->n_ff_shexp;
+    case D_FSHC: return c->n_ff_shexp ? c->n_ff_shexp : (int64_t)c->n_ff_exp * c->n_expert_shared;
     case D_FCH: return c->n_ff_chexp ? c->n_ff_chexp : hk;
     case D_XCH: return c->n_group_experts ? c->n_expert / c->n_group_experts : 0;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
@@ -2030,6 +2078,8 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
         } else if (r->op == OP_LERP_6_OR_5) {
             lerp_6_or_5(c, il);
+        } else if (r->op == OP_HEAD_GATE) {
+            if (!head_gate(c, il)) return false;
         } else if (r->op == OP_GROUPS) {
             if (c->n_group_experts) continue;
             bad_value(c, akey(c, "experts_per_group", k, sizeof k), "above 0", 0);

@@ -163,7 +163,8 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'pangu-embedded': 'pangu-embedded-1b', 'nanbeige': 'nanbeige-3b', 'jais2': 'jais2-8b',
         'llada-moe': 'llada-moe-7b', 'bailingmoe': 'bailingmoe-lite', 'arctic': 'arctic-small',
         'openelm': 'openelm-270m', 'plamo3': 'plamo3-small', 'granite_swa': 'granite-swa-small',
-        'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super', 'hy_v3': 'hy-v3-small'}
+        'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super', 'hy_v3': 'hy-v3-small',
+        'laguna': 'laguna-xs'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -375,7 +376,17 @@ for case_id, preset, change, what in (
          'the selection bias named with .bias, which master does not look for'),
         ('hy_v3.no_ffexp', 'hy-v3-small', drop_key('{a}.expert_feed_forward_length'), 'expert_feed_forward_length missing'),
         ('hy_v3.shexp_shape', 'hy-v3-small', reshape_tensor('blk.3.ffn_up_shexp.weight', [4096, 3072]),
-         'a shared expert of twice its width')):
+         'a shared expert of twice its width'),
+        ('laguna.gate_elem', 'laguna-xs', reshape_tensor('blk.2.attn_gate.weight', [2048, 4096]),
+         'an attention gate an element (loads)'),
+        ('laguna.gate_64', 'laguna-xs', reshape_tensor('blk.2.attn_gate.weight', [2048, 64]),
+         'an attention gate of another width: master aborts'),
+        ('laguna.no_gate', 'laguna-xs', drop_tensor('blk.2.attn_gate.weight'), 'the attention gate missing'),
+        ('laguna.no_lead', 'laguna-xs', drop_key('{a}.leading_dense_block_count'),
+         'leading_dense_block_count missing (required here)'),
+        ('laguna.shared2', 'laguna-xs', both(drop_key('{a}.expert_shared_feed_forward_length'),
+                                             set_key('{a}.expert_shared_count', gm.U32, 2)),
+         'two shared experts without their size: n_ff_exp 2 wide, the file has 1')):
     CASES[case_id] = (preset, change, what)
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
