@@ -66,7 +66,8 @@ enum {
     D_FXS2X /* 2 expert_shared_feed_forward_length: granite_swa's shared gate and up in one */,
     /* grovemoe's chunk experts: expert_chunk_feed_forward_length (else head_k), expert_count / experts_per_group */
     D_FCH, D_XCH,
-    D_FSHC /* expert_shared_feed_forward_length, else expert_feed_forward_length expert_shared_count (laguna) */
+    D_FSHC /* expert_shared_feed_forward_length, else expert_feed_forward_length expert_shared_count (laguna) */,
+    D_FSHG /* expert_shared_feed_forward_length, else D_FXG expert_shared_count (cohere2moe) */
 };
 
 /* What a row does. */
@@ -961,6 +962,16 @@ static const tspec L_LAGUNA[] = {
     TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FSHC, D_E, 0), TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0),
     TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0), END};
 
+/* Cohere2 MoE: one norm before attention and FFN, the leading dense layers, then experts of n_ff_exp (else n_ff)
+ * and shared ones; experts checked before the layers; the MTP layers last with nextn's tensors */
+static const tspec L_COHERE2MOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXG, D_E, D_X), {OP_GATE_UP_EXPS, C_NOT_LEAD, 0, {D_FXG}, NULL},
+    TC(C_MOE_SHARED, "ffn_gate_shexp.weight", 0, D_E, D_FSHG, 0), TC(C_MOE_SHARED, "ffn_down_shexp.weight", 0, D_FSHG, D_E, 0),
+    TC(C_MOE_SHARED, "ffn_up_shexp.weight", 0, D_E, D_FSHG, 0), NEXTN, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -980,6 +991,8 @@ typedef struct arch_key {
 /* get_key_or_arr(key, float array, n_layer), required: one f32, or an array of n_layer f32 (apertus' xIELU);
  * the suffix is the key's whole name (master's xielu.* keys have no architecture prefix) */
 #define KT_F32_LAYERS (LGG_VT_COUNT + 5)
+/* the layer-norm epsilon or the RMS one, either optional but not both absent (cohere2moe); the suffix is the first */
+#define KT_EPS_EITHER (LGG_VT_COUNT + 9)
 /* a u32 whose default is 1, not 0 (laguna's expert_shared_count) */
 #define KT_U32_DEFAULT1 (LGG_VT_COUNT + 8)
 /* not a key read: as KT_RECR_KV0, and the layer's feed_forward_length 0 too (nemotron_h) */
@@ -1250,6 +1263,13 @@ static const arch_table TABLES[] = {
       {"expert_gating_func", LGG_VT_U32, false}, {"expert_weights_scale", LGG_VT_F32, false},
       {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_shared_count", KT_U32_DEFAULT1, false}, K_FF_SHEXP, K_SWA,
       K_SWA_PATTERN, K_SWA_BASE}},
+    {"cohere2moe", G_TIED_EXPERTS, L_COHERE2MOE, false,
+     {{"attention.layer_norm_epsilon", KT_EPS_EITHER, false}, {"attention.sliding_window", LGG_VT_U32, true},
+      {"logit_scale", LGG_VT_F32, true}, {"leading_dense_block_count", LGG_VT_U32, true},
+      {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP, {"expert_shared_count", LGG_VT_U32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_gating_func", LGG_VT_U32, false}, {"nextn_predict_layers", LGG_VT_U32, false}, K_SWA_PATTERN,
+      K_SWA_BASE}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -1536,6 +1556,17 @@ static void f32_layers_key(lc *c, const arch_key *ak) {
     key_of(c, k, LGG_VT_F32, ak->required, &v);
 }
 
+/* cohere2moe: attention.layer_norm_epsilon (SUFFIX) or the RMS one, at least one of them (else master throws) */
+static void either_eps(lc *c, const char *suffix) {
+    char k[160], rms[160];
+    lgg_value v;
+    akey(c, "attention.layer_norm_rms_epsilon", rms, sizeof rms);
+    bool norm = key_of(c, akey(c, suffix, k, sizeof k), LGG_VT_F32, false, &v);
+    bool rms_found = key_of(c, rms, LGG_VT_F32, false, &v);
+    if (!norm && !rms_found && lgg_get(c->f, k, &v) != LGG_OK && lgg_get(c->f, rms, &v) != LGG_OK)
+        issue(c, false, LGG_LOAD_MISSING, k, "f32 (or the RMS epsilon)", "");
+}
+
 /* get_arr into a per-layer array (std::array of 512): an array of bool, u32 or i32 elements, at most 512 */
 static void layer_array_key(lc *c, const arch_key *ak) {
     char k[160], got[64];
@@ -1578,6 +1609,8 @@ static void arch_keys(lc *c) {
             sections_key(c, ak, 4);
         } else if (ak->type == KT_F32_LAYERS) {
             f32_layers_key(c, ak);
+        } else if (ak->type == KT_EPS_EITHER) {
+            either_eps(c, ak->suffix);
         } else if (ak->type == KT_U32_DEFAULT1) {
             if (slot) *slot = 1;
             arch_u32(c, ak->suffix, ak->required, slot ? slot : &x);
@@ -1956,6 +1989,7 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_QKVL: return hk * layer_head(c, c->il) + (hk + hv) * layer_head_kv(c, c->il);
     case D_F2L: return 2 * (int64_t)layer_ff(c, c->il);
     case D_FXS2X: return 2 * (int64_t)c->n_ff_shexp;
+    case D_FSHG: return c->n_ff_shexp ? c->n_ff_shexp : dim(c, D_FXG) * c->n_expert_shared;
     case D_FSHC: return c->n_ff_shexp ? c->n_ff_shexp : (int64_t)c->n_ff_exp * c->n_expert_shared;
     case D_FCH: return c->n_ff_chexp ? c->n_ff_chexp : hk;
     case D_XCH: return c->n_group_experts ? c->n_expert / c->n_group_experts : 0;

@@ -164,7 +164,7 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'llada-moe': 'llada-moe-7b', 'bailingmoe': 'bailingmoe-lite', 'arctic': 'arctic-small',
         'openelm': 'openelm-270m', 'plamo3': 'plamo3-small', 'granite_swa': 'granite-swa-small',
         'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super', 'hy_v3': 'hy-v3-small',
-        'laguna': 'laguna-xs'}
+        'laguna': 'laguna-xs', 'cohere2moe': 'cohere2moe-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -386,7 +386,14 @@ for case_id, preset, change, what in (
          'leading_dense_block_count missing (required here)'),
         ('laguna.shared2', 'laguna-xs', both(drop_key('{a}.expert_shared_feed_forward_length'),
                                              set_key('{a}.expert_shared_count', gm.U32, 2)),
-         'two shared experts without their size: n_ff_exp 2 wide, the file has 1')):
+         'two shared experts without their size: n_ff_exp 2 wide, the file has 1'),
+        ('cohere2moe.rms_eps', 'cohere2moe-small', both(drop_key('{a}.attention.layer_norm_epsilon'),
+                                                        set_key('{a}.attention.layer_norm_rms_epsilon', gm.F32, 1e-5)),
+         'the RMS epsilon in place of the other (loads)'),
+        ('cohere2moe.no_window', 'cohere2moe-small', drop_key('{a}.attention.sliding_window'), 'sliding_window missing'),
+        ('cohere2moe.no_experts', 'cohere2moe-small', NO_EXPERTS, 'no experts: master throws before the layers'),
+        ('cohere2moe.no_shexp_ff', 'cohere2moe-small', drop_key('{a}.expert_shared_feed_forward_length'),
+         'the shared experts then n_ff_exp expert_shared_count wide (loads)')):
     CASES[case_id] = (preset, change, what)
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
