@@ -56,7 +56,7 @@ typedef struct lgg_load_check {
  *    present of master's shape, no tensor master does not create).
  * A stage is checked only when the earlier ones pass (the tensors' shapes come from the keys).
  * Master stops at its first problem; this lists every problem of the stage it stops in, the
- * first one being master's.  The tables cover 93 architectures, listed in docs/validation.md
+ * first one being master's.  The tables cover 114 architectures, listed in docs/validation.md
  * ("Covered architectures"); another architecture gives LGG_LOAD_NO_TABLE and no issues (unless its
  * tensor data is missing).  Not checked: the tensor types (the format's validation checks them).
  * Returns LGG_OK with *out filled (whatever the verdict), LGG_ERR_ARG or LGG_ERR_NOMEM.

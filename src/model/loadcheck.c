@@ -58,7 +58,16 @@ enum {
      * LoRA ranks (attention.decay/iclr/value_residual_mix/gate_lora_rank), the fused lerps' 5 (RWKV-6) and 6 */
     D_WKV, D_EWKV, D_TMX, D_TMX5, D_TDX, D_LDECAY, D_LICLR, D_LVRES, D_LGATE, D_FIVE, D_SIX,
     D_VGL /* head_v n_head_kv(il) */, D_FL /* n_ff(il): this layer's */, D_ME /* moe_latent_size, else n_embd */,
-    D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */
+    D_RKV /* rwkv6qwen2's K/V: n_embd, or n_head_kv wkv.head_size when that is not n_embd / wkv.head_size heads */,
+    D_FH /* n_ff / 2 (qwen's FFN: its converter writes the intermediate size doubled) */,
+    /* this layer's head counts and FFN size (openelm, plamo3): head_k n_head(il), head_v n_head(il), head_k
+     * (n_head(il) + 2 n_head_kv(il)), head_k n_head(il) + (head_k + head_v) n_head_kv(il), 2 n_ff(il) */
+    D_QHL, D_VHL, D_QKKL, D_QKVL, D_F2L,
+    D_FXS2X /* 2 expert_shared_feed_forward_length: granite_swa's shared gate and up in one */,
+    /* grovemoe's chunk experts: expert_chunk_feed_forward_length (else head_k), expert_count / experts_per_group */
+    D_FCH, D_XCH,
+    D_FSHC /* expert_shared_feed_forward_length, else expert_feed_forward_length expert_shared_count (laguna) */,
+    D_FSHG /* expert_shared_feed_forward_length, else D_FXG expert_shared_count (cohere2moe) */
 };
 
 /* What a row does. */
@@ -67,12 +76,16 @@ enum {
     OP_QKV,    /* create_tensor_qkv(n_embd, d[0], d[1], d[2], flags): a fused attn_qkv, else Q, K, V (+ biases) */
     OP_OUTPUT, /* output.weight optional; absent, token_embd.weight is reused (TENSOR_DUPLICATED) */
     OP_EXPERTS, /* master throws unless expert_count and expert_used_count are above 0 */
-    OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up */
+    OP_GATE_UP_EXPS, /* create_tensor_gate_up_exps: a fused ffn_gate_up_exps when present, else gate and up (of
+                      * d[0], D_FX when 0; the row's flags) */
     OP_TOKEN_TYPES,  /* BERT's loaders throw without tokenizer.ggml.token_type_count */
     OP_POST_NORM,    /* grok: layer_output_norm when present, else post_ffw_norm */
     OP_MAMBA_EXPAND, /* mamba: master throws unless ssm.inner_size is 2 n_embd */
     OP_RWKV6_LERP,   /* rwkv6: master asserts the layer has time_mix_lerp_fused or time_mix_lerp_w */
-    OP_LERP_6_OR_5   /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
+    OP_LERP_6_OR_5,  /* arwkv7: time_mix_lerp_fused of [n_embd, 1, 1, 6], failing that of 5 */
+    OP_GROUPS,       /* grovemoe: master asserts experts_per_group above 0 */
+    OP_HEAD_GATE     /* laguna: attn_gate as wide as the file's, n_head(il) or head_k n_head(il) (else master aborts);
+                      * n_head(il) when absent */
 };
 /* When a row applies. */
 enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEXP /* n_ff_shexp > 0 */,
@@ -91,7 +104,10 @@ enum { C_ALL, C_DENSE /* expert_count 0 */, C_MOE /* expert_count > 0 */, C_SHEX
        C_NOT_LEAD_TRUNK /* neither (exaone-moe's experts) */,
        /* nemotron_h's trunk layers that are not recurrent: attention where n_ff(il) is 0, else an FFN (experts
         * with expert_count, dense without) */
-       C_ATTN_FF0, C_FFN_MOE, C_FFN_DENSE };
+       C_ATTN_FF0, C_FFN_MOE, C_FFN_DENSE,
+       /* deci's layers by their own head counts and FFN size: attention reduced to a linear map (n_head_kv(il) 0,
+        * n_head(il) not), attention (n_head_kv(il) > 0), an FFN (n_ff(il) > 0) */
+       C_LINEAR_ATTN, C_ATTN_KV, C_FF };
 
 typedef struct tspec {
     uint8_t op, cond, flags;
@@ -119,15 +135,20 @@ static const tspec G_UNTIED[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("outp
 static const tspec G_NO_OUTPUT[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0), END};
 
 /* the layers */
+/* the rope factors: long and short with longrope, else rope_freqs (each optional, layer 0's counted) */
+#define ROPE_FACTORS                                                                                           \
+    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),                                      \
+        TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),                                 \
+        TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0)
+/* llama's FFN without experts, its biases optional */
+#define DENSE_FFN_OPT_B                                                                                        \
+    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),            \
+        TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),            \
+        TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0)
 static const tspec L_LLAMA[] = { /* llama, mistral3, granite: llama's optional biases and experts */
     T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
     T("attn_output.bias", OPT, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
-    TC(C_LONGROPE, "rope_factors_long.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_LONGROPE, "rope_factors_short.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_NOT_LONGROPE, "rope_freqs.weight", OPT | DUP1, D_ROT2, 0, 0),
-    TC(C_DENSE, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_down.weight", 0, D_F, D_E, 0),
-    TC(C_DENSE, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_DENSE, "ffn_gate.bias", OPT, D_F, 0, 0),
-    TC(C_DENSE, "ffn_down.bias", OPT, D_E, 0, 0), TC(C_DENSE, "ffn_up.bias", OPT, D_F, 0, 0),
+    ROPE_FACTORS, DENSE_FFN_OPT_B,
     TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE, "ffn_gate_exps.weight", OPT, D_E, D_F, D_X),
     TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X), TC(C_MOE, "ffn_up_exps.weight", 0, D_E, D_F, D_X),
     TC(C_SHEXP, "ffn_gate_shexp.weight", 0, D_E, D_FXS, 0), TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0),
@@ -814,6 +835,143 @@ static const tspec L_NEMOTRON_H[] = {
     TC(C_MTP, "ffn_up_exps.weight", 0, D_ME, D_FX, D_X), TC(C_MTP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0),
     TC(C_MTP, "ffn_up_shexp.weight", 0, D_E, D_FXS, 0), END};
 
+/* Qwen (1): a fused Q/K/V with its bias, the FFN of n_ff / 2 */
+static const tspec L_QWEN[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_E3, 0),
+                               T("attn_qkv.bias", 0, D_E3, 0, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+                               T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_FH, 0),
+                               T("ffn_down.weight", 0, D_FH, D_E, 0), T("ffn_up.weight", 0, D_E, D_FH, 0), END};
+/* PLaMo (1): attention and FFN in parallel from one norm, Q n_embd wide */
+static const tspec L_PLAMO[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                T("attn_output.weight", 0, D_E, D_E, 0), DENSE_FFN, END};
+/* openPangu-Embedded: a required attention output bias, the rope factors */
+static const tspec L_PANGU[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    ROPE_FACTORS, DENSE_FFN, END};
+/* Jais-2: layer norms with biases, separate Q/K/V (no fused form) whose biases are n_embd wide, a plain FFN */
+static const tspec G_JAIS2[] = {T("token_embd.weight", 0, D_E, D_V, 0), NORM_B("output_norm"),
+                                {OP_OUTPUT, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_JAIS2[] = {
+    NORM_B("attn_norm"), T("attn_q.weight", 0, D_E, D_Q, 0), T("attn_k.weight", 0, D_E, D_KG, 0),
+    T("attn_v.weight", 0, D_E, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_q.bias", 0, D_E, 0, 0),
+    T("attn_k.bias", 0, D_E, 0, 0), T("attn_v.bias", 0, D_E, 0, 0), T("attn_output.bias", 0, D_E, 0, 0),
+    NORM_B("ffn_norm"), T("ffn_up.weight", 0, D_E, D_F, 0), T("ffn_up.bias", 0, D_F, 0, 0),
+    T("ffn_down.weight", 0, D_F, D_E, 0), T("ffn_down.bias", 0, D_E, 0, 0), END};
+/* LLaDA-MoE: master asserts experts before the layers; Q n_embd wide, Q/K norms, experts of D_FX */
+static const tspec L_LLADA_MOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0),
+                                    T("attn_output.weight", 0, D_E, D_E, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+                                    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_FX, D_X),
+                                    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_FX, D_X),
+                                    END};
+static const tspec G_UNTIED_EXPERTS[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                         T("output.weight", 0, D_E, D_V, 0), {OP_EXPERTS, C_ALL, 0, {0}, NULL}, END};
+
+/* Ling (bailingmoe): heads of the rotary dimension, experts asserted in the first layer, shared ones of
+ * expert_feed_forward_length expert_shared_count */
+static const tspec L_BAILINGMOE[] = {T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_QR, D_KVR, D_KVR, 0),
+                                     T("attn_output.weight", 0, D_QR, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                     EXPERTS(D_FXR), T("ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+                                     T("ffn_down_shexp.weight", 0, D_FXS2, D_E, 0),
+                                     T("ffn_up_shexp.weight", 0, D_E, D_FXS2, 0), END};
+/* Snowflake Arctic: a dense FFN of n_embd beside experts of n_ff with their own norm */
+static const tspec L_ARCTIC[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_E, D_VG, D_VG, 0), T("attn_output.weight", 0, D_E, D_E, 0),
+    T("ffn_norm.weight", 0, D_E, 0, 0), T("ffn_gate.weight", 0, D_E, D_E, 0), T("ffn_down.weight", 0, D_E, D_E, 0),
+    T("ffn_up.weight", 0, D_E, D_E, 0), T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_norm_exps.weight", 0, D_E, 0, 0),
+    T("ffn_gate_exps.weight", 0, D_E, D_F, D_X), T("ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    T("ffn_up_exps.weight", 0, D_E, D_F, D_X), END};
+/* OpenELM: each layer its own head counts and FFN size; one fused Q/K/V (no split form), Q/K norms */
+static const tspec G_OPENELM[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                  T("token_embd.weight", DUP, D_E, D_V, 0), END};
+static const tspec L_OPENELM[] = {T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_QKKL, 0),
+                                  T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+                                  T("attn_output.weight", 0, D_QHL, D_E, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+                                  T("ffn_gate.weight", 0, D_E, D_FL, 0), T("ffn_down.weight", 0, D_FL, D_E, 0),
+                                  T("ffn_up.weight", 0, D_E, D_FL, 0), END};
+/* PLaMo 3: one fused Q/K/V of the layer's heads, Q/K norms, post-norms named without ".weight" as master names
+ * them, gate and up in one */
+static const tspec L_PLAMO3[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("attn_qkv.weight", 0, D_E, D_QKVL, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_output.weight", 0, D_VHL, D_E, 0),
+    T("post_attention_norm", 0, D_E, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("post_ffw_norm", 0, D_E, 0, 0),
+    T("ffn_up.weight", 0, D_E, D_F2L, 0), T("ffn_down.weight", 0, D_FL, D_E, 0), END};
+/* Granite 4 with sliding-window attention: per-layer sinks; llama's FFN or experts of n_ff with a shared gate/up */
+static const tspec L_GRANITE_SWA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_output.bias", OPT, D_E, 0, 0), T("attn_sinks.weight", 0, D_H, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    ROPE_FACTORS, DENSE_FFN_OPT_B,
+    TC(C_MOE, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_MOE, "ffn_down_exps.weight", 0, D_F, D_E, D_X),
+    {OP_GATE_UP_EXPS, C_MOE, 0, {D_F}, NULL}, TC(C_SHEXP, "ffn_up_shexp.weight", 0, D_E, D_FXS2X, 0),
+    TC(C_SHEXP, "ffn_down_shexp.weight", 0, D_FXS, D_E, 0), END};
+
+/* AFMoE (Trinity): post-norms, Q/K norms, a gate on the attention output; the leading dense layers, then experts
+ * with a required selection bias and shared ones of n_ff_exp expert_shared_count */
+static const tspec L_AFMOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), T("post_attention_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0),
+    T("attn_output.weight", 0, D_Q, D_E, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0),
+    T("attn_gate.weight", 0, D_E, D_Q, 0), T("ffn_norm.weight", 0, D_E, 0, 0), T("post_ffw_norm.weight", 0, D_E, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0), TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0),
+    TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_MOE_SHARED, "ffn_gate_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_MOE_SHARED, "ffn_down_shexp.weight", 0, D_FXS2, D_E, 0), TC(C_MOE_SHARED, "ffn_up_shexp.weight", 0, D_E, D_FXS2, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), END};
+/* GroveMoE: experts and, per group of experts_per_group, chunk experts; the asserts before the layers */
+static const tspec G_GROVEMOE[] = {T("token_embd.weight", 0, D_E, D_V, 0), T("output_norm.weight", 0, D_E, 0, 0),
+                                   {OP_OUTPUT, C_ALL, 0, {0}, NULL}, {OP_EXPERTS, C_ALL, 0, {0}, NULL},
+                                   {OP_GROUPS, C_ALL, 0, {0}, NULL}, END};
+static const tspec L_GROVEMOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_k_norm.weight", 0, D_HK, 0, 0), T("attn_q_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate_inp.weight", 0, D_E, D_X, 0), T("ffn_gate_exps.weight", 0, D_E, D_FX, D_X),
+    T("ffn_down_exps.weight", 0, D_FX, D_E, D_X), T("ffn_up_exps.weight", 0, D_E, D_FX, D_X),
+    T("ffn_gate_chexps.weight", 0, D_E, D_FCH, D_XCH), T("ffn_down_chexps.weight", 0, D_FCH, D_E, D_XCH),
+    T("ffn_up_chexps.weight", 0, D_E, D_FCH, D_XCH), END};
+/* DeciLM (Nemotron-NAS): each layer's heads and FFN size decide what it has: a linear map for attention, attention,
+ * none; an FFN or none; the biases optional */
+static const tspec L_DECI[] = {
+    TC(C_LINEAR_ATTN, "attn_norm.weight", 0, D_E, 0, 0), TC(C_LINEAR_ATTN, "attn_output.weight", 0, D_E, D_E, 0),
+    TC(C_ATTN_KV, "attn_norm.weight", 0, D_E, 0, 0), QKVC(C_ATTN_KV, D_QHL, D_KGL, D_VGL, 0),
+    TC(C_ATTN_KV, "attn_output.weight", 0, D_QHL, D_E, 0), T("attn_output.bias", OPT, D_E, 0, 0),
+    TC(C_FF, "ffn_norm.weight", 0, D_E, 0, 0), ROPE_FACTORS, TC(C_FF, "ffn_gate.weight", 0, D_E, D_FL, 0),
+    TC(C_FF, "ffn_down.weight", 0, D_FL, D_E, 0), TC(C_FF, "ffn_up.weight", 0, D_E, D_FL, 0),
+    T("ffn_gate.bias", OPT, D_FL, 0, 0), T("ffn_down.bias", OPT, D_E, 0, 0), T("ffn_up.bias", OPT, D_FL, 0, 0), END};
+
+/* Hy3 (hy_v3): Q/K norms; every FFN tensor optional (a dense FFN, experts with a selection bias named without
+ * ".weight", shared ones of expert_shared_feed_forward_length, else expert_feed_forward_length); the MTP layers
+ * last with nextn's tensors */
+static const tspec L_HY_V3[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_KG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), T("ffn_norm.weight", 0, D_E, 0, 0),
+    T("ffn_gate.weight", OPT, D_E, D_F, 0), T("ffn_down.weight", OPT, D_F, D_E, 0), T("ffn_up.weight", OPT, D_E, D_F, 0),
+    T("ffn_gate_inp.weight", OPT, D_E, D_X, 0), T("exp_probs_b", OPT, D_X, 0, 0),
+    T("ffn_down_exps.weight", OPT, D_FX, D_E, D_X), {OP_GATE_UP_EXPS, C_ALL, OPT, {0}, NULL},
+    T("ffn_gate_shexp.weight", OPT, D_E, D_FXSE, 0), T("ffn_up_shexp.weight", OPT, D_E, D_FXSE, 0),
+    T("ffn_down_shexp.weight", OPT, D_FXSE, D_E, 0), NEXTN, END};
+
+/* Laguna: the layer's own head counts, Q/K norms, an attention gate a head or an element; the leading dense layers,
+ * then experts with a required selection bias and shared ones */
+static const tspec L_LAGUNA[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_QHL, D_KGL, D_VGL, 0), T("attn_output.weight", 0, D_QHL, D_E, 0),
+    T("attn_q_norm.weight", 0, D_HK, 0, 0), T("attn_k_norm.weight", 0, D_HK, 0, 0), {OP_HEAD_GATE, C_ALL, 0, {0}, NULL},
+    T("ffn_norm.weight", 0, D_E, 0, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "exp_probs_b.bias", 0, D_X, 0, 0), TC(C_NOT_LEAD, "ffn_gate_exps.weight", 0, D_E, D_FXR, D_X),
+    TC(C_NOT_LEAD, "ffn_up_exps.weight", 0, D_E, D_FXR, D_X), TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXR, D_E, D_X),
+    TC(C_NOT_LEAD, "ffn_gate_shexp.weight", 0, D_E, D_FSHC, 0), TC(C_NOT_LEAD, "ffn_up_shexp.weight", 0, D_E, D_FSHC, 0),
+    TC(C_NOT_LEAD, "ffn_down_shexp.weight", 0, D_FSHC, D_E, 0), TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0), END};
+
+/* Cohere2 MoE: one norm before attention and FFN, the leading dense layers, then experts of n_ff_exp (else n_ff)
+ * and shared ones; experts checked before the layers; the MTP layers last with nextn's tensors */
+static const tspec L_COHERE2MOE[] = {
+    T("attn_norm.weight", 0, D_E, 0, 0), QKV(D_Q, D_VG, D_VG, 0), T("attn_output.weight", 0, D_Q, D_E, 0),
+    TC(C_LEAD, "ffn_gate.weight", 0, D_E, D_F, 0), TC(C_LEAD, "ffn_down.weight", 0, D_F, D_E, 0),
+    TC(C_LEAD, "ffn_up.weight", 0, D_E, D_F, 0), TC(C_NOT_LEAD, "ffn_gate_inp.weight", 0, D_E, D_X, 0),
+    TC(C_NOT_LEAD, "ffn_down_exps.weight", 0, D_FXG, D_E, D_X), {OP_GATE_UP_EXPS, C_NOT_LEAD, 0, {D_FXG}, NULL},
+    TC(C_MOE_SHARED, "ffn_gate_shexp.weight", 0, D_E, D_FSHG, 0), TC(C_MOE_SHARED, "ffn_down_shexp.weight", 0, D_FSHG, D_E, 0),
+    TC(C_MOE_SHARED, "ffn_up_shexp.weight", 0, D_E, D_FSHG, 0), NEXTN, END};
+
 /* A key an architecture reads in its load_arch_hparams (after the common ones). */
 typedef struct arch_key {
     const char *suffix; /* after "<arch>." */
@@ -833,8 +991,14 @@ typedef struct arch_key {
 /* get_key_or_arr(key, float array, n_layer), required: one f32, or an array of n_layer f32 (apertus' xIELU);
  * the suffix is the key's whole name (master's xielu.* keys have no architecture prefix) */
 #define KT_F32_LAYERS (LGG_VT_COUNT + 5)
+/* the layer-norm epsilon or the RMS one, either optional but not both absent (cohere2moe); the suffix is the first */
+#define KT_EPS_EITHER (LGG_VT_COUNT + 9)
+/* a u32 whose default is 1, not 0 (laguna's expert_shared_count) */
+#define KT_U32_DEFAULT1 (LGG_VT_COUNT + 8)
 /* not a key read: as KT_RECR_KV0, and the layer's feed_forward_length 0 too (nemotron_h) */
 #define KT_RECR_KV0_FF0 (LGG_VT_COUNT + 6)
+/* get_arr into a per-layer array: an array (of bool, u32 or i32), at most 512 long (granite_swa's window pattern) */
+#define KT_LAYER_ARRAY (LGG_VT_COUNT + 7)
 
 #define RMS_EPS {"attention.layer_norm_rms_epsilon", LGG_VT_F32, true}
 #define NORM_EPS {"attention.layer_norm_epsilon", LGG_VT_F32, true}
@@ -1053,6 +1217,59 @@ static const arch_table TABLES[] = {
       K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
       {"expert_weights_norm", LGG_VT_BOOL, false}, {"leading_dense_block_count", LGG_VT_U32, false},
       {"nextn_predict_layers", LGG_VT_U32, false}}},
+    /* qwen3's and qwen3moe's loaders under other names (maincoder; rnd1, mellum: qwen3moe's with the window) */
+    {"maincoder", G_TIED, L_QWEN3, false, {RMS_EPS}},
+    {"rnd1", G_TIED, L_QWEN3MOE, false, {K_FF_EXP, RMS_EPS}},
+    /* mellum: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"mellum", G_UNTIED, L_QWEN3MOE, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_SWA, K_SWA_PATTERN, K_SWA_BASE}},
+    {"hunyuan_vl", G_TIED, L_HUNYUAN_DENSE, false, {RMS_EPS, {"rope.dimension_sections", KT_SECTIONS, false}}},
+    {"qwen", G_UNTIED, L_QWEN, false, {RMS_EPS}},
+    {"plamo", G_UNTIED, L_PLAMO, false, {RMS_EPS}},
+    {"pangu-embedded", G_TIED, L_PANGU, false, {RMS_EPS}},
+    /* nanbeige: exaone's tensors (master creates rope_freqs before the FFN norm), the layers looped num_loops times */
+    {"nanbeige", G_TIED, L_EXAONE, false,
+     {RMS_EPS, {"num_loops", LGG_VT_U32, false}, {"skip_loop_final_norm", LGG_VT_BOOL, false}}},
+    {"jais2", G_JAIS2, L_JAIS2, false, {NORM_EPS}},
+    {"llada-moe", G_UNTIED_EXPERTS, L_LLADA_MOE, false, {K_FF_EXP, RMS_EPS}},
+    {"bailingmoe", G_UNTIED, L_BAILINGMOE, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}}},
+    {"arctic", G_TIED, L_ARCTIC, false, {RMS_EPS}},
+    {"openelm", G_OPENELM, L_OPENELM, false, {RMS_EPS}},
+    /* plamo3: the window's base and pattern are read only when attention.sliding_window is above 0 */
+    {"plamo3", G_TIED, L_PLAMO3, false, {RMS_EPS, K_SWA, K_SWA_BASE, K_SWA_PATTERN}},
+    {"granite_swa", G_TIED, L_GRANITE_SWA, false,
+     {K_GRANITE, {"attention.sliding_window_pattern", KT_LAYER_ARRAY, true},
+      {"attention.sliding_window", LGG_VT_U32, true}, K_FF_SHEXP}},
+    /* afmoe: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"afmoe", G_TIED, L_AFMOE, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, false}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_shared_count", LGG_VT_U32, true}, {"expert_gating_func", LGG_VT_U32, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false}, K_SWA, K_SWA_PATTERN,
+      K_SWA_BASE}},
+    {"grovemoe", G_GROVEMOE, L_GROVEMOE, false,
+     {{"expert_feed_forward_length", LGG_VT_U32, true}, {"expert_chunk_feed_forward_length", LGG_VT_U32, false},
+      {"expert_group_scale", LGG_VT_F32, true}, {"experts_per_group", LGG_VT_U32, true}, RMS_EPS}},
+    {"deci", G_TIED, L_DECI, false, {RMS_EPS}},
+    {"hy_v3", G_TIED, L_HY_V3, false,
+     {RMS_EPS, {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP, {"expert_gating_func", LGG_VT_U32, false},
+      {"expert_weights_scale", LGG_VT_F32, false}, {"expert_weights_norm", LGG_VT_BOOL, false},
+      {"nextn_predict_layers", LGG_VT_U32, false}}},
+    /* laguna: the window's pattern and base are read only when attention.sliding_window is above 0 */
+    {"laguna", G_TIED, L_LAGUNA, false,
+     {RMS_EPS, {"leading_dense_block_count", LGG_VT_U32, true}, {"expert_feed_forward_length", LGG_VT_U32, true},
+      {"expert_gating_func", LGG_VT_U32, false}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_shared_count", KT_U32_DEFAULT1, false}, K_FF_SHEXP, K_SWA,
+      K_SWA_PATTERN, K_SWA_BASE}},
+    {"cohere2moe", G_TIED_EXPERTS, L_COHERE2MOE, false,
+     {{"attention.layer_norm_epsilon", KT_EPS_EITHER, false}, {"attention.sliding_window", LGG_VT_U32, true},
+      {"logit_scale", LGG_VT_F32, true}, {"leading_dense_block_count", LGG_VT_U32, true},
+      {"expert_feed_forward_length", LGG_VT_U32, true}, K_FF_SHEXP, {"expert_shared_count", LGG_VT_U32, false},
+      {"expert_weights_norm", LGG_VT_BOOL, false}, {"expert_weights_scale", LGG_VT_F32, false},
+      {"expert_gating_func", LGG_VT_U32, false}, {"nextn_predict_layers", LGG_VT_U32, false}, K_SWA_PATTERN,
+      K_SWA_BASE}},
 };
 
 /* One check: the file, what master computed so far, the findings. */
@@ -1067,11 +1284,13 @@ typedef struct lc {
     uint32_t n_dense_lead, n_expert_shared, n_ctx_train, n_token_types, dense_2_out, dense_3_in, l_cache;
     uint32_t q_lora, kv_lora, moe_every, moe_step, k_mla, v_mla, ssm_inner, n_embd_out;
     uint32_t wkv, tmx, tdx, lora_decay, lora_iclr, lora_vres, lora_gate; /* RWKV's sizes */
-    uint32_t moe_latent;
+    uint32_t moe_latent, n_ff_chexp, n_group_experts;
     lgg_value recr;  /* attention.recurrent_layers (has_recr) */
     bool has_recr;
     lgg_value head_kv; /* attention.head_count_kv, one element a layer (has_head_kv) */
     bool has_head_kv, recr_kv0, recr_ff0;
+    lgg_value head; /* attention.head_count, one element a layer (has_head) */
+    bool has_head;
     lgg_value ff; /* feed_forward_length, one element a layer (has_ff) */
     bool has_ff;
     int64_t il;        /* the layer whose rows are being checked (-1: the globals) */
@@ -1290,7 +1509,9 @@ static uint32_t *key_slot(lc *c, const char *suffix) {
                  {"attention.iclr_lora_rank", offsetof(lc, lora_iclr)},
                  {"attention.value_residual_mix_lora_rank", offsetof(lc, lora_vres)},
                  {"attention.gate_lora_rank", offsetof(lc, lora_gate)},
-                 {"moe_latent_size", offsetof(lc, moe_latent)}};
+                 {"moe_latent_size", offsetof(lc, moe_latent)},
+                 {"expert_chunk_feed_forward_length", offsetof(lc, n_ff_chexp)},
+                 {"experts_per_group", offsetof(lc, n_group_experts)}};
     for (size_t i = 0; i < sizeof slots / sizeof slots[0]; i++)
         if (!strcmp(slots[i].suffix, suffix)) return (uint32_t *)((char *)c + slots[i].at);
     return NULL;
@@ -1335,6 +1556,34 @@ static void f32_layers_key(lc *c, const arch_key *ak) {
     key_of(c, k, LGG_VT_F32, ak->required, &v);
 }
 
+/* cohere2moe: attention.layer_norm_epsilon (SUFFIX) or the RMS one, at least one of them (else master throws) */
+static void either_eps(lc *c, const char *suffix) {
+    char k[160], rms[160];
+    lgg_value v;
+    akey(c, "attention.layer_norm_rms_epsilon", rms, sizeof rms);
+    bool norm = key_of(c, akey(c, suffix, k, sizeof k), LGG_VT_F32, false, &v);
+    bool rms_found = key_of(c, rms, LGG_VT_F32, false, &v);
+    if (!norm && !rms_found && lgg_get(c->f, k, &v) != LGG_OK && lgg_get(c->f, rms, &v) != LGG_OK)
+        issue(c, false, LGG_LOAD_MISSING, k, "f32 (or the RMS epsilon)", "");
+}
+
+/* get_arr into a per-layer array (std::array of 512): an array of bool, u32 or i32 elements, at most 512 */
+static void layer_array_key(lc *c, const arch_key *ak) {
+    char k[160], got[64];
+    lgg_value v;
+    akey(c, ak->suffix, k, sizeof k);
+    if (lgg_get(c->f, k, &v) != LGG_OK || v.type != LGG_VT_ARRAY) {
+        if (ak->required) issue(c, false, LGG_LOAD_MISSING, k, "array of u32", "");
+        return;
+    }
+    if (v.elem_type != LGG_VT_BOOL && v.elem_type != LGG_VT_U32 && v.elem_type != LGG_VT_I32) {
+        snprintf(got, sizeof got, "array of %s", vt_name(v.elem_type));
+        issue(c, false, LGG_LOAD_WRONG_TYPE, k, "array of bool, u32 or i32", got);
+    } else if (v.count > MAX_LAYERS) {
+        wrong_length(c, k, MAX_LAYERS, v.count);
+    }
+}
+
 /* deepseek2's is_lite: 26 or 27 layers, or 48 with 128256 tokens (vocab_size, else the token list's length) */
 static bool lite(lc *c) {
     char k[160];
@@ -1360,6 +1609,13 @@ static void arch_keys(lc *c) {
             sections_key(c, ak, 4);
         } else if (ak->type == KT_F32_LAYERS) {
             f32_layers_key(c, ak);
+        } else if (ak->type == KT_EPS_EITHER) {
+            either_eps(c, ak->suffix);
+        } else if (ak->type == KT_U32_DEFAULT1) {
+            if (slot) *slot = 1;
+            arch_u32(c, ak->suffix, ak->required, slot ? slot : &x);
+        } else if (ak->type == KT_LAYER_ARRAY) {
+            layer_array_key(c, ak);
         } else if (ak->type == KT_LAYER_FLAGS) {
             char k[160];
             c->has_recr = lgg_get(c->f, akey(c, ak->suffix, k, sizeof k), &c->recr) == LGG_OK &&
@@ -1401,6 +1657,8 @@ static void hparams(lc *c) {
     layer_key(c, "attention.head_count_kv", &c->n_head_kv);
     c->has_head_kv = lgg_get(c->f, akey(c, "attention.head_count_kv", k, sizeof k), &c->head_kv) == LGG_OK &&
                      c->head_kv.type == LGG_VT_ARRAY && c->head_kv.count == c->n_layer;
+    c->has_head = lgg_get(c->f, akey(c, "attention.head_count", k, sizeof k), &c->head) == LGG_OK &&
+                  c->head.type == LGG_VT_ARRAY && c->head.count == c->n_layer;
     c->has_ff = lgg_get(c->f, akey(c, "feed_forward_length", k, sizeof k), &c->ff) == LGG_OK &&
                 c->ff.type == LGG_VT_ARRAY && c->ff.count == c->n_layer;
     rope_keys(c);
@@ -1599,8 +1857,32 @@ static uint32_t per_layer(const lgg_value *arr, bool has, uint32_t all, int64_t 
 /* Layer il's head_count_kv (hparams.n_head_kv(il)). */
 static uint32_t layer_head_kv(const lc *c, int64_t il) { return per_layer(&c->head_kv, c->has_head_kv, c->n_head_kv, il); }
 
+/* Layer il's head_count (hparams.n_head(il)). */
+static uint32_t layer_head(const lc *c, int64_t il) { return per_layer(&c->head, c->has_head, c->n_head, il); }
+
 /* Layer il's feed_forward_length (hparams.n_ff(il)). */
 static uint32_t layer_ff(const lc *c, int64_t il) { return per_layer(&c->ff, c->has_ff, c->n_ff, il); }
+
+/* laguna's attn_gate: one gate a head or one an element, the file's width deciding; another width aborts */
+static bool head_gate(lc *c, int64_t il) {
+    char n[64];
+    snprintf(n, sizeof n, "blk.%lld.attn_gate.weight", (long long)il);
+    int64_t id = lgg_find_tensor_cstr(c->f, n);
+    const int64_t heads = layer_head(c, il), per_elem = (int64_t)c->head_k * heads;
+    int64_t width = heads;
+    if (id >= 0) {
+        width = lgg_tensor_at(c->f, (uint64_t)id)->ne[1];
+        if (width != heads && width != per_elem) {
+            char want_w[64], got[32];
+            snprintf(want_w, sizeof want_w, "width %lld or %lld (master aborts)", (long long)heads, (long long)per_elem);
+            snprintf(got, sizeof got, "%lld", (long long)width);
+            issue(c, true, LGG_LOAD_BAD_VALUE, n, want_w, got);
+            return false;
+        }
+    }
+    want(c, 0, n, c->n_embd, width, 0);
+    return true;
+}
 
 /* jina-bert-v2 sizes ffn_up by the file's: 2 n_ff when it is that wide, else n_ff. */
 static int64_t up_width(const lc *c) {
@@ -1700,6 +1982,17 @@ static int64_t dim(const lc *c, uint8_t d) {
     case D_RKV:
         if (c->n_head_kv == 0 || (c->wkv && c->n_embd / c->wkv == c->n_head_kv)) return c->n_embd;
         return (int64_t)c->n_head_kv * c->wkv;
+    case D_FH: return F / 2;
+    case D_QHL: return hk * layer_head(c, c->il);
+    case D_VHL: return hv * layer_head(c, c->il);
+    case D_QKKL: return hk * (layer_head(c, c->il) + 2 * (int64_t)layer_head_kv(c, c->il));
+    case D_QKVL: return hk * layer_head(c, c->il) + (hk + hv) * layer_head_kv(c, c->il);
+    case D_F2L: return 2 * (int64_t)layer_ff(c, c->il);
+    case D_FXS2X: return 2 * (int64_t)c->n_ff_shexp;
+    case D_FSHG: return c->n_ff_shexp ? c->n_ff_shexp : dim(c, D_FXG) * c->n_expert_shared;
+    case D_FSHC: return c->n_ff_shexp ? c->n_ff_shexp : (int64_t)c->n_ff_exp * c->n_expert_shared;
+    case D_FCH: return c->n_ff_chexp ? c->n_ff_chexp : hk;
+    case D_XCH: return c->n_group_experts ? c->n_expert / c->n_group_experts : 0;
     case D_QM: return (int64_t)c->n_head * head_k_mla(c);
     case D_NOPE: return head_k_mla(c) - c->n_rot;
     case D_VM: return head_v_mla(c);
@@ -1782,6 +2075,9 @@ static bool applies(const lc *c, uint8_t cond, int64_t il) {
     case C_NOT_LEAD_SHEXP: return il >= 0 && (uint64_t)il >= c->n_dense_lead && c->n_ff_shexp > 0;
     case C_LEAD_OR_MTP: return applies(c, C_LEAD, il) || applies(c, C_MTP, il);
     case C_NOT_LEAD_TRUNK: return !applies(c, C_LEAD_OR_MTP, il);
+    case C_LINEAR_ATTN: return layer_head_kv(c, il) == 0 && layer_head(c, il) > 0;
+    case C_ATTN_KV: return layer_head_kv(c, il) > 0;
+    case C_FF: return layer_ff(c, il) > 0;
     case C_NOT_LEAD: return il >= 0 && (uint64_t)il >= c->n_dense_lead;
     case C_MTP: return il >= 0 && (uint64_t)il >= (uint64_t)c->n_layer - c->n_nextn;
     case C_DENSE: return c->n_expert == 0;
@@ -1806,16 +2102,22 @@ static bool rows(lc *c, const tspec *r, int64_t il) {
             if (!want(c, OPT, "output.weight", c->n_embd, (int64_t)c->n_vocab, 0))
                 want(c, DUP, "token_embd.weight", c->n_embd, (int64_t)c->n_vocab, 0);
         } else if (r->op == OP_GATE_UP_EXPS) {
-            const int64_t E = c->n_embd, F = dim(c, D_FX), X = c->n_expert;
+            const int64_t E = c->n_embd, F = dim(c, r->d[0] ? r->d[0] : D_FX), X = c->n_expert;
             if (!want(c, OPT, row_name(n, sizeof n, il, "ffn_gate_up_exps.weight"), E, 2 * F, X)) {
-                want(c, 0, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
-                want(c, 0, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
+                want(c, r->flags, row_name(n, sizeof n, il, "ffn_gate_exps.weight"), E, F, X);
+                want(c, r->flags, row_name(n, sizeof n, il, "ffn_up_exps.weight"), E, F, X);
             }
         } else if (r->op == OP_POST_NORM) {
             if (!want(c, OPT, row_name(n, sizeof n, il, "layer_output_norm.weight"), c->n_embd, 0, 0))
                 want(c, 0, row_name(n, sizeof n, il, "post_ffw_norm.weight"), c->n_embd, 0, 0);
         } else if (r->op == OP_LERP_6_OR_5) {
             lerp_6_or_5(c, il);
+        } else if (r->op == OP_HEAD_GATE) {
+            if (!head_gate(c, il)) return false;
+        } else if (r->op == OP_GROUPS) {
+            if (c->n_group_experts) continue;
+            bad_value(c, akey(c, "experts_per_group", k, sizeof k), "above 0", 0);
+            return false;
         } else if (r->op == OP_RWKV6_LERP) {
             if (!rwkv6_lerp(c, il)) return false;
         } else if (r->op == OP_MAMBA_EXPAND) {

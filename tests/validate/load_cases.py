@@ -158,7 +158,13 @@ AUTO = {'qwen2moe': 'qwen2moe-small', 'olmoe': 'olmoe-small', 'gemma2': 'gemma2-
         'hunyuan-moe': 'hunyuan-moe-small', 'apertus': 'apertus-8b', 'dots1': 'dots1-small',
         'ernie4_5-moe': 'ernie4_5-moe-small', 'minimax-m2': 'minimax-m2-small', 'smallthinker': 'smallthinker-4b',
         'bailingmoe2': 'bailingmoe2-small', 'exaone-moe': 'exaone-moe-small', 'rwkv6': 'rwkv6-1.6b',
-        'rwkv7': 'rwkv7-0.4b', 'nemotron_h': 'nemotron_h-small'}
+        'rwkv7': 'rwkv7-0.4b', 'nemotron_h': 'nemotron_h-small', 'maincoder': 'maincoder-1b', 'rnd1': 'rnd1-base',
+        'mellum': 'mellum-moe', 'hunyuan_vl': 'hunyuan-vl-ocr', 'qwen': 'qwen-7b', 'plamo': 'plamo-13b',
+        'pangu-embedded': 'pangu-embedded-1b', 'nanbeige': 'nanbeige-3b', 'jais2': 'jais2-8b',
+        'llada-moe': 'llada-moe-7b', 'bailingmoe': 'bailingmoe-lite', 'arctic': 'arctic-small',
+        'openelm': 'openelm-270m', 'plamo3': 'plamo3-small', 'granite_swa': 'granite-swa-small',
+        'afmoe': 'afmoe-mini', 'grovemoe': 'grovemoe-inst', 'deci': 'deci-super', 'hy_v3': 'hy-v3-small',
+        'laguna': 'laguna-xs', 'cohere2moe': 'cohere2moe-small'}
 
 
 def drop_nth_of_layer1(a, kv, T):
@@ -308,6 +314,87 @@ CASES['arwkv7.lerp4'] = ('rwkv7-0.4b', both(A7, reshape_tensor('blk.2.time_mix_l
 CASES['arwkv7.no_gate'] = ('rwkv7-0.4b', both(A7, drop_tensor('blk.1.time_mix_g1.weight'), drop_tensor('blk.1.time_mix_g2.weight'),
                                             drop_tensor('blk.1.time_mix_ln.weight')),
                            'the gate LoRA and time_mix_ln missing (optional here)')
+# qwen's and pangu-embedded's required biases; jais2's separate Q/K/V; expert asserts and keys
+CASES['qwen.no_qkv_bias'] = ('qwen-7b', drop_tensor('blk.2.attn_qkv.bias'), 'the fused Q/K/V bias missing (required)')
+CASES['pangu-embedded.no_o_bias'] = ('pangu-embedded-1b', drop_tensor('blk.4.attn_output.bias'),
+                                     'the attention output bias missing (required)')
+
+
+def fuse_qkv(layer):
+    def f(a, kv, T):
+        b = 'blk.%d.' % layer
+        parts = [s for n, s in T if n in (b + 'attn_q.weight', b + 'attn_k.weight', b + 'attn_v.weight')]
+        T[:] = [t for t in T if t[0] not in (b + 'attn_q.weight', b + 'attn_k.weight', b + 'attn_v.weight')]
+        T.append((b + 'attn_qkv.weight', [parts[0][0], sum(p[1] for p in parts)]))
+    return f
+
+
+CASES['jais2.fused_qkv'] = ('jais2-8b', fuse_qkv(1), "a fused attn_qkv, which jais2's loader does not take")
+CASES['maincoder.fused_qkv'] = ('maincoder-1b', fuse_qkv(1), 'a fused attn_qkv in place of Q/K/V (loads)')
+NO_EXPERTS = both(set_key('{a}.expert_count', gm.U32, 0), set_key('{a}.expert_used_count', gm.U32, 0))
+CASES['llada-moe.no_experts'] = ('llada-moe-7b', NO_EXPERTS, 'no experts: master asserts before the layers')
+CASES['rnd1.no_experts'] = ('rnd1-base', NO_EXPERTS, 'no experts: master throws at the first layer')
+CASES['mellum.no_ffexp'] = ('mellum-moe', drop_key('{a}.expert_feed_forward_length'),
+                            'expert_feed_forward_length missing (required here)')
+CASES['rnd1.no_ffexp'] = ('rnd1-base', drop_key('{a}.expert_feed_forward_length'),
+                          'expert_feed_forward_length missing: the experts then n_ff / n_expert_used wide')
+# bailingmoe without experts; arctic's experts' norm; openelm's per-layer sizes; plamo3's post-norm names (no
+# .weight); granite_swa's window pattern (a required array) and sinks
+for case_id, preset, change, what in (
+        ('bailingmoe.no_experts', 'bailingmoe-lite', NO_EXPERTS, 'no experts: master throws at the first layer'),
+        ('arctic.no_norm_exps', 'arctic-small', drop_tensor('blk.1.ffn_norm_exps.weight'), "the experts' norm missing"),
+        ('openelm.qkv_layer0', 'openelm-270m', reshape_tensor('blk.2.attn_qkv.weight', [1280, 1152]),
+         "layer 2's fused Q/K/V sized by layer 0's head counts"),
+        ('openelm.up_layer0', 'openelm-270m', reshape_tensor('blk.3.ffn_up.weight', [1280, 768]),
+         "layer 3's up projection of layer 0's FFN size"),
+        ('plamo3.norm_weight', 'plamo3-small',
+         both(drop_tensor('blk.1.post_ffw_norm'), add_tensor('blk.1.post_ffw_norm.weight', [2048])),
+         'a post-norm named with .weight, which master does not look for'),
+        ('granite_swa.no_pattern', 'granite-swa-small', drop_key('{a}.attention.sliding_window_pattern'),
+         'the window pattern missing (a required array)'),
+        ('granite_swa.pattern_u32', 'granite-swa-small', set_key('{a}.attention.sliding_window_pattern', gm.U32, 4),
+         'the window pattern as one u32, where master wants an array'),
+        ('granite_swa.no_sinks', 'granite-swa-small', drop_tensor('blk.2.attn_sinks.weight'), "a layer's sinks missing")):
+    CASES[case_id] = (preset, change, what)
+# afmoe's dense first layer and selection bias; grovemoe's groups; deci's layers by their own sizes
+for case_id, preset, change, what in (
+        ('afmoe.no_probs_b', 'afmoe-mini', drop_tensor('blk.2.exp_probs_b.bias'), 'the selection bias missing (required)'),
+        ('afmoe.lead2', 'afmoe-mini', set_key('{a}.leading_dense_block_count', gm.U32, 2),
+         'two leading dense layers where the file has one'),
+        ('grovemoe.groups0', 'grovemoe-inst', set_key('{a}.experts_per_group', gm.U32, 0),
+         'experts_per_group 0: master asserts'),
+        ('grovemoe.no_chunk_ff', 'grovemoe-inst', drop_key('{a}.expert_chunk_feed_forward_length'),
+         'the chunk experts then head_k wide: loads'),
+        ('grovemoe.no_group_scale', 'grovemoe-inst', drop_key('{a}.expert_group_scale'), 'expert_group_scale missing'),
+        ('deci.linear_q', 'deci-super', add_tensor('blk.1.attn_q.weight', [8192, 8192]),
+         'a Q where the layer has a linear map for attention'),
+        ('deci.no_ffn_layer_ff', 'deci-super', add_tensor('blk.2.ffn_norm.weight', [8192]),
+         'an FFN norm on the layer without an FFN'),
+        ('deci.k_shape', 'deci-super', reshape_tensor('blk.3.attn_k.weight', [8192, 2048]), "a layer's K too wide"),
+        ('hy_v3.no_probs_b', 'hy-v3-small', drop_tensor('blk.2.exp_probs_b'), 'the selection bias missing (optional)'),
+        ('hy_v3.probs_b_weight', 'hy-v3-small', both(drop_tensor('blk.2.exp_probs_b'), add_tensor('blk.2.exp_probs_b.bias', [32])),
+         'the selection bias named with .bias, which master does not look for'),
+        ('hy_v3.no_ffexp', 'hy-v3-small', drop_key('{a}.expert_feed_forward_length'), 'expert_feed_forward_length missing'),
+        ('hy_v3.shexp_shape', 'hy-v3-small', reshape_tensor('blk.3.ffn_up_shexp.weight', [4096, 3072]),
+         'a shared expert of twice its width'),
+        ('laguna.gate_elem', 'laguna-xs', reshape_tensor('blk.2.attn_gate.weight', [2048, 4096]),
+         'an attention gate an element (loads)'),
+        ('laguna.gate_64', 'laguna-xs', reshape_tensor('blk.2.attn_gate.weight', [2048, 64]),
+         'an attention gate of another width: master aborts'),
+        ('laguna.no_gate', 'laguna-xs', drop_tensor('blk.2.attn_gate.weight'), 'the attention gate missing'),
+        ('laguna.no_lead', 'laguna-xs', drop_key('{a}.leading_dense_block_count'),
+         'leading_dense_block_count missing (required here)'),
+        ('laguna.shared2', 'laguna-xs', both(drop_key('{a}.expert_shared_feed_forward_length'),
+                                             set_key('{a}.expert_shared_count', gm.U32, 2)),
+         'two shared experts without their size: n_ff_exp 2 wide, the file has 1'),
+        ('cohere2moe.rms_eps', 'cohere2moe-small', both(drop_key('{a}.attention.layer_norm_epsilon'),
+                                                        set_key('{a}.attention.layer_norm_rms_epsilon', gm.F32, 1e-5)),
+         'the RMS epsilon in place of the other (loads)'),
+        ('cohere2moe.no_window', 'cohere2moe-small', drop_key('{a}.attention.sliding_window'), 'sliding_window missing'),
+        ('cohere2moe.no_experts', 'cohere2moe-small', NO_EXPERTS, 'no experts: master throws before the layers'),
+        ('cohere2moe.no_shexp_ff', 'cohere2moe-small', drop_key('{a}.expert_shared_feed_forward_length'),
+         'the shared experts then n_ff_exp expert_shared_count wide (loads)')):
+    CASES[case_id] = (preset, change, what)
 CUT = 1000  # the .cut cases: the file ends this many bytes into the data section
 
 
