@@ -7,7 +7,16 @@
 
 #include <string.h>
 
-static uint64_t esize(uint32_t t) { return t == LGG_TYPE_F32 ? 4 : t == LGG_TYPE_I8 ? 1 : 2; } /* I8: BOOL and U8 */
+/* the reader's element sizes, by the type it gives: I8 is BOOL and U8 */
+static uint64_t esize(uint32_t t) {
+    switch (t) {
+    case LGG_TYPE_F32: return 4;
+    case LGG_TYPE_I64: return 8;
+    case LGG_TYPE_I8:
+    case LGG_ST_F8_E4M3: return 1;
+    default: return 2; /* F16, BF16 */
+    }
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     lgg_safetensors *s = NULL;
