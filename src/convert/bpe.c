@@ -231,7 +231,8 @@ static json_t *parsed_tokenizer_json(lgg_convert *c) {
     return tj;
 }
 
-/* tokenizer_config.json's text (NULL when there is none) */
+/* tokenizer_config.json's text (NULL when there is none); one larger than
+ * the bound is refused, as lgg_tokenizer_open_dir refuses it */
 static lgg_status config_text(lgg_convert *c, char **cfg, size_t *cn, lgg_error *e) {
     *cfg = NULL, *cn = 0;
     if (!lgg__cv_exists(c, "tokenizer_config.json", NULL)) return LGG_OK;
@@ -259,9 +260,8 @@ static lgg_status check_hash(lgg_convert *c, const char *dir, char hex[65], lgg_
         size_t n = 0, cn = 0;
         ost = lgg__cv_load(c, "tokenizer.json", LGG_CONVERT_MAX_TOKENIZER_JSON, &json, &n, &e);
         if (!ost && !json) ost = lgg_error_set(&e, LGG_ERR_LIMIT, LGG_NO_OFFSET, "tokenizer.json too large");
-        if (!ost && lgg__cv_exists(c, "tokenizer_config.json", NULL))
-            ost = lgg__cv_load(c, "tokenizer_config.json", LGG_CONVERT_MAX_OTHER_JSON, &cfg, &cn, &e);
-        if (!ost) ost = lgg_tokenizer_open_json(json, n, cfg, cfg ? cn : 0, &t, &e);
+        if (!ost) ost = config_text(c, &cfg, &cn, &e);
+        if (!ost) ost = lgg_tokenizer_open_json(json, n, cfg, cn, &t, &e);
         free(json), free(cfg);
     } else {
         ost = lgg_tokenizer_open_dir(dir, 0, &t, &e);
